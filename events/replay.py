@@ -1,0 +1,185 @@
+"""Folding a game's events into its current view. Pure: no storage here.
+
+Replay only applies: actions were checked when they were recorded, so each
+``ActionRecorded`` goes straight through the game's ``apply``. Retractions pop
+the standing line; a result reached by rule is voided when the action that
+reached it is retracted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from typing import Any
+
+import msgspec
+
+from events.schema import (
+    GENESIS_HASH,
+    ActionRecorded,
+    ActionRejected,
+    ActionRetracted,
+    DisputeAppealed,
+    DisputeOpened,
+    DisputeRuled,
+    GameCreated,
+    GameEnded,
+    GameEvent,
+)
+from referee import games
+from referee.core import GameRules, Setup
+
+
+class ReplayError(ValueError):
+    """A stream that cannot be folded: it does not start with a creation, or an
+    event refers to something that is not there."""
+
+
+@cache
+def action_decoder(game: str) -> msgspec.json.Decoder[Any]:
+    return msgspec.json.Decoder(games.load(game).action_type)
+
+
+class Dispute(msgspec.Struct, kw_only=True):
+    """A dispute as the stream tells it: the claim and its rulings and appeals in order."""
+
+    number: int
+    event: int
+    opened: DisputeOpened
+    steps: list[DisputeRuled | DisputeAppealed] = []
+
+    @property
+    def status(self) -> str:
+        if not self.steps:
+            return "open"
+        last = self.steps[-1]
+        if isinstance(last, DisputeAppealed):
+            return "appealed"
+        return "closed" if last.level == "final" else f"ruled ({last.decision})"
+
+    @property
+    def final(self) -> bool:
+        last = self.steps[-1] if self.steps else None
+        return isinstance(last, DisputeRuled) and last.level == "final"
+
+
+class GameView:
+    """A game folded from its events: setup, the standing line of play, result."""
+
+    __slots__ = (
+        "created",
+        "rules",
+        "setup",
+        "events",
+        "states",
+        "standing",
+        "ended",
+        "disputes",
+        "_decode",
+    )
+
+    def __init__(self, created: GameCreated) -> None:
+        self.created = created
+        self.rules: GameRules[Any, Any] = games.load(created.game)
+        self.setup = Setup(
+            players=created.players,
+            ruleset=created.ruleset,
+            variants=dict(created.variants),
+            options=dict(created.options),
+        )
+        self.events: list[GameEvent] = [created]
+        self.states: list[Any] = [self.rules.initial_state(self.setup)]
+        self.standing: list[ActionRecorded] = []
+        self.ended: GameEnded | None = None
+        self.disputes: dict[int, Dispute] = {}
+        self._decode = action_decoder(created.game).decode
+
+    @classmethod
+    def from_events(cls, events: Iterable[GameEvent]) -> GameView:
+        iterator = iter(events)
+        first = next(iterator, None)
+        if not isinstance(first, GameCreated):
+            raise ReplayError("a game's stream must start with its creation event")
+        view = cls(first)
+        for event in iterator:
+            view.fold(event)
+        return view
+
+    # -- folding -----------------------------------------------------------
+    def fold(self, event: GameEvent) -> None:
+        """Apply one stored event to the view (no rule checks)."""
+        self.events.append(event)
+        if type(event) is ActionRecorded:
+            self.states.append(self.rules.apply(self.states[-1], self._decode(event.action)))
+            self.standing.append(event)
+        elif type(event) is ActionRejected:
+            pass
+        elif type(event) is ActionRetracted:
+            if not self.standing or self.standing[-1].originator_version != event.event:
+                raise ReplayError(
+                    f"event {event.originator_version} retracts event {event.event}, "
+                    "which is not the latest standing action"
+                )
+            self.standing.pop()
+            self.states.pop()
+            if self.ended is not None and self.ended.how == "rule":
+                self.ended = None
+        elif type(event) is GameEnded:
+            self.ended = event
+        elif type(event) is DisputeOpened:
+            self.disputes[event.dispute] = Dispute(
+                number=event.dispute, event=event.event, opened=event
+            )
+        elif type(event) is DisputeRuled or type(event) is DisputeAppealed:
+            dispute = self.disputes.get(event.dispute)
+            if dispute is None:
+                raise ReplayError(f"event {event.originator_version} names unknown dispute")
+            dispute.steps.append(event)
+        else:
+            raise ReplayError(f"cannot fold event of type {type(event).__name__}")
+
+    # -- reading -----------------------------------------------------------
+    @property
+    def game_id(self) -> str:
+        return self.created.originator_id
+
+    @property
+    def game(self) -> str:
+        return self.created.game
+
+    @property
+    def version(self) -> int:
+        return self.events[-1].originator_version
+
+    @property
+    def last_hash(self) -> str:
+        return self.events[-1].hash if self.events else GENESIS_HASH
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    @property
+    def ply(self) -> int:
+        """Number of standing actions."""
+        return len(self.standing)
+
+    def state_at(self, ply: int) -> Any:
+        """The position after ``ply`` standing actions (negative counts from the end)."""
+        if ply < 0:
+            ply += len(self.states)
+        if not 0 <= ply < len(self.states):
+            raise IndexError(f"the game has {len(self.states) - 1} standing actions; no position {ply}")
+        return self.states[ply]
+
+    @property
+    def result(self) -> str:
+        return self.ended.result if self.ended else "*"
+
+    def seat_names(self) -> dict[str, str]:
+        return {p.seat: p.name for p in self.created.players}
+
+    def event(self, number: int) -> GameEvent:
+        if not 1 <= number <= len(self.events):
+            raise IndexError(f"the game has events 1 to {len(self.events)}; no event {number}")
+        return self.events[number - 1]

@@ -1,0 +1,556 @@
+"""The event store: an eventsourcing application with one stream per game, and
+``GameStore``, the service that records, corrects and ends games.
+
+SQLite is the default (file from ``--db``, ``REFEREE_DB`` or ``./referee.db``);
+setting ``PERSISTENCE_MODULE=eventsourcing.postgres`` (with the library's
+``POSTGRES_*`` settings) moves the same streams to PostgreSQL. Every write is
+one atomic append at the expected stream version: a second referee writing to
+the same game at the same moment gets ``ConcurrentWriteError`` and nothing of
+theirs is stored, so nothing is lost or written twice.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+from eventsourcing.application import Application
+from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
+
+from events.codec import MsgspecMapper, seal
+from events.replay import GameView
+from events.schema import (
+    GENESIS_HASH,
+    TOPIC_OF,
+    ActionRecorded,
+    ActionRejected,
+    ActionRetracted,
+    DisputeAppealed,
+    DisputeOpened,
+    DisputeRuled,
+    EndHow,
+    GameCreated,
+    GameEnded,
+    GameEvent,
+    RulingDecision,
+    RulingLevel,
+)
+from referee import games
+from referee.core import Player, Setup, Verdict, Violation
+from referee.errors import ActionSyntaxError, RefereeError
+
+DEFAULT_DB = "referee.db"
+_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+
+
+class StoreError(RefereeError):
+    """Base of the store's own errors."""
+
+
+class GameNotFoundError(StoreError, LookupError):
+    """No game with that id (or id suffix) is in the store."""
+
+
+class ConcurrentWriteError(StoreError, RuntimeError):
+    """Another writer appended to the same game first; nothing of ours was stored."""
+
+
+class InvalidCommandError(StoreError, ValueError):
+    """A command that the game's state does not allow (e.g. retracting with no
+    action to retract). Nothing is stored."""
+
+    def __init__(self, clause: str, reason: str) -> None:
+        super().__init__(f"{clause}: {reason}")
+        self.clause = clause
+        self.reason = reason
+
+
+class RefereeApplication(Application[str]):
+    """The eventsourcing application that owns the game streams."""
+
+    name = "Referee"
+    env = {
+        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+        "ORIGINATOR_ID_TYPE": "text",
+        "SQLITE_LOCK_TIMEOUT": "10",
+    }
+
+    def construct_mapper(self) -> Mapper[str]:
+        return MsgspecMapper(
+            transcoder=self.factory.transcoder(),
+            compressor=self.factory.compressor(),
+            cipher=self.factory.cipher(),
+        )
+
+
+class _Batch:
+    """Carries new events into ``Application.save`` as one object (one protocol check)."""
+
+    def __init__(self, game_id: str, new_events: Sequence[GameEvent]) -> None:
+        self.id = game_id
+        self._events = list(new_events)
+
+    def collect_events(self) -> list[GameEvent]:
+        return self._events
+
+
+class RecordResult(msgspec.Struct, kw_only=True):
+    """What happened to an entry: accepted (with the events written) or rejected."""
+
+    accepted: bool
+    text: str
+    notation: str | None
+    verdict: Verdict
+    events: list[GameEvent]
+
+    @property
+    def ended(self) -> GameEnded | None:
+        for event in self.events:
+            if isinstance(event, GameEnded):
+                return event
+        return None
+
+
+class GameSummary(msgspec.Struct, kw_only=True):
+    game_id: str
+    game: str
+    ruleset: str
+    players: dict[str, str]
+    created: datetime
+    result: str
+    how: str | None
+
+
+def resolve_db_path(db: str | os.PathLike[str] | None) -> str:
+    return os.fspath(db) if db is not None else os.environ.get("REFEREE_DB", DEFAULT_DB)
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class GameStore:
+    """Records games as event streams and rebuilds them by replay."""
+
+    def __init__(
+        self,
+        db: str | os.PathLike[str] | None = None,
+        *,
+        env: Mapping[str, str] | None = None,
+        clock: Callable[[], datetime] = _utc_now,
+    ) -> None:
+        settings = {"SQLITE_DBNAME": resolve_db_path(db)}
+        settings.update(env or {})
+        self.app = RefereeApplication(env=settings)
+        self.recorder = self.app.recorder
+        self.mapper = self.app.mapper
+        self.clock = clock
+
+    def close(self) -> None:
+        self.app.close()
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reading -------------------------------------------------------------
+    def stored_events(self, game_id: str) -> Sequence[StoredEvent]:
+        return self.recorder.select_events(game_id)
+
+    def events(self, game_id: str, *, upto: int | None = None) -> list[GameEvent]:
+        to_domain = self.mapper.to_domain_event
+        return [to_domain(s) for s in self.recorder.select_events(game_id, lte=upto)]
+
+    def load(self, game_id: str, *, upto: int | None = None) -> GameView:
+        """Rebuild a game by replaying its stream (up to event ``upto``)."""
+        stream = self.events(game_id, upto=upto)
+        if not stream:
+            raise GameNotFoundError(f"no game {game_id!r} in this store")
+        return GameView.from_events(stream)
+
+    def exists(self, game_id: str) -> bool:
+        return bool(self.recorder.select_events(game_id, limit=1))
+
+    def resolve(self, ref: str) -> str:
+        """A game id from the whole id or a unique ending of it (``7k3m`` for ``prizmik-...7k3m``)."""
+        ref = ref.strip()
+        if self.exists(ref):
+            return ref
+        matches = [s.game_id for s in self.games() if s.game_id.endswith(ref)]
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise GameNotFoundError(f"no game {ref!r} in this store ('referee games' lists them)")
+        raise GameNotFoundError(f"{ref!r} matches several games: {', '.join(matches)}")
+
+    def iter_notifications(
+        self, topics: Sequence[str] = (), *, after: int = 0, page: int = 5000
+    ) -> Iterator[Any]:
+        """Every stored event in store order (notification ids may have gaps)."""
+        position = after
+        while True:
+            batch = self.recorder.select_notifications(
+                position, page, topics=topics, inclusive_of_start=False
+            )
+            yield from batch
+            if len(batch) < page:
+                return
+            position = batch[-1].id
+
+    def games(self) -> list[GameSummary]:
+        created_topic = TOPIC_OF[GameCreated]
+        topics = [created_topic, TOPIC_OF[GameEnded], TOPIC_OF[ActionRetracted]]
+        summaries: dict[str, GameSummary] = {}
+        to_domain = self.mapper.to_domain_event
+        for note in self.iter_notifications(topics):
+            event = to_domain(note)
+            if isinstance(event, GameCreated):
+                summaries[event.originator_id] = GameSummary(
+                    game_id=event.originator_id,
+                    game=event.game,
+                    ruleset=event.ruleset,
+                    players={p.seat: p.name for p in event.players},
+                    created=event.timestamp,
+                    result="*",
+                    how=None,
+                )
+            elif event.originator_id in summaries:
+                summary = summaries[event.originator_id]
+                if isinstance(event, GameEnded):
+                    summary.result, summary.how = event.result, event.how
+                elif summary.how == "rule":  # a retraction reopens a result by rule
+                    summary.result, summary.how = "*", None
+        return list(summaries.values())
+
+    # -- writing -------------------------------------------------------------
+    def _append(self, view: GameView | None, new_events: Sequence[GameEvent]) -> list[GameEvent]:
+        """Seal and append events after ``view``'s last event, atomically."""
+        version = view.version if view else 0
+        prev = view.last_hash if view else GENESIS_HASH
+        sealed: list[GameEvent] = []
+        for offset, event in enumerate(new_events, start=1):
+            event = seal(
+                msgspec.structs.replace(
+                    event, originator_version=version + offset, prev_hash=prev
+                )
+            )
+            prev = event.hash
+            sealed.append(event)
+        game_id = sealed[0].originator_id
+        try:
+            self.app.save(_Batch(game_id, sealed))
+        except IntegrityError:
+            raise ConcurrentWriteError(
+                f"another referee recorded event {version + 1} of game {game_id} at the same "
+                "moment; nothing of yours was stored. Look at the position again and re-enter "
+                "your entry if it still stands."
+            ) from None
+        if view is not None:
+            for event in sealed:
+                view.fold(event)
+        return sealed
+
+    def _header(self, game_id: str) -> dict[str, Any]:
+        return {
+            "originator_id": game_id,
+            "originator_version": 0,
+            "timestamp": self.clock(),
+            "prev_hash": "",
+        }
+
+    def new_game_id(self, game: str) -> str:
+        token = "".join(secrets.choice(_ALPHABET) for _ in range(8))
+        return f"{game}-{token}"
+
+    def create(
+        self,
+        game: str,
+        players: Sequence[Player],
+        *,
+        ruleset: str | None = None,
+        variants: Mapping[str, str] | None = None,
+        options: Mapping[str, Any] | None = None,
+        by: str = "",
+        game_id: str | None = None,
+        imported_from: str | None = None,
+    ) -> GameView:
+        """Start a game. The setup is validated by the game's rules before anything is stored."""
+        rules = games.load(game)
+        setup = rules.resolve_setup(
+            Setup(
+                players=tuple(players),
+                ruleset=ruleset,
+                variants=dict(variants or {}),
+                options=dict(options or {}),
+            )
+        )
+        rules.initial_state(setup)  # raises on a setup the game cannot start from
+        game_id = game_id or self.new_game_id(rules.name)
+        created = GameCreated(
+            **self._header(game_id),
+            game=rules.name,
+            ruleset=str(setup.ruleset),
+            variants=setup.variants,
+            players=setup.players,
+            options=setup.options,
+            created_by=by,
+            imported_from=imported_from,
+        )
+        try:
+            (sealed,) = self._append(None, [created])
+        except ConcurrentWriteError:
+            raise ConcurrentWriteError(f"a game with id {game_id} already exists") from None
+        assert isinstance(sealed, GameCreated)
+        return GameView(sealed)
+
+    def judge(self, view: GameView, text: str, actor: str | None = None) -> tuple[Any, Verdict]:
+        """Check ``text`` against ``view``'s position; returns (action or None, verdict). Pure."""
+        rules = view.rules
+        if view.ended is not None:
+            return None, Verdict.illegal(
+                "REF-1.3",
+                f"the game is over ({view.ended.result} by {view.ended.how}); no action can be recorded",
+            )
+        try:
+            action = rules.parse(text)
+        except ActionSyntaxError as exc:
+            return None, Verdict.illegal(exc.clause, f"cannot read {text!r}: {exc.reason}")
+        to_move = rules.to_move(view.state)
+        if actor is not None and actor != to_move:
+            return action, Verdict.illegal(
+                "REF-1.2", f"it is {to_move}'s turn, not {actor}'s; {text!r} was not recorded"
+            )
+        return action, rules.check(view.state, action)
+
+    def record(
+        self, game_id: str, text: str, *, actor: str | None = None, by: str = "",
+        view: GameView | None = None,
+    ) -> RecordResult:
+        """Check and record one action, or record its rejection as evidence."""
+        view = view or self.load(game_id)
+        if actor is not None and actor not in view.rules.seats:
+            raise InvalidCommandError(
+                "REF-1.2", f"{view.game} has seats {', '.join(view.rules.seats)}; not {actor!r}"
+            )
+        action, verdict = self.judge(view, text, actor)
+        seq = view.ply + 1
+        header = self._header(view.game_id)
+        if not verdict.legal:
+            rejected = ActionRejected(
+                **header,
+                seq=seq,
+                actor=actor if actor is not None else view.rules.to_move(view.state),
+                text=text,
+                violations=verdict.violations,
+                recorded_by=by,
+            )
+            return RecordResult(
+                accepted=False, text=text, notation=None, verdict=verdict,
+                events=self._append(view, [rejected]),
+            )
+        rules = view.rules
+        notation = rules.notation(action)
+        mover = rules.to_move(view.state)
+        new: list[GameEvent] = [
+            ActionRecorded(
+                **header,
+                seq=seq,
+                actor=str(mover),
+                action=msgspec.Raw(msgspec.json.encode(action)),
+                notation=notation,
+                recorded_by=by,
+            )
+        ]
+        outcome = rules.outcome(rules.apply(view.state, action))
+        if outcome.over:
+            new.append(
+                GameEnded(
+                    **header,
+                    winner=outcome.winner,
+                    how="rule",
+                    clause=outcome.clause or "REF-3.1",
+                    reason=outcome.reason,
+                    by=by,
+                )
+            )
+        return RecordResult(
+            accepted=True, text=text, notation=notation, verdict=verdict,
+            events=self._append(view, new),
+        )
+
+    def retract(self, game_id: str, reason: str, *, by: str = "") -> ActionRetracted:
+        """Take back the latest standing action (REF-2.1)."""
+        view = self.load(game_id)
+        if view.ended is not None and view.ended.how != "rule":
+            raise InvalidCommandError(
+                "REF-2.2", f"the game was closed by {view.ended.how}; it cannot be corrected by retraction"
+            )
+        if not view.standing:
+            raise InvalidCommandError("REF-2.1", "there is no standing action to retract")
+        if not reason.strip():
+            raise InvalidCommandError("REF-2.1", "a retraction needs a reason")
+        last = view.standing[-1]
+        (event,) = self._append(
+            view,
+            [ActionRetracted(**self._header(game_id), seq=last.seq, event=last.originator_version,
+                             reason=reason, by=by)],
+        )
+        assert isinstance(event, ActionRetracted)
+        return event
+
+    def end(
+        self, game_id: str, how: EndHow, *, winner: str | None = None, resigned: str | None = None,
+        reason: str = "", by: str = "",
+    ) -> GameEnded:
+        """Close a game by resignation, agreement or adjudication."""
+        view = self.load(game_id)
+        seats = view.rules.seats
+        if view.ended is not None:
+            raise InvalidCommandError(
+                "REF-1.3", f"the game already ended ({view.ended.result} by {view.ended.how})"
+            )
+        if how == "resignation":
+            if resigned not in seats:
+                raise InvalidCommandError("REF-3.2", f"name the resigning seat: one of {', '.join(seats)}")
+            others = [s for s in seats if s != resigned]
+            winner = others[0] if len(others) == 1 else None
+            clause, reason = "REF-3.2", reason or f"{resigned} resigned"
+        elif how == "agreement":
+            winner, clause, reason = None, "REF-3.3", reason or "draw agreed by the players"
+        elif how == "adjudication":
+            if winner is not None and winner not in seats:
+                raise InvalidCommandError("REF-3.4", f"winner must be one of {', '.join(seats)}, or none for a draw")
+            if not reason.strip():
+                raise InvalidCommandError("REF-3.4", "an adjudication needs a written reason")
+            clause = "REF-3.4"
+        else:
+            raise InvalidCommandError("REF-3.1", "results by rule are recorded by the rules, not by hand")
+        (event,) = self._append(
+            view,
+            [GameEnded(**self._header(game_id), winner=winner, how=how, clause=clause,
+                       reason=reason, by=by)],
+        )
+        assert isinstance(event, GameEnded)
+        return event
+
+    # -- disputes ------------------------------------------------------------
+    def open_dispute(self, game_id: str, event: int, *, by: str, claim: str) -> DisputeOpened:
+        view = self.load(game_id)
+        if not 1 <= event <= view.version:
+            raise InvalidCommandError("REF-4.1", f"the game has events 1 to {view.version}; no event {event}")
+        target = view.event(event)
+        if not isinstance(target, ActionRecorded | ActionRejected | ActionRetracted | GameEnded):
+            raise InvalidCommandError(
+                "REF-4.1", f"event {event} is not a referee's decision (an action, rejection, correction or result)"
+            )
+        if not claim.strip():
+            raise InvalidCommandError("REF-4.1", "a dispute needs a claim")
+        number = len(view.disputes) + 1
+        (sealed,) = self._append(
+            view, [DisputeOpened(**self._header(game_id), dispute=number, event=event, by=by, claim=claim)]
+        )
+        assert isinstance(sealed, DisputeOpened)
+        return sealed
+
+    def appeal(self, game_id: str, dispute: int, *, by: str, grounds: str) -> DisputeAppealed:
+        view = self.load(game_id)
+        record = view.disputes.get(dispute)
+        if record is None:
+            raise InvalidCommandError("REF-4.3", f"game {game_id} has no dispute {dispute}")
+        if not record.steps or not isinstance(record.steps[-1], DisputeRuled):
+            raise InvalidCommandError("REF-4.3", f"dispute {dispute} has no ruling to appeal yet")
+        if record.final:
+            raise InvalidCommandError("REF-4.4", f"dispute {dispute} has a final ruling; it cannot be appealed")
+        (sealed,) = self._append(
+            view, [DisputeAppealed(**self._header(game_id), dispute=dispute, by=by, grounds=grounds)]
+        )
+        assert isinstance(sealed, DisputeAppealed)
+        return sealed
+
+    def rule(
+        self, game_id: str, dispute: int, *, decision: RulingDecision, clause: str, reason: str,
+        by: str, level: RulingLevel | None = None,
+    ) -> list[GameEvent]:
+        """Rule on a dispute. An overturning ruling is carried out as events in the same
+        append: the disputed action retracted, or the rejected action recorded."""
+        view = self.load(game_id)
+        record = view.disputes.get(dispute)
+        if record is None:
+            raise InvalidCommandError("REF-4.2", f"game {game_id} has no dispute {dispute}")
+        if record.final:
+            raise InvalidCommandError("REF-4.4", f"dispute {dispute} already has a final ruling")
+        if level is None:
+            level = "appeal" if record.steps and isinstance(record.steps[-1], DisputeAppealed) else "referee"
+        if level == "referee" and record.steps:
+            raise InvalidCommandError(
+                "REF-4.3", f"dispute {dispute} was already ruled on; it goes on by appeal or a final ruling"
+            )
+        if not reason.strip():
+            raise InvalidCommandError("REF-4.2", "a ruling needs a reason")
+        header = self._header(game_id)
+        new: list[GameEvent] = [
+            DisputeRuled(**header, dispute=dispute, decision=decision, level=level, clause=clause,
+                         reason=reason, by=by)
+        ]
+        previous = self._current_decision(record)
+        if decision == "overturn" and previous != "overturn":
+            new.extend(self._overturn(view, record.event, header, by, dispute))
+        elif decision == "uphold" and previous == "overturn":
+            raise InvalidCommandError(
+                "REF-4.5",
+                "an earlier ruling overturned this decision and was carried out; to restore it, "
+                "record the correction as a new action or retraction",
+            )
+        return self._append(view, new)
+
+    @staticmethod
+    def _current_decision(record: Any) -> str | None:
+        rulings = [s for s in record.steps if isinstance(s, DisputeRuled)]
+        return rulings[-1].decision if rulings else None
+
+    def _overturn(
+        self, view: GameView, event_no: int, header: dict[str, Any], by: str, dispute: int
+    ) -> list[GameEvent]:
+        target = view.event(event_no)
+        note = f"dispute {dispute} overturned"
+        if isinstance(target, ActionRecorded):
+            if not view.standing or view.standing[-1].originator_version != event_no:
+                raise InvalidCommandError(
+                    "REF-4.5",
+                    f"event {event_no} is no longer the latest standing action; retract the actions "
+                    "after it first, then rule",
+                )
+            return [ActionRetracted(**header, seq=target.seq, event=event_no, reason=note, by=by)]
+        if isinstance(target, ActionRejected):
+            if view.ended is not None:
+                raise InvalidCommandError("REF-4.5", "the game is over; the rejected action cannot be recorded now")
+            if target.seq != view.ply + 1:
+                raise InvalidCommandError(
+                    "REF-4.5",
+                    f"the rejected entry was for action {target.seq}, but the game is at action "
+                    f"{view.ply + 1}; retract back to that point first",
+                )
+            rules = view.rules
+            action = rules.parse(target.text)
+            return [
+                ActionRecorded(
+                    **header, seq=target.seq, actor=str(rules.to_move(view.state)),
+                    action=msgspec.Raw(msgspec.json.encode(action)), notation=rules.notation(action),
+                    recorded_by=by,
+                )
+            ]
+        raise InvalidCommandError(
+            "REF-4.5",
+            f"overturning a {type(target).__name__} is carried out by the referee with a new action; "
+            "record it explicitly",
+        )
+
+
+def violations_text(violations: Sequence[Violation]) -> str:
+    return "\n".join(f"{v.clause}: {v.reason}" for v in violations)

@@ -1,0 +1,56 @@
+"""Exceptions raised by the pure rules core.
+
+Each subclasses the built-in that fits it, so callers may catch ``ValueError`` or
+``LookupError`` without knowing this package.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from referee.core import Verdict
+
+
+class RefereeError(Exception):
+    """Base class of every error this project raises on purpose."""
+
+
+class ActionSyntaxError(RefereeError, ValueError):
+    """Text that is not an action in the game's notation.
+
+    ``clause`` names the notation clause of the game's rulebook, so a rejection
+    of unparseable text can be recorded like any other rejection.
+    """
+
+    def __init__(self, text: str, reason: str, clause: str) -> None:
+        super().__init__(f"{clause}: cannot read {text!r}: {reason}")
+        self.text = text
+        self.reason = reason
+        self.clause = clause
+
+
+class IllegalActionError(RefereeError, ValueError):
+    """An action that breaks one or more clauses; carries the verdict."""
+
+    def __init__(self, verdict: Verdict, text: str = "") -> None:
+        self.verdict = verdict
+        self.text = text
+        lines = "; ".join(f"{v.clause}: {v.reason}" for v in verdict.violations)
+        super().__init__(f"illegal action {text!r}: {lines}" if text else f"illegal action: {lines}")
+
+
+class UnknownGameError(RefereeError, LookupError):
+    """No game of that name is registered."""
+
+
+class VariantError(RefereeError, ValueError):
+    """A variant key or value that the game does not offer."""
+
+
+class SetupError(RefereeError, ValueError):
+    """A setup that cannot start a game (wrong seats, unknown ruleset, ...)."""
+
+
+class UnknownClauseError(RefereeError, LookupError):
+    """A clause id that the rulebook does not contain."""
