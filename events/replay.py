@@ -27,7 +27,8 @@ from events.schema import (
     GameEvent,
 )
 from referee import games
-from referee.core import GameRules, Setup
+from referee.core import GameRules, Setup, Verdict
+from referee.errors import ActionSyntaxError
 
 
 class ReplayError(ValueError):
@@ -183,3 +184,27 @@ class GameView:
         if not 1 <= number <= len(self.events):
             raise IndexError(f"the game has events 1 to {len(self.events)}; no event {number}")
         return self.events[number - 1]
+
+
+def judge(view: GameView, text: str, actor: str | None = None) -> tuple[Any, Verdict]:
+    """Check ``text`` as the next action of ``view``: (the action or ``None``, verdict).
+
+    Procedure clauses come first (a closed game, the wrong seat), then the
+    game's notation, then its rules.
+    """
+    rules = view.rules
+    if view.ended is not None:
+        return None, Verdict.illegal(
+            "REF-1.3",
+            f"the game is over ({view.ended.result} by {view.ended.how}); no action can be recorded",
+        )
+    try:
+        action = rules.parse(text)
+    except ActionSyntaxError as exc:
+        return None, Verdict.illegal(exc.clause, f"cannot read {text!r}: {exc.reason}")
+    to_move = rules.to_move(view.state)
+    if actor is not None and actor != to_move:
+        return action, Verdict.illegal(
+            "REF-1.2", f"it is {to_move}'s turn, not {actor}'s; {text!r} was not recorded"
+        )
+    return action, rules.check(view.state, action)

@@ -22,7 +22,7 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
 
 from events.codec import MsgspecMapper, seal
-from events.replay import GameView
+from events.replay import GameView, judge
 from events.schema import (
     GENESIS_HASH,
     TOPIC_OF,
@@ -203,6 +203,22 @@ class GameStore:
                 return
             position = batch[-1].id
 
+    def game_ids(self) -> list[str]:
+        """Every game id with at least one stored event, in order of first appearance.
+
+        Read from the whole log rather than from creation events, so a game whose
+        creation event was removed or damaged is still found by ``verify``."""
+        seen: dict[str, None] = {}
+        for note in self.iter_notifications():
+            seen.setdefault(str(note.originator_id), None)
+        return list(seen)
+
+    def verify(self, game_id: str) -> Any:
+        """Check one game's log and decisions (see ``events.integrity``)."""
+        from events.integrity import verify_stream
+
+        return verify_stream(game_id, self.recorder.select_events(game_id), self.mapper)
+
     def games(self) -> list[GameSummary]:
         created_topic = TOPIC_OF[GameCreated]
         topics = [created_topic, TOPIC_OF[GameEnded], TOPIC_OF[ActionRetracted]]
@@ -309,25 +325,6 @@ class GameStore:
         assert isinstance(sealed, GameCreated)
         return GameView(sealed)
 
-    def judge(self, view: GameView, text: str, actor: str | None = None) -> tuple[Any, Verdict]:
-        """Check ``text`` against ``view``'s position; returns (action or None, verdict). Pure."""
-        rules = view.rules
-        if view.ended is not None:
-            return None, Verdict.illegal(
-                "REF-1.3",
-                f"the game is over ({view.ended.result} by {view.ended.how}); no action can be recorded",
-            )
-        try:
-            action = rules.parse(text)
-        except ActionSyntaxError as exc:
-            return None, Verdict.illegal(exc.clause, f"cannot read {text!r}: {exc.reason}")
-        to_move = rules.to_move(view.state)
-        if actor is not None and actor != to_move:
-            return action, Verdict.illegal(
-                "REF-1.2", f"it is {to_move}'s turn, not {actor}'s; {text!r} was not recorded"
-            )
-        return action, rules.check(view.state, action)
-
     def record(
         self, game_id: str, text: str, *, actor: str | None = None, by: str = "",
         view: GameView | None = None,
@@ -338,7 +335,7 @@ class GameStore:
             raise InvalidCommandError(
                 "REF-1.2", f"{view.game} has seats {', '.join(view.rules.seats)}; not {actor!r}"
             )
-        action, verdict = self.judge(view, text, actor)
+        action, verdict = judge(view, text, actor)
         seq = view.ply + 1
         header = self._header(view.game_id)
         if not verdict.legal:
@@ -439,6 +436,15 @@ class GameStore:
         assert isinstance(event, GameEnded)
         return event
 
+    def insert_streams(self, streams: Sequence[Sequence[GameEvent]]) -> None:
+        """Append whole, already sealed game streams in one transaction (imports)."""
+        try:
+            self.app.save(*[_Batch(s[0].originator_id, s) for s in streams])
+        except IntegrityError:
+            raise ConcurrentWriteError(
+                "one of these games is already in the store (import it with --as-new to copy it)"
+            ) from None
+
     # -- disputes ------------------------------------------------------------
     def open_dispute(self, game_id: str, event: int, *, by: str, claim: str) -> DisputeOpened:
         view = self.load(game_id)
@@ -537,7 +543,12 @@ class GameStore:
                     f"{view.ply + 1}; retract back to that point first",
                 )
             rules = view.rules
-            action = rules.parse(target.text)
+            try:
+                action = rules.parse(target.text)
+            except ActionSyntaxError as exc:
+                raise InvalidCommandError(
+                    "REF-4.5", f"the rejected text {target.text!r} is not an action: {exc.reason}"
+                ) from None
             return [
                 ActionRecorded(
                     **header, seq=target.seq, actor=str(rules.to_move(view.state)),

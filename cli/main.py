@@ -1,0 +1,638 @@
+"""The ``referee`` command: a face over the rules core, the store and the projections.
+
+Heavy modules (the store, the games, the projections) are imported inside the
+commands that need them, so ``referee --help`` and a single ``referee act``
+start quickly.
+
+Exit codes: 0 done; 1 an entry was rejected or a check failed; 2 the command
+could not be carried out (bad input, unknown game, a command the game's state
+does not allow); 3 another referee wrote to the same game at the same moment.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
+
+import typer
+
+if TYPE_CHECKING:
+    from events.replay import GameView
+    from events.store import GameStore
+
+EXIT_REJECTED = 1
+EXIT_USAGE = 2
+EXIT_CONFLICT = 3
+
+app = typer.Typer(
+    name="referee",
+    help=(
+        "Record tabletop games move by move, checked against each game's rulebook.\n\n"
+        "Every action is kept as an immutable event in a SQLite file (--db, REFEREE_DB, or "
+        "./referee.db); any position can be replayed, and every rejection names the clause it "
+        "breaks.\n\n"
+        "\b\nA first game:\n"
+        "  id=$(referee new prizmik --player red=Alice --player blue=Bob)\n"
+        "  referee act $id 'e1>e2'    # record a move, or be told the rule it breaks\n"
+        "  referee show $id           # draw the position\n"
+        "  referee legal $id          # list the legal moves\n"
+        "  referee rules prizmik      # read the rulebook\n\n"
+        "Exit codes: 0 done, 1 entry rejected or check failed, 2 command refused, "
+        "3 another referee wrote to the game first."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+)
+
+
+class Settings:
+    def __init__(self, db: str | None, referee: str) -> None:
+        self.db = db
+        self.referee = referee
+        self._store: GameStore | None = None
+
+    def store(self) -> GameStore:
+        if self._store is None:
+            from events.store import GameStore
+
+            self._store = GameStore(self.db)
+        return self._store
+
+
+_settings = Settings(None, "referee")
+
+
+@app.callback()
+def main(
+    db: Annotated[
+        Optional[str],
+        typer.Option("--db", envvar="REFEREE_DB", help="Event store file (default ./referee.db)."),
+    ] = None,
+    referee: Annotated[
+        str,
+        typer.Option("--referee", envvar="REFEREE_NAME", help="Your name, recorded with each entry."),
+    ] = "referee",
+) -> None:
+    """Global options come before the command: referee --db games.db act ..."""
+    _settings.db = db
+    _settings.referee = referee
+
+
+# -- helpers -------------------------------------------------------------------
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def handled() -> Iterator[None]:
+    """Turn the project's errors into one clear line and an exit code."""
+    from referee.errors import RefereeError
+
+    try:
+        yield
+    except typer.Exit:
+        raise
+    except RefereeError as exc:
+        from events.store import ConcurrentWriteError
+
+        fail(str(exc), EXIT_CONFLICT if isinstance(exc, ConcurrentWriteError) else EXIT_USAGE)
+    except (ValueError, LookupError) as exc:
+        fail(str(exc))
+
+
+def emit_json(data: Any) -> None:
+    import msgspec
+
+    typer.echo(msgspec.json.encode(data, enc_hook=str).decode())
+
+
+def parse_pairs(values: list[str] | None, what: str) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for value in values or []:
+        key, sep, rest = value.partition("=")
+        if not sep or not key.strip():
+            fail(f"{what} must look like KEY=VALUE, not {value!r}")
+        pairs[key.strip().lower()] = rest.strip()
+    return pairs
+
+
+def load_view(ref: str, upto: int | None = None) -> GameView:
+    store = _settings.store()
+    return store.load(store.resolve(ref), upto=upto)
+
+
+def outcome_line(view: GameView) -> str:
+    if view.ended is None:
+        mover = view.rules.to_move(view.state)
+        return f"{mover} to move" if mover else "no one to move"
+    ended = view.ended
+    result = "draw" if ended.winner is None else f"{ended.winner} wins"
+    return f"{result} ({ended.how}, {ended.clause}{': ' + ended.reason if ended.reason else ''})"
+
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
+GameArg = Annotated[str, typer.Argument(help="Game id, or a unique ending of it.")]
+
+
+# -- commands ------------------------------------------------------------------
+
+
+@app.command()
+def new(
+    game: Annotated[str, typer.Argument(help="Game type: prizmik, prismata, ...")],
+    player: Annotated[
+        Optional[list[str]],
+        typer.Option("--player", "-p", help="SEAT=NAME, once per seat (prizmik: red, blue)."),
+    ] = None,
+    variant: Annotated[
+        Optional[list[str]],
+        typer.Option("--variant", help="KEY=VALUE ruling switch ('referee rules GAME' lists them)."),
+    ] = None,
+    ruleset: Annotated[
+        Optional[str], typer.Option("--ruleset", "--catalog", help="Ruleset version to pin.")
+    ] = None,
+    option: Annotated[
+        Optional[list[str]], typer.Option("--option", help="KEY=VALUE game-specific setup.")
+    ] = None,
+    random_size: Annotated[
+        Optional[int], typer.Option("--random-size", help="Prismata: size of the random set.")
+    ] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Prismata: seed for the random set.")] = None,
+    units: Annotated[
+        Optional[str], typer.Option("--units", help="Prismata: explicit random set, comma-separated.")
+    ] = None,
+) -> None:
+    """Start a game and print its id alone, so scripts can capture it."""
+    with handled():
+        from referee import games
+        from referee.core import Player
+
+        rules = games.load(game)
+        seats = parse_pairs(player, "--player")
+        unknown = [s for s in seats if s not in rules.seats]
+        if unknown:
+            fail(f"{rules.name} has seats {', '.join(rules.seats)}; not {', '.join(unknown)}")
+        missing = [s for s in rules.seats if s not in seats]
+        if missing:
+            fail(f"name every player: --player {missing[0]}=NAME (seats: {', '.join(rules.seats)})")
+        options: dict[str, Any] = dict(parse_pairs(option, "--option"))
+        if random_size is not None:
+            options["random_size"] = random_size
+        if seed is not None:
+            options["seed"] = seed
+        if units is not None:
+            options["units"] = [u.strip() for u in units.split(",") if u.strip()]
+        view = _settings.store().create(
+            rules.name,
+            [Player(seat, name) for seat, name in seats.items()],
+            ruleset=ruleset,
+            variants=parse_pairs(variant, "--variant"),
+            options=options,
+            by=_settings.referee,
+        )
+        typer.echo(view.game_id)
+
+
+@app.command()
+def act(
+    game: GameArg,
+    action: Annotated[str, typer.Argument(help="The action in the game's notation, e.g. 'c1>c2'.")],
+    by: Annotated[
+        Optional[str], typer.Option("--by", help="Seat making the action (checked against the turn).")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Record one action, or exit 1 naming the clause it breaks (the attempt is kept as evidence)."""
+    with handled():
+        store = _settings.store()
+        result = store.record(store.resolve(game), action, actor=by, by=_settings.referee)
+        if as_json:
+            import msgspec
+
+            emit_json(
+                {
+                    "accepted": result.accepted,
+                    "text": result.text,
+                    "notation": result.notation,
+                    "event": result.events[0].originator_version,
+                    "violations": msgspec.to_builtins(result.verdict.violations),
+                    "ended": msgspec.to_builtins(result.ended) if result.ended else None,
+                }
+            )
+        elif result.accepted:
+            event = result.events[0]
+            typer.echo(f"recorded {result.notation} (event {event.originator_version})")
+            if result.ended is not None:
+                ended = result.ended
+                who = "draw" if ended.winner is None else f"{ended.winner} wins"
+                typer.echo(f"game over: {who} ({ended.clause}: {ended.reason})")
+        else:
+            typer.echo(f"rejected {action!r}:", err=True)
+            for v in result.verdict.violations:
+                typer.echo(f"  {v.clause}: {v.reason}", err=True)
+        if not result.accepted:
+            raise typer.Exit(EXIT_REJECTED)
+
+
+@app.command()
+def show(
+    game: GameArg,
+    at: Annotated[
+        Optional[int], typer.Option("--at", help="Show the position after N standing actions.")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Draw the position (now, or after N actions)."""
+    with handled():
+        view = load_view(game)
+        ply = view.ply if at is None else at
+        state = view.state_at(ply)
+        rules = view.rules
+        if as_json:
+            emit_json(
+                {
+                    "game_id": view.game_id,
+                    "game": view.game,
+                    "ruleset": view.created.ruleset,
+                    "variants": view.created.variants,
+                    "players": view.seat_names(),
+                    "at": ply,
+                    "standing_actions": view.ply,
+                    "to_move": rules.to_move(state),
+                    "outcome": _outcome_data(rules.outcome(state)),
+                    "result": view.result if ply == view.ply else "*",
+                    "position": rules.describe(state),
+                }
+            )
+            return
+        names = view.seat_names()
+        players = " vs ".join(f"{seat}: {name}" for seat, name in names.items())
+        typer.echo(f"{view.game_id}  {view.created.ruleset}  {players}")
+        typer.echo(f"after {ply} of {view.ply} actions")
+        typer.echo(rules.render(state))
+        if ply == view.ply:
+            typer.echo(outcome_line(view))
+
+
+def _outcome_data(outcome: Any) -> dict[str, Any]:
+    return {"status": outcome.status, "winner": outcome.winner, "clause": outcome.clause,
+            "reason": outcome.reason}
+
+
+@app.command()
+def log(game: GameArg, as_json: JsonOpt = False) -> None:
+    """Every event of a game: actions, rejections, corrections, disputes and the result."""
+    with handled():
+        from events.records import event_line, event_record
+
+        view = load_view(game)
+        if as_json:
+            emit_json([event_record(e) for e in view.events])
+            return
+        for event in view.events:
+            typer.echo(event_line(event))
+
+
+@app.command()
+def legal(game: GameArg, as_json: JsonOpt = False) -> None:
+    """List every legal action in the current position."""
+    with handled():
+        view = load_view(game)
+        rules = view.rules
+        actions = [] if view.ended else [rules.notation(a) for a in rules.legal_actions(view.state)]
+        if as_json:
+            emit_json({"to_move": rules.to_move(view.state) if not view.ended else None,
+                       "actions": actions})
+            return
+        if not actions:
+            typer.echo("no legal actions" + (f": {outcome_line(view)}" if view.ended else ""))
+            return
+        typer.echo(f"{rules.to_move(view.state)} has {len(actions)} legal actions:")
+        typer.echo(" ".join(actions))
+
+
+@app.command()
+def undo(
+    game: GameArg,
+    reason: Annotated[str, typer.Option("--reason", help="Why the action is taken back.")],
+) -> None:
+    """Retract the latest standing action (kept in the history as a correction)."""
+    with handled():
+        store = _settings.store()
+        event = store.retract(store.resolve(game), reason, by=_settings.referee)
+        typer.echo(f"retracted action {event.seq} (event {event.event}) in event {event.originator_version}")
+
+
+@app.command()
+def end(
+    game: GameArg,
+    resign: Annotated[Optional[str], typer.Option("--resign", help="SEAT that resigns.")] = None,
+    draw: Annotated[bool, typer.Option("--draw", help="The players agree a draw.")] = False,
+    adjudicate: Annotated[
+        Optional[str], typer.Option("--adjudicate", help="Winning SEAT, or 'draw', by referee's decision.")
+    ] = None,
+    reason: Annotated[str, typer.Option("--reason", help="Reason (required to adjudicate).")] = "",
+) -> None:
+    """End a game by resignation, agreement or adjudication."""
+    with handled():
+        chosen = [x for x in (resign is not None, draw, adjudicate is not None) if x]
+        if len(chosen) != 1:
+            fail("give exactly one of --resign SEAT, --draw, --adjudicate SEAT|draw")
+        store = _settings.store()
+        game_id = store.resolve(game)
+        if resign is not None:
+            ended = store.end(game_id, "resignation", resigned=resign, reason=reason, by=_settings.referee)
+        elif draw:
+            ended = store.end(game_id, "agreement", reason=reason, by=_settings.referee)
+        else:
+            winner = None if adjudicate == "draw" else adjudicate
+            ended = store.end(game_id, "adjudication", winner=winner, reason=reason, by=_settings.referee)
+        who = "draw" if ended.winner is None else f"{ended.winner} wins"
+        typer.echo(f"game over: {who} ({ended.how}, {ended.clause})")
+
+
+@app.command(name="games")
+def list_games(as_json: JsonOpt = False) -> None:
+    """List the games in the store."""
+    with handled():
+        summaries = _settings.store().games()
+        if as_json:
+            import msgspec
+
+            emit_json(msgspec.to_builtins(summaries))
+            return
+        if not summaries:
+            typer.echo("no games yet: start one with 'referee new GAME --player SEAT=NAME ...'")
+            return
+        for s in summaries:
+            players = " vs ".join(f"{name} ({seat})" for seat, name in s.players.items())
+            how = f" by {s.how}" if s.how else ""
+            typer.echo(f"{s.game_id}  {s.created:%Y-%m-%d %H:%M}  {players}  {s.result}{how}")
+
+
+@app.command()
+def rules(
+    game: Annotated[str, typer.Argument(help="Game type, or 'procedure' for the REF- clauses.")],
+    clause: Annotated[Optional[str], typer.Argument(help="A clause id, e.g. PZ-6.2.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show a game's rulebook, or one clause of it."""
+    with handled():
+        import msgspec
+
+        from referee.rulebook import find_clause, load_rulebook
+
+        book = load_rulebook(game.lower())
+        if clause is not None:
+            found = find_clause(clause, game.lower())
+            if as_json:
+                emit_json(msgspec.to_builtins(found))
+                return
+            typer.echo(_clause_text(found))
+            return
+        if as_json:
+            emit_json(msgspec.to_builtins(book))
+            return
+        typer.echo(book.title)
+        if book.source:
+            typer.echo(book.source)
+        for section in book.sections:
+            typer.echo(f"\n{section.id}  {section.title}")
+            for c in book.in_section(section.id):
+                tag = " [interpretation" + (f"; variant {c.variant}" if c.variant else "") + "]" \
+                    if c.kind == "interpretation" else ""
+                typer.echo(f"  {c.id}  {c.title}{tag}")
+        typer.echo(f"\n'referee rules {game} CLAUSE' shows one clause in full.")
+        if game.lower() != "procedure":
+            from referee import games
+
+            options = games.load(game).variant_options
+            if options:
+                typer.echo("\nVariant switches (referee new ... --variant KEY=VALUE):")
+                for v in options:
+                    choices = "|".join(v.choices) if v.choices else "..."
+                    typer.echo(f"  {v.key}={choices} (default {v.default}; {v.clause}): {v.summary}")
+
+
+def _clause_text(c: Any) -> str:
+    import textwrap
+
+    kind = "Interpretation" if c.kind == "interpretation" else "Rule"
+    lines = [f"{c.id}  {c.title}  ({kind})", textwrap.fill(c.text, 78)]
+    if c.variant:
+        lines.append(f"Variant switch: {c.variant}")
+    return "\n".join(lines)
+
+
+@app.command()
+def table(
+    game: GameArg,
+) -> None:
+    """Play at the table: shows the position, reads actions, explains rejections.
+
+    Type an action to record it; 'undo REASON' to retract the last one; 'legal' to
+    list legal actions; 'rules CLAUSE' to read a clause; 'log'; 'quit' to leave.
+    """
+    with handled():
+        from referee.rulebook import find_clause
+
+        store = _settings.store()
+        game_id = store.resolve(game)
+        interactive = sys.stdin.isatty()
+        while True:
+            view = store.load(game_id)
+            typer.echo(view.rules.render(view.state))
+            typer.echo(outcome_line(view))
+            try:
+                line = input(f"{game_id}> " if interactive else "").strip()
+            except EOFError:
+                typer.echo("")
+                return
+            if not line:
+                continue
+            word, _, rest = line.partition(" ")
+            word = word.lower()
+            try:
+                if word in {"quit", "exit", "q"}:
+                    return
+                if word == "legal":
+                    acts = [view.rules.notation(a) for a in view.rules.legal_actions(view.state)]
+                    typer.echo(" ".join(acts) if acts else "no legal actions")
+                elif word == "undo":
+                    if not rest.strip():
+                        typer.echo("say why: undo REASON")
+                        continue
+                    event = store.retract(game_id, rest.strip(), by=_settings.referee)
+                    typer.echo(f"retracted action {event.seq}")
+                elif word == "rules":
+                    typer.echo(_clause_text(find_clause(rest.strip(), view.game)))
+                elif word == "log":
+                    from events.records import event_line
+
+                    for event in view.events:
+                        typer.echo(event_line(event))
+                elif word == "help":
+                    typer.echo("actions in notation; undo REASON; legal; rules CLAUSE; log; quit")
+                else:
+                    result = store.record(game_id, line, by=_settings.referee, view=view)
+                    if result.accepted:
+                        typer.echo(f"recorded {result.notation}")
+                    else:
+                        typer.echo(f"rejected {line!r}:")
+                        for v in result.verdict.violations:
+                            typer.echo(f"  {v.clause}: {v.reason}")
+                        typer.echo("  (the position is unchanged; 'undo REASON' retracts the last action)")
+            except (ValueError, LookupError, RuntimeError) as exc:
+                typer.echo(f"error: {exc}")
+
+
+
+@app.command()
+def export(
+    game: Annotated[Optional[str], typer.Argument(help="Game id (or use --all).")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="jsonl (interchange) or text (PGN-like).")] = "jsonl",
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File (one game) or folder (--all).")] = None,
+    all_games: Annotated[bool, typer.Option("--all", help="Export every game, one file each, into -o DIR.")] = False,
+) -> None:
+    """Write a game's record as JSON Lines (every event, exact) or as text."""
+    with handled():
+        from events.transfer import export_jsonl, export_text
+
+        if fmt not in {"jsonl", "text"}:
+            fail("--format is jsonl or text")
+        store = _settings.store()
+
+        def render(game_id: str) -> str:
+            view = store.load(game_id)
+            return export_jsonl(view.events) if fmt == "jsonl" else export_text(view)
+
+        if all_games:
+            if output is None:
+                fail("--all needs -o DIR")
+            output.mkdir(parents=True, exist_ok=True)
+            ids = [s.game_id for s in store.games()]
+            suffix = "jsonl" if fmt == "jsonl" else "txt"
+            with typer.progressbar(ids, label="exporting", file=sys.stderr) as bar:
+                for game_id in bar:
+                    (output / f"{game_id}.{suffix}").write_text(render(game_id), encoding="utf-8")
+            typer.echo(f"exported {len(ids)} games to {output}", err=True)
+            return
+        if game is None:
+            fail("name a game, or use --all -o DIR")
+        text = render(store.resolve(game))
+        if output is None:
+            sys.stdout.write(text)
+        else:
+            output.write_text(text, encoding="utf-8")
+
+
+@app.command(name="import")
+def import_(
+    files: Annotated[list[Path], typer.Argument(help="Record files (jsonl or text; or prismata-reference).")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="auto, jsonl, text, or prismata-reference.")] = "auto",
+    as_new: Annotated[bool, typer.Option("--as-new", help="Copy games already in the store under new ids.")] = False,
+    compare: Annotated[bool, typer.Option("--compare", help="prismata-reference: compare every turn's state.")] = False,
+    reference_quirks: Annotated[bool, typer.Option("--reference-quirks/--no-reference-quirks", help="prismata-reference: follow the reference engine where it differs from the live game.")] = True,
+    as_json: JsonOpt = False,
+) -> None:
+    """Import game records; every action is checked again, each file whole or not at all."""
+    with handled():
+        if fmt == "prismata-reference":
+            from cli.prismata_import import import_reference
+
+            code = import_reference(_settings, files, compare=compare, quirks=reference_quirks,
+                                    as_json=as_json)
+            raise typer.Exit(code)
+        from events.importer import import_files
+
+        report = import_files(_settings.store(), files, as_new=as_new, by=_settings.referee,
+                              progress=not as_json)
+        if as_json:
+            emit_json(report)
+        else:
+            for line in report["errors"]:
+                typer.echo(f"error: {line}", err=True)
+            typer.echo(f"imported {report['imported']} games ({report['events']} events); "
+                       f"{len(report['errors'])} files refused", err=True)
+            for game_id in report["game_ids"]:
+                typer.echo(game_id)
+        if report["errors"]:
+            raise typer.Exit(EXIT_REJECTED)
+
+
+@app.command()
+def verify(
+    game: Annotated[Optional[str], typer.Argument(help="Game id; all games when omitted.")] = None,
+    variant: Annotated[Optional[list[str]], typer.Option("--variant", help="KEY=VALUE: replay under another ruling.")] = None,
+    ruleset: Annotated[Optional[str], typer.Option("--ruleset", help="Replay under another ruleset version.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check hash chains and replay every decision; or, with --variant, show what a ruling changes."""
+    with handled():
+        import msgspec
+
+        store = _settings.store()
+        if variant or ruleset:
+            from events.integrity import what_if
+
+            if game is None:
+                fail("--variant/--ruleset needs a game")
+            report = what_if(store.load(store.resolve(game)), ruleset=ruleset,
+                             variants=parse_pairs(variant, "--variant"))
+            if as_json:
+                emit_json(msgspec.to_builtins(report))
+                return
+            changes = ", ".join(f"{k}: {a} -> {b}" for k, (a, b) in report.changed.items()) or "nothing"
+            typer.echo(f"{report.game_id} replayed with {changes}")
+            if not report.illegal:
+                typer.echo("every standing action is legal under this ruling")
+            for item in report.illegal:
+                why = "; ".join(f"{v['clause']}: {v['reason']}" for v in item.violations)
+                typer.echo(f"  action {item.seq} {item.notation} (event {item.event}) would be illegal: {why}")
+            typer.echo(f"result as recorded: {report.recorded_result}"
+                       + (f" ({report.recorded_how})" if report.recorded_how else ""))
+            tail = f" after action {report.ends_at_action} ({report.clause})" if report.ends_at_action else ""
+            typer.echo(f"result under this ruling: {report.result_under_ruling}{tail}")
+            if report.note:
+                typer.echo(report.note)
+            return
+        ids = [store.resolve(game)] if game else store.game_ids()
+        reports = []
+        with typer.progressbar(ids, label="verifying", file=sys.stderr,
+                               hidden=as_json or len(ids) < 50) as bar:
+            for game_id in bar:
+                reports.append(store.verify(game_id))
+        bad = [r for r in reports if not r.ok]
+        if as_json:
+            emit_json({"games": len(reports), "bad": len(bad),
+                       "reports": msgspec.to_builtins(bad if not game else reports)})
+        else:
+            for r in bad:
+                typer.echo(f"{r.game_id}: {len(r.findings)} problems")
+                for finding in r.findings:
+                    typer.echo(f"  {finding}")
+            events = sum(r.events for r in reports)
+            typer.echo(f"verified {len(reports)} games ({events} events): "
+                       + ("all intact" if not bad else f"{len(bad)} with problems"))
+        if bad:
+            raise typer.Exit(EXIT_REJECTED)
+
+
+def run() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    run()

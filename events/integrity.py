@@ -1,0 +1,262 @@
+"""Proving a game's log is intact and that every recorded decision still holds.
+
+``verify_stream`` reads a game's stored rows and reports, per event, anything
+that differs from an untouched log: a missing event number, an event stored
+under a number or game it was not written for (moved or reordered), bytes that
+are not the canonical encoding, a hash that does not match its contents, a
+broken link to the previous event. It then replays the game checking each
+decision again: every recorded action must be legal now, every rejection must
+still be a rejection for the same clauses, and every result reached by rule must
+be what the rules say.
+
+``what_if`` replays a game's standing line under another ruleset or variant
+ruling and lists what that ruling would have changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import msgspec
+from eventsourcing.persistence import Mapper, StoredEvent
+
+from events.codec import encode
+from events.replay import GameView, ReplayError, judge
+from events.schema import (
+    GENESIS_HASH,
+    TOPIC_OF,
+    ActionRecorded,
+    ActionRejected,
+    ActionRetracted,
+    GameCreated,
+    GameEnded,
+    GameEvent,
+)
+from referee import games
+from referee.core import Outcome, Setup
+
+
+class Finding(msgspec.Struct, frozen=True, kw_only=True):
+    """One thing wrong with a game's log."""
+
+    event: int | None
+    problem: str  # missing | moved | edited | chain | undecodable | verdict | result
+    detail: str
+
+    def __str__(self) -> str:
+        where = f"event {self.event}" if self.event is not None else "game"
+        return f"{where}: {self.problem}: {self.detail}"
+
+
+class GameReport(msgspec.Struct, kw_only=True):
+    game_id: str
+    events: int
+    actions: int = 0
+    findings: list[Finding] = []
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+
+def _hash_from_stored(topic: str, state: bytes, own_hash: str) -> str:
+    """The event's hash computed from its canonical bytes.
+
+    The common fields are encoded first, so the first ``"hash":"..."`` in the
+    bytes is the event's own hash field; blanking it gives the hashed body."""
+    body = state.replace(b'"hash":"' + own_hash.encode() + b'"', b'"hash":""', 1)
+    return hashlib.sha256(topic.encode() + b"\n" + body).hexdigest()
+
+
+def verify_stream(game_id: str, rows: Sequence[StoredEvent], mapper: Mapper[Any]) -> GameReport:
+    """Check a game's stored rows: structure, hash chain, then every decision by replay."""
+    report = GameReport(game_id=game_id, events=len(rows))
+    add = report.findings.append
+    raw_bytes = mapper.cipher is None and mapper.compressor is None
+    decoded: list[GameEvent] = []
+    prev_hash = GENESIS_HASH
+    expected = 1
+    for row in rows:
+        number = row.originator_version
+        if number != expected:
+            gap = f"events {expected} to {number - 1} are" if number - 1 > expected else f"event {expected} is"
+            add(Finding(event=expected, problem="missing", detail=f"{gap} missing from the log"))
+        expected = number + 1
+        try:
+            event: GameEvent = mapper.to_domain_event(row)
+        except Exception as exc:  # any decoding failure is a finding, never a crash
+            add(Finding(event=number, problem="undecodable", detail=f"stored bytes cannot be read: {exc}"))
+            prev_hash = ""
+            continue
+        if event.originator_id != game_id or event.originator_version != number:
+            add(Finding(event=number, problem="moved",
+                        detail=f"stored as event {number} of {game_id} but written as event "
+                               f"{event.originator_version} of {event.originator_id}"))
+        topic = TOPIC_OF[type(event)]
+        if raw_bytes:
+            if encode(event) != row.state:
+                add(Finding(event=number, problem="edited",
+                            detail="stored bytes are not the event as it was written"))
+            actual = _hash_from_stored(topic, row.state, event.hash)
+        else:
+            from events.codec import event_hash
+
+            actual = event_hash(event)
+        if actual != event.hash:
+            add(Finding(event=number, problem="edited", detail="contents do not match the event's own hash"))
+        if prev_hash and event.prev_hash != prev_hash:
+            add(Finding(event=number, problem="chain",
+                        detail="does not link to the event stored before it (an event before it was "
+                               "changed, removed or reordered)"))
+        prev_hash = event.hash
+        decoded.append(event)
+    if not decoded or not isinstance(decoded[0], GameCreated):
+        add(Finding(event=1, problem="missing", detail="the game's creation event is missing or unreadable"))
+        return report
+    _recheck_decisions(decoded, report)
+    return report
+
+
+def _outcome_matches(outcome: Outcome, ended: GameEnded) -> bool:
+    return outcome.over and outcome.winner == ended.winner and (outcome.clause or "REF-3.1") == ended.clause
+
+
+def _recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
+    add = report.findings.append
+    try:
+        view = GameView(events[0])  # type: ignore[arg-type]
+    except Exception as exc:
+        add(Finding(event=1, problem="verdict", detail=f"the game cannot be set up: {exc}"))
+        return
+    rules = view.rules
+    due: Outcome | None = None  # a result the rules reached that must be recorded next
+    for event in events[1:]:
+        number = event.originator_version
+        if due is not None and not (isinstance(event, GameEnded) and event.how == "rule"):
+            add(Finding(event=number, problem="result",
+                        detail=f"the rules ended the game before this event ({due.result} by {due.clause}) "
+                               "but no result was recorded"))
+            due = None
+        if isinstance(event, ActionRecorded):
+            action, verdict = judge(view, event.notation, event.actor)
+            if not verdict.legal:
+                why = "; ".join(f"{v.clause}: {v.reason}" for v in verdict.violations)
+                add(Finding(event=number, problem="verdict",
+                            detail=f"recorded {event.notation!r} for {event.actor}, but the rules reject it: {why}"))
+            elif msgspec.json.encode(action) != bytes(event.action):
+                add(Finding(event=number, problem="verdict",
+                            detail=f"the stored action does not match its notation {event.notation!r}"))
+            if event.seq != view.ply + 1:
+                add(Finding(event=number, problem="verdict",
+                            detail=f"numbered action {event.seq}, but it is action {view.ply + 1} of the line"))
+            report.actions += 1
+        elif isinstance(event, ActionRejected):
+            _, verdict = judge(view, event.text, event.actor)
+            if verdict.legal:
+                add(Finding(event=number, problem="verdict",
+                            detail=f"rejected {event.text!r}, but the rules now accept it"))
+            else:
+                was = sorted({v.clause for v in event.violations})
+                now = sorted({v.clause for v in verdict.violations})
+                if was != now:
+                    add(Finding(event=number, problem="verdict",
+                                detail=f"rejected {event.text!r} under {', '.join(was)}; the rules now "
+                                       f"cite {', '.join(now)}"))
+        elif isinstance(event, GameEnded) and event.how == "rule":
+            outcome = rules.outcome(view.state)
+            if not _outcome_matches(outcome, event):
+                now = f"{outcome.result} by {outcome.clause}" if outcome.over else "the game goes on"
+                add(Finding(event=number, problem="result",
+                            detail=f"recorded {event.result} by {event.clause}; the rules say {now}"))
+        try:
+            view.fold(event)
+        except (ReplayError, IndexError, ValueError) as exc:
+            add(Finding(event=number, problem="verdict", detail=str(exc)))
+            return
+        if isinstance(event, ActionRecorded | ActionRetracted) and view.ended is None:
+            outcome = rules.outcome(view.state)
+            due = outcome if outcome.over else None
+        elif isinstance(event, GameEnded):
+            due = None
+    if due is not None:
+        add(Finding(event=None, problem="result",
+                    detail=f"the rules ended the game ({due.result} by {due.clause}) but no result was recorded"))
+
+
+# -- what a different ruling would have changed ---------------------------------
+
+
+class IllegalUnderRuling(msgspec.Struct, frozen=True, kw_only=True):
+    seq: int
+    event: int
+    notation: str
+    violations: list[dict[str, str]]
+
+
+class WhatIfReport(msgspec.Struct, kw_only=True):
+    game_id: str
+    ruleset: str
+    variants: dict[str, str]
+    changed: dict[str, list[str]]  # key -> [as recorded, as asked]
+    illegal: list[IllegalUnderRuling] = []
+    recorded_result: str = "*"
+    recorded_how: str | None = None
+    result_under_ruling: str = "*"
+    ends_at_action: int | None = None
+    clause: str | None = None
+    note: str = ""
+
+
+def what_if(
+    view: GameView, *, ruleset: str | None = None, variants: Mapping[str, str] | None = None
+) -> WhatIfReport:
+    """Replay ``view``'s standing line under another ruleset or variant ruling."""
+    rules = games.load(view.game)
+    created = view.created
+    chosen = dict(created.variants)
+    chosen.update(variants or {})
+    setup = rules.resolve_setup(
+        Setup(players=created.players, ruleset=ruleset or created.ruleset, variants=chosen,
+              options=dict(created.options))
+    )
+    changed = {k: [created.variants.get(k, ""), v] for k, v in setup.variants.items()
+               if created.variants.get(k) != v}
+    if setup.ruleset != created.ruleset:
+        changed["ruleset"] = [created.ruleset, str(setup.ruleset)]
+    report = WhatIfReport(
+        game_id=view.game_id, ruleset=str(setup.ruleset), variants=setup.variants, changed=changed,
+        recorded_result=view.result, recorded_how=view.ended.how if view.ended else None,
+    )
+    alt = GameView(msgspec.structs.replace(created, ruleset=str(setup.ruleset), variants=setup.variants))
+    for recorded in view.standing:
+        action, verdict = judge(alt, recorded.notation)
+        if not verdict.legal:
+            report.illegal.append(IllegalUnderRuling(
+                seq=recorded.seq, event=recorded.originator_version, notation=recorded.notation,
+                violations=[{"clause": v.clause, "reason": v.reason} for v in verdict.violations],
+            ))
+            if action is None:
+                report.note = f"replay stopped at action {recorded.seq}: it cannot be read under this ruling"
+                break
+        try:
+            alt.states.append(alt.rules.apply(alt.state, action))
+        except Exception as exc:  # an action the alternative rules cannot even apply
+            report.note = f"replay stopped at action {recorded.seq}: {exc}"
+            break
+        alt.standing.append(recorded)
+        outcome = alt.rules.outcome(alt.state)
+        if outcome.over:
+            report.result_under_ruling = outcome.result
+            report.ends_at_action = recorded.seq
+            report.clause = outcome.clause
+            if recorded is not view.standing[-1]:
+                report.note = (f"under this ruling the game ends after action {recorded.seq}; "
+                               f"{len(view.standing) - recorded.seq} later actions would not have been played")
+            break
+    else:
+        if view.ended is not None and view.ended.how != "rule":
+            report.result_under_ruling = view.result
+            report.clause = view.ended.clause
+    return report
