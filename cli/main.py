@@ -84,6 +84,7 @@ def main(
     """Global options come before the command: referee --db games.db act ..."""
     _settings.db = db
     _settings.referee = referee
+    _settings._store = None
 
 
 # -- helpers -------------------------------------------------------------------

@@ -1,0 +1,116 @@
+"""The referee command, driven in-process (toy game Nim)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from cli.main import app
+
+runner = CliRunner()
+
+
+def call(db: Path, *args: str, input: str | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["--db", str(db), "--referee", "Rita", *args], input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def new_game(db: Path, heap: int = 10) -> str:
+    code, out, err = call(db, "new", "nim", "--player", "first=Ann", "--player", "second=Ben",
+                          "--option", f"heap={heap}")
+    assert code == 0, err
+    game_id = out.strip()
+    assert game_id.startswith("nim-") and "\n" not in game_id  # the id alone
+    return game_id
+
+
+def test_new_act_show_log(db_path: Path) -> None:
+    game = new_game(db_path)
+    code, out, _ = call(db_path, "act", game, "t3")
+    assert code == 0 and "recorded t3" in out
+    code, _, err = call(db_path, "act", game, "t9")
+    assert code == 1 and "NIM-1" in err
+    code, out, _ = call(db_path, "show", game, "--json")
+    data = json.loads(out)
+    assert data["position"]["left"] == 7 and data["to_move"] == "second" and data["at"] == 1
+    code, out, _ = call(db_path, "show", game, "--at", "0", "--json")
+    assert json.loads(out)["position"]["left"] == 10
+    code, out, _ = call(db_path, "log", game, "--json")
+    kinds = [e["kind"] for e in json.loads(out)]
+    assert kinds == ["created", "action", "rejected"]
+    assert json.loads(out)[1]["recorded_by"] == "Rita"
+
+
+def test_act_json_reports_rejection(db_path: Path) -> None:
+    game = new_game(db_path)
+    code, out, _ = call(db_path, "act", game, "t0", "--json")
+    data = json.loads(out)
+    assert code == 1 and data["accepted"] is False and data["violations"][0]["clause"] == "NIM-1"
+
+
+def test_undo_end_and_games(db_path: Path) -> None:
+    game = new_game(db_path, heap=5)
+    call(db_path, "act", game, "t2")
+    code, out, _ = call(db_path, "undo", game, "--reason", "wrong heap")
+    assert code == 0 and "retracted action 1" in out
+    code, _, err = call(db_path, "undo", game, "--reason", "again")
+    assert code == 2 and "REF-2.1" in err
+    code, out, _ = call(db_path, "end", game, "--resign", "second")
+    assert code == 0 and "first wins" in out
+    code, out, _ = call(db_path, "games", "--json")
+    (summary,) = json.loads(out)
+    assert summary["result"] == "first" and summary["how"] == "resignation"
+
+
+def test_legal_lists_actions(db_path: Path) -> None:
+    game = new_game(db_path, heap=2)
+    code, out, _ = call(db_path, "legal", game, "--json")
+    assert json.loads(out) == {"to_move": "first", "actions": ["t1", "t2"]}
+
+
+def test_rules_lists_and_shows_procedure_clauses() -> None:
+    result = runner.invoke(app, ["rules", "procedure", "REF-2.1"])
+    assert result.exit_code == 0 and "Retraction" in result.stdout
+    result = runner.invoke(app, ["rules", "procedure", "--json"])
+    ids = [c["id"] for c in json.loads(result.stdout)["clauses"]]
+    assert "REF-1.3" in ids
+    result = runner.invoke(app, ["rules", "procedure", "REF-99"])
+    assert result.exit_code == 2 and "no clause" in result.stderr
+
+
+def test_unknown_game_and_bad_player_are_usage_errors(db_path: Path) -> None:
+    code, _, err = call(db_path, "new", "chess", "--player", "white=A")
+    assert code == 2 and "unknown game" in err
+    code, _, err = call(db_path, "new", "nim", "--player", "first=A")
+    assert code == 2 and "second" in err
+    code, _, err = call(db_path, "show", "nothing-here")
+    assert code == 2 and "no game" in err
+
+
+def test_export_import_verify(db_path: Path, tmp_path: Path) -> None:
+    game = new_game(db_path, heap=4)
+    for text in ("t1", "t3"):
+        call(db_path, "act", game, text)
+    out_file = tmp_path / "g.jsonl"
+    code, _, _ = call(db_path, "export", game, "-o", str(out_file))
+    assert code == 0
+    other = tmp_path / "other.db"
+    code, out, err = call(other, "import", str(out_file))
+    assert code == 0 and out.strip() == game, err
+    code, out, _ = call(other, "verify")
+    assert code == 0 and "all intact" in out
+    code, out, err = call(other, "import", str(out_file))
+    assert code == 1 and "already in the store" in err
+    code, out, _ = call(db_path, "export", game, "--format", "text")
+    assert out.startswith("[Format")
+
+
+def test_table_loop_records_and_undoes(db_path: Path) -> None:
+    game = new_game(db_path, heap=6)
+    code, out, _ = call(db_path, "table", game, input="t2\nt5\nundo misheard\nlegal\nt1\nquit\n")
+    assert code == 0
+    assert "recorded t2" in out and "rejected 't5'" in out and "retracted action 1" in out
+    code, out, _ = call(db_path, "show", game, "--json")
+    assert json.loads(out)["position"]["left"] == 5

@@ -1,0 +1,193 @@
+"""The event store and the game service, on real SQLite files (with the toy game Nim)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from events.schema import ActionRecorded, ActionRejected, ActionRetracted, GameCreated, GameEnded
+from events.store import ConcurrentWriteError, GameNotFoundError, GameStore, InvalidCommandError
+from referee.core import Player
+
+PLAYERS = [Player("first", "Ann"), Player("second", "Ben")]
+
+
+def rows(path: Path) -> list[tuple[str, int, str, bytes]]:
+    with sqlite3.connect(path) as con:
+        return con.execute(
+            "SELECT originator_id, originator_version, topic, state FROM stored_events ORDER BY rowid"
+        ).fetchall()
+
+
+def test_create_record_and_replay(db_path: Path) -> None:
+    store = GameStore(db_path)
+    game = store.create("nim", PLAYERS, options={"heap": 5})
+    assert store.record(game.game_id, "t2").accepted
+    assert store.record(game.game_id, " T1 ").accepted  # notation is tolerant; stored canonically
+    view = GameStore(db_path).load(game.game_id)  # a fresh store sees the same game
+    assert view.state.left == 2
+    assert [e.notation for e in view.standing] == ["t2", "t1"]
+    assert [e.seq for e in view.standing] == [1, 2]
+    assert isinstance(view.events[0], GameCreated)
+
+
+def test_ref_1_4_rejection_is_evidence_and_changes_nothing(db_path: Path) -> None:
+    """REF-1.4: a rejected entry is stored but the position is unchanged."""
+    store = GameStore(db_path)
+    game = store.create("nim", PLAYERS)
+    before = store.load(game.game_id).state
+    result = store.record(game.game_id, "t7")
+    assert not result.accepted
+    assert result.verdict.violations[0].clause == "NIM-1"
+    view = store.load(game.game_id)
+    assert view.state == before
+    assert isinstance(view.events[-1], ActionRejected)
+    assert view.events[-1].text == "t7"
+
+
+def test_ref_1_1_unreadable_text_is_rejected_under_notation_clause(db_path: Path) -> None:
+    store = GameStore(db_path)
+    game = store.create("nim", PLAYERS)
+    result = store.record(game.game_id, "take two")
+    assert not result.accepted
+    assert result.verdict.violations[0].clause == "NIM-0"
+
+
+def test_ref_1_2_wrong_seat_is_rejected(db_path: Path) -> None:
+    store = GameStore(db_path)
+    game = store.create("nim", PLAYERS)
+    result = store.record(game.game_id, "t1", actor="second")
+    assert not result.accepted
+    assert result.verdict.violations[0].clause == "REF-1.2"
+    with pytest.raises(InvalidCommandError):
+        store.record(game.game_id, "t1", actor="third")
+
+
+def test_ref_3_1_result_by_rule_recorded_with_the_action(db_path: Path) -> None:
+    store = GameStore(db_path)
+    game = store.create("nim", PLAYERS, options={"heap": 3})
+    result = store.record(game.game_id, "t3")
+    assert result.ended is not None and result.ended.winner == "first"
+    assert result.ended.clause == "NIM-2"
+    kinds = [type(e) for e in store.load(game.game_id).events]
+    assert kinds == [GameCreated, ActionRecorded, GameEnded]
+
+
+def test_ref_1_3_no_action_after_the_end(db_path: Path) -> None:
+    store = GameStore(db_path)
+    game = store.create("nim", PLAYERS, options={"heap": 4})
+    store.end(game.game_id, "resignation", resigned="first")
+    result = store.record(game.game_id, "t1")
+    assert not result.accepted and result.verdict.violations[0].clause == "REF-1.3"
+
+
+def test_ref_2_1_retraction_restores_position_and_keeps_history(db_path: Path) -> None:
+    store = GameStore(db_path)
+    game = store.create("nim", PLAYERS)
+    store.record(game.game_id, "t3")
+    store.record(game.game_id, "t2")
+    store.retract(game.game_id, "misheard")
+    view = store.load(game.game_id)
+    assert view.state.left == 7 and view.state.to_move == "second"
+    assert isinstance(view.events[-1], ActionRetracted) and view.events[-1].event == 3
+    store.record(game.game_id, "t1")
+    view = store.load(game.game_id)
+    assert [e.seq for e in view.standing] == [1, 2]  # the retracted number is reused
+    assert len(view.events) == 5  # nothing was removed
+
+
+def test_ref_2_1_retraction_needs_an_action_and_a_reason(db_path: Path) -> None:
+    store = GameStore(db_path)
+    game = store.create("nim", PLAYERS)
+    with pytest.raises(InvalidCommandError, match="no standing action"):
+        store.retract(game.game_id, "nothing there")
+    store.record(game.game_id, "t1")
+    with pytest.raises(InvalidCommandError, match="reason"):
+        store.retract(game.game_id, "  ")
+
+
+def test_ref_2_2_rule_result_reopened_by_retraction_but_resignation_is_final(db_path: Path) -> None:
+    store = GameStore(db_path)
+    game = store.create("nim", PLAYERS, options={"heap": 2})
+    store.record(game.game_id, "t2")
+    assert store.load(game.game_id).ended is not None
+    store.retract(game.game_id, "wrong count")
+    view = store.load(game.game_id)
+    assert view.ended is None and view.state.left == 2
+    store.end(game.game_id, "agreement")
+    with pytest.raises(InvalidCommandError) as info:
+        store.retract(game.game_id, "try again")
+    assert info.value.clause == "REF-2.2"
+
+
+def test_ref_3_2_to_3_4_ways_to_end(db_path: Path) -> None:
+    store = GameStore(db_path)
+    a = store.create("nim", PLAYERS)
+    assert store.end(a.game_id, "resignation", resigned="second").winner == "first"
+    b = store.create("nim", PLAYERS)
+    drawn = store.end(b.game_id, "agreement")
+    assert drawn.winner is None and drawn.clause == "REF-3.3"
+    c = store.create("nim", PLAYERS)
+    with pytest.raises(InvalidCommandError, match="reason"):
+        store.end(c.game_id, "adjudication", winner="first")
+    adjudicated = store.end(c.game_id, "adjudication", winner="first", reason="time forfeit")
+    assert adjudicated.clause == "REF-3.4"
+    with pytest.raises(InvalidCommandError):
+        store.end(c.game_id, "agreement")
+
+
+def test_concurrent_writers_one_wins_the_other_is_told(db_path: Path) -> None:
+    first, second = GameStore(db_path), GameStore(db_path)
+    game = first.create("nim", PLAYERS)
+    stale = second.load(game.game_id)
+    first.record(game.game_id, "t1")
+    before = rows(db_path)
+    with pytest.raises(ConcurrentWriteError, match="nothing of yours was stored"):
+        second.record(game.game_id, "t2", view=stale)
+    assert rows(db_path) == before
+    assert second.record(game.game_id, "t2").accepted  # reloading and retrying works
+
+
+def test_hash_chain_links_every_event(db_path: Path) -> None:
+    store = GameStore(db_path)
+    game = store.create("nim", PLAYERS)
+    for text in ("t1", "t9", "t2"):
+        store.record(game.game_id, text)
+    events = store.load(game.game_id).events
+    assert events[0].prev_hash == "0" * 64
+    for before, after in zip(events, events[1:]):
+        assert after.prev_hash == before.hash
+    assert len({e.hash for e in events}) == len(events)
+
+
+def test_resolve_by_unique_ending(db_path: Path) -> None:
+    store = GameStore(db_path)
+    game = store.create("nim", PLAYERS)
+    assert store.resolve(game.game_id[-5:]) == game.game_id
+    with pytest.raises(GameNotFoundError):
+        store.resolve("no-such-game")
+
+
+def test_games_listing_tracks_results(db_path: Path) -> None:
+    store = GameStore(db_path)
+    a = store.create("nim", PLAYERS, options={"heap": 1})
+    store.record(a.game_id, "t1")
+    b = store.create("nim", PLAYERS)
+    listing = {s.game_id: s for s in store.games()}
+    assert listing[a.game_id].result == "first" and listing[a.game_id].how == "rule"
+    assert listing[b.game_id].result == "*"
+    store.retract(a.game_id, "recount")
+    assert {s.game_id: s for s in store.games()}[a.game_id].result == "*"
+
+
+def test_setup_errors_store_nothing(db_path: Path) -> None:
+    store = GameStore(db_path)
+    with pytest.raises(ValueError):
+        store.create("nim", [Player("first", "Ann")])
+    with pytest.raises(ValueError):
+        store.create("nim", PLAYERS, variants={"nonsense": "1"})
+    with pytest.raises(LookupError):
+        store.create("chess", PLAYERS)
+    assert rows(db_path) == []

@@ -1,0 +1,97 @@
+"""Export and import: exact JSONL round trip, text records, whole-or-nothing files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from events.importer import import_files
+from events.store import GameStore
+from events.transfer import ImportFileError, export_jsonl, export_text, read_any
+from referee.core import Player
+
+PLAYERS = [Player("first", "Ann"), Player("second", "Ben")]
+
+
+@pytest.fixture
+def game(db_path: Path) -> tuple[GameStore, str]:
+    store = GameStore(db_path)
+    g = store.create("nim", PLAYERS, options={"heap": 8})
+    store.record(g.game_id, "t3")
+    store.record(g.game_id, "t4")  # rejected
+    store.record(g.game_id, "t2")
+    store.retract(g.game_id, "misheard")
+    store.open_dispute(g.game_id, 3, by="Ann", claim="t4 is a legal take")
+    store.rule(g.game_id, 1, decision="uphold", clause="NIM-1", reason="at most 3", by="Ref")
+    store.appeal(g.game_id, 1, by="Ann", grounds="house rules")
+    store.rule(g.game_id, 1, decision="uphold", clause="NIM-1", reason="tournament rules", by="Head",
+               level="final")
+    for text in ("t1", "t3", "t1"):
+        store.record(g.game_id, text)
+    return store, g.game_id
+
+
+def test_jsonl_round_trip_is_event_for_event(game: tuple[GameStore, str], tmp_path: Path) -> None:
+    store, game_id = game
+    view = store.load(game_id)
+    path = tmp_path / "game.jsonl"
+    path.write_text(export_jsonl(view.events))
+    other = GameStore(tmp_path / "other.db")
+    report = import_files(other, [path], progress=False)
+    assert report["errors"] == [] and report["game_ids"] == [game_id]
+    assert other.load(game_id).events == view.events
+    assert other.stored_events(game_id) == store.stored_events(game_id)  # byte for byte
+
+
+def test_text_round_trip_keeps_every_decision(game: tuple[GameStore, str]) -> None:
+    store, game_id = game
+    view = store.load(game_id)
+    text = export_text(view)
+    assert '[Result "second"]' in text and "{retracted 2" in text and "{rejected \"t4\"" in text
+    events = [e for _, e in read_any(text, "game.txt")]
+    assert [type(e) for e in events] == [type(e) for e in view.events]
+    assert [getattr(e, "notation", None) for e in events] == [getattr(e, "notation", None) for e in view.events]
+
+
+def test_importing_twice_is_refused_unless_as_new(game: tuple[GameStore, str], tmp_path: Path) -> None:
+    store, game_id = game
+    path = tmp_path / "game.jsonl"
+    path.write_text(export_jsonl(store.load(game_id).events))
+    again = import_files(store, [path], progress=False)
+    assert again["imported"] == 0 and "already in the store" in again["errors"][0]
+    copy = import_files(store, [path], as_new=True, progress=False)
+    assert copy["imported"] == 1 and copy["game_ids"][0] != game_id
+    copied = store.load(copy["game_ids"][0])
+    assert copied.state == store.load(game_id).state
+    assert store.verify(copy["game_ids"][0]).ok
+
+
+def test_an_illegal_action_refuses_the_whole_file(game: tuple[GameStore, str], tmp_path: Path) -> None:
+    store, game_id = game
+    text = export_text(store.load(game_id)).replace("2. second t1", "2. second t3\n3. first t3")
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    other = GameStore(tmp_path / "other.db")
+    report = import_files(other, [path], progress=False)
+    assert report["imported"] == 0
+    assert "bad.txt:" in report["errors"][0]
+    assert other.game_ids() == []
+
+
+def test_edited_jsonl_names_the_line(game: tuple[GameStore, str]) -> None:
+    store, game_id = game
+    lines = export_jsonl(store.load(game_id).events).splitlines()
+    lines[2] = lines[2].replace('"t3"', '"t2"')
+    with pytest.raises(ImportFileError) as info:
+        read_any("\n".join(lines), "edited.jsonl")
+    assert info.value.line == 3 and "hash" in info.value.reason
+
+
+def test_removed_jsonl_line_is_refused(game: tuple[GameStore, str]) -> None:
+    store, game_id = game
+    lines = export_jsonl(store.load(game_id).events).splitlines()
+    del lines[3]
+    with pytest.raises(ImportFileError) as info:
+        read_any("\n".join(lines), "cut.jsonl")
+    assert info.value.line == 4
