@@ -608,12 +608,21 @@ def verify(
             if report.note:
                 typer.echo(report.note)
             return
+        from events.integrity import Finding
+        from projections.scoreboard import Projector, witness_findings
+
         ids = [store.resolve(game)] if game else store.game_ids()
+        projector = Projector(store)
+        witness = projector if projector.path.exists() else None
         reports = []
         with typer.progressbar(ids, label="verifying", file=sys.stderr,
                                hidden=as_json or len(ids) < 50) as bar:
             for game_id in bar:
-                reports.append(store.verify(game_id))
+                report = store.verify(game_id)
+                if witness is not None:
+                    for line in witness_findings(witness, store, game_id, report.events):
+                        report.findings.append(Finding(event=None, problem="witness", detail=line))
+                reports.append(report)
         bad = [r for r in reports if not r.ok]
         if as_json:
             emit_json({"games": len(reports), "bad": len(bad),
@@ -628,6 +637,127 @@ def verify(
                        + ("all intact" if not bad else f"{len(bad)} with problems"))
         if bad:
             raise typer.Exit(EXIT_REJECTED)
+
+
+
+def _projector() -> Any:
+    from projections.scoreboard import Projector
+
+    return Projector(_settings.store())
+
+
+@app.command()
+def scoreboard(
+    game_type: Annotated[Optional[str], typer.Option("--game-type", "-g", help="Only this game type.")] = None,
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Delete the projection file and rebuild it.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Standings per game type and player: played, won, drawn, lost, points, Elo."""
+    with handled():
+        projector = _projector()
+        total = 0
+        with typer.progressbar(length=max(1, _settings.store().recorder.max_notification_id() or 0),
+                               label="projecting", file=sys.stderr, hidden=as_json) as bar:
+            total = (projector.rebuild if rebuild else projector.catch_up)(bar.update)
+        rows = projector.standings(game_type)
+        if as_json:
+            emit_json(rows)
+            return
+        if not as_json and total:
+            typer.echo(f"processed {total} new events into {projector.path}", err=True)
+        if not rows:
+            typer.echo("no finished games yet")
+            return
+        header = f"{'game':<10} {'player':<20} {'P':>4} {'W':>4} {'D':>4} {'L':>4} {'pts':>6} {'Elo':>7}"
+        typer.echo(header)
+        typer.echo("-" * len(header))
+        for r in rows:
+            typer.echo(f"{r['game']:<10} {r['player']:<20} {r['played']:>4} {r['won']:>4} {r['drawn']:>4} "
+                       f"{r['lost']:>4} {r['points']:>6.1f} {r['elo']:>7.1f}")
+
+
+@app.command()
+def dispute(
+    game: GameArg,
+    event: Annotated[int, typer.Option("--event", help="Event number disputed ('referee log' shows them).")],
+    by: Annotated[str, typer.Option("--by", help="Who disputes (a player's name or seat).")],
+    claim: Annotated[str, typer.Option("--claim", help="What they claim.")],
+) -> None:
+    """Record that a player disputes a decision (an action, a rejection, a correction, a result)."""
+    with handled():
+        store = _settings.store()
+        opened = store.open_dispute(store.resolve(game), event, by=by, claim=claim)
+        typer.echo(f"dispute {opened.dispute} opened on event {event} (event {opened.originator_version})")
+
+
+@app.command()
+def rule(
+    game: GameArg,
+    dispute_no: Annotated[int, typer.Argument(metavar="DISPUTE", help="Dispute number.")],
+    uphold: Annotated[bool, typer.Option("--uphold", help="The decision stands.")] = False,
+    overturn: Annotated[bool, typer.Option("--overturn", help="The decision is reversed (carried out as events).")] = False,
+    clause: Annotated[str, typer.Option("--clause", help="Clause relied on, e.g. PZ-6.2.")] = "",
+    reason: Annotated[str, typer.Option("--reason", help="Why.")] = "",
+    by: Annotated[Optional[str], typer.Option("--by", help="Referee ruling (default: --referee).")] = None,
+    final: Annotated[bool, typer.Option("--final", help="A head referee's final ruling.")] = False,
+) -> None:
+    """Rule on a dispute: uphold or overturn, citing a clause. After an appeal this is the appeal ruling."""
+    with handled():
+        if uphold == overturn:
+            fail("give exactly one of --uphold or --overturn")
+        if not clause:
+            fail("cite the clause relied on with --clause")
+        store = _settings.store()
+        written = store.rule(store.resolve(game), dispute_no, decision="uphold" if uphold else "overturn",
+                             clause=clause, reason=reason, by=by or _settings.referee,
+                             level="final" if final else None)
+        from events.records import event_summary
+
+        for event in written:
+            typer.echo(f"event {event.originator_version}: {event_summary(event)}")
+
+
+@app.command()
+def appeal(
+    game: GameArg,
+    dispute_no: Annotated[int, typer.Argument(metavar="DISPUTE", help="Dispute number.")],
+    by: Annotated[str, typer.Option("--by", help="Who appeals.")],
+    grounds: Annotated[str, typer.Option("--grounds", help="Why the ruling is wrong.")],
+) -> None:
+    """Appeal the latest ruling on a dispute to a higher referee ('referee rule ... --final' closes it)."""
+    with handled():
+        store = _settings.store()
+        lodged = store.appeal(store.resolve(game), dispute_no, by=by, grounds=grounds)
+        typer.echo(f"dispute {dispute_no} appealed (event {lodged.originator_version})")
+
+
+@app.command()
+def audit(
+    game: GameArg,
+    dispute_no: Annotated[Optional[int], typer.Option("--dispute", help="Only this dispute.")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or md.")] = "text",
+) -> None:
+    """The dossier of each dispute: position, decision, what the rules say, claim, rulings."""
+    with handled():
+        from projections.audit import render_dossier
+
+        if fmt not in {"text", "json", "md"}:
+            fail("--format is text, json or md")
+        store = _settings.store()
+        game_id = store.resolve(game)
+        projector = _projector()
+        projector.catch_up()
+        items = projector.audit(game_id)
+        if dispute_no is not None:
+            items = [i for i in items if i["dispute"] == dispute_no]
+            if not items:
+                fail(f"game {game_id} has no dispute {dispute_no}")
+        if fmt == "json":
+            emit_json(items)
+            return
+        if not items:
+            typer.echo("no disputes in this game")
+        typer.echo("\n".join(render_dossier(i, fmt) for i in items), nl=False)
 
 
 def run() -> None:

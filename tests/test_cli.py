@@ -114,3 +114,28 @@ def test_table_loop_records_and_undoes(db_path: Path) -> None:
     assert "recorded t2" in out and "rejected 't5'" in out and "retracted action 1" in out
     code, out, _ = call(db_path, "show", game, "--json")
     assert json.loads(out)["position"]["left"] == 5
+
+
+def test_dispute_rule_appeal_audit_scoreboard(db_path: Path) -> None:
+    game = new_game(db_path, heap=3)
+    call(db_path, "act", game, "t4")  # rejected: event 2
+    code, out, _ = call(db_path, "dispute", game, "--event", "2", "--by", "Ann", "--claim", "four is fine")
+    assert code == 0 and "dispute 1" in out
+    code, out, err = call(db_path, "rule", game, "1", "--uphold", "--clause", "NIM-1", "--reason", "max 3")
+    assert code == 0, err
+    code, _, _ = call(db_path, "appeal", game, "1", "--by", "Ann", "--grounds", "unfair")
+    assert code == 0
+    code, out, _ = call(db_path, "rule", game, "1", "--uphold", "--clause", "NIM-1", "--reason", "final",
+                        "--final", "--by", "Head")
+    assert code == 0
+    code, out, _ = call(db_path, "audit", game, "--format", "json")
+    (item,) = json.loads(out)
+    assert item["status"] == "closed" and item["engine_now"]["violations"][0]["clause"] == "NIM-1"
+    code, out, _ = call(db_path, "audit", game)
+    assert "Dispute 1" in out and "four is fine" in out
+    call(db_path, "act", game, "t3")
+    code, out, _ = call(db_path, "scoreboard", "--json")
+    rows = {r["player"]: r for r in json.loads(out)}
+    assert rows["Ann"]["won"] == 1 and rows["Ben"]["lost"] == 1
+    code, out, _ = call(db_path, "scoreboard", "--rebuild")
+    assert code == 0 and "Ann" in out

@@ -1,0 +1,119 @@
+"""Scoreboards, Elo, the head witness and dispute audits (toy game Nim, real SQLite files)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+
+from events.store import GameStore, InvalidCommandError
+from projections.audit import dossiers, render_dossier
+from projections.scoreboard import Projector, witness_findings
+from referee.core import Player
+
+
+def play(store: GameStore, first: str, second: str, moves: list[str], heap: int = 4) -> str:
+    game = store.create("nim", [Player("first", first), Player("second", second)], options={"heap": heap})
+    for text in moves:
+        store.record(game.game_id, text)
+    return game.game_id
+
+
+def test_scoreboard_counts_results_and_elo(db_path: Path) -> None:
+    store = GameStore(db_path)
+    play(store, "Ann", "Ben", ["t3", "t1"])          # Ben takes the last: Ben wins
+    play(store, "Ben", "Ann", ["t1", "t3"])          # Ann wins
+    c = play(store, "Ann", "Ben", ["t1"])
+    store.end(c, "agreement")                        # draw
+    play(store, "Ann", "Ben", ["t1"])                # unfinished: not counted
+    projector = Projector(store)
+    assert projector.catch_up() == store.recorder.max_notification_id()
+    rows = {r["player"]: r for r in projector.standings("nim")}
+    assert (rows["Ann"]["played"], rows["Ann"]["won"], rows["Ann"]["drawn"], rows["Ann"]["lost"]) == (3, 1, 1, 1)
+    assert rows["Ann"]["points"] == 1.5 == rows["Ben"]["points"]
+    # Elo in game order (K=32): Ben 1516/Ann 1484; Ann beats the favourite (+17.5);
+    # the draw then moves 0.1 from Ann to Ben.
+    assert rows["Ann"]["elo"] == pytest.approx(1501.3, abs=0.11)
+    assert rows["Ben"]["elo"] == pytest.approx(1498.7, abs=0.11)
+    assert abs(rows["Ben"]["elo"] + rows["Ann"]["elo"] - 3000) < 0.2
+
+
+def test_catch_up_is_idempotent_and_restartable(db_path: Path) -> None:
+    store = GameStore(db_path)
+    play(store, "Ann", "Ben", ["t3", "t1"])
+    projector = Projector(store)
+    projector.catch_up()
+    first = projector.standings()
+    assert projector.catch_up() == 0
+    assert projector.standings() == first
+    play(store, "Ann", "Ben", ["t2", "t2"])
+    assert Projector(store).catch_up() == 4      # a new projector resumes from the stored position
+    rebuilt = Projector(store, projector.path)
+    rebuilt.rebuild()
+    assert rebuilt.standings() == Projector(store).standings()
+    games = sqlite_utils.Database(projector.path)["games"]
+    assert games.count == 2
+
+
+def test_retraction_reopens_a_result_in_the_projection(db_path: Path) -> None:
+    store = GameStore(db_path)
+    game = play(store, "Ann", "Ben", ["t3", "t1"])
+    projector = Projector(store)
+    projector.catch_up()
+    store.retract(game, "miscounted")
+    projector.catch_up()
+    with sqlite3.connect(projector.path) as con:
+        row = con.execute("SELECT result, actions, corrections FROM games WHERE game_id=?", (game,)).fetchone()
+    assert row == ("*", 1, 1)
+    assert projector.standings() == []
+
+
+def test_head_witness_catches_a_cut_tail(db_path: Path) -> None:
+    store = GameStore(db_path)
+    game = play(store, "Ann", "Ben", ["t1", "t1"])
+    projector = Projector(store)
+    projector.catch_up()
+    assert witness_findings(projector, store, game, 3) == []
+    with sqlite3.connect(db_path) as con:
+        con.execute("DELETE FROM stored_events WHERE originator_version=3")
+    con.close()
+    assert store.verify(game).ok  # the chain alone cannot see a cut tail
+    assert "cut from the end" in witness_findings(projector, store, game, 2)[0]
+
+
+def test_dispute_overturn_retracts_and_audit_tells_the_story(db_path: Path) -> None:
+    store = GameStore(db_path)
+    game = play(store, "Ann", "Ben", ["t2"], heap=6)
+    store.open_dispute(game, 2, by="Ben", claim="Ann touched three counters")
+    store.rule(game, 1, decision="uphold", clause="NIM-1", reason="two were taken", by="Rita")
+    with pytest.raises(InvalidCommandError):
+        store.rule(game, 1, decision="overturn", clause="NIM-1", reason="again", by="Rita")
+    store.appeal(game, 1, by="Ben", grounds="video shows three")
+    written = store.rule(game, 1, decision="overturn", clause="NIM-1", reason="three taken", by="Hugo",
+                         level="final")
+    assert [type(e).__name__ for e in written] == ["DisputeRuled", "ActionRetracted"]
+    view = store.load(game)
+    assert view.state.left == 6 and view.disputes[1].final
+    with pytest.raises(InvalidCommandError):
+        store.appeal(game, 1, by="Ann", grounds="no")
+    (item,) = dossiers(view)
+    assert item["engine_now"]["legal"] is True
+    assert [s["kind"] for s in item["steps"]] == ["ruling", "appeal", "ruling"]
+    assert item["steps"][2]["carried_out"] == ["retracted action 1 (event 2): dispute 1 overturned"]
+    assert item["position_before"]["actions"] == 0
+    text = render_dossier(item, "md")
+    assert "FINAL" not in text and "final ruling by Hugo: OVERTURN" in text
+    projector = Projector(store)
+    projector.catch_up()
+    assert projector.audit(game)[0]["status"] == "closed"
+
+
+def test_overturned_rejection_records_the_action(db_path: Path) -> None:
+    store = GameStore(db_path)
+    game = play(store, "Ann", "Ben", ["t4"], heap=6)  # rejected
+    store.open_dispute(game, 2, by="Ann", claim="house rules allow four")
+    written = store.rule(game, 1, decision="overturn", clause="NIM-1", reason="house rule", by="Rita")
+    assert [type(e).__name__ for e in written] == ["DisputeRuled", "ActionRecorded"]
+    assert store.load(game).state.left == 2
