@@ -11,13 +11,11 @@ does not allow); 3 another referee wrote to the same game at the same moment.
 
 from __future__ import annotations
 
-import json
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -73,7 +71,7 @@ _settings = Settings(None, "referee")
 @app.callback()
 def main(
     db: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--db", envvar="REFEREE_DB", help="Event store file (default ./referee.db)."),
     ] = None,
     referee: Annotated[
@@ -153,25 +151,25 @@ GameArg = Annotated[str, typer.Argument(help="Game id, or a unique ending of it.
 def new(
     game: Annotated[str, typer.Argument(help="Game type: prizmik, prismata, ...")],
     player: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Option("--player", "-p", help="SEAT=NAME, once per seat (prizmik: red, blue)."),
     ] = None,
     variant: Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Option("--variant", help="KEY=VALUE ruling switch ('referee rules GAME' lists them)."),
     ] = None,
     ruleset: Annotated[
-        Optional[str], typer.Option("--ruleset", "--catalog", help="Ruleset version to pin.")
+        str | None, typer.Option("--ruleset", "--catalog", help="Ruleset version to pin.")
     ] = None,
     option: Annotated[
-        Optional[list[str]], typer.Option("--option", help="KEY=VALUE game-specific setup.")
+        list[str] | None, typer.Option("--option", help="KEY=VALUE game-specific setup.")
     ] = None,
     random_size: Annotated[
-        Optional[int], typer.Option("--random-size", help="Prismata: size of the random set.")
+        int | None, typer.Option("--random-size", help="Prismata: size of the random set.")
     ] = None,
-    seed: Annotated[Optional[int], typer.Option("--seed", help="Prismata: seed for the random set.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Prismata: seed for the random set.")] = None,
     units: Annotated[
-        Optional[str], typer.Option("--units", help="Prismata: explicit random set, comma-separated.")
+        str | None, typer.Option("--units", help="Prismata: explicit random set, comma-separated.")
     ] = None,
 ) -> None:
     """Start a game and print its id alone, so scripts can capture it."""
@@ -210,7 +208,7 @@ def act(
     game: GameArg,
     action: Annotated[str, typer.Argument(help="The action in the game's notation, e.g. 'c1>c2'.")],
     by: Annotated[
-        Optional[str], typer.Option("--by", help="Seat making the action (checked against the turn).")
+        str | None, typer.Option("--by", help="Seat making the action (checked against the turn).")
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -250,7 +248,7 @@ def act(
 def show(
     game: GameArg,
     at: Annotated[
-        Optional[int], typer.Option("--at", help="Show the position after N standing actions.")
+        int | None, typer.Option("--at", help="Show the position after N standing actions.")
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -338,10 +336,10 @@ def undo(
 @app.command()
 def end(
     game: GameArg,
-    resign: Annotated[Optional[str], typer.Option("--resign", help="SEAT that resigns.")] = None,
+    resign: Annotated[str | None, typer.Option("--resign", help="SEAT that resigns.")] = None,
     draw: Annotated[bool, typer.Option("--draw", help="The players agree a draw.")] = False,
     adjudicate: Annotated[
-        Optional[str], typer.Option("--adjudicate", help="Winning SEAT, or 'draw', by referee's decision.")
+        str | None, typer.Option("--adjudicate", help="Winning SEAT, or 'draw', by referee's decision.")
     ] = None,
     reason: Annotated[str, typer.Option("--reason", help="Reason (required to adjudicate).")] = "",
 ) -> None:
@@ -385,7 +383,7 @@ def list_games(as_json: JsonOpt = False) -> None:
 @app.command()
 def rules(
     game: Annotated[str, typer.Argument(help="Game type, or 'procedure' for the REF- clauses.")],
-    clause: Annotated[Optional[str], typer.Argument(help="A clause id, e.g. PZ-6.2.")] = None,
+    clause: Annotated[str | None, typer.Argument(help="A clause id, e.g. PZ-6.2.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Show a game's rulebook, or one clause of it."""
@@ -474,15 +472,15 @@ def table(
                     if not rest.strip():
                         typer.echo("say why: undo REASON")
                         continue
-                    event = store.retract(game_id, rest.strip(), by=_settings.referee)
-                    typer.echo(f"retracted action {event.seq}")
+                    retracted = store.retract(game_id, rest.strip(), by=_settings.referee)
+                    typer.echo(f"retracted action {retracted.seq}")
                 elif word == "rules":
                     typer.echo(_clause_text(find_clause(rest.strip(), view.game)))
                 elif word == "log":
                     from events.records import event_line
 
-                    for event in view.events:
-                        typer.echo(event_line(event))
+                    for logged in view.events:
+                        typer.echo(event_line(logged))
                 elif word == "help":
                     typer.echo("actions in notation; undo REASON; legal; rules CLAUSE; log; quit")
                 else:
@@ -501,9 +499,9 @@ def table(
 
 @app.command()
 def export(
-    game: Annotated[Optional[str], typer.Argument(help="Game id (or use --all).")] = None,
+    game: Annotated[str | None, typer.Argument(help="Game id (or use --all).")] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="jsonl (interchange) or text (PGN-like).")] = "jsonl",
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File (one game) or folder (--all).")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="File (one game) or folder (--all).")] = None,
     all_games: Annotated[bool, typer.Option("--all", help="Export every game, one file each, into -o DIR.")] = False,
 ) -> None:
     """Write a game's record as JSON Lines (every event, exact) or as text."""
@@ -574,9 +572,9 @@ def import_(
 
 @app.command()
 def verify(
-    game: Annotated[Optional[str], typer.Argument(help="Game id; all games when omitted.")] = None,
-    variant: Annotated[Optional[list[str]], typer.Option("--variant", help="KEY=VALUE: replay under another ruling.")] = None,
-    ruleset: Annotated[Optional[str], typer.Option("--ruleset", help="Replay under another ruleset version.")] = None,
+    game: Annotated[str | None, typer.Argument(help="Game id; all games when omitted.")] = None,
+    variant: Annotated[list[str] | None, typer.Option("--variant", help="KEY=VALUE: replay under another ruling.")] = None,
+    ruleset: Annotated[str | None, typer.Option("--ruleset", help="Replay under another ruleset version.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Check hash chains and replay every decision; or, with --variant, show what a ruling changes."""
@@ -648,7 +646,7 @@ def _projector() -> Any:
 
 @app.command()
 def scoreboard(
-    game_type: Annotated[Optional[str], typer.Option("--game-type", "-g", help="Only this game type.")] = None,
+    game_type: Annotated[str | None, typer.Option("--game-type", "-g", help="Only this game type.")] = None,
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Delete the projection file and rebuild it.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -698,7 +696,7 @@ def rule(
     overturn: Annotated[bool, typer.Option("--overturn", help="The decision is reversed (carried out as events).")] = False,
     clause: Annotated[str, typer.Option("--clause", help="Clause relied on, e.g. PZ-6.2.")] = "",
     reason: Annotated[str, typer.Option("--reason", help="Why.")] = "",
-    by: Annotated[Optional[str], typer.Option("--by", help="Referee ruling (default: --referee).")] = None,
+    by: Annotated[str | None, typer.Option("--by", help="Referee ruling (default: --referee).")] = None,
     final: Annotated[bool, typer.Option("--final", help="A head referee's final ruling.")] = False,
 ) -> None:
     """Rule on a dispute: uphold or overturn, citing a clause. After an appeal this is the appeal ruling."""
@@ -734,7 +732,7 @@ def appeal(
 @app.command()
 def audit(
     game: GameArg,
-    dispute_no: Annotated[Optional[int], typer.Option("--dispute", help="Only this dispute.")] = None,
+    dispute_no: Annotated[int | None, typer.Option("--dispute", help="Only this dispute.")] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or md.")] = "text",
 ) -> None:
     """The dossier of each dispute: position, decision, what the rules say, claim, rulings."""

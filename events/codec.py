@@ -73,6 +73,11 @@ class MsgspecMapper(Mapper[str]):
             state=state,
         )
 
+    def to_game_event(self, stored_event: StoredEvent) -> GameEvent:
+        """``to_domain_event`` with its real type."""
+        event: GameEvent = self.to_domain_event(stored_event)
+        return event
+
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         state = stored_event.state
         try:

@@ -85,7 +85,7 @@ def verify_stream(game_id: str, rows: Sequence[StoredEvent], mapper: Mapper[Any]
             add(Finding(event=expected, problem="missing", detail=f"{gap} missing from the log"))
         expected = number + 1
         try:
-            event: GameEvent = mapper.to_domain_event(row)
+            event: GameEvent = mapper.to_domain_event(row)  # type: ignore[assignment]
         except Exception as exc:  # any decoding failure is a finding, never a crash
             add(Finding(event=number, problem="undecodable", detail=f"stored bytes cannot be read: {exc}"))
             prev_hash = ""
@@ -167,9 +167,9 @@ def _recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
         elif isinstance(event, GameEnded) and event.how == "rule":
             outcome = rules.outcome(view.state)
             if not _outcome_matches(outcome, event):
-                now = f"{outcome.result} by {outcome.clause}" if outcome.over else "the game goes on"
+                said = f"{outcome.result} by {outcome.clause}" if outcome.over else "the game goes on"
                 add(Finding(event=number, problem="result",
-                            detail=f"recorded {event.result} by {event.clause}; the rules say {now}"))
+                            detail=f"recorded {event.result} by {event.clause}; the rules say {said}"))
         try:
             view.fold(event)
         except (ReplayError, IndexError, ValueError) as exc:
@@ -221,8 +221,9 @@ def what_if(
         Setup(players=created.players, ruleset=ruleset or created.ruleset, variants=chosen,
               options=dict(created.options))
     )
-    changed = {k: [created.variants.get(k, ""), v] for k, v in setup.variants.items()
-               if created.variants.get(k) != v}
+    changed: dict[str, list[str]] = {
+        k: [created.variants.get(k, ""), v] for k, v in setup.variants.items() if created.variants.get(k) != v
+    }
     if setup.ruleset != created.ruleset:
         changed["ruleset"] = [created.ruleset, str(setup.ruleset)]
     report = WhatIfReport(

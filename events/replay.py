@@ -68,15 +68,15 @@ class GameView:
     """A game folded from its events: setup, the standing line of play, result."""
 
     __slots__ = (
+        "_decode",
         "created",
+        "disputes",
+        "ended",
+        "events",
         "rules",
         "setup",
-        "events",
-        "states",
         "standing",
-        "ended",
-        "disputes",
-        "_decode",
+        "states",
     )
 
     def __init__(self, created: GameCreated) -> None:

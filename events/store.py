@@ -15,7 +15,7 @@ import os
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 from eventsourcing.application import Application
@@ -147,7 +147,7 @@ class GameStore:
         settings.update(env or {})
         self.app = RefereeApplication(env=settings)
         self.recorder = self.app.recorder
-        self.mapper = self.app.mapper
+        self.mapper = cast(MsgspecMapper, self.app.mapper)
         self.clock = clock
 
     def close(self) -> None:
@@ -164,7 +164,7 @@ class GameStore:
         return self.recorder.select_events(game_id)
 
     def events(self, game_id: str, *, upto: int | None = None) -> list[GameEvent]:
-        to_domain = self.mapper.to_domain_event
+        to_domain = self.mapper.to_game_event
         return [to_domain(s) for s in self.recorder.select_events(game_id, lte=upto)]
 
     def load(self, game_id: str, *, upto: int | None = None) -> GameView:
@@ -223,7 +223,7 @@ class GameStore:
         created_topic = TOPIC_OF[GameCreated]
         topics = [created_topic, TOPIC_OF[GameEnded], TOPIC_OF[ActionRetracted]]
         summaries: dict[str, GameSummary] = {}
-        to_domain = self.mapper.to_domain_event
+        to_domain = self.mapper.to_game_event
         for note in self.iter_notifications(topics):
             event = to_domain(note)
             if isinstance(event, GameCreated):
@@ -260,7 +260,7 @@ class GameStore:
             sealed.append(event)
         game_id = sealed[0].originator_id
         try:
-            self.app.save(_Batch(game_id, sealed))
+            self.app.save(cast(Any, _Batch(game_id, sealed)))
         except IntegrityError:
             raise ConcurrentWriteError(
                 f"another referee recorded event {version + 1} of game {game_id} at the same "
@@ -439,7 +439,7 @@ class GameStore:
     def insert_streams(self, streams: Sequence[Sequence[GameEvent]]) -> None:
         """Append whole, already sealed game streams in one transaction (imports)."""
         try:
-            self.app.save(*[_Batch(s[0].originator_id, s) for s in streams])
+            self.app.save(*[cast(Any, _Batch(s[0].originator_id, s)) for s in streams])
         except IntegrityError:
             raise ConcurrentWriteError(
                 "one of these games is already in the store (import it with --as-new to copy it)"

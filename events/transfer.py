@@ -24,7 +24,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -254,7 +254,7 @@ def read_text(text: str, source: str, *, by: str = "") -> list[tuple[int, GameEv
     except ValueError:
         when = datetime.now(UTC)
     game_id = tags["GameId"]
-    base = {"originator_id": game_id, "originator_version": 0, "timestamp": when, "prev_hash": ""}
+    base: dict[str, Any] = {"originator_id": game_id, "originator_version": 0, "timestamp": when, "prev_hash": ""}
     view = GameView(GameCreated(**base, game=rules.name, ruleset=str(setup.ruleset), variants=setup.variants,
                                 players=setup.players, options=setup.options, created_by=by))
     out: list[tuple[int, GameEvent]] = [(1, _chain(view.events[0], None))]
@@ -317,12 +317,12 @@ def _text_event(line: str, number: int, source: str, view: GameView, base: dict[
                 if not outcome.over or outcome.winner != winner:
                     raise ImportFileError(source, number, f"the rules do not end the game with {g[0]} here",
                                           g[2])
-            return GameEnded(**base, winner=winner, how=g[1], clause=g[2], reason=json.loads(g[3]), by=by)
+            return GameEnded(**base, winner=winner, how=cast(Any, g[1]), clause=g[2], reason=json.loads(g[3]), by=by)
         if kind == "dispute":
             return DisputeOpened(**base, dispute=int(g[0]), event=int(g[1]), by=json.loads(g[2]),
                                  claim=json.loads(g[3]))
         if kind == "ruling":
-            return DisputeRuled(**base, dispute=int(g[0]), level=g[1], decision=g[2], clause=g[3],
+            return DisputeRuled(**base, dispute=int(g[0]), level=cast(Any, g[1]), decision=cast(Any, g[2]), clause=g[3],
                                 by=json.loads(g[4]), reason=json.loads(g[5]))
         return DisputeAppealed(**base, dispute=int(g[0]), by=json.loads(g[1]), grounds=json.loads(g[2]))
     raise ImportFileError(source, number, f"cannot read this line: {line!r}")

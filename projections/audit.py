@@ -100,7 +100,10 @@ def dossiers(view: GameView) -> list[dict[str, Any]]:
 
 def render_dossier(item: dict[str, Any], fmt: str = "text") -> str:
     md = fmt == "md"
-    h = (lambda s: f"## {s}") if md else (lambda s: f"{s}\n{'-' * len(s)}")
+
+    def h(title: str) -> str:
+        return f"## {title}" if md else f"{title}\n{'-' * len(title)}"
+
     lines = [("# " if md else "") + f"Dispute {item['dispute']} in {item['game_id']} ({item['status']})", ""]
     lines += [h("Claim"), f"{item['by']} disputes event {item['event']}: {item['claim']}",
               f"Opened {item['opened_at']}", ""]

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -95,20 +95,20 @@ class Projector:
 
     @staticmethod
     def _ensure_tables(db: sqlite_utils.Database) -> None:
-        db["games"].create(GAME_COLUMNS, pk="game_id", if_not_exists=True)
-        db["standings"].create(
+        db.table("games").create(GAME_COLUMNS, pk="game_id", if_not_exists=True)
+        db.table("standings").create(
             {"game": str, "player": str, "played": int, "won": int, "lost": int, "drawn": int,
              "points": float}, pk=("game", "player"), if_not_exists=True)
-        db["ratings"].create({"game": str, "player": str, "elo": float, "games": int},
+        db.table("ratings").create({"game": str, "player": str, "elo": float, "games": int},
                              pk=("game", "player"), if_not_exists=True)
-        db["rating_history"].create(
+        db.table("rating_history").create(
             {"game_id": str, "game": str, "player": str, "before": float, "after": float,
              "score": float, "position": int}, pk=("game_id", "player"), if_not_exists=True)
-        db["heads"].create({"game_id": str, "version": int, "hash": str}, pk="game_id", if_not_exists=True)
-        db["audit"].create(
+        db.table("heads").create({"game_id": str, "version": int, "hash": str}, pk="game_id", if_not_exists=True)
+        db.table("audit").create(
             {"game_id": str, "dispute": int, "event": int, "status": str, "claim": str, "by": str,
              "dossier": str}, pk=("game_id", "dispute"), if_not_exists=True)
-        db["projection_state"].create({"name": str, "position": int}, pk="name", if_not_exists=True)
+        db.table("projection_state").create({"name": str, "position": int}, pk="name", if_not_exists=True)
 
     def close(self) -> None:
         if self._db is not None:
@@ -155,8 +155,8 @@ class Projector:
                 found[row["game_id"]] = dict(row)
         return found
 
-    def _apply_batch(self, batch: list[Any]) -> None:
-        to_domain = self.store.mapper.to_domain_event
+    def _apply_batch(self, batch: Sequence[Any]) -> None:
+        to_domain: Callable[[Any], Any] = self.store.mapper.to_domain_event
         rows = self._load_games({str(n.originator_id) for n in batch})
         heads: dict[str, tuple[int, bytes]] = {}
         audit_games: set[str] = set()
@@ -204,8 +204,8 @@ class Projector:
                 audit_games.add(game_id)
         db = self.db
         with db.conn:
-            db["games"].upsert_all(rows.values(), pk="game_id")
-            db["heads"].upsert_all(
+            db.table("games").upsert_all(rows.values(), pk="game_id")
+            db.table("heads").upsert_all(
                 ({"game_id": g, "version": v, "hash": _hash_of(state)} for g, (v, state) in heads.items()),
                 pk="game_id",
             )
@@ -262,11 +262,11 @@ class Projector:
                 rb[0] -= delta
                 ra[1] += 1
                 rb[1] += 1
-        db["standings"].insert_all(standings.values())
-        db["ratings"].insert_all(
+        db.table("standings").insert_all(standings.values())
+        db.table("ratings").insert_all(
             {"game": g, "player": p, "elo": round(r[0], 1), "games": int(r[1])} for (g, p), r in ratings.items()
         )
-        db["rating_history"].insert_all(history)
+        db.table("rating_history").insert_all(history)
 
     def _refresh_audits(self, game_ids: Iterable[str]) -> None:
         from projections.audit import dossiers
@@ -279,7 +279,7 @@ class Projector:
                              "status": item["status"], "claim": item["claim"], "by": item["by"],
                              "dossier": json.dumps(item)})
         if rows:
-            self.db["audit"].upsert_all(rows, pk=("game_id", "dispute"))
+            self.db.table("audit").upsert_all(rows, pk=("game_id", "dispute"))
 
     # -- reading ---------------------------------------------------------------
     def standings(self, game: str | None = None) -> list[dict[str, Any]]:
