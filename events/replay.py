@@ -41,6 +41,35 @@ def action_decoder(game: str) -> msgspec.json.Decoder[Any]:
     return msgspec.json.Decoder(games.load(game).action_type)
 
 
+_ACTION_CACHE_LIMIT = 200_000
+
+
+class ActionCache:
+    """Decoded actions by canonical notation, so replay decodes each distinct action once.
+
+    Safe because notation round-trips exactly (``parse(notation(a)) == a``) and
+    actions are immutable; the stored JSON is decoded on a miss, so the cache
+    never invents an action."""
+
+    def __init__(self, game: str) -> None:
+        self._decode = action_decoder(game).decode
+        self._seen: dict[str, Any] = {}
+
+    def __call__(self, event: ActionRecorded) -> Any:
+        action = self._seen.get(event.notation)
+        if action is None:
+            action = self._decode(event.action)
+            if len(self._seen) >= _ACTION_CACHE_LIMIT:
+                self._seen.clear()
+            self._seen[event.notation] = action
+        return action
+
+
+@cache
+def action_cache(game: str) -> ActionCache:
+    return ActionCache(game)
+
+
 class Dispute(msgspec.Struct, kw_only=True):
     """A dispute as the stream tells it: the claim and its rulings and appeals in order."""
 
@@ -93,7 +122,7 @@ class GameView:
         self.standing: list[ActionRecorded] = []
         self.ended: GameEnded | None = None
         self.disputes: dict[int, Dispute] = {}
-        self._decode = action_decoder(created.game).decode
+        self._decode = action_cache(created.game)
 
     @classmethod
     def from_events(cls, events: Iterable[GameEvent]) -> GameView:
@@ -111,7 +140,7 @@ class GameView:
         """Apply one stored event to the view (no rule checks)."""
         self.events.append(event)
         if type(event) is ActionRecorded:
-            self.states.append(self.rules.apply(self.states[-1], self._decode(event.action)))
+            self.states.append(self.rules.apply(self.states[-1], self._decode(event)))
             self.standing.append(event)
         elif type(event) is ActionRejected:
             pass

@@ -24,7 +24,7 @@ RulingDecision = Literal["uphold", "overturn"]
 RulingLevel = Literal["referee", "appeal", "final"]
 
 
-class GameEvent(msgspec.Struct, frozen=True, kw_only=True):
+class GameEvent(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Fields common to every event of a game."""
 
     originator_id: str

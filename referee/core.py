@@ -16,26 +16,26 @@ import msgspec
 from referee.errors import SetupError, VariantError
 
 __all__ = [
-    "Violation",
-    "Verdict",
     "LEGAL",
-    "Outcome",
     "ONGOING",
+    "GameRules",
+    "Outcome",
     "Player",
     "Setup",
     "VariantOption",
-    "GameRules",
+    "Verdict",
+    "Violation",
 ]
 
 
-class Violation(msgspec.Struct, frozen=True):
+class Violation(msgspec.Struct, frozen=True, gc=False):
     """One broken clause: its id and a plain-words reason naming pieces and squares."""
 
     clause: str
     reason: str
 
 
-class Verdict(msgspec.Struct, frozen=True):
+class Verdict(msgspec.Struct, frozen=True, gc=False):
     """The result of checking an action: legal when there are no violations."""
 
     violations: tuple[Violation, ...] = ()
@@ -55,7 +55,7 @@ class Verdict(msgspec.Struct, frozen=True):
 LEGAL = Verdict()
 
 
-class Outcome(msgspec.Struct, frozen=True):
+class Outcome(msgspec.Struct, frozen=True, gc=False):
     """Whether a game goes on, and if not who won (or a draw) by which clause."""
 
     status: Literal["ongoing", "win", "draw"] = "ongoing"
@@ -78,7 +78,7 @@ class Outcome(msgspec.Struct, frozen=True):
 ONGOING = Outcome()
 
 
-class Player(msgspec.Struct, frozen=True):
+class Player(msgspec.Struct, frozen=True, gc=False):
     """A seat at the table (``red``, ``p1``, ...) and the person sitting in it."""
 
     seat: str
