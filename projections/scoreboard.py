@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
+from eventsourcing.persistence import StoredEvent
 
 from events.schema import (
     TOPIC_OF,
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 
 ELO_START = 1500.0
 ELO_K = 32.0
-PAGE = 20_000
+PAGE = 50_000
 
 T_CREATED = TOPIC_OF[GameCreated]
 T_RECORDED = TOPIC_OF[ActionRecorded]
@@ -109,6 +110,7 @@ class Projector:
             {"game_id": str, "dispute": int, "event": int, "status": str, "claim": str, "by": str,
              "dossier": str}, pk=("game_id", "dispute"), if_not_exists=True)
         db.table("projection_state").create({"name": str, "position": int}, pk="name", if_not_exists=True)
+        db.table("projection_flags").create({"name": str, "value": int}, pk="name", if_not_exists=True)
 
     def close(self) -> None:
         if self._db is not None:
@@ -130,19 +132,51 @@ class Projector:
         """Process every notification after the last one processed; returns how many."""
         processed = 0
         position = self.position()
-        recorder = self.store.recorder
         while True:
-            batch = recorder.select_notifications(position, PAGE, inclusive_of_start=False)
+            batch = self._read(position)
             if not batch:
                 break
             self._apply_batch(batch)
-            position = batch[-1].id
+            position = batch[-1][0]
             processed += len(batch)
             if progress:
                 progress(len(batch))
             if len(batch) < PAGE:
                 break
+        if self._flag("standings_dirty"):
+            with self.db.conn:
+                self._rebuild_standings()
+                self._set_flag("standings_dirty", 0)
         return processed
+
+    def _flag(self, name: str) -> int:
+        rows = list(self.db.query("SELECT value FROM projection_flags WHERE name = ?", [name]))
+        return int(rows[0]["value"]) if rows else 0
+
+    def _set_flag(self, name: str, value: int) -> None:
+        self.db.execute(
+            "INSERT INTO projection_flags(name, value) VALUES(?, ?) "
+            "ON CONFLICT(name) DO UPDATE SET value=excluded.value", [name, value])
+
+    def _read(self, position: int) -> list[tuple[int, str, int, str, bytes | None]]:
+        """The next page of the log as (id, game, version, topic, state) rows.
+
+        On SQLite this reads through the recorder's own datastore with a query
+        that leaves out the bodies of recorded actions (only counted here):
+        building the library's Notification objects costs more than the rest of
+        the projection. Other recorders go through ``select_notifications``."""
+        from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+        recorder = self.store.recorder
+        if isinstance(recorder, SQLiteApplicationRecorder) and self.store.mapper.cipher is None:
+            sql = (f"SELECT rowid, originator_id, originator_version, topic, "
+                   f"CASE WHEN topic = ? THEN NULL ELSE state END "
+                   f"FROM {recorder.events_table_name} WHERE rowid > ? ORDER BY rowid LIMIT ?")
+            with recorder.datastore.transaction(commit=False) as cursor:
+                cursor.execute(sql, (T_RECORDED, position, PAGE))
+                return [tuple(row) for row in cursor.fetchall()]  # type: ignore[misc]
+        notes = recorder.select_notifications(position, PAGE, inclusive_of_start=False)
+        return [(n.id, str(n.originator_id), n.originator_version, n.topic, n.state) for n in notes]
 
     # -- one batch, one transaction ------------------------------------------
     def _load_games(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
@@ -155,16 +189,19 @@ class Projector:
                 found[row["game_id"]] = dict(row)
         return found
 
-    def _apply_batch(self, batch: Sequence[Any]) -> None:
-        to_domain: Callable[[Any], Any] = self.store.mapper.to_domain_event
-        rows = self._load_games({str(n.originator_id) for n in batch})
-        heads: dict[str, tuple[int, bytes]] = {}
+    def _apply_batch(self, batch: Sequence[tuple[int, str, int, str, bytes | None]]) -> None:
+        mapper = self.store.mapper
+
+        def to_domain(row: tuple[int, str, int, str, bytes | None]) -> Any:
+            return mapper.to_domain_event(StoredEvent(row[1], row[2], row[3], row[4] or b""))
+
+        rows = self._load_games({n[1] for n in batch})
+        heads: dict[str, tuple[int, int]] = {}
         audit_games: set[str] = set()
         results_changed = False
-        for note in batch:
-            game_id = str(note.originator_id)
-            topic = note.topic
-            heads[game_id] = (note.originator_version, note.state)
+        for index, note in enumerate(batch):
+            notification_id, game_id, version, topic, _ = note
+            heads[game_id] = (version, index)
             row = rows.get(game_id)
             if topic == T_RECORDED:
                 if row is not None:
@@ -195,7 +232,7 @@ class Projector:
             elif topic == T_ENDED:
                 ended = to_domain(note)
                 row.update(ended=ended.timestamp.isoformat(), result=ended.result, how=ended.how,
-                           clause=ended.clause, ended_at=note.id)
+                           clause=ended.clause, ended_at=notification_id)
                 results_changed = True
             elif topic == T_DISPUTE:
                 row["disputes"] += 1
@@ -206,18 +243,28 @@ class Projector:
         with db.conn:
             db.table("games").upsert_all(rows.values(), pk="game_id")
             db.table("heads").upsert_all(
-                ({"game_id": g, "version": v, "hash": _hash_of(state)} for g, (v, state) in heads.items()),
+                ({"game_id": g, "version": v, "hash": self._head_hash(batch, i)} for g, (v, i) in heads.items()),
                 pk="game_id",
             )
             if results_changed:
-                self._rebuild_standings()
+                # Standings are a function of the games table: rebuilt once when the
+                # catch-up ends (or on the next one, if this one is interrupted).
+                self._set_flag("standings_dirty", 1)
             if audit_games:
                 self._refresh_audits(audit_games)
             db.execute(
                 "INSERT INTO projection_state(name, position) VALUES('main', ?) "
                 "ON CONFLICT(name) DO UPDATE SET position=excluded.position",
-                [batch[-1].id],
+                [batch[-1][0]],
             )
+
+    def _head_hash(self, batch: Sequence[tuple[int, str, int, str, bytes | None]], index: int) -> str:
+        """The hash of a game's latest event in this batch (read again if its body was skipped)."""
+        _, game_id, version, _, state = batch[index]
+        if state is not None:
+            return _hash_of(state)
+        stored = self.store.recorder.select_events(game_id, gt=version - 1, lte=version)
+        return _hash_of(stored[0].state) if stored else ""
 
     def _rebuild_standings(self) -> None:
         """Standings and Elo from the games table, rated in the order results were recorded."""
