@@ -548,11 +548,8 @@ def import_(
     """Import game records; every action is checked again, each file whole or not at all."""
     with handled():
         if fmt == "prismata-reference":
-            from cli.prismata_import import import_reference
-
-            code = import_reference(_settings, files, compare=compare, quirks=reference_quirks,
-                                    as_json=as_json)
-            raise typer.Exit(code)
+            _import_reference(files, compare=compare, quirks=reference_quirks, as_json=as_json)
+            return
         from events.importer import import_files
 
         report = import_files(_settings.store(), files, as_new=as_new, by=_settings.referee,
@@ -756,6 +753,54 @@ def audit(
         if not items:
             typer.echo("no disputes in this game")
         typer.echo("\n".join(render_dossier(i, fmt) for i in items), nl=False)
+
+
+def _import_reference(files: list[Path], *, compare: bool, quirks: bool, as_json: bool) -> None:
+    import msgspec
+
+    from events.reference_import import import_reference_files
+
+    results = import_reference_files(_settings.store(), files, compare=compare, quirks=quirks,
+                                     by=_settings.referee, progress=not as_json)
+    failed = [r for r in results if r.error or not r.agree]
+    if as_json:
+        emit_json(msgspec.to_builtins(results))
+    else:
+        for r in results:
+            if r.error:
+                typer.echo(f"{r.source}: error: {r.error}", err=True)
+            elif not r.agree:
+                typer.echo(f"{r.source}: differs: {r.first_difference}", err=True)
+            elif r.game_id:
+                typer.echo(r.game_id)
+        agreeing = sum(1 for r in results if r.agree and not r.error)
+        what = f"{agreeing}/{len(results)} games agree with the reference" if compare else \
+            f"imported {sum(1 for r in results if r.game_id and not r.error)}/{len(results)} games"
+        typer.echo(what, err=True)
+    if failed:
+        raise typer.Exit(EXIT_REJECTED)
+
+
+@app.command()
+def units(
+    game: Annotated[str, typer.Argument(help="Game with a unit catalog: prismata.")] = "prismata",
+    catalog: Annotated[str | None, typer.Option("--catalog", "--ruleset", help="Catalog version, e.g. prismata/2020.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List a catalog's units with their stats, by display name."""
+    with handled():
+        if game.lower() != "prismata":
+            fail(f"{game} has no unit catalog")
+        from referee.prismata.reference import units_table
+
+        rows = units_table(catalog)
+        if as_json:
+            emit_json(rows)
+            return
+        columns = [c for c in rows[0] if c not in {"name"}] if rows else []
+        for row in rows:
+            details = ", ".join(f"{k} {row[k]}" for k in columns if row[k] not in (None, "", False, 0, []))
+            typer.echo(f"{row['name']}: {details}")
 
 
 def run() -> None:

@@ -174,7 +174,7 @@ class Projector:
                    f"FROM {recorder.events_table_name} WHERE rowid > ? ORDER BY rowid LIMIT ?")
             with recorder.datastore.transaction(commit=False) as cursor:
                 cursor.execute(sql, (T_RECORDED, position, PAGE))
-                return [tuple(row) for row in cursor.fetchall()]  # type: ignore[misc]
+                return [tuple(row) for row in cursor.fetchall()]
         notes = recorder.select_notifications(position, PAGE, inclusive_of_start=False)
         return [(n.id, str(n.originator_id), n.originator_version, n.topic, n.state) for n in notes]
 

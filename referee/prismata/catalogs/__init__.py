@@ -1,0 +1,1 @@
+"""Generated unit catalogs (JSON package data); see ``tools/prismata/make_catalogs.py``."""
