@@ -208,6 +208,15 @@ class GameStore:
 
         Read from the whole log rather than from creation events, so a game whose
         creation event was removed or damaged is still found by ``verify``."""
+        from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+        recorder = self.recorder
+        if isinstance(recorder, SQLiteApplicationRecorder):  # one pass over the primary-key index
+            sql = (f"SELECT originator_id FROM {recorder.events_table_name} "
+                   "GROUP BY originator_id ORDER BY MIN(rowid)")
+            with recorder.datastore.transaction(commit=False) as cursor:
+                cursor.execute(sql)
+                return [str(row[0]) for row in cursor.fetchall()]
         seen: dict[str, None] = {}
         for note in self.iter_notifications():
             seen.setdefault(str(note.originator_id), None)

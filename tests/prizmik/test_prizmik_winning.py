@@ -1,0 +1,177 @@
+"""Ending the game (PZ-8, PZ-10.6 to PZ-10.8, PZ-10.10, PZ-10.11, REF-1.3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.core import Outcome
+from tests.prizmik.helpers import RULES, act, assert_legal, play, pos, start
+
+# Blue to move, and stuck: the h8 stack is walled in by its own base on g8 and
+# red ships on g7 and h7 (no step, no two-step through an occupied square, no
+# empty square to deploy to, no red base next to it); the base never acts.
+STUCK_BLUE = {"g8": "b", "h8": "s", "g7": "H", "h7": "H", "a1": "B"}
+
+
+def test_pz_8_1_capturing_the_last_base_wins() -> None:
+    state = pos({"a1": "B", "d4": "H", "d5": "b", "h7": "h"})
+    after = play(state, ["d4xd5"])
+    out = RULES.outcome(after)
+    assert out == Outcome("win", "red", "PZ-8.1", "blue has no base left on the board")
+    assert out.result == "red"
+    assert RULES.to_move(after) is None
+
+
+def test_pz_8_1_fleets_count_as_bases() -> None:
+    # blue still has a full fleet, so taking the lone base does not win
+    state = pos({"a1": "B", "d4": "H", "d5": "b", "h8": "f"})
+    after = play(state, ["d4xd5"])
+    assert not RULES.outcome(after).over
+    assert after.bases == (1, 1)
+
+
+def test_pz_10_10_reserve_fleets_do_not_save_a_player_without_bases() -> None:
+    state = pos({"a1": "B", "d4": "S", "d5": "b", "h7": "h", "g6": "x"}, reserves=(3, 3))
+    after = play(state, ["d4xd5"])
+    out = RULES.outcome(after)
+    assert out.winner == "red" and out.clause == "PZ-8.1"
+    assert after.reserves == (3, 3)
+
+
+def test_pz_8_2_and_pz_10_7_no_ship_and_no_fighter_loses() -> None:
+    # blue keeps two bases but its last ship is taken and it has no fighter
+    state = pos({"a1": "B", "b2": "H", "d4": "X", "d5": "h", "h8": "b", "f8": "b"})
+    after = play(state, ["d4xd5"])
+    out = RULES.outcome(after)
+    assert (out.status, out.winner, out.clause) == ("win", "red", "PZ-8.2")
+    assert "blue can never capture a base again" in out.reason
+    assert "PZ-10.7" in out.reason
+
+
+def test_pz_10_7_no_ship_but_fighter_and_reserve_plays_on() -> None:
+    state = pos({"a1": "B", "b2": "H", "d4": "X", "d5": "h", "h8": "b", "a7": "x"})
+    after = play(state, ["d4xd5"])
+    assert not RULES.outcome(after).over  # the a7 fighter may still promote
+
+
+def test_pz_10_7_no_ship_and_fighter_but_no_reserve_loses() -> None:
+    state = pos({"a1": "B", "b2": "H", "d4": "X", "d5": "h", "h8": "b", "a7": "x"}, reserves=(3, 0))
+    after = play(state, ["d4xd5"])
+    out = RULES.outcome(after)
+    assert (out.winner, out.clause) == ("red", "PZ-8.2")
+    assert "no reserve fleet" in out.reason
+
+
+def test_pz_10_7_a_ship_inside_a_full_fleet_counts() -> None:
+    state = pos({"a1": "B", "b2": "H", "d4": "X", "d5": "h", "h8": "f"})
+    after = play(state, ["d4xd5"])
+    assert not RULES.outcome(after).over
+    assert after.ships == (1, 1)
+
+
+def test_pz_10_7_is_checked_for_the_mover_too() -> None:
+    # a hand-built position where red already cannot take a base: after any red
+    # action the test runs for both players and blue wins
+    pieces = {"a1": "B", "d4": "X", "h8": "b", "h7": "h"}
+    state = pos(pieces, reserves=(0, 3), judge=False)
+    after = play(state, ["d4-d5"])
+    out = RULES.outcome(after)
+    assert (out.winner, out.clause) == ("blue", "PZ-8.2")
+    # judged as built, the same position is already over
+    judged = RULES.outcome(pos(pieces, reserves=(0, 3)))
+    assert (judged.winner, judged.clause) == ("blue", "PZ-8.2")
+
+
+def test_pz_10_8_taking_the_last_base_is_judged_before_impossibility() -> None:
+    # the captured fleet held blue's last ship: both PZ-8.1 and PZ-8.2 would
+    # give red the game; PZ-8.1 is named
+    state = pos({"a1": "B", "d4": "H", "d5": "f"})
+    out = RULES.outcome(play(state, ["d4xd5"]))
+    assert (out.winner, out.clause) == ("red", "PZ-8.1")
+
+
+def test_pz_10_8_both_unable_at_once_is_a_draw() -> None:
+    # red has no ship and no reserve; its fighter takes blue's last ship
+    state = pos({"a1": "B", "d4": "X", "d5": "h", "h8": "b"}, reserves=(0, 3), judge=False)
+    out = RULES.outcome(play(state, ["d4xd5"]))
+    assert (out.status, out.winner, out.clause) == ("draw", None, "PZ-10.8")
+
+
+def test_hand_built_positions_are_judged() -> None:
+    out = RULES.outcome(pos({"a1": "B", "a2": "H", "h7": "h"}, turn="red"))
+    assert (out.winner, out.clause) == ("red", "PZ-8.1")
+    out = RULES.outcome(pos({"a1": "B", "h8": "b", "h7": "h"}, turn="blue"))
+    assert (out.winner, out.clause) == ("blue", "PZ-8.2")
+    out = RULES.outcome(pos({"a1": "B", "a2": "H", "h8": "b", "h7": "h"}))
+    assert not out.over
+
+
+def test_pz_10_6_player_with_no_legal_action_loses() -> None:
+    state = pos(STUCK_BLUE, turn="blue")
+    assert RULES.legal_actions(state) == []
+    out = RULES.outcome(state)
+    assert (out.status, out.winner, out.clause) == ("win", "red", "PZ-10.6")
+    assert RULES.to_move(state) is None
+    v = RULES.check(state, act("h8-h6"))
+    assert v.violations[0].clause == "REF-1.3"
+    assert "PZ-10.6" in v.violations[0].reason
+
+
+def test_pz_10_6_variant_draw() -> None:
+    state = pos(STUCK_BLUE, turn="blue", no_legal_action="draw")
+    out = RULES.outcome(state)
+    assert (out.status, out.winner, out.clause) == ("draw", None, "PZ-10.6")
+    assert RULES.describe(state)["result"] == "draw"
+
+
+def test_pz_10_6_reached_by_an_action() -> None:
+    pieces = {k: v for k, v in STUCK_BLUE.items() if k != "h7"} | {"h5": "H"}
+    state = pos(pieces, turn="red")
+    assert not RULES.outcome(state).over
+    assert_legal(state, "h5-h7")
+    after = play(state, ["h5-h7"])
+    out = RULES.outcome(after)
+    assert (out.winner, out.clause) == ("red", "PZ-10.6")
+    assert after.result is None  # found lazily, not stored by apply
+
+
+def test_pz_10_6_not_stuck_while_a_capture_is_available() -> None:
+    # same wall, but a red base stands next to the stack: capturing is legal
+    state = pos({**STUCK_BLUE, "h7": "B"}, turn="blue")
+    assert [RULES.notation(a) for a in RULES.legal_actions(state)] == ["h8xh7"]
+    assert not RULES.outcome(state).over
+
+
+def test_pz_10_11_quiet_limit_draws_after_n_quiet_actions() -> None:
+    state = start(quiet_limit="4")
+    state = play(state, ["c1>c2", "c8>c7", "c2-c4"])
+    assert not RULES.outcome(state).over and state.quiet == 3
+    state = play(state, ["c7-c5"])
+    out = RULES.outcome(state)
+    assert (out.status, out.clause) == ("draw", "PZ-10.11")
+
+
+def test_pz_10_11_captures_and_promotions_reset_the_count() -> None:
+    base = {"a1": "B", "a2": "H", "h8": "b", "h7": "h", "d4": "H", "d5": "b", "b7": "X"}
+    state = pos(base, quiet_limit="3")
+    assert play(state, ["d4xd5"]).quiet == 0
+    assert play(state, ["b7-b8"]).quiet == 0
+    assert play(state, ["d4-d3"]).quiet == 1
+
+
+def test_pz_10_11_off_by_default() -> None:
+    state = start()
+    assert state.variants.quiet_limit == 0
+    moves = ["c1>c2", "c8>c7"] + ["c2-c3", "c7-c6", "c3-c2", "c6-c7"] * 30
+    state = play(state, moves)
+    assert state.quiet == len(moves) and not RULES.outcome(state).over
+
+
+@pytest.mark.parametrize("text", ["a2-a3", "d5-d6", "h7-h6"])
+def test_ref_1_3_a_finished_game_takes_no_action(text: str) -> None:
+    state = play(pos({"a1": "B", "a2": "H", "d4": "H", "d5": "b", "h7": "h"}), ["d4xd5"])
+    assert RULES.legal_actions(state) == []
+    v = RULES.check(state, act(text))
+    assert not v.legal
+    assert v.violations[0].clause == "REF-1.3"
+    assert "red won by PZ-8.1" in v.violations[0].reason
