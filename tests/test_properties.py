@@ -120,3 +120,31 @@ def test_retraction_restores_earlier_positions(data: st.DataObject, length: int,
     with sqlite3.connect(store.app.env.get("SQLITE_DBNAME")) as con:
         (count,) = con.execute("SELECT COUNT(*) FROM stored_events").fetchone()
     assert count == len(view.events)  # history grew; nothing was deleted
+
+
+PRISMATA = games.load("prismata")
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), st.integers(min_value=0, max_value=120), st.integers(min_value=0, max_value=10_000))
+def test_prismata_rebuild_from_store_equals_live_and_rejection_changes_nothing(
+    data: st.DataObject, length: int, seed: int
+) -> None:
+    store = fresh_store()
+    view = store.create("prismata", [Player("p1", "Ann"), Player("p2", "Ben")], options={"seed": seed})
+    states = [view.state]
+    for _ in range(length):
+        if view.ended is not None:
+            break
+        options = list(PRISMATA.legal_actions(view.state))
+        action = data.draw(st.sampled_from(options))
+        assert store.record(view.game_id, PRISMATA.notation(action), view=view).accepted
+        states.append(view.state)
+    rebuilt = store.load(view.game_id)
+    assert rebuilt.states == states
+    before_rows = stored_rows(store, view.game_id)
+    result = store.record(view.game_id, "buy No Such Unit")
+    assert not result.accepted
+    assert stored_rows(store, view.game_id)[:-1] == before_rows
+    assert store.load(view.game_id).state == states[-1]
+    assert store.verify(view.game_id).ok
