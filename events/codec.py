@@ -73,6 +73,11 @@ class MsgspecMapper(Mapper[str]):
             state=state,
         )
 
+    @staticmethod
+    def decode_row(topic: str, state: bytes) -> GameEvent:
+        """Decode plain (unencrypted, uncompressed) event JSON of ``topic``."""
+        return decode(topic, state)
+
     def to_game_event(self, stored_event: StoredEvent) -> GameEvent:
         """``to_domain_event`` with its real type."""
         event: GameEvent = self.to_domain_event(stored_event)

@@ -454,6 +454,26 @@ class GameStore:
                 "one of these games is already in the store (import it with --as-new to copy it)"
             ) from None
 
+    def insert_rows(self, streams: Sequence[tuple[str, Sequence[tuple[int, str, bytes]]]]) -> None:
+        """Bulk-append sealed streams given as (game id, [(number, topic, JSON bytes)]).
+
+        Used by imports: the rows go to the application's recorder in one
+        transaction, stored exactly as read. When the store encrypts or
+        compresses, each row is mapped through the mapper as usual."""
+        plain = self.mapper.cipher is None and self.mapper.compressor is None
+        stored = [
+            StoredEvent(game_id, number, topic, state) if plain
+            else self.mapper.to_stored_event(self.mapper.decode_row(topic, state))
+            for game_id, rows in streams
+            for number, topic, state in rows
+        ]
+        try:
+            self.recorder.insert_events(stored)
+        except IntegrityError:
+            raise ConcurrentWriteError(
+                "one of these games is already in the store (import it with --as-new to copy it)"
+            ) from None
+
     # -- disputes ------------------------------------------------------------
     def open_dispute(self, game_id: str, event: int, *, by: str, claim: str) -> DisputeOpened:
         view = self.load(game_id)

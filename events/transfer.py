@@ -29,7 +29,7 @@ from typing import Any, cast
 import msgspec
 
 from events.codec import _decoders, event_hash, seal
-from events.integrity import GameReport, _recheck_decisions
+from events.integrity import GameReport, _hash_from_stored, _recheck_decisions
 from events.records import event_record
 from events.replay import GameView, judge
 from events.schema import (
@@ -85,30 +85,64 @@ def export_jsonl(events: Sequence[GameEvent]) -> str:
     return "\n".join(lines) + "\n"
 
 
+_LINE_PREFIX = re.compile(r'\{"kind":"[a-z]+","topic":"([A-Za-z0-9_.]+)",')
+
+
 def read_jsonl(text: str, source: str) -> list[tuple[int, GameEvent]]:
     """Decode a JSONL export into (line number, event) pairs, checking hashes and links."""
-    out: list[tuple[int, GameEvent]] = []
+    return [(number, event) for number, event, _ in read_jsonl_stored(text, source)]
+
+
+def _decode_line(line: str, number: int, source: str) -> tuple[GameEvent, bytes] | None:
+    """One event line as (event, its stored bytes), or None for the header line.
+
+    An exported line is the stored bytes with ``kind`` and ``topic`` in front, so
+    the stored bytes are recovered exactly and hashed as they are. A line in
+    any other layout (edited by hand, other JSON spacing) is decoded generally
+    and hashed in its canonical encoding."""
+    match = _LINE_PREFIX.match(line)
+    if match is not None:
+        decoder = _decoders.get(match.group(1))
+        if decoder is not None:
+            state = ("{" + line[match.end():]).encode()
+            try:
+                event: GameEvent = decoder.decode(state)
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                pass
+            else:
+                if _hash_from_stored(match.group(1), state, event.hash) == event.hash:
+                    return event, state
+    try:
+        head = _head_decoder.decode(line)
+    except msgspec.DecodeError as exc:
+        raise ImportFileError(source, number, f"not a JSON object: {exc}") from None
+    if head.format:
+        if head.format != JSONL_FORMAT:
+            raise ImportFileError(source, number, f"unknown format {head.format!r}; expected {JSONL_FORMAT}")
+        return None
+    decoder = _decoders.get(head.topic)
+    if decoder is None:
+        raise ImportFileError(source, number, f"unknown event topic {head.topic!r}")
+    try:
+        event = decoder.decode(line)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise ImportFileError(source, number, f"malformed {head.topic} event: {exc}") from None
+    if event.hash != event_hash(event):
+        raise ImportFileError(source, number, "the event's contents do not match its hash (edited?)")
+    return event, msgspec.json.encode(event)
+
+
+def read_jsonl_stored(text: str, source: str) -> list[tuple[int, GameEvent, bytes]]:
+    """Like ``read_jsonl``, keeping each event's stored bytes for a bulk insert."""
+    out: list[tuple[int, GameEvent, bytes]] = []
     prev = GENESIS_HASH
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            head = _head_decoder.decode(line)
-        except msgspec.DecodeError as exc:
-            raise ImportFileError(source, number, f"not a JSON object: {exc}") from None
-        if head.format:
-            if head.format != JSONL_FORMAT:
-                raise ImportFileError(source, number, f"unknown format {head.format!r}; expected {JSONL_FORMAT}")
+        decoded = _decode_line(line, number, source)
+        if decoded is None:
             continue
-        decoder = _decoders.get(head.topic)
-        if decoder is None:
-            raise ImportFileError(source, number, f"unknown event topic {head.topic!r}")
-        try:
-            event: GameEvent = decoder.decode(line)
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise ImportFileError(source, number, f"malformed {head.topic} event: {exc}") from None
-        if event.hash != event_hash(event):
-            raise ImportFileError(source, number, "the event's contents do not match its hash (edited?)")
+        event, state = decoded
         if event.prev_hash != prev:
             raise ImportFileError(source, number, "the event does not follow the one before it "
                                                   "(an event was removed, moved or edited)")
@@ -118,7 +152,7 @@ def read_jsonl(text: str, source: str) -> list[tuple[int, GameEvent]]:
         if out and event.originator_id != out[0][1].originator_id:
             raise ImportFileError(source, number, "the file mixes events of different games")
         prev = event.hash
-        out.append((number, event))
+        out.append((number, event, state))
     if not out:
         raise ImportFileError(source, None, "no events in the file")
     if not isinstance(out[0][1], GameCreated):
@@ -326,6 +360,19 @@ def _text_event(line: str, number: int, source: str, view: GameView, base: dict[
                                 by=json.loads(g[4]), reason=json.loads(g[5]))
         return DisputeAppealed(**base, dispute=int(g[0]), by=json.loads(g[1]), grounds=json.loads(g[2]))
     raise ImportFileError(source, number, f"cannot read this line: {line!r}")
+
+
+def read_for_import(text: str, source: str, *, by: str = "") -> tuple[list[GameEvent], list[bytes] | None]:
+    """Events of a record, re-checked, with their stored bytes when the file carries them."""
+    try:
+        kind = sniff_format(text)
+    except ValueError as exc:
+        raise ImportFileError(source, 1, str(exc)) from None
+    if kind == "jsonl":
+        rows = read_jsonl_stored(text, source)
+        recheck([(n, e) for n, e, _ in rows], source)
+        return [e for _, e, _ in rows], [b for _, _, b in rows]
+    return [e for _, e in read_any(text, source, by=by)], None
 
 
 def sniff_format(text: str) -> str:
