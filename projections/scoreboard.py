@@ -28,7 +28,7 @@ import json
 import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 from eventsourcing.persistence import StoredEvent
@@ -73,6 +73,15 @@ GAME_COLUMNS = {
 def projection_path(store_db: str) -> str:
     root, ext = os.path.splitext(store_db)
     return f"{root}.projections{ext or '.db'}"
+
+
+class _Page(NamedTuple):
+    """One page of the log: the events read in order, and recorded actions counted per game."""
+
+    last_id: int
+    events: list[tuple[int, str, int, str, bytes]]
+    actions: dict[str, tuple[int, int, int]]  # game -> (count, last event number, last notification id)
+    total: int
 
 
 class Projector:
@@ -133,16 +142,14 @@ class Projector:
         processed = 0
         position = self.position()
         while True:
-            batch = self._read(position)
-            if not batch:
+            page = self._read(position)
+            if page.total == 0:
                 break
-            self._apply_batch(batch)
-            position = batch[-1][0]
-            processed += len(batch)
+            self._apply_page(page)
+            position = page.last_id
+            processed += page.total
             if progress:
-                progress(len(batch))
-            if len(batch) < PAGE:
-                break
+                progress(page.total)
         if self._flag("standings_dirty"):
             with self.db.conn:
                 self._rebuild_standings()
@@ -158,25 +165,54 @@ class Projector:
             "INSERT INTO projection_flags(name, value) VALUES(?, ?) "
             "ON CONFLICT(name) DO UPDATE SET value=excluded.value", [name, value])
 
-    def _read(self, position: int) -> list[tuple[int, str, int, str, bytes | None]]:
-        """The next page of the log as (id, game, version, topic, state) rows.
+    def _read(self, position: int) -> _Page:
+        """The next page of the log after notification ``position``.
 
-        On SQLite this reads through the recorder's own datastore with a query
-        that leaves out the bodies of recorded actions (only counted here):
-        building the library's Notification objects costs more than the rest of
-        the projection. Other recorders go through ``select_notifications``."""
+        Recorded actions are only counted here, so on SQLite the database counts
+        them per game (in C) and only the other events are read, in log order,
+        through the recorder's own datastore. Other recorders go through
+        ``select_notifications``."""
         from eventsourcing.sqlite import SQLiteApplicationRecorder
 
         recorder = self.store.recorder
         if isinstance(recorder, SQLiteApplicationRecorder) and self.store.mapper.cipher is None:
-            sql = (f"SELECT rowid, originator_id, originator_version, topic, "
-                   f"CASE WHEN topic = ? THEN NULL ELSE state END "
-                   f"FROM {recorder.events_table_name} WHERE rowid > ? ORDER BY rowid LIMIT ?")
+            table = recorder.events_table_name
             with recorder.datastore.transaction(commit=False) as cursor:
-                cursor.execute(sql, (T_RECORDED, position, PAGE))
-                return [tuple(row) for row in cursor.fetchall()]
+                cursor.row_factory = None
+                cursor.execute(f"SELECT rowid FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT 1 OFFSET ?",
+                               (position, PAGE - 1))
+                found = cursor.fetchone()
+                if found is None:
+                    cursor.execute(f"SELECT MAX(rowid) FROM {table}")
+                    found = cursor.fetchone()
+                last = int(found[0]) if found and found[0] is not None else position
+                if last <= position:
+                    return _Page(position, [], {}, 0)
+                cursor.execute(
+                    f"SELECT originator_id, COUNT(*), MAX(originator_version), MAX(rowid) FROM {table} "
+                    "WHERE rowid > ? AND rowid <= ? AND topic = ? GROUP BY originator_id",
+                    (position, last, T_RECORDED))
+                actions = {str(g): (int(n), int(v), int(i)) for g, n, v, i in cursor.fetchall()}
+                cursor.execute(
+                    f"SELECT rowid, originator_id, originator_version, topic, state FROM {table} "
+                    "WHERE rowid > ? AND rowid <= ? AND topic != ? ORDER BY rowid",
+                    (position, last, T_RECORDED))
+                events = [(int(i), str(g), int(v), str(t), bytes(b)) for i, g, v, t, b in cursor.fetchall()]
+            total = len(events) + sum(n for n, _, _ in actions.values())
+            return _Page(last, events, actions, total)
         notes = recorder.select_notifications(position, PAGE, inclusive_of_start=False)
-        return [(n.id, str(n.originator_id), n.originator_version, n.topic, n.state) for n in notes]
+        if not notes:
+            return _Page(position, [], {}, 0)
+        others: list[tuple[int, str, int, str, bytes]] = []
+        counted: dict[str, tuple[int, int, int]] = {}
+        for n in notes:
+            game_id = str(n.originator_id)
+            if n.topic == T_RECORDED:
+                count, _, _ = counted.get(game_id, (0, 0, 0))
+                counted[game_id] = (count + 1, n.originator_version, n.id)
+            else:
+                others.append((n.id, game_id, n.originator_version, n.topic, n.state))
+        return _Page(notes[-1].id, others, counted, len(notes))
 
     # -- one batch, one transaction ------------------------------------------
     def _load_games(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
@@ -189,25 +225,20 @@ class Projector:
                 found[row["game_id"]] = dict(row)
         return found
 
-    def _apply_batch(self, batch: Sequence[tuple[int, str, int, str, bytes | None]]) -> None:
+    def _apply_page(self, page: _Page) -> None:
         mapper = self.store.mapper
 
-        def to_domain(row: tuple[int, str, int, str, bytes | None]) -> Any:
-            return mapper.to_domain_event(StoredEvent(row[1], row[2], row[3], row[4] or b""))
+        def to_domain(row: tuple[int, str, int, str, bytes]) -> Any:
+            return mapper.to_domain_event(StoredEvent(row[1], row[2], row[3], row[4]))
 
-        rows = self._load_games({n[1] for n in batch})
-        heads: dict[str, tuple[int, int]] = {}
+        rows = self._load_games({n[1] for n in page.events} | page.actions.keys())
+        heads: dict[str, tuple[int, int, bytes | None]] = {}  # game -> (version, id, state)
         audit_games: set[str] = set()
         results_changed = False
-        for index, note in enumerate(batch):
-            notification_id, game_id, version, topic, _ = note
-            heads[game_id] = (version, index)
+        for note in page.events:
+            notification_id, game_id, version, topic, state = note
+            heads[game_id] = (version, notification_id, state)
             row = rows.get(game_id)
-            if topic == T_RECORDED:
-                if row is not None:
-                    row["actions"] += 1
-                    row["events"] += 1
-                continue
             if topic == T_CREATED:
                 created = to_domain(note)
                 rows[game_id] = row = {
@@ -239,11 +270,19 @@ class Projector:
                 audit_games.add(game_id)
             elif topic in (T_RULED, T_APPEALED):
                 audit_games.add(game_id)
+        for game_id, (count, version, notification_id) in page.actions.items():
+            row = rows.get(game_id)
+            if row is not None:  # counts add up in any order
+                row["actions"] += count
+                row["events"] += count
+            if notification_id > heads.get(game_id, (0, 0, None))[1]:
+                heads[game_id] = (version, notification_id, None)
         db = self.db
         with db.conn:
             db.table("games").upsert_all(rows.values(), pk="game_id")
             db.table("heads").upsert_all(
-                ({"game_id": g, "version": v, "hash": self._head_hash(batch, i)} for g, (v, i) in heads.items()),
+                ({"game_id": g, "version": v, "hash": self._head_hash(g, v, state)}
+                 for g, (v, _, state) in heads.items()),
                 pk="game_id",
             )
             if results_changed:
@@ -255,12 +294,11 @@ class Projector:
             db.execute(
                 "INSERT INTO projection_state(name, position) VALUES('main', ?) "
                 "ON CONFLICT(name) DO UPDATE SET position=excluded.position",
-                [batch[-1][0]],
+                [page.last_id],
             )
 
-    def _head_hash(self, batch: Sequence[tuple[int, str, int, str, bytes | None]], index: int) -> str:
-        """The hash of a game's latest event in this batch (read again if its body was skipped)."""
-        _, game_id, version, _, state = batch[index]
+    def _head_hash(self, game_id: str, version: int, state: bytes | None) -> str:
+        """The hash of a game's latest event (read from the store if only counted)."""
         if state is not None:
             return _hash_of(state)
         stored = self.store.recorder.select_events(game_id, gt=version - 1, lte=version)

@@ -117,3 +117,26 @@ def test_overturned_rejection_records_the_action(db_path: Path) -> None:
     written = store.rule(game, 1, decision="overturn", clause="NIM-1", reason="house rule", by="Rita")
     assert [type(e).__name__ for e in written] == ["DisputeRuled", "ActionRecorded"]
     assert store.load(game).state.left == 2
+
+
+def test_other_recorders_take_the_library_paths(db_path: Path, tmp_path: Path) -> None:
+    """With eventsourcing's in-memory recorder (no SQLite shortcuts), the store, verify and
+    the projection give the same answers as on SQLite."""
+    memory = GameStore(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    sqlite = GameStore(db_path)
+    for store in (memory, sqlite):
+        a = play(store, "Ann", "Ben", ["t3", "t9", "t1"])
+        store.retract(a, "recount")
+        store.record(a, "t1")
+        play(store, "Ben", "Ann", ["t1", "t3"])
+        assert [store.verify(g).ok for g in store.game_ids()] == [True, True]
+    results = []
+    for name, store in (("memory", memory), ("sqlite", sqlite)):
+        projector = Projector(store, tmp_path / f"{name}.projections.db")
+        assert projector.catch_up() == 12
+        with sqlite3.connect(projector.path) as con:
+            games = con.execute("SELECT game, players, result, how, actions, corrections, rejections, events "
+                                "FROM games ORDER BY started").fetchall()
+        results.append((games, projector.standings()))
+    assert results[0] == results[1]
+    assert results[1][0][0][2:] == ("second", "rule", 2, 1, 1, 8)
