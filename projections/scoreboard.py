@@ -178,7 +178,7 @@ class Projector:
         if isinstance(recorder, SQLiteApplicationRecorder) and self.store.mapper.cipher is None:
             table = recorder.events_table_name
             with recorder.datastore.transaction(commit=False) as cursor:
-                cursor.row_factory = None
+                cursor.row_factory = None  # type: ignore[attr-defined]  # plain tuples
                 cursor.execute(f"SELECT rowid FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT 1 OFFSET ?",
                                (position, PAGE - 1))
                 found = cursor.fetchone()
