@@ -449,10 +449,13 @@ def table(
         store = _settings.store()
         game_id = store.resolve(game)
         interactive = sys.stdin.isatty()
+        shown = -1  # redraw only when the position changed
         while True:
             view = store.load(game_id)
-            typer.echo(view.rules.render(view.state))
-            typer.echo(outcome_line(view))
+            if view.version != shown:
+                typer.echo(view.rules.render(view.state))
+                typer.echo(outcome_line(view))
+                shown = view.version
             try:
                 line = input(f"{game_id}> " if interactive else "").strip()
             except EOFError:
@@ -492,6 +495,7 @@ def table(
                         for v in result.verdict.violations:
                             typer.echo(f"  {v.clause}: {v.reason}")
                         typer.echo("  (the position is unchanged; 'undo REASON' retracts the last action)")
+                        shown = result.events[-1].originator_version  # a rejection changes no position
             except (ValueError, LookupError, RuntimeError) as exc:
                 typer.echo(f"error: {exc}")
 

@@ -21,7 +21,7 @@ import msgspec
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
 
-from events.codec import MsgspecMapper, seal
+from events.codec import MsgspecMapper, decode, seal
 from events.replay import GameView, judge
 from events.schema import (
     GENESIS_HASH,
@@ -164,8 +164,24 @@ class GameStore:
         return self.recorder.select_events(game_id)
 
     def events(self, game_id: str, *, upto: int | None = None) -> list[GameEvent]:
+        """A game's events in order (up to event ``upto``)."""
+        from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+        recorder = self.recorder
+        if (isinstance(recorder, SQLiteApplicationRecorder) and self.mapper.cipher is None
+                and self.mapper.compressor is None):
+            # Loading a game is the hot path of every entry: read plain rows
+            # through the recorder's datastore rather than building a
+            # StoredEvent object per row.
+            sql = (f"SELECT topic, state FROM {recorder.events_table_name} WHERE originator_id = ? "
+                   "AND originator_version <= ? ORDER BY originator_version")
+            with recorder.datastore.transaction(commit=False) as cursor:
+                cursor.row_factory = None  # type: ignore[attr-defined]  # plain tuples
+                cursor.execute(sql, (game_id, upto if upto is not None else 2**62))
+                rows = cursor.fetchall()
+            return [decode(topic, state) for topic, state in rows]
         to_domain = self.mapper.to_game_event
-        return [to_domain(s) for s in self.recorder.select_events(game_id, lte=upto)]
+        return [to_domain(s) for s in recorder.select_events(game_id, lte=upto)]
 
     def load(self, game_id: str, *, upto: int | None = None) -> GameView:
         """Rebuild a game by replaying its stream (up to event ``upto``)."""
@@ -254,8 +270,13 @@ class GameStore:
         return list(summaries.values())
 
     # -- writing -------------------------------------------------------------
-    def _append(self, view: GameView | None, new_events: Sequence[GameEvent]) -> list[GameEvent]:
-        """Seal and append events after ``view``'s last event, atomically."""
+    def _append(
+        self, view: GameView | None, new_events: Sequence[GameEvent], *, applied: Any = None
+    ) -> list[GameEvent]:
+        """Seal and append events after ``view``'s last event, atomically.
+
+        ``applied`` is the state after a recorded action when the caller has
+        already computed it, so the view is advanced without applying twice."""
         version = view.version if view else 0
         prev = view.last_hash if view else GENESIS_HASH
         sealed: list[GameEvent] = []
@@ -278,7 +299,12 @@ class GameStore:
             ) from None
         if view is not None:
             for event in sealed:
-                view.fold(event)
+                if applied is not None and type(event) is ActionRecorded:
+                    view.events.append(event)
+                    view.states.append(applied)
+                    view.standing.append(event)
+                else:
+                    view.fold(event)
         return sealed
 
     def _header(self, game_id: str) -> dict[str, Any]:
@@ -373,7 +399,8 @@ class GameStore:
                 recorded_by=by,
             )
         ]
-        outcome = rules.outcome(rules.apply(view.state, action))
+        after = rules.apply(view.state, action)
+        outcome = rules.outcome(after)
         if outcome.over:
             new.append(
                 GameEnded(
@@ -387,7 +414,7 @@ class GameStore:
             )
         return RecordResult(
             accepted=True, text=text, notation=notation, verdict=verdict,
-            events=self._append(view, new),
+            events=self._append(view, new, applied=after),
         )
 
     def retract(self, game_id: str, reason: str, *, by: str = "") -> ActionRetracted:
