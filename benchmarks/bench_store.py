@@ -21,6 +21,7 @@ import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -102,7 +103,7 @@ def bench_record(game: str, work: Path, samples: int) -> dict[str, float]:
     """Record one action (load, check, append) on games of 200 standing actions."""
     rng = random.Random(7)
     store = GameStore(work / "record.db")
-    streams = []
+    streams: list[list[GameEvent]] = []
     while len(streams) < samples:
         stream = synthesize(game, len(streams), rng, 200, avoid_end=True)
         if sum(isinstance(e, ActionRecorded) for e in stream) == 200:
@@ -170,40 +171,59 @@ def bench_bulk(game: str, work: Path, count: int) -> dict[str, float]:
         path.write_text(export_jsonl(stream))
         files.append(path)
 
-    store = GameStore(work / "bulk.db")
-    t0 = time.perf_counter()
-    report = import_files(store, files, progress=False)
-    import_s = time.perf_counter() - t0
-    assert not report["errors"], report["errors"][:3]
+    def best_and_median(rates: list[float]) -> tuple[float, float]:
+        return max(rates), statistics.median(rates)
+
+    import_rates = []
+    for attempt in range(2):
+        store = GameStore(work / f"bulk{attempt}.db")
+        t0 = time.perf_counter()
+        report = import_files(store, files, progress=False)
+        import_rates.append(total / (time.perf_counter() - t0))
+        assert not report["errors"], report["errors"][:3]
+        if attempt == 0:
+            store.close()
 
     rows = [(r.originator_id, r.originator_version, r.topic, r.state)
             for s in streams for r in map(store.mapper.to_stored_event, s)]
-    raw = sqlite3.connect(work / "raw.db")
-    raw.execute("PRAGMA journal_mode=WAL")
-    raw.execute("CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, "
-                "state BLOB, PRIMARY KEY (originator_id, originator_version))")
-    t0 = time.perf_counter()
-    with raw:
-        raw.executemany("INSERT INTO stored_events VALUES (?,?,?,?)", rows)
-    raw_s = time.perf_counter() - t0
-    raw.close()
+    raw_rates = []
+    for attempt in range(2):
+        raw = sqlite3.connect(work / f"raw{attempt}.db")
+        raw.execute("PRAGMA journal_mode=WAL")
+        raw.execute("CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, "
+                    "state BLOB, PRIMARY KEY (originator_id, originator_version))")
+        t0 = time.perf_counter()
+        with raw:
+            raw.executemany("INSERT INTO stored_events VALUES (?,?,?,?)", rows)
+        raw_rates.append(total / (time.perf_counter() - t0))
+        raw.close()
 
-    projector = Projector(store, work / "bulk.projections.db")
-    t0 = time.perf_counter()
-    projected = projector.rebuild()
-    scoreboard_s = time.perf_counter() - t0
-    assert projected == total
+    scoreboard_rates = []
+    for _ in range(3):
+        projector = Projector(store, work / "bulk.projections.db")
+        t0 = time.perf_counter()
+        projected = projector.rebuild()
+        scoreboard_rates.append(total / (time.perf_counter() - t0))
+        assert projected == total
+        projector.close()
 
-    t0 = time.perf_counter()
-    bad = [r for r in (store.verify(g) for g in store.game_ids()) if not r.ok]
-    verify_s = time.perf_counter() - t0
-    assert not bad, bad[0].findings[:3]
+    verify_rates = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        bad = [r for r in (store.verify(g) for g in store.game_ids()) if not r.ok]
+        verify_rates.append(total / (time.perf_counter() - t0))
+        assert not bad, bad[0].findings[:3]
     store.close()
+    import_best, import_median = best_and_median(import_rates)
+    raw_best, _ = best_and_median(raw_rates)
     return {
         "games": count, "events": total, "generate_s": generate_s,
-        "import_events_per_s": total / import_s, "raw_executemany_rows_per_s": total / raw_s,
-        "import_vs_raw": (total / import_s) / (total / raw_s),
-        "scoreboard_events_per_s": total / scoreboard_s, "verify_events_per_s": total / verify_s,
+        "import_events_per_s_best": import_best, "import_events_per_s_median": import_median,
+        "raw_executemany_rows_per_s_best": raw_best, "import_vs_raw": import_best / raw_best,
+        "scoreboard_events_per_s_best": max(scoreboard_rates),
+        "scoreboard_events_per_s_median": statistics.median(scoreboard_rates),
+        "verify_events_per_s_best": max(verify_rates),
+        "verify_events_per_s_median": statistics.median(verify_rates),
     }
 
 
@@ -248,12 +268,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", default="prizmik")
     parser.add_argument("--games", type=int, default=1000, help="games for import/scoreboard/verify")
-    parser.add_argument("--samples", type=int, default=300, help="record samples")
+    parser.add_argument("--samples", type=int, default=1000, help="record samples")
     parser.add_argument("--only", choices=["record", "rebuild", "bulk", "cli"], default=None)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="referee-bench-"))
     try:
-        parts = {"record": lambda: bench_record(args.game, work, args.samples),
+        parts: dict[str, Callable[[], dict[str, float]]] = {"record": lambda: bench_record(args.game, work, args.samples),
                  "rebuild": lambda: bench_rebuild(args.game, work),
                  "bulk": lambda: bench_bulk(args.game, work, args.games),
                  "cli": lambda: bench_cli(args.game, work)}

@@ -117,7 +117,7 @@ def test_retraction_restores_earlier_positions(data: st.DataObject, length: int,
     view = store.load(game_id)
     assert view.state == states[played - back]
     assert view.ply == played - back
-    with sqlite3.connect(store.app.env.get("SQLITE_DBNAME")) as con:
+    with sqlite3.connect(str(store.app.env.get("SQLITE_DBNAME"))) as con:
         (count,) = con.execute("SELECT COUNT(*) FROM stored_events").fetchone()
     assert count == len(view.events)  # history grew; nothing was deleted
 
