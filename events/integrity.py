@@ -137,7 +137,15 @@ def _recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
         return
     rules = view.rules
     outcome_of, parse, check, apply, to_move = rules.outcome, rules.parse, rules.check, rules.apply, rules.to_move
-    encode_action = msgspec.json.encode
+    encoded: dict[str, bytes] = {}
+
+    def canonical_action(notation: str, action: Any) -> bytes:
+        """The stored JSON an action must have: its encoding, once per distinct notation."""
+        found = encoded.get(notation)
+        if found is None:
+            found = encoded[notation] = msgspec.json.encode(action)
+        return found
+
     states, standing, folded = view.states, view.standing, view.events
     actions = 0
     due: Outcome | None = None  # a result the rules reached that must be recorded next
@@ -162,7 +170,7 @@ def _recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
                 why = "; ".join(f"{v.clause}: {v.reason}" for v in verdict.violations)
                 add(Finding(event=number, problem="verdict",
                             detail=f"recorded {event.notation!r} for {event.actor}, but the rules reject it: {why}"))
-            elif encode_action(action) != bytes(event.action):
+            elif canonical_action(event.notation, action) != bytes(event.action):
                 add(Finding(event=number, problem="verdict",
                             detail=f"the stored action does not match its notation {event.notation!r}"))
             if event.seq != len(standing) + 1:

@@ -487,15 +487,26 @@ class GameStore:
         Used by imports: the rows go to the application's recorder in one
         transaction, stored exactly as read. When the store encrypts or
         compresses, each row is mapped through the mapper as usual."""
+        from eventsourcing.sqlite import SQLiteApplicationRecorder
+
         plain = self.mapper.cipher is None and self.mapper.compressor is None
-        stored = [
-            StoredEvent(game_id, number, topic, state) if plain
-            else self.mapper.to_stored_event(self.mapper.decode_row(topic, state))
-            for game_id, rows in streams
-            for number, topic, state in rows
-        ]
+        recorder = self.recorder
         try:
-            self.recorder.insert_events(stored)
+            if plain and isinstance(recorder, SQLiteApplicationRecorder):
+                # The application recorder inserts row by row to return notification
+                # ids, which an import does not need: one executemany of the rows as
+                # they are, with the library's own statement on its own datastore.
+                params = [(game_id, number, topic, state) for game_id, rows in streams
+                          for number, topic, state in rows]
+                with recorder.datastore.transaction(commit=True) as cursor:
+                    cursor.executemany(recorder.insert_events_statement, params)
+                return
+            recorder.insert_events([
+                StoredEvent(game_id, number, topic, state) if plain
+                else self.mapper.to_stored_event(self.mapper.decode_row(topic, state))
+                for game_id, rows in streams
+                for number, topic, state in rows
+            ])
         except IntegrityError:
             raise ConcurrentWriteError(
                 "one of these games is already in the store (import it with --as-new to copy it)"

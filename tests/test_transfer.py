@@ -95,3 +95,39 @@ def test_removed_jsonl_line_is_refused(game: tuple[GameStore, str]) -> None:
     with pytest.raises(ImportFileError) as info:
         read_any("\n".join(lines), "cut.jsonl")
     assert info.value.line == 4
+
+
+def test_bulk_insert_of_an_existing_event_is_refused_whole(game: tuple[GameStore, str], tmp_path: Path) -> None:
+    """Two imports racing for one game: the second insert fails whole, nothing half-written."""
+    store, game_id = game
+    rows = [(r.originator_version, r.topic, r.state) for r in store.stored_events(game_id)]
+    other = GameStore(tmp_path / "other.db")
+    other.insert_rows([(game_id, rows[:3])])
+    from events.store import ConcurrentWriteError
+
+    with pytest.raises(ConcurrentWriteError):
+        other.insert_rows([("fresh-game", rows[:2]), (game_id, rows)])
+    assert other.game_ids() == [game_id]
+    assert len(other.stored_events(game_id)) == 3
+
+
+def test_many_files_import_in_parallel_with_the_same_outcome(db_path: Path, tmp_path: Path) -> None:
+    """Above the parallel threshold files are checked in worker processes; results keep file order."""
+    from events.importer import PARALLEL_FROM_FILES
+
+    store = GameStore(db_path)
+    files = []
+    for index in range(PARALLEL_FROM_FILES + 2):
+        g = store.create("nim", PLAYERS, options={"heap": 3 + index % 5})
+        store.record(g.game_id, "t1")
+        path = tmp_path / f"g{index:03d}.jsonl"
+        text = export_jsonl(store.load(g.game_id).events)
+        path.write_text(text if index % 7 else text.replace('"t1"', '"t2"'))  # every 7th edited
+        files.append(path)
+    serial = import_files(GameStore(tmp_path / "serial.db"), files, progress=False, workers=1)
+    parallel = import_files(GameStore(tmp_path / "parallel.db"), files, progress=False, workers=2)
+    assert serial == parallel
+    assert len(parallel["errors"]) == len(range(0, len(files), 7))
+    assert all("hash" in e for e in parallel["errors"])
+    assert parallel["imported"] == len(files) - len(parallel["errors"])
+    assert GameStore(tmp_path / "parallel.db").verify(parallel["game_ids"][0]).ok
