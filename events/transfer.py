@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -34,7 +34,6 @@ from events.records import event_record
 from events.replay import GameView, judge
 from events.schema import (
     GENESIS_HASH,
-    TOPICS,
     ActionRecorded,
     ActionRejected,
     ActionRetracted,
@@ -46,7 +45,7 @@ from events.schema import (
     GameEvent,
 )
 from referee import games
-from referee.core import Player, Setup, Violation
+from referee.core import Player, Setup
 
 JSONL_FORMAT = "referee-jsonl/1"
 TEXT_FORMAT = "referee-text/1"
@@ -399,9 +398,5 @@ def read_any(text: str, source: str, *, by: str = "") -> list[tuple[int, GameEve
     return numbered
 
 
-def topics() -> Iterable[str]:
-    return TOPICS.keys()
-
-
-__all__ = ["ImportFileError", "Violation", "export_jsonl", "export_text", "read_any", "read_jsonl",
-           "read_text", "recheck", "renumber"]
+__all__ = ["ImportFileError", "export_jsonl", "export_text", "read_any", "read_for_import", "read_jsonl",
+           "read_jsonl_stored", "read_text", "recheck", "renumber"]
