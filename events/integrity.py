@@ -296,4 +296,7 @@ def what_if(
         if view.ended is not None and view.ended.how != "rule":
             report.result_under_ruling = view.result
             report.clause = view.ended.clause
+    if report.illegal and not report.note:
+        report.note = (f"positions after action {report.illegal[0].seq} assume the actions this ruling "
+                       "forbids had stood, so later findings are consequences of the first")
     return report
