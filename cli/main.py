@@ -807,6 +807,68 @@ def units(
             typer.echo(f"{row['name']}: {details}")
 
 
+@app.command()
+def replay(
+    game: GameArg,
+    start: Annotated[int, typer.Option("--from", help="First action to show.")] = 1,
+    stop: Annotated[int | None, typer.Option("--to", help="Last action to show.")] = None,
+    session: Annotated[bool, typer.Option("--session", help="Every event as it happened at the table, "
+                                          "with the position after each correction too.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Step through a game: each action and the position after it.
+
+    By default the standing line of play, with rejections and corrections noted
+    where they happened; --session replays the table's events in order instead."""
+    with handled():
+        from events.records import event_summary
+        from events.replay import GameView
+        from events.schema import ActionRecorded, ActionRetracted
+
+        view = load_view(game)
+        rules = view.rules
+        last = stop if stop is not None else view.ply
+        frames: list[dict[str, Any]] = []
+        notes: list[str] = []
+        if session:
+            folded = GameView(view.created)
+            for event in view.events[1:]:
+                folded.fold(event)
+                if isinstance(event, ActionRecorded | ActionRetracted):
+                    frames.append({"event": event.originator_version, "ply": folded.ply,
+                                   "what": event_summary(event), "notes": notes,
+                                   "state": folded.state})
+                    notes = []
+                else:
+                    notes.append(event_summary(event))
+        else:
+            standing = {e.originator_version for e in view.standing}
+            ply = 0
+            for event in view.events[1:]:
+                if event.originator_version in standing:
+                    ply += 1
+                    if start <= ply <= last:
+                        frames.append({"event": event.originator_version, "ply": ply,
+                                       "what": event_summary(event), "notes": notes,
+                                       "state": view.state_at(ply)})
+                    notes = []
+                elif start <= ply + 1 <= last + 1:
+                    notes.append(event_summary(event))
+        if notes:
+            frames.append({"event": view.version, "ply": view.ply, "what": "(end of record)", "notes": notes,
+                           "state": view.state})
+        if as_json:
+            emit_json([{**{k: v for k, v in f.items() if k != "state"},
+                        "position": rules.describe(f["state"])} for f in frames])
+            return
+        for frame in frames:
+            for note in frame["notes"]:
+                typer.echo(f"  ({note})")
+            typer.echo(f"\n[event {frame['event']}] {frame['what']}")
+            typer.echo(rules.render(frame["state"]))
+        typer.echo(f"\n{outcome_line(view)}")
+
+
 def run() -> None:
     """Console-script entry point."""
     app()

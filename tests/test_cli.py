@@ -139,3 +139,22 @@ def test_dispute_rule_appeal_audit_scoreboard(db_path: Path) -> None:
     assert rows["Ann"]["won"] == 1 and rows["Ben"]["lost"] == 1
     code, out, _ = call(db_path, "scoreboard", "--rebuild")
     assert code == 0 and "Ann" in out
+
+
+def test_replay_standing_line_and_session(db_path: Path) -> None:
+    game = new_game(db_path, heap=9)
+    for text in ("t2", "t5", "t3", "t1"):
+        call(db_path, "act", game, text)          # t5 rejected
+    call(db_path, "undo", game, "--reason", "misheard")
+    call(db_path, "act", game, "t2")
+    code, out, _ = call(db_path, "replay", game, "--json")
+    frames = json.loads(out)
+    assert [f["ply"] for f in frames] == [1, 2, 3]
+    assert [f["position"]["left"] for f in frames] == [7, 4, 2]
+    assert any("rejected 't5'" in n for n in frames[1]["notes"])
+    assert any("retracted action 3" in n for n in frames[2]["notes"])
+    code, out, _ = call(db_path, "replay", game, "--session", "--json")
+    session = json.loads(out)
+    assert [f["ply"] for f in session] == [1, 2, 3, 2, 3]  # the retraction is a frame of its own
+    code, out, _ = call(db_path, "replay", game, "--from", "2", "--to", "2")
+    assert code == 0 and "2. second t3" in out and "1. first t2" not in out
