@@ -131,6 +131,16 @@ def load_view(ref: str, upto: int | None = None) -> GameView:
     return store.load(store.resolve(ref), upto=upto)
 
 
+def seat_of(view: GameView, who: str) -> str:
+    """A seat from a seat name or a player's name (case-insensitive), as a referee would type it."""
+    wanted = who.strip().lower()
+    for player in view.created.players:
+        if wanted in (player.seat.lower(), player.name.lower()):
+            return player.seat
+    choices = ", ".join(f"{p.seat} ({p.name})" for p in view.created.players)
+    fail(f"{who!r} is neither a seat nor a player of this game: {choices}")
+
+
 def outcome_line(view: GameView) -> str:
     if view.ended is None:
         mover = view.rules.to_move(view.state)
@@ -208,14 +218,17 @@ def act(
     game: GameArg,
     action: Annotated[str, typer.Argument(help="The action in the game's notation, e.g. 'c1>c2'.")],
     by: Annotated[
-        str | None, typer.Option("--by", help="Seat making the action (checked against the turn).")
+        str | None, typer.Option("--by", help="Seat or player making the action (checked against the turn).")
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Record one action, or exit 1 naming the clause it breaks (the attempt is kept as evidence)."""
     with handled():
         store = _settings.store()
-        result = store.record(store.resolve(game), action, actor=by, by=_settings.referee)
+        game_id = store.resolve(game)
+        view = store.load(game_id)
+        actor = seat_of(view, by) if by is not None else None
+        result = store.record(game_id, action, actor=actor, by=_settings.referee, view=view)
         if as_json:
             import msgspec
 
@@ -336,10 +349,10 @@ def undo(
 @app.command()
 def end(
     game: GameArg,
-    resign: Annotated[str | None, typer.Option("--resign", help="SEAT that resigns.")] = None,
+    resign: Annotated[str | None, typer.Option("--resign", help="Seat or player who resigns.")] = None,
     draw: Annotated[bool, typer.Option("--draw", help="The players agree a draw.")] = False,
     adjudicate: Annotated[
-        str | None, typer.Option("--adjudicate", help="Winning SEAT, or 'draw', by referee's decision.")
+        str | None, typer.Option("--adjudicate", help="Winning seat or player, or 'draw', by referee's decision.")
     ] = None,
     reason: Annotated[str, typer.Option("--reason", help="Reason (required to adjudicate).")] = "",
 ) -> None:
@@ -350,12 +363,14 @@ def end(
             fail("give exactly one of --resign SEAT, --draw, --adjudicate SEAT|draw")
         store = _settings.store()
         game_id = store.resolve(game)
+        view = store.load(game_id)
         if resign is not None:
-            ended = store.end(game_id, "resignation", resigned=resign, reason=reason, by=_settings.referee)
+            ended = store.end(game_id, "resignation", resigned=seat_of(view, resign), reason=reason,
+                              by=_settings.referee)
         elif draw:
             ended = store.end(game_id, "agreement", reason=reason, by=_settings.referee)
         else:
-            winner = None if adjudicate == "draw" else adjudicate
+            winner = None if adjudicate == "draw" else seat_of(view, str(adjudicate))
             ended = store.end(game_id, "adjudication", winner=winner, reason=reason, by=_settings.referee)
         who = "draw" if ended.winner is None else f"{ended.winner} wins"
         typer.echo(f"game over: {who} ({ended.how}, {ended.clause})")

@@ -158,3 +158,15 @@ def test_replay_standing_line_and_session(db_path: Path) -> None:
     assert [f["ply"] for f in session] == [1, 2, 3, 2, 3]  # the retraction is a frame of its own
     code, out, _ = call(db_path, "replay", game, "--from", "2", "--to", "2")
     assert code == 0 and "2. second t3" in out and "1. first t2" not in out
+
+
+def test_seats_can_be_named_by_player(db_path: Path) -> None:
+    game = new_game(db_path, heap=5)
+    code, _, err = call(db_path, "act", game, "t1", "--by", "ben")
+    assert code == 1 and "REF-1.2" in err          # Ben sits in the second seat
+    code, out, _ = call(db_path, "act", game, "t1", "--by", "Ann")
+    assert code == 0
+    code, _, err = call(db_path, "end", game, "--resign", "Zed")
+    assert code == 2 and "neither a seat nor a player" in err
+    code, out, _ = call(db_path, "end", game, "--resign", "Ben")
+    assert code == 0 and "first wins" in out
