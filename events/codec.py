@@ -73,6 +73,11 @@ class MsgspecMapper(Mapper[str]):
             state=state,
         )
 
+    @property
+    def plain(self) -> bool:
+        """Whether stored states are the events' JSON as it is (no cipher, no compression)."""
+        return self.cipher is None and self.compressor is None
+
     @staticmethod
     def decode_row(topic: str, state: bytes) -> GameEvent:
         """Decode plain (unencrypted, uncompressed) event JSON of ``topic``."""

@@ -78,7 +78,7 @@ def verify_stream(game_id: str, rows: Sequence[StoredEvent], mapper: Mapper[Any]
     """Check a game's stored rows: structure, hash chain, then every decision by replay."""
     report = GameReport(game_id=game_id, events=len(rows))
     add = report.findings.append
-    raw_bytes = mapper.cipher is None and mapper.compressor is None
+    raw_bytes = mapper.cipher is None and mapper.compressor is None  # see MsgspecMapper.plain
     decoded: list[GameEvent] = []
     prev_hash = GENESIS_HASH
     expected = 1

@@ -20,6 +20,7 @@ from typing import Any, cast
 import msgspec
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
+from eventsourcing.sqlite import SQLiteApplicationRecorder
 
 from events.codec import MsgspecMapper, decode, seal
 from events.replay import GameView, judge
@@ -159,20 +160,29 @@ class GameStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def direct_sqlite(self) -> SQLiteApplicationRecorder | None:
+        """The SQLite recorder, when rows may be read and written directly.
+
+        The hot paths (loading a game, listing games, bulk imports, the
+        scoreboard) use the recorder's own datastore and statements with plain
+        tuples on SQLite when events are stored as plain JSON; any other
+        recorder or an encrypted or compressed store goes through the library's
+        calls, which give the same answers."""
+        recorder = self.recorder
+        if isinstance(recorder, SQLiteApplicationRecorder) and self.mapper.plain:
+            return recorder
+        return None
+
     # -- reading -------------------------------------------------------------
     def stored_events(self, game_id: str) -> Sequence[StoredEvent]:
         return self.recorder.select_events(game_id)
 
     def events(self, game_id: str, *, upto: int | None = None) -> list[GameEvent]:
         """A game's events in order (up to event ``upto``)."""
-        from eventsourcing.sqlite import SQLiteApplicationRecorder
-
-        recorder = self.recorder
-        if (isinstance(recorder, SQLiteApplicationRecorder) and self.mapper.cipher is None
-                and self.mapper.compressor is None):
-            # Loading a game is the hot path of every entry: read plain rows
-            # through the recorder's datastore rather than building a
-            # StoredEvent object per row.
+        recorder = self.direct_sqlite
+        if recorder is not None:
+            # Loading a game starts every entry: plain rows, not a StoredEvent per row.
             sql = (f"SELECT topic, state FROM {recorder.events_table_name} WHERE originator_id = ? "
                    "AND originator_version <= ? ORDER BY originator_version")
             with recorder.datastore.transaction(commit=False) as cursor:
@@ -181,7 +191,7 @@ class GameStore:
                 rows = cursor.fetchall()
             return [decode(topic, state) for topic, state in rows]
         to_domain = self.mapper.to_game_event
-        return [to_domain(s) for s in recorder.select_events(game_id, lte=upto)]
+        return [to_domain(s) for s in self.recorder.select_events(game_id, lte=upto)]
 
     def load(self, game_id: str, *, upto: int | None = None) -> GameView:
         """Rebuild a game by replaying its stream (up to event ``upto``)."""
@@ -224,10 +234,8 @@ class GameStore:
 
         Read from the whole log rather than from creation events, so a game whose
         creation event was removed or damaged is still found by ``verify``."""
-        from eventsourcing.sqlite import SQLiteApplicationRecorder
-
-        recorder = self.recorder
-        if isinstance(recorder, SQLiteApplicationRecorder):  # one pass over the primary-key index
+        recorder = self.direct_sqlite
+        if recorder is not None:  # one pass over the primary-key index
             sql = (f"SELECT originator_id FROM {recorder.events_table_name} "
                    "GROUP BY originator_id ORDER BY MIN(rowid)")
             with recorder.datastore.transaction(commit=False) as cursor:
@@ -487,12 +495,10 @@ class GameStore:
         Used by imports: the rows go to the application's recorder in one
         transaction, stored exactly as read. When the store encrypts or
         compresses, each row is mapped through the mapper as usual."""
-        from eventsourcing.sqlite import SQLiteApplicationRecorder
-
-        plain = self.mapper.cipher is None and self.mapper.compressor is None
-        recorder = self.recorder
+        plain = self.mapper.plain
+        recorder = self.direct_sqlite
         try:
-            if plain and isinstance(recorder, SQLiteApplicationRecorder):
+            if recorder is not None:
                 # The application recorder inserts row by row to return notification
                 # ids, which an import does not need: one executemany of the rows as
                 # they are, with the library's own statement on its own datastore.
@@ -501,7 +507,7 @@ class GameStore:
                 with recorder.datastore.transaction(commit=True) as cursor:
                     cursor.executemany(recorder.insert_events_statement, params)
                 return
-            recorder.insert_events([
+            self.recorder.insert_events([
                 StoredEvent(game_id, number, topic, state) if plain
                 else self.mapper.to_stored_event(self.mapper.decode_row(topic, state))
                 for game_id, rows in streams

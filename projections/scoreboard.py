@@ -172,10 +172,8 @@ class Projector:
         them per game (in C) and only the other events are read, in log order,
         through the recorder's own datastore. Other recorders go through
         ``select_notifications``."""
-        from eventsourcing.sqlite import SQLiteApplicationRecorder
-
-        recorder = self.store.recorder
-        if isinstance(recorder, SQLiteApplicationRecorder) and self.store.mapper.cipher is None:
+        recorder = self.store.direct_sqlite
+        if recorder is not None:
             table = recorder.events_table_name
             with recorder.datastore.transaction(commit=False) as cursor:
                 cursor.row_factory = None  # type: ignore[attr-defined]  # plain tuples
@@ -200,7 +198,7 @@ class Projector:
                 events = [(int(i), str(g), int(v), str(t), bytes(b)) for i, g, v, t, b in cursor.fetchall()]
             total = len(events) + sum(n for n, _, _ in actions.values())
             return _Page(last, events, actions, total)
-        notes = recorder.select_notifications(position, PAGE, inclusive_of_start=False)
+        notes = self.store.recorder.select_notifications(position, PAGE, inclusive_of_start=False)
         if not notes:
             return _Page(position, [], {}, 0)
         others: list[tuple[int, str, int, str, bytes]] = []

@@ -140,3 +140,25 @@ def test_other_recorders_take_the_library_paths(db_path: Path, tmp_path: Path) -
         results.append((games, projector.standings()))
     assert results[0] == results[1]
     assert results[1][0][0][2:] == ("second", "rule", 2, 1, 1, 8)
+
+
+def test_compressed_store_takes_the_library_paths(tmp_path: Path) -> None:
+    """A store configured with the library's compressor (events not plain JSON) works the same."""
+    from events.importer import import_files
+    from events.transfer import export_jsonl
+
+    store = GameStore(tmp_path / "zip.db", env={"COMPRESSOR_TOPIC": "eventsourcing.compressor:ZlibCompressor"})
+    assert store.direct_sqlite is None
+    game = play(store, "Ann", "Ben", ["t3", "t9", "t1"])
+    with sqlite3.connect(tmp_path / "zip.db") as con:
+        (state,) = con.execute("SELECT state FROM stored_events LIMIT 1").fetchone()
+    assert not state.startswith(b"{")  # really compressed
+    assert store.verify(game).ok and store.game_ids() == [game]
+    projector = Projector(store, tmp_path / "zip.projections.db")
+    assert projector.catch_up() == 5
+    assert {r["player"] for r in projector.standings()} == {"Ann", "Ben"}
+    path = tmp_path / "g.jsonl"
+    path.write_text(export_jsonl(store.load(game).events))
+    other = GameStore(tmp_path / "zip2.db", env={"COMPRESSOR_TOPIC": "eventsourcing.compressor:ZlibCompressor"})
+    assert import_files(other, [path], progress=False)["imported"] == 1
+    assert other.load(game).events == store.load(game).events
