@@ -16,6 +16,7 @@ from events.schema import (
     GameCreated,
     GameEnded,
     GameEvent,
+    ResultVoided,
     kind_of,
     topic_of,
 )
@@ -43,6 +44,8 @@ def event_summary(event: GameEvent) -> str:
     if isinstance(event, GameEnded):
         who = "draw" if event.winner is None else f"{event.winner} wins"
         return f"ended: {who} by {event.how} ({event.clause}{': ' + event.reason if event.reason else ''})"
+    if isinstance(event, ResultVoided):
+        return f"result of event {event.event} voided: {event.reason}"
     if isinstance(event, DisputeOpened):
         return f"dispute {event.dispute} on event {event.event} by {event.by}: {event.claim}"
     if isinstance(event, DisputeRuled):

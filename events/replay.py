@@ -25,6 +25,7 @@ from events.schema import (
     GameCreated,
     GameEnded,
     GameEvent,
+    ResultVoided,
 )
 from referee import games
 from referee.core import GameRules, Setup, Verdict
@@ -156,6 +157,13 @@ class GameView:
                 self.ended = None
         elif type(event) is GameEnded:
             self.ended = event
+        elif type(event) is ResultVoided:
+            if self.ended is None or self.ended.originator_version != event.event:
+                raise ReplayError(
+                    f"event {event.originator_version} voids event {event.event}, which is not the "
+                    "result in force"
+                )
+            self.ended = None
         elif type(event) is DisputeOpened:
             self.disputes[event.dispute] = Dispute(
                 number=event.dispute, event=event.event, opened=event

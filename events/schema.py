@@ -97,6 +97,14 @@ class GameEnded(GameEvent, frozen=True, kw_only=True):
         return self.winner if self.winner is not None else "draw"
 
 
+class ResultVoided(GameEvent, frozen=True, kw_only=True):
+    """A declared result (stream event ``event``) set aside by a ruling; the game is open again."""
+
+    event: int
+    reason: str
+    by: str = ""
+
+
 class DisputeOpened(GameEvent, frozen=True, kw_only=True):
     """A player disputes the referee's handling of stream event ``event``."""
 
@@ -131,6 +139,7 @@ TOPICS: dict[str, type[GameEvent]] = {
     "referee.ActionRejected.v1": ActionRejected,
     "referee.ActionRetracted.v1": ActionRetracted,
     "referee.GameEnded.v1": GameEnded,
+    "referee.ResultVoided.v1": ResultVoided,
     "referee.DisputeOpened.v1": DisputeOpened,
     "referee.DisputeRuled.v1": DisputeRuled,
     "referee.DisputeAppealed.v1": DisputeAppealed,
@@ -143,6 +152,7 @@ AnyEvent = (
     | ActionRejected
     | ActionRetracted
     | GameEnded
+    | ResultVoided
     | DisputeOpened
     | DisputeRuled
     | DisputeAppealed
@@ -161,6 +171,7 @@ def kind_of(event: GameEvent) -> str:
         ActionRejected: "rejected",
         ActionRetracted: "retracted",
         GameEnded: "ended",
+        ResultVoided: "voided",
         DisputeOpened: "dispute",
         DisputeRuled: "ruling",
         DisputeAppealed: "appeal",

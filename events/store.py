@@ -37,6 +37,7 @@ from events.schema import (
     GameCreated,
     GameEnded,
     GameEvent,
+    ResultVoided,
     RulingDecision,
     RulingLevel,
 )
@@ -254,7 +255,7 @@ class GameStore:
 
     def games(self) -> list[GameSummary]:
         created_topic = TOPIC_OF[GameCreated]
-        topics = [created_topic, TOPIC_OF[GameEnded], TOPIC_OF[ActionRetracted]]
+        topics = [created_topic, TOPIC_OF[GameEnded], TOPIC_OF[ActionRetracted], TOPIC_OF[ResultVoided]]
         summaries: dict[str, GameSummary] = {}
         to_domain = self.mapper.to_game_event
         for note in self.iter_notifications(topics):
@@ -273,8 +274,8 @@ class GameStore:
                 summary = summaries[event.originator_id]
                 if isinstance(event, GameEnded):
                     summary.result, summary.how = event.result, event.how
-                elif summary.how == "rule":  # a retraction reopens a result by rule
-                    summary.result, summary.how = "*", None
+                elif isinstance(event, ResultVoided) or summary.how == "rule":
+                    summary.result, summary.how = "*", None  # voided, or reopened by a retraction
         return list(summaries.values())
 
     # -- writing -------------------------------------------------------------
@@ -629,11 +630,31 @@ class GameStore:
                     recorded_by=by,
                 )
             ]
-        raise InvalidCommandError(
-            "REF-4.5",
-            f"overturning a {type(target).__name__} is carried out by the referee with a new action; "
-            "record it explicitly",
-        )
+        if isinstance(target, GameEnded):
+            if target.how == "rule":
+                raise InvalidCommandError(
+                    "REF-4.5",
+                    "a result reached by rule stands while the action that reached it stands; "
+                    "overturn that action instead",
+                )
+            if view.ended is None or view.ended.originator_version != event_no:
+                raise InvalidCommandError("REF-4.5", f"event {event_no} is not the result in force")
+            return [ResultVoided(**header, event=event_no, reason=note, by=by)]
+        if isinstance(target, ActionRetracted):
+            retracted = view.event(target.event)
+            if view.ended is not None or target.seq != view.ply + 1 or not isinstance(retracted, ActionRecorded):
+                raise InvalidCommandError(
+                    "REF-4.5",
+                    f"the retracted action {target.seq} no longer fits the position (the game is at "
+                    f"action {view.ply + 1}); retract back to that point first",
+                )
+            _, verdict = judge(view, retracted.notation, retracted.actor)
+            if not verdict.legal:  # the line below it may have changed since
+                v = verdict.violations[0]
+                raise InvalidCommandError("REF-4.5", f"{retracted.notation!r} is not legal now: {v.clause}: {v.reason}")
+            return [ActionRecorded(**header, seq=target.seq, actor=retracted.actor, action=retracted.action,
+                                   notation=retracted.notation, recorded_by=by)]
+        raise InvalidCommandError("REF-4.5", f"event {event_no} is not a decision that can be overturned")
 
 
 def violations_text(violations: Sequence[Violation]) -> str:

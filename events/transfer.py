@@ -43,6 +43,7 @@ from events.schema import (
     GameCreated,
     GameEnded,
     GameEvent,
+    ResultVoided,
 )
 from referee import games
 from referee.core import Player, Setup
@@ -230,6 +231,8 @@ def _text_line(event: GameEvent) -> str:
     if isinstance(event, GameEnded):
         winner = event.winner or "draw"
         return f"{{ended {winner} by {event.how} {event.clause}: {_q(event.reason)}}}"
+    if isinstance(event, ResultVoided):
+        return f"{{voided {event.event}: {_q(event.reason)}}}"
     if isinstance(event, DisputeOpened):
         return f"{{dispute {event.dispute} on event {event.event} by {_q(event.by)}: {_q(event.claim)}}}"
     if isinstance(event, DisputeRuled):
@@ -250,6 +253,7 @@ _COMMENTS = {
     "dispute": re.compile(r"^\{dispute (\d+) on event (\d+) by " + _STR + ": " + _STR + r"\}$"),
     "ruling": re.compile(r"^\{ruling (\d+) (\S+) (\S+) (\S+) by " + _STR + ": " + _STR + r"\}$"),
     "appeal": re.compile(r"^\{appeal (\d+) by " + _STR + ": " + _STR + r"\}$"),
+    "voided": re.compile(r"^\{voided (\d+): " + _STR + r"\}$"),
 }
 
 
@@ -357,6 +361,10 @@ def _text_event(line: str, number: int, source: str, view: GameView, base: dict[
         if kind == "ruling":
             return DisputeRuled(**base, dispute=int(g[0]), level=cast(Any, g[1]), decision=cast(Any, g[2]), clause=g[3],
                                 by=json.loads(g[4]), reason=json.loads(g[5]))
+        if kind == "voided":
+            if view.ended is None:
+                raise ImportFileError(source, number, "there is no result to void here", "REF-4.5")
+            return ResultVoided(**base, event=view.ended.originator_version, reason=json.loads(g[1]), by=by)
         return DisputeAppealed(**base, dispute=int(g[0]), by=json.loads(g[1]), grounds=json.loads(g[2]))
     raise ImportFileError(source, number, f"cannot read this line: {line!r}")
 

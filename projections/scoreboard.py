@@ -43,6 +43,7 @@ from events.schema import (
     DisputeRuled,
     GameCreated,
     GameEnded,
+    ResultVoided,
 )
 
 if TYPE_CHECKING:
@@ -59,6 +60,7 @@ T_RECORDED = TOPIC_OF[ActionRecorded]
 T_REJECTED = TOPIC_OF[ActionRejected]
 T_RETRACTED = TOPIC_OF[ActionRetracted]
 T_ENDED = TOPIC_OF[GameEnded]
+T_VOIDED = TOPIC_OF[ResultVoided]
 T_DISPUTE = TOPIC_OF[DisputeOpened]
 T_RULED = TOPIC_OF[DisputeRuled]
 T_APPEALED = TOPIC_OF[DisputeAppealed]
@@ -262,6 +264,10 @@ class Projector:
                 ended = to_domain(note)
                 row.update(ended=ended.timestamp.isoformat(), result=ended.result, how=ended.how,
                            clause=ended.clause, ended_at=notification_id)
+                results_changed = True
+            elif topic == T_VOIDED:
+                row["corrections"] += 1
+                row.update(ended=None, result="*", how=None, clause=None, ended_at=None)
                 results_changed = True
             elif topic == T_DISPUTE:
                 row["disputes"] += 1

@@ -162,3 +162,53 @@ def test_compressed_store_takes_the_library_paths(tmp_path: Path) -> None:
     other = GameStore(tmp_path / "zip2.db", env={"COMPRESSOR_TOPIC": "eventsourcing.compressor:ZlibCompressor"})
     assert import_files(other, [path], progress=False)["imported"] == 1
     assert other.load(game).events == store.load(game).events
+
+
+def test_ref_4_5_overturned_resignation_voids_the_result(db_path: Path, tmp_path: Path) -> None:
+    """REF-2.2/REF-4.5: a wrongly entered resignation is set aside by a ruling, then corrected."""
+    from events.schema import ResultVoided
+    from events.transfer import export_jsonl, export_text, read_any
+
+    store = GameStore(db_path)
+    game = play(store, "Ann", "Ben", ["t1"], heap=6)
+    wrong = store.end(game, "resignation", resigned="first")      # it was Ben who resigned
+    projector = Projector(store)
+    projector.catch_up()
+    assert {r["player"]: r["won"] for r in projector.standings()} == {"Ann": 0, "Ben": 1}
+    with pytest.raises(InvalidCommandError):
+        store.retract(game, "wrong seat")                          # REF-2.2: not by retraction
+    store.open_dispute(game, wrong.originator_version, by="Ann", claim="Ben resigned, not me")
+    written = store.rule(game, 1, decision="overturn", clause="REF-3.2", reason="Ben resigned", by="Rita")
+    assert [type(e) for e in written][1] is ResultVoided
+    view = store.load(game)
+    assert view.ended is None and view.result == "*"
+    assert {s.game_id: s.result for s in store.games()}[game] == "*"
+    store.end(game, "resignation", resigned="second")
+    projector.catch_up()
+    assert {r["player"]: r["won"] for r in projector.standings()} == {"Ann": 1, "Ben": 0}
+    assert store.verify(game).ok
+    view = store.load(game)
+    assert [e for _, e in read_any(export_jsonl(view.events), "g.jsonl")] == view.events
+    text_events = [e for _, e in read_any(export_text(view), "g.txt")]
+    assert [type(e) for e in text_events] == [type(e) for e in view.events]
+
+
+def test_ref_4_5_rule_results_and_stale_retractions_are_refused(db_path: Path) -> None:
+    store = GameStore(db_path)
+    game = play(store, "Ann", "Ben", ["t3", "t1"])              # ended by rule (NIM-2)
+    ended = store.load(game).ended
+    assert ended is not None
+    store.open_dispute(game, ended.originator_version, by="Ann", claim="not over")
+    with pytest.raises(InvalidCommandError, match="stands while the action"):
+        store.rule(game, 1, decision="overturn", clause="NIM-2", reason="no", by="Rita")
+    other = play(store, "Ann", "Ben", ["t3"], heap=9)
+    retraction = store.retract(other, "misheard")
+    store.record(other, "t1")                                    # a different action 1 now stands
+    store.retract(other, "again")
+    store.record(other, "t2")
+    store.open_dispute(other, retraction.originator_version, by="Ann", claim="t3 was right")
+    with pytest.raises(InvalidCommandError, match="no longer fits"):
+        store.rule(other, 1, decision="overturn", clause="NIM-1", reason="restore", by="Rita")
+    store.retract(other, "make room")
+    written = store.rule(other, 1, decision="overturn", clause="NIM-1", reason="restore", by="Rita")
+    assert written[-1].notation == "t3" and store.load(other).state.left == 6
