@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 
+from events.schema import ActionRecorded
 from events.store import GameStore, InvalidCommandError
 from projections.audit import dossiers, render_dossier
 from projections.scoreboard import Projector, witness_findings
@@ -211,4 +212,5 @@ def test_ref_4_5_rule_results_and_stale_retractions_are_refused(db_path: Path) -
         store.rule(other, 1, decision="overturn", clause="NIM-1", reason="restore", by="Rita")
     store.retract(other, "make room")
     written = store.rule(other, 1, decision="overturn", clause="NIM-1", reason="restore", by="Rita")
-    assert written[-1].notation == "t3" and store.load(other).state.left == 6
+    last = written[-1]
+    assert isinstance(last, ActionRecorded) and last.notation == "t3" and store.load(other).state.left == 6
