@@ -244,7 +244,7 @@ def _text_line(event: GameEvent) -> str:
 
 
 _TAG = re.compile(r'^\[(\S+) (".*")\]$')
-_MOVE = re.compile(r"^(\d+)\.\s+(\S+)\s+(.+)$")
+_MOVE = re.compile(r"^(\d+)\.\s*(.+)$")
 _STR = r'("(?:[^"\\]|\\.)*")'
 _COMMENTS = {
     "rejected": re.compile(r"^\{rejected " + _STR + r" by (\S+) for (\d+): (.*)\}$"),
@@ -319,7 +319,12 @@ def _text_event(line: str, number: int, source: str, view: GameView, base: dict[
     rules = view.rules
     move = _MOVE.match(line)
     if move:
-        seq, actor, text = int(move.group(1)), move.group(2), move.group(3).strip()
+        seq, rest = int(move.group(1)), move.group(2).strip()
+        first, _, after = rest.partition(" ")
+        if first in rules.seats and after.strip():  # "12. red c4xd5"; the seat may be left out
+            actor, text = first, after.strip()
+        else:
+            actor, text = str(rules.to_move(view.state)), rest
         if seq != view.ply + 1:
             raise ImportFileError(source, number, f"action numbered {seq}; the game is at action {view.ply + 1}")
         action, verdict = judge(view, text, actor)

@@ -131,3 +131,19 @@ def test_many_files_import_in_parallel_with_the_same_outcome(db_path: Path, tmp_
     assert all("hash" in e for e in parallel["errors"])
     assert parallel["imported"] == len(files) - len(parallel["errors"])
     assert GameStore(tmp_path / "parallel.db").verify(parallel["game_ids"][0]).ok
+
+
+def test_hand_written_text_record_without_seats_or_optional_tags(tmp_path: Path) -> None:
+    """A minimal record as a person or another tool would write it: seats may be left out,
+    notation may use capitals and spaces, optional tags may be missing."""
+    text = (
+        '[Game "prizmik"]\n[GameId "hand-1"]\n[Ruleset "prizmik/1"]\n'
+        '[Player:red "Alice"]\n[Player:blue "Bob"]\n\n'
+        "1. e1>e2\n2. e8>e7\n3. red e2-e4\n4. E7 - E5\n"
+    )
+    events = [e for _, e in read_any(text, "hand.txt")]
+    assert [getattr(e, "notation", None) for e in events[1:]] == ["e1>e2", "e8>e7", "e2-e4", "e7-e5"]
+    assert [getattr(e, "actor", None) for e in events[1:]] == ["red", "blue", "red", "blue"]
+    with pytest.raises(ImportFileError) as info:
+        read_any(text.replace("4. E7 - E5", "4. red e4-e6"), "hand.txt")
+    assert info.value.line == 10 and info.value.clause == "REF-1.2"
