@@ -47,7 +47,10 @@ def render(state: PrismataState) -> str:
         who = "draw" if state.result.winner is None else f"{SEATS[state.result.winner]} wins"
         lines.append(f"Game over: {who} ({state.result.clause}: {state.result.reason})")
     else:
-        lines.append(f"{SEATS[state.active]} to act, {state.phase} phase")
+        line = f"{SEATS[state.active]} to act, {state.phase} phase"
+        if state.phase == "defense":
+            line += f": {state.res[1 - state.active].attack} incoming damage to block"
+        lines.append(line)
     lines.append("Random set: " + ", ".join(state.random_set))
     for seat in (0, 1):
         r = state.res[seat]
