@@ -374,17 +374,26 @@ def _text_event(line: str, number: int, source: str, view: GameView, base: dict[
     raise ImportFileError(source, number, f"cannot read this line: {line!r}")
 
 
-def read_for_import(text: str, source: str, *, by: str = "") -> tuple[list[GameEvent], list[bytes] | None]:
-    """Events of a record, re-checked, with their stored bytes when the file carries them."""
+def _read_checked(text: str, source: str, by: str) -> list[tuple[int, GameEvent, bytes | None]]:
+    """(line, event, stored bytes or None) of a record in either format, every decision re-checked."""
     try:
         kind = sniff_format(text)
     except ValueError as exc:
         raise ImportFileError(source, 1, str(exc)) from None
+    rows: list[tuple[int, GameEvent, bytes | None]]
     if kind == "jsonl":
-        rows = read_jsonl_stored(text, source)
-        recheck([(n, e) for n, e, _ in rows], source)
-        return [e for _, e, _ in rows], [b for _, _, b in rows]
-    return [e for _, e in read_any(text, source, by=by)], None
+        rows = list(read_jsonl_stored(text, source))
+    else:
+        rows = [(n, e, None) for n, e in read_text(text, source, by=by)]
+    recheck([(n, e) for n, e, _ in rows], source)
+    return rows
+
+
+def read_for_import(text: str, source: str, *, by: str = "") -> tuple[list[GameEvent], list[bytes] | None]:
+    """Events of a record, re-checked, with their stored bytes when the file carries them."""
+    rows = _read_checked(text, source, by)
+    states = [b for _, _, b in rows if b is not None]
+    return [e for _, e, _ in rows], states if len(states) == len(rows) else None
 
 
 def sniff_format(text: str) -> str:
@@ -397,18 +406,8 @@ def sniff_format(text: str) -> str:
 
 
 def read_any(text: str, source: str, *, by: str = "") -> list[tuple[int, GameEvent]]:
-    """Read a record in either format; JSONL decisions are re-checked here too."""
-    try:
-        kind = sniff_format(text)
-    except ValueError as exc:
-        raise ImportFileError(source, 1, str(exc)) from None
-    if kind == "jsonl":
-        numbered = read_jsonl(text, source)
-        recheck(numbered, source)
-        return numbered
-    numbered = read_text(text, source, by=by)
-    recheck(numbered, source)
-    return numbered
+    """Read a record in either format; every decision is re-checked."""
+    return [(n, e) for n, e, _ in _read_checked(text, source, by)]
 
 
 __all__ = ["ImportFileError", "export_jsonl", "export_text", "read_any", "read_for_import", "read_jsonl",
