@@ -24,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee.prismata import PrismataRules
-from referee.prismata.reference import ReferenceImport
+from referee.games.prismata import PrismataRules
+from referee.games.prismata.reference import ReferenceImport
 
 DEFAULT = ROOT / "fixtures/prismata/reference/live-2026-03/pp8_002_seed11002.json.gz"
 

@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from referee.core import Player, Setup
-from referee.prizmik import PrizmikRules, PrizmikState
+from referee.contract import Player, Setup
+from referee.games.prizmik import PrizmikRules, PrizmikState
 
 MAX_PLIES = 200
 

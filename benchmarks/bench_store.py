@@ -19,23 +19,23 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from events.codec import seal  # noqa: E402
-from events.importer import import_files  # noqa: E402
-from events.schema import GENESIS_HASH, ActionRecorded, GameCreated, GameEnded, GameEvent  # noqa: E402
-from events.store import GameStore  # noqa: E402
-from events.transfer import export_jsonl  # noqa: E402
-from projections.scoreboard import Projector  # noqa: E402
-from referee import games  # noqa: E402
-from referee.core import Player, Setup  # noqa: E402
+from events.codec import encode, seal
+from events.interchange import export_jsonl
+from events.schema import GENESIS_HASH, TOPIC_OF, ActionRecorded, GameCreated, GameEnded, GameEvent
+from events.store import GameStore
+from projections.projector import Projector
+from referee import games
+from referee.contract import Player, Setup
+from service import RefereeService
 
 NAMES = ["Ada", "Bea", "Cy", "Dov", "Eli", "Fay", "Gus", "Hal", "Ida", "Jo", "Kai", "Lu"]
 START = datetime(2026, 1, 1, tzinfo=UTC)
@@ -102,13 +102,13 @@ def pct(values: list[float], q: float) -> float:
 def bench_record(game: str, work: Path, samples: int) -> dict[str, float]:
     """Record one action (load, check, append) on games of 200 standing actions."""
     rng = random.Random(7)
-    store = GameStore(work / "record.db")
+    store = RefereeService(GameStore(work / "record.db"))
     streams: list[list[GameEvent]] = []
     while len(streams) < samples:
         stream = synthesize(game, len(streams), rng, 200, avoid_end=True)
         if sum(isinstance(e, ActionRecorded) for e in stream) == 200:
             streams.append(stream)
-    store.insert_streams(streams)
+    store.store.insert_streams(streams)
     timings = []
     for stream in streams:
         game_id = stream[0].originator_id
@@ -126,8 +126,8 @@ def bench_record(game: str, work: Path, samples: int) -> dict[str, float]:
 def bench_rebuild(game: str, work: Path, runs: int = 50) -> dict[str, float]:
     """Rebuild a 1,000-event game (actions, rejections and retractions) from SQLite."""
     rng = random.Random(11)
-    store = GameStore(work / "rebuild.db")
-    view = store.create(game, [Player(s, s) for s in games.load(game).seats])
+    store = RefereeService(GameStore(work / "rebuild.db"))
+    view = store.create_game(game, [Player(s, s) for s in games.load(game).seats])
     game_id = view.game_id
     while view.version < 1000:
         roll = rng.random()
@@ -136,7 +136,7 @@ def bench_rebuild(game: str, work: Path, runs: int = 50) -> dict[str, float]:
             view = store.load(game_id)
             continue
         if roll < 0.10:
-            store.record(game_id, "a1-a1", view=view)
+            store.record(game_id, "a1-b1", view=view)  # reads as a move; breaks a rule
             continue
         options = list(view.rules.legal_actions(view.state))
         rng.shuffle(options)
@@ -168,7 +168,8 @@ def bench_bulk(game: str, work: Path, count: int) -> dict[str, float]:
     files = []
     for stream in streams:
         path = folder / f"{stream[0].originator_id}.jsonl"
-        path.write_text(export_jsonl(stream))
+        rows = [(e.originator_version, TOPIC_OF[type(e)], encode(e)) for e in stream]
+        path.write_text("".join(export_jsonl(stream[0].originator_id, game, rows)))
         files.append(path)
 
     def best_and_median(rates: list[float]) -> tuple[float, float]:
@@ -176,16 +177,17 @@ def bench_bulk(game: str, work: Path, count: int) -> dict[str, float]:
 
     import_rates = []
     for attempt in range(2):
-        store = GameStore(work / f"bulk{attempt}.db")
+        service = RefereeService(GameStore(work / f"bulk{attempt}.db"))
         t0 = time.perf_counter()
-        report = import_files(store, files, progress=False)
+        report = service.import_files(files)
         import_rates.append(total / (time.perf_counter() - t0))
-        assert not report["errors"], report["errors"][:3]
+        assert not report.refused, report.refused[:3]
+        store = service.store
         if attempt == 0:
-            store.close()
+            service.close()
 
-    rows = [(r.originator_id, r.originator_version, r.topic, r.state)
-            for s in streams for r in map(store.mapper.to_stored_event, s)]
+    raw_rows = [(r.originator_id, r.originator_version, r.topic, r.state)
+                for s in streams for r in map(store.mapper.to_stored_event, s)]
     raw_rates = []
     for attempt in range(2):
         raw = sqlite3.connect(work / f"raw{attempt}.db")
@@ -194,7 +196,7 @@ def bench_bulk(game: str, work: Path, count: int) -> dict[str, float]:
                     "state BLOB, PRIMARY KEY (originator_id, originator_version))")
         t0 = time.perf_counter()
         with raw:
-            raw.executemany("INSERT INTO stored_events VALUES (?,?,?,?)", rows)
+            raw.executemany("INSERT INTO stored_events VALUES (?,?,?,?)", raw_rows)
         raw_rates.append(total / (time.perf_counter() - t0))
         raw.close()
 
@@ -210,9 +212,9 @@ def bench_bulk(game: str, work: Path, count: int) -> dict[str, float]:
     verify_rates = []
     for _ in range(3):
         t0 = time.perf_counter()
-        bad = [r for r in (store.verify(g) for g in store.game_ids()) if not r.ok]
+        checked = RefereeService(store).verify()
         verify_rates.append(total / (time.perf_counter() - t0))
-        assert not bad, bad[0].findings[:3]
+        assert checked.bad == 0
     store.close()
     import_best, import_median = best_and_median(import_rates)
     raw_best, _ = best_and_median(raw_rates)

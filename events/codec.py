@@ -5,6 +5,11 @@ The library's default mapper reads ``__dict__``, which msgspec Structs lack, so
 row moved to another position no longer matches its own content) and decodes
 with a typed decoder chosen by topic. Compression and encryption, when the
 application is configured with them, are applied here as the library would.
+
+Older topics (``LEGACY_TOPICS``) are decoded with their own class and then
+upcast to today's class. An event's hash is always computed over the bytes it
+was stored with (``stored_hash``), never over a re-encoding, so upcasting never
+disturbs the hash chain; ``event_hash`` seals new events.
 """
 
 from __future__ import annotations
@@ -16,40 +21,97 @@ from typing import Any
 import msgspec
 from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
 
-from events.schema import TOPIC_OF, TOPICS, GameEvent
+from events.schema import LEGACY_TOPICS, TOPIC_OF, TOPICS, GameCreated, GameEnded, GameEvent
+
+__all__ = [
+    "MsgspecMapper",
+    "decode",
+    "decode_exact",
+    "encode",
+    "event_hash",
+    "is_canonical",
+    "known_topic",
+    "seal",
+    "stored_hash",
+    "upcast",
+]
 
 _encoder = msgspec.json.Encoder()
 _decoders: dict[str, msgspec.json.Decoder[Any]] = {
-    topic: msgspec.json.Decoder(cls) for topic, cls in TOPICS.items()
+    topic: msgspec.json.Decoder(cls) for topic, cls in {**TOPICS, **LEGACY_TOPICS}.items()
 }
-# Upcasters: old topic -> (new topic, function on the decoded JSON object).
-UPCASTERS: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = {}
+
+
+def _same_fields(new: type[GameEvent]) -> Callable[[GameEvent], GameEvent]:
+    """An upcaster for a new version that only adds fields with defaults."""
+
+    def upcast(event: GameEvent) -> GameEvent:
+        return new(**{f: getattr(event, f) for f in event.__struct_fields__})
+
+    return upcast
+
+
+UPCASTERS: dict[str, Callable[[GameEvent], GameEvent]] = {
+    "referee.GameCreated.v1": _same_fields(GameCreated),  # v2 adds tournament labels (meta)
+    "referee.GameEnded.v1": _same_fields(GameEnded),  # v2 adds rankings and tie-breaks
+}
+"""Old topic -> function from the event decoded with its own class to today's class."""
+
+
+def known_topic(topic: str) -> bool:
+    return topic in _decoders
 
 
 def encode(event: GameEvent) -> bytes:
     return _encoder.encode(event)
 
 
-def decode(topic: str, data: bytes) -> GameEvent:
-    """Decode stored bytes of ``topic``, upcasting older topics first."""
+def decode_exact(topic: str, data: bytes) -> GameEvent:
+    """Decode stored bytes with the class of their own topic (no upcasting)."""
     decoder = _decoders.get(topic)
-    if decoder is not None:
-        event: GameEvent = decoder.decode(data)
-        return event
-    if topic in UPCASTERS:
-        obj = msgspec.json.decode(data)
-        while topic in UPCASTERS:
-            topic, upcast = UPCASTERS[topic]
-            obj = upcast(obj)
-        converted: GameEvent = msgspec.convert(obj, TOPICS[topic])
-        return converted
-    raise MapperDeserialisationError(f"unknown event topic {topic!r}")
+    if decoder is None:
+        raise MapperDeserialisationError(f"unknown event topic {topic!r}")
+    event: GameEvent = decoder.decode(data)
+    return event
+
+
+def upcast(topic: str, event: GameEvent) -> GameEvent:
+    """An event decoded with its own topic's class, as today's class."""
+    upcaster = UPCASTERS.get(topic)
+    return upcaster(event) if upcaster is not None else event
+
+
+def decode(topic: str, data: bytes) -> GameEvent:
+    """Decode stored bytes of ``topic`` into today's event class, upcasting old topics."""
+    return upcast(topic, decode_exact(topic, data))
+
+
+def is_canonical(topic: str, data: bytes) -> bool:
+    """Whether ``data`` is exactly how its own class encodes it (no extra fields,
+    no other spacing or order): only canonical bytes are stored."""
+    try:
+        return _encoder.encode(decode_exact(topic, data)) == data
+    except (msgspec.DecodeError, msgspec.ValidationError, MapperDeserialisationError, RecursionError):
+        return False
 
 
 def event_hash(event: GameEvent) -> str:
-    """SHA-256 over the topic and the event encoded with an empty ``hash`` field."""
+    """SHA-256 over today's topic and the event encoded with an empty ``hash`` field."""
     body = _encoder.encode(msgspec.structs.replace(event, hash=""))
     return hashlib.sha256(TOPIC_OF[type(event)].encode() + b"\n" + body).hexdigest()
+
+
+_TOPIC_PREFIX = {topic: topic.encode() + b"\n" for topic in _decoders}
+
+
+def stored_hash(topic: str, state: bytes, own_hash: str) -> str:
+    """An event's hash computed from the bytes it was stored with.
+
+    The common fields are encoded first, so the first ``"hash":"..."`` in the
+    bytes is the event's own hash field; blanking it gives the hashed body."""
+    digest = hashlib.sha256(_TOPIC_PREFIX.get(topic) or topic.encode() + b"\n")
+    digest.update(state.replace(b'"hash":"' + own_hash.encode() + b'"', b'"hash":""', 1))
+    return digest.hexdigest()
 
 
 def seal(event: GameEvent) -> GameEvent:
@@ -78,6 +140,24 @@ class MsgspecMapper(Mapper[str]):
         """Whether stored states are the events' JSON as it is (no cipher, no compression)."""
         return self.cipher is None and self.compressor is None
 
+    def plain_state(self, stored_event: StoredEvent) -> bytes:
+        """The event's JSON bytes as they were encoded (decrypted, decompressed)."""
+        state = stored_event.state
+        if self.cipher:
+            state = self.cipher.decrypt(state)
+        if self.compressor:
+            state = self.compressor.decompress(state)
+        return state
+
+    def stored_row(self, topic: str, plain: bytes) -> bytes:
+        """What to store for the plain JSON ``plain`` (compressed, encrypted as configured)."""
+        state = plain
+        if self.compressor:
+            state = self.compressor.compress(state)
+        if self.cipher:
+            state = self.cipher.encrypt(state)
+        return state
+
     @staticmethod
     def decode_row(topic: str, state: bytes) -> GameEvent:
         """Decode plain (unencrypted, uncompressed) event JSON of ``topic``."""
@@ -89,13 +169,8 @@ class MsgspecMapper(Mapper[str]):
         return event
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        state = stored_event.state
         try:
-            if self.cipher:
-                state = self.cipher.decrypt(state)
-            if self.compressor:
-                state = self.compressor.decompress(state)
-            return decode(stored_event.topic, state)
+            return decode(stored_event.topic, self.plain_state(stored_event))
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise MapperDeserialisationError(
                 f"cannot decode event {stored_event.originator_id}#"

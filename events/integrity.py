@@ -15,34 +15,38 @@ ruling and lists what that ruling would have changed.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
 from eventsourcing.persistence import Mapper, StoredEvent
 
-from events.codec import decode
-from events.replay import GameView, ReplayError, judge
+from events.codec import decode, event_hash, stored_hash
 from events.schema import (
     GENESIS_HASH,
-    TOPIC_OF,
     ActionRecorded,
     ActionRejected,
     ActionRetracted,
+    AdjustmentRecorded,
+    DeckOpened,
+    DeckRegistered,
     GameCreated,
     GameEnded,
     GameEvent,
 )
+from events.view import GameView, ReplayError
 from referee import games
-from referee.core import Outcome, Setup
+from referee.contract import Setup
+from referee.kit.decks import Decklist
+from referee.outcomes import Outcome
+from referee.procedure import judge
 
 
 class Finding(msgspec.Struct, frozen=True, kw_only=True):
     """One thing wrong with a game's log."""
 
     event: int | None
-    problem: str  # missing | moved | edited | chain | undecodable | verdict | result
+    problem: str  # missing | moved | edited | chain | undecodable | verdict | result | value
     detail: str
 
     def __str__(self) -> str:
@@ -61,24 +65,11 @@ class GameReport(msgspec.Struct, kw_only=True):
         return not self.findings
 
 
-_TOPIC_PREFIX = {topic: topic.encode() + b"\n" for topic in TOPIC_OF.values()}
-
-
-def _hash_from_stored(topic: str, state: bytes, own_hash: str) -> str:
-    """The event's hash computed from its stored bytes.
-
-    The common fields are encoded first, so the first ``"hash":"..."`` in the
-    bytes is the event's own hash field; blanking it gives the hashed body."""
-    digest = hashlib.sha256(_TOPIC_PREFIX.get(topic) or topic.encode() + b"\n")
-    digest.update(state.replace(b'"hash":"' + own_hash.encode() + b'"', b'"hash":""', 1))
-    return digest.hexdigest()
-
-
 def verify_stream(game_id: str, rows: Sequence[StoredEvent], mapper: Mapper[Any]) -> GameReport:
     """Check a game's stored rows: structure, hash chain, then every decision by replay."""
     report = GameReport(game_id=game_id, events=len(rows))
     add = report.findings.append
-    raw_bytes = mapper.cipher is None and mapper.compressor is None  # see MsgspecMapper.plain
+    plain_state = getattr(mapper, "plain_state", None)
     decoded: list[GameEvent] = []
     prev_hash = GENESIS_HASH
     expected = 1
@@ -89,10 +80,9 @@ def verify_stream(game_id: str, rows: Sequence[StoredEvent], mapper: Mapper[Any]
             add(Finding(event=expected, problem="missing", detail=f"{gap} missing from the log"))
         expected = number + 1
         try:
-            event: GameEvent = (
-                decode(row.topic, row.state) if raw_bytes else mapper.to_domain_event(row)  # type: ignore[assignment]
-            )
-        except Exception as exc:  # any decoding failure is a finding, never a crash
+            state = plain_state(row) if plain_state is not None else row.state
+            event: GameEvent = decode(row.topic, state)
+        except Exception as exc:  # noqa: BLE001 - any decoding failure is a finding, never a crash
             add(Finding(event=number, problem="undecodable", detail=f"stored bytes cannot be read: {exc}"))
             prev_hash = ""
             continue
@@ -100,15 +90,10 @@ def verify_stream(game_id: str, rows: Sequence[StoredEvent], mapper: Mapper[Any]
             add(Finding(event=number, problem="moved",
                         detail=f"stored as event {number} of {game_id} but written as event "
                                f"{event.originator_version} of {event.originator_id}"))
-        topic = TOPIC_OF[type(event)]
-        if raw_bytes:
-            # Hashing the stored bytes themselves (not a re-encoding) means any
-            # changed byte, even one that decodes to the same values, shows here.
-            actual = _hash_from_stored(topic, row.state, event.hash)
-        else:
-            from events.codec import event_hash
-
-            actual = event_hash(event)
+        # Hashing the stored bytes themselves (not a re-encoding) means any changed
+        # byte, even one that decodes to the same values, shows here; it also keeps
+        # events of older topics (read through upcasters) verifiable.
+        actual = stored_hash(row.topic, state, event.hash) if plain_state is not None else event_hash(event)
         if actual != event.hash:
             add(Finding(event=number, problem="edited", detail="contents do not match the event's own hash"))
         if prev_hash and event.prev_hash != prev_hash:
@@ -120,23 +105,50 @@ def verify_stream(game_id: str, rows: Sequence[StoredEvent], mapper: Mapper[Any]
     if not decoded or not isinstance(decoded[0], GameCreated):
         add(Finding(event=1, problem="missing", detail="the game's creation event is missing or unreadable"))
         return report
-    _recheck_decisions(decoded, report)
+    recheck_decisions(decoded, report)
     return report
 
 
-def _outcome_matches(outcome: Outcome, ended: GameEnded) -> bool:
-    return outcome.over and outcome.winner == ended.winner and (outcome.clause or "REF-3.1") == ended.clause
+def _outcome_matches(outcome: Outcome, ended: GameEnded, seats: tuple[str, ...]) -> bool:
+    if not outcome.over or (outcome.clause or "REF-3.1") != ended.clause:
+        return False
+    if ended.ranking or outcome.status == "ranked":
+        ours = sorted((p.seat, p.rank) for p in outcome.placings(seats))
+        theirs = sorted((p.seat, p.rank) for p in ended.placings(seats))
+        return ours == theirs
+    return outcome.winner == ended.winner
 
 
-def _recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
+def _values_outside(event: GameEvent, seats: frozenset[str]) -> str:
+    """What in ``event`` lies outside the game (a seat that is not playing, a ranking
+    that does not rank every seat), or an empty string."""
+    seat = getattr(event, "seat", None)
+    if seat is not None and seat not in seats:
+        return f"names seat {seat!r}, which is not playing"
+    if isinstance(event, ActionRejected) and event.actor is not None and event.actor not in seats:
+        return f"names seat {event.actor!r}, which is not playing"
+    if isinstance(event, GameEnded):
+        if event.winner is not None and event.winner not in seats:
+            return f"names winner {event.winner!r}, which is not a seat of this game"
+        if event.ranking and sorted(p.seat for p in event.ranking) != sorted(seats):
+            return "ranks seats other than the game's own"
+    return ""
+
+
+def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
+    """Replay ``events``, judging every entry again against today's rules.
+
+    Recorded actions, rejections, deck registrations and openings and results by
+    rule are re-judged; adjustments are applied as recorded (REF-6.4)."""
     add = report.findings.append
     try:
         view = GameView(events[0])  # type: ignore[arg-type]
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a setup today's rules refuse is a finding
         add(Finding(event=1, problem="verdict", detail=f"the game cannot be set up: {exc}"))
         return
     rules = view.rules
-    outcome_of, parse, check, apply, to_move = rules.outcome, rules.parse, rules.check, rules.apply, rules.to_move
+    seats = view.seats
+    outcome_of, parse, check, apply, to_act = rules.outcome, rules.parse, rules.check, rules.apply, rules.to_act
     encoded: dict[str, bytes] = {}
 
     def canonical_action(notation: str, action: Any) -> bytes:
@@ -147,6 +159,7 @@ def _recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
         return found
 
     states, standing, folded = view.states, view.standing, view.events
+    seat_set = frozenset(seats)
     actions = 0
     due: Outcome | None = None  # a result the rules reached that must be recorded next
     for event in events[1:]:
@@ -157,15 +170,19 @@ def _recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
                                "but no result was recorded"))
             due = None
         if type(event) is ActionRecorded:  # the common case, checked and folded inline
+            assert isinstance(event, ActionRecorded)
             actions += 1
             state = states[-1]
             action = None
-            if view.ended is None and event.actor == to_move(state):
+            if view.ended is None and event.actor in to_act(state):
                 try:
                     action = parse(event.notation)
                 except ValueError:
                     action = None
-            verdict = check(state, action) if action is not None else judge(view, event.notation, event.actor)[1]
+            if action is not None:
+                verdict = check(state, action, event.actor)
+            else:
+                verdict = judge(rules, state, event.notation, event.actor, closed=view.closed()).verdict
             if verdict.violations:
                 why = "; ".join(f"{v.clause}: {v.reason}" for v in verdict.violations)
                 add(Finding(event=number, problem="verdict",
@@ -176,18 +193,28 @@ def _recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
             if event.seq != len(standing) + 1:
                 add(Finding(event=number, problem="verdict",
                             detail=f"numbered action {event.seq}, but it is action {len(standing) + 1} of the line"))
-            if action is None:
-                view.fold(event)
-            else:
-                folded.append(event)
-                states.append(apply(state, action))
-                standing.append(event)
+            try:
+                if action is None:
+                    view.fold(event)
+                else:
+                    folded.append(event)
+                    states.append(apply(state, action, event.actor))
+                    standing.append(event)
+            except Exception as exc:  # noqa: BLE001 - an action today's rules cannot even apply
+                add(Finding(event=number, problem="verdict", detail=f"cannot replay {event.notation!r}: {exc}"))
+                report.actions += actions
+                return
             if view.ended is None:
                 outcome = outcome_of(states[-1])
                 due = outcome if outcome.status != "ongoing" else None
             continue
+        wrong = _values_outside(event, seat_set)
+        if wrong:
+            add(Finding(event=number, problem="value", detail=wrong))
+            report.actions += actions
+            return
         if isinstance(event, ActionRejected):
-            _, verdict = judge(view, event.text, event.actor)
+            verdict = judge(rules, view.state, event.text, event.actor, closed=view.closed()).verdict
             if verdict.legal:
                 add(Finding(event=number, problem="verdict",
                             detail=f"rejected {event.text!r}, but the rules now accept it"))
@@ -200,17 +227,34 @@ def _recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
                                        f"cite {', '.join(now)}"))
         elif isinstance(event, GameEnded) and event.how == "rule":
             outcome = rules.outcome(view.state)
-            if not _outcome_matches(outcome, event):
+            if not _outcome_matches(outcome, event, seats):
                 said = f"{outcome.result} by {outcome.clause}" if outcome.over else "the game goes on"
                 add(Finding(event=number, problem="result",
                             detail=f"recorded {event.result} by {event.clause}; the rules say {said}"))
+        elif isinstance(event, DeckRegistered) and isinstance(event.deck, Decklist):
+            verdict = rules.check_deck(view.setup, event.seat, event.deck)
+            if verdict.violations:
+                add(Finding(event=number, problem="verdict",
+                            detail=f"{event.seat}'s registered list breaks {verdict.violations[0].clause}: "
+                                   f"{verdict.violations[0].reason}"))
+        elif isinstance(event, DeckOpened):
+            knowledge = rules.deck_knowledge(view.state, event.seat)
+            if knowledge is not None:
+                verdict = knowledge.check_open(event.decklist, event.salt, "REF-5.3")
+                if verdict.legal:
+                    verdict = rules.check_deck(view.setup, event.seat, event.decklist)
+                if sorted({v.clause for v in verdict.violations}) != sorted({v.clause for v in event.violations}):
+                    add(Finding(event=number, problem="verdict",
+                                detail=f"{event.seat}'s list was recorded as "
+                                       f"{'not opening' if event.violations else 'opening'} the seal; "
+                                       f"the rules now say {'it does not' if verdict.violations else 'it does'}"))
         try:
             view.fold(event)
-        except (ReplayError, IndexError, ValueError) as exc:
+        except (ReplayError, IndexError, ValueError, LookupError, NotImplementedError) as exc:
             add(Finding(event=number, problem="verdict", detail=str(exc)))
             report.actions += actions
             return
-        if isinstance(event, ActionRecorded | ActionRetracted) and view.ended is None:
+        if isinstance(event, ActionRecorded | ActionRetracted | AdjustmentRecorded) and view.ended is None:
             outcome = rules.outcome(view.state)
             due = outcome if outcome.over else None
         elif isinstance(event, GameEnded):
@@ -268,7 +312,8 @@ def what_if(
     )
     alt = GameView(msgspec.structs.replace(created, ruleset=str(setup.ruleset), variants=setup.variants))
     for recorded in view.standing:
-        action, verdict = judge(alt, recorded.notation)
+        judged = alt.judge(recorded.notation, recorded.actor)
+        action, verdict = judged.action, judged.verdict
         if not verdict.legal:
             report.illegal.append(IllegalUnderRuling(
                 seq=recorded.seq, event=recorded.originator_version, notation=recorded.notation,
@@ -278,8 +323,8 @@ def what_if(
                 report.note = f"replay stopped at action {recorded.seq}: it cannot be read under this ruling"
                 break
         try:
-            alt.states.append(alt.rules.apply(alt.state, action))
-        except Exception as exc:  # an action the alternative rules cannot even apply
+            alt.states.append(alt.rules.apply(alt.state, action, recorded.actor))
+        except Exception as exc:  # noqa: BLE001 - an action the alternative rules cannot even apply
             report.note = f"replay stopped at action {recorded.seq}: {exc}"
             break
         alt.standing.append(recorded)

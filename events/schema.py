@@ -15,11 +15,17 @@ from typing import Any, Literal
 
 import msgspec
 
-from referee.core import Player, Violation
+from referee.contract import Player
+from referee.kit.adjustments import Change
+from referee.kit.decks import Deck, Decklist
+from referee.outcomes import Placing, ranking_text
+from referee.verdicts import RulingNeeded, Violation
 
 GENESIS_HASH = "0" * 64
 
-EndHow = Literal["rule", "resignation", "agreement", "adjudication"]
+EndHow = Literal["rule", "resignation", "agreement", "adjudication", "penalty"]
+PenaltyLevel = Literal["warning", "game_loss", "match_loss", "disqualification"]
+WithdrawHow = Literal["resignation", "penalty"]
 RulingDecision = Literal["uphold", "overturn"]
 RulingLevel = Literal["referee", "appeal", "final"]
 
@@ -35,7 +41,23 @@ class GameEvent(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 
 class GameCreated(GameEvent, frozen=True, kw_only=True):
-    """A game was set up: game type, pinned ruleset, resolved variants, players."""
+    """A game was set up: game type, pinned ruleset, resolved variants, players.
+
+    ``meta`` holds the tournament's labels for the game (event, site, round,
+    table, ...), as a scoresheet would carry them."""
+
+    game: str
+    ruleset: str
+    variants: dict[str, str]
+    players: tuple[Player, ...]
+    options: dict[str, Any] = {}
+    created_by: str = ""
+    imported_from: str | None = None
+    meta: dict[str, str] = {}
+
+
+class GameCreatedV1(GameEvent, frozen=True, kw_only=True):
+    """``referee.GameCreated.v1``: a creation without tournament labels (read, never written)."""
 
     game: str
     ruleset: str
@@ -84,17 +106,43 @@ class ActionRetracted(GameEvent, frozen=True, kw_only=True):
 
 
 class GameEnded(GameEvent, frozen=True, kw_only=True):
-    """The game has a result: ``winner`` seat, or ``None`` for a draw."""
+    """The game has a result: a ``winner`` seat, a draw (``None``), or a ``ranking``.
+
+    ``ranking`` holds every seat's place in games of three or more seats (ties
+    share a rank) and may be empty for a two-seat result, where ``winner`` says
+    it all; ``tiebreak`` names the rule that separated tied scores."""
 
     winner: str | None
     how: EndHow
     clause: str
     reason: str = ""
     by: str = ""
+    ranking: tuple[Placing, ...] = ()
+    tiebreak: str = ""
 
     @property
     def result(self) -> str:
+        if self.ranking and len(self.ranking) > 2:
+            return ranking_text(self.ranking)
         return self.winner if self.winner is not None else "draw"
+
+    def placings(self, seats: tuple[str, ...]) -> tuple[Placing, ...]:
+        """Every seat's place; two-seat results without a ranking are derived."""
+        if self.ranking:
+            return self.ranking
+        if self.winner is None:
+            return tuple(Placing(s, 1) for s in seats)
+        return tuple(Placing(s, 1 if s == self.winner else 2) for s in seats)
+
+
+class GameEndedV1(GameEvent, frozen=True, kw_only=True):
+    """``referee.GameEnded.v1``: the two-seat result before rankings (read, never written)."""
+
+    winner: str | None
+    how: Literal["rule", "resignation", "agreement", "adjudication"]
+    clause: str
+    reason: str = ""
+    by: str = ""
 
 
 class ResultVoided(GameEvent, frozen=True, kw_only=True):
@@ -133,18 +181,109 @@ class DisputeAppealed(GameEvent, frozen=True, kw_only=True):
     grounds: str
 
 
+class DeckRegistered(GameEvent, frozen=True, kw_only=True):
+    """A seat's decklist registered before play: open (the list) or sealed (a commitment)."""
+
+    seat: str
+    deck: Deck
+    by: str = ""
+
+
+class DeckOpened(GameEvent, frozen=True, kw_only=True):
+    """A sealed list shown at a deck check or at the end, with the salt that opens it.
+
+    ``violations`` is empty when the list opens the commitment and covers every card
+    seen in play; otherwise the list is kept as evidence and the registration stays
+    sealed."""
+
+    seat: str
+    decklist: Decklist
+    salt: str
+    violations: tuple[Violation, ...] = ()
+    by: str = ""
+
+
+class RulingRequested(GameEvent, frozen=True, kw_only=True):
+    """The action of stream event ``event`` carries effects only a referee can rule on."""
+
+    event: int
+    seat: str
+    rulings: tuple[RulingNeeded, ...]
+
+
+class AdjustmentRecorded(GameEvent, frozen=True, kw_only=True):
+    """A referee's ruling carried out as primitive changes (none, when it has no effect).
+
+    ``resolves`` is the ``RulingRequested`` event it answers, if any; ``card`` the
+    card whose effect it carries out; ``notation`` the changes as text."""
+
+    resolves: int | None
+    card: str
+    changes: tuple[Change, ...]
+    notation: str
+    reason: str
+    by: str = ""
+
+
+class PenaltyIssued(GameEvent, frozen=True, kw_only=True):
+    """A judge's penalty: a warning, or a game loss, match loss or disqualification
+    (which end the seat's game in the same append)."""
+
+    seat: str
+    penalty: PenaltyLevel
+    infraction: str
+    reason: str = ""
+    by: str = ""
+
+
+class SeatWithdrawn(GameEvent, frozen=True, kw_only=True):
+    """A seat leaves a game of three or more that the others play on (REF-3.5)."""
+
+    seat: str
+    how: WithdrawHow
+    clause: str
+    reason: str = ""
+    by: str = ""
+
+
 TOPICS: dict[str, type[GameEvent]] = {
-    "referee.GameCreated.v1": GameCreated,
+    "referee.GameCreated.v2": GameCreated,
     "referee.ActionRecorded.v1": ActionRecorded,
     "referee.ActionRejected.v1": ActionRejected,
     "referee.ActionRetracted.v1": ActionRetracted,
-    "referee.GameEnded.v1": GameEnded,
+    "referee.GameEnded.v2": GameEnded,
     "referee.ResultVoided.v1": ResultVoided,
     "referee.DisputeOpened.v1": DisputeOpened,
     "referee.DisputeRuled.v1": DisputeRuled,
     "referee.DisputeAppealed.v1": DisputeAppealed,
+    "referee.DeckRegistered.v1": DeckRegistered,
+    "referee.DeckOpened.v1": DeckOpened,
+    "referee.RulingRequested.v1": RulingRequested,
+    "referee.AdjustmentRecorded.v1": AdjustmentRecorded,
+    "referee.PenaltyIssued.v1": PenaltyIssued,
+    "referee.SeatWithdrawn.v1": SeatWithdrawn,
 }
+"""Every topic written today, with the class that writes it."""
+
+LEGACY_TOPICS: dict[str, type[GameEvent]] = {
+    "referee.GameCreated.v1": GameCreatedV1,
+    "referee.GameEnded.v1": GameEndedV1,
+}
+"""Topics of earlier versions: read exactly with their own class (for hashing and
+canonical checks), then upcast to today's class (``events.codec``)."""
+
+SUPERSEDED_BY: dict[str, type[GameEvent]] = {
+    "referee.GameCreated.v1": GameCreated,
+    "referee.GameEnded.v1": GameEnded,
+}
+"""Each legacy topic and the class it is read as today."""
+
 TOPIC_OF: dict[type[GameEvent], str] = {cls: topic for topic, cls in TOPICS.items()}
+
+
+def topics_for(cls: type[GameEvent]) -> list[str]:
+    """Every topic stored events of ``cls`` may carry: today's and older ones."""
+    return [TOPIC_OF[cls]] + [topic for topic, new in SUPERSEDED_BY.items() if new is cls]
 
 AnyEvent = (
     GameCreated
@@ -156,7 +295,37 @@ AnyEvent = (
     | DisputeOpened
     | DisputeRuled
     | DisputeAppealed
+    | DeckRegistered
+    | DeckOpened
+    | RulingRequested
+    | AdjustmentRecorded
+    | PenaltyIssued
+    | SeatWithdrawn
 )
+
+KINDS: dict[type[GameEvent], str] = {
+    GameCreated: "created",
+    ActionRecorded: "action",
+    ActionRejected: "rejected",
+    ActionRetracted: "retracted",
+    GameEnded: "ended",
+    ResultVoided: "voided",
+    DisputeOpened: "dispute",
+    DisputeRuled: "ruling",
+    DisputeAppealed: "appeal",
+    DeckRegistered: "deck",
+    DeckOpened: "deck-opened",
+    RulingRequested: "ruling-needed",
+    AdjustmentRecorded: "adjustment",
+    PenaltyIssued: "penalty",
+    SeatWithdrawn: "withdrawn",
+}
+
+
+KIND_OF_TOPIC: dict[str, str] = {
+    **{topic: KINDS[cls] for topic, cls in TOPICS.items()},
+    **{topic: KINDS[cls] for topic, cls in SUPERSEDED_BY.items()},
+}
 
 
 def topic_of(event: GameEvent) -> str:
@@ -165,14 +334,4 @@ def topic_of(event: GameEvent) -> str:
 
 def kind_of(event: GameEvent) -> str:
     """Short lower-case name of an event's kind, for logs and exports."""
-    return {
-        GameCreated: "created",
-        ActionRecorded: "action",
-        ActionRejected: "rejected",
-        ActionRetracted: "retracted",
-        GameEnded: "ended",
-        ResultVoided: "voided",
-        DisputeOpened: "dispute",
-        DisputeRuled: "ruling",
-        DisputeAppealed: "appeal",
-    }[type(event)]
+    return KINDS[type(event)]

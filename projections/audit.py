@@ -10,17 +10,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from events.records import event_record, event_summary
-from events.replay import GameView, judge
+from events.records import event_by, event_record, event_summary, safe_text
 from events.schema import (
     ActionRecorded,
     ActionRejected,
     ActionRetracted,
+    AdjustmentRecorded,
+    DeckOpened,
     DisputeAppealed,
     DisputeRuled,
     GameEnded,
     GameEvent,
+    PenaltyIssued,
+    RulingRequested,
+    SeatWithdrawn,
 )
+from events.view import GameView
 from referee.rulebook import find_clause
 
 
@@ -37,7 +42,7 @@ def _engine_view(before: GameView, target: GameEvent, all_events: list[GameEvent
     game = before.game
     if isinstance(target, ActionRecorded | ActionRejected):
         text = target.notation if isinstance(target, ActionRecorded) else target.text
-        _, verdict = judge(before, text, target.actor)
+        verdict = before.judge(text, target.actor).verdict
         return {
             "action": text,
             "legal": verdict.legal,
@@ -48,7 +53,7 @@ def _engine_view(before: GameView, target: GameEvent, all_events: list[GameEvent
         retracted = all_events[target.event - 1]
         assert isinstance(retracted, ActionRecorded)
         prior = GameView.from_events(all_events[: target.event - 1])
-        _, verdict = judge(prior, retracted.notation, retracted.actor)
+        verdict = prior.judge(retracted.notation, retracted.actor).verdict
         return {
             "action": retracted.notation,
             "legal": verdict.legal,
@@ -60,6 +65,30 @@ def _engine_view(before: GameView, target: GameEvent, all_events: list[GameEvent
         return {"result_by_rules": outcome.result, "clause": outcome.clause, "reason": outcome.reason,
                 "clause_text": _clause(outcome.clause, game) if outcome.clause else None}
     return {}
+
+
+def referee_entries(view: GameView) -> dict[str, list[dict[str, Any]]]:
+    """The referee's own entries a head referee reviews besides disputes: every ruling
+    asked for and adjustment made (REF-6.4), every penalty and withdrawal, every deck
+    check."""
+    out: dict[str, list[dict[str, Any]]] = {"adjustments": [], "rulings_needed": [], "penalties": [],
+                                             "deck_checks": []}
+    for event in view.events:
+        item = {"event": event.originator_version, "at": event.timestamp.isoformat(),
+                "by": event_by(event), "summary": event_summary(event)}
+        if isinstance(event, AdjustmentRecorded):
+            item.update(card=event.card, changes=event.notation, reason=event.reason, answers=event.resolves)
+            out["adjustments"].append(item)
+        elif isinstance(event, RulingRequested):
+            item.update(action_event=event.event, cards=[r.card for r in event.rulings])
+            out["rulings_needed"].append(item)
+        elif isinstance(event, PenaltyIssued | SeatWithdrawn):
+            out["penalties"].append(item)
+        elif isinstance(event, DeckOpened):
+            item.update(seat=event.seat, opened=not event.violations,
+                        violations=[{"clause": v.clause, "reason": v.reason} for v in event.violations])
+            out["deck_checks"].append(item)
+    return out
 
 
 def dossiers(view: GameView) -> list[dict[str, Any]]:
@@ -91,21 +120,40 @@ def dossiers(view: GameView) -> list[dict[str, Any]]:
             "opened_at": dispute.opened.timestamp.isoformat(),
             "disputed": {"summary": event_summary(target), "record": event_record(target)},
             "position_before": {"actions": before.ply, "board": before.rules.render(before.state),
-                                "data": before.rules.describe(before.state)},
+                                "data": before.rules.observe(before.state)},
             "engine_now": _engine_view(before, target, events),
             "steps": steps,
         })
     return out
 
 
+def render_referee_entries(entries: dict[str, list[dict[str, Any]]], fmt: str = "text") -> str:
+    """The adjustments, rulings asked for, penalties and deck checks of a game."""
+    md = fmt == "md"
+    titles = {"rulings_needed": "Rulings asked for", "adjustments": "Adjustments",
+              "penalties": "Penalties and withdrawals", "deck_checks": "Deck checks"}
+    lines: list[str] = []
+    for key, title in titles.items():
+        items = entries.get(key, [])
+        if not items:
+            continue
+        lines.append(f"## {title}" if md else f"{title}\n{'-' * len(title)}")
+        for item in items:
+            by = f" [{safe_text(item['by'])}]" if item["by"] else ""
+            lines.append(f"- event {item['event']} ({item['at']}): {item['summary']}{by}")
+        lines.append("")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
 def render_dossier(item: dict[str, Any], fmt: str = "text") -> str:
     md = fmt == "md"
+    s = safe_text
 
     def h(title: str) -> str:
         return f"## {title}" if md else f"{title}\n{'-' * len(title)}"
 
     lines = [("# " if md else "") + f"Dispute {item['dispute']} in {item['game_id']} ({item['status']})", ""]
-    lines += [h("Claim"), f"{item['by']} disputes event {item['event']}: {item['claim']}",
+    lines += [h("Claim"), f"{s(item['by'])} disputes event {item['event']}: {s(item['claim'])}",
               f"Opened {item['opened_at']}", ""]
     lines += [h("Disputed decision"), item["disputed"]["summary"], ""]
     board = item["position_before"]["board"]
@@ -128,10 +176,10 @@ def render_dossier(item: dict[str, Any], fmt: str = "text") -> str:
     for step in item["steps"]:
         if step["kind"] == "ruling":
             c = step["clause"]
-            lines.append(f"- {step['at']}: {step['level']} ruling by {step['by']}: {step['decision'].upper()} "
-                         f"under {c['id']} ({c['title']}): {step['reason']}")
+            lines.append(f"- {step['at']}: {step['level']} ruling by {s(step['by'])}: {step['decision'].upper()} "
+                         f"under {s(c['id'])} ({c['title']}): {s(step['reason'])}")
             for effect in step["carried_out"]:
                 lines.append(f"  carried out: {effect}")
         else:
-            lines.append(f"- {step['at']}: appeal by {step['by']}: {step['grounds']}")
+            lines.append(f"- {step['at']}: appeal by {s(step['by'])}: {s(step['grounds'])}")
     return "\n".join(x for x in lines if x is not None) + "\n"

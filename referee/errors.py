@@ -6,10 +6,7 @@ Each subclasses the built-in that fits it, so callers may catch ``ValueError`` o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from referee.core import Verdict
+from referee.verdicts import Verdict
 
 
 class RefereeError(Exception):
@@ -54,3 +51,15 @@ class SetupError(RefereeError, ValueError):
 
 class UnknownClauseError(RefereeError, LookupError):
     """A clause id that the rulebook does not contain."""
+
+
+class CatalogError(RefereeError, ValueError):
+    """A card catalog that cannot be read or breaks the catalog schema."""
+
+
+class DeckError(RefereeError, ValueError):
+    """A decklist that cannot be read, or a sealed list that does not open."""
+
+
+class AdjustmentSyntaxError(RefereeError, ValueError):
+    """Text that is not a referee adjustment in the kit's notation."""

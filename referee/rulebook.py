@@ -1,6 +1,6 @@
 """Rulebooks: numbered clauses in our own words, shipped as TOML package data.
 
-A rulebook lives beside its game as ``referee/<game>/rulebook.toml``; the
+A rulebook lives beside its game as ``referee/games/<game>/rulebook.toml``; the
 procedure clauses shared by every game (``REF-...``) live in
 ``referee/procedure.toml``. Clauses are either rules (restated from the game's
 text) or interpretations (our default where the text is silent or ambiguous);
@@ -69,8 +69,10 @@ def load_rulebook(game: str) -> Rulebook:
     if game == "procedure":
         ref = resources.files("referee") / "procedure.toml"
     else:
+        from referee import games
+
         try:
-            ref = resources.files(f"referee.{game}") / "rulebook.toml"
+            ref = resources.files(games.package_of(game)) / "rulebook.toml"
         except ModuleNotFoundError as exc:
             raise UnknownGameError(f"no rulebook for game {game!r}") from exc
     raw = msgspec.convert(tomllib.loads(ref.read_text(encoding="utf-8")), _RawRulebook)

@@ -6,13 +6,18 @@ from pathlib import Path
 import pytest
 
 from referee import games
+from tests.postgres import pg_env  # noqa: F401 - the PostgreSQL fixture, for every test module
+
+TEST_GAMES = {"nim": "tests.games.nim:NimRules", "tribute": "tests.games.tribute:TributeRules"}
+for _name, _target in TEST_GAMES.items():  # registered before collection: the contract suite lists them
+    games.register(_name, _target)
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _register_toy_game() -> Iterator[None]:
-    games._REGISTRY["nim"] = "tests.toygame:NimRules"
+def _test_games_stay_registered() -> Iterator[None]:
+    for name, target in TEST_GAMES.items():
+        games.register(name, target)
     yield
-    games._REGISTRY.pop("nim", None)
 
 
 @pytest.fixture

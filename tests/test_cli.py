@@ -19,7 +19,7 @@ def call(db: Path, *args: str, input: str | None = None) -> tuple[int, str, str]
 
 def new_game(db: Path, heap: int = 10) -> str:
     code, out, err = call(db, "new", "nim", "--player", "first=Ann", "--player", "second=Ben",
-                          "--option", f"heap={heap}")
+                          "--heap", str(heap))
     assert code == 0, err
     game_id = out.strip()
     assert game_id.startswith("nim-") and "\n" not in game_id  # the id alone
@@ -31,7 +31,7 @@ def test_new_act_show_log(db_path: Path) -> None:
     code, out, _ = call(db_path, "act", game, "t3")
     assert code == 0 and "recorded t3" in out
     code, _, err = call(db_path, "act", game, "t9")
-    assert code == 1 and "NIM-1" in err
+    assert code == 1 and "NIM-1.1" in err
     code, out, _ = call(db_path, "show", game, "--json")
     data = json.loads(out)
     assert data["position"]["left"] == 7 and data["to_move"] == "second" and data["at"] == 1
@@ -47,7 +47,7 @@ def test_act_json_reports_rejection(db_path: Path) -> None:
     game = new_game(db_path)
     code, out, _ = call(db_path, "act", game, "t0", "--json")
     data = json.loads(out)
-    assert code == 1 and data["accepted"] is False and data["violations"][0]["clause"] == "NIM-1"
+    assert code == 1 and data["accepted"] is False and data["violations"][0]["clause"] == "NIM-1.1"
 
 
 def test_undo_end_and_games(db_path: Path) -> None:
@@ -66,8 +66,9 @@ def test_undo_end_and_games(db_path: Path) -> None:
 
 def test_legal_lists_actions(db_path: Path) -> None:
     game = new_game(db_path, heap=2)
-    code, out, _ = call(db_path, "legal", game, "--json")
-    assert json.loads(out) == {"to_move": "first", "actions": ["t1", "t2"]}
+    _, out, _ = call(db_path, "legal", game, "--json")
+    data = json.loads(out)
+    assert data["to_move"] == "first" and data["to_act"] == ["first"] and data["actions"] == ["t1", "t2"]
 
 
 def test_rules_lists_and_shows_procedure_clauses() -> None:
@@ -86,6 +87,9 @@ def test_unknown_game_and_bad_player_are_usage_errors(db_path: Path) -> None:
     code, _, err = call(db_path, "new", "nim", "--player", "first=A")
     assert code == 2 and "second" in err
     code, _, err = call(db_path, "show", "nothing-here")
+    assert code == 2 and "no store here" in err    # a mistyped --db is noticed, not created
+    new_game(db_path)
+    code, _, err = call(db_path, "show", "nothing-here")
     assert code == 2 and "no game" in err
 
 
@@ -101,8 +105,8 @@ def test_export_import_verify(db_path: Path, tmp_path: Path) -> None:
     assert code == 0 and out.strip() == game, err
     code, out, _ = call(other, "verify")
     assert code == 0 and "all intact" in out
-    code, out, err = call(other, "import", str(out_file))
-    assert code == 1 and "already in the store" in err
+    code, out, err = call(other, "import", str(out_file))  # a second run skips what is there
+    assert code == 0 and "already in the store" in err and "skipped 1" in err
     code, out, _ = call(db_path, "export", game, "--format", "text")
     assert out.startswith("[Format")
 
@@ -120,17 +124,17 @@ def test_dispute_rule_appeal_audit_scoreboard(db_path: Path) -> None:
     game = new_game(db_path, heap=3)
     call(db_path, "act", game, "t4")  # rejected: event 2
     code, out, _ = call(db_path, "dispute", game, "--event", "2", "--by", "Ann", "--claim", "four is fine")
-    assert code == 0 and "dispute 1" in out
-    code, out, err = call(db_path, "rule", game, "1", "--uphold", "--clause", "NIM-1", "--reason", "max 3")
+    assert code == 0 and "dispute 1 on event 2 by Ann" in out
+    code, out, err = call(db_path, "rule", game, "1", "--uphold", "--clause", "NIM-1.1", "--reason", "max 3")
     assert code == 0, err
     code, _, _ = call(db_path, "appeal", game, "1", "--by", "Ann", "--grounds", "unfair")
     assert code == 0
-    code, out, _ = call(db_path, "rule", game, "1", "--uphold", "--clause", "NIM-1", "--reason", "final",
+    code, out, _ = call(db_path, "rule", game, "1", "--uphold", "--clause", "NIM-1.1", "--reason", "final",
                         "--final", "--by", "Head")
     assert code == 0
     code, out, _ = call(db_path, "audit", game, "--format", "json")
-    (item,) = json.loads(out)
-    assert item["status"] == "closed" and item["engine_now"]["violations"][0]["clause"] == "NIM-1"
+    (item,) = json.loads(out)["disputes"]
+    assert item["status"] == "closed" and item["engine_now"]["violations"][0]["clause"] == "NIM-1.1"
     code, out, _ = call(db_path, "audit", game)
     assert "Dispute 1" in out and "four is fine" in out
     call(db_path, "act", game, "t3")
@@ -149,10 +153,10 @@ def test_replay_standing_line_and_session(db_path: Path) -> None:
     call(db_path, "act", game, "t2")
     code, out, _ = call(db_path, "replay", game, "--json")
     frames = json.loads(out)
-    assert [f["ply"] for f in frames] == [1, 2, 3]
-    assert [f["position"]["left"] for f in frames] == [7, 4, 2]
-    assert any("rejected 't5'" in n for n in frames[1]["notes"])
-    assert any("retracted action 3" in n for n in frames[2]["notes"])
+    assert [f["ply"] for f in frames] == [0, 1, 2, 3]      # the starting position first
+    assert [f["position"]["left"] for f in frames] == [9, 7, 4, 2]
+    assert any("rejected 't5'" in n for n in frames[2]["notes"])
+    assert any("retracted action 3" in n for n in frames[3]["notes"])
     code, out, _ = call(db_path, "replay", game, "--session", "--json")
     session = json.loads(out)
     assert [f["ply"] for f in session] == [1, 2, 3, 2, 3]  # the retraction is a frame of its own
@@ -167,6 +171,6 @@ def test_seats_can_be_named_by_player(db_path: Path) -> None:
     code, out, _ = call(db_path, "act", game, "t1", "--by", "Ann")
     assert code == 0
     code, _, err = call(db_path, "end", game, "--resign", "Zed")
-    assert code == 2 and "neither a seat nor a player" in err
+    assert code == 2 and "'Zed' is not a seat or player of this game" in err
     code, out, _ = call(db_path, "end", game, "--resign", "Ben")
     assert code == 0 and "first wins" in out

@@ -9,15 +9,16 @@ import pytest
 
 from events.integrity import what_if
 from events.store import GameStore
-from referee.core import Player
+from referee.contract import Player
+from service import RefereeService
 
 PLAYERS = [Player("first", "Ann"), Player("second", "Ben")]
 
 
 @pytest.fixture
-def played(db_path: Path) -> tuple[GameStore, str]:
-    store = GameStore(db_path)
-    game = store.create("nim", PLAYERS, options={"heap": 9})
+def played(db_path: Path) -> tuple[RefereeService, str]:
+    store = RefereeService(GameStore(db_path))
+    game = store.create_game("nim", PLAYERS, options={"heap": 9})
     for text in ("t3", "t5", "t2", "t1"):
         store.record(game.game_id, text)
     store.retract(game.game_id, "miscounted")
@@ -27,19 +28,19 @@ def played(db_path: Path) -> tuple[GameStore, str]:
     return store, game.game_id
 
 
-def problems(store: GameStore, game_id: str) -> set[tuple[int | None, str]]:
-    return {(f.event, f.problem) for f in store.verify(game_id).findings}
+def problems(store: RefereeService, game_id: str) -> set[tuple[int | None, str]]:
+    return {(f.event, f.problem) for f in store.verify(game_id).reports[0].findings}
 
 
-def test_untouched_store_verifies(played: tuple[GameStore, str]) -> None:
+def test_untouched_store_verifies(played: tuple[RefereeService, str]) -> None:
     store, game_id = played
-    report = store.verify(game_id)
+    (report,) = store.verify(game_id).reports
     assert report.ok, report.findings
     assert report.events == 10 and report.actions == 5
 
 
 @pytest.mark.parametrize("version", range(1, 11))
-def test_any_changed_byte_is_caught(played: tuple[GameStore, str], db_path: Path, version: int) -> None:
+def test_any_changed_byte_is_caught(played: tuple[RefereeService, str], db_path: Path, version: int) -> None:
     store, game_id = played
     with sqlite3.connect(db_path) as con:
         (state,) = con.execute(
@@ -55,7 +56,7 @@ def test_any_changed_byte_is_caught(played: tuple[GameStore, str], db_path: Path
     con.close()
 
 
-def test_deleted_event_is_caught(played: tuple[GameStore, str], db_path: Path) -> None:
+def test_deleted_event_is_caught(played: tuple[RefereeService, str], db_path: Path) -> None:
     store, game_id = played
     with sqlite3.connect(db_path) as con:
         con.execute("DELETE FROM stored_events WHERE originator_version=4")
@@ -64,7 +65,7 @@ def test_deleted_event_is_caught(played: tuple[GameStore, str], db_path: Path) -
     assert (4, "missing") in found and (5, "chain") in found
 
 
-def test_deleted_result_at_the_end_is_caught(played: tuple[GameStore, str], db_path: Path) -> None:
+def test_deleted_result_at_the_end_is_caught(played: tuple[RefereeService, str], db_path: Path) -> None:
     """Cutting the log's tail (the result and the rejection after it) leaves a game the
     rules say is over without a recorded result."""
     store, game_id = played
@@ -74,7 +75,7 @@ def test_deleted_result_at_the_end_is_caught(played: tuple[GameStore, str], db_p
     assert (None, "result") in problems(store, game_id)
 
 
-def test_reordered_events_are_caught(played: tuple[GameStore, str], db_path: Path) -> None:
+def test_reordered_events_are_caught(played: tuple[RefereeService, str], db_path: Path) -> None:
     store, game_id = played
     with sqlite3.connect(db_path) as con:
         con.execute("UPDATE stored_events SET originator_version=-1 WHERE originator_version=2")
@@ -87,8 +88,8 @@ def test_reordered_events_are_caught(played: tuple[GameStore, str], db_path: Pat
 
 def test_verify_catches_a_verdict_the_rules_no_longer_give(db_path: Path) -> None:
     """A rejection recorded as evidence must still be a rejection when replayed."""
-    store = GameStore(db_path)
-    game = store.create("nim", PLAYERS, options={"heap": 2})
+    store = RefereeService(GameStore(db_path))
+    game = store.create_game("nim", PLAYERS, options={"heap": 2})
     store.record(game.game_id, "t3")  # rejected: only 2 left
     view = store.load(game.game_id)
     # Forge a store where the same game started with a bigger heap: the recorded
@@ -99,14 +100,14 @@ def test_verify_catches_a_verdict_the_rules_no_longer_give(db_path: Path) -> Non
 
     created = seal(msgspec.structs.replace(view.events[0], options={"heap": 5}))
     rejected = seal(msgspec.structs.replace(view.events[1], prev_hash=created.hash))
-    other = GameStore(db_path.with_name("forged.db"))
-    other.insert_streams([[created, rejected]])
+    other = RefereeService(GameStore(db_path.with_name("forged.db")))
+    other.store.insert_streams([[created, rejected]])
     assert (2, "verdict") in problems(other, game.game_id)
 
 
 def test_what_if_lists_actions_illegal_under_another_setup(db_path: Path) -> None:
-    store = GameStore(db_path)
-    game = store.create("nim", PLAYERS, options={"heap": 5})
+    store = RefereeService(GameStore(db_path))
+    game = store.create_game("nim", PLAYERS, options={"heap": 5})
     for text in ("t3", "t2"):
         store.record(game.game_id, text)
     report = what_if(store.load(game.game_id))

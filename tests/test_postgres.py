@@ -1,55 +1,156 @@
-"""The store on PostgreSQL through eventsourcing's postgres module (opt-in).
-
-Runs only when REFEREE_TEST_POSTGRES=1 and the library's POSTGRES_* settings
-point at a server (psycopg installed), for example:
-
-    REFEREE_TEST_POSTGRES=1 POSTGRES_DBNAME=referee POSTGRES_HOST=127.0.0.1 \\
-    POSTGRES_PORT=5432 POSTGRES_USER=referee POSTGRES_PASSWORD=referee python -m pytest tests/test_postgres.py
-"""
+"""The store on PostgreSQL through eventsourcing's postgres module, on the machine's server."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from events.store import ConcurrentWriteError, GameStore
-from events.transfer import export_jsonl, read_jsonl
-from projections.scoreboard import Projector
-from referee.core import Player
+from referee.contract import Player
+from service import RefereeService
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("REFEREE_TEST_POSTGRES") != "1", reason="set REFEREE_TEST_POSTGRES=1 and POSTGRES_*"
-)
+PLAYERS = [Player("red", "Ann"), Player("blue", "Ben")]
 
 
-@pytest.fixture
-def store() -> GameStore:
-    return GameStore(env={"PERSISTENCE_MODULE": "eventsourcing.postgres"})
-
-
-def test_postgres_records_rejects_retracts_and_verifies(store: GameStore, tmp_path: Path) -> None:
-    game = store.create("prizmik", [Player("red", "Ann"), Player("blue", "Ben")])
-    assert store.record(game.game_id, "e1>e2").accepted
-    assert not store.record(game.game_id, "e2-e5").accepted
-    assert store.record(game.game_id, "e8>e7").accepted
-    store.retract(game.game_id, "misheard")
-    view = store.load(game.game_id)
+def test_postgres_records_rejects_retracts_and_verifies(pg_env: dict[str, str], tmp_path: Path) -> None:
+    svc = RefereeService(GameStore(env=pg_env))
+    game = svc.create_game("prizmik", PLAYERS)
+    assert svc.record(game.game_id, "e1>e2").accepted
+    assert not svc.record(game.game_id, "e2-e5").accepted
+    assert svc.record(game.game_id, "e8>e7").accepted
+    svc.retract(game.game_id, "misheard")
+    view = svc.load(game.game_id)
     assert view.ply == 1 and len(view.events) == 5
-    assert store.verify(game.game_id).ok
-    assert game.game_id in store.game_ids()
-    events = [e for _, e in read_jsonl(export_jsonl(view.events), "pg.jsonl")]
-    assert events == view.events
-    projector = Projector(store, tmp_path / "pg.projections.db")
-    assert projector.catch_up() >= 5
+    assert svc.verify(game.game_id).bad == 0
+    assert game.game_id in svc.store.game_ids()
+    path = tmp_path / "pg.jsonl"
+    path.write_text("".join(svc.export([game.game_id], "jsonl")))
+    other = RefereeService(GameStore(tmp_path / "copy.db"))
+    assert len(other.import_files([path]).imported) == 1
+    assert other.load(game.game_id).events == view.events
+    svc.close()
 
 
-def test_postgres_concurrent_writers(store: GameStore) -> None:
-    other = GameStore(env={"PERSISTENCE_MODULE": "eventsourcing.postgres"})
-    game = store.create("prizmik", [Player("red", "Ann"), Player("blue", "Ben")])
-    stale = other.load(game.game_id)
-    store.record(game.game_id, "c1>c2")
+def test_postgres_concurrent_writers(pg_env: dict[str, str]) -> None:
+    first = RefereeService(GameStore(env=pg_env))
+    second = RefereeService(GameStore(env=pg_env))
+    game = first.create_game("prizmik", PLAYERS)
+    stale = second.load(game.game_id)
+    first.record(game.game_id, "c1>c2")
     with pytest.raises(ConcurrentWriteError):
-        other.record(game.game_id, "e1>e2", view=stale)
-    assert store.load(game.game_id).ply == 1
+        second.record(game.game_id, "e1>e2", view=stale)
+    assert first.load(game.game_id).ply == 1
+    first.close()
+    second.close()
+
+
+def _store_url(env: dict[str, str]) -> str:
+    return (f"postgresql://{env['POSTGRES_USER']}@{env['POSTGRES_HOST']}:{env['POSTGRES_PORT']}/"
+            f"{env['POSTGRES_DBNAME']}?schema={env['POSTGRES_SCHEMA']}")
+
+
+def test_eight_first_starts_at_once_all_succeed(pg_env: dict[str, str]) -> None:
+    """Every start of a fresh store races to create its tables; only one creates them."""
+    import subprocess
+    import sys
+
+    url = _store_url(pg_env)
+    command = [sys.executable, "-m", "cli.main", "--db", url, "new", "prizmik", "-p", "red=Ann", "-p", "blue=Ben"]
+    starts = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+              for _ in range(8)]
+    outcomes = [p.communicate(timeout=120) for p in starts]
+    assert [p.returncode for p in starts] == [0] * 8, [err for _, err in outcomes]
+    svc = RefereeService(GameStore(url))
+    assert len(svc.store.game_ids()) == 8
+    svc.close()
+
+
+def test_an_import_of_2000_games_into_postgres_finishes(pg_env: dict[str, str], tmp_path: Path) -> None:
+    """2,000 games of 40 actions (82,000 events) into PostgreSQL: checked in this process,
+    inserted with COPY in batches of 20,000 events, each of which hung before (a hang
+    fails this test by its timeout instead of stalling the suite)."""
+    import subprocess
+    import sys
+
+    from referee import games
+
+    source = RefereeService(GameStore(tmp_path / "source.db"))
+    game = source.create_game("prizmik", PLAYERS, game_id="prizmik-long").game_id
+    rules = games.load("prizmik")
+    while source.load(game).ply < 40:
+        view = source.load(game)
+        options = [a for a in rules.legal_actions(view.state) if not rules.outcome(rules.apply(view.state, a)).over]
+        source.record(game, rules.notation(options[view.ply % len(options)]), view=view)
+    path = tmp_path / "long.jsonl"
+    path.write_text("".join(source.export([game], "jsonl")))
+    url = _store_url(pg_env)
+    done = subprocess.run([sys.executable, "-m", "cli.main", "--db", url, "import", "--as-new", *[str(path)] * 2000],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "imported 2000 games (82000 events)" in done.stderr
+    svc = RefereeService(GameStore(url))
+    ids = svc.store.game_ids()
+    assert len(ids) == 2000 and svc.verify(ids[-1]).bad == 0
+    assert svc.load(ids[1234]).state == source.load(game).state
+    svc.close()
+
+
+def _dsn(env: dict[str, str]) -> str:
+    return (f"host={env['POSTGRES_HOST']} port={env['POSTGRES_PORT']} dbname={env['POSTGRES_DBNAME']} "
+            f"user={env['POSTGRES_USER']}")
+
+
+def test_a_store_made_by_the_librarys_recorder_gains_the_one_trip_append(pg_env: dict[str, str]) -> None:
+    """A store whose tables the plain library recorder made (as before events.pg_recorder)
+    gets the append function on its first start, and its games go on."""
+    import psycopg
+
+    plain = {**pg_env, "APPLICATION_RECORDER_TOPIC": "eventsourcing.postgres:PostgresApplicationRecorder"}
+    old = RefereeService(GameStore(env=plain))
+    game = old.create_game("prizmik", PLAYERS).game_id
+    old.record(game, "e1>e2")
+    old.close()
+    schema = pg_env["POSTGRES_SCHEMA"]
+    find = "SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace " \
+           "WHERE n.nspname = %s AND p.proname = 'referee_append_events'"
+    with psycopg.connect(_dsn(pg_env), autocommit=True) as conn:
+        assert conn.execute(find, (schema,)).fetchone() == (0,)
+    new = RefereeService(GameStore(env=pg_env))
+    with psycopg.connect(_dsn(pg_env), autocommit=True) as conn:
+        assert conn.execute(find, (schema,)).fetchone() == (1,)
+    assert type(new.store.recorder).__name__ == "RefereePostgresRecorder"
+    new.record(game, "e8>e7")
+    assert new.load(game).ply == 2
+    assert new.verify(game).bad == 0
+    new.close()
+
+
+def test_an_append_waits_for_the_table_lock_no_longer_than_the_bound(pg_env: dict[str, str],
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The append takes the library's EXCLUSIVE lock (so notification ids follow commit
+    order); held elsewhere past REFEREE_LOCK_TIMEOUT, the entry fails as busy, stores
+    nothing, and the next one after the lock is released goes through."""
+    import time
+
+    import psycopg
+
+    from events.store import StoreBusyError
+
+    monkeypatch.setenv("REFEREE_LOCK_TIMEOUT", "1")
+    svc = RefereeService(GameStore(env=pg_env))
+    game = svc.create_game("prizmik", PLAYERS).game_id
+    recorder: Any = svc.store.recorder
+    table = f'"{pg_env["POSTGRES_SCHEMA"]}"."{recorder.events_table_name}"'
+    with psycopg.connect(_dsn(pg_env)) as holder:
+        holder.execute(f"LOCK TABLE {table} IN EXCLUSIVE MODE")
+        started = time.monotonic()
+        with pytest.raises(StoreBusyError):
+            svc.record(game, "e1>e2")
+        assert time.monotonic() - started < 5
+        holder.rollback()
+    assert svc.load(game).ply == 0
+    svc.record(game, "e1>e2")
+    assert svc.load(game).ply == 1
+    svc.close()

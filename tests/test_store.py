@@ -1,4 +1,4 @@
-"""The event store and the game service, on real SQLite files (with the toy game Nim)."""
+"""The event store and the referee service over it, on real SQLite files (test game Nim)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,13 @@ from pathlib import Path
 import pytest
 
 from events.schema import ActionRecorded, ActionRejected, ActionRetracted, GameCreated, GameEnded
-from events.store import ConcurrentWriteError, GameNotFoundError, GameStore, InvalidCommandError
-from referee.core import Player
+from events.store import ConcurrentWriteError, GameNotFoundError, GameStore
+from referee.contract import Player
+from service import InvalidCommandError, RefereeService, RefusedError, UnreadableEntryError
+
+
+def service(path: Path) -> RefereeService:
+    return RefereeService(GameStore(path))
 
 PLAYERS = [Player("first", "Ann"), Player("second", "Ben")]
 
@@ -22,11 +27,11 @@ def rows(path: Path) -> list[tuple[str, int, str, bytes]]:
 
 
 def test_create_record_and_replay(db_path: Path) -> None:
-    store = GameStore(db_path)
-    game = store.create("nim", PLAYERS, options={"heap": 5})
+    store = service(db_path)
+    game = store.create_game("nim", PLAYERS, options={"heap": 5})
     assert store.record(game.game_id, "t2").accepted
     assert store.record(game.game_id, " T1 ").accepted  # notation is tolerant; stored canonically
-    view = GameStore(db_path).load(game.game_id)  # a fresh store sees the same game
+    view = service(db_path).load(game.game_id)  # a fresh store sees the same game
     assert view.state.left == 2
     assert [e.notation for e in view.standing] == ["t2", "t1"]
     assert [e.seq for e in view.standing] == [1, 2]
@@ -35,57 +40,60 @@ def test_create_record_and_replay(db_path: Path) -> None:
 
 def test_ref_1_4_rejection_is_evidence_and_changes_nothing(db_path: Path) -> None:
     """REF-1.4: a rejected entry is stored but the position is unchanged."""
-    store = GameStore(db_path)
-    game = store.create("nim", PLAYERS)
+    store = service(db_path)
+    game = store.create_game("nim", PLAYERS)
     before = store.load(game.game_id).state
     result = store.record(game.game_id, "t7")
     assert not result.accepted
-    assert result.verdict.violations[0].clause == "NIM-1"
+    assert result.violations[0].clause == "NIM-1.1"
     view = store.load(game.game_id)
     assert view.state == before
     assert isinstance(view.events[-1], ActionRejected)
     assert view.events[-1].text == "t7"
 
 
-def test_ref_1_1_unreadable_text_is_rejected_under_notation_clause(db_path: Path) -> None:
-    store = GameStore(db_path)
-    game = store.create("nim", PLAYERS)
-    result = store.record(game.game_id, "take two")
-    assert not result.accepted
-    assert result.verdict.violations[0].clause == "NIM-0"
+def test_ref_1_1_unreadable_text_is_refused_and_stores_nothing(db_path: Path) -> None:
+    store = service(db_path)
+    game = store.create_game("nim", PLAYERS)
+    before = rows(db_path)
+    for text in ("take two", "", "\x1b[A", "zz9>zz9"):
+        with pytest.raises(UnreadableEntryError) as info:
+            store.record(game.game_id, text)
+        assert info.value.clause == "NIM-0.1"
+    assert rows(db_path) == before
 
 
 def test_ref_1_2_wrong_seat_is_rejected(db_path: Path) -> None:
-    store = GameStore(db_path)
-    game = store.create("nim", PLAYERS)
+    store = service(db_path)
+    game = store.create_game("nim", PLAYERS)
     result = store.record(game.game_id, "t1", actor="second")
     assert not result.accepted
-    assert result.verdict.violations[0].clause == "REF-1.2"
-    with pytest.raises(InvalidCommandError):
+    assert result.violations[0].clause == "REF-1.2"
+    with pytest.raises(RefusedError, match="not a seat or player"):
         store.record(game.game_id, "t1", actor="third")
 
 
 def test_ref_3_1_result_by_rule_recorded_with_the_action(db_path: Path) -> None:
-    store = GameStore(db_path)
-    game = store.create("nim", PLAYERS, options={"heap": 3})
+    store = service(db_path)
+    game = store.create_game("nim", PLAYERS, options={"heap": 3})
     result = store.record(game.game_id, "t3")
     assert result.ended is not None and result.ended.winner == "first"
-    assert result.ended.clause == "NIM-2"
+    assert result.ended.clause == "NIM-2.1"
     kinds = [type(e) for e in store.load(game.game_id).events]
     assert kinds == [GameCreated, ActionRecorded, GameEnded]
 
 
 def test_ref_1_3_no_action_after_the_end(db_path: Path) -> None:
-    store = GameStore(db_path)
-    game = store.create("nim", PLAYERS, options={"heap": 4})
-    store.end(game.game_id, "resignation", resigned="first")
+    store = service(db_path)
+    game = store.create_game("nim", PLAYERS, options={"heap": 4})
+    store.end(game.game_id, "resignation", who="first")
     result = store.record(game.game_id, "t1")
-    assert not result.accepted and result.verdict.violations[0].clause == "REF-1.3"
+    assert not result.accepted and result.violations[0].clause == "REF-1.3"
 
 
 def test_ref_2_1_retraction_restores_position_and_keeps_history(db_path: Path) -> None:
-    store = GameStore(db_path)
-    game = store.create("nim", PLAYERS)
+    store = service(db_path)
+    game = store.create_game("nim", PLAYERS)
     store.record(game.game_id, "t3")
     store.record(game.game_id, "t2")
     store.retract(game.game_id, "misheard")
@@ -99,8 +107,8 @@ def test_ref_2_1_retraction_restores_position_and_keeps_history(db_path: Path) -
 
 
 def test_ref_2_1_retraction_needs_an_action_and_a_reason(db_path: Path) -> None:
-    store = GameStore(db_path)
-    game = store.create("nim", PLAYERS)
+    store = service(db_path)
+    game = store.create_game("nim", PLAYERS)
     with pytest.raises(InvalidCommandError, match="no standing action"):
         store.retract(game.game_id, "nothing there")
     store.record(game.game_id, "t1")
@@ -109,8 +117,8 @@ def test_ref_2_1_retraction_needs_an_action_and_a_reason(db_path: Path) -> None:
 
 
 def test_ref_2_2_rule_result_reopened_by_retraction_but_resignation_is_final(db_path: Path) -> None:
-    store = GameStore(db_path)
-    game = store.create("nim", PLAYERS, options={"heap": 2})
+    store = service(db_path)
+    game = store.create_game("nim", PLAYERS, options={"heap": 2})
     store.record(game.game_id, "t2")
     assert store.load(game.game_id).ended is not None
     store.retract(game.game_id, "wrong count")
@@ -123,24 +131,25 @@ def test_ref_2_2_rule_result_reopened_by_retraction_but_resignation_is_final(db_
 
 
 def test_ref_3_2_to_3_4_ways_to_end(db_path: Path) -> None:
-    store = GameStore(db_path)
-    a = store.create("nim", PLAYERS)
-    assert store.end(a.game_id, "resignation", resigned="second").winner == "first"
-    b = store.create("nim", PLAYERS)
-    drawn = store.end(b.game_id, "agreement")
-    assert drawn.winner is None and drawn.clause == "REF-3.3"
-    c = store.create("nim", PLAYERS)
+    store = service(db_path)
+    a = store.create_game("nim", PLAYERS)
+    resigned = store.end(a.game_id, "resignation", who="second").ended
+    assert resigned is not None and resigned.winner == "first"
+    b = store.create_game("nim", PLAYERS)
+    drawn = store.end(b.game_id, "agreement").ended
+    assert drawn is not None and drawn.winner is None and drawn.clause == "REF-3.3"
+    c = store.create_game("nim", PLAYERS)
     with pytest.raises(InvalidCommandError, match="reason"):
-        store.end(c.game_id, "adjudication", winner="first")
-    adjudicated = store.end(c.game_id, "adjudication", winner="first", reason="time forfeit")
-    assert adjudicated.clause == "REF-3.4"
+        store.end(c.game_id, "adjudication", who="first")
+    adjudicated = store.end(c.game_id, "adjudication", who="first", reason="time forfeit").ended
+    assert adjudicated is not None and adjudicated.clause == "REF-3.4"
     with pytest.raises(InvalidCommandError):
         store.end(c.game_id, "agreement")
 
 
 def test_concurrent_writers_one_wins_the_other_is_told(db_path: Path) -> None:
-    first, second = GameStore(db_path), GameStore(db_path)
-    game = first.create("nim", PLAYERS)
+    first, second = service(db_path), service(db_path)
+    game = first.create_game("nim", PLAYERS)
     stale = second.load(game.game_id)
     first.record(game.game_id, "t1")
     before = rows(db_path)
@@ -151,8 +160,8 @@ def test_concurrent_writers_one_wins_the_other_is_told(db_path: Path) -> None:
 
 
 def test_hash_chain_links_every_event(db_path: Path) -> None:
-    store = GameStore(db_path)
-    game = store.create("nim", PLAYERS)
+    store = service(db_path)
+    game = store.create_game("nim", PLAYERS)
     for text in ("t1", "t9", "t2"):
         store.record(game.game_id, text)
     events = store.load(game.game_id).events
@@ -163,18 +172,18 @@ def test_hash_chain_links_every_event(db_path: Path) -> None:
 
 
 def test_resolve_by_unique_ending(db_path: Path) -> None:
-    store = GameStore(db_path)
-    game = store.create("nim", PLAYERS)
+    store = service(db_path)
+    game = store.create_game("nim", PLAYERS)
     assert store.resolve(game.game_id[-5:]) == game.game_id
     with pytest.raises(GameNotFoundError):
         store.resolve("no-such-game")
 
 
 def test_games_listing_tracks_results(db_path: Path) -> None:
-    store = GameStore(db_path)
-    a = store.create("nim", PLAYERS, options={"heap": 1})
+    store = service(db_path)
+    a = store.create_game("nim", PLAYERS, options={"heap": 1})
     store.record(a.game_id, "t1")
-    b = store.create("nim", PLAYERS)
+    b = store.create_game("nim", PLAYERS)
     listing = {s.game_id: s for s in store.games()}
     assert listing[a.game_id].result == "first" and listing[a.game_id].how == "rule"
     assert listing[b.game_id].result == "*"
@@ -183,11 +192,11 @@ def test_games_listing_tracks_results(db_path: Path) -> None:
 
 
 def test_setup_errors_store_nothing(db_path: Path) -> None:
-    store = GameStore(db_path)
+    store = service(db_path)
     with pytest.raises(ValueError):
-        store.create("nim", [Player("first", "Ann")])
+        store.create_game("nim", [Player("first", "Ann")])
     with pytest.raises(ValueError):
-        store.create("nim", PLAYERS, variants={"nonsense": "1"})
+        store.create_game("nim", PLAYERS, variants={"nonsense": "1"})
     with pytest.raises(LookupError):
-        store.create("chess", PLAYERS)
+        store.create_game("chess", PLAYERS)
     assert rows(db_path) == []

@@ -1,139 +1,189 @@
-"""Export and import: exact JSONL round trip, text records, whole-or-nothing files."""
+"""Export and import: exact JSONL round trip, text records, each record judged on its own."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from events.importer import import_files
-from events.store import GameStore
-from events.transfer import ImportFileError, export_jsonl, export_text, read_any
-from referee.core import Player
+from events.interchange import ImportFileError, read_jsonl
+from events.store import ConcurrentWriteError, GameStore
+from referee.contract import Player
+from service import RefereeService
+from service.interchange import PARALLEL_FROM_FILES, check_records
 
 PLAYERS = [Player("first", "Ann"), Player("second", "Ben")]
 
 
+def service(path: Path) -> RefereeService:
+    return RefereeService(GameStore(path))
+
+
 @pytest.fixture
-def game(db_path: Path) -> tuple[GameStore, str]:
-    store = GameStore(db_path)
-    g = store.create("nim", PLAYERS, options={"heap": 8})
-    store.record(g.game_id, "t3")
-    store.record(g.game_id, "t4")  # rejected
-    store.record(g.game_id, "t2")
-    store.retract(g.game_id, "misheard")
-    store.open_dispute(g.game_id, 3, by="Ann", claim="t4 is a legal take")
-    store.rule(g.game_id, 1, decision="uphold", clause="NIM-1", reason="at most 3", by="Ref")
-    store.appeal(g.game_id, 1, by="Ann", grounds="house rules")
-    store.rule(g.game_id, 1, decision="uphold", clause="NIM-1", reason="tournament rules", by="Head",
-               level="final")
+def game(db_path: Path) -> tuple[RefereeService, str]:
+    svc = service(db_path)
+    g = svc.create_game("nim", PLAYERS, options={"heap": 8})
+    svc.record(g.game_id, "t3")
+    svc.record(g.game_id, "t4")  # rejected
+    svc.record(g.game_id, "t2")
+    svc.retract(g.game_id, "misheard")
+    svc.dispute(g.game_id, 3, by="Ann", claim="t4 is a legal take")
+    svc.rule(g.game_id, 1, decision="uphold", clause="NIM-1.1", reason="at most 3", by="Ref")
+    svc.appeal(g.game_id, 1, by="Ann", grounds="house rules")
+    svc.rule(g.game_id, 1, decision="uphold", clause="NIM-1.1", reason="tournament rules", by="Head", final=True)
     for text in ("t1", "t3", "t1"):
-        store.record(g.game_id, text)
-    return store, g.game_id
+        svc.record(g.game_id, text)
+    return svc, g.game_id
 
 
-def test_jsonl_round_trip_is_event_for_event(game: tuple[GameStore, str], tmp_path: Path) -> None:
-    store, game_id = game
-    view = store.load(game_id)
+def jsonl(svc: RefereeService, game_id: str) -> str:
+    return "".join(svc.export([game_id], "jsonl"))
+
+
+def text_record(svc: RefereeService, game_id: str) -> str:
+    return "".join(svc.export([game_id], "text"))
+
+
+def test_jsonl_round_trip_is_event_for_event(game: tuple[RefereeService, str], tmp_path: Path) -> None:
+    svc, game_id = game
     path = tmp_path / "game.jsonl"
-    path.write_text(export_jsonl(view.events))
-    other = GameStore(tmp_path / "other.db")
-    report = import_files(other, [path], progress=False)
-    assert report["errors"] == [] and report["game_ids"] == [game_id]
-    assert other.load(game_id).events == view.events
-    assert other.stored_events(game_id) == store.stored_events(game_id)  # byte for byte
+    path.write_text(jsonl(svc, game_id))
+    other = service(tmp_path / "other.db")
+    report = other.import_files([path])
+    assert [f.status for f in report.files] == ["imported"] and report.files[0].game_id == game_id
+    assert other.load(game_id).events == svc.load(game_id).events
+    assert other.store.rows(game_id) == svc.store.rows(game_id)  # byte for byte
+    assert jsonl(other, game_id) == path.read_text()
 
 
-def test_text_round_trip_keeps_every_decision(game: tuple[GameStore, str]) -> None:
-    store, game_id = game
-    view = store.load(game_id)
-    text = export_text(view)
-    assert '[Result "second"]' in text and "{retracted 2" in text and "{rejected \"t4\"" in text
-    events = [e for _, e in read_any(text, "game.txt")]
-    assert [type(e) for e in events] == [type(e) for e in view.events]
-    assert [getattr(e, "notation", None) for e in events] == [getattr(e, "notation", None) for e in view.events]
+def test_text_round_trip_keeps_every_decision(game: tuple[RefereeService, str], tmp_path: Path) -> None:
+    svc, game_id = game
+    text = text_record(svc, game_id)
+    assert '[Result "0-1"]' in text and "{retracted 2" in text and '{rejected "t4"' in text
+    path = tmp_path / "game.txt"
+    path.write_text(text)
+    other = service(tmp_path / "other.db")
+    assert other.import_files([path]).files[0].status == "imported"
+    theirs, ours = other.load(game_id).events, svc.load(game_id).events
+    assert [type(e) for e in theirs] == [type(e) for e in ours]
+    assert [getattr(e, "notation", None) for e in theirs] == [getattr(e, "notation", None) for e in ours]
+    assert text_record(other, game_id) == text  # the same record again, line for line
 
 
-def test_importing_twice_is_refused_unless_as_new(game: tuple[GameStore, str], tmp_path: Path) -> None:
-    store, game_id = game
+def test_importing_twice_skips_and_as_new_copies(game: tuple[RefereeService, str], tmp_path: Path) -> None:
+    svc, game_id = game
     path = tmp_path / "game.jsonl"
-    path.write_text(export_jsonl(store.load(game_id).events))
-    again = import_files(store, [path], progress=False)
-    assert again["imported"] == 0 and "already in the store" in again["errors"][0]
-    copy = import_files(store, [path], as_new=True, progress=False)
-    assert copy["imported"] == 1 and copy["game_ids"][0] != game_id
-    copied = store.load(copy["game_ids"][0])
-    assert copied.state == store.load(game_id).state
-    assert store.verify(copy["game_ids"][0]).ok
+    path.write_text(jsonl(svc, game_id))
+    again = svc.import_files([path])
+    assert again.files[0].status == "skipped" and "already in the store" in again.files[0].detail
+    copy = svc.import_files([path], as_new=True)
+    new_id = copy.files[0].game_id
+    assert copy.files[0].status == "imported" and new_id is not None and new_id != game_id
+    assert svc.load(new_id).state == svc.load(game_id).state
+    assert svc.verify(new_id).bad == 0
 
 
-def test_an_illegal_action_refuses_the_whole_file(game: tuple[GameStore, str], tmp_path: Path) -> None:
-    store, game_id = game
-    text = export_text(store.load(game_id)).replace("2. second t1", "2. second t3\n3. first t3")
+def test_a_different_game_under_the_same_id_is_refused(game: tuple[RefereeService, str], tmp_path: Path) -> None:
+    svc, game_id = game
+    other = service(tmp_path / "other.db")
+    g = other.create_game("nim", PLAYERS, game_id=game_id)
+    other.record(g.game_id, "t1")
+    path = tmp_path / "other.jsonl"
+    path.write_text(jsonl(other, game_id))
+    report = svc.import_files([path])
+    assert report.files[0].status == "refused" and "a different game" in report.files[0].detail
+
+
+def test_an_illegal_action_refuses_that_record(game: tuple[RefereeService, str], tmp_path: Path) -> None:
+    svc, game_id = game
+    text = text_record(svc, game_id).replace("2. second t1", "2. second t3\n3. first t3")
     path = tmp_path / "bad.txt"
     path.write_text(text)
-    other = GameStore(tmp_path / "other.db")
-    report = import_files(other, [path], progress=False)
-    assert report["imported"] == 0
-    assert "bad.txt:" in report["errors"][0]
-    assert other.game_ids() == []
+    other = service(tmp_path / "other.db")
+    report = other.import_files([path])
+    assert report.files[0].status == "refused" and "bad.txt:" in report.files[0].detail
+    assert other.store.game_ids() == []
 
 
-def test_edited_jsonl_names_the_line(game: tuple[GameStore, str]) -> None:
-    store, game_id = game
-    lines = export_jsonl(store.load(game_id).events).splitlines()
+def test_edited_jsonl_names_the_line(game: tuple[RefereeService, str]) -> None:
+    svc, game_id = game
+    lines = jsonl(svc, game_id).splitlines()
     lines[2] = lines[2].replace('"t3"', '"t2"')
     with pytest.raises(ImportFileError) as info:
-        read_any("\n".join(lines), "edited.jsonl")
+        read_jsonl(lines, "edited.jsonl")
     assert info.value.line == 3 and "hash" in info.value.reason
 
 
-def test_removed_jsonl_line_is_refused(game: tuple[GameStore, str]) -> None:
-    store, game_id = game
-    lines = export_jsonl(store.load(game_id).events).splitlines()
+def test_removed_jsonl_line_is_refused(game: tuple[RefereeService, str]) -> None:
+    svc, game_id = game
+    lines = jsonl(svc, game_id).splitlines()
     del lines[3]
     with pytest.raises(ImportFileError) as info:
-        read_any("\n".join(lines), "cut.jsonl")
+        read_jsonl(lines, "cut.jsonl")
     assert info.value.line == 4
 
 
-def test_bulk_insert_of_an_existing_event_is_refused_whole(game: tuple[GameStore, str], tmp_path: Path) -> None:
-    """Two imports racing for one game: the second insert fails whole, nothing half-written."""
-    store, game_id = game
-    rows = [(r.originator_version, r.topic, r.state) for r in store.stored_events(game_id)]
+def test_truncated_jsonl_is_refused(game: tuple[RefereeService, str]) -> None:
+    """A record declares its length and last hash: a file cut at any line is refused."""
+    svc, game_id = game
+    lines = jsonl(svc, game_id).splitlines()
+    for keep in range(2, len(lines)):
+        with pytest.raises(ImportFileError, match="cut short"):
+            read_jsonl(lines[:keep], "cut.jsonl")
+
+
+def test_non_canonical_jsonl_is_refused(game: tuple[RefereeService, str]) -> None:
+    """An extra field with a hash recomputed to match is still not what the store wrote."""
+    from events.codec import stored_hash
+
+    svc, game_id = game
+    lines = jsonl(svc, game_id).splitlines()
+    record = json.loads(lines[2])
+    record["extra"] = 1
+    record["hash"] = ""
+    body = json.dumps({k: v for k, v in record.items() if k not in ("kind", "topic")}, separators=(",", ":"))
+    record["hash"] = stored_hash(record["topic"], body.encode(), "")
+    lines[2] = json.dumps(record, separators=(",", ":"))
+    with pytest.raises(ImportFileError) as info:
+        read_jsonl(lines, "extra.jsonl")
+    assert info.value.line == 3
+
+
+def test_bulk_insert_of_an_existing_event_is_refused_whole(game: tuple[RefereeService, str], tmp_path: Path) -> None:
+    """Two imports racing for one game: a batch insert fails whole, nothing half-written."""
+    svc, game_id = game
+    rows = svc.store.rows(game_id)
     other = GameStore(tmp_path / "other.db")
     other.insert_rows([(game_id, rows[:3])])
-    from events.store import ConcurrentWriteError
-
     with pytest.raises(ConcurrentWriteError):
         other.insert_rows([("fresh-game", rows[:2]), (game_id, rows)])
     assert other.game_ids() == [game_id]
-    assert len(other.stored_events(game_id)) == 3
+    assert len(other.rows(game_id)) == 3
 
 
 def test_many_files_import_in_parallel_with_the_same_outcome(db_path: Path, tmp_path: Path) -> None:
-    """Above the parallel threshold files are checked in worker processes; results keep file order."""
-    from events.importer import PARALLEL_FROM_FILES
-
-    store = GameStore(db_path)
+    """Above the parallel threshold files are checked in worker processes; results keep file order,
+    and one bad file refuses only itself."""
+    svc = service(db_path)
     files = []
     for index in range(PARALLEL_FROM_FILES + 2):
-        g = store.create("nim", PLAYERS, options={"heap": 3 + index % 5})
-        store.record(g.game_id, "t1")
+        g = svc.create_game("nim", PLAYERS, options={"heap": 3 + index % 5})
+        svc.record(g.game_id, "t1")
         path = tmp_path / f"g{index:03d}.jsonl"
-        text = export_jsonl(store.load(g.game_id).events)
+        text = jsonl(svc, g.game_id)
         path.write_text(text if index % 7 else text.replace('"t1"', '"t2"'))  # every 7th edited
         files.append(path)
-    serial = import_files(GameStore(tmp_path / "serial.db"), files, progress=False, workers=1)
-    parallel = import_files(GameStore(tmp_path / "parallel.db"), files, progress=False, workers=2)
-    assert serial == parallel
-    assert len(parallel["errors"]) == len(range(0, len(files), 7))
-    assert all("hash" in e for e in parallel["errors"])
-    assert parallel["imported"] == len(files) - len(parallel["errors"])
-    assert GameStore(tmp_path / "parallel.db").verify(parallel["game_ids"][0]).ok
+    serial = service(tmp_path / "serial.db").import_files(files, workers=1)
+    parallel = service(tmp_path / "parallel.db").import_files(files, workers=2)
+    assert serial.files == parallel.files
+    assert len(parallel.refused) == len(range(0, len(files), 7))
+    assert all("hash" in f.detail for f in parallel.refused)
+    assert len(parallel.imported) == len(files) - len(parallel.refused)
+    assert service(tmp_path / "parallel.db").verify().bad == 0
 
 
-def test_hand_written_text_record_without_seats_or_optional_tags(tmp_path: Path) -> None:
+def test_hand_written_text_record_without_seats_or_optional_tags() -> None:
     """A minimal record as a person or another tool would write it: seats may be left out,
     notation may use capitals and spaces, optional tags may be missing."""
     text = (
@@ -141,9 +191,25 @@ def test_hand_written_text_record_without_seats_or_optional_tags(tmp_path: Path)
         '[Player:red "Alice"]\n[Player:blue "Bob"]\n\n'
         "1. e1>e2\n2. e8>e7\n3. red e2-e4\n4. E7 - E5\n"
     )
-    events = [e for _, e in read_any(text, "hand.txt")]
+    (checked,) = check_records("hand.txt", text.encode(), "")
+    assert checked.error is None, checked.error
+    from events.codec import decode
+
+    events = [decode(topic, state) for _, topic, state in checked.rows]
     assert [getattr(e, "notation", None) for e in events[1:]] == ["e1>e2", "e8>e7", "e2-e4", "e7-e5"]
     assert [getattr(e, "actor", None) for e in events[1:]] == ["red", "blue", "red", "blue"]
-    with pytest.raises(ImportFileError) as info:
-        read_any(text.replace("4. E7 - E5", "4. red e4-e6"), "hand.txt")
-    assert info.value.line == 10 and info.value.clause == "REF-1.2"
+    (bad,) = check_records("hand.txt", text.replace("4. E7 - E5", "4. red e4-e6").encode(), "")
+    assert bad.error is not None and bad.error.startswith("hand.txt:10:") and "REF-1.2" in bad.error
+
+
+def test_a_file_of_many_games_imports_as_one(game: tuple[RefereeService, str], tmp_path: Path) -> None:
+    svc, game_id = game
+    g = svc.create_game("nim", PLAYERS, options={"heap": 2})
+    svc.record(g.game_id, "t2")
+    for fmt in ("jsonl", "text"):
+        path = tmp_path / f"all.{fmt}"
+        path.write_text("".join(svc.export(None, fmt)))
+        other = service(tmp_path / f"other-{fmt}.db")
+        report = other.import_files([path])
+        assert [f.status for f in report.files] == ["imported", "imported"], report.files
+        assert sorted(other.store.game_ids()) == sorted([game_id, g.game_id])

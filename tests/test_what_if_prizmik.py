@@ -11,16 +11,17 @@ from cli.main import app
 from events.integrity import what_if
 from events.store import GameStore
 from referee import games
-from referee.core import Player
+from referee.contract import Player
+from service import RefereeService
 
 RULES = games.load("prizmik")
 
 
-def play_until_fleet_capture(store: GameStore) -> tuple[str, int]:
+def play_until_fleet_capture(store: RefereeService) -> tuple[str, int]:
     """A seeded game that prefers captures; returns the id and the ply of the first fleet capture."""
     rng = random.Random(3)
     for _attempt in range(50):
-        view = store.create("prizmik", [Player("red", "Ann"), Player("blue", "Ben")])
+        view = store.create_game("prizmik", [Player("red", "Ann"), Player("blue", "Ben")])
         while view.ended is None and view.ply < 200:
             options = list(RULES.legal_actions(view.state))
             board = view.state.board
@@ -35,7 +36,7 @@ def play_until_fleet_capture(store: GameStore) -> tuple[str, int]:
 
 def test_pz_10_3_variant_lists_fleet_capture_as_illegal(tmp_path: Path) -> None:
     """PZ-10.3: with fleet_capturable=no, the recorded capture of a full fleet would be illegal."""
-    store = GameStore(tmp_path / "w.db")
+    store = RefereeService(GameStore(tmp_path / "w.db"))
     game_id, ply = play_until_fleet_capture(store)
     view = store.load(game_id)
     assert what_if(view).illegal == []  # the same ruling changes nothing

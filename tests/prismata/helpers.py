@@ -7,9 +7,9 @@ from typing import Any
 
 import msgspec
 
-from referee.core import Player, Setup
-from referee.prismata import PrismataRules, PrismataState, Unit
-from referee.prismata.catalog import Res, load_catalog
+from referee.contract import Player, Setup
+from referee.games.prismata import PrismataRules, PrismataState, Unit
+from referee.games.prismata.catalog import Res, load_catalog
 
 RULES = PrismataRules()
 LIVE = "prismata/2026-03"

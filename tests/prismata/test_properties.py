@@ -9,8 +9,8 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.core import Setup
-from referee.prismata import (
+from referee.contract import Setup
+from referee.games.prismata import (
     Block,
     Breach,
     Buy,
@@ -20,7 +20,7 @@ from referee.prismata import (
     PrismataState,
     Strike,
 )
-from referee.prismata.catalog import load_catalog
+from referee.games.prismata.catalog import load_catalog
 from tests.prismata.helpers import PLAYERS, RULES
 
 _DECODE = msgspec.json.Decoder(PrismataState)
@@ -92,4 +92,4 @@ def test_random_legal_play(seed: int, ruleset: str, size: int, picks: list[int])
     assert replayed == state
     assert _DECODE.decode(msgspec.json.encode(state)) == state
     assert isinstance(RULES.render(state), str)
-    assert RULES.describe(state)["to_move"] == RULES.to_move(state)
+    assert RULES.observe(state)["to_move"] == RULES.to_move(state)

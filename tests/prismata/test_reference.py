@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from referee.prismata.reference import (
+from referee.games.prismata.reference import (
     ReferenceImport,
     compare,
     reference_setup,

@@ -6,8 +6,8 @@ import gzip
 import json
 from pathlib import Path
 
-from referee.prismata import PrismataRules
-from referee.prismata.reference import ReferenceImport
+from referee.games.prismata import PrismataRules
+from referee.games.prismata.reference import ReferenceImport
 
 GAME = Path(__file__).resolve().parents[2] / "fixtures/prismata/reference/live-2026-03/pp8_002_seed11002.json.gz"
 

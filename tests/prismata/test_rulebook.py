@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from referee.prismata import PrismataRules
+from referee.games.prismata import PrismataRules
 from referee.rulebook import load_rulebook
 
 HERE = Path(__file__).resolve().parent
-PACKAGE = HERE.parents[1] / "referee/prismata"
+PACKAGE = HERE.parents[1] / "referee/games/prismata"
 
 
 def _test_sources() -> str:

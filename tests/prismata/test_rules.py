@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from referee.core import Setup
+from referee.contract import Setup
 from referee.errors import ActionSyntaxError, SetupError, VariantError
-from referee.prismata import Buy, Click, End, PrismataRules
-from referee.prismata.catalog import Res, load_catalog
-from referee.prismata.rules import draw_random_set
+from referee.games.prismata import Buy, Click, End, PrismataRules
+from referee.games.prismata.catalog import Res, load_catalog
+from referee.games.prismata.rules import draw_random_set
 from tests.prismata.helpers import (
     LIVE,
     OLD,
@@ -78,8 +78,10 @@ def test_PM_2_2_random_set_from_seed_is_recorded_and_reproducible() -> None:
     assert len(five.options["units"]) == 5
     with pytest.raises(SetupError):
         RULES.resolve_setup(Setup(players=PLAYERS, options={"seed": 1, "random_size": 6}))
-    fresh = RULES.resolve_setup(Setup(players=PLAYERS))
-    assert isinstance(fresh.options["seed"], int) and len(fresh.options["units"]) == 8
+    # The core draws no random numbers: without a seed or named units it refuses;
+    # the application layer draws the seed (tests/test_service.py).
+    with pytest.raises(SetupError, match="seed"):
+        RULES.resolve_setup(Setup(players=PLAYERS))
 
 
 def test_PM_2_2_explicit_random_set() -> None:
@@ -202,7 +204,7 @@ def test_PM_4_2_who_can_block() -> None:
         assert "PM-4.2" in refused(s, f"block #{uid}")
     assert "frozen" in reason(s, "block #5")
     act(s, "block #6")
-    assert RULES.describe(s)["defense"] == [3, 3]
+    assert RULES.observe(s)["defense"] == [3, 3]
 
 
 def test_PM_4_3_normal_blockers_survive_whole_fragile_keep_damage() -> None:
@@ -279,7 +281,7 @@ def test_PM_5_6_chill_only_on_blockers_and_freezes() -> None:
     assert "PM-5.6" in refused(s, "click #1 on #5")
     s = act(s, "click #1 on #3", "click #2 on #3")
     assert s.units[3].chill == 4
-    assert RULES.describe(s)["defense"][1] == 0
+    assert RULES.observe(s)["defense"][1] == 0
     s = act(s, "end")  # p2's turn starts: its chill melts
     assert s.units[3].chill == 0
 
@@ -340,7 +342,7 @@ def test_PM_5_10_prompt_units_block_at_once_but_click_later() -> None:
     s = scenario(["Wall"], ["Wall"], res1=Res(gold=5, red=1))
     s = act(s, "buy Rhino")
     rhino = s.units[3]
-    assert rhino.build == 0 and RULES.describe(s)["defense"][0] == 5
+    assert rhino.build == 0 and RULES.observe(s)["defense"][0] == 5
     assert "PM-5.4" in refused(s, "click #3")
 
 
@@ -632,7 +634,7 @@ def test_render_and_describe_show_the_position() -> None:
     assert "#2 (build 1)" in text and "#3 (used)" in text
     assert "#4 (2/3 hp)" in text and "#5 (exhaust 1)" in text
     assert "Supply left (p1/p2): Drone 21/20" in text
-    data = RULES.describe(s)
+    data = RULES.observe(s)
     assert data["to_move"] == "p1" and data["defense"] == [3, 0]
     import json
 

@@ -9,8 +9,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from referee.prismata import Buy, Click, PrismataState
-from referee.prismata.catalog import Res, UnitType, load_catalog
+from referee.games.prismata import Buy, Click, PrismataState
+from referee.games.prismata.catalog import Res, UnitType, load_catalog
 from tests.prismata.helpers import LIVE, RULES, UnitSpec, scenario
 
 CAT = load_catalog(LIVE)
@@ -118,7 +118,7 @@ def test_click_each_unit(name: str) -> None:
         if utype.stamina:
             assert me.stamina == utype.stamina - 1
         blocks = utype.blocks_after_click
-        assert (1 in RULES.describe(t)["blocking"]) == (blocks and not me.exhaust)
+        assert (1 in RULES.observe(t)["blocking"]) == (blocks and not me.exhaust)
     undo = RULES.parse("undo #1")
     assert RULES.check(t, undo).legal, RULES.check(t, undo)
     assert _same_position(RULES.apply(t, undo), s)

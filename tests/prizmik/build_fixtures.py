@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from referee.prizmik import PrizmikAction, PrizmikState
+from referee.games.prizmik import PrizmikAction, PrizmikState
 from tests.prizmik.helpers import FIXTURES, PLAYERS, RULES, start
 
 MAX_PLIES = 200

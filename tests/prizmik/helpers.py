@@ -11,8 +11,8 @@ import random
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from referee.core import Player, Setup, Verdict
-from referee.prizmik import PrizmikAction, PrizmikRules, PrizmikState
+from referee.contract import Player, Setup, Verdict
+from referee.games.prizmik import PrizmikAction, PrizmikRules, PrizmikState
 
 RULES = PrizmikRules()
 ROOT = Path(__file__).resolve().parents[2]

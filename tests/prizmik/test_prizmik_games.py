@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from referee.core import Player, Setup
+from referee.contract import Player, Setup
 from tests.prizmik.helpers import FIXTURES, RULES
 
 GAME_FILES = sorted((FIXTURES / "games").glob("*.json"))

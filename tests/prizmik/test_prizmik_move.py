@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.prizmik import PrizmikAction
+from referee.games.prizmik import PrizmikAction
 from tests.prizmik.helpers import (
     RULES,
     assert_illegal,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee.errors import ActionSyntaxError
-from referee.prizmik import PrizmikAction
+from referee.games.prizmik import PrizmikAction
 from tests.prizmik.helpers import RULES, start
 
 

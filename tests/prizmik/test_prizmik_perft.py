@@ -35,7 +35,7 @@ from typing import Any
 
 import pytest
 
-from referee.prizmik import PrizmikState
+from referee.games.prizmik import PrizmikState
 from tests.prizmik.helpers import FIXTURES, RULES, ref_actions, ref_apply, start
 
 TABLE: dict[str, Any] = json.loads((FIXTURES / "perft.json").read_text())

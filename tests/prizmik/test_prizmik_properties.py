@@ -14,8 +14,8 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.prizmik import PrizmikAction, PrizmikState
-from referee.prizmik.rules import count_pieces
+from referee.games.prizmik import PrizmikAction, PrizmikState
+from referee.games.prizmik.rules import count_pieces
 from referee.rulebook import find_clause
 from tests.prizmik.helpers import (
     RULES,
@@ -142,7 +142,7 @@ def test_outcome_and_to_move_are_consistent(state: PrizmikState) -> None:
     else:
         assert RULES.to_move(state) == state.turn
         assert RULES.legal_actions(state)
-    assert RULES.describe(state)["result"] == out.result
+    assert RULES.observe(state)["result"] == out.result
 
 
 @SETTINGS

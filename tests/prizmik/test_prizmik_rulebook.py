@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
 from referee import games
-from referee.prizmik import PrizmikRules
+from referee.games.prizmik import PrizmikRules
 from referee.rulebook import find_clause, load_rulebook
-from tests.prizmik.helpers import ROOT, RULES
+from tests.prizmik.helpers import RULES
+from tests.rulebooks import (
+    SHARED_RULES,
+    check_cited_clauses_exist,
+    check_interpretations_are_section,
+    check_numbered_in_order,
+    clauses_not_tested,
+    copied_from,
+)
 
 HERE = Path(__file__).resolve().parent
-RULES_TEXT = Path("/work/shared/rules/prizmik.txt")
+SOURCES = [SHARED_RULES / "prizmik.txt"]
 
 
 def test_rulebook_loads_with_ten_sections_in_order() -> None:
@@ -29,22 +36,11 @@ def test_rulebook_loads_with_ten_sections_in_order() -> None:
 
 
 def test_clause_ids_are_numbered_consecutively_within_sections() -> None:
-    book = load_rulebook("prizmik")
-    for section in book.sections:
-        clauses = book.in_section(section.id)
-        assert clauses, f"section {section.id} is empty"
-        numbers = [int(c.id.rsplit(".", 1)[1]) for c in clauses]
-        assert numbers == list(range(1, len(numbers) + 1)), section.id
-        for clause in clauses:
-            assert re.fullmatch(r"PZ-\d+\.\d+", clause.id)
-            assert clause.title and len(clause.text) > 30
+    check_numbered_in_order("prizmik", "PZ")
 
 
 def test_interpretations_are_exactly_section_pz_10() -> None:
-    book = load_rulebook("prizmik")
-    for clause in book.clauses:
-        is_interp = clause.kind == "interpretation"
-        assert is_interp == (clause.section == "PZ-10"), clause.id
+    check_interpretations_are_section("prizmik", "PZ-10")
 
 
 def test_every_variant_option_names_an_interpretation_clause_with_that_variant() -> None:
@@ -67,40 +63,14 @@ def test_registry_finds_prizmik_and_its_clauses() -> None:
 
 
 def test_every_clause_cited_by_the_engine_exists() -> None:
-    source = "\n".join(p.read_text() for p in (ROOT / "referee" / "prizmik").glob("*.py"))
-    cited = set(re.findall(r'"(PZ-\d+\.\d+)"', source))
-    assert len(cited) > 20
-    book = load_rulebook("prizmik")
-    for clause_id in cited:
-        book.get(clause_id)
-
-
-def _mentioned(clause_id: str, text: str) -> bool:
-    """Whether the tests name ``clause_id`` as PZ-4.1 or in a test name as pz_4_1."""
-    section, number = clause_id[3:].split(".")
-    dotted = rf"PZ-{section}\.{number}(?!\d)"
-    snake = rf"pz_{section}_{number}(?!\d)"
-    return bool(re.search(dotted, text) or re.search(snake, text))
+    check_cited_clauses_exist("prizmik", "PZ", at_least=20)
 
 
 def test_every_clause_id_is_mentioned_in_the_prizmik_tests() -> None:
-    sources = "\n".join(
-        p.read_text() for p in sorted(HERE.glob("test_*.py")) if p.name != Path(__file__).name
-    )
-    missing = [c.id for c in load_rulebook("prizmik").clauses if not _mentioned(c.id, sources)]
-    assert missing == []
+    assert clauses_not_tested("prizmik", HERE, __file__) == []
 
 
-@pytest.mark.skipif(not RULES_TEXT.exists(), reason="the published rules text is not available")
+@pytest.mark.skipif(not SOURCES[0].exists(), reason="the published rules text is not beside the project")
 def test_rulebook_restates_rather_than_copies_the_rules_text() -> None:
     """No run of seven words in a clause is taken verbatim from the published text."""
-
-    def words(text: str) -> list[str]:
-        return re.findall(r"[a-z0-9]+", text.lower())
-
-    source = words(RULES_TEXT.read_text(encoding="utf-8"))
-    runs = {tuple(source[i : i + 7]) for i in range(len(source) - 6)}
-    for clause in load_rulebook("prizmik").clauses:
-        w = words(clause.text)
-        copied = [" ".join(w[i : i + 7]) for i in range(len(w) - 6) if tuple(w[i : i + 7]) in runs]
-        assert copied == [], f"{clause.id} repeats the rules text: {copied}"
+    assert copied_from("prizmik", SOURCES) == {}

@@ -7,9 +7,9 @@ import json
 import msgspec
 import pytest
 
-from referee.core import Player, Setup
+from referee.contract import Player, Setup
 from referee.errors import SetupError, VariantError
-from referee.prizmik import PrizmikState
+from referee.games.prizmik import PrizmikState
 from tests.prizmik.helpers import RULES, act, play, pos, square, start
 
 
@@ -67,7 +67,7 @@ def test_pz_3_3_and_pz_10_1_three_full_fleets_on_files_c_e_g() -> None:
     assert state.board[:8] == "..F.F.F."
     assert state.board[56:] == "..f.f.f."
     assert set(state.board[8:56]) == {"."}
-    assert RULES.describe(state)["board"] == {
+    assert RULES.observe(state)["board"] == {
         "c1": "red full fleet",
         "e1": "red full fleet",
         "g1": "red full fleet",
@@ -119,7 +119,9 @@ def test_variants_defaults_and_validation() -> None:
     with pytest.raises(VariantError):
         RULES.resolve_variants({"no_such_switch": "1"})
     assert RULES.resolve_variants({"quiet_limit": "040"})["quiet_limit"] == "40"
-    assert RULES.resolve_variants({"quiet_limit": "0"})["quiet_limit"] == "off"
+    with pytest.raises(VariantError, match="1 to"):  # 0 is not a limit: say off
+        RULES.resolve_variants({"quiet_limit": "0"})
+    assert RULES.resolve_variants({"quiet_limit": "OFF"})["quiet_limit"] == "off"
 
 
 def test_resolved_setup_round_trips_through_the_state() -> None:
@@ -162,14 +164,14 @@ def test_render_draws_labels_legend_reserves_and_turn() -> None:
     assert lines[8].split() == ["1", ".", ".", "F", ".", "F", ".", "F", ".", "1"]
     assert "F full fleet" in text and "X lone fighter" in text and "H lone ship" in text
     assert "Reserve fleets: red 3, blue 3" in text
-    assert "Red to move" in text
+    assert "Ply 0." in text and "to move" not in text  # the faces name the seat to act
     assert "\x1b" not in text
 
 
 def test_render_shows_result_and_changed_variants() -> None:
     state = pos({"c1": "B", "d2": "S", "c8": "b", "e8": "s"}, fleet_capturable="no")
     text = RULES.render(play(state, ["d2-d3"]))
-    assert "Blue to move" in text and "fleet_capturable=no" in text
+    assert "Ply 1." in text and "fleet_capturable=no" in text
     won = play(pos({"e1": "B", "a3": "S", "d8": "b", "e2": "s"}), ["a3-a4", "e2xe1"])
     text = RULES.render(won)
     assert "Result: blue wins by PZ-8.1" in text and "Ply 2" in text
@@ -177,7 +179,7 @@ def test_render_shows_result_and_changed_variants() -> None:
 
 def test_describe_is_json_ready() -> None:
     state = play(start(), ["c1>c2"])
-    data = RULES.describe(state)
+    data = RULES.observe(state)
     json.dumps(data)
     assert data["to_move"] == "blue"
     assert data["ply"] == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.core import Outcome
+from referee.contract import Outcome
 from tests.prizmik.helpers import RULES, act, assert_legal, play, pos, start
 
 # Blue to move, and stuck: the h8 stack is walled in by its own base on g8 and
@@ -121,7 +121,7 @@ def test_pz_10_6_variant_draw() -> None:
     state = pos(STUCK_BLUE, turn="blue", no_legal_action="draw")
     out = RULES.outcome(state)
     assert (out.status, out.winner, out.clause) == ("draw", None, "PZ-10.6")
-    assert RULES.describe(state)["result"] == "draw"
+    assert RULES.observe(state)["result"] == "draw"
 
 
 def test_pz_10_6_reached_by_an_action() -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from referee.prismata.reference import replay
+from referee.games.prismata.reference import replay
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,4 +1,4 @@
-"""Generate the Prismata catalogs (``referee/prismata/catalogs/*.json``) from the shared data.
+"""Generate the Prismata catalogs (``referee/games/prismata/catalogs/*.json``) from the shared data.
 
 Usage::
 
@@ -43,7 +43,7 @@ import msgspec
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from referee.prismata.catalog import (
+from referee.games.prismata.catalog import (
     RARITY_SUPPLY,
     Ability,
     Catalog,
@@ -237,7 +237,7 @@ def churchill_catalog(shared: Path) -> Catalog:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared/data/prismata")
-    parser.add_argument("--out", type=Path, default=ROOT / "referee/prismata/catalogs")
+    parser.add_argument("--out", type=Path, default=ROOT / "referee/games/prismata/catalogs")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     for filename, catalog in (

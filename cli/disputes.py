@@ -1,0 +1,122 @@
+"""Commands for disputes, rulings, appeals, the audit dossier and the scoreboard."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cli.face import GameArg, JsonOpt, emit_json, fail, handled, progress_bar, settings
+
+app = typer.Typer()
+
+
+def _echo(written: object) -> None:
+    for number, summary in zip(written.events, written.summaries, strict=True):  # type: ignore[attr-defined]
+        typer.echo(f"event {number}: {summary}")
+
+
+@app.command()
+def dispute(
+    game: GameArg,
+    event: Annotated[int, typer.Option("--event", help="Event number disputed ('referee log' shows them).")],
+    by: Annotated[str, typer.Option("--by", help="The player who disputes (name or seat).")],
+    claim: Annotated[str, typer.Option("--claim", help="What they claim.")],
+) -> None:
+    """Record that a player disputes a decision (an entry, a rejection, a correction, a result)."""
+    with handled():
+        written = settings.service().dispute(game, event, by=by, claim=claim)
+        typer.echo(f"{written.summaries[0]} (event {written.events[0]})")
+
+
+@app.command()
+def rule(
+    game: GameArg,
+    dispute_no: Annotated[int, typer.Argument(metavar="DISPUTE", help="Dispute number.")],
+    uphold: Annotated[bool, typer.Option("--uphold", help="The decision stands.")] = False,
+    overturn: Annotated[bool, typer.Option("--overturn", help="The decision is reversed (carried out as events).")]
+    = False,
+    clause: Annotated[str, typer.Option("--clause", help="Clause relied on, e.g. PZ-6.2 or REF-3.3.")] = "",
+    reason: Annotated[str, typer.Option("--reason", help="Why.")] = "",
+    by: Annotated[str | None, typer.Option("--by", help="Referee ruling (default: --referee).")] = None,
+    final: Annotated[bool, typer.Option("--final", help="A head referee's final ruling.")] = False,
+) -> None:
+    """Rule on a dispute: uphold or overturn, citing a clause of the game's rulebook or the
+    procedure. After an appeal this is the appeal ruling."""
+    with handled():
+        if uphold == overturn:
+            fail("give exactly one of --uphold or --overturn")
+        if not clause.strip():
+            fail("cite the clause relied on with --clause")
+        written = settings.service().rule(game, dispute_no, decision="uphold" if uphold else "overturn",
+                                          clause=clause, reason=reason, by=by or settings.referee, final=final)
+        _echo(written)
+
+
+@app.command()
+def appeal(
+    game: GameArg,
+    dispute_no: Annotated[int, typer.Argument(metavar="DISPUTE", help="Dispute number.")],
+    by: Annotated[str, typer.Option("--by", help="The player who appeals.")],
+    grounds: Annotated[str, typer.Option("--grounds", help="Why the ruling is wrong.")],
+) -> None:
+    """Appeal the latest ruling on a dispute to a higher referee ('referee rule ... --final' closes it)."""
+    with handled():
+        written = settings.service().appeal(game, dispute_no, by=by, grounds=grounds)
+        typer.echo(f"dispute {dispute_no} appealed (event {written.events[0]})")
+
+
+@app.command()
+def audit(
+    game: GameArg,
+    dispute_no: Annotated[int | None, typer.Option("--dispute", help="Only this dispute.")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text, json or md.")] = "text",
+    as_json: JsonOpt = False,
+) -> None:
+    """The dossier a head referee reads: each dispute (position, decision, what the rules
+    say, claim, rulings) and every adjustment, penalty and deck check."""
+    with handled():
+        from projections.audit import render_dossier, render_referee_entries
+
+        if fmt not in {"text", "json", "md"}:
+            fail("--format is text, json or md")
+        report = settings.service().audit(game, dispute_no)
+        if as_json or fmt == "json":
+            emit_json(report)
+            return
+        if not report["disputes"]:
+            typer.echo("no disputes in this game" if dispute_no is None else "")
+        typer.echo("\n".join(render_dossier(i, fmt) for i in report["disputes"]), nl=False)
+        if dispute_no is None:
+            typer.echo(render_referee_entries(report, fmt), nl=False)
+
+
+@app.command()
+def scoreboard(
+    game_type: Annotated[str | None, typer.Option("--game-type", "-g", help="Only this game type.")] = None,
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Build the projection again from the whole log.")]
+    = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Standings per game type and player: played, won, drawn, lost, points, rating
+    (Elo for two-player games, openskill for multiplayer ones)."""
+    with handled():
+        svc = settings.service()
+        total = svc.store.recorder.max_notification_id() or 0
+        with progress_bar(total, "projecting", as_json or total < 100_000) as bar:
+            rows = svc.scoreboard(game_type, rebuild=rebuild, progress=bar.update)
+        if as_json:
+            emit_json(rows)
+            return
+        if not rows:
+            typer.echo("no finished games yet")
+            return
+        header = f"{'game':<12} {'player':<20} {'P':>4} {'W':>4} {'D':>4} {'L':>4} {'pts':>6} {'rating':>8}"
+        typer.echo(header)
+        typer.echo("-" * len(header))
+        from events.records import safe_text
+
+        for r in rows:
+            rating = "" if r["rating"] is None else f"{r['rating']:.1f}"
+            typer.echo(f"{r['game']:<12} {safe_text(r['player'])[:20]:<20} {r['played']:>4} {r['won']:>4} "
+                       f"{r['drawn']:>4} {r['lost']:>4} {r['points']:>6.1f} {rating:>8}")

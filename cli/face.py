@@ -1,0 +1,146 @@
+"""What every command of the ``referee`` face shares: the global options, the service,
+turning errors into one line and an exit code, and printing.
+
+Exit codes: 0 done; 1 an entry was rejected or a check failed; 2 the command was
+refused (bad input, unknown game, no store, a command the game's state does not
+allow: nothing was stored); 3 another referee wrote to the same game first, or the store
+stayed locked longer than REFEREE_LOCK_TIMEOUT seconds (nothing of yours was stored).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
+import typer
+
+if TYPE_CHECKING:
+    from service.app import RefereeService
+
+EXIT_REJECTED = 1
+EXIT_USAGE = 2
+EXIT_CONFLICT = 3
+
+
+class Settings:
+    """The global options, and the service opened on first use."""
+
+    def __init__(self) -> None:
+        self.db: str | None = None
+        self.referee = "referee"
+        self._service: RefereeService | None = None
+        self._created = False
+
+    def reset(self, db: str | None, referee: str) -> None:
+        self.close()
+        self.db, self.referee = db, referee
+
+    def service(self, *, create: bool = False) -> RefereeService:
+        """The service over the store; only commands that create games may create a store."""
+        if self._service is None or (create and not self._created):
+            from service.app import open_service
+
+            self.close()
+            self._service = open_service(self.db, create=create)
+            self._service.on_resolved = _say_which
+            self._created = create
+        return self._service
+
+    def close(self) -> None:
+        if self._service is not None:
+            self._service.close()
+            self._service = None
+
+
+settings = Settings()
+
+
+def _say_which(ref: str, game_id: str) -> None:
+    """A game named by the ending of its id: say which game that was."""
+    typer.echo(f"({ref} is {game_id})", err=True)
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    from events.records import safe_text
+
+    typer.echo(f"error: {safe_text(message)}", err=True)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def handled() -> Iterator[None]:
+    """Turn the project's errors, and file errors, into one clear line and an exit code."""
+    from referee.errors import RefereeError
+
+    try:
+        yield
+    except typer.Exit:
+        raise
+    except RefereeError as exc:
+        from events.store import StoreBusyError
+        from service.errors import ConcurrentWriteError, StaleVersionError
+
+        conflict = isinstance(exc, ConcurrentWriteError | StaleVersionError | StoreBusyError)
+        fail(str(exc), EXIT_CONFLICT if conflict else EXIT_USAGE)
+    except PermissionError as exc:
+        fail(_os_error(exc))
+    except _library_errors() as exc:
+        fail(f"the store cannot be used: {exc}")
+    except OSError as exc:
+        fail(_os_error(exc))
+    except (ValueError, LookupError) as exc:
+        fail(str(exc))
+    except RecursionError:
+        fail("the input is nested too deeply to read")
+    except KeyboardInterrupt:
+        fail("interrupted", 130)
+
+
+def _library_errors() -> tuple[type[BaseException], ...]:
+    import sqlite3
+
+    from eventsourcing.persistence import PersistenceError
+
+    return (PersistenceError, sqlite3.Error)
+
+
+def _os_error(exc: OSError) -> str:
+    name = exc.filename if exc.filename is not None else ""
+    text = exc.strerror or str(exc)
+    if "database is locked" in str(exc):
+        return "the store is locked by another writer; try again (REFEREE_LOCK_TIMEOUT sets the wait)"
+    return f"{name}: {text}" if name else text
+
+
+def emit_json(data: Any) -> None:
+    import msgspec
+
+    typer.echo(msgspec.json.encode(data, enc_hook=str).decode())
+
+
+def parse_pairs(values: list[str] | None, what: str) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for value in values or []:
+        key, sep, rest = value.partition("=")
+        if not sep or not key.strip():
+            fail(f"{what} must look like KEY=VALUE, not {value!r}")
+        pairs[key.strip().lower()] = rest.strip()
+    return pairs
+
+
+def echo_err(text: str) -> None:
+    typer.echo(text, err=True)
+
+
+def progress_bar(length: int, label: str, hidden: bool) -> Any:
+    """A progress bar on standard error, drawn only on a terminal (never a stray line in a log)."""
+    return typer.progressbar(length=max(1, length), label=label, file=sys.stderr,
+                             hidden=hidden or not sys.stderr.isatty())
+
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
+GameArg = Annotated[str, typer.Argument(help="Game id, or a unique ending of it (at least 4 characters).")]
+AsOpt = Annotated[str | None, typer.Option("--as", help="Whose view: referee (default), public, or a seat "
+                                                        "or player (their own hidden cards only).")]

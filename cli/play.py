@@ -1,0 +1,414 @@
+"""Commands that write: start a game, record entries, correct, end, penalise, adjust,
+and register or open decklists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from typer.core import TyperCommand
+
+from cli.face import (
+    EXIT_REJECTED,
+    GameArg,
+    JsonOpt,
+    emit_json,
+    fail,
+    handled,
+    parse_pairs,
+    settings,
+)
+
+if TYPE_CHECKING:
+    from referee.contract import GameRules
+    from service.results import EntryResult, WrittenEvents
+
+app = typer.Typer()
+
+META = ("event", "site", "round", "table")
+
+
+def _setup_help() -> str:
+    """Every game's own setup options, for ``referee new --help``."""
+    from referee import games
+
+    lines = ["Game options (after the game's name):"]
+    for name in games.names():
+        try:
+            rules = games.load(name)
+        except Exception:  # noqa: BLE001, S112 - a game that fails to load must not break --help
+            continue
+        low, high = rules.player_range()
+        count = f"{low}" if low == high else f"{low}-{high}"
+        lines.append(f"  {name} ({count} players; seats {', '.join(rules.seats[:high])}):")
+        for field in rules.setup_fields:
+            value = "FILE" if field.kind == "file" else "|".join(field.choices) if field.choices else \
+                "N" if field.kind in ("int", "seed") else "A,B,..." if field.kind == "list" else "TEXT"
+            lines.append(f"    {field.flag} {value}: {field.help}")
+        if rules.takes_decks:
+            lines.append("    --deck SEAT=FILE (open list), --sealed SEAT=COMMITMENT:SIZE ('referee deck seal')")
+    return "\n".join(lines)
+
+
+def _game_options(rules: GameRules[Any, Any], extra: list[str]) -> tuple[dict[str, Any], str | None]:
+    """Read the game's own ``--flag value`` options from the extra arguments.
+
+    Returns the raw options and a ruleset named by ``--catalog`` on games whose
+    catalogs are rulesets (Prismata: ``--catalog prismata/2020``)."""
+    fields = {f.flag: f for f in rules.setup_fields}
+    options: dict[str, Any] = {}
+    ruleset: str | None = None
+    index = 0
+    while index < len(extra):
+        token = extra[index]
+        flag, sep, value = token.partition("=")
+        if not flag.startswith("--"):
+            fail(f"unexpected argument {token!r}")
+        if not sep:
+            if index + 1 >= len(extra):
+                fail(f"{flag} needs a value")
+            value = extra[index + 1]
+            index += 1
+        index += 1
+        field = fields.get(flag)
+        if field is None:
+            if flag == "--catalog":
+                ruleset = value
+                continue
+            offered = ", ".join(fields) or "none"
+            fail(f"{rules.name} has no option {flag}; its options: {offered} ('referee new --help')")
+        if field.kind == "file":
+            path = Path(value)
+            try:
+                options[field.key] = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                fail(f"{path}: not UTF-8 text")
+            except OSError as exc:
+                fail(f"{path}: {exc.strerror or exc}")
+        else:
+            options[field.key] = value
+    return options, ruleset
+
+
+def _decks(rules: GameRules[Any, Any], deck: list[str] | None, sealed: list[str] | None) -> dict[str, Any]:
+    from referee.errors import DeckError
+    from referee.kit.decks import SealedDeck, parse_decklist
+
+    out: dict[str, Any] = {}
+    for seat, file in parse_pairs(deck, "--deck").items():
+        path = Path(file)
+        try:
+            out[seat] = parse_decklist(path.read_text(encoding="utf-8"), str(path))
+        except OSError as exc:
+            fail(f"{path}: {exc.strerror or exc}")
+    for seat, value in parse_pairs(sealed, "--sealed").items():
+        try:
+            out[seat] = SealedDeck.parse(value)
+        except DeckError as exc:
+            fail(f"--sealed {seat}: {exc}")
+    return out
+
+
+class _NewCommand(TyperCommand):
+    """``new``'s help ends with every game's own options, read when help is asked for."""
+
+    def format_epilog(self, ctx: Any, formatter: Any) -> None:  # click's Context and HelpFormatter
+        formatter.write_paragraph()
+        for line in _setup_help().splitlines():
+            formatter.write(line + "\n")
+
+
+@app.command(cls=_NewCommand, context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def new(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="Game type: prizmik, prismata, prismatic, crystale, gammasphere.")],
+    player: Annotated[list[str] | None, typer.Option(
+        "--player", "-p", help="SEAT=NAME, once per seat (prizmik: red, blue; the others p1, p2, ...).")] = None,
+    variant: Annotated[list[str] | None, typer.Option(
+        "--variant", help="KEY=VALUE ruling switch ('referee rules GAME' lists them).")] = None,
+    ruleset: Annotated[str | None, typer.Option("--ruleset", help="Ruleset version to pin.")] = None,
+    deck: Annotated[list[str] | None, typer.Option("--deck", help="SEAT=FILE: register an open decklist.")] = None,
+    sealed: Annotated[list[str] | None, typer.Option(
+        "--sealed", help="SEAT=COMMITMENT:SIZE: register a sealed decklist ('referee deck seal FILE').")] = None,
+    event: Annotated[str | None, typer.Option("--event", help="Tournament label: the event.")] = None,
+    site: Annotated[str | None, typer.Option("--site", help="Tournament label: the site.")] = None,
+    round_: Annotated[str | None, typer.Option("--round", help="Tournament label: the round.")] = None,
+    table: Annotated[str | None, typer.Option("--table", help="Tournament label: the table.")] = None,
+    from_position: Annotated[str | None, typer.Option(
+        "--from-position", help="Start from this position ('referee show GAME --fen' prints one): an "
+                                "adjourned or reconstructed game; recorded in the first event.")] = None,
+) -> None:
+    """Start a game and print its id alone, so scripts can capture it.
+
+    Game options follow the game's name; 'referee new --help' lists every game's."""
+    with handled():
+        from referee import games
+
+        rules = games.load(game)
+        options, catalog_ruleset = _game_options(rules, list(ctx.args))
+        if catalog_ruleset is not None:
+            if ruleset is not None:
+                fail("give --ruleset or --catalog, not both")
+            ruleset = catalog_ruleset
+        seats = parse_pairs(player, "--player")
+        low, high = rules.player_range()
+        unknown = [s for s in seats if s not in rules.seats[:high]]
+        if unknown:
+            fail(f"{rules.name} has seats {', '.join(rules.seats[:high])}; not {', '.join(unknown)}")
+        needed = rules.seats[:max(low, len(seats))]
+        missing = [s for s in needed if s not in seats]
+        if missing:
+            fail(f"name every player: --player {missing[0]}=NAME (seats: {', '.join(needed)})")
+        meta = {k: v for k, v in zip(META, (event, site, round_, table), strict=True) if v}
+        if from_position is not None:
+            options["position"] = from_position
+        view = settings.service(create=True).create_game(
+            rules.name, seats, ruleset=ruleset, variants=parse_pairs(variant, "--variant"), options=options,
+            decks=_decks(rules, deck, sealed), by=settings.referee, meta=meta)
+        typer.echo(view.game_id)
+
+
+def entry_lines(result: EntryResult) -> tuple[list[str], list[str]]:
+    """(stdout lines, stderr lines) describing an entry's fate."""
+    from events.records import safe_text
+
+    out: list[str] = []
+    err: list[str] = []
+    if not result.stored:
+        if result.accepted:
+            out.append(f"legal: {result.notation} by {result.seat} (nothing recorded)")
+        else:
+            err.append(f"illegal {safe_text(repr(result.text))} (nothing recorded):")
+            err += [f"  {v.clause}: {safe_text(v.reason)}" for v in result.violations]
+        return out, err
+    if result.accepted:
+        out.append(f"recorded {result.notation} by {result.seat} (event {result.event})")
+        for ruling in result.rulings:
+            out.append(f"ruling needed on {safe_text(ruling.card)} ({ruling.clause}): {safe_text(ruling.text)}")
+            out.append("  record it with: referee adjust GAME 'CHANGES' --card NAME --reason WHY "
+                       "(or --none if it does nothing)")
+        if result.ended is not None:
+            out.append(f"game over: {result.ended.line()}")
+    else:
+        err.append(f"rejected {safe_text(repr(result.text))} (kept as evidence, event {result.event}):")
+        err += [f"  {v.clause}: {safe_text(v.reason)}" for v in result.violations]
+    return out, err
+
+
+@app.command()
+def act(
+    game: GameArg,
+    action: Annotated[str, typer.Argument(help="The entry in the game's notation, e.g. 'c1>c2'.")],
+    by: Annotated[str | None, typer.Option(
+        "--by", help="Seat or player making the entry (needed when several seats may act).")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal; store nothing.")]
+    = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Record one entry, or exit 1 naming the clause it breaks (the attempt is kept as evidence).
+
+    Text that is not an entry of the game is refused (exit 2) and nothing is stored."""
+    with handled():
+        result = settings.service().record(game, action, actor=by, by=settings.referee, dry_run=dry_run)
+        if as_json:
+            import msgspec
+
+            emit_json(msgspec.to_builtins(result))
+        else:
+            out, err = entry_lines(result)
+            for line in out:
+                typer.echo(line)
+            for line in err:
+                typer.echo(line, err=True)
+        if not result.accepted:
+            raise typer.Exit(EXIT_REJECTED)
+
+
+def _echo_written(written: WrittenEvents, as_json: bool = False) -> None:
+    if as_json:
+        import msgspec
+
+        emit_json(msgspec.to_builtins(written))
+        return
+    for number, summary in zip(written.events, written.summaries, strict=True):
+        typer.echo(f"event {number}: {summary}")
+    if written.ended is not None:
+        typer.echo(f"game over: {written.ended.line()}")
+
+
+@app.command()
+def undo(
+    game: GameArg,
+    reason: Annotated[str, typer.Option("--reason", help="Why the action is taken back.")],
+) -> None:
+    """Retract the latest standing action (kept in the history as a correction)."""
+    with handled():
+        result = settings.service().retract(game, reason, by=settings.referee)
+        typer.echo(f"retracted action {result.retracted[0]} in event {result.events[0]}")
+
+
+@app.command()
+def backup(
+    game: GameArg,
+    to: Annotated[int, typer.Option("--to", help="The action to back up to (0 for the start).")],
+    reason: Annotated[str, typer.Option("--reason", help="Why.")],
+) -> None:
+    """Back the game up to the position after action N: every later action is retracted,
+    newest first, as one correction (REF-2.3)."""
+    with handled():
+        result = settings.service().backup(game, to, reason, by=settings.referee)
+        actions = ", ".join(str(n) for n in result.retracted)
+        typer.echo(f"backed up to action {to}: retracted actions {actions} (events "
+                   f"{result.events[0]}-{result.events[-1]})")
+
+
+@app.command()
+def end(
+    game: GameArg,
+    resign: Annotated[str | None, typer.Option("--resign", help="Seat or player who resigns.")] = None,
+    draw: Annotated[bool, typer.Option("--draw", help="The players agree a draw.")] = False,
+    adjudicate: Annotated[str | None, typer.Option(
+        "--adjudicate", help="Winning seat or player, or 'draw', by the referee's decision.")] = None,
+    ranking: Annotated[str | None, typer.Option(
+        "--ranking", help="Adjudicate a multiplayer ranking: p2>p1=p3 (best first, = for ties).")] = None,
+    reason: Annotated[str, typer.Option("--reason", help="Reason (required to adjudicate).")] = "",
+    as_json: JsonOpt = False,
+) -> None:
+    """End a game by resignation, agreement or adjudication. With three or more seats a
+    resignation withdraws the seat and the others play on (REF-3.5)."""
+    with handled():
+        chosen = [x for x in (resign is not None, draw, adjudicate is not None, ranking is not None) if x]
+        if len(chosen) != 1:
+            fail("give exactly one of --resign SEAT, --draw, --adjudicate SEAT|draw, --ranking p2>p1=p3")
+        svc = settings.service()
+        if resign is not None:
+            written = svc.end(game, "resignation", who=resign, reason=reason, by=settings.referee)
+        elif draw:
+            written = svc.end(game, "agreement", reason=reason, by=settings.referee)
+        elif ranking is not None:
+            written = svc.end(game, "adjudication", ranking=ranking, reason=reason, by=settings.referee)
+        else:
+            written = svc.end(game, "adjudication", who=adjudicate, reason=reason, by=settings.referee)
+        _echo_written(written, as_json)
+
+
+PENALTIES = {"warning": "warning", "game-loss": "game_loss", "match-loss": "match_loss",
+             "disqualification": "disqualification"}
+
+
+@app.command()
+def penalty(
+    game: GameArg,
+    who: Annotated[str, typer.Argument(help="Seat or player penalised.")],
+    level: Annotated[str, typer.Argument(help="warning, game-loss, match-loss or disqualification.")],
+    infraction: Annotated[str, typer.Option("--infraction", help="The infraction, as the judge names it.")],
+    reason: Annotated[str, typer.Option("--reason", help="Why.")] = "",
+    as_json: JsonOpt = False,
+) -> None:
+    """Record a judge's penalty (REF-7). A loss ends the seat's game by ruling."""
+    with handled():
+        chosen = PENALTIES.get(level.strip().lower().replace("_", "-"))
+        if chosen is None:
+            fail(f"a penalty is one of {', '.join(PENALTIES)}, not {level!r}")
+        written = settings.service().penalty(game, who, chosen, infraction, reason=reason,  # type: ignore[arg-type]
+                                             by=settings.referee)
+        _echo_written(written, as_json)
+
+
+@app.command()
+def adjust(
+    game: GameArg,
+    changes: Annotated[str | None, typer.Argument(
+        help="Changes, ';' between them: 'move p1 hand>discard Fire Imp', 'stat #12 attack +300', "
+             "'resource p1 gas -500', 'tap #12', 'untap #12', 'destroy #12', 'draw p1 2'.")] = None,
+    card: Annotated[str, typer.Option("--card", help="The card whose effect this carries out.")] = "",
+    reason: Annotated[str, typer.Option("--reason", help="The referee's ruling, in words.")] = "",
+    answers: Annotated[int | None, typer.Option(
+        "--answers", help="The event that asked for this ruling (default: the one awaited).")] = None,
+    none: Annotated[bool, typer.Option("--none", help="The ruling is that the effect changes nothing.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Carry out a referee's ruling on card text as primitive changes (REF-6)."""
+    with handled():
+        if none == bool(changes):
+            fail("give the changes, or --none when the ruling changes nothing")
+        written = settings.service().adjust(game, changes or "", card=card, reason=reason, by=settings.referee,
+                                            resolves=answers)
+        _echo_written(written, as_json)
+
+
+deck_app = typer.Typer(help="Register, seal and open decklists (REF-5).", no_args_is_help=True)
+app.add_typer(deck_app, name="deck")
+
+
+def _read_list(path: Path) -> Any:
+    from referee.kit.decks import parse_decklist
+
+    try:
+        return parse_decklist(path.read_text(encoding="utf-8"), str(path))
+    except UnicodeDecodeError:
+        fail(f"{path}: not UTF-8 text")
+
+
+@deck_app.command("seal")
+def deck_seal(
+    file: Annotated[Path, typer.Argument(help="The decklist: one card a line, '4 Fire Imp'.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Seal a decklist: prints the commitment to register and the salt to keep secret."""
+    with handled():
+        from service.commands import Commands
+
+        decklist = _read_list(file)
+        sealed, salt = Commands.seal_decklist(Commands(), decklist)
+        if as_json:
+            emit_json({"commitment": sealed.commitment, "size": sealed.size, "salt": salt,
+                       "register": f"{sealed.commitment}:{sealed.size}"})
+            return
+        typer.echo(f"register: --sealed SEAT={sealed.commitment}:{sealed.size}")
+        typer.echo(f"salt (keep it with the list; it opens the seal): {salt}")
+
+
+@deck_app.command("register")
+def deck_register(
+    game: GameArg,
+    who: Annotated[str, typer.Argument(help="Seat or player.")],
+    file: Annotated[Path | None, typer.Argument(help="The decklist file (open registration).")] = None,
+    sealed: Annotated[str | None, typer.Option("--sealed", help="COMMITMENT:SIZE from 'deck seal'.")] = None,
+) -> None:
+    """Register a seat's decklist before the first action (REF-5.1, REF-5.2)."""
+    with handled():
+        from referee.kit.decks import SealedDeck
+
+        if (file is None) == (sealed is None):
+            fail("give the decklist file, or --sealed COMMITMENT:SIZE")
+        if sealed is not None:
+            commitment, _, size = sealed.partition(":")
+            if len(commitment) != 64 or not size.isdigit():
+                fail("--sealed takes COMMITMENT:SIZE as 'referee deck seal' printed it")
+            deck: Any = SealedDeck(commitment.lower(), int(size))
+        else:
+            assert file is not None
+            deck = _read_list(file)
+        written = settings.service().register_deck(game, who, deck, by=settings.referee)
+        _echo_written(written)
+
+
+@deck_app.command("open")
+def deck_open(
+    game: GameArg,
+    who: Annotated[str, typer.Argument(help="Seat or player.")],
+    file: Annotated[Path, typer.Argument(help="The decklist that was sealed.")],
+    salt: Annotated[str, typer.Option("--salt", help="The salt 'deck seal' printed.")],
+) -> None:
+    """Open a sealed decklist at a deck check or at the end (REF-5.3); exit 1 if it fails."""
+    with handled():
+        result = settings.service().open_deck(game, who, _read_list(file), salt.strip(), by=settings.referee)
+        if result.accepted:
+            typer.echo(f"{result.seat}'s sealed list opened (event {result.event})")
+            return
+        typer.echo(f"{result.seat}'s sealed list did not open (kept as evidence, event {result.event}):", err=True)
+        for v in result.violations:
+            typer.echo(f"  {v.clause}: {v.reason}", err=True)
+        raise typer.Exit(EXIT_REJECTED)

@@ -1,0 +1,351 @@
+"""Commands that read: positions, legal entries, logs, replays, the games list, rulebooks,
+catalogs and a game's own reports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from cli.face import AsOpt, GameArg, JsonOpt, emit_json, fail, handled, settings
+
+if TYPE_CHECKING:
+    from service.results import PositionView
+
+app = typer.Typer()
+
+
+def status_line(pos: PositionView) -> str:
+    """Whose turn it is, or how the game ended (never a turn once it is over)."""
+    if pos.ended is not None:
+        return f"game over: {pos.ended.line()}"
+    if pos.at != pos.standing_actions:
+        return f"(position after {pos.at} of {pos.standing_actions} actions)"
+    if pos.pending_rulings:
+        awaited = pos.pending_rulings[0]
+        return (f"a ruling on {awaited.rulings[0].card} is awaited (event {awaited.event}): "
+                "'referee adjust' records it")
+    if not pos.to_act:
+        return "no seat may act"
+    names = [f"{seat} ({pos.players[seat]})" for seat in pos.to_act]
+    return (f"{names[0]} to act" if len(names) == 1 else f"{', '.join(names)} may act (name the seat with --by)")
+
+
+def header_line(pos: PositionView) -> str:
+    from events.records import safe_text
+
+    players = " vs ".join(f"{seat}: {safe_text(name)}" for seat, name in pos.players.items())
+    return f"{pos.game_id}  {pos.ruleset}  {players}"
+
+
+@app.command()
+def show(
+    game: GameArg,
+    at: Annotated[int | None, typer.Option(
+        "--at", help="The position after N standing actions (0 is the start; default now).")] = None,
+    as_: AsOpt = None,
+    fen: Annotated[bool, typer.Option("--fen", help="The position as one line of text (the referee's), which "
+                                      "'referee new GAME --from-position TEXT' sets up again.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Draw the position (now, or after N actions), as the referee or a seat may see it."""
+    with handled():
+        import msgspec
+
+        if fen:
+            if as_ not in (None, "referee"):
+                fail("a position string is the referee's (it may hold what only the referee knows)")
+            text = settings.service().position_text(game, at=at)
+            emit_json({"position": text}) if as_json else typer.echo(text)
+            return
+        pos = settings.service().position(game, at=at, viewer=as_)
+        if as_json:
+            emit_json(msgspec.to_builtins(pos))
+            return
+        typer.echo(header_line(pos))
+        last = f"; last: {pos.last_action}" if pos.last_action else ""
+        typer.echo(f"after {pos.at} of {pos.standing_actions} actions{last}")
+        typer.echo(pos.board)
+        typer.echo(status_line(pos))
+
+
+@app.command()
+def legal(
+    game: GameArg,
+    seat: Annotated[str | None, typer.Option("--by", help="Only this seat's entries.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List every legal entry in the current position."""
+    with handled():
+        import msgspec
+
+        legal_now = settings.service().legal(game, seat=seat)
+        if as_json:
+            emit_json(msgspec.to_builtins(legal_now))
+            return
+        if not legal_now.actions:
+            typer.echo("no legal entries" + ("" if legal_now.to_act else ": no seat may act"))
+            return
+        who = legal_now.seat or ", ".join(legal_now.to_act)
+        typer.echo(f"{len(legal_now.actions)} legal entries for {who}:")
+        typer.echo(" ".join(legal_now.actions))
+
+
+@app.command()
+def log(game: GameArg, as_: AsOpt = None, as_json: JsonOpt = False) -> None:
+    """Every event of a game: entries, rejections, corrections, rulings, penalties, the result."""
+    with handled():
+        from events.records import event_line
+
+        svc = settings.service()
+        if as_json:
+            emit_json(svc.log(game, viewer=as_))
+            return
+        _, events = svc.log_events(game, viewer=as_)
+        for event in events:
+            typer.echo(event_line(event))
+
+
+@app.command()
+def replay(
+    game: GameArg,
+    start: Annotated[int, typer.Option("--from", help="First position (or event, with --session) shown.")] = 0,
+    stop: Annotated[int | None, typer.Option("--to", help="Last position (or event) shown.")] = None,
+    session: Annotated[bool, typer.Option("--session", help="Every event as it happened at the table, with "
+                                          "the position after each correction too.")] = False,
+    as_: AsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Step through a game: the starting position, then each action and the position after it.
+
+    By default the standing line of play, with rejections and corrections noted where
+    they happened; --session replays the table's events in order instead."""
+    with handled():
+        import msgspec
+
+        svc = settings.service()
+        frames = svc.replay(game, start=start, stop=stop, session=session, viewer=as_)
+        if as_json:
+            emit_json(msgspec.to_builtins(frames))
+            return
+        for frame in frames:
+            for note in frame.notes:
+                typer.echo(f"  ({note})")
+            typer.echo(f"\n[event {frame.event}, position {frame.ply}] {frame.what}")
+            typer.echo(frame.board)
+        pos = svc.position(game, viewer=as_)
+        typer.echo(f"\n{status_line(pos)}")
+
+
+@app.command(name="games")
+def list_games(
+    limit: Annotated[int, typer.Option("--limit", help="How many games (newest first).")] = 50,
+    before: Annotated[int | None, typer.Option(
+        "--before", help="The next page: games before this cursor (printed after each page).")] = None,
+    offset: Annotated[int, typer.Option("--offset", help="Skip this many games first.")] = 0,
+    player: Annotated[str | None, typer.Option("--player", help="Only games this player sat in.")] = None,
+    game_type: Annotated[str | None, typer.Option("--game-type", "-g", help="Only this game type.")] = None,
+    status: Annotated[str | None, typer.Option("--status", help="open or finished.")] = None,
+    since: Annotated[str | None, typer.Option("--since", help="Only games started on or after this date "
+                                              "(2026-11-23, or a full ISO time).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List the games in the store, newest first, a page at a time."""
+    with handled():
+        import msgspec
+
+        from events.records import safe_text
+
+        rows = settings.service().games(limit=limit, offset=offset, before=before, player=player,
+                                        game=game_type, status=status, since=since)
+        if as_json:
+            emit_json(msgspec.to_builtins(rows))
+            return
+        if not rows:
+            filtered = any(x is not None for x in (player, game_type, status, since, before)) or offset
+            typer.echo("no games match" if filtered else
+                       "no games yet: start one with 'referee new GAME --player SEAT=NAME ...'")
+            return
+        for r in rows:
+            players = " vs ".join(f"{safe_text(name)} ({seat})" for seat, name in r.players.items())
+            how = f" by {r.how}" if r.how else ""
+            typer.echo(f"{r.game_id}  {r.created:%Y-%m-%d %H:%M}  {players}  {r.result}{how}")
+        if len(rows) == limit:
+            typer.echo(f"(more: --before {rows[-1].cursor})", err=True)
+
+
+def clause_text(c: Any, markdown: bool = False) -> str:
+    import textwrap
+
+    kind = "Interpretation" if c.kind == "interpretation" else "Rule"
+    if markdown:
+        lines = [f"**{c.id} {c.title}** ({kind.lower()}" + (f"; variant `{c.variant}`" if c.variant else "")
+                 + f"): {c.text}"]
+        return "\n".join(lines)
+    lines = [f"{c.id}  {c.title}  ({kind})", textwrap.fill(c.text, 78)]
+    if c.variant:
+        lines.append(f"Variant switch: {c.variant}")
+    return "\n".join(lines)
+
+
+@app.command()
+def rules(
+    game: Annotated[str, typer.Argument(help="Game type, or 'procedure' for the REF- clauses.")],
+    clause: Annotated[str | None, typer.Argument(help="A clause id (PZ-6.2) or a section (PZ-6).")] = None,
+    all_: Annotated[bool, typer.Option("--all", help="Every clause in full.")] = False,
+    markdown: Annotated[bool, typer.Option("--markdown", "--md", help="As Markdown (with --all or a section).")]
+    = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show a game's rulebook, a section of it, or one clause."""
+    with handled():
+        import msgspec
+
+        from service.queries import Queries
+
+        book = Queries.rulebook(game)
+        if clause is not None:
+            found = Queries.clauses(game, clause)
+            if as_json:
+                emit_json(msgspec.to_builtins(found if len(found) > 1 else found[0]))
+                return
+            typer.echo("\n\n".join(clause_text(c, markdown) for c in found))
+            return
+        if as_json:
+            emit_json(msgspec.to_builtins(book))
+            return
+        if markdown:
+            typer.echo(f"# {book.title}\n\n{book.source}\n")
+        else:
+            typer.echo(book.title)
+            if book.source:
+                typer.echo(book.source)
+        for section in book.sections:
+            typer.echo(f"\n## {section.id} {section.title}\n" if markdown else f"\n{section.id}  {section.title}")
+            for c in book.in_section(section.id):
+                if all_ or markdown:
+                    typer.echo(("- " if markdown else "") + clause_text(c, markdown) + ("" if markdown else "\n"))
+                else:
+                    tag = " [interpretation" + (f"; variant {c.variant}" if c.variant else "") + "]" \
+                        if c.kind == "interpretation" else ""
+                    typer.echo(f"  {c.id}  {c.title}{tag}")
+        if not (all_ or markdown):
+            typer.echo(f"\n'referee rules {game} CLAUSE' shows one clause in full ('PZ-6' a section; --all all).")
+        if game.lower() != "procedure":
+            from referee import games
+
+            options = games.load(game).variant_options
+            if options:
+                typer.echo("\nVariant switches (referee new ... --variant KEY=VALUE):")
+                for v in options:
+                    choices = "|".join(v.choices) if v.choices else "..."
+                    typer.echo(f"  {v.key}={choices} (default {v.default}; {v.clause}): {v.summary}")
+
+
+@app.command()
+def report(
+    game: GameArg,
+    name: Annotated[str, typer.Argument(help="The report, e.g. 'score' (Prismatic).")],
+    as_: AsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """One of a game's own reports on the position (Prismatic's score chart, say)."""
+    with handled():
+        import msgspec
+
+        found = settings.service().report(game, name, viewer=as_)
+        if as_json:
+            emit_json(msgspec.to_builtins(found))
+            return
+        typer.echo(found.title)
+        typer.echo(found.text)
+
+
+@app.command()
+def score(game: GameArg, as_: AsOpt = None, as_json: JsonOpt = False) -> None:
+    """The score chart of a game that keeps one ('referee report GAME score')."""
+    report(game, "score", as_, as_json)
+
+
+catalog_app = typer.Typer(help="Check and list card catalogs.", no_args_is_help=True)
+app.add_typer(catalog_app, name="catalog")
+
+
+@catalog_app.command("check")
+def catalog_check(
+    file: Annotated[Path, typer.Argument(help="A catalog file (TOML or JSON).")],
+    game: Annotated[str | None, typer.Option("--game", help="Which game's catalog (default: guessed).")] = None,
+    kind: Annotated[str | None, typer.Option("--kind", help="Which kind of catalog, for games with several.")]
+    = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Validate a catalog file; one line naming the file and the problem if it is wrong."""
+    with handled():
+        from referee import games
+
+        text = file.read_text(encoding="utf-8")
+        candidates = [games.load(game)] if game else [games.load(n) for n in games.names()
+                                                      if games.load(n).catalog_kinds]
+        errors: list[str] = []
+        for rules in candidates:
+            for k in ([kind] if kind else list(rules.catalog_kinds)):
+                try:
+                    catalog = rules.read_catalog(k, text, str(file))
+                except ValueError as exc:
+                    errors.append(str(exc))
+                    continue
+                size = len(catalog) if hasattr(catalog, "__len__") else None
+                if as_json:
+                    emit_json({"file": str(file), "game": rules.name, "kind": k, "entries": size, "ok": True})
+                else:
+                    typer.echo(f"{file}: a valid {rules.name} {k} catalog"
+                               + (f" ({size} entries)" if size is not None else ""))
+                return
+        fail(errors[0] if len(errors) == 1 else f"{file}: not a catalog of any game: " + " | ".join(errors))
+
+
+@catalog_app.command("show")
+def catalog_show(
+    game: Annotated[str, typer.Argument(help="Game type.")],
+    ruleset: Annotated[str | None, typer.Option("--ruleset", "--catalog", help="Which catalog (ruleset).")]
+    = None,
+    kind: Annotated[str | None, typer.Option("--kind", help="Which kind of catalog.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List a shipped catalog's entries by the names players know."""
+    with handled():
+        _catalog_rows(game, ruleset, kind, as_json)
+
+
+def _catalog_rows(game: str, ruleset: str | None, kind: str | None, as_json: bool) -> None:
+    from referee import games
+    from referee.contract import Player, Setup
+
+    rules = games.load(game)
+    players = tuple(Player(s, s) for s in rules.seats[:rules.player_range()[0]])
+    chosen = ruleset or rules.rulesets[0]
+    if chosen not in rules.rulesets:
+        fail(f"unknown ruleset {chosen!r} for {rules.name}; known: {', '.join(rules.rulesets)}")
+    setup = Setup(players=players, ruleset=chosen)
+    rows = rules.catalog_rows(setup, kind or (rules.catalog_kinds[0] if rules.catalog_kinds else "units"))
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        fail(f"{rules.name} has no catalog to list")
+    for row in rows:  # the names players know; --json has the engine's internal names too
+        details = ", ".join(f"{k} {v}" for k, v in row.items()
+                            if k not in ("name", "internal") and v not in (None, "", False, 0, []))
+        typer.echo(f"{row['name']}: {details}")
+
+
+@app.command()
+def units(
+    game: Annotated[str, typer.Argument(help="Game with a unit catalog: prismata.")] = "prismata",
+    catalog: Annotated[str | None, typer.Option("--catalog", "--ruleset", help="e.g. prismata/2020.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List a catalog's units with their stats, by display name ('catalog show')."""
+    with handled():
+        _catalog_rows(game, catalog, None, as_json)

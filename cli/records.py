@@ -1,0 +1,287 @@
+"""Commands for records: export, import (our formats and other tools' formats), verify."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from cli.face import (
+    EXIT_REJECTED,
+    AsOpt,
+    JsonOpt,
+    emit_json,
+    fail,
+    handled,
+    parse_pairs,
+    progress_bar,
+    settings,
+)
+
+app = typer.Typer()
+
+
+def _write_atomically(path: Path, lines: object) -> None:
+    """Write every line to ``path`` through a temporary file beside it, so a failure never
+    leaves half a record."""
+    if path.is_dir():
+        fail(f"{path}: is a folder; name a file (or use --all -o FILE for every game in one file)")
+    if not path.parent.exists():
+        fail(f"{path}: the folder {path.parent} does not exist")
+    handle, temp = tempfile.mkstemp(prefix=".referee-", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+            for line in lines:  # type: ignore[attr-defined]
+                out.write(line)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temp, 0o666 & ~umask)  # mkstemp makes it private; an export is an ordinary file
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def _replay_html(svc: Any, game_id: str, viewer: str) -> str:
+    try:
+        from web.export import replay_html
+    except ImportError:
+        fail("the HTML replay needs the web extra: pip install 'referee[web]'")
+    html: str = replay_html(svc, game_id, viewer)
+    return html
+
+
+@app.command()
+def export(
+    game: Annotated[str | None, typer.Argument(help="Game id (or use --all).")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="jsonl (exact interchange), text (PGN-like) or html "
+                                     "(the replay viewer as one file that needs no server).")] = "jsonl",
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: standard output).")]
+    = None,
+    all_games: Annotated[bool, typer.Option("--all", help="Every game of the store, one after another.")] = False,
+    as_: AsOpt = None,
+) -> None:
+    """Write a game's record (or every game's, in one file) as JSON Lines, text or HTML.
+
+    JSONL holds every event exactly as stored (hidden cards included: the referee's
+    view only); --as public or --as SEAT gives the text record, or the HTML replay
+    of one game, as that viewer may see it."""
+    with handled():
+        if fmt not in {"jsonl", "text", "html"}:
+            fail("--format is jsonl, text or html")
+        if all_games == (game is not None):
+            fail("name one game, or use --all")
+        svc = settings.service()
+        viewer = "referee"
+        if as_ is not None:
+            if game is None:
+                if as_.strip().lower() not in ("public", "referee"):
+                    fail("--all takes --as public or --as referee")
+                viewer = as_.strip().lower()
+            else:
+                viewer = svc.viewer_of(svc.load(game), as_)
+        if viewer != "referee" and fmt == "jsonl":
+            fail("a JSONL record is the referee's (it holds every event exactly, hidden cards included); "
+                 "use --format text with --as")
+        if fmt == "html":
+            if game is None:
+                fail("an HTML replay is of one game; name it")
+            lines = iter([_replay_html(svc, svc.resolve(game), viewer)])
+        else:
+            lines = svc.export(None if all_games else [game or ""], fmt, viewer)  # type: ignore[arg-type]
+        if output is None:
+            for line in lines:
+                sys.stdout.write(line)
+            return
+        _write_atomically(output, lines)
+        typer.echo(f"wrote {output}", err=True)
+
+
+@app.command(name="import")
+def import_(
+    files: Annotated[list[Path], typer.Argument(help="Record files: jsonl or text, one game or many each.")],
+    fmt: Annotated[str, typer.Option(
+        "--format", "-f", help="auto (jsonl or text), or another tool's format a game reads "
+                               "(prismata-reference).")] = "auto",
+    as_new: Annotated[bool, typer.Option("--as-new", help="Copy games already in the store under new ids.")] = False,
+    compare: Annotated[bool, typer.Option(
+        "--compare", help="Other tools' formats: compare every position with the file's own.")] = False,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", help="KEY=VALUE for another tool's format (prismata-reference: quirks=no).")] = None,
+    reference_quirks: Annotated[bool, typer.Option(
+        "--reference-quirks/--no-reference-quirks",
+        help="prismata-reference: follow the engine where it differs from the live game.")] = True,
+    as_json: JsonOpt = False,
+) -> None:
+    """Import game records. Every entry is checked again; each game is imported, skipped
+    (already in the store) or refused (naming the file, line and reason) on its own.
+    Exit 1 if any was refused."""
+    with handled():
+        import msgspec
+
+        svc = settings.service(create=True)
+        if fmt not in ("auto", "jsonl", "text"):
+            from service.foreign import import_foreign
+
+            options: dict[str, object] = {"quirks": reference_quirks}
+            options.update({k: v.lower() not in ("no", "false", "0", "off")
+                            for k, v in parse_pairs(option, "--option").items()})
+            with progress_bar(len(files), "importing", as_json or len(files) < 20) as bar:
+                results = import_foreign(svc.store, fmt, [str(f) for f in files], compare=compare,
+                                         options=options, by=settings.referee, progress=bar.update)
+            failed = [r for r in results if r.error or not r.agree]
+            if as_json:
+                emit_json(msgspec.to_builtins(results))
+            else:
+                for r in results:
+                    if r.error:
+                        typer.echo(f"{r.source}: error: {r.error}", err=True)
+                    elif not r.agree:
+                        typer.echo(f"{r.source}: differs: {r.first_difference}", err=True)
+                    elif r.game_id:
+                        typer.echo(r.game_id)
+                agreeing = sum(1 for r in results if r.agree and not r.error)
+                typer.echo(f"{agreeing}/{len(results)} games agree with the other tool's record" if compare else
+                           f"imported {sum(1 for r in results if r.game_id)}/{len(results)} games", err=True)
+            if failed:
+                raise typer.Exit(EXIT_REJECTED)
+            return
+        with progress_bar(len(files), "importing", as_json or len(files) < 20) as bar:
+            report = svc.import_files(files, as_new=as_new, by=settings.referee, progress=bar.update)
+        if as_json:
+            emit_json({"imported": len(report.imported), "skipped": len(report.skipped),
+                       "refused": len(report.refused), "events": report.events,
+                       "files": msgspec.to_builtins(report.files)})
+        else:
+            for outcome in report.files:
+                if outcome.status == "imported":
+                    typer.echo(outcome.game_id)
+                elif outcome.status == "skipped":
+                    typer.echo(f"{outcome.source}: skipped: {outcome.detail}", err=True)
+                else:
+                    typer.echo(f"error: {outcome.detail}", err=True)
+            typer.echo(f"imported {len(report.imported)} games ({report.events} events), skipped "
+                       f"{len(report.skipped)}, refused {len(report.refused)}", err=True)
+        if report.refused:
+            raise typer.Exit(EXIT_REJECTED)
+
+
+@app.command()
+def seal(
+    key: Annotated[Path | None, typer.Option("--key", help="The private key file that signs checkpoints.")] = None,
+    new_key: Annotated[Path | None, typer.Option(
+        "--new-key", help="Create a key in this file (kept off the store's machine, readable by you only).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Sign the store-wide chain: prints a checkpoint a head referee can publish or print on
+    the result sheet; 'referee verify --checkpoint' later proves the store still extends it."""
+    with handled():
+        from service import seal as sealing
+
+        if (key is None) == (new_key is None):
+            fail("give --key FILE to seal, or --new-key FILE to create a key")
+        if new_key is not None:
+            public = sealing.create_key(new_key)
+            if as_json:
+                emit_json({"key": str(new_key), "public_key": public})
+                return
+            typer.echo(f"wrote {new_key} (keep it away from the store); public key:")
+            typer.echo(public)
+            return
+        assert key is not None
+        checkpoint = sealing.seal(settings.service().store, key)
+        if as_json:
+            emit_json({"checkpoint": checkpoint.text(), "size": checkpoint.size, "position": checkpoint.position,
+                       "head": checkpoint.head})
+            return
+        typer.echo(checkpoint.text())
+
+
+@app.command()
+def verify(
+    game: Annotated[str | None, typer.Argument(help="Game id; every game when omitted.")] = None,
+    variant: Annotated[list[str] | None, typer.Option("--variant", help="KEY=VALUE: replay under another ruling.")]
+    = None,
+    ruleset: Annotated[str | None, typer.Option("--ruleset", help="Replay under another ruleset version.")] = None,
+    checkpoint: Annotated[str | None, typer.Option(
+        "--checkpoint", help="A checkpoint 'referee seal' printed (the line, or a file holding it).")] = None,
+    public_key: Annotated[str | None, typer.Option(
+        "--public-key", help="The public key (hex, or a file holding it) that signed the checkpoint.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check hash chains and replay every decision; prove the store extends a signed
+    checkpoint; or, with --variant, show what a ruling changes."""
+    with handled():
+        import msgspec
+
+        svc = settings.service()
+        if checkpoint is not None:
+            from service.seal import verify_checkpoint
+
+            text = Path(checkpoint).read_text() if Path(checkpoint).is_file() else checkpoint
+            key = public_key
+            if key is not None and Path(key).is_file():
+                key = Path(key).read_text()
+            if key is None:
+                fail("--checkpoint needs --public-key (the key that signed it)")
+            held = verify_checkpoint(svc.store, text.strip(), key)
+            if as_json:
+                emit_json(msgspec.to_builtins(held))
+            else:
+                typer.echo(("checkpoint holds: " if held.ok else "checkpoint broken: ") + held.detail)
+            if not held.ok:
+                raise typer.Exit(EXIT_REJECTED)
+            return
+        if variant or ruleset:
+            if game is None:
+                fail("--variant/--ruleset needs a game")
+            report = svc.what_if(game, variants=parse_pairs(variant, "--variant"), ruleset=ruleset)
+            if as_json:
+                emit_json(msgspec.to_builtins(report))
+                return
+            changes = ", ".join(f"{k}: {a} -> {b}" for k, (a, b) in report.changed.items()) or "nothing"
+            typer.echo(f"{report.game_id} replayed with {changes}")
+            if not report.illegal:
+                typer.echo("every standing action is legal under this ruling")
+            for item in report.illegal:
+                why = "; ".join(f"{v['clause']}: {v['reason']}" for v in item.violations)
+                typer.echo(f"  action {item.seq} {item.notation} (event {item.event}) would be illegal: {why}")
+            typer.echo(f"result as recorded: {report.recorded_result}"
+                       + (f" ({report.recorded_how})" if report.recorded_how else ""))
+            tail = f" after action {report.ends_at_action} ({report.clause})" if report.ends_at_action else ""
+            typer.echo(f"result under this ruling: {report.result_under_ruling}{tail}")
+            if report.note:
+                typer.echo(report.note)
+            return
+        count = 1 if game else len(svc.store.game_ids())
+        with progress_bar(count, "verifying", as_json or count < 50) as bar:
+            result = svc.verify(game, progress=bar.update, witness=svc.witness())
+        bad = [r for r in result.reports if not r.ok]
+        sealed: list[object] = []
+        if game is None:
+            from service.seal import recorded_checkpoints, verify_checkpoint
+
+            sealed = [verify_checkpoint(svc.store, c) for c in recorded_checkpoints(svc.store)]
+        broken = [c for c in sealed if not c.ok]  # type: ignore[attr-defined]
+        if as_json:
+            emit_json({"games": result.games, "events": result.events, "bad": result.bad,
+                       "reports": msgspec.to_builtins(bad if not game else result.reports),
+                       "checkpoints": msgspec.to_builtins(sealed)})
+        else:
+            for r in bad:
+                problems = len(r.findings)
+                typer.echo(f"{r.game_id}: {problems} problem{'s' if problems != 1 else ''}")
+                for finding in r.findings:
+                    typer.echo(f"  {finding}")
+            for c in broken:
+                typer.echo(f"recorded checkpoint broken: {c.detail}")  # type: ignore[attr-defined]
+            typer.echo(f"verified {result.games} game{'s' if result.games != 1 else ''} ({result.events} events): "
+                       + ("all intact" if not bad else f"{len(bad)} with problems")
+                       + (f"; the store extends its {len(sealed)} recorded checkpoints" if sealed and not broken
+                          else ""))
+        if bad or broken:
+            raise typer.Exit(EXIT_REJECTED)

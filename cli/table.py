@@ -1,0 +1,236 @@
+"""``referee table``: an interactive session at the table.
+
+Only text that reads as an entry of the game is judged and recorded; everything
+else is a table command (show, legal, check, rules, undo, resign, agree or draw,
+adjudicate, dispute, log, help, quit) or is refused with a hint, so a typing
+mistake never becomes evidence. Where a game's entry begins with a command's word
+(Gammasphere's 'draw', Crystale's 'show CRYSTAL'), the entry wins. Line editing, history and tab completion (of
+commands and of the legal entries) come from the terminal's readline.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from cli.face import GameArg, handled, settings
+
+if TYPE_CHECKING:
+    from service.app import RefereeService
+    from service.results import PositionView
+
+app = typer.Typer()
+
+COMMANDS = {
+    "show": "draw the position again",
+    "legal": "list every legal entry",
+    "check ENTRY": "would this entry be legal? (nothing is recorded)",
+    "SEAT: ENTRY": "an entry by a named seat (when several seats may act)",
+    "undo REASON": "retract the last action",
+    "resign SEAT": "a seat resigns",
+    "agree": "the players agree a draw ('draw' too, where it is not an entry of the game)",
+    "adjudicate SEAT|draw REASON": "the referee decides the result",
+    "dispute EVENT PLAYER CLAIM": "a player disputes event EVENT",
+    "rules CLAUSE": "read a clause (PZ-6.2) or a section (PZ-6)",
+    "log": "every event so far",
+    "help": "this list",
+    "quit": "leave (everything is already stored)",
+}
+WORDS = sorted({c.split()[0] for c in COMMANDS if not c.startswith("SEAT")} | {"exit", "draw"})
+
+
+class Painter:
+    """Colour where the terminal has it (and ``NO_COLOR`` is not set)."""
+
+    def __init__(self) -> None:
+        self.on = sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+
+    def __call__(self, text: str, **style: Any) -> str:
+        return typer.style(text, **style) if self.on else text
+
+
+def _readline(svc: RefereeService, game_id: str) -> None:
+    """Line editing, history and completion of commands and legal entries, on a terminal."""
+    if not sys.stdin.isatty():
+        return
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - platforms without readline
+        return
+    cache: dict[str, list[str]] = {}
+
+    def complete(text: str, state: int) -> str | None:
+        if state == 0:
+            line = readline.get_line_buffer()
+            legal = []
+            try:
+                legal = svc.legal(game_id).actions
+            except Exception:  # noqa: BLE001 - completion must never break the session
+                legal = []
+            options = WORDS + legal if " " not in line.strip() else legal
+            cache["m"] = [o for o in options if o.startswith(text)]
+        matches = cache.get("m", [])
+        return matches[state] if state < len(matches) else None
+
+    readline.set_completer(complete)
+    readline.set_completer_delims(" \t")
+    readline.parse_and_bind("tab: complete")
+
+
+def draw(pos: PositionView, paint: Painter) -> None:
+    from cli.read import header_line, status_line
+
+    typer.echo(paint(header_line(pos), bold=True))
+    if pos.last_action:
+        typer.echo(f"last: {paint(pos.last_action, fg='cyan')}  (action {pos.standing_actions})")
+    typer.echo(pos.board)
+    typer.echo(paint(status_line(pos), fg="yellow" if pos.ended is None else "green", bold=True))
+
+
+@app.command()
+def table(game: GameArg) -> None:
+    """Play at the table: shows the position, reads entries, explains rejections.
+
+    Type an entry to record it ('p2: ENTRY' names the seat when several may act);
+    'check ENTRY' asks whether it would be legal; 'help' lists the table commands."""
+    with handled():
+        svc = settings.service()
+        game_id = svc.resolve(game)
+        paint = Painter()
+        interactive = sys.stdin.isatty()
+        _readline(svc, game_id)
+        view = svc.load(game_id)
+        rules = view.rules
+        actors = {s.lower() for s in view.seats} | {p.name.lower() for p in view.created.players}
+        shown = -1
+        while True:
+            pos = svc.position(game_id)
+            if pos.version != shown:
+                draw(pos, paint)
+                shown = pos.version
+            if pos.ended is not None:
+                typer.echo("the game is over; 'referee undo' or a dispute can reopen it")
+                return
+            try:
+                line = input(f"{game_id}> " if interactive else "").strip()
+            except EOFError:
+                typer.echo("")
+                return
+            except KeyboardInterrupt:
+                typer.echo("")
+                return
+            if not line:
+                continue
+            if _command(svc, game_id, line, paint, rules, actors):
+                return
+
+
+def _is_entry(rules: Any, line: str) -> bool:
+    """Whether ``line`` reads as an entry of the game: an entry wins over a table command
+    of the same word (Gammasphere's 'draw', Crystale's 'show CRYSTAL')."""
+    from referee.errors import RefereeError
+
+    try:
+        rules.parse(line)
+    except (RefereeError, ValueError, LookupError):
+        return False
+    return True
+
+
+def _command(svc: RefereeService, game_id: str, line: str, paint: Painter, rules: Any,
+             actors: set[str]) -> bool:
+    """Carry out one line; True when the session ends."""
+    from events.records import event_line, safe_text
+    from referee.errors import RefereeError
+
+    word, _, rest = line.partition(" ")
+    word = word.lower()
+    rest = rest.strip()
+    if word in WORDS and word not in ("quit", "exit", "q", "help") and _is_entry(rules, line):
+        word = ""  # recorded below, as the entry it is
+    try:
+        if word in ("quit", "exit", "q"):
+            return True
+        if word == "help":
+            for usage, what in COMMANDS.items():
+                typer.echo(f"  {usage:<30} {what}")
+            typer.echo("  anything else is read as an entry of the game")
+        elif word == "show":
+            draw(svc.position(game_id), paint)
+        elif word == "legal":
+            legal = svc.legal(game_id)
+            typer.echo(" ".join(legal.actions) if legal.actions else "no legal entries")
+        elif word == "rules":
+            from cli.read import clause_text
+
+            if not rest:
+                typer.echo("which clause? rules PZ-6.2")
+            else:
+                view = svc.load(game_id)
+                typer.echo("\n\n".join(clause_text(c) for c in svc.clauses(view.game, rest)))
+        elif word == "log":
+            _, events = svc.log_events(game_id)
+            for event in events:
+                typer.echo(event_line(event))
+        elif word == "undo":
+            if not rest:
+                typer.echo("say why: undo REASON")
+            else:
+                result = svc.retract(game_id, rest, by=settings.referee)
+                typer.echo(f"retracted action {result.retracted[0]}")
+        elif word == "resign":
+            if not rest:
+                typer.echo("who resigns? resign SEAT")
+            else:
+                svc.end(game_id, "resignation", who=rest, by=settings.referee)
+        elif word == "agree" and not rest or word == "draw" and not rest:
+            svc.end(game_id, "agreement", by=settings.referee)
+        elif word == "adjudicate":
+            who, _, reason = rest.partition(" ")
+            if not who or not reason.strip():
+                typer.echo("adjudicate SEAT|draw REASON")
+            else:
+                svc.end(game_id, "adjudication", who=who, reason=reason.strip(), by=settings.referee)
+        elif word == "dispute":
+            parts = rest.split(" ", 2)
+            if len(parts) < 3 or not parts[0].isdigit():
+                typer.echo("dispute EVENT PLAYER CLAIM")
+            else:
+                written = svc.dispute(game_id, int(parts[0]), by=parts[1], claim=parts[2])
+                typer.echo(f"dispute opened (event {written.events[0]})")
+        elif word == "check":
+            _entry(svc, game_id, rest, paint, actors, dry_run=True)
+        else:
+            _entry(svc, game_id, line, paint, actors, dry_run=False)
+    except (RefereeError, ValueError, LookupError, RuntimeError) as exc:
+        typer.echo(paint(f"not done: {safe_text(str(exc))}", fg="red"))
+    return False
+
+
+def _entry(svc: RefereeService, game_id: str, line: str, paint: Painter, actors: set[str], *,
+           dry_run: bool) -> None:
+    from cli.play import entry_lines
+    from service.errors import UnreadableEntryError
+
+    seat: str | None = None
+    head, colon, tail = line.partition(":")
+    if colon and head.strip().lower() in actors and tail.strip():  # 'p2: ENTRY' (a colon in an entry stays)
+        seat, line = head.strip(), tail.strip()
+    if not line:
+        typer.echo("check what? check ENTRY")
+        return
+    try:
+        result = svc.record(game_id, line, actor=seat, by=settings.referee, dry_run=dry_run)
+    except UnreadableEntryError as exc:
+        typer.echo(paint(f"{exc} (type 'help' for the table commands)", fg="red"))
+        return
+    out, err = entry_lines(result)
+    for text in out:
+        typer.echo(paint(text, fg="green") if text.startswith(("recorded", "legal")) else text)
+    for text in err:
+        typer.echo(paint(text, fg="red"))
+    if err and not dry_run:
+        typer.echo("  (the position is unchanged; 'undo REASON' retracts the last action)")

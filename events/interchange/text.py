@@ -1,0 +1,446 @@
+"""``referee-text/1``: a readable record in the spirit of PGN, written and parsed here.
+
+Tag lines first (``[Game "prizmik"]``), a blank line, then one line per entry in
+the order it happened: an action as ``12. red c4xd5`` (the seat may be left out),
+everything else as a ``{...}`` comment: rejections, retractions, results, decks,
+adjustments, penalties, withdrawals, disputes, rulings and appeals. A retracted
+action stays in the record followed by its retraction, and the action that
+replaces it takes the same number.
+
+Every free-text value (names, reasons, claims, clause ids, notation) is a JSON
+string, with every control, format and line-separator character escaped, so no
+value can add, end or fake a line. Lines are split on ``\\n`` only.
+
+This module only reads and writes lines; replaying a record's entries through the
+referee procedure (so that importing re-judges every entry) is the application
+layer's work (``service.interchange``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+
+from events.interchange.errors import ImportFileError, check_game_id
+from events.schema import (
+    ActionRecorded,
+    ActionRejected,
+    ActionRetracted,
+    AdjustmentRecorded,
+    DeckOpened,
+    DeckRegistered,
+    DisputeAppealed,
+    DisputeOpened,
+    DisputeRuled,
+    EndHow,
+    GameCreated,
+    GameEnded,
+    GameEvent,
+    PenaltyIssued,
+    PenaltyLevel,
+    ResultVoided,
+    RulingDecision,
+    RulingLevel,
+    RulingRequested,
+    SeatWithdrawn,
+    WithdrawHow,
+)
+from referee.kit.decks import Deck, Decklist, SealedDeck, parse_decklist
+
+__all__ = [
+    "TEXT_FORMAT",
+    "TextLine",
+    "TextRecord",
+    "conventional_result",
+    "entry_text",
+    "export_text",
+    "parse_text",
+    "quote",
+]
+
+TEXT_FORMAT = "referee-text/1"
+MAX_LINE = 100_000
+META_TAGS = ("Event", "Site", "Round", "Table", "Board")
+
+
+def quote(value: str) -> str:
+    """``value`` as a JSON string safe on one line: every control, format and separator
+    character escaped (U+0085, U+2028 and U+2029 included)."""
+    out: list[str] = []
+    for char in json.dumps(value, ensure_ascii=False)[1:-1]:
+        category = unicodedata.category(char)
+        if category[0] == "C" or category in ("Zl", "Zp"):
+            out.append("".join(f"\\u{unit:04x}" for unit in _utf16(char)))
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
+def _utf16(char: str) -> list[int]:
+    data = char.encode("utf-16-be")
+    return [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data), 2)]
+
+
+def conventional_result(ended: GameEnded | None, seats: tuple[str, ...]) -> str:
+    """``1-0``, ``0-1``, ``1/2-1/2`` or ``*`` for two seats (first seat first); the
+    ranking (``p2>p1=p3``) for more."""
+    if ended is None:
+        return "*"
+    if len(seats) != 2:
+        return ended.result
+    if ended.winner is None:
+        return "1/2-1/2"
+    return "1-0" if ended.winner == seats[0] else "0-1"
+
+
+# -- writing ---------------------------------------------------------------------
+
+
+def _deck_value(deck: Deck) -> str:
+    if isinstance(deck, SealedDeck):
+        return f"sealed {quote(deck.commitment)} {deck.size}"
+    return f"open {quote(deck.text())}"
+
+
+def entry_text(event: GameEvent) -> str | None:
+    """The record's line for ``event``; ``None`` for events the record leaves to the
+    rules to produce again (a request for a ruling)."""
+    q = quote
+    if isinstance(event, ActionRecorded):
+        return f"{event.seq}. {event.actor} {event.notation}"
+    if isinstance(event, ActionRejected):
+        reasons = json.dumps([[v.clause, v.reason] for v in event.violations], ensure_ascii=True)
+        return f"{{rejected {q(event.text)} by {q(event.actor or '')} for {event.seq}: {q(reasons)}}}"
+    if isinstance(event, ActionRetracted):
+        return f"{{retracted {event.seq}: {q(event.reason)}}}"
+    if isinstance(event, GameEnded):
+        result = event.result if event.ranking and len(event.ranking) > 2 else (event.winner or "draw")
+        tail = f" tiebreak {q(event.tiebreak)}" if event.tiebreak else ""
+        return f"{{ended {q(result)} by {event.how} {q(event.clause)}: {q(event.reason)}{tail}}}"
+    if isinstance(event, ResultVoided):
+        return f"{{voided {event.event}: {q(event.reason)}}}"
+    if isinstance(event, DisputeOpened):
+        return f"{{dispute {event.dispute} on event {event.event} by {q(event.by)}: {q(event.claim)}}}"
+    if isinstance(event, DisputeRuled):
+        return (f"{{ruling {event.dispute} {event.level} {event.decision} {q(event.clause)} by {q(event.by)}: "
+                f"{q(event.reason)}}}")
+    if isinstance(event, DisputeAppealed):
+        return f"{{appeal {event.dispute} by {q(event.by)}: {q(event.grounds)}}}"
+    if isinstance(event, DeckRegistered):
+        return f"{{deck {q(event.seat)} {_deck_value(event.deck)}}}"
+    if isinstance(event, DeckOpened):
+        return f"{{opened {q(event.seat)} {q(event.decklist.text())} salt {q(event.salt)}}}"
+    if isinstance(event, AdjustmentRecorded):
+        answering = f" answering {event.resolves}" if event.resolves is not None else ""
+        changes = event.notation if event.changes else ""
+        return f"{{adjust {q(changes)} for {q(event.card)}{answering}: {q(event.reason)}}}"
+    if isinstance(event, PenaltyIssued):
+        return f"{{penalty {q(event.seat)} {event.penalty} {q(event.infraction)}: {q(event.reason)}}}"
+    if isinstance(event, SeatWithdrawn):
+        return f"{{withdrawn {q(event.seat)} by {event.how} {q(event.clause)}: {q(event.reason)}}}"
+    if isinstance(event, RulingRequested):
+        return None
+    raise TypeError(type(event).__name__)
+
+
+def export_text(events: list[GameEvent], ended: GameEnded | None) -> Iterator[str]:
+    """The record's lines (each ending in a newline) of a game's events; ``ended`` is
+    the result in force."""
+    created = events[0]
+    assert isinstance(created, GameCreated)
+    seats = tuple(p.seat for p in created.players)
+    tags: list[tuple[str, str]] = [
+        ("Format", TEXT_FORMAT),
+        ("Game", created.game),
+        ("GameId", created.originator_id),
+        ("Ruleset", created.ruleset),
+        ("Variants", ", ".join(f"{k}={v}" for k, v in created.variants.items())),
+    ]
+    tags += [(key, created.meta[key.lower()]) for key in META_TAGS if key.lower() in created.meta]
+    tags += [(f"Player:{p.seat}", p.name) for p in created.players]
+    if created.created_by:
+        tags.append(("Referee", created.created_by))
+    tags += [("Date", created.timestamp.strftime("%Y-%m-%dT%H:%M:%SZ")),
+             ("Result", conventional_result(ended, seats))]
+    if ended is not None:
+        tags.append(("Termination", f"{ended.how} {ended.clause}"))
+    if created.options:
+        tags.append(("Options", json.dumps(created.options, sort_keys=True, ensure_ascii=True)))
+    for key, value in tags:
+        yield f"[{key} {quote(value)}]\n"
+    yield "\n"
+    for event in events[1:]:
+        line = entry_text(event)
+        if line is not None:
+            yield line + "\n"
+
+
+# -- reading ---------------------------------------------------------------------
+
+
+class ActionLine(msgspec.Struct, frozen=True, tag="action"):
+    seq: int
+    seat: str | None
+    text: str
+
+
+class RejectedLine(msgspec.Struct, frozen=True, tag="rejected"):
+    text: str
+    seat: str | None
+    seq: int
+    clauses: tuple[str, ...]
+
+
+class RetractedLine(msgspec.Struct, frozen=True, tag="retracted"):
+    seq: int
+    reason: str
+
+
+class EndedLine(msgspec.Struct, frozen=True, tag="ended"):
+    result: str
+    how: EndHow
+    clause: str
+    reason: str
+    tiebreak: str = ""
+
+
+class VoidedLine(msgspec.Struct, frozen=True, tag="voided"):
+    event: int
+    reason: str
+
+
+class DisputeLine(msgspec.Struct, frozen=True, tag="dispute"):
+    dispute: int
+    event: int
+    by: str
+    claim: str
+
+
+class RulingLine(msgspec.Struct, frozen=True, tag="ruling"):
+    dispute: int
+    level: RulingLevel
+    decision: RulingDecision
+    clause: str
+    by: str
+    reason: str
+
+
+class AppealLine(msgspec.Struct, frozen=True, tag="appeal"):
+    dispute: int
+    by: str
+    grounds: str
+
+
+class DeckLine(msgspec.Struct, frozen=True, tag="deck"):
+    seat: str
+    deck: Deck
+
+
+class OpenedLine(msgspec.Struct, frozen=True, tag="opened"):
+    seat: str
+    decklist: Decklist
+    salt: str
+
+
+class AdjustLine(msgspec.Struct, frozen=True, tag="adjust"):
+    changes: str
+    card: str
+    resolves: int | None
+    reason: str
+
+
+class PenaltyLine(msgspec.Struct, frozen=True, tag="penalty"):
+    seat: str
+    penalty: PenaltyLevel
+    infraction: str
+    reason: str
+
+
+class WithdrawnLine(msgspec.Struct, frozen=True, tag="withdrawn"):
+    seat: str
+    how: WithdrawHow
+    clause: str
+    reason: str
+
+
+TextLine = (ActionLine | RejectedLine | RetractedLine | EndedLine | VoidedLine | DisputeLine | RulingLine
+            | AppealLine | DeckLine | OpenedLine | AdjustLine | PenaltyLine | WithdrawnLine)
+
+
+class TextRecord(msgspec.Struct, kw_only=True):
+    """A parsed record: its tags, and its entry lines with their line numbers and text."""
+
+    tags: dict[str, str]
+    lines: list[tuple[int, str, TextLine]]
+
+    @property
+    def game_id(self) -> str:
+        return self.tags["GameId"]
+
+    def players(self) -> dict[str, str]:
+        return {k.split(":", 1)[1]: v for k, v in self.tags.items() if k.startswith("Player:")}
+
+    def variants(self) -> dict[str, str]:
+        pairs = (p.strip() for p in self.tags.get("Variants", "").split(","))
+        out: dict[str, str] = {}
+        for pair in pairs:
+            if pair:
+                key, sep, value = pair.partition("=")
+                if not sep:
+                    raise ValueError(f"variant {pair!r} is not KEY=VALUE")
+                out[key.strip()] = value.strip()
+        return out
+
+    def options(self) -> dict[str, Any]:
+        raw = self.tags.get("Options", "{}")
+        try:
+            data = json.loads(raw)
+        except RecursionError:
+            raise ValueError("the Options tag is nested too deeply") from None
+        if not isinstance(data, dict):
+            raise ValueError("the Options tag must be a JSON object")
+        return data
+
+    def meta(self) -> dict[str, str]:
+        return {key.lower(): self.tags[key] for key in META_TAGS if key in self.tags}
+
+    def date(self) -> datetime | None:
+        try:
+            return datetime.strptime(self.tags.get("Date", ""), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+        except ValueError:
+            return None
+
+
+_CLAUSE_ID = re.compile(r"[A-Z]{2,5}-[A-Z0-9]+(?:\.[A-Z0-9]+)*")
+_TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_:.-]*) ("(?:[^"\\]|\\.)*")\]$')
+_MOVE = re.compile(r"^(\d+)\.\s*(.+)$")
+_S = r'("(?:[^"\\]|\\.)*")'
+_W = r"([a-z_]+)"
+_PATTERNS: dict[str, re.Pattern[str]] = {
+    "rejected": re.compile(r"^\{rejected " + _S + r" by (\S+) for (\d+): (.*)\}$"),
+    "retracted": re.compile(r"^\{retracted (\d+): " + _S + r"\}$"),
+    "ended": re.compile(r"^\{ended (\S+) by " + _W + r" (\S+): " + _S + r"(?: tiebreak " + _S + r")?\}$"),
+    "voided": re.compile(r"^\{voided (\d+): " + _S + r"\}$"),
+    "dispute": re.compile(r"^\{dispute (\d+) on event (\d+) by " + _S + ": " + _S + r"\}$"),
+    "ruling": re.compile(r"^\{ruling (\d+) " + _W + " " + _W + r" (\S+) by " + _S + ": " + _S + r"\}$"),
+    "appeal": re.compile(r"^\{appeal (\d+) by " + _S + ": " + _S + r"\}$"),
+    "deck": re.compile(r"^\{deck (\S+) (open|sealed) " + _S + r"(?: (\d+))?\}$"),
+    "opened": re.compile(r"^\{opened (\S+) " + _S + " salt " + _S + r"\}$"),
+    "adjust": re.compile(r"^\{adjust " + _S + " for " + _S + r"(?: answering (\d+))?: " + _S + r"\}$"),
+    "penalty": re.compile(r"^\{penalty (\S+) " + _W + " " + _S + ": " + _S + r"\}$"),
+    "withdrawn": re.compile(r"^\{withdrawn (\S+) by " + _W + r" (\S+): " + _S + r"\}$"),
+}
+
+
+def _str(token: str) -> str:
+    """A JSON string token, or a bare word (older records left seats and clauses bare)."""
+    if token.startswith('"'):
+        value = json.loads(token)
+        assert isinstance(value, str)
+        return value
+    return token
+
+
+def _line(kind: str, g: tuple[str | None, ...]) -> TextLine:
+    s = [x if x is not None else "" for x in g]
+    if kind == "rejected":
+        reasons = s[3]
+        if reasons.startswith('"'):  # today: a quoted JSON list of [clause, reason]
+            pairs = json.loads(json.loads(reasons))
+            clauses = tuple(str(p[0]) for p in pairs)
+        else:  # older records: "CLAUSE reason; CLAUSE reason" (a reason may hold "; " itself)
+            firsts = (part.strip().split(" ", 1)[0] for part in reasons.split("; ") if part.strip())
+            clauses = tuple(f for f in firsts if _CLAUSE_ID.fullmatch(f))
+        actor = _str(s[1])
+        return RejectedLine(json.loads(s[0]), None if actor in ("", "None") else actor, int(s[2]), clauses)
+    if kind == "retracted":
+        return RetractedLine(int(s[0]), json.loads(s[1]))
+    if kind == "ended":
+        return msgspec.convert({"result": _str(s[0]), "how": s[1], "clause": _str(s[2]),
+                                "reason": json.loads(s[3]), "tiebreak": json.loads(s[4]) if s[4] else ""},
+                               EndedLine)
+    if kind == "voided":
+        return VoidedLine(int(s[0]), json.loads(s[1]))
+    if kind == "dispute":
+        return DisputeLine(int(s[0]), int(s[1]), json.loads(s[2]), json.loads(s[3]))
+    if kind == "ruling":
+        return msgspec.convert({"dispute": int(s[0]), "level": s[1], "decision": s[2], "clause": _str(s[3]),
+                                "by": json.loads(s[4]), "reason": json.loads(s[5])}, RulingLine)
+    if kind == "appeal":
+        return AppealLine(int(s[0]), json.loads(s[1]), json.loads(s[2]))
+    if kind == "deck":
+        deck: Deck
+        if s[1] == "open":
+            deck = parse_decklist(json.loads(s[2]))
+        else:
+            deck = SealedDeck(json.loads(s[2]), int(s[3] or 0))
+        return DeckLine(_str(s[0]), deck)
+    if kind == "opened":
+        return OpenedLine(_str(s[0]), parse_decklist(json.loads(s[1])), json.loads(s[2]))
+    if kind == "adjust":
+        return AdjustLine(json.loads(s[0]), json.loads(s[1]), int(s[2]) if s[2] else None, json.loads(s[3]))
+    if kind == "penalty":
+        return msgspec.convert({"seat": _str(s[0]), "penalty": s[1], "infraction": json.loads(s[2]),
+                                "reason": json.loads(s[3])}, PenaltyLine)
+    return msgspec.convert({"seat": _str(s[0]), "how": s[1], "clause": _str(s[2]), "reason": json.loads(s[3])},
+                           WithdrawnLine)
+
+
+def parse_text(text: str, source: str) -> TextRecord:
+    """Tags and entry lines of a record; each line checked for form (not yet judged)."""
+    tags: dict[str, str] = {}
+    lines = text.split("\n")
+    index = 0
+    while index < len(lines):
+        line = lines[index].strip()
+        if len(line) > MAX_LINE:
+            raise ImportFileError(source, index + 1, f"a line is longer than {MAX_LINE} characters")
+        match = _TAG.match(line)
+        if match:
+            try:
+                tags[match.group(1)] = json.loads(match.group(2))
+            except (ValueError, RecursionError):
+                raise ImportFileError(source, index + 1, "the tag's value is not a quoted string") from None
+        elif line:
+            if line.startswith("["):
+                raise ImportFileError(source, index + 1, f"cannot read this tag: {line[:80]!r}")
+            break
+        index += 1
+    for needed in ("Game", "GameId", "Ruleset"):
+        if needed not in tags:
+            raise ImportFileError(source, None, f"missing [{needed} ...] tag")
+    if tags.get("Format", TEXT_FORMAT) != TEXT_FORMAT:
+        raise ImportFileError(source, 1, f"unknown format {tags['Format']!r}")
+    check_game_id(tags["GameId"], source, None)
+    entries: list[tuple[int, str, TextLine]] = []
+    for number in range(index + 1, len(lines) + 1):
+        line = lines[number - 1].strip()
+        if not line:
+            continue
+        if len(line) > MAX_LINE:
+            raise ImportFileError(source, number, f"a line is longer than {MAX_LINE} characters")
+        move = _MOVE.match(line)
+        if move:
+            rest = move.group(2).strip()
+            first, _, after = rest.partition(" ")
+            entries.append((number, line, ActionLine(int(move.group(1)), first if after.strip() else None,
+                                                     after.strip() if after.strip() else rest)))
+            continue
+        for kind, pattern in _PATTERNS.items():
+            found = pattern.match(line)
+            if found:
+                try:
+                    entries.append((number, line, _line(kind, found.groups())))
+                except (ValueError, TypeError, KeyError, IndexError, RecursionError,
+                        msgspec.ValidationError) as exc:
+                    raise ImportFileError(source, number, f"cannot read this {kind} line: {exc}") from None
+                break
+        else:
+            raise ImportFileError(source, number, f"cannot read this line: {line[:120]!r}")
+    return TextRecord(tags=tags, lines=entries)

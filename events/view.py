@@ -1,0 +1,324 @@
+"""Folding a game's events into its current view. Pure: no storage here.
+
+Replay only applies: entries were checked when they were recorded, so each
+``ActionRecorded`` goes straight through the game's ``apply`` and each
+adjustment through ``apply_change``. The view keeps a stack of positions, one
+per standing action (an adjustment replaces the position of the action it
+follows); retractions pop it, and a result reached by rule is voided when the
+action that reached it is retracted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from typing import Any
+
+import msgspec
+
+from events.schema import (
+    GENESIS_HASH,
+    ActionRecorded,
+    ActionRejected,
+    ActionRetracted,
+    AdjustmentRecorded,
+    DeckOpened,
+    DeckRegistered,
+    DisputeAppealed,
+    DisputeOpened,
+    DisputeRuled,
+    GameCreated,
+    GameEnded,
+    GameEvent,
+    PenaltyIssued,
+    ResultVoided,
+    RulingRequested,
+    SeatWithdrawn,
+)
+from referee import games
+from referee.contract import GameRules, Setup
+from referee.procedure import Judgement, judge
+
+__all__ = ["ActionCache", "Dispute", "GameView", "ReplayError", "action_cache"]
+
+
+class ReplayError(ValueError):
+    """A stream that cannot be folded: it does not start with a creation, or an
+    event refers to something that is not there."""
+
+
+@cache
+def action_decoder(game: str) -> msgspec.json.Decoder[Any]:
+    return msgspec.json.Decoder(games.load(game).action_type)
+
+
+_ACTION_CACHE_LIMIT = 200_000
+
+
+class ActionCache:
+    """Decoded actions by canonical notation, so replay decodes each distinct action once.
+
+    Safe because notation round-trips exactly (``parse(notation(a)) == a``) and
+    actions are immutable; the stored JSON is decoded on a miss, so the cache
+    never invents an action."""
+
+    def __init__(self, game: str) -> None:
+        self._decode = action_decoder(game).decode
+        self._seen: dict[str, Any] = {}
+
+    def __call__(self, event: ActionRecorded) -> Any:
+        action = self._seen.get(event.notation)
+        if action is None:
+            action = self._decode(event.action)
+            if len(self._seen) >= _ACTION_CACHE_LIMIT:
+                self._seen.clear()
+            self._seen[event.notation] = action
+        return action
+
+
+@cache
+def action_cache(game: str) -> ActionCache:
+    return ActionCache(game)
+
+
+class Dispute(msgspec.Struct, kw_only=True):
+    """A dispute as the stream tells it: the claim and its rulings and appeals in order."""
+
+    number: int
+    event: int
+    opened: DisputeOpened
+    steps: list[DisputeRuled | DisputeAppealed] = []
+
+    @property
+    def status(self) -> str:
+        if not self.steps:
+            return "open"
+        last = self.steps[-1]
+        if isinstance(last, DisputeAppealed):
+            return "appealed"
+        return "closed" if last.level == "final" else f"ruled ({last.decision})"
+
+    @property
+    def final(self) -> bool:
+        last = self.steps[-1] if self.steps else None
+        return isinstance(last, DisputeRuled) and last.level == "final"
+
+
+class GameView:
+    """A game folded from its events: setup, the standing line of play, result.
+
+    Besides the positions, it keeps what the referee procedure needs: disputes,
+    rulings still awaited (``pending``, by the event that asked), seats that
+    withdrew and the position count when they did, and penalties."""
+
+    __slots__ = (
+        "_decode",
+        "created",
+        "disputes",
+        "ended",
+        "events",
+        "penalties",
+        "pending",
+        "rules",
+        "setup",
+        "standing",
+        "states",
+        "withdrawn",
+    )
+
+    def __init__(self, created: GameCreated) -> None:
+        self.created = created
+        self.rules: GameRules[Any, Any] = games.load(created.game)
+        self.setup = Setup(
+            players=created.players,
+            ruleset=created.ruleset,
+            variants=dict(created.variants),
+            options=dict(created.options),
+        )
+        self.events: list[GameEvent] = [created]
+        self.states: list[Any] = [self.rules.start(self.setup)]
+        self.standing: list[ActionRecorded] = []
+        self.ended: GameEnded | None = None
+        self.disputes: dict[int, Dispute] = {}
+        self.pending: dict[int, RulingRequested] = {}
+        self.withdrawn: list[tuple[SeatWithdrawn, int]] = []
+        self.penalties: list[PenaltyIssued] = []
+        self._decode = action_cache(created.game)
+
+    @classmethod
+    def from_events(cls, events: Iterable[GameEvent]) -> GameView:
+        iterator = iter(events)
+        first = next(iterator, None)
+        if not isinstance(first, GameCreated):
+            raise ReplayError("a game's stream must start with its creation event")
+        view = cls(first)
+        for event in iterator:
+            view.fold(event)
+        return view
+
+    def copy(self) -> GameView:
+        """A copy that can be folded further without touching this view (a server keeps
+        one folded view per game and hands each request its own copy). Positions and
+        events are immutable and shared; the lists and dicts that folding grows are new."""
+        clone = GameView.__new__(GameView)
+        clone.created, clone.rules, clone.setup = self.created, self.rules, self.setup
+        clone._decode, clone.ended = self._decode, self.ended
+        clone.events, clone.states = list(self.events), list(self.states)
+        clone.standing, clone.withdrawn = list(self.standing), list(self.withdrawn)
+        clone.penalties, clone.pending = list(self.penalties), dict(self.pending)
+        clone.disputes = {n: Dispute(number=d.number, event=d.event, opened=d.opened, steps=list(d.steps))
+                          for n, d in self.disputes.items()}
+        return clone
+
+    # -- folding -----------------------------------------------------------
+    def fold(self, event: GameEvent) -> None:
+        """Apply one stored event to the view (no rule checks)."""
+        self.events.append(event)
+        kind = type(event)
+        if kind is ActionRecorded:
+            assert isinstance(event, ActionRecorded)
+            self.states.append(self.rules.apply(self.states[-1], self._decode(event), event.actor))
+            self.standing.append(event)
+        elif kind is ActionRejected:
+            pass
+        elif kind is ActionRetracted:
+            assert isinstance(event, ActionRetracted)
+            self._retract(event)
+        elif kind is GameEnded:
+            assert isinstance(event, GameEnded)
+            self.ended = event
+        elif kind is ResultVoided:
+            assert isinstance(event, ResultVoided)
+            if self.ended is None or self.ended.originator_version != event.event:
+                raise ReplayError(
+                    f"event {event.originator_version} voids event {event.event}, which is not the "
+                    "result in force"
+                )
+            self.ended = None
+        elif kind is DisputeOpened:
+            assert isinstance(event, DisputeOpened)
+            self.disputes[event.dispute] = Dispute(number=event.dispute, event=event.event, opened=event)
+        elif kind is DisputeRuled or kind is DisputeAppealed:
+            assert isinstance(event, DisputeRuled | DisputeAppealed)
+            dispute = self.disputes.get(event.dispute)
+            if dispute is None:
+                raise ReplayError(f"event {event.originator_version} names unknown dispute")
+            dispute.steps.append(event)
+        else:
+            self._fold_kit(event)
+
+    def _retract(self, event: ActionRetracted) -> None:
+        if not self.standing or self.standing[-1].originator_version != event.event:
+            raise ReplayError(
+                f"event {event.originator_version} retracts event {event.event}, "
+                "which is not the latest standing action"
+            )
+        if self.withdrawn and self.withdrawn[-1][1] >= len(self.standing):
+            raise ReplayError(
+                f"event {event.originator_version} retracts an action from before "
+                f"{self.withdrawn[-1][0].seat} withdrew"
+            )
+        self.standing.pop()
+        self.states.pop()
+        for number in [n for n, asked in self.pending.items() if asked.event == event.event]:
+            del self.pending[number]
+        if self.ended is not None and self.ended.how == "rule":
+            self.ended = None
+
+    def _fold_kit(self, event: GameEvent) -> None:
+        """Decks, rulings, adjustments, penalties and withdrawals."""
+        rules = self.rules
+        if isinstance(event, DeckRegistered):
+            if self.standing:
+                raise ReplayError(f"event {event.originator_version} registers a deck after play began")
+            self.setup = msgspec.structs.replace(self.setup, decks={**self.setup.decks, event.seat: event.deck})
+            self.states[0] = rules.start(self.setup)
+        elif isinstance(event, DeckOpened):
+            if event.violations:
+                return  # evidence only: the registration stays sealed
+            for index, state in enumerate(self.states):
+                knowledge = rules.deck_knowledge(state, event.seat)
+                if knowledge is None:
+                    raise ReplayError(f"event {event.originator_version} opens a deck the game does not keep")
+                self.states[index] = rules.with_deck_knowledge(state, event.seat, knowledge.opened(event.decklist))
+        elif isinstance(event, RulingRequested):
+            self.pending[event.originator_version] = event
+        elif isinstance(event, AdjustmentRecorded):
+            state = self.states[-1]
+            for change in event.changes:
+                state = rules.apply_change(state, change)
+            self.states[-1] = state
+            if event.resolves is not None:
+                self.pending.pop(event.resolves, None)
+        elif isinstance(event, PenaltyIssued):
+            self.penalties.append(event)
+        elif isinstance(event, SeatWithdrawn):
+            after = rules.withdraw(self.states[-1], event.seat)
+            if after is None:
+                raise ReplayError(f"event {event.originator_version}: {rules.name} cannot go on without "
+                                  f"{event.seat}")
+            self.states[-1] = after
+            self.withdrawn.append((event, len(self.standing)))
+        else:
+            raise ReplayError(f"cannot fold event of type {type(event).__name__}")
+
+    # -- reading -----------------------------------------------------------
+    @property
+    def game_id(self) -> str:
+        return self.created.originator_id
+
+    @property
+    def game(self) -> str:
+        return self.created.game
+
+    @property
+    def version(self) -> int:
+        return self.events[-1].originator_version
+
+    @property
+    def last_hash(self) -> str:
+        return self.events[-1].hash if self.events else GENESIS_HASH
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    @property
+    def ply(self) -> int:
+        """Number of standing actions."""
+        return len(self.standing)
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return tuple(p.seat for p in self.created.players)
+
+    def state_at(self, ply: int) -> Any:
+        """The position after ``ply`` standing actions (and their adjustments)."""
+        if not 0 <= ply < len(self.states):
+            raise IndexError(f"the game has {len(self.states) - 1} standing actions; no position {ply}")
+        return self.states[ply]
+
+    @property
+    def result(self) -> str:
+        return self.ended.result if self.ended else "*"
+
+    def closed(self) -> str | None:
+        """How the game ended, in words (``red by resignation``), or ``None`` while open."""
+        if self.ended is None:
+            return None
+        return f"{self.ended.result} by {self.ended.how}"
+
+    def seat_names(self) -> dict[str, str]:
+        return {p.seat: p.name for p in self.created.players}
+
+    def withdrawn_seats(self) -> list[str]:
+        return [w.seat for w, _ in self.withdrawn]
+
+    def event(self, number: int) -> GameEvent:
+        if not 1 <= number <= len(self.events):
+            raise IndexError(f"the game has events 1 to {len(self.events)}; no event {number}")
+        return self.events[number - 1]
+
+    def judge(self, text: str, actor: str | None = None) -> Judgement:
+        """The referee procedure on ``text`` as the next entry (see ``referee.procedure``)."""
+        return judge(self.rules, self.state, text, actor, closed=self.closed())

@@ -1,0 +1,424 @@
+"""The game contract: what every game's rules object offers, and its value types.
+
+Everything here is pure: states and actions go in, verdicts and new states come
+out. Storage, the faces and projections live in other packages and are never
+imported from ``referee``; random numbers (seeds, salts) are drawn by the
+application layer and passed in through the setup.
+
+The contract covers two to four seats, several seats acting at once, hidden
+information (a state holds what the referee knows: counts, registered lists,
+bag contents; ``observe`` shows each viewer only their share of it), chance
+reported at the table (a draw is an action the rules check against what is
+known), registered and sealed decklists, card text a referee must rule on
+(adjustments), and seats that withdraw from a multiplayer game.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+import msgspec
+
+from referee.errors import SetupError, VariantError
+from referee.kit.adjustments import Change
+from referee.kit.decks import Deck, DeckKnowledge, Decklist
+from referee.outcomes import ONGOING, Outcome, Placing
+from referee.verdicts import LEGAL, RulingNeeded, Verdict, Violation
+
+__all__ = [
+    "LEGAL",
+    "ONGOING",
+    "PUBLIC",
+    "REFEREE",
+    "ForeignRecord",
+    "ForeignStep",
+    "GameRules",
+    "Outcome",
+    "Placing",
+    "Player",
+    "Report",
+    "RulingNeeded",
+    "Setup",
+    "SetupField",
+    "VariantOption",
+    "Verdict",
+    "Viewer",
+    "Violation",
+]
+
+Viewer = str
+"""Who looks at a position: ``REFEREE``, ``PUBLIC`` or a seat name."""
+
+REFEREE: Viewer = "referee"
+PUBLIC: Viewer = "public"
+RESERVED_SEATS = frozenset({REFEREE, PUBLIC, "table", "all"})
+
+
+class Player(msgspec.Struct, frozen=True, gc=False):
+    """A seat at the table (``red``, ``p1``, ...) and the person sitting in it."""
+
+    seat: str
+    name: str
+
+
+class Setup(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything needed to start a game, recorded whole in its first event.
+
+    ``ruleset`` of ``None`` means the game's default; ``variants`` holds only the
+    switches the table chose (the rules fill in defaults); ``options`` carries the
+    game's own setup fields (``setup_fields``: a seed, a list of units, a catalog);
+    ``decks`` the decklists registered per seat, open or sealed.
+    """
+
+    players: tuple[Player, ...]
+    ruleset: str | None = None
+    variants: dict[str, str] = {}
+    options: dict[str, Any] = {}
+    decks: dict[str, Deck] = {}
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return tuple(p.seat for p in self.players)
+
+
+class VariantOption(msgspec.Struct, frozen=True, kw_only=True):
+    """A ruling a table may choose when the game is created."""
+
+    key: str
+    default: str
+    choices: tuple[str, ...] = ()
+    clause: str
+    summary: str
+
+    def validate(self, value: str) -> str:
+        if self.choices and value not in self.choices:
+            raise VariantError(
+                f"variant {self.key}={value!r} is not offered; choose one of: "
+                + ", ".join(self.choices)
+            )
+        return value
+
+
+SetupKind = Literal["int", "str", "list", "choice", "file", "seed"]
+
+
+class SetupField(msgspec.Struct, frozen=True, kw_only=True):
+    """One game-specific setup option, declared by the game and rendered by every face.
+
+    ``kind``: ``int``, ``str``, ``list`` (comma-separated names), ``choice`` (one
+    of ``choices``), ``file`` (the face reads the file and passes its text; the
+    game parses and records it), or ``seed`` (an integer the application layer
+    draws when none is given, so a random setup is always reproducible).
+    ``excludes`` names fields that cannot be given together with this one.
+    """
+
+    key: str
+    kind: SetupKind
+    help: str
+    choices: tuple[str, ...] = ()
+    excludes: tuple[str, ...] = ()
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.key.replace("_", "-")
+
+    def convert(self, raw: Any) -> Any:
+        """The value of a face's raw input (text from a command line, JSON from HTTP)."""
+        if raw is None:
+            return None
+        if self.kind in ("int", "seed"):
+            try:
+                return int(raw)
+            except (TypeError, ValueError):
+                raise SetupError(f"{self.flag} takes a whole number, not {raw!r}") from None
+        if self.kind == "list":
+            items = raw.split(",") if isinstance(raw, str) else list(raw)
+            return [str(item).strip() for item in items if str(item).strip()]
+        if self.kind == "choice" and str(raw) not in self.choices:
+            raise SetupError(f"{self.flag} is one of {', '.join(self.choices)}, not {raw!r}")
+        return str(raw)
+
+
+class Report(msgspec.Struct, frozen=True, kw_only=True):
+    """A game's own report on a position (Prismatic's score chart, say): data and text."""
+
+    name: str
+    title: str
+    data: dict[str, Any]
+    text: str
+
+
+class ForeignStep(msgspec.Struct, frozen=True, kw_only=True):
+    """One step of a record kept by another tool: its label (``turn 12``), the entries in
+    our notation, and what that tool says the position is afterwards (compared by
+    ``ForeignRecord.differences``)."""
+
+    label: str
+    entries: tuple[str, ...]
+    snapshot: Any = None
+
+
+class ForeignRecord(ABC):
+    """A game recorded by another tool, read by the game that knows its format.
+
+    The application layer creates the game from ``setup``, records every entry of
+    every step through the same judge-and-record path as a referee's, and, when
+    asked, compares each position with the record's own snapshot."""
+
+    stem: str
+    setup: Setup
+    expected_result: str
+
+    @abstractmethod
+    def steps(self) -> Iterator[ForeignStep]:
+        """The record's steps in order (may be produced lazily)."""
+
+    @abstractmethod
+    def differences(self, state: Any, snapshot: Any) -> list[str]:
+        """Where ``state`` differs from the record's ``snapshot``, in words."""
+
+
+StateT = TypeVar("StateT")
+ActionT = TypeVar("ActionT")
+
+
+class GameRules(ABC, Generic[StateT, ActionT]):
+    """The rules of one game. Subclasses are stateless and safe to share.
+
+    ``check`` validates; ``apply`` never does (replay calls it on entries that
+    were checked when they were recorded). States carry their ruleset and
+    variant choices, so every method needs only the state. ``seat`` is the seat
+    making the entry: the procedure has already checked that it is one of
+    ``to_act(state)``; games where only one seat acts at a time may ignore it.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    seats: ClassVar[tuple[str, ...]]
+    """Every seat the game knows, in seating order; a game uses the first N when
+    fewer play (``min_players`` to ``max_players``)."""
+    min_players: ClassVar[int | None] = None
+    max_players: ClassVar[int | None] = None
+    rulesets: ClassVar[tuple[str, ...]]
+    variant_options: ClassVar[tuple[VariantOption, ...]] = ()
+    setup_fields: ClassVar[tuple[SetupField, ...]] = ()
+    takes_decks: ClassVar[bool] = False
+    catalog_kinds: ClassVar[tuple[str, ...]] = ()
+    """Kinds of catalog file the game reads (``cards``, ``board``...), for ``catalog check``."""
+    reports: ClassVar[tuple[str, ...]] = ()
+    """Names of the game's own reports on a position (``score``...)."""
+    record_formats: ClassVar[tuple[str, ...]] = ()
+    """Formats of other tools' game records this game can read (``prismata-reference``)."""
+    action_type: ClassVar[Any]
+    state_type: ClassVar[Any]
+
+    # -- seats -------------------------------------------------------------
+    @classmethod
+    def player_range(cls) -> tuple[int, int]:
+        lowest = cls.min_players if cls.min_players is not None else len(cls.seats)
+        highest = cls.max_players if cls.max_players is not None else len(cls.seats)
+        return lowest, highest
+
+    # -- setup -------------------------------------------------------------
+    def resolve_setup(self, setup: Setup) -> Setup:
+        """Return ``setup`` completed with defaults, or raise if it cannot start a game."""
+        seats = tuple(p.seat for p in setup.players)
+        lowest, highest = self.player_range()
+        allowed = self.seats[: max(lowest, min(len(seats), highest))]
+        if sorted(seats) != sorted(allowed) or len(set(seats)) != len(seats):
+            if lowest == highest:
+                need = f"is played by seats {', '.join(self.seats)}"
+            else:
+                need = (f"is played by {lowest} to {highest} players in seats "
+                        f"{', '.join(self.seats)} (the first N)")
+            raise SetupError(f"{self.name} {need}; got {', '.join(seats) or 'none'}")
+        ruleset = setup.ruleset or self.rulesets[0]
+        if ruleset not in self.rulesets:
+            raise SetupError(
+                f"unknown ruleset {ruleset!r} for {self.name}; known: {', '.join(self.rulesets)}"
+            )
+        order = {seat: i for i, seat in enumerate(self.seats)}
+        players = tuple(
+            Player(p.seat, p.name) for p in sorted(setup.players, key=lambda p: order[p.seat])
+        )
+        known = {f.key for f in self.setup_fields} | {"position"}
+        unknown = sorted(set(setup.options) - known)
+        if unknown:
+            offered = ", ".join(f.flag for f in self.setup_fields) or "none"
+            raise SetupError(
+                f"{self.name} has no setup option {', '.join(unknown)}; its options: {offered}"
+            )
+        for deck_seat in setup.decks:
+            if deck_seat not in seats:
+                raise SetupError(f"a deck is registered for {deck_seat!r}, who is not playing")
+        if setup.decks and not self.takes_decks:
+            raise SetupError(f"{self.name} is not played with decklists")
+        return Setup(
+            players=players,
+            ruleset=ruleset,
+            variants=self.resolve_variants(setup.variants),
+            options=dict(setup.options),
+            decks=dict(setup.decks),
+        )
+
+    def resolve_variants(self, chosen: Mapping[str, str]) -> dict[str, str]:
+        """Validate chosen variant switches and fill in every default."""
+        known = {v.key: v for v in self.variant_options}
+        for key in chosen:
+            if key not in known:
+                offered = ", ".join(known) or "none"
+                raise VariantError(f"{self.name} has no variant {key!r}; offered: {offered}")
+        return {k: v.validate(chosen.get(k, v.default)) for k, v in known.items()}
+
+    @abstractmethod
+    def initial_state(self, setup: Setup) -> StateT:
+        """The position before the first action."""
+
+    def start(self, setup: Setup) -> StateT:
+        """The position a game starts from: its own start, or the position string the
+        table gave (``options["position"]``: an adjourned or reconstructed game)."""
+        text = setup.options.get("position")
+        if text:
+            return self.read_position(str(text), setup)
+        return self.initial_state(setup)
+
+    # -- position strings ----------------------------------------------------
+    def position_text(self, state: StateT) -> str:
+        """The whole position as one line of text, read back by ``read_position``.
+
+        The default is the state's JSON; games give a compact FEN-like form. It is
+        the referee's: a game with hidden information puts what the referee knows in it."""
+        return msgspec.json.encode(state).decode()
+
+    def read_position(self, text: str, setup: Setup) -> StateT:
+        """The position a position string describes, checked; ``SetupError`` when it cannot be."""
+        try:
+            state: StateT = msgspec.json.decode(text.encode(), type=self.state_type)
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as exc:
+            raise SetupError(f"not a {self.name} position: {exc}") from None
+        return state
+
+    # -- play --------------------------------------------------------------
+    @abstractmethod
+    def to_act(self, state: StateT) -> frozenset[str]:
+        """The seats that may make an entry now: one in turn-based play, several in
+        a simultaneous step, none once the game is over."""
+
+    def to_move(self, state: StateT) -> str | None:
+        """The one seat to act, or ``None`` when no seat or several seats may act."""
+        seats = self.to_act(state)
+        if len(seats) == 1:
+            (seat,) = seats
+            return seat
+        return None
+
+    @abstractmethod
+    def legal_actions(self, state: StateT, seat: str | None = None) -> Sequence[ActionT]:
+        """Every legal action of ``seat`` (or of every seat that may act), none once over."""
+
+    @abstractmethod
+    def check(self, state: StateT, action: ActionT, seat: str | None = None) -> Verdict:
+        """Legal, needing a ruling, or the clauses ``action`` breaks in ``state``."""
+
+    @abstractmethod
+    def apply(self, state: StateT, action: ActionT, seat: str | None = None) -> StateT:
+        """The state after ``action`` by ``seat``; no checks, ``state`` is left untouched."""
+
+    @abstractmethod
+    def outcome(self, state: StateT) -> Outcome:
+        """Ongoing, or the result (winner, draw or ranking) with the deciding clause."""
+
+    # -- notation ----------------------------------------------------------
+    @abstractmethod
+    def parse(self, text: str) -> ActionT:
+        """Read an action; raise ``ActionSyntaxError`` naming the notation clause."""
+
+    @abstractmethod
+    def notation(self, action: ActionT) -> str:
+        """Canonical text of ``action``: ``parse(notation(a)) == a``."""
+
+    def shown_notation(self, action: ActionT, seat: str, viewer: Viewer) -> str:
+        """What ``viewer`` may see of ``seat``'s entry ``action`` (the whole notation
+        unless the entry carries something only its seat and the referee saw)."""
+        return self.notation(action)
+
+    # -- what each viewer sees ---------------------------------------------
+    @abstractmethod
+    def render(self, state: StateT, viewer: Viewer = REFEREE) -> str:
+        """The position drawn as plain text for a terminal, as ``viewer`` may see it."""
+
+    def observe(self, state: StateT, viewer: Viewer = REFEREE) -> dict[str, Any]:
+        """The position as JSON-ready data, as ``viewer`` may see it.
+
+        The default shows the whole state, which is right only for games with no
+        hidden information; games with hidden zones or registered lists override it
+        and must never put one seat's hidden cards in another viewer's view."""
+        data = msgspec.to_builtins(state)
+        assert isinstance(data, dict)
+        return data
+
+    def secrets(self, state: StateT, seat: str) -> frozenset[str]:
+        """Names that only ``seat`` and the referee may see in ``state`` (cards of a
+        registered list not yet seen, say). The contract suite checks that no other
+        viewer's ``observe`` or ``render`` contains one."""
+        return frozenset()
+
+    # -- registered decks --------------------------------------------------
+    def check_deck(self, setup: Setup, seat: str, decklist: Decklist) -> Verdict:
+        """Whether ``decklist`` obeys the game's construction rules for ``seat``."""
+        return Verdict.illegal("REF-5.1", f"{self.name} is not played with decklists")
+
+    def deck_knowledge(self, state: StateT, seat: str) -> DeckKnowledge | None:
+        """What is known of ``seat``'s registered cards, for games with decklists."""
+        return None
+
+    def with_deck_knowledge(self, state: StateT, seat: str, knowledge: DeckKnowledge) -> StateT:
+        """``state`` with ``seat``'s deck knowledge replaced (a sealed list opened)."""
+        raise NotImplementedError(f"{self.name} keeps no decklists")
+
+    # -- referee adjustments -----------------------------------------------
+    def check_change(self, state: StateT, change: Change) -> Verdict:
+        """Whether a referee's primitive change can be carried out (a card cannot
+        leave an empty zone, a resource cannot go below zero...)."""
+        return Verdict.illegal("REF-6.3", f"{self.name} takes no adjustments: its rules compute every effect")
+
+    def apply_change(self, state: StateT, change: Change) -> StateT:
+        """``state`` after a checked primitive change."""
+        raise NotImplementedError(f"{self.name} takes no adjustments")
+
+    # -- seats leaving a multiplayer game ----------------------------------
+    def withdraw(self, state: StateT, seat: str) -> StateT | None:
+        """The state after ``seat`` leaves and the others play on, or ``None`` when
+        the game cannot go on without it (the default)."""
+        return None
+
+    # -- catalogs and reports ----------------------------------------------
+    def read_catalog(self, kind: str, text: str, source: str) -> Any:
+        """Parse and validate a catalog file of ``kind``; raise ``CatalogError`` naming the
+        file and the problem in one line."""
+        from referee.errors import CatalogError
+
+        raise CatalogError(f"{self.name} reads no {kind} catalog files")
+
+    def catalog_rows(self, setup: Setup, kind: str) -> list[dict[str, Any]]:
+        """The catalog a setup pins, one row per entry, for listing (``referee catalog show``)."""
+        return []
+
+    def read_foreign(self, fmt: str, data: bytes, source: str, options: Mapping[str, Any]) -> ForeignRecord:
+        """A record of another tool in one of ``record_formats`` (the bytes of its file)."""
+        raise LookupError(f"{self.name} reads no {fmt!r} records")
+
+    def report(self, state: StateT, name: str, viewer: Viewer = REFEREE) -> Report:
+        """One of the game's own ``reports`` on ``state``, as ``viewer`` may see it."""
+        raise LookupError(f"{self.name} has no report {name!r}" + (
+            f"; it has: {', '.join(self.reports)}" if self.reports else ""))
+
+    # -- the rulebook ------------------------------------------------------
+    def rulebook(self) -> Any:
+        """This game's rulebook (see ``referee.rulebook``)."""
+        from referee.rulebook import load_rulebook
+
+        return load_rulebook(self.name)
+

@@ -1,0 +1,293 @@
+"""Crystal catalogs (CR-2): Summoner, Servant, Spell and God crystals read from a
+table's TOML or JSON file, validated, and indexed by name.
+
+The schema is ours; the example in ``catalogs/example.toml`` holds invented
+crystals. A catalog is recorded in the game's setup as canonical builtins (the
+output of ``msgspec.to_builtins``) so that a stored game replays from its first
+event alone; :func:`build_book` turns either form into a :class:`Book`, the
+read-only index the engine uses.
+
+Effects are either structured (``ops`` the engine carries out) or free text (no
+``ops``: the referee rules on them, CR-11.1).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from referee.errors import CatalogError
+from referee.games.crystale.board import ELEMENT_ALIASES, ELEMENTS
+from referee.kit.catalogs import read_catalog as kit_read_catalog
+
+__all__ = [
+    "EXAMPLE_FILE",
+    "Book",
+    "Catalog",
+    "Crystal",
+    "Effect",
+    "Op",
+    "Rank",
+    "build_book",
+    "example_book",
+    "parse_catalog",
+]
+
+EXAMPLE_FILE = "example.toml"
+
+NonNegative = Annotated[int, msgspec.Meta(ge=0, le=100_000)]
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=80)]
+OpKind = Literal["damage", "heal", "atk", "mp", "tile"]
+TargetKind = Literal["none", "self", "unit", "ally", "enemy", "tile"]
+EffectPhase = Literal["main", "recharge", "passive"]
+Kind = Literal["summoner", "servant", "spell", "god"]
+
+
+class Op(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """One structured step of an effect (CR-2.6).
+
+    ``damage`` N to the target unit (on a Summoner: one hit, CR-I.4), ``heal`` N
+    to a target Servant (never above its rank's HP), ``atk`` N to a target
+    Servant until the end of the turn, ``mp`` N to the user's own Summoner,
+    ``tile`` turns the target tile into ``element``.
+    """
+
+    op: OpKind
+    amount: int = 0
+    element: str | None = None
+
+
+class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """An effect printed on a crystal: MP cost, target, timing, and what it does."""
+
+    name: str = ""
+    text: str = ""
+    cost: NonNegative = 0
+    target: TargetKind = "none"
+    phase: EffectPhase = "main"
+    rank: Annotated[int, msgspec.Meta(ge=1, le=3)] = 1
+    ops: tuple[Op, ...] = ()
+
+    @property
+    def structured(self) -> bool:
+        return bool(self.ops)
+
+    def label(self) -> str:
+        return self.name or self.text[:40] or "effect"
+
+
+class Rank(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A Servant's stats at one rank and what it takes to reach that rank."""
+
+    hp: Annotated[int, msgspec.Meta(ge=1, le=100_000)]
+    atk: NonNegative
+    requires: str = ""
+
+
+class Summoner(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    name: Name
+    element: str
+    mana_pool: NonNegative
+    recharge: NonNegative
+    effects: tuple[Effect, ...] = ()
+
+
+class Servant(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    name: Name
+    element: str
+    cost: NonNegative
+    ranks: tuple[Rank, ...]
+    range: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
+    effects: tuple[Effect, ...] = ()
+
+
+class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    name: Name
+    element: str
+    cost: NonNegative
+    effects: tuple[Effect, ...]
+    trigger: bool = False
+
+
+class God(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    name: Name
+    element: str
+    cost: NonNegative
+    effects: tuple[Effect, ...]
+
+
+class Catalog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A whole catalog file."""
+
+    name: str = "catalog"
+    summoners: tuple[Summoner, ...] = ()
+    servants: tuple[Servant, ...] = ()
+    spells: tuple[Spell, ...] = ()
+    gods: tuple[God, ...] = ()
+
+
+class Crystal(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+    """One crystal as the engine sees it, whatever its kind."""
+
+    name: str
+    kind: Kind
+    element: str
+    cost: int = 0
+    mana_pool: int = 0
+    recharge: int = 0
+    ranks: tuple[Rank, ...] = ()
+    range: int = 0
+    trigger: bool = False
+    effects: tuple[Effect, ...] = ()
+
+    @property
+    def attack_range(self) -> int:
+        """The printed range, or 1 where none is printed (CR-I.3)."""
+        return self.range or 1
+
+
+class Book(msgspec.Struct, frozen=True, gc=False):
+    """A validated catalog indexed by name (and by lower-case name for reading entries)."""
+
+    catalog: Catalog
+    crystals: dict[str, Crystal]
+    lower: dict[str, str]
+
+    def find(self, name: str) -> Crystal | None:
+        """The crystal called ``name`` (any letter case), or ``None``."""
+        canonical = self.lower.get(" ".join(name.split()).lower())
+        return None if canonical is None else self.crystals[canonical]
+
+    def builtins(self) -> dict[str, Any]:
+        """The catalog as plain JSON data (lists, not tuples), as a store reads it back."""
+        data = msgspec.json.decode(msgspec.json.encode(self.catalog))
+        assert isinstance(data, dict)
+        return data
+
+
+def _element(raw: str, where: str, source: str) -> str:
+    element = ELEMENT_ALIASES.get(raw.strip().lower())
+    if element is None:
+        raise CatalogError(f"{source}: {where}: {raw!r} is not an element; use one of {', '.join(ELEMENTS)}")
+    return element
+
+
+def _check_effects(effects: tuple[Effect, ...], most: int, where: str, source: str) -> tuple[Effect, ...]:
+    if len(effects) > most:
+        raise CatalogError(f"{source}: {where} has {len(effects)} effects; at most {most}")
+    out = []
+    for n, effect in enumerate(effects, 1):
+        at = f"{where} effect {n}"
+        if not effect.ops and not effect.text:
+            raise CatalogError(f"{source}: {at} needs ops or a text for the referee to rule on")
+        ops = []
+        for op in effect.ops:
+            if op.op == "tile":
+                if effect.target != "tile":
+                    raise CatalogError(f"{source}: {at}: a tile op needs target = \"tile\"")
+                if op.element is None:
+                    raise CatalogError(f"{source}: {at}: a tile op names the new element")
+                op = Op("tile", 0, _element(op.element, at, source))
+            elif op.element is not None:
+                raise CatalogError(f"{source}: {at}: only a tile op names an element")
+            elif op.op in ("damage", "heal", "atk") and effect.target in ("none", "tile"):
+                raise CatalogError(f"{source}: {at}: a {op.op} op needs a unit target (self, unit, ally, enemy)")
+            ops.append(op)
+        if effect.phase == "recharge" and (effect.target not in ("none", "self") or effect.cost):
+            raise CatalogError(f"{source}: {at}: a recharge-phase effect costs nothing and targets none or self")
+        out.append(msgspec.structs.replace(effect, ops=tuple(ops)))
+    return tuple(out)
+
+
+def _validated(catalog: Catalog, source: str) -> Book:
+    """Check what the schema cannot say (CR-2) and index the crystals."""
+    crystals: dict[str, Crystal] = {}
+    lower: dict[str, str] = {}
+
+    def add(crystal: Crystal) -> None:
+        name = crystal.name
+        if name != " ".join(name.split()) or any(ch in name for ch in ",@/;#"):
+            raise CatalogError(f"{source}: {name!r}: a crystal name has single spaces and none of , @ / ; #")
+        if name.lower() in lower:
+            raise CatalogError(f"{source}: two crystals are called {name!r}")
+        crystals[name] = crystal
+        lower[name.lower()] = name
+
+    summoners = []
+    for s in catalog.summoners:
+        element = _element(s.element, s.name, source)
+        effects = _check_effects(s.effects, 5, s.name, source)
+        s = msgspec.structs.replace(s, element=element, effects=effects)
+        summoners.append(s)
+        add(Crystal(s.name, "summoner", element, mana_pool=s.mana_pool, recharge=s.recharge, effects=effects))
+    servants = []
+    for v in catalog.servants:
+        element = _element(v.element, v.name, source)
+        effects = _check_effects(v.effects, 3, v.name, source)
+        if not 1 <= len(v.ranks) <= 3:
+            raise CatalogError(f"{source}: {v.name} lists {len(v.ranks)} ranks; a Servant has 1 to 3")
+        for n, rank in enumerate(v.ranks[1:], 2):
+            if not rank.requires:
+                raise CatalogError(f"{source}: {v.name} rank {n} needs its promotion requirement (requires)")
+        for effect in effects:
+            if effect.rank > len(v.ranks):
+                raise CatalogError(f"{source}: {v.name}: an effect from rank {effect.rank}, which it lacks")
+        v = msgspec.structs.replace(v, element=element, effects=effects)
+        servants.append(v)
+        add(Crystal(v.name, "servant", element, cost=v.cost, ranks=v.ranks, range=v.range, effects=effects))
+    spells = []
+    for p in catalog.spells:
+        element = _element(p.element, p.name, source)
+        if not p.effects:
+            raise CatalogError(f"{source}: spell {p.name} lists no effects")
+        effects = _check_effects(p.effects, 10, p.name, source)
+        if any(e.phase != "main" for e in effects):
+            raise CatalogError(f"{source}: spell {p.name}: spell effects take place when cast (phase main)")
+        p = msgspec.structs.replace(p, element=element, effects=effects)
+        spells.append(p)
+        add(Crystal(p.name, "spell", element, cost=p.cost, trigger=p.trigger, effects=effects))
+    gods = []
+    for g in catalog.gods:
+        element = _element(g.element, g.name, source)
+        if not g.effects:
+            raise CatalogError(f"{source}: god crystal {g.name} lists no effects")
+        effects = _check_effects(g.effects, 10, g.name, source)
+        g = msgspec.structs.replace(g, element=element, effects=effects)
+        gods.append(g)
+        add(Crystal(g.name, "god", element, cost=g.cost, effects=effects))
+    if not summoners:
+        raise CatalogError(f"{source}: the catalog has no Summoner crystal")
+    if not servants:
+        raise CatalogError(f"{source}: the catalog has no Servant crystal")
+    canonical = Catalog(catalog.name, tuple(summoners), tuple(servants), tuple(spells), tuple(gods))
+    return Book(canonical, crystals, lower)
+
+
+def parse_catalog(text: str, source: str = "catalog") -> Book:
+    """Read and validate a catalog file's text (TOML, or JSON starting with ``{``)."""
+    return _validated(kit_read_catalog(text, Catalog, source=source), source)
+
+
+def build_book(data: Any, source: str = "catalog") -> Book:
+    """A book from a catalog's text or its recorded builtins form."""
+    if isinstance(data, str):
+        return parse_catalog(data, source)
+    try:
+        catalog = msgspec.convert(data, Catalog)
+    except msgspec.ValidationError as exc:
+        raise CatalogError(f"{source}: {exc}") from None
+    return _validated(catalog, source)
+
+
+def example_text() -> str:
+    ref = resources.files("referee.games.crystale") / "catalogs" / EXAMPLE_FILE
+    return ref.read_text(encoding="utf-8")
+
+
+@cache
+def example_book() -> Book:
+    """The shipped example catalog (invented crystals), read once."""
+    return parse_catalog(example_text(), f"catalogs/{EXAMPLE_FILE}")

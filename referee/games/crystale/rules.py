@@ -1,0 +1,308 @@
+"""``CrystaleRules``: the Crystale summoner battle under the game contract
+(see ``referee.contract.GameRules``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any, ClassVar
+
+import msgspec
+
+from referee.contract import (
+    ONGOING,
+    REFEREE,
+    GameRules,
+    Outcome,
+    Setup,
+    SetupField,
+    VariantOption,
+    Verdict,
+    Viewer,
+    Violation,
+)
+from referee.errors import CatalogError, SetupError
+from referee.games.crystale import adjust, engine, legal, view
+from referee.games.crystale.board import ELEMENT_LETTERS, TILE_COUNT, draw_tiles
+from referee.games.crystale.catalog import Book, Catalog, build_book, example_book, parse_catalog
+from referee.games.crystale.model import SEATS, CrystaleAction, CrystaleState, Table
+from referee.games.crystale.notation import notation as _notation
+from referee.games.crystale.notation import parse as _parse
+from referee.kit.adjustments import Change
+from referee.kit.catalogs import catalog_digest
+from referee.kit.decks import DeckKnowledge, Decklist
+from referee.verdicts import LEGAL
+
+__all__ = ["RULESETS", "VARIANTS", "CrystaleRules"]
+
+EXAMPLE = "crystale/example"
+OWN = "crystale/own"
+RULESETS = (EXAMPLE, OWN)
+
+POOL_SIZE = 31
+MOST_COPIES = 4
+MOST_SERVANTS = 10
+MOST_GODS = 1
+FEWEST_SERVANTS = 3
+
+VARIANTS = (
+    VariantOption(key="counterattack", default="choice", choices=("choice", "always"), clause="CR-I.9",
+                  summary="A surviving Servant within range of its attacker may strike back: the defending "
+                          "player chooses (choice, the default), or it always does (always)."),
+    VariantOption(key="bonus_mp", default="over_cap", choices=("over_cap", "within_cap"), clause="CR-I.6",
+                  summary="The second player's 20 bonus MP may lift MP above the Mana Pool until spent "
+                          "(over_cap, the default), or is capped at the Mana Pool (within_cap)."),
+    VariantOption(key="start_mp", default="full", choices=("full", "zero"), clause="CR-I.7",
+                  summary="Summoners begin the battle with a full Mana Pool (full, the default) or with no "
+                          "MP (zero)."),
+    VariantOption(key="promotion_hp", default="full", choices=("full", "keep_damage"), clause="CR-I.10",
+                  summary="A promoted Servant takes the new rank's full HP (full, the default), or the new "
+                          "HP less the damage it had taken (keep_damage)."),
+    VariantOption(key="attack_after_move", default="yes", choices=("yes", "no"), clause="CR-I.8",
+                  summary="A unit that moved this turn may still attack (yes, the default) or may not (no)."),
+    VariantOption(key="trigger_order", default="reverse", choices=("reverse", "printed"), clause="CR-I.12",
+                  summary="A trigger spell's effects resolve from last to first (reverse, the default) or in "
+                          "printed order like any spell (printed)."),
+)
+
+SETUP_FIELDS = (
+    SetupField(key="catalog", kind="file",
+               help="Crystal catalog file (TOML or JSON); without it the shipped example catalog "
+                    "(ruleset crystale/example)."),
+    SetupField(key="tiles", kind="str", excludes=("seed",),
+               help="The 29 tile elements read off the board, a1..e5 in reading order, one letter each: "
+                    "F Fire, W Water, E Earth, T Thunder, A Wind, L Light, D Darkness, I Ice."),
+    SetupField(key="seed", kind="seed",
+               help="Seed that draws the tile elements (CR-I.1); drawn and recorded when --tiles is not given."),
+)
+
+
+@lru_cache(maxsize=64)
+def _book_by_digest(digest: str, encoded: bytes) -> Book:
+    return build_book(msgspec.json.decode(encoded), "recorded catalog")
+
+
+def book_of(options: dict[str, Any]) -> Book:
+    """The catalog a (resolved) setup pins."""
+    data = options.get("catalog")
+    if data is None:
+        return example_book()
+    if isinstance(data, str):
+        return parse_catalog(data, "catalog")
+    encoded = msgspec.json.encode(data, order="sorted")
+    return _book_by_digest(catalog_digest(data), encoded)
+
+
+def _tiles_from(raw: Any) -> str:
+    text = "".join(ch for ch in str(raw).upper() if ch.isalpha())
+    bad = sorted({ch for ch in text if ch not in ELEMENT_LETTERS})
+    if bad or len(text) != TILE_COUNT:
+        raise SetupError(
+            f"--tiles takes {TILE_COUNT} element letters (a1..e5 in reading order) from {ELEMENT_LETTERS}; "
+            f"got {len(text)} letters" + (f", unknown {''.join(bad)}" if bad else ""))
+    return text
+
+
+class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
+    """A Crystale summoner battle for seats p1 and p2 with registered 31-crystal pools."""
+
+    name: ClassVar[str] = "crystale"
+    title: ClassVar[str] = "Crystale summoner battle"
+    seats: ClassVar[tuple[str, ...]] = SEATS
+    rulesets: ClassVar[tuple[str, ...]] = RULESETS
+    variant_options: ClassVar[tuple[VariantOption, ...]] = VARIANTS
+    setup_fields: ClassVar[tuple[SetupField, ...]] = SETUP_FIELDS
+    takes_decks: ClassVar[bool] = True
+    catalog_kinds: ClassVar[tuple[str, ...]] = ("crystals",)
+    action_type: ClassVar[Any] = CrystaleAction
+    state_type: ClassVar[Any] = CrystaleState
+
+    # -- setup -------------------------------------------------------------
+    def resolve_setup(self, setup: Setup) -> Setup:
+        """Complete the setup: the catalog parsed and recorded as builtins, the tiles
+        read or drawn from the seed (CR-4.5, CR-I.1)."""
+        if setup.ruleset is None and setup.options.get("catalog") is not None:
+            setup = msgspec.structs.replace(setup, ruleset=OWN)
+        done = super().resolve_setup(setup)
+        options = dict(done.options)
+        if done.ruleset == OWN and options.get("catalog") is None:
+            raise SetupError("ruleset crystale/own plays a table's own catalog: give --catalog FILE")
+        try:
+            book = book_of(options)
+        except CatalogError as exc:
+            raise SetupError(str(exc)) from None
+        options["catalog"] = book.builtins()
+        seed = options.get("seed")
+        if seed is not None:
+            try:
+                seed = int(seed)
+            except (TypeError, ValueError):
+                raise SetupError(f"--seed takes a whole number, not {seed!r}") from None
+            options["seed"] = seed
+        if options.get("tiles") is not None:
+            tiles = _tiles_from(options["tiles"])
+            if seed is not None and draw_tiles(seed) != tiles:
+                raise SetupError(f"seed {seed} draws tiles {draw_tiles(seed)}, not the tiles given")
+            options["tiles"] = tiles
+        elif seed is not None:
+            options["tiles"] = draw_tiles(seed)
+        else:
+            raise SetupError("the tile elements come from the board (--tiles) or a seed (--seed)")
+        return Setup(players=done.players, ruleset=done.ruleset, variants=done.variants, options=options,
+                     decks=done.decks)
+
+    def initial_state(self, setup: Setup) -> CrystaleState:
+        """CR-4.3, CR-5: the board and the pools before the start step; Summoners of open
+        pools stand on c1 (p1) and c7 (p2)."""
+        setup = self.resolve_setup(setup)
+        book = book_of(setup.options)
+        variants = setup.variants
+        table = Table(counterattack=variants["counterattack"], bonus_mp=variants["bonus_mp"],
+                      start_mp=variants["start_mp"], promotion_hp=variants["promotion_hp"],
+                      attack_after_move=variants["attack_after_move"], trigger_order=variants["trigger_order"])
+        sides = []
+        for index, seat in enumerate(SEATS):
+            deck = setup.decks.get(seat)
+            side = engine.empty_side(index, deck.size if deck is not None else POOL_SIZE)
+            if deck is not None:
+                side = msgspec.structs.replace(side, knowledge=DeckKnowledge.registered(seat, deck))
+            sides.append(side)
+        state = CrystaleState(book=book, table=table, tiles=setup.options["tiles"], units={},
+                              sides=(sides[0], sides[1]))
+        for index, seat in enumerate(SEATS):
+            deck = setup.decks.get(seat)
+            if isinstance(deck, Decklist):
+                summoners = [book.crystals[n] for n in deck.cards.names()
+                             if n in book.crystals and book.crystals[n].kind == "summoner"]
+                if len(summoners) == 1:
+                    state = engine.place_summoner(state, index, summoners[0])
+        return state
+
+    # -- play --------------------------------------------------------------
+    def to_act(self, state: CrystaleState) -> frozenset[str]:
+        return legal.to_act(state)
+
+    def legal_actions(self, state: CrystaleState, seat: str | None = None) -> Sequence[CrystaleAction]:
+        return legal.legal_actions(state, seat)
+
+    def _seat(self, state: CrystaleState, seat: str | None) -> int | None:
+        if seat is not None:
+            return SEATS.index(seat) if seat in SEATS else None
+        mover = self.to_move(state)
+        return SEATS.index(mover) if mover is not None else None
+
+    def check(self, state: CrystaleState, action: CrystaleAction, seat: str | None = None) -> Verdict:
+        index = self._seat(state, seat)
+        if index is None:
+            return Verdict.illegal("REF-1.2", "several seats may act now; name the seat making this entry")
+        return engine.check_action(state, action, index)
+
+    def apply(self, state: CrystaleState, action: CrystaleAction, seat: str | None = None) -> CrystaleState:
+        index = self._seat(state, seat)
+        assert index is not None, "apply needs the seat when several may act"
+        return engine.apply_action(state, action, index)
+
+    def outcome(self, state: CrystaleState) -> Outcome:
+        r = state.result
+        if r is None:
+            return ONGOING
+        return Outcome(status="win", winner=SEATS[r.winner], clause=r.clause, reason=r.reason)
+
+    # -- notation ----------------------------------------------------------
+    def parse(self, text: str) -> CrystaleAction:
+        return _parse(text)
+
+    def notation(self, action: CrystaleAction) -> str:
+        return _notation(action)
+
+    # -- views -------------------------------------------------------------
+    def render(self, state: CrystaleState, viewer: Viewer = REFEREE) -> str:
+        return view.render(state, viewer, self.outcome(state).result)
+
+    def observe(self, state: CrystaleState, viewer: Viewer = REFEREE) -> dict[str, Any]:
+        return view.describe(state, viewer, self.outcome(state).result)
+
+    def secrets(self, state: CrystaleState, seat: str) -> frozenset[str]:
+        return view.secret_names(state, seat)
+
+    # -- pools -------------------------------------------------------------
+    def check_deck(self, setup: Setup, seat: str, decklist: Decklist) -> Verdict:
+        """CR-3: 31 crystals of one element from the catalog, at most 4 of each, exactly one
+        Summoner, 3 to 10 Servants (CR-I.21), at most one God crystal."""
+        try:
+            book = book_of(dict(setup.options))
+        except CatalogError as exc:
+            return Verdict.illegal("CR-2.1", str(exc))
+        found: list[Violation] = []
+        kinds = {"summoner": 0, "servant": 0, "spell": 0, "god": 0}
+        elements: dict[str, int] = {}
+        for name, count in decklist.cards.items:
+            crystal = book.crystals.get(name)
+            if crystal is None:
+                near = book.find(name)
+                hint = f"; the catalog spells it {near.name!r}" if near is not None else ""
+                found.append(Violation("CR-3.7", f"{name} is not a crystal of the catalog{hint}"))
+                continue
+            kinds[crystal.kind] += count
+            elements[crystal.element] = elements.get(crystal.element, 0) + count
+            if count > MOST_COPIES:
+                found.append(Violation("CR-3.3", f"{count} copies of {name}; at most {MOST_COPIES}"))
+        if decklist.size != POOL_SIZE:
+            found.append(Violation("CR-3.1", f"{seat}'s pool has {decklist.size} crystals; it must have {POOL_SIZE}"))
+        if len(elements) > 1:
+            mix = ", ".join(f"{n} {e}" for e, n in sorted(elements.items()))
+            found.append(Violation("CR-3.2", f"a pool is of one element; this one mixes {mix}"))
+        if kinds["summoner"] != 1:
+            found.append(Violation("CR-3.4", f"a pool holds exactly 1 Summoner crystal; this one {kinds['summoner']}"))
+        if kinds["servant"] > MOST_SERVANTS:
+            found.append(Violation("CR-3.5", f"{kinds['servant']} Servant crystals; at most {MOST_SERVANTS}"))
+        elif kinds["servant"] < FEWEST_SERVANTS:
+            found.append(Violation("CR-I.21", f"{kinds['servant']} Servant crystals; an opening hand needs "
+                                              f"{FEWEST_SERVANTS}, so a pool holds at least {FEWEST_SERVANTS}"))
+        if kinds["god"] > MOST_GODS:
+            found.append(Violation("CR-3.6", f"{kinds['god']} God crystals; at most {MOST_GODS}"))
+        return Verdict(tuple(found)) if found else LEGAL
+
+    def deck_knowledge(self, state: CrystaleState, seat: str) -> DeckKnowledge | None:
+        return state.sides[SEATS.index(seat)].knowledge
+
+    def with_deck_knowledge(self, state: CrystaleState, seat: str, knowledge: DeckKnowledge) -> CrystaleState:
+        index = SEATS.index(seat)
+        side = msgspec.structs.replace(state.sides[index], knowledge=knowledge)
+        sides = (side, state.sides[1]) if index == 0 else (state.sides[0], side)
+        return msgspec.structs.replace(state, sides=sides)
+
+    # -- adjustments -------------------------------------------------------
+    def check_change(self, state: CrystaleState, change: Change) -> Verdict:
+        return adjust.check_change(state, change)
+
+    def apply_change(self, state: CrystaleState, change: Change) -> CrystaleState:
+        return adjust.apply_change(state, change)
+
+    # -- catalogs ----------------------------------------------------------
+    def read_catalog(self, kind: str, text: str, source: str) -> Catalog:
+        if kind != "crystals":
+            raise CatalogError(f"{source}: crystale reads crystals catalogs, not {kind!r}")
+        return parse_catalog(text, source).catalog
+
+    def catalog_rows(self, setup: Setup, kind: str) -> list[dict[str, Any]]:
+        book = book_of(dict(self.resolve_setup(setup).options))
+        rows = []
+        for crystal in book.crystals.values():
+            row: dict[str, Any] = {"name": crystal.name, "kind": crystal.kind, "element": crystal.element}
+            if crystal.kind == "summoner":
+                row.update(mana_pool=crystal.mana_pool, recharge=crystal.recharge)
+            else:
+                row["cost"] = crystal.cost
+            if crystal.ranks:
+                row["ranks"] = [f"{r.hp} HP / {r.atk} ATK" for r in crystal.ranks]
+                row["range"] = crystal.attack_range
+            if crystal.trigger:
+                row["trigger"] = True
+            row["effects"] = [e.text or e.name for e in crystal.effects]
+            rows.append(row)
+        return rows
+
+    def decode_action(self, data: bytes) -> CrystaleAction:
+        action: CrystaleAction = msgspec.json.decode(data, type=CrystaleAction)
+        return action

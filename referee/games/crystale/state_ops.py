@@ -1,0 +1,171 @@
+"""Small pure helpers over a :class:`CrystaleState` shared by the engine, the
+effects and the adjustments: ATK on a tile, MP with the bonus cap, hands, the
+Higher Plane and promotion slots, deaths and the end of the battle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import msgspec
+
+from referee.games.crystale.board import tile_atk_modifier
+from referee.games.crystale.catalog import Crystal
+from referee.games.crystale.model import SEATS, SLOT_THRESHOLDS, CrystaleState, Result, Side, Unit
+from referee.kit.multiset import Multiset
+from referee.verdicts import LEGAL, Verdict
+
+__all__ = [
+    "base_atk",
+    "crystal_of",
+    "effective_atk",
+    "gain_mp",
+    "hand_check",
+    "kill",
+    "max_hp",
+    "occupant",
+    "promote_unit",
+    "put_in_plane",
+    "settle",
+    "spend_mp",
+    "summoner_id",
+    "take_from_hand",
+    "with_side",
+    "with_unit",
+]
+
+replace = msgspec.structs.replace
+
+
+def summoner_id(seat: int) -> int:
+    """``u1`` is p1's Summoner and ``u2`` p2's (CR-N.3)."""
+    return seat + 1
+
+
+def crystal_of(state: CrystaleState, unit: Unit) -> Crystal:
+    return state.book.crystals[unit.crystal]
+
+
+def base_atk(state: CrystaleState, unit: Unit) -> int:
+    crystal = crystal_of(state, unit)
+    return crystal.ranks[unit.rank - 1].atk if crystal.ranks else 0
+
+
+def max_hp(state: CrystaleState, unit: Unit) -> int:
+    crystal = crystal_of(state, unit)
+    return crystal.ranks[unit.rank - 1].hp if crystal.ranks else 0
+
+
+def effective_atk(state: CrystaleState, unit: Unit) -> int:
+    """CR-8.10: ATK as the Servant stands on its tile, never below 0 (CR-I.20);
+    a Summoner has none (CR-2.2)."""
+    if unit.summoner:
+        return 0
+    crystal = crystal_of(state, unit)
+    atk = crystal.ranks[unit.rank - 1].atk + unit.atk_mod + unit.atk_turn
+    return max(0, atk + tile_atk_modifier(state.tiles[unit.tile], crystal.element))
+
+
+def occupant(state: CrystaleState, tile: int) -> Unit | None:
+    for unit in state.units.values():
+        if unit.tile == tile:
+            return unit
+    return None
+
+
+def with_side(state: CrystaleState, seat: int, side: Side) -> CrystaleState:
+    sides = (side, state.sides[1]) if seat == 0 else (state.sides[0], side)
+    return replace(state, sides=sides)
+
+
+def with_unit(state: CrystaleState, unit: Unit) -> CrystaleState:
+    units = dict(state.units)
+    units[unit.id] = unit
+    return replace(state, units=units)
+
+
+# -- MP ------------------------------------------------------------------------------
+def spend_mp(side: Side, amount: int) -> Side:
+    """Pay ``amount`` MP (never below 0); the bonus above the Mana Pool goes first (CR-I.6)."""
+    mp = max(0, side.mp - amount)
+    bonus = max(0, min(side.bonus, mp - side.mana_pool))
+    return replace(side, mp=mp, bonus=bonus)
+
+
+def gain_mp(side: Side, amount: int) -> Side:
+    """Regain MP up to the Mana Pool, or to what is left of the bonus above it (CR-6.4)."""
+    if amount < 0:
+        return spend_mp(side, -amount)
+    cap = side.mana_pool + side.bonus
+    return replace(side, mp=max(side.mp, min(cap, side.mp + amount)))
+
+
+# -- hands and the Higher Plane -----------------------------------------------------
+def hand_check(side: Side, seat: int, name: str, clause: str) -> Verdict:
+    """Whether ``name`` can come out of ``seat``'s hand (CR-12.3)."""
+    who = SEATS[seat]
+    hand = side.hand
+    if hand.count == 0:
+        return Verdict.illegal(clause, f"{who} holds no crystals; {name} cannot come from the hand")
+    if hand.known.count(name):
+        return LEGAL
+    if hand.unknown == 0:
+        return Verdict.illegal(
+            clause, f"every crystal {who} holds is known ({hand.known.text()}); {name} is not one of them")
+    if side.knowledge is not None:
+        return side.knowledge.check_seen(name, clause)
+    return LEGAL
+
+
+def take_from_hand(side: Side, name: str) -> Side:
+    """``name`` leaves the hand face up; a crystal not known to be there is now seen."""
+    knowledge = side.knowledge
+    if not side.hand.known.count(name) and knowledge is not None:
+        knowledge = knowledge.with_seen(name)
+    return replace(side, hand=side.hand.take_known(name), knowledge=knowledge)
+
+
+def _servants_in(state: CrystaleState, plane: Multiset) -> int:
+    crystals = state.book.crystals
+    return sum(count for name, count in plane.items if crystals[name].kind == "servant")
+
+
+def put_in_plane(state: CrystaleState, seat: int, names: Iterable[str]) -> CrystaleState:
+    """Crystals go to ``seat``'s Higher Plane; a slot is earned the first time its
+    Servants there reach 2, 4 and 7 (CR-9.1, CR-I.17)."""
+    side = state.sides[seat]
+    plane = side.plane.plus(list(names))
+    servants = _servants_in(state, plane)
+    reached = sum(1 for threshold in SLOT_THRESHOLDS if servants >= threshold)
+    return with_side(state, seat, replace(side, plane=plane, slots_earned=max(side.slots_earned, reached)))
+
+
+def kill(state: CrystaleState, unit_id: int) -> CrystaleState:
+    """A Servant at 0 HP (or destroyed, or sacrificed) leaves the board for its owner's
+    Higher Plane (CR-8.5)."""
+    unit = state.units[unit_id]
+    units = dict(state.units)
+    del units[unit_id]
+    return put_in_plane(replace(state, units=units), unit.seat, [unit.crystal])
+
+
+def promote_unit(state: CrystaleState, unit: Unit) -> CrystaleState:
+    """CR-9.6: the next rank's stats; HP regained in full, or less the damage taken
+    under the ``promotion_hp=keep_damage`` variant (CR-I.10)."""
+    crystal = crystal_of(state, unit)
+    new_hp = crystal.ranks[unit.rank].hp
+    if state.table.promotion_hp == "keep_damage":
+        new_hp = max(1, new_hp - max(0, max_hp(state, unit) - unit.hp))
+    return with_unit(state, replace(unit, rank=unit.rank + 1, hp=new_hp))
+
+
+def settle(state: CrystaleState) -> CrystaleState:
+    """Record the result once a Summoner's hit box is empty (CR-13.1)."""
+    if state.result is not None:
+        return state
+    for seat in (0, 1):
+        if state.sides[seat].hits <= 0:
+            other = 1 - seat
+            return replace(state, result=Result(
+                other, "CR-13.1", f"{SEATS[seat]}'s Summoner has no hits left in its hit box"))
+    return state

@@ -1,0 +1,47 @@
+"""Gammasphere TCG (Prototype 3): a trading card game with hidden hands and registered decks.
+
+``GammasphereRules`` (``rules.py``) implements the game contract on a catalog of the
+table's cards (``catalog.py``; the shipped ``catalogs/example.toml`` holds invented
+example cards). Entries are the tagged union ``GammasphereAction`` (``Draw``, ``Play``,
+``Construct``, ``Attack``, ``Switch``, ``Activate``, ``Discard``, ``End``; ``model.py``,
+written and read by ``notation.py``) and the position the referee knows is
+``GammasphereState``. ``checks.py`` judges entries, ``engine.py`` carries them out,
+``legal.py`` lists them, ``field.py`` computes attack and defense and moves cards,
+``decks.py`` holds deck construction and the seen-card checks, ``adjust.py`` the
+referee's adjustments and ``render.py`` what each viewer sees. See ``rulebook.toml`` for
+the GS- clauses and the notation.
+"""
+
+from referee.games.gammasphere.model import (
+    ACTION_TYPES,
+    Activate,
+    Attack,
+    Construct,
+    Discard,
+    Draw,
+    End,
+    Entity,
+    GammasphereAction,
+    GammasphereState,
+    Play,
+    Side,
+    Switch,
+)
+from referee.games.gammasphere.rules import GammasphereRules
+
+__all__ = [
+    "ACTION_TYPES",
+    "Activate",
+    "Attack",
+    "Construct",
+    "Discard",
+    "Draw",
+    "End",
+    "Entity",
+    "GammasphereAction",
+    "GammasphereRules",
+    "GammasphereState",
+    "Play",
+    "Side",
+    "Switch",
+]

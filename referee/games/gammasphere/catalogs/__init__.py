@@ -1,0 +1,1 @@
+"""Shipped catalogs (TOML package data): ``example.toml`` holds invented example cards."""

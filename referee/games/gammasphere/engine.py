@@ -1,0 +1,188 @@
+"""Carrying out Gammasphere entries: ``apply_action`` returns the position after an entry
+that was checked beforehand (it never checks), leaving its input untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import msgspec
+
+from referee.games.gammasphere.catalog import Card, Effect
+from referee.games.gammasphere.checks import acting_seat, over_limit
+from referee.games.gammasphere.decks import take_from_hand
+from referee.games.gammasphere.field import (
+    attack_of,
+    begin_turn,
+    card_of,
+    clamp_level,
+    cost_of,
+    defense_of,
+    draw_cards,
+    enter,
+    find,
+    gain_income,
+    leave,
+    lower,
+    pass_turn,
+    pay,
+    with_entity,
+    with_side,
+)
+from referee.games.gammasphere.model import (
+    SEATS,
+    Activate,
+    Attack,
+    Construct,
+    Discard,
+    Draw,
+    End,
+    GammasphereAction,
+    GammasphereState,
+    Play,
+    Result,
+    Switch,
+)
+
+__all__ = ["apply_action", "apply_effect"]
+
+
+# -- carrying entries out --------------------------------------------------------------
+
+
+def apply_effect(state: GammasphereState, seat: int, card: Card, effect: Effect, target: int) -> GammasphereState:
+    """GS-9.1: a structured effect of ``seat``'s ``card``; amounts stop at zero (GS-I.24)."""
+    other = 1 - seat
+    for index, gas, power in ((seat, effect.gas, effect.power),
+                              (other, effect.opponent_gas, effect.opponent_power)):
+        if gas or power:
+            own = state.sides[index]
+            state = with_side(state, index, msgspec.structs.replace(
+                own, gas=lower(own.gas, gas), power=lower(own.power, power)))
+    if effect.draw:
+        held = state.sides[seat].deck.count
+        state = draw_cards(state, seat, min(held, effect.draw))
+        if held < effect.draw and state.table.empty_deck == "lose" and state.result is None:
+            state = msgspec.structs.replace(state, result=Result(
+                other, "GS-I.5", f"{card.name} made {SEATS[seat]} draw {effect.draw} from a deck of {held}"))
+    if target and effect.target != "none":
+        aimed = find(state, target)
+        if aimed is not None and effect.level:
+            state = with_entity(state, msgspec.structs.replace(aimed, level=clamp_level(aimed.level + effect.level)))
+        if aimed is not None and effect.destroy:
+            state = leave(state, target)
+    return state
+
+
+def _apply_draw(state: GammasphereState, action: Draw, seat: int) -> GammasphereState:
+    state = draw_cards(state, seat, action.count)
+    if state.phase == "opening":
+        own = state.sides[seat]
+        state = with_side(state, seat, msgspec.structs.replace(own, opened=True))
+        if all(s.opened for s in state.sides):
+            state = msgspec.structs.replace(state, turn=1)
+            state = begin_turn(state, state.first, first_turn=True)
+        return state
+    return msgspec.structs.replace(gain_income(state, seat), phase="main")
+
+
+def _apply_play(state: GammasphereState, action: Play, seat: int) -> GammasphereState:
+    card = state.cards.by_name[state.cards.canonical(action.card) or action.card]
+    state = with_side(state, seat, take_from_hand(state, seat, card.name))
+    gas, jiggawatts = cost_of(card)
+    state = pay(state, seat, gas, jiggawatts)
+    if card.kind == "event":
+        own = state.sides[seat]
+        state = with_side(state, seat, msgspec.structs.replace(own, discard=own.discard + (card.name,)))
+    elif card.kind == "weapon":
+        state = enter(state, seat, card, carrier=action.target)
+    else:
+        state = enter(state, seat, card, mode=action.mode)
+    if card.plays_effect and card.effect is not None:
+        state = apply_effect(state, seat, card, card.effect, action.target)
+    return state
+
+
+def _apply_construct(state: GammasphereState, action: Construct, seat: int) -> GammasphereState:
+    card = state.cards.by_name[state.cards.canonical(action.card) or action.card]
+    state = with_side(state, seat, take_from_hand(state, seat, card.name))
+    state = pay(state, seat, *cost_of(card))
+    return enter(state, seat, card)
+
+
+def _lose_power(state: GammasphereState, seat: int, amount: int) -> GammasphereState:
+    own = state.sides[seat]
+    return with_side(state, seat, msgspec.structs.replace(own, power=lower(own.power, -amount)))
+
+
+def _apply_attack(state: GammasphereState, action: Attack, seat: int) -> GammasphereState:
+    """GS-7.3 to GS-7.6 with GS-I.7 to GS-I.10."""
+    attacker = find(state, action.attacker)
+    assert attacker is not None
+    power = attack_of(state, attacker)
+    if state.table.attack_taps == "yes":
+        state = with_entity(state, msgspec.structs.replace(attacker, tapped=True))
+    if not action.target:
+        return _lose_power(state, 1 - seat, power)
+    defender = find(state, action.target)
+    assert defender is not None
+    if defender.mode == "defense":
+        guard = defense_of(state, defender)
+        if guard < power:
+            state = leave(state, defender.id)
+        elif guard > power:
+            state = _lose_power(state, seat, guard - power)
+        return state
+    against = attack_of(state, defender)
+    if against < power:
+        state = leave(state, defender.id)
+        if state.table.defender_loses == "yes":
+            state = _lose_power(state, 1 - seat, power - against)
+    elif against > power:
+        state = _lose_power(leave(state, attacker.id), seat, against - power)
+    elif state.table.attack_tie == "both":
+        state = leave(leave(state, defender.id), attacker.id)
+    return state
+
+
+def _apply_switch(state: GammasphereState, action: Switch, seat: int) -> GammasphereState:
+    entity = find(state, action.entity)
+    assert entity is not None
+    return with_entity(state, msgspec.structs.replace(entity, mode=action.mode))
+
+
+def _apply_activate(state: GammasphereState, action: Activate, seat: int) -> GammasphereState:
+    entity = find(state, action.entity)
+    assert entity is not None
+    card = card_of(state, entity)
+    if card.tap:
+        state = with_entity(state, msgspec.structs.replace(entity, tapped=True))
+    state = pay(state, seat, card.activate_gas, card.activate_jiggawatts)
+    if card.effect is not None:
+        state = apply_effect(state, seat, card, card.effect, action.target)
+    return state
+
+
+def _apply_discard(state: GammasphereState, action: Discard, seat: int) -> GammasphereState:
+    name = state.cards.canonical(action.card) or action.card
+    own = take_from_hand(state, seat, name)
+    state = with_side(state, seat, msgspec.structs.replace(own, discard=own.discard + (name,)))
+    return state if over_limit(state) else pass_turn(state)
+
+
+def _apply_end(state: GammasphereState, action: End, seat: int) -> GammasphereState:
+    """GS-5.5, GS-5.6: the turn passes, once every hand above ten is discarded down."""
+    if over_limit(state):
+        return msgspec.structs.replace(state, phase="discard")
+    return pass_turn(state)
+
+
+_APPLIES: dict[type, Callable[..., GammasphereState]] = {
+    Draw: _apply_draw, Play: _apply_play, Construct: _apply_construct, Attack: _apply_attack,
+    Switch: _apply_switch, Activate: _apply_activate, Discard: _apply_discard, End: _apply_end,
+}
+
+
+def apply_action(state: GammasphereState, action: GammasphereAction, seat: str | None = None) -> GammasphereState:
+    """The state after ``action`` (checked beforehand); ``state`` is left untouched."""
+    return _APPLIES[type(action)](state, action, acting_seat(state, seat))

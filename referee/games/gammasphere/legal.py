@@ -1,0 +1,104 @@
+"""Listing the legal Gammasphere entries of a position (``legal_actions``)."""
+
+from __future__ import annotations
+
+from referee.games.gammasphere.checks import check_action, over_limit
+from referee.games.gammasphere.decks import check_from_hand, hand_candidates
+from referee.games.gammasphere.field import OPENING_HAND, card_of, finished
+from referee.games.gammasphere.model import (
+    SEATS,
+    Activate,
+    Attack,
+    Construct,
+    Discard,
+    Draw,
+    End,
+    GammasphereAction,
+    GammasphereState,
+    Play,
+    Switch,
+)
+
+__all__ = ["legal_actions"]
+
+
+# -- legal entries ---------------------------------------------------------------------
+
+
+def _targets(state: GammasphereState, seat: int, kind: str) -> list[int]:
+    chars = [e for e in state.field if e.kind == "character"]
+    if kind == "own character":
+        chars = [e for e in chars if e.owner == seat]
+    elif kind == "opposing character":
+        chars = [e for e in chars if e.owner != seat]
+    return [e.id for e in chars]
+
+
+def _plays(state: GammasphereState, seat: int) -> list[GammasphereAction]:
+    out: list[GammasphereAction] = []
+    for card in hand_candidates(state, seat):
+        if card.kind == "pylon":
+            out.append(Construct(card.name))
+            continue
+        if card.kind == "weapon":
+            carriers = [e.id for e in state.field if e.owner == seat and (
+                e.kind == "character" or (e.kind == "building" and card.on_buildings))]
+            out.extend(Play(card.name, "", t) for t in carriers)
+        elif card.plays_effect and card.effect is not None and card.effect.target != "none":
+            out.extend(Play(card.name, "", t) for t in _targets(state, seat, card.effect.target))
+        elif card.kind == "character":
+            out.extend((Play(card.name, "", 0), Play(card.name, "defense", 0)))
+        else:
+            out.append(Play(card.name))
+    return out
+
+
+def _main_actions(state: GammasphereState, seat: int) -> list[GammasphereAction]:
+    out = _plays(state, seat)
+    own_chars = [e for e in state.field if e.owner == seat and e.kind == "character"]
+    foes = [e.id for e in state.field if e.owner != seat and e.kind == "character"]
+    for entity in own_chars:
+        if entity.mode == "attack" and not entity.tapped:
+            out.extend(Attack(entity.id, t) for t in foes)
+            if not foes and state.table.direct_attack == "yes":
+                out.append(Attack(entity.id, 0))
+        if not entity.tapped:
+            out.append(Switch(entity.id, "defense" if entity.mode == "attack" else "attack"))
+    for entity in state.field:
+        if entity.owner != seat or not card_of(state, entity).activates:
+            continue
+        effect = card_of(state, entity).effect
+        if effect is not None and effect.target != "none":
+            out.extend(Activate(entity.id, t) for t in _targets(state, seat, effect.target))
+        else:
+            out.append(Activate(entity.id))
+    out.append(End())
+    return out
+
+
+def legal_actions(state: GammasphereState, seat: str | None = None) -> list[GammasphereAction]:
+    """Every entry ``check`` accepts now, by the referee's knowledge (a card named from hand
+    is one the hand may hold, GS-3.5). Free-text effects are listed without the optional
+    target an entry may name for the record."""
+    if finished(state) is not None:
+        return []
+    if state.phase == "opening":
+        seats = [SEATS.index(seat)] if seat is not None else [i for i, s in enumerate(state.sides) if not s.opened]
+        if any(not state.sides[i].opened and state.sides[i].deck.count >= OPENING_HAND for i in seats):
+            return [Draw(OPENING_HAND)]
+        return []
+    if state.phase == "discard":
+        over = over_limit(state)
+        if not over:
+            return [End()] if seat in (None, SEATS[state.active]) else []
+        seats = over if seat is None else [i for i in over if SEATS[i] == seat]
+        names = dict.fromkeys(c.name for i in seats for c in hand_candidates(state, i)
+                              if check_from_hand(state, i, c))
+        return [Discard(name) for name in names]
+    index = state.active if seat is None else SEATS.index(seat)
+    if index != state.active:
+        return []
+    if state.phase == "draw":
+        return [Draw(1)]
+    candidates = _main_actions(state, index)
+    return [a for a in candidates if check_action(state, a, SEATS[index]).legal]

@@ -1,0 +1,160 @@
+"""The Gammasphere entry notation (rulebook section GS-N).
+
+One entry per line; field cards are written by number (``#4``)::
+
+    draw                 draw 7                       the turn's draw; an opening hand
+    play Gamma Trooper   play Shale Golem (defense)   a character, in attack or defense mode
+    play Plasma Blade on #4                           a weapon onto its carrier, a target
+    construct Pylon                                   a pylon from hand, for 100 gas
+    attack #4 #9         attack #4 direct             an attack (direct only by GS-I.10)
+    switch #4 defense    switch #4 attack             a character changes mode
+    activate #7          activate #7 on #9            an activated effect
+    discard Solar Flare                               end-of-turn discard down to ten
+    end                                               the turn is over
+
+Keywords and card names are read in any letter case with any spacing; the rules
+match names to the catalog's spelling (GS-N.2). Names cannot contain ``#``,
+``;``, ``(`` or ``)``, which keeps every form unambiguous.
+"""
+
+from __future__ import annotations
+
+import re
+
+from referee.errors import ActionSyntaxError
+from referee.games.gammasphere.catalog import FORBIDDEN_IN_NAMES
+from referee.games.gammasphere.model import (
+    Activate,
+    Attack,
+    Construct,
+    Discard,
+    Draw,
+    End,
+    GammasphereAction,
+    Play,
+    Switch,
+)
+
+__all__ = ["MAX_DRAW", "NOTATION_CLAUSE", "notation", "parse"]
+
+NOTATION_CLAUSE = "GS-N.1"
+NAME_CLAUSE = "GS-N.2"
+MAX_DRAW = 99
+MAX_ID = 10**6
+
+_ID = re.compile(r"#?(\d{1,7})$")
+_ON = re.compile(r"^(.*?)\s+on\s+#(\d{1,7})$", re.IGNORECASE)
+_MODE = re.compile(r"^(.*?)\s*\(\s*(attack|defense|atk|def)\s*\)$", re.IGNORECASE)
+_MODES = {"attack": "attack", "atk": "attack", "defense": "defense", "def": "defense"}
+_VERBS = "draw, play, construct, attack, switch, activate, discard or end"
+
+
+def _number(text: str, token: str, what: str) -> int:
+    match = _ID.match(token)
+    if not match:
+        raise ActionSyntaxError(text, f"expected {what} as a field number like #4, got {token!r}",
+                                NOTATION_CLAUSE)
+    value = int(match.group(1))
+    if not 1 <= value <= MAX_ID:
+        raise ActionSyntaxError(text, f"field numbers run from #1; {token!r} is none", NOTATION_CLAUSE)
+    return value
+
+
+def _name(text: str, raw: str, verb: str) -> str:
+    name = " ".join(raw.split())
+    if not name:
+        raise ActionSyntaxError(text, f"'{verb}' needs a card name", NOTATION_CLAUSE)
+    bad = sorted({ch for ch in name if ch in FORBIDDEN_IN_NAMES})
+    if bad:
+        raise ActionSyntaxError(
+            text, f"a card name cannot contain {' '.join(bad)}; write 'play NAME (defense) on #N'", NAME_CLAUSE)
+    return name
+
+
+def _parse_play(text: str, rest: str) -> Play:
+    target = 0
+    on = _ON.match(rest)
+    if on:
+        rest, target = on.group(1), _number(text, on.group(2), "a target")
+    mode = ""
+    moded = _MODE.match(rest)
+    if moded:
+        rest, mode = moded.group(1), _MODES[moded.group(2).lower()]
+    name = _name(text, rest, "play")
+    if mode == "attack":
+        return Play(name, "attack", target)
+    if mode == "defense":
+        return Play(name, "defense", target)
+    return Play(name, "", target)
+
+
+def parse(text: str) -> GammasphereAction:
+    """Read one entry; raise :class:`ActionSyntaxError` citing GS-N.1 (or GS-N.2) otherwise."""
+    line = " ".join(text.split())
+    if not line:
+        raise ActionSyntaxError(text, "empty entry", NOTATION_CLAUSE)
+    verb, _, rest = line.partition(" ")
+    verb = verb.lower()
+    words = rest.split()
+    if verb == "end":
+        if words:
+            raise ActionSyntaxError(text, "'end' takes nothing after it", NOTATION_CLAUSE)
+        return End()
+    if verb == "draw":
+        if not words:
+            return Draw(1)
+        if len(words) != 1 or not words[0].isdigit():
+            raise ActionSyntaxError(text, "write 'draw' or 'draw N' (a count of cards)", NOTATION_CLAUSE)
+        count = int(words[0])
+        if not 1 <= count <= MAX_DRAW:
+            raise ActionSyntaxError(text, f"a draw takes 1 to {MAX_DRAW} cards, not {count}", NOTATION_CLAUSE)
+        return Draw(count)
+    if verb == "play":
+        return _parse_play(text, rest)
+    if verb == "construct":
+        return Construct(_name(text, rest, "construct"))
+    if verb == "discard":
+        return Discard(_name(text, rest, "discard"))
+    if verb == "attack":
+        if len(words) != 2:
+            raise ActionSyntaxError(text, "write 'attack #A #T' or 'attack #A direct'", NOTATION_CLAUSE)
+        attacker = _number(text, words[0], "the attacker")
+        if words[1].lower() == "direct":
+            return Attack(attacker, 0)
+        return Attack(attacker, _number(text, words[1], "the attacked character"))
+    if verb == "switch":
+        if len(words) != 2 or words[1].lower() not in _MODES:
+            raise ActionSyntaxError(text, "write 'switch #N attack' or 'switch #N defense'", NOTATION_CLAUSE)
+        entity = _number(text, words[0], "the character")
+        return Switch(entity, "attack" if _MODES[words[1].lower()] == "attack" else "defense")
+    if verb == "activate":
+        if len(words) == 1:
+            return Activate(_number(text, words[0], "the entity"))
+        if len(words) == 3 and words[1].lower() == "on":
+            return Activate(_number(text, words[0], "the entity"), _number(text, words[2], "the target"))
+        raise ActionSyntaxError(text, "write 'activate #N' or 'activate #N on #T'", NOTATION_CLAUSE)
+    raise ActionSyntaxError(text, f"unknown entry {verb!r}; expected {_VERBS}", NOTATION_CLAUSE)
+
+
+def notation(action: GammasphereAction) -> str:
+    """The canonical text of ``action``: ``parse(notation(a)) == a``."""
+    if isinstance(action, Draw):
+        return "draw" if action.count == 1 else f"draw {action.count}"
+    if isinstance(action, Play):
+        text = f"play {action.card}"
+        if action.mode:
+            text += f" ({action.mode})"
+        if action.target:
+            text += f" on #{action.target}"
+        return text
+    if isinstance(action, Construct):
+        return f"construct {action.card}"
+    if isinstance(action, Attack):
+        return f"attack #{action.attacker} " + (f"#{action.target}" if action.target else "direct")
+    if isinstance(action, Switch):
+        return f"switch #{action.entity} {action.mode}"
+    if isinstance(action, Activate):
+        return f"activate #{action.entity}" + (f" on #{action.target}" if action.target else "")
+    if isinstance(action, Discard):
+        return f"discard {action.card}"
+    return "end"

@@ -1,0 +1,380 @@
+"""The Prismatic notation (rulebook PX-15.1): one entry per line, read and written exactly.
+
+Canonical forms (``X`` a mote letter R G B C M Y W K P, ``NAME`` a card as the
+catalog spells it, any case accepted)::
+
+    reveal NAME                          a common card turned up (setup, refills)
+    choose X Y                           the two motes chosen at setup
+    keep NAME, discard NAME              the dealt cards at setup
+    draw R R G K W | draw none           step 1: the motes shown
+    commit R G 1 prism to palette        step 2 (to palette or an own card); several allowed
+    pass                                 ends the seat's commit step or resolve turn
+    create NAME[, pool Y M]              a play card (own progress or common)
+    create board KEY.N[, pool Y][: ...]  a board method; ': keep A, discard B' or ': discard A'
+    use NAME[: DETAIL]                   a card ability; DETAIL for an action
+    take pool Y | take mote R | take prism | take 3 prisms | take text | take DETAIL
+    decline                              the rest of the pending rewards
+    bid N | forgo                        the starter-token auction (house rule)
+    colours p3>p1=p2                     who wears the most colours (last tie-break)
+
+Action details: ``pull R to palette``, ``pull R to NAME``, ``pull R back``,
+``pull none``; ``empty palette``, ``empty palette of p2``, ``empty NAME``;
+``draw NAME to progress``, ``draw NAME to common[, discard NAME]``, ``draw none``;
+``discard NAME``; ``steal NAME``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from referee.errors import ActionSyntaxError
+from referee.games.prismatic.model import (
+    SEATS,
+    ActionDetail,
+    Bid,
+    BoardChoice,
+    BoardDraw,
+    Choose,
+    Colours,
+    Commit,
+    Create,
+    CreateBoard,
+    Decline,
+    Discard,
+    DrawCard,
+    DrawMotes,
+    Empty,
+    Forgo,
+    Keep,
+    Pass,
+    PrismaticAction,
+    Pull,
+    Reveal,
+    Reward,
+    Steal,
+    Take,
+    TakeMote,
+    TakePool,
+    TakePrisms,
+    TakeText,
+    Use,
+)
+from referee.games.prismatic.motes import ItemsError, colour_of, items_text, motes_text, parse_items
+
+__all__ = ["NOTATION_CLAUSE", "detail_text", "notation", "parse"]
+
+NOTATION_CLAUSE = "PX-15.1"
+_METHOD = re.compile(r"^([a-z0-9][a-z0-9-]*)(?:\.(\d{1,3}))?$")
+_VERBS = ("reveal, choose, keep, draw, commit, pass, create, use, take, decline, bid, forgo or colours")
+
+
+class _Bad(Exception):
+    """A reason the text is not an entry; turned into ``ActionSyntaxError``."""
+
+
+def _name(text: str, what: str = "a card name") -> str:
+    name = " ".join(text.split())
+    if not name:
+        raise _Bad(f"{what} is missing")
+    if any(ch in name for ch in ",:;=>#"):
+        raise _Bad(f"{name!r} is not a card name (names hold no , : ; = > #)")
+    return name
+
+
+def _motes(text: str) -> tuple[str, ...]:
+    try:
+        motes, _prisms = parse_items(text, allow_prisms=False)
+    except ItemsError as exc:
+        raise _Bad(str(exc)) from None
+    return motes
+
+
+def _one_mote(token: str) -> str:
+    letter = colour_of(token)
+    if letter is None:
+        raise _Bad(f"{token!r} is not a mote (R G B C M Y W K, P for prismatic)")
+    return letter
+
+
+def _pool(part: str) -> tuple[str, ...]:
+    words = part.split(None, 1)
+    if not words or words[0].lower() != "pool" or len(words) < 2:
+        raise _Bad(f"expected ', pool X ...' after the creation, got {part.strip()!r}")
+    return _motes(words[1])
+
+
+def _detail(text: str) -> ActionDetail:
+    words = text.split()
+    if not words:
+        raise _Bad("an action is missing")
+    verb = words[0].lower()
+    rest = text.strip()[len(words[0]):].strip()
+    low = [w.lower() for w in words[1:]]
+    if verb == "pull":
+        if low == ["none"]:
+            return Pull()
+        if len(low) == 2 and low[1] == "back":
+            return Pull(_one_mote(words[1]))
+        if len(low) >= 3 and low[1] == "to":
+            target = " ".join(words[3:])
+            return Pull(_one_mote(words[1]), "palette" if target.lower() == "palette" else _name(target))
+        raise _Bad("write 'pull X to palette', 'pull X to CARD', 'pull X back' or 'pull none'")
+    if verb == "empty":
+        if low == ["palette"]:
+            return Empty("palette")
+        if len(low) == 3 and low[:2] == ["palette", "of"]:
+            if low[2] not in SEATS:
+                raise _Bad(f"{words[3]!r} is not a seat ({', '.join(SEATS)})")
+            return Empty("palette", low[2])
+        return Empty(_name(rest))
+    if verb == "draw":
+        if low == ["none"]:
+            return DrawCard()
+        head, _, tail = rest.partition(",")
+        replace = ""
+        if tail:
+            tail_words = tail.split(None, 1)
+            if len(tail_words) != 2 or tail_words[0].lower() != "discard":
+                raise _Bad("after the destination write ', discard CARD' (a common card to replace)")
+            replace = _name(tail_words[1])
+        hw = head.split()
+        if len(hw) < 3 or hw[-2].lower() != "to" or hw[-1].lower() not in ("progress", "common"):
+            raise _Bad("write 'draw CARD to progress' or 'draw CARD to common[, discard CARD]'")
+        if hw[-1].lower() == "progress":
+            if replace:
+                raise _Bad("only a card drawn to the common area replaces a common card")
+            return DrawCard(_name(" ".join(hw[:-2])), "progress")
+        return DrawCard(_name(" ".join(hw[:-2])), "common", replace)
+    if verb == "discard":
+        return Discard(_name(rest))
+    if verb == "steal":
+        return Steal(_name(rest))
+    raise _Bad(f"{words[0]!r} is not an action; expected pull, empty, draw, discard or steal")
+
+
+def _reward(text: str) -> Reward:
+    words = text.split()
+    low = [w.lower() for w in words]
+    if not words:
+        raise _Bad("'take' needs the reward taken")
+    if low[0] in ("pool", "mote") and len(low) == 2:
+        colour = _one_mote(words[1])
+        return TakePool(colour) if low[0] == "pool" else TakeMote(colour)
+    if low in (["prism"], ["prisms"]):
+        return TakePrisms(1)
+    if len(low) == 2 and low[0].isdigit() and low[1] in ("prism", "prisms"):
+        count = int(low[0])
+        if not 1 <= count <= 50:
+            raise _Bad("a prism count is 1 to 50")
+        return TakePrisms(count)
+    if low == ["text"]:
+        return TakeText()
+    return _detail(text)
+
+
+def _board(text: str) -> CreateBoard:
+    head, colon, tail = text.partition(":")
+    parts = head.split(",")
+    method = parts[0].strip().lower()
+    m = _METHOD.match(method)
+    if not m:
+        raise _Bad(f"{parts[0].strip()!r} is not a board method; write KEY.N, like red-mote.2")
+    ident = f"{m.group(1)}.{int(m.group(2) or 1)}"
+    if m.group(2) is not None and int(m.group(2)) < 1:
+        raise _Bad("methods are numbered from 1")
+    pool = _pool(parts[1]) if len(parts) == 2 else ()
+    if len(parts) > 2:
+        raise _Bad("a board creation takes at most one ', pool ...' part")
+    choice: BoardChoice | None = None
+    if colon:
+        words = tail.split(None, 1)
+        if not words:
+            raise _Bad("nothing after ':'")
+        verb = words[0].lower()
+        if verb == "discard" and len(words) == 2:
+            choice = Discard(_name(words[1]))
+        elif verb == "keep" and len(words) == 2:
+            kept, _, dropped = words[1].partition(",")
+            keep = "" if kept.strip().lower() == "none" else _name(kept)
+            discard = ""
+            if dropped:
+                dw = dropped.split(None, 1)
+                if len(dw) != 2 or dw[0].lower() != "discard":
+                    raise _Bad("write ': keep CARD, discard CARD'")
+                discard = _name(dw[1])
+            if not keep and discard:
+                raise _Bad("'keep none' discards nothing")
+            choice = BoardDraw(keep, discard)
+        else:
+            raise _Bad("after ':' write 'keep CARD, discard CARD' or 'discard CARD'")
+    return CreateBoard(ident, pool, choice)
+
+
+def _colours(text: str) -> Colours:
+    groups: list[tuple[str, ...]] = []
+    seen: set[str] = set()
+    for group in text.replace(" ", "").lower().split(">"):
+        seats = group.split("=")
+        for seat in seats:
+            if seat not in SEATS:
+                raise _Bad(f"{seat!r} is not a seat ({', '.join(SEATS)})")
+            if seat in seen:
+                raise _Bad(f"{seat} is named twice")
+            seen.add(seat)
+        groups.append(tuple(sorted(seats, key=SEATS.index)))
+    if len(seen) < 2:
+        raise _Bad("rank at least two tied players, like 'colours p3>p1'")
+    return Colours(tuple(groups))
+
+
+def _parse(text: str) -> PrismaticAction:
+    words = text.split()
+    if not words:
+        raise _Bad("empty entry")
+    verb = words[0].lower()
+    rest = text.strip()[len(words[0]):].strip()
+    low = [w.lower() for w in words[1:]]
+    if verb == "pass" and not low:
+        return Pass()
+    if verb == "decline" and not low:
+        return Decline()
+    if verb == "forgo" and not low:
+        return Forgo()
+    if verb == "reveal":
+        return Reveal(_name(rest))
+    if verb == "choose":
+        motes = _motes(rest)
+        if len(motes) != 2:
+            raise _Bad("choose exactly two motes, like 'choose C M'")
+        return Choose(motes)
+    if verb == "keep":
+        kept, comma, dropped = rest.partition(",")
+        dw = dropped.split(None, 1)
+        if not comma or len(dw) != 2 or dw[0].lower() != "discard":
+            raise _Bad("write 'keep CARD, discard CARD'")
+        return Keep(_name(kept), _name(dw[1]))
+    if verb == "draw":
+        if low == ["none"]:
+            return DrawMotes(())
+        if not low:
+            raise _Bad("name the motes drawn, like 'draw R R G K W', or 'draw none'")
+        return DrawMotes(_motes(rest))
+    if verb == "commit":
+        try:
+            at = low.index("to")
+        except ValueError:
+            raise _Bad("write 'commit ITEMS to palette' or 'commit ITEMS to CARD'") from None
+        try:
+            motes, prisms = parse_items(" ".join(words[1:at + 1]))
+        except ItemsError as exc:
+            raise _Bad(str(exc)) from None
+        if not motes and not prisms:
+            raise _Bad("commit at least one mote or prism")
+        target = " ".join(words[at + 2:])
+        return Commit(motes, prisms, "palette" if target.lower() == "palette" else _name(target))
+    if verb == "create":
+        if low and low[0] == "board":
+            return _board(rest[len(words[1]):].strip())
+        if ":" in rest:
+            raise _Bad("a play card's creation takes no ':' part (rewards are taken afterwards)")
+        parts = rest.split(",")
+        if len(parts) > 2:
+            raise _Bad("write 'create CARD' or 'create CARD, pool X ...'")
+        pool = _pool(parts[1]) if len(parts) == 2 else ()
+        return Create(_name(parts[0]), pool)
+    if verb == "use":
+        head, colon, tail = rest.partition(":")
+        return Use(_name(head), _detail(tail) if colon else None)
+    if verb == "take":
+        return Take(_reward(rest))
+    if verb == "bid":
+        if len(low) != 1 or not low[0].isdigit():
+            raise _Bad("write 'bid N' with a whole number of prisms")
+        amount = int(low[0])
+        if amount > 50:
+            raise _Bad("there are only 50 prisms")
+        return Bid(amount)
+    if verb == "colours" or verb == "colors":
+        return _colours(rest)
+    raise _Bad(f"unknown entry {words[0]!r}; expected {_VERBS}")
+
+
+def parse(text: str) -> PrismaticAction:
+    """Read one entry; raise :class:`ActionSyntaxError` citing PX-15.1 when it is not one."""
+    try:
+        return _parse(text)
+    except _Bad as exc:
+        raise ActionSyntaxError(text, str(exc), NOTATION_CLAUSE) from None
+
+
+def detail_text(detail: ActionDetail) -> str:
+    """Canonical text of an action's details."""
+    if isinstance(detail, Pull):
+        if not detail.mote:
+            return "pull none"
+        return f"pull {detail.mote} " + (f"to {detail.to}" if detail.to else "back")
+    if isinstance(detail, Empty):
+        if detail.target == "palette" and detail.owner:
+            return f"empty palette of {detail.owner}"
+        return f"empty {detail.target}"
+    if isinstance(detail, DrawCard):
+        if not detail.card:
+            return "draw none"
+        text = f"draw {detail.card} to {detail.to}"
+        return text + (f", discard {detail.replace}" if detail.replace else "")
+    if isinstance(detail, Discard):
+        return f"discard {detail.card}"
+    return f"steal {detail.card}"
+
+
+def _reward_text(reward: Reward) -> str:
+    if isinstance(reward, TakePool):
+        return f"pool {reward.colour}"
+    if isinstance(reward, TakeMote):
+        return f"mote {reward.colour}"
+    if isinstance(reward, TakePrisms):
+        return "prism" if reward.count == 1 else f"{reward.count} prisms"
+    if isinstance(reward, TakeText):
+        return "text"
+    return detail_text(reward)
+
+
+def _pool_text(pool: tuple[str, ...]) -> str:
+    return f", pool {motes_text(pool)}" if pool else ""
+
+
+def notation(action: PrismaticAction) -> str:
+    """The canonical text of ``action``: ``parse(notation(a)) == a``."""
+    if isinstance(action, Reveal):
+        return f"reveal {action.card}"
+    if isinstance(action, Choose):
+        return f"choose {motes_text(action.motes)}"
+    if isinstance(action, Keep):
+        return f"keep {action.keep}, discard {action.discard}"
+    if isinstance(action, DrawMotes):
+        return f"draw {motes_text(action.motes)}"
+    if isinstance(action, Commit):
+        return f"commit {items_text(action.motes, action.prisms)} to {action.target}"
+    if isinstance(action, Pass):
+        return "pass"
+    if isinstance(action, Create):
+        return f"create {action.card}{_pool_text(action.pool)}"
+    if isinstance(action, CreateBoard):
+        text = f"create board {action.method}{_pool_text(action.pool)}"
+        choice = action.choice
+        if isinstance(choice, Discard):
+            text += f": discard {choice.card}"
+        elif isinstance(choice, BoardDraw):
+            text += f": keep {choice.keep or 'none'}" + (f", discard {choice.discard}" if choice.discard else "")
+        return text
+    if isinstance(action, Use):
+        return f"use {action.card}" + (f": {detail_text(action.detail)}" if action.detail else "")
+    if isinstance(action, Take):
+        return f"take {_reward_text(action.reward)}"
+    if isinstance(action, Decline):
+        return "decline"
+    if isinstance(action, Bid):
+        return f"bid {action.amount}"
+    if isinstance(action, Forgo):
+        return "forgo"
+    return "colours " + ">".join("=".join(group) for group in action.ranking)

@@ -1,0 +1,287 @@
+"""``PrismaticRules``: the Prismatic game contract (see ``referee.contract.GameRules``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import msgspec
+
+from referee.contract import (
+    ONGOING,
+    REFEREE,
+    GameRules,
+    Outcome,
+    Placing,
+    Report,
+    Setup,
+    SetupField,
+    VariantOption,
+    Verdict,
+    Viewer,
+)
+from referee.errors import CatalogError, SetupError
+from referee.games.prismatic import adjust, checks, effects, flow, legal, views
+from referee.games.prismatic.catalog import (
+    BoardFile,
+    CardsFile,
+    build_catalog,
+    example_board,
+    example_cards,
+    parse_board,
+    parse_cards,
+)
+from referee.games.prismatic.model import (
+    SEATS,
+    Bid,
+    Forgo,
+    PrismaticAction,
+    PrismaticState,
+    SeatState,
+    Table,
+)
+from referee.games.prismatic.motes import COLOURS, PRISMATIC
+from referee.games.prismatic.notation import notation as _notation
+from referee.games.prismatic.notation import parse as _parse
+from referee.games.prismatic.scoring import standing
+from referee.kit.adjustments import Change
+from referee.kit.multiset import Multiset
+from referee.procedure import seats_text
+
+__all__ = ["RULESETS", "PrismaticRules"]
+
+EXAMPLE = "prismatic/example"
+TABLE = "prismatic/table"
+RULESETS = (EXAMPLE, TABLE)
+GOALS = ("3", "5", "7")
+MOTES_PER_COLOUR = 25
+PRISMATIC_MOTES = 5
+PRISMS = 50
+STARTING_BAG = Multiset.of({"R": 2, "G": 2, "B": 2, "W": 1, "K": 1})
+
+VARIANTS = (
+    VariantOption(key="spent_motes", default="supply", choices=("supply", "bag"), clause="PX-I.1",
+                  summary="Motes that pay for a creation or an ability go back to the supply (default), "
+                  "or back into the payer's bag."),
+    VariantOption(key="gained_motes", default="next_round", choices=("next_round", "at_once"), clause="PX-I.3",
+                  summary="Motes gained in step 3 join the bag when the round ends (default), so a pull the "
+                  "same round cannot find them; or go into the bag at once."),
+    VariantOption(key="ability_uses", default="once", choices=("once", "per_commitment"), clause="PX-I.5",
+                  summary="Each card ability once per round (default), or a transformation once per mote "
+                  "or prism committed to it."),
+    VariantOption(key="empty_target", default="own", choices=("own", "any"), clause="PX-I.7",
+                  summary="The empty action clears the acting player's own palette or card (default), or "
+                  "any player's."),
+    VariantOption(key="empty_deck", default="stop", choices=("stop", "reshuffle"), clause="PX-I.8",
+                  summary="With the deck spent, no more cards are drawn (default), or the discard pile is "
+                  "shuffled into a new deck."),
+    VariantOption(key="starter_token", default="pass", choices=("pass", "auction"), clause="PX-I.9",
+                  summary="The starter token passes clockwise each round (default), or goes to the highest "
+                  "sealed prism bid (the text's house rule)."),
+)
+
+SETUP_FIELDS = (
+    SetupField(key="goal", kind="choice", choices=GOALS,
+               help="Created play cards that trigger the last round: 3 quick, 5 average (default), 7 long."),
+    SetupField(key="starter", kind="choice", choices=SEATS,
+               help="The seat given the starter token (the player wearing the most colours; default p1)."),
+    SetupField(key="cards", kind="file",
+               help="The play cards catalog (TOML or JSON; ruleset prismatic/table). Omit both files for "
+               "the invented examples (prismatic/example)."),
+    SetupField(key="board", kind="file", help="The board's creations catalog (TOML or JSON)."),
+)
+
+
+def _builtins(value: CardsFile | BoardFile) -> dict[str, Any]:
+    data = msgspec.to_builtins(value)
+    assert isinstance(data, dict)
+    return data
+
+
+class PrismaticRules(GameRules[PrismaticState, PrismaticAction]):
+    """Prismatic for two to four players in seats p1-p4, the cards and board from catalogs."""
+
+    name: ClassVar[str] = "prismatic"
+    title: ClassVar[str] = "Prismatic"
+    seats: ClassVar[tuple[str, ...]] = SEATS
+    min_players: ClassVar[int | None] = 2
+    max_players: ClassVar[int | None] = 4
+    rulesets: ClassVar[tuple[str, ...]] = RULESETS
+    variant_options: ClassVar[tuple[VariantOption, ...]] = VARIANTS
+    setup_fields: ClassVar[tuple[SetupField, ...]] = SETUP_FIELDS
+    catalog_kinds: ClassVar[tuple[str, ...]] = ("cards", "board")
+    reports: ClassVar[tuple[str, ...]] = ("score",)
+    action_type: ClassVar[Any] = PrismaticAction
+    state_type: ClassVar[Any] = PrismaticState
+
+    # -- setup -----------------------------------------------------------------
+    def resolve_setup(self, setup: Setup) -> Setup:
+        """Complete the setup: the goal (default 5), the starter seat (default p1), and both
+        catalogs in canonical form (the shipped examples for ``prismatic/example``)."""
+        given = setup.options
+        ruleset = setup.ruleset
+        if ruleset is None:
+            ruleset = TABLE if given.get("cards") is not None or given.get("board") is not None else EXAMPLE
+        done = super().resolve_setup(msgspec.structs.replace(setup, ruleset=ruleset))
+        options = dict(done.options)
+        goal = options.get("goal", 5)
+        if str(goal) not in GOALS:
+            raise SetupError(f"the creation goal is 3, 5 or 7 created play cards, not {goal!r}")
+        options["goal"] = int(goal)
+        starter = str(options.get("starter", done.seats[0])).strip().lower()
+        if starter not in done.seats:
+            raise SetupError(f"the starter token goes to a seat at the table ({', '.join(done.seats)}), "
+                             f"not {starter!r}")
+        options["starter"] = starter
+        if done.ruleset == EXAMPLE:
+            for key, shipped in (("cards", _builtins(example_cards())), ("board", _builtins(example_board()))):
+                value = options.get(key)
+                if value is not None and self._canonical(key, value) != shipped:
+                    raise SetupError(f"ruleset {EXAMPLE} plays the shipped example {key}; give your own "
+                                     f"files with ruleset {TABLE}")
+                options[key] = shipped
+        else:
+            for key in ("cards", "board"):
+                if options.get(key) is None:
+                    raise SetupError(f"ruleset {TABLE} needs both catalog files: --cards FILE --board FILE")
+                options[key] = self._canonical(key, options[key])
+        needed = 3 + 2 * len(done.players)
+        count = len(options["cards"]["cards"])
+        if count < needed:
+            raise SetupError(f"{len(done.players)} players need at least {needed} play cards (3 common, 2 "
+                             f"dealt each); the cards catalog has {count}")
+        return Setup(players=done.players, ruleset=done.ruleset, variants=done.variants, options=options,
+                     decks=done.decks)
+
+    @staticmethod
+    def _canonical(kind: str, value: Any) -> dict[str, Any]:
+        if not isinstance(value, str | dict):
+            raise SetupError(f"--{kind} takes a catalog file's text, not {type(value).__name__}")
+        try:
+            parsed: CardsFile | BoardFile = parse_cards(value, kind) if kind == "cards" else parse_board(value, kind)
+        except CatalogError as exc:
+            raise SetupError(str(exc)) from None
+        return _builtins(parsed)
+
+    def initial_state(self, setup: Setup) -> PrismaticState:
+        """PX-2: bags of 2 red, 2 green, 2 blue, 1 white, 1 black and one prism each; the game
+        opens with the starter's reveals of the three common cards (PX-2.2)."""
+        setup = self.resolve_setup(setup)
+        options = setup.options
+        catalog = build_catalog(msgspec.convert(options["cards"], CardsFile),
+                                msgspec.convert(options["board"], BoardFile))
+        variants = setup.variants
+        table = Table(goal=options["goal"], **{v.key: variants[v.key] for v in VARIANTS})
+        players = tuple(SeatState(seat=seat, bag=STARTING_BAG) for seat in setup.seats)
+        supply = Multiset.of({c: MOTES_PER_COLOUR - STARTING_BAG.count(c) * len(players) for c in COLOURS}
+                             | {PRISMATIC: PRISMATIC_MOTES})
+        state = PrismaticState(
+            table=table, catalog=catalog, players=players, step="deal", starter=options["starter"],
+            deck=tuple(sorted(catalog.cards)), supply=supply, supply_prisms=PRISMS - len(players),
+        )
+        return flow.advance(state)
+
+    # -- play --------------------------------------------------------------------
+    def to_act(self, state: PrismaticState) -> frozenset[str]:
+        return flow.to_act(state)
+
+    def legal_actions(self, state: PrismaticState, seat: str | None = None) -> Sequence[PrismaticAction]:
+        return legal.legal_actions(state, seat)
+
+    def check(self, state: PrismaticState, action: PrismaticAction, seat: str | None = None) -> Verdict:
+        may = flow.to_act(state)
+        if seat is None:
+            if len(may) != 1:
+                return Verdict.illegal("REF-1.2", f"{seats_text(may, SEATS) or 'no seat'} may act now; "
+                                       "name the seat")
+            (seat,) = may
+        elif seat not in may:
+            return Verdict.illegal("REF-1.2", f"only {seats_text(may, SEATS) or 'no seat'} may act now, "
+                                   f"not {seat}")
+        return checks.check(state, action, seat)
+
+    def apply(self, state: PrismaticState, action: PrismaticAction, seat: str | None = None) -> PrismaticState:
+        if seat is None:
+            (seat,) = flow.to_act(state)
+        return effects.apply(state, action, seat)
+
+    def outcome(self, state: PrismaticState) -> Outcome:
+        """PX-12.9: everyone ranked by stars, ties broken by PX-13.1; seats that withdrew below."""
+        if state.step != "over":
+            return ONGOING
+        board = standing(state)
+        totals = {line.seat: line.total for line in board.lines}
+        placings: list[Placing] = []
+        for group in board.groups:
+            rank = len(placings) + 1
+            placings.extend(Placing(seat, rank, float(totals[seat])) for seat in group)
+        for seat in reversed(state.withdrawn):
+            placings.append(Placing(seat, len(placings) + 1))
+        reason = "final score " + ", ".join(f"{s} {totals[s]}" for g in board.groups for s in g)
+        return Outcome.ranked(placings, "PX-12.9", reason, "; ".join(board.notes))
+
+    def withdraw(self, state: PrismaticState, seat: str) -> PrismaticState | None:
+        """PX-I.16: the others play on without the seat."""
+        return flow.withdraw(state, seat)
+
+    # -- notation -------------------------------------------------------------------
+    def parse(self, text: str) -> PrismaticAction:
+        return _parse(text)
+
+    def notation(self, action: PrismaticAction) -> str:
+        return _notation(action)
+
+    def shown_notation(self, action: PrismaticAction, seat: str, viewer: Viewer) -> str:
+        """A sealed bid or forgo is seen only by its seat and the referee (PX-14.1)."""
+        if isinstance(action, Bid | Forgo) and viewer not in (REFEREE, seat):
+            return "sealed bid"
+        return self.notation(action)
+
+    # -- views ------------------------------------------------------------------------
+    def render(self, state: PrismaticState, viewer: Viewer = REFEREE) -> str:
+        return views.render(state, viewer, self.outcome(state).result)
+
+    def observe(self, state: PrismaticState, viewer: Viewer = REFEREE) -> dict[str, Any]:
+        return views.observe(state, viewer, self.outcome(state).result)
+
+    def secrets(self, state: PrismaticState, seat: str) -> frozenset[str]:
+        return views.secrets(state, seat)
+
+    def report(self, state: PrismaticState, name: str, viewer: Viewer = REFEREE) -> Report:
+        if name != "score":
+            return super().report(state, name, viewer)
+        return views.score_report(state, self.outcome(state).result)
+
+    # -- adjustments -------------------------------------------------------------------
+    def check_change(self, state: PrismaticState, change: Change) -> Verdict:
+        return adjust.check_change(state, change)
+
+    def apply_change(self, state: PrismaticState, change: Change) -> PrismaticState:
+        return adjust.apply_change(state, change)
+
+    # -- catalogs ------------------------------------------------------------------------
+    def read_catalog(self, kind: str, text: str, source: str) -> CardsFile | BoardFile:
+        """PX-15.3: a cards or board catalog file, checked; ``CatalogError`` names the problem."""
+        if kind == "cards":
+            return parse_cards(text, source)
+        if kind == "board":
+            return parse_board(text, source)
+        raise CatalogError(f"{source}: Prismatic reads 'cards' and 'board' catalogs, not {kind!r}")
+
+    def catalog_rows(self, setup: Setup, kind: str) -> list[dict[str, Any]]:
+        setup = self.resolve_setup(setup)
+        if kind == "cards":
+            return [dict(row) for row in setup.options["cards"]["cards"]]
+        if kind == "board":
+            rows: list[dict[str, Any]] = []
+            for creation in setup.options["board"]["creations"]:
+                for number, recipe in enumerate(creation["methods"], start=1):
+                    rows.append({"method": f"{creation['key']}.{number}", "name": creation["name"],
+                                 "effect": creation["effect"], "needs": recipe})
+            return rows
+        return []
+
+    def decode_action(self, data: bytes) -> PrismaticAction:
+        action: PrismaticAction = msgspec.json.decode(data, type=PrismaticAction)
+        return action
+

@@ -1,0 +1,162 @@
+"""Small pure helpers on a position: where a card is, who sits next, and the moves of
+motes, prisms and cards between players, the supply, the deck and the discard pile.
+
+Every function returns a new state; nothing here checks a rule (see ``checks``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
+import msgspec
+
+from referee.games.prismatic.model import SEATS, Held, PrismaticState, SeatState
+from referee.kit.multiset import Multiset
+
+__all__ = [
+    "Place",
+    "clear_card",
+    "drawable",
+    "gain_motes",
+    "locate",
+    "lose_prisms",
+    "next_active",
+    "remove_from_area",
+    "return_motes",
+    "spend_motes",
+    "take_from_deck",
+    "update",
+]
+
+Zone = Literal["deck", "common", "discard", "progress", "creation", "nowhere"]
+
+
+class Place(msgspec.Struct, frozen=True, gc=False):
+    """Where a card is: its zone and, for a player's area, whose."""
+
+    zone: Zone
+    seat: str = ""
+
+    def words(self) -> str:
+        if self.zone == "progress":
+            return f"in {self.seat}'s progress area"
+        if self.zone == "creation":
+            return f"in {self.seat}'s creation area"
+        if self.zone == "common":
+            return "a common card"
+        if self.zone == "discard":
+            return "in the discard pile"
+        if self.zone == "deck":
+            return "not yet drawn from the deck"
+        return "not a card of this game's catalog"
+
+
+def locate(state: PrismaticState, name: str) -> Place:
+    """The place of the card called ``name`` (the catalog's spelling)."""
+    if name in state.commons:
+        return Place("common")
+    for p in state.players:
+        if p.progress_card(name) is not None:
+            return Place("progress", p.seat)
+        if p.creation_card(name) is not None:
+            return Place("creation", p.seat)
+    if name in state.discard:
+        return Place("discard")
+    if name in state.catalog.cards:
+        return Place("deck")
+    return Place("nowhere")
+
+
+def update(state: PrismaticState, seat: str, change: Callable[[SeatState], SeatState]) -> PrismaticState:
+    """``state`` with ``seat``'s belongings replaced by ``change(old)``."""
+    players = list(state.players)
+    i = state.index(seat)
+    players[i] = change(players[i])
+    return msgspec.structs.replace(state, players=tuple(players))
+
+
+def next_active(state: PrismaticState, seat: str) -> str:
+    """The next player still playing clockwise (seat order) after ``seat``."""
+    playing = [p.seat for p in state.players if p.active or p.seat == seat]
+    order = sorted(playing, key=SEATS.index)
+    i = order.index(seat)
+    for step in range(1, len(order) + 1):
+        candidate = order[(i + step) % len(order)]
+        if state.player(candidate).active:
+            return candidate
+    return seat
+
+
+def return_motes(state: PrismaticState, seat: str, motes: Multiset) -> PrismaticState:
+    """Motes go back into ``seat``'s bag (a return, not a gain: usable at once)."""
+    if not motes:
+        return state
+    return update(state, seat, lambda p: msgspec.structs.replace(p, bag=p.bag.plus(motes)))
+
+
+def gain_motes(state: PrismaticState, seat: str, motes: Multiset) -> PrismaticState:
+    """Motes come from the supply to ``seat``: into the bag at the round's end (PX-I.3),
+    or at once with variant gained_motes=at_once."""
+    if not motes:
+        return state
+    state = msgspec.structs.replace(state, supply=state.supply.minus(motes))
+    if state.table.gained_motes == "at_once":
+        return return_motes(state, seat, motes)
+    return update(state, seat, lambda p: msgspec.structs.replace(p, incoming=p.incoming.plus(motes)))
+
+
+def spend_motes(state: PrismaticState, seat: str, motes: Multiset) -> PrismaticState:
+    """Motes that paid for a creation or an ability: to the supply (PX-I.1), or back to
+    ``seat``'s bag with variant spent_motes=bag."""
+    if not motes:
+        return state
+    if state.table.spent_motes == "bag":
+        return return_motes(state, seat, motes)
+    return msgspec.structs.replace(state, supply=state.supply.plus(motes))
+
+
+def lose_prisms(state: PrismaticState, count: int) -> PrismaticState:
+    """Prisms spent or lost go back to the supply (PX-1.5)."""
+    if not count:
+        return state
+    return msgspec.structs.replace(state, supply_prisms=state.supply_prisms + count)
+
+
+def drawable(state: PrismaticState) -> int:
+    """How many cards can still be drawn: the deck, and with variant empty_deck=reshuffle
+    the discard pile that would be shuffled into it (PX-I.8)."""
+    extra = len(state.discard) if state.table.empty_deck == "reshuffle" else 0
+    return len(state.deck) + extra
+
+
+def take_from_deck(state: PrismaticState, names: tuple[str, ...]) -> PrismaticState:
+    """``names`` leave the deck; when the deck runs out first and the variant reshuffles,
+    the discard pile becomes the deck and the rest come from it (PX-I.8)."""
+    deck = list(state.deck)
+    discard = state.discard
+    later = [name for name in names if name not in deck]
+    for name in names:
+        if name in deck:
+            deck.remove(name)
+    if later:
+        deck = sorted(discard)
+        discard = ()
+        for name in later:
+            deck.remove(name)
+    return msgspec.structs.replace(state, deck=tuple(deck), discard=discard)
+
+
+def remove_from_area(state: PrismaticState, seat: str, name: str) -> tuple[PrismaticState, Held]:
+    """Take the card ``name`` out of ``seat``'s progress area (with its commitments)."""
+    player = state.player(seat)
+    held = player.progress_card(name)
+    assert held is not None
+    rest = tuple(h for h in player.progress if h.name != name)
+    return update(state, seat, lambda p: msgspec.structs.replace(p, progress=rest)), held
+
+
+def clear_card(state: PrismaticState, seat: str, held: Held) -> PrismaticState:
+    """A card's commitments come off it: motes back to ``seat``'s bag, prisms lost (PX-I.6)."""
+    state = return_motes(state, seat, held.motes)
+    return lose_prisms(state, held.prisms)

@@ -1,0 +1,158 @@
+"""Referee adjustments: typed primitive changes for effects the rules cannot compute.
+
+When a card's free text needs a ruling, the referee records what it did as a few
+primitive changes, each citing nothing more than what it changes; the adjustment
+event carries the card and the referee's reason. A game says which primitives it
+takes and what they mean for its state (``GameRules.check_change`` and
+``apply_change``), and its core invariants still hold: a card cannot leave an
+empty zone, a resource cannot go below zero.
+
+Notation, one change each, ``;`` between several::
+
+    move p1 hand>discard Fire Imp      a named card from one zone to another
+    move p1 deck>hand                  an unseen card (no name)
+    stat #12 attack +300               change a stat by an amount (or =2000 to set it)
+    resource p1 gas -500               change a seat's resource
+    tap #12 / untap #12 / destroy #12  a unit or card on the table, by id or name
+    draw p1 2                          a seat draws unseen cards
+"""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+from referee.errors import AdjustmentSyntaxError
+
+__all__ = [
+    "Change",
+    "ChangeResource",
+    "ChangeStat",
+    "Destroy",
+    "DrawCards",
+    "MoveCard",
+    "Tap",
+    "Untap",
+    "change_notation",
+    "parse_adjustment",
+    "parse_change",
+]
+
+
+class MoveCard(msgspec.Struct, frozen=True, tag="move"):
+    seat: str
+    source: str
+    target: str
+    card: str | None = None
+
+
+class ChangeStat(msgspec.Struct, frozen=True, tag="stat"):
+    target: str
+    stat: str
+    amount: int
+    absolute: bool = False
+
+
+class ChangeResource(msgspec.Struct, frozen=True, tag="resource"):
+    seat: str
+    resource: str
+    amount: int
+
+
+class Tap(msgspec.Struct, frozen=True, tag="tap"):
+    target: str
+
+
+class Untap(msgspec.Struct, frozen=True, tag="untap"):
+    target: str
+
+
+class Destroy(msgspec.Struct, frozen=True, tag="destroy"):
+    target: str
+
+
+class DrawCards(msgspec.Struct, frozen=True, tag="draw"):
+    seat: str
+    count: int
+
+
+Change = MoveCard | ChangeStat | ChangeResource | Tap | Untap | Destroy | DrawCards
+
+_WORD = r"[A-Za-z0-9_#-]+"
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("move", re.compile(rf"^move\s+({_WORD})\s+({_WORD})\s*>\s*({_WORD})(?:\s+(.+))?$", re.IGNORECASE)),
+    ("stat", re.compile(rf"^stat\s+(\S+)\s+({_WORD})\s+([+=-])\s*(\d+)$", re.IGNORECASE)),
+    ("resource", re.compile(rf"^resource\s+({_WORD})\s+({_WORD})\s+([+-])\s*(\d+)$", re.IGNORECASE)),
+    ("tap", re.compile(r"^(tap|untap|destroy)\s+(.+)$", re.IGNORECASE)),
+    ("draw", re.compile(rf"^draw\s+({_WORD})\s+(\d+)$", re.IGNORECASE)),
+]
+
+_LIMIT = 10**9
+
+
+def parse_change(text: str) -> Change:
+    """One primitive change from its notation; ``AdjustmentSyntaxError`` otherwise."""
+    line = " ".join(text.split())
+    for kind, pattern in _PATTERNS:
+        m = pattern.match(line)
+        if not m:
+            continue
+        g = m.groups()
+        if kind == "move":
+            card = " ".join(g[3].split()) if g[3] else None
+            return MoveCard(g[0].lower(), g[1].lower(), g[2].lower(), card)
+        if kind == "stat":
+            amount = int(g[3])
+            if amount > _LIMIT:
+                break
+            return ChangeStat(g[0], g[1].lower(), amount if g[2] != "-" else -amount, g[2] == "=")
+        if kind == "resource":
+            amount = int(g[3])
+            if amount > _LIMIT:
+                break
+            return ChangeResource(g[0].lower(), g[1].lower(), amount if g[2] == "+" else -amount)
+        if kind == "tap":
+            target = " ".join(g[1].split())
+            word = g[0].lower()
+            return Tap(target) if word == "tap" else Untap(target) if word == "untap" else Destroy(target)
+        count = int(g[1])
+        if not 1 <= count <= 1000:
+            break
+        return DrawCards(g[0].lower(), count)
+    raise AdjustmentSyntaxError(
+        f"cannot read {text!r} as an adjustment; write one of: move SEAT FROM>TO [CARD], "
+        "stat TARGET STAT +N|-N|=N, resource SEAT NAME +N|-N, tap|untap|destroy TARGET, draw SEAT N"
+    )
+
+
+def parse_adjustment(text: str) -> tuple[Change, ...]:
+    """Several changes separated by ``;``."""
+    parts = [p for p in (part.strip() for part in text.split(";")) if p]
+    if not parts:
+        raise AdjustmentSyntaxError("an adjustment needs at least one change")
+    return tuple(parse_change(p) for p in parts)
+
+
+def change_notation(change: Change) -> str:
+    """Canonical text: ``parse_change(change_notation(c)) == c``."""
+    if isinstance(change, MoveCard):
+        tail = f" {change.card}" if change.card else ""
+        return f"move {change.seat} {change.source}>{change.target}{tail}"
+    if isinstance(change, ChangeStat):
+        sign = "=" if change.absolute else ("+" if change.amount >= 0 else "-")
+        return f"stat {change.target} {change.stat} {sign}{abs(change.amount)}"
+    if isinstance(change, ChangeResource):
+        sign = "+" if change.amount >= 0 else "-"
+        return f"resource {change.seat} {change.resource} {sign}{abs(change.amount)}"
+    if isinstance(change, Tap):
+        return f"tap {change.target}"
+    if isinstance(change, Untap):
+        return f"untap {change.target}"
+    if isinstance(change, Destroy):
+        return f"destroy {change.target}"
+    return f"draw {change.seat} {change.count}"
+
+
+def adjustment_notation(changes: tuple[Change, ...]) -> str:
+    return "; ".join(change_notation(c) for c in changes)

@@ -1,0 +1,229 @@
+"""Decklists: registered before play, open or sealed, and what play reveals of them.
+
+A tournament registers each player's list before the round. Registered openly,
+the list is known to the referee (and never shown to the other seats or the
+public); registered *sealed*, only a salted SHA-256 commitment and the card count
+are recorded, and the list is opened at a deck check or at the end, when the
+commitment proves it is the list registered and every card seen in the game is
+checked against it.
+
+``DeckKnowledge`` is what the referee knows of one seat's cards during play: the
+list (when open), and the cards identified so far. A card a game reports as seen
+must be one of the list's cards not already accounted for.
+
+Salts are drawn by the application layer; nothing here is random.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from typing import Any
+
+import msgspec
+
+from referee.errors import DeckError
+from referee.kit.multiset import Multiset
+from referee.verdicts import LEGAL, Verdict
+
+__all__ = [
+    "Deck",
+    "DeckKnowledge",
+    "Decklist",
+    "SealedDeck",
+    "commitment",
+    "parse_decklist",
+    "seal",
+]
+
+COMMITMENT_PREFIX = b"referee-deck/1\n"
+
+
+class Decklist(msgspec.Struct, frozen=True, gc=False, tag="list"):
+    """A registered list: card names and counts."""
+
+    cards: Multiset
+
+    @property
+    def size(self) -> int:
+        return self.cards.total
+
+    def canonical(self) -> bytes:
+        """One ``COUNT NAME`` line per card, sorted by name: the bytes a seal commits to."""
+        return "".join(f"{count} {name}\n" for name, count in self.cards.items).encode()
+
+    def text(self) -> str:
+        return self.canonical().decode()
+
+
+class SealedDeck(msgspec.Struct, frozen=True, gc=False, tag="sealed"):
+    """A list registered sealed: its commitment and how many cards it holds."""
+
+    commitment: str
+    size: int
+
+    @classmethod
+    def parse(cls, text: str) -> SealedDeck:
+        """Read ``COMMITMENT:SIZE``, the form ``referee deck seal`` prints."""
+        commitment, _, size = text.strip().partition(":")
+        if len(commitment) != 64 or not size.isdigit() or any(c not in "0123456789abcdefABCDEF" for c in commitment):
+            raise DeckError(f"a sealed list is COMMITMENT:SIZE (64 hex digits, a count) as 'referee deck seal' "
+                            f"printed it, not {text!r}")
+        return cls(commitment.lower(), int(size))
+
+    def __str__(self) -> str:
+        return f"{self.commitment}:{self.size}"
+
+
+Deck = Decklist | SealedDeck
+
+
+def commitment(decklist: Decklist, salt: str) -> str:
+    """SHA-256 over a fixed prefix, the salt and the canonical list."""
+    digest = hashlib.sha256(COMMITMENT_PREFIX)
+    digest.update(salt.encode() + b"\n")
+    digest.update(decklist.canonical())
+    return digest.hexdigest()
+
+
+def seal(decklist: Decklist, salt: str) -> SealedDeck:
+    if len(salt) < 16:
+        raise DeckError("a salt of at least 16 characters keeps a sealed list from being guessed")
+    return SealedDeck(commitment(decklist, salt), decklist.size)
+
+
+_LINE = re.compile(r"^(?:(\d+)\s*[xX]?\s+(.+?)|(.+?)\s+[xX]\s*(\d+)|(.+?))$")
+
+
+def parse_decklist(text: str, source: str = "decklist") -> Decklist:
+    """Read a list: one card a line (``4 Fire Imp``, ``4x Fire Imp``, ``Fire Imp x4`` or
+    ``Fire Imp`` for one copy), ``#`` comments; or JSON ``{"Fire Imp": 4, ...}``."""
+    stripped = text.strip()
+    counts: dict[str, int] = {}
+    if stripped.startswith("{"):
+        try:
+            data: Any = json.loads(stripped)
+        except (ValueError, RecursionError) as exc:
+            raise DeckError(f"{source}: not a JSON object of card counts: {exc}") from None
+        if not isinstance(data, dict) or not all(
+            isinstance(k, str) and type(v) is int for k, v in data.items()
+        ):
+            raise DeckError(f"{source}: a JSON decklist maps card names to whole counts")
+        pairs = list(data.items())
+    else:
+        pairs = []
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            match = _LINE.match(line)
+            assert match is not None  # the last alternative takes any text
+            if match.group(2):
+                pairs.append((match.group(2), int(match.group(1))))
+            elif match.group(3):
+                pairs.append((match.group(3), int(match.group(4))))
+            else:
+                pairs.append((match.group(5), 1))
+            if pairs[-1][1] < 1:
+                raise DeckError(f"{source}:{number}: a count must be at least 1")
+    for name, count in pairs:
+        name = " ".join(name.split())
+        if not name:
+            raise DeckError(f"{source}: a card needs a name")
+        if count < 1:
+            raise DeckError(f"{source}: {name}: a count must be at least 1")
+        counts[name] = counts.get(name, 0) + count
+    if not counts:
+        raise DeckError(f"{source}: the list names no cards")
+    return Decklist(Multiset.of(counts))
+
+
+class DeckKnowledge(msgspec.Struct, frozen=True, gc=False):
+    """What the referee knows of ``seat``'s registered cards during play.
+
+    ``listed`` is the list when it is known (registered openly, or a sealed list
+    once opened); ``sealed`` the commitment of a sealed registration. ``seen``
+    counts the seat's cards identified outside hidden piles right now (a card
+    shuffled back stops being seen); ``most_seen`` the most of each card seen at
+    once, which an opened list must cover.
+    """
+
+    seat: str
+    size: int
+    listed: Decklist | None = None
+    sealed: str | None = None
+    seen: Multiset = Multiset()
+    most_seen: Multiset = Multiset()
+
+    @classmethod
+    def registered(cls, seat: str, deck: Deck) -> DeckKnowledge:
+        if isinstance(deck, Decklist):
+            return cls(seat, deck.size, listed=deck)
+        return cls(seat, deck.size, sealed=deck.commitment)
+
+    def unaccounted(self) -> Multiset | None:
+        """The list's cards not seen now, or ``None`` while the list is not known."""
+        if self.listed is None:
+            return None
+        return self.listed.cards.minus(self.seen)
+
+    def check_seen(self, card: str, clause: str) -> Verdict:
+        """Whether ``card`` can be one of this seat's cards, given what is known."""
+        if self.listed is None:
+            return LEGAL
+        allowed = self.listed.cards.count(card)
+        if allowed == 0:
+            return Verdict.illegal(clause, f"{card} is not in {self.seat}'s registered list")
+        if self.seen.count(card) >= allowed:
+            copies = "the only copy" if allowed == 1 else f"all {allowed} copies"
+            return Verdict.illegal(
+                clause, f"{self.seat}'s registered list has {allowed} {card}; {copies} already seen"
+            )
+        return LEGAL
+
+    def with_seen(self, card: str) -> DeckKnowledge:
+        seen = self.seen.plus([card])
+        most = self.most_seen
+        if seen.count(card) > most.count(card):
+            most = most.plus([card])
+        return msgspec.structs.replace(self, seen=seen, most_seen=most)
+
+    def with_unseen(self, card: str) -> DeckKnowledge:
+        """A seen card went back into a hidden pile (shuffled into the deck, say)."""
+        if not self.seen.count(card):
+            return self
+        return msgspec.structs.replace(self, seen=self.seen.minus([card]))
+
+    def check_open(self, decklist: Decklist, salt: str, clause: str) -> Verdict:
+        """Whether ``decklist`` and ``salt`` open this seat's sealed registration."""
+        if self.sealed is None:
+            return Verdict.illegal(clause, f"{self.seat}'s list was registered openly; there is nothing to open")
+        if self.listed is not None:
+            return Verdict.illegal(clause, f"{self.seat}'s sealed list was already opened")
+        if commitment(decklist, salt) != self.sealed:
+            return Verdict.illegal(
+                clause, f"this list and salt do not match the list {self.seat} sealed before play"
+            )
+        if decklist.size != self.size:
+            return Verdict.illegal(clause, f"{self.seat} sealed {self.size} cards; this list has {decklist.size}")
+        short = decklist.cards.missing(self.most_seen)
+        if short:
+            return Verdict.illegal(
+                clause, f"cards {self.seat} showed in play are not in the sealed list: {short.text()}"
+            )
+        return LEGAL
+
+    def opened(self, decklist: Decklist) -> DeckKnowledge:
+        return msgspec.structs.replace(self, listed=decklist)
+
+    def view(self, viewer_may_see_list: bool) -> dict[str, Any]:
+        """JSON-ready data for a view: the list only for the seat itself and the referee."""
+        data: dict[str, Any] = {"size": self.size, "sealed": self.sealed is not None,
+                                "opened": self.sealed is not None and self.listed is not None,
+                                "seen": self.seen.as_dict()}
+        if viewer_may_see_list and self.listed is not None:
+            data["list"] = self.listed.cards.as_dict()
+            unaccounted = self.unaccounted()
+            data["unaccounted"] = unaccounted.as_dict() if unaccounted is not None else None
+        return data

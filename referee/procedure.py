@@ -1,0 +1,88 @@
+"""The referee procedure every game shares: reading an entry, checking who makes it,
+then asking the game's rules. Pure: the caller passes the state and what it knows.
+
+Three answers come back in a ``Judgement``:
+
+- the text is not an action of the game (``readable`` is false): the faces refuse
+  it and store nothing (REF-1.1);
+- the entry is incomplete (several seats may act and none was named): refused too;
+- otherwise a verdict (legal, illegal with clauses, or needing a ruling) on the
+  action of a seat that may act now (REF-1.2, REF-1.3).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from referee.contract import GameRules
+from referee.errors import ActionSyntaxError
+from referee.verdicts import Verdict
+
+__all__ = ["Judgement", "judge", "seats_text"]
+
+
+class Judgement(msgspec.Struct, frozen=True, kw_only=True):
+    """What the procedure made of one entry."""
+
+    text: str
+    action: Any | None
+    seat: str | None
+    verdict: Verdict
+    readable: bool = True
+    incomplete: str = ""
+
+    @property
+    def refused(self) -> bool:
+        """Not an entry that can be judged at all: nothing is stored for it."""
+        return not self.readable or bool(self.incomplete)
+
+
+def seats_text(seats: frozenset[str] | set[str], order: tuple[str, ...]) -> str:
+    ordered = [s for s in order if s in seats]
+    if len(ordered) <= 1:
+        return "".join(ordered)
+    return ", ".join(ordered[:-1]) + " and " + ordered[-1]
+
+
+def judge(
+    rules: GameRules[Any, Any], state: Any, text: str, actor: str | None = None,
+    *, closed: str | None = None,
+) -> Judgement:
+    """Check ``text`` as the next entry of ``actor`` (or of the one seat that may act).
+
+    ``closed`` describes the result when the game is over (``red by resignation``):
+    then no action may be recorded (REF-1.3).
+    """
+    try:
+        action = rules.parse(text)
+    except ActionSyntaxError as exc:
+        return Judgement(text=text, action=None, seat=actor, readable=False,
+                         verdict=Verdict.illegal(exc.clause, f"cannot read {text!r}: {exc.reason}"))
+    if closed is not None:
+        return Judgement(text=text, action=action, seat=actor, verdict=Verdict.illegal(
+            "REF-1.3", f"the game is over ({closed}); no action can be recorded"))
+    may = rules.to_act(state)
+    if actor is None:
+        if len(may) == 1:
+            (actor,) = may
+        elif not may:
+            return Judgement(text=text, action=action, seat=None, verdict=Verdict.illegal(
+                "REF-1.3", "no seat may act in this position"))
+        else:
+            return Judgement(
+                text=text, action=action, seat=None, verdict=Verdict.illegal(
+                    "REF-1.2", f"{seats_text(may, rules.seats)} may act now; name the seat"),
+                incomplete=f"{seats_text(may, rules.seats)} may act now: name the seat making this entry",
+            )
+    elif actor not in may:
+        if len(may) == 1:
+            (mover,) = may
+            why = f"it is {mover}'s turn, not {actor}'s; {text!r} was not recorded"
+        elif may:
+            why = f"only {seats_text(may, rules.seats)} may act now, not {actor}; {text!r} was not recorded"
+        else:
+            why = f"no seat may act now; {text!r} was not recorded"
+        return Judgement(text=text, action=action, seat=actor, verdict=Verdict.illegal("REF-1.2", why))
+    return Judgement(text=text, action=action, seat=actor, verdict=rules.check(state, action, actor))

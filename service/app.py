@@ -1,0 +1,172 @@
+"""``RefereeService``: the one application layer every face calls.
+
+The command line, the HTTP API and the pages all hold one of these and call its
+methods; none of them holds referee logic of its own. Commands (``Commands``)
+write events through the store; queries (``Queries``) read and present them for
+a viewer; records, scoreboards and audits are here too.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from events.store import DEFAULT_DB, GameStore, is_postgres, resolve_db_path
+from referee.contract import REFEREE, Viewer
+from service.commands import Commands
+from service.errors import NoStoreError
+from service.queries import Queries
+
+if TYPE_CHECKING:
+    from service.interchange import ImportReport
+
+__all__ = ["RefereeService", "open_service"]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _seed() -> int:
+    return secrets.randbelow(2**31)
+
+
+class RefereeService(Commands, Queries):
+    """Everything a referee, a scorekeeper or a viewer can ask of a store of games."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        clock: Callable[[], datetime] = _now,
+        draw_seed: Callable[[], int] = _seed,
+        projections: str | os.PathLike[str] | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.draw_seed = draw_seed
+        self._projections_path = projections
+        self._projector: Any = None
+
+    def close(self) -> None:
+        if self._projector is not None:
+            self._projector.close()
+        self.store.close()
+
+    def __enter__(self) -> RefereeService:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- records -----------------------------------------------------------
+    def export(self, refs: Sequence[str] | None, fmt: Literal["jsonl", "text"] = "jsonl",
+               viewer: Viewer = REFEREE) -> Iterator[str]:
+        """The lines of the games' records (every game when ``refs`` is ``None``)."""
+        from service.interchange import export_records
+
+        ids = [self.resolve(r) for r in refs] if refs is not None else self.store.game_ids()
+        return export_records(self.store, ids, fmt, viewer)
+
+    def import_files(self, paths: Iterable[str | os.PathLike[str]], *, as_new: bool = False, by: str = "",
+                     progress: Callable[[int], None] | None = None, workers: int | None = None) -> ImportReport:
+        """Import record files (JSONL or text, one game or many each)."""
+        from service.interchange import import_records
+
+        return import_records(self.store, [os.fspath(p) for p in paths], as_new=as_new, by=by,
+                              progress=progress, workers=workers)
+
+    # -- projections ---------------------------------------------------------
+    @property
+    def projector(self) -> Any:
+        """The read models (scoreboard, ratings, audits, heads), caught up on demand."""
+        if self._projector is None:
+            from projections.projector import Projector
+
+            self._projector = Projector(self.store, self._projections_path)
+        return self._projector
+
+    def scoreboard(self, game_type: str | None = None, *, rebuild: bool = False,
+                   progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+        """Standings and ratings per game type and player, after catching the projection up."""
+        if game_type is not None:
+            from referee import games
+
+            game_type = games.load(game_type).name  # an unknown game is refused, not "no games yet"
+        projector = self.projector
+        (projector.rebuild if rebuild else projector.catch_up)(progress)
+        rows: list[dict[str, Any]] = projector.standings(game_type)
+        return rows
+
+    def audit(self, ref: str, dispute: int | None = None) -> dict[str, Any]:
+        """A game's audit: the dossier of each dispute (or of one), and every ruling asked
+        for, adjustment, penalty and deck check (REF-6.4, REF-7)."""
+        from projections.audit import referee_entries
+        from service.errors import RefusedError
+
+        game_id = self.resolve(ref)
+        projector = self.projector
+        projector.catch_up()
+        items: list[dict[str, Any]] = projector.audit(game_id)
+        if dispute is not None:
+            items = [i for i in items if i["dispute"] == dispute]
+            if not items:
+                raise RefusedError(f"game {game_id} has no dispute {dispute}")
+        return {"game_id": game_id, "disputes": items, **referee_entries(self.store.load(game_id))}
+
+    def witness(self) -> Any:
+        """The projection as a witness of each game's last event, if it was ever built."""
+        projector = self.projector
+        return projector if projector.exists() else None
+
+
+def open_service(db: str | os.PathLike[str] | None = None, *, create: bool = False,
+                 env: dict[str, str] | None = None) -> RefereeService:
+    """The service over the store named by ``db`` (or ``REFEREE_DB``, or ``./referee.db``).
+
+    Only commands that create games may create a store (``create``); the others
+    are refused when no store is there, so a mistyped name is noticed."""
+    settings = dict(env or {})
+    target = resolve_db_path(db)
+    if target.startswith(("postgresql://", "postgres://")) or is_postgres(settings):
+        return RefereeService(GameStore(target if "://" in target else None, env=settings))
+    path = Path(target)
+    if not path.exists():
+        if not create:
+            raise NoStoreError(f"{path}: no store here (a new store is made by 'referee new' or "
+                               f"'referee import'; --db or REFEREE_DB names another)")
+        if not path.parent.exists():
+            raise NoStoreError(f"{path}: the folder {path.parent} does not exist")
+    elif path.is_dir():
+        raise NoStoreError(f"{path}: is a folder, not a store file")
+    return RefereeService(_open_sqlite(path, settings, create))
+
+
+def _open_sqlite(path: Path, settings: dict[str, str], create: bool) -> GameStore:
+    """The SQLite store at ``path``; an archived store in a folder that cannot be written
+    is opened read-only (reading works, every write is refused)."""
+    import sqlite3
+
+    from eventsourcing.persistence import PersistenceError
+
+    try:
+        return GameStore(path, env=settings).probe()
+    except (sqlite3.Error, PersistenceError, OSError) as exc:
+        problem = exc
+    if create:
+        raise NoStoreError(f"{path}: cannot be written ({problem})")
+    for mode in ("mode=ro", "immutable=1"):
+        try:
+            store = GameStore(f"file:{path}?{mode}", env={**settings, "CREATE_TABLE": "no"}).probe()
+        except (sqlite3.Error, PersistenceError, OSError):
+            continue
+        store.read_only = True
+        return store
+    raise NoStoreError(f"{path}: cannot be opened ({problem})")
+
+
+DEFAULT_STORE = DEFAULT_DB

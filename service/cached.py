@@ -1,0 +1,80 @@
+"""A long-running service that keeps each game folded in memory between requests.
+
+``RefereeService.load`` rebuilds a game from all its events, which is right for
+a command that runs once. A server answering many requests per game keeps the
+folded ``GameView`` instead and, on each ``load``, reads only the events stored
+since (one indexed query): whatever another process or the command line wrote
+is folded in, so an answer is never older than the store. Each caller gets its
+own copy of the view, which the commands may advance as they append; the cache
+is only ever advanced from the store, so a command that fails leaves it as it
+was, and two threads never share a view.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from events.codec import decode
+from events.view import GameView
+from service.app import RefereeService
+
+__all__ = ["CachedService"]
+
+
+class CachedService(RefereeService):
+    """``RefereeService`` whose ``load`` catches a cached view up instead of replaying
+    the whole stream. ``capacity`` bounds how many games are kept."""
+
+    def __init__(self, *args: Any, capacity: int = 2000, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.capacity = capacity
+        self._views: OrderedDict[str, tuple[threading.Lock, GameView]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def load(self, ref: str) -> GameView:
+        entry = self._entry(ref)
+        if entry is None:
+            game_id = self.resolve(ref)
+            entry = self._entry(game_id)
+            if entry is None:
+                view = self.store.load(game_id)
+                with self._lock:
+                    entry = self._views.setdefault(game_id, (threading.Lock(), view))
+                    while len(self._views) > self.capacity:
+                        self._views.popitem(last=False)
+        lock, view = entry
+        with lock:
+            try:
+                self._catch_up(view)
+            except Exception:
+                self.forget(view.game_id)  # never keep a half-folded view
+                raise
+            return view.copy()
+
+    def _entry(self, game_id: str) -> tuple[threading.Lock, GameView] | None:
+        with self._lock:
+            entry = self._views.get(game_id)
+            if entry is not None:
+                self._views.move_to_end(game_id)
+            return entry
+
+    def _catch_up(self, view: GameView) -> None:
+        """Fold the events stored after ``view``'s last one."""
+        plain = self.store.mapper.plain_state
+        newer = self.store.recorder.select_events(view.game_id, gt=view.version)
+        for stored in newer:
+            view.fold(decode(stored.topic, plain(stored)))
+
+    def forget(self, game_id: str) -> None:
+        """Drop a cached game (after an import replaced nothing, say)."""
+        with self._lock:
+            self._views.pop(game_id, None)
+
+    def exists(self, game_id: str) -> bool:
+        """Whether the store holds the game (cached games answer without a query)."""
+        with self._lock:
+            if game_id in self._views:
+                return True
+        return self.store.exists(game_id)

@@ -1,0 +1,112 @@
+"""Idempotency keys: a retried write is carried out once, whichever server process
+the retry reaches.
+
+A client sends ``Idempotency-Key: K`` with a write. Before the command runs, the
+key is claimed with one ``INSERT ... ON CONFLICT DO NOTHING`` in the store's
+side tables (shared by every process of a store), so exactly one request per
+(token, key) runs the command; when it is done its answer (status, headers,
+body) is saved under the key, and every retry gets that same answer, marked as
+a replay. A retry that arrives while the first is still running waits for it;
+a key reused for a different request (another method, path or body) is
+refused. A command that stored nothing because of a race (409) or a server
+fault (5xx) releases its key, so the retry runs again.
+
+The claim and the command's append are two transactions: should a process die
+between them, the key stays claimed and its retries are told the outcome is
+unknown (look at the game's log) instead of running the command a second time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Mapping
+from typing import Literal
+
+import msgspec
+
+from service.sidedb import SideDB
+
+__all__ = ["Claim", "IdempotencyStore", "fingerprint"]
+
+_SCHEMA = (
+    ("CREATE TABLE IF NOT EXISTS referee_idempotency (principal TEXT NOT NULL, idem_key TEXT NOT NULL, "
+    "fingerprint TEXT NOT NULL, state TEXT NOT NULL, status INTEGER NOT NULL DEFAULT 0, "
+    "headers TEXT NOT NULL DEFAULT '{}', body TEXT NOT NULL DEFAULT '', created DOUBLE PRECISION NOT NULL, "
+    "PRIMARY KEY (principal, idem_key))"),
+)
+
+KEEP_SECONDS = 24 * 3600
+
+
+def fingerprint(method: str, path: str, body: bytes) -> str:
+    """What makes two requests "the same request" for a key."""
+    digest = hashlib.sha256()
+    for part in (method.upper().encode(), path.encode(), body):
+        digest.update(len(part).to_bytes(8, "big"))
+        digest.update(part)
+    return digest.hexdigest()
+
+
+class Claim(msgspec.Struct, kw_only=True):
+    """What a claim found: ``new`` (run the command), ``done`` (send the saved answer),
+    ``pending`` (another request with the key is still running), ``mismatch`` (the key
+    was used for a different request)."""
+
+    state: Literal["new", "done", "pending", "mismatch"]
+    status: int = 0
+    headers: dict[str, str] = {}
+    body: str = ""
+    age: float = 0.0
+
+
+class IdempotencyStore:
+    """Claims and answers by (principal, key) in the store's side tables."""
+
+    def __init__(self, db: SideDB) -> None:
+        self.db = db
+        db.script(_SCHEMA)
+        self._last_purge = 0.0
+
+    def claim(self, principal: str, key: str, print_: str) -> Claim:
+        """Claim ``key`` for this request, or say what became of the request that has it."""
+        now = time.time()
+        self._purge(now)
+        inserted, _ = self.db.execute(
+            "INSERT INTO referee_idempotency (principal, idem_key, fingerprint, state, created) "
+            "VALUES (?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING", (principal, key, print_, now))
+        if inserted == 1:
+            return Claim(state="new")
+        return self.look(principal, key, print_)
+
+    def look(self, principal: str, key: str, print_: str) -> Claim:
+        _, rows = self.db.execute(
+            "SELECT fingerprint, state, status, headers, body, created FROM referee_idempotency "
+            "WHERE principal = ? AND idem_key = ?", (principal, key))
+        if not rows:  # released meanwhile: the caller claims again
+            return Claim(state="pending", age=0.0)
+        stored, state, status, headers, body, created = rows[0]
+        if stored != print_:
+            return Claim(state="mismatch")
+        if state == "done":
+            return Claim(state="done", status=int(status), headers=json.loads(headers), body=str(body),
+                         age=time.time() - float(created))
+        return Claim(state="pending", age=time.time() - float(created))
+
+    def finish(self, principal: str, key: str, status: int, headers: Mapping[str, str], body: str) -> None:
+        """Save the answer to send to every retry."""
+        self.db.execute(
+            "UPDATE referee_idempotency SET state = 'done', status = ?, headers = ?, body = ? "
+            "WHERE principal = ? AND idem_key = ?", (status, json.dumps(dict(headers)), body, principal, key))
+
+    def release(self, principal: str, key: str) -> None:
+        """Forget a claim whose command stored nothing, so a retry runs it again."""
+        self.db.execute("DELETE FROM referee_idempotency WHERE principal = ? AND idem_key = ? AND state = 'pending'",
+                        (principal, key))
+
+    def _purge(self, now: float) -> None:
+        if now - self._last_purge < 600:
+            return
+        self._last_purge = now
+        self.db.execute("DELETE FROM referee_idempotency WHERE created < ?", (now - KEEP_SECONDS,))

@@ -1,0 +1,542 @@
+"""Exports and imports through the application layer.
+
+Exports write a game's record in either format, streamed line by line; a JSONL
+record is the stored bytes themselves, so only the referee's view may take one;
+other viewers get the text record with what they may not see taken out.
+
+Imports judge every record on its own: each file (each game of a file holding
+many) is imported, skipped (the same game is already in the store) or refused
+(with the line and the reason), and the report lists them all. JSONL records are
+checked by replaying every decision (``events.integrity``); text records are
+replayed entry by entry through the referee's own commands on a scratch
+in-memory store, so an imported game passes exactly the checks a live one does.
+Checking runs in worker processes started fresh (never forked from a process
+holding database connections); the inserts happen here, in batches.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+from events.codec import decode, encode, seal
+from events.integrity import GameReport, recheck_decisions
+from events.interchange.errors import ImportFileError
+from events.interchange.jsonl import JSONL_FORMAT, export_jsonl, read_jsonl
+from events.interchange.text import (
+    ActionLine,
+    AdjustLine,
+    AppealLine,
+    DeckLine,
+    DisputeLine,
+    EndedLine,
+    OpenedLine,
+    PenaltyLine,
+    RejectedLine,
+    RetractedLine,
+    RulingLine,
+    TextLine,
+    TextRecord,
+    VoidedLine,
+    WithdrawnLine,
+    entry_text,
+    export_text,
+    parse_text,
+)
+from events.records import redact
+from events.schema import GENESIS_HASH, TOPIC_OF, GameCreated, GameEvent
+from events.store import ConcurrentWriteError, GameStore
+from events.view import GameView
+from referee import games
+from referee.contract import REFEREE, Viewer
+from referee.errors import RefereeError
+
+__all__ = ["FileOutcome", "ImportReport", "export_records", "import_records", "replay_text"]
+
+BATCH_EVENTS = 20_000
+BULK_EVENTS = 50_000  # an import this large refreshes the database's statistics afterwards
+PARALLEL_FROM_FILES = 64
+
+Rows = list[tuple[int, str, bytes]]
+
+
+class FileOutcome(msgspec.Struct, kw_only=True):
+    """What became of one record: imported, skipped (already there) or refused (why)."""
+
+    source: str
+    status: Literal["imported", "skipped", "refused"]
+    game_id: str | None = None
+    events: int = 0
+    detail: str = ""
+
+
+class ImportReport(msgspec.Struct, kw_only=True):
+    files: list[FileOutcome]
+
+    @property
+    def imported(self) -> list[FileOutcome]:
+        return [f for f in self.files if f.status == "imported"]
+
+    @property
+    def refused(self) -> list[FileOutcome]:
+        return [f for f in self.files if f.status == "refused"]
+
+    @property
+    def skipped(self) -> list[FileOutcome]:
+        return [f for f in self.files if f.status == "skipped"]
+
+    @property
+    def events(self) -> int:
+        return sum(f.events for f in self.imported)
+
+
+# -- exports ----------------------------------------------------------------------
+
+
+def export_records(store: GameStore, game_ids: Iterable[str], fmt: str, viewer: Viewer = REFEREE) -> Iterator[str]:
+    """The lines of each game's record, one game after another (a file of many games)."""
+    if fmt == "jsonl" and viewer != REFEREE:
+        raise PermissionError("a JSONL record holds every event exactly as stored, hidden cards included; "
+                              "only the referee's view may export it (other viewers get the text record)")
+    for game_id in game_ids:
+        if fmt == "jsonl":
+            rows = store.rows(game_id)
+            first = decode(rows[0][1], rows[0][2])
+            yield from export_jsonl(game_id, getattr(first, "game", ""), rows)
+        else:
+            view = store.load(game_id)
+            events = view.events if viewer == REFEREE else [redact(e, viewer, view.rules) for e in view.events]
+            yield from export_text(events, view.ended)
+
+
+# -- checking one record (worker-safe: pure work on text) --------------------------
+
+
+class Checked(msgspec.Struct, kw_only=True):
+    source: str
+    error: str | None = None
+    game_id: str = ""
+    game: str = ""
+    rows: Rows = []
+    last_hash: str = ""
+
+
+def _split_records(text: str) -> list[tuple[int, str]]:
+    """A file of one or many records: (first line number, text) of each."""
+    if text.lstrip().startswith("{") and text.count('{"format"') <= 1:
+        return [(1, text)]  # the common case: one JSONL record
+    lines = text.split("\n")
+    starts: list[int] = []
+    jsonl = text.lstrip().startswith("{")
+    seen_entry = False
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if jsonl:
+            if stripped.startswith('{"format"'):
+                starts.append(index)
+        elif stripped.startswith("["):
+            if not starts or seen_entry:
+                starts.append(index)
+                seen_entry = False
+        elif stripped:
+            seen_entry = True
+    if not starts:
+        return [(1, text)]
+    bounds = starts + [len(lines)]
+    return [(bounds[i] + 1, "\n".join([""] * bounds[i] + lines[bounds[i]:bounds[i + 1]]))
+            for i in range(len(starts))]
+
+
+def check_records(source: str, data: bytes, by: str) -> list[Checked]:
+    """Read and re-check every record in one file (may run in a worker process)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return [Checked(source=source, error=f"{source}: not UTF-8 text (byte {exc.start})")]
+    stripped = text.lstrip()
+    if not stripped:
+        return [Checked(source=source, error=f"{source}: the file is empty")]
+    if stripped[0] not in "{[":
+        return [Checked(source=source, error=f"{source}: neither a referee-jsonl nor a referee-text record")]
+    records = _split_records(text)
+    out: list[Checked] = []
+    for index, (_, body) in enumerate(records, start=1):
+        name = source if len(records) == 1 else f"{source}#{index}"
+        try:
+            out.append(_check_jsonl(name, body) if stripped[0] == "{" else _check_text(name, body, by))
+        except ImportFileError as exc:
+            out.append(Checked(source=name, error=str(exc)))
+        except RecursionError:
+            out.append(Checked(source=name, error=f"{name}: nested too deeply to be a record"))
+    return out
+
+
+def _check_jsonl(source: str, text: str) -> Checked:
+    rows = read_jsonl(text.split("\n"), source)
+    events = [event for _, event, _, _ in rows]
+    game = getattr(events[0], "game", "")
+    try:
+        games.load(game)
+    except LookupError as exc:
+        raise ImportFileError(source, rows[0][0], str(exc)) from None
+    report = GameReport(game_id=events[0].originator_id, events=len(events))
+    recheck_decisions(events, report)
+    if report.findings:
+        finding = report.findings[0]
+        line_of = {e.originator_version: n for n, e, _, _ in rows}
+        line = line_of.get(finding.event) if finding.event is not None else None
+        raise ImportFileError(source, line, f"{finding.problem}: {finding.detail}")
+    return Checked(source=source, game_id=events[0].originator_id, game=game,
+                   rows=[(e.originator_version, topic, state) for _, e, topic, state in rows],
+                   last_hash=events[-1].hash)
+
+
+def _check_text(source: str, text: str, by: str) -> Checked:
+    record = parse_text(text, source)
+    events = replay_text(record, source, by=by)
+    return Checked(source=source, game_id=events[0].originator_id, game=record.tags["Game"],
+                   rows=[(e.originator_version, TOPIC_OF[type(e)], encode(e)) for e in events],
+                   last_hash=events[-1].hash)
+
+
+def _check_file(args: tuple[str, str, dict[str, str]]) -> list[Checked]:
+    source, by, registry = args
+    for name, target in registry.items():  # a fresh worker knows the same games as its parent
+        if name not in games.names():
+            games.register(name, target)
+    try:
+        data = Path(source).read_bytes()
+    except IsADirectoryError:
+        return [Checked(source=source, error=f"{source}: is a folder, not a record file")]
+    except OSError as exc:
+        return [Checked(source=source, error=f"{source}: cannot read: {exc.strerror or exc}")]
+    return check_records(source, data, by)
+
+
+def _checked(sources: Sequence[str], by: str, workers: int) -> Iterator[list[Checked]]:
+    registry = games.registered()
+    jobs = [(source, by, registry) for source in sources]
+    if workers <= 1 or len(sources) < PARALLEL_FROM_FILES:
+        yield from map(_check_file, jobs)
+        return
+    # Fresh worker processes: forking a process that holds database connections (and
+    # their pool threads) is unsafe, so workers start clean and touch no store.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        yield from pool.map(_check_file, jobs, chunksize=8)
+
+
+# -- replaying a text record through the referee's commands -------------------------
+
+
+def replay_text(record: TextRecord, source: str, *, by: str = "") -> list[GameEvent]:
+    """The events a text record's entries produce when a referee enters them again."""
+    from service.app import RefereeService
+
+    when = record.date() or datetime.now(UTC)
+    by = record.tags.get("Referee") or by  # the record names its referee; entries carry no one else
+    scratch = RefereeService(GameStore(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}), clock=lambda: when)
+    try:
+        rules = games.load(record.tags["Game"])
+        scratch.create_game(rules.name, record.players(), ruleset=record.tags["Ruleset"],
+                            variants=record.variants(), options=record.options(), by=by,
+                            game_id=record.game_id, meta=record.meta(), raw_options=False)
+    except (RefereeError, ValueError, LookupError) as exc:
+        raise ImportFileError(source, None, f"cannot set the game up: {exc}") from None
+    lines = record.lines
+    index = 0
+    while index < len(lines):
+        number, _, line = lines[index]
+        try:
+            written = _enter(scratch, record.game_id, line, by)
+        except ImportFileError:
+            raise
+        except (RefereeError, ValueError, LookupError, RuntimeError) as exc:
+            raise ImportFileError(source, number, str(exc)) from None
+        index += 1
+        for event in written[1:]:  # consequences: a result by rule, what a ruling carried out...
+            shown = entry_text(event)
+            if shown is None:
+                continue
+            if index < len(lines) and _same(lines[index][2], event):
+                index += 1
+            elif index < len(lines) and _consequence(lines[index][2]):
+                raise ImportFileError(source, lines[index][0],
+                                      f"the rules give {shown!r} here, the record says {lines[index][1]!r}")
+    view = scratch.store.load(record.game_id)
+    return list(view.events)
+
+
+def _parsed(text: str) -> TextLine:
+    return parse_text('[Game "x"]\n[GameId "x"]\n[Ruleset "x"]\n\n' + text, "-").lines[0][2]
+
+
+def _consequence(line: TextLine) -> bool:
+    """Lines that only a command before them can produce."""
+    return (isinstance(line, VoidedLine) or (isinstance(line, EndedLine) and line.how in ("rule", "penalty"))
+            or (isinstance(line, WithdrawnLine) and line.how == "penalty"))
+
+
+def _same(line: TextLine, event: GameEvent) -> bool:
+    shown = entry_text(event)
+    if shown is None:
+        return False
+    ours = _parsed(shown)
+    if isinstance(ours, ActionLine) and isinstance(line, ActionLine):
+        text = line.text if line.seat is None or line.seat == ours.seat else f"{line.seat} {line.text}"
+        return line.seq == ours.seq and " ".join(text.split()).lower() == ours.text.lower()
+    if isinstance(ours, EndedLine) and isinstance(line, EndedLine):
+        return (ours.result, ours.how, ours.clause) == (line.result, line.how, line.clause)
+    if isinstance(ours, RetractedLine) and isinstance(line, RetractedLine):
+        return ours.seq == line.seq
+    if isinstance(ours, VoidedLine | WithdrawnLine) and type(line) is type(ours):
+        return True
+    return ours == line
+
+
+def _enter(svc: Any, game_id: str, line: TextLine, by: str) -> list[GameEvent]:
+    """Carry out one line as the referee's command; the events it wrote."""
+    view: GameView = svc.store.load(game_id)
+    seats = view.seats
+    before = view.version
+    if isinstance(line, ActionLine):
+        if line.seq != view.ply + 1:
+            raise ValueError(f"action numbered {line.seq}; the game is at action {view.ply + 1}")
+        actor, text = (line.seat, line.text) if line.seat in seats else (
+            None, f"{line.seat} {line.text}" if line.seat else line.text)
+        result = svc.record(game_id, text, actor=actor, by=by, view=view)
+        if not result.accepted:
+            v = result.violations[0]
+            raise ValueError(f"{text!r}: {v.clause}: {v.reason}")
+        return _since(svc, game_id, before)
+    if isinstance(line, RejectedLine):
+        result = svc.record(game_id, line.text, actor=line.seat if line.seat in seats else None, by=by,
+                            view=view, keep_unreadable=True)
+        if result.accepted:
+            raise ValueError(f"{line.text!r} was rejected, but the rules accept it now")
+        now = sorted({v.clause for v in result.violations})
+        if line.clauses and sorted(set(line.clauses)) != now:
+            raise ValueError(f"{line.text!r} was rejected under {', '.join(sorted(set(line.clauses)))}; "
+                             f"the rules now cite {', '.join(now)}")
+        return _since(svc, game_id, before)
+    if isinstance(line, RetractedLine):
+        if not view.standing or view.standing[-1].seq != line.seq:
+            raise ValueError(f"REF-2.1: action {line.seq} is not the latest standing action")
+        svc.retract(game_id, line.reason, by=by)
+    elif isinstance(line, EndedLine):
+        _end(svc, view, game_id, line, by)
+    elif isinstance(line, VoidedLine):
+        raise ValueError("REF-4.5: a result is voided only by the ruling or penalty before it")
+    elif isinstance(line, DisputeLine):
+        svc.dispute(game_id, line.event, by=line.by, claim=line.claim)
+    elif isinstance(line, RulingLine):
+        svc.rule(game_id, line.dispute, decision=line.decision, clause=line.clause, reason=line.reason,
+                 by=line.by, final=line.level == "final")
+    elif isinstance(line, AppealLine):
+        svc.appeal(game_id, line.dispute, by=line.by, grounds=line.grounds)
+    elif isinstance(line, DeckLine):
+        svc.register_deck(game_id, line.seat, line.deck, by=by)
+    elif isinstance(line, OpenedLine):
+        svc.open_deck(game_id, line.seat, line.decklist, line.salt, by=by)
+    elif isinstance(line, AdjustLine):
+        svc.adjust(game_id, line.changes, card=line.card, reason=line.reason, by=by, resolves=line.resolves)
+    elif isinstance(line, PenaltyLine):
+        svc.penalty(game_id, line.seat, line.penalty, line.infraction, reason=line.reason, by=by)
+    else:
+        assert isinstance(line, WithdrawnLine)
+        if line.how != "resignation":
+            raise ValueError("a withdrawal by penalty follows its penalty line")
+        svc.end(game_id, "resignation", who=line.seat, reason=line.reason, by=by)
+    return _since(svc, game_id, before)
+
+
+def _end(svc: Any, view: GameView, game_id: str, line: EndedLine, by: str) -> None:
+    seats = view.seats
+    if line.how in ("rule", "penalty"):
+        raise ValueError(f"{line.clause}: the rules do not end the game here" if line.how == "rule"
+                         else "a result by penalty follows its penalty line")
+    if line.how == "agreement":
+        svc.end(game_id, "agreement", reason=line.reason, by=by)
+    elif line.how == "adjudication":
+        if ">" in line.result or ("=" in line.result and len(seats) > 2):
+            svc.end(game_id, "adjudication", ranking=line.result, reason=line.reason, by=by)
+        else:
+            svc.end(game_id, "adjudication", who=None if line.result == "draw" else line.result,
+                    reason=line.reason, by=by)
+    else:  # resignation: the seat that resigned is the one placed last among those playing
+        playing = [s for s in seats if s not in view.withdrawn_seats()]
+        if len(playing) == 2 and line.result in playing:
+            loser = next(s for s in playing if s != line.result)
+        else:
+            order = line.result.replace("=", ">").split(">")
+            loser = next((s for s in reversed(order) if s in playing), "")
+        svc.end(game_id, "resignation", who=loser, reason=line.reason, by=by)
+
+
+def _since(svc: Any, game_id: str, version: int) -> list[GameEvent]:
+    view: GameView = svc.store.load(game_id)
+    return list(view.events[version:])
+
+
+# -- importing ---------------------------------------------------------------------
+
+
+def import_records(
+    store: GameStore, sources: Sequence[str], *, as_new: bool = False, by: str = "",
+    workers: int | None = None, progress: Callable[[int], None] | None = None,
+) -> ImportReport:
+    """Import every record of ``sources``; each is imported, skipped or refused on its own."""
+    count = workers if workers is not None else default_workers()
+    writer = _Writer(store)
+    try:
+        outcomes = _read_all(store, sources, by, count, progress, as_new, writer.put)
+    finally:
+        writer.close()
+    report = ImportReport(files=outcomes)
+    if sum(f.events for f in report.imported) >= BULK_EVENTS:
+        store.refresh_statistics()
+    return report
+
+
+def default_workers() -> int:
+    """Checking processes: one per core (the inserts run in a thread of this process
+    meanwhile). On two cores two fresh workers import 1.5 times as fast as checking here
+    (``benchmarks/bench_store.py``); a single core checks in this process."""
+    return max(1, os.cpu_count() or 1)
+
+
+class _Writer:
+    """Inserts checked batches in a thread of its own while the next files are checked
+    (sqlite3 and psycopg let other threads run while the database works)."""
+
+    def __init__(self, store: GameStore) -> None:
+        import queue
+        import threading
+
+        self.store = store
+        self.queue: queue.Queue[list[tuple[Checked, FileOutcome]] | None] = queue.Queue(maxsize=2)
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, name="import-writer", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while True:
+            batch = self.queue.get()
+            if batch is None:
+                return
+            if self.error is None:
+                try:
+                    _insert(self.store, batch)
+                except BaseException as exc:  # noqa: BLE001 - handed to the caller in close()
+                    self.error = exc
+
+    def put(self, batch: list[tuple[Checked, FileOutcome]]) -> None:
+        if self.error is not None:
+            raise self.error
+        self.queue.put(batch)
+
+    def close(self) -> None:
+        self.queue.put(None)
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+
+
+def _read_all(
+    store: GameStore, sources: Sequence[str], by: str, count: int, progress: Callable[[int], None] | None,
+    as_new: bool, put: Callable[[list[tuple[Checked, FileOutcome]]], None],
+) -> list[FileOutcome]:
+    """Check every record, decide its outcome, and hand batches to be inserted."""
+    outcomes: list[FileOutcome] = []
+    pending: list[tuple[Checked, FileOutcome]] = []
+    seen: dict[str, str] = {}
+    pending_events = 0
+    for checked_file in _checked(list(sources), by, count):
+        if progress is not None:
+            progress(1)
+        present = store.existing([c.game_id for c in checked_file if c.error is None])
+        for checked in checked_file:
+            if checked.error is not None:
+                outcomes.append(FileOutcome(source=checked.source, status="refused", detail=checked.error))
+                continue
+            outcome = FileOutcome(source=checked.source, status="imported", game_id=checked.game_id,
+                                  events=len(checked.rows))
+            existing = seen.get(checked.game_id)
+            if existing is None and checked.game_id in present:
+                existing = _stored_last_hash(store, checked.game_id)
+            if existing is not None:
+                if as_new:
+                    checked = _copy(store, checked)
+                    outcome.game_id = checked.game_id
+                elif existing == checked.last_hash:
+                    outcome.status, outcome.events = "skipped", 0
+                    outcome.detail = f"game {checked.game_id} is already in the store"
+                    outcomes.append(outcome)
+                    continue
+                else:
+                    outcome.status, outcome.events = "refused", 0
+                    outcome.detail = (f"{checked.source}: a different game with id {checked.game_id} is already "
+                                      "in the store (import with --as-new to copy it under a new id)")
+                    outcomes.append(outcome)
+                    continue
+            seen[checked.game_id] = checked.last_hash
+            outcomes.append(outcome)
+            pending.append((checked, outcome))
+            pending_events += len(checked.rows)
+            if pending_events >= BATCH_EVENTS:
+                put(pending)
+                pending, pending_events = [], 0
+    if pending:
+        put(pending)
+    return outcomes
+
+
+def _stored_last_hash(store: GameStore, game_id: str) -> str | None:
+    rows = store.rows(game_id)
+    if not rows:
+        return None
+    return decode(rows[-1][1], rows[-1][2]).hash
+
+
+def _insert(store: GameStore, batch: list[tuple[Checked, FileOutcome]]) -> None:
+    """Insert a batch in one transaction; if another import stored one of its games
+    meanwhile, insert game by game and report those as skipped or refused."""
+    try:
+        store.insert_rows([(c.game_id, c.rows) for c, _ in batch])
+        return
+    except ConcurrentWriteError:
+        pass
+    for checked, outcome in batch:
+        try:
+            store.insert_rows([(checked.game_id, checked.rows)])
+        except ConcurrentWriteError:
+            same = _stored_last_hash(store, checked.game_id) == checked.last_hash
+            outcome.status, outcome.events = ("skipped" if same else "refused"), 0
+            outcome.detail = (f"game {checked.game_id} was stored by another import meanwhile" if same else
+                              f"{checked.source}: a different game with id {checked.game_id} was stored meanwhile")
+
+
+def _copy(store: GameStore, checked: Checked) -> Checked:
+    """The record under a new id, its hash chain sealed again."""
+    new_id = store.new_game_id(checked.game or "game")
+    out: Rows = []
+    prev = GENESIS_HASH
+    for number, topic, state in checked.rows:
+        event = decode(topic, state)
+        changes: dict[str, Any] = {"originator_id": new_id, "prev_hash": prev}
+        if isinstance(event, GameCreated):
+            changes["imported_from"] = f"copy of {checked.game_id} from {checked.source}"
+        event = seal(msgspec.structs.replace(event, **changes))
+        prev = event.hash
+        out.append((number, TOPIC_OF[type(event)], encode(event)))
+    return Checked(source=checked.source, game_id=new_id, game=checked.game, rows=out, last_hash=prev)
+
+
+__all__ += ["JSONL_FORMAT", "check_records"]

@@ -1,0 +1,96 @@
+"""Small pieces of the referee procedure shared by the commands: naming seats, building
+results, ranking seats that withdrew. No storage here; the commands append.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from events.schema import GameEnded, GameEvent
+from events.view import GameView
+from referee.outcomes import Outcome, Placing
+from service.errors import InvalidCommandError, RefusedError
+
+__all__ = ["header", "ranked_with_withdrawn", "result_by_rule", "seat_of", "valid_clause"]
+
+
+def header(game_id: str, when: datetime | None = None) -> dict[str, Any]:
+    """The common fields of a new event before it is numbered, linked and sealed."""
+    return {"originator_id": game_id, "originator_version": 0,
+            "timestamp": when or datetime.now(UTC), "prev_hash": ""}
+
+
+def seat_of(view: GameView, who: str, *, what: str = "seat or player") -> str:
+    """A seat from a seat name or a player's name (case-insensitive), as a referee would say it."""
+    wanted = who.strip().casefold()
+    for player in view.created.players:
+        if wanted in (player.seat.casefold(), player.name.casefold()):
+            return player.seat
+    choices = ", ".join(f"{p.seat} ({p.name})" for p in view.created.players)
+    raise RefusedError(f"{who!r} is not a {what} of this game: {choices}")
+
+
+def valid_clause(view: GameView, clause: str) -> str:
+    """The clause id as the rulebook spells it; refuses ids of no rulebook of this game."""
+    from referee.rulebook import find_clause
+
+    try:
+        return find_clause(clause.strip(), view.game).id
+    except LookupError:
+        raise RefusedError(
+            f"{clause!r} is not a clause of the {view.rules.title} rulebook or the referee procedure "
+            f"('referee rules {view.game}' lists them)"
+        ) from None
+
+
+def ranked_with_withdrawn(view: GameView, top: Sequence[Placing]) -> tuple[Placing, ...]:
+    """``top`` (the seats still playing) followed by the seats that withdrew, the last to
+    leave first (REF-3.5)."""
+    placings = list(top)
+    left = [w.seat for w, _ in view.withdrawn]
+    rank = len(placings) + 1
+    for seat in reversed(left):
+        placings.append(Placing(seat, rank))
+        rank += 1
+    return tuple(placings)
+
+
+def result_by_rule(view: GameView, outcome: Outcome, base: dict[str, Any], by: str) -> GameEnded:
+    """The ``GameEnded`` event for a result the rules reached."""
+    seats = view.seats
+    ranking: tuple[Placing, ...] = ()
+    if len(seats) > 2 or outcome.status == "ranked":
+        ranking = outcome.placings(seats)
+    return GameEnded(**base, winner=outcome.winner, how="rule", clause=outcome.clause or "REF-3.1",
+                     reason=outcome.reason, by=by, ranking=ranking, tiebreak=outcome.tiebreak)
+
+
+def declared_result(
+    view: GameView, base: dict[str, Any], *, how: str, clause: str, reason: str, by: str,
+    top: Sequence[Placing],
+) -> GameEnded:
+    """A result declared by the referee (resignation, agreement, adjudication, penalty)."""
+    ranking = ranked_with_withdrawn(view, top)
+    firsts = [p.seat for p in ranking if p.rank == 1]
+    winner = firsts[0] if len(firsts) == 1 else None
+    stored = ranking if len(view.seats) > 2 else ()
+    return GameEnded(**base, winner=winner, how=how, clause=clause,  # type: ignore[arg-type]
+                     reason=reason, by=by, ranking=stored)
+
+
+def active_seats(view: GameView) -> list[str]:
+    gone = set(view.withdrawn_seats())
+    return [s for s in view.seats if s not in gone]
+
+
+def require_open(view: GameView) -> None:
+    if view.ended is not None:
+        raise InvalidCommandError("REF-1.3", f"the game already ended ({view.ended.result} by {view.ended.how})")
+
+
+def summaries(events: Sequence[GameEvent]) -> list[str]:
+    from events.records import event_summary
+
+    return [event_summary(e) for e in events]

@@ -1,0 +1,336 @@
+"""The read side of the application layer: positions, legal actions, logs, replays,
+verification, audits and lists, each for a given viewer.
+
+Every answer is a typed value from ``service.results`` (or JSON-ready data built
+from events through ``events.records.redact``), so every face shows the same
+thing and no face can show a viewer what they may not see.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from events.integrity import Finding, GameReport, WhatIfReport, verify_stream, what_if
+from events.records import event_record, event_summary, redact
+from events.schema import ActionRecorded, ActionRetracted, AdjustmentRecorded, GameEvent
+from events.store import GameStore
+from events.view import GameView
+from referee import games
+from referee.contract import PUBLIC, REFEREE, Report, Viewer
+from service.errors import GameNotFoundError, RefusedError
+from service.procedure import seat_of
+from service.results import (
+    GameInfo,
+    GameRow,
+    LegalActions,
+    PendingRuling,
+    PositionView,
+    ReplayFrame,
+    ResultInfo,
+)
+from service.setup import game_info
+
+if TYPE_CHECKING:
+    from referee.rulebook import Clause, Rulebook
+
+__all__ = ["Queries", "VerifyReport"]
+
+
+class VerifyReport(msgspec.Struct, kw_only=True):
+    games: int
+    events: int
+    bad: int
+    reports: list[GameReport]
+
+
+MIN_ENDING = 4
+
+
+class Queries:
+    """Queries of the referee service (mixed into ``RefereeService``)."""
+
+    store: GameStore
+    load: Callable[[str], GameView]
+    projector: Any
+    on_resolved: Callable[[str, str], None] | None = None
+
+    # -- viewers -------------------------------------------------------------
+    def viewer_of(self, view: GameView, who: str | None) -> Viewer:
+        """``referee`` (the default), ``public``, or the seat of a seat name or player's name."""
+        if who is None or who.strip().lower() in (REFEREE, ""):
+            return REFEREE
+        if who.strip().lower() == PUBLIC:
+            return PUBLIC
+        return seat_of(view, who, what="viewer (referee, public, a seat or a player)")
+
+    # -- the games -------------------------------------------------------------
+    @staticmethod
+    def game_types() -> list[GameInfo]:
+        return [game_info(name) for name in games.names()]
+
+    @staticmethod
+    def game_type(name: str) -> GameInfo:
+        return game_info(name)
+
+    def resolve(self, ref: str) -> str:
+        """A game id from the whole id or a unique ending of at least 4 characters.
+
+        Endings are looked up in the games catalog's index of reversed ids (caught up
+        first), so the cost does not grow with the store; an ambiguous ending names
+        its candidates."""
+        ref = ref.strip()
+        if not ref:
+            raise RefusedError("name a game: its id, or the last 4 or more characters of it")
+        if self.store.exists(ref):
+            return ref
+        if len(ref) < MIN_ENDING:
+            raise RefusedError(f"{ref!r} is too short to name a game safely: give its whole id or at least "
+                               f"its last {MIN_ENDING} characters ('referee games' lists them)")
+        scan = self.store.read_only and not self.projector.exists()
+        matches: list[str] = []
+        if not scan:
+            try:
+                self.projector.catch_up()
+                matches = self.projector.ids_ending(ref)
+            except (OSError, sqlite3.Error):  # the catalog cannot be written here
+                scan = True
+        if scan:  # look through the log itself instead
+            matches = [g for g in self.store.game_ids() if g.endswith(ref)][:6]
+        if not matches:
+            raise GameNotFoundError(f"no game {ref!r} in this store ('referee games' lists them)")
+        if len(matches) > 1:
+            more = " and more" if len(matches) > 5 else ""
+            raise RefusedError(f"{ref!r} ends several games: {', '.join(matches[:5])}{more}; give more of the id")
+        if self.on_resolved is not None:
+            self.on_resolved(ref, matches[0])
+        return matches[0]
+
+    def games(self, *, limit: int = 50, offset: int = 0, before: int | None = None, player: str | None = None,
+              game: str | None = None, status: str | None = None, since: str | None = None) -> list[GameRow]:
+        """Games newest first, from the games catalog (caught up first), a page at a time."""
+        if game is not None:
+            game = games.load(game).name
+        if status not in (None, "open", "finished"):
+            raise RefusedError(f"--status is open or finished, not {status!r}")
+        if not 1 <= limit <= 10_000:
+            raise RefusedError("--limit is 1 to 10000")
+        if self.store.read_only and not self.projector.exists():
+            return self._scanned_games(limit=limit, offset=offset, player=player, game=game, status=status,
+                                       since=since)
+        try:
+            self.projector.catch_up()
+        except (OSError, sqlite3.Error):  # the catalog cannot be written beside the store
+            return self._scanned_games(limit=limit, offset=offset, player=player, game=game, status=status,
+                                       since=since)
+        rows = self.projector.games(limit=limit, offset=offset, before=before, player=player, game=game,
+                                    status=status, since=since)
+        return [GameRow(game_id=r["game_id"], game=r["game"], ruleset=r["ruleset"], players=json.loads(r["players"]),
+                        created=datetime.fromisoformat(r["started"]), result=r["result"], how=r["how"],
+                        status=r["status"], cursor=r["created_at"]) for r in rows]
+
+    def _scanned_games(self, *, limit: int, offset: int, player: str | None, game: str | None,
+                       status: str | None, since: str | None) -> list[GameRow]:
+        """The games list read from the log itself (a read-only store with no catalog beside it)."""
+        rows = []
+        for s in reversed(self.store.games()):
+            finished = s.result != "*"
+            if (player and player not in s.players.values()) or (game and s.game != game) or \
+                    (status and status != ("finished" if finished else "open")) or \
+                    (since and s.created.isoformat() < since):
+                continue
+            rows.append(GameRow(game_id=s.game_id, game=s.game, ruleset=s.ruleset, players=s.players,
+                                created=s.created, result=s.result, how=s.how,
+                                status="finished" if finished else "open"))
+        return rows[offset:offset + limit]
+
+    # -- positions -------------------------------------------------------------
+    def position(self, ref: str | GameView, *, at: int | None = None, viewer: str | None = None) -> PositionView:
+        """The position after ``at`` standing actions (now by default), as ``viewer`` sees it."""
+        view = self.load(ref) if isinstance(ref, str) else ref
+        who = self.viewer_of(view, viewer)
+        ply = view.ply if at is None else at
+        if not 0 <= ply <= view.ply:
+            raise RefusedError(f"the game has positions 0 to {view.ply} (after that many standing actions); "
+                               f"no position {at}")
+        state = view.state_at(ply)
+        rules = view.rules
+        now = ply == view.ply
+        ended = view.ended if now else None
+        to_act = sorted(rules.to_act(state), key=rules.seats.index) if ended is None else []
+        last = view.standing[ply - 1] if ply else None
+        pending = [PendingRuling(event=n, action_event=r.event, seat=r.seat, rulings=list(r.rulings))
+                   for n, r in view.pending.items()] if now else []
+        return PositionView(
+            game_id=view.game_id, game=view.game, ruleset=view.created.ruleset, variants=view.created.variants,
+            players=view.seat_names(), viewer=who, at=ply, standing_actions=view.ply, version=view.version,
+            last_action=f"{last.actor} {rules.shown_notation(self._action(view, last), last.actor, who)}"
+            if last else None,
+            to_act=to_act, to_move=to_act[0] if len(to_act) == 1 else None,
+            result=view.result if now else "*",
+            ended=ResultInfo.of(ended, view.seats) if ended else None,
+            pending_rulings=pending, withdrawn=view.withdrawn_seats(),
+            position=rules.observe(state, who), board=rules.render(state, who),
+        )
+
+    def position_text(self, ref: str, *, at: int | None = None) -> str:
+        """The position as one line (``GameRules.position_text``), the referee's: it may
+        hold what only the referee knows; ``new --from-position`` reads it back."""
+        view = self.load(ref)
+        ply = view.ply if at is None else at
+        if not 0 <= ply <= view.ply:
+            raise RefusedError(f"the game has positions 0 to {view.ply}; no position {at}")
+        return str(view.rules.position_text(view.state_at(ply)))
+
+    @staticmethod
+    def _action(view: GameView, event: ActionRecorded) -> Any:
+        return msgspec.json.decode(event.action, type=view.rules.action_type)
+
+    def legal(self, ref: str, *, seat: str | None = None) -> LegalActions:
+        """Every legal action of ``seat`` (or of every seat that may act now)."""
+        view = self.load(ref)
+        rules = view.rules
+        wanted = seat_of(view, seat) if seat is not None else None
+        if view.ended is not None:
+            return LegalActions(game_id=view.game_id, to_act=[], seat=wanted, to_move=None, actions=[])
+        to_act = sorted(rules.to_act(view.state), key=rules.seats.index)
+        if wanted is not None and wanted not in to_act:
+            actions: list[str] = []
+        else:
+            actions = [rules.notation(a) for a in rules.legal_actions(view.state, wanted)]
+        return LegalActions(game_id=view.game_id, to_act=to_act, seat=wanted,
+                            to_move=to_act[0] if len(to_act) == 1 else None, actions=actions)
+
+    def report(self, ref: str, name: str, *, viewer: str | None = None) -> Report:
+        """One of the game's own reports (Prismatic's score chart, say)."""
+        view = self.load(ref)
+        return view.rules.report(view.state, name, self.viewer_of(view, viewer))
+
+    # -- the record ------------------------------------------------------------
+    def log(self, ref: str, *, viewer: str | None = None) -> list[dict[str, Any]]:
+        """Every event as JSON-ready data, as ``viewer`` may see it."""
+        view = self.load(ref)
+        who = self.viewer_of(view, viewer)
+        return [event_record(redact(e, who, view.rules)) for e in view.events]
+
+    def log_events(self, ref: str, *, viewer: str | None = None) -> tuple[GameView, list[GameEvent]]:
+        """The game and its events as ``viewer`` may see them (for lines of text)."""
+        view = self.load(ref)
+        who = self.viewer_of(view, viewer)
+        return view, [redact(e, who, view.rules) for e in view.events]
+
+    def replay(
+        self, ref: str, *, start: int = 0, stop: int | None = None, session: bool = False,
+        viewer: str | None = None,
+    ) -> list[ReplayFrame]:
+        """The positions of a game, step by step, from ``start`` to ``stop``.
+
+        By default the standing line of play (position 0 is the start), with the
+        rejections and corrections that happened around each action as notes;
+        ``session`` replays the table's events in the order they happened instead,
+        numbered by event, showing the position after every action, retraction and
+        adjustment."""
+        view = self.load(ref)
+        who = self.viewer_of(view, viewer)
+        rules = view.rules
+        frames: list[ReplayFrame] = []
+
+        def frame(event: int, ply: int, what: str, notes: list[str], state: Any) -> ReplayFrame:
+            return ReplayFrame(event=event, ply=ply, what=what, notes=notes,
+                               position=rules.observe(state, who), board=rules.render(state, who))
+
+        shown = [redact(e, who, rules) for e in view.events]
+        if session:
+            last = stop if stop is not None else view.version
+            if not 1 <= max(start, 1) <= last <= view.version:
+                raise RefusedError(f"the game has events 1 to {view.version}; --from and --to pick events "
+                                   f"between them (from {start} to {stop})")
+            folded = GameView(view.created)
+            notes: list[str] = []
+            for event, seen in zip(view.events[1:], shown[1:], strict=True):
+                folded.fold(event)
+                number = event.originator_version
+                if isinstance(event, ActionRecorded | ActionRetracted | AdjustmentRecorded):
+                    if start <= number <= last:
+                        frames.append(frame(number, folded.ply, event_summary(seen), notes, folded.state))
+                    notes = []
+                elif start <= number <= last:
+                    notes.append(event_summary(seen))
+            if notes:
+                frames.append(frame(view.version, view.ply, "(end of record)", notes, view.state))
+            return frames
+        last = stop if stop is not None else view.ply
+        if not 0 <= start <= last <= view.ply:
+            raise RefusedError(f"the game has positions 0 to {view.ply}; --from and --to pick positions "
+                               f"between them, --from first (from {start} to {stop})")
+        standing = {e.originator_version for e in view.standing}
+        ply = 0
+        notes = []
+        if start == 0:
+            frames.append(frame(1, 0, "the starting position", [], view.state_at(0)))
+        for event, seen in zip(view.events[1:], shown[1:], strict=True):
+            if event.originator_version in standing:
+                ply += 1
+                if start <= ply <= last and ply > 0:
+                    frames.append(frame(event.originator_version, ply, event_summary(seen), notes,
+                                        view.state_at(ply)))
+                notes = []
+            elif start <= ply + 1 <= last + 1 and ply >= start:
+                notes.append(event_summary(seen))
+        if notes and last == view.ply:
+            frames.append(frame(view.version, view.ply, "(end of record)", notes, view.state))
+        return frames
+
+    # -- verification ------------------------------------------------------------
+    def verify(self, ref: str | None = None, *, progress: Callable[[int], None] | None = None,
+               witness: Any = None) -> VerifyReport:
+        """Check hash chains and replay every decision of one game or all; ``witness`` (a
+        projector whose file exists) adds the cut-tail check against the heads it saw."""
+        ids = [self.resolve(ref)] if ref else self.store.game_ids()
+        reports: list[GameReport] = []
+        mapper = self.store.mapper
+        for game_id in ids:
+            report = verify_stream(game_id, self.store.recorder.select_events(game_id), mapper)
+            if witness is not None:
+                for line in witness.witness_findings(game_id, report.events):
+                    report.findings.append(Finding(event=None, problem="witness", detail=line))
+            reports.append(report)
+            if progress is not None:
+                progress(1)
+        bad = [r for r in reports if not r.ok]
+        return VerifyReport(games=len(reports), events=sum(r.events for r in reports), bad=len(bad),
+                            reports=reports)
+
+    def what_if(self, ref: str, *, variants: Mapping[str, str] | None = None,
+                ruleset: str | None = None) -> WhatIfReport:
+        """What another ruling (variant or ruleset) would have changed in a game."""
+        return what_if(self.load(ref), ruleset=ruleset, variants=variants)
+
+    # -- rulebooks -------------------------------------------------------------
+    @staticmethod
+    def rulebook(game: str) -> Rulebook:
+        from referee.rulebook import load_rulebook
+
+        return load_rulebook(game.strip().lower())
+
+    @staticmethod
+    def clauses(game: str, ref: str) -> list[Clause]:
+        """One clause (``PZ-6.2``), or every clause of a section (``PZ-6``)."""
+        from referee.rulebook import find_clause, load_rulebook
+
+        book = load_rulebook(game.strip().lower())
+        wanted = ref.strip().upper()
+        section = [c for c in book.clauses if c.section.upper() == wanted]
+        if section:
+            return section
+        if wanted.startswith("REF-"):
+            procedure = load_rulebook("procedure")
+            section = [c for c in procedure.clauses if c.section.upper() == wanted]
+            if section:
+                return section
+        return [find_clause(ref, None if game == "procedure" else game.strip().lower())]

@@ -1,0 +1,169 @@
+"""The typed answers of the application layer: what every face prints or sends.
+
+msgspec Structs, so the command line's ``--json`` and the HTTP API encode the same
+values, and the OpenAPI document is generated from these very types.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+import msgspec
+
+from events.schema import GameEnded
+from referee.contract import SetupField, VariantOption
+from referee.outcomes import Placing
+from referee.verdicts import RulingNeeded, Violation
+
+__all__ = [
+    "CorrectionResult",
+    "EntryResult",
+    "GameInfo",
+    "LegalActions",
+    "PositionView",
+    "ReplayFrame",
+    "ResultInfo",
+    "WrittenEvents",
+]
+
+
+class ResultInfo(msgspec.Struct, kw_only=True):
+    """A game's result as recorded."""
+
+    result: str
+    winner: str | None
+    how: str
+    clause: str
+    reason: str
+    ranking: list[Placing]
+    tiebreak: str = ""
+    event: int
+
+    @classmethod
+    def of(cls, ended: GameEnded, seats: tuple[str, ...]) -> ResultInfo:
+        return cls(result=ended.result, winner=ended.winner, how=ended.how, clause=ended.clause,
+                   reason=ended.reason, ranking=list(ended.placings(seats)), tiebreak=ended.tiebreak,
+                   event=ended.originator_version)
+
+    def line(self) -> str:
+        """``red wins (resignation, REF-3.2: blue resigned)``."""
+        if self.how != "rule" and self.winner is None and len(self.ranking) <= 2:
+            who = "draw"
+        elif len(self.ranking) > 2:
+            who = f"ranking {self.result}"
+        else:
+            who = "draw" if self.winner is None else f"{self.winner} wins"
+        return f"{who} ({self.how}, {self.clause}{': ' + self.reason if self.reason else ''})"
+
+
+class EntryResult(msgspec.Struct, kw_only=True):
+    """What became of one entry: recorded, rejected (kept as evidence), or only checked."""
+
+    game_id: str
+    status: Literal["recorded", "rejected", "legal", "illegal"]
+    accepted: bool
+    text: str
+    seat: str | None
+    notation: str | None
+    violations: list[Violation]
+    rulings: list[RulingNeeded] = []
+    event: int | None = None
+    version: int
+    ended: ResultInfo | None = None
+    stored: bool = True
+
+
+class WrittenEvents(msgspec.Struct, kw_only=True):
+    """Events a command appended, each as its number and a one-line summary."""
+
+    game_id: str
+    events: list[int]
+    summaries: list[str]
+    version: int
+    ended: ResultInfo | None = None
+
+
+class CorrectionResult(WrittenEvents, kw_only=True):
+    """Actions taken back (one for a retraction, several for a backup)."""
+
+    retracted: list[int]
+
+
+class PendingRuling(msgspec.Struct, kw_only=True):
+    event: int
+    action_event: int
+    seat: str
+    rulings: list[RulingNeeded]
+
+
+class PositionView(msgspec.Struct, kw_only=True):
+    """A position as one viewer may see it: after ``at`` standing actions."""
+
+    game_id: str
+    game: str
+    ruleset: str
+    variants: dict[str, str]
+    players: dict[str, str]
+    viewer: str
+    at: int
+    standing_actions: int
+    version: int
+    last_action: str | None
+    to_act: list[str]
+    to_move: str | None
+    result: str
+    ended: ResultInfo | None
+    pending_rulings: list[PendingRuling]
+    withdrawn: list[str]
+    position: dict[str, Any]
+    board: str
+
+
+class LegalActions(msgspec.Struct, kw_only=True):
+    game_id: str
+    to_act: list[str]
+    seat: str | None
+    to_move: str | None
+    actions: list[str]
+
+
+class ReplayFrame(msgspec.Struct, kw_only=True):
+    """One step of a replay: the event shown, the position after it, what happened
+    around it (rejections, corrections, disputes)."""
+
+    event: int
+    ply: int
+    what: str
+    notes: list[str]
+    position: dict[str, Any]
+    board: str
+
+
+class GameInfo(msgspec.Struct, kw_only=True):
+    """A game type as the faces present it: seats, rulesets, switches and setup options."""
+
+    name: str
+    title: str
+    seats: list[str]
+    min_players: int
+    max_players: int
+    rulesets: list[str]
+    variants: list[VariantOption]
+    setup_fields: list[SetupField]
+    takes_decks: bool
+
+
+class GameRow(msgspec.Struct, kw_only=True):
+    """One line of the games list."""
+
+    game_id: str
+    game: str
+    ruleset: str
+    players: dict[str, str]
+    created: datetime
+    result: str
+    how: str | None
+    status: Literal["open", "finished"]
+    cursor: int = 0
+    """Where this game stands in the store's order: ``--before`` it lists the next page."""

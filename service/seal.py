@@ -1,0 +1,138 @@
+"""Sealing the store: signed checkpoints of the store-wide chain (see ``events.ledger``).
+
+``seal`` signs the chain's head with a key kept outside the store and records the
+checkpoint in the store too; ``verify_checkpoint`` proves the store, as it is now,
+still extends a checkpoint (one published, or every one it recorded).
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from pathlib import Path
+
+import msgspec
+
+from events.ledger import (
+    Checkpoint,
+    CheckpointError,
+    check_signature,
+    ledger_heads,
+    load_private,
+    new_key,
+    sign,
+)
+from events.store import GameStore
+from service.errors import RefusedError
+
+__all__ = ["CheckpointReport", "create_key", "recorded_checkpoints", "seal", "verify_checkpoint"]
+
+TABLE = "referee_checkpoints"
+
+
+class CheckpointReport(msgspec.Struct, kw_only=True):
+    checkpoint: str
+    ok: bool
+    detail: str
+
+
+def create_key(path: str | os.PathLike[str]) -> str:
+    """Write a new private key (readable by its owner only) and return its public key (hex)."""
+    target = Path(path)
+    if target.exists():
+        raise RefusedError(f"{target}: a file is already there; a seal key is never overwritten")
+    pem, public = new_key()
+    descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "wb") as out:
+        out.write(pem)
+    return public
+
+
+def _table(store: GameStore) -> tuple[str, str]:
+    recorder = store.recorder
+    if store.direct_sqlite is not None:
+        return TABLE, "?"
+    if store.direct_postgres is not None:
+        return f'"{recorder.datastore.schema}".{TABLE}', "%s"  # type: ignore[attr-defined]
+    raise RefusedError("checkpoints are kept in SQLite and PostgreSQL stores")
+
+
+def _exists(store: GameStore) -> bool:
+    name, mark = _table(store)
+    with store.plain_cursor() as cursor:
+        if store.direct_sqlite is not None:
+            cursor.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (TABLE,))
+        else:
+            cursor.execute(f"SELECT to_regclass({mark})", (name,))
+        row = cursor.fetchone()
+    return bool(row and row[0])
+
+
+def _ensure_table(store: GameStore) -> tuple[str, str]:
+    name, mark = _table(store)
+    with store.plain_cursor(write=True) as cursor:
+        cursor.execute(f"CREATE TABLE IF NOT EXISTS {name} (position BIGINT NOT NULL, size BIGINT NOT NULL, "
+                       "head TEXT NOT NULL, text TEXT NOT NULL)")
+    return name, mark
+
+
+def seal(store: GameStore, key_path: str | os.PathLike[str], when: datetime | None = None) -> Checkpoint:
+    """Sign the head of the store-wide chain as it is now; record the checkpoint."""
+    try:
+        private = load_private(Path(key_path).read_bytes())
+    except OSError as exc:
+        raise RefusedError(f"{key_path}: {exc.strerror or exc}") from None
+    size = 0
+    position, head = 0, "0" * 64
+    for position, _, _, _, head in ledger_heads(store):
+        size += 1
+    if size == 0:
+        raise RefusedError("the store holds no events yet; there is nothing to seal")
+    checkpoint = sign(private, size, position, head, when)
+    name, mark = _ensure_table(store)
+    with store.plain_cursor(write=True) as cursor:
+        cursor.execute(f"INSERT INTO {name} (position, size, head, text) VALUES ({mark}, {mark}, {mark}, {mark})",
+                       (position, size, head, checkpoint.text()))
+    return checkpoint
+
+
+def recorded_checkpoints(store: GameStore) -> list[Checkpoint]:
+    """The checkpoints this store recorded when it was sealed, oldest first."""
+    try:
+        if not _exists(store):
+            return []
+        name, _ = _table(store)
+    except RefusedError:
+        return []
+    with store.plain_cursor() as cursor:
+        cursor.execute(f"SELECT text FROM {name} ORDER BY position")
+        return [Checkpoint.parse(str(row[0])) for row in cursor.fetchall()]
+
+
+def verify_checkpoint(store: GameStore, checkpoint: Checkpoint | str, public_key: str | None = None) -> CheckpointReport:
+    """Whether the store still extends ``checkpoint``: its signature (when a public key is
+    given) and the chain recomputed from today's events up to its position."""
+    if isinstance(checkpoint, str):
+        checkpoint = Checkpoint.parse(checkpoint)
+    text = checkpoint.text()
+    if public_key is not None:
+        try:
+            check_signature(checkpoint, public_key)
+        except CheckpointError as exc:
+            return CheckpointReport(checkpoint=text, ok=False, detail=str(exc))
+    size = 0
+    head = "0" * 64
+    last = 0
+    for last, _, _, _, head in ledger_heads(store, upto=checkpoint.position):
+        size += 1
+    if size != checkpoint.size or last != checkpoint.position:
+        return CheckpointReport(checkpoint=text, ok=False, detail=(
+            f"the checkpoint covers {checkpoint.size} events up to position {checkpoint.position}; the store now "
+            f"holds {size} up to {last}: events were removed or moved"))
+    if head != checkpoint.head:
+        return CheckpointReport(checkpoint=text, ok=False, detail=(
+            "the events up to the checkpoint are not the ones sealed: one was changed, replaced or reordered "
+            "(the chain's head differs)"))
+    signed = "signature verified; " if public_key is not None else ""
+    return CheckpointReport(checkpoint=text, ok=True,
+                            detail=f"{signed}the store extends this checkpoint ({size} events)")

@@ -1,0 +1,155 @@
+"""Movement and attacks (CR-8), hits and the end by hits (CR-13.1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.games.crystale import CrystaleState
+from tests.crystale.helpers import RULES, judge, main_phase, play, rejected, tiles_with, unit_at
+
+# p1 summons an Archer (range 2) and p2 a Reefling; after two turns they face each other.
+FACE_OFF = ("summon Pyrelance Archer @c2", "move u3 c3", "end", "done", "pull",
+            "summon Reefling @c6", "move u4 c5", "end", "done", "pull")
+
+
+def face_off(**kwargs: Any) -> CrystaleState:
+    return play(main_phase(**kwargs), *FACE_OFF)
+
+
+def test_cr_8_1_one_adjacent_tile_once_a_turn() -> None:
+    state = play(main_phase(), "summon Cinderpup @c2")
+    assert "2 tiles from u3" in rejected(state, "move u3 c4", "CR-8.1")
+    rejected(state, "move u3 c2", "CR-8.1")
+    state = play(state, "move u3 c3")
+    assert "already moved" in rejected(state, "move u3 c4", "CR-8.1")
+    assert "belongs to p2" in rejected(state, "move u2 c6", "CR-8.1")
+
+
+def test_cr_8_2_a_move_into_or_through_a_unit_is_refused() -> None:
+    state = play(main_phase(), "summon Cinderpup @c2")
+    reason = rejected(state, "move u1 c2", "CR-8.2")
+    assert reason == "c2 holds u3 (Cinderpup); u1 (Vulkara Emberqueen) cannot move onto or through it"
+
+
+def test_cr_i_15_summoners_move_and_summon_from_their_new_tile() -> None:
+    state = play(main_phase(), "move u1 c2")
+    assert state.units[1].tile == 12
+    assert judge(state, "summon Cinderpup @b2").legal
+    assert unit_at(state, "c1") is None and judge(state, "summon Cinderpup @c1").legal
+
+
+def test_cr_i_16_a_new_servant_moves_and_attacks_at_once() -> None:
+    state = play(main_phase(), "end", "pull", "summon Reefling @c6", "end", "done", "pull",
+                 "move u1 c2", "end", "pull", "move u3 c5", "end", "done", "pull", "move u1 c3", "end", "pull",
+                 "move u3 c4", "end", "done", "pull")
+    state = play(state, "summon Cinderpup @d3", "attack u4 u3", ("p2", "hold"))
+    assert state.units[3].hp == 20
+
+
+def test_cr_8_3_attack_in_range_only() -> None:
+    state = play(main_phase(), "summon Cinderpup @c2", "end", "done", "pull", "summon Reefling @c6",
+                 "end", "done", "pull")
+    reason = rejected(state, "attack u3 u4", "CR-8.3")
+    assert reason == "u4 (Reefling) on c6 is 4 tiles from u3 (Cinderpup) on c2; its range is 1"
+    assert "own unit" in rejected(state, "attack u3 u1", "CR-8.3")
+    rejected(state, "attack u3 u9", "CR-8.3")
+
+
+def test_cr_i_3_printed_range_and_default_range_1_not_blocked() -> None:
+    state = face_off()  # p1's turn 3: Archer on c3, Reefling on c5, distance 2
+    assert judge(state, "attack u3 u4").legal  # range 2, nothing between blocks it
+    assert RULES.observe(state)["units"][2]["crystal"] == "Pyrelance Archer"
+
+
+def test_cr_8_4_attacker_strikes_first_and_cr_i_9_no_counter_out_of_range() -> None:
+    state = play(face_off(), "attack u3 u4")
+    assert state.units[4].hp == 15  # 40 - 25
+    assert state.phase == "main" and state.counter is None  # the Reefling's range 1 cannot reach c3
+
+
+def test_cr_8_5_zero_hp_goes_to_the_higher_plane() -> None:
+    state = play(face_off(), "attack u3 u4", "cast Flame Lance @u4")
+    assert 4 not in state.units and state.sides[1].plane.as_dict() == {"Reefling": 1}
+
+
+def test_cr_8_7_and_cr_i_9_the_defender_chooses_a_counterattack() -> None:
+    state = play(face_off(), "move u3 c4", "attack u3 u4")
+    assert state.phase == "counter" and RULES.to_act(state) == frozenset({"p2"})
+    assert "first decides whether to counterattack" in rejected(state, "end", "CR-8.7", "p2")
+    countered = play(state, ("p2", "counter"))
+    assert countered.units[3].hp == 10 and countered.phase == "main"  # 30 - 20
+    held = play(state, ("p2", "hold"))
+    assert held.units[3].hp == 30
+    rejected(held, "counter", "CR-8.7")
+
+
+def test_cr_i_9_always_counterattack_variant() -> None:
+    state = play(face_off(variants={"counterattack": "always"}), "move u3 c4", "attack u3 u4")
+    assert state.phase == "main" and state.units[3].hp == 10
+
+
+def test_cr_8_6_and_cr_i_4_a_hit_takes_one_from_the_hit_box() -> None:
+    state = play(main_phase(), "summon Pyrelance Archer @c2", "move u3 c3", "end", "done", "pull", "end",
+                 "pull", "move u3 c4", "end", "done", "pull", "end", "pull", "move u3 c5")
+    state = play(state, "attack u3 u2")
+    assert state.sides[1].hits == 2  # one hit, whatever the ATK
+    assert state.phase == "main"  # a Summoner never counterattacks
+
+
+def test_cr_i_4_a_strike_with_zero_atk_is_no_hit() -> None:
+    state = play(main_phase(), "summon Pyrelance Archer @c2", "move u3 c3", "end", "done", "pull", "end",
+                 "pull", "move u3 c4", "end", "done", "pull", "use u2 1 @u3", "end", "pull", "move u3 c5")
+    from referee.kit.adjustments import parse_change
+
+    state = RULES.apply_change(state, parse_change("stat u3 atk -30"))
+    assert RULES.observe(state)["units"][2]["atk"] == 0
+    state = play(state, "attack u3 u2")
+    assert state.sides[1].hits == 3
+
+
+def test_cr_8_8_summoners_do_not_attack() -> None:
+    assert "has no ATK" in rejected(main_phase(), "attack u1 u2", "CR-8.8")
+
+
+def test_cr_8_9_fatigue_after_attacking() -> None:
+    state = play(face_off(), "attack u3 u4")
+    assert "fatigued" in rejected(state, "attack u3 u4", "CR-8.9")
+    assert "cannot move" in rejected(state, "move u3 c4", "CR-8.9")
+    assert "fatigued" in rejected(state, "use u3 1", "CR-8.9")
+    state = play(state, "end", "done", "pull", "end", "done", "pull")
+    assert judge(state, "move u3 c4").legal
+
+
+def test_cr_i_8_attack_after_move_variant() -> None:
+    assert judge(play(face_off(), "move u3 c4"), "attack u3 u4").legal
+    state = play(face_off(variants={"attack_after_move": "no"}), "move u3 c4")
+    rejected(state, "attack u3 u4", "CR-I.8")
+
+
+def test_cr_8_10_atk_as_it_stands_on_its_tile() -> None:
+    # Archer (Fire, 25) on a Fire tile strikes for 35; Reefling (Water) on Water counters for 30.
+    state = play(face_off(tiles=tiles_with(c4="F", c5="W")), "move u3 c4", "attack u3 u4")
+    assert state.units[4].hp == 5
+    state = play(state, ("p2", "counter"))
+    assert 3 not in state.units  # 30 - 30
+    assert state.sides[0].plane.as_dict() == {"Pyrelance Archer": 1}
+
+
+def test_cr_i_20_heal_never_above_the_rank_hp_and_atk_changes_end_with_the_turn() -> None:
+    state = play(face_off(), "attack u3 u4", "end", "done", "pull", "use u2 2 @u4")
+    assert state.units[4].hp == 35  # 15 + 20
+    state = play(state, "end", "done", "pull", "end", "done", "pull", "use u2 2 @u4")
+    assert state.units[4].hp == 40  # capped at rank 1's 40
+    state = play(state, "use u2 1 @u3")
+    assert state.units[3].atk_turn == -10
+    state = play(state, "end")
+    assert state.units[3].atk_turn == 0
+
+
+def test_cr_13_1_the_third_hit_ends_the_battle() -> None:
+    state = play(main_phase(), "cast Flame Lance @u2", "cast Flame Lance @u2")
+    assert state.sides[1].hits == 1 and not RULES.outcome(state).over
+    state = play(state, "cast Flame Lance @u2")
+    out = RULES.outcome(state)
+    assert (out.status, out.winner, out.clause) == ("win", "p1", "CR-13.1")
+    assert RULES.to_act(state) == frozenset() and RULES.legal_actions(state) == []

@@ -1,0 +1,122 @@
+"""Promotion slots (CR-9), the End and Promotion phases (CR-10)."""
+
+from __future__ import annotations
+
+from referee.games.crystale import CrystaleState
+from referee.kit.adjustments import parse_adjustment
+from tests.crystale.helpers import RULES, judge, main_phase, play, rejected
+
+
+def adjust(state: CrystaleState, text: str) -> CrystaleState:
+    for change in parse_adjustment(text):
+        verdict = RULES.check_change(state, change)
+        assert verdict.legal, verdict.explain()
+        state = RULES.apply_change(state, change)
+    return state
+
+
+def with_plane(servants: int) -> CrystaleState:
+    """p1 in its Main phase with ``servants`` Servants moved from hand to the Higher Plane."""
+    state = main_phase()
+    names = ["Cinderpup", "Cinderpup", "Pyrelance Archer", "Cinderpup", "Cinderpup", "Magmaback Golem",
+             "Magmaback Golem"][:servants]
+    return adjust(state, "; ".join(f"move p1 hand>plane {n}" for n in names)) if names else state
+
+
+def test_cr_9_1_slots_at_two_four_and_seven_servants() -> None:
+    assert [with_plane(n).sides[0].slots_earned for n in range(8)] == [0, 0, 1, 1, 2, 2, 2, 3]
+    spells = adjust(main_phase(), "move p1 hand>plane Flame Lance; move p1 hand>plane Kiln Surge")
+    assert spells.sides[0].slots_earned == 0  # only Servants count
+    reason = rejected(with_plane(1), "slot mp", "CR-9.1")
+    assert reason == "p1 has no unused promotion slot: its Higher Plane holds 1 Servant(s); the next slot comes at 2"
+
+
+def test_cr_9_2_a_fourth_promotion_slot_is_refused() -> None:
+    state = play(with_plane(7), "slot mp", "slot mp", "slot mp")
+    side = state.sides[0]
+    assert (side.slots_earned, side.slots_used) == (3, 3)
+    assert rejected(state, "slot mp", "CR-9.2") == "p1 already used all 3 promotion slots of the match"
+    assert not RULES.check_change(state, parse_adjustment("resource p1 slots +1")[0]).legal
+
+
+def test_cr_9_3_a_slot_promotes_ignoring_requirements_the_same_turn() -> None:
+    state = play(with_plane(2), "summon Cinderpup @c2", "slot promote u3")
+    unit = state.units[3]
+    assert (unit.rank, unit.hp) == (2, 60) and RULES.observe(state)["units"][2]["atk"] == 30
+    assert state.sides[0].slots_used == 1
+    rejected(state, "slot promote u1", "CR-9.1")
+
+
+def test_cr_9_4_and_cr_i_18_a_slot_takes_a_reported_servant_from_the_pool() -> None:
+    state = with_plane(2)
+    assert "the slot takes a Servant" in rejected(state, "slot servant Flame Lance", "CR-9.4")
+    after = play(state, "slot servant Sootwing Drake")
+    side = after.sides[0]
+    assert side.hand.known.count("Sootwing Drake") == 1 and side.pool.count == state.sides[0].pool.count - 1
+    assert side.knowledge is not None and side.knowledge.seen.count("Sootwing Drake") == 1
+    rejected(after, "slot servant Sootwing Drake", "CR-9.1")  # the one slot is spent
+
+
+def test_cr_9_5_a_slot_regains_the_recharge_within_the_limit() -> None:
+    state = play(with_plane(2), "cast Flame Lance @u2", "cast Flame Lance @u2", "slot mp")
+    assert state.sides[0].mp == 60 + 40
+    full = play(with_plane(2), "slot mp")
+    assert full.sides[0].mp == 120
+
+
+def test_cr_9_6_promotion_takes_the_next_ranks_stats_and_stops_at_the_top() -> None:
+    state = play(with_plane(4), "summon Pyrelance Archer @c2", "slot promote u3")
+    assert (state.units[3].rank, state.units[3].hp) == (2, 45)
+    assert "top rank 2" in rejected(state, "slot promote u3", "CR-9.6")
+
+
+def test_cr_i_10_promotion_and_damage_already_taken() -> None:
+    for variant, hp in (("full", 60), ("keep_damage", 50)):
+        state = main_phase(variants={"promotion_hp": variant})
+        state = adjust(state, "move p1 hand>plane Cinderpup; move p1 hand>plane Cinderpup")
+        state = play(state, "summon Pyrelance Archer @c2")
+        state = adjust(state, "move p1 hand>c3 Cinderpup; stat u4 hp -10")
+        state = play(state, "slot promote u4")
+        assert state.units[4].hp == hp, variant
+
+
+def test_cr_i_17_slots_are_kept_and_not_earned_twice() -> None:
+    state = play(with_plane(2), "end")
+    state = play(state, "pull", "end", "pull")
+    assert state.sides[0].slots_earned - state.sides[0].slots_used == 1  # kept into a later turn
+    state = adjust(state, "move p1 plane>pool Cinderpup; move p1 plane>pool Cinderpup")
+    state = adjust(state, "move p1 hand>plane Pyrelance Archer; move p1 pool>plane Cinderpup")
+    assert state.sides[0].slots_earned == 1  # reaching 2 again earns nothing new
+    rejected(play(state, "end"), "slot mp", "CR-1.3")
+    assert "slot" in RULES.rulebook().get("CR-I.17").text
+
+
+def test_cr_10_1_end_of_turn_effects_stop() -> None:
+    state = play(main_phase(), "summon Cinderpup @c2", "cast Heatwave Hymn @u3", "end")
+    assert state.units[3].atk_turn == 0 and state.phase == "promotion"
+
+
+def test_cr_10_2_hand_limit_of_nine() -> None:
+    state = main_phase()
+    state = adjust(state, "draw p1 3")  # 10 crystals in hand
+    state = play(state, "end")
+    assert state.phase == "discard" and RULES.to_act(state) == frozenset({"p1"})
+    assert "moves exactly 1" in rejected(state, "discard Flame Lance, Kiln Surge", "CR-10.2")
+    rejected(state, "discard Tidal Lash", "CR-12.3")
+    state = play(state, "discard Cinderpup")
+    side = state.sides[0]
+    assert side.hand.count == 9 and side.plane.as_dict() == {"Cinderpup": 1}
+    assert state.active == 1 and state.phase == "pull"  # no Servant on the board: no Promotion phase
+
+
+def test_cr_10_3_and_cr_i_19_promotion_phase_asks_the_referee_to_confirm() -> None:
+    state = play(main_phase(), "summon Cinderpup @c2", "end")
+    verdict = judge(state, "promote u3")
+    assert verdict.legal and verdict.rulings[0].clause == "CR-10.3"
+    assert "Defeat an enemy Servant" in verdict.rulings[0].text
+    state = play(state, "promote u3")
+    assert (state.units[3].rank, state.units[3].hp) == (2, 60)
+    assert "already promoted" in rejected(state, "promote u3", "CR-I.19")
+    rejected(state, "promote u1", "CR-10.3")
+    state = play(state, "done")
+    assert state.active == 1

@@ -1,0 +1,45 @@
+"""What each viewer sees (render, observe, secrets): no view leaks another seat's pool."""
+
+from __future__ import annotations
+
+import json
+
+from tests.crystale.helpers import RULES, fresh, main_phase, play
+
+
+def _all_views(state: object) -> dict[str, str]:
+    return {viewer: RULES.render(state, viewer) + json.dumps(RULES.observe(state, viewer))  # type: ignore[arg-type]
+            for viewer in ("referee", "public", "p1", "p2")}
+
+
+def test_cr_3_8_no_view_leaks_another_seats_unaccounted_crystals() -> None:
+    state = play(main_phase(), "summon Cinderpup @c2", "cast Flame Lance @u2")
+    views = _all_views(state)
+    for seat in ("p1", "p2"):
+        secrets = RULES.secrets(state, seat)
+        assert secrets, seat
+        for viewer, text in views.items():
+            if viewer in ("referee", seat):
+                assert all(s in text for s in secrets)
+            else:
+                assert not [s for s in secrets if s in text], (seat, viewer)
+    assert "Kiln Surge" in RULES.secrets(state, "p1") and "Flame Lance" not in RULES.secrets(state, "p1")
+
+
+def test_cr_12_1_render_draws_the_hex_board_with_hp_and_atk_on_the_tile() -> None:
+    state = play(main_phase(tiles="I" * 12 + "F" + "I" * 16), "summon Cinderpup @c2")
+    text = RULES.render(state, "public")
+    lines = text.splitlines()
+    assert lines[0].startswith("            a1:I") and lines[4].startswith("c1:I        c2:F")
+    assert "+u3 40/30" in lines[5] and "-u2 3hit" in lines[5]
+    assert "u3 p1 Cinderpup (Fire) rank 1 on c2 (Fire tile): HP 40/40, ATK 30 (20 base, +10 tile)" in text
+    assert "p2: Thalassa Tidecaller: MP 160/140 (+20 bonus)" in text
+    assert text.splitlines()[-1] == "Turn 1: p1, Main phase"
+
+
+def test_observe_reports_the_position_as_data() -> None:
+    data = RULES.observe(fresh(), "p1")
+    assert data["phase"] == "start" and data["result"] == "*"
+    assert data["seats"]["p1"]["registered"]["list"]["Cinderpup"] == 4
+    assert "list" not in data["seats"]["p2"]["registered"]
+    assert len(data["tiles"]) == 29

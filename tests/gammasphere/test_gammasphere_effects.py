@@ -1,0 +1,347 @@
+"""Card effects: structured effects the engine applies, free text that needs a ruling, and
+the referee's adjustments (GS-2.9, GS-9 and their interpretations)."""
+
+from __future__ import annotations
+
+from referee.games.gammasphere import Play
+from referee.games.gammasphere.field import attack_of, defense_of
+from referee.kit.adjustments import parse_change
+from tests.gammasphere.helpers import (
+    DECK,
+    OTHER,
+    RULES,
+    adjust,
+    assert_illegal,
+    assert_legal,
+    change_verdict,
+    decklist,
+    entity,
+    play,
+    put,
+    resources_of,
+    side,
+    started,
+    verdict,
+)
+
+SIPHON = """
+[[cards]]
+name = "Pylon"
+kind = "pylon"
+[[cards]]
+name = "Siphon"
+kind = "event"
+text = "The opponent loses 1000 gas."
+effect = { opponent_gas = -1000 }
+[[cards]]
+name = "Cataclysm"
+kind = "event"
+text = "Both players lose 9000 power."
+effect = { power = -9000, opponent_power = -9000 }
+"""
+
+
+NEST = """
+[[cards]]
+name = "Pylon"
+kind = "pylon"
+[[cards]]
+name = "Sniper Nest"
+kind = "building"
+defense = 500
+text = "Turn sideways and spend 1 jiggawatt: one opposing character is destroyed."
+when = "activated"
+tap = true
+activate_jiggawatts = 1
+effect = { target = "opposing character", destroy = true }
+[[cards]]
+name = "Recruit"
+kind = "character"
+level = 1
+attack = 100
+defense = 100
+"""
+
+
+def refused(state: object, change: str, clause: str, *fragments: str) -> None:
+    v = RULES.check_change(state, parse_change(change))  # type: ignore[arg-type]
+    assert not v.legal, f"{change} should be refused"
+    assert v.violations[0].clause == clause, v.violations
+    for fragment in fragments:
+        assert fragment in v.violations[0].reason, v.violations[0].reason
+
+
+# -- structured effects (GS-9.1) ---------------------------------------------------------
+
+
+def test_gs_9_1_power_gas_and_draw_effects_are_carried_out_by_the_engine() -> None:
+    state = started({"p1": DECK})
+    state = resources_of(state, "p1", gas=5000, jiggawatts=2)
+    state = play(state, "play Vesper the Undying")
+    assert side(state, "p1").power == 9500
+    hand, deck = side(state, "p1").hand.count, side(state, "p1").deck.count
+    state = play(state, "play Rift Scout")
+    assert (side(state, "p1").hand.count, side(state, "p1").deck.count) == (hand - 1 + 1, deck - 1)
+    assert not verdict(started({"p1": DECK}), "play Rift Scout").rulings
+
+
+def test_gs_9_1_a_targeted_effect_needs_a_target_of_the_right_kind() -> None:
+    state = started({"p1": DECK})
+    state, _ = put(state, "p1", "Pylon")
+    state, _ = put(state, "p1", "Pylon")
+    state, mine = put(state, "p1", "Gamma Trooper")
+    state, wall = put(state, "p2", "Bastion Wall")
+    state, foe = put(state, "p2", "Shale Golem")
+    assert_illegal(state, "play Solar Flare", "GS-9.1", "add 'on #N'")
+    assert_illegal(state, f"play Solar Flare on #{mine}", "GS-9.1", "p1's own")
+    assert_illegal(state, f"play Solar Flare on #{wall}", "GS-9.1", "not a character")
+    assert_illegal(state, f"play Overclock on #{foe}", "GS-9.1", "own characters")
+    assert_illegal(state, f"play Supply Drop on #{foe}", "GS-N.3", "takes no target")
+    assert Play("Solar Flare", "", foe) in RULES.legal_actions(state)
+    state = play(state, f"play Solar Flare on #{foe}")
+    assert entity(state, foe) is None and side(state, "p2").discard == ("Shale Golem",)
+    assert side(state, "p1").discard == ("Solar Flare",)
+
+
+def test_gs_9_1_and_gs_i_23_a_level_effect_stops_at_ten() -> None:
+    state = started({"p1": DECK})
+    state, _ = put(state, "p1", "Pylon")
+    state, _ = put(state, "p1", "Pylon")
+    state, lancer = put(state, "p1", "Ion Lancer", level=9)
+    state = play(state, f"play Overclock on #{lancer}")
+    assert entity(state, lancer).level == 10
+    assert attack_of(state, entity(state, lancer)) == 1800 + 5 * 300
+    state, low = put(state, "p1", "Ion Lancer", level=2)
+    state = play(state, f"play Overclock on #{low}")
+    assert entity(state, low).level == 4 and defense_of(state, entity(state, low)) == 1000 - 150
+
+
+def test_gs_i_24_an_effect_takes_only_the_gas_there_is() -> None:
+    state = started(options={"catalog": SIPHON})
+    state = resources_of(state, "p2", gas=300)
+    state = play(state, "play Siphon")
+    assert side(state, "p2").gas == 0
+
+
+def test_gs_i_15_an_effect_bringing_both_power_levels_to_zero_draws_the_game() -> None:
+    state = started(options={"catalog": SIPHON})
+    state = play(state, "play Cataclysm")
+    out = RULES.outcome(state)
+    assert (out.status, out.winner, out.clause) == ("draw", None, "GS-I.15")
+    assert (side(state, "p1").power, side(state, "p2").power) == (0, 0)
+
+
+def test_gs_8_1_a_structured_power_loss_can_end_the_game() -> None:
+    state = started({"p1": DECK})
+    state = resources_of(state, "p2", power=700)
+    state, _ = put(state, "p1", "Pylon")
+    state, _ = put(state, "p1", "Pylon")
+    state = play(state, "play Psionic Lash")
+    assert side(state, "p2").power == 0
+    assert (RULES.outcome(state).winner, RULES.outcome(state).clause) == ("p1", "GS-8.1")
+
+
+def test_gs_i_5_a_structured_draw_takes_what_the_deck_holds_or_loses_by_variant() -> None:
+    for variant in ("skip", "lose"):
+        state = started({"p1": decklist("8 Pylon\n1 Rift Scout")}, empty_deck=variant)
+        assert side(state, "p1").deck.count == 1
+        state = resources_of(state, "p1", hand=side(state, "p1").hand.put_known("Rift Scout"))
+        state = adjust(state, "draw p1 1")
+        state = play(state, "play Rift Scout")
+        assert side(state, "p1").deck.count == 0
+        out = RULES.outcome(state)
+        if variant == "skip":
+            assert not out.over
+        else:
+            assert (out.winner, out.clause) == ("p2", "GS-I.5")
+
+
+# -- free text and rulings (GS-9.2, GS-2.9, GS-I.22) --------------------------------------
+
+
+def test_gs_9_2_a_free_text_effect_is_recorded_with_a_ruling_naming_the_card() -> None:
+    state = started({"p2": OTHER})
+    state = play(state, "end", "draw")
+    v = assert_legal(state, "play Mirror Adept")
+    assert v.status == "ruling"
+    (ruling,) = v.rulings
+    assert (ruling.card, ruling.clause) == ("Mirror Adept", "GS-9.2")
+    assert ruling.text == state.cards["Mirror Adept"].text
+    state, _ = put(state, "p2", "Pylon")
+    assert verdict(state, "play Sabotage").rulings[0].card == "Sabotage"
+
+
+def test_gs_9_2_a_free_text_activation_checks_costs_and_its_optional_target() -> None:
+    state = started()
+    state, warden = put(state, "p1", "Chrono Warden")
+    state, _ = put(state, "p1", "Pylon")
+    state, foe = put(state, "p2", "Gamma Trooper", tapped=True)
+    assert_illegal(state, f"activate #{warden} on #42", "GS-1.3", "#42")
+    v = assert_legal(state, f"activate #{warden} on #{foe}")
+    assert v.rulings[0].card == "Chrono Warden" and v.rulings[0].clause == "GS-9.2"
+    state = play(state, f"activate #{warden} on #{foe}")
+    assert entity(state, warden).tapped and all(e.tapped for e in state.field if e.kind == "pylon")
+
+
+def test_gs_2_9_and_gs_i_22_conditional_and_lasting_effects_ask_no_ruling_when_played() -> None:
+    state = started({"p2": OTHER})
+    state = play(state, "end", "draw")
+    state = resources_of(state, "p2", jiggawatts=1)
+    for text in ("play Ember Hound", "play Bastion Wall"):
+        v = assert_legal(state, text)
+        assert v.status == "legal"
+        state = play(state, text)
+    v = assert_legal(state, f"play Gauss Repeater on #{state.field[0].id}")
+    assert v.status == "legal"
+    hound = state.field[0].id
+    state = adjust(state, f"stat #{hound} level +1")  # the referee carries out the condition later
+    assert entity(state, hound).level == 3
+
+
+# -- adjustments (GS-9.3 to GS-9.8) ----------------------------------------------------------
+
+
+def test_gs_9_3_an_adjustment_is_checked_change_by_change_against_the_position() -> None:
+    state = started({"p1": DECK})
+    assert change_verdict(state, "resource p1 gas -300").legal
+    state = adjust(state, "resource p1 gas -300; resource p1 gas +100")
+    assert side(state, "p1").gas == 3300 - 200
+    refused(state, "resource p1 gas -5000", "REF-6.3", "p1 has 3100 gas; 5000 cannot be taken")
+
+
+def test_gs_9_4_moving_cards_between_zones() -> None:
+    state = started({"p1": DECK})
+    state, trooper = put(state, "p1", "Gamma Trooper")
+    state, blade = put(state, "p1", "Plasma Blade", carrier=trooper)
+    refused(state, "move p3 hand>discard Pylon", "GS-9.4", "no seat 'p3'")
+    refused(state, "move p1 hand>graveyard Pylon", "GS-9.4", "no zone 'graveyard'")
+    refused(state, "move p1 hand>hand Pylon", "GS-9.4", "does not move")
+    refused(state, "move p1 hand>discard", "GS-9.4", "name it")
+    refused(state, "move p1 discard>hand Pylon", "GS-9.4", "no Pylon is in p1's discard pile")
+    refused(state, "move p1 hand>discard #1", "GS-9.4", "numbers name cards on the field")
+    refused(state, "move p1 hand>discard Fire Imp", "GS-2.1", "Fire Imp")
+    refused(state, "move p2 field>hand #1", "GS-9.4", "is p1's, not p2's")
+    refused(state, "move p1 hand>field Solar Flare", "GS-9.4", "events do not stay")
+    refused(state, "move p1 hand>field Plasma Blade", "GS-9.4", "played onto its carrier")
+    state = adjust(state, f"move p1 field>hand #{trooper}")
+    assert entity(state, trooper) is None and entity(state, blade) is None
+    assert side(state, "p1").hand.known.count("Gamma Trooper") == 1
+    assert side(state, "p1").discard == ("Plasma Blade",)
+    state = adjust(state, "move p1 discard>hand Plasma Blade; move p1 hand>field Gamma Trooper")
+    assert state.field[-1].card == "Gamma Trooper" and state.field[-1].mode == "attack"
+    hand = side(state, "p1").hand
+    state = adjust(state, "move p1 hand>deck")
+    assert side(state, "p1").hand.count == hand.count - 1 and side(state, "p1").hand.known.total == 0
+    assert side(state, "p1").knowledge.seen.count("Plasma Blade") == 0
+
+
+def test_gs_9_4_a_unique_entity_moved_onto_the_field_keeps_gs_6_5() -> None:
+    state = started({"p1": DECK})
+    state, _ = put(state, "p2", "Vesper the Undying")
+    refused(state, "move p1 deck>field Vesper the Undying", "GS-6.5", "unique")
+
+
+def test_gs_9_4_a_field_card_named_by_a_shared_name_must_be_numbered() -> None:
+    state = started()
+    state, _ = put(state, "p1", "Gamma Trooper")
+    state, _ = put(state, "p1", "Gamma Trooper")
+    refused(state, "destroy Gamma Trooper", "GS-9.4", "name one by number")
+    refused(state, "destroy Shale Golem", "GS-1.3", "no Shale Golem")
+    refused(state, "tap #12", "GS-1.3", "#12")
+
+
+def test_gs_9_5_changing_attack_defense_and_level() -> None:
+    state = started()
+    state, trooper = put(state, "p1", "Gamma Trooper")
+    state, wall = put(state, "p1", "Bastion Wall")
+    state, pylon = put(state, "p1", "Pylon")
+    state, blade = put(state, "p1", "Plasma Blade", carrier=trooper)
+    state = adjust(state, f"stat #{trooper} attack +300; stat #{wall} defense -500; stat #{blade} attack +100")
+    assert attack_of(state, entity(state, trooper)) == 1200 + 300 + 500 + 100
+    assert defense_of(state, entity(state, wall)) == 1500
+    state = adjust(state, f"stat #{trooper} attack =1000")
+    assert attack_of(state, entity(state, trooper)) == 1000
+    state = adjust(state, f"stat #{trooper} level =5")
+    assert attack_of(state, entity(state, trooper)) == 1000 + 2 * 200
+    refused(state, f"stat #{trooper} level +6", "GS-I.23", "levels run from 1 to 10", "level 11")
+    refused(state, f"stat #{trooper} level =0", "GS-I.23")
+    refused(state, f"stat #{wall} level +1", "GS-9.5", "building and has no level")
+    refused(state, f"stat #{pylon} defense +1", "GS-9.5", "pylon")
+    refused(state, f"stat #{trooper} speed +1", "GS-9.5", "no stat 'speed'")
+
+
+def test_gs_9_6_changing_gas_power_and_jiggawatts() -> None:
+    state = started({"p1": DECK})
+    state = adjust(state, "resource p2 gas +200; resource p1 jiggawatts +1; resource p2 pl -100")
+    assert (side(state, "p2").gas, side(state, "p1").jiggawatts, side(state, "p2").power) == (3200, 1, 8900)
+    state = play(state, "play Supply Drop")
+    assert side(state, "p1").jiggawatts == 0
+    refused(state, "resource p1 mana +1", "GS-9.6", "no resource 'mana'")
+    refused(state, "resource p1 jiggawatts -1", "REF-6.3")
+
+
+def test_gs_8_1_and_gs_i_15_adjustments_that_reach_zero_end_the_game() -> None:
+    state = started()
+    one = adjust(state, "resource p2 power -9000")
+    assert (RULES.outcome(one).winner, RULES.outcome(one).clause) == ("p1", "GS-8.1")
+    both = adjust(state, "resource p1 power -9000; resource p2 power -9000")
+    assert (RULES.outcome(both).status, RULES.outcome(both).clause) == ("draw", "GS-I.15")
+
+
+def test_gs_9_7_tapping_untapping_and_destroying() -> None:
+    state = started()
+    state, trooper = put(state, "p2", "Gamma Trooper")
+    state, blade = put(state, "p2", "Plasma Blade", carrier=trooper)
+    state = adjust(state, f"tap #{trooper}")
+    assert entity(state, trooper).tapped
+    refused(state, f"tap #{trooper}", "GS-9.7", "already tapped")
+    state = adjust(state, f"untap #{trooper}")
+    refused(state, f"untap #{trooper}", "GS-9.7", "already untapped")
+    state = adjust(state, f"destroy #{trooper}")
+    assert entity(state, trooper) is None and entity(state, blade) is None
+    assert side(state, "p2").discard == ("Plasma Blade", "Gamma Trooper")
+
+
+def test_gs_9_8_drawing_by_adjustment_is_limited_by_the_deck() -> None:
+    state = started({"p1": decklist("8 Pylon\n1 Rift Scout")})
+    refused(state, "draw p1 2", "GS-5.7", "p1's deck holds 1 card; 2 cannot be drawn")
+    refused(state, "draw p9 1", "GS-9.4", "no seat")
+    state = adjust(state, "draw p1 1")
+    assert (side(state, "p1").hand.count, side(state, "p1").deck.count) == (9, 0)
+    refused(state, "move p1 deck>hand", "GS-5.7", "empty")
+
+
+def test_gs_9_3_nothing_is_adjusted_before_the_opening_hands() -> None:
+    from tests.gammasphere.helpers import new_game
+
+    refused(new_game(), "resource p1 gas +100", "GS-9.3", "opening hands")
+
+
+def test_gs_i_5_a_draw_awaited_from_a_deck_an_adjustment_emptied_is_skipped_or_lost() -> None:
+    for variant in ("skip", "lose"):
+        state = started({"p2": decklist("8 Pylon")}, empty_deck=variant)
+        state = play(state, "end")
+        assert state.phase == "draw" and side(state, "p2").deck.count == 1
+        state = adjust(state, "draw p2 1")
+        if variant == "skip":
+            assert state.phase == "main" and side(state, "p2").gas == 3300
+        else:
+            assert (RULES.outcome(state).winner, RULES.outcome(state).clause) == ("p1", "GS-I.5")
+
+
+def test_gs_9_1_and_gs_6_9_a_structured_activated_effect_with_a_target() -> None:
+    from referee.games.gammasphere import Activate
+
+    state = started(options={"catalog": NEST})
+    state, nest = put(state, "p1", "Sniper Nest")
+    state, _ = put(state, "p1", "Pylon")
+    state, mine = put(state, "p1", "Recruit")
+    state, foe = put(state, "p2", "Recruit")
+    assert_illegal(state, f"activate #{nest}", "GS-9.1", "add 'on #N'")
+    assert_illegal(state, f"activate #{nest} on #{mine}", "GS-9.1", "p1's own")
+    assert RULES.legal_actions(state).count(Activate(nest, foe)) == 1
+    v = assert_legal(state, f"activate #{nest} on #{foe}")
+    assert v.status == "legal"
+    state = play(state, f"activate #{nest} on #{foe}")
+    assert entity(state, foe) is None and entity(state, nest).tapped
+    assert side(state, "p2").discard == ("Recruit",)

@@ -1,0 +1,137 @@
+"""Replay the whole example games in fixtures/gammasphere/games.
+
+Each game is checked entry by entry (rejections included) and must end exactly as
+recorded, with the final resources, piles and field computed by hand from the
+rules text. Together the files reach every ending by rule: a power level at zero
+(GS-8.1) by combat and by an adjustment, an empty deck (GS-I.5) and both power
+levels at zero (GS-I.15).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from referee.contract import Player, Setup
+from referee.games.gammasphere import GammasphereState
+from referee.games.gammasphere.field import attack_of, defense_of
+from referee.kit.adjustments import parse_adjustment
+from referee.kit.decks import Deck, parse_decklist
+from tests.gammasphere.helpers import FIXTURES, RULES
+
+GAME_FILES = sorted((FIXTURES / "games").glob("*.json"))
+
+
+def load(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+def start(game: dict[str, Any]) -> GammasphereState:
+    options = dict(game["options"])
+    if "catalog_file" in game:
+        options["catalog"] = (FIXTURES / game["catalog_file"]).read_text()
+    setup = RULES.resolve_setup(Setup(
+        players=tuple(Player(s, n) for s, n in game["players"].items()),
+        ruleset=game["ruleset"], variants=game["variants"], options=options))
+    decks: dict[str, Deck] = {}
+    for seat, text in game["decks"].items():
+        decklist = parse_decklist(text)
+        assert RULES.check_deck(setup, seat, decklist).legal
+        decks[seat] = decklist
+    return RULES.initial_state(msgspec.structs.replace(setup, decks=decks))
+
+
+def replay(game: dict[str, Any], upto: int | None = None) -> GammasphereState:
+    state = start(game)
+    for number, entry in enumerate(game["entries"][:upto], 1):
+        assert not RULES.outcome(state).over, f"game over before entry {number}"
+        if isinstance(entry, dict) and "adjust" in entry:
+            for change in parse_adjustment(entry["adjust"]):
+                verdict = RULES.check_change(state, change)
+                assert verdict.legal, f"entry {number} {entry}: {verdict.violations}"
+                state = RULES.apply_change(state, change)
+            continue
+        if isinstance(entry, dict):
+            verdict = RULES.check(state, RULES.parse(entry["reject"]), entry.get("seat"))
+            assert not verdict.legal and verdict.violations[0].clause == entry["clause"], (number, verdict)
+            continue
+        seat, _, text = entry.rpartition(": ")
+        action = RULES.parse(text)
+        assert RULES.notation(action) == text, "fixtures are in canonical notation"
+        actor = seat or RULES.to_move(state)
+        assert actor in RULES.to_act(state), (number, entry)
+        verdict = RULES.check(state, action, actor)
+        assert verdict.legal, f"entry {number} {entry}: {verdict.violations}"
+        state = RULES.apply(state, action, actor)
+    return state
+
+
+def test_at_least_five_fixture_games() -> None:
+    assert len(GAME_FILES) >= 5
+
+
+@pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.stem)
+def test_fixture_game_replays_to_its_recorded_result(path: Path) -> None:
+    game = load(path)
+    assert game["title"] and game["notes"]
+    state = replay(game)
+    out = RULES.outcome(state)
+    expected = game["expected"]
+    assert (out.status, out.winner, out.clause, out.result, out.reason) == (
+        expected["status"], expected["winner"], expected["clause"], expected["result"], expected["reason"])
+    for seat, own in zip(("p1", "p2"), state.sides, strict=True):
+        final = game["final"][seat]
+        assert (own.power, own.gas, own.hand.count, own.deck.count, list(own.discard)) == (
+            final["power"], final["gas"], final["hand"], final["deck"], final["discard"]), seat
+    field = []
+    for entity in state.field:
+        row: dict[str, Any] = {"id": entity.id, "card": entity.card, "owner": ("p1", "p2")[entity.owner],
+                               "tapped": entity.tapped}
+        expected_row: dict[str, Any] = next((r for r in game["field"] if r["id"] == entity.id), {})
+        if "mode" in expected_row:
+            row["mode"] = entity.mode
+        if "level" in expected_row:
+            row["level"] = entity.level
+        if "attack" in expected_row:
+            row["attack"] = attack_of(state, entity)
+        if "defense" in expected_row:
+            row["defense"] = defense_of(state, entity)
+        if "carrier" in expected_row:
+            row["carrier"] = entity.carrier
+        field.append(row)
+    assert field == game["field"]
+    assert RULES.legal_actions(state) == [] and RULES.to_act(state) == frozenset()
+
+
+def test_fixture_games_cover_every_ending_by_rule() -> None:
+    games = [load(p) for p in GAME_FILES]
+    endings = {(g["expected"]["status"], g["expected"]["clause"]) for g in games}
+    assert {("win", "GS-8.1"), ("win", "GS-I.5"), ("draw", "GS-I.15")} <= endings
+    assert any(isinstance(e, dict) and "adjust" in e for g in games for e in g["entries"])
+    assert any(g["decks"] for g in games) and any("catalog_file" in g for g in games)
+
+
+def test_gs_7_4_the_first_attack_on_the_wall_by_hand() -> None:
+    """Hand-read: entry 13 is #1 Skirmisher (400 + Spear of Dawn 700) against the Bulwark
+    Titan #4 in defense mode (9500): nothing is destroyed and p1 drops 8400 to 600."""
+    game = load(FIXTURES / "games" / "01_attacker_bleeds_against_a_wall.json")
+    assert game["entries"][12] == "attack #1 #4"
+    before = replay(game, 12)
+    after = replay(game, 13)
+    assert [e.id for e in before.field] == [e.id for e in after.field]
+    assert (before.sides[0].power, after.sides[0].power) == (9000, 600)
+
+
+def test_gs_i_9_the_defenders_loss_in_the_direct_attack_game_by_hand() -> None:
+    """Hand-read: entry 16 is the Lancer with Plasma Blade (2300) against p2's Gamma Trooper in
+    attack mode (1200): the Trooper is destroyed and p2 drops 1100, from 7200 to 6100."""
+    game = load(FIXTURES / "games" / "02_direct_attacks_with_registered_lists.json")
+    assert game["entries"][15] == "attack #3 #5"
+    before, after = replay(game, 15), replay(game, 16)
+    assert (before.sides[1].power, after.sides[1].power) == (7200, 6100)
+    assert after.sides[1].discard == ("Gamma Trooper",)

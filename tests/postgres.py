@@ -1,0 +1,62 @@
+"""The machine's PostgreSQL server for tests: one fresh schema per test, dropped after.
+
+The server is the one every machine of this project runs (127.0.0.1:5432, trust
+authentication, database ``test``); ``REFEREE_TEST_POSTGRES_*`` variables point
+elsewhere. Tests that need it skip, saying why, only when no server answers.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+SETTINGS = {
+    "PERSISTENCE_MODULE": "eventsourcing.postgres",
+    "POSTGRES_DBNAME": os.environ.get("REFEREE_TEST_POSTGRES_DBNAME", "test"),
+    "POSTGRES_HOST": os.environ.get("REFEREE_TEST_POSTGRES_HOST", "127.0.0.1"),
+    "POSTGRES_PORT": os.environ.get("REFEREE_TEST_POSTGRES_PORT", "5432"),
+    "POSTGRES_USER": os.environ.get("REFEREE_TEST_POSTGRES_USER", "postgres"),
+    "POSTGRES_PASSWORD": os.environ.get("REFEREE_TEST_POSTGRES_PASSWORD", ""),
+    "POSTGRES_CONNECT_TIMEOUT": "5",
+}
+
+
+def _dsn() -> str:
+    s = SETTINGS
+    return (f"host={s['POSTGRES_HOST']} port={s['POSTGRES_PORT']} dbname={s['POSTGRES_DBNAME']} "
+            f"user={s['POSTGRES_USER']} password={s['POSTGRES_PASSWORD']} connect_timeout=5")
+
+
+def server_problem() -> str | None:
+    """Why the PostgreSQL tests cannot run here, or ``None``."""
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed (pip install -e '.[postgres]')"
+    try:
+        with psycopg.connect(_dsn()) as conn:
+            conn.execute("SELECT 1")
+    except psycopg.Error as exc:
+        return f"no PostgreSQL server answers at {SETTINGS['POSTGRES_HOST']}:{SETTINGS['POSTGRES_PORT']}: {exc}"
+    return None
+
+
+@pytest.fixture
+def pg_env() -> Iterator[dict[str, str]]:
+    """Store settings for a fresh schema on the test server (dropped afterwards)."""
+    problem = server_problem()
+    if problem is not None:
+        pytest.skip(problem)
+    import psycopg
+
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(_dsn(), autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield {**SETTINGS, "POSTGRES_SCHEMA": schema}
+    finally:
+        with psycopg.connect(_dsn(), autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")

@@ -1,0 +1,129 @@
+"""Views, the score report, sealed bids and the referee's adjustments (PX-15.5, PX-15.6, PX-9.7)."""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+import pytest
+
+from referee.kit.adjustments import parse_adjustment
+from tests.prismatic.helpers import RULES, act, edit, ms, play, player, resolving, started, verdict
+from tests.prismatic.test_prismatic_end import THREE, auction_table, scored
+
+VIEWERS = ("referee", "public", "p1", "p2", "p3")
+
+
+def test_observe_is_json_ready_and_shows_the_table() -> None:
+    state = play(started(3), ["p1: draw R R G G B"])
+    data = RULES.observe(state, "public")
+    json.dumps(data)
+    assert data["step"] == "draw" and data["to_act"] == ["p2", "p3"]
+    assert data["players"]["p1"]["drawn"] == {"R": 2, "G": 2, "B": 1}
+    assert data["players"]["p1"]["progress"] == [{"card": "Noon Blaze", "motes": {}, "prisms": 0}]
+    assert data["commons"] == ["Ember Spark", "Verdant Drop", "Sunset Sky"] and data["deck"] == 33
+    assert "deck_cards" in RULES.observe(state, "referee") and "deck_cards" not in data
+    assert data["result"] == "*"
+
+
+def test_render_draws_bags_commitments_areas_pool_and_whose_turn() -> None:
+    state = resolving(edit(started(3), "p1", palette="R R", pool="Y", creation=["Glass Kiln"]), "p1")
+    text = RULES.render(state, "public")
+    assert "round 1: step 3: resolve" in text and "to act: p1" in text
+    assert "palette: R R" in text and "colour pool: Y" in text
+    assert "Glass Kiln [craft, 1 star, needs R K; rewards prism; ability R -> prism] holding nothing" in text
+    assert "Supply: R18" in text
+
+
+def test_sealed_bids_are_secret_until_the_round_is_complete() -> None:
+    state = auction_table(p1=3, p2=2, p3=5)
+    state = act(state, "p1: bid 2")
+    secret = RULES.secrets(state, "p1")
+    assert secret == {"p1 sealed a bid of 2 prisms"}
+    for viewer in ("p1", "referee"):
+        assert "p1 sealed a bid of 2 prisms" in RULES.render(state, viewer)
+        assert "p1 sealed a bid of 2 prisms" in json.dumps(RULES.observe(state, viewer))
+    for viewer in ("public", "p2", "p3"):
+        for shown in (RULES.render(state, viewer), json.dumps(RULES.observe(state, viewer))):
+            assert not any(s in shown for s in secret), viewer
+        assert "bids sealed by: p1" in RULES.render(state, viewer)
+    state = play(state, ["p2: bid 2", "p3: bid 1"])
+    assert RULES.secrets(state, "p1") == frozenset()
+    assert "tied bids standing: p1 2, p2 2" in RULES.render(state, "public")
+
+
+def test_no_secrets_outside_the_auction() -> None:
+    state = started(3)
+    assert all(RULES.secrets(state, s) == frozenset() for s in ("p1", "p2", "p3"))
+
+
+def test_px_15_6_score_report_shows_each_line_and_the_ranking() -> None:
+    report = RULES.report(scored(**THREE), "score")
+    assert report.name == "score" and "if the game ended now" in report.title
+    lines = report.text.splitlines()
+    assert lines[0].split() == ["p1", "p2", "p3"]
+    assert lines[1].split()[-3:] == ["0", "1", "0"] and lines[1].startswith("first to the goal")
+    assert any(line.startswith("most prismatic motes") and line.split()[-3:] == ["0", "2", "0"] for line in lines)
+    assert any(line.startswith("total") and line.split()[-3:] == ["4", "8", "6"] for line in lines)
+    assert "ranking: p2 > p3 > p1" in report.text
+    assert report.data["players"]["p2"]["total"] == 8
+    assert report.data["ranking"][0] == {"seat": "p2", "rank": 1, "tied": False}
+    json.dumps(report.data)
+    with pytest.raises(LookupError, match="score"):
+        RULES.report(scored(**THREE), "bank")
+
+
+def test_px_9_7_px_15_5_a_ruling_is_carried_out_by_resource_changes() -> None:
+    state = resolving(edit(started(3), "p1", creation=["Eclipse"], palette="R G", bag=""), "p1")
+    assert verdict(state, "p1: use Eclipse").needs_ruling
+    state = act(state, "p1: use Eclipse")
+    supply = state.supply
+    for change in parse_adjustment("resource p1 palette-red -1; resource p1 red +1"):
+        assert RULES.check_change(state, change).legal, change
+        state = RULES.apply_change(state, change)
+    p1 = player(state, "p1")
+    assert p1.palette == ms("G") and p1.bag == ms("R") and state.supply == supply
+
+
+@pytest.mark.parametrize(("text", "clause", "fragment"), [
+    ("resource p1 prisms -5", "REF-6.3", "has 1 prisms"),
+    ("resource p1 gold +1", "PX-15.5", "not a Prismatic resource"),
+    ("resource p1 pool-prismatic +1", "PX-15.5", "not a Prismatic resource"),
+    ("resource p9 prisms +1", "REF-6.3", "not playing"),
+    ("move p1 hand>progress Comet Trail", "PX-15.5", "not a zone"),
+    ("move p1 deck>progress", "PX-15.5", "name the card"),
+    ("move p1 deck>progress Ember Spark", "REF-6.3", "a common card, not in the deck"),
+    ("move p1 progress>discard Glass Kiln", "REF-6.3", "not in p1's progress"),
+    ("move p1 deck>common Comet Trail", "REF-6.3", "already holds three"),
+    ("move p1 deck>progress Dragon", "PX-15.2", "Dragon"),
+    ("stat #1 attack +1", "REF-6.3", "stats"),
+    ("draw p1 2", "REF-6.3", "unseen draws"),
+])
+def test_px_15_5_changes_that_do_not_fit_are_refused(text: str, clause: str, fragment: str) -> None:
+    (change,) = parse_adjustment(text)
+    v = RULES.check_change(started(3), change)
+    assert not v.legal and v.violations[0].clause == clause and fragment in v.violations[0].reason
+
+
+def test_px_1_5_px_15_5_an_adjustment_cannot_overdraw_the_supply() -> None:
+    state = msgspec.structs.replace(started(3), supply_prisms=1)
+    (change,) = parse_adjustment("resource p2 prisms +2")
+    assert RULES.check_change(state, change).violations[0].clause == "PX-1.5"
+
+
+def test_px_15_5_moving_cards() -> None:
+    state = edit(started(3), "p1", progress=[("Noon Blaze", "R", 1)], bag="")
+    for text in ("move p1 progress>discard Noon Blaze", "move p1 deck>progress Comet Trail",
+                 "move p1 discard>creation Eclipse"):
+        (change,) = parse_adjustment(text)
+        assert RULES.check_change(state, change).legal, text
+        state = RULES.apply_change(state, change)
+    p1 = player(state, "p1")
+    assert [h.name for h in p1.progress] == ["Comet Trail"] and [h.name for h in p1.creation] == ["Eclipse"]
+    assert p1.bag == ms("R") and "Noon Blaze" in state.discard and "Comet Trail" not in state.deck
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+def test_every_viewer_sees_the_same_open_table(viewer: str) -> None:
+    state = play(started(3), ["p1: draw R R G G B"])
+    assert RULES.observe(state, viewer)["players"] == RULES.observe(state, "public")["players"]

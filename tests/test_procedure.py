@@ -1,0 +1,218 @@
+"""The referee procedure shared by every game (REF- clauses), through the application layer,
+on the test games Nim (two seats) and Tribute (three seats, decks, rulings)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from events.schema import (
+    ActionRetracted,
+    AdjustmentRecorded,
+    PenaltyIssued,
+    RulingRequested,
+    SeatWithdrawn,
+)
+from events.store import GameStore
+from referee.kit.decks import parse_decklist, seal
+from service import InvalidCommandError, RefereeService, RefusedError, UnreadableEntryError
+
+SALT = "procedure-salt-0123456789"
+THREE = {"p1": "Ann", "p2": "Ben", "p3": "Cy"}
+
+
+@pytest.fixture
+def svc(db_path: Path) -> RefereeService:
+    return RefereeService(GameStore(db_path), draw_seed=lambda: 7)
+
+
+def tribute(svc: RefereeService, players: dict[str, str] = THREE, **decks: str) -> str:
+    lists = {seat: parse_decklist(text) for seat, text in decks.items()} or {
+        "p1": parse_decklist("2 Ace\n1 Joker"), "p2": parse_decklist("2 King"), "p3": parse_decklist("2 Jack")}
+    return svc.create_game("tribute", players, decks=lists).game_id
+
+
+def test_ref_1_5_simultaneous_step_takes_entries_in_any_order_and_needs_a_seat(svc: RefereeService) -> None:
+    game = tribute(svc)
+    assert svc.position(game).to_act == ["p1", "p2", "p3"]
+    with pytest.raises(InvalidCommandError) as info:
+        svc.record(game, "draw 2")                       # several may act: name the seat
+    assert info.value.clause == "REF-1.2"
+    assert svc.record(game, "draw 2", actor="Cy").accepted  # a player's name names the seat
+    assert svc.position(game).to_act == ["p1", "p2"]
+    assert svc.record(game, "draw 2", actor="p2").accepted
+    rejected = svc.record(game, "draw 2", actor="p3")    # p3 already drew
+    assert not rejected.accepted and rejected.violations[0].clause == "REF-1.2"
+    assert svc.record(game, "draw 2", actor="p1").accepted
+    assert svc.position(game).to_act == ["p1"]          # the step closed; play goes in seat order
+
+
+def test_ref_1_6_an_impossible_report_is_rejected(svc: RefereeService) -> None:
+    game = tribute(svc, p1="1 Ace\n1 Jack", p2="2 King")
+    result = svc.record(game, "draw 2", actor="p1")
+    assert result.accepted
+    result = svc.record(game, "draw 3", actor="p2")
+    assert not result.accepted and result.violations[0].clause == "TR-2.1"
+    assert "holds 2 cards" in result.violations[0].reason
+
+
+def test_ref_1_1_dry_run_stores_nothing(svc: RefereeService) -> None:
+    game = tribute(svc)
+    before = svc.store.rows(game)
+    assert svc.record(game, "draw 2", actor="p1", dry_run=True).status == "legal"
+    assert svc.record(game, "draw 5", actor="p1", dry_run=True).status == "illegal"
+    with pytest.raises(UnreadableEntryError):
+        svc.record(game, "shuffle", actor="p1", dry_run=True)
+    assert svc.store.rows(game) == before
+
+
+def _play_round(svc: RefereeService, game: str) -> None:
+    for seat in ("p1", "p2", "p3"):
+        svc.record(game, "draw 2", actor=seat)
+
+
+def test_ref_2_3_backup_retracts_every_later_action_newest_first(svc: RefereeService) -> None:
+    game = tribute(svc)
+    _play_round(svc, game)
+    svc.record(game, "play Ace")
+    result = svc.backup(game, 1, "the draw was misreported")
+    assert result.retracted == [4, 3, 2]
+    view = svc.load(game)
+    assert view.ply == 1 and [type(e) for e in view.events[-3:]] == [ActionRetracted] * 3
+    assert all(e.reason.startswith("backup to action 1:") for e in view.events[-3:])  # type: ignore[attr-defined]
+    with pytest.raises(InvalidCommandError) as info:
+        svc.backup(game, 1, "again")
+    assert info.value.clause == "REF-2.3"
+
+
+def test_ref_6_1_to_6_4_a_card_that_needs_a_ruling(svc: RefereeService) -> None:
+    game = tribute(svc)
+    _play_round(svc, game)
+    result = svc.record(game, "play Joker")
+    assert result.accepted and result.rulings[0].card == "Joker" and result.rulings[0].clause == "TR-2.3"
+    assert isinstance(svc.load(game).events[-1], RulingRequested)
+    with pytest.raises(InvalidCommandError) as info:                # REF-6.2: the ruling comes first
+        svc.record(game, "play King")
+    assert info.value.clause == "REF-6.2"
+    with pytest.raises(InvalidCommandError) as info:                # REF-6.3: a change must fit
+        svc.adjust(game, "resource p1 score -5", card="Joker", reason="a penalty of five")
+    assert info.value.clause == "REF-6.3"
+    svc.adjust(game, "resource p1 score +4", card="Joker", reason="the table ruled four")
+    view = svc.load(game)
+    assert not view.pending and view.state.of("p1").score == 4
+    assert isinstance(view.events[-1], AdjustmentRecorded) and view.events[-1].resolves == 9  # the request
+    assert svc.record(game, "play King").accepted
+    audit = svc.audit(game)
+    assert [a["card"] for a in audit["adjustments"]] == ["Joker"]      # REF-6.4: the audit lists it
+    assert audit["rulings_needed"][0]["cards"] == ["Joker"]
+
+
+def test_ref_2_4_retracting_an_action_takes_its_adjustment_back(svc: RefereeService) -> None:
+    game = tribute(svc)
+    _play_round(svc, game)
+    svc.record(game, "play Joker")
+    svc.adjust(game, "resource p1 score +4", card="Joker", reason="four")
+    svc.retract(game, "the Joker was played by mistake")
+    view = svc.load(game)
+    assert view.state.of("p1").score == 0 and not view.pending
+    assert svc.verify(game).bad == 0
+
+
+def test_ref_6_2_an_awaited_ruling_lapses_with_its_action(svc: RefereeService) -> None:
+    game = tribute(svc)
+    _play_round(svc, game)
+    svc.record(game, "play Joker")
+    svc.retract(game, "wrong card")
+    assert not svc.load(game).pending
+    assert svc.record(game, "play Ace").accepted
+
+
+def test_ref_3_5_a_resignation_with_three_seats_withdraws_and_play_goes_on(svc: RefereeService) -> None:
+    game = tribute(svc)
+    svc.record(game, "draw 2", actor="p1")
+    written = svc.end(game, "resignation", who="Ben")
+    assert written.ended is None and isinstance(svc.load(game).events[-1], SeatWithdrawn)
+    assert svc.position(game).to_act == ["p3"] and svc.position(game).withdrawn == ["p2"]
+    with pytest.raises(InvalidCommandError) as info:
+        svc.retract(game, "undo the draw")                   # not back past a withdrawal
+    assert info.value.clause == "REF-3.5"
+    svc.record(game, "draw 2", actor="p3")
+    written = svc.end(game, "resignation", who="p3")         # one seat left: it wins
+    assert written.ended is not None and written.ended.result == "p1>p3>p2"
+    assert [(p.seat, p.rank) for p in written.ended.ranking] == [("p1", 1), ("p3", 2), ("p2", 3)]
+
+
+def test_ref_3_6_a_ranking_is_adjudicated_whole(svc: RefereeService) -> None:
+    game = tribute(svc)
+    with pytest.raises(InvalidCommandError) as info:
+        svc.end(game, "adjudication", who="p1", reason="time")
+    assert info.value.clause == "REF-3.6"
+    with pytest.raises(InvalidCommandError):
+        svc.end(game, "adjudication", ranking="p1>p2", reason="time")  # every seat playing
+    written = svc.end(game, "adjudication", ranking="p2>p1=p3", reason="time ran out")
+    assert written.ended is not None and written.ended.result == "p2>p1=p3" and written.ended.winner == "p2"
+
+
+def test_ref_7_penalties(svc: RefereeService) -> None:
+    two = svc.create_game("nim", {"first": "Ann", "second": "Ben"}).game_id
+    svc.penalty(two, "Ann", "warning", "slow play")
+    assert svc.load(two).ended is None and isinstance(svc.load(two).events[-1], PenaltyIssued)
+    written = svc.penalty(two, "Ben", "game_loss", "marked cards", reason="second offence")
+    assert written.ended is not None and written.ended.winner == "first" and written.ended.how == "penalty"
+    with pytest.raises(InvalidCommandError):
+        svc.retract(two, "no")                               # a declared result stands (REF-2.2)
+    three = tribute(svc)
+    written = svc.penalty(three, "p1", "disqualification", "collusion")
+    assert written.ended is None and svc.position(three).withdrawn == ["p1"]
+    finished = svc.create_game("nim", {"first": "Ann", "second": "Ben"}, options={"heap": 1}).game_id
+    svc.record(finished, "t1")                               # first wins by rule...
+    written = svc.penalty(finished, "first", "game_loss", "drew extra cards")  # ...then loses by penalty
+    assert written.ended is not None and written.ended.winner == "second"
+    assert svc.verify(finished).bad == 0
+
+
+def test_ref_5_1_decks_are_checked_and_registered_before_play(svc: RefereeService) -> None:
+    with pytest.raises(InvalidCommandError) as info:
+        svc.create_game("tribute", THREE, decks={"p1": parse_decklist("3 Ace")})
+    assert info.value.clause == "TR-1.1" and "at most 2 copies" in str(info.value)
+    game = svc.create_game("tribute", THREE).game_id
+    svc.register_deck(game, "p1", parse_decklist("2 Ace"))
+    svc.register_deck(game, "p1", parse_decklist("1 Ace\n1 King"))  # corrected before play
+    assert svc.load(game).state.of("p1").deck == 2
+    svc.record(game, "draw 2", actor="p1")
+    with pytest.raises(InvalidCommandError) as info:
+        svc.register_deck(game, "p2", parse_decklist("2 King"))
+    assert info.value.clause == "REF-5.1"
+    with pytest.raises(InvalidCommandError):
+        svc.register_deck(svc.create_game("nim", {"first": "A", "second": "B"}).game_id, "A",
+                          parse_decklist("2 Ace"))
+
+
+def test_ref_5_2_to_5_4_a_sealed_list_is_opened_and_then_binds(svc: RefereeService) -> None:
+    decklist = parse_decklist("2 King")
+    sealed = seal(decklist, SALT)
+    game = svc.create_game("tribute", {"p1": "Ann", "p2": "Ben"},
+                           decks={"p1": parse_decklist("2 Ace"), "p2": sealed}).game_id
+    assert "King" not in str(svc.log(game, viewer="p1")) and "King" not in str(svc.log(game))
+    svc.record(game, "draw 2", actor="p1")
+    svc.record(game, "draw 2", actor="p2")
+    svc.record(game, "play Ace")
+    wrong = svc.open_deck(game, "p2", parse_decklist("2 King"), "not-the-salt-at-all")
+    assert not wrong.accepted and wrong.violations[0].clause == "REF-5.3"
+    opened = svc.open_deck(game, "p2", decklist, SALT)
+    assert opened.accepted
+    result = svc.record(game, "play Jack")
+    assert not result.accepted and result.violations[0].clause == "REF-5.4"
+    assert "King" not in str(svc.log(game, viewer="p1")) and "King" in str(svc.log(game))  # stays private
+    assert svc.verify(game).bad == 0
+
+
+def test_viewers_are_referee_public_or_a_seat(svc: RefereeService) -> None:
+    game = tribute(svc)
+    assert svc.position(game, viewer="public").viewer == "public"
+    assert svc.position(game, viewer="Ann").viewer == "p1"
+    with pytest.raises(RefusedError):
+        svc.position(game, viewer="Zed")
+    seen_by_ben = svc.position(game, viewer="Ben").position["seats"]
+    assert "list" in seen_by_ben["p2"] and "list" not in seen_by_ben["p1"]["list"]

@@ -1,0 +1,125 @@
+"""The storage suite: the same checks on every backend the store runs on (SQLite, the
+machine's PostgreSQL, the library's in-memory recorder)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from events.codec import decode
+from events.schema import TOPIC_OF
+from events.store import ConcurrentWriteError, GameStore
+from projections.projector import Projector
+from referee.contract import Player
+from service import RefereeService
+
+PLAYERS = [Player("first", "Ann"), Player("second", "Ben")]
+
+
+@pytest.fixture(params=["sqlite", "postgres", "memory"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[RefereeService]:
+    if request.param == "sqlite":
+        svc = RefereeService(GameStore(tmp_path / "store.db"))
+    elif request.param == "memory":
+        svc = RefereeService(GameStore(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}),
+                             projections=tmp_path / "memory.projections.db")
+    else:
+        env = request.getfixturevalue("pg_env")
+        svc = RefereeService(GameStore(env=env))
+    yield svc
+    svc.close()
+
+
+def test_append_load_and_rows(backend: RefereeService) -> None:
+    game = backend.create_game("nim", PLAYERS, options={"heap": 5}).game_id
+    backend.record(game, "t2")
+    backend.record(game, "t9")
+    view = backend.load(game)
+    assert view.state.left == 3 and view.version == 3
+    rows = backend.store.rows(game)
+    assert [r[0] for r in rows] == [1, 2, 3] and rows[2][1] == "referee.ActionRejected.v1"
+    assert backend.store.exists(game) and not backend.store.exists("nim-nothing")
+    assert backend.store.game_ids() == [game]
+
+
+def test_one_writer_wins_a_race_and_the_other_stores_nothing(backend: RefereeService) -> None:
+    game = backend.create_game("nim", PLAYERS).game_id
+    stale = backend.load(game)
+    backend.record(game, "t1")
+    with pytest.raises(ConcurrentWriteError):
+        backend.record(game, "t2", view=stale)
+    assert backend.load(game).ply == 1 and backend.load(game).version == 2
+
+
+def test_racing_threads_each_entry_stored_once(backend: RefereeService) -> None:
+    game = backend.create_game("nim", PLAYERS, options={"heap": 200}).game_id
+    wins: list[int] = []
+    losses: list[int] = []
+
+    def referee() -> None:
+        for _ in range(10):
+            try:
+                backend.record(game, "t1")
+                wins.append(1)
+            except ConcurrentWriteError:
+                losses.append(1)
+
+    threads = [threading.Thread(target=referee) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    view = backend.load(game)
+    assert view.ply == len(wins) and view.state.left == 200 - len(wins)
+    assert len(wins) + len(losses) == 40
+    assert backend.verify(game).bad == 0
+
+
+def test_bulk_insert_is_all_or_nothing(backend: RefereeService) -> None:
+    game = backend.create_game("nim", PLAYERS).game_id
+    rows = backend.store.rows(game)
+    with pytest.raises(ConcurrentWriteError):
+        backend.store.insert_rows([("nim-other", rows), (game, rows)])
+    assert not backend.store.exists("nim-other")
+
+
+def test_log_pages_count_actions_and_keep_the_rest(backend: RefereeService) -> None:
+    game = backend.create_game("nim", PLAYERS, options={"heap": 4}).game_id
+    for text in ("t1", "t9", "t1", "t2"):
+        backend.record(game, text)
+    page = backend.store.log_page(0, 100)
+    assert page.total == 6 and page.actions[game][0] == 3
+    last_action = backend.store.events(game)[-2]  # the third action; the result follows it
+    assert page.actions[game][1] == last_action.originator_version
+    assert decode(TOPIC_OF[type(last_action)], page.last_actions[game]) == last_action  # carried with the page
+    assert [e[3] for e in page.events] == ["referee.GameCreated.v2", "referee.ActionRejected.v1",
+                                          "referee.GameEnded.v2"]
+    second = backend.store.log_page(0, 2)
+    assert second.total == 2 and backend.store.log_page(second.last_id, 100).total == 4
+
+
+def test_read_models_and_verify_agree_on_every_backend(backend: RefereeService, tmp_path: Path) -> None:
+    game = backend.create_game("nim", PLAYERS, options={"heap": 2}).game_id
+    backend.record(game, "t2")
+    other = backend.create_game("nim", PLAYERS).game_id
+    backend.end(other, "agreement")
+    rows = {r["player"]: r for r in backend.scoreboard()}
+    assert rows["Ann"]["won"] == 1 and rows["Ann"]["drawn"] == 1 and rows["Ben"]["points"] == 0.5
+    assert backend.projector.exists() and backend.projector.head(game) == (3, backend.load(game).last_hash)
+    assert {g.game_id for g in backend.games()} == {game, other}
+    assert backend.verify().bad == 0
+    path = tmp_path / "all.jsonl"
+    path.write_text("".join(backend.export(None, "jsonl")))
+    copy = RefereeService(GameStore(tmp_path / "copy.db"))
+    assert len(copy.import_files([path]).imported) == 2
+
+
+def test_projections_live_beside_a_postgres_store(pg_env: dict[str, str]) -> None:
+    svc = RefereeService(GameStore(env=pg_env))
+    svc.record(svc.create_game("nim", PLAYERS, options={"heap": 1}).game_id, "t1")
+    assert svc.scoreboard()[0]["player"] == "Ann"
+    assert isinstance(svc.projector, Projector) and "PostgreSQL" in str(svc.projector.db.where)
+    svc.close()

@@ -1,0 +1,156 @@
+"""Fixtures for the HTTP face: a store with tokens for every role, the app in-process
+(Litestar's test client), and real ``referee serve`` processes on loopback."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from service.access import TokenStore
+from service.app import open_service
+from service.sidedb import open_side_db
+from service.stores import parse_store
+from web.app import ServeConfig, create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Tokens(dict[str, str]):
+    """Role name -> bearer token text, made on one store."""
+
+
+def make_tokens(store: str) -> Tokens:
+    tokens = TokenStore(open_side_db(parse_store(store)))
+    made = Tokens()
+    for key, role, name, tables in (
+        ("head", "head", "Hera", ()), ("table1", "table", "Tom", ("1",)), ("table2", "table", "Tia", ("2",)),
+        ("scorekeeper", "scorekeeper", "Sam", ()), ("ann", "player", "Ann", ()), ("ben", "player", "Ben", ()),
+        ("public", "public", "Pat", ()),
+    ):
+        made[key] = tokens.create(role, name, tables)[1]
+    tokens.db.close()
+    return made
+
+
+def auth(token: str, **extra: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}", **extra}
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> str:
+    path = tmp_path / "games.db"
+    open_service(path, create=True).close()
+    return str(path)
+
+
+@pytest.fixture
+def tokens(store: str) -> Tokens:
+    return make_tokens(store)
+
+
+@pytest.fixture
+def client(store: str, tokens: Tokens) -> Iterator[TestClient[Litestar]]:
+    with TestClient(create_app(ServeConfig(store=store, poll_interval=0.05))) as test_client:
+        yield test_client
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """A ``referee serve`` process on loopback, stopped by ``stop``."""
+
+    def __init__(self, store: str, *, extra: tuple[str, ...] = (), env: dict[str, str] | None = None) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = Path(os.environ.get("TMPDIR", "/tmp")) / f"referee-serve-{self.port}.log"
+        self._out = self.log.open("w")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "cli.main", "serve", "--store", store, "--port", str(self.port), *extra],
+            cwd=str(ROOT), stdout=self._out, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"referee serve did not start:\n{self.log.read_text()}")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        self._out.close()
+
+
+@pytest.fixture
+def serve() -> Iterator[Callable[..., Server]]:
+    """Start ``referee serve`` processes; every one is stopped after the test."""
+    started: list[Server] = []
+
+    def start(store: str, *extra: str, env: dict[str, str] | None = None) -> Server:
+        server = Server(store, extra=extra, env=env)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+class ThreadServer:
+    """The app served by uvicorn on a thread of the test process (so the test games
+    registered here are known to it)."""
+
+    def __init__(self, config: ServeConfig) -> None:
+        import threading
+
+        import uvicorn
+
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.app = create_app(config)
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
+                                                    log_level="warning", lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the in-process server did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        """End the live streams (browsers keep theirs open), then the server, as a signal would."""
+        self.app.state["web"].hub.close_streams_soon()
+        self.server.should_exit = True
+        self.thread.join(10)
+        assert not self.thread.is_alive(), "the in-process server did not stop within 10 s"
+
+
+@pytest.fixture
+def live_server(store: str, tokens: Tokens) -> Iterator[ThreadServer]:
+    server = ThreadServer(ServeConfig(store=store, poll_interval=0.05))
+    yield server
+    server.stop()

@@ -1,0 +1,147 @@
+"""Waking live streams when the store changes, whichever process wrote.
+
+One task per server process follows the store's notification log (a query
+after each local write, and every ``interval`` seconds for writes by other
+processes or the command line) and notes the newest event number of every game
+and the newest notification id. A stream waits until the game it follows has
+moved past what it last sent, then reads the new events from the store itself,
+so a stream never depends on a message reaching it: after a reconnect it reads
+from its ``Last-Event-ID`` the same way.
+
+When the server is asked to stop, the hub ends every stream at once: a browser
+keeps a stream open for ever, and the server would otherwise wait for it until
+its graceful-shutdown limit and then cancel it mid-write.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from events.store import GameStore
+from service.live import Notice, last_notice, notices_after
+
+__all__ = ["Hub"]
+
+log = logging.getLogger("referee.web.hub")
+
+Runner = Callable[..., Awaitable[Any]]
+
+
+class Hub:
+    """The newest event per game and the newest notification id, and waiting for them."""
+
+    def __init__(self, store: GameStore, run: Runner, *, interval: float = 0.25, min_gap: float = 0.02) -> None:
+        self.store = store
+        self.run = run
+        self.interval = interval
+        self.min_gap = min_gap
+        self.versions: dict[str, int] = {}
+        self.last_id = 0
+        self._changed = asyncio.Event()
+        self._poke = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+        self.closing = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self.last_id = await self.run(last_notice, self.store)
+        self._task = asyncio.create_task(self._follow())
+
+    async def stop(self) -> None:
+        self._stopping = True
+        self._poke.set()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    def close_streams(self) -> None:
+        """End every live stream: each returns from its wait and stops."""
+        self.closing = True
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+
+    def close_streams_soon(self) -> None:
+        """``close_streams`` from any thread (or a signal handler): run on the hub's loop."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self.close_streams)
+
+    def close_streams_on_exit_signals(self) -> None:
+        """Chain ``close_streams`` before the server's own SIGINT and SIGTERM handlers.
+
+        Called once the server has installed them (at application start-up); only
+        the main thread may, so a server run on another thread (tests) is left as is."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            previous = signal.getsignal(sig)
+            if not callable(previous):
+                continue
+
+            def handler(number: int, frame: Any, previous: Callable[..., Any] = previous) -> None:
+                self.close_streams_soon()
+                previous(number, frame)
+
+            signal.signal(sig, handler)
+
+    def poke(self) -> None:
+        """A write of this process: read the log now rather than at the next interval."""
+        self._poke.set()
+
+    async def _follow(self) -> None:
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
+        # that arrives as its inner wait completes, and the task would never stop.
+        while not self._stopping:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.interval):
+                    await self._poke.wait()
+            self._poke.clear()
+            try:
+                while True:
+                    batch: list[Notice] = await self.run(notices_after, self.store, self.last_id, 2000)
+                    self._note(batch)
+                    if len(batch) < 2000:
+                        break
+            except Exception:
+                log.exception("reading the notification log failed; trying again")
+                await asyncio.sleep(self.interval)
+            await asyncio.sleep(self.min_gap)
+
+    def _note(self, batch: list[Notice]) -> None:
+        if not batch:
+            return
+        for notice in batch:
+            if notice.version > self.versions.get(notice.game_id, 0):
+                self.versions[notice.game_id] = notice.version
+            self.last_id = max(self.last_id, notice.id)
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+
+    async def wait_game(self, game_id: str, version: int, timeout: float) -> bool:
+        """Wait until game ``game_id`` has an event after ``version`` (``False`` on timeout)."""
+        return await self._wait(lambda: self.versions.get(game_id, 0) > version, timeout)
+
+    async def wait_log(self, after: int, timeout: float) -> bool:
+        """Wait until the notification log has an entry after ``after`` (``False`` on timeout)."""
+        return await self._wait(lambda: self.last_id > after, timeout)
+
+    async def _wait(self, ready: Callable[[], bool], timeout: float) -> bool:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not ready() and not self.closing:
+            left = deadline - loop.time()
+            if left <= 0:
+                return False
+            try:
+                await asyncio.wait_for(self._changed.wait(), left)
+            except TimeoutError:
+                return ready()
+        return True

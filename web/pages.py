@@ -1,0 +1,191 @@
+"""The pages: the games list, the table, the replay viewer, the scoreboard, signing in.
+
+Server-rendered HTML with a little plain JavaScript (``web/static``), no build
+step. The pages call the same API as any script; signing in puts the token in
+an HttpOnly cookie, which the API accepts for reads and, from these pages only
+(``Sec-Fetch-Site``/``Origin``), for writes.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from litestar import Request, Response, get, post
+from litestar.datastructures import Cookie
+from litestar.exceptions import NotAuthorizedException, NotFoundException
+from litestar.params import FromPath, FromQuery, QueryParameter
+from litestar.response import Redirect
+from litestar.static_files import create_static_files_router
+
+from referee.contract import PUBLIC, REFEREE
+from service.access import AccessDeniedError, Principal, authorize, viewer_for
+from web.app import COOKIE, Web, web_of
+from web.export import render, replay_html
+from web.problems import PROBLEM_TYPES
+from web.views import panel
+
+__all__ = ["HANDLERS"]
+
+AnyRequest = Request[Any, Any, Any]
+HTML = "text/html; charset=utf-8"
+EXAMPLES = {"prizmik": "e1>e2", "prismata": "click #1"}
+
+
+def _who(web: Web, request: AnyRequest) -> Principal | Redirect:
+    try:
+        return web.principal(request)
+    except NotAuthorizedException:
+        target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        return Redirect(path=f"/login?next={quote(target)}", status_code=303)
+
+
+def _page(html: str, status: int = 200) -> Response[str]:
+    return Response(content=html, media_type=HTML, status_code=status,
+                    headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY",
+                             "Referrer-Policy": "same-origin"})
+
+
+def _may(who: Principal, action: str, **kwargs: Any) -> bool:
+    try:
+        authorize(who, action, **kwargs)  # type: ignore[arg-type]
+    except AccessDeniedError:
+        return False
+    return True
+
+
+@get("/", include_in_schema=False)
+async def games_page(request: AnyRequest, game: FromQuery[str | None] = None, status: FromQuery[str | None] = None,
+                     player: FromQuery[str | None] = None,
+                     table: FromQuery[str | None] = None) -> Response[str] | Redirect:
+    web = web_of(request)
+    who = _who(web, request)
+    if isinstance(who, Redirect):
+        return who
+    rows = await web.run(web.listing.rows, game=game, status=status, player=player, table=table)
+    rows.sort(key=lambda r: r.created, reverse=True)
+    after = max((r.changed for r in rows), default=web.hub.last_id)
+    return _page(render("games.html", who=who, rows=rows, types=web.svc.game_types(), after=max(after, 0),
+                        filters={"game": game, "status": status, "player": player, "table": table},
+                        can_create=who.role in ("head", "table")))
+
+
+@get("/scoreboard", include_in_schema=False)
+async def scoreboard_page(request: AnyRequest) -> Response[str] | Redirect:
+    web = web_of(request)
+    who = _who(web, request)
+    if isinstance(who, Redirect):
+        return who
+    rows = await web.scoreboard()
+    return _page(render("scoreboard.html", who=who, rows=rows, after=web.hub.last_id,
+                        can_create=who.role in ("head", "table")))
+
+
+@get("/login", include_in_schema=False)
+async def login_page(request: AnyRequest,
+                     next_: Annotated[str, QueryParameter(name="next")] = "/") -> Response[str]:
+    return _page(render("login.html", who=None, next=_safe_next(next_)))
+
+
+def _safe_next(target: str | None) -> str:
+    if not target or not target.startswith("/") or target.startswith("//"):
+        return "/"
+    return target
+
+
+@post("/login", include_in_schema=False, status_code=303)
+async def login(request: AnyRequest) -> Response[str] | Redirect:
+    web = web_of(request)
+    form = await request.form()
+    token = str(form.get("token", "")).strip()
+    target = _safe_next(str(form.get("next", "/")))
+    principal = await web.run(web.tokens.authenticate, token) if token else None
+    if principal is None:
+        web_log_refusal(request, "sign-in with an unknown or revoked token")
+        return _page(render("login.html", who=None, next=target, error="That token is unknown or revoked."), 401)
+    cookie = Cookie(key=COOKIE, value=token, httponly=True, samesite="lax", secure=web.config.secure_cookies,
+                    path="/", max_age=14 * 24 * 3600)
+    return Redirect(path=target, status_code=303, cookies=[cookie])
+
+
+def web_log_refusal(request: AnyRequest, why: str) -> None:
+    logging.getLogger("referee.web").warning("refused %s %s from %s: %s", request.method, request.url.path,
+                                             request.client.host if request.client else "?", why)
+
+
+@post("/logout", include_in_schema=False, status_code=303)
+async def logout(request: AnyRequest) -> Redirect:
+    return Redirect(path="/login", status_code=303,
+                    cookies=[Cookie(key=COOKIE, value="", path="/", max_age=0, httponly=True, samesite="lax")])
+
+
+@get("/games/new", include_in_schema=False)
+async def new_game_page(request: AnyRequest) -> Response[str] | Redirect:
+    web = web_of(request)
+    who = _who(web, request)
+    if isinstance(who, Redirect):
+        return who
+    if who.role not in ("head", "table"):
+        raise AccessDeniedError("only referees start games")
+    return _page(render("new.html", who=who, types=web.svc.game_types(), can_create=True,
+                        default_table=who.tables[0] if who.tables else ""))
+
+
+@get("/games/{game_id:str}", include_in_schema=False)
+async def table_page(request: AnyRequest, game_id: FromPath[str],
+                     flip: FromQuery[bool] = False) -> Response[str] | Redirect:
+    web = web_of(request)
+    who = _who(web, request)
+    if isinstance(who, Redirect):
+        return who
+    view = await web.run(web.svc.load, game_id)
+    viewer = viewer_for(who, view)
+    can_record = _may(who, "record", view=view)
+    p = await web.run(panel, web.svc, view.game_id, viewer, legal=can_record)
+    table = (view.created.meta or {}).get("table", "")
+    flipped = flip or (viewer not in (REFEREE, PUBLIC) and view.seats and viewer != view.seats[0])
+    return _page(render(
+        "table.html", who=who, p=p, title=view.rules.title, players=view.seat_names(), table=table, viewer=viewer,
+        can_record=can_record, seats=list(view.seats), several_act=view.game not in EXAMPLES,
+        example=EXAMPLES.get(view.game, p["legal"][0] if p["legal"] else "…"), flipped=flipped,
+        can_create=who.role in ("head", "table")))
+
+
+@get("/games/{game_id:str}/panel", include_in_schema=False)
+async def table_panel(request: AnyRequest, game_id: FromPath[str]) -> dict[str, Any]:
+    web = web_of(request)
+    who = web.principal(request)
+    view = await web.run(web.svc.load, game_id)
+    result: dict[str, Any] = await web.run(panel, web.svc, view.game_id, viewer_for(who, view),
+                                           legal=_may(who, "record", view=view))
+    return result
+
+
+@get("/games/{game_id:str}/replay", include_in_schema=False)
+async def replay_page(request: AnyRequest, game_id: FromPath[str]) -> Response[str] | Redirect:
+    web = web_of(request)
+    who = _who(web, request)
+    if isinstance(who, Redirect):
+        return who
+    view = await web.run(web.svc.load, game_id)
+    html = await web.run(replay_html, web.svc, view.game_id, viewer_for(who, view), standalone=False, who=who,
+                         can_create=who.role in ("head", "table"))
+    return _page(html)
+
+
+@get("/problems/{name:str}", include_in_schema=False)
+async def problem_page(name: FromPath[str]) -> Response[str]:
+    if name not in PROBLEM_TYPES:
+        raise NotFoundException(f"no problem type {name!r}")
+    title, text = PROBLEM_TYPES[name]
+    return _page(render("problem.html", who=None, title=title, text=text, name=name))
+
+
+HANDLERS: list[Any] = [
+    games_page, scoreboard_page, login_page, login, logout, new_game_page, table_page, table_panel, replay_page,
+    problem_page,
+    create_static_files_router(path="/static", directories=[Path(__file__).parent / "static"],
+                               include_in_schema=False),
+]

@@ -1,0 +1,133 @@
+"""Errors as RFC 9457 problem documents (``application/problem+json``).
+
+Every refusal of the application layer, every authentication failure and every
+framework error (unknown route, bad body) answers with a problem document that
+says what went wrong and, for the referee's refusals, the clause; a server
+fault answers 500 with an id to find it in the log, never a traceback. Each
+problem type has a page at its ``type`` URI (``/problems/<name>``).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+import msgspec
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, NotAuthorizedException, ValidationException
+
+from events.store import ConcurrentWriteError, GameNotFoundError
+from referee.errors import UnknownClauseError, UnknownGameError
+from service.access import AccessDeniedError
+from service.errors import InvalidCommandError, StaleVersionError, UnreadableEntryError
+
+__all__ = ["PROBLEM_TYPES", "Problem", "handle_exception", "problem_response"]
+
+log = logging.getLogger("referee.web")
+
+MEDIA_TYPE = "application/problem+json"
+
+PROBLEM_TYPES: dict[str, tuple[str, str]] = {
+    "rejected": ("The entry breaks a rule",
+                 ("The entry was judged and broke the clauses listed in `violations`. It was stored as "
+                 "evidence (`event`), as the referee procedure requires; the position did not change.")),
+    "unreadable-entry": ("The text is not an entry of this game",
+                         "The text could not be read as an action of the game (REF-1.1). Nothing was stored."),
+    "not-allowed-now": ("The referee procedure does not allow this now",
+                        ("The command is not allowed in the game's present state; `clause` names the rule. "
+                        "Nothing was stored.")),
+    "stale-version": ("The game has moved on",
+                      ("`If-Match` named a version of the game older than the one stored. Nothing was stored: "
+                      "look at the position again, then re-enter.")),
+    "concurrent-write": ("Another referee wrote first",
+                         ("Another write reached the same game at the same moment and was stored first. "
+                         "Nothing of yours was stored: look again and re-enter.")),
+    "not-found": ("Not found", "No such game, game type, clause or page."),
+    "refused": ("The request was refused", "The request cannot be carried out as given. Nothing was stored."),
+    "bad-request": ("The request is malformed", "The body or a parameter does not have the expected form."),
+    "unauthorized": ("A valid token is needed",
+                     ("The request carried no token, or a token that is unknown or revoked. Tokens are made "
+                     "with `referee token create`.")),
+    "forbidden": ("Your role may not do this",
+                  "The token is valid, but its role may not do this here. Nothing was stored."),
+    "idempotency-key-reused": ("The Idempotency-Key was used for another request",
+                               ("A key identifies one request; this key was sent before with a different "
+                               "method, path or body. Nothing was stored.")),
+    "idempotency-key-in-use": ("The first request with this Idempotency-Key is still running",
+                               ("Retry in a moment to get its answer. If it stays unanswered, the server that "
+                               "ran it stopped: look at the game's log to see whether it was stored.")),
+    "server-error": ("The server failed", "An unexpected fault; the server log has the details under `id`."),
+}
+
+
+class Problem(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """An RFC 9457 problem document, with this service's extension members."""
+
+    type: str
+    title: str
+    status: int
+    detail: str = ""
+    instance: str = ""
+    game_id: str | None = None
+    clause: str | None = None
+    reason: str | None = None
+    violations: list[dict[str, str]] | None = None
+    event: int | None = None
+    version: int | None = None
+    expected_version: int | None = None
+    stored: bool = False
+    id: str | None = None
+    extra: dict[str, Any] | None = None
+
+
+def problem_response(status: int, name: str, detail: str, request: Request[Any, Any, Any] | None = None,
+                     headers: dict[str, str] | None = None, **members: Any) -> Response[bytes]:
+    """A problem document of type ``/problems/<name>``."""
+    title = PROBLEM_TYPES.get(name, (name, ""))[0]
+    body = Problem(type=f"/problems/{name}", title=title, status=status, detail=detail,
+                   instance=str(request.url.path) if request is not None else "", **members)
+    return Response(content=msgspec.json.encode(body), status_code=status, media_type=MEDIA_TYPE,
+                    headers=headers or {})
+
+
+def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
+    """Every exception of a request, as a problem document."""
+    if isinstance(exc, UnreadableEntryError):
+        return problem_response(400, "unreadable-entry", str(exc), request, clause=exc.clause, reason=exc.reason)
+    if isinstance(exc, InvalidCommandError):
+        return problem_response(409, "not-allowed-now", str(exc), request, clause=exc.clause, reason=exc.reason)
+    if isinstance(exc, StaleVersionError):
+        return problem_response(412, "stale-version", str(exc), request, version=exc.actual,
+                                expected_version=exc.expected)
+    if isinstance(exc, ConcurrentWriteError):
+        return problem_response(409, "concurrent-write", str(exc), request)
+    if isinstance(exc, AccessDeniedError):
+        log.warning("refused %s %s: %s", request.method, request.url.path, exc)
+        return problem_response(403, "forbidden", str(exc), request)
+    if isinstance(exc, GameNotFoundError | UnknownClauseError):
+        return problem_response(404, "not-found", str(exc), request)
+    if isinstance(exc, UnknownGameError):
+        status = 404 if request.method == "GET" else 400
+        return problem_response(status, "not-found" if status == 404 else "refused", str(exc), request)
+    if isinstance(exc, NotAuthorizedException):
+        log.warning("unauthorized %s %s from %s: %s", request.method, request.url.path,
+                    request.client.host if request.client else "?", exc.detail)
+        return problem_response(401, "unauthorized", exc.detail, request,
+                                headers={"WWW-Authenticate": 'Bearer realm="referee"'})
+    if isinstance(exc, ValidationException):
+        extra = exc.extra if isinstance(exc.extra, dict) else {"errors": exc.extra} if exc.extra else None
+        return problem_response(400, "bad-request", exc.detail, request, extra=extra)
+    if isinstance(exc, HTTPException):
+        name = {404: "not-found", 401: "unauthorized", 403: "forbidden"}.get(exc.status_code, "bad-request")
+        if exc.status_code >= 500:
+            name = "server-error"
+        headers = dict(exc.headers or {})
+        return problem_response(exc.status_code, name, exc.detail, request, headers=headers)
+    if isinstance(exc, PermissionError):
+        return problem_response(403, "forbidden", str(exc), request)
+    if isinstance(exc, ValueError | LookupError | msgspec.ValidationError):
+        return problem_response(400, "refused", str(exc), request)
+    fault = secrets.token_hex(6)
+    log.error("server fault %s on %s %s", fault, request.method, request.url.path, exc_info=exc)
+    return problem_response(500, "server-error", "the server failed; nothing more is said here", request, id=fault)

@@ -1,0 +1,37 @@
+"""Read models (scoreboard, audits) caught up in a worker process of the server.
+
+A catch-up folds every event stored since the last one and recomputes the
+standings: pure Python work that, on a thread of the server, held the GIL the
+event loop needs (entries waited behind it: p99 45 ms without live readers,
+130 ms with them, benchmarks/bench_http.py). In its own process it runs beside
+the server instead. The worker opens its own service on the same store and
+projection file; only JSON-ready answers cross back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["call", "start"]
+
+_service: Any = None
+
+
+def start(db: str | None, env: dict[str, str], projections: str | None, registry: dict[str, str]) -> None:
+    """Process initializer: the same games as the server, and a service on its store."""
+    global _service
+    from events.store import GameStore
+    from referee import games
+    from service.app import RefereeService
+
+    for name, target in registry.items():  # test games registered in the parent, say
+        if name not in games.names():
+            games.register(name, target)
+    _service = RefereeService(GameStore(db, env=env), projections=projections)
+
+
+def call(method: str, *args: Any) -> Any:
+    """``RefereeService.<method>(*args)`` in the worker (``scoreboard``, ``audit``)."""
+    if method not in ("scoreboard", "audit"):
+        raise ValueError(f"the projection worker does not run {method!r}")
+    return getattr(_service, method)(*args)

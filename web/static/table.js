@@ -1,0 +1,177 @@
+// The table page: an entry box judged as you type (nothing stored), entries recorded with
+// If-Match, undo with a reason, disputes, and the position kept live from the game's events.
+"use strict";
+(function () {
+  const root = document.getElementById("table");
+  if (!root) return;
+  const gameId = root.dataset.game;
+  let version = Number(root.dataset.version);
+  const api = "/api/games/" + encodeURIComponent(gameId);
+  const $ = (id) => document.getElementById(id);
+
+  function clauseHtml(v) {
+    return '<span class="clause">' + esc(v.clause) + "</span> " + esc(v.reason);
+  }
+  function esc(text) {
+    const d = document.createElement("div");
+    d.textContent = text == null ? "" : String(text);
+    return d.innerHTML;
+  }
+  function newKey() {  // crypto.randomUUID needs a secure context; a LAN address over http is not one
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
+  }
+  async function send(method, url, body, withVersion) {
+    const headers = { "Content-Type": "application/json", "Idempotency-Key": newKey() };
+    if (withVersion) headers["If-Match"] = '"' + version + '"';
+    const response = await fetch(url, { method, headers, body: JSON.stringify(body), credentials: "same-origin" });
+    let data = {};
+    try { data = await response.json(); } catch (e) { data = {}; }
+    return { status: response.status, data };
+  }
+  function showResult(kind, html) {
+    const out = $("result");
+    out.className = "result " + kind;
+    out.innerHTML = html;
+  }
+  function problemHtml(data) {
+    if (data.violations) return esc(data.title) + ": " + data.violations.map(clauseHtml).join("; ") +
+      " (kept as evidence, event " + esc(data.event) + ")";
+    if (data.clause) return '<span class="clause">' + esc(data.clause) + "</span> " + esc(data.reason || data.detail);
+    return esc(data.detail || data.title || "refused");
+  }
+
+  // -- the live part of the page ---------------------------------------------------------
+  let refreshing = false, again = false;
+  async function refresh() {
+    if (refreshing) { again = true; return; }
+    refreshing = true;
+    try {
+      const flip = root.classList.contains("flipped");
+      const response = await fetch("/games/" + encodeURIComponent(gameId) + "/panel", { credentials: "same-origin" });
+      if (response.ok) {
+        const p = await response.json();
+        version = p.version;
+        root.dataset.version = String(version);
+        $("board").innerHTML = p.board;
+        $("status").textContent = p.status;
+        $("last").textContent = p.last ? "last: " + p.last : "";
+        const legal = $("legal");
+        if (legal) {
+          legal.innerHTML = "";
+          for (const a of p.legal) {
+            const b = document.createElement("button");
+            b.type = "button"; b.textContent = a;
+            legal.appendChild(b);
+          }
+          $("legal-count").textContent = p.legal_total ? "(" + p.legal_total + ")" : "";
+        }
+        const log = $("log");
+        log.innerHTML = p.log.map((e) => "<li>" + esc(e.line) + "</li>").join("");
+        root.classList.toggle("over", p.over);
+        if (flip) root.classList.add("flipped");
+        document.dispatchEvent(new CustomEvent("referee:refreshed", { detail: { version } }));
+      }
+    } finally {
+      refreshing = false;
+      if (again) { again = false; refresh(); }
+    }
+  }
+  function follow() {
+    const source = new EventSource(api + "/events?after=" + version);
+    const dot = $("live");
+    source.onopen = () => dot && dot.classList.add("on");
+    source.onerror = () => dot && dot.classList.remove("on");
+    const onEvent = () => refresh();
+    for (const kind of ["action", "rejected", "retracted", "ended", "voided", "dispute", "ruling", "appeal",
+                        "deck", "deck-opened", "ruling-needed", "adjustment", "penalty", "withdrawn", "created"]) {
+      source.addEventListener(kind, onEvent);
+    }
+  }
+
+  // -- the entry box ------------------------------------------------------------------------------
+  let timer = null, asked = 0;
+  async function check() {
+    const text = $("entry").value.trim();
+    const out = $("check");
+    if (!text) { out.textContent = ""; out.className = "check"; return; }
+    const mine = ++asked;
+    const seat = $("seat") ? $("seat").value || null : null;
+    const r = await send("POST", api + "/check", { text, seat }, false);
+    if (mine !== asked) return;
+    if (r.status === 200 && r.data.accepted) {
+      out.className = "check legal";
+      out.innerHTML = "legal: " + esc(r.data.notation) + " by " + esc(r.data.seat) + " (not recorded yet)";
+    } else if (r.status === 200) {
+      out.className = "check illegal";
+      out.innerHTML = "would be rejected: " + r.data.violations.map(clauseHtml).join("; ");
+    } else {
+      out.className = "check illegal";
+      out.innerHTML = problemHtml(r.data);
+    }
+  }
+  const entry = $("entry");
+  const legalList = $("legal");
+  if (legalList) legalList.addEventListener("click", (ev) => {
+    const b = ev.target.closest("button");
+    if (!b) return;
+    entry.value = b.textContent; entry.focus(); check();
+  });
+  if (entry) {
+    entry.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(check, 120); });
+    $("entry-form").addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const text = entry.value.trim();
+      if (!text) return;
+      const seat = $("seat") ? $("seat").value || null : null;
+      $("record").disabled = true;
+      try {
+        const r = await send("POST", api + "/entries", { text, seat }, true);
+        if (r.status === 201) {
+          showResult("good", "recorded " + esc(r.data.notation) + " by " + esc(r.data.seat) + " (event " + esc(r.data.event) + ")" +
+            (r.data.ended ? " — game over" : ""));
+          entry.value = ""; $("check").textContent = "";
+        } else if (r.status === 422) {
+          showResult("bad", "rejected: " + problemHtml(r.data));
+        } else if (r.status === 412 || r.status === 409) {
+          showResult("bad", problemHtml(r.data) + " — the position was reloaded; enter again if it still stands");
+        } else {
+          showResult("bad", "refused: " + problemHtml(r.data));
+        }
+      } finally {
+        $("record").disabled = false;
+        await refresh();
+        entry.focus();
+      }
+    });
+  }
+  const undo = $("undo-form");
+  if (undo) undo.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const reason = $("undo-reason").value.trim();
+    const r = await send("POST", api + "/retractions", { reason }, true);
+    showResult(r.status === 201 ? "good" : "bad", r.status === 201 ? "retracted action " + esc(r.data.retracted[0]) : problemHtml(r.data));
+    if (r.status === 201) $("undo-reason").value = "";
+    refresh();
+  });
+  const dispute = $("dispute-form");
+  if (dispute) dispute.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const body = { event: Number($("dispute-event").value), claim: $("dispute-claim").value, by: $("dispute-by").value || null };
+    const r = await send("POST", api + "/disputes", body, false);
+    showResult(r.status === 201 ? "good" : "bad", r.status === 201 ? esc(r.data.summaries[0]) : problemHtml(r.data));
+    refresh();
+  });
+  const end = $("end-form");
+  if (end) end.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const how = ev.submitter && ev.submitter.value === "agreement" ? "agreement" : "resignation";
+    const body = { how, who: how === "resignation" ? $("end-who").value : null, reason: $("end-reason").value };
+    const r = await send("POST", api + "/end", body, false);
+    showResult(r.status === 201 ? "good" : "bad", r.status === 201 ? esc(r.data.summaries.join("; ")) : problemHtml(r.data));
+    refresh();
+  });
+  const flip = $("flip");
+  if (flip) flip.addEventListener("click", () => root.classList.toggle("flipped"));
+  follow();
+})();
