@@ -282,7 +282,7 @@ def main() -> None:
               f"x{pg_act / sqlite_act:.2f}")
         folder = work / "import"
         folder.mkdir()
-        source = GameStore(str(work / f"store{args.small}.db"))
+        source = GameStore(str(work / f"store{args.large}.db"))
         for game_id in source.game_ids()[:2000]:
             rows = source.rows(game_id)
             (folder / f"{game_id}.jsonl").write_text("".join(export_jsonl(game_id, "prizmik", rows)))

@@ -128,7 +128,8 @@ def new(
     variant: Annotated[list[str] | None, typer.Option(
         "--variant", help="KEY=VALUE ruling switch ('referee rules GAME' lists them).")] = None,
     ruleset: Annotated[str | None, typer.Option("--ruleset", help="Ruleset version to pin.")] = None,
-    deck: Annotated[list[str] | None, typer.Option("--deck", help="SEAT=FILE: register an open decklist.")] = None,
+    deck: Annotated[list[str] | None, typer.Option(
+        "--deck", "--pool", help="SEAT=FILE: register an open decklist (a Crystale pool: --pool is the same).")] = None,
     sealed: Annotated[list[str] | None, typer.Option(
         "--sealed", help="SEAT=COMMITMENT:SIZE: register a sealed decklist ('referee deck seal FILE').")] = None,
     event: Annotated[str | None, typer.Option("--event", help="Tournament label: the event.")] = None,

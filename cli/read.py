@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cli.face import AsOpt, GameArg, JsonOpt, emit_json, fail, handled, settings
+from cli.face import AsOpt, GameArg, JsonOpt, emit_json, emit_json_array, fail, handled, settings
 
 if TYPE_CHECKING:
     from service.results import PositionView
@@ -100,7 +100,7 @@ def log(game: GameArg, as_: AsOpt = None, as_json: JsonOpt = False) -> None:
 
         svc = settings.service()
         if as_json:
-            emit_json(svc.log(game, viewer=as_))
+            emit_json_array(svc.iter_log(game, viewer=as_))
             return
         _, events = svc.log_events(game, viewer=as_)
         for event in events:

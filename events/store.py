@@ -360,6 +360,40 @@ class GameStore:
         plain = self.mapper.plain_state
         return [(s.originator_version, s.topic, plain(s)) for s in self.recorder.select_events(game_id, lte=upto)]
 
+    def last_row(self, game_id: str) -> tuple[int, str, bytes] | None:
+        """A game's newest stored event as (number, topic, JSON bytes), or ``None``."""
+        recorder = self.direct_sqlite
+        if recorder is not None:
+            with recorder.datastore.transaction(commit=False) as cursor:
+                cursor.row_factory = None  # type: ignore[attr-defined]
+                cursor.execute(f"SELECT originator_version, topic, state FROM {recorder.events_table_name} "
+                               "WHERE originator_id = ? ORDER BY originator_version DESC LIMIT 1", (game_id,))
+                found = cursor.fetchone()
+                return (int(found[0]), str(found[1]), bytes(found[2])) if found else None
+        stored = self.recorder.select_events(game_id, desc=True, limit=1)
+        return (stored[0].originator_version, stored[0].topic, self.mapper.plain_state(stored[0])) if stored else None
+
+    def iter_rows(self, game_id: str, *, upto: int, page: int = 5_000) -> Iterator[tuple[int, str, bytes]]:
+        """``rows`` up to event ``upto``, read a page at a time: a long game in flat memory."""
+        after = 0
+        recorder = self.direct_sqlite
+        while after < upto:
+            if recorder is not None:
+                with recorder.datastore.transaction(commit=False) as cursor:
+                    cursor.row_factory = None  # type: ignore[attr-defined]
+                    cursor.execute(f"SELECT originator_version, topic, state FROM {recorder.events_table_name} "
+                                   "WHERE originator_id = ? AND originator_version > ? AND originator_version <= ? "
+                                   "ORDER BY originator_version LIMIT ?", (game_id, after, upto, page))
+                    rows: list[tuple[int, str, bytes]] = cursor.fetchall()
+            else:
+                plain = self.mapper.plain_state
+                rows = [(s.originator_version, s.topic, plain(s))
+                        for s in self.recorder.select_events(game_id, gt=after, lte=upto, limit=page)]
+            yield from rows
+            if len(rows) < page:
+                return
+            after = rows[-1][0]
+
     def events(self, game_id: str, *, upto: int | None = None) -> list[GameEvent]:
         """A game's events in order (up to event ``upto``), older topics upcast."""
         return [decode(topic, state) for _, topic, state in self.rows(game_id, upto=upto)]

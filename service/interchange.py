@@ -52,7 +52,7 @@ from events.interchange.text import (
 )
 from events.records import redact
 from events.schema import GENESIS_HASH, TOPIC_OF, GameCreated, GameEvent
-from events.store import ConcurrentWriteError, GameStore
+from events.store import ConcurrentWriteError, GameNotFoundError, GameStore
 from events.view import GameView
 from referee import games
 from referee.contract import REFEREE, Viewer
@@ -107,9 +107,14 @@ def export_records(store: GameStore, game_ids: Iterable[str], fmt: str, viewer: 
                               "only the referee's view may export it (other viewers get the text record)")
     for game_id in game_ids:
         if fmt == "jsonl":
-            rows = store.rows(game_id)
-            first = decode(rows[0][1], rows[0][2])
-            yield from export_jsonl(game_id, getattr(first, "game", ""), rows)
+            head = store.last_row(game_id)
+            if head is None:
+                raise GameNotFoundError(f"no game {game_id!r} in this store")
+            (_, topic, state), = store.rows(game_id, upto=1)
+            # Streamed a page at a time, up to the head read first: a game written to
+            # meanwhile is exported as it stood, and a long game in flat memory.
+            yield from export_jsonl(game_id, getattr(decode(topic, state), "game", ""),
+                                    store.iter_rows(game_id, upto=head[0]), head=head)
         else:
             view = store.load(game_id)
             events = view.events if viewer == REFEREE else [redact(e, viewer, view.rules) for e in view.events]

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from events.codec import decode
 from events.integrity import Finding, GameReport, WhatIfReport, verify_stream, what_if
 from events.records import event_record, event_summary, redact
 from events.schema import ActionRecorded, ActionRetracted, AdjustmentRecorded, GameEvent
@@ -214,9 +215,19 @@ class Queries:
     # -- the record ------------------------------------------------------------
     def log(self, ref: str, *, viewer: str | None = None) -> list[dict[str, Any]]:
         """Every event as JSON-ready data, as ``viewer`` may see it."""
-        view = self.load(ref)
-        who = self.viewer_of(view, viewer)
-        return [event_record(redact(e, who, view.rules)) for e in view.events]
+        return list(self.iter_log(ref, viewer=viewer))
+
+    def iter_log(self, ref: str, *, viewer: str | None = None) -> Iterator[dict[str, Any]]:
+        """``log`` one record at a time, read from the store a page at a time (the game is
+        found and the viewer checked now): a long game's log in flat memory."""
+        game_id = self.resolve(ref)
+        start = self.store.load(game_id, upto=1)  # the seats and rules, from the game's creation
+        who = self.viewer_of(start, viewer)
+        head = self.store.last_row(game_id)
+        upto = head[0] if head is not None else 0
+        rules = start.rules
+        return (event_record(redact(decode(topic, state), who, rules))
+                for _, topic, state in self.store.iter_rows(game_id, upto=upto))
 
     def log_events(self, ref: str, *, viewer: str | None = None) -> tuple[GameView, list[GameEvent]]:
         """The game and its events as ``viewer`` may see them (for lines of text)."""

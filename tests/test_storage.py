@@ -3,6 +3,7 @@ machine's PostgreSQL, the library's in-memory recorder)."""
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,6 +44,24 @@ def test_append_load_and_rows(backend: RefereeService) -> None:
     assert [r[0] for r in rows] == [1, 2, 3] and rows[2][1] == "referee.ActionRejected.v1"
     assert backend.store.exists(game) and not backend.store.exists("nim-nothing")
     assert backend.store.game_ids() == [game]
+
+
+def test_a_long_game_is_read_and_exported_a_page_at_a_time(backend: RefereeService) -> None:
+    """``iter_rows`` pages give exactly ``rows``; the JSONL export streams them up to the head
+    it read first, so an entry made while it is written is not half in the record."""
+    game = backend.create_game("nim", PLAYERS, options={"heap": 30}).game_id
+    for _ in range(7):
+        backend.record(game, "t1")
+    rows = [tuple(row) for row in backend.store.rows(game)]
+    assert backend.store.last_row(game) == rows[-1] and backend.store.last_row("nim-nothing") is None
+    assert [tuple(row) for row in backend.store.iter_rows(game, upto=len(rows), page=3)] == rows
+    assert [tuple(row) for row in backend.store.iter_rows(game, upto=5, page=2)] == rows[:5]
+    lines = backend.export([game], "jsonl")
+    header = next(lines)
+    backend.record(game, "t1")  # while the record is being written
+    body = list(lines)
+    assert json.loads(header)["events"] == len(body) == len(rows)
+    assert json.loads(header)["last_hash"] == json.loads(body[-1])["hash"]
 
 
 def test_one_writer_wins_a_race_and_the_other_stores_nothing(backend: RefereeService) -> None:

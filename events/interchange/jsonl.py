@@ -40,11 +40,20 @@ class _Head(msgspec.Struct):
 _head_decoder = msgspec.json.Decoder(_Head)
 
 
-def export_jsonl(game_id: str, game: str, rows: Sequence[tuple[int, str, bytes]]) -> Iterator[str]:
-    """The record's lines (each ending in a newline) from a game's stored rows."""
-    last = rows[-1] if rows else None
-    last_hash = decode(last[1], last[2]).hash if last else GENESIS_HASH
-    header = {"format": JSONL_FORMAT, "game_id": game_id, "game": game, "events": len(rows),
+def export_jsonl(game_id: str, game: str, rows: Iterable[tuple[int, str, bytes]], *,
+                 head: tuple[int, str, bytes] | None = None) -> Iterator[str]:
+    """The record's lines (each ending in a newline) from a game's stored rows.
+
+    With ``head`` (the game's last stored row, numbered by its count), ``rows`` may be
+    a stream read as the lines are written; without it they are all read first."""
+    if head is None:
+        rows = list(rows)
+        head = rows[-1] if rows else None
+        count = len(rows)
+    else:
+        count = head[0]
+    last_hash = decode(head[1], head[2]).hash if head else GENESIS_HASH
+    header = {"format": JSONL_FORMAT, "game_id": game_id, "game": game, "events": count,
               "last_hash": last_hash}
     yield json.dumps(header) + "\n"
     for _, topic, state in rows:

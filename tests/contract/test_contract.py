@@ -244,7 +244,7 @@ def new_game_args(case: ContractCase, folder: Path) -> list[str]:
     for seat, decklist in case.decks.items():
         path = folder / f"deck-{seat}.txt"
         path.write_text(decklist.text())
-        args += ["--deck", f"{seat}={path}"]
+        args += ["--pool" if case.game == "crystale" else "--deck", f"{seat}={path}"]  # as each game says it
     for seat, (decklist, salt) in case.sealed.items():
         sealed = seal(decklist, salt)
         args += ["--sealed", f"{seat}={sealed.commitment}:{sealed.size}"]
