@@ -1,0 +1,105 @@
+"""One very long game: what each one-game command costs, in time and memory, as its stream grows.
+
+    python benchmarks/bench_long_game.py [--events 100000] [--runs 3]
+
+The game is 39 PRIZMIK actions, then an action and its retraction over and over
+(a referee correcting the same entry), so its position stays small while its
+stream grows: what is measured is the cost of the stream itself. Each command
+runs as a whole process (median of ``--runs`` after a warm-up) under
+``/usr/bin/time`` for its peak memory. Recording still folds the whole stream
+(no snapshots); ``log --json`` and ``export`` read it a page at a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_scale import START, pool_of_lines  # noqa: E402
+
+from events.codec import encode, seal  # noqa: E402
+from events.schema import GENESIS_HASH, TOPIC_OF, ActionRecorded, ActionRetracted, GameCreated, GameEvent  # noqa: E402
+from events.store import GameStore  # noqa: E402
+from referee import games  # noqa: E402
+from referee.contract import Player  # noqa: E402
+
+GAME_ID = "prizmik-longgame01"
+
+
+def build(db: Path, count: int) -> int:
+    """Store one game of about ``count`` events; how many were stored."""
+    line = pool_of_lines(1, 40, random.Random(1))[0]
+    rules = games.load("prizmik")
+    base: dict[str, Any] = {"originator_id": GAME_ID, "originator_version": 0, "timestamp": START, "prev_hash": ""}
+    events: list[GameEvent] = [GameCreated(**base, game="prizmik", ruleset="prizmik/1",
+                                           variants=rules.resolve_variants({}),
+                                           players=(Player("red", "Ann"), Player("blue", "Ben")), created_by="bench")]
+    seq = 0
+    for seat, notation, action in line[:39]:
+        seq += 1
+        events.append(ActionRecorded(**base, seq=seq, actor=seat, action=msgspec.Raw(action), notation=notation,
+                                     recorded_by="bench"))
+    seat, notation, action = line[39]
+    while len(events) < count:
+        seq += 1
+        events.append(ActionRecorded(**base, seq=seq, actor=seat, action=msgspec.Raw(action), notation=notation,
+                                     recorded_by="bench"))
+        seq += 1
+        events.append(ActionRetracted(**base, seq=seq, event=len(events), reason="wrong piece", by="bench"))
+    rows = []
+    prev = GENESIS_HASH
+    for number, event in enumerate(events, start=1):
+        event = seal(msgspec.structs.replace(event, originator_version=number, prev_hash=prev))
+        prev = event.hash
+        rows.append((number, TOPIC_OF[type(event)], encode(event)))
+    GameStore(db).insert_rows([(GAME_ID, rows)])
+    return len(rows)
+
+
+def measure(db: Path, args: list[str], runs: int) -> tuple[float, float]:
+    """(median ms, peak MB) of ``referee --db DB ARGS`` as a whole process."""
+    times = []
+    peak = 0
+    for attempt in range(runs + 1):
+        done = subprocess.run(["/usr/bin/time", "-f", "%e %M", sys.executable, "-m", "cli.main", "--db", str(db),
+                               *args], capture_output=True, text=True, cwd=ROOT)
+        if done.returncode not in (0, 1):
+            raise RuntimeError(f"{' '.join(args)}: {done.stderr[-300:]}")
+        seconds, kilobytes = done.stderr.strip().splitlines()[-1].split()
+        peak = max(peak, int(kilobytes))
+        if attempt:
+            times.append(float(seconds))
+    return statistics.median(times) * 1e3, peak / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--events", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    if not Path("/usr/bin/time").exists():
+        sys.exit("needs /usr/bin/time (Debian's 'time' package) for peak memory")
+    with tempfile.TemporaryDirectory(prefix="referee-long-") as folder:
+        db = Path(folder) / "long.db"
+        print(f"one game of {build(db, args.events):,} events")
+        for command in (["show", GAME_ID], ["act", GAME_ID, "a1-b1"], ["log", GAME_ID, "--json"],
+                        ["export", GAME_ID], ["verify", GAME_ID]):
+            ms, mb = measure(db, command, args.runs)
+            label = " ".join(command[:1] + command[2:])
+            print(f"  {label:<14} {ms:8.0f} ms   peak {mb:6.0f} MB", flush=True)
+
+
+if __name__ == "__main__":
+    main()
