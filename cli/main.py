@@ -8,13 +8,14 @@ inside the commands that need them, so ``referee --help`` and a single
 
 from __future__ import annotations
 
-from typing import Annotated
+import sys
+from typing import Annotated, Any
 
 import typer
 
 from cli import disputes, face, play, read, records, serve, table
 
-app = typer.Typer(
+SETTINGS: dict[str, Any] = dict(
     name="referee",
     help=(
         "Record tabletop games entry by entry, checked against each game's rulebook.\n\n"
@@ -38,6 +39,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+app = typer.Typer(**SETTINGS)
+
 for group in (play, read, records, disputes, table, serve):
     for command in group.app.registered_commands:
         app.registered_commands.append(command)
@@ -56,10 +59,51 @@ def main(
     face.settings.reset(db, referee)
 
 
+GLOBAL_OPTIONS_WITH_VALUES = ("--db", "--referee")
+
+
+def command_word(argv: list[str]) -> str | None:
+    """The command a command line names (the first word after the global options), or
+    ``None`` when it names none or asks for the top-level help."""
+    skip = False
+    for token in argv:
+        if skip:
+            skip = False
+        elif token in GLOBAL_OPTIONS_WITH_VALUES:
+            skip = True
+        elif token in ("-h", "--help", "--"):
+            return None
+        elif not token.startswith("-"):
+            return token
+    return None
+
+
+def app_for(argv: list[str]) -> typer.Typer:
+    """The application with only the command the line names.
+
+    typer builds every registered command (reading each signature and its type hints)
+    before it runs one; with some forty commands that cost more than a short command's
+    own work. The top-level help, and any word that is not a command (so that typer
+    says so, with suggestions), get the whole application."""
+    word = command_word(argv)
+    if word is None:
+        return app
+    commands = [c for c in app.registered_commands
+                if typer.main.get_command_name(str(c.name or getattr(c.callback, "__name__", ""))) == word]
+    groups = [g for g in app.registered_groups if g.name == word]
+    if not commands and not groups:
+        return app
+    slim = typer.Typer(**SETTINGS)
+    slim.registered_callback = app.registered_callback
+    slim.registered_commands = commands
+    slim.registered_groups = groups
+    return slim
+
+
 def run() -> None:
     """Console-script entry point."""
     try:
-        app()
+        app_for(sys.argv[1:])()
     finally:
         face.settings.close()
 

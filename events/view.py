@@ -174,12 +174,12 @@ class GameView:
     def fold(self, event: GameEvent) -> None:
         """Apply one stored event to the view (no rule checks)."""
         self.events.append(event)
-        kind = type(event)
-        if kind is ActionRecorded:
-            assert isinstance(event, ActionRecorded)
+        if isinstance(event, ActionRecorded):  # the common case first: one check, no assert
             self.states.append(self.rules.apply(self.states[-1], self._decode(event), event.actor))
             self.standing.append(event)
-        elif kind is ActionRejected:
+            return
+        kind = type(event)
+        if kind is ActionRejected:
             pass
         elif kind is ActionRetracted:
             assert isinstance(event, ActionRetracted)

@@ -36,7 +36,7 @@ from events.schema import (
     RulingRequested,
     SeatWithdrawn,
 )
-from events.store import GameStore
+from events.store import GameNotFoundError, GameStore
 from events.view import Dispute, GameView
 from referee import games
 from referee.contract import Player, Setup
@@ -83,7 +83,10 @@ class Commands:
     # -- shared ------------------------------------------------------------
     def load(self, ref: str) -> GameView:
         """A game by id or unique ending of its id, folded from its events."""
-        return self.store.load(self.resolve(ref))
+        try:  # a whole id: its events are read at once, with no separate lookup first
+            return self.store.load(ref)
+        except GameNotFoundError:
+            return self.store.load(self.resolve(ref))
 
     def _header(self, game_id: str) -> dict[str, Any]:
         return header(game_id, self.clock())

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from cli.main import app
+from cli.main import app, app_for, command_word
 
 runner = CliRunner()
 
@@ -174,3 +174,25 @@ def test_seats_can_be_named_by_player(db_path: Path) -> None:
     assert code == 2 and "'Zed' is not a seat or player of this game" in err
     code, out, _ = call(db_path, "end", game, "--resign", "Ben")
     assert code == 0 and "first wins" in out
+
+
+def test_a_command_line_builds_only_the_command_it_names(db_path: Path) -> None:
+    """``referee`` builds only the named command (typer inspects every command it is given
+    before running one); the help and words that are not commands get the whole app."""
+    assert command_word(["--db", "x.db", "--referee", "Rita", "act", "g", "e1>e2"]) == "act"
+    assert command_word(["--db=x.db", "show", "g"]) == "show"
+    assert command_word(["--help"]) is None and command_word([]) is None
+    slim = app_for(["--db", "x.db", "act", "g", "e1>e2"])
+    assert slim is not app and [c.callback for c in slim.registered_commands] == \
+        [c.callback for c in app.registered_commands if c.callback is not None and c.callback.__name__ == "act"]
+    assert [g.name for g in app_for(["deck", "seal", "f"]).registered_groups] == ["deck"]
+    assert app_for(["-h"]) is app and app_for(["ac", "g"]) is app  # typer suggests 'act'
+    runner = CliRunner()
+    game = runner.invoke(app, ["--db", str(db_path), "new", "prizmik", "-p", "red=A", "-p", "blue=B"]).stdout.strip()
+    line = ["--db", str(db_path), "--referee", "Rita", "act", game, "a1-b1"]  # rejected: kept each time
+    whole = runner.invoke(app, line)
+    alone = runner.invoke(app_for(line), line)
+    assert whole.exit_code == alone.exit_code == 1 and "PZ-" in whole.output
+    assert alone.output.replace("event 3", "event 2") == whole.output
+    assert runner.invoke(app_for(["act", "--help"]), ["act", "--help"]).stdout == \
+        runner.invoke(app, ["act", "--help"]).stdout
