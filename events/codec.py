@@ -31,6 +31,7 @@ __all__ = [
     "event_hash",
     "is_canonical",
     "known_topic",
+    "own_hash",
     "seal",
     "stored_hash",
     "upcast",
@@ -107,6 +108,22 @@ def event_hash(event: GameEvent) -> str:
 
 
 _TOPIC_PREFIX = {topic: topic.encode() + b"\n" for topic in _decoders}
+
+
+class _HashOnly(msgspec.Struct):
+    hash: str = ""
+
+
+_hash_only = msgspec.json.Decoder(_HashOnly)
+
+
+def own_hash(state: bytes) -> str:
+    """An event's own ``hash`` field read from its stored JSON without decoding the rest
+    (every topic, older ones included, has it); "" when the bytes are not JSON."""
+    try:
+        return _hash_only.decode(state).hash
+    except msgspec.DecodeError:
+        return ""
 
 
 def stored_hash(topic: str, state: bytes, own_hash: str) -> str:

@@ -26,7 +26,7 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 
-from events.codec import MsgspecMapper, decode, seal
+from events.codec import MsgspecMapper, decode, own_hash, seal
 from events.schema import (
     GENESIS_HASH,
     TOPIC_OF,
@@ -127,21 +127,6 @@ class GameSummary(msgspec.Struct, kw_only=True):
     created: datetime
     result: str
     how: str | None
-
-
-class _HashOnly(msgspec.Struct):
-    hash: str = ""
-
-
-_hash_only = msgspec.json.Decoder(_HashOnly)
-
-
-def _own_hash(state: bytes) -> str:
-    """An event's own hash read from its stored JSON without decoding the rest."""
-    try:
-        return _hash_only.decode(state).hash
-    except msgspec.DecodeError:
-        return ""
 
 
 def resolve_db_path(db: str | os.PathLike[str] | None) -> str:
@@ -553,11 +538,11 @@ class GameStore:
                     cursor.execute(f"SELECT {idcol}, originator_id, originator_version, state FROM {table} "
                                    f"WHERE {idcol} > {mark} AND {idcol} <= {mark} ORDER BY {idcol} LIMIT {mark}",
                                    (after, limit, page))
-                    rows = [(int(i), str(g), int(v), _own_hash(bytes(b))) for i, g, v, b in cursor.fetchall()]
+                    rows = [(int(i), str(g), int(v), own_hash(bytes(b))) for i, g, v, b in cursor.fetchall()]
             else:
                 notes = recorder.select_notifications(after, page, stop=limit, inclusive_of_start=False)
                 plain = self.mapper.plain_state
-                rows = [(n.id, str(n.originator_id), n.originator_version, _own_hash(plain(n))) for n in notes]
+                rows = [(n.id, str(n.originator_id), n.originator_version, own_hash(plain(n))) for n in notes]
             yield from rows
             if len(rows) < page:
                 return
@@ -566,9 +551,7 @@ class GameStore:
     def head_hash(self, game_id: str, version: int) -> str:
         """The hash of event ``version`` of a game ("" when it is not there)."""
         found = self.recorder.select_events(game_id, gt=version - 1, lte=version)
-        if not found:
-            return ""
-        return decode(found[0].topic, self.mapper.plain_state(found[0])).hash
+        return own_hash(self.mapper.plain_state(found[0])) if found else ""
 
     def game_ids(self) -> list[str]:
         """Every game id with at least one stored event, in order of first appearance.

@@ -45,9 +45,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import msgspec
 
-from events.codec import decode
+from events.codec import decode, own_hash
 from events.schema import (
     TOPIC_OF,
     ActionRejected,
@@ -229,7 +228,7 @@ class Projector:
             event = None
             if topic in T_CREATED or topic in T_ENDED:
                 event = decode(topic, state)
-            heads[game_id] = (version, notification_id, _hash_of(state))
+            heads[game_id] = (version, notification_id, own_hash(state))
             row = rows.get(game_id)
             if topic in T_CREATED:
                 assert isinstance(event, GameCreated)
@@ -293,7 +292,7 @@ class Projector:
         """The hash of a game's last action in ``page`` (read with the page; asked of the
         store only when the page did not carry it)."""
         state = page.last_actions.get(game_id)
-        return _hash_of(state) if state is not None else self.store.head_hash(game_id, version)
+        return own_hash(state) if state is not None else self.store.head_hash(game_id, version)
 
     # -- standings and ratings, incrementally ---------------------------------------
     def _results_changed(self, cursor: Cursor, before: dict[str, tuple[Any, Any, Any]],
@@ -509,18 +508,6 @@ def _add_standing(deltas: dict[tuple[str, str], list[float]], kind: str, names: 
         d[4] += sign * points[seat]
 
 
-class _HashOnly(msgspec.Struct):
-    hash: str = ""
-
-
-_hash_decoder = msgspec.json.Decoder(_HashOnly)
-
-
-def _hash_of(state: bytes) -> str:
-    try:
-        return _hash_decoder.decode(state).hash
-    except msgspec.DecodeError:
-        return ""
 
 
 def witness_findings(projector: Projector, store: GameStore, game_id: str, stored: int) -> list[str]:

@@ -66,8 +66,7 @@ class Hub:
     def close_streams(self) -> None:
         """End every live stream: each returns from its wait and stops."""
         self.closing = True
-        changed, self._changed = self._changed, asyncio.Event()
-        changed.set()
+        self._wake()
 
     def close_streams_soon(self) -> None:
         """``close_streams`` from any thread (or a signal handler): run on the hub's loop."""
@@ -122,6 +121,10 @@ class Hub:
             if notice.version > self.versions.get(notice.game_id, 0):
                 self.versions[notice.game_id] = notice.version
             self.last_id = max(self.last_id, notice.id)
+        self._wake()
+
+    def _wake(self) -> None:
+        """Wake every waiting stream (each waits on the event of its time; a new one follows)."""
         changed, self._changed = self._changed, asyncio.Event()
         changed.set()
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 
 import msgspec
 
-from events.codec import decode, decode_exact, encode, known_topic, stored_hash, upcast
+from events.codec import decode_exact, encode, known_topic, own_hash, stored_hash, upcast
 from events.interchange.errors import ImportFileError, check_game_id
 from events.schema import GENESIS_HASH, KIND_OF_TOPIC, GameCreated, GameEvent
 
@@ -52,7 +52,7 @@ def export_jsonl(game_id: str, game: str, rows: Iterable[tuple[int, str, bytes]]
         count = len(rows)
     else:
         count = head[0]
-    last_hash = decode(head[1], head[2]).hash if head else GENESIS_HASH
+    last_hash = own_hash(head[2]) if head else GENESIS_HASH
     header = {"format": JSONL_FORMAT, "game_id": game_id, "game": game, "events": count,
               "last_hash": last_hash}
     yield json.dumps(header) + "\n"

@@ -28,6 +28,7 @@ from referee.games.crystale.catalog import Book, Catalog, build_book, example_bo
 from referee.games.crystale.model import SEATS, CrystaleAction, CrystaleState, Table
 from referee.games.crystale.notation import notation as _notation
 from referee.games.crystale.notation import parse as _parse
+from referee.games.crystale.state_ops import with_side
 from referee.kit.adjustments import Change
 from referee.kit.catalogs import catalog_digest
 from referee.kit.decks import DeckKnowledge, Decklist
@@ -268,9 +269,7 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
 
     def with_deck_knowledge(self, state: CrystaleState, seat: str, knowledge: DeckKnowledge) -> CrystaleState:
         index = SEATS.index(seat)
-        side = msgspec.structs.replace(state.sides[index], knowledge=knowledge)
-        sides = (side, state.sides[1]) if index == 0 else (state.sides[0], side)
-        return msgspec.structs.replace(state, sides=sides)
+        return with_side(state, index, msgspec.structs.replace(state.sides[index], knowledge=knowledge))
 
     # -- adjustments -------------------------------------------------------
     def check_change(self, state: CrystaleState, change: Change) -> Verdict:

@@ -30,7 +30,7 @@ from referee.games.gammasphere.catalog import (
     parse_catalog,
 )
 from referee.games.gammasphere.decks import DECK_LIMITS, check_construction, size_problem
-from referee.games.gammasphere.field import START_GAS, START_POWER, finished
+from referee.games.gammasphere.field import START_GAS, START_POWER, finished, with_side
 from referee.games.gammasphere.model import (
     SEATS,
     GammasphereAction,
@@ -242,9 +242,7 @@ class GammasphereRules(GameRules[GammasphereState, GammasphereAction]):
 
     def with_deck_knowledge(self, state: GammasphereState, seat: str, knowledge: DeckKnowledge) -> GammasphereState:
         index = SEATS.index(seat)
-        own = msgspec.structs.replace(state.sides[index], knowledge=knowledge)
-        sides = (own, state.sides[1]) if index == 0 else (state.sides[0], own)
-        return msgspec.structs.replace(state, sides=sides)
+        return with_side(state, index, msgspec.structs.replace(state.sides[index], knowledge=knowledge))
 
     # -- adjustments -----------------------------------------------------
     def check_change(self, state: GammasphereState, change: Change) -> Verdict:
