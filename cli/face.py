@@ -84,6 +84,13 @@ def handled() -> Iterator[None]:
 
         conflict = isinstance(exc, ConcurrentWriteError | StaleVersionError | StoreBusyError)
         fail(str(exc), EXIT_CONFLICT if conflict else EXIT_USAGE)
+    except BrokenPipeError:
+        # The reader stopped reading (`referee log GAME --json | head`): stop quietly, as
+        # Unix tools do; point stdout at nothing so the interpreter's last flush is silent.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(0) from None
     except PermissionError as exc:
         fail(_os_error(exc))
     except _library_errors() as exc:

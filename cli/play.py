@@ -96,7 +96,7 @@ def _decks(rules: GameRules[Any, Any], deck: list[str] | None, sealed: list[str]
     from referee.kit.decks import SealedDeck, parse_decklist
 
     out: dict[str, Any] = {}
-    for seat, file in parse_pairs(deck, "--deck").items():
+    for seat, file in parse_pairs(deck, "--deck (or --pool)").items():
         path = Path(file)
         try:
             out[seat] = parse_decklist(path.read_text(encoding="utf-8"), str(path))

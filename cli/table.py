@@ -186,7 +186,9 @@ def _command(svc: RefereeService, game_id: str, line: str, paint: Painter, rules
                 typer.echo("who resigns? resign SEAT")
             else:
                 svc.end(game_id, "resignation", who=rest, by=settings.referee)
-        elif word == "agree" and not rest or word == "draw" and not rest:
+        elif word == "agree" and rest:
+            typer.echo("agree takes nothing more: type 'agree' alone to record the draw")
+        elif word == "agree" or word == "draw" and not rest:
             svc.end(game_id, "agreement", by=settings.referee)
         elif word == "adjudicate":
             who, _, reason = rest.partition(" ")

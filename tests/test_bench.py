@@ -325,3 +325,26 @@ def test_the_whole_rulebook_prints_and_sections_list_their_clauses() -> None:
     assert result.exit_code == 0 and result.stdout.startswith("# PRIZMIK") and "**PZ-6.2" in result.stdout
     result = CliRunner().invoke(app, ["rules", "prizmik", "PZ-6"])
     assert result.exit_code == 0 and "PZ-6.1" in result.stdout and "PZ-5.1" not in result.stdout
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path: Path) -> None:
+    """`referee log GAME --json | head`: the pipe closes early; no traceback, no error line."""
+    import subprocess
+
+    from events.store import GameStore
+    from service import RefereeService
+
+    db = tmp_path / "s.db"
+    svc = RefereeService(GameStore(db))
+    game = svc.create_game("prizmik", {"red": "Ann", "blue": "Ben"}).game_id
+    for _ in range(400):  # well past a pipe's buffer
+        svc.record(game, "a1-b1")
+    svc.close()
+    root = Path(__file__).resolve().parent.parent
+    reader = subprocess.Popen([sys.executable, "-m", "cli.main", "--db", str(db), "log", game, "--json"], cwd=root,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert reader.stdout is not None and reader.stderr is not None
+    assert reader.stdout.read(20).startswith(b'[{"kind":"created"')
+    reader.stdout.close()
+    assert reader.wait(timeout=60) == 0
+    assert reader.stderr.read() == b""

@@ -120,6 +120,17 @@ def test_table_loop_records_and_undoes(db_path: Path) -> None:
     assert json.loads(out)["position"]["left"] == 5
 
 
+def test_table_agree_records_a_draw_and_agree_with_words_stores_nothing(db_path: Path) -> None:
+    game = new_game(db_path, heap=6)
+    code, out, _ = call(db_path, "table", game, input="agree now\nquit\n")
+    assert code == 0 and "agree takes nothing more" in out
+    assert len(json.loads(call(db_path, "log", game, "--json")[1])) == 1  # the creation alone
+    code, out, _ = call(db_path, "table", game, input="agree\n")
+    assert code == 0
+    shown = json.loads(call(db_path, "show", game, "--json")[1])
+    assert shown["result"] == "draw" and shown["to_move"] is None
+
+
 def test_dispute_rule_appeal_audit_scoreboard(db_path: Path) -> None:
     game = new_game(db_path, heap=3)
     call(db_path, "act", game, "t4")  # rejected: event 2
