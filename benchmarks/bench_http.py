@@ -99,8 +99,13 @@ class Connection:
         if sock is not None:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
-    async def request(self, method: str, path: str, body: bytes | None = None,
-                      headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    async def request(
+        self,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, dict[str, str], bytes]:
         if self.writer is None:
             await self.open()
         assert self.reader is not None and self.writer is not None
@@ -137,13 +142,25 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(store: str, workdir: Path, extra: Sequence[str] = ()) -> tuple[subprocess.Popen[bytes], int]:
+def start_server(
+    store: str, workdir: Path, extra: Sequence[str] = ()
+) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     log = (workdir / f"serve-{port}.log").open("wb")
-    command = [sys.executable, "-m", "cli.main", "serve", "--store", store, "--port", str(port),
-               "--projections", str(workdir / "bench.projections.db"), *extra]
-    process = subprocess.Popen(command,
-                               cwd=str(ROOT), stdout=log, stderr=subprocess.STDOUT)
+    command = [
+        sys.executable,
+        "-m",
+        "cli.main",
+        "serve",
+        "--store",
+        store,
+        "--port",
+        str(port),
+        "--projections",
+        str(workdir / "bench.projections.db"),
+        *extra,
+    ]
+    process = subprocess.Popen(command, cwd=str(ROOT), stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -174,13 +191,17 @@ class Table:
     port: int
     games: list[list[str]]
     latencies: list[float] = field(default_factory=list)
-    service: list[float] = field(default_factory=list)  # from the request written, not from when it was due
+    service: list[float] = field(
+        default_factory=list
+    )  # from the request written, not from when it was due
     recorded: dict[str, list[str]] = field(default_factory=dict)  # game -> entries answered 201
     errors: list[str] = field(default_factory=list)
     other: int = 0
 
 
-async def referee(table: Table, stop_at: float, measure_from: float, idempotency: bool, interval: float) -> None:
+async def referee(
+    table: Table, stop_at: float, measure_from: float, idempotency: bool, interval: float
+) -> None:
     """One referee: start games at the table and record their entries, as fast as the
     answers come (``interval`` 0) or one every ``interval`` seconds (an open loop; an
     entry's latency then counts from when it was due, so a slow answer also delays
@@ -193,8 +214,13 @@ async def referee(table: Table, stop_at: float, measure_from: float, idempotency
         while time.monotonic() < stop_at:
             moves = table.games[game_index % len(table.games)]
             game_index += 1
-            body = json.dumps({"game": "prizmik", "players": {"red": f"Red{table.number}", "blue":
-                               f"Blue{table.number}"}, "meta": {"table": str(table.number)}}).encode()
+            body = json.dumps(
+                {
+                    "game": "prizmik",
+                    "players": {"red": f"Red{table.number}", "blue": f"Blue{table.number}"},
+                    "meta": {"table": str(table.number)},
+                }
+            ).encode()
             status, _, data = await conn.request("POST", "/api/games", body, auth)
             table.other += 1
             if status != 201:
@@ -220,7 +246,9 @@ async def referee(table: Table, stop_at: float, measure_from: float, idempotency
                 else:
                     started = time.monotonic()
                 sent = time.monotonic()
-                status, found, data = await conn.request("POST", f"/api/games/{game}/entries", payload, headers)
+                status, found, data = await conn.request(
+                    "POST", f"/api/games/{game}/entries", payload, headers
+                )
                 took = time.monotonic() - started
                 if status != 201:
                     table.errors.append(f"{game} {move}: {status} {data[:200]!r}")
@@ -245,8 +273,9 @@ async def reader(port: int, token: str, path: str, stop_at: float, counts: list[
         r, w = await asyncio.open_connection("127.0.0.1", port)
     except OSError:
         return
-    w.write(f"GET {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nAccept: text/event-stream\r\n\r\n"
-            .encode())
+    w.write(
+        f"GET {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nAccept: text/event-stream\r\n\r\n".encode()
+    )
     try:
         while time.monotonic() < stop_at:
             try:
@@ -294,8 +323,16 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def drive(tables: list[Table], readers_n: int, public: str, ports: list[int], seconds: float, warmup: float,
-                idempotency: bool, rate: float) -> tuple[float, int, int]:
+async def drive(
+    tables: list[Table],
+    readers_n: int,
+    public: str,
+    ports: list[int],
+    seconds: float,
+    warmup: float,
+    idempotency: bool,
+    rate: float,
+) -> tuple[float, int, int]:
     begin = time.monotonic()
     measure_from = begin + warmup
     stop_at = measure_from + seconds
@@ -303,18 +340,27 @@ async def drive(tables: list[Table], readers_n: int, public: str, ports: list[in
     interval = len(tables) / rate if rate else 0.0
     lags: list[float] = []
 
-    async def watch() -> None:  # how late this client's own event loop runs (its lateness is not the server's)
+    async def watch() -> (
+        None
+    ):  # how late this client's own event loop runs (its lateness is not the server's)
         while time.monotonic() < stop_at:
             before = time.monotonic()
             await asyncio.sleep(0.005)
             lags.append(time.monotonic() - before - 0.005)
 
     watcher = asyncio.create_task(watch())
-    tasks = [asyncio.create_task(referee(t, stop_at, measure_from, idempotency, interval)) for t in tables]
+    tasks = [
+        asyncio.create_task(referee(t, stop_at, measure_from, idempotency, interval))
+        for t in tables
+    ]
     await asyncio.sleep(min(1.0, warmup))  # the first games exist: follow some of them
     followed = [g for t in tables[:readers_n] for g in list(t.recorded)[:1]]
-    readers = [asyncio.create_task(reader(ports[i % len(ports)], public, f"/api/games/{g}/events?after=0", stop_at,
-                                          counts)) for i, g in enumerate(followed)]
+    readers = [
+        asyncio.create_task(
+            reader(ports[i % len(ports)], public, f"/api/games/{g}/events?after=0", stop_at, counts)
+        )
+        for i, g in enumerate(followed)
+    ]
     live = [0]
     if readers_n:
         readers.append(asyncio.create_task(reader(ports[0], public, "/api/live", stop_at, live)))
@@ -325,7 +371,9 @@ async def drive(tables: list[Table], readers_n: int, public: str, ports: list[in
     return seconds, counts[0], live[0]
 
 
-def verify_store(store_kind: str, store: str, env: dict[str, str], tables: list[Table]) -> dict[str, Any]:
+def verify_store(
+    store_kind: str, store: str, env: dict[str, str], tables: list[Table]
+) -> dict[str, Any]:
     from events.store import GameStore
     from service.app import RefereeService
 
@@ -339,8 +387,13 @@ def verify_store(store_kind: str, store: str, env: dict[str, str], tables: list[
                     lost += sum(1 for m in answered if m not in stored)
                     duplicated += max(0, len(stored) - len(answered))
         report = svc.verify()
-        return {"games": report.games, "events": report.events, "bad": report.bad, "lost": lost,
-                "duplicated": duplicated}
+        return {
+            "games": report.games,
+            "events": report.events,
+            "bad": report.bad,
+            "lost": lost,
+            "duplicated": duplicated,
+        }
     finally:
         svc.close()
 
@@ -373,12 +426,20 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         dsn = " ".join(f"{k}={v}" for k, v in PG.items())
         with psycopg.connect(dsn, autocommit=True) as conn:
             conn.execute(f"CREATE SCHEMA {schema}")
-        store = f"postgresql://{PG['user']}@{PG['host']}:{PG['port']}/{PG['dbname']}?schema={schema}"
+        store = (
+            f"postgresql://{PG['user']}@{PG['host']}:{PG['port']}/{PG['dbname']}?schema={schema}"
+        )
         if args.pg_settings:
             store += "&" + args.pg_settings
-        env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": PG["dbname"],
-               "POSTGRES_HOST": PG["host"], "POSTGRES_PORT": PG["port"], "POSTGRES_USER": PG["user"],
-               "POSTGRES_PASSWORD": "", "POSTGRES_SCHEMA": schema}
+        env = {
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": PG["dbname"],
+            "POSTGRES_HOST": PG["host"],
+            "POSTGRES_PORT": PG["port"],
+            "POSTGRES_USER": PG["user"],
+            "POSTGRES_PASSWORD": "",
+            "POSTGRES_SCHEMA": schema,
+        }
         processes = args.processes
         open_service(env=env).close()  # the tables, before two servers race to make them
     extra = ["--threads", str(args.threads)] if args.threads is not None else []
@@ -387,16 +448,37 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
     try:
         tokens, public = make_tokens(store, args.tables)
         per_table = max(2, int(args.seconds + args.warmup) // 3 + 2)
-        played = random_games(args.tables * per_table * (2 if args.stagger else 1), args.seed, args.max_plies,
-                              args.stagger)
+        played = random_games(
+            args.tables * per_table * (2 if args.stagger else 1),
+            args.seed,
+            args.max_plies,
+            args.stagger,
+        )
         per_table *= 2 if args.stagger else 1
-        tables = [Table(number=n + 1, token=tokens[n], port=ports[n % len(ports)],
-                        games=played[n * per_table:(n + 1) * per_table]) for n in range(args.tables)]
+        tables = [
+            Table(
+                number=n + 1,
+                token=tokens[n],
+                port=ports[n % len(ports)],
+                games=played[n * per_table : (n + 1) * per_table],
+            )
+            for n in range(args.tables)
+        ]
 
         async def everything() -> tuple[tuple[float, int, int], tuple[float, list[float]]]:
-            base_rps, base_lat = await bare(ports, args.tables, args.bare_seconds)  # same stack, same clients
-            driven = await drive(tables, args.readers, public, ports, args.seconds, args.warmup, args.idempotency,
-                                 args.rate)
+            base_rps, base_lat = await bare(
+                ports, args.tables, args.bare_seconds
+            )  # same stack, same clients
+            driven = await drive(
+                tables,
+                args.readers,
+                public,
+                ports,
+                args.seconds,
+                args.warmup,
+                args.idempotency,
+                args.rate,
+            )
             return driven, (base_rps, base_lat)
 
         spies = []
@@ -404,10 +486,27 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
             # py-spy samples each server for the measured window (collapsed stacks, one file per process)
             for process, port in servers:
                 out = Path(args.profile) / f"{kind}-{port}.txt"
-                spies.append(subprocess.Popen(
-                    ["py-spy", "record", "--format", "raw", "--rate", "200", "--nonblocking", "-o", str(out),
-                     "-d", str(int(args.bare_seconds + args.warmup + args.seconds + 2)), "-p", str(process.pid)],
-                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                spies.append(
+                    subprocess.Popen(
+                        [
+                            "py-spy",
+                            "record",
+                            "--format",
+                            "raw",
+                            "--rate",
+                            "200",
+                            "--nonblocking",
+                            "-o",
+                            str(out),
+                            "-d",
+                            str(int(args.bare_seconds + args.warmup + args.seconds + 2)),
+                            "-p",
+                            str(process.pid),
+                        ],
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                    )
+                )
         (seconds, streamed, live_events), (base_rps, base_lat) = asyncio.run(everything())
         for spy in spies:
             spy.wait(60)
@@ -425,46 +524,86 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         with psycopg.connect(" ".join(f"{k}={v}" for k, v in PG.items()), autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
     return {
-        "store": kind, "processes": processes, "tables": args.tables, "readers": args.readers, "rate": args.rate,
+        "store": kind,
+        "processes": processes,
+        "tables": args.tables,
+        "readers": args.readers,
+        "rate": args.rate,
         "stagger": args.stagger,
-        "idempotency": args.idempotency, "seconds": seconds,
-        "actions": len(latencies), "actions_per_s": round(actions_per_s, 1),
-        "p50_ms": round(pct(latencies, 0.50) * 1000, 2), "p99_ms": round(pct(latencies, 0.99) * 1000, 2),
+        "idempotency": args.idempotency,
+        "seconds": seconds,
+        "actions": len(latencies),
+        "actions_per_s": round(actions_per_s, 1),
+        "p50_ms": round(pct(latencies, 0.50) * 1000, 2),
+        "p99_ms": round(pct(latencies, 0.99) * 1000, 2),
         "max_ms": round(max(latencies, default=0) * 1000, 2),
-        "sent_p50_ms": round(pct(service, 0.50) * 1000, 2), "sent_p99_ms": round(pct(service, 0.99) * 1000, 2),
-        "bare_rps": round(base_rps, 1), "bare_p50_ms": round(pct(base_lat, 0.5) * 1000, 2),
+        "sent_p50_ms": round(pct(service, 0.50) * 1000, 2),
+        "sent_p99_ms": round(pct(service, 0.99) * 1000, 2),
+        "bare_rps": round(base_rps, 1),
+        "bare_p50_ms": round(pct(base_lat, 0.5) * 1000, 2),
         "bare_p99_ms": round(pct(base_lat, 0.99) * 1000, 2),
         "ratio": round(actions_per_s / base_rps, 3) if base_rps else None,
         "client_lag_p99_ms": round(pct(CLIENT_LAG, 0.99) * 1000, 2),
         "client_lag_max_ms": round(max(CLIENT_LAG, default=0) * 1000, 2),
-        "streamed_events": streamed, "live_events": live_events,
-        "errors": len(errors), "first_errors": errors[:3], **{f"check_{k}": v for k, v in checked.items()},
-        "goal_met": actions_per_s >= 990 and pct(latencies, 0.99) <= 0.050 and not errors
-        and checked["bad"] == 0 and checked["lost"] == 0 and checked["duplicated"] == 0,
+        "streamed_events": streamed,
+        "live_events": live_events,
+        "errors": len(errors),
+        "first_errors": errors[:3],
+        **{f"check_{k}": v for k, v in checked.items()},
+        "goal_met": actions_per_s >= 990
+        and pct(latencies, 0.99) <= 0.050
+        and not errors
+        and checked["bad"] == 0
+        and checked["lost"] == 0
+        and checked["duplicated"] == 0,
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--store", choices=("sqlite", "postgres", "both"), default="sqlite")
-    parser.add_argument("--tables", type=int, default=100, help="Referees, each at their own table.")
-    parser.add_argument("--readers", type=int, default=10, help="Public readers of game event streams.")
+    parser.add_argument(
+        "--tables", type=int, default=100, help="Referees, each at their own table."
+    )
+    parser.add_argument(
+        "--readers", type=int, default=10, help="Public readers of game event streams."
+    )
     parser.add_argument("--seconds", type=float, default=20.0, help="Measured time.")
     parser.add_argument("--warmup", type=float, default=3.0, help="Load before measuring.")
-    parser.add_argument("--bare-seconds", type=float, default=5.0, help="Time on the bare endpoint.")
+    parser.add_argument(
+        "--bare-seconds", type=float, default=5.0, help="Time on the bare endpoint."
+    )
     parser.add_argument("--processes", type=int, default=2, help="Server processes on PostgreSQL.")
-    parser.add_argument("--threads", type=int, default=None, help="--threads for each server (default: its own).")
-    parser.add_argument("--max-plies", type=int, default=60, help="Longest game before a draw is agreed.")
-    parser.add_argument("--stagger", action="store_true",
-                        help="Games end at lengths of their own (10 to twice --max-plies), not all at once.")
-    parser.add_argument("--idempotency", action="store_true", help="Send an Idempotency-Key with every entry.")
-    parser.add_argument("--rate", type=float, default=0.0,
-                        help="Entries per second offered by all tables together (0: each referee enters the next "
-                             "as soon as the last is answered, the most the server can take).")
+    parser.add_argument(
+        "--threads", type=int, default=None, help="--threads for each server (default: its own)."
+    )
+    parser.add_argument(
+        "--max-plies", type=int, default=60, help="Longest game before a draw is agreed."
+    )
+    parser.add_argument(
+        "--stagger",
+        action="store_true",
+        help="Games end at lengths of their own (10 to twice --max-plies), not all at once.",
+    )
+    parser.add_argument(
+        "--idempotency", action="store_true", help="Send an Idempotency-Key with every entry."
+    )
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        help="Entries per second offered by all tables together (0: each referee enters the next "
+        "as soon as the last is answered, the most the server can take).",
+    )
     parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--pg-settings", default="", help="More store URL settings for PostgreSQL "
-                        "(enable_db_functions=yes, pool_size=N, ...).")
-    parser.add_argument("--profile", default=None, help="A folder: sample each server with py-spy into it.")
+    parser.add_argument(
+        "--pg-settings",
+        default="",
+        help="More store URL settings for PostgreSQL (enable_db_functions=yes, pool_size=N, ...).",
+    )
+    parser.add_argument(
+        "--profile", default=None, help="A folder: sample each server with py-spy into it."
+    )
     parser.add_argument("--json", action="store_true", help="Print the results as JSON only.")
     args = parser.parse_args()
     try:
@@ -480,18 +619,22 @@ def main() -> None:
             results.append(run_one(kind, args, Path(folder)))
             if not args.json:
                 r = results[-1]
-                offered = (f"offered {r['rate']:.0f}/s" if r["rate"] else "closed loop") + \
-                    (", staggered ends" if r["stagger"] else ", ends together")
-                print(f"{r['store']:>8} x{r['processes']} {r['tables']} tables, {offered}: "
-                      f"{r['actions_per_s']:>7.1f} actions/s "
-                      f"(p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, max {r['max_ms']} ms; from sending: p50 "
-                      f"{r['sent_p50_ms']} ms, p99 {r['sent_p99_ms']} ms; client loop late p99 {r['client_lag_p99_ms']} ms, max "
-                      f"{r['client_lag_max_ms']} ms) | bare "
-                      f"{r['bare_rps']:.0f} req/s (p50 {r['bare_p50_ms']} ms, p99 {r['bare_p99_ms']} ms) | ratio "
-                      f"{r['ratio']} | {r['streamed_events']} events streamed, {r['live_events']} live list events | "
-                      f"errors {r['errors']} | verify: {r['check_games']} games, {r['check_events']} events, "
-                      f"{r['check_bad']} bad, {r['check_lost']} lost, {r['check_duplicated']} duplicated | goal "
-                      f"{'met' if r['goal_met'] else 'NOT met'}", flush=True)
+                offered = (f"offered {r['rate']:.0f}/s" if r["rate"] else "closed loop") + (
+                    ", staggered ends" if r["stagger"] else ", ends together"
+                )
+                print(
+                    f"{r['store']:>8} x{r['processes']} {r['tables']} tables, {offered}: "
+                    f"{r['actions_per_s']:>7.1f} actions/s "
+                    f"(p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, max {r['max_ms']} ms; from sending: p50 "
+                    f"{r['sent_p50_ms']} ms, p99 {r['sent_p99_ms']} ms; client loop late p99 {r['client_lag_p99_ms']} ms, max "
+                    f"{r['client_lag_max_ms']} ms) | bare "
+                    f"{r['bare_rps']:.0f} req/s (p50 {r['bare_p50_ms']} ms, p99 {r['bare_p99_ms']} ms) | ratio "
+                    f"{r['ratio']} | {r['streamed_events']} events streamed, {r['live_events']} live list events | "
+                    f"errors {r['errors']} | verify: {r['check_games']} games, {r['check_events']} events, "
+                    f"{r['check_bad']} bad, {r['check_lost']} lost, {r['check_duplicated']} duplicated | goal "
+                    f"{'met' if r['goal_met'] else 'NOT met'}",
+                    flush=True,
+                )
                 for e in r["first_errors"]:
                     print("   error:", e)
     if args.json:

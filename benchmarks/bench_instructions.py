@@ -68,8 +68,13 @@ for game_id, text in entries[1:count + 1]:
 
 
 def instructions(command: list[str], cwd: Path) -> int:
-    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
-                          cwd=cwd, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
     found = re.search(r"Collected : (\d+)", done.stderr)
     if found is None:
         raise RuntimeError(f"callgrind gave no count: {done.stderr[-500:]}")
@@ -80,12 +85,25 @@ def count_tree(tree: Path, games: int, work: Path) -> dict[str, float]:
     # Byte-compiled first: a module whose .pyc is missing or stale is compiled again in the
     # counted process (a working tree counted 736M for 'referee act' where a compiled one
     # counts 548M).
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "referee"), str(tree / "events"),
-                    str(tree / "projections"), str(tree / "cli")] +
-                   ([str(tree / "service")] if (tree / "service").is_dir() else []),
-                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "compileall",
+            "-q",
+            str(tree / "referee"),
+            str(tree / "events"),
+            str(tree / "projections"),
+            str(tree / "cli"),
+        ]
+        + ([str(tree / "service")] if (tree / "service").is_dir() else []),
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     db, entries = work / "store.db", work / "entries.json"
-    subprocess.run([sys.executable, "-c", BUILD, str(tree), str(games + 2), str(db), str(entries)], check=True)
+    subprocess.run(
+        [sys.executable, "-c", BUILD, str(tree), str(games + 2), str(db), str(entries)], check=True
+    )
 
     def fresh() -> str:
         copy = work / "run.db"
@@ -98,7 +116,9 @@ def count_tree(tree: Path, games: int, work: Path) -> dict[str, float]:
     none = instructions([*script, "0", fresh(), str(entries)], tree)
     some = instructions([*script, str(games), fresh(), str(entries)], tree)
     game = json.loads(entries.read_text())[-1][0]
-    act = instructions([sys.executable, "-m", "cli.main", "--db", fresh(), "act", game, "a1-b1"], tree)
+    act = instructions(
+        [sys.executable, "-m", "cli.main", "--db", fresh(), "act", game, "a1-b1"], tree
+    )
     return {"record_M": (some - none) / games / 1e6, "act_M": act / 1e6}
 
 
@@ -113,8 +133,11 @@ def main() -> None:
     for label, tree in trees:
         with tempfile.TemporaryDirectory(prefix="referee-count-") as folder:
             counts = count_tree(tree, args.games, Path(folder))
-        print(f"{label:<10} record one action on a 200-action game: {counts['record_M']:.2f}M instructions; "
-              f"a whole 'referee act': {counts['act_M']:.0f}M", flush=True)
+        print(
+            f"{label:<10} record one action on a 200-action game: {counts['record_M']:.2f}M instructions; "
+            f"a whole 'referee act': {counts['act_M']:.0f}M",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -30,7 +30,14 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_scale import START, pool_of_lines  # noqa: E402
 
 from events.codec import encode, seal  # noqa: E402
-from events.schema import GENESIS_HASH, TOPIC_OF, ActionRecorded, ActionRetracted, GameCreated, GameEvent  # noqa: E402
+from events.schema import (
+    GENESIS_HASH,
+    TOPIC_OF,
+    ActionRecorded,
+    ActionRetracted,
+    GameCreated,
+    GameEvent,
+)  # noqa: E402
 from events.store import GameStore  # noqa: E402
 from referee import games  # noqa: E402
 from referee.contract import Player  # noqa: E402
@@ -42,22 +49,52 @@ def build(db: Path, count: int) -> int:
     """Store one game of about ``count`` events; how many were stored."""
     line = pool_of_lines(1, 40, random.Random(1))[0]
     rules = games.load("prizmik")
-    base: dict[str, Any] = {"originator_id": GAME_ID, "originator_version": 0, "timestamp": START, "prev_hash": ""}
-    events: list[GameEvent] = [GameCreated(**base, game="prizmik", ruleset="prizmik/1",
-                                           variants=rules.resolve_variants({}),
-                                           players=(Player("red", "Ann"), Player("blue", "Ben")), created_by="bench")]
+    base: dict[str, Any] = {
+        "originator_id": GAME_ID,
+        "originator_version": 0,
+        "timestamp": START,
+        "prev_hash": "",
+    }
+    events: list[GameEvent] = [
+        GameCreated(
+            **base,
+            game="prizmik",
+            ruleset="prizmik/1",
+            variants=rules.resolve_variants({}),
+            players=(Player("red", "Ann"), Player("blue", "Ben")),
+            created_by="bench",
+        )
+    ]
     seq = 0
     for seat, notation, action in line[:39]:
         seq += 1
-        events.append(ActionRecorded(**base, seq=seq, actor=seat, action=msgspec.Raw(action), notation=notation,
-                                     recorded_by="bench"))
+        events.append(
+            ActionRecorded(
+                **base,
+                seq=seq,
+                actor=seat,
+                action=msgspec.Raw(action),
+                notation=notation,
+                recorded_by="bench",
+            )
+        )
     seat, notation, action = line[39]
     while len(events) < count:
         seq += 1
-        events.append(ActionRecorded(**base, seq=seq, actor=seat, action=msgspec.Raw(action), notation=notation,
-                                     recorded_by="bench"))
+        events.append(
+            ActionRecorded(
+                **base,
+                seq=seq,
+                actor=seat,
+                action=msgspec.Raw(action),
+                notation=notation,
+                recorded_by="bench",
+            )
+        )
         seq += 1
-        events.append(ActionRetracted(**base, seq=seq, event=len(events), reason="wrong piece", by="bench"))
+        events.append(
+            ActionRetracted(**base, seq=seq, event=len(events), reason="wrong piece", by="bench")
+        )
     rows = []
     prev = GENESIS_HASH
     for number, event in enumerate(events, start=1):
@@ -73,8 +110,22 @@ def measure(db: Path, args: list[str], runs: int) -> tuple[float, float]:
     times = []
     peak = 0
     for attempt in range(runs + 1):
-        done = subprocess.run(["/usr/bin/time", "-f", "%e %M", sys.executable, "-m", "cli.main", "--db", str(db),
-                               *args], capture_output=True, text=True, cwd=ROOT)
+        done = subprocess.run(
+            [
+                "/usr/bin/time",
+                "-f",
+                "%e %M",
+                sys.executable,
+                "-m",
+                "cli.main",
+                "--db",
+                str(db),
+                *args,
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
         if done.returncode not in (0, 1):
             raise RuntimeError(f"{' '.join(args)}: {done.stderr[-300:]}")
         seconds, kilobytes = done.stderr.strip().splitlines()[-1].split()
@@ -94,8 +145,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="referee-long-") as folder:
         db = Path(folder) / "long.db"
         print(f"one game of {build(db, args.events):,} events")
-        for command in (["show", GAME_ID], ["act", GAME_ID, "a1-b1"], ["log", GAME_ID, "--json"],
-                        ["export", GAME_ID], ["verify", GAME_ID]):
+        for command in (
+            ["show", GAME_ID],
+            ["act", GAME_ID, "a1-b1"],
+            ["log", GAME_ID, "--json"],
+            ["export", GAME_ID],
+            ["verify", GAME_ID],
+        ):
             ms, mb = measure(db, command, args.runs)
             label = " ".join(command[:1] + command[2:])
             print(f"  {label:<14} {ms:8.0f} ms   peak {mb:6.0f} MB", flush=True)

@@ -69,8 +69,10 @@ def main(argv: list[str]) -> int:
 
     print(f"game: {path.name}: {turns} turns, {len(actions)} actions")
     print(f"apply-only replay: {rate:,.0f} actions/s (target >= 50,000)")
-    print(f"parse+check+apply whole game: {per_game:.1f} ms median of 20 (target <= 100 ms "
-          f"for 50 turns); {len(actions) / (per_game / 1000):,.0f} actions/s")
+    print(
+        f"parse+check+apply whole game: {per_game:.1f} ms median of 20 (target <= 100 ms "
+        f"for 50 turns); {len(actions) / (per_game / 1000):,.0f} actions/s"
+    )
     return 0
 
 

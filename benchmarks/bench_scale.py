@@ -71,22 +71,49 @@ def pool_of_lines(count: int, plies: int, rng: random.Random) -> list[list[tuple
     return lines
 
 
-def game_rows(index: int, line: list[tuple[str, str, bytes]], rng: random.Random,
-              finished: bool) -> tuple[str, list[tuple[int, str, bytes]]]:
+def game_rows(
+    index: int, line: list[tuple[str, str, bytes]], rng: random.Random, finished: bool
+) -> tuple[str, list[tuple[int, str, bytes]]]:
     game_id = f"prizmik-{uuid.UUID(int=rng.getrandbits(128)).hex[:10]}"
-    base: dict[str, Any] = {"originator_id": game_id, "originator_version": 0,
-                            "timestamp": START + timedelta(minutes=index), "prev_hash": ""}
+    base: dict[str, Any] = {
+        "originator_id": game_id,
+        "originator_version": 0,
+        "timestamp": START + timedelta(minutes=index),
+        "prev_hash": "",
+    }
     red, blue = rng.sample(NAMES, 2)
     rules = games.load("prizmik")
-    events: list[GameEvent] = [GameCreated(**base, game="prizmik", ruleset="prizmik/1",
-                                           variants=rules.resolve_variants({}),
-                                           players=(Player("red", red), Player("blue", blue)), created_by="bench")]
+    events: list[GameEvent] = [
+        GameCreated(
+            **base,
+            game="prizmik",
+            ruleset="prizmik/1",
+            variants=rules.resolve_variants({}),
+            players=(Player("red", red), Player("blue", blue)),
+            created_by="bench",
+        )
+    ]
     for seq, (seat, notation, action) in enumerate(line, start=1):
-        events.append(ActionRecorded(**base, seq=seq, actor=seat, action=msgspec.Raw(action), notation=notation,
-                                     recorded_by="bench"))
+        events.append(
+            ActionRecorded(
+                **base,
+                seq=seq,
+                actor=seat,
+                action=msgspec.Raw(action),
+                notation=notation,
+                recorded_by="bench",
+            )
+        )
     if finished:
-        events.append(GameEnded(**base, winner=rng.choice(["red", "blue"]), how="resignation", clause="REF-3.2",
-                                reason="bench"))
+        events.append(
+            GameEnded(
+                **base,
+                winner=rng.choice(["red", "blue"]),
+                how="resignation",
+                clause="REF-3.2",
+                reason="bench",
+            )
+        )
     rows = []
     prev = GENESIS_HASH
     for number, event in enumerate(events, start=1):
@@ -96,7 +123,9 @@ def game_rows(index: int, line: list[tuple[str, str, bytes]], rng: random.Random
     return game_id, rows
 
 
-def build(store: GameStore, count: int, lines: list[list[tuple[str, str, bytes]]], seed: int) -> list[str]:
+def build(
+    store: GameStore, count: int, lines: list[list[tuple[str, str, bytes]]], seed: int
+) -> list[str]:
     rng = random.Random(seed)
     ids: list[str] = []
     batch: list[tuple[str, list[tuple[int, str, bytes]]]] = []
@@ -119,7 +148,9 @@ def timed(db: str, args: list[str], runs: int, env: dict[str, str] | None = None
     times = []
     for attempt in range(runs + 1):
         t0 = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env={**os.environ, **(env or {})})
+        done = subprocess.run(
+            command, capture_output=True, text=True, cwd=ROOT, env={**os.environ, **(env or {})}
+        )
         elapsed = time.perf_counter() - t0
         if done.returncode not in (0, 1):
             raise RuntimeError(f"{' '.join(args)}: {done.stderr[-300:]}")
@@ -146,15 +177,23 @@ def commands(db: str, ids: list[str], runs: int) -> dict[str, float]:
     times = []
     work = []
     for attempt in range(runs + 1):
-        fresh = svc.create_game("prizmik", {"red": "Newcomer", "blue": f"Player{attempt:03d}"}).game_id
+        fresh = svc.create_game(
+            "prizmik", {"red": "Newcomer", "blue": f"Player{attempt:03d}"}
+        ).game_id
         svc.end(fresh, "resignation", who="blue")
         t0 = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "cli.main", "--db", db, "scoreboard", "-g", "prizmik", "--json"],
-                              capture_output=True, text=True, cwd=ROOT)
+        done = subprocess.run(
+            [sys.executable, "-m", "cli.main", "--db", db, "scoreboard", "-g", "prizmik", "--json"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
         if attempt:
             times.append(time.perf_counter() - t0)
         assert done.returncode == 0, done.stderr
-        fresh = svc.create_game("prizmik", {"red": "Newcomer", "blue": f"Player{attempt:03d}"}).game_id
+        fresh = svc.create_game(
+            "prizmik", {"red": "Newcomer", "blue": f"Player{attempt:03d}"}
+        ).game_id
         svc.end(fresh, "resignation", who="red")
         t0 = time.perf_counter()
         svc.projector.catch_up()
@@ -166,8 +205,12 @@ def commands(db: str, ids: list[str], runs: int) -> dict[str, float]:
     return out
 
 
-def report(label: str, small: dict[str, float], large: dict[str, float], sizes: tuple[int, int]) -> None:
-    print(f"\n{label}: {sizes[0]:,} games vs {sizes[1]:,} games (median ms, whole process unless noted)")
+def report(
+    label: str, small: dict[str, float], large: dict[str, float], sizes: tuple[int, int]
+) -> None:
+    print(
+        f"\n{label}: {sizes[0]:,} games vs {sizes[1]:,} games (median ms, whole process unless noted)"
+    )
     for key in small:
         print(f"  {key:<44} {small[key]:>8.1f} {large[key]:>9.1f}   x{large[key] / small[key]:.2f}")
 
@@ -200,8 +243,10 @@ def first_starts(count: int) -> int:
     """Start ``count`` processes at once on a fresh PostgreSQL schema; how many failed."""
     url = pg_url()
     command = [sys.executable, "-m", "cli.main", "--db", url, "games", "--json"]
-    running = [subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-               for _ in range(count)]
+    running = [
+        subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        for _ in range(count)
+    ]
     failed = 0
     for process in running:
         try:
@@ -223,8 +268,13 @@ def repeated_imports(files: list[str], times: int, limit: float) -> tuple[int, l
     for _ in range(times):
         t0 = time.perf_counter()
         try:
-            done = subprocess.run([sys.executable, "-m", "cli.main", "--db", pg_url(), "import", *files],
-                                  capture_output=True, text=True, cwd=ROOT, timeout=limit)
+            done = subprocess.run(
+                [sys.executable, "-m", "cli.main", "--db", pg_url(), "import", *files],
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                timeout=limit,
+            )
         except subprocess.TimeoutExpired:
             hangs += 1
             continue
@@ -241,8 +291,12 @@ def main() -> None:
     parser.add_argument("--pg-large", type=int, default=20_000)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--skip-postgres", action="store_true")
-    parser.add_argument("--first-starts", type=int, default=24, help="Concurrent first starts on PostgreSQL.")
-    parser.add_argument("--imports", type=int, default=10, help="Repeated PostgreSQL imports of 2,000 games.")
+    parser.add_argument(
+        "--first-starts", type=int, default=24, help="Concurrent first starts on PostgreSQL."
+    )
+    parser.add_argument(
+        "--imports", type=int, default=10, help="Repeated PostgreSQL imports of 2,000 games."
+    )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="referee-scale-"))
     rng = random.Random(40)
@@ -263,45 +317,76 @@ def main() -> None:
 
                 t0 = time.perf_counter()
                 Projector(store, projection).catch_up()
-                print(f"full catch-up: {events:,} events at {events / (time.perf_counter() - t0):,.0f} events/s",
-                      flush=True)
-        report("SQLite", results[f"sqlite{args.small}"], results[f"sqlite{args.large}"], (args.small, args.large))
+                print(
+                    f"full catch-up: {events:,} events at {events / (time.perf_counter() - t0):,.0f} events/s",
+                    flush=True,
+                )
+        report(
+            "SQLite",
+            results[f"sqlite{args.small}"],
+            results[f"sqlite{args.large}"],
+            (args.small, args.large),
+        )
         if args.skip_postgres:
             return
         for size in (args.pg_small, args.pg_large):
             url = pg_url()
             t0 = time.perf_counter()
             ids = build(GameStore(url), size, lines, seed=size)
-            print(f"built {size:,} games on PostgreSQL in {time.perf_counter() - t0:.0f} s", flush=True)
+            print(
+                f"built {size:,} games on PostgreSQL in {time.perf_counter() - t0:.0f} s",
+                flush=True,
+            )
             results[f"pg{size}"] = commands(url, ids, args.runs)
-        report("PostgreSQL", results[f"pg{args.pg_small}"], results[f"pg{args.pg_large}"],
-               (args.pg_small, args.pg_large))
+        report(
+            "PostgreSQL",
+            results[f"pg{args.pg_small}"],
+            results[f"pg{args.pg_large}"],
+            (args.pg_small, args.pg_large),
+        )
         sqlite_act = results[f"sqlite{args.small}"]["act (rejected entry)"]
         pg_act = results[f"pg{args.pg_small}"]["act (rejected entry)"]
-        print(f"\nact on PostgreSQL vs SQLite (small stores): {pg_act:.1f} / {sqlite_act:.1f} ms = "
-              f"x{pg_act / sqlite_act:.2f}")
+        print(
+            f"\nact on PostgreSQL vs SQLite (small stores): {pg_act:.1f} / {sqlite_act:.1f} ms = "
+            f"x{pg_act / sqlite_act:.2f}"
+        )
         folder = work / "import"
         folder.mkdir()
         source = GameStore(str(work / f"store{args.large}.db"))
         for game_id in source.game_ids()[:2000]:
             rows = source.rows(game_id)
-            (folder / f"{game_id}.jsonl").write_text("".join(export_jsonl(game_id, "prizmik", rows)))
+            (folder / f"{game_id}.jsonl").write_text(
+                "".join(export_jsonl(game_id, "prizmik", rows))
+            )
         files = sorted(str(p) for p in folder.glob("*.jsonl"))
         events = sum(len(source.rows(Path(f).stem)) for f in files)
         rates = {}
         for label, target in (("sqlite", str(work / "import.db")), ("postgres", pg_url())):
             t0 = time.perf_counter()
-            done = subprocess.run([sys.executable, "-m", "cli.main", "--db", target, "import", *files],
-                                  capture_output=True, text=True, cwd=ROOT, timeout=600)
+            done = subprocess.run(
+                [sys.executable, "-m", "cli.main", "--db", target, "import", *files],
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                timeout=600,
+            )
             assert done.returncode == 0, done.stderr[-500:]
             rates[label] = events / (time.perf_counter() - t0)
-        print(f"import of {len(files):,} games ({events:,} events), whole process: SQLite {rates['sqlite']:,.0f}/s, "
-              f"PostgreSQL {rates['postgres']:,.0f}/s = x{rates['postgres'] / rates['sqlite']:.2f}")
+        print(
+            f"import of {len(files):,} games ({events:,} events), whole process: SQLite {rates['sqlite']:,.0f}/s, "
+            f"PostgreSQL {rates['postgres']:,.0f}/s = x{rates['postgres'] / rates['sqlite']:.2f}"
+        )
         failed = first_starts(args.first_starts)
-        print(f"{args.first_starts} concurrent first starts on a fresh PostgreSQL schema: {failed} failed", flush=True)
+        print(
+            f"{args.first_starts} concurrent first starts on a fresh PostgreSQL schema: {failed} failed",
+            flush=True,
+        )
         hangs, seconds = repeated_imports(files, args.imports, limit=120.0)
-        print(f"{args.imports} imports of {len(files):,} games into fresh PostgreSQL schemas: {hangs} hung "
-              f"(over 120 s); each took {min(seconds, default=0):.1f}-{max(seconds, default=0):.1f} s", flush=True)
+        print(
+            f"{args.imports} imports of {len(files):,} games into fresh PostgreSQL schemas: {hangs} hung "
+            f"(over 120 s); each took {min(seconds, default=0):.1f}-{max(seconds, default=0):.1f} s",
+            flush=True,
+        )
     finally:
         shutil.rmtree(work, ignore_errors=True)
         drop_schemas()

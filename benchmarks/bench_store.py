@@ -41,7 +41,9 @@ NAMES = ["Ada", "Bea", "Cy", "Dov", "Eli", "Fay", "Gus", "Hal", "Ida", "Jo", "Ka
 START = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def random_line(game: str, rng: random.Random, max_actions: int, avoid_end: bool = False) -> tuple[Any, list[Any]]:
+def random_line(
+    game: str, rng: random.Random, max_actions: int, avoid_end: bool = False
+) -> tuple[Any, list[Any]]:
     """A random legal line of play: (rules, [(action, state_after)])."""
     rules = games.load(game)
     setup = rules.resolve_setup(Setup(players=tuple(Player(s, s) for s in rules.seats)))
@@ -61,30 +63,65 @@ def random_line(game: str, rng: random.Random, max_actions: int, avoid_end: bool
     return rules, line
 
 
-def synthesize(game: str, index: int, rng: random.Random, max_actions: int, avoid_end: bool = False) -> list[GameEvent]:
+def synthesize(
+    game: str, index: int, rng: random.Random, max_actions: int, avoid_end: bool = False
+) -> list[GameEvent]:
     """A sealed event stream for one random game, as the store would have written it."""
     rules, line = random_line(game, rng, max_actions, avoid_end)
     game_id = f"{game}-bench{index:06d}"
     when = START + timedelta(minutes=index)
     seats = list(rules.seats)
     names = rng.sample(NAMES, len(seats))
-    base: dict[str, Any] = {"originator_id": game_id, "originator_version": 0, "timestamp": when, "prev_hash": ""}
-    events: list[GameEvent] = [GameCreated(
-        **base, game=rules.name, ruleset=rules.rulesets[0], variants=rules.resolve_variants({}),
-        players=tuple(Player(s, n) for s, n in zip(seats, names, strict=True)), created_by="bench")]
-    state = rules.initial_state(Setup(players=events[0].players, ruleset=rules.rulesets[0],  # type: ignore[attr-defined]
-                                      variants=rules.resolve_variants({})))
+    base: dict[str, Any] = {
+        "originator_id": game_id,
+        "originator_version": 0,
+        "timestamp": when,
+        "prev_hash": "",
+    }
+    events: list[GameEvent] = [
+        GameCreated(
+            **base,
+            game=rules.name,
+            ruleset=rules.rulesets[0],
+            variants=rules.resolve_variants({}),
+            players=tuple(Player(s, n) for s, n in zip(seats, names, strict=True)),
+            created_by="bench",
+        )
+    ]
+    state = rules.initial_state(
+        Setup(
+            players=events[0].players,
+            ruleset=rules.rulesets[0],  # type: ignore[attr-defined]
+            variants=rules.resolve_variants({}),
+        )
+    )
     for seq, (action, after) in enumerate(line, start=1):
-        events.append(ActionRecorded(**base, seq=seq, actor=str(rules.to_move(state)),
-                                     action=msgspec.Raw(msgspec.json.encode(action)),
-                                     notation=rules.notation(action), recorded_by="bench"))
+        events.append(
+            ActionRecorded(
+                **base,
+                seq=seq,
+                actor=str(rules.to_move(state)),
+                action=msgspec.Raw(msgspec.json.encode(action)),
+                notation=rules.notation(action),
+                recorded_by="bench",
+            )
+        )
         state = after
     outcome = rules.outcome(state)
     if outcome.over:
-        events.append(GameEnded(**base, winner=outcome.winner, how="rule", clause=outcome.clause or "REF-3.1",
-                                reason=outcome.reason))
+        events.append(
+            GameEnded(
+                **base,
+                winner=outcome.winner,
+                how="rule",
+                clause=outcome.clause or "REF-3.1",
+                reason=outcome.reason,
+            )
+        )
     elif not avoid_end:
-        events.append(GameEnded(**base, winner=None, how="agreement", clause="REF-3.3", reason="bench"))
+        events.append(
+            GameEnded(**base, winner=None, how="agreement", clause="REF-3.3", reason="bench")
+        )
     sealed: list[GameEvent] = []
     prev = GENESIS_HASH
     for number, event in enumerate(events, start=1):
@@ -154,7 +191,11 @@ def bench_rebuild(game: str, work: Path, runs: int = 50) -> dict[str, float]:
         store.load(game_id)
         timings.append(time.perf_counter() - t0)
     store.close()
-    return {"events": events, "median_ms": statistics.median(timings) * 1e3, "p99_ms": pct(timings, 0.99) * 1e3}
+    return {
+        "events": events,
+        "median_ms": statistics.median(timings) * 1e3,
+        "p99_ms": pct(timings, 0.99) * 1e3,
+    }
 
 
 def bench_bulk(game: str, work: Path, count: int) -> dict[str, float]:
@@ -186,14 +227,19 @@ def bench_bulk(game: str, work: Path, count: int) -> dict[str, float]:
         if attempt == 0:
             service.close()
 
-    raw_rows = [(r.originator_id, r.originator_version, r.topic, r.state)
-                for s in streams for r in map(store.mapper.to_stored_event, s)]
+    raw_rows = [
+        (r.originator_id, r.originator_version, r.topic, r.state)
+        for s in streams
+        for r in map(store.mapper.to_stored_event, s)
+    ]
     raw_rates = []
     for attempt in range(2):
         raw = sqlite3.connect(work / f"raw{attempt}.db")
         raw.execute("PRAGMA journal_mode=WAL")
-        raw.execute("CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, "
-                    "state BLOB, PRIMARY KEY (originator_id, originator_version))")
+        raw.execute(
+            "CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, "
+            "state BLOB, PRIMARY KEY (originator_id, originator_version))"
+        )
         t0 = time.perf_counter()
         with raw:
             raw.executemany("INSERT INTO stored_events VALUES (?,?,?,?)", raw_rows)
@@ -219,9 +265,13 @@ def bench_bulk(game: str, work: Path, count: int) -> dict[str, float]:
     import_best, import_median = best_and_median(import_rates)
     raw_best, _ = best_and_median(raw_rates)
     return {
-        "games": count, "events": total, "generate_s": generate_s,
-        "import_events_per_s_best": import_best, "import_events_per_s_median": import_median,
-        "raw_executemany_rows_per_s_best": raw_best, "import_vs_raw": import_best / raw_best,
+        "games": count,
+        "events": total,
+        "generate_s": generate_s,
+        "import_events_per_s_best": import_best,
+        "import_events_per_s_median": import_median,
+        "raw_executemany_rows_per_s_best": raw_best,
+        "import_vs_raw": import_best / raw_best,
         "scoreboard_events_per_s_best": max(scoreboard_rates),
         "scoreboard_events_per_s_median": statistics.median(scoreboard_rates),
         "verify_events_per_s_best": max(verify_rates),
@@ -255,8 +305,12 @@ def bench_cli(game: str, work: Path, runs: int = 10) -> dict[str, float]:
             view = store.load(game_id)
             text = view.rules.notation(rng.choice(list(view.rules.legal_actions(view.state))))
             t0 = time.perf_counter()
-            done = subprocess.run([*prefix, "--db", str(db), "act", game_id, text], capture_output=True,
-                                  text=True, env=env)
+            done = subprocess.run(
+                [*prefix, "--db", str(db), "act", game_id, text],
+                capture_output=True,
+                text=True,
+                env=env,
+            )
             if attempt:  # the first run only warms the caches
                 timings.append(time.perf_counter() - t0)
             assert done.returncode == 0, done.stderr
@@ -269,21 +323,29 @@ def bench_cli(game: str, work: Path, runs: int = 10) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--game", default="prizmik")
-    parser.add_argument("--games", type=int, default=1000, help="games for import/scoreboard/verify")
+    parser.add_argument(
+        "--games", type=int, default=1000, help="games for import/scoreboard/verify"
+    )
     parser.add_argument("--samples", type=int, default=1000, help="record samples")
     parser.add_argument("--only", choices=["record", "rebuild", "bulk", "cli"], default=None)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="referee-bench-"))
     try:
-        parts: dict[str, Callable[[], dict[str, float]]] = {"record": lambda: bench_record(args.game, work, args.samples),
-                 "rebuild": lambda: bench_rebuild(args.game, work),
-                 "bulk": lambda: bench_bulk(args.game, work, args.games),
-                 "cli": lambda: bench_cli(args.game, work)}
+        parts: dict[str, Callable[[], dict[str, float]]] = {
+            "record": lambda: bench_record(args.game, work, args.samples),
+            "rebuild": lambda: bench_rebuild(args.game, work),
+            "bulk": lambda: bench_bulk(args.game, work, args.games),
+            "cli": lambda: bench_cli(args.game, work),
+        }
         for name, run in parts.items():
             if args.only and name != args.only:
                 continue
             result = run()
-            print(name, {k: round(v, 3) if isinstance(v, float) else v for k, v in result.items()}, flush=True)
+            print(
+                name,
+                {k: round(v, 3) if isinstance(v, float) else v for k, v in result.items()},
+                flush=True,
+            )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

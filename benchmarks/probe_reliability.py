@@ -44,13 +44,21 @@ def kills_during_import(count: int, work: Path) -> tuple[int, int]:
     rng = random.Random(9)
     for attempt in range(count):
         target = work / f"target{attempt}.db"
-        run = subprocess.Popen([sys.executable, "-m", "cli.main", "--db", str(target), "import", *files],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+        run = subprocess.Popen(
+            [sys.executable, "-m", "cli.main", "--db", str(target), "import", *files],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd=ROOT,
+        )
         time.sleep(rng.uniform(0.3, 1.6))
         run.send_signal(signal.SIGKILL)
         run.wait()
-        done = subprocess.run([sys.executable, "-m", "cli.main", "--db", str(target), "import", *files],
-                              capture_output=True, text=True, cwd=ROOT)
+        done = subprocess.run(
+            [sys.executable, "-m", "cli.main", "--db", str(target), "import", *files],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
         stored = RefereeService(GameStore(target))
         whole = all(stored.store.rows(g) == source.store.rows(g) for g in source.store.game_ids())
         if done.returncode != 0 or not whole or stored.verify().bad:
@@ -60,9 +68,11 @@ def kills_during_import(count: int, work: Path) -> tuple[int, int]:
 
 
 def kills_during_entries(count: int, work: Path) -> tuple[int, int]:
-    script = ("import sys\nfrom service import open_service\nsvc = open_service(sys.argv[1])\n"
-              "while True:\n    view = svc.load(sys.argv[2])\n    if view.ended is not None: break\n"
-              "    svc.record(sys.argv[2], svc.legal(sys.argv[2]).actions[-1], view=view)\n")
+    script = (
+        "import sys\nfrom service import open_service\nsvc = open_service(sys.argv[1])\n"
+        "while True:\n    view = svc.load(sys.argv[2])\n    if view.ended is not None: break\n"
+        "    svc.record(sys.argv[2], svc.legal(sys.argv[2]).actions[-1], view=view)\n"
+    )
     bad = 0
     rng = random.Random(3)
     for attempt in range(count):
@@ -70,8 +80,12 @@ def kills_during_entries(count: int, work: Path) -> tuple[int, int]:
         svc = RefereeService(GameStore(db))
         game = svc.create_game("prizmik", {"red": "A", "blue": "B"}).game_id
         svc.close()
-        run = subprocess.Popen([sys.executable, "-c", script, str(db), game], cwd=ROOT,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        run = subprocess.Popen(
+            [sys.executable, "-c", script, str(db), game],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(rng.uniform(0.3, 1.2))
         run.send_signal(signal.SIGKILL)
         run.wait()
@@ -83,7 +97,9 @@ def kills_during_entries(count: int, work: Path) -> tuple[int, int]:
 def races(rounds: int, work: Path) -> tuple[int, int, int]:
     db = work / "races.db"
     base = RefereeService(GameStore(db))
-    game = base.create_game("nim", {"first": "A", "second": "B"}, options={"heap": 10 * rounds}).game_id
+    game = base.create_game(
+        "nim", {"first": "A", "second": "B"}, options={"heap": 10 * rounds}
+    ).game_id
     wins: list[int] = []
     losses: list[int] = []
 
@@ -116,13 +132,28 @@ def main() -> None:
 
     games.register("nim", "tests.games.nim:NimRules")
     work = Path(tempfile.mkdtemp(prefix="referee-probe-"))
-    print("kill -9 during import, then resume:", kills_during_import(args.kills, work), "(runs, bad)", flush=True)
-    print("kill -9 during entries:", kills_during_entries(args.kills, work), "(runs, bad)", flush=True)
+    print(
+        "kill -9 during import, then resume:",
+        kills_during_import(args.kills, work),
+        "(runs, bad)",
+        flush=True,
+    )
+    print(
+        "kill -9 during entries:", kills_during_entries(args.kills, work), "(runs, bad)", flush=True
+    )
     print("racing referees:", races(args.races, work), "(attempts, stored, bad)", flush=True)
     env = {**os.environ, "REFEREE_FUZZ_EXAMPLES": str(args.fuzz)}
-    fuzz = subprocess.run([sys.executable, "-m", "pytest", "-q", "tests/test_fuzz.py", "-p", "no:cacheprovider"],
-                          cwd=ROOT, env=env, capture_output=True, text=True)
-    print("fuzzing:", fuzz.stdout.strip().splitlines()[-1] if fuzz.stdout.strip() else fuzz.stderr[-300:])
+    fuzz = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "tests/test_fuzz.py", "-p", "no:cacheprovider"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    print(
+        "fuzzing:",
+        fuzz.stdout.strip().splitlines()[-1] if fuzz.stdout.strip() else fuzz.stderr[-300:],
+    )
 
 
 if __name__ == "__main__":

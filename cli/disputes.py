@@ -19,7 +19,9 @@ def _echo(written: object) -> None:
 @app.command()
 def dispute(
     game: GameArg,
-    event: Annotated[int, typer.Option("--event", help="Event number disputed ('referee log' shows them).")],
+    event: Annotated[
+        int, typer.Option("--event", help="Event number disputed ('referee log' shows them).")
+    ],
     by: Annotated[str, typer.Option("--by", help="The player who disputes (name or seat).")],
     claim: Annotated[str, typer.Option("--claim", help="What they claim.")],
 ) -> None:
@@ -34,11 +36,16 @@ def rule(
     game: GameArg,
     dispute_no: Annotated[int, typer.Argument(metavar="DISPUTE", help="Dispute number.")],
     uphold: Annotated[bool, typer.Option("--uphold", help="The decision stands.")] = False,
-    overturn: Annotated[bool, typer.Option("--overturn", help="The decision is reversed (carried out as events).")]
-    = False,
-    clause: Annotated[str, typer.Option("--clause", help="Clause relied on, e.g. PZ-6.2 or REF-3.3.")] = "",
+    overturn: Annotated[
+        bool, typer.Option("--overturn", help="The decision is reversed (carried out as events).")
+    ] = False,
+    clause: Annotated[
+        str, typer.Option("--clause", help="Clause relied on, e.g. PZ-6.2 or REF-3.3.")
+    ] = "",
     reason: Annotated[str, typer.Option("--reason", help="Why.")] = "",
-    by: Annotated[str | None, typer.Option("--by", help="Referee ruling (default: --referee).")] = None,
+    by: Annotated[
+        str | None, typer.Option("--by", help="Referee ruling (default: --referee).")
+    ] = None,
     final: Annotated[bool, typer.Option("--final", help="A head referee's final ruling.")] = False,
 ) -> None:
     """Rule on a dispute: uphold or overturn, citing a clause of the game's rulebook or the
@@ -48,8 +55,15 @@ def rule(
             fail("give exactly one of --uphold or --overturn")
         if not clause.strip():
             fail("cite the clause relied on with --clause")
-        written = settings.service().rule(game, dispute_no, decision="uphold" if uphold else "overturn",
-                                          clause=clause, reason=reason, by=by or settings.referee, final=final)
+        written = settings.service().rule(
+            game,
+            dispute_no,
+            decision="uphold" if uphold else "overturn",
+            clause=clause,
+            reason=reason,
+            by=by or settings.referee,
+            final=final,
+        )
         _echo(written)
 
 
@@ -93,9 +107,12 @@ def audit(
 
 @app.command()
 def scoreboard(
-    game_type: Annotated[str | None, typer.Option("--game-type", "-g", help="Only this game type.")] = None,
-    rebuild: Annotated[bool, typer.Option("--rebuild", help="Build the projection again from the whole log.")]
-    = False,
+    game_type: Annotated[
+        str | None, typer.Option("--game-type", "-g", help="Only this game type.")
+    ] = None,
+    rebuild: Annotated[
+        bool, typer.Option("--rebuild", help="Build the projection again from the whole log.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Standings per game type and player: played, won, drawn, lost, points, rating
@@ -118,5 +135,7 @@ def scoreboard(
 
         for r in rows:
             rating = "" if r["rating"] is None else f"{r['rating']:.1f}"
-            typer.echo(f"{r['game']:<12} {safe_text(r['player'])[:20]:<20} {r['played']:>4} {r['won']:>4} "
-                       f"{r['drawn']:>4} {r['lost']:>4} {r['points']:>6.1f} {rating:>8}")
+            typer.echo(
+                f"{r['game']:<12} {safe_text(r['player'])[:20]:<20} {r['played']:>4} {r['won']:>4} "
+                f"{r['drawn']:>4} {r['lost']:>4} {r['points']:>6.1f} {rating:>8}"
+            )

@@ -117,7 +117,9 @@ def _os_error(exc: OSError) -> str:
     name = exc.filename if exc.filename is not None else ""
     text = exc.strerror or str(exc)
     if "database is locked" in str(exc):
-        return "the store is locked by another writer; try again (REFEREE_LOCK_TIMEOUT sets the wait)"
+        return (
+            "the store is locked by another writer; try again (REFEREE_LOCK_TIMEOUT sets the wait)"
+        )
     return f"{name}: {text}" if name else text
 
 
@@ -158,11 +160,23 @@ def echo_err(text: str) -> None:
 
 def progress_bar(length: int, label: str, hidden: bool) -> Any:
     """A progress bar on standard error, drawn only on a terminal (never a stray line in a log)."""
-    return typer.progressbar(length=max(1, length), label=label, file=sys.stderr,
-                             hidden=hidden or not sys.stderr.isatty())
+    return typer.progressbar(
+        length=max(1, length),
+        label=label,
+        file=sys.stderr,
+        hidden=hidden or not sys.stderr.isatty(),
+    )
 
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
-GameArg = Annotated[str, typer.Argument(help="Game id, or a unique ending of it (at least 4 characters).")]
-AsOpt = Annotated[str | None, typer.Option("--as", help="Whose view: referee (default), public, or a seat "
-                                                        "or player (their own hidden cards only).")]
+GameArg = Annotated[
+    str, typer.Argument(help="Game id, or a unique ending of it (at least 4 characters).")
+]
+AsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--as",
+        help="Whose view: referee (default), public, or a seat "
+        "or player (their own hidden cards only).",
+    ),
+]

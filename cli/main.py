@@ -50,10 +50,16 @@ for group in (play, read, records, disputes, table, serve):
 
 @app.callback()
 def main(
-    db: Annotated[str | None, typer.Option(
-        "--db", envvar="REFEREE_DB", help="Event store file (default ./referee.db).")] = None,
-    referee: Annotated[str, typer.Option(
-        "--referee", envvar="REFEREE_NAME", help="Your name, recorded with each entry.")] = "referee",
+    db: Annotated[
+        str | None,
+        typer.Option("--db", envvar="REFEREE_DB", help="Event store file (default ./referee.db)."),
+    ] = None,
+    referee: Annotated[
+        str,
+        typer.Option(
+            "--referee", envvar="REFEREE_NAME", help="Your name, recorded with each entry."
+        ),
+    ] = "referee",
 ) -> None:
     """Global options come before the command: referee --db games.db act ..."""
     face.settings.reset(db, referee)
@@ -88,8 +94,11 @@ def app_for(argv: list[str]) -> typer.Typer:
     word = command_word(argv)
     if word is None:
         return app
-    commands = [c for c in app.registered_commands
-                if typer.main.get_command_name(str(c.name or getattr(c.callback, "__name__", ""))) == word]
+    commands = [
+        c
+        for c in app.registered_commands
+        if typer.main.get_command_name(str(c.name or getattr(c.callback, "__name__", ""))) == word
+    ]
     groups = [g for g in app.registered_groups if g.name == word]
     if not commands and not groups:
         return app

@@ -43,15 +43,28 @@ def _setup_help() -> str:
         count = f"{low}" if low == high else f"{low}-{high}"
         lines.append(f"  {name} ({count} players; seats {', '.join(rules.seats[:high])}):")
         for field in rules.setup_fields:
-            value = "FILE" if field.kind == "file" else "|".join(field.choices) if field.choices else \
-                "N" if field.kind in ("int", "seed") else "A,B,..." if field.kind == "list" else "TEXT"
+            value = (
+                "FILE"
+                if field.kind == "file"
+                else "|".join(field.choices)
+                if field.choices
+                else "N"
+                if field.kind in ("int", "seed")
+                else "A,B,..."
+                if field.kind == "list"
+                else "TEXT"
+            )
             lines.append(f"    {field.flag} {value}: {field.help}")
         if rules.takes_decks:
-            lines.append("    --deck SEAT=FILE (open list), --sealed SEAT=COMMITMENT:SIZE ('referee deck seal')")
+            lines.append(
+                "    --deck SEAT=FILE (open list), --sealed SEAT=COMMITMENT:SIZE ('referee deck seal')"
+            )
     return "\n".join(lines)
 
 
-def _game_options(rules: GameRules[Any, Any], extra: list[str]) -> tuple[dict[str, Any], str | None]:
+def _game_options(
+    rules: GameRules[Any, Any], extra: list[str]
+) -> tuple[dict[str, Any], str | None]:
     """Read the game's own ``--flag value`` options from the extra arguments.
 
     Returns the raw options and a ruleset named by ``--catalog`` on games whose
@@ -77,7 +90,9 @@ def _game_options(rules: GameRules[Any, Any], extra: list[str]) -> tuple[dict[st
                 ruleset = value
                 continue
             offered = ", ".join(fields) or "none"
-            fail(f"{rules.name} has no option {flag}; its options: {offered} ('referee new --help')")
+            fail(
+                f"{rules.name} has no option {flag}; its options: {offered} ('referee new --help')"
+            )
         if field.kind == "file":
             path = Path(value)
             try:
@@ -91,7 +106,9 @@ def _game_options(rules: GameRules[Any, Any], extra: list[str]) -> tuple[dict[st
     return options, ruleset
 
 
-def _decks(rules: GameRules[Any, Any], deck: list[str] | None, sealed: list[str] | None) -> dict[str, Any]:
+def _decks(
+    rules: GameRules[Any, Any], deck: list[str] | None, sealed: list[str] | None
+) -> dict[str, Any]:
     from referee.errors import DeckError
     from referee.kit.decks import SealedDeck, parse_decklist
 
@@ -119,26 +136,64 @@ class _NewCommand(TyperCommand):
             formatter.write(line + "\n")
 
 
-@app.command(cls=_NewCommand, context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command(
+    cls=_NewCommand, context_settings={"allow_extra_args": True, "ignore_unknown_options": True}
+)
 def new(
     ctx: typer.Context,
-    game: Annotated[str, typer.Argument(help="Game type: prizmik, prismata, prismatic, crystale, gammasphere.")],
-    player: Annotated[list[str] | None, typer.Option(
-        "--player", "-p", help="SEAT=NAME, once per seat (prizmik: red, blue; the others p1, p2, ...).")] = None,
-    variant: Annotated[list[str] | None, typer.Option(
-        "--variant", help="KEY=VALUE ruling switch ('referee rules GAME' lists them).")] = None,
-    ruleset: Annotated[str | None, typer.Option("--ruleset", help="Ruleset version to pin.")] = None,
-    deck: Annotated[list[str] | None, typer.Option(
-        "--deck", "--pool", help="SEAT=FILE: register an open decklist (a Crystale pool: --pool is the same).")] = None,
-    sealed: Annotated[list[str] | None, typer.Option(
-        "--sealed", help="SEAT=COMMITMENT:SIZE: register a sealed decklist ('referee deck seal FILE').")] = None,
-    event: Annotated[str | None, typer.Option("--event", help="Tournament label: the event.")] = None,
+    game: Annotated[
+        str, typer.Argument(help="Game type: prizmik, prismata, prismatic, crystale, gammasphere.")
+    ],
+    player: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--player",
+            "-p",
+            help="SEAT=NAME, once per seat (prizmik: red, blue; the others p1, p2, ...).",
+        ),
+    ] = None,
+    variant: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--variant", help="KEY=VALUE ruling switch ('referee rules GAME' lists them)."
+        ),
+    ] = None,
+    ruleset: Annotated[
+        str | None, typer.Option("--ruleset", help="Ruleset version to pin.")
+    ] = None,
+    deck: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--deck",
+            "--pool",
+            help="SEAT=FILE: register an open decklist (a Crystale pool: --pool is the same).",
+        ),
+    ] = None,
+    sealed: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--sealed",
+            help="SEAT=COMMITMENT:SIZE: register a sealed decklist ('referee deck seal FILE').",
+        ),
+    ] = None,
+    event: Annotated[
+        str | None, typer.Option("--event", help="Tournament label: the event.")
+    ] = None,
     site: Annotated[str | None, typer.Option("--site", help="Tournament label: the site.")] = None,
-    round_: Annotated[str | None, typer.Option("--round", help="Tournament label: the round.")] = None,
-    table: Annotated[str | None, typer.Option("--table", help="Tournament label: the table.")] = None,
-    from_position: Annotated[str | None, typer.Option(
-        "--from-position", help="Start from this position ('referee show GAME --fen' prints one): an "
-                                "adjourned or reconstructed game; recorded in the first event.")] = None,
+    round_: Annotated[
+        str | None, typer.Option("--round", help="Tournament label: the round.")
+    ] = None,
+    table: Annotated[
+        str | None, typer.Option("--table", help="Tournament label: the table.")
+    ] = None,
+    from_position: Annotated[
+        str | None,
+        typer.Option(
+            "--from-position",
+            help="Start from this position ('referee show GAME --fen' prints one): an "
+            "adjourned or reconstructed game; recorded in the first event.",
+        ),
+    ] = None,
 ) -> None:
     """Start a game and print its id alone, so scripts can capture it.
 
@@ -156,8 +211,10 @@ def new(
         low, high = rules.player_range()
         unknown = [s for s in seats if s not in rules.seats[:high]]
         if unknown:
-            fail(f"{rules.name} has seats {', '.join(rules.seats[:high])}; not {', '.join(unknown)}")
-        needed = rules.seats[:max(low, len(seats))]
+            fail(
+                f"{rules.name} has seats {', '.join(rules.seats[:high])}; not {', '.join(unknown)}"
+            )
+        needed = rules.seats[: max(low, len(seats))]
         missing = [s for s in needed if s not in seats]
         if missing:
             fail(f"name every player: --player {missing[0]}=NAME (seats: {', '.join(needed)})")
@@ -165,8 +222,15 @@ def new(
         if from_position is not None:
             options["position"] = from_position
         view = settings.service(create=True).create_game(
-            rules.name, seats, ruleset=ruleset, variants=parse_pairs(variant, "--variant"), options=options,
-            decks=_decks(rules, deck, sealed), by=settings.referee, meta=meta)
+            rules.name,
+            seats,
+            ruleset=ruleset,
+            variants=parse_pairs(variant, "--variant"),
+            options=options,
+            decks=_decks(rules, deck, sealed),
+            by=settings.referee,
+            meta=meta,
+        )
         typer.echo(view.game_id)
 
 
@@ -186,13 +250,19 @@ def entry_lines(result: EntryResult) -> tuple[list[str], list[str]]:
     if result.accepted:
         out.append(f"recorded {result.notation} by {result.seat} (event {result.event})")
         for ruling in result.rulings:
-            out.append(f"ruling needed on {safe_text(ruling.card)} ({ruling.clause}): {safe_text(ruling.text)}")
-            out.append("  record it with: referee adjust GAME 'CHANGES' --card NAME --reason WHY "
-                       "(or --none if it does nothing)")
+            out.append(
+                f"ruling needed on {safe_text(ruling.card)} ({ruling.clause}): {safe_text(ruling.text)}"
+            )
+            out.append(
+                "  record it with: referee adjust GAME 'CHANGES' --card NAME --reason WHY "
+                "(or --none if it does nothing)"
+            )
         if result.ended is not None:
             out.append(f"game over: {result.ended.line()}")
     else:
-        err.append(f"rejected {safe_text(repr(result.text))} (kept as evidence, event {result.event}):")
+        err.append(
+            f"rejected {safe_text(repr(result.text))} (kept as evidence, event {result.event}):"
+        )
         err += [f"  {v.clause}: {safe_text(v.reason)}" for v in result.violations]
     return out, err
 
@@ -201,17 +271,24 @@ def entry_lines(result: EntryResult) -> tuple[list[str], list[str]]:
 def act(
     game: GameArg,
     action: Annotated[str, typer.Argument(help="The entry in the game's notation, e.g. 'c1>c2'.")],
-    by: Annotated[str | None, typer.Option(
-        "--by", help="Seat or player making the entry (needed when several seats may act).")] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say whether it would be legal; store nothing.")]
-    = False,
+    by: Annotated[
+        str | None,
+        typer.Option(
+            "--by", help="Seat or player making the entry (needed when several seats may act)."
+        ),
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Only say whether it would be legal; store nothing.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Record one entry, or exit 1 naming the clause it breaks (the attempt is kept as evidence).
 
     Text that is not an entry of the game is refused (exit 2) and nothing is stored."""
     with handled():
-        result = settings.service().record(game, action, actor=by, by=settings.referee, dry_run=dry_run)
+        result = settings.service().record(
+            game, action, actor=by, by=settings.referee, dry_run=dry_run
+        )
         if as_json:
             import msgspec
 
@@ -260,50 +337,78 @@ def backup(
     with handled():
         result = settings.service().backup(game, to, reason, by=settings.referee)
         actions = ", ".join(str(n) for n in result.retracted)
-        typer.echo(f"backed up to action {to}: retracted actions {actions} (events "
-                   f"{result.events[0]}-{result.events[-1]})")
+        typer.echo(
+            f"backed up to action {to}: retracted actions {actions} (events "
+            f"{result.events[0]}-{result.events[-1]})"
+        )
 
 
 @app.command()
 def end(
     game: GameArg,
-    resign: Annotated[str | None, typer.Option("--resign", help="Seat or player who resigns.")] = None,
+    resign: Annotated[
+        str | None, typer.Option("--resign", help="Seat or player who resigns.")
+    ] = None,
     draw: Annotated[bool, typer.Option("--draw", help="The players agree a draw.")] = False,
-    adjudicate: Annotated[str | None, typer.Option(
-        "--adjudicate", help="Winning seat or player, or 'draw', by the referee's decision.")] = None,
-    ranking: Annotated[str | None, typer.Option(
-        "--ranking", help="Adjudicate a multiplayer ranking: p2>p1=p3 (best first, = for ties).")] = None,
+    adjudicate: Annotated[
+        str | None,
+        typer.Option(
+            "--adjudicate", help="Winning seat or player, or 'draw', by the referee's decision."
+        ),
+    ] = None,
+    ranking: Annotated[
+        str | None,
+        typer.Option(
+            "--ranking", help="Adjudicate a multiplayer ranking: p2>p1=p3 (best first, = for ties)."
+        ),
+    ] = None,
     reason: Annotated[str, typer.Option("--reason", help="Reason (required to adjudicate).")] = "",
     as_json: JsonOpt = False,
 ) -> None:
     """End a game by resignation, agreement or adjudication. With three or more seats a
     resignation withdraws the seat and the others play on (REF-3.5)."""
     with handled():
-        chosen = [x for x in (resign is not None, draw, adjudicate is not None, ranking is not None) if x]
+        chosen = [
+            x for x in (resign is not None, draw, adjudicate is not None, ranking is not None) if x
+        ]
         if len(chosen) != 1:
-            fail("give exactly one of --resign SEAT, --draw, --adjudicate SEAT|draw, --ranking p2>p1=p3")
+            fail(
+                "give exactly one of --resign SEAT, --draw, --adjudicate SEAT|draw, --ranking p2>p1=p3"
+            )
         svc = settings.service()
         if resign is not None:
             written = svc.end(game, "resignation", who=resign, reason=reason, by=settings.referee)
         elif draw:
             written = svc.end(game, "agreement", reason=reason, by=settings.referee)
         elif ranking is not None:
-            written = svc.end(game, "adjudication", ranking=ranking, reason=reason, by=settings.referee)
+            written = svc.end(
+                game, "adjudication", ranking=ranking, reason=reason, by=settings.referee
+            )
         else:
-            written = svc.end(game, "adjudication", who=adjudicate, reason=reason, by=settings.referee)
+            written = svc.end(
+                game, "adjudication", who=adjudicate, reason=reason, by=settings.referee
+            )
         _echo_written(written, as_json)
 
 
-PENALTIES = {"warning": "warning", "game-loss": "game_loss", "match-loss": "match_loss",
-             "disqualification": "disqualification"}
+PENALTIES = {
+    "warning": "warning",
+    "game-loss": "game_loss",
+    "match-loss": "match_loss",
+    "disqualification": "disqualification",
+}
 
 
 @app.command()
 def penalty(
     game: GameArg,
     who: Annotated[str, typer.Argument(help="Seat or player penalised.")],
-    level: Annotated[str, typer.Argument(help="warning, game-loss, match-loss or disqualification.")],
-    infraction: Annotated[str, typer.Option("--infraction", help="The infraction, as the judge names it.")],
+    level: Annotated[
+        str, typer.Argument(help="warning, game-loss, match-loss or disqualification.")
+    ],
+    infraction: Annotated[
+        str, typer.Option("--infraction", help="The infraction, as the judge names it.")
+    ],
     reason: Annotated[str, typer.Option("--reason", help="Why.")] = "",
     as_json: JsonOpt = False,
 ) -> None:
@@ -312,30 +417,49 @@ def penalty(
         chosen = PENALTIES.get(level.strip().lower().replace("_", "-"))
         if chosen is None:
             fail(f"a penalty is one of {', '.join(PENALTIES)}, not {level!r}")
-        written = settings.service().penalty(game, who, chosen, infraction, reason=reason,  # type: ignore[arg-type]
-                                             by=settings.referee)
+        written = settings.service().penalty(
+            game,
+            who,
+            chosen,
+            infraction,
+            reason=reason,  # type: ignore[arg-type]
+            by=settings.referee,
+        )
         _echo_written(written, as_json)
 
 
 @app.command()
 def adjust(
     game: GameArg,
-    changes: Annotated[str | None, typer.Argument(
-        help="Changes, ';' between them: 'move p1 hand>discard Fire Imp', 'stat #12 attack +300', "
-             "'resource p1 gas -500', 'tap #12', 'untap #12', 'destroy #12', 'draw p1 2'.")] = None,
-    card: Annotated[str, typer.Option("--card", help="The card whose effect this carries out.")] = "",
+    changes: Annotated[
+        str | None,
+        typer.Argument(
+            help="Changes, ';' between them: 'move p1 hand>discard Fire Imp', 'stat #12 attack +300', "
+            "'resource p1 gas -500', 'tap #12', 'untap #12', 'destroy #12', 'draw p1 2'."
+        ),
+    ] = None,
+    card: Annotated[
+        str, typer.Option("--card", help="The card whose effect this carries out.")
+    ] = "",
     reason: Annotated[str, typer.Option("--reason", help="The referee's ruling, in words.")] = "",
-    answers: Annotated[int | None, typer.Option(
-        "--answers", help="The event that asked for this ruling (default: the one awaited).")] = None,
-    none: Annotated[bool, typer.Option("--none", help="The ruling is that the effect changes nothing.")] = False,
+    answers: Annotated[
+        int | None,
+        typer.Option(
+            "--answers", help="The event that asked for this ruling (default: the one awaited)."
+        ),
+    ] = None,
+    none: Annotated[
+        bool, typer.Option("--none", help="The ruling is that the effect changes nothing.")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Carry out a referee's ruling on card text as primitive changes (REF-6)."""
     with handled():
         if none == bool(changes):
             fail("give the changes, or --none when the ruling changes nothing")
-        written = settings.service().adjust(game, changes or "", card=card, reason=reason, by=settings.referee,
-                                            resolves=answers)
+        written = settings.service().adjust(
+            game, changes or "", card=card, reason=reason, by=settings.referee, resolves=answers
+        )
         _echo_written(written, as_json)
 
 
@@ -364,8 +488,14 @@ def deck_seal(
         decklist = _read_list(file)
         sealed, salt = Commands.seal_decklist(Commands(), decklist)
         if as_json:
-            emit_json({"commitment": sealed.commitment, "size": sealed.size, "salt": salt,
-                       "register": f"{sealed.commitment}:{sealed.size}"})
+            emit_json(
+                {
+                    "commitment": sealed.commitment,
+                    "size": sealed.size,
+                    "salt": salt,
+                    "register": f"{sealed.commitment}:{sealed.size}",
+                }
+            )
             return
         typer.echo(f"register: --sealed SEAT={sealed.commitment}:{sealed.size}")
         typer.echo(f"salt (keep it with the list; it opens the seal): {salt}")
@@ -375,8 +505,12 @@ def deck_seal(
 def deck_register(
     game: GameArg,
     who: Annotated[str, typer.Argument(help="Seat or player.")],
-    file: Annotated[Path | None, typer.Argument(help="The decklist file (open registration).")] = None,
-    sealed: Annotated[str | None, typer.Option("--sealed", help="COMMITMENT:SIZE from 'deck seal'.")] = None,
+    file: Annotated[
+        Path | None, typer.Argument(help="The decklist file (open registration).")
+    ] = None,
+    sealed: Annotated[
+        str | None, typer.Option("--sealed", help="COMMITMENT:SIZE from 'deck seal'.")
+    ] = None,
 ) -> None:
     """Register a seat's decklist before the first action (REF-5.1, REF-5.2)."""
     with handled():
@@ -405,11 +539,16 @@ def deck_open(
 ) -> None:
     """Open a sealed decklist at a deck check or at the end (REF-5.3); exit 1 if it fails."""
     with handled():
-        result = settings.service().open_deck(game, who, _read_list(file), salt.strip(), by=settings.referee)
+        result = settings.service().open_deck(
+            game, who, _read_list(file), salt.strip(), by=settings.referee
+        )
         if result.accepted:
             typer.echo(f"{result.seat}'s sealed list opened (event {result.event})")
             return
-        typer.echo(f"{result.seat}'s sealed list did not open (kept as evidence, event {result.event}):", err=True)
+        typer.echo(
+            f"{result.seat}'s sealed list did not open (kept as evidence, event {result.event}):",
+            err=True,
+        )
         for v in result.violations:
             typer.echo(f"  {v.clause}: {v.reason}", err=True)
         raise typer.Exit(EXIT_REJECTED)

@@ -24,12 +24,18 @@ def status_line(pos: PositionView) -> str:
         return f"(position after {pos.at} of {pos.standing_actions} actions)"
     if pos.pending_rulings:
         awaited = pos.pending_rulings[0]
-        return (f"a ruling on {awaited.rulings[0].card} is awaited (event {awaited.event}): "
-                "'referee adjust' records it")
+        return (
+            f"a ruling on {awaited.rulings[0].card} is awaited (event {awaited.event}): "
+            "'referee adjust' records it"
+        )
     if not pos.to_act:
         return "no seat may act"
     names = [f"{seat} ({pos.players[seat]})" for seat in pos.to_act]
-    return (f"{names[0]} to act" if len(names) == 1 else f"{', '.join(names)} may act (name the seat with --by)")
+    return (
+        f"{names[0]} to act"
+        if len(names) == 1
+        else f"{', '.join(names)} may act (name the seat with --by)"
+    )
 
 
 def header_line(pos: PositionView) -> str:
@@ -42,11 +48,21 @@ def header_line(pos: PositionView) -> str:
 @app.command()
 def show(
     game: GameArg,
-    at: Annotated[int | None, typer.Option(
-        "--at", help="The position after N standing actions (0 is the start; default now).")] = None,
+    at: Annotated[
+        int | None,
+        typer.Option(
+            "--at", help="The position after N standing actions (0 is the start; default now)."
+        ),
+    ] = None,
     as_: AsOpt = None,
-    fen: Annotated[bool, typer.Option("--fen", help="The position as one line of text (the referee's), which "
-                                      "'referee new GAME --from-position TEXT' sets up again.")] = False,
+    fen: Annotated[
+        bool,
+        typer.Option(
+            "--fen",
+            help="The position as one line of text (the referee's), which "
+            "'referee new GAME --from-position TEXT' sets up again.",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Draw the position (now, or after N actions), as the referee or a seat may see it."""
@@ -110,10 +126,20 @@ def log(game: GameArg, as_: AsOpt = None, as_json: JsonOpt = False) -> None:
 @app.command()
 def replay(
     game: GameArg,
-    start: Annotated[int, typer.Option("--from", help="First position (or event, with --session) shown.")] = 0,
-    stop: Annotated[int | None, typer.Option("--to", help="Last position (or event) shown.")] = None,
-    session: Annotated[bool, typer.Option("--session", help="Every event as it happened at the table, with "
-                                          "the position after each correction too.")] = False,
+    start: Annotated[
+        int, typer.Option("--from", help="First position (or event, with --session) shown.")
+    ] = 0,
+    stop: Annotated[
+        int | None, typer.Option("--to", help="Last position (or event) shown.")
+    ] = None,
+    session: Annotated[
+        bool,
+        typer.Option(
+            "--session",
+            help="Every event as it happened at the table, with "
+            "the position after each correction too.",
+        ),
+    ] = False,
     as_: AsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -141,14 +167,27 @@ def replay(
 @app.command(name="games")
 def list_games(
     limit: Annotated[int, typer.Option("--limit", help="How many games (newest first).")] = 50,
-    before: Annotated[int | None, typer.Option(
-        "--before", help="The next page: games before this cursor (printed after each page).")] = None,
+    before: Annotated[
+        int | None,
+        typer.Option(
+            "--before", help="The next page: games before this cursor (printed after each page)."
+        ),
+    ] = None,
     offset: Annotated[int, typer.Option("--offset", help="Skip this many games first.")] = 0,
-    player: Annotated[str | None, typer.Option("--player", help="Only games this player sat in.")] = None,
-    game_type: Annotated[str | None, typer.Option("--game-type", "-g", help="Only this game type.")] = None,
+    player: Annotated[
+        str | None, typer.Option("--player", help="Only games this player sat in.")
+    ] = None,
+    game_type: Annotated[
+        str | None, typer.Option("--game-type", "-g", help="Only this game type.")
+    ] = None,
     status: Annotated[str | None, typer.Option("--status", help="open or finished.")] = None,
-    since: Annotated[str | None, typer.Option("--since", help="Only games started on or after this date "
-                                              "(2026-11-23, or a full ISO time).")] = None,
+    since: Annotated[
+        str | None,
+        typer.Option(
+            "--since",
+            help="Only games started on or after this date (2026-11-23, or a full ISO time).",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """List the games in the store, newest first, a page at a time."""
@@ -157,15 +196,27 @@ def list_games(
 
         from events.records import safe_text
 
-        rows = settings.service().games(limit=limit, offset=offset, before=before, player=player,
-                                        game=game_type, status=status, since=since)
+        rows = settings.service().games(
+            limit=limit,
+            offset=offset,
+            before=before,
+            player=player,
+            game=game_type,
+            status=status,
+            since=since,
+        )
         if as_json:
             emit_json(msgspec.to_builtins(rows))
             return
         if not rows:
-            filtered = any(x is not None for x in (player, game_type, status, since, before)) or offset
-            typer.echo("no games match" if filtered else
-                       "no games yet: start one with 'referee new GAME --player SEAT=NAME ...'")
+            filtered = (
+                any(x is not None for x in (player, game_type, status, since, before)) or offset
+            )
+            typer.echo(
+                "no games match"
+                if filtered
+                else "no games yet: start one with 'referee new GAME --player SEAT=NAME ...'"
+            )
             return
         for r in rows:
             players = " vs ".join(f"{safe_text(name)} ({seat})" for seat, name in r.players.items())
@@ -180,8 +231,11 @@ def clause_text(c: Any, markdown: bool = False) -> str:
 
     kind = "Interpretation" if c.kind == "interpretation" else "Rule"
     if markdown:
-        lines = [f"**{c.id} {c.title}** ({kind.lower()}" + (f"; variant `{c.variant}`" if c.variant else "")
-                 + f"): {c.text}"]
+        lines = [
+            f"**{c.id} {c.title}** ({kind.lower()}"
+            + (f"; variant `{c.variant}`" if c.variant else "")
+            + f"): {c.text}"
+        ]
         return "\n".join(lines)
     lines = [f"{c.id}  {c.title}  ({kind})", textwrap.fill(c.text, 78)]
     if c.variant:
@@ -192,10 +246,13 @@ def clause_text(c: Any, markdown: bool = False) -> str:
 @app.command()
 def rules(
     game: Annotated[str, typer.Argument(help="Game type, or 'procedure' for the REF- clauses.")],
-    clause: Annotated[str | None, typer.Argument(help="A clause id (PZ-6.2) or a section (PZ-6).")] = None,
+    clause: Annotated[
+        str | None, typer.Argument(help="A clause id (PZ-6.2) or a section (PZ-6).")
+    ] = None,
     all_: Annotated[bool, typer.Option("--all", help="Every clause in full.")] = False,
-    markdown: Annotated[bool, typer.Option("--markdown", "--md", help="As Markdown (with --all or a section).")]
-    = False,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", "--md", help="As Markdown (with --all or a section).")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Show a game's rulebook, a section of it, or one clause."""
@@ -222,16 +279,29 @@ def rules(
             if book.source:
                 typer.echo(book.source)
         for section in book.sections:
-            typer.echo(f"\n## {section.id} {section.title}\n" if markdown else f"\n{section.id}  {section.title}")
+            typer.echo(
+                f"\n## {section.id} {section.title}\n"
+                if markdown
+                else f"\n{section.id}  {section.title}"
+            )
             for c in book.in_section(section.id):
                 if all_ or markdown:
-                    typer.echo(("- " if markdown else "") + clause_text(c, markdown) + ("" if markdown else "\n"))
+                    typer.echo(
+                        ("- " if markdown else "")
+                        + clause_text(c, markdown)
+                        + ("" if markdown else "\n")
+                    )
                 else:
-                    tag = " [interpretation" + (f"; variant {c.variant}" if c.variant else "") + "]" \
-                        if c.kind == "interpretation" else ""
+                    tag = (
+                        " [interpretation" + (f"; variant {c.variant}" if c.variant else "") + "]"
+                        if c.kind == "interpretation"
+                        else ""
+                    )
                     typer.echo(f"  {c.id}  {c.title}{tag}")
         if not (all_ or markdown):
-            typer.echo(f"\n'referee rules {game} CLAUSE' shows one clause in full ('PZ-6' a section; --all all).")
+            typer.echo(
+                f"\n'referee rules {game} CLAUSE' shows one clause in full ('PZ-6' a section; --all all)."
+            )
         if game.lower() != "procedure":
             from referee import games
 
@@ -240,7 +310,9 @@ def rules(
                 typer.echo("\nVariant switches (referee new ... --variant KEY=VALUE):")
                 for v in options:
                     choices = "|".join(v.choices) if v.choices else "..."
-                    typer.echo(f"  {v.key}={choices} (default {v.default}; {v.clause}): {v.summary}")
+                    typer.echo(
+                        f"  {v.key}={choices} (default {v.default}; {v.clause}): {v.summary}"
+                    )
 
 
 @app.command()
@@ -275,9 +347,12 @@ app.add_typer(catalog_app, name="catalog")
 @catalog_app.command("check")
 def catalog_check(
     file: Annotated[Path, typer.Argument(help="A catalog file (TOML or JSON).")],
-    game: Annotated[str | None, typer.Option("--game", help="Which game's catalog (default: guessed).")] = None,
-    kind: Annotated[str | None, typer.Option("--kind", help="Which kind of catalog, for games with several.")]
-    = None,
+    game: Annotated[
+        str | None, typer.Option("--game", help="Which game's catalog (default: guessed).")
+    ] = None,
+    kind: Annotated[
+        str | None, typer.Option("--kind", help="Which kind of catalog, for games with several.")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Validate a catalog file; one line naming the file and the problem if it is wrong."""
@@ -285,11 +360,14 @@ def catalog_check(
         from referee import games
 
         text = file.read_text(encoding="utf-8")
-        candidates = [games.load(game)] if game else [games.load(n) for n in games.names()
-                                                      if games.load(n).catalog_kinds]
+        candidates = (
+            [games.load(game)]
+            if game
+            else [games.load(n) for n in games.names() if games.load(n).catalog_kinds]
+        )
         errors: list[str] = []
         for rules in candidates:
-            for k in ([kind] if kind else list(rules.catalog_kinds)):
+            for k in [kind] if kind else list(rules.catalog_kinds):
                 try:
                     catalog = rules.read_catalog(k, text, str(file))
                 except ValueError as exc:
@@ -297,19 +375,34 @@ def catalog_check(
                     continue
                 size = len(catalog) if hasattr(catalog, "__len__") else None
                 if as_json:
-                    emit_json({"file": str(file), "game": rules.name, "kind": k, "entries": size, "ok": True})
+                    emit_json(
+                        {
+                            "file": str(file),
+                            "game": rules.name,
+                            "kind": k,
+                            "entries": size,
+                            "ok": True,
+                        }
+                    )
                 else:
-                    typer.echo(f"{file}: a valid {rules.name} {k} catalog"
-                               + (f" ({size} entries)" if size is not None else ""))
+                    typer.echo(
+                        f"{file}: a valid {rules.name} {k} catalog"
+                        + (f" ({size} entries)" if size is not None else "")
+                    )
                 return
-        fail(errors[0] if len(errors) == 1 else f"{file}: not a catalog of any game: " + " | ".join(errors))
+        fail(
+            errors[0]
+            if len(errors) == 1
+            else f"{file}: not a catalog of any game: " + " | ".join(errors)
+        )
 
 
 @catalog_app.command("show")
 def catalog_show(
     game: Annotated[str, typer.Argument(help="Game type.")],
-    ruleset: Annotated[str | None, typer.Option("--ruleset", "--catalog", help="Which catalog (ruleset).")]
-    = None,
+    ruleset: Annotated[
+        str | None, typer.Option("--ruleset", "--catalog", help="Which catalog (ruleset).")
+    ] = None,
     kind: Annotated[str | None, typer.Option("--kind", help="Which kind of catalog.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -323,27 +416,34 @@ def _catalog_rows(game: str, ruleset: str | None, kind: str | None, as_json: boo
     from referee.contract import Player, Setup
 
     rules = games.load(game)
-    players = tuple(Player(s, s) for s in rules.seats[:rules.player_range()[0]])
+    players = tuple(Player(s, s) for s in rules.seats[: rules.player_range()[0]])
     chosen = ruleset or rules.rulesets[0]
     if chosen not in rules.rulesets:
         fail(f"unknown ruleset {chosen!r} for {rules.name}; known: {', '.join(rules.rulesets)}")
     setup = Setup(players=players, ruleset=chosen)
-    rows = rules.catalog_rows(setup, kind or (rules.catalog_kinds[0] if rules.catalog_kinds else "units"))
+    rows = rules.catalog_rows(
+        setup, kind or (rules.catalog_kinds[0] if rules.catalog_kinds else "units")
+    )
     if as_json:
         emit_json(rows)
         return
     if not rows:
         fail(f"{rules.name} has no catalog to list")
     for row in rows:  # the names players know; --json has the engine's internal names too
-        details = ", ".join(f"{k} {v}" for k, v in row.items()
-                            if k not in ("name", "internal") and v not in (None, "", False, 0, []))
+        details = ", ".join(
+            f"{k} {v}"
+            for k, v in row.items()
+            if k not in ("name", "internal") and v not in (None, "", False, 0, [])
+        )
         typer.echo(f"{row['name']}: {details}")
 
 
 @app.command()
 def units(
     game: Annotated[str, typer.Argument(help="Game with a unit catalog: prismata.")] = "prismata",
-    catalog: Annotated[str | None, typer.Option("--catalog", "--ruleset", help="e.g. prismata/2020.")] = None,
+    catalog: Annotated[
+        str | None, typer.Option("--catalog", "--ruleset", help="e.g. prismata/2020.")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """List a catalog's units with their stats, by display name ('catalog show')."""

@@ -58,11 +58,22 @@ def _replay_html(svc: Any, game_id: str, viewer: str) -> str:
 @app.command()
 def export(
     game: Annotated[str | None, typer.Argument(help="Game id (or use --all).")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="jsonl (exact interchange), text (PGN-like) or html "
-                                     "(the replay viewer as one file that needs no server).")] = "jsonl",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: standard output).")]
-    = None,
-    all_games: Annotated[bool, typer.Option("--all", help="Every game of the store, one after another.")] = False,
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            help="jsonl (exact interchange), text (PGN-like) or html "
+            "(the replay viewer as one file that needs no server).",
+        ),
+    ] = "jsonl",
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="File to write (default: standard output)."),
+    ] = None,
+    all_games: Annotated[
+        bool, typer.Option("--all", help="Every game of the store, one after another.")
+    ] = False,
     as_: AsOpt = None,
 ) -> None:
     """Write a game's record (or every game's, in one file) as JSON Lines, text or HTML.
@@ -85,8 +96,10 @@ def export(
             else:
                 viewer = svc.viewer_of(svc.load(game), as_)
         if viewer != "referee" and fmt == "jsonl":
-            fail("a JSONL record is the referee's (it holds every event exactly, hidden cards included); "
-                 "use --format text with --as")
+            fail(
+                "a JSONL record is the referee's (it holds every event exactly, hidden cards included); "
+                "use --format text with --as"
+            )
         if fmt == "html":
             if game is None:
                 fail("an HTML replay is of one game; name it")
@@ -103,18 +116,40 @@ def export(
 
 @app.command(name="import")
 def import_(
-    files: Annotated[list[Path], typer.Argument(help="Record files: jsonl or text, one game or many each.")],
-    fmt: Annotated[str, typer.Option(
-        "--format", "-f", help="auto (jsonl or text), or another tool's format a game reads "
-                               "(prismata-reference).")] = "auto",
-    as_new: Annotated[bool, typer.Option("--as-new", help="Copy games already in the store under new ids.")] = False,
-    compare: Annotated[bool, typer.Option(
-        "--compare", help="Other tools' formats: compare every position with the file's own.")] = False,
-    option: Annotated[list[str] | None, typer.Option(
-        "--option", help="KEY=VALUE for another tool's format (prismata-reference: quirks=no).")] = None,
-    reference_quirks: Annotated[bool, typer.Option(
-        "--reference-quirks/--no-reference-quirks",
-        help="prismata-reference: follow the engine where it differs from the live game.")] = True,
+    files: Annotated[
+        list[Path], typer.Argument(help="Record files: jsonl or text, one game or many each.")
+    ],
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            help="auto (jsonl or text), or another tool's format a game reads "
+            "(prismata-reference).",
+        ),
+    ] = "auto",
+    as_new: Annotated[
+        bool, typer.Option("--as-new", help="Copy games already in the store under new ids.")
+    ] = False,
+    compare: Annotated[
+        bool,
+        typer.Option(
+            "--compare", help="Other tools' formats: compare every position with the file's own."
+        ),
+    ] = False,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option", help="KEY=VALUE for another tool's format (prismata-reference: quirks=no)."
+        ),
+    ] = None,
+    reference_quirks: Annotated[
+        bool,
+        typer.Option(
+            "--reference-quirks/--no-reference-quirks",
+            help="prismata-reference: follow the engine where it differs from the live game.",
+        ),
+    ] = True,
     as_json: JsonOpt = False,
 ) -> None:
     """Import game records. Every entry is checked again; each game is imported, skipped
@@ -128,11 +163,22 @@ def import_(
             from service.foreign import import_foreign
 
             options: dict[str, object] = {"quirks": reference_quirks}
-            options.update({k: v.lower() not in ("no", "false", "0", "off")
-                            for k, v in parse_pairs(option, "--option").items()})
+            options.update(
+                {
+                    k: v.lower() not in ("no", "false", "0", "off")
+                    for k, v in parse_pairs(option, "--option").items()
+                }
+            )
             with progress_bar(len(files), "importing", as_json or len(files) < 20) as bar:
-                results = import_foreign(svc.store, fmt, [str(f) for f in files], compare=compare,
-                                         options=options, by=settings.referee, progress=bar.update)
+                results = import_foreign(
+                    svc.store,
+                    fmt,
+                    [str(f) for f in files],
+                    compare=compare,
+                    options=options,
+                    by=settings.referee,
+                    progress=bar.update,
+                )
             failed = [r for r in results if r.error or not r.agree]
             if as_json:
                 emit_json(msgspec.to_builtins(results))
@@ -145,17 +191,29 @@ def import_(
                     elif r.game_id:
                         typer.echo(r.game_id)
                 agreeing = sum(1 for r in results if r.agree and not r.error)
-                typer.echo(f"{agreeing}/{len(results)} games agree with the other tool's record" if compare else
-                           f"imported {sum(1 for r in results if r.game_id)}/{len(results)} games", err=True)
+                typer.echo(
+                    f"{agreeing}/{len(results)} games agree with the other tool's record"
+                    if compare
+                    else f"imported {sum(1 for r in results if r.game_id)}/{len(results)} games",
+                    err=True,
+                )
             if failed:
                 raise typer.Exit(EXIT_REJECTED)
             return
         with progress_bar(len(files), "importing", as_json or len(files) < 20) as bar:
-            report = svc.import_files(files, as_new=as_new, by=settings.referee, progress=bar.update)
+            report = svc.import_files(
+                files, as_new=as_new, by=settings.referee, progress=bar.update
+            )
         if as_json:
-            emit_json({"imported": len(report.imported), "skipped": len(report.skipped),
-                       "refused": len(report.refused), "events": report.events,
-                       "files": msgspec.to_builtins(report.files)})
+            emit_json(
+                {
+                    "imported": len(report.imported),
+                    "skipped": len(report.skipped),
+                    "refused": len(report.refused),
+                    "events": report.events,
+                    "files": msgspec.to_builtins(report.files),
+                }
+            )
         else:
             for outcome in report.files:
                 if outcome.status == "imported":
@@ -164,17 +222,27 @@ def import_(
                     typer.echo(f"{outcome.source}: skipped: {outcome.detail}", err=True)
                 else:
                     typer.echo(f"error: {outcome.detail}", err=True)
-            typer.echo(f"imported {len(report.imported)} games ({report.events} events), skipped "
-                       f"{len(report.skipped)}, refused {len(report.refused)}", err=True)
+            typer.echo(
+                f"imported {len(report.imported)} games ({report.events} events), skipped "
+                f"{len(report.skipped)}, refused {len(report.refused)}",
+                err=True,
+            )
         if report.refused:
             raise typer.Exit(EXIT_REJECTED)
 
 
 @app.command()
 def seal(
-    key: Annotated[Path | None, typer.Option("--key", help="The private key file that signs checkpoints.")] = None,
-    new_key: Annotated[Path | None, typer.Option(
-        "--new-key", help="Create a key in this file (kept off the store's machine, readable by you only).")] = None,
+    key: Annotated[
+        Path | None, typer.Option("--key", help="The private key file that signs checkpoints.")
+    ] = None,
+    new_key: Annotated[
+        Path | None,
+        typer.Option(
+            "--new-key",
+            help="Create a key in this file (kept off the store's machine, readable by you only).",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Sign the store-wide chain: prints a checkpoint a head referee can publish or print on
@@ -195,8 +263,14 @@ def seal(
         assert key is not None
         checkpoint = sealing.seal(settings.service().store, key)
         if as_json:
-            emit_json({"checkpoint": checkpoint.text(), "size": checkpoint.size, "position": checkpoint.position,
-                       "head": checkpoint.head})
+            emit_json(
+                {
+                    "checkpoint": checkpoint.text(),
+                    "size": checkpoint.size,
+                    "position": checkpoint.position,
+                    "head": checkpoint.head,
+                }
+            )
             return
         typer.echo(checkpoint.text())
 
@@ -204,13 +278,26 @@ def seal(
 @app.command()
 def verify(
     game: Annotated[str | None, typer.Argument(help="Game id; every game when omitted.")] = None,
-    variant: Annotated[list[str] | None, typer.Option("--variant", help="KEY=VALUE: replay under another ruling.")]
-    = None,
-    ruleset: Annotated[str | None, typer.Option("--ruleset", help="Replay under another ruleset version.")] = None,
-    checkpoint: Annotated[str | None, typer.Option(
-        "--checkpoint", help="A checkpoint 'referee seal' printed (the line, or a file holding it).")] = None,
-    public_key: Annotated[str | None, typer.Option(
-        "--public-key", help="The public key (hex, or a file holding it) that signed the checkpoint.")] = None,
+    variant: Annotated[
+        list[str] | None, typer.Option("--variant", help="KEY=VALUE: replay under another ruling.")
+    ] = None,
+    ruleset: Annotated[
+        str | None, typer.Option("--ruleset", help="Replay under another ruleset version.")
+    ] = None,
+    checkpoint: Annotated[
+        str | None,
+        typer.Option(
+            "--checkpoint",
+            help="A checkpoint 'referee seal' printed (the line, or a file holding it).",
+        ),
+    ] = None,
+    public_key: Annotated[
+        str | None,
+        typer.Option(
+            "--public-key",
+            help="The public key (hex, or a file holding it) that signed the checkpoint.",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Check hash chains and replay every decision; prove the store extends a signed
@@ -232,7 +319,9 @@ def verify(
             if as_json:
                 emit_json(msgspec.to_builtins(held))
             else:
-                typer.echo(("checkpoint holds: " if held.ok else "checkpoint broken: ") + held.detail)
+                typer.echo(
+                    ("checkpoint holds: " if held.ok else "checkpoint broken: ") + held.detail
+                )
             if not held.ok:
                 raise typer.Exit(EXIT_REJECTED)
             return
@@ -243,16 +332,26 @@ def verify(
             if as_json:
                 emit_json(msgspec.to_builtins(report))
                 return
-            changes = ", ".join(f"{k}: {a} -> {b}" for k, (a, b) in report.changed.items()) or "nothing"
+            changes = (
+                ", ".join(f"{k}: {a} -> {b}" for k, (a, b) in report.changed.items()) or "nothing"
+            )
             typer.echo(f"{report.game_id} replayed with {changes}")
             if not report.illegal:
                 typer.echo("every standing action is legal under this ruling")
             for item in report.illegal:
                 why = "; ".join(f"{v['clause']}: {v['reason']}" for v in item.violations)
-                typer.echo(f"  action {item.seq} {item.notation} (event {item.event}) would be illegal: {why}")
-            typer.echo(f"result as recorded: {report.recorded_result}"
-                       + (f" ({report.recorded_how})" if report.recorded_how else ""))
-            tail = f" after action {report.ends_at_action} ({report.clause})" if report.ends_at_action else ""
+                typer.echo(
+                    f"  action {item.seq} {item.notation} (event {item.event}) would be illegal: {why}"
+                )
+            typer.echo(
+                f"result as recorded: {report.recorded_result}"
+                + (f" ({report.recorded_how})" if report.recorded_how else "")
+            )
+            tail = (
+                f" after action {report.ends_at_action} ({report.clause})"
+                if report.ends_at_action
+                else ""
+            )
             typer.echo(f"result under this ruling: {report.result_under_ruling}{tail}")
             if report.note:
                 typer.echo(report.note)
@@ -268,9 +367,15 @@ def verify(
             sealed = [verify_checkpoint(svc.store, c) for c in recorded_checkpoints(svc.store)]
         broken = [c for c in sealed if not c.ok]  # type: ignore[attr-defined]
         if as_json:
-            emit_json({"games": result.games, "events": result.events, "bad": result.bad,
-                       "reports": msgspec.to_builtins(bad if not game else result.reports),
-                       "checkpoints": msgspec.to_builtins(sealed)})
+            emit_json(
+                {
+                    "games": result.games,
+                    "events": result.events,
+                    "bad": result.bad,
+                    "reports": msgspec.to_builtins(bad if not game else result.reports),
+                    "checkpoints": msgspec.to_builtins(sealed),
+                }
+            )
         else:
             for r in bad:
                 problems = len(r.findings)
@@ -279,9 +384,14 @@ def verify(
                     typer.echo(f"  {finding}")
             for c in broken:
                 typer.echo(f"recorded checkpoint broken: {c.detail}")  # type: ignore[attr-defined]
-            typer.echo(f"verified {result.games} game{'s' if result.games != 1 else ''} ({result.events} events): "
-                       + ("all intact" if not bad else f"{len(bad)} with problems")
-                       + (f"; the store extends its {len(sealed)} recorded checkpoints" if sealed and not broken
-                          else ""))
+            typer.echo(
+                f"verified {result.games} game{'s' if result.games != 1 else ''} ({result.events} events): "
+                + ("all intact" if not bad else f"{len(bad)} with problems")
+                + (
+                    f"; the store extends its {len(sealed)} recorded checkpoints"
+                    if sealed and not broken
+                    else ""
+                )
+            )
         if bad or broken:
             raise typer.Exit(EXIT_REJECTED)

@@ -15,10 +15,15 @@ from cli.face import JsonOpt, emit_json, fail, handled, settings
 
 app = typer.Typer()
 
-StoreOpt = Annotated[str | None, typer.Option(
-    "--store", envvar="REFEREE_STORE",
-    help="The store: a SQLite file (default: --db, REFEREE_DB or ./referee.db) or "
-         "postgresql://USER[:PASSWORD]@HOST[:PORT]/DBNAME[?schema=NAME].")]
+StoreOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--store",
+        envvar="REFEREE_STORE",
+        help="The store: a SQLite file (default: --db, REFEREE_DB or ./referee.db) or "
+        "postgresql://USER[:PASSWORD]@HOST[:PORT]/DBNAME[?schema=NAME].",
+    ),
+]
 
 
 def _store(store: str | None) -> str | None:
@@ -30,19 +35,41 @@ def serve(
     store: StoreOpt = None,
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
-    workers: Annotated[int, typer.Option("--workers", help="Server processes on this port (PostgreSQL stores; "
-                                         "SQLite takes one).")] = 1,
-    threads: Annotated[int | None, typer.Option(
-        "--threads", help="Threads for service calls per process (0: on the event loop; default 0 on SQLite, "
-                          "4 on PostgreSQL).")] = None,
-    projections: Annotated[str | None, typer.Option(
-        "--projections", help="The read models' file for a SQLite store (default: beside it); a PostgreSQL "
-                              "store keeps them as referee_* tables beside its events.")] = None,
-    public_read: Annotated[bool, typer.Option(
-        "--public-read", help="Let requests without a token read, as the public (hidden cards redacted).")]
-    = False,
-    secure_cookies: Annotated[bool, typer.Option(
-        "--secure-cookies", help="Mark the pages' sign-in cookie Secure (behind HTTPS).")] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers", help="Server processes on this port (PostgreSQL stores; SQLite takes one)."
+        ),
+    ] = 1,
+    threads: Annotated[
+        int | None,
+        typer.Option(
+            "--threads",
+            help="Threads for service calls per process (0: on the event loop; default 0 on SQLite, "
+            "4 on PostgreSQL).",
+        ),
+    ] = None,
+    projections: Annotated[
+        str | None,
+        typer.Option(
+            "--projections",
+            help="The read models' file for a SQLite store (default: beside it); a PostgreSQL "
+            "store keeps them as referee_* tables beside its events.",
+        ),
+    ] = None,
+    public_read: Annotated[
+        bool,
+        typer.Option(
+            "--public-read",
+            help="Let requests without a token read, as the public (hidden cards redacted).",
+        ),
+    ] = False,
+    secure_cookies: Annotated[
+        bool,
+        typer.Option(
+            "--secure-cookies", help="Mark the pages' sign-in cookie Secure (behind HTTPS)."
+        ),
+    ] = False,
     access_log: Annotated[bool, typer.Option("--access-log", help="Log every request.")] = False,
 ) -> None:
     """Serve the HTTP API (/api, OpenAPI at /schema) and the pages (/) for many referees at once.
@@ -59,25 +86,44 @@ def serve(
         if spec.kind == "sqlite":
             assert spec.db is not None
             if not os.path.exists(spec.db):
-                fail(f"{spec.db}: no store here (make one with 'referee new' or 'referee import', or name "
-                     "another with --store)")
+                fail(
+                    f"{spec.db}: no store here (make one with 'referee new' or 'referee import', or name "
+                    "another with --store)"
+                )
             if workers != 1:
-                fail("a SQLite store is served by one process (--workers 1); use PostgreSQL for more")
-        config = ServeConfig(store=_store(store) if spec.kind == "sqlite" or store else None,
-                             projections=projections, public_read=public_read,
-                             threads=threads if threads is not None else (4 if spec.is_postgres else 0),
-                             secure_cookies=secure_cookies)
+                fail(
+                    "a SQLite store is served by one process (--workers 1); use PostgreSQL for more"
+                )
+        config = ServeConfig(
+            store=_store(store) if spec.kind == "sqlite" or store else None,
+            projections=projections,
+            public_read=public_read,
+            threads=threads if threads is not None else (4 if spec.is_postgres else 0),
+            secure_cookies=secure_cookies,
+        )
         import msgspec
 
         os.environ["REFEREE_SERVE_CONFIG"] = msgspec.json.encode(config).decode()
-        typer.echo(f"serving {spec.label} on http://{host}:{port}/ ({workers} process"
-                   f"{'es' if workers != 1 else ''})", err=True)
-        uvicorn.run("web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
-                    access_log=access_log, log_level="warning" if not access_log else "info",
-                    timeout_graceful_shutdown=3)
+        typer.echo(
+            f"serving {spec.label} on http://{host}:{port}/ ({workers} process"
+            f"{'es' if workers != 1 else ''})",
+            err=True,
+        )
+        uvicorn.run(
+            "web.app:app_from_env",
+            factory=True,
+            host=host,
+            port=port,
+            workers=workers,
+            access_log=access_log,
+            log_level="warning" if not access_log else "info",
+            timeout_graceful_shutdown=3,
+        )
 
 
-token_app = typer.Typer(help="Access tokens for 'referee serve': create, list, revoke.", no_args_is_help=True)
+token_app = typer.Typer(
+    help="Access tokens for 'referee serve': create, list, revoke.", no_args_is_help=True
+)
 app.add_typer(token_app, name="token")
 
 
@@ -96,11 +142,20 @@ def _tokens(store: str | None):  # type: ignore[no-untyped-def]
 
 @token_app.command("create")
 def token_create(
-    role: Annotated[str, typer.Option("--role", help="head, table, scorekeeper, player or public.")],
-    name: Annotated[str, typer.Option("--name", help="Who holds it (recorded with their entries; a player's "
-                                      "name as it is entered in games).")],
-    table: Annotated[list[str] | None, typer.Option("--table", help="A table referee's table, once per table.")]
-    = None,
+    role: Annotated[
+        str, typer.Option("--role", help="head, table, scorekeeper, player or public.")
+    ],
+    name: Annotated[
+        str,
+        typer.Option(
+            "--name",
+            help="Who holds it (recorded with their entries; a player's "
+            "name as it is entered in games).",
+        ),
+    ],
+    table: Annotated[
+        list[str] | None, typer.Option("--table", help="A table referee's table, once per table.")
+    ] = None,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -112,13 +167,23 @@ def token_create(
         finally:
             tokens.db.close()
         if as_json:
-            emit_json({"token": text, "token_id": principal.token_id, "role": principal.role,
-                       "name": principal.name, "tables": list(principal.tables)})
+            emit_json(
+                {
+                    "token": text,
+                    "token_id": principal.token_id,
+                    "role": principal.role,
+                    "name": principal.name,
+                    "tables": list(principal.tables),
+                }
+            )
             return
         typer.echo(text)
         where = f" at tables {', '.join(principal.tables)}" if principal.tables else ""
-        typer.echo(f"{principal.role} token {principal.token_id} for {principal.name}{where}; it is shown only "
-                   "now (send it as Authorization: Bearer TOKEN, or sign in with it on the pages)", err=True)
+        typer.echo(
+            f"{principal.role} token {principal.token_id} for {principal.name}{where}; it is shown only "
+            "now (send it as Authorization: Bearer TOKEN, or sign in with it on the pages)",
+            err=True,
+        )
 
 
 @token_app.command("list")
@@ -139,7 +204,9 @@ def token_list(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
             typer.echo("no tokens yet: 'referee token create --role head --name NAME'")
         for r in rows:
             tables = f" tables {','.join(r.tables)}" if r.tables else ""
-            typer.echo(f"{r.token_id}  {r.role:<11} {r.name}{tables}{'  (revoked)' if r.revoked else ''}")
+            typer.echo(
+                f"{r.token_id}  {r.role:<11} {r.name}{tables}{'  (revoked)' if r.revoked else ''}"
+            )
 
 
 @token_app.command("revoke")

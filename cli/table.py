@@ -46,7 +46,11 @@ class Painter:
     """Colour where the terminal has it (and ``NO_COLOR`` is not set)."""
 
     def __init__(self) -> None:
-        self.on = sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+        self.on = (
+            sys.stdout.isatty()
+            and "NO_COLOR" not in os.environ
+            and os.environ.get("TERM") != "dumb"
+        )
 
     def __call__(self, text: str, **style: Any) -> str:
         return typer.style(text, **style) if self.on else text
@@ -140,8 +144,9 @@ def _is_entry(rules: Any, line: str) -> bool:
     return True
 
 
-def _command(svc: RefereeService, game_id: str, line: str, paint: Painter, rules: Any,
-             actors: set[str]) -> bool:
+def _command(
+    svc: RefereeService, game_id: str, line: str, paint: Painter, rules: Any, actors: set[str]
+) -> bool:
     """Carry out one line; True when the session ends."""
     from events.records import event_line, safe_text
     from referee.errors import RefereeError
@@ -195,7 +200,9 @@ def _command(svc: RefereeService, game_id: str, line: str, paint: Painter, rules
             if not who or not reason.strip():
                 typer.echo("adjudicate SEAT|draw REASON")
             else:
-                svc.end(game_id, "adjudication", who=who, reason=reason.strip(), by=settings.referee)
+                svc.end(
+                    game_id, "adjudication", who=who, reason=reason.strip(), by=settings.referee
+                )
         elif word == "dispute":
             parts = rest.split(" ", 2)
             if len(parts) < 3 or not parts[0].isdigit():
@@ -212,14 +219,17 @@ def _command(svc: RefereeService, game_id: str, line: str, paint: Painter, rules
     return False
 
 
-def _entry(svc: RefereeService, game_id: str, line: str, paint: Painter, actors: set[str], *,
-           dry_run: bool) -> None:
+def _entry(
+    svc: RefereeService, game_id: str, line: str, paint: Painter, actors: set[str], *, dry_run: bool
+) -> None:
     from cli.play import entry_lines
     from service.errors import UnreadableEntryError
 
     seat: str | None = None
     head, colon, tail = line.partition(":")
-    if colon and head.strip().lower() in actors and tail.strip():  # 'p2: ENTRY' (a colon in an entry stays)
+    if (
+        colon and head.strip().lower() in actors and tail.strip()
+    ):  # 'p2: ENTRY' (a colon in an entry stays)
         seat, line = head.strip(), tail.strip()
     if not line:
         typer.echo("check what? check ENTRY")

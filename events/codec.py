@@ -97,7 +97,12 @@ def is_canonical(topic: str, data: bytes) -> bool:
     no other spacing or order): only canonical bytes are stored."""
     try:
         return _encoder.encode(decode_exact(topic, data)) == data
-    except (msgspec.DecodeError, msgspec.ValidationError, MapperDeserialisationError, RecursionError):
+    except (
+        msgspec.DecodeError,
+        msgspec.ValidationError,
+        MapperDeserialisationError,
+        RecursionError,
+    ):
         return False
 
 

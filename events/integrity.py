@@ -76,34 +76,70 @@ def verify_stream(game_id: str, rows: Sequence[StoredEvent], mapper: Mapper[Any]
     for row in rows:
         number = row.originator_version
         if number != expected:
-            gap = f"events {expected} to {number - 1} are" if number - 1 > expected else f"event {expected} is"
+            gap = (
+                f"events {expected} to {number - 1} are"
+                if number - 1 > expected
+                else f"event {expected} is"
+            )
             add(Finding(event=expected, problem="missing", detail=f"{gap} missing from the log"))
         expected = number + 1
         try:
             state = plain_state(row) if plain_state is not None else row.state
             event: GameEvent = decode(row.topic, state)
         except Exception as exc:  # noqa: BLE001 - any decoding failure is a finding, never a crash
-            add(Finding(event=number, problem="undecodable", detail=f"stored bytes cannot be read: {exc}"))
+            add(
+                Finding(
+                    event=number,
+                    problem="undecodable",
+                    detail=f"stored bytes cannot be read: {exc}",
+                )
+            )
             prev_hash = ""
             continue
         if event.originator_id != game_id or event.originator_version != number:
-            add(Finding(event=number, problem="moved",
-                        detail=f"stored as event {number} of {game_id} but written as event "
-                               f"{event.originator_version} of {event.originator_id}"))
+            add(
+                Finding(
+                    event=number,
+                    problem="moved",
+                    detail=f"stored as event {number} of {game_id} but written as event "
+                    f"{event.originator_version} of {event.originator_id}",
+                )
+            )
         # Hashing the stored bytes themselves (not a re-encoding) means any changed
         # byte, even one that decodes to the same values, shows here; it also keeps
         # events of older topics (read through upcasters) verifiable.
-        actual = stored_hash(row.topic, state, event.hash) if plain_state is not None else event_hash(event)
+        actual = (
+            stored_hash(row.topic, state, event.hash)
+            if plain_state is not None
+            else event_hash(event)
+        )
         if actual != event.hash:
-            add(Finding(event=number, problem="edited", detail="contents do not match the event's own hash"))
+            add(
+                Finding(
+                    event=number,
+                    problem="edited",
+                    detail="contents do not match the event's own hash",
+                )
+            )
         if prev_hash and event.prev_hash != prev_hash:
-            add(Finding(event=number, problem="chain",
-                        detail="does not link to the event stored before it (an event before it was "
-                               "changed, removed or reordered)"))
+            add(
+                Finding(
+                    event=number,
+                    problem="chain",
+                    detail="does not link to the event stored before it (an event before it was "
+                    "changed, removed or reordered)",
+                )
+            )
         prev_hash = event.hash
         decoded.append(event)
     if not decoded or not isinstance(decoded[0], GameCreated):
-        add(Finding(event=1, problem="missing", detail="the game's creation event is missing or unreadable"))
+        add(
+            Finding(
+                event=1,
+                problem="missing",
+                detail="the game's creation event is missing or unreadable",
+            )
+        )
         return report
     recheck_decisions(decoded, report)
     return report
@@ -148,7 +184,13 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
         return
     rules = view.rules
     seats = view.seats
-    outcome_of, parse, check, apply, to_act = rules.outcome, rules.parse, rules.check, rules.apply, rules.to_act
+    outcome_of, parse, check, apply, to_act = (
+        rules.outcome,
+        rules.parse,
+        rules.check,
+        rules.apply,
+        rules.to_act,
+    )
     encoded: dict[str, bytes] = {}
 
     def canonical_action(notation: str, action: Any) -> bytes:
@@ -165,9 +207,14 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
     for event in events[1:]:
         number = event.originator_version
         if due is not None and not (isinstance(event, GameEnded) and event.how == "rule"):
-            add(Finding(event=number, problem="result",
-                        detail=f"the rules ended the game before this event ({due.result} by {due.clause}) "
-                               "but no result was recorded"))
+            add(
+                Finding(
+                    event=number,
+                    problem="result",
+                    detail=f"the rules ended the game before this event ({due.result} by {due.clause}) "
+                    "but no result was recorded",
+                )
+            )
             due = None
         if type(event) is ActionRecorded:  # the common case, checked and folded inline
             assert isinstance(event, ActionRecorded)
@@ -182,17 +229,34 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
             if action is not None:
                 verdict = check(state, action, event.actor)
             else:
-                verdict = judge(rules, state, event.notation, event.actor, closed=view.closed()).verdict
+                verdict = judge(
+                    rules, state, event.notation, event.actor, closed=view.closed()
+                ).verdict
             if verdict.violations:
                 why = "; ".join(f"{v.clause}: {v.reason}" for v in verdict.violations)
-                add(Finding(event=number, problem="verdict",
-                            detail=f"recorded {event.notation!r} for {event.actor}, but the rules reject it: {why}"))
+                add(
+                    Finding(
+                        event=number,
+                        problem="verdict",
+                        detail=f"recorded {event.notation!r} for {event.actor}, but the rules reject it: {why}",
+                    )
+                )
             elif canonical_action(event.notation, action) != bytes(event.action):
-                add(Finding(event=number, problem="verdict",
-                            detail=f"the stored action does not match its notation {event.notation!r}"))
+                add(
+                    Finding(
+                        event=number,
+                        problem="verdict",
+                        detail=f"the stored action does not match its notation {event.notation!r}",
+                    )
+                )
             if event.seq != len(standing) + 1:
-                add(Finding(event=number, problem="verdict",
-                            detail=f"numbered action {event.seq}, but it is action {len(standing) + 1} of the line"))
+                add(
+                    Finding(
+                        event=number,
+                        problem="verdict",
+                        detail=f"numbered action {event.seq}, but it is action {len(standing) + 1} of the line",
+                    )
+                )
             try:
                 if action is None:
                     view.fold(event)
@@ -201,7 +265,13 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
                     states.append(apply(state, action, event.actor))
                     standing.append(event)
             except Exception as exc:  # noqa: BLE001 - an action today's rules cannot even apply
-                add(Finding(event=number, problem="verdict", detail=f"cannot replay {event.notation!r}: {exc}"))
+                add(
+                    Finding(
+                        event=number,
+                        problem="verdict",
+                        detail=f"cannot replay {event.notation!r}: {exc}",
+                    )
+                )
                 report.actions += actions
                 return
             if view.ended is None:
@@ -214,55 +284,94 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
             report.actions += actions
             return
         if isinstance(event, ActionRejected):
-            verdict = judge(rules, view.state, event.text, event.actor, closed=view.closed()).verdict
+            verdict = judge(
+                rules, view.state, event.text, event.actor, closed=view.closed()
+            ).verdict
             if verdict.legal:
-                add(Finding(event=number, problem="verdict",
-                            detail=f"rejected {event.text!r}, but the rules now accept it"))
+                add(
+                    Finding(
+                        event=number,
+                        problem="verdict",
+                        detail=f"rejected {event.text!r}, but the rules now accept it",
+                    )
+                )
             else:
                 was = sorted({v.clause for v in event.violations})
                 now = sorted({v.clause for v in verdict.violations})
                 if was != now:
-                    add(Finding(event=number, problem="verdict",
-                                detail=f"rejected {event.text!r} under {', '.join(was)}; the rules now "
-                                       f"cite {', '.join(now)}"))
+                    add(
+                        Finding(
+                            event=number,
+                            problem="verdict",
+                            detail=f"rejected {event.text!r} under {', '.join(was)}; the rules now "
+                            f"cite {', '.join(now)}",
+                        )
+                    )
         elif isinstance(event, GameEnded) and event.how == "rule":
             outcome = rules.outcome(view.state)
             if not _outcome_matches(outcome, event, seats):
-                said = f"{outcome.result} by {outcome.clause}" if outcome.over else "the game goes on"
-                add(Finding(event=number, problem="result",
-                            detail=f"recorded {event.result} by {event.clause}; the rules say {said}"))
+                said = (
+                    f"{outcome.result} by {outcome.clause}" if outcome.over else "the game goes on"
+                )
+                add(
+                    Finding(
+                        event=number,
+                        problem="result",
+                        detail=f"recorded {event.result} by {event.clause}; the rules say {said}",
+                    )
+                )
         elif isinstance(event, DeckRegistered) and isinstance(event.deck, Decklist):
             verdict = rules.check_deck(view.setup, event.seat, event.deck)
             if verdict.violations:
-                add(Finding(event=number, problem="verdict",
-                            detail=f"{event.seat}'s registered list breaks {verdict.violations[0].clause}: "
-                                   f"{verdict.violations[0].reason}"))
+                add(
+                    Finding(
+                        event=number,
+                        problem="verdict",
+                        detail=f"{event.seat}'s registered list breaks {verdict.violations[0].clause}: "
+                        f"{verdict.violations[0].reason}",
+                    )
+                )
         elif isinstance(event, DeckOpened):
             knowledge = rules.deck_knowledge(view.state, event.seat)
             if knowledge is not None:
                 verdict = knowledge.check_open(event.decklist, event.salt, "REF-5.3")
                 if verdict.legal:
                     verdict = rules.check_deck(view.setup, event.seat, event.decklist)
-                if sorted({v.clause for v in verdict.violations}) != sorted({v.clause for v in event.violations}):
-                    add(Finding(event=number, problem="verdict",
-                                detail=f"{event.seat}'s list was recorded as "
-                                       f"{'not opening' if event.violations else 'opening'} the seal; "
-                                       f"the rules now say {'it does not' if verdict.violations else 'it does'}"))
+                if sorted({v.clause for v in verdict.violations}) != sorted(
+                    {v.clause for v in event.violations}
+                ):
+                    add(
+                        Finding(
+                            event=number,
+                            problem="verdict",
+                            detail=f"{event.seat}'s list was recorded as "
+                            f"{'not opening' if event.violations else 'opening'} the seal; "
+                            f"the rules now say {'it does not' if verdict.violations else 'it does'}",
+                        )
+                    )
         try:
             view.fold(event)
         except (ReplayError, IndexError, ValueError, LookupError, NotImplementedError) as exc:
             add(Finding(event=number, problem="verdict", detail=str(exc)))
             report.actions += actions
             return
-        if isinstance(event, ActionRecorded | ActionRetracted | AdjustmentRecorded) and view.ended is None:
+        if (
+            isinstance(event, ActionRecorded | ActionRetracted | AdjustmentRecorded)
+            and view.ended is None
+        ):
             outcome = rules.outcome(view.state)
             due = outcome if outcome.over else None
         elif isinstance(event, GameEnded):
             due = None
     report.actions += actions
     if due is not None:
-        add(Finding(event=None, problem="result",
-                    detail=f"the rules ended the game ({due.result} by {due.clause}) but no result was recorded"))
+        add(
+            Finding(
+                event=None,
+                problem="result",
+                detail=f"the rules ended the game ({due.result} by {due.clause}) but no result was recorded",
+            )
+        )
 
 
 # -- what a different ruling would have changed ---------------------------------
@@ -298,29 +407,49 @@ def what_if(
     chosen = dict(created.variants)
     chosen.update(variants or {})
     setup = rules.resolve_setup(
-        Setup(players=created.players, ruleset=ruleset or created.ruleset, variants=chosen,
-              options=dict(created.options))
+        Setup(
+            players=created.players,
+            ruleset=ruleset or created.ruleset,
+            variants=chosen,
+            options=dict(created.options),
+        )
     )
     changed: dict[str, list[str]] = {
-        k: [created.variants.get(k, ""), v] for k, v in setup.variants.items() if created.variants.get(k) != v
+        k: [created.variants.get(k, ""), v]
+        for k, v in setup.variants.items()
+        if created.variants.get(k) != v
     }
     if setup.ruleset != created.ruleset:
         changed["ruleset"] = [created.ruleset, str(setup.ruleset)]
     report = WhatIfReport(
-        game_id=view.game_id, ruleset=str(setup.ruleset), variants=setup.variants, changed=changed,
-        recorded_result=view.result, recorded_how=view.ended.how if view.ended else None,
+        game_id=view.game_id,
+        ruleset=str(setup.ruleset),
+        variants=setup.variants,
+        changed=changed,
+        recorded_result=view.result,
+        recorded_how=view.ended.how if view.ended else None,
     )
-    alt = GameView(msgspec.structs.replace(created, ruleset=str(setup.ruleset), variants=setup.variants))
+    alt = GameView(
+        msgspec.structs.replace(created, ruleset=str(setup.ruleset), variants=setup.variants)
+    )
     for recorded in view.standing:
         judged = alt.judge(recorded.notation, recorded.actor)
         action, verdict = judged.action, judged.verdict
         if not verdict.legal:
-            report.illegal.append(IllegalUnderRuling(
-                seq=recorded.seq, event=recorded.originator_version, notation=recorded.notation,
-                violations=[{"clause": v.clause, "reason": v.reason} for v in verdict.violations],
-            ))
+            report.illegal.append(
+                IllegalUnderRuling(
+                    seq=recorded.seq,
+                    event=recorded.originator_version,
+                    notation=recorded.notation,
+                    violations=[
+                        {"clause": v.clause, "reason": v.reason} for v in verdict.violations
+                    ],
+                )
+            )
             if action is None:
-                report.note = f"replay stopped at action {recorded.seq}: it cannot be read under this ruling"
+                report.note = (
+                    f"replay stopped at action {recorded.seq}: it cannot be read under this ruling"
+                )
                 break
         try:
             alt.states.append(alt.rules.apply(alt.state, action, recorded.actor))
@@ -334,14 +463,18 @@ def what_if(
             report.ends_at_action = recorded.seq
             report.clause = outcome.clause
             if recorded is not view.standing[-1]:
-                report.note = (f"under this ruling the game ends after action {recorded.seq}; "
-                               f"{len(view.standing) - recorded.seq} later actions would not have been played")
+                report.note = (
+                    f"under this ruling the game ends after action {recorded.seq}; "
+                    f"{len(view.standing) - recorded.seq} later actions would not have been played"
+                )
             break
     else:
         if view.ended is not None and view.ended.how != "rule":
             report.result_under_ruling = view.result
             report.clause = view.ended.clause
     if report.illegal and not report.note:
-        report.note = (f"positions after action {report.illegal[0].seq} assume the actions this ruling "
-                       "forbids had stood, so later findings are consequences of the first")
+        report.note = (
+            f"positions after action {report.illegal[0].seq} assume the actions this ruling "
+            "forbids had stood, so later findings are consequences of the first"
+        )
     return report

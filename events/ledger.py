@@ -45,14 +45,18 @@ def link(previous: str, game_id: str, version: int, event_hash: str) -> str:
     return hashlib.sha256(f"{previous}\n{game_id}\n{version}\n{event_hash}".encode()).hexdigest()
 
 
-def chain(entries: Iterable[tuple[int, str, int, str]], head: str = GENESIS) -> Iterator[tuple[int, str]]:
+def chain(
+    entries: Iterable[tuple[int, str, int, str]], head: str = GENESIS
+) -> Iterator[tuple[int, str]]:
     """(position, head after it) for each (position, game, number, hash) in store order."""
     for position, game_id, version, event_hash in entries:
         head = link(head, game_id, version, event_hash)
         yield position, head
 
 
-def ledger_heads(store: GameStore, upto: int | None = None) -> Iterator[tuple[int, str, int, str, str]]:
+def ledger_heads(
+    store: GameStore, upto: int | None = None
+) -> Iterator[tuple[int, str, int, str, str]]:
     """(position, game, number, event hash, chain head) of every event of the store, in the
     order it recorded them, recomputed from the events as they are now."""
     head = GENESIS
@@ -76,8 +80,10 @@ class Checkpoint(msgspec.Struct, frozen=True, kw_only=True):
 
     def text(self) -> str:
         """One line to publish: ``referee-checkpoint/1 size=.. position=.. head=.. time=.. key=.. sig=..``."""
-        return (f"{FORMAT} size={self.size} position={self.position} head={self.head} time={self.time} "
-                f"key={self.key} sig={self.signature}")
+        return (
+            f"{FORMAT} size={self.size} position={self.position} head={self.head} time={self.time} "
+            f"key={self.key} sig={self.signature}"
+        )
 
     @classmethod
     def parse(cls, text: str) -> Checkpoint:
@@ -91,8 +97,14 @@ class Checkpoint(msgspec.Struct, frozen=True, kw_only=True):
                 raise CheckpointError(f"cannot read {part!r} in the checkpoint")
             fields[key] = value
         try:
-            return cls(size=int(fields["size"]), position=int(fields["position"]), head=fields["head"],
-                       time=fields["time"], key=fields["key"], signature=fields["sig"])
+            return cls(
+                size=int(fields["size"]),
+                position=int(fields["position"]),
+                head=fields["head"],
+                time=fields["time"],
+                key=fields["key"],
+                signature=fields["sig"],
+            )
         except (KeyError, ValueError) as exc:
             raise CheckpointError(f"the checkpoint lacks or garbles {exc}") from None
 
@@ -106,15 +118,18 @@ def new_key() -> tuple[bytes, str]:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     private = Ed25519PrivateKey.generate()
-    pem = private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                serialization.NoEncryption())
+    pem = private.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
     return pem, public_hex(private)
 
 
 def public_hex(private: Any) -> str:
     from cryptography.hazmat.primitives import serialization
 
-    raw: bytes = private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    raw: bytes = private.public_key().public_bytes(
+        serialization.Encoding.Raw, serialization.PublicFormat.Raw
+    )
     return raw.hex()
 
 
@@ -131,7 +146,9 @@ def load_private(pem: bytes) -> Any:
     return key
 
 
-def sign(private: Any, size: int, position: int, head: str, when: datetime | None = None) -> Checkpoint:
+def sign(
+    private: Any, size: int, position: int, head: str, when: datetime | None = None
+) -> Checkpoint:
     public = public_hex(private)
     stamp = (when or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
     unsigned = Checkpoint(size=size, position=position, head=head, time=stamp, key=public[:16])
@@ -149,9 +166,13 @@ def check_signature(checkpoint: Checkpoint, public: str) -> None:
     except ValueError as exc:
         raise CheckpointError(f"not an Ed25519 public key in hex: {exc}") from None
     if not public.strip().startswith(checkpoint.key):
-        raise CheckpointError(f"the checkpoint was signed with key {checkpoint.key}..., not this one")
+        raise CheckpointError(
+            f"the checkpoint was signed with key {checkpoint.key}..., not this one"
+        )
     try:
         key.verify(base64.b64decode(checkpoint.signature), checkpoint.message())
     except (InvalidSignature, ValueError):
-        raise CheckpointError("the checkpoint's signature does not verify: it was not made with this key, "
-                              "or it was changed") from None
+        raise CheckpointError(
+            "the checkpoint's signature does not verify: it was not made with this key, "
+            "or it was changed"
+        ) from None

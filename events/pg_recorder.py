@@ -34,7 +34,9 @@ APPEND_FUNCTION = "referee_append_events"
 class RefereePostgresRecorder(PostgresApplicationRecorder):
     """``PostgresApplicationRecorder`` whose inserts call ``referee_append_events``."""
 
-    def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events") -> None:
+    def __init__(
+        self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events"
+    ) -> None:
         super().__init__(datastore, events_table_name=events_table_name)
         schema = Identifier(datastore.schema)
         self.append_function = APPEND_FUNCTION
@@ -49,23 +51,34 @@ class RefereePostgresRecorder(PostgresApplicationRecorder):
             "SELECT originator_id, originator_version, topic, state FROM unnest(events) "
             "RETURNING notification_id; "
             "END $body$"
-        ).format(schema=schema, function=Identifier(APPEND_FUNCTION), event=Identifier(self.stored_event_type_name),
-                 table=Identifier(self.events_table_name),
-                 channel=Identifier(self.channel_name))
+        ).format(
+            schema=schema,
+            function=Identifier(APPEND_FUNCTION),
+            event=Identifier(self.stored_event_type_name),
+            table=Identifier(self.events_table_name),
+            channel=Identifier(self.channel_name),
+        )
         self.sql_create_statements.append(self.create_append_function)
         self.call_append: Composed = SQL("SELECT * FROM {schema}.{function}(%s, %s)").format(
-            schema=schema, function=Identifier(APPEND_FUNCTION))
-        self.lock_wait = f"{int(datastore.lock_timeout)}s"  # this process's bound (0: wait without one)
+            schema=schema, function=Identifier(APPEND_FUNCTION)
+        )
+        self.lock_wait = (
+            f"{int(datastore.lock_timeout)}s"  # this process's bound (0: wait without one)
+        )
 
-    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+    def insert_events(
+        self, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
         """Insert the events in one statement (one transaction, one round trip).
 
         Not retried: an append whose commit went unanswered may have been stored, and
         a retry would then fail as a concurrent write; the caller hears the error."""
         if not stored_events:
             return []
-        rows = [self.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state)
-                for e in stored_events]
+        rows = [
+            self.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state)
+            for e in stored_events
+        ]
         with self.datastore.get_connection() as conn, conn.cursor() as cursor:
             cursor.execute(self.call_append, (rows, self.lock_wait), prepare=True)
             return [row[APPEND_FUNCTION] for row in cursor.fetchall()]

@@ -69,7 +69,11 @@ def redact(event: GameEvent, viewer: Viewer, rules: GameRules[Any, Any] | None =
         return msgspec.structs.replace(event, deck=hidden)
     if isinstance(event, DeckOpened) and not _may_see_seat(viewer, event.seat):
         return msgspec.structs.replace(event, decklist=Decklist(Multiset()), salt="")
-    if isinstance(event, ActionRecorded) and rules is not None and not _may_see_seat(viewer, event.actor):
+    if (
+        isinstance(event, ActionRecorded)
+        and rules is not None
+        and not _may_see_seat(viewer, event.actor)
+    ):
         action = msgspec.json.decode(event.action, type=rules.action_type)
         shown = rules.shown_notation(action, event.actor, viewer)
         if shown != event.notation:
@@ -85,7 +89,11 @@ def event_record(event: GameEvent) -> dict[str, Any]:
 
 def _deck_text(deck: Any) -> str:
     if isinstance(deck, SealedDeck):
-        return f"a sealed list of {deck.size} cards" if deck.commitment else f"a list of {deck.size} cards"
+        return (
+            f"a sealed list of {deck.size} cards"
+            if deck.commitment
+            else f"a list of {deck.size} cards"
+        )
     return f"an open list of {deck.size} cards"
 
 
@@ -95,7 +103,9 @@ def event_summary(event: GameEvent) -> str:
     if isinstance(event, GameCreated):
         players = ", ".join(f"{p.seat}={s(p.name)}" for p in event.players)
         variants = ", ".join(f"{k}={v}" for k, v in event.variants.items())
-        return f"created {event.game} ({event.ruleset}) {players}" + (f" [{variants}]" if variants else "")
+        return f"created {event.game} ({event.ruleset}) {players}" + (
+            f" [{variants}]" if variants else ""
+        )
     if isinstance(event, ActionRecorded):
         return f"{event.seq}. {event.actor} {s(event.notation)}"
     if isinstance(event, ActionRejected):
@@ -114,8 +124,10 @@ def event_summary(event: GameEvent) -> str:
     if isinstance(event, DisputeOpened):
         return f"dispute {event.dispute} on event {event.event} by {s(event.by)}: {s(event.claim)}"
     if isinstance(event, DisputeRuled):
-        return (f"dispute {event.dispute}: {event.level} ruling by {s(event.by)}: {event.decision} "
-                f"({s(event.clause)}): {s(event.reason)}")
+        return (
+            f"dispute {event.dispute}: {event.level} ruling by {s(event.by)}: {event.decision} "
+            f"({s(event.clause)}): {s(event.reason)}"
+        )
     if isinstance(event, DisputeAppealed):
         return f"dispute {event.dispute}: appealed by {s(event.by)}: {s(event.grounds)}"
     if isinstance(event, DeckRegistered):
@@ -132,8 +144,10 @@ def event_summary(event: GameEvent) -> str:
         answers = f" answering event {event.resolves}" if event.resolves is not None else ""
         return f"adjustment for {s(event.card)}{answers}: {s(event.notation)} ({s(event.reason)})"
     if isinstance(event, PenaltyIssued):
-        return (f"penalty: {event.penalty.replace('_', ' ')} for {event.seat}: {s(event.infraction)}"
-                + (f" ({s(event.reason)})" if event.reason else ""))
+        return (
+            f"penalty: {event.penalty.replace('_', ' ')} for {event.seat}: {s(event.infraction)}"
+            + (f" ({s(event.reason)})" if event.reason else "")
+        )
     if isinstance(event, SeatWithdrawn):
         return f"{event.seat} withdrew by {event.how} ({event.clause}{': ' + s(event.reason) if event.reason else ''})"
     return type(event).__name__
@@ -150,4 +164,6 @@ def event_by(event: GameEvent) -> str:
 def event_line(event: GameEvent) -> str:
     by = event_by(event)
     tail = f"  [{safe_text(by)}]" if by else ""
-    return f"#{event.originator_version:<4} {event.timestamp:%H:%M:%S}  {event_summary(event)}{tail}"
+    return (
+        f"#{event.originator_version:<4} {event.timestamp:%H:%M:%S}  {event_summary(event)}{tail}"
+    )

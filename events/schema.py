@@ -285,6 +285,7 @@ def topics_for(cls: type[GameEvent]) -> list[str]:
     """Every topic stored events of ``cls`` may carry: today's and older ones."""
     return [TOPIC_OF[cls]] + [topic for topic, new in SUPERSEDED_BY.items() if new is cls]
 
+
 AnyEvent = (
     GameCreated
     | ActionRecorded

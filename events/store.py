@@ -164,7 +164,8 @@ def persistence_errors() -> Iterator[None]:
         if "locked" in text or "timeout" in text or "lock" in text:
             raise StoreBusyError(
                 f"the store stayed locked by another writer longer than {lock_timeout()} s; nothing was "
-                "stored; enter it again (REFEREE_LOCK_TIMEOUT sets the wait)") from None
+                "stored; enter it again (REFEREE_LOCK_TIMEOUT sets the wait)"
+            ) from None
         raise StoreUnavailableError(f"the store cannot be written: {text}") from None
     except PersistenceError as exc:
         raise StoreUnavailableError(f"the store cannot be used: {exc}") from None
@@ -223,9 +224,15 @@ class GameStore:
         if postgres:
             for key, value in POSTGRES_DEFAULTS.items():
                 settings.setdefault(key, os.environ.get(key, value))
-            settings.setdefault("POSTGRES_LOCK_TIMEOUT", os.environ.get("POSTGRES_LOCK_TIMEOUT") or lock_timeout())
-            settings.setdefault("CREATE_TABLE", "no")  # ordinary starts run no DDL (see ensure_tables)
-            settings.setdefault("APPLICATION_RECORDER_TOPIC", "events.pg_recorder:RefereePostgresRecorder")
+            settings.setdefault(
+                "POSTGRES_LOCK_TIMEOUT", os.environ.get("POSTGRES_LOCK_TIMEOUT") or lock_timeout()
+            )
+            settings.setdefault(
+                "CREATE_TABLE", "no"
+            )  # ordinary starts run no DDL (see ensure_tables)
+            settings.setdefault(
+                "APPLICATION_RECORDER_TOPIC", "events.pg_recorder:RefereePostgresRecorder"
+            )
         self.app = RefereeApplication(env=settings)
         self.recorder = self.app.recorder
         self.mapper = cast(MsgspecMapper, self.app.mapper)
@@ -258,9 +265,11 @@ class GameStore:
         datastore = recorder.datastore
         table = f'"{datastore.schema}"."{recorder.events_table_name}"'
         function: str | None = getattr(recorder, "append_function", None)
-        present_sql = ("SELECT to_regclass(%s) IS NOT NULL AS present, (%s::text IS NULL OR EXISTS (SELECT 1 "
-                       "FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
-                       "WHERE n.nspname = %s AND p.proname = %s)) AS function")
+        present_sql = (
+            "SELECT to_regclass(%s) IS NOT NULL AS present, (%s::text IS NULL OR EXISTS (SELECT 1 "
+            "FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+            "WHERE n.nspname = %s AND p.proname = %s)) AS function"
+        )
         args = (table, function, datastore.schema, function)
         with datastore.get_connection() as conn:
             with conn.cursor() as cursor:
@@ -335,15 +344,22 @@ class GameStore:
         recorder = self.direct_sqlite
         if recorder is not None:
             # Loading a game starts every entry: plain rows, not a StoredEvent per row.
-            sql = (f"SELECT originator_version, topic, state FROM {recorder.events_table_name} "
-                   "WHERE originator_id = ? AND originator_version <= ? ORDER BY originator_version")
+            sql = (
+                f"SELECT originator_version, topic, state FROM {recorder.events_table_name} "
+                "WHERE originator_id = ? AND originator_version <= ? ORDER BY originator_version"
+            )
             with recorder.datastore.transaction(commit=False) as cursor:
                 cursor.row_factory = None  # type: ignore[attr-defined]  # plain tuples
                 cursor.execute(sql, (game_id, upto if upto is not None else 2**62))
-                rows: list[tuple[int, str, bytes]] = cursor.fetchall()  # sqlite3 gives int, str, bytes
+                rows: list[tuple[int, str, bytes]] = (
+                    cursor.fetchall()
+                )  # sqlite3 gives int, str, bytes
                 return rows
         plain = self.mapper.plain_state
-        return [(s.originator_version, s.topic, plain(s)) for s in self.recorder.select_events(game_id, lte=upto)]
+        return [
+            (s.originator_version, s.topic, plain(s))
+            for s in self.recorder.select_events(game_id, lte=upto)
+        ]
 
     def last_row(self, game_id: str) -> tuple[int, str, bytes] | None:
         """A game's newest stored event as (number, topic, JSON bytes), or ``None``."""
@@ -351,14 +367,23 @@ class GameStore:
         if recorder is not None:
             with recorder.datastore.transaction(commit=False) as cursor:
                 cursor.row_factory = None  # type: ignore[attr-defined]
-                cursor.execute(f"SELECT originator_version, topic, state FROM {recorder.events_table_name} "
-                               "WHERE originator_id = ? ORDER BY originator_version DESC LIMIT 1", (game_id,))
+                cursor.execute(
+                    f"SELECT originator_version, topic, state FROM {recorder.events_table_name} "
+                    "WHERE originator_id = ? ORDER BY originator_version DESC LIMIT 1",
+                    (game_id,),
+                )
                 found = cursor.fetchone()
                 return (int(found[0]), str(found[1]), bytes(found[2])) if found else None
         stored = self.recorder.select_events(game_id, desc=True, limit=1)
-        return (stored[0].originator_version, stored[0].topic, self.mapper.plain_state(stored[0])) if stored else None
+        return (
+            (stored[0].originator_version, stored[0].topic, self.mapper.plain_state(stored[0]))
+            if stored
+            else None
+        )
 
-    def iter_rows(self, game_id: str, *, upto: int, page: int = 5_000) -> Iterator[tuple[int, str, bytes]]:
+    def iter_rows(
+        self, game_id: str, *, upto: int, page: int = 5_000
+    ) -> Iterator[tuple[int, str, bytes]]:
         """``rows`` up to event ``upto``, read a page at a time: a long game in flat memory."""
         after = 0
         recorder = self.direct_sqlite
@@ -366,14 +391,19 @@ class GameStore:
             if recorder is not None:
                 with recorder.datastore.transaction(commit=False) as cursor:
                     cursor.row_factory = None  # type: ignore[attr-defined]
-                    cursor.execute(f"SELECT originator_version, topic, state FROM {recorder.events_table_name} "
-                                   "WHERE originator_id = ? AND originator_version > ? AND originator_version <= ? "
-                                   "ORDER BY originator_version LIMIT ?", (game_id, after, upto, page))
+                    cursor.execute(
+                        f"SELECT originator_version, topic, state FROM {recorder.events_table_name} "
+                        "WHERE originator_id = ? AND originator_version > ? AND originator_version <= ? "
+                        "ORDER BY originator_version LIMIT ?",
+                        (game_id, after, upto, page),
+                    )
                     rows: list[tuple[int, str, bytes]] = cursor.fetchall()
             else:
                 plain = self.mapper.plain_state
-                rows = [(s.originator_version, s.topic, plain(s))
-                        for s in self.recorder.select_events(game_id, gt=after, lte=upto, limit=page)]
+                rows = [
+                    (s.originator_version, s.topic, plain(s))
+                    for s in self.recorder.select_events(game_id, gt=after, lte=upto, limit=page)
+                ]
             yield from rows
             if len(rows) < page:
                 return
@@ -399,9 +429,12 @@ class GameStore:
         with recorder.datastore.transaction(commit=False) as cursor:
             cursor.row_factory = None  # type: ignore[attr-defined]
             for start in range(0, len(game_ids), 500):
-                chunk = list(game_ids[start:start + 500])
-                cursor.execute(f"SELECT originator_id FROM {recorder.events_table_name} WHERE originator_version = 1 "
-                               f"AND originator_id IN ({', '.join('?' * len(chunk))})", chunk)
+                chunk = list(game_ids[start : start + 500])
+                cursor.execute(
+                    f"SELECT originator_id FROM {recorder.events_table_name} WHERE originator_version = 1 "
+                    f"AND originator_id IN ({', '.join('?' * len(chunk))})",
+                    chunk,
+                )
                 found.update(str(row[0]) for row in cursor.fetchall())
         return found
 
@@ -451,8 +484,11 @@ class GameStore:
             idcol, mark = "notification_id", "%s"
         if table is not None:
             with self.plain_cursor() as cursor:
-                cursor.execute(f"SELECT {idcol} FROM {table} WHERE {idcol} > {mark} ORDER BY {idcol} "
-                               f"LIMIT 1 OFFSET {mark}", (after, limit - 1))
+                cursor.execute(
+                    f"SELECT {idcol} FROM {table} WHERE {idcol} > {mark} ORDER BY {idcol} "
+                    f"LIMIT 1 OFFSET {mark}",
+                    (after, limit - 1),
+                )
                 found = cursor.fetchone()
                 if found is None:
                     cursor.execute(f"SELECT MAX({idcol}) FROM {table}")
@@ -463,22 +499,35 @@ class GameStore:
                 cursor.execute(
                     f"SELECT originator_id, COUNT(*), MAX(originator_version), MAX({idcol}) FROM {table} "
                     f"WHERE {idcol} > {mark} AND {idcol} <= {mark} AND topic = {mark} GROUP BY originator_id",
-                    (after, last, recorded))
+                    (after, last, recorded),
+                )
                 actions = {str(g): (int(n), int(v), int(i)) for g, n, v, i in cursor.fetchall()}
                 last_actions: dict[str, bytes] = {}
                 wanted = [i for _, _, i in actions.values()]
                 for start in range(0, len(wanted), 500):  # one indexed lookup per 500 games
-                    chunk = wanted[start:start + 500]
-                    cursor.execute(f"SELECT originator_id, state FROM {table} WHERE {idcol} IN "
-                                   f"({', '.join([mark] * len(chunk))})", chunk)
+                    chunk = wanted[start : start + 500]
+                    cursor.execute(
+                        f"SELECT originator_id, state FROM {table} WHERE {idcol} IN "
+                        f"({', '.join([mark] * len(chunk))})",
+                        chunk,
+                    )
                     last_actions.update((str(g), bytes(b)) for g, b in cursor.fetchall())
                 cursor.execute(
                     f"SELECT {idcol}, originator_id, originator_version, topic, state FROM {table} "
                     f"WHERE {idcol} > {mark} AND {idcol} <= {mark} AND topic != {mark} ORDER BY {idcol}",
-                    (after, last, recorded))
-                events = [(int(i), str(g), int(v), str(t), bytes(b)) for i, g, v, t, b in cursor.fetchall()]
-            return LogPage(last, events, actions, len(events) + sum(n for n, _, _ in actions.values()),
-                           last_actions)
+                    (after, last, recorded),
+                )
+                events = [
+                    (int(i), str(g), int(v), str(t), bytes(b))
+                    for i, g, v, t, b in cursor.fetchall()
+                ]
+            return LogPage(
+                last,
+                events,
+                actions,
+                len(events) + sum(n for n, _, _ in actions.values()),
+                last_actions,
+            )
         notes = recorder.select_notifications(after, limit, inclusive_of_start=False)
         if not notes:
             return LogPage(after, [], {}, 0)
@@ -494,7 +543,9 @@ class GameStore:
                 last_of[game_id] = n
             else:
                 others.append((n.id, game_id, n.originator_version, n.topic, plain(n)))
-        return LogPage(notes[-1].id, others, counted, len(notes), {g: plain(n) for g, n in last_of.items()})
+        return LogPage(
+            notes[-1].id, others, counted, len(notes), {g: plain(n) for g, n in last_of.items()}
+        )
 
     @property
     def direct_postgres(self) -> Any:
@@ -516,11 +567,15 @@ class GameStore:
             return
         from psycopg.rows import tuple_row
 
-        with recorder.datastore.get_connection() as conn, conn.transaction(force_rollback=not write):
-            with conn.cursor(row_factory=tuple_row) as cursor:
-                yield cursor
+        with (
+            recorder.datastore.get_connection() as conn,
+            conn.transaction(force_rollback=not write),conn.cursor(row_factory=tuple_row) as cursor
+        ):
+            yield cursor
 
-    def event_hashes(self, *, upto: int | None = None, page: int = 50_000) -> Iterator[tuple[int, str, int, str]]:
+    def event_hashes(
+        self, *, upto: int | None = None, page: int = 50_000
+    ) -> Iterator[tuple[int, str, int, str]]:
         """(notification id, game, number, own hash) of every stored event in store order,
         read a page at a time (the whole log, so memory stays flat)."""
         after = 0
@@ -535,14 +590,24 @@ class GameStore:
                     table = f'"{recorder.datastore.schema}"."{recorder.events_table_name}"'
                     idcol, mark = "notification_id", "%s"
                 with self.plain_cursor() as cursor:
-                    cursor.execute(f"SELECT {idcol}, originator_id, originator_version, state FROM {table} "
-                                   f"WHERE {idcol} > {mark} AND {idcol} <= {mark} ORDER BY {idcol} LIMIT {mark}",
-                                   (after, limit, page))
-                    rows = [(int(i), str(g), int(v), own_hash(bytes(b))) for i, g, v, b in cursor.fetchall()]
+                    cursor.execute(
+                        f"SELECT {idcol}, originator_id, originator_version, state FROM {table} "
+                        f"WHERE {idcol} > {mark} AND {idcol} <= {mark} ORDER BY {idcol} LIMIT {mark}",
+                        (after, limit, page),
+                    )
+                    rows = [
+                        (int(i), str(g), int(v), own_hash(bytes(b)))
+                        for i, g, v, b in cursor.fetchall()
+                    ]
             else:
-                notes = recorder.select_notifications(after, page, stop=limit, inclusive_of_start=False)
+                notes = recorder.select_notifications(
+                    after, page, stop=limit, inclusive_of_start=False
+                )
                 plain = self.mapper.plain_state
-                rows = [(n.id, str(n.originator_id), n.originator_version, own_hash(plain(n))) for n in notes]
+                rows = [
+                    (n.id, str(n.originator_id), n.originator_version, own_hash(plain(n)))
+                    for n in notes
+                ]
             yield from rows
             if len(rows) < page:
                 return
@@ -560,8 +625,10 @@ class GameStore:
         creation event was removed or damaged is still found by ``verify``."""
         recorder = self.direct_sqlite
         if recorder is not None:  # one pass over the primary-key index
-            sql = (f"SELECT originator_id FROM {recorder.events_table_name} "
-                   "GROUP BY originator_id ORDER BY MIN(rowid)")
+            sql = (
+                f"SELECT originator_id FROM {recorder.events_table_name} "
+                "GROUP BY originator_id ORDER BY MIN(rowid)"
+            )
             with recorder.datastore.transaction(commit=False) as cursor:
                 cursor.execute(sql)
                 return [str(row[0]) for row in cursor.fetchall()]
@@ -571,8 +638,12 @@ class GameStore:
         return list(seen)
 
     def games(self) -> list[GameSummary]:
-        topics = (topics_for(GameCreated) + topics_for(GameEnded) + topics_for(ActionRetracted)
-                  + topics_for(ResultVoided))
+        topics = (
+            topics_for(GameCreated)
+            + topics_for(GameEnded)
+            + topics_for(ActionRetracted)
+            + topics_for(ResultVoided)
+        )
         summaries: dict[str, GameSummary] = {}
         to_domain = self.mapper.to_game_event
         for note in self.iter_notifications(topics):
@@ -608,16 +679,16 @@ class GameStore:
         sealed: list[GameEvent] = []
         for offset, event in enumerate(new_events, start=1):
             event = seal(
-                msgspec.structs.replace(
-                    event, originator_version=version + offset, prev_hash=prev
-                )
+                msgspec.structs.replace(event, originator_version=version + offset, prev_hash=prev)
             )
             prev = event.hash
             sealed.append(event)
         game_id = sealed[0].originator_id
         if self.read_only:
-            raise StoreUnavailableError("this store was opened read-only (its folder cannot be written); "
-                                        "nothing can be recorded in it")
+            raise StoreUnavailableError(
+                "this store was opened read-only (its folder cannot be written); "
+                "nothing can be recorded in it"
+            )
         try:
             with persistence_errors():
                 self.app.save(cast(Any, _Batch(game_id, sealed)))
@@ -664,13 +735,17 @@ class GameStore:
         recorder: Any = self.recorder
         datastore = recorder.datastore
         table = sql.Identifier(datastore.schema, recorder.events_table_name)
-        copy = sql.SQL("COPY {} (originator_id, originator_version, topic, state) FROM STDIN").format(table)
+        copy = sql.SQL(
+            "COPY {} (originator_id, originator_version, topic, state) FROM STDIN"
+        ).format(table)
         try:
             with persistence_errors(), datastore.get_connection() as conn, conn.transaction():
                 with conn.cursor() as cursor:
                     for statement in recorder.lock_table_statements:
                         cursor.execute(statement)
-                    cursor.execute(sql.SQL("NOTIFY {}").format(sql.Identifier(recorder.channel_name)))
+                    cursor.execute(
+                        sql.SQL("NOTIFY {}").format(sql.Identifier(recorder.channel_name))
+                    )
                     with cursor.copy(copy) as stream:
                         for game_id, rows in streams:
                             for number, topic, state in rows:
@@ -691,19 +766,29 @@ class GameStore:
                 # The application recorder inserts row by row to return notification
                 # ids, which an import does not need: one executemany of the rows as
                 # they are, with the library's own statement on its own datastore.
-                params = [(game_id, number, topic, state) for game_id, rows in streams
-                          for number, topic, state in rows]
+                params = [
+                    (game_id, number, topic, state)
+                    for game_id, rows in streams
+                    for number, topic, state in rows
+                ]
                 with recorder.datastore.transaction(commit=True) as cursor:
                     cursor.executemany(recorder.insert_events_statement, params)
                 return
             if self.direct_postgres is not None:
                 self._copy_rows(streams)
                 return
-            self.recorder.insert_events([
-                StoredEvent(game_id, number, topic, state if plain else self.mapper.stored_row(topic, state))
-                for game_id, rows in streams
-                for number, topic, state in rows
-            ])
+            self.recorder.insert_events(
+                [
+                    StoredEvent(
+                        game_id,
+                        number,
+                        topic,
+                        state if plain else self.mapper.stored_row(topic, state),
+                    )
+                    for game_id, rows in streams
+                    for number, topic, state in rows
+                ]
+            )
         except IntegrityError:
             raise ConcurrentWriteError(
                 "one of these games is already in the store (import it with --as-new to copy it)"

@@ -166,8 +166,10 @@ class GameView:
         clone.events, clone.states = list(self.events), list(self.states)
         clone.standing, clone.withdrawn = list(self.standing), list(self.withdrawn)
         clone.penalties, clone.pending = list(self.penalties), dict(self.pending)
-        clone.disputes = {n: Dispute(number=d.number, event=d.event, opened=d.opened, steps=list(d.steps))
-                          for n, d in self.disputes.items()}
+        clone.disputes = {
+            n: Dispute(number=d.number, event=d.event, opened=d.opened, steps=list(d.steps))
+            for n, d in self.disputes.items()
+        }
         return clone
 
     # -- folding -----------------------------------------------------------
@@ -197,7 +199,9 @@ class GameView:
             self.ended = None
         elif kind is DisputeOpened:
             assert isinstance(event, DisputeOpened)
-            self.disputes[event.dispute] = Dispute(number=event.dispute, event=event.event, opened=event)
+            self.disputes[event.dispute] = Dispute(
+                number=event.dispute, event=event.event, opened=event
+            )
         elif kind is DisputeRuled or kind is DisputeAppealed:
             assert isinstance(event, DisputeRuled | DisputeAppealed)
             dispute = self.disputes.get(event.dispute)
@@ -230,8 +234,12 @@ class GameView:
         rules = self.rules
         if isinstance(event, DeckRegistered):
             if self.standing:
-                raise ReplayError(f"event {event.originator_version} registers a deck after play began")
-            self.setup = msgspec.structs.replace(self.setup, decks={**self.setup.decks, event.seat: event.deck})
+                raise ReplayError(
+                    f"event {event.originator_version} registers a deck after play began"
+                )
+            self.setup = msgspec.structs.replace(
+                self.setup, decks={**self.setup.decks, event.seat: event.deck}
+            )
             self.states[0] = rules.start(self.setup)
         elif isinstance(event, DeckOpened):
             if event.violations:
@@ -239,8 +247,12 @@ class GameView:
             for index, state in enumerate(self.states):
                 knowledge = rules.deck_knowledge(state, event.seat)
                 if knowledge is None:
-                    raise ReplayError(f"event {event.originator_version} opens a deck the game does not keep")
-                self.states[index] = rules.with_deck_knowledge(state, event.seat, knowledge.opened(event.decklist))
+                    raise ReplayError(
+                        f"event {event.originator_version} opens a deck the game does not keep"
+                    )
+                self.states[index] = rules.with_deck_knowledge(
+                    state, event.seat, knowledge.opened(event.decklist)
+                )
         elif isinstance(event, RulingRequested):
             self.pending[event.originator_version] = event
         elif isinstance(event, AdjustmentRecorded):
@@ -255,8 +267,10 @@ class GameView:
         elif isinstance(event, SeatWithdrawn):
             after = rules.withdraw(self.states[-1], event.seat)
             if after is None:
-                raise ReplayError(f"event {event.originator_version}: {rules.name} cannot go on without "
-                                  f"{event.seat}")
+                raise ReplayError(
+                    f"event {event.originator_version}: {rules.name} cannot go on without "
+                    f"{event.seat}"
+                )
             self.states[-1] = after
             self.withdrawn.append((event, len(self.standing)))
         else:
@@ -295,7 +309,9 @@ class GameView:
     def state_at(self, ply: int) -> Any:
         """The position after ``ply`` standing actions (and their adjustments)."""
         if not 0 <= ply < len(self.states):
-            raise IndexError(f"the game has {len(self.states) - 1} standing actions; no position {ply}")
+            raise IndexError(
+                f"the game has {len(self.states) - 1} standing actions; no position {ply}"
+            )
         return self.states[ply]
 
     @property

@@ -37,7 +37,9 @@ def _clause(clause_id: str, game: str) -> dict[str, str]:
         return {"id": clause_id, "title": "(not in the rulebook)", "text": ""}
 
 
-def _engine_view(before: GameView, target: GameEvent, all_events: list[GameEvent]) -> dict[str, Any]:
+def _engine_view(
+    before: GameView, target: GameEvent, all_events: list[GameEvent]
+) -> dict[str, Any]:
     """What the rules say today about the disputed decision."""
     game = before.game
     if isinstance(target, ActionRecorded | ActionRejected):
@@ -46,8 +48,10 @@ def _engine_view(before: GameView, target: GameEvent, all_events: list[GameEvent
         return {
             "action": text,
             "legal": verdict.legal,
-            "violations": [{"clause": v.clause, "reason": v.reason, "clause_text": _clause(v.clause, game)}
-                           for v in verdict.violations],
+            "violations": [
+                {"clause": v.clause, "reason": v.reason, "clause_text": _clause(v.clause, game)}
+                for v in verdict.violations
+            ],
         }
     if isinstance(target, ActionRetracted):
         retracted = all_events[target.event - 1]
@@ -57,13 +61,19 @@ def _engine_view(before: GameView, target: GameEvent, all_events: list[GameEvent
         return {
             "action": retracted.notation,
             "legal": verdict.legal,
-            "violations": [{"clause": v.clause, "reason": v.reason, "clause_text": _clause(v.clause, game)}
-                           for v in verdict.violations],
+            "violations": [
+                {"clause": v.clause, "reason": v.reason, "clause_text": _clause(v.clause, game)}
+                for v in verdict.violations
+            ],
         }
     if isinstance(target, GameEnded):
         outcome = before.rules.outcome(before.state)
-        return {"result_by_rules": outcome.result, "clause": outcome.clause, "reason": outcome.reason,
-                "clause_text": _clause(outcome.clause, game) if outcome.clause else None}
+        return {
+            "result_by_rules": outcome.result,
+            "clause": outcome.clause,
+            "reason": outcome.reason,
+            "clause_text": _clause(outcome.clause, game) if outcome.clause else None,
+        }
     return {}
 
 
@@ -71,13 +81,23 @@ def referee_entries(view: GameView) -> dict[str, list[dict[str, Any]]]:
     """The referee's own entries a head referee reviews besides disputes: every ruling
     asked for and adjustment made (REF-6.4), every penalty and withdrawal, every deck
     check."""
-    out: dict[str, list[dict[str, Any]]] = {"adjustments": [], "rulings_needed": [], "penalties": [],
-                                             "deck_checks": []}
+    out: dict[str, list[dict[str, Any]]] = {
+        "adjustments": [],
+        "rulings_needed": [],
+        "penalties": [],
+        "deck_checks": [],
+    }
     for event in view.events:
-        item = {"event": event.originator_version, "at": event.timestamp.isoformat(),
-                "by": event_by(event), "summary": event_summary(event)}
+        item = {
+            "event": event.originator_version,
+            "at": event.timestamp.isoformat(),
+            "by": event_by(event),
+            "summary": event_summary(event),
+        }
         if isinstance(event, AdjustmentRecorded):
-            item.update(card=event.card, changes=event.notation, reason=event.reason, answers=event.resolves)
+            item.update(
+                card=event.card, changes=event.notation, reason=event.reason, answers=event.resolves
+            )
             out["adjustments"].append(item)
         elif isinstance(event, RulingRequested):
             item.update(action_event=event.event, cards=[r.card for r in event.rulings])
@@ -85,8 +105,11 @@ def referee_entries(view: GameView) -> dict[str, list[dict[str, Any]]]:
         elif isinstance(event, PenaltyIssued | SeatWithdrawn):
             out["penalties"].append(item)
         elif isinstance(event, DeckOpened):
-            item.update(seat=event.seat, opened=not event.violations,
-                        violations=[{"clause": v.clause, "reason": v.reason} for v in event.violations])
+            item.update(
+                seat=event.seat,
+                opened=not event.violations,
+                violations=[{"clause": v.clause, "reason": v.reason} for v in event.violations],
+            )
             out["deck_checks"].append(item)
     return out
 
@@ -100,38 +123,67 @@ def dossiers(view: GameView) -> list[dict[str, Any]]:
         steps = []
         for step in dispute.steps:
             if isinstance(step, DisputeRuled):
-                effects = [event_summary(e) for e in events[step.originator_version:]
-                           if e.timestamp == step.timestamp and not isinstance(e, DisputeRuled | DisputeAppealed)]
-                steps.append({"kind": "ruling", "level": step.level, "decision": step.decision,
-                              "clause": _clause(step.clause, view.game), "reason": step.reason, "by": step.by,
-                              "at": step.timestamp.isoformat(), "event": step.originator_version,
-                              "carried_out": effects})
+                effects = [
+                    event_summary(e)
+                    for e in events[step.originator_version :]
+                    if e.timestamp == step.timestamp
+                    and not isinstance(e, DisputeRuled | DisputeAppealed)
+                ]
+                steps.append(
+                    {
+                        "kind": "ruling",
+                        "level": step.level,
+                        "decision": step.decision,
+                        "clause": _clause(step.clause, view.game),
+                        "reason": step.reason,
+                        "by": step.by,
+                        "at": step.timestamp.isoformat(),
+                        "event": step.originator_version,
+                        "carried_out": effects,
+                    }
+                )
             else:
-                steps.append({"kind": "appeal", "by": step.by, "grounds": step.grounds,
-                              "at": step.timestamp.isoformat(), "event": step.originator_version})
-        out.append({
-            "game_id": view.game_id,
-            "game": view.game,
-            "dispute": number,
-            "event": dispute.event,
-            "status": dispute.status,
-            "by": dispute.opened.by,
-            "claim": dispute.opened.claim,
-            "opened_at": dispute.opened.timestamp.isoformat(),
-            "disputed": {"summary": event_summary(target), "record": event_record(target)},
-            "position_before": {"actions": before.ply, "board": before.rules.render(before.state),
-                                "data": before.rules.observe(before.state)},
-            "engine_now": _engine_view(before, target, events),
-            "steps": steps,
-        })
+                steps.append(
+                    {
+                        "kind": "appeal",
+                        "by": step.by,
+                        "grounds": step.grounds,
+                        "at": step.timestamp.isoformat(),
+                        "event": step.originator_version,
+                    }
+                )
+        out.append(
+            {
+                "game_id": view.game_id,
+                "game": view.game,
+                "dispute": number,
+                "event": dispute.event,
+                "status": dispute.status,
+                "by": dispute.opened.by,
+                "claim": dispute.opened.claim,
+                "opened_at": dispute.opened.timestamp.isoformat(),
+                "disputed": {"summary": event_summary(target), "record": event_record(target)},
+                "position_before": {
+                    "actions": before.ply,
+                    "board": before.rules.render(before.state),
+                    "data": before.rules.observe(before.state),
+                },
+                "engine_now": _engine_view(before, target, events),
+                "steps": steps,
+            }
+        )
     return out
 
 
 def render_referee_entries(entries: dict[str, list[dict[str, Any]]], fmt: str = "text") -> str:
     """The adjustments, rulings asked for, penalties and deck checks of a game."""
     md = fmt == "md"
-    titles = {"rulings_needed": "Rulings asked for", "adjustments": "Adjustments",
-              "penalties": "Penalties and withdrawals", "deck_checks": "Deck checks"}
+    titles = {
+        "rulings_needed": "Rulings asked for",
+        "adjustments": "Adjustments",
+        "penalties": "Penalties and withdrawals",
+        "deck_checks": "Deck checks",
+    }
     lines: list[str] = []
     for key, title in titles.items():
         items = entries.get(key, [])
@@ -152,13 +204,25 @@ def render_dossier(item: dict[str, Any], fmt: str = "text") -> str:
     def h(title: str) -> str:
         return f"## {title}" if md else f"{title}\n{'-' * len(title)}"
 
-    lines = [("# " if md else "") + f"Dispute {item['dispute']} in {item['game_id']} ({item['status']})", ""]
-    lines += [h("Claim"), f"{s(item['by'])} disputes event {item['event']}: {s(item['claim'])}",
-              f"Opened {item['opened_at']}", ""]
+    lines = [
+        ("# " if md else "") + f"Dispute {item['dispute']} in {item['game_id']} ({item['status']})",
+        "",
+    ]
+    lines += [
+        h("Claim"),
+        f"{s(item['by'])} disputes event {item['event']}: {s(item['claim'])}",
+        f"Opened {item['opened_at']}",
+        "",
+    ]
     lines += [h("Disputed decision"), item["disputed"]["summary"], ""]
     board = item["position_before"]["board"]
-    lines += [h(f"Position before it (after {item['position_before']['actions']} actions)"),
-              "```" if md else "", board, "```" if md else "", ""]
+    lines += [
+        h(f"Position before it (after {item['position_before']['actions']} actions)"),
+        "```" if md else "",
+        board,
+        "```" if md else "",
+        "",
+    ]
     engine = item["engine_now"]
     lines.append(h("What the rules say now"))
     if "legal" in engine:
@@ -176,8 +240,10 @@ def render_dossier(item: dict[str, Any], fmt: str = "text") -> str:
     for step in item["steps"]:
         if step["kind"] == "ruling":
             c = step["clause"]
-            lines.append(f"- {step['at']}: {step['level']} ruling by {s(step['by'])}: {step['decision'].upper()} "
-                         f"under {s(c['id'])} ({c['title']}): {s(step['reason'])}")
+            lines.append(
+                f"- {step['at']}: {step['level']} ruling by {s(step['by'])}: {step['decision'].upper()} "
+                f"under {s(c['id'])} ({c['title']}): {s(step['reason'])}"
+            )
             for effect in step["carried_out"]:
                 lines.append(f"  carried out: {effect}")
         else:

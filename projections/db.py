@@ -78,7 +78,9 @@ class SQLiteProjectionDB(ProjectionDB):
 
     kind = "sqlite"
 
-    def __init__(self, path: str | os.PathLike[str], *, timeout: float = 60.0, read_only: bool = False) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], *, timeout: float = 60.0, read_only: bool = False
+    ) -> None:
         self.path = Path(path)
         self.timeout = timeout
         self.read_only = read_only
@@ -95,11 +97,16 @@ class SQLiteProjectionDB(ProjectionDB):
     def conn(self) -> sqlite3.Connection:
         if self._conn is None:
             if self.read_only:
-                conn = sqlite3.connect(f"file:{self.path}?immutable=1", uri=True, isolation_level=None,
-                                       check_same_thread=False)
+                conn = sqlite3.connect(
+                    f"file:{self.path}?immutable=1",
+                    uri=True,
+                    isolation_level=None,
+                    check_same_thread=False,
+                )
             else:
-                conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None,
-                                       check_same_thread=False)
+                conn = sqlite3.connect(
+                    self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False
+                )
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=NORMAL")
                 # A catch-up page touches rows all over the games, players and heads tables:
@@ -181,7 +188,9 @@ class PostgresProjectionDB(ProjectionDB):
 
     def exists(self) -> bool:
         with self.reading() as cursor:
-            cursor.execute("SELECT to_regclass(?)", (f'"{self.schema}".{self.prefix}projection_state',))
+            cursor.execute(
+                "SELECT to_regclass(?)", (f'"{self.schema}".{self.prefix}projection_state',)
+            )
             row = cursor.fetchone()
         return bool(row and row[0])
 
@@ -213,4 +222,13 @@ class _PgCursor:
         return self._cursor.fetchone()
 
 
-TABLES = ("games", "game_players", "standings", "ratings", "rating_history", "heads", "audit", "projection_state")
+TABLES = (
+    "games",
+    "game_players",
+    "standings",
+    "ratings",
+    "rating_history",
+    "heads",
+    "audit",
+    "projection_state",
+)

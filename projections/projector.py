@@ -45,7 +45,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-
 from events.codec import decode, own_hash
 from events.schema import (
     TOPIC_OF,
@@ -78,9 +77,27 @@ T_VOIDED = TOPIC_OF[ResultVoided]
 T_DISPUTE = TOPIC_OF[DisputeOpened]
 T_AUDIT = frozenset({T_DISPUTE, TOPIC_OF[DisputeRuled], TOPIC_OF[DisputeAppealed]})
 
-GAME_COLUMNS = ("game_id", "rev_id", "game", "ruleset", "players", "started", "ended", "result", "how",
-                "clause", "actions", "corrections", "rejections", "disputes", "events", "ended_at", "ranking",
-                "created_at", "status")
+GAME_COLUMNS = (
+    "game_id",
+    "rev_id",
+    "game",
+    "ruleset",
+    "players",
+    "started",
+    "ended",
+    "result",
+    "how",
+    "clause",
+    "actions",
+    "corrections",
+    "rejections",
+    "disputes",
+    "events",
+    "ended_at",
+    "ranking",
+    "created_at",
+    "status",
+)
 
 
 def projection_path(store_db: str) -> str:
@@ -134,8 +151,10 @@ def _upsert(db: ProjectionDB, table: str, columns: Iterable[str], key: Iterable[
     cols = list(columns)
     keys = list(key)
     updates = ", ".join(f"{c} = excluded.{c}" for c in cols if c not in keys)
-    return (f"INSERT INTO {db.t(table)} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))}) "
-            f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {updates}")
+    return (
+        f"INSERT INTO {db.t(table)} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))}) "
+        f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {updates}"
+    )
 
 
 class Projector:
@@ -170,14 +189,30 @@ class Projector:
             for statement in _ddl(self.db):
                 cursor.execute(statement)
             self._ready = True
-        cursor.execute(f"SELECT position, schema_version FROM {self.db.t('projection_state')} WHERE name = 'main'")
+        cursor.execute(
+            f"SELECT position, schema_version FROM {self.db.t('projection_state')} WHERE name = 'main'"
+        )
         row = cursor.fetchone()
         if row is not None and int(row[1]) == SCHEMA_VERSION:
             return int(row[0])
-        for name in ("games", "game_players", "standings", "ratings", "rating_history", "heads", "audit"):
+        for name in (
+            "games",
+            "game_players",
+            "standings",
+            "ratings",
+            "rating_history",
+            "heads",
+            "audit",
+        ):
             cursor.execute(f"DELETE FROM {self.db.t(name)}")
-        cursor.execute(self.db.sql(_upsert(self.db, "projection_state", ("name", "position", "schema_version"),
-                                           ("name",))), ("main", 0, SCHEMA_VERSION))
+        cursor.execute(
+            self.db.sql(
+                _upsert(
+                    self.db, "projection_state", ("name", "position", "schema_version"), ("name",)
+                )
+            ),
+            ("main", 0, SCHEMA_VERSION),
+        )
         return 0
 
     def rebuild(self, progress: Callable[[int], None] | None = None) -> int:
@@ -199,8 +234,10 @@ class Projector:
                 if page.total == 0:
                     return processed
                 self._apply(cursor, page)
-                cursor.execute(f"UPDATE {self.db.t('projection_state')} SET position = ? WHERE name = 'main'",
-                               (page.last_id,))
+                cursor.execute(
+                    f"UPDATE {self.db.t('projection_state')} SET position = ? WHERE name = 'main'",
+                    (page.last_id,),
+                )
             processed += page.total
             if progress is not None:
                 progress(page.total)
@@ -210,9 +247,12 @@ class Projector:
         wanted = list(ids)
         found: dict[str, dict[str, Any]] = {}
         for start in range(0, len(wanted), 500):
-            chunk = wanted[start:start + 500]
-            cursor.execute(f"SELECT {', '.join(GAME_COLUMNS)} FROM {self.db.t('games')} "
-                           f"WHERE game_id IN ({', '.join('?' * len(chunk))})", chunk)
+            chunk = wanted[start : start + 500]
+            cursor.execute(
+                f"SELECT {', '.join(GAME_COLUMNS)} FROM {self.db.t('games')} "
+                f"WHERE game_id IN ({', '.join('?' * len(chunk))})",
+                chunk,
+            )
             for row in cursor.fetchall():
                 found[row[0]] = dict(zip(GAME_COLUMNS, row, strict=True))
         return found
@@ -221,7 +261,9 @@ class Projector:
         rows = self._load_games(cursor, {n[1] for n in page.events} | page.actions.keys())
         before = {g: (r["result"], r["ended_at"], r["ranking"]) for g, r in rows.items()}
         new_games: list[dict[str, Any]] = []
-        heads: dict[str, tuple[int, int, str | None]] = {}  # game -> (version, notification id, hash)
+        heads: dict[
+            str, tuple[int, int, str | None]
+        ] = {}  # game -> (version, notification id, hash)
         audit_games: set[str] = set()
         for note in page.events:
             notification_id, game_id, version, topic, state = note
@@ -233,11 +275,26 @@ class Projector:
             if topic in T_CREATED:
                 assert isinstance(event, GameCreated)
                 rows[game_id] = row = {
-                    "game_id": game_id, "rev_id": game_id[::-1], "game": event.game, "ruleset": event.ruleset,
+                    "game_id": game_id,
+                    "rev_id": game_id[::-1],
+                    "game": event.game,
+                    "ruleset": event.ruleset,
                     "players": json.dumps({p.seat: p.name for p in event.players}),
-                    "started": event.timestamp.isoformat(), "ended": None, "result": "*", "how": None,
-                    "clause": None, "actions": 0, "corrections": 0, "rejections": 0, "disputes": 0, "events": 1,
-                    "ended_at": None, "ranking": None, "created_at": notification_id, "status": "open"}
+                    "started": event.timestamp.isoformat(),
+                    "ended": None,
+                    "result": "*",
+                    "how": None,
+                    "clause": None,
+                    "actions": 0,
+                    "corrections": 0,
+                    "rejections": 0,
+                    "disputes": 0,
+                    "events": 1,
+                    "ended_at": None,
+                    "ranking": None,
+                    "created_at": notification_id,
+                    "status": "open",
+                }
                 new_games.append(row)
                 continue
             if row is None:  # a stream without its creation event: verify reports it
@@ -253,9 +310,15 @@ class Projector:
             elif topic in T_ENDED:
                 assert isinstance(event, GameEnded)
                 seats = tuple(json.loads(row["players"]))
-                row.update(ended=event.timestamp.isoformat(), result=event.result, how=event.how,
-                           clause=event.clause, ended_at=notification_id, status="finished",
-                           ranking=json.dumps({p.seat: p.rank for p in event.placings(seats)}))
+                row.update(
+                    ended=event.timestamp.isoformat(),
+                    result=event.result,
+                    how=event.how,
+                    clause=event.clause,
+                    ended_at=notification_id,
+                    status="finished",
+                    ranking=json.dumps({p.seat: p.rank for p in event.placings(seats)}),
+                )
             elif topic == T_VOIDED:
                 row["corrections"] += 1
                 _reopen(row)
@@ -271,20 +334,37 @@ class Projector:
             if notification_id > heads.get(game_id, (0, 0, None))[1]:
                 heads[game_id] = (version, notification_id, None)
         db = self.db
-        cursor.executemany(db.sql(_upsert(db, "games", GAME_COLUMNS, ("game_id",))),
-                           [tuple(r[c] for c in GAME_COLUMNS) for r in rows.values()])
         cursor.executemany(
-            db.sql(f"INSERT INTO {db.t('game_players')} (player, game_id, seat, created_at) VALUES (?, ?, ?, ?) "
-                   "ON CONFLICT (player, game_id) DO NOTHING"),
-            [(name, r["game_id"], seat, r["created_at"]) for r in new_games
-             for seat, name in json.loads(r["players"]).items()])
+            db.sql(_upsert(db, "games", GAME_COLUMNS, ("game_id",))),
+            [tuple(r[c] for c in GAME_COLUMNS) for r in rows.values()],
+        )
+        cursor.executemany(
+            db.sql(
+                f"INSERT INTO {db.t('game_players')} (player, game_id, seat, created_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (player, game_id) DO NOTHING"
+            ),
+            [
+                (name, r["game_id"], seat, r["created_at"])
+                for r in new_games
+                for seat, name in json.loads(r["players"]).items()
+            ],
+        )
         cursor.executemany(
             db.sql(_upsert(db, "heads", ("game_id", "version", "hash"), ("game_id",))),
-            [(g, v, h if h is not None else self._action_hash(page, g, v)) for g, (v, _, h) in heads.items()])
-        changed = [g for g, r in rows.items()
-                   if before.get(g, ("*", None, None)) != (r["result"], r["ended_at"], r["ranking"])]
+            [
+                (g, v, h if h is not None else self._action_hash(page, g, v))
+                for g, (v, _, h) in heads.items()
+            ],
+        )
+        changed = [
+            g
+            for g, r in rows.items()
+            if before.get(g, ("*", None, None)) != (r["result"], r["ended_at"], r["ranking"])
+        ]
         if changed:
-            self._results_changed(cursor, {g: before.get(g, ("*", None, None)) for g in changed}, rows)
+            self._results_changed(
+                cursor, {g: before.get(g, ("*", None, None)) for g in changed}, rows
+            )
         if audit_games:
             self._refresh_audits(cursor, audit_games)
 
@@ -295,8 +375,12 @@ class Projector:
         return own_hash(state) if state is not None else self.store.head_hash(game_id, version)
 
     # -- standings and ratings, incrementally ---------------------------------------
-    def _results_changed(self, cursor: Cursor, before: dict[str, tuple[Any, Any, Any]],
-                         rows: dict[str, dict[str, Any]]) -> None:
+    def _results_changed(
+        self,
+        cursor: Cursor,
+        before: dict[str, tuple[Any, Any, Any]],
+        rows: dict[str, dict[str, Any]],
+    ) -> None:
         deltas: dict[tuple[str, str], list[float]] = {}
         earliest: dict[str, int] = {}  # game type -> earliest position whose rating must be redone
         appended: dict[str, list[dict[str, Any]]] = {}
@@ -313,16 +397,26 @@ class Projector:
         db = self.db
         standings = db.t("standings")
         cursor.executemany(
-            db.sql(f"INSERT INTO {standings} (game, player, played, won, lost, drawn, points) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game, player) DO UPDATE SET "
-                   f"played = {standings}.played + excluded.played, won = {standings}.won + excluded.won, "
-                   f"lost = {standings}.lost + excluded.lost, drawn = {standings}.drawn + excluded.drawn, "
-                   f"points = {standings}.points + excluded.points"),
-            [(g, p, int(d[0]), int(d[1]), int(d[2]), int(d[3]), d[4]) for (g, p), d in deltas.items()])
-        cursor.executemany(db.sql(f"DELETE FROM {standings} WHERE game = ? AND player = ? AND played <= 0"),
-                           list(deltas))
+            db.sql(
+                f"INSERT INTO {standings} (game, player, played, won, lost, drawn, points) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game, player) DO UPDATE SET "
+                f"played = {standings}.played + excluded.played, won = {standings}.won + excluded.won, "
+                f"lost = {standings}.lost + excluded.lost, drawn = {standings}.drawn + excluded.drawn, "
+                f"points = {standings}.points + excluded.points"
+            ),
+            [
+                (g, p, int(d[0]), int(d[1]), int(d[2]), int(d[3]), d[4])
+                for (g, p), d in deltas.items()
+            ],
+        )
+        cursor.executemany(
+            db.sql(f"DELETE FROM {standings} WHERE game = ? AND player = ? AND played <= 0"),
+            list(deltas),
+        )
         for kind, fresh in appended.items():
-            cursor.execute(f"SELECT MAX(position) FROM {db.t('rating_history')} WHERE game = ?", (kind,))
+            cursor.execute(
+                f"SELECT MAX(position) FROM {db.t('rating_history')} WHERE game = ?", (kind,)
+            )
             top = cursor.fetchone()
             last = int(top[0]) if top and top[0] is not None else 0
             if any(r["ended_at"] <= last for r in fresh):
@@ -333,20 +427,26 @@ class Projector:
         for kind, start in earliest.items():
             self._rerate(cursor, kind, start)
 
-    def _seed(self, cursor: Cursor, ratings: Ratings, kind: str, names: Iterable[str], before: int | None) -> None:
+    def _seed(
+        self, cursor: Cursor, ratings: Ratings, kind: str, names: Iterable[str], before: int | None
+    ) -> None:
         """Give ``ratings`` each player's rating now, or just before position ``before``."""
         db = self.db
         for name in names:
             if before is None:
-                cursor.execute(f"SELECT rating, mu, sigma, games FROM {db.t('ratings')} WHERE game = ? AND player = ?",
-                               (kind, name))
+                cursor.execute(
+                    f"SELECT rating, mu, sigma, games FROM {db.t('ratings')} WHERE game = ? AND player = ?",
+                    (kind, name),
+                )
                 row = cursor.fetchone()
             else:
                 cursor.execute(
                     f"SELECT after, mu, sigma, (SELECT COUNT(*) FROM {db.t('rating_history')} "
                     "WHERE game = ? AND player = ? AND position < ?) "
                     f"FROM {db.t('rating_history')} WHERE game = ? AND player = ? AND position < ? "
-                    "ORDER BY position DESC LIMIT 1", (kind, name, before, kind, name, before))
+                    "ORDER BY position DESC LIMIT 1",
+                    (kind, name, before, kind, name, before),
+                )
                 row = cursor.fetchone()
             if row is not None:
                 ratings.seed(kind, name, float(row[0]), row[1], row[2], int(row[3]))
@@ -361,22 +461,33 @@ class Projector:
     def _rerate(self, cursor: Cursor, kind: str, start: int) -> None:
         """Rate a game type again from position ``start`` (a result before the last changed)."""
         db = self.db
-        cursor.execute(f"SELECT DISTINCT player FROM {db.t('rating_history')} WHERE game = ? AND position >= ?",
-                       (kind, start))
+        cursor.execute(
+            f"SELECT DISTINCT player FROM {db.t('rating_history')} WHERE game = ? AND position >= ?",
+            (kind, start),
+        )
         touched = {str(r[0]) for r in cursor.fetchall()}
-        cursor.execute(f"DELETE FROM {db.t('rating_history')} WHERE game = ? AND position >= ?", (kind, start))
-        cursor.execute(f"SELECT {', '.join(GAME_COLUMNS)} FROM {db.t('games')} WHERE game = ? AND ended_at >= ? "
-                       "AND status = 'finished' ORDER BY ended_at", (kind, start))
+        cursor.execute(
+            f"DELETE FROM {db.t('rating_history')} WHERE game = ? AND position >= ?", (kind, start)
+        )
+        cursor.execute(
+            f"SELECT {', '.join(GAME_COLUMNS)} FROM {db.t('games')} WHERE game = ? AND ended_at >= ? "
+            "AND status = 'finished' ORDER BY ended_at",
+            (kind, start),
+        )
         results = [dict(zip(GAME_COLUMNS, row, strict=True)) for row in cursor.fetchall()]
         names = touched | {n for r in results for n in json.loads(r["players"]).values()}
         ratings = Ratings()
         self._seed(cursor, ratings, kind, names, start)
         self._write_ratings(cursor, kind, ratings, results)
         rated = {player for (_, player) in ratings.players()}
-        cursor.executemany(db.sql(f"DELETE FROM {db.t('ratings')} WHERE game = ? AND player = ?"),
-                           [(kind, n) for n in names - rated])
+        cursor.executemany(
+            db.sql(f"DELETE FROM {db.t('ratings')} WHERE game = ? AND player = ?"),
+            [(kind, n) for n in names - rated],
+        )
 
-    def _write_ratings(self, cursor: Cursor, kind: str, ratings: Ratings, results: list[dict[str, Any]]) -> None:
+    def _write_ratings(
+        self, cursor: Cursor, kind: str, ratings: Ratings, results: list[dict[str, Any]]
+    ) -> None:
         db = self.db
         history: list[tuple[Any, ...]] = []
         for row in results:
@@ -385,16 +496,56 @@ class Projector:
             points = placings_points(ranks)
             seat_of = {name: seat for seat, name in names.items()}
             changes: list[Change] = ratings.rate(kind, {names[s]: r for s, r in ranks.items()})
-            history += [(row["game_id"], kind, c.player, row["ended_at"], c.before, c.after, c.mu, c.sigma,
-                         points[seat_of[c.player]]) for c in changes]
-        cursor.executemany(db.sql(_upsert(db, "rating_history", ("game_id", "game", "player", "position", "before",
-                                                                 "after", "mu", "sigma", "score"),
-                                          ("game_id", "player"))), history)
+            history += [
+                (
+                    row["game_id"],
+                    kind,
+                    c.player,
+                    row["ended_at"],
+                    c.before,
+                    c.after,
+                    c.mu,
+                    c.sigma,
+                    points[seat_of[c.player]],
+                )
+                for c in changes
+            ]
+        cursor.executemany(
+            db.sql(
+                _upsert(
+                    db,
+                    "rating_history",
+                    (
+                        "game_id",
+                        "game",
+                        "player",
+                        "position",
+                        "before",
+                        "after",
+                        "mu",
+                        "sigma",
+                        "score",
+                    ),
+                    ("game_id", "player"),
+                )
+            ),
+            history,
+        )
         rows = ratings.rows()
-        cursor.executemany(db.sql(_upsert(db, "ratings", ("game", "player", "system", "rating", "mu", "sigma",
-                                                          "games"), ("game", "player"))),
-                           [(r["game"], r["player"], r["system"], r["rating"], r["mu"], r["sigma"], r["games"])
-                            for r in rows])
+        cursor.executemany(
+            db.sql(
+                _upsert(
+                    db,
+                    "ratings",
+                    ("game", "player", "system", "rating", "mu", "sigma", "games"),
+                    ("game", "player"),
+                )
+            ),
+            [
+                (r["game"], r["player"], r["system"], r["rating"], r["mu"], r["sigma"], r["games"])
+                for r in rows
+            ],
+        )
 
     def _refresh_audits(self, cursor: Cursor, game_ids: Iterable[str]) -> None:
         from projections.audit import dossiers
@@ -403,11 +554,28 @@ class Projector:
         for game_id in game_ids:
             view = self.store.load(game_id)
             for item in dossiers(view):
-                out.append((game_id, item["dispute"], item["event"], item["status"], item["claim"], item["by"],
-                            json.dumps(item)))
-        cursor.executemany(self.db.sql(_upsert(self.db, "audit", ("game_id", "dispute", "event", "status", "claim",
-                                                                  "claimant", "dossier"),
-                                               ("game_id", "dispute"))), out)
+                out.append(
+                    (
+                        game_id,
+                        item["dispute"],
+                        item["event"],
+                        item["status"],
+                        item["claim"],
+                        item["by"],
+                        json.dumps(item),
+                    )
+                )
+        cursor.executemany(
+            self.db.sql(
+                _upsert(
+                    self.db,
+                    "audit",
+                    ("game_id", "dispute", "event", "status", "claim", "claimant", "dossier"),
+                    ("game_id", "dispute"),
+                )
+            ),
+            out,
+        )
 
     # -- reading -------------------------------------------------------------------
     def _query(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
@@ -419,18 +587,41 @@ class Projector:
 
     def standings(self, game: str | None = None) -> list[dict[str, Any]]:
         t = self.db.t
-        sql = (f"SELECT s.game, s.player, s.played, s.won, s.drawn, s.lost, s.points, r.system, r.rating, r.mu, "
-               f"r.sigma FROM {t('standings')} s LEFT JOIN {t('ratings')} r ON r.game = s.game AND r.player = s.player")
+        sql = (
+            f"SELECT s.game, s.player, s.played, s.won, s.drawn, s.lost, s.points, r.system, r.rating, r.mu, "
+            f"r.sigma FROM {t('standings')} s LEFT JOIN {t('ratings')} r ON r.game = s.game AND r.player = s.player"
+        )
         params: list[Any] = []
         if game:
             sql += " WHERE s.game = ?"
             params.append(game)
         sql += " ORDER BY s.game, s.points DESC, r.rating DESC, s.player"
-        keys = ("game", "player", "played", "won", "drawn", "lost", "points", "system", "rating", "mu", "sigma")
+        keys = (
+            "game",
+            "player",
+            "played",
+            "won",
+            "drawn",
+            "lost",
+            "points",
+            "system",
+            "rating",
+            "mu",
+            "sigma",
+        )
         return [dict(zip(keys, row, strict=True)) for row in self._query(sql, params)]
 
-    def games(self, *, limit: int = 50, offset: int = 0, before: int | None = None, player: str | None = None,
-              game: str | None = None, status: str | None = None, since: str | None = None) -> list[dict[str, Any]]:
+    def games(
+        self,
+        *,
+        limit: int = 50,
+        offset: int = 0,
+        before: int | None = None,
+        player: str | None = None,
+        game: str | None = None,
+        status: str | None = None,
+        since: str | None = None,
+    ) -> list[dict[str, Any]]:
         """Games newest first (by when they reached the store), filtered, a page at a time."""
         t = self.db.t
         where: list[str] = []
@@ -466,21 +657,29 @@ class Projector:
             sql = f"SELECT game_id FROM {self.db.t('games')} WHERE rev_id LIKE ? LIMIT ?"
             params: list[Any] = [escaped + "%", limit]
         else:
-            sql = f"SELECT game_id FROM {self.db.t('games')} WHERE rev_id >= ? AND rev_id < ? LIMIT ?"
+            sql = (
+                f"SELECT game_id FROM {self.db.t('games')} WHERE rev_id >= ? AND rev_id < ? LIMIT ?"
+            )
             params = [prefix, prefix + "\U0010ffff", limit]
         return [str(r[0]) for r in self._query(sql, params)]
 
     def head(self, game_id: str) -> tuple[int, str] | None:
-        rows = self._query(f"SELECT version, hash FROM {self.db.t('heads')} WHERE game_id = ?", [game_id])
+        rows = self._query(
+            f"SELECT version, hash FROM {self.db.t('heads')} WHERE game_id = ?", [game_id]
+        )
         return (int(rows[0][0]), str(rows[0][1])) if rows else None
 
     def audit(self, game_id: str) -> list[dict[str, Any]]:
-        rows = self._query(f"SELECT dossier FROM {self.db.t('audit')} WHERE game_id = ? ORDER BY dispute",
-                           [game_id])
+        rows = self._query(
+            f"SELECT dossier FROM {self.db.t('audit')} WHERE game_id = ? ORDER BY dispute",
+            [game_id],
+        )
         return [json.loads(r[0]) for r in rows]
 
     def position(self) -> int:
-        rows = self._query(f"SELECT position FROM {self.db.t('projection_state')} WHERE name = 'main'")
+        rows = self._query(
+            f"SELECT position FROM {self.db.t('projection_state')} WHERE name = 'main'"
+        )
         return int(rows[0][0]) if rows else 0
 
     def witness_findings(self, game_id: str, stored: int) -> list[str]:
@@ -488,11 +687,18 @@ class Projector:
 
 
 def _reopen(row: dict[str, Any]) -> None:
-    row.update(ended=None, result="*", how=None, clause=None, ended_at=None, ranking=None, status="open")
+    row.update(
+        ended=None, result="*", how=None, clause=None, ended_at=None, ranking=None, status="open"
+    )
 
 
-def _add_standing(deltas: dict[tuple[str, str], list[float]], kind: str, names: dict[str, str],
-                  ranks: dict[str, int], sign: int) -> None:
+def _add_standing(
+    deltas: dict[tuple[str, str], list[float]],
+    kind: str,
+    names: dict[str, str],
+    ranks: dict[str, int],
+    sign: int,
+) -> None:
     points = placings_points(ranks)
     best = min(ranks.values())
     firsts = sum(1 for r in ranks.values() if r == best)
@@ -508,9 +714,9 @@ def _add_standing(deltas: dict[tuple[str, str], list[float]], kind: str, names: 
         d[4] += sign * points[seat]
 
 
-
-
-def witness_findings(projector: Projector, store: GameStore, game_id: str, stored: int) -> list[str]:
+def witness_findings(
+    projector: Projector, store: GameStore, game_id: str, stored: int
+) -> list[str]:
     """Compare a game's stored stream with the head the projection once saw.
 
     A stream cut at its end still links up perfectly; only a witness kept
@@ -520,8 +726,10 @@ def witness_findings(projector: Projector, store: GameStore, game_id: str, store
         return []
     version, witnessed = head
     if version > stored:
-        return [f"the projection saw events up to {version}, but the store ends at {stored} "
-                "(events were cut from the end)"]
+        return [
+            f"the projection saw events up to {version}, but the store ends at {stored} "
+            "(events were cut from the end)"
+        ]
     actual = store.head_hash(game_id, version)
     if actual and witnessed and actual != witnessed:
         return [f"event {version}'s hash differs from the one the projection saw"]

@@ -34,8 +34,11 @@ def placings_points(ranks: Mapping[str, int]) -> dict[str, float]:
         return {s: 0.0 for s in seats}
     out: dict[str, float] = {}
     for seat in seats:
-        beaten = sum(1.0 if ranks[seat] < ranks[o] else 0.5 if ranks[seat] == ranks[o] else 0.0
-                     for o in seats if o != seat)
+        beaten = sum(
+            1.0 if ranks[seat] < ranks[o] else 0.5 if ranks[seat] == ranks[o] else 0.0
+            for o in seats
+            if o != seat
+        )
         out[seat] = beaten / (len(seats) - 1)
     return out
 
@@ -74,13 +77,23 @@ class Ratings:
             self._model = PlackettLuce()
         return self._model
 
-    def seed(self, game: str, player: str, rating: float, mu: float | None, sigma: float | None,
-             games: int) -> None:
+    def seed(
+        self,
+        game: str,
+        player: str,
+        rating: float,
+        mu: float | None,
+        sigma: float | None,
+        games: int,
+    ) -> None:
         """Start ``player`` from a known rating (an Elo value, or mu and sigma)."""
         if self.system(game) == "elo":
             self._elo[(game, player)] = [rating, games]
         elif mu is not None and sigma is not None:
-            self._skill[(game, player)] = (self.model.rating(mu=mu, sigma=sigma, name=player), games)
+            self._skill[(game, player)] = (
+                self.model.rating(mu=mu, sigma=sigma, name=player),
+                games,
+            )
 
     def rate(self, game: str, ranks: Mapping[str, int]) -> list[Change]:
         """Rate one result (player name -> rank); the changes, in the result's seat order."""
@@ -120,8 +133,27 @@ class Ratings:
 
     def rows(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [
-            {"game": g, "player": p, "system": "elo", "rating": r[0], "mu": None, "sigma": None,
-             "games": int(r[1])} for (g, p), r in self._elo.items()]
-        out += [{"game": g, "player": p, "system": "openskill", "rating": r.ordinal(), "mu": r.mu,
-                 "sigma": r.sigma, "games": n} for (g, p), (r, n) in self._skill.items()]
+            {
+                "game": g,
+                "player": p,
+                "system": "elo",
+                "rating": r[0],
+                "mu": None,
+                "sigma": None,
+                "games": int(r[1]),
+            }
+            for (g, p), r in self._elo.items()
+        ]
+        out += [
+            {
+                "game": g,
+                "player": p,
+                "system": "openskill",
+                "rating": r.ordinal(),
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "games": n,
+            }
+            for (g, p), (r, n) in self._skill.items()
+        ]
         return out

@@ -231,8 +231,10 @@ class GameRules(ABC, Generic[StateT, ActionT]):
             if lowest == highest:
                 need = f"is played by seats {', '.join(self.seats)}"
             else:
-                need = (f"is played by {lowest} to {highest} players in seats "
-                        f"{', '.join(self.seats)} (the first N)")
+                need = (
+                    f"is played by {lowest} to {highest} players in seats "
+                    f"{', '.join(self.seats)} (the first N)"
+                )
             raise SetupError(f"{self.name} {need}; got {', '.join(seats) or 'none'}")
         ruleset = setup.ruleset or self.rulesets[0]
         if ruleset not in self.rulesets:
@@ -382,7 +384,9 @@ class GameRules(ABC, Generic[StateT, ActionT]):
     def check_change(self, state: StateT, change: Change) -> Verdict:
         """Whether a referee's primitive change can be carried out (a card cannot
         leave an empty zone, a resource cannot go below zero...)."""
-        return Verdict.illegal("REF-6.3", f"{self.name} takes no adjustments: its rules compute every effect")
+        return Verdict.illegal(
+            "REF-6.3", f"{self.name} takes no adjustments: its rules compute every effect"
+        )
 
     def apply_change(self, state: StateT, change: Change) -> StateT:
         """``state`` after a checked primitive change."""
@@ -406,14 +410,18 @@ class GameRules(ABC, Generic[StateT, ActionT]):
         """The catalog a setup pins, one row per entry, for listing (``referee catalog show``)."""
         return []
 
-    def read_foreign(self, fmt: str, data: bytes, source: str, options: Mapping[str, Any]) -> ForeignRecord:
+    def read_foreign(
+        self, fmt: str, data: bytes, source: str, options: Mapping[str, Any]
+    ) -> ForeignRecord:
         """A record of another tool in one of ``record_formats`` (the bytes of its file)."""
         raise LookupError(f"{self.name} reads no {fmt!r} records")
 
     def report(self, state: StateT, name: str, viewer: Viewer = REFEREE) -> Report:
         """One of the game's own ``reports`` on ``state``, as ``viewer`` may see it."""
-        raise LookupError(f"{self.name} has no report {name!r}" + (
-            f"; it has: {', '.join(self.reports)}" if self.reports else ""))
+        raise LookupError(
+            f"{self.name} has no report {name!r}"
+            + (f"; it has: {', '.join(self.reports)}" if self.reports else "")
+        )
 
     # -- the rulebook ------------------------------------------------------
     def rulebook(self) -> Any:
@@ -421,4 +429,3 @@ class GameRules(ABC, Generic[StateT, ActionT]):
         from referee.rulebook import load_rulebook
 
         return load_rulebook(self.name)
-

@@ -34,7 +34,9 @@ class IllegalActionError(RefereeError, ValueError):
         self.verdict = verdict
         self.text = text
         lines = "; ".join(f"{v.clause}: {v.reason}" for v in verdict.violations)
-        super().__init__(f"illegal action {text!r}: {lines}" if text else f"illegal action: {lines}")
+        super().__init__(
+            f"illegal action {text!r}: {lines}" if text else f"illegal action: {lines}"
+        )
 
 
 class UnknownGameError(RefereeError, LookupError):

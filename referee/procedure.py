@@ -47,8 +47,12 @@ def seats_text(seats: frozenset[str] | set[str], order: tuple[str, ...]) -> str:
 
 
 def judge(
-    rules: GameRules[Any, Any], state: Any, text: str, actor: str | None = None,
-    *, closed: str | None = None,
+    rules: GameRules[Any, Any],
+    state: Any,
+    text: str,
+    actor: str | None = None,
+    *,
+    closed: str | None = None,
 ) -> Judgement:
     """Check ``text`` as the next entry of ``actor`` (or of the one seat that may act).
 
@@ -58,22 +62,41 @@ def judge(
     try:
         action = rules.parse(text)
     except ActionSyntaxError as exc:
-        return Judgement(text=text, action=None, seat=actor, readable=False,
-                         verdict=Verdict.illegal(exc.clause, f"cannot read {text!r}: {exc.reason}"))
+        return Judgement(
+            text=text,
+            action=None,
+            seat=actor,
+            readable=False,
+            verdict=Verdict.illegal(exc.clause, f"cannot read {text!r}: {exc.reason}"),
+        )
     if closed is not None:
-        return Judgement(text=text, action=action, seat=actor, verdict=Verdict.illegal(
-            "REF-1.3", f"the game is over ({closed}); no action can be recorded"))
+        return Judgement(
+            text=text,
+            action=action,
+            seat=actor,
+            verdict=Verdict.illegal(
+                "REF-1.3", f"the game is over ({closed}); no action can be recorded"
+            ),
+        )
     may = rules.to_act(state)
     if actor is None:
         if len(may) == 1:
             (actor,) = may
         elif not may:
-            return Judgement(text=text, action=action, seat=None, verdict=Verdict.illegal(
-                "REF-1.3", "no seat may act in this position"))
+            return Judgement(
+                text=text,
+                action=action,
+                seat=None,
+                verdict=Verdict.illegal("REF-1.3", "no seat may act in this position"),
+            )
         else:
             return Judgement(
-                text=text, action=action, seat=None, verdict=Verdict.illegal(
-                    "REF-1.2", f"{seats_text(may, rules.seats)} may act now; name the seat"),
+                text=text,
+                action=action,
+                seat=None,
+                verdict=Verdict.illegal(
+                    "REF-1.2", f"{seats_text(may, rules.seats)} may act now; name the seat"
+                ),
                 incomplete=f"{seats_text(may, rules.seats)} may act now: name the seat making this entry",
             )
     elif actor not in may:
@@ -84,5 +107,9 @@ def judge(
             why = f"only {seats_text(may, rules.seats)} may act now, not {actor}; {text!r} was not recorded"
         else:
             why = f"no seat may act now; {text!r} was not recorded"
-        return Judgement(text=text, action=action, seat=actor, verdict=Verdict.illegal("REF-1.2", why))
-    return Judgement(text=text, action=action, seat=actor, verdict=rules.check(state, action, actor))
+        return Judgement(
+            text=text, action=action, seat=actor, verdict=Verdict.illegal("REF-1.2", why)
+        )
+    return Judgement(
+        text=text, action=action, seat=actor, verdict=rules.check(state, action, actor)
+    )

@@ -55,12 +55,42 @@ Role = Literal["head", "table", "scorekeeper", "player", "public"]
 ROLES: tuple[Role, ...] = ("head", "table", "scorekeeper", "player", "public")
 
 Action = Literal[
-    "create", "record", "check", "retract", "backup", "end", "adjudicate", "dispute", "appeal", "rule",
-    "rule_appeal", "penalty", "adjust", "deck", "import", "export_record", "audit", "verify", "legal",
+    "create",
+    "record",
+    "check",
+    "retract",
+    "backup",
+    "end",
+    "adjudicate",
+    "dispute",
+    "appeal",
+    "rule",
+    "rule_appeal",
+    "penalty",
+    "adjust",
+    "deck",
+    "import",
+    "export_record",
+    "audit",
+    "verify",
+    "legal",
 ]
 
-_TABLE_ACTIONS = frozenset({"create", "record", "check", "retract", "end", "dispute", "appeal", "rule", "adjust",
-                            "deck", "legal"})
+_TABLE_ACTIONS = frozenset(
+    {
+        "create",
+        "record",
+        "check",
+        "retract",
+        "end",
+        "dispute",
+        "appeal",
+        "rule",
+        "adjust",
+        "deck",
+        "legal",
+    }
+)
 _STAFF_READS = frozenset({"audit", "verify", "export_record"})
 
 
@@ -132,8 +162,14 @@ def viewer_for(principal: Principal, view: GameView) -> Viewer:
     return PUBLIC
 
 
-def authorize(principal: Principal, action: Action, view: GameView | None = None, *,
-              table: str | None = None, seat: str | None = None) -> None:
+def authorize(
+    principal: Principal,
+    action: Action,
+    view: GameView | None = None,
+    *,
+    table: str | None = None,
+    seat: str | None = None,
+) -> None:
     """Raise ``AccessDeniedError`` unless ``principal`` may do ``action`` (in game
     ``view``, or at ``table`` for a game being created; ``seat``: the seat the action
     concerns, for players)."""
@@ -145,8 +181,11 @@ def authorize(principal: Principal, action: Action, view: GameView | None = None
             return
         if action in _STAFF_READS:
             return
-        where = "this table" if view is None and table is None else (
-            f"table {table_of(view) or '(none)'}" if view is not None else f"table {table}")
+        where = (
+            "this table"
+            if view is None and table is None
+            else (f"table {table_of(view) or '(none)'}" if view is not None else f"table {table}")
+        )
         if action in _TABLE_ACTIONS:
             mine = ", ".join(principal.tables) or "none"
             raise AccessDeniedError(f"{principal.name} referees tables {mine}, not {where}")
@@ -154,34 +193,57 @@ def authorize(principal: Principal, action: Action, view: GameView | None = None
     if role == "scorekeeper":
         if action in _STAFF_READS:
             return
-        raise AccessDeniedError(f"a scorekeeper reads everything but writes nothing ({_ACTION_WORDS[action]})")
+        raise AccessDeniedError(
+            f"a scorekeeper reads everything but writes nothing ({_ACTION_WORDS[action]})"
+        )
     if role == "player":
         own_seat = _plays_in(principal, view) if view is not None else None
-        if own_seat is not None and action in ("dispute", "appeal") and (seat is None or seat == own_seat):
+        if (
+            own_seat is not None
+            and action in ("dispute", "appeal")
+            and (seat is None or seat == own_seat)
+        ):
             return
         if own_seat is not None and action == "legal" and seat == own_seat:
             return
-        raise AccessDeniedError(f"a player may only open or appeal disputes in their own games and list "
-                                f"their own seat's legal entries ({_ACTION_WORDS[action]})")
+        raise AccessDeniedError(
+            f"a player may only open or appeal disputes in their own games and list "
+            f"their own seat's legal entries ({_ACTION_WORDS[action]})"
+        )
     raise AccessDeniedError(f"the public reads; it does not write ({_ACTION_WORDS[action]})")
 
 
 _ACTION_WORDS: dict[str, str] = {
-    "create": "start a game", "record": "record an entry", "check": "check an entry", "retract": "retract",
-    "backup": "back a game up", "end": "end a game", "adjudicate": "adjudicate", "dispute": "open a dispute",
-    "appeal": "appeal", "rule": "rule on a dispute", "rule_appeal": "give an appeal or final ruling",
-    "penalty": "issue a penalty", "adjust": "record an adjustment", "deck": "register or open a decklist",
-    "import": "import records", "export_record": "export the exact record", "audit": "read the audit",
-    "verify": "verify the store", "legal": "list legal entries",
+    "create": "start a game",
+    "record": "record an entry",
+    "check": "check an entry",
+    "retract": "retract",
+    "backup": "back a game up",
+    "end": "end a game",
+    "adjudicate": "adjudicate",
+    "dispute": "open a dispute",
+    "appeal": "appeal",
+    "rule": "rule on a dispute",
+    "rule_appeal": "give an appeal or final ruling",
+    "penalty": "issue a penalty",
+    "adjust": "record an adjustment",
+    "deck": "register or open a decklist",
+    "import": "import records",
+    "export_record": "export the exact record",
+    "audit": "read the audit",
+    "verify": "verify the store",
+    "legal": "list legal entries",
 }
 
 
 # -- tokens ------------------------------------------------------------------------
 
 _SCHEMA = (
-    ("CREATE TABLE IF NOT EXISTS referee_tokens (token_id TEXT PRIMARY KEY, secret_hash TEXT NOT NULL, "
-    "role TEXT NOT NULL, name TEXT NOT NULL, tables TEXT NOT NULL, created DOUBLE PRECISION NOT NULL, "
-    "revoked INTEGER NOT NULL DEFAULT 0)"),
+    (
+        "CREATE TABLE IF NOT EXISTS referee_tokens (token_id TEXT PRIMARY KEY, secret_hash TEXT NOT NULL, "
+        "role TEXT NOT NULL, name TEXT NOT NULL, tables TEXT NOT NULL, created DOUBLE PRECISION NOT NULL, "
+        "revoked INTEGER NOT NULL DEFAULT 0)"
+    ),
 )
 _ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 
@@ -207,10 +269,14 @@ class TokenStore:
             raise ValueError(f"a role is one of {', '.join(ROLES)}, not {role!r}")
         name = " ".join(name.split())
         if not name:
-            raise ValueError("a token needs the holder's name (--name): it is recorded with their entries")
+            raise ValueError(
+                "a token needs the holder's name (--name): it is recorded with their entries"
+            )
         cleaned = tuple(t.strip() for t in tables if t.strip())
         if role == "table" and not cleaned:
-            raise ValueError("a table referee's token names their tables (--table 5, once per table)")
+            raise ValueError(
+                "a table referee's token names their tables (--table 5, once per table)"
+            )
         if role != "table" and cleaned:
             raise ValueError("only a table referee's token names tables")
         token_id = "".join(secrets.choice(_ID_ALPHABET) for _ in range(10))
@@ -218,7 +284,8 @@ class TokenStore:
         self.db.execute(
             "INSERT INTO referee_tokens (token_id, secret_hash, role, name, tables, created, revoked) "
             "VALUES (?, ?, ?, ?, ?, ?, 0)",
-            (token_id, _hash(secret), role, name, json.dumps(list(cleaned)), time.time()))
+            (token_id, _hash(secret), role, name, json.dumps(list(cleaned)), time.time()),
+        )
         principal = Principal(token_id=token_id, role=role, name=name, tables=cleaned)
         return principal, f"rf_{token_id}_{secret}"
 
@@ -242,7 +309,9 @@ class TokenStore:
         if prefix != "rf" or not token_id or not secret:
             return None
         _, rows = self.db.execute(
-            "SELECT secret_hash, role, name, tables, revoked FROM referee_tokens WHERE token_id = ?", (token_id,))
+            "SELECT secret_hash, role, name, tables, revoked FROM referee_tokens WHERE token_id = ?",
+            (token_id,),
+        )
         if not rows:
             return None
         stored, role, name, tables, revoked = rows[0]
@@ -252,12 +321,24 @@ class TokenStore:
 
     def list(self) -> list[TokenInfo]:
         _, rows = self.db.execute(
-            "SELECT token_id, role, name, tables, created, revoked FROM referee_tokens ORDER BY created")
-        return [TokenInfo(token_id=r[0], role=r[1], name=r[2], tables=json.loads(r[3]), created=float(r[4]),
-                          revoked=bool(r[5])) for r in rows]
+            "SELECT token_id, role, name, tables, created, revoked FROM referee_tokens ORDER BY created"
+        )
+        return [
+            TokenInfo(
+                token_id=r[0],
+                role=r[1],
+                name=r[2],
+                tables=json.loads(r[3]),
+                created=float(r[4]),
+                revoked=bool(r[5]),
+            )
+            for r in rows
+        ]
 
     def revoke(self, token_id: str) -> bool:
-        changed, _ = self.db.execute("UPDATE referee_tokens SET revoked = 1 WHERE token_id = ?", (token_id,))
+        changed, _ = self.db.execute(
+            "UPDATE referee_tokens SET revoked = 1 WHERE token_id = ?", (token_id,)
+        )
         with self._lock:
             self._cache.clear()
         return changed > 0

@@ -64,21 +64,38 @@ class RefereeService(Commands, Queries):
         self.close()
 
     # -- records -----------------------------------------------------------
-    def export(self, refs: Sequence[str] | None, fmt: Literal["jsonl", "text"] = "jsonl",
-               viewer: Viewer = REFEREE) -> Iterator[str]:
+    def export(
+        self,
+        refs: Sequence[str] | None,
+        fmt: Literal["jsonl", "text"] = "jsonl",
+        viewer: Viewer = REFEREE,
+    ) -> Iterator[str]:
         """The lines of the games' records (every game when ``refs`` is ``None``)."""
         from service.interchange import export_records
 
         ids = [self.resolve(r) for r in refs] if refs is not None else self.store.game_ids()
         return export_records(self.store, ids, fmt, viewer)
 
-    def import_files(self, paths: Iterable[str | os.PathLike[str]], *, as_new: bool = False, by: str = "",
-                     progress: Callable[[int], None] | None = None, workers: int | None = None) -> ImportReport:
+    def import_files(
+        self,
+        paths: Iterable[str | os.PathLike[str]],
+        *,
+        as_new: bool = False,
+        by: str = "",
+        progress: Callable[[int], None] | None = None,
+        workers: int | None = None,
+    ) -> ImportReport:
         """Import record files (JSONL or text, one game or many each)."""
         from service.interchange import import_records
 
-        return import_records(self.store, [os.fspath(p) for p in paths], as_new=as_new, by=by,
-                              progress=progress, workers=workers)
+        return import_records(
+            self.store,
+            [os.fspath(p) for p in paths],
+            as_new=as_new,
+            by=by,
+            progress=progress,
+            workers=workers,
+        )
 
     # -- projections ---------------------------------------------------------
     @property
@@ -90,8 +107,13 @@ class RefereeService(Commands, Queries):
             self._projector = Projector(self.store, self._projections_path)
         return self._projector
 
-    def scoreboard(self, game_type: str | None = None, *, rebuild: bool = False,
-                   progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    def scoreboard(
+        self,
+        game_type: str | None = None,
+        *,
+        rebuild: bool = False,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[dict[str, Any]]:
         """Standings and ratings per game type and player, after catching the projection up."""
         if game_type is not None:
             from referee import games
@@ -124,8 +146,12 @@ class RefereeService(Commands, Queries):
         return projector if projector.exists() else None
 
 
-def open_service(db: str | os.PathLike[str] | None = None, *, create: bool = False,
-                 env: dict[str, str] | None = None) -> RefereeService:
+def open_service(
+    db: str | os.PathLike[str] | None = None,
+    *,
+    create: bool = False,
+    env: dict[str, str] | None = None,
+) -> RefereeService:
     """The service over the store named by ``db`` (or ``REFEREE_DB``, or ``./referee.db``).
 
     Only commands that create games may create a store (``create``); the others
@@ -137,8 +163,10 @@ def open_service(db: str | os.PathLike[str] | None = None, *, create: bool = Fal
     path = Path(target)
     if not path.exists():
         if not create:
-            raise NoStoreError(f"{path}: no store here (a new store is made by 'referee new' or "
-                               f"'referee import'; --db or REFEREE_DB names another)")
+            raise NoStoreError(
+                f"{path}: no store here (a new store is made by 'referee new' or "
+                f"'referee import'; --db or REFEREE_DB names another)"
+            )
         if not path.parent.exists():
             raise NoStoreError(f"{path}: the folder {path.parent} does not exist")
     elif path.is_dir():

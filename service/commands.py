@@ -94,15 +94,27 @@ class Commands:
     @staticmethod
     def _written(view: GameView, written: Sequence[GameEvent]) -> WrittenEvents:
         ended = next((e for e in written if isinstance(e, GameEnded)), None)
-        return WrittenEvents(game_id=view.game_id, events=[e.originator_version for e in written],
-                             summaries=summaries(written), version=view.version,
-                             ended=ResultInfo.of(ended, view.seats) if ended else None)
+        return WrittenEvents(
+            game_id=view.game_id,
+            events=[e.originator_version for e in written],
+            summaries=summaries(written),
+            version=view.version,
+            ended=ResultInfo.of(ended, view.seats) if ended else None,
+        )
 
     @classmethod
-    def _corrected(cls, view: GameView, written: Sequence[GameEvent], retracted: list[int]) -> CorrectionResult:
+    def _corrected(
+        cls, view: GameView, written: Sequence[GameEvent], retracted: list[int]
+    ) -> CorrectionResult:
         base = cls._written(view, written)
-        return CorrectionResult(game_id=base.game_id, events=base.events, summaries=base.summaries,
-                                version=base.version, ended=base.ended, retracted=retracted)
+        return CorrectionResult(
+            game_id=base.game_id,
+            events=base.events,
+            summaries=base.summaries,
+            version=base.version,
+            ended=base.ended,
+            retracted=retracted,
+        )
 
     @staticmethod
     def _check_version(view: GameView, expected: int | None) -> None:
@@ -133,7 +145,11 @@ class Commands:
         options taken as they are. ``meta`` holds the tournament's labels (event,
         site, round, table)."""
         rules = games.load(game)
-        seated = [Player(s, n) for s, n in players.items()] if isinstance(players, Mapping) else list(players)
+        seated = (
+            [Player(s, n) for s, n in players.items()]
+            if isinstance(players, Mapping)
+            else list(players)
+        )
         seated = [Player(p.seat, " ".join(p.name.split())) for p in seated]
         if any(not p.name for p in seated):
             raise SetupError("every player needs a name")
@@ -142,18 +158,39 @@ class Commands:
             raise SetupError("one person cannot sit in two seats; each seat needs its own player")
         for player in seated:
             if player.seat not in rules.seats:
-                raise SetupError(f"{rules.name} has seats {', '.join(rules.seats)}; not {player.seat!r}")
-        chosen = resolve_options(rules, options or {}, self.draw_seed) if raw_options else dict(options or {})
+                raise SetupError(
+                    f"{rules.name} has seats {', '.join(rules.seats)}; not {player.seat!r}"
+                )
+        chosen = (
+            resolve_options(rules, options or {}, self.draw_seed)
+            if raw_options
+            else dict(options or {})
+        )
         labels = {k: " ".join(str(v).split()) for k, v in (meta or {}).items() if str(v).strip()}
-        setup = rules.resolve_setup(Setup(players=tuple(seated), ruleset=ruleset, variants=dict(variants or {}),
-                                          options=chosen))
+        setup = rules.resolve_setup(
+            Setup(
+                players=tuple(seated),
+                ruleset=ruleset,
+                variants=dict(variants or {}),
+                options=chosen,
+            )
+        )
         rules.start(setup)  # raises on a setup the game cannot start from
         game_id = game_id or self.store.new_game_id(rules.name)
         base = self._header(game_id)
-        new: list[GameEvent] = [GameCreated(
-            **base, game=rules.name, ruleset=str(setup.ruleset), variants=setup.variants,
-            players=setup.players, options=setup.options, created_by=by, meta=labels,
-            imported_from=imported_from)]
+        new: list[GameEvent] = [
+            GameCreated(
+                **base,
+                game=rules.name,
+                ruleset=str(setup.ruleset),
+                variants=setup.variants,
+                players=setup.players,
+                options=setup.options,
+                created_by=by,
+                meta=labels,
+                imported_from=imported_from,
+            )
+        ]
         for seat, deck in (decks or {}).items():
             if seat not in setup.seats:
                 raise SetupError(f"a deck is registered for {seat!r}, who is not playing")
@@ -172,7 +209,8 @@ class Commands:
                 raise InvalidCommandError(
                     verdict.violations[0].clause,
                     f"{seat}'s decklist breaks the construction rules: "
-                    + "; ".join(f"{v.clause}: {v.reason}" for v in verdict.violations))
+                    + "; ".join(f"{v.clause}: {v.reason}" for v in verdict.violations),
+                )
         elif deck.size < 1:
             raise InvalidCommandError("REF-5.2", "a sealed list must say how many cards it holds")
 
@@ -184,7 +222,9 @@ class Commands:
             raise InvalidCommandError("REF-5.1", "decklists are registered before the first action")
         require_open(view)
         self._check_deck(view.rules, view.setup, seat, deck)
-        written = self.store.append(view, [DeckRegistered(**self._header(view.game_id), seat=seat, deck=deck, by=by)])
+        written = self.store.append(
+            view, [DeckRegistered(**self._header(view.game_id), seat=seat, deck=deck, by=by)]
+        )
         return self._written(view, written)
 
     def seal_decklist(self, decklist: Decklist) -> tuple[SealedDeck, str]:
@@ -192,7 +232,9 @@ class Commands:
         salt = secrets.token_hex(16)
         return seal(decklist, salt), salt
 
-    def open_deck(self, ref: str, who: str, decklist: Decklist, salt: str, *, by: str = "") -> EntryResult:
+    def open_deck(
+        self, ref: str, who: str, decklist: Decklist, salt: str, *, by: str = ""
+    ) -> EntryResult:
         """Open a sealed list at a deck check or at the end (REF-5.3). A list that does not
         open the seal, or misses a card seen in play, is kept as evidence with its clauses."""
         view = self.load(ref)
@@ -204,17 +246,43 @@ class Commands:
         if verdict.legal:
             construction = view.rules.check_deck(view.setup, seat, decklist)
             verdict = Verdict(verdict.violations + construction.violations)
-        (event,) = self.store.append(view, [DeckOpened(**self._header(view.game_id), seat=seat, decklist=decklist,
-                                                       salt=salt, violations=verdict.violations, by=by)])
-        return EntryResult(game_id=view.game_id, status="recorded" if verdict.legal else "rejected",
-                           accepted=verdict.legal, text=f"open {seat}'s sealed list", seat=seat, notation=None,
-                           violations=list(verdict.violations), event=event.originator_version,
-                           version=view.version)
+        (event,) = self.store.append(
+            view,
+            [
+                DeckOpened(
+                    **self._header(view.game_id),
+                    seat=seat,
+                    decklist=decklist,
+                    salt=salt,
+                    violations=verdict.violations,
+                    by=by,
+                )
+            ],
+        )
+        return EntryResult(
+            game_id=view.game_id,
+            status="recorded" if verdict.legal else "rejected",
+            accepted=verdict.legal,
+            text=f"open {seat}'s sealed list",
+            seat=seat,
+            notation=None,
+            violations=list(verdict.violations),
+            event=event.originator_version,
+            version=view.version,
+        )
 
     # -- entries -----------------------------------------------------------
     def record(
-        self, ref: str, text: str, *, actor: str | None = None, by: str = "", dry_run: bool = False,
-        expected_version: int | None = None, view: GameView | None = None, keep_unreadable: bool = False,
+        self,
+        ref: str,
+        text: str,
+        *,
+        actor: str | None = None,
+        by: str = "",
+        dry_run: bool = False,
+        expected_version: int | None = None,
+        view: GameView | None = None,
+        keep_unreadable: bool = False,
     ) -> EntryResult:
         """Check one entry and record it, or record its rejection as evidence.
 
@@ -235,54 +303,109 @@ class Commands:
         if view.pending and view.ended is None:
             asked = next(iter(view.pending.values()))
             raise InvalidCommandError(
-                "REF-6.2", f"a ruling on {asked.rulings[0].card} (event {asked.event}) is awaited: record it "
-                "with 'adjust' (or 'adjust --none') before the next entry")
+                "REF-6.2",
+                f"a ruling on {asked.rulings[0].card} (event {asked.event}) is awaited: record it "
+                "with 'adjust' (or 'adjust --none') before the next entry",
+            )
         rules = view.rules
         notation = rules.notation(judged.action) if judged.action is not None else None
         mover = judged.seat if judged.seat is not None else rules.to_move(view.state)
         if dry_run:
-            return EntryResult(game_id=view.game_id, status="legal" if verdict.legal else "illegal",
-                               accepted=verdict.legal, text=text, seat=mover, notation=notation,
-                               violations=list(verdict.violations), rulings=list(verdict.rulings),
-                               version=view.version, stored=False)
+            return EntryResult(
+                game_id=view.game_id,
+                status="legal" if verdict.legal else "illegal",
+                accepted=verdict.legal,
+                text=text,
+                seat=mover,
+                notation=notation,
+                violations=list(verdict.violations),
+                rulings=list(verdict.rulings),
+                version=view.version,
+                stored=False,
+            )
         base = self._header(view.game_id)
         seq = view.ply + 1
         if not verdict.legal:
-            (rejected,) = self.store.append(view, [ActionRejected(
-                **base, seq=seq, actor=mover, text=text, violations=verdict.violations, recorded_by=by)])
-            return EntryResult(game_id=view.game_id, status="rejected", accepted=False, text=text, seat=mover,
-                               notation=notation, violations=list(verdict.violations),
-                               event=rejected.originator_version, version=view.version)
+            (rejected,) = self.store.append(
+                view,
+                [
+                    ActionRejected(
+                        **base,
+                        seq=seq,
+                        actor=mover,
+                        text=text,
+                        violations=verdict.violations,
+                        recorded_by=by,
+                    )
+                ],
+            )
+            return EntryResult(
+                game_id=view.game_id,
+                status="rejected",
+                accepted=False,
+                text=text,
+                seat=mover,
+                notation=notation,
+                violations=list(verdict.violations),
+                event=rejected.originator_version,
+                version=view.version,
+            )
         assert judged.seat is not None and notation is not None
-        new: list[GameEvent] = [ActionRecorded(
-            **base, seq=seq, actor=judged.seat, action=msgspec.Raw(msgspec.json.encode(judged.action)),
-            notation=notation, recorded_by=by)]
+        new: list[GameEvent] = [
+            ActionRecorded(
+                **base,
+                seq=seq,
+                actor=judged.seat,
+                action=msgspec.Raw(msgspec.json.encode(judged.action)),
+                notation=notation,
+                recorded_by=by,
+            )
+        ]
         if verdict.rulings:
-            new.append(RulingRequested(**base, event=view.version + 1, seat=judged.seat, rulings=verdict.rulings))
+            new.append(
+                RulingRequested(
+                    **base, event=view.version + 1, seat=judged.seat, rulings=verdict.rulings
+                )
+            )
         after = rules.apply(view.state, judged.action, judged.seat)
         outcome = rules.outcome(after)
         if outcome.over:
             new.append(result_by_rule(view, outcome, base, by))
         written = self.store.append(view, new, applied=after)
         ended = next((e for e in written if isinstance(e, GameEnded)), None)
-        return EntryResult(game_id=view.game_id, status="recorded", accepted=True, text=text, seat=judged.seat,
-                           notation=notation, violations=[], rulings=list(verdict.rulings),
-                           event=written[0].originator_version, version=view.version,
-                           ended=ResultInfo.of(ended, view.seats) if ended else None)
+        return EntryResult(
+            game_id=view.game_id,
+            status="recorded",
+            accepted=True,
+            text=text,
+            seat=judged.seat,
+            notation=notation,
+            violations=[],
+            rulings=list(verdict.rulings),
+            event=written[0].originator_version,
+            version=view.version,
+            ended=ResultInfo.of(ended, view.seats) if ended else None,
+        )
 
     # -- corrections -------------------------------------------------------
     def _check_retractable(self, view: GameView, count: int) -> None:
         if view.ended is not None and view.ended.how != "rule":
             raise InvalidCommandError(
-                "REF-2.2", f"the game was closed by {view.ended.how}; it cannot be corrected by retraction")
+                "REF-2.2",
+                f"the game was closed by {view.ended.how}; it cannot be corrected by retraction",
+            )
         if not view.standing:
             raise InvalidCommandError("REF-2.1", "there is no standing action to retract")
         if view.withdrawn and view.withdrawn[-1][1] > view.ply - count:
             raise InvalidCommandError(
-                "REF-3.5", f"{view.withdrawn[-1][0].seat} withdrew after action {view.withdrawn[-1][1]}; "
-                "actions before a withdrawal cannot be retracted")
+                "REF-3.5",
+                f"{view.withdrawn[-1][0].seat} withdrew after action {view.withdrawn[-1][1]}; "
+                "actions before a withdrawal cannot be retracted",
+            )
 
-    def retract(self, ref: str, reason: str, *, by: str = "", expected_version: int | None = None) -> CorrectionResult:
+    def retract(
+        self, ref: str, reason: str, *, by: str = "", expected_version: int | None = None
+    ) -> CorrectionResult:
         """Take back the latest standing action (REF-2.1), with its adjustments (REF-2.4)."""
         view = self.load(ref)
         self._check_version(view, expected_version)
@@ -290,34 +413,61 @@ class Commands:
         if not reason.strip():
             raise InvalidCommandError("REF-2.1", "a retraction needs a reason")
         last = view.standing[-1]
-        written = self.store.append(view, [ActionRetracted(
-            **self._header(view.game_id), seq=last.seq, event=last.originator_version, reason=reason, by=by)])
+        written = self.store.append(
+            view,
+            [
+                ActionRetracted(
+                    **self._header(view.game_id),
+                    seq=last.seq,
+                    event=last.originator_version,
+                    reason=reason,
+                    by=by,
+                )
+            ],
+        )
         return self._corrected(view, written, [last.seq])
 
-    def backup(self, ref: str, to_action: int, reason: str, *, by: str = "",
-               expected_version: int | None = None) -> CorrectionResult:
+    def backup(
+        self,
+        ref: str,
+        to_action: int,
+        reason: str,
+        *,
+        by: str = "",
+        expected_version: int | None = None,
+    ) -> CorrectionResult:
         """Back the game up to the position after action ``to_action``: every later action
         is retracted, newest first, in one correction with one reason (REF-2.3)."""
         view = self.load(ref)
         self._check_version(view, expected_version)
         if not 0 <= to_action < view.ply:
             raise InvalidCommandError(
-                "REF-2.3", f"back up to an action before the last: 0 to {view.ply - 1} (the game has {view.ply})")
+                "REF-2.3",
+                f"back up to an action before the last: 0 to {view.ply - 1} (the game has {view.ply})",
+            )
         count = view.ply - to_action
         self._check_retractable(view, count)
         if not reason.strip():
             raise InvalidCommandError("REF-2.3", "a backup needs a reason")
         base = self._header(view.game_id)
         note = f"backup to action {to_action}: {reason}"
-        new = [ActionRetracted(**base, seq=a.seq, event=a.originator_version, reason=note, by=by)
-               for a in reversed(view.standing[to_action:])]
+        new = [
+            ActionRetracted(**base, seq=a.seq, event=a.originator_version, reason=note, by=by)
+            for a in reversed(view.standing[to_action:])
+        ]
         written = self.store.append(view, new)
         return self._corrected(view, written, [e.seq for e in new])
 
     # -- results -----------------------------------------------------------
     def end(
-        self, ref: str, how: EndKind, *, who: str | None = None, ranking: str | None = None,
-        reason: str = "", by: str = "",
+        self,
+        ref: str,
+        how: EndKind,
+        *,
+        who: str | None = None,
+        ranking: str | None = None,
+        reason: str = "",
+        by: str = "",
     ) -> WrittenEvents:
         """End a game (or, with three or more seats, withdraw one seat) by resignation,
         agreement or adjudication (REF-3.2 to REF-3.6).
@@ -335,12 +485,25 @@ class Commands:
             seat = seat_of(view, who)
             if seat not in playing:
                 raise InvalidCommandError("REF-3.5", f"{seat} already withdrew from this game")
-            return self._leave(view, seat, "resignation", "REF-3.2" if len(view.seats) == 2 else "REF-3.5",
-                               reason or f"{seat} resigned", by)
+            return self._leave(
+                view,
+                seat,
+                "resignation",
+                "REF-3.2" if len(view.seats) == 2 else "REF-3.5",
+                reason or f"{seat} resigned",
+                by,
+            )
         if how == "agreement":
             top = [Placing(s, 1) for s in playing]
-            ended = declared_result(view, base, how="agreement", clause="REF-3.3",
-                                    reason=reason or "draw agreed by the players", by=by, top=top)
+            ended = declared_result(
+                view,
+                base,
+                how="agreement",
+                clause="REF-3.3",
+                reason=reason or "draw agreed by the players",
+                by=by,
+                top=top,
+            )
         else:
             if not reason.strip():
                 raise InvalidCommandError("REF-3.4", "an adjudication needs a written reason")
@@ -357,19 +520,33 @@ class Commands:
             else:
                 winner = seat_of(view, who)
                 if winner not in playing:
-                    raise InvalidCommandError("REF-3.4", f"{winner} withdrew from this game and cannot win it")
+                    raise InvalidCommandError(
+                        "REF-3.4", f"{winner} withdrew from this game and cannot win it"
+                    )
                 if len(playing) > 2:
                     raise InvalidCommandError(
-                        "REF-3.6", f"{len(playing)} seats are still playing: adjudicate a whole ranking "
-                        "(for example --ranking p2>p1=p3)")
+                        "REF-3.6",
+                        f"{len(playing)} seats are still playing: adjudicate a whole ranking "
+                        "(for example --ranking p2>p1=p3)",
+                    )
                 top = [Placing(s, 1 if s == winner else 2) for s in playing]
                 clause = "REF-3.4"
-            ended = declared_result(view, base, how="adjudication", clause=clause, reason=reason, by=by, top=top)
+            ended = declared_result(
+                view, base, how="adjudication", clause=clause, reason=reason, by=by, top=top
+            )
         written = self.store.append(view, [ended])
         return self._written(view, written)
 
-    def _leave(self, view: GameView, seat: str, how: Literal["resignation", "penalty"], clause: str,
-               reason: str, by: str, prefix: Sequence[GameEvent] = ()) -> WrittenEvents:
+    def _leave(
+        self,
+        view: GameView,
+        seat: str,
+        how: Literal["resignation", "penalty"],
+        clause: str,
+        reason: str,
+        by: str,
+        prefix: Sequence[GameEvent] = (),
+    ) -> WrittenEvents:
         """A seat leaves: the game ends (two players left, or a game that cannot go on
         without it), or, with three or more playing, the others play on (REF-3.5)."""
         base = self._header(view.game_id)
@@ -378,15 +555,28 @@ class Commands:
         end_how = "penalty" if how == "penalty" else "resignation"
         new: list[GameEvent] = list(prefix)
         if len(others) >= 2 and view.rules.withdraw(view.state, seat) is not None:
-            new.append(SeatWithdrawn(**base, seat=seat, how=how, clause=clause, reason=reason, by=by))
+            new.append(
+                SeatWithdrawn(**base, seat=seat, how=how, clause=clause, reason=reason, by=by)
+            )
         else:
             top = [Placing(s, 1) for s in others] + [Placing(seat, len(others) + 1)]
-            new.append(declared_result(view, base, how=end_how, clause=clause, reason=reason, by=by, top=top))
+            new.append(
+                declared_result(
+                    view, base, how=end_how, clause=clause, reason=reason, by=by, top=top
+                )
+            )
         written = self.store.append(view, new)
         return self._written(view, written)
 
     def penalty(
-        self, ref: str, who: str, level: PenaltyLevel, infraction: str, *, reason: str = "", by: str = "",
+        self,
+        ref: str,
+        who: str,
+        level: PenaltyLevel,
+        infraction: str,
+        *,
+        reason: str = "",
+        by: str = "",
     ) -> WrittenEvents:
         """A judge's penalty (REF-7). A game loss, match loss or disqualification ends the
         seat's game: the others win, or play on in a game of three or more."""
@@ -395,7 +585,9 @@ class Commands:
         if not infraction.strip():
             raise InvalidCommandError("REF-7.1", "name the infraction")
         base = self._header(view.game_id)
-        issued = PenaltyIssued(**base, seat=seat, penalty=level, infraction=infraction, reason=reason, by=by)
+        issued = PenaltyIssued(
+            **base, seat=seat, penalty=level, infraction=infraction, reason=reason, by=by
+        )
         if level == "warning":
             written = self.store.append(view, [issued])
             return self._written(view, written)
@@ -403,14 +595,33 @@ class Commands:
             raise InvalidCommandError("REF-7.2", f"{seat} already left this game")
         prefix: list[GameEvent] = [issued]
         if view.ended is not None:  # a loss found after the result replaces it
-            prefix.append(ResultVoided(**base, event=view.ended.originator_version,
-                                       reason=f"{level.replace('_', ' ')} for {seat}", by=by))
-        return self._leave(view, seat, "penalty", "REF-7.2",
-                           reason or f"{level.replace('_', ' ')}: {infraction}", by, prefix)
+            prefix.append(
+                ResultVoided(
+                    **base,
+                    event=view.ended.originator_version,
+                    reason=f"{level.replace('_', ' ')} for {seat}",
+                    by=by,
+                )
+            )
+        return self._leave(
+            view,
+            seat,
+            "penalty",
+            "REF-7.2",
+            reason or f"{level.replace('_', ' ')}: {infraction}",
+            by,
+            prefix,
+        )
 
     # -- rulings on card text ----------------------------------------------
     def adjust(
-        self, ref: str, changes: str | Sequence[Change], *, card: str, reason: str, by: str = "",
+        self,
+        ref: str,
+        changes: str | Sequence[Change],
+        *,
+        card: str,
+        reason: str,
+        by: str = "",
         resolves: int | None = None,
     ) -> WrittenEvents:
         """Carry out a referee's ruling as primitive changes (REF-6.3); an empty list
@@ -422,14 +633,21 @@ class Commands:
             raise InvalidCommandError("REF-6.3", "an adjustment needs the referee's reason")
         if not card.strip():
             raise InvalidCommandError("REF-6.3", "name the card whose effect this carries out")
-        parsed = tuple(parse_adjustment(changes)) if isinstance(changes, str) and changes.strip() else \
-            tuple(changes) if not isinstance(changes, str) else ()
+        parsed = (
+            tuple(parse_adjustment(changes))
+            if isinstance(changes, str) and changes.strip()
+            else tuple(changes)
+            if not isinstance(changes, str)
+            else ()
+        )
         if resolves is None and len(view.pending) == 1:
             resolves = next(iter(view.pending))
         if resolves is not None and resolves not in view.pending:
             raise InvalidCommandError("REF-6.2", f"event {resolves} awaits no ruling")
         if not parsed and resolves is None:
-            raise InvalidCommandError("REF-6.3", "an adjustment with no change only answers an awaited ruling")
+            raise InvalidCommandError(
+                "REF-6.3", "an adjustment with no change only answers an awaited ruling"
+            )
         rules = view.rules
         state = view.state
         for change in parsed:
@@ -439,9 +657,17 @@ class Commands:
                 raise InvalidCommandError(v.clause, v.reason)
             state = rules.apply_change(state, change)
         base = self._header(view.game_id)
-        new: list[GameEvent] = [AdjustmentRecorded(
-            **base, resolves=resolves, card=card.strip(), changes=parsed,
-            notation=adjustment_notation(parsed) if parsed else "no change", reason=reason, by=by)]
+        new: list[GameEvent] = [
+            AdjustmentRecorded(
+                **base,
+                resolves=resolves,
+                card=card.strip(),
+                changes=parsed,
+                notation=adjustment_notation(parsed) if parsed else "no change",
+                reason=reason,
+                by=by,
+            )
+        ]
         outcome = rules.outcome(state)
         if outcome.over:
             new.append(result_by_rule(view, outcome, base, by))
@@ -455,17 +681,40 @@ class Commands:
         seat = seat_of(view, by, what="player")
         player = view.seat_names()[seat]
         if not 1 <= event <= view.version:
-            raise InvalidCommandError("REF-4.1", f"the game has events 1 to {view.version}; no event {event}")
-        target = view.event(event)
-        if not isinstance(target, ActionRecorded | ActionRejected | ActionRetracted | GameEnded | AdjustmentRecorded
-                          | PenaltyIssued | DeckOpened | SeatWithdrawn):
             raise InvalidCommandError(
-                "REF-4.1", f"event {event} is not a referee's decision (an action, rejection, correction, "
-                "adjustment, penalty or result)")
+                "REF-4.1", f"the game has events 1 to {view.version}; no event {event}"
+            )
+        target = view.event(event)
+        if not isinstance(
+            target,
+            ActionRecorded
+            | ActionRejected
+            | ActionRetracted
+            | GameEnded
+            | AdjustmentRecorded
+            | PenaltyIssued
+            | DeckOpened
+            | SeatWithdrawn,
+        ):
+            raise InvalidCommandError(
+                "REF-4.1",
+                f"event {event} is not a referee's decision (an action, rejection, correction, "
+                "adjustment, penalty or result)",
+            )
         if not claim.strip():
             raise InvalidCommandError("REF-4.1", "a dispute needs a claim")
-        written = self.store.append(view, [DisputeOpened(
-            **self._header(view.game_id), dispute=len(view.disputes) + 1, event=event, by=player, claim=claim)])
+        written = self.store.append(
+            view,
+            [
+                DisputeOpened(
+                    **self._header(view.game_id),
+                    dispute=len(view.disputes) + 1,
+                    event=event,
+                    by=player,
+                    claim=claim,
+                )
+            ],
+        )
         return self._written(view, written)
 
     def appeal(self, ref: str, dispute: int, *, by: str, grounds: str) -> WrittenEvents:
@@ -476,20 +725,40 @@ class Commands:
         if record is None:
             raise InvalidCommandError("REF-4.3", f"game {view.game_id} has no dispute {dispute}")
         if record.final:
-            raise InvalidCommandError("REF-4.4", f"dispute {dispute} has a final ruling; it cannot be appealed")
+            raise InvalidCommandError(
+                "REF-4.4", f"dispute {dispute} has a final ruling; it cannot be appealed"
+            )
         if not record.steps:
             raise InvalidCommandError("REF-4.3", f"dispute {dispute} has no ruling to appeal yet")
         if isinstance(record.steps[-1], DisputeAppealed):
-            raise InvalidCommandError("REF-4.3", f"dispute {dispute} is already under appeal; "
-                                                 "the appeal is ruled on first")
+            raise InvalidCommandError(
+                "REF-4.3",
+                f"dispute {dispute} is already under appeal; the appeal is ruled on first",
+            )
         if not grounds.strip():
             raise InvalidCommandError("REF-4.3", "an appeal needs grounds")
-        written = self.store.append(view, [DisputeAppealed(
-            **self._header(view.game_id), dispute=dispute, by=view.seat_names()[seat], grounds=grounds)])
+        written = self.store.append(
+            view,
+            [
+                DisputeAppealed(
+                    **self._header(view.game_id),
+                    dispute=dispute,
+                    by=view.seat_names()[seat],
+                    grounds=grounds,
+                )
+            ],
+        )
         return self._written(view, written)
 
     def rule(
-        self, ref: str, dispute: int, *, decision: RulingDecision, clause: str, reason: str, by: str,
+        self,
+        ref: str,
+        dispute: int,
+        *,
+        decision: RulingDecision,
+        clause: str,
+        reason: str,
+        by: str,
         final: bool = False,
     ) -> WrittenEvents:
         """Rule on a dispute (REF-4.2 to REF-4.5). An overturning ruling is carried out as
@@ -501,73 +770,129 @@ class Commands:
             raise InvalidCommandError("REF-4.2", f"game {view.game_id} has no dispute {dispute}")
         if record.final:
             raise InvalidCommandError("REF-4.4", f"dispute {dispute} already has a final ruling")
-        level: RulingLevel = "final" if final else (
-            "appeal" if record.steps and isinstance(record.steps[-1], DisputeAppealed) else "referee")
+        level: RulingLevel = (
+            "final"
+            if final
+            else (
+                "appeal"
+                if record.steps and isinstance(record.steps[-1], DisputeAppealed)
+                else "referee"
+            )
+        )
         if level == "referee" and record.steps:
             raise InvalidCommandError(
-                "REF-4.3", f"dispute {dispute} was already ruled on; it goes on by appeal or a final ruling")
+                "REF-4.3",
+                f"dispute {dispute} was already ruled on; it goes on by appeal or a final ruling",
+            )
         if not reason.strip():
             raise InvalidCommandError("REF-4.2", "a ruling needs a reason")
         cited = valid_clause(view, clause)
         base = self._header(view.game_id)
-        new: list[GameEvent] = [DisputeRuled(**base, dispute=dispute, decision=decision, level=level,
-                                             clause=cited, reason=reason, by=by)]
+        new: list[GameEvent] = [
+            DisputeRuled(
+                **base,
+                dispute=dispute,
+                decision=decision,
+                level=level,
+                clause=cited,
+                reason=reason,
+                by=by,
+            )
+        ]
         previous = _current_decision(record)
         if decision == "overturn" and previous != "overturn":
             new.extend(self._overturn(view, record.event, base, by, dispute))
         elif decision == "uphold" and previous == "overturn":
             raise InvalidCommandError(
-                "REF-4.5", "an earlier ruling overturned this decision and was carried out; to restore it, "
-                "record the correction as a new action or retraction")
+                "REF-4.5",
+                "an earlier ruling overturned this decision and was carried out; to restore it, "
+                "record the correction as a new action or retraction",
+            )
         written = self.store.append(view, new)
         return self._written(view, written)
 
-    def _overturn(self, view: GameView, event_no: int, base: dict[str, Any], by: str,
-                  dispute: int) -> list[GameEvent]:
+    def _overturn(
+        self, view: GameView, event_no: int, base: dict[str, Any], by: str, dispute: int
+    ) -> list[GameEvent]:
         target = view.event(event_no)
         note = f"dispute {dispute} overturned"
         if isinstance(target, ActionRecorded):
             if not view.standing or view.standing[-1].originator_version != event_no:
                 raise InvalidCommandError(
-                    "REF-4.5", f"event {event_no} is no longer the latest standing action; retract the actions "
-                    "after it first, then rule")
+                    "REF-4.5",
+                    f"event {event_no} is no longer the latest standing action; retract the actions "
+                    "after it first, then rule",
+                )
             return [ActionRetracted(**base, seq=target.seq, event=event_no, reason=note, by=by)]
         if isinstance(target, ActionRejected):
             if view.ended is not None:
-                raise InvalidCommandError("REF-4.5", "the game is over; the rejected action cannot be recorded now")
+                raise InvalidCommandError(
+                    "REF-4.5", "the game is over; the rejected action cannot be recorded now"
+                )
             if target.seq != view.ply + 1:
                 raise InvalidCommandError(
-                    "REF-4.5", f"the rejected entry was for action {target.seq}, but the game is at action "
-                    f"{view.ply + 1}; retract back to that point first")
+                    "REF-4.5",
+                    f"the rejected entry was for action {target.seq}, but the game is at action "
+                    f"{view.ply + 1}; retract back to that point first",
+                )
             judged = view.judge(target.text, target.actor)
             if judged.action is None or judged.seat is None:
-                raise InvalidCommandError("REF-4.5", f"the rejected text {target.text!r} is not an action")
-            return [ActionRecorded(**base, seq=target.seq, actor=judged.seat,
-                                   action=msgspec.Raw(msgspec.json.encode(judged.action)),
-                                   notation=view.rules.notation(judged.action), recorded_by=by)]
+                raise InvalidCommandError(
+                    "REF-4.5", f"the rejected text {target.text!r} is not an action"
+                )
+            return [
+                ActionRecorded(
+                    **base,
+                    seq=target.seq,
+                    actor=judged.seat,
+                    action=msgspec.Raw(msgspec.json.encode(judged.action)),
+                    notation=view.rules.notation(judged.action),
+                    recorded_by=by,
+                )
+            ]
         if isinstance(target, GameEnded):
             if target.how == "rule":
                 raise InvalidCommandError(
-                    "REF-4.5", "a result reached by rule stands while the action that reached it stands; "
-                    "overturn that action instead")
+                    "REF-4.5",
+                    "a result reached by rule stands while the action that reached it stands; "
+                    "overturn that action instead",
+                )
             if view.ended is None or view.ended.originator_version != event_no:
                 raise InvalidCommandError("REF-4.5", f"event {event_no} is not the result in force")
             return [ResultVoided(**base, event=event_no, reason=note, by=by)]
         if isinstance(target, ActionRetracted):
             retracted = view.event(target.event)
-            if view.ended is not None or target.seq != view.ply + 1 or not isinstance(retracted, ActionRecorded):
+            if (
+                view.ended is not None
+                or target.seq != view.ply + 1
+                or not isinstance(retracted, ActionRecorded)
+            ):
                 raise InvalidCommandError(
-                    "REF-4.5", f"the retracted action {target.seq} no longer fits the position (the game is at "
-                    f"action {view.ply + 1}); retract back to that point first")
+                    "REF-4.5",
+                    f"the retracted action {target.seq} no longer fits the position (the game is at "
+                    f"action {view.ply + 1}); retract back to that point first",
+                )
             judged = view.judge(retracted.notation, retracted.actor)
             if not judged.verdict.legal:
                 v = judged.verdict.violations[0]
-                raise InvalidCommandError("REF-4.5", f"{retracted.notation!r} is not legal now: {v.clause}: {v.reason}")
-            return [ActionRecorded(**base, seq=target.seq, actor=retracted.actor, action=retracted.action,
-                                   notation=retracted.notation, recorded_by=by)]
+                raise InvalidCommandError(
+                    "REF-4.5", f"{retracted.notation!r} is not legal now: {v.clause}: {v.reason}"
+                )
+            return [
+                ActionRecorded(
+                    **base,
+                    seq=target.seq,
+                    actor=retracted.actor,
+                    action=retracted.action,
+                    notation=retracted.notation,
+                    recorded_by=by,
+                )
+            ]
         raise InvalidCommandError(
-            "REF-4.5", f"event {event_no} cannot be overturned by the record alone; the referee records the "
-            "correction (an adjustment, a penalty voided by a new ruling) and the ruling explains it")
+            "REF-4.5",
+            f"event {event_no} cannot be overturned by the record alone; the referee records the "
+            "correction (an adjustment, a penalty voided by a new ruling) and the ruling explains it",
+        )
 
 
 def _current_decision(record: Dispute) -> str | None:

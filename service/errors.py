@@ -50,7 +50,9 @@ class StaleVersionError(RefereeError, RuntimeError):
     """The caller saw an older version of the game than the store holds (HTTP ``If-Match``)."""
 
     def __init__(self, game_id: str, expected: int, actual: int) -> None:
-        super().__init__(f"game {game_id} is at event {actual}, not {expected}: look again before entering")
+        super().__init__(
+            f"game {game_id} is at event {actual}, not {expected}: look again before entering"
+        )
         self.expected = expected
         self.actual = actual
 

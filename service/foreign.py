@@ -46,8 +46,10 @@ def format_owner(fmt: str) -> GameRules[Any, Any]:
         if fmt in rules.record_formats:
             return rules
     known = sorted({f for n in games.names() for f in _formats(n)})
-    raise RefusedError(f"no game reads records of format {fmt!r}; formats: jsonl, text"
-                       + (", " + ", ".join(known) if known else ""))
+    raise RefusedError(
+        f"no game reads records of format {fmt!r}; formats: jsonl, text"
+        + (", " + ", ".join(known) if known else "")
+    )
 
 
 def _formats(name: str) -> tuple[str, ...]:
@@ -58,8 +60,14 @@ def _formats(name: str) -> tuple[str, ...]:
 
 
 def import_foreign(
-    store: GameStore, fmt: str, paths: Sequence[str], *, compare: bool = False,
-    options: Mapping[str, Any] | None = None, by: str = "", progress: Callable[[int], None] | None = None,
+    store: GameStore,
+    fmt: str,
+    paths: Sequence[str],
+    *,
+    compare: bool = False,
+    options: Mapping[str, Any] | None = None,
+    by: str = "",
+    progress: Callable[[int], None] | None = None,
 ) -> list[ForeignResult]:
     """Import other tools' records of ``fmt``; one result per file."""
     from service.app import RefereeService
@@ -73,9 +81,17 @@ def import_foreign(
             result.expected_result = record.expected_result
             scratch = RefereeService(GameStore(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}))
             setup = record.setup
-            view = scratch.create_game(rules.name, setup.players, ruleset=setup.ruleset, variants=setup.variants,
-                                       options=setup.options, by=by, game_id=record.stem, raw_options=False,
-                                       imported_from=str(path))
+            view = scratch.create_game(
+                rules.name,
+                setup.players,
+                ruleset=setup.ruleset,
+                variants=setup.variants,
+                options=setup.options,
+                by=by,
+                game_id=record.stem,
+                raw_options=False,
+                imported_from=str(path),
+            )
             for step in record.steps():
                 result.steps += 1
                 for text in step.entries:
@@ -92,7 +108,9 @@ def import_foreign(
             result.result = view.result
             if compare and result.agree and result.result != result.expected_result:
                 result.agree = False
-                result.first_difference = f"result: ours {result.result}, theirs {result.expected_result}"
+                result.first_difference = (
+                    f"result: ours {result.result}, theirs {result.expected_result}"
+                )
             if store.exists(record.stem):
                 result.error = f"game {record.stem} is already in the store"
             else:

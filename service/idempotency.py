@@ -31,10 +31,12 @@ from service.sidedb import SideDB
 __all__ = ["Claim", "IdempotencyStore", "fingerprint"]
 
 _SCHEMA = (
-    ("CREATE TABLE IF NOT EXISTS referee_idempotency (principal TEXT NOT NULL, idem_key TEXT NOT NULL, "
-    "fingerprint TEXT NOT NULL, state TEXT NOT NULL, status INTEGER NOT NULL DEFAULT 0, "
-    "headers TEXT NOT NULL DEFAULT '{}', body TEXT NOT NULL DEFAULT '', created DOUBLE PRECISION NOT NULL, "
-    "PRIMARY KEY (principal, idem_key))"),
+    (
+        "CREATE TABLE IF NOT EXISTS referee_idempotency (principal TEXT NOT NULL, idem_key TEXT NOT NULL, "
+        "fingerprint TEXT NOT NULL, state TEXT NOT NULL, status INTEGER NOT NULL DEFAULT 0, "
+        "headers TEXT NOT NULL DEFAULT '{}', body TEXT NOT NULL DEFAULT '', created DOUBLE PRECISION NOT NULL, "
+        "PRIMARY KEY (principal, idem_key))"
+    ),
 )
 
 KEEP_SECONDS = 24 * 3600
@@ -75,7 +77,9 @@ class IdempotencyStore:
         self._purge(now)
         inserted, _ = self.db.execute(
             "INSERT INTO referee_idempotency (principal, idem_key, fingerprint, state, created) "
-            "VALUES (?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING", (principal, key, print_, now))
+            "VALUES (?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING",
+            (principal, key, print_, now),
+        )
         if inserted == 1:
             return Claim(state="new")
         return self.look(principal, key, print_)
@@ -83,27 +87,40 @@ class IdempotencyStore:
     def look(self, principal: str, key: str, print_: str) -> Claim:
         _, rows = self.db.execute(
             "SELECT fingerprint, state, status, headers, body, created FROM referee_idempotency "
-            "WHERE principal = ? AND idem_key = ?", (principal, key))
+            "WHERE principal = ? AND idem_key = ?",
+            (principal, key),
+        )
         if not rows:  # released meanwhile: the caller claims again
             return Claim(state="pending", age=0.0)
         stored, state, status, headers, body, created = rows[0]
         if stored != print_:
             return Claim(state="mismatch")
         if state == "done":
-            return Claim(state="done", status=int(status), headers=json.loads(headers), body=str(body),
-                         age=time.time() - float(created))
+            return Claim(
+                state="done",
+                status=int(status),
+                headers=json.loads(headers),
+                body=str(body),
+                age=time.time() - float(created),
+            )
         return Claim(state="pending", age=time.time() - float(created))
 
-    def finish(self, principal: str, key: str, status: int, headers: Mapping[str, str], body: str) -> None:
+    def finish(
+        self, principal: str, key: str, status: int, headers: Mapping[str, str], body: str
+    ) -> None:
         """Save the answer to send to every retry."""
         self.db.execute(
             "UPDATE referee_idempotency SET state = 'done', status = ?, headers = ?, body = ? "
-            "WHERE principal = ? AND idem_key = ?", (status, json.dumps(dict(headers)), body, principal, key))
+            "WHERE principal = ? AND idem_key = ?",
+            (status, json.dumps(dict(headers)), body, principal, key),
+        )
 
     def release(self, principal: str, key: str) -> None:
         """Forget a claim whose command stored nothing, so a retry runs it again."""
-        self.db.execute("DELETE FROM referee_idempotency WHERE principal = ? AND idem_key = ? AND state = 'pending'",
-                        (principal, key))
+        self.db.execute(
+            "DELETE FROM referee_idempotency WHERE principal = ? AND idem_key = ? AND state = 'pending'",
+            (principal, key),
+        )
 
     def _purge(self, now: float) -> None:
         if now - self._last_purge < 600:

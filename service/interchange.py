@@ -100,24 +100,36 @@ class ImportReport(msgspec.Struct, kw_only=True):
 # -- exports ----------------------------------------------------------------------
 
 
-def export_records(store: GameStore, game_ids: Iterable[str], fmt: str, viewer: Viewer = REFEREE) -> Iterator[str]:
+def export_records(
+    store: GameStore, game_ids: Iterable[str], fmt: str, viewer: Viewer = REFEREE
+) -> Iterator[str]:
     """The lines of each game's record, one game after another (a file of many games)."""
     if fmt == "jsonl" and viewer != REFEREE:
-        raise PermissionError("a JSONL record holds every event exactly as stored, hidden cards included; "
-                              "only the referee's view may export it (other viewers get the text record)")
+        raise PermissionError(
+            "a JSONL record holds every event exactly as stored, hidden cards included; "
+            "only the referee's view may export it (other viewers get the text record)"
+        )
     for game_id in game_ids:
         if fmt == "jsonl":
             head = store.last_row(game_id)
             if head is None:
                 raise GameNotFoundError(f"no game {game_id!r} in this store")
-            (_, topic, state), = store.rows(game_id, upto=1)
+            ((_, topic, state),) = store.rows(game_id, upto=1)
             # Streamed a page at a time, up to the head read first: a game written to
             # meanwhile is exported as it stood, and a long game in flat memory.
-            yield from export_jsonl(game_id, getattr(decode(topic, state), "game", ""),
-                                    store.iter_rows(game_id, upto=head[0]), head=head)
+            yield from export_jsonl(
+                game_id,
+                getattr(decode(topic, state), "game", ""),
+                store.iter_rows(game_id, upto=head[0]),
+                head=head,
+            )
         else:
             view = store.load(game_id)
-            events = view.events if viewer == REFEREE else [redact(e, viewer, view.rules) for e in view.events]
+            events = (
+                view.events
+                if viewer == REFEREE
+                else [redact(e, viewer, view.rules) for e in view.events]
+            )
             yield from export_text(events, view.ended)
 
 
@@ -155,8 +167,10 @@ def _split_records(text: str) -> list[tuple[int, str]]:
     if not starts:
         return [(1, text)]
     bounds = starts + [len(lines)]
-    return [(bounds[i] + 1, "\n".join([""] * bounds[i] + lines[bounds[i]:bounds[i + 1]]))
-            for i in range(len(starts))]
+    return [
+        (bounds[i] + 1, "\n".join([""] * bounds[i] + lines[bounds[i] : bounds[i + 1]]))
+        for i in range(len(starts))
+    ]
 
 
 def check_records(source: str, data: bytes, by: str) -> list[Checked]:
@@ -169,13 +183,19 @@ def check_records(source: str, data: bytes, by: str) -> list[Checked]:
     if not stripped:
         return [Checked(source=source, error=f"{source}: the file is empty")]
     if stripped[0] not in "{[":
-        return [Checked(source=source, error=f"{source}: neither a referee-jsonl nor a referee-text record")]
+        return [
+            Checked(
+                source=source, error=f"{source}: neither a referee-jsonl nor a referee-text record"
+            )
+        ]
     records = _split_records(text)
     out: list[Checked] = []
     for index, (_, body) in enumerate(records, start=1):
         name = source if len(records) == 1 else f"{source}#{index}"
         try:
-            out.append(_check_jsonl(name, body) if stripped[0] == "{" else _check_text(name, body, by))
+            out.append(
+                _check_jsonl(name, body) if stripped[0] == "{" else _check_text(name, body, by)
+            )
         except ImportFileError as exc:
             out.append(Checked(source=name, error=str(exc)))
         except RecursionError:
@@ -198,17 +218,25 @@ def _check_jsonl(source: str, text: str) -> Checked:
         line_of = {e.originator_version: n for n, e, _, _ in rows}
         line = line_of.get(finding.event) if finding.event is not None else None
         raise ImportFileError(source, line, f"{finding.problem}: {finding.detail}")
-    return Checked(source=source, game_id=events[0].originator_id, game=game,
-                   rows=[(e.originator_version, topic, state) for _, e, topic, state in rows],
-                   last_hash=events[-1].hash)
+    return Checked(
+        source=source,
+        game_id=events[0].originator_id,
+        game=game,
+        rows=[(e.originator_version, topic, state) for _, e, topic, state in rows],
+        last_hash=events[-1].hash,
+    )
 
 
 def _check_text(source: str, text: str, by: str) -> Checked:
     record = parse_text(text, source)
     events = replay_text(record, source, by=by)
-    return Checked(source=source, game_id=events[0].originator_id, game=record.tags["Game"],
-                   rows=[(e.originator_version, TOPIC_OF[type(e)], encode(e)) for e in events],
-                   last_hash=events[-1].hash)
+    return Checked(
+        source=source,
+        game_id=events[0].originator_id,
+        game=record.tags["Game"],
+        rows=[(e.originator_version, TOPIC_OF[type(e)], encode(e)) for e in events],
+        last_hash=events[-1].hash,
+    )
 
 
 def _check_file(args: tuple[str, str, dict[str, str]]) -> list[Checked]:
@@ -247,12 +275,22 @@ def replay_text(record: TextRecord, source: str, *, by: str = "") -> list[GameEv
 
     when = record.date() or datetime.now(UTC)
     by = record.tags.get("Referee") or by  # the record names its referee; entries carry no one else
-    scratch = RefereeService(GameStore(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}), clock=lambda: when)
+    scratch = RefereeService(
+        GameStore(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}), clock=lambda: when
+    )
     try:
         rules = games.load(record.tags["Game"])
-        scratch.create_game(rules.name, record.players(), ruleset=record.tags["Ruleset"],
-                            variants=record.variants(), options=record.options(), by=by,
-                            game_id=record.game_id, meta=record.meta(), raw_options=False)
+        scratch.create_game(
+            rules.name,
+            record.players(),
+            ruleset=record.tags["Ruleset"],
+            variants=record.variants(),
+            options=record.options(),
+            by=by,
+            game_id=record.game_id,
+            meta=record.meta(),
+            raw_options=False,
+        )
     except (RefereeError, ValueError, LookupError) as exc:
         raise ImportFileError(source, None, f"cannot set the game up: {exc}") from None
     lines = record.lines
@@ -273,8 +311,11 @@ def replay_text(record: TextRecord, source: str, *, by: str = "") -> list[GameEv
             if index < len(lines) and _same(lines[index][2], event):
                 index += 1
             elif index < len(lines) and _consequence(lines[index][2]):
-                raise ImportFileError(source, lines[index][0],
-                                      f"the rules give {shown!r} here, the record says {lines[index][1]!r}")
+                raise ImportFileError(
+                    source,
+                    lines[index][0],
+                    f"the rules give {shown!r} here, the record says {lines[index][1]!r}",
+                )
     view = scratch.store.load(record.game_id)
     return list(view.events)
 
@@ -285,8 +326,11 @@ def _parsed(text: str) -> TextLine:
 
 def _consequence(line: TextLine) -> bool:
     """Lines that only a command before them can produce."""
-    return (isinstance(line, VoidedLine) or (isinstance(line, EndedLine) and line.how in ("rule", "penalty"))
-            or (isinstance(line, WithdrawnLine) and line.how == "penalty"))
+    return (
+        isinstance(line, VoidedLine)
+        or (isinstance(line, EndedLine) and line.how in ("rule", "penalty"))
+        or (isinstance(line, WithdrawnLine) and line.how == "penalty")
+    )
 
 
 def _same(line: TextLine, event: GameEvent) -> bool:
@@ -295,7 +339,9 @@ def _same(line: TextLine, event: GameEvent) -> bool:
         return False
     ours = _parsed(shown)
     if isinstance(ours, ActionLine) and isinstance(line, ActionLine):
-        text = line.text if line.seat is None or line.seat == ours.seat else f"{line.seat} {line.text}"
+        text = (
+            line.text if line.seat is None or line.seat == ours.seat else f"{line.seat} {line.text}"
+        )
         return line.seq == ours.seq and " ".join(text.split()).lower() == ours.text.lower()
     if isinstance(ours, EndedLine) and isinstance(line, EndedLine):
         return (ours.result, ours.how, ours.clause) == (line.result, line.how, line.clause)
@@ -314,22 +360,33 @@ def _enter(svc: Any, game_id: str, line: TextLine, by: str) -> list[GameEvent]:
     if isinstance(line, ActionLine):
         if line.seq != view.ply + 1:
             raise ValueError(f"action numbered {line.seq}; the game is at action {view.ply + 1}")
-        actor, text = (line.seat, line.text) if line.seat in seats else (
-            None, f"{line.seat} {line.text}" if line.seat else line.text)
+        actor, text = (
+            (line.seat, line.text)
+            if line.seat in seats
+            else (None, f"{line.seat} {line.text}" if line.seat else line.text)
+        )
         result = svc.record(game_id, text, actor=actor, by=by, view=view)
         if not result.accepted:
             v = result.violations[0]
             raise ValueError(f"{text!r}: {v.clause}: {v.reason}")
         return _since(svc, game_id, before)
     if isinstance(line, RejectedLine):
-        result = svc.record(game_id, line.text, actor=line.seat if line.seat in seats else None, by=by,
-                            view=view, keep_unreadable=True)
+        result = svc.record(
+            game_id,
+            line.text,
+            actor=line.seat if line.seat in seats else None,
+            by=by,
+            view=view,
+            keep_unreadable=True,
+        )
         if result.accepted:
             raise ValueError(f"{line.text!r} was rejected, but the rules accept it now")
         now = sorted({v.clause for v in result.violations})
         if line.clauses and sorted(set(line.clauses)) != now:
-            raise ValueError(f"{line.text!r} was rejected under {', '.join(sorted(set(line.clauses)))}; "
-                             f"the rules now cite {', '.join(now)}")
+            raise ValueError(
+                f"{line.text!r} was rejected under {', '.join(sorted(set(line.clauses)))}; "
+                f"the rules now cite {', '.join(now)}"
+            )
         return _since(svc, game_id, before)
     if isinstance(line, RetractedLine):
         if not view.standing or view.standing[-1].seq != line.seq:
@@ -342,8 +399,15 @@ def _enter(svc: Any, game_id: str, line: TextLine, by: str) -> list[GameEvent]:
     elif isinstance(line, DisputeLine):
         svc.dispute(game_id, line.event, by=line.by, claim=line.claim)
     elif isinstance(line, RulingLine):
-        svc.rule(game_id, line.dispute, decision=line.decision, clause=line.clause, reason=line.reason,
-                 by=line.by, final=line.level == "final")
+        svc.rule(
+            game_id,
+            line.dispute,
+            decision=line.decision,
+            clause=line.clause,
+            reason=line.reason,
+            by=line.by,
+            final=line.level == "final",
+        )
     elif isinstance(line, AppealLine):
         svc.appeal(game_id, line.dispute, by=line.by, grounds=line.grounds)
     elif isinstance(line, DeckLine):
@@ -351,7 +415,9 @@ def _enter(svc: Any, game_id: str, line: TextLine, by: str) -> list[GameEvent]:
     elif isinstance(line, OpenedLine):
         svc.open_deck(game_id, line.seat, line.decklist, line.salt, by=by)
     elif isinstance(line, AdjustLine):
-        svc.adjust(game_id, line.changes, card=line.card, reason=line.reason, by=by, resolves=line.resolves)
+        svc.adjust(
+            game_id, line.changes, card=line.card, reason=line.reason, by=by, resolves=line.resolves
+        )
     elif isinstance(line, PenaltyLine):
         svc.penalty(game_id, line.seat, line.penalty, line.infraction, reason=line.reason, by=by)
     else:
@@ -365,16 +431,24 @@ def _enter(svc: Any, game_id: str, line: TextLine, by: str) -> list[GameEvent]:
 def _end(svc: Any, view: GameView, game_id: str, line: EndedLine, by: str) -> None:
     seats = view.seats
     if line.how in ("rule", "penalty"):
-        raise ValueError(f"{line.clause}: the rules do not end the game here" if line.how == "rule"
-                         else "a result by penalty follows its penalty line")
+        raise ValueError(
+            f"{line.clause}: the rules do not end the game here"
+            if line.how == "rule"
+            else "a result by penalty follows its penalty line"
+        )
     if line.how == "agreement":
         svc.end(game_id, "agreement", reason=line.reason, by=by)
     elif line.how == "adjudication":
         if ">" in line.result or ("=" in line.result and len(seats) > 2):
             svc.end(game_id, "adjudication", ranking=line.result, reason=line.reason, by=by)
         else:
-            svc.end(game_id, "adjudication", who=None if line.result == "draw" else line.result,
-                    reason=line.reason, by=by)
+            svc.end(
+                game_id,
+                "adjudication",
+                who=None if line.result == "draw" else line.result,
+                reason=line.reason,
+                by=by,
+            )
     else:  # resignation: the seat that resigned is the one placed last among those playing
         playing = [s for s in seats if s not in view.withdrawn_seats()]
         if len(playing) == 2 and line.result in playing:
@@ -394,8 +468,13 @@ def _since(svc: Any, game_id: str, version: int) -> list[GameEvent]:
 
 
 def import_records(
-    store: GameStore, sources: Sequence[str], *, as_new: bool = False, by: str = "",
-    workers: int | None = None, progress: Callable[[int], None] | None = None,
+    store: GameStore,
+    sources: Sequence[str],
+    *,
+    as_new: bool = False,
+    by: str = "",
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> ImportReport:
     """Import every record of ``sources``; each is imported, skipped or refused on its own."""
     count = workers if workers is not None else default_workers()
@@ -455,8 +534,13 @@ class _Writer:
 
 
 def _read_all(
-    store: GameStore, sources: Sequence[str], by: str, count: int, progress: Callable[[int], None] | None,
-    as_new: bool, put: Callable[[list[tuple[Checked, FileOutcome]]], None],
+    store: GameStore,
+    sources: Sequence[str],
+    by: str,
+    count: int,
+    progress: Callable[[int], None] | None,
+    as_new: bool,
+    put: Callable[[list[tuple[Checked, FileOutcome]]], None],
 ) -> list[FileOutcome]:
     """Check every record, decide its outcome, and hand batches to be inserted."""
     outcomes: list[FileOutcome] = []
@@ -469,10 +553,16 @@ def _read_all(
         present = store.existing([c.game_id for c in checked_file if c.error is None])
         for checked in checked_file:
             if checked.error is not None:
-                outcomes.append(FileOutcome(source=checked.source, status="refused", detail=checked.error))
+                outcomes.append(
+                    FileOutcome(source=checked.source, status="refused", detail=checked.error)
+                )
                 continue
-            outcome = FileOutcome(source=checked.source, status="imported", game_id=checked.game_id,
-                                  events=len(checked.rows))
+            outcome = FileOutcome(
+                source=checked.source,
+                status="imported",
+                game_id=checked.game_id,
+                events=len(checked.rows),
+            )
             existing = seen.get(checked.game_id)
             if existing is None and checked.game_id in present:
                 existing = _stored_last_hash(store, checked.game_id)
@@ -487,8 +577,10 @@ def _read_all(
                     continue
                 else:
                     outcome.status, outcome.events = "refused", 0
-                    outcome.detail = (f"{checked.source}: a different game with id {checked.game_id} is already "
-                                      "in the store (import with --as-new to copy it under a new id)")
+                    outcome.detail = (
+                        f"{checked.source}: a different game with id {checked.game_id} is already "
+                        "in the store (import with --as-new to copy it under a new id)"
+                    )
                     outcomes.append(outcome)
                     continue
             seen[checked.game_id] = checked.last_hash
@@ -524,8 +616,11 @@ def _insert(store: GameStore, batch: list[tuple[Checked, FileOutcome]]) -> None:
         except ConcurrentWriteError:
             same = _stored_last_hash(store, checked.game_id) == checked.last_hash
             outcome.status, outcome.events = ("skipped" if same else "refused"), 0
-            outcome.detail = (f"game {checked.game_id} was stored by another import meanwhile" if same else
-                              f"{checked.source}: a different game with id {checked.game_id} was stored meanwhile")
+            outcome.detail = (
+                f"game {checked.game_id} was stored by another import meanwhile"
+                if same
+                else f"{checked.source}: a different game with id {checked.game_id} was stored meanwhile"
+            )
 
 
 def _copy(store: GameStore, checked: Checked) -> Checked:
@@ -541,7 +636,9 @@ def _copy(store: GameStore, checked: Checked) -> Checked:
         event = seal(msgspec.structs.replace(event, **changes))
         prev = event.hash
         out.append((number, TOPIC_OF[type(event)], encode(event)))
-    return Checked(source=checked.source, game_id=new_id, game=checked.game, rows=out, last_hash=prev)
+    return Checked(
+        source=checked.source, game_id=new_id, game=checked.game, rows=out, last_hash=prev
+    )
 
 
 __all__ += ["JSONL_FORMAT", "check_records"]

@@ -33,11 +33,19 @@ from events.store import GameStore
 from events.view import GameView
 from referee.contract import Viewer
 
-__all__ = ["GameListing", "ListedGame", "Notice", "game_events_after", "last_notice", "notices_after"]
+__all__ = [
+    "GameListing",
+    "ListedGame",
+    "Notice",
+    "game_events_after",
+    "last_notice",
+    "notices_after",
+]
 
 
-def game_events_after(load: Callable[[str], GameView], game_id: str, after: int,
-                      viewer: Viewer) -> tuple[GameView, list[dict[str, Any]]]:
+def game_events_after(
+    load: Callable[[str], GameView], game_id: str, after: int, viewer: Viewer
+) -> tuple[GameView, list[dict[str, Any]]]:
     """The game and its events numbered above ``after``, each as ``viewer`` may see it."""
     view = load(game_id)
     start = max(0, after)
@@ -56,8 +64,10 @@ class Notice(msgspec.Struct, frozen=True, kw_only=True):
 def notices_after(store: GameStore, after: int, limit: int = 1000) -> list[Notice]:
     """Notifications after id ``after`` (at most ``limit``), oldest first."""
     batch = store.recorder.select_notifications(after, limit, inclusive_of_start=False)
-    return [Notice(id=n.id, game_id=str(n.originator_id), version=n.originator_version, topic=n.topic)
-            for n in batch]
+    return [
+        Notice(id=n.id, game_id=str(n.originator_id), version=n.originator_version, topic=n.topic)
+        for n in batch
+    ]
 
 
 def last_notice(store: GameStore) -> int:
@@ -79,8 +89,12 @@ class ListedGame(msgspec.Struct, kw_only=True):
     changed: int  # the notification id that last changed this row
 
 
-_TOPICS = tuple(topics_for(GameCreated) + topics_for(GameEnded) + topics_for(ActionRetracted)
-                + topics_for(ResultVoided))
+_TOPICS = tuple(
+    topics_for(GameCreated)
+    + topics_for(GameEnded)
+    + topics_for(ActionRetracted)
+    + topics_for(ResultVoided)
+)
 
 
 class GameListing:
@@ -92,9 +106,17 @@ class GameListing:
         self._after = 0
         self._lock = threading.Lock()
 
-    def rows(self, *, game: str | None = None, status: str | None = None, player: str | None = None,
-             table: str | None = None, event: str | None = None, round_: str | None = None,
-             ids: Sequence[str] | None = None) -> list[ListedGame]:
+    def rows(
+        self,
+        *,
+        game: str | None = None,
+        status: str | None = None,
+        player: str | None = None,
+        table: str | None = None,
+        event: str | None = None,
+        round_: str | None = None,
+        ids: Sequence[str] | None = None,
+    ) -> list[ListedGame]:
         """Every game, or those that match every filter given (names and labels
         case-insensitive; ``player`` matches any part of a player's name)."""
         with self._lock:
@@ -126,16 +148,26 @@ class GameListing:
             event: GameEvent = to_domain(note)
             if isinstance(event, GameCreated):
                 self._rows[event.originator_id] = ListedGame(
-                    game_id=event.originator_id, game=event.game, ruleset=event.ruleset,
-                    players={p.seat: p.name for p in event.players}, created=event.timestamp, result="*",
-                    how=None, status="open", meta=dict(getattr(event, "meta", {}) or {}), changed=note.id)
+                    game_id=event.originator_id,
+                    game=event.game,
+                    ruleset=event.ruleset,
+                    players={p.seat: p.name for p in event.players},
+                    created=event.timestamp,
+                    result="*",
+                    how=None,
+                    status="open",
+                    meta=dict(getattr(event, "meta", {}) or {}),
+                    changed=note.id,
+                )
                 continue
             row = self._rows.get(event.originator_id)
             if row is None:
                 continue
             if isinstance(event, GameEnded):
                 row.result, row.how, row.status = event.result, event.how, "finished"
-            elif isinstance(event, ResultVoided) or (isinstance(event, ActionRetracted) and row.how == "rule"):
+            elif isinstance(event, ResultVoided) or (
+                isinstance(event, ActionRetracted) and row.how == "rule"
+            ):
                 row.result, row.how, row.status = "*", None, "open"
             else:
                 continue

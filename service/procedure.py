@@ -18,8 +18,12 @@ __all__ = ["header", "ranked_with_withdrawn", "result_by_rule", "seat_of", "vali
 
 def header(game_id: str, when: datetime | None = None) -> dict[str, Any]:
     """The common fields of a new event before it is numbered, linked and sealed."""
-    return {"originator_id": game_id, "originator_version": 0,
-            "timestamp": when or datetime.now(UTC), "prev_hash": ""}
+    return {
+        "originator_id": game_id,
+        "originator_version": 0,
+        "timestamp": when or datetime.now(UTC),
+        "prev_hash": "",
+    }
 
 
 def seat_of(view: GameView, who: str, *, what: str = "seat or player") -> str:
@@ -63,12 +67,26 @@ def result_by_rule(view: GameView, outcome: Outcome, base: dict[str, Any], by: s
     ranking: tuple[Placing, ...] = ()
     if len(seats) > 2 or outcome.status == "ranked":
         ranking = outcome.placings(seats)
-    return GameEnded(**base, winner=outcome.winner, how="rule", clause=outcome.clause or "REF-3.1",
-                     reason=outcome.reason, by=by, ranking=ranking, tiebreak=outcome.tiebreak)
+    return GameEnded(
+        **base,
+        winner=outcome.winner,
+        how="rule",
+        clause=outcome.clause or "REF-3.1",
+        reason=outcome.reason,
+        by=by,
+        ranking=ranking,
+        tiebreak=outcome.tiebreak,
+    )
 
 
 def declared_result(
-    view: GameView, base: dict[str, Any], *, how: str, clause: str, reason: str, by: str,
+    view: GameView,
+    base: dict[str, Any],
+    *,
+    how: str,
+    clause: str,
+    reason: str,
+    by: str,
     top: Sequence[Placing],
 ) -> GameEnded:
     """A result declared by the referee (resignation, agreement, adjudication, penalty)."""
@@ -76,8 +94,15 @@ def declared_result(
     firsts = [p.seat for p in ranking if p.rank == 1]
     winner = firsts[0] if len(firsts) == 1 else None
     stored = ranking if len(view.seats) > 2 else ()
-    return GameEnded(**base, winner=winner, how=how, clause=clause,  # type: ignore[arg-type]
-                     reason=reason, by=by, ranking=stored)
+    return GameEnded(
+        **base,
+        winner=winner,
+        how=how,
+        clause=clause,  # type: ignore[arg-type]
+        reason=reason,
+        by=by,
+        ranking=stored,
+    )
 
 
 def active_seats(view: GameView) -> list[str]:
@@ -87,7 +112,9 @@ def active_seats(view: GameView) -> list[str]:
 
 def require_open(view: GameView) -> None:
     if view.ended is not None:
-        raise InvalidCommandError("REF-1.3", f"the game already ended ({view.ended.result} by {view.ended.how})")
+        raise InvalidCommandError(
+            "REF-1.3", f"the game already ended ({view.ended.result} by {view.ended.how})"
+        )
 
 
 def summaries(events: Sequence[GameEvent]) -> list[str]:

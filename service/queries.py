@@ -91,8 +91,10 @@ class Queries:
         if self.store.exists(ref):
             return ref
         if len(ref) < MIN_ENDING:
-            raise RefusedError(f"{ref!r} is too short to name a game safely: give its whole id or at least "
-                               f"its last {MIN_ENDING} characters ('referee games' lists them)")
+            raise RefusedError(
+                f"{ref!r} is too short to name a game safely: give its whole id or at least "
+                f"its last {MIN_ENDING} characters ('referee games' lists them)"
+            )
         scan = self.store.read_only and not self.projector.exists()
         matches: list[str] = []
         if not scan:
@@ -107,13 +109,24 @@ class Queries:
             raise GameNotFoundError(f"no game {ref!r} in this store ('referee games' lists them)")
         if len(matches) > 1:
             more = " and more" if len(matches) > 5 else ""
-            raise RefusedError(f"{ref!r} ends several games: {', '.join(matches[:5])}{more}; give more of the id")
+            raise RefusedError(
+                f"{ref!r} ends several games: {', '.join(matches[:5])}{more}; give more of the id"
+            )
         if self.on_resolved is not None:
             self.on_resolved(ref, matches[0])
         return matches[0]
 
-    def games(self, *, limit: int = 50, offset: int = 0, before: int | None = None, player: str | None = None,
-              game: str | None = None, status: str | None = None, since: str | None = None) -> list[GameRow]:
+    def games(
+        self,
+        *,
+        limit: int = 50,
+        offset: int = 0,
+        before: int | None = None,
+        player: str | None = None,
+        game: str | None = None,
+        status: str | None = None,
+        since: str | None = None,
+    ) -> list[GameRow]:
         """Games newest first, from the games catalog (caught up first), a page at a time."""
         if game is not None:
             game = games.load(game).name
@@ -122,61 +135,122 @@ class Queries:
         if not 1 <= limit <= 10_000:
             raise RefusedError("--limit is 1 to 10000")
         if self.store.read_only and not self.projector.exists():
-            return self._scanned_games(limit=limit, offset=offset, player=player, game=game, status=status,
-                                       since=since)
+            return self._scanned_games(
+                limit=limit, offset=offset, player=player, game=game, status=status, since=since
+            )
         try:
             self.projector.catch_up()
         except (OSError, sqlite3.Error):  # the catalog cannot be written beside the store
-            return self._scanned_games(limit=limit, offset=offset, player=player, game=game, status=status,
-                                       since=since)
-        rows = self.projector.games(limit=limit, offset=offset, before=before, player=player, game=game,
-                                    status=status, since=since)
-        return [GameRow(game_id=r["game_id"], game=r["game"], ruleset=r["ruleset"], players=json.loads(r["players"]),
-                        created=datetime.fromisoformat(r["started"]), result=r["result"], how=r["how"],
-                        status=r["status"], cursor=r["created_at"]) for r in rows]
+            return self._scanned_games(
+                limit=limit, offset=offset, player=player, game=game, status=status, since=since
+            )
+        rows = self.projector.games(
+            limit=limit,
+            offset=offset,
+            before=before,
+            player=player,
+            game=game,
+            status=status,
+            since=since,
+        )
+        return [
+            GameRow(
+                game_id=r["game_id"],
+                game=r["game"],
+                ruleset=r["ruleset"],
+                players=json.loads(r["players"]),
+                created=datetime.fromisoformat(r["started"]),
+                result=r["result"],
+                how=r["how"],
+                status=r["status"],
+                cursor=r["created_at"],
+            )
+            for r in rows
+        ]
 
-    def _scanned_games(self, *, limit: int, offset: int, player: str | None, game: str | None,
-                       status: str | None, since: str | None) -> list[GameRow]:
+    def _scanned_games(
+        self,
+        *,
+        limit: int,
+        offset: int,
+        player: str | None,
+        game: str | None,
+        status: str | None,
+        since: str | None,
+    ) -> list[GameRow]:
         """The games list read from the log itself (a read-only store with no catalog beside it)."""
         rows = []
         for s in reversed(self.store.games()):
             finished = s.result != "*"
-            if (player and player not in s.players.values()) or (game and s.game != game) or \
-                    (status and status != ("finished" if finished else "open")) or \
-                    (since and s.created.isoformat() < since):
+            if (
+                (player and player not in s.players.values())
+                or (game and s.game != game)
+                or (status and status != ("finished" if finished else "open"))
+                or (since and s.created.isoformat() < since)
+            ):
                 continue
-            rows.append(GameRow(game_id=s.game_id, game=s.game, ruleset=s.ruleset, players=s.players,
-                                created=s.created, result=s.result, how=s.how,
-                                status="finished" if finished else "open"))
-        return rows[offset:offset + limit]
+            rows.append(
+                GameRow(
+                    game_id=s.game_id,
+                    game=s.game,
+                    ruleset=s.ruleset,
+                    players=s.players,
+                    created=s.created,
+                    result=s.result,
+                    how=s.how,
+                    status="finished" if finished else "open",
+                )
+            )
+        return rows[offset : offset + limit]
 
     # -- positions -------------------------------------------------------------
-    def position(self, ref: str | GameView, *, at: int | None = None, viewer: str | None = None) -> PositionView:
+    def position(
+        self, ref: str | GameView, *, at: int | None = None, viewer: str | None = None
+    ) -> PositionView:
         """The position after ``at`` standing actions (now by default), as ``viewer`` sees it."""
         view = self.load(ref) if isinstance(ref, str) else ref
         who = self.viewer_of(view, viewer)
         ply = view.ply if at is None else at
         if not 0 <= ply <= view.ply:
-            raise RefusedError(f"the game has positions 0 to {view.ply} (after that many standing actions); "
-                               f"no position {at}")
+            raise RefusedError(
+                f"the game has positions 0 to {view.ply} (after that many standing actions); "
+                f"no position {at}"
+            )
         state = view.state_at(ply)
         rules = view.rules
         now = ply == view.ply
         ended = view.ended if now else None
         to_act = sorted(rules.to_act(state), key=rules.seats.index) if ended is None else []
         last = view.standing[ply - 1] if ply else None
-        pending = [PendingRuling(event=n, action_event=r.event, seat=r.seat, rulings=list(r.rulings))
-                   for n, r in view.pending.items()] if now else []
+        pending = (
+            [
+                PendingRuling(event=n, action_event=r.event, seat=r.seat, rulings=list(r.rulings))
+                for n, r in view.pending.items()
+            ]
+            if now
+            else []
+        )
         return PositionView(
-            game_id=view.game_id, game=view.game, ruleset=view.created.ruleset, variants=view.created.variants,
-            players=view.seat_names(), viewer=who, at=ply, standing_actions=view.ply, version=view.version,
+            game_id=view.game_id,
+            game=view.game,
+            ruleset=view.created.ruleset,
+            variants=view.created.variants,
+            players=view.seat_names(),
+            viewer=who,
+            at=ply,
+            standing_actions=view.ply,
+            version=view.version,
             last_action=f"{last.actor} {rules.shown_notation(self._action(view, last), last.actor, who)}"
-            if last else None,
-            to_act=to_act, to_move=to_act[0] if len(to_act) == 1 else None,
+            if last
+            else None,
+            to_act=to_act,
+            to_move=to_act[0] if len(to_act) == 1 else None,
             result=view.result if now else "*",
             ended=ResultInfo.of(ended, view.seats) if ended else None,
-            pending_rulings=pending, withdrawn=view.withdrawn_seats(),
-            position=rules.observe(state, who), board=rules.render(state, who),
+            pending_rulings=pending,
+            withdrawn=view.withdrawn_seats(),
+            position=rules.observe(state, who),
+            board=rules.render(state, who),
         )
 
     def position_text(self, ref: str, *, at: int | None = None) -> str:
@@ -198,14 +272,21 @@ class Queries:
         rules = view.rules
         wanted = seat_of(view, seat) if seat is not None else None
         if view.ended is not None:
-            return LegalActions(game_id=view.game_id, to_act=[], seat=wanted, to_move=None, actions=[])
+            return LegalActions(
+                game_id=view.game_id, to_act=[], seat=wanted, to_move=None, actions=[]
+            )
         to_act = sorted(rules.to_act(view.state), key=rules.seats.index)
         if wanted is not None and wanted not in to_act:
             actions: list[str] = []
         else:
             actions = [rules.notation(a) for a in rules.legal_actions(view.state, wanted)]
-        return LegalActions(game_id=view.game_id, to_act=to_act, seat=wanted,
-                            to_move=to_act[0] if len(to_act) == 1 else None, actions=actions)
+        return LegalActions(
+            game_id=view.game_id,
+            to_act=to_act,
+            seat=wanted,
+            to_move=to_act[0] if len(to_act) == 1 else None,
+            actions=actions,
+        )
 
     def report(self, ref: str, name: str, *, viewer: str | None = None) -> Report:
         """One of the game's own reports (Prismatic's score chart, say)."""
@@ -226,17 +307,26 @@ class Queries:
         head = self.store.last_row(game_id)
         upto = head[0] if head is not None else 0
         rules = start.rules
-        return (event_record(redact(decode(topic, state), who, rules))
-                for _, topic, state in self.store.iter_rows(game_id, upto=upto))
+        return (
+            event_record(redact(decode(topic, state), who, rules))
+            for _, topic, state in self.store.iter_rows(game_id, upto=upto)
+        )
 
-    def log_events(self, ref: str, *, viewer: str | None = None) -> tuple[GameView, list[GameEvent]]:
+    def log_events(
+        self, ref: str, *, viewer: str | None = None
+    ) -> tuple[GameView, list[GameEvent]]:
         """The game and its events as ``viewer`` may see them (for lines of text)."""
         view = self.load(ref)
         who = self.viewer_of(view, viewer)
         return view, [redact(e, who, view.rules) for e in view.events]
 
     def replay(
-        self, ref: str, *, start: int = 0, stop: int | None = None, session: bool = False,
+        self,
+        ref: str,
+        *,
+        start: int = 0,
+        stop: int | None = None,
+        session: bool = False,
         viewer: str | None = None,
     ) -> list[ReplayFrame]:
         """The positions of a game, step by step, from ``start`` to ``stop``.
@@ -252,15 +342,23 @@ class Queries:
         frames: list[ReplayFrame] = []
 
         def frame(event: int, ply: int, what: str, notes: list[str], state: Any) -> ReplayFrame:
-            return ReplayFrame(event=event, ply=ply, what=what, notes=notes,
-                               position=rules.observe(state, who), board=rules.render(state, who))
+            return ReplayFrame(
+                event=event,
+                ply=ply,
+                what=what,
+                notes=notes,
+                position=rules.observe(state, who),
+                board=rules.render(state, who),
+            )
 
         shown = [redact(e, who, rules) for e in view.events]
         if session:
             last = stop if stop is not None else view.version
             if not 1 <= max(start, 1) <= last <= view.version:
-                raise RefusedError(f"the game has events 1 to {view.version}; --from and --to pick events "
-                                   f"between them (from {start} to {stop})")
+                raise RefusedError(
+                    f"the game has events 1 to {view.version}; --from and --to pick events "
+                    f"between them (from {start} to {stop})"
+                )
             folded = GameView(view.created)
             notes: list[str] = []
             for event, seen in zip(view.events[1:], shown[1:], strict=True):
@@ -268,7 +366,9 @@ class Queries:
                 number = event.originator_version
                 if isinstance(event, ActionRecorded | ActionRetracted | AdjustmentRecorded):
                     if start <= number <= last:
-                        frames.append(frame(number, folded.ply, event_summary(seen), notes, folded.state))
+                        frames.append(
+                            frame(number, folded.ply, event_summary(seen), notes, folded.state)
+                        )
                     notes = []
                 elif start <= number <= last:
                     notes.append(event_summary(seen))
@@ -277,8 +377,10 @@ class Queries:
             return frames
         last = stop if stop is not None else view.ply
         if not 0 <= start <= last <= view.ply:
-            raise RefusedError(f"the game has positions 0 to {view.ply}; --from and --to pick positions "
-                               f"between them, --from first (from {start} to {stop})")
+            raise RefusedError(
+                f"the game has positions 0 to {view.ply}; --from and --to pick positions "
+                f"between them, --from first (from {start} to {stop})"
+            )
         standing = {e.originator_version for e in view.standing}
         ply = 0
         notes = []
@@ -288,8 +390,15 @@ class Queries:
             if event.originator_version in standing:
                 ply += 1
                 if start <= ply <= last and ply > 0:
-                    frames.append(frame(event.originator_version, ply, event_summary(seen), notes,
-                                        view.state_at(ply)))
+                    frames.append(
+                        frame(
+                            event.originator_version,
+                            ply,
+                            event_summary(seen),
+                            notes,
+                            view.state_at(ply),
+                        )
+                    )
                 notes = []
             elif start <= ply + 1 <= last + 1 and ply >= start:
                 notes.append(event_summary(seen))
@@ -298,8 +407,13 @@ class Queries:
         return frames
 
     # -- verification ------------------------------------------------------------
-    def verify(self, ref: str | None = None, *, progress: Callable[[int], None] | None = None,
-               witness: Any = None) -> VerifyReport:
+    def verify(
+        self,
+        ref: str | None = None,
+        *,
+        progress: Callable[[int], None] | None = None,
+        witness: Any = None,
+    ) -> VerifyReport:
         """Check hash chains and replay every decision of one game or all; ``witness`` (a
         projector whose file exists) adds the cut-tail check against the heads it saw."""
         ids = [self.resolve(ref)] if ref else self.store.game_ids()
@@ -314,11 +428,13 @@ class Queries:
             if progress is not None:
                 progress(1)
         bad = [r for r in reports if not r.ok]
-        return VerifyReport(games=len(reports), events=sum(r.events for r in reports), bad=len(bad),
-                            reports=reports)
+        return VerifyReport(
+            games=len(reports), events=sum(r.events for r in reports), bad=len(bad), reports=reports
+        )
 
-    def what_if(self, ref: str, *, variants: Mapping[str, str] | None = None,
-                ruleset: str | None = None) -> WhatIfReport:
+    def what_if(
+        self, ref: str, *, variants: Mapping[str, str] | None = None, ruleset: str | None = None
+    ) -> WhatIfReport:
         """What another ruling (variant or ruleset) would have changed in a game."""
         return what_if(self.load(ref), ruleset=ruleset, variants=variants)
 

@@ -42,9 +42,16 @@ class ResultInfo(msgspec.Struct, kw_only=True):
 
     @classmethod
     def of(cls, ended: GameEnded, seats: tuple[str, ...]) -> ResultInfo:
-        return cls(result=ended.result, winner=ended.winner, how=ended.how, clause=ended.clause,
-                   reason=ended.reason, ranking=list(ended.placings(seats)), tiebreak=ended.tiebreak,
-                   event=ended.originator_version)
+        return cls(
+            result=ended.result,
+            winner=ended.winner,
+            how=ended.how,
+            clause=ended.clause,
+            reason=ended.reason,
+            ranking=list(ended.placings(seats)),
+            tiebreak=ended.tiebreak,
+            event=ended.originator_version,
+        )
 
     def line(self) -> str:
         """``red wins (resignation, REF-3.2: blue resigned)``."""

@@ -61,7 +61,9 @@ def _exists(store: GameStore) -> bool:
     name, mark = _table(store)
     with store.plain_cursor() as cursor:
         if store.direct_sqlite is not None:
-            cursor.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (TABLE,))
+            cursor.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (TABLE,)
+            )
         else:
             cursor.execute(f"SELECT to_regclass({mark})", (name,))
         row = cursor.fetchone()
@@ -71,12 +73,16 @@ def _exists(store: GameStore) -> bool:
 def _ensure_table(store: GameStore) -> tuple[str, str]:
     name, mark = _table(store)
     with store.plain_cursor(write=True) as cursor:
-        cursor.execute(f"CREATE TABLE IF NOT EXISTS {name} (position BIGINT NOT NULL, size BIGINT NOT NULL, "
-                       "head TEXT NOT NULL, text TEXT NOT NULL)")
+        cursor.execute(
+            f"CREATE TABLE IF NOT EXISTS {name} (position BIGINT NOT NULL, size BIGINT NOT NULL, "
+            "head TEXT NOT NULL, text TEXT NOT NULL)"
+        )
     return name, mark
 
 
-def seal(store: GameStore, key_path: str | os.PathLike[str], when: datetime | None = None) -> Checkpoint:
+def seal(
+    store: GameStore, key_path: str | os.PathLike[str], when: datetime | None = None
+) -> Checkpoint:
     """Sign the head of the store-wide chain as it is now; record the checkpoint."""
     try:
         private = load_private(Path(key_path).read_bytes())
@@ -91,8 +97,10 @@ def seal(store: GameStore, key_path: str | os.PathLike[str], when: datetime | No
     checkpoint = sign(private, size, position, head, when)
     name, mark = _ensure_table(store)
     with store.plain_cursor(write=True) as cursor:
-        cursor.execute(f"INSERT INTO {name} (position, size, head, text) VALUES ({mark}, {mark}, {mark}, {mark})",
-                       (position, size, head, checkpoint.text()))
+        cursor.execute(
+            f"INSERT INTO {name} (position, size, head, text) VALUES ({mark}, {mark}, {mark}, {mark})",
+            (position, size, head, checkpoint.text()),
+        )
     return checkpoint
 
 
@@ -109,7 +117,9 @@ def recorded_checkpoints(store: GameStore) -> list[Checkpoint]:
         return [Checkpoint.parse(str(row[0])) for row in cursor.fetchall()]
 
 
-def verify_checkpoint(store: GameStore, checkpoint: Checkpoint | str, public_key: str | None = None) -> CheckpointReport:
+def verify_checkpoint(
+    store: GameStore, checkpoint: Checkpoint | str, public_key: str | None = None
+) -> CheckpointReport:
     """Whether the store still extends ``checkpoint``: its signature (when a public key is
     given) and the chain recomputed from today's events up to its position."""
     if isinstance(checkpoint, str):
@@ -126,13 +136,26 @@ def verify_checkpoint(store: GameStore, checkpoint: Checkpoint | str, public_key
     for last, _, _, _, head in ledger_heads(store, upto=checkpoint.position):
         size += 1
     if size != checkpoint.size or last != checkpoint.position:
-        return CheckpointReport(checkpoint=text, ok=False, detail=(
-            f"the checkpoint covers {checkpoint.size} events up to position {checkpoint.position}; the store now "
-            f"holds {size} up to {last}: events were removed or moved"))
+        return CheckpointReport(
+            checkpoint=text,
+            ok=False,
+            detail=(
+                f"the checkpoint covers {checkpoint.size} events up to position {checkpoint.position}; the store now "
+                f"holds {size} up to {last}: events were removed or moved"
+            ),
+        )
     if head != checkpoint.head:
-        return CheckpointReport(checkpoint=text, ok=False, detail=(
-            "the events up to the checkpoint are not the ones sealed: one was changed, replaced or reordered "
-            "(the chain's head differs)"))
+        return CheckpointReport(
+            checkpoint=text,
+            ok=False,
+            detail=(
+                "the events up to the checkpoint are not the ones sealed: one was changed, replaced or reordered "
+                "(the chain's head differs)"
+            ),
+        )
     signed = "signature verified; " if public_key is not None else ""
-    return CheckpointReport(checkpoint=text, ok=True,
-                            detail=f"{signed}the store extends this checkpoint ({size} events)")
+    return CheckpointReport(
+        checkpoint=text,
+        ok=True,
+        detail=f"{signed}the store extends this checkpoint ({size} events)",
+    )

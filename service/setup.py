@@ -21,9 +21,17 @@ __all__ = ["game_info", "resolve_options"]
 def game_info(name: str) -> GameInfo:
     rules = games.load(name)
     lowest, highest = rules.player_range()
-    return GameInfo(name=rules.name, title=rules.title, seats=list(rules.seats), min_players=lowest,
-                    max_players=highest, rulesets=list(rules.rulesets), variants=list(rules.variant_options),
-                    setup_fields=list(rules.setup_fields), takes_decks=rules.takes_decks)
+    return GameInfo(
+        name=rules.name,
+        title=rules.title,
+        seats=list(rules.seats),
+        min_players=lowest,
+        max_players=highest,
+        rulesets=list(rules.rulesets),
+        variants=list(rules.variant_options),
+        setup_fields=list(rules.setup_fields),
+        takes_decks=rules.takes_decks,
+    )
 
 
 def resolve_options(

@@ -63,7 +63,9 @@ class SQLiteSide(SideDB):
     def _conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
+            conn = sqlite3.connect(
+                self.path, timeout=10.0, isolation_level=None, check_same_thread=False
+            )
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             self._local.conn = conn
@@ -97,12 +99,17 @@ class PostgresSide(SideDB):
         schema = env.get("POSTGRES_SCHEMA", "")
         options = f"-c search_path={schema}" if schema else ""
         conninfo = make_conninfo(
-            host=env.get("POSTGRES_HOST", "127.0.0.1"), port=env.get("POSTGRES_PORT", "5432"),
-            dbname=env["POSTGRES_DBNAME"], user=env.get("POSTGRES_USER", "postgres"),
-            password=env.get("POSTGRES_PASSWORD", ""), connect_timeout=env.get("POSTGRES_CONNECT_TIMEOUT", "5"),
-            options=options)
-        self.pool: Any = ConnectionPool(conninfo, min_size=1, max_size=8, open=True,
-                                        kwargs={"autocommit": True})
+            host=env.get("POSTGRES_HOST", "127.0.0.1"),
+            port=env.get("POSTGRES_PORT", "5432"),
+            dbname=env["POSTGRES_DBNAME"],
+            user=env.get("POSTGRES_USER", "postgres"),
+            password=env.get("POSTGRES_PASSWORD", ""),
+            connect_timeout=env.get("POSTGRES_CONNECT_TIMEOUT", "5"),
+            options=options,
+        )
+        self.pool: Any = ConnectionPool(
+            conninfo, min_size=1, max_size=8, open=True, kwargs={"autocommit": True}
+        )
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, list[Row]]:
         with self.pool.connection() as conn, conn.cursor() as cursor:

@@ -51,14 +51,20 @@ def parse_store(store: str | None) -> StoreSpec:
     With no ``store`` and ``PERSISTENCE_MODULE=eventsourcing.postgres`` in the
     environment, the library's own environment settings are used as they are."""
     if store is None and "postgres" in os.environ.get("PERSISTENCE_MODULE", ""):
-        env = {k: v for k, v in os.environ.items() if k.startswith("POSTGRES_") or k == "PERSISTENCE_MODULE"}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k.startswith("POSTGRES_") or k == "PERSISTENCE_MODULE"
+        }
         label = f"postgresql://{env.get('POSTGRES_HOST', '?')}/{env.get('POSTGRES_DBNAME', '?')}"
         return StoreSpec(kind="postgres", db=None, env=env, label=label)
     if store is not None and store.startswith(("postgresql://", "postgres://")):
         parts = urlsplit(store)
         dbname = unquote(parts.path.lstrip("/"))
         if not dbname:
-            raise ValueError(f"{_safe(store)}: name the database (postgresql://USER@HOST:PORT/DBNAME)")
+            raise ValueError(
+                f"{_safe(store)}: name the database (postgresql://USER@HOST:PORT/DBNAME)"
+            )
         env = {
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
             "POSTGRES_DBNAME": dbname,

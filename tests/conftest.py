@@ -9,7 +9,10 @@ from referee import games
 from tests.postgres import pg_env  # noqa: F401 - the PostgreSQL fixture, for every test module
 
 TEST_GAMES = {"nim": "tests.games.nim:NimRules", "tribute": "tests.games.tribute:TributeRules"}
-for _name, _target in TEST_GAMES.items():  # registered before collection: the contract suite lists them
+for (
+    _name,
+    _target,
+) in TEST_GAMES.items():  # registered before collection: the contract suite lists them
     games.register(_name, _target)
 
 

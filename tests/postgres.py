@@ -26,8 +26,10 @@ SETTINGS = {
 
 def _dsn() -> str:
     s = SETTINGS
-    return (f"host={s['POSTGRES_HOST']} port={s['POSTGRES_PORT']} dbname={s['POSTGRES_DBNAME']} "
-            f"user={s['POSTGRES_USER']} password={s['POSTGRES_PASSWORD']} connect_timeout=5")
+    return (
+        f"host={s['POSTGRES_HOST']} port={s['POSTGRES_PORT']} dbname={s['POSTGRES_DBNAME']} "
+        f"user={s['POSTGRES_USER']} password={s['POSTGRES_PASSWORD']} connect_timeout=5"
+    )
 
 
 def server_problem() -> str | None:

@@ -38,7 +38,9 @@ def check_cited_clauses_exist(game: str, prefix: str, at_least: int) -> None:
     for clause_id in cited:
         book.get(clause_id)
     package = ROOT / "referee" / "games" / game
-    for clause_id in set(re.findall(r"REF-\d+\.\d+", "\n".join(p.read_text() for p in package.glob("*.py")))):
+    for clause_id in set(
+        re.findall(r"REF-\d+\.\d+", "\n".join(p.read_text() for p in package.glob("*.py")))
+    ):
         find_clause(clause_id)
 
 
@@ -52,7 +54,9 @@ def mentioned(clause_id: str, text: str) -> bool:
 
 
 def clauses_not_tested(game: str, tests: Path, this_file: str) -> list[str]:
-    sources = "\n".join(p.read_text() for p in sorted(tests.glob("test_*.py")) if p.name != Path(this_file).name)
+    sources = "\n".join(
+        p.read_text() for p in sorted(tests.glob("test_*.py")) if p.name != Path(this_file).name
+    )
     return [c.id for c in load_rulebook(game).clauses if not mentioned(c.id, sources)]
 
 
@@ -92,11 +96,15 @@ def copied_from(game: str, sources: Iterable[Path], run: int = 7) -> dict[str, l
     runs: set[tuple[str, ...]] = set()
     for source in sources:
         w = words(source.read_text(encoding="utf-8"))
-        runs.update(tuple(w[i:i + run]) for i in range(len(w) - run + 1))
+        runs.update(tuple(w[i : i + run]) for i in range(len(w) - run + 1))
     found: dict[str, list[str]] = {}
     for clause in load_rulebook(game).clauses:
         w = words(clause.text)
-        copied = [" ".join(w[i:i + run]) for i in range(len(w) - run + 1) if tuple(w[i:i + run]) in runs]
+        copied = [
+            " ".join(w[i : i + run])
+            for i in range(len(w) - run + 1)
+            if tuple(w[i : i + run]) in runs
+        ]
         if copied:
             found[clause.id] = copied
     return found

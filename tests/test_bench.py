@@ -66,7 +66,9 @@ def test_show_on_a_finished_game_names_no_one_to_move(db_path: Path) -> None:
     game = prizmik(db_path)
     call(db_path, "end", game, "--resign", "Bob")
     code, out, _ = call(db_path, "show", game)
-    assert code == 0 and "game over: red wins" in out and "to act" not in out and "to move" not in out
+    assert (
+        code == 0 and "game over: red wins" in out and "to act" not in out and "to move" not in out
+    )
     assert json.loads(call(db_path, "show", game, "--json")[1])["to_move"] is None
 
 
@@ -75,8 +77,14 @@ pexpect = pytest.importorskip("pexpect")
 
 def spawn_table(db: Path, game: str) -> Any:
     env = {**os.environ, "TERM": "dumb", "NO_COLOR": "1", "COLUMNS": "120"}
-    child = pexpect.spawn(sys.executable, ["-m", "cli.main", "--db", str(db), "table", game], cwd=str(ROOT),
-                          env=env, encoding="utf-8", timeout=20)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "cli.main", "--db", str(db), "table", game],
+        cwd=str(ROOT),
+        env=env,
+        encoding="utf-8",
+        timeout=20,
+    )
     child.expect(f"{game}> ")
     return child
 
@@ -88,13 +96,13 @@ def test_table_in_a_terminal_refuses_mistakes_edits_lines_and_completes(db_path:
     child.sendline("clear")
     child.expect("not an action of this game")
     child.expect(f"{game}> ")
-    child.send("\x1b[A")                     # Up arrow: the last line back from history...
-    child.send("\x15")                       # ...and cleared again (line editing), nothing entered
+    child.send("\x1b[A")  # Up arrow: the last line back from history...
+    child.send("\x15")  # ...and cleared again (line editing), nothing entered
     child.sendline("help")
     child.expect("check ENTRY")
     child.expect(f"{game}> ")
-    assert rows(db_path) == before           # nothing of that was stored
-    child.send("e1>e\t")                     # tab completes a legal entry
+    assert rows(db_path) == before  # nothing of that was stored
+    child.send("e1>e\t")  # tab completes a legal entry
     child.expect("e1>e2")
     child.sendline("")
     child.expect("recorded e1>e2 by red")
@@ -112,7 +120,7 @@ def test_table_in_a_terminal_refuses_mistakes_edits_lines_and_completes(db_path:
     child.expect("game over: red wins")
     child.expect("the game is over")
     child.expect(pexpect.EOF)
-    assert rows(db_path) == before + 4      # the action, the rejection, the retraction, the result
+    assert rows(db_path) == before + 4  # the action, the rejection, the retraction, the result
     code, out, _ = call(db_path, "log", game)
     assert "clear" not in out and "help" not in out
 
@@ -128,9 +136,13 @@ def test_table_plays_a_three_seat_game_naming_seats(db_path: Path) -> None:
     from referee.kit.decks import seal
 
     sealed = {seat: seal(dl, salt) for seat, (dl, salt) in case.sealed.items()}
-    args = ["new", "tribute", *[x for s, n in case.players.items() for x in ("-p", f"{s}={n}")],
-            *[x for s in case.decks for x in ("--deck", f"{s}={db_path.parent / f'{s}.txt'}")],
-            *[x for s, d in sealed.items() for x in ("--sealed", f"{s}={d.commitment}:{d.size}")]]
+    args = [
+        "new",
+        "tribute",
+        *[x for s, n in case.players.items() for x in ("-p", f"{s}={n}")],
+        *[x for s in case.decks for x in ("--deck", f"{s}={db_path.parent / f'{s}.txt'}")],
+        *[x for s, d in sealed.items() for x in ("--sealed", f"{s}={d.commitment}:{d.size}")],
+    ]
     result = CliRunner().invoke(app, ["--db", str(db_path), *args])
     assert result.exit_code == 0, result.stderr
     game = result.stdout.strip()
@@ -141,14 +153,30 @@ def test_table_plays_a_three_seat_game_naming_seats(db_path: Path) -> None:
         elif isinstance(step, Adjust):
             call(db_path, "table", game, input="\n".join(lines) + "\nquit\n")
             lines = []
-            assert call(db_path, "adjust", game, step.changes, "--card", step.card, "--reason", "ruled")[0] == 0
+            assert (
+                call(
+                    db_path, "adjust", game, step.changes, "--card", step.card, "--reason", "ruled"
+                )[0]
+                == 0
+            )
         elif isinstance(step, OpenDeck):
             call(db_path, "table", game, input="\n".join(lines) + "\nquit\n")
             lines = []
             decklist, salt = case.sealed[step.seat]
             (db_path.parent / "open.txt").write_text(decklist.text())
-            assert call(db_path, "deck", "open", game, step.seat, str(db_path.parent / "open.txt"),
-                        "--salt", salt)[0] == 0
+            assert (
+                call(
+                    db_path,
+                    "deck",
+                    "open",
+                    game,
+                    step.seat,
+                    str(db_path.parent / "open.txt"),
+                    "--salt",
+                    salt,
+                )[0]
+                == 0
+            )
     code, out, _ = call(db_path, "table", game, input="\n".join(lines) + "\n")
     assert code == 0 and "game over: ranking p1>p2>p3" in out and "the game is over" in out
 
@@ -159,13 +187,17 @@ def test_table_plays_a_three_seat_game_naming_seats(db_path: Path) -> None:
 def test_missing_folders_and_folders_as_files_are_one_line_errors(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     game = prizmik(db)
-    for args, words in ((["export", game, "-o", str(tmp_path / "missing" / "x.jsonl")], "does not exist"),
-                        (["export", game, "-o", str(tmp_path)], "is a folder"),):
+    for args, words in (
+        (["export", game, "-o", str(tmp_path / "missing" / "x.jsonl")], "does not exist"),
+        (["export", game, "-o", str(tmp_path)], "is a folder"),
+    ):
         code, _, err = call(db, *args)
         assert code == 2 and words in err and len(err.strip().splitlines()) == 1
     code, _, err = call(tmp_path / "nowhere" / "x.db", "games")
     assert code == 2 and "no store here" in err
-    code, _, err = call(tmp_path / "nowhere" / "x.db", "new", "prizmik", "-p", "red=A", "-p", "blue=B")
+    code, _, err = call(
+        tmp_path / "nowhere" / "x.db", "new", "prizmik", "-p", "red=A", "-p", "blue=B"
+    )
     assert code == 2 and "does not exist" in err
 
 
@@ -186,7 +218,10 @@ def test_a_store_in_a_read_only_folder_can_still_be_read(tmp_path: Path) -> None
     with sqlite3.connect(db) as con:  # archived: one file, no write-ahead log beside it
         con.execute("PRAGMA journal_mode=DELETE")
     con.close()
-    if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(folder)]).returncode != 0:
+    if (
+        shutil.which("chattr") is None
+        or subprocess.run(["chattr", "+i", str(folder)]).returncode != 0
+    ):
         pytest.skip("chattr cannot make a folder read-only here")
     try:
         assert call(db, "games")[0] == 0
@@ -202,10 +237,12 @@ def test_a_store_in_a_read_only_folder_can_still_be_read(tmp_path: Path) -> None
 
 
 def test_new_refuses_empty_names_one_person_twice_and_other_games_options(db_path: Path) -> None:
-    for args, words in ((["-p", "red= ", "-p", "blue=Bob"], "needs a name"),
-                        (["-p", "red=Ann", "-p", "blue=ann"], "one person"),
-                        (["-p", "red=Ann", "-p", "blue=Bob", "--seed", "3"], "no option --seed"),
-                        (["-p", "red=Ann", "-p", "blue=Bob", "--variant", "quiet_limit=0"], "1 to"),):
+    for args, words in (
+        (["-p", "red= ", "-p", "blue=Bob"], "needs a name"),
+        (["-p", "red=Ann", "-p", "blue=ann"], "one person"),
+        (["-p", "red=Ann", "-p", "blue=Bob", "--seed", "3"], "no option --seed"),
+        (["-p", "red=Ann", "-p", "blue=Bob", "--variant", "quiet_limit=0"], "1 to"),
+    ):
         code, _, err = call(db_path, "new", "prizmik", *args)
         assert code == 2 and words in err, err
 
@@ -216,9 +253,13 @@ def test_disputes_rulings_and_endings_take_only_what_the_game_knows(db_path: Pat
     code, _, err = call(db_path, "dispute", game, "--event", "2", "--by", "Mallory", "--claim", "x")
     assert code == 2 and "not a player" in err
     assert call(db_path, "dispute", game, "--event", "2", "--by", "Bob", "--claim", "x")[0] == 0
-    code, _, err = call(db_path, "rule", game, "1", "--uphold", "--clause", "PM-4.1", "--reason", "x")
+    code, _, err = call(
+        db_path, "rule", game, "1", "--uphold", "--clause", "PM-4.1", "--reason", "x"
+    )
     assert code == 2 and "not a clause" in err
-    assert call(db_path, "rule", game, "1", "--uphold", "--clause", "pz-4.1", "--reason", "x")[0] == 0
+    assert (
+        call(db_path, "rule", game, "1", "--uphold", "--clause", "pz-4.1", "--reason", "x")[0] == 0
+    )
     assert call(db_path, "appeal", game, "1", "--by", "Bob", "--grounds", "y")[0] == 0
     code, _, err = call(db_path, "appeal", game, "1", "--by", "Bob", "--grounds", "again")
     assert code == 2 and "already under appeal" in err
@@ -244,7 +285,9 @@ def test_replay_ranges_show_at_and_stray_lines(db_path: Path) -> None:
     code, out, err = call(db_path, "replay", game, "--from", "99")
     assert code == 2 and "positions 0 to 3" in err
     assert call(db_path, "replay", game, "--from", "3", "--to", "2")[0] == 2
-    session = json.loads(call(db_path, "replay", game, "--session", "--from", "3", "--to", "3", "--json")[1])
+    session = json.loads(
+        call(db_path, "replay", game, "--session", "--from", "3", "--to", "3", "--json")[1]
+    )
     assert [f["event"] for f in session] == [3]
     code, out, _ = call(db_path, "replay", game, "--to", "0")
     assert code == 0 and "the starting position" in out
@@ -263,8 +306,15 @@ def test_imports_name_the_file_and_agree_on_exit_codes(tmp_path: Path) -> None:
     binary = tmp_path / "latin1.txt"
     binary.write_bytes(b"\xff\xfe[Game]")
     other = tmp_path / "other.db"
-    code, out, err = call(other, "import", str(good), str(good), str(empty), str(binary),
-                          str(tmp_path / "missing.jsonl"))
+    code, out, err = call(
+        other,
+        "import",
+        str(good),
+        str(good),
+        str(empty),
+        str(binary),
+        str(tmp_path / "missing.jsonl"),
+    )
     assert code == 1
     for name in ("empty.jsonl", "latin1.txt", "missing.jsonl"):
         assert name in err
@@ -284,13 +334,34 @@ def test_audit_takes_json_and_prismata_says_costs_in_words(db_path: Path) -> Non
 
 def test_text_records_carry_the_standard_headers_and_import_them(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
-    code, out, _ = call(db, "new", "prizmik", "-p", "red=Alice", "-p", "blue=Bob", "--event", "Autumn Open",
-                        "--site", "Hall B", "--round", "3", "--table", "12")
+    code, out, _ = call(
+        db,
+        "new",
+        "prizmik",
+        "-p",
+        "red=Alice",
+        "-p",
+        "blue=Bob",
+        "--event",
+        "Autumn Open",
+        "--site",
+        "Hall B",
+        "--round",
+        "3",
+        "--table",
+        "12",
+    )
     game = out.strip()
     call(db, "end", game, "--resign", "blue")
     text = call(db, "export", game, "--format", "text")[1]
-    for tag in ('[Event "Autumn Open"]', '[Site "Hall B"]', '[Round "3"]', '[Table "12"]', '[Referee "Rita"]',
-                '[Result "1-0"]'):
+    for tag in (
+        '[Event "Autumn Open"]',
+        '[Site "Hall B"]',
+        '[Round "3"]',
+        '[Table "12"]',
+        '[Referee "Rita"]',
+        '[Result "1-0"]',
+    ):
         assert tag in text
     path = tmp_path / "g.txt"
     path.write_text(text)
@@ -312,17 +383,25 @@ def test_position_strings_set_up_an_adjourned_game(db_path: Path) -> None:
         call(db_path, "act", game, move)
     fen = call(db_path, "show", game, "--fen")[1].strip()
     assert fen == "2f1f1f1/8/8/8/4S3/8/8/2F1B1F1 b 3/3 3 3" or fen.endswith(" b 3/3 3 3")
-    code, out, _ = call(db_path, "new", "prizmik", "-p", "red=Cy", "-p", "blue=Dee", "--from-position", fen)
+    code, out, _ = call(
+        db_path, "new", "prizmik", "-p", "red=Cy", "-p", "blue=Dee", "--from-position", fen
+    )
     again = out.strip()
-    assert json.loads(call(db_path, "show", again, "--json")[1])["position"]["board"] == \
-        json.loads(call(db_path, "show", game, "--json")[1])["position"]["board"]
+    assert (
+        json.loads(call(db_path, "show", again, "--json")[1])["position"]["board"]
+        == json.loads(call(db_path, "show", game, "--json")[1])["position"]["board"]
+    )
     assert call(db_path, "act", again, "e8-e6")[0] in (0, 1)
     assert json.loads(call(db_path, "log", again, "--json")[1])[0]["options"]["position"] == fen
 
 
 def test_the_whole_rulebook_prints_and_sections_list_their_clauses() -> None:
     result = CliRunner().invoke(app, ["rules", "prizmik", "--all", "--markdown"])
-    assert result.exit_code == 0 and result.stdout.startswith("# PRIZMIK") and "**PZ-6.2" in result.stdout
+    assert (
+        result.exit_code == 0
+        and result.stdout.startswith("# PRIZMIK")
+        and "**PZ-6.2" in result.stdout
+    )
     result = CliRunner().invoke(app, ["rules", "prizmik", "PZ-6"])
     assert result.exit_code == 0 and "PZ-6.1" in result.stdout and "PZ-5.1" not in result.stdout
 
@@ -341,8 +420,12 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path: Path) ->
         svc.record(game, "a1-b1")
     svc.close()
     root = Path(__file__).resolve().parent.parent
-    reader = subprocess.Popen([sys.executable, "-m", "cli.main", "--db", str(db), "log", game, "--json"], cwd=root,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "--db", str(db), "log", game, "--json"],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert reader.stdout is not None and reader.stderr is not None
     assert reader.stdout.read(20).startswith(b'[{"kind":"created"')
     reader.stdout.close()

@@ -22,7 +22,7 @@ def test_a_copy_folds_without_touching_the_original(db_path: Path) -> None:
     clone = view.copy()
     svc.record(game, "t1")
     svc.rule(game, 1, decision="uphold", clause="REF-4.2", reason="seen by the table", by="Hera")
-    for event in svc.store.events(game)[len(view.events):]:
+    for event in svc.store.events(game)[len(view.events) :]:
         clone.fold(event)
     assert (len(view.standing), len(view.states), len(view.disputes[1].steps)) == (1, 2, 0)
     assert (len(clone.standing), len(clone.states), len(clone.disputes[1].steps)) == (2, 3, 1)
@@ -32,19 +32,23 @@ def test_a_copy_folds_without_touching_the_original(db_path: Path) -> None:
 def test_the_cache_sees_writes_from_another_process(db_path: Path) -> None:
     server = CachedService(GameStore(db_path))
     command_line = RefereeService(GameStore(db_path))
-    game = command_line.create_game("nim", {"first": "Ann", "second": "Ben"}, options={"heap": 5}).game_id
+    game = command_line.create_game(
+        "nim", {"first": "Ann", "second": "Ben"}, options={"heap": 5}
+    ).game_id
     first = server.load(game)
     command_line.record(game, "t1")
     second = server.load(game)
-    assert len(first.standing) == 0                 # the copy handed out earlier did not move
-    assert len(second.standing) == 1                # the cache caught up from the store
+    assert len(first.standing) == 0  # the copy handed out earlier did not move
+    assert len(second.standing) == 1  # the cache caught up from the store
     second.fold(command_line.store.events(game)[-1])  # a caller folding its copy ...
-    assert len(server.load(game).standing) == 1     # ... leaves the cache as it was
+    assert len(server.load(game).standing) == 1  # ... leaves the cache as it was
 
 
 def test_short_ids_resolve_through_the_catalog(db_path: Path) -> None:
     server = CachedService(GameStore(db_path))
-    game = server.create_game("nim", {"first": "Ann", "second": "Ben"}, game_id="nim-aaaa1234").game_id
+    game = server.create_game(
+        "nim", {"first": "Ann", "second": "Ben"}, game_id="nim-aaaa1234"
+    ).game_id
     assert server.load("a1234").game_id == game
     with pytest.raises(RefusedError, match="too short"):
         server.load("234")

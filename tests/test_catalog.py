@@ -37,7 +37,7 @@ def test_games_filters(svc: RefereeService) -> None:
         svc.games(game="chess")
     with pytest.raises(RefusedError):
         svc.games(status="lost")
-    svc.retract(done, "miscounted")               # the catalog follows corrections
+    svc.retract(done, "miscounted")  # the catalog follows corrections
     assert svc.games(status="finished") == []
 
 
@@ -52,5 +52,5 @@ def test_short_ids_resolve_through_the_index(svc: RefereeService) -> None:
         svc.resolve("234")
     with pytest.raises(GameNotFoundError):
         svc.resolve("zzzz")
-    assert svc.resolve("_x9999") == "nim-cc_x9999"       # '_' is matched as itself
+    assert svc.resolve("_x9999") == "nim-cc_x9999"  # '_' is matched as itself
     assert svc.resolve("9999") == "nim-cc_x9999"

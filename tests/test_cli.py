@@ -18,8 +18,9 @@ def call(db: Path, *args: str, input: str | None = None) -> tuple[int, str, str]
 
 
 def new_game(db: Path, heap: int = 10) -> str:
-    code, out, err = call(db, "new", "nim", "--player", "first=Ann", "--player", "second=Ben",
-                          "--heap", str(heap))
+    code, out, err = call(
+        db, "new", "nim", "--player", "first=Ann", "--player", "second=Ben", "--heap", str(heap)
+    )
     assert code == 0, err
     game_id = out.strip()
     assert game_id.startswith("nim-") and "\n" not in game_id  # the id alone
@@ -68,7 +69,11 @@ def test_legal_lists_actions(db_path: Path) -> None:
     game = new_game(db_path, heap=2)
     _, out, _ = call(db_path, "legal", game, "--json")
     data = json.loads(out)
-    assert data["to_move"] == "first" and data["to_act"] == ["first"] and data["actions"] == ["t1", "t2"]
+    assert (
+        data["to_move"] == "first"
+        and data["to_act"] == ["first"]
+        and data["actions"] == ["t1", "t2"]
+    )
 
 
 def test_rules_lists_and_shows_procedure_clauses() -> None:
@@ -87,7 +92,7 @@ def test_unknown_game_and_bad_player_are_usage_errors(db_path: Path) -> None:
     code, _, err = call(db_path, "new", "nim", "--player", "first=A")
     assert code == 2 and "second" in err
     code, _, err = call(db_path, "show", "nothing-here")
-    assert code == 2 and "no store here" in err    # a mistyped --db is noticed, not created
+    assert code == 2 and "no store here" in err  # a mistyped --db is noticed, not created
     new_game(db_path)
     code, _, err = call(db_path, "show", "nothing-here")
     assert code == 2 and "no game" in err
@@ -134,14 +139,30 @@ def test_table_agree_records_a_draw_and_agree_with_words_stores_nothing(db_path:
 def test_dispute_rule_appeal_audit_scoreboard(db_path: Path) -> None:
     game = new_game(db_path, heap=3)
     call(db_path, "act", game, "t4")  # rejected: event 2
-    code, out, _ = call(db_path, "dispute", game, "--event", "2", "--by", "Ann", "--claim", "four is fine")
+    code, out, _ = call(
+        db_path, "dispute", game, "--event", "2", "--by", "Ann", "--claim", "four is fine"
+    )
     assert code == 0 and "dispute 1 on event 2 by Ann" in out
-    code, out, err = call(db_path, "rule", game, "1", "--uphold", "--clause", "NIM-1.1", "--reason", "max 3")
+    code, out, err = call(
+        db_path, "rule", game, "1", "--uphold", "--clause", "NIM-1.1", "--reason", "max 3"
+    )
     assert code == 0, err
     code, _, _ = call(db_path, "appeal", game, "1", "--by", "Ann", "--grounds", "unfair")
     assert code == 0
-    code, out, _ = call(db_path, "rule", game, "1", "--uphold", "--clause", "NIM-1.1", "--reason", "final",
-                        "--final", "--by", "Head")
+    code, out, _ = call(
+        db_path,
+        "rule",
+        game,
+        "1",
+        "--uphold",
+        "--clause",
+        "NIM-1.1",
+        "--reason",
+        "final",
+        "--final",
+        "--by",
+        "Head",
+    )
     assert code == 0
     code, out, _ = call(db_path, "audit", game, "--format", "json")
     (item,) = json.loads(out)["disputes"]
@@ -159,12 +180,12 @@ def test_dispute_rule_appeal_audit_scoreboard(db_path: Path) -> None:
 def test_replay_standing_line_and_session(db_path: Path) -> None:
     game = new_game(db_path, heap=9)
     for text in ("t2", "t5", "t3", "t1"):
-        call(db_path, "act", game, text)          # t5 rejected
+        call(db_path, "act", game, text)  # t5 rejected
     call(db_path, "undo", game, "--reason", "misheard")
     call(db_path, "act", game, "t2")
     code, out, _ = call(db_path, "replay", game, "--json")
     frames = json.loads(out)
-    assert [f["ply"] for f in frames] == [0, 1, 2, 3]      # the starting position first
+    assert [f["ply"] for f in frames] == [0, 1, 2, 3]  # the starting position first
     assert [f["position"]["left"] for f in frames] == [9, 7, 4, 2]
     assert any("rejected 't5'" in n for n in frames[2]["notes"])
     assert any("retracted action 3" in n for n in frames[3]["notes"])
@@ -178,7 +199,7 @@ def test_replay_standing_line_and_session(db_path: Path) -> None:
 def test_seats_can_be_named_by_player(db_path: Path) -> None:
     game = new_game(db_path, heap=5)
     code, _, err = call(db_path, "act", game, "t1", "--by", "ben")
-    assert code == 1 and "REF-1.2" in err          # Ben sits in the second seat
+    assert code == 1 and "REF-1.2" in err  # Ben sits in the second seat
     code, out, _ = call(db_path, "act", game, "t1", "--by", "Ann")
     assert code == 0
     code, _, err = call(db_path, "end", game, "--resign", "Zed")
@@ -194,16 +215,31 @@ def test_a_command_line_builds_only_the_command_it_names(db_path: Path) -> None:
     assert command_word(["--db=x.db", "show", "g"]) == "show"
     assert command_word(["--help"]) is None and command_word([]) is None
     slim = app_for(["--db", "x.db", "act", "g", "e1>e2"])
-    assert slim is not app and [c.callback for c in slim.registered_commands] == \
-        [c.callback for c in app.registered_commands if c.callback is not None and c.callback.__name__ == "act"]
+    assert slim is not app and [c.callback for c in slim.registered_commands] == [
+        c.callback
+        for c in app.registered_commands
+        if c.callback is not None and c.callback.__name__ == "act"
+    ]
     assert [g.name for g in app_for(["deck", "seal", "f"]).registered_groups] == ["deck"]
     assert app_for(["-h"]) is app and app_for(["ac", "g"]) is app  # typer suggests 'act'
     runner = CliRunner()
-    game = runner.invoke(app, ["--db", str(db_path), "new", "prizmik", "-p", "red=A", "-p", "blue=B"]).stdout.strip()
-    line = ["--db", str(db_path), "--referee", "Rita", "act", game, "a1-b1"]  # rejected: kept each time
+    game = runner.invoke(
+        app, ["--db", str(db_path), "new", "prizmik", "-p", "red=A", "-p", "blue=B"]
+    ).stdout.strip()
+    line = [
+        "--db",
+        str(db_path),
+        "--referee",
+        "Rita",
+        "act",
+        game,
+        "a1-b1",
+    ]  # rejected: kept each time
     whole = runner.invoke(app, line)
     alone = runner.invoke(app_for(line), line)
     assert whole.exit_code == alone.exit_code == 1 and "PZ-" in whole.output
     assert alone.output.replace("event 3", "event 2") == whole.output
-    assert runner.invoke(app_for(["act", "--help"]), ["act", "--help"]).stdout == \
-        runner.invoke(app, ["act", "--help"]).stdout
+    assert (
+        runner.invoke(app_for(["act", "--help"]), ["act", "--help"]).stdout
+        == runner.invoke(app, ["act", "--help"]).stdout
+    )

@@ -21,13 +21,51 @@ from referee.kit.adjustments import change_notation, parse_adjustment
 from referee.kit.decks import parse_decklist
 from service import RefereeService
 
-FUZZ = settings(max_examples=int(os.environ.get("REFEREE_FUZZ_EXAMPLES", "150")), deadline=None,
-                suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=int(os.environ.get("REFEREE_FUZZ_EXAMPLES", "150")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 TEXT = st.text(alphabet=st.characters(exclude_categories=["Cs"]), max_size=60)
-WORDS = st.lists(st.sampled_from(["draw", "play", "e1>e2", "#3", "buy", "click", "attack", "u3", "c4", "R", "G",
-                                  "commit", "to", "palette", "pass", "end", "Fire Imp", "@b1", "2", "-", ">", "x",
-                                  ":", ",", "on", "summon", "create", "take", "mote", "1", "%", "\u2028"]),
-                 max_size=8).map(" ".join)
+WORDS = st.lists(
+    st.sampled_from(
+        [
+            "draw",
+            "play",
+            "e1>e2",
+            "#3",
+            "buy",
+            "click",
+            "attack",
+            "u3",
+            "c4",
+            "R",
+            "G",
+            "commit",
+            "to",
+            "palette",
+            "pass",
+            "end",
+            "Fire Imp",
+            "@b1",
+            "2",
+            "-",
+            ">",
+            "x",
+            ":",
+            ",",
+            "on",
+            "summon",
+            "create",
+            "take",
+            "mote",
+            "1",
+            "%",
+            "\u2028",
+        ]
+    ),
+    max_size=8,
+).map(" ".join)
 GAMES = ["prizmik", "prismata", "prismatic", "crystale", "gammasphere", "nim", "tribute"]
 
 
@@ -45,9 +83,17 @@ def test_notation_reads_or_refuses(name: str, text: str) -> None:
 
 
 @FUZZ
-@given(lines=st.lists(st.one_of(TEXT, st.just('{"format": "referee-jsonl/1"}'),
-                                st.just('{"kind":"created","topic":"referee.GameCreated.v2",'), st.just("{" * 300)),
-                      max_size=6))
+@given(
+    lines=st.lists(
+        st.one_of(
+            TEXT,
+            st.just('{"format": "referee-jsonl/1"}'),
+            st.just('{"kind":"created","topic":"referee.GameCreated.v2",'),
+            st.just("{" * 300),
+        ),
+        max_size=6,
+    )
+)
 def test_jsonl_reads_or_refuses(lines: list[str]) -> None:
     try:
         read_jsonl(lines, "fuzz.jsonl")
@@ -56,9 +102,20 @@ def test_jsonl_reads_or_refuses(lines: list[str]) -> None:
 
 
 @FUZZ
-@given(body=st.lists(st.one_of(TEXT, st.just('[Game "prizmik"]'), st.just('[GameId "g-1"]'),
-                               st.just('[Ruleset "prizmik/1"]'), st.just("1. e1>e2"), st.just("{ended"),
-                               st.just('{retracted 1: "x"}')), max_size=8).map("\n".join))
+@given(
+    body=st.lists(
+        st.one_of(
+            TEXT,
+            st.just('[Game "prizmik"]'),
+            st.just('[GameId "g-1"]'),
+            st.just('[Ruleset "prizmik/1"]'),
+            st.just("1. e1>e2"),
+            st.just("{ended"),
+            st.just('{retracted 1: "x"}'),
+        ),
+        max_size=8,
+    ).map("\n".join)
+)
 def test_text_reads_or_refuses(body: str) -> None:
     try:
         parse_text(body, "fuzz.txt")
@@ -68,7 +125,11 @@ def test_text_reads_or_refuses(body: str) -> None:
 
 @pytest.mark.parametrize("name", ["prismatic", "crystale", "gammasphere"])
 @FUZZ
-@given(text=st.one_of(TEXT, st.just("{" * 400), st.just("[[cards]]\nname = 1"), st.just('{"cards": [{}]}')))
+@given(
+    text=st.one_of(
+        TEXT, st.just("{" * 400), st.just("[[cards]]\nname = 1"), st.just('{"cards": [{}]}')
+    )
+)
 def test_catalogs_read_or_refuse(name: str, text: str) -> None:
     rules = games.load(name)
     for kind in rules.catalog_kinds:
@@ -107,6 +168,8 @@ def test_the_command_line_never_shows_a_traceback(text: str) -> None:
     before = svc.store.rows(game)
     result = CliRunner().invoke(app, ["--db", str(db), "act", game, text])
     assert result.exit_code in (0, 1, 2), result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception
+    )
     if result.exit_code == 2:
-        assert svc.store.rows(game) == before      # a refusal stores nothing
+        assert svc.store.rows(game) == before  # a refusal stores nothing

@@ -40,7 +40,9 @@ def test_untouched_store_verifies(played: tuple[RefereeService, str]) -> None:
 
 
 @pytest.mark.parametrize("version", range(1, 11))
-def test_any_changed_byte_is_caught(played: tuple[RefereeService, str], db_path: Path, version: int) -> None:
+def test_any_changed_byte_is_caught(
+    played: tuple[RefereeService, str], db_path: Path, version: int
+) -> None:
     store, game_id = played
     with sqlite3.connect(db_path) as con:
         (state,) = con.execute(
@@ -49,7 +51,10 @@ def test_any_changed_byte_is_caught(played: tuple[RefereeService, str], db_path:
         data = bytearray(state)
         for offset in (len(data) // 3, len(data) // 2, len(data) - 5):
             data[offset] = data[offset] ^ 0x01
-            con.execute("UPDATE stored_events SET state=? WHERE originator_version=?", (bytes(data), version))
+            con.execute(
+                "UPDATE stored_events SET state=? WHERE originator_version=?",
+                (bytes(data), version),
+            )
             con.commit()
             assert any(event == version for event, _ in problems(store, game_id)), offset
             data[offset] = data[offset] ^ 0x01
@@ -65,7 +70,9 @@ def test_deleted_event_is_caught(played: tuple[RefereeService, str], db_path: Pa
     assert (4, "missing") in found and (5, "chain") in found
 
 
-def test_deleted_result_at_the_end_is_caught(played: tuple[RefereeService, str], db_path: Path) -> None:
+def test_deleted_result_at_the_end_is_caught(
+    played: tuple[RefereeService, str], db_path: Path
+) -> None:
     """Cutting the log's tail (the result and the rejection after it) leaves a game the
     rules say is over without a recorded result."""
     store, game_id = played

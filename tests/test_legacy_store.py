@@ -56,7 +56,9 @@ def test_legacy_store_verifies_intact(legacy: RefereeService) -> None:
     assert report.games == 5 and report.bad == 0, [r.findings for r in report.reports if not r.ok]
 
 
-def test_legacy_exports_import_and_new_exports_match_them(legacy: RefereeService, tmp_path: Path) -> None:
+def test_legacy_exports_import_and_new_exports_match_them(
+    legacy: RefereeService, tmp_path: Path
+) -> None:
     """The old code's JSONL files import byte for byte; today's JSONL export of the old store is
     the same file; the old text records import and rebuild the same decisions."""
     for path in sorted((LEGACY / "jsonl").glob("*.jsonl")):

@@ -14,7 +14,9 @@ from service import RefereeService
 PLAYERS = [Player("red", "Ann"), Player("blue", "Ben")]
 
 
-def test_postgres_records_rejects_retracts_and_verifies(pg_env: dict[str, str], tmp_path: Path) -> None:
+def test_postgres_records_rejects_retracts_and_verifies(
+    pg_env: dict[str, str], tmp_path: Path
+) -> None:
     svc = RefereeService(GameStore(env=pg_env))
     game = svc.create_game("prizmik", PLAYERS)
     assert svc.record(game.game_id, "e1>e2").accepted
@@ -47,8 +49,10 @@ def test_postgres_concurrent_writers(pg_env: dict[str, str]) -> None:
 
 
 def _store_url(env: dict[str, str]) -> str:
-    return (f"postgresql://{env['POSTGRES_USER']}@{env['POSTGRES_HOST']}:{env['POSTGRES_PORT']}/"
-            f"{env['POSTGRES_DBNAME']}?schema={env['POSTGRES_SCHEMA']}")
+    return (
+        f"postgresql://{env['POSTGRES_USER']}@{env['POSTGRES_HOST']}:{env['POSTGRES_PORT']}/"
+        f"{env['POSTGRES_DBNAME']}?schema={env['POSTGRES_SCHEMA']}"
+    )
 
 
 def test_eight_first_starts_at_once_all_succeed(pg_env: dict[str, str]) -> None:
@@ -57,9 +61,23 @@ def test_eight_first_starts_at_once_all_succeed(pg_env: dict[str, str]) -> None:
     import sys
 
     url = _store_url(pg_env)
-    command = [sys.executable, "-m", "cli.main", "--db", url, "new", "prizmik", "-p", "red=Ann", "-p", "blue=Ben"]
-    starts = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-              for _ in range(8)]
+    command = [
+        sys.executable,
+        "-m",
+        "cli.main",
+        "--db",
+        url,
+        "new",
+        "prizmik",
+        "-p",
+        "red=Ann",
+        "-p",
+        "blue=Ben",
+    ]
+    starts = [
+        subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(8)
+    ]
     outcomes = [p.communicate(timeout=120) for p in starts]
     assert [p.returncode for p in starts] == [0] * 8, [err for _, err in outcomes]
     svc = RefereeService(GameStore(url))
@@ -67,7 +85,9 @@ def test_eight_first_starts_at_once_all_succeed(pg_env: dict[str, str]) -> None:
     svc.close()
 
 
-def test_an_import_of_2000_games_into_postgres_finishes(pg_env: dict[str, str], tmp_path: Path) -> None:
+def test_an_import_of_2000_games_into_postgres_finishes(
+    pg_env: dict[str, str], tmp_path: Path
+) -> None:
     """2,000 games of 40 actions (82,000 events) into PostgreSQL: checked in this process,
     inserted with COPY in batches of 20,000 events, each of which hung before (a hang
     fails this test by its timeout instead of stalling the suite)."""
@@ -81,13 +101,21 @@ def test_an_import_of_2000_games_into_postgres_finishes(pg_env: dict[str, str], 
     rules = games.load("prizmik")
     while source.load(game).ply < 40:
         view = source.load(game)
-        options = [a for a in rules.legal_actions(view.state) if not rules.outcome(rules.apply(view.state, a)).over]
+        options = [
+            a
+            for a in rules.legal_actions(view.state)
+            if not rules.outcome(rules.apply(view.state, a)).over
+        ]
         source.record(game, rules.notation(options[view.ply % len(options)]), view=view)
     path = tmp_path / "long.jsonl"
     path.write_text("".join(source.export([game], "jsonl")))
     url = _store_url(pg_env)
-    done = subprocess.run([sys.executable, "-m", "cli.main", "--db", url, "import", "--as-new", *[str(path)] * 2000],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "cli.main", "--db", url, "import", "--as-new", *[str(path)] * 2000],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "imported 2000 games (82000 events)" in done.stderr
     svc = RefereeService(GameStore(url))
@@ -98,23 +126,32 @@ def test_an_import_of_2000_games_into_postgres_finishes(pg_env: dict[str, str], 
 
 
 def _dsn(env: dict[str, str]) -> str:
-    return (f"host={env['POSTGRES_HOST']} port={env['POSTGRES_PORT']} dbname={env['POSTGRES_DBNAME']} "
-            f"user={env['POSTGRES_USER']}")
+    return (
+        f"host={env['POSTGRES_HOST']} port={env['POSTGRES_PORT']} dbname={env['POSTGRES_DBNAME']} "
+        f"user={env['POSTGRES_USER']}"
+    )
 
 
-def test_a_store_made_by_the_librarys_recorder_gains_the_one_trip_append(pg_env: dict[str, str]) -> None:
+def test_a_store_made_by_the_librarys_recorder_gains_the_one_trip_append(
+    pg_env: dict[str, str],
+) -> None:
     """A store whose tables the plain library recorder made (as before events.pg_recorder)
     gets the append function on its first start, and its games go on."""
     import psycopg
 
-    plain = {**pg_env, "APPLICATION_RECORDER_TOPIC": "eventsourcing.postgres:PostgresApplicationRecorder"}
+    plain = {
+        **pg_env,
+        "APPLICATION_RECORDER_TOPIC": "eventsourcing.postgres:PostgresApplicationRecorder",
+    }
     old = RefereeService(GameStore(env=plain))
     game = old.create_game("prizmik", PLAYERS).game_id
     old.record(game, "e1>e2")
     old.close()
     schema = pg_env["POSTGRES_SCHEMA"]
-    find = "SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace " \
-           "WHERE n.nspname = %s AND p.proname = 'referee_append_events'"
+    find = (
+        "SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+        "WHERE n.nspname = %s AND p.proname = 'referee_append_events'"
+    )
     with psycopg.connect(_dsn(pg_env), autocommit=True) as conn:
         assert conn.execute(find, (schema,)).fetchone() == (0,)
     new = RefereeService(GameStore(env=pg_env))
@@ -127,8 +164,9 @@ def test_a_store_made_by_the_librarys_recorder_gains_the_one_trip_append(pg_env:
     new.close()
 
 
-def test_an_append_waits_for_the_table_lock_no_longer_than_the_bound(pg_env: dict[str, str],
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_append_waits_for_the_table_lock_no_longer_than_the_bound(
+    pg_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The append takes the library's EXCLUSIVE lock (so notification ids follow commit
     order); held elsewhere past REFEREE_LOCK_TIMEOUT, the entry fails as busy, stores
     nothing, and the next one after the lock is released goes through."""

@@ -29,23 +29,28 @@ def svc(db_path: Path) -> RefereeService:
 
 def tribute(svc: RefereeService, players: dict[str, str] = THREE, **decks: str) -> str:
     lists = {seat: parse_decklist(text) for seat, text in decks.items()} or {
-        "p1": parse_decklist("2 Ace\n1 Joker"), "p2": parse_decklist("2 King"), "p3": parse_decklist("2 Jack")}
+        "p1": parse_decklist("2 Ace\n1 Joker"),
+        "p2": parse_decklist("2 King"),
+        "p3": parse_decklist("2 Jack"),
+    }
     return svc.create_game("tribute", players, decks=lists).game_id
 
 
-def test_ref_1_5_simultaneous_step_takes_entries_in_any_order_and_needs_a_seat(svc: RefereeService) -> None:
+def test_ref_1_5_simultaneous_step_takes_entries_in_any_order_and_needs_a_seat(
+    svc: RefereeService,
+) -> None:
     game = tribute(svc)
     assert svc.position(game).to_act == ["p1", "p2", "p3"]
     with pytest.raises(InvalidCommandError) as info:
-        svc.record(game, "draw 2")                       # several may act: name the seat
+        svc.record(game, "draw 2")  # several may act: name the seat
     assert info.value.clause == "REF-1.2"
     assert svc.record(game, "draw 2", actor="Cy").accepted  # a player's name names the seat
     assert svc.position(game).to_act == ["p1", "p2"]
     assert svc.record(game, "draw 2", actor="p2").accepted
-    rejected = svc.record(game, "draw 2", actor="p3")    # p3 already drew
+    rejected = svc.record(game, "draw 2", actor="p3")  # p3 already drew
     assert not rejected.accepted and rejected.violations[0].clause == "REF-1.2"
     assert svc.record(game, "draw 2", actor="p1").accepted
-    assert svc.position(game).to_act == ["p1"]          # the step closed; play goes in seat order
+    assert svc.position(game).to_act == ["p1"]  # the step closed; play goes in seat order
 
 
 def test_ref_1_6_an_impossible_report_is_rejected(svc: RefereeService) -> None:
@@ -90,21 +95,27 @@ def test_ref_6_1_to_6_4_a_card_that_needs_a_ruling(svc: RefereeService) -> None:
     game = tribute(svc)
     _play_round(svc, game)
     result = svc.record(game, "play Joker")
-    assert result.accepted and result.rulings[0].card == "Joker" and result.rulings[0].clause == "TR-2.3"
+    assert (
+        result.accepted
+        and result.rulings[0].card == "Joker"
+        and result.rulings[0].clause == "TR-2.3"
+    )
     assert isinstance(svc.load(game).events[-1], RulingRequested)
-    with pytest.raises(InvalidCommandError) as info:                # REF-6.2: the ruling comes first
+    with pytest.raises(InvalidCommandError) as info:  # REF-6.2: the ruling comes first
         svc.record(game, "play King")
     assert info.value.clause == "REF-6.2"
-    with pytest.raises(InvalidCommandError) as info:                # REF-6.3: a change must fit
+    with pytest.raises(InvalidCommandError) as info:  # REF-6.3: a change must fit
         svc.adjust(game, "resource p1 score -5", card="Joker", reason="a penalty of five")
     assert info.value.clause == "REF-6.3"
     svc.adjust(game, "resource p1 score +4", card="Joker", reason="the table ruled four")
     view = svc.load(game)
     assert not view.pending and view.state.of("p1").score == 4
-    assert isinstance(view.events[-1], AdjustmentRecorded) and view.events[-1].resolves == 9  # the request
+    assert (
+        isinstance(view.events[-1], AdjustmentRecorded) and view.events[-1].resolves == 9
+    )  # the request
     assert svc.record(game, "play King").accepted
     audit = svc.audit(game)
-    assert [a["card"] for a in audit["adjustments"]] == ["Joker"]      # REF-6.4: the audit lists it
+    assert [a["card"] for a in audit["adjustments"]] == ["Joker"]  # REF-6.4: the audit lists it
     assert audit["rulings_needed"][0]["cards"] == ["Joker"]
 
 
@@ -128,17 +139,19 @@ def test_ref_6_2_an_awaited_ruling_lapses_with_its_action(svc: RefereeService) -
     assert svc.record(game, "play Ace").accepted
 
 
-def test_ref_3_5_a_resignation_with_three_seats_withdraws_and_play_goes_on(svc: RefereeService) -> None:
+def test_ref_3_5_a_resignation_with_three_seats_withdraws_and_play_goes_on(
+    svc: RefereeService,
+) -> None:
     game = tribute(svc)
     svc.record(game, "draw 2", actor="p1")
     written = svc.end(game, "resignation", who="Ben")
     assert written.ended is None and isinstance(svc.load(game).events[-1], SeatWithdrawn)
     assert svc.position(game).to_act == ["p3"] and svc.position(game).withdrawn == ["p2"]
     with pytest.raises(InvalidCommandError) as info:
-        svc.retract(game, "undo the draw")                   # not back past a withdrawal
+        svc.retract(game, "undo the draw")  # not back past a withdrawal
     assert info.value.clause == "REF-3.5"
     svc.record(game, "draw 2", actor="p3")
-    written = svc.end(game, "resignation", who="p3")         # one seat left: it wins
+    written = svc.end(game, "resignation", who="p3")  # one seat left: it wins
     assert written.ended is not None and written.ended.result == "p1>p3>p2"
     assert [(p.seat, p.rank) for p in written.ended.ranking] == [("p1", 1), ("p3", 2), ("p2", 3)]
 
@@ -151,7 +164,11 @@ def test_ref_3_6_a_ranking_is_adjudicated_whole(svc: RefereeService) -> None:
     with pytest.raises(InvalidCommandError):
         svc.end(game, "adjudication", ranking="p1>p2", reason="time")  # every seat playing
     written = svc.end(game, "adjudication", ranking="p2>p1=p3", reason="time ran out")
-    assert written.ended is not None and written.ended.result == "p2>p1=p3" and written.ended.winner == "p2"
+    assert (
+        written.ended is not None
+        and written.ended.result == "p2>p1=p3"
+        and written.ended.winner == "p2"
+    )
 
 
 def test_ref_7_penalties(svc: RefereeService) -> None:
@@ -159,15 +176,23 @@ def test_ref_7_penalties(svc: RefereeService) -> None:
     svc.penalty(two, "Ann", "warning", "slow play")
     assert svc.load(two).ended is None and isinstance(svc.load(two).events[-1], PenaltyIssued)
     written = svc.penalty(two, "Ben", "game_loss", "marked cards", reason="second offence")
-    assert written.ended is not None and written.ended.winner == "first" and written.ended.how == "penalty"
+    assert (
+        written.ended is not None
+        and written.ended.winner == "first"
+        and written.ended.how == "penalty"
+    )
     with pytest.raises(InvalidCommandError):
-        svc.retract(two, "no")                               # a declared result stands (REF-2.2)
+        svc.retract(two, "no")  # a declared result stands (REF-2.2)
     three = tribute(svc)
     written = svc.penalty(three, "p1", "disqualification", "collusion")
     assert written.ended is None and svc.position(three).withdrawn == ["p1"]
-    finished = svc.create_game("nim", {"first": "Ann", "second": "Ben"}, options={"heap": 1}).game_id
-    svc.record(finished, "t1")                               # first wins by rule...
-    written = svc.penalty(finished, "first", "game_loss", "drew extra cards")  # ...then loses by penalty
+    finished = svc.create_game(
+        "nim", {"first": "Ann", "second": "Ben"}, options={"heap": 1}
+    ).game_id
+    svc.record(finished, "t1")  # first wins by rule...
+    written = svc.penalty(
+        finished, "first", "game_loss", "drew extra cards"
+    )  # ...then loses by penalty
     assert written.ended is not None and written.ended.winner == "second"
     assert svc.verify(finished).bad == 0
 
@@ -185,15 +210,19 @@ def test_ref_5_1_decks_are_checked_and_registered_before_play(svc: RefereeServic
         svc.register_deck(game, "p2", parse_decklist("2 King"))
     assert info.value.clause == "REF-5.1"
     with pytest.raises(InvalidCommandError):
-        svc.register_deck(svc.create_game("nim", {"first": "A", "second": "B"}).game_id, "A",
-                          parse_decklist("2 Ace"))
+        svc.register_deck(
+            svc.create_game("nim", {"first": "A", "second": "B"}).game_id,
+            "A",
+            parse_decklist("2 Ace"),
+        )
 
 
 def test_ref_5_2_to_5_4_a_sealed_list_is_opened_and_then_binds(svc: RefereeService) -> None:
     decklist = parse_decklist("2 King")
     sealed = seal(decklist, SALT)
-    game = svc.create_game("tribute", {"p1": "Ann", "p2": "Ben"},
-                           decks={"p1": parse_decklist("2 Ace"), "p2": sealed}).game_id
+    game = svc.create_game(
+        "tribute", {"p1": "Ann", "p2": "Ben"}, decks={"p1": parse_decklist("2 Ace"), "p2": sealed}
+    ).game_id
     assert "King" not in str(svc.log(game, viewer="p1")) and "King" not in str(svc.log(game))
     svc.record(game, "draw 2", actor="p1")
     svc.record(game, "draw 2", actor="p2")
@@ -204,7 +233,9 @@ def test_ref_5_2_to_5_4_a_sealed_list_is_opened_and_then_binds(svc: RefereeServi
     assert opened.accepted
     result = svc.record(game, "play Jack")
     assert not result.accepted and result.violations[0].clause == "REF-5.4"
-    assert "King" not in str(svc.log(game, viewer="p1")) and "King" in str(svc.log(game))  # stays private
+    assert "King" not in str(svc.log(game, viewer="p1")) and "King" in str(
+        svc.log(game)
+    )  # stays private
     assert svc.verify(game).bad == 0
 
 

@@ -19,19 +19,28 @@ from service import RefereeService
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 TABLES = {
-    "games": "game_id", "standings": "game, player", "ratings": "game, player",
-    "rating_history": "game_id, player", "game_players": "player, game_id", "heads": "game_id",
+    "games": "game_id",
+    "standings": "game, player",
+    "ratings": "game, player",
+    "rating_history": "game_id, player",
+    "game_players": "player, game_id",
+    "heads": "game_id",
 }
 
 
 def dump(path: Path) -> dict[str, list[Any]]:
     with sqlite3.connect(path) as con:
-        return {t: con.execute(f"SELECT * FROM {t} ORDER BY {order}").fetchall() for t, order in TABLES.items()}
+        return {
+            t: con.execute(f"SELECT * FROM {t} ORDER BY {order}").fetchall()
+            for t, order in TABLES.items()
+        }
 
 
 def _nim(svc: RefereeService, data: st.DataObject) -> str:
     a, b = data.draw(st.lists(st.sampled_from(PLAYERS), min_size=2, max_size=2, unique=True))
-    return svc.create_game("nim", {"first": a, "second": b}, options={"heap": data.draw(st.integers(1, 4))}).game_id
+    return svc.create_game(
+        "nim", {"first": a, "second": b}, options={"heap": data.draw(st.integers(1, 4))}
+    ).game_id
 
 
 def _tribute(svc: RefereeService, data: st.DataObject) -> str:
@@ -39,14 +48,18 @@ def _tribute(svc: RefereeService, data: st.DataObject) -> str:
 
     names = data.draw(st.lists(st.sampled_from(PLAYERS), min_size=3, max_size=3, unique=True))
     decks = {seat: parse_decklist("1 Ace\n1 King") for seat in ("p1", "p2", "p3")}
-    game = svc.create_game("tribute", dict(zip(("p1", "p2", "p3"), names, strict=True)), decks=decks).game_id
+    game = svc.create_game(
+        "tribute", dict(zip(("p1", "p2", "p3"), names, strict=True)), decks=decks
+    ).game_id
     for seat in ("p1", "p2", "p3"):
         svc.record(game, "draw 2", actor=seat)
     return game
 
 
 def _step(svc: RefereeService, games: list[str], data: st.DataObject, tmp: Path) -> None:
-    kind = data.draw(st.sampled_from(["nim", "tribute", "move", "resign", "draw", "retract", "void", "import"]))
+    kind = data.draw(
+        st.sampled_from(["nim", "tribute", "move", "resign", "draw", "retract", "void", "import"])
+    )
     if kind == "nim" or not games:
         games.append(_nim(svc, data))
         return
@@ -58,7 +71,9 @@ def _step(svc: RefereeService, games: list[str], data: st.DataObject, tmp: Path)
     if kind == "move" and view.ended is None:
         acting: list[str | None] = [*svc.legal(game).to_act] or [None]
         seat = data.draw(st.sampled_from(acting))
-        legal = svc.legal(game, seat=seat).actions  # several seats may act at once: name the one acting
+        legal = svc.legal(
+            game, seat=seat
+        ).actions  # several seats may act at once: name the one acting
         if legal:
             svc.record(game, data.draw(st.sampled_from(legal)), actor=seat)
     elif kind == "resign" and view.ended is None:
@@ -66,18 +81,29 @@ def _step(svc: RefereeService, games: list[str], data: st.DataObject, tmp: Path)
         svc.end(game, "resignation", who=data.draw(st.sampled_from(seats)))
     elif kind == "draw" and view.ended is None:
         svc.end(game, "agreement")
-    elif kind == "retract" and view.standing and (view.ended is None or view.ended.how == "rule") \
-            and not view.withdrawn:
+    elif (
+        kind == "retract"
+        and view.standing
+        and (view.ended is None or view.ended.how == "rule")
+        and not view.withdrawn
+    ):
         svc.retract(game, "a correction")
     elif kind == "void" and view.ended is not None and view.ended.how != "rule":
         player = view.created.players[0].name
         svc.dispute(game, view.ended.originator_version, by=player, claim="no")
-        svc.rule(game, len(view.disputes) + 1, decision="overturn", clause="REF-4.5", reason="set aside", by="Head",
-                 final=True)
+        svc.rule(
+            game,
+            len(view.disputes) + 1,
+            decision="overturn",
+            clause="REF-4.5",
+            reason="set aside",
+            by="Head",
+            final=True,
+        )
     elif kind == "import":
         path = tmp / f"{game}.jsonl"
         path.write_text("".join(svc.export([game], "jsonl")))
-        svc.import_files([path], as_new=True)   # a late import: rated when it reaches the store
+        svc.import_files([path], as_new=True)  # a late import: rated when it reaches the store
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -96,7 +122,8 @@ def test_incremental_projection_equals_a_rebuild(data: st.DataObject) -> None:
     assert dump(svc.projector.path) == dump(tmp / "rebuilt.db")
     standings = svc.scoreboard()
     assert sum(r["played"] for r in standings) == sum(
-        len(g.players) for g in svc.games(limit=10_000) if g.status == "finished")
+        len(g.players) for g in svc.games(limit=10_000) if g.status == "finished"
+    )
 
 
 def _catch_up(path: str) -> int:
@@ -111,14 +138,17 @@ def _catch_up(path: str) -> int:
 def test_concurrent_runners_process_every_event_exactly_once(tmp_path: Path) -> None:
     svc = RefereeService(GameStore(tmp_path / "store.db"))
     for index in range(120):
-        game = svc.create_game("nim", {"first": PLAYERS[index % 4], "second": PLAYERS[(index + 1) % 4]},
-                               options={"heap": 3}).game_id
+        game = svc.create_game(
+            "nim",
+            {"first": PLAYERS[index % 4], "second": PLAYERS[(index + 1) % 4]},
+            options={"heap": 3},
+        ).game_id
         svc.record(game, "t3")
     total = svc.store.recorder.max_notification_id()
     svc.close()
     with get_context("spawn").Pool(6) as pool:
         counts = pool.map(_catch_up, [str(tmp_path / "store.db")] * 6)
-    assert sum(counts) == total                      # every event exactly once, whoever took it
+    assert sum(counts) == total  # every event exactly once, whoever took it
     rows = dump(tmp_path / "store.projections.db")
     assert len(rows["games"]) == 120
     assert sum(r[2] for r in rows["standings"]) == 240  # played, two seats each

@@ -22,7 +22,9 @@ def kinds(store: RefereeService, game: str, numbers: list[int]) -> list[str]:
 
 
 def play(store: RefereeService, first: str, second: str, moves: list[str], heap: int = 4) -> str:
-    game = store.create_game("nim", [Player("first", first), Player("second", second)], options={"heap": heap})
+    game = store.create_game(
+        "nim", [Player("first", first), Player("second", second)], options={"heap": heap}
+    )
     for text in moves:
         store.record(game.game_id, text)
     return game.game_id
@@ -30,15 +32,20 @@ def play(store: RefereeService, first: str, second: str, moves: list[str], heap:
 
 def test_scoreboard_counts_results_and_elo(db_path: Path) -> None:
     store = RefereeService(GameStore(db_path))
-    play(store, "Ann", "Ben", ["t3", "t1"])          # Ben takes the last: Ben wins
-    play(store, "Ben", "Ann", ["t1", "t3"])          # Ann wins
+    play(store, "Ann", "Ben", ["t3", "t1"])  # Ben takes the last: Ben wins
+    play(store, "Ben", "Ann", ["t1", "t3"])  # Ann wins
     c = play(store, "Ann", "Ben", ["t1"])
-    store.end(c, "agreement")                        # draw
-    play(store, "Ann", "Ben", ["t1"])                # unfinished: not counted
+    store.end(c, "agreement")  # draw
+    play(store, "Ann", "Ben", ["t1"])  # unfinished: not counted
     projector = Projector(store.store)
     assert projector.catch_up() == store.store.recorder.max_notification_id()
     rows = {r["player"]: r for r in projector.standings("nim")}
-    assert (rows["Ann"]["played"], rows["Ann"]["won"], rows["Ann"]["drawn"], rows["Ann"]["lost"]) == (3, 1, 1, 1)
+    assert (
+        rows["Ann"]["played"],
+        rows["Ann"]["won"],
+        rows["Ann"]["drawn"],
+        rows["Ann"]["lost"],
+    ) == (3, 1, 1, 1)
     assert rows["Ann"]["points"] == 1.5 == rows["Ben"]["points"]
     # Elo in game order (K=32): Ben 1516/Ann 1484; Ann beats the favourite (+17.5);
     # the draw then moves 0.1 from Ann to Ben.
@@ -56,7 +63,9 @@ def test_catch_up_is_idempotent_and_restartable(db_path: Path) -> None:
     assert projector.catch_up() == 0
     assert projector.standings() == first
     play(store, "Ann", "Ben", ["t2", "t2"])
-    assert Projector(store.store).catch_up() == 4      # a new projector resumes from the stored position
+    assert (
+        Projector(store.store).catch_up() == 4
+    )  # a new projector resumes from the stored position
     rebuilt = Projector(store.store, projector.path)
     rebuilt.rebuild()
     assert rebuilt.standings() == Projector(store.store).standings()
@@ -72,7 +81,9 @@ def test_retraction_reopens_a_result_in_the_projection(db_path: Path) -> None:
     store.retract(game, "miscounted")
     projector.catch_up()
     with sqlite3.connect(projector.path) as con:
-        row = con.execute("SELECT result, actions, corrections FROM games WHERE game_id=?", (game,)).fetchone()
+        row = con.execute(
+            "SELECT result, actions, corrections FROM games WHERE game_id=?", (game,)
+        ).fetchone()
     assert row == ("*", 1, 1)
     assert projector.standings() == []
 
@@ -98,8 +109,9 @@ def test_dispute_overturn_retracts_and_audit_tells_the_story(db_path: Path) -> N
     with pytest.raises(InvalidCommandError):
         store.rule(game, 1, decision="overturn", clause="NIM-1.1", reason="again", by="Rita")
     store.appeal(game, 1, by="Ben", grounds="video shows three")
-    written = store.rule(game, 1, decision="overturn", clause="NIM-1.1", reason="three taken", by="Hugo",
-                         final=True)
+    written = store.rule(
+        game, 1, decision="overturn", clause="NIM-1.1", reason="three taken", by="Hugo", final=True
+    )
     assert kinds(store, game, written.events) == ["DisputeRuled", "ActionRetracted"]
     view = store.load(game)
     assert view.state.left == 6 and view.disputes[1].final
@@ -121,7 +133,9 @@ def test_overturned_rejection_records_the_action(db_path: Path) -> None:
     store = RefereeService(GameStore(db_path))
     game = play(store, "Ann", "Ben", ["t4"], heap=6)  # rejected
     store.dispute(game, 2, by="Ann", claim="house rules allow four")
-    written = store.rule(game, 1, decision="overturn", clause="NIM-1.1", reason="house rule", by="Rita")
+    written = store.rule(
+        game, 1, decision="overturn", clause="NIM-1.1", reason="house rule", by="Rita"
+    )
     assert kinds(store, game, written.events) == ["DisputeRuled", "ActionRecorded"]
     assert store.load(game).state.left == 2
 
@@ -142,8 +156,10 @@ def test_other_recorders_take_the_library_paths(db_path: Path, tmp_path: Path) -
         projector = Projector(store.store, tmp_path / f"{name}.projections.db")
         assert projector.catch_up() == 12
         with sqlite3.connect(projector.path) as con:
-            games = con.execute("SELECT game, players, result, how, actions, corrections, rejections, events "
-                                "FROM games ORDER BY started").fetchall()
+            games = con.execute(
+                "SELECT game, players, result, how, actions, corrections, rejections, events "
+                "FROM games ORDER BY started"
+            ).fetchall()
         results.append((games, projector.standings()))
     assert results[0] == results[1]
     assert results[1][0][0][2:] == ("second", "rule", 2, 1, 1, 8)
@@ -151,7 +167,11 @@ def test_other_recorders_take_the_library_paths(db_path: Path, tmp_path: Path) -
 
 def test_compressed_store_takes_the_library_paths(tmp_path: Path) -> None:
     """A store configured with the library's compressor (events not plain JSON) works the same."""
-    store = RefereeService(GameStore(tmp_path / "zip.db", env={"COMPRESSOR_TOPIC": "eventsourcing.compressor:ZlibCompressor"}))
+    store = RefereeService(
+        GameStore(
+            tmp_path / "zip.db", env={"COMPRESSOR_TOPIC": "eventsourcing.compressor:ZlibCompressor"}
+        )
+    )
     assert store.store.direct_sqlite is None
     game = play(store, "Ann", "Ben", ["t3", "t9", "t1"])
     with sqlite3.connect(tmp_path / "zip.db") as con:
@@ -163,7 +183,12 @@ def test_compressed_store_takes_the_library_paths(tmp_path: Path) -> None:
     assert {r["player"] for r in projector.standings()} == {"Ann", "Ben"}
     path = tmp_path / "g.jsonl"
     path.write_text("".join(store.export([game], "jsonl")))
-    other = RefereeService(GameStore(tmp_path / "zip2.db", env={"COMPRESSOR_TOPIC": "eventsourcing.compressor:ZlibCompressor"}))
+    other = RefereeService(
+        GameStore(
+            tmp_path / "zip2.db",
+            env={"COMPRESSOR_TOPIC": "eventsourcing.compressor:ZlibCompressor"},
+        )
+    )
     assert len(other.import_files([path]).imported) == 1
     assert other.load(game).events == store.load(game).events
 
@@ -171,16 +196,19 @@ def test_compressed_store_takes_the_library_paths(tmp_path: Path) -> None:
 def test_ref_4_5_overturned_resignation_voids_the_result(db_path: Path, tmp_path: Path) -> None:
     """REF-2.2/REF-4.5: a wrongly entered resignation is set aside by a ruling, then corrected."""
     from events.schema import ResultVoided
+
     store = RefereeService(GameStore(db_path))
     game = play(store, "Ann", "Ben", ["t1"], heap=6)
-    wrong = store.end(game, "resignation", who="first")      # it was Ben who resigned
+    wrong = store.end(game, "resignation", who="first")  # it was Ben who resigned
     projector = Projector(store.store)
     projector.catch_up()
     assert {r["player"]: r["won"] for r in projector.standings()} == {"Ann": 0, "Ben": 1}
     with pytest.raises(InvalidCommandError):
-        store.retract(game, "wrong seat")                          # REF-2.2: not by retraction
+        store.retract(game, "wrong seat")  # REF-2.2: not by retraction
     store.dispute(game, wrong.events[0], by="Ann", claim="Ben resigned, not me")
-    written = store.rule(game, 1, decision="overturn", clause="REF-3.2", reason="Ben resigned", by="Rita")
+    written = store.rule(
+        game, 1, decision="overturn", clause="REF-3.2", reason="Ben resigned", by="Rita"
+    )
     assert kinds(store, game, written.events)[1] == ResultVoided.__name__
     view = store.load(game)
     assert view.ended is None and view.result == "*"
@@ -200,7 +228,7 @@ def test_ref_4_5_overturned_resignation_voids_the_result(db_path: Path, tmp_path
 
 def test_ref_4_5_rule_results_and_stale_retractions_are_refused(db_path: Path) -> None:
     store = RefereeService(GameStore(db_path))
-    game = play(store, "Ann", "Ben", ["t3", "t1"])              # ended by rule (NIM-2.1)
+    game = play(store, "Ann", "Ben", ["t3", "t1"])  # ended by rule (NIM-2.1)
     ended = store.load(game).ended
     assert ended is not None
     store.dispute(game, ended.originator_version, by="Ann", claim="not over")
@@ -208,13 +236,19 @@ def test_ref_4_5_rule_results_and_stale_retractions_are_refused(db_path: Path) -
         store.rule(game, 1, decision="overturn", clause="NIM-2.1", reason="no", by="Rita")
     other = play(store, "Ann", "Ben", ["t3"], heap=9)
     retraction = store.retract(other, "misheard")
-    store.record(other, "t1")                                    # a different action 1 now stands
+    store.record(other, "t1")  # a different action 1 now stands
     store.retract(other, "again")
     store.record(other, "t2")
     store.dispute(other, retraction.events[0], by="Ann", claim="t3 was right")
     with pytest.raises(InvalidCommandError, match="no longer fits"):
         store.rule(other, 1, decision="overturn", clause="NIM-1.1", reason="restore", by="Rita")
     store.retract(other, "make room")
-    written = store.rule(other, 1, decision="overturn", clause="NIM-1.1", reason="restore", by="Rita")
+    written = store.rule(
+        other, 1, decision="overturn", clause="NIM-1.1", reason="restore", by="Rita"
+    )
     last = store.load(other).event(written.events[-1])
-    assert isinstance(last, ActionRecorded) and last.notation == "t3" and store.load(other).state.left == 6
+    assert (
+        isinstance(last, ActionRecorded)
+        and last.notation == "t3"
+        and store.load(other).state.left == 6
+    )

@@ -32,7 +32,9 @@ def fresh_store() -> RefereeService:
     return RefereeService(GameStore(Path(tempfile.mkdtemp()) / "prop.db"))
 
 
-def play_random(store: RefereeService, data: st.DataObject, max_actions: int) -> tuple[str, list[Any]]:
+def play_random(
+    store: RefereeService, data: st.DataObject, max_actions: int
+) -> tuple[str, list[Any]]:
     """Play random legal actions through the store; returns the game id and live states."""
     view = store.create_game("prizmik", PLAYERS)
     states = [view.state]
@@ -48,7 +50,10 @@ def play_random(store: RefereeService, data: st.DataObject, max_actions: int) ->
 
 
 def stored_rows(store: RefereeService, game_id: str) -> list[tuple[int, str, bytes]]:
-    return [(r.originator_version, r.topic, r.state) for r in store.store.recorder.select_events(game_id)]
+    return [
+        (r.originator_version, r.topic, r.state)
+        for r in store.store.recorder.select_events(game_id)
+    ]
 
 
 @SETTINGS
@@ -106,7 +111,8 @@ def test_export_import_is_identity(data: st.DataObject, length: int) -> None:
             assert stored_rows(other, game_id) == stored_rows(store, game_id)
         assert [type(e) for e in copied.events] == [type(e) for e in view.events]
         assert [getattr(e, "notation", None) for e in copied.events] == [
-            getattr(e, "notation", None) for e in view.events]
+            getattr(e, "notation", None) for e in view.events
+        ]
 
 
 @SETTINGS
@@ -130,12 +136,16 @@ PRISMATA = games.load("prismata")
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data(), st.integers(min_value=0, max_value=120), st.integers(min_value=0, max_value=10_000))
+@given(
+    st.data(), st.integers(min_value=0, max_value=120), st.integers(min_value=0, max_value=10_000)
+)
 def test_prismata_rebuild_from_store_equals_live_and_rejection_changes_nothing(
     data: st.DataObject, length: int, seed: int
 ) -> None:
     store = fresh_store()
-    view = store.create_game("prismata", [Player("p1", "Ann"), Player("p2", "Ben")], options={"seed": seed})
+    view = store.create_game(
+        "prismata", [Player("p1", "Ann"), Player("p2", "Ben")], options={"seed": seed}
+    )
     states = [view.state]
     for _ in range(length):
         if view.ended is not None:

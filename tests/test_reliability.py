@@ -26,8 +26,18 @@ from service import RefereeService
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = {"red": "Ann", "blue": "Ben"}
-HOSTILE = ["line\nbreak", "nel\u0085x", "ls\u2028x", "ps\u2029x", "\x1b[2J\x1b[Hclear", "tab\tand\rcr",
-           '"quoted" {braced} [Tag "x"]', "  spaced  ", "}\n{ended red by resignation REF-3.2: \"x\"}", "\x00nul"]
+HOSTILE = [
+    "line\nbreak",
+    "nel\u0085x",
+    "ls\u2028x",
+    "ps\u2029x",
+    "\x1b[2J\x1b[Hclear",
+    "tab\tand\rcr",
+    '"quoted" {braced} [Tag "x"]',
+    "  spaced  ",
+    '}\n{ended red by resignation REF-3.2: "x"}',
+    "\x00nul",
+]
 
 
 def cli(db: Path, *args: str, input: str | None = None) -> tuple[int, str, str]:
@@ -35,9 +45,17 @@ def cli(db: Path, *args: str, input: str | None = None) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def referee(db: Path, *args: str, timeout: float = 120, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "cli.main", "--db", str(db), *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=ROOT, env={**os.environ, **(env or {})})
+def referee(
+    db: Path, *args: str, timeout: float = 120, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cli.main", "--db", str(db), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def test_1_hostile_free_text_round_trips_and_never_reaches_the_terminal_raw(tmp_path: Path) -> None:
@@ -54,14 +72,20 @@ def test_1_hostile_free_text_round_trips_and_never_reaches_the_terminal_raw(tmp_
         path.write_text("".join(svc.export([game], fmt)))
         other = RefereeService(GameStore(tmp_path / f"{fmt}.db"))
         assert [f.status for f in other.import_files([path]).files] == ["imported"]
-        assert [getattr(e, "reason", None) for e in other.load(game).events] == \
-            [getattr(e, "reason", None) for e in svc.load(game).events]
-        assert other.load(game).result == "red"       # no injected line changed the result
+        assert [getattr(e, "reason", None) for e in other.load(game).events] == [
+            getattr(e, "reason", None) for e in svc.load(game).events
+        ]
+        assert other.load(game).result == "red"  # no injected line changed the result
         assert len(other.load(game).events) == len(svc.load(game).events)
     code, out, _ = cli(tmp_path / "s.db", "log", game)
     code2, audit, _ = cli(tmp_path / "s.db", "audit", game)
     for shown in (out, audit):
-        assert "\x1b" not in shown and "\u2028" not in shown and "\x00" not in shown and "\u0085" not in shown
+        assert (
+            "\x1b" not in shown
+            and "\u2028" not in shown
+            and "\x00" not in shown
+            and "\u0085" not in shown
+        )
     assert code == 0 and code2 == 0
 
 
@@ -71,7 +95,9 @@ def test_1_a_clause_is_a_clause_of_the_rulebook(tmp_path: Path) -> None:
     svc.record(game, "e1>e2")
     svc.dispute(game, 2, by="Ben", claim="no")
     for clause in ("hello world", "PM-4.1", "PZ-99.9", "PZ-4.1\n{ended blue"):
-        code, _, err = cli(tmp_path / "s.db", "rule", game, "1", "--uphold", "--clause", clause, "--reason", "x")
+        code, _, err = cli(
+            tmp_path / "s.db", "rule", game, "1", "--uphold", "--clause", clause, "--reason", "x"
+        )
         assert code == 2 and "not a clause" in err
 
 
@@ -86,10 +112,16 @@ def test_2_game_ids_from_files_are_checked_and_never_paths(tmp_path: Path) -> No
         assert report.files[0].status == "refused", hostile
     code, _, err = cli(tmp_path / "s.db", "export", "--all", "-o", str(tmp_path))
     assert code == 2 and "is a folder" in err
-    code, _, err = cli(tmp_path / "s.db", "export", game, "-o", str(tmp_path / "missing" / "x.jsonl"))
+    code, _, err = cli(
+        tmp_path / "s.db", "export", game, "-o", str(tmp_path / "missing" / "x.jsonl")
+    )
     assert code == 2 and "does not exist" in err
     code, _, _ = cli(tmp_path / "s.db", "export", "--all", "-o", str(tmp_path / "all.jsonl"))
-    assert code == 0 and (tmp_path / "all.jsonl").exists() and not (tmp_path / "escaped.jsonl").exists()
+    assert (
+        code == 0
+        and (tmp_path / "all.jsonl").exists()
+        and not (tmp_path / "escaped.jsonl").exists()
+    )
 
 
 def test_4_values_outside_the_schema_are_refused_before_anything_is_stored(tmp_path: Path) -> None:
@@ -98,8 +130,11 @@ def test_4_values_outside_the_schema_are_refused_before_anything_is_stored(tmp_p
     svc.record(game, "e1>e2")
     text = "".join(svc.export([game], "text"))
     other = RefereeService(GameStore(tmp_path / "other.db"))
-    for line in ('{ended "mallory" by bogus "REF-3.4": "x"}', '{ended "mallory" by adjudication "REF-3.4": "x"}',
-                 '{penalty "mallory" game_loss "x": "y"}'):
+    for line in (
+        '{ended "mallory" by bogus "REF-3.4": "x"}',
+        '{ended "mallory" by adjudication "REF-3.4": "x"}',
+        '{penalty "mallory" game_loss "x": "y"}',
+    ):
         path = tmp_path / "bad.txt"
         path.write_text(text + line + "\n")
         assert other.import_files([path]).files[0].status == "refused", line
@@ -107,15 +142,26 @@ def test_4_values_outside_the_schema_are_refused_before_anything_is_stored(tmp_p
     view = svc.load(game)
     from events.schema import GameEnded
 
-    forged = seal_event(GameEnded(originator_id=game, originator_version=3, timestamp=view.events[-1].timestamp,
-                                  prev_hash=view.last_hash, winner="mallory", how="adjudication",
-                                  clause="REF-3.4", reason="forged"))
+    forged = seal_event(
+        GameEnded(
+            originator_id=game,
+            originator_version=3,
+            timestamp=view.events[-1].timestamp,
+            prev_hash=view.last_hash,
+            winner="mallory",
+            how="adjudication",
+            clause="REF-3.4",
+            reason="forged",
+        )
+    )
     rows = svc.store.rows(game)
     from events.codec import encode
     from events.interchange import export_jsonl
 
     path = tmp_path / "forged.jsonl"
-    path.write_text("".join(export_jsonl(game, "prizmik", [*rows, (3, "referee.GameEnded.v2", encode(forged))])))
+    path.write_text(
+        "".join(export_jsonl(game, "prizmik", [*rows, (3, "referee.GameEnded.v2", encode(forged))]))
+    )
     report = other.import_files([path])
     assert report.files[0].status == "refused" and "not a seat" in report.files[0].detail
     assert other.store.game_ids() == []
@@ -126,8 +172,12 @@ def test_6_deep_nesting_is_refused_not_a_crash(tmp_path: Path) -> None:
     svc = RefereeService(GameStore(tmp_path / "s.db"))
     game = svc.create_game("prizmik", PLAYERS).game_id
     deep = "[" * 1000 + "]" * 1000
-    jsonl = "".join(svc.export([game], "jsonl")).replace('"variants":{', '"variants":{"x":' + deep + ",", 1)
-    text = "".join(svc.export([game], "text")).replace('[Ruleset', f"[Options {json.dumps(deep)}]\n[Ruleset", 1)
+    jsonl = "".join(svc.export([game], "jsonl")).replace(
+        '"variants":{', '"variants":{"x":' + deep + ",", 1
+    )
+    text = "".join(svc.export([game], "text")).replace(
+        "[Ruleset", f"[Options {json.dumps(deep)}]\n[Ruleset", 1
+    )
     for name, body in (("deep.jsonl", jsonl), ("deep.txt", text), ("deeper.jsonl", "{" * 5000)):
         path = tmp_path / name
         path.write_text(body)
@@ -161,9 +211,16 @@ def test_8_and_11_overlapping_and_repeated_imports_store_each_game_once(tmp_path
         files.append(str(path))
     target = tmp_path / "target.db"
     assert referee(target, "new", "prizmik", "-p", "red=A", "-p", "blue=B").returncode == 0
-    runs = [subprocess.Popen([sys.executable, "-m", "cli.main", "--db", str(target), "import", *chunk],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-            for chunk in (files[:80], files[40:])]
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "cli.main", "--db", str(target), "import", *chunk],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        for chunk in (files[:80], files[40:])
+    ]
     outputs = [run.communicate(timeout=300) for run in runs]
     assert [run.returncode for run in runs] == [0, 0], [err[-500:] for _, err in outputs]
     stored = RefereeService(GameStore(target))
@@ -180,9 +237,24 @@ def test_9_concurrent_scoreboards_through_the_command_line(tmp_path: Path) -> No
         svc.end(game, "resignation", who="blue")
     total = svc.store.recorder.max_notification_id()
     svc.close()
-    runs = [subprocess.Popen([sys.executable, "-m", "cli.main", "--db", str(tmp_path / "s.db"), "scoreboard",
-                              "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-            for _ in range(4)]
+    runs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "cli.main",
+                "--db",
+                str(tmp_path / "s.db"),
+                "scoreboard",
+                "--json",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        for _ in range(4)
+    ]
     outputs = [run.communicate(timeout=120) for run in runs]
     assert [run.returncode for run in runs] == [0] * 4, [err for _, err in outputs]
     with sqlite3.connect(tmp_path / "s.projections.db") as con:
@@ -215,8 +287,12 @@ def test_11_an_import_killed_midway_is_resumed(tmp_path: Path) -> None:
         path.write_text("".join(svc.export([game], "jsonl")))
         files.append(str(path))
     target = tmp_path / "target.db"
-    run = subprocess.Popen([sys.executable, "-m", "cli.main", "--db", str(target), "import", *files],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+    run = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "--db", str(target), "import", *files],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+    )
     time.sleep(1.5)
     run.send_signal(signal.SIGKILL)
     run.wait()
@@ -225,7 +301,7 @@ def test_11_an_import_killed_midway_is_resumed(tmp_path: Path) -> None:
     stored = RefereeService(GameStore(target))
     assert sorted(stored.store.game_ids()) == sorted(svc.store.game_ids())
     for game in svc.store.game_ids():
-        assert stored.store.rows(game) == svc.store.rows(game)   # exact, not half-stored
+        assert stored.store.rows(game) == svc.store.rows(game)  # exact, not half-stored
     assert stored.verify().bad == 0
 
 
@@ -236,7 +312,9 @@ def _key(tmp_path: Path) -> tuple[Path, str]:
     return key, create_key(key)
 
 
-def test_12_a_checkpoint_catches_a_deleted_game_a_cut_tail_and_a_resealed_forgery(tmp_path: Path) -> None:
+def test_12_a_checkpoint_catches_a_deleted_game_a_cut_tail_and_a_resealed_forgery(
+    tmp_path: Path,
+) -> None:
     from events.codec import encode
     from service.seal import seal, verify_checkpoint
 
@@ -251,7 +329,7 @@ def test_12_a_checkpoint_catches_a_deleted_game_a_cut_tail_and_a_resealed_forger
         games.append(game)
     svc.end(games[0], "resignation", who="blue")
     checkpoint = seal(svc.store, key).text()
-    svc.record(games[1], "c1>c2")                                      # later entries extend it
+    svc.record(games[1], "c1>c2")  # later entries extend it
     assert verify_checkpoint(svc.store, checkpoint, public).ok
     svc.close()
 
@@ -264,12 +342,21 @@ def test_12_a_checkpoint_catches_a_deleted_game_a_cut_tail_and_a_resealed_forger
         con.close()
         return RefereeService(GameStore(copy))
 
-    deleted = tampered("deleted", [("DELETE FROM stored_events WHERE originator_id = ?", (games[2],))])
-    assert deleted.verify().bad == 0                                  # each game alone looks fine...
+    deleted = tampered(
+        "deleted", [("DELETE FROM stored_events WHERE originator_id = ?", (games[2],))]
+    )
+    assert deleted.verify().bad == 0  # each game alone looks fine...
     assert not verify_checkpoint(deleted.store, checkpoint, public).ok  # ...the checkpoint does not
-    cut = tampered("cut", [("DELETE FROM stored_events WHERE originator_id = ? AND originator_version = 3",
-                            (games[2],))])
-    cut.projector.rebuild()                                           # the witness cannot help any more
+    cut = tampered(
+        "cut",
+        [
+            (
+                "DELETE FROM stored_events WHERE originator_id = ? AND originator_version = 3",
+                (games[2],),
+            )
+        ],
+    )
+    cut.projector.rebuild()  # the witness cannot help any more
     assert cut.verify().bad == 0 and not verify_checkpoint(cut.store, checkpoint, public).ok
     # Rename a player and re-seal the game's own chain: every per-game check passes.
     import msgspec
@@ -277,13 +364,28 @@ def test_12_a_checkpoint_catches_a_deleted_game_a_cut_tail_and_a_resealed_forger
     from referee.contract import Player
 
     view = RefereeService(GameStore(original)).load(games[0])
-    renamed = [seal_event(msgspec.structs.replace(
-        view.created, players=(Player("red", "Mallory"), view.created.players[1]), hash=""))]
+    renamed = [
+        seal_event(
+            msgspec.structs.replace(
+                view.created, players=(Player("red", "Mallory"), view.created.players[1]), hash=""
+            )
+        )
+    ]
     for event in view.events[1:]:
-        renamed.append(seal_event(msgspec.structs.replace(event, prev_hash=renamed[-1].hash, hash="")))
-    forged = tampered("forged", [("UPDATE stored_events SET state = ? WHERE originator_id = ? AND "
-                                  "originator_version = ?", (encode(e), games[0], e.originator_version))
-                                 for e in renamed])
+        renamed.append(
+            seal_event(msgspec.structs.replace(event, prev_hash=renamed[-1].hash, hash=""))
+        )
+    forged = tampered(
+        "forged",
+        [
+            (
+                "UPDATE stored_events SET state = ? WHERE originator_id = ? AND "
+                "originator_version = ?",
+                (encode(e), games[0], e.originator_version),
+            )
+            for e in renamed
+        ],
+    )
     assert forged.verify().bad == 0
     report = verify_checkpoint(forged.store, checkpoint, public)
     assert not report.ok and "not the ones sealed" in report.detail
@@ -291,8 +393,8 @@ def test_12_a_checkpoint_catches_a_deleted_game_a_cut_tail_and_a_resealed_forger
 
     other_key = tmp_path / "other.pem"
     create_key(other_key)
-    resealed = seal(forged.store, other_key).text()                   # a forger's own checkpoint...
-    assert not verify_checkpoint(forged.store, resealed, public).ok   # ...is not signed by the key
+    resealed = seal(forged.store, other_key).text()  # a forger's own checkpoint...
+    assert not verify_checkpoint(forged.store, resealed, public).ok  # ...is not signed by the key
 
 
 def test_12_seal_and_verify_through_the_command_line(tmp_path: Path) -> None:
@@ -319,12 +421,18 @@ def test_12_seal_and_verify_through_the_command_line(tmp_path: Path) -> None:
 def test_kill_during_entries_leaves_only_whole_entries(tmp_path: Path, kill_after: float) -> None:
     db = tmp_path / "s.db"
     game = referee(db, "new", "prizmik", "-p", "red=A", "-p", "blue=B").stdout.strip()
-    script = ("import sys\nfrom service import open_service\nsvc = open_service(sys.argv[1])\n"
-              "from referee import games\nrules = games.load('prizmik')\n"
-              "while True:\n    view = svc.load(sys.argv[2])\n    if view.ended is not None: break\n"
-              "    legal = svc.legal(sys.argv[2]).actions\n    svc.record(sys.argv[2], legal[0], view=view)\n")
-    run = subprocess.Popen([sys.executable, "-c", script, str(db), game], cwd=ROOT,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    script = (
+        "import sys\nfrom service import open_service\nsvc = open_service(sys.argv[1])\n"
+        "from referee import games\nrules = games.load('prizmik')\n"
+        "while True:\n    view = svc.load(sys.argv[2])\n    if view.ended is not None: break\n"
+        "    legal = svc.legal(sys.argv[2]).actions\n    svc.record(sys.argv[2], legal[0], view=view)\n"
+    )
+    run = subprocess.Popen(
+        [sys.executable, "-c", script, str(db), game],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     time.sleep(kill_after)
     run.send_signal(signal.SIGKILL)
     run.wait()

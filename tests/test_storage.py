@@ -25,8 +25,10 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[RefereeS
     if request.param == "sqlite":
         svc = RefereeService(GameStore(tmp_path / "store.db"))
     elif request.param == "memory":
-        svc = RefereeService(GameStore(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}),
-                             projections=tmp_path / "memory.projections.db")
+        svc = RefereeService(
+            GameStore(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}),
+            projections=tmp_path / "memory.projections.db",
+        )
     else:
         env = request.getfixturevalue("pg_env")
         svc = RefereeService(GameStore(env=env))
@@ -53,7 +55,9 @@ def test_a_long_game_is_read_and_exported_a_page_at_a_time(backend: RefereeServi
     for _ in range(7):
         backend.record(game, "t1")
     rows = [tuple(row) for row in backend.store.rows(game)]
-    assert backend.store.last_row(game) == rows[-1] and backend.store.last_row("nim-nothing") is None
+    assert (
+        backend.store.last_row(game) == rows[-1] and backend.store.last_row("nim-nothing") is None
+    )
     assert [tuple(row) for row in backend.store.iter_rows(game, upto=len(rows), page=3)] == rows
     assert [tuple(row) for row in backend.store.iter_rows(game, upto=5, page=2)] == rows[:5]
     lines = backend.export([game], "jsonl")
@@ -113,21 +117,31 @@ def test_log_pages_count_actions_and_keep_the_rest(backend: RefereeService) -> N
     assert page.total == 6 and page.actions[game][0] == 3
     last_action = backend.store.events(game)[-2]  # the third action; the result follows it
     assert page.actions[game][1] == last_action.originator_version
-    assert decode(TOPIC_OF[type(last_action)], page.last_actions[game]) == last_action  # carried with the page
-    assert [e[3] for e in page.events] == ["referee.GameCreated.v2", "referee.ActionRejected.v1",
-                                          "referee.GameEnded.v2"]
+    assert (
+        decode(TOPIC_OF[type(last_action)], page.last_actions[game]) == last_action
+    )  # carried with the page
+    assert [e[3] for e in page.events] == [
+        "referee.GameCreated.v2",
+        "referee.ActionRejected.v1",
+        "referee.GameEnded.v2",
+    ]
     second = backend.store.log_page(0, 2)
     assert second.total == 2 and backend.store.log_page(second.last_id, 100).total == 4
 
 
-def test_read_models_and_verify_agree_on_every_backend(backend: RefereeService, tmp_path: Path) -> None:
+def test_read_models_and_verify_agree_on_every_backend(
+    backend: RefereeService, tmp_path: Path
+) -> None:
     game = backend.create_game("nim", PLAYERS, options={"heap": 2}).game_id
     backend.record(game, "t2")
     other = backend.create_game("nim", PLAYERS).game_id
     backend.end(other, "agreement")
     rows = {r["player"]: r for r in backend.scoreboard()}
     assert rows["Ann"]["won"] == 1 and rows["Ann"]["drawn"] == 1 and rows["Ben"]["points"] == 0.5
-    assert backend.projector.exists() and backend.projector.head(game) == (3, backend.load(game).last_hash)
+    assert backend.projector.exists() and backend.projector.head(game) == (
+        3,
+        backend.load(game).last_hash,
+    )
     assert {g.game_id for g in backend.games()} == {game, other}
     assert backend.verify().bad == 0
     path = tmp_path / "all.jsonl"

@@ -16,6 +16,7 @@ from service import InvalidCommandError, RefereeService, RefusedError, Unreadabl
 def service(path: Path) -> RefereeService:
     return RefereeService(GameStore(path))
 
+
 PLAYERS = [Player("first", "Ann"), Player("second", "Ben")]
 
 

@@ -31,7 +31,15 @@ def game(db_path: Path) -> tuple[RefereeService, str]:
     svc.dispute(g.game_id, 3, by="Ann", claim="t4 is a legal take")
     svc.rule(g.game_id, 1, decision="uphold", clause="NIM-1.1", reason="at most 3", by="Ref")
     svc.appeal(g.game_id, 1, by="Ann", grounds="house rules")
-    svc.rule(g.game_id, 1, decision="uphold", clause="NIM-1.1", reason="tournament rules", by="Head", final=True)
+    svc.rule(
+        g.game_id,
+        1,
+        decision="uphold",
+        clause="NIM-1.1",
+        reason="tournament rules",
+        by="Head",
+        final=True,
+    )
     for text in ("t1", "t3", "t1"):
         svc.record(g.game_id, text)
     return svc, g.game_id
@@ -45,7 +53,9 @@ def text_record(svc: RefereeService, game_id: str) -> str:
     return "".join(svc.export([game_id], "text"))
 
 
-def test_jsonl_round_trip_is_event_for_event(game: tuple[RefereeService, str], tmp_path: Path) -> None:
+def test_jsonl_round_trip_is_event_for_event(
+    game: tuple[RefereeService, str], tmp_path: Path
+) -> None:
     svc, game_id = game
     path = tmp_path / "game.jsonl"
     path.write_text(jsonl(svc, game_id))
@@ -57,7 +67,9 @@ def test_jsonl_round_trip_is_event_for_event(game: tuple[RefereeService, str], t
     assert jsonl(other, game_id) == path.read_text()
 
 
-def test_text_round_trip_keeps_every_decision(game: tuple[RefereeService, str], tmp_path: Path) -> None:
+def test_text_round_trip_keeps_every_decision(
+    game: tuple[RefereeService, str], tmp_path: Path
+) -> None:
     svc, game_id = game
     text = text_record(svc, game_id)
     assert '[Result "0-1"]' in text and "{retracted 2" in text and '{rejected "t4"' in text
@@ -67,11 +79,15 @@ def test_text_round_trip_keeps_every_decision(game: tuple[RefereeService, str], 
     assert other.import_files([path]).files[0].status == "imported"
     theirs, ours = other.load(game_id).events, svc.load(game_id).events
     assert [type(e) for e in theirs] == [type(e) for e in ours]
-    assert [getattr(e, "notation", None) for e in theirs] == [getattr(e, "notation", None) for e in ours]
+    assert [getattr(e, "notation", None) for e in theirs] == [
+        getattr(e, "notation", None) for e in ours
+    ]
     assert text_record(other, game_id) == text  # the same record again, line for line
 
 
-def test_importing_twice_skips_and_as_new_copies(game: tuple[RefereeService, str], tmp_path: Path) -> None:
+def test_importing_twice_skips_and_as_new_copies(
+    game: tuple[RefereeService, str], tmp_path: Path
+) -> None:
     svc, game_id = game
     path = tmp_path / "game.jsonl"
     path.write_text(jsonl(svc, game_id))
@@ -84,7 +100,9 @@ def test_importing_twice_skips_and_as_new_copies(game: tuple[RefereeService, str
     assert svc.verify(new_id).bad == 0
 
 
-def test_a_different_game_under_the_same_id_is_refused(game: tuple[RefereeService, str], tmp_path: Path) -> None:
+def test_a_different_game_under_the_same_id_is_refused(
+    game: tuple[RefereeService, str], tmp_path: Path
+) -> None:
     svc, game_id = game
     other = service(tmp_path / "other.db")
     g = other.create_game("nim", PLAYERS, game_id=game_id)
@@ -95,7 +113,9 @@ def test_a_different_game_under_the_same_id_is_refused(game: tuple[RefereeServic
     assert report.files[0].status == "refused" and "a different game" in report.files[0].detail
 
 
-def test_an_illegal_action_refuses_that_record(game: tuple[RefereeService, str], tmp_path: Path) -> None:
+def test_an_illegal_action_refuses_that_record(
+    game: tuple[RefereeService, str], tmp_path: Path
+) -> None:
     svc, game_id = game
     text = text_record(svc, game_id).replace("2. second t1", "2. second t3\n3. first t3")
     path = tmp_path / "bad.txt"
@@ -142,7 +162,9 @@ def test_non_canonical_jsonl_is_refused(game: tuple[RefereeService, str]) -> Non
     record = json.loads(lines[2])
     record["extra"] = 1
     record["hash"] = ""
-    body = json.dumps({k: v for k, v in record.items() if k not in ("kind", "topic")}, separators=(",", ":"))
+    body = json.dumps(
+        {k: v for k, v in record.items() if k not in ("kind", "topic")}, separators=(",", ":")
+    )
     record["hash"] = stored_hash(record["topic"], body.encode(), "")
     lines[2] = json.dumps(record, separators=(",", ":"))
     with pytest.raises(ImportFileError) as info:
@@ -150,7 +172,9 @@ def test_non_canonical_jsonl_is_refused(game: tuple[RefereeService, str]) -> Non
     assert info.value.line == 3
 
 
-def test_bulk_insert_of_an_existing_event_is_refused_whole(game: tuple[RefereeService, str], tmp_path: Path) -> None:
+def test_bulk_insert_of_an_existing_event_is_refused_whole(
+    game: tuple[RefereeService, str], tmp_path: Path
+) -> None:
     """Two imports racing for one game: a batch insert fails whole, nothing half-written."""
     svc, game_id = game
     rows = svc.store.rows(game_id)
@@ -196,13 +220,20 @@ def test_hand_written_text_record_without_seats_or_optional_tags() -> None:
     from events.codec import decode
 
     events = [decode(topic, state) for _, topic, state in checked.rows]
-    assert [getattr(e, "notation", None) for e in events[1:]] == ["e1>e2", "e8>e7", "e2-e4", "e7-e5"]
+    assert [getattr(e, "notation", None) for e in events[1:]] == [
+        "e1>e2",
+        "e8>e7",
+        "e2-e4",
+        "e7-e5",
+    ]
     assert [getattr(e, "actor", None) for e in events[1:]] == ["red", "blue", "red", "blue"]
     (bad,) = check_records("hand.txt", text.replace("4. E7 - E5", "4. red e4-e6").encode(), "")
     assert bad.error is not None and bad.error.startswith("hand.txt:10:") and "REF-1.2" in bad.error
 
 
-def test_a_file_of_many_games_imports_as_one(game: tuple[RefereeService, str], tmp_path: Path) -> None:
+def test_a_file_of_many_games_imports_as_one(
+    game: tuple[RefereeService, str], tmp_path: Path
+) -> None:
     svc, game_id = game
     g = svc.create_game("nim", PLAYERS, options={"heap": 2})
     svc.record(g.game_id, "t2")

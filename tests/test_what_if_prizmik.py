@@ -26,8 +26,11 @@ def play_until_fleet_capture(store: RefereeService) -> tuple[str, int]:
             options = list(RULES.legal_actions(view.state))
             board = view.state.board
             fleet_captures = [a for a in options if a.kind == "capture" and board[a.target] in "Ff"]
-            pick = fleet_captures[0] if fleet_captures else rng.choice(
-                [a for a in options if a.kind == "capture"] or options)
+            pick = (
+                fleet_captures[0]
+                if fleet_captures
+                else rng.choice([a for a in options if a.kind == "capture"] or options)
+            )
             store.record(view.game_id, RULES.notation(pick), view=view)
             if fleet_captures:
                 return view.game_id, view.ply
@@ -44,7 +47,8 @@ def test_pz_10_3_variant_lists_fleet_capture_as_illegal(tmp_path: Path) -> None:
     assert report.changed == {"fleet_capturable": ["yes", "no"]}
     assert report.illegal and report.illegal[0].seq == ply
     assert report.illegal[0].violations[0]["clause"].startswith("PZ-")
-    result = CliRunner().invoke(app, ["--db", str(tmp_path / "w.db"), "verify", game_id, "--variant",
-                                      "fleet_capturable=no"])
+    result = CliRunner().invoke(
+        app, ["--db", str(tmp_path / "w.db"), "verify", game_id, "--variant", "fleet_capturable=no"]
+    )
     assert result.exit_code == 0
     assert f"action {ply} " in result.stdout and "would be illegal" in result.stdout

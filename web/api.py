@@ -66,21 +66,43 @@ __all__ = ["HANDLERS"]
 AnyRequest = Request[Any, Any, Any]
 
 PROBLEMS = {
-    400: ResponseSpec(data_container=Problem, description="Malformed or refused; nothing stored",
-                      media_type="application/problem+json"),
-    401: ResponseSpec(data_container=Problem, description="No token, or a wrong one",
-                      media_type="application/problem+json"),
-    403: ResponseSpec(data_container=Problem, description="The role may not do this here",
-                      media_type="application/problem+json"),
-    404: ResponseSpec(data_container=Problem, description="No such game", media_type="application/problem+json"),
-    409: ResponseSpec(data_container=Problem, description="Not allowed in this state, or another write came "
-                      "first; nothing stored", media_type="application/problem+json"),
-    412: ResponseSpec(data_container=Problem, description="If-Match names an older version; nothing stored",
-                      media_type="application/problem+json"),
+    400: ResponseSpec(
+        data_container=Problem,
+        description="Malformed or refused; nothing stored",
+        media_type="application/problem+json",
+    ),
+    401: ResponseSpec(
+        data_container=Problem,
+        description="No token, or a wrong one",
+        media_type="application/problem+json",
+    ),
+    403: ResponseSpec(
+        data_container=Problem,
+        description="The role may not do this here",
+        media_type="application/problem+json",
+    ),
+    404: ResponseSpec(
+        data_container=Problem, description="No such game", media_type="application/problem+json"
+    ),
+    409: ResponseSpec(
+        data_container=Problem,
+        description="Not allowed in this state, or another write came first; nothing stored",
+        media_type="application/problem+json",
+    ),
+    412: ResponseSpec(
+        data_container=Problem,
+        description="If-Match names an older version; nothing stored",
+        media_type="application/problem+json",
+    ),
 }
-ENTRY_PROBLEMS = {**PROBLEMS, 422: ResponseSpec(
-    data_container=Problem, description="The entry breaks a rule: stored as evidence, its clauses listed",
-    media_type="application/problem+json")}
+ENTRY_PROBLEMS = {
+    **PROBLEMS,
+    422: ResponseSpec(
+        data_container=Problem,
+        description="The entry breaks a rule: stored as evidence, its clauses listed",
+        media_type="application/problem+json",
+    ),
+}
 
 
 def etag(version: int) -> str:
@@ -94,7 +116,9 @@ def if_match(request: AnyRequest) -> int | None:
         return None
     text = raw.strip().removeprefix("W/").strip('"')
     if not text.isdigit():
-        raise RefusedError(f"If-Match takes the game's version as its ETag gave it (\"12\"), not {raw!r}")
+        raise RefusedError(
+            f'If-Match takes the game\'s version as its ETag gave it ("12"), not {raw!r}'
+        )
     return int(text)
 
 
@@ -109,12 +133,15 @@ def _viewer(principal: Principal, view: GameView, wanted: str | None) -> str:
         return wanted.lower() if wanted.lower() == PUBLIC else wanted
     if own == REFEREE:
         return wanted
-    raise RefusedError(f"you read this game as {own}; you may read it as {own} or as the public, "
-                       f"not as {wanted!r}")
+    raise RefusedError(
+        f"you read this game as {own}; you may read it as {own} or as the public, not as {wanted!r}"
+    )
 
 
 def _json(body: bytes, status: int, headers: dict[str, str]) -> Response[Any]:
-    return Response(content=body, status_code=status, media_type="application/json", headers=headers)
+    return Response(
+        content=body, status_code=status, media_type="application/json", headers=headers
+    )
 
 
 def _written_headers(game_id: str, version: int) -> dict[str, str]:
@@ -124,8 +151,12 @@ def _written_headers(game_id: str, version: int) -> dict[str, str]:
 # -- who am I, game types, rulebooks ------------------------------------------------
 
 
-@get("/api/health", summary="A bare endpoint: no store, no token (the load benchmark's baseline)",
-     security=[], sync_to_thread=False)
+@get(
+    "/api/health",
+    summary="A bare endpoint: no store, no token (the load benchmark's baseline)",
+    security=[],
+    sync_to_thread=False,
+)
 def health() -> dict[str, bool]:
     return {"ok": True}
 
@@ -136,29 +167,42 @@ async def whoami(request: AnyRequest) -> WhoAmI:
     return WhoAmI(role=who.role, name=who.name, tables=list(who.tables), token_id=who.token_id)
 
 
-@get("/api/game-types", summary="Every game type, with its seats, rulesets, variants and setup options")
+@get(
+    "/api/game-types",
+    summary="Every game type, with its seats, rulesets, variants and setup options",
+)
 async def game_types(request: AnyRequest) -> list[GameInfo]:
     web = web_of(request)
     web.principal(request)
     return web.svc.game_types()
 
 
-@get("/api/game-types/{name:str}", summary="One game type: the setup schema for creating a game", responses=PROBLEMS)
+@get(
+    "/api/game-types/{name:str}",
+    summary="One game type: the setup schema for creating a game",
+    responses=PROBLEMS,
+)
 async def game_type(request: AnyRequest, name: FromPath[str]) -> GameInfo:
     web = web_of(request)
     web.principal(request)
     return web.svc.game_type(name)
 
 
-@get("/api/game-types/{name:str}/rules", summary="A game's rulebook ('procedure' for the REF- clauses)")
+@get(
+    "/api/game-types/{name:str}/rules",
+    summary="A game's rulebook ('procedure' for the REF- clauses)",
+)
 async def rulebook(request: AnyRequest, name: FromPath[str]) -> Rulebook:
     web = web_of(request)
     web.principal(request)
     return web.svc.rulebook(name)
 
 
-@get("/api/game-types/{name:str}/rules/{clause:str}", summary="One clause, or every clause of a section",
-     responses=PROBLEMS)
+@get(
+    "/api/game-types/{name:str}/rules/{clause:str}",
+    summary="One clause, or every clause of a section",
+    responses=PROBLEMS,
+)
 async def clause(request: AnyRequest, name: FromPath[str], clause: FromPath[str]) -> list[Clause]:
     web = web_of(request)
     web.principal(request)
@@ -168,16 +212,30 @@ async def clause(request: AnyRequest, name: FromPath[str], clause: FromPath[str]
 # -- games ------------------------------------------------------------------------------
 
 
-@get("/api/games", summary="The games list, filtered by game type, status, player and tournament labels")
+@get(
+    "/api/games",
+    summary="The games list, filtered by game type, status, player and tournament labels",
+)
 async def list_games(
-    request: AnyRequest, game: FromQuery[str | None] = None, status: FromQuery[str | None] = None,
-    player: FromQuery[str | None] = None, table: FromQuery[str | None] = None, event: FromQuery[str | None] = None,
+    request: AnyRequest,
+    game: FromQuery[str | None] = None,
+    status: FromQuery[str | None] = None,
+    player: FromQuery[str | None] = None,
+    table: FromQuery[str | None] = None,
+    event: FromQuery[str | None] = None,
     round_: Annotated[str | None, QueryParameter(name="round")] = None,
 ) -> list[ListedGame]:
     web = web_of(request)
     web.principal(request)
-    return await web.run(web.listing.rows, game=game, status=status, player=player, table=table, event=event,
-                         round_=round_)
+    return await web.run(
+        web.listing.rows,
+        game=game,
+        status=status,
+        player=player,
+        table=table,
+        event=event,
+        round_=round_,
+    )
 
 
 def _decks(given: dict[str, Any]) -> dict[str, Deck]:
@@ -200,25 +258,41 @@ async def create_game(request: AnyRequest, data: JSONBody[NewGame]) -> Response[
 
     def work() -> tuple[int, Any, dict[str, str]]:
         authorize(who, "create", table=data.meta.get("table"))
-        view = web.svc.create_game(data.game, data.players, ruleset=data.ruleset, variants=data.variants,
-                                   options=data.options, decks=_decks(data.decks), by=who.label,
-                                   meta=data.meta)
+        view = web.svc.create_game(
+            data.game,
+            data.players,
+            ruleset=data.ruleset,
+            variants=data.variants,
+            options=data.options,
+            decks=_decks(data.decks),
+            by=who.label,
+            meta=data.meta,
+        )
         position = web.svc.position(view, viewer=viewer_for(who, view))
         return 201, position, _written_headers(view.game_id, view.version)
 
     return await web.write(request, who, work)
 
 
-async def _read_view(web: Web, request: AnyRequest, game_id: FromPath[str]) -> tuple[Principal, GameView]:
+async def _read_view(
+    web: Web, request: AnyRequest, game_id: FromPath[str]
+) -> tuple[Principal, GameView]:
     who = web.principal(request)
     view = await web.run(web.svc.load, game_id)
     return who, view
 
 
-@get("/api/games/{game_id:str}", summary="The position now (or after ?at=N standing actions), for your viewer",
-     responses=PROBLEMS)
-async def position(request: AnyRequest, game_id: FromPath[str], at: FromQuery[int | None] = None,
-                   as_: Annotated[str | None, QueryParameter(name="as")] = None) -> Response[PositionView]:
+@get(
+    "/api/games/{game_id:str}",
+    summary="The position now (or after ?at=N standing actions), for your viewer",
+    responses=PROBLEMS,
+)
+async def position(
+    request: AnyRequest,
+    game_id: FromPath[str],
+    at: FromQuery[int | None] = None,
+    as_: Annotated[str | None, QueryParameter(name="as")] = None,
+) -> Response[PositionView]:
     web = web_of(request)
     who, view = await _read_view(web, request, game_id)
     tag = etag(view.version)
@@ -228,9 +302,14 @@ async def position(request: AnyRequest, game_id: FromPath[str], at: FromQuery[in
     return _json(msgspec.json.encode(found), 200, {"ETag": tag})
 
 
-@get("/api/games/{game_id:str}/legal", summary="Every legal entry now (referees; a player: their own seat)",
-     responses=PROBLEMS)
-async def legal(request: AnyRequest, game_id: FromPath[str], seat: FromQuery[str | None] = None) -> LegalActions:
+@get(
+    "/api/games/{game_id:str}/legal",
+    summary="Every legal entry now (referees; a player: their own seat)",
+    responses=PROBLEMS,
+)
+async def legal(
+    request: AnyRequest, game_id: FromPath[str], seat: FromQuery[str | None] = None
+) -> LegalActions:
     web = web_of(request)
     who, view = await _read_view(web, request, game_id)
     if who.role == "player" and seat is None:
@@ -240,32 +319,58 @@ async def legal(request: AnyRequest, game_id: FromPath[str], seat: FromQuery[str
     return await web.run(web.svc.legal, view.game_id, seat=seat)
 
 
-@get("/api/games/{game_id:str}/log", summary="Every event, as your viewer may see it", responses=PROBLEMS)
-async def game_log(request: AnyRequest, game_id: FromPath[str],
-                   as_: Annotated[str | None, QueryParameter(name="as")] = None) -> list[dict[str, Any]]:
+@get(
+    "/api/games/{game_id:str}/log",
+    summary="Every event, as your viewer may see it",
+    responses=PROBLEMS,
+)
+async def game_log(
+    request: AnyRequest,
+    game_id: FromPath[str],
+    as_: Annotated[str | None, QueryParameter(name="as")] = None,
+) -> list[dict[str, Any]]:
     web = web_of(request)
     who, view = await _read_view(web, request, game_id)
     return await web.run(web.svc.log, view.game_id, viewer=_viewer(who, view, as_))
 
 
-@get("/api/games/{game_id:str}/replay", summary="The positions step by step (?session=true: every table event)",
-     responses=PROBLEMS)
-async def replay(request: AnyRequest, game_id: FromPath[str],
-                 start: Annotated[int, QueryParameter(name="from")] = 0,
-                 stop: Annotated[int | None, QueryParameter(name="to")] = None, session: FromQuery[bool] = False,
-                 as_: Annotated[str | None, QueryParameter(name="as")] = None) -> list[ReplayFrame]:
+@get(
+    "/api/games/{game_id:str}/replay",
+    summary="The positions step by step (?session=true: every table event)",
+    responses=PROBLEMS,
+)
+async def replay(
+    request: AnyRequest,
+    game_id: FromPath[str],
+    start: Annotated[int, QueryParameter(name="from")] = 0,
+    stop: Annotated[int | None, QueryParameter(name="to")] = None,
+    session: FromQuery[bool] = False,
+    as_: Annotated[str | None, QueryParameter(name="as")] = None,
+) -> list[ReplayFrame]:
     web = web_of(request)
     who, view = await _read_view(web, request, game_id)
-    return await web.run(web.svc.replay, view.game_id, start=start, stop=stop, session=session,
-                         viewer=_viewer(who, view, as_))
+    return await web.run(
+        web.svc.replay,
+        view.game_id,
+        start=start,
+        stop=stop,
+        session=session,
+        viewer=_viewer(who, view, as_),
+    )
 
 
 # -- entries and corrections --------------------------------------------------------------
 
 
-@post("/api/games/{game_id:str}/entries", summary="Record an entry (If-Match: the version you saw)",
-      responses=ENTRY_PROBLEMS, status_code=201)
-async def record_entry(request: AnyRequest, game_id: FromPath[str], data: JSONBody[EntryIn]) -> Response[EntryResult]:
+@post(
+    "/api/games/{game_id:str}/entries",
+    summary="Record an entry (If-Match: the version you saw)",
+    responses=ENTRY_PROBLEMS,
+    status_code=201,
+)
+async def record_entry(
+    request: AnyRequest, game_id: FromPath[str], data: JSONBody[EntryIn]
+) -> Response[EntryResult]:
     web = web_of(request)
     who = web.principal(request)
     expected = if_match(request)
@@ -273,39 +378,69 @@ async def record_entry(request: AnyRequest, game_id: FromPath[str], data: JSONBo
     def work() -> tuple[int, Any, dict[str, str]]:
         view = web.svc.load(game_id)
         authorize(who, "record", view)
-        result = web.svc.record(view.game_id, data.text, actor=data.seat, by=who.label,
-                                expected_version=expected, view=view)
+        result = web.svc.record(
+            view.game_id,
+            data.text,
+            actor=data.seat,
+            by=who.label,
+            expected_version=expected,
+            view=view,
+        )
         headers = _written_headers(view.game_id, result.version)
         if result.accepted:
             return 201, result, headers
-        return 422, Problem(
-            type="/problems/rejected", title="The entry breaks a rule", status=422,
-            detail=f"{data.text!r} was rejected (kept as evidence, event {result.event}): "
-                   + "; ".join(f"{v.clause}: {v.reason}" for v in result.violations),
-            instance=str(request.url.path), game_id=view.game_id,
-            violations=[{"clause": v.clause, "reason": v.reason} for v in result.violations],
-            event=result.event, version=result.version, stored=True), headers
+        return (
+            422,
+            Problem(
+                type="/problems/rejected",
+                title="The entry breaks a rule",
+                status=422,
+                detail=f"{data.text!r} was rejected (kept as evidence, event {result.event}): "
+                + "; ".join(f"{v.clause}: {v.reason}" for v in result.violations),
+                instance=str(request.url.path),
+                game_id=view.game_id,
+                violations=[{"clause": v.clause, "reason": v.reason} for v in result.violations],
+                event=result.event,
+                version=result.version,
+                stored=True,
+            ),
+            headers,
+        )
 
     return await web.write(request, who, work)
 
 
-@post("/api/games/{game_id:str}/check", summary="Judge an entry without storing anything", responses=PROBLEMS,
-      status_code=200)
-async def check_entry(request: AnyRequest, game_id: FromPath[str], data: JSONBody[EntryIn]) -> EntryResult:
+@post(
+    "/api/games/{game_id:str}/check",
+    summary="Judge an entry without storing anything",
+    responses=PROBLEMS,
+    status_code=200,
+)
+async def check_entry(
+    request: AnyRequest, game_id: FromPath[str], data: JSONBody[EntryIn]
+) -> EntryResult:
     web = web_of(request)
     who = web.principal(request)
 
     def work() -> EntryResult:
         view = web.svc.load(game_id)
         authorize(who, "check", view)
-        return web.svc.record(view.game_id, data.text, actor=data.seat, by=who.label, dry_run=True, view=view)
+        return web.svc.record(
+            view.game_id, data.text, actor=data.seat, by=who.label, dry_run=True, view=view
+        )
 
     return await web.run(work)
 
 
-@post("/api/games/{game_id:str}/retractions", summary="Retract the latest standing action (with a reason)",
-      responses=PROBLEMS, status_code=201)
-async def retract(request: AnyRequest, game_id: FromPath[str], data: JSONBody[RetractIn]) -> Response[CorrectionResult]:
+@post(
+    "/api/games/{game_id:str}/retractions",
+    summary="Retract the latest standing action (with a reason)",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def retract(
+    request: AnyRequest, game_id: FromPath[str], data: JSONBody[RetractIn]
+) -> Response[CorrectionResult]:
     web = web_of(request)
     who = web.principal(request)
     expected = if_match(request)
@@ -319,9 +454,15 @@ async def retract(request: AnyRequest, game_id: FromPath[str], data: JSONBody[Re
     return await web.write(request, who, work)
 
 
-@post("/api/games/{game_id:str}/backups", summary="Back up to the position after action N (head referee)",
-      responses=PROBLEMS, status_code=201)
-async def backup(request: AnyRequest, game_id: FromPath[str], data: JSONBody[BackupIn]) -> Response[CorrectionResult]:
+@post(
+    "/api/games/{game_id:str}/backups",
+    summary="Back up to the position after action N (head referee)",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def backup(
+    request: AnyRequest, game_id: FromPath[str], data: JSONBody[BackupIn]
+) -> Response[CorrectionResult]:
     web = web_of(request)
     who = web.principal(request)
     expected = if_match(request)
@@ -329,13 +470,17 @@ async def backup(request: AnyRequest, game_id: FromPath[str], data: JSONBody[Bac
     def work() -> tuple[int, Any, dict[str, str]]:
         view = web.svc.load(game_id)
         authorize(who, "backup", view)
-        result = web.svc.backup(view.game_id, data.to, data.reason, by=who.label, expected_version=expected)
+        result = web.svc.backup(
+            view.game_id, data.to, data.reason, by=who.label, expected_version=expected
+        )
         return 201, result, _written_headers(view.game_id, result.version)
 
     return await web.write(request, who, work)
 
 
-def _simple_write(action: str, request: AnyRequest, game_id: str, call: Any) -> Awaitable[Response[Any]]:
+def _simple_write(
+    action: str, request: AnyRequest, game_id: str, call: Any
+) -> Awaitable[Response[Any]]:
     web = web_of(request)
     who = web.principal(request)
     expected = if_match(request)
@@ -353,17 +498,40 @@ def _simple_write(action: str, request: AnyRequest, game_id: str, call: Any) -> 
     return web.write(request, who, work)
 
 
-@post("/api/games/{game_id:str}/end", summary="End by resignation, agreement or adjudication",
-      responses=PROBLEMS, status_code=201)
-async def end_game(request: AnyRequest, game_id: FromPath[str], data: JSONBody[EndIn]) -> Response[WrittenEvents]:
+@post(
+    "/api/games/{game_id:str}/end",
+    summary="End by resignation, agreement or adjudication",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def end_game(
+    request: AnyRequest, game_id: FromPath[str], data: JSONBody[EndIn]
+) -> Response[WrittenEvents]:
     action = "adjudicate" if data.how == "adjudication" else "end"
-    return await _simple_write(action, request, game_id, lambda web, who, view: web.svc.end(
-        view.game_id, data.how, who=data.who, ranking=data.ranking, reason=data.reason, by=who.label))
+    return await _simple_write(
+        action,
+        request,
+        game_id,
+        lambda web, who, view: web.svc.end(
+            view.game_id,
+            data.how,
+            who=data.who,
+            ranking=data.ranking,
+            reason=data.reason,
+            by=who.label,
+        ),
+    )
 
 
-@post("/api/games/{game_id:str}/disputes", summary="A player disputes a recorded decision",
-      responses=PROBLEMS, status_code=201)
-async def open_dispute(request: AnyRequest, game_id: FromPath[str], data: JSONBody[DisputeIn]) -> Response[WrittenEvents]:
+@post(
+    "/api/games/{game_id:str}/disputes",
+    summary="A player disputes a recorded decision",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def open_dispute(
+    request: AnyRequest, game_id: FromPath[str], data: JSONBody[DisputeIn]
+) -> Response[WrittenEvents]:
     def call(web: Web, who: Principal, view: GameView) -> WrittenEvents:
         by = _party(who, view, data.by)
         return web.svc.dispute(view.game_id, data.event, by=by, claim=data.claim)
@@ -380,69 +548,146 @@ def _party(who: Principal, view: GameView, named: str | None) -> str:
     return named
 
 
-@post("/api/games/{game_id:str}/disputes/{dispute:int}/appeals", summary="Appeal the latest ruling",
-      responses=PROBLEMS, status_code=201)
-async def appeal(request: AnyRequest, game_id: FromPath[str],
-                 dispute: FromPath[int], data: JSONBody[AppealIn]) -> Response[WrittenEvents]:
+@post(
+    "/api/games/{game_id:str}/disputes/{dispute:int}/appeals",
+    summary="Appeal the latest ruling",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def appeal(
+    request: AnyRequest, game_id: FromPath[str], dispute: FromPath[int], data: JSONBody[AppealIn]
+) -> Response[WrittenEvents]:
     def call(web: Web, who: Principal, view: GameView) -> WrittenEvents:
-        return web.svc.appeal(view.game_id, dispute, by=_party(who, view, data.by), grounds=data.grounds)
+        return web.svc.appeal(
+            view.game_id, dispute, by=_party(who, view, data.by), grounds=data.grounds
+        )
 
     return await _simple_write("appeal", request, game_id, call)
 
 
-@post("/api/games/{game_id:str}/disputes/{dispute:int}/rulings",
-      summary="Rule on a dispute (a table referee: the first ruling; appeals and final rulings: head referee)",
-      responses=PROBLEMS, status_code=201)
-async def rule(request: AnyRequest, game_id: FromPath[str],
-               dispute: FromPath[int], data: JSONBody[RulingIn]) -> Response[WrittenEvents]:
+@post(
+    "/api/games/{game_id:str}/disputes/{dispute:int}/rulings",
+    summary="Rule on a dispute (a table referee: the first ruling; appeals and final rulings: head referee)",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def rule(
+    request: AnyRequest, game_id: FromPath[str], dispute: FromPath[int], data: JSONBody[RulingIn]
+) -> Response[WrittenEvents]:
     web = web_of(request)
     who = web.principal(request)
 
     def work() -> tuple[int, Any, dict[str, str]]:
         view = web.svc.load(game_id)
         record = view.disputes.get(dispute)
-        authorize(who, "rule_appeal" if data.final or (record is not None and record.steps) else "rule", view)
-        result = web.svc.rule(view.game_id, dispute, decision=data.decision, clause=data.clause,
-                              reason=data.reason, by=who.label, final=data.final)
+        authorize(
+            who,
+            "rule_appeal" if data.final or (record is not None and record.steps) else "rule",
+            view,
+        )
+        result = web.svc.rule(
+            view.game_id,
+            dispute,
+            decision=data.decision,
+            clause=data.clause,
+            reason=data.reason,
+            by=who.label,
+            final=data.final,
+        )
         return 201, result, _written_headers(view.game_id, result.version)
 
     return await web.write(request, who, work)
 
 
-@post("/api/games/{game_id:str}/penalties", summary="A judge's penalty (head referee)",
-      responses=PROBLEMS, status_code=201)
-async def penalty(request: AnyRequest, game_id: FromPath[str], data: JSONBody[PenaltyIn]) -> Response[WrittenEvents]:
-    return await _simple_write("penalty", request, game_id, lambda web, who, view: web.svc.penalty(
-        view.game_id, data.seat, data.level, data.infraction, reason=data.reason, by=who.label))
+@post(
+    "/api/games/{game_id:str}/penalties",
+    summary="A judge's penalty (head referee)",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def penalty(
+    request: AnyRequest, game_id: FromPath[str], data: JSONBody[PenaltyIn]
+) -> Response[WrittenEvents]:
+    return await _simple_write(
+        "penalty",
+        request,
+        game_id,
+        lambda web, who, view: web.svc.penalty(
+            view.game_id, data.seat, data.level, data.infraction, reason=data.reason, by=who.label
+        ),
+    )
 
 
-@post("/api/games/{game_id:str}/adjustments", summary="Carry out a ruling on card text as changes",
-      responses=PROBLEMS, status_code=201)
-async def adjust(request: AnyRequest, game_id: FromPath[str], data: JSONBody[AdjustIn]) -> Response[WrittenEvents]:
-    return await _simple_write("adjust", request, game_id, lambda web, who, view: web.svc.adjust(
-        view.game_id, data.changes, card=data.card, reason=data.reason, by=who.label, resolves=data.resolves))
+@post(
+    "/api/games/{game_id:str}/adjustments",
+    summary="Carry out a ruling on card text as changes",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def adjust(
+    request: AnyRequest, game_id: FromPath[str], data: JSONBody[AdjustIn]
+) -> Response[WrittenEvents]:
+    return await _simple_write(
+        "adjust",
+        request,
+        game_id,
+        lambda web, who, view: web.svc.adjust(
+            view.game_id,
+            data.changes,
+            card=data.card,
+            reason=data.reason,
+            by=who.label,
+            resolves=data.resolves,
+        ),
+    )
 
 
-@post("/api/games/{game_id:str}/decks", summary="Register a seat's decklist before play",
-      responses=PROBLEMS, status_code=201)
-async def register_deck(request: AnyRequest, game_id: FromPath[str], data: JSONBody[DeckRegisterIn]) -> Response[WrittenEvents]:
-    return await _simple_write("deck", request, game_id, lambda web, who, view: web.svc.register_deck(
-        view.game_id, data.seat, _deck(data.seat, data.decklist, data.sealed), by=who.label))
+@post(
+    "/api/games/{game_id:str}/decks",
+    summary="Register a seat's decklist before play",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def register_deck(
+    request: AnyRequest, game_id: FromPath[str], data: JSONBody[DeckRegisterIn]
+) -> Response[WrittenEvents]:
+    return await _simple_write(
+        "deck",
+        request,
+        game_id,
+        lambda web, who, view: web.svc.register_deck(
+            view.game_id, data.seat, _deck(data.seat, data.decklist, data.sealed), by=who.label
+        ),
+    )
 
 
-@post("/api/games/{game_id:str}/decks/{seat:str}/open", summary="Open a sealed decklist (REF-5.3)",
-      responses=ENTRY_PROBLEMS, status_code=201)
-async def open_deck(request: AnyRequest, game_id: FromPath[str],
-                    seat: FromPath[str], data: JSONBody[DeckOpenIn]) -> Response[EntryResult]:
+@post(
+    "/api/games/{game_id:str}/decks/{seat:str}/open",
+    summary="Open a sealed decklist (REF-5.3)",
+    responses=ENTRY_PROBLEMS,
+    status_code=201,
+)
+async def open_deck(
+    request: AnyRequest, game_id: FromPath[str], seat: FromPath[str], data: JSONBody[DeckOpenIn]
+) -> Response[EntryResult]:
     web = web_of(request)
     who = web.principal(request)
 
     def work() -> tuple[int, Any, dict[str, str]]:
         view = web.svc.load(game_id)
         authorize(who, "deck", view)
-        result = web.svc.open_deck(view.game_id, seat, parse_decklist(data.decklist, "decklist"), data.salt.strip(),
-                                   by=who.label)
-        return (201 if result.accepted else 422), result, _written_headers(view.game_id, result.version)
+        result = web.svc.open_deck(
+            view.game_id,
+            seat,
+            parse_decklist(data.decklist, "decklist"),
+            data.salt.strip(),
+            by=who.label,
+        )
+        return (
+            (201 if result.accepted else 422),
+            result,
+            _written_headers(view.game_id, result.version),
+        )
 
     return await web.write(request, who, work)
 
@@ -450,8 +695,14 @@ async def open_deck(request: AnyRequest, game_id: FromPath[str],
 # -- records, checks, standings ---------------------------------------------------------------
 
 
-@get("/api/games/{game_id:str}/audit", summary="The audit dossier (referees and scorekeepers)", responses=PROBLEMS)
-async def audit(request: AnyRequest, game_id: FromPath[str], dispute: FromQuery[int | None] = None) -> dict[str, Any]:
+@get(
+    "/api/games/{game_id:str}/audit",
+    summary="The audit dossier (referees and scorekeepers)",
+    responses=PROBLEMS,
+)
+async def audit(
+    request: AnyRequest, game_id: FromPath[str], dispute: FromQuery[int | None] = None
+) -> dict[str, Any]:
     web = web_of(request)
     who, view = await _read_view(web, request, game_id)
     authorize(who, "audit", view)
@@ -459,7 +710,11 @@ async def audit(request: AnyRequest, game_id: FromPath[str], dispute: FromQuery[
     return result
 
 
-@get("/api/games/{game_id:str}/verify", summary="Check one game's hash chain and decisions", responses=PROBLEMS)
+@get(
+    "/api/games/{game_id:str}/verify",
+    summary="Check one game's hash chain and decisions",
+    responses=PROBLEMS,
+)
 async def verify_game(request: AnyRequest, game_id: FromPath[str]) -> GameReport:
     web = web_of(request)
     who, view = await _read_view(web, request, game_id)
@@ -468,7 +723,11 @@ async def verify_game(request: AnyRequest, game_id: FromPath[str]) -> GameReport
     return report.reports[0]
 
 
-@get("/api/verify", summary="Check every game of the store (referees and scorekeepers)", responses=PROBLEMS)
+@get(
+    "/api/verify",
+    summary="Check every game of the store (referees and scorekeepers)",
+    responses=PROBLEMS,
+)
 async def verify_all(request: AnyRequest) -> VerifyReport:
     web = web_of(request)
     who = web.principal(request)
@@ -476,19 +735,27 @@ async def verify_all(request: AnyRequest) -> VerifyReport:
     return await web.run(web.svc.verify, None)
 
 
-@get("/api/games/{game_id:str}/export", summary="The game's record: jsonl (exact, referees only), text or html",
-     responses=PROBLEMS)
-async def export(request: AnyRequest, game_id: FromPath[str],
-                 format_: Annotated[str, QueryParameter(name="format")] = "text",
-                 as_: Annotated[str | None, QueryParameter(name="as")] = None) -> Response[str]:
+@get(
+    "/api/games/{game_id:str}/export",
+    summary="The game's record: jsonl (exact, referees only), text or html",
+    responses=PROBLEMS,
+)
+async def export(
+    request: AnyRequest,
+    game_id: FromPath[str],
+    format_: Annotated[str, QueryParameter(name="format")] = "text",
+    as_: Annotated[str | None, QueryParameter(name="as")] = None,
+) -> Response[str]:
     web = web_of(request)
     who, view = await _read_view(web, request, game_id)
     viewer = _viewer(who, view, as_)
     if format_ == "jsonl":
         authorize(who, "export_record", view)
         if viewer != REFEREE:
-            raise RefusedError("a JSONL record is the exact stored record (hidden cards included): the "
-                               "referee's view only; use format=text for another viewer")
+            raise RefusedError(
+                "a JSONL record is the exact stored record (hidden cards included): the "
+                "referee's view only; use format=text for another viewer"
+            )
     if format_ == "html":
         from web.export import replay_html
 
@@ -502,12 +769,19 @@ async def export(request: AnyRequest, game_id: FromPath[str],
 
     body = await web.run(lines)
     media = "application/x-ndjson" if format_ == "jsonl" else "text/plain; charset=utf-8"
-    return Response(content=body, media_type=media,
-                    headers={"Content-Disposition": f'attachment; filename="{view.game_id}.{format_}"'})
+    return Response(
+        content=body,
+        media_type=media,
+        headers={"Content-Disposition": f'attachment; filename="{view.game_id}.{format_}"'},
+    )
 
 
-@post("/api/imports", summary="Import a record (jsonl or text, the request body) (head referee)",
-      responses=PROBLEMS, status_code=200)
+@post(
+    "/api/imports",
+    summary="Import a record (jsonl or text, the request body) (head referee)",
+    responses=PROBLEMS,
+    status_code=200,
+)
 async def import_record(request: AnyRequest) -> list[FileOutcome]:
     web = web_of(request)
     who = web.principal(request)
@@ -534,7 +808,9 @@ async def import_record(request: AnyRequest) -> list[FileOutcome]:
 
 
 @get("/api/scoreboard", summary="Standings and ratings per game type and player")
-async def scoreboard(request: AnyRequest, game_type: FromQuery[str | None] = None) -> list[dict[str, Any]]:
+async def scoreboard(
+    request: AnyRequest, game_type: FromQuery[str | None] = None
+) -> list[dict[str, Any]]:
     web = web_of(request)
     web.principal(request)
     if game_type is None:
@@ -554,10 +830,17 @@ def _after(request: AnyRequest, after: int | None) -> int:
     return max(0, after or 0)
 
 
-@get("/api/games/{game_id:str}/events", summary="The game's events as server-sent events (id: event number; "
-     "resume with Last-Event-ID)", responses=PROBLEMS)
-async def game_events(request: AnyRequest, game_id: FromPath[str], after: FromQuery[int | None] = None,
-                      as_: Annotated[str | None, QueryParameter(name="as")] = None) -> ServerSentEvent:
+@get(
+    "/api/games/{game_id:str}/events",
+    summary="The game's events as server-sent events (id: event number; resume with Last-Event-ID)",
+    responses=PROBLEMS,
+)
+async def game_events(
+    request: AnyRequest,
+    game_id: FromPath[str],
+    after: FromQuery[int | None] = None,
+    as_: Annotated[str | None, QueryParameter(name="as")] = None,
+) -> ServerSentEvent:
     web = web_of(request)
     who, view = await _read_view(web, request, game_id)
     viewer = _viewer(who, view, as_)
@@ -569,17 +852,25 @@ async def game_events(request: AnyRequest, game_id: FromPath[str], after: FromQu
         while not web.hub.closing:
             now, records = await web.run(game_events_after, web.svc.load, game, last, viewer)
             for record in records:
-                yield ServerSentEventMessage(data=json.dumps(record, separators=(",", ":")),
-                                             event=record["kind"], id=record["originator_version"])
+                yield ServerSentEventMessage(
+                    data=json.dumps(record, separators=(",", ":")),
+                    event=record["kind"],
+                    id=record["originator_version"],
+                )
             last = max(last, now.version)
             if not await web.hub.wait_game(game, last, timeout=15.0):
                 yield ServerSentEventMessage(comment="keep-alive")
 
-    return ServerSentEvent(stream(), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return ServerSentEvent(
+        stream(), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    )
 
 
-@get("/api/live", summary="The games list and the scoreboard as server-sent events (id: notification id; "
-     "resume with Last-Event-ID)")
+@get(
+    "/api/live",
+    summary="The games list and the scoreboard as server-sent events (id: notification id; "
+    "resume with Last-Event-ID)",
+)
 async def live(request: AnyRequest, after: FromQuery[int | None] = None) -> ServerSentEvent:
     web = web_of(request)
     web.principal(request)
@@ -587,7 +878,9 @@ async def live(request: AnyRequest, after: FromQuery[int | None] = None) -> Serv
 
     async def stream() -> AsyncIterator[ServerSentEventMessage]:
         last = start
-        board_due: float | None = None  # when a result changed: the standings follow, once a second at most
+        board_due: float | None = (
+            None  # when a result changed: the standings follow, once a second at most
+        )
         board_sent = -1.0
         statuses: dict[str, str] = {}
         loop = asyncio.get_running_loop()
@@ -596,29 +889,65 @@ async def live(request: AnyRequest, after: FromQuery[int | None] = None) -> Serv
             rows = await web.run(web.listing.rows)
             changed = sorted((r for r in rows if r.changed > last), key=lambda r: r.changed)
             for row in changed:
-                yield ServerSentEventMessage(data=msgspec.json.encode(row).decode(), event="game", id=row.changed)
+                yield ServerSentEventMessage(
+                    data=msgspec.json.encode(row).decode(), event="game", id=row.changed
+                )
             if changed:
                 last = changed[-1].changed
                 results_moved = False  # a game finished, or a finished one was reopened
                 for row in changed:
-                    results_moved |= row.status == "finished" or statuses.get(row.game_id) == "finished"
+                    results_moved |= (
+                        row.status == "finished" or statuses.get(row.game_id) == "finished"
+                    )
                     statuses[row.game_id] = row.status
                 if results_moved and board_due is None:
                     board_due = loop.time()
             if board_due is not None and loop.time() - board_sent >= 1.0:
                 board = await web.scoreboard(since=board_due)
-                yield ServerSentEventMessage(data=json.dumps(board, separators=(",", ":")), event="scoreboard",
-                                             id=last)
+                yield ServerSentEventMessage(
+                    data=json.dumps(board, separators=(",", ":")), event="scoreboard", id=last
+                )
                 board_due, board_sent = None, loop.time()
             wait = 15.0 if board_due is None else max(0.05, 1.0 - (loop.time() - board_sent))
             if not await web.hub.wait_log(looked, timeout=wait) and board_due is None:
                 yield ServerSentEventMessage(comment="keep-alive")
 
-    return ServerSentEvent(stream(), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return ServerSentEvent(
+        stream(), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    )
 
 
 HANDLERS = [
-    health, whoami, game_types, game_type, rulebook, clause, list_games, create_game, position, legal, game_log,
-    replay, record_entry, check_entry, retract, backup, end_game, open_dispute, appeal, rule, penalty, adjust,
-    register_deck, open_deck, audit, verify_game, verify_all, export, import_record, scoreboard, game_events, live,
+    health,
+    whoami,
+    game_types,
+    game_type,
+    rulebook,
+    clause,
+    list_games,
+    create_game,
+    position,
+    legal,
+    game_log,
+    replay,
+    record_entry,
+    check_entry,
+    retract,
+    backup,
+    end_game,
+    open_dispute,
+    appeal,
+    rule,
+    penalty,
+    adjust,
+    register_deck,
+    open_deck,
+    audit,
+    verify_game,
+    verify_all,
+    export,
+    import_record,
+    scoreboard,
+    game_events,
+    live,
 ]

@@ -42,7 +42,7 @@ from service.cached import CachedService
 from service.idempotency import IdempotencyStore, fingerprint
 from service.live import GameListing
 from service.sidedb import SideDB, open_side_db
-from service.stores import StoreSpec, parse_store
+from service.stores import parse_store
 from web.hub import Hub
 from web.problems import Problem, handle_exception, problem_response
 
@@ -83,12 +83,18 @@ class Web:
             if not os.path.isdir(folder):
                 raise FileNotFoundError(f"{self.spec.db}: the folder {folder} does not exist")
         self._projections = config.projections  # PostgreSQL keeps its read models beside the events
-        self.svc = CachedService(GameStore(self.spec.db, env=self.spec.env), projections=self._projections)
+        self.svc = CachedService(
+            GameStore(self.spec.db, env=self.spec.env), projections=self._projections
+        )
         self.side: SideDB = open_side_db(self.spec)
         self.tokens = TokenStore(self.side)
         self.keys = IdempotencyStore(self.side)
         self.listing = GameListing(self.svc.store)
-        self._pool = ThreadPoolExecutor(config.threads, thread_name_prefix="service") if config.threads else None
+        self._pool = (
+            ThreadPoolExecutor(config.threads, thread_name_prefix="service")
+            if config.threads
+            else None
+        )
         self._projection_pool: ProcessPoolExecutor | None = None
         self.hub = Hub(self.svc.store, self.run, interval=config.poll_interval)
         self._board: tuple[float, list[dict[str, Any]]] | None = None
@@ -110,8 +116,11 @@ class Web:
             from web import projection_worker
 
             self._projection_pool = ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"), initializer=projection_worker.start,
-                initargs=(self.spec.db, self.spec.env, self._projections, games.registered()))
+                1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=projection_worker.start,
+                initargs=(self.spec.db, self.spec.env, self._projections, games.registered()),
+            )
         from web.projection_worker import call
 
         loop = asyncio.get_running_loop()
@@ -156,17 +165,25 @@ class Web:
         if token is None:
             if self.config.public_read and request.method in SAFE_METHODS:
                 return ANONYMOUS
-            raise NotAuthorizedException("no token: send Authorization: Bearer TOKEN ('referee token create')")
+            raise NotAuthorizedException(
+                "no token: send Authorization: Bearer TOKEN ('referee token create')"
+            )
         principal = self.tokens.authenticate(token)
         if principal is None:
             raise NotAuthorizedException("the token is unknown or revoked")
         if from_cookie and request.method not in SAFE_METHODS and not _same_origin(request):
-            raise AccessDeniedError("a write carried by the pages' cookie must come from the pages themselves")
+            raise AccessDeniedError(
+                "a write carried by the pages' cookie must come from the pages themselves"
+            )
         return principal
 
     # -- writes ------------------------------------------------------------------------
-    async def write(self, request: Request[Any, Any, Any], principal: Principal,
-                    work: Callable[[], tuple[int, Any, dict[str, str]]]) -> Response[Any]:
+    async def write(
+        self,
+        request: Request[Any, Any, Any],
+        principal: Principal,
+        work: Callable[[], tuple[int, Any, dict[str, str]]],
+    ) -> Response[Any]:
         """Run a write once per ``Idempotency-Key`` (when one is sent) and answer it.
 
         ``work`` runs the command and returns (status, body Struct, headers); an
@@ -181,7 +198,9 @@ class Web:
             return _encoded(status, body, headers)
         key = key.strip()
         if not key or len(key) > 200:
-            return problem_response(400, "bad-request", "an Idempotency-Key is 1 to 200 characters", request)
+            return problem_response(
+                400, "bad-request", "an Idempotency-Key is 1 to 200 characters", request
+            )
         raw = await request.body()
         print_ = fingerprint(request.method, str(request.url.path), raw)
         claim = await self.run(self.keys.claim, principal.token_id, key, print_)
@@ -194,14 +213,27 @@ class Web:
             headers = dict(claim.headers)
             headers["Idempotent-Replayed"] = "true"
             media = headers.pop("content-type", JSON)
-            return Response(content=claim.body.encode(), status_code=claim.status, media_type=media, headers=headers)
+            return Response(
+                content=claim.body.encode(),
+                status_code=claim.status,
+                media_type=media,
+                headers=headers,
+            )
         if claim.state == "mismatch":
-            return problem_response(422, "idempotency-key-reused",
-                                    f"Idempotency-Key {key!r} was sent before with a different request", request)
+            return problem_response(
+                422,
+                "idempotency-key-reused",
+                f"Idempotency-Key {key!r} was sent before with a different request",
+                request,
+            )
         if claim.state == "pending":
-            return problem_response(409, "idempotency-key-in-use",
-                                    f"the request first sent with Idempotency-Key {key!r} has not answered yet",
-                                    request, headers={"Retry-After": "1"})
+            return problem_response(
+                409,
+                "idempotency-key-in-use",
+                f"the request first sent with Idempotency-Key {key!r} has not answered yet",
+                request,
+                headers={"Retry-After": "1"},
+            )
         try:
             try:
                 status, body, headers = await self.run(work)
@@ -216,8 +248,14 @@ class Web:
         content = response.content if isinstance(response.content, bytes) else b""
         saved = {k: v for k, v in response.headers.items() if k.lower() in ("etag", "location")}
         saved["content-type"] = response.media_type or JSON
-        await self.run(self.keys.finish, principal.token_id, key, response.status_code or 200, saved,
-                       content.decode())
+        await self.run(
+            self.keys.finish,
+            principal.token_id,
+            key,
+            response.status_code or 200,
+            saved,
+            content.decode(),
+        )
         return response
 
 
@@ -234,7 +272,9 @@ def _same_origin(request: Request[Any, Any, Any]) -> bool:
 
 def _encoded(status: int, body: Any, headers: dict[str, str]) -> Response[Any]:
     media = "application/problem+json" if isinstance(body, Problem) else JSON
-    return Response(content=msgspec.json.encode(body), status_code=status, media_type=media, headers=headers)
+    return Response(
+        content=msgspec.json.encode(body), status_code=status, media_type=media, headers=headers
+    )
 
 
 def create_app(config: ServeConfig | None = None) -> Litestar:
@@ -260,11 +300,19 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
         lifespan=[lifespan],
         state=_state(web),
         openapi_config=OpenAPIConfig(
-            title="Referee", version="1",
+            title="Referee",
+            version="1",
             description="An event-sourced referee service for tabletop games: record entries checked against "
-                        "each game's rulebook, read positions and logs for your role, follow games live.",
-            components=Components(security_schemes={"bearer": SecurityScheme(
-                type="http", scheme="bearer", description="A token from 'referee token create'.")}),
+            "each game's rulebook, read positions and logs for your role, follow games live.",
+            components=Components(
+                security_schemes={
+                    "bearer": SecurityScheme(
+                        type="http",
+                        scheme="bearer",
+                        description="A token from 'referee token create'.",
+                    )
+                }
+            ),
             security=[{"bearer": []}],
         ),
         logging_config=None,

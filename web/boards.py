@@ -33,8 +33,14 @@ SIDE_COLOURS = {"red": "#c62828", "blue": "#1565c0"}
 SEAT_COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#6a1b9a")
 
 
-def render_board(game: str, position: dict[str, Any], *, players: dict[str, str] | None = None,
-                 last: str | None = None, text: str = "") -> str:
+def render_board(
+    game: str,
+    position: dict[str, Any],
+    *,
+    players: dict[str, str] | None = None,
+    last: str | None = None,
+    text: str = "",
+) -> str:
     """The position as HTML (SVG inside), with the text drawing beneath."""
     drawer = DRAWERS.get(game, _cards)
     try:
@@ -42,8 +48,14 @@ def render_board(game: str, position: dict[str, Any], *, players: dict[str, str]
     except Exception:
         log.exception("cannot draw a %s position; showing its text", game)
         drawing = ""
-    fallback = (f'<details class="as-text"{" open" if not drawing else ""}><summary>as text</summary>'
-                f'<pre class="board-text">{escape(text)}</pre></details>') if text else ""
+    fallback = (
+        (
+            f'<details class="as-text"{" open" if not drawing else ""}><summary>as text</summary>'
+            f'<pre class="board-text">{escape(text)}</pre></details>'
+        )
+        if text
+        else ""
+    )
     return f'<div class="board board-{escape(game)}" data-game="{escape(game)}">{drawing}{fallback}</div>'
 
 
@@ -66,57 +78,86 @@ def _prizmik_piece(name: str, x: float, y: float) -> str:
     cx, cy = x + SQ / 2, y + SQ / 2
     parts: list[str] = []
     if has_base:
-        parts.append(f'<rect class="base" x="{x + 7}" y="{y + 7}" width="{SQ - 14}" height="{SQ - 14}" rx="7" '
-                     f'fill="{colour}" stroke="#222" stroke-width="2"/>')
+        parts.append(
+            f'<rect class="base" x="{x + 7}" y="{y + 7}" width="{SQ - 14}" height="{SQ - 14}" rx="7" '
+            f'fill="{colour}" stroke="#222" stroke-width="2"/>'
+        )
     if has_ship:
         fill = "#fff" if has_base else colour
         stroke = colour if has_base else "#222"
         forward = -1 if side == "red" else 1
         tip, back = cy + forward * 17, cy - forward * 13
-        parts.append(f'<polygon class="ship" points="{cx},{tip} {cx - 14},{back} {cx + 14},{back}" '
-                     f'fill="{fill}" stroke="{stroke}" stroke-width="2"/>')
+        parts.append(
+            f'<polygon class="ship" points="{cx},{tip} {cx - 14},{back} {cx + 14},{back}" '
+            f'fill="{fill}" stroke="{stroke}" stroke-width="2"/>'
+        )
     if has_fighter:  # on a ship: a small yellow dot; alone: a dot in its side's colour
         radius, fill = (5, "#ffd54f") if has_ship else (10, colour)
-        parts.append(f'<circle class="fighter" cx="{cx}" cy="{cy}" r="{radius}" fill="{fill}" '
-                     f'stroke="#222" stroke-width="1.5"/>')
-    return (f'<g class="piece" data-square="" data-piece="{escape(name)}"><title>{escape(name)}</title>'
-            f'{"".join(parts)}</g>')
+        parts.append(
+            f'<circle class="fighter" cx="{cx}" cy="{cy}" r="{radius}" fill="{fill}" '
+            f'stroke="#222" stroke-width="1.5"/>'
+        )
+    return (
+        f'<g class="piece" data-square="" data-piece="{escape(name)}"><title>{escape(name)}</title>'
+        f"{''.join(parts)}</g>"
+    )
 
 
 def _prizmik(position: dict[str, Any], players: dict[str, str], last: str | None) -> str:
     pieces: dict[str, str] = position.get("board", {})
     marked = _SQUARE.findall((last or "").split()[-1]) if last and last.split() else []
     size = 8 * SQ + 2 * MARGIN
-    out = [(f'<svg class="prizmik" viewBox="0 0 {size} {size}" xmlns="http://www.w3.org/2000/svg" role="img" '
-           f'aria-label="PRIZMIK board"><g class="rotor">')]
+    out = [
+        (
+            f'<svg class="prizmik" viewBox="0 0 {size} {size}" xmlns="http://www.w3.org/2000/svg" role="img" '
+            f'aria-label="PRIZMIK board"><g class="rotor">'
+        )
+    ]
     for rank in range(8):
         for file in range(8):
             square = f"{FILES[file]}{rank + 1}"
             x, y = MARGIN + file * SQ, MARGIN + (7 - rank) * SQ
             shade = "#e9dcc0" if (file + rank) % 2 else "#b58863"
-            out.append(f'<rect class="square" data-square="{square}" x="{x}" y="{y}" width="{SQ}" height="{SQ}" '
-                       f'fill="{shade}"/>')
+            out.append(
+                f'<rect class="square" data-square="{square}" x="{x}" y="{y}" width="{SQ}" height="{SQ}" '
+                f'fill="{shade}"/>'
+            )
             if square in marked:
                 role = "to" if marked and square == marked[-1] else "from"
-                out.append(f'<rect class="last last-{role}" data-square="{square}" x="{x + 2}" y="{y + 2}" '
-                           f'width="{SQ - 4}" height="{SQ - 4}" fill="{"#fff176" if role == "to" else "none"}" '
-                           f'fill-opacity="0.75" stroke="#f9a825" stroke-width="4"/>')
+                out.append(
+                    f'<rect class="last last-{role}" data-square="{square}" x="{x + 2}" y="{y + 2}" '
+                    f'width="{SQ - 4}" height="{SQ - 4}" fill="{"#fff176" if role == "to" else "none"}" '
+                    f'fill-opacity="0.75" stroke="#f9a825" stroke-width="4"/>'
+                )
     for square, name in sorted(pieces.items()):
         file, rank = FILES.index(square[0]), int(square[1]) - 1
         x, y = MARGIN + file * SQ, MARGIN + (7 - rank) * SQ
-        out.append(_prizmik_piece(name, x, y).replace('data-square=""', f'data-square="{square}"', 1))
+        out.append(
+            _prizmik_piece(name, x, y).replace('data-square=""', f'data-square="{square}"', 1)
+        )
     for index in range(8):
         mid = MARGIN + index * SQ + SQ / 2
-        out.append(f'<text class="glyph coord" x="{mid}" y="{size - 6}" text-anchor="middle">{FILES[index]}</text>')
-        out.append(f'<text class="glyph coord" x="{mid}" y="15" text-anchor="middle">{FILES[index]}</text>')
-        out.append(f'<text class="glyph coord" x="11" y="{MARGIN + (7 - index) * SQ + SQ / 2 + 5}" '
-                   f'text-anchor="middle">{index + 1}</text>')
-        out.append(f'<text class="glyph coord" x="{size - 11}" y="{MARGIN + (7 - index) * SQ + SQ / 2 + 5}" '
-                   f'text-anchor="middle">{index + 1}</text>')
+        out.append(
+            f'<text class="glyph coord" x="{mid}" y="{size - 6}" text-anchor="middle">{FILES[index]}</text>'
+        )
+        out.append(
+            f'<text class="glyph coord" x="{mid}" y="15" text-anchor="middle">{FILES[index]}</text>'
+        )
+        out.append(
+            f'<text class="glyph coord" x="11" y="{MARGIN + (7 - index) * SQ + SQ / 2 + 5}" '
+            f'text-anchor="middle">{index + 1}</text>'
+        )
+        out.append(
+            f'<text class="glyph coord" x="{size - 11}" y="{MARGIN + (7 - index) * SQ + SQ / 2 + 5}" '
+            f'text-anchor="middle">{index + 1}</text>'
+        )
     out.append("</g></svg>")
     reserves = position.get("reserves", {})
-    info = " · ".join(f'<span class="seat-{escape(s)}">{escape(s)} ({escape(players.get(s, ""))}): '
-                      f'{escape(str(n))} in reserve</span>' for s, n in reserves.items())
+    info = " · ".join(
+        f'<span class="seat-{escape(s)}">{escape(s)} ({escape(players.get(s, ""))}): '
+        f"{escape(str(n))} in reserve</span>"
+        for s, n in reserves.items()
+    )
     return "".join(out) + (f'<p class="board-info">{info}</p>' if info else "")
 
 
@@ -155,28 +196,42 @@ def _prismata(position: dict[str, Any], players: dict[str, str], last: str | Non
             label = kind if len(kind) <= 12 else kind[:11] + "…"
             tiles.append(
                 f'<g class="{" ".join(classes)}" data-unit="{uid}"><title>#{uid} {escape(kind)}'
-                f'{" (" + escape(status) + ")" if status else ""}{" blocking" if uid in blocking else ""}</title>'
+                f"{' (' + escape(status) + ')' if status else ''}{' blocking' if uid in blocking else ''}</title>"
                 f'<rect x="{x}" y="{y}" width="{TILE_W - 6}" height="{TILE_H - 6}" rx="6" fill="{fill}" '
                 f'stroke="{stroke}" stroke-width="{4 if uid in marked else 2}"/>'
                 f'<text x="{x + 6}" y="{y + 17}" class="unit-name">{escape(label)}</text>'
                 f'<text x="{x + 6}" y="{y + 34}" class="unit-meta">#{uid} · {escape(str(unit.get("health", "")))}'
                 f' hp</text><text x="{x + 6}" y="{y + 50}" class="unit-meta">{escape(status)}</text>'
-                + (f'<rect x="{x + TILE_W - 20}" y="{y + 4}" width="10" height="10" fill="#1565c0"/>'
-                   if uid in blocking else "") + "</g>")
+                + (
+                    f'<rect x="{x + TILE_W - 20}" y="{y + 4}" width="10" height="10" fill="#1565c0"/>'
+                    if uid in blocking
+                    else ""
+                )
+                + "</g>"
+            )
         res = resources[index] if index < len(resources) else {}
-        res_text = ", ".join(f"{escape(str(k))} {escape(str(v))}" for k, v in res.items()) or "nothing"
+        res_text = (
+            ", ".join(f"{escape(str(k))} {escape(str(v))}" for k, v in res.items()) or "nothing"
+        )
         shield = defense[index] if index < len(defense) else "?"
-        acting = ' <b class="to-act">to act</b>' if active == index and not position.get("result") else ""
+        acting = (
+            ' <b class="to-act">to act</b>'
+            if active == index and not position.get("result")
+            else ""
+        )
         colour = SEAT_COLOURS[index % len(SEAT_COLOURS)]
         panels.append(
             f'<section class="seat" data-seat="{escape(seat)}" style="border-color:{colour}">'
             f'<h3><span class="dot" style="background:{colour}"></span>{escape(seat)} '
-            f'({escape(players.get(seat, ""))}){acting}</h3>'
+            f"({escape(players.get(seat, ''))}){acting}</h3>"
             f'<p class="seat-info">{res_text}; defence {escape(str(shield))}; {len(own)} units</p>'
             f'<svg class="units" viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg">'
-            f'{"".join(tiles)}</svg></section>')
-    head = (f'<p class="board-info">turn {escape(str(position.get("turn", "")))}, '
-            f'{escape(str(position.get("phase", "")))} phase</p>')
+            f"{''.join(tiles)}</svg></section>"
+        )
+    head = (
+        f'<p class="board-info">turn {escape(str(position.get("turn", "")))}, '
+        f"{escape(str(position.get('phase', '')))} phase</p>"
+    )
     return head + f'<div class="seats">{"".join(panels)}</div>'
 
 
@@ -191,8 +246,13 @@ def _short(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, dict):
-        return ", ".join(f"{k} {_short(v)}" if not isinstance(v, dict) else f"{k}: {_short(v)}"
-                         for k, v in value.items()) or "-"
+        return (
+            ", ".join(
+                f"{k} {_short(v)}" if not isinstance(v, dict) else f"{k}: {_short(v)}"
+                for k, v in value.items()
+            )
+            or "-"
+        )
     if isinstance(value, list):
         return ", ".join(_short(v) for v in value) or "-"
     return str(value)
@@ -200,35 +260,47 @@ def _short(value: Any) -> str:
 
 def _cards_row(names: list[str], label: str) -> str:
     if not names:
-        return f'<div class="zone"><span class="zone-name">{escape(label)}</span> <i>empty</i></div>'
+        return (
+            f'<div class="zone"><span class="zone-name">{escape(label)}</span> <i>empty</i></div>'
+        )
     width = len(names) * 74 + 4
     cards = "".join(
         f'<g class="card"><rect x="{4 + i * 74}" y="4" width="68" height="92" rx="7" fill="#fffdf5" '
         f'stroke="#5d4037" stroke-width="2"/><text x="{38 + i * 74}" y="54" text-anchor="middle" '
         f'class="card-name">{escape(str(n)[:11])}</text><title>{escape(str(n))}</title></g>'
-        for i, n in enumerate(names))
-    return (f'<div class="zone"><span class="zone-name">{escape(label)}</span>'
-            f'<svg class="cards" viewBox="0 0 {width} 100" style="max-width:{width}px" '
-            f'xmlns="http://www.w3.org/2000/svg">{cards}</svg></div>')
+        for i, n in enumerate(names)
+    )
+    return (
+        f'<div class="zone"><span class="zone-name">{escape(label)}</span>'
+        f'<svg class="cards" viewBox="0 0 {width} 100" style="max-width:{width}px" '
+        f'xmlns="http://www.w3.org/2000/svg">{cards}</svg></div>'
+    )
 
 
 def _counted(label: str, count: int) -> str:
     if count <= 0:
         return f'<div class="zone"><span class="zone-name">{escape(label)}</span> <span class="count">0</span></div>'
     shown = min(count, 12)
-    backs = "".join(f'<rect x="{4 + i * 9}" y="4" width="40" height="56" rx="5" fill="#546e7a" stroke="#263238"/>'
-                    for i in range(shown))
+    backs = "".join(
+        f'<rect x="{4 + i * 9}" y="4" width="40" height="56" rx="5" fill="#546e7a" stroke="#263238"/>'
+        for i in range(shown)
+    )
     width = 4 + max(shown - 1, 0) * 9 + 44
-    return (f'<div class="zone"><span class="zone-name">{escape(label)}</span>'
-            f'<svg class="pile" viewBox="0 0 {width} 64" style="max-width:{width}px" '
-            f'xmlns="http://www.w3.org/2000/svg">{backs}</svg> <span class="count">{count}</span></div>')
+    return (
+        f'<div class="zone"><span class="zone-name">{escape(label)}</span>'
+        f'<svg class="pile" viewBox="0 0 {width} 64" style="max-width:{width}px" '
+        f'xmlns="http://www.w3.org/2000/svg">{backs}</svg> <span class="count">{count}</span></div>'
+    )
 
 
 def _zone(key: str, value: Any) -> str:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return _cards_row(list(value), key)
-    if isinstance(value, int) and not isinstance(value, bool) and key in ("hand", "deck", "library", "discard",
-                                                                           "graveyard", "pool", "bag"):
+    if (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and key in ("hand", "deck", "library", "discard", "graveyard", "pool", "bag")
+    ):
         return _counted(key, value)
     return _chip(key, value)
 
@@ -237,15 +309,24 @@ def _cards(position: dict[str, Any], players: dict[str, str], last: str | None) 
     seats = position.get("seats") or position.get("players")
     if not isinstance(seats, dict) or not seats:
         return ""
-    header = "".join(_chip(k, v) for k, v in position.items()
-                     if k not in ("seats", "players", "viewer") and not isinstance(v, dict | list))
+    header = "".join(
+        _chip(k, v)
+        for k, v in position.items()
+        if k not in ("seats", "players", "viewer") and not isinstance(v, dict | list)
+    )
     panels: list[str] = []
     for index, (seat, data) in enumerate(seats.items()):
         colour = SEAT_COLOURS[index % len(SEAT_COLOURS)]
-        zones = "".join(_zone(str(k), v) for k, v in data.items()) if isinstance(data, dict) else _chip("", data)
-        panels.append(f'<section class="seat" data-seat="{escape(str(seat))}" style="border-color:{colour}">'
-                      f'<h3><span class="dot" style="background:{colour}"></span>{escape(str(seat))} '
-                      f'({escape(players.get(str(seat), ""))})</h3>{zones}</section>')
+        zones = (
+            "".join(_zone(str(k), v) for k, v in data.items())
+            if isinstance(data, dict)
+            else _chip("", data)
+        )
+        panels.append(
+            f'<section class="seat" data-seat="{escape(str(seat))}" style="border-color:{colour}">'
+            f'<h3><span class="dot" style="background:{colour}"></span>{escape(str(seat))} '
+            f"({escape(players.get(str(seat), ''))})</h3>{zones}</section>"
+        )
     return f'<p class="board-info">{header}</p><div class="seats">{"".join(panels)}</div>'
 
 

@@ -25,8 +25,12 @@ __all__ = ["environment", "replay_html", "static_text"]
 @cache
 def environment() -> jinja2.Environment:
     """The pages' templates (autoescaped)."""
-    return jinja2.Environment(loader=jinja2.PackageLoader("web", "templates"), autoescape=True,
-                              trim_blocks=True, lstrip_blocks=True)
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("web", "templates"),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
 
 
 @cache
@@ -35,8 +39,13 @@ def static_text(name: str) -> str:
     return resources.files("web").joinpath("static", name).read_text(encoding="utf-8")
 
 
-ROLE_WORDS = {"head": "head referee", "table": "table referee", "scorekeeper": "scorekeeper",
-              "player": "player", "public": "public"}
+ROLE_WORDS = {
+    "head": "head referee",
+    "table": "table referee",
+    "scorekeeper": "scorekeeper",
+    "player": "player",
+    "public": "public",
+}
 
 
 def render(template: str, **context: Any) -> str:
@@ -45,9 +54,23 @@ def render(template: str, **context: Any) -> str:
     return environment().get_template(template).render(**context)
 
 
-def replay_html(svc: RefereeService, game_id: str, viewer: Viewer = REFEREE, *, standalone: bool = True,
-                **context: Any) -> str:
+def replay_html(
+    svc: RefereeService,
+    game_id: str,
+    viewer: Viewer = REFEREE,
+    *,
+    standalone: bool = True,
+    **context: Any,
+) -> str:
     """The replay viewer of ``game_id`` as ``viewer`` sees it, as one HTML document."""
     data = replay_data(svc, game_id, viewer)
-    return render("replay.html", d=data, data_json=to_json(data), inline=True, css=static_text("app.css"),
-                  js=static_text("replay.js"), standalone=standalone, **context)
+    return render(
+        "replay.html",
+        d=data,
+        data_json=to_json(data),
+        inline=True,
+        css=static_text("app.css"),
+        js=static_text("replay.js"),
+        standalone=standalone,
+        **context,
+    )

@@ -36,7 +36,9 @@ Runner = Callable[..., Awaitable[Any]]
 class Hub:
     """The newest event per game and the newest notification id, and waiting for them."""
 
-    def __init__(self, store: GameStore, run: Runner, *, interval: float = 0.25, min_gap: float = 0.02) -> None:
+    def __init__(
+        self, store: GameStore, run: Runner, *, interval: float = 0.25, min_gap: float = 0.02
+    ) -> None:
         self.store = store
         self.run = run
         self.interval = interval
@@ -105,7 +107,9 @@ class Hub:
             self._poke.clear()
             try:
                 while True:
-                    batch: list[Notice] = await self.run(notices_after, self.store, self.last_id, 2000)
+                    batch: list[Notice] = await self.run(
+                        notices_after, self.store, self.last_id, 2000
+                    )
                     self._note(batch)
                     if len(batch) < 2000:
                         break

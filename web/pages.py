@@ -43,9 +43,16 @@ def _who(web: Web, request: AnyRequest) -> Principal | Redirect:
 
 
 def _page(html: str, status: int = 200) -> Response[str]:
-    return Response(content=html, media_type=HTML, status_code=status,
-                    headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY",
-                             "Referrer-Policy": "same-origin"})
+    return Response(
+        content=html,
+        media_type=HTML,
+        status_code=status,
+        headers={
+            "Cache-Control": "no-store",
+            "X-Frame-Options": "DENY",
+            "Referrer-Policy": "same-origin",
+        },
+    )
 
 
 def _may(who: Principal, action: str, **kwargs: Any) -> bool:
@@ -57,9 +64,13 @@ def _may(who: Principal, action: str, **kwargs: Any) -> bool:
 
 
 @get("/", include_in_schema=False)
-async def games_page(request: AnyRequest, game: FromQuery[str | None] = None, status: FromQuery[str | None] = None,
-                     player: FromQuery[str | None] = None,
-                     table: FromQuery[str | None] = None) -> Response[str] | Redirect:
+async def games_page(
+    request: AnyRequest,
+    game: FromQuery[str | None] = None,
+    status: FromQuery[str | None] = None,
+    player: FromQuery[str | None] = None,
+    table: FromQuery[str | None] = None,
+) -> Response[str] | Redirect:
     web = web_of(request)
     who = _who(web, request)
     if isinstance(who, Redirect):
@@ -67,9 +78,17 @@ async def games_page(request: AnyRequest, game: FromQuery[str | None] = None, st
     rows = await web.run(web.listing.rows, game=game, status=status, player=player, table=table)
     rows.sort(key=lambda r: r.created, reverse=True)
     after = max((r.changed for r in rows), default=web.hub.last_id)
-    return _page(render("games.html", who=who, rows=rows, types=web.svc.game_types(), after=max(after, 0),
-                        filters={"game": game, "status": status, "player": player, "table": table},
-                        can_create=who.role in ("head", "table")))
+    return _page(
+        render(
+            "games.html",
+            who=who,
+            rows=rows,
+            types=web.svc.game_types(),
+            after=max(after, 0),
+            filters={"game": game, "status": status, "player": player, "table": table},
+            can_create=who.role in ("head", "table"),
+        )
+    )
 
 
 @get("/scoreboard", include_in_schema=False)
@@ -79,13 +98,21 @@ async def scoreboard_page(request: AnyRequest) -> Response[str] | Redirect:
     if isinstance(who, Redirect):
         return who
     rows = await web.scoreboard()
-    return _page(render("scoreboard.html", who=who, rows=rows, after=web.hub.last_id,
-                        can_create=who.role in ("head", "table")))
+    return _page(
+        render(
+            "scoreboard.html",
+            who=who,
+            rows=rows,
+            after=web.hub.last_id,
+            can_create=who.role in ("head", "table"),
+        )
+    )
 
 
 @get("/login", include_in_schema=False)
-async def login_page(request: AnyRequest,
-                     next_: Annotated[str, QueryParameter(name="next")] = "/") -> Response[str]:
+async def login_page(
+    request: AnyRequest, next_: Annotated[str, QueryParameter(name="next")] = "/"
+) -> Response[str]:
     return _page(render("login.html", who=None, next=_safe_next(next_)))
 
 
@@ -104,21 +131,39 @@ async def login(request: AnyRequest) -> Response[str] | Redirect:
     principal = await web.run(web.tokens.authenticate, token) if token else None
     if principal is None:
         web_log_refusal(request, "sign-in with an unknown or revoked token")
-        return _page(render("login.html", who=None, next=target, error="That token is unknown or revoked."), 401)
-    cookie = Cookie(key=COOKIE, value=token, httponly=True, samesite="lax", secure=web.config.secure_cookies,
-                    path="/", max_age=14 * 24 * 3600)
+        return _page(
+            render("login.html", who=None, next=target, error="That token is unknown or revoked."),
+            401,
+        )
+    cookie = Cookie(
+        key=COOKIE,
+        value=token,
+        httponly=True,
+        samesite="lax",
+        secure=web.config.secure_cookies,
+        path="/",
+        max_age=14 * 24 * 3600,
+    )
     return Redirect(path=target, status_code=303, cookies=[cookie])
 
 
 def web_log_refusal(request: AnyRequest, why: str) -> None:
-    logging.getLogger("referee.web").warning("refused %s %s from %s: %s", request.method, request.url.path,
-                                             request.client.host if request.client else "?", why)
+    logging.getLogger("referee.web").warning(
+        "refused %s %s from %s: %s",
+        request.method,
+        request.url.path,
+        request.client.host if request.client else "?",
+        why,
+    )
 
 
 @post("/logout", include_in_schema=False, status_code=303)
 async def logout(request: AnyRequest) -> Redirect:
-    return Redirect(path="/login", status_code=303,
-                    cookies=[Cookie(key=COOKIE, value="", path="/", max_age=0, httponly=True, samesite="lax")])
+    return Redirect(
+        path="/login",
+        status_code=303,
+        cookies=[Cookie(key=COOKIE, value="", path="/", max_age=0, httponly=True, samesite="lax")],
+    )
 
 
 @get("/games/new", include_in_schema=False)
@@ -129,13 +174,21 @@ async def new_game_page(request: AnyRequest) -> Response[str] | Redirect:
         return who
     if who.role not in ("head", "table"):
         raise AccessDeniedError("only referees start games")
-    return _page(render("new.html", who=who, types=web.svc.game_types(), can_create=True,
-                        default_table=who.tables[0] if who.tables else ""))
+    return _page(
+        render(
+            "new.html",
+            who=who,
+            types=web.svc.game_types(),
+            can_create=True,
+            default_table=who.tables[0] if who.tables else "",
+        )
+    )
 
 
 @get("/games/{game_id:str}", include_in_schema=False)
-async def table_page(request: AnyRequest, game_id: FromPath[str],
-                     flip: FromQuery[bool] = False) -> Response[str] | Redirect:
+async def table_page(
+    request: AnyRequest, game_id: FromPath[str], flip: FromQuery[bool] = False
+) -> Response[str] | Redirect:
     web = web_of(request)
     who = _who(web, request)
     if isinstance(who, Redirect):
@@ -146,11 +199,23 @@ async def table_page(request: AnyRequest, game_id: FromPath[str],
     p = await web.run(panel, web.svc, view.game_id, viewer, legal=can_record)
     table = (view.created.meta or {}).get("table", "")
     flipped = flip or (viewer not in (REFEREE, PUBLIC) and view.seats and viewer != view.seats[0])
-    return _page(render(
-        "table.html", who=who, p=p, title=view.rules.title, players=view.seat_names(), table=table, viewer=viewer,
-        can_record=can_record, seats=list(view.seats), several_act=view.game not in EXAMPLES,
-        example=EXAMPLES.get(view.game, p["legal"][0] if p["legal"] else "…"), flipped=flipped,
-        can_create=who.role in ("head", "table")))
+    return _page(
+        render(
+            "table.html",
+            who=who,
+            p=p,
+            title=view.rules.title,
+            players=view.seat_names(),
+            table=table,
+            viewer=viewer,
+            can_record=can_record,
+            seats=list(view.seats),
+            several_act=view.game not in EXAMPLES,
+            example=EXAMPLES.get(view.game, p["legal"][0] if p["legal"] else "…"),
+            flipped=flipped,
+            can_create=who.role in ("head", "table"),
+        )
+    )
 
 
 @get("/games/{game_id:str}/panel", include_in_schema=False)
@@ -158,8 +223,9 @@ async def table_panel(request: AnyRequest, game_id: FromPath[str]) -> dict[str, 
     web = web_of(request)
     who = web.principal(request)
     view = await web.run(web.svc.load, game_id)
-    result: dict[str, Any] = await web.run(panel, web.svc, view.game_id, viewer_for(who, view),
-                                           legal=_may(who, "record", view=view))
+    result: dict[str, Any] = await web.run(
+        panel, web.svc, view.game_id, viewer_for(who, view), legal=_may(who, "record", view=view)
+    )
     return result
 
 
@@ -170,8 +236,15 @@ async def replay_page(request: AnyRequest, game_id: FromPath[str]) -> Response[s
     if isinstance(who, Redirect):
         return who
     view = await web.run(web.svc.load, game_id)
-    html = await web.run(replay_html, web.svc, view.game_id, viewer_for(who, view), standalone=False, who=who,
-                         can_create=who.role in ("head", "table"))
+    html = await web.run(
+        replay_html,
+        web.svc,
+        view.game_id,
+        viewer_for(who, view),
+        standalone=False,
+        who=who,
+        can_create=who.role in ("head", "table"),
+    )
     return _page(html)
 
 
@@ -184,8 +257,17 @@ async def problem_page(name: FromPath[str]) -> Response[str]:
 
 
 HANDLERS: list[Any] = [
-    games_page, scoreboard_page, login_page, login, logout, new_game_page, table_page, table_panel, replay_page,
+    games_page,
+    scoreboard_page,
+    login_page,
+    login,
+    logout,
+    new_game_page,
+    table_page,
+    table_panel,
+    replay_page,
     problem_page,
-    create_static_files_router(path="/static", directories=[Path(__file__).parent / "static"],
-                               include_in_schema=False),
+    create_static_files_router(
+        path="/static", directories=[Path(__file__).parent / "static"], include_in_schema=False
+    ),
 ]

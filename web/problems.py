@@ -29,35 +29,76 @@ log = logging.getLogger("referee.web")
 MEDIA_TYPE = "application/problem+json"
 
 PROBLEM_TYPES: dict[str, tuple[str, str]] = {
-    "rejected": ("The entry breaks a rule",
-                 ("The entry was judged and broke the clauses listed in `violations`. It was stored as "
-                 "evidence (`event`), as the referee procedure requires; the position did not change.")),
-    "unreadable-entry": ("The text is not an entry of this game",
-                         "The text could not be read as an action of the game (REF-1.1). Nothing was stored."),
-    "not-allowed-now": ("The referee procedure does not allow this now",
-                        ("The command is not allowed in the game's present state; `clause` names the rule. "
-                        "Nothing was stored.")),
-    "stale-version": ("The game has moved on",
-                      ("`If-Match` named a version of the game older than the one stored. Nothing was stored: "
-                      "look at the position again, then re-enter.")),
-    "concurrent-write": ("Another referee wrote first",
-                         ("Another write reached the same game at the same moment and was stored first. "
-                         "Nothing of yours was stored: look again and re-enter.")),
+    "rejected": (
+        "The entry breaks a rule",
+        (
+            "The entry was judged and broke the clauses listed in `violations`. It was stored as "
+            "evidence (`event`), as the referee procedure requires; the position did not change."
+        ),
+    ),
+    "unreadable-entry": (
+        "The text is not an entry of this game",
+        "The text could not be read as an action of the game (REF-1.1). Nothing was stored.",
+    ),
+    "not-allowed-now": (
+        "The referee procedure does not allow this now",
+        (
+            "The command is not allowed in the game's present state; `clause` names the rule. "
+            "Nothing was stored."
+        ),
+    ),
+    "stale-version": (
+        "The game has moved on",
+        (
+            "`If-Match` named a version of the game older than the one stored. Nothing was stored: "
+            "look at the position again, then re-enter."
+        ),
+    ),
+    "concurrent-write": (
+        "Another referee wrote first",
+        (
+            "Another write reached the same game at the same moment and was stored first. "
+            "Nothing of yours was stored: look again and re-enter."
+        ),
+    ),
     "not-found": ("Not found", "No such game, game type, clause or page."),
-    "refused": ("The request was refused", "The request cannot be carried out as given. Nothing was stored."),
-    "bad-request": ("The request is malformed", "The body or a parameter does not have the expected form."),
-    "unauthorized": ("A valid token is needed",
-                     ("The request carried no token, or a token that is unknown or revoked. Tokens are made "
-                     "with `referee token create`.")),
-    "forbidden": ("Your role may not do this",
-                  "The token is valid, but its role may not do this here. Nothing was stored."),
-    "idempotency-key-reused": ("The Idempotency-Key was used for another request",
-                               ("A key identifies one request; this key was sent before with a different "
-                               "method, path or body. Nothing was stored.")),
-    "idempotency-key-in-use": ("The first request with this Idempotency-Key is still running",
-                               ("Retry in a moment to get its answer. If it stays unanswered, the server that "
-                               "ran it stopped: look at the game's log to see whether it was stored.")),
-    "server-error": ("The server failed", "An unexpected fault; the server log has the details under `id`."),
+    "refused": (
+        "The request was refused",
+        "The request cannot be carried out as given. Nothing was stored.",
+    ),
+    "bad-request": (
+        "The request is malformed",
+        "The body or a parameter does not have the expected form.",
+    ),
+    "unauthorized": (
+        "A valid token is needed",
+        (
+            "The request carried no token, or a token that is unknown or revoked. Tokens are made "
+            "with `referee token create`."
+        ),
+    ),
+    "forbidden": (
+        "Your role may not do this",
+        "The token is valid, but its role may not do this here. Nothing was stored.",
+    ),
+    "idempotency-key-reused": (
+        "The Idempotency-Key was used for another request",
+        (
+            "A key identifies one request; this key was sent before with a different "
+            "method, path or body. Nothing was stored."
+        ),
+    ),
+    "idempotency-key-in-use": (
+        "The first request with this Idempotency-Key is still running",
+        (
+            "Retry in a moment to get its answer. If it stays unanswered, the server that "
+            "ran it stopped: look at the game's log to see whether it was stored."
+        ),
+    ),
+    "server-error": (
+        "The server failed",
+        "An unexpected fault; the server log has the details under `id`.",
+    ),
 }
 
 
@@ -81,25 +122,51 @@ class Problem(msgspec.Struct, kw_only=True, omit_defaults=True):
     extra: dict[str, Any] | None = None
 
 
-def problem_response(status: int, name: str, detail: str, request: Request[Any, Any, Any] | None = None,
-                     headers: dict[str, str] | None = None, **members: Any) -> Response[bytes]:
+def problem_response(
+    status: int,
+    name: str,
+    detail: str,
+    request: Request[Any, Any, Any] | None = None,
+    headers: dict[str, str] | None = None,
+    **members: Any,
+) -> Response[bytes]:
     """A problem document of type ``/problems/<name>``."""
     title = PROBLEM_TYPES.get(name, (name, ""))[0]
-    body = Problem(type=f"/problems/{name}", title=title, status=status, detail=detail,
-                   instance=str(request.url.path) if request is not None else "", **members)
-    return Response(content=msgspec.json.encode(body), status_code=status, media_type=MEDIA_TYPE,
-                    headers=headers or {})
+    body = Problem(
+        type=f"/problems/{name}",
+        title=title,
+        status=status,
+        detail=detail,
+        instance=str(request.url.path) if request is not None else "",
+        **members,
+    )
+    return Response(
+        content=msgspec.json.encode(body),
+        status_code=status,
+        media_type=MEDIA_TYPE,
+        headers=headers or {},
+    )
 
 
 def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
     """Every exception of a request, as a problem document."""
     if isinstance(exc, UnreadableEntryError):
-        return problem_response(400, "unreadable-entry", str(exc), request, clause=exc.clause, reason=exc.reason)
+        return problem_response(
+            400, "unreadable-entry", str(exc), request, clause=exc.clause, reason=exc.reason
+        )
     if isinstance(exc, InvalidCommandError):
-        return problem_response(409, "not-allowed-now", str(exc), request, clause=exc.clause, reason=exc.reason)
+        return problem_response(
+            409, "not-allowed-now", str(exc), request, clause=exc.clause, reason=exc.reason
+        )
     if isinstance(exc, StaleVersionError):
-        return problem_response(412, "stale-version", str(exc), request, version=exc.actual,
-                                expected_version=exc.expected)
+        return problem_response(
+            412,
+            "stale-version",
+            str(exc),
+            request,
+            version=exc.actual,
+            expected_version=exc.expected,
+        )
     if isinstance(exc, ConcurrentWriteError):
         return problem_response(409, "concurrent-write", str(exc), request)
     if isinstance(exc, AccessDeniedError):
@@ -109,17 +176,37 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
         return problem_response(404, "not-found", str(exc), request)
     if isinstance(exc, UnknownGameError):
         status = 404 if request.method == "GET" else 400
-        return problem_response(status, "not-found" if status == 404 else "refused", str(exc), request)
+        return problem_response(
+            status, "not-found" if status == 404 else "refused", str(exc), request
+        )
     if isinstance(exc, NotAuthorizedException):
-        log.warning("unauthorized %s %s from %s: %s", request.method, request.url.path,
-                    request.client.host if request.client else "?", exc.detail)
-        return problem_response(401, "unauthorized", exc.detail, request,
-                                headers={"WWW-Authenticate": 'Bearer realm="referee"'})
+        log.warning(
+            "unauthorized %s %s from %s: %s",
+            request.method,
+            request.url.path,
+            request.client.host if request.client else "?",
+            exc.detail,
+        )
+        return problem_response(
+            401,
+            "unauthorized",
+            exc.detail,
+            request,
+            headers={"WWW-Authenticate": 'Bearer realm="referee"'},
+        )
     if isinstance(exc, ValidationException):
-        extra = exc.extra if isinstance(exc.extra, dict) else {"errors": exc.extra} if exc.extra else None
+        extra = (
+            exc.extra
+            if isinstance(exc.extra, dict)
+            else {"errors": exc.extra}
+            if exc.extra
+            else None
+        )
         return problem_response(400, "bad-request", exc.detail, request, extra=extra)
     if isinstance(exc, HTTPException):
-        name = {404: "not-found", 401: "unauthorized", 403: "forbidden"}.get(exc.status_code, "bad-request")
+        name = {404: "not-found", 401: "unauthorized", 403: "forbidden"}.get(
+            exc.status_code, "bad-request"
+        )
         if exc.status_code >= 500:
             name = "server-error"
         headers = dict(exc.headers or {})
@@ -130,4 +217,6 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
         return problem_response(400, "refused", str(exc), request)
     fault = secrets.token_hex(6)
     log.error("server fault %s on %s %s", fault, request.method, request.url.path, exc_info=exc)
-    return problem_response(500, "server-error", "the server failed; nothing more is said here", request, id=fault)
+    return problem_response(
+        500, "server-error", "the server failed; nothing more is said here", request, id=fault
+    )

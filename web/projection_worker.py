@@ -17,7 +17,9 @@ __all__ = ["call", "start"]
 _service: Any = None
 
 
-def start(db: str | None, env: dict[str, str], projections: str | None, registry: dict[str, str]) -> None:
+def start(
+    db: str | None, env: dict[str, str], projections: str | None, registry: dict[str, str]
+) -> None:
     """Process initializer: the same games as the server, and a service on its store."""
     global _service
     from events.store import GameStore

@@ -20,8 +20,16 @@ from web.boards import render_board
 
 __all__ = ["INCIDENTS", "panel", "replay_data", "status_line"]
 
-INCIDENTS = {"rejected": "rejection", "retracted": "correction", "dispute": "dispute", "appeal": "dispute",
-             "ruling": "ruling", "voided": "correction", "adjustment": "correction", "penalty": "ruling"}
+INCIDENTS = {
+    "rejected": "rejection",
+    "retracted": "correction",
+    "dispute": "dispute",
+    "appeal": "dispute",
+    "ruling": "ruling",
+    "voided": "correction",
+    "adjustment": "correction",
+    "penalty": "ruling",
+}
 
 
 def status_line(pos: PositionView) -> str:
@@ -50,11 +58,15 @@ def panel(svc: RefereeService, game_id: str, viewer: Viewer, *, legal: bool) -> 
         "status": status_line(pos),
         "over": pos.ended is not None,
         "to_act": pos.to_act,
-        "board": render_board(pos.game, pos.position, players=pos.players, last=pos.last_action, text=pos.board),
+        "board": render_board(
+            pos.game, pos.position, players=pos.players, last=pos.last_action, text=pos.board
+        ),
         "last": pos.last_action or "",
         "legal": actions[:400],
         "legal_total": len(actions),
-        "log": [{"event": e.originator_version, "line": event_line(e)} for e in reversed(events[-40:])],
+        "log": [
+            {"event": e.originator_version, "line": event_line(e)} for e in reversed(events[-40:])
+        ],
     }
 
 
@@ -80,10 +92,19 @@ def replay_data(svc: RefereeService, game_id: str, viewer: Viewer = REFEREE) -> 
         if clause and clause not in clauses:
             clauses[clause] = _clause_text(view.game, clause)
 
-    frames: list[dict[str, Any]] = [{
-        "event": 1, "ply": 0, "what": "the starting position", "notes": [], "incidents": [], "events": [],
-        "board": render_board(view.game, start.position, players=start.players, text=start.board),
-    }]
+    frames: list[dict[str, Any]] = [
+        {
+            "event": 1,
+            "ply": 0,
+            "what": "the starting position",
+            "notes": [],
+            "incidents": [],
+            "events": [],
+            "board": render_board(
+                view.game, start.position, players=start.players, text=start.board
+            ),
+        }
+    ]
     previous = 1
     for frame in frames_in:
         around = [e for e in log if previous < e["originator_version"] <= frame.event]
@@ -92,24 +113,53 @@ def replay_data(svc: RefereeService, game_id: str, viewer: Viewer = REFEREE) -> 
         for e in around:
             for v in e.get("violations", []) or []:
                 cite(v["clause"])
-                cited.append({"event": str(e["originator_version"]), "clause": v["clause"], "why": v["reason"]})
+                cited.append(
+                    {
+                        "event": str(e["originator_version"]),
+                        "clause": v["clause"],
+                        "why": v["reason"],
+                    }
+                )
             if e["kind"] in ("ruling", "ended") and e.get("clause"):
                 cite(e["clause"])
-                cited.append({"event": str(e["originator_version"]), "clause": e["clause"],
-                              "why": e.get("reason", "")})
+                cited.append(
+                    {
+                        "event": str(e["originator_version"]),
+                        "clause": e["clause"],
+                        "why": e.get("reason", ""),
+                    }
+                )
         is_action = frame.what[:1].isdigit()
-        frames.append({
-            "event": frame.event, "ply": frame.ply, "what": frame.what, "notes": frame.notes,
-            "incidents": incidents, "events": cited,
-            "board": render_board(view.game, frame.position, players=start.players,
-                                  last=frame.what if is_action else None, text=frame.board),
-        })
+        frames.append(
+            {
+                "event": frame.event,
+                "ply": frame.ply,
+                "what": frame.what,
+                "notes": frame.notes,
+                "incidents": incidents,
+                "events": cited,
+                "board": render_board(
+                    view.game,
+                    frame.position,
+                    players=start.players,
+                    last=frame.what if is_action else None,
+                    text=frame.board,
+                ),
+            }
+        )
         previous = frame.event
     final = svc.position(view, viewer=viewer)
     return {
-        "game_id": view.game_id, "game": view.game, "title": view.rules.title, "ruleset": view.created.ruleset,
-        "players": start.players, "viewer": viewer, "status": status_line(final), "frames": frames,
-        "clauses": clauses, "meta": dict(getattr(view.created, "meta", {}) or {}),
+        "game_id": view.game_id,
+        "game": view.game,
+        "title": view.rules.title,
+        "ruleset": view.created.ruleset,
+        "players": start.players,
+        "viewer": viewer,
+        "status": status_line(final),
+        "frames": frames,
+        "clauses": clauses,
+        "meta": dict(getattr(view.created, "meta", {}) or {}),
     }
 
 

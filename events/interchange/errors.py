@@ -13,7 +13,9 @@ GAME_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,79}")
 class ImportFileError(ValueError):
     """A file that cannot be imported; names the file, line, clause and reason."""
 
-    def __init__(self, source: str, line: int | None, reason: str, clause: str | None = None) -> None:
+    def __init__(
+        self, source: str, line: int | None, reason: str, clause: str | None = None
+    ) -> None:
         where = f"{source}:{line}" if line is not None else source
         text = f"{where}: {clause + ': ' if clause else ''}{reason}"
         super().__init__(text)
@@ -29,5 +31,9 @@ def valid_game_id(game_id: str) -> bool:
 
 def check_game_id(game_id: str, source: str, line: int | None) -> None:
     if not valid_game_id(game_id):
-        raise ImportFileError(source, line, f"game id {game_id[:100]!r} is not allowed: ids are 1 to 80 "
-                                            "lower-case letters, digits, '-' and '_'")
+        raise ImportFileError(
+            source,
+            line,
+            f"game id {game_id[:100]!r} is not allowed: ids are 1 to 80 "
+            "lower-case letters, digits, '-' and '_'",
+        )

@@ -40,8 +40,13 @@ class _Head(msgspec.Struct):
 _head_decoder = msgspec.json.Decoder(_Head)
 
 
-def export_jsonl(game_id: str, game: str, rows: Iterable[tuple[int, str, bytes]], *,
-                 head: tuple[int, str, bytes] | None = None) -> Iterator[str]:
+def export_jsonl(
+    game_id: str,
+    game: str,
+    rows: Iterable[tuple[int, str, bytes]],
+    *,
+    head: tuple[int, str, bytes] | None = None,
+) -> Iterator[str]:
     """The record's lines (each ending in a newline) from a game's stored rows.
 
     With ``head`` (the game's last stored row, numbered by its count), ``rows`` may be
@@ -53,8 +58,13 @@ def export_jsonl(game_id: str, game: str, rows: Iterable[tuple[int, str, bytes]]
     else:
         count = head[0]
     last_hash = own_hash(head[2]) if head else GENESIS_HASH
-    header = {"format": JSONL_FORMAT, "game_id": game_id, "game": game, "events": count,
-              "last_hash": last_hash}
+    header = {
+        "format": JSONL_FORMAT,
+        "game_id": game_id,
+        "game": game,
+        "events": count,
+        "last_hash": last_hash,
+    }
     yield json.dumps(header) + "\n"
     for _, topic, state in rows:
         kind = KIND_OF_TOPIC[topic]
@@ -64,11 +74,13 @@ def export_jsonl(game_id: str, game: str, rows: Iterable[tuple[int, str, bytes]]
 def _event_line(line: str, number: int, source: str) -> tuple[str, GameEvent, bytes]:
     match = _LINE_PREFIX.match(line)
     if match is None:
-        raise ImportFileError(source, number, "not an event line as exported (kind, topic, then the stored event)")
+        raise ImportFileError(
+            source, number, "not an event line as exported (kind, topic, then the stored event)"
+        )
     topic = match.group(1)
     if not known_topic(topic):
         raise ImportFileError(source, number, f"unknown event topic {topic!r}")
-    state = ("{" + line[match.end():]).encode()
+    state = ("{" + line[match.end() :]).encode()
     try:
         exact = decode_exact(topic, state)
     except RecursionError:
@@ -76,11 +88,16 @@ def _event_line(line: str, number: int, source: str) -> tuple[str, GameEvent, by
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise ImportFileError(source, number, f"malformed {topic} event: {exc}") from None
     if encode(exact) != state:
-        raise ImportFileError(source, number, "the event is not in its canonical encoding (edited or "
-                                              "written by another tool?)")
+        raise ImportFileError(
+            source,
+            number,
+            "the event is not in its canonical encoding (edited or written by another tool?)",
+        )
     event = upcast(topic, exact)
     if stored_hash(topic, state, event.hash) != event.hash:
-        raise ImportFileError(source, number, "the event's contents do not match its hash (edited?)")
+        raise ImportFileError(
+            source, number, "the event's contents do not match its hash (edited?)"
+        )
     return topic, event, state
 
 
@@ -98,18 +115,30 @@ def read_jsonl(lines: Iterable[str], source: str) -> list[tuple[int, GameEvent, 
             try:
                 head = _head_decoder.decode(line)
             except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-                raise ImportFileError(source, number, "the first line must be the record's header "
-                                                      f'({{"format": "{JSONL_FORMAT}", ...}})') from None
+                raise ImportFileError(
+                    source,
+                    number,
+                    "the first line must be the record's header "
+                    f'({{"format": "{JSONL_FORMAT}", ...}})',
+                ) from None
             if head.format != JSONL_FORMAT:
-                raise ImportFileError(source, number, f"unknown format {head.format!r}; expected {JSONL_FORMAT}")
+                raise ImportFileError(
+                    source, number, f"unknown format {head.format!r}; expected {JSONL_FORMAT}"
+                )
             continue
         topic, event, state = _event_line(line, number, source)
         if event.prev_hash != prev:
-            raise ImportFileError(source, number, "the event does not follow the one before it "
-                                                  "(an event was removed, moved or edited)")
+            raise ImportFileError(
+                source,
+                number,
+                "the event does not follow the one before it "
+                "(an event was removed, moved or edited)",
+            )
         expected = len(out) + 1
         if event.originator_version != expected:
-            raise ImportFileError(source, number, f"event numbered {event.originator_version}; expected {expected}")
+            raise ImportFileError(
+                source, number, f"event numbered {event.originator_version}; expected {expected}"
+            )
         if out and event.originator_id != out[0][1].originator_id:
             raise ImportFileError(source, number, "the file mixes events of different games")
         prev = event.hash
@@ -121,10 +150,17 @@ def read_jsonl(lines: Iterable[str], source: str) -> list[tuple[int, GameEvent, 
         raise ImportFileError(source, out[0][0], "the first event must be the game's creation")
     check_game_id(first.originator_id, source, out[0][0])
     if head.game_id and head.game_id != first.originator_id:
-        raise ImportFileError(source, 1, f"the header names game {head.game_id!r}, the events {first.originator_id!r}")
+        raise ImportFileError(
+            source, 1, f"the header names game {head.game_id!r}, the events {first.originator_id!r}"
+        )
     if head.events is not None and head.events != len(out):
-        raise ImportFileError(source, None, f"the header declares {head.events} events but the file holds "
-                                            f"{len(out)} (cut short?)")
+        raise ImportFileError(
+            source,
+            None,
+            f"the header declares {head.events} events but the file holds {len(out)} (cut short?)",
+        )
     if head.last_hash is not None and head.last_hash != prev:
-        raise ImportFileError(source, None, "the last event is not the one the header declares (cut short?)")
+        raise ImportFileError(
+            source, None, "the last event is not the one the header declares (cut short?)"
+        )
     return out

@@ -84,7 +84,7 @@ def quote(value: str) -> str:
 
 def _utf16(char: str) -> list[int]:
     data = char.encode("utf-16-be")
-    return [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data), 2)]
+    return [int.from_bytes(data[i : i + 2], "big") for i in range(0, len(data), 2)]
 
 
 def conventional_result(ended: GameEnded | None, seats: tuple[str, ...]) -> str:
@@ -116,20 +116,28 @@ def entry_text(event: GameEvent) -> str | None:
         return f"{event.seq}. {event.actor} {event.notation}"
     if isinstance(event, ActionRejected):
         reasons = json.dumps([[v.clause, v.reason] for v in event.violations], ensure_ascii=True)
-        return f"{{rejected {q(event.text)} by {q(event.actor or '')} for {event.seq}: {q(reasons)}}}"
+        return (
+            f"{{rejected {q(event.text)} by {q(event.actor or '')} for {event.seq}: {q(reasons)}}}"
+        )
     if isinstance(event, ActionRetracted):
         return f"{{retracted {event.seq}: {q(event.reason)}}}"
     if isinstance(event, GameEnded):
-        result = event.result if event.ranking and len(event.ranking) > 2 else (event.winner or "draw")
+        result = (
+            event.result if event.ranking and len(event.ranking) > 2 else (event.winner or "draw")
+        )
         tail = f" tiebreak {q(event.tiebreak)}" if event.tiebreak else ""
         return f"{{ended {q(result)} by {event.how} {q(event.clause)}: {q(event.reason)}{tail}}}"
     if isinstance(event, ResultVoided):
         return f"{{voided {event.event}: {q(event.reason)}}}"
     if isinstance(event, DisputeOpened):
-        return f"{{dispute {event.dispute} on event {event.event} by {q(event.by)}: {q(event.claim)}}}"
+        return (
+            f"{{dispute {event.dispute} on event {event.event} by {q(event.by)}: {q(event.claim)}}}"
+        )
     if isinstance(event, DisputeRuled):
-        return (f"{{ruling {event.dispute} {event.level} {event.decision} {q(event.clause)} by {q(event.by)}: "
-                f"{q(event.reason)}}}")
+        return (
+            f"{{ruling {event.dispute} {event.level} {event.decision} {q(event.clause)} by {q(event.by)}: "
+            f"{q(event.reason)}}}"
+        )
     if isinstance(event, DisputeAppealed):
         return f"{{appeal {event.dispute} by {q(event.by)}: {q(event.grounds)}}}"
     if isinstance(event, DeckRegistered):
@@ -141,7 +149,9 @@ def entry_text(event: GameEvent) -> str | None:
         changes = event.notation if event.changes else ""
         return f"{{adjust {q(changes)} for {q(event.card)}{answering}: {q(event.reason)}}}"
     if isinstance(event, PenaltyIssued):
-        return f"{{penalty {q(event.seat)} {event.penalty} {q(event.infraction)}: {q(event.reason)}}}"
+        return (
+            f"{{penalty {q(event.seat)} {event.penalty} {q(event.infraction)}: {q(event.reason)}}}"
+        )
     if isinstance(event, SeatWithdrawn):
         return f"{{withdrawn {q(event.seat)} by {event.how} {q(event.clause)}: {q(event.reason)}}}"
     if isinstance(event, RulingRequested):
@@ -166,8 +176,10 @@ def export_text(events: list[GameEvent], ended: GameEnded | None) -> Iterator[st
     tags += [(f"Player:{p.seat}", p.name) for p in created.players]
     if created.created_by:
         tags.append(("Referee", created.created_by))
-    tags += [("Date", created.timestamp.strftime("%Y-%m-%dT%H:%M:%SZ")),
-             ("Result", conventional_result(ended, seats))]
+    tags += [
+        ("Date", created.timestamp.strftime("%Y-%m-%dT%H:%M:%SZ")),
+        ("Result", conventional_result(ended, seats)),
+    ]
     if ended is not None:
         tags.append(("Termination", f"{ended.how} {ended.clause}"))
     if created.options:
@@ -269,8 +281,21 @@ class WithdrawnLine(msgspec.Struct, frozen=True, tag="withdrawn"):
     reason: str
 
 
-TextLine = (ActionLine | RejectedLine | RetractedLine | EndedLine | VoidedLine | DisputeLine | RulingLine
-            | AppealLine | DeckLine | OpenedLine | AdjustLine | PenaltyLine | WithdrawnLine)
+TextLine = (
+    ActionLine
+    | RejectedLine
+    | RetractedLine
+    | EndedLine
+    | VoidedLine
+    | DisputeLine
+    | RulingLine
+    | AppealLine
+    | DeckLine
+    | OpenedLine
+    | AdjustLine
+    | PenaltyLine
+    | WithdrawnLine
+)
 
 
 class TextRecord(msgspec.Struct, kw_only=True):
@@ -312,7 +337,9 @@ class TextRecord(msgspec.Struct, kw_only=True):
 
     def date(self) -> datetime | None:
         try:
-            return datetime.strptime(self.tags.get("Date", ""), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+            return datetime.strptime(self.tags.get("Date", ""), "%Y-%m-%dT%H:%M:%SZ").replace(
+                tzinfo=UTC
+            )
         except ValueError:
             return None
 
@@ -325,14 +352,20 @@ _W = r"([a-z_]+)"
 _PATTERNS: dict[str, re.Pattern[str]] = {
     "rejected": re.compile(r"^\{rejected " + _S + r" by (\S+) for (\d+): (.*)\}$"),
     "retracted": re.compile(r"^\{retracted (\d+): " + _S + r"\}$"),
-    "ended": re.compile(r"^\{ended (\S+) by " + _W + r" (\S+): " + _S + r"(?: tiebreak " + _S + r")?\}$"),
+    "ended": re.compile(
+        r"^\{ended (\S+) by " + _W + r" (\S+): " + _S + r"(?: tiebreak " + _S + r")?\}$"
+    ),
     "voided": re.compile(r"^\{voided (\d+): " + _S + r"\}$"),
     "dispute": re.compile(r"^\{dispute (\d+) on event (\d+) by " + _S + ": " + _S + r"\}$"),
-    "ruling": re.compile(r"^\{ruling (\d+) " + _W + " " + _W + r" (\S+) by " + _S + ": " + _S + r"\}$"),
+    "ruling": re.compile(
+        r"^\{ruling (\d+) " + _W + " " + _W + r" (\S+) by " + _S + ": " + _S + r"\}$"
+    ),
     "appeal": re.compile(r"^\{appeal (\d+) by " + _S + ": " + _S + r"\}$"),
     "deck": re.compile(r"^\{deck (\S+) (open|sealed) " + _S + r"(?: (\d+))?\}$"),
     "opened": re.compile(r"^\{opened (\S+) " + _S + " salt " + _S + r"\}$"),
-    "adjust": re.compile(r"^\{adjust " + _S + " for " + _S + r"(?: answering (\d+))?: " + _S + r"\}$"),
+    "adjust": re.compile(
+        r"^\{adjust " + _S + " for " + _S + r"(?: answering (\d+))?: " + _S + r"\}$"
+    ),
     "penalty": re.compile(r"^\{penalty (\S+) " + _W + " " + _S + ": " + _S + r"\}$"),
     "withdrawn": re.compile(r"^\{withdrawn (\S+) by " + _W + r" (\S+): " + _S + r"\}$"),
 }
@@ -358,20 +391,38 @@ def _line(kind: str, g: tuple[str | None, ...]) -> TextLine:
             firsts = (part.strip().split(" ", 1)[0] for part in reasons.split("; ") if part.strip())
             clauses = tuple(f for f in firsts if _CLAUSE_ID.fullmatch(f))
         actor = _str(s[1])
-        return RejectedLine(json.loads(s[0]), None if actor in ("", "None") else actor, int(s[2]), clauses)
+        return RejectedLine(
+            json.loads(s[0]), None if actor in ("", "None") else actor, int(s[2]), clauses
+        )
     if kind == "retracted":
         return RetractedLine(int(s[0]), json.loads(s[1]))
     if kind == "ended":
-        return msgspec.convert({"result": _str(s[0]), "how": s[1], "clause": _str(s[2]),
-                                "reason": json.loads(s[3]), "tiebreak": json.loads(s[4]) if s[4] else ""},
-                               EndedLine)
+        return msgspec.convert(
+            {
+                "result": _str(s[0]),
+                "how": s[1],
+                "clause": _str(s[2]),
+                "reason": json.loads(s[3]),
+                "tiebreak": json.loads(s[4]) if s[4] else "",
+            },
+            EndedLine,
+        )
     if kind == "voided":
         return VoidedLine(int(s[0]), json.loads(s[1]))
     if kind == "dispute":
         return DisputeLine(int(s[0]), int(s[1]), json.loads(s[2]), json.loads(s[3]))
     if kind == "ruling":
-        return msgspec.convert({"dispute": int(s[0]), "level": s[1], "decision": s[2], "clause": _str(s[3]),
-                                "by": json.loads(s[4]), "reason": json.loads(s[5])}, RulingLine)
+        return msgspec.convert(
+            {
+                "dispute": int(s[0]),
+                "level": s[1],
+                "decision": s[2],
+                "clause": _str(s[3]),
+                "by": json.loads(s[4]),
+                "reason": json.loads(s[5]),
+            },
+            RulingLine,
+        )
     if kind == "appeal":
         return AppealLine(int(s[0]), json.loads(s[1]), json.loads(s[2]))
     if kind == "deck":
@@ -384,12 +435,23 @@ def _line(kind: str, g: tuple[str | None, ...]) -> TextLine:
     if kind == "opened":
         return OpenedLine(_str(s[0]), parse_decklist(json.loads(s[1])), json.loads(s[2]))
     if kind == "adjust":
-        return AdjustLine(json.loads(s[0]), json.loads(s[1]), int(s[2]) if s[2] else None, json.loads(s[3]))
+        return AdjustLine(
+            json.loads(s[0]), json.loads(s[1]), int(s[2]) if s[2] else None, json.loads(s[3])
+        )
     if kind == "penalty":
-        return msgspec.convert({"seat": _str(s[0]), "penalty": s[1], "infraction": json.loads(s[2]),
-                                "reason": json.loads(s[3])}, PenaltyLine)
-    return msgspec.convert({"seat": _str(s[0]), "how": s[1], "clause": _str(s[2]), "reason": json.loads(s[3])},
-                           WithdrawnLine)
+        return msgspec.convert(
+            {
+                "seat": _str(s[0]),
+                "penalty": s[1],
+                "infraction": json.loads(s[2]),
+                "reason": json.loads(s[3]),
+            },
+            PenaltyLine,
+        )
+    return msgspec.convert(
+        {"seat": _str(s[0]), "how": s[1], "clause": _str(s[2]), "reason": json.loads(s[3])},
+        WithdrawnLine,
+    )
 
 
 def parse_text(text: str, source: str) -> TextRecord:
@@ -406,7 +468,9 @@ def parse_text(text: str, source: str) -> TextRecord:
             try:
                 tags[match.group(1)] = json.loads(match.group(2))
             except (ValueError, RecursionError):
-                raise ImportFileError(source, index + 1, "the tag's value is not a quoted string") from None
+                raise ImportFileError(
+                    source, index + 1, "the tag's value is not a quoted string"
+                ) from None
         elif line:
             if line.startswith("["):
                 raise ImportFileError(source, index + 1, f"cannot read this tag: {line[:80]!r}")
@@ -429,17 +493,34 @@ def parse_text(text: str, source: str) -> TextRecord:
         if move:
             rest = move.group(2).strip()
             first, _, after = rest.partition(" ")
-            entries.append((number, line, ActionLine(int(move.group(1)), first if after.strip() else None,
-                                                     after.strip() if after.strip() else rest)))
+            entries.append(
+                (
+                    number,
+                    line,
+                    ActionLine(
+                        int(move.group(1)),
+                        first if after.strip() else None,
+                        after.strip() if after.strip() else rest,
+                    ),
+                )
+            )
             continue
         for kind, pattern in _PATTERNS.items():
             found = pattern.match(line)
             if found:
                 try:
                     entries.append((number, line, _line(kind, found.groups())))
-                except (ValueError, TypeError, KeyError, IndexError, RecursionError,
-                        msgspec.ValidationError) as exc:
-                    raise ImportFileError(source, number, f"cannot read this {kind} line: {exc}") from None
+                except (
+                    ValueError,
+                    TypeError,
+                    KeyError,
+                    IndexError,
+                    RecursionError,
+                    msgspec.ValidationError,
+                ) as exc:
+                    raise ImportFileError(
+                        source, number, f"cannot read this {kind} line: {exc}"
+                    ) from None
                 break
         else:
             raise ImportFileError(source, number, f"cannot read this line: {line[:120]!r}")

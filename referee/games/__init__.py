@@ -48,7 +48,9 @@ def package_of(name: str) -> str:
     try:
         module_name = _REGISTRY[name.strip().lower()].partition(":")[0]
     except KeyError:
-        raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(names())}") from None
+        raise UnknownGameError(
+            f"unknown game {name!r}; known games: {', '.join(names())}"
+        ) from None
     module = import_module(module_name)
     return module_name if hasattr(module, "__path__") else module_name.rpartition(".")[0]
 

@@ -81,9 +81,15 @@ Change = MoveCard | ChangeStat | ChangeResource | Tap | Untap | Destroy | DrawCa
 
 _WORD = r"[A-Za-z0-9_#-]+"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("move", re.compile(rf"^move\s+({_WORD})\s+({_WORD})\s*>\s*({_WORD})(?:\s+(.+))?$", re.IGNORECASE)),
+    (
+        "move",
+        re.compile(rf"^move\s+({_WORD})\s+({_WORD})\s*>\s*({_WORD})(?:\s+(.+))?$", re.IGNORECASE),
+    ),
     ("stat", re.compile(rf"^stat\s+(\S+)\s+({_WORD})\s+([+=-])\s*(\d+)$", re.IGNORECASE)),
-    ("resource", re.compile(rf"^resource\s+({_WORD})\s+({_WORD})\s+([+-])\s*(\d+)$", re.IGNORECASE)),
+    (
+        "resource",
+        re.compile(rf"^resource\s+({_WORD})\s+({_WORD})\s+([+-])\s*(\d+)$", re.IGNORECASE),
+    ),
     ("tap", re.compile(r"^(tap|untap|destroy)\s+(.+)$", re.IGNORECASE)),
     ("draw", re.compile(rf"^draw\s+({_WORD})\s+(\d+)$", re.IGNORECASE)),
 ]
@@ -115,7 +121,13 @@ def parse_change(text: str) -> Change:
         if kind == "tap":
             target = " ".join(g[1].split())
             word = g[0].lower()
-            return Tap(target) if word == "tap" else Untap(target) if word == "untap" else Destroy(target)
+            return (
+                Tap(target)
+                if word == "tap"
+                else Untap(target)
+                if word == "untap"
+                else Destroy(target)
+            )
         count = int(g[1])
         if not 1 <= count <= 1000:
             break

@@ -27,7 +27,9 @@ MAX_CATALOG_BYTES = 4 * 1024 * 1024
 def read_catalog(text: str, schema: type[T], *, source: str = "catalog") -> T:
     """Parse ``text`` (JSON when it starts with ``{``, TOML otherwise) into ``schema``."""
     if len(text) > MAX_CATALOG_BYTES:
-        raise CatalogError(f"{source}: a catalog is at most {MAX_CATALOG_BYTES // 1024 // 1024} MiB")
+        raise CatalogError(
+            f"{source}: a catalog is at most {MAX_CATALOG_BYTES // 1024 // 1024} MiB"
+        )
     stripped = text.lstrip()
     try:
         data: Any = json.loads(stripped) if stripped.startswith("{") else tomllib.loads(text)
@@ -46,4 +48,6 @@ def read_catalog(text: str, schema: type[T], *, source: str = "catalog") -> T:
 
 def catalog_digest(catalog: Any) -> str:
     """SHA-256 of the catalog's canonical JSON: the same cards give the same digest."""
-    return hashlib.sha256(msgspec.json.encode(msgspec.to_builtins(catalog), order="sorted")).hexdigest()
+    return hashlib.sha256(
+        msgspec.json.encode(msgspec.to_builtins(catalog), order="sorted")
+    ).hexdigest()

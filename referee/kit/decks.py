@@ -67,9 +67,15 @@ class SealedDeck(msgspec.Struct, frozen=True, gc=False, tag="sealed"):
     def parse(cls, text: str) -> SealedDeck:
         """Read ``COMMITMENT:SIZE``, the form ``referee deck seal`` prints."""
         commitment, _, size = text.strip().partition(":")
-        if len(commitment) != 64 or not size.isdigit() or any(c not in "0123456789abcdefABCDEF" for c in commitment):
-            raise DeckError(f"a sealed list is COMMITMENT:SIZE (64 hex digits, a count) as 'referee deck seal' "
-                            f"printed it, not {text!r}")
+        if (
+            len(commitment) != 64
+            or not size.isdigit()
+            or any(c not in "0123456789abcdefABCDEF" for c in commitment)
+        ):
+            raise DeckError(
+                f"a sealed list is COMMITMENT:SIZE (64 hex digits, a count) as 'referee deck seal' "
+                f"printed it, not {text!r}"
+            )
         return cls(commitment.lower(), int(size))
 
     def __str__(self) -> str:
@@ -198,7 +204,9 @@ class DeckKnowledge(msgspec.Struct, frozen=True, gc=False):
     def check_open(self, decklist: Decklist, salt: str, clause: str) -> Verdict:
         """Whether ``decklist`` and ``salt`` open this seat's sealed registration."""
         if self.sealed is None:
-            return Verdict.illegal(clause, f"{self.seat}'s list was registered openly; there is nothing to open")
+            return Verdict.illegal(
+                clause, f"{self.seat}'s list was registered openly; there is nothing to open"
+            )
         if self.listed is not None:
             return Verdict.illegal(clause, f"{self.seat}'s sealed list was already opened")
         if commitment(decklist, salt) != self.sealed:
@@ -206,11 +214,14 @@ class DeckKnowledge(msgspec.Struct, frozen=True, gc=False):
                 clause, f"this list and salt do not match the list {self.seat} sealed before play"
             )
         if decklist.size != self.size:
-            return Verdict.illegal(clause, f"{self.seat} sealed {self.size} cards; this list has {decklist.size}")
+            return Verdict.illegal(
+                clause, f"{self.seat} sealed {self.size} cards; this list has {decklist.size}"
+            )
         short = decklist.cards.missing(self.most_seen)
         if short:
             return Verdict.illegal(
-                clause, f"cards {self.seat} showed in play are not in the sealed list: {short.text()}"
+                clause,
+                f"cards {self.seat} showed in play are not in the sealed list: {short.text()}",
             )
         return LEGAL
 
@@ -219,9 +230,12 @@ class DeckKnowledge(msgspec.Struct, frozen=True, gc=False):
 
     def view(self, viewer_may_see_list: bool) -> dict[str, Any]:
         """JSON-ready data for a view: the list only for the seat itself and the referee."""
-        data: dict[str, Any] = {"size": self.size, "sealed": self.sealed is not None,
-                                "opened": self.sealed is not None and self.listed is not None,
-                                "seen": self.seen.as_dict()}
+        data: dict[str, Any] = {
+            "size": self.size,
+            "sealed": self.sealed is not None,
+            "opened": self.sealed is not None and self.listed is not None,
+            "seen": self.seen.as_dict(),
+        }
         if viewer_may_see_list and self.listed is not None:
             data["list"] = self.listed.cards.as_dict()
             unaccounted = self.unaccounted()

@@ -69,8 +69,15 @@ def sealed_decks(case: ContractCase) -> dict[str, Any]:
 
 def play(case: ContractCase, path: Path) -> Played:
     svc = RefereeService(GameStore(path), draw_seed=lambda: 1234)
-    view = svc.create_game(case.game, dict(case.players), ruleset=case.ruleset, variants=dict(case.variants),
-                           options=dict(case.options), decks=sealed_decks(case), by="Rita")
+    view = svc.create_game(
+        case.game,
+        dict(case.players),
+        ruleset=case.ruleset,
+        variants=dict(case.variants),
+        options=dict(case.options),
+        decks=sealed_decks(case),
+        by="Rita",
+    )
     played = Played(svc, path, view.game_id, [view.state], [])
     for step in case.steps:
         before = svc.load(view.game_id)
@@ -102,8 +109,10 @@ def play(case: ContractCase, path: Path) -> Played:
 @pytest.fixture(params=CASES)
 def case(request: pytest.FixtureRequest) -> ContractCase:
     if request.param is None:
-        pytest.fail(f"a registered game has no contract cases ({request.node.callspec.id}): "
-                    "add CASES to its tests/<game>/contract.py")
+        pytest.fail(
+            f"a registered game has no contract cases ({request.node.callspec.id}): "
+            "add CASES to its tests/<game>/contract.py"
+        )
     return request.param  # type: ignore[no-any-return]
 
 
@@ -136,7 +145,9 @@ def test_replay_equals_the_live_state_at_every_step(case: ContractCase, played: 
         assert rebuilt.pending.keys() == view.pending.keys()
 
 
-def test_every_recorded_notation_reads_back_to_its_action(case: ContractCase, played: Played) -> None:
+def test_every_recorded_notation_reads_back_to_its_action(
+    case: ContractCase, played: Played
+) -> None:
     view = played.svc.load(played.game_id)
     rules = view.rules
     for event in view.events:
@@ -178,15 +189,18 @@ def test_no_view_shows_another_seat_its_secrets(case: ContractCase, played: Play
             assert rules.observe(state, REFEREE) is not None
 
 
-def test_no_log_or_export_shows_a_viewer_another_seats_list(case: ContractCase, played: Played) -> None:
+def test_no_log_or_export_shows_a_viewer_another_seats_list(
+    case: ContractCase, played: Played
+) -> None:
     svc = played.svc
     view = svc.load(played.game_id)
     lists = {seat: deck for seat, deck in case.decks.items()}
     lists.update({seat: decklist for seat, (decklist, _) in case.sealed.items()})
     for owner, decklist in lists.items():
         for viewer in [PUBLIC, *[s for s in view.seats if s != owner]]:
-            shown = json.dumps(svc.log(played.game_id, viewer=viewer)) + \
-                "".join(svc.export([played.game_id], "text", viewer))
+            shown = json.dumps(svc.log(played.game_id, viewer=viewer)) + "".join(
+                svc.export([played.game_id], "text", viewer)
+            )
             assert decklist.canonical().decode().strip() not in shown, (viewer, owner)
             assert not _list_in(shown, decklist, owner), (viewer, owner)
 
@@ -207,17 +221,30 @@ def test_verify_names_an_edited_deleted_or_reordered_event(
         count = con.execute("SELECT COUNT(*) FROM stored_events").fetchone()[0]
         middle = max(2, count // 2)
         if tamper == "edit":
-            (state,) = con.execute("SELECT state FROM stored_events WHERE originator_version=?", (middle,)).fetchone()
+            (state,) = con.execute(
+                "SELECT state FROM stored_events WHERE originator_version=?", (middle,)
+            ).fetchone()
             flipped = bytearray(state)
             flipped[len(flipped) // 2] ^= 0x01
-            con.execute("UPDATE stored_events SET state=? WHERE originator_version=?", (bytes(flipped), middle))
+            con.execute(
+                "UPDATE stored_events SET state=? WHERE originator_version=?",
+                (bytes(flipped), middle),
+            )
         elif tamper == "delete":
             con.execute("DELETE FROM stored_events WHERE originator_version=?", (middle,))
         else:
-            con.execute("UPDATE stored_events SET originator_version=-1 WHERE originator_version=?", (middle,))
-            con.execute("UPDATE stored_events SET originator_version=? WHERE originator_version=?",
-                        (middle, middle + 1))
-            con.execute("UPDATE stored_events SET originator_version=? WHERE originator_version=-1", (middle + 1,))
+            con.execute(
+                "UPDATE stored_events SET originator_version=-1 WHERE originator_version=?",
+                (middle,),
+            )
+            con.execute(
+                "UPDATE stored_events SET originator_version=? WHERE originator_version=?",
+                (middle, middle + 1),
+            )
+            con.execute(
+                "UPDATE stored_events SET originator_version=? WHERE originator_version=-1",
+                (middle + 1,),
+            )
     con.close()
     report = RefereeService(GameStore(copy)).verify(played.game_id).reports[0]
     assert not report.ok
@@ -244,7 +271,10 @@ def new_game_args(case: ContractCase, folder: Path) -> list[str]:
     for seat, decklist in case.decks.items():
         path = folder / f"deck-{seat}.txt"
         path.write_text(decklist.text())
-        args += ["--pool" if case.game == "crystale" else "--deck", f"{seat}={path}"]  # as each game says it
+        args += [
+            "--pool" if case.game == "crystale" else "--deck",
+            f"{seat}={path}",
+        ]  # as each game says it
     for seat, (decklist, salt) in case.sealed.items():
         sealed = seal(decklist, salt)
         args += ["--sealed", f"{seat}={sealed.commitment}:{sealed.size}"]
@@ -254,7 +284,9 @@ def new_game_args(case: ContractCase, folder: Path) -> list[str]:
     return args
 
 
-def test_the_same_game_through_the_command_line(case: ContractCase, played: Played, tmp_path: Path) -> None:
+def test_the_same_game_through_the_command_line(
+    case: ContractCase, played: Played, tmp_path: Path
+) -> None:
     """The referee command gives the same game: every step entered as a referee would type it."""
     runner = CliRunner()
     db = tmp_path / "cli.db"
@@ -270,11 +302,17 @@ def test_the_same_game_through_the_command_line(case: ContractCase, played: Play
         if isinstance(step, Act | Reject):
             extra = ["--by", step.seat] if step.seat else []
             outcome = run("act", game_id, step.text, *extra)
-            assert outcome.exit_code == (0 if isinstance(step, Act) else 1), (step, outcome.stdout, outcome.stderr)
+            assert outcome.exit_code == (0 if isinstance(step, Act) else 1), (
+                step,
+                outcome.stdout,
+                outcome.stderr,
+            )
             if isinstance(step, Reject):
                 assert step.clause in outcome.stderr
         elif isinstance(step, Adjust):
-            outcome = run("adjust", game_id, step.changes, "--card", step.card, "--reason", step.reason)
+            outcome = run(
+                "adjust", game_id, step.changes, "--card", step.card, "--reason", step.reason
+            )
             assert outcome.exit_code == 0, outcome.stderr
         else:
             decklist, salt = case.sealed[step.seat]
@@ -316,7 +354,12 @@ def test_the_same_game_at_the_table(case: ContractCase, played: Played, tmp_path
             typed.append(f"{step.seat}: {step.text}" if step.seat else step.text)
         elif isinstance(step, Adjust):
             session()
-            assert run("adjust", game_id, step.changes, "--card", step.card, "--reason", step.reason).exit_code == 0
+            assert (
+                run(
+                    "adjust", game_id, step.changes, "--card", step.card, "--reason", step.reason
+                ).exit_code
+                == 0
+            )
         else:
             session()
             decklist, salt = case.sealed[step.seat]
@@ -330,4 +373,6 @@ def test_the_same_game_at_the_table(case: ContractCase, played: Played, tmp_path
     assert shown["result"] == expected.result
     at_table = RefereeService(GameStore(db)).load(game_id)
     by_service = played.svc.load(played.game_id)
-    assert [type(e).__name__ for e in at_table.events] == [type(e).__name__ for e in by_service.events]
+    assert [type(e).__name__ for e in at_table.events] == [
+        type(e).__name__ for e in by_service.events
+    ]

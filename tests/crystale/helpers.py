@@ -17,16 +17,42 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "crystale"
 PLAYERS = (Player("p1", "Ann"), Player("p2", "Ben"))
 
-FIRE_POOL = Decklist(Multiset.of({
-    "Vulkara Emberqueen": 1, "Cinderpup": 4, "Pyrelance Archer": 2, "Magmaback Golem": 2,
-    "Sootwing Drake": 2, "Ignarok the Unbound": 1, "Flame Lance": 4, "Heatwave Hymn": 4,
-    "Ember Mending": 3, "Kiln Surge": 3, "Molten Field": 2, "Twisted Cinders": 3,
-}))
-WATER_POOL = Decklist(Multiset.of({
-    "Thalassa Tidecaller": 1, "Reefling": 4, "Kelpie Skirmisher": 2, "Coral Bastion": 2,
-    "Harpoon Naiad": 2, "Abyssal Leviathan": 1, "Tidal Lash": 4, "Riptide Rally": 4,
-    "Spring Renewal": 3, "Current Draw": 3, "Flood Plain": 2, "Whirlpool Ward": 3,
-}))
+FIRE_POOL = Decklist(
+    Multiset.of(
+        {
+            "Vulkara Emberqueen": 1,
+            "Cinderpup": 4,
+            "Pyrelance Archer": 2,
+            "Magmaback Golem": 2,
+            "Sootwing Drake": 2,
+            "Ignarok the Unbound": 1,
+            "Flame Lance": 4,
+            "Heatwave Hymn": 4,
+            "Ember Mending": 3,
+            "Kiln Surge": 3,
+            "Molten Field": 2,
+            "Twisted Cinders": 3,
+        }
+    )
+)
+WATER_POOL = Decklist(
+    Multiset.of(
+        {
+            "Thalassa Tidecaller": 1,
+            "Reefling": 4,
+            "Kelpie Skirmisher": 2,
+            "Coral Bastion": 2,
+            "Harpoon Naiad": 2,
+            "Abyssal Leviathan": 1,
+            "Tidal Lash": 4,
+            "Riptide Rally": 4,
+            "Spring Renewal": 3,
+            "Current Draw": 3,
+            "Flood Plain": 2,
+            "Whirlpool Ward": 3,
+        }
+    )
+)
 POOLS: dict[str, Deck] = {"p1": FIRE_POOL, "p2": WATER_POOL}
 
 ICE = "I" * 29
@@ -44,13 +70,22 @@ def tiles_with(**elements: str) -> str:
 
 
 def make_setup(
-    *, tiles: str = ICE, variants: Mapping[str, str] | None = None, decks: Mapping[str, Deck] | None = None,
+    *,
+    tiles: str = ICE,
+    variants: Mapping[str, str] | None = None,
+    decks: Mapping[str, Deck] | None = None,
     options: Mapping[str, Any] | None = None,
 ) -> Setup:
     opts: dict[str, Any] = {"tiles": tiles}
     opts.update(options or {})
-    return RULES.resolve_setup(Setup(players=PLAYERS, variants=dict(variants or {}), options=opts,
-                                     decks=dict(POOLS if decks is None else decks)))
+    return RULES.resolve_setup(
+        Setup(
+            players=PLAYERS,
+            variants=dict(variants or {}),
+            options=opts,
+            decks=dict(POOLS if decks is None else decks),
+        )
+    )
 
 
 def fresh(**kwargs: Any) -> CrystaleState:

@@ -36,7 +36,10 @@ def test_cr_11_2_crystal_moves_between_zones(board: CrystaleState) -> None:
     state = ok(state, "move p1 pool>hand")
     assert state.sides[0].pool.count == board.sides[0].pool.count - 1
     state = ok(state, "move p1 hand>pool Flame Lance")
-    assert state.sides[0].knowledge is not None and state.sides[0].knowledge.seen.count("Flame Lance") == 0
+    assert (
+        state.sides[0].knowledge is not None
+        and state.sides[0].knowledge.seen.count("Flame Lance") == 0
+    )
 
 
 def test_cr_11_2_units_leave_or_move_and_effects_summon(board: CrystaleState) -> None:

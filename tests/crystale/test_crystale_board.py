@@ -32,7 +32,14 @@ def test_cr_4_1_twenty_nine_tiles_in_rows_of_5_6_7_6_5() -> None:
 
 
 def test_cr_4_2_adjacency_on_hexes() -> None:
-    assert sorted(TILE_NAMES[t] for t in NEIGHBOURS[TILE_INDEX["c4"]]) == ["b3", "b4", "c3", "c5", "d3", "d4"]
+    assert sorted(TILE_NAMES[t] for t in NEIGHBOURS[TILE_INDEX["c4"]]) == [
+        "b3",
+        "b4",
+        "c3",
+        "c5",
+        "d3",
+        "d4",
+    ]
     assert sorted(TILE_NAMES[t] for t in NEIGHBOURS[TILE_INDEX["c1"]]) == ["b1", "c2", "d1"]
     assert sorted(TILE_NAMES[t] for t in NEIGHBOURS[TILE_INDEX["a1"]]) == ["a2", "b1", "b2"]
     assert sorted(TILE_NAMES[t] for t in NEIGHBOURS[TILE_INDEX["d6"]]) == ["c6", "c7", "d5", "e5"]
@@ -55,9 +62,14 @@ def test_cr_4_3_summoners_start_at_the_ends_of_the_middle_row() -> None:
 
 # -- CR-4.6: the tile ATK table, on every element ----------------------------------------
 TABLE = {  # tile: (gains 10, loses 5), as crystale-notes.md gives it
-    "Fire": ("Fire", "Wind"), "Water": ("Water", "Fire"), "Earth": ("Earth", "Water"),
-    "Thunder": ("Thunder", "Earth"), "Wind": ("Wind", "Thunder"), "Light": ("Light", "Darkness"),
-    "Darkness": ("Darkness", "Light"), "Ice": (None, None),
+    "Fire": ("Fire", "Wind"),
+    "Water": ("Water", "Fire"),
+    "Earth": ("Earth", "Water"),
+    "Thunder": ("Thunder", "Earth"),
+    "Wind": ("Wind", "Thunder"),
+    "Light": ("Light", "Darkness"),
+    "Darkness": ("Darkness", "Light"),
+    "Ice": (None, None),
 }
 
 
@@ -70,8 +82,15 @@ def test_cr_4_6_tile_atk_on_every_element(tile: str, servant: str) -> None:
 
 
 def test_cr_4_6_beats_cycle_and_ice_is_neutral() -> None:
-    assert BEATS == {"Fire": "Wind", "Water": "Fire", "Earth": "Water", "Thunder": "Earth",
-                     "Wind": "Thunder", "Light": "Darkness", "Darkness": "Light"}
+    assert BEATS == {
+        "Fire": "Wind",
+        "Water": "Fire",
+        "Earth": "Water",
+        "Thunder": "Earth",
+        "Wind": "Thunder",
+        "Light": "Darkness",
+        "Darkness": "Light",
+    }
     assert tile_atk_modifier("I", "Ice") == 0
 
 

@@ -33,18 +33,26 @@ def test_cr_2_1_example_catalog_ships_and_is_recorded_whole() -> None:
     setup = make_setup()
     assert setup.ruleset == "crystale/example"
     assert setup.options["catalog"]["name"] == "example"
-    assert RULES.resolve_setup(setup).options == setup.options  # re-resolving a stored setup changes nothing
+    assert (
+        RULES.resolve_setup(setup).options == setup.options
+    )  # re-resolving a stored setup changes nothing
 
 
 def test_cr_2_1_a_tables_own_catalog_is_ruleset_own() -> None:
-    setup = RULES.resolve_setup(Setup(players=PLAYERS, options={"catalog": MINI, "tiles": "I" * 29}))
+    setup = RULES.resolve_setup(
+        Setup(players=PLAYERS, options={"catalog": MINI, "tiles": "I" * 29})
+    )
     assert setup.ruleset == "crystale/own"
     assert isinstance(setup.options["catalog"], dict) and setup.options["catalog"]["name"] == "mini"
     assert RULES.resolve_setup(setup).options == setup.options
     with pytest.raises(SetupError, match="own catalog"):
-        RULES.resolve_setup(Setup(players=PLAYERS, ruleset="crystale/own", options={"tiles": "I" * 29}))
+        RULES.resolve_setup(
+            Setup(players=PLAYERS, ruleset="crystale/own", options={"tiles": "I" * 29})
+        )
     with pytest.raises(SetupError, match="not valid TOML"):
-        RULES.resolve_setup(Setup(players=PLAYERS, options={"catalog": "name = [", "tiles": "I" * 29}))
+        RULES.resolve_setup(
+            Setup(players=PLAYERS, options={"catalog": "name = [", "tiles": "I" * 29})
+        )
 
 
 def test_cr_2_7_lightning_is_thunder() -> None:
@@ -71,10 +79,15 @@ def test_cr_2_3_servant_ranks_requirements_effects_and_range() -> None:
     assert [(r.hp, r.atk) for r in archer.ranks] == [(30, 25), (45, 35)]
     assert archer.range == 2 and archer.ranks[1].requires
     assert example_book().crystals["Cinderpup"].attack_range == 1
-    four = MINI.replace("ranks = [{ hp = 20, atk = 10 }]", "ranks = [" + "{ hp = 20, atk = 10, requires = 'x' }, " * 4 + "]")
+    four = MINI.replace(
+        "ranks = [{ hp = 20, atk = 10 }]",
+        "ranks = [" + "{ hp = 20, atk = 10, requires = 'x' }, " * 4 + "]",
+    )
     with pytest.raises(CatalogError, match="lists 4 ranks"):
         parse_catalog(four)
-    no_req = MINI.replace("ranks = [{ hp = 20, atk = 10 }]", "ranks = [{ hp = 20, atk = 10 }, { hp = 30, atk = 20 }]")
+    no_req = MINI.replace(
+        "ranks = [{ hp = 20, atk = 10 }]", "ranks = [{ hp = 20, atk = 10 }, { hp = 30, atk = 20 }]"
+    )
     with pytest.raises(CatalogError, match="rank 2 needs its promotion requirement"):
         parse_catalog(no_req)
     effect = '[[servants.effects]]\ntext = "x"\n'
@@ -86,7 +99,9 @@ def test_cr_2_4_spells_list_effects_and_may_be_trigger_spells() -> None:
     cinders = example_book().crystals["Twisted Cinders"]
     assert cinders.kind == "spell" and cinders.trigger and len(cinders.effects) == 2
     with pytest.raises(CatalogError, match="spell Dud lists no effects"):
-        parse_catalog(MINI + '[[spells]]\nname = "Dud"\nelement = "Thunder"\ncost = 1\neffects = []\n')
+        parse_catalog(
+            MINI + '[[spells]]\nname = "Dud"\nelement = "Thunder"\ncost = 1\neffects = []\n'
+        )
 
 
 def test_cr_2_5_god_crystals() -> None:
@@ -99,7 +114,7 @@ def test_cr_2_6_effects_are_structured_or_free_text() -> None:
     assert book.crystals["Flame Lance"].effects[0].structured
     assert not book.crystals["Vulkara Emberqueen"].effects[2].structured
     with pytest.raises(CatalogError, match="needs ops or a text"):
-        parse_catalog(MINI + '[[servants.effects]]\ncost = 1\n')
+        parse_catalog(MINI + "[[servants.effects]]\ncost = 1\n")
     with pytest.raises(CatalogError, match="tile op needs target"):
         parse_catalog(MINI + '[[servants.effects]]\nops = [{ op = "tile", element = "Fire" }]\n')
     with pytest.raises(CatalogError, match="damage op needs a unit target"):
@@ -173,7 +188,9 @@ def test_cr_3_5_a_pool_with_eleven_servants_is_refused() -> None:
 
 def test_cr_3_6_one_god_crystal() -> None:
     catalog = example_book().builtins()
-    catalog["gods"].append({"name": "Pyreheart", "element": "Fire", "cost": 90, "effects": [{"text": "x"}]})
+    catalog["gods"].append(
+        {"name": "Pyreheart", "element": "Fire", "cost": 90, "effects": [{"text": "x"}]}
+    )
     setup = make_setup(options={"catalog": catalog})
     deck = _with(FIRE_POOL, Pyreheart=1, Kiln_Surge=2)
     assert [v.clause for v in RULES.check_deck(setup, "p1", deck).violations] == ["CR-3.6"]
@@ -187,8 +204,19 @@ def test_cr_3_7_crystals_of_the_catalog_spelled_as_the_catalog() -> None:
 
 
 def test_cr_i_21_fewer_than_three_servants_is_refused() -> None:
-    few = _with(FIRE_POOL, Cinderpup=2, Pyrelance_Archer=0, Magmaback_Golem=0, Sootwing_Drake=0,
-                Flame_Lance=4, Heatwave_Hymn=4, Ember_Mending=4, Kiln_Surge=4, Molten_Field=4, Twisted_Cinders=4)
+    few = _with(
+        FIRE_POOL,
+        Cinderpup=2,
+        Pyrelance_Archer=0,
+        Magmaback_Golem=0,
+        Sootwing_Drake=0,
+        Flame_Lance=4,
+        Heatwave_Hymn=4,
+        Ember_Mending=4,
+        Kiln_Surge=4,
+        Molten_Field=4,
+        Twisted_Cinders=4,
+    )
     # the example catalog has too few spells to fill 31 around 2 Servants: both problems are named
     assert few.size == 28
     assert _clauses(few) == ["CR-3.1", "CR-I.21"]
@@ -209,5 +237,8 @@ def test_cr_3_8_pools_registered_open_or_sealed() -> None:
 def test_ref_5_1_no_entry_before_both_pools_are_registered() -> None:
     state = RULES.initial_state(make_setup(decks={"p1": FIRE_POOL}))
     verdict = RULES.check(state, RULES.parse("first p1"), "p1")
-    assert verdict.violations[0].clause == "REF-5.1" and "p2's pool is not registered" in verdict.violations[0].reason
+    assert (
+        verdict.violations[0].clause == "REF-5.1"
+        and "p2's pool is not registered" in verdict.violations[0].reason
+    )
     assert WATER_POOL.size == 31

@@ -8,8 +8,18 @@ from referee.games.crystale import CrystaleState
 from tests.crystale.helpers import RULES, judge, main_phase, play, rejected, tiles_with, unit_at
 
 # p1 summons an Archer (range 2) and p2 a Reefling; after two turns they face each other.
-FACE_OFF = ("summon Pyrelance Archer @c2", "move u3 c3", "end", "done", "pull",
-            "summon Reefling @c6", "move u4 c5", "end", "done", "pull")
+FACE_OFF = (
+    "summon Pyrelance Archer @c2",
+    "move u3 c3",
+    "end",
+    "done",
+    "pull",
+    "summon Reefling @c6",
+    "move u4 c5",
+    "end",
+    "done",
+    "pull",
+)
 
 
 def face_off(**kwargs: Any) -> CrystaleState:
@@ -28,7 +38,9 @@ def test_cr_8_1_one_adjacent_tile_once_a_turn() -> None:
 def test_cr_8_2_a_move_into_or_through_a_unit_is_refused() -> None:
     state = play(main_phase(), "summon Cinderpup @c2")
     reason = rejected(state, "move u1 c2", "CR-8.2")
-    assert reason == "c2 holds u3 (Cinderpup); u1 (Vulkara Emberqueen) cannot move onto or through it"
+    assert (
+        reason == "c2 holds u3 (Cinderpup); u1 (Vulkara Emberqueen) cannot move onto or through it"
+    )
 
 
 def test_cr_i_15_summoners_move_and_summon_from_their_new_tile() -> None:
@@ -39,16 +51,45 @@ def test_cr_i_15_summoners_move_and_summon_from_their_new_tile() -> None:
 
 
 def test_cr_i_16_a_new_servant_moves_and_attacks_at_once() -> None:
-    state = play(main_phase(), "end", "pull", "summon Reefling @c6", "end", "done", "pull",
-                 "move u1 c2", "end", "pull", "move u3 c5", "end", "done", "pull", "move u1 c3", "end", "pull",
-                 "move u3 c4", "end", "done", "pull")
+    state = play(
+        main_phase(),
+        "end",
+        "pull",
+        "summon Reefling @c6",
+        "end",
+        "done",
+        "pull",
+        "move u1 c2",
+        "end",
+        "pull",
+        "move u3 c5",
+        "end",
+        "done",
+        "pull",
+        "move u1 c3",
+        "end",
+        "pull",
+        "move u3 c4",
+        "end",
+        "done",
+        "pull",
+    )
     state = play(state, "summon Cinderpup @d3", "attack u4 u3", ("p2", "hold"))
     assert state.units[3].hp == 20
 
 
 def test_cr_8_3_attack_in_range_only() -> None:
-    state = play(main_phase(), "summon Cinderpup @c2", "end", "done", "pull", "summon Reefling @c6",
-                 "end", "done", "pull")
+    state = play(
+        main_phase(),
+        "summon Cinderpup @c2",
+        "end",
+        "done",
+        "pull",
+        "summon Reefling @c6",
+        "end",
+        "done",
+        "pull",
+    )
     reason = rejected(state, "attack u3 u4", "CR-8.3")
     assert reason == "u4 (Reefling) on c6 is 4 tiles from u3 (Cinderpup) on c2; its range is 1"
     assert "own unit" in rejected(state, "attack u3 u1", "CR-8.3")
@@ -89,16 +130,47 @@ def test_cr_i_9_always_counterattack_variant() -> None:
 
 
 def test_cr_8_6_and_cr_i_4_a_hit_takes_one_from_the_hit_box() -> None:
-    state = play(main_phase(), "summon Pyrelance Archer @c2", "move u3 c3", "end", "done", "pull", "end",
-                 "pull", "move u3 c4", "end", "done", "pull", "end", "pull", "move u3 c5")
+    state = play(
+        main_phase(),
+        "summon Pyrelance Archer @c2",
+        "move u3 c3",
+        "end",
+        "done",
+        "pull",
+        "end",
+        "pull",
+        "move u3 c4",
+        "end",
+        "done",
+        "pull",
+        "end",
+        "pull",
+        "move u3 c5",
+    )
     state = play(state, "attack u3 u2")
     assert state.sides[1].hits == 2  # one hit, whatever the ATK
     assert state.phase == "main"  # a Summoner never counterattacks
 
 
 def test_cr_i_4_a_strike_with_zero_atk_is_no_hit() -> None:
-    state = play(main_phase(), "summon Pyrelance Archer @c2", "move u3 c3", "end", "done", "pull", "end",
-                 "pull", "move u3 c4", "end", "done", "pull", "use u2 1 @u3", "end", "pull", "move u3 c5")
+    state = play(
+        main_phase(),
+        "summon Pyrelance Archer @c2",
+        "move u3 c3",
+        "end",
+        "done",
+        "pull",
+        "end",
+        "pull",
+        "move u3 c4",
+        "end",
+        "done",
+        "pull",
+        "use u2 1 @u3",
+        "end",
+        "pull",
+        "move u3 c5",
+    )
     from referee.kit.adjustments import parse_change
 
     state = RULES.apply_change(state, parse_change("stat u3 atk -30"))

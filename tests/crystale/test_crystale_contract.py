@@ -28,7 +28,9 @@ def _leaks(state: Any) -> list[str]:
     for owner in RULES.seats:
         for viewer in ("public", *[s for s in RULES.seats if s != owner]):
             shown = json.dumps(RULES.observe(state, viewer)) + RULES.render(state, viewer)
-            found += [f"{viewer} sees {owner}'s {s}" for s in RULES.secrets(state, owner) if s in shown]
+            found += [
+                f"{viewer} sees {owner}'s {s}" for s in RULES.secrets(state, owner) if s in shown
+            ]
     return found
 
 
@@ -37,8 +39,15 @@ def test_ref_1_5_contract_case_plays_through_the_rules(case: ContractCase) -> No
     decks: dict[str, Deck] = dict(case.decks)
     decks.update({seat: seal(deck, salt) for seat, (deck, salt) in case.sealed.items()})
     players = tuple(Player(seat, name) for seat, name in case.players.items())
-    setup = RULES.resolve_setup(Setup(players=players, ruleset=case.ruleset, variants=dict(case.variants),
-                                      options=_options(case), decks=decks))
+    setup = RULES.resolve_setup(
+        Setup(
+            players=players,
+            ruleset=case.ruleset,
+            variants=dict(case.variants),
+            options=_options(case),
+            decks=decks,
+        )
+    )
     for seat, deck in case.decks.items():
         assert RULES.check_deck(setup, seat, deck).legal
     state = RULES.initial_state(setup)
@@ -51,7 +60,10 @@ def test_ref_1_5_contract_case_plays_through_the_rules(case: ContractCase) -> No
             judged = judge(RULES, state, step.text, step.seat)
             assert not judged.refused, step
             if isinstance(step, Reject):
-                assert step.clause in {v.clause for v in judged.verdict.violations}, (step, judged.verdict)
+                assert step.clause in {v.clause for v in judged.verdict.violations}, (
+                    step,
+                    judged.verdict,
+                )
                 continue
             assert judged.verdict.legal, (step, judged.verdict.explain())
             pending = bool(judged.verdict.rulings)

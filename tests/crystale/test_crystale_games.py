@@ -33,9 +33,18 @@ def setup_of(game: dict[str, Any]) -> Setup:
         options["catalog"] = (FIXTURES / game["catalog_file"]).read_text()
     decks = {seat: Decklist(Multiset.of(cards)) for seat, cards in game["decks"].items()}
     for seat, deck in decks.items():
-        assert RULES.check_deck(RULES.resolve_setup(Setup(players=PLAYERS, options=options)), seat, deck).legal
-    return RULES.resolve_setup(Setup(players=PLAYERS, ruleset=game["ruleset"], variants=game["variants"],
-                                     options=options, decks=dict(decks)))
+        assert RULES.check_deck(
+            RULES.resolve_setup(Setup(players=PLAYERS, options=options)), seat, deck
+        ).legal
+    return RULES.resolve_setup(
+        Setup(
+            players=PLAYERS,
+            ruleset=game["ruleset"],
+            variants=game["variants"],
+            options=options,
+            decks=dict(decks),
+        )
+    )
 
 
 def replay(game: dict[str, Any]) -> CrystaleState:
@@ -64,7 +73,11 @@ def test_fixture_game_ends_as_worked_out_by_hand(path: Path) -> None:
     out = RULES.outcome(state)
     expected = game["expected"]
     assert (out.status, out.winner, out.clause, out.result) == (
-        expected["status"], expected["winner"], expected["clause"], expected["result"])
+        expected["status"],
+        expected["winner"],
+        expected["clause"],
+        expected["result"],
+    )
     assert state.turn == expected["turn"]
     view = RULES.observe(state)
     for seat, numbers in expected["seats"].items():

@@ -6,8 +6,14 @@ from tests.crystale.helpers import RULES, judge, main_phase, play, rejected, uni
 
 
 def test_cr_7_1_main_phase_entries_in_any_order() -> None:
-    state = play(main_phase(), "move u1 c2", "cast Kiln Surge", "summon Cinderpup @c3", "move u3 c4",
-                 "use u1 1 @u3")
+    state = play(
+        main_phase(),
+        "move u1 c2",
+        "cast Kiln Surge",
+        "summon Cinderpup @c3",
+        "move u3 c4",
+        "use u1 1 @u3",
+    )
     assert state.phase == "main" and unit_at(state, "c4").id == 3
 
 
@@ -29,7 +35,7 @@ def test_cr_4_4_summon_onto_an_occupied_tile_is_refused() -> None:
     state = play(main_phase(), "summon Cinderpup @c2", "move u3 b1")
     state = play(state, "move u1 c2")
     state = play(state, "end", "done", "pull", "end", "pull")
-    assert "b1 holds u3 (Cinderpup)" == rejected(state, "summon Cinderpup @b1", "CR-4.4")
+    assert rejected(state, "summon Cinderpup @b1", "CR-4.4") == "b1 holds u3 (Cinderpup)"
 
 
 def test_cr_7_3_a_second_summon_or_a_sacrifice_after_a_summon_is_refused() -> None:
@@ -48,9 +54,14 @@ def test_cr_7_4_sacrifice_sends_a_servant_to_the_higher_plane() -> None:
 
 
 def test_cr_7_5_short_of_mp_is_refused() -> None:
-    state = play(main_phase(), "cast Flame Lance @u2", "cast Flame Lance @u2", "cast Molten Field @c3")
+    state = play(
+        main_phase(), "cast Flame Lance @u2", "cast Flame Lance @u2", "cast Molten Field @c3"
+    )
     assert state.sides[0].mp == 35
-    assert rejected(state, "summon Magmaback Golem @c2", "CR-7.5") == "Magmaback Golem costs 50 MP; p1 has 35"
+    assert (
+        rejected(state, "summon Magmaback Golem @c2", "CR-7.5")
+        == "Magmaback Golem costs 50 MP; p1 has 35"
+    )
     assert "costs 40 MP" in rejected(state, "use u1 2 @c4", "CR-7.5")
     assert judge(state, "summon Pyrelance Archer @c2").legal
 
@@ -70,8 +81,16 @@ def test_cr_7_7_and_cr_i_12_a_trigger_spell_resolves_last_to_first() -> None:
     base = play(main_phase(), "end", "pull", "summon Reefling @c6", "end", "done", "pull")
     reversed_state = play(base, "cast Twisted Cinders @u3 @u3")
     assert reversed_state.units[3].hp == 40
-    printed = play(main_phase(variants={"trigger_order": "printed"}), "end", "pull", "summon Reefling @c6",
-                   "end", "done", "pull", "cast Twisted Cinders @u3 @u3")
+    printed = play(
+        main_phase(variants={"trigger_order": "printed"}),
+        "end",
+        "pull",
+        "summon Reefling @c6",
+        "end",
+        "done",
+        "pull",
+        "cast Twisted Cinders @u3 @u3",
+    )
     assert printed.units[3].hp == 20
 
 
@@ -82,8 +101,17 @@ def test_cr_7_8_summoner_effects_any_number_of_times() -> None:
 
 
 def test_cr_7_9_one_effect_per_servant_per_turn() -> None:
-    state = play(main_phase(), "end", "pull", "summon Reefling @c6", "end", "done", "pull",
-                 "summon Cinderpup @c2", "use u4 1 @u3")
+    state = play(
+        main_phase(),
+        "end",
+        "pull",
+        "summon Reefling @c6",
+        "end",
+        "done",
+        "pull",
+        "summon Cinderpup @c2",
+        "use u4 1 @u3",
+    )
     assert state.units[3].hp == 30 and state.sides[0].mp == 90
     assert "already used an effect" in rejected(state, "use u4 1 @u3", "CR-7.9")
     assert "belongs to p2" in rejected(state, "use u3 1 @u4", "CR-7.9")
@@ -122,7 +150,7 @@ def test_cr_i_13_and_cr_i_14_god_crystals_are_cast_and_go_to_the_higher_plane() 
 
 def test_cr_i_11_a_summon_by_an_effect_is_an_adjustment_and_keeps_the_turns_summon() -> None:
     state = main_phase()
-    for change in RULES.parse("summon Cinderpup @c2"), :
+    for change in (RULES.parse("summon Cinderpup @c2"),):
         assert RULES.notation(change) == "summon Cinderpup @c2"
     from referee.kit.adjustments import parse_change
 

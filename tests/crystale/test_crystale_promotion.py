@@ -18,8 +18,15 @@ def adjust(state: CrystaleState, text: str) -> CrystaleState:
 def with_plane(servants: int) -> CrystaleState:
     """p1 in its Main phase with ``servants`` Servants moved from hand to the Higher Plane."""
     state = main_phase()
-    names = ["Cinderpup", "Cinderpup", "Pyrelance Archer", "Cinderpup", "Cinderpup", "Magmaback Golem",
-             "Magmaback Golem"][:servants]
+    names = [
+        "Cinderpup",
+        "Cinderpup",
+        "Pyrelance Archer",
+        "Cinderpup",
+        "Cinderpup",
+        "Magmaback Golem",
+        "Magmaback Golem",
+    ][:servants]
     return adjust(state, "; ".join(f"move p1 hand>plane {n}" for n in names)) if names else state
 
 
@@ -28,14 +35,19 @@ def test_cr_9_1_slots_at_two_four_and_seven_servants() -> None:
     spells = adjust(main_phase(), "move p1 hand>plane Flame Lance; move p1 hand>plane Kiln Surge")
     assert spells.sides[0].slots_earned == 0  # only Servants count
     reason = rejected(with_plane(1), "slot mp", "CR-9.1")
-    assert reason == "p1 has no unused promotion slot: its Higher Plane holds 1 Servant(s); the next slot comes at 2"
+    assert (
+        reason
+        == "p1 has no unused promotion slot: its Higher Plane holds 1 Servant(s); the next slot comes at 2"
+    )
 
 
 def test_cr_9_2_a_fourth_promotion_slot_is_refused() -> None:
     state = play(with_plane(7), "slot mp", "slot mp", "slot mp")
     side = state.sides[0]
     assert (side.slots_earned, side.slots_used) == (3, 3)
-    assert rejected(state, "slot mp", "CR-9.2") == "p1 already used all 3 promotion slots of the match"
+    assert (
+        rejected(state, "slot mp", "CR-9.2") == "p1 already used all 3 promotion slots of the match"
+    )
     assert not RULES.check_change(state, parse_adjustment("resource p1 slots +1")[0]).legal
 
 
@@ -52,7 +64,10 @@ def test_cr_9_4_and_cr_i_18_a_slot_takes_a_reported_servant_from_the_pool() -> N
     assert "the slot takes a Servant" in rejected(state, "slot servant Flame Lance", "CR-9.4")
     after = play(state, "slot servant Sootwing Drake")
     side = after.sides[0]
-    assert side.hand.known.count("Sootwing Drake") == 1 and side.pool.count == state.sides[0].pool.count - 1
+    assert (
+        side.hand.known.count("Sootwing Drake") == 1
+        and side.pool.count == state.sides[0].pool.count - 1
+    )
     assert side.knowledge is not None and side.knowledge.seen.count("Sootwing Drake") == 1
     rejected(after, "slot servant Sootwing Drake", "CR-9.1")  # the one slot is spent
 
@@ -106,7 +121,9 @@ def test_cr_10_2_hand_limit_of_nine() -> None:
     state = play(state, "discard Cinderpup")
     side = state.sides[0]
     assert side.hand.count == 9 and side.plane.as_dict() == {"Cinderpup": 1}
-    assert state.active == 1 and state.phase == "pull"  # no Servant on the board: no Promotion phase
+    assert (
+        state.active == 1 and state.phase == "pull"
+    )  # no Servant on the board: no Promotion phase
 
 
 def test_cr_10_3_and_cr_i_19_promotion_phase_asks_the_referee_to_confirm() -> None:

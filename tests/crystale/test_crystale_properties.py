@@ -17,10 +17,14 @@ from referee.games.crystale.state_ops import max_hp
 from tests.crystale.helpers import RULES, make_setup
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-VARIANTS = st.sampled_from([
-    {}, {"counterattack": "always"}, {"bonus_mp": "within_cap", "start_mp": "zero"},
-    {"promotion_hp": "keep_damage", "attack_after_move": "no", "trigger_order": "printed"},
-])
+VARIANTS = st.sampled_from(
+    [
+        {},
+        {"counterattack": "always"},
+        {"bonus_mp": "within_cap", "start_mp": "zero"},
+        {"promotion_hp": "keep_damage", "attack_after_move": "no", "trigger_order": "printed"},
+    ]
+)
 
 
 def _invariants(state: CrystaleState) -> None:
@@ -30,14 +34,22 @@ def _invariants(state: CrystaleState) -> None:
     for index, side in enumerate(state.sides):
         assert 0 <= side.mp <= side.mana_pool + side.bonus
         assert 0 <= side.hits <= HIT_BOX
-        assert side.pool.count >= 0 and side.hand.count >= 0 and side.hand.known.total <= side.hand.count
+        assert (
+            side.pool.count >= 0
+            and side.hand.count >= 0
+            and side.hand.known.total <= side.hand.count
+        )
         assert 0 <= side.slots_used <= side.slots_earned <= 3
         if side.knowledge is not None and side.knowledge.listed is not None:
             assert side.knowledge.listed.cards.contains(side.knowledge.seen)
         on_board = sum(1 for u in state.units.values() if u.seat == index)
-        assert on_board + side.hand.count + side.pool.count + side.plane.total == 31, "crystals are conserved"
+        assert on_board + side.hand.count + side.pool.count + side.plane.total == 31, (
+            "crystals are conserved"
+        )
         if state.phase == "main" and state.active == index:
-            assert side.hand.count <= HAND_LIMIT + 1 + 3  # at most a pull and slot pulls over the limit
+            assert (
+                side.hand.count <= HAND_LIMIT + 1 + 3
+            )  # at most a pull and slot pulls over the limit
     for unit in state.units.values():
         if not unit.summoner:
             assert 0 < unit.hp <= max_hp(state, unit)

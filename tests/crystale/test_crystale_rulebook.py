@@ -44,7 +44,14 @@ def test_interpretations_are_exactly_section_cr_i() -> None:
 def test_every_variant_option_names_an_interpretation_clause_with_that_variant() -> None:
     book = load_rulebook("crystale")
     keys = {v.key for v in CrystaleRules.variant_options}
-    assert keys == {"counterattack", "bonus_mp", "start_mp", "promotion_hp", "attack_after_move", "trigger_order"}
+    assert keys == {
+        "counterattack",
+        "bonus_mp",
+        "start_mp",
+        "promotion_hp",
+        "attack_after_move",
+        "trigger_order",
+    }
     for option in CrystaleRules.variant_options:
         clause = book.get(option.clause)
         assert clause.kind == "interpretation" and clause.variant == option.key
@@ -67,7 +74,9 @@ def test_every_clause_id_is_mentioned_in_the_crystale_tests() -> None:
     assert clauses_not_tested("crystale", HERE, __file__) == []
 
 
-@pytest.mark.skipif(not SOURCES[0].exists(), reason="the published rules text is not beside the project")
+@pytest.mark.skipif(
+    not SOURCES[0].exists(), reason="the published rules text is not beside the project"
+)
 def test_rulebook_restates_rather_than_copies_the_sources() -> None:
     """No run of seven words in a clause is taken verbatim from the published text."""
     assert copied_from("crystale", SOURCES) == {}

@@ -20,7 +20,10 @@ from tests.crystale.helpers import (
 def test_cr_1_1_two_seats_each_with_a_summoner() -> None:
     state = fresh()
     assert RULES.seats == ("p1", "p2")
-    assert [u.crystal for u in state.units.values() if u.summoner] == ["Vulkara Emberqueen", "Thalassa Tidecaller"]
+    assert [u.crystal for u in state.units.values() if u.summoner] == [
+        "Vulkara Emberqueen",
+        "Thalassa Tidecaller",
+    ]
     assert [s.hits for s in state.sides] == [3, 3]
 
 
@@ -28,7 +31,9 @@ def test_cr_5_5_the_start_is_a_step_for_both_seats() -> None:
     state = fresh()
     assert RULES.to_act(state) == frozenset({"p1", "p2"})
     assert RULES.to_move(state) is None
-    state = play(state, ("p1", "pull 6"), ("p2", "pull 6"), ("p2", "show Reefling, Reefling, Coral Bastion"))
+    state = play(
+        state, ("p1", "pull 6"), ("p2", "pull 6"), ("p2", "show Reefling, Reefling, Coral Bastion")
+    )
     assert RULES.to_act(state) == frozenset({"p1", "p2"})  # the first player is not chosen yet
     state = play(state, ("p1", "first p2"))
     assert RULES.to_act(state) == frozenset({"p1"})  # only p1's opening is left
@@ -54,9 +59,13 @@ def test_cr_5_2_opening_hand_of_six_unseen() -> None:
 
 def test_cr_5_3_three_servants_shown_from_the_opening_hand() -> None:
     state = play(fresh(), ("p1", "pull 6"))
-    assert "pull 6 first" in rejected(fresh(), "show Cinderpup, Cinderpup, Cinderpup", "CR-5.3", "p1")
+    assert "pull 6 first" in rejected(
+        fresh(), "show Cinderpup, Cinderpup, Cinderpup", "CR-5.3", "p1"
+    )
     assert "at least 3 Servants" in rejected(state, "show Cinderpup, Cinderpup", "CR-5.3", "p1")
-    assert "Flame Lance is a spell" in rejected(state, "show Cinderpup, Cinderpup, Flame Lance", "CR-5.3", "p1")
+    assert "Flame Lance is a spell" in rejected(
+        state, "show Cinderpup, Cinderpup, Flame Lance", "CR-5.3", "p1"
+    )
     rejected(state, "show Cinderpup, Cinderpup, Cinderpup, Cinderpup, Cinderpup", "CR-12.3", "p1")
     state = play(state, ("p1", "show cinderpup, Cinderpup, Sootwing Drake"))
     side = state.sides[0]

@@ -9,12 +9,21 @@ from referee.kit.multiset import Multiset
 from tests.crystale.helpers import RULES, judge, play, rejected, started
 
 
-def _pool(state: CrystaleState, seat: int, count: int, plane: dict[str, int] | None = None,
-          mp: int | None = None) -> CrystaleState:
+def _pool(
+    state: CrystaleState,
+    seat: int,
+    count: int,
+    plane: dict[str, int] | None = None,
+    mp: int | None = None,
+) -> CrystaleState:
     """``state`` with seat's pool count (and Higher Plane, MP) set, for positions hard to reach."""
     side = state.sides[seat]
-    side = msgspec.structs.replace(side, pool=msgspec.structs.replace(side.pool, count=count),
-                                   plane=Multiset.of(plane or {}), mp=side.mp if mp is None else mp)
+    side = msgspec.structs.replace(
+        side,
+        pool=msgspec.structs.replace(side.pool, count=count),
+        plane=Multiset.of(plane or {}),
+        mp=side.mp if mp is None else mp,
+    )
     sides = (side, state.sides[1]) if seat == 0 else (state.sides[0], side)
     return msgspec.structs.replace(state, sides=sides)
 
@@ -36,10 +45,21 @@ def test_cr_6_4_recharge_never_above_the_mana_pool() -> None:
 
 
 def test_cr_6_5_and_cr_i_23_rest_heals_in_the_recharge_phase_with_the_pull() -> None:
-    state = play(started(), "pull", "summon Magmaback Golem @c2", "end", "done", "pull",
-                 "summon Reefling @c6", "end", "done")
+    state = play(
+        started(),
+        "pull",
+        "summon Magmaback Golem @c2",
+        "end",
+        "done",
+        "pull",
+        "summon Reefling @c6",
+        "end",
+        "done",
+    )
     golem = state.units[3]
-    state = msgspec.structs.replace(state, units={**state.units, 3: msgspec.structs.replace(golem, hp=50)})
+    state = msgspec.structs.replace(
+        state, units={**state.units, 3: msgspec.structs.replace(golem, hp=50)}
+    )
     verdict = judge(state, "pull")
     assert verdict.legal and not verdict.rulings  # Rest is structured: no ruling
     after = play(state, "pull")
@@ -75,7 +95,7 @@ def test_cr_13_2_and_cr_i_22_nothing_left_to_pull_forfeits() -> None:
     state = play(state, "pull", "end")
     out = RULES.outcome(state)
     assert (out.winner, out.clause) == ("p2", "CR-I.22")
-    assert "REF-1.3" == judge(state, "pull", "p1").violations[0].clause
+    assert judge(state, "pull", "p1").violations[0].clause == "REF-1.3"
 
 
 def test_cr_12_1_hands_and_pools_are_counts() -> None:
@@ -100,8 +120,9 @@ def test_cr_12_3_a_named_crystal_must_be_unaccounted_for() -> None:
     assert "no crystal called" in rejected(state, "cast Fireball @u2", "CR-12.3")
     # four Cinderpups: two shown, and the other two may be named from the unknown part of the hand
     state = play(state, "summon Cinderpup @c2", "end", "done", "pull", "end", "pull")
-    state = msgspec.structs.replace(state, sides=(msgspec.structs.replace(
-        state.sides[0], summoned=False), state.sides[1]))
+    state = msgspec.structs.replace(
+        state, sides=(msgspec.structs.replace(state.sides[0], summoned=False), state.sides[1])
+    )
     assert judge(state, "summon Cinderpup @d1").legal
 
 
@@ -111,7 +132,9 @@ def test_cr_i_25_a_pull_seen_by_the_table() -> None:
     assert side.hand.known.count("Flame Lance") == 1
     assert side.knowledge is not None and side.knowledge.seen.count("Flame Lance") == 1
     state = play(state, "end", "pull", "end")
-    assert "Vulkara Emberqueen is a Summoner" in rejected(state, "pull Vulkara Emberqueen", "CR-12.3")
+    assert "Vulkara Emberqueen is a Summoner" in rejected(
+        state, "pull Vulkara Emberqueen", "CR-12.3"
+    )
     for _ in range(3):
         state = play(state, "pull Flame Lance", "end")
         if state.phase == "discard":

@@ -8,8 +8,10 @@ from tests.crystale.helpers import RULES, fresh, main_phase, play
 
 
 def _all_views(state: object) -> dict[str, str]:
-    return {viewer: RULES.render(state, viewer) + json.dumps(RULES.observe(state, viewer))  # type: ignore[arg-type]
-            for viewer in ("referee", "public", "p1", "p2")}
+    return {
+        viewer: RULES.render(state, viewer) + json.dumps(RULES.observe(state, viewer))  # type: ignore[arg-type]
+        for viewer in ("referee", "public", "p1", "p2")
+    }
 
 
 def test_cr_3_8_no_view_leaks_another_seats_unaccounted_crystals() -> None:
@@ -23,7 +25,9 @@ def test_cr_3_8_no_view_leaks_another_seats_unaccounted_crystals() -> None:
                 assert all(s in text for s in secrets)
             else:
                 assert not [s for s in secrets if s in text], (seat, viewer)
-    assert "Kiln Surge" in RULES.secrets(state, "p1") and "Flame Lance" not in RULES.secrets(state, "p1")
+    assert "Kiln Surge" in RULES.secrets(state, "p1") and "Flame Lance" not in RULES.secrets(
+        state, "p1"
+    )
 
 
 def test_cr_12_1_render_draws_the_hex_board_with_hp_and_atk_on_the_tile() -> None:
@@ -32,7 +36,10 @@ def test_cr_12_1_render_draws_the_hex_board_with_hp_and_atk_on_the_tile() -> Non
     lines = text.splitlines()
     assert lines[0].startswith("            a1:I") and lines[4].startswith("c1:I        c2:F")
     assert "+u3 40/30" in lines[5] and "-u2 3hit" in lines[5]
-    assert "u3 p1 Cinderpup (Fire) rank 1 on c2 (Fire tile): HP 40/40, ATK 30 (20 base, +10 tile)" in text
+    assert (
+        "u3 p1 Cinderpup (Fire) rank 1 on c2 (Fire tile): HP 40/40, ATK 30 (20 base, +10 tile)"
+        in text
+    )
     assert "p2: Thalassa Tidecaller: MP 160/140 (+20 bonus)" in text
     assert text.splitlines()[-1] == "Turn 1: p1, Main phase"
 

@@ -25,7 +25,9 @@ RULES = GammasphereRules()
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "gammasphere"
 PLAYERS = (Player("p1", "Ann"), Player("p2", "Ben"))
-EXAMPLE_TEXT = (resources.files("referee.games.gammasphere") / "catalogs" / "example.toml").read_text()
+EXAMPLE_TEXT = (
+    resources.files("referee.games.gammasphere") / "catalogs" / "example.toml"
+).read_text()
 
 # A legal 40-card list of the example catalog (open limits and 40-60 alike).
 DECK_TEXT = """
@@ -65,16 +67,25 @@ def decklist(text: str) -> Decklist:
     return parse_decklist(text)
 
 
-def setup(decks: Mapping[str, Deck] | None = None, options: Mapping[str, Any] | None = None,
-          ruleset: str | None = None, **variants: str) -> Setup:
+def setup(
+    decks: Mapping[str, Deck] | None = None,
+    options: Mapping[str, Any] | None = None,
+    ruleset: str | None = None,
+    **variants: str,
+) -> Setup:
     """A resolved two-seat setup on the example catalog unless ``options`` names another."""
-    raw = Setup(players=PLAYERS, ruleset=ruleset, variants=dict(variants), options=dict(options or {}))
+    raw = Setup(
+        players=PLAYERS, ruleset=ruleset, variants=dict(variants), options=dict(options or {})
+    )
     resolved = RULES.resolve_setup(raw)
     return msgspec.structs.replace(resolved, decks=dict(decks or {}))
 
 
-def new_game(decks: Mapping[str, Deck] | None = None, options: Mapping[str, Any] | None = None,
-             **variants: str) -> GammasphereState:
+def new_game(
+    decks: Mapping[str, Deck] | None = None,
+    options: Mapping[str, Any] | None = None,
+    **variants: str,
+) -> GammasphereState:
     """The position before the opening hands."""
     return RULES.initial_state(setup(decks, options, **variants))
 
@@ -96,16 +107,22 @@ def play(state: GammasphereState, *texts: str, seat: str | None = None) -> Gamma
     return state
 
 
-def opened(decks: Mapping[str, Deck] | None = None, options: Mapping[str, Any] | None = None,
-           **variants: str) -> GammasphereState:
+def opened(
+    decks: Mapping[str, Deck] | None = None,
+    options: Mapping[str, Any] | None = None,
+    **variants: str,
+) -> GammasphereState:
     """Both opening hands drawn: the first player's first turn, before its draw."""
     state = new_game(decks, options, **variants)
     state = play(state, "draw 7", seat="p1")
     return play(state, "draw 7", seat="p2")
 
 
-def started(decks: Mapping[str, Deck] | None = None, options: Mapping[str, Any] | None = None,
-            **variants: str) -> GammasphereState:
+def started(
+    decks: Mapping[str, Deck] | None = None,
+    options: Mapping[str, Any] | None = None,
+    **variants: str,
+) -> GammasphereState:
     """The first player's main phase in turn 1 (its draw made unless GS-I.4 skips it)."""
     state = opened(decks, options, **variants)
     if state.phase == "draw":
@@ -120,8 +137,9 @@ def assert_legal(state: GammasphereState, text: str, seat: str | None = None) ->
     return v
 
 
-def assert_illegal(state: GammasphereState, text: str, clause: str, *fragments: str,
-                   seat: str | None = None) -> str:
+def assert_illegal(
+    state: GammasphereState, text: str, clause: str, *fragments: str, seat: str | None = None
+) -> str:
     """Assert ``text`` is rejected citing ``clause`` first, with every fragment in the reason."""
     v = verdict(state, text, seat)
     assert not v.legal, f"{text} should be illegal"
@@ -134,15 +152,25 @@ def assert_illegal(state: GammasphereState, text: str, clause: str, *fragments: 
     return first.reason
 
 
-def put(state: GammasphereState, seat: str, card: str, mode: str = "attack", *, level: int | None = None,
-        tapped: bool = False, carrier: int = 0) -> tuple[GammasphereState, int]:
+def put(
+    state: GammasphereState,
+    seat: str,
+    card: str,
+    mode: str = "attack",
+    *,
+    level: int | None = None,
+    tapped: bool = False,
+    carrier: int = 0,
+) -> tuple[GammasphereState, int]:
     """Scaffolding: ``card`` placed on ``seat``'s side directly; returns the state and its number."""
     index = ("p1", "p2").index(seat)
     number = state.next_id
     state = enter(state, index, state.cards[card], mode=mode, carrier=carrier)
     entity = state.field[-1]
     if level is not None or tapped:
-        entity = msgspec.structs.replace(entity, level=entity.level if level is None else level, tapped=tapped)
+        entity = msgspec.structs.replace(
+            entity, level=entity.level if level is None else level, tapped=tapped
+        )
         state = msgspec.structs.replace(state, field=state.field[:-1] + (entity,))
     return state, number
 

@@ -57,8 +57,14 @@ def test_gs_2_1_a_card_the_catalog_does_not_hold_is_rejected() -> None:
 
 def test_gs_2_3_characters_carry_type_attack_defense_level_and_modifiers() -> None:
     brass = parse_catalog(SMALL).cards[1]
-    assert (brass.type, brass.attack, brass.defense, brass.level, brass.attack_mod, brass.defense_mod) == (
-        "Automaton", 1500, 1200, 4, 250, 100)
+    assert (
+        brass.type,
+        brass.attack,
+        brass.defense,
+        brass.level,
+        brass.attack_mod,
+        brass.defense_mod,
+    ) == ("Automaton", 1500, 1200, 4, 250, 100)
     with pytest.raises(CatalogError, match="level is 1 to 10"):
         parse_catalog(card_file(name="Giant", kind="character", level=11, attack=1, defense=1))
     with pytest.raises(CatalogError, match="level is 1 to 10"):
@@ -70,20 +76,38 @@ def test_gs_2_5_buildings_have_no_attack_or_level_in_the_catalog() -> None:
         parse_catalog(card_file(name="Tower", kind="building", defense=900, attack=100))
 
 
-@pytest.mark.parametrize(("fields", "message"), [
-    ({"name": "Sword", "kind": "character", "level": 2, "attack_boost": 100}, "only weapons"),
-    ({"name": "Spark", "kind": "event", "unique": True}, "only entities can be unique"),
-    ({"name": "Spark", "kind": "event", "when": "activated", "text": "x"}, "event takes effect when played"),
-    ({"name": "Hut", "kind": "building", "tap": True}, "belong to activated effects"),
-    ({"name": "Hut", "kind": "building", "when": "static"}, "needs its text"),
-    ({"name": "Bolt", "kind": "event", "effect": "{ level = 1 }"}, "need an effect.target"),
-    ({"name": "Bolt", "kind": "event", "effect": '{ target = "character" }'}, "does nothing to it"),
-    ({"name": "Bolt", "kind": "event", "effect": "{ }"}, "does nothing"),
-    ({"name": "Bolt", "kind": "event", "gas": -5}, "cannot be negative"),
-    ({"name": "Hound", "kind": "character", "level": 1, "speed": 3}, "unknown field"),
-    ({"name": "Edge", "kind": "weapon", "effect": '{ target = "character", destroy = true }'}, "names its carrier"),
-])
-def test_the_catalog_schema_refuses_cards_that_make_no_sense(fields: dict[str, object], message: str) -> None:
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"name": "Sword", "kind": "character", "level": 2, "attack_boost": 100}, "only weapons"),
+        ({"name": "Spark", "kind": "event", "unique": True}, "only entities can be unique"),
+        (
+            {"name": "Spark", "kind": "event", "when": "activated", "text": "x"},
+            "event takes effect when played",
+        ),
+        ({"name": "Hut", "kind": "building", "tap": True}, "belong to activated effects"),
+        ({"name": "Hut", "kind": "building", "when": "static"}, "needs its text"),
+        ({"name": "Bolt", "kind": "event", "effect": "{ level = 1 }"}, "need an effect.target"),
+        (
+            {"name": "Bolt", "kind": "event", "effect": '{ target = "character" }'},
+            "does nothing to it",
+        ),
+        ({"name": "Bolt", "kind": "event", "effect": "{ }"}, "does nothing"),
+        ({"name": "Bolt", "kind": "event", "gas": -5}, "cannot be negative"),
+        ({"name": "Hound", "kind": "character", "level": 1, "speed": 3}, "unknown field"),
+        (
+            {
+                "name": "Edge",
+                "kind": "weapon",
+                "effect": '{ target = "character", destroy = true }',
+            },
+            "names its carrier",
+        ),
+    ],
+)
+def test_the_catalog_schema_refuses_cards_that_make_no_sense(
+    fields: dict[str, object], message: str
+) -> None:
     with pytest.raises(CatalogError, match=message):
         parse_catalog(card_file(**fields))
 
@@ -135,12 +159,18 @@ def test_setup_refuses_a_mismatched_ruleset_catalog_or_digest() -> None:
     with pytest.raises(SetupError, match="shipped example cards"):
         RULES.resolve_setup(Setup(players=PLAYERS, ruleset=EXAMPLE, options={"catalog": SMALL}))
     with pytest.raises(SetupError, match="not the pinned"):
-        RULES.resolve_setup(Setup(players=PLAYERS, options={"catalog": SMALL, "catalog_digest": "00ff"}))
+        RULES.resolve_setup(
+            Setup(players=PLAYERS, options={"catalog": SMALL, "catalog_digest": "00ff"})
+        )
     with pytest.raises(SetupError, match="not valid TOML"):
         RULES.resolve_setup(Setup(players=PLAYERS, options={"catalog": "[[cards"}))
     with pytest.raises(SetupError, match="level is 1 to 10"):
-        RULES.resolve_setup(Setup(players=PLAYERS, options={"catalog": {"cards": [
-            {"name": "X", "kind": "character"}]}}))
+        RULES.resolve_setup(
+            Setup(
+                players=PLAYERS,
+                options={"catalog": {"cards": [{"name": "X", "kind": "character"}]}},
+            )
+        )
 
 
 def test_gs_4_4_and_gs_i_3_the_first_player_is_a_setup_choice_defaulting_to_p1() -> None:

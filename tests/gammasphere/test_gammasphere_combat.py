@@ -50,14 +50,19 @@ def test_gs_2_4_the_level_changes_attack_and_defense_by_the_modifiers() -> None:
 def test_gs_i_14_a_calculated_value_below_zero_counts_as_zero() -> None:
     state = started(options={"catalog": DUEL})
     state, cannon = put(state, "p1", "Glass Cannon", level=1)
-    assert (attack_of(state, entity(state, cannon)), defense_of(state, entity(state, cannon))) == (0, 0)
+    assert (attack_of(state, entity(state, cannon)), defense_of(state, entity(state, cannon))) == (
+        0,
+        0,
+    )
 
 
 def test_gs_2_6_weapon_boosts_count_in_battle() -> None:
     state = started()
     state, trooper = put(state, "p1", "Gamma Trooper")
     state, _ = put(state, "p1", "Plasma Blade", carrier=trooper)
-    state, golem = put(state, "p2", "Shale Golem", "defense", level=2)  # defense 2200 - 4*250 = 1200
+    state, golem = put(
+        state, "p2", "Shale Golem", "defense", level=2
+    )  # defense 2200 - 4*250 = 1200
     assert attack_of(state, entity(state, trooper)) == 1700
     state = play(state, f"attack #{trooper} #{golem}")
     assert entity(state, golem) is None and side(state, "p1").power == 9000
@@ -116,7 +121,9 @@ def test_gs_7_5_an_attack_mode_defender_with_less_attack_is_destroyed() -> None:
     assert (side(state, "p1").power, side(state, "p2").power) == (9000, 9000)
 
 
-def test_gs_7_6_a_stronger_attack_mode_defender_destroys_the_attacker_and_costs_the_difference() -> None:
+def test_gs_7_6_a_stronger_attack_mode_defender_destroys_the_attacker_and_costs_the_difference() -> (
+    None
+):
     state = started()
     state, trooper = put(state, "p1", "Gamma Trooper")
     state, lancer = put(state, "p2", "Ion Lancer")

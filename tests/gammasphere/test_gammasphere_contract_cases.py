@@ -19,10 +19,18 @@ from tests.gammasphere.helpers import RULES
 
 
 def start(case: ContractCase) -> Any:
-    options = {k: RULES.setup_fields[[f.key for f in RULES.setup_fields].index(k)].convert(v)
-               for k, v in case.options.items()}
-    setup = RULES.resolve_setup(Setup(players=tuple(Player(s, n) for s, n in case.players.items()),
-                                      ruleset=case.ruleset, variants=dict(case.variants), options=options))
+    options = {
+        k: RULES.setup_fields[[f.key for f in RULES.setup_fields].index(k)].convert(v)
+        for k, v in case.options.items()
+    }
+    setup = RULES.resolve_setup(
+        Setup(
+            players=tuple(Player(s, n) for s, n in case.players.items()),
+            ruleset=case.ruleset,
+            variants=dict(case.variants),
+            options=options,
+        )
+    )
     decks: dict[str, Deck] = dict(case.decks)
     for seat, (decklist, salt) in case.sealed.items():
         decks[seat] = seal(decklist, salt)
@@ -55,11 +63,17 @@ def test_contract_case_plays_as_scripted(case: ContractCase) -> None:
         elif isinstance(step, Reject):
             seat = seat_of(state, step.seat)
             verdict = RULES.check(state, RULES.parse(step.text), seat)
-            assert not verdict.legal and verdict.violations[0].clause == step.clause, (step, verdict)
+            assert not verdict.legal and verdict.violations[0].clause == step.clause, (
+                step,
+                verdict,
+            )
         elif isinstance(step, Adjust):
             assert awaiting or step.changes
             for change in parse_adjustment(step.changes):
-                assert RULES.check_change(state, change).legal, (step, RULES.check_change(state, change))
+                assert RULES.check_change(state, change).legal, (
+                    step,
+                    RULES.check_change(state, change),
+                )
                 state = RULES.apply_change(state, change)
             awaiting = False
         else:
@@ -68,7 +82,9 @@ def test_contract_case_plays_as_scripted(case: ContractCase) -> None:
             knowledge = RULES.deck_knowledge(state, step.seat)
             assert knowledge is not None
             verdict = knowledge.check_open(decklist, salt, "REF-5.3")
-            verdict = Verdict(verdict.violations + RULES.check_deck(setup, step.seat, decklist).violations)
+            verdict = Verdict(
+                verdict.violations + RULES.check_deck(setup, step.seat, decklist).violations
+            )
             if step.clause is None:
                 assert verdict.legal, verdict
                 state = RULES.with_deck_knowledge(state, step.seat, knowledge.opened(decklist))
@@ -78,7 +94,9 @@ def test_contract_case_plays_as_scripted(case: ContractCase) -> None:
 
 
 def test_the_cases_use_every_kind_of_entry_and_step() -> None:
-    verbs = {RULES.parse(s.text).__class__.__name__ for c in CASES for s in c.steps if isinstance(s, Act)}
+    verbs = {
+        RULES.parse(s.text).__class__.__name__ for c in CASES for s in c.steps if isinstance(s, Act)
+    }
     assert verbs == {"Draw", "Play", "Construct", "Attack", "Switch", "Activate", "Discard", "End"}
     kinds = {type(s).__name__ for c in CASES for s in c.steps}
     assert kinds == {"Act", "Reject", "Adjust", "OpenDeck"}

@@ -23,15 +23,20 @@ SALT = "a-salt-of-sixteen-or-more"
 
 
 def clauses(text: str, **variants: str) -> list[str]:
-    return [v.clause for v in RULES.check_deck(setup(None, None, None, **variants), "p1",
-                                               decklist(text)).violations]
+    return [
+        v.clause
+        for v in RULES.check_deck(
+            setup(None, None, None, **variants), "p1", decklist(text)
+        ).violations
+    ]
 
 
 def test_gs_3_1_at_most_four_copies_of_each_entity() -> None:
     assert clauses("4 Gamma Trooper\n4 Gas Refinery\n4 Plasma Blade\n28 Pylon") == []
     verdict = RULES.check_deck(setup(), "p1", decklist("5 Gamma Trooper\n35 Pylon"))
     assert [(v.clause, v.reason) for v in verdict.violations] == [
-        ("GS-3.1", "5 Gamma Trooper: a deck holds at most 4 copies of an entity")]
+        ("GS-3.1", "5 Gamma Trooper: a deck holds at most 4 copies of an entity")
+    ]
     assert clauses("5 Gas Refinery\n5 Plasma Blade\n30 Pylon") == ["GS-3.1", "GS-3.1"]
 
 
@@ -53,8 +58,10 @@ def test_gs_i_19_the_limit_of_four_is_per_card_not_for_all_entities() -> None:
 def test_gs_3_4_every_listed_card_is_in_the_catalog_as_spelled() -> None:
     verdict = RULES.check_deck(setup(), "p1", decklist("4 gamma trooper\n2 Fire Imp\n34 Pylon"))
     reasons = [(v.clause, v.reason) for v in verdict.violations]
-    spelled = ("gamma trooper is not a card of the catalog 'Example cards (invented)' "
-               "(the catalog spells it 'Gamma Trooper')")
+    spelled = (
+        "gamma trooper is not a card of the catalog 'Example cards (invented)' "
+        "(the catalog spells it 'Gamma Trooper')"
+    )
     assert ("GS-3.4", spelled) in reasons
     assert any(c == "GS-3.4" and "Fire Imp" in r for c, r in reasons)
 
@@ -69,21 +76,27 @@ def test_gs_i_1_decks_need_an_opening_hand_by_default_and_40_to_60_by_variant() 
 
 def test_gs_3_5_a_card_not_in_the_registered_list_is_rejected() -> None:
     state = started({"p1": DECK})
-    assert_illegal(state, "play Static Medic", "GS-3.5", "Static Medic is not in p1's registered list")
+    assert_illegal(
+        state, "play Static Medic", "GS-3.5", "Static Medic is not in p1's registered list"
+    )
 
 
 def test_gs_3_5_a_card_already_seen_as_often_as_listed_is_rejected() -> None:
     state = started({"p1": DECK})
     state = resources_of(state, "p1", gas=9000)
     state = play(state, *["play Gamma Trooper"] * 4)
-    assert_illegal(state, "play Gamma Trooper", "GS-3.5", "has 4 Gamma Trooper; all 4 copies already seen")
+    assert_illegal(
+        state, "play Gamma Trooper", "GS-3.5", "has 4 Gamma Trooper; all 4 copies already seen"
+    )
 
 
 def test_gs_3_5_without_a_list_a_fifth_copy_of_an_entity_or_event_is_rejected() -> None:
     state = started()
     state = resources_of(state, "p1", gas=9000, jiggawatts=9)
     state = play(state, *["play Rift Scout"] * 4)
-    assert_illegal(state, "play Rift Scout", "GS-3.5", "already shows 4 Rift Scout; a fifth copy", "GS-3.1")
+    assert_illegal(
+        state, "play Rift Scout", "GS-3.5", "already shows 4 Rift Scout; a fifth copy", "GS-3.1"
+    )
     state = play(state, *["play Supply Drop"] * 4)
     assert_illegal(state, "play Supply Drop", "GS-3.5", "GS-3.2")
     state = resources_of(state, "p1", hand=side(state, "p1").hand.put_unseen(5))
@@ -95,14 +108,17 @@ def test_gs_3_5_a_sealed_list_limits_copies_like_no_list_until_opened() -> None:
     sealed = seal(DECK, SALT)
     state = started({"p1": sealed})
     knowledge = RULES.deck_knowledge(state, "p1")
-    assert knowledge is not None and knowledge.sealed == sealed.commitment and knowledge.listed is None
+    assert (
+        knowledge is not None and knowledge.sealed == sealed.commitment and knowledge.listed is None
+    )
     assert side(state, "p1").deck.count == 40 - 8
     state = resources_of(state, "p1", gas=9000)
     state = play(state, "play Static Medic")  # not on the hidden list, but nobody can tell yet
     knowledge = RULES.deck_knowledge(state, "p1")
     assert knowledge is not None
     assert knowledge.check_open(DECK, SALT, "REF-5.3").violations[0].reason == (
-        "cards p1 showed in play are not in the sealed list: 1 Static Medic")
+        "cards p1 showed in play are not in the sealed list: 1 Static Medic"
+    )
 
 
 def test_gs_3_5_an_opened_sealed_list_is_checked_from_then_on() -> None:
@@ -122,7 +138,9 @@ def test_gs_3_5_a_card_revealed_from_the_deck_by_adjustment_is_checked_too() -> 
     assert change_verdict(state, "move p1 deck>hand Static Medic").violations[0].clause == "GS-3.5"
     state = adjust(state, "move p1 deck>hand Vesper the Undying")
     verdict = change_verdict(state, "move p1 deck>discard Vesper the Undying")
-    assert verdict.violations[0].clause == "GS-3.5" and "the only copy" in verdict.violations[0].reason
+    assert (
+        verdict.violations[0].clause == "GS-3.5" and "the only copy" in verdict.violations[0].reason
+    )
 
 
 def test_gs_i_27_a_card_put_back_into_the_deck_may_be_shown_again() -> None:
@@ -143,4 +161,6 @@ def test_a_known_card_in_hand_is_played_without_counting_a_new_copy() -> None:
     state = resources_of(state, "p1", gas=5000, jiggawatts=2)
     state = play(state, "play Vesper the Undying")
     knowledge = side(state, "p1").knowledge
-    assert knowledge.seen.count("Vesper the Undying") == 1 and side(state, "p1").hand.known.total == 0
+    assert (
+        knowledge.seen.count("Vesper the Undying") == 1 and side(state, "p1").hand.known.total == 0
+    )

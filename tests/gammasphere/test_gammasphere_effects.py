@@ -231,7 +231,9 @@ def test_gs_9_4_moving_cards_between_zones() -> None:
     assert state.field[-1].card == "Gamma Trooper" and state.field[-1].mode == "attack"
     hand = side(state, "p1").hand
     state = adjust(state, "move p1 hand>deck")
-    assert side(state, "p1").hand.count == hand.count - 1 and side(state, "p1").hand.known.total == 0
+    assert (
+        side(state, "p1").hand.count == hand.count - 1 and side(state, "p1").hand.known.total == 0
+    )
     assert side(state, "p1").knowledge.seen.count("Plasma Blade") == 0
 
 
@@ -256,7 +258,9 @@ def test_gs_9_5_changing_attack_defense_and_level() -> None:
     state, wall = put(state, "p1", "Bastion Wall")
     state, pylon = put(state, "p1", "Pylon")
     state, blade = put(state, "p1", "Plasma Blade", carrier=trooper)
-    state = adjust(state, f"stat #{trooper} attack +300; stat #{wall} defense -500; stat #{blade} attack +100")
+    state = adjust(
+        state, f"stat #{trooper} attack +300; stat #{wall} defense -500; stat #{blade} attack +100"
+    )
     assert attack_of(state, entity(state, trooper)) == 1200 + 300 + 500 + 100
     assert defense_of(state, entity(state, wall)) == 1500
     state = adjust(state, f"stat #{trooper} attack =1000")
@@ -273,7 +277,11 @@ def test_gs_9_5_changing_attack_defense_and_level() -> None:
 def test_gs_9_6_changing_gas_power_and_jiggawatts() -> None:
     state = started({"p1": DECK})
     state = adjust(state, "resource p2 gas +200; resource p1 jiggawatts +1; resource p2 pl -100")
-    assert (side(state, "p2").gas, side(state, "p1").jiggawatts, side(state, "p2").power) == (3200, 1, 8900)
+    assert (side(state, "p2").gas, side(state, "p1").jiggawatts, side(state, "p2").power) == (
+        3200,
+        1,
+        8900,
+    )
     state = play(state, "play Supply Drop")
     assert side(state, "p1").jiggawatts == 0
     refused(state, "resource p1 mana +1", "GS-9.6", "no resource 'mana'")

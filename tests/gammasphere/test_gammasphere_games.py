@@ -35,9 +35,14 @@ def start(game: dict[str, Any]) -> GammasphereState:
     options = dict(game["options"])
     if "catalog_file" in game:
         options["catalog"] = (FIXTURES / game["catalog_file"]).read_text()
-    setup = RULES.resolve_setup(Setup(
-        players=tuple(Player(s, n) for s, n in game["players"].items()),
-        ruleset=game["ruleset"], variants=game["variants"], options=options))
+    setup = RULES.resolve_setup(
+        Setup(
+            players=tuple(Player(s, n) for s, n in game["players"].items()),
+            ruleset=game["ruleset"],
+            variants=game["variants"],
+            options=options,
+        )
+    )
     decks: dict[str, Deck] = {}
     for seat, text in game["decks"].items():
         decklist = parse_decklist(text)
@@ -58,7 +63,10 @@ def replay(game: dict[str, Any], upto: int | None = None) -> GammasphereState:
             continue
         if isinstance(entry, dict):
             verdict = RULES.check(state, RULES.parse(entry["reject"]), entry.get("seat"))
-            assert not verdict.legal and verdict.violations[0].clause == entry["clause"], (number, verdict)
+            assert not verdict.legal and verdict.violations[0].clause == entry["clause"], (
+                number,
+                verdict,
+            )
             continue
         seat, _, text = entry.rpartition(": ")
         action = RULES.parse(text)
@@ -83,15 +91,29 @@ def test_fixture_game_replays_to_its_recorded_result(path: Path) -> None:
     out = RULES.outcome(state)
     expected = game["expected"]
     assert (out.status, out.winner, out.clause, out.result, out.reason) == (
-        expected["status"], expected["winner"], expected["clause"], expected["result"], expected["reason"])
+        expected["status"],
+        expected["winner"],
+        expected["clause"],
+        expected["result"],
+        expected["reason"],
+    )
     for seat, own in zip(("p1", "p2"), state.sides, strict=True):
         final = game["final"][seat]
         assert (own.power, own.gas, own.hand.count, own.deck.count, list(own.discard)) == (
-            final["power"], final["gas"], final["hand"], final["deck"], final["discard"]), seat
+            final["power"],
+            final["gas"],
+            final["hand"],
+            final["deck"],
+            final["discard"],
+        ), seat
     field = []
     for entity in state.field:
-        row: dict[str, Any] = {"id": entity.id, "card": entity.card, "owner": ("p1", "p2")[entity.owner],
-                               "tapped": entity.tapped}
+        row: dict[str, Any] = {
+            "id": entity.id,
+            "card": entity.card,
+            "owner": ("p1", "p2")[entity.owner],
+            "tapped": entity.tapped,
+        }
         expected_row: dict[str, Any] = next((r for r in game["field"] if r["id"] == entity.id), {})
         if "mode" in expected_row:
             row["mode"] = entity.mode

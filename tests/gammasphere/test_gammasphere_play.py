@@ -41,7 +41,9 @@ def test_gs_2_7_and_gs_6_3_jiggawatts_are_paid_by_tapping_untapped_pylons() -> N
     state = play(state, "play Supply Drop")
     assert entity(state, second).tapped
     state, foe = put(state, "p2", "Gamma Trooper")
-    assert_illegal(state, f"play Solar Flare on #{foe}", "GS-6.3", "2 jiggawatts; p1 has 0 untapped pylons")
+    assert_illegal(
+        state, f"play Solar Flare on #{foe}", "GS-6.3", "2 jiggawatts; p1 has 0 untapped pylons"
+    )
 
 
 def test_gs_6_8_pylons_are_constructed_for_100_gas_and_other_cards_are_played() -> None:
@@ -83,7 +85,9 @@ def test_gs_6_1_a_card_comes_from_a_hand_that_can_hold_it() -> None:
     emptied = resources_of(state, "p1", hand=hand.take_unseen(hand.count))
     assert_illegal(emptied, "play Gamma Trooper", "GS-6.1", "p1's hand is empty")
     known = resources_of(state, "p1", hand=type(hand)("p1").put_known("Rift Scout"))
-    assert_illegal(known, "play Gamma Trooper", "GS-6.1", "every card p1 holds is known (1 Rift Scout)")
+    assert_illegal(
+        known, "play Gamma Trooper", "GS-6.1", "every card p1 holds is known (1 Rift Scout)"
+    )
     assert_legal(known, "play Rift Scout")
 
 
@@ -120,7 +124,9 @@ def test_gs_3_1_a_unique_entity_may_have_four_copies_in_the_deck() -> None:
 def test_gs_6_6_a_character_enters_in_the_chosen_mode_attack_by_default() -> None:
     state = started({"p1": DECK})
     assert Play("Gamma Trooper", "defense") in RULES.legal_actions(state)
-    state = play(state, "play Gamma Trooper", "play Gamma Trooper (defense)", "play Gamma Trooper (attack)")
+    state = play(
+        state, "play Gamma Trooper", "play Gamma Trooper (defense)", "play Gamma Trooper (attack)"
+    )
     assert [e.mode for e in state.field] == ["attack", "defense", "attack"]
     assert [e.level for e in state.field] == [3, 3, 3]
     assert_illegal(state, "play Gas Refinery (defense)", "GS-N.3", "only characters take a mode")
@@ -146,7 +152,9 @@ def test_gs_2_6_only_a_weapon_that_allows_it_goes_on_a_building_with_its_defense
     state = started({"p2": OTHER})
     state = play(state, "end", "draw", seat=None)
     state, wall = put(state, "p2", "Bastion Wall")
-    assert_illegal(state, f"play Gauss Repeater on #{wall}", "GS-2.6", "cannot be carried by a building")
+    assert_illegal(
+        state, f"play Gauss Repeater on #{wall}", "GS-2.6", "cannot be carried by a building"
+    )
     state = play(state, f"play Aegis Plating on #{wall}")
     assert defense_of(state, entity(state, wall)) == 2000 + 600
     assert attack_of(state, entity(state, wall)) == 0
@@ -194,7 +202,9 @@ def test_gs_6_9_only_own_cards_with_an_activated_effect_activate() -> None:
     assert_illegal(state, f"activate #{warden}", "GS-6.3", "1 jiggawatts")
     state = resources_of(state, "p1", gas=50)
     state, tower = put(state, "p1", "Signal Tower")
-    assert_illegal(state, f"activate #{tower}", "GS-6.2", "Signal Tower's effect costs 100 gas; p1 has 50")
+    assert_illegal(
+        state, f"activate #{tower}", "GS-6.2", "Signal Tower's effect costs 100 gas; p1 has 50"
+    )
 
 
 def test_gs_i_13_tapping_for_an_effect_keeps_the_mode_and_blocks_attacks_and_switches() -> None:
@@ -223,7 +233,9 @@ def test_gs_6_10_untapped_own_characters_switch_to_the_other_mode() -> None:
 
 def test_gs_i_26_a_character_may_switch_several_times_in_the_turn_it_arrives() -> None:
     state = started({"p1": DECK})
-    state = play(state, "play Gamma Trooper", "switch #1 defense", "switch #1 attack", "switch #1 defense")
+    state = play(
+        state, "play Gamma Trooper", "switch #1 defense", "switch #1 attack", "switch #1 defense"
+    )
     assert entity(state, 1).mode == "defense"
 
 
@@ -237,7 +249,9 @@ def test_gs_i_17_a_character_may_attack_in_the_turn_it_arrives() -> None:
 def test_gs_n_3_a_target_for_a_card_with_nothing_to_aim_is_illegal() -> None:
     state = started({"p1": DECK})
     state, foe = put(state, "p2", "Gamma Trooper")
-    assert_illegal(state, f"play Gamma Trooper on #{foe}", "GS-N.3", "no effect that takes a target")
+    assert_illegal(
+        state, f"play Gamma Trooper on #{foe}", "GS-N.3", "no effect that takes a target"
+    )
 
 
 def test_the_catalog_cost_text_of_a_card_is_in_the_rejection() -> None:

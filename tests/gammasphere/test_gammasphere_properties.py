@@ -37,20 +37,40 @@ from referee.rulebook import find_clause
 from tests.gammasphere.helpers import DECK, OTHER, RULES, decklist, new_game
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SMALL = decklist("6 Pylon\n2 Gamma Trooper\n1 Rift Scout\n1 Supply Drop\n1 Plasma Blade\n1 Solar Flare")
+SMALL = decklist(
+    "6 Pylon\n2 Gamma Trooper\n1 Rift Scout\n1 Supply Drop\n1 Plasma Blade\n1 Solar Flare"
+)
 DECK_CHOICES: list[dict[str, Deck]] = [
-    {}, {"p1": DECK, "p2": OTHER}, {"p1": OTHER}, {"p2": seal(DECK, "x" * 16)}, {"p1": SMALL, "p2": SMALL},
+    {},
+    {"p1": DECK, "p2": OTHER},
+    {"p1": OTHER},
+    {"p2": seal(DECK, "x" * 16)},
+    {"p1": SMALL, "p2": SMALL},
 ]
 VARIANT_CHOICES: list[dict[str, str]] = [
-    {}, {"direct_attack": "yes", "defender_loses": "yes"}, {"attack_taps": "no", "attack_tie": "neither"},
+    {},
+    {"direct_attack": "yes", "defender_loses": "yes"},
+    {"attack_taps": "no", "attack_tie": "neither"},
     {"empty_deck": "lose", "first_draw": "no"},
 ]
 ADJUSTMENTS = [
-    "draw {seat} 1", "move {seat} deck>hand", "move {seat} hand>deck", "move {seat} field>hand #{id}",
-    "move {seat} field>discard #{id}", "move {seat} discard>hand {discard}", "move {seat} hand>discard {card}",
-    "move {seat} deck>field {card}", "stat #{id} level +1", "stat #{id} attack -300", "stat #{id} defense =0",
-    "resource {seat} gas +200", "resource {seat} power -1500", "resource {seat} jiggawatts +1",
-    "tap #{id}", "untap #{id}", "destroy #{id}",
+    "draw {seat} 1",
+    "move {seat} deck>hand",
+    "move {seat} hand>deck",
+    "move {seat} field>hand #{id}",
+    "move {seat} field>discard #{id}",
+    "move {seat} discard>hand {discard}",
+    "move {seat} hand>discard {card}",
+    "move {seat} deck>field {card}",
+    "stat #{id} level +1",
+    "stat #{id} attack -300",
+    "stat #{id} defense =0",
+    "resource {seat} gas +200",
+    "resource {seat} power -1500",
+    "resource {seat} jiggawatts +1",
+    "tap #{id}",
+    "untap #{id}",
+    "destroy #{id}",
 ]
 
 
@@ -60,12 +80,19 @@ def random_change(state: GammasphereState, rnd: random.Random) -> Change:
     ids = [e.id for e in state.field] or [1]
     discard = state.sides[index].discard or ("Pylon",)
     template = rnd.choice(ADJUSTMENTS)
-    return parse_change(template.format(seat=seat, id=rnd.choice(ids), discard=rnd.choice(discard),
-                                        card=rnd.choice(state.cards.catalog.cards).name))
+    return parse_change(
+        template.format(
+            seat=seat,
+            id=rnd.choice(ids),
+            discard=rnd.choice(discard),
+            card=rnd.choice(state.cards.catalog.cards).name,
+        )
+    )
 
 
-def walk(seed: int, steps: int, decks: dict[str, Deck], variants: dict[str, str]) -> Iterator[
-        tuple[GammasphereState, GammasphereAction | Change | None, str | None]]:
+def walk(
+    seed: int, steps: int, decks: dict[str, Deck], variants: dict[str, str]
+) -> Iterator[tuple[GammasphereState, GammasphereAction | Change | None, str | None]]:
     """States of a random game, each with the entry or change that led to it."""
     rnd = random.Random(seed)
     state = new_game(decks, None, **variants)
@@ -90,8 +117,12 @@ def walk(seed: int, steps: int, decks: dict[str, Deck], variants: dict[str, str]
 
 @st.composite
 def games(draw: st.DrawFn) -> tuple[int, int, dict[str, Deck], dict[str, str]]:
-    return (draw(st.integers(0, 2**32 - 1)), draw(st.integers(0, 160)), draw(st.sampled_from(DECK_CHOICES)),
-            draw(st.sampled_from(VARIANT_CHOICES)))
+    return (
+        draw(st.integers(0, 2**32 - 1)),
+        draw(st.integers(0, 160)),
+        draw(st.sampled_from(DECK_CHOICES)),
+        draw(st.sampled_from(VARIANT_CHOICES)),
+    )
 
 
 @st.composite
@@ -105,7 +136,12 @@ def positions(draw: st.DrawFn) -> GammasphereState:
 
 def cards_held(state: GammasphereState, index: int) -> int:
     own = state.sides[index]
-    return own.hand.count + own.deck.count + len(own.discard) + sum(1 for e in state.field if e.owner == index)
+    return (
+        own.hand.count
+        + own.deck.count
+        + len(own.discard)
+        + sum(1 for e in state.field if e.owner == index)
+    )
 
 
 def assert_invariants(state: GammasphereState, sizes: tuple[int, int]) -> None:
@@ -134,7 +170,8 @@ def assert_invariants(state: GammasphereState, sizes: tuple[int, int]) -> None:
 @SETTINGS
 @given(games())
 def test_random_legal_play_keeps_the_invariants_and_never_mutates_its_input(
-        game: tuple[int, int, dict[str, Deck], dict[str, str]]) -> None:
+    game: tuple[int, int, dict[str, Deck], dict[str, str]],
+) -> None:
     seed, steps, decks, variants = game
     previous: GammasphereState | None = None
     sizes: tuple[int, int] = (0, 0)
@@ -143,7 +180,9 @@ def test_random_legal_play_keeps_the_invariants_and_never_mutates_its_input(
             sizes = (cards_held(state, 0), cards_held(state, 1))
         else:
             snapshot = msgspec.json.encode(msgspec.to_builtins(previous))
-            if isinstance(step, Draw | Play | Construct | Attack | Switch | Activate | Discard | End):
+            if isinstance(
+                step, Draw | Play | Construct | Attack | Switch | Activate | Discard | End
+            ):
                 assert RULES.check(previous, step, seat).legal
                 again = RULES.apply(previous, step, seat)
             else:
@@ -161,7 +200,9 @@ def test_random_legal_play_keeps_the_invariants_and_never_mutates_its_input(
 
 @SETTINGS
 @given(positions())
-def test_every_listed_entry_passes_check_and_reads_back_from_its_notation(state: GammasphereState) -> None:
+def test_every_listed_entry_passes_check_and_reads_back_from_its_notation(
+    state: GammasphereState,
+) -> None:
     for seat in sorted(RULES.to_act(state)):
         listed = RULES.legal_actions(state, seat)
         assert len(set(listed)) == len(listed)
@@ -169,7 +210,9 @@ def test_every_listed_entry_passes_check_and_reads_back_from_its_notation(state:
             assert RULES.check(state, action, seat).legal, (RULES.notation(action), seat)
             text = RULES.notation(action)
             assert RULES.parse(text) == action
-            assert RULES.check(state, RULES.parse("  " + text.upper()), seat).legal  # GS-N.2: any case
+            assert RULES.check(
+                state, RULES.parse("  " + text.upper()), seat
+            ).legal  # GS-N.2: any case
 
 
 def near_misses(state: GammasphereState) -> list[GammasphereAction]:
@@ -198,7 +241,9 @@ def unlisted_spelling(state: GammasphereState, action: GammasphereAction) -> boo
         return True
     if isinstance(action, Play) and action.target:
         card = state.cards.by_name.get(state.cards.canonical(action.card) or "")
-        return card is not None and card.kind != "weapon" and card.plays_effect and card.effect is None
+        return (
+            card is not None and card.kind != "weapon" and card.plays_effect and card.effect is None
+        )
     if isinstance(action, Activate) and action.target:
         entity = next((e for e in state.field if e.id == action.entity), None)
         return entity is not None and state.cards[entity.card].effect is None
@@ -229,15 +274,22 @@ def test_no_view_shows_another_seats_secrets(state: GammasphereState) -> None:
         for viewer in ("public", "p1", "p2"):
             if viewer == seat:
                 continue
-            shown = RULES.render(state, viewer) + msgspec.json.encode(RULES.observe(state, viewer)).decode()
+            shown = (
+                RULES.render(state, viewer)
+                + msgspec.json.encode(RULES.observe(state, viewer)).decode()
+            )
             assert not [name for name in hidden if name in shown], (seat, viewer)
 
 
-names = st.sampled_from([c.name for c in new_game().cards.catalog.cards] + ["Hut on 4", "Odd Name Z"])
+names = st.sampled_from(
+    [c.name for c in new_game().cards.catalog.cards] + ["Hut on 4", "Odd Name Z"]
+)
 numbers = st.integers(1, 10**6)
 ACTIONS: Any = st.one_of(
     st.builds(Draw, st.integers(1, 99)),
-    st.builds(Play, names, st.sampled_from(["", "attack", "defense"]), st.one_of(st.just(0), numbers)),
+    st.builds(
+        Play, names, st.sampled_from(["", "attack", "defense"]), st.one_of(st.just(0), numbers)
+    ),
     st.builds(Construct, names),
     st.builds(Attack, numbers, st.one_of(st.just(0), numbers)),
     st.builds(Switch, numbers, st.sampled_from(["attack", "defense"])),

@@ -45,8 +45,15 @@ def test_interpretations_are_exactly_section_gs_i() -> None:
 def test_every_variant_option_names_an_interpretation_clause_with_that_variant() -> None:
     book = load_rulebook("gammasphere")
     keys = {v.key for v in GammasphereRules.variant_options}
-    assert keys == {"deck_limits", "first_draw", "empty_deck", "attack_taps", "attack_tie",
-                    "defender_loses", "direct_attack"}
+    assert keys == {
+        "deck_limits",
+        "first_draw",
+        "empty_deck",
+        "attack_taps",
+        "attack_tie",
+        "defender_loses",
+        "direct_attack",
+    }
     for option in GammasphereRules.variant_options:
         clause = book.get(option.clause)
         assert clause.kind == "interpretation"
@@ -71,7 +78,9 @@ def test_every_clause_id_is_mentioned_in_the_gammasphere_tests() -> None:
     assert clauses_not_tested("gammasphere", HERE, __file__) == []
 
 
-@pytest.mark.skipif(not SOURCES[0].exists(), reason="the published rules text is not beside the project")
+@pytest.mark.skipif(
+    not SOURCES[0].exists(), reason="the published rules text is not beside the project"
+)
 def test_rulebook_restates_rather_than_copies_the_rules_text() -> None:
     """No run of seven words in a clause is taken verbatim from the published text."""
     assert copied_from("gammasphere", SOURCES) == {}

@@ -107,8 +107,15 @@ def test_gs_5_3_and_gs_i_6_pylons_and_all_other_cards_untap_when_their_turn_begi
 
 def test_gs_5_4_the_main_phase_allows_any_number_of_plays_in_any_order() -> None:
     state = started({"p1": DECK})
-    state = play(state, "construct Pylon", "play Gamma Trooper", "construct Pylon", "play Rift Scout (defense)",
-                 "switch #2 defense", "switch #2 attack")
+    state = play(
+        state,
+        "construct Pylon",
+        "play Gamma Trooper",
+        "construct Pylon",
+        "play Rift Scout (defense)",
+        "switch #2 defense",
+        "switch #2 attack",
+    )
     assert [e.card for e in state.field] == ["Pylon", "Gamma Trooper", "Pylon", "Rift Scout"]
 
 
@@ -121,8 +128,13 @@ def test_gs_5_5_end_passes_the_turn_to_the_opponent() -> None:
 
 def test_gs_5_6_a_turn_ending_above_ten_cards_discards_named_cards_down_to_ten() -> None:
     state = started({"p1": DECK})
-    state = msgspec.structs.replace(state, sides=(
-        msgspec.structs.replace(side(state, "p1"), hand=side(state, "p1").hand.put_unseen(4)), side(state, "p2")))
+    state = msgspec.structs.replace(
+        state,
+        sides=(
+            msgspec.structs.replace(side(state, "p1"), hand=side(state, "p1").hand.put_unseen(4)),
+            side(state, "p2"),
+        ),
+    )
     assert side(state, "p1").hand.count == 12
     assert_illegal(state, "discard Pylon", "GS-5.6", "only when a turn ends")
     state = play(state, "end")
@@ -221,7 +233,10 @@ def test_gs_i_21_the_jiggawatt_pool_is_spent_first_and_lapses_when_the_turn_ends
     state, pylon = put(state, "p1", "Pylon")
     state = resources_of(state, "p1", jiggawatts=1)
     state = play(state, "play Ion Lancer")
-    assert side(state, "p1").jiggawatts == 0 and not next(e for e in state.field if e.id == pylon).tapped
+    assert (
+        side(state, "p1").jiggawatts == 0
+        and not next(e for e in state.field if e.id == pylon).tapped
+    )
     state = resources_of(state, "p1", jiggawatts=2)
     state = play(state, "end")
     assert side(state, "p1").jiggawatts == 0

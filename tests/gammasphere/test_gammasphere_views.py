@@ -14,7 +14,9 @@ VIEWERS = ("referee", "public", "p1", "p2")
 
 def board() -> GammasphereState:
     state = started({"p1": DECK, "p2": OTHER})
-    state = play(state, "construct Pylon", "play Gamma Trooper (defense)", "play Plasma Blade on #2", "end")
+    state = play(
+        state, "construct Pylon", "play Gamma Trooper (defense)", "play Plasma Blade on #2", "end"
+    )
     state = play(state, "draw")
     state, _ = put(state, "p2", "Shale Golem", level=8)
     return state
@@ -88,5 +90,8 @@ def test_the_opening_and_the_end_are_described() -> None:
     assert "Opening hands: p1 and p2 to draw 7; p1 plays first" in RULES.render(opening)
     over = adjust(state, "resource p1 power -9000")
     assert "Game over: p2 wins (GS-8.1: p1's power level reached 0)" in RULES.render(over)
-    assert RULES.observe(over)["over"] == {"winner": "p2", "clause": "GS-8.1",
-                                           "reason": "p1's power level reached 0"}
+    assert RULES.observe(over)["over"] == {
+        "winner": "p2",
+        "clause": "GS-8.1",
+        "reason": "p1's power level reached 0",
+    }

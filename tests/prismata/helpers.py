@@ -22,10 +22,14 @@ UnitSpec = str | tuple[str, dict[str, Any]]
 
 
 def setup(units: Sequence[str] = (), ruleset: str = LIVE, **variants: str) -> Setup:
-    return Setup(players=PLAYERS, ruleset=ruleset, variants=dict(variants), options={"units": list(units)})
+    return Setup(
+        players=PLAYERS, ruleset=ruleset, variants=dict(variants), options={"units": list(units)}
+    )
 
 
-def new_game(units: Sequence[str] = ("Wall",), ruleset: str = LIVE, **variants: str) -> PrismataState:
+def new_game(
+    units: Sequence[str] = ("Wall",), ruleset: str = LIVE, **variants: str
+) -> PrismataState:
     randoms = [u for u in units if not load_catalog(ruleset).units[u].base]
     return RULES.initial_state(setup(randoms, ruleset, **variants))
 
@@ -34,8 +38,13 @@ def make_unit(uid: int, owner: int, spec: UnitSpec, ruleset: str = LIVE) -> Unit
     kind, extra = (spec, {}) if isinstance(spec, str) else spec
     utype = load_catalog(ruleset).units[kind]
     fields: dict[str, Any] = {
-        "id": uid, "owner": owner, "kind": kind, "health": utype.health, "lifespan": utype.lifespan,
-        "stamina": utype.stamina, "status": "ready" if utype.click is not None else "idle",
+        "id": uid,
+        "owner": owner,
+        "kind": kind,
+        "health": utype.health,
+        "lifespan": utype.lifespan,
+        "stamina": utype.stamina,
+        "status": "ready" if utype.click is not None else "idle",
     }
     fields.update(extra)
     return Unit(**fields)
@@ -65,7 +74,13 @@ def scenario(
             units[uid] = make_unit(uid, owner, spec, ruleset)
             uid += 1
     return msgspec.structs.replace(
-        base, units=units, dead={}, next_id=uid, res=(res1, res2), active=active, phase=phase,
+        base,
+        units=units,
+        dead={},
+        next_id=uid,
+        res=(res1, res2),
+        active=active,
+        phase=phase,
     )
 
 

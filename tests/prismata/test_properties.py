@@ -39,7 +39,12 @@ def _simple_candidates(state: PrismataState) -> list[PrismataAction]:
         if u.owner == state.active:
             out.append(Block(u.id))
             ability = utype.click
-            if ability is not None and not ability.consume and ability.target is None and not ability.effect.destroy:
+            if (
+                ability is not None
+                and not ability.consume
+                and ability.target is None
+                and not ability.effect.destroy
+            ):
                 out.append(Click(u.id))
         else:
             out.append(Breach(u.id))

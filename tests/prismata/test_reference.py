@@ -85,5 +85,9 @@ def test_units_table_lists_display_names() -> None:
     rows = units_table("prismata/2026-03")
     assert len(rows) == 116
     tarsier = next(r for r in rows if r["name"] == "Tarsier")
-    assert tarsier["internal"] == "Tesla Tower" and tarsier["cost"] == "4C" and tarsier["build_time"] == 2
+    assert (
+        tarsier["internal"] == "Tesla Tower"
+        and tarsier["cost"] == "4C"
+        and tarsier["build_time"] == 2
+    )
     assert len(units_table("prismata/2020")) > 90

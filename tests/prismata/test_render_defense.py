@@ -9,7 +9,10 @@ from pathlib import Path
 from referee.games.prismata import PrismataRules
 from referee.games.prismata.reference import ReferenceImport
 
-GAME = Path(__file__).resolve().parents[2] / "fixtures/prismata/reference/live-2026-03/pp8_002_seed11002.json.gz"
+GAME = (
+    Path(__file__).resolve().parents[2]
+    / "fixtures/prismata/reference/live-2026-03/pp8_002_seed11002.json.gz"
+)
 
 
 def test_pm_4_1_render_shows_incoming_damage_in_defense() -> None:

@@ -19,8 +19,10 @@ def _test_sources() -> str:
 def test_every_clause_is_cited_by_a_test() -> None:
     text = _test_sources()
     spelled = set(re.findall(r"PM-[0-9NI]+\.[0-9]+", text))
-    named = {m.replace("_", "-", 1).replace("_", ".", 1).replace("_", ".")
-             for m in re.findall(r"PM_[0-9NI]+_[0-9]+", text)}
+    named = {
+        m.replace("_", "-", 1).replace("_", ".", 1).replace("_", ".")
+        for m in re.findall(r"PM_[0-9NI]+_[0-9]+", text)
+    }
     cited = spelled | named
     missing = [c for c in load_rulebook("prismata").ids() if c not in cited]
     assert not missing, f"clauses without a test: {missing}"

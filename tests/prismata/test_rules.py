@@ -141,8 +141,13 @@ def test_PM_3_1_start_of_turn_resets_energy_blue_red_attack() -> None:
 def test_PM_3_2_upkeep_lifespan_exhaust_construction_regen() -> None:
     s = scenario(
         ["Wall"],
-        [("Doomed Drone", {"lifespan": 1}), ("Doomed Drone", {"lifespan": 3}),
-         ("Pixie", {"exhaust": 2}), ("Wall", {"build": 2}), ("Xaetron", {"health": 10})],
+        [
+            ("Doomed Drone", {"lifespan": 1}),
+            ("Doomed Drone", {"lifespan": 3}),
+            ("Pixie", {"exhaust": 2}),
+            ("Wall", {"build": 2}),
+            ("Xaetron", {"health": 10}),
+        ],
     )
     s = act(s, "end")
     kinds = {u.id: u for u in s.units.values()}
@@ -165,7 +170,9 @@ def test_PM_3_3_units_finishing_construction_act_this_turn() -> None:
 def test_PM_3_4_start_of_turn_effects() -> None:
     s = scenario(["Wall"], ["Gauss Charge", "Chrono Filter", "Engineer", "Gauss Fabricator"])
     s = act(s, "end")
-    assert s.res[1].attack == 1 and s.res[1].blue == 1 and s.res[1].red == 1 and s.res[1].energy == 1
+    assert (
+        s.res[1].attack == 1 and s.res[1].blue == 1 and s.res[1].red == 1 and s.res[1].energy == 1
+    )
     assert 2 not in s.units  # Gauss Charge sacrificed itself
     assert s.units[3].exhaust == 2  # Chrono Filter rests
     cannons = [u for u in s.units.values() if u.kind == "Gauss Cannon"]
@@ -196,9 +203,17 @@ def test_PM_4_1_defense_cannot_end_before_damage_is_absorbed() -> None:
 def test_PM_4_2_who_can_block() -> None:
     s = scenario(
         ["Wall"],
-        [("Steelsplitter", {"status": "used"}), ("Wall", {"build": 1}), ("Wall", {"exhaust": 1}),
-         ("Wall", {"chill": 3}), "Wall", "Tarsier"],
-        res1=Res(attack=1), active=1, phase="defense",
+        [
+            ("Steelsplitter", {"status": "used"}),
+            ("Wall", {"build": 1}),
+            ("Wall", {"exhaust": 1}),
+            ("Wall", {"chill": 3}),
+            "Wall",
+            "Tarsier",
+        ],
+        res1=Res(attack=1),
+        active=1,
+        phase="defense",
     )
     for uid in (2, 3, 4, 5, 7):
         assert "PM-4.2" in refused(s, f"block #{uid}")
@@ -250,8 +265,15 @@ def test_PM_5_3_consumed_units_are_named_and_must_be_ready() -> None:
 
 
 def test_PM_5_4_click_abilities() -> None:
-    s = scenario([("Rhino", {"stamina": 1}), ("Rhino", {"stamina": 0}), ("Cryo Ray", {"health": 0}),
-                  ("Wall", {"fresh": True})], ["Wall"])
+    s = scenario(
+        [
+            ("Rhino", {"stamina": 1}),
+            ("Rhino", {"stamina": 0}),
+            ("Cryo Ray", {"health": 0}),
+            ("Wall", {"fresh": True}),
+        ],
+        ["Wall"],
+    )
     s = act(s, "click #1")
     assert s.units[1].stamina == 0 and s.units[1].status == "used" and s.res[0].attack == 1
     assert "PM-5.4" in refused(s, "click #1")  # once per turn
@@ -287,8 +309,11 @@ def test_PM_5_6_chill_only_on_blockers_and_freezes() -> None:
 
 
 def test_PM_5_7_snipe_conditions() -> None:
-    s = scenario(["Apollo", "Kinetic Driver"], ["Wall", ("Xaetron", {"health": 5}), "Animus"],
-                 res1=Res(gold=5))
+    s = scenario(
+        ["Apollo", "Kinetic Driver"],
+        ["Wall", ("Xaetron", {"health": 5}), "Animus"],
+        res1=Res(gold=5),
+    )
     assert "PM-5.7" in refused(s, "click #1 on #4")  # 5 health
     assert "PM-5.7" in refused(s, "click #2 on #3")  # not an Animus, Blastforge or Conduit
     t = act(s, "click #1 on #3")
@@ -306,8 +331,9 @@ def test_PM_5_7_deadeye_destroys_a_non_blocking_drone() -> None:
 
 
 def test_PM_5_8_undo_a_click() -> None:
-    s = scenario(["Drone", "Pixie", "Shiver Yeti", "Ebb Turbine", "Drone"], ["Wall"],
-                 res1=Res(gold=0))
+    s = scenario(
+        ["Drone", "Pixie", "Shiver Yeti", "Ebb Turbine", "Drone"], ["Wall"], res1=Res(gold=0)
+    )
     s2 = act(s, "click #1", "click #2", "click #3 on #6")
     back = act(s2, "undo #1", "undo #2", "undo #3")
     assert back.res == s.res
@@ -332,8 +358,11 @@ def test_PM_5_9_sell_back_a_purchase() -> None:
 
 
 def test_PM_5_10_units_under_construction_are_out_of_reach() -> None:
-    s = scenario(["Shiver Yeti", "Apollo", "Drone"], [("Wall", {"build": 1}), ("Tarsier", {"build": 1})],
-                 res1=Res(gold=9, blue=1))
+    s = scenario(
+        ["Shiver Yeti", "Apollo", "Drone"],
+        [("Wall", {"build": 1}), ("Tarsier", {"build": 1})],
+        res1=Res(gold=9, blue=1),
+    )
     assert "PM-5.6" in refused(s, "click #1 on #4")
     assert "PM-5.7" in refused(s, "click #2 on #5")
 
@@ -350,7 +379,9 @@ def test_PM_5_11_made_units_arrive_idle_for_the_named_seat() -> None:
     s = scenario(["Valkyrion"], ["Wall"])
     s = act(s, "click #1")
     barriers = [u for u in s.units.values() if u.kind == "Barrier"]
-    assert len(barriers) == 2 and all(b.owner == 1 and b.exhaust == 1 and b.status == "idle" for b in barriers)
+    assert len(barriers) == 2 and all(
+        b.owner == 1 and b.exhaust == 1 and b.status == "idle" for b in barriers
+    )
     assert s.res[0].attack == 4
 
 
@@ -373,7 +404,9 @@ def test_PM_5_13_self_sacrifice_on_click() -> None:
 
 
 def test_PM_6_1_only_built_frontline_units() -> None:
-    s = scenario(["Wall"], ["Wall", ("Galvani Drone", {"build": 1}), "Galvani Drone"], res1=Res(attack=5))
+    s = scenario(
+        ["Wall"], ["Wall", ("Galvani Drone", {"build": 1}), "Galvani Drone"], res1=Res(attack=5)
+    )
     assert "PM-6.1" in refused(s, "hit #2")
     assert "PM-6.1" in refused(s, "hit #3")
     assert "PM-6.1" in refused(s, "hit #1")
@@ -414,7 +447,9 @@ def test_PM_7_2_breach_needs_enough_attack_unless_fragile() -> None:
 
 
 def test_PM_7_3_construction_only_when_nothing_else() -> None:
-    s = scenario(["Wall"], [("Animus", {"build": 1}), "Tarsier"], res1=Res(attack=3), phase="breach")
+    s = scenario(
+        ["Wall"], [("Animus", {"build": 1}), "Tarsier"], res1=Res(attack=3), phase="breach"
+    )
     assert "PM-7.3" in refused(s, "breach #2")
     s = act(s, "breach #3", "breach #2")
     assert not [u for u in s.units.values() if u.owner == 1]
@@ -488,9 +523,24 @@ def test_PM_9_4_no_actions_after_the_result() -> None:
 # ---------------------------------------------------------------- PM-N
 
 
-@pytest.mark.parametrize("text", ["", "fly #1", "buy", "buy Nothing", "click", "click x", "click #1 on",
-                                  "click #1 eat #2", "buy Wall consume", "end now", "block #0",
-                                  "block #1 #2", "undo"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "fly #1",
+        "buy",
+        "buy Nothing",
+        "click",
+        "click x",
+        "click #1 on",
+        "click #1 eat #2",
+        "buy Wall consume",
+        "end now",
+        "block #0",
+        "block #1 #2",
+        "undo",
+    ],
+)
 def test_PM_N_1_unreadable_text_is_rejected(text: str) -> None:
     with pytest.raises(ActionSyntaxError) as info:
         RULES.parse(text)
@@ -501,8 +551,18 @@ def test_PM_N_2_canonical_round_trip_and_lenient_input() -> None:
     assert RULES.parse("  BUY   vivid drone  CONSUME 3 #5 ") == Buy("Vivid Drone", (3, 5))
     assert RULES.notation(Buy("Vivid Drone", (3, 5))) == "buy Vivid Drone consume #3 #5"
     assert RULES.parse("Click #4 ON 9") == Click(4, 9)
-    for text in ("buy Wall", "click #4 on #9 consume #2", "undo #1", "sell #2", "block #3", "hit #4",
-                 "breach #5", "unbreach #6", "end", "click #7 consume #1 #2"):
+    for text in (
+        "buy Wall",
+        "click #4 on #9 consume #2",
+        "undo #1",
+        "sell #2",
+        "block #3",
+        "hit #4",
+        "breach #5",
+        "unbreach #6",
+        "end",
+        "click #7 consume #1 #2",
+    ):
         assert RULES.notation(RULES.parse(text)) == text
     assert RULES.parse("end") == End()
 
@@ -516,7 +576,12 @@ def test_PM_I_1_supply_variant_listed() -> None:
 
 
 def test_PM_I_2_bought_makes_construct_clicked_makes_exhaust() -> None:
-    s = scenario([("Xaetron", {"health": 12})], ["Wall"], res1=Res(gold=11, blue=1, green=2), offer=["Tesla Coil"])
+    s = scenario(
+        [("Xaetron", {"health": 12})],
+        ["Wall"],
+        res1=Res(gold=11, blue=1, green=2),
+        offer=["Tesla Coil"],
+    )
     s = act(s, "buy Tesla Coil", "click #1")
     engineers = [u for u in s.units.values() if u.kind == "Engineer"]
     charges = [u for u in s.units.values() if u.kind == "Gauss Charge"]
@@ -572,8 +637,12 @@ def test_PM_I_8_doomed_variant() -> None:
 
 def test_PM_I_9_legal_actions_group_interchangeable_consumption() -> None:
     used = {"status": "used"}
-    s = scenario([("Drone", used), ("Drone", used), ("Drone", used), ("Drone", used)], ["Wall"],
-                 res1=Res(gold=2, energy=2), offer=["Vivid Drone"])
+    s = scenario(
+        [("Drone", used), ("Drone", used), ("Drone", used), ("Drone", used)],
+        ["Wall"],
+        res1=Res(gold=2, energy=2),
+        offer=["Vivid Drone"],
+    )
     buys = [a for a in RULES.legal_actions(s) if isinstance(a, Buy) and a.unit == "Vivid Drone"]
     assert buys == [Buy("Vivid Drone", (1, 2))]
 
@@ -625,8 +694,11 @@ def test_rules_object_is_registered() -> None:
 
 
 def test_render_and_describe_show_the_position() -> None:
-    s = scenario([("Wall", {"chill": 1}), ("Tarsier", {"build": 1}), ("Drone", {"status": "used"})],
-                 [("Conduit", {"health": 2}), ("Pixie", {"exhaust": 1, "status": "idle"})], res1=Res(gold=4, attack=2))
+    s = scenario(
+        [("Wall", {"chill": 1}), ("Tarsier", {"build": 1}), ("Drone", {"status": "used"})],
+        [("Conduit", {"health": 2}), ("Pixie", {"exhaust": 1, "status": "idle"})],
+        res1=Res(gold=4, attack=2),
+    )
     text = RULES.render(s)
     assert "p1 to act, action phase" in text
     assert "p1: gold 4" in text and "attack 2" in text

@@ -26,15 +26,24 @@ def ms(text: str = "") -> Multiset:
     return Multiset.of(motes)
 
 
-def setup(players: int = 3, *, ruleset: str | None = None, options: dict[str, Any] | None = None,
-          **variants: str) -> Setup:
+def setup(
+    players: int = 3,
+    *,
+    ruleset: str | None = None,
+    options: dict[str, Any] | None = None,
+    **variants: str,
+) -> Setup:
     seated = tuple(Player(f"p{i + 1}", NAMES[i]) for i in range(players))
-    return Setup(players=seated, ruleset=ruleset, variants=dict(variants), options=dict(options or {}))
+    return Setup(
+        players=seated, ruleset=ruleset, variants=dict(variants), options=dict(options or {})
+    )
 
 
 def new(players: int = 3, goal: int = 5, starter: str = "p1", **variants: str) -> PrismaticState:
     """The position before the first entry."""
-    return RULES.initial_state(setup(players, options={"goal": str(goal), "starter": starter}, **variants))
+    return RULES.initial_state(
+        setup(players, options={"goal": str(goal), "starter": starter}, **variants)
+    )
 
 
 COMMONS = ("Ember Spark", "Verdant Drop", "Sunset Sky")
@@ -56,7 +65,9 @@ def setup_entries(players: int, starter: str = "p1") -> list[str]:
     return entries
 
 
-def started(players: int = 3, goal: int = 5, starter: str = "p1", **variants: str) -> PrismaticState:
+def started(
+    players: int = 3, goal: int = 5, starter: str = "p1", **variants: str
+) -> PrismaticState:
     """After setup (commons Ember Spark, Verdant Drop, Sunset Sky; the DEALS kept; the CHOICES
     added): round 1, step 1."""
     return play(new(players, goal, starter, **variants), setup_entries(players, starter))
@@ -116,7 +127,9 @@ def edit(state: PrismaticState, seat: str, **fields: Any) -> PrismaticState:
         if key in ("progress", "creation"):
             value = tuple(_held(v) for v in value)
         values[key] = value
-    players = tuple(msgspec.structs.replace(p, **values) if p.seat == seat else p for p in state.players)
+    players = tuple(
+        msgspec.structs.replace(p, **values) if p.seat == seat else p for p in state.players
+    )
     return msgspec.structs.replace(state, players=players)
 
 
@@ -129,7 +142,9 @@ def _held(value: str | tuple[str, str, int] | Held) -> Held:
     return Held(name, ms(motes), prisms)
 
 
-def resolving(state: PrismaticState, seat: str, order: tuple[str, ...] | None = None) -> PrismaticState:
+def resolving(
+    state: PrismaticState, seat: str, order: tuple[str, ...] | None = None
+) -> PrismaticState:
     """``state`` moved to step 3 with ``seat`` resolving."""
     order = order or tuple(p.seat for p in state.players)
     return msgspec.structs.replace(state, step="resolve", order=order, resolver=order.index(seat))

@@ -62,7 +62,9 @@ def test_px_9_3_a_mote_transformation_spends_a_mote_committed_on_that_card() -> 
 def test_px_9_3_a_mote_to_action_needs_the_actions_details() -> None:
     state = table(creation=[("Indigo Pulse", "K", 0)], bag="Y")
     assert_illegal(state, "p1: use Indigo Pulse", "PX-9.3", "use Indigo Pulse: pull")
-    assert_illegal(state, "p1: use Indigo Pulse: steal Glass Kiln", "PX-9.3", "gives the pull action")
+    assert_illegal(
+        state, "p1: use Indigo Pulse: steal Glass Kiln", "PX-9.3", "gives the pull action"
+    )
     state = act(state, "p1: use Indigo Pulse: pull Y to palette")
     assert player(state, "p1").palette == ms("Y") and not player(state, "p1").bag
 
@@ -94,12 +96,17 @@ def test_px_9_7_printed_text_is_recorded_with_a_ruling_request() -> None:
 def test_px_i_5_each_ability_once_a_round() -> None:
     state = table(creation=[("Glass Kiln", "R R", 0)])
     state = act(state, "p1: use Glass Kiln")
-    assert_illegal(state, "p1: use Glass Kiln", "PX-I.5", "already used Glass Kiln's ability this round")
+    assert_illegal(
+        state, "p1: use Glass Kiln", "PX-I.5", "already used Glass Kiln's ability this round"
+    )
 
 
 def test_px_i_5_variant_per_commitment_repeats_transformations_not_additions() -> None:
-    state = table(variants={"ability_uses": "per_commitment"}, prisms=0,
-                  creation=[("Glass Kiln", "R R", 0), "Ember Spark"])
+    state = table(
+        variants={"ability_uses": "per_commitment"},
+        prisms=0,
+        creation=[("Glass Kiln", "R R", 0), "Ember Spark"],
+    )
     state = play(state, ["p1: use Glass Kiln", "p1: use Glass Kiln", "p1: use Ember Spark"])
     assert player(state, "p1").prisms == 2
     assert_illegal(state, "p1: use Glass Kiln", "PX-9.5", "colour pool")
@@ -109,7 +116,9 @@ def test_px_i_5_variant_per_commitment_repeats_transformations_not_additions() -
 def test_px_10_1_pull_commits_or_returns_and_an_empty_bag_does_nothing() -> None:
     state = table(bag="C", creation=[("Indigo Pulse", "K K", 0), ("Twilight Veil", "", 0)])
     assert_illegal(state, "p1: use Indigo Pulse: pull R to palette", "PX-10.1", "no red mote")
-    assert_illegal(state, "p1: use Indigo Pulse: pull C to Glass Kiln", "PX-10.1", "p2's progress area")
+    assert_illegal(
+        state, "p1: use Indigo Pulse: pull C to Glass Kiln", "PX-10.1", "p2's progress area"
+    )
     back = act(state, "p1: use Indigo Pulse: pull C back")
     assert player(back, "p1").bag == ms("C")
     onto = act(state, "p1: use Indigo Pulse: pull C to Noon Blaze")
@@ -131,8 +140,13 @@ def test_px_i_3_a_pull_cannot_find_motes_gained_this_round() -> None:
 
 
 def test_px_10_2_empty_returns_motes_and_loses_prisms() -> None:
-    state = table(bag="", palette="R G", palette_prisms=2, creation=[("Storm Front", "B", 0)],
-                  progress=[("Noon Blaze", "Y", 1)])
+    state = table(
+        bag="",
+        palette="R G",
+        palette_prisms=2,
+        creation=[("Storm Front", "B", 0)],
+        progress=[("Noon Blaze", "Y", 1)],
+    )
     prisms = state.supply_prisms
     after = act(state, "p1: use Storm Front: empty palette")
     p1 = player(after, "p1")
@@ -140,7 +154,9 @@ def test_px_10_2_empty_returns_motes_and_loses_prisms() -> None:
     assert after.supply_prisms == prisms + 2
     after = act(state, "p1: use Storm Front: empty Noon Blaze")
     assert player(after, "p1").bag == ms("Y") and player(after, "p1").progress[0].prisms == 0
-    assert_illegal(state, "p1: use Storm Front: empty Ember Spark", "PX-10.2", "nothing is committed on common")
+    assert_illegal(
+        state, "p1: use Storm Front: empty Ember Spark", "PX-10.2", "nothing is committed on common"
+    )
 
 
 def test_px_i_7_empty_targets_only_own_places_unless_the_variant_allows_any() -> None:
@@ -159,20 +175,34 @@ def test_px_10_3_draw_to_progress_or_common() -> None:
     state = table(creation=[("Pale Shimmer", "W", 0)])
     state = msgspec.structs.replace(state, commons=state.commons[:2])
     after = act(state, "p1: use Pale Shimmer: draw Comet Trail to progress")
-    assert player(after, "p1").progress[-1].name == "Comet Trail" and "Comet Trail" not in after.deck
+    assert (
+        player(after, "p1").progress[-1].name == "Comet Trail" and "Comet Trail" not in after.deck
+    )
     after = act(state, "p1: use Pale Shimmer: draw Comet Trail to common")
     assert after.commons[-1] == "Comet Trail"
-    assert_illegal(state, "p1: use Pale Shimmer: draw Comet Trail to common, discard Ember Spark", "PX-10.3",
-                   "has room")
-    assert_illegal(state, "p1: use Pale Shimmer: draw Eclipse to progress", "PX-1.9", "discard pile")
+    assert_illegal(
+        state,
+        "p1: use Pale Shimmer: draw Comet Trail to common, discard Ember Spark",
+        "PX-10.3",
+        "has room",
+    )
+    assert_illegal(
+        state, "p1: use Pale Shimmer: draw Eclipse to progress", "PX-1.9", "discard pile"
+    )
     assert_illegal(state, "p1: use Pale Shimmer: draw none", "PX-10.3", "name the card drawn")
 
 
 def test_px_i_19_a_full_common_area_needs_a_card_discarded() -> None:
     state = table(creation=[("Pale Shimmer", "W", 0)])
-    assert_illegal(state, "p1: use Pale Shimmer: draw Comet Trail to common", "PX-I.19", "discard one of them")
-    assert_illegal(state, "p1: use Pale Shimmer: draw Comet Trail to common, discard Noon Blaze", "PX-10.3",
-                   "not a common card")
+    assert_illegal(
+        state, "p1: use Pale Shimmer: draw Comet Trail to common", "PX-I.19", "discard one of them"
+    )
+    assert_illegal(
+        state,
+        "p1: use Pale Shimmer: draw Comet Trail to common, discard Noon Blaze",
+        "PX-10.3",
+        "not a common card",
+    )
     after = act(state, "p1: use Pale Shimmer: draw Comet Trail to common, discard Verdant Drop")
     assert after.commons == ("Ember Spark", "Comet Trail", "Sunset Sky")
     assert after.discard[-1] == "Verdant Drop"
@@ -184,7 +214,9 @@ def test_px_10_4_discard_own_progress_or_common() -> None:
     assert "Ember Spark" not in after.commons and after.discard[-1] == "Ember Spark"
     after = act(state, "p1: use Candle Works: discard Noon Blaze")
     assert not player(after, "p1").progress and player(after, "p1").bag == ms("R")
-    assert_illegal(state, "p1: use Candle Works: discard Glass Kiln", "PX-10.4", "p2's progress area")
+    assert_illegal(
+        state, "p1: use Candle Works: discard Glass Kiln", "PX-10.4", "p2's progress area"
+    )
 
 
 def test_px_10_5_px_i_6_steal_returns_the_victims_motes_to_the_victims_bag() -> None:
@@ -219,8 +251,12 @@ def test_px_i_8_the_empty_deck_stops_draws_unless_reshuffled() -> None:
 def test_px_i_8_the_board_draw_gives_what_is_left() -> None:
     state = table(palette="K K")
     state = msgspec.structs.replace(state, deck=("Comet Trail",))
-    assert_illegal(state, "p1: create board draw-cards.1: keep Comet Trail, discard Eclipse", "PX-7.3",
-                   "holds 1 cards, so 1 are drawn")
+    assert_illegal(
+        state,
+        "p1: create board draw-cards.1: keep Comet Trail, discard Eclipse",
+        "PX-7.3",
+        "holds 1 cards, so 1 are drawn",
+    )
     after = act(state, "p1: create board draw-cards.1: keep Comet Trail")
     assert after.deck == () and player(after, "p1").progress[-1].name == "Comet Trail"
     none = act(msgspec.structs.replace(state, deck=()), "p1: create board draw-cards.1: keep none")

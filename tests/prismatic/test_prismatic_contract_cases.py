@@ -26,8 +26,14 @@ from tests.prismatic.helpers import RULES
 def run(case: ContractCase) -> tuple[Any, set[str]]:
     fields = {f.key: f for f in RULES.setup_fields}
     options = {k: fields[k].convert(v) for k, v in case.options.items()}
-    setup = RULES.resolve_setup(Setup(players=tuple(Player(s, n) for s, n in case.players.items()),
-                                      ruleset=case.ruleset, variants=dict(case.variants), options=options))
+    setup = RULES.resolve_setup(
+        Setup(
+            players=tuple(Player(s, n) for s, n in case.players.items()),
+            ruleset=case.ruleset,
+            variants=dict(case.variants),
+            options=options,
+        )
+    )
     stored = msgspec.json.decode(msgspec.json.encode(setup.options))  # as the store keeps it
     state = RULES.initial_state(msgspec.structs.replace(setup, options=stored))
     kinds: set[str] = set()
@@ -47,8 +53,9 @@ def run(case: ContractCase) -> tuple[Any, set[str]]:
         judged = judge(RULES, state, step.text, step.seat)
         assert not judged.refused, where
         if isinstance(step, Reject):
-            assert not judged.verdict.legal and judged.verdict.violations[0].clause == step.clause, (
-                where, judged.verdict)
+            assert (
+                not judged.verdict.legal and judged.verdict.violations[0].clause == step.clause
+            ), (where, judged.verdict)
             kinds.add("reject")
             continue
         assert isinstance(step, Act)
@@ -78,14 +85,33 @@ def test_contract_cases_exercise_every_entry_kind() -> None:
     kinds: set[str] = set()
     for case in CASES:
         kinds |= run(case)[1]
-    assert kinds >= {"Reveal", "Choose", "Keep", "DrawMotes", "Commit", "Pass", "Create", "CreateBoard", "Use",
-                     "Take", "Decline", "Bid", "Forgo", "Colours", "reject", "adjust", "simultaneous"}
+    assert kinds >= {
+        "Reveal",
+        "Choose",
+        "Keep",
+        "DrawMotes",
+        "Commit",
+        "Pass",
+        "Create",
+        "CreateBoard",
+        "Use",
+        "Take",
+        "Decline",
+        "Bid",
+        "Forgo",
+        "Colours",
+        "reject",
+        "adjust",
+        "simultaneous",
+    }
 
 
 def test_the_three_player_case_reaches_the_final_score() -> None:
     state, _ = run(CASES[0])
     out = RULES.outcome(state)
-    assert out.over and out.result == "p1>p2>p3" and [p.score for p in out.ranking] == [5.0, 4.0, 3.0]
+    assert (
+        out.over and out.result == "p1>p2>p3" and [p.score for p in out.ranking] == [5.0, 4.0, 3.0]
+    )
     rejected = {s.clause for s in CASES[0].steps if isinstance(s, Reject)}
     assert rejected == {"PX-3.5", "PX-5.4", "PX-7.2", "PX-9.5"}
 

@@ -51,7 +51,9 @@ def test_px_5_2_own_progress_cards_and_common_cards_only() -> None:
 
 def test_px_5_3_progress_cards_pay_from_the_card_commons_from_the_palette() -> None:
     state = table(palette="R Y", progress=[("Noon Blaze", "R", 0)])
-    assert_illegal(state, "p1: create Noon Blaze", "PX-5.4", "has 1 red on Noon Blaze", "short 1 yellow")
+    assert_illegal(
+        state, "p1: create Noon Blaze", "PX-5.4", "has 1 red on Noon Blaze", "short 1 yellow"
+    )
     state = table(palette="G", progress=[("Noon Blaze", "R Y", 0)])
     assert_illegal(state, "p1: create Verdant Drop", "PX-5.4", "on p1's palette", "short 1 green")
 
@@ -59,12 +61,18 @@ def test_px_5_3_progress_cards_pay_from_the_card_commons_from_the_palette() -> N
 def test_px_5_4_a_creation_short_of_its_requirement_names_what_is_missing() -> None:
     state = table(palette="R R M Y", palette_prisms=0)
     state = msgspec.structs.replace(state, commons=state.commons[:2] + ("Scarlet Bloom",))
-    reason = assert_illegal(state, "p1: create Scarlet Bloom", "PX-5.4", "needs R R M Y 1 prism", "short 1 prism")
+    reason = assert_illegal(
+        state, "p1: create Scarlet Bloom", "PX-5.4", "needs R R M Y 1 prism", "short 1 prism"
+    )
     assert "2 red, 1 magenta, 1 yellow" in reason
     state = edit(state, "p1", palette_prisms=1)
     state = act(state, "p1: create Scarlet Bloom")
     p1 = player(state, "p1")
-    assert not p1.palette and p1.palette_prisms == 0 and [h.name for h in p1.creation] == ["Scarlet Bloom"]
+    assert (
+        not p1.palette
+        and p1.palette_prisms == 0
+        and [h.name for h in p1.creation] == ["Scarlet Bloom"]
+    )
 
 
 def test_px_5_5_px_9_6_nothing_forces_a_creation_or_an_ability() -> None:
@@ -121,7 +129,9 @@ def test_px_6_4_the_pool_is_lost_when_the_turn_ends() -> None:
 
 def test_px_i_13_the_same_colour_added_twice_pays_twice() -> None:
     state = table(palette="R M Y", creation=[("Scarlet Bloom", "", 1)])
-    state = play(state, ["p1: create Sunset Sky", "p1: take pool R", "p1: decline", "p1: use Scarlet Bloom"])
+    state = play(
+        state, ["p1: create Sunset Sky", "p1: take pool R", "p1: decline", "p1: use Scarlet Bloom"]
+    )
     assert player(state, "p1").pool == ms("R R") and not player(state, "p1").palette
     state = act(state, "p1: create Ember Spark, pool R R")
     assert not player(state, "p1").pool
@@ -133,7 +143,12 @@ def test_px_i_14_a_prismatic_mote_pays_only_for_a_prismatic_requirement() -> Non
     state = msgspec.structs.replace(state, commons=("Prism Heart",) + state.commons[1:])
     state = edit(state, "p1", palette="R G B P")
     act(state, "p1: create Prism Heart")
-    assert_illegal(edit(state, "p1", palette="R G B R"), "p1: create Prism Heart", "PX-5.4", "short 1 prismatic")
+    assert_illegal(
+        edit(state, "p1", palette="R G B R"),
+        "p1: create Prism Heart",
+        "PX-5.4",
+        "short 1 prismatic",
+    )
 
 
 def test_px_i_4_the_first_in_resolve_order_takes_a_contested_common_card() -> None:
@@ -147,7 +162,13 @@ def test_px_i_4_the_first_in_resolve_order_takes_a_contested_common_card() -> No
 def test_px_7_1_board_methods_are_paid_from_the_palette() -> None:
     state = table(palette="W K Y")
     assert_illegal(state, "p1: create board red-mote.3", "PX-7.1", "no method red-mote.3")
-    assert_illegal(state, "p1: create board red-mote.1", "PX-5.4", "Add Red Color Mote (red-mote.1)", "short 1 magenta")
+    assert_illegal(
+        state,
+        "p1: create board red-mote.1",
+        "PX-5.4",
+        "Add Red Color Mote (red-mote.1)",
+        "short 1 magenta",
+    )
     state = act(state, "p1: create board red-mote.2")
     assert player(state, "p1").palette == ms("Y") and player(state, "p1").incoming == ms("R")
 
@@ -155,7 +176,9 @@ def test_px_7_1_board_methods_are_paid_from_the_palette() -> None:
 def test_px_7_2_each_method_once_a_round_but_both_methods_of_a_creation() -> None:
     state = table(palette="W K W K Y M")
     state = act(state, "p1: create board red-mote.2")
-    assert_illegal(state, "p1: create board red-mote.2", "PX-7.2", "already created Add Red Color Mote")
+    assert_illegal(
+        state, "p1: create board red-mote.2", "PX-7.2", "already created Add Red Color Mote"
+    )
     state = act(state, "p1: create board red-mote.1")
     assert player(state, "p1").incoming == ms("R R")
     state = play(state, ["p1: pass", "p2: pass", "p3: pass"])
@@ -169,14 +192,25 @@ def test_px_7_3_board_effects() -> None:
     state = act(state, "p1: create board one-prism.1")
     assert player(state, "p1").prisms == 1
     assert_illegal(state, "p1: create board draw-cards.1", "PX-7.3", "keep CARD, discard CARD")
-    assert_illegal(state, "p1: create board draw-cards.1: keep Comet Trail", "PX-7.3", "so 2 are drawn")
-    assert_illegal(state, "p1: create board draw-cards.1: keep Comet Trail, discard Eclipse", "PX-1.9", "discard pile")
+    assert_illegal(
+        state, "p1: create board draw-cards.1: keep Comet Trail", "PX-7.3", "so 2 are drawn"
+    )
+    assert_illegal(
+        state,
+        "p1: create board draw-cards.1: keep Comet Trail, discard Eclipse",
+        "PX-1.9",
+        "discard pile",
+    )
     state = act(state, "p1: create board draw-cards.1: keep Comet Trail, discard Chroma Lab")
     p1 = player(state, "p1")
-    assert [h.name for h in p1.progress] == ["Noon Blaze", "Comet Trail"] and state.discard[-1] == "Chroma Lab"
+    assert [h.name for h in p1.progress] == ["Noon Blaze", "Comet Trail"] and state.discard[
+        -1
+    ] == "Chroma Lab"
     assert "Comet Trail" not in state.deck and "Chroma Lab" not in state.deck
     assert player(state, "p1").palette == ms("R B K")
-    assert_illegal(state, "p1: create board discard-card.1: discard Glass Kiln", "PX-10.4", "p2's progress")
+    assert_illegal(
+        state, "p1: create board discard-card.1: discard Glass Kiln", "PX-10.4", "p2's progress"
+    )
     state = edit(state, "p1", progress=[("Noon Blaze", "R Y", 1), "Comet Trail"])
     state = act(state, "p1: create board discard-card.1: discard Noon Blaze")
     assert [h.name for h in player(state, "p1").progress] == ["Comet Trail"]
@@ -201,7 +235,10 @@ def test_px_7_4_board_creations_do_not_count_towards_the_goal() -> None:
 def test_px_8_3_rewards_in_any_order_each_once_any_declined() -> None:
     state = table(palette="R M Y")
     state = act(state, "p1: create Sunset Sky")
-    assert [e.kind for e in state.pending] == ["pool", "prisms"] and state.pending_card == "Sunset Sky"
+    assert [e.kind for e in state.pending] == [
+        "pool",
+        "prisms",
+    ] and state.pending_card == "Sunset Sky"
     assert_illegal(state, "p1: take mote R", "PX-8.3", "pool R, prism")
     state = act(state, "p1: take prism")
     assert_illegal(state, "p1: take prism", "PX-8.3", "pool R")
@@ -256,6 +293,8 @@ def test_px_8_7_progress_cards_cost_a_star_each_at_the_end() -> None:
 
 
 def test_px_i_17_the_goal_is_reached_at_the_creation_that_fills_it() -> None:
-    state = resolving(edit(started(3, goal=3), "p2", palette="R R", creation=["Glass Kiln", "Dye Vat"]), "p2")
+    state = resolving(
+        edit(started(3, goal=3), "p2", palette="R R", creation=["Glass Kiln", "Dye Vat"]), "p2"
+    )
     state = act(state, "p2: create Ember Spark")
     assert player(state, "p2").reached == 1 and state.reached == 1

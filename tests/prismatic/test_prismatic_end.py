@@ -36,8 +36,18 @@ def pass_round(state: PrismaticState, draws: dict[str, str] | None = None) -> Pr
 
 def test_px_11_1_the_starter_refills_the_commons_one_card_each() -> None:
     state = resolving(edit(started(3), "p1", palette="R R G G"), "p1")
-    state = play(state, ["p1: create Ember Spark", "p1: decline", "p1: create Verdant Drop", "p1: decline",
-                         "p1: pass", "p2: pass", "p3: pass"])
+    state = play(
+        state,
+        [
+            "p1: create Ember Spark",
+            "p1: decline",
+            "p1: create Verdant Drop",
+            "p1: decline",
+            "p1: pass",
+            "p2: pass",
+            "p3: pass",
+        ],
+    )
     assert state.step == "refill" and RULES.to_act(state) == {"p1"} and len(state.commons) == 1
     assert_illegal(state, "p2: reveal Comet Trail", "REF-1.2")
     assert_illegal(state, "p1: reveal Glass Kiln", "PX-1.9", "p2's progress area")
@@ -61,9 +71,14 @@ def test_px_11_1_px_i_8_refills_stop_when_the_deck_is_spent() -> None:
 
 
 def test_px_11_2_reaching_the_goal_triggers_exactly_one_more_round() -> None:
-    state = resolving(edit(started(2, goal=3), "p2", palette="R R", creation=["Glass Kiln", "Dye Vat"]), "p2",
-                      ("p1", "p2"))
-    state = play(state, ["p2: create Ember Spark", "p2: decline", "p2: pass", "p1: reveal Comet Trail"])
+    state = resolving(
+        edit(started(2, goal=3), "p2", palette="R R", creation=["Glass Kiln", "Dye Vat"]),
+        "p2",
+        ("p1", "p2"),
+    )
+    state = play(
+        state, ["p2: create Ember Spark", "p2: decline", "p2: pass", "p1: reveal Comet Trail"]
+    )
     assert state.final_round == 2 and state.round == 2 and state.step == "draw"
     state = pass_round(state)
     assert state.step == "over" and RULES.outcome(state).over
@@ -97,10 +112,23 @@ def by_seat(state: PrismaticState) -> dict[str, dict[str, int]]:
 
 
 THREE = {
-    "p1": {"bag": "R R G B W P", "incoming": "R", "palette": "G G", "palette_prisms": 1, "prisms": 6,
-           "creation": ["Ember Spark", "Sunset Sky", "Glass Kiln"], "progress": ["Noon Blaze"], "reached": 2},
-    "p2": {"bag": "R R G G B B W P P", "prisms": 3, "creation": ["Verdant Drop", "Cobalt Tear", "Starfield"],
-           "progress": [], "reached": 1},
+    "p1": {
+        "bag": "R R G B W P",
+        "incoming": "R",
+        "palette": "G G",
+        "palette_prisms": 1,
+        "prisms": 6,
+        "creation": ["Ember Spark", "Sunset Sky", "Glass Kiln"],
+        "progress": ["Noon Blaze"],
+        "reached": 2,
+    },
+    "p2": {
+        "bag": "R R G G B B W P P",
+        "prisms": 3,
+        "creation": ["Verdant Drop", "Cobalt Tear", "Starfield"],
+        "progress": [],
+        "reached": 1,
+    },
     "p3": {"bag": "R G B K", "prisms": 8, "creation": ["Dye Vat", "Lens Grinder"], "progress": []},
 }
 
@@ -110,9 +138,18 @@ def test_px_12_chart_by_hand() -> None:
     p2 2, p3 0; sky 1, 1, 0 (tied: none); craft 1, 0, 2; prisms 7, 3, 8; card stars 1+2+1=4,
     1+1+2=4, 1+2=3; p1 has one card in progress; p2 reached the goal first."""
     lines = by_seat(scored(**THREE))
-    assert lines["p1"] == {"first to the goal": 0, "most motes": 0, "most hue cards": 0, "most sky cards": 0,
-                           "most craft cards": 0, "a star per 4 prisms": 1, "card stars": 4,
-                           "most prismatic motes": 0, "cards left in progress": -1, "total": 4}
+    assert lines["p1"] == {
+        "first to the goal": 0,
+        "most motes": 0,
+        "most hue cards": 0,
+        "most sky cards": 0,
+        "most craft cards": 0,
+        "a star per 4 prisms": 1,
+        "card stars": 4,
+        "most prismatic motes": 0,
+        "cards left in progress": -1,
+        "total": 4,
+    }
     assert lines["p2"]["total"] == 1 + 1 + 4 + 2 == 8
     assert lines["p3"]["total"] == 1 + 2 + 3 == 6
 
@@ -120,7 +157,9 @@ def test_px_12_chart_by_hand() -> None:
 def test_px_12_1_committed_motes_and_unused_prisms_return_at_the_end() -> None:
     state = finish(scored(**THREE))
     p1 = player(state, "p1")
-    assert p1.bag == ms("R R R G G G B W P") and p1.prisms == 7 and not p1.palette and not p1.incoming
+    assert (
+        p1.bag == ms("R R R G G G B W P") and p1.prisms == 7 and not p1.palette and not p1.incoming
+    )
 
 
 def test_px_12_2_one_star_for_the_first_to_the_goal() -> None:
@@ -152,7 +191,11 @@ def test_px_12_6_card_stars() -> None:
 
 
 def test_px_12_7_two_stars_for_the_most_prismatic_motes() -> None:
-    assert [by_seat(scored(**THREE))[s]["most prismatic motes"] for s in ("p1", "p2", "p3")] == [0, 2, 0]
+    assert [by_seat(scored(**THREE))[s]["most prismatic motes"] for s in ("p1", "p2", "p3")] == [
+        0,
+        2,
+        0,
+    ]
     tied = dict(THREE, p1={**THREE["p1"], "bag": "R R G B P P"})
     assert all(v["most prismatic motes"] == 0 for v in by_seat(scored(**tied)).values())
 
@@ -165,7 +208,11 @@ def test_px_12_9_the_outcome_ranks_everyone_with_scores() -> None:
     state = finish(scored(**THREE))
     out = RULES.outcome(state)
     assert out.status == "ranked" and out.clause == "PX-12.9" and out.result == "p2>p3>p1"
-    assert [(p.seat, p.rank, p.score) for p in out.ranking] == [("p2", 1, 8.0), ("p3", 2, 6.0), ("p1", 3, 4.0)]
+    assert [(p.seat, p.rank, p.score) for p in out.ranking] == [
+        ("p2", 1, 8.0),
+        ("p3", 2, 6.0),
+        ("p1", 3, 4.0),
+    ]
     assert out.winner == "p2" and out.tiebreak == ""
 
 
@@ -183,8 +230,12 @@ def level(**extra: dict[str, object]) -> PrismaticState:
 def test_px_13_1_created_cards_break_the_tie_first() -> None:
     """By hand: p2 has Starfield (sky, 2), Paint Brushes (craft, 0), Violet Hush (hue, 0): 2 card
     stars + most hue + most craft = 4, minus 2 cards in progress = 2, level with p1's Sunset Sky."""
-    state = level(p2={"creation": ["Starfield", "Paint Brushes", "Violet Hush"],
-                      "progress": ["Noon Blaze", "Moonrise"]})
+    state = level(
+        p2={
+            "creation": ["Starfield", "Paint Brushes", "Violet Hush"],
+            "progress": ["Noon Blaze", "Moonrise"],
+        }
+    )
     assert [line.total for line in chart(state)] == [2, 2]
     out = RULES.outcome(state)
     assert out.result == "p2>p1" and "most created cards: p2 3, p1 1" in out.tiebreak
@@ -205,7 +256,10 @@ def test_px_13_1_then_the_first_to_reach_the_goal() -> None:
     state = level(p1={"reached": 2}, p2={"reached": 1, "progress": ["Noon Blaze"]})
     assert [line.total for line in chart(state)] == [2, 2]
     out = RULES.outcome(state)
-    assert out.result == "p2>p1" and "first to the creation goal: p2 reached 1st, p1 reached 2nd" in out.tiebreak
+    assert (
+        out.result == "p2>p1"
+        and "first to the creation goal: p2 reached 1st, p1 reached 2nd" in out.tiebreak
+    )
     out = RULES.outcome(level(p1={"reached": 1, "progress": ["Noon Blaze"]}))
     assert out.result == "p1>p2" and "p2 not reached" in out.tiebreak
 
@@ -266,7 +320,11 @@ def test_px_14_2_px_i_9_tied_bidders_raise_or_forgo() -> None:
     assert state.step == "auction" and RULES.to_act(state) == {"p1", "p3"}
     assert_illegal(state, "p1: bid 2", "PX-14.2", "raise above it")
     state = play(state, ["p1: bid 3", "p3: bid 3"])
-    assert RULES.to_act(state) == {"p1", "p3"} and state.auction is not None and state.auction.floor == 3
+    assert (
+        RULES.to_act(state) == {"p1", "p3"}
+        and state.auction is not None
+        and state.auction.floor == 3
+    )
     assert_illegal(state, "p1: bid 4", "PX-14.1")
     state = play(state, ["p1: forgo", "p3: forgo"])
     assert (state.starter, state.step) == ("p2", "draw")
@@ -295,7 +353,10 @@ def test_px_i_16_a_withdrawn_player_is_skipped_and_ranked_below() -> None:
     done = finish(state)
     assert [line.seat for line in chart(done)] == ["p1", "p3"]
     done = act(done, "p1: colours p3>p1") if done.step == "colours" else done
-    assert RULES.outcome(done).ranking[-1].seat == "p2" and RULES.outcome(done).ranking[-1].score is None
+    assert (
+        RULES.outcome(done).ranking[-1].seat == "p2"
+        and RULES.outcome(done).ranking[-1].score is None
+    )
 
 
 @pytest.mark.parametrize("seat", ["p1", "p2"])

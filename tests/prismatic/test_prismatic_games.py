@@ -33,8 +33,12 @@ def start(game: dict[str, Any]) -> PrismaticState:
     options = dict(game["options"])
     for key, relative in game["files"].items():
         options[key] = (FIXTURES / relative).read_text()  # as a face passes a file field: its text
-    setup = Setup(players=tuple(Player(s, n) for s, n in game["players"].items()), ruleset=game["ruleset"],
-                  variants=game["variants"], options=options)
+    setup = Setup(
+        players=tuple(Player(s, n) for s, n in game["players"].items()),
+        ruleset=game["ruleset"],
+        variants=game["variants"],
+        options=options,
+    )
     return RULES.initial_state(RULES.resolve_setup(setup))
 
 
@@ -43,7 +47,9 @@ def replay(game: dict[str, Any]) -> PrismaticState:
     for number, entry in enumerate(game["entries"], start=1):
         assert not RULES.outcome(state).over, f"game over before entry {number}"
         seat, text = split(entry)
-        assert seat in RULES.to_act(state), f"entry {number} {entry}: {sorted(RULES.to_act(state))} may act"
+        assert seat in RULES.to_act(state), (
+            f"entry {number} {entry}: {sorted(RULES.to_act(state))} may act"
+        )
         action = RULES.parse(text)
         assert RULES.notation(action) == text, "fixtures are in canonical notation"
         verdict = RULES.check(state, action, seat)
@@ -56,8 +62,13 @@ def test_fixtures_cover_two_three_and_four_players_and_every_tie_break() -> None
     games = [load(p) for p in GAME_FILES]
     assert {len(g["players"]) for g in games} == {2, 3, 4}
     notes = " ".join(line for g in games for line in g["expected"]["tiebreak"])
-    for criterion in ("most created cards", "most motes", "most prisms", "first to the creation goal",
-                      "colours worn"):
+    for criterion in (
+        "most created cards",
+        "most motes",
+        "most prisms",
+        "first to the creation goal",
+        "colours worn",
+    ):
         assert criterion in notes, criterion
     assert any(g["variants"].get("starter_token") == "auction" for g in games)
     assert any("=" in g["expected"]["result"] for g in games)
@@ -72,17 +83,30 @@ def test_fixture_game_replays_to_its_hand_tallied_result(path: Path) -> None:
     expected = game["expected"]
     out = RULES.outcome(state)
     assert (out.status, out.result, out.clause, out.winner) == (
-        expected["status"], expected["result"], expected["clause"], expected["winner"])
+        expected["status"],
+        expected["result"],
+        expected["clause"],
+        expected["winner"],
+    )
     assert [[p.seat, p.rank, p.score] for p in out.ranking] == expected["ranking"]
     lines = {line.seat: dict(line.items()) | {"total": line.total} for line in chart(state)}
     assert lines == expected["chart"]
-    counts = {line.seat: {"motes": line.facts.motes, "prisms": line.facts.prisms, "created": line.facts.created}
-              for line in chart(state)}
+    counts = {
+        line.seat: {
+            "motes": line.facts.motes,
+            "prisms": line.facts.prisms,
+            "created": line.facts.created,
+        }
+        for line in chart(state)
+    }
     assert counts == expected["counts"]
     assert out.tiebreak == "; ".join(expected["tiebreak"])
     assert RULES.to_act(state) == frozenset() and RULES.legal_actions(state) == []
     report = RULES.report(state, "score")
-    assert not report.data["provisional"] and f"ranking: {expected['result'].replace('>', ' > ')}" in report.text
+    assert (
+        not report.data["provisional"]
+        and f"ranking: {expected['result'].replace('>', ' > ')}" in report.text
+    )
 
 
 def test_px_1_2_the_highest_total_ranks_first_in_every_fixture() -> None:
@@ -90,4 +114,6 @@ def test_px_1_2_the_highest_total_ranks_first_in_every_fixture() -> None:
         game = load(path)
         totals = [score for _, _, score in game["expected"]["ranking"]]
         assert totals == sorted(totals, reverse=True), path.stem
-        assert game["expected"]["ranking"][0][2] == max(c["total"] for c in game["expected"]["chart"].values())
+        assert game["expected"]["ranking"][0][2] == max(
+            c["total"] for c in game["expected"]["chart"].values()
+        )

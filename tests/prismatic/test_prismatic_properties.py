@@ -43,7 +43,9 @@ VARIANTS = [
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def choose(rng: random.Random, state: PrismaticState, seat: str, actions: list[PrismaticAction]) -> PrismaticAction:
+def choose(
+    rng: random.Random, state: PrismaticState, seat: str, actions: list[PrismaticAction]
+) -> PrismaticAction:
     """A random entry, biased so that games progress: create and take when possible, commit
     most of the hand, pass in step 2 once the hand is empty."""
     if state.step == "resolve":
@@ -61,7 +63,9 @@ def choose(rng: random.Random, state: PrismaticState, seat: str, actions: list[P
             commits = [a for a in commits if a.target == "palette"] or commits
         if commits and rng.random() < 0.9:
             widest = max(len(a.motes) for a in commits)
-            return rng.choice([a for a in commits if len(a.motes) == widest and rng.random() < 0.7] or commits)
+            return rng.choice(
+                [a for a in commits if len(a.motes) == widest and rng.random() < 0.7] or commits
+            )
         return Pass() if Pass() in actions else rng.choice(actions)
     return rng.choice(actions)
 
@@ -86,8 +90,13 @@ def walk(seed: int, steps: int) -> Iterator[tuple[PrismaticState, str, Prismatic
 def conserved(state: PrismaticState) -> None:
     """25 of each colour, 5 prismatic motes, 50 prisms, each card in exactly one place."""
     for kind in KINDS:
-        held = sum(p.bag.count(kind) + p.incoming.count(kind) + p.hand.count(kind)
-                   + p.committed_motes().count(kind) for p in state.players)
+        held = sum(
+            p.bag.count(kind)
+            + p.incoming.count(kind)
+            + p.hand.count(kind)
+            + p.committed_motes().count(kind)
+            for p in state.players
+        )
         assert held + state.supply.count(kind) == (5 if kind == "P" else 25), kind
     prisms = sum(p.prisms + p.committed_prisms() for p in state.players)
     assert prisms + state.supply_prisms == 50
@@ -104,7 +113,9 @@ def conserved(state: PrismaticState) -> None:
 
 @SETTINGS
 @given(st.integers(0, 2**32 - 1), st.integers(20, 320))
-def test_px_15_1_random_legal_play_round_trips_and_keeps_the_conservation_laws(seed: int, steps: int) -> None:
+def test_px_15_1_random_legal_play_round_trips_and_keeps_the_conservation_laws(
+    seed: int, steps: int
+) -> None:
     for state, seat, action in walk(seed, steps):
         conserved(state)
         if not seat:
@@ -148,24 +159,32 @@ def near_misses(draw: st.DrawFn) -> tuple[PrismaticState, str, PrismaticAction]:
     seat = draw(st.sampled_from(sorted(p.seat for p in state.players)))
     cards = sorted(state.catalog.cards)[:12] + list(state.commons)
     motes = st.lists(st.sampled_from(KINDS), max_size=6).map(tuple)
-    action = draw(st.one_of(
-        st.builds(Reveal, st.sampled_from(cards)),
-        st.builds(Keep, st.sampled_from(cards), st.sampled_from(cards)),
-        motes.map(lambda m: DrawMotes(tuple(sorted(m, key=KINDS.index)))),
-        st.builds(Commit, motes.map(lambda m: tuple(sorted(m, key=KINDS.index))), st.integers(0, 3),
-                  st.sampled_from(["palette", *cards])),
-        st.builds(Create, st.sampled_from(cards)),
-        st.builds(CreateBoard, st.sampled_from(sorted(state.catalog.methods))),
-        st.builds(Use, st.sampled_from(cards)),
-        st.builds(Bid, st.integers(0, 6)),
-        st.just(Pass()),
-    ))
+    action = draw(
+        st.one_of(
+            st.builds(Reveal, st.sampled_from(cards)),
+            st.builds(Keep, st.sampled_from(cards), st.sampled_from(cards)),
+            motes.map(lambda m: DrawMotes(tuple(sorted(m, key=KINDS.index)))),
+            st.builds(
+                Commit,
+                motes.map(lambda m: tuple(sorted(m, key=KINDS.index))),
+                st.integers(0, 3),
+                st.sampled_from(["palette", *cards]),
+            ),
+            st.builds(Create, st.sampled_from(cards)),
+            st.builds(CreateBoard, st.sampled_from(sorted(state.catalog.methods))),
+            st.builds(Use, st.sampled_from(cards)),
+            st.builds(Bid, st.integers(0, 6)),
+            st.just(Pass()),
+        )
+    )
     return state, seat, action
 
 
 @SETTINGS
 @given(near_misses())
-def test_checking_any_entry_never_crashes_and_cites_a_real_clause(case: tuple[PrismaticState, str, PrismaticAction]) -> None:
+def test_checking_any_entry_never_crashes_and_cites_a_real_clause(
+    case: tuple[PrismaticState, str, PrismaticAction],
+) -> None:
     state, seat, action = case
     verdict = RULES.check(state, action, seat)
     for violation in verdict.violations:

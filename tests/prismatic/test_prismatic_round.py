@@ -44,8 +44,15 @@ def test_px_3_3_a_short_bag_is_drawn_empty() -> None:
 
 
 def test_px_3_4_an_empty_bag_takes_back_committed_motes_first_but_not_prisms() -> None:
-    state = edit(started(2), "p1", bag="", palette="R R", palette_prisms=2,
-                 progress=[("Noon Blaze", "Y", 1)], creation=[("Glass Kiln", "R G", 0)])
+    state = edit(
+        started(2),
+        "p1",
+        bag="",
+        palette="R R",
+        palette_prisms=2,
+        progress=[("Noon Blaze", "Y", 1)],
+        creation=[("Glass Kiln", "R G", 0)],
+    )
     assert_illegal(state, "p1: draw R R R G", "PX-3.4", "went back into it", "so 5 are drawn")
     state = act(state, "p1: draw R R R G Y")
     p1 = player(state, "p1")
@@ -71,7 +78,14 @@ def test_px_3_5_a_draw_naming_motes_the_bag_lacks_is_rejected() -> None:
 def test_px_4_1_commit_to_own_palette_progress_and_creation_cards_then_pass() -> None:
     state = edit(started(2), "p1", creation=["Glass Kiln"])
     state = play(state, ["p1: draw R R C M W", "p2: draw R R G G B"])
-    state = play(state, ["p1: commit R 1 prism to palette", "p1: commit C to Noon Blaze", "p1: commit R to Glass Kiln"])
+    state = play(
+        state,
+        [
+            "p1: commit R 1 prism to palette",
+            "p1: commit C to Noon Blaze",
+            "p1: commit R to Glass Kiln",
+        ],
+    )
     p1 = player(state, "p1")
     assert (p1.palette, p1.palette_prisms, p1.prisms) == (ms("R"), 1, 0)
     assert p1.progress[0].motes == ms("C") and p1.creation[0].motes == ms("R")
@@ -98,7 +112,9 @@ def test_px_4_2_only_drawn_motes_and_held_prisms() -> None:
 
 
 def test_px_4_3_uncommitted_motes_go_back_to_the_bag_on_pass() -> None:
-    state = play(started(2), ["p1: draw R R C M W", "p2: draw R R G G B", "p1: commit R to palette"])
+    state = play(
+        started(2), ["p1: draw R R C M W", "p2: draw R R G G B", "p1: commit R to palette"]
+    )
     bag_before = player(state, "p1").bag
     state = act(state, "p1: pass")
     assert player(state, "p1").bag == bag_before.plus(ms("R C M W"))
@@ -106,8 +122,19 @@ def test_px_4_3_uncommitted_motes_go_back_to_the_bag_on_pass() -> None:
 
 
 def test_px_4_4_commitments_stay_into_later_rounds() -> None:
-    state = play(started(2), ["p1: draw R R C M W", "p2: draw R R G G B", "p1: commit R C to Noon Blaze",
-                              "p1: commit M to palette", "p1: pass", "p2: pass", "p1: pass", "p2: pass"])
+    state = play(
+        started(2),
+        [
+            "p1: draw R R C M W",
+            "p2: draw R R G G B",
+            "p1: commit R C to Noon Blaze",
+            "p1: commit M to palette",
+            "p1: pass",
+            "p2: pass",
+            "p1: pass",
+            "p2: pass",
+        ],
+    )
     assert state.round == 2
     p1 = player(state, "p1")
     assert p1.progress[0].motes == ms("R C") and p1.palette == ms("M")
@@ -128,7 +155,9 @@ def test_px_i_20_any_mote_may_go_on_any_own_card() -> None:
 
 def test_px_15_4_an_entry_belongs_to_its_step() -> None:
     state = started(2)
-    assert_illegal(state, "p1: commit R to palette", "PX-15.4", "step 1, the draw", "step 2, committing")
+    assert_illegal(
+        state, "p1: commit R to palette", "PX-15.4", "step 1, the draw", "step 2, committing"
+    )
     assert_illegal(state, "p1: create Ember Spark", "PX-15.4", "step 3, resolving")
     assert_illegal(state, "p1: pass", "PX-15.4")
     assert_illegal(state, "p1: bid 1", "PX-15.4", "auction")

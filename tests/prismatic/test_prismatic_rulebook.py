@@ -28,7 +28,11 @@ def test_rulebook_loads_with_its_sections_in_order() -> None:
     book = load_rulebook("prismatic")
     assert book.game == "prismatic"
     assert [s.id for s in book.sections] == SECTIONS
-    assert [s.title for s in book.sections][:3] == ["The game and its components", "Setup", "The round and the draw"]
+    assert [s.title for s in book.sections][:3] == [
+        "The game and its components",
+        "Setup",
+        "The round and the draw",
+    ]
     assert RULES.rulebook() is book
 
 
@@ -43,7 +47,14 @@ def test_interpretations_are_exactly_section_px_i() -> None:
 def test_every_variant_option_names_an_interpretation_clause_with_that_variant() -> None:
     book = load_rulebook("prismatic")
     keys = {v.key for v in PrismaticRules.variant_options}
-    assert keys == {"spent_motes", "gained_motes", "ability_uses", "empty_target", "empty_deck", "starter_token"}
+    assert keys == {
+        "spent_motes",
+        "gained_motes",
+        "ability_uses",
+        "empty_target",
+        "empty_deck",
+        "starter_token",
+    }
     for option in PrismaticRules.variant_options:
         clause = book.get(option.clause)
         assert clause.kind == "interpretation"
@@ -68,7 +79,9 @@ def test_every_clause_id_is_mentioned_in_the_prismatic_tests() -> None:
     assert clauses_not_tested("prismatic", HERE, __file__) == []
 
 
-@pytest.mark.skipif(not SOURCES[0].exists(), reason="the published rules text is not beside the project")
+@pytest.mark.skipif(
+    not SOURCES[0].exists(), reason="the published rules text is not beside the project"
+)
 def test_rulebook_restates_rather_than_copies_the_rules_text() -> None:
     """No run of seven words in a clause is taken verbatim from the published text."""
     assert copied_from("prismatic", SOURCES) == {}

@@ -31,7 +31,8 @@ type = "hue"
 stars = 1
 cost = "R"
 """ + "".join(
-    f'\n[[cards]]\nname = "Card {i}"\ntype = "sky"\ncost = "G G"\nrewards = ["mote G"]\n' for i in range(10)
+    f'\n[[cards]]\nname = "Card {i}"\ntype = "sky"\ncost = "G G"\nrewards = ["mote G"]\n'
+    for i in range(10)
 )
 MINI_BOARD = """
 [[creations]]
@@ -57,7 +58,11 @@ def test_px_1_3_px_1_4_supplies_after_setup() -> None:
     """Four bags of 2R 2G 2B 1W 1K plus the chosen C M, Y Y, R K, W B; one prism each."""
     state = started(4)
     supply = state.supply
-    assert (supply.count("R"), supply.count("G"), supply.count("B")) == (25 - 8 - 1, 25 - 8, 25 - 8 - 1)
+    assert (supply.count("R"), supply.count("G"), supply.count("B")) == (
+        25 - 8 - 1,
+        25 - 8,
+        25 - 8 - 1,
+    )
     assert (supply.count("C"), supply.count("M"), supply.count("Y")) == (24, 24, 23)
     assert (supply.count("W"), supply.count("K"), supply.count("P")) == (25 - 4 - 1, 25 - 4 - 1, 5)
     assert state.supply_prisms == 46
@@ -78,7 +83,11 @@ def test_px_1_6_px_8_1_px_8_2_the_example_catalog_has_42_typed_cards() -> None:
     cards = example_cards().cards
     assert len(cards) == 42
     assert len({c.name for c in cards}) == 42
-    assert {t: sum(c.type == t for c in cards) for t in ("hue", "sky", "craft")} == {"hue": 14, "sky": 14, "craft": 14}
+    assert {t: sum(c.type == t for c in cards) for t in ("hue", "sky", "craft")} == {
+        "hue": 14,
+        "sky": 14,
+        "craft": 14,
+    }
     catalog = new().catalog
     spec = catalog.cards["Scarlet Bloom"]
     assert (spec.type, spec.stars, spec.recipe.text()) == ("hue", 3, "R R M Y 1 prism")
@@ -109,7 +118,9 @@ def test_px_1_9_a_card_already_seen_cannot_be_drawn_again() -> None:
     state = play(new(2), ["reveal Ember Spark"])
     assert_illegal(state, "reveal Ember Spark", "PX-1.9", "a common card")
     assert_illegal(state, "reveal Dragon", "PX-15.2", "no card is called 'Dragon'")
-    state = play(state, ["reveal Verdant Drop", "reveal Sunset Sky", "p1: keep Noon Blaze, discard Moonrise"])
+    state = play(
+        state, ["reveal Verdant Drop", "reveal Sunset Sky", "p1: keep Noon Blaze, discard Moonrise"]
+    )
     assert_illegal(state, "p2: keep Moonrise, discard Eclipse", "PX-1.9", "in the discard pile")
     assert_illegal(state, "p2: keep Noon Blaze, discard Eclipse", "PX-1.9", "in p1's progress area")
 
@@ -177,23 +188,33 @@ def test_px_15_3_catalog_files_are_checked_and_recorded_in_canonical_form() -> N
     assert done.options["cards"]["cards"][1]["rewards"] == ["mote G"]
     again = RULES.resolve_setup(setup(2, ruleset="prismatic/table", options=done.options))
     assert again.options == done.options
-    as_json = json.dumps({"cards": [{"name": "J", "type": "craft", "cost": "r r", "ability": "red->prism"}]})
+    as_json = json.dumps(
+        {"cards": [{"name": "J", "type": "craft", "cost": "r r", "ability": "red->prism"}]}
+    )
     read = RULES.read_catalog("cards", as_json, "j.json")
     assert isinstance(read, CardsFile) and read.cards[0].ability == "R -> prism"
 
 
-@pytest.mark.parametrize(("text", "fragment"), [
-    ('[[cards]]\nname = "A"\ntype = "moon"\ncost = "R"', "hue"),
-    ('[[cards]]\nname = "A, B"\ntype = "hue"\ncost = "R"', "may not hold"),
-    ('[[cards]]\nname = "Board Game"\ntype = "hue"\ncost = "R"', "may not start"),
-    ('[[cards]]\nname = "A"\ntype = "hue"\ncost = "Q"', "card 1 ('A')"),
-    ('[[cards]]\nname = "A"\ntype = "hue"\ncost = "R"\nrewards = ["fly"]', "not an icon"),
-    ('[[cards]]\nname = "A"\ntype = "hue"\ncost = "R"\nability = "steal"', "needs a mote"),
-    ('[[cards]]\nname = "A"\ntype = "hue"\ncost = "R"\n[[cards]]\nname = "a"\ntype = "sky"\ncost = "G"', "share"),
-    ('[[cards]]\nname = "A"\ntype = "hue"\ncost = "R"\nextra = 1', "extra"),
-    ("cards = [", "not valid TOML"),
-])
-def test_px_15_3_a_broken_cards_file_names_the_card_and_the_problem(text: str, fragment: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ('[[cards]]\nname = "A"\ntype = "moon"\ncost = "R"', "hue"),
+        ('[[cards]]\nname = "A, B"\ntype = "hue"\ncost = "R"', "may not hold"),
+        ('[[cards]]\nname = "Board Game"\ntype = "hue"\ncost = "R"', "may not start"),
+        ('[[cards]]\nname = "A"\ntype = "hue"\ncost = "Q"', "card 1 ('A')"),
+        ('[[cards]]\nname = "A"\ntype = "hue"\ncost = "R"\nrewards = ["fly"]', "not an icon"),
+        ('[[cards]]\nname = "A"\ntype = "hue"\ncost = "R"\nability = "steal"', "needs a mote"),
+        (
+            '[[cards]]\nname = "A"\ntype = "hue"\ncost = "R"\n[[cards]]\nname = "a"\ntype = "sky"\ncost = "G"',
+            "share",
+        ),
+        ('[[cards]]\nname = "A"\ntype = "hue"\ncost = "R"\nextra = 1', "extra"),
+        ("cards = [", "not valid TOML"),
+    ],
+)
+def test_px_15_3_a_broken_cards_file_names_the_card_and_the_problem(
+    text: str, fragment: str
+) -> None:
     with pytest.raises(CatalogError) as raised:
         RULES.read_catalog("cards", text, "bad.toml")
     assert "bad.toml" in str(raised.value) and fragment in str(raised.value)
@@ -201,9 +222,15 @@ def test_px_15_3_a_broken_cards_file_names_the_card_and_the_problem(text: str, f
 
 def test_px_15_3_a_broken_board_file_is_refused() -> None:
     with pytest.raises(CatalogError, match="draw 2 keep 1"):
-        RULES.read_catalog("board", '[[creations]]\nkey = "x"\nname = "X"\neffect = "steal"\nmethods = ["R"]', "b")
+        RULES.read_catalog(
+            "board", '[[creations]]\nkey = "x"\nname = "X"\neffect = "steal"\nmethods = ["R"]', "b"
+        )
     with pytest.raises(CatalogError, match="key"):
-        RULES.read_catalog("board", '[[creations]]\nkey = "X Y"\nname = "X"\neffect = "prism"\nmethods = ["R"]', "b")
+        RULES.read_catalog(
+            "board",
+            '[[creations]]\nkey = "X Y"\nname = "X"\neffect = "prism"\nmethods = ["R"]',
+            "b",
+        )
     with pytest.raises(CatalogError, match="reads 'cards' and 'board'"):
         RULES.read_catalog("units", "", "u")
 
@@ -223,7 +250,12 @@ def test_px_i_22_example_ruleset_uses_the_shipped_catalogs_and_table_needs_both(
 
 def test_catalog_rows_list_cards_and_board_methods() -> None:
     rows = RULES.catalog_rows(setup(2), "board")
-    assert {"method": "red-mote.2", "name": "Add Red Color Mote", "effect": "mote R", "needs": "W K"} in rows
+    assert {
+        "method": "red-mote.2",
+        "name": "Add Red Color Mote",
+        "effect": "mote R",
+        "needs": "W K",
+    } in rows
     cards = RULES.catalog_rows(setup(2), "cards")
     assert cards[0]["name"] == "Ember Spark" and len(cards) == 42
 

@@ -27,11 +27,16 @@ def test_observe_is_json_ready_and_shows_the_table() -> None:
 
 
 def test_render_draws_bags_commitments_areas_pool_and_whose_turn() -> None:
-    state = resolving(edit(started(3), "p1", palette="R R", pool="Y", creation=["Glass Kiln"]), "p1")
+    state = resolving(
+        edit(started(3), "p1", palette="R R", pool="Y", creation=["Glass Kiln"]), "p1"
+    )
     text = RULES.render(state, "public")
     assert "round 1: step 3: resolve" in text and "to act: p1" in text
     assert "palette: R R" in text and "colour pool: Y" in text
-    assert "Glass Kiln [craft, 1 star, needs R K; rewards prism; ability R -> prism] holding nothing" in text
+    assert (
+        "Glass Kiln [craft, 1 star, needs R K; rewards prism; ability R -> prism] holding nothing"
+        in text
+    )
     assert "Supply: R18" in text
 
 
@@ -63,7 +68,10 @@ def test_px_15_6_score_report_shows_each_line_and_the_ranking() -> None:
     lines = report.text.splitlines()
     assert lines[0].split() == ["p1", "p2", "p3"]
     assert lines[1].split()[-3:] == ["0", "1", "0"] and lines[1].startswith("first to the goal")
-    assert any(line.startswith("most prismatic motes") and line.split()[-3:] == ["0", "2", "0"] for line in lines)
+    assert any(
+        line.startswith("most prismatic motes") and line.split()[-3:] == ["0", "2", "0"]
+        for line in lines
+    )
     assert any(line.startswith("total") and line.split()[-3:] == ["4", "8", "6"] for line in lines)
     assert "ranking: p2 > p3 > p1" in report.text
     assert report.data["players"]["p2"]["total"] == 8
@@ -85,20 +93,23 @@ def test_px_9_7_px_15_5_a_ruling_is_carried_out_by_resource_changes() -> None:
     assert p1.palette == ms("G") and p1.bag == ms("R") and state.supply == supply
 
 
-@pytest.mark.parametrize(("text", "clause", "fragment"), [
-    ("resource p1 prisms -5", "REF-6.3", "has 1 prisms"),
-    ("resource p1 gold +1", "PX-15.5", "not a Prismatic resource"),
-    ("resource p1 pool-prismatic +1", "PX-15.5", "not a Prismatic resource"),
-    ("resource p9 prisms +1", "REF-6.3", "not playing"),
-    ("move p1 hand>progress Comet Trail", "PX-15.5", "not a zone"),
-    ("move p1 deck>progress", "PX-15.5", "name the card"),
-    ("move p1 deck>progress Ember Spark", "REF-6.3", "a common card, not in the deck"),
-    ("move p1 progress>discard Glass Kiln", "REF-6.3", "not in p1's progress"),
-    ("move p1 deck>common Comet Trail", "REF-6.3", "already holds three"),
-    ("move p1 deck>progress Dragon", "PX-15.2", "Dragon"),
-    ("stat #1 attack +1", "REF-6.3", "stats"),
-    ("draw p1 2", "REF-6.3", "unseen draws"),
-])
+@pytest.mark.parametrize(
+    ("text", "clause", "fragment"),
+    [
+        ("resource p1 prisms -5", "REF-6.3", "has 1 prisms"),
+        ("resource p1 gold +1", "PX-15.5", "not a Prismatic resource"),
+        ("resource p1 pool-prismatic +1", "PX-15.5", "not a Prismatic resource"),
+        ("resource p9 prisms +1", "REF-6.3", "not playing"),
+        ("move p1 hand>progress Comet Trail", "PX-15.5", "not a zone"),
+        ("move p1 deck>progress", "PX-15.5", "name the card"),
+        ("move p1 deck>progress Ember Spark", "REF-6.3", "a common card, not in the deck"),
+        ("move p1 progress>discard Glass Kiln", "REF-6.3", "not in p1's progress"),
+        ("move p1 deck>common Comet Trail", "REF-6.3", "already holds three"),
+        ("move p1 deck>progress Dragon", "PX-15.2", "Dragon"),
+        ("stat #1 attack +1", "REF-6.3", "stats"),
+        ("draw p1 2", "REF-6.3", "unseen draws"),
+    ],
+)
 def test_px_15_5_changes_that_do_not_fit_are_refused(text: str, clause: str, fragment: str) -> None:
     (change,) = parse_adjustment(text)
     v = RULES.check_change(started(3), change)
@@ -113,13 +124,18 @@ def test_px_1_5_px_15_5_an_adjustment_cannot_overdraw_the_supply() -> None:
 
 def test_px_15_5_moving_cards() -> None:
     state = edit(started(3), "p1", progress=[("Noon Blaze", "R", 1)], bag="")
-    for text in ("move p1 progress>discard Noon Blaze", "move p1 deck>progress Comet Trail",
-                 "move p1 discard>creation Eclipse"):
+    for text in (
+        "move p1 progress>discard Noon Blaze",
+        "move p1 deck>progress Comet Trail",
+        "move p1 discard>creation Eclipse",
+    ):
         (change,) = parse_adjustment(text)
         assert RULES.check_change(state, change).legal, text
         state = RULES.apply_change(state, change)
     p1 = player(state, "p1")
-    assert [h.name for h in p1.progress] == ["Comet Trail"] and [h.name for h in p1.creation] == ["Eclipse"]
+    assert [h.name for h in p1.progress] == ["Comet Trail"] and [h.name for h in p1.creation] == [
+        "Eclipse"
+    ]
     assert p1.bag == ms("R") and "Noon Blaze" in state.discard and "Comet Trail" not in state.deck
 
 

@@ -13,10 +13,16 @@ FIXTURES = Path(__file__).resolve().parent.parent.parent / "fixtures" / "prizmik
 def _case(name: str, reject_at: int) -> ContractCase:
     data = json.loads((FIXTURES / name).read_text())
     steps: list[Step] = [Act(move) for move in data["moves"]]
-    steps.insert(reject_at, Reject("a1-h8", "PZ-1.4"))   # an illegal move between legal ones
+    steps.insert(reject_at, Reject("a1-h8", "PZ-1.4"))  # an illegal move between legal ones
     steps.insert(1, Reject("e2>e3", "REF-1.2", seat="red"))  # blue's turn, not red's
-    return ContractCase(game="prizmik", name=data["title"], players=data["players"], ruleset=data["ruleset"],
-                        variants=data["variants"], steps=tuple(steps))
+    return ContractCase(
+        game="prizmik",
+        name=data["title"],
+        players=data["players"],
+        ruleset=data["ruleset"],
+        variants=data["variants"],
+        steps=tuple(steps),
+    )
 
 
 CASES = [

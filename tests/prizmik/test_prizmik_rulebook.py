@@ -70,7 +70,9 @@ def test_every_clause_id_is_mentioned_in_the_prizmik_tests() -> None:
     assert clauses_not_tested("prizmik", HERE, __file__) == []
 
 
-@pytest.mark.skipif(not SOURCES[0].exists(), reason="the published rules text is not beside the project")
+@pytest.mark.skipif(
+    not SOURCES[0].exists(), reason="the published rules text is not beside the project"
+)
 def test_rulebook_restates_rather_than_copies_the_rules_text() -> None:
     """No run of seven words in a clause is taken verbatim from the published text."""
     assert copied_from("prizmik", SOURCES) == {}

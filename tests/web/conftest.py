@@ -33,8 +33,12 @@ def make_tokens(store: str) -> Tokens:
     tokens = TokenStore(open_side_db(parse_store(store)))
     made = Tokens()
     for key, role, name, tables in (
-        ("head", "head", "Hera", ()), ("table1", "table", "Tom", ("1",)), ("table2", "table", "Tia", ("2",)),
-        ("scorekeeper", "scorekeeper", "Sam", ()), ("ann", "player", "Ann", ()), ("ben", "player", "Ben", ()),
+        ("head", "head", "Hera", ()),
+        ("table1", "table", "Tom", ("1",)),
+        ("table2", "table", "Tia", ("2",)),
+        ("scorekeeper", "scorekeeper", "Sam", ()),
+        ("ann", "player", "Ann", ()),
+        ("ben", "player", "Ben", ()),
         ("public", "public", "Pat", ()),
     ):
         made[key] = tokens.create(role, name, tables)[1]
@@ -73,14 +77,30 @@ def free_port() -> int:
 class Server:
     """A ``referee serve`` process on loopback, stopped by ``stop``."""
 
-    def __init__(self, store: str, *, extra: tuple[str, ...] = (), env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, store: str, *, extra: tuple[str, ...] = (), env: dict[str, str] | None = None
+    ) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = Path(os.environ.get("TMPDIR", "/tmp")) / f"referee-serve-{self.port}.log"
         self._out = self.log.open("w")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "cli.main", "serve", "--store", store, "--port", str(self.port), *extra],
-            cwd=str(ROOT), stdout=self._out, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+            [
+                sys.executable,
+                "-m",
+                "cli.main",
+                "serve",
+                "--store",
+                store,
+                "--port",
+                str(self.port),
+                *extra,
+            ],
+            cwd=str(ROOT),
+            stdout=self._out,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, **(env or {})},
+        )
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -131,8 +151,11 @@ class ThreadServer:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.app = create_app(config)
-        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
-                                                    log_level="warning", lifespan="on"))
+        self.server = uvicorn.Server(
+            uvicorn.Config(
+                self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
+            )
+        )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 20

@@ -26,11 +26,13 @@ class Image:
             raise ValueError("not a PNG")
         pos, chunks = 8, b""
         while pos < len(data):
-            (length,) = struct.unpack(">I", data[pos:pos + 4])
-            kind = data[pos + 4:pos + 8]
-            body = data[pos + 8:pos + 8 + length]
+            (length,) = struct.unpack(">I", data[pos : pos + 4])
+            kind = data[pos + 4 : pos + 8]
+            body = data[pos + 8 : pos + 8 + length]
             if kind == b"IHDR":
-                self.width, self.height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
+                self.width, self.height, depth, colour, _, _, interlace = struct.unpack(
+                    ">IIBBBBB", body
+                )
                 if depth != 8 or colour not in (2, 6) or interlace:
                     raise ValueError("only 8-bit RGB/RGBA, non-interlaced PNGs are read here")
                 self.channels = 3 if colour == 2 else 4
@@ -45,7 +47,7 @@ class Image:
         bpp = self.channels
         for _ in range(self.height):
             method = raw[offset]
-            line = bytearray(raw[offset + 1:offset + 1 + stride])
+            line = bytearray(raw[offset + 1 : offset + 1 + stride])
             offset += 1 + stride
             for i in range(stride):
                 left = line[i - bpp] if i >= bpp else 0

@@ -18,7 +18,12 @@ Client = TestClient[Litestar]
 
 
 def new_game(client: Client, token: str, table: str = "1", **extra: Any) -> dict[str, Any]:
-    body = {"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"}, "meta": {"table": table}, **extra}
+    body = {
+        "game": "prizmik",
+        "players": {"red": "Ann", "blue": "Ben"},
+        "meta": {"table": table},
+        **extra,
+    }
     response = client.post("/api/games", json=body, headers=auth(token))
     assert response.status_code == 201, response.text
     assert response.headers["etag"] == '"1"'
@@ -46,26 +51,42 @@ def is_problem(response: Any, status: int, kind: str) -> dict[str, Any]:
 def test_health_needs_nothing_and_openapi_comes_from_the_service_types(client: Client) -> None:
     assert client.get("/api/health").json() == {"ok": True}
     schema = client.get("/schema/openapi.json").json()
-    for name in ("EntryResult", "PositionView", "ReplayFrame", "Problem", "NewGame", "LegalActions"):
+    for name in (
+        "EntryResult",
+        "PositionView",
+        "ReplayFrame",
+        "Problem",
+        "NewGame",
+        "LegalActions",
+    ):
         assert name in schema["components"]["schemas"], name
     entry = schema["paths"]["/api/games/{game_id}/entries"]["post"]
     assert {"201", "412", "422"} <= set(entry["responses"])
-    assert set(schema["components"]["schemas"]["EntryResult"]["properties"]) >= {"violations", "version", "event"}
+    assert set(schema["components"]["schemas"]["EntryResult"]["properties"]) >= {
+        "violations",
+        "version",
+        "event",
+    }
 
 
-def test_missing_or_wrong_token_is_refused_and_logged(client: Client, caplog: pytest.LogCaptureFixture) -> None:
+def test_missing_or_wrong_token_is_refused_and_logged(
+    client: Client, caplog: pytest.LogCaptureFixture
+) -> None:
     with caplog.at_level(logging.WARNING, logger="referee.web"):
         for headers in ({}, auth("rf_nothere_secret"), {"Authorization": "Basic abc"}):
             body = is_problem(client.get("/api/games", headers=headers), 401, "unauthorized")
             assert body["detail"]
-        response = client.post("/api/games", json={"game": "prizmik", "players": {}}, headers=auth("rf_x_y"))
+        response = client.post(
+            "/api/games", json={"game": "prizmik", "players": {}}, headers=auth("rf_x_y")
+        )
         is_problem(response, 401, "unauthorized")
         assert response.headers["www-authenticate"].startswith("Bearer")
     assert sum("unauthorized" in r.getMessage() for r in caplog.records) == 4
 
 
 def test_entries_answer_with_the_right_status_and_store_only_what_they_should(
-        client: Client, store: str, tokens: Tokens) -> None:
+    client: Client, store: str, tokens: Tokens
+) -> None:
     head = tokens["head"]
     game = new_game(client, head)["game_id"]
     url = f"/api/games/{game}/entries"
@@ -74,32 +95,52 @@ def test_entries_answer_with_the_right_status_and_store_only_what_they_should(
     assert ok.status_code == 201 and ok.headers["etag"] == '"2"'
     assert ok.json()["status"] == "recorded" and ok.json()["event"] == 2
 
-    stale = is_problem(client.post(url, json={"text": "e8>e7"}, headers=auth(head, **{"If-Match": '"1"'})),
-                       412, "stale-version")
+    stale = is_problem(
+        client.post(url, json={"text": "e8>e7"}, headers=auth(head, **{"If-Match": '"1"'})),
+        412,
+        "stale-version",
+    )
     assert stale["version"] == 2 and stale["expected_version"] == 1
     assert len(events_of(store, game)) == 2  # nothing stored
 
-    rejected = is_problem(client.post(url, json={"text": "e2-e5"}, headers=auth(head, **{"If-Match": '"2"'})),
-                          422, "rejected")
+    rejected = is_problem(
+        client.post(url, json={"text": "e2-e5"}, headers=auth(head, **{"If-Match": '"2"'})),
+        422,
+        "rejected",
+    )
     assert rejected["stored"] is True and rejected["event"] == 3
-    assert rejected["violations"][0]["clause"].startswith("PZ-") and rejected["violations"][0]["reason"]
+    assert (
+        rejected["violations"][0]["clause"].startswith("PZ-")
+        and rejected["violations"][0]["reason"]
+    )
     assert type(events_of(store, game)[-1]).__name__ == "ActionRejected"  # kept as evidence
 
-    unreadable = is_problem(client.post(url, json={"text": "hello"}, headers=auth(head)), 400, "unreadable-entry")
+    unreadable = is_problem(
+        client.post(url, json={"text": "hello"}, headers=auth(head)), 400, "unreadable-entry"
+    )
     assert unreadable["clause"] == "PZ-9.1"
-    malformed = is_problem(client.post(url, json={"txt": "e8>e7"}, headers=auth(head)), 400, "bad-request")
+    malformed = is_problem(
+        client.post(url, json={"txt": "e8>e7"}, headers=auth(head)), 400, "bad-request"
+    )
     assert malformed["detail"]
     assert len(events_of(store, game)) == 3
 
-    missing = is_problem(client.get("/api/games/prizmik-nothere", headers=auth(head)), 404, "not-found")
+    missing = is_problem(
+        client.get("/api/games/prizmik-nothere", headers=auth(head)), 404, "not-found"
+    )
     assert "prizmik-nothere" in missing["detail"]
-    ended = client.post(f"/api/games/{game}/end", json={"how": "resignation", "who": "blue"}, headers=auth(head))
+    ended = client.post(
+        f"/api/games/{game}/end", json={"how": "resignation", "who": "blue"}, headers=auth(head)
+    )
     assert ended.status_code == 201 and ended.json()["ended"]["winner"] == "red"
     late = is_problem(client.post(url, json={"text": "e8>e7"}, headers=auth(head)), 422, "rejected")
     assert late["violations"][0]["clause"] == "REF-1.3"  # an entry after the end is evidence too
     other = new_game(client, head)["game_id"]
-    nothing = is_problem(client.post(f"/api/games/{other}/retractions", json={"reason": "x"}, headers=auth(head)),
-                         409, "not-allowed-now")
+    nothing = is_problem(
+        client.post(f"/api/games/{other}/retractions", json={"reason": "x"}, headers=auth(head)),
+        409,
+        "not-allowed-now",
+    )
     assert nothing["clause"] == "REF-2.1" and len(events_of(store, other)) == 1
 
 
@@ -108,8 +149,14 @@ def test_position_log_and_replay_carry_the_version(client: Client, tokens: Token
     game = new_game(client, head)["game_id"]
     client.post(f"/api/games/{game}/entries", json={"text": "e1>e2"}, headers=auth(head))
     position = client.get(f"/api/games/{game}", headers=auth(head))
-    assert position.headers["etag"] == '"2"' and position.json()["position"]["board"]["e2"] == "red ship stack"
-    assert client.get(f"/api/games/{game}", headers=auth(head, **{"If-None-Match": '"2"'})).status_code == 304
+    assert (
+        position.headers["etag"] == '"2"'
+        and position.json()["position"]["board"]["e2"] == "red ship stack"
+    )
+    assert (
+        client.get(f"/api/games/{game}", headers=auth(head, **{"If-None-Match": '"2"'})).status_code
+        == 304
+    )
     assert client.get(f"/api/games/{game}?at=0", headers=auth(head)).json()["at"] == 0
     log = client.get(f"/api/games/{game}/log", headers=auth(head)).json()
     assert [e["kind"] for e in log] == ["created", "action"]
@@ -121,76 +168,195 @@ def test_position_log_and_replay_carry_the_version(client: Client, tokens: Token
 
 def test_every_entry_records_who_made_it(client: Client, tokens: Tokens) -> None:
     game = new_game(client, tokens["head"])["game_id"]
-    client.post(f"/api/games/{game}/entries", json={"text": "e1>e2"}, headers=auth(tokens["table1"]))
-    client.post(f"/api/games/{game}/entries", json={"text": "e8>e8"}, headers=auth(tokens["table1"]))
-    client.post(f"/api/games/{game}/retractions", json={"reason": "misheard"}, headers=auth(tokens["head"]))
+    client.post(
+        f"/api/games/{game}/entries", json={"text": "e1>e2"}, headers=auth(tokens["table1"])
+    )
+    client.post(
+        f"/api/games/{game}/entries", json={"text": "e8>e8"}, headers=auth(tokens["table1"])
+    )
+    client.post(
+        f"/api/games/{game}/retractions", json={"reason": "misheard"}, headers=auth(tokens["head"])
+    )
     log = client.get(f"/api/games/{game}/log", headers=auth(tokens["head"])).json()
     assert log[0]["created_by"] == "Hera"
     assert [(e["kind"], e.get("recorded_by") or e.get("by")) for e in log[1:]] == [
-        ("action", "Tom"), ("rejected", "Tom"), ("retracted", "Hera")]
+        ("action", "Tom"),
+        ("rejected", "Tom"),
+        ("retracted", "Hera"),
+    ]
 
 
 def test_roles(client: Client, tokens: Tokens) -> None:
     head, tom, tia = tokens["head"], tokens["table1"], tokens["table2"]
     at1 = new_game(client, tom, table="1")["game_id"]  # a table referee starts games at their table
-    is_problem(client.post("/api/games", json={"game": "prizmik", "players": {"red": "A", "blue": "B"},
-                                                "meta": {"table": "2"}}, headers=auth(tom)), 403, "forbidden")
+    is_problem(
+        client.post(
+            "/api/games",
+            json={"game": "prizmik", "players": {"red": "A", "blue": "B"}, "meta": {"table": "2"}},
+            headers=auth(tom),
+        ),
+        403,
+        "forbidden",
+    )
     at2 = new_game(client, head, table="2")["game_id"]
 
-    assert client.post(f"/api/games/{at1}/entries", json={"text": "e1>e2"}, headers=auth(tom)).status_code == 201
-    is_problem(client.post(f"/api/games/{at2}/entries", json={"text": "e1>e2"}, headers=auth(tom)), 403, "forbidden")
-    assert client.post(f"/api/games/{at2}/entries", json={"text": "e1>e2"}, headers=auth(tia)).status_code == 201
+    assert (
+        client.post(
+            f"/api/games/{at1}/entries", json={"text": "e1>e2"}, headers=auth(tom)
+        ).status_code
+        == 201
+    )
+    is_problem(
+        client.post(f"/api/games/{at2}/entries", json={"text": "e1>e2"}, headers=auth(tom)),
+        403,
+        "forbidden",
+    )
+    assert (
+        client.post(
+            f"/api/games/{at2}/entries", json={"text": "e1>e2"}, headers=auth(tia)
+        ).status_code
+        == 201
+    )
     for who in ("scorekeeper", "ann", "public"):
-        is_problem(client.post(f"/api/games/{at1}/entries", json={"text": "e8>e7"}, headers=auth(tokens[who])),
-                   403, "forbidden")
-        is_problem(client.post(f"/api/games/{at1}/check", json={"text": "e8>e7"}, headers=auth(tokens[who])),
-                   403, "forbidden")
+        is_problem(
+            client.post(
+                f"/api/games/{at1}/entries", json={"text": "e8>e7"}, headers=auth(tokens[who])
+            ),
+            403,
+            "forbidden",
+        )
+        is_problem(
+            client.post(
+                f"/api/games/{at1}/check", json={"text": "e8>e7"}, headers=auth(tokens[who])
+            ),
+            403,
+            "forbidden",
+        )
     # corrections: a table referee undoes at their table; backups and penalties are the head referee's
-    assert client.post(f"/api/games/{at1}/retractions", json={"reason": "slip"}, headers=auth(tom)).status_code == 201
+    assert (
+        client.post(
+            f"/api/games/{at1}/retractions", json={"reason": "slip"}, headers=auth(tom)
+        ).status_code
+        == 201
+    )
     client.post(f"/api/games/{at1}/entries", json={"text": "e1>e2"}, headers=auth(tom))
-    is_problem(client.post(f"/api/games/{at1}/backups", json={"to": 0, "reason": "x"}, headers=auth(tom)), 403,
-               "forbidden")
-    is_problem(client.post(f"/api/games/{at1}/penalties", json={"seat": "blue", "level": "warning",
-                                                                "infraction": "slow play"}, headers=auth(tom)),
-               403, "forbidden")
-    assert client.post(f"/api/games/{at1}/penalties", json={"seat": "blue", "level": "warning",
-                                                            "infraction": "slow play"},
-                       headers=auth(head)).status_code == 201
-    is_problem(client.post(f"/api/games/{at1}/end", json={"how": "adjudication", "who": "red", "reason": "time"},
-                           headers=auth(tom)), 403, "forbidden")
+    is_problem(
+        client.post(f"/api/games/{at1}/backups", json={"to": 0, "reason": "x"}, headers=auth(tom)),
+        403,
+        "forbidden",
+    )
+    is_problem(
+        client.post(
+            f"/api/games/{at1}/penalties",
+            json={"seat": "blue", "level": "warning", "infraction": "slow play"},
+            headers=auth(tom),
+        ),
+        403,
+        "forbidden",
+    )
+    assert (
+        client.post(
+            f"/api/games/{at1}/penalties",
+            json={"seat": "blue", "level": "warning", "infraction": "slow play"},
+            headers=auth(head),
+        ).status_code
+        == 201
+    )
+    is_problem(
+        client.post(
+            f"/api/games/{at1}/end",
+            json={"how": "adjudication", "who": "red", "reason": "time"},
+            headers=auth(tom),
+        ),
+        403,
+        "forbidden",
+    )
     # a player disputes in their own game only; a table referee rules first, the head referee finally
-    dispute = client.post(f"/api/games/{at1}/disputes", json={"event": 4, "claim": "I meant e1>d1"},
-                          headers=auth(tokens["ann"]))
+    dispute = client.post(
+        f"/api/games/{at1}/disputes",
+        json={"event": 4, "claim": "I meant e1>d1"},
+        headers=auth(tokens["ann"]),
+    )
     assert dispute.status_code == 201
     log = client.get(f"/api/games/{at1}/log", headers=auth(head)).json()
     assert log[-1]["kind"] == "dispute" and log[-1]["by"] == "Ann"
     other = new_game(client, head, table="2", players={"red": "Cy", "blue": "Di"})["game_id"]
-    is_problem(client.post(f"/api/games/{other}/disputes", json={"event": 1, "claim": "x"},
-                           headers=auth(tokens["ann"])), 403, "forbidden")
+    is_problem(
+        client.post(
+            f"/api/games/{other}/disputes",
+            json={"event": 1, "claim": "x"},
+            headers=auth(tokens["ann"]),
+        ),
+        403,
+        "forbidden",
+    )
     ruling = {"decision": "uphold", "clause": "PZ-1.4", "reason": "the video shows e1>e2"}
-    is_problem(client.post(f"/api/games/{at1}/disputes/1/rulings", json={**ruling, "final": True},
-                           headers=auth(tom)), 403, "forbidden")
-    assert client.post(f"/api/games/{at1}/disputes/1/rulings", json=ruling, headers=auth(tom)).status_code == 201
-    assert client.post(f"/api/games/{at1}/disputes/1/appeals", json={"grounds": "unclear"},
-                       headers=auth(tokens["ann"])).status_code == 201
-    is_problem(client.post(f"/api/games/{at1}/disputes/1/rulings", json=ruling, headers=auth(tom)), 403, "forbidden")
-    assert client.post(f"/api/games/{at1}/disputes/1/rulings", json={**ruling, "final": True},
-                       headers=auth(head)).status_code == 201
+    is_problem(
+        client.post(
+            f"/api/games/{at1}/disputes/1/rulings",
+            json={**ruling, "final": True},
+            headers=auth(tom),
+        ),
+        403,
+        "forbidden",
+    )
+    assert (
+        client.post(
+            f"/api/games/{at1}/disputes/1/rulings", json=ruling, headers=auth(tom)
+        ).status_code
+        == 201
+    )
+    assert (
+        client.post(
+            f"/api/games/{at1}/disputes/1/appeals",
+            json={"grounds": "unclear"},
+            headers=auth(tokens["ann"]),
+        ).status_code
+        == 201
+    )
+    is_problem(
+        client.post(f"/api/games/{at1}/disputes/1/rulings", json=ruling, headers=auth(tom)),
+        403,
+        "forbidden",
+    )
+    assert (
+        client.post(
+            f"/api/games/{at1}/disputes/1/rulings",
+            json={**ruling, "final": True},
+            headers=auth(head),
+        ).status_code
+        == 201
+    )
     # reading: audit and verify for staff; everyone reads positions and the scoreboard
     for who in ("head", "table1", "scorekeeper"):
         assert client.get(f"/api/games/{at1}/audit", headers=auth(tokens[who])).status_code == 200
-        assert client.get(f"/api/games/{at1}/verify", headers=auth(tokens[who])).json()["findings"] == []
+        assert (
+            client.get(f"/api/games/{at1}/verify", headers=auth(tokens[who])).json()["findings"]
+            == []
+        )
     for who in ("ann", "public"):
-        is_problem(client.get(f"/api/games/{at1}/audit", headers=auth(tokens[who])), 403, "forbidden")
+        is_problem(
+            client.get(f"/api/games/{at1}/audit", headers=auth(tokens[who])), 403, "forbidden"
+        )
         assert client.get(f"/api/games/{at1}", headers=auth(tokens[who])).status_code == 200
         assert client.get("/api/scoreboard", headers=auth(tokens[who])).status_code == 200
-    is_problem(client.get(f"/api/games/{at1}/legal", headers=auth(tokens["public"])), 403, "forbidden")
-    assert client.get(f"/api/games/{at1}/legal", headers=auth(tokens["ann"])).json()["seat"] == "red"
-    assert client.get("/api/whoami", headers=auth(tom)).json() == {"role": "table", "name": "Tom", "tables": ["1"],
-                                                                   "token_id": tom.split("_")[1]}
+    is_problem(
+        client.get(f"/api/games/{at1}/legal", headers=auth(tokens["public"])), 403, "forbidden"
+    )
+    assert (
+        client.get(f"/api/games/{at1}/legal", headers=auth(tokens["ann"])).json()["seat"] == "red"
+    )
+    assert client.get("/api/whoami", headers=auth(tom)).json() == {
+        "role": "table",
+        "name": "Tom",
+        "tables": ["1"],
+        "token_id": tom.split("_")[1],
+    }
 
 
-def test_idempotency_key_makes_a_retry_store_once(client: Client, store: str, tokens: Tokens) -> None:
+def test_idempotency_key_makes_a_retry_store_once(
+    client: Client, store: str, tokens: Tokens
+) -> None:
     head = tokens["head"]
     game = new_game(client, head)["game_id"]
     url = f"/api/games/{game}/entries"
@@ -210,12 +376,19 @@ def test_idempotency_key_makes_a_retry_store_once(client: Client, store: str, to
     assert one.status_code == two.status_code == 422 and one.json() == two.json()
     assert [type(e).__name__ for e in events_of(store, game)].count("ActionRejected") == 1
     # keys are per token: another referee's same key is another request
-    assert client.post(url, json={"text": "e8>e7"},
-                       headers=auth(tokens["table1"], **{"Idempotency-Key": "k-1"})).status_code == 201
+    assert (
+        client.post(
+            url,
+            json={"text": "e8>e7"},
+            headers=auth(tokens["table1"], **{"Idempotency-Key": "k-1"}),
+        ).status_code
+        == 201
+    )
 
 
-def test_a_server_fault_is_a_problem_without_a_traceback(client: Client, tokens: Tokens,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_server_fault_is_a_problem_without_a_traceback(
+    client: Client, tokens: Tokens, monkeypatch: pytest.MonkeyPatch
+) -> None:
     game = new_game(client, tokens["head"])["game_id"]
     web = client.app.state["web"]
 
@@ -223,25 +396,42 @@ def test_a_server_fault_is_a_problem_without_a_traceback(client: Client, tokens:
         raise RuntimeError("disk on fire at /secret/path")
 
     monkeypatch.setattr(web.svc, "position", broken)
-    body = is_problem(client.get(f"/api/games/{game}", headers=auth(tokens["head"])), 500, "server-error")
+    body = is_problem(
+        client.get(f"/api/games/{game}", headers=auth(tokens["head"])), 500, "server-error"
+    )
     assert body["id"] and "secret" not in json.dumps(body)
 
 
 def test_cookie_writes_only_from_the_pages(client: Client, tokens: Tokens) -> None:
     game = new_game(client, tokens["head"])["game_id"]
-    signed = client.post("/login", data={"token": tokens["head"], "next": "/"}, follow_redirects=False)
+    signed = client.post(
+        "/login", data={"token": tokens["head"], "next": "/"}, follow_redirects=False
+    )
     assert signed.status_code == 303 and "httponly" in signed.headers["set-cookie"].lower()
     client.cookies.set("referee_token", tokens["head"])
     url = f"/api/games/{game}/entries"
     assert client.get(f"/api/games/{game}").status_code == 200
-    is_problem(client.post(url, json={"text": "e1>e2"}, headers={"Sec-Fetch-Site": "cross-site"}), 403, "forbidden")
-    assert client.post(url, json={"text": "e1>e2"}, headers={"Sec-Fetch-Site": "same-origin"}).status_code == 201
+    is_problem(
+        client.post(url, json={"text": "e1>e2"}, headers={"Sec-Fetch-Site": "cross-site"}),
+        403,
+        "forbidden",
+    )
+    assert (
+        client.post(
+            url, json={"text": "e1>e2"}, headers={"Sec-Fetch-Site": "same-origin"}
+        ).status_code
+        == 201
+    )
     client.cookies.clear()
-    wrong = client.post("/login", data={"token": "rf_bad_token", "next": "/"}, follow_redirects=False)
+    wrong = client.post(
+        "/login", data={"token": "rf_bad_token", "next": "/"}, follow_redirects=False
+    )
     assert wrong.status_code == 401
 
 
-def test_export_import_and_games_list_filters(client: Client, tokens: Tokens, tmp_path: Any) -> None:
+def test_export_import_and_games_list_filters(
+    client: Client, tokens: Tokens, tmp_path: Any
+) -> None:
     head = tokens["head"]
     one = new_game(client, head, table="1")["game_id"]
     new_game(client, head, table="2", players={"red": "Cy", "blue": "Di"})
@@ -249,16 +439,28 @@ def test_export_import_and_games_list_filters(client: Client, tokens: Tokens, tm
     client.post(f"/api/games/{one}/end", json={"how": "agreement"}, headers=auth(head))
     listed = client.get("/api/games?table=1", headers=auth(head)).json()
     assert [g["game_id"] for g in listed] == [one] and listed[0]["status"] == "finished"
-    assert [g["players"]["red"] for g in client.get("/api/games?player=cy", headers=auth(head)).json()] == ["Cy"]
-    assert client.get("/api/games?status=open", headers=auth(head)).json()[0]["meta"] == {"table": "2"}
+    assert [
+        g["players"]["red"] for g in client.get("/api/games?player=cy", headers=auth(head)).json()
+    ] == ["Cy"]
+    assert client.get("/api/games?status=open", headers=auth(head)).json()[0]["meta"] == {
+        "table": "2"
+    }
     record = client.get(f"/api/games/{one}/export?format=jsonl", headers=auth(head))
     assert record.status_code == 200 and record.text.startswith('{"format"')
-    is_problem(client.get(f"/api/games/{one}/export?format=jsonl", headers=auth(tokens["public"])), 403, "forbidden")
+    is_problem(
+        client.get(f"/api/games/{one}/export?format=jsonl", headers=auth(tokens["public"])),
+        403,
+        "forbidden",
+    )
     text = client.get(f"/api/games/{one}/export?format=text", headers=auth(tokens["public"])).text
     assert "1. red e1>e2" in text
     again = client.post("/api/imports", content=record.text, headers=auth(head))
     assert again.json()[0]["status"] == "skipped"
-    is_problem(client.post("/api/imports", content=record.text, headers=auth(tokens["table1"])), 403, "forbidden")
+    is_problem(
+        client.post("/api/imports", content=record.text, headers=auth(tokens["table1"])),
+        403,
+        "forbidden",
+    )
     board = client.get("/api/scoreboard", headers=auth(head)).json()
     assert {r["player"] for r in board} == {"Ann", "Ben"} and all(r["drawn"] == 1 for r in board)
 
@@ -269,5 +471,9 @@ def test_public_read_lets_anonymous_readers_in_as_the_public(store: str, tokens:
     with TestClient(create_app(ServeConfig(store=store, public_read=True))) as anonymous:
         game = new_game(anonymous, tokens["head"])["game_id"]
         assert anonymous.get(f"/api/games/{game}").json()["viewer"] == "public"
-        is_problem(anonymous.post(f"/api/games/{game}/entries", json={"text": "e1>e2"}), 401, "unauthorized")
+        is_problem(
+            anonymous.post(f"/api/games/{game}/entries", json={"text": "e1>e2"}),
+            401,
+            "unauthorized",
+        )
         is_problem(anonymous.get(f"/api/games/{game}/audit"), 403, "forbidden")

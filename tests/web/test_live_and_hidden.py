@@ -24,7 +24,9 @@ from tests.web.conftest import Server, ThreadServer, Tokens, auth
 Client = TestClient[Litestar]
 
 
-def read_events(url: str, headers: dict[str, str], count: int, timeout: float = 5.0) -> list[dict[str, Any]]:
+def read_events(
+    url: str, headers: dict[str, str], count: int, timeout: float = 5.0
+) -> list[dict[str, Any]]:
     """The first ``count`` server-sent events of ``url`` (fails after ``timeout`` seconds)."""
     found: list[dict[str, Any]] = []
     current: dict[str, Any] = {}
@@ -49,13 +51,20 @@ def read_events(url: str, headers: dict[str, str], count: int, timeout: float = 
 
 
 def record(base: str, token: str, game: str, text: str, seat: str | None = None) -> httpx.Response:
-    return httpx.post(f"{base}/api/games/{game}/entries", json={"text": text, "seat": seat}, headers=auth(token))
+    return httpx.post(
+        f"{base}/api/games/{game}/entries", json={"text": text, "seat": seat}, headers=auth(token)
+    )
 
 
-def test_game_stream_resumes_with_last_event_id_and_misses_nothing(live_server: ThreadServer, tokens: Tokens) -> None:
+def test_game_stream_resumes_with_last_event_id_and_misses_nothing(
+    live_server: ThreadServer, tokens: Tokens
+) -> None:
     base, head = live_server.base, tokens["head"]
-    game = httpx.post(f"{base}/api/games", json={"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"}},
-                      headers=auth(head)).json()["game_id"]
+    game = httpx.post(
+        f"{base}/api/games",
+        json={"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"}},
+        headers=auth(head),
+    ).json()["game_id"]
     for text in ("e1>e2", "e8>e7", "e2-e5"):  # the last is rejected: evidence is streamed too
         record(base, head, game, text)
     url = f"{base}/api/games/{game}/events"
@@ -70,7 +79,9 @@ def test_game_stream_resumes_with_last_event_id_and_misses_nothing(live_server: 
 
     # connected: an entry made meanwhile arrives within moments
     got: list[dict[str, Any]] = []
-    reader = threading.Thread(target=lambda: got.extend(read_events(url, auth(head, **{"Last-Event-ID": "6"}), 1)))
+    reader = threading.Thread(
+        target=lambda: got.extend(read_events(url, auth(head, **{"Last-Event-ID": "6"}), 1))
+    )
     reader.start()
     time.sleep(0.3)
     started = time.monotonic()
@@ -82,13 +93,22 @@ def test_game_stream_resumes_with_last_event_id_and_misses_nothing(live_server: 
 def test_games_list_and_scoreboard_stream(live_server: ThreadServer, tokens: Tokens) -> None:
     base, head = live_server.base, tokens["head"]
     got: list[dict[str, Any]] = []
-    reader = threading.Thread(target=lambda: got.extend(read_events(f"{base}/api/live?after=0", auth(head), 3, 8)))
+    reader = threading.Thread(
+        target=lambda: got.extend(read_events(f"{base}/api/live?after=0", auth(head), 3, 8))
+    )
     reader.start()
     time.sleep(0.3)
-    game = httpx.post(f"{base}/api/games", json={"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"},
-                                                  "meta": {"table": "7"}}, headers=auth(head)).json()["game_id"]
+    game = httpx.post(
+        f"{base}/api/games",
+        json={"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"}, "meta": {"table": "7"}},
+        headers=auth(head),
+    ).json()["game_id"]
     time.sleep(0.3)
-    httpx.post(f"{base}/api/games/{game}/end", json={"how": "resignation", "who": "Ben"}, headers=auth(head))
+    httpx.post(
+        f"{base}/api/games/{game}/end",
+        json={"how": "resignation", "who": "Ben"},
+        headers=auth(head),
+    )
     reader.join(10)
     kinds = [e["event"] for e in got]
     assert kinds[0] == "game" and json.loads(got[0]["data"])["meta"] == {"table": "7"}
@@ -98,7 +118,9 @@ def test_games_list_and_scoreboard_stream(live_server: ThreadServer, tokens: Tok
     ids = [int(e["id"]) for e in got]
     assert ids == sorted(ids)
     # resuming after the last id: nothing is sent twice
-    later = httpx.stream("GET", f"{base}/api/live", headers=auth(head, **{"Last-Event-ID": str(ids[-1])}), timeout=2)
+    later = httpx.stream(
+        "GET", f"{base}/api/live", headers=auth(head, **{"Last-Event-ID": str(ids[-1])}), timeout=2
+    )
     with later as response, pytest.raises(httpx.ReadTimeout):
         for line in response.iter_lines():
             assert not line.startswith("data"), line
@@ -112,17 +134,34 @@ def tribute(client: Client, tokens: Tokens, store: str) -> Iterator[str]:
     """A Tribute game for Ann, Ben and Cy: open lists for p1 (Aces, Jokers) and p3 (Jacks), a
     sealed one for p2; everyone has drawn, p1 has tried a card that is not theirs."""
     sealed, _salt = Commands.seal_decklist(Commands(), parse_decklist("2 King\n1 Jack", "p2"))
-    body = {"game": "tribute", "players": {"p1": "Ann", "p2": "Ben", "p3": "Cy"}, "meta": {"table": "1"},
-            "decks": {"p1": {"decklist": "2 Ace\n2 Joker"}, "p3": {"decklist": "2 Jack"},
-                      "p2": {"sealed": f"{sealed.commitment}:{sealed.size}"}}}
+    body = {
+        "game": "tribute",
+        "players": {"p1": "Ann", "p2": "Ben", "p3": "Cy"},
+        "meta": {"table": "1"},
+        "decks": {
+            "p1": {"decklist": "2 Ace\n2 Joker"},
+            "p3": {"decklist": "2 Jack"},
+            "p2": {"sealed": f"{sealed.commitment}:{sealed.size}"},
+        },
+    }
     created = client.post("/api/games", json=body, headers=auth(tokens["head"]))
     assert created.status_code == 201, created.text
     game = created.json()["game_id"]
     for seat in ("p2", "p1", "p3"):
-        assert client.post(f"/api/games/{game}/entries", json={"text": "draw 2", "seat": seat},
-                           headers=auth(tokens["table1"])).status_code == 201
-    assert client.post(f"/api/games/{game}/entries", json={"text": "play King"},
-                       headers=auth(tokens["table1"])).status_code == 422
+        assert (
+            client.post(
+                f"/api/games/{game}/entries",
+                json={"text": "draw 2", "seat": seat},
+                headers=auth(tokens["table1"]),
+            ).status_code
+            == 201
+        )
+    assert (
+        client.post(
+            f"/api/games/{game}/entries", json={"text": "play King"}, headers=auth(tokens["table1"])
+        ).status_code
+        == 422
+    )
     yield game
 
 
@@ -141,10 +180,20 @@ def shows(text: str, names: set[str]) -> set[str]:
 
 def everything(client: Client, token: str, game: str, extra: str = "") -> dict[str, str]:
     """Every answer a reader can get about the game, by its path."""
-    paths = [f"/api/games/{game}", f"/api/games/{game}?at=0", f"/api/games/{game}?at=2", f"/api/games/{game}/log",
-             f"/api/games/{game}/replay", f"/api/games/{game}/replay?session=true",
-             f"/api/games/{game}/export?format=text", f"/api/games/{game}/export?format=html",
-             "/api/games", f"/games/{game}", f"/games/{game}/panel", f"/games/{game}/replay"]
+    paths = [
+        f"/api/games/{game}",
+        f"/api/games/{game}?at=0",
+        f"/api/games/{game}?at=2",
+        f"/api/games/{game}/log",
+        f"/api/games/{game}/replay",
+        f"/api/games/{game}/replay?session=true",
+        f"/api/games/{game}/export?format=text",
+        f"/api/games/{game}/export?format=html",
+        "/api/games",
+        f"/games/{game}",
+        f"/games/{game}/panel",
+        f"/games/{game}/replay",
+    ]
     out: dict[str, str] = {}
     for path in paths:
         response = client.get(path + extra, headers=auth(token))
@@ -153,7 +202,9 @@ def everything(client: Client, token: str, game: str, extra: str = "") -> dict[s
     return out
 
 
-def test_the_public_never_sees_a_hidden_card(client: Client, tokens: Tokens, store: str, tribute: str) -> None:
+def test_the_public_never_sees_a_hidden_card(
+    client: Client, tokens: Tokens, store: str, tribute: str
+) -> None:
     hidden = secrets_now(store, tribute)
     assert hidden["p1"] == {"Ace", "Joker"} and hidden["p3"] == {"Jack"}
     every = hidden["p1"] | hidden["p3"]
@@ -162,9 +213,13 @@ def test_the_public_never_sees_a_hidden_card(client: Client, tokens: Tokens, sto
     # a head referee reading as the public (a screen for spectators) gets the same redacted answers
     for path in ("", "/log", "/replay", "/export?format=text", "/export?format=html"):
         sep = "&" if "?" in path else "?"
-        text = client.get(f"/api/games/{tribute}{path}{sep}as=public", headers=auth(tokens["head"])).text
+        text = client.get(
+            f"/api/games/{tribute}{path}{sep}as=public", headers=auth(tokens["head"])
+        ).text
         assert not shows(text, every), path
-    assert client.get(f"/api/games/{tribute}?as=p1", headers=auth(tokens["public"])).status_code == 400
+    assert (
+        client.get(f"/api/games/{tribute}?as=p1", headers=auth(tokens["public"])).status_code == 400
+    )
     # the referee does see them (so this test can fail), and each player sees only their own
     referee = "".join(everything(client, tokens["head"], tribute).values())
     assert shows(referee, every) == every
@@ -173,19 +228,30 @@ def test_the_public_never_sees_a_hidden_card(client: Client, tokens: Tokens, sto
     # refused outright: the exact record, the legal entries, a dry run
     for path in (f"/api/games/{tribute}/export?format=jsonl", f"/api/games/{tribute}/legal"):
         assert client.get(path, headers=auth(tokens["public"])).status_code == 403
-    assert client.post(f"/api/games/{tribute}/check", json={"text": "play Ace"},
-                       headers=auth(tokens["public"])).status_code == 403
+    assert (
+        client.post(
+            f"/api/games/{tribute}/check", json={"text": "play Ace"}, headers=auth(tokens["public"])
+        ).status_code
+        == 403
+    )
     # once a card is played it is public, and the others stay hidden
-    assert client.post(f"/api/games/{tribute}/entries", json={"text": "play Joker"},
-                       headers=auth(tokens["table1"])).status_code == 201
+    assert (
+        client.post(
+            f"/api/games/{tribute}/entries",
+            json={"text": "play Joker"},
+            headers=auth(tokens["table1"]),
+        ).status_code
+        == 201
+    )
     hidden = secrets_now(store, tribute)
     assert "Joker" not in hidden["p1"] and "Ace" in hidden["p1"]
     public = "".join(everything(client, tokens["public"], tribute).values())
     assert "Joker" in public and not shows(public, hidden["p1"] | hidden["p3"])
 
 
-def test_the_public_live_stream_carries_no_hidden_card(store: str, tokens: Tokens, client: Client,
-                                                       tribute: str) -> None:
+def test_the_public_live_stream_carries_no_hidden_card(
+    store: str, tokens: Tokens, client: Client, tribute: str
+) -> None:
     from web.app import ServeConfig
 
     server = ThreadServer(ServeConfig(store=store, poll_interval=0.05))
@@ -201,19 +267,24 @@ def test_the_public_live_stream_carries_no_hidden_card(store: str, tokens: Token
         server.stop()
 
 
-def test_the_command_lines_html_replay_hides_what_the_viewer_may_not_see(store: str, tribute: str,
-                                                                          tmp_path: Path) -> None:
+def test_the_command_lines_html_replay_hides_what_the_viewer_may_not_see(
+    store: str, tribute: str, tmp_path: Path
+) -> None:
     from typer.testing import CliRunner
 
     from cli.main import app
 
     every = {"Ace", "Joker", "Jack"}
     runner = CliRunner()
-    public = runner.invoke(app, ["--db", store, "export", tribute, "--format", "html", "--as", "public"])
+    public = runner.invoke(
+        app, ["--db", store, "export", tribute, "--format", "html", "--as", "public"]
+    )
     assert public.exit_code == 0, public.output
     assert public.stdout.lower().startswith("<!doctype html>") and not shows(public.stdout, every)
     out = tmp_path / "replay.html"
-    referee = runner.invoke(app, ["--db", store, "export", tribute, "--format", "html", "-o", str(out)])
+    referee = runner.invoke(
+        app, ["--db", store, "export", tribute, "--format", "html", "-o", str(out)]
+    )
     assert referee.exit_code == 0, referee.output
     assert shows(out.read_text(encoding="utf-8"), every) == every
     assert out.stat().st_mode & 0o044  # an ordinary file others can read, not mkstemp's private one
@@ -222,19 +293,25 @@ def test_the_command_lines_html_replay_hides_what_the_viewer_may_not_see(store: 
 
 
 def test_the_server_stops_at_once_with_streams_open_and_prints_no_traceback(
-        store: str, tokens: Tokens, serve: Callable[..., Server]) -> None:
+    store: str, tokens: Tokens, serve: Callable[..., Server]
+) -> None:
     """A browser keeps its live streams open for ever: asked to stop (Ctrl-C, or SIGTERM from a
     service manager), the server ends them itself instead of waiting out its graceful limit
     and then cutting them mid-write with a traceback in its log."""
     server = serve(store)
     head = tokens["head"]
-    game = httpx.post(f"{server.base}/api/games", json={"game": "prizmik", "players": {"red": "A", "blue": "B"}},
-                      headers=auth(head)).json()["game_id"]
+    game = httpx.post(
+        f"{server.base}/api/games",
+        json={"game": "prizmik", "players": {"red": "A", "blue": "B"}},
+        headers=auth(head),
+    ).json()["game_id"]
     opened = threading.Barrier(3, timeout=10)
     ended: list[str] = []
 
     def follow(path: str) -> None:
-        with httpx.stream("GET", f"{server.base}{path}", headers=auth(head), timeout=30) as response:
+        with httpx.stream(
+            "GET", f"{server.base}{path}", headers=auth(head), timeout=30
+        ) as response:
             lines = response.iter_lines()
             next(lines)  # the stream is open and has sent something
             opened.wait()
@@ -242,7 +319,10 @@ def test_the_server_stops_at_once_with_streams_open_and_prints_no_traceback(
                 pass
         ended.append(path)
 
-    readers = [threading.Thread(target=follow, args=(p,)) for p in (f"/api/games/{game}/events?after=0", "/api/live")]
+    readers = [
+        threading.Thread(target=follow, args=(p,))
+        for p in (f"/api/games/{game}/events?after=0", "/api/live")
+    ]
     for reader in readers:
         reader.start()
     opened.wait()
@@ -250,6 +330,8 @@ def test_the_server_stops_at_once_with_streams_open_and_prints_no_traceback(
     server.process.wait(timeout=2.5)  # the graceful limit is 3 s: waiting it out fails here
     for reader in readers:
         reader.join(5)
-    assert sorted(ended) == sorted(p for p in (f"/api/games/{game}/events?after=0", "/api/live")), ended
+    assert sorted(ended) == sorted(p for p in (f"/api/games/{game}/events?after=0", "/api/live")), (
+        ended
+    )
     server.stop()
     assert "Traceback" not in server.log.read_text(), server.log.read_text()

@@ -29,18 +29,32 @@ from tests.web.conftest import ROOT, ThreadServer, Tokens, auth
 from tests.web.pixels import Image
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists() or shutil.which("chromium") is None,
-                                reason=f"no browser: {CHROMIUM} is not installed (apt-get install chromium)")
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists() or shutil.which("chromium") is None,
+    reason=f"no browser: {CHROMIUM} is not installed (apt-get install chromium)",
+)
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright's Python package is not installed"
+    )
     with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)  # a fresh profile each run
+        launched = p.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=ARGS
+        )  # a fresh profile each run
         yield launched
         launched.close()
 
@@ -96,11 +110,18 @@ def version_of(base: str, token: str, game: str) -> int:
     return int(httpx.get(f"{base}/api/games/{game}", headers=auth(token)).json()["version"])
 
 
-def test_a_whole_prizmik_game_from_the_table_page_followed_live(browser: Any, live_server: ThreadServer,
-                                                               tokens: Tokens, shots: Path) -> None:
+def test_a_whole_prizmik_game_from_the_table_page_followed_live(
+    browser: Any, live_server: ThreadServer, tokens: Tokens, shots: Path
+) -> None:
     base = live_server.base
-    fixture = json.loads((ROOT / "fixtures/prizmik/games/02_base_captures_impossible.json").read_text())
-    game = new_game(base, tokens["head"], {"game": "prizmik", "players": fixture["players"], "meta": {"table": "1"}})
+    fixture = json.loads(
+        (ROOT / "fixtures/prizmik/games/02_base_captures_impossible.json").read_text()
+    )
+    game = new_game(
+        base,
+        tokens["head"],
+        {"game": "prizmik", "players": fixture["players"], "meta": {"table": "1"}},
+    )
     referee = signed_in(browser, base, tokens["table1"])
     public = signed_in(browser, base, tokens["public"])
     referee.goto(f"{base}/games/{game}")
@@ -115,7 +136,9 @@ def test_a_whole_prizmik_game_from_the_table_page_followed_live(browser: Any, li
     assert version_of(base, tokens["head"], game) == 1
     referee.press("#entry", "Enter")
     referee.wait_for_function("document.getElementById('table').dataset.version === '2'")
-    assert "rejected" in referee.inner_text("#result") and re.search(r"PZ-\d", referee.inner_text("#result"))
+    assert "rejected" in referee.inner_text("#result") and re.search(
+        r"PZ-\d", referee.inner_text("#result")
+    )
 
     moves: list[str] = fixture["moves"]
     for number, move in enumerate(moves, start=1):
@@ -125,13 +148,19 @@ def test_a_whole_prizmik_game_from_the_table_page_followed_live(browser: Any, li
             referee.click("details.tools summary")
             referee.fill("#undo-reason", "misheard the move")
             referee.click("#undo")
-            referee.wait_for_function("document.getElementById('result').textContent.includes('retracted')")
+            referee.wait_for_function(
+                "document.getElementById('result').textContent.includes('retracted')"
+            )
             enter(referee, move)
         if number in (4, len(moves)):  # the other browser follows without reloading
-            public.wait_for_function(f"document.getElementById('last').textContent.includes({json.dumps(move)})",
-                                     timeout=5000)
+            public.wait_for_function(
+                f"document.getElementById('last').textContent.includes({json.dumps(move)})",
+                timeout=5000,
+            )
     assert "game over" in referee.inner_text("#status")
-    public.wait_for_function("document.getElementById('status').textContent.includes('game over')", timeout=5000)
+    public.wait_for_function(
+        "document.getElementById('status').textContent.includes('game over')", timeout=5000
+    )
     assert "blue wins" in public.inner_text("#status")
     assert not referee.errors and not public.errors
 
@@ -142,9 +171,14 @@ def test_a_whole_prizmik_game_from_the_table_page_followed_live(browser: Any, li
         r, g, b = colour_at(page, target["x"] + 5, target["y"] + target["height"] / 2)
         assert r > 200 and g > 170 and b < 140, (name, (r, g, b))
         # a blue piece is drawn in blue
-        piece = box(page, 'svg.prizmik g.piece[data-piece^="blue"] .ship, svg.prizmik g.piece[data-piece^="blue"] '
-                          '.base, svg.prizmik g.piece[data-piece^="blue"] .fighter')
-        r, g, b = colour_at(page, piece["x"] + piece["width"] / 2, piece["y"] + piece["height"] * 0.75)
+        piece = box(
+            page,
+            'svg.prizmik g.piece[data-piece^="blue"] .ship, svg.prizmik g.piece[data-piece^="blue"] '
+            '.base, svg.prizmik g.piece[data-piece^="blue"] .fighter',
+        )
+        r, g, b = colour_at(
+            page, piece["x"] + piece["width"] / 2, piece["y"] + piece["height"] * 0.75
+        )
         assert b > 120 and r < 90, (name, (r, g, b))
     svc = open_service(live_server_store(live_server))
     try:
@@ -170,13 +204,22 @@ def prismata_record() -> tuple[dict[str, Any], list[str]]:
     return options, entries
 
 
-def test_a_whole_prismata_game_from_the_table_page(browser: Any, live_server: ThreadServer, tokens: Tokens,
-                                                   shots: Path) -> None:
+def test_a_whole_prismata_game_from_the_table_page(
+    browser: Any, live_server: ThreadServer, tokens: Tokens, shots: Path
+) -> None:
     base = live_server.base
     options, entries = prismata_record()
-    game = new_game(base, tokens["head"], {
-        "game": "prismata", "players": {"p1": "Ann", "p2": "Ben"}, "options": options, "meta": {"table": "1"},
-        "variants": {"wipeout": "second_player"}})
+    game = new_game(
+        base,
+        tokens["head"],
+        {
+            "game": "prismata",
+            "players": {"p1": "Ann", "p2": "Ben"},
+            "options": options,
+            "meta": {"table": "1"},
+            "variants": {"wipeout": "second_player"},
+        },
+    )
     referee = signed_in(browser, base, tokens["table1"])
     public = signed_in(browser, base, tokens["public"])
     referee.goto(f"{base}/games/{game}")
@@ -189,8 +232,12 @@ def test_a_whole_prismata_game_from_the_table_page(browser: Any, live_server: Th
             referee.screenshot(path=str(shots / "prismata-table-midgame.png"), full_page=True)
             marked = referee.locator("svg.units g.unit.marked")
             assert marked.count() >= 1 or not re.search(r"#\d+", text)
-    assert "game over" in referee.inner_text("#status") and "p2 wins" in referee.inner_text("#status")
-    public.wait_for_function("document.getElementById('status').textContent.includes('p2 wins')", timeout=5000)
+    assert "game over" in referee.inner_text("#status") and "p2 wins" in referee.inner_text(
+        "#status"
+    )
+    public.wait_for_function(
+        "document.getElementById('status').textContent.includes('p2 wins')", timeout=5000
+    )
     for page, name in ((referee, "prismata-table-referee"), (public, "prismata-table-public")):
         page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
         seats = page.locator(".board-prismata section.seat")
@@ -202,18 +249,27 @@ def test_a_whole_prismata_game_from_the_table_page(browser: Any, live_server: Th
     assert not referee.errors and not public.errors
 
 
-def test_the_replay_viewer_steps_jumps_and_flips(browser: Any, live_server: ThreadServer, tokens: Tokens,
-                                                 shots: Path) -> None:
+def test_the_replay_viewer_steps_jumps_and_flips(
+    browser: Any, live_server: ThreadServer, tokens: Tokens, shots: Path
+) -> None:
     base, head = live_server.base, tokens["head"]
     game = new_game(base, head, {"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"}})
     for text in ("e1>e2", "e8>e7", "e2-e5", "e2-e4"):
         httpx.post(f"{base}/api/games/{game}/entries", json={"text": text}, headers=auth(head))
-    httpx.post(f"{base}/api/games/{game}/retractions", json={"reason": "wrong square"}, headers=auth(head))
+    httpx.post(
+        f"{base}/api/games/{game}/retractions", json={"reason": "wrong square"}, headers=auth(head)
+    )
     httpx.post(f"{base}/api/games/{game}/entries", json={"text": "e2-e3"}, headers=auth(head))
-    httpx.post(f"{base}/api/games/{game}/disputes", json={"event": 4, "by": "Ann", "claim": "it was legal"},
-               headers=auth(head))
-    ruled = httpx.post(f"{base}/api/games/{game}/disputes/1/rulings", headers=auth(head),
-                       json={"decision": "uphold", "clause": "PZ-4.1", "reason": "a ship moves two squares"})
+    httpx.post(
+        f"{base}/api/games/{game}/disputes",
+        json={"event": 4, "by": "Ann", "claim": "it was legal"},
+        headers=auth(head),
+    )
+    ruled = httpx.post(
+        f"{base}/api/games/{game}/disputes/1/rulings",
+        headers=auth(head),
+        json={"decision": "uphold", "clause": "PZ-4.1", "reason": "a ship moves two squares"},
+    )
     assert ruled.status_code == 201, ruled.text
     httpx.post(f"{base}/api/games/{game}/entries", json={"text": "e7-e5"}, headers=auth(head))
     page = signed_in(browser, base, tokens["public"])
@@ -252,8 +308,9 @@ def test_the_replay_viewer_steps_jumps_and_flips(browser: Any, live_server: Thre
     assert not page.errors
 
 
-def test_the_exported_replay_needs_no_server(browser: Any, live_server: ThreadServer, tokens: Tokens,
-                                             tmp_path: Path, shots: Path) -> None:
+def test_the_exported_replay_needs_no_server(
+    browser: Any, live_server: ThreadServer, tokens: Tokens, tmp_path: Path, shots: Path
+) -> None:
     from web.export import replay_html
 
     base, head = live_server.base, tokens["head"]
@@ -285,14 +342,25 @@ def test_the_exported_replay_needs_no_server(browser: Any, live_server: ThreadSe
     ctx.close()
 
 
-def test_a_card_game_shows_the_public_no_hidden_card(browser: Any, live_server: ThreadServer, tokens: Tokens,
-                                                     shots: Path) -> None:
+def test_a_card_game_shows_the_public_no_hidden_card(
+    browser: Any, live_server: ThreadServer, tokens: Tokens, shots: Path
+) -> None:
     base = live_server.base
     sealed, _ = Commands.seal_decklist(Commands(), parse_decklist("2 King", "p2"))
-    game = new_game(base, tokens["head"], {
-        "game": "tribute", "players": {"p1": "Ann", "p2": "Ben", "p3": "Cy"}, "meta": {"table": "1"},
-        "decks": {"p1": {"decklist": "2 Ace\n2 Joker"}, "p3": {"decklist": "2 Jack"},
-                  "p2": {"sealed": f"{sealed.commitment}:{sealed.size}"}}})
+    game = new_game(
+        base,
+        tokens["head"],
+        {
+            "game": "tribute",
+            "players": {"p1": "Ann", "p2": "Ben", "p3": "Cy"},
+            "meta": {"table": "1"},
+            "decks": {
+                "p1": {"decklist": "2 Ace\n2 Joker"},
+                "p3": {"decklist": "2 Jack"},
+                "p2": {"sealed": f"{sealed.commitment}:{sealed.size}"},
+            },
+        },
+    )
     referee = signed_in(browser, base, tokens["table1"])
     referee.goto(f"{base}/games/{game}")
     for seat in ("p1", "p2", "p3"):
@@ -318,32 +386,57 @@ def test_a_card_game_shows_the_public_no_hidden_card(browser: Any, live_server: 
         assert b > r and r < 120, (name, (r, g, b))
 
 
-def test_games_list_and_scoreboard_update_live(browser: Any, live_server: ThreadServer, tokens: Tokens,
-                                               shots: Path) -> None:
+def test_games_list_and_scoreboard_update_live(
+    browser: Any, live_server: ThreadServer, tokens: Tokens, shots: Path
+) -> None:
     base, head = live_server.base, tokens["head"]
     games_page = signed_in(browser, base, tokens["public"])
     games_page.wait_for_selector("#live.on")
-    game = new_game(base, head, {"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"}, "meta": {"table": "3"}})
+    game = new_game(
+        base,
+        head,
+        {"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"}, "meta": {"table": "3"}},
+    )
     games_page.wait_for_selector(f'tr[data-game="{game}"]', timeout=5000)
     board = games_page.context.new_page()
     board.goto(f"{base}/scoreboard")
     board.wait_for_selector("#live.on")
-    httpx.post(f"{base}/api/games/{game}/end", json={"how": "resignation", "who": "Ann"}, headers=auth(head))
+    httpx.post(
+        f"{base}/api/games/{game}/end",
+        json={"how": "resignation", "who": "Ann"},
+        headers=auth(head),
+    )
     games_page.wait_for_function(
-        f"document.querySelector('tr[data-game=\"{game}\"] .result').textContent.includes('blue')", timeout=5000)
-    board.wait_for_function("document.querySelector('#scoreboard tbody').textContent.includes('Ben')", timeout=5000)
+        f"document.querySelector('tr[data-game=\"{game}\"] .result').textContent.includes('blue')",
+        timeout=5000,
+    )
+    board.wait_for_function(
+        "document.querySelector('#scoreboard tbody').textContent.includes('Ben')", timeout=5000
+    )
     games_page.screenshot(path=str(shots / "games.png"), full_page=True)
     board.screenshot(path=str(shots / "scoreboard.png"), full_page=True)
     row = box(board, "#scoreboard tbody tr")
     assert row["height"] > 10 and "Ann" in board.inner_text("#scoreboard")
 
 
-def test_the_table_page_fits_a_phone(browser: Any, live_server: ThreadServer, tokens: Tokens, shots: Path) -> None:
+def test_the_table_page_fits_a_phone(
+    browser: Any, live_server: ThreadServer, tokens: Tokens, shots: Path
+) -> None:
     base = live_server.base
-    game = new_game(base, tokens["head"], {"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"},
-                                           "meta": {"table": "1"}})
-    phone = signed_in(browser, base, tokens["table1"], viewport={"width": 390, "height": 844}, is_mobile=True,
-                      has_touch=True, device_scale_factor=2)
+    game = new_game(
+        base,
+        tokens["head"],
+        {"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"}, "meta": {"table": "1"}},
+    )
+    phone = signed_in(
+        browser,
+        base,
+        tokens["table1"],
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
     phone.goto(f"{base}/games/{game}")
     enter(phone, "e1>e2")
     phone.screenshot(path=str(shots / "table-phone.png"), full_page=True)
@@ -358,7 +451,9 @@ def test_the_table_page_fits_a_phone(browser: Any, live_server: ThreadServer, to
     assert r > 200 and g > 170 and b < 140
 
 
-def test_signing_in_is_needed_and_a_bad_token_is_refused(browser: Any, live_server: ThreadServer) -> None:
+def test_signing_in_is_needed_and_a_bad_token_is_refused(
+    browser: Any, live_server: ThreadServer
+) -> None:
     ctx = browser.new_context()
     page = ctx.new_page()
     page.goto(f"{live_server.base}/scoreboard")
@@ -367,4 +462,3 @@ def test_signing_in_is_needed_and_a_bad_token_is_refused(browser: Any, live_serv
     page.click("#sign-in")
     assert "unknown or revoked" in page.inner_text("main")
     ctx.close()
-

@@ -22,49 +22,81 @@ from tests.web.test_live_and_hidden import read_events
 
 
 def pg_url(env: dict[str, str]) -> str:
-    return (f"postgresql://{env['POSTGRES_USER']}@{env['POSTGRES_HOST']}:{env['POSTGRES_PORT']}/"
-            f"{env['POSTGRES_DBNAME']}?schema={env['POSTGRES_SCHEMA']}")
+    return (
+        f"postgresql://{env['POSTGRES_USER']}@{env['POSTGRES_HOST']}:{env['POSTGRES_PORT']}/"
+        f"{env['POSTGRES_DBNAME']}?schema={env['POSTGRES_SCHEMA']}"
+    )
 
 
 def cli_token(url: str, role: str, name: str, *tables: str) -> str:
-    args = [sys.executable, "-m", "cli.main", "token", "create", "--store", url, "--role", role, "--name", name,
-            "--json"]
+    args = [
+        sys.executable,
+        "-m",
+        "cli.main",
+        "token",
+        "create",
+        "--store",
+        url,
+        "--role",
+        role,
+        "--name",
+        name,
+        "--json",
+    ]
     for table in tables:
         args += ["--table", table]
-    done = subprocess.run(args, cwd=str(ROOT), capture_output=True, text=True, timeout=60, check=True)
+    done = subprocess.run(
+        args, cwd=str(ROOT), capture_output=True, text=True, timeout=60, check=True
+    )
     token: str = json.loads(done.stdout)["token"]
     return token
 
 
-def two_servers(pg_env: dict[str, str], serve: Callable[..., Server], tmp_path: Path) -> tuple[str, Server, Server]:
+def two_servers(
+    pg_env: dict[str, str], serve: Callable[..., Server], tmp_path: Path
+) -> tuple[str, Server, Server]:
     url = pg_url(pg_env)
     a = serve(url)
     b = serve(url)
     return url, a, b
 
 
-def test_two_processes_one_winner_per_racing_entry(pg_env: dict[str, str], serve: Callable[..., Server],
-                                                    tmp_path: Path) -> None:
+def test_two_processes_one_winner_per_racing_entry(
+    pg_env: dict[str, str], serve: Callable[..., Server], tmp_path: Path
+) -> None:
     url, a, b = two_servers(pg_env, serve, tmp_path)
     head = cli_token(url, "head", "Hera")
-    created = httpx.post(f"{a.base}/api/games", json={"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"}},
-                         headers=auth(head))
+    created = httpx.post(
+        f"{a.base}/api/games",
+        json={"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"}},
+        headers=auth(head),
+    )
     assert created.status_code == 201, created.text
     game = created.json()["game_id"]
-    assert httpx.get(f"{b.base}/api/games/{game}", headers=auth(head)).json()["version"] == 1  # the same game
+    assert (
+        httpx.get(f"{b.base}/api/games/{game}", headers=auth(head)).json()["version"] == 1
+    )  # the same game
     moves = ["e1>e2", "e8>e7", "e2-e4", "e7-e5", "c1>c2", "c8>c7", "g1>g2", "g8>g7"]
     for version, text in enumerate(moves, start=1):
         statuses: list[int] = []
         barrier = threading.Barrier(6)
 
-        def race(base: str, text: str, version: int, barrier: threading.Barrier, statuses: list[int]) -> None:
+        def race(
+            base: str, text: str, version: int, barrier: threading.Barrier, statuses: list[int]
+        ) -> None:
             barrier.wait()
-            response = httpx.post(f"{base}/api/games/{game}/entries", json={"text": text},
-                                  headers=auth(head, **{"If-Match": f'"{version}"'}), timeout=20)
+            response = httpx.post(
+                f"{base}/api/games/{game}/entries",
+                json={"text": text},
+                headers=auth(head, **{"If-Match": f'"{version}"'}),
+                timeout=20,
+            )
             statuses.append(response.status_code)
 
-        threads = [threading.Thread(target=race, args=(base, text, version, barrier, statuses))
-                   for base in (a.base, b.base) * 3]
+        threads = [
+            threading.Thread(target=race, args=(base, text, version, barrier, statuses))
+            for base in (a.base, b.base) * 3
+        ]
         for t in threads:
             t.start()
         for t in threads:
@@ -80,12 +112,16 @@ def test_two_processes_one_winner_per_racing_entry(pg_env: dict[str, str], serve
         svc.close()
 
 
-def test_idempotency_key_is_honoured_across_processes(pg_env: dict[str, str], serve: Callable[..., Server],
-                                                      tmp_path: Path) -> None:
+def test_idempotency_key_is_honoured_across_processes(
+    pg_env: dict[str, str], serve: Callable[..., Server], tmp_path: Path
+) -> None:
     url, a, b = two_servers(pg_env, serve, tmp_path)
     tom = cli_token(url, "table", "Tom", "5")
-    game = httpx.post(f"{a.base}/api/games", json={"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"},
-                                                   "meta": {"table": "5"}}, headers=auth(tom)).json()["game_id"]
+    game = httpx.post(
+        f"{a.base}/api/games",
+        json={"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"}, "meta": {"table": "5"}},
+        headers=auth(tom),
+    ).json()["game_id"]
     entries = f"/api/games/{game}/entries"
     key = auth(tom, **{"Idempotency-Key": "retry-me"})
     first = httpx.post(a.base + entries, json={"text": "e1>e2"}, headers=key)
@@ -98,10 +134,18 @@ def test_idempotency_key_is_honoured_across_processes(pg_env: dict[str, str], se
 
     def send(base: str) -> None:
         barrier.wait()
-        answers.append(httpx.post(base + entries, json={"text": "e8>e7"},
-                                  headers=auth(tom, **{"Idempotency-Key": "both-at-once"}), timeout=20))
+        answers.append(
+            httpx.post(
+                base + entries,
+                json={"text": "e8>e7"},
+                headers=auth(tom, **{"Idempotency-Key": "both-at-once"}),
+                timeout=20,
+            )
+        )
 
-    threads = [threading.Thread(target=send, args=(base,)) for base in (a.base, b.base, a.base, b.base)]
+    threads = [
+        threading.Thread(target=send, args=(base,)) for base in (a.base, b.base, a.base, b.base)
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -113,22 +157,35 @@ def test_idempotency_key_is_honoured_across_processes(pg_env: dict[str, str], se
     assert all(e.get("recorded_by") == "Tom" for e in log[1:])
 
 
-def test_live_stream_and_scoreboard_follow_the_other_process(pg_env: dict[str, str], serve: Callable[..., Server],
-                                                             tmp_path: Path) -> None:
+def test_live_stream_and_scoreboard_follow_the_other_process(
+    pg_env: dict[str, str], serve: Callable[..., Server], tmp_path: Path
+) -> None:
     url, a, b = two_servers(pg_env, serve, tmp_path)
     head = cli_token(url, "head", "Hera")
     public = cli_token(url, "public", "Screen")
-    game = httpx.post(f"{a.base}/api/games", json={"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"}},
-                      headers=auth(head)).json()["game_id"]
+    game = httpx.post(
+        f"{a.base}/api/games",
+        json={"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"}},
+        headers=auth(head),
+    ).json()["game_id"]
     got: list[dict[str, Any]] = []
-    reader = threading.Thread(target=lambda: got.extend(
-        read_events(f"{b.base}/api/games/{game}/events", auth(public, **{"Last-Event-ID": "1"}), 1)))
+    reader = threading.Thread(
+        target=lambda: got.extend(
+            read_events(
+                f"{b.base}/api/games/{game}/events", auth(public, **{"Last-Event-ID": "1"}), 1
+            )
+        )
+    )
     reader.start()
     time.sleep(0.5)
     httpx.post(f"{a.base}/api/games/{game}/entries", json={"text": "e1>e2"}, headers=auth(head))
     reader.join(8)
     assert [int(e["id"]) for e in got] == [2] and json.loads(got[0]["data"])["notation"] == "e1>e2"
-    httpx.post(f"{a.base}/api/games/{game}/end", json={"how": "resignation", "who": "red"}, headers=auth(head))
+    httpx.post(
+        f"{a.base}/api/games/{game}/end",
+        json={"how": "resignation", "who": "red"},
+        headers=auth(head),
+    )
     board = httpx.get(f"{b.base}/api/scoreboard", headers=auth(public)).json()
     assert {(r["player"], r["won"]) for r in board} == {("Ann", 0), ("Ben", 1)}
     listed = httpx.get(f"{b.base}/api/games?status=finished", headers=auth(public)).json()

@@ -39,8 +39,10 @@ def main(argv: list[str] | None = None) -> int:
         tot[1] += 1
         tot[0] += rep.agree
         if not rep.agree or not args.quiet:
-            print(f"{'OK ' if rep.agree else 'BAD'} {f.parent.name}/{f.name}: {rep.turns} turns "
-                  f"{rep.actions} actions {rep.first_difference}")
+            print(
+                f"{'OK ' if rep.agree else 'BAD'} {f.parent.name}/{f.name}: {rep.turns} turns "
+                f"{rep.actions} actions {rep.first_difference}"
+            )
     for balance, (ok, n) in totals.items():
         print(f"{balance}: {ok}/{n} games agree")
     print(f"{time.perf_counter() - t0:.1f}s")

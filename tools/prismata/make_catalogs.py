@@ -196,8 +196,19 @@ def live_catalog(shared: Path) -> Catalog:
     for name, raw in data.items():
         unit = translate(name, raw, ui)
         units[name] = msgspec.structs.replace(unit, internal=internal.get(name, name))
-    base_order = ["Drone", "Engineer", "Blastforge", "Animus", "Conduit", "Steelsplitter",
-                  "Wall", "Rhino", "Tarsier", "Forcefield", "Gauss Cannon"]
+    base_order = [
+        "Drone",
+        "Engineer",
+        "Blastforge",
+        "Animus",
+        "Conduit",
+        "Steelsplitter",
+        "Wall",
+        "Rhino",
+        "Tarsier",
+        "Forcefield",
+        "Gauss Cannon",
+    ]
     assert sorted(base_order) == sorted(n for n, u in units.items() if u.base)
     pool = sorted(n for n, u in units.items() if not u.base)
     return Catalog(

@@ -77,14 +77,19 @@ def check_change(state: CrystaleState, change: Change) -> Verdict:
             return Verdict.illegal(FIT, f"{change.seat!r} is not a seat (p1 or p2)")
         pool = state.sides[seat].pool.count
         if change.count > pool:
-            return Verdict.illegal(FIT, f"{change.seat}'s pool holds {pool} crystals; {change.count} cannot be drawn")
+            return Verdict.illegal(
+                FIT, f"{change.seat}'s pool holds {pool} crystals; {change.count} cannot be drawn"
+            )
         return LEGAL
     unit = _unit(state, change.target)
     if unit is None:
         return Verdict.illegal(FIT, f"there is no unit {change.target!r} on the board")
     if isinstance(change, Destroy) and unit.summoner:
-        return Verdict.illegal(FIT, f"u{unit.id} ({unit.crystal}) is a Summoner; it leaves the board only when "
-                                    "the battle ends (take hits with resource SEAT hits -1)")
+        return Verdict.illegal(
+            FIT,
+            f"u{unit.id} ({unit.crystal}) is a Summoner; it leaves the board only when "
+            "the battle ends (take hits with resource SEAT hits -1)",
+        )
     return LEGAL
 
 
@@ -97,31 +102,47 @@ def _check_move(state: CrystaleState, change: MoveCard) -> Verdict:
     unit = _unit(state, source) if source.startswith("u") else None
     if unit is not None:
         if unit.seat != seat:
-            return Verdict.illegal(FIT, f"u{unit.id} ({unit.crystal}) belongs to {SEATS[unit.seat]}")
+            return Verdict.illegal(
+                FIT, f"u{unit.id} ({unit.crystal}) belongs to {SEATS[unit.seat]}"
+            )
         if unit.summoner and target in _ZONES:
-            return Verdict.illegal(FIT, f"u{unit.id} ({unit.crystal}) is a Summoner; it never leaves the board")
+            return Verdict.illegal(
+                FIT, f"u{unit.id} ({unit.crystal}) is a Summoner; it never leaves the board"
+            )
         if target in TILE_INDEX:
             return _free_tile(state, target)
         if target not in _ZONES:
-            return Verdict.illegal(PRIMITIVES, f"a unit goes to hand, pool, plane or a tile, not {target!r}")
+            return Verdict.illegal(
+                PRIMITIVES, f"a unit goes to hand, pool, plane or a tile, not {target!r}"
+            )
         return LEGAL
     if source not in _ZONES:
-        return Verdict.illegal(PRIMITIVES, f"crystals move between pool, hand and plane (or a unit uN), "
-                                           f"not from {source!r}")
+        return Verdict.illegal(
+            PRIMITIVES,
+            f"crystals move between pool, hand and plane (or a unit uN), not from {source!r}",
+        )
     if target not in _ZONES and target not in TILE_INDEX:
-        return Verdict.illegal(PRIMITIVES, f"crystals move to pool, hand, plane or a tile, not {target!r}")
+        return Verdict.illegal(
+            PRIMITIVES, f"crystals move to pool, hand, plane or a tile, not {target!r}"
+        )
     if source == target:
-        return Verdict.illegal(PRIMITIVES, f"a crystal moving from {source} to {target} goes nowhere")
+        return Verdict.illegal(
+            PRIMITIVES, f"a crystal moving from {source} to {target} goes nowhere"
+        )
     name = None
     if change.card is not None:
         crystal = state.book.find(change.card)
         if crystal is None:
-            return Verdict.illegal(NAMED, f"no crystal called {change.card!r} is in this game's catalog")
+            return Verdict.illegal(
+                NAMED, f"no crystal called {change.card!r} is in this game's catalog"
+            )
         if crystal.kind == "summoner":
             return Verdict.illegal(FIT, f"{crystal.name} is a Summoner; it stays on the board")
         name = crystal.name
         if target in TILE_INDEX and crystal.kind != "servant":
-            return Verdict.illegal(FIT, f"{crystal.name} is a {crystal.kind} crystal; only Servants stand on tiles")
+            return Verdict.illegal(
+                FIT, f"{crystal.name} is a {crystal.kind} crystal; only Servants stand on tiles"
+            )
     elif source == "plane" or target == "plane" or target in TILE_INDEX:
         return Verdict.illegal(FIT, f"a crystal moved {source}>{target} is seen: name it")
     if source == "pool":
@@ -156,24 +177,35 @@ def _free_tile(state: CrystaleState, tile: str) -> Verdict:
 def _check_stat(state: CrystaleState, change: ChangeStat) -> Verdict:
     target = change.target.strip().lower()
     if target in TILE_INDEX:
-        if change.stat.lower() not in ELEMENT_ALIASES or not (change.absolute and change.amount == 1):
-            return Verdict.illegal(PRIMITIVES, f"a tile changes element as 'stat {target} ELEMENT =1', "
-                                               "such as stat c3 water =1")
+        if change.stat.lower() not in ELEMENT_ALIASES or not (
+            change.absolute and change.amount == 1
+        ):
+            return Verdict.illegal(
+                PRIMITIVES,
+                f"a tile changes element as 'stat {target} ELEMENT =1', such as stat c3 water =1",
+            )
         return LEGAL
     unit = _unit(state, target)
     if unit is None:
         return Verdict.illegal(FIT, f"there is no unit or tile {change.target!r}")
     stat = change.stat.lower()
     if stat not in ("hp", "atk", "rank"):
-        return Verdict.illegal(PRIMITIVES, f"a unit's stats are hp, atk and rank, not {change.stat!r}")
+        return Verdict.illegal(
+            PRIMITIVES, f"a unit's stats are hp, atk and rank, not {change.stat!r}"
+        )
     if unit.summoner:
-        return Verdict.illegal(FIT, f"u{unit.id} ({unit.crystal}) is a Summoner: it has no {stat}; change its "
-                                    "mp or hits as resources")
+        return Verdict.illegal(
+            FIT,
+            f"u{unit.id} ({unit.crystal}) is a Summoner: it has no {stat}; change its "
+            "mp or hits as resources",
+        )
     if stat == "rank":
         top = len(crystal_of(state, unit).ranks)
         rank = change.amount if change.absolute else unit.rank + change.amount
         if not 1 <= rank <= top:
-            return Verdict.illegal(FIT, f"u{unit.id} ({unit.crystal}) has ranks 1 to {top}, not {rank}")
+            return Verdict.illegal(
+                FIT, f"u{unit.id} ({unit.crystal}) has ranks 1 to {top}, not {rank}"
+            )
     return LEGAL
 
 
@@ -186,23 +218,35 @@ def _check_resource(state: CrystaleState, change: ChangeResource) -> Verdict:
     if resource == "mp":
         after = side.mp + change.amount
         if after < 0:
-            return Verdict.illegal(FIT, f"{change.seat}'s Summoner has {side.mp} MP; {-change.amount} cannot be taken")
+            return Verdict.illegal(
+                FIT, f"{change.seat}'s Summoner has {side.mp} MP; {-change.amount} cannot be taken"
+            )
         if after > side.mana_pool + side.bonus and change.amount > 0:
-            return Verdict.illegal("CR-6.4", f"{change.seat}'s Summoner holds at most "
-                                             f"{side.mana_pool + side.bonus} MP; {after} is over it")
+            return Verdict.illegal(
+                "CR-6.4",
+                f"{change.seat}'s Summoner holds at most "
+                f"{side.mana_pool + side.bonus} MP; {after} is over it",
+            )
         return LEGAL
     if resource == "hits":
         after = side.hits + change.amount
         if not 0 <= after <= HIT_BOX:
-            return Verdict.illegal(FIT, f"a hit box holds 0 to {HIT_BOX} hits; {change.seat} would have {after}")
+            return Verdict.illegal(
+                FIT, f"a hit box holds 0 to {HIT_BOX} hits; {change.seat} would have {after}"
+            )
         return LEGAL
     if resource == "slots":
         after = side.slots_earned + change.amount
         if not side.slots_used <= after <= len(SLOT_THRESHOLDS):
-            return Verdict.illegal("CR-9.2", f"{change.seat} would have {after} promotion slots; a match has "
-                                             f"at most {len(SLOT_THRESHOLDS)} and {side.slots_used} are used")
+            return Verdict.illegal(
+                "CR-9.2",
+                f"{change.seat} would have {after} promotion slots; a match has "
+                f"at most {len(SLOT_THRESHOLDS)} and {side.slots_used} are used",
+            )
         return LEGAL
-    return Verdict.illegal(PRIMITIVES, f"a seat's resources are mp, hits and slots, not {resource!r}")
+    return Verdict.illegal(
+        PRIMITIVES, f"a seat's resources are mp, hits and slots, not {resource!r}"
+    )
 
 
 # -- apply ------------------------------------------------------------------------------
@@ -216,7 +260,11 @@ def apply_change(state: CrystaleState, change: Change) -> CrystaleState:
         seat = SEATS.index(change.seat)
         side = state.sides[seat]
         if change.resource == "mp":
-            side = gain_mp(side, change.amount) if change.amount >= 0 else spend_mp(side, -change.amount)
+            side = (
+                gain_mp(side, change.amount)
+                if change.amount >= 0
+                else spend_mp(side, -change.amount)
+            )
         elif change.resource == "hits":
             side = replace(side, hits=side.hits + change.amount)
         else:
@@ -225,7 +273,9 @@ def apply_change(state: CrystaleState, change: Change) -> CrystaleState:
     if isinstance(change, DrawCards):
         seat = SEATS.index(change.seat)
         side = state.sides[seat]
-        side = replace(side, pool=side.pool.take_unseen(change.count), hand=side.hand.put_unseen(change.count))
+        side = replace(
+            side, pool=side.pool.take_unseen(change.count), hand=side.hand.put_unseen(change.count)
+        )
         return with_side(state, seat, side)
     unit = _unit(state, change.target)
     assert unit is not None
@@ -262,14 +312,23 @@ def _apply_move(state: CrystaleState, change: MoveCard) -> CrystaleState:
             knowledge = side.knowledge.with_seen(name) if side.knowledge is not None else None
             side = replace(side, pool=side.pool.take_known(name), knowledge=knowledge)
     elif source == "hand":
-        side = replace(side, hand=side.hand.take_unseen(1)) if name is None else take_from_hand(side, name)
+        side = (
+            replace(side, hand=side.hand.take_unseen(1))
+            if name is None
+            else take_from_hand(side, name)
+        )
     else:
         assert name is not None
         side = replace(side, plane=side.plane.minus([name]))
     # into the target zone
     if target == "pool":
-        return with_side(state, seat, _into_pool(side, name) if name is not None
-                         else replace(side, pool=side.pool.put_unseen(1)))
+        return with_side(
+            state,
+            seat,
+            _into_pool(side, name)
+            if name is not None
+            else replace(side, pool=side.pool.put_unseen(1)),
+        )
     if target == "hand":
         hand = side.hand.put_unseen(1) if name is None else side.hand.put_known(name)
         return with_side(state, seat, replace(side, hand=hand))
@@ -293,7 +352,7 @@ def _apply_stat(state: CrystaleState, change: ChangeStat) -> CrystaleState:
     if target in TILE_INDEX:
         index = TILE_INDEX[target]
         letter = LETTER_OF[ELEMENT_ALIASES[change.stat.lower()]]
-        return replace(state, tiles=state.tiles[:index] + letter + state.tiles[index + 1:])
+        return replace(state, tiles=state.tiles[:index] + letter + state.tiles[index + 1 :])
     unit = _unit(state, target)
     assert unit is not None
     stat = change.stat.lower()
@@ -301,7 +360,9 @@ def _apply_stat(state: CrystaleState, change: ChangeStat) -> CrystaleState:
         hp = change.amount if change.absolute else unit.hp + change.amount
         return kill(state, unit.id) if hp <= 0 else with_unit(state, replace(unit, hp=hp))
     if stat == "atk":
-        atk = change.amount - _base(state, unit) if change.absolute else unit.atk_mod + change.amount
+        atk = (
+            change.amount - _base(state, unit) if change.absolute else unit.atk_mod + change.amount
+        )
         return with_unit(state, replace(unit, atk_mod=atk))
     rank = change.amount if change.absolute else unit.rank + change.amount
     if rank == unit.rank + 1:
@@ -312,4 +373,3 @@ def _apply_stat(state: CrystaleState, change: ChangeStat) -> CrystaleState:
 
 def _base(state: CrystaleState, unit: Unit) -> int:
     return crystal_of(state, unit).ranks[unit.rank - 1].atk
-

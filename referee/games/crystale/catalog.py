@@ -171,11 +171,15 @@ class Book(msgspec.Struct, frozen=True, gc=False):
 def _element(raw: str, where: str, source: str) -> str:
     element = ELEMENT_ALIASES.get(raw.strip().lower())
     if element is None:
-        raise CatalogError(f"{source}: {where}: {raw!r} is not an element; use one of {', '.join(ELEMENTS)}")
+        raise CatalogError(
+            f"{source}: {where}: {raw!r} is not an element; use one of {', '.join(ELEMENTS)}"
+        )
     return element
 
 
-def _check_effects(effects: tuple[Effect, ...], most: int, where: str, source: str) -> tuple[Effect, ...]:
+def _check_effects(
+    effects: tuple[Effect, ...], most: int, where: str, source: str
+) -> tuple[Effect, ...]:
     if len(effects) > most:
         raise CatalogError(f"{source}: {where} has {len(effects)} effects; at most {most}")
     out = []
@@ -187,17 +191,21 @@ def _check_effects(effects: tuple[Effect, ...], most: int, where: str, source: s
         for op in effect.ops:
             if op.op == "tile":
                 if effect.target != "tile":
-                    raise CatalogError(f"{source}: {at}: a tile op needs target = \"tile\"")
+                    raise CatalogError(f'{source}: {at}: a tile op needs target = "tile"')
                 if op.element is None:
                     raise CatalogError(f"{source}: {at}: a tile op names the new element")
                 op = Op("tile", 0, _element(op.element, at, source))
             elif op.element is not None:
                 raise CatalogError(f"{source}: {at}: only a tile op names an element")
             elif op.op in ("damage", "heal", "atk") and effect.target in ("none", "tile"):
-                raise CatalogError(f"{source}: {at}: a {op.op} op needs a unit target (self, unit, ally, enemy)")
+                raise CatalogError(
+                    f"{source}: {at}: a {op.op} op needs a unit target (self, unit, ally, enemy)"
+                )
             ops.append(op)
         if effect.phase == "recharge" and (effect.target not in ("none", "self") or effect.cost):
-            raise CatalogError(f"{source}: {at}: a recharge-phase effect costs nothing and targets none or self")
+            raise CatalogError(
+                f"{source}: {at}: a recharge-phase effect costs nothing and targets none or self"
+            )
         out.append(msgspec.structs.replace(effect, ops=tuple(ops)))
     return tuple(out)
 
@@ -210,7 +218,9 @@ def _validated(catalog: Catalog, source: str) -> Book:
     def add(crystal: Crystal) -> None:
         name = crystal.name
         if name != " ".join(name.split()) or any(ch in name for ch in ",@/;#"):
-            raise CatalogError(f"{source}: {name!r}: a crystal name has single spaces and none of , @ / ; #")
+            raise CatalogError(
+                f"{source}: {name!r}: a crystal name has single spaces and none of , @ / ; #"
+            )
         if name.lower() in lower:
             raise CatalogError(f"{source}: two crystals are called {name!r}")
         crystals[name] = crystal
@@ -222,22 +232,47 @@ def _validated(catalog: Catalog, source: str) -> Book:
         effects = _check_effects(s.effects, 5, s.name, source)
         s = msgspec.structs.replace(s, element=element, effects=effects)
         summoners.append(s)
-        add(Crystal(s.name, "summoner", element, mana_pool=s.mana_pool, recharge=s.recharge, effects=effects))
+        add(
+            Crystal(
+                s.name,
+                "summoner",
+                element,
+                mana_pool=s.mana_pool,
+                recharge=s.recharge,
+                effects=effects,
+            )
+        )
     servants = []
     for v in catalog.servants:
         element = _element(v.element, v.name, source)
         effects = _check_effects(v.effects, 3, v.name, source)
         if not 1 <= len(v.ranks) <= 3:
-            raise CatalogError(f"{source}: {v.name} lists {len(v.ranks)} ranks; a Servant has 1 to 3")
+            raise CatalogError(
+                f"{source}: {v.name} lists {len(v.ranks)} ranks; a Servant has 1 to 3"
+            )
         for n, rank in enumerate(v.ranks[1:], 2):
             if not rank.requires:
-                raise CatalogError(f"{source}: {v.name} rank {n} needs its promotion requirement (requires)")
+                raise CatalogError(
+                    f"{source}: {v.name} rank {n} needs its promotion requirement (requires)"
+                )
         for effect in effects:
             if effect.rank > len(v.ranks):
-                raise CatalogError(f"{source}: {v.name}: an effect from rank {effect.rank}, which it lacks")
+                raise CatalogError(
+                    f"{source}: {v.name}: an effect from rank {effect.rank}, which it lacks"
+                )
         v = msgspec.structs.replace(v, element=element, effects=effects)
         servants.append(v)
-        add(Crystal(v.name, "servant", element, cost=v.cost, ranks=v.ranks, range=v.range, effects=effects))
+        add(
+            Crystal(
+                v.name,
+                "servant",
+                element,
+                cost=v.cost,
+                ranks=v.ranks,
+                range=v.range,
+                effects=effects,
+            )
+        )
     spells = []
     for p in catalog.spells:
         element = _element(p.element, p.name, source)
@@ -245,7 +280,9 @@ def _validated(catalog: Catalog, source: str) -> Book:
             raise CatalogError(f"{source}: spell {p.name} lists no effects")
         effects = _check_effects(p.effects, 10, p.name, source)
         if any(e.phase != "main" for e in effects):
-            raise CatalogError(f"{source}: spell {p.name}: spell effects take place when cast (phase main)")
+            raise CatalogError(
+                f"{source}: spell {p.name}: spell effects take place when cast (phase main)"
+            )
         p = msgspec.structs.replace(p, element=element, effects=effects)
         spells.append(p)
         add(Crystal(p.name, "spell", element, cost=p.cost, trigger=p.trigger, effects=effects))

@@ -44,15 +44,20 @@ def _unit_target(state: CrystaleState, token: str) -> Unit | None:
 
 
 def check_targets(
-    state: CrystaleState, seat: int, crystal: Crystal, effects: Sequence[Effect], targets: Sequence[str],
+    state: CrystaleState,
+    seat: int,
+    crystal: Crystal,
+    effects: Sequence[Effect],
+    targets: Sequence[str],
 ) -> Verdict:
     """Whether ``targets`` fit the effects that take one, in printed order."""
     wanted = [e for e in effects if e.target in _NEEDS_TARGET]
     name = crystal.name
     if len(targets) != len(wanted):
         kinds = ", ".join(e.target for e in wanted) or "none"
-        return Verdict.illegal(TARGETS, f"{name} takes {len(wanted)} target(s) ({kinds}); "
-                                        f"{len(targets)} given")
+        return Verdict.illegal(
+            TARGETS, f"{name} takes {len(wanted)} target(s) ({kinds}); {len(targets)} given"
+        )
     for effect, token in zip(wanted, targets, strict=True):
         if effect.target == "tile":
             if token not in TILE_INDEX:
@@ -63,17 +68,26 @@ def check_targets(
             what = "a tile" if token in TILE_INDEX else "not on the board"
             return Verdict.illegal(TARGETS, f"{name} targets a unit; {token} is {what}")
         if effect.target == "ally" and unit.seat != seat:
-            return Verdict.illegal(TARGETS, f"{name} targets one of {SEATS[seat]}'s own units; "
-                                            f"{token} ({unit.crystal}) belongs to {SEATS[unit.seat]}")
+            return Verdict.illegal(
+                TARGETS,
+                f"{name} targets one of {SEATS[seat]}'s own units; "
+                f"{token} ({unit.crystal}) belongs to {SEATS[unit.seat]}",
+            )
         if effect.target == "enemy" and unit.seat == seat:
-            return Verdict.illegal(TARGETS, f"{name} targets an enemy unit; {token} ({unit.crystal}) "
-                                            f"is {SEATS[seat]}'s own")
+            return Verdict.illegal(
+                TARGETS,
+                f"{name} targets an enemy unit; {token} ({unit.crystal}) is {SEATS[seat]}'s own",
+            )
         if unit.summoner and any(op.op in _SERVANT_ONLY for op in effect.ops):
-            return Verdict.illegal(TARGETS, f"{name} works on Servants; {token} ({unit.crystal}) is a Summoner")
+            return Verdict.illegal(
+                TARGETS, f"{name} works on Servants; {token} ({unit.crystal}) is a Summoner"
+            )
     return Verdict()
 
 
-def rulings_for(crystal: Crystal, effects: Sequence[Effect], targets: Sequence[str]) -> tuple[RulingNeeded, ...]:
+def rulings_for(
+    crystal: Crystal, effects: Sequence[Effect], targets: Sequence[str]
+) -> tuple[RulingNeeded, ...]:
     """One ruling per free-text effect, naming its target when it has one (CR-11.1)."""
     out = []
     remaining = list(targets)
@@ -86,8 +100,13 @@ def rulings_for(crystal: Crystal, effects: Sequence[Effect], targets: Sequence[s
 
 
 def resolve(
-    state: CrystaleState, seat: int, source: int | None, effects: Sequence[Effect], targets: Sequence[str],
-    *, reverse: bool = False,
+    state: CrystaleState,
+    seat: int,
+    source: int | None,
+    effects: Sequence[Effect],
+    targets: Sequence[str],
+    *,
+    reverse: bool = False,
 ) -> CrystaleState:
     """Carry out the structured ops of ``effects`` for ``seat``; ``source`` is the unit
     using them (``None`` for a crystal cast from hand, whose "self" is the Summoner)."""
@@ -107,14 +126,19 @@ def resolve(
 
 
 def _apply_op(
-    state: CrystaleState, seat: int, op: str, amount: int, element: str | None, target: str | None,
+    state: CrystaleState,
+    seat: int,
+    op: str,
+    amount: int,
+    element: str | None,
+    target: str | None,
 ) -> CrystaleState:
     if op == "mp":
         return with_side(state, seat, gain_mp(state.sides[seat], amount))
     if op == "tile":
         assert target is not None and element is not None
         index = TILE_INDEX[target]
-        tiles = state.tiles[:index] + LETTER_OF[element] + state.tiles[index + 1:]
+        tiles = state.tiles[:index] + LETTER_OF[element] + state.tiles[index + 1 :]
         return replace(state, tiles=tiles)
     unit = _unit_target(state, target) if target is not None else None
     if unit is None:  # the target already left the board (an earlier effect removed it)
@@ -130,7 +154,9 @@ def _apply_op(
     if unit.summoner:
         return state
     if op == "heal":
-        return with_unit(state, replace(unit, hp=min(max_hp(state, unit), unit.hp + max(0, amount))))
+        return with_unit(
+            state, replace(unit, hp=min(max_hp(state, unit), unit.hp + max(0, amount)))
+        )
     assert op == "atk"
     return with_unit(state, replace(unit, atk_turn=unit.atk_turn + amount))
 

@@ -117,9 +117,15 @@ def place_summoner(state: CrystaleState, seat: int, crystal: Crystal) -> Crystal
     """Put ``seat``'s Summoner on its starting tile (CR-4.3) with its Mana Pool."""
     side = state.sides[seat]
     knowledge = side.knowledge.with_seen(crystal.name) if side.knowledge is not None else None
-    side = replace(side, knowledge=knowledge, summoner=crystal.name, mana_pool=crystal.mana_pool,
-                   recharge=crystal.recharge, element=crystal.element,
-                   mp=start_mp(state.table.start_mp, crystal.mana_pool))
+    side = replace(
+        side,
+        knowledge=knowledge,
+        summoner=crystal.name,
+        mana_pool=crystal.mana_pool,
+        recharge=crystal.recharge,
+        element=crystal.element,
+        mp=start_mp(state.table.start_mp, crystal.mana_pool),
+    )
     uid = summoner_id(seat)
     from referee.games.crystale.board import P1_START, P2_START
 
@@ -135,19 +141,25 @@ def _unit_label(unit: Unit) -> str:
     return f"u{unit.id} ({unit.crystal})"
 
 
-def _own_unit(state: CrystaleState, seat: int, uid: int, clause: str) -> tuple[Unit | None, Verdict]:
+def _own_unit(
+    state: CrystaleState, seat: int, uid: int, clause: str
+) -> tuple[Unit | None, Verdict]:
     unit = state.units.get(uid)
     if unit is None:
         return None, Verdict.illegal(clause, f"there is no unit u{uid} on the board")
     if unit.seat != seat:
-        return None, Verdict.illegal(clause, f"{_unit_label(unit)} belongs to {_who(unit.seat)}, not {_who(seat)}")
+        return None, Verdict.illegal(
+            clause, f"{_unit_label(unit)} belongs to {_who(unit.seat)}, not {_who(seat)}"
+        )
     return unit, LEGAL
 
 
 def _find(state: CrystaleState, name: str, clause: str) -> tuple[Crystal | None, Verdict]:
     crystal = state.book.find(name)
     if crystal is None:
-        return None, Verdict.illegal(clause, f"no crystal called {name!r} is in this game's catalog")
+        return None, Verdict.illegal(
+            clause, f"no crystal called {name!r} is in this game's catalog"
+        )
     return crystal, LEGAL
 
 
@@ -166,13 +178,20 @@ def recharge_effects(state: CrystaleState, seat: int) -> list[tuple[Unit, Crysta
 
 
 def _wrong_phase(state: CrystaleState, wanted: str) -> Verdict:
-    now = {"start": "the start of the battle", "pull": "the Pull phase", "main": "the Main phase",
-           "counter": "a counterattack decision", "discard": "the End phase (hand limit)",
-           "promotion": "the Promotion phase"}[state.phase]
+    now = {
+        "start": "the start of the battle",
+        "pull": "the Pull phase",
+        "main": "the Main phase",
+        "counter": "a counterattack decision",
+        "discard": "the End phase (hand limit)",
+        "promotion": "the Promotion phase",
+    }[state.phase]
     if state.phase == "counter" and state.counter is not None:
         attacker, defender = state.counter
-        return Verdict.illegal(COUNTER, f"u{defender} first decides whether to counterattack u{attacker} "
-                                        "(counter or hold)")
+        return Verdict.illegal(
+            COUNTER,
+            f"u{defender} first decides whether to counterattack u{attacker} (counter or hold)",
+        )
     return Verdict.illegal(PHASES, f"it is {now}; {wanted}")
 
 
@@ -183,8 +202,10 @@ def check_action(state: CrystaleState, action: CrystaleAction, seat: int) -> Ver
         return Verdict.illegal("REF-1.3", "the battle is over")
     for index, side in enumerate(state.sides):
         if side.knowledge is None:
-            return Verdict.illegal("REF-5.1", f"{_who(index)}'s pool is not registered; register it "
-                                              "before the first entry")
+            return Verdict.illegal(
+                "REF-5.1",
+                f"{_who(index)}'s pool is not registered; register it before the first entry",
+            )
     checker = _CHECKS.get(type(action))
     if checker is None:
         return Verdict.illegal("CR-N.1", f"{action!r} is not a Crystale entry")
@@ -204,12 +225,16 @@ def _check_declare(state: CrystaleState, action: Declare, seat: int) -> Verdict:
         return _wrong_phase(state, "a Summoner is placed at the start")
     side = state.sides[seat]
     if side.summoner is not None:
-        return Verdict.illegal(SEALED_SUMMONER, f"{_who(seat)}'s Summoner {side.summoner} is already on the board")
+        return Verdict.illegal(
+            SEALED_SUMMONER, f"{_who(seat)}'s Summoner {side.summoner} is already on the board"
+        )
     crystal, verdict = _find(state, action.crystal, NAMED)
     if crystal is None:
         return verdict
     if crystal.kind != "summoner":
-        return Verdict.illegal(SEALED_SUMMONER, f"{crystal.name} is a {crystal.kind} crystal, not a Summoner")
+        return Verdict.illegal(
+            SEALED_SUMMONER, f"{crystal.name} is a {crystal.kind} crystal, not a Summoner"
+        )
     assert side.knowledge is not None
     return side.knowledge.check_seen(crystal.name, NAMED)
 
@@ -220,25 +245,35 @@ def _check_pull(state: CrystaleState, action: Pull, seat: int) -> Verdict:
         if side.shown:
             return Verdict.illegal(OPENING_PULL, f"{_who(seat)} already showed an opening hand")
         if action.crystal is not None or action.count != OPENING_HAND or side.hand.count:
-            return Verdict.illegal(OPENING_PULL, f"the opening hand is {OPENING_HAND} crystals pulled unseen "
-                                                 f"into an empty hand (pull {OPENING_HAND}); {_who(seat)} "
-                                                 f"holds {side.hand.count}")
+            return Verdict.illegal(
+                OPENING_PULL,
+                f"the opening hand is {OPENING_HAND} crystals pulled unseen "
+                f"into an empty hand (pull {OPENING_HAND}); {_who(seat)} "
+                f"holds {side.hand.count}",
+            )
         if side.pool.count < OPENING_HAND:
-            return Verdict.illegal(REACHED, f"{_who(seat)}'s pool holds {side.pool.count} crystals; "
-                                            f"{OPENING_HAND} cannot be pulled")
+            return Verdict.illegal(
+                REACHED,
+                f"{_who(seat)}'s pool holds {side.pool.count} crystals; "
+                f"{OPENING_HAND} cannot be pulled",
+            )
         return LEGAL
     if state.phase != "pull":
         return _wrong_phase(state, "crystals are pulled in the Pull phase")
     if action.count != 1:
         return Verdict.illegal(PULL, f"the Pull phase draws one crystal, not {action.count}")
     if side.pool.count == 0:
-        return Verdict.illegal(RESHUFFLE, f"{_who(seat)}'s pool is empty; reshuffle the Higher Plane into it first")
+        return Verdict.illegal(
+            RESHUFFLE, f"{_who(seat)}'s pool is empty; reshuffle the Higher Plane into it first"
+        )
     if action.crystal is not None:
         crystal, verdict = _find(state, action.crystal, NAMED)
         if crystal is None:
             return verdict
         if crystal.kind == "summoner":
-            return Verdict.illegal(NAMED, f"{crystal.name} is a Summoner; it is on the board, never in the pool")
+            return Verdict.illegal(
+                NAMED, f"{crystal.name} is a Summoner; it is on the board, never in the pool"
+            )
         assert side.knowledge is not None
         verdict = side.knowledge.check_seen(crystal.name, NAMED)
         if not verdict:
@@ -250,7 +285,9 @@ def _recharge_rulings(state: CrystaleState, seat: int) -> tuple[RulingNeeded, ..
     out: list[RulingNeeded] = []
     for unit, crystal, effect in recharge_effects(state, seat):
         if not effect.structured:
-            out.extend(rulings_for(crystal, [effect], [f"u{unit.id}"] if effect.target != "none" else []))
+            out.extend(
+                rulings_for(crystal, [effect], [f"u{unit.id}"] if effect.target != "none" else [])
+            )
     return tuple(out)
 
 
@@ -259,8 +296,11 @@ def _check_mulligan(state: CrystaleState, action: Mulligan, seat: int) -> Verdic
     if state.phase != "start" or side.shown:
         return Verdict.illegal(MULLIGAN, "a mulligan takes back an opening hand not yet shown")
     if side.hand.count != OPENING_HAND:
-        return Verdict.illegal(MULLIGAN, f"{_who(seat)} holds {side.hand.count} crystals; a mulligan returns "
-                                         f"an opening hand of {OPENING_HAND}")
+        return Verdict.illegal(
+            MULLIGAN,
+            f"{_who(seat)} holds {side.hand.count} crystals; a mulligan returns "
+            f"an opening hand of {OPENING_HAND}",
+        )
     return LEGAL
 
 
@@ -269,11 +309,16 @@ def _check_show(state: CrystaleState, action: Show, seat: int) -> Verdict:
     if state.phase != "start" or side.shown:
         return Verdict.illegal(OPENING_SHOW, f"{_who(seat)} has no opening hand left to show")
     if side.hand.count != OPENING_HAND:
-        return Verdict.illegal(OPENING_SHOW, f"{_who(seat)} holds {side.hand.count} crystals; pull "
-                                             f"{OPENING_HAND} first")
+        return Verdict.illegal(
+            OPENING_SHOW,
+            f"{_who(seat)} holds {side.hand.count} crystals; pull {OPENING_HAND} first",
+        )
     if len(action.crystals) < OPENING_SERVANTS:
-        return Verdict.illegal(OPENING_SHOW, f"an opening hand shows at least {OPENING_SERVANTS} Servants; "
-                               f"{len(action.crystals)} shown")
+        return Verdict.illegal(
+            OPENING_SHOW,
+            f"an opening hand shows at least {OPENING_SERVANTS} Servants; "
+            f"{len(action.crystals)} shown",
+        )
     if len(action.crystals) > OPENING_HAND:
         return Verdict.illegal(OPENING_SHOW, f"an opening hand holds {OPENING_HAND} crystals")
     for name in action.crystals:
@@ -281,7 +326,9 @@ def _check_show(state: CrystaleState, action: Show, seat: int) -> Verdict:
         if crystal is None:
             return verdict
         if crystal.kind != "servant":
-            return Verdict.illegal(OPENING_SHOW, f"{crystal.name} is a {crystal.kind} crystal, not a Servant")
+            return Verdict.illegal(
+                OPENING_SHOW, f"{crystal.name} is a {crystal.kind} crystal, not a Servant"
+            )
         verdict = hand_check(side, seat, crystal.name, NAMED)
         if not verdict:
             return verdict
@@ -294,10 +341,15 @@ def _check_reshuffle(state: CrystaleState, action: Reshuffle, seat: int) -> Verd
         return _wrong_phase(state, "the Higher Plane is reshuffled in the Pull phase")
     side = state.sides[seat]
     if side.pool.count:
-        return Verdict.illegal(RESHUFFLE, f"{_who(seat)}'s pool still holds {side.pool.count} crystals; "
-                                          "only an empty pool is refilled")
+        return Verdict.illegal(
+            RESHUFFLE,
+            f"{_who(seat)}'s pool still holds {side.pool.count} crystals; "
+            "only an empty pool is refilled",
+        )
     if side.mp < RESHUFFLE_MP:
-        return Verdict.illegal(RESHUFFLE, f"a reshuffle costs {RESHUFFLE_MP} MP; {_who(seat)} has {side.mp}")
+        return Verdict.illegal(
+            RESHUFFLE, f"a reshuffle costs {RESHUFFLE_MP} MP; {_who(seat)} has {side.mp}"
+        )
     return LEGAL
 
 
@@ -313,10 +365,14 @@ def _check_summon(state: CrystaleState, action: Summon, seat: int) -> Verdict:
     if crystal is None:
         return verdict
     if crystal.kind != "servant":
-        return Verdict.illegal(SUMMON, f"{crystal.name} is a {crystal.kind} crystal; only Servants are summoned")
+        return Verdict.illegal(
+            SUMMON, f"{crystal.name} is a {crystal.kind} crystal; only Servants are summoned"
+        )
     side = state.sides[seat]
     if side.summoned:
-        return Verdict.illegal(ONE_SUMMON, f"{_who(seat)} already summoned or sacrificed a Servant this turn")
+        return Verdict.illegal(
+            ONE_SUMMON, f"{_who(seat)} already summoned or sacrificed a Servant this turn"
+        )
     verdict = hand_check(side, seat, crystal.name, NAMED)
     if not verdict:
         return verdict
@@ -325,13 +381,20 @@ def _check_summon(state: CrystaleState, action: Summon, seat: int) -> Verdict:
         return Verdict.illegal(SUMMON, f"{_who(seat)} has no Summoner on the board")
     if distance(home.tile, action.tile) != 1:
         free = [TILE_NAMES[t] for t in NEIGHBOURS[home.tile] if _free(state, t)]
-        return Verdict.illegal(SUMMON, f"{TILE_NAMES[action.tile]} is not next to {_who(seat)}'s Summoner on "
-                                       f"{TILE_NAMES[home.tile]}; free tiles next to it: {', '.join(free) or 'none'}")
+        return Verdict.illegal(
+            SUMMON,
+            f"{TILE_NAMES[action.tile]} is not next to {_who(seat)}'s Summoner on "
+            f"{TILE_NAMES[home.tile]}; free tiles next to it: {', '.join(free) or 'none'}",
+        )
     holder = _holder(state, action.tile)
     if holder is not None:
-        return Verdict.illegal(ONE_PER_TILE, f"{TILE_NAMES[action.tile]} holds {_unit_label(holder)}")
+        return Verdict.illegal(
+            ONE_PER_TILE, f"{TILE_NAMES[action.tile]} holds {_unit_label(holder)}"
+        )
     if side.mp < crystal.cost:
-        return Verdict.illegal(MP_COST, f"{crystal.name} costs {crystal.cost} MP; {_who(seat)} has {side.mp}")
+        return Verdict.illegal(
+            MP_COST, f"{crystal.name} costs {crystal.cost} MP; {_who(seat)} has {side.mp}"
+        )
     return LEGAL
 
 
@@ -354,19 +417,29 @@ def _check_sacrifice(state: CrystaleState, action: Sacrifice, seat: int) -> Verd
     if unit is None:
         return verdict
     if unit.summoner:
-        return Verdict.illegal(SACRIFICE, f"{_unit_label(unit)} is a Summoner; only Servants are sacrificed")
+        return Verdict.illegal(
+            SACRIFICE, f"{_unit_label(unit)} is a Summoner; only Servants are sacrificed"
+        )
     if state.sides[seat].summoned:
-        return Verdict.illegal(ONE_SUMMON, f"{_who(seat)} already summoned or sacrificed a Servant this turn")
+        return Verdict.illegal(
+            ONE_SUMMON, f"{_who(seat)} already summoned or sacrificed a Servant this turn"
+        )
     return LEGAL
 
 
 def _effect_verdict(
-    state: CrystaleState, seat: int, crystal: Crystal, effects: list[Effect], targets: tuple[str, ...],
+    state: CrystaleState,
+    seat: int,
+    crystal: Crystal,
+    effects: list[Effect],
+    targets: tuple[str, ...],
     cost: int,
 ) -> Verdict:
     side = state.sides[seat]
     if side.mp < cost:
-        return Verdict.illegal(MP_COST, f"{crystal.name} costs {cost} MP; {_who(seat)} has {side.mp}")
+        return Verdict.illegal(
+            MP_COST, f"{crystal.name} costs {cost} MP; {_who(seat)} has {side.mp}"
+        )
     verdict = check_targets(state, seat, crystal, effects, targets)
     if not verdict:
         return verdict
@@ -382,11 +455,15 @@ def _check_cast(state: CrystaleState, action: Cast, seat: int) -> Verdict:
         return verdict
     if crystal.kind not in ("spell", "god"):
         how = "summoned" if crystal.kind == "servant" else "placed at the start"
-        return Verdict.illegal(SPELLS, f"{crystal.name} is a {crystal.kind} crystal; it is {how}, not cast")
+        return Verdict.illegal(
+            SPELLS, f"{crystal.name} is a {crystal.kind} crystal; it is {how}, not cast"
+        )
     verdict = hand_check(state.sides[seat], seat, crystal.name, NAMED)
     if not verdict:
         return verdict
-    return _effect_verdict(state, seat, crystal, list(crystal.effects), action.targets, crystal.cost)
+    return _effect_verdict(
+        state, seat, crystal, list(crystal.effects), action.targets, crystal.cost
+    )
 
 
 def _check_use(state: CrystaleState, action: Use, seat: int) -> Verdict:
@@ -399,20 +476,36 @@ def _check_use(state: CrystaleState, action: Use, seat: int) -> Verdict:
     clause = SUMMONER_EFFECTS if unit.summoner else SERVANT_EFFECTS
     crystal = crystal_of(state, unit)
     if not 1 <= action.effect <= len(crystal.effects):
-        return Verdict.illegal(clause, f"{crystal.name} has {len(crystal.effects)} effect(s); "
-                                       f"there is no effect {action.effect}")
+        return Verdict.illegal(
+            clause,
+            f"{crystal.name} has {len(crystal.effects)} effect(s); "
+            f"there is no effect {action.effect}",
+        )
     effect = crystal.effects[action.effect - 1]
     if effect.phase != "main":
-        when = "acts by itself in the Recharge phase" if effect.phase == "recharge" else "is always in force"
-        return Verdict.illegal(clause, f"{crystal.name}'s effect {action.effect} {when}; it is not used")
+        when = (
+            "acts by itself in the Recharge phase"
+            if effect.phase == "recharge"
+            else "is always in force"
+        )
+        return Verdict.illegal(
+            clause, f"{crystal.name}'s effect {action.effect} {when}; it is not used"
+        )
     if effect.rank > unit.rank:
-        return Verdict.illegal(clause, f"{crystal.name}'s effect {action.effect} comes at rank {effect.rank}; "
-                                       f"u{unit.id} is rank {unit.rank}")
+        return Verdict.illegal(
+            clause,
+            f"{crystal.name}'s effect {action.effect} comes at rank {effect.rank}; "
+            f"u{unit.id} is rank {unit.rank}",
+        )
     if not unit.summoner:
         if unit.attacked:
-            return Verdict.illegal(FATIGUE, f"{_unit_label(unit)} attacked this turn and is fatigued")
+            return Verdict.illegal(
+                FATIGUE, f"{_unit_label(unit)} attacked this turn and is fatigued"
+            )
         if unit.used_effect:
-            return Verdict.illegal(SERVANT_EFFECTS, f"{_unit_label(unit)} already used an effect this turn")
+            return Verdict.illegal(
+                SERVANT_EFFECTS, f"{_unit_label(unit)} already used an effect this turn"
+            )
     return _effect_verdict(state, seat, crystal, [effect], action.targets, effect.cost)
 
 
@@ -424,19 +517,29 @@ def _check_move(state: CrystaleState, action: Move, seat: int) -> Verdict:
     if unit is None:
         return verdict
     if unit.attacked:
-        return Verdict.illegal(FATIGUE, f"{_unit_label(unit)} attacked this turn and is fatigued; it cannot move")
+        return Verdict.illegal(
+            FATIGUE, f"{_unit_label(unit)} attacked this turn and is fatigued; it cannot move"
+        )
     if unit.moved:
         return Verdict.illegal(MOVE, f"{_unit_label(unit)} already moved this turn")
     steps = distance(unit.tile, action.tile)
     if steps == 0:
-        return Verdict.illegal(MOVE, f"{_unit_label(unit)} already stands on {TILE_NAMES[action.tile]}")
+        return Verdict.illegal(
+            MOVE, f"{_unit_label(unit)} already stands on {TILE_NAMES[action.tile]}"
+        )
     if steps > 1:
-        return Verdict.illegal(MOVE, f"{TILE_NAMES[action.tile]} is {steps} tiles from {_unit_label(unit)} on "
-                                     f"{TILE_NAMES[unit.tile]}; a unit moves one adjacent tile a turn")
+        return Verdict.illegal(
+            MOVE,
+            f"{TILE_NAMES[action.tile]} is {steps} tiles from {_unit_label(unit)} on "
+            f"{TILE_NAMES[unit.tile]}; a unit moves one adjacent tile a turn",
+        )
     holder = _holder(state, action.tile)
     if holder is not None:
-        return Verdict.illegal(NO_PASSING, f"{TILE_NAMES[action.tile]} holds {_unit_label(holder)}; "
-                                           f"{_unit_label(unit)} cannot move onto or through it")
+        return Verdict.illegal(
+            NO_PASSING,
+            f"{TILE_NAMES[action.tile]} holds {_unit_label(holder)}; "
+            f"{_unit_label(unit)} cannot move onto or through it",
+        )
     return LEGAL
 
 
@@ -448,12 +551,19 @@ def _check_attack(state: CrystaleState, action: Attack, seat: int) -> Verdict:
     if unit is None:
         return verdict
     if unit.summoner:
-        return Verdict.illegal(NO_ATK, f"{_unit_label(unit)} is a Summoner: it has no ATK and cannot attack")
+        return Verdict.illegal(
+            NO_ATK, f"{_unit_label(unit)} is a Summoner: it has no ATK and cannot attack"
+        )
     if unit.attacked:
-        return Verdict.illegal(FATIGUE, f"{_unit_label(unit)} already attacked this turn and is fatigued")
+        return Verdict.illegal(
+            FATIGUE, f"{_unit_label(unit)} already attacked this turn and is fatigued"
+        )
     if unit.moved and state.table.attack_after_move == "no":
-        return Verdict.illegal(MOVE_THEN_ATTACK, f"{_unit_label(unit)} moved this turn; this table rules "
-                                                 "that a unit that moved does not attack")
+        return Verdict.illegal(
+            MOVE_THEN_ATTACK,
+            f"{_unit_label(unit)} moved this turn; this table rules "
+            "that a unit that moved does not attack",
+        )
     target = state.units.get(action.target)
     if target is None:
         return Verdict.illegal(ATTACK, f"there is no unit u{action.target} on the board")
@@ -462,9 +572,12 @@ def _check_attack(state: CrystaleState, action: Attack, seat: int) -> Verdict:
     crystal = crystal_of(state, unit)
     steps = distance(unit.tile, target.tile)
     if steps > crystal.attack_range:
-        return Verdict.illegal(ATTACK, f"{_unit_label(target)} on {TILE_NAMES[target.tile]} is {steps} tiles "
-                                       f"from {_unit_label(unit)} on {TILE_NAMES[unit.tile]}; its range is "
-                                       f"{crystal.attack_range}")
+        return Verdict.illegal(
+            ATTACK,
+            f"{_unit_label(target)} on {TILE_NAMES[target.tile]} is {steps} tiles "
+            f"from {_unit_label(unit)} on {TILE_NAMES[unit.tile]}; its range is "
+            f"{crystal.attack_range}",
+        )
     return LEGAL
 
 
@@ -479,22 +592,31 @@ def _slot_verdict(state: CrystaleState, seat: int) -> Verdict:
         return _wrong_phase(state, "promotion slots are used in the Main phase")
     side = state.sides[seat]
     if side.slots_used >= len(SLOT_THRESHOLDS):
-        return Verdict.illegal(SLOT_LIMIT, f"{_who(seat)} already used all {len(SLOT_THRESHOLDS)} promotion "
-                                           "slots of the match")
+        return Verdict.illegal(
+            SLOT_LIMIT,
+            f"{_who(seat)} already used all {len(SLOT_THRESHOLDS)} promotion slots of the match",
+        )
     if side.slots_earned <= side.slots_used:
         servants = sum(c for n, c in side.plane.items if state.book.crystals[n].kind == "servant")
-        due = next(t for t in SLOT_THRESHOLDS[side.slots_earned:])
-        return Verdict.illegal(SLOTS, f"{_who(seat)} has no unused promotion slot: its Higher Plane holds "
-                                      f"{servants} Servant(s); the next slot comes at {due}")
+        due = next(t for t in SLOT_THRESHOLDS[side.slots_earned :])
+        return Verdict.illegal(
+            SLOTS,
+            f"{_who(seat)} has no unused promotion slot: its Higher Plane holds "
+            f"{servants} Servant(s); the next slot comes at {due}",
+        )
     return LEGAL
 
 
-def _promotable(state: CrystaleState, seat: int, uid: int, clause: str) -> tuple[Unit | None, Verdict]:
+def _promotable(
+    state: CrystaleState, seat: int, uid: int, clause: str
+) -> tuple[Unit | None, Verdict]:
     unit, verdict = _own_unit(state, seat, uid, clause)
     if unit is None:
         return None, verdict
     if unit.summoner:
-        return None, Verdict.illegal(clause, f"{_unit_label(unit)} is a Summoner; only Servants promote")
+        return None, Verdict.illegal(
+            clause, f"{_unit_label(unit)} is a Summoner; only Servants promote"
+        )
     top = len(crystal_of(state, unit).ranks)
     if unit.rank >= top:
         return None, Verdict.illegal(TOP_RANK, f"{_unit_label(unit)} is at its top rank {top}")
@@ -514,12 +636,16 @@ def _check_slot_servant(state: CrystaleState, action: SlotServant, seat: int) ->
         return verdict
     side = state.sides[seat]
     if side.pool.count == 0:
-        return Verdict.illegal(REACHED, f"{_who(seat)}'s pool is empty; no Servant can be taken from it")
+        return Verdict.illegal(
+            REACHED, f"{_who(seat)}'s pool is empty; no Servant can be taken from it"
+        )
     crystal, verdict = _find(state, action.crystal, NAMED)
     if crystal is None:
         return verdict
     if crystal.kind != "servant":
-        return Verdict.illegal(SLOT_SERVANT, f"{crystal.name} is a {crystal.kind} crystal; the slot takes a Servant")
+        return Verdict.illegal(
+            SLOT_SERVANT, f"{crystal.name} is a {crystal.kind} crystal; the slot takes a Servant"
+        )
     assert side.knowledge is not None
     return side.knowledge.check_seen(crystal.name, NAMED)
 
@@ -534,12 +660,17 @@ def _check_end(state: CrystaleState, action: End, seat: int) -> Verdict:
 
 def _check_discard(state: CrystaleState, action: Discard, seat: int) -> Verdict:
     if state.phase != "discard":
-        return _wrong_phase(state, "crystals go to the Higher Plane for the hand limit in the End phase")
+        return _wrong_phase(
+            state, "crystals go to the Higher Plane for the hand limit in the End phase"
+        )
     side = state.sides[seat]
     excess = side.hand.count - HAND_LIMIT
     if len(action.crystals) != excess:
-        return Verdict.illegal(HAND_LIMIT_CLAUSE, f"{_who(seat)} holds {side.hand.count} crystals and moves "
-                                                  f"exactly {excess} to the Higher Plane, not {len(action.crystals)}")
+        return Verdict.illegal(
+            HAND_LIMIT_CLAUSE,
+            f"{_who(seat)} holds {side.hand.count} crystals and moves "
+            f"exactly {excess} to the Higher Plane, not {len(action.crystals)}",
+        )
     for name in action.crystals:
         crystal, verdict = _find(state, name, NAMED)
         if crystal is None:
@@ -555,16 +686,23 @@ def _check_discard(state: CrystaleState, action: Discard, seat: int) -> Verdict:
 
 def _check_promote(state: CrystaleState, action: Promote, seat: int) -> Verdict:
     if state.phase != "promotion":
-        return _wrong_phase(state, "Servants meeting their requirements promote in the Promotion phase")
+        return _wrong_phase(
+            state, "Servants meeting their requirements promote in the Promotion phase"
+        )
     unit, verdict = _promotable(state, seat, action.unit, PROMOTION)
     if unit is None:
         return verdict
     if unit.id in state.promoted:
-        return Verdict.illegal(ONE_PROMOTION, f"{_unit_label(unit)} already promoted in this Promotion phase")
+        return Verdict.illegal(
+            ONE_PROMOTION, f"{_unit_label(unit)} already promoted in this Promotion phase"
+        )
     crystal = crystal_of(state, unit)
     requirement = crystal.ranks[unit.rank].requires
-    return Verdict.ruling(crystal.name, PROMOTION,
-                          f"confirm u{unit.id} meets the rank {unit.rank + 1} requirement: {requirement}")
+    return Verdict.ruling(
+        crystal.name,
+        PROMOTION,
+        f"confirm u{unit.id} meets the rank {unit.rank + 1} requirement: {requirement}",
+    )
 
 
 def _check_done(state: CrystaleState, action: Done, seat: int) -> Verdict:
@@ -611,8 +749,15 @@ def apply_action(state: CrystaleState, action: CrystaleAction, seat: int) -> Cry
         return _apply_pull(state, action, seat)
     if isinstance(action, Mulligan):
         side = state.sides[seat]
-        return with_side(state, seat, replace(side, pool=side.pool.put_unseen(side.hand.count),
-                                              hand=side.hand.take_unseen(side.hand.count)))
+        return with_side(
+            state,
+            seat,
+            replace(
+                side,
+                pool=side.pool.put_unseen(side.hand.count),
+                hand=side.hand.take_unseen(side.hand.count),
+            ),
+        )
     if isinstance(action, Show):
         side = state.sides[seat]
         shown = [_canonical(state, n) for n in action.crystals]
@@ -692,12 +837,19 @@ def _close_start(state: CrystaleState) -> CrystaleState:
 def _apply_pull(state: CrystaleState, action: Pull, seat: int) -> CrystaleState:
     side = state.sides[seat]
     if state.phase == "start":
-        side = replace(side, pool=side.pool.take_unseen(action.count), hand=side.hand.put_unseen(action.count))
+        side = replace(
+            side, pool=side.pool.take_unseen(action.count), hand=side.hand.put_unseen(action.count)
+        )
         return with_side(state, seat, side)
     if action.crystal is not None:
         name = _canonical(state, action.crystal)
         knowledge = side.knowledge.with_seen(name) if side.knowledge is not None else None
-        side = replace(side, pool=side.pool.take_known(name), hand=side.hand.put_known(name), knowledge=knowledge)
+        side = replace(
+            side,
+            pool=side.pool.take_known(name),
+            hand=side.hand.put_known(name),
+            knowledge=knowledge,
+        )
     else:
         side = replace(side, pool=side.pool.take_unseen(1), hand=side.hand.put_unseen(1))
     side = gain_mp(side, side.recharge)
@@ -714,8 +866,13 @@ def _apply_reshuffle(state: CrystaleState, seat: int) -> CrystaleState:
     if knowledge is not None:
         for name in side.plane:
             knowledge = knowledge.with_unseen(name)
-    side = replace(side, hits=side.hits - 1, pool=side.pool.put_unseen(side.plane.total), plane=Multiset(),
-                   knowledge=knowledge)
+    side = replace(
+        side,
+        hits=side.hits - 1,
+        pool=side.pool.put_unseen(side.plane.total),
+        plane=Multiset(),
+        knowledge=knowledge,
+    )
     return settle(with_side(state, seat, side))
 
 
@@ -764,7 +921,9 @@ def _apply_attack(state: CrystaleState, action: Attack) -> CrystaleState:
     return replace(state, phase="counter", counter=(attacker.id, defender.id))
 
 
-def _apply_slot(state: CrystaleState, action: SlotPromote | SlotServant | SlotMp, seat: int) -> CrystaleState:
+def _apply_slot(
+    state: CrystaleState, action: SlotPromote | SlotServant | SlotMp, seat: int
+) -> CrystaleState:
     side = state.sides[seat]
     side = replace(side, slots_used=side.slots_used + 1)
     if isinstance(action, SlotMp):
@@ -772,7 +931,12 @@ def _apply_slot(state: CrystaleState, action: SlotPromote | SlotServant | SlotMp
     if isinstance(action, SlotServant):
         name = _canonical(state, action.crystal)
         knowledge = side.knowledge.with_seen(name) if side.knowledge is not None else None
-        side = replace(side, pool=side.pool.take_known(name), hand=side.hand.put_known(name), knowledge=knowledge)
+        side = replace(
+            side,
+            pool=side.pool.take_known(name),
+            hand=side.hand.put_known(name),
+            knowledge=knowledge,
+        )
         return with_side(state, seat, side)
     state = with_side(state, seat, side)
     return promote_unit(state, state.units[action.unit])
@@ -790,7 +954,11 @@ def _apply_end(state: CrystaleState, seat: int) -> CrystaleState:
 def _after_end(state: CrystaleState, seat: int) -> CrystaleState:
     """The Promotion phase, skipped when no Servant of ``seat`` can still rank up."""
     for unit in state.units.values():
-        if unit.seat == seat and not unit.summoner and unit.rank < len(crystal_of(state, unit).ranks):
+        if (
+            unit.seat == seat
+            and not unit.summoner
+            and unit.rank < len(crystal_of(state, unit).ranks)
+        ):
             return replace(state, phase="promotion", promoted=())
     return next_turn(state)
 
@@ -802,15 +970,28 @@ def next_turn(state: CrystaleState) -> CrystaleState:
 
 def _begin_turn(state: CrystaleState) -> CrystaleState:
     """Fresh units, a fresh summon, and the forfeit of CR-6.3."""
-    units = {uid: (replace(u, moved=False, attacked=False, used_effect=False)
-                   if (u.moved or u.attacked or u.used_effect) else u) for uid, u in state.units.items()}
+    units = {
+        uid: (
+            replace(u, moved=False, attacked=False, used_effect=False)
+            if (u.moved or u.attacked or u.used_effect)
+            else u
+        )
+        for uid, u in state.units.items()
+    }
     seat = state.active
     side = state.sides[seat]
-    state = with_side(replace(state, units=units, promoted=(), counter=None), seat, replace(side, summoned=False))
+    state = with_side(
+        replace(state, units=units, promoted=(), counter=None), seat, replace(side, summoned=False)
+    )
     if side.pool.count == 0 and (side.mp < RESHUFFLE_MP or side.plane.total == 0):
-        why = (f"{SEATS[seat]}'s pool is empty and its Summoner has {side.mp} MP, short of the "
-               f"{RESHUFFLE_MP} a reshuffle costs") if side.mp < RESHUFFLE_MP else \
-              f"{SEATS[seat]}'s pool and Higher Plane are both empty: nothing can be pulled"
+        why = (
+            (
+                f"{SEATS[seat]}'s pool is empty and its Summoner has {side.mp} MP, short of the "
+                f"{RESHUFFLE_MP} a reshuffle costs"
+            )
+            if side.mp < RESHUFFLE_MP
+            else f"{SEATS[seat]}'s pool and Higher Plane are both empty: nothing can be pulled"
+        )
         clause = "CR-6.3" if side.mp < RESHUFFLE_MP else "CR-I.22"
         state = replace(state, result=Result(1 - seat, clause, why))
     return state
@@ -818,4 +999,6 @@ def _begin_turn(state: CrystaleState) -> CrystaleState:
 
 def empty_side(seat: int, size: int) -> Side:
     """A side before its Summoner is placed: ``size - 1`` crystals in the pool (CR-3.4)."""
-    return Side(knowledge=None, pool=HiddenZone(SEATS[seat], max(0, size - 1)), hand=HiddenZone(SEATS[seat]))
+    return Side(
+        knowledge=None, pool=HiddenZone(SEATS[seat], max(0, size - 1)), hand=HiddenZone(SEATS[seat])
+    )

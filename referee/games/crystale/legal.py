@@ -58,7 +58,8 @@ def to_act(state: CrystaleState) -> frozenset[str]:
         return frozenset()
     if state.phase == "start":
         return frozenset(
-            SEATS[i] for i, side in enumerate(state.sides)
+            SEATS[i]
+            for i, side in enumerate(state.sides)
             if state.first is None or not side.shown or side.summoner is None
         )
     if state.phase == "counter":
@@ -72,8 +73,11 @@ def _possible(state: CrystaleState, side: Side, kinds: tuple[str, ...]) -> list[
         unaccounted = side.knowledge.unaccounted()
         if unaccounted is not None:
             return [n for n in unaccounted.names() if state.book.crystals[n].kind in kinds]
-    return sorted(c.name for c in state.book.crystals.values()
-                  if c.kind in kinds and (not side.element or c.element == side.element))
+    return sorted(
+        c.name
+        for c in state.book.crystals.values()
+        if c.kind in kinds and (not side.element or c.element == side.element)
+    )
 
 
 def _hand_names(state: CrystaleState, side: Side, kinds: tuple[str, ...]) -> list[str]:
@@ -88,8 +92,11 @@ def _multiples(state: CrystaleState, side: Side, kinds: tuple[str, ...], count: 
     picked = [n for n in side.hand.known if state.book.crystals[n].kind in kinds]
     if side.hand.unknown and side.knowledge is not None:
         unaccounted = side.knowledge.unaccounted()
-        pool = [n for n in unaccounted if state.book.crystals[n].kind in kinds] if unaccounted is not None \
+        pool = (
+            [n for n in unaccounted if state.book.crystals[n].kind in kinds]
+            if unaccounted is not None
             else [n for n in _possible(state, side, kinds) for _ in range(4)]
+        )
         picked += pool[: side.hand.unknown]
     return picked[:count]
 
@@ -100,8 +107,11 @@ def _target_lists(state: CrystaleState, seat: int, effects: list[Effect]) -> lis
         if effect.target == "tile":
             options.append(list(TILE_NAMES))
         elif effect.target in ("unit", "ally", "enemy"):
-            units = [u for u in state.units.values()
-                     if effect.target == "unit" or (u.seat == seat) == (effect.target == "ally")]
+            units = [
+                u
+                for u in state.units.values()
+                if effect.target == "unit" or (u.seat == seat) == (effect.target == "ally")
+            ]
             options.append([f"u{u.id}" for u in sorted(units, key=lambda u: u.id)])
     return list(itertools.islice(itertools.product(*options), _MAX_TARGET_COMBINATIONS))
 
@@ -174,4 +184,3 @@ def legal_actions(state: CrystaleState, seat: str | None = None) -> list[Crystal
                 seen.add(action)
                 out.append(action)
     return out
-

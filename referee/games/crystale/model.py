@@ -268,10 +268,48 @@ class Done(msgspec.Struct, frozen=True, gc=False, tag="done", tag_field="act"):
 
 
 CrystaleAction = (
-    First | Declare | Pull | Mulligan | Show | Reshuffle | Summon | Sacrifice | Cast | Use | Move
-    | Attack | Counter | Hold | SlotPromote | SlotServant | SlotMp | End | Discard | Promote | Done
+    First
+    | Declare
+    | Pull
+    | Mulligan
+    | Show
+    | Reshuffle
+    | Summon
+    | Sacrifice
+    | Cast
+    | Use
+    | Move
+    | Attack
+    | Counter
+    | Hold
+    | SlotPromote
+    | SlotServant
+    | SlotMp
+    | End
+    | Discard
+    | Promote
+    | Done
 )
 ACTION_TYPES = (
-    First, Declare, Pull, Mulligan, Show, Reshuffle, Summon, Sacrifice, Cast, Use, Move, Attack,
-    Counter, Hold, SlotPromote, SlotServant, SlotMp, End, Discard, Promote, Done,
+    First,
+    Declare,
+    Pull,
+    Mulligan,
+    Show,
+    Reshuffle,
+    Summon,
+    Sacrifice,
+    Cast,
+    Use,
+    Move,
+    Attack,
+    Counter,
+    Hold,
+    SlotPromote,
+    SlotServant,
+    SlotMp,
+    End,
+    Discard,
+    Promote,
+    Done,
 )

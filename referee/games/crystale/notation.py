@@ -59,8 +59,12 @@ TARGET_CLAUSE: Final = "CR-N.5"
 _UNIT = re.compile(r"^u(\d{1,6})$")
 _SEATS = ("p1", "p2")
 _BARE: Final[dict[str, CrystaleAction]] = {
-    "mulligan": Mulligan(), "reshuffle": Reshuffle(), "counter": Counter(), "hold": Hold(),
-    "end": End(), "done": Done(),
+    "mulligan": Mulligan(),
+    "reshuffle": Reshuffle(),
+    "counter": Counter(),
+    "hold": Hold(),
+    "end": End(),
+    "done": Done(),
 }
 _MAX_PULL = 31
 
@@ -80,15 +84,20 @@ def _fail(text: str, reason: str, clause: str = NOTATION_CLAUSE) -> ActionSyntax
 def _unit(text: str, token: str) -> int:
     m = _UNIT.match(token.lower())
     if not m or int(m.group(1)) < 1:
-        raise _fail(text, f"{token!r} is not a unit: write u and its number, such as u3", UNIT_CLAUSE)
+        raise _fail(
+            text, f"{token!r} is not a unit: write u and its number, such as u3", UNIT_CLAUSE
+        )
     return int(m.group(1))
 
 
 def _tile(text: str, token: str) -> int:
     index = TILE_INDEX.get(token.lower())
     if index is None:
-        raise _fail(text, f"{token!r} is not a tile: rows a-e, positions a1-a5, b1-b6, c1-c7, d1-d6, e1-e5",
-                    TILE_CLAUSE)
+        raise _fail(
+            text,
+            f"{token!r} is not a tile: rows a-e, positions a1-a5, b1-b6, c1-c7, d1-d6, e1-e5",
+            TILE_CLAUSE,
+        )
     return index
 
 
@@ -104,14 +113,21 @@ def _name(text: str, words: list[str]) -> str:
 def _names(text: str, rest: str) -> tuple[str, ...]:
     parts = [" ".join(part.split()) for part in rest.split(",")]
     if not rest.strip() or any(not p for p in parts):
-        raise _fail(text, "list crystal names separated by commas, such as: Cinderpup, Reefling", NAME_CLAUSE)
+        raise _fail(
+            text,
+            "list crystal names separated by commas, such as: Cinderpup, Reefling",
+            NAME_CLAUSE,
+        )
     return tuple(_name(text, p.split()) for p in parts)
 
 
 def _target(text: str, token: str) -> str:
     if not token.startswith("@") or len(token) < 2:
-        raise _fail(text, f"{token!r} is not a target: write @ and a unit or tile, such as @u4 or @c3",
-                    TARGET_CLAUSE)
+        raise _fail(
+            text,
+            f"{token!r} is not a target: write @ and a unit or tile, such as @u4 or @c3",
+            TARGET_CLAUSE,
+        )
     body = token[1:].lower()
     if body in TILE_INDEX:
         return body
@@ -170,7 +186,10 @@ def parse(text: str) -> CrystaleAction:
     if word == "use":
         head, targets = _split_targets(text, rest)
         if len(head) != 2 or not head[1].isdigit() or not 1 <= int(head[1]) <= 5:
-            raise _fail(text, "write 'use UNIT N [@TARGET ...]' with the effect's number 1-5, such as use u1 2 @c4")
+            raise _fail(
+                text,
+                "write 'use UNIT N [@TARGET ...]' with the effect's number 1-5, such as use u1 2 @c4",
+            )
         return Use(_unit(text, head[0]), int(head[1]), targets)
     if word == "move":
         if len(rest) != 2:

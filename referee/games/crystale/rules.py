@@ -47,34 +47,74 @@ MOST_GODS = 1
 FEWEST_SERVANTS = 3
 
 VARIANTS = (
-    VariantOption(key="counterattack", default="choice", choices=("choice", "always"), clause="CR-I.9",
-                  summary="A surviving Servant within range of its attacker may strike back: the defending "
-                          "player chooses (choice, the default), or it always does (always)."),
-    VariantOption(key="bonus_mp", default="over_cap", choices=("over_cap", "within_cap"), clause="CR-I.6",
-                  summary="The second player's 20 bonus MP may lift MP above the Mana Pool until spent "
-                          "(over_cap, the default), or is capped at the Mana Pool (within_cap)."),
-    VariantOption(key="start_mp", default="full", choices=("full", "zero"), clause="CR-I.7",
-                  summary="Summoners begin the battle with a full Mana Pool (full, the default) or with no "
-                          "MP (zero)."),
-    VariantOption(key="promotion_hp", default="full", choices=("full", "keep_damage"), clause="CR-I.10",
-                  summary="A promoted Servant takes the new rank's full HP (full, the default), or the new "
-                          "HP less the damage it had taken (keep_damage)."),
-    VariantOption(key="attack_after_move", default="yes", choices=("yes", "no"), clause="CR-I.8",
-                  summary="A unit that moved this turn may still attack (yes, the default) or may not (no)."),
-    VariantOption(key="trigger_order", default="reverse", choices=("reverse", "printed"), clause="CR-I.12",
-                  summary="A trigger spell's effects resolve from last to first (reverse, the default) or in "
-                          "printed order like any spell (printed)."),
+    VariantOption(
+        key="counterattack",
+        default="choice",
+        choices=("choice", "always"),
+        clause="CR-I.9",
+        summary="A surviving Servant within range of its attacker may strike back: the defending "
+        "player chooses (choice, the default), or it always does (always).",
+    ),
+    VariantOption(
+        key="bonus_mp",
+        default="over_cap",
+        choices=("over_cap", "within_cap"),
+        clause="CR-I.6",
+        summary="The second player's 20 bonus MP may lift MP above the Mana Pool until spent "
+        "(over_cap, the default), or is capped at the Mana Pool (within_cap).",
+    ),
+    VariantOption(
+        key="start_mp",
+        default="full",
+        choices=("full", "zero"),
+        clause="CR-I.7",
+        summary="Summoners begin the battle with a full Mana Pool (full, the default) or with no "
+        "MP (zero).",
+    ),
+    VariantOption(
+        key="promotion_hp",
+        default="full",
+        choices=("full", "keep_damage"),
+        clause="CR-I.10",
+        summary="A promoted Servant takes the new rank's full HP (full, the default), or the new "
+        "HP less the damage it had taken (keep_damage).",
+    ),
+    VariantOption(
+        key="attack_after_move",
+        default="yes",
+        choices=("yes", "no"),
+        clause="CR-I.8",
+        summary="A unit that moved this turn may still attack (yes, the default) or may not (no).",
+    ),
+    VariantOption(
+        key="trigger_order",
+        default="reverse",
+        choices=("reverse", "printed"),
+        clause="CR-I.12",
+        summary="A trigger spell's effects resolve from last to first (reverse, the default) or in "
+        "printed order like any spell (printed).",
+    ),
 )
 
 SETUP_FIELDS = (
-    SetupField(key="catalog", kind="file",
-               help="Crystal catalog file (TOML or JSON); without it the shipped example catalog "
-                    "(ruleset crystale/example)."),
-    SetupField(key="tiles", kind="str", excludes=("seed",),
-               help="The 29 tile elements read off the board, a1..e5 in reading order, one letter each: "
-                    "F Fire, W Water, E Earth, T Thunder, A Wind, L Light, D Darkness, I Ice."),
-    SetupField(key="seed", kind="seed",
-               help="Seed that draws the tile elements (CR-I.1); drawn and recorded when --tiles is not given."),
+    SetupField(
+        key="catalog",
+        kind="file",
+        help="Crystal catalog file (TOML or JSON); without it the shipped example catalog "
+        "(ruleset crystale/example).",
+    ),
+    SetupField(
+        key="tiles",
+        kind="str",
+        excludes=("seed",),
+        help="The 29 tile elements read off the board, a1..e5 in reading order, one letter each: "
+        "F Fire, W Water, E Earth, T Thunder, A Wind, L Light, D Darkness, I Ice.",
+    ),
+    SetupField(
+        key="seed",
+        kind="seed",
+        help="Seed that draws the tile elements (CR-I.1); drawn and recorded when --tiles is not given.",
+    ),
 )
 
 
@@ -100,7 +140,8 @@ def _tiles_from(raw: Any) -> str:
     if bad or len(text) != TILE_COUNT:
         raise SetupError(
             f"--tiles takes {TILE_COUNT} element letters (a1..e5 in reading order) from {ELEMENT_LETTERS}; "
-            f"got {len(text)} letters" + (f", unknown {''.join(bad)}" if bad else ""))
+            f"got {len(text)} letters" + (f", unknown {''.join(bad)}" if bad else "")
+        )
     return text
 
 
@@ -127,7 +168,9 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
         done = super().resolve_setup(setup)
         options = dict(done.options)
         if done.ruleset == OWN and options.get("catalog") is None:
-            raise SetupError("ruleset crystale/own plays a table's own catalog: give --catalog FILE")
+            raise SetupError(
+                "ruleset crystale/own plays a table's own catalog: give --catalog FILE"
+            )
         try:
             book = book_of(options)
         except CatalogError as exc:
@@ -149,8 +192,13 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
             options["tiles"] = draw_tiles(seed)
         else:
             raise SetupError("the tile elements come from the board (--tiles) or a seed (--seed)")
-        return Setup(players=done.players, ruleset=done.ruleset, variants=done.variants, options=options,
-                     decks=done.decks)
+        return Setup(
+            players=done.players,
+            ruleset=done.ruleset,
+            variants=done.variants,
+            options=options,
+            decks=done.decks,
+        )
 
     def initial_state(self, setup: Setup) -> CrystaleState:
         """CR-4.3, CR-5: the board and the pools before the start step; Summoners of open
@@ -158,9 +206,14 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
         setup = self.resolve_setup(setup)
         book = book_of(setup.options)
         variants = setup.variants
-        table = Table(counterattack=variants["counterattack"], bonus_mp=variants["bonus_mp"],
-                      start_mp=variants["start_mp"], promotion_hp=variants["promotion_hp"],
-                      attack_after_move=variants["attack_after_move"], trigger_order=variants["trigger_order"])
+        table = Table(
+            counterattack=variants["counterattack"],
+            bonus_mp=variants["bonus_mp"],
+            start_mp=variants["start_mp"],
+            promotion_hp=variants["promotion_hp"],
+            attack_after_move=variants["attack_after_move"],
+            trigger_order=variants["trigger_order"],
+        )
         sides = []
         for index, seat in enumerate(SEATS):
             deck = setup.decks.get(seat)
@@ -168,13 +221,21 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
             if deck is not None:
                 side = msgspec.structs.replace(side, knowledge=DeckKnowledge.registered(seat, deck))
             sides.append(side)
-        state = CrystaleState(book=book, table=table, tiles=setup.options["tiles"], units={},
-                              sides=(sides[0], sides[1]))
+        state = CrystaleState(
+            book=book,
+            table=table,
+            tiles=setup.options["tiles"],
+            units={},
+            sides=(sides[0], sides[1]),
+        )
         for index, seat in enumerate(SEATS):
             deck = setup.decks.get(seat)
             if isinstance(deck, Decklist):
-                summoners = [book.crystals[n] for n in deck.cards.names()
-                             if n in book.crystals and book.crystals[n].kind == "summoner"]
+                summoners = [
+                    book.crystals[n]
+                    for n in deck.cards.names()
+                    if n in book.crystals and book.crystals[n].kind == "summoner"
+                ]
                 if len(summoners) == 1:
                     state = engine.place_summoner(state, index, summoners[0])
         return state
@@ -183,7 +244,9 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
     def to_act(self, state: CrystaleState) -> frozenset[str]:
         return legal.to_act(state)
 
-    def legal_actions(self, state: CrystaleState, seat: str | None = None) -> Sequence[CrystaleAction]:
+    def legal_actions(
+        self, state: CrystaleState, seat: str | None = None
+    ) -> Sequence[CrystaleAction]:
         return legal.legal_actions(state, seat)
 
     def _seat(self, state: CrystaleState, seat: str | None) -> int | None:
@@ -192,13 +255,19 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
         mover = self.to_move(state)
         return SEATS.index(mover) if mover is not None else None
 
-    def check(self, state: CrystaleState, action: CrystaleAction, seat: str | None = None) -> Verdict:
+    def check(
+        self, state: CrystaleState, action: CrystaleAction, seat: str | None = None
+    ) -> Verdict:
         index = self._seat(state, seat)
         if index is None:
-            return Verdict.illegal("REF-1.2", "several seats may act now; name the seat making this entry")
+            return Verdict.illegal(
+                "REF-1.2", "several seats may act now; name the seat making this entry"
+            )
         return engine.check_action(state, action, index)
 
-    def apply(self, state: CrystaleState, action: CrystaleAction, seat: str | None = None) -> CrystaleState:
+    def apply(
+        self, state: CrystaleState, action: CrystaleAction, seat: str | None = None
+    ) -> CrystaleState:
         index = self._seat(state, seat)
         assert index is not None, "apply needs the seat when several may act"
         return engine.apply_action(state, action, index)
@@ -247,19 +316,38 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
             kinds[crystal.kind] += count
             elements[crystal.element] = elements.get(crystal.element, 0) + count
             if count > MOST_COPIES:
-                found.append(Violation("CR-3.3", f"{count} copies of {name}; at most {MOST_COPIES}"))
+                found.append(
+                    Violation("CR-3.3", f"{count} copies of {name}; at most {MOST_COPIES}")
+                )
         if decklist.size != POOL_SIZE:
-            found.append(Violation("CR-3.1", f"{seat}'s pool has {decklist.size} crystals; it must have {POOL_SIZE}"))
+            found.append(
+                Violation(
+                    "CR-3.1",
+                    f"{seat}'s pool has {decklist.size} crystals; it must have {POOL_SIZE}",
+                )
+            )
         if len(elements) > 1:
             mix = ", ".join(f"{n} {e}" for e, n in sorted(elements.items()))
             found.append(Violation("CR-3.2", f"a pool is of one element; this one mixes {mix}"))
         if kinds["summoner"] != 1:
-            found.append(Violation("CR-3.4", f"a pool holds exactly 1 Summoner crystal; this one {kinds['summoner']}"))
+            found.append(
+                Violation(
+                    "CR-3.4",
+                    f"a pool holds exactly 1 Summoner crystal; this one {kinds['summoner']}",
+                )
+            )
         if kinds["servant"] > MOST_SERVANTS:
-            found.append(Violation("CR-3.5", f"{kinds['servant']} Servant crystals; at most {MOST_SERVANTS}"))
+            found.append(
+                Violation("CR-3.5", f"{kinds['servant']} Servant crystals; at most {MOST_SERVANTS}")
+            )
         elif kinds["servant"] < FEWEST_SERVANTS:
-            found.append(Violation("CR-I.21", f"{kinds['servant']} Servant crystals; an opening hand needs "
-                                              f"{FEWEST_SERVANTS}, so a pool holds at least {FEWEST_SERVANTS}"))
+            found.append(
+                Violation(
+                    "CR-I.21",
+                    f"{kinds['servant']} Servant crystals; an opening hand needs "
+                    f"{FEWEST_SERVANTS}, so a pool holds at least {FEWEST_SERVANTS}",
+                )
+            )
         if kinds["god"] > MOST_GODS:
             found.append(Violation("CR-3.6", f"{kinds['god']} God crystals; at most {MOST_GODS}"))
         return Verdict(tuple(found)) if found else LEGAL
@@ -267,9 +355,13 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
     def deck_knowledge(self, state: CrystaleState, seat: str) -> DeckKnowledge | None:
         return state.sides[SEATS.index(seat)].knowledge
 
-    def with_deck_knowledge(self, state: CrystaleState, seat: str, knowledge: DeckKnowledge) -> CrystaleState:
+    def with_deck_knowledge(
+        self, state: CrystaleState, seat: str, knowledge: DeckKnowledge
+    ) -> CrystaleState:
         index = SEATS.index(seat)
-        return with_side(state, index, msgspec.structs.replace(state.sides[index], knowledge=knowledge))
+        return with_side(
+            state, index, msgspec.structs.replace(state.sides[index], knowledge=knowledge)
+        )
 
     # -- adjustments -------------------------------------------------------
     def check_change(self, state: CrystaleState, change: Change) -> Verdict:
@@ -288,7 +380,11 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
         book = book_of(dict(self.resolve_setup(setup).options))
         rows = []
         for crystal in book.crystals.values():
-            row: dict[str, Any] = {"name": crystal.name, "kind": crystal.kind, "element": crystal.element}
+            row: dict[str, Any] = {
+                "name": crystal.name,
+                "kind": crystal.kind,
+                "element": crystal.element,
+            }
             if crystal.kind == "summoner":
                 row.update(mana_pool=crystal.mana_pool, recharge=crystal.recharge)
             else:

@@ -111,7 +111,9 @@ def hand_check(side: Side, seat: int, name: str, clause: str) -> Verdict:
         return LEGAL
     if hand.unknown == 0:
         return Verdict.illegal(
-            clause, f"every crystal {who} holds is known ({hand.known.text()}); {name} is not one of them")
+            clause,
+            f"every crystal {who} holds is known ({hand.known.text()}); {name} is not one of them",
+        )
     if side.knowledge is not None:
         return side.knowledge.check_seen(name, clause)
     return LEGAL
@@ -137,7 +139,9 @@ def put_in_plane(state: CrystaleState, seat: int, names: Iterable[str]) -> Cryst
     plane = side.plane.plus(list(names))
     servants = _servants_in(state, plane)
     reached = sum(1 for threshold in SLOT_THRESHOLDS if servants >= threshold)
-    return with_side(state, seat, replace(side, plane=plane, slots_earned=max(side.slots_earned, reached)))
+    return with_side(
+        state, seat, replace(side, plane=plane, slots_earned=max(side.slots_earned, reached))
+    )
 
 
 def kill(state: CrystaleState, unit_id: int) -> CrystaleState:
@@ -166,6 +170,10 @@ def settle(state: CrystaleState) -> CrystaleState:
     for seat in (0, 1):
         if state.sides[seat].hits <= 0:
             other = 1 - seat
-            return replace(state, result=Result(
-                other, "CR-13.1", f"{SEATS[seat]}'s Summoner has no hits left in its hit box"))
+            return replace(
+                state,
+                result=Result(
+                    other, "CR-13.1", f"{SEATS[seat]}'s Summoner has no hits left in its hit box"
+                ),
+            )
     return state

@@ -27,8 +27,12 @@ REFEREE = "referee"
 _CELL = 12
 _MARK = ("+", "-")
 _PHASE_TEXT = {
-    "start": "start of the battle", "pull": "Pull phase", "main": "Main phase",
-    "counter": "counterattack decision", "discard": "End phase (hand limit)", "promotion": "Promotion phase",
+    "start": "start of the battle",
+    "pull": "Pull phase",
+    "main": "Main phase",
+    "counter": "counterattack decision",
+    "discard": "End phase (hand limit)",
+    "promotion": "Promotion phase",
 }
 
 
@@ -54,7 +58,9 @@ def secret_names(state: CrystaleState, seat: str) -> frozenset[str]:
         return frozenset()
     # a crystal the other seat registered too is that seat's own knowledge, not a secret from it
     other = state.sides[1 - index].knowledge
-    shared = set(other.listed.cards.names()) if other is not None and other.listed is not None else set()
+    shared = (
+        set(other.listed.cards.names()) if other is not None and other.listed is not None else set()
+    )
     return frozenset(set(side.knowledge.listed.cards.names()) - public_names(state) - shared)
 
 
@@ -64,16 +70,26 @@ def _may_see(viewer: str, seat: str) -> bool:
 
 def _unit_data(state: CrystaleState, unit: Unit) -> dict[str, Any]:
     data: dict[str, Any] = {
-        "id": f"u{unit.id}", "seat": SEATS[unit.seat], "crystal": unit.crystal,
-        "kind": "summoner" if unit.summoner else "servant", "tile": TILE_NAMES[unit.tile],
+        "id": f"u{unit.id}",
+        "seat": SEATS[unit.seat],
+        "crystal": unit.crystal,
+        "kind": "summoner" if unit.summoner else "servant",
+        "tile": TILE_NAMES[unit.tile],
         "tile_element": element_of_letter(state.tiles[unit.tile]),
     }
     if unit.summoner:
         data["hits"] = state.sides[unit.seat].hits
         return data
-    data.update(rank=unit.rank, hp=unit.hp, max_hp=max_hp(state, unit), atk=effective_atk(state, unit),
-                base_atk=base_atk(state, unit), fatigued=unit.attacked, moved=unit.moved,
-                used_effect=unit.used_effect)
+    data.update(
+        rank=unit.rank,
+        hp=unit.hp,
+        max_hp=max_hp(state, unit),
+        atk=effective_atk(state, unit),
+        base_atk=base_atk(state, unit),
+        fatigued=unit.attacked,
+        moved=unit.moved,
+        used_effect=unit.used_effect,
+    )
     return data
 
 
@@ -83,13 +99,24 @@ def describe(state: CrystaleState, viewer: str, result: str) -> dict[str, Any]:
     for index, side in enumerate(state.sides):
         seat = SEATS[index]
         data: dict[str, Any] = {
-            "summoner": side.summoner, "element": side.element or None, "mp": side.mp,
-            "mana_pool": side.mana_pool, "bonus_mp": side.bonus, "recharge": side.recharge,
-            "hits": side.hits, "hand": side.hand.count, "hand_known": side.hand.known.as_dict(),
-            "pool": side.pool.count, "higher_plane": side.plane.as_dict(),
-            "slots": {"earned": side.slots_earned, "used": side.slots_used,
-                      "left": side.slots_earned - side.slots_used},
-            "summoned_this_turn": side.summoned, "opening_shown": side.shown,
+            "summoner": side.summoner,
+            "element": side.element or None,
+            "mp": side.mp,
+            "mana_pool": side.mana_pool,
+            "bonus_mp": side.bonus,
+            "recharge": side.recharge,
+            "hits": side.hits,
+            "hand": side.hand.count,
+            "hand_known": side.hand.known.as_dict(),
+            "pool": side.pool.count,
+            "higher_plane": side.plane.as_dict(),
+            "slots": {
+                "earned": side.slots_earned,
+                "used": side.slots_used,
+                "left": side.slots_earned - side.slots_used,
+            },
+            "summoned_this_turn": side.summoned,
+            "opening_shown": side.shown,
         }
         if side.knowledge is not None:
             data["registered"] = side.knowledge.view(_may_see(viewer, seat))
@@ -104,10 +131,14 @@ def describe(state: CrystaleState, viewer: str, result: str) -> dict[str, Any]:
         "units": [_unit_data(state, state.units[uid]) for uid in sorted(state.units)],
         "seats": seats,
         "result": result,
-        "variants": {"counterattack": state.table.counterattack, "bonus_mp": state.table.bonus_mp,
-                     "start_mp": state.table.start_mp, "promotion_hp": state.table.promotion_hp,
-                     "attack_after_move": state.table.attack_after_move,
-                     "trigger_order": state.table.trigger_order},
+        "variants": {
+            "counterattack": state.table.counterattack,
+            "bonus_mp": state.table.bonus_mp,
+            "start_mp": state.table.start_mp,
+            "promotion_hp": state.table.promotion_hp,
+            "attack_after_move": state.table.attack_after_move,
+            "trigger_order": state.table.trigger_order,
+        },
     }
 
 
@@ -133,7 +164,9 @@ def draw_board(state: CrystaleState) -> list[str]:
         indent = " " * ((_CELL // 2) * abs(row - 2))
         tiles = range(start, start + size)
         lines.append(indent + "".join(_cell_top(state, t).ljust(_CELL) for t in tiles).rstrip())
-        lines.append(indent + "".join(_cell_bottom(state, at.get(t)).ljust(_CELL) for t in tiles).rstrip())
+        lines.append(
+            indent + "".join(_cell_bottom(state, at.get(t)).ljust(_CELL) for t in tiles).rstrip()
+        )
         start += size
     return lines
 
@@ -152,18 +185,29 @@ def _unit_line(state: CrystaleState, unit: Unit) -> str:
         parts.append(f"{unit.atk_turn:+d} this turn")
     if modifier:
         parts.append(f"{modifier:+d} tile")
-    flags = [f for f, on in (("fatigued", unit.attacked), ("moved", unit.moved),
-                             ("effect used", unit.used_effect)) if on]
+    flags = [
+        f
+        for f, on in (
+            ("fatigued", unit.attacked),
+            ("moved", unit.moved),
+            ("effect used", unit.used_effect),
+        )
+        if on
+    ]
     tail = f" [{', '.join(flags)}]" if flags else ""
-    return (f"  u{unit.id} {owner} {unit.crystal} ({crystal.element}) rank {unit.rank} {where}: "
-            f"HP {unit.hp}/{max_hp(state, unit)}, ATK {effective_atk(state, unit)} ({', '.join(parts)}), "
-            f"range {crystal.attack_range}{tail}")
+    return (
+        f"  u{unit.id} {owner} {unit.crystal} ({crystal.element}) rank {unit.rank} {where}: "
+        f"HP {unit.hp}/{max_hp(state, unit)}, ATK {effective_atk(state, unit)} ({', '.join(parts)}), "
+        f"range {crystal.attack_range}{tail}"
+    )
 
 
 def render(state: CrystaleState, viewer: str, result: str) -> str:
     """The position drawn for a terminal, as ``viewer`` may see it."""
     lines = draw_board(state)
-    legend = ", ".join(f"{letter} {name}" for letter, name in zip(ELEMENT_LETTERS, ELEMENTS, strict=True))
+    legend = ", ".join(
+        f"{letter} {name}" for letter, name in zip(ELEMENT_LETTERS, ELEMENTS, strict=True)
+    )
     lines.append("")
     lines.append(f"+ p1  - p2   HP/ATK as on the tile   tiles: {legend}")
     lines.append("Units:")
@@ -177,7 +221,8 @@ def render(state: CrystaleState, viewer: str, result: str) -> str:
             f"{seat}: {summoner}: MP {side.mp}/{side.mana_pool}{bonus}, Recharge {side.recharge}, "
             f"hits {side.hits}/{HIT_BOX}; hand {side.hand.count}{known}; pool {side.pool.count}; "
             f"promotion slots {side.slots_earned - side.slots_used} left "
-            f"({side.slots_used} of {len(SLOT_THRESHOLDS)} used)")
+            f"({side.slots_used} of {len(SLOT_THRESHOLDS)} used)"
+        )
         lines.append(f"  Higher Plane: {side.plane.text()}")
         if side.knowledge is not None and _may_see(viewer, seat):
             unaccounted = side.knowledge.unaccounted()
@@ -191,8 +236,10 @@ def render(state: CrystaleState, viewer: str, result: str) -> str:
         first = SEATS[state.first] if state.first is not None else "not yet chosen"
         lines.append(f"Start of the battle: first player {first}")
     elif state.phase == "counter" and state.counter:
-        lines.append(f"Turn {state.turn}: {SEATS[1 - state.active]} decides whether u{state.counter[1]} "
-                     f"counterattacks u{state.counter[0]}")
+        lines.append(
+            f"Turn {state.turn}: {SEATS[1 - state.active]} decides whether u{state.counter[1]} "
+            f"counterattacks u{state.counter[0]}"
+        )
     else:
         lines.append(f"Turn {state.turn}: {SEATS[state.active]}, {_PHASE_TEXT[state.phase]}")
     return "\n".join(lines)

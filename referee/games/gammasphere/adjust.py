@@ -42,10 +42,25 @@ __all__ = ["RESOURCES", "STATS", "ZONES", "apply_change", "check_change"]
 
 ZONES = ("hand", "deck", "discard", "field")
 HIDDEN_ZONES = frozenset({"hand", "deck"})
-RESOURCES = {"gas": "gas", "vespene": "gas", "power": "power", "power_level": "power", "pl": "power",
-             "jiggawatts": "jiggawatts", "jiggawatt": "jiggawatts", "jw": "jiggawatts"}
-STATS = {"attack": "attack", "atk": "attack", "defense": "defense", "def": "defense",
-         "level": "level", "lv": "level", "lvl": "level"}
+RESOURCES = {
+    "gas": "gas",
+    "vespene": "gas",
+    "power": "power",
+    "power_level": "power",
+    "pl": "power",
+    "jiggawatts": "jiggawatts",
+    "jiggawatt": "jiggawatts",
+    "jw": "jiggawatts",
+}
+STATS = {
+    "attack": "attack",
+    "atk": "attack",
+    "defense": "defense",
+    "def": "defense",
+    "level": "level",
+    "lv": "level",
+    "lvl": "level",
+}
 
 
 def _seat(seat: str) -> int | Verdict:
@@ -62,7 +77,9 @@ def _field_card(state: GammasphereState, text: str, seat: int | None = None) -> 
         if found is None:
             return Verdict.illegal("GS-1.3", f"no card numbered {words} is on the field")
         if seat is not None and found.owner != seat:
-            return Verdict.illegal("GS-9.4", f"{words} {found.card} is {SEATS[found.owner]}'s, not {SEATS[seat]}'s")
+            return Verdict.illegal(
+                "GS-9.4", f"{words} {found.card} is {SEATS[found.owner]}'s, not {SEATS[seat]}'s"
+            )
         return found
     name = state.cards.canonical(words)
     matches = [e for e in state.field if e.card == name and (seat is None or e.owner == seat)]
@@ -71,31 +88,42 @@ def _field_card(state: GammasphereState, text: str, seat: int | None = None) -> 
         return Verdict.illegal("GS-1.3", f"no {words} is on {owner}the field")
     if len(matches) > 1:
         numbers = ", ".join(f"#{e.id}" for e in matches)
-        return Verdict.illegal("GS-9.4", f"{len(matches)} cards called {name} are on the field ({numbers}); "
-                                         "name one by number")
+        return Verdict.illegal(
+            "GS-9.4",
+            f"{len(matches)} cards called {name} are on the field ({numbers}); name one by number",
+        )
     return matches[0]
 
 
 def _catalog_card(state: GammasphereState, name: str) -> Card | Verdict:
     canonical = state.cards.canonical(name)
     if canonical is None:
-        return Verdict.illegal("GS-2.1", f"no card called {name!r} is in the catalog {state.cards.title!r}")
+        return Verdict.illegal(
+            "GS-2.1", f"no card called {name!r} is in the catalog {state.cards.title!r}"
+        )
     return state.cards.by_name[canonical]
 
 
 def _check_entering(state: GammasphereState, seat: int, card: Card) -> Verdict:
     """A card an adjustment puts onto the field: an entity or pylon, unique ones once."""
     if card.kind == "event":
-        return Verdict.illegal("GS-9.4", f"{card.name} is an event; events do not stay on the field")
+        return Verdict.illegal(
+            "GS-9.4", f"{card.name} is an event; events do not stay on the field"
+        )
     if card.kind == "weapon":
-        return Verdict.illegal("GS-9.4", f"{card.name} is a weapon; it enters the field only when played "
-                                         "onto its carrier")
+        return Verdict.illegal(
+            "GS-9.4",
+            f"{card.name} is a weapon; it enters the field only when played onto its carrier",
+        )
     if card.unique:
         for entity in state.field:
             if entity.card == card.name:
                 clause = "GS-6.4" if entity.owner == seat else "GS-6.5"
-                return Verdict.illegal(clause, f"{card.name} is unique and #{entity.id} is already in play "
-                                               f"on {SEATS[entity.owner]}'s side")
+                return Verdict.illegal(
+                    clause,
+                    f"{card.name} is unique and #{entity.id} is already in play "
+                    f"on {SEATS[entity.owner]}'s side",
+                )
     return LEGAL
 
 
@@ -113,8 +141,10 @@ def _check_move(state: GammasphereState, change: MoveCard) -> Verdict:
     own = state.sides[seat]
     if change.card is None:
         if not (source in HIDDEN_ZONES and target in HIDDEN_ZONES):
-            return Verdict.illegal("GS-9.4", f"a card moved from the {source} to the {target} is seen by the "
-                                             "table: name it")
+            return Verdict.illegal(
+                "GS-9.4",
+                f"a card moved from the {source} to the {target} is seen by the table: name it",
+            )
         if source == "deck" and own.deck.count == 0:
             return Verdict.illegal("GS-5.7", f"{who}'s deck is empty; no card can leave it")
         if source == "hand" and own.hand.count == 0:
@@ -127,8 +157,10 @@ def _check_move(state: GammasphereState, change: MoveCard) -> Verdict:
         card = state.cards.by_name[found.card]
     else:
         if change.card.startswith("#"):
-            return Verdict.illegal("GS-9.4", f"numbers name cards on the field; {change.card} is not in {who}'s "
-                                             f"{source}")
+            return Verdict.illegal(
+                "GS-9.4",
+                f"numbers name cards on the field; {change.card} is not in {who}'s {source}",
+            )
         looked = _catalog_card(state, change.card)
         if isinstance(looked, Verdict):
             return looked
@@ -136,11 +168,17 @@ def _check_move(state: GammasphereState, change: MoveCard) -> Verdict:
         if source == "hand":
             verdict = check_from_hand(state, seat, card)
         elif source == "deck":
-            verdict = (Verdict.illegal("GS-5.7", f"{who}'s deck is empty; {card.name} cannot come from it")
-                       if own.deck.count == 0 else check_shown(state, seat, card))
+            verdict = (
+                Verdict.illegal("GS-5.7", f"{who}'s deck is empty; {card.name} cannot come from it")
+                if own.deck.count == 0
+                else check_shown(state, seat, card)
+            )
         else:
-            verdict = LEGAL if card.name in own.discard else Verdict.illegal(
-                "GS-9.4", f"no {card.name} is in {who}'s discard pile")
+            verdict = (
+                LEGAL
+                if card.name in own.discard
+                else Verdict.illegal("GS-9.4", f"no {card.name} is in {who}'s discard pile")
+            )
         if not verdict:
             return verdict
     if target == "field":
@@ -158,8 +196,13 @@ def _apply_move(state: GammasphereState, change: MoveCard) -> GammasphereState:
         knowledge = own.knowledge
         for name in own.hand.known:  # those cards may now be in the deck: no longer identified
             knowledge = knowledge.with_unseen(name)
-        return with_side(state, seat, msgspec.structs.replace(
-            own, hand=own.hand.take_unseen(1), deck=own.deck.put_unseen(), knowledge=knowledge))
+        return with_side(
+            state,
+            seat,
+            msgspec.structs.replace(
+                own, hand=own.hand.take_unseen(1), deck=own.deck.put_unseen(), knowledge=knowledge
+            ),
+        )
     if source == "field":
         found = _field_card(state, change.card, seat)
         assert isinstance(found, Entity)
@@ -173,11 +216,13 @@ def _apply_move(state: GammasphereState, change: MoveCard) -> GammasphereState:
         own = show(msgspec.structs.replace(own, deck=own.deck.take_unseen(1)), name)
     else:
         at = len(own.discard) - 1 - own.discard[::-1].index(name)
-        own = msgspec.structs.replace(own, discard=own.discard[:at] + own.discard[at + 1:])
+        own = msgspec.structs.replace(own, discard=own.discard[:at] + own.discard[at + 1 :])
     if target == "hand":
         own = msgspec.structs.replace(own, hand=own.hand.put_known(name))
     elif target == "deck":
-        own = msgspec.structs.replace(own, deck=own.deck.put_unseen(), knowledge=own.knowledge.with_unseen(name))
+        own = msgspec.structs.replace(
+            own, deck=own.deck.put_unseen(), knowledge=own.knowledge.with_unseen(name)
+        )
     elif target == "discard":
         own = msgspec.structs.replace(own, discard=own.discard + (name,))
     state = with_side(state, seat, own)
@@ -192,16 +237,26 @@ def _check_stat(state: GammasphereState, change: ChangeStat) -> Verdict:
         return found
     stat = STATS.get(change.stat)
     if stat is None:
-        return Verdict.illegal("GS-9.5", f"no stat {change.stat!r}; the stats are attack, defense and level")
-    kinds = {"attack": ("character", "weapon"), "defense": ("character", "building", "weapon"),
-             "level": ("character",)}[stat]
+        return Verdict.illegal(
+            "GS-9.5", f"no stat {change.stat!r}; the stats are attack, defense and level"
+        )
+    kinds = {
+        "attack": ("character", "weapon"),
+        "defense": ("character", "building", "weapon"),
+        "level": ("character",),
+    }[stat]
     if found.kind not in kinds:
-        return Verdict.illegal("GS-9.5", f"#{found.id} {found.card} is a {found.kind} and has no {stat}")
+        return Verdict.illegal(
+            "GS-9.5", f"#{found.id} {found.card} is a {found.kind} and has no {stat}"
+        )
     if stat == "level":
         level = change.amount if change.absolute else found.level + change.amount
         if not LEVELS[0] <= level <= LEVELS[1]:
-            return Verdict.illegal("GS-I.23", f"levels run from {LEVELS[0]} to {LEVELS[1]}; #{found.id} "
-                                              f"{found.card} would be at level {level}")
+            return Verdict.illegal(
+                "GS-I.23",
+                f"levels run from {LEVELS[0]} to {LEVELS[1]}; #{found.id} "
+                f"{found.card} would be at level {level}",
+            )
     return LEGAL
 
 
@@ -213,9 +268,13 @@ def _apply_stat(state: GammasphereState, change: ChangeStat) -> GammasphereState
         level = change.amount if change.absolute else found.level + change.amount
         return with_entity(state, msgspec.structs.replace(found, level=level))
     if stat == "attack":
-        bonus = found.attack_bonus + (change.amount - raw_attack(state, found) if change.absolute else change.amount)
+        bonus = found.attack_bonus + (
+            change.amount - raw_attack(state, found) if change.absolute else change.amount
+        )
         return with_entity(state, msgspec.structs.replace(found, attack_bonus=bonus))
-    bonus = found.defense_bonus + (change.amount - raw_defense(state, found) if change.absolute else change.amount)
+    bonus = found.defense_bonus + (
+        change.amount - raw_defense(state, found) if change.absolute else change.amount
+    )
     return with_entity(state, msgspec.structs.replace(found, defense_bonus=bonus))
 
 
@@ -225,11 +284,15 @@ def _check_resource(state: GammasphereState, change: ChangeResource) -> Verdict:
         return seat
     resource = RESOURCES.get(change.resource)
     if resource is None:
-        return Verdict.illegal("GS-9.6", f"no resource {change.resource!r}; the resources are gas, power and "
-                                         "jiggawatts")
+        return Verdict.illegal(
+            "GS-9.6",
+            f"no resource {change.resource!r}; the resources are gas, power and jiggawatts",
+        )
     held: int = getattr(state.sides[seat], resource)
     if held + change.amount < 0:
-        return Verdict.illegal("REF-6.3", f"{SEATS[seat]} has {held} {resource}; {-change.amount} cannot be taken")
+        return Verdict.illegal(
+            "REF-6.3", f"{SEATS[seat]} has {held} {resource}; {-change.amount} cannot be taken"
+        )
     return LEGAL
 
 
@@ -247,7 +310,9 @@ def _check_tap(state: GammasphereState, change: Tap | Untap) -> Verdict:
         return found
     wanted = isinstance(change, Tap)
     if found.tapped == wanted:
-        return Verdict.illegal("GS-9.7", f"#{found.id} {found.card} is already {'tapped' if wanted else 'untapped'}")
+        return Verdict.illegal(
+            "GS-9.7", f"#{found.id} {found.card} is already {'tapped' if wanted else 'untapped'}"
+        )
     return LEGAL
 
 
@@ -257,16 +322,22 @@ def _check_draw(state: GammasphereState, change: DrawCards) -> Verdict:
         return seat
     held = state.sides[seat].deck.count
     if held < change.count:
-        return Verdict.illegal("GS-5.7", f"{change.seat}'s deck holds {held} card{'s' if held != 1 else ''}; "
-                                         f"{change.count} cannot be drawn")
+        return Verdict.illegal(
+            "GS-5.7",
+            f"{change.seat}'s deck holds {held} card{'s' if held != 1 else ''}; "
+            f"{change.count} cannot be drawn",
+        )
     return LEGAL
 
 
 def check_change(state: GammasphereState, change: Change) -> Verdict:
     """Whether the referee's primitive ``change`` fits the position (REF-6.3, GS-9.4 to GS-9.8)."""
     if state.phase == "opening":
-        return Verdict.illegal("GS-9.3", "no card has been played before both opening hands are drawn; "
-                                         "there is nothing to adjust yet")
+        return Verdict.illegal(
+            "GS-9.3",
+            "no card has been played before both opening hands are drawn; "
+            "there is nothing to adjust yet",
+        )
     if isinstance(change, MoveCard):
         return _check_move(state, change)
     if isinstance(change, ChangeStat):

@@ -46,8 +46,14 @@ FORBIDDEN_IN_NAMES = "#;()"
 PYLON_GAS = 100
 
 
-class Effect(msgspec.Struct, frozen=True, gc=False, kw_only=True, omit_defaults=True,
-             forbid_unknown_fields=True):
+class Effect(
+    msgspec.Struct,
+    frozen=True,
+    gc=False,
+    kw_only=True,
+    omit_defaults=True,
+    forbid_unknown_fields=True,
+):
     """The structured form of a simple effect, carried out by the engine (GS-9.1).
 
     Amounts are changes for the card's player (``gas``, ``power``, ``draw``) and for
@@ -65,8 +71,14 @@ class Effect(msgspec.Struct, frozen=True, gc=False, kw_only=True, omit_defaults=
     destroy: bool = False
 
 
-class Card(msgspec.Struct, frozen=True, gc=False, kw_only=True, omit_defaults=True,
-           forbid_unknown_fields=True):
+class Card(
+    msgspec.Struct,
+    frozen=True,
+    gc=False,
+    kw_only=True,
+    omit_defaults=True,
+    forbid_unknown_fields=True,
+):
     """One card of the catalog.
 
     ``when`` says when the effect works: ``play`` (as the card is played),
@@ -160,7 +172,9 @@ def _problem(source: str, card: Card | None, text: str) -> CatalogError:
 
 def _check_effect(source: str, card: Card, effect: Effect) -> None:
     if card.when not in ("play", "activated"):
-        raise _problem(source, card, f"a structured effect works when played or activated, not '{card.when}'")
+        raise _problem(
+            source, card, f"a structured effect works when played or activated, not '{card.when}'"
+        )
     if effect.draw < 0:
         raise _problem(source, card, "effect.draw cannot be negative")
     acts_on_target = bool(effect.level) or effect.destroy
@@ -171,7 +185,9 @@ def _check_effect(source: str, card: Card, effect: Effect) -> None:
     if effect == Effect():
         raise _problem(source, card, "the structured effect does nothing")
     if card.kind == "weapon" and effect.target != "none":
-        raise _problem(source, card, "a weapon's 'on #N' names its carrier; its effect cannot take a target")
+        raise _problem(
+            source, card, "a weapon's 'on #N' names its carrier; its effect cannot take a target"
+        )
 
 
 def _check_card(source: str, card: Card) -> None:
@@ -179,7 +195,9 @@ def _check_card(source: str, card: Card) -> None:
     if not name.strip() or name != " ".join(name.split()):
         raise _problem(source, None, f"card name {name!r} must be non-empty with single spaces")
     if any(ch in name for ch in FORBIDDEN_IN_NAMES):
-        raise _problem(source, card, f"a card name cannot contain any of {' '.join(FORBIDDEN_IN_NAMES)}")
+        raise _problem(
+            source, card, f"a card name cannot contain any of {' '.join(FORBIDDEN_IN_NAMES)}"
+        )
     for field in ("gas", "jiggawatts", "activate_gas", "activate_jiggawatts"):
         if getattr(card, field) < 0:
             raise _problem(source, card, f"{field} cannot be negative")
@@ -203,23 +221,31 @@ def _check_card(source: str, card: Card) -> None:
         if wrong:
             raise _problem(source, card, f"only weapons have {', '.join(wrong)}")
     if card.type and card.kind not in ("character", "building"):
-        raise _problem(source, card, f"only characters and buildings have a type, not a {card.kind}")
+        raise _problem(
+            source, card, f"only characters and buildings have a type, not a {card.kind}"
+        )
     if not card.is_entity:
         for field in ("unique", "refinery"):
             if getattr(card, field):
                 raise _problem(source, card, f"only entities can be {field}, not a {card.kind}")
     if card.kind == "pylon":
         if card.gas not in (0, PYLON_GAS) or card.jiggawatts:
-            raise _problem(source, card, f"every pylon costs {PYLON_GAS} gas (GS-2.7); list no other cost")
+            raise _problem(
+                source, card, f"every pylon costs {PYLON_GAS} gas (GS-2.7); list no other cost"
+            )
         if card.text or card.effect is not None or card.when != "play":
             raise _problem(source, card, "a pylon has no effect")
     if card.kind == "event" and card.when != "play":
         raise _problem(source, card, "an event takes effect when played")
     if card.when == "activated":
         if not card.text and card.effect is None:
-            raise _problem(source, card, "an activated effect needs its text or a structured effect")
+            raise _problem(
+                source, card, "an activated effect needs its text or a structured effect"
+            )
     elif card.tap or card.activate_gas or card.activate_jiggawatts:
-        raise _problem(source, card, "tap, activate_gas and activate_jiggawatts belong to activated effects")
+        raise _problem(
+            source, card, "tap, activate_gas and activate_jiggawatts belong to activated effects"
+        )
     if card.when in ("condition", "static") and not card.text:
         raise _problem(source, card, f"a '{card.when}' effect needs its text")
     if card.effect is not None:
@@ -273,13 +299,21 @@ def catalog_rows(catalog: Catalog) -> list[dict[str, Any]]:
         if card.type:
             row["type"] = card.type
         if card.kind == "character":
-            row.update(attack=card.attack, defense=card.defense, level=card.level,
-                       attack_mod=card.attack_mod, defense_mod=card.defense_mod)
+            row.update(
+                attack=card.attack,
+                defense=card.defense,
+                level=card.level,
+                attack_mod=card.attack_mod,
+                defense_mod=card.defense_mod,
+            )
         if card.kind == "building":
             row["defense"] = card.defense
         if card.kind == "weapon":
-            row.update(attack_boost=card.attack_boost, defense_boost=card.defense_boost,
-                       on_buildings=card.on_buildings)
+            row.update(
+                attack_boost=card.attack_boost,
+                defense_boost=card.defense_boost,
+                on_buildings=card.on_buildings,
+            )
         if card.refinery:
             row["refinery"] = True
         if card.text:

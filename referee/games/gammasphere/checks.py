@@ -48,21 +48,31 @@ def _phase_gate(state: GammasphereState, seat: int, what: str) -> Verdict | None
     who = SEATS[seat]
     if state.phase == "opening":
         waiting = " and ".join(s.seat for s in state.sides if not s.opened)
-        return Verdict.illegal("GS-4.3", f"the opening hands come first ({waiting} still to draw 7); "
-                                         f"{what} waits for the first turn")
+        return Verdict.illegal(
+            "GS-4.3",
+            f"the opening hands come first ({waiting} still to draw 7); "
+            f"{what} waits for the first turn",
+        )
     if state.phase == "draw":
-        return Verdict.illegal("GS-5.1", f"{who}'s turn begins with the draw; record 'draw' before {what}")
+        return Verdict.illegal(
+            "GS-5.1", f"{who}'s turn begins with the draw; record 'draw' before {what}"
+        )
     if state.phase == "discard":
         over = over_limit(state)
-        return Verdict.illegal("GS-5.6", f"the turn is over and {_holding(state, over)}: discard down to "
-                                         f"{HAND_LIMIT} first; {what} is not possible now")
+        return Verdict.illegal(
+            "GS-5.6",
+            f"the turn is over and {_holding(state, over)}: discard down to "
+            f"{HAND_LIMIT} first; {what} is not possible now",
+        )
     return None
 
 
 def _catalog_card(state: GammasphereState, name: str) -> Card | Verdict:
     canonical = state.cards.canonical(name)
     if canonical is None:
-        return Verdict.illegal("GS-2.1", f"no card called {name!r} is in the catalog {state.cards.title!r}")
+        return Verdict.illegal(
+            "GS-2.1", f"no card called {name!r} is in the catalog {state.cards.title!r}"
+        )
     return state.cards.by_name[canonical]
 
 
@@ -77,7 +87,9 @@ def _describe(state: GammasphereState, entity: Entity) -> str:
     return f"#{entity.id} {entity.card} ({SEATS[entity.owner]}'s {entity.kind})"
 
 
-def _check_costs(state: GammasphereState, seat: int, what: str, gas: int, jiggawatts: int) -> Verdict:
+def _check_costs(
+    state: GammasphereState, seat: int, what: str, gas: int, jiggawatts: int
+) -> Verdict:
     own = state.sides[seat]
     who = SEATS[seat]
     if own.gas < gas:
@@ -87,9 +99,13 @@ def _check_costs(state: GammasphereState, seat: int, what: str, gas: int, jiggaw
         if available < jiggawatts:
             pool = f" and {own.jiggawatts} jiggawatts in the pool" if own.jiggawatts else ""
             untapped = available - own.jiggawatts
-            return Verdict.illegal("GS-6.3", (
-                f"{what} costs {jiggawatts} jiggawatts; {who} has {untapped} untapped "
-                f"pylon{'s' if untapped != 1 else ''}{pool}"))
+            return Verdict.illegal(
+                "GS-6.3",
+                (
+                    f"{what} costs {jiggawatts} jiggawatts; {who} has {untapped} untapped "
+                    f"pylon{'s' if untapped != 1 else ''}{pool}"
+                ),
+            )
     return LEGAL
 
 
@@ -99,34 +115,56 @@ def _check_unique(state: GammasphereState, seat: int, card: Card) -> Verdict:
     for entity in state.field:
         if entity.card == card.name:
             if entity.owner == seat:
-                return Verdict.illegal("GS-6.4", (
-                    f"{card.name} is unique and {SEATS[seat]} already has it in play as #{entity.id}"))
-            return Verdict.illegal("GS-6.5", (
-                f"{card.name} is unique and the opponent {SEATS[entity.owner]} has it in play as #{entity.id}"))
+                return Verdict.illegal(
+                    "GS-6.4",
+                    (
+                        f"{card.name} is unique and {SEATS[seat]} already has it in play as #{entity.id}"
+                    ),
+                )
+            return Verdict.illegal(
+                "GS-6.5",
+                (
+                    f"{card.name} is unique and the opponent {SEATS[entity.owner]} has it in play as #{entity.id}"
+                ),
+            )
     return LEGAL
 
 
-def _check_effect_target(state: GammasphereState, seat: int, card: Card, effect: Effect,
-                         target: int) -> Verdict:
+def _check_effect_target(
+    state: GammasphereState, seat: int, card: Card, effect: Effect, target: int
+) -> Verdict:
     """GS-9.1: a structured effect's target named with ``on #N`` fits its kind."""
     if effect.target == "none":
         if target:
-            return Verdict.illegal("GS-N.3", f"{card.name}'s effect takes no target; drop 'on #{target}'")
+            return Verdict.illegal(
+                "GS-N.3", f"{card.name}'s effect takes no target; drop 'on #{target}'"
+            )
         return LEGAL
     if not target:
-        return Verdict.illegal("GS-9.1", f"{card.name}'s effect needs {effect.target} as its target: add 'on #N'")
+        return Verdict.illegal(
+            "GS-9.1", f"{card.name}'s effect needs {effect.target} as its target: add 'on #N'"
+        )
     found = _entity(state, target)
     if isinstance(found, Verdict):
         return found
     if found.kind != "character":
-        return Verdict.illegal("GS-9.1", f"{card.name} needs {effect.target} as its target; "
-                                         f"{_describe(state, found)} is not a character")
+        return Verdict.illegal(
+            "GS-9.1",
+            f"{card.name} needs {effect.target} as its target; "
+            f"{_describe(state, found)} is not a character",
+        )
     if effect.target == "own character" and found.owner != seat:
-        return Verdict.illegal("GS-9.1", f"{card.name} targets one of {SEATS[seat]}'s own characters; "
-                                         f"#{target} {found.card} is {SEATS[found.owner]}'s")
+        return Verdict.illegal(
+            "GS-9.1",
+            f"{card.name} targets one of {SEATS[seat]}'s own characters; "
+            f"#{target} {found.card} is {SEATS[found.owner]}'s",
+        )
     if effect.target == "opposing character" and found.owner == seat:
-        return Verdict.illegal("GS-9.1", f"{card.name} targets an opposing character; "
-                                         f"#{target} {found.card} is {SEATS[seat]}'s own")
+        return Verdict.illegal(
+            "GS-9.1",
+            f"{card.name} targets an opposing character; "
+            f"#{target} {found.card} is {SEATS[seat]}'s own",
+        )
     return LEGAL
 
 
@@ -135,7 +173,9 @@ def _check_free_target(state: GammasphereState, card: Card, target: int, has_tex
     if not target:
         return LEGAL
     if not has_text:
-        return Verdict.illegal("GS-N.3", f"{card.name} has no effect that takes a target; drop 'on #{target}'")
+        return Verdict.illegal(
+            "GS-N.3", f"{card.name} has no effect that takes a target; drop 'on #{target}'"
+        )
     found = _entity(state, target)
     return found if isinstance(found, Verdict) else LEGAL
 
@@ -151,8 +191,11 @@ def _check_draw(state: GammasphereState, action: Draw, seat: int) -> Verdict:
     own = state.sides[seat]
     who = SEATS[seat]
     if state.phase == "main":
-        return Verdict.illegal("GS-5.1", f"{who} has drawn for this turn; a draw an effect causes is "
-                                         f"recorded as an adjustment ('draw {who} N')")
+        return Verdict.illegal(
+            "GS-5.1",
+            f"{who} has drawn for this turn; a draw an effect causes is "
+            f"recorded as an adjustment ('draw {who} N')",
+        )
     if state.phase == "discard":
         gate = _phase_gate(state, seat, "a draw")
         return gate if gate is not None else LEGAL
@@ -160,9 +203,13 @@ def _check_draw(state: GammasphereState, action: Draw, seat: int) -> Verdict:
         return Verdict.illegal("GS-4.3", f"{who} has drawn an opening hand already")
     if own.deck.count < action.count:
         held = f"{own.deck.count} card{'s' if own.deck.count != 1 else ''}"
-        return Verdict.illegal("GS-5.7", f"{who}'s deck holds {held}; {action.count} cannot be drawn")
+        return Verdict.illegal(
+            "GS-5.7", f"{who}'s deck holds {held}; {action.count} cannot be drawn"
+        )
     if state.phase == "opening" and action.count != OPENING_HAND:
-        return Verdict.illegal("GS-4.3", f"an opening hand is {OPENING_HAND} cards, not {action.count}")
+        return Verdict.illegal(
+            "GS-4.3", f"an opening hand is {OPENING_HAND} cards, not {action.count}"
+        )
     if state.phase == "draw" and action.count != 1:
         return Verdict.illegal("GS-5.1", f"the turn's draw is one card, not {action.count}")
     return LEGAL
@@ -176,9 +223,13 @@ def _check_play(state: GammasphereState, action: Play, seat: int) -> Verdict:
     if isinstance(card, Verdict):
         return card
     if card.kind == "pylon":
-        return Verdict.illegal("GS-6.8", f"{card.name} is a pylon: construct it with 'construct {card.name}'")
+        return Verdict.illegal(
+            "GS-6.8", f"{card.name} is a pylon: construct it with 'construct {card.name}'"
+        )
     if action.mode and card.kind != "character":
-        return Verdict.illegal("GS-N.3", f"only characters take a mode; {card.name} is a {card.kind}")
+        return Verdict.illegal(
+            "GS-N.3", f"only characters take a mode; {card.name} is a {card.kind}"
+        )
     from_hand = check_from_hand(state, seat, card)
     if not from_hand:
         return from_hand
@@ -205,18 +256,28 @@ def _check_play(state: GammasphereState, action: Play, seat: int) -> Verdict:
 def _check_carrier(state: GammasphereState, seat: int, card: Card, target: int) -> Verdict:
     """GS-6.7, GS-2.6, GS-I.18: a weapon goes onto its player's own character (or building)."""
     if not target:
-        return Verdict.illegal("GS-6.7", f"{card.name} is a weapon and is played onto a character: "
-                                         f"write 'play {card.name} on #N'")
+        return Verdict.illegal(
+            "GS-6.7",
+            f"{card.name} is a weapon and is played onto a character: "
+            f"write 'play {card.name} on #N'",
+        )
     carrier = _entity(state, target)
     if isinstance(carrier, Verdict):
         return carrier
     if carrier.owner != seat:
-        return Verdict.illegal("GS-I.18", f"weapons go onto their player's own entities; "
-                                          f"{_describe(state, carrier)} is not {SEATS[seat]}'s")
+        return Verdict.illegal(
+            "GS-I.18",
+            f"weapons go onto their player's own entities; "
+            f"{_describe(state, carrier)} is not {SEATS[seat]}'s",
+        )
     if carrier.kind == "building" and not card.on_buildings:
-        return Verdict.illegal("GS-2.6", f"{card.name} cannot be carried by a building (#{target} {carrier.card})")
+        return Verdict.illegal(
+            "GS-2.6", f"{card.name} cannot be carried by a building (#{target} {carrier.card})"
+        )
     if carrier.kind not in ("character", "building"):
-        return Verdict.illegal("GS-6.7", f"a weapon goes onto a character; {_describe(state, carrier)} is not one")
+        return Verdict.illegal(
+            "GS-6.7", f"a weapon goes onto a character; {_describe(state, carrier)} is not one"
+        )
     return LEGAL
 
 
@@ -228,8 +289,10 @@ def _check_construct(state: GammasphereState, action: Construct, seat: int) -> V
     if isinstance(card, Verdict):
         return card
     if card.kind != "pylon":
-        return Verdict.illegal("GS-6.8", f"only pylons are constructed; {card.name} is a {card.kind}: "
-                                         f"write 'play {card.name}'")
+        return Verdict.illegal(
+            "GS-6.8",
+            f"only pylons are constructed; {card.name} is a {card.kind}: write 'play {card.name}'",
+        )
     from_hand = check_from_hand(state, seat, card)
     if not from_hand:
         return from_hand
@@ -246,30 +309,48 @@ def _check_attack(state: GammasphereState, action: Attack, seat: int) -> Verdict
         return attacker
     who = SEATS[seat]
     if attacker.owner != seat:
-        return Verdict.illegal("GS-7.1", f"the attacker must be {who}'s own; {_describe(state, attacker)} is not")
+        return Verdict.illegal(
+            "GS-7.1", f"the attacker must be {who}'s own; {_describe(state, attacker)} is not"
+        )
     if attacker.kind != "character":
-        return Verdict.illegal("GS-7.1", f"only characters attack; {_describe(state, attacker)} is not one")
+        return Verdict.illegal(
+            "GS-7.1", f"only characters attack; {_describe(state, attacker)} is not one"
+        )
     if attacker.mode != "attack":
-        return Verdict.illegal("GS-7.1", f"#{attacker.id} {attacker.card} is in defense mode and cannot attack")
+        return Verdict.illegal(
+            "GS-7.1", f"#{attacker.id} {attacker.card} is in defense mode and cannot attack"
+        )
     if attacker.tapped:
-        return Verdict.illegal("GS-7.1", f"#{attacker.id} {attacker.card} is tapped and cannot attack")
+        return Verdict.illegal(
+            "GS-7.1", f"#{attacker.id} {attacker.card} is tapped and cannot attack"
+        )
     if not action.target:
         if state.table.direct_attack != "yes":
-            return Verdict.illegal("GS-I.10", "an attack names an opposing character ('attack #A #T'); "
-                                              "this table plays no direct attacks")
+            return Verdict.illegal(
+                "GS-I.10",
+                "an attack names an opposing character ('attack #A #T'); "
+                "this table plays no direct attacks",
+            )
         defenders = [e for e in state.field if e.owner != seat and e.kind == "character"]
         if defenders:
             listed = ", ".join(f"#{e.id} {e.card}" for e in defenders)
-            return Verdict.illegal("GS-I.10", f"{SEATS[1 - seat]} still has characters ({listed}); "
-                                              "only a player with none can be attacked directly")
+            return Verdict.illegal(
+                "GS-I.10",
+                f"{SEATS[1 - seat]} still has characters ({listed}); "
+                "only a player with none can be attacked directly",
+            )
         return LEGAL
     target = _entity(state, action.target)
     if isinstance(target, Verdict):
         return target
     if target.owner == seat:
-        return Verdict.illegal("GS-7.2", f"#{target.id} {target.card} is {who}'s own; attack an opposing character")
+        return Verdict.illegal(
+            "GS-7.2", f"#{target.id} {target.card} is {who}'s own; attack an opposing character"
+        )
     if target.kind != "character":
-        return Verdict.illegal("GS-7.2", f"only characters can be attacked; {_describe(state, target)} is not one")
+        return Verdict.illegal(
+            "GS-7.2", f"only characters can be attacked; {_describe(state, target)} is not one"
+        )
     return LEGAL
 
 
@@ -281,14 +362,22 @@ def _check_switch(state: GammasphereState, action: Switch, seat: int) -> Verdict
     if isinstance(entity, Verdict):
         return entity
     if entity.owner != seat:
-        return Verdict.illegal("GS-6.10", f"{SEATS[seat]} switches only their own characters; "
-                                          f"{_describe(state, entity)} is not")
+        return Verdict.illegal(
+            "GS-6.10",
+            f"{SEATS[seat]} switches only their own characters; {_describe(state, entity)} is not",
+        )
     if entity.kind != "character":
-        return Verdict.illegal("GS-6.10", f"only characters have modes; {_describe(state, entity)} is not one")
+        return Verdict.illegal(
+            "GS-6.10", f"only characters have modes; {_describe(state, entity)} is not one"
+        )
     if entity.tapped:
-        return Verdict.illegal("GS-6.10", f"#{entity.id} {entity.card} is tapped and cannot switch modes")
+        return Verdict.illegal(
+            "GS-6.10", f"#{entity.id} {entity.card} is tapped and cannot switch modes"
+        )
     if entity.mode == action.mode:
-        return Verdict.illegal("GS-6.10", f"#{entity.id} {entity.card} is already in {action.mode} mode")
+        return Verdict.illegal(
+            "GS-6.10", f"#{entity.id} {entity.card} is already in {action.mode} mode"
+        )
     return LEGAL
 
 
@@ -301,20 +390,27 @@ def _check_activate(state: GammasphereState, action: Activate, seat: int) -> Ver
         return entity
     card = card_of(state, entity)
     if entity.owner != seat:
-        return Verdict.illegal("GS-6.9", f"{SEATS[seat]} activates only their own cards; "
-                                         f"{_describe(state, entity)} is not")
+        return Verdict.illegal(
+            "GS-6.9",
+            f"{SEATS[seat]} activates only their own cards; {_describe(state, entity)} is not",
+        )
     if not card.activates:
         return Verdict.illegal("GS-6.9", f"{card.name} has no activated effect")
     if card.tap and entity.tapped:
-        return Verdict.illegal("GS-I.13", f"#{entity.id} {card.name} is tapped; its effect needs it untapped "
-                                          "so it can be turned sideways")
+        return Verdict.illegal(
+            "GS-I.13",
+            f"#{entity.id} {card.name} is tapped; its effect needs it untapped "
+            "so it can be turned sideways",
+        )
     if card.effect is not None:
         aimed = _check_effect_target(state, seat, card, card.effect, action.target)
     else:
         aimed = _check_free_target(state, card, action.target, True)
     if not aimed:
         return aimed
-    costs = _check_costs(state, seat, f"{card.name}'s effect", card.activate_gas, card.activate_jiggawatts)
+    costs = _check_costs(
+        state, seat, f"{card.name}'s effect", card.activate_gas, card.activate_jiggawatts
+    )
     if not costs:
         return costs
     return LEGAL if card.effect is not None else _ruling(card)
@@ -333,8 +429,11 @@ def _holding(state: GammasphereState, seats: list[int]) -> str:
 def _check_discard(state: GammasphereState, action: Discard, seat: int) -> Verdict:
     count = state.sides[seat].hand.count
     if state.phase != "discard" or count <= HAND_LIMIT:
-        return Verdict.illegal("GS-5.6", f"cards are discarded only when a turn ends with more than "
-                                         f"{HAND_LIMIT} in hand; {SEATS[seat]} holds {count}")
+        return Verdict.illegal(
+            "GS-5.6",
+            f"cards are discarded only when a turn ends with more than "
+            f"{HAND_LIMIT} in hand; {SEATS[seat]} holds {count}",
+        )
     card = _catalog_card(state, action.card)
     if isinstance(card, Verdict):
         return card
@@ -347,16 +446,24 @@ def _check_end(state: GammasphereState, action: End, seat: int) -> Verdict:
     if state.phase == "discard":
         over = over_limit(state)
         if over:
-            return Verdict.illegal("GS-5.6", f"{_holding(state, over)}: discard down to {HAND_LIMIT} "
-                                             "before the turn passes")
+            return Verdict.illegal(
+                "GS-5.6",
+                f"{_holding(state, over)}: discard down to {HAND_LIMIT} before the turn passes",
+            )
         return LEGAL
     gate = _phase_gate(state, seat, "ending the turn")
     return gate if gate is not None else LEGAL
 
 
 _CHECKS: dict[type, Callable[..., Verdict]] = {
-    Draw: _check_draw, Play: _check_play, Construct: _check_construct, Attack: _check_attack,
-    Switch: _check_switch, Activate: _check_activate, Discard: _check_discard, End: _check_end,
+    Draw: _check_draw,
+    Play: _check_play,
+    Construct: _check_construct,
+    Attack: _check_attack,
+    Switch: _check_switch,
+    Activate: _check_activate,
+    Discard: _check_discard,
+    End: _check_end,
 }
 
 
@@ -376,6 +483,8 @@ def acting_seat(state: GammasphereState, seat: str | None) -> int:
     return state.active
 
 
-def check_action(state: GammasphereState, action: GammasphereAction, seat: str | None = None) -> Verdict:
+def check_action(
+    state: GammasphereState, action: GammasphereAction, seat: str | None = None
+) -> Verdict:
     """Legal, needing a ruling (GS-9.2), or the first clause ``action`` breaks."""
     return _CHECKS[type(action)](state, action, acting_seat(state, seat))

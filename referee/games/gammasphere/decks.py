@@ -48,14 +48,24 @@ def check_construction(cards: Cards, decklist: Decklist, limits: str) -> Verdict
         if card is None:
             known = cards.canonical(name)
             hint = f" (the catalog spells it {known!r})" if known else ""
-            problems.append(Violation("GS-3.4", f"{name} is not a card of the catalog {cards.title!r}{hint}"))
+            problems.append(
+                Violation("GS-3.4", f"{name} is not a card of the catalog {cards.title!r}{hint}")
+            )
             continue
         if card.is_entity and count > COPY_LIMIT:
-            problems.append(Violation(
-                "GS-3.1", f"{count} {name}: a deck holds at most {COPY_LIMIT} copies of an entity"))
+            problems.append(
+                Violation(
+                    "GS-3.1",
+                    f"{count} {name}: a deck holds at most {COPY_LIMIT} copies of an entity",
+                )
+            )
         if card.kind == "event" and count > COPY_LIMIT:
-            problems.append(Violation(
-                "GS-3.2", f"{count} {name}: a deck holds at most {COPY_LIMIT} copies of an event"))
+            problems.append(
+                Violation(
+                    "GS-3.2",
+                    f"{count} {name}: a deck holds at most {COPY_LIMIT} copies of an event",
+                )
+            )
     problem = size_problem(decklist.size, limits)
     if problem:
         problems.append(Violation("GS-I.1", problem))
@@ -69,8 +79,12 @@ def check_shown(state: GammasphereState, seat: int, card: Card) -> Verdict:
         return knowledge.check_seen(card.name, "GS-3.5")
     if card.kind != "pylon" and knowledge.seen.count(card.name) >= COPY_LIMIT:
         rule = "GS-3.2" if card.kind == "event" else "GS-3.1"
-        return Verdict.illegal("GS-3.5", (
-            f"{SEATS[seat]} already shows {COPY_LIMIT} {card.name}; a fifth copy cannot be in a deck ({rule})"))
+        return Verdict.illegal(
+            "GS-3.5",
+            (
+                f"{SEATS[seat]} already shows {COPY_LIMIT} {card.name}; a fifth copy cannot be in a deck ({rule})"
+            ),
+        )
     return LEGAL
 
 
@@ -88,8 +102,12 @@ def check_from_hand(state: GammasphereState, seat: int, card: Card) -> Verdict:
     if hand.known.count(card.name):
         return LEGAL
     if hand.unknown == 0:
-        return Verdict.illegal("GS-6.1", (
-            f"every card {who} holds is known ({hand.known.text()}); {card.name} is not one of them"))
+        return Verdict.illegal(
+            "GS-6.1",
+            (
+                f"every card {who} holds is known ({hand.known.text()}); {card.name} is not one of them"
+            ),
+        )
     return check_shown(state, seat, card)
 
 
@@ -119,6 +137,9 @@ def hand_candidates(state: GammasphereState, seat: int) -> list[Card]:
             names.update(unaccounted.names())
         else:
             seen = own.knowledge.seen
-            names.update(c.name for c in state.cards.catalog.cards
-                         if c.kind == "pylon" or seen.count(c.name) < COPY_LIMIT)
+            names.update(
+                c.name
+                for c in state.cards.catalog.cards
+                if c.kind == "pylon" or seen.count(c.name) < COPY_LIMIT
+            )
     return [c for c in state.cards.catalog.cards if c.name in names]

@@ -50,25 +50,42 @@ __all__ = ["apply_action", "apply_effect"]
 # -- carrying entries out --------------------------------------------------------------
 
 
-def apply_effect(state: GammasphereState, seat: int, card: Card, effect: Effect, target: int) -> GammasphereState:
+def apply_effect(
+    state: GammasphereState, seat: int, card: Card, effect: Effect, target: int
+) -> GammasphereState:
     """GS-9.1: a structured effect of ``seat``'s ``card``; amounts stop at zero (GS-I.24)."""
     other = 1 - seat
-    for index, gas, power in ((seat, effect.gas, effect.power),
-                              (other, effect.opponent_gas, effect.opponent_power)):
+    for index, gas, power in (
+        (seat, effect.gas, effect.power),
+        (other, effect.opponent_gas, effect.opponent_power),
+    ):
         if gas or power:
             own = state.sides[index]
-            state = with_side(state, index, msgspec.structs.replace(
-                own, gas=lower(own.gas, gas), power=lower(own.power, power)))
+            state = with_side(
+                state,
+                index,
+                msgspec.structs.replace(
+                    own, gas=lower(own.gas, gas), power=lower(own.power, power)
+                ),
+            )
     if effect.draw:
         held = state.sides[seat].deck.count
         state = draw_cards(state, seat, min(held, effect.draw))
         if held < effect.draw and state.table.empty_deck == "lose" and state.result is None:
-            state = msgspec.structs.replace(state, result=Result(
-                other, "GS-I.5", f"{card.name} made {SEATS[seat]} draw {effect.draw} from a deck of {held}"))
+            state = msgspec.structs.replace(
+                state,
+                result=Result(
+                    other,
+                    "GS-I.5",
+                    f"{card.name} made {SEATS[seat]} draw {effect.draw} from a deck of {held}",
+                ),
+            )
     if target and effect.target != "none":
         aimed = find(state, target)
         if aimed is not None and effect.level:
-            state = with_entity(state, msgspec.structs.replace(aimed, level=clamp_level(aimed.level + effect.level)))
+            state = with_entity(
+                state, msgspec.structs.replace(aimed, level=clamp_level(aimed.level + effect.level))
+            )
         if aimed is not None and effect.destroy:
             state = leave(state, target)
     return state
@@ -93,7 +110,9 @@ def _apply_play(state: GammasphereState, action: Play, seat: int) -> Gammasphere
     state = pay(state, seat, gas, jiggawatts)
     if card.kind == "event":
         own = state.sides[seat]
-        state = with_side(state, seat, msgspec.structs.replace(own, discard=own.discard + (card.name,)))
+        state = with_side(
+            state, seat, msgspec.structs.replace(own, discard=own.discard + (card.name,))
+        )
     elif card.kind == "weapon":
         state = enter(state, seat, card, carrier=action.target)
     else:
@@ -178,11 +197,19 @@ def _apply_end(state: GammasphereState, action: End, seat: int) -> GammasphereSt
 
 
 _APPLIES: dict[type, Callable[..., GammasphereState]] = {
-    Draw: _apply_draw, Play: _apply_play, Construct: _apply_construct, Attack: _apply_attack,
-    Switch: _apply_switch, Activate: _apply_activate, Discard: _apply_discard, End: _apply_end,
+    Draw: _apply_draw,
+    Play: _apply_play,
+    Construct: _apply_construct,
+    Attack: _apply_attack,
+    Switch: _apply_switch,
+    Activate: _apply_activate,
+    Discard: _apply_discard,
+    End: _apply_end,
 }
 
 
-def apply_action(state: GammasphereState, action: GammasphereAction, seat: str | None = None) -> GammasphereState:
+def apply_action(
+    state: GammasphereState, action: GammasphereAction, seat: str | None = None
+) -> GammasphereState:
     """The state after ``action`` (checked beforehand); ``state`` is left untouched."""
     return _APPLIES[type(action)](state, action, acting_seat(state, seat))

@@ -156,12 +156,17 @@ def pay(state: GammasphereState, seat: int, gas: int, jiggawatts: int) -> Gammas
     own = state.sides[seat]
     from_pool = min(own.jiggawatts, jiggawatts)
     if gas or from_pool:
-        state = with_side(state, seat, msgspec.structs.replace(
-            own, gas=own.gas - gas, jiggawatts=own.jiggawatts - from_pool))
+        state = with_side(
+            state,
+            seat,
+            msgspec.structs.replace(own, gas=own.gas - gas, jiggawatts=own.jiggawatts - from_pool),
+        )
     to_tap = jiggawatts - from_pool
     if to_tap:
         tapped = {e.id for e in untapped_pylons(state, seat)[:to_tap]}
-        field = tuple(msgspec.structs.replace(e, tapped=True) if e.id in tapped else e for e in state.field)
+        field = tuple(
+            msgspec.structs.replace(e, tapped=True) if e.id in tapped else e for e in state.field
+        )
         state = msgspec.structs.replace(state, field=field)
     return state
 
@@ -169,13 +174,23 @@ def pay(state: GammasphereState, seat: int, gas: int, jiggawatts: int) -> Gammas
 # -- cards entering and leaving the field -------------------------------------------
 
 
-def enter(state: GammasphereState, seat: int, card: Card, mode: str = "", carrier: int = 0) -> GammasphereState:
+def enter(
+    state: GammasphereState, seat: int, card: Card, mode: str = "", carrier: int = 0
+) -> GammasphereState:
     """``card`` enters ``seat``'s side untapped (GS-I.17), a character at its printed level."""
     if card.kind == "character":
-        entity = Entity(id=state.next_id, card=card.name, owner=seat, kind="character",
-                        mode="defense" if mode == "defense" else "attack", level=card.level)
+        entity = Entity(
+            id=state.next_id,
+            card=card.name,
+            owner=seat,
+            kind="character",
+            mode="defense" if mode == "defense" else "attack",
+            level=card.level,
+        )
     else:
-        entity = Entity(id=state.next_id, card=card.name, owner=seat, kind=card.kind, carrier=carrier)
+        entity = Entity(
+            id=state.next_id, card=card.name, owner=seat, kind=card.kind, carrier=carrier
+        )
     return msgspec.structs.replace(state, field=state.field + (entity,), next_id=state.next_id + 1)
 
 
@@ -198,9 +213,18 @@ def leave(state: GammasphereState, number: int, to: str = "discard") -> Gammasph
     if to == "discard":
         return _to_discard(state, entity.owner, [entity.card])
     if to == "hand":
-        return with_side(state, entity.owner, msgspec.structs.replace(owner, hand=owner.hand.put_known(entity.card)))
-    return with_side(state, entity.owner, msgspec.structs.replace(
-        owner, deck=owner.deck.put_unseen(), knowledge=owner.knowledge.with_unseen(entity.card)))
+        return with_side(
+            state,
+            entity.owner,
+            msgspec.structs.replace(owner, hand=owner.hand.put_known(entity.card)),
+        )
+    return with_side(
+        state,
+        entity.owner,
+        msgspec.structs.replace(
+            owner, deck=owner.deck.put_unseen(), knowledge=owner.knowledge.with_unseen(entity.card)
+        ),
+    )
 
 
 # -- draws, turns and the end of the game --------------------------------------------
@@ -209,8 +233,13 @@ def leave(state: GammasphereState, number: int, to: str = "discard") -> Gammasph
 def draw_cards(state: GammasphereState, seat: int, count: int) -> GammasphereState:
     """``seat`` draws ``count`` unseen cards (the caller made sure the deck holds them)."""
     own = state.sides[seat]
-    return with_side(state, seat, msgspec.structs.replace(
-        own, hand=own.hand.put_unseen(count), deck=own.deck.take_unseen(count)))
+    return with_side(
+        state,
+        seat,
+        msgspec.structs.replace(
+            own, hand=own.hand.put_unseen(count), deck=own.deck.take_unseen(count)
+        ),
+    )
 
 
 def gain_income(state: GammasphereState, seat: int) -> GammasphereState:
@@ -224,8 +253,10 @@ def begin_turn(state: GammasphereState, seat: int, first_turn: bool = False) -> 
     """The start of ``seat``'s turn: everything of theirs untaps (GS-5.3, GS-I.6), then the
     draw is awaited, or skipped (GS-I.4, GS-I.5) with the income gained at once."""
     if any(e.tapped for e in state.field if e.owner == seat):
-        field = tuple(msgspec.structs.replace(e, tapped=False) if e.owner == seat and e.tapped else e
-                      for e in state.field)
+        field = tuple(
+            msgspec.structs.replace(e, tapped=False) if e.owner == seat and e.tapped else e
+            for e in state.field
+        )
         state = msgspec.structs.replace(state, field=field)
     state = msgspec.structs.replace(state, active=seat)
     if first_turn and state.table.first_draw == "no":
@@ -239,8 +270,11 @@ def await_draw(state: GammasphereState) -> GammasphereState:
     seat = state.active
     if state.sides[seat].deck.count == 0:
         if state.table.empty_deck == "lose":
-            return msgspec.structs.replace(state, phase="draw", result=Result(
-                1 - seat, "GS-I.5", f"{SEATS[seat]} must draw from an empty deck"))
+            return msgspec.structs.replace(
+                state,
+                phase="draw",
+                result=Result(1 - seat, "GS-I.5", f"{SEATS[seat]} must draw from an empty deck"),
+            )
         return msgspec.structs.replace(gain_income(state, seat), phase="main")
     return msgspec.structs.replace(state, phase="draw")
 

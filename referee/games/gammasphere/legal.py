@@ -41,8 +41,12 @@ def _plays(state: GammasphereState, seat: int) -> list[GammasphereAction]:
             out.append(Construct(card.name))
             continue
         if card.kind == "weapon":
-            carriers = [e.id for e in state.field if e.owner == seat and (
-                e.kind == "character" or (e.kind == "building" and card.on_buildings))]
+            carriers = [
+                e.id
+                for e in state.field
+                if e.owner == seat
+                and (e.kind == "character" or (e.kind == "building" and card.on_buildings))
+            ]
             out.extend(Play(card.name, "", t) for t in carriers)
         elif card.plays_effect and card.effect is not None and card.effect.target != "none":
             out.extend(Play(card.name, "", t) for t in _targets(state, seat, card.effect.target))
@@ -83,8 +87,14 @@ def legal_actions(state: GammasphereState, seat: str | None = None) -> list[Gamm
     if finished(state) is not None:
         return []
     if state.phase == "opening":
-        seats = [SEATS.index(seat)] if seat is not None else [i for i, s in enumerate(state.sides) if not s.opened]
-        if any(not state.sides[i].opened and state.sides[i].deck.count >= OPENING_HAND for i in seats):
+        seats = (
+            [SEATS.index(seat)]
+            if seat is not None
+            else [i for i, s in enumerate(state.sides) if not s.opened]
+        )
+        if any(
+            not state.sides[i].opened and state.sides[i].deck.count >= OPENING_HAND for i in seats
+        ):
             return [Draw(OPENING_HAND)]
         return []
     if state.phase == "discard":
@@ -92,8 +102,9 @@ def legal_actions(state: GammasphereState, seat: str | None = None) -> list[Gamm
         if not over:
             return [End()] if seat in (None, SEATS[state.active]) else []
         seats = over if seat is None else [i for i in over if SEATS[i] == seat]
-        names = dict.fromkeys(c.name for i in seats for c in hand_candidates(state, i)
-                              if check_from_hand(state, i, c))
+        names = dict.fromkeys(
+            c.name for i in seats for c in hand_candidates(state, i) if check_from_hand(state, i, c)
+        )
         return [Discard(name) for name in names]
     index = state.active if seat is None else SEATS.index(seat)
     if index != state.active:

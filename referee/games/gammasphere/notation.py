@@ -52,11 +52,14 @@ _VERBS = "draw, play, construct, attack, switch, activate, discard or end"
 def _number(text: str, token: str, what: str) -> int:
     match = _ID.match(token)
     if not match:
-        raise ActionSyntaxError(text, f"expected {what} as a field number like #4, got {token!r}",
-                                NOTATION_CLAUSE)
+        raise ActionSyntaxError(
+            text, f"expected {what} as a field number like #4, got {token!r}", NOTATION_CLAUSE
+        )
     value = int(match.group(1))
     if not 1 <= value <= MAX_ID:
-        raise ActionSyntaxError(text, f"field numbers run from #1; {token!r} is none", NOTATION_CLAUSE)
+        raise ActionSyntaxError(
+            text, f"field numbers run from #1; {token!r} is none", NOTATION_CLAUSE
+        )
     return value
 
 
@@ -67,7 +70,10 @@ def _name(text: str, raw: str, verb: str) -> str:
     bad = sorted({ch for ch in name if ch in FORBIDDEN_IN_NAMES})
     if bad:
         raise ActionSyntaxError(
-            text, f"a card name cannot contain {' '.join(bad)}; write 'play NAME (defense) on #N'", NAME_CLAUSE)
+            text,
+            f"a card name cannot contain {' '.join(bad)}; write 'play NAME (defense) on #N'",
+            NAME_CLAUSE,
+        )
     return name
 
 
@@ -104,10 +110,14 @@ def parse(text: str) -> GammasphereAction:
         if not words:
             return Draw(1)
         if len(words) != 1 or not words[0].isdigit():
-            raise ActionSyntaxError(text, "write 'draw' or 'draw N' (a count of cards)", NOTATION_CLAUSE)
+            raise ActionSyntaxError(
+                text, "write 'draw' or 'draw N' (a count of cards)", NOTATION_CLAUSE
+            )
         count = int(words[0])
         if not 1 <= count <= MAX_DRAW:
-            raise ActionSyntaxError(text, f"a draw takes 1 to {MAX_DRAW} cards, not {count}", NOTATION_CLAUSE)
+            raise ActionSyntaxError(
+                text, f"a draw takes 1 to {MAX_DRAW} cards, not {count}", NOTATION_CLAUSE
+            )
         return Draw(count)
     if verb == "play":
         return _parse_play(text, rest)
@@ -117,21 +127,27 @@ def parse(text: str) -> GammasphereAction:
         return Discard(_name(text, rest, "discard"))
     if verb == "attack":
         if len(words) != 2:
-            raise ActionSyntaxError(text, "write 'attack #A #T' or 'attack #A direct'", NOTATION_CLAUSE)
+            raise ActionSyntaxError(
+                text, "write 'attack #A #T' or 'attack #A direct'", NOTATION_CLAUSE
+            )
         attacker = _number(text, words[0], "the attacker")
         if words[1].lower() == "direct":
             return Attack(attacker, 0)
         return Attack(attacker, _number(text, words[1], "the attacked character"))
     if verb == "switch":
         if len(words) != 2 or words[1].lower() not in _MODES:
-            raise ActionSyntaxError(text, "write 'switch #N attack' or 'switch #N defense'", NOTATION_CLAUSE)
+            raise ActionSyntaxError(
+                text, "write 'switch #N attack' or 'switch #N defense'", NOTATION_CLAUSE
+            )
         entity = _number(text, words[0], "the character")
         return Switch(entity, "attack" if _MODES[words[1].lower()] == "attack" else "defense")
     if verb == "activate":
         if len(words) == 1:
             return Activate(_number(text, words[0], "the entity"))
         if len(words) == 3 and words[1].lower() == "on":
-            return Activate(_number(text, words[0], "the entity"), _number(text, words[2], "the target"))
+            return Activate(
+                _number(text, words[0], "the entity"), _number(text, words[2], "the target")
+            )
         raise ActionSyntaxError(text, "write 'activate #N' or 'activate #N on #T'", NOTATION_CLAUSE)
     raise ActionSyntaxError(text, f"unknown entry {verb!r}; expected {_VERBS}", NOTATION_CLAUSE)
 

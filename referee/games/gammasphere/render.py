@@ -32,7 +32,9 @@ def status_line(state: GammasphereState) -> str:
         waiting = " and ".join(s.seat for s in state.sides if not s.opened)
         return f"Opening hands: {waiting} to draw 7; {SEATS[state.first]} plays first"
     if state.phase == "discard":
-        over = [own.seat for own in state.sides if own.hand.count > HAND_LIMIT] or [SEATS[state.active]]
+        over = [own.seat for own in state.sides if own.hand.count > HAND_LIMIT] or [
+            SEATS[state.active]
+        ]
         return f"Turn {state.turn} is over: {' and '.join(over)} to discard down to {HAND_LIMIT}"
     step = "to draw" if state.phase == "draw" else "to play"
     return f"Turn {state.turn}: {SEATS[state.active]} {step}"
@@ -48,7 +50,9 @@ def entity_line(state: GammasphereState, entity: Entity) -> str:
     text = f"#{entity.id} {entity.card}" + (f" [{', '.join(notes)}]" if notes else "")
     card = card_of(state, entity)
     if entity.kind == "character":
-        shown = f" Lv {entity.level}" + (f" (printed {card.level})" if entity.level != card.level else "")
+        shown = f" Lv {entity.level}" + (
+            f" (printed {card.level})" if entity.level != card.level else ""
+        )
         text += f"{shown} ATK {attack_of(state, entity)} DEF {defense_of(state, entity)}"
     elif entity.kind == "building":
         text += f" DEF {defense_of(state, entity)}"
@@ -74,8 +78,10 @@ def _side_lines(state: GammasphereState, seat: int, viewer: str) -> list[str]:
         lines.append("  no entities in play")
     if pylons:
         untapped = sum(1 for p in pylons if not p.tapped)
-        lines.append(f"  pylons {len(pylons)} ({untapped} untapped): " + ", ".join(
-            f"#{p.id}{' tapped' if p.tapped else ''}" for p in pylons))
+        lines.append(
+            f"  pylons {len(pylons)} ({untapped} untapped): "
+            + ", ".join(f"#{p.id}{' tapped' if p.tapped else ''}" for p in pylons)
+        )
     lines.append(f"  discard pile ({len(own.discard)}): " + (", ".join(own.discard) or "empty"))
     if _may_see_list(viewer, own.seat):
         lines.extend(_list_lines(own))
@@ -103,11 +109,20 @@ def render(state: GammasphereState, viewer: str = REFEREE) -> str:
 
 
 def _entity_data(state: GammasphereState, entity: Entity) -> dict[str, Any]:
-    data: dict[str, Any] = {"id": entity.id, "card": entity.card, "owner": SEATS[entity.owner],
-                            "kind": entity.kind, "tapped": entity.tapped}
+    data: dict[str, Any] = {
+        "id": entity.id,
+        "card": entity.card,
+        "owner": SEATS[entity.owner],
+        "kind": entity.kind,
+        "tapped": entity.tapped,
+    }
     if entity.kind == "character":
-        data.update(mode=entity.mode, level=entity.level, attack=attack_of(state, entity),
-                    defense=defense_of(state, entity))
+        data.update(
+            mode=entity.mode,
+            level=entity.level,
+            attack=attack_of(state, entity),
+            defense=defense_of(state, entity),
+        )
     elif entity.kind == "building":
         data["defense"] = defense_of(state, entity)
     elif entity.kind == "weapon":
@@ -120,9 +135,16 @@ def describe(state: GammasphereState, viewer: str = REFEREE) -> dict[str, Any]:
     sides = []
     for own in state.sides:
         data: dict[str, Any] = {
-            "seat": own.seat, "power": own.power, "gas": own.gas, "jiggawatts": own.jiggawatts,
-            "hand": own.hand.count, "hand_known": own.hand.known.as_dict(), "deck": own.deck.count,
-            "discard": list(own.discard), "opened": own.opened, "registered": own.registered,
+            "seat": own.seat,
+            "power": own.power,
+            "gas": own.gas,
+            "jiggawatts": own.jiggawatts,
+            "hand": own.hand.count,
+            "hand_known": own.hand.known.as_dict(),
+            "deck": own.deck.count,
+            "discard": list(own.discard),
+            "opened": own.opened,
+            "registered": own.registered,
         }
         if own.registered:
             data["list"] = own.knowledge.view(_may_see_list(viewer, own.seat))
@@ -131,15 +153,21 @@ def describe(state: GammasphereState, viewer: str = REFEREE) -> dict[str, Any]:
     ended = finished(state)
     if ended is not None:
         winner = ended.winner
-        result = {"winner": None if winner is None else SEATS[winner], "clause": ended.clause,
-                  "reason": ended.reason}
+        result = {
+            "winner": None if winner is None else SEATS[winner],
+            "clause": ended.clause,
+            "reason": ended.reason,
+        }
     return {
         "game": "gammasphere",
         "catalog": {"title": state.cards.title, "digest": state.cards.digest},
         "variants": {
-            "deck_limits": state.table.deck_limits, "first_draw": state.table.first_draw,
-            "empty_deck": state.table.empty_deck, "attack_taps": state.table.attack_taps,
-            "attack_tie": state.table.attack_tie, "defender_loses": state.table.defender_loses,
+            "deck_limits": state.table.deck_limits,
+            "first_draw": state.table.first_draw,
+            "empty_deck": state.table.empty_deck,
+            "attack_taps": state.table.attack_taps,
+            "attack_tie": state.table.attack_tie,
+            "defender_loses": state.table.defender_loses,
             "direct_attack": state.table.direct_attack,
         },
         "first": SEATS[state.first],

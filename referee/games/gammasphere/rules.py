@@ -54,37 +54,85 @@ DEFAULT_DECK_SIZE = 40
 MAX_DECK_SIZE = 1000
 
 VARIANTS = (
-    VariantOption(key="deck_limits", default="open", choices=tuple(DECK_LIMITS), clause="GS-I.1",
-                  summary="Deck size: open (at least the 7 cards of an opening hand, no upper limit) "
-                          "or 40-60 cards, as in Yu-Gi-Oh."),
-    VariantOption(key="first_draw", default="yes", choices=("yes", "no"), clause="GS-I.4",
-                  summary="Whether the first player draws in the first turn of the game (yes) or "
-                          "starts it without a draw (no)."),
-    VariantOption(key="empty_deck", default="skip", choices=("skip", "lose"), clause="GS-I.5",
-                  summary="A player who must draw from an empty deck skips the draw (skip) or loses (lose)."),
-    VariantOption(key="attack_taps", default="yes", choices=("yes", "no"), clause="GS-I.7",
-                  summary="An attacking character is tapped by its attack (yes) or stays untapped (no)."),
-    VariantOption(key="attack_tie", default="both", choices=("both", "neither"), clause="GS-I.8",
-                  summary="Equal attacks against an attack-mode defender destroy both characters (both) "
-                          "or nothing (neither)."),
-    VariantOption(key="defender_loses", default="no", choices=("no", "yes"), clause="GS-I.9",
-                  summary="Whether the player of an attack-mode defender that is destroyed loses the "
-                          "difference of the attacks too, as in Yu-Gi-Oh (yes), or nothing (no)."),
-    VariantOption(key="direct_attack", default="no", choices=("no", "yes"), clause="GS-I.10",
-                  summary="Whether a player with no character in play may be attacked directly, losing "
-                          "the attacker's attack (yes), or never (no)."),
+    VariantOption(
+        key="deck_limits",
+        default="open",
+        choices=tuple(DECK_LIMITS),
+        clause="GS-I.1",
+        summary="Deck size: open (at least the 7 cards of an opening hand, no upper limit) "
+        "or 40-60 cards, as in Yu-Gi-Oh.",
+    ),
+    VariantOption(
+        key="first_draw",
+        default="yes",
+        choices=("yes", "no"),
+        clause="GS-I.4",
+        summary="Whether the first player draws in the first turn of the game (yes) or "
+        "starts it without a draw (no).",
+    ),
+    VariantOption(
+        key="empty_deck",
+        default="skip",
+        choices=("skip", "lose"),
+        clause="GS-I.5",
+        summary="A player who must draw from an empty deck skips the draw (skip) or loses (lose).",
+    ),
+    VariantOption(
+        key="attack_taps",
+        default="yes",
+        choices=("yes", "no"),
+        clause="GS-I.7",
+        summary="An attacking character is tapped by its attack (yes) or stays untapped (no).",
+    ),
+    VariantOption(
+        key="attack_tie",
+        default="both",
+        choices=("both", "neither"),
+        clause="GS-I.8",
+        summary="Equal attacks against an attack-mode defender destroy both characters (both) "
+        "or nothing (neither).",
+    ),
+    VariantOption(
+        key="defender_loses",
+        default="no",
+        choices=("no", "yes"),
+        clause="GS-I.9",
+        summary="Whether the player of an attack-mode defender that is destroyed loses the "
+        "difference of the attacks too, as in Yu-Gi-Oh (yes), or nothing (no).",
+    ),
+    VariantOption(
+        key="direct_attack",
+        default="no",
+        choices=("no", "yes"),
+        clause="GS-I.10",
+        summary="Whether a player with no character in play may be attacked directly, losing "
+        "the attacker's attack (yes), or never (no).",
+    ),
 )
 
 SETUP_FIELDS = (
-    SetupField(key="catalog", kind="file",
-               help="Card catalog (TOML or JSON) the table plays with; without one, the "
-                    "gammasphere/example ruleset uses the shipped example cards."),
-    SetupField(key="catalog_digest", kind="str",
-               help="SHA-256 the catalog must have (filled in when the game is created)."),
-    SetupField(key="first", kind="choice", choices=SEATS,
-               help="The seat that takes the first turn (GS-4.4; default p1)."),
-    SetupField(key="deck_size", kind="int",
-               help=f"Cards in a deck whose list is not registered (GS-I.2; default {DEFAULT_DECK_SIZE})."),
+    SetupField(
+        key="catalog",
+        kind="file",
+        help="Card catalog (TOML or JSON) the table plays with; without one, the "
+        "gammasphere/example ruleset uses the shipped example cards.",
+    ),
+    SetupField(
+        key="catalog_digest",
+        kind="str",
+        help="SHA-256 the catalog must have (filled in when the game is created).",
+    ),
+    SetupField(
+        key="first",
+        kind="choice",
+        choices=SEATS,
+        help="The seat that takes the first turn (GS-4.4; default p1).",
+    ),
+    SetupField(
+        key="deck_size",
+        kind="int",
+        help=f"Cards in a deck whose list is not registered (GS-I.2; default {DEFAULT_DECK_SIZE}).",
+    ),
 )
 
 
@@ -133,12 +181,16 @@ class GammasphereRules(GameRules[GammasphereState, GammasphereAction]):
         options = dict(done.options)
         if ruleset == EXAMPLE:
             if raw is not None:
-                raise SetupError(f"{EXAMPLE} plays the shipped example cards; drop --catalog or choose {P3}")
+                raise SetupError(
+                    f"{EXAMPLE} plays the shipped example cards; drop --catalog or choose {P3}"
+                )
             catalog = example_catalog()
         else:
             if raw is None:
-                raise SetupError(f"{P3} plays the table's own cards: give --catalog FILE "
-                                 f"(or choose the {EXAMPLE} ruleset)")
+                raise SetupError(
+                    f"{P3} plays the table's own cards: give --catalog FILE "
+                    f"(or choose the {EXAMPLE} ruleset)"
+                )
             catalog = _read_catalog_option(raw)
             options["catalog"] = msgspec.to_builtins(catalog)
         digest = Cards.of(catalog).digest
@@ -161,8 +213,13 @@ class GammasphereRules(GameRules[GammasphereState, GammasphereAction]):
         if problem:
             raise SetupError(f"--deck-size {size}: {problem} (GS-I.1)")
         options["deck_size"] = size
-        return Setup(players=done.players, ruleset=ruleset, variants=done.variants, options=options,
-                     decks=done.decks)
+        return Setup(
+            players=done.players,
+            ruleset=ruleset,
+            variants=done.variants,
+            options=options,
+            decks=done.decks,
+        )
 
     def initial_state(self, setup: Setup) -> GammasphereState:
         """GS-4: 3000 gas and a power level of 9000 each, full decks, empty hands; the opening
@@ -178,11 +235,21 @@ class GammasphereRules(GameRules[GammasphereState, GammasphereAction]):
                 knowledge = DeckKnowledge.registered(seat, deck)
             else:
                 knowledge = DeckKnowledge(seat, int(setup.options["deck_size"]))
-            sides.append(Side(seat=seat, gas=START_GAS, power=START_POWER, hand=HiddenZone(seat),
-                              deck=HiddenZone(seat, knowledge.size), knowledge=knowledge,
-                              registered=deck is not None))
+            sides.append(
+                Side(
+                    seat=seat,
+                    gas=START_GAS,
+                    power=START_POWER,
+                    hand=HiddenZone(seat),
+                    deck=HiddenZone(seat, knowledge.size),
+                    knowledge=knowledge,
+                    registered=deck is not None,
+                )
+            )
         first = SEATS.index(setup.options["first"])
-        return GammasphereState(cards=cards, table=table, first=first, sides=(sides[0], sides[1]), active=first)
+        return GammasphereState(
+            cards=cards, table=table, first=first, sides=(sides[0], sides[1]), active=first
+        )
 
     # -- play ------------------------------------------------------------
     def to_act(self, state: GammasphereState) -> frozenset[str]:
@@ -196,13 +263,19 @@ class GammasphereRules(GameRules[GammasphereState, GammasphereAction]):
                 return frozenset(SEATS[i] for i in over)
         return frozenset((SEATS[state.active],))
 
-    def legal_actions(self, state: GammasphereState, seat: str | None = None) -> Sequence[GammasphereAction]:
+    def legal_actions(
+        self, state: GammasphereState, seat: str | None = None
+    ) -> Sequence[GammasphereAction]:
         return legal.legal_actions(state, seat)
 
-    def check(self, state: GammasphereState, action: GammasphereAction, seat: str | None = None) -> Verdict:
+    def check(
+        self, state: GammasphereState, action: GammasphereAction, seat: str | None = None
+    ) -> Verdict:
         return checks.check_action(state, action, seat)
 
-    def apply(self, state: GammasphereState, action: GammasphereAction, seat: str | None = None) -> GammasphereState:
+    def apply(
+        self, state: GammasphereState, action: GammasphereAction, seat: str | None = None
+    ) -> GammasphereState:
         return engine.apply_action(state, action, seat)
 
     def outcome(self, state: GammasphereState) -> Outcome:
@@ -234,15 +307,21 @@ class GammasphereRules(GameRules[GammasphereState, GammasphereAction]):
     def check_deck(self, setup: Setup, seat: str, decklist: Decklist) -> Verdict:
         """GS-3.1 to GS-3.4 and GS-I.1 against the setup's catalog and deck limits."""
         resolved = self.resolve_setup(setup)
-        return check_construction(Cards.of(catalog_of(resolved)), decklist, resolved.variants["deck_limits"])
+        return check_construction(
+            Cards.of(catalog_of(resolved)), decklist, resolved.variants["deck_limits"]
+        )
 
     def deck_knowledge(self, state: GammasphereState, seat: str) -> DeckKnowledge | None:
         own = state.sides[SEATS.index(seat)]
         return own.knowledge if own.registered else None
 
-    def with_deck_knowledge(self, state: GammasphereState, seat: str, knowledge: DeckKnowledge) -> GammasphereState:
+    def with_deck_knowledge(
+        self, state: GammasphereState, seat: str, knowledge: DeckKnowledge
+    ) -> GammasphereState:
         index = SEATS.index(seat)
-        return with_side(state, index, msgspec.structs.replace(state.sides[index], knowledge=knowledge))
+        return with_side(
+            state, index, msgspec.structs.replace(state.sides[index], knowledge=knowledge)
+        )
 
     # -- adjustments -----------------------------------------------------
     def check_change(self, state: GammasphereState, change: Change) -> Verdict:

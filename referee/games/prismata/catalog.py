@@ -76,8 +76,11 @@ class Res(msgspec.Struct, frozen=True, omit_defaults=True):
 
     def words(self) -> str:
         """The amount in words, as the position shows resources: ``5 gold, 1 blue``."""
-        parts = [f"{getattr(self, key)} {key}" for key in ("gold", "energy", "blue", "red", "green", "attack")
-                 if getattr(self, key)]
+        parts = [
+            f"{getattr(self, key)} {key}"
+            for key in ("gold", "energy", "blue", "red", "green", "attack")
+            if getattr(self, key)
+        ]
         return ", ".join(parts) or "nothing"
 
     def covers(self, o: Res) -> bool:

@@ -144,8 +144,16 @@ class Work:
         unit = self.dead.pop(uid)
         self.units[uid] = _replace(unit, cause="")
 
-    def create(self, kind: str, owner: int, *, build: int = 0, exhaust: int = 0,
-               lifespan: int = 0, bought: bool = False) -> int:
+    def create(
+        self,
+        kind: str,
+        owner: int,
+        *,
+        build: int = 0,
+        exhaust: int = 0,
+        lifespan: int = 0,
+        bought: bool = False,
+    ) -> int:
         utype = self.cat.units[kind]
         uid = self.next_id
         self.next_id += 1
@@ -164,8 +172,15 @@ class Work:
         self.new_ids.append(uid)
         return uid
 
-    def run_effect(self, source: int, owner: int, effect: Effect, *, on_buy: bool,
-                   destroy_target: int | None = None) -> tuple[list[int], list[int]]:
+    def run_effect(
+        self,
+        source: int,
+        owner: int,
+        effect: Effect,
+        *,
+        on_buy: bool,
+        destroy_target: int | None = None,
+    ) -> tuple[list[int], list[int]]:
         """Gain, give, resonate, create and destroy (PM-5.x); returns (made, destroyed)."""
         if not effect.gain.empty:
             self.res[owner] = self.res[owner] + effect.gain
@@ -193,8 +208,9 @@ class Work:
                 self.kill(destroy_target, "destroyed")
                 destroyed.append(destroy_target)
             else:
-                for uid in _destroy_candidates(self.units, self.cat, owner, d.unit, d.owner,
-                                               d.not_blocking)[: d.count]:
+                for uid in _destroy_candidates(
+                    self.units, self.cat, owner, d.unit, d.owner, d.not_blocking
+                )[: d.count]:
                     self.kill(uid, "destroyed")
                     destroyed.append(uid)
         return made, destroyed
@@ -214,8 +230,9 @@ class Work:
             if build == 0 and exhaust == 0 and lifespan > 0:
                 lifespan -= 1
                 if lifespan == 0:
-                    self.units[uid] = _replace(u, lifespan=0, fresh=False, hit=0, made=(), ate=(),
-                                               target=None)
+                    self.units[uid] = _replace(
+                        u, lifespan=0, fresh=False, hit=0, made=(), ate=(), target=None
+                    )
                     self.kill(uid, "lifespan")
                     continue
             if build == 0 and exhaust > 0:
@@ -231,8 +248,16 @@ class Work:
                 status = "ready" if utype.click is not None else "idle"
                 chill = 0
             self.units[uid] = Unit(
-                id=uid, owner=u.owner, kind=u.kind, health=health, chill=chill, build=build,
-                exhaust=exhaust, lifespan=lifespan, stamina=u.stamina, status=status,
+                id=uid,
+                owner=u.owner,
+                kind=u.kind,
+                health=health,
+                chill=chill,
+                build=build,
+                exhaust=exhaust,
+                lifespan=lifespan,
+                stamina=u.stamina,
+                status=status,
             )
         for uid in order:
             cur = self.units.get(uid)
@@ -291,8 +316,9 @@ class Work:
         return dealt
 
 
-def _destroy_candidates(units: dict[int, Unit], cat: Catalog, owner: int, kind: str,
-                        whose: str, not_blocking: bool) -> list[int]:
+def _destroy_candidates(
+    units: dict[int, Unit], cat: Catalog, owner: int, kind: str, whose: str, not_blocking: bool
+) -> list[int]:
     """Units a destroy effect may remove, best first as the reference engine orders them."""
     victim = owner if whose == "self" else 1 - owner
     out = []
@@ -323,14 +349,21 @@ def _decide(w: Work) -> Result | None:
     gone = [_all_gone(w.units, 0, doomed), _all_gone(w.units, 1, doomed)]
     if gone[0] and gone[1]:
         if w.state.table.wipeout == "second_player":
-            return Result(winner=1, clause="PM-9.3", reason="both seats lost their last units at once; "
-                          "scored for the second player (reference-engine rule)")
-        return Result(winner=None, clause="PM-9.2", reason="both seats lost their last units at once")
+            return Result(
+                winner=1,
+                clause="PM-9.3",
+                reason="both seats lost their last units at once; "
+                "scored for the second player (reference-engine rule)",
+            )
+        return Result(
+            winner=None, clause="PM-9.2", reason="both seats lost their last units at once"
+        )
     for seat in (0, 1):
         if gone[seat]:
             what = "units" if not doomed else "units that will survive their next turn"
-            return Result(winner=1 - seat, clause="PM-9.1",
-                          reason=f"{SEATS[seat]} has no {what} left")
+            return Result(
+                winner=1 - seat, clause="PM-9.1", reason=f"{SEATS[seat]} has no {what} left"
+            )
     return None
 
 
@@ -344,6 +377,7 @@ def start_turn(state: PrismataState, seat: int) -> PrismataState:
 # ---------------------------------------------------------------------------
 # apply
 # ---------------------------------------------------------------------------
+
 
 def apply_action(state: PrismataState, action: PrismataAction) -> PrismataState:
     """The state after ``action``; no checks."""
@@ -383,8 +417,10 @@ def apply_into(w: Work, action: PrismataAction) -> None:
         elif w.phase == "action":
             enemy = 1 - seat
             attack = w.res[seat].attack
-            if attack > 0 and any(u.owner == enemy for u in w.units.values()) and attack >= defense(
-                w.units, enemy, cat
+            if (
+                attack > 0
+                and any(u.owner == enemy for u in w.units.values())
+                and attack >= defense(w.units, enemy, cat)
             ):
                 _overrun(w, enemy)
                 w.phase = "breach"
@@ -455,8 +491,13 @@ def _click(w: Work, action: Click) -> None:
     for cid in action.consume:
         w.kill(cid, "consumed")
         ate.append(cid)
-    made, destroyed = w.run_effect(uid, seat, ability.effect, on_buy=False,
-                                   destroy_target=target if ability.effect.destroy else None)
+    made, destroyed = w.run_effect(
+        uid,
+        seat,
+        ability.effect,
+        on_buy=False,
+        destroy_target=target if ability.effect.destroy else None,
+    )
     ate.extend(destroyed)
     u = w.units[uid]
     health = u.health - ability.health_cost
@@ -551,6 +592,7 @@ def _sell(w: Work, uid: int) -> None:
 # check
 # ---------------------------------------------------------------------------
 
+
 def _bad(clause: str, reason: str) -> Verdict:
     return Verdict((Violation(clause, reason),))
 
@@ -558,10 +600,16 @@ def _bad(clause: str, reason: str) -> Verdict:
 def _own_unit(state: PrismataState, uid: int, what: str) -> tuple[Unit | None, Verdict]:
     u = state.units.get(uid)
     if u is None:
-        why = f"{state.dead[uid].kind} #{uid} is no longer in play" if uid in state.dead else f"there is no unit #{uid}"
+        why = (
+            f"{state.dead[uid].kind} #{uid} is no longer in play"
+            if uid in state.dead
+            else f"there is no unit #{uid}"
+        )
         return None, _bad("PM-1.3", f"{why}, so it cannot {what}")
     if u.owner != state.active:
-        return None, _bad("PM-1.3", f"{label(u)} belongs to {SEATS[u.owner]}, not to {SEATS[state.active]}")
+        return None, _bad(
+            "PM-1.3", f"{label(u)} belongs to {SEATS[u.owner]}, not to {SEATS[state.active]}"
+        )
     return u, LEGAL
 
 
@@ -576,18 +624,27 @@ def consumable(u: Unit, utype: UnitType) -> str:
     return ""
 
 
-def _check_consume(state: PrismataState, cat: Catalog, needed: Sequence[tuple[str, int]],
-                   given: Sequence[int], for_what: str) -> Verdict:
+def _check_consume(
+    state: PrismataState,
+    cat: Catalog,
+    needed: Sequence[tuple[str, int]],
+    given: Sequence[int],
+    for_what: str,
+) -> Verdict:
     want: dict[str, int] = {}
     for kind, n in needed:
         want[kind] = want.get(kind, 0) + n
     if len(set(given)) != len(given):
-        return _bad("PM-5.3", f"the same unit is named twice among the units consumed for {for_what}")
+        return _bad(
+            "PM-5.3", f"the same unit is named twice among the units consumed for {for_what}"
+        )
     got: dict[str, int] = {}
     for cid in given:
         u = state.units.get(cid)
         if u is None:
-            return _bad("PM-5.3", f"unit #{cid}, named to be consumed for {for_what}, is not in play")
+            return _bad(
+                "PM-5.3", f"unit #{cid}, named to be consumed for {for_what}, is not in play"
+            )
         if u.owner != state.active:
             return _bad("PM-5.3", f"{label(u)} belongs to the opponent and cannot be consumed")
         if u.kind not in want:
@@ -615,15 +672,21 @@ def check_action(state: PrismataState, action: PrismataAction) -> Verdict:
         if phase == "defense":
             incoming = state.res[1 - seat].attack
             if incoming > 0:
-                return _bad("PM-4.1", f"{incoming} incoming damage must still be blocked before the defense ends")
+                return _bad(
+                    "PM-4.1",
+                    f"{incoming} incoming damage must still be blocked before the defense ends",
+                )
             return LEGAL
         if phase == "breach":
             attack = state.res[seat].attack
             if attack > 0:
                 for other in state.units.values():
                     if other.owner != seat and not _breach_problem(state, cat, other):
-                        return _bad("PM-7.4", f"the breach cannot end while {attack} attack can still "
-                                    f"damage {label(other)}")
+                        return _bad(
+                            "PM-7.4",
+                            f"the breach cannot end while {attack} attack can still "
+                            f"damage {label(other)}",
+                        )
         return LEGAL
     if isinstance(action, Buy):
         if phase != "action":
@@ -637,13 +700,17 @@ def check_action(state: PrismataState, action: PrismataAction) -> Verdict:
             return _bad("PM-2.4", f"{SEATS[seat]} has no {name} left in supply")
         have = state.res[seat]
         if not have.covers(utype.cost):
-            return _bad("PM-5.2", f"{name} costs {utype.cost.words()}; {SEATS[seat]} has {have.words()}")
+            return _bad(
+                "PM-5.2", f"{name} costs {utype.cost.words()}; {SEATS[seat]} has {have.words()}"
+            )
         return _check_consume(state, cat, utype.consume, action.consume, f"buying {name}")
     if isinstance(action, Click):
         return _check_click(state, cat, action)
     if isinstance(action, Block):
         if phase != "defense":
-            return _bad("PM-4.1", f"blockers are chosen in the defense phase; it is the {phase} phase")
+            return _bad(
+                "PM-4.1", f"blockers are chosen in the defense phase; it is the {phase} phase"
+            )
         blocker, v = _own_unit(state, action.unit, "block")
         if blocker is None:
             return v
@@ -651,28 +718,40 @@ def check_action(state: PrismataState, action: PrismataAction) -> Verdict:
             return _bad("PM-4.1", "there is no incoming damage left to block")
         btype = cat.units[blocker.kind]
         if not can_block(blocker, btype):
-            return _bad("PM-4.2", f"{label(blocker)} cannot block: {_why_not_block(blocker, btype)}")
+            return _bad(
+                "PM-4.2", f"{label(blocker)} cannot block: {_why_not_block(blocker, btype)}"
+            )
         return LEGAL
     if isinstance(action, Strike):
         if phase != "action":
-            return _bad("PM-6.1", f"frontline units are attacked in the action phase; it is the {phase} phase")
+            return _bad(
+                "PM-6.1",
+                f"frontline units are attacked in the action phase; it is the {phase} phase",
+            )
         u = state.units.get(action.unit)
         if u is None or u.owner == seat:
             return _bad("PM-6.1", f"#{action.unit} is not an enemy unit in play")
         utype = cat.units[u.kind]
         attack = state.res[seat].attack
         if not utype.frontline:
-            return _bad("PM-6.1", f"{label(u)} is not frontline; only frontline units can be attacked directly")
+            return _bad(
+                "PM-6.1",
+                f"{label(u)} is not frontline; only frontline units can be attacked directly",
+            )
         if u.build:
             return _bad("PM-6.1", f"{label(u)} is under construction and cannot be damaged")
         if attack <= 0:
             return _bad("PM-6.2", f"{SEATS[seat]} has no attack to spend")
         if not utype.fragile and attack < u.health:
-            return _bad("PM-6.2", f"{label(u)} has {u.health} health; {attack} attack cannot destroy it")
+            return _bad(
+                "PM-6.2", f"{label(u)} has {u.health} health; {attack} attack cannot destroy it"
+            )
         return LEGAL
     if isinstance(action, Breach):
         if phase != "breach":
-            return _bad("PM-7.2", f"damage is assigned to units during a breach; it is the {phase} phase")
+            return _bad(
+                "PM-7.2", f"damage is assigned to units during a breach; it is the {phase} phase"
+            )
         u = state.units.get(action.unit)
         if u is None or u.owner == seat:
             return _bad("PM-7.2", f"#{action.unit} is not an enemy unit in play")
@@ -682,7 +761,10 @@ def check_action(state: PrismataState, action: PrismataAction) -> Verdict:
         return LEGAL
     if isinstance(action, Unbreach):
         if phase != "breach":
-            return _bad("PM-7.5", f"breach damage can only be taken back during the breach; it is the {phase} phase")
+            return _bad(
+                "PM-7.5",
+                f"breach damage can only be taken back during the breach; it is the {phase} phase",
+            )
         u = state.units.get(action.unit) or state.dead.get(action.unit)
         if u is None or u.owner == seat or u.hit <= 0:
             return _bad("PM-7.5", f"#{action.unit} took no breach damage this turn")
@@ -691,7 +773,10 @@ def check_action(state: PrismataState, action: PrismataAction) -> Verdict:
         return _check_undo(state, cat, action.unit)
     if isinstance(action, Sell):
         if phase != "action":
-            return _bad("PM-5.9", f"a purchase can only be taken back in the action phase; it is the {phase} phase")
+            return _bad(
+                "PM-5.9",
+                f"a purchase can only be taken back in the action phase; it is the {phase} phase",
+            )
         u = state.units.get(action.unit)
         if u is None:
             return _bad("PM-5.9", f"#{action.unit} is not a unit in play")
@@ -702,14 +787,19 @@ def check_action(state: PrismataState, action: PrismataAction) -> Verdict:
             return _bad("PM-5.9", f"the resources gained by buying {label(u)} have been spent")
         for cid in u.made:
             if cid not in state.units:
-                return _bad("PM-5.9", f"unit #{cid} made by buying {label(u)} is gone, so the purchase stands")
+                return _bad(
+                    "PM-5.9",
+                    f"unit #{cid} made by buying {label(u)} is gone, so the purchase stands",
+                )
         return LEGAL
     return _bad("PM-N.1", f"not a Prismata action: {action!r}")  # pragma: no cover
 
 
 def _why_not_block(u: Unit, utype: UnitType) -> str:
     if not (utype.blocks_after_click if u.status == "used" else utype.blocker):
-        return "it used its click ability this turn" if utype.blocker else f"a {u.kind} does not block"
+        return (
+            "it used its click ability this turn" if utype.blocker else f"a {u.kind} does not block"
+        )
     if u.build:
         return "it is under construction"
     if u.exhaust:
@@ -726,8 +816,10 @@ def _breach_problem(state: PrismataState, cat: Catalog, u: Unit) -> tuple[str, s
     if u.build:
         for other in state.units.values():
             if other.owner == u.owner and not other.build:
-                why = (f"{label(u)} is under construction; it can only be damaged once every "
-                       f"other enemy unit is gone ({label(other)} remains)")
+                why = (
+                    f"{label(u)} is under construction; it can only be damaged once every "
+                    f"other enemy unit is gone ({label(other)} remains)"
+                )
                 return ("PM-7.3", why)
     utype = cat.units[u.kind]
     if not utype.fragile and attack < u.health:
@@ -736,8 +828,9 @@ def _breach_problem(state: PrismataState, cat: Catalog, u: Unit) -> tuple[str, s
     return None
 
 
-def _target_problem(state: PrismataState, cat: Catalog, ability_unit: Unit, utype: UnitType,
-                    target: int | None) -> Verdict:
+def _target_problem(
+    state: PrismataState, cat: Catalog, ability_unit: Unit, utype: UnitType, target: int | None
+) -> Verdict:
     ability = utype.click
     assert ability is not None
     needs_target = ability.target is not None or bool(ability.effect.destroy)
@@ -755,24 +848,35 @@ def _target_problem(state: PrismataState, cat: Catalog, ability_unit: Unit, utyp
     ttype = cat.units[t.kind]
     if ability.target is not None and ability.target.kind == "chill":
         if not can_block(t, ttype):
-            return _bad("PM-5.6", f"{label(t)} cannot be chilled: it is not blocking "
-                        f"({_why_not_block(t, ttype)})")
+            return _bad(
+                "PM-5.6",
+                f"{label(t)} cannot be chilled: it is not blocking ({_why_not_block(t, ttype)})",
+            )
         return LEGAL
     if ability.target is not None:  # snipe
         if t.build:
             return _bad("PM-5.7", f"{label(t)} is under construction and cannot be sniped")
         mh = ability.target.max_health
         if mh is not None and t.health > mh:
-            return _bad("PM-5.7", f"{label(ability_unit)} only destroys units with at most {mh} health; "
-                        f"{label(t)} has {t.health}")
+            return _bad(
+                "PM-5.7",
+                f"{label(ability_unit)} only destroys units with at most {mh} health; "
+                f"{label(t)} has {t.health}",
+            )
         if ability.target.only and t.kind not in ability.target.only:
-            return _bad("PM-5.7", f"{label(ability_unit)} only destroys {', '.join(ability.target.only)}; "
-                        f"not {label(t)}")
+            return _bad(
+                "PM-5.7",
+                f"{label(ability_unit)} only destroys {', '.join(ability.target.only)}; "
+                f"not {label(t)}",
+            )
         return LEGAL
     d = ability.effect.destroy[0]
     if t.kind != d.unit or t.build or (d.not_blocking and can_block(t, ttype)):
         cond = " non-blocking" if d.not_blocking else ""
-        return _bad("PM-5.7", f"{label(ability_unit)} destroys a{cond} enemy {d.unit}; {label(t)} is not one")
+        return _bad(
+            "PM-5.7",
+            f"{label(ability_unit)} destroys a{cond} enemy {d.unit}; {label(t)} is not one",
+        )
     return LEGAL
 
 
@@ -798,7 +902,9 @@ def click_problem(state: PrismataState, cat: Catalog, u: Unit, utype: UnitType) 
 
 def _check_click(state: PrismataState, cat: Catalog, action: Click) -> Verdict:
     if state.phase != "action":
-        return _bad("PM-5.4", f"abilities are used in the action phase; it is the {state.phase} phase")
+        return _bad(
+            "PM-5.4", f"abilities are used in the action phase; it is the {state.phase} phase"
+        )
     u, v = _own_unit(state, action.unit, "be clicked")
     if u is None:
         return v
@@ -810,8 +916,11 @@ def _check_click(state: PrismataState, cat: Catalog, action: Click) -> Verdict:
     assert ability is not None
     have = state.res[state.active]
     if not have.covers(ability.cost):
-        return _bad("PM-5.2", f"{label(u)}'s ability costs {ability.cost.words()}; "
-                              f"{SEATS[state.active]} has {have.words()}")
+        return _bad(
+            "PM-5.2",
+            f"{label(u)}'s ability costs {ability.cost.words()}; "
+            f"{SEATS[state.active]} has {have.words()}",
+        )
     v = _target_problem(state, cat, u, utype, action.target)
     if not v:
         return v
@@ -824,9 +933,15 @@ def _check_undo(state: PrismataState, cat: Catalog, uid: int) -> Verdict:
     seat = state.active
     if state.phase == "breach":
         if state.overrun:
-            return _bad("PM-5.8", "once units have been overrun or breached, clicks can no longer be taken back")
+            return _bad(
+                "PM-5.8",
+                "once units have been overrun or breached, clicks can no longer be taken back",
+            )
     elif state.phase != "action":
-        return _bad("PM-5.8", f"clicks can only be taken back in the action phase; it is the {state.phase} phase")
+        return _bad(
+            "PM-5.8",
+            f"clicks can only be taken back in the action phase; it is the {state.phase} phase",
+        )
     u = state.units.get(uid)
     if u is None:
         u = state.dead.get(uid)
@@ -840,7 +955,9 @@ def _check_undo(state: PrismataState, cat: Catalog, uid: int) -> Verdict:
     ability = utype.click
     assert ability is not None
     if not state.res[seat].covers(ability.effect.gain):
-        return _bad("PM-5.8", f"what {label(u)}'s ability produced ({ability.effect.gain}) has been spent")
+        return _bad(
+            "PM-5.8", f"what {label(u)}'s ability produced ({ability.effect.gain}) has been spent"
+        )
     if not state.res[1 - seat].covers(ability.effect.give):
         return _bad("PM-5.8", f"what {label(u)}'s ability gave the opponent has been spent")
     for cid in u.made:
@@ -856,13 +973,27 @@ def _check_undo(state: PrismataState, cat: Catalog, uid: int) -> Verdict:
 # legal actions
 # ---------------------------------------------------------------------------
 
+
 def _signature(u: Unit) -> tuple[object, ...]:
-    return (u.kind, u.health, u.chill, u.build, u.exhaust, u.lifespan, u.stamina, u.status, u.fresh,
-            u.made, u.ate, u.target)
+    return (
+        u.kind,
+        u.health,
+        u.chill,
+        u.build,
+        u.exhaust,
+        u.lifespan,
+        u.stamina,
+        u.status,
+        u.fresh,
+        u.made,
+        u.ate,
+        u.target,
+    )
 
 
-def _consume_choices(state: PrismataState, cat: Catalog, needed: Sequence[tuple[str, int]],
-                     exclude: int = 0) -> Iterator[tuple[int, ...]]:
+def _consume_choices(
+    state: PrismataState, cat: Catalog, needed: Sequence[tuple[str, int]], exclude: int = 0
+) -> Iterator[tuple[int, ...]]:
     """Every way to pick the consumed units, up to interchangeable units (PM-I.9)."""
     if not needed:
         yield ()
@@ -871,8 +1002,12 @@ def _consume_choices(state: PrismataState, cat: Catalog, needed: Sequence[tuple[
     for kind, n in needed:
         groups: dict[tuple[object, ...], list[int]] = {}
         for u in state.units.values():
-            if (u.owner == state.active and u.kind == kind and u.id != exclude
-                    and not consumable(u, cat.units[kind])):
+            if (
+                u.owner == state.active
+                and u.kind == kind
+                and u.id != exclude
+                and not consumable(u, cat.units[kind])
+            ):
                 groups.setdefault(_signature(u), []).append(u.id)
         pools = [sorted(ids) for ids in groups.values()]
         options: list[tuple[int, ...]] = []
@@ -930,7 +1065,11 @@ def legal_actions(state: PrismataState) -> list[PrismataAction]:
                 out.append(Unbreach(u.id))
         if not state.overrun:
             for u in list(state.units.values()) + list(state.dead.values()):
-                if u.owner == seat and u.status == "used" and not _check_undo(state, cat, u.id).violations:
+                if (
+                    u.owner == seat
+                    and u.status == "used"
+                    and not _check_undo(state, cat, u.id).violations
+                ):
                     out.append(Undo(u.id))
         if not check_action(state, End()).violations:
             out.append(End())
@@ -950,8 +1089,11 @@ def legal_actions(state: PrismataState) -> list[PrismataAction]:
             continue
         targets: list[int | None] = [None]
         if ability.target is not None or ability.effect.destroy:
-            targets = [t.id for t in state.units.values() if t.owner != seat
-                       and not _target_problem(state, cat, u, utype, t.id).violations]
+            targets = [
+                t.id
+                for t in state.units.values()
+                if t.owner != seat and not _target_problem(state, cat, u, utype, t.id).violations
+            ]
         for target in targets:
             for consumed in _consume_choices(state, cat, ability.consume, exclude=u.id):
                 out.append(Click(u.id, target, consumed))
@@ -963,8 +1105,11 @@ def legal_actions(state: PrismataState) -> list[PrismataAction]:
             out.append(Sell(u.id))
     if have.attack > 0:
         for u in state.units.values():
-            if u.owner != seat and cat.units[u.kind].frontline and not check_action(state, Strike(u.id)).violations:
+            if (
+                u.owner != seat
+                and cat.units[u.kind].frontline
+                and not check_action(state, Strike(u.id)).violations
+            ):
                 out.append(Strike(u.id))
     out.append(End())
     return out
-

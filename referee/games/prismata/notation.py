@@ -37,7 +37,14 @@ __all__ = ["NOTATION_CLAUSE", "notation", "parse"]
 
 NOTATION_CLAUSE = "PM-N.1"
 
-_SINGLE: dict[str, type[Undo | Sell | Block | Strike | Breach | Unbreach]] = {"undo": Undo, "sell": Sell, "block": Block, "hit": Strike, "breach": Breach, "unbreach": Unbreach}
+_SINGLE: dict[str, type[Undo | Sell | Block | Strike | Breach | Unbreach]] = {
+    "undo": Undo,
+    "sell": Sell,
+    "block": Block,
+    "hit": Strike,
+    "breach": Breach,
+    "unbreach": Unbreach,
+}
 _KEYWORD = {cls: word for word, cls in _SINGLE.items()}
 _ID = re.compile(r"#?(\d+)$")
 
@@ -57,7 +64,9 @@ def _names() -> dict[str, str]:
 def _unit_id(text: str, token: str) -> int:
     m = _ID.match(token)
     if not m:
-        raise ActionSyntaxError(text, f"expected a unit id like #12, got {token!r}", NOTATION_CLAUSE)
+        raise ActionSyntaxError(
+            text, f"expected a unit id like #12, got {token!r}", NOTATION_CLAUSE
+        )
     value = int(m.group(1))
     if value <= 0:
         raise ActionSyntaxError(text, "unit ids start at #1", NOTATION_CLAUSE)
@@ -98,7 +107,9 @@ def parse(text: str) -> PrismataAction:
         key = " ".join(name_tokens).lower()
         name = _names().get(key)
         if name is None:
-            raise ActionSyntaxError(text, f"no unit is called {' '.join(name_tokens)!r}", NOTATION_CLAUSE)
+            raise ActionSyntaxError(
+                text, f"no unit is called {' '.join(name_tokens)!r}", NOTATION_CLAUSE
+            )
         return Buy(name, eaten)
     if word == "click":
         if not rest:
@@ -115,7 +126,9 @@ def parse(text: str) -> PrismataAction:
         if i < len(rest):
             if lowered[i] != "consume":
                 raise ActionSyntaxError(
-                    text, f"expected 'on #id' or 'consume #id ...', got {rest[i]!r}", NOTATION_CLAUSE
+                    text,
+                    f"expected 'on #id' or 'consume #id ...', got {rest[i]!r}",
+                    NOTATION_CLAUSE,
                 )
             consumed = _ids(text, rest[i + 1 :])
         return Click(unit, target, consumed)

@@ -114,7 +114,11 @@ class ReferenceImport:
     """
 
     def __init__(
-        self, game: Mapping[str, Any], *, check: bool = True, variants: Mapping[str, str] | None = None
+        self,
+        game: Mapping[str, Any],
+        *,
+        check: bool = True,
+        variants: Mapping[str, str] | None = None,
     ) -> None:
         self.game = game
         self.rules = PrismataRules()
@@ -196,7 +200,9 @@ class ReferenceImport:
                 if ability is not None and ability.effect.destroy:
                     hits = [d for d in deaths if d["cause"] == "sniped"]
                     if len(hits) != 1:
-                        raise ReferenceError_("a destroy ability without exactly one destroyed unit")
+                        raise ReferenceError_(
+                            "a destroy ability without exactly one destroyed unit"
+                        )
                     target = self.our_id(hits[0]["id"])
                 self._play(Click(uid, target, consumed), out)
                 if a.get("shift"):
@@ -247,7 +253,11 @@ class ReferenceImport:
         """A shift-click: every further unit of ``kind`` that can click, in play order."""
         while True:
             for u in self.state.units.values():
-                if u.owner == owner and u.kind == kind and check_action(self.state, Click(u.id)).legal:
+                if (
+                    u.owner == owner
+                    and u.kind == kind
+                    and check_action(self.state, Click(u.id)).legal
+                ):
                     self._play(Click(u.id), out)
                     break
             else:
@@ -284,7 +294,9 @@ def compare(state: PrismataState, snapshot: Mapping[str, Any], ids: Mapping[int,
     if snapshot.get("turnNumber") is not None and snapshot["turnNumber"] != state.turn:
         diffs.append(f"turn: ours {state.turn}, reference {snapshot['turnNumber']}")
     if snapshot.get("activePlayer") is not None and snapshot["activePlayer"] != state.active:
-        diffs.append(f"seat to act: ours {SEATS[state.active]}, reference {SEATS[snapshot['activePlayer']]}")
+        diffs.append(
+            f"seat to act: ours {SEATS[state.active]}, reference {SEATS[snapshot['activePlayer']]}"
+        )
     phase = snapshot.get("phase")
     if phase in ("action", "defense", "breach") and phase != state.phase:
         diffs.append(f"phase: ours {state.phase}, reference {phase}")
@@ -295,7 +307,9 @@ def compare(state: PrismataState, snapshot: Mapping[str, Any], ids: Mapping[int,
         ours = state.res[seat]
         for key in ("gold", "energy", "blue", "red", "green", "attack"):
             if ref[key] != getattr(ours, key):
-                diffs.append(f"{SEATS[seat]} {key}: ours {getattr(ours, key)}, reference {ref[key]}")
+                diffs.append(
+                    f"{SEATS[seat]} {key}: ours {getattr(ours, key)}, reference {ref[key]}"
+                )
     for entry in snapshot.get("supply", []):
         name = names.get(entry["name"], entry["ui"])
         left = state.supply.get(name)
@@ -303,12 +317,16 @@ def compare(state: PrismataState, snapshot: Mapping[str, Any], ids: Mapping[int,
             diffs.append(f"supply: {name} is not on offer in our game")
             continue
         if list(left) != list(entry["remaining"]):
-            diffs.append(f"supply of {name}: ours {left[0]}/{left[1]}, reference "
-                         f"{entry['remaining'][0]}/{entry['remaining'][1]}")
+            diffs.append(
+                f"supply of {name}: ours {left[0]}/{left[1]}, reference "
+                f"{entry['remaining'][0]}/{entry['remaining'][1]}"
+            )
         top = state.supply_max[name]
         if list(top) != list(entry["max"]):
-            diffs.append(f"supply limit of {name}: ours {top[0]}/{top[1]}, reference "
-                         f"{entry['max'][0]}/{entry['max'][1]}")
+            diffs.append(
+                f"supply limit of {name}: ours {top[0]}/{top[1]}, reference "
+                f"{entry['max'][0]}/{entry['max'][1]}"
+            )
     seen: set[int] = set()
     for card in list(snapshot.get("cards0", [])) + list(snapshot.get("cards1", [])):
         if card.get("dead"):
@@ -335,8 +353,10 @@ def compare(state: PrismataState, snapshot: Mapping[str, Any], ids: Mapping[int,
         )
         for what, mine, theirs in checks:
             if mine != theirs:
-                diffs.append(f"{SEATS[u.owner]} {u.kind} #{u.id} (reference #{card['id']}) {what}: "
-                             f"ours {mine}, reference {theirs}")
+                diffs.append(
+                    f"{SEATS[u.owner]} {u.kind} #{u.id} (reference #{card['id']}) {what}: "
+                    f"ours {mine}, reference {theirs}"
+                )
     for u in state.units.values():
         if u.id not in seen:
             diffs.append(f"{SEATS[u.owner]} {u.kind} #{u.id}: not in the reference position")
@@ -355,7 +375,9 @@ class ReplayReport(msgspec.Struct, kw_only=True):
     winner_reference: str | None = None
 
 
-def replay(game: Mapping[str, Any], *, check: bool = True, per_action: bool = False) -> ReplayReport:
+def replay(
+    game: Mapping[str, Any], *, check: bool = True, per_action: bool = False
+) -> ReplayReport:
     """Convert and compare a whole game; stops at the first difference.
 
     With ``per_action``, files that carry the state after every action
@@ -388,8 +410,10 @@ def replay(game: Mapping[str, Any], *, check: bool = True, per_action: bool = Fa
                 diffs = imp.compare(snap)
                 if diffs:
                     report.agree = False
-                    report.first_difference = (f"turn {turn['turn']} after action {i} ({a['type']}): "
-                                               + "; ".join(diffs[:6]))
+                    report.first_difference = (
+                        f"turn {turn['turn']} after action {i} ({a['type']}): "
+                        + "; ".join(diffs[:6])
+                    )
                     return report
         diffs = imp.compare(turn["stateAfter"])
         if diffs:
@@ -399,10 +423,14 @@ def replay(game: Mapping[str, Any], *, check: bool = True, per_action: bool = Fa
     outcome = imp.rules.outcome(imp.state)
     report.winner_ours = outcome.winner if outcome.status == "win" else outcome.status
     w = game.get("winner")
-    report.winner_reference = SEATS[w] if w is not None else ("draw" if game.get("gameOver") else "ongoing")
+    report.winner_reference = (
+        SEATS[w] if w is not None else ("draw" if game.get("gameOver") else "ongoing")
+    )
     if game.get("gameOver") and report.winner_ours != report.winner_reference:
         report.agree = False
-        report.first_difference = f"result: ours {report.winner_ours}, reference {report.winner_reference}"
+        report.first_difference = (
+            f"result: ours {report.winner_ours}, reference {report.winner_reference}"
+        )
     return report
 
 
@@ -425,26 +453,28 @@ def units_table(ruleset: str | None = None) -> list[dict[str, Any]]:
                 parts.append(f"chill {t.amount}" if t.kind == "chill" else "snipe")
             parts.append(_effect_text(u.click.effect))
             click = "; ".join(p for p in parts if p)
-        rows.append({
-            "name": name,
-            "internal": u.internal,
-            "base": u.base,
-            "rarity": u.rarity,
-            "supply": u.supply,
-            "cost": format_amount(u.cost),
-            "consume": ", ".join(f"{n} {k}" for k, n in u.consume),
-            "health": u.health,
-            "fragile": u.fragile,
-            "blocker": u.blocker,
-            "build_time": u.build_time,
-            "lifespan": u.lifespan,
-            "stamina": u.stamina,
-            "spell": u.spell,
-            "frontline": u.frontline,
-            "start": _effect_text(u.start) if u.start else "",
-            "click": click,
-            "on_buy": _effect_text(u.on_buy) if u.on_buy else "",
-        })
+        rows.append(
+            {
+                "name": name,
+                "internal": u.internal,
+                "base": u.base,
+                "rarity": u.rarity,
+                "supply": u.supply,
+                "cost": format_amount(u.cost),
+                "consume": ", ".join(f"{n} {k}" for k, n in u.consume),
+                "health": u.health,
+                "fragile": u.fragile,
+                "blocker": u.blocker,
+                "build_time": u.build_time,
+                "lifespan": u.lifespan,
+                "stamina": u.stamina,
+                "spell": u.spell,
+                "frontline": u.frontline,
+                "start": _effect_text(u.start) if u.start else "",
+                "click": click,
+                "on_buy": _effect_text(u.on_buy) if u.on_buy else "",
+            }
+        )
     return rows
 
 
@@ -483,19 +513,25 @@ class ReferenceRecord(ForeignRecord):
         stem = source.replace("\\", "/").rsplit("/", 1)[-1].split(".")[0]
         self.stem = "prismata-ref-" + re.sub(r"[^a-z0-9_-]+", "-", stem.lower())[:60]
         winner = game.get("winner")
-        self.expected_result = (SEATS[winner] if winner is not None
-                                else "draw" if game.get("gameOver") else "*")
+        self.expected_result = (
+            SEATS[winner] if winner is not None else "draw" if game.get("gameOver") else "*"
+        )
 
     def start_snapshot(self) -> Any:
         return self.game["initialState"]
 
     def steps(self) -> Iterator[ForeignStep]:
         rules = self.converter.rules
-        yield ForeignStep(label="the initial position", entries=(), snapshot=self.game["initialState"])
+        yield ForeignStep(
+            label="the initial position", entries=(), snapshot=self.game["initialState"]
+        )
         for turn in self.game["turns"]:
             actions = self.converter.convert_turn(turn)
-            yield ForeignStep(label=f"turn {turn['turn']}", entries=tuple(rules.notation(a) for a in actions),
-                              snapshot=turn["stateAfter"])
+            yield ForeignStep(
+                label=f"turn {turn['turn']}",
+                entries=tuple(rules.notation(a) for a in actions),
+                snapshot=turn["stateAfter"],
+            )
 
     def differences(self, state: Any, snapshot: Any) -> list[str]:
         diffs = compare(state, snapshot, self.converter.ids)

@@ -68,11 +68,15 @@ def render(state: PrismataState) -> str:
         for kind in sorted(groups):
             members = groups[kind]
             utype = cat.units[kind]
-            lines.append(f"  {kind} x{len(members)} ({utype.health} hp): "
-                         + ", ".join(unit_note(u, state) for u in members))
+            lines.append(
+                f"  {kind} x{len(members)} ({utype.health} hp): "
+                + ", ".join(unit_note(u, state) for u in members)
+            )
     lines.append("")
-    lines.append("Supply left (p1/p2): " + ", ".join(
-        f"{name} {left[0]}/{left[1]}" for name, left in state.supply.items()))
+    lines.append(
+        "Supply left (p1/p2): "
+        + ", ".join(f"{name} {left[0]}/{left[1]}" for name, left in state.supply.items())
+    )
     return "\n".join(lines)
 
 

@@ -90,12 +90,23 @@ _NOBODY: frozenset[str] = frozenset()
 _ONLY = (frozenset((SEATS[0],)), frozenset((SEATS[1],)))
 
 SETUP_FIELDS = (
-    SetupField(key="units", kind="list", excludes=("random_size", "seed"),
-               help="The random set, named (comma-separated display names), instead of a drawn one."),
-    SetupField(key="random_size", kind="choice", choices=("8", "5"),
-               help="Size of the random set drawn from the seed: 8 (Base+8, default) or 5."),
-    SetupField(key="seed", kind="seed",
-               help="Seed that draws the random set (PM-2.2); drawn for you and recorded when omitted."),
+    SetupField(
+        key="units",
+        kind="list",
+        excludes=("random_size", "seed"),
+        help="The random set, named (comma-separated display names), instead of a drawn one.",
+    ),
+    SetupField(
+        key="random_size",
+        kind="choice",
+        choices=("8", "5"),
+        help="Size of the random set drawn from the seed: 8 (Base+8, default) or 5.",
+    ),
+    SetupField(
+        key="seed",
+        kind="seed",
+        help="Seed that draws the random set (PM-2.2); drawn for you and recorded when omitted.",
+    ),
 )
 
 
@@ -130,11 +141,17 @@ class PrismataRules(GameRules[PrismataState, PrismataAction]):
             options = {"units": list(state.random_set), "position": options["position"]}
         named = options.get("units")
         if named is not None:
-            raw = [part for part in named.split(",") if part.strip()] if isinstance(named, str) else named
+            raw = (
+                [part for part in named.split(",") if part.strip()]
+                if isinstance(named, str)
+                else named
+            )
             named = _canonical_units(cat, raw)
         if named is not None and options.get("seed") is None:
             if options.get("random_size") is not None:
-                raise SetupError("--units names the random set; --random-size draws one: give one or the other")
+                raise SetupError(
+                    "--units names the random set; --random-size draws one: give one or the other"
+                )
             options["units"] = named
         else:
             size = options.get("random_size", 8)
@@ -144,16 +161,22 @@ class PrismataRules(GameRules[PrismataState, PrismataAction]):
                 raise SetupError(f"random_size must be 8 or 5, not {size!r}")
             seed = options.get("seed")
             if seed is None:
-                raise SetupError("a random set needs a seed (--seed N), or name the units (--units)")
+                raise SetupError(
+                    "a random set needs a seed (--seed N), or name the units (--units)"
+                )
             try:
                 seed = int(seed)
             except (TypeError, ValueError):
                 raise SetupError(f"seed must be an integer, not {seed!r}") from None
             drawn = draw_random_set(done.ruleset, size, seed)
-            if named is not None and named != drawn:  # a recorded setup carries both: they must agree
+            if (
+                named is not None and named != drawn
+            ):  # a recorded setup carries both: they must agree
                 raise SetupError(f"seed {seed} draws {', '.join(drawn)}, not the units named")
             options.update(random_size=size, seed=seed, units=drawn)
-        return Setup(players=done.players, ruleset=done.ruleset, variants=done.variants, options=options)
+        return Setup(
+            players=done.players, ruleset=done.ruleset, variants=done.variants, options=options
+        )
 
     def read_position(self, text: str, setup: Setup) -> PrismataState:
         """A position string (the state's JSON), checked against the catalog it names."""
@@ -161,8 +184,11 @@ class PrismataRules(GameRules[PrismataState, PrismataAction]):
         cat = load_catalog(state.ruleset)
         unknown = sorted({u.kind for u in state.units.values()} - set(cat.units))
         if unknown or state.ruleset != (setup.ruleset or state.ruleset):
-            raise SetupError(f"the position's units are not all of {setup.ruleset}: {', '.join(unknown)}"
-                             if unknown else f"the position is on {state.ruleset}, not {setup.ruleset}")
+            raise SetupError(
+                f"the position's units are not all of {setup.ruleset}: {', '.join(unknown)}"
+                if unknown
+                else f"the position is on {state.ruleset}, not {setup.ruleset}"
+            )
         return state
 
     def initial_state(self, setup: Setup) -> PrismataState:
@@ -172,7 +198,9 @@ class PrismataRules(GameRules[PrismataState, PrismataAction]):
         assert setup.ruleset is not None
         cat = load_catalog(setup.ruleset)
         variants = setup.variants
-        table = Table(supply=variants["supply"], wipeout=variants["wipeout"], doomed=variants["doomed"])
+        table = Table(
+            supply=variants["supply"], wipeout=variants["wipeout"], doomed=variants["doomed"]
+        )
         randoms = tuple(setup.options["units"])
         supply_max: dict[str, tuple[int, int]] = {}
         for name in cat.base_set + randoms:
@@ -189,8 +217,12 @@ class PrismataRules(GameRules[PrismataState, PrismataAction]):
                 utype = cat.units[kind]
                 for _ in range(count):
                     units[next_id] = Unit(
-                        id=next_id, owner=seat, kind=kind, health=utype.health,
-                        lifespan=utype.lifespan, stamina=utype.stamina,
+                        id=next_id,
+                        owner=seat,
+                        kind=kind,
+                        health=utype.health,
+                        lifespan=utype.lifespan,
+                        stamina=utype.stamina,
                         status="ready" if utype.click is not None else "idle",
                     )
                     next_id += 1
@@ -217,13 +249,19 @@ class PrismataRules(GameRules[PrismataState, PrismataAction]):
     def to_move(self, state: PrismataState) -> str | None:
         return None if state.result is not None else SEATS[state.active]
 
-    def legal_actions(self, state: PrismataState, seat: str | None = None) -> Sequence[PrismataAction]:
+    def legal_actions(
+        self, state: PrismataState, seat: str | None = None
+    ) -> Sequence[PrismataAction]:
         return engine.legal_actions(state)
 
-    def check(self, state: PrismataState, action: PrismataAction, seat: str | None = None) -> Verdict:
+    def check(
+        self, state: PrismataState, action: PrismataAction, seat: str | None = None
+    ) -> Verdict:
         return engine.check_action(state, action)
 
-    def apply(self, state: PrismataState, action: PrismataAction, seat: str | None = None) -> PrismataState:
+    def apply(
+        self, state: PrismataState, action: PrismataAction, seat: str | None = None
+    ) -> PrismataState:
         return engine.apply_action(state, action)
 
     def outcome(self, state: PrismataState) -> Outcome:
@@ -253,7 +291,9 @@ class PrismataRules(GameRules[PrismataState, PrismataAction]):
 
         return describe(state)
 
-    def read_foreign(self, fmt: str, data: bytes, source: str, options: Mapping[str, Any]) -> ForeignRecord:
+    def read_foreign(
+        self, fmt: str, data: bytes, source: str, options: Mapping[str, Any]
+    ) -> ForeignRecord:
         """Games played by the independent reference engine (``prismata-reference``)."""
         if fmt != "prismata-reference":
             return super().read_foreign(fmt, data, source, options)

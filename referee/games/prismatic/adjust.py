@@ -39,7 +39,7 @@ def _resource(name: str) -> tuple[str, str] | None:
         return "palette", "prisms"
     for prefix in ("pool-", "palette-"):
         if low.startswith(prefix):
-            letter = colour_of(low[len(prefix):])
+            letter = colour_of(low[len(prefix) :])
             if letter is None or (prefix == "pool-" and letter == "P"):
                 return None
             return prefix[:-1], letter
@@ -62,8 +62,11 @@ def check_change(state: PrismaticState, change: Change) -> Verdict:
         return _check_resource(state, change)
     if isinstance(change, MoveCard):
         return _check_move(state, change)
-    return Verdict.illegal("REF-6.3", "Prismatic adjustments change resources (motes, prisms, pool colours) "
-                           "or move named cards; stats, tapping, destroying and unseen draws do not apply")
+    return Verdict.illegal(
+        "REF-6.3",
+        "Prismatic adjustments change resources (motes, prisms, pool colours) "
+        "or move named cards; stats, tapping, destroying and unseen draws do not apply",
+    )
 
 
 def _check_resource(state: PrismaticState, change: ChangeResource) -> Verdict:
@@ -71,15 +74,20 @@ def _check_resource(state: PrismaticState, change: ChangeResource) -> Verdict:
         return Verdict.illegal("REF-6.3", f"{change.seat} is not playing this game")
     parsed = _resource(change.resource)
     if parsed is None:
-        return Verdict.illegal("PX-15.5", f"{change.resource!r} is not a Prismatic resource; use prisms, a colour "
-                               "(red or R: the bag), pool-COLOUR, palette-COLOUR or palette-prisms")
+        return Verdict.illegal(
+            "PX-15.5",
+            f"{change.resource!r} is not a Prismatic resource; use prisms, a colour "
+            "(red or R: the bag), pool-COLOUR, palette-COLOUR or palette-prisms",
+        )
     where, what = parsed
     player = state.player(change.seat)
     if change.amount < 0:
         held = _holding(player, where, what)
         if held < -change.amount:
-            return Verdict.illegal("REF-6.3", f"{change.seat} has {held} {change.resource}; "
-                                   f"{-change.amount} cannot be taken")
+            return Verdict.illegal(
+                "REF-6.3",
+                f"{change.seat} has {held} {change.resource}; {-change.amount} cannot be taken",
+            )
         return LEGAL
     if where == "pool":
         return LEGAL
@@ -87,7 +95,9 @@ def _check_resource(state: PrismaticState, change: ChangeResource) -> Verdict:
         if state.supply_prisms < change.amount:
             return Verdict.illegal("PX-1.5", f"the supply holds {state.supply_prisms} prisms")
     elif state.supply.count(what) < change.amount:
-        return Verdict.illegal("PX-1.5", f"the supply holds {state.supply.count(what)} {COLOUR_NAMES[what]} motes")
+        return Verdict.illegal(
+            "PX-1.5", f"the supply holds {state.supply.count(what)} {COLOUR_NAMES[what]} motes"
+        )
     return LEGAL
 
 
@@ -101,12 +111,19 @@ def _check_move(state: PrismaticState, change: MoveCard) -> Verdict:
         return Verdict.illegal("PX-15.5", "every Prismatic card is seen: name the card moved")
     name = state.catalog.card_name(change.card)
     if name is None:
-        return Verdict.illegal("PX-15.2", f"no card is called {change.card!r} in this game's cards catalog")
+        return Verdict.illegal(
+            "PX-15.2", f"no card is called {change.card!r} in this game's cards catalog"
+        )
     place = locate(state, name)
-    if place.zone != change.source or (place.zone in ("progress", "creation") and place.seat != change.seat):
-        return Verdict.illegal("REF-6.3", f"{name} is {place.words()}, not in {change.seat}'s {change.source}"
-                               if change.source in ("progress", "creation") else
-                               f"{name} is {place.words()}, not in the {change.source}")
+    if place.zone != change.source or (
+        place.zone in ("progress", "creation") and place.seat != change.seat
+    ):
+        return Verdict.illegal(
+            "REF-6.3",
+            f"{name} is {place.words()}, not in {change.seat}'s {change.source}"
+            if change.source in ("progress", "creation")
+            else f"{name} is {place.words()}, not in the {change.source}",
+        )
     if change.target == "common" and len(state.commons) >= 3:
         return Verdict.illegal("REF-6.3", "the common area already holds three cards")
     return LEGAL
@@ -135,7 +152,9 @@ def _apply_resource(state: PrismaticState, change: ChangeResource) -> PrismaticS
         return current.plus(motes) if n > 0 else current.minus(motes)
 
     if where != "pool":
-        state = replace(state, supply=state.supply.minus(motes) if n > 0 else state.supply.plus(motes))
+        state = replace(
+            state, supply=state.supply.minus(motes) if n > 0 else state.supply.plus(motes)
+        )
     if where == "pool":
         return update(state, change.seat, lambda p: replace(p, pool=shift(p.pool)))
     if where == "palette":
@@ -158,9 +177,15 @@ def _apply_move(state: PrismaticState, change: MoveCard) -> PrismaticState:
         player = state.player(seat)
         held = player.progress_card(name) or player.creation_card(name)
         assert held is not None
-        state = update(state, seat, lambda p: replace(
-            p, progress=tuple(h for h in p.progress if h.name != name),
-            creation=tuple(h for h in p.creation if h.name != name)))
+        state = update(
+            state,
+            seat,
+            lambda p: replace(
+                p,
+                progress=tuple(h for h in p.progress if h.name != name),
+                creation=tuple(h for h in p.creation if h.name != name),
+            ),
+        )
         state = clear_card(state, seat, held)
     target = change.target
     if target == "deck":

@@ -61,7 +61,9 @@ __all__ = [
 CardType = Literal["hue", "sky", "craft"]
 CARD_TYPES: tuple[CardType, ...] = ("hue", "sky", "craft")
 ACTIONS: tuple[str, ...] = ("pull", "empty", "draw", "discard", "steal")
-EffectKind = Literal["pool", "mote", "prisms", "pull", "empty", "draw", "discard", "steal", "text", "draw2"]
+EffectKind = Literal[
+    "pool", "mote", "prisms", "pull", "empty", "draw", "discard", "steal", "text", "draw2"
+]
 
 RESERVED_FIRST_WORDS = frozenset({"board", "palette", "none", "back"})
 RESERVED_NAMES = frozenset({"progress", "common", "creation", "deck", "discard", "pool"})
@@ -209,7 +211,9 @@ def parse_effect(text: str, *, where: Literal["reward", "ability", "board"]) -> 
         return Effect("prisms", count=count)
     if head in ACTIONS and len(words) == 1:
         if where == "board" and head != "discard":
-            raise IconError(f"the board has no {head} creation; its actions are 'draw 2 keep 1' and 'discard'")
+            raise IconError(
+                f"the board has no {head} creation; its actions are 'draw 2 keep 1' and 'discard'"
+            )
         return Effect(head)  # type: ignore[arg-type]
     if low == "draw 2 keep 1":
         if where != "board":
@@ -313,8 +317,11 @@ def _canonical_cards(raw: CardsFile, source: str) -> CardsFile:
             ability = ability_text(parse_ability(row.ability)) if row.ability is not None else None
         except IconError as exc:
             raise CatalogError(f"{source}: {label}: {exc}") from None
-        rows.append(CardRow(name=name, type=kind, stars=row.stars, cost=cost, rewards=rewards,
-                            ability=ability))
+        rows.append(
+            CardRow(
+                name=name, type=kind, stars=row.stars, cost=cost, rewards=rewards, ability=ability
+            )
+        )
     return CardsFile(title=raw.title.strip(), cards=rows)
 
 
@@ -372,7 +379,10 @@ def parse_board(data: str | dict[str, Any], source: str = "board") -> BoardFile:
 def _spec(row: CardRow) -> CardSpec:
     kind: CardType = "hue" if row.type == "hue" else "sky" if row.type == "sky" else "craft"
     return CardSpec(
-        name=row.name, type=kind, stars=row.stars, recipe=_recipe(row.cost),
+        name=row.name,
+        type=kind,
+        stars=row.stars,
+        recipe=_recipe(row.cost),
         rewards=tuple(parse_effect(r, where="reward") for r in row.rewards),
         ability=parse_ability(row.ability) if row.ability is not None else None,
     )
@@ -389,8 +399,13 @@ def _build(cards_json: bytes, board_json: bytes) -> Catalog:
         for number, recipe in enumerate(creation.methods, start=1):
             ident = f"{creation.key}.{number}"
             methods[ident] = Method(ident, creation.name, effect, _recipe(recipe))
-    return Catalog(cards=specs, methods=methods, lookup={n.casefold(): n for n in specs},
-                   cards_title=cards.title, board_title=board.title)
+    return Catalog(
+        cards=specs,
+        methods=methods,
+        lookup={n.casefold(): n for n in specs},
+        cards_title=cards.title,
+        board_title=board.title,
+    )
 
 
 def build_catalog(cards: CardsFile, board: BoardFile) -> Catalog:
@@ -413,4 +428,3 @@ def example_cards() -> CardsFile:
 def example_board() -> BoardFile:
     """The shipped example board (the text's creations with invented recipes)."""
     return parse_board(_example_text("example-board.toml"), "example-board.toml")
-

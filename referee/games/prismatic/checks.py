@@ -103,10 +103,15 @@ def _cards_from_deck(state: PrismaticState, names: list[str], clause: str = "PX-
         return _bad(clause, f"{names[0]} is named twice; each card exists once")
     for name in rest:
         place = locate(state, name)
-        reshuffled = (state.table.empty_deck == "reshuffle" and place.zone == "discard"
-                      and len(in_deck) == len(state.deck))
+        reshuffled = (
+            state.table.empty_deck == "reshuffle"
+            and place.zone == "discard"
+            and len(in_deck) == len(state.deck)
+        )
         if not reshuffled:
-            return _bad(clause, f"{name} is {place.words()}; only a card still in the deck can be drawn")
+            return _bad(
+                clause, f"{name} is {place.words()}; only a card still in the deck can be drawn"
+            )
     return LEGAL
 
 
@@ -118,7 +123,9 @@ def _supply_motes(state: PrismaticState, colour: str, seat: str) -> Verdict:
 
 def _supply_prisms(state: PrismaticState, count: int, seat: str) -> Verdict:
     if state.supply_prisms < count:
-        return _bad("PX-1.5", f"the supply holds {state.supply_prisms} prisms; {seat} cannot gain {count}")
+        return _bad(
+            "PX-1.5", f"the supply holds {state.supply_prisms} prisms; {seat} cannot gain {count}"
+        )
     return LEGAL
 
 
@@ -182,15 +189,23 @@ def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> Verdict:
     expected = min(5, bag.total)
     shown = Multiset.of(action.motes)
     short = bag.missing(shown)
-    where = (f"{seat}'s bag was empty, so the {bag.total} motes committed went back into it (PX-3.4); "
-             if refilled else "")
+    where = (
+        f"{seat}'s bag was empty, so the {bag.total} motes committed went back into it (PX-3.4); "
+        if refilled
+        else ""
+    )
     if short:
-        return _bad("PX-3.5", f"{where}{seat}'s bag holds {motes_words(bag)}; it cannot give "
-                    f"{motes_words(short)}")
+        return _bad(
+            "PX-3.5",
+            f"{where}{seat}'s bag holds {motes_words(bag)}; it cannot give {motes_words(short)}",
+        )
     if shown.total != expected:
         clause = "PX-3.4" if refilled else ("PX-3.2" if bag.total >= 5 else "PX-3.3")
-        return _bad(clause, f"{where}{seat}'s bag holds {bag.total} motes, so {expected} are drawn, "
-                    f"not {shown.total}")
+        return _bad(
+            clause,
+            f"{where}{seat}'s bag holds {bag.total} motes, so {expected} are drawn, "
+            f"not {shown.total}",
+        )
     return LEGAL
 
 
@@ -205,7 +220,9 @@ def _own_place(state: PrismaticState, seat: str, target: str, clause: str, what:
     if place.zone in ("progress", "creation") and place.seat == seat:
         return LEGAL
     if place.zone == "common":
-        return _bad("PX-I.4", f"{name} is a common card: {what} go on {seat}'s palette to create it")
+        return _bad(
+            "PX-I.4", f"{name} is a common card: {what} go on {seat}'s palette to create it"
+        )
     return _bad(clause, f"{name} is {place.words()}; {seat} {what} only their palette or own cards")
 
 
@@ -214,8 +231,11 @@ def _commit(state: PrismaticState, action: Commit, seat: str) -> Verdict:
     motes = Multiset.of(action.motes)
     short = player.hand.missing(motes)
     if short:
-        return _bad("PX-4.2", f"{seat} drew {motes_words(player.hand)} still uncommitted this round; "
-                    f"{motes_words(short)} cannot be committed")
+        return _bad(
+            "PX-4.2",
+            f"{seat} drew {motes_words(player.hand)} still uncommitted this round; "
+            f"{motes_words(short)} cannot be committed",
+        )
     if action.prisms > player.prisms:
         return _bad("PX-4.2", f"{seat} has {player.prisms} prisms, not {action.prisms}")
     if not motes and not action.prisms:
@@ -231,16 +251,25 @@ def _pass(state: PrismaticState, action: Pass, seat: str) -> Verdict:
 
 def _pending_block(state: PrismaticState) -> Verdict:
     left = ", ".join(effect_text(e) for e in state.pending)
-    return _bad("PX-8.5", f"the rewards of {state.pending_card} are still to be settled ({left}): "
-                "take them or decline")
+    return _bad(
+        "PX-8.5",
+        f"the rewards of {state.pending_card} are still to be settled ({left}): "
+        "take them or decline",
+    )
 
 
 # -- creating ---------------------------------------------------------------------------------
 
 
 def _payment(
-    state: PrismaticState, seat: str, what: str, recipe: Recipe, pool: tuple[str, ...],
-    motes: Multiset, prisms: int, source: str,
+    state: PrismaticState,
+    seat: str,
+    what: str,
+    recipe: Recipe,
+    pool: tuple[str, ...],
+    motes: Multiset,
+    prisms: int,
+    source: str,
 ) -> Verdict:
     """PX-5.4 and PX-6.2: the committed motes and prisms at ``source`` and the pool colours
     named meet ``recipe``."""
@@ -248,22 +277,34 @@ def _payment(
     from_pool = Multiset.of(pool)
     lacking = player.pool.missing(from_pool)
     if lacking:
-        return _bad("PX-6.2", f"{seat}'s colour pool holds {motes_words(player.pool)}; "
-                    f"{motes_words(lacking)} is not in it")
+        return _bad(
+            "PX-6.2",
+            f"{seat}'s colour pool holds {motes_words(player.pool)}; "
+            f"{motes_words(lacking)} is not in it",
+        )
     unneeded = recipe.motes.missing(from_pool)
     if unneeded:
-        return _bad("PX-6.2", f"{what} needs {recipe.text()}; pool colours "
-                    f"{motes_words(unneeded)} are not part of it")
+        return _bad(
+            "PX-6.2",
+            f"{what} needs {recipe.text()}; pool colours "
+            f"{motes_words(unneeded)} are not part of it",
+        )
     need = recipe.motes.minus(from_pool)
     short = motes.missing(need)
     if short or prisms < recipe.prisms:
         missing = motes_words(short) if short else ""
         if prisms < recipe.prisms:
             gap = recipe.prisms - prisms
-            missing = (missing + ", " if missing else "") + f"{gap} prism" + ("s" if gap != 1 else "")
+            missing = (
+                (missing + ", " if missing else "") + f"{gap} prism" + ("s" if gap != 1 else "")
+            )
         held = motes_words(motes) + (f" and {prisms} prisms" if prisms else "")
-        return _bad("PX-5.4", f"{what} needs {recipe.text()}; {seat} has {held} on {source}"
-                    + (f" and the pool gives {motes_words(from_pool)}" if pool else "") + f": short {missing}")
+        return _bad(
+            "PX-5.4",
+            f"{what} needs {recipe.text()}; {seat} has {held} on {source}"
+            + (f" and the pool gives {motes_words(from_pool)}" if pool else "")
+            + f": short {missing}",
+        )
     return LEGAL
 
 
@@ -281,12 +322,23 @@ def _create(state: PrismaticState, action: Create, seat: str) -> Verdict:
         assert held is not None
         return _payment(state, seat, name, spec.recipe, action.pool, held.motes, held.prisms, name)
     if place.zone == "common":
-        return _payment(state, seat, name, spec.recipe, action.pool, player.palette, player.palette_prisms,
-                        f"{seat}'s palette")
+        return _payment(
+            state,
+            seat,
+            name,
+            spec.recipe,
+            action.pool,
+            player.palette,
+            player.palette_prisms,
+            f"{seat}'s palette",
+        )
     if place.zone == "creation":
         return _bad("PX-5.2", f"{name} is already created ({place.words()})")
-    return _bad("PX-5.2", f"{name} is {place.words()}; {seat} may create only their own progress cards "
-                "and the common cards")
+    return _bad(
+        "PX-5.2",
+        f"{name} is {place.words()}; {seat} may create only their own progress cards "
+        "and the common cards",
+    )
 
 
 def _board(state: PrismaticState, action: CreateBoard, seat: str) -> Verdict:
@@ -298,23 +350,38 @@ def _board(state: PrismaticState, action: CreateBoard, seat: str) -> Verdict:
         return _bad("PX-7.1", f"the board has no method {action.method}; its methods: {offered}")
     player = state.player(seat)
     if action.method in player.board_used:
-        return _bad("PX-7.2", f"{seat} already created {method.creation} by method {action.method} this round")
-    paid = _payment(state, seat, f"{method.creation} ({action.method})", method.recipe, action.pool,
-                    player.palette, player.palette_prisms, f"{seat}'s palette")
+        return _bad(
+            "PX-7.2",
+            f"{seat} already created {method.creation} by method {action.method} this round",
+        )
+    paid = _payment(
+        state,
+        seat,
+        f"{method.creation} ({action.method})",
+        method.recipe,
+        action.pool,
+        player.palette,
+        player.palette_prisms,
+        f"{seat}'s palette",
+    )
     if not paid:
         return paid
     effect = method.effect
     choice = action.choice
     if effect.kind == "draw2":
         if not isinstance(choice, BoardDraw):
-            return _bad("PX-7.3", f"{method.creation} draws two cards: add ': keep CARD, discard CARD'")
+            return _bad(
+                "PX-7.3", f"{method.creation} draws two cards: add ': keep CARD, discard CARD'"
+            )
         return _board_draw(state, choice, seat)
     if effect.kind == "discard":
         if not isinstance(choice, Discard):
             return _bad("PX-7.3", f"{method.creation} discards a card: add ': discard CARD'")
         return _discard(state, choice, seat)
     if choice is not None:
-        return _bad("PX-7.3", f"{method.creation} ({effect_text(effect)}) takes no choice after ':'")
+        return _bad(
+            "PX-7.3", f"{method.creation} ({effect_text(effect)}) takes no choice after ':'"
+        )
     return _gain(state, effect, seat)
 
 
@@ -328,8 +395,11 @@ def _board_draw(state: PrismaticState, choice: BoardDraw, seat: str) -> Verdict:
                 return name
             names.append(name)
     if len(names) != can:
-        return _bad("PX-7.3", f"the deck holds {drawable(state)} cards, so {can} are drawn; the entry names "
-                    f"{len(names)}")
+        return _bad(
+            "PX-7.3",
+            f"the deck holds {drawable(state)} cards, so {can} are drawn; the entry names "
+            f"{len(names)}",
+        )
     return _cards_from_deck(state, names)
 
 
@@ -345,8 +415,11 @@ def _use(state: PrismaticState, action: Use, seat: str) -> Verdict:
     player = state.player(seat)
     held = player.creation_card(name)
     if held is None:
-        return _bad("PX-9.1", f"{name} is {locate(state, name).words()}; only cards in {seat}'s creation "
-                    "area have abilities to use")
+        return _bad(
+            "PX-9.1",
+            f"{name} is {locate(state, name).words()}; only cards in {seat}'s creation "
+            "area have abilities to use",
+        )
     spec = state.catalog.cards[name]
     ability = spec.ability
     if ability is None:
@@ -359,15 +432,24 @@ def _use(state: PrismaticState, action: Use, seat: str) -> Verdict:
     elif ability.takes and not held.motes.count(ability.takes):
         colour = COLOUR_NAMES[ability.takes]
         if player.pool.count(ability.takes):
-            return _bad("PX-9.5", f"{name}'s ability spends a {colour} mote committed to it; the {colour} "
-                        f"in {seat}'s colour pool cannot pay for an ability")
-        return _bad("PX-9.3", f"{name}'s ability spends a {colour} mote committed to it; it holds "
-                    f"{motes_words(held.motes)}")
+            return _bad(
+                "PX-9.5",
+                f"{name}'s ability spends a {colour} mote committed to it; the {colour} "
+                f"in {seat}'s colour pool cannot pay for an ability",
+            )
+        return _bad(
+            "PX-9.3",
+            f"{name}'s ability spends a {colour} mote committed to it; it holds "
+            f"{motes_words(held.motes)}",
+        )
     effect = ability.effect
     if effect.kind in ("pull", "empty", "draw", "discard", "steal"):
         if action.detail is None or _detail_kind(action.detail) != effect.kind:
-            return _bad("PX-9.3", f"{name}'s ability gives the {effect.kind} action: write "
-                        f"'use {name}: {effect.kind} ...'")
+            return _bad(
+                "PX-9.3",
+                f"{name}'s ability gives the {effect.kind} action: write "
+                f"'use {name}: {effect.kind} ...'",
+            )
         return _detail(state, action.detail, seat)
     if action.detail is not None:
         return _bad("PX-9.2", f"{name}'s ability ({effect_text(effect)}) takes no action details")
@@ -376,7 +458,13 @@ def _use(state: PrismaticState, action: Use, seat: str) -> Verdict:
     return _gain(state, effect, seat)
 
 
-_DETAIL_KINDS: dict[type, str] = {Pull: "pull", Empty: "empty", DrawCard: "draw", Discard: "discard", Steal: "steal"}
+_DETAIL_KINDS: dict[type, str] = {
+    Pull: "pull",
+    Empty: "empty",
+    DrawCard: "draw",
+    Discard: "discard",
+    Steal: "steal",
+}
 
 
 def _detail_kind(detail: object) -> str:
@@ -429,8 +517,11 @@ def _pull(state: PrismaticState, detail: Pull, seat: str) -> Verdict:
     if not bag:
         return _bad("PX-10.1", f"{seat}'s bag is empty: the pull does nothing ('pull none')")
     if not bag.count(detail.mote):
-        return _bad("PX-10.1", f"{seat}'s bag holds {motes_words(bag)}; there is no "
-                    f"{COLOUR_NAMES[detail.mote]} mote to pull")
+        return _bad(
+            "PX-10.1",
+            f"{seat}'s bag holds {motes_words(bag)}; there is no "
+            f"{COLOUR_NAMES[detail.mote]} mote to pull",
+        )
     if detail.to:
         return _own_place(state, seat, detail.to, "PX-10.1", "commits a pulled mote to")
     return LEGAL
@@ -454,7 +545,10 @@ def _empty(state: PrismaticState, detail: Empty, seat: str) -> Verdict:
         if place.seat == seat:
             return LEGAL
         if not anyone:
-            return _bad("PX-I.7", f"{name} is {place.words()}; {seat} may empty only their own palette or cards")
+            return _bad(
+                "PX-I.7",
+                f"{name} is {place.words()}; {seat} may empty only their own palette or cards",
+            )
         if place.seat not in state.active:
             return _bad("PX-10.2", f"{place.seat} is no longer playing")
         return LEGAL
@@ -466,7 +560,9 @@ def _empty(state: PrismaticState, detail: Empty, seat: str) -> Verdict:
 def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> Verdict:
     if not detail.card:
         if drawable(state):
-            return _bad("PX-10.3", f"the deck still holds {drawable(state)} cards: name the card drawn")
+            return _bad(
+                "PX-10.3", f"the deck still holds {drawable(state)} cards: name the card drawn"
+            )
         return LEGAL
     name = _resolve_name(state, detail.card)
     if isinstance(name, Verdict):
@@ -477,17 +573,25 @@ def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> Verdict:
     if detail.to == "common":
         if len(state.commons) < 3:
             if detail.replace:
-                return _bad("PX-10.3", f"the common area has room ({len(state.commons)} cards); nothing is "
-                            "discarded to add a card")
+                return _bad(
+                    "PX-10.3",
+                    f"the common area has room ({len(state.commons)} cards); nothing is "
+                    "discarded to add a card",
+                )
             return LEGAL
         if not detail.replace:
-            return _bad("PX-I.19", "the common area holds three cards: discard one of them to add "
-                        f"{name} there, or draw it to the progress area")
+            return _bad(
+                "PX-I.19",
+                "the common area holds three cards: discard one of them to add "
+                f"{name} there, or draw it to the progress area",
+            )
         replaced = _resolve_name(state, detail.replace)
         if isinstance(replaced, Verdict):
             return replaced
         if replaced not in state.commons:
-            return _bad("PX-10.3", f"{replaced} is {locate(state, replaced).words()}, not a common card")
+            return _bad(
+                "PX-10.3", f"{replaced} is {locate(state, replaced).words()}, not a common card"
+            )
     return LEGAL
 
 
@@ -500,8 +604,11 @@ def _discard(state: PrismaticState, detail: Discard, seat: str) -> Verdict:
         return LEGAL
     if place.zone == "creation":
         return _bad("PX-8.6", f"{name} is {place.words()}; created cards cannot be removed")
-    return _bad("PX-10.4", f"{name} is {place.words()}; {seat} may discard only their own progress cards "
-                "or a common card")
+    return _bad(
+        "PX-10.4",
+        f"{name} is {place.words()}; {seat} may discard only their own progress cards "
+        "or a common card",
+    )
 
 
 def _steal(state: PrismaticState, detail: Steal, seat: str) -> Verdict:
@@ -515,12 +622,17 @@ def _steal(state: PrismaticState, detail: Steal, seat: str) -> Verdict:
         if place.seat == seat:
             return _bad("PX-10.5", f"{name} is already in {seat}'s own progress area")
         if place.seat not in state.active:
-            return _bad("PX-I.16", f"{place.seat} has left the game; their cards left play with them")
+            return _bad(
+                "PX-I.16", f"{place.seat} has left the game; their cards left play with them"
+            )
         return LEGAL
     if place.zone == "creation":
         return _bad("PX-8.6", f"{name} is {place.words()}; created cards cannot be stolen")
-    return _bad("PX-10.5", f"{name} is {place.words()}; only another player's progress card or a common "
-                "card can be stolen")
+    return _bad(
+        "PX-10.5",
+        f"{name} is {place.words()}; only another player's progress card or a common "
+        "card can be stolen",
+    )
 
 
 _DETAILS: dict[type, Callable[[PrismaticState, object, str], Verdict]] = {
@@ -565,8 +677,11 @@ def _colours(state: PrismaticState, action: Colours, seat: str) -> Verdict:
     group = unsettled[0]
     named = [s for g in action.ranking for s in g]
     if sorted(named) != sorted(group):
-        return _bad("PX-13.2", f"the colours judgement ranks the tied players {', '.join(group)}, each once; "
-                    f"the entry names {', '.join(named)}")
+        return _bad(
+            "PX-13.2",
+            f"the colours judgement ranks the tied players {', '.join(group)}, each once; "
+            f"the entry names {', '.join(named)}",
+        )
     return LEGAL
 
 
@@ -592,7 +707,9 @@ def check(state: PrismaticState, action: PrismaticAction, seat: str) -> Verdict:
     """Whether ``seat`` (already known to be one that may act) may make entry ``action``."""
     allowed = ALLOWED[type(action)]
     if state.step not in allowed:
-        return _bad("PX-15.4", f"it is {STEP_WORDS[state.step]}; this entry belongs to "
-                    + " or ".join(STEP_WORDS[s] for s in allowed))
+        return _bad(
+            "PX-15.4",
+            f"it is {STEP_WORDS[state.step]}; this entry belongs to "
+            + " or ".join(STEP_WORDS[s] for s in allowed),
+        )
     return _CHECKS[type(action)](state, action, seat)
-

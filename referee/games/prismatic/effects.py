@@ -63,15 +63,24 @@ def _name(state: PrismaticState, text: str) -> str:
     return name
 
 
-def _with_card(cards: tuple[Held, ...], name: str, change: Callable[[Held], Held]) -> tuple[Held, ...]:
+def _with_card(
+    cards: tuple[Held, ...], name: str, change: Callable[[Held], Held]
+) -> tuple[Held, ...]:
     return tuple(change(h) if h.name == name else h for h in cards)
 
 
-def add_to(state: PrismaticState, seat: str, target: str, motes: Multiset, prisms: int) -> PrismaticState:
+def add_to(
+    state: PrismaticState, seat: str, target: str, motes: Multiset, prisms: int
+) -> PrismaticState:
     """Motes and prisms placed on ``seat``'s palette or one of their cards."""
     if target == PALETTE:
-        return update(state, seat, lambda p: replace(
-            p, palette=p.palette.plus(motes), palette_prisms=p.palette_prisms + prisms))
+        return update(
+            state,
+            seat,
+            lambda p: replace(
+                p, palette=p.palette.plus(motes), palette_prisms=p.palette_prisms + prisms
+            ),
+        )
     name = _name(state, target)
 
     def put(h: Held) -> Held:
@@ -112,9 +121,13 @@ def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> PrismaticState
 
     def change(p: SeatState) -> SeatState:
         if not p.bag:  # PX-3.4: committed motes go back first; prisms stay
-            p = replace(p, bag=p.committed_motes(), palette=EMPTY,
-                        progress=tuple(replace(h, motes=EMPTY) for h in p.progress),
-                        creation=tuple(replace(h, motes=EMPTY) for h in p.creation))
+            p = replace(
+                p,
+                bag=p.committed_motes(),
+                palette=EMPTY,
+                progress=tuple(replace(h, motes=EMPTY) for h in p.progress),
+                creation=tuple(replace(h, motes=EMPTY) for h in p.creation),
+            )
         return replace(p, bag=p.bag.minus(drawn), hand=drawn, done=True)
 
     return update(state, seat, change)
@@ -122,13 +135,17 @@ def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> PrismaticState
 
 def _commit(state: PrismaticState, action: Commit, seat: str) -> PrismaticState:
     motes = Multiset.of(action.motes)
-    state = update(state, seat, lambda p: replace(p, hand=p.hand.minus(motes), prisms=p.prisms - action.prisms))
+    state = update(
+        state, seat, lambda p: replace(p, hand=p.hand.minus(motes), prisms=p.prisms - action.prisms)
+    )
     return add_to(state, seat, action.target, motes, action.prisms)
 
 
 def _pass(state: PrismaticState, action: Pass, seat: str) -> PrismaticState:
     if state.step == "commit":  # PX-4.3: uncommitted motes go back to the bag
-        return update(state, seat, lambda p: replace(p, bag=p.bag.plus(p.hand), hand=EMPTY, done=True))
+        return update(
+            state, seat, lambda p: replace(p, bag=p.bag.plus(p.hand), hand=EMPTY, done=True)
+        )
     state = update(state, seat, lambda p: replace(p, pool=EMPTY))  # PX-6.4
     return replace(state, resolver=state.resolver + 1)
 
@@ -151,12 +168,22 @@ def _create(state: PrismaticState, action: Create, seat: str) -> PrismaticState:
         state = update(state, seat, lambda p: replace(p, prisms=p.prisms + leftover_prisms))
     else:
         state = replace(state, commons=tuple(c for c in state.commons if c != name))
-        state = update(state, seat, lambda p: replace(
-            p, palette=p.palette.minus(need), palette_prisms=p.palette_prisms - spec.recipe.prisms))
+        state = update(
+            state,
+            seat,
+            lambda p: replace(
+                p,
+                palette=p.palette.minus(need),
+                palette_prisms=p.palette_prisms - spec.recipe.prisms,
+            ),
+        )
     state = spend_motes(state, seat, need)
     state = lose_prisms(state, spec.recipe.prisms)
-    state = update(state, seat, lambda p: replace(p, pool=p.pool.minus(from_pool),
-                                                  creation=p.creation + (Held(name),)))
+    state = update(
+        state,
+        seat,
+        lambda p: replace(p, pool=p.pool.minus(from_pool), creation=p.creation + (Held(name),)),
+    )
     player = state.player(seat)
     if not player.reached and len(player.creation) >= state.table.goal:
         order = state.reached + 1
@@ -169,9 +196,17 @@ def _board(state: PrismaticState, action: CreateBoard, seat: str) -> PrismaticSt
     from_pool = Multiset.of(action.pool)
     need = method.recipe.motes.minus(from_pool)
     prisms = method.recipe.prisms
-    state = update(state, seat, lambda p: replace(
-        p, palette=p.palette.minus(need), palette_prisms=p.palette_prisms - prisms,
-        pool=p.pool.minus(from_pool), board_used=p.board_used + (action.method,)))
+    state = update(
+        state,
+        seat,
+        lambda p: replace(
+            p,
+            palette=p.palette.minus(need),
+            palette_prisms=p.palette_prisms - prisms,
+            pool=p.pool.minus(from_pool),
+            board_used=p.board_used + (action.method,),
+        ),
+    )
     state = spend_motes(state, seat, need)
     state = lose_prisms(state, prisms)
     choice = action.choice
@@ -206,13 +241,26 @@ def _use(state: PrismaticState, action: Use, seat: str) -> PrismaticState:
     ability = state.catalog.cards[name].ability
     assert ability is not None
     if ability.takes == "prism":
-        state = update(state, seat, lambda p: replace(
-            p, creation=_with_card(p.creation, name, lambda h: replace(h, prisms=h.prisms - 1))))
+        state = update(
+            state,
+            seat,
+            lambda p: replace(
+                p, creation=_with_card(p.creation, name, lambda h: replace(h, prisms=h.prisms - 1))
+            ),
+        )
         state = lose_prisms(state, 1)
     elif ability.takes:
         spent = Multiset.of([ability.takes])
-        state = update(state, seat, lambda p: replace(
-            p, creation=_with_card(p.creation, name, lambda h: replace(h, motes=h.motes.minus(spent)))))
+        state = update(
+            state,
+            seat,
+            lambda p: replace(
+                p,
+                creation=_with_card(
+                    p.creation, name, lambda h: replace(h, motes=h.motes.minus(spent))
+                ),
+            ),
+        )
         state = spend_motes(state, seat, spent)
     state = update(state, seat, lambda p: replace(p, abilities_used=p.abilities_used + (name,)))
     if action.detail is not None:
@@ -224,7 +272,9 @@ def _take(state: PrismaticState, action: Take, seat: str) -> PrismaticState:
     pending = list(state.pending)
     index = next(i for i, e in enumerate(pending) if reward_matches(e, action.reward))
     effect = pending.pop(index)
-    state = replace(state, pending=tuple(pending), pending_card=state.pending_card if pending else "")
+    state = replace(
+        state, pending=tuple(pending), pending_card=state.pending_card if pending else ""
+    )
     reward = action.reward
     if isinstance(reward, Pull | Empty | DrawCard | Discard | Steal):
         return _detail(state, reward, seat)
@@ -265,7 +315,11 @@ def _empty(state: PrismaticState, detail: Empty, seat: str) -> PrismaticState:
         def bare(h: Held) -> Held:
             return replace(h, motes=EMPTY, prisms=0)
 
-        return replace(p, progress=_with_card(p.progress, name, bare), creation=_with_card(p.creation, name, bare))
+        return replace(
+            p,
+            progress=_with_card(p.progress, name, bare),
+            creation=_with_card(p.creation, name, bare),
+        )
 
     state = update(state, owner, clear)
     return clear_card(state, owner, held)
@@ -330,7 +384,9 @@ def _bid(state: PrismaticState, action: Bid | Forgo, seat: str) -> PrismaticStat
 
 
 def _colours(state: PrismaticState, action: Colours, seat: str) -> PrismaticState:
-    positions = tuple((s, rank) for rank, group in enumerate(action.ranking, start=1) for s in group)
+    positions = tuple(
+        (s, rank) for rank, group in enumerate(action.ranking, start=1) for s in group
+    )
     return replace(state, wearing=state.wearing + positions)
 
 

@@ -58,7 +58,9 @@ def _skip_gone(state: PrismaticState) -> PrismaticState:
     resolver = state.resolver
     while resolver < len(state.order) and not state.player(state.order[resolver]).active:
         resolver += 1
-    return msgspec.structs.replace(state, resolver=resolver) if resolver != state.resolver else state
+    return (
+        msgspec.structs.replace(state, resolver=resolver) if resolver != state.resolver else state
+    )
 
 
 def finish(state: PrismaticState) -> PrismaticState:
@@ -67,32 +69,61 @@ def finish(state: PrismaticState) -> PrismaticState:
     players = []
     for p in state.players:
         bag = p.bag.plus(p.incoming).plus(p.hand).plus(p.committed_motes())
-        players.append(msgspec.structs.replace(
-            p, bag=bag, incoming=EMPTY, hand=EMPTY, palette=EMPTY,
-            prisms=p.prisms + p.committed_prisms(), palette_prisms=0,
-            progress=tuple(msgspec.structs.replace(h, motes=EMPTY, prisms=0) for h in p.progress),
-            creation=tuple(msgspec.structs.replace(h, motes=EMPTY, prisms=0) for h in p.creation),
-            pool=EMPTY, done=False))
-    done = msgspec.structs.replace(state, players=tuple(players), pending=(), pending_card="",
-                                   order=(), resolver=0, auction=None)
+        players.append(
+            msgspec.structs.replace(
+                p,
+                bag=bag,
+                incoming=EMPTY,
+                hand=EMPTY,
+                palette=EMPTY,
+                prisms=p.prisms + p.committed_prisms(),
+                palette_prisms=0,
+                progress=tuple(
+                    msgspec.structs.replace(h, motes=EMPTY, prisms=0) for h in p.progress
+                ),
+                creation=tuple(
+                    msgspec.structs.replace(h, motes=EMPTY, prisms=0) for h in p.creation
+                ),
+                pool=EMPTY,
+                done=False,
+            )
+        )
+    done = msgspec.structs.replace(
+        state,
+        players=tuple(players),
+        pending=(),
+        pending_card="",
+        order=(),
+        resolver=0,
+        auction=None,
+    )
     return msgspec.structs.replace(done, step="colours" if standing(done).unsettled else "over")
 
 
 def _next_round(state: PrismaticState) -> PrismaticState:
-    return msgspec.structs.replace(state, step="draw", round=state.round + 1, players=_reset(state.players),
-                                   auction=None)
+    return msgspec.structs.replace(
+        state, step="draw", round=state.round + 1, players=_reset(state.players), auction=None
+    )
 
 
 def _end_round(state: PrismaticState) -> PrismaticState:
     """Step 4 after the refill: gained motes join the bags (PX-I.3), per-round marks clear,
     the game-end trigger is checked (PX-11.2), and the starter token moves on."""
     players = tuple(
-        msgspec.structs.replace(p, bag=p.bag.plus(p.incoming), incoming=EMPTY, board_used=(),
-                                abilities_used=(), pool=EMPTY)
+        msgspec.structs.replace(
+            p,
+            bag=p.bag.plus(p.incoming),
+            incoming=EMPTY,
+            board_used=(),
+            abilities_used=(),
+            pool=EMPTY,
+        )
         for p in state.players
     )
     state = msgspec.structs.replace(state, players=players, order=(), resolver=0)
-    if not state.final_round and any(len(p.creation) >= state.table.goal for p in players if p.active):
+    if not state.final_round and any(
+        len(p.creation) >= state.table.goal for p in players if p.active
+    ):
         state = msgspec.structs.replace(state, final_round=state.round + 1)
     if state.table.starter_token == "auction":
         return msgspec.structs.replace(state, step="auction", auction=Auction(asked=state.active))
@@ -118,11 +149,15 @@ def close_auction_round(state: PrismaticState) -> PrismaticState:
     if len(leaders) == 1:
         (winner,) = leaders
         paid = msgspec.structs.replace(state, supply_prisms=state.supply_prisms + top)
-        players = tuple(msgspec.structs.replace(p, prisms=p.prisms - top) if p.seat == winner else p
-                        for p in paid.players)
+        players = tuple(
+            msgspec.structs.replace(p, prisms=p.prisms - top) if p.seat == winner else p
+            for p in paid.players
+        )
         return _next_round(msgspec.structs.replace(paid, players=players, starter=winner))
     ordered = tuple(sorted(standing_bids.items(), key=lambda kv: SEATS.index(kv[0])))
-    return msgspec.structs.replace(state, auction=Auction(standing=ordered, asked=leaders, floor=top))
+    return msgspec.structs.replace(
+        state, auction=Auction(standing=ordered, asked=leaders, floor=top)
+    )
 
 
 def advance(state: PrismaticState) -> PrismaticState:
@@ -144,8 +179,13 @@ def advance(state: PrismaticState) -> PrismaticState:
         elif step == "commit":
             if any(p.active and not p.done for p in state.players):
                 return state
-            state = msgspec.structs.replace(state, step="resolve", players=_reset(state.players),
-                                            order=_resolve_order(state), resolver=0)
+            state = msgspec.structs.replace(
+                state,
+                step="resolve",
+                players=_reset(state.players),
+                order=_resolve_order(state),
+                resolver=0,
+            )
         elif step == "resolve":
             state = _skip_gone(state)
             if state.resolver < len(state.order):
@@ -185,13 +225,22 @@ def withdraw(state: PrismaticState, seat: str) -> PrismaticState:
     if state.starter == seat:
         state = msgspec.structs.replace(state, starter=next_active(state, seat))
     if resolving == seat:
-        state = msgspec.structs.replace(state, pending=(), pending_card="", resolver=state.resolver + 1)
+        state = msgspec.structs.replace(
+            state, pending=(), pending_card="", resolver=state.resolver + 1
+        )
     if state.auction is not None:
         a = state.auction
-        state = msgspec.structs.replace(state, auction=Auction(
-            standing=tuple((s, b) for s, b in a.standing if s != seat),
-            asked=tuple(s for s in a.asked if s != seat),
-            sealed=tuple((s, b) for s, b in a.sealed if s != seat), floor=a.floor))
+        state = msgspec.structs.replace(
+            state,
+            auction=Auction(
+                standing=tuple((s, b) for s, b in a.standing if s != seat),
+                asked=tuple(s for s in a.asked if s != seat),
+                sealed=tuple((s, b) for s, b in a.sealed if s != seat),
+                floor=a.floor,
+            ),
+        )
     if state.step == "colours":
-        state = msgspec.structs.replace(state, wearing=tuple((s, w) for s, w in state.wearing if s != seat))
+        state = msgspec.structs.replace(
+            state, wearing=tuple((s, w) for s, w in state.wearing if s != seat)
+        )
     return advance(state)

@@ -160,8 +160,12 @@ def _resolve(state: PrismaticState, seat: str) -> Iterator[PrismaticAction]:
             if drawable(state) >= 2:
                 choices = [BoardDraw(a, b) for a in cards for b in cards if a != b]
                 if len(state.deck) == 1:  # one from the deck, the other after reshuffling
-                    choices = [BoardDraw(a, b) for a in cards + list(state.discard)
-                               for b in cards + list(state.discard) if a != b]
+                    choices = [
+                        BoardDraw(a, b)
+                        for a in cards + list(state.discard)
+                        for b in cards + list(state.discard)
+                        if a != b
+                    ]
             else:
                 choices = [BoardDraw(c) for c in cards] or [BoardDraw()]
         elif method.effect.kind == "discard":

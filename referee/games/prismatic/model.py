@@ -217,8 +217,20 @@ class Colours(msgspec.Struct, frozen=True, gc=False, tag="colours"):
 
 
 PrismaticAction = (
-    Reveal | Choose | Keep | DrawMotes | Commit | Pass | Create | CreateBoard | Use | Take | Decline
-    | Bid | Forgo | Colours
+    Reveal
+    | Choose
+    | Keep
+    | DrawMotes
+    | Commit
+    | Pass
+    | Create
+    | CreateBoard
+    | Use
+    | Take
+    | Decline
+    | Bid
+    | Forgo
+    | Colours
 )
 
 # -- the position ------------------------------------------------------------------------

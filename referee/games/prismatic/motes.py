@@ -30,8 +30,15 @@ COLOURS: tuple[str, ...] = ("R", "G", "B", "C", "M", "Y", "W", "K")
 PRISMATIC = "P"
 KINDS: tuple[str, ...] = COLOURS + (PRISMATIC,)
 COLOUR_NAMES: dict[str, str] = {
-    "R": "red", "G": "green", "B": "blue", "C": "cyan", "M": "magenta",
-    "Y": "yellow", "W": "white", "K": "black", "P": "prismatic",
+    "R": "red",
+    "G": "green",
+    "B": "blue",
+    "C": "cyan",
+    "M": "magenta",
+    "Y": "yellow",
+    "W": "white",
+    "K": "black",
+    "P": "prismatic",
 }
 _BY_NAME = {name: letter for letter, name in COLOUR_NAMES.items()}
 _RANK = {kind: i for i, kind in enumerate(KINDS)}

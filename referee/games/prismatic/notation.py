@@ -65,7 +65,9 @@ __all__ = ["NOTATION_CLAUSE", "detail_text", "notation", "parse"]
 
 NOTATION_CLAUSE = "PX-15.1"
 _METHOD = re.compile(r"^([a-z0-9][a-z0-9-]*)(?:\.(\d{1,3}))?$")
-_VERBS = ("reveal, choose, keep, draw, commit, pass, create, use, take, decline, bid, forgo or colours")
+_VERBS = (
+    "reveal, choose, keep, draw, commit, pass, create, use, take, decline, bid, forgo or colours"
+)
 
 
 class _Bad(Exception):
@@ -108,7 +110,7 @@ def _detail(text: str) -> ActionDetail:
     if not words:
         raise _Bad("an action is missing")
     verb = words[0].lower()
-    rest = text.strip()[len(words[0]):].strip()
+    rest = text.strip()[len(words[0]) :].strip()
     low = [w.lower() for w in words[1:]]
     if verb == "pull":
         if low == ["none"]:
@@ -117,7 +119,9 @@ def _detail(text: str) -> ActionDetail:
             return Pull(_one_mote(words[1]))
         if len(low) >= 3 and low[1] == "to":
             target = " ".join(words[3:])
-            return Pull(_one_mote(words[1]), "palette" if target.lower() == "palette" else _name(target))
+            return Pull(
+                _one_mote(words[1]), "palette" if target.lower() == "palette" else _name(target)
+            )
         raise _Bad("write 'pull X to palette', 'pull X to CARD', 'pull X back' or 'pull none'")
     if verb == "empty":
         if low == ["palette"]:
@@ -135,7 +139,9 @@ def _detail(text: str) -> ActionDetail:
         if tail:
             tail_words = tail.split(None, 1)
             if len(tail_words) != 2 or tail_words[0].lower() != "discard":
-                raise _Bad("after the destination write ', discard CARD' (a common card to replace)")
+                raise _Bad(
+                    "after the destination write ', discard CARD' (a common card to replace)"
+                )
             replace = _name(tail_words[1])
         hw = head.split()
         if len(hw) < 3 or hw[-2].lower() != "to" or hw[-1].lower() not in ("progress", "common"):
@@ -232,7 +238,7 @@ def _parse(text: str) -> PrismaticAction:
     if not words:
         raise _Bad("empty entry")
     verb = words[0].lower()
-    rest = text.strip()[len(words[0]):].strip()
+    rest = text.strip()[len(words[0]) :].strip()
     low = [w.lower() for w in words[1:]]
     if verb == "pass" and not low:
         return Pass()
@@ -265,16 +271,16 @@ def _parse(text: str) -> PrismaticAction:
         except ValueError:
             raise _Bad("write 'commit ITEMS to palette' or 'commit ITEMS to CARD'") from None
         try:
-            motes, prisms = parse_items(" ".join(words[1:at + 1]))
+            motes, prisms = parse_items(" ".join(words[1 : at + 1]))
         except ItemsError as exc:
             raise _Bad(str(exc)) from None
         if not motes and not prisms:
             raise _Bad("commit at least one mote or prism")
-        target = " ".join(words[at + 2:])
+        target = " ".join(words[at + 2 :])
         return Commit(motes, prisms, "palette" if target.lower() == "palette" else _name(target))
     if verb == "create":
         if low and low[0] == "board":
-            return _board(rest[len(words[1]):].strip())
+            return _board(rest[len(words[1]) :].strip())
         if ":" in rest:
             raise _Bad("a play card's creation takes no ':' part (rewards are taken afterwards)")
         parts = rest.split(",")
@@ -365,7 +371,9 @@ def notation(action: PrismaticAction) -> str:
         if isinstance(choice, Discard):
             text += f": discard {choice.card}"
         elif isinstance(choice, BoardDraw):
-            text += f": keep {choice.keep or 'none'}" + (f", discard {choice.discard}" if choice.discard else "")
+            text += f": keep {choice.keep or 'none'}" + (
+                f", discard {choice.discard}" if choice.discard else ""
+            )
         return text
     if isinstance(action, Use):
         return f"use {action.card}" + (f": {detail_text(action.detail)}" if action.detail else "")

@@ -60,34 +60,75 @@ PRISMS = 50
 STARTING_BAG = Multiset.of({"R": 2, "G": 2, "B": 2, "W": 1, "K": 1})
 
 VARIANTS = (
-    VariantOption(key="spent_motes", default="supply", choices=("supply", "bag"), clause="PX-I.1",
-                  summary="Motes that pay for a creation or an ability go back to the supply (default), "
-                  "or back into the payer's bag."),
-    VariantOption(key="gained_motes", default="next_round", choices=("next_round", "at_once"), clause="PX-I.3",
-                  summary="Motes gained in step 3 join the bag when the round ends (default), so a pull the "
-                  "same round cannot find them; or go into the bag at once."),
-    VariantOption(key="ability_uses", default="once", choices=("once", "per_commitment"), clause="PX-I.5",
-                  summary="Each card ability once per round (default), or a transformation once per mote "
-                  "or prism committed to it."),
-    VariantOption(key="empty_target", default="own", choices=("own", "any"), clause="PX-I.7",
-                  summary="The empty action clears the acting player's own palette or card (default), or "
-                  "any player's."),
-    VariantOption(key="empty_deck", default="stop", choices=("stop", "reshuffle"), clause="PX-I.8",
-                  summary="With the deck spent, no more cards are drawn (default), or the discard pile is "
-                  "shuffled into a new deck."),
-    VariantOption(key="starter_token", default="pass", choices=("pass", "auction"), clause="PX-I.9",
-                  summary="The starter token passes clockwise each round (default), or goes to the highest "
-                  "sealed prism bid (the text's house rule)."),
+    VariantOption(
+        key="spent_motes",
+        default="supply",
+        choices=("supply", "bag"),
+        clause="PX-I.1",
+        summary="Motes that pay for a creation or an ability go back to the supply (default), "
+        "or back into the payer's bag.",
+    ),
+    VariantOption(
+        key="gained_motes",
+        default="next_round",
+        choices=("next_round", "at_once"),
+        clause="PX-I.3",
+        summary="Motes gained in step 3 join the bag when the round ends (default), so a pull the "
+        "same round cannot find them; or go into the bag at once.",
+    ),
+    VariantOption(
+        key="ability_uses",
+        default="once",
+        choices=("once", "per_commitment"),
+        clause="PX-I.5",
+        summary="Each card ability once per round (default), or a transformation once per mote "
+        "or prism committed to it.",
+    ),
+    VariantOption(
+        key="empty_target",
+        default="own",
+        choices=("own", "any"),
+        clause="PX-I.7",
+        summary="The empty action clears the acting player's own palette or card (default), or "
+        "any player's.",
+    ),
+    VariantOption(
+        key="empty_deck",
+        default="stop",
+        choices=("stop", "reshuffle"),
+        clause="PX-I.8",
+        summary="With the deck spent, no more cards are drawn (default), or the discard pile is "
+        "shuffled into a new deck.",
+    ),
+    VariantOption(
+        key="starter_token",
+        default="pass",
+        choices=("pass", "auction"),
+        clause="PX-I.9",
+        summary="The starter token passes clockwise each round (default), or goes to the highest "
+        "sealed prism bid (the text's house rule).",
+    ),
 )
 
 SETUP_FIELDS = (
-    SetupField(key="goal", kind="choice", choices=GOALS,
-               help="Created play cards that trigger the last round: 3 quick, 5 average (default), 7 long."),
-    SetupField(key="starter", kind="choice", choices=SEATS,
-               help="The seat given the starter token (the player wearing the most colours; default p1)."),
-    SetupField(key="cards", kind="file",
-               help="The play cards catalog (TOML or JSON; ruleset prismatic/table). Omit both files for "
-               "the invented examples (prismatic/example)."),
+    SetupField(
+        key="goal",
+        kind="choice",
+        choices=GOALS,
+        help="Created play cards that trigger the last round: 3 quick, 5 average (default), 7 long.",
+    ),
+    SetupField(
+        key="starter",
+        kind="choice",
+        choices=SEATS,
+        help="The seat given the starter token (the player wearing the most colours; default p1).",
+    ),
+    SetupField(
+        key="cards",
+        kind="file",
+        help="The play cards catalog (TOML or JSON; ruleset prismatic/table). Omit both files for "
+        "the invented examples (prismatic/example).",
+    ),
     SetupField(key="board", kind="file", help="The board's creations catalog (TOML or JSON)."),
 )
 
@@ -121,7 +162,11 @@ class PrismaticRules(GameRules[PrismaticState, PrismaticAction]):
         given = setup.options
         ruleset = setup.ruleset
         if ruleset is None:
-            ruleset = TABLE if given.get("cards") is not None or given.get("board") is not None else EXAMPLE
+            ruleset = (
+                TABLE
+                if given.get("cards") is not None or given.get("board") is not None
+                else EXAMPLE
+            )
         done = super().resolve_setup(msgspec.structs.replace(setup, ruleset=ruleset))
         options = dict(done.options)
         goal = options.get("goal", 5)
@@ -130,35 +175,53 @@ class PrismaticRules(GameRules[PrismaticState, PrismaticAction]):
         options["goal"] = int(goal)
         starter = str(options.get("starter", done.seats[0])).strip().lower()
         if starter not in done.seats:
-            raise SetupError(f"the starter token goes to a seat at the table ({', '.join(done.seats)}), "
-                             f"not {starter!r}")
+            raise SetupError(
+                f"the starter token goes to a seat at the table ({', '.join(done.seats)}), "
+                f"not {starter!r}"
+            )
         options["starter"] = starter
         if done.ruleset == EXAMPLE:
-            for key, shipped in (("cards", _builtins(example_cards())), ("board", _builtins(example_board()))):
+            for key, shipped in (
+                ("cards", _builtins(example_cards())),
+                ("board", _builtins(example_board())),
+            ):
                 value = options.get(key)
                 if value is not None and self._canonical(key, value) != shipped:
-                    raise SetupError(f"ruleset {EXAMPLE} plays the shipped example {key}; give your own "
-                                     f"files with ruleset {TABLE}")
+                    raise SetupError(
+                        f"ruleset {EXAMPLE} plays the shipped example {key}; give your own "
+                        f"files with ruleset {TABLE}"
+                    )
                 options[key] = shipped
         else:
             for key in ("cards", "board"):
                 if options.get(key) is None:
-                    raise SetupError(f"ruleset {TABLE} needs both catalog files: --cards FILE --board FILE")
+                    raise SetupError(
+                        f"ruleset {TABLE} needs both catalog files: --cards FILE --board FILE"
+                    )
                 options[key] = self._canonical(key, options[key])
         needed = 3 + 2 * len(done.players)
         count = len(options["cards"]["cards"])
         if count < needed:
-            raise SetupError(f"{len(done.players)} players need at least {needed} play cards (3 common, 2 "
-                             f"dealt each); the cards catalog has {count}")
-        return Setup(players=done.players, ruleset=done.ruleset, variants=done.variants, options=options,
-                     decks=done.decks)
+            raise SetupError(
+                f"{len(done.players)} players need at least {needed} play cards (3 common, 2 "
+                f"dealt each); the cards catalog has {count}"
+            )
+        return Setup(
+            players=done.players,
+            ruleset=done.ruleset,
+            variants=done.variants,
+            options=options,
+            decks=done.decks,
+        )
 
     @staticmethod
     def _canonical(kind: str, value: Any) -> dict[str, Any]:
         if not isinstance(value, str | dict):
             raise SetupError(f"--{kind} takes a catalog file's text, not {type(value).__name__}")
         try:
-            parsed: CardsFile | BoardFile = parse_cards(value, kind) if kind == "cards" else parse_board(value, kind)
+            parsed: CardsFile | BoardFile = (
+                parse_cards(value, kind) if kind == "cards" else parse_board(value, kind)
+            )
         except CatalogError as exc:
             raise SetupError(str(exc)) from None
         return _builtins(parsed)
@@ -168,16 +231,26 @@ class PrismaticRules(GameRules[PrismaticState, PrismaticAction]):
         opens with the starter's reveals of the three common cards (PX-2.2)."""
         setup = self.resolve_setup(setup)
         options = setup.options
-        catalog = build_catalog(msgspec.convert(options["cards"], CardsFile),
-                                msgspec.convert(options["board"], BoardFile))
+        catalog = build_catalog(
+            msgspec.convert(options["cards"], CardsFile),
+            msgspec.convert(options["board"], BoardFile),
+        )
         variants = setup.variants
         table = Table(goal=options["goal"], **{v.key: variants[v.key] for v in VARIANTS})
         players = tuple(SeatState(seat=seat, bag=STARTING_BAG) for seat in setup.seats)
-        supply = Multiset.of({c: MOTES_PER_COLOUR - STARTING_BAG.count(c) * len(players) for c in COLOURS}
-                             | {PRISMATIC: PRISMATIC_MOTES})
+        supply = Multiset.of(
+            {c: MOTES_PER_COLOUR - STARTING_BAG.count(c) * len(players) for c in COLOURS}
+            | {PRISMATIC: PRISMATIC_MOTES}
+        )
         state = PrismaticState(
-            table=table, catalog=catalog, players=players, step="deal", starter=options["starter"],
-            deck=tuple(sorted(catalog.cards)), supply=supply, supply_prisms=PRISMS - len(players),
+            table=table,
+            catalog=catalog,
+            players=players,
+            step="deal",
+            starter=options["starter"],
+            deck=tuple(sorted(catalog.cards)),
+            supply=supply,
+            supply_prisms=PRISMS - len(players),
         )
         return flow.advance(state)
 
@@ -185,22 +258,30 @@ class PrismaticRules(GameRules[PrismaticState, PrismaticAction]):
     def to_act(self, state: PrismaticState) -> frozenset[str]:
         return flow.to_act(state)
 
-    def legal_actions(self, state: PrismaticState, seat: str | None = None) -> Sequence[PrismaticAction]:
+    def legal_actions(
+        self, state: PrismaticState, seat: str | None = None
+    ) -> Sequence[PrismaticAction]:
         return legal.legal_actions(state, seat)
 
-    def check(self, state: PrismaticState, action: PrismaticAction, seat: str | None = None) -> Verdict:
+    def check(
+        self, state: PrismaticState, action: PrismaticAction, seat: str | None = None
+    ) -> Verdict:
         may = flow.to_act(state)
         if seat is None:
             if len(may) != 1:
-                return Verdict.illegal("REF-1.2", f"{seats_text(may, SEATS) or 'no seat'} may act now; "
-                                       "name the seat")
+                return Verdict.illegal(
+                    "REF-1.2", f"{seats_text(may, SEATS) or 'no seat'} may act now; name the seat"
+                )
             (seat,) = may
         elif seat not in may:
-            return Verdict.illegal("REF-1.2", f"only {seats_text(may, SEATS) or 'no seat'} may act now, "
-                                   f"not {seat}")
+            return Verdict.illegal(
+                "REF-1.2", f"only {seats_text(may, SEATS) or 'no seat'} may act now, not {seat}"
+            )
         return checks.check(state, action, seat)
 
-    def apply(self, state: PrismaticState, action: PrismaticAction, seat: str | None = None) -> PrismaticState:
+    def apply(
+        self, state: PrismaticState, action: PrismaticAction, seat: str | None = None
+    ) -> PrismaticState:
         if seat is None:
             (seat,) = flow.to_act(state)
         return effects.apply(state, action, seat)
@@ -276,12 +357,17 @@ class PrismaticRules(GameRules[PrismaticState, PrismaticAction]):
             rows: list[dict[str, Any]] = []
             for creation in setup.options["board"]["creations"]:
                 for number, recipe in enumerate(creation["methods"], start=1):
-                    rows.append({"method": f"{creation['key']}.{number}", "name": creation["name"],
-                                 "effect": creation["effect"], "needs": recipe})
+                    rows.append(
+                        {
+                            "method": f"{creation['key']}.{number}",
+                            "name": creation["name"],
+                            "effect": creation["effect"],
+                            "needs": recipe,
+                        }
+                    )
             return rows
         return []
 
     def decode_action(self, data: bytes) -> PrismaticAction:
         action: PrismaticAction = msgspec.json.decode(data, type=PrismaticAction)
         return action
-

@@ -75,10 +75,17 @@ def facts(state: PrismaticState, player: SeatState) -> Facts:
         types[spec.type] += 1
         stars += spec.stars
     return Facts(
-        seat=player.seat, motes=motes.total, prismatic=motes.count(PRISMATIC),
-        prisms=player.prisms + player.committed_prisms(), created=len(player.creation),
-        hue=types["hue"], sky=types["sky"], craft=types["craft"], in_progress=len(player.progress),
-        card_stars=stars, reached=player.reached,
+        seat=player.seat,
+        motes=motes.total,
+        prismatic=motes.count(PRISMATIC),
+        prisms=player.prisms + player.committed_prisms(),
+        created=len(player.creation),
+        hue=types["hue"],
+        sky=types["sky"],
+        craft=types["craft"],
+        in_progress=len(player.progress),
+        card_stars=stars,
+        reached=player.reached,
     )
 
 
@@ -176,8 +183,10 @@ def standing(state: PrismaticState) -> Standing:
                 split(seats, level + 1)
                 return
             ordered = sorted(seats, key=lambda s: values[s])
-            notes.append(f"{_names(seats)} tie on {by_seat[seats[0]].total} stars; {name}: "
-                         + ", ".join(f"{s} {_shown(name, by_seat[s].facts)}" for s in ordered))
+            notes.append(
+                f"{_names(seats)} tie on {by_seat[seats[0]].total} stars; {name}: "
+                + ", ".join(f"{s} {_shown(name, by_seat[s].facts)}" for s in ordered)
+            )
             for value in sorted(set(values.values())):
                 split([s for s in ordered if values[s] == value], level + 1)
             return
@@ -190,9 +199,11 @@ def standing(state: PrismaticState) -> Standing:
         if len(positions) == 1:
             notes.append(f"{_names(seats)} are level on every tie-break and share a place")
         else:
-            notes.append(f"{_names(seats)} tie through every other tie-break; the colours worn, "
-                         "as judged at the table: " + " > ".join(
-                             "=".join(s for s in ordered if wearing[s] == pos) for pos in positions))
+            notes.append(
+                f"{_names(seats)} tie through every other tie-break; the colours worn, "
+                "as judged at the table: "
+                + " > ".join("=".join(s for s in ordered if wearing[s] == pos) for pos in positions)
+            )
         for pos in positions:
             groups.append(tuple(s for s in ordered if wearing[s] == pos))
 

@@ -68,7 +68,9 @@ def locate(state: PrismaticState, name: str) -> Place:
     return Place("nowhere")
 
 
-def update(state: PrismaticState, seat: str, change: Callable[[SeatState], SeatState]) -> PrismaticState:
+def update(
+    state: PrismaticState, seat: str, change: Callable[[SeatState], SeatState]
+) -> PrismaticState:
     """``state`` with ``seat``'s belongings replaced by ``change(old)``."""
     players = list(state.players)
     i = state.index(seat)
@@ -103,7 +105,9 @@ def gain_motes(state: PrismaticState, seat: str, motes: Multiset) -> PrismaticSt
     state = msgspec.structs.replace(state, supply=state.supply.minus(motes))
     if state.table.gained_motes == "at_once":
         return return_motes(state, seat, motes)
-    return update(state, seat, lambda p: msgspec.structs.replace(p, incoming=p.incoming.plus(motes)))
+    return update(
+        state, seat, lambda p: msgspec.structs.replace(p, incoming=p.incoming.plus(motes))
+    )
 
 
 def spend_motes(state: PrismaticState, seat: str, motes: Multiset) -> PrismaticState:

@@ -89,11 +89,18 @@ def observe(state: PrismaticState, viewer: Viewer, result: str) -> dict[str, Any
         "commons": list(state.commons),
         "deck": len(state.deck),
         "discard": list(state.discard),
-        "supply": {"motes": {k: state.supply.count(k) for k in KINDS}, "prisms": state.supply_prisms},
+        "supply": {
+            "motes": {k: state.supply.count(k) for k in KINDS},
+            "prisms": state.supply_prisms,
+        },
         "players": {p.seat: _player(state, p) for p in state.players},
         "resolving": state.resolving,
-        "pending_rewards": {"card": state.pending_card, "rewards": [effect_text(e) for e in state.pending]}
-        if state.pending else None,
+        "pending_rewards": {
+            "card": state.pending_card,
+            "rewards": [effect_text(e) for e in state.pending],
+        }
+        if state.pending
+        else None,
         "result": result,
     }
     if viewer == REFEREE:
@@ -114,7 +121,9 @@ def observe(state: PrismaticState, viewer: Viewer, result: str) -> dict[str, Any
 
 def _card_line(state: PrismaticState, name: str) -> str:
     spec = state.catalog.cards[name]
-    parts = [f"{name} [{spec.type}, {spec.stars} star{'s' if spec.stars != 1 else ''}, needs {spec.recipe.text()}"]
+    parts = [
+        f"{name} [{spec.type}, {spec.stars} star{'s' if spec.stars != 1 else ''}, needs {spec.recipe.text()}"
+    ]
     if spec.rewards:
         parts.append("rewards " + ", ".join(effect_text(e) for e in spec.rewards))
     if spec.ability is not None:
@@ -141,25 +150,34 @@ def render(state: PrismaticState, viewer: Viewer, result: str) -> str:
         lines.append(f"Result: {result}")
     lines.append("Common cards:")
     lines.extend(f"  {_card_line(state, c)}" for c in state.commons)
-    lines.append(f"Deck: {len(state.deck)} cards; discard pile: {', '.join(state.discard) or 'empty'}")
+    lines.append(
+        f"Deck: {len(state.deck)} cards; discard pile: {', '.join(state.discard) or 'empty'}"
+    )
     supply = " ".join(f"{k}{state.supply.count(k)}" for k in KINDS)
     lines.append(f"Supply: {supply}; prisms {state.supply_prisms}")
     if state.pending:
-        lines.append(f"Rewards of {state.pending_card} to settle: "
-                     + ", ".join(effect_text(e) for e in state.pending))
+        lines.append(
+            f"Rewards of {state.pending_card} to settle: "
+            + ", ".join(effect_text(e) for e in state.pending)
+        )
     if state.auction is not None:
         a = state.auction
         if a.standing:
-            lines.append("Auction, tied bids standing: " + ", ".join(f"{s} {n}" for s, n in a.standing)
-                         + f" (raise above {a.floor} or forgo)")
+            lines.append(
+                "Auction, tied bids standing: "
+                + ", ".join(f"{s} {n}" for s, n in a.standing)
+                + f" (raise above {a.floor} or forgo)"
+            )
         entered = [s for s, _ in a.sealed]
         lines.append("Auction, bids sealed by: " + (", ".join(entered) or "nobody yet"))
         lines.extend(f"  {sealed_bid_text(s, n)}" for s, n in a.sealed if _sees_bid(viewer, s))
     for p in state.players:
         lines.append("")
         status = "" if p.active else " (withdrawn)"
-        lines.append(f"{p.seat}{status}: bag {motes_text(p.bag)} ({p.bag.total}); prisms {p.prisms}; "
-                     f"created {len(p.creation)}" + (f" (reached the goal {p.reached})" if p.reached else ""))
+        lines.append(
+            f"{p.seat}{status}: bag {motes_text(p.bag)} ({p.bag.total}); prisms {p.prisms}; "
+            f"created {len(p.creation)}" + (f" (reached the goal {p.reached})" if p.reached else "")
+        )
         if p.hand:
             lines.append(f"  drawn: {motes_text(p.hand)}")
         if p.incoming:
@@ -177,10 +195,21 @@ def render(state: PrismaticState, viewer: Viewer, result: str) -> str:
 
 
 def _line_data(line: Line) -> dict[str, Any]:
-    return {"lines": dict(line.items()), "total": line.total, "counts": {
-        "motes": line.facts.motes, "prismatic": line.facts.prismatic, "prisms": line.facts.prisms,
-        "created": line.facts.created, "hue": line.facts.hue, "sky": line.facts.sky, "craft": line.facts.craft,
-        "in_progress": line.facts.in_progress, "reached_goal": line.facts.reached or None}}
+    return {
+        "lines": dict(line.items()),
+        "total": line.total,
+        "counts": {
+            "motes": line.facts.motes,
+            "prismatic": line.facts.prismatic,
+            "prisms": line.facts.prisms,
+            "created": line.facts.created,
+            "hue": line.facts.hue,
+            "sky": line.facts.sky,
+            "craft": line.facts.craft,
+            "in_progress": line.facts.in_progress,
+            "reached_goal": line.facts.reached or None,
+        },
+    }
 
 
 def score_report(state: PrismaticState, result: str) -> Report:
@@ -193,7 +222,9 @@ def score_report(state: PrismaticState, result: str) -> Report:
     rows = [f"{'':<{width}}  " + "  ".join(f"{s:>4}" for s in seats)]
     if board.lines:
         for i, (name, _) in enumerate(board.lines[0].items()):
-            rows.append(f"{name:<{width}}  " + "  ".join(f"{line.items()[i][1]:>4}" for line in board.lines))
+            rows.append(
+                f"{name:<{width}}  " + "  ".join(f"{line.items()[i][1]:>4}" for line in board.lines)
+            )
         rows.append(f"{'total':<{width}}  " + "  ".join(f"{line.total:>4}" for line in board.lines))
     place = 1
     ranking: list[dict[str, Any]] = []
@@ -204,8 +235,10 @@ def score_report(state: PrismaticState, result: str) -> Report:
     rows.append("ranking: " + " > ".join("=".join(g) for g in board.groups))
     rows.extend(f"tie-break: {note}" for note in board.notes)
     if board.unsettled:
-        rows.append("waiting for the colours judgement between: "
-                    + "; ".join(", ".join(g) for g in board.unsettled))
+        rows.append(
+            "waiting for the colours judgement between: "
+            + "; ".join(", ".join(g) for g in board.unsettled)
+        )
     data = {
         "provisional": provisional,
         "players": {line.seat: _line_data(line) for line in board.lines},

@@ -493,7 +493,9 @@ class PrizmikRules(GameRules[PrizmikState, PrizmikAction]):
             return None
         return state.turn
 
-    def legal_actions(self, state: PrizmikState, seat: str | None = None) -> Sequence[PrizmikAction]:
+    def legal_actions(
+        self, state: PrizmikState, seat: str | None = None
+    ) -> Sequence[PrizmikAction]:
         """All legal actions, by origin square a1..h8, then deploys, moves, captures."""
         if state.result is not None:
             return []
@@ -541,7 +543,9 @@ class PrizmikRules(GameRules[PrizmikState, PrizmikAction]):
                         return LEGAL
         return Verdict((self._explain(state, action),))
 
-    def apply(self, state: PrizmikState, action: PrizmikAction, seat: str | None = None) -> PrizmikState:
+    def apply(
+        self, state: PrizmikState, action: PrizmikAction, seat: str | None = None
+    ) -> PrizmikState:
         """The state after ``action`` (assumed legal); ``state`` is not touched."""
         board = state.board
         o = action.origin
@@ -896,23 +900,27 @@ class PrizmikRules(GameRules[PrizmikState, PrizmikAction]):
         ranks = []
         for rank in range(7, -1, -1):
             row, empty = "", 0
-            for ch in state.board[rank * 8: rank * 8 + 8]:
+            for ch in state.board[rank * 8 : rank * 8 + 8]:
                 if ch == EMPTY:
                     empty += 1
                     continue
                 row += (str(empty) if empty else "") + ch
                 empty = 0
             ranks.append(row + (str(empty) if empty else ""))
-        return (f"{'/'.join(ranks)} {state.turn[0]} {state.reserves[0]}/{state.reserves[1]} "
-                f"{state.ply} {state.quiet}")
+        return (
+            f"{'/'.join(ranks)} {state.turn[0]} {state.reserves[0]}/{state.reserves[1]} "
+            f"{state.ply} {state.quiet}"
+        )
 
     def read_position(self, text: str, setup: Setup) -> PrizmikState:
         """A position string (``position_text``) as a position, checked like any set-up
         position (PZ-9.5)."""
         parts = text.split()
         if len(parts) != 5:
-            raise SetupError("a PRIZMIK position is BOARD SIDE RESERVES PLY QUIET, e.g. "
-                             "'2f1f1f2/8/8/8/8/8/8/2F1F1F2 r 3/3 0 0'")
+            raise SetupError(
+                "a PRIZMIK position is BOARD SIDE RESERVES PLY QUIET, e.g. "
+                "'2f1f1f2/8/8/8/8/8/8/2F1F1F2 r 3/3 0 0'"
+            )
         board, side, reserves, ply, quiet = parts
         rows = board.split("/")
         if len(rows) != 8:
@@ -928,11 +936,21 @@ class PrizmikRules(GameRules[PrizmikState, PrizmikAction]):
         if side not in ("r", "b"):
             raise SetupError(f"the side to move is r or b, not {side!r}")
         counts = reserves.split("/")
-        if len(counts) != 2 or not all(c.isdigit() for c in counts) or not ply.isdigit() or not quiet.isdigit():
+        if (
+            len(counts) != 2
+            or not all(c.isdigit() for c in counts)
+            or not ply.isdigit()
+            or not quiet.isdigit()
+        ):
             raise SetupError("reserves are RED/BLUE counts; ply and quiet are whole numbers")
-        state = self.position("\n".join(diagram), turn="red" if side == "r" else "blue",
-                              reserves=(int(counts[0]), int(counts[1])), variants=setup.variants,
-                              ply=int(ply), quiet=int(quiet))
+        state = self.position(
+            "\n".join(diagram),
+            turn="red" if side == "r" else "blue",
+            reserves=(int(counts[0]), int(counts[1])),
+            variants=setup.variants,
+            ply=int(ply),
+            quiet=int(quiet),
+        )
         return msgspec.structs.replace(state, ruleset=setup.ruleset or self.rulesets[0])
 
     # -- presentation ----------------------------------------------------
@@ -957,7 +975,9 @@ class PrizmikRules(GameRules[PrizmikState, PrizmikAction]):
             decided = f"{result.winner} wins" if result.status == "win" else "draw"
             lines.append(f"Ply {state.ply}. Result: {decided} by {result.clause}: {result.reason}")
         else:
-            lines.append(f"Ply {state.ply}.")  # whose turn: the faces say it, with the player's name
+            lines.append(
+                f"Ply {state.ply}."
+            )  # whose turn: the faces say it, with the player's name
         changed = {
             k: v for k, v in state.variants.as_dict().items() if v != DEFAULT_VARIANTS.as_dict()[k]
         }

@@ -62,7 +62,9 @@ class NimRules(GameRules[Heap, Take]):
 
     def outcome(self, state: Heap) -> Outcome:
         if state.left == 0:
-            return Outcome(status="win", winner=state.last, clause="NIM-2.1", reason="took the last counter")
+            return Outcome(
+                status="win", winner=state.last, clause="NIM-2.1", reason="took the last counter"
+            )
         return ONGOING
 
     def parse(self, text: str) -> Take:

@@ -17,22 +17,22 @@ CASES = [
         decks={"p1": parse_decklist("2 Ace\n2 Joker"), "p3": parse_decklist("2 Jack")},
         sealed={"p2": (parse_decklist("2 King\n1 Jack"), SEALED_SALT)},
         steps=(
-            Reject("draw 3", "TR-2.1", seat="p1"),          # an impossible draw: p1 draws 2 of 4
+            Reject("draw 3", "TR-2.1", seat="p1"),  # an impossible draw: p1 draws 2 of 4
             Act("draw 2", seat="p2"),
             Act("draw 2", seat="p1"),
-            Reject("play Ace", "TR-2.2", seat="p3"),        # p3 has not drawn: cards come after the draw
+            Reject("play Ace", "TR-2.2", seat="p3"),  # p3 has not drawn: cards come after the draw
             Act("draw 2", seat="p3"),
-            Reject("play King", "REF-5.4"),                 # p1's list has no King
-            Act("play Joker"),                              # needs a ruling...
-            Adjust("resource p1 score +2", "Joker"),        # ...carried out as an adjustment
-            Act("play King"),                               # p2's list is sealed: not checked yet
+            Reject("play King", "REF-5.4"),  # p1's list has no King
+            Act("play Joker"),  # needs a ruling...
+            Adjust("resource p1 score +2", "Joker"),  # ...carried out as an adjustment
+            Act("play King"),  # p2's list is sealed: not checked yet
             Act("play Jack"),
             Act("draw 2", seat="p1"),
             Act("draw 1", seat="p2"),
             Act("draw 0", seat="p3"),
-            OpenDeck("p2"),                                 # a deck check mid-game
+            OpenDeck("p2"),  # a deck check mid-game
             Act("play Ace"),
-            Reject("play Ace", "REF-5.4"),                  # p2's opened list has no Ace
+            Reject("play Ace", "REF-5.4"),  # p2's opened list has no Ace
             Act("play King"),
             Act("play Jack"),
             Act("draw 0", seat="p1"),
@@ -45,7 +45,7 @@ CASES = [
             Act("draw 0", seat="p3"),
             Act("draw 0", seat="p1"),
             Act("draw 0", seat="p2"),
-            Act("play Ace"),                                # the last card: p1 9, p2 5, p3 2
+            Act("play Ace"),  # the last card: p1 9, p2 5, p3 2
         ),
     ),
     ContractCase(
@@ -58,8 +58,8 @@ CASES = [
             Act("draw 2", seat="p1"),
             Act("draw 2", seat="p2"),
             Act("play King"),
-            Act("play Ace"),                                # Ace is not in p2's sealed list...
-            OpenDeck("p2", clause="REF-5.3"),               # ...which the opening shows
+            Act("play Ace"),  # Ace is not in p2's sealed list...
+            OpenDeck("p2", clause="REF-5.3"),  # ...which the opening shows
         ),
     ),
 ]

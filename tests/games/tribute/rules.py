@@ -98,8 +98,14 @@ class TributeRules(GameRules[TributeState, Action]):
         for player in setup.players:
             deck = setup.decks.get(player.seat)
             knowledge = DeckKnowledge.registered(player.seat, deck) if deck is not None else None
-            seats.append(SeatState(player.seat, deck.size if deck is not None else 0,
-                                   HiddenZone(player.seat), knowledge))
+            seats.append(
+                SeatState(
+                    player.seat,
+                    deck.size if deck is not None else 0,
+                    HiddenZone(player.seat),
+                    knowledge,
+                )
+            )
         return TributeState(tuple(seats))
 
     def check_deck(self, setup: Setup, seat: str, decklist: Decklist) -> Verdict:
@@ -110,15 +116,20 @@ class TributeRules(GameRules[TributeState, Action]):
             return Verdict.illegal("TR-1.1", f"a deck holds 2 to 12 cards, not {decklist.size}")
         over = [name for name, count in decklist.cards.items if count > 2]
         if over:
-            return Verdict.illegal("TR-1.1", f"at most 2 copies of a card; {', '.join(over)} has more")
+            return Verdict.illegal(
+                "TR-1.1", f"at most 2 copies of a card; {', '.join(over)} has more"
+            )
         return LEGAL
 
     def deck_knowledge(self, state: TributeState, seat: str) -> DeckKnowledge | None:
         return state.of(seat).knowledge
 
-    def with_deck_knowledge(self, state: TributeState, seat: str, knowledge: DeckKnowledge) -> TributeState:
-        return msgspec.structs.replace(state, seats=state.put(msgspec.structs.replace(state.of(seat),
-                                                                                      knowledge=knowledge)))
+    def with_deck_knowledge(
+        self, state: TributeState, seat: str, knowledge: DeckKnowledge
+    ) -> TributeState:
+        return msgspec.structs.replace(
+            state, seats=state.put(msgspec.structs.replace(state.of(seat), knowledge=knowledge))
+        )
 
     # -- play ----------------------------------------------------------------
     def to_act(self, state: TributeState) -> frozenset[str]:
@@ -154,13 +165,17 @@ class TributeRules(GameRules[TributeState, Action]):
             due = min(2, me.deck)
             if action.count != due:
                 return Verdict.illegal(
-                    "TR-2.1", f"{who}'s deck holds {me.deck} cards, so {who} draws {due}, not {action.count}")
+                    "TR-2.1",
+                    f"{who}'s deck holds {me.deck} cards, so {who} draws {due}, not {action.count}",
+                )
             return LEGAL
         if state.phase != "play":
             return Verdict.illegal("TR-2.2", "cards are played after every seat has drawn")
         if isinstance(action, Pass):
             if me.hand.count:
-                return Verdict.illegal("TR-2.2", f"{who} holds {me.hand.count} cards and must play one")
+                return Verdict.illegal(
+                    "TR-2.2", f"{who} holds {me.hand.count} cards and must play one"
+                )
             return LEGAL
         if action.card not in POINTS:
             return Verdict.illegal("TR-2.2", f"{action.card} is not a Tribute card")
@@ -178,7 +193,9 @@ class TributeRules(GameRules[TributeState, Action]):
         who = seat if seat is not None else next(iter(self.to_act(state)))
         me = state.of(who)
         if isinstance(action, Draw):
-            me = msgspec.structs.replace(me, deck=me.deck - action.count, hand=me.hand.put_unseen(action.count))
+            me = msgspec.structs.replace(
+                me, deck=me.deck - action.count, hand=me.hand.put_unseen(action.count)
+            )
             drawn = (*state.drawn, who)
             state = msgspec.structs.replace(state, seats=state.put(me), drawn=drawn)
             if all(s.seat in drawn for s in _playing(state)):
@@ -186,8 +203,13 @@ class TributeRules(GameRules[TributeState, Action]):
             return state
         if isinstance(action, Play):
             knowledge = me.knowledge.with_seen(action.card) if me.knowledge is not None else None
-            me = msgspec.structs.replace(me, hand=me.hand.take_known(action.card), knowledge=knowledge,
-                                         played=(*me.played, action.card), score=me.score + POINTS[action.card])
+            me = msgspec.structs.replace(
+                me,
+                hand=me.hand.take_known(action.card),
+                knowledge=knowledge,
+                played=(*me.played, action.card),
+                score=me.score + POINTS[action.card],
+            )
             state = msgspec.structs.replace(state, seats=state.put(me))
         return self._after_turn(state)
 
@@ -201,17 +223,24 @@ class TributeRules(GameRules[TributeState, Action]):
     def _after_turn(self, state: TributeState) -> TributeState:
         following = self._next(state, state.turn)
         if following <= state.turn:  # every seat has played: a new round
-            return msgspec.structs.replace(state, phase="draw", drawn=(), turn=0, round=state.round + 1)
+            return msgspec.structs.replace(
+                state, phase="draw", drawn=(), turn=0, round=state.round + 1
+            )
         return msgspec.structs.replace(state, turn=following)
 
     def outcome(self, state: TributeState) -> Outcome:
         if not _over(state):
             return ONGOING
         playing = sorted(_playing(state), key=lambda s: -s.score)
-        placings = [Placing(s.seat, 1 + sum(1 for o in playing if o.score > s.score), float(s.score))
-                    for s in playing]
+        placings = [
+            Placing(s.seat, 1 + sum(1 for o in playing if o.score > s.score), float(s.score))
+            for s in playing
+        ]
         gone = [s for s in state.seats if s.out]
-        placings += [Placing(s.seat, len(playing) + 1 + i, float(s.score)) for i, s in enumerate(reversed(gone))]
+        placings += [
+            Placing(s.seat, len(playing) + 1 + i, float(s.score))
+            for i, s in enumerate(reversed(gone))
+        ]
         return Outcome.ranked(placings, "TR-3.1", "no cards are left to play")
 
     def withdraw(self, state: TributeState, seat: str) -> TributeState | None:
@@ -226,7 +255,9 @@ class TributeRules(GameRules[TributeState, Action]):
     # -- adjustments -----------------------------------------------------------
     def check_change(self, state: TributeState, change: Change) -> Verdict:
         if not isinstance(change, ChangeResource) or change.resource != "score":
-            return Verdict.illegal("REF-6.3", "Tribute adjusts only scores: resource SEAT score +N|-N")
+            return Verdict.illegal(
+                "REF-6.3", "Tribute adjusts only scores: resource SEAT score +N|-N"
+            )
         if change.seat not in [s.seat for s in state.seats]:
             return Verdict.illegal("REF-6.3", f"{change.seat} is not playing")
         if state.of(change.seat).score + change.amount < 0:
@@ -236,13 +267,19 @@ class TributeRules(GameRules[TributeState, Action]):
     def apply_change(self, state: TributeState, change: Change) -> TributeState:
         assert isinstance(change, ChangeResource)
         me = state.of(change.seat)
-        return msgspec.structs.replace(state, seats=state.put(msgspec.structs.replace(
-            me, score=me.score + change.amount)))
+        return msgspec.structs.replace(
+            state, seats=state.put(msgspec.structs.replace(me, score=me.score + change.amount))
+        )
 
     # -- notation --------------------------------------------------------------
     def parse(self, text: str) -> Action:
         words = text.split()
-        if len(words) == 2 and words[0].lower() == "draw" and words[1].isdigit() and len(words[1]) < 3:
+        if (
+            len(words) == 2
+            and words[0].lower() == "draw"
+            and words[1].isdigit()
+            and len(words[1]) < 3
+        ):
             return Draw(int(words[1]))
         if len(words) == 2 and words[0].lower() == "play":
             return Play(words[1].capitalize())
@@ -261,19 +298,33 @@ class TributeRules(GameRules[TributeState, Action]):
     def observe(self, state: TributeState, viewer: Viewer = REFEREE) -> dict[str, Any]:
         seats = {}
         for s in state.seats:
-            entry: dict[str, Any] = {"deck": s.deck, "hand": s.hand.count, "played": list(s.played),
-                                     "score": s.score, "out": s.out}
+            entry: dict[str, Any] = {
+                "deck": s.deck,
+                "hand": s.hand.count,
+                "played": list(s.played),
+                "score": s.score,
+                "out": s.out,
+            }
             if s.knowledge is not None:
                 entry["list"] = s.knowledge.view(viewer in (REFEREE, s.seat))
             seats[s.seat] = entry
-        return {"round": state.round, "phase": state.phase, "drawn": list(state.drawn), "seats": seats,
-                "viewer": viewer}
+        return {
+            "round": state.round,
+            "phase": state.phase,
+            "drawn": list(state.drawn),
+            "seats": seats,
+            "viewer": viewer,
+        }
 
     def render(self, state: TributeState, viewer: Viewer = REFEREE) -> str:
         lines = [f"round {state.round}, {state.phase}"]
         for s in state.seats:
             line = f"  {s.seat}: score {s.score}, deck {s.deck}, hand {s.hand.count}, played {' '.join(s.played) or '-'}"
-            if s.knowledge is not None and s.knowledge.listed is not None and viewer in (REFEREE, s.seat):
+            if (
+                s.knowledge is not None
+                and s.knowledge.listed is not None
+                and viewer in (REFEREE, s.seat)
+            ):
                 left = s.knowledge.unaccounted()
                 line += f"; list left: {left.text() if left is not None else '?'}"
             lines.append(line + (" (out)" if s.out else ""))
@@ -286,8 +337,12 @@ class TributeRules(GameRules[TributeState, Action]):
             return frozenset()
         left = me.knowledge.unaccounted()
         public = {c for s in state.seats for c in s.played}
-        others = {name for s in state.seats if s.seat != seat and s.knowledge is not None
-                  and s.knowledge.listed is not None for name in s.knowledge.listed.cards.names()}
+        others = {
+            name
+            for s in state.seats
+            if s.seat != seat and s.knowledge is not None and s.knowledge.listed is not None
+            for name in s.knowledge.listed.cards.names()
+        }
         return frozenset(n for n in (left.names() if left else []) if n not in public | others)
 
 
