@@ -133,7 +133,7 @@ class Connection:
             self.writer.close()
 
 
-# -- servers -----------------------------------------------------------------------------------------
+# -- servers ---------------------------------------------------------------------------------------
 
 
 def free_port() -> int:
@@ -181,7 +181,7 @@ def stop(process: subprocess.Popen[bytes]) -> None:
             process.kill()
 
 
-# -- the run ---------------------------------------------------------------------------------------------
+# -- the run ---------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -274,7 +274,8 @@ async def reader(port: int, token: str, path: str, stop_at: float, counts: list[
     except OSError:
         return
     w.write(
-        f"GET {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nAccept: text/event-stream\r\n\r\n".encode()
+        f"GET {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nAccept: "
+        "text/event-stream\r\n\r\n".encode()
     )
     try:
         while time.monotonic() < stop_at:
@@ -483,7 +484,8 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
 
         spies = []
         if args.profile:
-            # py-spy samples each server for the measured window (collapsed stacks, one file per process)
+            # py-spy samples each server for the measured window
+            # (collapsed stacks, one file per process)
             for process, port in servers:
                 out = Path(args.profile) / f"{kind}-{port}.txt"
                 spies.append(
@@ -624,14 +626,16 @@ def main() -> None:
                 )
                 print(
                     f"{r['store']:>8} x{r['processes']} {r['tables']} tables, {offered}: "
-                    f"{r['actions_per_s']:>7.1f} actions/s "
-                    f"(p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, max {r['max_ms']} ms; from sending: p50 "
-                    f"{r['sent_p50_ms']} ms, p99 {r['sent_p99_ms']} ms; client loop late p99 {r['client_lag_p99_ms']} ms, max "
-                    f"{r['client_lag_max_ms']} ms) | bare "
-                    f"{r['bare_rps']:.0f} req/s (p50 {r['bare_p50_ms']} ms, p99 {r['bare_p99_ms']} ms) | ratio "
-                    f"{r['ratio']} | {r['streamed_events']} events streamed, {r['live_events']} live list events | "
-                    f"errors {r['errors']} | verify: {r['check_games']} games, {r['check_events']} events, "
-                    f"{r['check_bad']} bad, {r['check_lost']} lost, {r['check_duplicated']} duplicated | goal "
+                    f"{r['actions_per_s']:>7.1f} actions/s (p50 {r['p50_ms']} ms, p99 "
+                    f"{r['p99_ms']} ms, max {r['max_ms']} ms; from sending: p50 "
+                    f"{r['sent_p50_ms']} ms, p99 {r['sent_p99_ms']} ms; client loop late p99 "
+                    f"{r['client_lag_p99_ms']} ms, max {r['client_lag_max_ms']} ms) | bare "
+                    f"{r['bare_rps']:.0f} req/s (p50 {r['bare_p50_ms']} ms, p99 "
+                    f"{r['bare_p99_ms']} ms) | ratio {r['ratio']} | {r['streamed_events']} "
+                    f"events streamed, {r['live_events']} live list events | errors "
+                    f"{r['errors']} | verify: {r['check_games']} games, {r['check_events']} "
+                    f"events, {r['check_bad']} bad, {r['check_lost']} lost, "
+                    f"{r['check_duplicated']} duplicated | goal "
                     f"{'met' if r['goal_met'] else 'NOT met'}",
                     flush=True,
                 )

@@ -134,8 +134,8 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="referee-count-") as folder:
             counts = count_tree(tree, args.games, Path(folder))
         print(
-            f"{label:<10} record one action on a 200-action game: {counts['record_M']:.2f}M instructions; "
-            f"a whole 'referee act': {counts['act_M']:.0f}M",
+            f"{label:<10} record one action on a 200-action game: {counts['record_M']:.2f}M "
+            f"instructions; a whole 'referee act': {counts['act_M']:.0f}M",
             flush=True,
         )
 

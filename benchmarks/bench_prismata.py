@@ -24,8 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee.games.prismata import PrismataRules
-from referee.games.prismata.reference import ReferenceImport
+# E402 on purpose: the project imports only once the lines above put it on sys.path
+from referee.games.prismata import PrismataRules  # noqa: E402
+from referee.games.prismata.reference import ReferenceImport  # noqa: E402
 
 DEFAULT = ROOT / "fixtures/prismata/reference/live-2026-03/pp8_002_seed11002.json.gz"
 

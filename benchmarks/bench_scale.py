@@ -35,13 +35,21 @@ import msgspec
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from events.codec import encode, seal
-from events.interchange import export_jsonl
-from events.schema import GENESIS_HASH, TOPIC_OF, ActionRecorded, GameCreated, GameEnded, GameEvent
-from events.store import GameStore
-from referee import games
-from referee.contract import Player, Setup
-from service import RefereeService
+# E402 on purpose: the project imports only once the lines above put it on sys.path
+from events.codec import encode, seal  # noqa: E402
+from events.interchange import export_jsonl  # noqa: E402
+from events.schema import (  # noqa: E402
+    GENESIS_HASH,
+    TOPIC_OF,
+    ActionRecorded,
+    GameCreated,
+    GameEnded,
+    GameEvent,
+)
+from events.store import GameStore  # noqa: E402
+from referee import games  # noqa: E402
+from referee.contract import Player, Setup  # noqa: E402
+from service import RefereeService  # noqa: E402
 
 NAMES = [f"Player{i:03d}" for i in range(400)]
 START = datetime(2026, 1, 1, tzinfo=UTC)
@@ -209,7 +217,8 @@ def report(
     label: str, small: dict[str, float], large: dict[str, float], sizes: tuple[int, int]
 ) -> None:
     print(
-        f"\n{label}: {sizes[0]:,} games vs {sizes[1]:,} games (median ms, whole process unless noted)"
+        f"\n{label}: {sizes[0]:,} games vs {sizes[1]:,} games (median ms, whole process unless "
+        "noted)"
     )
     for key in small:
         print(f"  {key:<44} {small[key]:>8.1f} {large[key]:>9.1f}   x{large[key] / small[key]:.2f}")
@@ -262,7 +271,8 @@ def first_starts(count: int) -> int:
 
 
 def repeated_imports(files: list[str], times: int, limit: float) -> tuple[int, list[float]]:
-    """Import the same files ``times`` times, each into a fresh PostgreSQL schema; (hangs, seconds)."""
+    """Import the same files ``times`` times, each into a fresh PostgreSQL schema;
+    (hangs, seconds)."""
     hangs = 0
     seconds = []
     for _ in range(times):
@@ -318,7 +328,8 @@ def main() -> None:
                 t0 = time.perf_counter()
                 Projector(store, projection).catch_up()
                 print(
-                    f"full catch-up: {events:,} events at {events / (time.perf_counter() - t0):,.0f} events/s",
+                    f"full catch-up: {events:,} events at "
+                    f"{events / (time.perf_counter() - t0):,.0f} events/s",
                     flush=True,
                 )
         report(
@@ -373,18 +384,21 @@ def main() -> None:
             assert done.returncode == 0, done.stderr[-500:]
             rates[label] = events / (time.perf_counter() - t0)
         print(
-            f"import of {len(files):,} games ({events:,} events), whole process: SQLite {rates['sqlite']:,.0f}/s, "
-            f"PostgreSQL {rates['postgres']:,.0f}/s = x{rates['postgres'] / rates['sqlite']:.2f}"
+            f"import of {len(files):,} games ({events:,} events), whole process: SQLite "
+            f"{rates['sqlite']:,.0f}/s, PostgreSQL {rates['postgres']:,.0f}/s = "
+            f"x{rates['postgres'] / rates['sqlite']:.2f}"
         )
         failed = first_starts(args.first_starts)
         print(
-            f"{args.first_starts} concurrent first starts on a fresh PostgreSQL schema: {failed} failed",
+            f"{args.first_starts} concurrent first starts on a fresh PostgreSQL schema: {failed} "
+            "failed",
             flush=True,
         )
         hangs, seconds = repeated_imports(files, args.imports, limit=120.0)
         print(
-            f"{args.imports} imports of {len(files):,} games into fresh PostgreSQL schemas: {hangs} hung "
-            f"(over 120 s); each took {min(seconds, default=0):.1f}-{max(seconds, default=0):.1f} s",
+            f"{args.imports} imports of {len(files):,} games into fresh PostgreSQL schemas: "
+            f"{hangs} hung (over 120 s); each took "
+            f"{min(seconds, default=0):.1f}-{max(seconds, default=0):.1f} s",
             flush=True,
         )
     finally:

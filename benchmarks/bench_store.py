@@ -90,8 +90,8 @@ def synthesize(
     ]
     state = rules.initial_state(
         Setup(
-            players=events[0].players,
-            ruleset=rules.rulesets[0],  # type: ignore[attr-defined]
+            players=events[0].players,  # type: ignore[attr-defined]
+            ruleset=rules.rulesets[0],
             variants=rules.resolve_variants({}),
         )
     )
@@ -237,8 +237,8 @@ def bench_bulk(game: str, work: Path, count: int) -> dict[str, float]:
         raw = sqlite3.connect(work / f"raw{attempt}.db")
         raw.execute("PRAGMA journal_mode=WAL")
         raw.execute(
-            "CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic TEXT, "
-            "state BLOB, PRIMARY KEY (originator_id, originator_version))"
+            "CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, topic "
+            "TEXT, state BLOB, PRIMARY KEY (originator_id, originator_version))"
         )
         t0 = time.perf_counter()
         with raw:

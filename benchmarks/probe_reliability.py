@@ -26,8 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from events.store import ConcurrentWriteError, GameStore
-from service import RefereeService
+# E402 on purpose: the project imports only once the lines above put it on sys.path
+from events.store import ConcurrentWriteError, GameStore  # noqa: E402
+from service import RefereeService  # noqa: E402
 
 
 def kills_during_import(count: int, work: Path) -> tuple[int, int]:

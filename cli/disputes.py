@@ -74,7 +74,8 @@ def appeal(
     by: Annotated[str, typer.Option("--by", help="The player who appeals.")],
     grounds: Annotated[str, typer.Option("--grounds", help="Why the ruling is wrong.")],
 ) -> None:
-    """Appeal the latest ruling on a dispute to a higher referee ('referee rule ... --final' closes it)."""
+    """Appeal the latest ruling on a dispute to a higher referee
+    ('referee rule ... --final' closes it)."""
     with handled():
         written = settings.service().appeal(game, dispute_no, by=by, grounds=grounds)
         typer.echo(f"dispute {dispute_no} appealed (event {written.events[0]})")
@@ -128,7 +129,10 @@ def scoreboard(
         if not rows:
             typer.echo("no finished games yet")
             return
-        header = f"{'game':<12} {'player':<20} {'P':>4} {'W':>4} {'D':>4} {'L':>4} {'pts':>6} {'rating':>8}"
+        header = (
+            f"{'game':<12} {'player':<20} {'P':>4} {'W':>4} {'D':>4} {'L':>4} {'pts':>6} "
+            f"{'rating':>8}"
+        )
         typer.echo(header)
         typer.echo("-" * len(header))
         from events.records import safe_text

@@ -57,7 +57,8 @@ def _setup_help() -> str:
             lines.append(f"    {field.flag} {value}: {field.help}")
         if rules.takes_decks:
             lines.append(
-                "    --deck SEAT=FILE (open list), --sealed SEAT=COMMITMENT:SIZE ('referee deck seal')"
+                "    --deck SEAT=FILE (open list), --sealed SEAT=COMMITMENT:SIZE ('referee deck "
+                "seal')"
             )
     return "\n".join(lines)
 
@@ -251,7 +252,8 @@ def entry_lines(result: EntryResult) -> tuple[list[str], list[str]]:
         out.append(f"recorded {result.notation} by {result.seat} (event {result.event})")
         for ruling in result.rulings:
             out.append(
-                f"ruling needed on {safe_text(ruling.card)} ({ruling.clause}): {safe_text(ruling.text)}"
+                f"ruling needed on {safe_text(ruling.card)} ({ruling.clause}): "
+                f"{safe_text(ruling.text)}"
             )
             out.append(
                 "  record it with: referee adjust GAME 'CHANGES' --card NAME --reason WHY "
@@ -373,7 +375,8 @@ def end(
         ]
         if len(chosen) != 1:
             fail(
-                "give exactly one of --resign SEAT, --draw, --adjudicate SEAT|draw, --ranking p2>p1=p3"
+                "give exactly one of --resign SEAT, --draw, --adjudicate SEAT|draw, --ranking "
+                "p2>p1=p3"
             )
         svc = settings.service()
         if resign is not None:
@@ -420,9 +423,9 @@ def penalty(
         written = settings.service().penalty(
             game,
             who,
-            chosen,
+            chosen,  # type: ignore[arg-type]
             infraction,
-            reason=reason,  # type: ignore[arg-type]
+            reason=reason,
             by=settings.referee,
         )
         _echo_written(written, as_json)
@@ -434,8 +437,8 @@ def adjust(
     changes: Annotated[
         str | None,
         typer.Argument(
-            help="Changes, ';' between them: 'move p1 hand>discard Fire Imp', 'stat #12 attack +300', "
-            "'resource p1 gas -500', 'tap #12', 'untap #12', 'destroy #12', 'draw p1 2'."
+            help="Changes, ';' between them: 'move p1 hand>discard Fire Imp', 'stat #12 attack "
+            "+300', 'resource p1 gas -500', 'tap #12', 'untap #12', 'destroy #12', 'draw p1 2'."
         ),
     ] = None,
     card: Annotated[

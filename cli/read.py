@@ -300,7 +300,8 @@ def rules(
                     typer.echo(f"  {c.id}  {c.title}{tag}")
         if not (all_ or markdown):
             typer.echo(
-                f"\n'referee rules {game} CLAUSE' shows one clause in full ('PZ-6' a section; --all all)."
+                f"\n'referee rules {game} CLAUSE' shows one clause in full ('PZ-6' a section; "
+                "--all all)."
             )
         if game.lower() != "procedure":
             from referee import games

@@ -97,8 +97,8 @@ def export(
                 viewer = svc.viewer_of(svc.load(game), as_)
         if viewer != "referee" and fmt == "jsonl":
             fail(
-                "a JSONL record is the referee's (it holds every event exactly, hidden cards included); "
-                "use --format text with --as"
+                "a JSONL record is the referee's (it holds every event exactly, hidden cards "
+                "included); use --format text with --as"
             )
         if fmt == "html":
             if game is None:
@@ -341,7 +341,8 @@ def verify(
             for item in report.illegal:
                 why = "; ".join(f"{v['clause']}: {v['reason']}" for v in item.violations)
                 typer.echo(
-                    f"  action {item.seq} {item.notation} (event {item.event}) would be illegal: {why}"
+                    f"  action {item.seq} {item.notation} (event {item.event}) would be illegal: "
+                    f"{why}"
                 )
             typer.echo(
                 f"result as recorded: {report.recorded_result}"
@@ -385,7 +386,8 @@ def verify(
             for c in broken:
                 typer.echo(f"recorded checkpoint broken: {c.detail}")  # type: ignore[attr-defined]
             typer.echo(
-                f"verified {result.games} game{'s' if result.games != 1 else ''} ({result.events} events): "
+                f"verified {result.games} game{'s' if result.games != 1 else ''} "
+                f"({result.events} events): "
                 + ("all intact" if not bad else f"{len(bad)} with problems")
                 + (
                     f"; the store extends its {len(sealed)} recorded checkpoints"

@@ -45,8 +45,8 @@ def serve(
         int | None,
         typer.Option(
             "--threads",
-            help="Threads for service calls per process (0: on the event loop; default 0 on SQLite, "
-            "4 on PostgreSQL).",
+            help="Threads for service calls per process (0: on the event loop; default 0 on "
+            "SQLite, 4 on PostgreSQL).",
         ),
     ] = None,
     projections: Annotated[
@@ -87,8 +87,8 @@ def serve(
             assert spec.db is not None
             if not os.path.exists(spec.db):
                 fail(
-                    f"{spec.db}: no store here (make one with 'referee new' or 'referee import', or name "
-                    "another with --store)"
+                    f"{spec.db}: no store here (make one with 'referee new' or 'referee import', "
+                    "or name another with --store)"
                 )
             if workers != 1:
                 fail(
@@ -180,8 +180,9 @@ def token_create(
         typer.echo(text)
         where = f" at tables {', '.join(principal.tables)}" if principal.tables else ""
         typer.echo(
-            f"{principal.role} token {principal.token_id} for {principal.name}{where}; it is shown only "
-            "now (send it as Authorization: Bearer TOKEN, or sign in with it on the pages)",
+            f"{principal.role} token {principal.token_id} for {principal.name}{where}; it is "
+            "shown only now (send it as Authorization: Bearer TOKEN, or sign in with it on the "
+            "pages)",
             err=True,
         )
 

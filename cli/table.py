@@ -4,8 +4,9 @@ Only text that reads as an entry of the game is judged and recorded; everything
 else is a table command (show, legal, check, rules, undo, resign, agree or draw,
 adjudicate, dispute, log, help, quit) or is refused with a hint, so a typing
 mistake never becomes evidence. Where a game's entry begins with a command's word
-(Gammasphere's 'draw', Crystale's 'show CRYSTAL'), the entry wins. Line editing, history and tab completion (of
-commands and of the legal entries) come from the terminal's readline.
+(Gammasphere's 'draw', Crystale's 'show CRYSTAL'), the entry wins. Line editing,
+history and tab completion (of commands and of the legal entries) come from the
+terminal's readline.
 """
 
 from __future__ import annotations

@@ -211,8 +211,8 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
                 Finding(
                     event=number,
                     problem="result",
-                    detail=f"the rules ended the game before this event ({due.result} by {due.clause}) "
-                    "but no result was recorded",
+                    detail=f"the rules ended the game before this event ({due.result} by "
+                    f"{due.clause}) but no result was recorded",
                 )
             )
             due = None
@@ -238,7 +238,8 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
                     Finding(
                         event=number,
                         problem="verdict",
-                        detail=f"recorded {event.notation!r} for {event.actor}, but the rules reject it: {why}",
+                        detail=f"recorded {event.notation!r} for {event.actor}, but the rules "
+                        f"reject it: {why}",
                     )
                 )
             elif canonical_action(event.notation, action) != bytes(event.action):
@@ -254,7 +255,8 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
                     Finding(
                         event=number,
                         problem="verdict",
-                        detail=f"numbered action {event.seq}, but it is action {len(standing) + 1} of the line",
+                        detail=f"numbered action {event.seq}, but it is action "
+                        f"{len(standing) + 1} of the line",
                     )
                 )
             try:
@@ -327,8 +329,8 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
                     Finding(
                         event=number,
                         problem="verdict",
-                        detail=f"{event.seat}'s registered list breaks {verdict.violations[0].clause}: "
-                        f"{verdict.violations[0].reason}",
+                        detail=f"{event.seat}'s registered list breaks "
+                        f"{verdict.violations[0].clause}: {verdict.violations[0].reason}",
                     )
                 )
         elif isinstance(event, DeckOpened):
@@ -345,8 +347,8 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
                             event=number,
                             problem="verdict",
                             detail=f"{event.seat}'s list was recorded as "
-                            f"{'not opening' if event.violations else 'opening'} the seal; "
-                            f"the rules now say {'it does not' if verdict.violations else 'it does'}",
+                            f"{'not opening' if event.violations else 'opening'} the seal; the "
+                            f"rules now say {'it does not' if verdict.violations else 'it does'}",
                         )
                     )
         try:
@@ -369,7 +371,8 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
             Finding(
                 event=None,
                 problem="result",
-                detail=f"the rules ended the game ({due.result} by {due.clause}) but no result was recorded",
+                detail=f"the rules ended the game ({due.result} by {due.clause}) but no result "
+                "was recorded",
             )
         )
 

@@ -76,10 +76,13 @@ class Checkpoint(msgspec.Struct, frozen=True, kw_only=True):
     signature: str = ""
 
     def message(self) -> bytes:
-        return f"{FORMAT}\nsize={self.size}\nposition={self.position}\nhead={self.head}\ntime={self.time}".encode()
+        return (
+            f"{FORMAT}\nsize={self.size}\nposition={self.position}\nhead={self.head}\ntime={self.time}"
+        ).encode()
 
     def text(self) -> str:
-        """One line to publish: ``referee-checkpoint/1 size=.. position=.. head=.. time=.. key=.. sig=..``."""
+        """One line to publish:
+        ``referee-checkpoint/1 size=.. position=.. head=.. time=.. key=.. sig=..``."""
         return (
             f"{FORMAT} size={self.size} position={self.position} head={self.head} time={self.time} "
             f"key={self.key} sig={self.signature}"

@@ -41,15 +41,12 @@ class RefereePostgresRecorder(PostgresApplicationRecorder):
         schema = Identifier(datastore.schema)
         self.append_function = APPEND_FUNCTION
         self.create_append_function: Composed = SQL(
-            "CREATE OR REPLACE FUNCTION {schema}.{function}(events {schema}.{event}[], lock_wait text) "
-            "RETURNS SETOF bigint LANGUAGE plpgsql AS $body$ "
-            "BEGIN "
-            "PERFORM set_config('lock_timeout', lock_wait, true); "
-            "LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
-            "NOTIFY {channel}; "
-            "RETURN QUERY INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
-            "SELECT originator_id, originator_version, topic, state FROM unnest(events) "
-            "RETURNING notification_id; "
+            "CREATE OR REPLACE FUNCTION {schema}.{function}(events {schema}.{event}[], "
+            "lock_wait text) RETURNS SETOF bigint LANGUAGE plpgsql AS $body$ BEGIN PERFORM "
+            "set_config('lock_timeout', lock_wait, true); LOCK TABLE {schema}.{table} IN "
+            "EXCLUSIVE MODE; NOTIFY {channel}; RETURN QUERY INSERT INTO {schema}.{table} "
+            "(originator_id, originator_version, topic, state) SELECT originator_id, "
+            "originator_version, topic, state FROM unnest(events) RETURNING notification_id; "
             "END $body$"
         ).format(
             schema=schema,

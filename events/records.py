@@ -56,7 +56,7 @@ def safe_text(text: str) -> str:
 
 
 def _may_see_seat(viewer: Viewer, seat: str) -> bool:
-    return viewer == REFEREE or viewer == seat
+    return viewer in (REFEREE, seat)
 
 
 def redact(event: GameEvent, viewer: Viewer, rules: GameRules[Any, Any] | None = None) -> GameEvent:
@@ -118,7 +118,10 @@ def event_summary(event: GameEvent) -> str:
             who = f"ranking {event.result}"
         else:
             who = "draw" if event.winner is None else f"{event.winner} wins"
-        return f"ended: {who} by {event.how} ({event.clause}{': ' + s(event.reason) if event.reason else ''})"
+        return (
+            f"ended: {who} by {event.how} "
+            f"({event.clause}{': ' + s(event.reason) if event.reason else ''})"
+        )
     if isinstance(event, ResultVoided):
         return f"result of event {event.event} voided: {s(event.reason)}"
     if isinstance(event, DisputeOpened):
@@ -149,7 +152,10 @@ def event_summary(event: GameEvent) -> str:
             + (f" ({s(event.reason)})" if event.reason else "")
         )
     if isinstance(event, SeatWithdrawn):
-        return f"{event.seat} withdrew by {event.how} ({event.clause}{': ' + s(event.reason) if event.reason else ''})"
+        return (
+            f"{event.seat} withdrew by {event.how} "
+            f"({event.clause}{': ' + s(event.reason) if event.reason else ''})"
+        )
     return type(event).__name__
 
 

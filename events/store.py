@@ -163,8 +163,8 @@ def persistence_errors() -> Iterator[None]:
         text = str(exc)
         if "locked" in text or "timeout" in text or "lock" in text:
             raise StoreBusyError(
-                f"the store stayed locked by another writer longer than {lock_timeout()} s; nothing was "
-                "stored; enter it again (REFEREE_LOCK_TIMEOUT sets the wait)"
+                f"the store stayed locked by another writer longer than {lock_timeout()} s; "
+                "nothing was stored; enter it again (REFEREE_LOCK_TIMEOUT sets the wait)"
             ) from None
         raise StoreUnavailableError(f"the store cannot be written: {text}") from None
     except PersistenceError as exc:
@@ -172,7 +172,8 @@ def persistence_errors() -> Iterator[None]:
 
 
 def store_settings(url: str) -> dict[str, str]:
-    """eventsourcing's settings for a ``postgresql://user:password@host:port/dbname?schema=s`` URL."""
+    """eventsourcing's settings for a
+    ``postgresql://user:password@host:port/dbname?schema=s`` URL."""
     from urllib.parse import parse_qs, unquote, urlsplit
 
     parts = urlsplit(url)
@@ -392,9 +393,10 @@ class GameStore:
                 with recorder.datastore.transaction(commit=False) as cursor:
                     cursor.row_factory = None  # type: ignore[attr-defined]
                     cursor.execute(
-                        f"SELECT originator_version, topic, state FROM {recorder.events_table_name} "
-                        "WHERE originator_id = ? AND originator_version > ? AND originator_version <= ? "
-                        "ORDER BY originator_version LIMIT ?",
+                        "SELECT originator_version, topic, state FROM "
+                        f"{recorder.events_table_name} WHERE originator_id = ? AND "
+                        "originator_version > ? AND originator_version <= ? ORDER BY "
+                        "originator_version LIMIT ?",
                         (game_id, after, upto, page),
                     )
                     rows: list[tuple[int, str, bytes]] = cursor.fetchall()
@@ -431,8 +433,8 @@ class GameStore:
             for start in range(0, len(game_ids), 500):
                 chunk = list(game_ids[start : start + 500])
                 cursor.execute(
-                    f"SELECT originator_id FROM {recorder.events_table_name} WHERE originator_version = 1 "
-                    f"AND originator_id IN ({', '.join('?' * len(chunk))})",
+                    f"SELECT originator_id FROM {recorder.events_table_name} WHERE "
+                    f"originator_version = 1 AND originator_id IN ({', '.join('?' * len(chunk))})",
                     chunk,
                 )
                 found.update(str(row[0]) for row in cursor.fetchall())
@@ -442,7 +444,8 @@ class GameStore:
         return bool(self.recorder.select_events(game_id, limit=1))
 
     def resolve(self, ref: str) -> str:
-        """A game id from the whole id or a unique ending of it (``7k3m`` for ``prizmik-...7k3m``)."""
+        """A game id from the whole id or a unique ending of it
+        (``7k3m`` for ``prizmik-...7k3m``)."""
         ref = ref.strip()
         if self.exists(ref):
             return ref
@@ -497,8 +500,9 @@ class GameStore:
                 if last <= after:
                     return LogPage(after, [], {}, 0)
                 cursor.execute(
-                    f"SELECT originator_id, COUNT(*), MAX(originator_version), MAX({idcol}) FROM {table} "
-                    f"WHERE {idcol} > {mark} AND {idcol} <= {mark} AND topic = {mark} GROUP BY originator_id",
+                    f"SELECT originator_id, COUNT(*), MAX(originator_version), MAX({idcol}) FROM "
+                    f"{table} WHERE {idcol} > {mark} AND {idcol} <= {mark} AND topic = {mark} "
+                    "GROUP BY originator_id",
                     (after, last, recorded),
                 )
                 actions = {str(g): (int(n), int(v), int(i)) for g, n, v, i in cursor.fetchall()}
@@ -513,8 +517,9 @@ class GameStore:
                     )
                     last_actions.update((str(g), bytes(b)) for g, b in cursor.fetchall())
                 cursor.execute(
-                    f"SELECT {idcol}, originator_id, originator_version, topic, state FROM {table} "
-                    f"WHERE {idcol} > {mark} AND {idcol} <= {mark} AND topic != {mark} ORDER BY {idcol}",
+                    f"SELECT {idcol}, originator_id, originator_version, topic, state FROM "
+                    f"{table} WHERE {idcol} > {mark} AND {idcol} <= {mark} AND topic != {mark} "
+                    f"ORDER BY {idcol}",
                     (after, last, recorded),
                 )
                 events = [
@@ -569,7 +574,8 @@ class GameStore:
 
         with (
             recorder.datastore.get_connection() as conn,
-            conn.transaction(force_rollback=not write),conn.cursor(row_factory=tuple_row) as cursor
+            conn.transaction(force_rollback=not write),
+            conn.cursor(row_factory=tuple_row) as cursor,
         ):
             yield cursor
 
@@ -592,7 +598,8 @@ class GameStore:
                 with self.plain_cursor() as cursor:
                     cursor.execute(
                         f"SELECT {idcol}, originator_id, originator_version, state FROM {table} "
-                        f"WHERE {idcol} > {mark} AND {idcol} <= {mark} ORDER BY {idcol} LIMIT {mark}",
+                        f"WHERE {idcol} > {mark} AND {idcol} <= {mark} ORDER BY {idcol} LIMIT "
+                        f"{mark}",
                         (after, limit, page),
                     )
                     rows = [
@@ -739,17 +746,19 @@ class GameStore:
             "COPY {} (originator_id, originator_version, topic, state) FROM STDIN"
         ).format(table)
         try:
-            with persistence_errors(), datastore.get_connection() as conn, conn.transaction():
-                with conn.cursor() as cursor:
-                    for statement in recorder.lock_table_statements:
-                        cursor.execute(statement)
-                    cursor.execute(
-                        sql.SQL("NOTIFY {}").format(sql.Identifier(recorder.channel_name))
-                    )
-                    with cursor.copy(copy) as stream:
-                        for game_id, rows in streams:
-                            for number, topic, state in rows:
-                                stream.write_row((game_id, number, topic, state))
+            with (
+                persistence_errors(),
+                datastore.get_connection() as conn,
+                conn.transaction(),
+                conn.cursor() as cursor,
+            ):
+                for statement in recorder.lock_table_statements:
+                    cursor.execute(statement)
+                cursor.execute(sql.SQL("NOTIFY {}").format(sql.Identifier(recorder.channel_name)))
+                with cursor.copy(copy) as stream:
+                    for game_id, rows in streams:
+                        for number, topic, state in rows:
+                            stream.write_row((game_id, number, topic, state))
         except psycopg.errors.UniqueViolation:
             raise IntegrityError("a game of this batch is already in the store") from None
 

@@ -241,8 +241,9 @@ def render_dossier(item: dict[str, Any], fmt: str = "text") -> str:
         if step["kind"] == "ruling":
             c = step["clause"]
             lines.append(
-                f"- {step['at']}: {step['level']} ruling by {s(step['by'])}: {step['decision'].upper()} "
-                f"under {s(c['id'])} ({c['title']}): {s(step['reason'])}"
+                f"- {step['at']}: {step['level']} ruling by {s(step['by'])}: "
+                f"{step['decision'].upper()} under {s(c['id'])} ({c['title']}): "
+                f"{s(step['reason'])}"
             )
             for effect in step["carried_out"]:
                 lines.append(f"  carried out: {effect}")

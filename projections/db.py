@@ -171,9 +171,12 @@ class PostgresProjectionDB(ProjectionDB):
     def _cursor(self, *, commit: bool) -> Iterator[Any]:
         from psycopg.rows import tuple_row
 
-        with self.datastore.get_connection() as conn, conn.transaction(force_rollback=not commit):
-            with conn.cursor(row_factory=tuple_row) as cursor:
-                yield _PgCursor(cursor)
+        with (
+            self.datastore.get_connection() as conn,
+            conn.transaction(force_rollback=not commit),
+            conn.cursor(row_factory=tuple_row) as cursor,
+        ):
+            yield _PgCursor(cursor)
 
     @contextmanager
     def locked(self) -> Iterator[Cursor]:

@@ -114,33 +114,39 @@ def _ddl(db: ProjectionDB) -> list[str]:
         return f"{db.prefix}{name}"
 
     return [
-        f"CREATE TABLE IF NOT EXISTS {t('projection_state')} (name TEXT PRIMARY KEY, position BIGINT NOT NULL, "
-        "schema_version BIGINT NOT NULL)",
-        f"CREATE TABLE IF NOT EXISTS {t('games')} (game_id TEXT PRIMARY KEY, rev_id TEXT NOT NULL, "
-        "game TEXT NOT NULL, ruleset TEXT, players TEXT NOT NULL, started TEXT, ended TEXT, result TEXT NOT NULL, "
-        "how TEXT, clause TEXT, actions BIGINT NOT NULL, corrections BIGINT NOT NULL, rejections BIGINT NOT NULL, "
-        "disputes BIGINT NOT NULL, events BIGINT NOT NULL, ended_at BIGINT, ranking TEXT, "
-        "created_at BIGINT NOT NULL, status TEXT NOT NULL)",
+        f"CREATE TABLE IF NOT EXISTS {t('projection_state')} (name TEXT PRIMARY KEY, position "
+        "BIGINT NOT NULL, schema_version BIGINT NOT NULL)",
+        f"CREATE TABLE IF NOT EXISTS {t('games')} (game_id TEXT PRIMARY KEY, rev_id TEXT NOT "
+        "NULL, game TEXT NOT NULL, ruleset TEXT, players TEXT NOT NULL, started TEXT, ended "
+        "TEXT, result TEXT NOT NULL, how TEXT, clause TEXT, actions BIGINT NOT NULL, "
+        "corrections BIGINT NOT NULL, rejections BIGINT NOT NULL, disputes BIGINT NOT NULL, "
+        "events BIGINT NOT NULL, ended_at BIGINT, ranking TEXT, created_at BIGINT NOT NULL, "
+        "status TEXT NOT NULL)",
         f"CREATE INDEX IF NOT EXISTS {index('games_rev')} ON {t('games')} (rev_id{pattern})",
         f"CREATE INDEX IF NOT EXISTS {index('games_created')} ON {t('games')} (created_at)",
         f"CREATE INDEX IF NOT EXISTS {index('games_type')} ON {t('games')} (game, created_at)",
         f"CREATE INDEX IF NOT EXISTS {index('games_status')} ON {t('games')} (status, created_at)",
         f"CREATE INDEX IF NOT EXISTS {index('games_ended')} ON {t('games')} (game, ended_at)",
-        f"CREATE TABLE IF NOT EXISTS {t('game_players')} (player TEXT NOT NULL, game_id TEXT NOT NULL, "
-        "seat TEXT NOT NULL, created_at BIGINT NOT NULL, PRIMARY KEY (player, game_id))",
-        f"CREATE INDEX IF NOT EXISTS {index('players_created')} ON {t('game_players')} (player, created_at)",
+        f"CREATE TABLE IF NOT EXISTS {t('game_players')} (player TEXT NOT NULL, game_id TEXT NOT "
+        "NULL, seat TEXT NOT NULL, created_at BIGINT NOT NULL, PRIMARY KEY (player, game_id))",
+        f"CREATE INDEX IF NOT EXISTS {index('players_created')} ON {t('game_players')} (player, "
+        "created_at)",
         f"CREATE TABLE IF NOT EXISTS {t('standings')} (game TEXT NOT NULL, player TEXT NOT NULL, "
-        f"played BIGINT NOT NULL, won BIGINT NOT NULL, lost BIGINT NOT NULL, drawn BIGINT NOT NULL, "
-        f"points {real} NOT NULL, PRIMARY KEY (game, player))",
-        f"CREATE TABLE IF NOT EXISTS {t('ratings')} (game TEXT NOT NULL, player TEXT NOT NULL, system TEXT NOT NULL, "
-        f"rating {real} NOT NULL, mu {real}, sigma {real}, games BIGINT NOT NULL, PRIMARY KEY (game, player))",
-        f"CREATE TABLE IF NOT EXISTS {t('rating_history')} (game_id TEXT NOT NULL, game TEXT NOT NULL, "
-        f"player TEXT NOT NULL, position BIGINT NOT NULL, before {real} NOT NULL, after {real} NOT NULL, "
-        f"mu {real}, sigma {real}, score {real} NOT NULL, PRIMARY KEY (game_id, player))",
-        f"CREATE INDEX IF NOT EXISTS {index('history_order')} ON {t('rating_history')} (game, position)",
-        f"CREATE INDEX IF NOT EXISTS {index('history_player')} ON {t('rating_history')} (game, player, position)",
-        f"CREATE TABLE IF NOT EXISTS {t('heads')} (game_id TEXT PRIMARY KEY, version BIGINT NOT NULL, "
-        "hash TEXT NOT NULL)",
+        "played BIGINT NOT NULL, won BIGINT NOT NULL, lost BIGINT NOT NULL, drawn BIGINT NOT "
+        f"NULL, points {real} NOT NULL, PRIMARY KEY (game, player))",
+        f"CREATE TABLE IF NOT EXISTS {t('ratings')} (game TEXT NOT NULL, player TEXT NOT NULL, "
+        f"system TEXT NOT NULL, rating {real} NOT NULL, mu {real}, sigma {real}, games BIGINT "
+        "NOT NULL, PRIMARY KEY (game, player))",
+        f"CREATE TABLE IF NOT EXISTS {t('rating_history')} (game_id TEXT NOT NULL, game TEXT NOT "
+        f"NULL, player TEXT NOT NULL, position BIGINT NOT NULL, before {real} NOT NULL, after "
+        f"{real} NOT NULL, mu {real}, sigma {real}, score {real} NOT NULL, PRIMARY KEY (game_id, "
+        "player))",
+        f"CREATE INDEX IF NOT EXISTS {index('history_order')} ON {t('rating_history')} (game, "
+        "position)",
+        f"CREATE INDEX IF NOT EXISTS {index('history_player')} ON {t('rating_history')} (game, "
+        "player, position)",
+        f"CREATE TABLE IF NOT EXISTS {t('heads')} (game_id TEXT PRIMARY KEY, version BIGINT NOT "
+        "NULL, hash TEXT NOT NULL)",
         f"CREATE TABLE IF NOT EXISTS {t('audit')} (game_id TEXT NOT NULL, dispute BIGINT NOT NULL, "
         "event BIGINT NOT NULL, status TEXT NOT NULL, claim TEXT NOT NULL, claimant TEXT NOT NULL, "
         "dossier TEXT NOT NULL, PRIMARY KEY (game_id, dispute))",
@@ -190,7 +196,8 @@ class Projector:
                 cursor.execute(statement)
             self._ready = True
         cursor.execute(
-            f"SELECT position, schema_version FROM {self.db.t('projection_state')} WHERE name = 'main'"
+            f"SELECT position, schema_version FROM {self.db.t('projection_state')} WHERE name = "
+            "'main'"
         )
         row = cursor.fetchone()
         if row is not None and int(row[1]) == SCHEMA_VERSION:
@@ -340,8 +347,8 @@ class Projector:
         )
         cursor.executemany(
             db.sql(
-                f"INSERT INTO {db.t('game_players')} (player, game_id, seat, created_at) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (player, game_id) DO NOTHING"
+                f"INSERT INTO {db.t('game_players')} (player, game_id, seat, created_at) VALUES "
+                "(?, ?, ?, ?) ON CONFLICT (player, game_id) DO NOTHING"
             ),
             [
                 (name, r["game_id"], seat, r["created_at"])
@@ -399,10 +406,10 @@ class Projector:
         cursor.executemany(
             db.sql(
                 f"INSERT INTO {standings} (game, player, played, won, lost, drawn, points) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game, player) DO UPDATE SET "
-                f"played = {standings}.played + excluded.played, won = {standings}.won + excluded.won, "
-                f"lost = {standings}.lost + excluded.lost, drawn = {standings}.drawn + excluded.drawn, "
-                f"points = {standings}.points + excluded.points"
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game, player) DO UPDATE SET played = "
+                f"{standings}.played + excluded.played, won = {standings}.won + excluded.won, "
+                f"lost = {standings}.lost + excluded.lost, drawn = {standings}.drawn + "
+                f"excluded.drawn, points = {standings}.points + excluded.points"
             ),
             [
                 (g, p, int(d[0]), int(d[1]), int(d[2]), int(d[3]), d[4])
@@ -435,7 +442,8 @@ class Projector:
         for name in names:
             if before is None:
                 cursor.execute(
-                    f"SELECT rating, mu, sigma, games FROM {db.t('ratings')} WHERE game = ? AND player = ?",
+                    f"SELECT rating, mu, sigma, games FROM {db.t('ratings')} WHERE game = ? AND "
+                    "player = ?",
                     (kind, name),
                 )
                 row = cursor.fetchone()
@@ -462,7 +470,8 @@ class Projector:
         """Rate a game type again from position ``start`` (a result before the last changed)."""
         db = self.db
         cursor.execute(
-            f"SELECT DISTINCT player FROM {db.t('rating_history')} WHERE game = ? AND position >= ?",
+            f"SELECT DISTINCT player FROM {db.t('rating_history')} WHERE game = ? AND position "
+            ">= ?",
             (kind, start),
         )
         touched = {str(r[0]) for r in cursor.fetchall()}
@@ -470,8 +479,8 @@ class Projector:
             f"DELETE FROM {db.t('rating_history')} WHERE game = ? AND position >= ?", (kind, start)
         )
         cursor.execute(
-            f"SELECT {', '.join(GAME_COLUMNS)} FROM {db.t('games')} WHERE game = ? AND ended_at >= ? "
-            "AND status = 'finished' ORDER BY ended_at",
+            f"SELECT {', '.join(GAME_COLUMNS)} FROM {db.t('games')} WHERE game = ? AND ended_at "
+            ">= ? AND status = 'finished' ORDER BY ended_at",
             (kind, start),
         )
         results = [dict(zip(GAME_COLUMNS, row, strict=True)) for row in cursor.fetchall()]
@@ -588,8 +597,9 @@ class Projector:
     def standings(self, game: str | None = None) -> list[dict[str, Any]]:
         t = self.db.t
         sql = (
-            f"SELECT s.game, s.player, s.played, s.won, s.drawn, s.lost, s.points, r.system, r.rating, r.mu, "
-            f"r.sigma FROM {t('standings')} s LEFT JOIN {t('ratings')} r ON r.game = s.game AND r.player = s.player"
+            "SELECT s.game, s.player, s.played, s.won, s.drawn, s.lost, s.points, r.system, "
+            f"r.rating, r.mu, r.sigma FROM {t('standings')} s LEFT JOIN {t('ratings')} r ON "
+            "r.game = s.game AND r.player = s.player"
         )
         params: list[Any] = []
         if game:

@@ -97,14 +97,18 @@ def judge(
                 verdict=Verdict.illegal(
                     "REF-1.2", f"{seats_text(may, rules.seats)} may act now; name the seat"
                 ),
-                incomplete=f"{seats_text(may, rules.seats)} may act now: name the seat making this entry",
+                incomplete=f"{seats_text(may, rules.seats)} may act now: name the seat making "
+                "this entry",
             )
     elif actor not in may:
         if len(may) == 1:
             (mover,) = may
             why = f"it is {mover}'s turn, not {actor}'s; {text!r} was not recorded"
         elif may:
-            why = f"only {seats_text(may, rules.seats)} may act now, not {actor}; {text!r} was not recorded"
+            why = (
+                f"only {seats_text(may, rules.seats)} may act now, not {actor}; {text!r} was not "
+                "recorded"
+            )
         else:
             why = f"no seat may act now; {text!r} was not recorded"
         return Judgement(

@@ -240,9 +240,9 @@ _ACTION_WORDS: dict[str, str] = {
 
 _SCHEMA = (
     (
-        "CREATE TABLE IF NOT EXISTS referee_tokens (token_id TEXT PRIMARY KEY, secret_hash TEXT NOT NULL, "
-        "role TEXT NOT NULL, name TEXT NOT NULL, tables TEXT NOT NULL, created DOUBLE PRECISION NOT NULL, "
-        "revoked INTEGER NOT NULL DEFAULT 0)"
+        "CREATE TABLE IF NOT EXISTS referee_tokens (token_id TEXT PRIMARY KEY, secret_hash TEXT "
+        "NOT NULL, role TEXT NOT NULL, name TEXT NOT NULL, tables TEXT NOT NULL, created DOUBLE "
+        "PRECISION NOT NULL, revoked INTEGER NOT NULL DEFAULT 0)"
     ),
 )
 _ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
@@ -282,8 +282,8 @@ class TokenStore:
         token_id = "".join(secrets.choice(_ID_ALPHABET) for _ in range(10))
         secret = secrets.token_urlsafe(32)
         self.db.execute(
-            "INSERT INTO referee_tokens (token_id, secret_hash, role, name, tables, created, revoked) "
-            "VALUES (?, ?, ?, ?, ?, ?, 0)",
+            "INSERT INTO referee_tokens (token_id, secret_hash, role, name, tables, created, "
+            "revoked) VALUES (?, ?, ?, ?, ?, ?, 0)",
             (token_id, _hash(secret), role, name, json.dumps(list(cleaned)), time.time()),
         )
         principal = Principal(token_id=token_id, role=role, name=name, tables=cleaned)
@@ -309,7 +309,8 @@ class TokenStore:
         if prefix != "rf" or not token_id or not secret:
             return None
         _, rows = self.db.execute(
-            "SELECT secret_hash, role, name, tables, revoked FROM referee_tokens WHERE token_id = ?",
+            "SELECT secret_hash, role, name, tables, revoked FROM referee_tokens WHERE token_id "
+            "= ?",
             (token_id,),
         )
         if not rows:
@@ -321,7 +322,8 @@ class TokenStore:
 
     def list(self) -> list[TokenInfo]:
         _, rows = self.db.execute(
-            "SELECT token_id, role, name, tables, created, revoked FROM referee_tokens ORDER BY created"
+            "SELECT token_id, role, name, tables, created, revoked FROM referee_tokens ORDER BY "
+            "created"
         )
         return [
             TokenInfo(

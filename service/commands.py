@@ -215,7 +215,8 @@ class Commands:
             raise InvalidCommandError("REF-5.2", "a sealed list must say how many cards it holds")
 
     def register_deck(self, ref: str, who: str, deck: Deck, *, by: str = "") -> WrittenEvents:
-        """Register (or, before play, replace) a seat's decklist, open or sealed (REF-5.1, REF-5.2)."""
+        """Register (or, before play, replace) a seat's decklist, open or sealed
+        (REF-5.1, REF-5.2)."""
         view = self.load(ref)
         seat = seat_of(view, who)
         if view.standing:
@@ -443,7 +444,8 @@ class Commands:
         if not 0 <= to_action < view.ply:
             raise InvalidCommandError(
                 "REF-2.3",
-                f"back up to an action before the last: 0 to {view.ply - 1} (the game has {view.ply})",
+                f"back up to an action before the last: 0 to {view.ply - 1} (the game has "
+                f"{view.ply})",
             )
         count = view.ply - to_action
         self._check_retractable(view, count)
@@ -820,8 +822,8 @@ class Commands:
             if not view.standing or view.standing[-1].originator_version != event_no:
                 raise InvalidCommandError(
                     "REF-4.5",
-                    f"event {event_no} is no longer the latest standing action; retract the actions "
-                    "after it first, then rule",
+                    f"event {event_no} is no longer the latest standing action; retract the "
+                    "actions after it first, then rule",
                 )
             return [ActionRetracted(**base, seq=target.seq, event=event_no, reason=note, by=by)]
         if isinstance(target, ActionRejected):
@@ -869,8 +871,8 @@ class Commands:
             ):
                 raise InvalidCommandError(
                     "REF-4.5",
-                    f"the retracted action {target.seq} no longer fits the position (the game is at "
-                    f"action {view.ply + 1}); retract back to that point first",
+                    f"the retracted action {target.seq} no longer fits the position (the game is "
+                    f"at action {view.ply + 1}); retract back to that point first",
                 )
             judged = view.judge(retracted.notation, retracted.actor)
             if not judged.verdict.legal:
@@ -891,7 +893,8 @@ class Commands:
         raise InvalidCommandError(
             "REF-4.5",
             f"event {event_no} cannot be overturned by the record alone; the referee records the "
-            "correction (an adjustment, a penalty voided by a new ruling) and the ruling explains it",
+            "correction (an adjustment, a penalty voided by a new ruling) and the ruling "
+            "explains it",
         )
 
 

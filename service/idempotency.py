@@ -32,10 +32,10 @@ __all__ = ["Claim", "IdempotencyStore", "fingerprint"]
 
 _SCHEMA = (
     (
-        "CREATE TABLE IF NOT EXISTS referee_idempotency (principal TEXT NOT NULL, idem_key TEXT NOT NULL, "
-        "fingerprint TEXT NOT NULL, state TEXT NOT NULL, status INTEGER NOT NULL DEFAULT 0, "
-        "headers TEXT NOT NULL DEFAULT '{}', body TEXT NOT NULL DEFAULT '', created DOUBLE PRECISION NOT NULL, "
-        "PRIMARY KEY (principal, idem_key))"
+        "CREATE TABLE IF NOT EXISTS referee_idempotency (principal TEXT NOT NULL, idem_key TEXT "
+        "NOT NULL, fingerprint TEXT NOT NULL, state TEXT NOT NULL, status INTEGER NOT NULL "
+        "DEFAULT 0, headers TEXT NOT NULL DEFAULT '{}', body TEXT NOT NULL DEFAULT '', created "
+        "DOUBLE PRECISION NOT NULL, PRIMARY KEY (principal, idem_key))"
     ),
 )
 
@@ -118,7 +118,8 @@ class IdempotencyStore:
     def release(self, principal: str, key: str) -> None:
         """Forget a claim whose command stored nothing, so a retry runs it again."""
         self.db.execute(
-            "DELETE FROM referee_idempotency WHERE principal = ? AND idem_key = ? AND state = 'pending'",
+            "DELETE FROM referee_idempotency WHERE principal = ? AND idem_key = ? AND state = "
+            "'pending'",
             (principal, key),
         )
 

@@ -619,7 +619,8 @@ def _insert(store: GameStore, batch: list[tuple[Checked, FileOutcome]]) -> None:
             outcome.detail = (
                 f"game {checked.game_id} was stored by another import meanwhile"
                 if same
-                else f"{checked.source}: a different game with id {checked.game_id} was stored meanwhile"
+                else f"{checked.source}: a different game with id {checked.game_id} was stored "
+                "meanwhile"
             )
 
 

@@ -44,8 +44,8 @@ def valid_clause(view: GameView, clause: str) -> str:
         return find_clause(clause.strip(), view.game).id
     except LookupError:
         raise RefusedError(
-            f"{clause!r} is not a clause of the {view.rules.title} rulebook or the referee procedure "
-            f"('referee rules {view.game}' lists them)"
+            f"{clause!r} is not a clause of the {view.rules.title} rulebook or the referee "
+            f"procedure ('referee rules {view.game}' lists them)"
         ) from None
 
 
@@ -97,8 +97,8 @@ def declared_result(
     return GameEnded(
         **base,
         winner=winner,
-        how=how,
-        clause=clause,  # type: ignore[arg-type]
+        how=how,  # type: ignore[arg-type]
+        clause=clause,
         reason=reason,
         by=by,
         ranking=stored,

@@ -240,7 +240,8 @@ class Queries:
             at=ply,
             standing_actions=view.ply,
             version=view.version,
-            last_action=f"{last.actor} {rules.shown_notation(self._action(view, last), last.actor, who)}"
+            last_action=f"{last.actor} "
+            f"{rules.shown_notation(self._action(view, last), last.actor, who)}"
             if last
             else None,
             to_act=to_act,

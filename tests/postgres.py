@@ -42,7 +42,10 @@ def server_problem() -> str | None:
         with psycopg.connect(_dsn()) as conn:
             conn.execute("SELECT 1")
     except psycopg.Error as exc:
-        return f"no PostgreSQL server answers at {SETTINGS['POSTGRES_HOST']}:{SETTINGS['POSTGRES_PORT']}: {exc}"
+        return (
+            "no PostgreSQL server answers at "
+            f"{SETTINGS['POSTGRES_HOST']}:{SETTINGS['POSTGRES_PORT']}: {exc}"
+        )
     return None
 
 

@@ -3,6 +3,7 @@ error (a one-line refusal), never another exception; a refused entry stores noth
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -95,10 +96,8 @@ def test_notation_reads_or_refuses(name: str, text: str) -> None:
     )
 )
 def test_jsonl_reads_or_refuses(lines: list[str]) -> None:
-    try:
+    with contextlib.suppress(ImportFileError):
         read_jsonl(lines, "fuzz.jsonl")
-    except ImportFileError:
-        pass
 
 
 @FUZZ
@@ -117,10 +116,8 @@ def test_jsonl_reads_or_refuses(lines: list[str]) -> None:
     ).map("\n".join)
 )
 def test_text_reads_or_refuses(body: str) -> None:
-    try:
+    with contextlib.suppress(ImportFileError):
         parse_text(body, "fuzz.txt")
-    except ImportFileError:
-        pass
 
 
 @pytest.mark.parametrize("name", ["prismatic", "crystale", "gammasphere"])
@@ -133,10 +130,8 @@ def test_text_reads_or_refuses(body: str) -> None:
 def test_catalogs_read_or_refuse(name: str, text: str) -> None:
     rules = games.load(name)
     for kind in rules.catalog_kinds:
-        try:
+        with contextlib.suppress(CatalogError):
             rules.read_catalog(kind, text, "fuzz.toml")
-        except CatalogError:
-            pass
 
 
 @FUZZ

@@ -422,10 +422,10 @@ def test_kill_during_entries_leaves_only_whole_entries(tmp_path: Path, kill_afte
     db = tmp_path / "s.db"
     game = referee(db, "new", "prizmik", "-p", "red=A", "-p", "blue=B").stdout.strip()
     script = (
-        "import sys\nfrom service import open_service\nsvc = open_service(sys.argv[1])\n"
-        "from referee import games\nrules = games.load('prizmik')\n"
-        "while True:\n    view = svc.load(sys.argv[2])\n    if view.ended is not None: break\n"
-        "    legal = svc.legal(sys.argv[2]).actions\n    svc.record(sys.argv[2], legal[0], view=view)\n"
+        "import sys\nfrom service import open_service\nsvc = open_service(sys.argv[1])\nfrom "
+        "referee import games\nrules = games.load('prizmik')\nwhile True:\n    view = "
+        "svc.load(sys.argv[2])\n    if view.ended is not None: break\n    legal = "
+        "svc.legal(sys.argv[2]).actions\n    svc.record(sys.argv[2], legal[0], view=view)\n"
     )
     run = subprocess.Popen(
         [sys.executable, "-c", script, str(db), game],

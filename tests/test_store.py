@@ -23,7 +23,8 @@ PLAYERS = [Player("first", "Ann"), Player("second", "Ben")]
 def rows(path: Path) -> list[tuple[str, int, str, bytes]]:
     with sqlite3.connect(path) as con:
         return con.execute(
-            "SELECT originator_id, originator_version, topic, state FROM stored_events ORDER BY rowid"
+            "SELECT originator_id, originator_version, topic, state FROM stored_events ORDER BY "
+            "rowid"
         ).fetchall()
 
 
@@ -167,7 +168,7 @@ def test_hash_chain_links_every_event(db_path: Path) -> None:
         store.record(game.game_id, text)
     events = store.load(game.game_id).events
     assert events[0].prev_hash == "0" * 64
-    for before, after in zip(events, events[1:]):
+    for before, after in zip(events, events[1:], strict=False):
         assert after.prev_hash == before.hash
     assert len({e.hash for e in events}) == len(events)
 

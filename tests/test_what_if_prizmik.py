@@ -18,7 +18,8 @@ RULES = games.load("prizmik")
 
 
 def play_until_fleet_capture(store: RefereeService) -> tuple[str, int]:
-    """A seeded game that prefers captures; returns the id and the ply of the first fleet capture."""
+    """A seeded game that prefers captures;
+    returns the id and the ply of the first fleet capture."""
     rng = random.Random(3)
     for _attempt in range(50):
         view = store.create_game("prizmik", [Player("red", "Ann"), Player("blue", "Ben")])

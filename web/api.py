@@ -567,7 +567,8 @@ async def appeal(
 
 @post(
     "/api/games/{game_id:str}/disputes/{dispute:int}/rulings",
-    summary="Rule on a dispute (a table referee: the first ruling; appeals and final rulings: head referee)",
+    summary="Rule on a dispute (a table referee: the first ruling; appeals and final rulings: "
+    "head referee)",
     responses=PROBLEMS,
     status_code=201,
 )

@@ -302,8 +302,9 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
         openapi_config=OpenAPIConfig(
             title="Referee",
             version="1",
-            description="An event-sourced referee service for tabletop games: record entries checked against "
-            "each game's rulebook, read positions and logs for your role, follow games live.",
+            description="An event-sourced referee service for tabletop games: record entries "
+            "checked against each game's rulebook, read positions and logs for your role, "
+            "follow games live.",
             components=Components(
                 security_schemes={
                     "bearer": SecurityScheme(

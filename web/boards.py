@@ -56,7 +56,10 @@ def render_board(
         if text
         else ""
     )
-    return f'<div class="board board-{escape(game)}" data-game="{escape(game)}">{drawing}{fallback}</div>'
+    return (
+        f'<div class="board board-{escape(game)}" '
+        f'data-game="{escape(game)}">{drawing}{fallback}</div>'
+    )
 
 
 # -- PRIZMIK ----------------------------------------------------------------------
@@ -79,8 +82,8 @@ def _prizmik_piece(name: str, x: float, y: float) -> str:
     parts: list[str] = []
     if has_base:
         parts.append(
-            f'<rect class="base" x="{x + 7}" y="{y + 7}" width="{SQ - 14}" height="{SQ - 14}" rx="7" '
-            f'fill="{colour}" stroke="#222" stroke-width="2"/>'
+            f'<rect class="base" x="{x + 7}" y="{y + 7}" width="{SQ - 14}" height="{SQ - 14}" '
+            f'rx="7" fill="{colour}" stroke="#222" stroke-width="2"/>'
         )
     if has_ship:
         fill = "#fff" if has_base else colour
@@ -109,8 +112,9 @@ def _prizmik(position: dict[str, Any], players: dict[str, str], last: str | None
     size = 8 * SQ + 2 * MARGIN
     out = [
         (
-            f'<svg class="prizmik" viewBox="0 0 {size} {size}" xmlns="http://www.w3.org/2000/svg" role="img" '
-            f'aria-label="PRIZMIK board"><g class="rotor">'
+            f'<svg class="prizmik" viewBox="0 0 {size} {size}" '
+            'xmlns="http://www.w3.org/2000/svg" role="img" aria-label="PRIZMIK board"><g '
+            'class="rotor">'
         )
     ]
     for rank in range(8):
@@ -119,15 +123,16 @@ def _prizmik(position: dict[str, Any], players: dict[str, str], last: str | None
             x, y = MARGIN + file * SQ, MARGIN + (7 - rank) * SQ
             shade = "#e9dcc0" if (file + rank) % 2 else "#b58863"
             out.append(
-                f'<rect class="square" data-square="{square}" x="{x}" y="{y}" width="{SQ}" height="{SQ}" '
-                f'fill="{shade}"/>'
+                f'<rect class="square" data-square="{square}" x="{x}" y="{y}" width="{SQ}" '
+                f'height="{SQ}" fill="{shade}"/>'
             )
             if square in marked:
                 role = "to" if marked and square == marked[-1] else "from"
                 out.append(
-                    f'<rect class="last last-{role}" data-square="{square}" x="{x + 2}" y="{y + 2}" '
-                    f'width="{SQ - 4}" height="{SQ - 4}" fill="{"#fff176" if role == "to" else "none"}" '
-                    f'fill-opacity="0.75" stroke="#f9a825" stroke-width="4"/>'
+                    f'<rect class="last last-{role}" data-square="{square}" x="{x + 2}" '
+                    f'y="{y + 2}" width="{SQ - 4}" height="{SQ - 4}" '
+                    f'fill="{"#fff176" if role == "to" else "none"}" fill-opacity="0.75" '
+                    'stroke="#f9a825" stroke-width="4"/>'
                 )
     for square, name in sorted(pieces.items()):
         file, rank = FILES.index(square[0]), int(square[1]) - 1
@@ -138,7 +143,8 @@ def _prizmik(position: dict[str, Any], players: dict[str, str], last: str | None
     for index in range(8):
         mid = MARGIN + index * SQ + SQ / 2
         out.append(
-            f'<text class="glyph coord" x="{mid}" y="{size - 6}" text-anchor="middle">{FILES[index]}</text>'
+            f'<text class="glyph coord" x="{mid}" y="{size - 6}" '
+            f'text-anchor="middle">{FILES[index]}</text>'
         )
         out.append(
             f'<text class="glyph coord" x="{mid}" y="15" text-anchor="middle">{FILES[index]}</text>'
@@ -148,7 +154,8 @@ def _prizmik(position: dict[str, Any], players: dict[str, str], last: str | None
             f'text-anchor="middle">{index + 1}</text>'
         )
         out.append(
-            f'<text class="glyph coord" x="{size - 11}" y="{MARGIN + (7 - index) * SQ + SQ / 2 + 5}" '
+            f'<text class="glyph coord" x="{size - 11}" '
+            f'y="{MARGIN + (7 - index) * SQ + SQ / 2 + 5}" '
             f'text-anchor="middle">{index + 1}</text>'
         )
     out.append("</g></svg>")
@@ -196,14 +203,18 @@ def _prismata(position: dict[str, Any], players: dict[str, str], last: str | Non
             label = kind if len(kind) <= 12 else kind[:11] + "…"
             tiles.append(
                 f'<g class="{" ".join(classes)}" data-unit="{uid}"><title>#{uid} {escape(kind)}'
-                f"{' (' + escape(status) + ')' if status else ''}{' blocking' if uid in blocking else ''}</title>"
-                f'<rect x="{x}" y="{y}" width="{TILE_W - 6}" height="{TILE_H - 6}" rx="6" fill="{fill}" '
-                f'stroke="{stroke}" stroke-width="{4 if uid in marked else 2}"/>'
-                f'<text x="{x + 6}" y="{y + 17}" class="unit-name">{escape(label)}</text>'
-                f'<text x="{x + 6}" y="{y + 34}" class="unit-meta">#{uid} · {escape(str(unit.get("health", "")))}'
-                f' hp</text><text x="{x + 6}" y="{y + 50}" class="unit-meta">{escape(status)}</text>'
+                f"{' (' + escape(status) + ')' if status else ''}"
+                f"{' blocking' if uid in blocking else ''}</title>"
+                f'<rect x="{x}" y="{y}" width="{TILE_W - 6}" height="{TILE_H - 6}" rx="6" '
+                f'fill="{fill}" stroke="{stroke}" stroke-width="{4 if uid in marked else 2}"/>'
+                f'<text x="{x + 6}" y="{y + 17}" class="unit-name">{escape(label)}</text><text '
+                f'x="{x + 6}" y="{y + 34}" class="unit-meta">#{uid} · '
+                f"{escape(str(unit.get('health', '')))}"
+                f' hp</text><text x="{x + 6}" y="{y + 50}" '
+                f'class="unit-meta">{escape(status)}</text>'
                 + (
-                    f'<rect x="{x + TILE_W - 20}" y="{y + 4}" width="10" height="10" fill="#1565c0"/>'
+                    f'<rect x="{x + TILE_W - 20}" y="{y + 4}" width="10" height="10" '
+                    'fill="#1565c0"/>'
                     if uid in blocking
                     else ""
                 )
@@ -265,8 +276,9 @@ def _cards_row(names: list[str], label: str) -> str:
         )
     width = len(names) * 74 + 4
     cards = "".join(
-        f'<g class="card"><rect x="{4 + i * 74}" y="4" width="68" height="92" rx="7" fill="#fffdf5" '
-        f'stroke="#5d4037" stroke-width="2"/><text x="{38 + i * 74}" y="54" text-anchor="middle" '
+        f'<g class="card"><rect x="{4 + i * 74}" y="4" width="68" height="92" rx="7" '
+        f'fill="#fffdf5" stroke="#5d4037" stroke-width="2"/><text x="{38 + i * 74}" y="54" '
+        'text-anchor="middle" '
         f'class="card-name">{escape(str(n)[:11])}</text><title>{escape(str(n))}</title></g>'
         for i, n in enumerate(names)
     )
@@ -279,10 +291,14 @@ def _cards_row(names: list[str], label: str) -> str:
 
 def _counted(label: str, count: int) -> str:
     if count <= 0:
-        return f'<div class="zone"><span class="zone-name">{escape(label)}</span> <span class="count">0</span></div>'
+        return (
+            f'<div class="zone"><span class="zone-name">{escape(label)}</span> <span '
+            'class="count">0</span></div>'
+        )
     shown = min(count, 12)
     backs = "".join(
-        f'<rect x="{4 + i * 9}" y="4" width="40" height="56" rx="5" fill="#546e7a" stroke="#263238"/>'
+        f'<rect x="{4 + i * 9}" y="4" width="40" height="56" rx="5" fill="#546e7a" '
+        'stroke="#263238"/>'
         for i in range(shown)
     )
     width = 4 + max(shown - 1, 0) * 9 + 44

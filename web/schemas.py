@@ -103,7 +103,8 @@ class PenaltyIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
 
 class AdjustIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """A ruling on card text carried out as primitive changes (empty: the ruling changes nothing)."""
+    """A ruling on card text carried out as primitive changes
+    (empty: the ruling changes nothing)."""
 
     card: str
     reason: str

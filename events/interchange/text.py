@@ -135,8 +135,8 @@ def entry_text(event: GameEvent) -> str | None:
         )
     if isinstance(event, DisputeRuled):
         return (
-            f"{{ruling {event.dispute} {event.level} {event.decision} {q(event.clause)} by {q(event.by)}: "
-            f"{q(event.reason)}}}"
+            f"{{ruling {event.dispute} {event.level} {event.decision} {q(event.clause)} by "
+            f"{q(event.by)}: {q(event.reason)}}}"
         )
     if isinstance(event, DisputeAppealed):
         return f"{{appeal {event.dispute} by {q(event.by)}: {q(event.grounds)}}}"

@@ -58,6 +58,7 @@ class HiddenZone(msgspec.Struct, frozen=True, gc=False):
             return HiddenZone(self.owner, self.count - 1, self.known.minus([card]))
         if self.unknown == 0:
             raise ZoneError(
-                f"every card {self.owner} holds here is known ({self.known.text()}); {card} is not one"
+                f"every card {self.owner} holds here is known ({self.known.text()}); {card} is "
+                "not one"
             )
         return HiddenZone(self.owner, self.count - 1, self.known)

@@ -36,8 +36,8 @@ def test_cr_9_1_slots_at_two_four_and_seven_servants() -> None:
     assert spells.sides[0].slots_earned == 0  # only Servants count
     reason = rejected(with_plane(1), "slot mp", "CR-9.1")
     assert (
-        reason
-        == "p1 has no unused promotion slot: its Higher Plane holds 1 Servant(s); the next slot comes at 2"
+        reason == "p1 has no unused promotion slot: its Higher Plane holds 1 Servant(s); the "
+        "next slot comes at 2"
     )
 
 

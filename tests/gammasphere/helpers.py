@@ -162,7 +162,8 @@ def put(
     tapped: bool = False,
     carrier: int = 0,
 ) -> tuple[GammasphereState, int]:
-    """Scaffolding: ``card`` placed on ``seat``'s side directly; returns the state and its number."""
+    """Scaffolding: ``card`` placed on ``seat``'s side directly;
+    returns the state and its number."""
     index = ("p1", "p2").index(seat)
     number = state.next_id
     state = enter(state, index, state.cards[card], mode=mode, carrier=carrier)
@@ -182,7 +183,8 @@ def put_all(state: GammasphereState, seat: str, cards: Iterable[str]) -> Gammasp
 
 
 def resources_of(state: GammasphereState, seat: str, **values: Any) -> GammasphereState:
-    """Scaffolding: set fields of ``seat``'s side (``gas``, ``power``, ``jiggawatts``, ``hand``...)."""
+    """Scaffolding: set fields of ``seat``'s side
+    (``gas``, ``power``, ``jiggawatts``, ``hand``...)."""
     index = ("p1", "p2").index(seat)
     return with_side(state, index, msgspec.structs.replace(state.sides[index], **values))
 

@@ -121,7 +121,7 @@ def test_gs_7_5_an_attack_mode_defender_with_less_attack_is_destroyed() -> None:
     assert (side(state, "p1").power, side(state, "p2").power) == (9000, 9000)
 
 
-def test_gs_7_6_a_stronger_attack_mode_defender_destroys_the_attacker_and_costs_the_difference() -> (
+def test_gs_7_6_a_stronger_attack_mode_defender_destroys_the_attacker_and_costs_the_difference() -> (  # noqa: E501 - the test's name states the rule
     None
 ):
     state = started()

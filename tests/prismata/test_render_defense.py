@@ -17,7 +17,8 @@ GAME = (
 
 def test_pm_4_1_render_shows_incoming_damage_in_defense() -> None:
     rules = PrismataRules()
-    imp = ReferenceImport(json.load(gzip.open(GAME, "rt")))
+    with gzip.open(GAME, "rt") as fh:
+        imp = ReferenceImport(json.load(fh))
     for turn in imp.game["turns"]:
         for action in turn["actions"]:
             imp.convert_action(action)

@@ -126,7 +126,8 @@ def test_click_each_unit(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(n for n, u in CAT.units.items() if u.start is not None))
 def test_start_of_turn_each_unit(name: str) -> None:
-    """PM-3.4/PM-3.5: each start-of-turn effect gains, gives, resonates, makes and sacrifices as listed."""
+    """PM-3.4/PM-3.5: each start-of-turn effect gains, gives, resonates, makes and
+    sacrifices as listed."""
     utype = CAT.units[name]
     effect = utype.start
     assert effect is not None

@@ -205,7 +205,8 @@ def test_px_15_3_catalog_files_are_checked_and_recorded_in_canonical_form() -> N
         ('[[cards]]\nname = "A"\ntype = "hue"\ncost = "R"\nrewards = ["fly"]', "not an icon"),
         ('[[cards]]\nname = "A"\ntype = "hue"\ncost = "R"\nability = "steal"', "needs a mote"),
         (
-            '[[cards]]\nname = "A"\ntype = "hue"\ncost = "R"\n[[cards]]\nname = "a"\ntype = "sky"\ncost = "G"',
+            '[[cards]]\nname = "A"\ntype = "hue"\ncost = "R"\n[[cards]]\nname = "a"\ntype = '
+            '"sky"\ncost = "G"',
             "share",
         ),
         ('[[cards]]\nname = "A"\ntype = "hue"\ncost = "R"\nextra = 1', "extra"),

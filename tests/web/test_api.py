@@ -232,7 +232,8 @@ def test_roles(client: Client, tokens: Tokens) -> None:
             403,
             "forbidden",
         )
-    # corrections: a table referee undoes at their table; backups and penalties are the head referee's
+    # corrections: a table referee undoes at their table;
+    # backups and penalties are the head referee's
     assert (
         client.post(
             f"/api/games/{at1}/retractions", json={"reason": "slip"}, headers=auth(tom)
@@ -271,7 +272,8 @@ def test_roles(client: Client, tokens: Tokens) -> None:
         403,
         "forbidden",
     )
-    # a player disputes in their own game only; a table referee rules first, the head referee finally
+    # a player disputes in their own game only;
+    # a table referee rules first, the head referee finally
     dispute = client.post(
         f"/api/games/{at1}/disputes",
         json={"event": 4, "claim": "I meant e1>d1"},

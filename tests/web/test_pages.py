@@ -173,8 +173,8 @@ def test_a_whole_prizmik_game_from_the_table_page_followed_live(
         # a blue piece is drawn in blue
         piece = box(
             page,
-            'svg.prizmik g.piece[data-piece^="blue"] .ship, svg.prizmik g.piece[data-piece^="blue"] '
-            '.base, svg.prizmik g.piece[data-piece^="blue"] .fighter',
+            'svg.prizmik g.piece[data-piece^="blue"] .ship, svg.prizmik '
+            'g.piece[data-piece^="blue"] .base, svg.prizmik g.piece[data-piece^="blue"] .fighter',
         )
         r, g, b = colour_at(
             page, piece["x"] + piece["width"] / 2, piece["y"] + piece["height"] * 0.75

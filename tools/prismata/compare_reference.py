@@ -16,7 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from referee.games.prismata.reference import replay
+# E402 on purpose: the project imports only once the lines above put it on sys.path
+from referee.games.prismata.reference import replay  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

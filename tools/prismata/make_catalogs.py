@@ -43,7 +43,8 @@ import msgspec
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from referee.games.prismata.catalog import (
+# E402 on purpose: the project imports only once the lines above put it on sys.path
+from referee.games.prismata.catalog import (  # noqa: E402
     RARITY_SUPPLY,
     Ability,
     Catalog,

@@ -854,7 +854,7 @@ def _apply_pull(state: CrystaleState, action: Pull, seat: int) -> CrystaleState:
         side = replace(side, pool=side.pool.take_unseen(1), hand=side.hand.put_unseen(1))
     side = gain_mp(side, side.recharge)
     state = with_side(state, seat, side)
-    for unit, crystal, effect in recharge_effects(state, seat):
+    for unit, _crystal, effect in recharge_effects(state, seat):
         if effect.structured and unit.id in state.units:
             state = resolve(state, seat, unit.id, [effect], ())
     return replace(state, phase="main")

@@ -188,7 +188,8 @@ def parse(text: str) -> CrystaleAction:
         if len(head) != 2 or not head[1].isdigit() or not 1 <= int(head[1]) <= 5:
             raise _fail(
                 text,
-                "write 'use UNIT N [@TARGET ...]' with the effect's number 1-5, such as use u1 2 @c4",
+                "write 'use UNIT N [@TARGET ...]' with the effect's number 1-5, such as use u1 "
+                "2 @c4",
             )
         return Use(_unit(text, head[0]), int(head[1]), targets)
     if word == "move":
@@ -210,8 +211,9 @@ def parse(text: str) -> CrystaleAction:
         raise _fail(text, "write 'slot promote UNIT', 'slot servant NAME' or 'slot mp'")
     raise _fail(
         text,
-        f"unknown entry {words[0]!r}; expected first, summoner, pull, mulligan, show, reshuffle, summon, "
-        "sacrifice, cast, use, move, attack, counter, hold, slot, end, discard, promote or done",
+        f"unknown entry {words[0]!r}; expected first, summoner, pull, mulligan, show, reshuffle, "
+        "summon, sacrifice, cast, use, move, attack, counter, hold, slot, end, discard, promote "
+        "or done",
     )
 
 

@@ -113,7 +113,8 @@ SETUP_FIELDS = (
     SetupField(
         key="seed",
         kind="seed",
-        help="Seed that draws the tile elements (CR-I.1); drawn and recorded when --tiles is not given.",
+        help="Seed that draws the tile elements (CR-I.1); drawn and recorded when --tiles is "
+        "not given.",
     ),
 )
 
@@ -139,8 +140,9 @@ def _tiles_from(raw: Any) -> str:
     bad = sorted({ch for ch in text if ch not in ELEMENT_LETTERS})
     if bad or len(text) != TILE_COUNT:
         raise SetupError(
-            f"--tiles takes {TILE_COUNT} element letters (a1..e5 in reading order) from {ELEMENT_LETTERS}; "
-            f"got {len(text)} letters" + (f", unknown {''.join(bad)}" if bad else "")
+            f"--tiles takes {TILE_COUNT} element letters (a1..e5 in reading order) from "
+            f"{ELEMENT_LETTERS}; got {len(text)} letters"
+            + (f", unknown {''.join(bad)}" if bad else "")
         )
     return text
 

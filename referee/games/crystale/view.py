@@ -65,7 +65,7 @@ def secret_names(state: CrystaleState, seat: str) -> frozenset[str]:
 
 
 def _may_see(viewer: str, seat: str) -> bool:
-    return viewer == REFEREE or viewer == seat
+    return viewer in (REFEREE, seat)
 
 
 def _unit_data(state: CrystaleState, unit: Unit) -> dict[str, Any]:
@@ -196,9 +196,9 @@ def _unit_line(state: CrystaleState, unit: Unit) -> str:
     ]
     tail = f" [{', '.join(flags)}]" if flags else ""
     return (
-        f"  u{unit.id} {owner} {unit.crystal} ({crystal.element}) rank {unit.rank} {where}: "
-        f"HP {unit.hp}/{max_hp(state, unit)}, ATK {effective_atk(state, unit)} ({', '.join(parts)}), "
-        f"range {crystal.attack_range}{tail}"
+        f"  u{unit.id} {owner} {unit.crystal} ({crystal.element}) rank {unit.rank} {where}: HP "
+        f"{unit.hp}/{max_hp(state, unit)}, ATK {effective_atk(state, unit)} "
+        f"({', '.join(parts)}), range {crystal.attack_range}{tail}"
     )
 
 

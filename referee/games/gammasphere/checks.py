@@ -118,13 +118,15 @@ def _check_unique(state: GammasphereState, seat: int, card: Card) -> Verdict:
                 return Verdict.illegal(
                     "GS-6.4",
                     (
-                        f"{card.name} is unique and {SEATS[seat]} already has it in play as #{entity.id}"
+                        f"{card.name} is unique and {SEATS[seat]} already has it in play as "
+                        f"#{entity.id}"
                     ),
                 )
             return Verdict.illegal(
                 "GS-6.5",
                 (
-                    f"{card.name} is unique and the opponent {SEATS[entity.owner]} has it in play as #{entity.id}"
+                    f"{card.name} is unique and the opponent {SEATS[entity.owner]} has it in "
+                    f"play as #{entity.id}"
                 ),
             )
     return LEGAL

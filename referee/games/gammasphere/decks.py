@@ -82,7 +82,8 @@ def check_shown(state: GammasphereState, seat: int, card: Card) -> Verdict:
         return Verdict.illegal(
             "GS-3.5",
             (
-                f"{SEATS[seat]} already shows {COPY_LIMIT} {card.name}; a fifth copy cannot be in a deck ({rule})"
+                f"{SEATS[seat]} already shows {COPY_LIMIT} {card.name}; a fifth copy cannot be "
+                f"in a deck ({rule})"
             ),
         )
     return LEGAL
@@ -105,7 +106,8 @@ def check_from_hand(state: GammasphereState, seat: int, card: Card) -> Verdict:
         return Verdict.illegal(
             "GS-6.1",
             (
-                f"every card {who} holds is known ({hand.known.text()}); {card.name} is not one of them"
+                f"every card {who} holds is known ({hand.known.text()}); {card.name} is not one "
+                "of them"
             ),
         )
     return check_shown(state, seat, card)

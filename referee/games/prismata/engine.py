@@ -344,7 +344,8 @@ def _all_gone(units: dict[int, Unit], seat: int, doomed: bool) -> bool:
 
 
 def _decide(w: Work) -> Result | None:
-    """PM-9.1: at the end of a turn, a seat with no units (or, by variant, only doomed ones) loses."""
+    """PM-9.1: at the end of a turn, a seat with no units (or, by variant, only doomed
+    ones) loses."""
     doomed = w.state.table.doomed == "lose"
     gone = [_all_gone(w.units, 0, doomed), _all_gone(w.units, 1, doomed)]
     if gone[0] and gone[1]:
@@ -823,7 +824,10 @@ def _breach_problem(state: PrismataState, cat: Catalog, u: Unit) -> tuple[str, s
                 return ("PM-7.3", why)
     utype = cat.units[u.kind]
     if not utype.fragile and attack < u.health:
-        why = f"{label(u)} has {u.health} health and is not fragile; {attack} attack cannot destroy it"
+        why = (
+            f"{label(u)} has {u.health} health and is not fragile; {attack} attack cannot "
+            "destroy it"
+        )
         return ("PM-7.2", why)
     return None
 
@@ -1013,7 +1017,7 @@ def _consume_choices(
         options: list[tuple[int, ...]] = []
         for counts in _split(n, [len(p) for p in pools]):
             pick: list[int] = []
-            for pool, c in zip(pools, counts):
+            for pool, c in zip(pools, counts, strict=True):
                 pick.extend(pool[:c])
             options.append(tuple(sorted(pick)))
         if not options:

@@ -125,7 +125,8 @@ class Buy(msgspec.Struct, frozen=True, tag="buy", tag_field="act"):
 
 
 class Click(msgspec.Struct, frozen=True, tag="click", tag_field="act"):
-    """Use unit ``unit``'s click ability, on ``target`` if it needs one, consuming the listed units."""
+    """Use unit ``unit``'s click ability, on ``target`` if it needs one,
+    consuming the listed units."""
 
     unit: int
     target: int | None = None

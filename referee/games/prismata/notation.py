@@ -134,7 +134,8 @@ def parse(text: str) -> PrismataAction:
         return Click(unit, target, consumed)
     raise ActionSyntaxError(
         text,
-        f"unknown action {tokens[0]!r}; expected buy, click, undo, sell, block, hit, breach, unbreach or end",
+        f"unknown action {tokens[0]!r}; expected buy, click, undo, sell, block, hit, breach, "
+        "unbreach or end",
         NOTATION_CLAUSE,
     )
 

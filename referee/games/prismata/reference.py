@@ -139,7 +139,7 @@ class ReferenceImport:
         ours = list(self.state.units.values())
         if len(ref_cards) != len(ours):
             raise ReferenceError_("the initial position has a different number of units")
-        for ref, u in zip(ref_cards, ours):
+        for ref, u in zip(ref_cards, ours, strict=True):
             self.ids[ref["id"]] = u.id
 
     # -- id mapping -----------------------------------------------------------

@@ -648,7 +648,7 @@ def _detail(state: PrismaticState, detail: object, seat: str) -> Verdict:
     return _DETAILS[type(detail)](state, detail, seat)
 
 
-# -- the auction and the colours -----------------------------------------------------------------------
+# -- the auction and the colours -------------------------------------------------------------------
 
 
 def _bid(state: PrismaticState, action: Bid, seat: str) -> Verdict:

@@ -150,7 +150,7 @@ def _pass(state: PrismaticState, action: Pass, seat: str) -> PrismaticState:
     return replace(state, resolver=state.resolver + 1)
 
 
-# -- creating ---------------------------------------------------------------------------------------
+# -- creating --------------------------------------------------------------------------------------
 
 
 def _create(state: PrismaticState, action: Create, seat: str) -> PrismaticState:
@@ -287,7 +287,7 @@ def _decline(state: PrismaticState, action: Decline, seat: str) -> PrismaticStat
     return replace(state, pending=(), pending_card="")
 
 
-# -- actions ------------------------------------------------------------------------------------------
+# -- actions ---------------------------------------------------------------------------------------
 
 
 def _pull(state: PrismaticState, detail: Pull, seat: str) -> PrismaticState:
@@ -373,7 +373,7 @@ def _detail(state: PrismaticState, detail: object, seat: str) -> PrismaticState:
     return _DETAILS[type(detail)](state, detail, seat)
 
 
-# -- auction and colours -------------------------------------------------------------------------------
+# -- auction and colours ---------------------------------------------------------------------------
 
 
 def _bid(state: PrismaticState, action: Bid | Forgo, seat: str) -> PrismaticState:

@@ -115,7 +115,8 @@ SETUP_FIELDS = (
         key="goal",
         kind="choice",
         choices=GOALS,
-        help="Created play cards that trigger the last round: 3 quick, 5 average (default), 7 long.",
+        help="Created play cards that trigger the last round: 3 quick, 5 average (default), 7 "
+        "long.",
     ),
     SetupField(
         key="starter",

@@ -40,7 +40,7 @@ def sealed_bid_text(seat: str, amount: int) -> str:
 
 
 def _sees_bid(viewer: Viewer, seat: str) -> bool:
-    return viewer == REFEREE or viewer == seat
+    return viewer in (REFEREE, seat)
 
 
 def secrets(state: PrismaticState, seat: str) -> frozenset[str]:
@@ -122,7 +122,8 @@ def observe(state: PrismaticState, viewer: Viewer, result: str) -> dict[str, Any
 def _card_line(state: PrismaticState, name: str) -> str:
     spec = state.catalog.cards[name]
     parts = [
-        f"{name} [{spec.type}, {spec.stars} star{'s' if spec.stars != 1 else ''}, needs {spec.recipe.text()}"
+        f"{name} [{spec.type}, {spec.stars} star{'s' if spec.stars != 1 else ''}, needs "
+        f"{spec.recipe.text()}"
     ]
     if spec.rewards:
         parts.append("rewards " + ", ".join(effect_text(e) for e in spec.rewards))

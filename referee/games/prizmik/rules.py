@@ -178,9 +178,9 @@ def count_pieces(board: str) -> tuple[tuple[int, int], tuple[int, int], tuple[in
             continue
         side = SIDE_OF[ch]
         kind = KIND_OF[ch]
-        if kind == BASE or kind == FLEET:
+        if kind in (BASE, FLEET):
             bases[side] += 1
-        if kind == FLEET or kind == STACK or kind == SHIP:
+        if kind in (FLEET, STACK, SHIP):
             ships[side] += 1
         if kind == FIGHTER:
             fighters[side] += 1
@@ -267,7 +267,7 @@ def _iter_actions(state: PrizmikState) -> Iterator[PrizmikAction]:
                     yield act
             for t, ortho, act in _FIGHTER_CAPTURES[o]:
                 ek = enemy.get(board[t])
-                if ek is not None and ((ek == STACK or ek == SHIP) if ortho else ek == FIGHTER):
+                if ek is not None and ((ek in (STACK, SHIP)) if ortho else ek == FIGHTER):
                     yield act
         else:  # ship stack or lone ship
             for t, mid, act in _SHIP_MOVES[o]:
@@ -516,7 +516,7 @@ class PrizmikRules(GameRules[PrizmikState, PrizmikAction]):
                         if k == FIGHTER:
                             if t in NEIGH8[o]:
                                 return LEGAL
-                        elif k == STACK or k == SHIP:
+                        elif k in (STACK, SHIP):
                             if t in NEIGH8[o]:
                                 return LEGAL
                             mid = JUMP2[o].get(t)
@@ -524,13 +524,13 @@ class PrizmikRules(GameRules[PrizmikState, PrizmikAction]):
                                 return LEGAL
                 elif kind == "capture":
                     ek = ENEMY[side].get(board[t])
-                    if k == STACK or k == SHIP:
+                    if k in (STACK, SHIP):
                         if (ek == BASE or (ek == FLEET and state.variants.fleet_capturable)) and (
                             t in NEIGH8[o]
                         ):
                             return LEGAL
                     elif k == FIGHTER:
-                        if ek == STACK or ek == SHIP:
+                        if ek in (STACK, SHIP):
                             if t in ORTHO4[o]:
                                 return LEGAL
                         elif ek == FIGHTER and t in DIAG4[o]:
@@ -759,7 +759,8 @@ class PrizmikRules(GameRules[PrizmikState, PrizmikAction]):
                     )
                 return Violation(
                     DEPLOY_FLEET,
-                    f"{head}: {tn} is occupied by a {piece_name(q)}; a deploy needs an empty square",
+                    f"{head}: {tn} is occupied by a {piece_name(q)}; a deploy needs an empty "
+                    "square",
                 )
             # ship stack
             if t not in ORTHO4[o]:
@@ -774,7 +775,7 @@ class PrizmikRules(GameRules[PrizmikState, PrizmikAction]):
             )
 
         if kind == "move":
-            if k == BASE or k == FLEET:
+            if k in (BASE, FLEET):
                 return Violation(
                     NO_MOVE_BASES,
                     f"{what} cannot move: "
@@ -827,12 +828,12 @@ class PrizmikRules(GameRules[PrizmikState, PrizmikAction]):
                     "be captured",
                 )
             target = f"the {piece_name(q)} on {tn}"
-            if k == BASE or k == FLEET:
+            if k in (BASE, FLEET):
                 return Violation(
                     WHO_CAPTURES,
                     f"{what} cannot capture: lone bases and full fleets never capture",
                 )
-            if k == STACK or k == SHIP:
+            if k in (STACK, SHIP):
                 if qk == FIGHTER and k == STACK:
                     return Violation(
                         CAPTURE_SHIP_ONLY_BASES,
@@ -857,13 +858,13 @@ class PrizmikRules(GameRules[PrizmikState, PrizmikAction]):
                         f"of the eight squares next to it, and {tn} is not next to {on}",
                     )
             if k == FIGHTER:
-                if qk == BASE or qk == FLEET:
+                if qk in (BASE, FLEET):
                     return Violation(
                         CAPTURE_FIGHTER_NO_BASE,
                         f"{what} cannot capture {target}: fighters never capture bases or "
                         "full fleets",
                     )
-                if qk == STACK or qk == SHIP:
+                if qk in (STACK, SHIP):
                     where = "diagonal from" if t in DIAG4[o] else "not next to"
                     return Violation(
                         CAPTURE_FIGHTER_SHIP,

@@ -319,7 +319,10 @@ class TributeRules(GameRules[TributeState, Action]):
     def render(self, state: TributeState, viewer: Viewer = REFEREE) -> str:
         lines = [f"round {state.round}, {state.phase}"]
         for s in state.seats:
-            line = f"  {s.seat}: score {s.score}, deck {s.deck}, hand {s.hand.count}, played {' '.join(s.played) or '-'}"
+            line = (
+                f"  {s.seat}: score {s.score}, deck {s.deck}, hand {s.hand.count}, played "
+                f"{' '.join(s.played) or '-'}"
+            )
             if (
                 s.knowledge is not None
                 and s.knowledge.listed is not None
