@@ -1,0 +1,35 @@
+"""The tree stays lint-clean and formatted: ``ruff`` runs as a test from the repository
+root, with the settings in pyproject.toml, so CI (which installs ``.[test]``) fails on a
+new finding."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_module(module: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m module args...`` from the repository root; skipped when not installed."""
+    pytest.importorskip(module, reason=f"{module} is not installed (pip install -e '.[test]')")
+    return subprocess.run(
+        [sys.executable, "-m", module, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_ruff_check_is_clean() -> None:
+    result = run_module("ruff", "check", ".")
+    assert result.returncode == 0, f"ruff check .:\n{result.stdout}{result.stderr}"
+
+
+def test_ruff_format_is_clean() -> None:
+    result = run_module("ruff", "format", "--check", ".")
+    assert result.returncode == 0, f"ruff format --check .:\n{result.stdout}{result.stderr}"
