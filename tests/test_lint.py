@@ -1,6 +1,6 @@
-"""The tree stays lint-clean and formatted: ``ruff`` runs as a test from the repository
-root, with the settings in pyproject.toml, so CI (which installs ``.[test]``) fails on a
-new finding."""
+"""The tree stays lint-clean, formatted and strictly typed: ``ruff`` and ``mypy`` run as
+tests from the repository root, with the settings in pyproject.toml, so CI (which installs
+``.[test]``) fails on a new finding."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+TYPED = ("referee", "events", "projections", "service", "cli", "web", "tests", "benchmarks")
 
 
 def run_module(module: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -33,3 +34,11 @@ def test_ruff_check_is_clean() -> None:
 def test_ruff_format_is_clean() -> None:
     result = run_module("ruff", "format", "--check", ".")
     assert result.returncode == 0, f"ruff format --check .:\n{result.stdout}{result.stderr}"
+
+
+def test_mypy_strict_is_clean() -> None:
+    # about a minute from cold; .mypy_cache (in the root, ignored by git) makes reruns quick
+    result = run_module("mypy", "--strict", *TYPED)
+    assert result.returncode == 0, (
+        f"mypy --strict {' '.join(TYPED)}:\n{result.stdout}{result.stderr}"
+    )
