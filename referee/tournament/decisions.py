@@ -37,7 +37,7 @@ from referee.tournament.model import Entrant, Placement, Round, RoundKind, Score
 from referee.tournament.pairing import pair_swiss
 from referee.tournament.penalties import INFRACTIONS, suggested_penalty
 from referee.tournament.pods import pair_pods
-from referee.tournament.slips import decided, parse_placement, parse_slip
+from referee.tournament.slips import parse_placement, parse_slip
 from referee.tournament.state import Tournament
 
 __all__ = [
@@ -65,11 +65,11 @@ class _Command(msgspec.Struct, frozen=True, kw_only=True):
     pass
 
 
-class CreateEvent(_Command):
+class CreateEvent(_Command, frozen=True, kw_only=True):
     settings: Settings
 
 
-class Register(_Command):
+class Register(_Command, frozen=True, kw_only=True):
     """Register a player; after round 1 is paired this is a late entry (EV-2.3)."""
 
     name: str
@@ -79,29 +79,29 @@ class Register(_Command):
     byes: int = 0
 
 
-class Drop(_Command):
+class Drop(_Command, frozen=True, kw_only=True):
     player: str
     reason: str = ""
 
 
-class AwardBye(_Command):
+class AwardBye(_Command, frozen=True, kw_only=True):
     player: str
     round: int
     reason: str = ""
 
 
-class PairNext(_Command):
+class PairNext(_Command, frozen=True, kw_only=True):
     """Pair the next round the format calls for (Swiss, pods, cut, bracket, round robin)."""
 
 
-class PairManual(_Command):
+class PairManual(_Command, frozen=True, kw_only=True):
     """Pair the next round by hand (EV-5.11): ``spec`` is the parsed --manual file."""
 
     spec: dict[str, Any]
     reason: str
 
 
-class ChangePairing(_Command):
+class ChangePairing(_Command, frozen=True, kw_only=True):
     """The head judge re-pairs the latest round before any result (EV-5.12)."""
 
     spec: dict[str, Any]
@@ -109,20 +109,20 @@ class ChangePairing(_Command):
     by: str = ""
 
 
-class LinkGame(_Command):
+class LinkGame(_Command, frozen=True, kw_only=True):
     round: int
     table: int
     game: str
 
 
-class RecordGameResult(_Command):
+class RecordGameResult(_Command, frozen=True, kw_only=True):
     """A linked game ended: ``placings`` as ``{player name or id: place}``."""
 
     game: str
     placings: dict[str, int]
 
 
-class ReportResult(_Command):
+class ReportResult(_Command, frozen=True, kw_only=True):
     """A result slip: ``W-L-D`` for two players, ``Ann>Ben=Cal`` for a pod."""
 
     round: int
@@ -131,7 +131,7 @@ class ReportResult(_Command):
     by: str = ""
 
 
-class CorrectResult(_Command):
+class CorrectResult(_Command, frozen=True, kw_only=True):
     round: int
     table: int
     slip: str
@@ -139,7 +139,7 @@ class CorrectResult(_Command):
     by: str = ""
 
 
-class RecordPenalty(_Command):
+class RecordPenalty(_Command, frozen=True, kw_only=True):
     player: str
     infraction: str
     penalty: Literal["warning", "game-loss", "match-loss", "disqualification"] | None = None
@@ -148,15 +148,15 @@ class RecordPenalty(_Command):
     table: int | None = None
 
 
-class StartRound(_Command):
+class StartRound(_Command, frozen=True, kw_only=True):
     round: int
 
 
-class EndRound(_Command):
+class EndRound(_Command, frozen=True, kw_only=True):
     round: int
 
 
-class EndEvent(_Command):
+class EndEvent(_Command, frozen=True, kw_only=True):
     reason: str = ""
 
 
@@ -430,9 +430,7 @@ def _manual_round(state: Tournament, number: int, spec: dict[str, Any]) -> Any:
     else:
         kind = "elimination" if settings.format == "elimination" else "round-robin"
     met, byes = state.history()
-    check = check_manual(
-        number, kind, spec, state.active(number), state.players, met, byes
-    )
+    check = check_manual(number, kind, spec, state.active(number), state.players, met, byes)
     if check.round is None:
         first = check.violations[0]
         more = f" (and {len(check.violations) - 1} more)" if len(check.violations) > 1 else ""
@@ -484,7 +482,9 @@ def _link(state: Tournament, number: int, table: int, game: str) -> tuple[Fact, 
     current = _table(state, number, table)
     if game in state.games:
         where = state.games[game]
-        raise Refusal("EV-3.8", f"game {game} is already played at round {where[0]} table {where[1]}")
+        raise Refusal(
+            "EV-3.8", f"game {game} is already played at round {where[0]} table {where[1]}"
+        )
     if state.result(number, table) is not None:
         raise Refusal("EV-3.8", f"round {number} table {table} already has its result")
     del current
@@ -532,9 +532,7 @@ def _report(state: Tournament, number: int, table: int, text: str, by: str) -> t
     if isinstance(result, Score) and current.game_results:
         played = len(current.game_results)
         if result.wins + result.losses + result.draws < played:
-            raise Refusal(
-                "EV-3.8", f"{played} linked games have ended here; the slip counts fewer"
-            )
+            raise Refusal("EV-3.8", f"{played} linked games have ended here; the slip counts fewer")
     del settings
     return (MatchReported(round=number, table=table, by=by, **_as_fields(result)),)
 
@@ -566,9 +564,7 @@ def _correct(
                 "must change that pairing first",
             )
     del current
-    return (
-        ResultCorrected(round=number, table=table, reason=reason, by=by, **_as_fields(result)),
-    )
+    return (ResultCorrected(round=number, table=table, reason=reason, by=by, **_as_fields(result)),)
 
 
 def _penalty(state: Tournament, command: RecordPenalty) -> tuple[Fact, ...]:

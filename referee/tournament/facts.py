@@ -39,17 +39,17 @@ class _Fact(msgspec.Struct, frozen=True, kw_only=True, tag_field="fact"):
     pass
 
 
-class EventCreated(_Fact, kw_only=True, tag="event-created"):
+class EventCreated(_Fact, frozen=True, kw_only=True, tag="event-created"):
     settings: Settings
 
 
-class PlayerRegistered(_Fact, kw_only=True, tag="player-registered"):
+class PlayerRegistered(_Fact, frozen=True, kw_only=True, tag="player-registered"):
     """A registration; ``player.entry_round`` above 1 is a late entry (EV-2.3)."""
 
     player: Entrant
 
 
-class PlayerDropped(_Fact, kw_only=True, tag="player-dropped"):
+class PlayerDropped(_Fact, frozen=True, kw_only=True, tag="player-dropped"):
     """The player leaves after ``after_round`` (0: before round 1, EV-2.6)."""
 
     player: str
@@ -57,7 +57,7 @@ class PlayerDropped(_Fact, kw_only=True, tag="player-dropped"):
     reason: str = ""
 
 
-class ByeAwarded(_Fact, kw_only=True, tag="bye-awarded"):
+class ByeAwarded(_Fact, frozen=True, kw_only=True, tag="bye-awarded"):
     """A bye awarded in advance for one round (EV-2.4)."""
 
     player: str
@@ -65,7 +65,7 @@ class ByeAwarded(_Fact, kw_only=True, tag="bye-awarded"):
     reason: str = ""
 
 
-class RoundPaired(_Fact, kw_only=True, tag="round-paired"):
+class RoundPaired(_Fact, frozen=True, kw_only=True, tag="round-paired"):
     """A round's pairings; ``override`` is the reason for a manual pairing (EV-5.11),
     ``warnings`` what the audit should show about it (rematches, second byes)."""
 
@@ -74,7 +74,7 @@ class RoundPaired(_Fact, kw_only=True, tag="round-paired"):
     warnings: tuple[Violation, ...] = ()
 
 
-class PairingChanged(_Fact, kw_only=True, tag="pairing-changed"):
+class PairingChanged(_Fact, frozen=True, kw_only=True, tag="pairing-changed"):
     """The head judge replaced a round's pairings before any result (EV-5.12)."""
 
     round: Round
@@ -83,7 +83,7 @@ class PairingChanged(_Fact, kw_only=True, tag="pairing-changed"):
     warnings: tuple[Violation, ...] = ()
 
 
-class GameLinked(_Fact, kw_only=True, tag="game-linked"):
+class GameLinked(_Fact, frozen=True, kw_only=True, tag="game-linked"):
     """A recorded game is played at a table (EV-3.8)."""
 
     round: int
@@ -91,14 +91,14 @@ class GameLinked(_Fact, kw_only=True, tag="game-linked"):
     game: str
 
 
-class GameResultRecorded(_Fact, kw_only=True, tag="game-result-recorded"):
+class GameResultRecorded(_Fact, frozen=True, kw_only=True, tag="game-result-recorded"):
     """A linked game ended: each player id with its place (1 best, ties share)."""
 
     game: str
     placings: tuple[tuple[str, int], ...]
 
 
-class MatchReported(_Fact, kw_only=True, tag="match-reported"):
+class MatchReported(_Fact, frozen=True, kw_only=True, tag="match-reported"):
     """A result slip for a table: a ``score`` for two players, a ``placement`` for a pod."""
 
     round: int
@@ -108,7 +108,7 @@ class MatchReported(_Fact, kw_only=True, tag="match-reported"):
     by: str = ""
 
 
-class ResultCorrected(_Fact, kw_only=True, tag="result-corrected"):
+class ResultCorrected(_Fact, frozen=True, kw_only=True, tag="result-corrected"):
     """A later result replacing the table's earlier one (EV-8.1)."""
 
     round: int
@@ -119,7 +119,7 @@ class ResultCorrected(_Fact, kw_only=True, tag="result-corrected"):
     by: str = ""
 
 
-class PenaltyRecorded(_Fact, kw_only=True, tag="penalty-recorded"):
+class PenaltyRecorded(_Fact, frozen=True, kw_only=True, tag="penalty-recorded"):
     """An IPG penalty; ``suggested`` is what the repeat rules suggest (EV-8.4)."""
 
     player: str
@@ -132,21 +132,21 @@ class PenaltyRecorded(_Fact, kw_only=True, tag="penalty-recorded"):
     table: int | None = None
 
 
-class RoundStarted(_Fact, kw_only=True, tag="round-started"):
+class RoundStarted(_Fact, frozen=True, kw_only=True, tag="round-started"):
     round: int
 
 
-class RoundEnded(_Fact, kw_only=True, tag="round-ended"):
+class RoundEnded(_Fact, frozen=True, kw_only=True, tag="round-ended"):
     round: int
 
 
-class CutMade(_Fact, kw_only=True, tag="cut-made"):
+class CutMade(_Fact, frozen=True, kw_only=True, tag="cut-made"):
     """The top ``len(seeds)`` after the Swiss rounds, best first (EV-6.1)."""
 
     seeds: tuple[str, ...]
 
 
-class EventEnded(_Fact, kw_only=True, tag="event-ended"):
+class EventEnded(_Fact, frozen=True, kw_only=True, tag="event-ended"):
     reason: str = ""
 
 

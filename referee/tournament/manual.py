@@ -103,9 +103,7 @@ def check_manual(
         if player is not None:
             pairings.append(Pairing(table=None, players=(player,), bye=True))
             if byes.get(player, 0):
-                warnings.append(
-                    Violation("EV-5.5", f"{everyone[player].name} already had a bye")
-                )
+                warnings.append(Violation("EV-5.5", f"{everyone[player].name} already had a bye"))
     for player, count in seen.items():
         if count > 1:
             violations.append(

@@ -222,7 +222,7 @@ def assign_tables(
 
     def key(group: Sequence[str]) -> tuple[tuple[int, ...], int]:
         return (
-            tuple(sorted((-points.get(p, 0) for p in group))),
+            tuple(sorted(-points.get(p, 0) for p in group)),
             min(position[p] for p in group),
         )
 

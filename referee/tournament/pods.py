@@ -41,9 +41,7 @@ def pod_sizes(n: int) -> list[int]:
 
 def repeats_in(pods: Sequence[Sequence[str]], met: dict[str, frozenset[str]]) -> int:
     """How many pairs of players sharing a pod have met before."""
-    return sum(
-        1 for pod in pods for a, b in combinations(pod, 2) if b in met.get(a, frozenset())
-    )
+    return sum(1 for pod in pods for a, b in combinations(pod, 2) if b in met.get(a, frozenset()))
 
 
 def _pod_repeats(pod: Sequence[int], met: list[frozenset[int]]) -> int:
@@ -139,7 +137,7 @@ def pair_pods(number: int, seats: Sequence[Seat], *, awarded: Sequence[str] = ()
             start += size
         _local_search(pods, met, reach=1)
         _local_search(pods, met, reach=len(pods))
-        if n <= EXHAUSTIVE_UP_TO and sum(_pod_repeats(p, met) for p in pods):
+        if n <= EXHAUSTIVE_UP_TO and sum(_pod_repeats(p, met) for p in pods) > 0:
             pods = _exhaustive(n, sizes, met)
         pods = _ordered(pods)
     groups = [[playing[i].id for i in pod] for pod in pods]

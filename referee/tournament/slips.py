@@ -52,9 +52,7 @@ def validate_score(score: Score, match: MatchFormat, *, playoff: bool = False) -
     if min(score.wins, score.losses, score.draws) < 0:
         raise Refusal("EV-3.2", f"{text}: game counts cannot be negative")
     if score.wins > need or score.losses > need:
-        raise Refusal(
-            "EV-3.2", f"{text}: a {match} match ends when a player wins {need} game(s)"
-        )
+        raise Refusal("EV-3.2", f"{text}: a {match} match ends when a player wins {need} game(s)")
     if score.wins == need and score.losses == need:
         raise Refusal("EV-3.2", f"{text}: both players cannot have won a {match} match")
     if score.wins + score.losses > most:
@@ -95,14 +93,14 @@ def parse_placement(text: str, pod: Sequence[str], names: dict[str, str]) -> Pla
             key = token.strip().casefold()
             if not key:
                 raise Refusal("EV-7.3", f"{text!r}: an empty name in the placing")
-            player = lookup.get(key)
-            if player is None:
+            found = lookup.get(key)
+            if found is None:
                 shown = ", ".join(names.get(p, p) for p in pod)
                 raise Refusal("EV-7.3", f"{token.strip()!r} is not in this pod ({shown})")
-            if player in seen:
+            if found in seen:
                 raise Refusal("EV-7.3", f"{token.strip()!r} is placed twice in {text!r}")
-            seen.add(player)
-            places.append((player, place))
+            seen.add(found)
+            places.append((found, place))
     missing = [names.get(p, p) for p in pod if p not in seen]
     if missing:
         raise Refusal("EV-7.3", f"{text!r} leaves out {', '.join(missing)}")

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 
 import msgspec
-from sortedcontainers import SortedList
+from sortedcontainers import SortedList  # type: ignore[import-untyped]
 
 from referee.tournament.model import Entrant, Placement, Score, Settings, TableKey, games_to_win
 

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from referee.tournament import Entrant, MatchResult, Score, Settings, compute_standings
+from referee.tournament import (
+    Entrant,
+    MatchResult,
+    Score,
+    Settings,
+    Standing,
+    compute_standings,
+)
 from referee.tournament.standings import contributions
 
 BO3 = Settings(game="prizmik")
@@ -20,7 +27,7 @@ def _players(*ids: str) -> list[Entrant]:
     return [Entrant(id=p, name=p.title(), order=i) for i, p in enumerate(ids)]
 
 
-def _line(standings: list, player: str):  # type: ignore[no-untyped-def]
+def _line(standings: list[Standing], player: str) -> Standing:
     return next(s for s in standings if s.player == player)
 
 
@@ -53,7 +60,11 @@ def test_match_points_examples() -> None:
 def test_game_points_examples() -> None:
     """MTR Appendix C, Game Points: 2-0-0 gives 6 and 0, 2-1-0 gives 6 and 3, 2-0-1 gives 7
     and 1 (EV-4.3)."""
-    for score, mine, theirs in ((Score(2, 0, 0), 6, 0), (Score(2, 1, 0), 6, 3), (Score(2, 0, 1), 7, 1)):
+    for score, mine, theirs in (
+        (Score(2, 0, 0), 6, 0),
+        (Score(2, 1, 0), 6, 3),
+        (Score(2, 0, 1), 7, 1),
+    ):
         shares = contributions(MatchResult(round=1, players=("a", "b"), score=score), BO3)
         assert (shares["a"].game_points, shares["b"].game_points) == (mine, theirs)
 
@@ -81,12 +92,16 @@ def test_game_win_percentage_examples() -> None:
     """MTR Appendix C, Game-win percentage: 21 game points in 10 games is 0.70; 9 game points
     in 11 games (1-2, 1-2, 0-2, 1-2) is 0.27, raised to the floor (EV-4.5)."""
     scores = [Score(2, 0), Score(2, 1), Score(1, 2), Score(2, 0)]
-    results = [MatchResult(round=i + 1, players=("a", f"x{i}"), score=s) for i, s in enumerate(scores)]
+    results = [
+        MatchResult(round=i + 1, players=("a", f"x{i}"), score=s) for i, s in enumerate(scores)
+    ]
     line = _line(compute_standings(_fresh(results, "a"), results, BO3), "a")
     assert Fraction(line.gw) == Fraction(21, 30) == Fraction(7, 10)
 
     scores = [Score(1, 2), Score(1, 2), Score(0, 2), Score(1, 2)]
-    results = [MatchResult(round=i + 1, players=("b", f"y{i}"), score=s) for i, s in enumerate(scores)]
+    results = [
+        MatchResult(round=i + 1, players=("b", f"y{i}"), score=s) for i, s in enumerate(scores)
+    ]
     line = _line(compute_standings(_fresh(results, "b"), results, BO3), "b")
     assert Fraction(line.gw) == Fraction(1, 3)
     line = _line(compute_standings(_fresh(results, "b"), results, POINT33), "b")

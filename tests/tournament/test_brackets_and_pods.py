@@ -56,20 +56,32 @@ def test_round_robin_every_pair_once(n: int) -> None:
     players = [f"p{i}" for i in range(n)]
     schedule = round_robin_schedule(players)
     assert len(schedule) == (n if n % 2 else n - 1)
-    met = Counter()
+    met: Counter[frozenset[str]] = Counter()
     for pairs in schedule:
         seen = [p for pair in pairs for p in pair if p is not None]
         assert sorted(seen) == sorted(players)
         assert sum(1 for _, b in pairs if b is None) == n % 2
-        met.update(frozenset(pair) for pair in pairs if pair[1] is not None)
+        met.update(frozenset((a, b)) for a, b in pairs if b is not None)
     assert set(met) == {frozenset(c) for c in combinations(players, 2)}
     assert set(met.values()) == {1}
 
 
 @pytest.mark.parametrize(
     ("n", "sizes"),
-    [(1, [1]), (2, [2]), (3, [3]), (4, [4]), (5, [3, 2]), (6, [3, 3]), (7, [4, 3]),
-     (9, [3, 3, 3]), (10, [4, 3, 3]), (11, [4, 4, 3]), (13, [4, 3, 3, 3]), (16, [4] * 4)],
+    [
+        (1, [1]),
+        (2, [2]),
+        (3, [3]),
+        (4, [4]),
+        (5, [3, 2]),
+        (6, [3, 3]),
+        (7, [4, 3]),
+        (9, [3, 3, 3]),
+        (10, [4, 3, 3]),
+        (11, [4, 4, 3]),
+        (13, [4, 3, 3, 3]),
+        (16, [4] * 4),
+    ],
 )
 def test_pod_sizes(n: int, sizes: list[int]) -> None:
     """EV-7.1: fours, then threes as the count needs; tiny counts as documented."""

@@ -185,8 +185,16 @@ def test_playoff_refuses_draws_and_event_settings_checked() -> None:
     EV-1.3 the rounds run out."""
     state = run(event(format="elimination"), PairNext())
     assert refused(state, ReportResult(round=1, table=1, slip="1-1")) == "EV-6.4"
-    assert refused(Tournament(), CreateEvent(settings=Settings(game="x", format="elimination", cut=8))) == "EV-6.1"
-    assert refused(Tournament(), CreateEvent(settings=Settings(game="x", format="elimination", pods=True))) == "EV-7.1"
+    assert (
+        refused(Tournament(), CreateEvent(settings=Settings(game="x", format="elimination", cut=8)))
+        == "EV-6.1"
+    )
+    assert (
+        refused(
+            Tournament(), CreateEvent(settings=Settings(game="x", format="elimination", pods=True))
+        )
+        == "EV-7.1"
+    )
     state = run(event(rounds=1), PairNext())
     for table in (1, 2):
         state = run(state, ReportResult(round=1, table=table, slip="2-0"))

@@ -37,7 +37,7 @@ def run(state: Tournament, *commands: Command) -> Tournament:
 
 def test_match_lengths() -> None:
     """EV-1.2: one, two or three game wins take a bo1, bo3, bo5 match."""
-    assert [games_to_win(m) for m in ("bo1", "bo3", "bo5")] == [1, 2, 3]  # type: ignore[arg-type]
+    assert [games_to_win("bo1"), games_to_win("bo3"), games_to_win("bo5")] == [1, 2, 3]
 
 
 def test_round_one_by_rating_then_registration() -> None:
@@ -134,10 +134,10 @@ def test_late_entry_missed_rounds_are_not_played() -> None:
         state = run(state, ReportResult(round=1, table=table, slip="2-0"))
     state = run(state, Register(name="Late"), Register(name="Later"), PairNext())
     late = state.find("Late")
-    table = next(p for p in state.rounds[2].pairings if late in p.players)
-    assert table.table is not None
-    slip = "2-0" if table.players[0] == late else "0-2"
-    state = run(state, ReportResult(round=2, table=table.table, slip=slip))
+    seat = next(p for p in state.rounds[2].pairings if late in p.players)
+    assert seat.table is not None
+    slip = "2-0" if seat.players[0] == late else "0-2"
+    state = run(state, ReportResult(round=2, table=seat.table, slip=slip))
     line = next(s for s in state.standings() if s.player == late)
     assert line.points == 3 and Fraction(line.mw) == 1
 

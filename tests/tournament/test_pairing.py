@@ -118,7 +118,9 @@ def _realistic(n: int, rounds_played: int, seed: int) -> list[Seat]:
     byes = dict.fromkeys(points, 0)
     for _ in range(rounds_played):
         order = sorted(points, key=lambda p: (-points[p], p))
-        seats = [Seat(id=p, points=points[p], opponents=frozenset(met[p]), byes=byes[p]) for p in order]
+        seats = [
+            Seat(id=p, points=points[p], opponents=frozenset(met[p]), byes=byes[p]) for p in order
+        ]
         pairs, bye = swiss_pairs(seats)
         for a, b in pairs:
             met[a].add(b)
@@ -150,7 +152,7 @@ def test_sparse_graph_matches_complete_graph_on_realistic_rounds() -> None:
         assert not any(b in met[a] for a, b in sparse)
         assert sparse_bye == full_bye
 
-        def gaps(pairs: list[tuple[str, str]]) -> int:
+        def gaps(pairs: list[tuple[str, str]], points: dict[str, int] = points) -> int:
             return sum((points[a] - points[b]) ** 2 for a, b in pairs)
 
         assert gaps(sparse) == gaps(full)

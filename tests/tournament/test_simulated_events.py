@@ -78,7 +78,9 @@ def test_sixty_four_player_swiss_with_cut() -> None:
             state = run(state, ChangePairing(spec=spec, reason="table 31 seated wrong", by="HJ"))
         state = report_all(state, rnd)
         if number == 3:
-            state = run(state, CorrectResult(round=3, table=1, slip="0-2-0", reason="slip reversed"))
+            state = run(
+                state, CorrectResult(round=3, table=1, slip="0-2-0", reason="slip reversed")
+            )
         for key, result in state.match_results().items():
             if key[0] == number or (number == 3 and key == (3, 1)):
                 live.record(key, result)
@@ -88,7 +90,7 @@ def test_sixty_four_player_swiss_with_cut() -> None:
         paired = Counter(state.rounds[number].players())
         assert set(paired) == active and set(paired.values()) == {1}
     # no rematches in the Swiss (64 players, 6 rounds: always avoidable)
-    met = Counter()
+    met: Counter[frozenset[str]] = Counter()
     for number in range(1, 7):
         for pairing in state.rounds[number].pairings:
             if len(pairing.players) == 2:
@@ -140,9 +142,7 @@ def test_thirteen_player_pod_event() -> None:
     total = sum(s.points for s in standings)
     assert total == 4 * (9 + 6 + 3 + 0 + 3 * (6 + 3 + 0))
     assert standings[0].points >= standings[-1].points
-    assert state.explain(standings[0].player).startswith(
-        state.players[standings[0].player].name
-    )
+    assert state.explain(standings[0].player).startswith(state.players[standings[0].player].name)
     seven = [state.players[p].name for p in list(state.players)[:7]]
     rest = [state.players[p].name for p in list(state.players)[7:]]
     try:

@@ -18,12 +18,23 @@ from referee.tournament import (
     compute_standings,
 )
 
-SCORES = [Score(2, 0), Score(0, 2), Score(2, 1), Score(1, 2), Score(1, 1, 1), Score(0, 0, 0),
-          Score(1, 0), Score(0, 0, 3), Score(2, 0, 1)]
+SCORES = [
+    Score(2, 0),
+    Score(0, 2),
+    Score(2, 1),
+    Score(1, 2),
+    Score(1, 1, 1),
+    Score(0, 0, 0),
+    Score(1, 0),
+    Score(0, 0, 3),
+    Score(2, 0, 1),
+]
 
 
 @st.composite
-def events(draw: st.DrawFn) -> tuple[Settings, list[Entrant], list[tuple[tuple[int, int], MatchResult]]]:
+def events(
+    draw: st.DrawFn,
+) -> tuple[Settings, list[Entrant], list[tuple[tuple[int, int], MatchResult]]]:
     pods = draw(st.booleans())
     settings_ = Settings(
         game="x",
@@ -36,7 +47,7 @@ def events(draw: st.DrawFn) -> tuple[Settings, list[Entrant], list[tuple[tuple[i
     steps: list[tuple[tuple[int, int], MatchResult]] = []
     keys: list[tuple[int, int]] = []
     for _ in range(draw(st.integers(1, 25))):
-        correcting = keys and draw(st.booleans())
+        correcting = bool(keys) and draw(st.booleans())
         if correcting:
             key = draw(st.sampled_from(keys))
             rnd = key[0]
@@ -51,9 +62,8 @@ def events(draw: st.DrawFn) -> tuple[Settings, list[Entrant], list[tuple[tuple[i
             players = draw(st.permutations([e.id for e in entrants]))[:size]
             places = sorted(draw(st.lists(st.integers(1, size), min_size=size, max_size=size)))
             ranks = [1 + sum(1 for q in places if q < p) for p in places]
-            result = MatchResult(
-                round=rnd, players=tuple(players), placement=Placement(tuple(zip(players, ranks)))
-            )
+            placement = Placement(tuple(zip(players, ranks, strict=True)))
+            result = MatchResult(round=rnd, players=tuple(players), placement=placement)
         else:
             a, b = draw(st.permutations([e.id for e in entrants]))[:2]
             result = MatchResult(round=rnd, players=(a, b), score=draw(st.sampled_from(SCORES)))
@@ -96,7 +106,7 @@ def test_shared_rank_is_one_plus_those_strictly_ahead(
     for line in table:
         ahead = sum(1 for f in figures if f > line.figures())
         assert line.rank == ahead + 1
-    for before, after in zip(table, table[1:]):
+    for before, after in zip(table, table[1:], strict=False):
         assert before.figures() >= after.figures()
         if before.figures() == after.figures():
             assert int(before.player[1:]) < int(after.player[1:])
