@@ -17,8 +17,9 @@ Two ways to the same table:
   size. Property tests hold it equal to ``compute_standings``.
 
 Scoring (EV-4.2 to EV-4.5): a match win is 3 points, a drawn match 1, a loss 0;
-a bye is a match win and, for game figures, a win by the games the match needs
-(2-0 in a bo3), and it is never an opponent. MW = points / (3 × rounds played),
+a bye is a match win (counted among the wins of the record, and in ``byes``) and,
+for game figures, a 2-0 win whatever the match length (EV-I.5); it is never an
+opponent. MW = points / (3 × rounds played),
 GW = game points / (3 × games played), each raised to the floor (1/3, or 33/100
 with the 0.33 variant, EV-I.1); OMW and OGW are the means of the opponents'
 floored figures, one entry per match played against them. A dropped player keeps
@@ -34,7 +35,7 @@ from fractions import Fraction
 import msgspec
 from sortedcontainers import SortedList  # type: ignore[import-untyped]
 
-from referee.tournament.model import Entrant, Placement, Score, Settings, TableKey, games_to_win
+from referee.tournament.model import Entrant, Placement, Score, Settings, TableKey
 
 __all__ = [
     "Contribution",
@@ -143,9 +144,8 @@ def contributions(result: MatchResult, settings: Settings) -> dict[str, Contribu
 def _bye(settings: Settings) -> Contribution:
     if settings.pods:
         per_round = 9 if settings.pod_points == "pairwise" else 3
-        return Contribution(per_round, per_round, 3, 1, byes=1)
-    need = games_to_win(settings.match)
-    return Contribution(3, 3, 3 * need, need, byes=1)
+        return Contribution(per_round, per_round, 3, 1, wins=1, byes=1)
+    return Contribution(3, 3, 6, 2, wins=1, byes=1)
 
 
 def pod_contributions(placement: Placement, settings: Settings) -> dict[str, Contribution]:

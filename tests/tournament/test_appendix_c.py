@@ -178,9 +178,12 @@ def test_opponents_match_win_percentage_with_a_bye() -> None:
 
 def test_bye_is_a_two_nil_win_and_never_an_opponent() -> None:
     """MTR Appendix C, Byes: 3 match points and 6 game points (a 2-0 win in a bo3), ignored in
-    the opponents' figures; in bo1 the bye is a 1-0 win (EV-4.4, EV-I.5)."""
+    the opponents' figures; in bo1 and bo5 it is a 2-0 win as well, and the record counts it
+    among the wins (EV-4.4, EV-I.5)."""
     results = [MatchResult(round=1, players=("a",), bye=True)]
     line = _line(compute_standings(_players("a"), results, BO3), "a")
     assert (line.points, line.gw, line.omw) == (3, "1/1", "1/3")
-    share = contributions(results[0], Settings(game="x", match="bo1"))["a"]
-    assert (share.game_points, share.games) == (3, 1)
+    assert (line.record.wins, line.record.byes) == (1, 1)
+    for match in ("bo1", "bo5"):
+        share = contributions(results[0], Settings(game="x", match=match))["a"]
+        assert (share.game_points, share.games, share.wins) == (6, 2, 1)
