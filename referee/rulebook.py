@@ -68,6 +68,8 @@ def load_rulebook(game: str) -> Rulebook:
     """Load a game's rulebook (``procedure`` for the shared ``REF`` clauses)."""
     if game == "procedure":
         ref = resources.files("referee") / "procedure.toml"
+    elif game == "event":  # the tournament rules (EV-...), not a game
+        ref = resources.files("referee.tournament") / "rulebook.toml"
     else:
         from referee import games
 
@@ -96,7 +98,10 @@ def load_rulebook(game: str) -> Rulebook:
 
 
 def find_clause(clause_id: str, game: str | None = None) -> Clause:
-    """Look a clause up in ``game``'s rulebook or, for ``REF-`` ids, the procedure."""
+    """Look a clause up in ``game``'s rulebook or, for ``REF-`` ids, the procedure
+    (``EV-`` ids: the event rulebook)."""
+    if clause_id.upper().startswith("EV-"):
+        return load_rulebook("event").get(clause_id)
     if clause_id.upper().startswith("REF-") or game is None:
         return load_rulebook("procedure").get(clause_id)
     return load_rulebook(game).get(clause_id)

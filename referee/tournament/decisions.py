@@ -1,0 +1,592 @@
+"""Decisions: a command checked against the state gives new facts, or a refusal.
+
+Pure functions, like a reducer's counterpart: ``decide(state, command)`` returns
+the facts to store (``fold`` them to get the new state) or raises ``Refusal``
+naming the ``EV-`` clause broken and why, in plain words. Nothing is stored on a
+refusal.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from referee.tournament.brackets import next_elimination_round, round_robin_round, seed_bracket
+from referee.tournament.errors import Refusal
+from referee.tournament.facts import (
+    ByeAwarded,
+    CutMade,
+    EventCreated,
+    EventEnded,
+    Fact,
+    GameLinked,
+    GameResultRecorded,
+    MatchReported,
+    PairingChanged,
+    PenaltyRecorded,
+    PlayerDropped,
+    PlayerRegistered,
+    ResultCorrected,
+    RoundEnded,
+    RoundPaired,
+    RoundStarted,
+)
+from referee.tournament.manual import check_manual
+from referee.tournament.model import Entrant, Placement, Round, RoundKind, Score, Settings
+from referee.tournament.pairing import pair_swiss
+from referee.tournament.penalties import INFRACTIONS, suggested_penalty
+from referee.tournament.pods import pair_pods
+from referee.tournament.slips import parse_placement, parse_slip
+from referee.tournament.state import Tournament
+
+__all__ = [
+    "AwardBye",
+    "ChangePairing",
+    "Command",
+    "CorrectResult",
+    "CreateEvent",
+    "Drop",
+    "EndEvent",
+    "EndRound",
+    "LinkGame",
+    "PairManual",
+    "PairNext",
+    "RecordGameResult",
+    "RecordPenalty",
+    "Register",
+    "ReportResult",
+    "StartRound",
+    "decide",
+]
+
+
+class _Command(msgspec.Struct, frozen=True, kw_only=True):
+    pass
+
+
+class CreateEvent(_Command, frozen=True, kw_only=True):
+    settings: Settings
+
+
+class Register(_Command, frozen=True, kw_only=True):
+    """Register a player; after round 1 is paired this is a late entry (EV-2.3)."""
+
+    name: str
+    id: str | None = None
+    rating: int | None = None
+    table: int | None = None
+    byes: int = 0
+
+
+class Drop(_Command, frozen=True, kw_only=True):
+    player: str
+    reason: str = ""
+
+
+class AwardBye(_Command, frozen=True, kw_only=True):
+    player: str
+    round: int
+    reason: str = ""
+
+
+class PairNext(_Command, frozen=True, kw_only=True):
+    """Pair the next round the format calls for (Swiss, pods, cut, bracket, round robin)."""
+
+
+class PairManual(_Command, frozen=True, kw_only=True):
+    """Pair the next round by hand (EV-5.11): ``spec`` is the parsed --manual file."""
+
+    spec: dict[str, Any]
+    reason: str
+
+
+class ChangePairing(_Command, frozen=True, kw_only=True):
+    """The head judge re-pairs the latest round before any result (EV-5.12)."""
+
+    spec: dict[str, Any]
+    reason: str
+    by: str = ""
+
+
+class LinkGame(_Command, frozen=True, kw_only=True):
+    round: int
+    table: int
+    game: str
+
+
+class RecordGameResult(_Command, frozen=True, kw_only=True):
+    """A linked game ended: ``placings`` as ``{player name or id: place}``."""
+
+    game: str
+    placings: dict[str, int]
+
+
+class ReportResult(_Command, frozen=True, kw_only=True):
+    """A result slip: ``W-L-D`` for two players, ``Ann>Ben=Cal`` for a pod."""
+
+    round: int
+    table: int
+    slip: str
+    by: str = ""
+
+
+class CorrectResult(_Command, frozen=True, kw_only=True):
+    round: int
+    table: int
+    slip: str
+    reason: str
+    by: str = ""
+
+
+class RecordPenalty(_Command, frozen=True, kw_only=True):
+    player: str
+    infraction: str
+    penalty: Literal["warning", "game-loss", "match-loss", "disqualification"] | None = None
+    reason: str = ""
+    by: str = ""
+    table: int | None = None
+
+
+class StartRound(_Command, frozen=True, kw_only=True):
+    round: int
+
+
+class EndRound(_Command, frozen=True, kw_only=True):
+    round: int
+
+
+class EndEvent(_Command, frozen=True, kw_only=True):
+    reason: str = ""
+
+
+Command = (
+    CreateEvent
+    | Register
+    | Drop
+    | AwardBye
+    | PairNext
+    | PairManual
+    | ChangePairing
+    | LinkGame
+    | RecordGameResult
+    | ReportResult
+    | CorrectResult
+    | RecordPenalty
+    | StartRound
+    | EndRound
+    | EndEvent
+)
+
+
+# -- helpers ----------------------------------------------------------------------
+
+
+def _event(state: Tournament) -> Settings:
+    if state.settings is None:
+        raise Refusal("EV-1.1", "no event has been created yet")
+    return state.settings
+
+
+def _open_event(state: Tournament) -> Settings:
+    settings = _event(state)
+    if state.ended:
+        raise Refusal("EV-1.4", "the event has ended: nothing more can be entered")
+    return settings
+
+
+def _player(state: Tournament, who: str) -> str:
+    found = state.find(who)
+    if found is None:
+        raise Refusal("EV-2.1", f"{who!r} is not a registered player")
+    return found
+
+
+def _playoff(kind: RoundKind) -> bool:
+    return kind in ("cut", "elimination")
+
+
+def _winners(state: Tournament, rnd: Round) -> dict[int, str]:
+    winners: dict[int, str] = {}
+    for pairing in rnd.pairings:
+        if pairing.table is None:
+            continue
+        result = state.result(rnd.number, pairing.table)
+        assert isinstance(result, Score) and result.winner is not None
+        winners[pairing.table] = pairing.players[result.winner]
+    return winners
+
+
+def _slip(state: Tournament, number: int, table: int, text: str) -> Score | Placement:
+    settings = _event(state)
+    rnd = state.rounds.get(number)
+    if rnd is None:
+        raise Refusal("EV-3.5", f"round {number} has not been paired")
+    pairing = rnd.table(table)
+    if pairing is None:
+        raise Refusal("EV-3.5", f"round {number} has no table {table}")
+    if len(pairing.players) == 2 and not settings.pods:
+        return parse_slip(text, settings.match, playoff=_playoff(rnd.kind))
+    return parse_placement(text, pairing.players, state.names())
+
+
+def _as_fields(result: Score | Placement) -> dict[str, Any]:
+    if isinstance(result, Score):
+        return {"score": result}
+    return {"placement": result}
+
+
+# -- the decisions --------------------------------------------------------------------
+
+
+def decide(state: Tournament, command: Command) -> tuple[Fact, ...]:
+    """The facts ``command`` produces in ``state``, or a ``Refusal``."""
+    match command:
+        case CreateEvent(settings=settings):
+            return _create(state, settings)
+        case Register():
+            return _register(state, command)
+        case Drop(player=who, reason=reason):
+            return _drop(state, who, reason)
+        case AwardBye(player=who, round=number, reason=reason):
+            _open_event(state)
+            player = _player(state, who)
+            if number <= state.current_round:
+                raise Refusal("EV-2.4", f"round {number} has already been paired")
+            return (ByeAwarded(player=player, round=number, reason=reason),)
+        case PairNext():
+            return _pair_next(state)
+        case PairManual(spec=spec, reason=reason):
+            return _pair_manual(state, spec, reason)
+        case ChangePairing(spec=spec, reason=reason, by=by):
+            return _change_pairing(state, spec, reason, by)
+        case LinkGame(round=number, table=table, game=game):
+            return _link(state, number, table, game)
+        case RecordGameResult(game=game, placings=placings):
+            return _game_result(state, game, placings)
+        case ReportResult(round=number, table=table, slip=slip, by=by):
+            return _report(state, number, table, slip, by)
+        case CorrectResult(round=number, table=table, slip=slip, reason=reason, by=by):
+            return _correct(state, number, table, slip, reason, by)
+        case RecordPenalty():
+            return _penalty(state, command)
+        case StartRound(round=number):
+            _open_event(state)
+            if number not in state.rounds:
+                raise Refusal("EV-5.10", f"round {number} has not been paired")
+            if number in state.started:
+                raise Refusal("EV-5.10", f"round {number} has already started")
+            return (RoundStarted(round=number),)
+        case EndRound(round=number):
+            _open_event(state)
+            if number not in state.rounds:
+                raise Refusal("EV-5.10", f"round {number} has not been paired")
+            if state.open_round() == number:
+                raise Refusal("EV-5.10", f"round {number} still has tables without a result")
+            if number in state.ended_rounds:
+                raise Refusal("EV-5.10", f"round {number} has already ended")
+            return (RoundEnded(round=number),)
+        case EndEvent(reason=reason):
+            _open_event(state)
+            if state.open_round() is not None:
+                raise Refusal("EV-1.4", "a round is still open: finish or correct it first")
+            return (EventEnded(reason=reason),)
+    raise TypeError(f"not a tournament command: {command!r}")
+
+
+def _create(state: Tournament, settings: Settings) -> tuple[Fact, ...]:
+    if state.settings is not None:
+        raise Refusal("EV-1.1", "this event already exists")
+    if settings.cut and (settings.cut < 2 or settings.format != "swiss"):
+        raise Refusal("EV-6.1", "a cut needs at least two players and a Swiss event")
+    if settings.rounds is not None and settings.rounds < 1:
+        raise Refusal("EV-1.3", "an event plays at least one round")
+    if settings.pods and settings.format == "elimination":
+        raise Refusal("EV-7.1", "pods are paired Swiss or round robin, not in a bracket")
+    return (EventCreated(settings=settings),)
+
+
+def _register(state: Tournament, command: Register) -> tuple[Fact, ...]:
+    settings = _open_event(state)
+    name = command.name.strip()
+    if not name:
+        raise Refusal("EV-2.2", "a player needs a name")
+    for entrant in state.players.values():
+        if entrant.name.casefold() == name.casefold():
+            raise Refusal(
+                "EV-2.2",
+                f"{name!r} is already registered (as {entrant.id}); names are matched "
+                "without regard to case, so give another name",
+            )
+    order = len(state.players)
+    player_id = command.id or f"p{order + 1}"
+    if player_id in state.players or state.find(player_id) is not None:
+        raise Refusal("EV-2.2", f"the id {player_id!r} is already taken")
+    entry = state.current_round + 1
+    if entry > 1 and settings.format != "swiss":
+        raise Refusal(
+            "EV-2.3", f"a {settings.format} event takes no entries once round 1 is paired"
+        )
+    if entry > 1 and state.cut:
+        raise Refusal("EV-2.3", "the Swiss rounds are over: the cut has been made")
+    if command.byes < 0:
+        raise Refusal("EV-2.4", "awarded byes cannot be negative")
+    entrant = Entrant(
+        id=player_id,
+        name=name,
+        order=order,
+        rating=command.rating,
+        table=command.table,
+        byes=command.byes,
+        entry_round=entry,
+    )
+    return (PlayerRegistered(player=entrant),)
+
+
+def _drop(state: Tournament, who: str, reason: str) -> tuple[Fact, ...]:
+    _open_event(state)
+    player = _player(state, who)
+    entrant = state.players[player]
+    if entrant.dropped_after is not None:
+        raise Refusal(
+            "EV-2.6", f"{entrant.name} already dropped after round {entrant.dropped_after}"
+        )
+    return (PlayerDropped(player=player, after_round=state.current_round, reason=reason),)
+
+
+def _next_kind(state: Tournament) -> RoundKind:
+    settings = _event(state)
+    if settings.format == "elimination":
+        return "elimination"
+    if settings.format == "round-robin":
+        return "round-robin"
+    swiss = len(state.kind_rounds("swiss", "pods"))
+    if swiss < state.planned_swiss_rounds():
+        return "pods" if settings.pods else "swiss"
+    if settings.cut:
+        return "cut"
+    raise Refusal(
+        "EV-1.3",
+        f"all {swiss} Swiss rounds have been played and there is no cut: end the event",
+    )
+
+
+def _pair_next(state: Tournament) -> tuple[Fact, ...]:
+    settings = _open_event(state)
+    open_round = state.open_round()
+    if open_round is not None:
+        raise Refusal(
+            "EV-5.10",
+            f"round {open_round} is still open: every table needs a final result first",
+        )
+    number = state.current_round + 1
+    kind = _next_kind(state)
+    if kind in ("cut", "elimination"):
+        return _pair_bracket(state, number, kind)
+    active = state.active(number)
+    if len(active) < 2:
+        raise Refusal("EV-5.1", f"round {number} needs at least two active players")
+    if kind == "round-robin":
+        players = [e.id for e in sorted(state.players.values(), key=lambda e: e.order)]
+        schedule_rounds = len(players) - 1 + len(players) % 2
+        total = settings.rounds or schedule_rounds
+        if number > min(total, schedule_rounds):
+            raise Refusal("EV-5.9", "every round of the round robin has been paired")
+        return (RoundPaired(round=round_robin_round(number, players)),)
+    seats = state.seats(number)
+    awarded = state.awarded_in(number)
+    if kind == "pods":
+        return (RoundPaired(round=pair_pods(number, seats, awarded=awarded)),)
+    return (RoundPaired(round=pair_swiss(number, seats, awarded=awarded)),)
+
+
+def _pair_bracket(state: Tournament, number: int, kind: RoundKind) -> tuple[Fact, ...]:
+    settings = _event(state)
+    previous = [r for r in state.kind_rounds(kind)]
+    if not previous:
+        if kind == "cut":
+            standing = [s.player for s in state.standings() if s.dropped_after is None]
+            seeds = tuple(standing[: settings.cut])
+            if len(seeds) < 2:
+                raise Refusal("EV-6.1", "fewer than two players are left for the cut")
+            return (CutMade(seeds=seeds), RoundPaired(round=seed_bracket(number, seeds, kind)))
+        seats = state.seats(number)
+        return (RoundPaired(round=seed_bracket(number, [s.id for s in seats], kind)),)
+    last = previous[-1]
+    following = next_elimination_round(number, last, _winners(state, last), kind)
+    if following is None:
+        raise Refusal("EV-6.3", "the bracket is finished: the event can end")
+    return (RoundPaired(round=following),)
+
+
+def _manual_round(state: Tournament, number: int, spec: dict[str, Any]) -> Any:
+    settings = _event(state)
+    kind: RoundKind
+    if settings.format == "swiss":
+        swiss = len(state.kind_rounds("swiss", "pods"))
+        kind = "pods" if settings.pods else "swiss"
+        if state.cut or swiss >= state.planned_swiss_rounds():
+            kind = "cut" if settings.cut else kind
+    else:
+        kind = "elimination" if settings.format == "elimination" else "round-robin"
+    met, byes = state.history()
+    check = check_manual(number, kind, spec, state.active(number), state.players, met, byes)
+    if check.round is None:
+        first = check.violations[0]
+        more = f" (and {len(check.violations) - 1} more)" if len(check.violations) > 1 else ""
+        raise Refusal(first.clause, first.reason + more)
+    return check
+
+
+def _pair_manual(state: Tournament, spec: dict[str, Any], reason: str) -> tuple[Fact, ...]:
+    _open_event(state)
+    if not reason.strip():
+        raise Refusal("EV-5.11", "a manual pairing needs a reason")
+    open_round = state.open_round()
+    if open_round is not None:
+        raise Refusal("EV-5.10", f"round {open_round} is still open")
+    check = _manual_round(state, state.current_round + 1, spec)
+    return (RoundPaired(round=check.round, override=reason, warnings=check.warnings),)
+
+
+def _change_pairing(
+    state: Tournament, spec: dict[str, Any], reason: str, by: str
+) -> tuple[Fact, ...]:
+    _open_event(state)
+    if not reason.strip():
+        raise Refusal("EV-5.12", "a change of pairings needs a reason")
+    number = state.current_round
+    if not number:
+        raise Refusal("EV-5.12", "no round has been paired yet")
+    for (rnd, _), table in state.tables.items():
+        if rnd == number and (table.reported is not None or table.game_results):
+            raise Refusal(
+                "EV-5.12",
+                f"round {number} already has results: correct them instead of re-pairing",
+            )
+    check = _manual_round(state, number, spec)
+    return (PairingChanged(round=check.round, reason=reason, by=by, warnings=check.warnings),)
+
+
+def _table(state: Tournament, number: int, table: int) -> Any:
+    current = state.tables.get((number, table))
+    if current is None:
+        if number not in state.rounds:
+            raise Refusal("EV-3.5", f"round {number} has not been paired")
+        raise Refusal("EV-3.5", f"round {number} has no table {table}")
+    return current
+
+
+def _link(state: Tournament, number: int, table: int, game: str) -> tuple[Fact, ...]:
+    _open_event(state)
+    current = _table(state, number, table)
+    if game in state.games:
+        where = state.games[game]
+        raise Refusal(
+            "EV-3.8", f"game {game} is already played at round {where[0]} table {where[1]}"
+        )
+    if state.result(number, table) is not None:
+        raise Refusal("EV-3.8", f"round {number} table {table} already has its result")
+    del current
+    return (GameLinked(round=number, table=table, game=game),)
+
+
+def _game_result(state: Tournament, game: str, placings: dict[str, int]) -> tuple[Fact, ...]:
+    _open_event(state)
+    key = state.games.get(game)
+    if key is None:
+        raise Refusal("EV-3.8", f"game {game} is not linked to any table")
+    current = state.tables[key]
+    if any(g == game for g, _ in current.game_results):
+        raise Refusal("EV-3.8", f"game {game} already has its result")
+    if state.result(*key) is not None:
+        raise Refusal("EV-3.7", f"round {key[0]} table {key[1]} is already decided")
+    resolved: list[tuple[str, int]] = []
+    for who, place in placings.items():
+        player = _player(state, who)
+        if player not in current.players:
+            raise Refusal("EV-3.8", f"{who} does not play at round {key[0]} table {key[1]}")
+        resolved.append((player, place))
+    if sorted(p for p, _ in resolved) != sorted(current.players):
+        raise Refusal("EV-3.8", "a game result places every player of the table once")
+    return (GameResultRecorded(game=game, placings=tuple(resolved)),)
+
+
+def _report(state: Tournament, number: int, table: int, text: str, by: str) -> tuple[Fact, ...]:
+    settings = _open_event(state)
+    current = _table(state, number, table)
+    if current.reported is not None:
+        raise Refusal(
+            "EV-3.6",
+            f"round {number} table {table} is already reported ({_text(current.reported)}): "
+            "a change is a correction, with a reason",
+        )
+    by_games = state.decided_by_games(current)
+    if by_games is not None:
+        raise Refusal(
+            "EV-3.7",
+            f"the games at round {number} table {table} already decided the match "
+            f"({_text(by_games)}): correct it instead",
+        )
+    result = _slip(state, number, table, text)
+    if isinstance(result, Score) and current.game_results:
+        played = len(current.game_results)
+        if result.wins + result.losses + result.draws < played:
+            raise Refusal("EV-3.8", f"{played} linked games have ended here; the slip counts fewer")
+    del settings
+    return (MatchReported(round=number, table=table, by=by, **_as_fields(result)),)
+
+
+def _text(result: Score | Placement) -> str:
+    return result.text
+
+
+def _correct(
+    state: Tournament, number: int, table: int, text: str, reason: str, by: str
+) -> tuple[Fact, ...]:
+    _event(state)
+    current = _table(state, number, table)
+    if state.result(number, table) is None:
+        raise Refusal(
+            "EV-8.2", f"round {number} table {table} has no result yet: report it instead"
+        )
+    if not reason.strip():
+        raise Refusal("EV-8.1", "a correction needs a reason")
+    result = _slip(state, number, table, text)
+    rnd = state.rounds[number]
+    if _playoff(rnd.kind) and isinstance(result, Score):
+        old = state.result(number, table)
+        later = [r for r in state.rounds.values() if r.number > number]
+        if later and isinstance(old, Score) and old.winner != result.winner:
+            raise Refusal(
+                "EV-8.3",
+                "the next bracket round is already paired from this winner: the head judge "
+                "must change that pairing first",
+            )
+    del current
+    return (ResultCorrected(round=number, table=table, reason=reason, by=by, **_as_fields(result)),)
+
+
+def _penalty(state: Tournament, command: RecordPenalty) -> tuple[Fact, ...]:
+    _open_event(state)
+    player = _player(state, command.player)
+    if command.infraction not in INFRACTIONS:
+        raise Refusal(
+            "EV-8.4",
+            f"unknown infraction {command.infraction!r}; known: {', '.join(INFRACTIONS)}",
+        )
+    earlier = [p.infraction for p in state.penalties if p.player == player]
+    suggested = suggested_penalty(command.infraction, earlier)
+    given = command.penalty or (suggested if suggested != "none" else "warning")
+    return (
+        PenaltyRecorded(
+            player=player,
+            round=state.current_round,
+            infraction=command.infraction,
+            penalty=given,  # type: ignore[arg-type]
+            suggested=suggested,
+            reason=command.reason,
+            by=command.by,
+            table=command.table,
+        ),
+    )

@@ -1,0 +1,25 @@
+"""The one error the tournament core raises on purpose: a refusal naming its clause.
+
+A refusal changes nothing; it carries the ``EV-`` clause it applies and a reason
+in plain words, like a game's rejected entry (``referee.verdicts.Violation``).
+"""
+
+from __future__ import annotations
+
+from referee.errors import RefereeError
+from referee.verdicts import Violation
+
+__all__ = ["Refusal"]
+
+
+class Refusal(RefereeError, ValueError):
+    """A command, slip or pairing the tournament rules do not allow."""
+
+    def __init__(self, clause: str, reason: str) -> None:
+        super().__init__(f"{clause}: {reason}")
+        self.clause = clause
+        self.reason = reason
+
+    @property
+    def violation(self) -> Violation:
+        return Violation(self.clause, self.reason)

@@ -1,0 +1,169 @@
+"""The plain facts a tournament is folded from (the event layer stores each as an event).
+
+Each fact is a frozen, tagged Struct, so a list of them encodes and decodes as
+one union (``Fact``). Facts say what happened; the decisions in ``decisions``
+check a command against the state before producing them, so folding facts never
+refuses anything.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from referee.tournament.model import Entrant, Placement, Round, Score, Settings
+from referee.verdicts import Violation
+
+__all__ = [
+    "ByeAwarded",
+    "CutMade",
+    "EventCreated",
+    "EventEnded",
+    "Fact",
+    "GameLinked",
+    "GameResultRecorded",
+    "MatchReported",
+    "PairingChanged",
+    "PenaltyRecorded",
+    "PlayerDropped",
+    "PlayerRegistered",
+    "ResultCorrected",
+    "RoundEnded",
+    "RoundPaired",
+    "RoundStarted",
+]
+
+
+class _Fact(msgspec.Struct, frozen=True, kw_only=True, tag_field="fact"):
+    pass
+
+
+class EventCreated(_Fact, frozen=True, kw_only=True, tag="event-created"):
+    settings: Settings
+
+
+class PlayerRegistered(_Fact, frozen=True, kw_only=True, tag="player-registered"):
+    """A registration; ``player.entry_round`` above 1 is a late entry (EV-2.3)."""
+
+    player: Entrant
+
+
+class PlayerDropped(_Fact, frozen=True, kw_only=True, tag="player-dropped"):
+    """The player leaves after ``after_round`` (0: before round 1, EV-2.6)."""
+
+    player: str
+    after_round: int
+    reason: str = ""
+
+
+class ByeAwarded(_Fact, frozen=True, kw_only=True, tag="bye-awarded"):
+    """A bye awarded in advance for one round (EV-2.4)."""
+
+    player: str
+    round: int
+    reason: str = ""
+
+
+class RoundPaired(_Fact, frozen=True, kw_only=True, tag="round-paired"):
+    """A round's pairings; ``override`` is the reason for a manual pairing (EV-5.11),
+    ``warnings`` what the audit should show about it (rematches, second byes)."""
+
+    round: Round
+    override: str | None = None
+    warnings: tuple[Violation, ...] = ()
+
+
+class PairingChanged(_Fact, frozen=True, kw_only=True, tag="pairing-changed"):
+    """The head judge replaced a round's pairings before any result (EV-5.12)."""
+
+    round: Round
+    reason: str
+    by: str = ""
+    warnings: tuple[Violation, ...] = ()
+
+
+class GameLinked(_Fact, frozen=True, kw_only=True, tag="game-linked"):
+    """A recorded game is played at a table (EV-3.8)."""
+
+    round: int
+    table: int
+    game: str
+
+
+class GameResultRecorded(_Fact, frozen=True, kw_only=True, tag="game-result-recorded"):
+    """A linked game ended: each player id with its place (1 best, ties share)."""
+
+    game: str
+    placings: tuple[tuple[str, int], ...]
+
+
+class MatchReported(_Fact, frozen=True, kw_only=True, tag="match-reported"):
+    """A result slip for a table: a ``score`` for two players, a ``placement`` for a pod."""
+
+    round: int
+    table: int
+    score: Score | None = None
+    placement: Placement | None = None
+    by: str = ""
+
+
+class ResultCorrected(_Fact, frozen=True, kw_only=True, tag="result-corrected"):
+    """A later result replacing the table's earlier one (EV-8.1)."""
+
+    round: int
+    table: int
+    score: Score | None = None
+    placement: Placement | None = None
+    reason: str
+    by: str = ""
+
+
+class PenaltyRecorded(_Fact, frozen=True, kw_only=True, tag="penalty-recorded"):
+    """An IPG penalty; ``suggested`` is what the repeat rules suggest (EV-8.4)."""
+
+    player: str
+    round: int
+    infraction: str
+    penalty: Literal["warning", "game-loss", "match-loss", "disqualification"]
+    suggested: str
+    reason: str = ""
+    by: str = ""
+    table: int | None = None
+
+
+class RoundStarted(_Fact, frozen=True, kw_only=True, tag="round-started"):
+    round: int
+
+
+class RoundEnded(_Fact, frozen=True, kw_only=True, tag="round-ended"):
+    round: int
+
+
+class CutMade(_Fact, frozen=True, kw_only=True, tag="cut-made"):
+    """The top ``len(seeds)`` after the Swiss rounds, best first (EV-6.1)."""
+
+    seeds: tuple[str, ...]
+
+
+class EventEnded(_Fact, frozen=True, kw_only=True, tag="event-ended"):
+    reason: str = ""
+
+
+Fact = (
+    EventCreated
+    | PlayerRegistered
+    | PlayerDropped
+    | ByeAwarded
+    | RoundPaired
+    | PairingChanged
+    | GameLinked
+    | GameResultRecorded
+    | MatchReported
+    | ResultCorrected
+    | PenaltyRecorded
+    | RoundStarted
+    | RoundEnded
+    | CutMade
+    | EventEnded
+)

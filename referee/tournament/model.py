@@ -1,0 +1,170 @@
+"""The tournament's value types: settings, entrants, rounds, pairings and results.
+
+Small frozen Structs, so every fact that carries them can be stored and replayed
+as it is. A player is known by a stable ``id`` (what pairings, results and
+standings name); the display ``name`` is only for people and may be matched
+case-insensitively on input. Nothing here computes: slips are read in
+``slips``, standings in ``standings``, pairings in ``pairing``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+__all__ = [
+    "Entrant",
+    "Format",
+    "MatchFormat",
+    "Pairing",
+    "Placement",
+    "Round",
+    "RoundKind",
+    "Score",
+    "Settings",
+    "TableKey",
+    "games_to_win",
+]
+
+Format = Literal["swiss", "elimination", "round-robin"]
+MatchFormat = Literal["bo1", "bo3", "bo5"]
+RoundKind = Literal["swiss", "cut", "elimination", "round-robin", "pods"]
+Floor = Literal["1/3", "0.33"]
+PodPoints = Literal["pairwise", "pod"]
+
+TableKey = tuple[int, int]
+"""A table of a round: ``(round, table)``; a bye is keyed ``(round, -(registration + 1))``."""
+
+
+def games_to_win(match: MatchFormat) -> int:
+    """Games one player needs to take a match: 1, 2 or 3 (EV-3.2)."""
+    return {"bo1": 1, "bo3": 2, "bo5": 3}[match]
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    """How an event runs, fixed when it is created (EV-1.1).
+
+    ``rounds`` of ``None`` takes the default for the player count
+    (``rounds.default_rounds``); ``cut`` of 0 means no top-N playoff; ``floor``
+    is the minimum of every percentage (EV-I.1: exact one third unless the
+    table chose the printed 0.33); ``pod_points`` chooses how a pod is scored
+    (EV-I.7).
+    """
+
+    game: str
+    format: Format = "swiss"
+    pods: bool = False
+    rounds: int | None = None
+    match: MatchFormat = "bo3"
+    cut: int = 0
+    floor: Floor = "1/3"
+    pod_points: PodPoints = "pairwise"
+
+
+class Entrant(msgspec.Struct, frozen=True, kw_only=True):
+    """A registered player.
+
+    ``order`` is the registration order (0 first): the last, stable key of
+    every ordering (EV-I.2). ``byes`` awards a bye in each of the player's first
+    K rounds from ``entry_round`` (EV-2.4); ``table`` is a fixed table kept
+    every round (EV-5.7); ``dropped_after`` is the last round the player is in.
+    """
+
+    id: str
+    name: str
+    order: int
+    rating: int | None = None
+    table: int | None = None
+    byes: int = 0
+    entry_round: int = 1
+    dropped_after: int | None = None
+
+    def active_in(self, round_number: int) -> bool:
+        """Whether the player takes part in round ``round_number``."""
+        if round_number < self.entry_round:
+            return False
+        return self.dropped_after is None or round_number <= self.dropped_after
+
+    def awarded_bye_in(self, round_number: int) -> bool:
+        return self.entry_round <= round_number < self.entry_round + self.byes
+
+
+class Pairing(msgspec.Struct, frozen=True, kw_only=True):
+    """One table of a round, or a bye.
+
+    ``players`` are ids in order: in a two-player match the first-listed is the
+    one a slip's first figure counts for (EV-3.1). A bye has one player,
+    ``table`` None and ``bye`` True; in an elimination round it carries the
+    player to the next round.
+    """
+
+    table: int | None
+    players: tuple[str, ...]
+    bye: bool = False
+
+
+class Round(msgspec.Struct, frozen=True, kw_only=True):
+    """A paired round: its number, what kind it is, and its tables in order.
+
+    For elimination and cut rounds the order of ``pairings`` is the bracket
+    order (byes included), which the next round follows (EV-6.3).
+    """
+
+    number: int
+    kind: RoundKind
+    pairings: tuple[Pairing, ...]
+
+    def table(self, number: int) -> Pairing | None:
+        for pairing in self.pairings:
+            if pairing.table == number:
+                return pairing
+        return None
+
+    def players(self) -> list[str]:
+        return [p for pairing in self.pairings for p in pairing.players]
+
+
+class Score(msgspec.Struct, frozen=True, gc=False):
+    """A two-player match slip ``W-L-D``: games won by the first-listed player,
+    by the second, and games drawn (EV-3.1)."""
+
+    wins: int
+    losses: int
+    draws: int = 0
+
+    @property
+    def text(self) -> str:
+        return f"{self.wins}-{self.losses}-{self.draws}"
+
+    @property
+    def winner(self) -> int | None:
+        """0 if the first-listed won the match, 1 the second, None for a drawn match."""
+        if self.wins > self.losses:
+            return 0
+        if self.losses > self.wins:
+            return 1
+        return None
+
+    def flipped(self) -> Score:
+        return Score(self.losses, self.wins, self.draws)
+
+
+class Placement(msgspec.Struct, frozen=True, gc=False):
+    """A pod's finishing order: each player id with its place (1 best, ties share)."""
+
+    places: tuple[tuple[str, int], ...]
+
+    @property
+    def text(self) -> str:
+        ordered = sorted(self.places, key=lambda p: p[1])
+        out = ordered[0][0]
+        for (_, before), (player, place) in zip(ordered, ordered[1:], strict=False):
+            out += ("=" if place == before else ">") + player
+        return out
+
+    def place_of(self, player: str) -> int:
+        for who, place in self.places:
+            if who == player:
+                return place
+        raise KeyError(player)

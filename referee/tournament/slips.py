@@ -1,0 +1,107 @@
+"""Reading result slips: ``W-L-D`` for a two-player match, ``Ann>Ben=Cal>Dee`` for a pod.
+
+A slip is checked against the match format (EV-3.2) before anything is stored.
+Limits, for a match needing ``n`` game wins (bo1: 1, bo3: 2, bo5: 3):
+
+* each side has at most ``n`` wins, and not both ``n``;
+* decisive games number at most ``2n - 1`` (a bo3 has at most three);
+* drawn games number at most ``2n - 1`` too: a drawn game does not count toward
+  the games a match needs, so a match may run past its nominal length, but a
+  table reporting more draws than the match could hold games is a typing slip;
+* a match nobody has won when time is called is valid as it stands (``1-0-0``,
+  ``0-0-1``, ``2-0-1``, ``0-0-3``: EV-3.3), and ``0-0-0`` is a drawn match with
+  no game played (an intentional draw, EV-3.4).
+
+In an elimination or cut round a drawn match is refused: a playoff match needs a
+winner (EV-6.4, after MTR 2.4).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from referee.tournament.errors import Refusal
+from referee.tournament.model import MatchFormat, Placement, Score, games_to_win
+
+__all__ = ["decided", "parse_placement", "parse_slip", "validate_score"]
+
+_SLIP = re.compile(r"^\s*(\d{1,2})\s*-\s*(\d{1,2})(?:\s*-\s*(\d{1,2}))?\s*$")
+
+
+def parse_slip(text: str, match: MatchFormat, *, playoff: bool = False) -> Score:
+    """Read ``W-L-D`` (``W-L`` means no drawn game) and check it fits ``match``."""
+    found = _SLIP.match(text)
+    if not found:
+        raise Refusal(
+            "EV-3.1",
+            f"cannot read {text!r} as a match slip: write games won by the first-listed "
+            "player, by the second, and drawn games, as W-L-D (for example 2-1-0)",
+        )
+    wins, losses, draws = (int(g) if g else 0 for g in found.groups())
+    score = Score(wins, losses, draws)
+    validate_score(score, match, playoff=playoff)
+    return score
+
+
+def validate_score(score: Score, match: MatchFormat, *, playoff: bool = False) -> None:
+    """Raise a refusal if ``score`` is impossible for ``match`` (limits in the module doc)."""
+    need = games_to_win(match)
+    most = 2 * need - 1
+    text = score.text
+    if min(score.wins, score.losses, score.draws) < 0:
+        raise Refusal("EV-3.2", f"{text}: game counts cannot be negative")
+    if score.wins > need or score.losses > need:
+        raise Refusal("EV-3.2", f"{text}: a {match} match ends when a player wins {need} game(s)")
+    if score.wins == need and score.losses == need:
+        raise Refusal("EV-3.2", f"{text}: both players cannot have won a {match} match")
+    if score.wins + score.losses > most:
+        raise Refusal("EV-3.2", f"{text}: a {match} match has at most {most} decisive games")
+    if score.draws > most:
+        raise Refusal(
+            "EV-3.2", f"{text}: more drawn games than a {match} match could hold ({most})"
+        )
+    if playoff and score.winner is None:
+        raise Refusal(
+            "EV-6.4",
+            f"{text} is a drawn match, and a playoff match needs a winner: play on until "
+            "one player has won more games",
+        )
+
+
+def decided(score: Score, match: MatchFormat) -> bool:
+    """Whether the games alone have settled the match (one side reached the wins needed)."""
+    need = games_to_win(match)
+    return score.wins >= need or score.losses >= need
+
+
+def parse_placement(text: str, pod: Sequence[str], names: dict[str, str]) -> Placement:
+    """Read ``Ann>Ben=Cal>Dee`` for a pod of player ids ``pod``.
+
+    ``names`` maps each id to its display name; each token may be either, matched
+    case-insensitively. Every pod player appears exactly once (EV-7.3).
+    """
+    lookup: dict[str, str] = {}
+    for player in pod:
+        lookup[player.casefold()] = player
+        lookup[names.get(player, player).casefold()] = player
+    places: list[tuple[str, int]] = []
+    seen: set[str] = set()
+    for group in text.split(">"):
+        place = len(places) + 1
+        for token in group.split("="):
+            key = token.strip().casefold()
+            if not key:
+                raise Refusal("EV-7.3", f"{text!r}: an empty name in the placing")
+            found = lookup.get(key)
+            if found is None:
+                shown = ", ".join(names.get(p, p) for p in pod)
+                raise Refusal("EV-7.3", f"{token.strip()!r} is not in this pod ({shown})")
+            if found in seen:
+                raise Refusal("EV-7.3", f"{token.strip()!r} is placed twice in {text!r}")
+            seen.add(found)
+            places.append((found, place))
+    missing = [names.get(p, p) for p in pod if p not in seen]
+    if missing:
+        raise Refusal("EV-7.3", f"{text!r} leaves out {', '.join(missing)}")
+    return Placement(tuple(places))

@@ -1,0 +1,563 @@
+"""Standings with the MTR Appendix C tie-breakers, in exact fractions.
+
+Order: match points, then opponents' match-win percentage (OMW), game-win
+percentage (GW), opponents' game-win percentage (OGW) (EV-4.1), then
+registration order as the last, stable key (EV-I.2). Players level on all four
+figures share a rank: 1 + the number of players strictly ahead (EV-4.6).
+
+Two ways to the same table:
+
+* ``compute_standings``: from scratch, from every finished table (what a page or
+  a late reader calls; ``after_round`` gives the standings after round N);
+* ``Standings``: kept up to date one result at a time. Adding or correcting a
+  result touches its players and their opponents only: each player's sum of
+  opponents' percentages is adjusted by the change, and only touched entries
+  are moved in a sorted container, so one update costs what the result touches
+  (about rounds² fraction additions and a few log n moves), not the event's
+  size. Property tests hold it equal to ``compute_standings``.
+
+Scoring (EV-4.2 to EV-4.5): a match win is 3 points, a drawn match 1, a loss 0;
+a bye is a match win (counted among the wins of the record, and in ``byes``) and,
+for game figures, a 2-0 win whatever the match length (EV-I.5); it is never an
+opponent. MW = points / (3 × rounds played),
+GW = game points / (3 × games played), each raised to the floor (1/3, or 33/100
+with the 0.33 variant, EV-I.1); OMW and OGW are the means of the opponents'
+floored figures, one entry per match played against them. A dropped player keeps
+every figure and keeps counting for former opponents. Pods are scored per
+EV-7.4/EV-I.7 (see ``pod_contributions``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+
+import msgspec
+from sortedcontainers import SortedList  # type: ignore[import-untyped]
+
+from referee.tournament.model import Entrant, Placement, Score, Settings, TableKey
+
+__all__ = [
+    "Contribution",
+    "MatchResult",
+    "Record",
+    "Standing",
+    "Standings",
+    "compute_standings",
+    "contributions",
+    "explain",
+    "fraction_text",
+    "floor_of",
+]
+
+
+class MatchResult(msgspec.Struct, frozen=True, kw_only=True):
+    """One finished table as the standings see it.
+
+    Two players with a ``score`` (counted for ``players[0]``); a pod with a
+    ``placement``; or a ``bye`` for one player. Cut and elimination rounds are
+    not fed to the standings (EV-6.5).
+    """
+
+    round: int
+    players: tuple[str, ...]
+    score: Score | None = None
+    placement: Placement | None = None
+    bye: bool = False
+
+
+class Record(msgspec.Struct, frozen=True, gc=False):
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    byes: int = 0
+
+
+class Standing(msgspec.Struct, frozen=True, kw_only=True):
+    """One line of the standings; percentages are exact fractions written ``n/d``."""
+
+    rank: int
+    player: str
+    name: str
+    points: int
+    record: Record
+    mw: str
+    omw: str
+    gw: str
+    ogw: str
+    dropped_after: int | None = None
+
+    def figures(self) -> tuple[int, Fraction, Fraction, Fraction]:
+        """The four ordering figures, as exact values."""
+        return (self.points, Fraction(self.omw), Fraction(self.gw), Fraction(self.ogw))
+
+
+class Contribution(msgspec.Struct, frozen=True, gc=False):
+    """What one finished table adds to one player's raw counts."""
+
+    points: int
+    possible: int
+    game_points: int
+    games: int
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    byes: int = 0
+
+
+def floor_of(settings: Settings) -> Fraction:
+    """The minimum of every percentage: 1/3 exactly, or 33/100 (EV-I.1)."""
+    return Fraction(33, 100) if settings.floor == "0.33" else Fraction(1, 3)
+
+
+def fraction_text(value: Fraction) -> str:
+    """``n/d`` in lowest terms (``1/1`` for one, ``0/1`` for zero)."""
+    return f"{value.numerator}/{value.denominator}"
+
+
+def contributions(result: MatchResult, settings: Settings) -> dict[str, Contribution]:
+    """Each player's share of ``result`` (EV-4.2, EV-4.3, EV-4.4; pods EV-7.4)."""
+    if result.bye:
+        return {result.players[0]: _bye(settings)}
+    if result.placement is not None:
+        return pod_contributions(result.placement, settings)
+    assert result.score is not None, "a two-player result needs a score"
+    first, second = result.players
+    score = result.score
+    games = score.wins + score.losses + score.draws
+    winner = score.winner
+    out: dict[str, Contribution] = {}
+    for index, player in enumerate((first, second)):
+        won = score.wins if index == 0 else score.losses
+        if winner is None:
+            points, record = 1, (0, 0, 1)
+        elif winner == index:
+            points, record = 3, (1, 0, 0)
+        else:
+            points, record = 0, (0, 1, 0)
+        out[player] = Contribution(
+            points, 3, 3 * won + score.draws, games, record[0], record[1], record[2]
+        )
+    return out
+
+
+def _bye(settings: Settings) -> Contribution:
+    if settings.pods:
+        per_round = 9 if settings.pod_points == "pairwise" else 3
+        return Contribution(per_round, per_round, 3, 1, wins=1, byes=1)
+    return Contribution(3, 3, 6, 2, wins=1, byes=1)
+
+
+def pod_contributions(placement: Placement, settings: Settings) -> dict[str, Contribution]:
+    """A pod's shares (EV-7.4, EV-I.7).
+
+    ``pairwise`` (default): a pod is scored as a match against each other
+    player: 3 for each one placed below you, 1 for each sharing your place, 0
+    for each above; possible is 3 per other player (a 4-pod gives 9/6/3/0).
+    ``pod``: 3 for sole first place, 1 for a shared first, 0 otherwise, out of 3.
+    Game figures count the pod as one game: sole first 3, shared first 1.
+    Record: sole first is a win, shared first a draw, any other place a loss.
+    """
+    places = dict(placement.places)
+    out: dict[str, Contribution] = {}
+    for player, place in placement.places:
+        firsts = sum(1 for p in places.values() if p == 1)
+        if place == 1 and firsts == 1:
+            game_points, record = 3, (1, 0, 0)
+        elif place == 1:
+            game_points, record = 1, (0, 0, 1)
+        else:
+            game_points, record = 0, (0, 1, 0)
+        if settings.pod_points == "pairwise":
+            others = [p for who, p in placement.places if who != player]
+            points = sum(3 if p > place else 1 if p == place else 0 for p in others)
+            possible = 3 * len(others)
+        else:
+            points, possible = game_points, 3
+        out[player] = Contribution(points, possible, game_points, 1, *record)
+    return out
+
+
+def _opponents(result: MatchResult) -> dict[str, list[str]]:
+    if result.bye:
+        return {result.players[0]: []}
+    return {p: [q for q in result.players if q != p] for p in result.players}
+
+
+class _Entry:
+    """Mutable raw counts of one player inside ``Standings``."""
+
+    __slots__ = (
+        "byes",
+        "draws",
+        "game_points",
+        "games",
+        "losses",
+        "opp_gw",
+        "opp_mw",
+        "opponents",
+        "points",
+        "possible",
+        "wins",
+    )
+
+    def __init__(self) -> None:
+        self.points = 0
+        self.possible = 0
+        self.game_points = 0
+        self.games = 0
+        self.wins = self.losses = self.draws = self.byes = 0
+        self.opponents: list[str] = []
+        self.opp_mw = Fraction(0)
+        self.opp_gw = Fraction(0)
+
+    def add(self, c: Contribution, sign: int) -> None:
+        self.points += sign * c.points
+        self.possible += sign * c.possible
+        self.game_points += sign * c.game_points
+        self.games += sign * c.games
+        self.wins += sign * c.wins
+        self.losses += sign * c.losses
+        self.draws += sign * c.draws
+        self.byes += sign * c.byes
+
+
+def _share(points: int, possible: int, floor: Fraction) -> Fraction:
+    """points / possible raised to the floor; nothing possible yet gives the floor (EV-I.3)."""
+    if possible <= 0:
+        return floor
+    return max(Fraction(points, possible), floor)
+
+
+class Standings:
+    """Standings kept current one result at a time (see the module doc).
+
+    ``record`` adds a finished table, ``correct`` replaces one, ``remove``
+    takes one away; ``table()`` lists every player in order, ``row`` one.
+    """
+
+    def __init__(self, settings: Settings, entrants: Iterable[Entrant] = ()) -> None:
+        self.settings = settings
+        self.floor = floor_of(settings)
+        self._entrants: dict[str, Entrant] = {}
+        self._entries: dict[str, _Entry] = {}
+        self._keys: dict[str, tuple[int, Fraction, Fraction, Fraction, int]] = {}
+        self._sorted: SortedList = SortedList()
+        self._results: dict[TableKey, MatchResult] = {}
+        for entrant in entrants:
+            self.add_player(entrant)
+
+    # -- players
+
+    def add_player(self, entrant: Entrant) -> None:
+        """Add a registered player (a late entry too) with nothing played."""
+        if entrant.id in self._entrants:
+            self._entrants[entrant.id] = entrant
+            return
+        self._entrants[entrant.id] = entrant
+        self._entries[entrant.id] = _Entry()
+        self._rekey(entrant.id)
+
+    def update_player(self, entrant: Entrant) -> None:
+        """Replace a player's registration (a drop, a name fix); figures are unchanged."""
+        self._entrants[entrant.id] = entrant
+
+    # -- results
+
+    def record(self, key: TableKey, result: MatchResult) -> None:
+        """Add a finished table; a second result for the same key is a correction."""
+        if key in self._results:
+            self.remove(key)
+        self._results[key] = result
+        self._apply(result, +1)
+
+    def correct(self, key: TableKey, result: MatchResult) -> None:
+        """Replace the result of ``key`` (EV-8.1)."""
+        self.record(key, result)
+
+    def remove(self, key: TableKey) -> None:
+        """Take a table's result away, as if it had never been reported."""
+        result = self._results.pop(key)
+        self._apply(result, -1)
+
+    def _mw(self, entry: _Entry) -> Fraction:
+        return _share(entry.points, entry.possible, self.floor)
+
+    def _gw(self, entry: _Entry) -> Fraction:
+        return _share(entry.game_points, 3 * entry.games, self.floor)
+
+    def _apply(self, result: MatchResult, sign: int) -> None:
+        shares = contributions(result, self.settings)
+        met = _opponents(result)
+        entries = self._entries
+        touched: set[str] = set(shares)
+        for player in shares:
+            if player not in entries:
+                raise KeyError(f"unknown player {player!r} in a result")
+        if sign < 0:
+            # forget the meetings first, at the opponents' figures as they stand
+            for player, others in met.items():
+                entry = entries[player]
+                for other in others:
+                    entry.opponents.remove(other)
+                    entry.opp_mw -= self._mw(entries[other])
+                    entry.opp_gw -= self._gw(entries[other])
+        before = {p: (self._mw(entries[p]), self._gw(entries[p])) for p in shares}
+        for player, share in shares.items():
+            entries[player].add(share, sign)
+        for player in shares:
+            entry = entries[player]
+            d_mw = self._mw(entry) - before[player][0]
+            d_gw = self._gw(entry) - before[player][1]
+            if not d_mw and not d_gw:
+                continue
+            for other in entry.opponents:
+                opponent = entries[other]
+                opponent.opp_mw += d_mw
+                opponent.opp_gw += d_gw
+                touched.add(other)
+        if sign > 0:
+            for player, others in met.items():
+                entry = entries[player]
+                for other in others:
+                    entry.opponents.append(other)
+                    entry.opp_mw += self._mw(entries[other])
+                    entry.opp_gw += self._gw(entries[other])
+        for player in touched:
+            self._rekey(player)
+
+    def _figures(self, player: str) -> tuple[int, Fraction, Fraction, Fraction]:
+        entry = self._entries[player]
+        count = len(entry.opponents)
+        omw = entry.opp_mw / count if count else self.floor
+        ogw = entry.opp_gw / count if count else self.floor
+        return entry.points, omw, self._gw(entry), ogw
+
+    def _rekey(self, player: str) -> None:
+        old = self._keys.get(player)
+        if old is not None:
+            self._sorted.remove(old)
+        points, omw, gw, ogw = self._figures(player)
+        key = (-points, -omw, -gw, -ogw, self._entrants[player].order)
+        self._keys[player] = key
+        self._sorted.add(key)
+
+    # -- reading
+
+    def results(self) -> dict[TableKey, MatchResult]:
+        return dict(self._results)
+
+    def rank(self, player: str) -> int:
+        key = self._keys[player]
+        return int(self._sorted.bisect_left((*key[:4], -1))) + 1
+
+    def order(self) -> list[str]:
+        """Player ids best first."""
+        by_order = {e.order: e.id for e in self._entrants.values()}
+        return [by_order[key[4]] for key in self._sorted]
+
+    def row(self, player: str) -> Standing:
+        return self._standing(player, self.rank(player))
+
+    def table(self) -> list[Standing]:
+        rows: list[Standing] = []
+        previous: tuple[int, Fraction, Fraction, Fraction] | None = None
+        rank = 0
+        for position, player in enumerate(self.order(), start=1):
+            figures = self._figures(player)
+            if figures != previous:
+                rank, previous = position, figures
+            rows.append(self._standing(player, rank))
+        return rows
+
+    def _standing(self, player: str, rank: int) -> Standing:
+        entry = self._entries[player]
+        entrant = self._entrants[player]
+        points, omw, gw, ogw = self._figures(player)
+        return Standing(
+            rank=rank,
+            player=player,
+            name=entrant.name,
+            points=points,
+            record=Record(entry.wins, entry.losses, entry.draws, entry.byes),
+            mw=fraction_text(self._mw(entry)),
+            omw=fraction_text(omw),
+            gw=fraction_text(gw),
+            ogw=fraction_text(ogw),
+            dropped_after=entrant.dropped_after,
+        )
+
+    def explain(self, player: str) -> str:
+        return explain(player, self._entrants.values(), self._results.values(), self.settings)
+
+
+# -- from scratch -----------------------------------------------------------------
+
+
+class _Tally(msgspec.Struct):
+    points: int = 0
+    possible: int = 0
+    game_points: int = 0
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    byes: int = 0
+    opponents: list[str] = []
+
+
+def _tallies(
+    entrants: Iterable[Entrant],
+    results: Iterable[MatchResult],
+    settings: Settings,
+    after_round: int | None,
+) -> dict[str, _Tally]:
+    tallies = {e.id: _Tally() for e in entrants}
+    for result in results:
+        if after_round is not None and result.round > after_round:
+            continue
+        met = _opponents(result)
+        for player, share in contributions(result, settings).items():
+            tally = tallies.setdefault(player, _Tally())
+            tally.points += share.points
+            tally.possible += share.possible
+            tally.game_points += share.game_points
+            tally.games += share.games
+            tally.wins += share.wins
+            tally.losses += share.losses
+            tally.draws += share.draws
+            tally.byes += share.byes
+            tally.opponents.extend(met[player])
+    return tallies
+
+
+def compute_standings(
+    entrants: Iterable[Entrant],
+    results: Iterable[MatchResult],
+    settings: Settings,
+    *,
+    after_round: int | None = None,
+) -> list[Standing]:
+    """Every player's line, best first, from scratch (``after_round``: as after round N).
+
+    Players who had not entered by ``after_round`` are left out.
+    """
+    floor = floor_of(settings)
+    people = {e.id: e for e in entrants}
+    if after_round is not None:
+        people = {k: e for k, e in people.items() if e.entry_round <= after_round}
+    tallies = _tallies(people.values(), results, settings, after_round)
+    mw = {p: _share(t.points, t.possible, floor) for p, t in tallies.items()}
+    gw = {p: _share(t.game_points, 3 * t.games, floor) for p, t in tallies.items()}
+    lines = []
+    for player, entrant in people.items():
+        tally = tallies[player]
+        opponents = tally.opponents
+        if opponents:
+            omw = sum((mw[o] for o in opponents), Fraction(0)) / len(opponents)
+            ogw = sum((gw[o] for o in opponents), Fraction(0)) / len(opponents)
+        else:
+            omw = ogw = floor
+        lines.append((tally.points, omw, gw[player], ogw, entrant, tally))
+    lines.sort(key=lambda line: (-line[0], -line[1], -line[2], -line[3], line[4].order))
+    out: list[Standing] = []
+    rank = 0
+    previous: tuple[int, Fraction, Fraction, Fraction] | None = None
+    for position, (points, omw, gw_p, ogw, entrant, tally) in enumerate(lines, start=1):
+        if (points, omw, gw_p, ogw) != previous:
+            rank, previous = position, (points, omw, gw_p, ogw)
+        dropped = entrant.dropped_after
+        if after_round is not None and dropped is not None and dropped > after_round:
+            dropped = None
+        out.append(
+            Standing(
+                rank=rank,
+                player=entrant.id,
+                name=entrant.name,
+                points=points,
+                record=Record(tally.wins, tally.losses, tally.draws, tally.byes),
+                mw=fraction_text(mw[entrant.id]),
+                omw=fraction_text(omw),
+                gw=fraction_text(gw_p),
+                ogw=fraction_text(ogw),
+                dropped_after=dropped,
+            )
+        )
+    return out
+
+
+def explain(
+    player: str,
+    entrants: Iterable[Entrant],
+    results: Iterable[MatchResult],
+    settings: Settings,
+    *,
+    after_round: int | None = None,
+) -> str:
+    """Every figure of ``player``'s line worked out in words and numbers."""
+    floor = floor_of(settings)
+    people = {e.id: e for e in entrants}
+    tallies = _tallies(people.values(), list(results), settings, after_round)
+    if player not in tallies:
+        raise KeyError(player)
+
+    def name(p: str) -> str:
+        return people[p].name if p in people else p
+
+    def share(points: int, possible: int) -> tuple[Fraction, str]:
+        if possible <= 0:
+            return floor, f"nothing played yet, so the floor {fraction_text(floor)} is used"
+        raw = Fraction(points, possible)
+        if raw < floor:
+            return floor, (
+                f"{points}/{possible} = {fraction_text(raw)}, below the floor, "
+                f"so {fraction_text(floor)} is used"
+            )
+        return raw, f"{points}/{possible} = {fraction_text(raw)}"
+
+    t = tallies[player]
+    per = "pod points" if settings.pods else "match points"
+    lines = [
+        f"{name(player)}: {t.points} {per}; record {t.wins}-{t.losses}-{t.draws} "
+        f"with {t.byes} bye(s).",
+    ]
+    mw, mw_text = share(t.points, t.possible)
+    lines.append(f"MW%: {t.points} points of {t.possible} possible: {mw_text}.")
+    gw, gw_text = share(t.game_points, 3 * t.games)
+    lines.append(f"GW%: {t.game_points} game points of 3 x {t.games} games: {gw_text}.")
+    if t.byes:
+        lines.append("Byes count in the player's own MW% and GW% but are never an opponent.")
+    for label, which in (("OMW%", "MW%"), ("OGW%", "GW%")):
+        if not t.opponents:
+            lines.append(f"{label}: no opponents yet, so the floor {fraction_text(floor)}.")
+            continue
+        parts = []
+        total = Fraction(0)
+        for opponent in t.opponents:
+            o = tallies[opponent]
+            if which == "MW%":
+                value, how = share(o.points, o.possible)
+            else:
+                value, how = share(o.game_points, 3 * o.games)
+            total += value
+            parts.append(f"{name(opponent)} {how}")
+        mean = total / len(t.opponents)
+        lines.append(
+            f"{label}: mean of {len(t.opponents)} opponents' {which} ("
+            + "; ".join(parts)
+            + f"): sum {fraction_text(total)} / {len(t.opponents)} = {fraction_text(mean)}."
+        )
+    del mw, gw
+    return "\n".join(lines)
+
+
+def standings_from(
+    entrants: Sequence[Entrant],
+    results: Mapping[TableKey, MatchResult],
+    settings: Settings,
+) -> Standings:
+    """An incremental ``Standings`` loaded with ``results`` (in key order)."""
+    standings = Standings(settings, entrants)
+    for key in sorted(results):
+        standings.record(key, results[key])
+    return standings

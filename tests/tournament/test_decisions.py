@@ -1,0 +1,201 @@
+"""Decisions refuse with the clause they apply (EV-1 to EV-8), and produce the right facts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from referee.tournament import (
+    AwardBye,
+    ChangePairing,
+    Command,
+    CorrectResult,
+    CreateEvent,
+    Drop,
+    EndEvent,
+    EndRound,
+    LinkGame,
+    PairManual,
+    PairNext,
+    RecordGameResult,
+    RecordPenalty,
+    Refusal,
+    Register,
+    ReportResult,
+    Score,
+    Settings,
+    StartRound,
+    Tournament,
+    decide,
+    fold,
+)
+
+
+def run(state: Tournament, *commands: Command) -> Tournament:
+    for command in commands:
+        state = fold(decide(state, command), state)
+    return state
+
+
+def refused(state: Tournament, command: Command) -> str:
+    with pytest.raises(Refusal) as caught:
+        decide(state, command)
+    return caught.value.clause
+
+
+def event(names: Sequence[str] = ("Ann", "Ben", "Cal", "Dee"), **settings: object) -> Tournament:
+    state = run(Tournament(), CreateEvent(settings=Settings(game="prizmik", **settings)))  # type: ignore[arg-type]
+    return run(state, *(Register(name=n) for n in names))
+
+
+def test_nothing_before_the_event_exists() -> None:
+    """EV-1.1: commands before the event is created are refused; it is created once."""
+    assert refused(Tournament(), Register(name="Ann")) == "EV-1.1"
+    assert refused(event(), CreateEvent(settings=Settings(game="x"))) == "EV-1.1"
+
+
+def test_registration_refusals() -> None:
+    """EV-2.2 duplicate names are refused case-insensitively; ids are distinct from names."""
+    state = event()
+    assert refused(state, Register(name="ann")) == "EV-2.2"
+    assert state.find("ANN") == "p1" and state.players["p1"].name == "Ann"
+    assert refused(state, Register(name="Eve", id="p2")) == "EV-2.2"
+
+
+def test_unknown_players_and_double_drops() -> None:
+    """EV-2.1 unknown player; EV-2.6 a second drop; EV-2.5 a drop leaves after the round."""
+    state = event()
+    assert refused(state, Drop(player="Zed")) == "EV-2.1"
+    state = run(state, PairNext(), Drop(player="ben"))
+    assert state.players["p2"].dropped_after == 1
+    assert refused(state, Drop(player="Ben")) == "EV-2.6"
+
+
+def test_results_need_a_table_and_are_reported_once() -> None:
+    """EV-3.5 no such table; EV-3.6 a second report is refused; EV-8.2 nothing to correct;
+    EV-8.1 a correction needs a reason and replaces the result."""
+    state = run(event(), PairNext())
+    assert refused(state, ReportResult(round=1, table=9, slip="2-0")) == "EV-3.5"
+    assert refused(state, ReportResult(round=2, table=1, slip="2-0")) == "EV-3.5"
+    assert refused(state, CorrectResult(round=1, table=1, slip="2-0", reason="x")) == "EV-8.2"
+    state = run(state, ReportResult(round=1, table=1, slip="2-1"))
+    assert refused(state, ReportResult(round=1, table=1, slip="2-0")) == "EV-3.6"
+    assert refused(state, CorrectResult(round=1, table=1, slip="2-0", reason=" ")) == "EV-8.1"
+    state = run(state, CorrectResult(round=1, table=1, slip="0-2", reason="swapped", by="HJ"))
+    assert state.result(1, 1) == Score(0, 2)
+    assert state.tables[(1, 1)].corrections == 1
+
+
+def test_no_pairing_while_a_round_is_open() -> None:
+    """EV-5.10: a round is open until every table has a result; byes are final at once."""
+    state = run(event(("Ann", "Ben", "Cal")), PairNext())
+    assert refused(state, PairNext()) == "EV-5.10"
+    assert refused(state, EndRound(round=1)) == "EV-5.10"
+    state = run(state, ReportResult(round=1, table=1, slip="2-0"))
+    state = run(state, EndRound(round=1), PairNext())
+    assert state.current_round == 2
+
+
+def test_games_decide_the_match_and_a_slip_is_then_refused() -> None:
+    """EV-3.8 linked games decide the match; EV-3.7 a slip after that is refused."""
+    state = run(event(), PairNext(), StartRound(round=1))
+    first, second = state.rounds[1].table(1).players  # type: ignore[union-attr]
+    state = run(
+        state,
+        LinkGame(round=1, table=1, game="g1"),
+        RecordGameResult(game="g1", placings={first: 1, second: 2}),
+    )
+    assert state.result(1, 1) is None
+    assert refused(state, LinkGame(round=1, table=2, game="g1")) == "EV-3.8"
+    state = run(
+        state,
+        LinkGame(round=1, table=1, game="g2"),
+        RecordGameResult(game="g2", placings={first: 1, second: 2}),
+    )
+    assert state.result(1, 1) == Score(2, 0, 0)
+    assert refused(state, ReportResult(round=1, table=1, slip="2-1")) == "EV-3.7"
+    assert refused(state, LinkGame(round=1, table=1, game="g3")) == "EV-3.8"
+    state = run(state, CorrectResult(round=1, table=1, slip="2-1", reason="game 2 misread"))
+    assert state.result(1, 1) == Score(2, 1, 0)
+
+
+def test_manual_pairing_checks_and_warns() -> None:
+    """EV-5.11: every active player once, reason required, rematches only warned (EV-5.4)."""
+    state = run(event(), PairNext())
+    for table in (1, 2):
+        state = run(state, ReportResult(round=1, table=table, slip="2-0"))
+    r1 = state.rounds[1]
+    first_pair = [state.players[p].name for p in r1.table(1).players]  # type: ignore[union-attr]
+    others = [state.players[p].name for p in r1.table(2).players]  # type: ignore[union-attr]
+    spec = {"pairs": [first_pair, others]}
+    assert refused(state, PairManual(spec=spec, reason="")) == "EV-5.11"
+    assert refused(state, PairManual(spec={"pairs": [first_pair]}, reason="x")) == "EV-5.11"
+    assert refused(state, PairManual(spec={"pairs": [["Ann", "Zed"]]}, reason="x")) == "EV-2.1"
+    facts = decide(state, PairManual(spec=spec, reason="feature match"))
+    warnings = facts[0].warnings  # type: ignore[union-attr]
+    assert [w.clause for w in warnings] == ["EV-5.4", "EV-5.4"]
+    state = fold(facts, state)
+    assert state.overrides[2] == "feature match"
+
+
+def test_head_judge_changes_pairings_only_before_results() -> None:
+    """EV-5.12: a change needs a reason and no result in the round yet."""
+    state = run(event(), PairNext())
+    spec = {"pairs": [["Ann", "Dee"], ["Ben", "Cal"]]}
+    assert refused(state, ChangePairing(spec=spec, reason="")) == "EV-5.12"
+    state = run(state, ChangePairing(spec=spec, reason="seating error", by="HJ"))
+    assert state.rounds[1].table(1).players == ("p1", "p4")  # type: ignore[union-attr]
+    state = run(state, ReportResult(round=1, table=1, slip="2-0"))
+    assert refused(state, ChangePairing(spec=spec, reason="again")) == "EV-5.12"
+
+
+def test_late_entries_and_closed_events() -> None:
+    """EV-2.3 late entries join next round in Swiss, not in a round robin; EV-1.4 nothing
+    after the end; EV-2.4 awarded byes only for rounds not yet paired."""
+    state = run(event(), PairNext())
+    state = run(state, Register(name="Eve"))
+    assert state.players["p5"].entry_round == 2
+    assert refused(state, AwardBye(player="Eve", round=1)) == "EV-2.4"
+    robin = run(event(format="round-robin"), PairNext())
+    assert refused(robin, Register(name="Eve")) == "EV-2.3"
+    for table in (1, 2):
+        state = run(state, ReportResult(round=1, table=table, slip="1-1-1"))
+    state = run(state, EndEvent())
+    assert refused(state, Register(name="Fay")) == "EV-1.4"
+    assert refused(state, PairNext()) == "EV-1.4"
+
+
+def test_penalty_upgrade_suggestions() -> None:
+    """EV-8.4: a third GPE warning of the same kind, a second TE warning, suggest a game loss."""
+    state = event()
+    for expected in ("warning", "warning", "game-loss"):
+        facts = decide(state, RecordPenalty(player="Ann", infraction="game-rule-violation"))
+        assert facts[0].suggested == expected  # type: ignore[union-attr]
+        state = fold(facts, state)
+    for expected in ("warning", "game-loss"):
+        facts = decide(state, RecordPenalty(player="Ben", infraction="slow-play"))
+        assert facts[0].suggested == expected  # type: ignore[union-attr]
+        state = fold(facts, state)
+    assert refused(state, RecordPenalty(player="Ben", infraction="bad vibes")) == "EV-8.4"
+
+
+def test_playoff_refuses_draws_and_event_settings_checked() -> None:
+    """EV-6.4 no drawn playoff match; EV-6.1 a cut only after Swiss; EV-7.1 no bracket pods;
+    EV-1.3 the rounds run out."""
+    state = run(event(format="elimination"), PairNext())
+    assert refused(state, ReportResult(round=1, table=1, slip="1-1")) == "EV-6.4"
+    assert (
+        refused(Tournament(), CreateEvent(settings=Settings(game="x", format="elimination", cut=8)))
+        == "EV-6.1"
+    )
+    assert (
+        refused(
+            Tournament(), CreateEvent(settings=Settings(game="x", format="elimination", pods=True))
+        )
+        == "EV-7.1"
+    )
+    state = run(event(rounds=1), PairNext())
+    for table in (1, 2):
+        state = run(state, ReportResult(round=1, table=table, slip="2-0"))
+    assert refused(state, PairNext()) == "EV-1.3"

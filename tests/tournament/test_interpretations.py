@@ -1,0 +1,158 @@
+"""The interpretations and the remaining rules, each pinned by a case that could go the
+other way (EV-1.2, EV-5.6, EV-5.8, EV-6.5, EV-8.3, EV-I.1, EV-I.3, EV-I.6, EV-I.8)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from referee.tournament import (
+    AwardBye,
+    Command,
+    CorrectResult,
+    CreateEvent,
+    Drop,
+    Entrant,
+    MatchResult,
+    PairNext,
+    Refusal,
+    Register,
+    ReportResult,
+    Score,
+    Settings,
+    Tournament,
+    compute_standings,
+    decide,
+    fold,
+    games_to_win,
+)
+
+
+def run(state: Tournament, *commands: Command) -> Tournament:
+    for command in commands:
+        state = fold(decide(state, command), state)
+    return state
+
+
+def test_match_lengths() -> None:
+    """EV-1.2: one, two or three game wins take a bo1, bo3, bo5 match."""
+    assert [games_to_win("bo1"), games_to_win("bo3"), games_to_win("bo5")] == [1, 2, 3]
+
+
+def test_round_one_by_rating_then_registration() -> None:
+    """EV-5.6: round 1 seats by rating (highest first), unrated after, then registration;
+    the top half meets the bottom half."""
+    state = run(Tournament(), CreateEvent(settings=Settings(game="x")))
+    state = run(
+        state,
+        Register(name="Low", rating=1000),
+        Register(name="Unrated"),
+        Register(name="High", rating=2000),
+        Register(name="Mid", rating=1500),
+    )
+    seats = [s.id for s in state.seats(1)]
+    assert seats == ["p3", "p4", "p1", "p2"]
+    state = run(state, PairNext())
+    assert state.rounds[1].table(1).players == ("p3", "p1")  # type: ignore[union-attr]
+
+
+def test_dropped_players_are_not_paired_but_still_count_as_met() -> None:
+    """EV-5.8 and EV-2.5: a dropped player is not paired and still counts for former opponents."""
+    state = run(Tournament(), CreateEvent(settings=Settings(game="x")))
+    state = run(state, *(Register(name=n) for n in ("A", "B", "C", "D", "E")), PairNext())
+    for pairing in state.rounds[1].pairings:
+        if pairing.table is not None:
+            state = run(state, ReportResult(round=1, table=pairing.table, slip="2-0"))
+    loser = state.rounds[1].table(1).players[1]  # type: ignore[union-attr]
+    winner = state.rounds[1].table(1).players[0]  # type: ignore[union-attr]
+    state = run(state, Drop(player=loser), PairNext())
+    assert loser not in state.rounds[2].players()
+    line = next(s for s in state.standings() if s.player == winner)
+    assert line.omw == "1/3"  # the dropped 0-1 opponent, at the floor, still counts
+
+
+def test_playoffs_do_not_change_the_swiss_standings() -> None:
+    """EV-6.5: cut results leave the standings as they were after the Swiss rounds;
+    EV-8.3: a correction that changes a playoff winner is refused once the next bracket round
+    is paired from it."""
+    state = run(Tournament(), CreateEvent(settings=Settings(game="x", rounds=2, cut=4)))
+    state = run(state, *(Register(name=f"P{i}") for i in range(8)))
+    for _ in range(2):
+        state = run(state, PairNext())
+        for pairing in state.rounds[state.current_round].pairings:
+            if pairing.table is not None:
+                state = run(
+                    state, ReportResult(round=state.current_round, table=pairing.table, slip="2-1")
+                )
+    before = state.standings()
+    state = run(state, PairNext())
+    for table in (1, 2):
+        state = run(state, ReportResult(round=3, table=table, slip="0-2"))
+    assert state.standings() == before
+    state = run(state, PairNext())
+    with pytest.raises(Refusal) as caught:
+        decide(state, CorrectResult(round=3, table=1, slip="2-0", reason="misread"))
+    assert caught.value.clause == "EV-8.3"
+    # a correction that keeps the winner is fine
+    state = run(state, CorrectResult(round=3, table=1, slip="1-2", reason="game count"))
+
+
+def test_floor_is_exactly_one_third_unless_the_variant() -> None:
+    """EV-I.1: one win in three is exactly on the floor with 1/3; with floor=0.33 the raw 1/3
+    is above 33/100 and stays 1/3, while 0/3 becomes 33/100."""
+    people = [Entrant(id=p, name=p, order=i) for i, p in enumerate("abcd")]
+    results = [
+        MatchResult(round=1, players=("a", "b"), score=Score(2, 0)),
+        MatchResult(round=2, players=("a", "c"), score=Score(0, 2)),
+        MatchResult(round=3, players=("a", "d"), score=Score(0, 2)),
+    ]
+    exact = {s.player: s for s in compute_standings(people, results, Settings(game="x"))}
+    printed = {
+        s.player: s for s in compute_standings(people, results, Settings(game="x", floor="0.33"))
+    }
+    assert exact["a"].mw == printed["a"].mw == "1/3"
+    assert exact["b"].mw == "1/3" and printed["b"].mw == "33/100"
+
+
+def test_nothing_played_gives_the_floor() -> None:
+    """EV-I.3: an intentional draw 0-0-0 gives no games, so the game figure is the floor;
+    a player who has met nobody has the floor as opponents' figures."""
+    people = [Entrant(id=p, name=p, order=i) for i, p in enumerate("abc")]
+    results = [MatchResult(round=1, players=("a", "b"), score=Score(0, 0, 0))]
+    lines = {s.player: s for s in compute_standings(people, results, Settings(game="x"))}
+    assert lines["a"].points == 1 and lines["a"].gw == "1/3"
+    assert lines["c"].omw == "1/3" and lines["c"].ogw == "1/3"
+
+
+def test_late_entry_missed_rounds_are_not_played() -> None:
+    """EV-I.6: a late entry has no points for missed rounds, and they do not count as played:
+    one win from one round is MW 1/1."""
+    state = run(Tournament(), CreateEvent(settings=Settings(game="x")))
+    state = run(state, *(Register(name=n) for n in ("A", "B", "C", "D")), PairNext())
+    for table in (1, 2):
+        state = run(state, ReportResult(round=1, table=table, slip="2-0"))
+    state = run(state, Register(name="Late"), Register(name="Later"), PairNext())
+    late = state.find("Late")
+    seat = next(p for p in state.rounds[2].pairings if late in p.players)
+    assert seat.table is not None
+    slip = "2-0" if seat.players[0] == late else "0-2"
+    state = run(state, ReportResult(round=2, table=seat.table, slip=slip))
+    line = next(s for s in state.standings() if s.player == late)
+    assert line.points == 3 and Fraction(line.mw) == 1
+
+
+def test_awarded_bye_counts_as_a_bye_for_the_odd_bye() -> None:
+    """EV-I.8 and EV-5.5: a player who had an awarded bye does not get the odd-count bye while
+    another player can take it, even standing last."""
+    state = run(Tournament(), CreateEvent(settings=Settings(game="x")))
+    state = run(state, *(Register(name=n) for n in ("A", "B", "C", "D", "E", "F")))
+    state = run(state, AwardBye(player="A", round=1), PairNext())
+    assert any(p.bye and p.players == ("p1",) for p in state.rounds[1].pairings)
+    for pairing in state.rounds[1].pairings:
+        if pairing.table is not None:
+            state = run(state, ReportResult(round=1, table=pairing.table, slip="2-0"))
+    # make A the lowest: it cannot get the odd bye in round 2 (5 of 6 play: A + 5 → 6 even)
+    state = run(state, Drop(player="B"), PairNext())
+    byes = [p.players[0] for p in state.rounds[2].pairings if p.bye]
+    assert byes and "p1" not in byes
