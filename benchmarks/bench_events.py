@@ -45,7 +45,9 @@ def best_of(fn: Callable[[], object], repeat: int = 3) -> float:
     return best
 
 
-def play(n: int, rounds: int, seed: int) -> tuple[list[Entrant], Standings, dict, list[Seat]]:
+def play(
+    n: int, rounds: int, seed: int
+) -> tuple[list[Entrant], Standings, dict[tuple[int, int], MatchResult], list[Seat]]:
     """Play ``rounds`` rounds; return the entrants, live standings, results and next seats."""
     rnd = random.Random(seed)
     entrants = [Entrant(id=f"p{i:04d}", name=f"P{i}", order=i) for i in range(n)]
@@ -90,7 +92,7 @@ def quality(seats: list[Seat], pairs: list[tuple[str, str]]) -> tuple[int, int]:
 
 def swisspair_round(seats: list[Seat]) -> tuple[float, list[tuple[str, str]]] | None:
     try:
-        import swisspair
+        import swisspair  # type: ignore[import-untyped]
     except ImportError:
         return None
     players = [
@@ -128,7 +130,11 @@ def main() -> None:
     for n in sizes:
         for target in (2, args.late):
             entrants, live, results, seats = play(n, target - 1, seed=n + target)
-            pair_time = best_of(lambda seats=seats: swiss_pairs(seats))
+
+            def pair(seats: list[Seat] = seats) -> None:
+                swiss_pairs(seats)
+
+            pair_time = best_of(pair)
             pairs, _ = swiss_pairs(seats)
             rematches, gaps = quality(seats, pairs)
             theirs = swisspair_round(seats)
@@ -152,12 +158,14 @@ def main() -> None:
                 live.correct(key, old)
 
             update_time = best_of(update, repeat=5) / 2
-            scratch = best_of(
-                lambda entrants=entrants, results=results: compute_standings(
-                    entrants, results.values(), SETTINGS
-                ),
-                repeat=1,
-            )
+
+            def scratch_run(
+                entrants: list[Entrant] = entrants,
+                results: dict[tuple[int, int], MatchResult] = results,
+            ) -> None:
+                compute_standings(entrants, results.values(), SETTINGS)
+
+            scratch = best_of(scratch_run, repeat=1)
             print(
                 f"| {n} | {target} | {pair_time * 1000:.1f} | {rematches} | {gaps} | "
                 f"{their_cells} | {update_time * 1000:.2f} | {scratch * 1000:.1f} |",
