@@ -237,9 +237,7 @@ def _seat(
         canvas, 10, y, f"hand {hand}", known, max(0, hand - sum(known.values())), WIDTH - 20
     )
     plane: Mapping[str, int] = data.get("higher_plane", {}) or {}
-    y += _cards(
-        canvas, 10, y, f"Higher Plane {sum(plane.values())}", plane, 0, WIDTH - 20
-    )
+    y += _cards(canvas, 10, y, f"Higher Plane {sum(plane.values())}", plane, 0, WIDTH - 20)
     registered = data.get("registered")
     if isinstance(registered, Mapping):
         state = "sealed" if registered.get("sealed") and not registered.get("opened") else "open"

@@ -199,7 +199,9 @@ def _side(
         if e.get("kind") == "weapon":
             weapons.setdefault(int(e.get("carrier", 0) or 0), []).append(e)
     carriers = {int(e.get("id", 0)) for e in own}
-    loose = [e for e in own if e.get("kind") == "weapon" and int(e.get("carrier", 0)) not in carriers]
+    loose = [
+        e for e in own if e.get("kind") == "weapon" and int(e.get("carrier", 0)) not in carriers
+    ]
     cards = [e for e in own if e.get("kind") not in ("weapon", "pylon")] + loose
     pylons = [e for e in own if e.get("kind") == "pylon"]
     for n, entity in enumerate(cards):
@@ -219,15 +221,18 @@ def _side(
         pid = int(pylon.get("id", 0))
         tapped = bool(pylon.get("tapped"))
         px, py = 80 + (n % 12) * 32, y + 2 + (n // 12) * 30
-        classes = "card field pylon" + (" tapped" if tapped else "") + (
-            " marked" if pid in marked else ""
+        classes = (
+            "card field pylon"
+            + (" tapped" if tapped else "")
+            + (" marked" if pid in marked else "")
         )
         canvas.open(class_=classes, data_entity=pid, data_notation=f"#{pid}")
         canvas.title(f"#{pid} Pylon" + (" (tapped)" if tapped else ""))
         canvas.polygon(
             [(px + 14, py), (px + 28, py + 12), (px + 14, py + 24), (px, py + 12)],
             fill="#b0bec5" if tapped else "#4dd0e1",
-            stroke="#ff6f00" if pid in marked else "#006064", stroke_width=3 if pid in marked else 1,
+            stroke="#ff6f00" if pid in marked else "#006064",
+            stroke_width=3 if pid in marked else 1,
         )  # fmt: skip
         canvas.text(px + 14, py + 16, str(pid), 9, text_anchor="middle", fill="#004d40")
         canvas.close()

@@ -108,13 +108,13 @@ def draw(
     for index in range(8):
         mid = MARGIN + index * SQ + SQ / 2
         row = MARGIN + (7 - index) * SQ + SQ / 2 + 5
-        for x, y, label in (
+        for tx, ty, label in (
             (mid, size - 6, FILES[index]),
             (mid, 15, FILES[index]),
             (11, row, str(index + 1)),
             (size - 11, row, str(index + 1)),
         ):
-            canvas.text(x, y, label, 13, class_="glyph coord", text_anchor="middle", fill="#333")
+            canvas.text(tx, ty, label, 13, class_="glyph coord", text_anchor="middle", fill="#333")
     canvas.close()
     reserves: Mapping[str, Any] = position.get("reserves", {}) or {}
     x = MARGIN
@@ -129,7 +129,7 @@ def draw(
             fill="#222", font_weight="600" if acting else None,
         )  # fmt: skip
         canvas.close()
-    height = size + 12 + 22 * len(reserves)
+    height: float = size + 12 + 22 * len(reserves)
     result = position.get("result")
     if result and result != "*":
         canvas.text(MARGIN, height + 8, f"result {result}", 15, fill="#222", class_="result")
