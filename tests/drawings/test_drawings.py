@@ -115,7 +115,10 @@ def test_crystale_marks_the_tiles_and_units_of_the_last_entry() -> None:
     }
     root = parse(
         drawings.draw(
-            "crystale", position, viewer=PUBLIC, players={"p1": "A", "p2": "B"},
+            "crystale",
+            position,
+            viewer=PUBLIC,
+            players={"p1": "A", "p2": "B"},
             last="move u3 c3",
         )  # fmt: skip
     )

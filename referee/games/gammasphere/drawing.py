@@ -124,7 +124,7 @@ def _entity(
         x, y, CARD_W, CARD_H - 4, rx=6, fill="#eceff1" if tapped else "#fffdf5",
         stroke="#ff6f00" if eid in marked else "#5d4037", stroke_width=4 if eid in marked else 1.5,
     )  # fmt: skip
-    canvas.text(x + 5, y + 15, short(name, 13), 11.5, font_weight="600", fill="#3e2723")
+    canvas.text(x + 5, y + 15, short(name, 12), 11, font_weight="600", fill="#3e2723")
     canvas.text(
         x + 5, y + 29, f"#{eid}" + (f" {mode}" if mode else f" {kind}"), 10.5, fill="#5d4037"
     )
