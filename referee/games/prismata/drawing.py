@@ -96,10 +96,13 @@ def draw(
     defense: Sequence[Any] = position.get("defense", []) or []
     over = bool(position.get("result"))
     canvas = Canvas()
-    canvas.text(
-        8, 20, f"turn {position.get('turn', '')}, {position.get('phase', '')} phase", 14,
-        class_="board-info", fill="#37474f",
-    )  # fmt: skip
+    head = f"turn {position.get('turn', '')}, {position.get('phase', '')} phase"
+    result = position.get("result")
+    if isinstance(result, Mapping):
+        winner = result.get("winner")
+        who = seats[winner] if isinstance(winner, int) and winner < len(seats) else None
+        head = f"game over: {f'{who} wins' if who else 'a draw'} ({result.get('clause', '')})"
+    canvas.text(8, 20, head, 14, class_="board-info", fill="#37474f")
     y = 30
     for index, seat in enumerate(seats):
         own = [u for u in units.values() if u.get("owner") == index]
