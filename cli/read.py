@@ -63,12 +63,25 @@ def show(
             "'referee new GAME --from-position TEXT' sets up again.",
         ),
     ] = False,
+    svg: Annotated[
+        bool,
+        typer.Option(
+            "--svg",
+            help="The board drawn as one SVG document on standard output (as --as may see it; "
+            "'> board.svg' to paste into a ruling or a report).",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Draw the position (now, or after N actions), as the referee or a seat may see it."""
     with handled():
         import msgspec
 
+        if svg:
+            if as_json or fen:
+                fail("--svg writes a drawing: not with --json or --fen")
+            typer.echo(settings.service().position_svg(game, at=at, viewer=as_))
+            return
         if fen:
             if as_ not in (None, "referee"):
                 fail("a position string is the referee's (it may hold what only the referee knows)")

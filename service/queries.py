@@ -40,7 +40,16 @@ from service.setup import game_info
 if TYPE_CHECKING:
     from referee.rulebook import Clause, Rulebook
 
-__all__ = ["Queries", "VerifyReport"]
+__all__ = ["Queries", "VerifyReport", "drawing_of"]
+
+
+def drawing_of(pos: PositionView) -> str:
+    """A position already read for its viewer, drawn as SVG: only what ``observe`` gave that
+    viewer goes in, and the last entry as that viewer may see it (without its seat)."""
+    from referee.drawings import draw
+
+    last = pos.last_action.split(" ", 1)[-1] if pos.last_action else None
+    return draw(pos.game, pos.position, viewer=pos.viewer, players=pos.players, last=last)
 
 
 class VerifyReport(msgspec.Struct, kw_only=True):
@@ -253,6 +262,20 @@ class Queries:
             position=rules.observe(state, who),
             board=rules.render(state, who),
         )
+
+    def position_svg(
+        self,
+        ref: str | GameView | PositionView,
+        *,
+        at: int | None = None,
+        viewer: str | None = None,
+    ) -> str:
+        """The position after ``at`` standing actions as ``viewer`` may see it, drawn as one
+        standalone SVG document (``referee.drawings``), the last entry marked; a position
+        already read (a ``PositionView``) is drawn as it was read."""
+        if isinstance(ref, PositionView):
+            return drawing_of(ref)
+        return drawing_of(self.position(ref, at=at, viewer=viewer))
 
     def position_text(self, ref: str, *, at: int | None = None) -> str:
         """The position as one line (``GameRules.position_text``), the referee's: it may

@@ -13,6 +13,7 @@ import msgspec
 
 from events.records import event_line
 from referee.contract import REFEREE, Viewer
+from referee.drawings import has_drawing
 from referee.rulebook import find_clause
 from service.app import RefereeService
 from service.results import PositionView
@@ -59,7 +60,12 @@ def panel(svc: RefereeService, game_id: str, viewer: Viewer, *, legal: bool) -> 
         "over": pos.ended is not None,
         "to_act": pos.to_act,
         "board": render_board(
-            pos.game, pos.position, players=pos.players, last=pos.last_action, text=pos.board
+            pos.game,
+            pos.position,
+            players=pos.players,
+            last=pos.last_action,
+            text=pos.board,
+            svg=svc.position_svg(pos) if has_drawing(pos.game) else None,
         ),
         "last": pos.last_action or "",
         "legal": actions[:400],
@@ -101,7 +107,11 @@ def replay_data(svc: RefereeService, game_id: str, viewer: Viewer = REFEREE) -> 
             "incidents": [],
             "events": [],
             "board": render_board(
-                view.game, start.position, players=start.players, text=start.board
+                view.game,
+                start.position,
+                players=start.players,
+                text=start.board,
+                viewer=start.viewer,
             ),
         }
     ]
@@ -144,6 +154,7 @@ def replay_data(svc: RefereeService, game_id: str, viewer: Viewer = REFEREE) -> 
                     players=start.players,
                     last=frame.what if is_action else None,
                     text=frame.board,
+                    viewer=start.viewer,
                 ),
             }
         )

@@ -7,6 +7,7 @@ on a real SQLite store, and again through the ``referee`` command.
 
 from __future__ import annotations
 
+import html
 import json
 import shutil
 import sqlite3
@@ -25,6 +26,7 @@ from events.store import GameStore
 from events.view import GameView
 from referee import games
 from referee.contract import PUBLIC, REFEREE
+from referee.drawings import draw
 from referee.kit.decks import Decklist, seal
 from service import RefereeService
 from tests.contract.cases import Act, Adjust, ContractCase, OpenDeck, Reject
@@ -183,7 +185,9 @@ def test_no_view_shows_another_seat_its_secrets(case: ContractCase, played: Play
             if not secrets:
                 continue
             for viewer in [PUBLIC, *[s for s in seats if s != owner]]:
-                shown = json.dumps(rules.observe(state, viewer)) + rules.render(state, viewer)
+                seen = rules.observe(state, viewer)
+                drawn = draw(view.game, seen, viewer=viewer, players=view.seat_names())
+                shown = json.dumps(seen) + rules.render(state, viewer) + html.unescape(drawn)
                 leaked = [s for s in secrets if s in shown]
                 assert not leaked, f"{viewer} sees {owner}'s {leaked}"
             assert rules.observe(state, REFEREE) is not None

@@ -224,13 +224,13 @@ def test_a_whole_prismata_game_from_the_table_page(
     public = signed_in(browser, base, tokens["public"])
     referee.goto(f"{base}/games/{game}")
     public.goto(f"{base}/games/{game}")
-    referee.wait_for_selector("svg.units g.unit")
+    referee.wait_for_selector("svg.prismata g.unit")
     referee.screenshot(path=str(shots / "prismata-table-start.png"), full_page=True)
     for index, text in enumerate(entries):
         enter(referee, text)
         if index == 40:
             referee.screenshot(path=str(shots / "prismata-table-midgame.png"), full_page=True)
-            marked = referee.locator("svg.units g.unit.marked")
+            marked = referee.locator("svg.prismata g.unit.marked")
             assert marked.count() >= 1 or not re.search(r"#\d+", text)
     assert "game over" in referee.inner_text("#status") and "p2 wins" in referee.inner_text(
         "#status"
@@ -240,9 +240,9 @@ def test_a_whole_prismata_game_from_the_table_page(
     )
     for page, name in ((referee, "prismata-table-referee"), (public, "prismata-table-public")):
         page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
-        seats = page.locator(".board-prismata section.seat")
+        seats = page.locator("svg.prismata g.seat")
         assert seats.count() == 2
-        tile = box(page, "svg.units g.unit rect")
+        tile = box(page, "svg.prismata g.unit rect")
         assert tile["width"] > 30 and tile["height"] > 15
         r, g, b = colour_at(page, tile["x"] + tile["width"] / 2, tile["y"] + tile["height"] - 4)
         assert min(r, g, b) > 200, (name, (r, g, b))  # a tile's light face, not the page's grey

@@ -117,6 +117,21 @@
     if (!b) return;
     entry.value = b.textContent; entry.focus(); check();
   });
+  // a click on the drawing (a square, hex, unit, card) adds its notation to the entry line:
+  // straight after a space or one of the drawing's glue characters (data-glue), else after
+  // the element's (or the drawing's) joiner, a space unless it says otherwise (data-join)
+  const boardArea = $("board");
+  if (entry && boardArea) boardArea.addEventListener("click", (ev) => {
+    const el = ev.target.closest("[data-notation]");
+    if (!el || !boardArea.contains(el)) return;
+    const svg = el.closest("svg");
+    const glue = (svg && svg.dataset.glue) || "";
+    const text = entry.value;
+    const tail = text.slice(-1);
+    const join = !text || /\s/.test(tail) || glue.includes(tail) ? "" : (el.dataset.join || (svg && svg.dataset.join) || " ");
+    entry.value = text + join + el.dataset.notation;
+    entry.focus(); check();
+  });
   if (entry) {
     entry.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(check, 120); });
     $("entry-form").addEventListener("submit", async (ev) => {

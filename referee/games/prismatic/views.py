@@ -16,7 +16,7 @@ from referee.games.prismatic.catalog import ability_text, effect_text
 from referee.games.prismatic.flow import to_act
 from referee.games.prismatic.model import SEATS, Held, PrismaticState, SeatState
 from referee.games.prismatic.motes import KINDS, items_text, motes_text
-from referee.games.prismatic.scoring import Line, standing
+from referee.games.prismatic.scoring import Line, chart, standing
 from referee.kit.multiset import Multiset
 
 __all__ = ["observe", "render", "score_report", "sealed_bid_text", "secrets"]
@@ -77,6 +77,38 @@ def _player(state: PrismaticState, p: SeatState) -> dict[str, Any]:
     }
 
 
+def _printed(state: PrismaticState) -> dict[str, Any]:
+    """What is printed on each card in sight (the commons and every player's cards), for
+    drawings: the catalog is public, the deck's order is not, so only these."""
+    names = list(state.commons)
+    for p in state.players:
+        names += [h.name for h in p.progress] + [h.name for h in p.creation]
+    printed: dict[str, Any] = {}
+    for name in names:
+        spec = state.catalog.cards.get(name)
+        if spec is not None and name not in printed:
+            printed[name] = {
+                "type": spec.type,
+                "stars": spec.stars,
+                "recipe": spec.recipe.text(),
+                "rewards": [effect_text(e) for e in spec.rewards],
+                "ability": ability_text(spec.ability) if spec.ability is not None else None,
+            }
+    return printed
+
+
+def _board(state: PrismaticState) -> list[dict[str, Any]]:
+    """The board's creations and their methods (``red-mote.2``) with each recipe."""
+    creations: dict[str, dict[str, Any]] = {}
+    for ident, method in state.catalog.methods.items():
+        entry = creations.setdefault(
+            method.creation,
+            {"creation": method.creation, "effect": effect_text(method.effect), "methods": {}},
+        )
+        entry["methods"][ident] = method.recipe.text()
+    return list(creations.values())
+
+
 def observe(state: PrismaticState, viewer: Viewer, result: str) -> dict[str, Any]:
     """The position as JSON-ready data for ``viewer``."""
     data: dict[str, Any] = {
@@ -102,6 +134,9 @@ def observe(state: PrismaticState, viewer: Viewer, result: str) -> dict[str, Any
         if state.pending
         else None,
         "result": result,
+        "score": {line.seat: line.total for line in chart(state)},
+        "cards": _printed(state),
+        "board": _board(state),
     }
     if viewer == REFEREE:
         data["deck_cards"] = list(state.deck)
