@@ -26,6 +26,7 @@ from referee.kit.adjustments import Change
 from referee.kit.decks import Deck, DeckKnowledge, Decklist
 from referee.outcomes import ONGOING, Outcome, Placing
 from referee.verdicts import LEGAL, RulingNeeded, Verdict, Violation
+from referee.viewers import PUBLIC, REFEREE, Viewer
 
 __all__ = [
     "LEGAL",
@@ -47,13 +48,6 @@ __all__ = [
     "Viewer",
     "Violation",
 ]
-
-Viewer = str
-"""Who looks at a position: ``REFEREE``, ``PUBLIC`` or a seat name."""
-
-REFEREE: Viewer = "referee"
-PUBLIC: Viewer = "public"
-RESERVED_SEATS = frozenset({REFEREE, PUBLIC, "table", "all"})
 
 
 class Player(msgspec.Struct, frozen=True, gc=False):
@@ -337,6 +331,13 @@ class GameRules(ABC, Generic[StateT, ActionT]):
     def parse(self, text: str) -> ActionT:
         """Read an action; raise ``ActionSyntaxError`` naming the notation clause."""
 
+    def read_entry(self, state: StateT, text: str) -> ActionT:
+        """Read an entry made in ``state``: ``parse``, with every card or unit name in the
+        spelling of the catalog the game plays with (so the notation recorded is the
+        catalog's). A name the catalog does not hold raises ``ActionSyntaxError`` naming
+        the notation clause and the closest names: such text is no entry of the game."""
+        return self.parse(text)
+
     @abstractmethod
     def notation(self, action: ActionT) -> str:
         """Canonical text of ``action``: ``parse(notation(a)) == a``."""
@@ -345,6 +346,12 @@ class GameRules(ABC, Generic[StateT, ActionT]):
         """What ``viewer`` may see of ``seat``'s entry ``action`` (the whole notation
         unless the entry carries something only its seat and the referee saw)."""
         return self.notation(action)
+
+    def shown_text(self, text: str, seat: str | None, viewer: Viewer) -> str:
+        """What ``viewer`` may see of the text of ``seat``'s rejected entry (the whole text
+        unless it names something only its seat and the referee may see: a sealed bid,
+        say). Games that hide part of an entry in ``shown_notation`` hide it here too."""
+        return text
 
     # -- what each viewer sees ---------------------------------------------
     @abstractmethod
@@ -370,6 +377,12 @@ class GameRules(ABC, Generic[StateT, ActionT]):
     # -- registered decks --------------------------------------------------
     def check_deck(self, setup: Setup, seat: str, decklist: Decklist) -> Verdict:
         """Whether ``decklist`` obeys the game's construction rules for ``seat``."""
+        return Verdict.illegal("REF-5.1", f"{self.name} is not played with decklists")
+
+    def check_sealed_size(self, setup: Setup, seat: str, size: int) -> Verdict:
+        """Whether a sealed list of ``size`` cards can obey the construction rules for
+        ``seat``: the size is public, so a list that could never be played is refused
+        when it is registered, not found out at the deck check."""
         return Verdict.illegal("REF-5.1", f"{self.name} is not played with decklists")
 
     def deck_knowledge(self, state: StateT, seat: str) -> DeckKnowledge | None:

@@ -213,6 +213,8 @@ class Commands:
                 )
         elif deck.size < 1:
             raise InvalidCommandError("REF-5.2", "a sealed list must say how many cards it holds")
+        elif wrong := rules.check_sealed_size(setup, seat, deck.size).violations:
+            raise InvalidCommandError(wrong[0].clause, wrong[0].reason)
 
     def register_deck(self, ref: str, who: str, deck: Deck, *, by: str = "") -> WrittenEvents:
         """Register (or, before play, replace) a seat's decklist, open or sealed
@@ -511,7 +513,7 @@ class Commands:
                 raise InvalidCommandError("REF-3.4", "an adjudication needs a written reason")
             if ranking is not None:
                 try:
-                    placed = parse_ranking(ranking, playing)
+                    placed = parse_ranking(ranking, playing, withdrawn=view.withdrawn_seats())
                 except ValueError as exc:
                     raise InvalidCommandError("REF-3.6", str(exc)) from None
                 top = list(placed)

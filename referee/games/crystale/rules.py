@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -21,17 +21,32 @@ from referee.contract import (
     Viewer,
     Violation,
 )
-from referee.errors import CatalogError, SetupError
+from referee.errors import ActionSyntaxError, CatalogError, SetupError
 from referee.games.crystale import adjust, engine, legal, view
 from referee.games.crystale.board import ELEMENT_LETTERS, TILE_COUNT, draw_tiles
 from referee.games.crystale.catalog import Book, Catalog, build_book, example_book, parse_catalog
-from referee.games.crystale.model import SEATS, CrystaleAction, CrystaleState, Table
+from referee.games.crystale.model import (
+    SEATS,
+    Cast,
+    CrystaleAction,
+    CrystaleState,
+    Declare,
+    Discard,
+    Pull,
+    Show,
+    SlotServant,
+    Summon,
+    Table,
+)
+from referee.games.crystale.notation import NAME_CLAUSE
 from referee.games.crystale.notation import notation as _notation
 from referee.games.crystale.notation import parse as _parse
 from referee.games.crystale.state_ops import with_side
 from referee.kit.adjustments import Change
 from referee.kit.catalogs import catalog_digest
 from referee.kit.decks import DeckKnowledge, Decklist
+from referee.kit.names import UnknownNameError, canonical_names, did_you_mean
+from referee.kit.secrecy import masked_text, names_in, secrets_for_reasons
 from referee.verdicts import LEGAL
 
 __all__ = ["RULESETS", "VARIANTS", "CrystaleRules"]
@@ -118,6 +133,20 @@ SETUP_FIELDS = (
     ),
 )
 
+NAMED_FIELDS = ("crystal", "crystals")
+"""Fields of an entry that name crystals (hidden in a rejected entry's text)."""
+
+NAME_FIELDS: dict[type, tuple[str, ...]] = {
+    Declare: ("crystal",),
+    Pull: ("crystal",),
+    Show: ("crystals",),
+    Summon: ("crystal",),
+    Cast: ("crystal",),
+    SlotServant: ("crystal",),
+    Discard: ("crystals",),
+}
+"""Where each kind of entry names crystals (matched to the catalog by ``read_entry``)."""
+
 
 @lru_cache(maxsize=64)
 def _book_by_digest(digest: str, encoded: bytes) -> Book:
@@ -145,6 +174,16 @@ def _tiles_from(raw: Any) -> str:
             + (f", unknown {''.join(bad)}" if bad else "")
         )
     return text
+
+
+def _crystal_spelling(state: CrystaleState) -> Callable[[str], str | None]:
+    """The catalog's spelling of a typed crystal name in ``state``'s game, or ``None``."""
+
+    def spelling(name: str) -> str | None:
+        found = state.book.find(name)
+        return None if found is None else found.name
+
+    return spelling
 
 
 class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
@@ -265,7 +304,12 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
             return Verdict.illegal(
                 "REF-1.2", "several seats may act now; name the seat making this entry"
             )
-        return engine.check_action(state, action, index)
+        verdict = engine.check_action(state, action, index)
+        if verdict.violations:  # a reason naming a seat's hidden card is for that seat
+            hidden = {s: self.secrets(state, s) for s in SEATS}
+            typed = names_in(action, NAMED_FIELDS)
+            verdict = verdict.concealing(secrets_for_reasons(hidden, SEATS[index], typed))
+        return verdict
 
     def apply(
         self, state: CrystaleState, action: CrystaleAction, seat: str | None = None
@@ -284,8 +328,27 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
     def parse(self, text: str) -> CrystaleAction:
         return _parse(text)
 
+    def read_entry(self, state: CrystaleState, text: str) -> CrystaleAction:
+        """``parse`` with names in the catalog's spelling; a name the catalog does not hold
+        is no entry (CR-N.4): refused with the closest names, nothing stored."""
+        action = _parse(text)
+        try:
+            return canonical_names(action, NAME_FIELDS, _crystal_spelling(state))
+        except UnknownNameError as exc:
+            hint = did_you_mean(exc.name, state.book.crystals)
+            raise ActionSyntaxError(
+                text, f"no crystal is called {exc.name!r} in this game's catalog{hint}", NAME_CLAUSE
+            ) from None
+
     def notation(self, action: CrystaleAction) -> str:
         return _notation(action)
+
+    def shown_text(self, text: str, seat: str | None, viewer: Viewer) -> str:
+        """A rejected entry's crystals named out of a hand or a sealed pool are hidden from
+        the other seats and the public: rejected, it took nothing out of hiding (CR-3.8)."""
+        if viewer in (REFEREE, seat):
+            return text
+        return masked_text(text, _parse, _notation, NAMED_FIELDS)
 
     # -- views -------------------------------------------------------------
     def render(self, state: CrystaleState, viewer: Viewer = REFEREE) -> str:
@@ -298,6 +361,14 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
         return view.secret_names(state, seat)
 
     # -- pools -------------------------------------------------------------
+    def check_sealed_size(self, setup: Setup, seat: str, size: int) -> Verdict:
+        """CR-3.1: a sealed pool holds 31 crystals, like an open one."""
+        if size != POOL_SIZE:
+            return Verdict.illegal(
+                "CR-3.1", f"{seat}'s sealed pool has {size} crystals; it must have {POOL_SIZE}"
+            )
+        return LEGAL
+
     def check_deck(self, setup: Setup, seat: str, decklist: Decklist) -> Verdict:
         """CR-3: 31 crystals of one element from the catalog, at most 4 of each, exactly one
         Summoner, 3 to 10 Servants (CR-I.21), at most one God crystal."""

@@ -19,7 +19,7 @@ from referee.contract import (
     Verdict,
     Viewer,
 )
-from referee.errors import CatalogError, SetupError
+from referee.errors import ActionSyntaxError, CatalogError, SetupError
 from referee.games.gammasphere import adjust, checks, engine, legal
 from referee.games.gammasphere.catalog import (
     Cards,
@@ -33,16 +33,22 @@ from referee.games.gammasphere.decks import DECK_LIMITS, check_construction, siz
 from referee.games.gammasphere.field import START_GAS, START_POWER, finished, with_side
 from referee.games.gammasphere.model import (
     SEATS,
+    Construct,
+    Discard,
     GammasphereAction,
     GammasphereState,
+    Play,
     Side,
     Table,
 )
+from referee.games.gammasphere.notation import NAME_CLAUSE
 from referee.games.gammasphere.notation import notation as _notation
 from referee.games.gammasphere.notation import parse as _parse
 from referee.games.gammasphere.render import describe, render, secrets
 from referee.kit.adjustments import Change
 from referee.kit.decks import DeckKnowledge, Decklist
+from referee.kit.names import UnknownNameError, canonical_names, did_you_mean
+from referee.kit.secrecy import masked_text, names_in, secrets_for_reasons
 from referee.kit.zones import HiddenZone
 
 __all__ = ["DEFAULT_DECK_SIZE", "EXAMPLE", "P3", "RULESETS", "GammasphereRules", "catalog_of"]
@@ -134,6 +140,16 @@ SETUP_FIELDS = (
         help=f"Cards in a deck whose list is not registered (GS-I.2; default {DEFAULT_DECK_SIZE}).",
     ),
 )
+
+NAMED_FIELDS = ("card",)
+"""Fields of an entry that name cards (hidden in a rejected entry's text)."""
+
+NAME_FIELDS: dict[type, tuple[str, ...]] = {
+    Play: ("card",),
+    Construct: ("card",),
+    Discard: ("card",),
+}
+"""Where each kind of entry names cards (matched to the catalog by ``read_entry``)."""
 
 
 def _read_catalog_option(raw: Any) -> Catalog:
@@ -271,7 +287,14 @@ class GammasphereRules(GameRules[GammasphereState, GammasphereAction]):
     def check(
         self, state: GammasphereState, action: GammasphereAction, seat: str | None = None
     ) -> Verdict:
-        return checks.check_action(state, action, seat)
+        verdict = checks.check_action(state, action, seat)
+        if verdict.violations:  # a reason naming a seat's hidden card is for that seat
+            hidden = {s: self.secrets(state, s) for s in SEATS}
+            typed = names_in(action, NAMED_FIELDS)
+            verdict = verdict.concealing(
+                secrets_for_reasons(hidden, seat or self.to_move(state), typed)
+            )
+        return verdict
 
     def apply(
         self, state: GammasphereState, action: GammasphereAction, seat: str | None = None
@@ -290,8 +313,29 @@ class GammasphereRules(GameRules[GammasphereState, GammasphereAction]):
     def parse(self, text: str) -> GammasphereAction:
         return _parse(text)
 
+    def read_entry(self, state: GammasphereState, text: str) -> GammasphereAction:
+        """``parse`` with names in the catalog's spelling; a name the catalog does not hold
+        is no entry (GS-N.2): refused with the closest names, nothing stored."""
+        action = _parse(text)
+        try:
+            return canonical_names(action, NAME_FIELDS, state.cards.canonical)
+        except UnknownNameError as exc:
+            hint = did_you_mean(exc.name, (c.name for c in state.cards.catalog.cards))
+            raise ActionSyntaxError(
+                text,
+                f"no card is called {exc.name!r} in the catalog {state.cards.title!r}{hint}",
+                NAME_CLAUSE,
+            ) from None
+
     def notation(self, action: GammasphereAction) -> str:
         return _notation(action)
+
+    def shown_text(self, text: str, seat: str | None, viewer: Viewer) -> str:
+        """A rejected entry's cards named out of a hand are hidden from the other seats and
+        the public: rejected, it took nothing out of hiding (GS-3.5)."""
+        if viewer in (REFEREE, seat):
+            return text
+        return masked_text(text, _parse, _notation, NAMED_FIELDS)
 
     # -- views -----------------------------------------------------------
     def render(self, state: GammasphereState, viewer: Viewer = REFEREE) -> str:
@@ -309,6 +353,13 @@ class GammasphereRules(GameRules[GammasphereState, GammasphereAction]):
         resolved = self.resolve_setup(setup)
         return check_construction(
             Cards.of(catalog_of(resolved)), decklist, resolved.variants["deck_limits"]
+        )
+
+    def check_sealed_size(self, setup: Setup, seat: str, size: int) -> Verdict:
+        """GS-I.1: a sealed list's size is within the table's deck limits."""
+        problem = size_problem(size, self.resolve_setup(setup).variants["deck_limits"])
+        return (
+            Verdict.illegal("GS-I.1", f"{seat}'s sealed list: {problem}") if problem else Verdict()
         )
 
     def deck_knowledge(self, state: GammasphereState, seat: str) -> DeckKnowledge | None:

@@ -656,7 +656,13 @@ def _bid(state: PrismaticState, action: Bid, seat: str) -> Verdict:
     assert auction is not None
     prisms = state.player(seat).prisms
     if action.amount > prisms:
-        return _bad("PX-14.1", f"{seat} has {prisms} prisms and cannot bid {action.amount}")
+        # the bid is sealed (PX-14.1): others read that it was refused, not its amount
+        return Verdict.illegal(
+            "PX-14.1",
+            f"{seat} has {prisms} prisms and cannot bid {action.amount}",
+            seen_by=seat,
+            shown=f"{seat}'s sealed bid is more prisms than {seat} has",
+        )
     if auction.floor >= 0 and action.amount <= auction.floor:
         return _bad("PX-14.2", f"the tied bids stand at {auction.floor}: raise above it or forgo")
     return LEGAL

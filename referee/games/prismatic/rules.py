@@ -20,7 +20,7 @@ from referee.contract import (
     Verdict,
     Viewer,
 )
-from referee.errors import CatalogError, SetupError
+from referee.errors import ActionSyntaxError, CatalogError, SetupError
 from referee.games.prismatic import adjust, checks, effects, flow, legal, views
 from referee.games.prismatic.catalog import (
     BoardFile,
@@ -32,13 +32,25 @@ from referee.games.prismatic.catalog import (
     parse_cards,
 )
 from referee.games.prismatic.model import (
+    PALETTE,
     SEATS,
     Bid,
+    BoardDraw,
+    Commit,
+    Create,
+    Discard,
+    DrawCard,
+    Empty,
     Forgo,
+    Keep,
     PrismaticAction,
     PrismaticState,
+    Pull,
+    Reveal,
     SeatState,
+    Steal,
     Table,
+    Use,
 )
 from referee.games.prismatic.motes import COLOURS, PRISMATIC
 from referee.games.prismatic.notation import notation as _notation
@@ -46,6 +58,7 @@ from referee.games.prismatic.notation import parse as _parse
 from referee.games.prismatic.scoring import standing
 from referee.kit.adjustments import Change
 from referee.kit.multiset import Multiset
+from referee.kit.names import UnknownNameError, canonical_names, did_you_mean
 from referee.procedure import seats_text
 
 __all__ = ["RULESETS", "PrismaticRules"]
@@ -132,6 +145,23 @@ SETUP_FIELDS = (
     ),
     SetupField(key="board", kind="file", help="The board's creations catalog (TOML or JSON)."),
 )
+
+NAME_FIELDS: dict[type, tuple[str, ...]] = {
+    Reveal: ("card",),
+    Keep: ("keep", "discard"),
+    Commit: ("target",),
+    Create: ("card",),
+    Use: ("card",),
+    Pull: ("to",),
+    Empty: ("target",),
+    DrawCard: ("card", "replace"),
+    Discard: ("card",),
+    Steal: ("card",),
+    BoardDraw: ("keep", "discard"),
+}
+"""Where each kind of entry (and action detail) names a card, matched by ``read_entry``."""
+NOT_NAMES = frozenset({"", PALETTE})
+"""Values of those fields that name no card: none given, or the palette."""
 
 
 def _builtins(value: CardsFile | BoardFile) -> dict[str, Any]:
@@ -310,6 +340,17 @@ class PrismaticRules(GameRules[PrismaticState, PrismaticAction]):
     def parse(self, text: str) -> PrismaticAction:
         return _parse(text)
 
+    def read_entry(self, state: PrismaticState, text: str) -> PrismaticAction:
+        """``parse`` with card names in the catalog's spelling; a name the catalog does not
+        hold is no entry (PX-15.2): refused with the closest names, nothing stored."""
+        action = _parse(text)
+        try:
+            return canonical_names(action, NAME_FIELDS, state.catalog.card_name, NOT_NAMES)
+        except UnknownNameError as exc:
+            hint = did_you_mean(exc.name, state.catalog.lookup.values())
+            reason = f"no card is called {exc.name!r} in this game's cards catalog{hint}"
+            raise ActionSyntaxError(text, reason, "PX-15.2") from None
+
     def notation(self, action: PrismaticAction) -> str:
         return _notation(action)
 
@@ -318,6 +359,16 @@ class PrismaticRules(GameRules[PrismaticState, PrismaticAction]):
         if isinstance(action, Bid | Forgo) and viewer not in (REFEREE, seat):
             return "sealed bid"
         return self.notation(action)
+
+    def shown_text(self, text: str, seat: str | None, viewer: Viewer) -> str:
+        """The text of a rejected sealed bid or forgo is hidden as its notation is (PX-14.1)."""
+        if viewer in (REFEREE, seat):
+            return text
+        try:
+            action = _parse(text)
+        except ActionSyntaxError:
+            return text
+        return "sealed bid" if isinstance(action, Bid | Forgo) else text
 
     # -- views ------------------------------------------------------------------------
     def render(self, state: PrismaticState, viewer: Viewer = REFEREE) -> str:
