@@ -167,7 +167,8 @@ def parse_decklist(text: str, source: str = "decklist") -> Decklist:
             if not line:
                 continue
             match = _LINE.match(line)
-            assert match is not None  # the last alternative takes any text
+            if match is None:  # pragma: no cover - the last alternative takes any text
+                raise DeckError(f"{source}:{number}: cannot read {line!r}")
             if match.group(2):
                 pairs.append((match.group(2), int(match.group(1))))
             elif match.group(3):

@@ -7,8 +7,6 @@ checks. Clause ids are those of ``rulebook.toml``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import msgspec
 
 from referee.games.crystale.board import NEIGHBOURS, TILE_NAMES, distance
@@ -64,10 +62,13 @@ from referee.games.crystale.state_ops import (
     with_side,
     with_unit,
 )
+from referee.kit.dispatch import Dispatch
 from referee.kit.multiset import Multiset
 from referee.kit.zones import HiddenZone
 from referee.verdicts import LEGAL, RulingNeeded, Verdict
 
+ENTRY_CHECKS: Dispatch[CrystaleState, int, Verdict] = Dispatch("checks of Crystale entries")
+"""The check of each kind of Crystale entry, by its type."""
 __all__ = ["apply_action", "check_action", "place_summoner", "recharge_effects", "start_mp"]
 
 replace = msgspec.structs.replace
@@ -212,6 +213,7 @@ def check_action(state: CrystaleState, action: CrystaleAction, seat: int) -> Ver
     return checker(state, action, seat)
 
 
+@ENTRY_CHECKS.register(First)
 def _check_first(state: CrystaleState, action: First, seat: int) -> Verdict:
     if state.phase != "start":
         return Verdict.illegal(FIRST_PLAYER, "who goes first is settled before the battle starts")
@@ -220,6 +222,7 @@ def _check_first(state: CrystaleState, action: First, seat: int) -> Verdict:
     return LEGAL
 
 
+@ENTRY_CHECKS.register(Declare)
 def _check_declare(state: CrystaleState, action: Declare, seat: int) -> Verdict:
     if state.phase != "start":
         return _wrong_phase(state, "a Summoner is placed at the start")
@@ -235,10 +238,12 @@ def _check_declare(state: CrystaleState, action: Declare, seat: int) -> Verdict:
         return Verdict.illegal(
             SEALED_SUMMONER, f"{crystal.name} is a {crystal.kind} crystal, not a Summoner"
         )
-    assert side.knowledge is not None
+    if side.knowledge is None:  # no registered pool: nothing to hold the name against
+        return LEGAL
     return side.knowledge.check_seen(crystal.name, NAMED)
 
 
+@ENTRY_CHECKS.register(Pull)
 def _check_pull(state: CrystaleState, action: Pull, seat: int) -> Verdict:
     side = state.sides[seat]
     if state.phase == "start":
@@ -274,8 +279,9 @@ def _check_pull(state: CrystaleState, action: Pull, seat: int) -> Verdict:
             return Verdict.illegal(
                 NAMED, f"{crystal.name} is a Summoner; it is on the board, never in the pool"
             )
-        assert side.knowledge is not None
-        verdict = side.knowledge.check_seen(crystal.name, NAMED)
+        verdict = (
+            LEGAL if side.knowledge is None else side.knowledge.check_seen(crystal.name, NAMED)
+        )
         if not verdict:
             return verdict
     return Verdict(rulings=_recharge_rulings(state, seat))
@@ -291,6 +297,7 @@ def _recharge_rulings(state: CrystaleState, seat: int) -> tuple[RulingNeeded, ..
     return tuple(out)
 
 
+@ENTRY_CHECKS.register(Mulligan)
 def _check_mulligan(state: CrystaleState, action: Mulligan, seat: int) -> Verdict:
     side = state.sides[seat]
     if state.phase != "start" or side.shown:
@@ -304,6 +311,7 @@ def _check_mulligan(state: CrystaleState, action: Mulligan, seat: int) -> Verdic
     return LEGAL
 
 
+@ENTRY_CHECKS.register(Show)
 def _check_show(state: CrystaleState, action: Show, seat: int) -> Verdict:
     side = state.sides[seat]
     if state.phase != "start" or side.shown:
@@ -336,6 +344,7 @@ def _check_show(state: CrystaleState, action: Show, seat: int) -> Verdict:
     return LEGAL
 
 
+@ENTRY_CHECKS.register(Reshuffle)
 def _check_reshuffle(state: CrystaleState, action: Reshuffle, seat: int) -> Verdict:
     if state.phase != "pull":
         return _wrong_phase(state, "the Higher Plane is reshuffled in the Pull phase")
@@ -357,6 +366,7 @@ def _main(state: CrystaleState, wanted: str) -> Verdict:
     return LEGAL if state.phase == "main" else _wrong_phase(state, wanted)
 
 
+@ENTRY_CHECKS.register(Summon)
 def _check_summon(state: CrystaleState, action: Summon, seat: int) -> Verdict:
     verdict = _main(state, "Servants are summoned in the Main phase")
     if not verdict:
@@ -409,6 +419,7 @@ def _free(state: CrystaleState, tile: int) -> bool:
     return _holder(state, tile) is None
 
 
+@ENTRY_CHECKS.register(Sacrifice)
 def _check_sacrifice(state: CrystaleState, action: Sacrifice, seat: int) -> Verdict:
     verdict = _main(state, "a Servant is sacrificed in the Main phase")
     if not verdict:
@@ -446,6 +457,7 @@ def _effect_verdict(
     return Verdict(rulings=rulings_for(crystal, effects, targets))
 
 
+@ENTRY_CHECKS.register(Cast)
 def _check_cast(state: CrystaleState, action: Cast, seat: int) -> Verdict:
     verdict = _main(state, "crystals are cast in the Main phase")
     if not verdict:
@@ -466,6 +478,7 @@ def _check_cast(state: CrystaleState, action: Cast, seat: int) -> Verdict:
     )
 
 
+@ENTRY_CHECKS.register(Use)
 def _check_use(state: CrystaleState, action: Use, seat: int) -> Verdict:
     verdict = _main(state, "effects are used in the Main phase")
     if not verdict:
@@ -509,6 +522,7 @@ def _check_use(state: CrystaleState, action: Use, seat: int) -> Verdict:
     return _effect_verdict(state, seat, crystal, [effect], action.targets, effect.cost)
 
 
+@ENTRY_CHECKS.register(Move)
 def _check_move(state: CrystaleState, action: Move, seat: int) -> Verdict:
     verdict = _main(state, "units move in the Main phase")
     if not verdict:
@@ -543,6 +557,7 @@ def _check_move(state: CrystaleState, action: Move, seat: int) -> Verdict:
     return LEGAL
 
 
+@ENTRY_CHECKS.register(Attack)
 def _check_attack(state: CrystaleState, action: Attack, seat: int) -> Verdict:
     verdict = _main(state, "attacks are made in the Main phase")
     if not verdict:
@@ -587,6 +602,10 @@ def _check_counter(state: CrystaleState, action: Counter | Hold, seat: int) -> V
     return LEGAL
 
 
+ENTRY_CHECKS.add(Counter, _check_counter)
+ENTRY_CHECKS.add(Hold, _check_counter)
+
+
 def _slot_verdict(state: CrystaleState, seat: int) -> Verdict:
     if state.phase != "main":
         return _wrong_phase(state, "promotion slots are used in the Main phase")
@@ -623,6 +642,7 @@ def _promotable(
     return unit, LEGAL
 
 
+@ENTRY_CHECKS.register(SlotPromote)
 def _check_slot_promote(state: CrystaleState, action: SlotPromote, seat: int) -> Verdict:
     verdict = _slot_verdict(state, seat)
     if not verdict:
@@ -630,6 +650,7 @@ def _check_slot_promote(state: CrystaleState, action: SlotPromote, seat: int) ->
     return _promotable(state, seat, action.unit, "CR-9.3")[1]
 
 
+@ENTRY_CHECKS.register(SlotServant)
 def _check_slot_servant(state: CrystaleState, action: SlotServant, seat: int) -> Verdict:
     verdict = _slot_verdict(state, seat)
     if not verdict:
@@ -646,18 +667,22 @@ def _check_slot_servant(state: CrystaleState, action: SlotServant, seat: int) ->
         return Verdict.illegal(
             SLOT_SERVANT, f"{crystal.name} is a {crystal.kind} crystal; the slot takes a Servant"
         )
-    assert side.knowledge is not None
+    if side.knowledge is None:  # no registered pool: nothing to hold the name against
+        return LEGAL
     return side.knowledge.check_seen(crystal.name, NAMED)
 
 
+@ENTRY_CHECKS.register(SlotMp)
 def _check_slot_mp(state: CrystaleState, action: SlotMp, seat: int) -> Verdict:
     return _slot_verdict(state, seat)
 
 
+@ENTRY_CHECKS.register(End)
 def _check_end(state: CrystaleState, action: End, seat: int) -> Verdict:
     return _main(state, "the End phase follows the Main phase")
 
 
+@ENTRY_CHECKS.register(Discard)
 def _check_discard(state: CrystaleState, action: Discard, seat: int) -> Verdict:
     if state.phase != "discard":
         return _wrong_phase(
@@ -684,6 +709,7 @@ def _check_discard(state: CrystaleState, action: Discard, seat: int) -> Verdict:
     return LEGAL
 
 
+@ENTRY_CHECKS.register(Promote)
 def _check_promote(state: CrystaleState, action: Promote, seat: int) -> Verdict:
     if state.phase != "promotion":
         return _wrong_phase(
@@ -705,35 +731,14 @@ def _check_promote(state: CrystaleState, action: Promote, seat: int) -> Verdict:
     )
 
 
+@ENTRY_CHECKS.register(Done)
 def _check_done(state: CrystaleState, action: Done, seat: int) -> Verdict:
     if state.phase != "promotion":
         return _wrong_phase(state, "'done' closes the Promotion phase")
     return LEGAL
 
 
-_CHECKS: dict[type, Callable[[CrystaleState, object, int], Verdict]] = {
-    First: _check_first,  # type: ignore[dict-item]
-    Declare: _check_declare,  # type: ignore[dict-item]
-    Pull: _check_pull,  # type: ignore[dict-item]
-    Mulligan: _check_mulligan,  # type: ignore[dict-item]
-    Show: _check_show,  # type: ignore[dict-item]
-    Reshuffle: _check_reshuffle,  # type: ignore[dict-item]
-    Summon: _check_summon,  # type: ignore[dict-item]
-    Sacrifice: _check_sacrifice,  # type: ignore[dict-item]
-    Cast: _check_cast,  # type: ignore[dict-item]
-    Use: _check_use,  # type: ignore[dict-item]
-    Move: _check_move,  # type: ignore[dict-item]
-    Attack: _check_attack,  # type: ignore[dict-item]
-    Counter: _check_counter,  # type: ignore[dict-item]
-    Hold: _check_counter,  # type: ignore[dict-item]
-    SlotPromote: _check_slot_promote,  # type: ignore[dict-item]
-    SlotServant: _check_slot_servant,  # type: ignore[dict-item]
-    SlotMp: _check_slot_mp,  # type: ignore[dict-item]
-    End: _check_end,  # type: ignore[dict-item]
-    Discard: _check_discard,  # type: ignore[dict-item]
-    Promote: _check_promote,  # type: ignore[dict-item]
-    Done: _check_done,  # type: ignore[dict-item]
-}
+_CHECKS = ENTRY_CHECKS.handlers
 
 
 # -- apply ------------------------------------------------------------------------------

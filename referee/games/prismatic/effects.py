@@ -49,8 +49,17 @@ from referee.games.prismatic.table import (
     take_from_deck,
     update,
 )
+from referee.kit.dispatch import Dispatch
 from referee.kit.multiset import Multiset
 
+ENTRY_EFFECTS: Dispatch[PrismaticState, str, PrismaticState] = Dispatch(
+    "effects of Prismatic entries"
+)
+"""Effects of prismatic entries, by the type of the entry."""
+DETAIL_EFFECTS: Dispatch[PrismaticState, str, PrismaticState] = Dispatch(
+    "effects of an action's details"
+)
+"""Effects of an action's details, by the type of the entry."""
 __all__ = ["add_to", "apply", "apply_effect"]
 
 replace = msgspec.structs.replace
@@ -97,18 +106,21 @@ def add_to(
 # -- setup and steps 1-2 ---------------------------------------------------------------------------
 
 
+@ENTRY_EFFECTS.register(Reveal)
 def _reveal(state: PrismaticState, action: Reveal, seat: str) -> PrismaticState:
     name = _name(state, action.card)
     state = take_from_deck(state, (name,))
     return replace(state, commons=state.commons + (name,))
 
 
+@ENTRY_EFFECTS.register(Choose)
 def _choose(state: PrismaticState, action: Choose, seat: str) -> PrismaticState:
     motes = Multiset.of(action.motes)
     state = replace(state, supply=state.supply.minus(motes))
     return update(state, seat, lambda p: replace(p, bag=p.bag.plus(motes), chose=True))
 
 
+@ENTRY_EFFECTS.register(Keep)
 def _keep(state: PrismaticState, action: Keep, seat: str) -> PrismaticState:
     kept, dropped = _name(state, action.keep), _name(state, action.discard)
     state = take_from_deck(state, (kept, dropped))
@@ -116,6 +128,7 @@ def _keep(state: PrismaticState, action: Keep, seat: str) -> PrismaticState:
     return update(state, seat, lambda p: replace(p, progress=p.progress + (Held(kept),), kept=True))
 
 
+@ENTRY_EFFECTS.register(DrawMotes)
 def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> PrismaticState:
     drawn = Multiset.of(action.motes)
 
@@ -133,6 +146,7 @@ def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> PrismaticState
     return update(state, seat, change)
 
 
+@ENTRY_EFFECTS.register(Commit)
 def _commit(state: PrismaticState, action: Commit, seat: str) -> PrismaticState:
     motes = Multiset.of(action.motes)
     state = update(
@@ -141,6 +155,7 @@ def _commit(state: PrismaticState, action: Commit, seat: str) -> PrismaticState:
     return add_to(state, seat, action.target, motes, action.prisms)
 
 
+@ENTRY_EFFECTS.register(Pass)
 def _pass(state: PrismaticState, action: Pass, seat: str) -> PrismaticState:
     if state.step == "commit":  # PX-4.3: uncommitted motes go back to the bag
         return update(
@@ -153,6 +168,7 @@ def _pass(state: PrismaticState, action: Pass, seat: str) -> PrismaticState:
 # -- creating --------------------------------------------------------------------------------------
 
 
+@ENTRY_EFFECTS.register(Create)
 def _create(state: PrismaticState, action: Create, seat: str) -> PrismaticState:
     name = _name(state, action.card)
     spec = state.catalog.cards[name]
@@ -191,6 +207,7 @@ def _create(state: PrismaticState, action: Create, seat: str) -> PrismaticState:
     return replace(state, pending=spec.rewards, pending_card=name if spec.rewards else "")
 
 
+@ENTRY_EFFECTS.register(CreateBoard)
 def _board(state: PrismaticState, action: CreateBoard, seat: str) -> PrismaticState:
     method = state.catalog.methods[action.method]
     from_pool = Multiset.of(action.pool)
@@ -236,6 +253,7 @@ def apply_effect(state: PrismaticState, effect: Effect, seat: str) -> PrismaticS
     return state  # free text: the referee's adjustment carries it out (PX-9.7)
 
 
+@ENTRY_EFFECTS.register(Use)
 def _use(state: PrismaticState, action: Use, seat: str) -> PrismaticState:
     name = _name(state, action.card)
     ability = state.catalog.cards[name].ability
@@ -268,6 +286,7 @@ def _use(state: PrismaticState, action: Use, seat: str) -> PrismaticState:
     return apply_effect(state, ability.effect, seat)
 
 
+@ENTRY_EFFECTS.register(Take)
 def _take(state: PrismaticState, action: Take, seat: str) -> PrismaticState:
     pending = list(state.pending)
     index = next(i for i, e in enumerate(pending) if reward_matches(e, action.reward))
@@ -283,6 +302,7 @@ def _take(state: PrismaticState, action: Take, seat: str) -> PrismaticState:
     return apply_effect(state, effect, seat)
 
 
+@ENTRY_EFFECTS.register(Decline)
 def _decline(state: PrismaticState, action: Decline, seat: str) -> PrismaticState:
     return replace(state, pending=(), pending_card="")
 
@@ -290,6 +310,7 @@ def _decline(state: PrismaticState, action: Decline, seat: str) -> PrismaticStat
 # -- actions ---------------------------------------------------------------------------------------
 
 
+@DETAIL_EFFECTS.register(Pull)
 def _pull(state: PrismaticState, detail: Pull, seat: str) -> PrismaticState:
     if not detail.mote or not detail.to:
         return state  # nothing in the bag, or the mote went straight back
@@ -298,6 +319,7 @@ def _pull(state: PrismaticState, detail: Pull, seat: str) -> PrismaticState:
     return add_to(state, seat, detail.to, mote, 0)
 
 
+@DETAIL_EFFECTS.register(Empty)
 def _empty(state: PrismaticState, detail: Empty, seat: str) -> PrismaticState:
     if detail.target == PALETTE:
         owner = detail.owner or seat
@@ -325,6 +347,7 @@ def _empty(state: PrismaticState, detail: Empty, seat: str) -> PrismaticState:
     return clear_card(state, owner, held)
 
 
+@DETAIL_EFFECTS.register(DrawCard)
 def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> PrismaticState:
     if not detail.card:
         return state
@@ -339,6 +362,7 @@ def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> PrismaticS
     return replace(state, commons=commons, discard=state.discard + (dropped,))
 
 
+@DETAIL_EFFECTS.register(Discard)
 def _discard(state: PrismaticState, detail: Discard, seat: str) -> PrismaticState:
     name = _name(state, detail.card)
     if name in state.commons:
@@ -349,6 +373,7 @@ def _discard(state: PrismaticState, detail: Discard, seat: str) -> PrismaticStat
     return replace(state, discard=state.discard + (name,))
 
 
+@DETAIL_EFFECTS.register(Steal)
 def _steal(state: PrismaticState, detail: Steal, seat: str) -> PrismaticState:
     name = _name(state, detail.card)
     if name in state.commons:
@@ -360,13 +385,7 @@ def _steal(state: PrismaticState, detail: Steal, seat: str) -> PrismaticState:
     return update(state, seat, lambda p: replace(p, progress=p.progress + (Held(name),)))
 
 
-_DETAILS: dict[type, Callable[[PrismaticState, object, str], PrismaticState]] = {
-    Pull: _pull,  # type: ignore[dict-item]
-    Empty: _empty,  # type: ignore[dict-item]
-    DrawCard: _draw_card,  # type: ignore[dict-item]
-    Discard: _discard,  # type: ignore[dict-item]
-    Steal: _steal,  # type: ignore[dict-item]
-}
+_DETAILS = DETAIL_EFFECTS.handlers
 
 
 def _detail(state: PrismaticState, detail: object, seat: str) -> PrismaticState:
@@ -383,6 +402,11 @@ def _bid(state: PrismaticState, action: Bid | Forgo, seat: str) -> PrismaticStat
     return replace(state, auction=replace(auction, sealed=auction.sealed + ((seat, amount),)))
 
 
+ENTRY_EFFECTS.add(Bid, _bid)
+ENTRY_EFFECTS.add(Forgo, _bid)
+
+
+@ENTRY_EFFECTS.register(Colours)
 def _colours(state: PrismaticState, action: Colours, seat: str) -> PrismaticState:
     positions = tuple(
         (s, rank) for rank, group in enumerate(action.ranking, start=1) for s in group
@@ -390,22 +414,7 @@ def _colours(state: PrismaticState, action: Colours, seat: str) -> PrismaticStat
     return replace(state, wearing=state.wearing + positions)
 
 
-_APPLY: dict[type, Callable[[PrismaticState, object, str], PrismaticState]] = {
-    Reveal: _reveal,  # type: ignore[dict-item]
-    Choose: _choose,  # type: ignore[dict-item]
-    Keep: _keep,  # type: ignore[dict-item]
-    DrawMotes: _draw,  # type: ignore[dict-item]
-    Commit: _commit,  # type: ignore[dict-item]
-    Pass: _pass,  # type: ignore[dict-item]
-    Create: _create,  # type: ignore[dict-item]
-    CreateBoard: _board,  # type: ignore[dict-item]
-    Use: _use,  # type: ignore[dict-item]
-    Take: _take,  # type: ignore[dict-item]
-    Decline: _decline,  # type: ignore[dict-item]
-    Bid: _bid,  # type: ignore[dict-item]
-    Forgo: _bid,  # type: ignore[dict-item]
-    Colours: _colours,  # type: ignore[dict-item]
-}
+_APPLY = ENTRY_EFFECTS.handlers
 
 
 def apply(state: PrismaticState, action: PrismaticAction, seat: str) -> PrismaticState:
