@@ -435,10 +435,3 @@ class GameRules(ABC, Generic[StateT, ActionT]):
             f"{self.name} has no report {name!r}"
             + (f"; it has: {', '.join(self.reports)}" if self.reports else "")
         )
-
-    # -- the rulebook ------------------------------------------------------
-    def rulebook(self) -> Any:
-        """This game's rulebook (see ``referee.rulebook``)."""
-        from referee.rulebook import load_rulebook
-
-        return load_rulebook(self.name)

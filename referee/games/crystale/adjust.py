@@ -15,7 +15,7 @@ import msgspec
 
 from referee.games.crystale.board import ELEMENT_ALIASES, LETTER_OF, TILE_INDEX
 from referee.games.crystale.model import HIT_BOX, SEATS, SLOT_THRESHOLDS, CrystaleState, Side, Unit
-from referee.games.crystale.state_ops import (
+from referee.games.crystale.position import (
     crystal_of,
     gain_mp,
     hand_check,

@@ -15,7 +15,7 @@ import msgspec
 from referee.games.crystale.board import LETTER_OF, TILE_INDEX, TILE_NAMES
 from referee.games.crystale.catalog import Crystal, Effect
 from referee.games.crystale.model import SEATS, CrystaleState, Unit
-from referee.games.crystale.state_ops import (
+from referee.games.crystale.position import (
     gain_mp,
     kill,
     max_hp,

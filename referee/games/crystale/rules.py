@@ -3,50 +3,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
 import msgspec
 
-from referee.contract import (
-    ONGOING,
-    REFEREE,
-    GameRules,
-    Outcome,
-    Setup,
-    SetupField,
-    VariantOption,
-    Verdict,
-    Viewer,
-    Violation,
-)
-from referee.errors import ActionSyntaxError, CatalogError, SetupError
-from referee.games.crystale import adjust, engine, legal, view
+from referee.contract import Setup, SetupField, VariantOption, Verdict, Violation
+from referee.errors import CatalogError, SetupError
+from referee.games.base import GameParts, ModularRules
+from referee.games.crystale import adjust, checks, engine, legal, notation, view
 from referee.games.crystale.board import ELEMENT_LETTERS, TILE_COUNT, draw_tiles
 from referee.games.crystale.catalog import Book, Catalog, build_book, example_book, parse_catalog
-from referee.games.crystale.model import (
-    SEATS,
-    Cast,
-    CrystaleAction,
-    CrystaleState,
-    Declare,
-    Discard,
-    Pull,
-    Show,
-    SlotServant,
-    Summon,
-    Table,
-)
-from referee.games.crystale.notation import NAME_CLAUSE
-from referee.games.crystale.notation import notation as _notation
-from referee.games.crystale.notation import parse as _parse
-from referee.games.crystale.state_ops import with_side
-from referee.kit.adjustments import Change
+from referee.games.crystale.model import SEATS, CrystaleAction, CrystaleState, Table
+from referee.games.crystale.position import empty_side, place_summoner, with_side
 from referee.kit.catalogs import catalog_digest
 from referee.kit.decks import DeckKnowledge, Decklist
-from referee.kit.names import UnknownNameError, canonical_names, did_you_mean
-from referee.kit.secrecy import masked_text, names_in, secrets_for_reasons
 from referee.verdicts import LEGAL
 
 __all__ = ["RULESETS", "VARIANTS", "CrystaleRules"]
@@ -133,20 +104,6 @@ SETUP_FIELDS = (
     ),
 )
 
-NAMED_FIELDS = ("crystal", "crystals")
-"""Fields of an entry that name crystals (hidden in a rejected entry's text)."""
-
-NAME_FIELDS: dict[type, tuple[str, ...]] = {
-    Declare: ("crystal",),
-    Pull: ("crystal",),
-    Show: ("crystals",),
-    Summon: ("crystal",),
-    Cast: ("crystal",),
-    SlotServant: ("crystal",),
-    Discard: ("crystals",),
-}
-"""Where each kind of entry names crystals (matched to the catalog by ``read_entry``)."""
-
 
 @lru_cache(maxsize=64)
 def _book_by_digest(digest: str, encoded: bytes) -> Book:
@@ -176,17 +133,7 @@ def _tiles_from(raw: Any) -> str:
     return text
 
 
-def _crystal_spelling(state: CrystaleState) -> Callable[[str], str | None]:
-    """The catalog's spelling of a typed crystal name in ``state``'s game, or ``None``."""
-
-    def spelling(name: str) -> str | None:
-        found = state.book.find(name)
-        return None if found is None else found.name
-
-    return spelling
-
-
-class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
+class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
     """A Crystale summoner battle for seats p1 and p2 with registered 31-crystal pools."""
 
     name: ClassVar[str] = "crystale"
@@ -199,6 +146,9 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
     catalog_kinds: ClassVar[tuple[str, ...]] = ("crystals",)
     action_type: ClassVar[Any] = CrystaleAction
     state_type: ClassVar[Any] = CrystaleState
+    parts: ClassVar[GameParts[Any, Any]] = GameParts.of(
+        notation=notation, checks=checks, engine=engine, legal=legal, view=view
+    )
 
     # -- setup -------------------------------------------------------------
     def resolve_setup(self, setup: Setup) -> Setup:
@@ -258,7 +208,7 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
         sides = []
         for index, seat in enumerate(SEATS):
             deck = setup.decks.get(seat)
-            side = engine.empty_side(index, deck.size if deck is not None else POOL_SIZE)
+            side = empty_side(index, deck.size if deck is not None else POOL_SIZE)
             if deck is not None:
                 side = msgspec.structs.replace(side, knowledge=DeckKnowledge.registered(seat, deck))
             sides.append(side)
@@ -278,87 +228,8 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
                     if n in book.crystals and book.crystals[n].kind == "summoner"
                 ]
                 if len(summoners) == 1:
-                    state = engine.place_summoner(state, index, summoners[0])
+                    state = place_summoner(state, index, summoners[0])
         return state
-
-    # -- play --------------------------------------------------------------
-    def to_act(self, state: CrystaleState) -> frozenset[str]:
-        return legal.to_act(state)
-
-    def legal_actions(
-        self, state: CrystaleState, seat: str | None = None
-    ) -> Sequence[CrystaleAction]:
-        return legal.legal_actions(state, seat)
-
-    def _seat(self, state: CrystaleState, seat: str | None) -> int | None:
-        if seat is not None:
-            return SEATS.index(seat) if seat in SEATS else None
-        mover = self.to_move(state)
-        return SEATS.index(mover) if mover is not None else None
-
-    def check(
-        self, state: CrystaleState, action: CrystaleAction, seat: str | None = None
-    ) -> Verdict:
-        index = self._seat(state, seat)
-        if index is None:
-            return Verdict.illegal(
-                "REF-1.2", "several seats may act now; name the seat making this entry"
-            )
-        verdict = engine.check_action(state, action, index)
-        if verdict.violations:  # a reason naming a seat's hidden card is for that seat
-            hidden = {s: self.secrets(state, s) for s in SEATS}
-            typed = names_in(action, NAMED_FIELDS)
-            verdict = verdict.concealing(secrets_for_reasons(hidden, SEATS[index], typed))
-        return verdict
-
-    def apply(
-        self, state: CrystaleState, action: CrystaleAction, seat: str | None = None
-    ) -> CrystaleState:
-        index = self._seat(state, seat)
-        assert index is not None, "apply needs the seat when several may act"
-        return engine.apply_action(state, action, index)
-
-    def outcome(self, state: CrystaleState) -> Outcome:
-        r = state.result
-        if r is None:
-            return ONGOING
-        return Outcome(status="win", winner=SEATS[r.winner], clause=r.clause, reason=r.reason)
-
-    # -- notation ----------------------------------------------------------
-    def parse(self, text: str) -> CrystaleAction:
-        return _parse(text)
-
-    def read_entry(self, state: CrystaleState, text: str) -> CrystaleAction:
-        """``parse`` with names in the catalog's spelling; a name the catalog does not hold
-        is no entry (CR-N.4): refused with the closest names, nothing stored."""
-        action = _parse(text)
-        try:
-            return canonical_names(action, NAME_FIELDS, _crystal_spelling(state))
-        except UnknownNameError as exc:
-            hint = did_you_mean(exc.name, state.book.crystals)
-            raise ActionSyntaxError(
-                text, f"no crystal is called {exc.name!r} in this game's catalog{hint}", NAME_CLAUSE
-            ) from None
-
-    def notation(self, action: CrystaleAction) -> str:
-        return _notation(action)
-
-    def shown_text(self, text: str, seat: str | None, viewer: Viewer) -> str:
-        """A rejected entry's crystals named out of a hand or a sealed pool are hidden from
-        the other seats and the public: rejected, it took nothing out of hiding (CR-3.8)."""
-        if viewer in (REFEREE, seat):
-            return text
-        return masked_text(text, _parse, _notation, NAMED_FIELDS)
-
-    # -- views -------------------------------------------------------------
-    def render(self, state: CrystaleState, viewer: Viewer = REFEREE) -> str:
-        return view.render(state, viewer, self.outcome(state).result)
-
-    def observe(self, state: CrystaleState, viewer: Viewer = REFEREE) -> dict[str, Any]:
-        return view.describe(state, viewer, self.outcome(state).result)
-
-    def secrets(self, state: CrystaleState, seat: str) -> frozenset[str]:
-        return view.secret_names(state, seat)
 
     # -- pools -------------------------------------------------------------
     def check_sealed_size(self, setup: Setup, seat: str, size: int) -> Verdict:
@@ -437,11 +308,8 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
         )
 
     # -- adjustments -------------------------------------------------------
-    def check_change(self, state: CrystaleState, change: Change) -> Verdict:
-        return adjust.check_change(state, change)
-
-    def apply_change(self, state: CrystaleState, change: Change) -> CrystaleState:
-        return adjust.apply_change(state, change)
+    check_change = staticmethod(adjust.check_change)
+    apply_change = staticmethod(adjust.apply_change)
 
     # -- catalogs ----------------------------------------------------------
     def read_catalog(self, kind: str, text: str, source: str) -> Catalog:
@@ -470,7 +338,3 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
             row["effects"] = [e.text or e.name for e in crystal.effects]
             rows.append(row)
         return rows
-
-    def decode_action(self, data: bytes) -> CrystaleAction:
-        action: CrystaleAction = msgspec.json.decode(data, type=CrystaleAction)
-        return action

@@ -13,7 +13,8 @@ import msgspec
 
 from referee.games.gammasphere.catalog import Card
 from referee.games.gammasphere.decks import check_from_hand, check_shown, show, take_from_hand
-from referee.games.gammasphere.field import (
+from referee.games.gammasphere.model import SEATS, Entity, GammasphereState
+from referee.games.gammasphere.position import (
     LEVELS,
     await_draw,
     draw_cards,
@@ -25,7 +26,6 @@ from referee.games.gammasphere.field import (
     with_entity,
     with_side,
 )
-from referee.games.gammasphere.model import SEATS, Entity, GammasphereState
 from referee.kit.adjustments import (
     Change,
     ChangeResource,

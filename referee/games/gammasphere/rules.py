@@ -3,24 +3,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import msgspec
 
-from referee.contract import (
-    ONGOING,
-    REFEREE,
-    GameRules,
-    Outcome,
-    Setup,
-    SetupField,
-    VariantOption,
-    Verdict,
-    Viewer,
-)
-from referee.errors import ActionSyntaxError, CatalogError, SetupError
-from referee.games.gammasphere import adjust, checks, engine, legal
+from referee.contract import Setup, SetupField, VariantOption, Verdict
+from referee.errors import CatalogError, SetupError
+from referee.games.base import GameParts, ModularRules
+from referee.games.gammasphere import adjust, checks, engine, legal, notation, view
 from referee.games.gammasphere.catalog import (
     Cards,
     Catalog,
@@ -30,25 +20,9 @@ from referee.games.gammasphere.catalog import (
     parse_catalog,
 )
 from referee.games.gammasphere.decks import DECK_LIMITS, check_construction, size_problem
-from referee.games.gammasphere.field import START_GAS, START_POWER, finished, with_side
-from referee.games.gammasphere.model import (
-    SEATS,
-    Construct,
-    Discard,
-    GammasphereAction,
-    GammasphereState,
-    Play,
-    Side,
-    Table,
-)
-from referee.games.gammasphere.notation import NAME_CLAUSE
-from referee.games.gammasphere.notation import notation as _notation
-from referee.games.gammasphere.notation import parse as _parse
-from referee.games.gammasphere.render import describe, render, secrets
-from referee.kit.adjustments import Change
+from referee.games.gammasphere.model import SEATS, GammasphereAction, GammasphereState, Side, Table
+from referee.games.gammasphere.position import START_GAS, START_POWER, with_side
 from referee.kit.decks import DeckKnowledge, Decklist
-from referee.kit.names import UnknownNameError, canonical_names, did_you_mean
-from referee.kit.secrecy import masked_text, names_in, secrets_for_reasons
 from referee.kit.zones import HiddenZone
 
 __all__ = ["DEFAULT_DECK_SIZE", "EXAMPLE", "P3", "RULESETS", "GammasphereRules", "catalog_of"]
@@ -141,16 +115,6 @@ SETUP_FIELDS = (
     ),
 )
 
-NAMED_FIELDS = ("card",)
-"""Fields of an entry that name cards (hidden in a rejected entry's text)."""
-
-NAME_FIELDS: dict[type, tuple[str, ...]] = {
-    Play: ("card",),
-    Construct: ("card",),
-    Discard: ("card",),
-}
-"""Where each kind of entry names cards (matched to the catalog by ``read_entry``)."""
-
 
 def _read_catalog_option(raw: Any) -> Catalog:
     """The ``catalog`` option as a face passes it (the file's text) or as stored (builtins)."""
@@ -170,7 +134,7 @@ def catalog_of(setup: Setup) -> Catalog:
     return _read_catalog_option(raw)
 
 
-class GammasphereRules(GameRules[GammasphereState, GammasphereAction]):
+class GammasphereRules(ModularRules[GammasphereState, GammasphereAction]):
     """Gammasphere TCG (Prototype 3) for two seats, p1 and p2, on a catalog of the table's cards."""
 
     name: ClassVar[str] = "gammasphere"
@@ -183,6 +147,9 @@ class GammasphereRules(GameRules[GammasphereState, GammasphereAction]):
     catalog_kinds: ClassVar[tuple[str, ...]] = ("cards",)
     action_type: ClassVar[Any] = GammasphereAction
     state_type: ClassVar[Any] = GammasphereState
+    parts: ClassVar[GameParts[Any, Any]] = GameParts.of(
+        notation=notation, checks=checks, engine=engine, legal=legal, view=view
+    )
 
     # -- setup -----------------------------------------------------------
     def resolve_setup(self, setup: Setup) -> Setup:
@@ -267,86 +234,6 @@ class GammasphereRules(GameRules[GammasphereState, GammasphereAction]):
             cards=cards, table=table, first=first, sides=(sides[0], sides[1]), active=first
         )
 
-    # -- play ------------------------------------------------------------
-    def to_act(self, state: GammasphereState) -> frozenset[str]:
-        if finished(state) is not None:
-            return frozenset()
-        if state.phase == "opening":
-            return frozenset(s.seat for s in state.sides if not s.opened)
-        if state.phase == "discard":
-            over = checks.over_limit(state)
-            if over:
-                return frozenset(SEATS[i] for i in over)
-        return frozenset((SEATS[state.active],))
-
-    def legal_actions(
-        self, state: GammasphereState, seat: str | None = None
-    ) -> Sequence[GammasphereAction]:
-        return legal.legal_actions(state, seat)
-
-    def check(
-        self, state: GammasphereState, action: GammasphereAction, seat: str | None = None
-    ) -> Verdict:
-        verdict = checks.check_action(state, action, seat)
-        if verdict.violations:  # a reason naming a seat's hidden card is for that seat
-            hidden = {s: self.secrets(state, s) for s in SEATS}
-            typed = names_in(action, NAMED_FIELDS)
-            verdict = verdict.concealing(
-                secrets_for_reasons(hidden, seat or self.to_move(state), typed)
-            )
-        return verdict
-
-    def apply(
-        self, state: GammasphereState, action: GammasphereAction, seat: str | None = None
-    ) -> GammasphereState:
-        return engine.apply_action(state, action, seat)
-
-    def outcome(self, state: GammasphereState) -> Outcome:
-        r = finished(state)
-        if r is None:
-            return ONGOING
-        if r.winner is None:
-            return Outcome(status="draw", clause=r.clause, reason=r.reason)
-        return Outcome(status="win", winner=SEATS[r.winner], clause=r.clause, reason=r.reason)
-
-    # -- notation --------------------------------------------------------
-    def parse(self, text: str) -> GammasphereAction:
-        return _parse(text)
-
-    def read_entry(self, state: GammasphereState, text: str) -> GammasphereAction:
-        """``parse`` with names in the catalog's spelling; a name the catalog does not hold
-        is no entry (GS-N.2): refused with the closest names, nothing stored."""
-        action = _parse(text)
-        try:
-            return canonical_names(action, NAME_FIELDS, state.cards.canonical)
-        except UnknownNameError as exc:
-            hint = did_you_mean(exc.name, (c.name for c in state.cards.catalog.cards))
-            raise ActionSyntaxError(
-                text,
-                f"no card is called {exc.name!r} in the catalog {state.cards.title!r}{hint}",
-                NAME_CLAUSE,
-            ) from None
-
-    def notation(self, action: GammasphereAction) -> str:
-        return _notation(action)
-
-    def shown_text(self, text: str, seat: str | None, viewer: Viewer) -> str:
-        """A rejected entry's cards named out of a hand are hidden from the other seats and
-        the public: rejected, it took nothing out of hiding (GS-3.5)."""
-        if viewer in (REFEREE, seat):
-            return text
-        return masked_text(text, _parse, _notation, NAMED_FIELDS)
-
-    # -- views -----------------------------------------------------------
-    def render(self, state: GammasphereState, viewer: Viewer = REFEREE) -> str:
-        return render(state, viewer)
-
-    def observe(self, state: GammasphereState, viewer: Viewer = REFEREE) -> dict[str, Any]:
-        return describe(state, viewer)
-
-    def secrets(self, state: GammasphereState, seat: str) -> frozenset[str]:
-        return secrets(state, seat)
-
     # -- decks -----------------------------------------------------------
     def check_deck(self, setup: Setup, seat: str, decklist: Decklist) -> Verdict:
         """GS-3.1 to GS-3.4 and GS-I.1 against the setup's catalog and deck limits."""
@@ -375,11 +262,8 @@ class GammasphereRules(GameRules[GammasphereState, GammasphereAction]):
         )
 
     # -- adjustments -----------------------------------------------------
-    def check_change(self, state: GammasphereState, change: Change) -> Verdict:
-        return adjust.check_change(state, change)
-
-    def apply_change(self, state: GammasphereState, change: Change) -> GammasphereState:
-        return adjust.apply_change(state, change)
+    check_change = staticmethod(adjust.check_change)
+    apply_change = staticmethod(adjust.apply_change)
 
     # -- catalogs --------------------------------------------------------
     def read_catalog(self, kind: str, text: str, source: str) -> Any:
@@ -391,8 +275,3 @@ class GammasphereRules(GameRules[GammasphereState, GammasphereAction]):
         if kind != "cards":
             return []
         return catalog_rows(catalog_of(self.resolve_setup(setup)))
-
-    def decode_action(self, data: bytes) -> GammasphereAction:
-        """Decode an action from its JSON form."""
-        action: GammasphereAction = msgspec.json.decode(data, type=GammasphereAction)
-        return action
