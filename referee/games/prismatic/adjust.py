@@ -19,7 +19,7 @@ import msgspec
 
 from referee.games.prismatic.model import Held, PrismaticState, SeatState
 from referee.games.prismatic.motes import COLOUR_NAMES, colour_of
-from referee.games.prismatic.table import clear_card, locate, take_from_deck, update
+from referee.games.prismatic.position import clear_card, locate, take_from_deck, update
 from referee.kit.adjustments import Change, ChangeResource, MoveCard
 from referee.kit.multiset import Multiset
 from referee.verdicts import LEGAL, Verdict

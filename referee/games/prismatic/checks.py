@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from referee.games.prismatic.catalog import Effect, Recipe, effect_text
 from referee.games.prismatic.model import (
+    SEATS,
     Bid,
     BoardDraw,
     Choose,
@@ -38,17 +39,18 @@ from referee.games.prismatic.model import (
     Use,
 )
 from referee.games.prismatic.motes import COLOUR_NAMES, KINDS, PRISMATIC
+from referee.games.prismatic.position import drawable, locate, to_act
 from referee.games.prismatic.scoring import standing
-from referee.games.prismatic.table import drawable, locate
 from referee.kit.dispatch import Dispatch
 from referee.kit.multiset import Multiset
+from referee.procedure import seats_text
 from referee.verdicts import LEGAL, Verdict
 
 ENTRY_CHECKS: Dispatch[PrismaticState, str, Verdict] = Dispatch("checks of Prismatic entries")
 """The check of each kind of Prismatic entry, by its type."""
 DETAIL_CHECKS: Dispatch[PrismaticState, str, Verdict] = Dispatch("checks of an action's details")
 """The check of each kind of action detail (pull, empty...), by its type."""
-__all__ = ["check", "motes_words", "reward_matches"]
+__all__ = ["check", "check_entry", "motes_words", "reward_matches"]
 
 STEP_WORDS = {
     "deal": "setup: the common cards are being turned up",
@@ -715,7 +717,7 @@ def _colours(state: PrismaticState, action: Colours, seat: str) -> Verdict:
 _CHECKS = ENTRY_CHECKS.handlers
 
 
-def check(state: PrismaticState, action: PrismaticAction, seat: str) -> Verdict:
+def check_entry(state: PrismaticState, action: PrismaticAction, seat: str) -> Verdict:
     """Whether ``seat`` (already known to be one that may act) may make entry ``action``."""
     allowed = ALLOWED[type(action)]
     if state.step not in allowed:
@@ -725,3 +727,20 @@ def check(state: PrismaticState, action: PrismaticAction, seat: str) -> Verdict:
             + " or ".join(STEP_WORDS[s] for s in allowed),
         )
     return _CHECKS[type(action)](state, action, seat)
+
+
+def check(state: PrismaticState, action: PrismaticAction, seat: str | None = None) -> Verdict:
+    """Whether ``seat`` (the one seat to act when none is named) may make entry ``action``:
+    first that it may act now (REF-1.2), then ``check_entry``."""
+    may = to_act(state)
+    if seat is None:
+        if len(may) != 1:
+            return Verdict.illegal(
+                "REF-1.2", f"{seats_text(may, SEATS) or 'no seat'} may act now; name the seat"
+            )
+        (seat,) = may
+    elif seat not in may:
+        return Verdict.illegal(
+            "REF-1.2", f"only {seats_text(may, SEATS) or 'no seat'} may act now, not {seat}"
+        )
+    return check_entry(state, action, seat)
