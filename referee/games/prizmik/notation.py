@@ -12,11 +12,19 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from referee.errors import ActionSyntaxError
-from referee.games.prizmik.board import SQUARE_INDEX, SQUARE_NAMES
-from referee.games.prizmik.model import SEPARATORS, ActionKind, PrizmikAction
+from referee.errors import ActionSyntaxError, SetupError
+from referee.games.prizmik.board import EMPTY, SQUARE_INDEX, SQUARE_NAMES
+from referee.games.prizmik.model import SEPARATORS, ActionKind, PrizmikAction, PrizmikState
 
-__all__ = ["ACTIONS", "NOTATION_CLAUSE", "action", "notation", "parse"]
+__all__ = [
+    "ACTIONS",
+    "NOTATION_CLAUSE",
+    "action",
+    "notation",
+    "parse",
+    "position_text",
+    "read_position_fields",
+]
 
 NOTATION_CLAUSE: Final = "PZ-9.1"
 """The clause named when text cannot be read as an action."""
@@ -106,3 +114,59 @@ def _parse_slow(text: object) -> PrizmikAction:
     # Every combination of two valid squares and a valid sign is canonical,
     # so reaching this line means the tables above are inconsistent.
     raise AssertionError(f"unreachable: {compact!r}")  # pragma: no cover
+
+
+def position_text(state: PrizmikState) -> str:
+    """``2f1f1f2/8/8/8/8/8/8/2F1F1F2 r 3/3 0 0``: ranks 8 to 1 in board letters with runs
+    of empty squares as digits, the side to move (r, b), reserves red/blue, the ply
+    and the actions since the last capture or promotion (PZ-9.5)."""
+    ranks = []
+    for rank in range(7, -1, -1):
+        row, empty = "", 0
+        for ch in state.board[rank * 8 : rank * 8 + 8]:
+            if ch == EMPTY:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + ch
+            empty = 0
+        ranks.append(row + (str(empty) if empty else ""))
+    return (
+        f"{'/'.join(ranks)} {state.turn[0]} {state.reserves[0]}/{state.reserves[1]} "
+        f"{state.ply} {state.quiet}"
+    )
+
+
+def read_position_fields(text: str) -> tuple[str, str, tuple[int, int], int, int]:
+    """The fields of a position string (``position_text``): the board as a diagram of eight
+    rows (rank 8 first), the side to move, the reserves, the ply and the quiet count;
+    ``SetupError`` names what is malformed (PZ-9.5)."""
+    parts = text.split()
+    if len(parts) != 5:
+        raise SetupError(
+            "a PRIZMIK position is BOARD SIDE RESERVES PLY QUIET, e.g. "
+            "'2f1f1f2/8/8/8/8/8/8/2F1F1F2 r 3/3 0 0'"
+        )
+    board, side, reserves, ply, quiet = parts
+    rows = board.split("/")
+    if len(rows) != 8:
+        raise SetupError("a PRIZMIK board has eight ranks separated by /")
+    diagram = []
+    for row in rows:
+        cells = ""
+        for ch in row:
+            cells += EMPTY * int(ch) if ch.isdigit() else ch
+        if len(cells) != 8:
+            raise SetupError(f"rank {row!r} does not hold eight squares")
+        diagram.append(cells)
+    if side not in ("r", "b"):
+        raise SetupError(f"the side to move is r or b, not {side!r}")
+    counts = reserves.split("/")
+    if (
+        len(counts) != 2
+        or not all(c.isdigit() for c in counts)
+        or not ply.isdigit()
+        or not quiet.isdigit()
+    ):
+        raise SetupError("reserves are RED/BLUE counts; ply and quiet are whole numbers")
+    turn = "red" if side == "r" else "blue"
+    return "\n".join(diagram), turn, (int(counts[0]), int(counts[1])), int(ply), int(quiet)
