@@ -115,7 +115,9 @@ def _check_consume(
     return LEGAL
 
 
-def check_action(state: PrismataState, action: PrismataAction, acting: str | None = None) -> Verdict:
+def check_action(
+    state: PrismataState, action: PrismataAction, acting: str | None = None
+) -> Verdict:
     """Legal, or the violated clauses with reasons naming the units by name and id (the
     action is by the seat to act: ``acting`` is that seat or ``None``)."""
     if state.result is not None:
