@@ -15,16 +15,17 @@ so ``rules.check(...)`` calls ``checks.check(...)`` with no frame in between.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
 from types import ModuleType
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
 from referee.contract import REFEREE, GameRules, Viewer
 from referee.outcomes import Outcome
-from referee.rulebook import Rulebook, load_rulebook
 from referee.verdicts import Verdict
+
+if TYPE_CHECKING:
+    from referee.rulebook import Rulebook
 
 __all__ = ["GameParts", "ModularRules"]
 
@@ -32,8 +33,7 @@ StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
 
 
-@dataclass(frozen=True)
-class GameParts(Generic[StateT, ActionT]):
+class GameParts(msgspec.Struct, Generic[StateT, ActionT], frozen=True, kw_only=True):
     """The functions of a game's modules that the contract's methods forward to."""
 
     parse: Callable[[str], ActionT]
@@ -76,7 +76,7 @@ class GameParts(Generic[StateT, ActionT]):
         )
 
 
-FORWARDED = tuple(f.name for f in fields(GameParts))
+FORWARDED = GameParts.__struct_fields__
 
 
 class ModularRules(GameRules[StateT, ActionT]):
@@ -136,5 +136,7 @@ class ModularRules(GameRules[StateT, ActionT]):
         return action
 
     def rulebook(self) -> Rulebook:
-        """This game's rulebook (``referee.rulebook``)."""
+        """This game's rulebook (``referee.rulebook``, read when first asked for)."""
+        from referee.rulebook import load_rulebook
+
         return load_rulebook(self.name)

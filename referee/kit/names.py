@@ -9,7 +9,6 @@ the games raise ``ActionSyntaxError`` with the notation clause, so nothing is st
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
@@ -30,6 +29,8 @@ class UnknownNameError(LookupError):
 
 def did_you_mean(name: str, names: Iterable[str], most: int = 3) -> str:
     """``"; did you mean X?"`` (or ``X or Y``) for the names closest to ``name``, or ``""``."""
+    import difflib  # only a refused name pays for it
+
     folded: dict[str, str] = {}
     for candidate in names:
         folded.setdefault(candidate.casefold(), candidate)
