@@ -12,7 +12,7 @@ from referee.contract import (
     SetupField,
     VariantOption,
 )
-from referee.errors import SetupError
+from referee.errors import CatalogError, SetupError
 from referee.games.base import GameParts, ModularRules
 from referee.games.prismata import checks, engine, legal, notation, view
 from referee.games.prismata.catalog import Catalog, Res, load_catalog, units_table
@@ -244,10 +244,14 @@ class PrismataRules(ModularRules[PrismataState, PrismataAction]):
     ) -> ForeignRecord:
         """Games played by the independent reference engine (``prismata-reference``)."""
         if fmt != "prismata-reference":
-            return super().read_foreign(fmt, data, source, options)
+            raise LookupError(f"prismata reads no {fmt!r} records; it reads prismata-reference")
         from referee.games.prismata.reference import read_reference
 
         return read_reference(data, source, options)
+
+    def read_catalog(self, kind: str, text: str, source: str) -> Any:
+        """Prismata's unit catalogs are built in (one per ruleset): it reads no files."""
+        raise CatalogError(f"{source}: Prismata's unit catalogs are built in; choose a --ruleset")
 
     def catalog_rows(self, setup: Setup, kind: str) -> list[dict[str, Any]]:
         """The units of the pinned catalog with their stats, by display name."""

@@ -256,8 +256,9 @@ class PrismaticRules(ModularRules[PrismaticState, PrismaticAction]):
         return view.shown_notation(action, seat, viewer)
 
     def report(self, state: PrismaticState, name: str, viewer: Viewer = REFEREE) -> Report:
+        """PX-15.6: the score chart (``score``), the same for every viewer."""
         if name != "score":
-            return super().report(state, name, viewer)
+            raise LookupError(f"prismatic has no report {name!r}; it has: score")
         return view.score_report(state)
 
     # -- adjustments -------------------------------------------------------------------
