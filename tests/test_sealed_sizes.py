@@ -9,6 +9,7 @@ import pytest
 
 from events.store import GameStore
 from referee import games
+from referee.capabilities import decks_of
 from referee.contract import Player, Setup
 from referee.kit.decks import SealedDeck
 from service import RefereeService
@@ -68,8 +69,12 @@ def test_gs_i_1_open_limits_refuse_a_sealed_list_under_seven(tmp_path: Path) -> 
     assert rules.check_sealed_size(setup, "p1", 7).legal
 
 
-def test_a_game_without_decklists_refuses_a_sealed_size() -> None:
-    """REF-5.1: a game that takes no decklists says so for a sealed size too."""
-    rules = games.load("prizmik")
-    setup = rules.resolve_setup(Setup(players=(Player("red", "A"), Player("blue", "B"))))
-    assert rules.check_sealed_size(setup, "red", 10).violations[0].clause == "REF-5.1"
+def test_a_game_without_decklists_refuses_a_sealed_size(tmp_path: Path) -> None:
+    """REF-5.1: a game that takes no decklists has no deck capability; a sealed list for
+    it is refused with that clause whatever its size."""
+    assert decks_of(games.load("prizmik")) is None
+    with pytest.raises(InvalidCommandError) as raised:
+        service(tmp_path).create_game(
+            "prizmik", {"red": "Ann", "blue": "Ben"}, decks={"red": SealedDeck(COMMIT, 10)}
+        )
+    assert "decklists" in str(raised.value)
