@@ -164,7 +164,8 @@ class Book(msgspec.Struct, frozen=True, gc=False):
     def builtins(self) -> dict[str, Any]:
         """The catalog as plain JSON data (lists, not tuples), as a store reads it back."""
         data = msgspec.json.decode(msgspec.json.encode(self.catalog))
-        assert isinstance(data, dict)
+        if not isinstance(data, dict):
+            raise TypeError(f"data is a {type(data).__name__}, not dict")
         return data
 
 

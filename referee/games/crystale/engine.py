@@ -69,7 +69,8 @@ def apply_action(state: CrystaleState, action: CrystaleAction, seat: int) -> Cry
         return _close_start(replace(state, first=SEATS.index(action.seat)))
     if isinstance(action, Declare):
         crystal = state.book.find(action.crystal)
-        assert crystal is not None
+        if crystal is None:
+            raise ValueError("crystal is missing: only an entry its check allowed is carried out")
         return _close_start(place_summoner(state, seat, crystal))
     if isinstance(action, Pull):
         return _apply_pull(state, action, seat)
@@ -96,7 +97,8 @@ def apply_action(state: CrystaleState, action: CrystaleAction, seat: int) -> Cry
         return _apply_reshuffle(state, seat)
     if isinstance(action, Summon):
         crystal = state.book.find(action.crystal)
-        assert crystal is not None
+        if crystal is None:
+            raise ValueError("crystal is missing: only an entry its check allowed is carried out")
         side = spend_mp(take_from_hand(state.sides[seat], crystal.name), crystal.cost)
         state = with_side(state, seat, replace(side, summoned=True))
         unit = Unit(state.next_id, seat, crystal.name, action.tile, hp=crystal.ranks[0].hp)
@@ -114,7 +116,10 @@ def apply_action(state: CrystaleState, action: CrystaleAction, seat: int) -> Cry
     if isinstance(action, Attack):
         return _apply_attack(state, action)
     if isinstance(action, Counter):
-        assert state.counter is not None
+        if state.counter is None:
+            raise ValueError(
+                "state.counter is missing: only an entry its check allowed is carried out"
+            )
         attacker_id, defender_id = state.counter
         state = replace(state, phase="main", counter=None)
         return _strike(state, state.units[defender_id], state.units[attacker_id])
@@ -134,13 +139,15 @@ def apply_action(state: CrystaleState, action: CrystaleAction, seat: int) -> Cry
     if isinstance(action, Promote):
         state = promote_unit(state, state.units[action.unit])
         return replace(state, promoted=state.promoted + (action.unit,))
-    assert isinstance(action, Done)
+    if not isinstance(action, Done):
+        raise TypeError(f"action is a {type(action).__name__}, not Done")
     return next_turn(state)
 
 
 def _canonical(state: CrystaleState, name: str) -> str:
     crystal = state.book.find(name)
-    assert crystal is not None
+    if crystal is None:
+        raise ValueError("crystal is missing: only an entry its check allowed is carried out")
     return crystal.name
 
 
@@ -204,7 +211,8 @@ def _apply_reshuffle(state: CrystaleState, seat: int) -> CrystaleState:
 
 def _apply_cast(state: CrystaleState, action: Cast, seat: int) -> CrystaleState:
     crystal = state.book.find(action.crystal)
-    assert crystal is not None
+    if crystal is None:
+        raise ValueError("crystal is missing: only an entry its check allowed is carried out")
     side = spend_mp(take_from_hand(state.sides[seat], crystal.name), crystal.cost)
     state = with_side(state, seat, side)
     reverse = crystal.trigger and state.table.trigger_order == "reverse"

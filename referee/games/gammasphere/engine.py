@@ -145,14 +145,16 @@ def _lose_power(state: GammasphereState, seat: int, amount: int) -> GammasphereS
 def _apply_attack(state: GammasphereState, action: Attack, seat: int) -> GammasphereState:
     """GS-7.3 to GS-7.6 with GS-I.7 to GS-I.10."""
     attacker = find(state, action.attacker)
-    assert attacker is not None
+    if attacker is None:
+        raise ValueError("attacker is missing: only an entry its check allowed is carried out")
     power = attack_of(state, attacker)
     if state.table.attack_taps == "yes":
         state = with_entity(state, msgspec.structs.replace(attacker, tapped=True))
     if not action.target:
         return _lose_power(state, 1 - seat, power)
     defender = find(state, action.target)
-    assert defender is not None
+    if defender is None:
+        raise ValueError("defender is missing: only an entry its check allowed is carried out")
     if defender.mode == "defense":
         guard = defense_of(state, defender)
         if guard < power:
@@ -175,14 +177,16 @@ def _apply_attack(state: GammasphereState, action: Attack, seat: int) -> Gammasp
 @ENTRY_EFFECTS.register(Switch)
 def _apply_switch(state: GammasphereState, action: Switch, seat: int) -> GammasphereState:
     entity = find(state, action.entity)
-    assert entity is not None
+    if entity is None:
+        raise ValueError("entity is missing: only an entry its check allowed is carried out")
     return with_entity(state, msgspec.structs.replace(entity, mode=action.mode))
 
 
 @ENTRY_EFFECTS.register(Activate)
 def _apply_activate(state: GammasphereState, action: Activate, seat: int) -> GammasphereState:
     entity = find(state, action.entity)
-    assert entity is not None
+    if entity is None:
+        raise ValueError("entity is missing: only an entry its check allowed is carried out")
     card = card_of(state, entity)
     if card.tap:
         state = with_entity(state, msgspec.structs.replace(entity, tapped=True))

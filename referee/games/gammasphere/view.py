@@ -93,10 +93,9 @@ def _list_lines(own: Side) -> list[str]:
     knowledge = own.knowledge
     if not own.registered:
         return [f"  no registered list; deck of {knowledge.size} cards"]
-    if knowledge.listed is None:
-        return [f"  sealed list of {knowledge.size} cards (not opened)"]
     unaccounted = knowledge.unaccounted()
-    assert unaccounted is not None
+    if unaccounted is None:  # the list is sealed and not opened yet
+        return [f"  sealed list of {knowledge.size} cards (not opened)"]
     return [f"  registered list ({knowledge.size} cards), not yet seen: {unaccounted.text()}"]
 
 

@@ -293,7 +293,8 @@ def target_problem(
     state: PrismataState, cat: Catalog, ability_unit: Unit, utype: UnitType, target: int | None
 ) -> Verdict:
     ability = utype.click
-    assert ability is not None
+    if ability is None:
+        return _bad("PM-5.4", f"{label(ability_unit)} has no ability to aim")
     needs_target = ability.target is not None or bool(ability.effect.destroy)
     if not needs_target:
         if target is not None:
@@ -374,7 +375,8 @@ def _check_click(state: PrismataState, cat: Catalog, action: Click) -> Verdict:
     if why:
         return _bad("PM-5.4", f"{label(u)} cannot use its ability: {why}")
     ability = utype.click
-    assert ability is not None
+    if ability is None:
+        return _bad("PM-5.4", f"{label(u)} has no ability to use")
     have = state.res[state.active]
     if not have.covers(ability.cost):
         return _bad(
@@ -414,7 +416,8 @@ def check_undo(state: PrismataState, cat: Catalog, uid: int) -> Verdict:
         return _bad("PM-5.8", f"{label(u)} has not used its ability this turn")
     utype = cat.units[u.kind]
     ability = utype.click
-    assert ability is not None
+    if ability is None:
+        return _bad("PM-5.8", f"{label(u)} has no ability whose use could be taken back")
     if not state.res[seat].covers(ability.effect.gain):
         return _bad(
             "PM-5.8", f"what {label(u)}'s ability produced ({ability.effect.gain}) has been spent"

@@ -477,7 +477,8 @@ def _click(w: Work, action: Click) -> None:
     u = w.units[uid]
     utype = w.cat.units[u.kind]
     ability = utype.click
-    assert ability is not None
+    if ability is None:
+        raise ValueError("ability is missing: only an entry its check allowed is carried out")
     target = action.target
     ate: list[int] = []
     tgt_kind = ability.target.kind if ability.target is not None else None
@@ -525,7 +526,8 @@ def _undo(w: Work, uid: int) -> None:
     u = w.units.get(uid) or w.dead[uid]
     utype = w.cat.units[u.kind]
     ability = utype.click
-    assert ability is not None
+    if ability is None:
+        raise ValueError("ability is missing: only an entry its check allowed is carried out")
     r = w.res[seat] + ability.cost - ability.effect.gain
     w.res[seat] = r
     if not ability.effect.give.empty:

@@ -124,7 +124,8 @@ class PrismataRules(ModularRules[PrismataState, PrismataAction]):
         draw random numbers themselves.
         """
         done = super().resolve_setup(setup)
-        assert done.ruleset is not None
+        if done.ruleset is None:
+            raise SetupError("a resolved setup names its ruleset")
         cat = load_catalog(done.ruleset)
         options = dict(done.options)
         if options.get("position"):  # the random set is the one of the position given
@@ -186,7 +187,8 @@ class PrismataRules(ModularRules[PrismataState, PrismataAction]):
         """PM-2: base set plus the random set; 6 Drones and 2 Engineers for p1, 7 and 2 for p2;
         the position is after p1's first start of turn."""
         setup = self.resolve_setup(setup)
-        assert setup.ruleset is not None
+        if setup.ruleset is None:
+            raise SetupError("a resolved setup names its ruleset")
         cat = load_catalog(setup.ruleset)
         variants = setup.variants
         table = Table(

@@ -85,7 +85,8 @@ def observe(state: PrismataState, viewer: str = REFEREE) -> dict[str, Any]:
     """The position as JSON-ready data, with derived facts (defense, costs) added."""
     cat = load_catalog(state.ruleset)
     data = msgspec.to_builtins(state)
-    assert isinstance(data, dict)
+    if not isinstance(data, dict):
+        raise TypeError(f"data is a {type(data).__name__}, not dict")
     data["to_move"] = None if state.result is not None else SEATS[state.active]
     data["seats"] = list(SEATS)
     data["defense"] = [defense(state.units, 0, cat), defense(state.units, 1, cat)]

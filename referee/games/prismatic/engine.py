@@ -176,7 +176,8 @@ def close_auction_round(state: PrismaticState) -> PrismaticState:
     """Every asked seat has entered: reveal, then a winner pays, a tie bids again, or the
     token stays (PX-14.2 to PX-14.4, PX-I.9)."""
     auction = state.auction
-    assert auction is not None
+    if auction is None:
+        raise ValueError("auction is missing: only an entry its check allowed is carried out")
     standing_bids = dict(auction.standing)
     for seat, amount in auction.sealed:
         if amount < 0 or (auction.floor < 0 and amount == 0):
@@ -241,7 +242,10 @@ def advance(state: PrismaticState) -> PrismaticState:
             state = _end_round(state)
         elif step == "auction":
             auction = state.auction
-            assert auction is not None
+            if auction is None:
+                raise ValueError(
+                    "auction is missing: only an entry its check allowed is carried out"
+                )
             entered = {seat for seat, _ in auction.sealed}
             if any(s not in entered for s in auction.asked):
                 return state
@@ -294,7 +298,8 @@ EMPTY = Multiset()
 
 def _name(state: PrismaticState, text: str) -> str:
     name = state.catalog.card_name(text)
-    assert name is not None, text
+    if name is None:
+        raise ValueError("name is missing: only an entry its check allowed is carried out")
     return name
 
 
@@ -483,7 +488,8 @@ def apply_effect(state: PrismaticState, effect: Effect, seat: str) -> PrismaticS
 def _use(state: PrismaticState, action: Use, seat: str) -> PrismaticState:
     name = _name(state, action.card)
     ability = state.catalog.cards[name].ability
-    assert ability is not None
+    if ability is None:
+        raise ValueError("ability is missing: only an entry its check allowed is carried out")
     if ability.takes == "prism":
         state = update(
             state,
@@ -557,7 +563,8 @@ def _empty(state: PrismaticState, detail: Empty, seat: str) -> PrismaticState:
     owner = locate(state, name).seat
     player = state.player(owner)
     held = player.progress_card(name) or player.creation_card(name)
-    assert held is not None
+    if held is None:
+        raise ValueError("held is missing: only an entry its check allowed is carried out")
 
     def clear(p: SeatState) -> SeatState:
         def bare(h: Held) -> Held:
@@ -623,7 +630,8 @@ def _detail(state: PrismaticState, detail: object, seat: str) -> PrismaticState:
 
 def _bid(state: PrismaticState, action: Bid | Forgo, seat: str) -> PrismaticState:
     auction = state.auction
-    assert auction is not None
+    if auction is None:
+        raise ValueError("auction is missing: only an entry its check allowed is carried out")
     amount = action.amount if isinstance(action, Bid) else -1
     return replace(state, auction=replace(auction, sealed=auction.sealed + ((seat, amount),)))
 

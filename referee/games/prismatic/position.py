@@ -157,7 +157,8 @@ def remove_from_area(state: PrismaticState, seat: str, name: str) -> tuple[Prism
     """Take the card ``name`` out of ``seat``'s progress area (with its commitments)."""
     player = state.player(seat)
     held = player.progress_card(name)
-    assert held is not None
+    if held is None:
+        raise ValueError("held is missing: only an entry its check allowed is carried out")
     rest = tuple(h for h in player.progress if h.name != name)
     return update(state, seat, lambda p: msgspec.structs.replace(p, progress=rest)), held
 

@@ -124,7 +124,8 @@ SETUP_FIELDS = (
 
 def _builtins(value: CardsFile | BoardFile) -> dict[str, Any]:
     data = msgspec.to_builtins(value)
-    assert isinstance(data, dict)
+    if not isinstance(data, dict):
+        raise TypeError(f"data is a {type(data).__name__}, not dict")
     return data
 
 
