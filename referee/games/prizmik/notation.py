@@ -32,15 +32,28 @@ NOTATION_CLAUSE: Final = "PZ-9.1"
 _KINDS: Final[tuple[ActionKind, ...]] = ("deploy", "move", "capture")
 _KIND_OF_SEPARATOR: Final[dict[str, ActionKind]] = {SEPARATORS[k]: k for k in _KINDS}
 
-ACTIONS: Final[dict[tuple[str, int, int], PrizmikAction]] = {
-    (kind, o, t): PrizmikAction(kind, o, t) for kind in _KINDS for o in range(64) for t in range(64)
-}
-"""Every well-formed action, keyed by ``(kind, origin, target)``."""
 
-_CANONICAL: Final[dict[str, PrizmikAction]] = {
-    f"{SQUARE_NAMES[a.origin]}{SEPARATORS[a.kind]}{SQUARE_NAMES[a.target]}": a
-    for a in ACTIONS.values()
-}
+def _tables() -> tuple[dict[tuple[str, int, int], PrizmikAction], dict[str, PrizmikAction]]:
+    """Every well-formed action by ``(kind, origin, target)`` and by its canonical text, built
+    in one pass: every ``referee`` command imports the game and pays for these."""
+    actions: dict[tuple[str, int, int], PrizmikAction] = {}
+    canonical: dict[str, PrizmikAction] = {}
+    for kind in _KINDS:
+        separator = SEPARATORS[kind]
+        for origin in range(64):
+            head = SQUARE_NAMES[origin] + separator
+            for target in range(64):
+                act = PrizmikAction(kind, origin, target)
+                actions[kind, origin, target] = act
+                canonical[head + SQUARE_NAMES[target]] = act
+    return actions, canonical
+
+
+_TABLES: Final = _tables()
+ACTIONS: Final = _TABLES[0]
+"""Every well-formed action, keyed by ``(kind, origin, target)``."""
+_CANONICAL: Final = _TABLES[1]
+"""The same actions by their canonical text (``c1>c2``), which ``parse`` reads at once."""
 
 _CACHE: dict[str, PrizmikAction] = dict(_CANONICAL)
 _CACHE_LIMIT: Final = len(_CANONICAL) + 50_000
