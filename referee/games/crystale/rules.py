@@ -3,22 +3,24 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, ClassVar
 
 import msgspec
 
-from referee.contract import Setup, SetupField, VariantOption, Verdict, Violation
+from referee.contract import Setup, SetupField, VariantOption, Verdict
 from referee.errors import CatalogError, SetupError
 from referee.games.base import GameParts, ModularRules
 from referee.games.crystale import adjust, checks, engine, legal, notation, view
 from referee.games.crystale.board import ELEMENT_LETTERS, TILE_COUNT, draw_tiles
-from referee.games.crystale.catalog import Book, Catalog, build_book, example_book, parse_catalog
+from referee.games.crystale.catalog import (
+    Catalog,
+    book_of,
+    parse_catalog,
+)
+from referee.games.crystale.decks import POOL_SIZE, check_pool, check_pool_size
 from referee.games.crystale.model import SEATS, CrystaleAction, CrystaleState, Table
 from referee.games.crystale.position import empty_side, place_summoner, with_side
-from referee.kit.catalogs import catalog_digest
 from referee.kit.decks import DeckKnowledge, Decklist
-from referee.verdicts import LEGAL
 
 __all__ = ["RULESETS", "VARIANTS", "CrystaleRules"]
 
@@ -26,11 +28,6 @@ EXAMPLE = "crystale/example"
 OWN = "crystale/own"
 RULESETS = (EXAMPLE, OWN)
 
-POOL_SIZE = 31
-MOST_COPIES = 4
-MOST_SERVANTS = 10
-MOST_GODS = 1
-FEWEST_SERVANTS = 3
 
 VARIANTS = (
     VariantOption(
@@ -103,22 +100,6 @@ SETUP_FIELDS = (
         "not given.",
     ),
 )
-
-
-@lru_cache(maxsize=64)
-def _book_by_digest(digest: str, encoded: bytes) -> Book:
-    return build_book(msgspec.json.decode(encoded), "recorded catalog")
-
-
-def book_of(options: dict[str, Any]) -> Book:
-    """The catalog a (resolved) setup pins."""
-    data = options.get("catalog")
-    if data is None:
-        return example_book()
-    if isinstance(data, str):
-        return parse_catalog(data, "catalog")
-    encoded = msgspec.json.encode(data, order="sorted")
-    return _book_by_digest(catalog_digest(data), encoded)
 
 
 def _tiles_from(raw: Any) -> str:
@@ -234,67 +215,15 @@ class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
     # -- pools -------------------------------------------------------------
     def check_sealed_size(self, setup: Setup, seat: str, size: int) -> Verdict:
         """CR-3.1: a sealed pool holds 31 crystals, like an open one."""
-        if size != POOL_SIZE:
-            return Verdict.illegal(
-                "CR-3.1", f"{seat}'s sealed pool has {size} crystals; it must have {POOL_SIZE}"
-            )
-        return LEGAL
+        return check_pool_size(seat, size)
 
     def check_deck(self, setup: Setup, seat: str, decklist: Decklist) -> Verdict:
-        """CR-3: 31 crystals of one element from the catalog, at most 4 of each, exactly one
-        Summoner, 3 to 10 Servants (CR-I.21), at most one God crystal."""
+        """CR-3: the pool's construction, against the catalog the setup pins."""
         try:
             book = book_of(dict(setup.options))
         except CatalogError as exc:
             return Verdict.illegal("CR-2.1", str(exc))
-        found: list[Violation] = []
-        kinds = {"summoner": 0, "servant": 0, "spell": 0, "god": 0}
-        elements: dict[str, int] = {}
-        for name, count in decklist.cards.items:
-            crystal = book.crystals.get(name)
-            if crystal is None:
-                near = book.find(name)
-                hint = f"; the catalog spells it {near.name!r}" if near is not None else ""
-                found.append(Violation("CR-3.7", f"{name} is not a crystal of the catalog{hint}"))
-                continue
-            kinds[crystal.kind] += count
-            elements[crystal.element] = elements.get(crystal.element, 0) + count
-            if count > MOST_COPIES:
-                found.append(
-                    Violation("CR-3.3", f"{count} copies of {name}; at most {MOST_COPIES}")
-                )
-        if decklist.size != POOL_SIZE:
-            found.append(
-                Violation(
-                    "CR-3.1",
-                    f"{seat}'s pool has {decklist.size} crystals; it must have {POOL_SIZE}",
-                )
-            )
-        if len(elements) > 1:
-            mix = ", ".join(f"{n} {e}" for e, n in sorted(elements.items()))
-            found.append(Violation("CR-3.2", f"a pool is of one element; this one mixes {mix}"))
-        if kinds["summoner"] != 1:
-            found.append(
-                Violation(
-                    "CR-3.4",
-                    f"a pool holds exactly 1 Summoner crystal; this one {kinds['summoner']}",
-                )
-            )
-        if kinds["servant"] > MOST_SERVANTS:
-            found.append(
-                Violation("CR-3.5", f"{kinds['servant']} Servant crystals; at most {MOST_SERVANTS}")
-            )
-        elif kinds["servant"] < FEWEST_SERVANTS:
-            found.append(
-                Violation(
-                    "CR-I.21",
-                    f"{kinds['servant']} Servant crystals; an opening hand needs "
-                    f"{FEWEST_SERVANTS}, so a pool holds at least {FEWEST_SERVANTS}",
-                )
-            )
-        if kinds["god"] > MOST_GODS:
-            found.append(Violation("CR-3.6", f"{kinds['god']} God crystals; at most {MOST_GODS}"))
-        return Verdict(tuple(found)) if found else LEGAL
+        return check_pool(book, seat, decklist)
 
     def deck_knowledge(self, state: CrystaleState, seat: str) -> DeckKnowledge | None:
         return state.sides[SEATS.index(seat)].knowledge
