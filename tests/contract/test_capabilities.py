@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,30 @@ def test_ref_5_1_a_game_without_decklists_refuses_one(tmp_path: Path) -> None:
             "prizmik", {"red": "Ann", "blue": "Ben"}, decks={"red": parse_decklist("1 X")}
         )
     assert raised.value.clause in ("REF-5.1",) or "decklists" in str(raised.value)
+
+
+def test_a_reason_about_another_seats_secret_is_hidden_from_the_actor_too() -> None:
+    """REF-5.2: the log shows the seat that made a rejected entry its own text, but a reason
+    kept for another seat (its registered list, say) reads in its plain form."""
+    from events.records import redact
+    from events.schema import ActionRejected
+    from referee.verdicts import Violation
+
+    rules = games.load("gammasphere")
+    hidden = Violation("GS-3.5", "p2's list has 2 Ion Lancer", seen_by="p2", shown="refused")
+    event = ActionRejected(
+        originator_id="00000000-0000-0000-0000-000000000001",
+        originator_version=3,
+        timestamp=datetime(2026, 1, 1, tzinfo=UTC),
+        prev_hash="",
+        seq=1,
+        actor="p1",
+        text="play Ion Lancer",
+        violations=(hidden,),
+    )
+    for viewer, reason in (("p1", "refused"), ("public", "refused"), ("p2", hidden.reason)):
+        shown = redact(event, viewer, rules)
+        assert isinstance(shown, ActionRejected)
+        assert shown.violations[0].reason == reason, viewer
+    mine = redact(event, "p1", rules)
+    assert isinstance(mine, ActionRejected) and mine.text == "play Ion Lancer"
