@@ -305,7 +305,10 @@ def _apply_move(state: CrystaleState, change: MoveCard) -> CrystaleState:
         if target == "hand":
             return with_side(state, seat, replace(side, hand=side.hand.put_known(unit.crystal)))
         return with_side(state, seat, _into_pool(side, unit.crystal))
-    name = state.book.find(change.card).name if change.card is not None else None  # type: ignore[union-attr]
+    crystal = state.book.find(change.card) if change.card is not None else None
+    if change.card is not None and crystal is None:
+        raise ValueError(f"{change.card!r} is no crystal: apply only a change check_change allowed")
+    name = crystal.name if crystal is not None else None
     # out of the source zone
     if source == "pool":
         if name is None:
