@@ -522,10 +522,7 @@ def deck_register(
         if (file is None) == (sealed is None):
             fail("give the decklist file, or --sealed COMMITMENT:SIZE")
         if sealed is not None:
-            commitment, _, size = sealed.partition(":")
-            if len(commitment) != 64 or not size.isdigit():
-                fail("--sealed takes COMMITMENT:SIZE as 'referee deck seal' printed it")
-            deck: Any = SealedDeck(commitment.lower(), int(size))
+            deck: Any = SealedDeck.parse(sealed)  # DeckError names the form
         else:
             assert file is not None
             deck = _read_list(file)

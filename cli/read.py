@@ -372,6 +372,7 @@ def catalog_check(
     """Validate a catalog file; one line naming the file and the problem if it is wrong."""
     with handled():
         from referee import games
+        from referee.capabilities import catalogs_of
 
         text = file.read_text(encoding="utf-8")
         candidates = (
@@ -381,9 +382,12 @@ def catalog_check(
         )
         errors: list[str] = []
         for rules in candidates:
+            reader = catalogs_of(rules)
+            if reader is None:
+                continue
             for k in [kind] if kind else list(rules.catalog_kinds):
                 try:
-                    catalog = rules.read_catalog(k, text, str(file))
+                    catalog = reader.read_catalog(k, text, str(file))
                 except ValueError as exc:
                     errors.append(str(exc))
                     continue
@@ -427,6 +431,7 @@ def catalog_show(
 
 def _catalog_rows(game: str, ruleset: str | None, kind: str | None, as_json: bool) -> None:
     from referee import games
+    from referee.capabilities import catalogs_of
     from referee.contract import Player, Setup
 
     rules = games.load(game)
@@ -435,8 +440,13 @@ def _catalog_rows(game: str, ruleset: str | None, kind: str | None, as_json: boo
     if chosen not in rules.rulesets:
         fail(f"unknown ruleset {chosen!r} for {rules.name}; known: {', '.join(rules.rulesets)}")
     setup = Setup(players=players, ruleset=chosen)
-    rows = rules.catalog_rows(
-        setup, kind or (rules.catalog_kinds[0] if rules.catalog_kinds else "units")
+    listing = catalogs_of(rules)
+    rows = (
+        listing.catalog_rows(
+            setup, kind or (rules.catalog_kinds[0] if rules.catalog_kinds else "units")
+        )
+        if listing is not None
+        else []
     )
     if as_json:
         emit_json(rows)

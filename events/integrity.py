@@ -36,7 +36,8 @@ from events.schema import (
 )
 from events.view import GameView, ReplayError
 from referee import games
-from referee.contract import Setup
+from referee.capabilities import decks_of
+from referee.contract import Setup, Verdict
 from referee.kit.decks import Decklist
 from referee.outcomes import Outcome
 from referee.procedure import judge
@@ -323,7 +324,12 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
                     )
                 )
         elif isinstance(event, DeckRegistered) and isinstance(event.deck, Decklist):
-            verdict = rules.check_deck(view.setup, event.seat, event.deck)
+            decks = decks_of(rules)
+            verdict = (
+                decks.check_deck(view.setup, event.seat, event.deck)
+                if decks is not None
+                else Verdict.illegal("REF-5.1", f"{rules.name} is not played with decklists")
+            )
             if verdict.violations:
                 add(
                     Finding(
@@ -334,11 +340,12 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
                     )
                 )
         elif isinstance(event, DeckOpened):
-            knowledge = rules.deck_knowledge(view.state, event.seat)
-            if knowledge is not None:
+            decks = decks_of(rules)
+            knowledge = decks.deck_knowledge(view.state, event.seat) if decks else None
+            if decks is not None and knowledge is not None:
                 verdict = knowledge.check_open(event.decklist, event.salt, "REF-5.3")
                 if verdict.legal:
-                    verdict = rules.check_deck(view.setup, event.seat, event.decklist)
+                    verdict = decks.check_deck(view.setup, event.seat, event.decklist)
                 if sorted({v.clause for v in verdict.violations}) != sorted(
                     {v.clause for v in event.violations}
                 ):

@@ -69,6 +69,14 @@ def redact(event: GameEvent, viewer: Viewer, rules: GameRules[Any, Any] | None =
         return msgspec.structs.replace(event, deck=hidden)
     if isinstance(event, DeckOpened) and not _may_see_seat(viewer, event.seat):
         return msgspec.structs.replace(event, decklist=Decklist(Multiset()), salt="")
+    if isinstance(event, ActionRejected):  # its text is its seat's; each reason is its own
+        own = _may_see_seat(viewer, event.actor or "")
+        text = (
+            rules.shown_text(event.text, event.actor, viewer) if rules and not own else event.text
+        )
+        violations = tuple(v.for_viewer(viewer) for v in event.violations)
+        if text != event.text or violations != event.violations:
+            return msgspec.structs.replace(event, text=text, violations=violations)
     if (
         isinstance(event, ActionRecorded)
         and rules is not None

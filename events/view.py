@@ -36,6 +36,7 @@ from events.schema import (
     SeatWithdrawn,
 )
 from referee import games
+from referee.capabilities import adjustments_of, decks_of, withdrawals_of
 from referee.contract import GameRules, Setup
 from referee.procedure import Judgement, judge
 
@@ -244,28 +245,33 @@ class GameView:
         elif isinstance(event, DeckOpened):
             if event.violations:
                 return  # evidence only: the registration stays sealed
+            decks = decks_of(rules)
             for index, state in enumerate(self.states):
-                knowledge = rules.deck_knowledge(state, event.seat)
-                if knowledge is None:
+                if decks is None or (knowledge := decks.deck_knowledge(state, event.seat)) is None:
                     raise ReplayError(
                         f"event {event.originator_version} opens a deck the game does not keep"
                     )
-                self.states[index] = rules.with_deck_knowledge(
+                self.states[index] = decks.with_deck_knowledge(
                     state, event.seat, knowledge.opened(event.decklist)
                 )
         elif isinstance(event, RulingRequested):
             self.pending[event.originator_version] = event
         elif isinstance(event, AdjustmentRecorded):
             state = self.states[-1]
-            for change in event.changes:
-                state = rules.apply_change(state, change)
+            adjusting = adjustments_of(rules)
+            if adjusting is not None:
+                for change in event.changes:
+                    state = adjusting.apply_change(state, change)
+            elif event.changes:
+                raise ReplayError(f"event {event.originator_version}: {rules.name} takes no change")
             self.states[-1] = state
             if event.resolves is not None:
                 self.pending.pop(event.resolves, None)
         elif isinstance(event, PenaltyIssued):
             self.penalties.append(event)
         elif isinstance(event, SeatWithdrawn):
-            after = rules.withdraw(self.states[-1], event.seat)
+            leaving = withdrawals_of(rules)
+            after = leaving.withdraw(self.states[-1], event.seat) if leaving else None
             if after is None:
                 raise ReplayError(
                     f"event {event.originator_version}: {rules.name} cannot go on without "

@@ -11,6 +11,10 @@ bag contents; ``observe`` shows each viewer only their share of it), chance
 reported at the table (a draw is an action the rules check against what is
 known), registered and sealed decklists, card text a referee must rule on
 (adjustments), and seats that withdraw from a multiplayer game.
+
+``GameRules`` holds what every game must have; what only some games offer (decks,
+adjustments, catalogs, other tools' records, reports, withdrawals) are small protocols
+in ``referee.capabilities`` that a game opts into by having their methods.
 """
 
 from __future__ import annotations
@@ -22,10 +26,10 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 import msgspec
 
 from referee.errors import SetupError, VariantError
-from referee.kit.adjustments import Change
-from referee.kit.decks import Deck, DeckKnowledge, Decklist
+from referee.kit.decks import Deck
 from referee.outcomes import ONGOING, Outcome, Placing
 from referee.verdicts import LEGAL, RulingNeeded, Verdict, Violation
+from referee.viewers import PUBLIC, REFEREE, Viewer
 
 __all__ = [
     "LEGAL",
@@ -47,13 +51,6 @@ __all__ = [
     "Viewer",
     "Violation",
 ]
-
-Viewer = str
-"""Who looks at a position: ``REFEREE``, ``PUBLIC`` or a seat name."""
-
-REFEREE: Viewer = "referee"
-PUBLIC: Viewer = "public"
-RESERVED_SEATS = frozenset({REFEREE, PUBLIC, "table", "all"})
 
 
 class Player(msgspec.Struct, frozen=True, gc=False):
@@ -205,6 +202,9 @@ class GameRules(ABC, Generic[StateT, ActionT]):
     variant_options: ClassVar[tuple[VariantOption, ...]] = ()
     setup_fields: ClassVar[tuple[SetupField, ...]] = ()
     takes_decks: ClassVar[bool] = False
+    """Whether seats register decklists: such a game has the methods of
+    ``referee.capabilities.DeckRules``. The other optional capabilities (adjustments,
+    catalogs, foreign records, reports, withdrawals) are there too."""
     catalog_kinds: ClassVar[tuple[str, ...]] = ()
     """Kinds of catalog file the game reads (``cards``, ``board``...), for ``catalog check``."""
     reports: ClassVar[tuple[str, ...]] = ()
@@ -337,6 +337,13 @@ class GameRules(ABC, Generic[StateT, ActionT]):
     def parse(self, text: str) -> ActionT:
         """Read an action; raise ``ActionSyntaxError`` naming the notation clause."""
 
+    def read_entry(self, state: StateT, text: str) -> ActionT:
+        """Read an entry made in ``state``: ``parse``, with every card or unit name in the
+        spelling of the catalog the game plays with (so the notation recorded is the
+        catalog's). A name the catalog does not hold raises ``ActionSyntaxError`` naming
+        the notation clause and the closest names: such text is no entry of the game."""
+        return self.parse(text)
+
     @abstractmethod
     def notation(self, action: ActionT) -> str:
         """Canonical text of ``action``: ``parse(notation(a)) == a``."""
@@ -345,6 +352,12 @@ class GameRules(ABC, Generic[StateT, ActionT]):
         """What ``viewer`` may see of ``seat``'s entry ``action`` (the whole notation
         unless the entry carries something only its seat and the referee saw)."""
         return self.notation(action)
+
+    def shown_text(self, text: str, seat: str | None, viewer: Viewer) -> str:
+        """What ``viewer`` may see of the text of ``seat``'s rejected entry (the whole text
+        unless it names something only its seat and the referee may see: a sealed bid,
+        say). Games that hide part of an entry in ``shown_notation`` hide it here too."""
+        return text
 
     # -- what each viewer sees ---------------------------------------------
     @abstractmethod
@@ -358,7 +371,8 @@ class GameRules(ABC, Generic[StateT, ActionT]):
         hidden information; games with hidden zones or registered lists override it
         and must never put one seat's hidden cards in another viewer's view."""
         data = msgspec.to_builtins(state)
-        assert isinstance(data, dict)
+        if not isinstance(data, dict):
+            raise TypeError(f"a {self.name} state is not a struct: give the game its own observe")
         return data
 
     def secrets(self, state: StateT, seat: str) -> frozenset[str]:
@@ -366,66 +380,3 @@ class GameRules(ABC, Generic[StateT, ActionT]):
         registered list not yet seen, say). The contract suite checks that no other
         viewer's ``observe`` or ``render`` contains one."""
         return frozenset()
-
-    # -- registered decks --------------------------------------------------
-    def check_deck(self, setup: Setup, seat: str, decklist: Decklist) -> Verdict:
-        """Whether ``decklist`` obeys the game's construction rules for ``seat``."""
-        return Verdict.illegal("REF-5.1", f"{self.name} is not played with decklists")
-
-    def deck_knowledge(self, state: StateT, seat: str) -> DeckKnowledge | None:
-        """What is known of ``seat``'s registered cards, for games with decklists."""
-        return None
-
-    def with_deck_knowledge(self, state: StateT, seat: str, knowledge: DeckKnowledge) -> StateT:
-        """``state`` with ``seat``'s deck knowledge replaced (a sealed list opened)."""
-        raise NotImplementedError(f"{self.name} keeps no decklists")
-
-    # -- referee adjustments -----------------------------------------------
-    def check_change(self, state: StateT, change: Change) -> Verdict:
-        """Whether a referee's primitive change can be carried out (a card cannot
-        leave an empty zone, a resource cannot go below zero...)."""
-        return Verdict.illegal(
-            "REF-6.3", f"{self.name} takes no adjustments: its rules compute every effect"
-        )
-
-    def apply_change(self, state: StateT, change: Change) -> StateT:
-        """``state`` after a checked primitive change."""
-        raise NotImplementedError(f"{self.name} takes no adjustments")
-
-    # -- seats leaving a multiplayer game ----------------------------------
-    def withdraw(self, state: StateT, seat: str) -> StateT | None:
-        """The state after ``seat`` leaves and the others play on, or ``None`` when
-        the game cannot go on without it (the default)."""
-        return None
-
-    # -- catalogs and reports ----------------------------------------------
-    def read_catalog(self, kind: str, text: str, source: str) -> Any:
-        """Parse and validate a catalog file of ``kind``; raise ``CatalogError`` naming the
-        file and the problem in one line."""
-        from referee.errors import CatalogError
-
-        raise CatalogError(f"{self.name} reads no {kind} catalog files")
-
-    def catalog_rows(self, setup: Setup, kind: str) -> list[dict[str, Any]]:
-        """The catalog a setup pins, one row per entry, for listing (``referee catalog show``)."""
-        return []
-
-    def read_foreign(
-        self, fmt: str, data: bytes, source: str, options: Mapping[str, Any]
-    ) -> ForeignRecord:
-        """A record of another tool in one of ``record_formats`` (the bytes of its file)."""
-        raise LookupError(f"{self.name} reads no {fmt!r} records")
-
-    def report(self, state: StateT, name: str, viewer: Viewer = REFEREE) -> Report:
-        """One of the game's own ``reports`` on ``state``, as ``viewer`` may see it."""
-        raise LookupError(
-            f"{self.name} has no report {name!r}"
-            + (f"; it has: {', '.join(self.reports)}" if self.reports else "")
-        )
-
-    # -- the rulebook ------------------------------------------------------
-    def rulebook(self) -> Any:
-        """This game's rulebook (see ``referee.rulebook``)."""
-        from referee.rulebook import load_rulebook
-
-        return load_rulebook(self.name)

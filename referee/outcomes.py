@@ -99,14 +99,27 @@ def ranking_text(ranking: Sequence[Placing]) -> str:
     return "".join(parts)
 
 
-def parse_ranking(text: str, seats: Sequence[str]) -> tuple[Placing, ...]:
-    """Read ``p2>p1=p3`` back into placings; every seat exactly once."""
+def parse_ranking(
+    text: str, seats: Sequence[str], withdrawn: Sequence[str] = ()
+) -> tuple[Placing, ...]:
+    """Read ``p2>p1=p3`` back into placings of ``seats``, every seat exactly once.
+
+    ``withdrawn`` are seats that left the game (REF-3.5): a ranking the procedure wrote
+    names them below every seat still playing (``p3>p1>p2`` with p2 withdrawn, REF-3.6),
+    so they may follow the others, each alone in its place; they are left out of the
+    placings, since the procedure puts them below in the order they left."""
+    groups = [[s.strip() for s in group.split("=")] for group in text.split(">")]
+    while groups and len(groups[-1]) == 1 and groups[-1][0] in withdrawn:
+        groups.pop()
     placings: list[Placing] = []
-    rank = 0
-    for group_index, group in enumerate(text.split(">")):
-        names = [s.strip() for s in group.split("=")]
+    for group_index, names in enumerate(groups):
         rank = len(placings) + 1 if group_index else 1
         for name in names:
+            if name in withdrawn:
+                raise ValueError(
+                    f"{name} withdrew from this game; in ranking {text!r} it can only follow "
+                    f"every seat still playing ({', '.join(seats)})"
+                )
             if name not in seats:
                 raise ValueError(f"{name!r} in ranking {text!r} is not a seat: {', '.join(seats)}")
             placings.append(Placing(name, rank))

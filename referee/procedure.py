@@ -60,7 +60,7 @@ def judge(
     then no action may be recorded (REF-1.3).
     """
     try:
-        action = rules.parse(text)
+        action = rules.read_entry(state, text)
     except ActionSyntaxError as exc:
         return Judgement(
             text=text,

@@ -7,16 +7,36 @@ needs the other.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
+
 import msgspec
+
+from referee.viewers import REFEREE, Viewer
 
 __all__ = ["LEGAL", "RulingNeeded", "Verdict", "Violation"]
 
 
-class Violation(msgspec.Struct, frozen=True, gc=False):
-    """One broken clause: its id and a plain-words reason naming pieces and squares."""
+class Violation(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+    """One broken clause: its id and a plain-words reason naming pieces and squares.
+
+    A reason worded from hidden knowledge (a seat's registered list, its hand) is for
+    ``seen_by`` (that seat) and the referee alone; everyone else reads ``shown``, the
+    same refusal in plain words without the hidden names or counts. ``seen_by`` of
+    ``None`` means anyone may read the reason. Both are left out of the stored bytes
+    when unset, so violations recorded before they existed read and hash as before.
+    """
 
     clause: str
     reason: str
+    seen_by: str | None = None
+    shown: str = ""
+
+    def for_viewer(self, viewer: Viewer) -> Violation:
+        """The violation as ``viewer`` may read it: whole for its seat and the referee,
+        ``shown`` in place of the reason for everyone else."""
+        if self.seen_by is None or viewer in (REFEREE, self.seen_by):
+            return self
+        return Violation(self.clause, self.shown or "the reason concerns hidden information")
 
 
 class RulingNeeded(msgspec.Struct, frozen=True, gc=False):
@@ -61,12 +81,52 @@ class Verdict(msgspec.Struct, frozen=True, gc=False):
         return not self.violations
 
     @classmethod
-    def illegal(cls, clause: str, reason: str) -> Verdict:
-        return cls((Violation(clause, reason),))
+    def illegal(
+        cls, clause: str, reason: str, *, seen_by: str | None = None, shown: str = ""
+    ) -> Verdict:
+        """One violation; ``seen_by`` and ``shown`` when the reason tells hidden knowledge."""
+        return cls((Violation(clause, reason, seen_by, shown),))
 
     @classmethod
     def ruling(cls, card: str, clause: str, text: str) -> Verdict:
         return cls((), (RulingNeeded(card, clause, text),))
+
+    def for_viewer(self, viewer: Viewer) -> Verdict:
+        """The verdict with every violation as ``viewer`` may read it."""
+        if all(v.seen_by is None for v in self.violations):
+            return self
+        return Verdict(tuple(v.for_viewer(viewer) for v in self.violations), self.rulings)
+
+    def concealing(self, secrets: Mapping[str, Collection[str]]) -> Verdict:
+        """The verdict with every reason that names a secret (``secrets``: each seat's
+        hidden names, as ``GameRules.secrets`` gives them) kept for that seat and the
+        referee; everyone else reads the reason with those names replaced by
+        "a hidden card". A reason already marked with ``seen_by`` is left as it is."""
+        if not self.violations:
+            return self
+        changed = False
+        violations = []
+        for violation in self.violations:
+            owners = (
+                []
+                if violation.seen_by is not None
+                else [
+                    seat
+                    for seat, names in secrets.items()
+                    if any(name in violation.reason for name in names)
+                ]
+            )
+            if not owners:
+                violations.append(violation)
+                continue
+            shown = violation.reason
+            for seat in owners:
+                for name in sorted(secrets[seat], key=len, reverse=True):
+                    shown = shown.replace(name, "a hidden card")
+            seen_by = owners[0] if len(owners) == 1 else REFEREE
+            violations.append(Violation(violation.clause, violation.reason, seen_by, shown))
+            changed = True
+        return Verdict(tuple(violations), self.rulings) if changed else self
 
     def explain(self) -> str:
         """Every violation on one line each, as ``CLAUSE: reason``."""

@@ -39,6 +39,7 @@ from events.schema import (
 from events.store import GameNotFoundError, GameStore
 from events.view import Dispute, GameView
 from referee import games
+from referee.capabilities import adjustments_of, decks_of, withdrawals_of
 from referee.contract import Player, Setup
 from referee.errors import SetupError
 from referee.kit.adjustments import Change, adjustment_notation, parse_adjustment
@@ -201,10 +202,11 @@ class Commands:
 
     @staticmethod
     def _check_deck(rules: Any, setup: Setup, seat: str, deck: Deck) -> None:
-        if not rules.takes_decks:
+        decks = decks_of(rules)
+        if decks is None:
             raise InvalidCommandError("REF-5.1", f"{rules.name} is not played with decklists")
         if isinstance(deck, Decklist):
-            verdict = rules.check_deck(setup, seat, deck)
+            verdict = decks.check_deck(setup, seat, deck)
             if verdict.violations:
                 raise InvalidCommandError(
                     verdict.violations[0].clause,
@@ -213,6 +215,8 @@ class Commands:
                 )
         elif deck.size < 1:
             raise InvalidCommandError("REF-5.2", "a sealed list must say how many cards it holds")
+        elif wrong := decks.check_sealed_size(setup, seat, deck.size).violations:
+            raise InvalidCommandError(wrong[0].clause, wrong[0].reason)
 
     def register_deck(self, ref: str, who: str, deck: Deck, *, by: str = "") -> WrittenEvents:
         """Register (or, before play, replace) a seat's decklist, open or sealed
@@ -240,12 +244,13 @@ class Commands:
         open the seal, or misses a card seen in play, is kept as evidence with its clauses."""
         view = self.load(ref)
         seat = seat_of(view, who)
-        knowledge = view.rules.deck_knowledge(view.state, seat)
-        if knowledge is None:
+        decks = decks_of(view.rules)
+        knowledge = decks.deck_knowledge(view.state, seat) if decks is not None else None
+        if decks is None or knowledge is None:
             raise InvalidCommandError("REF-5.3", f"{seat} has no registered decklist in this game")
         verdict = knowledge.check_open(decklist, salt, "REF-5.3")
         if verdict.legal:
-            construction = view.rules.check_deck(view.setup, seat, decklist)
+            construction = decks.check_deck(view.setup, seat, decklist)
             verdict = Verdict(verdict.violations + construction.violations)
         (event,) = self.store.append(
             view,
@@ -511,7 +516,7 @@ class Commands:
                 raise InvalidCommandError("REF-3.4", "an adjudication needs a written reason")
             if ranking is not None:
                 try:
-                    placed = parse_ranking(ranking, playing)
+                    placed = parse_ranking(ranking, playing, withdrawn=view.withdrawn_seats())
                 except ValueError as exc:
                     raise InvalidCommandError("REF-3.6", str(exc)) from None
                 top = list(placed)
@@ -556,7 +561,8 @@ class Commands:
         others = [s for s in playing if s != seat]
         end_how = "penalty" if how == "penalty" else "resignation"
         new: list[GameEvent] = list(prefix)
-        if len(others) >= 2 and view.rules.withdraw(view.state, seat) is not None:
+        leaving = withdrawals_of(view.rules)
+        if len(others) >= 2 and leaving and leaving.withdraw(view.state, seat) is not None:
             new.append(
                 SeatWithdrawn(**base, seat=seat, how=how, clause=clause, reason=reason, by=by)
             )
@@ -651,13 +657,20 @@ class Commands:
                 "REF-6.3", "an adjustment with no change only answers an awaited ruling"
             )
         rules = view.rules
+        adjusting = adjustments_of(rules)
+        if adjusting is None and parsed:
+            raise InvalidCommandError(
+                "REF-6.3", f"{rules.name} takes no adjustments: its rules compute every effect"
+            )
         state = view.state
         for change in parsed:
-            verdict = rules.check_change(state, change)
+            if adjusting is None:  # pragma: no cover - refused above when there are changes
+                break
+            verdict = adjusting.check_change(state, change)
             if verdict.violations:
                 v = verdict.violations[0]
                 raise InvalidCommandError(v.clause, v.reason)
-            state = rules.apply_change(state, change)
+            state = adjusting.apply_change(state, change)
         base = self._header(view.game_id)
         new: list[GameEvent] = [
             AdjustmentRecorded(

@@ -17,6 +17,7 @@ import msgspec
 
 from events.store import GameStore
 from referee import games
+from referee.capabilities import foreign_records_of
 from referee.contract import GameRules
 from referee.errors import RefereeError
 from service.errors import RefusedError
@@ -77,7 +78,10 @@ def import_foreign(
     for path in paths:
         result = ForeignResult(source=str(path))
         try:
-            record = rules.read_foreign(fmt, Path(path).read_bytes(), str(path), options or {})
+            reader = foreign_records_of(rules)
+            if reader is None:
+                raise LookupError(f"{rules.name} reads no {fmt!r} records")
+            record = reader.read_foreign(fmt, Path(path).read_bytes(), str(path), options or {})
             result.expected_result = record.expected_result
             scratch = RefereeService(GameStore(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}))
             setup = record.setup

@@ -23,6 +23,7 @@ from events.schema import ActionRecorded, ActionRetracted, AdjustmentRecorded, G
 from events.store import GameStore
 from events.view import GameView
 from referee import games
+from referee.capabilities import reports_of
 from referee.contract import PUBLIC, REFEREE, Report, Viewer
 from service.errors import GameNotFoundError, RefusedError
 from service.procedure import seat_of
@@ -315,7 +316,10 @@ class Queries:
     def report(self, ref: str, name: str, *, viewer: str | None = None) -> Report:
         """One of the game's own reports (Prismatic's score chart, say)."""
         view = self.load(ref)
-        return view.rules.report(view.state, name, self.viewer_of(view, viewer))
+        reports = reports_of(view.rules)
+        if reports is None:
+            raise LookupError(f"{view.rules.name} has no report {name!r}")
+        return reports.report(view.state, name, self.viewer_of(view, viewer))
 
     # -- the record ------------------------------------------------------------
     def log(self, ref: str, *, viewer: str | None = None) -> list[dict[str, Any]]:

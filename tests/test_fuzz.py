@@ -17,6 +17,7 @@ from cli.main import app
 from events.interchange import ImportFileError, parse_text, read_jsonl
 from events.store import GameStore
 from referee import games
+from referee.capabilities import catalogs_of
 from referee.errors import ActionSyntaxError, AdjustmentSyntaxError, CatalogError, DeckError
 from referee.kit.adjustments import change_notation, parse_adjustment
 from referee.kit.decks import parse_decklist
@@ -129,9 +130,11 @@ def test_text_reads_or_refuses(body: str) -> None:
 )
 def test_catalogs_read_or_refuse(name: str, text: str) -> None:
     rules = games.load(name)
+    catalogs = catalogs_of(rules)
+    assert catalogs is not None
     for kind in rules.catalog_kinds:
         with contextlib.suppress(CatalogError):
-            rules.read_catalog(kind, text, "fuzz.toml")
+            catalogs.read_catalog(kind, text, "fuzz.toml")
 
 
 @FUZZ

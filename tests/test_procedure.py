@@ -18,7 +18,7 @@ from events.store import GameStore
 from referee.kit.decks import parse_decklist, seal
 from service import InvalidCommandError, RefereeService, RefusedError, UnreadableEntryError
 
-SALT = "procedure-salt-0123456789"
+SALT = "procedure-salt-0123456789-0123456789"
 THREE = {"p1": "Ann", "p2": "Ben", "p3": "Cy"}
 
 
@@ -247,3 +247,12 @@ def test_viewers_are_referee_public_or_a_seat(svc: RefereeService) -> None:
         svc.position(game, viewer="Zed")
     seen_by_ben = svc.position(game, viewer="Ben").position["seats"]
     assert "list" in seen_by_ben["p2"] and "list" not in seen_by_ben["p1"]["list"]
+
+
+def test_ref_1_2_says_who_decides_a_pending_decision_and_when() -> None:
+    """REF-1.2: a decision the rules hand to another seat mid-turn (a counterattack) is that
+    seat's alone until made; the turn's seat goes on after it."""
+    from referee.rulebook import find_clause
+
+    text = find_clause("REF-1.2").text
+    assert "strike back" in text and "alone may act until it has made the decision" in text

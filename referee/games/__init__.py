@@ -1,7 +1,57 @@
-"""The registry of games, found by name and imported only when asked for.
+"""The registry of games, found by name and imported only when asked for, and the layout
+every game package follows.
 
 Each game is a package ``referee.games.<name>`` holding its rules object and its
 ``rulebook.toml``. ``register`` adds a game from elsewhere (the test games do).
+
+The layout of a game package
+----------------------------
+Every package has the same modules, each with the same job in every game, so what is
+looked for in one game is found under the same name in the others:
+
+``model.py``
+    The state, the actions (a tagged union of structs) and the game's value types.
+``notation.py``
+    ``parse(text)`` and ``notation(action)``: the entry notation, both ways; where entries
+    name cards or units, ``read_entry(state, text)`` matches them to the catalog's
+    spelling and refuses an unknown name with the closest ones. PRIZMIK's position
+    strings live here too.
+``checks.py``
+    ``check(state, action, seat)``: legal, needing a ruling, or the clauses broken, each
+    with a reason in plain words (hidden names kept for the seat that may read them).
+``engine.py``
+    ``apply(state, action, seat)`` (never checks: replay calls it), ``to_act(state)`` and
+    ``outcome(state)``.
+``legal.py``
+    ``legal_actions(state, seat)``: every legal action (up to interchangeable choices).
+``view.py``
+    ``render`` and ``observe`` (the position as each viewer may see it), ``secrets`` (what
+    only a seat may see) and, where entries can carry hidden names, ``shown_text``.
+``rules.py``
+    The rules class: a ``ModularRules`` (``referee.games.base``) wired from the modules
+    above, declaring the game (name, seats, rulesets, variants, setup fields) and keeping
+    only what is its own: its setup and, through ``referee.capabilities``, the optional
+    capabilities it offers.
+
+and, where the game has them:
+
+``adjust.py``
+    ``check_change`` and ``apply_change``: the referee's adjustments (REF-6.3).
+``catalog.py`` (and ``catalogs/``)
+    Catalog files: their schema, reading and checking, the shipped examples.
+``decks.py``
+    Deck construction and what a seat can show of its registered cards.
+``position.py``
+    Reading and updating a position: the lookups and small state changes that
+    ``checks``, ``engine`` and ``adjust`` share.
+
+plus clearly game-specific modules: ``board.py`` (PRIZMIK's squares and tables, Crystale's
+hex geometry), ``effects.py`` (Crystale's crystal effects), ``motes.py`` and
+``scoring.py`` (Prismatic's motes and score chart), ``reference.py`` (Prismata's reference
+engine games).
+
+The modules read ``model`` and one another without a cycle, and ``rules`` alone wires
+them together; nothing inside ``referee/`` imports in a circle.
 """
 
 from __future__ import annotations

@@ -34,10 +34,19 @@ __all__ = [
     "SealedDeck",
     "commitment",
     "parse_decklist",
+    "salt_problem",
     "seal",
 ]
 
 COMMITMENT_PREFIX = b"referee-deck/1\n"
+"""The first form (v1): prefix, salt, newline, list. A salt holding a newline could be
+split from the list another way, so it is only opened, never made, now."""
+SEALED_LIST_TAG = b"referee-sealed-list-v2"
+"""The domain of the second form (v2): tag, salt and list, each prefixed by its length."""
+V2_MARK = "v2-"
+"""How a v2 commitment begins; a bare 64-digit commitment is v1 (stores from before)."""
+MIN_SALT = 32
+"""Characters a v2 salt needs: 128 bits as 32 hex digits, as ``seal_decklist`` draws them."""
 
 
 class Decklist(msgspec.Struct, frozen=True, gc=False, tag="list"):
@@ -58,23 +67,32 @@ class Decklist(msgspec.Struct, frozen=True, gc=False, tag="list"):
 
 
 class SealedDeck(msgspec.Struct, frozen=True, gc=False, tag="sealed"):
-    """A list registered sealed: its commitment and how many cards it holds."""
+    """A list registered sealed: its commitment and how many cards it holds.
+
+    The commitment carries its form: ``v2-`` and 64 hex digits for seals made now,
+    64 bare hex digits for the first form, which stored games keep (``version``)."""
 
     commitment: str
     size: int
+
+    @property
+    def version(self) -> int:
+        """1 or 2: the form of the commitment (see ``commitment``)."""
+        return 2 if self.commitment.startswith(V2_MARK) else 1
 
     @classmethod
     def parse(cls, text: str) -> SealedDeck:
         """Read ``COMMITMENT:SIZE``, the form ``referee deck seal`` prints."""
         commitment, _, size = text.strip().partition(":")
+        digits = commitment[len(V2_MARK) :] if commitment.startswith(V2_MARK) else commitment
         if (
-            len(commitment) != 64
+            len(digits) != 64
             or not size.isdigit()
-            or any(c not in "0123456789abcdefABCDEF" for c in commitment)
+            or any(c not in "0123456789abcdefABCDEF" for c in digits)
         ):
             raise DeckError(
-                f"a sealed list is COMMITMENT:SIZE (64 hex digits, a count) as 'referee deck seal' "
-                f"printed it, not {text!r}"
+                f"a sealed list is COMMITMENT:SIZE (v2- and 64 hex digits, a count) as "
+                f"'referee deck seal' printed it, not {text!r}"
             )
         return cls(commitment.lower(), int(size))
 
@@ -85,17 +103,42 @@ class SealedDeck(msgspec.Struct, frozen=True, gc=False, tag="sealed"):
 Deck = Decklist | SealedDeck
 
 
-def commitment(decklist: Decklist, salt: str) -> str:
-    """SHA-256 over a fixed prefix, the salt and the canonical list."""
-    digest = hashlib.sha256(COMMITMENT_PREFIX)
-    digest.update(salt.encode() + b"\n")
-    digest.update(decklist.canonical())
-    return digest.hexdigest()
+def _field(data: bytes) -> bytes:
+    """``data`` after its length in 8 bytes: fields that no content can run into."""
+    return len(data).to_bytes(8, "big") + data
+
+
+def commitment(decklist: Decklist, salt: str, version: int = 2) -> str:
+    """The commitment to ``decklist`` under ``salt``.
+
+    v2 (made now): ``v2-`` and SHA-256 over the tag ``referee-sealed-list-v2``, the salt
+    and the canonical list, each after its length, so no salt and list can be read as
+    another pair. v1 (kept for stored games): SHA-256 over a prefix, the salt, a newline
+    and the list."""
+    if version == 1:
+        digest = hashlib.sha256(COMMITMENT_PREFIX)
+        digest.update(salt.encode() + b"\n")
+        digest.update(decklist.canonical())
+        return digest.hexdigest()
+    fields = _field(SEALED_LIST_TAG) + _field(salt.encode()) + _field(decklist.canonical())
+    return V2_MARK + hashlib.sha256(fields).hexdigest()
+
+
+def salt_problem(salt: str) -> str | None:
+    """Why ``salt`` is too short for a v2 seal, or ``None``."""
+    if len(salt) < MIN_SALT:
+        return (
+            f"a salt of at least {MIN_SALT} characters (128 bits as hex digits) keeps a sealed "
+            f"list from being guessed; this one has {len(salt)}"
+        )
+    return None
 
 
 def seal(decklist: Decklist, salt: str) -> SealedDeck:
-    if len(salt) < 16:
-        raise DeckError("a salt of at least 16 characters keeps a sealed list from being guessed")
+    """A v2 sealed registration of ``decklist``; ``DeckError`` for a salt too short."""
+    problem = salt_problem(salt)
+    if problem:
+        raise DeckError(problem)
     return SealedDeck(commitment(decklist, salt), decklist.size)
 
 
@@ -124,7 +167,8 @@ def parse_decklist(text: str, source: str = "decklist") -> Decklist:
             if not line:
                 continue
             match = _LINE.match(line)
-            assert match is not None  # the last alternative takes any text
+            if match is None:  # pragma: no cover - the last alternative takes any text
+                raise DeckError(f"{source}:{number}: cannot read {line!r}")
             if match.group(2):
                 pairs.append((match.group(2), int(match.group(1))))
             elif match.group(3):
@@ -179,12 +223,23 @@ class DeckKnowledge(msgspec.Struct, frozen=True, gc=False):
         if self.listed is None:
             return LEGAL
         allowed = self.listed.cards.count(card)
+        # The list is for the seat and the referee: others read that it refuses the card,
+        # never whether the card is missing from it or how many copies it holds.
+        shown = f"{self.seat}'s registered list does not allow one more of the card named"
         if allowed == 0:
-            return Verdict.illegal(clause, f"{card} is not in {self.seat}'s registered list")
+            return Verdict.illegal(
+                clause,
+                f"{card} is not in {self.seat}'s registered list",
+                seen_by=self.seat,
+                shown=shown,
+            )
         if self.seen.count(card) >= allowed:
             copies = "the only copy" if allowed == 1 else f"all {allowed} copies"
             return Verdict.illegal(
-                clause, f"{self.seat}'s registered list has {allowed} {card}; {copies} already seen"
+                clause,
+                f"{self.seat}'s registered list has {allowed} {card}; {copies} already seen",
+                seen_by=self.seat,
+                shown=shown,
             )
         return LEGAL
 
@@ -209,7 +264,11 @@ class DeckKnowledge(msgspec.Struct, frozen=True, gc=False):
             )
         if self.listed is not None:
             return Verdict.illegal(clause, f"{self.seat}'s sealed list was already opened")
-        if commitment(decklist, salt) != self.sealed:
+        version = SealedDeck(self.sealed, self.size).version
+        problem = salt_problem(salt) if version == 2 else None
+        if problem:
+            return Verdict.illegal(clause, problem)
+        if commitment(decklist, salt, version) != self.sealed:
             return Verdict.illegal(
                 clause, f"this list and salt do not match the list {self.seat} sealed before play"
             )

@@ -209,6 +209,41 @@ def test_no_log_or_export_shows_a_viewer_another_seats_list(
             assert not _list_in(shown, decklist, owner), (viewer, owner)
 
 
+def test_no_rejection_shows_a_viewer_another_seats_secrets(
+    case: ContractCase, played: Played
+) -> None:
+    """Every rejection's text and reasons, as each viewer reads them in the log, name no
+    secret of another seat at that moment (REF-5.2, issue 22 §3); a reason worded from
+    hidden knowledge reads in its plain ``shown`` form for everyone but its seat."""
+    svc = played.svc
+    view = svc.load(played.game_id)
+    rules = view.rules
+    _, by_referee = svc.log_events(played.game_id, viewer=REFEREE)
+    for step_view in played.views:
+        event = step_view.events[-1]
+        if not isinstance(event, ActionRejected):
+            continue
+        for viewer in [PUBLIC, *view.seats]:
+            _, events = svc.log_events(played.game_id, viewer=viewer)
+            shown = events[step_view.version - 1]
+            assert isinstance(shown, ActionRejected)
+            words = shown.text + " ".join(v.reason for v in shown.violations)
+            for owner in view.seats:
+                if owner == viewer:
+                    continue
+                typed = event.text if viewer == event.actor else ""  # its own words
+                leaked = [
+                    s
+                    for s in rules.secrets(step_view.state, owner)
+                    if s in words and s not in typed
+                ]
+                assert not leaked, f"{viewer} reads {owner}'s {leaked} in {words!r}"
+            for violation, whole in zip(shown.violations, event.violations, strict=True):
+                if whole.seen_by is not None and viewer != whole.seen_by:
+                    assert violation.reason == whole.shown, (viewer, whole)
+    assert by_referee == view.events
+
+
 def _list_in(shown: str, decklist: Decklist, owner: str) -> bool:
     """Whether the whole list appears as registered (open or opened) for ``owner``."""
     return json.dumps(msgspec.to_builtins(decklist)) in shown

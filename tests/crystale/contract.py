@@ -89,7 +89,7 @@ def _sealed() -> ContractCase:
         players=PLAYERS,
         options={"tiles": "F" * 29},
         decks={"p1": decks["p1"]},
-        sealed={"p2": (decks["p2"], "crystale-salt-0001")},
+        sealed={"p2": (decks["p2"], "crystale-salt-0001-0123456789abcdef")},
         steps=steps,
     )
 

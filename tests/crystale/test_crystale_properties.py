@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from referee.games.crystale import CrystaleState
 from referee.games.crystale.model import HAND_LIMIT, HIT_BOX
-from referee.games.crystale.state_ops import max_hp
+from referee.games.crystale.position import max_hp
 from tests.crystale.helpers import RULES, make_setup
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -111,7 +111,7 @@ def test_cr_i_7_start_mp_variant() -> None:
 
 
 def test_cr_i_24_a_sealed_pool_shows_its_summoner_in_the_start_step() -> None:
-    salt = "s" * 20
+    salt = "s" * 32
     sealed = SealedDeck(commitment(WATER_POOL, salt), 31)
     state = RULES.initial_state(make_setup(decks={"p1": FIRE_POOL, "p2": sealed}))
     assert 2 not in state.units and RULES.to_act(state) == frozenset({"p1", "p2"})

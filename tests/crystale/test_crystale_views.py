@@ -50,3 +50,19 @@ def test_observe_reports_the_position_as_data() -> None:
     assert data["seats"]["p1"]["registered"]["list"]["Cinderpup"] == 4
     assert "list" not in data["seats"]["p2"]["registered"]
     assert len(data["tiles"]) == 29
+
+
+def test_cr_12_5_the_public_sees_whether_each_seat_summoned_this_turn() -> None:
+    """CR-12.5: a seat's one summon or sacrifice of the turn happened on the board, so every
+    viewer sees it for both seats; the rulebook names it among what the public sees."""
+    from referee.rulebook import find_clause
+    from tests.crystale.helpers import RULES as CRYSTALE
+    from tests.crystale.helpers import started
+
+    state = started()
+    public = CRYSTALE.observe(state, "public")
+    assert {seat: "summoned_this_turn" in data for seat, data in public["seats"].items()} == {
+        "p1": True,
+        "p2": True,
+    }
+    assert "summoned_this_turn" in find_clause("CR-12.5", "crystale").text

@@ -13,7 +13,7 @@ from __future__ import annotations
 from tests.contract.cases import Act, Adjust, ContractCase, OpenDeck, Reject
 from tests.gammasphere.helpers import DECK, OTHER
 
-SALT = "gammasphere-contract-salt-0001"
+SALT = "gammasphere-contract-salt-0001-0123456789"
 
 OWN_CATALOG = """
 # A table's own catalog (invented cards) for the contract case.

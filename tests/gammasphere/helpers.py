@@ -17,7 +17,7 @@ import msgspec
 
 from referee.contract import Player, Setup
 from referee.games.gammasphere import GammasphereAction, GammasphereRules, GammasphereState, Side
-from referee.games.gammasphere.field import enter, with_side
+from referee.games.gammasphere.position import enter, with_side
 from referee.kit.decks import Deck, Decklist, parse_decklist
 from referee.verdicts import Verdict
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from referee.games.gammasphere import Attack
-from referee.games.gammasphere.field import attack_of, defense_of
+from referee.games.gammasphere.position import attack_of, defense_of
 from tests.gammasphere.helpers import (
     RULES,
     assert_illegal,

@@ -19,7 +19,7 @@ from tests.gammasphere.helpers import (
     started,
 )
 
-SALT = "a-salt-of-sixteen-or-more"
+SALT = "a-salt-of-thirty-two-or-more-characters"
 
 
 def clauses(text: str, **variants: str) -> list[str]:

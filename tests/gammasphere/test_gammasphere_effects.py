@@ -4,7 +4,7 @@ the referee's adjustments (GS-2.9, GS-9 and their interpretations)."""
 from __future__ import annotations
 
 from referee.games.gammasphere import Play
-from referee.games.gammasphere.field import attack_of, defense_of
+from referee.games.gammasphere.position import attack_of, defense_of
 from referee.kit.adjustments import parse_change
 from tests.gammasphere.helpers import (
     DECK,

@@ -18,7 +18,7 @@ import pytest
 
 from referee.contract import Player, Setup
 from referee.games.gammasphere import GammasphereState
-from referee.games.gammasphere.field import attack_of, defense_of
+from referee.games.gammasphere.position import attack_of, defense_of
 from referee.kit.adjustments import parse_adjustment
 from referee.kit.decks import Deck, parse_decklist
 from tests.gammasphere.helpers import FIXTURES, RULES

@@ -4,7 +4,7 @@ effects and modes (GS-2, GS-6 and their interpretations)."""
 from __future__ import annotations
 
 from referee.games.gammasphere import Activate, Construct, Play, Switch
-from referee.games.gammasphere.field import attack_of, defense_of
+from referee.games.gammasphere.position import attack_of, defense_of
 from tests.gammasphere.helpers import (
     DECK,
     OTHER,

@@ -44,7 +44,7 @@ DECK_CHOICES: list[dict[str, Deck]] = [
     {},
     {"p1": DECK, "p2": OTHER},
     {"p1": OTHER},
-    {"p2": seal(DECK, "x" * 16)},
+    {"p2": seal(DECK, "x" * 32)},
     {"p1": SMALL, "p2": SMALL},
 ]
 VARIANT_CHOICES: list[dict[str, str]] = [

@@ -268,4 +268,7 @@ def test_gs_8_2_resignation_and_adjudication_are_the_procedures_not_entries() ->
         assert ref in text and find_clause(ref).id == ref
     with pytest.raises(ActionSyntaxError):
         RULES.parse("resign")
-    assert RULES.withdraw(started(), "p1") is None  # two seats: a resignation ends the game
+    # two seats: the game has no withdrawals, so a resignation ends it (REF-3.5)
+    from referee.capabilities import withdrawals_of
+
+    assert withdrawals_of(RULES) is None

@@ -77,7 +77,7 @@ def test_secrets_leave_out_cards_shown_since() -> None:
 
 
 def test_sealed_and_unregistered_decks_keep_nothing_secret_from_the_view() -> None:
-    state = started({"p1": seal(DECK, "a-salt-of-sixteen-or-more")})
+    state = started({"p1": seal(DECK, "a-salt-of-thirty-two-or-more-characters")})
     assert RULES.secrets(state, "p1") == frozenset() and RULES.secrets(state, "p2") == frozenset()
     assert "sealed list of 40 cards (not opened)" in RULES.render(state, "p1")
     assert "no registered list; deck of 40 cards" in RULES.render(state, "p2")

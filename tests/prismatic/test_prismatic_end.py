@@ -6,7 +6,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from referee.games.prismatic.flow import finish
+from referee.games.prismatic.engine import finish
 from referee.games.prismatic.model import PrismaticState
 from referee.games.prismatic.scoring import chart, standing
 from tests.prismatic.helpers import (

@@ -85,3 +85,12 @@ def test_every_clause_id_is_mentioned_in_the_prismatic_tests() -> None:
 def test_rulebook_restates_rather_than_copies_the_rules_text() -> None:
     """No run of seven words in a clause is taken verbatim from the published text."""
     assert copied_from("prismatic", SOURCES) == {}
+
+
+def test_px_i_23_names_the_board_text_it_reads() -> None:
+    """PX-I.23: progress cards leave by the Discard action or the board's 'Discard One Card'
+    creation, whose text allows an own progress card or a common card (PX-10.4)."""
+    from referee.rulebook import find_clause
+
+    text = find_clause("PX-I.23", "prismatic").text
+    assert "Discard One Card" in text and "PX-8.7" in text and "PX-12.8" in text

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.games.prizmik import PrizmikAction, PrizmikState
-from referee.games.prizmik.rules import count_pieces
+from referee.games.prizmik.engine import count_pieces
 from referee.rulebook import find_clause
 from tests.prizmik.helpers import (
     RULES,

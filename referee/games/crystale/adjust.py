@@ -15,7 +15,7 @@ import msgspec
 
 from referee.games.crystale.board import ELEMENT_ALIASES, LETTER_OF, TILE_INDEX
 from referee.games.crystale.model import HIT_BOX, SEATS, SLOT_THRESHOLDS, CrystaleState, Side, Unit
-from referee.games.crystale.state_ops import (
+from referee.games.crystale.position import (
     crystal_of,
     gain_mp,
     hand_check,
@@ -278,12 +278,14 @@ def apply_change(state: CrystaleState, change: Change) -> CrystaleState:
         )
         return with_side(state, seat, side)
     unit = _unit(state, change.target)
-    assert unit is not None
+    if unit is None:
+        raise ValueError("unit is missing: only an entry its check allowed is carried out")
     if isinstance(change, Tap):
         return with_unit(state, replace(unit, attacked=True))
     if isinstance(change, Untap):
         return with_unit(state, replace(unit, moved=False, attacked=False, used_effect=False))
-    assert isinstance(change, Destroy)
+    if not isinstance(change, Destroy):
+        raise TypeError(f"change is a {type(change).__name__}, not Destroy")
     return kill(state, unit.id)
 
 
@@ -303,7 +305,10 @@ def _apply_move(state: CrystaleState, change: MoveCard) -> CrystaleState:
         if target == "hand":
             return with_side(state, seat, replace(side, hand=side.hand.put_known(unit.crystal)))
         return with_side(state, seat, _into_pool(side, unit.crystal))
-    name = state.book.find(change.card).name if change.card is not None else None  # type: ignore[union-attr]
+    crystal = state.book.find(change.card) if change.card is not None else None
+    if change.card is not None and crystal is None:
+        raise ValueError(f"{change.card!r} is no crystal: apply only a change check_change allowed")
+    name = crystal.name if crystal is not None else None
     # out of the source zone
     if source == "pool":
         if name is None:
@@ -318,7 +323,8 @@ def _apply_move(state: CrystaleState, change: MoveCard) -> CrystaleState:
             else take_from_hand(side, name)
         )
     else:
-        assert name is not None
+        if name is None:
+            raise ValueError("name is missing: only an entry its check allowed is carried out")
         side = replace(side, plane=side.plane.minus([name]))
     # into the target zone
     if target == "pool":
@@ -333,7 +339,8 @@ def _apply_move(state: CrystaleState, change: MoveCard) -> CrystaleState:
         hand = side.hand.put_unseen(1) if name is None else side.hand.put_known(name)
         return with_side(state, seat, replace(side, hand=hand))
     state = with_side(state, seat, side)
-    assert name is not None
+    if name is None:
+        raise ValueError("name is missing: only an entry its check allowed is carried out")
     if target == "plane":
         return put_in_plane(state, seat, [name])
     crystal = state.book.crystals[name]
@@ -354,7 +361,8 @@ def _apply_stat(state: CrystaleState, change: ChangeStat) -> CrystaleState:
         letter = LETTER_OF[ELEMENT_ALIASES[change.stat.lower()]]
         return replace(state, tiles=state.tiles[:index] + letter + state.tiles[index + 1 :])
     unit = _unit(state, target)
-    assert unit is not None
+    if unit is None:
+        raise ValueError("unit is missing: only an entry its check allowed is carried out")
     stat = change.stat.lower()
     if stat == "hp":
         hp = change.amount if change.absolute else unit.hp + change.amount

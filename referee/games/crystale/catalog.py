@@ -13,7 +13,7 @@ Effects are either structured (``ops`` the engine carries out) or free text (no
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Annotated, Any, Literal
 
@@ -21,6 +21,7 @@ import msgspec
 
 from referee.errors import CatalogError
 from referee.games.crystale.board import ELEMENT_ALIASES, ELEMENTS
+from referee.kit.catalogs import catalog_digest
 from referee.kit.catalogs import read_catalog as kit_read_catalog
 
 __all__ = [
@@ -164,7 +165,8 @@ class Book(msgspec.Struct, frozen=True, gc=False):
     def builtins(self) -> dict[str, Any]:
         """The catalog as plain JSON data (lists, not tuples), as a store reads it back."""
         data = msgspec.json.decode(msgspec.json.encode(self.catalog))
-        assert isinstance(data, dict)
+        if not isinstance(data, dict):
+            raise TypeError(f"data is a {type(data).__name__}, not dict")
         return data
 
 
@@ -328,3 +330,19 @@ def example_text() -> str:
 def example_book() -> Book:
     """The shipped example catalog (invented crystals), read once."""
     return parse_catalog(example_text(), f"catalogs/{EXAMPLE_FILE}")
+
+
+@lru_cache(maxsize=64)
+def _book_by_digest(digest: str, encoded: bytes) -> Book:
+    return build_book(msgspec.json.decode(encoded), "recorded catalog")
+
+
+def book_of(options: dict[str, Any]) -> Book:
+    """The catalog a (resolved) setup pins."""
+    data = options.get("catalog")
+    if data is None:
+        return example_book()
+    if isinstance(data, str):
+        return parse_catalog(data, "catalog")
+    encoded = msgspec.json.encode(data, order="sorted")
+    return _book_by_digest(catalog_digest(data), encoded)

@@ -15,7 +15,7 @@ import msgspec
 from referee.games.crystale.board import LETTER_OF, TILE_INDEX, TILE_NAMES
 from referee.games.crystale.catalog import Crystal, Effect
 from referee.games.crystale.model import SEATS, CrystaleState, Unit
-from referee.games.crystale.state_ops import (
+from referee.games.crystale.position import (
     gain_mp,
     kill,
     max_hp,
@@ -136,7 +136,10 @@ def _apply_op(
     if op == "mp":
         return with_side(state, seat, gain_mp(state.sides[seat], amount))
     if op == "tile":
-        assert target is not None and element is not None
+        if target is None or element is None:
+            raise ValueError(
+                "target and element are missing: only an entry its check allowed is carried out"
+            )
         index = TILE_INDEX[target]
         tiles = state.tiles[:index] + LETTER_OF[element] + state.tiles[index + 1 :]
         return replace(state, tiles=tiles)
@@ -157,7 +160,8 @@ def _apply_op(
         return with_unit(
             state, replace(unit, hp=min(max_hp(state, unit), unit.hp + max(0, amount)))
         )
-    assert op == "atk"
+    if op != "atk":
+        raise ValueError(f"op is {op!r}, not atk")
     return with_unit(state, replace(unit, atk_turn=unit.atk_turn + amount))
 
 

@@ -1,27 +1,18 @@
-"""The Crystale rules engine: checking entries, applying them, and listing them.
-
-``check`` finds the first clause an entry breaks (in an order that names the most
-specific problem) and the rulings its free-text effects need; ``apply`` never
-checks. Clause ids are those of ``rulebook.toml``.
+"""Carrying out Crystale entries: ``apply`` returns the position after a checked entry
+(it never checks), ``to_act`` says who may act and ``outcome`` how the battle stands.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import msgspec
 
-from referee.games.crystale.board import NEIGHBOURS, TILE_NAMES, distance
-from referee.games.crystale.catalog import Crystal, Effect
-from referee.games.crystale.effects import check_targets, resolve, rulings_for
+from referee.games.crystale.board import distance
+from referee.games.crystale.effects import resolve
 from referee.games.crystale.model import (
     HAND_LIMIT,
-    OPENING_HAND,
-    OPENING_SERVANTS,
     RESHUFFLE_MP,
     SEATS,
     SECOND_PLAYER_BONUS,
-    SLOT_THRESHOLDS,
     Attack,
     Cast,
     Counter,
@@ -41,7 +32,6 @@ from referee.games.crystale.model import (
     Result,
     Sacrifice,
     Show,
-    Side,
     SlotMp,
     SlotPromote,
     SlotServant,
@@ -49,691 +39,27 @@ from referee.games.crystale.model import (
     Unit,
     Use,
 )
-from referee.games.crystale.state_ops import (
+from referee.games.crystale.position import (
     crystal_of,
     effective_atk,
     gain_mp,
-    hand_check,
     kill,
+    place_summoner,
     promote_unit,
     put_in_plane,
+    recharge_effects,
     settle,
     spend_mp,
-    summoner_id,
     take_from_hand,
     with_side,
     with_unit,
 )
 from referee.kit.multiset import Multiset
-from referee.kit.zones import HiddenZone
-from referee.verdicts import LEGAL, RulingNeeded, Verdict
+from referee.outcomes import ONGOING, Outcome
 
-__all__ = ["apply_action", "check_action", "place_summoner", "recharge_effects", "start_mp"]
+__all__ = ["apply", "apply_action", "next_turn", "outcome", "seat_index", "to_act"]
 
 replace = msgspec.structs.replace
-
-PHASES = "CR-1.3"
-ONE_PER_TILE = "CR-4.4"
-FIRST_PLAYER = "CR-5.1"
-OPENING_PULL = "CR-5.2"
-OPENING_SHOW = "CR-5.3"
-PULL = "CR-6.1"
-RESHUFFLE = "CR-6.2"
-SUMMON = "CR-7.2"
-ONE_SUMMON = "CR-7.3"
-SACRIFICE = "CR-7.4"
-MP_COST = "CR-7.5"
-SPELLS = "CR-7.6"
-SUMMONER_EFFECTS = "CR-7.8"
-SERVANT_EFFECTS = "CR-7.9"
-MOVE = "CR-8.1"
-NO_PASSING = "CR-8.2"
-ATTACK = "CR-8.3"
-COUNTER = "CR-8.7"
-NO_ATK = "CR-8.8"
-FATIGUE = "CR-8.9"
-SLOTS = "CR-9.1"
-SLOT_LIMIT = "CR-9.2"
-SLOT_SERVANT = "CR-9.4"
-TOP_RANK = "CR-9.6"
-HAND_LIMIT_CLAUSE = "CR-10.2"
-PROMOTION = "CR-10.3"
-REACHED = "CR-12.2"
-NAMED = "CR-12.3"
-MULLIGAN = "CR-I.5"
-MOVE_THEN_ATTACK = "CR-I.8"
-SLOT_PHASE = "CR-I.17"
-ONE_PROMOTION = "CR-I.19"
-SEALED_SUMMONER = "CR-I.24"
-
-
-# -- small helpers ---------------------------------------------------------------------
-def start_mp(state_table_start: str, mana_pool: int) -> int:
-    """CR-I.7: a Summoner begins with a full Mana Pool (or empty, by variant)."""
-    return mana_pool if state_table_start == "full" else 0
-
-
-def place_summoner(state: CrystaleState, seat: int, crystal: Crystal) -> CrystaleState:
-    """Put ``seat``'s Summoner on its starting tile (CR-4.3) with its Mana Pool."""
-    side = state.sides[seat]
-    knowledge = side.knowledge.with_seen(crystal.name) if side.knowledge is not None else None
-    side = replace(
-        side,
-        knowledge=knowledge,
-        summoner=crystal.name,
-        mana_pool=crystal.mana_pool,
-        recharge=crystal.recharge,
-        element=crystal.element,
-        mp=start_mp(state.table.start_mp, crystal.mana_pool),
-    )
-    uid = summoner_id(seat)
-    from referee.games.crystale.board import P1_START, P2_START
-
-    unit = Unit(uid, seat, crystal.name, P1_START if seat == 0 else P2_START, summoner=True)
-    return with_unit(with_side(state, seat, side), unit)
-
-
-def _who(seat: int) -> str:
-    return SEATS[seat]
-
-
-def _unit_label(unit: Unit) -> str:
-    return f"u{unit.id} ({unit.crystal})"
-
-
-def _own_unit(
-    state: CrystaleState, seat: int, uid: int, clause: str
-) -> tuple[Unit | None, Verdict]:
-    unit = state.units.get(uid)
-    if unit is None:
-        return None, Verdict.illegal(clause, f"there is no unit u{uid} on the board")
-    if unit.seat != seat:
-        return None, Verdict.illegal(
-            clause, f"{_unit_label(unit)} belongs to {_who(unit.seat)}, not {_who(seat)}"
-        )
-    return unit, LEGAL
-
-
-def _find(state: CrystaleState, name: str, clause: str) -> tuple[Crystal | None, Verdict]:
-    crystal = state.book.find(name)
-    if crystal is None:
-        return None, Verdict.illegal(
-            clause, f"no crystal called {name!r} is in this game's catalog"
-        )
-    return crystal, LEGAL
-
-
-def recharge_effects(state: CrystaleState, seat: int) -> list[tuple[Unit, Crystal, Effect]]:
-    """Recharge-phase effects of ``seat``'s units, in unit order (CR-6.5)."""
-    out = []
-    for uid in sorted(state.units):
-        unit = state.units[uid]
-        if unit.seat != seat:
-            continue
-        crystal = crystal_of(state, unit)
-        for effect in crystal.effects:
-            if effect.phase == "recharge" and effect.rank <= unit.rank:
-                out.append((unit, crystal, effect))
-    return out
-
-
-def _wrong_phase(state: CrystaleState, wanted: str) -> Verdict:
-    now = {
-        "start": "the start of the battle",
-        "pull": "the Pull phase",
-        "main": "the Main phase",
-        "counter": "a counterattack decision",
-        "discard": "the End phase (hand limit)",
-        "promotion": "the Promotion phase",
-    }[state.phase]
-    if state.phase == "counter" and state.counter is not None:
-        attacker, defender = state.counter
-        return Verdict.illegal(
-            COUNTER,
-            f"u{defender} first decides whether to counterattack u{attacker} (counter or hold)",
-        )
-    return Verdict.illegal(PHASES, f"it is {now}; {wanted}")
-
-
-# -- check ------------------------------------------------------------------------------
-def check_action(state: CrystaleState, action: CrystaleAction, seat: int) -> Verdict:
-    """Legal, needing rulings, or the first clause ``action`` breaks."""
-    if state.result is not None:
-        return Verdict.illegal("REF-1.3", "the battle is over")
-    for index, side in enumerate(state.sides):
-        if side.knowledge is None:
-            return Verdict.illegal(
-                "REF-5.1",
-                f"{_who(index)}'s pool is not registered; register it before the first entry",
-            )
-    checker = _CHECKS.get(type(action))
-    if checker is None:
-        return Verdict.illegal("CR-N.1", f"{action!r} is not a Crystale entry")
-    return checker(state, action, seat)
-
-
-def _check_first(state: CrystaleState, action: First, seat: int) -> Verdict:
-    if state.phase != "start":
-        return Verdict.illegal(FIRST_PLAYER, "who goes first is settled before the battle starts")
-    if state.first is not None:
-        return Verdict.illegal(FIRST_PLAYER, f"{_who(state.first)} was already chosen to go first")
-    return LEGAL
-
-
-def _check_declare(state: CrystaleState, action: Declare, seat: int) -> Verdict:
-    if state.phase != "start":
-        return _wrong_phase(state, "a Summoner is placed at the start")
-    side = state.sides[seat]
-    if side.summoner is not None:
-        return Verdict.illegal(
-            SEALED_SUMMONER, f"{_who(seat)}'s Summoner {side.summoner} is already on the board"
-        )
-    crystal, verdict = _find(state, action.crystal, NAMED)
-    if crystal is None:
-        return verdict
-    if crystal.kind != "summoner":
-        return Verdict.illegal(
-            SEALED_SUMMONER, f"{crystal.name} is a {crystal.kind} crystal, not a Summoner"
-        )
-    assert side.knowledge is not None
-    return side.knowledge.check_seen(crystal.name, NAMED)
-
-
-def _check_pull(state: CrystaleState, action: Pull, seat: int) -> Verdict:
-    side = state.sides[seat]
-    if state.phase == "start":
-        if side.shown:
-            return Verdict.illegal(OPENING_PULL, f"{_who(seat)} already showed an opening hand")
-        if action.crystal is not None or action.count != OPENING_HAND or side.hand.count:
-            return Verdict.illegal(
-                OPENING_PULL,
-                f"the opening hand is {OPENING_HAND} crystals pulled unseen "
-                f"into an empty hand (pull {OPENING_HAND}); {_who(seat)} "
-                f"holds {side.hand.count}",
-            )
-        if side.pool.count < OPENING_HAND:
-            return Verdict.illegal(
-                REACHED,
-                f"{_who(seat)}'s pool holds {side.pool.count} crystals; "
-                f"{OPENING_HAND} cannot be pulled",
-            )
-        return LEGAL
-    if state.phase != "pull":
-        return _wrong_phase(state, "crystals are pulled in the Pull phase")
-    if action.count != 1:
-        return Verdict.illegal(PULL, f"the Pull phase draws one crystal, not {action.count}")
-    if side.pool.count == 0:
-        return Verdict.illegal(
-            RESHUFFLE, f"{_who(seat)}'s pool is empty; reshuffle the Higher Plane into it first"
-        )
-    if action.crystal is not None:
-        crystal, verdict = _find(state, action.crystal, NAMED)
-        if crystal is None:
-            return verdict
-        if crystal.kind == "summoner":
-            return Verdict.illegal(
-                NAMED, f"{crystal.name} is a Summoner; it is on the board, never in the pool"
-            )
-        assert side.knowledge is not None
-        verdict = side.knowledge.check_seen(crystal.name, NAMED)
-        if not verdict:
-            return verdict
-    return Verdict(rulings=_recharge_rulings(state, seat))
-
-
-def _recharge_rulings(state: CrystaleState, seat: int) -> tuple[RulingNeeded, ...]:
-    out: list[RulingNeeded] = []
-    for unit, crystal, effect in recharge_effects(state, seat):
-        if not effect.structured:
-            out.extend(
-                rulings_for(crystal, [effect], [f"u{unit.id}"] if effect.target != "none" else [])
-            )
-    return tuple(out)
-
-
-def _check_mulligan(state: CrystaleState, action: Mulligan, seat: int) -> Verdict:
-    side = state.sides[seat]
-    if state.phase != "start" or side.shown:
-        return Verdict.illegal(MULLIGAN, "a mulligan takes back an opening hand not yet shown")
-    if side.hand.count != OPENING_HAND:
-        return Verdict.illegal(
-            MULLIGAN,
-            f"{_who(seat)} holds {side.hand.count} crystals; a mulligan returns "
-            f"an opening hand of {OPENING_HAND}",
-        )
-    return LEGAL
-
-
-def _check_show(state: CrystaleState, action: Show, seat: int) -> Verdict:
-    side = state.sides[seat]
-    if state.phase != "start" or side.shown:
-        return Verdict.illegal(OPENING_SHOW, f"{_who(seat)} has no opening hand left to show")
-    if side.hand.count != OPENING_HAND:
-        return Verdict.illegal(
-            OPENING_SHOW,
-            f"{_who(seat)} holds {side.hand.count} crystals; pull {OPENING_HAND} first",
-        )
-    if len(action.crystals) < OPENING_SERVANTS:
-        return Verdict.illegal(
-            OPENING_SHOW,
-            f"an opening hand shows at least {OPENING_SERVANTS} Servants; "
-            f"{len(action.crystals)} shown",
-        )
-    if len(action.crystals) > OPENING_HAND:
-        return Verdict.illegal(OPENING_SHOW, f"an opening hand holds {OPENING_HAND} crystals")
-    for name in action.crystals:
-        crystal, verdict = _find(state, name, NAMED)
-        if crystal is None:
-            return verdict
-        if crystal.kind != "servant":
-            return Verdict.illegal(
-                OPENING_SHOW, f"{crystal.name} is a {crystal.kind} crystal, not a Servant"
-            )
-        verdict = hand_check(side, seat, crystal.name, NAMED)
-        if not verdict:
-            return verdict
-        side = take_from_hand(side, crystal.name)
-    return LEGAL
-
-
-def _check_reshuffle(state: CrystaleState, action: Reshuffle, seat: int) -> Verdict:
-    if state.phase != "pull":
-        return _wrong_phase(state, "the Higher Plane is reshuffled in the Pull phase")
-    side = state.sides[seat]
-    if side.pool.count:
-        return Verdict.illegal(
-            RESHUFFLE,
-            f"{_who(seat)}'s pool still holds {side.pool.count} crystals; "
-            "only an empty pool is refilled",
-        )
-    if side.mp < RESHUFFLE_MP:
-        return Verdict.illegal(
-            RESHUFFLE, f"a reshuffle costs {RESHUFFLE_MP} MP; {_who(seat)} has {side.mp}"
-        )
-    return LEGAL
-
-
-def _main(state: CrystaleState, wanted: str) -> Verdict:
-    return LEGAL if state.phase == "main" else _wrong_phase(state, wanted)
-
-
-def _check_summon(state: CrystaleState, action: Summon, seat: int) -> Verdict:
-    verdict = _main(state, "Servants are summoned in the Main phase")
-    if not verdict:
-        return verdict
-    crystal, verdict = _find(state, action.crystal, NAMED)
-    if crystal is None:
-        return verdict
-    if crystal.kind != "servant":
-        return Verdict.illegal(
-            SUMMON, f"{crystal.name} is a {crystal.kind} crystal; only Servants are summoned"
-        )
-    side = state.sides[seat]
-    if side.summoned:
-        return Verdict.illegal(
-            ONE_SUMMON, f"{_who(seat)} already summoned or sacrificed a Servant this turn"
-        )
-    verdict = hand_check(side, seat, crystal.name, NAMED)
-    if not verdict:
-        return verdict
-    home = state.units.get(summoner_id(seat))
-    if home is None:  # pragma: no cover - the start step places every Summoner
-        return Verdict.illegal(SUMMON, f"{_who(seat)} has no Summoner on the board")
-    if distance(home.tile, action.tile) != 1:
-        free = [TILE_NAMES[t] for t in NEIGHBOURS[home.tile] if _free(state, t)]
-        return Verdict.illegal(
-            SUMMON,
-            f"{TILE_NAMES[action.tile]} is not next to {_who(seat)}'s Summoner on "
-            f"{TILE_NAMES[home.tile]}; free tiles next to it: {', '.join(free) or 'none'}",
-        )
-    holder = _holder(state, action.tile)
-    if holder is not None:
-        return Verdict.illegal(
-            ONE_PER_TILE, f"{TILE_NAMES[action.tile]} holds {_unit_label(holder)}"
-        )
-    if side.mp < crystal.cost:
-        return Verdict.illegal(
-            MP_COST, f"{crystal.name} costs {crystal.cost} MP; {_who(seat)} has {side.mp}"
-        )
-    return LEGAL
-
-
-def _holder(state: CrystaleState, tile: int) -> Unit | None:
-    for unit in state.units.values():
-        if unit.tile == tile:
-            return unit
-    return None
-
-
-def _free(state: CrystaleState, tile: int) -> bool:
-    return _holder(state, tile) is None
-
-
-def _check_sacrifice(state: CrystaleState, action: Sacrifice, seat: int) -> Verdict:
-    verdict = _main(state, "a Servant is sacrificed in the Main phase")
-    if not verdict:
-        return verdict
-    unit, verdict = _own_unit(state, seat, action.unit, SACRIFICE)
-    if unit is None:
-        return verdict
-    if unit.summoner:
-        return Verdict.illegal(
-            SACRIFICE, f"{_unit_label(unit)} is a Summoner; only Servants are sacrificed"
-        )
-    if state.sides[seat].summoned:
-        return Verdict.illegal(
-            ONE_SUMMON, f"{_who(seat)} already summoned or sacrificed a Servant this turn"
-        )
-    return LEGAL
-
-
-def _effect_verdict(
-    state: CrystaleState,
-    seat: int,
-    crystal: Crystal,
-    effects: list[Effect],
-    targets: tuple[str, ...],
-    cost: int,
-) -> Verdict:
-    side = state.sides[seat]
-    if side.mp < cost:
-        return Verdict.illegal(
-            MP_COST, f"{crystal.name} costs {cost} MP; {_who(seat)} has {side.mp}"
-        )
-    verdict = check_targets(state, seat, crystal, effects, targets)
-    if not verdict:
-        return verdict
-    return Verdict(rulings=rulings_for(crystal, effects, targets))
-
-
-def _check_cast(state: CrystaleState, action: Cast, seat: int) -> Verdict:
-    verdict = _main(state, "crystals are cast in the Main phase")
-    if not verdict:
-        return verdict
-    crystal, verdict = _find(state, action.crystal, NAMED)
-    if crystal is None:
-        return verdict
-    if crystal.kind not in ("spell", "god"):
-        how = "summoned" if crystal.kind == "servant" else "placed at the start"
-        return Verdict.illegal(
-            SPELLS, f"{crystal.name} is a {crystal.kind} crystal; it is {how}, not cast"
-        )
-    verdict = hand_check(state.sides[seat], seat, crystal.name, NAMED)
-    if not verdict:
-        return verdict
-    return _effect_verdict(
-        state, seat, crystal, list(crystal.effects), action.targets, crystal.cost
-    )
-
-
-def _check_use(state: CrystaleState, action: Use, seat: int) -> Verdict:
-    verdict = _main(state, "effects are used in the Main phase")
-    if not verdict:
-        return verdict
-    unit, verdict = _own_unit(state, seat, action.unit, SERVANT_EFFECTS)
-    if unit is None:
-        return verdict
-    clause = SUMMONER_EFFECTS if unit.summoner else SERVANT_EFFECTS
-    crystal = crystal_of(state, unit)
-    if not 1 <= action.effect <= len(crystal.effects):
-        return Verdict.illegal(
-            clause,
-            f"{crystal.name} has {len(crystal.effects)} effect(s); "
-            f"there is no effect {action.effect}",
-        )
-    effect = crystal.effects[action.effect - 1]
-    if effect.phase != "main":
-        when = (
-            "acts by itself in the Recharge phase"
-            if effect.phase == "recharge"
-            else "is always in force"
-        )
-        return Verdict.illegal(
-            clause, f"{crystal.name}'s effect {action.effect} {when}; it is not used"
-        )
-    if effect.rank > unit.rank:
-        return Verdict.illegal(
-            clause,
-            f"{crystal.name}'s effect {action.effect} comes at rank {effect.rank}; "
-            f"u{unit.id} is rank {unit.rank}",
-        )
-    if not unit.summoner:
-        if unit.attacked:
-            return Verdict.illegal(
-                FATIGUE, f"{_unit_label(unit)} attacked this turn and is fatigued"
-            )
-        if unit.used_effect:
-            return Verdict.illegal(
-                SERVANT_EFFECTS, f"{_unit_label(unit)} already used an effect this turn"
-            )
-    return _effect_verdict(state, seat, crystal, [effect], action.targets, effect.cost)
-
-
-def _check_move(state: CrystaleState, action: Move, seat: int) -> Verdict:
-    verdict = _main(state, "units move in the Main phase")
-    if not verdict:
-        return verdict
-    unit, verdict = _own_unit(state, seat, action.unit, MOVE)
-    if unit is None:
-        return verdict
-    if unit.attacked:
-        return Verdict.illegal(
-            FATIGUE, f"{_unit_label(unit)} attacked this turn and is fatigued; it cannot move"
-        )
-    if unit.moved:
-        return Verdict.illegal(MOVE, f"{_unit_label(unit)} already moved this turn")
-    steps = distance(unit.tile, action.tile)
-    if steps == 0:
-        return Verdict.illegal(
-            MOVE, f"{_unit_label(unit)} already stands on {TILE_NAMES[action.tile]}"
-        )
-    if steps > 1:
-        return Verdict.illegal(
-            MOVE,
-            f"{TILE_NAMES[action.tile]} is {steps} tiles from {_unit_label(unit)} on "
-            f"{TILE_NAMES[unit.tile]}; a unit moves one adjacent tile a turn",
-        )
-    holder = _holder(state, action.tile)
-    if holder is not None:
-        return Verdict.illegal(
-            NO_PASSING,
-            f"{TILE_NAMES[action.tile]} holds {_unit_label(holder)}; "
-            f"{_unit_label(unit)} cannot move onto or through it",
-        )
-    return LEGAL
-
-
-def _check_attack(state: CrystaleState, action: Attack, seat: int) -> Verdict:
-    verdict = _main(state, "attacks are made in the Main phase")
-    if not verdict:
-        return verdict
-    unit, verdict = _own_unit(state, seat, action.unit, ATTACK)
-    if unit is None:
-        return verdict
-    if unit.summoner:
-        return Verdict.illegal(
-            NO_ATK, f"{_unit_label(unit)} is a Summoner: it has no ATK and cannot attack"
-        )
-    if unit.attacked:
-        return Verdict.illegal(
-            FATIGUE, f"{_unit_label(unit)} already attacked this turn and is fatigued"
-        )
-    if unit.moved and state.table.attack_after_move == "no":
-        return Verdict.illegal(
-            MOVE_THEN_ATTACK,
-            f"{_unit_label(unit)} moved this turn; this table rules "
-            "that a unit that moved does not attack",
-        )
-    target = state.units.get(action.target)
-    if target is None:
-        return Verdict.illegal(ATTACK, f"there is no unit u{action.target} on the board")
-    if target.seat == seat:
-        return Verdict.illegal(ATTACK, f"{_unit_label(target)} is {_who(seat)}'s own unit")
-    crystal = crystal_of(state, unit)
-    steps = distance(unit.tile, target.tile)
-    if steps > crystal.attack_range:
-        return Verdict.illegal(
-            ATTACK,
-            f"{_unit_label(target)} on {TILE_NAMES[target.tile]} is {steps} tiles "
-            f"from {_unit_label(unit)} on {TILE_NAMES[unit.tile]}; its range is "
-            f"{crystal.attack_range}",
-        )
-    return LEGAL
-
-
-def _check_counter(state: CrystaleState, action: Counter | Hold, seat: int) -> Verdict:
-    if state.phase != "counter" or state.counter is None:
-        return Verdict.illegal(COUNTER, "no attacked Servant is waiting to counterattack")
-    return LEGAL
-
-
-def _slot_verdict(state: CrystaleState, seat: int) -> Verdict:
-    if state.phase != "main":
-        return _wrong_phase(state, "promotion slots are used in the Main phase")
-    side = state.sides[seat]
-    if side.slots_used >= len(SLOT_THRESHOLDS):
-        return Verdict.illegal(
-            SLOT_LIMIT,
-            f"{_who(seat)} already used all {len(SLOT_THRESHOLDS)} promotion slots of the match",
-        )
-    if side.slots_earned <= side.slots_used:
-        servants = sum(c for n, c in side.plane.items if state.book.crystals[n].kind == "servant")
-        due = next(t for t in SLOT_THRESHOLDS[side.slots_earned :])
-        return Verdict.illegal(
-            SLOTS,
-            f"{_who(seat)} has no unused promotion slot: its Higher Plane holds "
-            f"{servants} Servant(s); the next slot comes at {due}",
-        )
-    return LEGAL
-
-
-def _promotable(
-    state: CrystaleState, seat: int, uid: int, clause: str
-) -> tuple[Unit | None, Verdict]:
-    unit, verdict = _own_unit(state, seat, uid, clause)
-    if unit is None:
-        return None, verdict
-    if unit.summoner:
-        return None, Verdict.illegal(
-            clause, f"{_unit_label(unit)} is a Summoner; only Servants promote"
-        )
-    top = len(crystal_of(state, unit).ranks)
-    if unit.rank >= top:
-        return None, Verdict.illegal(TOP_RANK, f"{_unit_label(unit)} is at its top rank {top}")
-    return unit, LEGAL
-
-
-def _check_slot_promote(state: CrystaleState, action: SlotPromote, seat: int) -> Verdict:
-    verdict = _slot_verdict(state, seat)
-    if not verdict:
-        return verdict
-    return _promotable(state, seat, action.unit, "CR-9.3")[1]
-
-
-def _check_slot_servant(state: CrystaleState, action: SlotServant, seat: int) -> Verdict:
-    verdict = _slot_verdict(state, seat)
-    if not verdict:
-        return verdict
-    side = state.sides[seat]
-    if side.pool.count == 0:
-        return Verdict.illegal(
-            REACHED, f"{_who(seat)}'s pool is empty; no Servant can be taken from it"
-        )
-    crystal, verdict = _find(state, action.crystal, NAMED)
-    if crystal is None:
-        return verdict
-    if crystal.kind != "servant":
-        return Verdict.illegal(
-            SLOT_SERVANT, f"{crystal.name} is a {crystal.kind} crystal; the slot takes a Servant"
-        )
-    assert side.knowledge is not None
-    return side.knowledge.check_seen(crystal.name, NAMED)
-
-
-def _check_slot_mp(state: CrystaleState, action: SlotMp, seat: int) -> Verdict:
-    return _slot_verdict(state, seat)
-
-
-def _check_end(state: CrystaleState, action: End, seat: int) -> Verdict:
-    return _main(state, "the End phase follows the Main phase")
-
-
-def _check_discard(state: CrystaleState, action: Discard, seat: int) -> Verdict:
-    if state.phase != "discard":
-        return _wrong_phase(
-            state, "crystals go to the Higher Plane for the hand limit in the End phase"
-        )
-    side = state.sides[seat]
-    excess = side.hand.count - HAND_LIMIT
-    if len(action.crystals) != excess:
-        return Verdict.illegal(
-            HAND_LIMIT_CLAUSE,
-            f"{_who(seat)} holds {side.hand.count} crystals and moves "
-            f"exactly {excess} to the Higher Plane, not {len(action.crystals)}",
-        )
-    for name in action.crystals:
-        crystal, verdict = _find(state, name, NAMED)
-        if crystal is None:
-            return verdict
-        if crystal.kind == "summoner":
-            return Verdict.illegal(NAMED, f"{crystal.name} is a Summoner; it is never in the hand")
-        verdict = hand_check(side, seat, crystal.name, NAMED)
-        if not verdict:
-            return verdict
-        side = take_from_hand(side, crystal.name)
-    return LEGAL
-
-
-def _check_promote(state: CrystaleState, action: Promote, seat: int) -> Verdict:
-    if state.phase != "promotion":
-        return _wrong_phase(
-            state, "Servants meeting their requirements promote in the Promotion phase"
-        )
-    unit, verdict = _promotable(state, seat, action.unit, PROMOTION)
-    if unit is None:
-        return verdict
-    if unit.id in state.promoted:
-        return Verdict.illegal(
-            ONE_PROMOTION, f"{_unit_label(unit)} already promoted in this Promotion phase"
-        )
-    crystal = crystal_of(state, unit)
-    requirement = crystal.ranks[unit.rank].requires
-    return Verdict.ruling(
-        crystal.name,
-        PROMOTION,
-        f"confirm u{unit.id} meets the rank {unit.rank + 1} requirement: {requirement}",
-    )
-
-
-def _check_done(state: CrystaleState, action: Done, seat: int) -> Verdict:
-    if state.phase != "promotion":
-        return _wrong_phase(state, "'done' closes the Promotion phase")
-    return LEGAL
-
-
-_CHECKS: dict[type, Callable[[CrystaleState, object, int], Verdict]] = {
-    First: _check_first,  # type: ignore[dict-item]
-    Declare: _check_declare,  # type: ignore[dict-item]
-    Pull: _check_pull,  # type: ignore[dict-item]
-    Mulligan: _check_mulligan,  # type: ignore[dict-item]
-    Show: _check_show,  # type: ignore[dict-item]
-    Reshuffle: _check_reshuffle,  # type: ignore[dict-item]
-    Summon: _check_summon,  # type: ignore[dict-item]
-    Sacrifice: _check_sacrifice,  # type: ignore[dict-item]
-    Cast: _check_cast,  # type: ignore[dict-item]
-    Use: _check_use,  # type: ignore[dict-item]
-    Move: _check_move,  # type: ignore[dict-item]
-    Attack: _check_attack,  # type: ignore[dict-item]
-    Counter: _check_counter,  # type: ignore[dict-item]
-    Hold: _check_counter,  # type: ignore[dict-item]
-    SlotPromote: _check_slot_promote,  # type: ignore[dict-item]
-    SlotServant: _check_slot_servant,  # type: ignore[dict-item]
-    SlotMp: _check_slot_mp,  # type: ignore[dict-item]
-    End: _check_end,  # type: ignore[dict-item]
-    Discard: _check_discard,  # type: ignore[dict-item]
-    Promote: _check_promote,  # type: ignore[dict-item]
-    Done: _check_done,  # type: ignore[dict-item]
-}
 
 
 # -- apply ------------------------------------------------------------------------------
@@ -743,7 +69,8 @@ def apply_action(state: CrystaleState, action: CrystaleAction, seat: int) -> Cry
         return _close_start(replace(state, first=SEATS.index(action.seat)))
     if isinstance(action, Declare):
         crystal = state.book.find(action.crystal)
-        assert crystal is not None
+        if crystal is None:
+            raise ValueError("crystal is missing: only an entry its check allowed is carried out")
         return _close_start(place_summoner(state, seat, crystal))
     if isinstance(action, Pull):
         return _apply_pull(state, action, seat)
@@ -770,7 +97,8 @@ def apply_action(state: CrystaleState, action: CrystaleAction, seat: int) -> Cry
         return _apply_reshuffle(state, seat)
     if isinstance(action, Summon):
         crystal = state.book.find(action.crystal)
-        assert crystal is not None
+        if crystal is None:
+            raise ValueError("crystal is missing: only an entry its check allowed is carried out")
         side = spend_mp(take_from_hand(state.sides[seat], crystal.name), crystal.cost)
         state = with_side(state, seat, replace(side, summoned=True))
         unit = Unit(state.next_id, seat, crystal.name, action.tile, hp=crystal.ranks[0].hp)
@@ -788,7 +116,10 @@ def apply_action(state: CrystaleState, action: CrystaleAction, seat: int) -> Cry
     if isinstance(action, Attack):
         return _apply_attack(state, action)
     if isinstance(action, Counter):
-        assert state.counter is not None
+        if state.counter is None:
+            raise ValueError(
+                "state.counter is missing: only an entry its check allowed is carried out"
+            )
         attacker_id, defender_id = state.counter
         state = replace(state, phase="main", counter=None)
         return _strike(state, state.units[defender_id], state.units[attacker_id])
@@ -808,13 +139,15 @@ def apply_action(state: CrystaleState, action: CrystaleAction, seat: int) -> Cry
     if isinstance(action, Promote):
         state = promote_unit(state, state.units[action.unit])
         return replace(state, promoted=state.promoted + (action.unit,))
-    assert isinstance(action, Done)
+    if not isinstance(action, Done):
+        raise TypeError(f"action is a {type(action).__name__}, not Done")
     return next_turn(state)
 
 
 def _canonical(state: CrystaleState, name: str) -> str:
     crystal = state.book.find(name)
-    assert crystal is not None
+    if crystal is None:
+        raise ValueError("crystal is missing: only an entry its check allowed is carried out")
     return crystal.name
 
 
@@ -878,7 +211,8 @@ def _apply_reshuffle(state: CrystaleState, seat: int) -> CrystaleState:
 
 def _apply_cast(state: CrystaleState, action: Cast, seat: int) -> CrystaleState:
     crystal = state.book.find(action.crystal)
-    assert crystal is not None
+    if crystal is None:
+        raise ValueError("crystal is missing: only an entry its check allowed is carried out")
     side = spend_mp(take_from_hand(state.sides[seat], crystal.name), crystal.cost)
     state = with_side(state, seat, side)
     reverse = crystal.trigger and state.table.trigger_order == "reverse"
@@ -997,8 +331,45 @@ def _begin_turn(state: CrystaleState) -> CrystaleState:
     return state
 
 
-def empty_side(seat: int, size: int) -> Side:
-    """A side before its Summoner is placed: ``size - 1`` crystals in the pool (CR-3.4)."""
-    return Side(
-        knowledge=None, pool=HiddenZone(SEATS[seat], max(0, size - 1)), hand=HiddenZone(SEATS[seat])
-    )
+def to_act(state: CrystaleState) -> frozenset[str]:
+    """Seats that may make an entry: both in the start step (CR-5.5), the defender while a
+    counterattack is decided (CR-8.7), otherwise the seat whose turn it is."""
+    if state.result is not None:
+        return frozenset()
+    if state.phase == "start":
+        return frozenset(
+            SEATS[i]
+            for i, side in enumerate(state.sides)
+            if state.first is None or not side.shown or side.summoner is None
+        )
+    if state.phase == "counter":
+        return frozenset((SEATS[1 - state.active],))
+    return frozenset((SEATS[state.active],))
+
+
+def seat_index(state: CrystaleState, seat: str | None) -> int | None:
+    """The index of the seat making an entry: the one named, or the one seat that may act
+    (``None`` when several may act and none is named, or the name is no seat)."""
+    if seat is not None:
+        return SEATS.index(seat) if seat in SEATS else None
+    acting = to_act(state)
+    if len(acting) != 1:
+        return None
+    (mover,) = acting
+    return SEATS.index(mover)
+
+
+def apply(state: CrystaleState, action: CrystaleAction, seat: str | None = None) -> CrystaleState:
+    """The state after ``seat``'s checked entry (the one seat to act when none is named)."""
+    index = seat_index(state, seat)
+    if index is None:  # check refuses such an entry (REF-1.2): nothing to carry out
+        raise ValueError("REF-1.2: several seats may act now; name the seat making this entry")
+    return apply_action(state, action, index)
+
+
+def outcome(state: CrystaleState) -> Outcome:
+    """Ongoing, or the battle's winner by the clause that ended it (CR-13)."""
+    r = state.result
+    if r is None:
+        return ONGOING
+    return Outcome(status="win", winner=SEATS[r.winner], clause=r.clause, reason=r.reason)

@@ -12,7 +12,8 @@ import itertools
 
 from referee.games.crystale.board import NEIGHBOURS, TILE_NAMES
 from referee.games.crystale.catalog import Effect
-from referee.games.crystale.engine import check_action
+from referee.games.crystale.checks import check_action
+from referee.games.crystale.engine import to_act
 from referee.games.crystale.model import (
     HAND_LIMIT,
     OPENING_HAND,
@@ -44,27 +45,11 @@ from referee.games.crystale.model import (
     Unit,
     Use,
 )
-from referee.games.crystale.state_ops import summoner_id
+from referee.games.crystale.position import summoner_id
 
 __all__ = ["legal_actions", "to_act"]
 
 _MAX_TARGET_COMBINATIONS = 400
-
-
-def to_act(state: CrystaleState) -> frozenset[str]:
-    """Seats that may make an entry: both in the start step (CR-5.5), the defender while a
-    counterattack is decided (CR-8.7), otherwise the seat whose turn it is."""
-    if state.result is not None:
-        return frozenset()
-    if state.phase == "start":
-        return frozenset(
-            SEATS[i]
-            for i, side in enumerate(state.sides)
-            if state.first is None or not side.shown or side.summoner is None
-        )
-    if state.phase == "counter":
-        return frozenset((SEATS[1 - state.active],))
-    return frozenset((SEATS[state.active],))
 
 
 def _possible(state: CrystaleState, side: Side, kinds: tuple[str, ...]) -> list[str]:

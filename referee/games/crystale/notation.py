@@ -28,6 +28,7 @@ from referee.games.crystale.model import (
     Cast,
     Counter,
     CrystaleAction,
+    CrystaleState,
     Declare,
     Discard,
     Done,
@@ -47,8 +48,17 @@ from referee.games.crystale.model import (
     Summon,
     Use,
 )
+from referee.kit.names import UnknownNameError, canonical_names, did_you_mean
 
-__all__ = ["NOTATION_CLAUSE", "format_target", "notation", "parse", "unit_name"]
+__all__ = [
+    "NAME_FIELDS",
+    "NOTATION_CLAUSE",
+    "format_target",
+    "notation",
+    "parse",
+    "read_entry",
+    "unit_name",
+]
 
 NOTATION_CLAUSE: Final = "CR-N.1"
 TILE_CLAUSE: Final = "CR-N.2"
@@ -259,3 +269,32 @@ def notation(action: CrystaleAction) -> str:
         if type(action) is type(bare):
             return keyword
     raise ValueError(f"not a Crystale entry: {action!r}")
+
+
+NAME_FIELDS: dict[type, tuple[str, ...]] = {
+    Declare: ("crystal",),
+    Pull: ("crystal",),
+    Show: ("crystals",),
+    Summon: ("crystal",),
+    Cast: ("crystal",),
+    SlotServant: ("crystal",),
+    Discard: ("crystals",),
+}
+"""Where each kind of entry names crystals (matched to the catalog by ``read_entry``)."""
+
+
+def read_entry(state: CrystaleState, text: str) -> CrystaleAction:
+    """``parse`` with crystal names in the catalog's spelling; a name the catalog does not
+    hold is no entry (CR-N.4): refused with the closest names, nothing stored."""
+    action = parse(text)
+
+    def spelling(name: str) -> str | None:
+        found = state.book.find(name)
+        return None if found is None else found.name
+
+    try:
+        return canonical_names(action, NAME_FIELDS, spelling)
+    except UnknownNameError as exc:
+        hint = did_you_mean(exc.name, state.book.crystals)
+        reason = f"no crystal is called {exc.name!r} in this game's catalog{hint}"
+        raise ActionSyntaxError(text, reason, NAME_CLAUSE) from None

@@ -3,36 +3,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any, ClassVar
 
 import msgspec
 
-from referee.contract import (
-    ONGOING,
-    REFEREE,
-    GameRules,
-    Outcome,
-    Setup,
-    SetupField,
-    VariantOption,
-    Verdict,
-    Viewer,
-    Violation,
-)
+from referee.contract import Setup, SetupField, VariantOption, Verdict
 from referee.errors import CatalogError, SetupError
-from referee.games.crystale import adjust, engine, legal, view
+from referee.games.base import GameParts, ModularRules
+from referee.games.crystale import adjust, checks, engine, legal, notation, view
 from referee.games.crystale.board import ELEMENT_LETTERS, TILE_COUNT, draw_tiles
-from referee.games.crystale.catalog import Book, Catalog, build_book, example_book, parse_catalog
+from referee.games.crystale.catalog import (
+    Catalog,
+    book_of,
+    parse_catalog,
+)
+from referee.games.crystale.decks import POOL_SIZE, check_pool, check_pool_size
 from referee.games.crystale.model import SEATS, CrystaleAction, CrystaleState, Table
-from referee.games.crystale.notation import notation as _notation
-from referee.games.crystale.notation import parse as _parse
-from referee.games.crystale.state_ops import with_side
-from referee.kit.adjustments import Change
-from referee.kit.catalogs import catalog_digest
+from referee.games.crystale.position import empty_side, place_summoner, with_side
 from referee.kit.decks import DeckKnowledge, Decklist
-from referee.verdicts import LEGAL
 
 __all__ = ["RULESETS", "VARIANTS", "CrystaleRules"]
 
@@ -40,11 +28,6 @@ EXAMPLE = "crystale/example"
 OWN = "crystale/own"
 RULESETS = (EXAMPLE, OWN)
 
-POOL_SIZE = 31
-MOST_COPIES = 4
-MOST_SERVANTS = 10
-MOST_GODS = 1
-FEWEST_SERVANTS = 3
 
 VARIANTS = (
     VariantOption(
@@ -119,22 +102,6 @@ SETUP_FIELDS = (
 )
 
 
-@lru_cache(maxsize=64)
-def _book_by_digest(digest: str, encoded: bytes) -> Book:
-    return build_book(msgspec.json.decode(encoded), "recorded catalog")
-
-
-def book_of(options: dict[str, Any]) -> Book:
-    """The catalog a (resolved) setup pins."""
-    data = options.get("catalog")
-    if data is None:
-        return example_book()
-    if isinstance(data, str):
-        return parse_catalog(data, "catalog")
-    encoded = msgspec.json.encode(data, order="sorted")
-    return _book_by_digest(catalog_digest(data), encoded)
-
-
 def _tiles_from(raw: Any) -> str:
     text = "".join(ch for ch in str(raw).upper() if ch.isalpha())
     bad = sorted({ch for ch in text if ch not in ELEMENT_LETTERS})
@@ -147,7 +114,7 @@ def _tiles_from(raw: Any) -> str:
     return text
 
 
-class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
+class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
     """A Crystale summoner battle for seats p1 and p2 with registered 31-crystal pools."""
 
     name: ClassVar[str] = "crystale"
@@ -160,6 +127,9 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
     catalog_kinds: ClassVar[tuple[str, ...]] = ("crystals",)
     action_type: ClassVar[Any] = CrystaleAction
     state_type: ClassVar[Any] = CrystaleState
+    parts: ClassVar[GameParts[Any, Any]] = GameParts.of(
+        notation=notation, checks=checks, engine=engine, legal=legal, view=view
+    )
 
     # -- setup -------------------------------------------------------------
     def resolve_setup(self, setup: Setup) -> Setup:
@@ -219,7 +189,7 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
         sides = []
         for index, seat in enumerate(SEATS):
             deck = setup.decks.get(seat)
-            side = engine.empty_side(index, deck.size if deck is not None else POOL_SIZE)
+            side = empty_side(index, deck.size if deck is not None else POOL_SIZE)
             if deck is not None:
                 side = msgspec.structs.replace(side, knowledge=DeckKnowledge.registered(seat, deck))
             sides.append(side)
@@ -239,120 +209,21 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
                     if n in book.crystals and book.crystals[n].kind == "summoner"
                 ]
                 if len(summoners) == 1:
-                    state = engine.place_summoner(state, index, summoners[0])
+                    state = place_summoner(state, index, summoners[0])
         return state
 
-    # -- play --------------------------------------------------------------
-    def to_act(self, state: CrystaleState) -> frozenset[str]:
-        return legal.to_act(state)
-
-    def legal_actions(
-        self, state: CrystaleState, seat: str | None = None
-    ) -> Sequence[CrystaleAction]:
-        return legal.legal_actions(state, seat)
-
-    def _seat(self, state: CrystaleState, seat: str | None) -> int | None:
-        if seat is not None:
-            return SEATS.index(seat) if seat in SEATS else None
-        mover = self.to_move(state)
-        return SEATS.index(mover) if mover is not None else None
-
-    def check(
-        self, state: CrystaleState, action: CrystaleAction, seat: str | None = None
-    ) -> Verdict:
-        index = self._seat(state, seat)
-        if index is None:
-            return Verdict.illegal(
-                "REF-1.2", "several seats may act now; name the seat making this entry"
-            )
-        return engine.check_action(state, action, index)
-
-    def apply(
-        self, state: CrystaleState, action: CrystaleAction, seat: str | None = None
-    ) -> CrystaleState:
-        index = self._seat(state, seat)
-        assert index is not None, "apply needs the seat when several may act"
-        return engine.apply_action(state, action, index)
-
-    def outcome(self, state: CrystaleState) -> Outcome:
-        r = state.result
-        if r is None:
-            return ONGOING
-        return Outcome(status="win", winner=SEATS[r.winner], clause=r.clause, reason=r.reason)
-
-    # -- notation ----------------------------------------------------------
-    def parse(self, text: str) -> CrystaleAction:
-        return _parse(text)
-
-    def notation(self, action: CrystaleAction) -> str:
-        return _notation(action)
-
-    # -- views -------------------------------------------------------------
-    def render(self, state: CrystaleState, viewer: Viewer = REFEREE) -> str:
-        return view.render(state, viewer, self.outcome(state).result)
-
-    def observe(self, state: CrystaleState, viewer: Viewer = REFEREE) -> dict[str, Any]:
-        return view.describe(state, viewer, self.outcome(state).result)
-
-    def secrets(self, state: CrystaleState, seat: str) -> frozenset[str]:
-        return view.secret_names(state, seat)
-
     # -- pools -------------------------------------------------------------
+    def check_sealed_size(self, setup: Setup, seat: str, size: int) -> Verdict:
+        """CR-3.1: a sealed pool holds 31 crystals, like an open one."""
+        return check_pool_size(seat, size)
+
     def check_deck(self, setup: Setup, seat: str, decklist: Decklist) -> Verdict:
-        """CR-3: 31 crystals of one element from the catalog, at most 4 of each, exactly one
-        Summoner, 3 to 10 Servants (CR-I.21), at most one God crystal."""
+        """CR-3: the pool's construction, against the catalog the setup pins."""
         try:
             book = book_of(dict(setup.options))
         except CatalogError as exc:
             return Verdict.illegal("CR-2.1", str(exc))
-        found: list[Violation] = []
-        kinds = {"summoner": 0, "servant": 0, "spell": 0, "god": 0}
-        elements: dict[str, int] = {}
-        for name, count in decklist.cards.items:
-            crystal = book.crystals.get(name)
-            if crystal is None:
-                near = book.find(name)
-                hint = f"; the catalog spells it {near.name!r}" if near is not None else ""
-                found.append(Violation("CR-3.7", f"{name} is not a crystal of the catalog{hint}"))
-                continue
-            kinds[crystal.kind] += count
-            elements[crystal.element] = elements.get(crystal.element, 0) + count
-            if count > MOST_COPIES:
-                found.append(
-                    Violation("CR-3.3", f"{count} copies of {name}; at most {MOST_COPIES}")
-                )
-        if decklist.size != POOL_SIZE:
-            found.append(
-                Violation(
-                    "CR-3.1",
-                    f"{seat}'s pool has {decklist.size} crystals; it must have {POOL_SIZE}",
-                )
-            )
-        if len(elements) > 1:
-            mix = ", ".join(f"{n} {e}" for e, n in sorted(elements.items()))
-            found.append(Violation("CR-3.2", f"a pool is of one element; this one mixes {mix}"))
-        if kinds["summoner"] != 1:
-            found.append(
-                Violation(
-                    "CR-3.4",
-                    f"a pool holds exactly 1 Summoner crystal; this one {kinds['summoner']}",
-                )
-            )
-        if kinds["servant"] > MOST_SERVANTS:
-            found.append(
-                Violation("CR-3.5", f"{kinds['servant']} Servant crystals; at most {MOST_SERVANTS}")
-            )
-        elif kinds["servant"] < FEWEST_SERVANTS:
-            found.append(
-                Violation(
-                    "CR-I.21",
-                    f"{kinds['servant']} Servant crystals; an opening hand needs "
-                    f"{FEWEST_SERVANTS}, so a pool holds at least {FEWEST_SERVANTS}",
-                )
-            )
-        if kinds["god"] > MOST_GODS:
-            found.append(Violation("CR-3.6", f"{kinds['god']} God crystals; at most {MOST_GODS}"))
-        return Verdict(tuple(found)) if found else LEGAL
+        return check_pool(book, seat, decklist)
 
     def deck_knowledge(self, state: CrystaleState, seat: str) -> DeckKnowledge | None:
         return state.sides[SEATS.index(seat)].knowledge
@@ -366,11 +237,8 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
         )
 
     # -- adjustments -------------------------------------------------------
-    def check_change(self, state: CrystaleState, change: Change) -> Verdict:
-        return adjust.check_change(state, change)
-
-    def apply_change(self, state: CrystaleState, change: Change) -> CrystaleState:
-        return adjust.apply_change(state, change)
+    check_change = staticmethod(adjust.check_change)
+    apply_change = staticmethod(adjust.apply_change)
 
     # -- catalogs ----------------------------------------------------------
     def read_catalog(self, kind: str, text: str, source: str) -> Catalog:
@@ -399,7 +267,3 @@ class CrystaleRules(GameRules[CrystaleState, CrystaleAction]):
             row["effects"] = [e.text or e.name for e in crystal.effects]
             rows.append(row)
         return rows
-
-    def decode_action(self, data: bytes) -> CrystaleAction:
-        action: CrystaleAction = msgspec.json.decode(data, type=CrystaleAction)
-        return action

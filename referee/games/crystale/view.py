@@ -18,12 +18,19 @@ from referee.games.crystale.board import (
     element_of_letter,
     tile_atk_modifier,
 )
+from referee.games.crystale.engine import outcome
 from referee.games.crystale.model import HIT_BOX, SEATS, SLOT_THRESHOLDS, CrystaleState, Unit
-from referee.games.crystale.state_ops import base_atk, crystal_of, effective_atk, max_hp
+from referee.games.crystale.notation import notation, parse
+from referee.games.crystale.position import base_atk, crystal_of, effective_atk, max_hp
+from referee.kit.secrecy import masked_text
+from referee.viewers import REFEREE
 
-__all__ = ["describe", "public_names", "render", "secret_names"]
+__all__ = ["NAMED_FIELDS", "observe", "public_names", "render", "secrets", "shown_text"]
 
-REFEREE = "referee"
+NAMED_FIELDS = ("crystal", "crystals")
+"""Fields of an entry that name crystals (hidden in a rejected entry's text, CR-3.8)."""
+
+
 _CELL = 12
 _MARK = ("+", "-")
 _PHASE_TEXT = {
@@ -50,7 +57,7 @@ def public_names(state: CrystaleState) -> set[str]:
     return names
 
 
-def secret_names(state: CrystaleState, seat: str) -> frozenset[str]:
+def secrets(state: CrystaleState, seat: str) -> frozenset[str]:
     """Crystals of ``seat``'s registered pool that no other viewer may learn of (CR-3.8)."""
     index = SEATS.index(seat)
     side = state.sides[index]
@@ -93,8 +100,9 @@ def _unit_data(state: CrystaleState, unit: Unit) -> dict[str, Any]:
     return data
 
 
-def describe(state: CrystaleState, viewer: str, result: str) -> dict[str, Any]:
-    """The position as ``viewer`` may see it."""
+def observe(state: CrystaleState, viewer: str = REFEREE) -> dict[str, Any]:
+    """The position as ``viewer`` may see it (CR-12.5)."""
+    result = outcome(state).result
     seats: dict[str, Any] = {}
     for index, side in enumerate(state.sides):
         seat = SEATS[index]
@@ -202,8 +210,9 @@ def _unit_line(state: CrystaleState, unit: Unit) -> str:
     )
 
 
-def render(state: CrystaleState, viewer: str, result: str) -> str:
+def render(state: CrystaleState, viewer: str = REFEREE) -> str:
     """The position drawn for a terminal, as ``viewer`` may see it."""
+    result = outcome(state).result
     lines = draw_board(state)
     legend = ", ".join(
         f"{letter} {name}" for letter, name in zip(ELEMENT_LETTERS, ELEMENTS, strict=True)
@@ -243,3 +252,11 @@ def render(state: CrystaleState, viewer: str, result: str) -> str:
     else:
         lines.append(f"Turn {state.turn}: {SEATS[state.active]}, {_PHASE_TEXT[state.phase]}")
     return "\n".join(lines)
+
+
+def shown_text(text: str, seat: str | None, viewer: str) -> str:
+    """A rejected entry's crystals named out of a hand or a sealed pool are hidden from
+    the other seats and the public: rejected, it took nothing out of hiding (CR-3.8)."""
+    if viewer in (REFEREE, seat):
+        return text
+    return masked_text(text, parse, notation, NAMED_FIELDS)

@@ -13,7 +13,8 @@ import msgspec
 
 from referee.games.gammasphere.catalog import Card
 from referee.games.gammasphere.decks import check_from_hand, check_shown, show, take_from_hand
-from referee.games.gammasphere.field import (
+from referee.games.gammasphere.model import SEATS, Entity, GammasphereState
+from referee.games.gammasphere.position import (
     LEVELS,
     await_draw,
     draw_cards,
@@ -25,7 +26,6 @@ from referee.games.gammasphere.field import (
     with_entity,
     with_side,
 )
-from referee.games.gammasphere.model import SEATS, Entity, GammasphereState
 from referee.kit.adjustments import (
     Change,
     ChangeResource,
@@ -205,7 +205,8 @@ def _apply_move(state: GammasphereState, change: MoveCard) -> GammasphereState:
         )
     if source == "field":
         found = _field_card(state, change.card, seat)
-        assert isinstance(found, Entity)
+        if not isinstance(found, Entity):
+            raise TypeError(f"found is a {type(found).__name__}, not Entity")
         if target in ("discard", "hand", "deck"):
             return leave(state, found.id, target)
         return state  # pragma: no cover - field to field is refused
@@ -262,7 +263,8 @@ def _check_stat(state: GammasphereState, change: ChangeStat) -> Verdict:
 
 def _apply_stat(state: GammasphereState, change: ChangeStat) -> GammasphereState:
     found = _field_card(state, change.target)
-    assert isinstance(found, Entity)
+    if not isinstance(found, Entity):
+        raise TypeError(f"found is a {type(found).__name__}, not Entity")
     stat = STATS[change.stat]
     if stat == "level":
         level = change.amount if change.absolute else found.level + change.amount
@@ -362,11 +364,13 @@ def apply_change(state: GammasphereState, change: Change) -> GammasphereState:
         state = _apply_resource(state, change)
     elif isinstance(change, Tap | Untap):
         found = _field_card(state, change.target)
-        assert isinstance(found, Entity)
+        if not isinstance(found, Entity):
+            raise TypeError(f"found is a {type(found).__name__}, not Entity")
         state = with_entity(state, msgspec.structs.replace(found, tapped=isinstance(change, Tap)))
     elif isinstance(change, Destroy):
         found = _field_card(state, change.target)
-        assert isinstance(found, Entity)
+        if not isinstance(found, Entity):
+            raise TypeError(f"found is a {type(found).__name__}, not Entity")
         state = leave(state, found.id)
     else:
         state = draw_cards(state, SEATS.index(change.seat), change.count)

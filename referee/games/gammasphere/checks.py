@@ -7,18 +7,8 @@ from a hidden pile is checked against what its seat's deck can still hold (GS-3.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from referee.games.gammasphere.catalog import Card, Effect
 from referee.games.gammasphere.decks import check_from_hand
-from referee.games.gammasphere.field import (
-    HAND_LIMIT,
-    OPENING_HAND,
-    available_jiggawatts,
-    card_of,
-    cost_of,
-    find,
-)
 from referee.games.gammasphere.model import (
     SEATS,
     Activate,
@@ -33,9 +23,22 @@ from referee.games.gammasphere.model import (
     Play,
     Switch,
 )
+from referee.games.gammasphere.position import (
+    HAND_LIMIT,
+    OPENING_HAND,
+    available_jiggawatts,
+    card_of,
+    cost_of,
+    find,
+)
+from referee.games.gammasphere.view import secrets
+from referee.kit.dispatch import Dispatch
+from referee.kit.secrecy import names_in, secrets_for_reasons
 from referee.verdicts import LEGAL, Verdict
 
-__all__ = ["RULING_CLAUSE", "acting_seat", "check_action", "over_limit"]
+ENTRY_CHECKS: Dispatch[GammasphereState, int, Verdict] = Dispatch("checks of Gammasphere entries")
+"""The check of each kind of Gammasphere entry, by its type."""
+__all__ = ["RULING_CLAUSE", "acting_seat", "check", "check_action", "over_limit"]
 
 RULING_CLAUSE = "GS-9.2"
 
@@ -189,6 +192,7 @@ def _ruling(card: Card) -> Verdict:
 # -- entries ---------------------------------------------------------------------------
 
 
+@ENTRY_CHECKS.register(Draw)
 def _check_draw(state: GammasphereState, action: Draw, seat: int) -> Verdict:
     own = state.sides[seat]
     who = SEATS[seat]
@@ -217,6 +221,7 @@ def _check_draw(state: GammasphereState, action: Draw, seat: int) -> Verdict:
     return LEGAL
 
 
+@ENTRY_CHECKS.register(Play)
 def _check_play(state: GammasphereState, action: Play, seat: int) -> Verdict:
     gate = _phase_gate(state, seat, f"playing {action.card}")
     if gate is not None:
@@ -283,6 +288,7 @@ def _check_carrier(state: GammasphereState, seat: int, card: Card, target: int) 
     return LEGAL
 
 
+@ENTRY_CHECKS.register(Construct)
 def _check_construct(state: GammasphereState, action: Construct, seat: int) -> Verdict:
     gate = _phase_gate(state, seat, f"constructing {action.card}")
     if gate is not None:
@@ -302,6 +308,7 @@ def _check_construct(state: GammasphereState, action: Construct, seat: int) -> V
     return _check_costs(state, seat, card.name, gas, jiggawatts)
 
 
+@ENTRY_CHECKS.register(Attack)
 def _check_attack(state: GammasphereState, action: Attack, seat: int) -> Verdict:
     gate = _phase_gate(state, seat, "an attack")
     if gate is not None:
@@ -356,6 +363,7 @@ def _check_attack(state: GammasphereState, action: Attack, seat: int) -> Verdict
     return LEGAL
 
 
+@ENTRY_CHECKS.register(Switch)
 def _check_switch(state: GammasphereState, action: Switch, seat: int) -> Verdict:
     gate = _phase_gate(state, seat, "switching modes")
     if gate is not None:
@@ -383,6 +391,7 @@ def _check_switch(state: GammasphereState, action: Switch, seat: int) -> Verdict
     return LEGAL
 
 
+@ENTRY_CHECKS.register(Activate)
 def _check_activate(state: GammasphereState, action: Activate, seat: int) -> Verdict:
     gate = _phase_gate(state, seat, "activating an effect")
     if gate is not None:
@@ -428,6 +437,7 @@ def _holding(state: GammasphereState, seats: list[int]) -> str:
     return " and ".join(f"{SEATS[i]} holds {state.sides[i].hand.count} cards" for i in seats)
 
 
+@ENTRY_CHECKS.register(Discard)
 def _check_discard(state: GammasphereState, action: Discard, seat: int) -> Verdict:
     count = state.sides[seat].hand.count
     if state.phase != "discard" or count <= HAND_LIMIT:
@@ -442,6 +452,7 @@ def _check_discard(state: GammasphereState, action: Discard, seat: int) -> Verdi
     return check_from_hand(state, seat, card)
 
 
+@ENTRY_CHECKS.register(End)
 def _check_end(state: GammasphereState, action: End, seat: int) -> Verdict:
     if state.phase == "main":
         return LEGAL
@@ -457,16 +468,7 @@ def _check_end(state: GammasphereState, action: End, seat: int) -> Verdict:
     return gate if gate is not None else LEGAL
 
 
-_CHECKS: dict[type, Callable[..., Verdict]] = {
-    Draw: _check_draw,
-    Play: _check_play,
-    Construct: _check_construct,
-    Attack: _check_attack,
-    Switch: _check_switch,
-    Activate: _check_activate,
-    Discard: _check_discard,
-    End: _check_end,
-}
+_CHECKS = ENTRY_CHECKS.handlers
 
 
 def acting_seat(state: GammasphereState, seat: str | None) -> int:
@@ -490,3 +492,15 @@ def check_action(
 ) -> Verdict:
     """Legal, needing a ruling (GS-9.2), or the first clause ``action`` breaks."""
     return _CHECKS[type(action)](state, action, acting_seat(state, seat))
+
+
+def check(state: GammasphereState, action: GammasphereAction, seat: str | None = None) -> Verdict:
+    """``check_action``, with every reason that names a seat's hidden card kept for that
+    seat and the referee (the others read it without the name, GS-3.5)."""
+    verdict = check_action(state, action, seat)
+    if verdict.violations:
+        hidden = {s: secrets(state, s) for s in SEATS}
+        typed = names_in(action, ("card",))
+        actor = SEATS[acting_seat(state, seat)]
+        verdict = verdict.concealing(secrets_for_reasons(hidden, actor, typed))
+    return verdict

@@ -1,34 +1,14 @@
-"""Carrying out Gammasphere entries: ``apply_action`` returns the position after an entry
+"""Carrying out Gammasphere entries: ``apply`` returns the position after an entry
 that was checked beforehand (it never checks), leaving its input untouched.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 import msgspec
 
 from referee.games.gammasphere.catalog import Card, Effect
 from referee.games.gammasphere.checks import acting_seat, over_limit
 from referee.games.gammasphere.decks import take_from_hand
-from referee.games.gammasphere.field import (
-    attack_of,
-    begin_turn,
-    card_of,
-    clamp_level,
-    cost_of,
-    defense_of,
-    draw_cards,
-    enter,
-    find,
-    gain_income,
-    leave,
-    lower,
-    pass_turn,
-    pay,
-    with_entity,
-    with_side,
-)
 from referee.games.gammasphere.model import (
     SEATS,
     Activate,
@@ -43,8 +23,32 @@ from referee.games.gammasphere.model import (
     Result,
     Switch,
 )
+from referee.games.gammasphere.position import (
+    attack_of,
+    begin_turn,
+    card_of,
+    clamp_level,
+    cost_of,
+    defense_of,
+    draw_cards,
+    enter,
+    find,
+    finished,
+    gain_income,
+    leave,
+    lower,
+    pass_turn,
+    pay,
+    with_entity,
+    with_side,
+)
+from referee.kit.dispatch import Dispatch
+from referee.outcomes import ONGOING, Outcome
 
-__all__ = ["apply_action", "apply_effect"]
+ENTRY_EFFECTS: Dispatch[GammasphereState, int, GammasphereState] = Dispatch("Gammasphere entries")
+"""What each kind of Gammasphere entry does, by its type."""
+
+__all__ = ["apply", "apply_effect", "outcome", "to_act"]
 
 
 # -- carrying entries out --------------------------------------------------------------
@@ -91,6 +95,7 @@ def apply_effect(
     return state
 
 
+@ENTRY_EFFECTS.register(Draw)
 def _apply_draw(state: GammasphereState, action: Draw, seat: int) -> GammasphereState:
     state = draw_cards(state, seat, action.count)
     if state.phase == "opening":
@@ -103,6 +108,7 @@ def _apply_draw(state: GammasphereState, action: Draw, seat: int) -> Gammasphere
     return msgspec.structs.replace(gain_income(state, seat), phase="main")
 
 
+@ENTRY_EFFECTS.register(Play)
 def _apply_play(state: GammasphereState, action: Play, seat: int) -> GammasphereState:
     card = state.cards.by_name[state.cards.canonical(action.card) or action.card]
     state = with_side(state, seat, take_from_hand(state, seat, card.name))
@@ -122,6 +128,7 @@ def _apply_play(state: GammasphereState, action: Play, seat: int) -> Gammasphere
     return state
 
 
+@ENTRY_EFFECTS.register(Construct)
 def _apply_construct(state: GammasphereState, action: Construct, seat: int) -> GammasphereState:
     card = state.cards.by_name[state.cards.canonical(action.card) or action.card]
     state = with_side(state, seat, take_from_hand(state, seat, card.name))
@@ -134,17 +141,20 @@ def _lose_power(state: GammasphereState, seat: int, amount: int) -> GammasphereS
     return with_side(state, seat, msgspec.structs.replace(own, power=lower(own.power, -amount)))
 
 
+@ENTRY_EFFECTS.register(Attack)
 def _apply_attack(state: GammasphereState, action: Attack, seat: int) -> GammasphereState:
     """GS-7.3 to GS-7.6 with GS-I.7 to GS-I.10."""
     attacker = find(state, action.attacker)
-    assert attacker is not None
+    if attacker is None:
+        raise ValueError("attacker is missing: only an entry its check allowed is carried out")
     power = attack_of(state, attacker)
     if state.table.attack_taps == "yes":
         state = with_entity(state, msgspec.structs.replace(attacker, tapped=True))
     if not action.target:
         return _lose_power(state, 1 - seat, power)
     defender = find(state, action.target)
-    assert defender is not None
+    if defender is None:
+        raise ValueError("defender is missing: only an entry its check allowed is carried out")
     if defender.mode == "defense":
         guard = defense_of(state, defender)
         if guard < power:
@@ -164,15 +174,19 @@ def _apply_attack(state: GammasphereState, action: Attack, seat: int) -> Gammasp
     return state
 
 
+@ENTRY_EFFECTS.register(Switch)
 def _apply_switch(state: GammasphereState, action: Switch, seat: int) -> GammasphereState:
     entity = find(state, action.entity)
-    assert entity is not None
+    if entity is None:
+        raise ValueError("entity is missing: only an entry its check allowed is carried out")
     return with_entity(state, msgspec.structs.replace(entity, mode=action.mode))
 
 
+@ENTRY_EFFECTS.register(Activate)
 def _apply_activate(state: GammasphereState, action: Activate, seat: int) -> GammasphereState:
     entity = find(state, action.entity)
-    assert entity is not None
+    if entity is None:
+        raise ValueError("entity is missing: only an entry its check allowed is carried out")
     card = card_of(state, entity)
     if card.tap:
         state = with_entity(state, msgspec.structs.replace(entity, tapped=True))
@@ -182,6 +196,7 @@ def _apply_activate(state: GammasphereState, action: Activate, seat: int) -> Gam
     return state
 
 
+@ENTRY_EFFECTS.register(Discard)
 def _apply_discard(state: GammasphereState, action: Discard, seat: int) -> GammasphereState:
     name = state.cards.canonical(action.card) or action.card
     own = take_from_hand(state, seat, name)
@@ -189,6 +204,7 @@ def _apply_discard(state: GammasphereState, action: Discard, seat: int) -> Gamma
     return state if over_limit(state) else pass_turn(state)
 
 
+@ENTRY_EFFECTS.register(End)
 def _apply_end(state: GammasphereState, action: End, seat: int) -> GammasphereState:
     """GS-5.5, GS-5.6: the turn passes, once every hand above ten is discarded down."""
     if over_limit(state):
@@ -196,20 +212,35 @@ def _apply_end(state: GammasphereState, action: End, seat: int) -> GammasphereSt
     return pass_turn(state)
 
 
-_APPLIES: dict[type, Callable[..., GammasphereState]] = {
-    Draw: _apply_draw,
-    Play: _apply_play,
-    Construct: _apply_construct,
-    Attack: _apply_attack,
-    Switch: _apply_switch,
-    Activate: _apply_activate,
-    Discard: _apply_discard,
-    End: _apply_end,
-}
+_APPLIES = ENTRY_EFFECTS.handlers
 
 
-def apply_action(
+def apply(
     state: GammasphereState, action: GammasphereAction, seat: str | None = None
 ) -> GammasphereState:
     """The state after ``action`` (checked beforehand); ``state`` is left untouched."""
     return _APPLIES[type(action)](state, action, acting_seat(state, seat))
+
+
+def to_act(state: GammasphereState) -> frozenset[str]:
+    """Who may make an entry: both seats for the opening hands (GS-4.3), a seat over the
+    hand limit at the end of a turn (GS-I.6), otherwise the active seat."""
+    if finished(state) is not None:
+        return frozenset()
+    if state.phase == "opening":
+        return frozenset(s.seat for s in state.sides if not s.opened)
+    if state.phase == "discard":
+        over = over_limit(state)
+        if over:
+            return frozenset(SEATS[i] for i in over)
+    return frozenset((SEATS[state.active],))
+
+
+def outcome(state: GammasphereState) -> Outcome:
+    """Ongoing, or the win or draw the position shows (GS-8)."""
+    r = finished(state)
+    if r is None:
+        return ONGOING
+    if r.winner is None:
+        return Outcome(status="draw", clause=r.clause, reason=r.reason)
+    return Outcome(status="win", winner=SEATS[r.winner], clause=r.clause, reason=r.reason)

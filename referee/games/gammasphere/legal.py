@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from referee.games.gammasphere.checks import check_action, over_limit
 from referee.games.gammasphere.decks import check_from_hand, hand_candidates
-from referee.games.gammasphere.field import OPENING_HAND, card_of, finished
 from referee.games.gammasphere.model import (
     SEATS,
     Activate,
@@ -18,6 +17,7 @@ from referee.games.gammasphere.model import (
     Play,
     Switch,
 )
+from referee.games.gammasphere.position import OPENING_HAND, card_of, finished
 
 __all__ = ["legal_actions"]
 

@@ -31,11 +31,13 @@ from referee.games.gammasphere.model import (
     Draw,
     End,
     GammasphereAction,
+    GammasphereState,
     Play,
     Switch,
 )
+from referee.kit.names import UnknownNameError, canonical_names, did_you_mean
 
-__all__ = ["MAX_DRAW", "NOTATION_CLAUSE", "notation", "parse"]
+__all__ = ["MAX_DRAW", "NAME_FIELDS", "NOTATION_CLAUSE", "notation", "parse", "read_entry"]
 
 NOTATION_CLAUSE = "GS-N.1"
 NAME_CLAUSE = "GS-N.2"
@@ -174,3 +176,23 @@ def notation(action: GammasphereAction) -> str:
     if isinstance(action, Discard):
         return f"discard {action.card}"
     return "end"
+
+
+NAME_FIELDS: dict[type, tuple[str, ...]] = {
+    Play: ("card",),
+    Construct: ("card",),
+    Discard: ("card",),
+}
+"""Where each kind of entry names a card (matched to the catalog by ``read_entry``)."""
+
+
+def read_entry(state: GammasphereState, text: str) -> GammasphereAction:
+    """``parse`` with card names in the spelling of the game's catalog; a name the catalog
+    does not hold is no entry (GS-N.2): refused with the closest names, nothing stored."""
+    action = parse(text)
+    try:
+        return canonical_names(action, NAME_FIELDS, state.cards.canonical)
+    except UnknownNameError as exc:
+        hint = did_you_mean(exc.name, (c.name for c in state.cards.catalog.cards))
+        reason = f"no card is called {exc.name!r} in the catalog {state.cards.title!r}{hint}"
+        raise ActionSyntaxError(text, reason, NAME_CLAUSE) from None

@@ -3,24 +3,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import msgspec
 
-from referee.contract import (
-    ONGOING,
-    REFEREE,
-    GameRules,
-    Outcome,
-    Setup,
-    SetupField,
-    VariantOption,
-    Verdict,
-    Viewer,
-)
+from referee.contract import Setup, SetupField, VariantOption, Verdict
 from referee.errors import CatalogError, SetupError
-from referee.games.gammasphere import adjust, checks, engine, legal
+from referee.games.base import GameParts, ModularRules
+from referee.games.gammasphere import adjust, checks, engine, legal, notation, view
 from referee.games.gammasphere.catalog import (
     Cards,
     Catalog,
@@ -30,18 +20,8 @@ from referee.games.gammasphere.catalog import (
     parse_catalog,
 )
 from referee.games.gammasphere.decks import DECK_LIMITS, check_construction, size_problem
-from referee.games.gammasphere.field import START_GAS, START_POWER, finished, with_side
-from referee.games.gammasphere.model import (
-    SEATS,
-    GammasphereAction,
-    GammasphereState,
-    Side,
-    Table,
-)
-from referee.games.gammasphere.notation import notation as _notation
-from referee.games.gammasphere.notation import parse as _parse
-from referee.games.gammasphere.render import describe, render, secrets
-from referee.kit.adjustments import Change
+from referee.games.gammasphere.model import SEATS, GammasphereAction, GammasphereState, Side, Table
+from referee.games.gammasphere.position import START_GAS, START_POWER, with_side
 from referee.kit.decks import DeckKnowledge, Decklist
 from referee.kit.zones import HiddenZone
 
@@ -154,7 +134,7 @@ def catalog_of(setup: Setup) -> Catalog:
     return _read_catalog_option(raw)
 
 
-class GammasphereRules(GameRules[GammasphereState, GammasphereAction]):
+class GammasphereRules(ModularRules[GammasphereState, GammasphereAction]):
     """Gammasphere TCG (Prototype 3) for two seats, p1 and p2, on a catalog of the table's cards."""
 
     name: ClassVar[str] = "gammasphere"
@@ -167,6 +147,9 @@ class GammasphereRules(GameRules[GammasphereState, GammasphereAction]):
     catalog_kinds: ClassVar[tuple[str, ...]] = ("cards",)
     action_type: ClassVar[Any] = GammasphereAction
     state_type: ClassVar[Any] = GammasphereState
+    parts: ClassVar[GameParts[Any, Any]] = GameParts.of(
+        notation=notation, checks=checks, engine=engine, legal=legal, view=view
+    )
 
     # -- setup -----------------------------------------------------------
     def resolve_setup(self, setup: Setup) -> Setup:
@@ -251,64 +234,19 @@ class GammasphereRules(GameRules[GammasphereState, GammasphereAction]):
             cards=cards, table=table, first=first, sides=(sides[0], sides[1]), active=first
         )
 
-    # -- play ------------------------------------------------------------
-    def to_act(self, state: GammasphereState) -> frozenset[str]:
-        if finished(state) is not None:
-            return frozenset()
-        if state.phase == "opening":
-            return frozenset(s.seat for s in state.sides if not s.opened)
-        if state.phase == "discard":
-            over = checks.over_limit(state)
-            if over:
-                return frozenset(SEATS[i] for i in over)
-        return frozenset((SEATS[state.active],))
-
-    def legal_actions(
-        self, state: GammasphereState, seat: str | None = None
-    ) -> Sequence[GammasphereAction]:
-        return legal.legal_actions(state, seat)
-
-    def check(
-        self, state: GammasphereState, action: GammasphereAction, seat: str | None = None
-    ) -> Verdict:
-        return checks.check_action(state, action, seat)
-
-    def apply(
-        self, state: GammasphereState, action: GammasphereAction, seat: str | None = None
-    ) -> GammasphereState:
-        return engine.apply_action(state, action, seat)
-
-    def outcome(self, state: GammasphereState) -> Outcome:
-        r = finished(state)
-        if r is None:
-            return ONGOING
-        if r.winner is None:
-            return Outcome(status="draw", clause=r.clause, reason=r.reason)
-        return Outcome(status="win", winner=SEATS[r.winner], clause=r.clause, reason=r.reason)
-
-    # -- notation --------------------------------------------------------
-    def parse(self, text: str) -> GammasphereAction:
-        return _parse(text)
-
-    def notation(self, action: GammasphereAction) -> str:
-        return _notation(action)
-
-    # -- views -----------------------------------------------------------
-    def render(self, state: GammasphereState, viewer: Viewer = REFEREE) -> str:
-        return render(state, viewer)
-
-    def observe(self, state: GammasphereState, viewer: Viewer = REFEREE) -> dict[str, Any]:
-        return describe(state, viewer)
-
-    def secrets(self, state: GammasphereState, seat: str) -> frozenset[str]:
-        return secrets(state, seat)
-
     # -- decks -----------------------------------------------------------
     def check_deck(self, setup: Setup, seat: str, decklist: Decklist) -> Verdict:
         """GS-3.1 to GS-3.4 and GS-I.1 against the setup's catalog and deck limits."""
         resolved = self.resolve_setup(setup)
         return check_construction(
             Cards.of(catalog_of(resolved)), decklist, resolved.variants["deck_limits"]
+        )
+
+    def check_sealed_size(self, setup: Setup, seat: str, size: int) -> Verdict:
+        """GS-I.1: a sealed list's size is within the table's deck limits."""
+        problem = size_problem(size, self.resolve_setup(setup).variants["deck_limits"])
+        return (
+            Verdict.illegal("GS-I.1", f"{seat}'s sealed list: {problem}") if problem else Verdict()
         )
 
     def deck_knowledge(self, state: GammasphereState, seat: str) -> DeckKnowledge | None:
@@ -324,11 +262,8 @@ class GammasphereRules(GameRules[GammasphereState, GammasphereAction]):
         )
 
     # -- adjustments -----------------------------------------------------
-    def check_change(self, state: GammasphereState, change: Change) -> Verdict:
-        return adjust.check_change(state, change)
-
-    def apply_change(self, state: GammasphereState, change: Change) -> GammasphereState:
-        return adjust.apply_change(state, change)
+    check_change = staticmethod(adjust.check_change)
+    apply_change = staticmethod(adjust.apply_change)
 
     # -- catalogs --------------------------------------------------------
     def read_catalog(self, kind: str, text: str, source: str) -> Any:
@@ -340,8 +275,3 @@ class GammasphereRules(GameRules[GammasphereState, GammasphereAction]):
         if kind != "cards":
             return []
         return catalog_rows(catalog_of(self.resolve_setup(setup)))
-
-    def decode_action(self, data: bytes) -> GammasphereAction:
-        """Decode an action from its JSON form."""
-        action: GammasphereAction = msgspec.json.decode(data, type=GammasphereAction)
-        return action

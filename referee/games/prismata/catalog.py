@@ -21,11 +21,12 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
 __all__ = [
+    "units_table",
     "CATALOG_FILES",
     "RARITY_SUPPLY",
     "ZERO",
@@ -276,3 +277,67 @@ def load_catalog(ruleset: str) -> Catalog:
         raise LookupError(f"no Prismata catalog for ruleset {ruleset!r}") from None
     ref = resources.files("referee.games.prismata") / "catalogs" / filename
     return msgspec.json.decode(ref.read_bytes(), type=Catalog)
+
+
+def units_table(ruleset: str | None = None) -> list[dict[str, Any]]:
+    """One row per unit of a catalog (display names) for ``referee units prismata``."""
+    cat = load_catalog(ruleset or "prismata/2026-03")
+    rows: list[dict[str, Any]] = []
+    for name, u in sorted(cat.units.items()):
+        click = ""
+        if u.click is not None:
+            parts = []
+            if not u.click.cost.empty:
+                parts.append("pay " + format_amount(u.click.cost))
+            if u.click.consume:
+                parts.append("consume " + ", ".join(f"{n} {k}" for k, n in u.click.consume))
+            if u.click.health_cost:
+                parts.append(f"pay {u.click.health_cost} health")
+            if u.click.target is not None:
+                t = u.click.target
+                parts.append(f"chill {t.amount}" if t.kind == "chill" else "snipe")
+            parts.append(_effect_text(u.click.effect))
+            click = "; ".join(p for p in parts if p)
+        rows.append(
+            {
+                "name": name,
+                "internal": u.internal,
+                "base": u.base,
+                "rarity": u.rarity,
+                "supply": u.supply,
+                "cost": format_amount(u.cost),
+                "consume": ", ".join(f"{n} {k}" for k, n in u.consume),
+                "health": u.health,
+                "fragile": u.fragile,
+                "blocker": u.blocker,
+                "build_time": u.build_time,
+                "lifespan": u.lifespan,
+                "stamina": u.stamina,
+                "spell": u.spell,
+                "frontline": u.frontline,
+                "start": _effect_text(u.start) if u.start else "",
+                "click": click,
+                "on_buy": _effect_text(u.on_buy) if u.on_buy else "",
+            }
+        )
+    return rows
+
+
+def _effect_text(e: Any) -> str:
+    parts = []
+    if not e.gain.empty:
+        parts.append("gain " + format_amount(e.gain))
+    if not e.give.empty:
+        parts.append("opponent gains " + format_amount(e.give))
+    if e.resonate is not None:
+        parts.append(f"gain {format_amount(e.resonate.gain)} per {e.resonate.unit}")
+    for c in e.create:
+        who = "" if c.owner == "self" else " for the opponent"
+        parts.append(f"make {c.count} {c.unit}{who}")
+    for d in e.destroy:
+        parts.append(f"destroy {d.count} {'non-blocking ' if d.not_blocking else ''}enemy {d.unit}")
+    if e.exhaust:
+        parts.append(f"exhaust {e.exhaust}")
+    if e.sacrifice:
+        parts.append("sacrifice itself")
+    return ", ".join(parts)

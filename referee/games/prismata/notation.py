@@ -32,6 +32,7 @@ from referee.games.prismata.model import (
     Unbreach,
     Undo,
 )
+from referee.kit.names import did_you_mean
 
 __all__ = ["NOTATION_CLAUSE", "notation", "parse"]
 
@@ -107,9 +108,9 @@ def parse(text: str) -> PrismataAction:
         key = " ".join(name_tokens).lower()
         name = _names().get(key)
         if name is None:
-            raise ActionSyntaxError(
-                text, f"no unit is called {' '.join(name_tokens)!r}", NOTATION_CLAUSE
-            )
+            typed = " ".join(name_tokens)
+            hint = did_you_mean(typed, sorted(set(_names().values())))
+            raise ActionSyntaxError(text, f"no unit is called {typed!r}{hint}", NOTATION_CLAUSE)
         return Buy(name, eaten)
     if word == "click":
         if not rest:

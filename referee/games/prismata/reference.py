@@ -38,10 +38,12 @@ from typing import Any
 
 import msgspec
 
-from referee.contract import ForeignRecord, ForeignStep, Player, Setup
+from referee import games
+from referee.contract import ForeignRecord, ForeignStep, GameRules, Player, Setup
 from referee.errors import IllegalActionError
-from referee.games.prismata.catalog import Catalog, format_amount, load_catalog
-from referee.games.prismata.engine import apply_action, can_block, check_action
+from referee.games.prismata.catalog import Catalog, load_catalog, units_table
+from referee.games.prismata.checks import check_action
+from referee.games.prismata.engine import apply_action, can_block
 from referee.games.prismata.model import (
     SEATS,
     Block,
@@ -56,7 +58,6 @@ from referee.games.prismata.model import (
     Unbreach,
     Undo,
 )
-from referee.games.prismata.rules import PrismataRules
 
 __all__ = [
     "BALANCES",
@@ -121,7 +122,7 @@ class ReferenceImport:
         variants: Mapping[str, str] | None = None,
     ) -> None:
         self.game = game
-        self.rules = PrismataRules()
+        self.rules: GameRules[PrismataState, PrismataAction] = games.load("prismata")
         setup = reference_setup(game)
         if variants is not None:
             setup = msgspec.structs.replace(setup, variants=dict(variants))
@@ -432,70 +433,6 @@ def replay(
             f"result: ours {report.winner_ours}, reference {report.winner_reference}"
         )
     return report
-
-
-def units_table(ruleset: str | None = None) -> list[dict[str, Any]]:
-    """One row per unit of a catalog (display names) for ``referee units prismata``."""
-    cat = load_catalog(ruleset or BALANCES["live-2026-03"])
-    rows: list[dict[str, Any]] = []
-    for name, u in sorted(cat.units.items()):
-        click = ""
-        if u.click is not None:
-            parts = []
-            if not u.click.cost.empty:
-                parts.append("pay " + format_amount(u.click.cost))
-            if u.click.consume:
-                parts.append("consume " + ", ".join(f"{n} {k}" for k, n in u.click.consume))
-            if u.click.health_cost:
-                parts.append(f"pay {u.click.health_cost} health")
-            if u.click.target is not None:
-                t = u.click.target
-                parts.append(f"chill {t.amount}" if t.kind == "chill" else "snipe")
-            parts.append(_effect_text(u.click.effect))
-            click = "; ".join(p for p in parts if p)
-        rows.append(
-            {
-                "name": name,
-                "internal": u.internal,
-                "base": u.base,
-                "rarity": u.rarity,
-                "supply": u.supply,
-                "cost": format_amount(u.cost),
-                "consume": ", ".join(f"{n} {k}" for k, n in u.consume),
-                "health": u.health,
-                "fragile": u.fragile,
-                "blocker": u.blocker,
-                "build_time": u.build_time,
-                "lifespan": u.lifespan,
-                "stamina": u.stamina,
-                "spell": u.spell,
-                "frontline": u.frontline,
-                "start": _effect_text(u.start) if u.start else "",
-                "click": click,
-                "on_buy": _effect_text(u.on_buy) if u.on_buy else "",
-            }
-        )
-    return rows
-
-
-def _effect_text(e: Any) -> str:
-    parts = []
-    if not e.gain.empty:
-        parts.append("gain " + format_amount(e.gain))
-    if not e.give.empty:
-        parts.append("opponent gains " + format_amount(e.give))
-    if e.resonate is not None:
-        parts.append(f"gain {format_amount(e.resonate.gain)} per {e.resonate.unit}")
-    for c in e.create:
-        who = "" if c.owner == "self" else " for the opponent"
-        parts.append(f"make {c.count} {c.unit}{who}")
-    for d in e.destroy:
-        parts.append(f"destroy {d.count} {'non-blocking ' if d.not_blocking else ''}enemy {d.unit}")
-    if e.exhaust:
-        parts.append(f"exhaust {e.exhaust}")
-    if e.sacrifice:
-        parts.append("sacrifice itself")
-    return ", ".join(parts)
 
 
 class ReferenceRecord(ForeignRecord):

@@ -6,23 +6,16 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-import msgspec
-
 from referee.contract import (
-    ONGOING,
-    REFEREE,
     ForeignRecord,
-    GameRules,
-    Outcome,
     Setup,
     SetupField,
     VariantOption,
-    Verdict,
-    Viewer,
 )
-from referee.errors import SetupError
-from referee.games.prismata import engine
-from referee.games.prismata.catalog import Catalog, Res, load_catalog
+from referee.errors import CatalogError, SetupError
+from referee.games.base import GameParts, ModularRules
+from referee.games.prismata import checks, engine, legal, notation, view
+from referee.games.prismata.catalog import Catalog, Res, load_catalog, units_table
 from referee.games.prismata.model import (
     SEATS,
     PrismataAction,
@@ -30,8 +23,6 @@ from referee.games.prismata.model import (
     Table,
     Unit,
 )
-from referee.games.prismata.notation import notation as _notation
-from referee.games.prismata.notation import parse as _parse
 
 __all__ = ["RULESETS", "PrismataRules", "draw_random_set"]
 
@@ -86,9 +77,6 @@ def _canonical_units(cat: Catalog, names: Sequence[Any]) -> list[str]:
     return out
 
 
-_NOBODY: frozenset[str] = frozenset()
-_ONLY = (frozenset((SEATS[0],)), frozenset((SEATS[1],)))
-
 SETUP_FIELDS = (
     SetupField(
         key="units",
@@ -110,7 +98,7 @@ SETUP_FIELDS = (
 )
 
 
-class PrismataRules(GameRules[PrismataState, PrismataAction]):
+class PrismataRules(ModularRules[PrismataState, PrismataAction]):
     """Prismata for two seats, ``p1`` moving first, on the live (default) or 2020 balance."""
 
     name: ClassVar[str] = "prismata"
@@ -122,6 +110,9 @@ class PrismataRules(GameRules[PrismataState, PrismataAction]):
     record_formats: ClassVar[tuple[str, ...]] = ("prismata-reference",)
     action_type: ClassVar[Any] = PrismataAction
     state_type: ClassVar[Any] = PrismataState
+    parts: ClassVar[GameParts[Any, Any]] = GameParts.of(
+        notation=notation, checks=checks, engine=engine, legal=legal, view=view
+    )
 
     # -- setup -----------------------------------------------------------
     def resolve_setup(self, setup: Setup) -> Setup:
@@ -133,7 +124,8 @@ class PrismataRules(GameRules[PrismataState, PrismataAction]):
         draw random numbers themselves.
         """
         done = super().resolve_setup(setup)
-        assert done.ruleset is not None
+        if done.ruleset is None:
+            raise SetupError("a resolved setup names its ruleset")
         cat = load_catalog(done.ruleset)
         options = dict(done.options)
         if options.get("position"):  # the random set is the one of the position given
@@ -195,7 +187,8 @@ class PrismataRules(GameRules[PrismataState, PrismataAction]):
         """PM-2: base set plus the random set; 6 Drones and 2 Engineers for p1, 7 and 2 for p2;
         the position is after p1's first start of turn."""
         setup = self.resolve_setup(setup)
-        assert setup.ruleset is not None
+        if setup.ruleset is None:
+            raise SetupError("a resolved setup names its ruleset")
         cat = load_catalog(setup.ruleset)
         variants = setup.variants
         table = Table(
@@ -243,76 +236,30 @@ class PrismataRules(GameRules[PrismataState, PrismataAction]):
         return engine.start_turn(state, 0)
 
     # -- play ------------------------------------------------------------
-    def to_act(self, state: PrismataState) -> frozenset[str]:
-        return _NOBODY if state.result is not None else _ONLY[state.active]
-
     def to_move(self, state: PrismataState) -> str | None:
+        """The seat whose turn it is, straight from the state (called on every entry)."""
         return None if state.result is not None else SEATS[state.active]
 
-    def legal_actions(
-        self, state: PrismataState, seat: str | None = None
-    ) -> Sequence[PrismataAction]:
-        return engine.legal_actions(state)
-
-    def check(
-        self, state: PrismataState, action: PrismataAction, seat: str | None = None
-    ) -> Verdict:
-        return engine.check_action(state, action)
-
-    def apply(
-        self, state: PrismataState, action: PrismataAction, seat: str | None = None
-    ) -> PrismataState:
-        return engine.apply_action(state, action)
-
-    def outcome(self, state: PrismataState) -> Outcome:
-        r = state.result
-        if r is None:
-            return ONGOING
-        if r.winner is None:
-            return Outcome(status="draw", clause=r.clause, reason=r.reason)
-        return Outcome(status="win", winner=SEATS[r.winner], clause=r.clause, reason=r.reason)
-
-    # -- notation --------------------------------------------------------
-    def parse(self, text: str) -> PrismataAction:
-        return _parse(text)
-
-    def notation(self, action: PrismataAction) -> str:
-        return _notation(action)
-
-    # -- presentation ----------------------------------------------------
-    def render(self, state: PrismataState, viewer: Viewer = REFEREE) -> str:
-        from referee.games.prismata.render import render
-
-        return render(state)
-
-    def observe(self, state: PrismataState, viewer: Viewer = REFEREE) -> dict[str, Any]:
-        """Everything in Prismata is on the table: every viewer sees the same."""
-        from referee.games.prismata.render import describe
-
-        return describe(state)
-
+    # -- other tools' records and the catalog ------------------------------
     def read_foreign(
         self, fmt: str, data: bytes, source: str, options: Mapping[str, Any]
     ) -> ForeignRecord:
         """Games played by the independent reference engine (``prismata-reference``)."""
         if fmt != "prismata-reference":
-            return super().read_foreign(fmt, data, source, options)
+            raise LookupError(f"prismata reads no {fmt!r} records; it reads prismata-reference")
         from referee.games.prismata.reference import read_reference
 
         return read_reference(data, source, options)
 
+    def read_catalog(self, kind: str, text: str, source: str) -> Any:
+        """Prismata's unit catalogs are built in (one per ruleset): it reads no files."""
+        raise CatalogError(f"{source}: Prismata's unit catalogs are built in; choose a --ruleset")
+
     def catalog_rows(self, setup: Setup, kind: str) -> list[dict[str, Any]]:
         """The units of the pinned catalog with their stats, by display name."""
-        from referee.games.prismata.reference import units_table
-
         return units_table(setup.ruleset)
 
     # -- helpers ---------------------------------------------------------
     def catalog(self, ruleset: str | None = None) -> Catalog:
         """The unit catalog of ``ruleset`` (default: the live balance)."""
         return load_catalog(ruleset or self.rulesets[0])
-
-    def decode_action(self, data: bytes) -> PrismataAction:
-        """Decode an action from its JSON form."""
-        action: PrismataAction = msgspec.json.decode(data, type=PrismataAction)
-        return action

@@ -19,7 +19,7 @@ import msgspec
 
 from referee.games.prismatic.model import Held, PrismaticState, SeatState
 from referee.games.prismatic.motes import COLOUR_NAMES, colour_of
-from referee.games.prismatic.table import clear_card, locate, take_from_deck, update
+from referee.games.prismatic.position import clear_card, locate, take_from_deck, update
 from referee.kit.adjustments import Change, ChangeResource, MoveCard
 from referee.kit.multiset import Multiset
 from referee.verdicts import LEGAL, Verdict
@@ -132,13 +132,15 @@ def _check_move(state: PrismaticState, change: MoveCard) -> Verdict:
 def apply_change(state: PrismaticState, change: Change) -> PrismaticState:
     if isinstance(change, ChangeResource):
         return _apply_resource(state, change)
-    assert isinstance(change, MoveCard)
+    if not isinstance(change, MoveCard):
+        raise TypeError(f"change is a {type(change).__name__}, not MoveCard")
     return _apply_move(state, change)
 
 
 def _apply_resource(state: PrismaticState, change: ChangeResource) -> PrismaticState:
     parsed = _resource(change.resource)
-    assert parsed is not None
+    if parsed is None:
+        raise ValueError("parsed is missing: only an entry its check allowed is carried out")
     where, what = parsed
     n = change.amount
     if what == "prisms":
@@ -164,7 +166,8 @@ def _apply_resource(state: PrismaticState, change: ChangeResource) -> PrismaticS
 
 def _apply_move(state: PrismaticState, change: MoveCard) -> PrismaticState:
     name = state.catalog.card_name(change.card or "")
-    assert name is not None
+    if name is None:
+        raise ValueError("name is missing: only an entry its check allowed is carried out")
     seat = change.seat
     source = change.source
     if source == "deck":
@@ -176,7 +179,8 @@ def _apply_move(state: PrismaticState, change: MoveCard) -> PrismaticState:
     else:
         player = state.player(seat)
         held = player.progress_card(name) or player.creation_card(name)
-        assert held is not None
+        if held is None:
+            raise ValueError("held is missing: only an entry its check allowed is carried out")
         state = update(
             state,
             seat,

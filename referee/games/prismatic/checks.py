@@ -7,10 +7,9 @@ Every rejection names the clause and says why with the cards and motes involved.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from referee.games.prismatic.catalog import Effect, Recipe, effect_text
 from referee.games.prismatic.model import (
+    SEATS,
     Bid,
     BoardDraw,
     Choose,
@@ -40,12 +39,18 @@ from referee.games.prismatic.model import (
     Use,
 )
 from referee.games.prismatic.motes import COLOUR_NAMES, KINDS, PRISMATIC
+from referee.games.prismatic.position import drawable, locate, to_act
 from referee.games.prismatic.scoring import standing
-from referee.games.prismatic.table import drawable, locate
+from referee.kit.dispatch import Dispatch
 from referee.kit.multiset import Multiset
+from referee.procedure import seats_text
 from referee.verdicts import LEGAL, Verdict
 
-__all__ = ["check", "motes_words", "reward_matches"]
+ENTRY_CHECKS: Dispatch[PrismaticState, str, Verdict] = Dispatch("checks of Prismatic entries")
+"""The check of each kind of Prismatic entry, by its type."""
+DETAIL_CHECKS: Dispatch[PrismaticState, str, Verdict] = Dispatch("checks of an action's details")
+"""The check of each kind of action detail (pull, empty...), by its type."""
+__all__ = ["check", "check_entry", "motes_words", "reward_matches"]
 
 STEP_WORDS = {
     "deal": "setup: the common cards are being turned up",
@@ -141,6 +146,7 @@ def _gain(state: PrismaticState, effect: Effect, seat: str) -> Verdict:
 # -- setup and rounds ----------------------------------------------------------------------
 
 
+@ENTRY_CHECKS.register(Reveal)
 def _reveal(state: PrismaticState, action: Reveal, seat: str) -> Verdict:
     name = _resolve_name(state, action.card)
     if isinstance(name, Verdict):
@@ -151,6 +157,7 @@ def _reveal(state: PrismaticState, action: Reveal, seat: str) -> Verdict:
     return _cards_from_deck(state, [name])
 
 
+@ENTRY_CHECKS.register(Choose)
 def _choose(state: PrismaticState, action: Choose, seat: str) -> Verdict:
     player = state.player(seat)
     if player.chose:
@@ -166,6 +173,7 @@ def _choose(state: PrismaticState, action: Choose, seat: str) -> Verdict:
     return LEGAL
 
 
+@ENTRY_CHECKS.register(Keep)
 def _keep(state: PrismaticState, action: Keep, seat: str) -> Verdict:
     if state.player(seat).kept:
         return _bad("PX-2.3", f"{seat} already kept a dealt card")
@@ -180,6 +188,7 @@ def _keep(state: PrismaticState, action: Keep, seat: str) -> Verdict:
     return _cards_from_deck(state, names)
 
 
+@ENTRY_CHECKS.register(DrawMotes)
 def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> Verdict:
     player = state.player(seat)
     bag = player.bag
@@ -226,6 +235,7 @@ def _own_place(state: PrismaticState, seat: str, target: str, clause: str, what:
     return _bad(clause, f"{name} is {place.words()}; {seat} {what} only their palette or own cards")
 
 
+@ENTRY_CHECKS.register(Commit)
 def _commit(state: PrismaticState, action: Commit, seat: str) -> Verdict:
     player = state.player(seat)
     motes = Multiset.of(action.motes)
@@ -243,6 +253,7 @@ def _commit(state: PrismaticState, action: Commit, seat: str) -> Verdict:
     return _own_place(state, seat, action.target, "PX-4.1", "commits to")
 
 
+@ENTRY_CHECKS.register(Pass)
 def _pass(state: PrismaticState, action: Pass, seat: str) -> Verdict:
     if state.step == "resolve" and state.pending:
         return _pending_block(state)
@@ -308,6 +319,7 @@ def _payment(
     return LEGAL
 
 
+@ENTRY_CHECKS.register(Create)
 def _create(state: PrismaticState, action: Create, seat: str) -> Verdict:
     if state.pending:
         return _pending_block(state)
@@ -319,8 +331,10 @@ def _create(state: PrismaticState, action: Create, seat: str) -> Verdict:
     player = state.player(seat)
     if place.zone == "progress" and place.seat == seat:
         held = player.progress_card(name)
-        assert held is not None
-        return _payment(state, seat, name, spec.recipe, action.pool, held.motes, held.prisms, name)
+        if held is not None:
+            return _payment(
+                state, seat, name, spec.recipe, action.pool, held.motes, held.prisms, name
+            )
     if place.zone == "common":
         return _payment(
             state,
@@ -341,6 +355,7 @@ def _create(state: PrismaticState, action: Create, seat: str) -> Verdict:
     )
 
 
+@ENTRY_CHECKS.register(CreateBoard)
 def _board(state: PrismaticState, action: CreateBoard, seat: str) -> Verdict:
     if state.pending:
         return _pending_block(state)
@@ -406,6 +421,7 @@ def _board_draw(state: PrismaticState, choice: BoardDraw, seat: str) -> Verdict:
 # -- abilities and rewards ----------------------------------------------------------------------
 
 
+@ENTRY_CHECKS.register(Use)
 def _use(state: PrismaticState, action: Use, seat: str) -> Verdict:
     if state.pending:
         return _pending_block(state)
@@ -484,6 +500,7 @@ def reward_matches(effect: Effect, reward: Reward) -> bool:
     return effect.kind == _detail_kind(reward)
 
 
+@ENTRY_CHECKS.register(Take)
 def _take(state: PrismaticState, action: Take, seat: str) -> Verdict:
     if not state.pending:
         return _bad("PX-8.3", "no one-time reward is waiting to be taken")
@@ -494,11 +511,13 @@ def _take(state: PrismaticState, action: Take, seat: str) -> Verdict:
     if match.kind == "text":
         return Verdict.ruling(state.pending_card, "PX-9.7", match.text)
     if match.kind in ("pull", "empty", "draw", "discard", "steal"):
-        assert isinstance(action.reward, Pull | Empty | DrawCard | Discard | Steal)
+        if not isinstance(action.reward, Pull | Empty | DrawCard | Discard | Steal):
+            return _bad("PX-8.3", f"{effect_text(match)} is taken with its action's details")
         return _detail(state, action.reward, seat)
     return _gain(state, match, seat)
 
 
+@ENTRY_CHECKS.register(Decline)
 def _decline(state: PrismaticState, action: Decline, seat: str) -> Verdict:
     if not state.pending:
         return _bad("PX-8.3", "no one-time reward is waiting to be declined")
@@ -508,6 +527,7 @@ def _decline(state: PrismaticState, action: Decline, seat: str) -> Verdict:
 # -- actions ---------------------------------------------------------------------------------------
 
 
+@DETAIL_CHECKS.register(Pull)
 def _pull(state: PrismaticState, detail: Pull, seat: str) -> Verdict:
     bag = state.player(seat).bag
     if not detail.mote:
@@ -527,6 +547,7 @@ def _pull(state: PrismaticState, detail: Pull, seat: str) -> Verdict:
     return LEGAL
 
 
+@DETAIL_CHECKS.register(Empty)
 def _empty(state: PrismaticState, detail: Empty, seat: str) -> Verdict:
     anyone = state.table.empty_target == "any"
     if detail.target == "palette":
@@ -557,6 +578,7 @@ def _empty(state: PrismaticState, detail: Empty, seat: str) -> Verdict:
     return _bad("PX-10.2", f"{name} is {place.words()}; nothing is committed to it")
 
 
+@DETAIL_CHECKS.register(DrawCard)
 def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> Verdict:
     if not detail.card:
         if drawable(state):
@@ -595,6 +617,7 @@ def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> Verdict:
     return LEGAL
 
 
+@DETAIL_CHECKS.register(Discard)
 def _discard(state: PrismaticState, detail: Discard, seat: str) -> Verdict:
     name = _resolve_name(state, detail.card)
     if isinstance(name, Verdict):
@@ -611,6 +634,7 @@ def _discard(state: PrismaticState, detail: Discard, seat: str) -> Verdict:
     )
 
 
+@DETAIL_CHECKS.register(Steal)
 def _steal(state: PrismaticState, detail: Steal, seat: str) -> Verdict:
     name = _resolve_name(state, detail.card)
     if isinstance(name, Verdict):
@@ -635,13 +659,7 @@ def _steal(state: PrismaticState, detail: Steal, seat: str) -> Verdict:
     )
 
 
-_DETAILS: dict[type, Callable[[PrismaticState, object, str], Verdict]] = {
-    Pull: _pull,  # type: ignore[dict-item]
-    Empty: _empty,  # type: ignore[dict-item]
-    DrawCard: _draw_card,  # type: ignore[dict-item]
-    Discard: _discard,  # type: ignore[dict-item]
-    Steal: _steal,  # type: ignore[dict-item]
-}
+_DETAILS = DETAIL_CHECKS.handlers
 
 
 def _detail(state: PrismaticState, detail: object, seat: str) -> Verdict:
@@ -651,25 +669,36 @@ def _detail(state: PrismaticState, detail: object, seat: str) -> Verdict:
 # -- the auction and the colours -------------------------------------------------------------------
 
 
+@ENTRY_CHECKS.register(Bid)
 def _bid(state: PrismaticState, action: Bid, seat: str) -> Verdict:
     auction = state.auction
-    assert auction is not None
+    if auction is None:
+        return _bad("PX-15.4", "no starter-token auction is open")
     prisms = state.player(seat).prisms
     if action.amount > prisms:
-        return _bad("PX-14.1", f"{seat} has {prisms} prisms and cannot bid {action.amount}")
+        # the bid is sealed (PX-14.1): others read that it was refused, not its amount
+        return Verdict.illegal(
+            "PX-14.1",
+            f"{seat} has {prisms} prisms and cannot bid {action.amount}",
+            seen_by=seat,
+            shown=f"{seat}'s sealed bid is more prisms than {seat} has",
+        )
     if auction.floor >= 0 and action.amount <= auction.floor:
         return _bad("PX-14.2", f"the tied bids stand at {auction.floor}: raise above it or forgo")
     return LEGAL
 
 
+@ENTRY_CHECKS.register(Forgo)
 def _forgo(state: PrismaticState, action: Forgo, seat: str) -> Verdict:
     auction = state.auction
-    assert auction is not None
+    if auction is None:
+        return _bad("PX-15.4", "no starter-token auction is open")
     if auction.floor < 0:
         return _bad("PX-I.9", "only a tied bidder forgoes; in the first round 'bid 0' makes no bid")
     return LEGAL
 
 
+@ENTRY_CHECKS.register(Colours)
 def _colours(state: PrismaticState, action: Colours, seat: str) -> Verdict:
     unsettled = standing(state).unsettled
     if not unsettled:
@@ -685,25 +714,10 @@ def _colours(state: PrismaticState, action: Colours, seat: str) -> Verdict:
     return LEGAL
 
 
-_CHECKS: dict[type, Callable[[PrismaticState, object, str], Verdict]] = {
-    Reveal: _reveal,  # type: ignore[dict-item]
-    Choose: _choose,  # type: ignore[dict-item]
-    Keep: _keep,  # type: ignore[dict-item]
-    DrawMotes: _draw,  # type: ignore[dict-item]
-    Commit: _commit,  # type: ignore[dict-item]
-    Pass: _pass,  # type: ignore[dict-item]
-    Create: _create,  # type: ignore[dict-item]
-    CreateBoard: _board,  # type: ignore[dict-item]
-    Use: _use,  # type: ignore[dict-item]
-    Take: _take,  # type: ignore[dict-item]
-    Decline: _decline,  # type: ignore[dict-item]
-    Bid: _bid,  # type: ignore[dict-item]
-    Forgo: _forgo,  # type: ignore[dict-item]
-    Colours: _colours,  # type: ignore[dict-item]
-}
+_CHECKS = ENTRY_CHECKS.handlers
 
 
-def check(state: PrismaticState, action: PrismaticAction, seat: str) -> Verdict:
+def check_entry(state: PrismaticState, action: PrismaticAction, seat: str) -> Verdict:
     """Whether ``seat`` (already known to be one that may act) may make entry ``action``."""
     allowed = ALLOWED[type(action)]
     if state.step not in allowed:
@@ -713,3 +727,20 @@ def check(state: PrismaticState, action: PrismaticAction, seat: str) -> Verdict:
             + " or ".join(STEP_WORDS[s] for s in allowed),
         )
     return _CHECKS[type(action)](state, action, seat)
+
+
+def check(state: PrismaticState, action: PrismaticAction, seat: str | None = None) -> Verdict:
+    """Whether ``seat`` (the one seat to act when none is named) may make entry ``action``:
+    first that it may act now (REF-1.2), then ``check_entry``."""
+    may = to_act(state)
+    if seat is None:
+        if len(may) != 1:
+            return Verdict.illegal(
+                "REF-1.2", f"{seats_text(may, SEATS) or 'no seat'} may act now; name the seat"
+            )
+        (seat,) = may
+    elif seat not in may:
+        return Verdict.illegal(
+            "REF-1.2", f"only {seats_text(may, SEATS) or 'no seat'} may act now, not {seat}"
+        )
+    return check_entry(state, action, seat)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from itertools import combinations, combinations_with_replacement
 
 from referee.games.prismatic.checks import check
-from referee.games.prismatic.flow import to_act
+from referee.games.prismatic.engine import to_act
 from referee.games.prismatic.model import (
     PALETTE,
     SEATS,
@@ -48,8 +48,8 @@ from referee.games.prismatic.model import (
     Use,
 )
 from referee.games.prismatic.motes import COLOURS, sort_motes
+from referee.games.prismatic.position import drawable
 from referee.games.prismatic.scoring import standing
-from referee.games.prismatic.table import drawable
 from referee.kit.multiset import Multiset
 
 __all__ = ["legal_actions"]

@@ -29,6 +29,7 @@ import re
 
 from referee.errors import ActionSyntaxError
 from referee.games.prismatic.model import (
+    PALETTE,
     SEATS,
     ActionDetail,
     Bid,
@@ -48,6 +49,7 @@ from referee.games.prismatic.model import (
     Keep,
     Pass,
     PrismaticAction,
+    PrismaticState,
     Pull,
     Reveal,
     Reward,
@@ -60,8 +62,16 @@ from referee.games.prismatic.model import (
     Use,
 )
 from referee.games.prismatic.motes import ItemsError, colour_of, items_text, motes_text, parse_items
+from referee.kit.names import UnknownNameError, canonical_names, did_you_mean
 
-__all__ = ["NOTATION_CLAUSE", "detail_text", "notation", "parse"]
+__all__ = [
+    "NAME_FIELDS",
+    "NOTATION_CLAUSE",
+    "detail_text",
+    "notation",
+    "parse",
+    "read_entry",
+]
 
 NOTATION_CLAUSE = "PX-15.1"
 _METHOD = re.compile(r"^([a-z0-9][a-z0-9-]*)(?:\.(\d{1,3}))?$")
@@ -386,3 +396,33 @@ def notation(action: PrismaticAction) -> str:
     if isinstance(action, Forgo):
         return "forgo"
     return "colours " + ">".join("=".join(group) for group in action.ranking)
+
+
+NAME_FIELDS: dict[type, tuple[str, ...]] = {
+    Reveal: ("card",),
+    Keep: ("keep", "discard"),
+    Commit: ("target",),
+    Create: ("card",),
+    Use: ("card",),
+    Pull: ("to",),
+    Empty: ("target",),
+    DrawCard: ("card", "replace"),
+    Discard: ("card",),
+    Steal: ("card",),
+    BoardDraw: ("keep", "discard"),
+}
+"""Where each kind of entry (and action detail) names a card, matched by ``read_entry``."""
+NOT_NAMES = frozenset({"", PALETTE})
+"""Values of those fields that name no card: none given, or the palette."""
+
+
+def read_entry(state: PrismaticState, text: str) -> PrismaticAction:
+    """``parse`` with card names in the catalog's spelling; a name the catalog does not
+    hold is no entry (PX-15.2): refused with the closest names, nothing stored."""
+    action = parse(text)
+    try:
+        return canonical_names(action, NAME_FIELDS, state.catalog.card_name, NOT_NAMES)
+    except UnknownNameError as exc:
+        hint = did_you_mean(exc.name, state.catalog.lookup.values())
+        reason = f"no card is called {exc.name!r} in this game's cards catalog{hint}"
+        raise ActionSyntaxError(text, reason, "PX-15.2") from None

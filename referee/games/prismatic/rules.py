@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import msgspec
 
 from referee.contract import (
-    ONGOING,
     REFEREE,
-    GameRules,
-    Outcome,
-    Placing,
     Report,
     Setup,
     SetupField,
     VariantOption,
-    Verdict,
     Viewer,
 )
 from referee.errors import CatalogError, SetupError
-from referee.games.prismatic import adjust, checks, effects, flow, legal, views
+from referee.games.base import GameParts, ModularRules
+from referee.games.prismatic import adjust, checks, engine, legal, notation, view
 from referee.games.prismatic.catalog import (
     BoardFile,
     CardsFile,
@@ -33,20 +28,13 @@ from referee.games.prismatic.catalog import (
 )
 from referee.games.prismatic.model import (
     SEATS,
-    Bid,
-    Forgo,
     PrismaticAction,
     PrismaticState,
     SeatState,
     Table,
 )
 from referee.games.prismatic.motes import COLOURS, PRISMATIC
-from referee.games.prismatic.notation import notation as _notation
-from referee.games.prismatic.notation import parse as _parse
-from referee.games.prismatic.scoring import standing
-from referee.kit.adjustments import Change
 from referee.kit.multiset import Multiset
-from referee.procedure import seats_text
 
 __all__ = ["RULESETS", "PrismaticRules"]
 
@@ -136,11 +124,12 @@ SETUP_FIELDS = (
 
 def _builtins(value: CardsFile | BoardFile) -> dict[str, Any]:
     data = msgspec.to_builtins(value)
-    assert isinstance(data, dict)
+    if not isinstance(data, dict):
+        raise TypeError(f"data is a {type(data).__name__}, not dict")
     return data
 
 
-class PrismaticRules(GameRules[PrismaticState, PrismaticAction]):
+class PrismaticRules(ModularRules[PrismaticState, PrismaticAction]):
     """Prismatic for two to four players in seats p1-p4, the cards and board from catalogs."""
 
     name: ClassVar[str] = "prismatic"
@@ -155,6 +144,9 @@ class PrismaticRules(GameRules[PrismaticState, PrismaticAction]):
     reports: ClassVar[tuple[str, ...]] = ("score",)
     action_type: ClassVar[Any] = PrismaticAction
     state_type: ClassVar[Any] = PrismaticState
+    parts: ClassVar[GameParts[Any, Any]] = GameParts.of(
+        notation=notation, checks=checks, engine=engine, legal=legal, view=view
+    )
 
     # -- setup -----------------------------------------------------------------
     def resolve_setup(self, setup: Setup) -> Setup:
@@ -253,93 +245,26 @@ class PrismaticRules(GameRules[PrismaticState, PrismaticAction]):
             supply=supply,
             supply_prisms=PRISMS - len(players),
         )
-        return flow.advance(state)
+        return engine.advance(state)
 
-    # -- play --------------------------------------------------------------------
-    def to_act(self, state: PrismaticState) -> frozenset[str]:
-        return flow.to_act(state)
-
-    def legal_actions(
-        self, state: PrismaticState, seat: str | None = None
-    ) -> Sequence[PrismaticAction]:
-        return legal.legal_actions(state, seat)
-
-    def check(
-        self, state: PrismaticState, action: PrismaticAction, seat: str | None = None
-    ) -> Verdict:
-        may = flow.to_act(state)
-        if seat is None:
-            if len(may) != 1:
-                return Verdict.illegal(
-                    "REF-1.2", f"{seats_text(may, SEATS) or 'no seat'} may act now; name the seat"
-                )
-            (seat,) = may
-        elif seat not in may:
-            return Verdict.illegal(
-                "REF-1.2", f"only {seats_text(may, SEATS) or 'no seat'} may act now, not {seat}"
-            )
-        return checks.check(state, action, seat)
-
-    def apply(
-        self, state: PrismaticState, action: PrismaticAction, seat: str | None = None
-    ) -> PrismaticState:
-        if seat is None:
-            (seat,) = flow.to_act(state)
-        return effects.apply(state, action, seat)
-
-    def outcome(self, state: PrismaticState) -> Outcome:
-        """PX-12.9: everyone ranked by stars, ties broken by PX-13.1; seats that withdrew below."""
-        if state.step != "over":
-            return ONGOING
-        board = standing(state)
-        totals = {line.seat: line.total for line in board.lines}
-        placings: list[Placing] = []
-        for group in board.groups:
-            rank = len(placings) + 1
-            placings.extend(Placing(seat, rank, float(totals[seat])) for seat in group)
-        for seat in reversed(state.withdrawn):
-            placings.append(Placing(seat, len(placings) + 1))
-        reason = "final score " + ", ".join(f"{s} {totals[s]}" for g in board.groups for s in g)
-        return Outcome.ranked(placings, "PX-12.9", reason, "; ".join(board.notes))
-
+    # -- seats leaving ---------------------------------------------------------------
     def withdraw(self, state: PrismaticState, seat: str) -> PrismaticState | None:
         """PX-I.16: the others play on without the seat."""
-        return flow.withdraw(state, seat)
+        return engine.withdraw(state, seat)
 
-    # -- notation -------------------------------------------------------------------
-    def parse(self, text: str) -> PrismaticAction:
-        return _parse(text)
-
-    def notation(self, action: PrismaticAction) -> str:
-        return _notation(action)
-
+    # -- what each viewer sees --------------------------------------------------------
     def shown_notation(self, action: PrismaticAction, seat: str, viewer: Viewer) -> str:
-        """A sealed bid or forgo is seen only by its seat and the referee (PX-14.1)."""
-        if isinstance(action, Bid | Forgo) and viewer not in (REFEREE, seat):
-            return "sealed bid"
-        return self.notation(action)
-
-    # -- views ------------------------------------------------------------------------
-    def render(self, state: PrismaticState, viewer: Viewer = REFEREE) -> str:
-        return views.render(state, viewer, self.outcome(state).result)
-
-    def observe(self, state: PrismaticState, viewer: Viewer = REFEREE) -> dict[str, Any]:
-        return views.observe(state, viewer, self.outcome(state).result)
-
-    def secrets(self, state: PrismaticState, seat: str) -> frozenset[str]:
-        return views.secrets(state, seat)
+        return view.shown_notation(action, seat, viewer)
 
     def report(self, state: PrismaticState, name: str, viewer: Viewer = REFEREE) -> Report:
+        """PX-15.6: the score chart (``score``), the same for every viewer."""
         if name != "score":
-            return super().report(state, name, viewer)
-        return views.score_report(state, self.outcome(state).result)
+            raise LookupError(f"prismatic has no report {name!r}; it has: score")
+        return view.score_report(state)
 
     # -- adjustments -------------------------------------------------------------------
-    def check_change(self, state: PrismaticState, change: Change) -> Verdict:
-        return adjust.check_change(state, change)
-
-    def apply_change(self, state: PrismaticState, change: Change) -> PrismaticState:
-        return adjust.apply_change(state, change)
+    check_change = staticmethod(adjust.check_change)
+    apply_change = staticmethod(adjust.apply_change)
 
     # -- catalogs ------------------------------------------------------------------------
     def read_catalog(self, kind: str, text: str, source: str) -> CardsFile | BoardFile:
@@ -368,7 +293,3 @@ class PrismaticRules(GameRules[PrismaticState, PrismaticAction]):
                     )
             return rows
         return []
-
-    def decode_action(self, data: bytes) -> PrismaticAction:
-        action: PrismaticAction = msgspec.json.decode(data, type=PrismaticAction)
-        return action

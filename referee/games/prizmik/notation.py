@@ -12,11 +12,19 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from referee.errors import ActionSyntaxError
-from referee.games.prizmik.board import SQUARE_INDEX, SQUARE_NAMES
-from referee.games.prizmik.model import SEPARATORS, ActionKind, PrizmikAction
+from referee.errors import ActionSyntaxError, SetupError
+from referee.games.prizmik.board import EMPTY, SQUARE_INDEX, SQUARE_NAMES
+from referee.games.prizmik.model import SEPARATORS, ActionKind, PrizmikAction, PrizmikState
 
-__all__ = ["ACTIONS", "NOTATION_CLAUSE", "action", "notation", "parse"]
+__all__ = [
+    "ACTIONS",
+    "NOTATION_CLAUSE",
+    "action",
+    "notation",
+    "parse",
+    "position_text",
+    "read_position_fields",
+]
 
 NOTATION_CLAUSE: Final = "PZ-9.1"
 """The clause named when text cannot be read as an action."""
@@ -24,15 +32,28 @@ NOTATION_CLAUSE: Final = "PZ-9.1"
 _KINDS: Final[tuple[ActionKind, ...]] = ("deploy", "move", "capture")
 _KIND_OF_SEPARATOR: Final[dict[str, ActionKind]] = {SEPARATORS[k]: k for k in _KINDS}
 
-ACTIONS: Final[dict[tuple[str, int, int], PrizmikAction]] = {
-    (kind, o, t): PrizmikAction(kind, o, t) for kind in _KINDS for o in range(64) for t in range(64)
-}
-"""Every well-formed action, keyed by ``(kind, origin, target)``."""
 
-_CANONICAL: Final[dict[str, PrizmikAction]] = {
-    f"{SQUARE_NAMES[a.origin]}{SEPARATORS[a.kind]}{SQUARE_NAMES[a.target]}": a
-    for a in ACTIONS.values()
-}
+def _tables() -> tuple[dict[tuple[str, int, int], PrizmikAction], dict[str, PrizmikAction]]:
+    """Every well-formed action by ``(kind, origin, target)`` and by its canonical text, built
+    in one pass: every ``referee`` command imports the game and pays for these."""
+    actions: dict[tuple[str, int, int], PrizmikAction] = {}
+    canonical: dict[str, PrizmikAction] = {}
+    for kind in _KINDS:
+        separator = SEPARATORS[kind]
+        for origin in range(64):
+            head = SQUARE_NAMES[origin] + separator
+            for target in range(64):
+                act = PrizmikAction(kind, origin, target)
+                actions[kind, origin, target] = act
+                canonical[head + SQUARE_NAMES[target]] = act
+    return actions, canonical
+
+
+_TABLES: Final = _tables()
+ACTIONS: Final = _TABLES[0]
+"""Every well-formed action, keyed by ``(kind, origin, target)``."""
+_CANONICAL: Final = _TABLES[1]
+"""The same actions by their canonical text (``c1>c2``), which ``parse`` reads at once."""
 
 _CACHE: dict[str, PrizmikAction] = dict(_CANONICAL)
 _CACHE_LIMIT: Final = len(_CANONICAL) + 50_000
@@ -55,18 +76,27 @@ def notation(act: PrizmikAction) -> str:
         raise ValueError(f"not a PRIZMIK action: {act!r}") from exc
 
 
-def parse(text: str) -> PrizmikAction:
-    """Read an action, ignoring case and spaces; raise ``ActionSyntaxError`` (PZ-9.1)."""
-    try:
-        return _CACHE[text]
-    except (KeyError, TypeError):
-        pass
-    act = _parse_slow(text)
-    if len(_CACHE) >= _CACHE_LIMIT:
-        _CACHE.clear()
-        _CACHE.update(_CANONICAL)
-    _CACHE[text] = act
-    return act
+class NotationMethods:
+    """``parse`` as a method, for ``PrizmikRules`` to inherit: it runs for every action a
+    game replays or checks, and an ordinary method call is the cheapest call Python 3.11
+    makes (a module function carried by the rules object is looked up afresh each time)."""
+
+    def parse(self, text: str) -> PrizmikAction:
+        """Read an action, ignoring case and spaces; raise ``ActionSyntaxError`` (PZ-9.1)."""
+        try:
+            return _CACHE[text]
+        except (KeyError, TypeError):
+            pass
+        act = _parse_slow(text)
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+            _CACHE.update(_CANONICAL)
+        _CACHE[text] = act
+        return act
+
+
+parse = NotationMethods().parse
+"""``parse`` as every game's notation module has it."""
 
 
 def _parse_slow(text: object) -> PrizmikAction:
@@ -106,3 +136,59 @@ def _parse_slow(text: object) -> PrizmikAction:
     # Every combination of two valid squares and a valid sign is canonical,
     # so reaching this line means the tables above are inconsistent.
     raise AssertionError(f"unreachable: {compact!r}")  # pragma: no cover
+
+
+def position_text(state: PrizmikState) -> str:
+    """``2f1f1f2/8/8/8/8/8/8/2F1F1F2 r 3/3 0 0``: ranks 8 to 1 in board letters with runs
+    of empty squares as digits, the side to move (r, b), reserves red/blue, the ply
+    and the actions since the last capture or promotion (PZ-9.5)."""
+    ranks = []
+    for rank in range(7, -1, -1):
+        row, empty = "", 0
+        for ch in state.board[rank * 8 : rank * 8 + 8]:
+            if ch == EMPTY:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + ch
+            empty = 0
+        ranks.append(row + (str(empty) if empty else ""))
+    return (
+        f"{'/'.join(ranks)} {state.turn[0]} {state.reserves[0]}/{state.reserves[1]} "
+        f"{state.ply} {state.quiet}"
+    )
+
+
+def read_position_fields(text: str) -> tuple[str, str, tuple[int, int], int, int]:
+    """The fields of a position string (``position_text``): the board as a diagram of eight
+    rows (rank 8 first), the side to move, the reserves, the ply and the quiet count;
+    ``SetupError`` names what is malformed (PZ-9.5)."""
+    parts = text.split()
+    if len(parts) != 5:
+        raise SetupError(
+            "a PRIZMIK position is BOARD SIDE RESERVES PLY QUIET, e.g. "
+            "'2f1f1f2/8/8/8/8/8/8/2F1F1F2 r 3/3 0 0'"
+        )
+    board, side, reserves, ply, quiet = parts
+    rows = board.split("/")
+    if len(rows) != 8:
+        raise SetupError("a PRIZMIK board has eight ranks separated by /")
+    diagram = []
+    for row in rows:
+        cells = ""
+        for ch in row:
+            cells += EMPTY * int(ch) if ch.isdigit() else ch
+        if len(cells) != 8:
+            raise SetupError(f"rank {row!r} does not hold eight squares")
+        diagram.append(cells)
+    if side not in ("r", "b"):
+        raise SetupError(f"the side to move is r or b, not {side!r}")
+    counts = reserves.split("/")
+    if (
+        len(counts) != 2
+        or not all(c.isdigit() for c in counts)
+        or not ply.isdigit()
+        or not quiet.isdigit()
+    ):
+        raise SetupError("reserves are RED/BLUE counts; ply and quiet are whole numbers")
+    turn = "red" if side == "r" else "blue"
+    return "\n".join(diagram), turn, (int(counts[0]), int(counts[1])), int(ply), int(quiet)

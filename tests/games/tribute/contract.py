@@ -7,7 +7,7 @@ from __future__ import annotations
 from referee.kit.decks import parse_decklist
 from tests.contract.cases import Act, Adjust, ContractCase, OpenDeck, Reject
 
-SEALED_SALT = "tribute-salt-0123456789"
+SEALED_SALT = "tribute-salt-0123456789-0123456789"
 
 CASES = [
     ContractCase(

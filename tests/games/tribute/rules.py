@@ -28,6 +28,7 @@ from referee.contract import (
 from referee.errors import ActionSyntaxError
 from referee.kit.adjustments import Change, ChangeResource
 from referee.kit.decks import DeckKnowledge, Decklist
+from referee.kit.secrecy import masked_text
 from referee.kit.zones import HiddenZone
 
 POINTS = {"Ace": 3, "King": 2, "Jack": 1, "Joker": 0}
@@ -119,6 +120,11 @@ class TributeRules(GameRules[TributeState, Action]):
             return Verdict.illegal(
                 "TR-1.1", f"at most 2 copies of a card; {', '.join(over)} has more"
             )
+        return LEGAL
+
+    def check_sealed_size(self, setup: Setup, seat: str, size: int) -> Verdict:
+        if not 2 <= size <= 12:
+            return Verdict.illegal("TR-1.1", f"a deck holds 2 to 12 cards, not {size}")
         return LEGAL
 
     def deck_knowledge(self, state: TributeState, seat: str) -> DeckKnowledge | None:
@@ -293,6 +299,12 @@ class TributeRules(GameRules[TributeState, Action]):
         if isinstance(action, Play):
             return f"play {action.card}"
         return "pass"
+
+    def shown_text(self, text: str, seat: str | None, viewer: Viewer) -> str:
+        """A rejected play's card stays in the hand: only its seat and the referee read it."""
+        if viewer in (REFEREE, seat):
+            return text
+        return masked_text(text, self.parse, self.notation, ("card",))
 
     # -- views -----------------------------------------------------------------
     def observe(self, state: TributeState, viewer: Viewer = REFEREE) -> dict[str, Any]:

@@ -203,7 +203,8 @@ def leave(state: GammasphereState, number: int, to: str = "discard") -> Gammasph
     """Entity ``number`` leaves the field for its owner's ``to`` pile (``discard``, ``hand``
     or ``deck``); weapons it carried go to their owners' discard piles (GS-I.12)."""
     entity = find(state, number)
-    assert entity is not None
+    if entity is None:
+        raise ValueError("entity is missing: only an entry its check allowed is carried out")
     carried = [w for w in state.field if w.carrier == number]
     gone = {number} | {w.id for w in carried}
     state = msgspec.structs.replace(state, field=tuple(e for e in state.field if e.id not in gone))

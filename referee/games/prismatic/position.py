@@ -12,9 +12,11 @@ from typing import Literal
 import msgspec
 
 from referee.games.prismatic.model import SEATS, Held, PrismaticState, SeatState
+from referee.games.prismatic.scoring import standing
 from referee.kit.multiset import Multiset
 
 __all__ = [
+    "to_act",
     "Place",
     "clear_card",
     "drawable",
@@ -155,7 +157,8 @@ def remove_from_area(state: PrismaticState, seat: str, name: str) -> tuple[Prism
     """Take the card ``name`` out of ``seat``'s progress area (with its commitments)."""
     player = state.player(seat)
     held = player.progress_card(name)
-    assert held is not None
+    if held is None:
+        raise ValueError("held is missing: only an entry its check allowed is carried out")
     rest = tuple(h for h in player.progress if h.name != name)
     return update(state, seat, lambda p: msgspec.structs.replace(p, progress=rest)), held
 
@@ -164,3 +167,27 @@ def clear_card(state: PrismaticState, seat: str, held: Held) -> PrismaticState:
     """A card's commitments come off it: motes back to ``seat``'s bag, prisms lost (PX-I.6)."""
     state = return_motes(state, seat, held.motes)
     return lose_prisms(state, held.prisms)
+
+
+_NOBODY: frozenset[str] = frozenset()
+
+
+def to_act(state: PrismaticState) -> frozenset[str]:
+    """The seats that may make an entry now."""
+    step = state.step
+    if step in ("deal", "refill"):
+        return frozenset((state.starter,))
+    if step == "setup":
+        return frozenset(p.seat for p in state.players if p.active and not (p.chose and p.kept))
+    if step in ("draw", "commit"):
+        return frozenset(p.seat for p in state.players if p.active and not p.done)
+    if step == "resolve":
+        seat = state.resolving
+        return frozenset((seat,)) if seat is not None else _NOBODY
+    if step == "auction" and state.auction is not None:
+        entered = {seat for seat, _ in state.auction.sealed}
+        return frozenset(s for s in state.auction.asked if s not in entered)
+    if step == "colours":
+        unsettled = standing(state).unsettled
+        return frozenset((unsettled[0][0],)) if unsettled else _NOBODY
+    return _NOBODY

@@ -12,14 +12,33 @@ from __future__ import annotations
 from typing import Any
 
 from referee.contract import REFEREE, Report, Viewer
+from referee.errors import ActionSyntaxError
 from referee.games.prismatic.catalog import ability_text, effect_text
-from referee.games.prismatic.flow import to_act
-from referee.games.prismatic.model import SEATS, Held, PrismaticState, SeatState
+from referee.games.prismatic.engine import outcome
+from referee.games.prismatic.model import (
+    SEATS,
+    Bid,
+    Forgo,
+    Held,
+    PrismaticAction,
+    PrismaticState,
+    SeatState,
+)
 from referee.games.prismatic.motes import KINDS, items_text, motes_text
+from referee.games.prismatic.notation import notation, parse
+from referee.games.prismatic.position import to_act
 from referee.games.prismatic.scoring import Line, chart, standing
 from referee.kit.multiset import Multiset
 
-__all__ = ["observe", "render", "score_report", "sealed_bid_text", "secrets"]
+__all__ = [
+    "observe",
+    "render",
+    "score_report",
+    "sealed_bid_text",
+    "secrets",
+    "shown_notation",
+    "shown_text",
+]
 
 STEP_TITLES = {
     "deal": "setup: turning up the common cards",
@@ -109,8 +128,9 @@ def _board(state: PrismaticState) -> list[dict[str, Any]]:
     return list(creations.values())
 
 
-def observe(state: PrismaticState, viewer: Viewer, result: str) -> dict[str, Any]:
+def observe(state: PrismaticState, viewer: Viewer = REFEREE) -> dict[str, Any]:
     """The position as JSON-ready data for ``viewer``."""
+    result = outcome(state).result
     data: dict[str, Any] = {
         "round": state.round,
         "step": state.step,
@@ -172,8 +192,9 @@ def _held_line(state: PrismaticState, held: Held) -> str:
     return f"{_card_line(state, held.name)} holding {on}"
 
 
-def render(state: PrismaticState, viewer: Viewer, result: str) -> str:
+def render(state: PrismaticState, viewer: Viewer = REFEREE) -> str:
     """The table drawn as plain text: step and whose turn, commons, each player's areas."""
+    result = outcome(state).result
     acting = ", ".join(sorted(to_act(state), key=SEATS.index)) or "nobody"
     goal = f"goal {state.table.goal} created cards"
     if state.final_round:
@@ -248,8 +269,9 @@ def _line_data(line: Line) -> dict[str, Any]:
     }
 
 
-def score_report(state: PrismaticState, result: str) -> Report:
+def score_report(state: PrismaticState) -> Report:
     """PX-15.6: the score chart line by line for each player, and the ranking."""
+    result = outcome(state).result
     board = standing(state)
     seats = [line.seat for line in board.lines]
     provisional = state.step not in ("over", "colours")
@@ -284,3 +306,21 @@ def score_report(state: PrismaticState, result: str) -> Report:
         "result": result,
     }
     return Report(name="score", title=title, data=data, text="\n".join(rows))
+
+
+def shown_notation(action: PrismaticAction, seat: str, viewer: Viewer) -> str:
+    """A sealed bid or forgo is seen only by its seat and the referee (PX-14.1)."""
+    if isinstance(action, Bid | Forgo) and viewer not in (REFEREE, seat):
+        return "sealed bid"
+    return notation(action)
+
+
+def shown_text(text: str, seat: str | None, viewer: Viewer) -> str:
+    """The text of a rejected sealed bid or forgo is hidden as its notation is (PX-14.1)."""
+    if viewer in (REFEREE, seat):
+        return text
+    try:
+        action = parse(text)
+    except ActionSyntaxError:
+        return text
+    return "sealed bid" if isinstance(action, Bid | Forgo) else text

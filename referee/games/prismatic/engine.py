@@ -1,5 +1,13 @@
-"""Applying a checked entry: the new position, with no checks (replay calls this on
-entries checked when they were recorded). ``flow.advance`` then moves the game on."""
+"""Carrying out Prismatic entries and moving the game on: ``apply`` gives the position after
+a checked entry (replay calls it on entries checked when they were recorded, so it never
+checks), ``to_act`` says who may act, ``advance`` moves the position through every step
+that needs no entry, ``outcome`` ranks the players at the end (PX-12.9).
+
+The order of play: a simultaneous step closes when every seat still playing has finished
+it (REF-1.5), the resolve step when the last player passes, the round when the commons are
+full again; then the game-end trigger (PX-11.2), the starter token (PX-11.3 or the
+auction, PX-14) and the next round.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +17,10 @@ import msgspec
 
 from referee.games.prismatic.catalog import Effect
 from referee.games.prismatic.checks import reward_matches
-from referee.games.prismatic.flow import advance
 from referee.games.prismatic.model import (
     PALETTE,
+    SEATS,
+    Auction,
     Bid,
     BoardDraw,
     Choose,
@@ -38,20 +47,250 @@ from referee.games.prismatic.model import (
     TakeText,
     Use,
 )
-from referee.games.prismatic.table import (
+from referee.games.prismatic.position import (
     clear_card,
+    drawable,
     gain_motes,
     locate,
     lose_prisms,
+    next_active,
     remove_from_area,
     return_motes,
     spend_motes,
     take_from_deck,
+    to_act,
     update,
 )
+from referee.games.prismatic.scoring import standing
+from referee.kit.dispatch import Dispatch
 from referee.kit.multiset import Multiset
+from referee.outcomes import ONGOING, Outcome, Placing
 
-__all__ = ["add_to", "apply", "apply_effect"]
+ENTRY_EFFECTS: Dispatch[PrismaticState, str, PrismaticState] = Dispatch("Prismatic entries")
+"""What each kind of Prismatic entry does, by its type."""
+DETAIL_EFFECTS: Dispatch[PrismaticState, str, PrismaticState] = Dispatch("action details")
+"""What each kind of action detail (pull, empty...) does, by its type."""
+
+__all__ = [
+    "add_to",
+    "advance",
+    "apply",
+    "apply_effect",
+    "finish",
+    "outcome",
+    "to_act",
+    "withdraw",
+]
+
+EMPTY = Multiset()
+
+
+def _reset(players: tuple[SeatState, ...]) -> tuple[SeatState, ...]:
+    return tuple(msgspec.structs.replace(p, done=False) if p.done else p for p in players)
+
+
+def _resolve_order(state: PrismaticState) -> tuple[str, ...]:
+    """PX-5.1: from the starter token's holder, clockwise."""
+    start = SEATS.index(state.starter)
+    seats = sorted(state.active, key=lambda s: (SEATS.index(s) - start) % len(SEATS))
+    return tuple(seats)
+
+
+def _skip_gone(state: PrismaticState) -> PrismaticState:
+    resolver = state.resolver
+    while resolver < len(state.order) and not state.player(state.order[resolver]).active:
+        resolver += 1
+    return (
+        msgspec.structs.replace(state, resolver=resolver) if resolver != state.resolver else state
+    )
+
+
+def finish(state: PrismaticState) -> PrismaticState:
+    """PX-12.1: committed motes go home to the bags, unused committed prisms to their owners;
+    the game is over, or waits for the colours judgement (PX-13.2)."""
+    players = []
+    for p in state.players:
+        bag = p.bag.plus(p.incoming).plus(p.hand).plus(p.committed_motes())
+        players.append(
+            msgspec.structs.replace(
+                p,
+                bag=bag,
+                incoming=EMPTY,
+                hand=EMPTY,
+                palette=EMPTY,
+                prisms=p.prisms + p.committed_prisms(),
+                palette_prisms=0,
+                progress=tuple(
+                    msgspec.structs.replace(h, motes=EMPTY, prisms=0) for h in p.progress
+                ),
+                creation=tuple(
+                    msgspec.structs.replace(h, motes=EMPTY, prisms=0) for h in p.creation
+                ),
+                pool=EMPTY,
+                done=False,
+            )
+        )
+    done = msgspec.structs.replace(
+        state,
+        players=tuple(players),
+        pending=(),
+        pending_card="",
+        order=(),
+        resolver=0,
+        auction=None,
+    )
+    return msgspec.structs.replace(done, step="colours" if standing(done).unsettled else "over")
+
+
+def _next_round(state: PrismaticState) -> PrismaticState:
+    return msgspec.structs.replace(
+        state, step="draw", round=state.round + 1, players=_reset(state.players), auction=None
+    )
+
+
+def _end_round(state: PrismaticState) -> PrismaticState:
+    """Step 4 after the refill: gained motes join the bags (PX-I.3), per-round marks clear,
+    the game-end trigger is checked (PX-11.2), and the starter token moves on."""
+    players = tuple(
+        msgspec.structs.replace(
+            p,
+            bag=p.bag.plus(p.incoming),
+            incoming=EMPTY,
+            board_used=(),
+            abilities_used=(),
+            pool=EMPTY,
+        )
+        for p in state.players
+    )
+    state = msgspec.structs.replace(state, players=players, order=(), resolver=0)
+    if not state.final_round and any(
+        len(p.creation) >= state.table.goal for p in players if p.active
+    ):
+        state = msgspec.structs.replace(state, final_round=state.round + 1)
+    if state.table.starter_token == "auction":
+        return msgspec.structs.replace(state, step="auction", auction=Auction(asked=state.active))
+    return _next_round(msgspec.structs.replace(state, starter=next_active(state, state.starter)))
+
+
+def close_auction_round(state: PrismaticState) -> PrismaticState:
+    """Every asked seat has entered: reveal, then a winner pays, a tie bids again, or the
+    token stays (PX-14.2 to PX-14.4, PX-I.9)."""
+    auction = state.auction
+    if auction is None:
+        raise ValueError("auction is missing: only an entry its check allowed is carried out")
+    standing_bids = dict(auction.standing)
+    for seat, amount in auction.sealed:
+        if amount < 0 or (auction.floor < 0 and amount == 0):
+            standing_bids.pop(seat, None)
+        else:
+            standing_bids[seat] = amount
+    standing_bids = {s: b for s, b in standing_bids.items() if state.player(s).active}
+    if not standing_bids:
+        return _next_round(state)
+    top = max(standing_bids.values())
+    leaders = tuple(s for s in SEATS if standing_bids.get(s) == top)
+    if len(leaders) == 1:
+        (winner,) = leaders
+        paid = msgspec.structs.replace(state, supply_prisms=state.supply_prisms + top)
+        players = tuple(
+            msgspec.structs.replace(p, prisms=p.prisms - top) if p.seat == winner else p
+            for p in paid.players
+        )
+        return _next_round(msgspec.structs.replace(paid, players=players, starter=winner))
+    ordered = tuple(sorted(standing_bids.items(), key=lambda kv: SEATS.index(kv[0])))
+    return msgspec.structs.replace(
+        state, auction=Auction(standing=ordered, asked=leaders, floor=top)
+    )
+
+
+def advance(state: PrismaticState) -> PrismaticState:
+    """Move on through every step that is complete."""
+    while True:
+        step = state.step
+        if step == "deal":
+            if len(state.commons) < 3 and drawable(state):
+                return state
+            state = msgspec.structs.replace(state, step="setup")
+        elif step == "setup":
+            if any(p.active and not (p.chose and p.kept) for p in state.players):
+                return state
+            state = msgspec.structs.replace(state, step="draw", players=_reset(state.players))
+        elif step == "draw":
+            if any(p.active and not p.done for p in state.players):
+                return state
+            state = msgspec.structs.replace(state, step="commit", players=_reset(state.players))
+        elif step == "commit":
+            if any(p.active and not p.done for p in state.players):
+                return state
+            state = msgspec.structs.replace(
+                state,
+                step="resolve",
+                players=_reset(state.players),
+                order=_resolve_order(state),
+                resolver=0,
+            )
+        elif step == "resolve":
+            state = _skip_gone(state)
+            if state.resolver < len(state.order):
+                return state
+            if state.final_round and state.round >= state.final_round:
+                return finish(state)
+            state = msgspec.structs.replace(state, step="refill")
+        elif step == "refill":
+            if len(state.commons) < 3 and drawable(state):
+                return state
+            state = _end_round(state)
+        elif step == "auction":
+            auction = state.auction
+            if auction is None:
+                raise ValueError(
+                    "auction is missing: only an entry its check allowed is carried out"
+                )
+            entered = {seat for seat, _ in auction.sealed}
+            if any(s not in entered for s in auction.asked):
+                return state
+            state = close_auction_round(state)
+        elif step == "colours":
+            if standing(state).unsettled:
+                return state
+            state = msgspec.structs.replace(state, step="over")
+        else:
+            return state
+
+
+def withdraw(state: PrismaticState, seat: str) -> PrismaticState:
+    """PX-I.16: the seat leaves; its cards and motes leave play with it, the token passes on."""
+    if state.step == "over":
+        return state
+    resolving = state.resolving
+    players = tuple(
+        msgspec.structs.replace(p, active=False, hand=EMPTY, pool=EMPTY) if p.seat == seat else p
+        for p in state.players
+    )
+    state = msgspec.structs.replace(state, players=players, withdrawn=state.withdrawn + (seat,))
+    if state.starter == seat:
+        state = msgspec.structs.replace(state, starter=next_active(state, seat))
+    if resolving == seat:
+        state = msgspec.structs.replace(
+            state, pending=(), pending_card="", resolver=state.resolver + 1
+        )
+    if state.auction is not None:
+        a = state.auction
+        state = msgspec.structs.replace(
+            state,
+            auction=Auction(
+                standing=tuple((s, b) for s, b in a.standing if s != seat),
+                asked=tuple(s for s in a.asked if s != seat),
+                sealed=tuple((s, b) for s, b in a.sealed if s != seat),
+                floor=a.floor,
+            ),
+        )
+    if state.step == "colours":
+        state = msgspec.structs.replace(
+            state, wearing=tuple((s, w) for s, w in state.wearing if s != seat)
+        )
+    return advance(state)
+
 
 replace = msgspec.structs.replace
 EMPTY = Multiset()
@@ -59,7 +298,8 @@ EMPTY = Multiset()
 
 def _name(state: PrismaticState, text: str) -> str:
     name = state.catalog.card_name(text)
-    assert name is not None, text
+    if name is None:
+        raise ValueError("name is missing: only an entry its check allowed is carried out")
     return name
 
 
@@ -97,18 +337,21 @@ def add_to(
 # -- setup and steps 1-2 ---------------------------------------------------------------------------
 
 
+@ENTRY_EFFECTS.register(Reveal)
 def _reveal(state: PrismaticState, action: Reveal, seat: str) -> PrismaticState:
     name = _name(state, action.card)
     state = take_from_deck(state, (name,))
     return replace(state, commons=state.commons + (name,))
 
 
+@ENTRY_EFFECTS.register(Choose)
 def _choose(state: PrismaticState, action: Choose, seat: str) -> PrismaticState:
     motes = Multiset.of(action.motes)
     state = replace(state, supply=state.supply.minus(motes))
     return update(state, seat, lambda p: replace(p, bag=p.bag.plus(motes), chose=True))
 
 
+@ENTRY_EFFECTS.register(Keep)
 def _keep(state: PrismaticState, action: Keep, seat: str) -> PrismaticState:
     kept, dropped = _name(state, action.keep), _name(state, action.discard)
     state = take_from_deck(state, (kept, dropped))
@@ -116,6 +359,7 @@ def _keep(state: PrismaticState, action: Keep, seat: str) -> PrismaticState:
     return update(state, seat, lambda p: replace(p, progress=p.progress + (Held(kept),), kept=True))
 
 
+@ENTRY_EFFECTS.register(DrawMotes)
 def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> PrismaticState:
     drawn = Multiset.of(action.motes)
 
@@ -133,6 +377,7 @@ def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> PrismaticState
     return update(state, seat, change)
 
 
+@ENTRY_EFFECTS.register(Commit)
 def _commit(state: PrismaticState, action: Commit, seat: str) -> PrismaticState:
     motes = Multiset.of(action.motes)
     state = update(
@@ -141,6 +386,7 @@ def _commit(state: PrismaticState, action: Commit, seat: str) -> PrismaticState:
     return add_to(state, seat, action.target, motes, action.prisms)
 
 
+@ENTRY_EFFECTS.register(Pass)
 def _pass(state: PrismaticState, action: Pass, seat: str) -> PrismaticState:
     if state.step == "commit":  # PX-4.3: uncommitted motes go back to the bag
         return update(
@@ -153,6 +399,7 @@ def _pass(state: PrismaticState, action: Pass, seat: str) -> PrismaticState:
 # -- creating --------------------------------------------------------------------------------------
 
 
+@ENTRY_EFFECTS.register(Create)
 def _create(state: PrismaticState, action: Create, seat: str) -> PrismaticState:
     name = _name(state, action.card)
     spec = state.catalog.cards[name]
@@ -191,6 +438,7 @@ def _create(state: PrismaticState, action: Create, seat: str) -> PrismaticState:
     return replace(state, pending=spec.rewards, pending_card=name if spec.rewards else "")
 
 
+@ENTRY_EFFECTS.register(CreateBoard)
 def _board(state: PrismaticState, action: CreateBoard, seat: str) -> PrismaticState:
     method = state.catalog.methods[action.method]
     from_pool = Multiset.of(action.pool)
@@ -236,10 +484,12 @@ def apply_effect(state: PrismaticState, effect: Effect, seat: str) -> PrismaticS
     return state  # free text: the referee's adjustment carries it out (PX-9.7)
 
 
+@ENTRY_EFFECTS.register(Use)
 def _use(state: PrismaticState, action: Use, seat: str) -> PrismaticState:
     name = _name(state, action.card)
     ability = state.catalog.cards[name].ability
-    assert ability is not None
+    if ability is None:
+        raise ValueError("ability is missing: only an entry its check allowed is carried out")
     if ability.takes == "prism":
         state = update(
             state,
@@ -268,6 +518,7 @@ def _use(state: PrismaticState, action: Use, seat: str) -> PrismaticState:
     return apply_effect(state, ability.effect, seat)
 
 
+@ENTRY_EFFECTS.register(Take)
 def _take(state: PrismaticState, action: Take, seat: str) -> PrismaticState:
     pending = list(state.pending)
     index = next(i for i, e in enumerate(pending) if reward_matches(e, action.reward))
@@ -283,6 +534,7 @@ def _take(state: PrismaticState, action: Take, seat: str) -> PrismaticState:
     return apply_effect(state, effect, seat)
 
 
+@ENTRY_EFFECTS.register(Decline)
 def _decline(state: PrismaticState, action: Decline, seat: str) -> PrismaticState:
     return replace(state, pending=(), pending_card="")
 
@@ -290,6 +542,7 @@ def _decline(state: PrismaticState, action: Decline, seat: str) -> PrismaticStat
 # -- actions ---------------------------------------------------------------------------------------
 
 
+@DETAIL_EFFECTS.register(Pull)
 def _pull(state: PrismaticState, detail: Pull, seat: str) -> PrismaticState:
     if not detail.mote or not detail.to:
         return state  # nothing in the bag, or the mote went straight back
@@ -298,6 +551,7 @@ def _pull(state: PrismaticState, detail: Pull, seat: str) -> PrismaticState:
     return add_to(state, seat, detail.to, mote, 0)
 
 
+@DETAIL_EFFECTS.register(Empty)
 def _empty(state: PrismaticState, detail: Empty, seat: str) -> PrismaticState:
     if detail.target == PALETTE:
         owner = detail.owner or seat
@@ -309,7 +563,8 @@ def _empty(state: PrismaticState, detail: Empty, seat: str) -> PrismaticState:
     owner = locate(state, name).seat
     player = state.player(owner)
     held = player.progress_card(name) or player.creation_card(name)
-    assert held is not None
+    if held is None:
+        raise ValueError("held is missing: only an entry its check allowed is carried out")
 
     def clear(p: SeatState) -> SeatState:
         def bare(h: Held) -> Held:
@@ -325,6 +580,7 @@ def _empty(state: PrismaticState, detail: Empty, seat: str) -> PrismaticState:
     return clear_card(state, owner, held)
 
 
+@DETAIL_EFFECTS.register(DrawCard)
 def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> PrismaticState:
     if not detail.card:
         return state
@@ -339,6 +595,7 @@ def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> PrismaticS
     return replace(state, commons=commons, discard=state.discard + (dropped,))
 
 
+@DETAIL_EFFECTS.register(Discard)
 def _discard(state: PrismaticState, detail: Discard, seat: str) -> PrismaticState:
     name = _name(state, detail.card)
     if name in state.commons:
@@ -349,6 +606,7 @@ def _discard(state: PrismaticState, detail: Discard, seat: str) -> PrismaticStat
     return replace(state, discard=state.discard + (name,))
 
 
+@DETAIL_EFFECTS.register(Steal)
 def _steal(state: PrismaticState, detail: Steal, seat: str) -> PrismaticState:
     name = _name(state, detail.card)
     if name in state.commons:
@@ -360,13 +618,7 @@ def _steal(state: PrismaticState, detail: Steal, seat: str) -> PrismaticState:
     return update(state, seat, lambda p: replace(p, progress=p.progress + (Held(name),)))
 
 
-_DETAILS: dict[type, Callable[[PrismaticState, object, str], PrismaticState]] = {
-    Pull: _pull,  # type: ignore[dict-item]
-    Empty: _empty,  # type: ignore[dict-item]
-    DrawCard: _draw_card,  # type: ignore[dict-item]
-    Discard: _discard,  # type: ignore[dict-item]
-    Steal: _steal,  # type: ignore[dict-item]
-}
+_DETAILS = DETAIL_EFFECTS.handlers
 
 
 def _detail(state: PrismaticState, detail: object, seat: str) -> PrismaticState:
@@ -378,11 +630,17 @@ def _detail(state: PrismaticState, detail: object, seat: str) -> PrismaticState:
 
 def _bid(state: PrismaticState, action: Bid | Forgo, seat: str) -> PrismaticState:
     auction = state.auction
-    assert auction is not None
+    if auction is None:
+        raise ValueError("auction is missing: only an entry its check allowed is carried out")
     amount = action.amount if isinstance(action, Bid) else -1
     return replace(state, auction=replace(auction, sealed=auction.sealed + ((seat, amount),)))
 
 
+ENTRY_EFFECTS.add(Bid, _bid)
+ENTRY_EFFECTS.add(Forgo, _bid)
+
+
+@ENTRY_EFFECTS.register(Colours)
 def _colours(state: PrismaticState, action: Colours, seat: str) -> PrismaticState:
     positions = tuple(
         (s, rank) for rank, group in enumerate(action.ranking, start=1) for s in group
@@ -390,24 +648,30 @@ def _colours(state: PrismaticState, action: Colours, seat: str) -> PrismaticStat
     return replace(state, wearing=state.wearing + positions)
 
 
-_APPLY: dict[type, Callable[[PrismaticState, object, str], PrismaticState]] = {
-    Reveal: _reveal,  # type: ignore[dict-item]
-    Choose: _choose,  # type: ignore[dict-item]
-    Keep: _keep,  # type: ignore[dict-item]
-    DrawMotes: _draw,  # type: ignore[dict-item]
-    Commit: _commit,  # type: ignore[dict-item]
-    Pass: _pass,  # type: ignore[dict-item]
-    Create: _create,  # type: ignore[dict-item]
-    CreateBoard: _board,  # type: ignore[dict-item]
-    Use: _use,  # type: ignore[dict-item]
-    Take: _take,  # type: ignore[dict-item]
-    Decline: _decline,  # type: ignore[dict-item]
-    Bid: _bid,  # type: ignore[dict-item]
-    Forgo: _bid,  # type: ignore[dict-item]
-    Colours: _colours,  # type: ignore[dict-item]
-}
+_APPLY = ENTRY_EFFECTS.handlers
 
 
-def apply(state: PrismaticState, action: PrismaticAction, seat: str) -> PrismaticState:
-    """The position after ``seat``'s checked entry ``action``, moved on through finished steps."""
+def apply(
+    state: PrismaticState, action: PrismaticAction, seat: str | None = None
+) -> PrismaticState:
+    """The position after ``seat``'s checked entry ``action`` (the one seat to act when none
+    is named), moved on through finished steps."""
+    if seat is None:
+        (seat,) = to_act(state)
     return advance(_APPLY[type(action)](state, action, seat))
+
+
+def outcome(state: PrismaticState) -> Outcome:
+    """PX-12.9: everyone ranked by stars, ties broken by PX-13.1; seats that withdrew below."""
+    if state.step != "over":
+        return ONGOING
+    board = standing(state)
+    totals = {line.seat: line.total for line in board.lines}
+    placings: list[Placing] = []
+    for group in board.groups:
+        rank = len(placings) + 1
+        placings.extend(Placing(seat, rank, float(totals[seat])) for seat in group)
+    for seat in reversed(state.withdrawn):
+        placings.append(Placing(seat, len(placings) + 1))
+    reason = "final score " + ", ".join(f"{s} {totals[s]}" for g in board.groups for s in g)
+    return Outcome.ranked(placings, "PX-12.9", reason, "; ".join(board.notes))

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.gammasphere.field import HAND_LIMIT, attack_of, card_of, defense_of, finished
 from referee.games.gammasphere.model import SEATS, Entity, GammasphereState, Side
+from referee.games.gammasphere.notation import notation, parse
+from referee.games.gammasphere.position import HAND_LIMIT, attack_of, card_of, defense_of, finished
+from referee.kit.secrecy import masked_text
+from referee.viewers import REFEREE
 
-__all__ = ["describe", "render", "secrets"]
-
-REFEREE = "referee"
+__all__ = ["observe", "render", "secrets", "shown_text"]
 
 
 def _may_see_list(viewer: str, seat: str) -> bool:
@@ -92,10 +93,9 @@ def _list_lines(own: Side) -> list[str]:
     knowledge = own.knowledge
     if not own.registered:
         return [f"  no registered list; deck of {knowledge.size} cards"]
-    if knowledge.listed is None:
-        return [f"  sealed list of {knowledge.size} cards (not opened)"]
     unaccounted = knowledge.unaccounted()
-    assert unaccounted is not None
+    if unaccounted is None:  # the list is sealed and not opened yet
+        return [f"  sealed list of {knowledge.size} cards (not opened)"]
     return [f"  registered list ({knowledge.size} cards), not yet seen: {unaccounted.text()}"]
 
 
@@ -130,7 +130,7 @@ def _entity_data(state: GammasphereState, entity: Entity) -> dict[str, Any]:
     return data
 
 
-def describe(state: GammasphereState, viewer: str = REFEREE) -> dict[str, Any]:
+def observe(state: GammasphereState, viewer: str = REFEREE) -> dict[str, Any]:
     """The position as JSON-ready data for ``viewer``."""
     sides = []
     for own in state.sides:
@@ -196,3 +196,11 @@ def secrets(state: GammasphereState, seat: str) -> frozenset[str]:
     if other is not None:
         public.update(other.cards.names())
     return frozenset(name for name in unaccounted.names() if name not in public)
+
+
+def shown_text(text: str, seat: str | None, viewer: str) -> str:
+    """A rejected entry's cards named out of a hand are hidden from the other seats and
+    the public: rejected, it took nothing out of hiding (GS-3.5)."""
+    if viewer in (REFEREE, seat):
+        return text
+    return masked_text(text, parse, notation, ("card",))

@@ -9,8 +9,9 @@ import msgspec
 from referee.games.prismata.catalog import format_amount, load_catalog
 from referee.games.prismata.engine import can_block, defense
 from referee.games.prismata.model import SEATS, PrismataState, Unit
+from referee.viewers import REFEREE
 
-__all__ = ["describe", "render", "unit_note"]
+__all__ = ["observe", "render", "secrets", "unit_note"]
 
 
 def unit_note(u: Unit, state: PrismataState) -> str:
@@ -39,7 +40,7 @@ def unit_note(u: Unit, state: PrismataState) -> str:
     return f"#{u.id}" + (f" ({', '.join(notes)})" if notes else "")
 
 
-def render(state: PrismataState) -> str:
+def render(state: PrismataState, viewer: str = REFEREE) -> str:
     """Each seat's resources and units grouped by kind, the supply, the phase and whose turn."""
     cat = load_catalog(state.ruleset)
     lines = [f"Prismata ({state.ruleset}), turn {state.turn + 1}"]
@@ -80,14 +81,20 @@ def render(state: PrismataState) -> str:
     return "\n".join(lines)
 
 
-def describe(state: PrismataState) -> dict[str, Any]:
+def observe(state: PrismataState, viewer: str = REFEREE) -> dict[str, Any]:
     """The position as JSON-ready data, with derived facts (defense, costs) added."""
     cat = load_catalog(state.ruleset)
     data = msgspec.to_builtins(state)
-    assert isinstance(data, dict)
+    if not isinstance(data, dict):
+        raise TypeError(f"data is a {type(data).__name__}, not dict")
     data["to_move"] = None if state.result is not None else SEATS[state.active]
     data["seats"] = list(SEATS)
     data["defense"] = [defense(state.units, 0, cat), defense(state.units, 1, cat)]
     data["blocking"] = sorted(u.id for u in state.units.values() if can_block(u, cat.units[u.kind]))
     data["costs"] = {name: format_amount(cat.units[name].cost) for name in state.supply}
     return data
+
+
+def secrets(state: PrismataState, seat: str) -> frozenset[str]:
+    """Nothing in Prismata is hidden: every viewer sees the whole table."""
+    return frozenset()

@@ -9,13 +9,18 @@ from collections.abc import Iterable
 
 import msgspec
 
-from referee.games.crystale.board import tile_atk_modifier
-from referee.games.crystale.catalog import Crystal
+from referee.games.crystale.board import P1_START, P2_START, tile_atk_modifier
+from referee.games.crystale.catalog import Crystal, Effect
 from referee.games.crystale.model import SEATS, SLOT_THRESHOLDS, CrystaleState, Result, Side, Unit
 from referee.kit.multiset import Multiset
+from referee.kit.zones import HiddenZone
 from referee.verdicts import LEGAL, Verdict
 
 __all__ = [
+    "empty_side",
+    "place_summoner",
+    "recharge_effects",
+    "start_mp",
     "base_atk",
     "crystal_of",
     "effective_atk",
@@ -177,3 +182,47 @@ def settle(state: CrystaleState) -> CrystaleState:
                 ),
             )
     return state
+
+
+def start_mp(state_table_start: str, mana_pool: int) -> int:
+    """CR-I.7: a Summoner begins with a full Mana Pool (or empty, by variant)."""
+    return mana_pool if state_table_start == "full" else 0
+
+
+def place_summoner(state: CrystaleState, seat: int, crystal: Crystal) -> CrystaleState:
+    """Put ``seat``'s Summoner on its starting tile (CR-4.3) with its Mana Pool."""
+    side = state.sides[seat]
+    knowledge = side.knowledge.with_seen(crystal.name) if side.knowledge is not None else None
+    side = replace(
+        side,
+        knowledge=knowledge,
+        summoner=crystal.name,
+        mana_pool=crystal.mana_pool,
+        recharge=crystal.recharge,
+        element=crystal.element,
+        mp=start_mp(state.table.start_mp, crystal.mana_pool),
+    )
+    uid = summoner_id(seat)
+    unit = Unit(uid, seat, crystal.name, P1_START if seat == 0 else P2_START, summoner=True)
+    return with_unit(with_side(state, seat, side), unit)
+
+
+def recharge_effects(state: CrystaleState, seat: int) -> list[tuple[Unit, Crystal, Effect]]:
+    """Recharge-phase effects of ``seat``'s units, in unit order (CR-6.5)."""
+    out = []
+    for uid in sorted(state.units):
+        unit = state.units[uid]
+        if unit.seat != seat:
+            continue
+        crystal = crystal_of(state, unit)
+        for effect in crystal.effects:
+            if effect.phase == "recharge" and effect.rank <= unit.rank:
+                out.append((unit, crystal, effect))
+    return out
+
+
+def empty_side(seat: int, size: int) -> Side:
+    """A side before its Summoner is placed: ``size - 1`` crystals in the pool (CR-3.4)."""
+    return Side(
+        knowledge=None, pool=HiddenZone(SEATS[seat], max(0, size - 1)), hand=HiddenZone(SEATS[seat])
+    )

@@ -1,0 +1,437 @@
+"""Checking Prismata actions: ``check`` returns the clauses an action breaks.
+
+Clause ids cited here are defined in ``rulebook.toml``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from referee.contract import LEGAL, Verdict, Violation
+from referee.games.prismata.catalog import Catalog, UnitType, load_catalog
+from referee.games.prismata.model import (
+    SEATS,
+    Block,
+    Breach,
+    Buy,
+    Click,
+    End,
+    PrismataAction,
+    PrismataState,
+    Sell,
+    Strike,
+    Unbreach,
+    Undo,
+    Unit,
+)
+
+if TYPE_CHECKING:
+    pass
+
+from referee.games.prismata.engine import (
+    can_block,
+    label,
+)
+
+__all__ = [
+    "breach_problem",
+    "check",
+    "check_action",
+    "check_undo",
+    "click_problem",
+    "consumable",
+    "target_problem",
+]
+# ---------------------------------------------------------------------------
+# check
+# ---------------------------------------------------------------------------
+
+
+def _bad(clause: str, reason: str) -> Verdict:
+    return Verdict((Violation(clause, reason),))
+
+
+def _own_unit(state: PrismataState, uid: int, what: str) -> tuple[Unit | None, Verdict]:
+    u = state.units.get(uid)
+    if u is None:
+        why = (
+            f"{state.dead[uid].kind} #{uid} is no longer in play"
+            if uid in state.dead
+            else f"there is no unit #{uid}"
+        )
+        return None, _bad("PM-1.3", f"{why}, so it cannot {what}")
+    if u.owner != state.active:
+        return None, _bad(
+            "PM-1.3", f"{label(u)} belongs to {SEATS[u.owner]}, not to {SEATS[state.active]}"
+        )
+    return u, LEGAL
+
+
+def consumable(u: Unit, utype: UnitType) -> str:
+    """PM-5.3: why ``u`` cannot be consumed now, or empty text when it can."""
+    if u.build:
+        return "is under construction"
+    if u.exhaust:
+        return "is exhausted"
+    if utype.click is not None and u.status != "used":
+        return "has not used its click ability this turn (click it first)"
+    return ""
+
+
+def _check_consume(
+    state: PrismataState,
+    cat: Catalog,
+    needed: Sequence[tuple[str, int]],
+    given: Sequence[int],
+    for_what: str,
+) -> Verdict:
+    want: dict[str, int] = {}
+    for kind, n in needed:
+        want[kind] = want.get(kind, 0) + n
+    if len(set(given)) != len(given):
+        return _bad(
+            "PM-5.3", f"the same unit is named twice among the units consumed for {for_what}"
+        )
+    got: dict[str, int] = {}
+    for cid in given:
+        u = state.units.get(cid)
+        if u is None:
+            return _bad(
+                "PM-5.3", f"unit #{cid}, named to be consumed for {for_what}, is not in play"
+            )
+        if u.owner != state.active:
+            return _bad("PM-5.3", f"{label(u)} belongs to the opponent and cannot be consumed")
+        if u.kind not in want:
+            needs = ", ".join(f"{n} {k}" for k, n in want.items()) or "nothing"
+            return _bad("PM-5.3", f"{for_what} consumes {needs}, not {label(u)}")
+        why = consumable(u, cat.units[u.kind])
+        if why:
+            return _bad("PM-5.3", f"{label(u)} {why} and cannot be consumed")
+        got[u.kind] = got.get(u.kind, 0) + 1
+    if got != want:
+        needs = ", ".join(f"{n} {k}" for k, n in want.items()) or "nothing"
+        return _bad("PM-5.3", f"{for_what} consumes exactly {needs}; {len(given)} unit(s) named")
+    return LEGAL
+
+
+def check_action(
+    state: PrismataState, action: PrismataAction, acting: str | None = None
+) -> Verdict:
+    """Legal, or the violated clauses with reasons naming the units by name and id (the
+    action is by the seat to act: ``acting`` is that seat or ``None``)."""
+    if state.result is not None:
+        return _bad("PM-9.4", "the game is over; no more actions can be recorded")
+    cat = load_catalog(state.ruleset)
+    seat = state.active
+    phase = state.phase
+    u: Unit | None
+    if isinstance(action, End):
+        if phase == "defense":
+            incoming = state.res[1 - seat].attack
+            if incoming > 0:
+                return _bad(
+                    "PM-4.1",
+                    f"{incoming} incoming damage must still be blocked before the defense ends",
+                )
+            return LEGAL
+        if phase == "breach":
+            attack = state.res[seat].attack
+            if attack > 0:
+                for other in state.units.values():
+                    if other.owner != seat and not breach_problem(state, cat, other):
+                        return _bad(
+                            "PM-7.4",
+                            f"the breach cannot end while {attack} attack can still "
+                            f"damage {label(other)}",
+                        )
+        return LEGAL
+    if isinstance(action, Buy):
+        if phase != "action":
+            return _bad("PM-5.1", f"units are bought in the action phase; it is the {phase} phase")
+        name = action.unit
+        utype = cat.units.get(name)
+        if utype is None or name not in state.supply:
+            return _bad("PM-5.1", f"{name} is not on offer in this game")
+        left = state.supply[name][seat]
+        if left <= 0:
+            return _bad("PM-2.4", f"{SEATS[seat]} has no {name} left in supply")
+        have = state.res[seat]
+        if not have.covers(utype.cost):
+            return _bad(
+                "PM-5.2", f"{name} costs {utype.cost.words()}; {SEATS[seat]} has {have.words()}"
+            )
+        return _check_consume(state, cat, utype.consume, action.consume, f"buying {name}")
+    if isinstance(action, Click):
+        return _check_click(state, cat, action)
+    if isinstance(action, Block):
+        if phase != "defense":
+            return _bad(
+                "PM-4.1", f"blockers are chosen in the defense phase; it is the {phase} phase"
+            )
+        blocker, v = _own_unit(state, action.unit, "block")
+        if blocker is None:
+            return v
+        if state.res[1 - seat].attack <= 0:
+            return _bad("PM-4.1", "there is no incoming damage left to block")
+        btype = cat.units[blocker.kind]
+        if not can_block(blocker, btype):
+            return _bad(
+                "PM-4.2", f"{label(blocker)} cannot block: {_why_not_block(blocker, btype)}"
+            )
+        return LEGAL
+    if isinstance(action, Strike):
+        if phase != "action":
+            return _bad(
+                "PM-6.1",
+                f"frontline units are attacked in the action phase; it is the {phase} phase",
+            )
+        u = state.units.get(action.unit)
+        if u is None or u.owner == seat:
+            return _bad("PM-6.1", f"#{action.unit} is not an enemy unit in play")
+        utype = cat.units[u.kind]
+        attack = state.res[seat].attack
+        if not utype.frontline:
+            return _bad(
+                "PM-6.1",
+                f"{label(u)} is not frontline; only frontline units can be attacked directly",
+            )
+        if u.build:
+            return _bad("PM-6.1", f"{label(u)} is under construction and cannot be damaged")
+        if attack <= 0:
+            return _bad("PM-6.2", f"{SEATS[seat]} has no attack to spend")
+        if not utype.fragile and attack < u.health:
+            return _bad(
+                "PM-6.2", f"{label(u)} has {u.health} health; {attack} attack cannot destroy it"
+            )
+        return LEGAL
+    if isinstance(action, Breach):
+        if phase != "breach":
+            return _bad(
+                "PM-7.2", f"damage is assigned to units during a breach; it is the {phase} phase"
+            )
+        u = state.units.get(action.unit)
+        if u is None or u.owner == seat:
+            return _bad("PM-7.2", f"#{action.unit} is not an enemy unit in play")
+        why = breach_problem(state, cat, u)
+        if why:
+            return _bad(why[0], why[1])
+        return LEGAL
+    if isinstance(action, Unbreach):
+        if phase != "breach":
+            return _bad(
+                "PM-7.5",
+                f"breach damage can only be taken back during the breach; it is the {phase} phase",
+            )
+        u = state.units.get(action.unit) or state.dead.get(action.unit)
+        if u is None or u.owner == seat or u.hit <= 0:
+            return _bad("PM-7.5", f"#{action.unit} took no breach damage this turn")
+        return LEGAL
+    if isinstance(action, Undo):
+        return check_undo(state, cat, action.unit)
+    if isinstance(action, Sell):
+        if phase != "action":
+            return _bad(
+                "PM-5.9",
+                f"a purchase can only be taken back in the action phase; it is the {phase} phase",
+            )
+        u = state.units.get(action.unit)
+        if u is None:
+            return _bad("PM-5.9", f"#{action.unit} is not a unit in play")
+        if u.owner != seat or not u.fresh:
+            return _bad("PM-5.9", f"{label(u)} was not bought by {SEATS[seat]} this turn")
+        utype = cat.units[u.kind]
+        if utype.on_buy is not None and not state.res[seat].covers(utype.on_buy.gain):
+            return _bad("PM-5.9", f"the resources gained by buying {label(u)} have been spent")
+        for cid in u.made:
+            if cid not in state.units:
+                return _bad(
+                    "PM-5.9",
+                    f"unit #{cid} made by buying {label(u)} is gone, so the purchase stands",
+                )
+        return LEGAL
+    return _bad("PM-N.1", f"not a Prismata action: {action!r}")  # pragma: no cover
+
+
+def _why_not_block(u: Unit, utype: UnitType) -> str:
+    if not (utype.blocks_after_click if u.status == "used" else utype.blocker):
+        return (
+            "it used its click ability this turn" if utype.blocker else f"a {u.kind} does not block"
+        )
+    if u.build:
+        return "it is under construction"
+    if u.exhaust:
+        return "it is exhausted"
+    return f"it is frozen ({u.chill} chill on {u.health} health)"
+
+
+def breach_problem(state: PrismataState, cat: Catalog, u: Unit) -> tuple[str, str] | None:
+    """Why the attacker cannot assign breach damage to enemy unit ``u`` now (None: it can)."""
+    seat = state.active
+    attack = state.res[seat].attack
+    if attack <= 0:
+        return ("PM-7.2", "there is no attack left to assign")
+    if u.build:
+        for other in state.units.values():
+            if other.owner == u.owner and not other.build:
+                why = (
+                    f"{label(u)} is under construction; it can only be damaged once every "
+                    f"other enemy unit is gone ({label(other)} remains)"
+                )
+                return ("PM-7.3", why)
+    utype = cat.units[u.kind]
+    if not utype.fragile and attack < u.health:
+        why = (
+            f"{label(u)} has {u.health} health and is not fragile; {attack} attack cannot "
+            "destroy it"
+        )
+        return ("PM-7.2", why)
+    return None
+
+
+def target_problem(
+    state: PrismataState, cat: Catalog, ability_unit: Unit, utype: UnitType, target: int | None
+) -> Verdict:
+    ability = utype.click
+    if ability is None:
+        return _bad("PM-5.4", f"{label(ability_unit)} has no ability to aim")
+    needs_target = ability.target is not None or bool(ability.effect.destroy)
+    if not needs_target:
+        if target is not None:
+            return _bad("PM-5.5", f"{label(ability_unit)}'s ability takes no target")
+        return LEGAL
+    if target is None:
+        return _bad("PM-5.5", f"{label(ability_unit)}'s ability needs a target ('on #id')")
+    t = state.units.get(target)
+    if t is None:
+        return _bad("PM-5.5", f"target #{target} is not a unit in play")
+    if t.owner == state.active:
+        return _bad("PM-5.5", f"{label(t)} is your own unit; targets must be enemy units")
+    ttype = cat.units[t.kind]
+    if ability.target is not None and ability.target.kind == "chill":
+        if not can_block(t, ttype):
+            return _bad(
+                "PM-5.6",
+                f"{label(t)} cannot be chilled: it is not blocking ({_why_not_block(t, ttype)})",
+            )
+        return LEGAL
+    if ability.target is not None:  # snipe
+        if t.build:
+            return _bad("PM-5.7", f"{label(t)} is under construction and cannot be sniped")
+        mh = ability.target.max_health
+        if mh is not None and t.health > mh:
+            return _bad(
+                "PM-5.7",
+                f"{label(ability_unit)} only destroys units with at most {mh} health; "
+                f"{label(t)} has {t.health}",
+            )
+        if ability.target.only and t.kind not in ability.target.only:
+            return _bad(
+                "PM-5.7",
+                f"{label(ability_unit)} only destroys {', '.join(ability.target.only)}; "
+                f"not {label(t)}",
+            )
+        return LEGAL
+    d = ability.effect.destroy[0]
+    if t.kind != d.unit or t.build or (d.not_blocking and can_block(t, ttype)):
+        cond = " non-blocking" if d.not_blocking else ""
+        return _bad(
+            "PM-5.7",
+            f"{label(ability_unit)} destroys a{cond} enemy {d.unit}; {label(t)} is not one",
+        )
+    return LEGAL
+
+
+def click_problem(state: PrismataState, cat: Catalog, u: Unit, utype: UnitType) -> str:
+    """PM-5.4: why ``u``'s click ability cannot be used now (empty when it can, costs aside)."""
+    ability = utype.click
+    if ability is None:
+        return f"a {u.kind} has no click ability"
+    if u.build:
+        return "it is under construction"
+    if u.exhaust:
+        return "it is exhausted"
+    if u.status == "used":
+        return "it already used its ability this turn"
+    if u.status != "ready":
+        return "it cannot use its ability on the turn it arrives"
+    if utype.stamina and u.stamina < 1:
+        return "it has no stamina left"
+    if u.health < ability.health_cost:
+        return f"it needs {ability.health_cost} health to pay for its ability and has {u.health}"
+    return ""
+
+
+def _check_click(state: PrismataState, cat: Catalog, action: Click) -> Verdict:
+    if state.phase != "action":
+        return _bad(
+            "PM-5.4", f"abilities are used in the action phase; it is the {state.phase} phase"
+        )
+    u, v = _own_unit(state, action.unit, "be clicked")
+    if u is None:
+        return v
+    utype = cat.units[u.kind]
+    why = click_problem(state, cat, u, utype)
+    if why:
+        return _bad("PM-5.4", f"{label(u)} cannot use its ability: {why}")
+    ability = utype.click
+    if ability is None:
+        return _bad("PM-5.4", f"{label(u)} has no ability to use")
+    have = state.res[state.active]
+    if not have.covers(ability.cost):
+        return _bad(
+            "PM-5.2",
+            f"{label(u)}'s ability costs {ability.cost.words()}; "
+            f"{SEATS[state.active]} has {have.words()}",
+        )
+    v = target_problem(state, cat, u, utype, action.target)
+    if not v:
+        return v
+    if u.id in action.consume:
+        return _bad("PM-5.3", f"{label(u)} cannot consume itself")
+    return _check_consume(state, cat, ability.consume, action.consume, f"{label(u)}'s ability")
+
+
+def check_undo(state: PrismataState, cat: Catalog, uid: int) -> Verdict:
+    seat = state.active
+    if state.phase == "breach":
+        if state.overrun:
+            return _bad(
+                "PM-5.8",
+                "once units have been overrun or breached, clicks can no longer be taken back",
+            )
+    elif state.phase != "action":
+        return _bad(
+            "PM-5.8",
+            f"clicks can only be taken back in the action phase; it is the {state.phase} phase",
+        )
+    u = state.units.get(uid)
+    if u is None:
+        u = state.dead.get(uid)
+        if u is None or u.cause not in ("sacrifice", "health"):
+            return _bad("PM-5.8", f"#{uid} is not a unit in play whose click can be taken back")
+    if u.owner != seat:
+        return _bad("PM-5.8", f"{label(u)} belongs to {SEATS[u.owner]}")
+    if u.status != "used":
+        return _bad("PM-5.8", f"{label(u)} has not used its ability this turn")
+    utype = cat.units[u.kind]
+    ability = utype.click
+    if ability is None:
+        return _bad("PM-5.8", f"{label(u)} has no ability whose use could be taken back")
+    if not state.res[seat].covers(ability.effect.gain):
+        return _bad(
+            "PM-5.8", f"what {label(u)}'s ability produced ({ability.effect.gain}) has been spent"
+        )
+    if not state.res[1 - seat].covers(ability.effect.give):
+        return _bad("PM-5.8", f"what {label(u)}'s ability gave the opponent has been spent")
+    for cid in u.made:
+        if cid not in state.units:
+            return _bad("PM-5.8", f"unit #{cid} made by {label(u)} is gone, so the click stands")
+    for cid in u.ate:
+        if cid not in state.dead:
+            return _bad("PM-5.8", f"unit #{cid} removed by {label(u)} cannot be brought back")
+    return LEGAL
+
+
+check = check_action
+"""The contract's ``check`` is ``check_action`` itself: no call in between on the hot path."""

@@ -1,0 +1,282 @@
+"""Carrying out PRIZMIK actions and deciding results.
+
+Speed matters because a referee replays whole games on every read: ``apply`` builds one
+new board string and one new state, reuses every counter tuple it does not change, and
+decides by-rule results (PZ-8, PZ-10.7, PZ-10.8, PZ-10.11) from those counters; the
+no-legal-action ending (PZ-10.6) needs move generation and is therefore found lazily by
+``outcome``. The clause ids cited here are those of ``rulebook.toml``.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from referee.contract import (
+    ONGOING,
+    Outcome,
+)
+from referee.games.prizmik.board import (
+    BASE,
+    CHAR,
+    EMPTY,
+    FAR_HOME,
+    FIGHTER,
+    FLEET,
+    KIND_OF,
+    SEATS,
+    SHIP,
+    SIDE_OF,
+    STACK,
+)
+from referee.games.prizmik.legal import has_action
+from referee.games.prizmik.model import (
+    PrizmikAction,
+    PrizmikState,
+)
+
+__all__ = ["apply", "count_pieces", "decide", "outcome", "to_act", "to_move"]
+
+# -- clause ids --------------------------------------------------------------
+WIN_ALL_BASES: Final = "PZ-8.1"
+WIN_IMPOSSIBLE: Final = "PZ-8.2"
+NO_LEGAL_ACTION: Final = "PZ-10.6"
+BOTH_UNABLE: Final = "PZ-10.8"
+QUIET_LIMIT: Final = "PZ-10.11"
+
+
+# -- counting ----------------------------------------------------------------
+def count_pieces(board: str) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
+    """Per side (red, blue): bases (lone + fleets), ship holders, lone fighters."""
+    bases = [0, 0]
+    ships = [0, 0]
+    fighters = [0, 0]
+    for ch in board:
+        if ch == EMPTY:
+            continue
+        side = SIDE_OF[ch]
+        kind = KIND_OF[ch]
+        if kind in (BASE, FLEET):
+            bases[side] += 1
+        if kind in (FLEET, STACK, SHIP):
+            ships[side] += 1
+        if kind == FIGHTER:
+            fighters[side] += 1
+    return (bases[0], bases[1]), (ships[0], ships[1]), (fighters[0], fighters[1])
+
+
+def _unable(
+    side: int, ships: tuple[int, int], fighters: tuple[int, int], reserves: tuple[int, int]
+) -> bool:
+    """PZ-10.7: ``side`` can never capture a base again."""
+    return ships[side] == 0 and (fighters[side] == 0 or reserves[side] == 0)
+
+
+def decide(
+    side: int,
+    bases: tuple[int, int],
+    ships: tuple[int, int],
+    fighters: tuple[int, int],
+    reserves: tuple[int, int],
+    quiet: int,
+    limit: int,
+) -> Outcome | None:
+    """The by-rule result after ``side`` acted, in the order of PZ-10.8, or None."""
+    opp = 1 - side
+    mover, other = SEATS[side], SEATS[opp]
+    if bases[opp] == 0:
+        return Outcome("win", mover, WIN_ALL_BASES, f"{other} has no base left on the board")
+    opp_unable = _unable(opp, ships, fighters, reserves)
+    mover_unable = _unable(side, ships, fighters, reserves)
+    if opp_unable and mover_unable:
+        return Outcome(
+            "draw",
+            None,
+            BOTH_UNABLE,
+            "neither player can ever capture a base again: neither has a ship, "
+            "nor a lone fighter with a reserve fleet to promote",
+        )
+    if opp_unable or mover_unable:
+        loser = opp if opp_unable else side
+        return Outcome(
+            "win",
+            SEATS[1 - loser],
+            WIN_IMPOSSIBLE,
+            f"{SEATS[loser]} can never capture a base again (PZ-10.7): no ship on the board, "
+            + (
+                "and no lone fighter"
+                if fighters[loser] == 0
+                else "and no reserve fleet to promote a fighter into"
+            ),
+        )
+    if limit and quiet >= limit:
+        return Outcome(
+            "draw",
+            None,
+            QUIET_LIMIT,
+            f"{quiet} actions in a row without a capture or promotion (limit {limit})",
+        )
+    return None
+
+
+_NOBODY: frozenset[str] = frozenset()
+_ONLY = {seat: frozenset((seat,)) for seat in SEATS}
+
+
+def to_act(state: PrizmikState) -> frozenset[str]:
+    """The side to move, or nobody once the game has a result (stored or PZ-10.6)."""
+    if outcome(state).over:
+        return _NOBODY
+    return _ONLY[state.turn]
+
+
+def to_move(state: PrizmikState) -> str | None:
+    """The side to move, or ``None`` once the game has a result."""
+    if outcome(state).over:
+        return None
+    return state.turn
+
+
+class EngineMethods:
+    """``apply`` as a method, for ``PrizmikRules`` to inherit: it runs for every action a
+    game replays or checks, and an ordinary method call is the cheapest call Python 3.11
+    makes (a module function carried by the rules object is looked up afresh each time)."""
+
+    def apply(
+        self, state: PrizmikState, action: PrizmikAction, seat: str | None = None
+    ) -> PrizmikState:
+        """The state after ``action`` (assumed legal); ``state`` is not touched."""
+        board = state.board
+        o = action.origin
+        t = action.target
+        p = board[o]
+        side = 0 if state.turn == "red" else 1
+        bases = state.bases
+        ships = state.ships
+        fighters = state.fighters
+        reserves = state.reserves
+        quiet = state.quiet + 1
+        kind = action.kind
+        fighter = CHAR[side][FIGHTER]
+        if kind == "move":
+            if o < t:
+                board = board[:o] + EMPTY + board[o + 1 : t] + p + board[t + 1 :]
+            else:
+                board = board[:t] + p + board[t + 1 : o] + EMPTY + board[o + 1 :]
+            arrived = p == fighter
+        else:
+            if kind == "deploy":
+                if KIND_OF[p] == FLEET:
+                    left, right = CHAR[side][BASE], CHAR[side][STACK]
+                    arrived = False
+                else:
+                    left, right = CHAR[side][SHIP], fighter
+                    fighters = (
+                        (fighters[0] + 1, fighters[1])
+                        if side == 0
+                        else (fighters[0], fighters[1] + 1)
+                    )
+                    arrived = True
+            else:  # capture
+                left, right = EMPTY, p
+                arrived = p == fighter
+                quiet = 0
+                vk = KIND_OF[board[t]]
+                if side == 0:
+                    if vk == BASE:
+                        bases = (bases[0], bases[1] - 1)
+                    elif vk == FIGHTER:
+                        fighters = (fighters[0], fighters[1] - 1)
+                    else:
+                        ships = (ships[0], ships[1] - 1)
+                        if vk == FLEET:
+                            bases = (bases[0], bases[1] - 1)
+                else:
+                    if vk == BASE:
+                        bases = (bases[0] - 1, bases[1])
+                    elif vk == FIGHTER:
+                        fighters = (fighters[0] - 1, fighters[1])
+                    else:
+                        ships = (ships[0] - 1, ships[1])
+                        if vk == FLEET:
+                            bases = (bases[0] - 1, bases[1])
+            if o < t:
+                board = board[:o] + left + board[o + 1 : t] + right + board[t + 1 :]
+            else:
+                board = board[:t] + right + board[t + 1 : o] + left + board[o + 1 :]
+        if arrived:
+            home = FAR_HOME[side][t]
+            if home >= 0 and reserves[side] and board[home] == EMPTY:
+                # PZ-7.1/7.2: the fighter leaves t and a reserve fleet lands on home.
+                fleet = CHAR[side][FLEET]
+                if home < t:
+                    board = board[:home] + fleet + board[home + 1 : t] + EMPTY + board[t + 1 :]
+                else:
+                    board = board[:t] + EMPTY + board[t + 1 : home] + fleet + board[home + 1 :]
+                if side == 0:
+                    fighters = (fighters[0] - 1, fighters[1])
+                    ships = (ships[0] + 1, ships[1])
+                    bases = (bases[0] + 1, bases[1])
+                    reserves = (reserves[0] - 1, reserves[1])
+                else:
+                    fighters = (fighters[0], fighters[1] - 1)
+                    ships = (ships[0], ships[1] + 1)
+                    bases = (bases[0], bases[1] + 1)
+                    reserves = (reserves[0], reserves[1] - 1)
+                quiet = 0
+        # PZ-10.8: the order of end checks; the common case is decided by the
+        # first test (both sides keep a base and a way to capture one).
+        opp = 1 - side
+        limit = state.variants.quiet_limit
+        if (
+            bases[opp]
+            and (ships[opp] or (fighters[opp] and reserves[opp]))
+            and (ships[side] or (fighters[side] and reserves[side]))
+            and not (limit and quiet >= limit)
+        ):
+            result = state.result
+        else:
+            result = state.result or decide(side, bases, ships, fighters, reserves, quiet, limit)
+        return PrizmikState(
+            board,
+            "blue" if side == 0 else "red",
+            state.ply + 1,
+            reserves,
+            bases,
+            ships,
+            fighters,
+            quiet,
+            state.variants,
+            state.ruleset,
+            result,
+        )
+
+
+apply = EngineMethods().apply
+"""``apply`` as every game's engine module has it."""
+
+
+_memo: list[tuple[PrizmikState, Outcome]] = []
+"""The last position ``outcome`` judged and its result: to_move and outcome ask in turn."""
+
+
+def outcome(state: PrizmikState) -> Outcome:
+    """The stored by-rule result, else PZ-10.6 if the side to move is stuck, else ongoing."""
+    if state.result is not None:
+        return state.result
+    if _memo and _memo[0][0] is state:
+        return _memo[0][1]
+    result = _no_action_outcome(state)
+    _memo[:] = [(state, result)]
+    return result
+
+
+def _no_action_outcome(state: PrizmikState) -> Outcome:
+    if not has_action(state):
+        mover = state.turn
+        other = "blue" if mover == "red" else "red"
+        if state.variants.no_legal_action == "draw":
+            return Outcome(
+                "draw", None, NO_LEGAL_ACTION, f"{mover} has no legal action on their turn"
+            )
+        return Outcome("win", other, NO_LEGAL_ACTION, f"{mover} has no legal action on their turn")
+    return ONGOING
