@@ -92,7 +92,7 @@ def quality(seats: list[Seat], pairs: list[tuple[str, str]]) -> tuple[int, int]:
 
 def swisspair_round(seats: list[Seat]) -> tuple[float, list[tuple[str, str]]] | None:
     try:
-        import swisspair  # type: ignore[import-untyped]
+        import swisspair
     except ImportError:
         return None
     players = [
