@@ -436,10 +436,10 @@ def _catalog_rows(game: str, ruleset: str | None, kind: str | None, as_json: boo
 
     rules = games.load(game)
     players = tuple(Player(s, s) for s in rules.seats[: rules.player_range()[0]])
-    chosen = ruleset or rules.rulesets[0]
-    if chosen not in rules.rulesets:
-        fail(f"unknown ruleset {chosen!r} for {rules.name}; known: {', '.join(rules.rulesets)}")
-    setup = Setup(players=players, ruleset=chosen)
+    if ruleset is not None and ruleset not in rules.rulesets:
+        fail(f"unknown ruleset {ruleset!r} for {rules.name}; known: {', '.join(rules.rulesets)}")
+    # No ruleset named: the game's own default, which is the one with a shipped catalog.
+    setup = Setup(players=players, ruleset=ruleset)
     listing = catalogs_of(rules)
     rows = (
         listing.catalog_rows(

@@ -1,0 +1,52 @@
+"""A referee's first hour, second pass (issue 24): each reproduction a new user hit, through
+the command line (CliRunner) or ``referee table`` in a real terminal (pexpect)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def call(db: Path, *args: str, input: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, ["--db", str(db), "--referee", "Rita", *args], input=input)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def rows(db: Path) -> int:
+    with sqlite3.connect(db) as con:
+        return int(con.execute("SELECT COUNT(*) FROM stored_events").fetchone()[0])
+
+
+# -- 1. the shipped catalogs are listed, as the README says ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "known"),
+    [
+        ("gammasphere", "Gamma Trooper"),
+        ("crystale", "Cinderpup"),
+        ("prismatic", "Ember Spark"),
+        ("prismata", "Animus"),
+    ],
+)
+def test_catalog_show_lists_every_card_games_shipped_catalog(game: str, known: str) -> None:
+    result = CliRunner().invoke(app, ["catalog", "show", game])
+    assert result.exit_code == 0, result.stderr
+    assert any(line.startswith(f"{known}: ") for line in result.stdout.splitlines())
+    as_json = CliRunner().invoke(app, ["catalog", "show", game, "--json"])
+    assert known in [row["name"] for row in json.loads(as_json.stdout)]
+
+
+def test_catalog_show_of_a_ruleset_without_a_shipped_catalog_says_what_to_give() -> None:
+    result = CliRunner().invoke(
+        app, ["catalog", "show", "gammasphere", "--ruleset", "gammasphere/p3"]
+    )
+    assert result.exit_code == 2 and "--catalog FILE" in result.stderr
