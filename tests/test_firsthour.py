@@ -50,3 +50,25 @@ def test_catalog_show_of_a_ruleset_without_a_shipped_catalog_says_what_to_give()
         app, ["catalog", "show", "gammasphere", "--ruleset", "gammasphere/p3"]
     )
     assert result.exit_code == 2 and "--catalog FILE" in result.stderr
+
+
+# -- 2. an entry after the end is refused with exit 2, nothing stored (REF-1.3) -----------
+
+
+def prizmik(db: Path) -> str:
+    code, out, err = call(db, "new", "prizmik", "-p", "red=Alice", "-p", "blue=Bob")
+    assert code == 0, err
+    return out.strip()
+
+
+@pytest.mark.parametrize("extra", [[], ["--dry-run"], ["--json"]])
+def test_ref_1_3_an_entry_after_the_end_is_refused_and_stores_nothing(
+    db_path: Path, extra: list[str]
+) -> None:
+    game = prizmik(db_path)
+    assert call(db_path, "end", game, "--resign", "blue")[0] == 0
+    before = rows(db_path)
+    code, _, err = call(db_path, "act", game, "e1>e2", *extra)
+    assert code == 2 and "REF-1.3" in err and "game is over" in err
+    assert "nothing was stored" in err and len(err.strip().splitlines()) == 1
+    assert rows(db_path) == before
