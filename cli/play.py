@@ -272,11 +272,19 @@ def entry_lines(result: EntryResult) -> tuple[list[str], list[str]]:
 @app.command()
 def act(
     game: GameArg,
-    action: Annotated[str, typer.Argument(help="The entry in the game's notation, e.g. 'c1>c2'.")],
+    action: Annotated[
+        str,
+        typer.Argument(
+            help="The entry in the game's notation, e.g. 'c1>c2'; 'p2: ENTRY' names the seat "
+            "as the table does."
+        ),
+    ],
     by: Annotated[
         str | None,
         typer.Option(
-            "--by", help="Seat or player making the entry (needed when several seats may act)."
+            "--by",
+            help="Seat or player making the entry (needed when several seats may act); "
+            "the same as 'SEAT: ENTRY'.",
         ),
     ] = None,
     dry_run: Annotated[

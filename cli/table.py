@@ -109,7 +109,6 @@ def table(game: GameArg) -> None:
         _readline(svc, game_id)
         view = svc.load(game_id)
         rules = view.rules
-        actors = {s.lower() for s in view.seats} | {p.name.lower() for p in view.created.players}
         shown = -1
         while True:
             pos = svc.position(game_id)
@@ -129,7 +128,7 @@ def table(game: GameArg) -> None:
                 return
             if not line:
                 continue
-            if _command(svc, game_id, line, paint, rules, actors):
+            if _command(svc, game_id, line, paint, rules):
                 return
 
 
@@ -145,9 +144,7 @@ def _is_entry(rules: Any, line: str) -> bool:
     return True
 
 
-def _command(
-    svc: RefereeService, game_id: str, line: str, paint: Painter, rules: Any, actors: set[str]
-) -> bool:
+def _command(svc: RefereeService, game_id: str, line: str, paint: Painter, rules: Any) -> bool:
     """Carry out one line; True when the session ends."""
     from events.records import event_line, safe_text
     from referee.errors import RefereeError
@@ -212,31 +209,23 @@ def _command(
                 written = svc.dispute(game_id, int(parts[0]), by=parts[1], claim=parts[2])
                 typer.echo(f"dispute opened (event {written.events[0]})")
         elif word == "check":
-            _entry(svc, game_id, rest, paint, actors, dry_run=True)
+            _entry(svc, game_id, rest, paint, dry_run=True)
         else:
-            _entry(svc, game_id, line, paint, actors, dry_run=False)
+            _entry(svc, game_id, line, paint, dry_run=False)
     except (RefereeError, ValueError, LookupError, RuntimeError) as exc:
         typer.echo(paint(f"not done: {safe_text(str(exc))}", fg="red"))
     return False
 
 
-def _entry(
-    svc: RefereeService, game_id: str, line: str, paint: Painter, actors: set[str], *, dry_run: bool
-) -> None:
+def _entry(svc: RefereeService, game_id: str, line: str, paint: Painter, *, dry_run: bool) -> None:
     from cli.play import entry_lines
     from service.errors import UnreadableEntryError
 
-    seat: str | None = None
-    head, colon, tail = line.partition(":")
-    if (
-        colon and head.strip().lower() in actors and tail.strip()
-    ):  # 'p2: ENTRY' (a colon in an entry stays)
-        seat, line = head.strip(), tail.strip()
     if not line:
         typer.echo("check what? check ENTRY")
         return
-    try:
-        result = svc.record(game_id, line, actor=seat, by=settings.referee, dry_run=dry_run)
+    try:  # 'p2: ENTRY' names the seat: the service reads it, as for every face
+        result = svc.record(game_id, line, by=settings.referee, dry_run=dry_run)
     except UnreadableEntryError as exc:
         typer.echo(paint(f"{exc} (type 'help' for the table commands)", fg="red"))
         return

@@ -55,6 +55,7 @@ from service.procedure import (
     active_seats,
     declared_result,
     header,
+    named_seat,
     require_open,
     result_by_rule,
     seat_of,
@@ -299,6 +300,8 @@ class Commands:
         refused such text, which kept it as a rejection."""
         view = view or self.load(ref)
         self._check_version(view, expected_version)
+        if not keep_unreadable:
+            actor, text = named_seat(view, text, actor)  # 'p2: ENTRY', as at the table
         seat = seat_of(view, actor) if actor is not None else None
         judged = view.judge(text, seat)
         if not judged.readable and not keep_unreadable:

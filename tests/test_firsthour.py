@@ -72,3 +72,39 @@ def test_ref_1_3_an_entry_after_the_end_is_refused_and_stores_nothing(
     assert code == 2 and "REF-1.3" in err and "game is over" in err
     assert "nothing was stored" in err and len(err.strip().splitlines()) == 1
     assert rows(db_path) == before
+
+
+# -- 3. 'SEAT: ENTRY', the table's form, on the command line too (REF-1.2) -----------------
+
+
+def prismatic(db: Path) -> str:
+    code, out, err = call(db, "new", "prismatic", "-p", "p1=Ann", "-p", "p2=Ben", "--goal", "5")
+    assert code == 0, err
+    return out.strip()
+
+
+def test_ref_1_2_act_takes_the_tables_seat_form(db_path: Path) -> None:
+    game = prismatic(db_path)
+    code, out, err = call(db_path, "act", game, "p1: reveal Ember Spark")
+    assert code == 0 and "recorded reveal Ember Spark by p1" in out, err
+    code, out, err = call(db_path, "act", game, "Ann: reveal Cobalt Tear", "--by", "p1", "--json")
+    assert code == 0 and json.loads(out)["seat"] == "p1", err
+    _, out, _ = call(db_path, "log", game, "--json")
+    assert [e.get("notation") for e in json.loads(out)][1:] == [
+        "reveal Ember Spark",
+        "reveal Cobalt Tear",
+    ]
+
+
+def test_ref_1_2_a_seat_named_twice_two_ways_is_refused(db_path: Path) -> None:
+    game = prismatic(db_path)
+    before = rows(db_path)
+    code, _, err = call(db_path, "act", game, "p2: reveal Ember Spark", "--by", "p1")
+    assert code == 2 and "REF-1.2" in err and "p2" in err and "p1" in err
+    assert rows(db_path) == before
+
+
+def test_a_colon_inside_an_entry_is_not_a_seat(db_path: Path) -> None:
+    game = prismatic(db_path)
+    code, _, err = call(db_path, "act", game, "use Ember Spark: pull R to palette")
+    assert code in (1, 2) and "is not a seat" not in err and "names" not in err
