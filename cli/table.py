@@ -164,8 +164,11 @@ def _command(svc: RefereeService, game_id: str, line: str, paint: Painter, rules
         elif word == "show":
             draw(svc.position(game_id), paint)
         elif word == "legal":
+            from cli.read import legal_lines
+
             legal = svc.legal(game_id)
-            typer.echo(" ".join(legal.actions) if legal.actions else "no legal entries")
+            for text in legal_lines(legal.actions) if legal.actions else ["no legal entries"]:
+                typer.echo(text)
         elif word == "rules":
             from cli.read import clause_text
 

@@ -108,3 +108,45 @@ def test_a_colon_inside_an_entry_is_not_a_seat(db_path: Path) -> None:
     game = prismatic(db_path)
     code, _, err = call(db_path, "act", game, "use Ember Spark: pull R to palette")
     assert code in (1, 2) and "is not a seat" not in err and "names" not in err
+
+
+# -- 4. 'legal' for a card game: one option a line, grouped by kind -----------------------
+
+
+def gammasphere(db: Path) -> str:
+    from tests.gammasphere.helpers import DECK_TEXT, OTHER_TEXT
+
+    (db.parent / "ann.txt").write_text(DECK_TEXT)
+    (db.parent / "ben.txt").write_text(OTHER_TEXT)
+    code, out, err = call(
+        db,
+        "new",
+        "gammasphere",
+        *("-p", "p1=Ann", "-p", "p2=Ben"),
+        *("--deck", f"p1={db.parent / 'ann.txt'}", "--deck", f"p2={db.parent / 'ben.txt'}"),
+    )
+    assert code == 0, err
+    return out.strip()
+
+
+def test_legal_for_a_card_game_lists_one_option_a_line_grouped_by_kind(db_path: Path) -> None:
+    game = gammasphere(db_path)
+    for entry in ("p2: draw 7", "p1: draw 7", "draw", "play Gamma Trooper"):
+        assert call(db_path, "act", game, entry)[0] == 0, entry
+    code, out, _ = call(db_path, "legal", game)
+    lines = out.splitlines()
+    assert code == 0 and lines[0].endswith("legal entries for p1:")
+    assert max(len(line) for line in lines) < 60  # no line hundreds of characters long
+    play = lines.index(next(line for line in lines if line.startswith("play (")))
+    assert lines[play + 1] == "  play Gamma Trooper"
+    assert "switch (1):" in lines and "  switch #1 defense" in lines and lines[-1] == "end"
+    _, as_json, _ = call(db_path, "legal", game, "--json")
+    actions = json.loads(as_json)["actions"]  # unchanged: the flat list
+    assert "play Gamma Trooper" in actions and actions[-1] == "end"
+    assert sorted(line.strip() for line in lines[1:] if not line.endswith(":")) == sorted(actions)
+
+
+def test_legal_keeps_short_notation_on_one_line(db_path: Path) -> None:
+    game = prizmik(db_path)
+    code, out, _ = call(db_path, "legal", game)
+    assert code == 0 and len(out.splitlines()) == 2 and "e1>e2 " in out.splitlines()[1]
