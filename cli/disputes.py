@@ -135,7 +135,7 @@ def scoreboard(
         )
         typer.echo(header)
         typer.echo("-" * len(header))
-        from events.records import safe_text
+        from service.wording import safe_text
 
         for r in rows:
             rating = "" if r["rating"] is None else f"{r['rating']:.1f}"

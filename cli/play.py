@@ -237,7 +237,7 @@ def new(
 
 def entry_lines(result: EntryResult) -> tuple[list[str], list[str]]:
     """(stdout lines, stderr lines) describing an entry's fate."""
-    from events.records import safe_text
+    from service.wording import safe_text
 
     out: list[str] = []
     err: list[str] = []

@@ -24,7 +24,6 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from events.integrity import GameReport
 from events.view import GameView
 from referee.contract import PUBLIC, REFEREE
 from referee.kit.decks import Deck, SealedDeck, parse_decklist
@@ -38,12 +37,13 @@ from service.results import (
     CorrectionResult,
     EntryResult,
     GameInfo,
+    GameReport,
     LegalActions,
     PositionView,
     ReplayFrame,
     WrittenEvents,
 )
-from web.app import Web, web_of
+from web.context import Web, web_of
 from web.problems import Problem
 from web.schemas import (
     AdjustIn,
