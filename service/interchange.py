@@ -57,7 +57,7 @@ from events.view import GameView
 from referee import games
 from referee.contract import REFEREE, Viewer
 from referee.errors import RefereeError
-from service.commands import Commands
+from service.scratch import ScratchReferee
 
 __all__ = ["FileOutcome", "ImportReport", "export_records", "import_records", "replay_text"]
 
@@ -270,27 +270,11 @@ def _checked(sources: Sequence[str], by: str, workers: int) -> Iterator[list[Che
 # -- replaying a text record through the referee's commands -------------------------
 
 
-class _ScratchReferee(Commands):
-    """The referee's commands over an in-memory store: a text record is entered again
-    here, by the very commands a live game uses, before its events are imported.
-
-    Only the commands are needed, so this builds on ``Commands`` rather than the whole
-    ``RefereeService`` (which imports this module: no circle)."""
-
-    def __init__(self, when: datetime) -> None:
-        self.store = GameStore(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
-        self.clock = lambda: when
-        self.draw_seed = lambda: 0  # a record states its seeds; none is ever drawn here
-
-    def resolve(self, ref: str) -> str:
-        return ref  # the scratch store holds one game, named by its whole id
-
-
 def replay_text(record: TextRecord, source: str, *, by: str = "") -> list[GameEvent]:
     """The events a text record's entries produce when a referee enters them again."""
     when = record.date() or datetime.now(UTC)
     by = record.tags.get("Referee") or by  # the record names its referee; entries carry no one else
-    scratch = _ScratchReferee(when)
+    scratch = ScratchReferee(clock=lambda: when)
     try:
         rules = games.load(record.tags["Game"])
         scratch.create_game(
