@@ -26,7 +26,7 @@ from service.access import ANONYMOUS, AccessDeniedError, Principal, TokenStore
 from service.cached import CachedService
 from service.errors import ConcurrentWriteError
 from service.idempotency import IdempotencyStore, fingerprint
-from service.live import GameListing
+from service.live import GameListing, NoticeLog
 from service.sidedb import SideDB, open_side_db
 from service.stores import open_store, parse_store
 from web.hub import Hub
@@ -78,7 +78,7 @@ class Web:
             else None
         )
         self._projection_pool: ProcessPoolExecutor | None = None
-        self.hub = Hub(self.svc.store, self.run, interval=config.poll_interval)
+        self.hub = Hub(NoticeLog(self.svc.store), self.run, interval=config.poll_interval)
         self._board: tuple[float, list[dict[str, Any]]] | None = None
         self._board_lock = asyncio.Lock()
 
