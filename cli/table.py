@@ -146,8 +146,8 @@ def _is_entry(rules: Any, line: str) -> bool:
 
 def _command(svc: RefereeService, game_id: str, line: str, paint: Painter, rules: Any) -> bool:
     """Carry out one line; True when the session ends."""
-    from events.records import event_line, safe_text
     from referee.errors import RefereeError
+    from service.wording import event_line, safe_text
 
     word, _, rest = line.partition(" ")
     word = word.lower()
