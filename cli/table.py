@@ -12,6 +12,7 @@ terminal's readline.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +58,25 @@ class Painter:
         return typer.style(text, **style) if self.on else text
 
 
+_LEAD = re.compile(r"(?:check\s+|[^\s:]+:\s+)?")
+
+
+def completions(typed: str, word_start: int, legal: list[str]) -> list[str]:
+    """What may replace the word being typed (from ``word_start``) so that the line so far,
+    ``typed``, reads as a table command or a legal entry. Entries are matched against the
+    whole line (after ``check`` or ``SEAT:``), so several-word card names and the square
+    after a piece complete, not only the first word."""
+    lead = _LEAD.match(typed)
+    skip = lead.end() if lead is not None else 0
+    if word_start < skip:  # still typing 'check' or the seat
+        return [w for w in WORDS if w.startswith(typed)]
+    entry, done = typed[skip:], typed[skip:word_start]
+    found = [o[len(done) :] for o in legal if o.startswith(entry)]
+    if not skip and " " not in typed:
+        found = [w for w in WORDS if w.startswith(typed)] + found
+    return list(dict.fromkeys(found))
+
+
 def _readline(svc: RefereeService, game_id: str) -> None:
     """Line editing, history and completion of commands and legal entries, on a terminal."""
     if not sys.stdin.isatty():
@@ -69,14 +89,12 @@ def _readline(svc: RefereeService, game_id: str) -> None:
 
     def complete(text: str, state: int) -> str | None:
         if state == 0:
-            line = readline.get_line_buffer()
-            legal = []
+            typed = readline.get_line_buffer()[: readline.get_endidx()]
             try:
                 legal = svc.legal(game_id).actions
             except Exception:  # noqa: BLE001 - completion must never break the session
                 legal = []
-            options = WORDS + legal if " " not in line.strip() else legal
-            cache["m"] = [o for o in options if o.startswith(text)]
+            cache["m"] = completions(typed, readline.get_begidx(), legal)
         matches = cache.get("m", [])
         return matches[state] if state < len(matches) else None
 

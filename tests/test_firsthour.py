@@ -4,8 +4,11 @@ the command line (CliRunner) or ``referee table`` in a real terminal (pexpect)."
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -150,3 +153,82 @@ def test_legal_keeps_short_notation_on_one_line(db_path: Path) -> None:
     game = prizmik(db_path)
     code, out, _ = call(db_path, "legal", game)
     assert code == 0 and len(out.splitlines()) == 2 and "e1>e2 " in out.splitlines()[1]
+
+
+# -- 5. tab completion at the table past the first word (pexpect) -------------------------
+
+pexpect = pytest.importorskip("pexpect")
+FIXTURES = ROOT / "fixtures"
+
+
+def spawn_table(db: Path, game: str) -> Any:
+    env = {**os.environ, "TERM": "dumb", "NO_COLOR": "1", "COLUMNS": "200"}
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "cli.main", "--db", str(db), "table", game],
+        cwd=str(ROOT),
+        env=env,
+        encoding="utf-8",
+        timeout=20,
+    )
+    child.expect(f"{game}> ")
+    return child
+
+
+def test_table_completes_card_names_of_several_words(db_path: Path) -> None:
+    game = gammasphere(db_path)
+    for entry in ("p2: draw 7", "p1: draw 7", "draw"):
+        assert call(db_path, "act", game, entry)[0] == 0, entry
+    child = spawn_table(db_path, game)
+    child.send("play Shale G\t")  # the second word of the name completes to the end
+    child.expect("olem")  # the terminal echoes what the completion added
+    child.send(" (def\t")
+    child.expect(r"ense\)")
+    child.sendline("")
+    child.expect(r"recorded play Shale Golem \(defense\) by p1")
+    child.expect(f"{game}> ")
+    child.send("p1: sw\t")  # after the seat, entries complete too
+    child.expect("itch #1 ")
+    child.sendcontrol("u")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_table_completes_the_square_after_a_piece(db_path: Path) -> None:
+    pools = FIXTURES / "crystale" / "pools"
+    code, out, err = call(
+        db_path,
+        "new",
+        "crystale",
+        *("-p", "p1=Ann", "-p", "p2=Ben"),
+        *("--pool", f"p1={pools / 'fire.txt'}", "--pool", f"p2={pools / 'water.txt'}"),
+        *("--tiles", "IIIIIIIIIIIIIFIWIIIIIIEIIIIII"),
+    )
+    assert code == 0, err
+    game = out.strip()
+    opening = [
+        ("p2", "first p1"),
+        ("p1", "pull 6"),
+        ("p2", "pull 6"),
+        ("p2", "mulligan"),
+        ("p2", "pull 6"),
+        ("p1", "show Pyrelance Archer, Cinderpup, Cinderpup"),
+        ("p2", "show Reefling, Kelpie Skirmisher, Reefling"),
+        ("p1", "pull"),
+        ("p1", "summon Pyrelance Archer @c2"),
+    ]
+    for seat, entry in opening:
+        assert call(db_path, "act", game, entry, "--by", seat)[0] == 0, entry
+    _, legal, _ = call(db_path, "legal", game, "--json")
+    squares = [a.split()[2] for a in json.loads(legal)["actions"] if a.startswith("move u3 ")]
+    assert "c3" in squares
+    child = spawn_table(db_path, game)
+    child.send("move u3 \t\t")  # two tabs list the squares the piece may go to
+    for square in squares:
+        child.expect(square)
+    child.send("c3")
+    child.sendline("")
+    child.expect("recorded move u3 c3 by p1")
+    child.expect(f"{game}> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
