@@ -232,3 +232,48 @@ def test_table_completes_the_square_after_a_piece(db_path: Path) -> None:
     child.expect(f"{game}> ")
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+# -- 6. records: rejection reasons as plain text; a withdrawn seat's game round-trips -------
+
+
+def test_text_record_writes_rejection_reasons_as_plain_text_and_reads_them_back(
+    db_path: Path, tmp_path: Path
+) -> None:
+    game = gammasphere(db_path)
+    for entry in ("p2: draw 7", "p1: draw 7", "draw"):
+        assert call(db_path, "act", game, entry)[0] == 0, entry
+    assert call(db_path, "act", game, "play Pylon")[0] == 1  # GS-6.8: construct a pylon
+    record = tmp_path / "game.txt"
+    assert call(db_path, "export", game, "--format", "text", "-o", str(record))[0] == 0
+    (line,) = [x for x in record.read_text().splitlines() if x.startswith("{rejected")]
+    assert line.endswith(": GS-6.8 \"Pylon is a pylon: construct it with 'construct Pylon'\"}")
+    assert '\\"' not in line and "[[" not in line  # no JSON inside a JSON string
+    code, out, err = call(tmp_path / "other.db", "import", str(record))
+    assert code == 0 and "imported 1 games" in out + err, err
+    # a record written before keeps its JSON-in-a-string form readable
+    older = record.read_text().replace(
+        line.split(": ", 1)[1],
+        json.dumps(json.dumps([["GS-6.8", "Pylon is a pylon"]])) + "}",
+    )
+    record.write_text(older)
+    code, out, err = call(tmp_path / "third.db", "import", str(record))
+    assert code == 0 and "imported 1 games" in out + err, err
+
+
+def test_a_prismatic_game_where_a_seat_withdrew_exports_and_reimports(
+    db_path: Path, tmp_path: Path
+) -> None:
+    code, out, _ = call(
+        db_path, "new", "prismatic", "-p", "p1=Ann", "-p", "p2=Ben", "-p", "p3=Cy", "--goal", "5"
+    )
+    game = out.strip()
+    assert call(db_path, "end", game, "--resign", "p3")[0] == 0  # withdraws (REF-3.5)
+    assert call(db_path, "end", game, "--resign", "p2")[0] == 0  # ends the game
+    record = tmp_path / "game.txt"
+    assert call(db_path, "export", game, "--format", "text", "-o", str(record))[0] == 0
+    assert '[Result "p1>p2>p3"]' in record.read_text()
+    code, out, err = call(tmp_path / "other.db", "import", str(record))
+    assert code == 0 and "imported 1 games" in out + err, err
+    _, shown, _ = call(tmp_path / "other.db", "show", game, "--json")
+    assert "p1>p2>p3" in json.dumps(json.loads(shown))
