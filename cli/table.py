@@ -228,7 +228,7 @@ def _command(svc: RefereeService, game_id: str, line: str, paint: Painter, rules
                 typer.echo("dispute EVENT PLAYER CLAIM")
             else:
                 written = svc.dispute(game_id, int(parts[0]), by=parts[1], claim=parts[2])
-                typer.echo(f"dispute opened (event {written.events[0]})")
+                typer.echo(f"{safe_text(written.summaries[0])} (event {written.events[0]})")
         elif word == "check":
             _entry(svc, game_id, rest, paint, dry_run=True)
         else:

@@ -277,3 +277,15 @@ def test_a_prismatic_game_where_a_seat_withdrew_exports_and_reimports(
     assert code == 0 and "imported 1 games" in out + err, err
     _, shown, _ = call(tmp_path / "other.db", "show", game, "--json")
     assert "p1>p2>p3" in json.dumps(json.loads(shown))
+
+
+# -- 7. a dispute's messages say its number --------------------------------------------------
+
+
+def test_a_dispute_opened_at_the_table_says_its_number(db_path: Path) -> None:
+    game = prizmik(db_path)
+    assert call(db_path, "act", game, "e1>e2")[0] == 0
+    code, out, _ = call(db_path, "dispute", game, "--event", "2", "--by", "Bob", "--claim", "x")
+    assert code == 0 and out.startswith("dispute 1 on event 2 by Bob")
+    code, out, _ = call(db_path, "table", game, input="dispute 2 Bob it was e3\nquit\n")
+    assert code == 0 and "dispute 2 on event 2 by Bob: it was e3 (event 4)" in out
