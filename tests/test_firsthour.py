@@ -289,3 +289,16 @@ def test_a_dispute_opened_at_the_table_says_its_number(db_path: Path) -> None:
     assert code == 0 and out.startswith("dispute 1 on event 2 by Bob")
     code, out, _ = call(db_path, "table", game, input="dispute 2 Bob it was e3\nquit\n")
     assert code == 0 and "dispute 2 on event 2 by Bob: it was e3 (event 4)" in out
+
+
+# -- 9. getting started: the decklist format where a user looks ------------------------------
+
+
+def test_new_help_documents_the_decklist_format_and_names_the_examples() -> None:
+    result = CliRunner().invoke(app, ["new", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    assert "one card a line" in result.stdout and "fixtures/gammasphere/decks/" in result.stdout
+    readme = (ROOT / "README.md").read_text()
+    for named in ("fixtures/gammasphere/decks/ann.txt", "fixtures/crystale/pools/fire.txt"):
+        assert named in readme and (ROOT / named).is_file()
+    assert "chromium" in readme
