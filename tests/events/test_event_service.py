@@ -76,7 +76,7 @@ def test_pairing_stores_round_and_games_in_one_transaction(svc: RefereeService) 
         raise OSError("the disk is full")
 
     original = svc.store.app.save
-    svc.store.app.save = broken  # type: ignore[method-assign]
+    svc.store.app.save = broken  # type: ignore[method-assign,assignment]
     with pytest.raises(OSError):
         svc.event_pair(event)
     svc.store.app.save = original  # type: ignore[method-assign]
