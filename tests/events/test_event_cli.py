@@ -341,3 +341,24 @@ def test_reads_refuse_unknown_events_and_rounds(tmp_path: Path) -> None:
     refused(db, "EV-1.2", "event", "new", "Y", "--game", "gammasphere", "--match", "bo7")
     code, _, err = call(db, "event", "new", "Y", "--game", "nosuchgame")
     assert code == REFUSED and err.count("\n") == 1
+
+
+def test_a_round_paired_by_hand_with_two_byes_is_audited(tmp_path: Path) -> None:
+    """EV-5.11: a manual FILE pairs every active player once and may give several byes;
+    its reason is in the audit; an unknown name is refused with nothing stored."""
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "Hand", "--game", "gammasphere").strip().splitlines()[-1]
+    names = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay"]
+    ok(db, "event", "register", event, *[a for n in names for a in ("--player", n)])
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"pairs": [["Ann", "Zed"], ["Cal", "Dee"]], "byes": ["Eve", "Fay"]}))
+    refused(db, "EV-2.1", "event", "pair", event, "--manual", str(bad), "--reason", "x")
+    manual = tmp_path / "hand.json"
+    manual.write_text(
+        json.dumps({"pairs": [["Ann", "Ben"], ["Cal", "Dee"]], "byes": ["Eve", "Fay"]})
+    )
+    rows = as_json(db, "event", "pair", event, "--manual", str(manual), "--reason", "travel byes")
+    assert [r["players"] for r in rows] == [["Ann", "Ben"], ["Cal", "Dee"], ["Eve"], ["Fay"]]
+    assert [r["bye"] for r in rows] == [False, False, True, True]
+    entries = as_json(db, "event", "audit", event)["entries"]
+    assert entries[0]["what"] == "manual pairing" and entries[0]["reason"] == "travel byes"
