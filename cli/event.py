@@ -247,6 +247,22 @@ def penalty(
         typer.echo(f"{player}: {given}")
 
 
+@event_app.command("start-round")
+def start_round(event: EventArg, round_number: RoundOpt = None) -> None:
+    """Mark the round as started (its time is in the log)."""
+    with handled():
+        number = _svc().event_round(event, "start", round_number)
+        typer.echo(f"round {number} started")
+
+
+@event_app.command("end-round")
+def end_round(event: EventArg, round_number: RoundOpt = None) -> None:
+    """Mark the round as ended: refused while a table lacks its result (EV-5.10)."""
+    with handled():
+        number = _svc().event_round(event, "end", round_number)
+        typer.echo(f"round {number} ended")
+
+
 @event_app.command("end")
 def end(
     event: EventArg, reason: Annotated[str, typer.Option("--reason", help="Why.")] = ""

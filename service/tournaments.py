@@ -639,6 +639,17 @@ class Tournaments:
         assert isinstance(fact, f.PenaltyRecorded)
         return fact.penalty
 
+    def event_round(self, event_id: str, what: str, round_number: int | None = None) -> int:
+        """Start (``start``) or end (``end``) a round (the latest by default): the clock's
+        marks in the stream; a round ends only once every table has its result."""
+        loaded = self._event(event_id)
+        number = round_number if round_number is not None else loaded.state.current_round
+        command: d.Command = (
+            d.StartRound(round=number) if what == "start" else d.EndRound(round=number)
+        )
+        self._append(loaded, self._decide(loaded.state, command))
+        return number
+
     def event_end(self, event_id: str, *, reason: str = "") -> None:
         loaded = self._event(event_id)
         self._append(loaded, self._decide(loaded.state, d.EndEvent(reason=reason)))

@@ -358,6 +358,13 @@ def test_a_round_paired_by_hand_with_two_byes_is_audited(tmp_path: Path) -> None
         json.dumps({"pairs": [["Ann", "Ben"], ["Cal", "Dee"]], "byes": ["Eve", "Fay"]})
     )
     rows = as_json(db, "event", "pair", event, "--manual", str(manual), "--reason", "travel byes")
+    ok(db, "event", "start-round", event)
+    refused(db, "EV-5.10", "event", "start-round", event)  # started already
+    refused(db, "EV-5.10", "event", "end-round", event)  # tables still to report
+    ok(db, "event", "result", event, "1=2-0-0", "2=0-2-0")
+    ok(db, "event", "end-round", event)
+    kinds = [line["kind"] for line in as_json(db, "event", "log", event)]
+    assert kinds[-2:] == ["match-reported", "round-ended"] and "round-started" in kinds
     assert [r["players"] for r in rows] == [["Ann", "Ben"], ["Cal", "Dee"], ["Eve"], ["Fay"]]
     assert [r["bye"] for r in rows] == [False, False, True, True]
     entries = as_json(db, "event", "audit", event)["entries"]
