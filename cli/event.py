@@ -336,6 +336,22 @@ def _pct(fraction: str) -> str:
     return f"{float(Fraction(fraction)) * 100:5.2f}"
 
 
+@event_app.command("list")
+def list_events(as_json: JsonOpt = False) -> None:
+    """Every event in the store, oldest first."""
+    with handled():
+        svc = _svc()
+        infos = [svc.event_info(event) for event in svc.event_ids()]
+        if as_json:
+            emit_json(infos)
+            return
+        for info in infos:
+            state = "ended" if info.ended else f"round {info.current_round}"
+            typer.echo(
+                f"{info.event_id}  {info.name}  {info.game}  {info.players} players  {state}"
+            )
+
+
 @event_app.command("show")
 def show(event: EventArg, as_json: JsonOpt = False) -> None:
     """What the event is and where it stands."""

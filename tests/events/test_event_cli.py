@@ -334,6 +334,7 @@ def test_prismatic_pods_13_players_four_rounds(tmp_path: Path) -> None:
 def test_reads_refuse_unknown_events_and_rounds(tmp_path: Path) -> None:
     db = tmp_path / "store.db"
     event = ok(db, "event", "new", "X", "--game", "gammasphere").strip().splitlines()[-1]
+    assert [e["event_id"] for e in as_json(db, "event", "list")] == [event]
     code, _, err = call(db, "event", "standings", "ev-nothere")
     assert code == REFUSED and err.count("\n") == 1 and "no event" in err
     refused(db, "EV-5.1", "event", "pairings", event, "--round", "3")
