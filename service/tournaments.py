@@ -634,9 +634,18 @@ class Tournaments:
                 by=by,
             ),
         )
-        self._append(loaded, facts)
         fact = facts[0]
         assert isinstance(fact, f.PenaltyRecorded)
+        entrant = loaded.state.players[fact.player]
+        if fact.penalty == "disqualification" and entrant.dropped_after is None:
+            # A disqualified player leaves the event (IPG 1.4): the drop is stored with the
+            # penalty, in the same append, and the audit shows both.
+            state = apply(loaded.state, fact)
+            facts = (
+                *facts,
+                *self._decide(state, d.Drop(player=fact.player, reason="disqualified")),
+            )
+        self._append(loaded, facts)
         return fact.penalty
 
     def event_round(self, event_id: str, what: str, round_number: int | None = None) -> int:
