@@ -28,6 +28,7 @@ app = typer.Typer()
 
 COMMANDS = {
     "show": "draw the position again",
+    "board": "the whole position (a tall board is not redrawn after each entry)",
     "legal": "list every legal entry",
     "check ENTRY": "would this entry be legal? (nothing is recorded)",
     "SEAT: ENTRY": "an entry by a named seat (when several seats may act)",
@@ -103,9 +104,26 @@ def _readline(svc: RefereeService, game_id: str) -> None:
     readline.parse_and_bind("tab: complete")
 
 
-def draw(pos: PositionView, paint: Painter) -> None:
+TALL = 20  # a board of more lines is redrawn only on 'show' or 'board'
+# Games whose position is a long listing (cards, bags, palettes), not a picture: after an
+# entry the table answers with one line whatever the listing's length.
+LISTINGS = frozenset({"prismatic"})
+
+
+def draw(pos: PositionView, paint: Painter, *, compact: bool = False) -> None:
+    """The position: the whole board, or for a tall board after an entry (``compact``)
+    one line with the last action and whose turn it is."""
     from cli.read import header_line, status_line
 
+    if compact and (pos.game in LISTINGS or pos.board.count("\n") + 1 > TALL):
+        last = (
+            f"last: {paint(pos.last_action, fg='cyan')} (action {pos.standing_actions}); "
+            if pos.last_action
+            else ""
+        )
+        status = paint(status_line(pos), fg="yellow" if pos.ended is None else "green", bold=True)
+        typer.echo(f"{last}{status}  ('board' shows the whole)")
+        return
     typer.echo(paint(header_line(pos), bold=True))
     if pos.last_action:
         typer.echo(f"last: {paint(pos.last_action, fg='cyan')}  (action {pos.standing_actions})")
@@ -131,7 +149,7 @@ def table(game: GameArg) -> None:
         while True:
             pos = svc.position(game_id)
             if pos.version != shown:
-                draw(pos, paint)
+                draw(pos, paint, compact=shown != -1)
                 shown = pos.version
             if pos.ended is not None:
                 typer.echo("the game is over; 'referee undo' or a dispute can reopen it")
@@ -179,7 +197,7 @@ def _command(svc: RefereeService, game_id: str, line: str, paint: Painter, rules
             for usage, what in COMMANDS.items():
                 typer.echo(f"  {usage:<30} {what}")
             typer.echo("  anything else is read as an entry of the game")
-        elif word == "show":
+        elif word in ("show", "board"):
             draw(svc.position(game_id), paint)
         elif word == "legal":
             from cli.read import legal_lines

@@ -302,3 +302,27 @@ def test_new_help_documents_the_decklist_format_and_names_the_examples() -> None
     for named in ("fixtures/gammasphere/decks/ann.txt", "fixtures/crystale/pools/fire.txt"):
         assert named in readme and (ROOT / named).is_file()
     assert "chromium" in readme
+
+
+# -- 8. Prismatic's table: a compact line after each entry, 'board' for the whole ---------
+
+
+def test_prismatic_table_answers_an_entry_with_a_compact_line(db_path: Path) -> None:
+    game = prismatic(db_path)
+    code, out, _ = call(
+        db_path, "table", game, input="reveal Ember Spark\nreveal Cobalt Tear\nboard\nquit\n"
+    )
+    assert code == 0
+    after_first = out.split("recorded reveal Ember Spark by p1", 1)[1]
+    between = after_first.split("recorded reveal Cobalt Tear by p1", 1)[0]
+    # '(event 2)' ends the entry's line; then one compact line, not the 20-line board
+    assert len(between.strip().splitlines()) == 2
+    assert "last: p1 reveal Ember Spark" in between and "'board' shows the whole" in between
+    whole = out.rsplit("'board' shows the whole", 1)[1]
+    assert "Common cards:" in whole and "Cobalt Tear [hue" in whole  # 'board' draws it all
+
+
+def test_a_short_board_is_still_redrawn_after_each_entry(db_path: Path) -> None:
+    game = prizmik(db_path)
+    _, out, _ = call(db_path, "table", game, input="e1>e2\nquit\n")
+    assert out.count("Reserve fleets") == 2  # before and after the entry
