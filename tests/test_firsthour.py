@@ -326,3 +326,22 @@ def test_a_short_board_is_still_redrawn_after_each_entry(db_path: Path) -> None:
     game = prizmik(db_path)
     _, out, _ = call(db_path, "table", game, input="e1>e2\nquit\n")
     assert out.count("Reserve fleets") == 2  # before and after the entry
+
+
+def test_the_public_text_record_shows_a_registration_by_its_size_and_reads_back(
+    db_path: Path, tmp_path: Path
+) -> None:
+    from events.interchange.text import DeckLine, parse_text
+    from referee.kit.decks import SealedDeck
+
+    game = gammasphere(db_path)
+    record = tmp_path / "public.txt"
+    code, _, err = call(
+        db_path, "export", game, "--format", "text", "--as", "public", "-o", str(record)
+    )
+    assert code == 0, err
+    text = record.read_text()
+    assert '{deck "p1" hidden 40}' in text and 'sealed ""' not in text
+    assert "Gamma Trooper" not in text  # the registered list stays hidden
+    decks = [line for _, _, line in parse_text(text, "public.txt").lines]
+    assert decks == [DeckLine("p1", SealedDeck("", 40)), DeckLine("p2", SealedDeck("", 40))]

@@ -104,6 +104,8 @@ def conventional_result(ended: GameEnded | None, seats: tuple[str, ...]) -> str:
 
 def _deck_value(deck: Deck) -> str:
     if isinstance(deck, SealedDeck):
+        if not deck.commitment:  # a list this viewer may not see: its size alone
+            return f"hidden {deck.size}"
         return f"sealed {quote(deck.commitment)} {deck.size}"
     return f"open {quote(deck.text())}"
 
@@ -362,7 +364,7 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
         r"^\{ruling (\d+) " + _W + " " + _W + r" (\S+) by " + _S + ": " + _S + r"\}$"
     ),
     "appeal": re.compile(r"^\{appeal (\d+) by " + _S + ": " + _S + r"\}$"),
-    "deck": re.compile(r"^\{deck (\S+) (open|sealed) " + _S + r"(?: (\d+))?\}$"),
+    "deck": re.compile(r"^\{deck (\S+) (?:(open|sealed) " + _S + r"(?: (\d+))?|hidden (\d+))\}$"),
     "opened": re.compile(r"^\{opened (\S+) " + _S + " salt " + _S + r"\}$"),
     "adjust": re.compile(
         r"^\{adjust " + _S + " for " + _S + r"(?: answering (\d+))?: " + _S + r"\}$"
@@ -430,7 +432,9 @@ def _line(kind: str, g: tuple[str | None, ...]) -> TextLine:
         return AppealLine(int(s[0]), json.loads(s[1]), json.loads(s[2]))
     if kind == "deck":
         deck: Deck
-        if s[1] == "open":
+        if s[4]:  # a public record: the list's size alone
+            deck = SealedDeck("", int(s[4]))
+        elif s[1] == "open":
             deck = parse_decklist(json.loads(s[2]))
         else:
             deck = SealedDeck(json.loads(s[2]), int(s[3] or 0))
