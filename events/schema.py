@@ -246,6 +246,8 @@ class SeatWithdrawn(GameEvent, frozen=True, kw_only=True):
     by: str = ""
 
 
+from events.tournament import TOURNAMENT_KINDS, TOURNAMENT_TOPICS  # noqa: E402 (needs GameEvent)
+
 TOPICS: dict[str, type[GameEvent]] = {
     "referee.GameCreated.v2": GameCreated,
     "referee.ActionRecorded.v1": ActionRecorded,
@@ -262,6 +264,7 @@ TOPICS: dict[str, type[GameEvent]] = {
     "referee.AdjustmentRecorded.v1": AdjustmentRecorded,
     "referee.PenaltyIssued.v1": PenaltyIssued,
     "referee.SeatWithdrawn.v1": SeatWithdrawn,
+    **TOURNAMENT_TOPICS,  # each event (tournament) is a stream of its own in the same store
 }
 """Every topic written today, with the class that writes it."""
 
@@ -320,6 +323,7 @@ KINDS: dict[type[GameEvent], str] = {
     AdjustmentRecorded: "adjustment",
     PenaltyIssued: "penalty",
     SeatWithdrawn: "withdrawn",
+    **TOURNAMENT_KINDS,
 }
 
 
