@@ -93,7 +93,7 @@ def verify(
                 f"computed at fact {report.version}"
             )
             for check in report.checks:
-                mark = "ok" if check.ok else "FAILED"
+                mark = "skipped" if check.skipped else "ok" if check.ok else "FAILED"
                 typer.echo(f"  {check.name}: {mark}: {check.detail}")
             if report.corrections:
                 count = len(report.corrections)

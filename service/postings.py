@@ -23,6 +23,7 @@ The posting holds when checks 1-4 pass (1 when a key was given).
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -47,6 +48,9 @@ __all__ = [
     "PostingCheck",
     "PostingReport",
     "by_name",
+    "pairings_rows",
+    "standing_dicts",
+    "standings_rows",
     "event_board",
     "make_posting",
     "player_rounds",
@@ -74,9 +78,10 @@ class Posting(msgspec.Struct, kw_only=True):
 
 
 class PostingCheck(msgspec.Struct, frozen=True, kw_only=True):
-    name: str  # signature | ledger | facts | figures
+    name: str  # signature | ledger | facts | figures | after
     ok: bool
     detail: str
+    skipped: bool = False
 
 
 class Change(msgspec.Struct, frozen=True, kw_only=True):
@@ -116,9 +121,8 @@ class PostingReport(msgspec.Struct, kw_only=True):
 def _stored(store: GameStore, event_id: str, upto: int | None = None) -> list[Any]:
     """The event's stored events (decoded), oldest first; refused when there are none."""
     from events.codec import decode
-    from events.tournament import is_tournament_event
-
     from events.store import GameNotFoundError
+    from events.tournament import is_tournament_event
 
     rows = store.rows(event_id, upto=upto)
     if not rows:
@@ -162,45 +166,49 @@ def _positions(store: GameStore, event_id: str) -> dict[int, int]:
 
 
 def pairings_rows(state: Tournament, round_number: int) -> list[dict[str, Any]]:
-    """A round's tables in order, byes last: players by name, the games linked to each table."""
-    names = state.names()
+    """A round's tables then byes, as ``referee event pairings --json`` prints them."""
+    from service.tournaments import PairingRow
+
     rnd = state.rounds.get(round_number)
     if rnd is None:
         return []
-    rows: list[dict[str, Any]] = []
-    for pairing in sorted(rnd.pairings, key=lambda p: (p.bye, p.table or 0)):
-        games: tuple[str, ...] = ()
+    rows: list[PairingRow] = []
+    for pairing in rnd.pairings:
+        games: list[str] = []
         if pairing.table is not None:
             table = state.tables.get((round_number, pairing.table))
-            games = table.games if table is not None else ()
+            games = list(table.games) if table else []
         rows.append(
-            {
-                "table": pairing.table,
-                "players": [names.get(p, p) for p in pairing.players],
-                "bye": pairing.bye,
-                "games": list(games),
-            }
+            PairingRow(
+                table=pairing.table,
+                players=[state.players[p].name for p in pairing.players],
+                bye=pairing.bye,
+                games=games,
+            )
         )
-    return rows
+    rows.sort(key=lambda r: (r.table is None, r.table or 0))
+    return [msgspec.to_builtins(r) for r in rows]
+
+
+def standing_dicts(rows: Sequence[Any]) -> list[dict[str, Any]]:
+    """Standings rows as ``referee event standings --json`` prints them (``dropped_after``
+    only for a dropped player)."""
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        data: dict[str, Any] = msgspec.to_builtins(row)
+        if data.get("dropped_after") is None:
+            data.pop("dropped_after", None)
+        out.append(data)
+    return out
 
 
 def standings_rows(state: Tournament, after_round: int | None = None) -> list[dict[str, Any]]:
-    """The standings in rank order, each figure an exact fraction ``n/d``."""
+    """The standings (now, or after round N) from scratch, as ``standings --json`` prints them."""
+    from service.tournaments import _row
+
     if state.settings is None:
         return []
-    return [
-        {
-            "rank": s.rank,
-            "player": s.name,
-            "points": s.points,
-            "record": msgspec.to_builtins(s.record),
-            "mw": s.mw,
-            "omw": s.omw,
-            "gw": s.gw,
-            "ogw": s.ogw,
-        }
-        for s in state.standings(after_round)
-    ]
+    return standing_dicts([_row(s) for s in state.standings(after_round)])
 
 
 def by_name(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -307,10 +315,11 @@ def make_posting(
 def read_posting(raw: bytes | str | os.PathLike[str]) -> Posting:
     """A posting from its JSON text or bytes, or from a file; refused when unreadable."""
     if isinstance(raw, os.PathLike):
+        path = Path(raw)
         try:
-            raw = Path(raw).read_bytes()
+            raw = path.read_bytes()
         except OSError as exc:
-            raise RefusedError(f"{raw}: {exc.strerror or exc}") from None
+            raise RefusedError(f"{path}: {exc.strerror or exc}") from None
     try:
         posting = msgspec.json.decode(raw, type=Posting)
     except msgspec.DecodeError as exc:
@@ -323,9 +332,7 @@ def read_posting(raw: bytes | str | os.PathLike[str]) -> Posting:
 # -- verifying a posting -------------------------------------------------------------------
 
 
-def _changes_since(
-    events: Sequence[Any], posting: Posting, names: dict[str, str]
-) -> list[Change]:
+def _changes_since(events: Sequence[Any], posting: Posting) -> list[Change]:
     """The facts after the posting that change what it shows, as recorded (EV-8.1)."""
     from events.tournament import to_fact
     from referee.tournament import facts as f
@@ -338,7 +345,9 @@ def _changes_since(
         match fact:
             case f.ResultCorrected(round=n, table=t, score=score, placement=placement):
                 if posting.kind == "standings" and (shown is None or n <= shown):
-                    result = score.text if score is not None else placement.text if placement else "?"
+                    result = (
+                        score.text if score is not None else placement.text if placement else "?"
+                    )
                     out.append(
                         Change(
                             version=event.originator_version,
@@ -359,13 +368,8 @@ def _changes_since(
                             by=by,
                         )
                     )
-            case f.MatchReported(round=n, table=t) | f.GameResultRecorded(game=_) if (
-                posting.kind == "standings" and shown is None
-            ):
-                pass  # new results after a "standings now" posting are news, not corrections
             case _:
-                pass
-    del names
+                pass  # new results, links, drops: news after the posting, not changes to it
     return out
 
 
@@ -400,6 +404,7 @@ def verify_posting(
             PostingCheck(
                 name="signature",
                 ok=True,
+                skipped=True,
                 detail="not checked: give --public-key (the event's public key) to check it",
             )
         )
@@ -462,7 +467,7 @@ def verify_posting(
         )
     ok = all(c.ok for c in checks)
     state = _fold(events)
-    corrections = _changes_since(events, posting, state.names()) if facts_ok else []
+    corrections = _changes_since(events, posting) if facts_ok else []
     now = _body(state, posting.kind, posting.round)
     result = PostingReport(
         event=event_id,
@@ -494,10 +499,8 @@ def _finding_text(finding: Any, events: Sequence[Any]) -> str:
     text = str(finding)
     number = finding.event
     if number is not None and 0 < number <= len(events):
-        try:
+        with contextlib.suppress(KeyError, TypeError, ValueError):
             text += f" (it now reads: {summary(events[number - 1])})"
-        except (KeyError, TypeError, ValueError):
-            pass
     return text
 
 
@@ -587,7 +590,7 @@ def event_board(
         pairings=pairings,
         by_name=by_name(pairings),
         results=results,
-        standings=msgspec.to_builtins(svc.event_standings(event_id, standings_after)),
+        standings=standing_dicts(svc.event_standings(event_id, standings_after)),
         players=info.players,
     )
     return board, state
