@@ -143,11 +143,20 @@ class _Loaded:
         self._project(before, fact)
 
     # -- the standings projection: only what a fact touches moves
+    def live_standings(self) -> Standings:
+        """The projection, built once from the folded state when first asked (a command
+        that never reads the standings never pays for them), then kept by ``_project``."""
+        if self.standings is None:
+            state = self.state
+            assert state.settings is not None
+            table = Standings(state.settings, state.players.values())
+            for key, result in state.match_results().items():
+                table.record(key, result)
+            self.standings = table
+        return self.standings
+
     def _project(self, before: Tournament, fact: f.Fact) -> None:
         state = self.state
-        if isinstance(fact, f.EventCreated):
-            self.standings = Standings(fact.settings)
-            return
         table = self.standings
         if table is None:
             return
@@ -201,13 +210,13 @@ def _match_result(state: Tournament, key: TableKey) -> MatchResult | None:
             if bye.bye and state.players[bye.players[0]].order == -table - 1:
                 return MatchResult(round=number, players=bye.players, bye=True)
         return None
-    pairing = rnd.table(table)
+    current = state.tables.get(key)
     result = state.result(number, table)
-    if pairing is None or result is None:
+    if current is None or result is None:
         return None
     if isinstance(result, Score):
-        return MatchResult(round=number, players=pairing.players, score=result)
-    return MatchResult(round=number, players=pairing.players, placement=result)
+        return MatchResult(round=number, players=current.players, score=result)
+    return MatchResult(round=number, players=current.players, placement=result)
 
 
 def _row(standing: Standing) -> StandingRow:
@@ -481,9 +490,15 @@ class Tournaments:
             Player(seat, state.players[p].name)
             for seat, p in zip(seats, pairing.players, strict=False)
         )
-        setup = rules.resolve_setup(
-            Setup(players=players, options=resolve_options(rules, {}, self.draw_seed))
-        )
+        options = resolve_options(rules, {}, self.draw_seed)
+        cache: dict[tuple[str, int], Setup] = self.__dict__.setdefault("_setups", {})
+        known = cache.get((rules.name, len(players)))
+        if known is not None:  # same ruleset and variants: only players and seeds differ
+            setup = msgspec.structs.replace(known, players=players, options=options)
+        else:
+            setup = rules.resolve_setup(Setup(players=players, options=options))
+            if setup.players == players and setup.options == options:
+                cache[(rules.name, len(players))] = setup  # resolving only pinned the ruleset
         game_id = self.store.new_game_id(rules.name)
         header = self._header(game_id)
         meta = {
@@ -678,8 +693,7 @@ class Tournaments:
             if round_number not in state.rounds:
                 raise EventRefusedError("EV-4.1", f"round {round_number} has not been paired")
             return [_row(s) for s in state.standings(after_round=round_number)]
-        assert loaded.standings is not None
-        return [_row(s) for s in loaded.standings.table()]
+        return [_row(s) for s in loaded.live_standings().table()]
 
     def event_explain(self, event_id: str, player: str, round_number: int | None = None) -> str:
         state = self._event(event_id).state
