@@ -271,6 +271,11 @@ def make_posting(
         checkpoint: Checkpoint | None = seal(store, key)
     else:
         checkpoint = _latest_checkpoint(store)
+    if checkpoint is not None and key is None:
+        cached = _made.get((id(store), event_id, kind, round_number, checkpoint.text()))
+        last = store.last_row(event_id)
+        if cached is not None and last is not None:
+            return cached, last[0] - cached.version
     if checkpoint is None:
         raise RefusedError(
             f"no checkpoint covers {event_id}: seal the store first ('referee seal --key KEY'), "
@@ -309,7 +314,16 @@ def make_posting(
         checkpoint=checkpoint.text(),
         body=_body(state, kind, round_number),
     )
+    if len(_made) >= 256:
+        _made.clear()
+    _made[(id(store), event_id, kind, round_number, checkpoint.text())] = posting
     return posting, len(events) - version
+
+
+_made: dict[tuple[int, str, str, int | None, str], Posting] = {}
+"""Postings already made, by store, event, what and checkpoint: a posting computed at a
+checkpoint never changes (the facts under it are sealed), so the pages that show its footer
+on every view fold the event once per checkpoint, not once per view."""
 
 
 def read_posting(raw: bytes | str | os.PathLike[str]) -> Posting:

@@ -151,8 +151,12 @@ def test_a_result_shows_up_live_on_the_standings_page(
     winner = table.players[0]
     before = next(r for r in cells(page, "#standings") if r[1].startswith(winner))
     assert before[2] == "0" and before[3] == "0-0-0"
-    with open_service(store) as svc:  # a scorekeeper's slip, from another process's service
-        svc.event_result(event, [f"{table.table}=2-0-0"])
+    reported = httpx.post(  # the scorekeeper's slip, through the HTTP API
+        f"{live_server.base}/api/events/{event}/results",
+        json={"slips": [f"{table.table}=2-0-0"]},
+        headers=auth(tokens["scorekeeper"]),
+    )
+    assert reported.status_code == 201, reported.text
     page.wait_for_function(
         "w => [...document.querySelectorAll('#standings tbody tr')].some("
         "r => r.dataset.player === w && r.cells[2].innerText.trim() === '3')",
