@@ -279,7 +279,7 @@ def _encoded(status: int, body: Any, headers: dict[str, str]) -> Response[Any]:
 
 def create_app(config: ServeConfig | None = None) -> Litestar:
     """The application for ``config`` (the store is opened now; the hub starts with the app)."""
-    from web import api, eventpages, pages
+    from web import api, event_api, eventpages, pages
 
     config = config or ServeConfig()
     web = Web(config)
@@ -295,7 +295,12 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
             web.close()
 
     return Litestar(
-        route_handlers=[*api.HANDLERS, *pages.HANDLERS, *eventpages.HANDLERS],
+        route_handlers=[
+            *api.HANDLERS,
+            *event_api.EVENT_HANDLERS,
+            *pages.HANDLERS,
+            *eventpages.HANDLERS,
+        ],
         exception_handlers={Exception: handle_exception},
         lifespan=[lifespan],
         state=_state(web),
