@@ -573,12 +573,26 @@ def event_board(
     round_number: int | None = None,
     *,
     standings_after: int | None = None,
+    with_standings: bool = True,
 ) -> tuple[EventBoard, Tournament]:
     """The pages' view of an event, from the service's event reads: the round's pairings (by
-    table and by name), its results so far, and the standings (now, or after
-    ``standings_after``)."""
+    table and by name), its results so far, and (``with_standings``) the standings, now or
+    after ``standings_after``.
+
+    Standings rows are kept per event version: every open page reads itself again when a
+    result arrives, and they all share one computation of the table."""
     info = svc.event_info(event_id)
     state: Tournament = svc.event_state(event_id)
+    standings: list[dict[str, Any]] = []
+    if with_standings:
+        key = (id(svc), info.event_id, info.version, standings_after)
+        cached = _standings_seen.get(key)
+        if cached is None:
+            cached = standing_dicts(svc.event_standings(event_id, standings_after))
+            if len(_standings_seen) >= 64:
+                _standings_seen.clear()
+            _standings_seen[key] = cached
+        standings = cached
     rounds = sorted(state.rounds)
     shown = round_number if round_number is not None else (rounds[-1] if rounds else None)
     pairings: list[dict[str, Any]] = (
@@ -604,10 +618,13 @@ def event_board(
         pairings=pairings,
         by_name=by_name(pairings),
         results=results,
-        standings=standing_dicts(svc.event_standings(event_id, standings_after)),
+        standings=standings,
         players=info.players,
     )
     return board, state
+
+
+_standings_seen: dict[tuple[int, str, int, int | None], list[dict[str, Any]]] = {}
 
 
 def _result_words(result: Any, state: Tournament) -> str:

@@ -83,7 +83,7 @@ async def pairings_page(
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
-    board, _ = await web.run(event_board, web.svc, event_id, round_)
+    board, _ = await web.run(event_board, web.svc, event_id, round_, with_standings=False)
     posted = await web.run(_posted, web, event_id, "pairings", board.round) if board.round else None
     return _page(
         render(
@@ -174,7 +174,7 @@ async def slips_page(
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
-    board, _ = await web.run(event_board, web.svc, event_id, round_)
+    board, _ = await web.run(event_board, web.svc, event_id, round_, with_standings=False)
     return _page(render("event_slips.html", b=board, page="slips", **_context(who)))
 
 
