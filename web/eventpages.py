@@ -15,16 +15,20 @@ from typing import Annotated, Any
 from urllib.parse import quote
 
 import msgspec
-from litestar import Request, Response, get
-from litestar.params import FromPath, FromQuery, QueryParameter
+from litestar import Request, Response, get, post
+from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.response import Redirect, ServerSentEvent, ServerSentEventMessage
 
+from service.access import authorize_event
 from service.postings import (
     Posted,
+    Posting,
+    PostingReport,
     event_board,
     list_events,
     make_posting,
     player_line,
+    verify_posting,
 )
 from web.app import Web, web_of
 from web.export import render
@@ -228,6 +232,47 @@ async def event_live(
     )
 
 
+# -- the same over the API (in the OpenAPI document) -----------------------------------------
+
+
+@get(
+    "/api/events/{event_id:str}/postings/{kind:str}",
+    summary="A verifiable posting (pairings or standings) at the newest checkpoint",
+    description="The rows of /pairings or /standings with the signed checkpoint they were "
+    "computed at ('referee seal'); refused until a checkpoint covers what is asked.",
+)
+async def api_posting(
+    request: AnyRequest, event_id: FromPath[str], kind: FromPath[str], round_: RoundQuery = None
+) -> Posting:
+    web = web_of(request)
+    authorize_event(web.principal(request), "read")
+    posting, _ = await web.run(make_posting, web.svc.store, event_id, kind, round_)
+    return posting
+
+
+class VerifyIn(msgspec.Struct, kw_only=True):
+    """A posting to check, and the event's public key (hex) to check its signature."""
+
+    posting: Posting
+    public_key: str | None = None
+
+
+@post(
+    "/api/events/{event_id:str}/postings/verify",
+    summary="Check a posting: signature, ledger, the event's facts, the rows; corrections since",
+    status_code=200,
+)
+async def api_verify_posting(
+    request: AnyRequest, event_id: FromPath[str], data: JSONBody[VerifyIn]
+) -> PostingReport:
+    web = web_of(request)
+    authorize_event(web.principal(request), "read")
+    report: PostingReport = await web.run(
+        verify_posting, web.svc.store, event_id, data.posting, data.public_key
+    )
+    return report
+
+
 HANDLERS: list[Any] = [
     events_page,
     event_home,
@@ -238,4 +283,6 @@ HANDLERS: list[Any] = [
     slips_page,
     posting_file,
     event_live,
+    api_posting,
+    api_verify_posting,
 ]

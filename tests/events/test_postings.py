@@ -258,3 +258,39 @@ def test_cli_verify_refuses_unreadable_input_in_one_line(event: Event, tmp_path:
     assert code == 2 and "No such file" in err
     code, _, err = call(event.db, "event", "pairings", event.id, "--posting")
     assert code == 0 or "seal" in err  # sealed by earlier postings or told to seal
+
+
+def test_the_api_serves_a_posting_and_verifies_it(event: Event) -> None:
+    from litestar.testing import TestClient
+
+    from tests.web.conftest import auth, make_tokens
+    from web.app import ServeConfig, create_app
+
+    tokens = make_tokens(str(event.db))
+    with event.svc() as svc:
+        seal(svc.store, event.key)
+    with TestClient(create_app(ServeConfig(store=str(event.db)))) as client:
+        served = client.get(
+            f"/api/events/{event.id}/postings/standings?round=1", headers=auth(tokens["public"])
+        )
+        assert served.status_code == 200, served.text
+        posting = served.json()
+        assert posting["kind"] == "standings" and posting["round"] == 1
+        with event.svc() as svc:
+            svc.event_correct(event.id, 1, f"{event.tables[0]}=0-2-0", reason="reversed", by="H")
+        checked = client.post(
+            f"/api/events/{event.id}/postings/verify",
+            json={"posting": posting, "public_key": event.public},
+            headers=auth(tokens["ann"]),
+        )
+        assert checked.status_code == 200, checked.text
+        report = checked.json()
+        assert report["ok"] and report["corrections"][0]["reason"] == "reversed"
+        posting["body"][0]["points"] = 99
+        forged = client.post(
+            f"/api/events/{event.id}/postings/verify",
+            json={"posting": posting},
+            headers=auth(tokens["ann"]),
+        ).json()
+        assert not forged["ok"]
+        assert "postings/verify" in client.get("/schema/openapi.json").text
