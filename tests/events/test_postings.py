@@ -294,3 +294,20 @@ def test_the_api_serves_a_posting_and_verifies_it(event: Event) -> None:
         ).json()
         assert not forged["ok"]
         assert "postings/verify" in client.get("/schema/openapi.json").text
+
+
+def test_a_posting_claiming_another_place_or_an_unreadable_row_fails_without_a_crash(
+    event: Event,
+) -> None:
+    posting = _posting(event, "pairings")
+    moved = msgspec.structs.replace(posting, position=posting.position + 10_000)
+    facts = next(c for c in _verify(event, moved).checks if c.name == "facts")
+    assert not facts.ok and "position" in facts.detail
+    with sqlite3.connect(event.db) as con:
+        con.execute(
+            "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = 2",
+            (b"{not json", event.id),
+        )
+    report = _verify(event, posting)
+    facts = next(c for c in report.checks if c.name == "facts")
+    assert not report.ok and not facts.ok and "undecodable" in facts.detail
