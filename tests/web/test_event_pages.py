@@ -200,3 +200,24 @@ def test_a_printed_posting_fits_one_a4_and_one_letter_page_per_60_players(
     page.goto(f"{live_server.base}/events/{more}/pairings?by={by}")
     for paper in ("A4", "Letter"):
         assert _pages(page.pdf(format=paper)) == 2, paper
+
+
+def test_a_pod_event_posts_its_pods_places_and_slips(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    """Prismatic pods (EV-7.1): four and threes; a pod's result reads as places."""
+    with open_service(store) as svc:
+        event = svc.event_new("Pod Night", "prismatic", pods=True, rounds=2).event_id
+        svc.event_register(event, [f"P{i:02d}" for i in range(13)])
+        pods = svc.event_pair(event)
+        first = pods[0]
+        svc.event_result(event, [f"{first.table}=" + ">".join(first.players)])
+    assert [len(p.players) for p in pods] == [4, 3, 3, 3]
+    head = auth(tokens["head"])
+    table = client.get(f"/events/{event}/pairings", headers=head).text
+    assert "1. P" in table and " v ".join(first.players) in table
+    slips = client.get(f"/events/{event}/slips", headers=head).text
+    assert slips.count('class="slip"') == 4 and ">place<" in slips
+    assert "drawn games" not in slips
+    mine = client.get(f"/events/{event}/players/{first.players[1]}", headers=head).text
+    assert "place 2 of 4" in mine
