@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import subprocess
 import sys
 import tempfile
@@ -40,7 +41,10 @@ def build(db: Path, players: int) -> str:
     return event
 
 
-def command(db: Path, *args: str) -> float:
+def command(db: Path, *args: str) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system) of the whole command: on a shared
+    machine the CPU time is the steadier figure."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "cli.main", "--db", str(db), *args],
@@ -50,9 +54,11 @@ def command(db: Path, *args: str) -> float:
         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
     )
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
         raise SystemExit(f"{args}: {done.stderr}")
-    return elapsed
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu
 
 
 def main() -> None:
@@ -64,7 +70,7 @@ def main() -> None:
         f"Python {platform.python_version()}, {date.today()}"
     )
     print(
-        f"{'players':>8} {'pair r2 (cmd)':>14} {'result (cmd)':>13} "
+        f"{'players':>8} {'pair r2 wall/cpu':>18} {'result wall/cpu':>16} "
         f"{'result+standings (svc)':>23} {'stream events':>14}"
     )
     for players in sizes:
@@ -81,7 +87,10 @@ def main() -> None:
             update = time.perf_counter() - start
             length = svc.event_info(event).version
             svc.close()
-        print(f"{players:>8} {pair:>13.2f}s {one:>12.2f}s {update * 1000:>21.1f}ms {length:>14}")
+        print(
+            f"{players:>8} {pair[0]:>8.2f}s/{pair[1]:.2f}s {one[0]:>7.2f}s/{one[1]:.2f}s "
+            f"{update * 1000:>21.1f}ms {length:>14}"
+        )
 
 
 if __name__ == "__main__":

@@ -252,6 +252,22 @@ def penalty(
         typer.echo(f"{player}: {given}")
 
 
+@event_app.command("start-round")
+def start_round(event: EventArg, round_number: RoundOpt = None) -> None:
+    """Mark the round as started (its time is in the log)."""
+    with handled():
+        number = _svc().event_round(event, "start", round_number)
+        typer.echo(f"round {number} started")
+
+
+@event_app.command("end-round")
+def end_round(event: EventArg, round_number: RoundOpt = None) -> None:
+    """Mark the round as ended: refused while a table lacks its result (EV-5.10)."""
+    with handled():
+        number = _svc().event_round(event, "end", round_number)
+        typer.echo(f"round {number} ended")
+
+
 @event_app.command("end")
 def end(
     event: EventArg, reason: Annotated[str, typer.Option("--reason", help="Why.")] = ""
@@ -333,6 +349,22 @@ def _pct(fraction: str) -> str:
     from fractions import Fraction
 
     return f"{float(Fraction(fraction)) * 100:5.2f}"
+
+
+@event_app.command("list")
+def list_events(as_json: JsonOpt = False) -> None:
+    """Every event in the store, oldest first."""
+    with handled():
+        svc = _svc()
+        infos = [svc.event_info(event) for event in svc.event_ids()]
+        if as_json:
+            emit_json(infos)
+            return
+        for info in infos:
+            state = "ended" if info.ended else f"round {info.current_round}"
+            typer.echo(
+                f"{info.event_id}  {info.name}  {info.game}  {info.players} players  {state}"
+            )
 
 
 @event_app.command("show")

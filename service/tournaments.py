@@ -17,6 +17,7 @@ Standings are a projection kept incrementally per event in this process
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -130,6 +131,8 @@ class _Loaded:
         self.name = ""
 
     def fold(self, event: GameEvent) -> None:
+        if event.originator_version != self.version + 1:
+            return  # folded already (another thread read it first), never twice
         fact = to_fact(event)
         before = self.state
         self.state = apply(before, fact)
@@ -259,11 +262,12 @@ class Tournaments:
 
         stored = self.store.recorder.select_events(ref, gt=loaded.version)
         plain = self.store.mapper.plain_state
-        for row in stored:
-            event = decode(row.topic, plain(row))
-            if not isinstance(event, TournamentEvent):
-                raise EventNotFoundError(f"{ref} is a game, not an event")
-            loaded.fold(event)
+        with self._events_lock:
+            for row in stored:
+                event = decode(row.topic, plain(row))
+                if not isinstance(event, TournamentEvent):
+                    raise EventNotFoundError(f"{ref} is a game, not an event")
+                loaded.fold(event)
         if loaded.version == 0:
             raise EventNotFoundError(
                 f"no event {ref!r} in this store ('referee event new' makes one)"
@@ -301,9 +305,16 @@ class Tournaments:
         ]
         batches += [(0, "0" * 64, stream) for stream in games]
         sealed = self.store.append_streams(batches)
-        for event in sealed[0]:
-            loaded.fold(event)
+        with self._events_lock:
+            for event in sealed[0]:
+                loaded.fold(event)
         return sealed[0]
+
+    @property
+    def _events_lock(self) -> threading.Lock:
+        """Folding into the cached events is one thread at a time (the server's pool)."""
+        lock: threading.Lock = self.__dict__.setdefault("_events_fold_lock", threading.Lock())
+        return lock
 
     # -- commands --------------------------------------------------------------
     def event_new(
@@ -627,6 +638,17 @@ class Tournaments:
         fact = facts[0]
         assert isinstance(fact, f.PenaltyRecorded)
         return fact.penalty
+
+    def event_round(self, event_id: str, what: str, round_number: int | None = None) -> int:
+        """Start (``start``) or end (``end``) a round (the latest by default): the clock's
+        marks in the stream; a round ends only once every table has its result."""
+        loaded = self._event(event_id)
+        number = round_number if round_number is not None else loaded.state.current_round
+        command: d.Command = (
+            d.StartRound(round=number) if what == "start" else d.EndRound(round=number)
+        )
+        self._append(loaded, self._decide(loaded.state, command))
+        return number
 
     def event_end(self, event_id: str, *, reason: str = "") -> None:
         loaded = self._event(event_id)

@@ -92,3 +92,81 @@ def test_the_openapi_document_shows_the_event_routes(client: TestClient[Litestar
     paths = client.get("/schema/openapi.json").json()["paths"]
     assert "/api/events/{event_id}/standings" in paths
     assert "/api/events/{event_id}/results" in paths
+
+
+def test_a_13_player_pod_event_end_to_end_over_http(
+    client: TestClient[Litestar], tokens: Tokens
+) -> None:
+    """The Prismatic pod event of the CLI test, through the API: an awarded bye, a late
+    entry, a head's re-pairing, a drop and a correction; the standings list everyone."""
+    head = auth(tokens["head"])
+    keeper = auth(tokens["scorekeeper"])
+    event = client.post(
+        "/api/events",
+        json={"name": "Pods", "game": "prismatic", "pods": True, "rounds": 3, "match": "bo1"},
+        headers=head,
+    ).json()["event_id"]
+    names = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea"]
+    assert (
+        client.post(
+            f"/api/events/{event}/players", json={"players": names}, headers=keeper
+        ).status_code
+        == 201
+    )
+    assert (
+        client.post(
+            f"/api/events/{event}/players", json={"players": ["Max"], "byes": 1}, headers=keeper
+        ).status_code
+        == 201
+    )
+    for number in range(1, 4):
+        rows = client.post(f"/api/events/{event}/rounds", json={}, headers=head).json()
+        pods = [r for r in rows if not r["bye"]]
+        if number == 1:
+            assert [r["players"] for r in rows if r["bye"]] == [["Max"]]
+            assert (
+                client.post(
+                    f"/api/events/{event}/players", json={"players": ["Ned"]}, headers=keeper
+                ).status_code
+                == 201
+            )  # late entry
+        if number == 2:
+            spec = {"pods": [p["players"] for p in reversed(pods)]}
+            changed = client.post(
+                f"/api/events/{event}/rounds",
+                json={"manual": spec, "repair": True, "reason": "a table broke"},
+                headers=head,
+            )
+            assert changed.status_code == 201, changed.text
+            pods = [r for r in changed.json() if not r["bye"]]
+            assert [p["players"] for p in pods] == spec["pods"]
+        slips = [f"{p['table']}={'>'.join(p['players'])}" for p in pods]
+        done = client.post(f"/api/events/{event}/results", json={"slips": slips}, headers=keeper)
+        assert done.status_code == 201, done.text
+        if number == 2:
+            assert (
+                client.post(
+                    f"/api/events/{event}/drops", json={"player": "Gus"}, headers=keeper
+                ).json()["after_round"]
+                == 2
+            )
+            first = pods[0]["players"]
+            fixed = client.post(
+                f"/api/events/{event}/corrections",
+                json={
+                    "round": 2,
+                    "slip": f"{pods[0]['table']}={'>'.join(reversed(first))}",
+                    "reason": "misheard",
+                },
+                headers=keeper,
+            )
+            assert fixed.status_code == 201
+    standings = client.get(f"/api/events/{event}/standings", headers=head).json()
+    assert len(standings) == 14
+    assert {s["player"]: s.get("dropped_after") for s in standings}["Gus"] == 2
+    after_one = client.get(f"/api/events/{event}/standings?round=1", headers=head).json()
+    assert len(after_one) == 13  # Ned entered after round 1
+    whats = [
+        e["what"] for e in client.get(f"/api/events/{event}/audit", headers=head).json()["entries"]
+    ]
+    assert whats == ["pairing changed", "drop", "result corrected"]

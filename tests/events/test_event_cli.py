@@ -334,6 +334,7 @@ def test_prismatic_pods_13_players_four_rounds(tmp_path: Path) -> None:
 def test_reads_refuse_unknown_events_and_rounds(tmp_path: Path) -> None:
     db = tmp_path / "store.db"
     event = ok(db, "event", "new", "X", "--game", "gammasphere").strip().splitlines()[-1]
+    assert [e["event_id"] for e in as_json(db, "event", "list")] == [event]
     code, _, err = call(db, "event", "standings", "ev-nothere")
     assert code == REFUSED and err.count("\n") == 1 and "no event" in err
     refused(db, "EV-5.1", "event", "pairings", event, "--round", "3")
@@ -341,3 +342,31 @@ def test_reads_refuse_unknown_events_and_rounds(tmp_path: Path) -> None:
     refused(db, "EV-1.2", "event", "new", "Y", "--game", "gammasphere", "--match", "bo7")
     code, _, err = call(db, "event", "new", "Y", "--game", "nosuchgame")
     assert code == REFUSED and err.count("\n") == 1
+
+
+def test_a_round_paired_by_hand_with_two_byes_is_audited(tmp_path: Path) -> None:
+    """EV-5.11: a manual FILE pairs every active player once and may give several byes;
+    its reason is in the audit; an unknown name is refused with nothing stored."""
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "Hand", "--game", "gammasphere").strip().splitlines()[-1]
+    names = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay"]
+    ok(db, "event", "register", event, *[a for n in names for a in ("--player", n)])
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"pairs": [["Ann", "Zed"], ["Cal", "Dee"]], "byes": ["Eve", "Fay"]}))
+    refused(db, "EV-2.1", "event", "pair", event, "--manual", str(bad), "--reason", "x")
+    manual = tmp_path / "hand.json"
+    manual.write_text(
+        json.dumps({"pairs": [["Ann", "Ben"], ["Cal", "Dee"]], "byes": ["Eve", "Fay"]})
+    )
+    rows = as_json(db, "event", "pair", event, "--manual", str(manual), "--reason", "travel byes")
+    ok(db, "event", "start-round", event)
+    refused(db, "EV-5.10", "event", "start-round", event)  # started already
+    refused(db, "EV-5.10", "event", "end-round", event)  # tables still to report
+    ok(db, "event", "result", event, "1=2-0-0", "2=0-2-0")
+    ok(db, "event", "end-round", event)
+    kinds = [line["kind"] for line in as_json(db, "event", "log", event)]
+    assert kinds[-2:] == ["match-reported", "round-ended"] and "round-started" in kinds
+    assert [r["players"] for r in rows] == [["Ann", "Ben"], ["Cal", "Dee"], ["Eve"], ["Fay"]]
+    assert [r["bye"] for r in rows] == [False, False, True, True]
+    entries = as_json(db, "event", "audit", event)["entries"]
+    assert entries[0]["what"] == "manual pairing" and entries[0]["reason"] == "travel byes"
