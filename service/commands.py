@@ -228,10 +228,13 @@ class Commands:
         elif wrong := decks.check_sealed_size(setup, seat, deck.size).violations:
             raise InvalidCommandError(wrong[0].clause, wrong[0].reason)
 
-    def register_deck(self, ref: str, who: str, deck: Deck, *, by: str = "") -> WrittenEvents:
+    def register_deck(
+        self, ref: str, who: str, deck: Deck, *, by: str = "", expected_version: int | None = None
+    ) -> WrittenEvents:
         """Register (or, before play, replace) a seat's decklist, open or sealed
         (REF-5.1, REF-5.2)."""
         view = self.load(ref)
+        self._check_version(view, expected_version)
         seat = seat_of(view, who)
         if view.standing:
             raise InvalidCommandError("REF-5.1", "decklists are registered before the first action")
@@ -487,6 +490,7 @@ class Commands:
         ranking: str | None = None,
         reason: str = "",
         by: str = "",
+        expected_version: int | None = None,
     ) -> WrittenEvents:
         """End a game (or, with three or more seats, withdraw one seat) by resignation,
         agreement or adjudication (REF-3.2 to REF-3.6).
@@ -495,6 +499,7 @@ class Commands:
         ``draw`` for a drawn adjudication); ``ranking`` (``p2>p1=p3``) adjudicates a
         multiplayer result."""
         view = self.load(ref)
+        self._check_version(view, expected_version)
         require_open(view)
         base = self._header(view.game_id)
         playing = active_seats(view)
@@ -597,10 +602,12 @@ class Commands:
         *,
         reason: str = "",
         by: str = "",
+        expected_version: int | None = None,
     ) -> WrittenEvents:
         """A judge's penalty (REF-7). A game loss, match loss or disqualification ends the
         seat's game: the others win, or play on in a game of three or more."""
         view = self.load(ref)
+        self._check_version(view, expected_version)
         seat = seat_of(view, who)
         if not infraction.strip():
             raise InvalidCommandError("REF-7.1", "name the infraction")
@@ -643,11 +650,13 @@ class Commands:
         reason: str,
         by: str = "",
         resolves: int | None = None,
+        expected_version: int | None = None,
     ) -> WrittenEvents:
         """Carry out a referee's ruling as primitive changes (REF-6.3); an empty list
         answers a ruling with no effect. Each change is checked against the game's
         invariants; the game ends here if the rules say so."""
         view = self.load(ref)
+        self._check_version(view, expected_version)
         require_open(view)
         if not reason.strip():
             raise InvalidCommandError("REF-6.3", "an adjustment needs the referee's reason")
@@ -702,9 +711,12 @@ class Commands:
         return self._written(view, written)
 
     # -- disputes ----------------------------------------------------------
-    def dispute(self, ref: str, event: int, *, by: str, claim: str) -> WrittenEvents:
+    def dispute(
+        self, ref: str, event: int, *, by: str, claim: str, expected_version: int | None = None
+    ) -> WrittenEvents:
         """A player disputes a recorded decision (REF-4.1)."""
         view = self.load(ref)
+        self._check_version(view, expected_version)
         seat = seat_of(view, by, what="player")
         player = view.seat_names()[seat]
         if not 1 <= event <= view.version:
@@ -744,9 +756,18 @@ class Commands:
         )
         return self._written(view, written)
 
-    def appeal(self, ref: str, dispute: int, *, by: str, grounds: str) -> WrittenEvents:
+    def appeal(
+        self,
+        ref: str,
+        dispute: int,
+        *,
+        by: str,
+        grounds: str,
+        expected_version: int | None = None,
+    ) -> WrittenEvents:
         """A party appeals the latest ruling on a dispute (REF-4.3)."""
         view = self.load(ref)
+        self._check_version(view, expected_version)
         seat = seat_of(view, by, what="player")
         record = view.disputes.get(dispute)
         if record is None:

@@ -58,6 +58,7 @@ from events.view import GameView
 from referee import games
 from referee.contract import REFEREE, Viewer
 from referee.errors import RefereeError
+from service.scratch import ScratchReferee
 
 __all__ = ["FileOutcome", "ImportReport", "export_records", "import_records", "replay_text"]
 
@@ -275,13 +276,9 @@ def _checked(sources: Sequence[str], by: str, workers: int) -> Iterator[list[Che
 
 def replay_text(record: TextRecord, source: str, *, by: str = "") -> list[GameEvent]:
     """The events a text record's entries produce when a referee enters them again."""
-    from service.app import RefereeService
-
     when = record.date() or datetime.now(UTC)
     by = record.tags.get("Referee") or by  # the record names its referee; entries carry no one else
-    scratch = RefereeService(
-        GameStore(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}), clock=lambda: when
-    )
+    scratch = ScratchReferee(clock=lambda: when)
     try:
         rules = games.load(record.tags["Game"])
         scratch.create_game(

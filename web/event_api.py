@@ -19,7 +19,7 @@ from litestar.params import FromPath, FromQuery, JSONBody
 from service.access import authorize_event
 from service.tournaments import EventInfo, LogLine, PairingRow, StandingRow, _split_slip
 from web.api import PROBLEMS
-from web.app import web_of
+from web.context import web_of
 
 __all__ = ["EVENT_HANDLERS"]
 

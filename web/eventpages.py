@@ -30,7 +30,7 @@ from service.postings import (
     player_line,
     verify_posting,
 )
-from web.app import Web, web_of
+from web.context import Web, web_of
 from web.export import render
 from web.pages import _page, _who
 
