@@ -74,7 +74,13 @@ def verify(
     event's facts up to the posting are intact, and that they give exactly the posted rows;
     then names each correction recorded since (who, when, why), which is not tampering.
     Exit 0 when the posting holds, 1 when a check fails, 2 when the file or event cannot be
-    read."""
+    read.
+
+    \b
+    Post round 3's pairings (sealing the store now), check them later:
+      referee event pairings $ev --posting --key seal.pem > r3.json
+      referee event verify $ev --posting r3.json --public-key KEY_HEX_OR_FILE
+    """
     with handled():
         import msgspec
 

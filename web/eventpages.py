@@ -135,12 +135,14 @@ async def standings_page(
 
 @get("/events/{event_id:str}/me", include_in_schema=False)
 async def my_page(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
-    """A player's token leads to their own page; anyone else finds their name on the posting."""
+    """A player's token leads to their own page; anyone else (or a player not in this event)
+    finds their name on the posting by name."""
     web = web_of(request)
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
-    if who.role == "player":
+    state = await web.run(web.svc.event_state, event_id)
+    if who.role == "player" and state.find(who.name) is not None:
         return Redirect(
             path=f"/events/{quote(event_id)}/players/{quote(who.name)}", status_code=303
         )
@@ -214,6 +216,7 @@ async def event_live(
     """``moved`` (id: the event's newest fact) whenever the event's stream grows."""
     web = web_of(request)
     web.principal(request)
+    await web.run(web.svc.event_info, event_id)  # an unknown event is a 404, not a long wait
     header = request.headers.get("last-event-id")
     start = int(header) if header and header.strip().isdigit() else max(0, after or 0)
 

@@ -221,3 +221,22 @@ def test_a_pod_event_posts_its_pods_places_and_slips(
     assert "drawn games" not in slips
     mine = client.get(f"/events/{event}/players/{first.players[1]}", headers=head).text
     assert "place 2 of 4" in mine
+
+
+def test_unknown_events_and_players_get_a_clear_answer(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    event = make_event(store, PLAYERS[:4])
+    head, ann = auth(tokens["head"]), auth(tokens["ann"])
+    for path in ("/events/ev-nothere/pairings", "/events/ev-nothere/live"):
+        answer = client.get(path, headers=head)
+        assert answer.status_code == 404 and "no event" in answer.json()["detail"]
+    unknown = client.get(f"/events/{event}/players/Zed", headers=head)
+    assert unknown.status_code == 400 and "no player 'Zed'" in unknown.json()["detail"]
+    sent = client.get(f"/events/{event}/me", headers=ann, follow_redirects=False)
+    assert sent.headers["location"].endswith("/players/Ann")
+    away = make_event(store, ["Xia", "Yul"])  # Ann plays in the first event only
+    sent = client.get(f"/events/{away}/me", headers=ann, follow_redirects=False)
+    assert sent.headers["location"].endswith("/pairings?by=name")
+    no_seal = client.get(f"/events/{event}/postings/pairings", headers=head)
+    assert no_seal.status_code == 400 and "seal the store" in no_seal.json()["detail"]
