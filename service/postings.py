@@ -565,6 +565,7 @@ class Posted(msgspec.Struct, kw_only=True):
     version: int
     later: int
     href: str
+    current: bool = True
 
 
 class PlayerRound(msgspec.Struct, kw_only=True):

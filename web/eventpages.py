@@ -40,8 +40,11 @@ AnyRequest = Request[Any, Any, Any]
 RoundQuery = Annotated[int | None, QueryParameter(name="round", ge=1)]
 
 
-def _posted(web: Web, event_id: str, kind: str, round_number: int | None) -> Posted | None:
-    """The footer of a posting page: the checkpoint its file is computed at, if any."""
+def _posted(
+    web: Web, event_id: str, kind: str, round_number: int | None, shown: list[dict[str, Any]]
+) -> Posted | None:
+    """The footer of a posting page: the checkpoint its file is computed at, if any, and
+    whether the rows ``shown`` are exactly that file's (else the page is ahead of the seal)."""
     from service.errors import RefusedError
 
     try:
@@ -54,6 +57,7 @@ def _posted(web: Web, event_id: str, kind: str, round_number: int | None) -> Pos
         version=posting.version,
         later=later,
         href=f"/events/{quote(event_id)}/postings/{kind}{query}",
+        current=posting.body == shown,
     )
 
 
@@ -88,7 +92,11 @@ async def pairings_page(
     if isinstance(who, Redirect):
         return who
     board, _ = await web.run(event_board, web.svc, event_id, round_, with_standings=False)
-    posted = await web.run(_posted, web, event_id, "pairings", board.round) if board.round else None
+    posted = (
+        await web.run(_posted, web, event_id, "pairings", board.round, board.pairings)
+        if board.round
+        else None
+    )
     return _page(
         render(
             "event_pairings.html",
@@ -119,7 +127,7 @@ async def standings_page(
             "player": explain,
             "text": await web.run(web.svc.event_explain, event_id, explain, round_),
         }
-    posted = await web.run(_posted, web, event_id, "standings", round_)
+    posted = await web.run(_posted, web, event_id, "standings", round_, board.standings)
     return _page(
         render(
             "event_standings.html",

@@ -117,6 +117,14 @@ def test_each_page_shows_the_right_rows(
         text = slips.nth(index).inner_text()
         assert f"table {want['table']}" in text
         assert all(g in text for g in want["games"]) and want["games"]
+
+    with open_service(store) as svc:  # a result after the seal: standings are ahead of it
+        svc.event_result(event, [f"{pairings[0]['table']}=2-0-0"])
+    page.goto(f"{base}/events/{event}/standings")
+    assert page.inner_text("#posted").startswith("Not sealed: these rows include 1 fact")
+    page.goto(f"{base}/events/{event}/pairings")
+    assert page.inner_text("#posted").startswith("Computed at fact")
+    assert "they do not change these rows" in page.inner_text("#posted")
     assert page.errors == []
 
 
