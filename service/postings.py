@@ -19,6 +19,9 @@ the rows exactly as ``referee event pairings|standings --json`` prints them.
    and the posting stays true of its moment.
 
 The posting holds when checks 1-4 pass (1 when a key was given).
+
+The event pages read through here too (``event_board``, ``player_line``, ``list_events``, over
+the event service's reads), so the pages only lay out what the application layer answers.
 """
 
 from __future__ import annotations
@@ -42,19 +45,23 @@ __all__ = [
     "FORMAT",
     "Change",
     "EventBoard",
+    "EventRow",
+    "PlayerLine",
     "PlayerRound",
     "Posted",
     "Posting",
     "PostingCheck",
     "PostingReport",
     "by_name",
-    "pairings_rows",
-    "standing_dicts",
-    "standings_rows",
     "event_board",
+    "list_events",
     "make_posting",
+    "pairings_rows",
+    "player_line",
     "player_rounds",
     "read_posting",
+    "standing_dicts",
+    "standings_rows",
     "verify_posting",
 ]
 
