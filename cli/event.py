@@ -395,7 +395,7 @@ def log(event: EventArg, as_json: JsonOpt = False) -> None:
         if as_json:
             emit_json(lines)
             return
-        from events.records import safe_text
+        from service.wording import safe_text
 
         for line in lines:
             typer.echo(f"#{line.number:<5} {line.time:%H:%M:%S}  {safe_text(line.text)}")
@@ -409,7 +409,7 @@ def audit(event: EventArg, as_json: JsonOpt = False) -> None:
         if as_json:
             emit_json(data)
             return
-        from events.records import safe_text
+        from service.wording import safe_text
 
         if not data["entries"]:
             typer.echo("nothing to audit: no override, correction, penalty or drop")

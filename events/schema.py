@@ -10,11 +10,12 @@ and an upcaster in ``events.codec``.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any, Literal
 
 import msgspec
 
+from events.base import GameEvent as GameEvent  # re-exported: every layer names it from here
+from events.tournament import TOURNAMENT_KINDS, TOURNAMENT_TOPICS
 from referee.contract import Player
 from referee.kit.adjustments import Change
 from referee.kit.decks import Deck, Decklist
@@ -28,16 +29,6 @@ PenaltyLevel = Literal["warning", "game_loss", "match_loss", "disqualification"]
 WithdrawHow = Literal["resignation", "penalty"]
 RulingDecision = Literal["uphold", "overturn"]
 RulingLevel = Literal["referee", "appeal", "final"]
-
-
-class GameEvent(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """Fields common to every event of a game."""
-
-    originator_id: str
-    originator_version: int
-    timestamp: datetime
-    prev_hash: str
-    hash: str = ""
 
 
 class GameCreated(GameEvent, frozen=True, kw_only=True):
@@ -245,8 +236,6 @@ class SeatWithdrawn(GameEvent, frozen=True, kw_only=True):
     reason: str = ""
     by: str = ""
 
-
-from events.tournament import TOURNAMENT_KINDS, TOURNAMENT_TOPICS  # noqa: E402 (needs GameEvent)
 
 TOPICS: dict[str, type[GameEvent]] = {
     "referee.GameCreated.v2": GameCreated,

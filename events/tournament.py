@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from events.schema import GameEvent
+from events.base import GameEvent
 from referee.kit.decks import Deck, SealedDeck
 from referee.tournament import facts as f
 from referee.tournament.model import Placement, Score

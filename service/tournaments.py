@@ -44,6 +44,7 @@ __all__ = [
     "PairingRow",
     "StandingRow",
     "Tournaments",
+    "split_slip",
 ]
 
 
@@ -587,7 +588,7 @@ class Tournaments:
         facts: list[f.Fact] = []
         seen: set[int] = set()
         for slip in slips:
-            table, text = _split_slip(slip)
+            table, text = split_slip(slip)
             if table in seen:
                 raise EventRefusedError("EV-3.6", f"table {table} is given twice")
             seen.add(table)
@@ -605,7 +606,7 @@ class Tournaments:
     ) -> None:
         """Correct a table's result with a reason and who (EV-8.1)."""
         loaded = self._event(event_id)
-        table, text = _split_slip(slip)
+        table, text = split_slip(slip)
         facts = self._decide(
             loaded.state,
             d.CorrectResult(round=round_number, table=table, slip=text, reason=reason, by=by),
@@ -634,9 +635,18 @@ class Tournaments:
                 by=by,
             ),
         )
-        self._append(loaded, facts)
         fact = facts[0]
         assert isinstance(fact, f.PenaltyRecorded)
+        entrant = loaded.state.players[fact.player]
+        if fact.penalty == "disqualification" and entrant.dropped_after is None:
+            # A disqualified player leaves the event (IPG 1.4): the drop is stored with the
+            # penalty, in the same append, and the audit shows both.
+            state = apply(loaded.state, fact)
+            facts = (
+                *facts,
+                *self._decide(state, d.Drop(player=fact.player, reason="disqualified")),
+            )
+        self._append(loaded, facts)
         return fact.penalty
 
     def event_round(self, event_id: str, what: str, round_number: int | None = None) -> int:
@@ -812,7 +822,8 @@ class Tournaments:
         return [g for g in self.store.game_ids() if g.startswith(EVENT_PREFIX)]
 
 
-def _split_slip(slip: str) -> tuple[int, str]:
+def split_slip(slip: str) -> tuple[int, str]:
+    """``TABLE=RESULT`` as (table number, result text); refused (EV-3.1, EV-3.5) otherwise."""
     table, sep, text = slip.partition("=")
     if not sep or not text.strip():
         raise EventRefusedError("EV-3.1", f"{slip!r}: a slip is TABLE=W-L-D (pods TABLE=Ann>Ben)")

@@ -17,7 +17,7 @@ from litestar import Request, Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from service.access import authorize_event
-from service.tournaments import EventInfo, LogLine, PairingRow, StandingRow, _split_slip
+from service.tournaments import EventInfo, LogLine, PairingRow, StandingRow, split_slip
 from web.api import PROBLEMS
 from web.context import web_of
 
@@ -189,7 +189,7 @@ async def report_results(
 ) -> Response[Written]:
     web = web_of(request)
     who = web.principal(request)
-    authorize_event(who, "result", tables=[_split_slip(s)[0] for s in data.slips])
+    authorize_event(who, "result", tables=[split_slip(s)[0] for s in data.slips])
     await web.run(web.svc.event_result, event_id, data.slips, by=who.label)
     info = await web.run(web.svc.event_info, event_id)
     return _created(Written(event_id=info.event_id, version=info.version), event_id)

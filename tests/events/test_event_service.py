@@ -83,3 +83,19 @@ def test_pairing_stores_round_and_games_in_one_transaction(svc: RefereeService) 
     assert set(svc.store.game_ids()) == before
     assert svc.event_info(event).current_round == 0
     assert len(svc.event_pair(event)) == 4
+
+
+def test_a_disqualification_drops_the_player_and_repeats_are_upgraded(
+    svc: RefereeService,
+) -> None:
+    """EV-8.4 (IPG upgrades across the event); a disqualified player leaves (IPG 1.4)."""
+    event = svc.event_new("Penalties", "gammasphere").event_id
+    svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
+    svc.event_pair(event)
+    assert svc.event_penalty(event, "Ann", "deck-problem") == "warning"
+    assert svc.event_penalty(event, "Ann", "deck-problem") == "game-loss"  # the second one
+    assert svc.event_penalty(event, "Ben", "cheating") == "disqualification"
+    (ben,) = [s for s in svc.event_standings(event) if s.player == "Ben"]
+    assert ben.dropped_after == 1
+    whats = [e["what"] for e in svc.event_audit(event)["entries"]]
+    assert whats == ["penalty", "penalty", "penalty", "drop"]
