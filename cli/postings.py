@@ -35,9 +35,7 @@ def print_posting(
     """Write the posting to standard output (a note on stderr when later facts are unsealed)."""
     import msgspec
 
-    from service.postings import make_posting
-
-    posting, later = make_posting(settings.service().store, event, kind, round_number, key=key)
+    posting, later = settings.service().event_posting(event, kind, round_number, key=key)
     typer.echo(msgspec.json.format(msgspec.json.encode(posting), indent=1).decode())
     if later:
         typer.echo(
@@ -84,12 +82,12 @@ def verify(
     with handled():
         import msgspec
 
-        from service.postings import read_posting, verify_posting
+        from service.postings import read_posting
 
         key = public_key
         if key is not None and Path(key).is_file():
             key = Path(key).read_text()
-        report = verify_posting(settings.service().store, event, read_posting(posting), key)
+        report = settings.service().verify_event_posting(event, read_posting(posting), key)
         if as_json:
             emit_json(msgspec.to_builtins(report))
         else:

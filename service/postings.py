@@ -49,6 +49,7 @@ __all__ = [
     "PlayerLine",
     "PlayerRound",
     "Posted",
+    "Postings",
     "Posting",
     "PostingCheck",
     "PostingReport",
@@ -762,3 +763,57 @@ def player_line(board: EventBoard, state: Tournament, player_name: str) -> Playe
         standing=standing,
         history=history,
     )
+
+
+class Postings:
+    """Postings and the event pages' reads as methods of the referee service (mixed into
+    ``RefereeService``), so the faces reach them through the one door, never the store."""
+
+    store: GameStore
+
+    def event_posting(
+        self,
+        event_id: str,
+        kind: str,
+        round_number: int | None = None,
+        *,
+        key: str | os.PathLike[str] | None = None,
+    ) -> tuple[Posting, int]:
+        """``make_posting`` on this store: the posting and how many later facts it leaves out."""
+        if kind not in ("pairings", "standings"):
+            raise RefusedError(f"a posting shows pairings or standings, not {kind!r}")
+        shown: Kind = "pairings" if kind == "pairings" else "standings"
+        return make_posting(self.store, event_id, shown, round_number, key=key)
+
+    def verify_event_posting(
+        self, event_id: str, posting: Posting, public_key: str | None = None
+    ) -> PostingReport:
+        """``verify_posting`` on this store."""
+        return verify_posting(self.store, event_id, posting, public_key)
+
+    def event_board(
+        self,
+        event_id: str,
+        round_number: int | None = None,
+        *,
+        standings_after: int | None = None,
+        with_standings: bool = True,
+    ) -> tuple[EventBoard, Tournament]:
+        """What an event page shows (``event_board``)."""
+        return event_board(
+            self,
+            event_id,
+            round_number,
+            standings_after=standings_after,
+            with_standings=with_standings,
+        )
+
+    def event_list(self) -> list[EventRow]:
+        """Every event of the store, newest first (the events page)."""
+        return list_events(self)
+
+    def event_player(self, event_id: str, player: str) -> tuple[EventBoard, PlayerLine]:
+        """A player's own page: the event as its pages show it, and the player's line (this
+        round's table and opponents, record, every round)."""
+        board, state = self.event_board(event_id)
+        return board, player_line(board, state, player)

@@ -24,11 +24,6 @@ from service.postings import (
     Posted,
     Posting,
     PostingReport,
-    event_board,
-    list_events,
-    make_posting,
-    player_line,
-    verify_posting,
 )
 from web.context import Web, web_of
 from web.export import render
@@ -48,7 +43,7 @@ def _posted(
     from service.errors import RefusedError
 
     try:
-        posting, later = make_posting(web.svc.store, event_id, kind, round_number)  # type: ignore[arg-type]
+        posting, later = web.svc.event_posting(event_id, kind, round_number)
     except RefusedError:
         return None
     query = f"?round={posting.round}" if posting.round is not None else ""
@@ -71,7 +66,7 @@ async def events_page(request: AnyRequest) -> Response[str] | Redirect:
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
-    rows = await web.run(list_events, web.svc)
+    rows = await web.run(web.svc.event_list)
     return _page(render("events.html", events=rows, **_context(who)))
 
 
@@ -91,7 +86,7 @@ async def pairings_page(
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
-    board, _ = await web.run(event_board, web.svc, event_id, round_, with_standings=False)
+    board, _ = await web.run(web.svc.event_board, event_id, round_, with_standings=False)
     posted = (
         await web.run(_posted, web, event_id, "pairings", board.round, board.pairings)
         if board.round
@@ -120,7 +115,7 @@ async def standings_page(
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
-    board, _ = await web.run(event_board, web.svc, event_id, None, standings_after=round_)
+    board, _ = await web.run(web.svc.event_board, event_id, None, standings_after=round_)
     explained = None
     if explain:
         explained = {
@@ -165,8 +160,7 @@ async def player_page(
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
-    board, state = await web.run(event_board, web.svc, event_id, None)
-    me = await web.run(player_line, board, state, name)
+    board, me = await web.run(web.svc.event_player, event_id, name)
     explained = await web.run(web.svc.event_explain, event_id, me.player, None)
     return _page(
         render(
@@ -188,7 +182,7 @@ async def slips_page(
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
-    board, _ = await web.run(event_board, web.svc, event_id, round_, with_standings=False)
+    board, _ = await web.run(web.svc.event_board, event_id, round_, with_standings=False)
     return _page(render("event_slips.html", b=board, page="slips", **_context(who)))
 
 
@@ -204,7 +198,7 @@ async def posting_file(
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
-    posting, _ = await web.run(make_posting, web.svc.store, event_id, kind, round_)
+    posting, _ = await web.run(web.svc.event_posting, event_id, kind, round_)
     round_part = f"-round{posting.round}" if posting.round is not None else ""
     filename = f"{event_id}-{kind}{round_part}-posting.json"
     return Response(
@@ -257,7 +251,7 @@ async def api_posting(
 ) -> Posting:
     web = web_of(request)
     authorize_event(web.principal(request), "read")
-    posting, _ = await web.run(make_posting, web.svc.store, event_id, kind, round_)
+    posting, _ = await web.run(web.svc.event_posting, event_id, kind, round_)
     return posting
 
 
@@ -279,7 +273,7 @@ async def api_verify_posting(
     web = web_of(request)
     authorize_event(web.principal(request), "read")
     report: PostingReport = await web.run(
-        verify_posting, web.svc.store, event_id, data.posting, data.public_key
+        web.svc.verify_event_posting, event_id, data.posting, data.public_key
     )
     return report
 
