@@ -25,6 +25,8 @@ from events.schema import (
     kind_of,
     topic_of,
 )
+from events.tournament import TournamentEvent
+from events.tournament import summary as tournament_summary
 from referee.contract import REFEREE, GameRules, Viewer
 from referee.kit.decks import Decklist, SealedDeck
 from referee.kit.multiset import Multiset
@@ -75,6 +77,8 @@ def event_record(event: GameEvent) -> dict[str, Any]:
 def event_summary(event: GameEvent) -> str:
     """What the event says, without its number or time (free text made terminal-safe):
     the summary its type registered (``events.kinds``)."""
+    if isinstance(event, TournamentEvent):  # an event (tournament) stream's own types
+        return safe_text(tournament_summary(event))
     kind = kind_of_event(event)
     return kind.summary(event) if kind is not None else type(event).__name__
 

@@ -20,6 +20,7 @@ from referee.contract import REFEREE, Viewer
 from service.commands import Commands
 from service.errors import NoStoreError
 from service.queries import Queries
+from service.tournaments import Tournaments
 
 if TYPE_CHECKING:
     from events.ledger import Checkpoint
@@ -39,7 +40,7 @@ def _seed() -> int:
     return secrets.randbelow(2**31)
 
 
-class RefereeService(Commands, Queries):
+class RefereeService(Commands, Queries, Tournaments):
     """Everything a referee, a scorekeeper or a viewer can ask of a store of games."""
 
     def __init__(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -48,6 +49,7 @@ from referee.outcomes import Placing, parse_ranking
 from referee.verdicts import Verdict
 from service.errors import (
     InvalidCommandError,
+    RefusedError,
     StaleVersionError,
     UnreadableEntryError,
 )
@@ -92,9 +94,10 @@ class Commands:
     def _header(self, game_id: str) -> dict[str, Any]:
         return header(game_id, self.clock())
 
-    @staticmethod
-    def _written(view: GameView, written: Sequence[GameEvent]) -> WrittenEvents:
+    def _written(self, view: GameView, written: Sequence[GameEvent]) -> WrittenEvents:
         ended = next((e for e in written if isinstance(e, GameEnded)), None)
+        if ended is not None and view.created.meta.get("event"):
+            self._into_event(view, ended)
         return WrittenEvents(
             game_id=view.game_id,
             events=[e.originator_version for e in written],
@@ -103,11 +106,10 @@ class Commands:
             ended=ResultInfo.of(ended, view.seats) if ended else None,
         )
 
-    @classmethod
     def _corrected(
-        cls, view: GameView, written: Sequence[GameEvent], retracted: list[int]
+        self, view: GameView, written: Sequence[GameEvent], retracted: list[int]
     ) -> CorrectionResult:
-        base = cls._written(view, written)
+        base = self._written(view, written)
         return CorrectionResult(
             game_id=base.game_id,
             events=base.events,
@@ -116,6 +118,14 @@ class Commands:
             ended=base.ended,
             retracted=retracted,
         )
+
+    def _into_event(self, view: GameView, ended: GameEnded) -> None:
+        """A game of an event's match ended: its result goes into the match."""
+        hook = getattr(self, "game_ended", None)
+        if hook is not None:
+            # A match already decided (a slip came first) leaves the game's result standing.
+            with suppress(RefusedError):
+                hook(view.created, ended)
 
     @staticmethod
     def _check_version(view: GameView, expected: int | None) -> None:
@@ -382,6 +392,8 @@ class Commands:
             new.append(result_by_rule(view, outcome, base, by))
         written = self.store.append(view, new, applied=after)
         ended = next((e for e in written if isinstance(e, GameEnded)), None)
+        if ended is not None and view.created.meta.get("event"):
+            self._into_event(view, ended)
         return EntryResult(
             game_id=view.game_id,
             status="recorded",

@@ -53,6 +53,7 @@ from events.interchange.text import (
 from events.records import redact
 from events.schema import GENESIS_HASH, TOPIC_OF, GameCreated, GameEvent
 from events.store import ConcurrentWriteError, GameNotFoundError, GameStore
+from events.tournament import is_tournament_event
 from events.view import GameView
 from referee import games
 from referee.contract import REFEREE, Viewer
@@ -208,12 +209,15 @@ def _check_jsonl(source: str, text: str) -> Checked:
     rows = read_jsonl(text.split("\n"), source)
     events = [event for _, event, _, _ in rows]
     game = getattr(events[0], "game", "")
-    try:
-        games.load(game)
-    except LookupError as exc:
-        raise ImportFileError(source, rows[0][0], str(exc)) from None
     report = GameReport(game_id=events[0].originator_id, events=len(events))
-    recheck_decisions(events, report)
+    if is_tournament_event(events[0]):  # an event (tournament): its chain was read above
+        game = "event"
+    else:
+        try:
+            games.load(game)
+        except LookupError as exc:
+            raise ImportFileError(source, rows[0][0], str(exc)) from None
+        recheck_decisions(events, report)
     if report.findings:
         finding = report.findings[0]
         line_of = {e.originator_version: n for n, e, _, _ in rows}
