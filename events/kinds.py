@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
@@ -99,17 +98,28 @@ class Folding(Protocol):
     penalties: list[PenaltyIssued]
 
 
-@dataclass(frozen=True, slots=True)
 class Kind(Generic[E]):
     """An event type's facets: ``summary`` (one line for people, free text made
     terminal-safe), ``text`` (its line in a ``referee-text/1`` record, ``None`` when
     the rules produce it again on import) and ``fold`` (its effect on a game's view;
-    ``None`` only for the action, folded inline by the view)."""
+    ``None`` only for the action, folded inline by the view).
 
-    cls: type[E]
-    summary: Callable[[E], str]
-    text: Callable[[E], str | None]
-    fold: Callable[[Folding, E], None] | None
+    A plain class, not a dataclass: every command imports this module, and generating
+    a dataclass's methods at import cost each 'referee' process instructions."""
+
+    __slots__ = ("cls", "fold", "summary", "text")
+
+    def __init__(
+        self,
+        cls: type[E],
+        summary: Callable[[E], str],
+        text: Callable[[E], str | None],
+        fold: Callable[[Folding, E], None] | None,
+    ) -> None:
+        self.cls = cls
+        self.summary = summary
+        self.text = text
+        self.fold = fold
 
 
 _KINDS: dict[type[GameEvent], Kind[Any]] = {}
