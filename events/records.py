@@ -10,28 +10,18 @@ viewer goes through it.
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 import msgspec
 
+from events.kinds import kind_of_event
+from events.plain import safe_text
 from events.schema import (
     ActionRecorded,
     ActionRejected,
-    ActionRetracted,
-    AdjustmentRecorded,
     DeckOpened,
     DeckRegistered,
-    DisputeAppealed,
-    DisputeOpened,
-    DisputeRuled,
-    GameCreated,
-    GameEnded,
     GameEvent,
-    PenaltyIssued,
-    ResultVoided,
-    RulingRequested,
-    SeatWithdrawn,
     kind_of,
     topic_of,
 )
@@ -42,19 +32,6 @@ from referee.kit.decks import Decklist, SealedDeck
 from referee.kit.multiset import Multiset
 
 __all__ = ["event_line", "event_record", "event_summary", "redact", "safe_text"]
-
-
-def safe_text(text: str) -> str:
-    """``text`` with control and formatting characters shown as escapes, so a name or a
-    reason can never move the cursor, clear the screen or fake a line on a terminal."""
-    out: list[str] = []
-    for char in text:
-        category = unicodedata.category(char)
-        if category[0] == "C" or category in ("Zl", "Zp"):
-            out.append(char.encode("unicode_escape").decode("ascii"))
-        else:
-            out.append(char)
-    return "".join(out)
 
 
 def _may_see_seat(viewer: Viewer, seat: str) -> bool:
@@ -97,78 +74,13 @@ def event_record(event: GameEvent) -> dict[str, Any]:
     return {"kind": kind_of(event), "topic": topic_of(event), **data}
 
 
-def _deck_text(deck: Any) -> str:
-    if isinstance(deck, SealedDeck):
-        return (
-            f"a sealed list of {deck.size} cards"
-            if deck.commitment
-            else f"a list of {deck.size} cards"
-        )
-    return f"an open list of {deck.size} cards"
-
-
 def event_summary(event: GameEvent) -> str:
-    """What the event says, without its number or time (free text made terminal-safe)."""
-    s = safe_text
+    """What the event says, without its number or time (free text made terminal-safe):
+    the summary its type registered (``events.kinds``)."""
     if isinstance(event, TournamentEvent):  # an event (tournament) stream's own types
-        return s(tournament_summary(event))
-    if isinstance(event, GameCreated):
-        players = ", ".join(f"{p.seat}={s(p.name)}" for p in event.players)
-        variants = ", ".join(f"{k}={v}" for k, v in event.variants.items())
-        return f"created {event.game} ({event.ruleset}) {players}" + (
-            f" [{variants}]" if variants else ""
-        )
-    if isinstance(event, ActionRecorded):
-        return f"{event.seq}. {event.actor} {s(event.notation)}"
-    if isinstance(event, ActionRejected):
-        why = "; ".join(f"{v.clause}: {s(v.reason)}" for v in event.violations)
-        return f"rejected {s(repr(event.text))} (for action {event.seq}): {why}"
-    if isinstance(event, ActionRetracted):
-        return f"retracted action {event.seq} (event {event.event}): {s(event.reason)}"
-    if isinstance(event, GameEnded):
-        if event.ranking and len(event.ranking) > 2:
-            who = f"ranking {event.result}"
-        else:
-            who = "draw" if event.winner is None else f"{event.winner} wins"
-        return (
-            f"ended: {who} by {event.how} "
-            f"({event.clause}{': ' + s(event.reason) if event.reason else ''})"
-        )
-    if isinstance(event, ResultVoided):
-        return f"result of event {event.event} voided: {s(event.reason)}"
-    if isinstance(event, DisputeOpened):
-        return f"dispute {event.dispute} on event {event.event} by {s(event.by)}: {s(event.claim)}"
-    if isinstance(event, DisputeRuled):
-        return (
-            f"dispute {event.dispute}: {event.level} ruling by {s(event.by)}: {event.decision} "
-            f"({s(event.clause)}): {s(event.reason)}"
-        )
-    if isinstance(event, DisputeAppealed):
-        return f"dispute {event.dispute}: appealed by {s(event.by)}: {s(event.grounds)}"
-    if isinstance(event, DeckRegistered):
-        return f"{event.seat} registered {_deck_text(event.deck)}"
-    if isinstance(event, DeckOpened):
-        if event.violations:
-            why = "; ".join(f"{v.clause}: {s(v.reason)}" for v in event.violations)
-            return f"{event.seat}'s sealed list did not open: {why}"
-        return f"{event.seat}'s sealed list opened ({event.decklist.size} cards)"
-    if isinstance(event, RulingRequested):
-        cards = "; ".join(f"{s(r.card)} ({r.clause}): {s(r.text)}" for r in event.rulings)
-        return f"ruling needed on event {event.event}: {cards}"
-    if isinstance(event, AdjustmentRecorded):
-        answers = f" answering event {event.resolves}" if event.resolves is not None else ""
-        return f"adjustment for {s(event.card)}{answers}: {s(event.notation)} ({s(event.reason)})"
-    if isinstance(event, PenaltyIssued):
-        return (
-            f"penalty: {event.penalty.replace('_', ' ')} for {event.seat}: {s(event.infraction)}"
-            + (f" ({s(event.reason)})" if event.reason else "")
-        )
-    if isinstance(event, SeatWithdrawn):
-        return (
-            f"{event.seat} withdrew by {event.how} "
-            f"({event.clause}{': ' + s(event.reason) if event.reason else ''})"
-        )
-    return type(event).__name__
+        return safe_text(tournament_summary(event))
+    kind = kind_of_event(event)
+    return kind.summary(event) if kind is not None else type(event).__name__
 
 
 def event_by(event: GameEvent) -> str:

@@ -16,36 +16,22 @@ from typing import Any
 
 import msgspec
 
+from events.kinds import Dispute, ReplayError, kind_of_event
 from events.schema import (
     GENESIS_HASH,
     ActionRecorded,
-    ActionRejected,
-    ActionRetracted,
-    AdjustmentRecorded,
-    DeckOpened,
-    DeckRegistered,
-    DisputeAppealed,
-    DisputeOpened,
-    DisputeRuled,
     GameCreated,
     GameEnded,
     GameEvent,
     PenaltyIssued,
-    ResultVoided,
     RulingRequested,
     SeatWithdrawn,
 )
 from referee import games
-from referee.capabilities import adjustments_of, decks_of, withdrawals_of
 from referee.contract import GameRules, Setup
 from referee.procedure import Judgement, judge
 
 __all__ = ["ActionCache", "Dispute", "GameView", "ReplayError", "action_cache"]
-
-
-class ReplayError(ValueError):
-    """A stream that cannot be folded: it does not start with a creation, or an
-    event refers to something that is not there."""
 
 
 @cache
@@ -80,29 +66,6 @@ class ActionCache:
 @cache
 def action_cache(game: str) -> ActionCache:
     return ActionCache(game)
-
-
-class Dispute(msgspec.Struct, kw_only=True):
-    """A dispute as the stream tells it: the claim and its rulings and appeals in order."""
-
-    number: int
-    event: int
-    opened: DisputeOpened
-    steps: list[DisputeRuled | DisputeAppealed] = []
-
-    @property
-    def status(self) -> str:
-        if not self.steps:
-            return "open"
-        last = self.steps[-1]
-        if isinstance(last, DisputeAppealed):
-            return "appealed"
-        return "closed" if last.level == "final" else f"ruled ({last.decision})"
-
-    @property
-    def final(self) -> bool:
-        last = self.steps[-1] if self.steps else None
-        return isinstance(last, DisputeRuled) and last.level == "final"
 
 
 class GameView:
@@ -181,106 +144,10 @@ class GameView:
             self.states.append(self.rules.apply(self.states[-1], self._decode(event), event.actor))
             self.standing.append(event)
             return
-        kind = type(event)
-        if kind is ActionRejected:
-            pass
-        elif kind is ActionRetracted:
-            assert isinstance(event, ActionRetracted)
-            self._retract(event)
-        elif kind is GameEnded:
-            assert isinstance(event, GameEnded)
-            self.ended = event
-        elif kind is ResultVoided:
-            assert isinstance(event, ResultVoided)
-            if self.ended is None or self.ended.originator_version != event.event:
-                raise ReplayError(
-                    f"event {event.originator_version} voids event {event.event}, which is not the "
-                    "result in force"
-                )
-            self.ended = None
-        elif kind is DisputeOpened:
-            assert isinstance(event, DisputeOpened)
-            self.disputes[event.dispute] = Dispute(
-                number=event.dispute, event=event.event, opened=event
-            )
-        elif kind is DisputeRuled or kind is DisputeAppealed:
-            assert isinstance(event, DisputeRuled | DisputeAppealed)
-            dispute = self.disputes.get(event.dispute)
-            if dispute is None:
-                raise ReplayError(f"event {event.originator_version} names unknown dispute")
-            dispute.steps.append(event)
-        else:
-            self._fold_kit(event)
-
-    def _retract(self, event: ActionRetracted) -> None:
-        if not self.standing or self.standing[-1].originator_version != event.event:
-            raise ReplayError(
-                f"event {event.originator_version} retracts event {event.event}, "
-                "which is not the latest standing action"
-            )
-        if self.withdrawn and self.withdrawn[-1][1] >= len(self.standing):
-            raise ReplayError(
-                f"event {event.originator_version} retracts an action from before "
-                f"{self.withdrawn[-1][0].seat} withdrew"
-            )
-        self.standing.pop()
-        self.states.pop()
-        for number in [n for n, asked in self.pending.items() if asked.event == event.event]:
-            del self.pending[number]
-        if self.ended is not None and self.ended.how == "rule":
-            self.ended = None
-
-    def _fold_kit(self, event: GameEvent) -> None:
-        """Decks, rulings, adjustments, penalties and withdrawals."""
-        rules = self.rules
-        if isinstance(event, DeckRegistered):
-            if self.standing:
-                raise ReplayError(
-                    f"event {event.originator_version} registers a deck after play began"
-                )
-            self.setup = msgspec.structs.replace(
-                self.setup, decks={**self.setup.decks, event.seat: event.deck}
-            )
-            self.states[0] = rules.start(self.setup)
-        elif isinstance(event, DeckOpened):
-            if event.violations:
-                return  # evidence only: the registration stays sealed
-            decks = decks_of(rules)
-            for index, state in enumerate(self.states):
-                if decks is None or (knowledge := decks.deck_knowledge(state, event.seat)) is None:
-                    raise ReplayError(
-                        f"event {event.originator_version} opens a deck the game does not keep"
-                    )
-                self.states[index] = decks.with_deck_knowledge(
-                    state, event.seat, knowledge.opened(event.decklist)
-                )
-        elif isinstance(event, RulingRequested):
-            self.pending[event.originator_version] = event
-        elif isinstance(event, AdjustmentRecorded):
-            state = self.states[-1]
-            adjusting = adjustments_of(rules)
-            if adjusting is not None:
-                for change in event.changes:
-                    state = adjusting.apply_change(state, change)
-            elif event.changes:
-                raise ReplayError(f"event {event.originator_version}: {rules.name} takes no change")
-            self.states[-1] = state
-            if event.resolves is not None:
-                self.pending.pop(event.resolves, None)
-        elif isinstance(event, PenaltyIssued):
-            self.penalties.append(event)
-        elif isinstance(event, SeatWithdrawn):
-            leaving = withdrawals_of(rules)
-            after = leaving.withdraw(self.states[-1], event.seat) if leaving else None
-            if after is None:
-                raise ReplayError(
-                    f"event {event.originator_version}: {rules.name} cannot go on without "
-                    f"{event.seat}"
-                )
-            self.states[-1] = after
-            self.withdrawn.append((event, len(self.standing)))
-        else:
+        kind = kind_of_event(event)
+        if kind is None or kind.fold is None:
             raise ReplayError(f"cannot fold event of type {type(event).__name__}")
+        kind.fold(self, event)  # each event type's fold is registered in events.kinds
 
     # -- reading -----------------------------------------------------------
     @property

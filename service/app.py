@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from events.ledger import Checkpoint
     from service.foreign import ForeignResult
     from service.interchange import ImportReport
+    from service.live import GameListing, NoticeLog
     from service.seal import CheckpointReport
 
 __all__ = ["RefereeService", "open_service"]
@@ -151,6 +152,19 @@ class RefereeService(Commands, Queries, Tournaments, Postings):
         from service.seal import recorded_checkpoints, verify_checkpoint
 
         return [verify_checkpoint(self.store, c) for c in recorded_checkpoints(self.store)]
+
+    # -- following the store live (the HTTP face's games list and streams) ------------
+    def game_listing(self) -> GameListing:
+        """A games list over this store, caught up from the notification log on each call."""
+        from service.live import GameListing
+
+        return GameListing(self.store)
+
+    def notice_log(self) -> NoticeLog:
+        """The store-wide notification log, for a face that wakes live streams."""
+        from service.live import NoticeLog
+
+        return NoticeLog(self.store)
 
     # -- sizes (for progress bars) --------------------------------------------------
     def game_count(self) -> int:

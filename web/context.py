@@ -26,7 +26,6 @@ from service.access import ANONYMOUS, AccessDeniedError, Principal, TokenStore
 from service.cached import CachedService
 from service.errors import ConcurrentWriteError
 from service.idempotency import IdempotencyStore, fingerprint
-from service.live import GameListing, NoticeLog
 from service.sidedb import SideDB, open_side_db
 from service.stores import open_store, parse_store
 from web.hub import Hub
@@ -71,14 +70,14 @@ class Web:
         self.side: SideDB = open_side_db(self.spec)
         self.tokens = TokenStore(self.side)
         self.keys = IdempotencyStore(self.side)
-        self.listing = GameListing(self.svc.store)
+        self.listing = self.svc.game_listing()
         self._pool = (
             ThreadPoolExecutor(config.threads, thread_name_prefix="service")
             if config.threads
             else None
         )
         self._projection_pool: ProcessPoolExecutor | None = None
-        self.hub = Hub(NoticeLog(self.svc.store), self.run, interval=config.poll_interval)
+        self.hub = Hub(self.svc.notice_log(), self.run, interval=config.poll_interval)
         self._board: tuple[float, list[dict[str, Any]]] | None = None
         self._board_lock = asyncio.Lock()
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -28,27 +27,16 @@ from typing import Any
 import msgspec
 
 from events.interchange.errors import ImportFileError, check_game_id
+from events.kinds import kind_of_event
+from events.plain import quote
 from events.schema import (
-    ActionRecorded,
-    ActionRejected,
-    ActionRetracted,
-    AdjustmentRecorded,
-    DeckOpened,
-    DeckRegistered,
-    DisputeAppealed,
-    DisputeOpened,
-    DisputeRuled,
     EndHow,
     GameCreated,
     GameEnded,
     GameEvent,
-    PenaltyIssued,
     PenaltyLevel,
-    ResultVoided,
     RulingDecision,
     RulingLevel,
-    RulingRequested,
-    SeatWithdrawn,
     WithdrawHow,
 )
 from referee.kit.decks import Deck, Decklist, SealedDeck, parse_decklist
@@ -69,24 +57,6 @@ MAX_LINE = 100_000
 META_TAGS = ("Event", "Site", "Round", "Table", "Board")
 
 
-def quote(value: str) -> str:
-    """``value`` as a JSON string safe on one line: every control, format and separator
-    character escaped (U+0085, U+2028 and U+2029 included)."""
-    out: list[str] = []
-    for char in json.dumps(value, ensure_ascii=False)[1:-1]:
-        category = unicodedata.category(char)
-        if category[0] == "C" or category in ("Zl", "Zp"):
-            out.append("".join(f"\\u{unit:04x}" for unit in _utf16(char)))
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
-
-
-def _utf16(char: str) -> list[int]:
-    data = char.encode("utf-16-be")
-    return [int.from_bytes(data[i : i + 2], "big") for i in range(0, len(data), 2)]
-
-
 def conventional_result(ended: GameEnded | None, seats: tuple[str, ...]) -> str:
     """``1-0``, ``0-1``, ``1/2-1/2`` or ``*`` for two seats (first seat first); the
     ranking (``p2>p1=p3``) for more."""
@@ -102,62 +72,14 @@ def conventional_result(ended: GameEnded | None, seats: tuple[str, ...]) -> str:
 # -- writing ---------------------------------------------------------------------
 
 
-def _deck_value(deck: Deck) -> str:
-    if isinstance(deck, SealedDeck):
-        if not deck.commitment:  # a list this viewer may not see: its size alone
-            return f"hidden {deck.size}"
-        return f"sealed {quote(deck.commitment)} {deck.size}"
-    return f"open {quote(deck.text())}"
-
-
 def entry_text(event: GameEvent) -> str | None:
-    """The record's line for ``event``; ``None`` for events the record leaves to the
-    rules to produce again (a request for a ruling)."""
-    q = quote
-    if isinstance(event, ActionRecorded):
-        return f"{event.seq}. {event.actor} {event.notation}"
-    if isinstance(event, ActionRejected):
-        # Plain text: each clause followed by its reason as a JSON string ('GS-6.8 "..."').
-        reasons = "; ".join(f"{v.clause} {q(v.reason)}" for v in event.violations)
-        return f"{{rejected {q(event.text)} by {q(event.actor or '')} for {event.seq}: {reasons}}}"
-    if isinstance(event, ActionRetracted):
-        return f"{{retracted {event.seq}: {q(event.reason)}}}"
-    if isinstance(event, GameEnded):
-        result = (
-            event.result if event.ranking and len(event.ranking) > 2 else (event.winner or "draw")
-        )
-        tail = f" tiebreak {q(event.tiebreak)}" if event.tiebreak else ""
-        return f"{{ended {q(result)} by {event.how} {q(event.clause)}: {q(event.reason)}{tail}}}"
-    if isinstance(event, ResultVoided):
-        return f"{{voided {event.event}: {q(event.reason)}}}"
-    if isinstance(event, DisputeOpened):
-        return (
-            f"{{dispute {event.dispute} on event {event.event} by {q(event.by)}: {q(event.claim)}}}"
-        )
-    if isinstance(event, DisputeRuled):
-        return (
-            f"{{ruling {event.dispute} {event.level} {event.decision} {q(event.clause)} by "
-            f"{q(event.by)}: {q(event.reason)}}}"
-        )
-    if isinstance(event, DisputeAppealed):
-        return f"{{appeal {event.dispute} by {q(event.by)}: {q(event.grounds)}}}"
-    if isinstance(event, DeckRegistered):
-        return f"{{deck {q(event.seat)} {_deck_value(event.deck)}}}"
-    if isinstance(event, DeckOpened):
-        return f"{{opened {q(event.seat)} {q(event.decklist.text())} salt {q(event.salt)}}}"
-    if isinstance(event, AdjustmentRecorded):
-        answering = f" answering {event.resolves}" if event.resolves is not None else ""
-        changes = event.notation if event.changes else ""
-        return f"{{adjust {q(changes)} for {q(event.card)}{answering}: {q(event.reason)}}}"
-    if isinstance(event, PenaltyIssued):
-        return (
-            f"{{penalty {q(event.seat)} {event.penalty} {q(event.infraction)}: {q(event.reason)}}}"
-        )
-    if isinstance(event, SeatWithdrawn):
-        return f"{{withdrawn {q(event.seat)} by {event.how} {q(event.clause)}: {q(event.reason)}}}"
-    if isinstance(event, RulingRequested):
-        return None
-    raise TypeError(type(event).__name__)
+    """The record's line for ``event`` (the text form its type registered in
+    ``events.kinds``); ``None`` for events the record leaves to the rules to produce
+    again (a request for a ruling)."""
+    kind = kind_of_event(event)
+    if kind is None:
+        raise TypeError(type(event).__name__)
+    return kind.text(event)
 
 
 def export_text(events: list[GameEvent], ended: GameEnded | None) -> Iterator[str]:
