@@ -11,6 +11,7 @@ import pytest
 from events.schema import DeckRegistered, GameCreated
 from referee.kit.decks import SealedDeck
 from service.app import RefereeService, open_service
+from service.errors import RefusedError
 from service.tournaments import EventRefusedError
 from tests.gammasphere.helpers import DECK, OTHER
 
@@ -99,3 +100,71 @@ def test_a_disqualification_drops_the_player_and_repeats_are_upgraded(
     assert ben.dropped_after == 1
     whats = [e["what"] for e in svc.event_audit(event)["entries"]]
     assert whats == ["penalty", "penalty", "penalty", "drop"]
+
+
+def test_a_games_end_and_its_match_update_are_one_write(
+    svc: RefereeService, tmp_path: Path
+) -> None:
+    """A crash after the first write of a game's end never leaves a finished game whose
+    match did not hear of it (EV-3.8): the end, the match's result and the next game
+    are stored in one transaction."""
+    event = svc.event_new("One write", "gammasphere", rounds=1).event_id
+    svc.event_register(event, ["Ann", "Ben"])
+    (table,) = svc.event_pair(event)
+    first = table.games[0]
+    original = svc.store.app.save
+    calls: list[int] = []
+
+    def crash_after_first_write(*batches: object) -> object:
+        calls.append(len(batches))
+        if len(calls) > 1:
+            raise OSError("the process died here")
+        return original(*batches)  # type: ignore[arg-type]
+
+    svc.store.app.save = crash_after_first_write  # type: ignore[method-assign,assignment]
+    try:
+        svc.end(first, "resignation", who="p1")
+    finally:
+        svc.store.app.save = original  # type: ignore[method-assign]
+    assert calls == [3]  # the game, the event, the match's second game: one save
+    reread = open_service(tmp_path / "store.db")
+    assert reread.load(first).ended is not None
+    state = reread.event_state(event)
+    assert [g for g, _ in state.tables[(1, 1)].game_results] == [first]
+    assert len(reread.event_pairings(event)[0].games) == 2
+
+
+def test_a_failed_write_of_a_games_end_stores_neither(svc: RefereeService, tmp_path: Path) -> None:
+    event = svc.event_new("Nothing", "gammasphere", rounds=1).event_id
+    svc.event_register(event, ["Ann", "Ben"])
+    (table,) = svc.event_pair(event)
+    version = svc.event_info(event).version
+
+    def broken(*_: object) -> None:
+        raise OSError("the disk is full")
+
+    original = svc.store.app.save
+    svc.store.app.save = broken  # type: ignore[method-assign,assignment]
+    with pytest.raises(OSError):
+        svc.end(table.games[0], "resignation", who="p1")
+    svc.store.app.save = original  # type: ignore[method-assign]
+    assert svc.load(table.games[0]).ended is None
+    assert open_service(tmp_path / "store.db").event_info(event).version == version
+
+
+def test_voiding_a_counted_games_result_is_refused_with_event_correct(
+    svc: RefereeService,
+) -> None:
+    """EV-8.5: a game loss found after a counted result would void it inside the game;
+    refused, naming 'event correct'; nothing stored in the game or the event."""
+    event = svc.event_new("Void", "gammasphere", rounds=1).event_id
+    svc.event_register(event, ["Ann", "Ben"])
+    (table,) = svc.event_pair(event)
+    first = table.games[0]
+    svc.end(first, "resignation", who="p1")
+    game_version = svc.load(first).version
+    event_version = svc.event_info(event).version
+    with pytest.raises(RefusedError, match=r"EV-8\.5.*referee event correct"):
+        svc.penalty(first, "p2", "game_loss", "drawing extra cards")
+    assert svc.load(first).version == game_version
+    assert svc.event_info(event).version == event_version
