@@ -752,11 +752,12 @@ class GameStore:
 
     def new_event_id(self) -> str:
         """A new event (tournament) id: ``ev-`` and eight characters, like a game id's."""
-        return "ev-" + "".join(secrets.choice(_ALPHABET) for _ in range(8))
+        return "ev-" + _token()
 
     def new_game_id(self, game: str) -> str:
-        token = "".join(secrets.choice(_ALPHABET) for _ in range(8))
-        return f"{game}-{token}"
+        """``GAME-`` and eight characters of the alphabet, from ONE draw of the system's
+        random source (pairing a round makes a thousand of them)."""
+        return f"{game}-{_token()}"
 
     def insert_streams(self, streams: Sequence[Sequence[GameEvent]]) -> None:
         """Append whole, already sealed game streams in one transaction (imports)."""
@@ -853,3 +854,15 @@ def _sealed(version: int, prev: str, new_events: Sequence[GameEvent]) -> list[Ga
         prev = event.hash
         sealed.append(event)
     return sealed
+
+
+def _token(length: int = 8) -> str:
+    """``length`` characters of ``_ALPHABET``, uniformly: one ``randbelow`` over all
+    such tokens, written in base len(_ALPHABET)."""
+    base = len(_ALPHABET)
+    number = secrets.randbelow(base**length)
+    chars: list[str] = []
+    for _ in range(length):
+        number, digit = divmod(number, base)
+        chars.append(_ALPHABET[digit])
+    return "".join(chars)

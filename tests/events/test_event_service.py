@@ -4,11 +4,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from events.schema import DeckRegistered, GameCreated
+from referee.contract import Setup
 from referee.kit.decks import SealedDeck
 from service.app import RefereeService, open_service
 from service.errors import RefusedError
@@ -168,3 +170,34 @@ def test_voiding_a_counted_games_result_is_refused_with_event_correct(
         svc.penalty(first, "p2", "game_loss", "drawing extra cards")
     assert svc.load(first).version == game_version
     assert svc.event_info(event).version == event_version
+
+
+def test_pairing_resolves_a_games_setup_once_per_round_not_per_table(
+    svc: RefereeService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pairing a 2,048-player round spent a tenth of its time resolving the same setup
+    1,024 times: the defaults resolving adds are reused, and every game still has them."""
+    from referee.games.gammasphere.rules import GammasphereRules
+
+    event = svc.event_new("Setups", "gammasphere", rounds=1).event_id
+    svc.event_register(event, [f"P{n}" for n in range(16)])
+    calls: list[int] = []
+    original = GammasphereRules.resolve_setup
+
+    def counted(self: GammasphereRules, setup: Setup) -> Setup:
+        calls.append(1)
+        return original(self, setup)
+
+    monkeypatch.setattr(GammasphereRules, "resolve_setup", counted)
+    rows = svc.event_pair(event)
+    assert len(rows) == 8 and len(calls) <= 2
+    created = [svc.store.events(r.games[0])[0] for r in rows]
+    first = created[0]
+    assert isinstance(first, GameCreated)
+    expected = original(GammasphereRules(), Setup(players=first.players, options={})).options
+    for game in created:
+        assert isinstance(game, GameCreated)
+        assert game.options == expected  # catalog digest, first seat, deck size: all there
+    ids = [r.games[0] for r in rows]
+    assert len(set(ids)) == 8
+    assert all(re.fullmatch(r"gammasphere-[23456789a-hjkmnp-z]{8}", g) for g in ids)
