@@ -248,6 +248,36 @@ def test_a_tampered_event_stream_fails_verify(tmp_path: Path) -> None:
     assert code == 1 and event in out
 
 
+def test_verify_counts_games_and_events_apart(tmp_path: Path) -> None:
+    """One event of two players paired: one game and one event, not two games."""
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "Small", "--game", "gammasphere").strip().splitlines()[-1]
+    ok(db, "event", "register", event, "--player", "Ann", "--player", "Ben")
+    ok(db, "event", "pair", event)
+    code, out, _ = call(db, "verify")
+    assert code == 0 and "verified 1 game and 1 event (" in out
+    report = as_json(db, "verify")
+    assert (report["games"], report["tournaments"]) == (1, 1)
+
+
+def test_verify_names_a_row_stored_as_text_as_damaged(tmp_path: Path) -> None:
+    """A state written as text (outside the store) is one finding naming the event, not
+    a traceback; verify exits 1."""
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "Small", "--game", "gammasphere").strip().splitlines()[-1]
+    ok(db, "event", "register", event, "--player", "Ann", "--player", "Ben")
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "UPDATE stored_events SET state = CAST(state AS TEXT) "
+            "WHERE originator_id = ? AND originator_version = 2",
+            (event,),
+        )
+    code, out, err = call(db, "verify")
+    assert code == 1 and "Traceback" not in out + err
+    assert f"{event}: 1 problem" in out
+    assert "event 2: damaged: its stored state is text, not bytes" in out
+
+
 def placement(players: list[str], shift: int) -> str:
     order = players[shift % len(players) :] + players[: shift % len(players)]
     if len(order) == 4 and shift % 3 == 0:
