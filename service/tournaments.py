@@ -91,6 +91,7 @@ class StandingRow(msgspec.Struct, kw_only=True):
     gw: str
     ogw: str
     dropped_after: int | None = None
+    final_rank: int | None = None  # once the cut is made: the final order (EV-I.9)
 
 
 class EventInfo(msgspec.Struct, kw_only=True):
@@ -799,7 +800,14 @@ class Tournaments:
             if round_number not in state.rounds:
                 raise EventRefusedError("EV-4.1", f"round {round_number} has not been paired")
             return [_row(s) for s in state.standings(after_round=round_number)]
-        return [_row(s) for s in loaded.live_standings().table()]
+        table = loaded.live_standings().table()
+        rows = [_row(s) for s in table]
+        final = state.final_ranking(s.player for s in table)
+        if final:  # after the cut: each player's place in the final ranking (EV-I.9)
+            place = {player: n for n, player in enumerate(final, start=1)}
+            for standing, row in zip(table, rows, strict=True):
+                row.final_rank = place[standing.player]
+        return rows
 
     def event_explain(self, event_id: str, player: str, round_number: int | None = None) -> str:
         state = self._event(event_id).state

@@ -201,3 +201,25 @@ def test_pairing_resolves_a_games_setup_once_per_round_not_per_table(
     ids = [r.games[0] for r in rows]
     assert len(set(ids)) == 8
     assert all(re.fullmatch(r"gammasphere-[23456789a-hjkmnp-z]{8}", g) for g in ids)
+
+
+def test_standings_after_the_cut_show_the_final_ranking(svc: RefereeService) -> None:
+    """EV-I.9: once the cut is made each row has its final place; the champion is 1st
+    whatever its Swiss rank, and the Swiss ranks stay (EV-6.5)."""
+    event = svc.event_new("Cut", "gammasphere", rounds=2, cut=4).event_id
+    svc.event_register(event, [f"P{n}" for n in range(8)])
+    for _ in range(2):
+        rows = svc.event_pair(event)
+        svc.event_result(event, [f"{r.table}=2-1-0" for r in rows if not r.bye])
+    assert all(r.final_rank is None for r in svc.event_standings(event))
+    swiss = svc.event_standings(event)
+    for _ in range(2):  # semi-finals, then the final: the lower seed wins each match
+        rows = svc.event_pair(event)
+        svc.event_result(event, [f"{r.table}=0-2-0" for r in rows if not r.bye])
+    champion = rows[0].players[1]
+    after = svc.event_standings(event)
+    assert [(r.player, r.rank) for r in after] == [(r.player, r.rank) for r in swiss]
+    final = {r.player: r.final_rank or 0 for r in after}
+    assert final[champion] == 1 and final[rows[0].players[0]] == 2
+    assert sorted(final.values()) == list(range(1, 9))
+    assert {final[r.player] for r in swiss[4:]} == {5, 6, 7, 8}
