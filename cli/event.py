@@ -338,6 +338,8 @@ def standings(
         for row in rows:
             r = row.record
             dropped = f"  (dropped after {row.dropped_after})" if row.dropped_after else ""
+            if row.final_rank is not None:
+                dropped += f"  (final place {row.final_rank})"
             typer.echo(
                 f"{row.rank:>4}  {row.player:<24} {row.points:>3}  "
                 f"{f'{r.wins}-{r.losses}-{r.draws} ({r.byes})':<14} "

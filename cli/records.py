@@ -272,6 +272,15 @@ def seal(
         typer.echo(checkpoint.text())
 
 
+def verified_streams(games: int, tournaments: int) -> str:
+    """``3 games and 1 event``: game streams and event (tournament) streams are told
+    apart, so a store of one event and its 64 games does not read as 65 games."""
+    text = f"{games} game{'s' if games != 1 else ''}"
+    if tournaments:
+        text += f" and {tournaments} event{'s' if tournaments != 1 else ''}"
+    return text
+
+
 @app.command()
 def verify(
     game: Annotated[str | None, typer.Argument(help="Game id; every game when omitted.")] = None,
@@ -362,6 +371,7 @@ def verify(
             emit_json(
                 {
                     "games": result.games,
+                    "tournaments": result.tournaments,
                     "events": result.events,
                     "bad": result.bad,
                     "reports": msgspec.to_builtins(bad if not game else result.reports),
@@ -377,8 +387,8 @@ def verify(
             for c in broken:
                 typer.echo(f"recorded checkpoint broken: {c.detail}")
             typer.echo(
-                f"verified {result.games} game{'s' if result.games != 1 else ''} "
-                f"({result.events} events): "
+                f"verified {verified_streams(result.games, result.tournaments)} "
+                f"({result.events} stored entries): "
                 + ("all intact" if not bad else f"{len(bad)} with problems")
                 + (
                     f"; the store extends its {len(sealed)} recorded checkpoints"

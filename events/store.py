@@ -687,15 +687,24 @@ class GameStore:
 
         ``applied`` is the state after a recorded action when the caller has
         already computed it, so the view is advanced without applying twice."""
+        return self.append_with(view, new_events, (), applied=applied)[0]
+
+    def append_with(
+        self,
+        view: GameView | None,
+        new_events: Sequence[GameEvent],
+        also: Sequence[tuple[int, str, Sequence[GameEvent]]],
+        *,
+        applied: Any = None,
+    ) -> tuple[list[GameEvent], list[list[GameEvent]]]:
+        """``append``, and in the SAME transaction the batches ``also`` for other streams
+        (as ``append_streams`` takes them): a game's end and its match's update are one
+        write, never a finished game whose match did not hear of it. Returns the game's
+        sealed events and each other batch's."""
         version = view.version if view else 0
         prev = view.last_hash if view else GENESIS_HASH
-        sealed: list[GameEvent] = []
-        for offset, event in enumerate(new_events, start=1):
-            event = seal(
-                msgspec.structs.replace(event, originator_version=version + offset, prev_hash=prev)
-            )
-            prev = event.hash
-            sealed.append(event)
+        sealed = _sealed(version, prev, new_events)
+        others = [_sealed(v, p, batch) for v, p, batch in also]
         game_id = sealed[0].originator_id
         if self.read_only:
             raise StoreUnavailableError(
@@ -704,7 +713,9 @@ class GameStore:
             )
         try:
             with persistence_errors():
-                self.app.save(cast(Any, _Batch(game_id, sealed)))
+                self.app.save(
+                    *[cast(Any, _Batch(s[0].originator_id, s)) for s in (sealed, *others) if s]
+                )
         except IntegrityError:
             raise ConcurrentWriteError(
                 f"another referee recorded event {version + 1} of game {game_id} at the same "
@@ -719,7 +730,7 @@ class GameStore:
                     view.standing.append(event)
                 else:
                     view.fold(event)
-        return sealed
+        return sealed, others
 
     def append_streams(
         self, batches: Sequence[tuple[int, str, Sequence[GameEvent]]]
@@ -727,18 +738,7 @@ class GameStore:
         """Seal and append events to several streams in ONE transaction: each batch is
         (the stream's current version, its last hash, new events). All or nothing: an
         event pairing a round and creating its games is never half stored."""
-        sealed_batches: list[list[GameEvent]] = []
-        for version, prev, new_events in batches:
-            sealed: list[GameEvent] = []
-            for offset, event in enumerate(new_events, start=1):
-                event = seal(
-                    msgspec.structs.replace(
-                        event, originator_version=version + offset, prev_hash=prev
-                    )
-                )
-                prev = event.hash
-                sealed.append(event)
-            sealed_batches.append(sealed)
+        sealed_batches = [_sealed(version, prev, new) for version, prev, new in batches]
         if self.read_only:
             raise StoreUnavailableError(
                 "this store was opened read-only (its folder cannot be written); "
@@ -758,11 +758,12 @@ class GameStore:
 
     def new_event_id(self) -> str:
         """A new event (tournament) id: ``ev-`` and eight characters, like a game id's."""
-        return "ev-" + "".join(secrets.choice(_ALPHABET) for _ in range(8))
+        return "ev-" + _token()
 
     def new_game_id(self, game: str) -> str:
-        token = "".join(secrets.choice(_ALPHABET) for _ in range(8))
-        return f"{game}-{token}"
+        """``GAME-`` and eight characters of the alphabet, from ONE draw of the system's
+        random source (pairing a round makes a thousand of them)."""
+        return f"{game}-{_token()}"
 
     def insert_streams(self, streams: Sequence[Sequence[GameEvent]]) -> None:
         """Append whole, already sealed game streams in one transaction (imports)."""
@@ -847,3 +848,27 @@ class GameStore:
             raise ConcurrentWriteError(
                 "one of these games is already in the store (import it with --as-new to copy it)"
             ) from None
+
+
+def _sealed(version: int, prev: str, new_events: Sequence[GameEvent]) -> list[GameEvent]:
+    """``new_events`` numbered after ``version`` and chained after the hash ``prev``."""
+    sealed: list[GameEvent] = []
+    for offset, event in enumerate(new_events, start=1):
+        event = seal(
+            msgspec.structs.replace(event, originator_version=version + offset, prev_hash=prev)
+        )
+        prev = event.hash
+        sealed.append(event)
+    return sealed
+
+
+def _token(length: int = 8) -> str:
+    """``length`` characters of ``_ALPHABET``, uniformly: one ``randbelow`` over all
+    such tokens, written in base len(_ALPHABET)."""
+    base = len(_ALPHABET)
+    number = secrets.randbelow(base**length)
+    chars: list[str] = []
+    for _ in range(length):
+        number, digit = divmod(number, base)
+        chars.append(_ALPHABET[digit])
+    return "".join(chars)

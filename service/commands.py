@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import suppress
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -49,7 +48,6 @@ from referee.outcomes import Placing, parse_ranking
 from referee.verdicts import Verdict
 from service.errors import (
     InvalidCommandError,
-    RefusedError,
     StaleVersionError,
     UnreadableEntryError,
 )
@@ -97,8 +95,6 @@ class Commands:
 
     def _written(self, view: GameView, written: Sequence[GameEvent]) -> WrittenEvents:
         ended = next((e for e in written if isinstance(e, GameEnded)), None)
-        if ended is not None and view.created.meta.get("event"):
-            self._into_event(view, ended)
         return WrittenEvents(
             game_id=view.game_id,
             events=[e.originator_version for e in written],
@@ -120,13 +116,31 @@ class Commands:
             retracted=retracted,
         )
 
-    def _into_event(self, view: GameView, ended: GameEnded) -> None:
-        """A game of an event's match ended: its result goes into the match."""
-        hook = getattr(self, "game_ended", None)
-        if hook is not None:
-            # A match already decided (a slip came first) leaves the game's result standing.
-            with suppress(RefusedError):
-                hook(view.created, ended)
+    def _append_to_game(
+        self, view: GameView, new: Sequence[GameEvent], *, applied: Any = None
+    ) -> list[GameEvent]:
+        """Append ``new`` to the game. A game of an event's match that ends here has its
+        match updated in the SAME transaction (the result, the next game): a crash can
+        never leave a finished game its match did not hear of. Undoing the end of a game
+        the match counted (a retraction after the end, a voided result) is refused
+        (EV-8.5): the head corrects the table with ``event correct``."""
+        event_id = view.created.meta.get("event", "")
+        if not event_id:
+            return self.store.append(view, new, applied=applied)
+        if view.ended is not None and any(
+            isinstance(e, ActionRetracted | ResultVoided) for e in new
+        ):
+            check: Callable[[GameCreated], None] | None = getattr(self, "check_game_reopened", None)
+            if check is not None:
+                check(view.created)
+        ended = next((e for e in new if isinstance(e, GameEnded)), None)
+        plan: Callable[[GameCreated, GameEnded], Any] | None = getattr(self, "match_update", None)
+        update = plan(view.created, ended) if ended is not None and plan is not None else None
+        if update is None:
+            return self.store.append(view, new, applied=applied)
+        written, others = self.store.append_with(view, new, update.batches, applied=applied)
+        update.folded(others[0])
+        return written
 
     @staticmethod
     def _check_version(view: GameView, expected: int | None) -> None:
@@ -241,7 +255,7 @@ class Commands:
             raise InvalidCommandError("REF-5.1", "decklists are registered before the first action")
         require_open(view)
         self._check_deck(view.rules, view.setup, seat, deck)
-        written = self.store.append(
+        written = self._append_to_game(
             view, [DeckRegistered(**self._header(view.game_id), seat=seat, deck=deck, by=by)]
         )
         return self._written(view, written)
@@ -266,7 +280,7 @@ class Commands:
         if verdict.legal:
             construction = decks.check_deck(view.setup, seat, decklist)
             verdict = Verdict(verdict.violations + construction.violations)
-        (event,) = self.store.append(
+        (event,) = self._append_to_game(
             view,
             [
                 DeckOpened(
@@ -356,7 +370,7 @@ class Commands:
         base = self._header(view.game_id)
         seq = view.ply + 1
         if not verdict.legal:
-            (rejected,) = self.store.append(
+            (rejected,) = self._append_to_game(
                 view,
                 [
                     ActionRejected(
@@ -401,10 +415,8 @@ class Commands:
         outcome = rules.outcome(after)
         if outcome.over:
             new.append(result_by_rule(view, outcome, base, by))
-        written = self.store.append(view, new, applied=after)
+        written = self._append_to_game(view, new, applied=after)
         ended = next((e for e in written if isinstance(e, GameEnded)), None)
-        if ended is not None and view.created.meta.get("event"):
-            self._into_event(view, ended)
         return EntryResult(
             game_id=view.game_id,
             status="recorded",
@@ -445,7 +457,7 @@ class Commands:
         if not reason.strip():
             raise InvalidCommandError("REF-2.1", "a retraction needs a reason")
         last = view.standing[-1]
-        written = self.store.append(
+        written = self._append_to_game(
             view,
             [
                 ActionRetracted(
@@ -488,7 +500,7 @@ class Commands:
             ActionRetracted(**base, seq=a.seq, event=a.originator_version, reason=note, by=by)
             for a in reversed(view.standing[to_action:])
         ]
-        written = self.store.append(view, new)
+        written = self._append_to_game(view, new)
         return self._corrected(view, written, [e.seq for e in new])
 
     # -- results -----------------------------------------------------------
@@ -569,7 +581,7 @@ class Commands:
             ended = declared_result(
                 view, base, how="adjudication", clause=clause, reason=reason, by=by, top=top
             )
-        written = self.store.append(view, [ended])
+        written = self._append_to_game(view, [ended])
         return self._written(view, written)
 
     def _leave(
@@ -601,7 +613,7 @@ class Commands:
                     view, base, how=end_how, clause=clause, reason=reason, by=by, top=top
                 )
             )
-        written = self.store.append(view, new)
+        written = self._append_to_game(view, new)
         return self._written(view, written)
 
     def penalty(
@@ -627,7 +639,7 @@ class Commands:
             **base, seat=seat, penalty=level, infraction=infraction, reason=reason, by=by
         )
         if level == "warning":
-            written = self.store.append(view, [issued])
+            written = self._append_to_game(view, [issued])
             return self._written(view, written)
         if seat in view.withdrawn_seats():
             raise InvalidCommandError("REF-7.2", f"{seat} already left this game")
@@ -718,7 +730,7 @@ class Commands:
         outcome = rules.outcome(state)
         if outcome.over:
             new.append(result_by_rule(view, outcome, base, by))
-        written = self.store.append(view, new)
+        written = self._append_to_game(view, new)
         return self._written(view, written)
 
     # -- disputes ----------------------------------------------------------
@@ -753,7 +765,7 @@ class Commands:
             )
         if not claim.strip():
             raise InvalidCommandError("REF-4.1", "a dispute needs a claim")
-        written = self.store.append(
+        written = self._append_to_game(
             view,
             [
                 DisputeOpened(
@@ -796,7 +808,7 @@ class Commands:
             )
         if not grounds.strip():
             raise InvalidCommandError("REF-4.3", "an appeal needs grounds")
-        written = self.store.append(
+        written = self._append_to_game(
             view,
             [
                 DisputeAppealed(
@@ -867,7 +879,7 @@ class Commands:
                 "an earlier ruling overturned this decision and was carried out; to restore it, "
                 "record the correction as a new action or retraction",
             )
-        written = self.store.append(view, new)
+        written = self._append_to_game(view, new)
         return self._written(view, written)
 
     def _overturn(

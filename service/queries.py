@@ -21,6 +21,7 @@ from events.integrity import Finding, GameReport, WhatIfReport, verify_stream, w
 from events.records import event_record, event_summary, redact
 from events.schema import ActionRecorded, ActionRetracted, AdjustmentRecorded, GameEvent
 from events.store import GameStore
+from events.tournament import EVENT_PREFIX
 from events.view import GameView
 from referee import games
 from referee.capabilities import reports_of
@@ -54,10 +55,14 @@ def drawing_of(pos: PositionView) -> str:
 
 
 class VerifyReport(msgspec.Struct, kw_only=True):
+    """What ``verify`` checked: ``games`` game streams and ``tournaments`` event
+    (tournament) streams, ``events`` stored entries in all, ``bad`` streams with problems."""
+
     games: int
     events: int
     bad: int
     reports: list[GameReport]
+    tournaments: int = 0
 
 
 MIN_ENDING = 4
@@ -456,8 +461,13 @@ class Queries:
             if progress is not None:
                 progress(1)
         bad = [r for r in reports if not r.ok]
+        tournaments = sum(1 for r in reports if r.game_id.startswith(EVENT_PREFIX))
         return VerifyReport(
-            games=len(reports), events=sum(r.events for r in reports), bad=len(bad), reports=reports
+            games=len(reports) - tournaments,
+            tournaments=tournaments,
+            events=sum(r.events for r in reports),
+            bad=len(bad),
+            reports=reports,
         )
 
     def what_if(

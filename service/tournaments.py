@@ -7,7 +7,8 @@ them, and returns plain values. Pairing a round stores the round, each table's
 first game and the links between them in ONE transaction.
 
 A game of a match is an ordinary game whose ``meta`` names its event, round and
-table. When it ends, its result is recorded into the match (``game_ended``); if
+table. When it ends, its result is recorded into the match (``match_update``, stored
+in the same transaction as the game's end by ``Commands._append_to_game``); if
 the match is not decided yet, the next game is created and linked at once, in
 the same transaction (documented choice: "when the previous game ends").
 
@@ -41,6 +42,7 @@ __all__ = [
     "EventInfo",
     "EventNotFoundError",
     "EventRefusedError",
+    "MatchUpdate",
     "PairingRow",
     "StandingRow",
     "Tournaments",
@@ -89,6 +91,7 @@ class StandingRow(msgspec.Struct, kw_only=True):
     gw: str
     ogw: str
     dropped_after: int | None = None
+    final_rank: int | None = None  # once the cut is made: the final order (EV-I.9)
 
 
 class EventInfo(msgspec.Struct, kw_only=True):
@@ -190,6 +193,47 @@ class _Loaded:
             self.standings.record(key, result)
         elif known:
             self.standings.remove(key)
+
+
+class MatchUpdate:
+    """A match's new events for one game's end, ready to store with it: ``batches`` as
+    ``GameStore.append_with`` takes them (the event's facts, then any new game), and
+    ``folded`` to call with the event's sealed events once stored."""
+
+    def __init__(
+        self,
+        batches: list[tuple[int, str, Sequence[GameEvent]]],
+        folded: Callable[[Sequence[GameEvent]], None],
+    ) -> None:
+        self.batches = batches
+        self.folded = folded
+
+
+def _defaults_added(
+    rules: Any,
+    players: tuple[Player, ...],
+    options: dict[str, Any],
+    setup: Any,
+    draw_seed: Callable[[], int],
+) -> dict[str, Any] | None:
+    """The options resolving a game's setup added (the catalog's digest, the first
+    seat, ...) when they can be reused for every other table of the event: resolving
+    kept the players and the given options, and a second resolution with fresh seeds
+    adds the same. ``None`` (resolve each game) otherwise. Resolving a Gammasphere setup
+    1,024 times was a tenth of pairing a 2,048-player round."""
+    from referee.contract import Setup
+    from service.setup import resolve_options
+
+    if setup.players != players or any(setup.options.get(k) != v for k, v in options.items()):
+        return None
+    added = {k: v for k, v in setup.options.items() if k not in options}
+    reseeded = resolve_options(rules, {}, draw_seed)
+    again = rules.resolve_setup(Setup(players=players, options=reseeded))
+    if (again.ruleset, again.variants) != (setup.ruleset, setup.variants):
+        return None
+    if {k: v for k, v in again.options.items() if k not in reseeded} != added:
+        return None
+    return added
 
 
 def _round_keys(state: Tournament, rnd: Any) -> list[TableKey]:
@@ -503,14 +547,18 @@ class Tournaments:
             for seat, p in zip(seats, pairing.players, strict=False)
         )
         options = resolve_options(rules, {}, self.draw_seed)
-        cache: dict[tuple[str, int], Setup] = self.__dict__.setdefault("_setups", {})
+        cache: dict[tuple[str, int], tuple[Setup, dict[str, Any]]] = self.__dict__.setdefault(
+            "_setups", {}
+        )
         known = cache.get((rules.name, len(players)))
-        if known is not None:  # same ruleset and variants: only players and seeds differ
-            setup = msgspec.structs.replace(known, players=players, options=options)
+        if known is not None:  # same ruleset, variants and defaults: players and seeds differ
+            resolved, added = known
+            setup = msgspec.structs.replace(resolved, players=players, options={**options, **added})
         else:
             setup = rules.resolve_setup(Setup(players=players, options=options))
-            if setup.players == players and setup.options == options:
-                cache[(rules.name, len(players))] = setup  # resolving only pinned the ruleset
+            reusable = _defaults_added(rules, players, options, setup, self.draw_seed)
+            if reusable is not None:
+                cache[(rules.name, len(players))] = (setup, reusable)
         game_id = self.store.new_game_id(rules.name)
         header = self._header(game_id)
         meta = {
@@ -540,12 +588,15 @@ class Tournaments:
                 stream.append(DeckRegistered(**header, seat=seat, deck=deck, by=by))
         return game_id, stream
 
-    def game_ended(self, created: GameCreated, ended: GameEnded) -> None:
-        """A game of a match ended: its result goes into the match; if the match is not
-        decided yet, the next game is created and linked in the same transaction."""
+    def match_update(self, created: GameCreated, ended: GameEnded) -> MatchUpdate | None:
+        """What a linked game's end writes to its match: the game's result and, if the
+        match is not decided yet, the next game created and linked. ``None`` when the
+        game belongs to no event or its match does not take it (a slip decided first:
+        the game's result stands alone). The caller stores it in the same transaction
+        as the game's end (``Commands``), then calls ``MatchUpdate.folded``."""
         event_id = created.meta.get("event", "")
         if not event_id.startswith(EVENT_PREFIX):
-            return
+            return None
         loaded = self._event(event_id)
         players = created.meta.get("players", "").split(",")
         seats = [p.seat for p in created.players]
@@ -556,11 +607,14 @@ class Tournaments:
                 placings[player] = place_of.get(seat, len(seats))
             else:
                 placings[player] = 1 if ended.winner in (None, seat) else 2
-        facts = list(
-            self._decide(
-                loaded.state, d.RecordGameResult(game=created.originator_id, placings=placings)
+        try:
+            facts = list(
+                d.decide(
+                    loaded.state, d.RecordGameResult(game=created.originator_id, placings=placings)
+                )
             )
-        )
+        except Refusal:
+            return None
         state = loaded.state
         for fact in facts:
             state = apply(state, fact)
@@ -575,7 +629,28 @@ class Tournaments:
             )
             facts.append(f.GameLinked(round=key[0], table=key[1], game=game_id))
             streams.append(stream)
-        self._append(loaded, facts, games=streams)
+        header = self._header(loaded.event_id)
+        stored = [to_stored(fact, header) for fact in facts]
+        batches: list[tuple[int, str, Sequence[GameEvent]]] = [
+            (loaded.version, loaded.last_hash, stored)
+        ]
+        batches += [(0, "0" * 64, stream) for stream in streams]
+        return MatchUpdate(batches, lambda sealed: self._fold_sealed(loaded, sealed))
+
+    def _fold_sealed(self, loaded: _Loaded, sealed: Sequence[GameEvent]) -> None:
+        with self._events_lock:
+            for event in sealed:
+                loaded.fold(event)
+
+    def check_game_reopened(self, created: GameCreated) -> None:
+        """Refuse (EV-8.5) undoing the end of a game its match counted."""
+        event_id = created.meta.get("event", "")
+        if not event_id.startswith(EVENT_PREFIX):
+            return
+        try:
+            d.check_game_reopened(self._event(event_id).state, created.originator_id, event_id)
+        except Refusal as exc:
+            raise _refused(exc) from None
 
     def event_result(self, event_id: str, slips: Sequence[str], *, by: str = "") -> int:
         """Report several slips ``TABLE=W-L-D`` (pods ``TABLE=Ann>Ben=Cal``) for the
@@ -725,7 +800,14 @@ class Tournaments:
             if round_number not in state.rounds:
                 raise EventRefusedError("EV-4.1", f"round {round_number} has not been paired")
             return [_row(s) for s in state.standings(after_round=round_number)]
-        return [_row(s) for s in loaded.live_standings().table()]
+        table = loaded.live_standings().table()
+        rows = [_row(s) for s in table]
+        final = state.final_ranking(s.player for s in table)
+        if final:  # after the cut: each player's place in the final ranking (EV-I.9)
+            place = {player: n for n, player in enumerate(final, start=1)}
+            for standing, row in zip(table, rows, strict=True):
+                row.final_rank = place[standing.player]
+        return rows
 
     def event_explain(self, event_id: str, player: str, round_number: int | None = None) -> str:
         state = self._event(event_id).state

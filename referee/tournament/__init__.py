@@ -32,6 +32,7 @@ from referee.tournament.decisions import (
     Register,
     ReportResult,
     StartRound,
+    check_game_reopened,
     decide,
 )
 from referee.tournament.errors import Refusal
@@ -96,6 +97,7 @@ __all__ = [
     "bracket_order",
     "check_manual",
     "compute_standings",
+    "check_game_reopened",
     "decide",
     "decided",
     "default_rounds",

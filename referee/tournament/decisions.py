@@ -57,6 +57,7 @@ __all__ = [
     "Register",
     "ReportResult",
     "StartRound",
+    "check_game_reopened",
     "decide",
 ]
 
@@ -237,6 +238,25 @@ def _as_fields(result: Score | Placement) -> dict[str, Any]:
 
 
 # -- the decisions --------------------------------------------------------------------
+
+
+def check_game_reopened(state: Tournament, game: str, event_id: str) -> None:
+    """Refuse (EV-8.5) undoing the end of a linked game whose result its match counted:
+    a retraction after the end or a voided result would leave the match (and the games
+    it created) standing on a result that is gone. The head corrects the table instead."""
+    key = state.games.get(game)
+    if key is None:
+        return
+    table = state.tables.get(key)
+    if table is None or not any(g == game for g, _ in table.game_results):
+        return  # the match never counted it (a slip decided first): nothing to undo
+    number, at = key
+    raise Refusal(
+        "EV-8.5",
+        f"game {game} counts in its match (round {number}, table {at}); its end cannot be "
+        f"undone in the game: the head corrects the table with 'referee event correct "
+        f"{event_id} --round {number} {at}=W-L-D --reason TEXT'",
+    )
 
 
 def decide(state: Tournament, command: Command) -> tuple[Fact, ...]:

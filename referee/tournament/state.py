@@ -227,6 +227,36 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
             if e.awarded_bye_in(round_number) or e.id in extra
         ]
 
+    def final_ranking(self, swiss: Iterable[str]) -> list[str]:
+        """Every player in final order once a cut is made (EV-I.9, MTR): the cut players
+        by how far they went in the playoff (the champion, the finalist, the semi-final
+        losers, ...), those who went equally far by their Swiss standing; then everyone
+        else in Swiss order. ``swiss`` is the player ids in Swiss standing order. Empty
+        before the cut."""
+        if not self.cut:
+            return []
+        order = list(swiss)
+        position = {p: i for i, p in enumerate(order)}
+        reached = dict.fromkeys(self.cut, 0)
+        won: dict[str, int] = {}
+        for number in sorted(self.rounds):
+            rnd = self.rounds[number]
+            if rnd.kind != "cut":
+                continue
+            for pairing in rnd.pairings:
+                for player in pairing.players:
+                    reached[player] = number
+                result = self.result(number, pairing.table) if pairing.table is not None else None
+                if isinstance(result, Score) and result.winner is not None:
+                    won[pairing.players[result.winner]] = number
+
+        def how_far(player: str) -> tuple[int, int, int]:
+            last = reached[player]
+            return (-last, 0 if last and won.get(player) == last else 1, position[player])
+
+        cut = sorted((p for p in self.cut if p in position), key=how_far)
+        return cut + [p for p in order if p not in reached]
+
     def seats(self, round_number: int) -> list[Seat]:
         """Everyone active in ``round_number``, best first, as the pairing sees them.
 

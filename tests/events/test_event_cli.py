@@ -209,8 +209,17 @@ def test_gammasphere_swiss_64_players_six_rounds_and_a_top_8_cut(tmp_path: Path)
     refused(db, "EV-6.3", "event", "pair", event)
     ok(db, "event", "end", event)
     assert as_json(db, "event", "show", event)["ended"] is True
-    # the Swiss standings are untouched by the playoff (EV-6.5)
-    assert as_json(db, "event", "standings", event) == standings
+    # the Swiss standings are untouched by the playoff (EV-6.5); the final ranking (EV-I.9)
+    # puts the champion first and the rest of the cut after it
+    ended = as_json(db, "event", "standings", event)
+    assert [{k: v for k, v in r.items() if k != "final_rank"} for r in ended] == [
+        {k: v for k, v in r.items() if k != "final_rank"} for r in standings
+    ]
+    champion = final[0]["players"][0]  # 1=2-0-0: the first-listed player won
+    places = {r["player"]: r["final_rank"] for r in ended}
+    assert places[champion] == 1 and places[final[0]["players"][1]] == 2
+    assert sorted(places.values()) == list(range(1, 65))
+    assert all(places[p] <= 8 for p in top)
 
     # -- verify and a checkpoint cover the event's stream
     code, out, _ = call(db, "verify")
@@ -225,7 +234,7 @@ def test_gammasphere_swiss_64_players_six_rounds_and_a_top_8_cut(tmp_path: Path)
     ok(db, "event", "export", event, "-o", str(record))
     other = tmp_path / "copy.db"
     ok(other, "import", str(record))
-    assert as_json(other, "event", "standings", event) == standings
+    assert as_json(other, "event", "standings", event) == ended
     assert as_json(other, "event", "pairings", event, "--round", "3") == as_json(
         db, "event", "pairings", event, "--round", "3"
     )
@@ -246,6 +255,36 @@ def test_a_tampered_event_stream_fails_verify(tmp_path: Path) -> None:
         )
     code, out, _ = call(db, "verify")
     assert code == 1 and event in out
+
+
+def test_verify_counts_games_and_events_apart(tmp_path: Path) -> None:
+    """One event of two players paired: one game and one event, not two games."""
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "Small", "--game", "gammasphere").strip().splitlines()[-1]
+    ok(db, "event", "register", event, "--player", "Ann", "--player", "Ben")
+    ok(db, "event", "pair", event)
+    code, out, _ = call(db, "verify")
+    assert code == 0 and "verified 1 game and 1 event (" in out
+    report = as_json(db, "verify")
+    assert (report["games"], report["tournaments"]) == (1, 1)
+
+
+def test_verify_names_a_row_stored_as_text_as_damaged(tmp_path: Path) -> None:
+    """A state written as text (outside the store) is one finding naming the event, not
+    a traceback; verify exits 1."""
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "Small", "--game", "gammasphere").strip().splitlines()[-1]
+    ok(db, "event", "register", event, "--player", "Ann", "--player", "Ben")
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "UPDATE stored_events SET state = CAST(state AS TEXT) "
+            "WHERE originator_id = ? AND originator_version = 2",
+            (event,),
+        )
+    code, out, err = call(db, "verify")
+    assert code == 1 and "Traceback" not in out + err
+    assert f"{event}: 1 problem" in out
+    assert "event 2: damaged: its stored state is text, not bytes" in out
 
 
 def placement(players: list[str], shift: int) -> str:

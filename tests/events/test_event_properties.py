@@ -65,6 +65,7 @@ def test_incremental_standings_equal_a_recomputation(
                     "gw": s.gw,
                     "ogw": s.ogw,
                     "dropped_after": s.dropped_after,
+                    "final_rank": None,  # no cut in these events (EV-I.9)
                 }
                 for s in state.standings()
             ]

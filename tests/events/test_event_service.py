@@ -4,13 +4,16 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from events.schema import DeckRegistered, GameCreated
+from referee.contract import Setup
 from referee.kit.decks import SealedDeck
 from service.app import RefereeService, open_service
+from service.errors import RefusedError
 from service.tournaments import EventRefusedError
 from tests.gammasphere.helpers import DECK, OTHER
 
@@ -99,3 +102,124 @@ def test_a_disqualification_drops_the_player_and_repeats_are_upgraded(
     assert ben.dropped_after == 1
     whats = [e["what"] for e in svc.event_audit(event)["entries"]]
     assert whats == ["penalty", "penalty", "penalty", "drop"]
+
+
+def test_a_games_end_and_its_match_update_are_one_write(
+    svc: RefereeService, tmp_path: Path
+) -> None:
+    """A crash after the first write of a game's end never leaves a finished game whose
+    match did not hear of it (EV-3.8): the end, the match's result and the next game
+    are stored in one transaction."""
+    event = svc.event_new("One write", "gammasphere", rounds=1).event_id
+    svc.event_register(event, ["Ann", "Ben"])
+    (table,) = svc.event_pair(event)
+    first = table.games[0]
+    original = svc.store.app.save
+    calls: list[int] = []
+
+    def crash_after_first_write(*batches: object) -> object:
+        calls.append(len(batches))
+        if len(calls) > 1:
+            raise OSError("the process died here")
+        return original(*batches)  # type: ignore[arg-type]
+
+    svc.store.app.save = crash_after_first_write  # type: ignore[method-assign,assignment]
+    try:
+        svc.end(first, "resignation", who="p1")
+    finally:
+        svc.store.app.save = original  # type: ignore[method-assign]
+    assert calls == [3]  # the game, the event, the match's second game: one save
+    reread = open_service(tmp_path / "store.db")
+    assert reread.load(first).ended is not None
+    state = reread.event_state(event)
+    assert [g for g, _ in state.tables[(1, 1)].game_results] == [first]
+    assert len(reread.event_pairings(event)[0].games) == 2
+
+
+def test_a_failed_write_of_a_games_end_stores_neither(svc: RefereeService, tmp_path: Path) -> None:
+    event = svc.event_new("Nothing", "gammasphere", rounds=1).event_id
+    svc.event_register(event, ["Ann", "Ben"])
+    (table,) = svc.event_pair(event)
+    version = svc.event_info(event).version
+
+    def broken(*_: object) -> None:
+        raise OSError("the disk is full")
+
+    original = svc.store.app.save
+    svc.store.app.save = broken  # type: ignore[method-assign,assignment]
+    with pytest.raises(OSError):
+        svc.end(table.games[0], "resignation", who="p1")
+    svc.store.app.save = original  # type: ignore[method-assign]
+    assert svc.load(table.games[0]).ended is None
+    assert open_service(tmp_path / "store.db").event_info(event).version == version
+
+
+def test_voiding_a_counted_games_result_is_refused_with_event_correct(
+    svc: RefereeService,
+) -> None:
+    """EV-8.5: a game loss found after a counted result would void it inside the game;
+    refused, naming 'event correct'; nothing stored in the game or the event."""
+    event = svc.event_new("Void", "gammasphere", rounds=1).event_id
+    svc.event_register(event, ["Ann", "Ben"])
+    (table,) = svc.event_pair(event)
+    first = table.games[0]
+    svc.end(first, "resignation", who="p1")
+    game_version = svc.load(first).version
+    event_version = svc.event_info(event).version
+    with pytest.raises(RefusedError, match=r"EV-8\.5.*referee event correct"):
+        svc.penalty(first, "p2", "game_loss", "drawing extra cards")
+    assert svc.load(first).version == game_version
+    assert svc.event_info(event).version == event_version
+
+
+def test_pairing_resolves_a_games_setup_once_per_round_not_per_table(
+    svc: RefereeService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pairing a 2,048-player round spent a tenth of its time resolving the same setup
+    1,024 times: the defaults resolving adds are reused, and every game still has them."""
+    from referee.games.gammasphere.rules import GammasphereRules
+
+    event = svc.event_new("Setups", "gammasphere", rounds=1).event_id
+    svc.event_register(event, [f"P{n}" for n in range(16)])
+    calls: list[int] = []
+    original = GammasphereRules.resolve_setup
+
+    def counted(self: GammasphereRules, setup: Setup) -> Setup:
+        calls.append(1)
+        return original(self, setup)
+
+    monkeypatch.setattr(GammasphereRules, "resolve_setup", counted)
+    rows = svc.event_pair(event)
+    assert len(rows) == 8 and len(calls) <= 2
+    created = [svc.store.events(r.games[0])[0] for r in rows]
+    first = created[0]
+    assert isinstance(first, GameCreated)
+    expected = original(GammasphereRules(), Setup(players=first.players, options={})).options
+    for game in created:
+        assert isinstance(game, GameCreated)
+        assert game.options == expected  # catalog digest, first seat, deck size: all there
+    ids = [r.games[0] for r in rows]
+    assert len(set(ids)) == 8
+    assert all(re.fullmatch(r"gammasphere-[23456789a-hjkmnp-z]{8}", g) for g in ids)
+
+
+def test_standings_after_the_cut_show_the_final_ranking(svc: RefereeService) -> None:
+    """EV-I.9: once the cut is made each row has its final place; the champion is 1st
+    whatever its Swiss rank, and the Swiss ranks stay (EV-6.5)."""
+    event = svc.event_new("Cut", "gammasphere", rounds=2, cut=4).event_id
+    svc.event_register(event, [f"P{n}" for n in range(8)])
+    for _ in range(2):
+        rows = svc.event_pair(event)
+        svc.event_result(event, [f"{r.table}=2-1-0" for r in rows if not r.bye])
+    assert all(r.final_rank is None for r in svc.event_standings(event))
+    swiss = svc.event_standings(event)
+    for _ in range(2):  # semi-finals, then the final: the lower seed wins each match
+        rows = svc.event_pair(event)
+        svc.event_result(event, [f"{r.table}=0-2-0" for r in rows if not r.bye])
+    champion = rows[0].players[1]
+    after = svc.event_standings(event)
+    assert [(r.player, r.rank) for r in after] == [(r.player, r.rank) for r in swiss]
+    final = {r.player: r.final_rank or 0 for r in after}
+    assert final[champion] == 1 and final[rows[0].players[0]] == 2
+    assert sorted(final.values()) == list(range(1, 9))
+    assert {final[r.player] for r in swiss[4:]} == {5, 6, 7, 8}

@@ -27,6 +27,7 @@ from referee.tournament import (
     Settings,
     StartRound,
     Tournament,
+    check_game_reopened,
     decide,
     fold,
 )
@@ -199,3 +200,22 @@ def test_playoff_refuses_draws_and_event_settings_checked() -> None:
     for table in (1, 2):
         state = run(state, ReportResult(round=1, table=table, slip="2-0"))
     assert refused(state, PairNext()) == "EV-1.3"
+
+
+def test_a_counted_game_stays_ended() -> None:
+    """EV-8.5: undoing the end of a game its match counted is refused, naming 'event
+    correct'; a game the match never counted (a slip came first) may be corrected."""
+    state = run(event(), PairNext(), StartRound(round=1))
+    first, second = state.rounds[1].table(1).players  # type: ignore[union-attr]
+    state = run(state, LinkGame(round=1, table=1, game="g1"), LinkGame(round=1, table=2, game="h1"))
+    check_game_reopened(state, "g1", "ev-x")  # linked, not ended: nothing counted yet
+    state = run(
+        state,
+        RecordGameResult(game="g1", placings={first: 1, second: 2}),
+        ReportResult(round=1, table=2, slip="2-0"),
+    )
+    with pytest.raises(Refusal, match=r"referee event correct ev-x --round 1 1=") as caught:
+        check_game_reopened(state, "g1", "ev-x")
+    assert caught.value.clause == "EV-8.5"
+    check_game_reopened(state, "h1", "ev-x")  # the slip decided table 2, not its game
+    check_game_reopened(state, "unlinked", "ev-x")

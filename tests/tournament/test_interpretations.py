@@ -156,3 +156,37 @@ def test_awarded_bye_counts_as_a_bye_for_the_odd_bye() -> None:
     state = run(state, Drop(player="B"), PairNext())
     byes = [p.players[0] for p in state.rounds[2].pairings if p.bye]
     assert byes and "p1" not in byes
+
+
+def test_final_ranking_after_a_cut() -> None:
+    """EV-I.9 (MTR): cut players rank by how far they went, then by Swiss standing; the
+    rest follow in Swiss order; the Swiss ranks themselves are untouched (EV-6.5)."""
+    state = run(Tournament(), CreateEvent(settings=Settings(game="x", rounds=2, cut=4)))
+    state = run(state, *(Register(name=f"P{i}") for i in range(8)))
+    for _ in range(2):
+        state = run(state, PairNext())
+        for pairing in state.rounds[state.current_round].pairings:
+            if pairing.table is not None:
+                state = run(
+                    state, ReportResult(round=state.current_round, table=pairing.table, slip="2-1")
+                )
+    swiss = [s.player for s in state.standings()]
+    assert state.final_ranking(swiss) == []  # no cut yet
+    state = run(state, PairNext())
+    seeds = list(state.cut)
+    assert seeds == swiss[:4]
+    # the semi-finals: 1 v 4 and 2 v 3; the lower seeds win both
+    for pairing in state.rounds[3].pairings:
+        assert pairing.table is not None
+        state = run(state, ReportResult(round=3, table=pairing.table, slip="0-2"))
+    mid = state.final_ranking(swiss)
+    finalists = sorted((seeds[3], seeds[2]), key=swiss.index)
+    losers = sorted((seeds[0], seeds[1]), key=swiss.index)
+    assert mid == [*finalists, *losers, *swiss[4:]]  # the final not played yet
+    state = run(state, PairNext())
+    (final,) = state.rounds[4].pairings
+    assert final.table is not None
+    state = run(state, ReportResult(round=4, table=final.table, slip="0-2"))
+    champion, runner_up = final.players[1], final.players[0]
+    assert state.final_ranking(swiss) == [champion, runner_up, *losers, *swiss[4:]]
+    assert [s.player for s in state.standings()] == swiss
