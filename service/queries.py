@@ -41,6 +41,7 @@ from service.setup import game_info
 
 if TYPE_CHECKING:
     from referee.rulebook import Clause, Rulebook
+    from service.room import RoomView
 
 __all__ = ["Queries", "VerifyReport", "awaited_ruling", "drawing_of"]
 
@@ -351,6 +352,25 @@ class Queries:
             to_move=to_act[0] if len(to_act) == 1 else None,
             actions=actions,
         )
+
+    def queue(
+        self,
+        *,
+        tables: list[str] | None = None,
+        idle_minutes: int = 10,
+        time_limit: int = 50,
+        now: datetime | None = None,
+    ) -> RoomView:
+        """The referees' queue across every table (or only ``tables``): open disputes,
+        rulings awaited, appeals, penalties, idle tables, games over time (``service.room``).
+        The fold is kept on the service, so a long-lived service reads only what is new."""
+        from service.room import RoomQueue
+
+        room: RoomQueue | None = self.__dict__.get("_room")
+        if room is None:
+            room = RoomQueue(self.store)
+            self.__dict__["_room"] = room
+        return room.items(tables=tables, idle_minutes=idle_minutes, time_limit=time_limit, now=now)
 
     def report(self, ref: str, name: str, *, viewer: str | None = None) -> Report:
         """One of the game's own reports (Prismatic's score chart, say)."""

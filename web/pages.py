@@ -21,7 +21,7 @@ from litestar.response import Redirect
 from litestar.static_files import create_static_files_router
 
 from referee.contract import PUBLIC, REFEREE
-from service.access import AccessDeniedError, Principal, authorize, viewer_for
+from service.access import AccessDeniedError, Principal, authorize, queue_tables, viewer_for
 from service.toolkit import toolkit
 from web.app import COOKIE, Web, web_of
 from web.export import render, replay_html
@@ -106,6 +106,39 @@ async def scoreboard_page(request: AnyRequest) -> Response[str] | Redirect:
             who=who,
             rows=rows,
             after=web.hub.last_id,
+            can_create=who.role in ("head", "table"),
+        )
+    )
+
+
+QUEUE_SECTIONS = (
+    ("disputes", "Open disputes"),
+    ("rulings", "Rulings awaited"),
+    ("appeals", "Appeals"),
+    ("penalties", "Penalties issued"),
+    ("idle", "Idle tables"),
+    ("overtime", "Over the time limit"),
+    ("unreported", "Tables of the round without a result"),
+)
+
+
+@get("/queue", include_in_schema=False)
+async def queue_page(
+    request: AnyRequest, idle: FromQuery[int] = 10, time_limit: FromQuery[int] = 50
+) -> Response[str] | Redirect:
+    """The referees' queue (``service.room``), each item linking to its table page."""
+    web = web_of(request)
+    who = _who(web, request)
+    if isinstance(who, Redirect):
+        return who
+    tables = queue_tables(who)
+    room = await web.run(web.svc.queue, tables=tables, idle_minutes=idle, time_limit=time_limit)
+    return _page(
+        render(
+            "queue.html",
+            who=who,
+            room=room,
+            sections=QUEUE_SECTIONS,
             can_create=who.role in ("head", "table"),
         )
     )
@@ -305,6 +338,7 @@ async def problem_page(name: FromPath[str]) -> Response[str]:
 HANDLERS: list[Any] = [
     games_page,
     scoreboard_page,
+    queue_page,
     login_page,
     login,
     logout,
