@@ -13,9 +13,11 @@ No game is replayed.
 
 Interpretations (the texts are silent):
 - Q-1: a table is idle when its game is open and nothing was recorded in it (an entry,
-  a rejection, a correction, a ruling) for ``idle_minutes`` (default 10).
-- Q-2: a game's time limit is its ``time_limit`` label in minutes (``referee new
-  --meta time_limit=50``), else ``time_limit`` minutes (default 50, a common Swiss round
+  a rejection, a correction, a ruling) for ``idle_minutes`` (default 10). Only games
+  labelled with a table (``referee new --table N``) are tables: idle and over-time
+  checks read the open games at a table, so a store of old unlabelled games costs nothing.
+- Q-2: a game's time limit is its ``time_limit`` label in minutes (``meta`` of ``POST
+  /api/games``), else ``time_limit`` minutes (default 50, a common Swiss round
   under the MTR); it runs from the game's creation. A table may rule otherwise by
   labelling each game.
 - Q-3: penalties are listed from the last ``penalty_hours`` (default 12, one day's
@@ -325,6 +327,8 @@ class RoomQueue:
                 continue
             for asked, (_, since, line) in g.rulings.items():
                 rulings.append(item(gid, g, "ruling", since, line, event=asked))
+            if not g.meta.get("table", "").strip():
+                continue  # idle and over time are about the room's tables
             limit = _limit(g, time_limit)
             if now - g.created > timedelta(minutes=limit):
                 overtime.append(

@@ -317,3 +317,17 @@ def test_an_entry_without_its_seat_shows_the_real_refusal(
     text = page.inner_text("#result")
     assert "REF-1.2" in text and "reloaded" not in text, text
     page.context.close()
+
+
+def test_a_player_gets_only_the_dispute_forms_and_the_public_none(
+    client: TestClient[Litestar], tokens: Tokens, awaiting: str
+) -> None:
+    ann = client.get(f"/games/{awaiting}", headers=auth(tokens["ann"])).text
+    assert 'data-tool="dispute"' in ann and 'name="by"' not in ann  # her own name is used
+    for tool in ("adjust", "penalty", "backup", "retract", "rule"):
+        assert f'data-tool="{tool}"' not in ann, tool
+    opened = _post(client, tokens["ann"], awaiting, "dispute", event="5", claim="miscounted")
+    assert opened.status_code == 201 and "by Ann" in opened.text
+    public = client.get(f"/games/{awaiting}", headers=auth(tokens["public"])).text
+    assert "data-tool=" not in public
+    assert _post(client, tokens["public"], awaiting, "retract", reason="x").status_code == 403
