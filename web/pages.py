@@ -264,7 +264,7 @@ async def _table_response(
             can_record=can_record,
             may={
                 action: _may(who, action, view=view)
-                for action in ("backup", "penalty", "adjust", "dispute", "appeal", "rule")
+                for action in ("backup", "penalty", "adjust", "dispute", "appeal", "rule", "audit")
             },
             seats=list(view.seats),
             several_act=view.game not in EXAMPLES,
@@ -308,6 +308,34 @@ async def table_panel(request: AnyRequest, game_id: FromPath[str]) -> dict[str, 
     return result
 
 
+@get("/games/{game_id:str}/dossier", include_in_schema=False)
+async def dossier_page(
+    request: AnyRequest, game_id: FromPath[str], dispute: FromQuery[int | None] = None
+) -> Response[str] | Redirect:
+    """A game's audit dossier for paper (referees and scorekeepers): each dispute, then
+    every adjustment, penalty and deck check, as ``referee audit`` prints them."""
+    from projections.audit import render_dossier, render_referee_entries
+
+    web = web_of(request)
+    who = _who(web, request)
+    if isinstance(who, Redirect):
+        return who
+    view = await web.run(web.svc.load, game_id)
+    authorize(who, "audit", view)
+    report: dict[str, Any] = await web.run_projection("audit", view.game_id, dispute)
+    return _page(
+        render(
+            "dossier.html",
+            who=who,
+            game_id=view.game_id,
+            dispute=dispute,
+            dossiers=[render_dossier(item) for item in report["disputes"]],
+            entries=render_referee_entries(report) if dispute is None else "",
+            can_create=who.role in ("head", "table"),
+        )
+    )
+
+
 @get("/games/{game_id:str}/replay", include_in_schema=False)
 async def replay_page(request: AnyRequest, game_id: FromPath[str]) -> Response[str] | Redirect:
     web = web_of(request)
@@ -346,6 +374,7 @@ HANDLERS: list[Any] = [
     table_page,
     table_form,
     table_panel,
+    dossier_page,
     replay_page,
     problem_page,
     create_static_files_router(

@@ -69,6 +69,7 @@ def test_no_page_scrolls_sideways_on_a_phone(
         "/problems/rejected",
         *(f"/games/{g}" for g in games.values()),
         *(f"/games/{g}/replay" for g in games.values()),
+        f"/games/{games['tribute']}/dossier",
     ]
     head = signed_in(browser, base, tokens["head"], viewport=PHONE)
     for path in pages:
@@ -98,7 +99,14 @@ def test_printed_pages_have_a_print_stylesheet(
 ) -> None:
     server: ThreadServer = request.getfixturevalue("live_server")
     page = signed_in(browser, server.base, tokens["head"])
-    for path in (f"/games/{games['tribute']}", f"/games/{games['tribute']}/replay", "/queue"):
+    tribute_game = games["tribute"]
+    printed = (
+        f"/games/{tribute_game}",
+        f"/games/{tribute_game}/replay",
+        f"/games/{tribute_game}/dossier?dispute=1",
+        "/queue",
+    )
+    for path in printed:
         page.goto(server.base + path)
         page.emulate_media(media="print")
         assert page.locator("header.top").is_hidden()  # no navigation on paper

@@ -331,3 +331,18 @@ def test_a_player_gets_only_the_dispute_forms_and_the_public_none(
     public = client.get(f"/games/{awaiting}", headers=auth(tokens["public"])).text
     assert "data-tool=" not in public
     assert _post(client, tokens["public"], awaiting, "retract", reason="x").status_code == 403
+
+
+def test_the_dossier_page_shows_what_referee_audit_prints(
+    client: TestClient[Litestar], tokens: Tokens, awaiting: str, store: str
+) -> None:
+    _post(client, tokens["table1"], awaiting, "dispute", event="5", by="Ben", claim="one card")
+    page = client.get(f"/games/{awaiting}/dossier?dispute=1", headers=auth(tokens["head"]))
+    assert page.status_code == 200
+    assert f"Dispute 1 in {awaiting} (open)" in page.text and "Ben disputes event 5" in page.text
+    runner = CliRunner()
+    printed = runner.invoke(cli_app, ["--db", store, "audit", awaiting, "--dispute", "1"]).stdout
+    assert printed.splitlines()[0] in page.text
+    table = client.get(f"/games/{awaiting}", headers=auth(tokens["head"])).text
+    assert f'href="/games/{awaiting}/dossier?dispute=1"' in table
+    assert client.get(f"/games/{awaiting}/dossier", headers=auth(tokens["ann"])).status_code == 403
