@@ -34,6 +34,7 @@ from datetime import UTC, datetime, timedelta
 
 import msgspec
 
+from events.codec import decode
 from events.schema import (
     ActionRetracted,
     AdjustmentRecorded,
@@ -41,7 +42,6 @@ from events.schema import (
     DisputeOpened,
     DisputeRuled,
     GameCreated,
-    GameCreatedV1,
     GameEnded,
     GameEvent,
     PenaltyIssued,
@@ -142,7 +142,10 @@ class _Penalty(msgspec.Struct, kw_only=True):
     base: str | None
 
 
-_TOPICS = tuple(
+PAGE = 20_000
+"""Events per log page read while catching up."""
+
+_WANTED = frozenset(
     t
     for cls in (
         GameCreated,
@@ -174,30 +177,55 @@ class RoomQueue:
     def __init__(self, store: GameStore) -> None:
         self.store = store
         self._games: dict[str, _Game] = {}
+        self._watched: set[str] = set()
         self._penalties: list[_Penalty] = []
         self._after = 0
         self._lock = threading.Lock()
 
     # -- folding ---------------------------------------------------------------------------
     def _catch_up(self) -> None:
-        to_domain = self.store.mapper.to_game_event
-        for note in self.store.iter_notifications(_TOPICS, after=self._after):
-            self._after = max(self._after, note.id)
-            self._fold(to_domain(note))
+        """Fold what the log gained since the last call: a page at a time, through the
+        store's log pages (recorded actions are only counted there, in the database), so
+        only the few other events are read and decoded."""
+        while True:
+            page = self.store.log_page(self._after, PAGE)
+            if page.last_id <= self._after:
+                return
+            for _, _, _, topic, data in page.events:
+                if topic in _WANTED:
+                    self._fold(decode(topic, data))
+            self._after = page.last_id
+
+    def _watch(self, gid: str, game: _Game) -> None:
+        """Keep ``gid`` among the games ``items`` looks at, or drop it when nothing of it
+        can be in the queue (so a read costs what is waiting, not the store's size)."""
+        waiting = any(status in ("open", "appealed") for status, *_ in game.disputes.values()) or (
+            game.open and (bool(game.rulings) or bool(game.meta.get("table", "").strip()))
+        )
+        if waiting:
+            self._watched.add(gid)
+        else:
+            self._watched.discard(gid)
 
     def _fold(self, event: GameEvent) -> None:
         gid = event.originator_id
-        if isinstance(event, GameCreated | GameCreatedV1):
-            self._games[gid] = _Game(
+        if isinstance(event, GameCreated):
+            game = _Game(
                 game=event.game,
                 created=event.timestamp,
                 players={p.seat: p.name for p in event.players},
-                meta=dict(getattr(event, "meta", {}) or {}),
+                meta=dict(event.meta or {}),
             )
+            self._games[gid] = game
+            self._watch(gid, game)
             return
-        game = self._games.get(gid)
-        if game is None:
+        found = self._games.get(gid)
+        if found is None:
             return
+        self._fold_into(gid, found, event)
+        self._watch(gid, found)
+
+    def _fold_into(self, gid: str, game: _Game, event: GameEvent) -> None:
         n = event.originator_version
         if isinstance(event, GameEnded):
             game.open, game.how = False, event.how
@@ -288,8 +316,10 @@ class RoomQueue:
         now = now or datetime.now(UTC)
         with self._lock:
             self._catch_up()
-            games = dict(self._games)
+            games = {gid: self._games[gid] for gid in self._watched}
             penalties = list(self._penalties)
+            for p in penalties:  # a penalty's game, even when nothing else of it waits
+                games.setdefault(p.game_id, self._games[p.game_id])
             changed = self._after
         wanted = {t.strip().casefold() for t in tables} if tables is not None else None
 

@@ -74,24 +74,29 @@ def test_the_queue_lists_each_kind_oldest_first_with_its_table(
 
 
 def test_the_queue_reads_only_what_is_new(store: str, room: dict[str, str]) -> None:
-    """Each call folds only the notifications after the last it read (no game replayed)."""
+    """Each call reads only the log after the last it read (no game replayed), and looks
+    only at the games with something waiting."""
     store_ = GameStore(Path(store))
     queue = RoomQueue(store_)
     queue.items()
-    seen: list[int] = []
-    original = store_.iter_notifications
+    read: list[int] = []
+    original = store_.log_page
 
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        for note in original(*args, **kwargs):
-            seen.append(note.id)
-            yield note
+    def counted(after: int, limit: int) -> Any:
+        page = original(after, limit)
+        read.extend(n for n, *_ in page.events)
+        return page
 
-    store_.iter_notifications = counted  # type: ignore[method-assign]
+    store_.log_page = counted  # type: ignore[method-assign]
     queue.items()
-    assert seen == []
+    assert read == []
     svc = RefereeService(store_)
     svc.dispute(room["2"], 5, by="Ann", claim="late")
-    assert len(queue.items().disputes) == 2 and len(seen) == 1
+    assert len(queue.items().disputes) == 2 and len(read) == 1
+    svc.end(room["2"], "agreement")
+    svc.rule(room["2"], 1, decision="uphold", clause="REF-4.2", reason="seen", by="Rita")
+    queue.items()
+    assert room["2"] not in queue._watched  # finished, its dispute ruled: nothing waits
 
 
 def test_api_queue_head_sees_every_table_and_a_table_referee_their_own(
