@@ -5,11 +5,11 @@ appeals, penalties issued (a repeat the IPG upgrades flagged, EV-8.4), tables wi
 event for N minutes, and games over their time limit. Every face (``referee queue``,
 ``GET /api/queue``, the page ``/queue``) asks ``RoomQueue.items``.
 
-It is cheap at any store size: the queue is folded incrementally from the store's
-notification log, reading only the few topics it needs (creations, results, disputes,
-rulings asked and answered, penalties, retractions), each once; an idle or over-time
-table is found from the open games alone, one indexed read of each one's newest event.
-No game is replayed.
+The queue is folded from the store's log pages (recorded actions are only counted, in
+the database) and keeps the set of games with something waiting, so once caught up a read
+costs what waits, not the store's size (no game is replayed). The first read in a process
+reads every other event of the store once (``BENCHMARKS.md``: a persisted projection is the
+next step for the command line).
 
 Interpretations (the texts are silent):
 - Q-1: a table is idle when its game is open and nothing was recorded in it (an entry,
