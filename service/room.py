@@ -50,7 +50,7 @@ from events.schema import (
     topics_for,
 )
 from events.store import GameStore
-from referee.tournament.penalties import INFRACTIONS, suggested_penalty
+from referee.tournament.penalties import INFRACTIONS, infraction_key, suggested_penalty
 
 __all__ = ["QueueItem", "RoomQueue", "RoomView"]
 
@@ -271,8 +271,6 @@ class RoomQueue:
             self._fold_penalty(gid, game, event)
 
     def _fold_penalty(self, gid: str, game: _Game, event: PenaltyIssued) -> None:
-        from service.toolkit import infraction_key
-
         player = game.players.get(event.seat, event.seat)
         key = infraction_key(event.infraction)
         suggested = base = None

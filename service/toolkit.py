@@ -14,7 +14,7 @@ import msgspec
 from events.schema import PenaltyIssued
 from events.view import GameView
 from referee.capabilities import adjustments_of
-from referee.tournament.penalties import INFRACTIONS, suggested_penalty
+from referee.tournament.penalties import INFRACTIONS, infraction_key, suggested_penalty
 from service.queries import awaited_ruling
 from service.results import AwaitedRuling
 
@@ -91,13 +91,6 @@ class Toolkit(msgspec.Struct, kw_only=True):
     """Only the infractions whose repeat by a seat calls for an upgrade now."""
     standing_actions: int
     events: int
-
-
-def infraction_key(text: str) -> str | None:
-    """The IPG infraction a judge's words name (``Marked cards`` -> ``marked-cards``), or
-    ``None`` for an infraction outside the IPG's list."""
-    key = "-".join(text.strip().lower().replace("_", " ").split())
-    return key if key in INFRACTIONS else None
 
 
 def _earlier(view: GameView, seat: str) -> list[str]:

@@ -14,16 +14,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from events.view import GameView
 from referee.errors import RefereeError
 from service.access import AccessDeniedError, Principal, authorize
 from service.app import RefereeService
 from service.errors import RefusedError
 from service.toolkit import ADJUSTMENT_GRAMMAR, penalty_advice
+from service.wording import rejection_text
 
 __all__ = ["ACTIONS", "FormOutcome", "carry_out"]
 
 Form = dict[str, str]
+GameView = Any
+"""The game as ``RefereeService.load`` folded it (faces do not import the event layer)."""
 
 PENALTIES = {
     "warning": "warning",
@@ -73,8 +75,7 @@ def _entry(svc: RefereeService, who: Principal, view: GameView, form: Form) -> s
     if result.accepted:
         ended = " (game over)" if result.ended is not None else ""
         return f"recorded {result.notation} by {result.seat} (event {result.event}){ended}"
-    why = "; ".join(f"{v.clause}: {v.reason}" for v in result.violations)
-    raise _Rejected(f"rejected {text!r} (kept as evidence, event {result.event}): {why}")
+    raise _Rejected(rejection_text(result))  # worded as the CLI and the API word it
 
 
 class _Rejected(RefereeError, ValueError):

@@ -23,7 +23,7 @@ from litestar.static_files import create_static_files_router
 from referee.contract import PUBLIC, REFEREE
 from service.access import AccessDeniedError, Principal, authorize, queue_tables, viewer_for
 from service.toolkit import toolkit
-from web.app import COOKIE, Web, web_of
+from web.context import COOKIE, Web, web_of
 from web.export import render, replay_html
 from web.forms import FormOutcome, as_json, carry_out
 from web.problems import PROBLEM_TYPES
