@@ -603,7 +603,13 @@ class GameStore:
                         (after, limit, page),
                     )
                     rows = [
-                        (int(i), str(g), int(v), own_hash(bytes(b)))
+                        # a row edited by hand in SQL may come back as text, not bytes
+                        (
+                            int(i),
+                            str(g),
+                            int(v),
+                            own_hash(b.encode() if isinstance(b, str) else bytes(b)),
+                        )
                         for i, g, v, b in cursor.fetchall()
                     ]
             else:
