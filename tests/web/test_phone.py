@@ -66,6 +66,7 @@ def test_no_page_scrolls_sideways_on_a_phone(
         "/scoreboard",
         "/games/new",
         "/queue",
+        "/events",
         "/problems/rejected",
         *(f"/games/{g}" for g in games.values()),
         *(f"/games/{g}/replay" for g in games.values()),
