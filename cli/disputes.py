@@ -143,3 +143,59 @@ def scoreboard(
                 f"{r['game']:<12} {safe_text(r['player'])[:20]:<20} {r['played']:>4} {r['won']:>4} "
                 f"{r['drawn']:>4} {r['lost']:>4} {r['points']:>6.1f} {rating:>8}"
             )
+
+
+QUEUE_SECTIONS = (
+    ("disputes", "Open disputes"),
+    ("rulings", "Rulings awaited"),
+    ("appeals", "Appeals"),
+    ("penalties", "Penalties issued"),
+    ("idle", "Idle tables"),
+    ("overtime", "Over the time limit"),
+    ("unreported", "Tables of the round without a result"),
+)
+
+
+@app.command()
+def queue(
+    table: Annotated[
+        list[str] | None,
+        typer.Option("--table", help="Only these tables (once per table); default every table."),
+    ] = None,
+    idle: Annotated[
+        int,
+        typer.Option("--idle", help="A table is idle after this many minutes without an event."),
+    ] = 10,
+    time_limit: Annotated[
+        int,
+        typer.Option(
+            "--time-limit",
+            help="Minutes a game may run unless its time_limit label says otherwise.",
+        ),
+    ] = 50,
+    as_json: JsonOpt = False,
+) -> None:
+    """What needs a referee now, across every table: open disputes (oldest first, with table
+    and age), rulings awaited, appeals, penalties issued (a repeat the IPG upgrades flagged),
+    idle tables and games over their time limit. 'referee serve' shows the same at /queue."""
+    with handled():
+        import msgspec
+
+        room = settings.service().queue(tables=table, idle_minutes=idle, time_limit=time_limit)
+        if as_json:
+            emit_json(msgspec.to_builtins(room))
+            return
+        if not room.count:
+            typer.echo("nothing waits for a referee")
+            return
+        for name, title in QUEUE_SECTIONS:
+            items = getattr(room, name)
+            if not items:
+                continue
+            typer.echo(f"{title} ({len(items)}):")
+            for item in items:
+                where = f"table {item.table}" if item.table else "no table"
+                flag = "UPGRADE " if item.upgrade else ""
+                typer.echo(
+                    f"  {flag}{where} · {item.game_id} · {item.age_minutes:g} min · {item.line}"
+                )

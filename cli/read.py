@@ -105,13 +105,22 @@ def legal(
     seat: Annotated[str | None, typer.Option("--by", help="Only this seat's entries.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """List every legal entry in the current position."""
+    """List every legal entry in the current position.
+
+    While a ruling on card text is awaited (REF-6.2) no entry of the game may be recorded:
+    the command says so, by whom it is awaited, and lists the adjustments that answer it."""
     with handled():
         import msgspec
 
         legal_now = settings.service().legal(game, seat=seat)
         if as_json:
             emit_json(msgspec.to_builtins(legal_now))
+            return
+        if legal_now.awaited is not None:
+            typer.echo(legal_now.awaited.message)
+            typer.echo("what may be entered now:")
+            for line in legal_now.awaited.entries:
+                typer.echo(f"  referee {line.replace('adjust ', f'adjust {game} ', 1)}")
             return
         if not legal_now.actions:
             typer.echo("no legal entries" + ("" if legal_now.to_act else ": no seat may act"))

@@ -47,6 +47,7 @@ __all__ = [
     "TokenStore",
     "authorize",
     "sees_everything",
+    "queue_tables",
     "table_of",
     "viewer_for",
 ]
@@ -74,6 +75,7 @@ Action = Literal[
     "audit",
     "verify",
     "legal",
+    "queue",
 ]
 
 _TABLE_ACTIONS = frozenset(
@@ -89,6 +91,7 @@ _TABLE_ACTIONS = frozenset(
         "adjust",
         "deck",
         "legal",
+        "queue",
     }
 )
 _STAFF_READS = frozenset({"audit", "verify", "export_record"})
@@ -213,6 +216,18 @@ def authorize(
     raise AccessDeniedError(f"the public reads; it does not write ({_ACTION_WORDS[action]})")
 
 
+def queue_tables(principal: Principal) -> list[str] | None:
+    """The tables whose queue ``principal`` may read: every table (``None``) for the head
+    referee, their own for a table referee; anyone else is refused."""
+    if principal.role == "head":
+        return None
+    if principal.role == "table":
+        return list(principal.tables)
+    raise AccessDeniedError(
+        f"the queue is the referees' (head and table); a {principal.role} may not read it"
+    )
+
+
 _ACTION_WORDS: dict[str, str] = {
     "create": "start a game",
     "record": "record an entry",
@@ -233,6 +248,7 @@ _ACTION_WORDS: dict[str, str] = {
     "audit": "read the audit",
     "verify": "verify the store",
     "legal": "list legal entries",
+    "queue": "read the referees' queue",
 }
 
 

@@ -29,6 +29,7 @@ from referee.contract import PUBLIC, REFEREE, Report, Viewer
 from service.errors import GameNotFoundError, RefusedError
 from service.procedure import seat_of
 from service.results import (
+    AwaitedRuling,
     GameInfo,
     GameRow,
     LegalActions,
@@ -41,8 +42,9 @@ from service.setup import game_info
 
 if TYPE_CHECKING:
     from referee.rulebook import Clause, Rulebook
+    from service.room import RoomView
 
-__all__ = ["Queries", "VerifyReport", "drawing_of"]
+__all__ = ["Queries", "VerifyReport", "awaited_ruling", "drawing_of"]
 
 
 def drawing_of(pos: PositionView) -> str:
@@ -52,6 +54,34 @@ def drawing_of(pos: PositionView) -> str:
 
     last = pos.last_action.split(" ", 1)[-1] if pos.last_action else None
     return draw(pos.game, pos.position, viewer=pos.viewer, players=pos.players, last=last)
+
+
+def awaited_ruling(view: GameView) -> AwaitedRuling | None:
+    """The ruling an open game waits for (the oldest asked, REF-6.2), or ``None``: what it
+    is about, who answers it, and the entries that may answer it."""
+    if view.ended is not None or not view.pending:
+        return None
+    event, asked = next(iter(view.pending.items()))
+    needed = asked.rulings[0]
+    card = needed.card
+    entries = [
+        f'adjust "CHANGES" --card "{card}" --reason "..."',
+        f'adjust --none --card "{card}" --reason "..."',
+    ]
+    return AwaitedRuling(
+        event=event,
+        action_event=asked.event,
+        seat=asked.seat,
+        card=card,
+        text=needed.text,
+        clause=needed.clause,
+        message=(
+            f"a ruling on {card} ({asked.seat}'s entry, event {asked.event}) is awaited from "
+            f"the referee (REF-6.2): no entry is recorded until an adjustment carries it out, "
+            "or 'adjust --none' rules that it changes nothing"
+        ),
+        entries=entries,
+    )
 
 
 class VerifyReport(msgspec.Struct, kw_only=True):
@@ -306,6 +336,16 @@ class Queries:
                 game_id=view.game_id, to_act=[], seat=wanted, to_move=None, actions=[]
             )
         to_act = sorted(rules.to_act(view.state), key=rules.seats.index)
+        awaited = awaited_ruling(view)
+        if awaited is not None:  # REF-6.2: only the ruling may be entered
+            return LegalActions(
+                game_id=view.game_id,
+                to_act=to_act,
+                seat=wanted,
+                to_move=to_act[0] if len(to_act) == 1 else None,
+                actions=[],
+                awaited=awaited,
+            )
         if wanted is not None and wanted not in to_act:
             actions: list[str] = []
         else:
@@ -317,6 +357,25 @@ class Queries:
             to_move=to_act[0] if len(to_act) == 1 else None,
             actions=actions,
         )
+
+    def queue(
+        self,
+        *,
+        tables: list[str] | None = None,
+        idle_minutes: int = 10,
+        time_limit: int = 50,
+        now: datetime | None = None,
+    ) -> RoomView:
+        """The referees' queue across every table (or only ``tables``): open disputes,
+        rulings awaited, appeals, penalties, idle tables, games over time (``service.room``).
+        The fold is kept on the service, so a long-lived service reads only what is new."""
+        from service.room import RoomQueue
+
+        room: RoomQueue | None = self.__dict__.get("_room")
+        if room is None:
+            room = RoomQueue(self.store)
+            self.__dict__["_room"] = room
+        return room.items(tables=tables, idle_minutes=idle_minutes, time_limit=time_limit, now=now)
 
     def report(self, ref: str, name: str, *, viewer: str | None = None) -> Report:
         """One of the game's own reports (Prismatic's score chart, say)."""

@@ -20,6 +20,7 @@ from referee.outcomes import Placing
 from referee.verdicts import RulingNeeded, Violation
 
 __all__ = [
+    "AwaitedRuling",
     "CorrectionResult",
     "EntryResult",
     "GameInfo",
@@ -132,12 +133,38 @@ class PositionView(msgspec.Struct, kw_only=True):
     board: str
 
 
+class AwaitedRuling(msgspec.Struct, kw_only=True):
+    """A ruling the game waits for (REF-6.2): nothing but the adjustment that carries it out
+    may be entered, and only a referee may enter it."""
+
+    event: int
+    """The ``RulingRequested`` event that asked."""
+    action_event: int
+    """The entry whose effect needs the ruling."""
+    seat: str
+    """The seat whose entry carried the effect."""
+    card: str
+    text: str
+    """The effect as printed."""
+    clause: str
+    """The game's clause that hands the effect to the referee."""
+    answered_by: str = "the referee"
+    message: str
+    """One line for people: what is awaited, from whom, and how to enter it."""
+    entries: list[str]
+    """What may be entered now: the adjustment commands (``adjust ... --card NAME``)."""
+
+
 class LegalActions(msgspec.Struct, kw_only=True):
+    """What may be entered now: the game's legal entries, or, while a ruling is awaited
+    (``awaited``), no entry of the game but only the adjustment that answers it."""
+
     game_id: str
     to_act: list[str]
     seat: str | None
     to_move: str | None
     actions: list[str]
+    awaited: AwaitedRuling | None = None
 
 
 class ReplayFrame(msgspec.Struct, kw_only=True):

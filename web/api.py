@@ -28,7 +28,7 @@ from events.view import GameView
 from referee.contract import PUBLIC, REFEREE
 from referee.kit.decks import Deck, SealedDeck, parse_decklist
 from referee.rulebook import Clause, Rulebook
-from service.access import Principal, authorize, viewer_for
+from service.access import Principal, authorize, queue_tables, viewer_for
 from service.errors import RefusedError
 from service.interchange import FileOutcome
 from service.live import ListedGame, game_events_after
@@ -43,6 +43,7 @@ from service.results import (
     ReplayFrame,
     WrittenEvents,
 )
+from service.room import RoomView
 from service.wording import rejection_text
 from web.context import Web, web_of
 from web.problems import Problem
@@ -836,6 +837,69 @@ async def scoreboard(
     return rows
 
 
+# -- the referees' queue -----------------------------------------------------------------------
+
+
+@get(
+    "/api/queue",
+    summary="What needs a referee now: open disputes, rulings awaited, appeals, penalties, idle "
+    "tables, games over time (head: every table; a table referee: their own)",
+    responses=PROBLEMS,
+)
+async def queue(
+    request: AnyRequest,
+    idle: FromQuery[int] = 10,
+    time_limit: FromQuery[int] = 50,
+) -> RoomView:
+    web = web_of(request)
+    tables = queue_tables(web.principal(request))
+    return await web.run(web.svc.queue, tables=tables, idle_minutes=idle, time_limit=time_limit)
+
+
+def _signature(room: RoomView) -> list[tuple[str, str, int | None]]:
+    items = [
+        *room.disputes,
+        *room.rulings,
+        *room.appeals,
+        *room.penalties,
+        *room.idle,
+        *room.overtime,
+        *room.unreported,
+    ]
+    return [(i.kind, i.game_id, i.event) for i in items]
+
+
+@get(
+    "/api/queue/events",
+    summary="The queue as server-sent events: 'queue' (the whole queue) whenever it changes",
+    responses=PROBLEMS,
+)
+async def queue_events(request: AnyRequest, after: FromQuery[int | None] = None) -> ServerSentEvent:
+    web = web_of(request)
+    tables = queue_tables(web.principal(request))
+    start = _after(request, after)
+
+    async def stream() -> AsyncIterator[ServerSentEventMessage]:
+        shown: list[tuple[str, str, int | None]] | None = None
+        looked = start
+        while not web.hub.closing:
+            looked = web.hub.last_id
+            room = await web.run(web.svc.queue, tables=tables)
+            now = _signature(room)
+            if shown is None or now != shown:
+                if shown is not None or room.changed > start:
+                    yield ServerSentEventMessage(
+                        data=msgspec.json.encode(room).decode(), event="queue", id=room.changed
+                    )
+                shown = now
+            if not await web.hub.wait_log(looked, timeout=30.0):
+                yield ServerSentEventMessage(comment="keep-alive")
+
+    return ServerSentEvent(
+        stream(), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    )
+
+
 # -- live streams ---------------------------------------------------------------------------------
 
 
@@ -965,6 +1029,8 @@ HANDLERS = [
     export,
     import_record,
     scoreboard,
+    queue,
+    queue_events,
     game_events,
     live,
 ]

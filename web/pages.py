@@ -21,9 +21,11 @@ from litestar.response import Redirect
 from litestar.static_files import create_static_files_router
 
 from referee.contract import PUBLIC, REFEREE
-from service.access import AccessDeniedError, Principal, authorize, viewer_for
+from service.access import AccessDeniedError, Principal, authorize, queue_tables, viewer_for
+from service.toolkit import toolkit
 from web.context import COOKIE, Web, web_of
 from web.export import render, replay_html
+from web.forms import FormOutcome, as_json, carry_out
 from web.problems import PROBLEM_TYPES
 from web.views import panel
 
@@ -104,6 +106,39 @@ async def scoreboard_page(request: AnyRequest) -> Response[str] | Redirect:
             who=who,
             rows=rows,
             after=web.hub.last_id,
+            can_create=who.role in ("head", "table"),
+        )
+    )
+
+
+QUEUE_SECTIONS = (
+    ("disputes", "Open disputes"),
+    ("rulings", "Rulings awaited"),
+    ("appeals", "Appeals"),
+    ("penalties", "Penalties issued"),
+    ("idle", "Idle tables"),
+    ("overtime", "Over the time limit"),
+    ("unreported", "Tables of the round without a result"),
+)
+
+
+@get("/queue", include_in_schema=False)
+async def queue_page(
+    request: AnyRequest, idle: FromQuery[int] = 10, time_limit: FromQuery[int] = 50
+) -> Response[str] | Redirect:
+    """The referees' queue (``service.room``), each item linking to its table page."""
+    web = web_of(request)
+    who = _who(web, request)
+    if isinstance(who, Redirect):
+        return who
+    tables = queue_tables(who)
+    room = await web.run(web.svc.queue, tables=tables, idle_minutes=idle, time_limit=time_limit)
+    return _page(
+        render(
+            "queue.html",
+            who=who,
+            room=room,
+            sections=QUEUE_SECTIONS,
             can_create=who.role in ("head", "table"),
         )
     )
@@ -193,10 +228,25 @@ async def table_page(
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
+    return await _table_response(web, who, game_id, flip=flip)
+
+
+async def _table_response(
+    web: Web,
+    who: Principal,
+    game_id: str,
+    *,
+    flip: bool = False,
+    said: FormOutcome | None = None,
+    form: dict[str, str] | None = None,
+    status: int = 200,
+) -> Response[str]:
+    """The table page for ``who``, with what a form just did (``said``) shown at the top."""
     view = await web.run(web.svc.load, game_id)
     viewer = viewer_for(who, view)
     can_record = _may(who, "record", view=view)
     p = await web.run(panel, web.svc, view.game_id, viewer, legal=can_record)
+    kit = await web.run(toolkit, view) if can_record or who.role == "player" else None
     table = (view.created.meta or {}).get("table", "")
     flipped = flip or (viewer not in (REFEREE, PUBLIC) and view.seats and viewer != view.seats[0])
     return _page(
@@ -204,17 +254,46 @@ async def table_page(
             "table.html",
             who=who,
             p=p,
+            kit=kit,
+            said=said,
+            form=form or {},
             title=view.rules.title,
             players=view.seat_names(),
             table=table,
             viewer=viewer,
             can_record=can_record,
+            may={
+                action: _may(who, action, view=view)
+                for action in ("backup", "penalty", "adjust", "dispute", "appeal", "rule", "audit")
+            },
             seats=list(view.seats),
             several_act=view.game not in EXAMPLES,
             example=EXAMPLES.get(view.game, p["legal"][0] if p["legal"] else "…"),
             flipped=flipped,
             can_create=who.role in ("head", "table"),
-        )
+        ),
+        status,
+    )
+
+
+@post("/games/{game_id:str}/do/{action:str}", include_in_schema=False, status_code=200)
+async def table_form(
+    request: AnyRequest, game_id: FromPath[str], action: FromPath[str]
+) -> Response[Any]:
+    """A referee form of the table page (``web.forms``): the table page again with what
+    happened, or, asked for JSON by ``table.js``, ``{"ok", "message"}``."""
+    web = web_of(request)
+    who = web.principal(request)
+    data = await request.form()
+    form = {str(k): str(v) for k, v in data.items()}
+    try:
+        said = await web.run(carry_out, web.svc, who, game_id, action, form)
+    finally:
+        web.hub.poke()
+    if "application/json" in request.headers.get("accept", ""):
+        return Response(content=as_json(said), status_code=said.status)
+    return await _table_response(
+        web, who, game_id, said=said, form={} if said.ok else form, status=said.status
     )
 
 
@@ -227,6 +306,34 @@ async def table_panel(request: AnyRequest, game_id: FromPath[str]) -> dict[str, 
         panel, web.svc, view.game_id, viewer_for(who, view), legal=_may(who, "record", view=view)
     )
     return result
+
+
+@get("/games/{game_id:str}/dossier", include_in_schema=False)
+async def dossier_page(
+    request: AnyRequest, game_id: FromPath[str], dispute: FromQuery[int | None] = None
+) -> Response[str] | Redirect:
+    """A game's audit dossier for paper (referees and scorekeepers): each dispute, then
+    every adjustment, penalty and deck check, as ``referee audit`` prints them."""
+    from projections.audit import render_dossier, render_referee_entries
+
+    web = web_of(request)
+    who = _who(web, request)
+    if isinstance(who, Redirect):
+        return who
+    view = await web.run(web.svc.load, game_id)
+    authorize(who, "audit", view)
+    report: dict[str, Any] = await web.run_projection("audit", view.game_id, dispute)
+    return _page(
+        render(
+            "dossier.html",
+            who=who,
+            game_id=view.game_id,
+            dispute=dispute,
+            dossiers=[render_dossier(item) for item in report["disputes"]],
+            entries=render_referee_entries(report) if dispute is None else "",
+            can_create=who.role in ("head", "table"),
+        )
+    )
 
 
 @get("/games/{game_id:str}/replay", include_in_schema=False)
@@ -259,12 +366,15 @@ async def problem_page(name: FromPath[str]) -> Response[str]:
 HANDLERS: list[Any] = [
     games_page,
     scoreboard_page,
+    queue_page,
     login_page,
     login,
     logout,
     new_game_page,
     table_page,
+    table_form,
     table_panel,
+    dossier_page,
     replay_page,
     problem_page,
     create_static_files_router(

@@ -52,7 +52,9 @@ def panel(svc: RefereeService, game_id: str, viewer: Viewer, *, legal: bool) -> 
     view = svc.load(game_id)
     pos = svc.position(view, viewer=viewer)
     _, events = svc.log_events(view.game_id, viewer=viewer)
-    actions = svc.legal(view.game_id).actions if legal and pos.ended is None else []
+    allowed = svc.legal(view.game_id) if legal and pos.ended is None else None
+    actions = allowed.actions if allowed is not None else []
+    awaited = allowed.awaited if allowed is not None else None
     return {
         "game_id": pos.game_id,
         "version": pos.version,
@@ -69,6 +71,9 @@ def panel(svc: RefereeService, game_id: str, viewer: Viewer, *, legal: bool) -> 
         ),
         "last": pos.last_action or "",
         "legal": actions[:400],
+        "awaited": awaited.message if awaited is not None else "",
+        "awaited_card": awaited.card if awaited is not None else "",
+        "awaited_event": awaited.event if awaited is not None else None,
         "legal_total": len(actions),
         "log": [
             {"event": e.originator_version, "line": event_line(e)} for e in reversed(events[-40:])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["INFRACTIONS", "suggested_penalty"]
+__all__ = ["INFRACTIONS", "infraction_key", "suggested_penalty"]
 
 INFRACTIONS: dict[str, tuple[str, str]] = {
     # infraction: (category, base penalty)
@@ -56,3 +56,10 @@ def suggested_penalty(infraction: str, earlier: Iterable[str]) -> str:
     if repeats >= _REPEATS_BEFORE_UPGRADE.get(category, 10**9):
         return "game-loss"
     return base
+
+
+def infraction_key(text: str) -> str | None:
+    """The IPG infraction a judge's words name (``Marked cards`` -> ``marked-cards``), or
+    ``None`` for an infraction outside the IPG's list."""
+    key = "-".join(text.strip().lower().replace("_", " ").split())
+    return key if key in INFRACTIONS else None

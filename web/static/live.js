@@ -17,16 +17,17 @@
     if (!row) { row = document.createElement("tr"); row.dataset.game = g.game_id; body.prepend(row); }
     const players = Object.entries(g.players).map(([s, n]) => esc(n) + " (" + esc(s) + ")").join(" vs ");
     const id = encodeURIComponent(g.game_id);
-    row.innerHTML = '<td><a href="/games/' + id + '">' + esc(g.game_id) + "</a></td><td>" + esc(g.game) +
-      "</td><td>" + esc(g.meta.table || "") + "</td><td>" + players + '</td><td class="result">' +
+    row.innerHTML = '<td data-label="game"><a href="/games/' + id + '">' + esc(g.game_id) + '</a></td><td data-label="type">' + esc(g.game) +
+      '</td><td data-label="table">' + esc(g.meta.table || "") + '</td><td data-label="players">' + players + '</td><td class="result" data-label="result">' +
       esc(g.result) + (g.how ? " by " + esc(g.how) : "") + '</td><td><a href="/games/' + id + '/replay">replay</a></td>';
     row.classList.add("changed");
   });
   if (board) source.addEventListener("scoreboard", (ev) => {
     const rows = JSON.parse(ev.data);
     const body = board.querySelector("tbody");
-    body.innerHTML = rows.map((r) => "<tr><td>" + esc(r.game) + "</td><td>" + esc(r.player) + "</td><td>" + r.played +
-      "</td><td>" + r.won + "</td><td>" + r.drawn + "</td><td>" + r.lost + "</td><td>" + Number(r.points).toFixed(1) +
-      "</td><td>" + (r.rating == null ? "" : Number(r.rating).toFixed(1)) + "</td></tr>").join("");
+    const cell = (label, text) => '<td data-label="' + label + '">' + text + "</td>";
+    body.innerHTML = rows.map((r) => "<tr>" + cell("game", esc(r.game)) + cell("player", esc(r.player)) + cell("P", r.played) +
+      cell("W", r.won) + cell("D", r.drawn) + cell("L", r.lost) + cell("pts", Number(r.points).toFixed(1)) +
+      cell("rating", r.rating == null ? "" : Number(r.rating).toFixed(1)) + "</tr>").join("");
   });
 })();

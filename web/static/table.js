@@ -56,6 +56,12 @@
         $("board").innerHTML = p.board;
         $("status").textContent = p.status;
         $("last").textContent = p.last ? "last: " + p.last : "";
+        const awaited = $("awaited");
+        if (awaited) {
+          awaited.textContent = p.awaited || "";
+          awaited.hidden = !p.awaited;
+          $("legal-box").hidden = !!p.awaited;
+        }
         const legal = $("legal");
         if (legal) {
           legal.innerHTML = "";
@@ -148,7 +154,7 @@
           entry.value = ""; $("check").textContent = "";
         } else if (r.status === 422) {
           showResult("bad", "rejected: " + problemHtml(r.data));
-        } else if (r.status === 412 || r.status === 409) {
+        } else if (r.status === 412 || (r.status === 409 && /concurrent-write|idempotency/.test(r.data.type || ""))) {
           showResult("bad", problemHtml(r.data) + " — the position was reloaded; enter again if it still stands");
         } else {
           showResult("bad", "refused: " + problemHtml(r.data));
@@ -160,22 +166,47 @@
       }
     });
   }
-  const undo = $("undo-form");
-  if (undo) undo.addEventListener("submit", async (ev) => {
+  // the referee's forms (retract, back up, adjust, penalty, disputes): posted as plain forms
+  // (they work without this script); here they are sent in the background and the answer,
+  // or the refusal with its clause, is shown without leaving the page
+  async function reloadToolkit() {
+    const response = await fetch(location.pathname, { credentials: "same-origin" });
+    if (!response.ok) return;
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = page.getElementById("toolkit"), here = $("toolkit");
+    if (fresh && here) {
+      const open = new Set([...here.querySelectorAll("details[open]")].map((d) => d.id));
+      here.innerHTML = fresh.innerHTML;
+      for (const id of open) if (id && $(id)) $(id).open = true;
+    }
+  }
+  document.addEventListener("submit", async (ev) => {
+    const form = ev.target.closest("form.tool");
+    if (!form) return;
     ev.preventDefault();
-    const reason = $("undo-reason").value.trim();
-    const r = await send("POST", api + "/retractions", { reason }, true);
-    showResult(r.status === 201 ? "good" : "bad", r.status === 201 ? "retracted action " + esc(r.data.retracted[0]) : problemHtml(r.data));
-    if (r.status === 201) $("undo-reason").value = "";
-    refresh();
+    const button = form.querySelector("button[type=submit]");
+    if (button) button.disabled = true;
+    try {
+      const response = await fetch(form.action, {
+        method: "POST", credentials: "same-origin", headers: { Accept: "application/json" },
+        body: new URLSearchParams(new FormData(form)),
+      });
+      let data = {};
+      try { data = await response.json(); } catch (e) { data = { ok: false, message: "the server did not answer (" + response.status + ")" }; }
+      showResult(data.ok ? "good" : "bad", esc(data.message));
+      if (data.ok) form.reset();
+    } finally {
+      if (button) button.disabled = false;
+      await refresh();
+      await reloadToolkit();
+    }
   });
-  const dispute = $("dispute-form");
-  if (dispute) dispute.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const body = { event: Number($("dispute-event").value), claim: $("dispute-claim").value, by: $("dispute-by").value || null };
-    const r = await send("POST", api + "/disputes", body, false);
-    showResult(r.status === 201 ? "good" : "bad", r.status === 201 ? esc(r.data.summaries[0]) : problemHtml(r.data));
-    refresh();
+  const kind = () => $("adjust-kind");
+  document.addEventListener("change", (ev) => {
+    if (ev.target === kind() && $("adjust-changes")) {
+      const option = kind().selectedOptions[0];
+      $("adjust-changes").placeholder = (option ? option.dataset.rest : "") + " (';' between changes)";
+    }
   });
   const end = $("end-form");
   if (end) end.addEventListener("submit", async (ev) => {

@@ -1,0 +1,430 @@
+"""The head referee's queue: across every table, what needs a referee now.
+
+Open disputes (oldest first, with their table and age), rulings on card text awaited,
+appeals, penalties issued (a repeat the IPG upgrades flagged, EV-8.4), tables with no
+event for N minutes, and games over their time limit. Every face (``referee queue``,
+``GET /api/queue``, the page ``/queue``) asks ``RoomQueue.items``.
+
+The queue is folded from the store's log pages (recorded actions are only counted, in
+the database) and keeps the set of games with something waiting, so once caught up a read
+costs what waits, not the store's size (no game is replayed). The first read in a process
+reads every other event of the store once (``BENCHMARKS.md``: a persisted projection is the
+next step for the command line).
+
+Interpretations (the texts are silent):
+- Q-1: a table is idle when its game is open and nothing was recorded in it (an entry,
+  a rejection, a correction, a ruling) for ``idle_minutes`` (default 10). Only games
+  labelled with a table (``referee new --table N``) are tables: idle and over-time
+  checks read the open games at a table, so a store of old unlabelled games costs nothing.
+- Q-2: a game's time limit is its ``time_limit`` label in minutes (``meta`` of ``POST
+  /api/games``), else ``time_limit`` minutes (default 50, a common Swiss round
+  under the MTR); it runs from the game's creation. A table may rule otherwise by
+  labelling each game.
+- Q-3: penalties are listed from the last ``penalty_hours`` (default 12, one day's
+  play) until rounds exist; an upgrade counts the player's earlier penalties for the
+  same infraction in every game of the store (by player name), as EV-8.4 counts them
+  across an event.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+
+import msgspec
+
+from events.codec import decode
+from events.schema import (
+    ActionRetracted,
+    AdjustmentRecorded,
+    DisputeAppealed,
+    DisputeOpened,
+    DisputeRuled,
+    GameCreated,
+    GameEnded,
+    GameEvent,
+    PenaltyIssued,
+    ResultVoided,
+    RulingRequested,
+    topics_for,
+)
+from events.store import GameStore
+from referee.tournament.penalties import INFRACTIONS, infraction_key, suggested_penalty
+
+__all__ = ["QueueItem", "RoomQueue", "RoomView"]
+
+IDLE_MINUTES = 10
+TIME_LIMIT_MINUTES = 50
+PENALTY_HOURS = 12
+
+
+class QueueItem(msgspec.Struct, kw_only=True):
+    """One thing a referee should look at, with where it is and how long it has waited."""
+
+    kind: str
+    """``dispute``, ``ruling``, ``appeal``, ``penalty``, ``idle`` or ``overtime``."""
+    game_id: str
+    game: str
+    table: str
+    players: dict[str, str]
+    since: datetime
+    age_minutes: float
+    event: int | None
+    """The event it is about (the dispute's opening, the ruling asked, the penalty)."""
+    dispute: int | None = None
+    line: str
+    """One line for people."""
+    link: str
+    """The table page, where it is answered."""
+    upgrade: bool = False
+    """A penalty given below what the IPG suggests for a repeat (EV-8.4)."""
+
+
+class RoomView(msgspec.Struct, kw_only=True):
+    """The queue as one reader may see it, section by section."""
+
+    now: datetime
+    tables: list[str] | None
+    """The tables it covers (``None``: every table)."""
+    disputes: list[QueueItem]
+    rulings: list[QueueItem]
+    appeals: list[QueueItem]
+    penalties: list[QueueItem]
+    idle: list[QueueItem]
+    overtime: list[QueueItem]
+    unreported: list[QueueItem] = []
+    """Tables of the current round without a result: filled once events (tournaments)
+    carry rounds; ``RoomQueue.unreported`` is where that check goes."""
+    idle_minutes: int
+    time_limit: int
+    changed: int
+    """The notification id the queue was read at (a live page's resume point)."""
+
+    @property
+    def count(self) -> int:
+        return sum(
+            len(s)
+            for s in (
+                self.disputes,
+                self.rulings,
+                self.appeals,
+                self.penalties,
+                self.idle,
+                self.overtime,
+                self.unreported,
+            )
+        )
+
+
+class _Game(msgspec.Struct, kw_only=True):
+    game: str
+    created: datetime
+    players: dict[str, str]
+    meta: dict[str, str]
+    open: bool = True
+    how: str | None = None
+    disputes: dict[int, tuple[str, datetime, str, int]] = {}
+    """dispute -> (status ``open``/``ruled``/``appealed``/``final``, since, line, event)."""
+    rulings: dict[int, tuple[int, datetime, str]] = {}
+    """ruling asked (event) -> (the action's event, since, line)."""
+
+
+class _Penalty(msgspec.Struct, kw_only=True):
+    game_id: str
+    event: int
+    at: datetime
+    seat: str
+    player: str
+    infraction: str
+    given: str
+    suggested: str | None
+    base: str | None
+
+
+PAGE = 20_000
+"""Events per log page read while catching up."""
+
+_WANTED = frozenset(
+    t
+    for cls in (
+        GameCreated,
+        GameEnded,
+        ResultVoided,
+        ActionRetracted,
+        DisputeOpened,
+        DisputeRuled,
+        DisputeAppealed,
+        RulingRequested,
+        AdjustmentRecorded,
+        PenaltyIssued,
+    )
+    for t in topics_for(cls)
+)
+
+
+class _Stamp(msgspec.Struct):
+    timestamp: datetime
+
+
+def _minutes(now: datetime, then: datetime) -> float:
+    return round(max(0.0, (now - then).total_seconds() / 60), 1)
+
+
+class RoomQueue:
+    """The queue, caught up from the notification log on every call (thread-safe)."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self._games: dict[str, _Game] = {}
+        self._watched: set[str] = set()
+        self._penalties: list[_Penalty] = []
+        self._after = 0
+        self._lock = threading.Lock()
+
+    # -- folding ---------------------------------------------------------------------------
+    def _catch_up(self) -> None:
+        """Fold what the log gained since the last call: a page at a time, through the
+        store's log pages (recorded actions are only counted there, in the database), so
+        only the few other events are read and decoded."""
+        while True:
+            page = self.store.log_page(self._after, PAGE)
+            if page.last_id <= self._after:
+                return
+            for _, _, _, topic, data in page.events:
+                if topic in _WANTED:
+                    self._fold(decode(topic, data))
+            self._after = page.last_id
+
+    def _watch(self, gid: str, game: _Game) -> None:
+        """Keep ``gid`` among the games ``items`` looks at, or drop it when nothing of it
+        can be in the queue (so a read costs what is waiting, not the store's size)."""
+        waiting = any(status in ("open", "appealed") for status, *_ in game.disputes.values()) or (
+            game.open and (bool(game.rulings) or bool(game.meta.get("table", "").strip()))
+        )
+        if waiting:
+            self._watched.add(gid)
+        else:
+            self._watched.discard(gid)
+
+    def _fold(self, event: GameEvent) -> None:
+        gid = event.originator_id
+        if isinstance(event, GameCreated):
+            game = _Game(
+                game=event.game,
+                created=event.timestamp,
+                players={p.seat: p.name for p in event.players},
+                meta=dict(event.meta or {}),
+            )
+            self._games[gid] = game
+            self._watch(gid, game)
+            return
+        found = self._games.get(gid)
+        if found is None:
+            return
+        self._fold_into(gid, found, event)
+        self._watch(gid, found)
+
+    def _fold_into(self, gid: str, game: _Game, event: GameEvent) -> None:
+        n = event.originator_version
+        if isinstance(event, GameEnded):
+            game.open, game.how = False, event.how
+        elif isinstance(event, ResultVoided):
+            game.open, game.how = True, None
+        elif isinstance(event, ActionRetracted):
+            if game.how == "rule":
+                game.open, game.how = True, None
+            for asked in [k for k, v in game.rulings.items() if v[0] == event.event]:
+                del game.rulings[asked]  # the ruling lapses with its action (REF-6.2)
+        elif isinstance(event, RulingRequested):
+            cards = ", ".join(r.card for r in event.rulings)
+            game.rulings[n] = (
+                event.event,
+                event.timestamp,
+                f"a ruling on {cards} ({event.seat}'s entry, event {event.event}) is awaited",
+            )
+        elif isinstance(event, AdjustmentRecorded):
+            if event.resolves is not None:
+                game.rulings.pop(event.resolves, None)
+        elif isinstance(event, DisputeOpened):
+            game.disputes[event.dispute] = (
+                "open",
+                event.timestamp,
+                f"dispute {event.dispute} on event {event.event} by {event.by}: {event.claim}",
+                n,
+            )
+        elif isinstance(event, DisputeRuled):
+            old = game.disputes.get(event.dispute)
+            if old is not None:
+                status = "final" if event.level == "final" else "ruled"
+                game.disputes[event.dispute] = (status, event.timestamp, old[2], old[3])
+        elif isinstance(event, DisputeAppealed):
+            old = game.disputes.get(event.dispute)
+            if old is not None:
+                game.disputes[event.dispute] = (
+                    "appealed",
+                    event.timestamp,
+                    f"dispute {event.dispute} appealed by {event.by}: {event.grounds}",
+                    n,
+                )
+        elif isinstance(event, PenaltyIssued):
+            self._fold_penalty(gid, game, event)
+
+    def _fold_penalty(self, gid: str, game: _Game, event: PenaltyIssued) -> None:
+        player = game.players.get(event.seat, event.seat)
+        key = infraction_key(event.infraction)
+        suggested = base = None
+        if key is not None:
+            earlier = [
+                p.infraction
+                for p in self._penalties
+                if p.player.casefold() == player.casefold() and p.infraction == key
+            ]
+            suggested = suggested_penalty(key, earlier)
+            base = INFRACTIONS[key][1]
+        self._penalties.append(
+            _Penalty(
+                game_id=gid,
+                event=event.originator_version,
+                at=event.timestamp,
+                seat=event.seat,
+                player=player,
+                infraction=key or event.infraction,
+                given=event.penalty.replace("_", "-"),
+                suggested=suggested,
+                base=base,
+            )
+        )
+
+    # -- reading ---------------------------------------------------------------------------
+    def items(
+        self,
+        *,
+        tables: Sequence[str] | None = None,
+        idle_minutes: int = IDLE_MINUTES,
+        time_limit: int = TIME_LIMIT_MINUTES,
+        penalty_hours: int = PENALTY_HOURS,
+        now: datetime | None = None,
+    ) -> RoomView:
+        """The queue now, for every table (``tables=None``) or only ``tables``."""
+        if not 1 <= idle_minutes <= 24 * 60 or not 1 <= time_limit <= 24 * 60:
+            from service.errors import RefusedError
+
+            raise RefusedError("idle minutes and the time limit are 1 to 1440 minutes")
+        now = now or datetime.now(UTC)
+        with self._lock:
+            self._catch_up()
+            games = {gid: self._games[gid] for gid in self._watched}
+            penalties = list(self._penalties)
+            for p in penalties:  # a penalty's game, even when nothing else of it waits
+                games.setdefault(p.game_id, self._games[p.game_id])
+            changed = self._after
+        wanted = {t.strip().casefold() for t in tables} if tables is not None else None
+
+        def covered(g: _Game) -> bool:
+            return wanted is None or g.meta.get("table", "").strip().casefold() in wanted
+
+        def item(
+            gid: str, g: _Game, kind: str, since: datetime, line: str, **kw: object
+        ) -> QueueItem:
+            return QueueItem(
+                kind=kind,
+                game_id=gid,
+                game=g.game,
+                table=g.meta.get("table", ""),
+                players=g.players,
+                since=since,
+                age_minutes=_minutes(now, since),
+                line=line,
+                link=f"/games/{gid}",
+                **kw,  # type: ignore[arg-type]
+            )
+
+        disputes, appeals, rulings, idle, overtime = [], [], [], [], []
+        for gid, g in games.items():
+            if not covered(g):
+                continue
+            for number, (status, since, line, event) in g.disputes.items():
+                if status == "open":
+                    disputes.append(
+                        item(gid, g, "dispute", since, line, event=event, dispute=number)
+                    )
+                elif status == "appealed":
+                    appeals.append(item(gid, g, "appeal", since, line, event=event, dispute=number))
+            if not g.open:
+                continue
+            for asked, (_, since, line) in g.rulings.items():
+                rulings.append(item(gid, g, "ruling", since, line, event=asked))
+            if not g.meta.get("table", "").strip():
+                continue  # Q-1, Q-2: idle and over time are about the room's tables
+            limit = _limit(g, time_limit)
+            if now - g.created > timedelta(minutes=limit):
+                overtime.append(
+                    item(
+                        gid,
+                        g,
+                        "overtime",
+                        g.created + timedelta(minutes=limit),
+                        f"over its {limit}-minute time limit (Q-2)",
+                        event=None,
+                    )  # fmt: skip
+                )
+            last = self._last_activity(gid, g)
+            if now - last > timedelta(minutes=idle_minutes):
+                idle.append(
+                    item(
+                        gid,
+                        g,
+                        "idle",
+                        last,
+                        f"nothing recorded for {idle_minutes}+ minutes (Q-1)",
+                        event=None,
+                    )  # fmt: skip
+                )
+        shown_penalties = []
+        cutoff = now - timedelta(hours=penalty_hours)
+        for p in penalties:
+            found = games.get(p.game_id)
+            if found is None or not covered(found) or p.at < cutoff:
+                continue
+            upgrade = p.suggested is not None and p.suggested != p.base
+            line = f"{p.given} for {p.player} ({p.seat}): {p.infraction}"
+            if upgrade:
+                line += f" — a repeat: the IPG suggests {p.suggested} (EV-8.4)"
+            shown_penalties.append(item(p.game_id, found, "penalty", p.at, line, event=p.event,
+                                        upgrade=upgrade))  # fmt: skip
+        oldest = sorted  # oldest first, everywhere
+        return RoomView(
+            now=now,
+            tables=sorted(tables) if tables is not None else None,
+            disputes=oldest(disputes, key=lambda i: i.since),
+            rulings=oldest(rulings, key=lambda i: i.since),
+            appeals=oldest(appeals, key=lambda i: i.since),
+            penalties=oldest(shown_penalties, key=lambda i: i.since),
+            idle=oldest(idle, key=lambda i: i.since),
+            overtime=oldest(overtime, key=lambda i: i.since),
+            unreported=self.unreported(games, covered),
+            idle_minutes=idle_minutes,
+            time_limit=time_limit,
+            changed=changed,
+        )
+
+    def unreported(self, games: dict[str, _Game], covered: object) -> list[QueueItem]:
+        """Tables of the current round without a result: none until events carry rounds
+        (the tournament change fills this in from its round state)."""
+        return []
+
+    def _last_activity(self, gid: str, g: _Game) -> datetime:
+        """When the game last had an event: one indexed read of its newest (Q-1)."""
+        row = self.store.last_row(gid)
+        if row is None:
+            return g.created
+        try:
+            return msgspec.json.decode(row[2], type=_Stamp).timestamp
+        except msgspec.DecodeError:
+            return g.created
+
+
+def _limit(g: _Game, default: int) -> int:
+    raw = g.meta.get("time_limit", "").strip()
+    return int(raw) if raw.isdigit() and int(raw) > 0 else default

@@ -1,0 +1,118 @@
+"""Every page at a phone's 375 x 800 in Chromium: nothing scrolls sideways
+(``document.documentElement.scrollWidth <= 375``), tables become stacked cards; and the
+pages that are printed (a game's record, the replay, the queue) carry a print stylesheet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.app import open_service
+from tests.contract.test_contract import play
+from tests.web import test_pages
+from tests.web.conftest import ThreadServer, Tokens
+from tests.web.test_board_pages import STEPS, first_case
+from tests.web.test_pages import CHROMIUM, signed_in
+from tests.web.test_toolkit import tribute
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(), reason=f"no browser: {CHROMIUM} is not installed"
+)
+
+browser = test_pages.browser
+PHONE = {"width": 375, "height": 800}
+
+
+@pytest.fixture
+def games(store: str) -> dict[str, str]:
+    """Every game part-played, with long player names, a dispute and a penalty, and a
+    finished game on the scoreboard."""
+    import dataclasses
+
+    made: dict[str, str] = {}
+    for game, steps in STEPS.items():
+        case = first_case(game)
+        done = play(dataclasses.replace(case, steps=case.steps[:steps]), Path(store))
+        made[game] = done.game_id
+        done.svc.close()
+    svc = open_service(Path(store))
+    try:
+        made["tribute"] = tribute(svc, table="1")
+        svc.dispute(made["tribute"], 5, by="Ben", claim="a long claim " * 6)
+        svc.penalty(made["tribute"], "p2", "warning", "slow play")
+        finished = svc.create_game(
+            "prizmik", {"red": "Alexandrina Featherstonehaugh", "blue": "Bartholomew Quintus"}
+        ).game_id
+        svc.end(finished, "resignation", who="blue")
+        made["finished"] = finished
+    finally:
+        svc.close()
+    return made
+
+
+def _wide(page: Any) -> int:
+    return int(page.evaluate("document.documentElement.scrollWidth"))
+
+
+def test_no_page_scrolls_sideways_on_a_phone(
+    browser: Any, games: dict[str, str], tokens: Tokens, request: pytest.FixtureRequest
+) -> None:
+    server: ThreadServer = request.getfixturevalue("live_server")
+    base = server.base
+    pages = [
+        "/",
+        "/scoreboard",
+        "/games/new",
+        "/queue",
+        "/events",
+        "/problems/rejected",
+        *(f"/games/{g}" for g in games.values()),
+        *(f"/games/{g}/replay" for g in games.values()),
+        f"/games/{games['tribute']}/dossier",
+    ]
+    head = signed_in(browser, base, tokens["head"], viewport=PHONE)
+    for path in pages:
+        head.goto(base + path)
+        head.wait_for_load_state("networkidle")
+        for details in head.locator("details").all():  # the referee's forms opened too
+            if details.get_attribute("open") is None:
+                details.locator("summary").click()
+        assert _wide(head) <= 375, (path, _wide(head))
+    # the games list and the scoreboard are stacked cards here, not a wide table
+    head.goto(base + "/")
+    row = head.locator("#games tbody tr").first.bounding_box()
+    assert row is not None and row["height"] > 60 and row["width"] <= 375
+    assert not head.errors
+    head.context.close()
+    public = signed_in(browser, base, tokens["public"], viewport=PHONE)
+    public.goto(base + "/login")
+    assert _wide(public) <= 375
+    for game in games.values():
+        public.goto(f"{base}/games/{game}")
+        assert _wide(public) <= 375, (game, _wide(public))
+    public.context.close()
+
+
+def test_printed_pages_have_a_print_stylesheet(
+    browser: Any, games: dict[str, str], tokens: Tokens, request: pytest.FixtureRequest
+) -> None:
+    server: ThreadServer = request.getfixturevalue("live_server")
+    page = signed_in(browser, server.base, tokens["head"])
+    tribute_game = games["tribute"]
+    printed = (
+        f"/games/{tribute_game}",
+        f"/games/{tribute_game}/replay",
+        f"/games/{tribute_game}/dossier?dispute=1",
+        "/queue",
+    )
+    for path in printed:
+        page.goto(server.base + path)
+        page.emulate_media(media="print")
+        assert page.locator("header.top").is_hidden()  # no navigation on paper
+        for form in page.locator("form").all():
+            assert form.is_hidden()
+        page.emulate_media(media="screen")
+        assert page.locator("header.top").is_visible()
+    page.context.close()

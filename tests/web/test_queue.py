@@ -1,0 +1,165 @@
+"""The referees' queue (``service.room``): one query for ``referee queue``, ``GET
+/api/queue`` and the page ``/queue``; a table referee sees only their tables; the page
+follows the store live (a new dispute at another table shows within a second)."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+from typer.testing import CliRunner
+
+from cli.main import app as cli_app
+from events.store import GameStore
+from service.app import RefereeService, open_service
+from service.room import RoomQueue
+from tests.web import test_pages
+from tests.web.conftest import ThreadServer, Tokens, auth
+from tests.web.test_pages import CHROMIUM, signed_in
+from tests.web.test_toolkit import tribute
+
+
+@pytest.fixture
+def room(store: str) -> dict[str, str]:
+    """A ruling awaited at table 1 with a dispute, and a quiet game at table 2 with two
+    penalties for the same infraction (the second a repeat)."""
+    svc = open_service(Path(store))
+    try:
+        one = tribute(svc, table="1")
+        svc.dispute(one, 5, by="Ben", claim="I drew one")
+        two = tribute(svc, table="2", ruling=False)
+        for _ in range(2):
+            svc.penalty(two, "p2", "warning", "slow play")
+        return {"1": one, "2": two}
+    finally:
+        svc.close()
+
+
+def test_the_queue_lists_each_kind_oldest_first_with_its_table(
+    store: str, room: dict[str, str]
+) -> None:
+    svc = open_service(Path(store))
+    try:
+        later = datetime.now(UTC) + timedelta(minutes=70)
+        view = svc.queue(now=later)
+        assert [(i.table, i.dispute) for i in view.disputes] == [("1", 1)]
+        assert view.disputes[0].link == f"/games/{room['1']}"
+        assert 69 <= view.disputes[0].age_minutes <= 71
+        assert [i.table for i in view.rulings] == ["1"]
+        assert "Joker" in view.rulings[0].line
+        assert [(i.table, i.upgrade) for i in view.penalties] == [("2", False), ("2", True)]
+        assert "EV-8.4" in view.penalties[1].line  # the repeat the IPG upgrades
+        assert sorted(i.table for i in view.idle) == ["1", "2"]  # Q-1: 10 minutes
+        assert sorted(i.table for i in view.overtime) == ["1", "2"]  # Q-2: 50 minutes
+        assert svc.queue().idle == [] and svc.queue().overtime == []  # not yet
+        only_two = svc.queue(tables=["2"], now=later)
+        assert only_two.disputes == [] and only_two.rulings == []
+        assert len(only_two.penalties) == 2
+        # answered, a dispute and a ruling leave the queue
+        svc.rule(room["1"], 1, decision="uphold", clause="REF-4.2", reason="seen", by="Rita")
+        svc.adjust(room["1"], "", card="Joker", reason="nothing", by="Rita")
+        after = svc.queue(now=later)
+        assert after.disputes == [] and after.rulings == []
+        svc.appeal(room["1"], 1, by="Ben", grounds="video")
+        assert [i.dispute for i in svc.queue().appeals] == [1]
+    finally:
+        svc.close()
+
+
+def test_the_queue_reads_only_what_is_new(store: str, room: dict[str, str]) -> None:
+    """Each call reads only the log after the last it read (no game replayed), and looks
+    only at the games with something waiting."""
+    store_ = GameStore(Path(store))
+    queue = RoomQueue(store_)
+    queue.items()
+    read: list[int] = []
+    original = store_.log_page
+
+    def counted(after: int, limit: int) -> Any:
+        page = original(after, limit)
+        read.extend(n for n, *_ in page.events)
+        return page
+
+    store_.log_page = counted  # type: ignore[method-assign]
+    queue.items()
+    assert read == []
+    svc = RefereeService(store_)
+    svc.dispute(room["2"], 5, by="Ann", claim="late")
+    assert len(queue.items().disputes) == 2 and len(read) == 1
+    svc.end(room["2"], "agreement")
+    svc.rule(room["2"], 1, decision="uphold", clause="REF-4.2", reason="seen", by="Rita")
+    queue.items()
+    assert room["2"] not in queue._watched  # finished, its dispute ruled: nothing waits
+
+
+def test_api_queue_head_sees_every_table_and_a_table_referee_their_own(
+    client: TestClient[Litestar], tokens: Tokens, room: dict[str, str]
+) -> None:
+    head = client.get("/api/queue", headers=auth(tokens["head"]))
+    assert head.status_code == 200
+    assert {i["table"] for i in head.json()["penalties"]} == {"2"}
+    assert [i["table"] for i in head.json()["disputes"]] == ["1"]
+    tia = client.get("/api/queue", headers=auth(tokens["table2"])).json()
+    assert tia["disputes"] == [] and tia["rulings"] == [] and len(tia["penalties"]) == 2
+    assert tia["tables"] == ["2"]
+    for role in ("scorekeeper", "ann", "public"):
+        assert client.get("/api/queue", headers=auth(tokens[role])).status_code == 403
+    page = client.get("/queue", headers=auth(tokens["table1"]))
+    assert page.status_code == 200 and f'href="/games/{room["1"]}"' in page.text
+    assert f'href="/games/{room["2"]}"' not in page.text
+    assert 'id="queue-link"' in page.text
+    assert 'id="queue-link"' not in client.get("/", headers=auth(tokens["ann"])).text
+
+
+def test_referee_queue_prints_the_same(store: str, room: dict[str, str]) -> None:
+    runner = CliRunner()
+    out = runner.invoke(cli_app, ["--db", store, "queue"])
+    assert out.exit_code == 0, out.stderr
+    assert "Open disputes (1):" in out.stdout and "table 1" in out.stdout
+    assert "UPGRADE table 2" in out.stdout
+    data = json.loads(runner.invoke(cli_app, ["--db", store, "queue", "--json"]).stdout)
+    assert data["disputes"][0]["dispute"] == 1 and data["disputes"][0]["link"].startswith("/games/")
+    only = json.loads(
+        runner.invoke(cli_app, ["--db", store, "queue", "--table", "2", "--json"]).stdout
+    )
+    assert only["disputes"] == []
+    bad = runner.invoke(cli_app, ["--db", store, "queue", "--idle", "0"])
+    assert bad.exit_code == 2 and "1 to 1440" in bad.stderr
+
+
+browser = test_pages.browser
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no browser: {CHROMIUM}")
+def test_a_new_dispute_at_another_table_shows_on_the_queue_within_a_second(
+    browser: Any, room: dict[str, str], tokens: Tokens, request: pytest.FixtureRequest
+) -> None:
+    server: ThreadServer = request.getfixturevalue("live_server")
+    page = signed_in(browser, server.base, tokens["head"])
+    page.click("#queue-link")
+    page.wait_for_selector("#q-disputes")
+    page.wait_for_function("document.getElementById('live').classList.contains('on')")
+    assert page.locator("#q-disputes li").count() == 1
+    opened = httpx.post(
+        f"{server.base}/api/games/{room['2']}/disputes",
+        json={"event": 5, "by": "Ann", "claim": "a card was seen"},
+        headers=auth(tokens["table2"]),
+    )
+    assert opened.status_code == 201, opened.text
+    started = time.monotonic()
+    page.wait_for_function("document.querySelectorAll('#q-disputes li').length === 2", timeout=3000)
+    assert time.monotonic() - started < 1.0
+    item = page.locator(f'#q-disputes li[data-game="{room["2"]}"]')
+    assert "table 2" in item.inner_text()
+    item.locator("a").click()
+    page.wait_for_url(f"{server.base}/games/{room['2']}")
+    assert "dispute 1" in page.inner_text("#tool-disputes")
+    assert not page.errors
+    page.context.close()

@@ -1,0 +1,227 @@
+"""The table page's referee forms: plain HTML forms posted to
+``/games/{id}/do/{action}``, which work without JavaScript (the answer is the table
+page again, with what happened or why it was refused) and, sent by ``table.js`` with
+``Accept: application/json``, answer ``{"ok": ..., "message": ...}`` instead.
+
+Each action authorizes the caller with ``service.access`` and calls the application
+layer exactly as the command line does (``cli/play.py``, ``cli/disputes.py``): the same
+method, the same arguments, and a refusal shows the same one-line message with its
+clause.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from referee.errors import RefereeError
+from service.access import AccessDeniedError, Principal, authorize
+from service.app import RefereeService
+from service.errors import RefusedError
+from service.toolkit import ADJUSTMENT_GRAMMAR, penalty_advice
+from service.wording import rejection_text
+
+__all__ = ["ACTIONS", "FormOutcome", "carry_out"]
+
+Form = dict[str, str]
+GameView = Any
+"""The game as ``RefereeService.load`` folded it (faces do not import the event layer)."""
+
+PENALTIES = {
+    "warning": "warning",
+    "game-loss": "game_loss",
+    "match-loss": "match_loss",
+    "disqualification": "disqualification",
+}
+
+
+class FormOutcome:
+    """What a form did: ``ok`` and one line for people (the CLI's line when refused)."""
+
+    def __init__(self, ok: bool, message: str, status: int = 200) -> None:
+        self.ok = ok
+        self.message = message
+        self.status = status
+
+
+def _text(form: Form, name: str) -> str:
+    return form.get(name, "").strip()
+
+
+def _number(form: Form, name: str, what: str) -> int:
+    raw = _text(form, name)
+    if not raw.lstrip("-").isdigit():
+        raise RefusedError(f"{what} is a whole number, not {raw!r}")
+    return int(raw)
+
+
+def _party(who: Principal, form: Form) -> str:
+    """The player a dispute or appeal is by: a player's own token names them."""
+    if who.role == "player":
+        return who.name
+    named = _text(form, "by")
+    if not named:
+        raise RefusedError("name the player who disputes or appeals")
+    return named
+
+
+def _entry(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
+    authorize(who, "record", view)
+    text = _text(form, "entry")
+    if not text:
+        raise RefusedError("type an entry")
+    seat = _text(form, "seat") or None
+    result = svc.record(view.game_id, text, actor=seat, by=who.label, view=view)
+    if result.accepted:
+        ended = " (game over)" if result.ended is not None else ""
+        return f"recorded {result.notation} by {result.seat} (event {result.event}){ended}"
+    raise _Rejected(rejection_text(result))  # worded as the CLI and the API word it
+
+
+class _Rejected(RefereeError, ValueError):
+    """An entry that broke a rule: stored as evidence, shown as a refusal."""
+
+
+def _retract(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
+    authorize(who, "retract", view)
+    result = svc.retract(view.game_id, _text(form, "reason"), by=who.label)
+    return f"retracted action {result.retracted[0]}: " + "; ".join(result.summaries)
+
+
+def _backup(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
+    authorize(who, "backup", view)
+    to = _number(form, "to", "the action to back up to")
+    result = svc.backup(view.game_id, to, _text(form, "reason"), by=who.label)
+    return f"backed up to action {to}: retracted actions " + ", ".join(
+        str(n) for n in sorted(result.retracted)
+    )
+
+
+def _adjust(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
+    authorize(who, "adjust", view)
+    none = bool(_text(form, "none"))
+    typed = _text(form, "changes")
+    kind = _text(form, "kind")
+    if none and typed:
+        raise RefusedError("give the changes, or 'changes nothing', not both")
+    if not none and not typed:
+        raise RefusedError("give the changes, or 'changes nothing' when the ruling changes nothing")
+    changes = typed
+    kinds = {k for k, _ in ADJUSTMENT_GRAMMAR}
+    if typed and kind in kinds and typed.split(maxsplit=1)[0].lower() not in kinds:
+        changes = f"{kind} {typed}"  # the kind chosen, then its words; a whole change as typed
+    answers = _text(form, "answers")
+    result = svc.adjust(
+        view.game_id,
+        "" if none else changes,
+        card=_text(form, "card"),
+        reason=_text(form, "reason"),
+        by=who.label,
+        resolves=int(answers) if answers.isdigit() else None,
+    )
+    return "; ".join(result.summaries)
+
+
+def _penalty(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
+    authorize(who, "penalty", view)
+    level = _text(form, "level").lower().replace("_", "-")
+    chosen = PENALTIES.get(level)
+    if chosen is None:
+        raise RefusedError(f"a penalty is one of {', '.join(PENALTIES)}, not {level!r}")
+    infraction = _text(form, "infraction_other") or _text(form, "infraction")
+    seat = _text(form, "seat")
+    advice = penalty_advice(view, seat, infraction) if seat in view.seats else None
+    result = svc.penalty(
+        view.game_id,
+        seat,
+        chosen,  # type: ignore[arg-type]
+        infraction,
+        reason=_text(form, "reason"),
+        by=who.label,
+    )
+    line = "; ".join(result.summaries)
+    if advice is not None and advice.upgrade:
+        line += (
+            f" (upgrade: a repeat of {advice.infraction} calls for {advice.suggested} "
+            f"rather than {advice.base}, EV-8.4)"
+        )
+    return line
+
+
+def _dispute(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
+    authorize(who, "dispute", view)
+    event = _number(form, "event", "the disputed event")
+    return "; ".join(
+        svc.dispute(view.game_id, event, by=_party(who, form), claim=_text(form, "claim")).summaries
+    )
+
+
+def _rule(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
+    number = _number(form, "dispute", "the dispute's number")
+    final = bool(_text(form, "final"))
+    record = view.disputes.get(number)
+    authorize(
+        who, "rule_appeal" if final or (record is not None and record.steps) else "rule", view
+    )
+    decision = _text(form, "decision")
+    if decision not in ("uphold", "overturn"):
+        raise RefusedError(f"dispute {number}: a ruling upholds or overturns, not {decision!r}")
+    result = svc.rule(
+        view.game_id,
+        number,
+        decision=decision,  # type: ignore[arg-type]
+        clause=_text(form, "clause"),
+        reason=_text(form, "reason"),
+        by=who.label,
+        final=final,
+    )
+    return "; ".join(result.summaries)
+
+
+def _appeal(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
+    authorize(who, "appeal", view)
+    number = _number(form, "dispute", "the dispute's number")
+    result = svc.appeal(view.game_id, number, by=_party(who, form), grounds=_text(form, "grounds"))
+    return "; ".join(result.summaries)
+
+
+ACTIONS: dict[str, Callable[[RefereeService, Principal, GameView, Form], str]] = {
+    "entry": _entry,
+    "retract": _retract,
+    "backup": _backup,
+    "adjust": _adjust,
+    "penalty": _penalty,
+    "dispute": _dispute,
+    "rule": _rule,
+    "appeal": _appeal,
+}
+"""Each form's action, by the name in its URL."""
+
+_DISPUTE_ACTIONS = {"rule", "appeal"}
+
+
+def carry_out(
+    svc: RefereeService, who: Principal, game_id: str, action: str, form: Form
+) -> FormOutcome:
+    """Run one form's action; a refusal becomes its one-line message (with the dispute's
+    number for the dispute forms), never an exception."""
+    act = ACTIONS.get(action)
+    if act is None:
+        return FormOutcome(False, f"no referee action {action!r}", 404)
+    try:
+        view = svc.load(game_id)
+        return FormOutcome(True, act(svc, who, view, form), 201)
+    except AccessDeniedError as exc:
+        return FormOutcome(False, str(exc), 403)
+    except _Rejected as exc:
+        return FormOutcome(False, str(exc), 422)
+    except (RefereeError, ValueError, LookupError) as exc:
+        message = str(exc)
+        number = form.get("dispute", "").strip()
+        if action in _DISPUTE_ACTIONS and number and f"dispute {number}" not in message:
+            message = f"dispute {number}: {message}"
+        return FormOutcome(False, message, 409 if "REF-" in message else 400)
+
+
+def as_json(outcome: FormOutcome) -> dict[str, Any]:
+    return {"ok": outcome.ok, "message": outcome.message}
