@@ -275,6 +275,22 @@ def seal(
         typer.echo(checkpoint.text())
 
 
+def _what_plain_verify_cannot_see(recorded: int, broken: bool) -> str:
+    """The limit of a keyless verify, said plainly so "all intact" is not over-read."""
+    if recorded == 0:
+        return (
+            "note: this store was never sealed, so a plain verify cannot see a deleted game or "
+            "a cut tail; 'referee seal' and publish the checkpoint, then 'verify --checkpoint'"
+        )
+    if broken:
+        return "note: a recorded checkpoint no longer holds (see above)"
+    return (
+        f"note: the store agrees with its {recorded} recorded checkpoint"
+        f"{'s' if recorded != 1 else ''}, checked without a key: anyone who can write the store "
+        "can re-seal it; prove it with 'verify --checkpoint LINE --public-key KEY'"
+    )
+
+
 @app.command()
 def verify(
     game: Annotated[str | None, typer.Argument(help="Game id; every game when omitted.")] = None,
@@ -389,11 +405,8 @@ def verify(
                 f"verified {result.games} game{'s' if result.games != 1 else ''} "
                 f"({result.events} events): "
                 + ("all intact" if not bad else f"{len(bad)} with problems")
-                + (
-                    f"; the store extends its {len(sealed)} recorded checkpoints"
-                    if sealed and not broken
-                    else ""
-                )
             )
+            if game is None:
+                typer.echo(_what_plain_verify_cannot_see(len(sealed), bool(broken)))
         if bad or broken:
             raise typer.Exit(EXIT_REJECTED)

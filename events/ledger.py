@@ -164,11 +164,12 @@ def check_signature(checkpoint: Checkpoint, public: str) -> None:
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+    public = public.strip().lower()  # hex is one key whatever its case
     try:
-        key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(public.strip()))
+        key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(public))
     except ValueError as exc:
         raise CheckpointError(f"not an Ed25519 public key in hex: {exc}") from None
-    if not public.strip().startswith(checkpoint.key):
+    if not public.startswith(checkpoint.key.lower()):
         raise CheckpointError(
             f"the checkpoint was signed with key {checkpoint.key}..., not this one"
         )
