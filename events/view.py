@@ -261,6 +261,15 @@ class GameView:
             adjusting = adjustments_of(rules)
             if adjusting is not None:
                 for change in event.changes:
+                    # The live check first (REF-6.4): a stored change that does not fit
+                    # the position (an imported or edited one) is named, never applied.
+                    verdict = adjusting.check_change(state, change)
+                    if verdict.violations:
+                        v = verdict.violations[0]
+                        raise ReplayError(
+                            f"event {event.originator_version}: the adjustment breaks "
+                            f"{v.clause}: {v.reason}"
+                        )
                     state = adjusting.apply_change(state, change)
             elif event.changes:
                 raise ReplayError(f"event {event.originator_version}: {rules.name} takes no change")

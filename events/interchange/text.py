@@ -103,6 +103,8 @@ def conventional_result(ended: GameEnded | None, seats: tuple[str, ...]) -> str:
 
 
 def _deck_value(deck: Deck) -> str:
+    if isinstance(deck, SealedDeck) and not deck.commitment:  # an open list withheld from
+        return f"open {quote('')} {deck.size}"  # this reader: its size alone
     if isinstance(deck, SealedDeck):
         return f"sealed {quote(deck.commitment)} {deck.size}"
     return f"open {quote(deck.text())}"
