@@ -55,6 +55,10 @@ T = TypeVar("T")
 COOKIE = "referee_token"
 JSON = "application/json"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# A request body past these is refused with 413 before it is read whole (issue 22):
+# every command's body is a few fields; an import carries whole records.
+BODY_LIMIT = 64 * 1024
+IMPORT_BODY_LIMIT = 64 * 1024 * 1024
 
 
 class ServeConfig(msgspec.Struct, kw_only=True):
@@ -297,6 +301,7 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
     return Litestar(
         route_handlers=[*api.HANDLERS, *pages.HANDLERS],
         exception_handlers={Exception: handle_exception},
+        request_max_body_size=BODY_LIMIT,  # 413 past it; imports have their own bound
         lifespan=[lifespan],
         state=_state(web),
         openapi_config=OpenAPIConfig(

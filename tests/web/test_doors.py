@@ -1,0 +1,107 @@
+"""Issue 22, section 6: the service's doors, probed through a running server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from service.app import open_service
+from tests.web.conftest import ThreadServer, Tokens, auth
+
+
+def _game(base: str, token: str, table: str, **extra: Any) -> str:
+    body = {"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"}, "meta": {"table": table}}
+    made = httpx.post(f"{base}/api/games", json={**body, **extra}, headers=auth(token))
+    assert made.status_code == 201, made.text
+    game: str = made.json()["game_id"]
+    return game
+
+
+def _events(store: str, game: str) -> int:
+    svc = open_service(store)
+    try:
+        return len(svc.load(game).events)
+    finally:
+        svc.close()
+
+
+def test_a_table_referee_reads_only_their_own_tables_audits(
+    live_server: ThreadServer, tokens: Tokens
+) -> None:
+    base = live_server.base
+    at1 = _game(base, tokens["head"], "1")
+    audit = f"{base}/api/games/{at1}/audit"
+    assert httpx.get(audit, headers=auth(tokens["table1"])).status_code == 200
+    assert httpx.get(audit, headers=auth(tokens["head"])).status_code == 200
+    other = httpx.get(audit, headers=auth(tokens["table2"]))
+    assert other.status_code == 403 and other.json()["type"].endswith("forbidden"), other.text
+
+
+def test_an_entry_longer_than_a_line_is_refused_and_nothing_is_stored(
+    live_server: ThreadServer, tokens: Tokens, store: str
+) -> None:
+    base = live_server.base
+    game = _game(base, tokens["head"], "1")
+    before = _events(store, game)
+    long = httpx.post(
+        f"{base}/api/games/{game}/entries",
+        json={"text": "e1>e2 " + "x" * 2_000},
+        headers=auth(tokens["head"]),
+    )
+    assert long.status_code == 422, long.text
+    assert long.headers["content-type"].startswith("application/problem+json")
+    assert _events(store, game) == before  # not even kept as evidence
+
+
+def test_a_claim_longer_than_a_page_is_refused(
+    live_server: ThreadServer, tokens: Tokens, store: str
+) -> None:
+    base = live_server.base
+    game = _game(base, tokens["head"], "1")
+    assert (
+        httpx.post(
+            f"{base}/api/games/{game}/entries", json={"text": "e1>e2"}, headers=auth(tokens["head"])
+        ).status_code
+        == 201
+    )
+    before = _events(store, game)
+    claim = httpx.post(
+        f"{base}/api/games/{game}/disputes",
+        json={"event": 2, "claim": "c" * 20_000},
+        headers=auth(tokens["head"]),
+    )
+    assert claim.status_code == 422, claim.text
+    assert _events(store, game) == before
+
+
+def test_a_body_past_the_limit_is_413_with_a_problem_body(
+    live_server: ThreadServer, tokens: Tokens, store: str
+) -> None:
+    base = live_server.base
+    game = _game(base, tokens["head"], "1")
+    before = _events(store, game)
+    big = httpx.post(
+        f"{base}/api/games/{game}/entries",
+        content=b'{"text": "' + b"x" * (1024 * 1024) + b'"}',
+        headers=auth(tokens["head"], **{"Content-Type": "application/json"}),
+    )
+    assert big.status_code == 413, big.text
+    assert big.json()["status"] == 413
+    assert _events(store, game) == before
+
+
+def test_a_deeply_nested_body_is_refused_not_a_server_error(
+    live_server: ThreadServer, tokens: Tokens
+) -> None:
+    base = live_server.base
+    deep = b'{"game": "prizmik", "players": {"red": "A", "blue": "B"}, "options": ' + (
+        b"[" * 20_000 + b"]" * 20_000 + b"}"
+    )
+    answer = httpx.post(
+        f"{base}/api/games",
+        content=deep,
+        headers=auth(tokens["head"], **{"Content-Type": "application/json"}),
+    )
+    assert 400 <= answer.status_code < 500, (answer.status_code, answer.text[:300])
+    assert answer.headers["content-type"].startswith("application/problem+json")
