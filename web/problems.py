@@ -214,9 +214,13 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
         )
         return problem_response(400, "bad-request", exc.detail, request, extra=extra)
     if isinstance(exc, HTTPException):
-        name = {404: "not-found", 401: "unauthorized", 403: "forbidden", 413: "too-large"}.get(
-            exc.status_code, "bad-request"
-        )
+        name = {
+            404: "not-found",
+            401: "unauthorized",
+            403: "forbidden",
+            413: "too-large",
+            429: "too-many-requests",
+        }.get(exc.status_code, "bad-request")
         if exc.status_code >= 500:
             name = "server-error"
         headers = dict(exc.headers or {})

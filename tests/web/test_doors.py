@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import secrets
+import subprocess
+import sys
 from typing import Any
 
 import httpx
+import pytest
 
 from service.app import open_service
-from tests.web.conftest import ThreadServer, Tokens, auth
+from tests.postgres import SETTINGS, server_problem
+from tests.web.conftest import ROOT, ThreadServer, Tokens, auth, free_port
 
 
 def _game(base: str, token: str, table: str, **extra: Any) -> str:
@@ -105,3 +110,48 @@ def test_a_deeply_nested_body_is_refused_not_a_server_error(
     )
     assert 400 <= answer.status_code < 500, (answer.status_code, answer.text[:300])
     assert answer.headers["content-type"].startswith("application/problem+json")
+
+
+def test_a_burst_of_bad_tokens_is_answered_429(live_server: ThreadServer, tokens: Tokens) -> None:
+    base = live_server.base
+    codes = [
+        httpx.get(f"{base}/api/whoami", headers=auth("not-a-token")).status_code for _ in range(40)
+    ]
+    assert codes[0] == 401 and 429 in codes, codes
+    refused = httpx.get(f"{base}/api/whoami", headers=auth(tokens["head"]))
+    assert refused.status_code == 429 and "retry-after" in refused.headers
+    assert refused.json()["status"] == 429
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_serve_on_a_schema_that_does_not_exist_exits_at_start_with_one_line(workers: str) -> None:
+    problem = server_problem()
+    if problem:
+        pytest.skip(problem)
+    s = SETTINGS
+    url = (
+        f"postgresql://{s['POSTGRES_USER']}@{s['POSTGRES_HOST']}:{s['POSTGRES_PORT']}/"
+        f"{s['POSTGRES_DBNAME']}?schema=no_such_schema_{secrets.token_hex(4)}"
+    )
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cli.main",
+            "serve",
+            "--store",
+            url,
+            "--workers",
+            workers,
+            "--port",
+            str(free_port()),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=ROOT,
+    )
+    assert run.returncode == 2, run.stderr
+    errors = [line for line in run.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "does not exist" in errors[0], run.stderr
+    assert "Traceback" not in run.stderr
