@@ -120,7 +120,7 @@ def scoreboard(
     (Elo for two-player games, openskill for multiplayer ones)."""
     with handled():
         svc = settings.service()
-        total = svc.store.recorder.max_notification_id() or 0
+        total = svc.event_count()
         with progress_bar(total, "projecting", as_json or total < 100_000) as bar:
             rows = svc.scoreboard(game_type, rebuild=rebuild, progress=bar.update)
         if as_json:
@@ -135,7 +135,7 @@ def scoreboard(
         )
         typer.echo(header)
         typer.echo("-" * len(header))
-        from events.records import safe_text
+        from service.wording import safe_text
 
         for r in rows:
             rating = "" if r["rating"] is None else f"{r['rating']:.1f}"

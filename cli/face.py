@@ -63,7 +63,7 @@ def _say_which(ref: str, game_id: str) -> None:
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
-    from events.records import safe_text
+    from service.wording import safe_text
 
     typer.echo(f"error: {safe_text(message)}", err=True)
     raise typer.Exit(code)
@@ -79,8 +79,7 @@ def handled() -> Iterator[None]:
     except typer.Exit:
         raise
     except RefereeError as exc:
-        from events.store import StoreBusyError
-        from service.errors import ConcurrentWriteError, StaleVersionError
+        from service.errors import ConcurrentWriteError, StaleVersionError, StoreBusyError
 
         conflict = isinstance(exc, ConcurrentWriteError | StaleVersionError | StoreBusyError)
         fail(str(exc), EXIT_CONFLICT if conflict else EXIT_USAGE)

@@ -237,7 +237,7 @@ def new(
 
 def entry_lines(result: EntryResult) -> tuple[list[str], list[str]]:
     """(stdout lines, stderr lines) describing an entry's fate."""
-    from events.records import safe_text
+    from service.wording import rejection_heading, safe_text, violation_lines
 
     out: list[str] = []
     err: list[str] = []
@@ -245,8 +245,8 @@ def entry_lines(result: EntryResult) -> tuple[list[str], list[str]]:
         if result.accepted:
             out.append(f"legal: {result.notation} by {result.seat} (nothing recorded)")
         else:
-            err.append(f"illegal {safe_text(repr(result.text))} (nothing recorded):")
-            err += [f"  {v.clause}: {safe_text(v.reason)}" for v in result.violations]
+            err.append(f"{rejection_heading(result)}:")
+            err += [f"  {line}" for line in violation_lines(result.violations)]
         return out, err
     if result.accepted:
         out.append(f"recorded {result.notation} by {result.seat} (event {result.event})")
@@ -262,10 +262,8 @@ def entry_lines(result: EntryResult) -> tuple[list[str], list[str]]:
         if result.ended is not None:
             out.append(f"game over: {result.ended.line()}")
     else:
-        err.append(
-            f"rejected {safe_text(repr(result.text))} (kept as evidence, event {result.event}):"
-        )
-        err += [f"  {v.clause}: {safe_text(v.reason)}" for v in result.violations]
+        err.append(f"{rejection_heading(result)}:")
+        err += [f"  {line}" for line in violation_lines(result.violations)]
     return out, err
 
 
@@ -549,6 +547,8 @@ def deck_open(
             f"{result.seat}'s sealed list did not open (kept as evidence, event {result.event}):",
             err=True,
         )
-        for v in result.violations:
-            typer.echo(f"  {v.clause}: {v.reason}", err=True)
+        from service.wording import violation_lines
+
+        for line in violation_lines(result.violations):
+            typer.echo(f"  {line}", err=True)
         raise typer.Exit(EXIT_REJECTED)

@@ -39,7 +39,7 @@ def status_line(pos: PositionView) -> str:
 
 
 def header_line(pos: PositionView) -> str:
-    from events.records import safe_text
+    from service.wording import safe_text
 
     players = " vs ".join(f"{seat}: {safe_text(name)}" for seat, name in pos.players.items())
     return f"{pos.game_id}  {pos.ruleset}  {players}"
@@ -125,7 +125,7 @@ def legal(
 def log(game: GameArg, as_: AsOpt = None, as_json: JsonOpt = False) -> None:
     """Every event of a game: entries, rejections, corrections, rulings, penalties, the result."""
     with handled():
-        from events.records import event_line
+        from service.wording import event_line
 
         svc = settings.service()
         if as_json:
@@ -207,7 +207,7 @@ def list_games(
     with handled():
         import msgspec
 
-        from events.records import safe_text
+        from service.wording import safe_text
 
         rows = settings.service().games(
             limit=limit,

@@ -160,8 +160,6 @@ def import_(
 
         svc = settings.service(create=True)
         if fmt not in ("auto", "jsonl", "text"):
-            from service.foreign import import_foreign
-
             options: dict[str, object] = {"quirks": reference_quirks}
             options.update(
                 {
@@ -170,8 +168,7 @@ def import_(
                 }
             )
             with progress_bar(len(files), "importing", as_json or len(files) < 20) as bar:
-                results = import_foreign(
-                    svc.store,
+                results = svc.import_foreign(
                     fmt,
                     [str(f) for f in files],
                     compare=compare,
@@ -248,12 +245,12 @@ def seal(
     """Sign the store-wide chain: prints a checkpoint a head referee can publish or print on
     the result sheet; 'referee verify --checkpoint' later proves the store still extends it."""
     with handled():
-        from service import seal as sealing
-
         if (key is None) == (new_key is None):
             fail("give --key FILE to seal, or --new-key FILE to create a key")
         if new_key is not None:
-            public = sealing.create_key(new_key)
+            from service.app import RefereeService
+
+            public = RefereeService.create_seal_key(new_key)
             if as_json:
                 emit_json({"key": str(new_key), "public_key": public})
                 return
@@ -261,7 +258,7 @@ def seal(
             typer.echo(public)
             return
         assert key is not None
-        checkpoint = sealing.seal(settings.service().store, key)
+        checkpoint = settings.service().seal(key)
         if as_json:
             emit_json(
                 {
@@ -323,15 +320,13 @@ def verify(
 
         svc = settings.service()
         if checkpoint is not None:
-            from service.seal import verify_checkpoint
-
             text = Path(checkpoint).read_text() if Path(checkpoint).is_file() else checkpoint
             key = public_key
             if key is not None and Path(key).is_file():
                 key = Path(key).read_text()
             if key is None:
                 fail("--checkpoint needs --public-key (the key that signed it)")
-            held = verify_checkpoint(svc.store, text.strip(), key)
+            held = svc.verify_checkpoint(text.strip(), key)
             if as_json:
                 emit_json(msgspec.to_builtins(held))
             else:
@@ -373,16 +368,12 @@ def verify(
             if report.note:
                 typer.echo(report.note)
             return
-        count = 1 if game else len(svc.store.game_ids())
+        count = 1 if game else svc.game_count()
         with progress_bar(count, "verifying", as_json or count < 50) as bar:
             result = svc.verify(game, progress=bar.update, witness=svc.witness())
         bad = [r for r in result.reports if not r.ok]
-        sealed: list[object] = []
-        if game is None:
-            from service.seal import recorded_checkpoints, verify_checkpoint
-
-            sealed = [verify_checkpoint(svc.store, c) for c in recorded_checkpoints(svc.store)]
-        broken = [c for c in sealed if not c.ok]  # type: ignore[attr-defined]
+        sealed = svc.verify_recorded_checkpoints() if game is None else []
+        broken = [c for c in sealed if not c.ok]
         if as_json:
             emit_json(
                 {
@@ -400,7 +391,7 @@ def verify(
                 for finding in r.findings:
                     typer.echo(f"  {finding}")
             for c in broken:
-                typer.echo(f"recorded checkpoint broken: {c.detail}")  # type: ignore[attr-defined]
+                typer.echo(f"recorded checkpoint broken: {c.detail}")
             typer.echo(
                 f"verified {result.games} game{'s' if result.games != 1 else ''} "
                 f"({result.events} events): "

@@ -149,8 +149,8 @@ def _command(
     svc: RefereeService, game_id: str, line: str, paint: Painter, rules: Any, actors: set[str]
 ) -> bool:
     """Carry out one line; True when the session ends."""
-    from events.records import event_line, safe_text
     from referee.errors import RefereeError
+    from service.wording import event_line, safe_text
 
     word, _, rest = line.partition(" ")
     word = word.lower()

@@ -35,6 +35,8 @@ from events.schema import (
     kind_of,
     topic_of,
 )
+from events.tournament import TournamentEvent
+from events.tournament import summary as tournament_summary
 from referee.contract import REFEREE, GameRules, Viewer
 from referee.kit.decks import Decklist, SealedDeck
 from referee.kit.multiset import Multiset
@@ -133,6 +135,8 @@ def _deck_text(deck: Any) -> str:
 def event_summary(event: GameEvent) -> str:
     """What the event says, without its number or time (free text made terminal-safe)."""
     s = safe_text
+    if isinstance(event, TournamentEvent):  # an event (tournament) stream's own types
+        return s(tournament_summary(event))
     if isinstance(event, GameCreated):
         players = ", ".join(f"{p.seat}={s(p.name)}" for p in event.players)
         variants = ", ".join(f"{k}={v}" for k, v in event.variants.items())

@@ -10,11 +10,12 @@ and an upcaster in ``events.codec``.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any, Literal
 
 import msgspec
 
+from events.base import GameEvent as GameEvent  # re-exported: every layer names it from here
+from events.tournament import TOURNAMENT_KINDS, TOURNAMENT_TOPICS
 from referee.contract import Player
 from referee.kit.adjustments import Change
 from referee.kit.decks import Deck, Decklist
@@ -28,16 +29,6 @@ PenaltyLevel = Literal["warning", "game_loss", "match_loss", "disqualification"]
 WithdrawHow = Literal["resignation", "penalty"]
 RulingDecision = Literal["uphold", "overturn"]
 RulingLevel = Literal["referee", "appeal", "final"]
-
-
-class GameEvent(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """Fields common to every event of a game."""
-
-    originator_id: str
-    originator_version: int
-    timestamp: datetime
-    prev_hash: str
-    hash: str = ""
 
 
 class GameCreated(GameEvent, frozen=True, kw_only=True):
@@ -262,6 +253,7 @@ TOPICS: dict[str, type[GameEvent]] = {
     "referee.AdjustmentRecorded.v1": AdjustmentRecorded,
     "referee.PenaltyIssued.v1": PenaltyIssued,
     "referee.SeatWithdrawn.v1": SeatWithdrawn,
+    **TOURNAMENT_TOPICS,  # each event (tournament) is a stream of its own in the same store
 }
 """Every topic written today, with the class that writes it."""
 
@@ -320,6 +312,7 @@ KINDS: dict[type[GameEvent], str] = {
     AdjustmentRecorded: "adjustment",
     PenaltyIssued: "penalty",
     SeatWithdrawn: "withdrawn",
+    **TOURNAMENT_KINDS,
 }
 
 

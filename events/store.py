@@ -725,6 +725,45 @@ class GameStore:
                     view.fold(event)
         return sealed
 
+    def append_streams(
+        self, batches: Sequence[tuple[int, str, Sequence[GameEvent]]]
+    ) -> list[list[GameEvent]]:
+        """Seal and append events to several streams in ONE transaction: each batch is
+        (the stream's current version, its last hash, new events). All or nothing: an
+        event pairing a round and creating its games is never half stored."""
+        sealed_batches: list[list[GameEvent]] = []
+        for version, prev, new_events in batches:
+            sealed: list[GameEvent] = []
+            for offset, event in enumerate(new_events, start=1):
+                event = seal(
+                    msgspec.structs.replace(
+                        event, originator_version=version + offset, prev_hash=prev
+                    )
+                )
+                prev = event.hash
+                sealed.append(event)
+            sealed_batches.append(sealed)
+        if self.read_only:
+            raise StoreUnavailableError(
+                "this store was opened read-only (its folder cannot be written); "
+                "nothing can be recorded in it"
+            )
+        try:
+            with persistence_errors():
+                self.app.save(
+                    *[cast(Any, _Batch(s[0].originator_id, s)) for s in sealed_batches if s]
+                )
+        except IntegrityError:
+            raise ConcurrentWriteError(
+                "another writer changed this event at the same moment; nothing of yours was "
+                "stored. Look at it again and re-enter your command if it still stands."
+            ) from None
+        return sealed_batches
+
+    def new_event_id(self) -> str:
+        """A new event (tournament) id: ``ev-`` and eight characters, like a game id's."""
+        return "ev-" + "".join(secrets.choice(_ALPHABET) for _ in range(8))
+
     def new_game_id(self, game: str) -> str:
         token = "".join(secrets.choice(_ALPHABET) for _ in range(8))
         return f"{game}-{token}"

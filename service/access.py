@@ -346,3 +346,40 @@ class TokenStore:
         with self._lock:
             self._cache.clear()
         return changed > 0
+
+
+EventAction = Literal["run", "enter", "result", "audit", "read"]
+"""What may be done to an event (tournament): ``run`` it (create, pair, re-pair, end,
+penalties), ``enter`` players (register, drop), report a ``result`` slip, read its
+``audit`` (log, audit, export), or ``read`` its postings (pairings, standings, show)."""
+
+
+def authorize_event(
+    principal: Principal, action: EventAction, *, tables: Sequence[int] = ()
+) -> None:
+    """Raise ``AccessDeniedError`` unless ``principal`` may do ``action`` to an event.
+
+    The head runs everything; the scorekeeper enters players, results and corrections
+    and reads everything (at an event that is the scorekeeper's job); a table referee
+    reports the slips of their own tables; players and the public read the postings."""
+    role = principal.role
+    if action == "read" or role == "head":
+        return
+    if role == "scorekeeper" and action in ("enter", "result", "audit"):
+        return
+    if role == "table" and action == "result":
+        mine = set(principal.tables)
+        others = [t for t in tables if str(t) not in mine]
+        if tables and not others:
+            return
+        raise AccessDeniedError(
+            f"{principal.name} reports tables {', '.join(principal.tables) or 'none'}, "
+            f"not table {', '.join(str(t) for t in others) or '?'}"
+        )
+    if role == "table" and action == "audit":
+        return
+    raise AccessDeniedError(
+        f"a {role} may not {'run the event' if action == 'run' else action} here"
+        if role in ("player", "public")
+        else f"only the head referee may {action} the event"
+    )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -20,9 +20,13 @@ from referee.contract import REFEREE, Viewer
 from service.commands import Commands
 from service.errors import NoStoreError
 from service.queries import Queries
+from service.tournaments import Tournaments
 
 if TYPE_CHECKING:
+    from events.ledger import Checkpoint
+    from service.foreign import ForeignResult
     from service.interchange import ImportReport
+    from service.seal import CheckpointReport
 
 __all__ = ["RefereeService", "open_service"]
 
@@ -35,7 +39,7 @@ def _seed() -> int:
     return secrets.randbelow(2**31)
 
 
-class RefereeService(Commands, Queries):
+class RefereeService(Commands, Queries, Tournaments):
     """Everything a referee, a scorekeeper or a viewer can ask of a store of games."""
 
     def __init__(
@@ -96,6 +100,65 @@ class RefereeService(Commands, Queries):
             progress=progress,
             workers=workers,
         )
+
+    def import_foreign(
+        self,
+        fmt: str,
+        paths: Sequence[str],
+        *,
+        compare: bool = False,
+        options: Mapping[str, Any] | None = None,
+        by: str = "",
+        progress: Callable[[int], None] | None = None,
+    ) -> list[ForeignResult]:
+        """Import other tools' records of ``fmt`` (each entered again by the referee's own
+        commands, optionally compared with the tool's snapshots); one result per file."""
+        from service.foreign import import_foreign
+
+        return import_foreign(
+            self.store,
+            fmt,
+            paths,
+            compare=compare,
+            options=options,
+            by=by,
+            progress=progress,
+        )
+
+    # -- seals (signed checkpoints of the store-wide chain) ------------------------
+    @staticmethod
+    def create_seal_key(path: str | os.PathLike[str]) -> str:
+        """Write a new private seal key (owner-only); its public key (hex)."""
+        from service.seal import create_key
+
+        return create_key(path)
+
+    def seal(self, key_path: str | os.PathLike[str]) -> Checkpoint:
+        """Sign the head of the store-wide chain as it is now, and record the checkpoint."""
+        from service.seal import seal
+
+        return seal(self.store, key_path)
+
+    def verify_checkpoint(self, checkpoint: str, public_key: str | None) -> CheckpointReport:
+        """Whether the store still extends ``checkpoint`` (and, given a key, who signed it)."""
+        from service.seal import verify_checkpoint
+
+        return verify_checkpoint(self.store, checkpoint, public_key)
+
+    def verify_recorded_checkpoints(self) -> list[CheckpointReport]:
+        """Each checkpoint this store recorded when sealed, checked against today's events."""
+        from service.seal import recorded_checkpoints, verify_checkpoint
+
+        return [verify_checkpoint(self.store, c) for c in recorded_checkpoints(self.store)]
+
+    # -- sizes (for progress bars) --------------------------------------------------
+    def game_count(self) -> int:
+        """How many games the store holds."""
+        return len(self.store.game_ids())
+
+    def event_count(self) -> int:
+        """How many events the store holds (the store-wide sequence's last position)."""
+        return int(self.store.recorder.max_notification_id() or 0)
 
     # -- projections ---------------------------------------------------------
     @property

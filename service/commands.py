@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -48,6 +49,7 @@ from referee.outcomes import Placing, parse_ranking
 from referee.verdicts import Verdict
 from service.errors import (
     InvalidCommandError,
+    RefusedError,
     StaleVersionError,
     UnreadableEntryError,
 )
@@ -92,9 +94,10 @@ class Commands:
     def _header(self, game_id: str) -> dict[str, Any]:
         return header(game_id, self.clock())
 
-    @staticmethod
-    def _written(view: GameView, written: Sequence[GameEvent]) -> WrittenEvents:
+    def _written(self, view: GameView, written: Sequence[GameEvent]) -> WrittenEvents:
         ended = next((e for e in written if isinstance(e, GameEnded)), None)
+        if ended is not None and view.created.meta.get("event"):
+            self._into_event(view, ended)
         return WrittenEvents(
             game_id=view.game_id,
             events=[e.originator_version for e in written],
@@ -103,11 +106,10 @@ class Commands:
             ended=ResultInfo.of(ended, view.seats) if ended else None,
         )
 
-    @classmethod
     def _corrected(
-        cls, view: GameView, written: Sequence[GameEvent], retracted: list[int]
+        self, view: GameView, written: Sequence[GameEvent], retracted: list[int]
     ) -> CorrectionResult:
-        base = cls._written(view, written)
+        base = self._written(view, written)
         return CorrectionResult(
             game_id=base.game_id,
             events=base.events,
@@ -116,6 +118,14 @@ class Commands:
             ended=base.ended,
             retracted=retracted,
         )
+
+    def _into_event(self, view: GameView, ended: GameEnded) -> None:
+        """A game of an event's match ended: its result goes into the match."""
+        hook = getattr(self, "game_ended", None)
+        if hook is not None:
+            # A match already decided (a slip came first) leaves the game's result standing.
+            with suppress(RefusedError):
+                hook(view.created, ended)
 
     @staticmethod
     def _check_version(view: GameView, expected: int | None) -> None:
@@ -218,10 +228,13 @@ class Commands:
         elif wrong := decks.check_sealed_size(setup, seat, deck.size).violations:
             raise InvalidCommandError(wrong[0].clause, wrong[0].reason)
 
-    def register_deck(self, ref: str, who: str, deck: Deck, *, by: str = "") -> WrittenEvents:
+    def register_deck(
+        self, ref: str, who: str, deck: Deck, *, by: str = "", expected_version: int | None = None
+    ) -> WrittenEvents:
         """Register (or, before play, replace) a seat's decklist, open or sealed
         (REF-5.1, REF-5.2)."""
         view = self.load(ref)
+        self._check_version(view, expected_version)
         seat = seat_of(view, who)
         if view.standing:
             raise InvalidCommandError("REF-5.1", "decklists are registered before the first action")
@@ -379,6 +392,8 @@ class Commands:
             new.append(result_by_rule(view, outcome, base, by))
         written = self.store.append(view, new, applied=after)
         ended = next((e for e in written if isinstance(e, GameEnded)), None)
+        if ended is not None and view.created.meta.get("event"):
+            self._into_event(view, ended)
         return EntryResult(
             game_id=view.game_id,
             status="recorded",
@@ -475,6 +490,7 @@ class Commands:
         ranking: str | None = None,
         reason: str = "",
         by: str = "",
+        expected_version: int | None = None,
     ) -> WrittenEvents:
         """End a game (or, with three or more seats, withdraw one seat) by resignation,
         agreement or adjudication (REF-3.2 to REF-3.6).
@@ -483,6 +499,7 @@ class Commands:
         ``draw`` for a drawn adjudication); ``ranking`` (``p2>p1=p3``) adjudicates a
         multiplayer result."""
         view = self.load(ref)
+        self._check_version(view, expected_version)
         require_open(view)
         base = self._header(view.game_id)
         playing = active_seats(view)
@@ -585,10 +602,12 @@ class Commands:
         *,
         reason: str = "",
         by: str = "",
+        expected_version: int | None = None,
     ) -> WrittenEvents:
         """A judge's penalty (REF-7). A game loss, match loss or disqualification ends the
         seat's game: the others win, or play on in a game of three or more."""
         view = self.load(ref)
+        self._check_version(view, expected_version)
         seat = seat_of(view, who)
         if not infraction.strip():
             raise InvalidCommandError("REF-7.1", "name the infraction")
@@ -631,11 +650,13 @@ class Commands:
         reason: str,
         by: str = "",
         resolves: int | None = None,
+        expected_version: int | None = None,
     ) -> WrittenEvents:
         """Carry out a referee's ruling as primitive changes (REF-6.3); an empty list
         answers a ruling with no effect. Each change is checked against the game's
         invariants; the game ends here if the rules say so."""
         view = self.load(ref)
+        self._check_version(view, expected_version)
         require_open(view)
         if not reason.strip():
             raise InvalidCommandError("REF-6.3", "an adjustment needs the referee's reason")
@@ -690,9 +711,12 @@ class Commands:
         return self._written(view, written)
 
     # -- disputes ----------------------------------------------------------
-    def dispute(self, ref: str, event: int, *, by: str, claim: str) -> WrittenEvents:
+    def dispute(
+        self, ref: str, event: int, *, by: str, claim: str, expected_version: int | None = None
+    ) -> WrittenEvents:
         """A player disputes a recorded decision (REF-4.1)."""
         view = self.load(ref)
+        self._check_version(view, expected_version)
         seat = seat_of(view, by, what="player")
         player = view.seat_names()[seat]
         if not 1 <= event <= view.version:
@@ -732,9 +756,18 @@ class Commands:
         )
         return self._written(view, written)
 
-    def appeal(self, ref: str, dispute: int, *, by: str, grounds: str) -> WrittenEvents:
+    def appeal(
+        self,
+        ref: str,
+        dispute: int,
+        *,
+        by: str,
+        grounds: str,
+        expected_version: int | None = None,
+    ) -> WrittenEvents:
         """A party appeals the latest ruling on a dispute (REF-4.3)."""
         view = self.load(ref)
+        self._check_version(view, expected_version)
         seat = seat_of(view, by, what="player")
         record = view.disputes.get(dispute)
         if record is None:

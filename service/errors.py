@@ -7,7 +7,7 @@ missing game, 3 for a concurrent write; HTTP answers 400/404/409/412.
 
 from __future__ import annotations
 
-from events.store import ConcurrentWriteError, GameNotFoundError, StoreError
+from events.store import ConcurrentWriteError, GameNotFoundError, StoreBusyError, StoreError
 from referee.errors import RefereeError
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "NoStoreError",
     "RefusedError",
     "StaleVersionError",
+    "StoreBusyError",
     "StoreError",
     "UnreadableEntryError",
 ]

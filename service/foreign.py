@@ -21,6 +21,7 @@ from referee.capabilities import foreign_records_of
 from referee.contract import GameRules
 from referee.errors import RefereeError
 from service.errors import RefusedError
+from service.scratch import ScratchReferee
 
 __all__ = ["ForeignResult", "format_owner", "import_foreign"]
 
@@ -71,8 +72,6 @@ def import_foreign(
     progress: Callable[[int], None] | None = None,
 ) -> list[ForeignResult]:
     """Import other tools' records of ``fmt``; one result per file."""
-    from service.app import RefereeService
-
     rules = format_owner(fmt)
     results: list[ForeignResult] = []
     for path in paths:
@@ -83,7 +82,7 @@ def import_foreign(
                 raise LookupError(f"{rules.name} reads no {fmt!r} records")
             record = reader.read_foreign(fmt, Path(path).read_bytes(), str(path), options or {})
             result.expected_result = record.expected_result
-            scratch = RefereeService(GameStore(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}))
+            scratch = ScratchReferee()
             setup = record.setup
             view = scratch.create_game(
                 rules.name,

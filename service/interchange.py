@@ -53,10 +53,12 @@ from events.interchange.text import (
 from events.records import redact
 from events.schema import GENESIS_HASH, TOPIC_OF, GameCreated, GameEvent
 from events.store import ConcurrentWriteError, GameNotFoundError, GameStore
+from events.tournament import is_tournament_event
 from events.view import GameView
 from referee import games
 from referee.contract import REFEREE, Viewer
 from referee.errors import RefereeError
+from service.scratch import ScratchReferee
 
 __all__ = ["FileOutcome", "ImportReport", "export_records", "import_records", "replay_text"]
 
@@ -207,12 +209,15 @@ def _check_jsonl(source: str, text: str) -> Checked:
     rows = read_jsonl(text.split("\n"), source)
     events = [event for _, event, _, _ in rows]
     game = getattr(events[0], "game", "")
-    try:
-        games.load(game)
-    except LookupError as exc:
-        raise ImportFileError(source, rows[0][0], str(exc)) from None
     report = GameReport(game_id=events[0].originator_id, events=len(events))
-    recheck_decisions(events, report)
+    if is_tournament_event(events[0]):  # an event (tournament): its chain was read above
+        game = "event"
+    else:
+        try:
+            games.load(game)
+        except LookupError as exc:
+            raise ImportFileError(source, rows[0][0], str(exc)) from None
+        recheck_decisions(events, report)
     if report.findings:
         finding = report.findings[0]
         line_of = {e.originator_version: n for n, e, _, _ in rows}
@@ -271,13 +276,9 @@ def _checked(sources: Sequence[str], by: str, workers: int) -> Iterator[list[Che
 
 def replay_text(record: TextRecord, source: str, *, by: str = "") -> list[GameEvent]:
     """The events a text record's entries produce when a referee enters them again."""
-    from service.app import RefereeService
-
     when = record.date() or datetime.now(UTC)
     by = record.tags.get("Referee") or by  # the record names its referee; entries carry no one else
-    scratch = RefereeService(
-        GameStore(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}), clock=lambda: when
-    )
+    scratch = ScratchReferee(clock=lambda: when)
     try:
         rules = games.load(record.tags["Game"])
         scratch.create_game(

@@ -37,6 +37,7 @@ __all__ = [
     "GameListing",
     "ListedGame",
     "Notice",
+    "NoticeLog",
     "game_events_after",
     "last_notice",
     "notices_after",
@@ -72,6 +73,22 @@ def notices_after(store: GameStore, after: int, limit: int = 1000) -> list[Notic
 
 def last_notice(store: GameStore) -> int:
     return int(store.recorder.max_notification_id() or 0)
+
+
+class NoticeLog:
+    """The store-wide notification log as a live face follows it: the newest id, and
+    the notices after one. The face holds this, never the store."""
+
+    def __init__(self, store: GameStore) -> None:
+        self._store = store
+
+    def last(self) -> int:
+        """The newest notification id (0 for an empty store)."""
+        return last_notice(self._store)
+
+    def after(self, after: int, limit: int = 1000) -> list[Notice]:
+        """Notifications after id ``after`` (at most ``limit``), oldest first."""
+        return notices_after(self._store, after, limit)
 
 
 class ListedGame(msgspec.Struct, kw_only=True):

@@ -1,7 +1,9 @@
 """The typed answers of the application layer: what every face prints or sends.
 
 msgspec Structs, so the command line's ``--json`` and the HTTP API encode the same
-values, and the OpenAPI document is generated from these very types.
+values, and the OpenAPI document is generated from these very types. A record's
+integrity report (``GameReport``) and the penalty levels are the event layer's types,
+named here so that the faces take every answer's type from the application layer.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from typing import Any, Literal
 
 import msgspec
 
-from events.schema import GameEnded
+from events.integrity import GameReport
+from events.schema import GameEnded, PenaltyLevel
 from referee.contract import SetupField, VariantOption
 from referee.outcomes import Placing
 from referee.verdicts import RulingNeeded, Violation
@@ -20,7 +23,9 @@ __all__ = [
     "CorrectionResult",
     "EntryResult",
     "GameInfo",
+    "GameReport",
     "LegalActions",
+    "PenaltyLevel",
     "PositionView",
     "ReplayFrame",
     "ResultInfo",

@@ -10,11 +10,15 @@ so the faces never spell the library's settings themselves.
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 import msgspec
 
-__all__ = ["StoreSpec", "parse_store"]
+if TYPE_CHECKING:
+    from events.store import GameStore
+
+__all__ = ["StoreSpec", "open_store", "parse_store"]
 
 _POSTGRES_QUERY = {
     "schema": "POSTGRES_SCHEMA",
@@ -82,6 +86,14 @@ def parse_store(store: str | None) -> StoreSpec:
         return StoreSpec(kind="postgres", db=None, env=env, label=_safe(store))
     path = store if store is not None else os.environ.get("REFEREE_DB", "referee.db")
     return StoreSpec(kind="sqlite", db=path, env={}, label=path)
+
+
+def open_store(spec: StoreSpec) -> GameStore:
+    """The event store ``spec`` names, opened: the faces ask for a store by its spec and
+    never build one themselves."""
+    from events.store import GameStore  # on use: reading a spec needs no database driver
+
+    return GameStore(spec.db, env=spec.env)
 
 
 def _safe(url: str) -> str:

@@ -24,7 +24,6 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from events.integrity import GameReport
 from events.view import GameView
 from referee.contract import PUBLIC, REFEREE
 from referee.kit.decks import Deck, SealedDeck, parse_decklist
@@ -38,12 +37,14 @@ from service.results import (
     CorrectionResult,
     EntryResult,
     GameInfo,
+    GameReport,
     LegalActions,
     PositionView,
     ReplayFrame,
     WrittenEvents,
 )
-from web.app import IMPORT_BODY_LIMIT, Web, web_of
+from service.wording import rejection_text
+from web.context import IMPORT_BODY_LIMIT, Web, web_of
 from web.problems import Problem
 from web.schemas import (
     AdjustIn,
@@ -395,8 +396,7 @@ async def record_entry(
                 type="/problems/rejected",
                 title="The entry breaks a rule",
                 status=422,
-                detail=f"{data.text!r} was rejected (kept as evidence, event {result.event}): "
-                + "; ".join(f"{v.clause}: {v.reason}" for v in result.violations),
+                detail=rejection_text(result),
                 instance=str(request.url.path),
                 game_id=view.game_id,
                 violations=[{"clause": v.clause, "reason": v.reason} for v in result.violations],
@@ -481,18 +481,16 @@ async def backup(
 def _simple_write(
     action: str, request: AnyRequest, game_id: str, call: Any
 ) -> Awaitable[Response[Any]]:
+    """A write whose answer is the events written: ``call(web, who, view, expected)`` runs
+    the service command, which checks If-Match's version (``expected``) itself."""
     web = web_of(request)
     who = web.principal(request)
     expected = if_match(request)
 
     def work() -> tuple[int, Any, dict[str, str]]:
         view = web.svc.load(game_id)
-        if expected is not None and expected != view.version:
-            from service.errors import StaleVersionError
-
-            raise StaleVersionError(view.game_id, expected, view.version)
         authorize(who, action, view)  # type: ignore[arg-type]
-        result = call(web, who, view)
+        result = call(web, who, view, expected)
         return 201, result, _written_headers(view.game_id, result.version)
 
     return web.write(request, who, work)
@@ -512,13 +510,14 @@ async def end_game(
         action,
         request,
         game_id,
-        lambda web, who, view: web.svc.end(
+        lambda web, who, view, expected: web.svc.end(
             view.game_id,
             data.how,
             who=data.who,
             ranking=data.ranking,
             reason=data.reason,
             by=who.label,
+            expected_version=expected,
         ),
     )
 
@@ -532,9 +531,11 @@ async def end_game(
 async def open_dispute(
     request: AnyRequest, game_id: FromPath[str], data: JSONBody[DisputeIn]
 ) -> Response[WrittenEvents]:
-    def call(web: Web, who: Principal, view: GameView) -> WrittenEvents:
+    def call(web: Web, who: Principal, view: GameView, expected: int | None) -> WrittenEvents:
         by = _party(who, view, data.by)
-        return web.svc.dispute(view.game_id, data.event, by=by, claim=data.claim)
+        return web.svc.dispute(
+            view.game_id, data.event, by=by, claim=data.claim, expected_version=expected
+        )
 
     return await _simple_write("dispute", request, game_id, call)
 
@@ -557,9 +558,13 @@ def _party(who: Principal, view: GameView, named: str | None) -> str:
 async def appeal(
     request: AnyRequest, game_id: FromPath[str], dispute: FromPath[int], data: JSONBody[AppealIn]
 ) -> Response[WrittenEvents]:
-    def call(web: Web, who: Principal, view: GameView) -> WrittenEvents:
+    def call(web: Web, who: Principal, view: GameView, expected: int | None) -> WrittenEvents:
         return web.svc.appeal(
-            view.game_id, dispute, by=_party(who, view, data.by), grounds=data.grounds
+            view.game_id,
+            dispute,
+            by=_party(who, view, data.by),
+            grounds=data.grounds,
+            expected_version=expected,
         )
 
     return await _simple_write("appeal", request, game_id, call)
@@ -613,8 +618,14 @@ async def penalty(
         "penalty",
         request,
         game_id,
-        lambda web, who, view: web.svc.penalty(
-            view.game_id, data.seat, data.level, data.infraction, reason=data.reason, by=who.label
+        lambda web, who, view, expected: web.svc.penalty(
+            view.game_id,
+            data.seat,
+            data.level,
+            data.infraction,
+            reason=data.reason,
+            by=who.label,
+            expected_version=expected,
         ),
     )
 
@@ -632,13 +643,14 @@ async def adjust(
         "adjust",
         request,
         game_id,
-        lambda web, who, view: web.svc.adjust(
+        lambda web, who, view, expected: web.svc.adjust(
             view.game_id,
             data.changes,
             card=data.card,
             reason=data.reason,
             by=who.label,
             resolves=data.resolves,
+            expected_version=expected,
         ),
     )
 
@@ -656,8 +668,12 @@ async def register_deck(
         "deck",
         request,
         game_id,
-        lambda web, who, view: web.svc.register_deck(
-            view.game_id, data.seat, _deck(data.seat, data.decklist, data.sealed), by=who.label
+        lambda web, who, view, expected: web.svc.register_deck(
+            view.game_id,
+            data.seat,
+            _deck(data.seat, data.decklist, data.sealed),
+            by=who.label,
+            expected_version=expected,
         ),
     )
 

@@ -18,314 +18,28 @@ holds the GIL the event loop needs.
 
 from __future__ import annotations
 
-import asyncio
-import collections
-import functools
 import gc
-import logging
-import multiprocessing
 import os
 import sys
-import time
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from typing import Any
 
 import msgspec
-from litestar import Litestar, Request, Response
-from litestar.exceptions import NotAuthorizedException, TooManyRequestsException
+from litestar import Litestar
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 
-from events.store import ConcurrentWriteError
-from service.access import ANONYMOUS, AccessDeniedError, Principal, TokenStore
-from service.cached import CachedService
-from service.idempotency import IdempotencyStore, fingerprint
-from service.live import GameListing
-from service.sidedb import SideDB, open_side_db
-from service.stores import parse_store
-from web.hub import Hub
-from web.problems import Problem, handle_exception, problem_response
+from web import api, event_api, pages
+from web.context import BODY_LIMIT, COOKIE, ServeConfig, Web, web_of
+from web.problems import handle_exception
 
-__all__ = ["ServeConfig", "Web", "create_app"]
-
-log = logging.getLogger("referee.web")
-
-T = TypeVar("T")
-
-COOKIE = "referee_token"
-JSON = "application/json"
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-# A request body past these is refused with 413 before it is read whole (issue 22):
-# every command's body is a few fields; an import carries whole records.
-BODY_LIMIT = 64 * 1024
-IMPORT_BODY_LIMIT = 64 * 1024 * 1024
-
-
-class ServeConfig(msgspec.Struct, kw_only=True):
-    """How ``referee serve`` runs: the store, where the projections live, whether
-    anonymous readers are the public, and how service calls are run."""
-
-    store: str | None = None
-    projections: str | None = None
-    public_read: bool = False
-    threads: int = 0
-    poll_interval: float = 0.25
-    secure_cookies: bool = False
-
-
-class FailedAuthentication:
-    """Failed authentications per client address in a sliding window: past ``limit``
-    within ``window`` seconds the address is answered 429 until the window clears, so a
-    burst of guessed tokens gets nowhere (issue 22)."""
-
-    def __init__(self, limit: int = 20, window: float = 10.0) -> None:
-        self.limit = limit
-        self.window = window
-        self._failures: dict[str, collections.deque[float]] = {}
-
-    def _recent(self, host: str, now: float) -> collections.deque[float]:
-        times = self._failures.setdefault(host, collections.deque())
-        while times and now - times[0] > self.window:
-            times.popleft()
-        return times
-
-    def check(self, host: str) -> None:
-        """Refuse with 429 while ``host`` is over the limit."""
-        times = self._recent(host, time.monotonic())
-        if len(times) >= self.limit:
-            wait = max(1, int(self.window - (time.monotonic() - times[0])) + 1)
-            raise TooManyRequestsException(
-                f"too many failed authentications from this address; retry in {wait} s",
-                headers={"Retry-After": str(wait)},
-            )
-        if not times:
-            self._failures.pop(host, None)
-
-    def failed(self, host: str) -> None:
-        self._recent(host, time.monotonic()).append(time.monotonic())
-
-
-class Web:
-    """Everything the handlers share: the service, tokens, idempotency keys, the hub."""
-
-    def __init__(self, config: ServeConfig) -> None:
-        self.config = config
-        self.spec = parse_store(config.store)
-        from events.store import GameStore
-
-        if not self.spec.is_postgres:
-            assert self.spec.db is not None
-            folder = os.path.dirname(os.path.abspath(self.spec.db))
-            if not os.path.isdir(folder):
-                raise FileNotFoundError(f"{self.spec.db}: the folder {folder} does not exist")
-        self._projections = config.projections  # PostgreSQL keeps its read models beside the events
-        self.svc = CachedService(
-            GameStore(self.spec.db, env=self.spec.env), projections=self._projections
-        )
-        self.side: SideDB = open_side_db(self.spec)
-        self.tokens = TokenStore(self.side)
-        self.failed_auth = FailedAuthentication()
-        self.keys = IdempotencyStore(self.side)
-        self.listing = GameListing(self.svc.store)
-        self._pool = (
-            ThreadPoolExecutor(config.threads, thread_name_prefix="service")
-            if config.threads
-            else None
-        )
-        self._projection_pool: ProcessPoolExecutor | None = None
-        self.hub = Hub(self.svc.store, self.run, interval=config.poll_interval)
-        self._board: tuple[float, list[dict[str, Any]]] | None = None
-        self._board_lock = asyncio.Lock()
-
-    # -- running service calls ---------------------------------------------------
-    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Call the synchronous service: inline, or in the thread pool."""
-        if self._pool is None:
-            return fn(*args, **kwargs)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
-
-    async def run_projection(self, method: str, *args: Any) -> Any:
-        """A read model's answer (``scoreboard``, ``audit``), from the projection worker process
-        (``web.projection_worker``), started on first use."""
-        if self._projection_pool is None:
-            from referee import games
-            from web import projection_worker
-
-            self._projection_pool = ProcessPoolExecutor(
-                1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=projection_worker.start,
-                initargs=(self.spec.db, self.spec.env, self._projections, games.registered()),
-            )
-        from web.projection_worker import call
-
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._projection_pool, call, method, *args)
-
-    async def scoreboard(self, since: float | None = None) -> list[dict[str, Any]]:
-        """The standings as of ``since`` (the event loop's clock) or later: one computed
-        after ``since`` is shared by every stream that asks (each catch-up recomputes every
-        standing); ``None`` asks for a fresh one."""
-        loop = asyncio.get_running_loop()
-        wanted = loop.time() if since is None else since
-        async with self._board_lock:
-            if self._board is None or self._board[0] < wanted:
-                started = loop.time()
-                rows: list[dict[str, Any]] = await self.run_projection("scoreboard", None)
-                self._board = (started, rows)
-            return self._board[1]
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False)
-        if self._projection_pool is not None:
-            self._projection_pool.shutdown(wait=True, cancel_futures=True)
-        self.svc.close()
-        self.side.close()
-
-    # -- who is asking -------------------------------------------------------------
-    def principal(self, request: Request[Any, Any, Any]) -> Principal:
-        """The caller, from ``Authorization: Bearer`` or the pages' cookie; refuses a
-        wrong or missing token (401), and a cookie-borne write from another site (403)."""
-        host = request.client.host if request.client else "?"
-        self.failed_auth.check(host)
-        return self._principal(request, host)
-
-    def _principal(self, request: Request[Any, Any, Any], host: str) -> Principal:
-        header = request.headers.get("authorization")
-        token: str | None = None
-        from_cookie = False
-        if header:
-            scheme, _, value = header.partition(" ")
-            if scheme.lower() != "bearer" or not value.strip():
-                raise NotAuthorizedException("use Authorization: Bearer TOKEN")
-            token = value.strip()
-        else:
-            token = request.cookies.get(COOKIE)
-            from_cookie = token is not None
-        if token is None:
-            if self.config.public_read and request.method in SAFE_METHODS:
-                return ANONYMOUS
-            raise NotAuthorizedException(
-                "no token: send Authorization: Bearer TOKEN ('referee token create')"
-            )
-        principal = self.tokens.authenticate(token)
-        if principal is None:
-            self.failed_auth.failed(host)  # a wrong token, not a missing one, counts
-            raise NotAuthorizedException("the token is unknown or revoked")
-        if from_cookie and request.method not in SAFE_METHODS and not _same_origin(request):
-            raise AccessDeniedError(
-                "a write carried by the pages' cookie must come from the pages themselves"
-            )
-        return principal
-
-    # -- writes ------------------------------------------------------------------------
-    async def write(
-        self,
-        request: Request[Any, Any, Any],
-        principal: Principal,
-        work: Callable[[], tuple[int, Any, dict[str, str]]],
-    ) -> Response[Any]:
-        """Run a write once per ``Idempotency-Key`` (when one is sent) and answer it.
-
-        ``work`` runs the command and returns (status, body Struct, headers); an
-        error it raises becomes a problem document, saved under the key like any
-        answer unless nothing could have been stored by the race (409) or a fault (5xx)."""
-        key = request.headers.get("idempotency-key")
-        if key is None:
-            try:
-                status, body, headers = await self.run(work)
-            finally:
-                self.hub.poke()
-            return _encoded(status, body, headers)
-        key = key.strip()
-        if not key or len(key) > 200:
-            return problem_response(
-                400, "bad-request", "an Idempotency-Key is 1 to 200 characters", request
-            )
-        raw = await request.body()
-        print_ = fingerprint(request.method, str(request.url.path), raw)
-        claim = await self.run(self.keys.claim, principal.token_id, key, print_)
-        waited = 0.0
-        while claim.state == "pending" and waited < 5.0:
-            await asyncio.sleep(0.05)
-            waited += 0.05
-            claim = await self.run(self.keys.claim, principal.token_id, key, print_)
-        if claim.state == "done":
-            headers = dict(claim.headers)
-            headers["Idempotent-Replayed"] = "true"
-            media = headers.pop("content-type", JSON)
-            return Response(
-                content=claim.body.encode(),
-                status_code=claim.status,
-                media_type=media,
-                headers=headers,
-            )
-        if claim.state == "mismatch":
-            return problem_response(
-                422,
-                "idempotency-key-reused",
-                f"Idempotency-Key {key!r} was sent before with a different request",
-                request,
-            )
-        if claim.state == "pending":
-            return problem_response(
-                409,
-                "idempotency-key-in-use",
-                f"the request first sent with Idempotency-Key {key!r} has not answered yet",
-                request,
-                headers={"Retry-After": "1"},
-            )
-        try:
-            try:
-                status, body, headers = await self.run(work)
-            finally:
-                self.hub.poke()
-            response = _encoded(status, body, headers)
-        except Exception as exc:  # noqa: BLE001 - answered as a problem, and the answer kept under the key
-            response = handle_exception(request, exc)
-            if isinstance(exc, ConcurrentWriteError) or (response.status_code or 500) >= 500:
-                await self.run(self.keys.release, principal.token_id, key)
-                return response
-        content = response.content if isinstance(response.content, bytes) else b""
-        saved = {k: v for k, v in response.headers.items() if k.lower() in ("etag", "location")}
-        saved["content-type"] = response.media_type or JSON
-        await self.run(
-            self.keys.finish,
-            principal.token_id,
-            key,
-            response.status_code or 200,
-            saved,
-            content.decode(),
-        )
-        return response
-
-
-def _same_origin(request: Request[Any, Any, Any]) -> bool:
-    site = request.headers.get("sec-fetch-site")
-    if site is not None:
-        return site in ("same-origin", "none")
-    origin = request.headers.get("origin")
-    if origin is None:
-        return False
-    host = request.headers.get("host", "")
-    return origin.split("://", 1)[-1] == host
-
-
-def _encoded(status: int, body: Any, headers: dict[str, str]) -> Response[Any]:
-    media = "application/problem+json" if isinstance(body, Problem) else JSON
-    return Response(
-        content=msgspec.json.encode(body), status_code=status, media_type=media, headers=headers
-    )
+# ``ServeConfig``, ``Web``, ``web_of`` and ``COOKIE`` live in ``web.context`` (shared by the
+# handlers); they are named here too for the callers that start a server.
+__all__ = ["COOKIE", "ServeConfig", "Web", "create_app", "web_of"]
 
 
 def create_app(config: ServeConfig | None = None) -> Litestar:
     """The application for ``config`` (the store is opened now; the hub starts with the app)."""
-    from web import api, pages
-
     config = config or ServeConfig()
     web = Web(config)
 
@@ -340,7 +54,7 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
             web.close()
 
     return Litestar(
-        route_handlers=[*api.HANDLERS, *pages.HANDLERS],
+        route_handlers=[*api.HANDLERS, *event_api.EVENT_HANDLERS, *pages.HANDLERS],
         exception_handlers={Exception: handle_exception},
         request_max_body_size=BODY_LIMIT,  # 413 past it; imports have their own bound
         lifespan=[lifespan],
@@ -371,12 +85,6 @@ def _state(web: Web) -> Any:
     from litestar.datastructures import State
 
     return State({"web": web})
-
-
-def web_of(request: Request[Any, Any, Any]) -> Web:
-    """The shared ``Web`` of the application serving ``request``."""
-    web: Web = request.app.state["web"]
-    return web
 
 
 def app_from_env() -> Litestar:

@@ -23,8 +23,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from events.store import GameStore
-from service.live import Notice, last_notice, notices_after
+from service.live import Notice, NoticeLog
 
 __all__ = ["Hub"]
 
@@ -37,9 +36,9 @@ class Hub:
     """The newest event per game and the newest notification id, and waiting for them."""
 
     def __init__(
-        self, store: GameStore, run: Runner, *, interval: float = 0.25, min_gap: float = 0.02
+        self, notices: NoticeLog, run: Runner, *, interval: float = 0.25, min_gap: float = 0.02
     ) -> None:
-        self.store = store
+        self.notices = notices
         self.run = run
         self.interval = interval
         self.min_gap = min_gap
@@ -54,7 +53,7 @@ class Hub:
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
-        self.last_id = await self.run(last_notice, self.store)
+        self.last_id = await self.run(self.notices.last)
         self._task = asyncio.create_task(self._follow())
 
     async def stop(self) -> None:
@@ -107,9 +106,7 @@ class Hub:
             self._poke.clear()
             try:
                 while True:
-                    batch: list[Notice] = await self.run(
-                        notices_after, self.store, self.last_id, 2000
-                    )
+                    batch: list[Notice] = await self.run(self.notices.after, self.last_id, 2000)
                     self._note(batch)
                     if len(batch) < 2000:
                         break

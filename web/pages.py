@@ -22,7 +22,7 @@ from litestar.static_files import create_static_files_router
 
 from referee.contract import PUBLIC, REFEREE
 from service.access import AccessDeniedError, Principal, authorize, viewer_for
-from web.app import COOKIE, Web, web_of
+from web.context import COOKIE, Web, web_of
 from web.export import render, replay_html
 from web.problems import PROBLEM_TYPES
 from web.views import panel

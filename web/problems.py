@@ -17,10 +17,15 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, NotAuthorizedException, ValidationException
 
-from events.store import ConcurrentWriteError, GameNotFoundError
 from referee.errors import UnknownClauseError, UnknownGameError
 from service.access import AccessDeniedError
-from service.errors import InvalidCommandError, StaleVersionError, UnreadableEntryError
+from service.errors import (
+    ConcurrentWriteError,
+    GameNotFoundError,
+    InvalidCommandError,
+    StaleVersionError,
+    UnreadableEntryError,
+)
 
 __all__ = ["PROBLEM_TYPES", "Problem", "handle_exception", "problem_response"]
 

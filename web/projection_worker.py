@@ -10,26 +10,27 @@ projection file; only JSON-ready answers cross back.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from service.stores import StoreSpec
 
 __all__ = ["call", "start"]
 
 _service: Any = None
 
 
-def start(
-    db: str | None, env: dict[str, str], projections: str | None, registry: dict[str, str]
-) -> None:
+def start(spec: StoreSpec, projections: str | None, registry: dict[str, str]) -> None:
     """Process initializer: the same games as the server, and a service on its store."""
     global _service
-    from events.store import GameStore
     from referee import games
     from service.app import RefereeService
+    from service.stores import open_store
 
     for name, target in registry.items():  # test games registered in the parent, say
         if name not in games.names():
             games.register(name, target)
-    _service = RefereeService(GameStore(db, env=env), projections=projections)
+    _service = RefereeService(open_store(spec), projections=projections)
 
 
 def call(method: str, *args: Any) -> Any:

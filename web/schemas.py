@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from events.schema import PenaltyLevel
+from service.results import PenaltyLevel
 
 __all__ = [
     "AdjustIn",

@@ -11,12 +11,12 @@ from typing import Any
 
 import msgspec
 
-from events.records import event_line
 from referee.contract import REFEREE, Viewer
 from referee.drawings import has_drawing
 from referee.rulebook import find_clause
 from service.app import RefereeService
 from service.results import PositionView
+from service.wording import event_line
 from web.boards import render_board
 
 __all__ = ["INCIDENTS", "panel", "replay_data", "status_line"]

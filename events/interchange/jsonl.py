@@ -21,6 +21,7 @@ import msgspec
 from events.codec import decode_exact, encode, known_topic, own_hash, stored_hash, upcast
 from events.interchange.errors import ImportFileError, check_game_id
 from events.schema import GENESIS_HASH, KIND_OF_TOPIC, GameCreated, GameEvent
+from events.tournament import TournamentEvent
 
 __all__ = ["JSONL_FORMAT", "export_jsonl", "read_jsonl"]
 
@@ -146,8 +147,11 @@ def read_jsonl(lines: Iterable[str], source: str) -> list[tuple[int, GameEvent, 
     if head is None or not out:
         raise ImportFileError(source, None, "no events in the file")
     first = out[0][1]
-    if not isinstance(first, GameCreated):
-        raise ImportFileError(source, out[0][0], "the first event must be the game's creation")
+    tournament = isinstance(first, TournamentEvent) and type(first).__name__ == "EventCreated"
+    if not isinstance(first, GameCreated) and not tournament:
+        raise ImportFileError(
+            source, out[0][0], "the first event must be the game's (or event's) creation"
+        )
     check_game_id(first.originator_id, source, out[0][0])
     if head.game_id and head.game_id != first.originator_id:
         raise ImportFileError(

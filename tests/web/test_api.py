@@ -479,3 +479,64 @@ def test_public_read_lets_anonymous_readers_in_as_the_public(store: str, tokens:
             "unauthorized",
         )
         is_problem(anonymous.get(f"/api/games/{game}/audit"), 403, "forbidden")
+
+
+def test_a_stale_if_match_is_refused_by_the_service_for_every_simple_write(
+    client: Client, store: str, tokens: Tokens
+) -> None:
+    """The handlers leave If-Match to the service (issue 19): an end, a penalty or a
+    dispute sent with a version the game has moved past is 412 and stores nothing."""
+    head = tokens["head"]
+    game = new_game(client, head)["game_id"]
+    assert client.post(f"/api/games/{game}/entries", json={"text": "e1>e2"}, headers=auth(head))
+    stale = auth(head, **{"If-Match": '"1"'})
+    writes = [
+        ("end", {"how": "agreement", "reason": "a draw offered and taken"}),
+        ("penalties", {"seat": "p1", "level": "warning", "infraction": "slow play"}),
+        ("disputes", {"event": 2, "claim": "the move was illegal", "by": "Ann"}),
+    ]
+    for path, body in writes:
+        refused = is_problem(
+            client.post(f"/api/games/{game}/{path}", json=body, headers=stale),
+            412,
+            "stale-version",
+        )
+        assert refused["version"] == 2 and refused["expected_version"] == 1
+    assert len(events_of(store, game)) == 2
+
+
+def test_a_rejection_is_worded_alike_on_the_command_line_and_over_http(
+    client: Client, tokens: Tokens
+) -> None:
+    """One formatter (service.wording) words a refused entry for both faces."""
+    import msgspec
+
+    from cli.play import entry_lines
+    from referee.verdicts import Violation
+    from service.results import EntryResult
+    from service.wording import rejection_text
+
+    head = tokens["head"]
+    game = new_game(client, head)["game_id"]
+    answer = client.post(f"/api/games/{game}/entries", json={"text": "e2-e5"}, headers=auth(head))
+    problem = is_problem(answer, 422, "rejected")
+    result = EntryResult(  # the service's answer, as the problem document carries it
+        game_id=game,
+        status="rejected",
+        accepted=False,
+        text="e2-e5",
+        seat=None,
+        notation=None,
+        violations=[msgspec.convert(v, Violation) for v in problem["violations"]],
+        event=problem["event"],
+        version=problem["version"],
+    )
+    clause = result.violations[0].clause
+    assert problem["detail"] == rejection_text(result)
+    assert problem["detail"].startswith(
+        f"rejected 'e2-e5' (kept as evidence, event {result.event})"
+    )
+    _, err = entry_lines(result)
+    assert problem["detail"].startswith(err[0]) and err[1] == f"  {clause}: " + (
+        result.violations[0].reason
+    )

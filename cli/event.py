@@ -1,0 +1,421 @@
+"""``referee event ...``: run an event (tournament) on the same ledger as its games.
+
+A thin face over ``service.tournaments``: every command loads the event, lets the
+pure core decide, and stores the new facts (or refuses with one line naming the
+``EV-`` clause, exit 2, nothing stored). Heavy modules are imported inside the
+commands so ``referee --help`` stays quick.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from cli.face import JsonOpt, emit_json, fail, handled, settings
+
+app = typer.Typer()
+
+event_app = typer.Typer(
+    name="event",
+    help=(
+        "Run an event: register players, pair rounds (their games are created), take "
+        "results, correct them, and post pairings and standings (MTR Appendix C).\n\n"
+        "\b\nA Swiss event of best-of-3 matches with a top-8 cut:\n"
+        "  ev=$(referee event new 'Friday' --game gammasphere --cut 8 | tail -1)\n"
+        "  referee event register $ev --player Ann --player Ben --player Cal\n"
+        "  referee event pair $ev               # pairs round 1, creates its games\n"
+        "  referee event result $ev 1=2-1-0     # table 1: the first-listed won 2-1\n"
+        "  referee event standings $ev --json\n\n"
+        "Exit codes: 0 done, 2 refused (the EV- clause and why; nothing stored), 3 another "
+        "writer changed the event at the same moment (nothing stored)."
+    ),
+    no_args_is_help=True,
+)
+app.add_typer(event_app)
+
+EventArg = Annotated[str, typer.Argument(help="The event's id (ev-...), as 'event new' printed.")]
+RoundOpt = Annotated[
+    int | None, typer.Option("--round", min=1, help="A round number (default: the latest).")
+]
+
+
+def _svc() -> Any:
+    return settings.service()
+
+
+@event_app.command("new")
+def new(
+    name: Annotated[str, typer.Argument(help="The event's name, as players know it.")],
+    game: Annotated[str, typer.Option("--game", help="The game played (gammasphere, ...).")],
+    format: Annotated[
+        str, typer.Option("--format", help="swiss, elimination or round-robin.")
+    ] = "swiss",
+    pods: Annotated[
+        bool, typer.Option("--pods", help="Tables of 4, then 3 (games of 3-4 players).")
+    ] = False,
+    rounds: Annotated[
+        int | None,
+        typer.Option("--rounds", min=1, help="Swiss rounds (default: from the player count)."),
+    ] = None,
+    match: Annotated[str, typer.Option("--match", help="bo1, bo3 or bo5.")] = "bo3",
+    cut: Annotated[
+        int, typer.Option("--cut", min=0, help="Top N to single elimination after Swiss.")
+    ] = 0,
+    floor: Annotated[
+        str,
+        typer.Option("--floor", help="Percentage floor: 1/3 (exact, default) or 0.33 (printed)."),
+    ] = "1/3",
+    as_json: JsonOpt = False,
+) -> None:
+    """Create an event; prints its id alone on the last line."""
+    with handled():
+        info = settings.service(create=True).event_new(
+            name,
+            game,
+            format=format,
+            pods=pods,
+            rounds=rounds,
+            match=match,
+            cut=cut,
+            floor="0.33" if floor.strip() in ("0.33", ".33") else floor.strip(),
+        )
+        if as_json:
+            emit_json(info)
+        else:
+            typer.echo(
+                f"{info.name}: {info.game} {info.format}{' pods' if info.pods else ''}, "
+                f"{info.match}{f', top {info.cut} cut' if info.cut else ''}"
+            )
+        typer.echo(info.event_id)
+
+
+@event_app.command("register")
+def register(
+    event: EventArg,
+    player: Annotated[
+        list[str], typer.Option("--player", help="A player's name (repeat for several).")
+    ],
+    deck: Annotated[
+        Path | None, typer.Option("--deck", help="The player's event decklist (open).")
+    ] = None,
+    sealed: Annotated[
+        str | None,
+        typer.Option("--sealed", help="COMMIT:SIZE from 'referee deck seal' (stays sealed)."),
+    ] = None,
+    bye: Annotated[
+        int, typer.Option("--bye", min=0, help="Awarded byes: the player's first N rounds.")
+    ] = 0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Register players (after round 1 is paired: a late entry, EV-2.3)."""
+    with handled():
+        chosen: Any = None
+        if deck is not None and sealed is not None:
+            fail("give --deck FILE or --sealed COMMIT:SIZE, not both")
+        if sealed is not None:
+            from referee.kit.decks import SealedDeck
+
+            chosen = SealedDeck.parse(sealed)
+        elif deck is not None:
+            from referee.kit.decks import parse_decklist
+
+            try:
+                chosen = parse_decklist(deck.read_text(encoding="utf-8"), str(deck))
+            except UnicodeDecodeError:
+                fail(f"{deck}: not UTF-8 text")
+        ids = _svc().event_register(event, player, deck=chosen, byes=bye)
+        if as_json:
+            emit_json({"registered": player, "ids": ids})
+        else:
+            typer.echo(f"registered {len(ids)}: " + ", ".join(player))
+
+
+@event_app.command("drop")
+def drop(
+    event: EventArg,
+    name: Annotated[str, typer.Argument(help="The player who leaves.")],
+    reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
+) -> None:
+    """Drop a player: they leave after the current round and stay in the standings."""
+    with handled():
+        after = _svc().event_drop(event, name, reason=reason)
+        typer.echo(f"{name} drops after round {after}")
+
+
+def _read_manual(path: Path) -> dict[str, Any]:
+    import msgspec
+
+    try:
+        data = msgspec.json.decode(path.read_bytes())
+    except msgspec.DecodeError as exc:
+        fail(f"{path}: not JSON ({exc})")
+    if not isinstance(data, dict):
+        fail(f'{path}: a manual pairing is a JSON object: {{"pairs": [...], "byes": [...]}}')
+    return data
+
+
+def _print_pairings(rows: list[Any]) -> None:
+    for row in rows:
+        if row.bye:
+            typer.echo(f"  bye  {row.players[0]}")
+        else:
+            games = f"   [{', '.join(row.games)}]" if row.games else ""
+            typer.echo(f"{row.table:>5}  {' v '.join(row.players)}{games}")
+
+
+@event_app.command("pair")
+def pair(
+    event: EventArg,
+    manual: Annotated[
+        Path | None,
+        typer.Option(
+            "--manual",
+            help='Pair by hand: JSON {"pairs": [["Ann","Ben"]], "byes": ["Cal"]} '
+            '(pods: {"pods": [[...]]}).',
+        ),
+    ] = None,
+    reason: Annotated[
+        str, typer.Option("--reason", help="Why the round is paired by hand (audit).")
+    ] = "",
+    as_json: JsonOpt = False,
+) -> None:
+    """Pair the next round, create its games, and print the pairings."""
+    with handled():
+        spec = _read_manual(manual) if manual is not None else None
+        rows = _svc().event_pair(event, manual=spec, reason=reason, by=settings.referee)
+        if as_json:
+            emit_json(rows)
+        else:
+            _print_pairings(rows)
+
+
+@event_app.command("repair")
+def repair(
+    event: EventArg,
+    manual: Annotated[Path, typer.Option("--manual", help="The new pairings (JSON, as pair).")],
+    reason: Annotated[str, typer.Option("--reason", help="Why the head judge re-pairs.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Replace the latest round's pairings before its first result (head judge, EV-5.12)."""
+    with handled():
+        rows = _svc().event_repair(event, _read_manual(manual), reason=reason, by=settings.referee)
+        if as_json:
+            emit_json(rows)
+        else:
+            _print_pairings(rows)
+
+
+@event_app.command("result")
+def result(
+    event: EventArg,
+    slips: Annotated[
+        list[str],
+        typer.Argument(help="TABLE=W-L-D (W: games won by the first-listed); pods TABLE=A>B=C."),
+    ],
+) -> None:
+    """Report result slips of the current round (all or none are stored)."""
+    with handled():
+        count = _svc().event_result(event, slips, by=settings.referee)
+        typer.echo(f"{count} result(s) recorded")
+
+
+@event_app.command("correct")
+def correct(
+    event: EventArg,
+    slip: Annotated[str, typer.Argument(help="TABLE=W-L-D, the corrected result.")],
+    round_number: Annotated[int, typer.Option("--round", min=1, help="The round.")],
+    reason: Annotated[str, typer.Option("--reason", help="Why (EV-8.1).")],
+) -> None:
+    """Correct a reported result, with its reason and who (the --referee name)."""
+    with handled():
+        _svc().event_correct(event, round_number, slip, reason=reason, by=settings.referee)
+        typer.echo(f"round {round_number} {slip} corrected")
+
+
+@event_app.command("penalty")
+def penalty(
+    event: EventArg,
+    player: Annotated[str, typer.Argument(help="The player penalized.")],
+    infraction: Annotated[str, typer.Argument(help="The IPG infraction.")],
+    reason: Annotated[str, typer.Option("--reason", help="What happened.")] = "",
+) -> None:
+    """Record an IPG penalty; a repeat is upgraded as the IPG says."""
+    with handled():
+        given = _svc().event_penalty(event, player, infraction, reason=reason, by=settings.referee)
+        typer.echo(f"{player}: {given}")
+
+
+@event_app.command("start-round")
+def start_round(event: EventArg, round_number: RoundOpt = None) -> None:
+    """Mark the round as started (its time is in the log)."""
+    with handled():
+        number = _svc().event_round(event, "start", round_number)
+        typer.echo(f"round {number} started")
+
+
+@event_app.command("end-round")
+def end_round(event: EventArg, round_number: RoundOpt = None) -> None:
+    """Mark the round as ended: refused while a table lacks its result (EV-5.10)."""
+    with handled():
+        number = _svc().event_round(event, "end", round_number)
+        typer.echo(f"round {number} ended")
+
+
+@event_app.command("end")
+def end(
+    event: EventArg, reason: Annotated[str, typer.Option("--reason", help="Why.")] = ""
+) -> None:
+    """End the event (no round may be open)."""
+    with handled():
+        _svc().event_end(event, reason=reason)
+        typer.echo("event ended")
+
+
+@event_app.command("pairings")
+def pairings(event: EventArg, round_number: RoundOpt = None, as_json: JsonOpt = False) -> None:
+    """A round's pairings (the latest by default), tables then byes."""
+    with handled():
+        rows = _svc().event_pairings(event, round_number)
+        if as_json:
+            emit_json(rows)
+        else:
+            _print_pairings(rows)
+
+
+@event_app.command("standings")
+def standings(
+    event: EventArg,
+    round_number: Annotated[
+        int | None, typer.Option("--round", min=1, help="As they stood after round N.")
+    ] = None,
+    explain: Annotated[
+        str | None, typer.Option("--explain", help="Show how a player's figures are computed.")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Standings (MTR Appendix C): points, OMW%, GW%, OGW%, exact fractions."""
+    with handled():
+        svc = _svc()
+        if explain is not None:
+            text = svc.event_explain(event, explain, round_number)
+            if as_json:
+                emit_json({"player": explain, "explain": text})
+            else:
+                typer.echo(text)
+            return
+        rows = svc.event_standings(event, round_number)
+        if as_json:
+            import msgspec
+
+            out = []
+            for row in rows:
+                data = msgspec.to_builtins(row)
+                if data.get("dropped_after") is None:
+                    data.pop("dropped_after", None)
+                out.append(data)
+            emit_json(out)
+            return
+        typer.echo(
+            f"{'rank':>4}  {'player':<24} {'pts':>3}  {'W-L-D (byes)':<14} omw    gw     ogw"
+        )
+        for row in rows:
+            r = row.record
+            dropped = f"  (dropped after {row.dropped_after})" if row.dropped_after else ""
+            typer.echo(
+                f"{row.rank:>4}  {row.player:<24} {row.points:>3}  "
+                f"{f'{r.wins}-{r.losses}-{r.draws} ({r.byes})':<14} "
+                f"{_pct(row.omw)}  {_pct(row.gw)}  {_pct(row.ogw)}{dropped}"
+            )
+
+
+def _pct(fraction: str) -> str:
+    from fractions import Fraction
+
+    return f"{float(Fraction(fraction)) * 100:5.2f}"
+
+
+@event_app.command("list")
+def list_events(as_json: JsonOpt = False) -> None:
+    """Every event in the store, oldest first."""
+    with handled():
+        svc = _svc()
+        infos = [svc.event_info(event) for event in svc.event_ids()]
+        if as_json:
+            emit_json(infos)
+            return
+        for info in infos:
+            state = "ended" if info.ended else f"round {info.current_round}"
+            typer.echo(
+                f"{info.event_id}  {info.name}  {info.game}  {info.players} players  {state}"
+            )
+
+
+@event_app.command("show")
+def show(event: EventArg, as_json: JsonOpt = False) -> None:
+    """What the event is and where it stands."""
+    with handled():
+        info = _svc().event_info(event)
+        if as_json:
+            emit_json(info)
+            return
+        typer.echo(f"{info.name} ({info.event_id}): {info.game} {info.format}, {info.match}")
+        typer.echo(f"players: {info.players} ({info.active} active)")
+        typer.echo(
+            f"round: {info.current_round} of {info.rounds} Swiss"
+            + (f", top {info.cut} cut" if info.cut else "")
+        )
+        if info.open_round:
+            typer.echo(f"round {info.open_round} is open (tables still to report)")
+        if info.ended:
+            typer.echo("the event has ended")
+
+
+@event_app.command("log")
+def log(event: EventArg, as_json: JsonOpt = False) -> None:
+    """Every event of the event's stream, one line each."""
+    with handled():
+        lines = _svc().event_log(event)
+        if as_json:
+            emit_json(lines)
+            return
+        from service.wording import safe_text
+
+        for line in lines:
+            typer.echo(f"#{line.number:<5} {line.time:%H:%M:%S}  {safe_text(line.text)}")
+
+
+@event_app.command("audit")
+def audit(event: EventArg, as_json: JsonOpt = False) -> None:
+    """Manual pairings and re-pairings, corrections, penalties and drops, with reasons."""
+    with handled():
+        data = _svc().event_audit(event)
+        if as_json:
+            emit_json(data)
+            return
+        from service.wording import safe_text
+
+        if not data["entries"]:
+            typer.echo("nothing to audit: no override, correction, penalty or drop")
+        for entry in data["entries"]:
+            rest = ", ".join(f"{k}={v}" for k, v in entry.items() if k not in ("event", "what"))
+            typer.echo(f"#{entry['event']:<5} {entry['what']}: {safe_text(rest)}")
+
+
+@event_app.command("export")
+def export(
+    event: EventArg,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write to FILE (default stdout).")
+    ] = None,
+) -> None:
+    """The event's stream as a JSONL record; 'referee import FILE' reads it back."""
+    with handled():
+        lines = _svc().event_export(event)
+        if output is None:
+            for line in lines:
+                typer.echo(line, nl=False)
+        else:
+            output.write_text("".join(lines), encoding="utf-8")
+            typer.echo(f"wrote {output}")

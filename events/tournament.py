@@ -1,0 +1,182 @@
+"""Stored events of a tournament's stream: one msgspec Struct per tournament fact.
+
+An event (tournament) is its own stream in the same store as the games, with the
+same common fields (id, number, time, previous hash, own hash), so the integrity
+chain, ``verify``, checkpoints, export and import cover it unchanged. Each stored
+type carries exactly the fields of its pure fact (``referee.tournament.facts``),
+plus, for a registration, the player's event decklist. The types are made here,
+in one place, from the facts themselves: encoding (topic, kind), the text form
+(``summary``) and the fold (``to_fact`` then ``referee.tournament.apply``).
+
+Topics are explicit and versioned (``referee.event.RoundPaired.v1``): a new
+shape of a fact gets a new topic and an upcaster, as game events do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from events.base import GameEvent
+from referee.kit.decks import Deck, SealedDeck
+from referee.tournament import facts as f
+from referee.tournament.model import Placement, Score
+
+__all__ = [
+    "EVENT_PREFIX",
+    "TOURNAMENT_KINDS",
+    "TOURNAMENT_TOPICS",
+    "TournamentEvent",
+    "is_tournament_event",
+    "stored_type",
+    "summary",
+    "to_fact",
+    "to_stored",
+]
+
+EVENT_PREFIX = "ev-"
+"""Every event (tournament) id starts with this, then eight characters like a game id's."""
+
+
+class TournamentEvent(GameEvent, frozen=True, kw_only=True):
+    """Fields common to every stored event of a tournament stream."""
+
+
+_FACTS: tuple[type[Any], ...] = (
+    f.EventCreated,
+    f.PlayerRegistered,
+    f.PlayerDropped,
+    f.ByeAwarded,
+    f.RoundPaired,
+    f.PairingChanged,
+    f.GameLinked,
+    f.GameResultRecorded,
+    f.MatchReported,
+    f.ResultCorrected,
+    f.PenaltyRecorded,
+    f.RoundStarted,
+    f.RoundEnded,
+    f.CutMade,
+    f.EventEnded,
+)
+
+_EXTRA: dict[type[Any], list[tuple[str, Any, Any]]] = {
+    f.EventCreated: [("name", str, "")],  # the event's display name
+    # The event decklist: open, or sealed until the event publishes lists.
+    f.PlayerRegistered: [("deck", Deck | None, None)],
+}
+
+
+def _field_spec(info: msgspec.structs.FieldInfo) -> tuple[str, Any] | tuple[str, Any, Any]:
+    if info.default is not msgspec.NODEFAULT:
+        return (info.name, info.type, info.default)
+    if info.default_factory is not msgspec.NODEFAULT:
+        return (info.name, info.type, msgspec.field(default_factory=info.default_factory))
+    return (info.name, info.type)
+
+
+def _stored_class(fact: type[Any]) -> type[TournamentEvent]:
+    fields = [_field_spec(i) for i in msgspec.structs.fields(fact)] + _EXTRA.get(fact, [])
+    made: type[TournamentEvent] = msgspec.defstruct(  # type: ignore[assignment]
+        f"Event{fact.__name__}" if not fact.__name__.startswith("Event") else fact.__name__,
+        fields,
+        bases=(TournamentEvent,),
+        module=__name__,
+        frozen=True,
+        kw_only=True,
+    )
+    return made
+
+
+STORED_OF: dict[type[Any], type[TournamentEvent]] = {fact: _stored_class(fact) for fact in _FACTS}
+"""Each tournament fact type and the stored event type that carries it."""
+
+FACT_OF: dict[type[TournamentEvent], type[Any]] = {s: fact for fact, s in STORED_OF.items()}
+
+TOURNAMENT_TOPICS: dict[str, type[GameEvent]] = {
+    f"referee.event.{fact.__name__}.v1": stored for fact, stored in STORED_OF.items()
+}
+"""Topic of each stored tournament event type (merged into ``events.schema.TOPICS``)."""
+
+TOURNAMENT_KINDS: dict[type[GameEvent], str] = {
+    stored: fact.__struct_config__.tag for fact, stored in STORED_OF.items()
+}
+"""Short kind of each (the fact's tag: ``round-paired``, ``match-reported``, ...)."""
+
+
+def stored_type(fact: type[Any]) -> type[TournamentEvent]:
+    return STORED_OF[fact]
+
+
+def is_tournament_event(event: object) -> bool:
+    return isinstance(event, TournamentEvent)
+
+
+def to_stored(fact: f.Fact, header: dict[str, Any], **extra: Any) -> TournamentEvent:
+    """The stored event for ``fact`` with the stream's ``header`` fields (id, number, time)."""
+    cls = STORED_OF[type(fact)]
+    values = {name: getattr(fact, name) for name in fact.__struct_fields__}
+    return cls(**header, **values, **extra)
+
+
+def to_fact(event: GameEvent) -> f.Fact:
+    """The pure fact a stored tournament event carries (for folding)."""
+    cls = FACT_OF[type(event)]  # type: ignore[index]
+    fact: f.Fact = cls(**{name: getattr(event, name) for name in cls.__struct_fields__})
+    return fact
+
+
+def _result_text(score: Score | None, placement: Placement | None) -> str:
+    if score is not None:
+        return score.text
+    return placement.text if placement is not None else "?"
+
+
+def summary(event: GameEvent) -> str:
+    """One line saying what a stored tournament event records (ids, not display names)."""
+    fact = to_fact(event)
+    match fact:
+        case f.EventCreated(settings=s):
+            shape = s.format + (" pods" if s.pods else "")
+            rounds = f", {s.rounds} rounds" if s.rounds else ""
+            cut = f", top {s.cut} cut" if s.cut else ""
+            return f"event created: {s.game} {shape}, {s.match}{rounds}{cut}"
+        case f.PlayerRegistered(player=p):
+            deck = getattr(event, "deck", None)
+            what = "late entry" if p.entry_round > 1 else "registered"
+            extra = f", {p.byes} awarded bye(s)" if p.byes else ""
+            if deck is not None:
+                sealed = isinstance(deck, SealedDeck) and deck.commitment
+                extra += f", {'sealed' if sealed else 'open'} list of {deck.size} cards"
+            return f"{what}: {p.name} ({p.id}){extra}"
+        case f.PlayerDropped(player=p, after_round=n, reason=why):
+            return f"dropped: {p} after round {n}" + (f" ({why})" if why else "")
+        case f.ByeAwarded(player=p, round=n):
+            return f"bye awarded: {p} in round {n}"
+        case f.RoundPaired(round=r, override=why):
+            tables = sum(1 for p in r.pairings if not p.bye)
+            byes = len(r.pairings) - tables
+            manual = f" by hand ({why})" if why else ""
+            return f"round {r.number} ({r.kind}) paired{manual}: {tables} tables, {byes} byes"
+        case f.PairingChanged(round=r, reason=why, by=by):
+            return f"round {r.number} re-paired by {by or 'the head judge'}: {why}"
+        case f.GameLinked(round=n, table=t, game=g):
+            return f"round {n} table {t}: game {g}"
+        case f.GameResultRecorded(game=g, placings=placings):
+            return f"game {g} ended: " + ", ".join(f"{p}={place}" for p, place in placings)
+        case f.MatchReported(round=n, table=t, score=score, placement=placement):
+            return f"round {n} table {t} reported {_result_text(score, placement)}"
+        case f.ResultCorrected(round=n, table=t, score=score, placement=placement, reason=why):
+            return f"round {n} table {t} corrected to {_result_text(score, placement)}: {why}"
+        case f.PenaltyRecorded(player=p, infraction=what, penalty=pen, suggested=sug):
+            return f"penalty: {pen} for {p} ({what}; the IPG suggests {sug})"
+        case f.RoundStarted(round=n):
+            return f"round {n} started"
+        case f.RoundEnded(round=n):
+            return f"round {n} ended"
+        case f.CutMade(seeds=seeds):
+            return f"top {len(seeds)} cut: " + ", ".join(seeds)
+        case f.EventEnded(reason=why):
+            return "event ended" + (f": {why}" if why else "")
+    return type(event).__name__

@@ -1,0 +1,834 @@
+"""Events (tournaments) on the ledger: the application layer every face calls.
+
+An event is a stream of its own in the store (``events.tournament``). Each method
+loads the event (its facts folded by the pure core), asks ``decide`` for the new
+facts (or a ``Refusal`` naming its ``EV-`` clause, which stores nothing), appends
+them, and returns plain values. Pairing a round stores the round, each table's
+first game and the links between them in ONE transaction.
+
+A game of a match is an ordinary game whose ``meta`` names its event, round and
+table. When it ends, its result is recorded into the match (``game_ended``); if
+the match is not decided yet, the next game is created and linked at once, in
+the same transaction (documented choice: "when the previous game ends").
+
+Standings are a projection kept incrementally per event in this process
+(``_Loaded.standings``): each new fact touches only the tables it names.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import msgspec
+
+from events.schema import GameCreated, GameEnded, GameEvent
+from events.store import GameStore
+from events.tournament import EVENT_PREFIX, TournamentEvent, to_fact, to_stored
+from referee.contract import Player
+from referee.kit.decks import Deck
+from referee.tournament import decisions as d
+from referee.tournament import facts as f
+from referee.tournament.errors import Refusal
+from referee.tournament.model import Score, Settings, TableKey
+from referee.tournament.standings import MatchResult, Standing, Standings
+from referee.tournament.state import Tournament, apply
+from service.errors import GameNotFoundError, RefusedError
+
+__all__ = [
+    "EventInfo",
+    "EventNotFoundError",
+    "EventRefusedError",
+    "PairingRow",
+    "StandingRow",
+    "Tournaments",
+    "split_slip",
+]
+
+
+class EventNotFoundError(GameNotFoundError):
+    """No event (tournament) with that id is in the store."""
+
+
+class EventRefusedError(RefusedError):
+    """A tournament rule refused the command (names its ``EV-`` clause); nothing stored."""
+
+    def __init__(self, clause: str, reason: str) -> None:
+        super().__init__(f"{clause}: {reason}")
+        self.clause = clause
+        self.reason = reason
+
+
+class PairingRow(msgspec.Struct, kw_only=True):
+    """One table of a round (or a bye) as postings show it: display names, game ids."""
+
+    table: int | None
+    players: list[str]
+    bye: bool
+    games: list[str]
+
+
+class RecordRow(msgspec.Struct, kw_only=True):
+    wins: int
+    losses: int
+    draws: int
+    byes: int
+
+
+class StandingRow(msgspec.Struct, kw_only=True):
+    """One line of the standings; percentages exact ``n/d``; ``dropped_after`` if dropped."""
+
+    rank: int
+    player: str
+    points: int
+    record: RecordRow
+    mw: str
+    omw: str
+    gw: str
+    ogw: str
+    dropped_after: int | None = None
+
+
+class EventInfo(msgspec.Struct, kw_only=True):
+    """What an event is and where it stands."""
+
+    event_id: str
+    name: str
+    game: str
+    format: str
+    pods: bool
+    match: str
+    rounds: int
+    cut: int
+    floor: str
+    players: int
+    active: int
+    current_round: int
+    open_round: int | None
+    ended: bool
+    version: int
+    cut_seeds: list[str]
+
+
+class LogLine(msgspec.Struct, kw_only=True):
+    number: int
+    time: datetime
+    kind: str
+    text: str
+
+
+class _Loaded:
+    """An event folded up to ``version``: its state and its incremental standings."""
+
+    def __init__(self, event_id: str) -> None:
+        self.event_id = event_id
+        self.version = 0
+        self.last_hash = "0" * 64
+        self.state = Tournament()
+        self.standings: Standings | None = None
+        self.decks: dict[str, Deck] = {}
+        self.name = ""
+
+    def fold(self, event: GameEvent) -> None:
+        if event.originator_version != self.version + 1:
+            return  # folded already (another thread read it first), never twice
+        fact = to_fact(event)
+        before = self.state
+        self.state = apply(before, fact)
+        self.version = event.originator_version
+        self.last_hash = event.hash
+        if isinstance(fact, f.EventCreated):
+            self.name = str(getattr(event, "name", ""))
+        deck = getattr(event, "deck", None)
+        if isinstance(fact, f.PlayerRegistered) and deck is not None:
+            self.decks[fact.player.id] = deck
+        self._project(before, fact)
+
+    # -- the standings projection: only what a fact touches moves
+    def live_standings(self) -> Standings:
+        """The projection, built once from the folded state when first asked (a command
+        that never reads the standings never pays for them), then kept by ``_project``."""
+        if self.standings is None:
+            state = self.state
+            assert state.settings is not None
+            table = Standings(state.settings, state.players.values())
+            for key, result in state.match_results().items():
+                table.record(key, result)
+            self.standings = table
+        return self.standings
+
+    def _project(self, before: Tournament, fact: f.Fact) -> None:
+        state = self.state
+        table = self.standings
+        if table is None:
+            return
+        if isinstance(fact, f.PlayerRegistered):
+            table.add_player(fact.player)
+        elif isinstance(fact, f.PlayerDropped):
+            table.update_player(state.players[fact.player])
+        elif isinstance(fact, f.RoundPaired | f.PairingChanged):
+            number = fact.round.number
+            old = before.rounds.get(number)
+            keys = _round_keys(before, old) if old is not None else []
+            for key in keys:
+                if key in table._results:  # noqa: SLF001 - re-pairing forgets its byes
+                    table.remove(key)
+            for key in _round_keys(state, fact.round):
+                self._touch(key)
+        elif isinstance(fact, f.GameResultRecorded):
+            self._touch(state.games[fact.game])
+        elif isinstance(fact, f.MatchReported | f.ResultCorrected):
+            self._touch((fact.round, fact.table))
+
+    def _touch(self, key: TableKey) -> None:
+        assert self.standings is not None
+        result = _match_result(self.state, key)
+        known = key in self.standings._results  # noqa: SLF001
+        if result is not None:
+            self.standings.record(key, result)
+        elif known:
+            self.standings.remove(key)
+
+
+def _round_keys(state: Tournament, rnd: Any) -> list[TableKey]:
+    if rnd.kind in ("cut", "elimination"):
+        return []
+    keys: list[TableKey] = []
+    for pairing in rnd.pairings:
+        if pairing.bye:
+            keys.append((rnd.number, -(state.players[pairing.players[0]].order + 1)))
+        elif pairing.table is not None:
+            keys.append((rnd.number, pairing.table))
+    return keys
+
+
+def _match_result(state: Tournament, key: TableKey) -> MatchResult | None:
+    number, table = key
+    rnd = state.rounds.get(number)
+    if rnd is None or rnd.kind in ("cut", "elimination"):
+        return None
+    if table < 0:
+        for bye in rnd.pairings:
+            if bye.bye and state.players[bye.players[0]].order == -table - 1:
+                return MatchResult(round=number, players=bye.players, bye=True)
+        return None
+    current = state.tables.get(key)
+    result = state.result(number, table)
+    if current is None or result is None:
+        return None
+    if isinstance(result, Score):
+        return MatchResult(round=number, players=current.players, score=result)
+    return MatchResult(round=number, players=current.players, placement=result)
+
+
+def _row(standing: Standing) -> StandingRow:
+    r = standing.record
+    return StandingRow(
+        rank=standing.rank,
+        player=standing.name,
+        points=standing.points,
+        record=RecordRow(wins=r.wins, losses=r.losses, draws=r.draws, byes=r.byes),
+        mw=standing.mw,
+        omw=standing.omw,
+        gw=standing.gw,
+        ogw=standing.ogw,
+        dropped_after=standing.dropped_after,
+    )
+
+
+def _refused(exc: Refusal) -> EventRefusedError:
+    return EventRefusedError(exc.clause, exc.reason)
+
+
+class Tournaments:
+    """Event (tournament) commands and reads of the referee service (mixed into
+    ``RefereeService``)."""
+
+    store: GameStore
+    clock: Callable[[], datetime]
+    draw_seed: Callable[[], int]
+    _events_cache: dict[str, _Loaded]
+
+    # -- loading -------------------------------------------------------------
+    def _event(self, event_id: str) -> _Loaded:
+        """The event folded up to its newest stored event (only new events are read)."""
+        ref = event_id.strip()
+        cache: dict[str, _Loaded] = self.__dict__.setdefault("_events_cache", {})
+        loaded = cache.get(ref)
+        if loaded is None:
+            loaded = _Loaded(ref)
+        from events.codec import decode
+
+        stored = self.store.recorder.select_events(ref, gt=loaded.version)
+        plain = self.store.mapper.plain_state
+        with self._events_lock:
+            for row in stored:
+                event = decode(row.topic, plain(row))
+                if not isinstance(event, TournamentEvent):
+                    raise EventNotFoundError(f"{ref} is a game, not an event")
+                loaded.fold(event)
+        if loaded.version == 0:
+            raise EventNotFoundError(
+                f"no event {ref!r} in this store ('referee event new' makes one)"
+            )
+        cache[ref] = loaded
+        return loaded
+
+    def _header(self, stream: str) -> dict[str, Any]:
+        return {
+            "originator_id": stream,
+            "originator_version": 0,
+            "timestamp": self.clock(),
+            "prev_hash": "",
+        }
+
+    def _decide(self, state: Tournament, command: d.Command) -> tuple[f.Fact, ...]:
+        try:
+            return d.decide(state, command)
+        except Refusal as exc:
+            raise _refused(exc) from None
+
+    def _append(
+        self,
+        loaded: _Loaded,
+        facts: Sequence[f.Fact],
+        *,
+        extra: Mapping[int, dict[str, Any]] | None = None,
+        games: Sequence[Sequence[GameEvent]] = (),
+    ) -> list[GameEvent]:
+        """Store ``facts`` (and whole new game streams) in one transaction; fold them."""
+        header = self._header(loaded.event_id)
+        new = [to_stored(fact, header, **(extra or {}).get(i, {})) for i, fact in enumerate(facts)]
+        batches: list[tuple[int, str, Sequence[GameEvent]]] = [
+            (loaded.version, loaded.last_hash, new)
+        ]
+        batches += [(0, "0" * 64, stream) for stream in games]
+        sealed = self.store.append_streams(batches)
+        with self._events_lock:
+            for event in sealed[0]:
+                loaded.fold(event)
+        return sealed[0]
+
+    @property
+    def _events_lock(self) -> threading.Lock:
+        """Folding into the cached events is one thread at a time (the server's pool)."""
+        lock: threading.Lock = self.__dict__.setdefault("_events_fold_lock", threading.Lock())
+        return lock
+
+    # -- commands --------------------------------------------------------------
+    def event_new(
+        self,
+        name: str,
+        game: str,
+        *,
+        format: str = "swiss",
+        pods: bool = False,
+        rounds: int | None = None,
+        match: str = "bo3",
+        cut: int = 0,
+        floor: str = "1/3",
+    ) -> EventInfo:
+        """Create an event; its id (``ev-...``) is in the returned info."""
+        from referee import games
+
+        try:
+            rules = games.load(game)
+        except LookupError as exc:
+            raise RefusedError(str(exc)) from None
+        if format not in ("swiss", "elimination", "round-robin"):
+            raise EventRefusedError(
+                "EV-1.1", f"no format {format!r}: swiss, elimination, round-robin"
+            )
+        if match not in ("bo1", "bo3", "bo5"):
+            raise EventRefusedError("EV-1.2", f"no match length {match!r}: bo1, bo3 or bo5")
+        if floor not in ("1/3", "0.33"):
+            raise EventRefusedError("EV-I.1", "the floor is 1/3 (exact) or 0.33 (printed)")
+        if pods and len(rules.seats) < 3:
+            raise EventRefusedError("EV-7.1", f"{rules.name} is a two-player game: no pods")
+        if not pods and len(rules.seats) != 2 and (rules.min_players or 0) > 2:
+            raise EventRefusedError("EV-7.1", f"{rules.name} needs pods (--pods)")
+        if not name.strip():
+            raise EventRefusedError("EV-1.1", "an event needs a name")
+        settings = msgspec.convert(
+            {
+                "game": rules.name,
+                "format": format,
+                "pods": pods,
+                "rounds": rounds,
+                "match": match,
+                "cut": cut,
+                "floor": floor,
+            },
+            Settings,
+        )
+        event_id = self.store.new_event_id()
+        loaded = _Loaded(event_id)
+        facts = self._decide(loaded.state, d.CreateEvent(settings=settings))
+        self._append(loaded, facts, extra={0: {"name": " ".join(name.split())}})
+        self.__dict__.setdefault("_events_cache", {})[event_id] = loaded
+        return self.event_info(event_id)
+
+    def event_register(
+        self,
+        event_id: str,
+        names: Sequence[str],
+        *,
+        deck: Deck | None = None,
+        byes: int = 0,
+        rating: int | None = None,
+        table: int | None = None,
+    ) -> list[str]:
+        """Register players (a late entry once round 1 is paired); their ids, in order.
+
+        ``deck`` (open or sealed) is the event decklist every game of the player uses;
+        sealed lists stay sealed. All or none of the names are registered."""
+        loaded = self._event(event_id)
+        if not names:
+            raise EventRefusedError("EV-2.2", "name at least one player (--player NAME)")
+        if deck is not None and len(names) != 1:
+            raise EventRefusedError("EV-2.2", "a decklist is registered for one player at a time")
+        if deck is not None:
+            self._check_event_deck(loaded, deck)
+        state = loaded.state
+        facts: list[f.Fact] = []
+        for name in names:
+            new = self._decide(state, d.Register(name=name, byes=byes, rating=rating, table=table))
+            for fact in new:
+                state = apply(state, fact)
+            facts.extend(new)
+        extra = {0: {"deck": deck}} if deck is not None else None
+        self._append(loaded, facts, extra=extra)
+        return [fact.player.id for fact in facts if isinstance(fact, f.PlayerRegistered)]
+
+    def _check_event_deck(self, loaded: _Loaded, deck: Deck) -> None:
+        from referee import games
+        from referee.capabilities import decks_of
+        from referee.contract import Setup
+        from service.setup import resolve_options
+
+        settings = loaded.state.settings
+        assert settings is not None
+        rules = games.load(settings.game)
+        if decks_of(rules) is None:
+            raise EventRefusedError("EV-2.2", f"{rules.name} is not played with decklists")
+        seats = rules.seats[: max(2, rules.min_players or 2)]
+        setup = rules.resolve_setup(
+            Setup(
+                players=tuple(Player(s, f"player {i}") for i, s in enumerate(seats)),
+                options=resolve_options(rules, {}, lambda: 0),
+            )
+        )
+        from service.commands import Commands
+
+        try:
+            Commands._check_deck(rules, setup, seats[0], deck)  # noqa: SLF001 - shared check
+        except RefusedError as exc:
+            raise EventRefusedError("EV-2.2", f"the event decklist is refused: {exc}") from None
+
+    def event_drop(self, event_id: str, player: str, *, reason: str = "") -> int:
+        """Drop a player after the current round (EV-2.6); the round they leave after."""
+        loaded = self._event(event_id)
+        facts = self._decide(loaded.state, d.Drop(player=player, reason=reason))
+        self._append(loaded, facts)
+        fact = facts[0]
+        assert isinstance(fact, f.PlayerDropped)
+        return fact.after_round
+
+    def event_pair(
+        self, event_id: str, *, manual: dict[str, Any] | None = None, reason: str = "", by: str = ""
+    ) -> list[PairingRow]:
+        """Pair the next round (or by hand, ``manual``), create each table's first game
+        and link it, all in one transaction; the round's pairings."""
+        loaded = self._event(event_id)
+        command: d.Command
+        if manual is not None:
+            command = d.PairManual(spec=manual, reason=reason or "paired by hand")
+        else:
+            command = d.PairNext()
+        facts = list(self._decide(loaded.state, command))
+        state = loaded.state
+        for fact in facts:
+            state = apply(state, fact)
+        rnd = state.rounds[state.current_round]
+        links, streams = self._first_games(loaded, state, rnd, by)
+        self._append(loaded, [*facts, *links], games=streams)
+        return self.event_pairings(event_id)
+
+    def event_repair(
+        self, event_id: str, manual: dict[str, Any], *, reason: str, by: str = ""
+    ) -> list[PairingRow]:
+        """The head judge replaces the latest round's pairings before any result (EV-5.12);
+        new games are created for the new tables."""
+        loaded = self._event(event_id)
+        facts = list(self._decide(loaded.state, d.ChangePairing(spec=manual, reason=reason, by=by)))
+        state = loaded.state
+        for fact in facts:
+            state = apply(state, fact)
+        rnd = state.rounds[state.current_round]
+        links, streams = self._first_games(loaded, state, rnd, by)
+        self._append(loaded, [*facts, *links], games=streams)
+        return self.event_pairings(event_id)
+
+    def _first_games(
+        self, loaded: _Loaded, state: Tournament, rnd: Any, by: str
+    ) -> tuple[list[f.Fact], list[list[GameEvent]]]:
+        links: list[f.Fact] = []
+        streams: list[list[GameEvent]] = []
+        for pairing in rnd.pairings:
+            if pairing.bye or pairing.table is None:
+                continue
+            game_id, stream = self._game_stream(loaded, state, rnd.number, pairing, 1, by)
+            links.append(f.GameLinked(round=rnd.number, table=pairing.table, game=game_id))
+            streams.append(stream)
+        return links, streams
+
+    def _game_stream(
+        self, loaded: _Loaded, state: Tournament, number: int, pairing: Any, game: int, by: str
+    ) -> tuple[str, list[GameEvent]]:
+        """A new game of a match: its creation (with the tournament labels) and the
+        players' event decklists, ready to append."""
+        from events.schema import DeckRegistered
+        from referee import games
+        from referee.contract import Setup
+        from service.setup import resolve_options
+
+        settings = state.settings
+        assert settings is not None
+        rules = games.load(settings.game)
+        seats = rules.seats[: len(pairing.players)]
+        players = tuple(
+            Player(seat, state.players[p].name)
+            for seat, p in zip(seats, pairing.players, strict=False)
+        )
+        options = resolve_options(rules, {}, self.draw_seed)
+        cache: dict[tuple[str, int], Setup] = self.__dict__.setdefault("_setups", {})
+        known = cache.get((rules.name, len(players)))
+        if known is not None:  # same ruleset and variants: only players and seeds differ
+            setup = msgspec.structs.replace(known, players=players, options=options)
+        else:
+            setup = rules.resolve_setup(Setup(players=players, options=options))
+            if setup.players == players and setup.options == options:
+                cache[(rules.name, len(players))] = setup  # resolving only pinned the ruleset
+        game_id = self.store.new_game_id(rules.name)
+        header = self._header(game_id)
+        meta = {
+            "event": loaded.event_id,
+            "round": str(number),
+            "table": str(pairing.table),
+            "game": str(game),
+            "players": ",".join(pairing.players),
+        }
+        if loaded.name:
+            meta["event_name"] = loaded.name
+        stream: list[GameEvent] = [
+            GameCreated(
+                **header,
+                game=rules.name,
+                ruleset=str(setup.ruleset),
+                variants=setup.variants,
+                players=setup.players,
+                options=setup.options,
+                created_by=by,
+                meta=meta,
+            )
+        ]
+        for seat, player in zip(seats, pairing.players, strict=False):
+            deck = loaded.decks.get(player)
+            if deck is not None:
+                stream.append(DeckRegistered(**header, seat=seat, deck=deck, by=by))
+        return game_id, stream
+
+    def game_ended(self, created: GameCreated, ended: GameEnded) -> None:
+        """A game of a match ended: its result goes into the match; if the match is not
+        decided yet, the next game is created and linked in the same transaction."""
+        event_id = created.meta.get("event", "")
+        if not event_id.startswith(EVENT_PREFIX):
+            return
+        loaded = self._event(event_id)
+        players = created.meta.get("players", "").split(",")
+        seats = [p.seat for p in created.players]
+        place_of = {p.seat: p.rank for p in ended.ranking}
+        placings: dict[str, int] = {}
+        for seat, player in zip(seats, players, strict=False):
+            if place_of:
+                placings[player] = place_of.get(seat, len(seats))
+            else:
+                placings[player] = 1 if ended.winner in (None, seat) else 2
+        facts = list(
+            self._decide(
+                loaded.state, d.RecordGameResult(game=created.originator_id, placings=placings)
+            )
+        )
+        state = loaded.state
+        for fact in facts:
+            state = apply(state, fact)
+        key = state.games[created.originator_id]
+        streams: list[list[GameEvent]] = []
+        if state.result(*key) is None:
+            table = state.tables[key]
+            rnd = state.rounds[key[0]]
+            pairing = rnd.table(key[1])
+            game_id, stream = self._game_stream(
+                loaded, state, key[0], pairing, len(table.games) + 1, ""
+            )
+            facts.append(f.GameLinked(round=key[0], table=key[1], game=game_id))
+            streams.append(stream)
+        self._append(loaded, facts, games=streams)
+
+    def event_result(self, event_id: str, slips: Sequence[str], *, by: str = "") -> int:
+        """Report several slips ``TABLE=W-L-D`` (pods ``TABLE=Ann>Ben=Cal``) for the
+        current round, all or none; how many were stored."""
+        loaded = self._event(event_id)
+        state = loaded.state
+        number = state.current_round
+        if not number:
+            raise EventRefusedError("EV-3.5", "no round has been paired yet")
+        facts: list[f.Fact] = []
+        seen: set[int] = set()
+        for slip in slips:
+            table, text = split_slip(slip)
+            if table in seen:
+                raise EventRefusedError("EV-3.6", f"table {table} is given twice")
+            seen.add(table)
+            new = self._decide(state, d.ReportResult(round=number, table=table, slip=text, by=by))
+            for fact in new:
+                state = apply(state, fact)
+            facts.extend(new)
+        if not facts:
+            raise EventRefusedError("EV-3.1", "give at least one slip, TABLE=W-L-D")
+        self._append(loaded, facts)
+        return len(facts)
+
+    def event_correct(
+        self, event_id: str, round_number: int, slip: str, *, reason: str, by: str = ""
+    ) -> None:
+        """Correct a table's result with a reason and who (EV-8.1)."""
+        loaded = self._event(event_id)
+        table, text = split_slip(slip)
+        facts = self._decide(
+            loaded.state,
+            d.CorrectResult(round=round_number, table=table, slip=text, reason=reason, by=by),
+        )
+        self._append(loaded, facts)
+
+    def event_penalty(
+        self,
+        event_id: str,
+        player: str,
+        infraction: str,
+        *,
+        penalty: str | None = None,
+        reason: str = "",
+        by: str = "",
+    ) -> str:
+        """Record an IPG penalty carried across games; the penalty given."""
+        loaded = self._event(event_id)
+        facts = self._decide(
+            loaded.state,
+            d.RecordPenalty(
+                player=player,
+                infraction=infraction,
+                penalty=penalty,  # type: ignore[arg-type]
+                reason=reason,
+                by=by,
+            ),
+        )
+        fact = facts[0]
+        assert isinstance(fact, f.PenaltyRecorded)
+        entrant = loaded.state.players[fact.player]
+        if fact.penalty == "disqualification" and entrant.dropped_after is None:
+            # A disqualified player leaves the event (IPG 1.4): the drop is stored with the
+            # penalty, in the same append, and the audit shows both.
+            state = apply(loaded.state, fact)
+            facts = (
+                *facts,
+                *self._decide(state, d.Drop(player=fact.player, reason="disqualified")),
+            )
+        self._append(loaded, facts)
+        return fact.penalty
+
+    def event_round(self, event_id: str, what: str, round_number: int | None = None) -> int:
+        """Start (``start``) or end (``end``) a round (the latest by default): the clock's
+        marks in the stream; a round ends only once every table has its result."""
+        loaded = self._event(event_id)
+        number = round_number if round_number is not None else loaded.state.current_round
+        command: d.Command = (
+            d.StartRound(round=number) if what == "start" else d.EndRound(round=number)
+        )
+        self._append(loaded, self._decide(loaded.state, command))
+        return number
+
+    def event_end(self, event_id: str, *, reason: str = "") -> None:
+        loaded = self._event(event_id)
+        self._append(loaded, self._decide(loaded.state, d.EndEvent(reason=reason)))
+
+    # -- reads -------------------------------------------------------------------
+    def event_state(self, event_id: str) -> Tournament:
+        """The folded tournament (the pure core's ``Tournament``)."""
+        return self._event(event_id).state
+
+    def event_info(self, event_id: str) -> EventInfo:
+        loaded = self._event(event_id)
+        state = loaded.state
+        s = state.settings
+        assert s is not None
+        return EventInfo(
+            event_id=loaded.event_id,
+            name=loaded.name,
+            game=s.game,
+            format=s.format,
+            pods=s.pods,
+            match=s.match,
+            rounds=state.planned_swiss_rounds() if s.format == "swiss" else (s.rounds or 0),
+            cut=s.cut,
+            floor=s.floor,
+            players=len(state.players),
+            active=len(state.active(state.current_round + 1)),
+            current_round=state.current_round,
+            open_round=state.open_round(),
+            ended=state.ended,
+            version=loaded.version,
+            cut_seeds=[state.players[p].name for p in state.cut],
+        )
+
+    def event_pairings(self, event_id: str, round_number: int | None = None) -> list[PairingRow]:
+        """A round's pairings (the latest without ``round_number``), tables then byes."""
+        state = self._event(event_id).state
+        number = round_number if round_number is not None else state.current_round
+        rnd = state.rounds.get(number)
+        if rnd is None:
+            raise EventRefusedError("EV-5.1", f"round {number} has not been paired")
+        rows: list[PairingRow] = []
+        for pairing in rnd.pairings:
+            games: list[str] = []
+            if pairing.table is not None:
+                table = state.tables.get((number, pairing.table))
+                games = list(table.games) if table else []
+            rows.append(
+                PairingRow(
+                    table=pairing.table,
+                    players=[state.players[p].name for p in pairing.players],
+                    bye=pairing.bye,
+                    games=games,
+                )
+            )
+        rows.sort(key=lambda r: (r.table is None, r.table or 0))
+        return rows
+
+    def event_standings(self, event_id: str, round_number: int | None = None) -> list[StandingRow]:
+        """The standings now (the incremental projection), or after round N."""
+        loaded = self._event(event_id)
+        state = loaded.state
+        if round_number is not None:
+            if round_number not in state.rounds:
+                raise EventRefusedError("EV-4.1", f"round {round_number} has not been paired")
+            return [_row(s) for s in state.standings(after_round=round_number)]
+        return [_row(s) for s in loaded.live_standings().table()]
+
+    def event_explain(self, event_id: str, player: str, round_number: int | None = None) -> str:
+        state = self._event(event_id).state
+        found = state.find(player)
+        if found is None:
+            raise EventRefusedError("EV-2.1", f"{player!r} is not a registered player")
+        return state.explain(found, after_round=round_number)
+
+    def event_log(self, event_id: str) -> list[LogLine]:
+        """Every stored event of the event's stream, in order, as one line each."""
+        from events.codec import decode
+        from events.schema import kind_of
+        from events.tournament import summary
+
+        self._event(event_id)
+        lines: list[LogLine] = []
+        for number, topic, state in self.store.rows(event_id.strip()):
+            event = decode(topic, state)
+            lines.append(
+                LogLine(
+                    number=number, time=event.timestamp, kind=kind_of(event), text=summary(event)
+                )
+            )
+        return lines
+
+    def event_audit(self, event_id: str) -> dict[str, Any]:
+        """What the audit shows: overrides and re-pairings with their reasons and warnings,
+        corrections with reason and who, penalties, drops."""
+        from events.codec import decode
+
+        self._event(event_id)
+        entries: list[dict[str, Any]] = []
+        for number, topic, state in self.store.rows(event_id.strip()):
+            fact = to_fact(decode(topic, state))
+            item: dict[str, Any] | None = None
+            if isinstance(fact, f.RoundPaired) and (fact.override or fact.warnings):
+                item = {
+                    "what": "manual pairing",
+                    "round": fact.round.number,
+                    "reason": fact.override or "",
+                    "warnings": [f"{w.clause}: {w.reason}" for w in fact.warnings],
+                }
+            elif isinstance(fact, f.PairingChanged):
+                item = {
+                    "what": "pairing changed",
+                    "round": fact.round.number,
+                    "reason": fact.reason,
+                    "by": fact.by,
+                    "warnings": [f"{w.clause}: {w.reason}" for w in fact.warnings],
+                }
+            elif isinstance(fact, f.ResultCorrected):
+                result = (
+                    fact.score.text if fact.score else fact.placement.text if fact.placement else ""
+                )
+                item = {
+                    "what": "result corrected",
+                    "round": fact.round,
+                    "table": fact.table,
+                    "result": result,
+                    "reason": fact.reason,
+                    "by": fact.by,
+                }
+            elif isinstance(fact, f.PenaltyRecorded):
+                item = {
+                    "what": "penalty",
+                    "player": fact.player,
+                    "round": fact.round,
+                    "infraction": fact.infraction,
+                    "penalty": fact.penalty,
+                    "suggested": fact.suggested,
+                    "reason": fact.reason,
+                    "by": fact.by,
+                }
+            elif isinstance(fact, f.PlayerDropped):
+                item = {
+                    "what": "drop",
+                    "player": fact.player,
+                    "after_round": fact.after_round,
+                    "reason": fact.reason,
+                }
+            if item is not None:
+                entries.append({"event": number, **item})
+        return {"event_id": event_id.strip(), "entries": entries}
+
+    def event_export(self, event_id: str) -> list[str]:
+        """The event's stream as a JSONL record (the same format as a game's), which
+        ``referee import`` reads back, chain checked."""
+        from service.interchange import export_records
+
+        self._event(event_id)
+        return list(export_records(self.store, [event_id.strip()], "jsonl"))
+
+    def event_ids(self) -> list[str]:
+        return [g for g in self.store.game_ids() if g.startswith(EVENT_PREFIX)]
+
+
+def split_slip(slip: str) -> tuple[int, str]:
+    """``TABLE=RESULT`` as (table number, result text); refused (EV-3.1, EV-3.5) otherwise."""
+    table, sep, text = slip.partition("=")
+    if not sep or not text.strip():
+        raise EventRefusedError("EV-3.1", f"{slip!r}: a slip is TABLE=W-L-D (pods TABLE=Ann>Ben)")
+    try:
+        number = int(table.strip())
+    except ValueError:
+        raise EventRefusedError("EV-3.5", f"{table.strip()!r} is not a table number") from None
+    return number, text.strip()

@@ -1,0 +1,37 @@
+"""The words every face uses for what the service hands out: one formatter per thing,
+so the command line, the HTTP API and the pages say the same.
+
+``safe_text`` (a name or reason made safe for a terminal) and ``event_line`` (one line
+per recorded event) are the event layer's; the faces take them from here, the
+application layer, and never import ``events`` themselves. ``rejection_heading`` and
+``violation_lines`` word an entry the rules refused: the command line prints them as
+lines, the HTTP API joins them (``rejection_text``) into a problem's ``detail``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from events.records import event_line, safe_text
+from referee.verdicts import Violation
+from service.results import EntryResult
+
+__all__ = ["event_line", "rejection_heading", "rejection_text", "safe_text", "violation_lines"]
+
+
+def rejection_heading(result: EntryResult) -> str:
+    """What became of a refused entry: only checked (nothing recorded), or kept as evidence."""
+    text = safe_text(repr(result.text))
+    if not result.stored:
+        return f"illegal {text} (nothing recorded)"
+    return f"rejected {text} (kept as evidence, event {result.event})"
+
+
+def violation_lines(violations: Iterable[Violation]) -> list[str]:
+    """Each broken rule as ``CLAUSE: why`` (the clause first, as every refusal names it)."""
+    return [f"{v.clause}: {safe_text(v.reason)}" for v in violations]
+
+
+def rejection_text(result: EntryResult) -> str:
+    """A refused entry in one line: the heading, then every broken rule."""
+    return f"{rejection_heading(result)}: " + "; ".join(violation_lines(result.violations))

@@ -1,0 +1,372 @@
+"""Events end to end through the command line (issue 20, section 5): a 64-player
+Gammasphere Swiss of 6 best-of-3 rounds with a top-8 cut, and a 13-player Prismatic
+pod event of 4 rounds, with drops, a late entry, byes, a corrected result and a
+manual re-pairing; verify and a signed checkpoint cover the event; export and
+import give the same standings; bad input is one line, exit 2, nothing stored."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from cli.main import app
+
+runner = CliRunner()
+
+REFUSED = 2  # cli.face.EXIT_USAGE: refused, nothing stored
+
+
+def call(db: Path, *args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["--db", str(db), "--referee", "Hana", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def ok(db: Path, *args: str) -> str:
+    code, out, err = call(db, *args)
+    assert code == 0, f"{args}: {err}"
+    return out
+
+
+def as_json(db: Path, *args: str) -> Any:
+    return json.loads(ok(db, *args, "--json"))
+
+
+def store_rows(db: Path) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(
+            "SELECT originator_id, originator_version, topic, state FROM stored_events "
+            "ORDER BY originator_id, originator_version"
+        ).fetchall()
+
+
+def refused(db: Path, clause: str, *args: str) -> str:
+    """The command is refused with one line naming ``clause``, and the store is unchanged."""
+    before = store_rows(db)
+    code, out, err = call(db, *args)
+    assert code == REFUSED, (args, out, err)
+    assert err.count("\n") == 1 and err.startswith("error: ") and clause in err, err
+    assert "Traceback" not in err
+    assert store_rows(db) == before
+    return err
+
+
+def slip_for(table: int, round_number: int) -> str:
+    """A varied but fixed best-of-3 slip (unfinished and drawn matches included, EV-3.3)."""
+    choices = ["2-0-0", "2-1-0", "0-2-0", "1-2-0", "1-1-1", "1-0-0", "2-0-1", "0-0-3"]
+    return f"{table}={choices[(table * 7 + round_number * 3) % len(choices)]}"
+
+
+def check_standings_shape(rows: list[dict[str, Any]]) -> None:
+    """Rank order, rank = 1 + players strictly ahead, percentages exact and floored."""
+    assert [r["rank"] for r in rows] == sorted(r["rank"] for r in rows)
+    for position, row in enumerate(rows):
+        ahead = sum(
+            1
+            for other in rows[:position]
+            if (other["points"], Fraction(other["omw"]), Fraction(other["gw"]))
+            != (row["points"], Fraction(row["omw"]), Fraction(row["gw"]))
+            or Fraction(other["ogw"]) != Fraction(row["ogw"])
+        )
+        assert row["rank"] == 1 + ahead
+        for key in ("mw", "omw", "gw", "ogw"):
+            assert Fraction(row[key]) >= Fraction(1, 3)  # EV-I.1: floored at exactly 1/3
+        record = row["record"]
+        assert row["points"] == 3 * record["wins"] + record["draws"]  # EV-4.2, a bye a win
+
+
+def test_gammasphere_swiss_64_players_six_rounds_and_a_top_8_cut(tmp_path: Path) -> None:
+    db = tmp_path / "store.db"
+    out = ok(
+        db,
+        "event",
+        "new",
+        "Friday Open",
+        "--game",
+        "gammasphere",
+        "--rounds",
+        "6",
+        "--match",
+        "bo3",
+        "--cut",
+        "8",
+    )
+    event = out.strip().splitlines()[-1]
+    assert event.startswith("ev-") and len(event) == 11
+    names = [f"Player {n:02}" for n in range(1, 64)]
+    ok(db, "event", "register", event, *[a for n in names[:-1] for a in ("--player", n)])
+    ok(db, "event", "register", event, "--player", names[-1], "--bye", "1")  # EV-2.4
+
+    # -- round 1: paired, the awarded bye is a bye; every table has one game
+    rows = as_json(db, "event", "pair", event)
+    byes = [r for r in rows if r["bye"]]
+    assert [b["players"] for b in byes] == [["Player 63"]] and byes[0]["table"] is None
+    tables = [r for r in rows if not r["bye"]]
+    assert len(tables) == 31 and all(len(r["games"]) == 1 for r in tables)
+    assert sorted(p for r in rows for p in r["players"]) == sorted(names)
+    assert as_json(db, "event", "pairings", event) == rows
+
+    # a late entry after round 1 is paired (EV-2.3); then round 1's bad input
+    ok(db, "event", "register", event, "--player", "Late Lou")
+    refused(db, "EV-5.10", "event", "pair", event)  # pairing while a round is open
+    refused(db, "EV-3.5", "event", "result", event, "99=2-0-0")  # no such table
+    refused(db, "EV-2.1", "event", "drop", event, "Nobody")  # unknown player
+    refused(db, "EV-3.2", "event", "result", event, "1=3-0-0")  # not a best-of-3 slip
+
+    # table 1 is played out move by move: its games decide the match (EV-3.8)
+    first_game = tables[0]["games"][0]
+    ok(db, "end", first_game, "--resign", "p2")
+    second = as_json(db, "event", "pairings", event)[0]["games"]
+    assert len(second) == 2  # the next game is created when the previous one ends
+    ok(db, "end", second[1], "--resign", "p2")
+    refused(db, "EV-3.7", "event", "result", event, "1=2-0-0")  # decided by its games
+    slips = [slip_for(r["table"], 1) for r in tables[1:]]
+    ok(db, "event", "result", event, *slips)
+    refused(db, "EV-3.6", "event", "result", event, slips[0])  # a second result
+
+    # -- rounds 2 to 6, with drops, a correction and a manual re-pairing
+    for number in range(2, 7):
+        rows = as_json(db, "event", "pair", event)
+        if number == 2:
+            assert "Late Lou" in {p for r in rows for p in r["players"]}
+        if number == 3:
+            # the head judge swaps two tables' second players before any result
+            pairs = [r["players"] for r in rows if not r["bye"]]
+            pairs[0][1], pairs[1][1] = pairs[1][1], pairs[0][1]
+            spec = {"pairs": pairs, "byes": [r["players"][0] for r in rows if r["bye"]]}
+            manual = tmp_path / "repair.json"
+            manual.write_text(json.dumps(spec))
+            ok(
+                db,
+                "event",
+                "repair",
+                event,
+                "--manual",
+                str(manual),
+                "--reason",
+                "table 1 and 2 were seated wrongly",
+            )
+            rows = as_json(db, "event", "pairings", event)
+            assert [r["players"] for r in rows if not r["bye"]][:2] == pairs[:2]
+        ok(
+            db,
+            "event",
+            "result",
+            event,
+            *[slip_for(r["table"], number) for r in rows if not r["bye"]],
+        )
+        if number == 2:
+            ok(db, "event", "drop", event, "player 07", "--reason", "went home")
+            refused(db, "EV-2.6", "event", "drop", event, "Player 07")  # dropped already
+            ok(
+                db,
+                "event",
+                "correct",
+                event,
+                "--round",
+                "2",
+                "3=0-2-0",
+                "--reason",
+                "the slip was filled in the wrong way round",
+            )
+        if number == 4:
+            ok(db, "event", "drop", event, "Player 11")
+
+    standings = as_json(db, "event", "standings", event)
+    check_standings_shape(standings)
+    assert len(standings) == 64
+    dropped = {r["player"]: r.get("dropped_after") for r in standings}
+    assert dropped["Player 07"] == 2 and dropped["Player 11"] == 4
+    after_2 = as_json(db, "event", "standings", event, "--round", "2")
+    assert all(
+        r["record"]["wins"] + r["record"]["losses"] + r["record"]["draws"] <= 2 for r in after_2
+    )
+    corrected = [
+        e
+        for e in as_json(db, "event", "audit", event)["entries"]
+        if e["what"] == "result corrected"
+    ]
+    assert corrected and corrected[0]["by"] == "Hana" and "wrong way" in corrected[0]["reason"]
+    explained = ok(db, "event", "standings", event, "--explain", "Player 01")
+    assert "Player 01" in explained or "p1" in explained
+
+    # -- the top-8 cut, seeded by the standings (EV-6.1, EV-6.2)
+    top = [r["player"] for r in standings if r.get("dropped_after") is None][:8]
+    quarter = as_json(db, "event", "pair", event)
+    assert quarter[0]["players"] == [top[0], top[7]]
+    refused(db, "EV-6.4", "event", "result", event, "1=1-1-0")  # a playoff needs a winner
+    ok(db, "event", "result", event, *[f"{r['table']}=2-0-0" for r in quarter])
+    semis = as_json(db, "event", "pair", event)
+    assert len(semis) == 2
+    ok(db, "event", "result", event, "1=2-1-0", "2=0-2-0")
+    final = as_json(db, "event", "pair", event)
+    assert len(final) == 1
+    ok(db, "event", "result", event, "1=2-0-0")
+    refused(db, "EV-6.3", "event", "pair", event)
+    ok(db, "event", "end", event)
+    assert as_json(db, "event", "show", event)["ended"] is True
+    # the Swiss standings are untouched by the playoff (EV-6.5)
+    assert as_json(db, "event", "standings", event) == standings
+
+    # -- verify and a checkpoint cover the event's stream
+    code, out, _ = call(db, "verify")
+    assert code == 0 and "intact" in out
+    key = tmp_path / "key.pem"
+    public = ok(db, "seal", "--new-key", str(key)).strip().splitlines()[-1]
+    checkpoint = ok(db, "seal", "--key", str(key)).strip()
+    ok(db, "verify", "--checkpoint", checkpoint, "--public-key", public)
+
+    # -- export and re-import: the same standings and pairings
+    record = tmp_path / "event.jsonl"
+    ok(db, "event", "export", event, "-o", str(record))
+    other = tmp_path / "copy.db"
+    ok(other, "import", str(record))
+    assert as_json(other, "event", "standings", event) == standings
+    assert as_json(other, "event", "pairings", event, "--round", "3") == as_json(
+        db, "event", "pairings", event, "--round", "3"
+    )
+
+
+def test_a_tampered_event_stream_fails_verify(tmp_path: Path) -> None:
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "Small", "--game", "gammasphere").strip().splitlines()[-1]
+    ok(db, "event", "register", event, "--player", "Ann", "--player", "Ben")
+    with sqlite3.connect(db) as conn:
+        (state,) = conn.execute(
+            "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = 2",
+            (event,),
+        ).fetchone()
+        conn.execute(
+            "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = 2",
+            (bytes(state).replace(b"Ann", b"Amy"), event),
+        )
+    code, out, _ = call(db, "verify")
+    assert code == 1 and event in out
+
+
+def placement(players: list[str], shift: int) -> str:
+    order = players[shift % len(players) :] + players[: shift % len(players)]
+    if len(order) == 4 and shift % 3 == 0:
+        return f"{order[0]}>{order[1]}={order[2]}>{order[3]}"  # a shared place
+    return ">".join(order)
+
+
+def test_prismatic_pods_13_players_four_rounds(tmp_path: Path) -> None:
+    db = tmp_path / "store.db"
+    event = (
+        ok(
+            db,
+            "event",
+            "new",
+            "Pod night",
+            "--game",
+            "prismatic",
+            "--pods",
+            "--rounds",
+            "4",
+            "--match",
+            "bo1",
+        )
+        .strip()
+        .splitlines()[-1]
+    )
+    names = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea"]
+    ok(db, "event", "register", event, *[a for n in names for a in ("--player", n)])
+    ok(db, "event", "register", event, "--player", "Max", "--bye", "1")
+
+    rows = as_json(db, "event", "pair", event)
+    pods = [r for r in rows if not r["bye"]]
+    assert [len(p["players"]) for p in pods] == [4, 4, 4]  # 12 to seat: fours (EV-7.2)
+    assert [r["players"] for r in rows if r["bye"]] == [["Max"]]
+    assert all(len(p["games"]) == 1 for p in pods)
+    refused(db, "EV-7.3", "event", "result", event, "1=Ann>Nobody")
+    ok(db, "event", "result", event, *[f"{p['table']}={placement(p['players'], 0)}" for p in pods])
+    ok(db, "event", "register", event, "--player", "Ned")  # a late entry
+    for number in range(2, 5):
+        rows = as_json(db, "event", "pair", event)
+        pods = [r for r in rows if not r["bye"]]
+        if number == 2:
+            assert sorted(len(p["players"]) for p in pods) == [3, 3, 4, 4]  # 14 = 4+4+3+3
+            spec = {"pods": [p["players"] for p in reversed(pods)]}
+            manual = tmp_path / "pods.json"
+            manual.write_text(json.dumps(spec))
+            ok(db, "event", "repair", event, "--manual", str(manual), "--reason", "a table broke")
+            pods = [r for r in as_json(db, "event", "pairings", event) if not r["bye"]]
+            assert [p["players"] for p in pods] == spec["pods"]
+        ok(
+            db,
+            "event",
+            "result",
+            event,
+            *[f"{p['table']}={placement(p['players'], number)}" for p in pods],
+        )
+        if number == 2:
+            ok(db, "event", "drop", event, "Gus")
+            first = pods[0]["players"]
+            ok(
+                db,
+                "event",
+                "correct",
+                event,
+                "--round",
+                "2",
+                f"{pods[0]['table']}={'>'.join(reversed(first))}",
+                "--reason",
+                "misheard",
+            )
+    standings = as_json(db, "event", "standings", event)
+    assert len(standings) == 14
+    assert [r["rank"] for r in standings] == sorted(r["rank"] for r in standings)
+    assert {r["player"]: r.get("dropped_after") for r in standings}["Gus"] == 2
+    code, out, _ = call(db, "verify")
+    assert code == 0
+    record = tmp_path / "pods.jsonl"
+    ok(db, "event", "export", event, "-o", str(record))
+    other = tmp_path / "copy.db"
+    ok(other, "import", str(record))
+    assert as_json(other, "event", "standings", event) == standings
+
+
+def test_reads_refuse_unknown_events_and_rounds(tmp_path: Path) -> None:
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "X", "--game", "gammasphere").strip().splitlines()[-1]
+    assert [e["event_id"] for e in as_json(db, "event", "list")] == [event]
+    code, _, err = call(db, "event", "standings", "ev-nothere")
+    assert code == REFUSED and err.count("\n") == 1 and "no event" in err
+    refused(db, "EV-5.1", "event", "pairings", event, "--round", "3")
+    refused(db, "EV-3.5", "event", "result", event, "1=2-0-0")
+    refused(db, "EV-1.2", "event", "new", "Y", "--game", "gammasphere", "--match", "bo7")
+    code, _, err = call(db, "event", "new", "Y", "--game", "nosuchgame")
+    assert code == REFUSED and err.count("\n") == 1
+
+
+def test_a_round_paired_by_hand_with_two_byes_is_audited(tmp_path: Path) -> None:
+    """EV-5.11: a manual FILE pairs every active player once and may give several byes;
+    its reason is in the audit; an unknown name is refused with nothing stored."""
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "Hand", "--game", "gammasphere").strip().splitlines()[-1]
+    names = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay"]
+    ok(db, "event", "register", event, *[a for n in names for a in ("--player", n)])
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"pairs": [["Ann", "Zed"], ["Cal", "Dee"]], "byes": ["Eve", "Fay"]}))
+    refused(db, "EV-2.1", "event", "pair", event, "--manual", str(bad), "--reason", "x")
+    manual = tmp_path / "hand.json"
+    manual.write_text(
+        json.dumps({"pairs": [["Ann", "Ben"], ["Cal", "Dee"]], "byes": ["Eve", "Fay"]})
+    )
+    rows = as_json(db, "event", "pair", event, "--manual", str(manual), "--reason", "travel byes")
+    ok(db, "event", "start-round", event)
+    refused(db, "EV-5.10", "event", "start-round", event)  # started already
+    refused(db, "EV-5.10", "event", "end-round", event)  # tables still to report
+    ok(db, "event", "result", event, "1=2-0-0", "2=0-2-0")
+    ok(db, "event", "end-round", event)
+    kinds = [line["kind"] for line in as_json(db, "event", "log", event)]
+    assert kinds[-2:] == ["match-reported", "round-ended"] and "round-started" in kinds
+    assert [r["players"] for r in rows] == [["Ann", "Ben"], ["Cal", "Dee"], ["Eve"], ["Fay"]]
+    assert [r["bye"] for r in rows] == [False, False, True, True]
+    entries = as_json(db, "event", "audit", event)["entries"]
+    assert entries[0]["what"] == "manual pairing" and entries[0]["reason"] == "travel byes"

@@ -1,0 +1,265 @@
+"""What the HTTP face's handlers share: the configuration, the ``Web`` context (the
+service, tokens, idempotency keys, the live hub) and ``web_of`` to reach it from a
+request.
+
+It sits below ``web.app`` (which assembles the application from the handlers) and
+below ``web.api`` and ``web.pages`` (the handlers), so that neither side imports the
+other: the layers stay a line, not a circle.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any, TypeVar
+
+import msgspec
+from litestar import Request, Response
+from litestar.exceptions import NotAuthorizedException
+
+from service.access import ANONYMOUS, AccessDeniedError, Principal, TokenStore
+from service.cached import CachedService
+from service.errors import ConcurrentWriteError
+from service.idempotency import IdempotencyStore, fingerprint
+from service.live import GameListing, NoticeLog
+from service.sidedb import SideDB, open_side_db
+from service.stores import open_store, parse_store
+from web.hub import Hub
+from web.problems import Problem, handle_exception, problem_response
+
+__all__ = ["COOKIE", "ServeConfig", "Web", "web_of"]
+
+log = logging.getLogger("referee.web")
+
+T = TypeVar("T")
+
+COOKIE = "referee_token"
+JSON = "application/json"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+class ServeConfig(msgspec.Struct, kw_only=True):
+    """How ``referee serve`` runs: the store, where the projections live, whether
+    anonymous readers are the public, and how service calls are run."""
+
+    store: str | None = None
+    projections: str | None = None
+    public_read: bool = False
+    threads: int = 0
+    poll_interval: float = 0.25
+    secure_cookies: bool = False
+
+
+class Web:
+    """Everything the handlers share: the service, tokens, idempotency keys, the hub."""
+
+    def __init__(self, config: ServeConfig) -> None:
+        self.config = config
+        self.spec = parse_store(config.store)
+        if not self.spec.is_postgres:
+            assert self.spec.db is not None
+            folder = os.path.dirname(os.path.abspath(self.spec.db))
+            if not os.path.isdir(folder):
+                raise FileNotFoundError(f"{self.spec.db}: the folder {folder} does not exist")
+        self._projections = config.projections  # PostgreSQL keeps its read models beside the events
+        self.svc = CachedService(open_store(self.spec), projections=self._projections)
+        self.side: SideDB = open_side_db(self.spec)
+        self.tokens = TokenStore(self.side)
+        self.keys = IdempotencyStore(self.side)
+        self.listing = GameListing(self.svc.store)
+        self._pool = (
+            ThreadPoolExecutor(config.threads, thread_name_prefix="service")
+            if config.threads
+            else None
+        )
+        self._projection_pool: ProcessPoolExecutor | None = None
+        self.hub = Hub(NoticeLog(self.svc.store), self.run, interval=config.poll_interval)
+        self._board: tuple[float, list[dict[str, Any]]] | None = None
+        self._board_lock = asyncio.Lock()
+
+    # -- running service calls ---------------------------------------------------
+    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Call the synchronous service: inline, or in the thread pool."""
+        if self._pool is None:
+            return fn(*args, **kwargs)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
+
+    async def run_projection(self, method: str, *args: Any) -> Any:
+        """A read model's answer (``scoreboard``, ``audit``), from the projection worker process
+        (``web.projection_worker``), started on first use."""
+        if self._projection_pool is None:
+            from referee import games
+            from web import projection_worker
+
+            self._projection_pool = ProcessPoolExecutor(
+                1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=projection_worker.start,
+                initargs=(self.spec, self._projections, games.registered()),
+            )
+        from web.projection_worker import call
+
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._projection_pool, call, method, *args)
+
+    async def scoreboard(self, since: float | None = None) -> list[dict[str, Any]]:
+        """The standings as of ``since`` (the event loop's clock) or later: one computed
+        after ``since`` is shared by every stream that asks (each catch-up recomputes every
+        standing); ``None`` asks for a fresh one."""
+        loop = asyncio.get_running_loop()
+        wanted = loop.time() if since is None else since
+        async with self._board_lock:
+            if self._board is None or self._board[0] < wanted:
+                started = loop.time()
+                rows: list[dict[str, Any]] = await self.run_projection("scoreboard", None)
+                self._board = (started, rows)
+            return self._board[1]
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False)
+        if self._projection_pool is not None:
+            self._projection_pool.shutdown(wait=True, cancel_futures=True)
+        self.svc.close()
+        self.side.close()
+
+    # -- who is asking -------------------------------------------------------------
+    def principal(self, request: Request[Any, Any, Any]) -> Principal:
+        """The caller, from ``Authorization: Bearer`` or the pages' cookie; refuses a
+        wrong or missing token (401), and a cookie-borne write from another site (403)."""
+        header = request.headers.get("authorization")
+        token: str | None = None
+        from_cookie = False
+        if header:
+            scheme, _, value = header.partition(" ")
+            if scheme.lower() != "bearer" or not value.strip():
+                raise NotAuthorizedException("use Authorization: Bearer TOKEN")
+            token = value.strip()
+        else:
+            token = request.cookies.get(COOKIE)
+            from_cookie = token is not None
+        if token is None:
+            if self.config.public_read and request.method in SAFE_METHODS:
+                return ANONYMOUS
+            raise NotAuthorizedException(
+                "no token: send Authorization: Bearer TOKEN ('referee token create')"
+            )
+        principal = self.tokens.authenticate(token)
+        if principal is None:
+            raise NotAuthorizedException("the token is unknown or revoked")
+        if from_cookie and request.method not in SAFE_METHODS and not _same_origin(request):
+            raise AccessDeniedError(
+                "a write carried by the pages' cookie must come from the pages themselves"
+            )
+        return principal
+
+    # -- writes ------------------------------------------------------------------------
+    async def write(
+        self,
+        request: Request[Any, Any, Any],
+        principal: Principal,
+        work: Callable[[], tuple[int, Any, dict[str, str]]],
+    ) -> Response[Any]:
+        """Run a write once per ``Idempotency-Key`` (when one is sent) and answer it.
+
+        ``work`` runs the command and returns (status, body Struct, headers); an
+        error it raises becomes a problem document, saved under the key like any
+        answer unless nothing could have been stored by the race (409) or a fault (5xx)."""
+        key = request.headers.get("idempotency-key")
+        if key is None:
+            try:
+                status, body, headers = await self.run(work)
+            finally:
+                self.hub.poke()
+            return _encoded(status, body, headers)
+        key = key.strip()
+        if not key or len(key) > 200:
+            return problem_response(
+                400, "bad-request", "an Idempotency-Key is 1 to 200 characters", request
+            )
+        raw = await request.body()
+        print_ = fingerprint(request.method, str(request.url.path), raw)
+        claim = await self.run(self.keys.claim, principal.token_id, key, print_)
+        waited = 0.0
+        while claim.state == "pending" and waited < 5.0:
+            await asyncio.sleep(0.05)
+            waited += 0.05
+            claim = await self.run(self.keys.claim, principal.token_id, key, print_)
+        if claim.state == "done":
+            headers = dict(claim.headers)
+            headers["Idempotent-Replayed"] = "true"
+            media = headers.pop("content-type", JSON)
+            return Response(
+                content=claim.body.encode(),
+                status_code=claim.status,
+                media_type=media,
+                headers=headers,
+            )
+        if claim.state == "mismatch":
+            return problem_response(
+                422,
+                "idempotency-key-reused",
+                f"Idempotency-Key {key!r} was sent before with a different request",
+                request,
+            )
+        if claim.state == "pending":
+            return problem_response(
+                409,
+                "idempotency-key-in-use",
+                f"the request first sent with Idempotency-Key {key!r} has not answered yet",
+                request,
+                headers={"Retry-After": "1"},
+            )
+        try:
+            try:
+                status, body, headers = await self.run(work)
+            finally:
+                self.hub.poke()
+            response = _encoded(status, body, headers)
+        except Exception as exc:  # noqa: BLE001 - answered as a problem, and the answer kept under the key
+            response = handle_exception(request, exc)
+            if isinstance(exc, ConcurrentWriteError) or (response.status_code or 500) >= 500:
+                await self.run(self.keys.release, principal.token_id, key)
+                return response
+        content = response.content if isinstance(response.content, bytes) else b""
+        saved = {k: v for k, v in response.headers.items() if k.lower() in ("etag", "location")}
+        saved["content-type"] = response.media_type or JSON
+        await self.run(
+            self.keys.finish,
+            principal.token_id,
+            key,
+            response.status_code or 200,
+            saved,
+            content.decode(),
+        )
+        return response
+
+
+def _same_origin(request: Request[Any, Any, Any]) -> bool:
+    site = request.headers.get("sec-fetch-site")
+    if site is not None:
+        return site in ("same-origin", "none")
+    origin = request.headers.get("origin")
+    if origin is None:
+        return False
+    host = request.headers.get("host", "")
+    return origin.split("://", 1)[-1] == host
+
+
+def _encoded(status: int, body: Any, headers: dict[str, str]) -> Response[Any]:
+    media = "application/problem+json" if isinstance(body, Problem) else JSON
+    return Response(
+        content=msgspec.json.encode(body), status_code=status, media_type=media, headers=headers
+    )
+
+
+def web_of(request: Request[Any, Any, Any]) -> Web:
+    """The shared ``Web`` of the application serving ``request``."""
+    web: Web = request.app.state["web"]
+    return web

@@ -1,0 +1,274 @@
+"""The API's event (tournament) routes (``/api/events``), over ``service.tournaments``.
+
+The same methods the ``referee event`` commands call; request and answer bodies are
+msgspec Structs, so the OpenAPI document shows them. Roles (``service.access.
+authorize_event``): the head runs the event; the scorekeeper enters players, results
+and corrections; a table referee reports their own tables; everyone reads postings.
+Status codes as for games: 201 written, 400 refused (the ``EV-`` clause, nothing
+stored), 403 the role may not, 404 no such event, 409 another write came first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from litestar import Request, Response, get, post
+from litestar.params import FromPath, FromQuery, JSONBody
+
+from service.access import authorize_event
+from service.tournaments import EventInfo, LogLine, PairingRow, StandingRow, split_slip
+from web.api import PROBLEMS
+from web.context import web_of
+
+__all__ = ["EVENT_HANDLERS"]
+
+AnyRequest = Request[Any, Any, Any]
+
+
+class NewEvent(msgspec.Struct, kw_only=True):
+    name: str
+    game: str
+    format: str = "swiss"
+    pods: bool = False
+    rounds: int | None = None
+    match: str = "bo3"
+    cut: int = 0
+    floor: str = "1/3"
+
+
+class RegisterIn(msgspec.Struct, kw_only=True):
+    players: list[str]
+    byes: int = 0
+    sealed: str | None = None
+    decklist: str | None = None
+
+
+class Registered(msgspec.Struct, kw_only=True):
+    ids: list[str]
+
+
+class DropIn(msgspec.Struct, kw_only=True):
+    player: str
+    reason: str = ""
+
+
+class Dropped(msgspec.Struct, kw_only=True):
+    player: str
+    after_round: int
+
+
+class PairIn(msgspec.Struct, kw_only=True):
+    """``manual``: ``{"pairs": [["Ann", "Ben"]], "byes": ["Cal"]}`` or ``{"pods": [...]}``;
+    ``repair``: replace the latest round's pairings (head, before any result)."""
+
+    manual: dict[str, Any] | None = None
+    reason: str = ""
+    repair: bool = False
+
+
+class ResultIn(msgspec.Struct, kw_only=True):
+    slips: list[str]
+
+
+class CorrectIn(msgspec.Struct, kw_only=True):
+    round: int
+    slip: str
+    reason: str
+
+
+class Written(msgspec.Struct, kw_only=True):
+    event_id: str
+    version: int
+
+
+def _created(body: Any, event_id: str) -> Response[Any]:
+    return Response(content=body, status_code=201, headers={"Location": f"/api/events/{event_id}"})
+
+
+@post("/api/events", summary="Create an event (tournament)", responses=PROBLEMS, status_code=201)
+async def create_event(request: AnyRequest, data: JSONBody[NewEvent]) -> Response[EventInfo]:
+    web = web_of(request)
+    who = web.principal(request)
+    authorize_event(who, "run")
+    info = await web.run(
+        web.svc.event_new,
+        data.name,
+        data.game,
+        format=data.format,
+        pods=data.pods,
+        rounds=data.rounds,
+        match=data.match,
+        cut=data.cut,
+        floor=data.floor,
+    )
+    return _created(info, info.event_id)
+
+
+@get("/api/events/{event_id:str}", summary="An event and where it stands", responses=PROBLEMS)
+async def show_event(request: AnyRequest, event_id: FromPath[str]) -> EventInfo:
+    web = web_of(request)
+    authorize_event(web.principal(request), "read")
+    return await web.run(web.svc.event_info, event_id)
+
+
+@post(
+    "/api/events/{event_id:str}/players",
+    summary="Register players (a late entry after round 1)",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def register_players(
+    request: AnyRequest, event_id: FromPath[str], data: JSONBody[RegisterIn]
+) -> Response[Registered]:
+    web = web_of(request)
+    authorize_event(web.principal(request), "enter")
+    deck: Any = None
+    if data.sealed is not None:
+        from referee.kit.decks import SealedDeck
+
+        deck = SealedDeck.parse(data.sealed)
+    elif data.decklist is not None:
+        from referee.kit.decks import parse_decklist
+
+        deck = parse_decklist(data.decklist, "the decklist")
+    ids = await web.run(web.svc.event_register, event_id, data.players, deck=deck, byes=data.byes)
+    return _created(Registered(ids=ids), event_id)
+
+
+@post(
+    "/api/events/{event_id:str}/drops",
+    summary="Drop a player after the current round",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def drop_player(
+    request: AnyRequest, event_id: FromPath[str], data: JSONBody[DropIn]
+) -> Response[Dropped]:
+    web = web_of(request)
+    authorize_event(web.principal(request), "enter")
+    after = await web.run(web.svc.event_drop, event_id, data.player, reason=data.reason)
+    return _created(Dropped(player=data.player, after_round=after), event_id)
+
+
+@post(
+    "/api/events/{event_id:str}/rounds",
+    summary="Pair the next round (or by hand, or re-pair the latest) and create its games",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def pair_round(
+    request: AnyRequest, event_id: FromPath[str], data: JSONBody[PairIn]
+) -> Response[list[PairingRow]]:
+    web = web_of(request)
+    who = web.principal(request)
+    authorize_event(who, "run")
+    if data.repair:
+        if data.manual is None:
+            from service.errors import RefusedError
+
+            raise RefusedError("a re-pairing gives the new pairings (manual)")
+        rows = await web.run(
+            web.svc.event_repair, event_id, data.manual, reason=data.reason, by=who.label
+        )
+    else:
+        rows = await web.run(
+            web.svc.event_pair, event_id, manual=data.manual, reason=data.reason, by=who.label
+        )
+    return _created(rows, event_id)
+
+
+@post(
+    "/api/events/{event_id:str}/results",
+    summary="Report result slips of the current round (all or none)",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def report_results(
+    request: AnyRequest, event_id: FromPath[str], data: JSONBody[ResultIn]
+) -> Response[Written]:
+    web = web_of(request)
+    who = web.principal(request)
+    authorize_event(who, "result", tables=[split_slip(s)[0] for s in data.slips])
+    await web.run(web.svc.event_result, event_id, data.slips, by=who.label)
+    info = await web.run(web.svc.event_info, event_id)
+    return _created(Written(event_id=info.event_id, version=info.version), event_id)
+
+
+@post(
+    "/api/events/{event_id:str}/corrections",
+    summary="Correct a reported result, with its reason",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def correct_result(
+    request: AnyRequest, event_id: FromPath[str], data: JSONBody[CorrectIn]
+) -> Response[Written]:
+    web = web_of(request)
+    who = web.principal(request)
+    authorize_event(who, "enter")
+    await web.run(
+        web.svc.event_correct, event_id, data.round, data.slip, reason=data.reason, by=who.label
+    )
+    info = await web.run(web.svc.event_info, event_id)
+    return _created(Written(event_id=info.event_id, version=info.version), event_id)
+
+
+@get(
+    "/api/events/{event_id:str}/pairings",
+    summary="A round's pairings (the latest without round)",
+    responses=PROBLEMS,
+)
+async def event_pairings(
+    request: AnyRequest, event_id: FromPath[str], round: FromQuery[int | None] = None
+) -> list[PairingRow]:
+    web = web_of(request)
+    authorize_event(web.principal(request), "read")
+    return await web.run(web.svc.event_pairings, event_id, round)
+
+
+@get(
+    "/api/events/{event_id:str}/standings",
+    summary="Standings now, or after round N (MTR Appendix C, exact fractions)",
+    responses=PROBLEMS,
+)
+async def event_standings(
+    request: AnyRequest, event_id: FromPath[str], round: FromQuery[int | None] = None
+) -> list[StandingRow]:
+    web = web_of(request)
+    authorize_event(web.principal(request), "read")
+    return await web.run(web.svc.event_standings, event_id, round)
+
+
+@get("/api/events/{event_id:str}/log", summary="The event's stream", responses=PROBLEMS)
+async def event_log(request: AnyRequest, event_id: FromPath[str]) -> list[LogLine]:
+    web = web_of(request)
+    authorize_event(web.principal(request), "audit")
+    return await web.run(web.svc.event_log, event_id)
+
+
+@get(
+    "/api/events/{event_id:str}/audit",
+    summary="Manual pairings, re-pairings, corrections, penalties and drops",
+    responses=PROBLEMS,
+)
+async def event_audit(request: AnyRequest, event_id: FromPath[str]) -> dict[str, Any]:
+    web = web_of(request)
+    authorize_event(web.principal(request), "audit")
+    result: dict[str, Any] = await web.run(web.svc.event_audit, event_id)
+    return result
+
+
+EVENT_HANDLERS = [
+    create_event,
+    show_event,
+    register_players,
+    drop_player,
+    pair_round,
+    report_results,
+    correct_result,
+    event_pairings,
+    event_standings,
+    event_log,
+    event_audit,
+]
