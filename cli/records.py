@@ -401,3 +401,38 @@ def verify(
                 typer.echo(_what_plain_verify_cannot_see(len(sealed), bool(broken)))
         if bad or broken:
             raise typer.Exit(EXIT_REJECTED)
+
+
+store_app = typer.Typer(
+    help="Back up and restore the whole store (not 'referee backup', which backs a game up "
+    "to an earlier action under the IPG).",
+    no_args_is_help=True,
+)
+app.add_typer(store_app, name="store")
+
+
+@store_app.command("backup")
+def store_backup(
+    dest: Annotated[Path, typer.Argument(help="The backup file to write (never overwritten).")],
+) -> None:
+    """Copy the whole live store to DEST (SQLite's online backup API: safe while serving),
+    keeping store order and recorded checkpoints. Cron: '0 * * * * referee --db /srv/referee.db
+    store backup /backups/referee-$(date +\\%H).db'."""
+    with handled():
+        from service.backup import backup_store
+
+        events = backup_store(settings.db, dest)
+        typer.echo(f"backed up {events} events to {dest}")
+
+
+@store_app.command("restore")
+def store_restore(
+    source: Annotated[Path, typer.Argument(help="A backup 'referee store backup' wrote.")],
+) -> None:
+    """Make the store (--db, which must not exist yet) from the backup SOURCE; it then
+    verifies against the last checkpoint published before the backup."""
+    with handled():
+        from service.backup import restore_store
+
+        events = restore_store(settings.db, source)
+        typer.echo(f"restored {events} events from {source}")

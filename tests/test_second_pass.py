@@ -343,3 +343,36 @@ def test_s3_the_public_export_and_log_show_an_open_list_by_size_and_a_sealed_one
     public_log = referee(db, "log", game, "--as", "public").stdout
     assert "opened (0 cards)" not in public_log and "sealed list opened" in public_log
     assert "opened (40 cards)" in referee(db, "log", game, "--as", "p2").stdout
+
+
+# -- section 5: backups that restore ------------------------------------------------
+
+
+def test_s5_a_restored_store_verifies_against_its_last_published_checkpoint(
+    tmp_path: Path,
+) -> None:
+    db, public, _ = _sealed_game(tmp_path)
+    # games interleaved, as several clients write them, then sealed again
+    first = referee(db, "new", "prizmik", "-p", "red=C", "-p", "blue=D").stdout.strip()
+    second = referee(db, "new", "prizmik", "-p", "red=E", "-p", "blue=F").stdout.strip()
+    for game, move in ((first, "e1>e2"), (second, "e1>e2"), (first, "e8>e7")):
+        assert referee(db, "act", game, move).returncode == 0
+    checkpoint = referee(db, "seal", "--key", str(tmp_path / "k.pem")).stdout.strip()
+    backup = tmp_path / "backup.db"
+    made = referee(db, "store", "backup", str(backup))
+    assert made.returncode == 0 and "backed up 7 events" in made.stdout, made.stderr
+    assert referee(db, "store", "backup", str(backup)).returncode == 2  # never overwritten
+    restored = tmp_path / "restored.db"
+    assert referee(restored, "store", "restore", str(backup)).returncode == 0
+    held = referee(restored, "verify", "--checkpoint", checkpoint, "--public-key", public)
+    assert held.returncode == 0 and "signature verified" in held.stdout, held.stdout
+    plain = referee(restored, "verify")
+    assert plain.returncode == 0 and "2 recorded checkpoints" in plain.stdout
+    assert referee(restored, "store", "restore", str(backup)).returncode == 2  # no overwrite
+
+
+def test_s5_the_game_backup_and_the_store_backup_are_told_apart_in_help(tmp_path: Path) -> None:
+    helped = referee(tmp_path / "none.db", "--help").stdout
+    game_line = next(line for line in helped.splitlines() if line.strip().startswith("backup"))
+    store_line = next(line for line in helped.splitlines() if line.strip().startswith("store"))
+    assert "game" in game_line and "store" in store_line
