@@ -258,7 +258,17 @@ def seal(
             typer.echo(public)
             return
         assert key is not None
-        checkpoint = settings.service().seal(key)
+        from events.ledger import is_encrypted
+
+        svc = settings.service()
+        for warning in svc.seal_key_warnings(key):
+            typer.echo(f"warning: {warning}", err=True)
+        passphrase = os.environ.get("REFEREE_KEY_PASSPHRASE")
+        if passphrase is None and key.is_file() and is_encrypted(key.read_bytes()):
+            if not sys.stdin.isatty():
+                fail("the key is encrypted: set REFEREE_KEY_PASSPHRASE (no terminal to ask on)")
+            passphrase = typer.prompt("passphrase for the seal key", hide_input=True)
+        checkpoint = svc.seal(key, passphrase.encode() if passphrase else None)
         if as_json:
             emit_json(
                 {

@@ -136,14 +136,28 @@ def public_hex(private: Any) -> str:
     return raw.hex()
 
 
-def load_private(pem: bytes) -> Any:
+def is_encrypted(pem: bytes) -> bool:
+    """Whether ``pem`` holds a private key encrypted with a passphrase."""
+    return b"ENCRYPTED" in pem.split(b"\n", 1)[0]
+
+
+def load_private(pem: bytes, passphrase: bytes | None = None) -> Any:
+    """The Ed25519 private key in ``pem``, decrypted with ``passphrase`` when it is encrypted."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+    if not is_encrypted(pem):
+        passphrase = None
+    elif not passphrase:
+        raise CheckpointError(
+            "the key is encrypted: give its passphrase in REFEREE_KEY_PASSPHRASE or at the prompt"
+        )
     try:
-        key = serialization.load_pem_private_key(pem, password=None)
+        key = serialization.load_pem_private_key(pem, password=passphrase)
     except (ValueError, TypeError) as exc:
-        raise CheckpointError(f"not an unencrypted Ed25519 private key in PEM: {exc}") from None
+        raise CheckpointError(
+            f"not an Ed25519 private key in PEM, or a wrong passphrase: {exc}"
+        ) from None
     if not isinstance(key, Ed25519PrivateKey):
         raise CheckpointError("the key is not an Ed25519 key")
     return key

@@ -24,6 +24,7 @@ def referee(
     return subprocess.run(
         [sys.executable, "-m", "cli.main", "--db", str(db), *args],
         capture_output=True,
+        stdin=subprocess.DEVNULL,  # no terminal: a passphrase comes from the environment
         text=True,
         timeout=120,
         cwd=ROOT,
@@ -376,3 +377,59 @@ def test_s5_the_game_backup_and_the_store_backup_are_told_apart_in_help(tmp_path
     game_line = next(line for line in helped.splitlines() if line.strip().startswith("backup"))
     store_line = next(line for line in helped.splitlines() if line.strip().startswith("store"))
     assert "game" in game_line and "store" in store_line
+
+
+# -- section 4: keys -------------------------------------------------------------------
+
+
+def test_s4_a_key_beside_the_store_or_readable_by_all_is_warned_of(tmp_path: Path) -> None:
+    db, _, _ = _sealed_game(tmp_path)
+    beside = referee(db, "seal", "--key", str(tmp_path / "k.pem"))
+    assert beside.returncode == 0 and "inside the store's folder" in beside.stderr
+    away = tmp_path / "keys"
+    away.mkdir()
+    key = away / "k.pem"
+    key.write_bytes((tmp_path / "k.pem").read_bytes())
+    key.chmod(0o644)
+    db2 = tmp_path / "store" / "s.db"
+    db2.parent.mkdir()
+    (tmp_path / "store" / "s.db").write_bytes(db.read_bytes())
+    loose = referee(db2, "seal", "--key", str(key))
+    assert loose.returncode == 0 and "readable by others" in loose.stderr, loose.stderr
+    assert "inside the store's folder" not in loose.stderr
+    key.chmod(0o600)
+    quiet = referee(db2, "seal", "--key", str(key))
+    assert quiet.returncode == 0 and "warning" not in quiet.stderr, quiet.stderr
+
+
+def test_s4_an_encrypted_key_is_used_with_its_passphrase_from_the_environment(
+    tmp_path: Path,
+) -> None:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    private = Ed25519PrivateKey.generate()
+    key = tmp_path / "enc.pem"
+    key.write_bytes(
+        private.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.BestAvailableEncryption(b"correct horse"),
+        )
+    )
+    key.chmod(0o600)
+    public = (
+        private.public_key()
+        .public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        .hex()
+    )
+    db, _, _ = _sealed_game(tmp_path)
+    without = referee(db, "seal", "--key", str(key))
+    assert without.returncode == 2 and "REFEREE_KEY_PASSPHRASE" in without.stderr
+    assert "Traceback" not in without.stderr
+    wrong = referee(db, "seal", "--key", str(key), env={"REFEREE_KEY_PASSPHRASE": "nope"})
+    assert wrong.returncode != 0 and "Traceback" not in wrong.stderr
+    made = referee(db, "seal", "--key", str(key), env={"REFEREE_KEY_PASSPHRASE": "correct horse"})
+    assert made.returncode == 0, made.stderr
+    held = referee(db, "verify", "--checkpoint", made.stdout.strip(), "--public-key", public)
+    assert held.returncode == 0 and "signature verified" in held.stdout
