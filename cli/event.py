@@ -14,6 +14,8 @@ from typing import Annotated, Any
 import typer
 
 from cli.face import JsonOpt, emit_json, fail, handled, settings
+from cli.postings import KeyOpt, PostingOpt, print_posting
+from cli.postings import verify as verify_posting
 
 app = typer.Typer()
 
@@ -43,6 +45,9 @@ RoundOpt = Annotated[
 
 def _svc() -> Any:
     return settings.service()
+
+
+event_app.command("verify")(verify_posting)
 
 
 @event_app.command("new")
@@ -274,9 +279,19 @@ def end(
 
 
 @event_app.command("pairings")
-def pairings(event: EventArg, round_number: RoundOpt = None, as_json: JsonOpt = False) -> None:
-    """A round's pairings (the latest by default), tables then byes."""
+def pairings(
+    event: EventArg,
+    round_number: RoundOpt = None,
+    as_json: JsonOpt = False,
+    posting: PostingOpt = False,
+    key: KeyOpt = None,
+) -> None:
+    """A round's pairings (the latest by default), tables then byes; with --posting, the
+    verifiable posting (docs/tournaments.md, "Postings")."""
     with handled():
+        if posting:
+            print_posting(event, "pairings", round_number, key)
+            return
         rows = _svc().event_pairings(event, round_number)
         if as_json:
             emit_json(rows)
@@ -294,9 +309,15 @@ def standings(
         str | None, typer.Option("--explain", help="Show how a player's figures are computed.")
     ] = None,
     as_json: JsonOpt = False,
+    posting: PostingOpt = False,
+    key: KeyOpt = None,
 ) -> None:
-    """Standings (MTR Appendix C): points, OMW%, GW%, OGW%, exact fractions."""
+    """Standings (MTR Appendix C): points, OMW%, GW%, OGW%, exact fractions; with --posting,
+    the verifiable posting (docs/tournaments.md, "Postings")."""
     with handled():
+        if posting:
+            print_posting(event, "standings", round_number, key)
+            return
         svc = _svc()
         if explain is not None:
             text = svc.event_explain(event, explain, round_number)
@@ -307,15 +328,9 @@ def standings(
             return
         rows = svc.event_standings(event, round_number)
         if as_json:
-            import msgspec
+            from service.postings import standing_dicts
 
-            out = []
-            for row in rows:
-                data = msgspec.to_builtins(row)
-                if data.get("dropped_after") is None:
-                    data.pop("dropped_after", None)
-                out.append(data)
-            emit_json(out)
+            emit_json(standing_dicts(rows))
             return
         typer.echo(
             f"{'rank':>4}  {'player':<24} {'pts':>3}  {'W-L-D (byes)':<14} omw    gw     ogw"

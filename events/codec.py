@@ -176,6 +176,8 @@ class MsgspecMapper(Mapper[str]):
     def plain_state(self, stored_event: StoredEvent) -> bytes:
         """The event's JSON bytes as they were encoded (decrypted, decompressed)."""
         state = stored_event.state
+        if isinstance(state, str):  # a row edited by hand in SQL may come back as text
+            state = state.encode()
         if self.cipher:
             state = self.cipher.decrypt(state)
         if self.compressor:

@@ -608,7 +608,13 @@ class GameStore:
                         (after, limit, page),
                     )
                     rows = [
-                        (int(i), str(g), int(v), bytes_hash(str(t), bytes(b)))
+                        # a row edited by hand in SQL may come back as text, not bytes
+                        (
+                            int(i),
+                            str(g),
+                            int(v),
+                            bytes_hash(str(t), b.encode() if isinstance(b, str) else bytes(b)),
+                        )
                         for i, g, v, t, b in cursor.fetchall()
                     ]
             else:

@@ -19,6 +19,7 @@ from events.store import DEFAULT_DB, GameStore, is_postgres, resolve_db_path
 from referee.contract import REFEREE, Viewer
 from service.commands import Commands
 from service.errors import NoStoreError
+from service.postings import Postings
 from service.queries import Queries
 from service.tournaments import Tournaments
 
@@ -39,7 +40,7 @@ def _seed() -> int:
     return secrets.randbelow(2**31)
 
 
-class RefereeService(Commands, Queries, Tournaments):
+class RefereeService(Commands, Queries, Tournaments, Postings):
     """Everything a referee, a scorekeeper or a viewer can ask of a store of games."""
 
     def __init__(

@@ -25,12 +25,23 @@ __all__ = ["environment", "replay_html", "static_text"]
 @cache
 def environment() -> jinja2.Environment:
     """The pages' templates (autoescaped)."""
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.PackageLoader("web", "templates"),
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.filters["percent"] = percent
+    return env
+
+
+def percent(fraction: str) -> str:
+    """An exact fraction ``n/d`` shown as a percentage with one decimal (display only)."""
+    top, _, bottom = str(fraction).partition("/")
+    try:
+        return f"{100 * int(top) / int(bottom or 1):.1f}"
+    except (ValueError, ZeroDivisionError):
+        return str(fraction)
 
 
 @cache

@@ -1,0 +1,819 @@
+"""Verifiable postings: a round's pairings or standings, carrying the signed checkpoint they
+were computed at, and the check that nothing under them changed without a recorded correction.
+
+A *posting* (``referee-posting/1``, JSON) names the event, what it shows (``pairings`` or
+``standings``, and the round), the event's fact it was computed at (its number, its place in
+the store and its own hash), the signed checkpoint covering that fact (``referee seal``), and
+the rows exactly as ``referee event pairings|standings --json`` prints them.
+
+``verify_posting`` answers a player who kept the posting and the event's public key:
+
+1. *signature*: the checkpoint was signed by that key (skipped, and said, without a key);
+2. *ledger*: the store, as it is now, still extends the checkpoint (nothing up to it was
+   removed, moved, or re-hashed after an edit);
+3. *facts*: every stored fact of the event up to the posting still matches its own hash and
+   links to the one before it (an edited row is caught here even when its hash was left);
+4. *figures*: the rows recomputed from those facts are exactly the posting's rows;
+5. *since*: the facts recorded after the posting that change it (a result corrected with its
+   reason and who, a round re-paired) are named, not flagged: a correction is a new fact,
+   and the posting stays true of its moment.
+
+The posting holds when checks 1-4 pass (1 when a key was given).
+
+The event pages read through here too (``event_board``, ``player_line``, ``list_events``, over
+the event service's reads), so the pages only lay out what the application layer answers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import msgspec
+
+from events.ledger import Checkpoint, CheckpointError, check_signature
+from service.errors import RefusedError
+
+if TYPE_CHECKING:
+    from events.store import GameStore
+    from referee.tournament.state import Tournament
+
+__all__ = [
+    "FORMAT",
+    "Change",
+    "EventBoard",
+    "EventRow",
+    "PlayerLine",
+    "PlayerRound",
+    "Posted",
+    "Postings",
+    "Posting",
+    "PostingCheck",
+    "PostingReport",
+    "by_name",
+    "event_board",
+    "list_events",
+    "make_posting",
+    "pairings_rows",
+    "player_line",
+    "player_rounds",
+    "read_posting",
+    "standing_dicts",
+    "standings_rows",
+    "verify_posting",
+]
+
+FORMAT = "referee-posting/1"
+Kind = Literal["pairings", "standings"]
+
+
+class Posting(msgspec.Struct, kw_only=True):
+    """A posted round's pairings or standings, and the signed checkpoint it was computed at."""
+
+    format: str = FORMAT
+    event: str
+    name: str
+    kind: Kind
+    round: int | None
+    version: int
+    position: int
+    fact_hash: str
+    checkpoint: str
+    body: list[dict[str, Any]]
+
+
+class PostingCheck(msgspec.Struct, frozen=True, kw_only=True):
+    name: str  # signature | ledger | facts | figures | after
+    ok: bool
+    detail: str
+    skipped: bool = False
+
+
+class Change(msgspec.Struct, frozen=True, kw_only=True):
+    """A fact recorded after the posting that changes what it shows."""
+
+    version: int
+    time: str
+    what: str
+    reason: str = ""
+    by: str = ""
+
+    def __str__(self) -> str:
+        said = f"{self.what}"
+        if self.by:
+            said += f" by {self.by}"
+        said += f" at {self.time} (fact {self.version})"
+        if self.reason:
+            said += f": {self.reason}"
+        return said
+
+
+class PostingReport(msgspec.Struct, kw_only=True):
+    event: str
+    kind: str
+    round: int | None
+    version: int
+    checkpoint: str
+    ok: bool
+    checks: list[PostingCheck]
+    corrections: list[Change] = []
+    unchanged: bool = True
+
+
+# -- reading the event's stream -------------------------------------------------------------
+
+
+def _stored(store: GameStore, event_id: str, upto: int | None = None) -> list[Any]:
+    """The event's stored events (decoded), oldest first; refused when there are none."""
+    from events.codec import decode
+    from events.store import GameNotFoundError
+    from events.tournament import is_tournament_event
+
+    rows = store.rows(event_id, upto=upto)
+    if not rows:
+        raise GameNotFoundError(f"no event {event_id!r} in this store ('referee event' lists them)")
+    events = [decode(topic, state) for _, topic, state in rows]
+    if not is_tournament_event(events[0]):
+        raise RefusedError(f"{event_id} is a game, not an event")
+    return events
+
+
+def _fold(events: Sequence[Any]) -> Tournament:
+    from events.tournament import to_fact
+    from referee.tournament.state import fold
+
+    return fold(to_fact(e) for e in events)
+
+
+def _positions(store: GameStore, event_id: str) -> dict[int, int]:
+    """Each stored fact's number -> its place in the store's order (the ledger's position)."""
+    recorder: Any = store.recorder
+    if store.direct_sqlite is not None or store.direct_postgres is not None:
+        if store.direct_sqlite is not None:
+            table, idcol, mark = recorder.events_table_name, "rowid", "?"
+        else:
+            table = f'"{recorder.datastore.schema}"."{recorder.events_table_name}"'
+            idcol, mark = "notification_id", "%s"
+        with store.plain_cursor() as cursor:
+            cursor.execute(
+                f"SELECT originator_version, {idcol} FROM {table} WHERE originator_id = {mark}",
+                (event_id,),
+            )
+            return {int(v): int(i) for v, i in cursor.fetchall()}
+    return {
+        version: position
+        for position, game_id, version, _ in store.event_hashes()
+        if game_id == event_id
+    }
+
+
+# -- what a posting shows (the rows of ``referee event pairings|standings --json``) ----------
+
+
+def pairings_rows(state: Tournament, round_number: int) -> list[dict[str, Any]]:
+    """A round's tables then byes, as ``referee event pairings --json`` prints them."""
+    from service.tournaments import PairingRow
+
+    rnd = state.rounds.get(round_number)
+    if rnd is None:
+        return []
+    rows: list[PairingRow] = []
+    for pairing in rnd.pairings:
+        games: list[str] = []
+        if pairing.table is not None:
+            table = state.tables.get((round_number, pairing.table))
+            games = list(table.games) if table else []
+        rows.append(
+            PairingRow(
+                table=pairing.table,
+                players=[state.players[p].name for p in pairing.players],
+                bye=pairing.bye,
+                games=games,
+            )
+        )
+    rows.sort(key=lambda r: (r.table is None, r.table or 0))
+    return [msgspec.to_builtins(r) for r in rows]
+
+
+def standing_dicts(rows: Sequence[Any]) -> list[dict[str, Any]]:
+    """Standings rows as ``referee event standings --json`` prints them (``dropped_after``
+    only for a dropped player)."""
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        data: dict[str, Any] = msgspec.to_builtins(row)
+        if data.get("dropped_after") is None:
+            data.pop("dropped_after", None)
+        out.append(data)
+    return out
+
+
+def standings_rows(state: Tournament, after_round: int | None = None) -> list[dict[str, Any]]:
+    """The standings (now, or after round N) from scratch, as ``standings --json`` prints them."""
+    from service.tournaments import _row
+
+    if state.settings is None:
+        return []
+    return standing_dicts([_row(s) for s in state.standings(after_round)])
+
+
+def by_name(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The pairings posting by player name: each player once, alphabetically, with the
+    table and the opponents (the second of the two postings an event hangs on the wall)."""
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        for player in row["players"]:
+            out.append(
+                {
+                    "player": player,
+                    "table": row["table"],
+                    "bye": row["bye"],
+                    "opponents": [p for p in row["players"] if p != player],
+                }
+            )
+    out.sort(key=lambda r: (str(r["player"]).casefold(), str(r["player"])))
+    return out
+
+
+def _body(state: Tournament, kind: Kind, round_number: int | None) -> list[dict[str, Any]]:
+    if kind == "pairings":
+        return pairings_rows(state, round_number or state.current_round)
+    return standings_rows(state, round_number)
+
+
+def _name(events: Sequence[Any], event_id: str) -> str:
+    return str(getattr(events[0], "name", "") or event_id)
+
+
+# -- making a posting ----------------------------------------------------------------------
+
+
+def _latest_checkpoint(store: GameStore) -> Checkpoint | None:
+    from service.seal import recorded_checkpoints
+
+    found = recorded_checkpoints(store)
+    return max(found, key=lambda c: c.position) if found else None
+
+
+def make_posting(
+    store: GameStore,
+    event_id: str,
+    kind: Kind,
+    round_number: int | None = None,
+    *,
+    key: str | os.PathLike[str] | None = None,
+) -> tuple[Posting, int]:
+    """The posting of ``kind`` computed at the newest checkpoint the store recorded (sealed
+    now with ``key`` when given), and how many of the event's facts came after it.
+
+    Refused when no checkpoint covers what is asked (nothing sealed yet, or the round
+    was paired after the last seal): the head referee seals, then posts."""
+    if kind not in ("pairings", "standings"):
+        raise RefusedError(f"a posting shows pairings or standings, not {kind!r}")
+    events = _stored(store, event_id)
+    if key is not None:
+        from service.seal import seal
+
+        checkpoint: Checkpoint | None = seal(store, key)
+    else:
+        checkpoint = _latest_checkpoint(store)
+    if checkpoint is not None and key is None:
+        cached = _made.get((id(store), event_id, kind, round_number, checkpoint.text()))
+        last = store.last_row(event_id)
+        if cached is not None and last is not None:
+            return cached, last[0] - cached.version
+    if checkpoint is None:
+        raise RefusedError(
+            f"no checkpoint covers {event_id}: seal the store first ('referee seal --key KEY'), "
+            "or give --key"
+        )
+    positions = _positions(store, event_id)
+    covered = [v for v, p in positions.items() if p <= checkpoint.position]
+    if not covered:
+        raise RefusedError(
+            f"{event_id} was created after the newest checkpoint ({checkpoint.time}): seal the "
+            "store again ('referee seal --key KEY'), or give --key"
+        )
+    version = max(covered)
+    state = _fold(events[:version])
+    if kind == "pairings":
+        shown = round_number or state.current_round
+        if shown not in state.rounds:
+            later = round_number is not None and round_number <= _fold(events).current_round
+            raise RefusedError(
+                f"round {shown} of {event_id} was paired after the newest checkpoint "
+                f"({checkpoint.time}): seal the store again, or give --key"
+                if later
+                else f"{event_id} has no round {shown} paired"
+            )
+        round_number = shown
+    elif round_number is not None and round_number not in state.rounds:
+        raise RefusedError(f"{event_id} has no round {round_number} at the newest checkpoint")
+    posting = Posting(
+        event=event_id,
+        name=_name(events, event_id),
+        kind=kind,
+        round=round_number,
+        version=version,
+        position=positions[version],
+        fact_hash=events[version - 1].hash,
+        checkpoint=checkpoint.text(),
+        body=_body(state, kind, round_number),
+    )
+    if len(_made) >= 256:
+        _made.clear()
+    _made[(id(store), event_id, kind, round_number, checkpoint.text())] = posting
+    return posting, len(events) - version
+
+
+_made: dict[tuple[int, str, str, int | None, str], Posting] = {}
+"""Postings already made, by store, event, what and checkpoint: a posting computed at a
+checkpoint never changes (the facts under it are sealed), so the pages that show its footer
+on every view fold the event once per checkpoint, not once per view."""
+
+
+def read_posting(raw: bytes | str | os.PathLike[str]) -> Posting:
+    """A posting from its JSON text or bytes, or from a file; refused when unreadable."""
+    if isinstance(raw, os.PathLike):
+        path = Path(raw)
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise RefusedError(f"{path}: {exc.strerror or exc}") from None
+    try:
+        posting = msgspec.json.decode(raw, type=Posting)
+    except msgspec.DecodeError as exc:
+        raise RefusedError(f"not a posting ({FORMAT} JSON): {exc}") from None
+    if posting.format != FORMAT:
+        raise RefusedError(f"a posting of format {posting.format!r}; this reads {FORMAT}")
+    return posting
+
+
+# -- verifying a posting -------------------------------------------------------------------
+
+
+def _changes_since(events: Sequence[Any], posting: Posting) -> list[Change]:
+    """The facts after the posting that change what it shows, as recorded (EV-8.1)."""
+    from events.tournament import to_fact
+    from referee.tournament import facts as f
+
+    shown = posting.round
+    out: list[Change] = []
+    for event in events[posting.version :]:
+        fact = to_fact(event)
+        when = event.timestamp.strftime("%Y-%m-%d %H:%M:%S")
+        match fact:
+            case f.ResultCorrected(round=n, table=t, score=score, placement=placement):
+                if posting.kind == "standings" and (shown is None or n <= shown):
+                    result = (
+                        score.text if score is not None else placement.text if placement else "?"
+                    )
+                    out.append(
+                        Change(
+                            version=event.originator_version,
+                            time=when,
+                            what=f"round {n} table {t} corrected to {result}",
+                            reason=fact.reason,
+                            by=fact.by,
+                        )
+                    )
+            case f.PairingChanged(round=rnd, reason=why, by=by):
+                if posting.kind == "pairings" and rnd.number == shown:
+                    out.append(
+                        Change(
+                            version=event.originator_version,
+                            time=when,
+                            what=f"round {rnd.number} re-paired",
+                            reason=why,
+                            by=by,
+                        )
+                    )
+            case _:
+                pass  # new results, links, drops: news after the posting, not changes to it
+    return out
+
+
+def verify_posting(
+    store: GameStore, event_id: str, posting: Posting, public_key: str | None = None
+) -> PostingReport:
+    """Whether ``posting`` still holds against the store (see the module's docstring)."""
+    from events.integrity import verify_stream
+    from service.seal import verify_checkpoint
+
+    if posting.event != event_id:
+        raise RefusedError(f"the posting is of event {posting.event}, not {event_id}")
+    try:
+        checkpoint = Checkpoint.parse(posting.checkpoint)
+    except CheckpointError as exc:
+        raise RefusedError(f"the posting's checkpoint cannot be read: {exc}") from None
+    checks: list[PostingCheck] = []
+    if public_key is not None:
+        try:
+            check_signature(checkpoint, public_key)
+            checks.append(
+                PostingCheck(
+                    name="signature",
+                    ok=True,
+                    detail=f"the checkpoint was signed by key {public_key.strip()[:16]}...",
+                )
+            )
+        except CheckpointError as exc:
+            checks.append(PostingCheck(name="signature", ok=False, detail=str(exc)))
+    else:
+        checks.append(
+            PostingCheck(
+                name="signature",
+                ok=True,
+                skipped=True,
+                detail="not checked: give --public-key (the event's public key) to check it",
+            )
+        )
+    held = verify_checkpoint(store, checkpoint)
+    checks.append(PostingCheck(name="ledger", ok=held.ok, detail=held.detail))
+
+    report = verify_stream(event_id, store.stored_events(event_id), store.mapper)
+    upto = [x for x in report.findings if x.event is None or x.event <= posting.version]
+    later = [x for x in report.findings if x.event is not None and x.event > posting.version]
+    try:
+        events = _stored(store, event_id)
+    except msgspec.DecodeError:
+        events = []  # a row that cannot be read: the stream check above names it
+        if not upto:
+            raise
+    placed = _positions(store, event_id).get(posting.version)
+    if upto:
+        checks.append(
+            PostingCheck(
+                name="facts",
+                ok=False,
+                detail="; ".join(_finding_text(x, events) for x in upto),
+            )
+        )
+    elif len(events) < posting.version:
+        checks.append(
+            PostingCheck(
+                name="facts",
+                ok=False,
+                detail=f"the posting was computed at fact {posting.version}; the event now holds "
+                f"only {len(events)}",
+            )
+        )
+    elif placed != posting.position or posting.position > checkpoint.position:
+        checks.append(
+            PostingCheck(
+                name="facts",
+                ok=False,
+                detail=f"fact {posting.version} is stored at position {placed}, not "
+                f"{posting.position}, or lies beyond the checkpoint: the posting does not say "
+                "where it was computed",
+            )
+        )
+    elif events[posting.version - 1].hash != posting.fact_hash:
+        checks.append(
+            PostingCheck(
+                name="facts",
+                ok=False,
+                detail=f"fact {posting.version} is not the one the posting was computed at "
+                "(its hash differs)",
+            )
+        )
+    else:
+        checks.append(
+            PostingCheck(
+                name="facts",
+                ok=True,
+                detail=f"the event's {posting.version} facts up to the posting are intact",
+            )
+        )
+    facts_ok = checks[-1].ok
+    at_posting: Tournament | None = None
+    if facts_ok:
+        at_posting = _fold(events[: posting.version])
+        recomputed = _body(at_posting, posting.kind, posting.round)
+        same = recomputed == posting.body
+        checks.append(
+            PostingCheck(
+                name="figures",
+                ok=same,
+                detail=(
+                    "recomputed from those facts, the rows are exactly the posting's"
+                    if same
+                    else "recomputed from those facts, the rows differ from the posting's: "
+                    + _first_difference(posting.body, recomputed)
+                ),
+            )
+        )
+    ok = all(c.ok for c in checks)
+    corrections = _changes_since(events, posting) if facts_ok else []
+    if at_posting is not None and len(events) == posting.version:
+        now = recomputed  # nothing recorded since
+    elif at_posting is not None:
+        from events.tournament import to_fact
+        from referee.tournament.state import fold
+
+        later_state = fold((to_fact(e) for e in events[posting.version :]), at_posting)
+        now = _body(later_state, posting.kind, posting.round)
+    else:
+        now = _body(_fold(events), posting.kind, posting.round) if events else []
+    result = PostingReport(
+        event=event_id,
+        kind=posting.kind,
+        round=posting.round,
+        version=posting.version,
+        checkpoint=posting.checkpoint,
+        ok=ok,
+        checks=checks,
+        corrections=corrections,
+        unchanged=now == posting.body,
+    )
+    if later:
+        result.checks.append(
+            PostingCheck(
+                name="after",
+                ok=True,
+                detail="facts recorded after the posting have problems of their own ('referee "
+                f"verify {event_id}'): " + "; ".join(_finding_text(x, events) for x in later),
+            )
+        )
+    return result
+
+
+def _finding_text(finding: Any, events: Sequence[Any]) -> str:
+    """A finding of the stream check, saying what the fact it names recorded."""
+    from events.tournament import summary
+
+    text = str(finding)
+    number = finding.event
+    if number is not None and 0 < number <= len(events):
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            text += f" (it now reads: {summary(events[number - 1])})"
+    return text
+
+
+def _first_difference(posted: list[dict[str, Any]], recomputed: list[dict[str, Any]]) -> str:
+    for index, (a, b) in enumerate(zip(posted, recomputed, strict=False), start=1):
+        if a != b:
+            return f"row {index} is posted as {_row_text(a)}, the facts give {_row_text(b)}"
+    return f"{len(posted)} rows posted, the facts give {len(recomputed)}"
+
+
+def _row_text(row: dict[str, Any]) -> str:
+    return msgspec.json.encode(row).decode()
+
+
+# -- what the event pages show ------------------------------------------------------------
+
+
+class Posted(msgspec.Struct, kw_only=True):
+    """The checkpoint a page's posting is computed at, for its footer."""
+
+    checkpoint: str
+    version: int
+    later: int
+    href: str
+    current: bool = True
+
+
+class PlayerRound(msgspec.Struct, kw_only=True):
+    round: int
+    table: int | None
+    bye: bool
+    opponents: list[str]
+    result: str
+
+
+class EventBoard(msgspec.Struct, kw_only=True):
+    """Everything an event page shows, read once from the event's stream."""
+
+    event: str
+    name: str
+    game: str
+    format: str
+    version: int
+    rounds: list[int]
+    round: int | None
+    after_round: int | None
+    pairings: list[dict[str, Any]]
+    by_name: list[dict[str, Any]]
+    results: dict[int, str]
+    standings: list[dict[str, Any]]
+    players: int
+
+
+def event_board(
+    svc: Any,
+    event_id: str,
+    round_number: int | None = None,
+    *,
+    standings_after: int | None = None,
+    with_standings: bool = True,
+) -> tuple[EventBoard, Tournament]:
+    """The pages' view of an event, from the service's event reads: the round's pairings (by
+    table and by name), its results so far, and (``with_standings``) the standings, now or
+    after ``standings_after``.
+
+    Standings rows are kept per event version: every open page reads itself again when a
+    result arrives, and they all share one computation of the table."""
+    info = svc.event_info(event_id)
+    state: Tournament = svc.event_state(event_id)
+    standings: list[dict[str, Any]] = []
+    if with_standings:
+        key = (id(svc), info.event_id, info.version, standings_after)
+        cached = _standings_seen.get(key)
+        if cached is None:
+            cached = standing_dicts(svc.event_standings(event_id, standings_after))
+            if len(_standings_seen) >= 64:
+                _standings_seen.clear()
+            _standings_seen[key] = cached
+        standings = cached
+    rounds = sorted(state.rounds)
+    shown = round_number if round_number is not None else (rounds[-1] if rounds else None)
+    pairings: list[dict[str, Any]] = (
+        msgspec.to_builtins(svc.event_pairings(event_id, shown)) if shown is not None else []
+    )
+    results: dict[int, str] = {}
+    if shown is not None:
+        for row in pairings:
+            if row["table"] is None:
+                continue
+            found = state.result(shown, row["table"])
+            if found is not None:
+                results[row["table"]] = _result_words(found, state)
+    board = EventBoard(
+        event=info.event_id,
+        name=info.name or info.event_id,
+        game=info.game,
+        format=info.format + (" pods" if info.pods else "") + f" {info.match}",
+        version=info.version,
+        rounds=rounds,
+        round=shown,
+        after_round=standings_after,
+        pairings=pairings,
+        by_name=by_name(pairings),
+        results=results,
+        standings=standings,
+        players=info.players,
+    )
+    return board, state
+
+
+_standings_seen: dict[tuple[int, str, int, int | None], list[dict[str, Any]]] = {}
+
+
+def _result_words(result: Any, state: Tournament) -> str:
+    from referee.tournament.model import Placement
+
+    if isinstance(result, Placement):
+        names = state.names()
+        ordered = sorted(result.places, key=lambda p: p[1])
+        return ", ".join(f"{place}. {names.get(p, p)}" for p, place in ordered)
+    text: str = result.text
+    return text
+
+
+def player_rounds(state: Tournament, player_name: str) -> list[PlayerRound]:
+    """Every round the player was paired in: table, opponents by name, the result for them."""
+    from referee.tournament.model import Placement, Score
+
+    who = state.find(player_name)
+    if who is None:
+        raise RefusedError(f"no player {player_name!r} in this event")
+    names = state.names()
+    out: list[PlayerRound] = []
+    for number in sorted(state.rounds):
+        for pairing in state.rounds[number].pairings:
+            if who not in pairing.players:
+                continue
+            result = ""
+            if pairing.bye:
+                result = "bye"
+            elif pairing.table is not None:
+                found = state.result(number, pairing.table)
+                if isinstance(found, Score):
+                    mine = found if pairing.players[0] == who else found.flipped()
+                    word = {0: "won", 1: "lost", None: "drew"}[mine.winner]
+                    result = f"{word} {mine.text}"
+                elif isinstance(found, Placement):
+                    result = f"place {found.place_of(who)} of {len(pairing.players)}"
+            out.append(
+                PlayerRound(
+                    round=number,
+                    table=pairing.table,
+                    bye=pairing.bye,
+                    opponents=[names.get(p, p) for p in pairing.players if p != who],
+                    result=result,
+                )
+            )
+    return out
+
+
+class EventRow(msgspec.Struct, kw_only=True):
+    event: str
+    name: str
+    game: str
+    players: int
+    round: int
+
+
+def list_events(svc: Any) -> list[EventRow]:
+    """Every event of the store, newest first."""
+    rows: list[EventRow] = []
+    for event_id in reversed(svc.event_ids()):
+        info = svc.event_info(event_id)
+        rows.append(
+            EventRow(
+                event=info.event_id,
+                name=info.name or info.event_id,
+                game=info.game,
+                players=info.players,
+                round=info.current_round,
+            )
+        )
+    return rows
+
+
+class PlayerLine(msgspec.Struct, kw_only=True):
+    """A player's own page: this round's table and opponents, the record, every round."""
+
+    player: str
+    table: int | None
+    bye: bool
+    opponents: list[str]
+    result: str
+    standing: dict[str, Any] | None
+    history: list[PlayerRound]
+
+
+def player_line(board: EventBoard, state: Tournament, player_name: str) -> PlayerLine:
+    who = state.find(player_name)
+    if who is None:
+        raise RefusedError(f"no player {player_name!r} in this event")
+    name = state.players[who].name
+    history = player_rounds(state, name)
+    now = next((h for h in history if h.round == board.round), None)
+    standing = next((s for s in board.standings if s["player"] == name), None)
+    return PlayerLine(
+        player=name,
+        table=now.table if now else None,
+        bye=now.bye if now else False,
+        opponents=now.opponents if now else [],
+        result=now.result if now else "",
+        standing=standing,
+        history=history,
+    )
+
+
+class Postings:
+    """Postings and the event pages' reads as methods of the referee service (mixed into
+    ``RefereeService``), so the faces reach them through the one door, never the store."""
+
+    store: GameStore
+
+    def event_posting(
+        self,
+        event_id: str,
+        kind: str,
+        round_number: int | None = None,
+        *,
+        key: str | os.PathLike[str] | None = None,
+    ) -> tuple[Posting, int]:
+        """``make_posting`` on this store: the posting and how many later facts it leaves out."""
+        if kind not in ("pairings", "standings"):
+            raise RefusedError(f"a posting shows pairings or standings, not {kind!r}")
+        shown: Kind = "pairings" if kind == "pairings" else "standings"
+        return make_posting(self.store, event_id, shown, round_number, key=key)
+
+    def verify_event_posting(
+        self, event_id: str, posting: Posting, public_key: str | None = None
+    ) -> PostingReport:
+        """``verify_posting`` on this store."""
+        return verify_posting(self.store, event_id, posting, public_key)
+
+    def event_board(
+        self,
+        event_id: str,
+        round_number: int | None = None,
+        *,
+        standings_after: int | None = None,
+        with_standings: bool = True,
+    ) -> tuple[EventBoard, Tournament]:
+        """What an event page shows (``event_board``)."""
+        return event_board(
+            self,
+            event_id,
+            round_number,
+            standings_after=standings_after,
+            with_standings=with_standings,
+        )
+
+    def event_list(self) -> list[EventRow]:
+        """Every event of the store, newest first (the events page)."""
+        return list_events(self)
+
+    def event_player(self, event_id: str, player: str) -> tuple[EventBoard, PlayerLine]:
+        """A player's own page: the event as its pages show it, and the player's line (this
+        round's table and opponents, record, every round)."""
+        board, state = self.event_board(event_id)
+        return board, player_line(board, state, player)

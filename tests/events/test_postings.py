@@ -1,0 +1,313 @@
+"""Verifiable postings (issue 20, section 1): a round's pairings and standings carry the signed
+checkpoint they were computed at, and ``referee event verify EVENT --posting FILE`` proves
+later that nothing under them changed without a recorded correction."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from service.app import RefereeService, open_service
+from service.postings import (
+    by_name,
+    make_posting,
+    read_posting,
+    standing_dicts,
+    verify_posting,
+)
+from service.seal import create_key, seal
+
+runner = CliRunner()
+PLAYERS = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus"]  # seven: a bye every round
+
+
+class Event:
+    """A small Swiss event of PRIZMIK (no decklists) after one round, sealed with a key."""
+
+    def __init__(self, db: Path, key: Path) -> None:
+        self.db, self.key = db, key
+        self.public = create_key(key)
+        with open_service(db, create=True) as svc:
+            self.id = svc.event_new("Spring Open", "prizmik", rounds=3, match="bo3").event_id
+            svc.event_register(self.id, PLAYERS)
+            svc.event_pair(self.id)
+            tables = [r.table for r in svc.event_pairings(self.id) if r.table is not None]
+            svc.event_result(self.id, [f"{t}=2-0-0" if t % 2 else f"{t}=1-2-0" for t in tables])
+            self.tables = tables
+
+    def svc(self) -> RefereeService:
+        return open_service(self.db)
+
+
+@pytest.fixture
+def event(tmp_path: Path) -> Iterator[Event]:
+    yield Event(tmp_path / "games.db", tmp_path / "seal.pem")
+
+
+def _posting(event: Event, kind: str, round_number: int | None = None) -> Any:
+    with event.svc() as svc:
+        posting, later = make_posting(svc.store, event.id, kind, round_number, key=event.key)  # type: ignore[arg-type]
+    assert later == 0
+    return posting
+
+
+def _verify(event: Event, posting: Any, key: str | None = None) -> Any:
+    with event.svc() as svc:
+        return verify_posting(svc.store, event.id, posting, key or event.public)
+
+
+def test_postings_carry_the_cli_rows_and_a_checkpoint_and_hold_on_an_untouched_store(
+    event: Event,
+) -> None:
+    pairings = _posting(event, "pairings")
+    standings = _posting(event, "standings", 1)
+    with event.svc() as svc:
+        assert pairings.body == msgspec.to_builtins(svc.event_pairings(event.id, 1))
+        assert standings.body == standing_dicts(svc.event_standings(event.id, 1))
+        assert pairings.version == svc.event_info(event.id).version
+    assert pairings.checkpoint.startswith("referee-checkpoint/1 ")
+    for posting in (pairings, standings):
+        report = _verify(event, posting)
+        assert report.ok, report.checks
+        assert [c.name for c in report.checks] == ["signature", "ledger", "facts", "figures"]
+        assert all(c.ok for c in report.checks)
+        assert report.corrections == [] and report.unchanged
+
+
+def test_an_edited_result_row_in_the_database_is_caught(event: Event) -> None:
+    posting = _posting(event, "standings", 1)
+    with sqlite3.connect(event.db) as con:
+        rows = con.execute(
+            "SELECT rowid, state FROM stored_events WHERE originator_id = ? AND topic LIKE "
+            "'%MatchReported%'",
+            (event.id,),
+        ).fetchall()
+        assert rows, "the results are stored as the event's facts"
+        rowid, state = rows[0]
+        edited = bytes(state).replace(b'"wins":2', b'"wins":0', 1)
+        assert edited != bytes(state)
+        con.execute("UPDATE stored_events SET state = ? WHERE rowid = ?", (edited, rowid))
+    report = _verify(event, posting)
+    assert not report.ok
+    facts = next(c for c in report.checks if c.name == "facts")
+    assert not facts.ok and "edited" in facts.detail and "reported" in facts.detail
+
+
+def test_an_edit_rehashed_by_a_forger_without_the_key_breaks_the_checkpoint(event: Event) -> None:
+    """A forger who also rewrites the event's hash chain passes the stream's own check, but the
+    store no longer extends the signed checkpoint."""
+    from events.codec import decode, encode
+    from events.codec import seal as seal_event
+
+    posting = _posting(event, "standings", 1)
+    with sqlite3.connect(event.db) as con:
+        rows = con.execute(
+            "SELECT rowid, topic, state FROM stored_events WHERE originator_id = ? ORDER BY "
+            "originator_version",
+            (event.id,),
+        ).fetchall()
+        prev = ""
+        touched = False
+        for rowid, topic, state in rows:
+            stored: Any = decode(topic, bytes(state))
+            if "MatchReported" in topic and not touched:
+                score = msgspec.structs.replace(stored.score, wins=0, losses=2)
+                stored = msgspec.structs.replace(stored, score=score)
+                touched = True
+            if prev:
+                stored = msgspec.structs.replace(stored, prev_hash=prev)
+            stored = seal_event(stored)
+            prev = stored.hash
+            con.execute(
+                "UPDATE stored_events SET state = ? WHERE rowid = ?", (encode(stored), rowid)
+            )
+    report = _verify(event, posting)
+    assert not report.ok
+    checks = {c.name: c for c in report.checks}
+    assert not checks["ledger"].ok and "chain" in checks["ledger"].detail
+
+
+def test_a_recorded_correction_is_named_not_flagged(event: Event) -> None:
+    posting = _posting(event, "standings", 1)
+    with event.svc() as svc:
+        svc.event_correct(
+            event.id, 1, f"{event.tables[0]}=0-2-0", reason="slip filled in reversed", by="Hera"
+        )
+    report = _verify(event, posting)
+    assert report.ok, report.checks
+    assert not report.unchanged  # the standings now differ from the posting
+    assert len(report.corrections) == 1
+    said = str(report.corrections[0])
+    assert f"round 1 table {event.tables[0]} corrected to 0-2-0" in said
+    assert "Hera" in said and "slip filled in reversed" in said
+
+
+def test_a_posting_altered_after_it_was_printed_does_not_match_the_ledger(event: Event) -> None:
+    posting = _posting(event, "standings", 1)
+    posting.body[0]["points"] += 3
+    report = _verify(event, posting)
+    figures = next(c for c in report.checks if c.name == "figures")
+    assert not report.ok and not figures.ok and "row 1" in figures.detail
+
+
+def test_another_key_fails_the_signature(event: Event, tmp_path: Path) -> None:
+    posting = _posting(event, "pairings")
+    other = create_key(tmp_path / "other.pem")
+    report = _verify(event, posting, other)
+    assert not report.ok
+    assert not next(c for c in report.checks if c.name == "signature").ok
+
+
+def test_a_posting_is_computed_at_the_newest_checkpoint_and_counts_what_came_later(
+    event: Event,
+) -> None:
+    with event.svc() as svc:
+        sealed = seal(svc.store, event.key)
+        svc.event_pair(event.id)  # round 2, after the checkpoint
+        posting, later = make_posting(svc.store, event.id, "pairings")
+        assert posting.round == 1 and later > 0
+        assert posting.checkpoint == sealed.text()
+        from service.errors import RefusedError
+
+        with pytest.raises(RefusedError, match="paired after the newest checkpoint"):
+            make_posting(svc.store, event.id, "pairings", 2)
+
+
+def test_pairings_by_name_lists_everyone_once_with_table_and_opponent() -> None:
+    rows: list[dict[str, Any]] = [
+        {"table": 1, "players": ["Ben", "ann"], "bye": False, "games": []},
+        {"table": None, "players": ["Cal"], "bye": True, "games": []},
+    ]
+    assert by_name(rows) == [
+        {"player": "ann", "table": 1, "bye": False, "opponents": ["Ben"]},
+        {"player": "Ben", "table": 1, "bye": False, "opponents": ["ann"]},
+        {"player": "Cal", "table": None, "bye": True, "opponents": []},
+    ]
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+def call(db: Path, *args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["--db", str(db), "--referee", "Rita", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_cli_posting_then_verify_holds_names_corrections_and_fails_on_tampering(
+    event: Event, tmp_path: Path
+) -> None:
+    code, out, err = call(
+        event.db,
+        "event",
+        "standings",
+        event.id,
+        "--round",
+        "1",
+        "--posting",
+        "--key",
+        str(event.key),
+    )
+    assert code == 0, err
+    file = tmp_path / "standings.json"
+    file.write_text(out)
+    assert read_posting(file).kind == "standings"
+    key_file = tmp_path / "public.txt"
+    key_file.write_text(event.public + "\n")
+
+    code, out, err = call(
+        event.db, "event", "verify", event.id, "--posting", str(file), "--public-key", str(key_file)
+    )
+    assert code == 0, err
+    assert out.startswith("posting holds") and "nothing recorded since changes it" in out
+
+    with event.svc() as svc:
+        svc.event_correct(event.id, 1, f"{event.tables[0]}=0-2-0", reason="reversed", by="Hera")
+    code, out, err = call(
+        event.db, "event", "verify", event.id, "--posting", str(file), "--public-key", event.public
+    )
+    assert code == 0, err
+    assert "1 recorded correction changes this posting" in out and "reversed" in out
+
+    code, out, _ = call(event.db, "event", "verify", event.id, "--posting", str(file), "--json")
+    assert code == 0 and json.loads(out)["corrections"][0]["by"] == "Hera"
+
+    with sqlite3.connect(event.db) as con:
+        con.execute(
+            "UPDATE stored_events SET state = replace(state, '\"wins\":2', '\"wins\":1') WHERE "
+            "originator_id = ? AND topic LIKE '%MatchReported%'",
+            (event.id,),
+        )
+    code, out, err = call(event.db, "event", "verify", event.id, "--posting", str(file))
+    assert code == 1 and out.startswith("posting BROKEN") and "facts: FAILED" in out, err
+
+
+def test_cli_verify_refuses_unreadable_input_in_one_line(event: Event, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    code, out, err = call(event.db, "event", "verify", event.id, "--posting", str(bad))
+    assert code == 2 and err.startswith("error: not a posting") and len(err.splitlines()) == 1
+    code, _, err = call(event.db, "event", "verify", event.id, "--posting", str(tmp_path / "none"))
+    assert code == 2 and "No such file" in err
+    code, _, err = call(event.db, "event", "pairings", event.id, "--posting")
+    assert code == 0 or "seal" in err  # sealed by earlier postings or told to seal
+
+
+def test_the_api_serves_a_posting_and_verifies_it(event: Event) -> None:
+    from litestar.testing import TestClient
+
+    from tests.web.conftest import auth, make_tokens
+    from web.app import ServeConfig, create_app
+
+    tokens = make_tokens(str(event.db))
+    with event.svc() as svc:
+        seal(svc.store, event.key)
+    with TestClient(create_app(ServeConfig(store=str(event.db)))) as client:
+        served = client.get(
+            f"/api/events/{event.id}/postings/standings?round=1", headers=auth(tokens["public"])
+        )
+        assert served.status_code == 200, served.text
+        posting = served.json()
+        assert posting["kind"] == "standings" and posting["round"] == 1
+        with event.svc() as svc:
+            svc.event_correct(event.id, 1, f"{event.tables[0]}=0-2-0", reason="reversed", by="H")
+        checked = client.post(
+            f"/api/events/{event.id}/postings/verify",
+            json={"posting": posting, "public_key": event.public},
+            headers=auth(tokens["ann"]),
+        )
+        assert checked.status_code == 200, checked.text
+        report = checked.json()
+        assert report["ok"] and report["corrections"][0]["reason"] == "reversed"
+        posting["body"][0]["points"] = 99
+        forged = client.post(
+            f"/api/events/{event.id}/postings/verify",
+            json={"posting": posting},
+            headers=auth(tokens["ann"]),
+        ).json()
+        assert not forged["ok"]
+        assert "postings/verify" in client.get("/schema/openapi.json").text
+
+
+def test_a_posting_claiming_another_place_or_an_unreadable_row_fails_without_a_crash(
+    event: Event,
+) -> None:
+    posting = _posting(event, "pairings")
+    moved = msgspec.structs.replace(posting, position=posting.position + 10_000)
+    facts = next(c for c in _verify(event, moved).checks if c.name == "facts")
+    assert not facts.ok and "position" in facts.detail
+    with sqlite3.connect(event.db) as con:
+        con.execute(
+            "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = 2",
+            (b"{not json", event.id),
+        )
+    report = _verify(event, posting)
+    facts = next(c for c in report.checks if c.name == "facts")
+    assert not report.ok and not facts.ok and "undecodable" in facts.detail

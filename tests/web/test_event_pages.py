@@ -1,0 +1,250 @@
+"""The event pages in a real headless Chromium (``/usr/bin/chromium`` through Playwright, as
+``test_pages.py``): the two pairings postings, the standings, a player's own page, the result
+slips, a result arriving live, a phone's width, and a printed posting of 60 players on one
+A4 and one Letter page."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import msgspec
+import pytest
+
+from service.app import open_service
+from service.seal import create_key, seal
+from tests.web.conftest import ThreadServer, Tokens, auth
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+PLAYERS = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus"]
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists() or shutil.which("chromium") is None,
+    reason=f"no browser: {CHROMIUM} is not installed",
+)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield launched
+        launched.close()
+
+
+def make_event(store: str, players: list[str], *, key: Path | None = None) -> str:
+    """A PRIZMIK Swiss event with round 1 paired and (with ``key``) the store sealed."""
+    with open_service(store) as svc:
+        event = svc.event_new("Spring Open", "prizmik", rounds=3).event_id
+        svc.event_register(event, players)
+        svc.event_pair(event)
+        if key is not None:
+            seal(svc.store, key)
+    return event
+
+
+def signed_in(browser: Any, base: str, token: str, **context: Any) -> Any:
+    ctx = browser.new_context(**({"viewport": {"width": 1200, "height": 900}} | context))
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.goto(f"{base}/login")
+    page.fill("#token", token)
+    page.click("#sign-in")
+    page.wait_for_url(f"{base}/")
+    return page
+
+
+def cells(page: Any, selector: str) -> list[list[str]]:
+    rows: list[list[str]] = page.eval_on_selector_all(
+        f"{selector} tbody tr",
+        "rows => rows.map(r => [...r.cells].map(c => c.innerText.trim()))",
+    )
+    return rows
+
+
+def test_each_page_shows_the_right_rows(
+    browser: Any, live_server: ThreadServer, tokens: Tokens, store: str, tmp_path: Path
+) -> None:
+    key = tmp_path / "seal.pem"
+    create_key(key)
+    event = make_event(store, PLAYERS, key=key)
+    with open_service(store) as svc:
+        pairings = msgspec.to_builtins(svc.event_pairings(event))
+        standings = msgspec.to_builtins(svc.event_standings(event))
+    base = live_server.base
+    page = signed_in(browser, base, tokens["head"])
+    page.click("header.top >> text=events")
+    page.click("#events >> text=Spring Open")
+    page.wait_for_url(f"{base}/events/{event}/pairings")
+
+    shown = cells(page, "#pairings")
+    assert len(shown) == len(pairings) == 4  # three tables and a bye
+    for row, want in zip(shown, pairings, strict=True):
+        assert row[0] == ("bye" if want["bye"] else str(want["table"]))
+        assert row[1] == " v ".join(want["players"])
+    assert "referee-checkpoint/1" in page.inner_text(".posted")
+    href = page.get_attribute(".posted a[download]", "href")
+    posting = httpx.get(base + href, headers=auth(tokens["head"])).json()
+    assert posting["format"] == "referee-posting/1" and posting["body"] == pairings
+
+    page.click("nav.event-nav >> text=by name")
+    by_name = cells(page, "#pairings")
+    assert [r[0] for r in by_name] == sorted(PLAYERS)
+    opponents = {r[0]: (r[1], r[2]) for r in by_name}
+    first = pairings[0]
+    assert opponents[first["players"][0]] == (str(first["table"]), first["players"][1])
+    bye = next(p for p in pairings if p["bye"])["players"][0]
+    assert opponents[bye] == ("bye", "")
+
+    page.click("nav.event-nav >> text=standings")
+    ranks = cells(page, "#standings")
+    assert [r[1].split(" (")[0] for r in ranks] == [s["player"] for s in standings]
+    page.click(f"#standings >> text={standings[0]['player']}")
+    assert "OMW" in page.inner_text("#explain") or "opponents" in page.inner_text("#explain")
+
+    page.click("nav.event-nav >> text=result slips")
+    slips = page.locator(".slip")
+    assert slips.count() == 3
+    for index, want in enumerate(p for p in pairings if not p["bye"]):
+        text = slips.nth(index).inner_text()
+        assert f"table {want['table']}" in text
+        assert all(g in text for g in want["games"]) and want["games"]
+
+    with open_service(store) as svc:  # a result after the seal: standings are ahead of it
+        svc.event_result(event, [f"{pairings[0]['table']}=2-0-0"])
+    page.goto(f"{base}/events/{event}/standings")
+    assert page.inner_text("#posted").startswith("Not sealed: these rows include 1 fact")
+    page.goto(f"{base}/events/{event}/pairings")
+    assert page.inner_text("#posted").startswith("Computed at fact")
+    assert "they do not change these rows" in page.inner_text("#posted")
+    assert page.errors == []
+
+
+def test_the_player_page_shows_my_table_and_opponent(
+    browser: Any, live_server: ThreadServer, tokens: Tokens, store: str
+) -> None:
+    event = make_event(store, PLAYERS)
+    with open_service(store) as svc:
+        pairings = msgspec.to_builtins(svc.event_pairings(event))
+    mine = next(p for p in pairings if "Ann" in p["players"])
+    page = signed_in(browser, live_server.base, tokens["ann"])  # a player's token, named Ann
+    page.goto(f"{live_server.base}/events/{event}/me")
+    page.wait_for_url(re.compile(r".*/players/Ann$"))
+    if mine["bye"]:
+        assert "a bye" in page.inner_text("#my-round")
+    else:
+        assert page.inner_text("#my-table") == str(mine["table"])
+        other = next(p for p in mine["players"] if p != "Ann")
+        assert page.inner_text("#my-opponent") == other
+    assert "Record 0-0-0" in page.inner_text("#my-record") or mine["bye"]
+
+
+def test_a_result_shows_up_live_on_the_standings_page(
+    browser: Any, live_server: ThreadServer, tokens: Tokens, store: str
+) -> None:
+    event = make_event(store, PLAYERS)
+    with open_service(store) as svc:
+        table = next(p for p in svc.event_pairings(event) if not p.bye)
+    page = signed_in(browser, live_server.base, tokens["public"])
+    page.goto(f"{live_server.base}/events/{event}/standings")
+    page.wait_for_function("document.getElementById('live').classList.contains('on')")
+    winner = table.players[0]
+    before = next(r for r in cells(page, "#standings") if r[1].startswith(winner))
+    assert before[2] == "0" and before[3] == "0-0-0"
+    reported = httpx.post(  # the scorekeeper's slip, through the HTTP API
+        f"{live_server.base}/api/events/{event}/results",
+        json={"slips": [f"{table.table}=2-0-0"]},
+        headers=auth(tokens["scorekeeper"]),
+    )
+    assert reported.status_code == 201, reported.text
+    page.wait_for_function(
+        "w => [...document.querySelectorAll('#standings tbody tr')].some("
+        "r => r.dataset.player === w && r.cells[2].innerText.trim() === '3')",
+        arg=winner,
+        timeout=10_000,
+    )
+    row = next(r for r in cells(page, "#standings") if r[1].startswith(winner))
+    assert row[3] == "1-0-0"
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("path", ["pairings", "pairings?by=name", "standings", "slips", "me"])
+def test_no_page_overflows_a_phone(
+    browser: Any, live_server: ThreadServer, tokens: Tokens, store: str, path: str
+) -> None:
+    names = [f"Player Withalongname{i:02d}" for i in range(12)]
+    event = make_event(store, names)
+    page = signed_in(
+        browser, live_server.base, tokens["head"], viewport={"width": 375, "height": 800}
+    )
+    page.goto(f"{live_server.base}/events/{event}/{path}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+def _pages(pdf: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf))
+
+
+@pytest.mark.parametrize("by", ["table", "name"])
+def test_a_printed_posting_fits_one_a4_and_one_letter_page_per_60_players(
+    browser: Any, live_server: ThreadServer, tokens: Tokens, store: str, by: str
+) -> None:
+    names = [f"Player Number{i:02d}" for i in range(60)]
+    event = make_event(store, names)
+    page = signed_in(browser, live_server.base, tokens["head"])
+    page.goto(f"{live_server.base}/events/{event}/pairings?by={by}")
+    page.emulate_media(media="print")
+    for paper in ("A4", "Letter"):
+        assert _pages(page.pdf(format=paper)) == 1, paper
+    more = make_event(store, [f"Player Number{i:03d}" for i in range(120)])
+    page.goto(f"{live_server.base}/events/{more}/pairings?by={by}")
+    for paper in ("A4", "Letter"):
+        assert _pages(page.pdf(format=paper)) == 2, paper
+
+
+def test_a_pod_event_posts_its_pods_places_and_slips(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    """Prismatic pods (EV-7.1): four and threes; a pod's result reads as places."""
+    with open_service(store) as svc:
+        event = svc.event_new("Pod Night", "prismatic", pods=True, rounds=2).event_id
+        svc.event_register(event, [f"P{i:02d}" for i in range(13)])
+        pods = svc.event_pair(event)
+        first = pods[0]
+        svc.event_result(event, [f"{first.table}=" + ">".join(first.players)])
+    assert [len(p.players) for p in pods] == [4, 3, 3, 3]
+    head = auth(tokens["head"])
+    table = client.get(f"/events/{event}/pairings", headers=head).text
+    assert "1. P" in table and " v ".join(first.players) in table
+    slips = client.get(f"/events/{event}/slips", headers=head).text
+    assert slips.count('class="slip"') == 4 and ">place<" in slips
+    assert "drawn games" not in slips
+    mine = client.get(f"/events/{event}/players/{first.players[1]}", headers=head).text
+    assert "place 2 of 4" in mine
+
+
+def test_unknown_events_and_players_get_a_clear_answer(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    event = make_event(store, PLAYERS[:4])
+    head, ann = auth(tokens["head"]), auth(tokens["ann"])
+    for path in ("/events/ev-nothere/pairings", "/events/ev-nothere/live"):
+        answer = client.get(path, headers=head)
+        assert answer.status_code == 404 and "no event" in answer.json()["detail"]
+    unknown = client.get(f"/events/{event}/players/Zed", headers=head)
+    assert unknown.status_code == 400 and "no player 'Zed'" in unknown.json()["detail"]
+    sent = client.get(f"/events/{event}/me", headers=ann, follow_redirects=False)
+    assert sent.headers["location"].endswith("/players/Ann")
+    away = make_event(store, ["Xia", "Yul"])  # Ann plays in the first event only
+    sent = client.get(f"/events/{away}/me", headers=ann, follow_redirects=False)
+    assert sent.headers["location"].endswith("/pairings?by=name")
+    no_seal = client.get(f"/events/{event}/postings/pairings", headers=head)
+    assert no_seal.status_code == 400 and "seal the store" in no_seal.json()["detail"]

@@ -1,0 +1,31 @@
+// The event pages, kept live: when the event's stream moves (/events/ID/live, server-sent
+// events resumed with Last-Event-ID), the page reads itself again and swaps its live region.
+"use strict";
+(function () {
+  const root = document.getElementById("event");
+  if (!root || !window.EventSource) return;
+  const dot = document.getElementById("live");
+  const region = document.getElementById("live-region");
+  const source = new EventSource("/events/" + encodeURIComponent(root.dataset.event) + "/live?after=" + (root.dataset.version || "0"));
+  source.onopen = () => dot && dot.classList.add("on");
+  source.onerror = () => dot && dot.classList.remove("on");
+  let busy = false, again = false;
+  async function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    try {
+      const response = await fetch(window.location.href, { credentials: "same-origin", cache: "no-store" });
+      if (response.ok) {
+        const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+        const fresh = doc.getElementById("live-region");
+        const from = doc.getElementById("event");
+        if (fresh) region.innerHTML = fresh.innerHTML;
+        if (from) root.dataset.version = from.dataset.version;
+      }
+    } finally {
+      busy = false;
+      if (again) { again = false; refresh(); }
+    }
+  }
+  source.addEventListener("moved", refresh);
+})();
