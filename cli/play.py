@@ -60,6 +60,12 @@ def _setup_help() -> str:
                 "    --deck SEAT=FILE (open list), --sealed SEAT=COMMITMENT:SIZE ('referee deck "
                 "seal')"
             )
+    lines.append(
+        "Decklists (--deck, Crystale's --pool): a text file, one card a line, a count and the "
+        "catalog's name ('4 Gamma Trooper', '4x Gamma Trooper', 'Gamma Trooper x4'; a name alone "
+        "is one copy), '#' starts a comment; or JSON {\"Gamma Trooper\": 4}. Examples: "
+        "fixtures/gammasphere/decks/, fixtures/crystale/pools/."
+    )
     return "\n".join(lines)
 
 
@@ -270,11 +276,19 @@ def entry_lines(result: EntryResult) -> tuple[list[str], list[str]]:
 @app.command()
 def act(
     game: GameArg,
-    action: Annotated[str, typer.Argument(help="The entry in the game's notation, e.g. 'c1>c2'.")],
+    action: Annotated[
+        str,
+        typer.Argument(
+            help="The entry in the game's notation, e.g. 'c1>c2'; 'p2: ENTRY' names the seat "
+            "as the table does."
+        ),
+    ],
     by: Annotated[
         str | None,
         typer.Option(
-            "--by", help="Seat or player making the entry (needed when several seats may act)."
+            "--by",
+            help="Seat or player making the entry (needed when several seats may act); "
+            "the same as 'SEAT: ENTRY'.",
         ),
     ] = None,
     dry_run: Annotated[
@@ -480,7 +494,13 @@ def _read_list(path: Path) -> Any:
 
 @deck_app.command("seal")
 def deck_seal(
-    file: Annotated[Path, typer.Argument(help="The decklist: one card a line, '4 Fire Imp'.")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="The decklist: one card a line, '4 Fire Imp' ('4x Fire Imp', 'Fire Imp x4'), "
+            "'#' comments; or JSON {\"Fire Imp\": 4} (README: Decklists)."
+        ),
+    ],
     as_json: JsonOpt = False,
 ) -> None:
     """Seal a decklist: prints the commitment to register and the salt to keep secret."""

@@ -118,7 +118,26 @@ def legal(
             return
         who = legal_now.seat or ", ".join(legal_now.to_act)
         typer.echo(f"{len(legal_now.actions)} legal entries for {who}:")
-        typer.echo(" ".join(legal_now.actions))
+        for line in legal_lines(legal_now.actions):
+            typer.echo(line)
+
+
+def legal_lines(actions: list[str]) -> list[str]:
+    """Legal entries for a reader: one a line, grouped under their first word (play,
+    attack, activate, ...) where entries are words; one line of short ones (``e1>e2``)."""
+    if not any(" " in a for a in actions):
+        return [" ".join(actions)]  # short notation (PRIZMIK, Nim) reads fine on one line
+    kinds: dict[str, list[str]] = {}
+    for action in actions:
+        kinds.setdefault(action.split(" ", 1)[0], []).append(action)
+    lines: list[str] = []
+    for kind, entries in kinds.items():
+        if entries == [kind]:  # a bare word (end, pass) is its own line
+            lines.append(kind)
+        else:
+            lines.append(f"{kind} ({len(entries)}):")
+            lines += [f"  {entry}" for entry in entries]
+    return lines
 
 
 @app.command()
@@ -436,10 +455,10 @@ def _catalog_rows(game: str, ruleset: str | None, kind: str | None, as_json: boo
 
     rules = games.load(game)
     players = tuple(Player(s, s) for s in rules.seats[: rules.player_range()[0]])
-    chosen = ruleset or rules.rulesets[0]
-    if chosen not in rules.rulesets:
-        fail(f"unknown ruleset {chosen!r} for {rules.name}; known: {', '.join(rules.rulesets)}")
-    setup = Setup(players=players, ruleset=chosen)
+    if ruleset is not None and ruleset not in rules.rulesets:
+        fail(f"unknown ruleset {ruleset!r} for {rules.name}; known: {', '.join(rules.rulesets)}")
+    # No ruleset named: the game's own default, which is the one with a shipped catalog.
+    setup = Setup(players=players, ruleset=ruleset)
     listing = catalogs_of(rules)
     rows = (
         listing.catalog_rows(

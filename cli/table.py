@@ -12,6 +12,7 @@ terminal's readline.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,7 @@ app = typer.Typer()
 
 COMMANDS = {
     "show": "draw the position again",
+    "board": "the whole position (a tall board is not redrawn after each entry)",
     "legal": "list every legal entry",
     "check ENTRY": "would this entry be legal? (nothing is recorded)",
     "SEAT: ENTRY": "an entry by a named seat (when several seats may act)",
@@ -57,6 +59,25 @@ class Painter:
         return typer.style(text, **style) if self.on else text
 
 
+_LEAD = re.compile(r"(?:check\s+|[^\s:]+:\s+)?")
+
+
+def completions(typed: str, word_start: int, legal: list[str]) -> list[str]:
+    """What may replace the word being typed (from ``word_start``) so that the line so far,
+    ``typed``, reads as a table command or a legal entry. Entries are matched against the
+    whole line (after ``check`` or ``SEAT:``), so several-word card names and the square
+    after a piece complete, not only the first word."""
+    lead = _LEAD.match(typed)
+    skip = lead.end() if lead is not None else 0
+    if word_start < skip:  # still typing 'check' or the seat
+        return [w for w in WORDS if w.startswith(typed)]
+    entry, done = typed[skip:], typed[skip:word_start]
+    found = [o[len(done) :] for o in legal if o.startswith(entry)]
+    if not skip and " " not in typed:
+        found = [w for w in WORDS if w.startswith(typed)] + found
+    return list(dict.fromkeys(found))
+
+
 def _readline(svc: RefereeService, game_id: str) -> None:
     """Line editing, history and completion of commands and legal entries, on a terminal."""
     if not sys.stdin.isatty():
@@ -69,14 +90,12 @@ def _readline(svc: RefereeService, game_id: str) -> None:
 
     def complete(text: str, state: int) -> str | None:
         if state == 0:
-            line = readline.get_line_buffer()
-            legal = []
+            typed = readline.get_line_buffer()[: readline.get_endidx()]
             try:
                 legal = svc.legal(game_id).actions
             except Exception:  # noqa: BLE001 - completion must never break the session
                 legal = []
-            options = WORDS + legal if " " not in line.strip() else legal
-            cache["m"] = [o for o in options if o.startswith(text)]
+            cache["m"] = completions(typed, readline.get_begidx(), legal)
         matches = cache.get("m", [])
         return matches[state] if state < len(matches) else None
 
@@ -85,9 +104,26 @@ def _readline(svc: RefereeService, game_id: str) -> None:
     readline.parse_and_bind("tab: complete")
 
 
-def draw(pos: PositionView, paint: Painter) -> None:
+TALL = 20  # a board of more lines is redrawn only on 'show' or 'board'
+# Games whose position is a long listing (cards, bags, palettes), not a picture: after an
+# entry the table answers with one line whatever the listing's length.
+LISTINGS = frozenset({"prismatic"})
+
+
+def draw(pos: PositionView, paint: Painter, *, compact: bool = False) -> None:
+    """The position: the whole board, or for a tall board after an entry (``compact``)
+    one line with the last action and whose turn it is."""
     from cli.read import header_line, status_line
 
+    if compact and (pos.game in LISTINGS or pos.board.count("\n") + 1 > TALL):
+        last = (
+            f"last: {paint(pos.last_action, fg='cyan')} (action {pos.standing_actions}); "
+            if pos.last_action
+            else ""
+        )
+        status = paint(status_line(pos), fg="yellow" if pos.ended is None else "green", bold=True)
+        typer.echo(f"{last}{status}  ('board' shows the whole)")
+        return
     typer.echo(paint(header_line(pos), bold=True))
     if pos.last_action:
         typer.echo(f"last: {paint(pos.last_action, fg='cyan')}  (action {pos.standing_actions})")
@@ -109,12 +145,11 @@ def table(game: GameArg) -> None:
         _readline(svc, game_id)
         view = svc.load(game_id)
         rules = view.rules
-        actors = {s.lower() for s in view.seats} | {p.name.lower() for p in view.created.players}
         shown = -1
         while True:
             pos = svc.position(game_id)
             if pos.version != shown:
-                draw(pos, paint)
+                draw(pos, paint, compact=shown != -1)
                 shown = pos.version
             if pos.ended is not None:
                 typer.echo("the game is over; 'referee undo' or a dispute can reopen it")
@@ -129,7 +164,7 @@ def table(game: GameArg) -> None:
                 return
             if not line:
                 continue
-            if _command(svc, game_id, line, paint, rules, actors):
+            if _command(svc, game_id, line, paint, rules):
                 return
 
 
@@ -145,9 +180,7 @@ def _is_entry(rules: Any, line: str) -> bool:
     return True
 
 
-def _command(
-    svc: RefereeService, game_id: str, line: str, paint: Painter, rules: Any, actors: set[str]
-) -> bool:
+def _command(svc: RefereeService, game_id: str, line: str, paint: Painter, rules: Any) -> bool:
     """Carry out one line; True when the session ends."""
     from referee.errors import RefereeError
     from service.wording import event_line, safe_text
@@ -164,11 +197,14 @@ def _command(
             for usage, what in COMMANDS.items():
                 typer.echo(f"  {usage:<30} {what}")
             typer.echo("  anything else is read as an entry of the game")
-        elif word == "show":
+        elif word in ("show", "board"):
             draw(svc.position(game_id), paint)
         elif word == "legal":
+            from cli.read import legal_lines
+
             legal = svc.legal(game_id)
-            typer.echo(" ".join(legal.actions) if legal.actions else "no legal entries")
+            for text in legal_lines(legal.actions) if legal.actions else ["no legal entries"]:
+                typer.echo(text)
         elif word == "rules":
             from cli.read import clause_text
 
@@ -210,33 +246,25 @@ def _command(
                 typer.echo("dispute EVENT PLAYER CLAIM")
             else:
                 written = svc.dispute(game_id, int(parts[0]), by=parts[1], claim=parts[2])
-                typer.echo(f"dispute opened (event {written.events[0]})")
+                typer.echo(f"{safe_text(written.summaries[0])} (event {written.events[0]})")
         elif word == "check":
-            _entry(svc, game_id, rest, paint, actors, dry_run=True)
+            _entry(svc, game_id, rest, paint, dry_run=True)
         else:
-            _entry(svc, game_id, line, paint, actors, dry_run=False)
+            _entry(svc, game_id, line, paint, dry_run=False)
     except (RefereeError, ValueError, LookupError, RuntimeError) as exc:
         typer.echo(paint(f"not done: {safe_text(str(exc))}", fg="red"))
     return False
 
 
-def _entry(
-    svc: RefereeService, game_id: str, line: str, paint: Painter, actors: set[str], *, dry_run: bool
-) -> None:
+def _entry(svc: RefereeService, game_id: str, line: str, paint: Painter, *, dry_run: bool) -> None:
     from cli.play import entry_lines
     from service.errors import UnreadableEntryError
 
-    seat: str | None = None
-    head, colon, tail = line.partition(":")
-    if (
-        colon and head.strip().lower() in actors and tail.strip()
-    ):  # 'p2: ENTRY' (a colon in an entry stays)
-        seat, line = head.strip(), tail.strip()
     if not line:
         typer.echo("check what? check ENTRY")
         return
-    try:
-        result = svc.record(game_id, line, actor=seat, by=settings.referee, dry_run=dry_run)
+    try:  # 'p2: ENTRY' names the seat: the service reads it, as for every face
+        result = svc.record(game_id, line, by=settings.referee, dry_run=dry_run)
     except UnreadableEntryError as exc:
         typer.echo(paint(f"{exc} (type 'help' for the table commands)", fg="red"))
         return

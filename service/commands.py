@@ -57,6 +57,7 @@ from service.procedure import (
     active_seats,
     declared_result,
     header,
+    named_seat,
     require_open,
     result_by_rule,
     seat_of,
@@ -307,15 +308,25 @@ class Commands:
 
         Text that is not an action of the game is refused (``UnreadableEntryError``,
         nothing stored, REF-1.1); ``dry_run`` only says whether it would be legal.
-        ``keep_unreadable`` is for imports of records written before REF-1.1 refused
-        unreadable text, which kept it as a rejection."""
+        An entry on a finished game is refused too (``InvalidCommandError``, REF-1.3).
+        ``keep_unreadable`` is for imports of records written before REF-1.1 and REF-1.3
+        refused such text, which kept it as a rejection."""
         view = view or self.load(ref)
         self._check_version(view, expected_version)
+        if not keep_unreadable:
+            actor, text = named_seat(view, text, actor)  # 'p2: ENTRY', as at the table
         seat = seat_of(view, actor) if actor is not None else None
         judged = view.judge(text, seat)
         if not judged.readable and not keep_unreadable:
             violation = judged.verdict.violations[0]
             raise UnreadableEntryError(text, violation.clause, violation.reason)
+        if view.ended is not None and not keep_unreadable:
+            # REF-1.3: a finished game takes no entry; nothing to keep as evidence either.
+            raise InvalidCommandError(
+                "REF-1.3",
+                f"the game is over ({view.ended.result} by {view.ended.how}): "
+                f"no entry can be recorded; nothing was stored",
+            )
         if judged.incomplete:
             raise InvalidCommandError("REF-1.2", judged.incomplete)
         verdict = judged.verdict

@@ -36,6 +36,26 @@ def seat_of(view: GameView, who: str, *, what: str = "seat or player") -> str:
     raise RefusedError(f"{who!r} is not a {what} of this game: {choices}")
 
 
+def named_seat(view: GameView, text: str, actor: str | None) -> tuple[str | None, str]:
+    """The seat and the entry of ``text`` written as the table writes it, ``SEAT: ENTRY``
+    (a seat or a player's name before the colon; a colon inside an entry stays), checked
+    against a seat named separately (``--by``, an API's ``seat``): they must agree (REF-1.2)."""
+    head, colon, tail = text.partition(":")
+    if not colon or not tail.strip():
+        return actor, text
+    try:
+        named = seat_of(view, head)
+    except RefusedError:
+        return actor, text  # not a seat: the colon belongs to the entry
+    if actor is not None and seat_of(view, actor) != named:
+        raise InvalidCommandError(
+            "REF-1.2",
+            f"the entry names {named} ('{head.strip()}: ...') but the command names "
+            f"{seat_of(view, actor)}; name the seat once, either way",
+        )
+    return named, tail.strip()
+
+
 def valid_clause(view: GameView, clause: str) -> str:
     """The clause id as the rulebook spells it; refuses ids of no rulebook of this game."""
     from referee.rulebook import find_clause

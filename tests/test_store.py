@@ -89,8 +89,11 @@ def test_ref_1_3_no_action_after_the_end(db_path: Path) -> None:
     store = service(db_path)
     game = store.create_game("nim", PLAYERS, options={"heap": 4})
     store.end(game.game_id, "resignation", who="first")
-    result = store.record(game.game_id, "t1")
-    assert not result.accepted and result.violations[0].clause == "REF-1.3"
+    before = store.load(game.game_id).version
+    with pytest.raises(InvalidCommandError) as refused:
+        store.record(game.game_id, "t1")
+    assert refused.value.clause == "REF-1.3" and "nothing was stored" in str(refused.value)
+    assert store.load(game.game_id).version == before
 
 
 def test_ref_2_1_retraction_restores_position_and_keeps_history(db_path: Path) -> None:

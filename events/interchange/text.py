@@ -106,6 +106,8 @@ def _deck_value(deck: Deck) -> str:
     if isinstance(deck, SealedDeck) and not deck.commitment:  # an open list withheld from
         return f"open {quote('')} {deck.size}"  # this reader: its size alone
     if isinstance(deck, SealedDeck):
+        if not deck.commitment:  # a list this viewer may not see: its size alone
+            return f"hidden {deck.size}"
         return f"sealed {quote(deck.commitment)} {deck.size}"
     return f"open {quote(deck.text())}"
 
@@ -117,10 +119,9 @@ def entry_text(event: GameEvent) -> str | None:
     if isinstance(event, ActionRecorded):
         return f"{event.seq}. {event.actor} {event.notation}"
     if isinstance(event, ActionRejected):
-        reasons = json.dumps([[v.clause, v.reason] for v in event.violations], ensure_ascii=True)
-        return (
-            f"{{rejected {q(event.text)} by {q(event.actor or '')} for {event.seq}: {q(reasons)}}}"
-        )
+        # Plain text: each clause followed by its reason as a JSON string ('GS-6.8 "..."').
+        reasons = "; ".join(f"{v.clause} {q(v.reason)}" for v in event.violations)
+        return f"{{rejected {q(event.text)} by {q(event.actor or '')} for {event.seq}: {reasons}}}"
     if isinstance(event, ActionRetracted):
         return f"{{retracted {event.seq}: {q(event.reason)}}}"
     if isinstance(event, GameEnded):
@@ -351,6 +352,8 @@ _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_:.-]*) ("(?:[^"\\]|\\.)*")\]$')
 _MOVE = re.compile(r"^(\d+)\.\s*(.+)$")
 _S = r'("(?:[^"\\]|\\.)*")'
 _W = r"([a-z_]+)"
+_REASON = re.compile(r"(" + _CLAUSE_ID.pattern + r") " + _S)
+_REASONS = re.compile(_REASON.pattern + r"(?:; " + _REASON.pattern + r")*")
 _PATTERNS: dict[str, re.Pattern[str]] = {
     "rejected": re.compile(r"^\{rejected " + _S + r" by (\S+) for (\d+): (.*)\}$"),
     "retracted": re.compile(r"^\{retracted (\d+): " + _S + r"\}$"),
@@ -363,7 +366,7 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
         r"^\{ruling (\d+) " + _W + " " + _W + r" (\S+) by " + _S + ": " + _S + r"\}$"
     ),
     "appeal": re.compile(r"^\{appeal (\d+) by " + _S + ": " + _S + r"\}$"),
-    "deck": re.compile(r"^\{deck (\S+) (open|sealed) " + _S + r"(?: (\d+))?\}$"),
+    "deck": re.compile(r"^\{deck (\S+) (?:(open|sealed) " + _S + r"(?: (\d+))?|hidden (\d+))\}$"),
     "opened": re.compile(r"^\{opened (\S+) " + _S + " salt " + _S + r"\}$"),
     "adjust": re.compile(
         r"^\{adjust " + _S + " for " + _S + r"(?: answering (\d+))?: " + _S + r"\}$"
@@ -386,7 +389,9 @@ def _line(kind: str, g: tuple[str | None, ...]) -> TextLine:
     s = [x if x is not None else "" for x in g]
     if kind == "rejected":
         reasons = s[3]
-        if reasons.startswith('"'):  # today: a quoted JSON list of [clause, reason]
+        if _REASONS.fullmatch(reasons):  # today: CLAUSE "reason"; CLAUSE "reason"
+            clauses = tuple(m.group(1) for m in _REASON.finditer(reasons))
+        elif reasons.startswith('"'):  # earlier: a quoted JSON list of [clause, reason]
             pairs = json.loads(json.loads(reasons))
             clauses = tuple(str(p[0]) for p in pairs)
         else:  # older records: "CLAUSE reason; CLAUSE reason" (a reason may hold "; " itself)
@@ -429,7 +434,9 @@ def _line(kind: str, g: tuple[str | None, ...]) -> TextLine:
         return AppealLine(int(s[0]), json.loads(s[1]), json.loads(s[2]))
     if kind == "deck":
         deck: Deck
-        if s[1] == "open":
+        if s[4]:  # a public record: the list's size alone
+            deck = SealedDeck("", int(s[4]))
+        elif s[1] == "open":
             deck = parse_decklist(json.loads(s[2]))
         else:
             deck = SealedDeck(json.loads(s[2]), int(s[3] or 0))

@@ -133,8 +133,12 @@ def test_entries_answer_with_the_right_status_and_store_only_what_they_should(
         f"/api/games/{game}/end", json={"how": "resignation", "who": "blue"}, headers=auth(head)
     )
     assert ended.status_code == 201 and ended.json()["ended"]["winner"] == "red"
-    late = is_problem(client.post(url, json={"text": "e8>e7"}, headers=auth(head)), 422, "rejected")
-    assert late["violations"][0]["clause"] == "REF-1.3"  # an entry after the end is evidence too
+    stored = len(events_of(store, game))
+    late = is_problem(
+        client.post(url, json={"text": "e8>e7"}, headers=auth(head)), 409, "not-allowed-now"
+    )
+    assert late["clause"] == "REF-1.3"  # an entry after the end is refused, not kept
+    assert len(events_of(store, game)) == stored
     other = new_game(client, head)["game_id"]
     nothing = is_problem(
         client.post(f"/api/games/{other}/retractions", json={"reason": "x"}, headers=auth(head)),

@@ -247,7 +247,14 @@ class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
         return parse_catalog(text, source).catalog
 
     def catalog_rows(self, setup: Setup, kind: str) -> list[dict[str, Any]]:
-        book = book_of(dict(self.resolve_setup(setup).options))
+        """The crystals of the setup's catalog (the shipped example when none is given);
+        the board's tiles play no part, so the setup need not name them."""
+        if setup.ruleset == OWN and setup.options.get("catalog") is None:
+            raise SetupError(f"ruleset {OWN} plays a table's own catalog: give --catalog FILE")
+        try:
+            book = book_of(dict(setup.options))
+        except CatalogError as exc:
+            raise SetupError(str(exc)) from None
         rows = []
         for crystal in book.crystals.values():
             row: dict[str, Any] = {
