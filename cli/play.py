@@ -346,8 +346,9 @@ def backup(
     to: Annotated[int, typer.Option("--to", help="The action to back up to (0 for the start).")],
     reason: Annotated[str, typer.Option("--reason", help="Why.")],
 ) -> None:
-    """Back the game up to the position after action N: every later action is retracted,
-    newest first, as one correction (REF-2.3)."""
+    """Back one game up to action N (IPG game backup), not a file copy ('referee store
+    backup' copies the store): every later action is retracted, newest first, as one
+    correction (REF-2.3)."""
     with handled():
         result = settings.service().backup(game, to, reason, by=settings.referee)
         actions = ", ".join(str(n) for n in result.retracted)

@@ -94,6 +94,13 @@ def serve(
                 fail(
                     "a SQLite store is served by one process (--workers 1); use PostgreSQL for more"
                 )
+        if spec.is_postgres:
+            # Opened once here, before any worker starts: a store that cannot be used
+            # (a ?schema= that does not exist, say) is one line and exit 2 at start,
+            # whatever --workers says, not a traceback in every restarting worker.
+            from service.app import open_service
+
+            open_service(_store(store)).close()
         config = ServeConfig(
             store=_store(store) if spec.kind == "sqlite" or store else None,
             projections=projections,

@@ -194,7 +194,8 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
     """Replay ``events``, judging every entry again against today's rules.
 
     Recorded actions, rejections, deck registrations and openings and results by
-    rule are re-judged; adjustments are applied as recorded (REF-6.4)."""
+    rule are re-judged; adjustments are applied as recorded once each change passes
+    the live check (REF-6.4): one that does not fit the position is a finding."""
     add = report.findings.append
     try:
         view = GameView(events[0])  # type: ignore[arg-type]
@@ -319,6 +320,15 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
             else:
                 was = sorted({v.clause for v in event.violations})
                 now = sorted({v.clause for v in verdict.violations})
+                if event.seq != len(standing) + 1:
+                    add(
+                        Finding(
+                            event=number,
+                            problem="verdict",
+                            detail=f"rejected {event.text!r} as action {event.seq}, but it "
+                            f"would have been action {len(standing) + 1} of the line",
+                        )
+                    )
                 if was != now:
                     add(
                         Finding(

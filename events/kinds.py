@@ -330,7 +330,7 @@ register(
 def _deck_summary(deck: Deck) -> str:
     if isinstance(deck, SealedDeck):
         return (
-            f"a sealed list of {deck.size} cards"
+            f"a sealed list of {deck.size} cards (commitment {deck.commitment})"
             if deck.commitment
             else f"a list of {deck.size} cards"
         )
@@ -367,6 +367,8 @@ register(
 def _opened_summary(e: DeckOpened) -> str:
     if e.violations:
         return f"{e.seat}'s sealed list did not open: {_why(e.violations)}"
+    if not e.decklist.size and not e.salt:  # the list withheld from this reader
+        return f"{e.seat}'s sealed list opened (its cards are for {e.seat} and the referee)"
     return f"{e.seat}'s sealed list opened ({e.decklist.size} cards)"
 
 
@@ -434,6 +436,15 @@ def _fold_adjustment(view: Folding, event: AdjustmentRecorded) -> None:
     adjusting = adjustments_of(view.rules)
     if adjusting is not None:
         for change in event.changes:
+            # The live check first (REF-6.4): a stored change that does not fit the
+            # position (an imported or edited one) is named, never applied.
+            verdict = adjusting.check_change(state, change)
+            if verdict.violations:
+                v = verdict.violations[0]
+                raise ReplayError(
+                    f"event {event.originator_version}: the adjustment breaks "
+                    f"{v.clause}: {v.reason}"
+                )
             state = adjusting.apply_change(state, change)
     elif event.changes:
         raise ReplayError(f"event {event.originator_version}: {view.rules.name} takes no change")

@@ -136,14 +136,28 @@ def public_hex(private: Any) -> str:
     return raw.hex()
 
 
-def load_private(pem: bytes) -> Any:
+def is_encrypted(pem: bytes) -> bool:
+    """Whether ``pem`` holds a private key encrypted with a passphrase."""
+    return b"ENCRYPTED" in pem.split(b"\n", 1)[0]
+
+
+def load_private(pem: bytes, passphrase: bytes | None = None) -> Any:
+    """The Ed25519 private key in ``pem``, decrypted with ``passphrase`` when it is encrypted."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+    if not is_encrypted(pem):
+        passphrase = None
+    elif not passphrase:
+        raise CheckpointError(
+            "the key is encrypted: give its passphrase in REFEREE_KEY_PASSPHRASE or at the prompt"
+        )
     try:
-        key = serialization.load_pem_private_key(pem, password=None)
+        key = serialization.load_pem_private_key(pem, password=passphrase)
     except (ValueError, TypeError) as exc:
-        raise CheckpointError(f"not an unencrypted Ed25519 private key in PEM: {exc}") from None
+        raise CheckpointError(
+            f"not an Ed25519 private key in PEM, or a wrong passphrase: {exc}"
+        ) from None
     if not isinstance(key, Ed25519PrivateKey):
         raise CheckpointError("the key is not an Ed25519 key")
     return key
@@ -164,11 +178,12 @@ def check_signature(checkpoint: Checkpoint, public: str) -> None:
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+    public = public.strip().lower()  # hex is one key whatever its case
     try:
-        key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(public.strip()))
+        key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(public))
     except ValueError as exc:
         raise CheckpointError(f"not an Ed25519 public key in hex: {exc}") from None
-    if not public.strip().startswith(checkpoint.key):
+    if not public.startswith(checkpoint.key.lower()):
         raise CheckpointError(
             f"the checkpoint was signed with key {checkpoint.key}..., not this one"
         )

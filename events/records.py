@@ -30,6 +30,7 @@ from events.tournament import summary as tournament_summary
 from referee.contract import REFEREE, GameRules, Viewer
 from referee.kit.decks import Decklist, SealedDeck
 from referee.kit.multiset import Multiset
+from referee.verdicts import Violation
 
 __all__ = ["event_line", "event_record", "event_summary", "redact", "safe_text"]
 
@@ -38,13 +39,35 @@ def _may_see_seat(viewer: Viewer, seat: str) -> bool:
     return viewer in (REFEREE, seat)
 
 
+# What the reasons worded from hidden knowledge said before they carried ``seen_by``
+# (a seat's registered list, a sealed bid): such a stored reason is kept for its seat.
+_HIDDEN_WORDING = ("registered list", "prisms and cannot bid", "sealed list", "in hand")
+
+
+def _written_before_readers(violation: Violation, actor: str | None) -> Violation:
+    """A stored reason as if written with its readers: one stored before reasons named
+    them (no ``seen_by``, no ``shown``) that is worded from hidden knowledge is kept, to
+    be safe, for the seat that made the entry and the referee."""
+    if violation.seen_by is not None or violation.shown or actor is None:
+        return violation
+    if not any(words in violation.reason for words in _HIDDEN_WORDING):
+        return violation
+    return msgspec.structs.replace(
+        violation, seen_by=actor, shown=f"the entry breaks {violation.clause}"
+    )
+
+
 def redact(event: GameEvent, viewer: Viewer, rules: GameRules[Any, Any] | None = None) -> GameEvent:
     """The event as ``viewer`` may see it: a decklist of another seat is replaced by its
     size alone, an entry's private part by what the viewer may see of it."""
     if viewer == REFEREE:
         return event
-    if isinstance(event, DeckRegistered) and not _may_see_seat(viewer, event.seat):
-        hidden = SealedDeck(commitment="", size=event.deck.size)
+    if (
+        isinstance(event, DeckRegistered)
+        and not isinstance(event.deck, SealedDeck)  # a commitment is public, so anyone can
+        and not _may_see_seat(viewer, event.seat)  # check the opening against it
+    ):
+        hidden = SealedDeck(commitment="", size=event.deck.size)  # "" marks a withheld list
         return msgspec.structs.replace(event, deck=hidden)
     if isinstance(event, DeckOpened) and not _may_see_seat(viewer, event.seat):
         return msgspec.structs.replace(event, decklist=Decklist(Multiset()), salt="")
@@ -53,7 +76,9 @@ def redact(event: GameEvent, viewer: Viewer, rules: GameRules[Any, Any] | None =
         text = (
             rules.shown_text(event.text, event.actor, viewer) if rules and not own else event.text
         )
-        violations = tuple(v.for_viewer(viewer) for v in event.violations)
+        violations = tuple(
+            _written_before_readers(v, event.actor).for_viewer(viewer) for v in event.violations
+        )
         if text != event.text or violations != event.violations:
             return msgspec.structs.replace(event, text=text, violations=violations)
     if (

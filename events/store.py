@@ -26,7 +26,7 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 
-from events.codec import MsgspecMapper, decode, own_hash, seal
+from events.codec import MsgspecMapper, bytes_hash, decode, own_hash, seal
 from events.schema import (
     GENESIS_HASH,
     TOPIC_OF,
@@ -582,8 +582,12 @@ class GameStore:
     def event_hashes(
         self, *, upto: int | None = None, page: int = 50_000
     ) -> Iterator[tuple[int, str, int, str]]:
-        """(notification id, game, number, own hash) of every stored event in store order,
-        read a page at a time (the whole log, so memory stays flat)."""
+        """(notification id, game, number, hash) of every stored event in store order,
+        read a page at a time (the whole log, so memory stays flat).
+
+        The hash is recomputed from the stored bytes, not read from the event's own
+        field, so a checkpoint vouches for the bytes: an edit that leaves the field
+        alone still changes the chain."""
         after = 0
         limit = upto if upto is not None else 2**62
         recorder: Any = self.recorder
@@ -597,7 +601,8 @@ class GameStore:
                     idcol, mark = "notification_id", "%s"
                 with self.plain_cursor() as cursor:
                     cursor.execute(
-                        f"SELECT {idcol}, originator_id, originator_version, state FROM {table} "
+                        f"SELECT {idcol}, originator_id, originator_version, topic, state "
+                        f"FROM {table} "
                         f"WHERE {idcol} > {mark} AND {idcol} <= {mark} ORDER BY {idcol} LIMIT "
                         f"{mark}",
                         (after, limit, page),
@@ -608,9 +613,9 @@ class GameStore:
                             int(i),
                             str(g),
                             int(v),
-                            own_hash(b.encode() if isinstance(b, str) else bytes(b)),
+                            bytes_hash(str(t), b.encode() if isinstance(b, str) else bytes(b)),
                         )
-                        for i, g, v, b in cursor.fetchall()
+                        for i, g, v, t, b in cursor.fetchall()
                     ]
             else:
                 notes = recorder.select_notifications(
@@ -618,7 +623,12 @@ class GameStore:
                 )
                 plain = self.mapper.plain_state
                 rows = [
-                    (n.id, str(n.originator_id), n.originator_version, own_hash(plain(n)))
+                    (
+                        n.id,
+                        str(n.originator_id),
+                        n.originator_version,
+                        bytes_hash(n.topic, plain(n)),
+                    )
                     for n in notes
                 ]
             yield from rows

@@ -182,7 +182,9 @@ def authorize(
     if role == "table":
         if action in _TABLE_ACTIONS and _at_own_table(principal, view, table):
             return
-        if action in _STAFF_READS:
+        # A table referee reads audits and full records of their own tables only (the
+        # audit holds every registered list); the head reads all. Verify shows no list.
+        if action in _STAFF_READS and (action == "verify" or _at_own_table(principal, view, table)):
             return
         where = (
             "this table"

@@ -135,11 +135,25 @@ class RefereeService(Commands, Queries, Tournaments, Postings):
 
         return create_key(path)
 
-    def seal(self, key_path: str | os.PathLike[str]) -> Checkpoint:
+    @staticmethod
+    def seal_key_is_encrypted(path: str | os.PathLike[str]) -> bool:
+        """Whether the key file at ``path`` is an encrypted PEM (it needs a passphrase)."""
+        from events.ledger import is_encrypted
+
+        key = Path(path)
+        return key.is_file() and is_encrypted(key.read_bytes())
+
+    def seal(self, key_path: str | os.PathLike[str], passphrase: bytes | None = None) -> Checkpoint:
         """Sign the head of the store-wide chain as it is now, and record the checkpoint."""
         from service.seal import seal
 
-        return seal(self.store, key_path)
+        return seal(self.store, key_path, passphrase=passphrase)
+
+    def seal_key_warnings(self, key_path: str | os.PathLike[str]) -> list[str]:
+        """What is wrong with where the seal key is kept (see ``service.seal.key_warnings``)."""
+        from service.seal import key_warnings
+
+        return key_warnings(self.store, key_path)
 
     def verify_checkpoint(self, checkpoint: str, public_key: str | None) -> CheckpointReport:
         """Whether the store still extends ``checkpoint`` (and, given a key, who signed it)."""

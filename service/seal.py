@@ -80,12 +80,36 @@ def _ensure_table(store: GameStore) -> tuple[str, str]:
     return name, mark
 
 
+def key_warnings(store: GameStore, key_path: str | os.PathLike[str]) -> list[str]:
+    """What is wrong with where the key is kept: inside the store's own folder (whoever can
+    change the store can take the key, so checkpoints prove nothing) or readable by others."""
+    out: list[str] = []
+    key = Path(key_path).resolve()
+    db = store.path
+    if db and db != ":memory:":
+        folder = Path(db).resolve().parent
+        if key.is_relative_to(folder):
+            out.append(
+                f"{key_path} is inside the store's folder {folder}: whoever can change the store "
+                "can take the key; keep it on another machine or medium"
+            )
+    try:
+        if key.stat().st_mode & 0o077:
+            out.append(f"{key_path} is readable by others than its owner (chmod 600 it)")
+    except OSError:
+        pass
+    return out
+
+
 def seal(
-    store: GameStore, key_path: str | os.PathLike[str], when: datetime | None = None
+    store: GameStore,
+    key_path: str | os.PathLike[str],
+    when: datetime | None = None,
+    passphrase: bytes | None = None,
 ) -> Checkpoint:
     """Sign the head of the store-wide chain as it is now; record the checkpoint."""
     try:
-        private = load_private(Path(key_path).read_bytes())
+        private = load_private(Path(key_path).read_bytes(), passphrase)
     except OSError as exc:
         raise RefusedError(f"{key_path}: {exc.strerror or exc}") from None
     size = 0

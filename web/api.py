@@ -45,7 +45,7 @@ from service.results import (
 )
 from service.room import RoomView
 from service.wording import rejection_text
-from web.context import Web, web_of
+from web.context import IMPORT_BODY_LIMIT, Web, web_of
 from web.problems import Problem
 from web.schemas import (
     AdjustIn,
@@ -799,6 +799,7 @@ async def export(
     summary="Import a record (jsonl or text, the request body) (head referee)",
     responses=PROBLEMS,
     status_code=200,
+    request_max_body_size=IMPORT_BODY_LIMIT,
 )
 async def import_record(request: AnyRequest) -> list[FileOutcome]:
     web = web_of(request)

@@ -30,7 +30,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 
 from web import api, event_api, eventpages, pages
-from web.context import COOKIE, ServeConfig, Web, web_of
+from web.context import BODY_LIMIT, COOKIE, ServeConfig, Web, web_of
 from web.problems import handle_exception
 
 # ``ServeConfig``, ``Web``, ``web_of`` and ``COOKIE`` live in ``web.context`` (shared by the
@@ -61,6 +61,7 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
             *eventpages.HANDLERS,
         ],
         exception_handlers={Exception: handle_exception},
+        request_max_body_size=BODY_LIMIT,  # 413 past it; imports have their own bound
         lifespan=[lifespan],
         state=_state(web),
         openapi_config=OpenAPIConfig(

@@ -10,17 +10,19 @@ other: the layers stay a line, not a circle.
 from __future__ import annotations
 
 import asyncio
+import collections
 import functools
 import logging
 import multiprocessing
 import os
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 import msgspec
 from litestar import Request, Response
-from litestar.exceptions import NotAuthorizedException
+from litestar.exceptions import NotAuthorizedException, TooManyRequestsException
 
 from service.access import ANONYMOUS, AccessDeniedError, Principal, TokenStore
 from service.cached import CachedService
@@ -40,6 +42,10 @@ T = TypeVar("T")
 COOKIE = "referee_token"
 JSON = "application/json"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# A request body past these is refused with 413 before it is read whole (issue 22):
+# every command's body is a few fields; an import carries whole records.
+BODY_LIMIT = 64 * 1024
+IMPORT_BODY_LIMIT = 64 * 1024 * 1024
 
 
 class ServeConfig(msgspec.Struct, kw_only=True):
@@ -52,6 +58,38 @@ class ServeConfig(msgspec.Struct, kw_only=True):
     threads: int = 0
     poll_interval: float = 0.25
     secure_cookies: bool = False
+
+
+class FailedAuthentication:
+    """Failed authentications per client address in a sliding window: past ``limit``
+    within ``window`` seconds the address is answered 429 until the window clears, so a
+    burst of guessed tokens gets nowhere (issue 22)."""
+
+    def __init__(self, limit: int = 20, window: float = 10.0) -> None:
+        self.limit = limit
+        self.window = window
+        self._failures: dict[str, collections.deque[float]] = {}
+
+    def _recent(self, host: str, now: float) -> collections.deque[float]:
+        times = self._failures.setdefault(host, collections.deque())
+        while times and now - times[0] > self.window:
+            times.popleft()
+        return times
+
+    def check(self, host: str) -> None:
+        """Refuse with 429 while ``host`` is over the limit."""
+        times = self._recent(host, time.monotonic())
+        if len(times) >= self.limit:
+            wait = max(1, int(self.window - (time.monotonic() - times[0])) + 1)
+            raise TooManyRequestsException(
+                f"too many failed authentications from this address; retry in {wait} s",
+                headers={"Retry-After": str(wait)},
+            )
+        if not times:
+            self._failures.pop(host, None)
+
+    def failed(self, host: str) -> None:
+        self._recent(host, time.monotonic()).append(time.monotonic())
 
 
 class Web:
@@ -69,6 +107,7 @@ class Web:
         self.svc = CachedService(open_store(self.spec), projections=self._projections)
         self.side: SideDB = open_side_db(self.spec)
         self.tokens = TokenStore(self.side)
+        self.failed_auth = FailedAuthentication()
         self.keys = IdempotencyStore(self.side)
         self.listing = self.svc.game_listing()
         self._pool = (
@@ -131,7 +170,13 @@ class Web:
     # -- who is asking -------------------------------------------------------------
     def principal(self, request: Request[Any, Any, Any]) -> Principal:
         """The caller, from ``Authorization: Bearer`` or the pages' cookie; refuses a
-        wrong or missing token (401), and a cookie-borne write from another site (403)."""
+        wrong or missing token (401), and a cookie-borne write from another site (403);
+        past a burst of wrong tokens from one address, 429."""
+        host = request.client.host if request.client else "?"
+        self.failed_auth.check(host)
+        return self._principal(request, host)
+
+    def _principal(self, request: Request[Any, Any, Any], host: str) -> Principal:
         header = request.headers.get("authorization")
         token: str | None = None
         from_cookie = False
@@ -151,6 +196,7 @@ class Web:
             )
         principal = self.tokens.authenticate(token)
         if principal is None:
+            self.failed_auth.failed(host)  # a wrong token, not a missing one, counts
             raise NotAuthorizedException("the token is unknown or revoked")
         if from_cookie and request.method not in SAFE_METHODS and not _same_origin(request):
             raise AccessDeniedError(

@@ -199,6 +199,16 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
             request,
             headers={"WWW-Authenticate": 'Bearer realm="referee"'},
         )
+    if isinstance(exc, RecursionError):  # a body nested past the decoder's depth
+        return problem_response(422, "too-deep", "the body is nested too deeply", request)
+    if isinstance(exc, ValidationException) and "length <=" in str(exc.extra or exc.detail):
+        return problem_response(
+            422,
+            "too-long",
+            "a field is longer than it may be (an entry is a line, a reason or claim a page)",
+            request,
+            extra={"errors": exc.extra} if exc.extra else None,
+        )
     if isinstance(exc, ValidationException):
         extra = (
             exc.extra
@@ -209,9 +219,13 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
         )
         return problem_response(400, "bad-request", exc.detail, request, extra=extra)
     if isinstance(exc, HTTPException):
-        name = {404: "not-found", 401: "unauthorized", 403: "forbidden"}.get(
-            exc.status_code, "bad-request"
-        )
+        name = {
+            404: "not-found",
+            401: "unauthorized",
+            403: "forbidden",
+            413: "too-large",
+            429: "too-many-requests",
+        }.get(exc.status_code, "bad-request")
         if exc.status_code >= 500:
             name = "server-error"
         headers = dict(exc.headers or {})

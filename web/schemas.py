@@ -3,7 +3,7 @@ source of the OpenAPI document's request schemas)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -27,12 +27,22 @@ __all__ = [
 ]
 
 
+# Bounds on free text (issue 22): an entry, a name or a clause is a line; a reason, a
+# claim or grounds a page; a decklist a long list. Longer is refused (422), never stored.
+LINE = 1_000
+PAGE = 10_000
+LIST = 100_000
+Line = Annotated[str, msgspec.Meta(max_length=LINE)]
+Page = Annotated[str, msgspec.Meta(max_length=PAGE)]
+ListText = Annotated[str, msgspec.Meta(max_length=LIST)]
+
+
 class DeckIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A decklist for a seat: an open list (``4 Fire Imp`` a line) or a sealed one
     (``COMMITMENT:SIZE`` as ``referee deck seal`` printed it)."""
 
-    decklist: str | None = None
-    sealed: str | None = None
+    decklist: ListText | None = None
+    sealed: Line | None = None
 
 
 class NewGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -40,29 +50,29 @@ class NewGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     the game's own setup options (``GET /api/game-types/{name}`` lists them), decklists,
     and the tournament's labels (``event``, ``site``, ``round``, ``table``)."""
 
-    game: str
-    players: dict[str, str]
-    ruleset: str | None = None
-    variants: dict[str, str] = {}
+    game: Line
+    players: dict[Line, Line]
+    ruleset: Line | None = None
+    variants: dict[Line, Line] = {}
     options: dict[str, Any] = {}
     decks: dict[str, DeckIn] = {}
-    meta: dict[str, str] = {}
+    meta: dict[Line, Line] = {}
 
 
 class EntryIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """One entry in the game's notation; ``seat`` names who makes it when several seats may act."""
 
-    text: str
-    seat: str | None = None
+    text: Line
+    seat: Line | None = None
 
 
 class RetractIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    reason: str
+    reason: Page
 
 
 class BackupIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     to: int
-    reason: str
+    reason: Page
 
 
 class EndIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -70,63 +80,63 @@ class EndIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     (``who`` wins, or ``draw``; or a ``ranking`` such as ``p2>p1=p3``)."""
 
     how: Literal["resignation", "agreement", "adjudication"]
-    who: str | None = None
-    ranking: str | None = None
-    reason: str = ""
+    who: Line | None = None
+    ranking: Line | None = None
+    reason: Page = ""
 
 
 class DisputeIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A player disputes event ``event``; ``by`` is the player (a player's own token implies it)."""
 
     event: int
-    claim: str
-    by: str | None = None
+    claim: Page
+    by: Line | None = None
 
 
 class RulingIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     decision: Literal["uphold", "overturn"]
-    clause: str
-    reason: str
+    clause: Line
+    reason: Page
     final: bool = False
 
 
 class AppealIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    grounds: str
-    by: str | None = None
+    grounds: Page
+    by: Line | None = None
 
 
 class PenaltyIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    seat: str
+    seat: Line
     level: PenaltyLevel
-    infraction: str
-    reason: str = ""
+    infraction: Line
+    reason: Page = ""
 
 
 class AdjustIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A ruling on card text carried out as primitive changes
     (empty: the ruling changes nothing)."""
 
-    card: str
-    reason: str
-    changes: str = ""
+    card: Line
+    reason: Page
+    changes: Line = ""
     resolves: int | None = None
 
 
 class DeckRegisterIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    seat: str
-    decklist: str | None = None
-    sealed: str | None = None
+    seat: Line
+    decklist: ListText | None = None
+    sealed: Line | None = None
 
 
 class DeckOpenIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    decklist: str
-    salt: str
+    decklist: ListText
+    salt: Line
 
 
 class WhoAmI(msgspec.Struct, kw_only=True):
     """The caller as the service sees them."""
 
-    role: str
-    name: str
+    role: Line
+    name: Line
     tables: list[str]
-    token_id: str
+    token_id: Line
