@@ -129,7 +129,7 @@ def serve(
 
 
 token_app = typer.Typer(
-    help="Access tokens for 'referee serve': create, list, revoke.", no_args_is_help=True
+    help="Access tokens for 'referee serve': create, list, rotate, revoke.", no_args_is_help=True
 )
 app.add_typer(token_app, name="token")
 
@@ -215,6 +215,35 @@ def token_list(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
             typer.echo(
                 f"{r.token_id}  {r.role:<11} {r.name}{tables}{'  (revoked)' if r.revoked else ''}"
             )
+
+
+@token_app.command("rotate")
+def token_rotate(
+    token_id: Annotated[str, typer.Argument(help="The token's id ('referee token list').")],
+    store: StoreOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Give a token a new secret and print it once; the old secret is refused at once.
+
+    The id, holder, role and tables stay, so a lost or leaked device token is
+    replaced without changing who its entries name."""
+    with handled():
+        tokens = _tokens(store)
+        try:
+            text = tokens.rotate(token_id.strip())
+        finally:
+            tokens.db.close()
+        if text is None:
+            fail(f"no live token {token_id!r} ('referee token list' shows them)")
+        if as_json:
+            emit_json({"token": text, "token_id": token_id.strip()})
+            return
+        typer.echo(text)
+        typer.echo(
+            f"rotated {token_id.strip()}: the old secret no longer works; "
+            "this one is shown only now",
+            err=True,
+        )
 
 
 @token_app.command("revoke")

@@ -355,6 +355,20 @@ class TokenStore:
             for r in rows
         ]
 
+    def rotate(self, token_id: str) -> str | None:
+        """A new secret for an unrevoked token: the new token text, or ``None`` if there
+        is no such live token. The id, holder, role and tables stay (so entries it wrote
+        still name the same token); the old secret is refused at once, because the
+        cache of answers is cleared."""
+        secret = secrets.token_urlsafe(32)
+        changed, _ = self.db.execute(
+            "UPDATE referee_tokens SET secret_hash = ? WHERE token_id = ? AND revoked = 0",
+            (_hash(secret), token_id),
+        )
+        with self._lock:
+            self._cache.clear()
+        return f"rf_{token_id}_{secret}" if changed > 0 else None
+
     def revoke(self, token_id: str) -> bool:
         changed, _ = self.db.execute(
             "UPDATE referee_tokens SET revoked = 1 WHERE token_id = ?", (token_id,)
