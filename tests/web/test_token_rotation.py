@@ -10,8 +10,8 @@ from litestar.testing import TestClient
 from typer.testing import CliRunner
 
 from cli.main import app
-from web.app import ServeConfig, create_app
 from tests.web.conftest import Tokens, auth
+from web.app import ServeConfig, create_app
 
 Client = TestClient[Litestar]
 
