@@ -2,8 +2,10 @@
 
 Open disputes (oldest first, with their table and age), rulings on card text awaited,
 appeals, penalties issued (a repeat the IPG upgrades flagged, EV-8.4), tables with no
-event for N minutes, and games over their time limit. Every face (``referee queue``,
-``GET /api/queue``, the page ``/queue``) asks ``RoomQueue.items``.
+event for N minutes, games over their time limit, and the tables of each running
+event's current round without a result yet (Q-4, folded from the events' own streams).
+Every face (``referee queue``, ``GET /api/queue``, the page ``/queue``) asks
+``RoomQueue.items``.
 
 The queue is folded from the store's log pages (recorded actions are only counted, in
 the database) and keeps the set of games with something waiting, so once caught up a read
@@ -24,6 +26,10 @@ Interpretations (the texts are silent):
   play) until rounds exist; an upgrade counts the player's earlier penalties for the
   same infraction in every game of the store (by player name), as EV-8.4 counts them
   across an event.
+- Q-4: a table of an event's current round is unreported while the round has no result
+  for it (a slip, a correction, or the games deciding the match, EV-3.8); its age runs
+  from when the round was paired (or re-paired, EV-5.12: the tables are new then). An
+  ended event and an ended round have none; byes never wait.
 """
 
 from __future__ import annotations
@@ -50,7 +56,10 @@ from events.schema import (
     topics_for,
 )
 from events.store import GameStore
+from events.tournament import TOURNAMENT_TOPICS, TournamentEvent, to_fact
+from referee.tournament import facts as tf
 from referee.tournament.penalties import INFRACTIONS, infraction_key, suggested_penalty
+from referee.tournament.state import Tournament, apply
 
 __all__ = ["QueueItem", "RoomQueue", "RoomView"]
 
@@ -63,7 +72,8 @@ class QueueItem(msgspec.Struct, kw_only=True):
     """One thing a referee should look at, with where it is and how long it has waited."""
 
     kind: str
-    """``dispute``, ``ruling``, ``appeal``, ``penalty``, ``idle`` or ``overtime``."""
+    """``dispute``, ``ruling``, ``appeal``, ``penalty``, ``idle``, ``overtime`` or
+    ``unreported``."""
     game_id: str
     game: str
     table: str
@@ -79,6 +89,10 @@ class QueueItem(msgspec.Struct, kw_only=True):
     """The table page, where it is answered."""
     upgrade: bool = False
     """A penalty given below what the IPG suggests for a repeat (EV-8.4)."""
+    tournament: str | None = None
+    """The event (tournament) an ``unreported`` table belongs to."""
+    round: int | None = None
+    """The round of an ``unreported`` table."""
 
 
 class RoomView(msgspec.Struct, kw_only=True):
@@ -94,8 +108,7 @@ class RoomView(msgspec.Struct, kw_only=True):
     idle: list[QueueItem]
     overtime: list[QueueItem]
     unreported: list[QueueItem] = []
-    """Tables of the current round without a result: filled once events (tournaments)
-    carry rounds; ``RoomQueue.unreported`` is where that check goes."""
+    """Tables of each running event's current round without a result yet (Q-4)."""
     idle_minutes: int
     time_limit: int
     changed: int
@@ -142,6 +155,15 @@ class _Penalty(msgspec.Struct, kw_only=True):
     base: str | None
 
 
+class _Event(msgspec.Struct, kw_only=True):
+    """A tournament folded by the pure core, and when each of its rounds was paired."""
+
+    state: Tournament = msgspec.field(default_factory=Tournament)
+    version: int = 0
+    name: str = ""
+    paired: dict[int, datetime] = {}
+
+
 PAGE = 20_000
 """Events per log page read while catching up."""
 
@@ -160,7 +182,7 @@ _WANTED = frozenset(
         PenaltyIssued,
     )
     for t in topics_for(cls)
-)
+) | frozenset(TOURNAMENT_TOPICS)
 
 
 class _Stamp(msgspec.Struct):
@@ -179,6 +201,7 @@ class RoomQueue:
         self._games: dict[str, _Game] = {}
         self._watched: set[str] = set()
         self._penalties: list[_Penalty] = []
+        self._events: dict[str, _Event] = {}
         self._after = 0
         self._lock = threading.Lock()
 
@@ -209,6 +232,9 @@ class RoomQueue:
 
     def _fold(self, event: GameEvent) -> None:
         gid = event.originator_id
+        if isinstance(event, TournamentEvent):
+            self._fold_tournament(gid, event)
+            return
         if isinstance(event, GameCreated):
             game = _Game(
                 game=event.game,
@@ -224,6 +250,19 @@ class RoomQueue:
             return
         self._fold_into(gid, found, event)
         self._watch(gid, found)
+
+    def _fold_tournament(self, event_id: str, event: TournamentEvent) -> None:
+        """Fold an event's fact through the pure core (its stream arrives in order)."""
+        folded = self._events.setdefault(event_id, _Event())
+        if event.originator_version != folded.version + 1:
+            return  # an ended event's later events: nothing of it waits
+        fact = to_fact(event)
+        folded.state = apply(folded.state, fact)
+        folded.version = event.originator_version
+        if isinstance(fact, tf.EventCreated):
+            folded.name = str(getattr(event, "name", ""))
+        elif isinstance(fact, tf.RoundPaired | tf.PairingChanged):
+            folded.paired[fact.round.number] = event.timestamp  # Q-4
 
     def _fold_into(self, gid: str, game: _Game, event: GameEvent) -> None:
         n = event.originator_version
@@ -316,6 +355,7 @@ class RoomQueue:
             self._catch_up()
             games = {gid: self._games[gid] for gid in self._watched}
             penalties = list(self._penalties)
+            running = [(e, f) for e, f in self._events.items() if not f.state.ended]
             for p in penalties:  # a penalty's game, even when nothing else of it waits
                 games.setdefault(p.game_id, self._games[p.game_id])
             changed = self._after
@@ -403,16 +443,53 @@ class RoomQueue:
             penalties=oldest(shown_penalties, key=lambda i: i.since),
             idle=oldest(idle, key=lambda i: i.since),
             overtime=oldest(overtime, key=lambda i: i.since),
-            unreported=self.unreported(games, covered),
+            unreported=self.unreported(running, wanted, now),
             idle_minutes=idle_minutes,
             time_limit=time_limit,
             changed=changed,
         )
 
-    def unreported(self, games: dict[str, _Game], covered: object) -> list[QueueItem]:
-        """Tables of the current round without a result: none until events carry rounds
-        (the tournament change fills this in from its round state)."""
-        return []
+    def unreported(
+        self, running: list[tuple[str, _Event]], wanted: set[str] | None, now: datetime
+    ) -> list[QueueItem]:
+        """Tables of each running event's current round without a result yet (Q-4),
+        oldest round first, then by table; each links to the event's pairings page."""
+        found: list[QueueItem] = []
+        for event_id, folded in running:
+            state = folded.state
+            number = state.current_round
+            rnd = state.rounds.get(number)
+            if state.settings is None or rnd is None or number in state.ended_rounds:
+                continue
+            since = folded.paired.get(number, now)
+            for pairing in rnd.pairings:
+                if pairing.bye or pairing.table is None:
+                    continue
+                table = str(pairing.table)
+                if wanted is not None and table.casefold() not in wanted:
+                    continue
+                if state.result(number, pairing.table) is not None:
+                    continue
+                linked = state.tables.get((number, pairing.table))
+                names = [state.players[p].name for p in pairing.players]
+                where = f"{folded.name or event_id} round {number}"
+                found.append(
+                    QueueItem(
+                        kind="unreported",
+                        game_id=linked.games[-1] if linked and linked.games else "",
+                        game=state.settings.game,
+                        table=table,
+                        players={str(n): name for n, name in enumerate(names, start=1)},
+                        since=since,
+                        age_minutes=_minutes(now, since),
+                        event=None,
+                        line=f"{where}: {' vs '.join(names)} has no result yet (Q-4)",
+                        link=f"/events/{event_id}/pairings",
+                        tournament=event_id,
+                        round=number,
+                    )
+                )
+        return sorted(found, key=lambda i: (i.since, int(i.table)))
 
     def _last_activity(self, gid: str, g: _Game) -> datetime:
         """When the game last had an event: one indexed read of its newest (Q-1)."""

@@ -163,3 +163,73 @@ def test_a_new_dispute_at_another_table_shows_on_the_queue_within_a_second(
     assert "dispute 1" in page.inner_text("#tool-disputes")
     assert not page.errors
     page.context.close()
+
+
+@pytest.fixture
+def event(store: str) -> str:
+    """A PRIZMIK Swiss event of five, round 1 paired by hand: Ann-Ben at table 1,
+    Cal-Dee at table 2, Eve a bye."""
+    with open_service(Path(store)) as svc:
+        event = svc.event_new("Queue Open", "prizmik", rounds=3).event_id
+        svc.event_register(event, ["Ann", "Ben", "Cal", "Dee", "Eve"])
+        svc.event_pair(
+            event,
+            manual={"pairs": [["Ann", "Ben"], ["Cal", "Dee"]], "byes": ["Eve"]},
+            reason="known tables",
+        )
+    return event
+
+
+def test_unreported_lists_the_current_rounds_tables_without_a_result(
+    store: str, event: str
+) -> None:
+    """Q-4: each table of the running round without a result, aged from the pairing,
+    linked to the event's pairings page; a result takes it off, the next round's tables
+    come on, a table referee sees only their tables."""
+    with open_service(Path(store)) as svc:
+        later = datetime.now(UTC) + timedelta(minutes=30)
+        view = svc.queue(now=later)
+        assert [(i.table, i.players) for i in view.unreported] == [
+            ("1", {"1": "Ann", "2": "Ben"}),
+            ("2", {"1": "Cal", "2": "Dee"}),
+        ]  # the bye never waits
+        first = view.unreported[0]
+        assert first.link == f"/events/{event}/pairings"
+        assert (first.tournament, first.round, first.kind) == (event, 1, "unreported")
+        assert 29 <= first.age_minutes <= 31
+        pairings = svc.event_pairings(event)
+        assert first.game_id == pairings[0].games[-1]
+        assert "Queue Open round 1" in first.line and "Ann vs Ben" in first.line
+        assert [i.table for i in svc.queue(tables=["2"]).unreported] == ["2"]
+        svc.event_result(event, ["1=2-0-0"])
+        assert [i.table for i in svc.queue().unreported] == ["2"]
+        svc.event_result(event, ["2=1-2-0"])
+        assert svc.queue().unreported == []
+        svc.event_pair(event)
+        assert len(svc.queue().unreported) == 2 and svc.queue().unreported[0].round == 2
+    # a new process folds the same from the log
+    assert [i.round for i in RoomQueue(GameStore(Path(store))).items().unreported] == [2, 2]
+
+
+def test_unreported_through_the_cli_and_the_api(
+    store: str, event: str, client: TestClient[Litestar], tokens: Tokens
+) -> None:
+    runner = CliRunner()
+    out = runner.invoke(cli_app, ["--db", store, "queue"])
+    assert out.exit_code == 0, out.stderr
+    assert "Tables of the round without a result (2):" in out.stdout
+    assert f"table 1 · {event} round 1 ·" in out.stdout and "Ann vs Ben has no result" in out.stdout
+    data = json.loads(runner.invoke(cli_app, ["--db", store, "queue", "--json"]).stdout)
+    assert [(i["table"], i["round"]) for i in data["unreported"]] == [("1", 1), ("2", 1)]
+    assert data["unreported"][0]["link"] == f"/events/{event}/pairings"
+    head = client.get("/api/queue", headers=auth(tokens["head"])).json()
+    assert [i["table"] for i in head["unreported"]] == ["1", "2"]
+    tia = client.get("/api/queue", headers=auth(tokens["table2"])).json()
+    assert [i["players"] for i in tia["unreported"]] == [{"1": "Cal", "2": "Dee"}]
+    page = client.get("/queue", headers=auth(tokens["head"]))
+    assert f'href="/events/{event}/pairings"' in page.text
+    assert f"{event} round 1" in page.text
+    with open_service(Path(store)) as svc:
+        svc.event_result(event, ["1=2-0-0", "2=0-2-0"])
+    after = client.get("/api/queue", headers=auth(tokens["head"])).json()
+    assert after["unreported"] == []  # the server's fold is live
