@@ -9,9 +9,13 @@ Every face (``referee queue``, ``GET /api/queue``, the page ``/queue``) asks
 
 The queue is folded from the store's log pages (recorded actions are only counted, in
 the database) and keeps the set of games with something waiting, so once caught up a read
-costs what waits, not the store's size (no game is replayed). The first read in a process
-reads every other event of the store once (``BENCHMARKS.md``: a persisted projection is the
-next step for the command line).
+costs what waits, not the store's size (no game is replayed). The fold is persisted: a
+snapshot of it and the log position it covers are kept beside the read models
+(``queue_fold`` in ``projections.db``'s database: the ``.projections.db`` file, or
+``referee_queue_fold`` on PostgreSQL), so a new process (``referee queue``) decodes the
+snapshot and folds only what the log gained since, instead of reading every event of the
+store (``BENCHMARKS.md``). The snapshot is only a cache: unreadable or of another schema,
+it is ignored and the fold starts from the log's beginning.
 
 Interpretations (the texts are silent):
 - Q-1: a table is idle when its game is open and nothing was recorded in it (an entry,
@@ -193,11 +197,102 @@ def _minutes(now: datetime, then: datetime) -> float:
     return round(max(0.0, (now - then).total_seconds() / 60), 1)
 
 
-class RoomQueue:
-    """The queue, caught up from the notification log on every call (thread-safe)."""
+class _Snapshot(msgspec.Struct, kw_only=True):
+    """The fold as persisted: the games, penalties and running events (their ids: their
+    streams are folded again on load, they are short) at log position ``after``."""
+
+    after: int
+    games: dict[str, _Game]
+    watched: list[str]
+    penalties: list[_Penalty]
+    events: list[str]
+
+
+SNAPSHOT_VERSION = 1
+"""Bumped when ``_Snapshot`` or what it holds changes shape: an older one is ignored."""
+SAVE_EVERY = 5_000
+"""A long-lived process saves the snapshot again once the log moved this far past the
+last save (a process reading it later folds at most this many ids)."""
+
+
+class _Persisted:
+    """Where the fold's snapshot is kept: the read models' database (``projections.db``)."""
 
     def __init__(self, store: GameStore) -> None:
+        from events.store import is_postgres_recorder
+        from projections.db import PostgresProjectionDB, ProjectionDB, SQLiteProjectionDB
+        from projections.projector import projection_path
+
+        self.db: ProjectionDB
+        if store.direct_postgres is not None or is_postgres_recorder(store.recorder):
+            self.db = PostgresProjectionDB(store.recorder.datastore)  # type: ignore[attr-defined]
+        else:
+            self.db = SQLiteProjectionDB(
+                projection_path(store.path or "referee.db"), read_only=store.read_only
+            )
+        self.read_only = store.read_only
+        self.table = self.db.t("queue_fold")
+        blob = "BYTEA" if self.db.kind == "postgres" else "BLOB"
+        self.ddl = (
+            f"CREATE TABLE IF NOT EXISTS {self.table} (name TEXT PRIMARY KEY, position BIGINT "
+            f"NOT NULL, schema_version BIGINT NOT NULL, state {blob} NOT NULL)"
+        )
+
+    def load(self) -> _Snapshot | None:
+        if self.db.kind == "sqlite" and not self.db.exists():
+            return None  # (connecting would create the file)
+        try:
+            with self.db.reading() as cursor:
+                cursor.execute(
+                    self.db.sql(
+                        f"SELECT schema_version, state FROM {self.table} WHERE name = 'main'"
+                    )
+                )
+                row = cursor.fetchone()
+        except Exception:  # no table yet (never saved), or a database we cannot read
+            return None
+        if row is None or int(row[0]) != SNAPSHOT_VERSION:
+            return None
+        try:
+            return msgspec.msgpack.decode(bytes(row[1]), type=_Snapshot)
+        except msgspec.DecodeError:
+            return None
+
+    def save(self, snapshot: _Snapshot) -> None:
+        """Store ``snapshot`` unless a newer one is there (another process got further)."""
+        if self.read_only:
+            return
+        state = msgspec.msgpack.encode(snapshot)
+        with self.db.locked() as cursor:
+            cursor.execute(self.ddl)
+            cursor.execute(f"SELECT position FROM {self.table} WHERE name = 'main'")
+            row = cursor.fetchone()
+            if row is not None and int(row[0]) >= snapshot.after:
+                return
+            cursor.execute(
+                f"INSERT INTO {self.table} (name, position, schema_version, state) VALUES "
+                "('main', ?, ?, ?) ON CONFLICT (name) DO UPDATE SET position = "
+                "excluded.position, schema_version = excluded.schema_version, "
+                "state = excluded.state",
+                (snapshot.after, SNAPSHOT_VERSION, state),
+            )
+
+    def close(self) -> None:
+        self.db.close()
+
+
+class RoomQueue:
+    """The queue, caught up from the notification log on every call (thread-safe), from
+    the persisted snapshot on the first (``persist=False``: from the log alone)."""
+
+    def __init__(self, store: GameStore, *, persist: bool = True) -> None:
         self.store = store
+        in_memory = store.direct_postgres is None and (store.path or ":memory:").startswith(
+            (":memory:", "file::memory:")
+        )
+        self._persisted = _Persisted(store) if persist and not in_memory else None
+        self._loaded = False
+        self._saved = 0
         self._games: dict[str, _Game] = {}
         self._watched: set[str] = set()
         self._penalties: list[_Penalty] = []
@@ -205,19 +300,57 @@ class RoomQueue:
         self._after = 0
         self._lock = threading.Lock()
 
+    def close(self) -> None:
+        """Close the snapshot's database connection (the fold stays usable)."""
+        if self._persisted is not None:
+            self._persisted.close()
+
     # -- folding ---------------------------------------------------------------------------
     def _catch_up(self) -> None:
         """Fold what the log gained since the last call: a page at a time, through the
         store's log pages (recorded actions are only counted there, in the database), so
-        only the few other events are read and decoded."""
+        only the few other events are read and decoded. The first call starts from the
+        persisted snapshot; the snapshot is saved again when the fold moved on."""
+        if not self._loaded:
+            self._loaded = True
+            self._restore()
         while True:
             page = self.store.log_page(self._after, PAGE)
             if page.last_id <= self._after:
-                return
+                break
             for _, _, _, topic, data in page.events:
                 if topic in _WANTED:
                     self._fold(decode(topic, data))
             self._after = page.last_id
+        if self._persisted is not None and (
+            self._after - self._saved >= SAVE_EVERY or (self._saved == 0 and self._after)
+        ):
+            self._saved = self._after
+            self._persisted.save(self._snapshot())
+
+    def _snapshot(self) -> _Snapshot:
+        return _Snapshot(
+            after=self._after,
+            games=self._games,
+            watched=sorted(self._watched),
+            penalties=self._penalties,
+            events=[e for e, folded in self._events.items() if not folded.state.ended],
+        )
+
+    def _restore(self) -> None:
+        """Start from the persisted snapshot, if there is one the log still covers; the
+        running events' streams are folded again (their facts are not in the snapshot)."""
+        snapshot = self._persisted.load() if self._persisted is not None else None
+        if snapshot is None or snapshot.after > (self.store.recorder.max_notification_id() or 0):
+            return  # none, or of another store (restored from a backup): fold from the log
+        self._games = snapshot.games
+        self._watched = set(snapshot.watched)
+        self._penalties = snapshot.penalties
+        for event_id in snapshot.events:
+            for event in self.store.events(event_id):
+                if isinstance(event, TournamentEvent):
+                    self._fold_tournament(event_id, event)
+        self._after = self._saved = snapshot.after
 
     def _watch(self, gid: str, game: _Game) -> None:
         """Keep ``gid`` among the games ``items`` looks at, or drop it when nothing of it

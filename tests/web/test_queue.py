@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
@@ -233,3 +234,92 @@ def test_unreported_through_the_cli_and_the_api(
         svc.event_result(event, ["1=2-0-0", "2=0-2-0"])
     after = client.get("/api/queue", headers=auth(tokens["head"])).json()
     assert after["unreported"] == []  # the server's fold is live
+
+
+def _signature(view: Any) -> Any:
+    """Everything a queue shows, without the read's own clock and position."""
+    data = msgspec.to_builtins(view)
+    return {k: v for k, v in data.items() if k not in ("changed", "now")}
+
+
+def test_a_new_process_starts_from_the_persisted_fold(
+    store: str, room: dict[str, str], event: str
+) -> None:
+    """The fold's snapshot is saved beside the read models: a later process reads only
+    what the log gained since and shows exactly what a fold from the log's beginning
+    shows (disputes, rulings, penalties and upgrades, events' unreported tables)."""
+    later = datetime.now(UTC) + timedelta(minutes=70)
+    first = RoomQueue(GameStore(Path(store)))
+    first.items(now=later)  # the first fold in a process saves the snapshot
+    first.close()
+    svc = open_service(Path(store))
+    try:
+        svc.dispute(room["2"], 5, by="Ann", claim="late")
+        svc.event_result(event, ["1=2-0-0"])
+        store_ = GameStore(Path(store))
+        read: list[int] = []
+        original = store_.log_page
+
+        def counted(after: int, limit: int) -> Any:
+            page = original(after, limit)
+            read.extend(n for n, *_ in page.events)
+            return page
+
+        store_.log_page = counted  # type: ignore[method-assign]
+        restored = RoomQueue(store_).items(now=later)
+        assert len(read) == 2  # the dispute and the slip, nothing older
+        scratch = RoomQueue(GameStore(Path(store)), persist=False).items(now=later)
+        assert _signature(restored) == _signature(scratch)
+        assert len(restored.disputes) == 2 and [i.table for i in restored.unreported] == ["2"]
+        assert [i.upgrade for i in restored.penalties] == [False, True]
+    finally:
+        svc.close()
+
+
+def test_a_snapshot_the_log_does_not_cover_is_ignored(store: str, room: dict[str, str]) -> None:
+    """A snapshot of another shape, unreadable, or ahead of the log (a store restored
+    from an older backup) is only a cache: the fold starts from the log's beginning."""
+    import sqlite3
+
+    from projections.projector import projection_path
+
+    RoomQueue(GameStore(Path(store))).items()
+    db = sqlite3.connect(projection_path(store))
+    for change in (
+        "UPDATE queue_fold SET position = position + 1000",
+        "UPDATE queue_fold SET position = 1, state = x'00ff'",
+        "UPDATE queue_fold SET position = 1, schema_version = 999",
+    ):
+        db.execute(change)
+        db.commit()
+        with open_service(Path(store)) as svc:  # a change the snapshot does not hold
+            svc.dispute(room["2"], 5, by="Ann", claim=change)
+        scratch = _signature(RoomQueue(GameStore(Path(store)), persist=False).items())
+        assert change in scratch["disputes"][-1]["line"]
+        assert _signature(RoomQueue(GameStore(Path(store))).items()) == scratch, change
+    db.close()
+
+
+def test_the_snapshot_is_kept_beside_the_events_on_postgresql(pg_env: dict[str, str]) -> None:
+    """On PostgreSQL the snapshot is ``referee_queue_fold`` in the store's schema."""
+    svc = RefereeService(GameStore(env=pg_env))
+    try:
+        gid = tribute(svc, table="1")
+        svc.dispute(gid, 5, by="Ben", claim="I drew one")
+        assert len(svc.queue().disputes) == 1
+        store_ = GameStore(env=pg_env)
+        read: list[int] = []
+        original = store_.log_page
+
+        def counted(after: int, limit: int) -> Any:
+            page = original(after, limit)
+            read.extend(n for n, *_ in page.events)
+            return page
+
+        store_.log_page = counted  # type: ignore[method-assign]
+        again = RoomQueue(store_)
+        assert [i.dispute for i in again.items().disputes] == [1] and read == []
+        again.close()
+        store_.close()
+    finally:
+        svc.close()
