@@ -316,6 +316,8 @@ class Projector:
                 row["actions"] -= 1
                 if row["how"] == "rule":
                     _reopen(row)
+                if row["disputes"]:  # a disputed entry may be the one retracted
+                    audit_games.add(game_id)
             elif topic in T_ENDED:
                 assert isinstance(event, GameEnded)
                 seats = tuple(json.loads(row["players"]))
