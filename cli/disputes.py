@@ -177,7 +177,8 @@ def queue(
 ) -> None:
     """What needs a referee now, across every table: open disputes (oldest first, with table
     and age), rulings awaited, appeals, penalties issued (a repeat the IPG upgrades flagged),
-    idle tables and games over their time limit. 'referee serve' shows the same at /queue."""
+    idle tables, games over their time limit, and the tables of each running event's round
+    without a result yet. 'referee serve' shows the same at /queue."""
     with handled():
         import msgspec
 
@@ -196,6 +197,5 @@ def queue(
             for item in items:
                 where = f"table {item.table}" if item.table else "no table"
                 flag = "UPGRADE " if item.upgrade else ""
-                typer.echo(
-                    f"  {flag}{where} · {item.game_id} · {item.age_minutes:g} min · {item.line}"
-                )
+                what = f"{item.tournament} round {item.round}" if item.tournament else item.game_id
+                typer.echo(f"  {flag}{where} · {what} · {item.age_minutes:g} min · {item.line}")

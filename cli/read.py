@@ -201,6 +201,8 @@ def replay(
                 typer.echo(f"  ({note})")
             typer.echo(f"\n[event {frame.event}, position {frame.ply}] {frame.what}")
             typer.echo(frame.board)
+            for dispute in frame.disputes:
+                typer.echo(f"  ({dispute})")
         pos = svc.position(game, viewer=as_)
         typer.echo(f"\n{status_line(pos)}")
 

@@ -222,6 +222,9 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
 
     states, standing, folded = view.states, view.standing, view.events
     seat_set = frozenset(seats)
+    # A game imported from a viewer's record keeps its rejections as stated (REF-8.1):
+    # their hidden cards are gone, so only their place in the line is checked.
+    stated = events[0].meta.get("view", "referee") != "referee"  # type: ignore[attr-defined]
     actions = 0
     due: Outcome | None = None  # a result the rules reached that must be recorded next
     for event in events[1:]:
@@ -305,7 +308,17 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
             add(Finding(event=number, problem="value", detail=wrong))
             report.actions += actions
             return
-        if isinstance(event, ActionRejected):
+        if isinstance(event, ActionRejected) and stated:
+            if event.seq != len(standing) + 1:
+                add(
+                    Finding(
+                        event=number,
+                        problem="verdict",
+                        detail=f"rejected {event.text!r} as action {event.seq}, but it "
+                        f"would have been action {len(standing) + 1} of the line",
+                    )
+                )
+        elif isinstance(event, ActionRejected):
             verdict = judge(
                 rules, view.state, event.text, event.actor, closed=view.closed()
             ).verdict

@@ -114,6 +114,20 @@ def referee_entries(view: GameView) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
+def _retraction_of(events: list[GameEvent], event: int) -> dict[str, Any] | None:
+    """The correction that took the disputed entry back, if one did (REF-2.1)."""
+    for later in events[event:]:
+        if isinstance(later, ActionRetracted) and later.event == event:
+            return {
+                "event": later.originator_version,
+                "action": later.seq,
+                "reason": later.reason,
+                "by": later.by,
+                "at": later.timestamp.isoformat(),
+            }
+    return None
+
+
 def dossiers(view: GameView) -> list[dict[str, Any]]:
     out = []
     events = view.events
@@ -162,7 +176,11 @@ def dossiers(view: GameView) -> list[dict[str, Any]]:
                 "by": dispute.opened.by,
                 "claim": dispute.opened.claim,
                 "opened_at": dispute.opened.timestamp.isoformat(),
-                "disputed": {"summary": event_summary(target), "record": event_record(target)},
+                "disputed": {
+                    "summary": event_summary(target),
+                    "record": event_record(target),
+                    "retracted": _retraction_of(events, dispute.event),
+                },
                 "position_before": {
                     "actions": before.ply,
                     "board": before.rules.render(before.state),
@@ -214,7 +232,15 @@ def render_dossier(item: dict[str, Any], fmt: str = "text") -> str:
         f"Opened {item['opened_at']}",
         "",
     ]
-    lines += [h("Disputed decision"), item["disputed"]["summary"], ""]
+    lines += [h("Disputed decision"), item["disputed"]["summary"]]
+    retracted = item["disputed"].get("retracted")
+    if retracted:
+        by = f" by {s(retracted['by'])}" if retracted["by"] else ""
+        lines.append(
+            f"retracted in event {retracted['event']}{by} ({retracted['at']}): "
+            f"{s(retracted['reason'])}"
+        )
+    lines.append("")
     board = item["position_before"]["board"]
     lines += [
         h(f"Position before it (after {item['position_before']['actions']} actions)"),

@@ -234,4 +234,5 @@ TABLES = (
     "heads",
     "audit",
     "projection_state",
+    "queue_fold",  # the referees' queue's snapshot (service.room): a rebuild drops it too
 )

@@ -35,6 +35,8 @@ PostgreSQL they are named ``referee_<table>`` beside the events):
   lets ``verify`` notice events cut from the end of a stream.
 - ``audit``: game_id, dispute, event, status, claim, claimant, dossier (JSON).
 - ``projection_state``: the last notification id processed, the schema version.
+- ``queue_fold``: not a table of this projector: the referees' queue keeps its fold's
+  snapshot here (``service.room``), beside the read models.
 """
 
 from __future__ import annotations
@@ -314,6 +316,8 @@ class Projector:
                 row["actions"] -= 1
                 if row["how"] == "rule":
                     _reopen(row)
+                if row["disputes"]:  # a disputed entry may be the one retracted
+                    audit_games.add(game_id)
             elif topic in T_ENDED:
                 assert isinstance(event, GameEnded)
                 seats = tuple(json.loads(row["players"]))

@@ -61,6 +61,9 @@ class RefereeService(Commands, Queries, Tournaments, Postings):
     def close(self) -> None:
         if self._projector is not None:
             self._projector.close()
+        room = self.__dict__.get("_room")
+        if room is not None:
+            room.close()
         self.store.close()
 
     def __enter__(self) -> RefereeService:

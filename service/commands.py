@@ -45,7 +45,7 @@ from referee.errors import SetupError
 from referee.kit.adjustments import Change, adjustment_notation, parse_adjustment
 from referee.kit.decks import Deck, Decklist, SealedDeck, seal
 from referee.outcomes import Placing, parse_ranking
-from referee.verdicts import Verdict
+from referee.verdicts import Verdict, Violation
 from service.errors import (
     InvalidCommandError,
     StaleVersionError,
@@ -306,6 +306,45 @@ class Commands:
         )
 
     # -- entries -----------------------------------------------------------
+    def keep_rejection(
+        self,
+        ref: str,
+        text: str,
+        *,
+        seq: int,
+        actor: str | None,
+        violations: Sequence[Violation],
+        by: str = "",
+    ) -> GameEvent:
+        """Store a rejection as a record states it, without judging the entry again.
+
+        For imports of a viewer's record (REF-8.1): its hidden cards are left out, so the
+        entry cannot be judged as it was at the table; the rejection is evidence and
+        changes nothing (REF-1.4). ``seq`` must be the number the next action would take."""
+        view = self.load(ref)
+        if seq != view.ply + 1:
+            raise InvalidCommandError(
+                "REF-8.1", f"a rejection for action {seq}; the game is at action {view.ply + 1}"
+            )
+        if not violations:
+            raise InvalidCommandError("REF-8.1", "a rejection names at least one clause")
+        if actor is not None and actor not in view.seats:
+            raise InvalidCommandError("REF-8.1", f"no seat {actor!r} in this game")
+        (rejected,) = self._append_to_game(
+            view,
+            [
+                ActionRejected(
+                    **self._header(view.game_id),
+                    seq=seq,
+                    actor=actor,
+                    text=text,
+                    violations=tuple(violations),
+                    recorded_by=by,
+                )
+            ],
+        )
+        return rejected
+
     def record(
         self,
         ref: str,

@@ -31,6 +31,7 @@ from events.integrity import GameReport, recheck_decisions
 from events.interchange.errors import ImportFileError
 from events.interchange.jsonl import JSONL_FORMAT, export_jsonl, read_jsonl
 from events.interchange.text import (
+    REFEREE_VIEW,
     ActionLine,
     AdjustLine,
     AppealLine,
@@ -58,6 +59,7 @@ from events.view import GameView
 from referee import games
 from referee.contract import REFEREE, Viewer
 from referee.errors import RefereeError
+from referee.verdicts import Violation
 from service.scratch import ScratchReferee
 
 __all__ = ["FileOutcome", "ImportReport", "export_records", "import_records", "replay_text"]
@@ -132,7 +134,7 @@ def export_records(
                 if viewer == REFEREE
                 else [redact(e, viewer, view.rules) for e in view.events]
             )
-            yield from export_text(events, view.ended)
+            yield from export_text(events, view.ended, view=str(viewer))
 
 
 # -- checking one record (worker-safe: pure work on text) --------------------------
@@ -277,6 +279,7 @@ def _checked(sources: Sequence[str], by: str, workers: int) -> Iterator[list[Che
 def replay_text(record: TextRecord, source: str, *, by: str = "") -> list[GameEvent]:
     """The events a text record's entries produce when a referee enters them again."""
     when = record.date() or datetime.now(UTC)
+    stated = record.view != REFEREE_VIEW  # a viewer's record: its rejections are evidence
     by = record.tags.get("Referee") or by  # the record names its referee; entries carry no one else
     scratch = ScratchReferee(clock=lambda: when)
     try:
@@ -289,7 +292,7 @@ def replay_text(record: TextRecord, source: str, *, by: str = "") -> list[GameEv
             options=record.options(),
             by=by,
             game_id=record.game_id,
-            meta=record.meta(),
+            meta={**record.meta(), "view": record.view} if stated else record.meta(),
             raw_options=False,
         )
     except (RefereeError, ValueError, LookupError) as exc:
@@ -299,7 +302,7 @@ def replay_text(record: TextRecord, source: str, *, by: str = "") -> list[GameEv
     while index < len(lines):
         number, _, line = lines[index]
         try:
-            written = _enter(scratch, record.game_id, line, by)
+            written = _enter(scratch, record.game_id, line, by, stated=stated)
         except ImportFileError:
             raise
         except (RefereeError, ValueError, LookupError, RuntimeError) as exc:
@@ -353,8 +356,11 @@ def _same(line: TextLine, event: GameEvent) -> bool:
     return ours == line
 
 
-def _enter(svc: Any, game_id: str, line: TextLine, by: str) -> list[GameEvent]:
-    """Carry out one line as the referee's command; the events it wrote."""
+def _enter(
+    svc: Any, game_id: str, line: TextLine, by: str, *, stated: bool = False
+) -> list[GameEvent]:
+    """Carry out one line as the referee's command; the events it wrote. ``stated``: the
+    record is a viewer's, whose rejections are stored as it states them (REF-8.1)."""
     view: GameView = svc.store.load(game_id)
     seats = view.seats
     before = view.version
@@ -370,6 +376,20 @@ def _enter(svc: Any, game_id: str, line: TextLine, by: str) -> list[GameEvent]:
         if not result.accepted:
             v = result.violations[0]
             raise ValueError(f"{text!r}: {v.clause}: {v.reason}")
+        return _since(svc, game_id, before)
+    if isinstance(line, RejectedLine) and stated:
+        reasons = line.reasons + ("",) * (len(line.clauses) - len(line.reasons))
+        svc.keep_rejection(
+            game_id,
+            line.text,
+            seq=line.seq,
+            actor=line.seat if line.seat in seats else None,
+            violations=[
+                Violation(clause, reason or "(no reason in the record)")
+                for clause, reason in zip(line.clauses, reasons, strict=False)
+            ],
+            by=by,
+        )
         return _since(svc, game_id, before)
     if isinstance(line, RejectedLine):
         result = svc.record(

@@ -19,7 +19,15 @@ import msgspec
 from events.codec import decode
 from events.integrity import Finding, GameReport, WhatIfReport, verify_stream, what_if
 from events.records import event_record, event_summary, redact
-from events.schema import ActionRecorded, ActionRetracted, AdjustmentRecorded, GameEvent
+from events.schema import (
+    ActionRecorded,
+    ActionRetracted,
+    AdjustmentRecorded,
+    DisputeAppealed,
+    DisputeOpened,
+    DisputeRuled,
+    GameEvent,
+)
 from events.store import GameStore
 from events.tournament import EVENT_PREFIX
 from events.view import GameView
@@ -474,11 +482,20 @@ class Queries:
                 f"between them, --from first (from {start} to {stop})"
             )
         standing = {e.originator_version for e in view.standing}
+        # A dispute, its rulings and appeals are noted on the action they dispute, where
+        # it was raised, not among the entries that happened to follow it.
+        disputed = {number: d.event for number, d in view.disputes.items()}
+        shown_at: dict[int, ReplayFrame] = {}
         ply = 0
         notes = []
         if start == 0:
             frames.append(frame(1, 0, "the starting position", [], view.state_at(0)))
         for event, seen in zip(view.events[1:], shown[1:], strict=True):
+            if isinstance(event, DisputeOpened | DisputeRuled | DisputeAppealed):
+                target = shown_at.get(disputed.get(event.dispute, 0))
+                if target is not None:
+                    target.disputes.append(event_summary(seen))
+                    continue
             if event.originator_version in standing:
                 ply += 1
                 if start <= ply <= last and ply > 0:
@@ -491,6 +508,7 @@ class Queries:
                             view.state_at(ply),
                         )
                     )
+                    shown_at[event.originator_version] = frames[-1]
                 notes = []
             elif start <= ply + 1 <= last + 1 and ply >= start:
                 notes.append(event_summary(seen))

@@ -169,7 +169,8 @@ class LegalActions(msgspec.Struct, kw_only=True):
 
 class ReplayFrame(msgspec.Struct, kw_only=True):
     """One step of a replay: the event shown, the position after it, what happened
-    around it (rejections, corrections, disputes)."""
+    before it (rejections, corrections), and the disputes raised on it (wherever in
+    the record they were raised)."""
 
     event: int
     ply: int
@@ -177,6 +178,7 @@ class ReplayFrame(msgspec.Struct, kw_only=True):
     notes: list[str]
     position: dict[str, Any]
     board: str
+    disputes: list[str] = []  # the disputes of this action, its rulings and appeals
 
 
 class GameInfo(msgspec.Struct, kw_only=True):

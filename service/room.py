@@ -2,14 +2,20 @@
 
 Open disputes (oldest first, with their table and age), rulings on card text awaited,
 appeals, penalties issued (a repeat the IPG upgrades flagged, EV-8.4), tables with no
-event for N minutes, and games over their time limit. Every face (``referee queue``,
-``GET /api/queue``, the page ``/queue``) asks ``RoomQueue.items``.
+event for N minutes, games over their time limit, and the tables of each running
+event's current round without a result yet (Q-4, folded from the events' own streams).
+Every face (``referee queue``, ``GET /api/queue``, the page ``/queue``) asks
+``RoomQueue.items``.
 
 The queue is folded from the store's log pages (recorded actions are only counted, in
 the database) and keeps the set of games with something waiting, so once caught up a read
-costs what waits, not the store's size (no game is replayed). The first read in a process
-reads every other event of the store once (``BENCHMARKS.md``: a persisted projection is the
-next step for the command line).
+costs what waits, not the store's size (no game is replayed). The fold is persisted: a
+snapshot of it and the log position it covers are kept beside the read models
+(``queue_fold`` in ``projections.db``'s database: the ``.projections.db`` file, or
+``referee_queue_fold`` on PostgreSQL), so a new process (``referee queue``) decodes the
+snapshot and folds only what the log gained since, instead of reading every event of the
+store (``BENCHMARKS.md``). The snapshot is only a cache: unreadable or of another schema,
+it is ignored and the fold starts from the log's beginning.
 
 Interpretations (the texts are silent):
 - Q-1: a table is idle when its game is open and nothing was recorded in it (an entry,
@@ -24,6 +30,10 @@ Interpretations (the texts are silent):
   play) until rounds exist; an upgrade counts the player's earlier penalties for the
   same infraction in every game of the store (by player name), as EV-8.4 counts them
   across an event.
+- Q-4: a table of an event's current round is unreported while the round has no result
+  for it (a slip, a correction, or the games deciding the match, EV-3.8); its age runs
+  from when the round was paired (or re-paired, EV-5.12: the tables are new then). An
+  ended event and an ended round have none; byes never wait.
 """
 
 from __future__ import annotations
@@ -50,7 +60,10 @@ from events.schema import (
     topics_for,
 )
 from events.store import GameStore
+from events.tournament import TOURNAMENT_TOPICS, TournamentEvent, to_fact
+from referee.tournament import facts as tf
 from referee.tournament.penalties import INFRACTIONS, infraction_key, suggested_penalty
+from referee.tournament.state import Tournament, apply
 
 __all__ = ["QueueItem", "RoomQueue", "RoomView"]
 
@@ -63,7 +76,8 @@ class QueueItem(msgspec.Struct, kw_only=True):
     """One thing a referee should look at, with where it is and how long it has waited."""
 
     kind: str
-    """``dispute``, ``ruling``, ``appeal``, ``penalty``, ``idle`` or ``overtime``."""
+    """``dispute``, ``ruling``, ``appeal``, ``penalty``, ``idle``, ``overtime`` or
+    ``unreported``."""
     game_id: str
     game: str
     table: str
@@ -79,6 +93,10 @@ class QueueItem(msgspec.Struct, kw_only=True):
     """The table page, where it is answered."""
     upgrade: bool = False
     """A penalty given below what the IPG suggests for a repeat (EV-8.4)."""
+    tournament: str | None = None
+    """The event (tournament) an ``unreported`` table belongs to."""
+    round: int | None = None
+    """The round of an ``unreported`` table."""
 
 
 class RoomView(msgspec.Struct, kw_only=True):
@@ -94,8 +112,7 @@ class RoomView(msgspec.Struct, kw_only=True):
     idle: list[QueueItem]
     overtime: list[QueueItem]
     unreported: list[QueueItem] = []
-    """Tables of the current round without a result: filled once events (tournaments)
-    carry rounds; ``RoomQueue.unreported`` is where that check goes."""
+    """Tables of each running event's current round without a result yet (Q-4)."""
     idle_minutes: int
     time_limit: int
     changed: int
@@ -142,6 +159,15 @@ class _Penalty(msgspec.Struct, kw_only=True):
     base: str | None
 
 
+class _Event(msgspec.Struct, kw_only=True):
+    """A tournament folded by the pure core, and when each of its rounds was paired."""
+
+    state: Tournament = msgspec.field(default_factory=Tournament)
+    version: int = 0
+    name: str = ""
+    paired: dict[int, datetime] = {}
+
+
 PAGE = 20_000
 """Events per log page read while catching up."""
 
@@ -160,7 +186,7 @@ _WANTED = frozenset(
         PenaltyIssued,
     )
     for t in topics_for(cls)
-)
+) | frozenset(TOURNAMENT_TOPICS)
 
 
 class _Stamp(msgspec.Struct):
@@ -171,30 +197,160 @@ def _minutes(now: datetime, then: datetime) -> float:
     return round(max(0.0, (now - then).total_seconds() / 60), 1)
 
 
-class RoomQueue:
-    """The queue, caught up from the notification log on every call (thread-safe)."""
+class _Snapshot(msgspec.Struct, kw_only=True):
+    """The fold as persisted: the games, penalties and running events (their ids: their
+    streams are folded again on load, they are short) at log position ``after``."""
+
+    after: int
+    games: dict[str, _Game]
+    watched: list[str]
+    penalties: list[_Penalty]
+    events: list[str]
+
+
+SNAPSHOT_VERSION = 1
+"""Bumped when ``_Snapshot`` or what it holds changes shape: an older one is ignored."""
+SAVE_EVERY = 5_000
+"""A long-lived process saves the snapshot again once the log moved this far past the
+last save (a process reading it later folds at most this many ids)."""
+
+
+class _Persisted:
+    """Where the fold's snapshot is kept: the read models' database (``projections.db``)."""
 
     def __init__(self, store: GameStore) -> None:
+        from events.store import is_postgres_recorder
+        from projections.db import PostgresProjectionDB, ProjectionDB, SQLiteProjectionDB
+        from projections.projector import projection_path
+
+        self.db: ProjectionDB
+        if store.direct_postgres is not None or is_postgres_recorder(store.recorder):
+            self.db = PostgresProjectionDB(store.recorder.datastore)  # type: ignore[attr-defined]
+        else:
+            self.db = SQLiteProjectionDB(
+                projection_path(store.path or "referee.db"), read_only=store.read_only
+            )
+        self.read_only = store.read_only
+        self.table = self.db.t("queue_fold")
+        blob = "BYTEA" if self.db.kind == "postgres" else "BLOB"
+        self.ddl = (
+            f"CREATE TABLE IF NOT EXISTS {self.table} (name TEXT PRIMARY KEY, position BIGINT "
+            f"NOT NULL, schema_version BIGINT NOT NULL, state {blob} NOT NULL)"
+        )
+
+    def load(self) -> _Snapshot | None:
+        if self.db.kind == "sqlite" and not self.db.exists():
+            return None  # (connecting would create the file)
+        try:
+            with self.db.reading() as cursor:
+                cursor.execute(
+                    self.db.sql(
+                        f"SELECT schema_version, state FROM {self.table} WHERE name = 'main'"
+                    )
+                )
+                row = cursor.fetchone()
+        except Exception:  # no table yet (never saved), or a database we cannot read
+            return None
+        if row is None or int(row[0]) != SNAPSHOT_VERSION:
+            return None
+        try:
+            return msgspec.msgpack.decode(bytes(row[1]), type=_Snapshot)
+        except msgspec.DecodeError:
+            return None
+
+    def save(self, snapshot: _Snapshot) -> None:
+        """Store ``snapshot`` unless a newer one is there (another process got further)."""
+        if self.read_only:
+            return
+        state = msgspec.msgpack.encode(snapshot)
+        with self.db.locked() as cursor:
+            cursor.execute(self.ddl)
+            cursor.execute(f"SELECT position FROM {self.table} WHERE name = 'main'")
+            row = cursor.fetchone()
+            if row is not None and int(row[0]) >= snapshot.after:
+                return
+            cursor.execute(
+                f"INSERT INTO {self.table} (name, position, schema_version, state) VALUES "
+                "('main', ?, ?, ?) ON CONFLICT (name) DO UPDATE SET position = "
+                "excluded.position, schema_version = excluded.schema_version, "
+                "state = excluded.state",
+                (snapshot.after, SNAPSHOT_VERSION, state),
+            )
+
+    def close(self) -> None:
+        self.db.close()
+
+
+class RoomQueue:
+    """The queue, caught up from the notification log on every call (thread-safe), from
+    the persisted snapshot on the first (``persist=False``: from the log alone)."""
+
+    def __init__(self, store: GameStore, *, persist: bool = True) -> None:
         self.store = store
+        in_memory = store.direct_postgres is None and (store.path or ":memory:").startswith(
+            (":memory:", "file::memory:")
+        )
+        self._persisted = _Persisted(store) if persist and not in_memory else None
+        self._loaded = False
+        self._saved = 0
         self._games: dict[str, _Game] = {}
         self._watched: set[str] = set()
         self._penalties: list[_Penalty] = []
+        self._events: dict[str, _Event] = {}
         self._after = 0
         self._lock = threading.Lock()
+
+    def close(self) -> None:
+        """Close the snapshot's database connection (the fold stays usable)."""
+        if self._persisted is not None:
+            self._persisted.close()
 
     # -- folding ---------------------------------------------------------------------------
     def _catch_up(self) -> None:
         """Fold what the log gained since the last call: a page at a time, through the
         store's log pages (recorded actions are only counted there, in the database), so
-        only the few other events are read and decoded."""
+        only the few other events are read and decoded. The first call starts from the
+        persisted snapshot; the snapshot is saved again when the fold moved on."""
+        if not self._loaded:
+            self._loaded = True
+            self._restore()
         while True:
             page = self.store.log_page(self._after, PAGE)
             if page.last_id <= self._after:
-                return
+                break
             for _, _, _, topic, data in page.events:
                 if topic in _WANTED:
                     self._fold(decode(topic, data))
             self._after = page.last_id
+        if self._persisted is not None and (
+            self._after - self._saved >= SAVE_EVERY or (self._saved == 0 and self._after)
+        ):
+            self._saved = self._after
+            self._persisted.save(self._snapshot())
+
+    def _snapshot(self) -> _Snapshot:
+        return _Snapshot(
+            after=self._after,
+            games=self._games,
+            watched=sorted(self._watched),
+            penalties=self._penalties,
+            events=[e for e, folded in self._events.items() if not folded.state.ended],
+        )
+
+    def _restore(self) -> None:
+        """Start from the persisted snapshot, if there is one the log still covers; the
+        running events' streams are folded again (their facts are not in the snapshot)."""
+        snapshot = self._persisted.load() if self._persisted is not None else None
+        if snapshot is None or snapshot.after > (self.store.recorder.max_notification_id() or 0):
+            return  # none, or of another store (restored from a backup): fold from the log
+        self._games = snapshot.games
+        self._watched = set(snapshot.watched)
+        self._penalties = snapshot.penalties
+        for event_id in snapshot.events:
+            for event in self.store.events(event_id):
+                if isinstance(event, TournamentEvent):
+                    self._fold_tournament(event_id, event)
+        self._after = self._saved = snapshot.after
 
     def _watch(self, gid: str, game: _Game) -> None:
         """Keep ``gid`` among the games ``items`` looks at, or drop it when nothing of it
@@ -209,6 +365,9 @@ class RoomQueue:
 
     def _fold(self, event: GameEvent) -> None:
         gid = event.originator_id
+        if isinstance(event, TournamentEvent):
+            self._fold_tournament(gid, event)
+            return
         if isinstance(event, GameCreated):
             game = _Game(
                 game=event.game,
@@ -224,6 +383,19 @@ class RoomQueue:
             return
         self._fold_into(gid, found, event)
         self._watch(gid, found)
+
+    def _fold_tournament(self, event_id: str, event: TournamentEvent) -> None:
+        """Fold an event's fact through the pure core (its stream arrives in order)."""
+        folded = self._events.setdefault(event_id, _Event())
+        if event.originator_version != folded.version + 1:
+            return  # an ended event's later events: nothing of it waits
+        fact = to_fact(event)
+        folded.state = apply(folded.state, fact)
+        folded.version = event.originator_version
+        if isinstance(fact, tf.EventCreated):
+            folded.name = str(getattr(event, "name", ""))
+        elif isinstance(fact, tf.RoundPaired | tf.PairingChanged):
+            folded.paired[fact.round.number] = event.timestamp  # Q-4
 
     def _fold_into(self, gid: str, game: _Game, event: GameEvent) -> None:
         n = event.originator_version
@@ -316,6 +488,7 @@ class RoomQueue:
             self._catch_up()
             games = {gid: self._games[gid] for gid in self._watched}
             penalties = list(self._penalties)
+            running = [(e, f) for e, f in self._events.items() if not f.state.ended]
             for p in penalties:  # a penalty's game, even when nothing else of it waits
                 games.setdefault(p.game_id, self._games[p.game_id])
             changed = self._after
@@ -403,16 +576,53 @@ class RoomQueue:
             penalties=oldest(shown_penalties, key=lambda i: i.since),
             idle=oldest(idle, key=lambda i: i.since),
             overtime=oldest(overtime, key=lambda i: i.since),
-            unreported=self.unreported(games, covered),
+            unreported=self.unreported(running, wanted, now),
             idle_minutes=idle_minutes,
             time_limit=time_limit,
             changed=changed,
         )
 
-    def unreported(self, games: dict[str, _Game], covered: object) -> list[QueueItem]:
-        """Tables of the current round without a result: none until events carry rounds
-        (the tournament change fills this in from its round state)."""
-        return []
+    def unreported(
+        self, running: list[tuple[str, _Event]], wanted: set[str] | None, now: datetime
+    ) -> list[QueueItem]:
+        """Tables of each running event's current round without a result yet (Q-4),
+        oldest round first, then by table; each links to the event's pairings page."""
+        found: list[QueueItem] = []
+        for event_id, folded in running:
+            state = folded.state
+            number = state.current_round
+            rnd = state.rounds.get(number)
+            if state.settings is None or rnd is None or number in state.ended_rounds:
+                continue
+            since = folded.paired.get(number, now)
+            for pairing in rnd.pairings:
+                if pairing.bye or pairing.table is None:
+                    continue
+                table = str(pairing.table)
+                if wanted is not None and table.casefold() not in wanted:
+                    continue
+                if state.result(number, pairing.table) is not None:
+                    continue
+                linked = state.tables.get((number, pairing.table))
+                names = [state.players[p].name for p in pairing.players]
+                where = f"{folded.name or event_id} round {number}"
+                found.append(
+                    QueueItem(
+                        kind="unreported",
+                        game_id=linked.games[-1] if linked and linked.games else "",
+                        game=state.settings.game,
+                        table=table,
+                        players={str(n): name for n, name in enumerate(names, start=1)},
+                        since=since,
+                        age_minutes=_minutes(now, since),
+                        event=None,
+                        line=f"{where}: {' vs '.join(names)} has no result yet (Q-4)",
+                        link=f"/events/{event_id}/pairings",
+                        tournament=event_id,
+                        round=number,
+                    )
+                )
+        return sorted(found, key=lambda i: (i.since, int(i.table)))
 
     def _last_activity(self, gid: str, g: _Game) -> datetime:
         """When the game last had an event: one indexed read of its newest (Q-1)."""

@@ -150,7 +150,7 @@ def replay_data(svc: RefereeService, game_id: str, viewer: Viewer = REFEREE) -> 
                 "event": frame.event,
                 "ply": frame.ply,
                 "what": frame.what,
-                "notes": frame.notes,
+                "notes": frame.notes + frame.disputes,
                 "incidents": incidents,
                 "events": cited,
                 "board": render_board(

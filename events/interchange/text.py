@@ -42,6 +42,7 @@ from events.schema import (
 from referee.kit.decks import Deck, Decklist, SealedDeck, parse_decklist
 
 __all__ = [
+    "REFEREE_VIEW",
     "TEXT_FORMAT",
     "TextLine",
     "TextRecord",
@@ -54,7 +55,10 @@ __all__ = [
 
 TEXT_FORMAT = "referee-text/1"
 MAX_LINE = 100_000
-META_TAGS = ("Event", "Site", "Round", "Table", "Board")
+META_TAGS = ("Event", "Site", "Round", "Table", "Board", "View")
+# ``[View "public"]`` (or a seat) marks a record written for one viewer: hidden cards are
+# left out, so an import takes its rejections as stated (REF-8.1, service.interchange).
+REFEREE_VIEW = "referee"
 
 
 def conventional_result(ended: GameEnded | None, seats: tuple[str, ...]) -> str:
@@ -82,9 +86,12 @@ def entry_text(event: GameEvent) -> str | None:
     return kind.text(event)
 
 
-def export_text(events: list[GameEvent], ended: GameEnded | None) -> Iterator[str]:
+def export_text(
+    events: list[GameEvent], ended: GameEnded | None, view: str = REFEREE_VIEW
+) -> Iterator[str]:
     """The record's lines (each ending in a newline) of a game's events; ``ended`` is
-    the result in force."""
+    the result in force, ``view`` whom the (already redacted) events were written for:
+    any view but the referee's is named in a ``View`` tag."""
     created = events[0]
     assert isinstance(created, GameCreated)
     seats = tuple(p.seat for p in created.players)
@@ -96,6 +103,8 @@ def export_text(events: list[GameEvent], ended: GameEnded | None) -> Iterator[st
         ("Variants", ", ".join(f"{k}={v}" for k, v in created.variants.items())),
     ]
     tags += [(key, created.meta[key.lower()]) for key in META_TAGS if key.lower() in created.meta]
+    if view != REFEREE_VIEW and "view" not in created.meta:
+        tags.append(("View", view))
     tags += [(f"Player:{p.seat}", p.name) for p in created.players]
     if created.created_by:
         tags.append(("Referee", created.created_by))
@@ -130,6 +139,7 @@ class RejectedLine(msgspec.Struct, frozen=True, tag="rejected"):
     seat: str | None
     seq: int
     clauses: tuple[str, ...]
+    reasons: tuple[str, ...] = ()  # each clause's reason as written ("" where not kept)
 
 
 class RetractedLine(msgspec.Struct, frozen=True, tag="retracted"):
@@ -255,6 +265,20 @@ class TextRecord(msgspec.Struct, kw_only=True):
             raise ValueError("the Options tag must be a JSON object")
         return data
 
+    @property
+    def view(self) -> str:
+        """Whom the record was written for: ``referee`` (everything) unless a ``View`` tag
+        says otherwise; a record older than the tag that hides a deck was a viewer's too."""
+        if "View" in self.tags:
+            return self.tags["View"]
+        hidden = any(
+            isinstance(line, DeckLine)
+            and isinstance(line.deck, SealedDeck)
+            and not line.deck.commitment
+            for _, _, line in self.lines
+        )
+        return "public" if hidden else REFEREE_VIEW
+
     def meta(self) -> dict[str, str]:
         return {key.lower(): self.tags[key] for key in META_TAGS if key in self.tags}
 
@@ -309,17 +333,21 @@ def _line(kind: str, g: tuple[str | None, ...]) -> TextLine:
     s = [x if x is not None else "" for x in g]
     if kind == "rejected":
         reasons = s[3]
+        said: tuple[str, ...] = ()
         if _REASONS.fullmatch(reasons):  # today: CLAUSE "reason"; CLAUSE "reason"
-            clauses = tuple(m.group(1) for m in _REASON.finditer(reasons))
+            found = list(_REASON.finditer(reasons))
+            clauses = tuple(m.group(1) for m in found)
+            said = tuple(_str(m.group(2)) for m in found)
         elif reasons.startswith('"'):  # earlier: a quoted JSON list of [clause, reason]
             pairs = json.loads(json.loads(reasons))
             clauses = tuple(str(p[0]) for p in pairs)
+            said = tuple(str(p[1]) if len(p) > 1 else "" for p in pairs)
         else:  # older records: "CLAUSE reason; CLAUSE reason" (a reason may hold "; " itself)
             firsts = (part.strip().split(" ", 1)[0] for part in reasons.split("; ") if part.strip())
             clauses = tuple(f for f in firsts if _CLAUSE_ID.fullmatch(f))
         actor = _str(s[1])
         return RejectedLine(
-            json.loads(s[0]), None if actor in ("", "None") else actor, int(s[2]), clauses
+            json.loads(s[0]), None if actor in ("", "None") else actor, int(s[2]), clauses, said
         )
     if kind == "retracted":
         return RetractedLine(int(s[0]), json.loads(s[1]))

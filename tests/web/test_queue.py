@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
@@ -163,3 +164,162 @@ def test_a_new_dispute_at_another_table_shows_on_the_queue_within_a_second(
     assert "dispute 1" in page.inner_text("#tool-disputes")
     assert not page.errors
     page.context.close()
+
+
+@pytest.fixture
+def event(store: str) -> str:
+    """A PRIZMIK Swiss event of five, round 1 paired by hand: Ann-Ben at table 1,
+    Cal-Dee at table 2, Eve a bye."""
+    with open_service(Path(store)) as svc:
+        event = svc.event_new("Queue Open", "prizmik", rounds=3).event_id
+        svc.event_register(event, ["Ann", "Ben", "Cal", "Dee", "Eve"])
+        svc.event_pair(
+            event,
+            manual={"pairs": [["Ann", "Ben"], ["Cal", "Dee"]], "byes": ["Eve"]},
+            reason="known tables",
+        )
+    return event
+
+
+def test_unreported_lists_the_current_rounds_tables_without_a_result(
+    store: str, event: str
+) -> None:
+    """Q-4: each table of the running round without a result, aged from the pairing,
+    linked to the event's pairings page; a result takes it off, the next round's tables
+    come on, a table referee sees only their tables."""
+    with open_service(Path(store)) as svc:
+        later = datetime.now(UTC) + timedelta(minutes=30)
+        view = svc.queue(now=later)
+        assert [(i.table, i.players) for i in view.unreported] == [
+            ("1", {"1": "Ann", "2": "Ben"}),
+            ("2", {"1": "Cal", "2": "Dee"}),
+        ]  # the bye never waits
+        first = view.unreported[0]
+        assert first.link == f"/events/{event}/pairings"
+        assert (first.tournament, first.round, first.kind) == (event, 1, "unreported")
+        assert 29 <= first.age_minutes <= 31
+        pairings = svc.event_pairings(event)
+        assert first.game_id == pairings[0].games[-1]
+        assert "Queue Open round 1" in first.line and "Ann vs Ben" in first.line
+        assert [i.table for i in svc.queue(tables=["2"]).unreported] == ["2"]
+        svc.event_result(event, ["1=2-0-0"])
+        assert [i.table for i in svc.queue().unreported] == ["2"]
+        svc.event_result(event, ["2=1-2-0"])
+        assert svc.queue().unreported == []
+        svc.event_pair(event)
+        assert len(svc.queue().unreported) == 2 and svc.queue().unreported[0].round == 2
+    # a new process folds the same from the log
+    assert [i.round for i in RoomQueue(GameStore(Path(store))).items().unreported] == [2, 2]
+
+
+def test_unreported_through_the_cli_and_the_api(
+    store: str, event: str, client: TestClient[Litestar], tokens: Tokens
+) -> None:
+    runner = CliRunner()
+    out = runner.invoke(cli_app, ["--db", store, "queue"])
+    assert out.exit_code == 0, out.stderr
+    assert "Tables of the round without a result (2):" in out.stdout
+    assert f"table 1 · {event} round 1 ·" in out.stdout and "Ann vs Ben has no result" in out.stdout
+    data = json.loads(runner.invoke(cli_app, ["--db", store, "queue", "--json"]).stdout)
+    assert [(i["table"], i["round"]) for i in data["unreported"]] == [("1", 1), ("2", 1)]
+    assert data["unreported"][0]["link"] == f"/events/{event}/pairings"
+    head = client.get("/api/queue", headers=auth(tokens["head"])).json()
+    assert [i["table"] for i in head["unreported"]] == ["1", "2"]
+    tia = client.get("/api/queue", headers=auth(tokens["table2"])).json()
+    assert [i["players"] for i in tia["unreported"]] == [{"1": "Cal", "2": "Dee"}]
+    page = client.get("/queue", headers=auth(tokens["head"]))
+    assert f'href="/events/{event}/pairings"' in page.text
+    assert f"{event} round 1" in page.text
+    with open_service(Path(store)) as svc:
+        svc.event_result(event, ["1=2-0-0", "2=0-2-0"])
+    after = client.get("/api/queue", headers=auth(tokens["head"])).json()
+    assert after["unreported"] == []  # the server's fold is live
+
+
+def _signature(view: Any) -> Any:
+    """Everything a queue shows, without the read's own clock and position."""
+    data = msgspec.to_builtins(view)
+    return {k: v for k, v in data.items() if k not in ("changed", "now")}
+
+
+def test_a_new_process_starts_from_the_persisted_fold(
+    store: str, room: dict[str, str], event: str
+) -> None:
+    """The fold's snapshot is saved beside the read models: a later process reads only
+    what the log gained since and shows exactly what a fold from the log's beginning
+    shows (disputes, rulings, penalties and upgrades, events' unreported tables)."""
+    later = datetime.now(UTC) + timedelta(minutes=70)
+    first = RoomQueue(GameStore(Path(store)))
+    first.items(now=later)  # the first fold in a process saves the snapshot
+    first.close()
+    svc = open_service(Path(store))
+    try:
+        svc.dispute(room["2"], 5, by="Ann", claim="late")
+        svc.event_result(event, ["1=2-0-0"])
+        store_ = GameStore(Path(store))
+        read: list[int] = []
+        original = store_.log_page
+
+        def counted(after: int, limit: int) -> Any:
+            page = original(after, limit)
+            read.extend(n for n, *_ in page.events)
+            return page
+
+        store_.log_page = counted  # type: ignore[method-assign]
+        restored = RoomQueue(store_).items(now=later)
+        assert len(read) == 2  # the dispute and the slip, nothing older
+        scratch = RoomQueue(GameStore(Path(store)), persist=False).items(now=later)
+        assert _signature(restored) == _signature(scratch)
+        assert len(restored.disputes) == 2 and [i.table for i in restored.unreported] == ["2"]
+        assert [i.upgrade for i in restored.penalties] == [False, True]
+    finally:
+        svc.close()
+
+
+def test_a_snapshot_the_log_does_not_cover_is_ignored(store: str, room: dict[str, str]) -> None:
+    """A snapshot of another shape, unreadable, or ahead of the log (a store restored
+    from an older backup) is only a cache: the fold starts from the log's beginning."""
+    import sqlite3
+
+    from projections.projector import projection_path
+
+    RoomQueue(GameStore(Path(store))).items()
+    db = sqlite3.connect(projection_path(store))
+    for change in (
+        "UPDATE queue_fold SET position = position + 1000",
+        "UPDATE queue_fold SET position = 1, state = x'00ff'",
+        "UPDATE queue_fold SET position = 1, schema_version = 999",
+    ):
+        db.execute(change)
+        db.commit()
+        with open_service(Path(store)) as svc:  # a change the snapshot does not hold
+            svc.dispute(room["2"], 5, by="Ann", claim=change)
+        scratch = _signature(RoomQueue(GameStore(Path(store)), persist=False).items())
+        assert change in scratch["disputes"][-1]["line"]
+        assert _signature(RoomQueue(GameStore(Path(store))).items()) == scratch, change
+    db.close()
+
+
+def test_the_snapshot_is_kept_beside_the_events_on_postgresql(pg_env: dict[str, str]) -> None:
+    """On PostgreSQL the snapshot is ``referee_queue_fold`` in the store's schema."""
+    svc = RefereeService(GameStore(env=pg_env))
+    try:
+        gid = tribute(svc, table="1")
+        svc.dispute(gid, 5, by="Ben", claim="I drew one")
+        assert len(svc.queue().disputes) == 1
+        store_ = GameStore(env=pg_env)
+        read: list[int] = []
+        original = store_.log_page
+
+        def counted(after: int, limit: int) -> Any:
+            page = original(after, limit)
+            read.extend(n for n, *_ in page.events)
+            return page
+
+        store_.log_page = counted  # type: ignore[method-assign]
+        again = RoomQueue(store_)
+        assert [i.dispute for i in again.items().disputes] == [1] and read == []
+        again.close()
+        store_.close()
+    finally:
+        svc.close()
