@@ -175,27 +175,9 @@ def _positions(store: GameStore, event_id: str) -> dict[int, int]:
 
 def pairings_rows(state: Tournament, round_number: int) -> list[dict[str, Any]]:
     """A round's tables then byes, as ``referee event pairings --json`` prints them."""
-    from service.tournaments import PairingRow
+    from service.tournaments import pairing_rows
 
-    rnd = state.rounds.get(round_number)
-    if rnd is None:
-        return []
-    rows: list[PairingRow] = []
-    for pairing in rnd.pairings:
-        games: list[str] = []
-        if pairing.table is not None:
-            table = state.tables.get((round_number, pairing.table))
-            games = list(table.games) if table else []
-        rows.append(
-            PairingRow(
-                table=pairing.table,
-                players=[state.players[p].name for p in pairing.players],
-                bye=pairing.bye,
-                games=games,
-            )
-        )
-    rows.sort(key=lambda r: (r.table is None, r.table or 0))
-    return [msgspec.to_builtins(r) for r in rows]
+    return [msgspec.to_builtins(r) for r in pairing_rows(state, round_number) or []]
 
 
 def standing_dicts(rows: Sequence[Any]) -> list[dict[str, Any]]:

@@ -267,6 +267,30 @@ def _match_result(state: Tournament, key: TableKey) -> MatchResult | None:
     return MatchResult(round=number, players=current.players, placement=result)
 
 
+def pairing_rows(state: Tournament, number: int) -> list[PairingRow] | None:
+    """Round ``number``'s tables then byes (``None``: not paired): what `event pairings`
+    shows, and what a posting computed at a past fact shows."""
+    rnd = state.rounds.get(number)
+    if rnd is None:
+        return None
+    rows: list[PairingRow] = []
+    for pairing in rnd.pairings:
+        games: list[str] = []
+        if pairing.table is not None:
+            table = state.tables.get((number, pairing.table))
+            games = list(table.games) if table else []
+        rows.append(
+            PairingRow(
+                table=pairing.table,
+                players=[state.players[p].name for p in pairing.players],
+                bye=pairing.bye,
+                games=games,
+            )
+        )
+    rows.sort(key=lambda r: (r.table is None, r.table or 0))
+    return rows
+
+
 def _row(standing: Standing) -> StandingRow:
     r = standing.record
     return StandingRow(
@@ -772,24 +796,9 @@ class Tournaments:
         """A round's pairings (the latest without ``round_number``), tables then byes."""
         state = self._event(event_id).state
         number = round_number if round_number is not None else state.current_round
-        rnd = state.rounds.get(number)
-        if rnd is None:
+        rows = pairing_rows(state, number)
+        if rows is None:
             raise EventRefusedError("EV-5.1", f"round {number} has not been paired")
-        rows: list[PairingRow] = []
-        for pairing in rnd.pairings:
-            games: list[str] = []
-            if pairing.table is not None:
-                table = state.tables.get((number, pairing.table))
-                games = list(table.games) if table else []
-            rows.append(
-                PairingRow(
-                    table=pairing.table,
-                    players=[state.players[p].name for p in pairing.players],
-                    bye=pairing.bye,
-                    games=games,
-                )
-            )
-        rows.sort(key=lambda r: (r.table is None, r.table or 0))
         return rows
 
     def event_standings(self, event_id: str, round_number: int | None = None) -> list[StandingRow]:
