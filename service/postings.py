@@ -767,6 +767,12 @@ class Postings:
         shown: Kind = "pairings" if kind == "pairings" else "standings"
         return make_posting(self.store, event_id, shown, round_number, key=key)
 
+    def newest_checkpoint(self) -> str:
+        """The text of the store's newest checkpoint (empty before any seal): a page that
+        shows where its posting was sealed changes when the store is sealed again."""
+        found = _latest_checkpoint(self.store)
+        return found.text() if found is not None else ""
+
     def verify_event_posting(
         self, event_id: str, posting: Posting, public_key: str | None = None
     ) -> PostingReport:
