@@ -46,6 +46,7 @@ __all__ = [
     "Change",
     "EventBoard",
     "EventRow",
+    "PlayerIndex",
     "PlayerLine",
     "PlayerRound",
     "Posted",
@@ -745,6 +746,75 @@ def player_line(board: EventBoard, state: Tournament, player_name: str) -> Playe
         standing=standing,
         history=history,
     )
+
+
+class PlayerIndex:
+    """An event version's players indexed once for every player's own page: ids by name,
+    each player's pairings, their standings rows. ``line`` answers what ``player_line``
+    does, at the cost of one player's rows instead of a pass over the whole event."""
+
+    def __init__(self, board: EventBoard, state: Tournament) -> None:
+        self.board = board
+        self.state = state
+        self.names = state.names()
+        self._ids: dict[str, str] = {}
+        for entrant in state.players.values():  # the first to claim a name, as ``find``
+            self._ids.setdefault(entrant.id.casefold(), entrant.id)
+            self._ids.setdefault(entrant.name.casefold(), entrant.id)
+        self._paired: dict[str, list[tuple[int, Any]]] = {}
+        for number in sorted(state.rounds):
+            for pairing in state.rounds[number].pairings:
+                for player in pairing.players:
+                    self._paired.setdefault(player, []).append((number, pairing))
+        self._standing = {row["player"]: row for row in board.standings}
+
+    def find(self, name: str) -> str | None:
+        """The id of the player named or identified by ``name`` (as ``Tournament.find``)."""
+        if name in self.state.players:
+            return name
+        return self._ids.get(name.strip().casefold())
+
+    def line(self, player_name: str) -> PlayerLine:
+        """``player_line(board, state, player_name)``, from the index."""
+        from referee.tournament.model import Placement, Score
+
+        who = self.find(player_name)
+        if who is None:
+            raise RefusedError(f"no player {player_name!r} in this event")
+        state, names = self.state, self.names
+        history: list[PlayerRound] = []
+        for number, pairing in self._paired.get(who, []):
+            result = ""
+            if pairing.bye:
+                result = "bye"
+            elif pairing.table is not None:
+                found = state.result(number, pairing.table)
+                if isinstance(found, Score):
+                    mine = found if pairing.players[0] == who else found.flipped()
+                    word = {0: "won", 1: "lost", None: "drew"}[mine.winner]
+                    result = f"{word} {mine.text}"
+                elif isinstance(found, Placement):
+                    result = f"place {found.place_of(who)} of {len(pairing.players)}"
+            history.append(
+                PlayerRound(
+                    round=number,
+                    table=pairing.table,
+                    bye=pairing.bye,
+                    opponents=[names.get(p, p) for p in pairing.players if p != who],
+                    result=result,
+                )
+            )
+        name = state.players[who].name
+        now = next((h for h in history if h.round == self.board.round), None)
+        return PlayerLine(
+            player=name,
+            table=now.table if now else None,
+            bye=now.bye if now else False,
+            opponents=now.opponents if now else [],
+            result=now.result if now else "",
+            standing=self._standing.get(name),
+            history=history,
+        )
 
 
 class Postings:

@@ -18,7 +18,7 @@ from litestar import Request, Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from service.access import authorize_event
-from service.postings import PlayerLine, player_line
+from service.postings import PlayerLine
 from service.tournaments import EventInfo, LogLine, PairingRow, StandingRow, split_slip
 from web.api import PROBLEMS
 from web.context import Web, web_of
@@ -299,11 +299,11 @@ async def event_standings(
 async def event_player(
     request: AnyRequest, event_id: FromPath[str], name: FromPath[str]
 ) -> Response[bytes]:
-    from web.eventpages import shared_board
+    from web.eventpages import shared_index
 
     async def work(web: Web, version: int) -> PlayerLine:
-        board, state = await shared_board(web, event_id, version)
-        line: PlayerLine = await web.run(player_line, board, state, name)
+        index = await shared_index(web, event_id, version)
+        line: PlayerLine = await web.run(index.line, name)
         return line
 
     return await _json(request, event_id, work)

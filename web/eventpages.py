@@ -10,6 +10,7 @@ page. A page that is open follows ``/events/ID/live`` (server-sent events, resum
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 from urllib.parse import quote
@@ -22,10 +23,10 @@ from litestar.response import Redirect, Stream
 from service.access import Principal, authorize_event
 from service.postings import (
     EventBoard,
+    PlayerIndex,
     Posted,
     Posting,
     PostingReport,
-    player_line,
 )
 from web.context import Web, web_of
 from web.eventcache import SLOT, Rendered, cache_of, rendered, respond, view_kind
@@ -97,6 +98,32 @@ async def shared_board(
     return await cache_of(web).get(key, compute)
 
 
+async def event_version(web: Web, event_id: str) -> int:
+    """The event's newest fact: from the hub when it is fresh (no query), else the store."""
+    known = web.hub.known_version(event_id)
+    if known is not None:
+        return known
+    version: int = await web.run(web.svc.event_version, event_id)
+    web.hub.note(event_id, version)
+    return version
+
+
+_SEALS: dict[int, tuple[float, str]] = {}
+SEAL_SECONDS = 1.0
+
+
+async def _newest_checkpoint(web: Web) -> str:
+    """The store's newest checkpoint, read at most once a second (a seal shows on the posting
+    pages' footers within a second)."""
+    now = time.monotonic()
+    kept = _SEALS.get(id(web))
+    if kept is not None and now - kept[0] < SEAL_SECONDS:
+        return kept[1]
+    text: str = await web.run(web.svc.newest_checkpoint)
+    _SEALS[id(web)] = (now, text)
+    return text
+
+
 async def shared_answer(
     request: AnyRequest,
     web: Web,
@@ -111,11 +138,11 @@ async def shared_answer(
     ``make(version)`` once for every reader of that kind (``web.eventcache``); an HTML page
     gets ``who``'s own header in its slot. ``sealed``: the page shows the newest checkpoint
     (its posting footer), so a seal is a new answer too."""
-    version = await web.run(web.svc.event_version, event_id)
+    version = await event_version(web, event_id)
     path = request.url.path + ("?" + request.url.query if request.url.query else "")
     key: tuple[Any, ...] = (event_id, version, view_kind(who), path)
     if sealed:
-        key += (await web.run(web.svc.newest_checkpoint),)
+        key += (await _newest_checkpoint(web),)
 
     async def compute() -> Rendered:
         return rendered(key, await make(version), media)
@@ -223,10 +250,15 @@ async def my_page(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
     return Redirect(path=f"/events/{quote(event_id)}/pairings?by=name", status_code=303)
 
 
-async def _player(web: Web, event_id: str, version: int, name: str) -> tuple[EventBoard, Any]:
-    """The shared board and ``name``'s own line (refused when no such player)."""
-    board, state = await shared_board(web, event_id, version)
-    return board, await web.run(player_line, board, state, name)
+async def shared_index(web: Web, event_id: str, version: int) -> PlayerIndex:
+    """The players of the event at ``version`` indexed once for every player's own page."""
+
+    async def compute() -> PlayerIndex:
+        board, state = await shared_board(web, event_id, version)
+        index: PlayerIndex = await web.run(PlayerIndex, board, state)
+        return index
+
+    return await cache_of(web).get((event_id, version, "players"), compute)
 
 
 @get("/events/{event_id:str}/players/{name:str}", include_in_schema=False)
@@ -239,11 +271,12 @@ async def player_page(
         return who
 
     async def make(version: int) -> str:
-        board, me = await _player(web, event_id, version, name)
-        explained = await web.run(web.svc.event_explain, event_id, me.player, None)
+        index = await shared_index(web, event_id, version)
+        me = await web.run(index.line, name)
+        explained = await web.run(web.svc.event_explain, event_id, index.find(name) or name)
         return render(
             "event_player.html",
-            b=board,
+            b=index.board,
             page="player",
             me=me,
             explained=explained,
@@ -294,6 +327,7 @@ async def _live(request: AnyRequest, event_id: str, after: int | None) -> Stream
     web = web_of(request)
     web.principal(request)
     version = await web.run(web.svc.event_version, event_id)  # unknown: a 404, not a wait
+    web.hub.note(event_id, version)
     header = request.headers.get("last-event-id")
     start = int(header) if header and header.strip().isdigit() else max(0, after or 0)
     return Stream(

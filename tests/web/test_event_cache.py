@@ -20,11 +20,19 @@ from web.eventcache import SLOT, EventCache, Rendered, _deflate, cache_of
 PLAYERS = [f"Player {n:02}" for n in range(16)]
 
 
-def make_event(store: str) -> str:
-    with open_service(store) as svc:
-        event = svc.event_new("Spring Open", "prizmik", rounds=3).event_id
-        svc.event_register(event, PLAYERS)
-        svc.event_pair(event)
+def make_event(http: Any, head: str) -> str:
+    """A PRIZMIK Swiss event with round 1 paired, made over the API as the head referee (so
+    the server's hub knows of each write as it answers it)."""
+    made = http.post(
+        "/api/events",
+        json={"name": "Spring Open", "game": "prizmik", "rounds": 3},
+        headers=auth(head),
+    )
+    assert made.status_code == 201, made.text
+    event: str = made.json()["event_id"]
+    for path, body in (("players", {"players": PLAYERS}), ("rounds", {})):
+        answer = http.post(f"/api/events/{event}/{path}", json=body, headers=auth(head))
+        assert answer.status_code == 201, answer.text
     return event
 
 
@@ -45,7 +53,7 @@ def report(client: Any, event: str, token: str, slip: str = "1=2-0-0") -> None:
 def test_an_etag_is_answered_304_with_no_body_and_nothing_computed(
     client: TestClient[Litestar], store: str, tokens: Tokens, path: str
 ) -> None:
-    event = make_event(store)
+    event = make_event(client, tokens["head"])
     url = (
         f"/api/events/{event}/{path[4:]}" if path.startswith("api/") else f"/events/{event}/{path}"
     )
@@ -66,7 +74,7 @@ def test_an_etag_is_answered_304_with_no_body_and_nothing_computed(
 def test_a_new_fact_of_the_event_is_a_new_answer(
     client: TestClient[Litestar], store: str, tokens: Tokens
 ) -> None:
-    event = make_event(store)
+    event = make_event(client, tokens["head"])
     url = f"/api/events/{event}/standings"
     before = client.get(url, headers=auth(tokens["public"]))
     tag = before.headers["etag"]
@@ -83,7 +91,7 @@ def test_a_new_fact_of_the_event_is_a_new_answer(
 def test_viewer_kinds_never_share_an_answer_and_each_header_names_its_own_viewer(
     client: TestClient[Litestar], store: str, tokens: Tokens
 ) -> None:
-    event = make_event(store)
+    event = make_event(client, tokens["head"])
     url = f"/events/{event}/players/Player%2003"
     head = client.get(url, headers=auth(tokens["head"]))  # a referee computes it first
     public = client.get(url, headers=auth(tokens["public"]))
@@ -108,7 +116,7 @@ def test_viewer_kinds_never_share_an_answer_and_each_header_names_its_own_viewer
 def test_gzip_when_asked_and_the_same_bytes_when_decoded(
     client: TestClient[Litestar], store: str, tokens: Tokens
 ) -> None:
-    event = make_event(store)
+    event = make_event(client, tokens["head"])
     for url in (f"/events/{event}/pairings", f"/api/events/{event}/standings"):
         plain = client.get(url, headers=auth(tokens["ann"], **{"Accept-Encoding": "identity"}))
         packed = client.get(url, headers=auth(tokens["ann"], **{"Accept-Encoding": "gzip"}))
@@ -132,8 +140,9 @@ def test_every_subscriber_gets_the_change_encoded_once(
 ) -> None:
     from web.fanout import feeds_of
 
-    event = make_event(store)
     base = live_server.base
+    with httpx.Client(base_url=base) as http:
+        event = make_event(http, tokens["head"])
     got: dict[int, list[str]] = {n: [] for n in range(3)}
     ready = threading.Barrier(4, timeout=20)
     received = threading.Barrier(4, timeout=20)
