@@ -43,6 +43,7 @@ import os
 import platform
 import random
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -57,7 +58,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_http import PG, Connection, pct, start_server, stop  # noqa: E402
+from bench_http import PG, Connection, free_port, pct, stop  # noqa: E402
 
 SLIPS = ["2-0-0", "2-1-0", "0-2-0", "1-2-0", "1-1-1"]
 
@@ -115,6 +116,29 @@ def make_tokens(store: str, names: list[str]) -> tuple[str, dict[str, str]]:
     players = {name: tokens.create("player", name)[1] for name in names}
     tokens.db.close()
     return head, players
+
+
+def serve(
+    store: str, workdir: Path, flags: list[str], profile: str | None
+) -> tuple[subprocess.Popen[bytes], int]:
+    """``referee serve`` on a free port (under cProfile, writing ``profile``, if given)."""
+    port = free_port()
+    log = (workdir / f"serve-{port}.log").open("wb")
+    prefix = ["-m", "cProfile", "-o", profile] if profile else []
+    command = [sys.executable, *prefix, "-m", "cli.main", "serve", "--store", store]
+    command += ["--port", str(port), "--projections", str(workdir / "phones.projections.db")]
+    process = subprocess.Popen(
+        [*command, *flags], cwd=str(ROOT), stdout=log, stderr=subprocess.STDOUT
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return process, port
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError(f"the server did not start; see {log.name}")
 
 
 # -- the phones -----------------------------------------------------------------------------
@@ -445,7 +469,7 @@ def run(kind: str, args: argparse.Namespace, workdir: Path) -> list[dict[str, An
         head, tokens = make_tokens(store, names)
         print(f"[{kind}] built {args.players} players in {time.monotonic() - started:.1f} s")
         flags = ["--threads", str(args.threads)] if args.threads is not None else []
-        process, port = start_server(store, workdir, flags)
+        process, port = serve(store, workdir, flags, args.profile)
         server_pid = process.pid
         try:
             results = []
@@ -486,6 +510,9 @@ def main() -> None:
     parser.add_argument("--window", type=float, default=10.0)
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--seed", type=int, default=23)
+    parser.add_argument(
+        "--profile", default=None, help="cProfile the server into this file (slows it down)."
+    )
     args = parser.parse_args()
     args.phones = [int(n) for n in args.phones.split(",")]
     if max(args.phones) > args.players:

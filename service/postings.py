@@ -767,6 +767,29 @@ class PlayerIndex:
                 for player in pairing.players:
                     self._paired.setdefault(player, []).append((number, pairing))
         self._standing = {row["player"]: row for row in board.standings}
+        self._results: dict[str, list[tuple[int, Any]]] | None = None
+
+    def explain(self, player_name: str) -> str:
+        """How the player's figures are computed (``Tournament.explain``, now), from their own
+        results and their opponents' only: every line of it is one of those tallies."""
+        from referee.tournament.standings import explain
+
+        state = self.state
+        who = self.find(player_name)
+        if who is None:
+            raise RefusedError(f"no player {player_name!r} in this event")
+        if state.settings is None:
+            return state.explain(who)
+        if self._results is None:
+            self._results = {}
+            for number, result in enumerate(state.match_results().values()):
+                for player in result.players:
+                    self._results.setdefault(player, []).append((number, result))
+        by_player = self._results
+        met = {p for _, r in by_player.get(who, []) for p in r.players} | {who}
+        relevant = dict(item for p in met for item in by_player.get(p, []))
+        people = [state.players[p] for p in met if p in state.players]
+        return explain(who, people, [relevant[n] for n in sorted(relevant)], state.settings)
 
     def find(self, name: str) -> str | None:
         """The id of the player named or identified by ``name`` (as ``Tournament.find``)."""

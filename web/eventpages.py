@@ -273,7 +273,7 @@ async def player_page(
     async def make(version: int) -> str:
         index = await shared_index(web, event_id, version)
         me = await web.run(index.line, name)
-        explained = await web.run(web.svc.event_explain, event_id, index.find(name) or name)
+        explained = await web.run(index.explain, name)
         return render(
             "event_player.html",
             b=index.board,
