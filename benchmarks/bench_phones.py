@@ -178,10 +178,11 @@ async def timed(
             phone.connects.append(time.monotonic() - started)
         try:
             status, found, body = await conn.request("GET", path, headers=headers)
-        except asyncio.IncompleteReadError as exc:
-            if exc.partial:
+        except (asyncio.IncompleteReadError, ConnectionResetError) as exc:
+            if isinstance(exc, asyncio.IncompleteReadError) and exc.partial:
                 raise
             # the server closed the idle keep-alive connection: a browser opens another
+            # and sends the request again (only a request on a reused connection)
             conn.close()
             await conn.open()
             status, found, body = await conn.request("GET", path, headers=headers)

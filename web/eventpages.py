@@ -326,8 +326,7 @@ async def posting_file(
 async def _live(request: AnyRequest, event_id: str, after: int | None) -> Stream:
     web = web_of(request)
     web.principal(request)
-    version = await web.run(web.svc.event_version, event_id)  # unknown: a 404, not a wait
-    web.hub.note(event_id, version)
+    version = await event_version(web, event_id)  # unknown: a 404, not a wait
     header = request.headers.get("last-event-id")
     start = int(header) if header and header.strip().isdigit() else max(0, after or 0)
     return Stream(
