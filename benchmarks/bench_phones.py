@@ -331,9 +331,15 @@ async def head_post(port: int, token: str, path: str, body: Any) -> tuple[int, b
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of process ``pid`` so far (Linux ``/proc``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU seconds of process ``pid`` and its live children so far (Linux
+    ``/proc``; ``--workers`` runs the server in children)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return 0.0
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return own + sum(cpu_seconds(int(child)) for child in children)
 
 
 async def trial(
@@ -470,6 +476,8 @@ def run(kind: str, args: argparse.Namespace, workdir: Path) -> list[dict[str, An
         head, tokens = make_tokens(store, names)
         print(f"[{kind}] built {args.players} players in {time.monotonic() - started:.1f} s")
         flags = ["--threads", str(args.threads)] if args.threads is not None else []
+        if kind == "postgres" and args.workers > 1:
+            flags += ["--workers", str(args.workers)]
         process, port = serve(store, workdir, flags, args.profile)
         server_pid = process.pid
         try:
@@ -511,6 +519,9 @@ def main() -> None:
     parser.add_argument("--window", type=float, default=10.0)
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--seed", type=int, default=23)
+    parser.add_argument(
+        "--workers", type=int, default=1, help="Server processes for PostgreSQL (--workers)."
+    )
     parser.add_argument(
         "--profile", default=None, help="cProfile the server into this file (slows it down)."
     )

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import msgspec
 from litestar import Request, Response, get, post
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from service.access import authorize_event
@@ -236,6 +237,16 @@ async def correct_result(
     return _created(Written(event_id=info.event_id, version=info.version), event_id)
 
 
+def _shared(container: Any, description: str) -> ResponseSpec:
+    """The OpenAPI answer of a shared read (its body is encoded once, so the handler returns
+    bytes): the type, and the ETag it carries."""
+    return ResponseSpec(
+        data_container=container,
+        generate_examples=False,
+        description=description + " (ETag; If-None-Match answers 304; gzip when asked)",
+    )
+
+
 async def _json(
     request: AnyRequest, event_id: str, work: Callable[[Web, int], Awaitable[Any]]
 ) -> Response[bytes]:
@@ -258,8 +269,7 @@ async def _json(
     summary="A round's pairings (the latest without round)",
     description="Computed once per event version for every reader: an ETag (If-None-Match "
     "answers 304) and gzip when asked.",
-    responses=PROBLEMS,
-    response_description="list[PairingRow]",
+    responses={**PROBLEMS, 200: _shared(list[PairingRow], "The round's tables, then byes")},
 )
 async def event_pairings(
     request: AnyRequest, event_id: FromPath[str], round: FromQuery[int | None] = None
@@ -276,8 +286,7 @@ async def event_pairings(
     summary="Standings now, or after round N (MTR Appendix C, exact fractions)",
     description="Computed once per event version for every reader: an ETag (If-None-Match "
     "answers 304) and gzip when asked.",
-    responses=PROBLEMS,
-    response_description="list[StandingRow]",
+    responses={**PROBLEMS, 200: _shared(list[StandingRow], "Every player's line, best first")},
 )
 async def event_standings(
     request: AnyRequest, event_id: FromPath[str], round: FromQuery[int | None] = None
@@ -293,8 +302,7 @@ async def event_standings(
     "/api/events/{event_id:str}/players/{name:str}",
     summary="A player's own line: this round's table and opponents, record, every round",
     description="The player's page as JSON (PlayerLine), computed once per event version.",
-    responses=PROBLEMS,
-    response_description="PlayerLine",
+    responses={**PROBLEMS, 200: _shared(PlayerLine, "The player's line")},
 )
 async def event_player(
     request: AnyRequest, event_id: FromPath[str], name: FromPath[str]
