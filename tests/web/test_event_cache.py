@@ -178,3 +178,63 @@ def test_every_subscriber_gets_the_change_encoded_once(
         version = svc.event_info(event).version
     for lines in got.values():
         assert lines == [lines[0], f'data: {{"version":{version},"round":1}}']
+
+
+def test_the_hub_vouches_for_a_version_only_when_no_write_of_its_own_is_unread() -> None:
+    import asyncio
+
+    from service.live import Notice
+    from web.hub import Hub
+
+    class Log:
+        def __init__(self) -> None:
+            self.notices: list[Notice] = []
+
+        def last(self) -> int:
+            return 0
+
+        def after(self, after: int, limit: int) -> list[Notice]:
+            return [n for n in self.notices if n.id > after][:limit]
+
+    async def run(fn: Any, *args: Any) -> Any:
+        return fn(*args)
+
+    async def scenario() -> None:
+        log = Log()
+        hub = Hub(log, run, interval=0.01, min_gap=0.0)  # type: ignore[arg-type]
+        assert hub.known_version("ev-x") is None  # not started: ask the store
+        await hub.start()
+        try:
+            log.notices.append(Notice(id=1, game_id="ev-x", version=4, topic="t"))
+            hub.poke()
+            assert hub.known_version("ev-x") is None  # a write not read yet
+            while hub.known_version("ev-x") is None:
+                await asyncio.sleep(0.005)
+            assert hub.known_version("ev-x") == 4
+            assert hub.known_version("ev-unseen") is None  # never seen: ask the store
+            hub.note("ev-x", 3)  # an older reading never lowers it
+            assert hub.versions["ev-x"] == 4
+        finally:
+            await hub.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_write_by_another_process_reaches_the_shared_pages(
+    client: TestClient[Litestar], store: str, tokens: Tokens
+) -> None:
+    import time
+
+    event = make_event(client, tokens["head"])
+    url = f"/api/events/{event}/standings"
+    first = client.get(url, headers=auth(tokens["public"]))
+    with open_service(store) as svc:  # the command line, say: the server is not told
+        svc.event_result(event, ["1=2-0-0"])
+    deadline = time.monotonic() + 10
+    while True:
+        now = client.get(url, headers=auth(tokens["public"]))
+        if now.headers["etag"] != first.headers["etag"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert now.headers["etag"] != first.headers["etag"]
+    assert max(row["points"] for row in now.json()) == 3
