@@ -248,7 +248,10 @@ def _shared(container: Any, description: str) -> ResponseSpec:
 
 
 async def _json(
-    request: AnyRequest, event_id: str, work: Callable[[Web, int], Awaitable[Any]]
+    request: AnyRequest,
+    event_id: str,
+    work: Callable[[Web, int], Awaitable[Any]],
+    variant: tuple[Any, ...] = (),
 ) -> Response[bytes]:
     """A read every reader shares: ``work(web, version)`` encoded once per event version and
     viewer kind (``web.eventcache``), with its ETag and gzip."""
@@ -261,7 +264,7 @@ async def _json(
     async def make(version: int) -> bytes:
         return msgspec.json.encode(await work(web, version))
 
-    return await shared_answer(request, web, who, event_id, make, media=JSON)
+    return await shared_answer(request, web, who, event_id, make, media=JSON, variant=variant)
 
 
 @get(
@@ -278,7 +281,7 @@ async def event_pairings(
         rows: list[PairingRow] = await web.run(web.svc.event_pairings, event_id, round)
         return rows
 
-    return await _json(request, event_id, work)
+    return await _json(request, event_id, work, (round,))
 
 
 @get(
@@ -295,7 +298,7 @@ async def event_standings(
         rows: list[StandingRow] = await web.run(web.svc.event_standings, event_id, round)
         return rows
 
-    return await _json(request, event_id, work)
+    return await _json(request, event_id, work, (round,))
 
 
 @get(

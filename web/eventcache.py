@@ -104,6 +104,11 @@ class Rendered:
             self.gz_tail = _deflate(tail, last=True)
             self.crc_head = zlib.crc32(head)
 
+    @property
+    def weight(self) -> int:
+        """The bytes it holds."""
+        return self.size + len(self.gz_head or b"") + len(self.gz_tail)
+
     def body(self, slot: bytes) -> bytes:
         return self.head + slot + self.tail
 
@@ -125,10 +130,13 @@ class EventCache:
 
     ``get`` runs ``compute`` for the first caller of a key, lets callers arriving while it
     runs await the same result, and keeps it; a failure is not kept (each later caller tries
-    again). At most ``capacity`` values are kept, the least recently used dropped first."""
+    again). At most ``capacity`` values, and answers of at most ``budget`` bytes in all, are
+    kept, the least recently used dropped first."""
 
-    def __init__(self, capacity: int = 8192) -> None:
+    def __init__(self, capacity: int = 8192, budget: int = 128 * 1024 * 1024) -> None:
         self.capacity = capacity
+        self.budget = budget
+        self.held = 0
         self._values: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._pending: dict[tuple[Any, ...], asyncio.Future[Any]] = {}
         self._newest: dict[str, int] = {}
@@ -143,7 +151,12 @@ class EventCache:
         self._newest[event_id] = version
         stale = [k for k in self._values if k[0] == event_id and k[1] < version]
         for key in stale:
-            del self._values[key]
+            self._drop(key)
+
+    def _drop(self, key: tuple[Any, ...]) -> None:
+        value = self._values.pop(key)
+        if isinstance(value, Rendered):
+            self.held -= value.weight
 
     async def get(self, key: tuple[Any, ...], compute: Callable[[], Awaitable[T]]) -> T:
         self.seen(key[0], key[1])
@@ -175,10 +188,12 @@ class EventCache:
             self._pending.pop(key, None)
         self.computed += 1
         future.set_result(value)
-        if key[1] >= self._newest.get(key[0], 0):
+        if key[1] >= self._newest.get(key[0], 0) and key not in self._values:
             self._values[key] = value
-            while len(self._values) > self.capacity:
-                self._values.popitem(last=False)
+            if isinstance(value, Rendered):
+                self.held += value.weight
+            while self._values and (len(self._values) > self.capacity or self.held > self.budget):
+                self._drop(next(iter(self._values)))
         return value
 
     def slot(self, who: Principal, render: Callable[[Principal], str]) -> tuple[bytes, str]:

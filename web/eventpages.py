@@ -133,14 +133,16 @@ async def shared_answer(
     *,
     media: str = HTML,
     sealed: bool = False,
+    variant: tuple[Any, ...] = (),
 ) -> Response[bytes]:
     """The answer at the event's newest version for ``who``'s kind of viewer, computed by
     ``make(version)`` once for every reader of that kind (``web.eventcache``); an HTML page
     gets ``who``'s own header in its slot. ``sealed``: the page shows the newest checkpoint
-    (its posting footer), so a seal is a new answer too."""
+    (its posting footer), so a seal is a new answer too. ``variant``: the query parameters the
+    answer depends on, as the handler read them (never the raw query string, so that made-up
+    parameters cannot fill the cache with copies)."""
     version = await event_version(web, event_id)
-    path = request.url.path + ("?" + request.url.query if request.url.query else "")
-    key: tuple[Any, ...] = (event_id, version, view_kind(who), path)
+    key: tuple[Any, ...] = (event_id, version, view_kind(who), request.url.path, variant)
     if sealed:
         key += (await _newest_checkpoint(web),)
 
@@ -197,7 +199,10 @@ async def pairings_page(
             top_slot=SLOT,
         )
 
-    return await shared_answer(request, web, who, event_id, make, sealed=True)
+    shown = "name" if by == "name" else "table"
+    return await shared_answer(
+        request, web, who, event_id, make, sealed=True, variant=(round_, shown)
+    )
 
 
 @get("/events/{event_id:str}/standings", include_in_schema=False)
@@ -231,7 +236,9 @@ async def standings_page(
             top_slot=SLOT,
         )
 
-    return await shared_answer(request, web, who, event_id, make, sealed=True)
+    return await shared_answer(
+        request, web, who, event_id, make, sealed=True, variant=(round_, explain or None)
+    )
 
 
 @get("/events/{event_id:str}/me", include_in_schema=False)

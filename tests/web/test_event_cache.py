@@ -238,3 +238,32 @@ def test_a_write_by_another_process_reaches_the_shared_pages(
         time.sleep(0.05)
     assert now.headers["etag"] != first.headers["etag"]
     assert max(row["points"] for row in now.json()) == 3
+
+
+def test_made_up_query_parameters_share_one_entry_and_the_cache_keeps_to_its_budget(
+    client: TestClient[Litestar], tokens: Tokens
+) -> None:
+    import asyncio
+
+    event = make_event(client, tokens["head"])
+    for n in range(5):
+        answer = client.get(f"/events/{event}/pairings?junk={n}", headers=auth(tokens["ann"]))
+        assert answer.status_code == 200
+    kept = [k for k in cache(client)._values if k[0] == event and str(k[3]).endswith("/pairings")]
+    assert len(kept) == 1
+
+    small = EventCache(budget=5_000)
+
+    async def fill() -> None:
+        for n in range(10):
+            key = ("ev-x", 1, "public", f"/p{n}", ())
+
+            async def make(n: int = n) -> Rendered:
+                return Rendered(f"{n}" * 2_000, "text/html", f"v1-{n}")
+
+            await small.get(key, make)
+
+    asyncio.run(fill())
+    assert 0 < small.held <= 5_000
+    assert ("ev-x", 1, "public", "/p9", ()) in small._values  # the newest kept
+    assert ("ev-x", 1, "public", "/p0", ()) not in small._values  # the oldest dropped
