@@ -117,8 +117,12 @@ def event_by(event: GameEvent) -> str:
 
 
 def event_line(event: GameEvent) -> str:
-    by = event_by(event)
-    tail = f"  [{safe_text(by)}]" if by else ""
+    """``#3    12:00:01  SUMMARY  [holder, token ID]``: who wrote it, and with which
+    token (device) when a token wrote it."""
+    said = [safe_text(x) for x in (event_by(event), event.token) if x]
+    if event.token:
+        said[-1] = f"token {said[-1]}"
+    tail = f"  [{', '.join(said)}]" if said else ""
     return (
         f"#{event.originator_version:<4} {event.timestamp:%H:%M:%S}  {event_summary(event)}{tail}"
     )

@@ -4,7 +4,9 @@ results, ranking seats that withdrew. No storage here; the commands append.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
 
@@ -13,17 +15,47 @@ from events.view import GameView
 from referee.outcomes import Outcome, Placing
 from service.errors import InvalidCommandError, RefusedError
 
-__all__ = ["header", "ranked_with_withdrawn", "result_by_rule", "seat_of", "valid_clause"]
+__all__ = [
+    "WRITING_TOKEN",
+    "header",
+    "ranked_with_withdrawn",
+    "result_by_rule",
+    "seat_of",
+    "valid_clause",
+    "writing_token",
+]
+
+
+WRITING_TOKEN: ContextVar[str] = ContextVar("WRITING_TOKEN", default="")
+"""The id of the access token a face is writing for (``""``: none, the command line).
+The HTTP face sets it once per request when it authenticates (``web.context``), so
+every command's events record it through ``header`` without each command passing
+it along; a context variable, so concurrent requests never see each other's."""
+
+
+@contextmanager
+def writing_token(token_id: str) -> Iterator[None]:
+    """Record ``token_id`` as the writer of every event built inside the block."""
+    reset = WRITING_TOKEN.set(token_id)
+    try:
+        yield
+    finally:
+        WRITING_TOKEN.reset(reset)
 
 
 def header(game_id: str, when: datetime | None = None) -> dict[str, Any]:
-    """The common fields of a new event before it is numbered, linked and sealed."""
-    return {
+    """The common fields of a new event before it is numbered, linked and sealed; with
+    the writing token's id when a face wrote it with one (``WRITING_TOKEN``)."""
+    fields: dict[str, Any] = {
         "originator_id": game_id,
         "originator_version": 0,
         "timestamp": when or datetime.now(UTC),
         "prev_hash": "",
     }
+    token = WRITING_TOKEN.get()
+    if token:
+        fields["token_id"] = token
+    return fields
 
 
 def seat_of(view: GameView, who: str, *, what: str = "seat or player") -> str:
