@@ -28,6 +28,7 @@ import json
 import re
 import secrets
 import sqlite3
+import threading
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -38,7 +39,7 @@ import msgspec
 from events.view import GameView
 from referee.contract import PUBLIC, REFEREE, Viewer
 from referee.errors import RefereeError
-from service.sidedb import SideDB
+from service.sidedb import SideDB, SQLiteSide
 
 __all__ = [
     "PLAYER_ID",
@@ -293,6 +294,7 @@ _ADDED_COLUMNS = (("player_id", "TEXT"), ("expires", "DOUBLE PRECISION"))
 expiry time. ``_migrate`` adds them to side tables made before; rows without them read
 as no id and no expiry."""
 _ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+_CHANNEL = "referee_tokens"  # NOTIFY'd when a token is revoked or rotated (PostgreSQL)
 PLAYER_ID = re.compile(r"[a-z0-9][a-z0-9_.-]{0,63}")
 """What a player id looks like: lower-case letters, digits, ``_ . -``; 64 at most."""
 PLAYER_ID_WORDS = "a player id is 1 to 64 lower-case letters, digits, '_', '.' or '-'"
@@ -367,6 +369,12 @@ class TokenRefusedError(RefereeError, PermissionError):
     message says which of "unknown or revoked" and "expired at ..." it is)."""
 
 
+def _expired(expires: float) -> TokenRefusedError:
+    return TokenRefusedError(
+        f"the token expired at {expiry_text(expires)}; ask for a new one ('referee token create')"
+    )
+
+
 def expiry_text(expires: float) -> str:
     """An expiry time as tokens show it: ``2026-11-26 01:00 UTC``."""
     return datetime.fromtimestamp(expires, UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -375,15 +383,44 @@ def expiry_text(expires: float) -> str:
 class TokenStore:
     """Bearer tokens in the store's side tables.
 
-    Every request reads the token's row: no answer is cached, so a token revoked,
-    rotated or expired (by another process, ``referee token revoke`` beside a
-    running server) is refused on the very next request. The row is read by its
-    primary key: one indexed lookup per request."""
+    With ``cache`` (a server), answers are kept only while no other process can have
+    changed a token: on SQLite each use asks the file's ``data_version`` (it moves
+    when another connection commits: a ``referee token revoke`` beside the server);
+    on PostgreSQL a LISTEN connection is told by ``revoke`` and ``rotate`` (NOTIFY)
+    and empties the cache, and while it is not listening nothing is cached. So a
+    revoked or rotated token is refused on the next request, not seconds later; an
+    expiry is checked on every use. Without ``cache`` every call reads the row."""
 
-    def __init__(self, db: SideDB) -> None:
+    def __init__(self, db: SideDB, *, cache: bool = False) -> None:
         self.db = db
         db.script(_SCHEMA)
         _migrate(db)
+        self._cache: dict[str, Principal] = {}
+        self._epoch = 0  # moves whenever the cache is emptied
+        self._lock = threading.Lock()
+        self._seen = threading.local()  # the data_version this thread last saw (SQLite)
+        self._mode: Literal["none", "sqlite", "watch"] = "none"
+        if cache and isinstance(db, SQLiteSide):
+            self._mode = "sqlite"
+        elif cache and db.watch(_CHANNEL, self._forget):
+            self._mode = "watch"
+
+    def _forget(self) -> None:
+        with self._lock:
+            self._epoch += 1
+            self._cache.clear()
+
+    def _cache_holds(self) -> bool:
+        """Whether cached answers may be used now (emptying the cache first when another
+        process may have changed a token since this thread last looked)."""
+        if self._mode == "sqlite":
+            assert isinstance(self.db, SQLiteSide)
+            version = self.db.data_version()
+            if getattr(self._seen, "version", None) != version:
+                self._seen.version = version
+                self._forget()
+            return True
+        return self._mode == "watch" and self.db.watching
 
     def create(
         self,
@@ -453,6 +490,22 @@ class TokenStore:
 
     def identify(self, token: str) -> Principal:
         """The principal of ``token``, or ``TokenRefusedError`` saying why not."""
+        epoch: int | None = None
+        if self._cache_holds():
+            with self._lock:
+                epoch, hit = self._epoch, self._cache.get(token)
+            if hit is not None:
+                if hit.expires is not None and hit.expires <= time.time():
+                    raise _expired(hit.expires)
+                return hit
+        principal = self._lookup(token)
+        if epoch is not None:
+            with self._lock:  # not if the cache was emptied while the row was read
+                if self._epoch == epoch and len(self._cache) < 10_000:
+                    self._cache[token] = principal
+        return principal
+
+    def _lookup(self, token: str) -> Principal:
         prefix, _, rest = token.strip().partition("_")
         token_id, _, secret = rest.partition("_")
         if prefix != "rf" or not token_id or not secret:
@@ -468,10 +521,7 @@ class TokenStore:
         if revoked or not hmac.compare_digest(str(stored), _hash(secret)):
             raise TokenRefusedError("the token is unknown or revoked")
         if expires is not None and float(expires) <= time.time():
-            raise TokenRefusedError(
-                f"the token expired at {expiry_text(float(expires))}; ask for a new one "
-                "('referee token create')"
-            )
+            raise _expired(float(expires))
         return Principal(
             token_id=token_id,
             role=role,
@@ -510,12 +560,19 @@ class TokenStore:
             "UPDATE referee_tokens SET secret_hash = ? WHERE token_id = ? AND revoked = 0",
             (_hash(secret), token_id),
         )
+        self._changed()
         return f"rf_{token_id}_{secret}" if changed > 0 else None
+
+    def _changed(self) -> None:
+        """A token changed: this process forgets its answers, and servers watching are told."""
+        self._forget()
+        self.db.tell(_CHANNEL)
 
     def revoke(self, token_id: str) -> bool:
         changed, _ = self.db.execute(
             "UPDATE referee_tokens SET revoked = 1 WHERE token_id = ?", (token_id,)
         )
+        self._changed()
         return changed > 0
 
 

@@ -108,7 +108,7 @@ class Web:
         self._projections = config.projections  # PostgreSQL keeps its read models beside the events
         self.svc = CachedService(open_store(self.spec), projections=self._projections)
         self.side: SideDB = open_side_db(self.spec)
-        self.tokens = TokenStore(self.side)
+        self.tokens = TokenStore(self.side, cache=True)
         self.failed_auth = FailedAuthentication()
         self.keys = IdempotencyStore(self.side)
         self.listing = self.svc.game_listing()

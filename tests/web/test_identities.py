@@ -354,3 +354,47 @@ def test_a_command_line_write_records_no_token(store: str) -> None:
         assert b"token_id" not in msgspec.json.encode(view.created)
     finally:
         svc.close()
+
+
+def test_a_cached_token_is_refused_once_it_expires(
+    store: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import service.access
+
+    tokens = TokenStore(open_side_db(parse_store(store)), cache=True)
+    try:
+        principal, token = tokens.create("head", "Hera", expires=time.time() + 60)
+        assert tokens.identify(token) == principal  # read, and now kept
+        assert tokens.identify(token) == principal  # kept
+        later = time.time() + 120
+        monkeypatch.setattr(service.access.time, "time", lambda: later)
+        with pytest.raises(service.access.TokenRefusedError, match="the token expired at"):
+            tokens.identify(token)
+    finally:
+        tokens.db.close()
+
+
+def test_a_postgresql_server_forgets_a_token_revoked_by_another_process(
+    pg_env: dict[str, str],
+) -> None:
+    """The server's cache is emptied by the NOTIFY of a revoke elsewhere (LISTEN)."""
+    from tests.web.test_postgres_web import pg_url
+
+    url = pg_url(pg_env)
+    open_service(url, create=True).close()
+    server = TokenStore(open_side_db(parse_store(url)), cache=True)
+    elsewhere = TokenStore(open_side_db(parse_store(url)))
+    try:
+        principal, token = elsewhere.create("scorekeeper", "Sam")
+        assert server.identify(token) == principal
+        assert server._cache.get(token) == principal  # the server keeps the answer
+        before = server._epoch
+        assert elsewhere.revoke(principal.token_id)
+        deadline = time.monotonic() + 10
+        while server._epoch == before and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert server._epoch != before, "the revoke's NOTIFY did not reach the server"
+        assert server.authenticate(token) is None
+    finally:
+        server.db.close()
+        elsewhere.db.close()
