@@ -6,8 +6,9 @@ rotated or expired token must be refused on the next request, not seconds later)
 Side by side in the same run: a server's ``TokenStore(cache=True)`` (a kept answer, after
 SQLite's ``data_version`` or PostgreSQL's LISTEN says no token changed), the row read by
 primary key on every call (``cache=False``), and the 5-second cache the store had before
-(every call a hit after the first, but a revoke elsewhere ignored for up to 5 s). Median of five runs of ``--calls`` calls each, in
-microseconds per call. Figures go to BENCHMARKS.md.
+(every call a hit after the first, but a revoke elsewhere ignored for up to 5 s).
+Median of five runs of ``--calls`` calls each, in microseconds per call. Figures go to
+BENCHMARKS.md.
 """
 
 from __future__ import annotations
