@@ -59,12 +59,26 @@ def header(game_id: str, when: datetime | None = None) -> dict[str, Any]:
 
 
 def seat_of(view: GameView, who: str, *, what: str = "seat or player") -> str:
-    """A seat from a seat name or a player's name (case-insensitive), as a referee would say it."""
-    wanted = who.strip().casefold()
-    for player in view.created.players:
-        if wanted in (player.seat.casefold(), player.name.casefold()):
+    """A seat from a seat name or a player's name (case-insensitive), as a referee would say it.
+
+    Two players whose names differ only in case may sit at one table when their seats
+    name player ids: the name as written then decides, and a name that still fits
+    both is refused, so the referee names the seat."""
+    wanted = who.strip()
+    players = view.created.players
+    for player in players:
+        if wanted.casefold() == player.seat.casefold():
             return player.seat
-    choices = ", ".join(f"{p.seat} ({p.name})" for p in view.created.players)
+    exact = [p.seat for p in players if p.name == wanted]
+    loose = [p.seat for p in players if p.name.casefold() == wanted.casefold()]
+    found = exact or loose
+    if len(found) == 1:
+        return found[0]
+    choices = ", ".join(f"{p.seat} ({p.name})" for p in players)
+    if found:
+        raise RefusedError(
+            f"{who!r} names more than one player of this game; name the seat: {choices}"
+        )
     raise RefusedError(f"{who!r} is not a {what} of this game: {choices}")
 
 

@@ -398,3 +398,26 @@ def test_a_postgresql_server_forgets_a_token_revoked_by_another_process(
     finally:
         server.db.close()
         elsewhere.db.close()
+
+
+def test_a_referee_naming_one_of_two_players_whose_names_differ_in_case_gets_that_seat(
+    store: str,
+) -> None:
+    from referee.contract import Player
+    from service.errors import RefusedError
+    from service.procedure import seat_of
+
+    svc = open_service(store)
+    try:
+        view = svc.create_game(
+            "prizmik", [Player("red", "Ann", "pl-one"), Player("blue", "ann", "pl-two")]
+        )
+        assert (seat_of(view, "Ann"), seat_of(view, "ann"), seat_of(view, "BLUE")) == (
+            "red",
+            "blue",
+            "blue",
+        )
+        with pytest.raises(RefusedError, match="names more than one player"):
+            seat_of(view, "ANN")
+    finally:
+        svc.close()
