@@ -59,9 +59,12 @@ def _written_before_readers(violation: Violation, actor: str | None) -> Violatio
 
 def redact(event: GameEvent, viewer: Viewer, rules: GameRules[Any, Any] | None = None) -> GameEvent:
     """The event as ``viewer`` may see it: a decklist of another seat is replaced by its
-    size alone, an entry's private part by what the viewer may see of it."""
+    size alone, an entry's private part by what the viewer may see of it, and which token
+    wrote it (a referee's device) is left out."""
     if viewer == REFEREE:
         return event
+    if event.token_id is not msgspec.UNSET:
+        event = msgspec.structs.replace(event, token_id=msgspec.UNSET)
     if (
         isinstance(event, DeckRegistered)
         and not isinstance(event.deck, SealedDeck)  # a commitment is public, so anyone can

@@ -349,8 +349,14 @@ def _migrate(db: SideDB) -> None:
     on both backends; safe when two processes start at once (the loser's duplicate
     column is ignored)."""
     if db.kind == "postgres":
+        _, rows = db.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = "
+            "current_schema() AND table_name = 'referee_tokens'"
+        )
+        have = {str(r[0]) for r in rows}
         for column, kind in _ADDED_COLUMNS:
-            db.execute(f"ALTER TABLE referee_tokens ADD COLUMN IF NOT EXISTS {column} {kind}")
+            if column not in have:  # ALTER locks the table even when there is nothing to add
+                db.execute(f"ALTER TABLE referee_tokens ADD COLUMN IF NOT EXISTS {column} {kind}")
         return
     _, rows = db.execute("PRAGMA table_info(referee_tokens)")
     have = {str(r[1]) for r in rows}

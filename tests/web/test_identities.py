@@ -318,6 +318,9 @@ def test_events_record_the_token_that_wrote_them(store: str, tokens: Tokens, thr
         assert {e.get("recorded_by") or e.get("by") or e.get("created_by") for e in log} == {"Hera"}
         audit = httpx.get(f"{base}/api/games/{game}/audit", headers=auth(tokens["head"])).json()
         assert [p["token"] for p in audit["penalties"]] == [phone["token_id"]]
+        for reader in ("ann", "public"):  # a referee's device is the referees' business
+            seen = httpx.get(f"{base}/api/games/{game}/log", headers=auth(tokens[reader]))
+            assert seen.status_code == 200 and "token_id" not in seen.text, seen.text
     finally:
         server.stop()
 
