@@ -370,7 +370,7 @@ def test_a_cached_token_is_refused_once_it_expires(
         assert tokens.identify(token) == principal  # read, and now kept
         assert tokens.identify(token) == principal  # kept
         later = time.time() + 120
-        monkeypatch.setattr(service.access.time, "time", lambda: later)
+        monkeypatch.setattr("service.access.time.time", lambda: later)
         with pytest.raises(service.access.TokenRefusedError, match="the token expired at"):
             tokens.identify(token)
     finally:
