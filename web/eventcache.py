@@ -76,8 +76,13 @@ def view_kind(who: Principal) -> str:
 
 
 def _deflate(data: bytes, *, last: bool) -> bytes:
-    """``data`` as raw deflate blocks of their own (no reference to anything before)."""
-    compressor = zlib.compressobj(6, zlib.DEFLATED, -15)
+    """``data`` as raw deflate blocks of their own (no reference to anything before).
+
+    The window is no larger than ``data`` needs (a reader's 32 KB window reads any smaller
+    one) and the hash table shrinks with it: setting up zlib's full-size state costs ~150 us,
+    more than deflating a player's page or a viewer's header (~10-60 us with state to fit)."""
+    bits = max(9, min(15, len(data).bit_length()))
+    compressor = zlib.compressobj(6, zlib.DEFLATED, -bits, max(1, bits - 7))
     return compressor.compress(data) + compressor.flush(
         zlib.Z_FINISH if last else zlib.Z_FULL_FLUSH
     )

@@ -103,8 +103,9 @@ async def event_version(web: Web, event_id: str) -> int:
     known = web.hub.known_version(event_id)
     if known is not None:
         return known
+    asked = web.hub.read_mark()
     version: int = await web.run(web.svc.event_version, event_id)
-    web.hub.note(event_id, version)
+    web.hub.note(event_id, version, asked=asked)
     return version
 
 

@@ -148,3 +148,36 @@ def test_refusals_are_the_handlers_and_counted_once(
     refused: Any = client.get(url, headers=auth(tokens["ann"]), follow_redirects=False)
     assert refused.status_code in (303, 401)
     assert fast(client).served == served
+
+
+def test_a_streams_own_read_from_the_store_vouches_until_this_process_writes() -> None:
+    """Under load the hub's reads of the log can come late; a page's own read of the event's
+    version then serves the next readers as long as a read of the log would (no query each),
+    but never past a write of this process begun after it."""
+    import asyncio
+
+    from web.hub import Hub
+
+    async def run(fn: Any, *args: Any) -> Any:
+        return fn(*args)
+
+    async def scenario() -> None:
+        hub = Hub(None, run, interval=60.0)  # type: ignore[arg-type]
+        assert hub.read_mark() is None  # not started: nothing vouched
+        hub._loop = asyncio.get_running_loop()  # started, but its log never read
+        assert hub.known_version("ev-x") is None
+        hub.note("ev-x", 4)  # a reading with no mark vouches for nothing
+        assert hub.known_version("ev-x") is None
+        hub.note("ev-x", 5, asked=hub.read_mark())
+        assert hub.known_version("ev-x") == 5
+        assert hub.known_version("ev-y") is None
+        hub.poke()  # this process wrote: the reading may be older than its write
+        assert hub.known_version("ev-x") is None
+        before = hub.read_mark()
+        hub.poke()  # a write while the read was under way
+        hub.note("ev-x", 6, asked=before)
+        assert hub.known_version("ev-x") is None
+        hub.note("ev-x", 7, asked=hub.read_mark())
+        assert hub.known_version("ev-x") == 7
+
+    asyncio.run(scenario())
