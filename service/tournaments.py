@@ -36,6 +36,7 @@ from referee.tournament.errors import Refusal
 from referee.tournament.model import Score, Settings, TableKey
 from referee.tournament.standings import MatchResult, Standing, Standings
 from referee.tournament.state import Tournament, apply
+from service.decide import check_deck
 from service.errors import GameNotFoundError, RefusedError
 
 __all__ = [
@@ -488,10 +489,8 @@ class Tournaments:
                 options=resolve_options(rules, {}, lambda: 0),
             )
         )
-        from service.commands import Commands
-
         try:
-            Commands._check_deck(rules, setup, seats[0], deck)  # noqa: SLF001 - shared check
+            check_deck(rules, setup, seats[0], deck)
         except RefusedError as exc:
             raise EventRefusedError("EV-2.2", f"the event decklist is refused: {exc}") from None
 
