@@ -198,8 +198,12 @@ class Commands:
             imported_from=imported_from,
         )
         game_id = game_id or self.store.new_game_id(games.load(game).name)
-        self.store.append(None, decide_new_game(command, self._header(game_id), self.draw_seed))
-        return self.store.load(game_id)
+        return self._start(decide_new_game(command, self._header(game_id), self.draw_seed))
+
+    def _start(self, new: Sequence[GameEvent]) -> GameView:
+        """Store a new game's first events; the game as stored."""
+        self.store.append(None, new)
+        return self.store.load(new[0].originator_id)
 
     def register_deck(
         self, ref: str, who: str, deck: Deck, *, by: str = "", expected_version: int | None = None

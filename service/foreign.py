@@ -117,7 +117,7 @@ def import_foreign(
             if store.exists(record.stem):
                 result.error = f"game {record.stem} is already in the store"
             else:
-                store.insert_rows([(record.stem, scratch.store.rows(record.stem))])
+                store.insert_rows([(record.stem, scratch.rows())])
                 result.game_id = record.stem
         except (RefereeError, ValueError, KeyError, OSError) as exc:
             result.agree = False
