@@ -775,7 +775,7 @@ async def export(
                 "referee's view only; use format=text for another viewer"
             )
     if format_ == "html":
-        from web.export import replay_html
+        from service.replay import replay_html
 
         html = await web.run(replay_html, web.svc, view.game_id, viewer)
         return Response(content=html, media_type="text/html; charset=utf-8")

@@ -22,9 +22,10 @@ from litestar.static_files import create_static_files_router
 
 from referee.contract import PUBLIC, REFEREE
 from service.access import AccessDeniedError, Principal, authorize, queue_tables, viewer_for
+from service.replay import replay_html
 from service.toolkit import toolkit
 from web.context import COOKIE, Web, web_of
-from web.export import render, replay_html
+from web.export import ROLE_WORDS, render
 from web.forms import FormOutcome, as_json, carry_out
 from web.problems import PROBLEM_TYPES
 from web.views import panel
@@ -351,6 +352,7 @@ async def replay_page(request: AnyRequest, game_id: FromPath[str]) -> Response[s
         standalone=False,
         who=who,
         can_create=who.role in ("head", "table"),
+        role_words=ROLE_WORDS,
     )
     return _page(html)
 
