@@ -34,6 +34,7 @@ from events.view import GameView
 from referee import games
 from referee.capabilities import reports_of
 from referee.contract import PUBLIC, REFEREE, Report, Viewer
+from service.access import Seating
 from service.errors import GameNotFoundError, RefusedError
 from service.procedure import seat_of
 from service.results import (
@@ -257,6 +258,28 @@ class Queries:
         return rows[offset : offset + limit]
 
     # -- positions -------------------------------------------------------------
+    def seating(self, ref: str) -> Seating:
+        """Who sits where and at which table: what the access rules need to say who may
+        do what in a game, as plain values (a face never holds the game)."""
+        return Seating.of(self.load(ref))
+
+    def dispute_steps(self, ref: str, dispute: int) -> int:
+        """How many rulings and appeals a dispute has had (0 for no such dispute): its
+        next ruling is an appeal's or a final one once there is any (REF-4.3)."""
+        record = self.load(ref).disputes.get(dispute)
+        return len(record.steps) if record is not None else 0
+
+    def position_unless(
+        self, ref: str, seen: int | None, *, at: int | None = None, viewer: str | None = None
+    ) -> tuple[int, PositionView | None]:
+        """The game's version and its position, or no position when the caller has
+        already seen this version of the current position (an HTTP ``If-None-Match``):
+        one load, and nothing computed for an answer the caller holds."""
+        view = self.load(ref)
+        if at is None and seen == view.version:
+            return view.version, None
+        return view.version, self.position(view, at=at, viewer=viewer)
+
     def position(
         self, ref: str | GameView, *, at: int | None = None, viewer: str | None = None
     ) -> PositionView:
