@@ -4,7 +4,8 @@ Each command is a thin shell: it loads the game, asks the pure decision
 (``service.decide``: the referee procedure and the game's rules) for the events,
 and appends them in one atomic write at the version it read; a refusal raises
 before anything is written. Randomness (seeds, salts, ids) and the clock are drawn
-here, never in the decisions or the rules core.
+here, never in the decisions or the rules core. Each shell imports its decision when
+it first runs: a process that only records an entry (``referee act``) never loads them.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -36,24 +37,6 @@ from referee.contract import Player
 from referee.kit.adjustments import Change
 from referee.kit.decks import Deck, Decklist, SealedDeck, seal
 from referee.verdicts import Violation
-from service.decide import (
-    Adjust,
-    Appeal,
-    Backup,
-    Command,
-    CreateGame,
-    End,
-    EndKind,
-    KeepRejection,
-    OpenDeck,
-    OpenDispute,
-    Penalize,
-    RegisterDeck,
-    Retract,
-    Rule,
-    decide,
-    decide_new_game,
-)
 from service.errors import (
     InvalidCommandError,
     StaleVersionError,
@@ -67,6 +50,9 @@ from service.procedure import (
     summaries,
 )
 from service.results import CorrectionResult, EntryResult, ResultInfo, WrittenEvents
+
+if TYPE_CHECKING:
+    from service.decide import Backup, Command, EndKind, Retract
 
 __all__ = ["Commands"]
 
@@ -152,6 +138,8 @@ class Commands:
     def _carry_out(self, ref: str, command: Command) -> tuple[GameView, list[GameEvent]]:
         """Load the game, decide ``command`` on it (``service.decide``) and append what
         it writes; the view and the stored events."""
+        from service.decide import decide
+
         view = self.load(ref)
         new = decide(view, command, self._header(view.game_id))
         return view, self._append_to_game(view, new)
@@ -183,6 +171,8 @@ class Commands:
         missing seeds drawn), or, with ``raw_options=False``, a recorded setup's
         options taken as they are. ``meta`` holds the tournament's labels (event,
         site, round, table)."""
+        from service.decide import CreateGame, decide_new_game
+
         command = CreateGame(
             game=game,
             players=tuple(Player(s, n) for s, n in players.items())
@@ -210,6 +200,8 @@ class Commands:
     ) -> WrittenEvents:
         """Register (or, before play, replace) a seat's decklist, open or sealed
         (REF-5.1, REF-5.2)."""
+        from service.decide import RegisterDeck
+
         return self._carried_out(
             ref, RegisterDeck(who=who, deck=deck, by=by, expected_version=expected_version)
         )
@@ -224,6 +216,8 @@ class Commands:
     ) -> EntryResult:
         """Open a sealed list at a deck check or at the end (REF-5.3). A list that does not
         open the seal, or misses a card seen in play, is kept as evidence with its clauses."""
+        from service.decide import OpenDeck
+
         view, (event,) = self._carry_out(
             ref, OpenDeck(who=who, decklist=decklist, salt=salt, by=by)
         )
@@ -256,6 +250,8 @@ class Commands:
         For imports of a viewer's record (REF-8.1): its hidden cards are left out, so the
         entry cannot be judged as it was at the table; the rejection is evidence and
         changes nothing (REF-1.4). ``seq`` must be the number the next action would take."""
+        from service.decide import KeepRejection
+
         _, (rejected,) = self._carry_out(
             ref,
             KeepRejection(text=text, seq=seq, actor=actor, violations=tuple(violations), by=by),
@@ -392,6 +388,8 @@ class Commands:
         self, ref: str, reason: str, *, by: str = "", expected_version: int | None = None
     ) -> CorrectionResult:
         """Take back the latest standing action (REF-2.1), with its adjustments (REF-2.4)."""
+        from service.decide import Retract
+
         return self._correction(
             ref, Retract(reason=reason, by=by, expected_version=expected_version)
         )
@@ -407,6 +405,8 @@ class Commands:
     ) -> CorrectionResult:
         """Back the game up to the position after action ``to_action``: every later action
         is retracted, newest first, in one correction with one reason (REF-2.3)."""
+        from service.decide import Backup
+
         return self._correction(
             ref,
             Backup(to_action=to_action, reason=reason, by=by, expected_version=expected_version),
@@ -436,6 +436,8 @@ class Commands:
         ``who`` is the resigning seat, or the winner of an adjudication (``None`` or
         ``draw`` for a drawn adjudication); ``ranking`` (``p2>p1=p3``) adjudicates a
         multiplayer result."""
+        from service.decide import End
+
         return self._carried_out(
             ref,
             End(
@@ -461,6 +463,8 @@ class Commands:
     ) -> WrittenEvents:
         """A judge's penalty (REF-7). A game loss, match loss or disqualification ends the
         seat's game: the others win, or play on in a game of three or more."""
+        from service.decide import Penalize
+
         return self._carried_out(
             ref,
             Penalize(
@@ -488,6 +492,8 @@ class Commands:
         """Carry out a referee's ruling as primitive changes (REF-6.3); an empty list
         answers a ruling with no effect. Each change is checked against the game's
         invariants; the game ends here if the rules say so."""
+        from service.decide import Adjust
+
         return self._carried_out(
             ref,
             Adjust(
@@ -505,6 +511,8 @@ class Commands:
         self, ref: str, event: int, *, by: str, claim: str, expected_version: int | None = None
     ) -> WrittenEvents:
         """A player disputes a recorded decision (REF-4.1)."""
+        from service.decide import OpenDispute
+
         return self._carried_out(
             ref, OpenDispute(event=event, claim=claim, by=by, expected_version=expected_version)
         )
@@ -519,6 +527,8 @@ class Commands:
         expected_version: int | None = None,
     ) -> WrittenEvents:
         """A party appeals the latest ruling on a dispute (REF-4.3)."""
+        from service.decide import Appeal
+
         return self._carried_out(
             ref,
             Appeal(dispute=dispute, grounds=grounds, by=by, expected_version=expected_version),
@@ -538,6 +548,8 @@ class Commands:
         """Rule on a dispute (REF-4.2 to REF-4.5). An overturning ruling is carried out as
         events in the same append: the disputed action retracted, the rejected action
         recorded, a retraction undone, or a declared result voided."""
+        from service.decide import Rule
+
         return self._carried_out(
             ref,
             Rule(

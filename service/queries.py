@@ -34,7 +34,6 @@ from events.view import GameView
 from referee import games
 from referee.capabilities import reports_of
 from referee.contract import PUBLIC, REFEREE, Report, Viewer
-from service.access import Seating
 from service.errors import GameNotFoundError, RefusedError
 from service.procedure import seat_of
 from service.results import (
@@ -51,6 +50,7 @@ from service.setup import game_info
 
 if TYPE_CHECKING:
     from referee.rulebook import Clause, Rulebook
+    from service.access import Seating
     from service.room import RoomView
 
 __all__ = ["Queries", "VerifyReport", "awaited_ruling", "drawing_of"]
@@ -261,6 +261,8 @@ class Queries:
     def seating(self, ref: str) -> Seating:
         """Who sits where and at which table: what the access rules need to say who may
         do what in a game, as plain values (a face never holds the game)."""
+        from service.access import Seating  # the HTTP face's need: not loaded for 'referee act'
+
         return Seating.of(self.load(ref))
 
     def dispute_steps(self, ref: str, dispute: int) -> int:

@@ -36,7 +36,6 @@ from referee.tournament.errors import Refusal
 from referee.tournament.model import Score, Settings, TableKey
 from referee.tournament.standings import MatchResult, Standing, Standings
 from referee.tournament.state import Tournament, apply
-from service.decide import check_deck
 from service.errors import GameNotFoundError, RefusedError
 
 __all__ = [
@@ -489,6 +488,8 @@ class Tournaments:
                 options=resolve_options(rules, {}, lambda: 0),
             )
         )
+        from service.decide import check_deck  # the referee's decisions: loaded when used
+
         try:
             check_deck(rules, setup, seats[0], deck)
         except RefusedError as exc:
