@@ -1,8 +1,8 @@
 """Importing games recorded by other tools, in formats the games themselves declare
 (``GameRules.record_formats``; Prismata reads its reference engine's games).
 
-Each entry goes through the same judge-and-record path as a referee's, on a
-scratch in-memory store; with ``compare``, every step's position is compared with
+Each entry goes through the same judge-and-record path as a referee's, on the
+game held in memory (``service.scratch``); with ``compare``, every step's position is compared with
 the other tool's own snapshot and the first difference is reported. Only a record
 whose every entry is legal is stored.
 """

@@ -8,8 +8,9 @@ Imports judge every record on its own: each file (each game of a file holding
 many) is imported, skipped (the same game is already in the store) or refused
 (with the line and the reason), and the report lists them all. JSONL records are
 checked by replaying every decision (``events.integrity``); text records are
-replayed entry by entry through the referee's own commands on a scratch
-in-memory store, so an imported game passes exactly the checks a live one does.
+replayed entry by entry through the referee's own commands and decisions on the one
+game held in memory (``service.scratch``), so an imported game passes exactly the
+checks a live one does.
 Checking runs in worker processes started fresh (never forked from a process
 holding database connections); the inserts happen here, in batches.
 """
