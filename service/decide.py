@@ -49,6 +49,7 @@ from referee.kit.adjustments import Change, adjustment_notation, parse_adjustmen
 from referee.kit.decks import Deck, Decklist
 from referee.outcomes import Placing, parse_ranking
 from referee.verdicts import Verdict, Violation
+from service.access import PLAYER_ID, PLAYER_ID_WORDS
 from service.errors import InvalidCommandError, StaleVersionError
 from service.procedure import (
     active_seats,
@@ -240,10 +241,13 @@ def decide_new_game(
     """A new game's creation and decklists: the setup completed (missing seeds from
     ``draw_seed``) and checked by the game's rules. ``base`` names the new game."""
     rules = games.load(command.game)
-    seated = [Player(p.seat, " ".join(p.name.split())) for p in command.players]
+    seated = [Player(p.seat, " ".join(p.name.split()), p.id.strip()) for p in command.players]
     if any(not p.name for p in seated):
         raise SetupError("every player needs a name")
-    folded = [p.name.casefold() for p in seated]
+    for player in seated:
+        if player.id and not PLAYER_ID.fullmatch(player.id):
+            raise SetupError(f"{player.seat}'s player id {player.id!r}: {PLAYER_ID_WORDS}")
+    folded = [p.id or p.name.casefold() for p in seated]  # ids tell same names apart
     if command.raw_options and len(set(folded)) != len(folded):  # a record keeps what it says
         raise SetupError("one person cannot sit in two seats; each seat needs its own player")
     for player in seated:

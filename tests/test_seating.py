@@ -28,7 +28,7 @@ def test_seating_is_the_games_table_and_players(svc: RefereeService) -> None:
     assert seating == Seating(game_id=game, table="5", players={"first": "Ann", "second": "Ben"})
     table5 = Principal(token_id="t", role="table", name="Rita", tables=("5",))
     table6 = Principal(token_id="u", role="table", name="Sam", tables=("6",))
-    ann = Principal(token_id="a", role="player", name="ann")
+    ann = Principal(token_id="a", role="player", name="Ann")
     assert viewer_for(table5, seating) == REFEREE and viewer_for(table6, seating) == PUBLIC
     assert viewer_for(ann, seating) == "first"
     authorize(table5, "retract", seating)
