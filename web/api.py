@@ -377,14 +377,9 @@ async def record_entry(
     who = web.principal(request)
     expected = if_match(request)
 
-    def work() -> tuple[int, Any, dict[str, str]]:
-        result = web.svc.record(
-            game_id,
-            data.text,
-            actor=data.seat,
-            by=who.label,
-            expected_version=expected,
-            principal=who,
+    async def work() -> tuple[int, Any, dict[str, str]]:
+        result = await web.record(
+            game_id, data.text, actor=data.seat, principal=who, expected_version=expected
         )
         headers = _written_headers(result.game_id, result.version)
         if result.accepted:

@@ -1,0 +1,253 @@
+"""A server's writes on one thread of their own, with the entries of many tables in one commit.
+
+Recording an entry is a few hundred microseconds of judging and one transaction;
+the transaction's commit (an fsync on SQLite, a round trip under the events
+table's lock on PostgreSQL) cost three quarters of the server's time, and it ran
+on the event loop, so reads and live streams waited for the disk (issue 23).
+
+``GroupWriter`` runs every write of a server process on its writer thread, in
+the order they arrive. Entries that arrive together, from any number of tables,
+are each judged as ``Commands.record`` judges them (``decide_entry``; entries of
+one game in arrival order, each on the position the one before left), then
+appended in ONE transaction for all of their games, each game's events numbered
+after the version its first entry was judged on, so the store's per-stream
+numbers still refuse a game another writer moved meanwhile. Each caller is
+answered only when the commit holding its entry has returned:
+
+- a refusal (a stale ``If-Match``, an unreadable entry, a finished game) is that
+  caller's alone and writes nothing;
+- a commit refused for a race (``ConcurrentWriteError``) is retried one game at a
+  time, so only the callers of the game that moved hear of it (409), each of the
+  others is answered as if alone;
+- any other failure (the disk, the database) is every caller's answer, and nothing
+  of the batch is stored.
+
+The views judged on are the cache's copies (``CachedService.load``), and the cache
+only follows the store, so a failed commit leaves nothing ahead of it. An entry
+that ends a game of an event's match is appended alone, after what was decided
+before it, through ``Commands.record`` (its match is updated in the same
+transaction). Any other write (``call``) runs alone between two batches.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from events.schema import GameEvent
+from events.store import ConcurrentWriteError, fold_written, sealed_after
+from events.view import GameView
+from service.access import Principal, authorize
+from service.app import RefereeService
+from service.entries import EntryCommand, decide_entry, ends_event_game
+from service.results import EntryResult
+
+__all__ = ["GroupWriter"]
+
+log = logging.getLogger("referee.writer")
+
+T = TypeVar("T")
+
+
+@dataclass(slots=True)
+class _Entry:
+    ref: str
+    text: str
+    actor: str | None
+    by: str
+    expected_version: int | None
+    principal: Principal | None
+    future: Future[EntryResult] = field(default_factory=Future)
+
+
+@dataclass(slots=True)
+class _Call:
+    fn: Callable[[], Any]
+    future: Future[Any] = field(default_factory=Future)
+
+
+_STOP = object()
+
+
+class GroupWriter:
+    """The writer thread of a server: ``entry`` and ``call`` queue a write and return a
+    future answered after its commit. ``max_batch`` bounds the entries of one commit."""
+
+    def __init__(self, svc: RefereeService, *, max_batch: int = 256) -> None:
+        self.svc = svc
+        self.max_batch = max_batch
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._work, name="writer", daemon=True)
+        self._thread.start()
+        self.commits = 0  # transactions that held entries (for tests and benchmarks)
+        self.entries = 0
+
+    def entry(
+        self,
+        ref: str,
+        text: str,
+        *,
+        actor: str | None = None,
+        by: str = "",
+        expected_version: int | None = None,
+        principal: Principal | None = None,
+    ) -> Future[EntryResult]:
+        """Record an entry as ``Commands.record`` does, in the next group commit."""
+        item = _Entry(ref, text, actor, by, expected_version, principal)
+        self._queue.put(item)
+        return item.future
+
+    def call(self, fn: Callable[[], T]) -> Future[T]:
+        """Run any other write on the writer thread, alone, after the entries before it."""
+        item = _Call(fn)
+        self._queue.put(item)
+        return item.future
+
+    def close(self) -> None:
+        """Finish what is queued, then stop the thread."""
+        if self._thread.is_alive():
+            self._queue.put(_STOP)
+            self._thread.join(30)
+
+    # -- the writer thread -----------------------------------------------------
+    def _work(self) -> None:
+        while True:
+            batch = [self._queue.get()]
+            while len(batch) < self.max_batch:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            group = _Group(self)
+            stopping = False
+            for item in batch:
+                if item is _STOP:
+                    stopping = True
+                elif isinstance(item, _Call):
+                    group.flush()
+                    _run(item)
+                else:
+                    group.add(item)
+            group.flush()
+            if stopping:
+                return
+
+
+def _run(item: _Call) -> None:
+    if not item.future.set_running_or_notify_cancel():
+        return
+    try:
+        item.future.set_result(item.fn())
+    except BaseException as exc:  # noqa: BLE001 - the caller's answer, raised where it awaits
+        item.future.set_exception(exc)
+
+
+class _Group:
+    """The entries of one commit: their games' views as judged so far, their sealed
+    events by game, and the callers waiting for the commit."""
+
+    def __init__(self, writer: GroupWriter) -> None:
+        self.writer = writer
+        self.svc = writer.svc
+        self.ids: dict[str, str] = {}  # the ref a caller gave -> the game's id
+        self.views: dict[str, GameView] = {}
+        self.events: dict[str, list[GameEvent]] = {}
+        self.waiting: list[tuple[Future[EntryResult], EntryResult, str]] = []
+
+    def _view(self, ref: str) -> GameView:
+        game_id = self.ids.get(ref)
+        if game_id is not None and game_id in self.views:
+            return self.views[game_id]
+        view = self.svc.load(ref)  # the cache's copy, caught up with the store
+        self.ids[ref] = view.game_id
+        return self.views.setdefault(view.game_id, view)
+
+    def add(self, entry: _Entry) -> None:
+        if not entry.future.set_running_or_notify_cancel():
+            return  # the caller went away before its turn
+        try:
+            view = self._view(entry.ref)
+            if entry.principal is not None:
+                authorize(entry.principal, "record", view)
+            decision = decide_entry(
+                view,
+                EntryCommand(
+                    entry.text,
+                    self.svc.clock(),
+                    actor=entry.actor,
+                    by=entry.by,
+                    expected_version=entry.expected_version,
+                ),
+            )
+        except BaseException as exc:  # noqa: BLE001 - a refusal: this caller's answer alone
+            entry.future.set_exception(exc)
+            return
+        game_id = view.game_id
+        if ends_event_game(view, decision):
+            # The match is updated in the same transaction: alone, after what came before.
+            self.flush()
+            try:
+                entry.future.set_result(
+                    self.svc.record(
+                        game_id,
+                        entry.text,
+                        actor=entry.actor,
+                        by=entry.by,
+                        expected_version=entry.expected_version,
+                        principal=entry.principal,
+                    )
+                )
+            except BaseException as exc:  # noqa: BLE001 - the caller's answer
+                entry.future.set_exception(exc)
+            return
+        try:
+            sealed = sealed_after(view, decision.new)
+            fold_written(view, sealed, decision.applied)
+        except BaseException as exc:  # noqa: BLE001 - never judge on a half-folded view
+            entry.future.set_exception(exc)
+            self.flush()
+            return
+        self.events.setdefault(game_id, []).extend(sealed)
+        self.waiting.append((entry.future, decision.result, game_id))
+
+    def flush(self) -> None:
+        """Commit what was decided, answer its callers, and start afresh from the store."""
+        if not self.waiting:
+            self._clear()
+            return
+        waiting, events = self.waiting, self.events
+        self._clear()
+        store = self.svc.store
+        self.writer.commits += 1
+        self.writer.entries += len(waiting)
+        try:
+            store.append_sealed(list(events.values()))
+        except ConcurrentWriteError:
+            # A game moved under us (another process, the command line): each game alone,
+            # so only the callers of the game that moved are refused.
+            failed: dict[str, BaseException] = {}
+            for game_id, stream in events.items():
+                try:
+                    store.append_sealed([stream])
+                except BaseException as exc:  # noqa: BLE001 - that game's callers' answer
+                    failed[game_id] = exc
+            for future, result, game_id in waiting:
+                if game_id in failed:
+                    future.set_exception(failed[game_id])
+                else:
+                    future.set_result(result)
+        except BaseException as exc:  # noqa: BLE001 - nothing stored: every caller hears it
+            log.warning("a group commit of %d entries failed: %s", len(waiting), exc)
+            for future, _, _ in waiting:
+                future.set_exception(exc)
+        else:
+            for future, result, _ in waiting:
+                future.set_result(result)
+
+    def _clear(self) -> None:
+        self.ids, self.views, self.events, self.waiting = {}, {}, {}, []
