@@ -736,11 +736,12 @@ class GameStore:
             fold_written(view, sealed, applied)
         return sealed, others
 
-    def append_sealed(self, streams: Sequence[Sequence[GameEvent]]) -> None:
+    def append_sealed(self, streams: Sequence[Sequence[GameEvent]]) -> list[int]:
         """Append events already numbered and chained (``sealed_after``) to several
         streams in ONE transaction (a server's group commit): all or nothing, and each
         stream's numbers still enforced, so a stream another writer moved meanwhile fails
-        the whole write with ``ConcurrentWriteError``."""
+        the whole write with ``ConcurrentWriteError``. Returns the events' notification
+        ids (the whole store's log)."""
         if self.read_only:
             raise StoreUnavailableError(
                 "this store was opened read-only (its folder cannot be written); "
@@ -748,7 +749,10 @@ class GameStore:
             )
         try:
             with persistence_errors():
-                self.app.save(*[cast(Any, _Batch(s[0].originator_id, s)) for s in streams if s])
+                saved = self.app.save(
+                    *[cast(Any, _Batch(s[0].originator_id, s)) for s in streams if s]
+                )
+            return [r.notification.id for r in saved]
         except IntegrityError:
             first = streams[0][0] if len(streams) == 1 and streams[0] else None
             raise ConcurrentWriteError(

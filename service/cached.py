@@ -67,6 +67,33 @@ class CachedService(RefereeService):
         for stored in newer:
             view.fold(decode(stored.topic, plain(stored)))
 
+    def cached_copy(self, game_id: str) -> GameView | None:
+        """A copy of the cached view of ``game_id`` as it is, without asking the store what
+        was written since (``None`` if the game is not cached). Only for a caller that
+        knows nothing was: the server's writer, which wrote last (``service.writer``)."""
+        entry = self._entry(game_id)
+        if entry is None:
+            return None
+        lock, view = entry
+        with lock:
+            return view.copy()
+
+    def adopt(self, view: GameView) -> None:
+        """Cache ``view``, whose events are all in the store (a group commit has just
+        stored them), in place of an older one: the next ``load`` folds nothing again.
+        The caller hands the view over and folds it no further."""
+        with self._lock:
+            entry = self._views.get(view.game_id)
+            if entry is None:
+                self._views[view.game_id] = (threading.Lock(), view)
+                while len(self._views) > self.capacity:
+                    self._views.popitem(last=False)
+                return
+        lock, cached = entry
+        with lock, self._lock:
+            if self._views.get(view.game_id) is entry and cached.version <= view.version:
+                self._views[view.game_id] = (lock, view)
+
     def forget(self, game_id: str) -> None:
         """Drop a cached game (after an import replaced nothing, say)."""
         with self._lock:

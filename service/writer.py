@@ -43,7 +43,7 @@ from events.schema import GameEvent
 from events.store import ConcurrentWriteError, fold_written, sealed_after
 from events.view import GameView
 from service.access import Principal, authorize
-from service.app import RefereeService
+from service.cached import CachedService
 from service.entries import EntryCommand, decide_entry, ends_event_game
 from service.results import EntryResult
 
@@ -78,7 +78,7 @@ class GroupWriter:
     """The writer thread of a server: ``entry`` and ``call`` queue a write and return a
     future answered after its commit. ``max_batch`` bounds the entries of one commit."""
 
-    def __init__(self, svc: RefereeService, *, max_batch: int = 256) -> None:
+    def __init__(self, svc: CachedService, *, max_batch: int = 256) -> None:
         self.svc = svc
         self.max_batch = max_batch
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -86,6 +86,11 @@ class GroupWriter:
         self._thread.start()
         self.commits = 0  # transactions that held entries (for tests and benchmarks)
         self.entries = 0
+        # The store's last notification id when this writer's own commit was the last
+        # write to it (else None): while it still is, the views this writer cached are
+        # the store's, and a batch judges on them with no query per game.
+        self.last_own: int | None = None
+        self.ids: dict[str, str] = {}  # a ref callers gave -> its game's id (ids never change)
 
     def entry(
         self,
@@ -131,6 +136,7 @@ class GroupWriter:
                 elif isinstance(item, _Call):
                     group.flush()
                     _run(item)
+                    group.distrust()  # it wrote past the cache
                 else:
                     group.add(item)
             group.flush()
@@ -154,17 +160,39 @@ class _Group:
     def __init__(self, writer: GroupWriter) -> None:
         self.writer = writer
         self.svc = writer.svc
-        self.ids: dict[str, str] = {}  # the ref a caller gave -> the game's id
         self.views: dict[str, GameView] = {}
         self.events: dict[str, list[GameEvent]] = {}
         self.waiting: list[tuple[Future[EntryResult], EntryResult, str]] = []
+        self.start: int | None = None  # the store's last notification id when first asked
+        self.trusted = False
+
+    def _begin(self) -> None:
+        """Once per commit: has anyone written to the store since this writer's last commit?"""
+        if self.start is None:
+            self.start = self.svc.store.recorder.max_notification_id() or 0
+            self.trusted = self.start == self.writer.last_own
+
+    def distrust(self) -> None:
+        """Something else wrote (a lone write, a failure): the next commit asks the store."""
+        self.writer.last_own = None
+        self.start, self.trusted = None, False
 
     def _view(self, ref: str) -> GameView:
-        game_id = self.ids.get(ref)
-        if game_id is not None and game_id in self.views:
-            return self.views[game_id]
+        self._begin()
+        ids = self.writer.ids
+        game_id = ids.get(ref)
+        if game_id is not None:
+            if game_id in self.views:
+                return self.views[game_id]
+            if self.trusted:  # nothing written since our last commit: the cache is the store
+                cached = self.svc.cached_copy(game_id)
+                if cached is not None:
+                    self.views[game_id] = cached
+                    return cached
         view = self.svc.load(ref)  # the cache's copy, caught up with the store
-        self.ids[ref] = view.game_id
+        if len(ids) > 100_000:
+            ids.clear()
+        ids[ref] = view.game_id
         return self.views.setdefault(view.game_id, view)
 
     def add(self, entry: _Entry) -> None:
@@ -191,6 +219,7 @@ class _Group:
         if ends_event_game(view, decision):
             # The match is updated in the same transaction: alone, after what came before.
             self.flush()
+            self.distrust()
             try:
                 entry.future.set_result(
                     self.svc.record(
@@ -216,18 +245,19 @@ class _Group:
         self.waiting.append((entry.future, decision.result, game_id))
 
     def flush(self) -> None:
-        """Commit what was decided, answer its callers, and start afresh from the store."""
+        """Commit what was decided, answer its callers, and cache the views as stored."""
         if not self.waiting:
             self._clear()
             return
-        waiting, events = self.waiting, self.events
+        waiting, events, views, start = self.waiting, self.events, self.views, self.start
         self._clear()
         store = self.svc.store
         self.writer.commits += 1
         self.writer.entries += len(waiting)
         try:
-            store.append_sealed(list(events.values()))
+            ids = store.append_sealed(list(events.values()))
         except ConcurrentWriteError:
+            self.distrust()
             # A game moved under us (another process, the command line): each game alone,
             # so only the callers of the game that moved are refused.
             failed: dict[str, BaseException] = {}
@@ -242,12 +272,20 @@ class _Group:
                 else:
                     future.set_result(result)
         except BaseException as exc:  # noqa: BLE001 - nothing stored: every caller hears it
+            self.distrust()
             log.warning("a group commit of %d entries failed: %s", len(waiting), exc)
             for future, _, _ in waiting:
                 future.set_exception(exc)
         else:
+            for view in views.values():
+                self.svc.adopt(view)  # as stored: the next batch folds nothing again
+            # Ours were the only writes since ``start`` when their ids follow it with no gap.
+            mine = start is not None and sorted(ids) == list(range(start + 1, start + 1 + len(ids)))
+            self.writer.last_own = max(ids) if mine and ids else None
+            self.start = self.writer.last_own
+            self.trusted = self.start is not None
             for future, result, _ in waiting:
                 future.set_result(result)
 
     def _clear(self) -> None:
-        self.ids, self.views, self.events, self.waiting = {}, {}, {}, []
+        self.views, self.events, self.waiting = {}, {}, []

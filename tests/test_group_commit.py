@@ -211,3 +211,19 @@ def test_many_threads_entering_at_once_all_land(svc: CachedService, writer: Grou
         assert answers[game] == list(range(2, 10))
         assert [r[0] for r in svc.store.rows(game)] == list(range(1, 10))
     assert writer.entries >= 128 and writer.commits <= writer.entries
+
+
+def test_a_write_by_another_process_between_commits_is_judged_on(
+    svc: CachedService, writer: GroupWriter, store_env: dict[str, Any]
+) -> None:
+    """After its own commit the writer judges on the views it cached, with no query per
+    game, only while the store's log says nobody else wrote since."""
+    game = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
+    assert writer.entry(game, "t1").result(10).version == 2
+    assert writer.entry(game, "t1").result(10).version == 3  # judged on the cached view
+    with CachedService(GameStore(**store_env)) as other:
+        other.record(game, "t3")  # 9 - 1 - 1 - 3 = 4 left
+    after = writer.entry(game, "t1", expected_version=4).result(10)
+    assert after.version == 5 and after.accepted
+    assert svc.load(game).state.left == 3
+    assert [r[0] for r in svc.store.rows(game)] == [1, 2, 3, 4, 5]
