@@ -13,9 +13,10 @@ import httpx
 import pytest
 
 from service.app import open_service
-from tests.web.conftest import ServeConfig, ThreadServer, Tokens, auth, make_tokens
+from tests.web.conftest import ThreadServer, Tokens, auth, make_tokens
 from tests.web.test_live_and_hidden import read_events
 from tests.web.test_postgres_web import pg_url
+from web.app import ServeConfig
 
 TABLES = 8
 ENTRIES = 6
