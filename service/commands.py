@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
@@ -45,7 +45,6 @@ from referee.kit.adjustments import Change, adjustment_notation, parse_adjustmen
 from referee.kit.decks import Deck, Decklist, SealedDeck, seal
 from referee.outcomes import Placing, parse_ranking
 from referee.verdicts import Verdict, Violation
-from service.access import Principal, authorize
 from service.entries import EntryCommand, decide_entry
 from service.errors import InvalidCommandError, StaleVersionError
 from service.procedure import (
@@ -60,6 +59,9 @@ from service.procedure import (
 )
 from service.results import CorrectionResult, EntryResult, ResultInfo, WrittenEvents
 from service.setup import resolve_options
+
+if TYPE_CHECKING:
+    from service.access import Principal
 
 __all__ = ["Commands"]
 
@@ -367,6 +369,8 @@ class Commands:
         own (imports replaying a record); it is advanced by what is appended."""
         view = view or self.load(ref)
         if principal is not None:
+            from service.access import authorize  # a face's caller; the command line has none
+
             authorize(principal, "check" if dry_run else "record", view)
         command = EntryCommand(
             text,
