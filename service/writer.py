@@ -90,6 +90,7 @@ class GroupWriter:
         # write to it (else None): while it still is, the views this writer cached are
         # the store's, and a batch judges on them with no query per game.
         self.last_own: int | None = None
+        self.fresh: set[str] = set()  # games whose cached view this writer knows is the store's
         self.ids: dict[str, str] = {}  # a ref callers gave -> its game's id (ids never change)
 
     def entry(
@@ -128,20 +129,29 @@ class GroupWriter:
                     batch.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
-            group = _Group(self)
-            stopping = False
-            for item in batch:
-                if item is _STOP:
-                    stopping = True
-                elif isinstance(item, _Call):
-                    group.flush()
-                    _run(item)
-                    group.distrust()  # it wrote past the cache
-                else:
-                    group.add(item)
-            group.flush()
+            stopping = any(item is _STOP for item in batch)
+            try:
+                self._batch([item for item in batch if item is not _STOP])
+            except BaseException as exc:  # noqa: BLE001 - the thread must live on: answer and go on
+                log.exception("the writer failed a batch")
+                self.last_own = None
+                self.fresh.clear()
+                for item in batch:
+                    if item is not _STOP and not item.future.done():
+                        item.future.set_exception(exc)
             if stopping:
                 return
+
+    def _batch(self, batch: list[_Entry | _Call]) -> None:
+        group = _Group(self)
+        for item in batch:
+            if isinstance(item, _Call):
+                group.flush()
+                _run(item)
+                group.distrust()  # it wrote past the cache
+            else:
+                group.add(item)
+        group.flush()
 
 
 def _run(item: _Call) -> None:
@@ -175,6 +185,7 @@ class _Group:
     def distrust(self) -> None:
         """Something else wrote (a lone write, a failure): the next commit asks the store."""
         self.writer.last_own = None
+        self.writer.fresh.clear()
         self.start, self.trusted = None, False
 
     def _view(self, ref: str) -> GameView:
@@ -184,7 +195,8 @@ class _Group:
         if game_id is not None:
             if game_id in self.views:
                 return self.views[game_id]
-            if self.trusted:  # nothing written since our last commit: the cache is the store
+            if self.trusted and game_id in self.writer.fresh:
+                # cached as our last commits stored it, and nothing written since
                 cached = self.svc.cached_copy(game_id)
                 if cached is not None:
                     self.views[game_id] = cached
@@ -282,6 +294,12 @@ class _Group:
             # Ours were the only writes since ``start`` when their ids follow it with no gap.
             mine = start is not None and sorted(ids) == list(range(start + 1, start + 1 + len(ids)))
             self.writer.last_own = max(ids) if mine and ids else None
+            if self.writer.last_own is None:
+                self.writer.fresh.clear()
+            else:
+                if len(self.writer.fresh) > 100_000:
+                    self.writer.fresh.clear()
+                self.writer.fresh.update(views)
             self.start = self.writer.last_own
             self.trusted = self.start is not None
             for future, result, _ in waiting:

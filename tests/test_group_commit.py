@@ -227,3 +227,19 @@ def test_a_write_by_another_process_between_commits_is_judged_on(
     assert after.version == 5 and after.accepted
     assert svc.load(game).state.left == 3
     assert [r[0] for r in svc.store.rows(game)] == [1, 2, 3, 4, 5]
+
+
+def test_a_game_written_past_the_cache_is_read_again_after_trust_returns(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    """A lone write (here a retraction) appends from its own copy and leaves the cached
+    view behind; later commits of other games must not make that stale view trusted."""
+    stale = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
+    other = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
+    assert writer.entry(stale, "t1").result(10).version == 2
+    assert writer.call(lambda: svc.retract(stale, "wrong", by="Tom")).result(10).version == 3
+    assert writer.entry(other, "t1").result(10).version == 2  # trust comes back here
+    assert writer.entry(other, "t1").result(10).version == 3
+    again = writer.entry(stale, "t2").result(10)
+    assert again.accepted and again.version == 4
+    assert svc.load(stale).state.left == 7
