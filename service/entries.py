@@ -12,7 +12,6 @@ The time the events carry is the command's, so the decision draws nothing itself
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -27,8 +26,7 @@ from service.results import EntryResult, ResultInfo
 __all__ = ["EntryCommand", "EntryDecision", "decide_entry", "ends_event_game"]
 
 
-@dataclass(frozen=True, slots=True)
-class EntryCommand:
+class EntryCommand(msgspec.Struct, frozen=True):
     """One entry as a referee gives it: the text, the seat if named apart, who records
     it, the version it was made on (``If-Match``) and the time it is recorded at.
 
@@ -44,15 +42,14 @@ class EntryCommand:
     keep_unreadable: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class EntryDecision:
+class EntryDecision(msgspec.Struct, frozen=True):
     """What an entry comes to: ``new`` events to append right after the version it was
     decided on (none for a dry run), the position after a recorded action
     (``applied``, so the view is advanced without applying twice), and ``result``, the
     answer, numbered as the events will be when that append lands."""
 
     result: EntryResult
-    new: list[GameEvent] = field(default_factory=list)
+    new: list[GameEvent] = []
     applied: Any = None
 
 
