@@ -14,12 +14,14 @@ their game within one second and start a new one: every write of the burst (the 
 the new game) counts from when it was due. Followers: ``--followers`` game streams
 (``/api/games/ID/events``) and as many on ``/api/live``.
 
-Reported, per store: entries per second; p50 and p99 of every write (entries, ends, new
-games) and of entries alone, from when due; the burst writes' p99; errors; events a game
-follower missed (the store's events of its game it never received); live followers that
-did not catch up with the log; the bare ``GET /api/health`` rate driven by the same client
-in the same run (the client's own ceiling); and how late the client's own event loop ran.
-Afterwards every game is read back (nothing lost, nothing twice) and ``verify`` runs.
+Reported, per store: entries per second (those due in the measured window, and those
+answered in it: a server that falls behind answers old entries late); p50 and p99 of
+every write (entries, ends, new games) and of entries alone, from when due; the burst
+writes' p99; errors; events a game follower missed (the store's events of its game it
+never received); live followers that did not catch up with the log; the bare
+``GET /api/health`` rate driven by the same client in the same run (the client's own
+ceiling); and how late the client's own event loop ran. Afterwards every game is read
+back (nothing lost, nothing twice) and ``verify`` runs.
 A script, never a timed test.
 """
 
@@ -63,6 +65,7 @@ class Table:
     games: list[list[str]]
     resign_at: list[float] = field(default_factory=list)
     entries: list[float] = field(default_factory=list)  # latency from when due
+    answered: list[float] = field(default_factory=list)  # when each entry's answer came
     writes: list[float] = field(default_factory=list)  # ends and new games
     burst: list[float] = field(default_factory=list)  # the bursts' ends and new games
     recorded: dict[str, list[str]] = field(default_factory=dict)
@@ -149,6 +152,7 @@ async def referee(
                     table.errors.append(f"{game} {move}: {status} {data[:200]!r}")
                     return
                 table.recorded[game].append(move)
+                table.answered.append(time.monotonic())
                 if started >= measure_from:
                     table.entries.append(took)
                 version = int(found["etag"].strip('"'))
@@ -242,7 +246,12 @@ async def drive(
     await asyncio.gather(*tasks)
     await asyncio.gather(*streams)
     await watcher
-    return {"game_seen": game_seen, "live_seen": live_seen, "lags": lags}
+    return {
+        "game_seen": game_seen,
+        "live_seen": live_seen,
+        "lags": lags,
+        "window": (measure_from, stop_at),
+    }
 
 
 def ms(seconds: float) -> float:
@@ -320,6 +329,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         with psycopg.connect(" ".join(f"{k}={v}" for k, v in PG.items()), autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
     entries = [x for t in tables for x in t.entries]
+    begin, end = driven["window"]
     writes = entries + [x for t in tables for x in t.writes]
     burst = [x for t in tables for x in t.burst]
     errors = [e for t in tables for e in t.errors]
@@ -329,6 +339,9 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         "tables": args.tables,
         "rate": args.rate,
         "entries_per_s": round(len(entries) / args.seconds, 1),
+        "answered_per_s": round(
+            sum(1 for t in tables for a in t.answered if begin <= a <= end) / args.seconds, 1
+        ),
         "writes_p50_ms": ms(pct(writes, 0.5)),
         "writes_p99_ms": ms(pct(writes, 0.99)),
         "entries_p50_ms": ms(pct(entries, 0.5)),
@@ -390,7 +403,8 @@ def main() -> None:
             if not args.json:
                 print(
                     f"{r['store']:>8} x{r['processes']}: {r['entries_per_s']} entries/s of "
-                    f"{r['rate']:.0f} offered | all writes p50 {r['writes_p50_ms']} ms, p99 "
+                    f"{r['rate']:.0f} offered ({r['answered_per_s']}/s answered in the window) "
+                    "| all writes p50 {r['writes_p50_ms']} ms, p99 "
                     f"{r['writes_p99_ms']} ms (max {r['max_ms']}) | entries p50 "
                     f"{r['entries_p50_ms']} ms, p99 {r['entries_p99_ms']} ms | bursts: "
                     f"{r['burst_writes']} writes, p99 {r['burst_p99_ms']} ms | errors "
