@@ -404,7 +404,7 @@ def main() -> None:
                 print(
                     f"{r['store']:>8} x{r['processes']}: {r['entries_per_s']} entries/s of "
                     f"{r['rate']:.0f} offered ({r['answered_per_s']}/s answered in the window) "
-                    "| all writes p50 {r['writes_p50_ms']} ms, p99 "
+                    f"| all writes p50 {r['writes_p50_ms']} ms, p99 "
                     f"{r['writes_p99_ms']} ms (max {r['max_ms']}) | entries p50 "
                     f"{r['entries_p50_ms']} ms, p99 {r['entries_p99_ms']} ms | bursts: "
                     f"{r['burst_writes']} writes, p99 {r['burst_p99_ms']} ms | errors "
