@@ -314,6 +314,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
             stop(process)
     checked = verify_store(kind, store, env, tables)  # type: ignore[arg-type]
     # what each followed game holds, against what its follower received
+    from events.schema import ActionRetracted, GameCreated, GameEnded, ResultVoided, topics_for
     from events.store import GameStore
 
     with GameStore(store if kind == "sqlite" else None, env=env) as gs:
@@ -321,7 +322,13 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         for game, seen in driven["game_seen"].items():
             stored = {row[0] for row in gs.rows(game)}
             missed += len(stored - set(seen))
-        last_id = gs.recorder.max_notification_id() or 0
+        # the games list moves with games created, ended, reopened: its last such change
+        listed = [
+            topic
+            for kind in (GameCreated, GameEnded, ActionRetracted, ResultVoided)
+            for topic in topics_for(kind)
+        ]
+        last_id = max((n.id for n in gs.iter_notifications(listed)), default=0)
     live_behind = sum(1 for seen in driven["live_seen"] if not seen or max(seen) < last_id)
     if schema is not None:
         import psycopg
