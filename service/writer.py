@@ -86,11 +86,11 @@ class GroupWriter:
         self._thread.start()
         self.commits = 0  # transactions that held entries (for tests and benchmarks)
         self.entries = 0
-        # The store's last notification id when this writer's own commit was the last
-        # write to it (else None): while it still is, the views this writer cached are
-        # the store's, and a batch judges on them with no query per game.
-        self.last_own: int | None = None
-        self.fresh: set[str] = set()  # games whose cached view this writer knows is the store's
+        # The writer follows the store's log (one query per commit, whoever wrote): the
+        # games in ``fresh`` have cached views folded up to ``position``, so a batch judges
+        # on them with no query per game.
+        self.position: int | None = None
+        self.fresh: set[str] = set()
         self.ids: dict[str, str] = {}  # a ref callers gave -> its game's id (ids never change)
 
     def entry(
@@ -134,7 +134,7 @@ class GroupWriter:
                 self._batch([item for item in batch if item is not _STOP])
             except BaseException as exc:  # noqa: BLE001 - the thread must live on: answer and go on
                 log.exception("the writer failed a batch")
-                self.last_own = None
+                self.position = None
                 self.fresh.clear()
                 for item in batch:
                     if item is not _STOP and not item.future.done():
@@ -148,7 +148,7 @@ class GroupWriter:
             if isinstance(item, _Call):
                 group.flush()
                 _run(item)
-                group.distrust()  # it wrote past the cache
+                group.followed = False  # it wrote past the cache: read the log again
             else:
                 group.add(item)
         group.flush()
@@ -173,30 +173,38 @@ class _Group:
         self.views: dict[str, GameView] = {}
         self.events: dict[str, list[GameEvent]] = {}
         self.waiting: list[tuple[Future[EntryResult], EntryResult, str]] = []
-        self.start: int | None = None  # the store's last notification id when first asked
-        self.trusted = False
+        self.followed = False
 
-    def _begin(self) -> None:
-        """Once per commit: has anyone written to the store since this writer's last commit?"""
-        if self.start is None:
-            self.start = self.svc.store.recorder.max_notification_id() or 0
-            self.trusted = self.start == self.writer.last_own
-
-    def distrust(self) -> None:
-        """Something else wrote (a lone write, a failure): the next commit asks the store."""
-        self.writer.last_own = None
-        self.writer.fresh.clear()
-        self.start, self.trusted = None, False
+    def _follow(self) -> None:
+        """Once per commit: fold what the store's log holds since the writer last looked
+        (any writer's events, ours included) into the fresh games' cached views."""
+        if self.followed:
+            return
+        self.followed = True
+        writer, store = self.writer, self.svc.store
+        if writer.position is None:
+            writer.position = store.recorder.max_notification_id() or 0
+            writer.fresh.clear()
+            return
+        try:
+            for note in store.iter_notifications(after=writer.position):
+                writer.position = max(writer.position, note.id)
+                game_id = str(note.originator_id)
+                if game_id in writer.fresh and not self.svc.fold_stored(game_id, note):
+                    writer.fresh.discard(game_id)
+        except Exception:
+            writer.position = None  # start afresh: every game is read again
+            writer.fresh.clear()
+            raise
 
     def _view(self, ref: str) -> GameView:
-        self._begin()
+        self._follow()
         ids = self.writer.ids
         game_id = ids.get(ref)
         if game_id is not None:
             if game_id in self.views:
                 return self.views[game_id]
-            if self.trusted and game_id in self.writer.fresh:
-                # cached as our last commits stored it, and nothing written since
+            if game_id in self.writer.fresh:  # cached and folded up to the log's end
                 cached = self.svc.cached_copy(game_id)
                 if cached is not None:
                     self.views[game_id] = cached
@@ -231,7 +239,6 @@ class _Group:
         if ends_event_game(view, decision):
             # The match is updated in the same transaction: alone, after what came before.
             self.flush()
-            self.distrust()
             try:
                 entry.future.set_result(
                     self.svc.record(
@@ -245,6 +252,7 @@ class _Group:
                 )
             except BaseException as exc:  # noqa: BLE001 - the caller's answer
                 entry.future.set_exception(exc)
+            self.followed = False  # appended from its own copy: the log brings it in
             return
         try:
             sealed = sealed_after(view, decision.new)
@@ -261,15 +269,15 @@ class _Group:
         if not self.waiting:
             self._clear()
             return
-        waiting, events, views, start = self.waiting, self.events, self.views, self.start
+        waiting, events, views = self.waiting, self.events, self.views
+        self.followed = False
         self._clear()
         store = self.svc.store
         self.writer.commits += 1
         self.writer.entries += len(waiting)
         try:
-            ids = store.append_sealed(list(events.values()))
+            store.append_sealed(list(events.values()))
         except ConcurrentWriteError:
-            self.distrust()
             # A game moved under us (another process, the command line): each game alone,
             # so only the callers of the game that moved are refused.
             failed: dict[str, BaseException] = {}
@@ -284,24 +292,15 @@ class _Group:
                 else:
                     future.set_result(result)
         except BaseException as exc:  # noqa: BLE001 - nothing stored: every caller hears it
-            self.distrust()
             log.warning("a group commit of %d entries failed: %s", len(waiting), exc)
             for future, _, _ in waiting:
                 future.set_exception(exc)
         else:
             for view in views.values():
                 self.svc.adopt(view)  # as stored: the next batch folds nothing again
-            # Ours were the only writes since ``start`` when their ids follow it with no gap.
-            mine = start is not None and sorted(ids) == list(range(start + 1, start + 1 + len(ids)))
-            self.writer.last_own = max(ids) if mine and ids else None
-            if self.writer.last_own is None:
+            if len(self.writer.fresh) > 100_000:
                 self.writer.fresh.clear()
-            else:
-                if len(self.writer.fresh) > 100_000:
-                    self.writer.fresh.clear()
-                self.writer.fresh.update(views)
-            self.start = self.writer.last_own
-            self.trusted = self.start is not None
+            self.writer.fresh.update(views)
             for future, result, _ in waiting:
                 future.set_result(result)
 
