@@ -259,6 +259,8 @@ class _Group:
             fold_written(view, sealed, decision.applied)
         except BaseException as exc:  # noqa: BLE001 - never judge on a half-folded view
             entry.future.set_exception(exc)
+            del self.views[game_id]  # neither judged on again nor cached: the log brings it
+            self.writer.fresh.discard(game_id)
             self.flush()
             return
         self.events.setdefault(game_id, []).extend(sealed)

@@ -243,3 +243,23 @@ def test_a_game_written_past_the_cache_is_read_again_after_trust_returns(
     again = writer.entry(stale, "t2").result(10)
     assert again.accepted and again.version == 4
     assert svc.load(stale).state.left == 7
+
+
+def test_an_entry_that_ends_a_game_of_an_event_updates_its_match(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    """The match is updated in the game end's own transaction: that entry goes alone, after
+    the entries queued before it (of its game and of others), which commit first."""
+    event = svc.event_new("Nim cup", "nim", rounds=1).event_id
+    svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
+    first, second = (table.games[0] for table in svc.event_pair(event))
+    release = hold(writer)
+    plays = [writer.entry(first, text) for text in ("t3", "t3", "t3", "t1")]  # the last ends it
+    other = writer.entry(second, "t2")
+    release.set()
+    results = [f.result(10) for f in plays]
+    assert [r.event for r in results] == [2, 3, 4, 5]
+    assert results[-1].ended is not None and results[-1].ended.how == "rule"
+    assert other.result(10).version == 2
+    (table,) = [t for t in svc.event_pairings(event) if t.games[0] == first]
+    assert len(table.games) == 2  # the match heard of its game: best of 3, game 2 created
