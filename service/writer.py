@@ -22,7 +22,8 @@ answered only when the commit holding its entry has returned:
 - any other failure (the disk, the database) is every caller's answer, and nothing
   of the batch is stored.
 
-The views judged on are the cache's copies (``CachedService.load``), and the cache
+Each write runs in its caller's context (the token that writes, recorded on its
+events). The views judged on are the cache's copies (``CachedService.load``), and the cache
 only follows the store, so a failed commit leaves nothing ahead of it. An entry
 that ends a game of an event's match is appended alone, after what was decided
 before it, through ``Commands.record`` (its match is updated in the same
@@ -31,6 +32,7 @@ transaction). Any other write (``call``) runs alone between two batches.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import queue
 import threading
@@ -63,12 +65,15 @@ class _Entry:
     expected_version: int | None
     principal: Principal | None
     future: Future[EntryResult] = field(default_factory=Future)
+    # the submitter's context (the writing token, ``service.procedure.WRITING_TOKEN``)
+    context: contextvars.Context = field(default_factory=contextvars.copy_context)
 
 
 @dataclass(slots=True)
 class _Call:
     fn: Callable[[], Any]
     future: Future[Any] = field(default_factory=Future)
+    context: contextvars.Context = field(default_factory=contextvars.copy_context)
 
 
 _STOP = object()
@@ -158,7 +163,7 @@ def _run(item: _Call) -> None:
     if not item.future.set_running_or_notify_cancel():
         return
     try:
-        item.future.set_result(item.fn())
+        item.future.set_result(item.context.run(item.fn))
     except BaseException as exc:  # noqa: BLE001 - the caller's answer, raised where it awaits
         item.future.set_exception(exc)
 
@@ -222,7 +227,8 @@ class _Group:
             view = self._view(entry.ref)
             if entry.principal is not None:
                 authorize(entry.principal, "record", view)
-            decision = decide_entry(
+            decision = entry.context.run(
+                decide_entry,
                 view,
                 EntryCommand(
                     entry.text,
@@ -241,7 +247,8 @@ class _Group:
             self.flush()
             try:
                 entry.future.set_result(
-                    self.svc.record(
+                    entry.context.run(
+                        self.svc.record,
                         game_id,
                         entry.text,
                         actor=entry.actor,
