@@ -104,6 +104,8 @@ def test_many_tables_at_once_land_in_order_and_every_follower_sees_every_event(
         log = httpx.get(f"{server.base}/api/games/{game}/log", headers=auth(head)).json()
         numbers = [e["originator_version"] for e in log]
         assert numbers == list(range(1, 2 + ENTRIES))
+        # written on the writer thread, each event still names the token that wrote it
+        assert {e.get("token_id") for e in log} == {head.split("_")[1]}
     for reader in readers:
         reader.join(40)
     for game, events in followed.items():
