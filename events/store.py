@@ -258,7 +258,8 @@ class GameStore:
         name them with ``self.backend.qualified`` and ``self.backend.mark``)."""
         if self.backend is None:
             raise StoreUnavailableError("this store keeps no tables of its own (in memory)")
-        with persistence_errors(), self.backend.cursor(write=write) as cursor:
+        self._tables_ready()
+        with persistence_errors(), self.backend.transaction(write=write) as cursor:
             yield cursor
 
     # -- reading -------------------------------------------------------------
@@ -344,9 +345,10 @@ class GameStore:
             raise GameNotFoundError(f"no game {ref!r} in this store ('referee games' lists them)")
         raise GameNotFoundError(f"{ref!r} matches several games: {', '.join(matches)}")
 
-    def _library_ready(self) -> None:
-        """Before a call of the library's own recorder: a server store's tables exist
-        (this project's statements create them when missing; the library's do not)."""
+    def _tables_ready(self) -> None:
+        """Before a call of the library's own recorder or a transaction of the caller's: a
+        server store's tables exist (this project's reads and appends create them when
+        they find them missing; those cannot). One check per process, only on these paths."""
         if not self._checked:
             self._checked = True
             self.ensure_tables()
@@ -357,7 +359,7 @@ class GameStore:
         """At most ``limit`` stored events after position ``after``, in store order, as the
         library's notifications (``id``, ``originator_id``, ``originator_version``,
         ``topic``, ``state``)."""
-        self._library_ready()
+        self._tables_ready()
         return list(
             self.recorder.select_notifications(
                 after, limit, topics=topics, inclusive_of_start=False
@@ -366,7 +368,7 @@ class GameStore:
 
     def last_position(self) -> int:
         """The store-wide sequence's last position (0 for an empty store)."""
-        self._library_ready()
+        self._tables_ready()
         return int(self.recorder.max_notification_id() or 0)
 
     def iter_notifications(
@@ -432,7 +434,7 @@ class GameStore:
                     for i, g, v, t, b in queries.log_rows(self.direct, after, page, limit)
                 ]
             else:
-                self._library_ready()
+                self._tables_ready()
                 notes = self.recorder.select_notifications(
                     after, page, stop=limit, inclusive_of_start=False
                 )
@@ -618,7 +620,7 @@ class GameStore:
                 with persistence_errors():
                     self.direct.bulk_insert(rows)
                 return
-            self._library_ready()
+            self._tables_ready()
             plain = self.mapper.plain
             self.recorder.insert_events(
                 [

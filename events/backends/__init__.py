@@ -41,8 +41,13 @@ class Backend(Protocol):
     mark: str
     """The parameter placeholder of the driver (``?`` or ``%s``)."""
 
-    def cursor(self, *, write: bool = False) -> AbstractContextManager[Any]:
-        """A cursor giving plain tuples, in one transaction committed only when ``write``."""
+    def cursor(self) -> AbstractContextManager[Any]:
+        """A cursor giving plain tuples, for reads: on a server each statement stands alone
+        (one round trip, no transaction around it)."""
+        ...
+
+    def transaction(self, *, write: bool = False) -> AbstractContextManager[Any]:
+        """A cursor giving plain tuples in one transaction, committed only when ``write``."""
         ...
 
     def qualified(self, table: str) -> str:

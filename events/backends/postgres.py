@@ -201,14 +201,21 @@ class PostgresBackend:
         return f'"{self.schema}"."{table}"'
 
     @contextmanager
-    def cursor(self, *, write: bool = False) -> Iterator[Any]:
-        with self.datastore.get_connection() as conn:
-            if write:
-                with conn.transaction(), conn.cursor(row_factory=tuple_row) as cursor:
-                    yield cursor
-            else:
-                with conn.cursor(row_factory=tuple_row) as cursor:
-                    yield _Reading(cursor, self)
+    def cursor(self) -> Iterator[Any]:
+        with (
+            self.datastore.get_connection() as conn,
+            conn.cursor(row_factory=tuple_row) as cursor,
+        ):
+            yield _Reading(cursor, self)
+
+    @contextmanager
+    def transaction(self, *, write: bool = False) -> Iterator[Any]:
+        with (
+            self.datastore.get_connection() as conn,
+            conn.transaction(force_rollback=not write),
+            conn.cursor(row_factory=tuple_row) as cursor,
+        ):
+            yield cursor
 
     def has_table(self, table: str) -> bool:
         with self.cursor() as cursor:

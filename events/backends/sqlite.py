@@ -4,7 +4,7 @@ own datastore (so reads and writes share its lock handling and busy timeout)."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 __all__ = ["SQLiteBackend"]
@@ -23,10 +23,13 @@ class SQLiteBackend:
         self.events_table: str = recorder.events_table_name
 
     @contextmanager
-    def cursor(self, *, write: bool = False) -> Iterator[Any]:
+    def transaction(self, *, write: bool = False) -> Iterator[Any]:
         with self.datastore.transaction(commit=write) as cursor:
             cursor.row_factory = None  # plain tuples
             yield cursor
+
+    def cursor(self) -> AbstractContextManager[Any]:
+        return self.transaction()  # a local file: a transaction costs no round trip
 
     def qualified(self, table: str) -> str:
         return table
