@@ -159,6 +159,14 @@ def new(
             help="SEAT=NAME, once per seat (prizmik: red, blue; the others p1, p2, ...).",
         ),
     ] = None,
+    player_id: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--player-id",
+            help="SEAT=ID: bind a seat to a player id ('referee token create --role player' "
+            "prints one); that player's token reads the seat, and no one else's.",
+        ),
+    ] = None,
     variant: Annotated[
         list[str] | None,
         typer.Option(
@@ -207,6 +215,7 @@ def new(
     Game options follow the game's name; 'referee new --help' lists every game's."""
     with handled():
         from referee import games
+        from referee.contract import Player
 
         rules = games.load(game)
         options, catalog_ruleset = _game_options(rules, list(ctx.args))
@@ -225,12 +234,16 @@ def new(
         missing = [s for s in needed if s not in seats]
         if missing:
             fail(f"name every player: --player {missing[0]}=NAME (seats: {', '.join(needed)})")
+        ids = parse_pairs(player_id, "--player-id")
+        unseated = [s for s in ids if s not in seats]
+        if unseated:
+            fail(f"--player-id names a seat with no --player: {', '.join(unseated)}")
         meta = {k: v for k, v in zip(META, (event, site, round_, table), strict=True) if v}
         if from_position is not None:
             options["position"] = from_position
         view = settings.service(create=True).create_game(
             rules.name,
-            seats,
+            [Player(s, n, ids.get(s, "")) for s, n in seats.items()],
             ruleset=ruleset,
             variants=parse_pairs(variant, "--variant"),
             options=options,

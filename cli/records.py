@@ -433,8 +433,9 @@ app.add_typer(store_app, name="store")
 def store_backup(
     dest: Annotated[Path, typer.Argument(help="The backup file to write (never overwritten).")],
 ) -> None:
-    """Copy the whole live store to DEST (SQLite's online backup API: safe while serving),
-    keeping store order and recorded checkpoints. Cron: '0 * * * * referee --db /srv/referee.db
+    """Copy the whole live store to DEST (SQLite's online backup API: safe while serving;
+    a PostgreSQL store is dumped in one snapshot into such a file), keeping store order and
+    recorded checkpoints. Cron: '0 * * * * referee --db /srv/referee.db
     store backup /backups/referee-$(date +\\%H).db'."""
     with handled():
         from service.backup import backup_store
@@ -447,8 +448,9 @@ def store_backup(
 def store_restore(
     source: Annotated[Path, typer.Argument(help="A backup 'referee store backup' wrote.")],
 ) -> None:
-    """Make the store (--db, which must not exist yet) from the backup SOURCE; it then
-    verifies against the last checkpoint published before the backup."""
+    """Make the store (--db: a SQLite file that must not exist yet, or an empty PostgreSQL
+    schema) from the backup SOURCE; it then verifies against the last checkpoint published
+    before the backup."""
     with handled():
         from service.backup import restore_store
 

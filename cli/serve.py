@@ -71,6 +71,22 @@ def serve(
         ),
     ] = False,
     access_log: Annotated[bool, typer.Option("--access-log", help="Log every request.")] = False,
+    header_timeout: Annotated[
+        float,
+        typer.Option(
+            "--header-timeout",
+            help="Seconds a request's headers may take to arrive (a slow client is answered "
+            "408 and cut off).",
+        ),
+    ] = 10.0,
+    body_timeout: Annotated[
+        float,
+        typer.Option(
+            "--body-timeout",
+            help="Seconds a request's body may take to arrive after its headers (imports of "
+            "large records over a slow link may need more).",
+        ),
+    ] = 60.0,
 ) -> None:
     """Serve the HTTP API (/api, OpenAPI at /schema) and the pages (/) for many referees at once.
 
@@ -114,7 +130,12 @@ def serve(
         )
         import msgspec
 
+        if header_timeout <= 0 or body_timeout <= 0:
+            fail("--header-timeout and --body-timeout are seconds, more than 0")
         os.environ["REFEREE_SERVE_CONFIG"] = msgspec.json.encode(config).decode()
+        # Read by web.deadlines in every worker (uvicorn has no header or body timeout).
+        os.environ["REFEREE_HEADER_TIMEOUT"] = str(header_timeout)
+        os.environ["REFEREE_BODY_TIMEOUT"] = str(body_timeout)
         typer.echo(
             f"serving {spec.label} on http://{host}:{port}/ ({workers} process"
             f"{'es' if workers != 1 else ''})",
@@ -129,6 +150,8 @@ def serve(
             access_log=access_log,
             log_level="warning" if not access_log else "info",
             timeout_graceful_shutdown=3,
+            http="web.deadlines:DeadlineProtocol",  # header and body read deadlines
+            timeout_keep_alive=5,  # an idle kept-alive connection is closed after 5 s
         )
 
 
@@ -160,21 +183,45 @@ def token_create(
         str,
         typer.Option(
             "--name",
-            help="Who holds it (recorded with their entries; a player's "
-            "name as it is entered in games).",
+            help="Who holds it (recorded with their entries; a seat without a player id is "
+            "matched by this name exactly).",
         ),
     ],
     table: Annotated[
         list[str] | None, typer.Option("--table", help="A table referee's table, once per table.")
+    ] = None,
+    player_id: Annotated[
+        str | None,
+        typer.Option(
+            "--player-id",
+            help="A player's id (default: a new one). Give the id printed for their first "
+            "token to bind a second device; seats name it ('referee new --player-id SEAT=ID').",
+        ),
+    ] = None,
+    expires: Annotated[
+        str | None,
+        typer.Option(
+            "--expires",
+            help="When the token stops working: a duration (90m, 12h, 7d, 2w) or a UTC date "
+            "or time (2026-12-01, 2026-12-01T18:00). Default: never.",
+        ),
     ] = None,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Create a token and print it once (only its hash is kept)."""
     with handled():
+        from service.access import expiry_text, parse_expiry
+
+        try:
+            until = parse_expiry(expires) if expires is not None else None
+        except ValueError as error:
+            fail(str(error))
         tokens = _tokens(store)
         try:
-            principal, text = tokens.create(role.strip().lower(), name, table or [])
+            principal, text = tokens.create(
+                role.strip().lower(), name, table or [], player_id=player_id, expires=until
+            )
         finally:
             tokens.db.close()
         if as_json:
@@ -185,15 +232,23 @@ def token_create(
                     "role": principal.role,
                     "name": principal.name,
                     "tables": list(principal.tables),
+                    "player_id": principal.player_id or None,
+                    "expires": principal.expires,
                 }
             )
             return
         typer.echo(text)
         where = f" at tables {', '.join(principal.tables)}" if principal.tables else ""
+        bound = f" (player id {principal.player_id})" if principal.player_id else ""
+        until_text = (
+            f"; it expires at {expiry_text(principal.expires)}"
+            if principal.expires is not None
+            else ""
+        )
         typer.echo(
-            f"{principal.role} token {principal.token_id} for {principal.name}{where}; it is "
-            "shown only now (send it as Authorization: Bearer TOKEN, or sign in with it on the "
-            "pages)",
+            f"{principal.role} token {principal.token_id} for {principal.name}{bound}{where}"
+            f"{until_text}; it is shown only now (send it as Authorization: Bearer TOKEN, or "
+            "sign in with it on the pages)",
             err=True,
         )
 
@@ -214,10 +269,15 @@ def token_list(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
             return
         if not rows:
             typer.echo("no tokens yet: 'referee token create --role head --name NAME'")
+        from service.access import expiry_text
+
         for r in rows:
             tables = f" tables {','.join(r.tables)}" if r.tables else ""
+            bound = f" id {r.player_id}" if r.player_id else ""
+            until = f"  (expires {expiry_text(r.expires)})" if r.expires is not None else ""
             typer.echo(
-                f"{r.token_id}  {r.role:<11} {r.name}{tables}{'  (revoked)' if r.revoked else ''}"
+                f"{r.token_id}  {r.role:<11} {r.name}{bound}{tables}"
+                f"{'  (revoked)' if r.revoked else ''}{until}"
             )
 
 
@@ -255,7 +315,7 @@ def token_revoke(
     token_id: Annotated[str, typer.Argument(help="The token's id ('referee token list').")],
     store: StoreOpt = None,
 ) -> None:
-    """Revoke a token (servers stop accepting it within a few seconds)."""
+    """Revoke a token (a running server refuses it from its next request)."""
     with handled():
         tokens = _tokens(store)
         try:

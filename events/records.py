@@ -59,9 +59,12 @@ def _written_before_readers(violation: Violation, actor: str | None) -> Violatio
 
 def redact(event: GameEvent, viewer: Viewer, rules: GameRules[Any, Any] | None = None) -> GameEvent:
     """The event as ``viewer`` may see it: a decklist of another seat is replaced by its
-    size alone, an entry's private part by what the viewer may see of it."""
+    size alone, an entry's private part by what the viewer may see of it, and which token
+    wrote it (a referee's device) is left out."""
     if viewer == REFEREE:
         return event
+    if event.token_id is not msgspec.UNSET:
+        event = msgspec.structs.replace(event, token_id=msgspec.UNSET)
     if (
         isinstance(event, DeckRegistered)
         and not isinstance(event.deck, SealedDeck)  # a commitment is public, so anyone can
@@ -117,8 +120,12 @@ def event_by(event: GameEvent) -> str:
 
 
 def event_line(event: GameEvent) -> str:
-    by = event_by(event)
-    tail = f"  [{safe_text(by)}]" if by else ""
+    """``#3    12:00:01  SUMMARY  [holder, token ID]``: who wrote it, and with which
+    token (device) when a token wrote it."""
+    said = [safe_text(x) for x in (event_by(event), event.token) if x]
+    if event.token:
+        said[-1] = f"token {said[-1]}"
+    tail = f"  [{', '.join(said)}]" if said else ""
     return (
         f"#{event.originator_version:<4} {event.timestamp:%H:%M:%S}  {event_summary(event)}{tail}"
     )

@@ -92,6 +92,7 @@ def referee_entries(view: GameView) -> dict[str, list[dict[str, Any]]]:
             "event": event.originator_version,
             "at": event.timestamp.isoformat(),
             "by": event_by(event),
+            "token": event.token,  # which device wrote it ("" before tokens were recorded)
             "summary": event_summary(event),
         }
         if isinstance(event, AdjustmentRecorded):
@@ -174,6 +175,7 @@ def dossiers(view: GameView) -> list[dict[str, Any]]:
                 "event": dispute.event,
                 "status": dispute.status,
                 "by": dispute.opened.by,
+                "token": dispute.opened.token,
                 "claim": dispute.opened.claim,
                 "opened_at": dispute.opened.timestamp.isoformat(),
                 "disputed": {
@@ -209,7 +211,8 @@ def render_referee_entries(entries: dict[str, list[dict[str, Any]]], fmt: str = 
             continue
         lines.append(f"## {title}" if md else f"{title}\n{'-' * len(title)}")
         for item in items:
-            by = f" [{safe_text(item['by'])}]" if item["by"] else ""
+            token = f", token {safe_text(item['token'])}" if item.get("token") else ""
+            by = f" [{safe_text(item['by'])}{token}]" if item["by"] else ""
             lines.append(f"- event {item['event']} ({item['at']}): {item['summary']}{by}")
         lines.append("")
     return "\n".join(lines) + ("\n" if lines else "")

@@ -53,11 +53,17 @@ __all__ = [
 ]
 
 
-class Player(msgspec.Struct, frozen=True, gc=False):
-    """A seat at the table (``red``, ``p1``, ...) and the person sitting in it."""
+class Player(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+    """A seat at the table (``red``, ``p1``, ...) and the person sitting in it.
+
+    ``id`` is the person's stable player id (a player token is bound to one when
+    issued), so two people with the same display name are never the same seat.
+    Seats recorded before ids, or entered by name alone, have ``""``; omitted from
+    the encoding when empty, so those records keep their bytes and hashes."""
 
     seat: str
     name: str
+    id: str = ""
 
 
 class Setup(msgspec.Struct, frozen=True, kw_only=True):
@@ -243,7 +249,7 @@ class GameRules(ABC, Generic[StateT, ActionT]):
             )
         order = {seat: i for i, seat in enumerate(self.seats)}
         players = tuple(
-            Player(p.seat, p.name) for p in sorted(setup.players, key=lambda p: order[p.seat])
+            Player(p.seat, p.name, p.id) for p in sorted(setup.players, key=lambda p: order[p.seat])
         )
         known = {f.key for f in self.setup_fields} | {"position"}
         unknown = sorted(set(setup.options) - known)

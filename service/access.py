@@ -10,7 +10,8 @@ Roles (issue 13, section 2):
   games as the referee, every other game as the public.
 - ``scorekeeper``: reads everything as the referee sees it; writes nothing.
 - ``player``: sees their own seat's hidden information in the games they play
-  (matched by name), may open and appeal disputes there; the public view elsewhere.
+  (the token's player id against the seats' ids, ``_plays_in``), may open and
+  appeal disputes there; the public view elsewhere.
 - ``public``: reads with hidden information redacted; writes nothing.
 
 A token is ``rf_<id>_<secret>``; only SHA-256 of the secret is stored (the
@@ -24,10 +25,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import secrets
+import sqlite3
 import threading
 import time
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Literal
 
 import msgspec
@@ -35,16 +39,23 @@ import msgspec
 from events.view import GameView
 from referee.contract import PUBLIC, REFEREE, Viewer
 from referee.errors import RefereeError
-from service.sidedb import SideDB
+from service.sidedb import SideDB, SQLiteSide
 
 __all__ = [
+    "PLAYER_ID",
+    "PLAYER_ID_WORDS",
     "ROLES",
     "AccessDeniedError",
     "Action",
     "Principal",
     "Role",
     "TokenInfo",
+    "TokenRefusedError",
     "TokenStore",
+    "check_player_id",
+    "expiry_text",
+    "new_player_id",
+    "parse_expiry",
     "authorize",
     "sees_everything",
     "queue_tables",
@@ -108,6 +119,8 @@ class Principal(msgspec.Struct, frozen=True, kw_only=True):
     role: Role
     name: str
     tables: tuple[str, ...] = ()
+    player_id: str = ""
+    expires: float | None = None
 
     @property
     def label(self) -> str:
@@ -127,6 +140,8 @@ class TokenInfo(msgspec.Struct, kw_only=True):
     tables: list[str]
     created: float
     revoked: bool
+    player_id: str = ""
+    expires: float | None = None
 
 
 def table_of(view: GameView) -> str | None:
@@ -141,9 +156,20 @@ def _at_own_table(principal: Principal, view: GameView | None, table: str | None
 
 
 def _plays_in(principal: Principal, view: GameView) -> str | None:
-    wanted = principal.name.strip().casefold()
+    """The seat ``principal`` (a player) sits in, by the rule of issue 22:
+
+    - a seat that names a player id is that player's only: the token must be bound
+      to the same id (two people called "Ann" and "ann", or "Ann" twice, are never
+      one seat);
+    - a seat without an id (recorded before ids, or entered by name alone) is
+      matched by its display name exactly as written (spaces collapsed, case kept),
+      so old stores keep their readers but "ann" no longer reads "Ann"'s hand."""
+    wanted = " ".join(principal.name.split())
     for player in view.created.players:
-        if player.name.strip().casefold() == wanted:
+        if player.id:
+            if principal.player_id and player.id == principal.player_id:
+                return player.seat
+        elif " ".join(player.name.split()) == wanted:
             return player.seat
     return None
 
@@ -263,26 +289,159 @@ _SCHEMA = (
         "PRECISION NOT NULL, revoked INTEGER NOT NULL DEFAULT 0)"
     ),
 )
+_ADDED_COLUMNS = (("player_id", "TEXT"), ("expires", "DOUBLE PRECISION"))
+"""Columns added after the first release (issue 22): a player token's player id and an
+expiry time. ``_migrate`` adds them to side tables made before; rows without them read
+as no id and no expiry."""
 _ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+_CHANNEL = "referee_tokens"  # NOTIFY'd when a token is revoked or rotated (PostgreSQL)
+PLAYER_ID = re.compile(r"[a-z0-9][a-z0-9_.-]{0,63}")
+"""What a player id looks like: lower-case letters, digits, ``_ . -``; 64 at most."""
+PLAYER_ID_WORDS = "a player id is 1 to 64 lower-case letters, digits, '_', '.' or '-'"
 
 
 def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+def new_player_id() -> str:
+    """A fresh player id (``pl-`` and 10 random characters)."""
+    return "pl-" + "".join(secrets.choice(_ID_ALPHABET) for _ in range(10))
+
+
+def check_player_id(player_id: str) -> str:
+    """``player_id`` as stored, or ``ValueError`` saying what an id looks like."""
+    cleaned = player_id.strip()
+    if not PLAYER_ID.fullmatch(cleaned):
+        raise ValueError(f"{PLAYER_ID_WORDS}, not {player_id!r}")
+    return cleaned
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+
+
+def parse_expiry(text: str, now: float | None = None) -> float:
+    """The Unix time ``--expires`` names: a duration from now (``90m``, ``12h``, ``7d``,
+    ``2w``) or a UTC date or time (``2026-12-01``, ``2026-12-01T18:00``, or with an
+    offset: ``2026-12-01T18:00+01:00``). ``ValueError`` names both forms."""
+    raw = text.strip()
+    now = time.time() if now is None else now
+    match = re.fullmatch(r"(\d{1,6})\s*([smhdw])", raw.lower())
+    if match is not None:
+        amount = int(match.group(1)) * _UNITS[match.group(2)]
+        if amount <= 0:
+            raise ValueError(f"an expiry is later than now, not {text!r}")
+        return now + amount
+    try:
+        when = datetime.fromisoformat(raw)
+    except ValueError:
+        raise ValueError(
+            f"--expires is a duration (90m, 12h, 7d, 2w) or a UTC date or time "
+            f"(2026-12-01, 2026-12-01T18:00), not {text!r}"
+        ) from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.timestamp()
+
+
+def _migrate(db: SideDB) -> None:
+    """Add the columns of ``_ADDED_COLUMNS`` a side DB made by an older release lacks,
+    on both backends; safe when two processes start at once (the loser's duplicate
+    column is ignored)."""
+    if db.kind == "postgres":
+        _, rows = db.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = "
+            "current_schema() AND table_name = 'referee_tokens'"
+        )
+        have = {str(r[0]) for r in rows}
+        for column, kind in _ADDED_COLUMNS:
+            if column not in have:  # ALTER locks the table even when there is nothing to add
+                db.execute(f"ALTER TABLE referee_tokens ADD COLUMN IF NOT EXISTS {column} {kind}")
+        return
+    _, rows = db.execute("PRAGMA table_info(referee_tokens)")
+    have = {str(r[1]) for r in rows}
+    for column, kind in _ADDED_COLUMNS:
+        if column in have:
+            continue
+        try:
+            db.execute(f"ALTER TABLE referee_tokens ADD COLUMN {column} {kind}")
+        except sqlite3.OperationalError as error:
+            if "duplicate column" not in str(error):
+                raise
+
+
+class TokenRefusedError(RefereeError, PermissionError):
+    """A token that does not let its bearer in: unknown, revoked, or expired (the
+    message says which of "unknown or revoked" and "expired at ..." it is)."""
+
+
+def _expired(expires: float) -> TokenRefusedError:
+    return TokenRefusedError(
+        f"the token expired at {expiry_text(expires)}; ask for a new one ('referee token create')"
+    )
+
+
+def expiry_text(expires: float) -> str:
+    """An expiry time as tokens show it: ``2026-11-26 01:00 UTC``."""
+    return datetime.fromtimestamp(expires, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
 class TokenStore:
-    """Bearer tokens in the store's side tables. ``authenticate`` keeps answers for
-    ``cache_seconds`` (a revoked token stops working within that time)."""
+    """Bearer tokens in the store's side tables.
 
-    def __init__(self, db: SideDB, *, cache_seconds: float = 5.0) -> None:
+    With ``cache`` (a server), answers are kept only while no other process can have
+    changed a token: on SQLite each use asks the file's ``data_version`` (it moves
+    when another connection commits: a ``referee token revoke`` beside the server);
+    on PostgreSQL a LISTEN connection is told by ``revoke`` and ``rotate`` (NOTIFY)
+    and empties the cache, and while it is not listening nothing is cached. So a
+    revoked or rotated token is refused on the next request, not seconds later; an
+    expiry is checked on every use. Without ``cache`` every call reads the row."""
+
+    def __init__(self, db: SideDB, *, cache: bool = False) -> None:
         self.db = db
-        self.cache_seconds = cache_seconds
-        self._cache: dict[str, tuple[float, Principal | None]] = {}
-        self._lock = threading.Lock()
         db.script(_SCHEMA)
+        _migrate(db)
+        self._cache: dict[str, Principal] = {}
+        self._epoch = 0  # moves whenever the cache is emptied
+        self._lock = threading.Lock()
+        self._seen = threading.local()  # the data_version this thread last saw (SQLite)
+        self._mode: Literal["none", "sqlite", "watch"] = "none"
+        if cache and isinstance(db, SQLiteSide):
+            self._mode = "sqlite"
+        elif cache and db.watch(_CHANNEL, self._forget):
+            self._mode = "watch"
 
-    def create(self, role: str, name: str, tables: Sequence[str] = ()) -> tuple[Principal, str]:
-        """A new token: the principal and the token text, shown once and never stored."""
+    def _forget(self) -> None:
+        with self._lock:
+            self._epoch += 1
+            self._cache.clear()
+
+    def _cache_holds(self) -> bool:
+        """Whether cached answers may be used now (emptying the cache first when another
+        process may have changed a token since this thread last looked)."""
+        if self._mode == "sqlite":
+            assert isinstance(self.db, SQLiteSide)
+            version = self.db.data_version()
+            if getattr(self._seen, "version", None) != version:
+                self._seen.version = version
+                self._forget()
+            return True
+        return self._mode == "watch" and self.db.watching
+
+    def create(
+        self,
+        role: str,
+        name: str,
+        tables: Sequence[str] = (),
+        *,
+        player_id: str | None = None,
+        expires: float | None = None,
+    ) -> tuple[Principal, str]:
+        """A new token: the principal and the token text, shown once and never stored.
+
+        A player's token is bound to ``player_id`` (a new id when none is given: give
+        the same id to a second device of the same person); ``expires`` is a Unix
+        time after which the token is refused."""
         if role not in ROLES:
             raise ValueError(f"a role is one of {', '.join(ROLES)}, not {role!r}")
         name = " ".join(name.split())
@@ -297,51 +456,91 @@ class TokenStore:
             )
         if role != "table" and cleaned:
             raise ValueError("only a table referee's token names tables")
+        if role != "player" and player_id:
+            raise ValueError("only a player's token is bound to a player id")
+        bound = "" if role != "player" else check_player_id(player_id or new_player_id())
+        if expires is not None and expires <= time.time():
+            raise ValueError(f"the expiry {expiry_text(expires)} is already past")
         token_id = "".join(secrets.choice(_ID_ALPHABET) for _ in range(10))
         secret = secrets.token_urlsafe(32)
         self.db.execute(
             "INSERT INTO referee_tokens (token_id, secret_hash, role, name, tables, created, "
-            "revoked) VALUES (?, ?, ?, ?, ?, ?, 0)",
-            (token_id, _hash(secret), role, name, json.dumps(list(cleaned)), time.time()),
+            "revoked, player_id, expires) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)",
+            (
+                token_id,
+                _hash(secret),
+                role,
+                name,
+                json.dumps(list(cleaned)),
+                time.time(),
+                bound or None,
+                expires,
+            ),
         )
-        principal = Principal(token_id=token_id, role=role, name=name, tables=cleaned)
+        principal = Principal(
+            token_id=token_id,
+            role=role,
+            name=name,
+            tables=cleaned,
+            player_id=bound,
+            expires=expires,
+        )
         return principal, f"rf_{token_id}_{secret}"
 
     def authenticate(self, token: str) -> Principal | None:
-        """The principal of a valid, unrevoked token, or ``None``."""
-        now = time.monotonic()
-        with self._lock:
-            cached = self._cache.get(token)
-        if cached is not None and now - cached[0] < self.cache_seconds:
-            return cached[1]
+        """The principal of a valid, unrevoked, unexpired token, or ``None``."""
+        try:
+            return self.identify(token)
+        except TokenRefusedError:
+            return None
+
+    def identify(self, token: str) -> Principal:
+        """The principal of ``token``, or ``TokenRefusedError`` saying why not."""
+        epoch: int | None = None
+        if self._cache_holds():
+            with self._lock:
+                epoch, hit = self._epoch, self._cache.get(token)
+            if hit is not None:
+                if hit.expires is not None and hit.expires <= time.time():
+                    raise _expired(hit.expires)
+                return hit
         principal = self._lookup(token)
-        with self._lock:
-            if len(self._cache) > 10_000:
-                self._cache.clear()
-            self._cache[token] = (now, principal)
+        if epoch is not None:
+            with self._lock:  # not if the cache was emptied while the row was read
+                if self._epoch == epoch and len(self._cache) < 10_000:
+                    self._cache[token] = principal
         return principal
 
-    def _lookup(self, token: str) -> Principal | None:
+    def _lookup(self, token: str) -> Principal:
         prefix, _, rest = token.strip().partition("_")
         token_id, _, secret = rest.partition("_")
         if prefix != "rf" or not token_id or not secret:
-            return None
+            raise TokenRefusedError("the token is unknown or revoked")
         _, rows = self.db.execute(
-            "SELECT secret_hash, role, name, tables, revoked FROM referee_tokens WHERE token_id "
-            "= ?",
+            "SELECT secret_hash, role, name, tables, revoked, player_id, expires FROM "
+            "referee_tokens WHERE token_id = ?",
             (token_id,),
         )
         if not rows:
-            return None
-        stored, role, name, tables, revoked = rows[0]
+            raise TokenRefusedError("the token is unknown or revoked")
+        stored, role, name, tables, revoked, player_id, expires = rows[0]
         if revoked or not hmac.compare_digest(str(stored), _hash(secret)):
-            return None
-        return Principal(token_id=token_id, role=role, name=name, tables=tuple(json.loads(tables)))
+            raise TokenRefusedError("the token is unknown or revoked")
+        if expires is not None and float(expires) <= time.time():
+            raise _expired(float(expires))
+        return Principal(
+            token_id=token_id,
+            role=role,
+            name=name,
+            tables=tuple(json.loads(tables)),
+            player_id=player_id or "",
+            expires=float(expires) if expires is not None else None,
+        )
 
     def list(self) -> list[TokenInfo]:
         _, rows = self.db.execute(
-            "SELECT token_id, role, name, tables, created, revoked FROM referee_tokens ORDER BY "
-            "created"
+            "SELECT token_id, role, name, tables, created, revoked, player_id, expires FROM "
+            "referee_tokens ORDER BY created"
         )
         return [
             TokenInfo(
@@ -351,30 +550,35 @@ class TokenStore:
                 tables=json.loads(r[3]),
                 created=float(r[4]),
                 revoked=bool(r[5]),
+                player_id=r[6] or "",
+                expires=float(r[7]) if r[7] is not None else None,
             )
             for r in rows
         ]
 
     def rotate(self, token_id: str) -> str | None:
         """A new secret for an unrevoked token: the new token text, or ``None`` if there
-        is no such live token. The id, holder, role and tables stay (so entries it wrote
-        still name the same token); the old secret is refused at once, because the
-        cache of answers is cleared."""
+        is no such live token. The id, holder, role, tables, player id and expiry stay
+        (so entries it wrote still name the same token); the old secret is refused on
+        the next request."""
         secret = secrets.token_urlsafe(32)
         changed, _ = self.db.execute(
             "UPDATE referee_tokens SET secret_hash = ? WHERE token_id = ? AND revoked = 0",
             (_hash(secret), token_id),
         )
-        with self._lock:
-            self._cache.clear()
+        self._changed()
         return f"rf_{token_id}_{secret}" if changed > 0 else None
+
+    def _changed(self) -> None:
+        """A token changed: this process forgets its answers, and servers watching are told."""
+        self._forget()
+        self.db.tell(_CHANNEL)
 
     def revoke(self, token_id: str) -> bool:
         changed, _ = self.db.execute(
             "UPDATE referee_tokens SET revoked = 1 WHERE token_id = ?", (token_id,)
         )
-        with self._lock:
-            self._cache.clear()
+        self._changed()
         return changed > 0
 
 

@@ -46,6 +46,7 @@ from referee.kit.adjustments import Change, adjustment_notation, parse_adjustmen
 from referee.kit.decks import Deck, Decklist, SealedDeck, seal
 from referee.outcomes import Placing, parse_ranking
 from referee.verdicts import Verdict, Violation
+from service.access import PLAYER_ID, PLAYER_ID_WORDS
 from service.errors import (
     InvalidCommandError,
     StaleVersionError,
@@ -176,10 +177,13 @@ class Commands:
             if isinstance(players, Mapping)
             else list(players)
         )
-        seated = [Player(p.seat, " ".join(p.name.split())) for p in seated]
+        seated = [Player(p.seat, " ".join(p.name.split()), p.id.strip()) for p in seated]
         if any(not p.name for p in seated):
             raise SetupError("every player needs a name")
-        folded = [p.name.casefold() for p in seated]
+        for player in seated:
+            if player.id and not PLAYER_ID.fullmatch(player.id):
+                raise SetupError(f"{player.seat}'s player id {player.id!r}: {PLAYER_ID_WORDS}")
+        folded = [p.id or p.name.casefold() for p in seated]  # ids tell same names apart
         if raw_options and len(set(folded)) != len(folded):  # a record keeps what it says
             raise SetupError("one person cannot sit in two seats; each seat needs its own player")
         for player in seated:

@@ -4,7 +4,9 @@ results, ranking seats that withdrew. No storage here; the commands append.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
 
@@ -13,26 +15,70 @@ from events.view import GameView
 from referee.outcomes import Outcome, Placing
 from service.errors import InvalidCommandError, RefusedError
 
-__all__ = ["header", "ranked_with_withdrawn", "result_by_rule", "seat_of", "valid_clause"]
+__all__ = [
+    "WRITING_TOKEN",
+    "header",
+    "ranked_with_withdrawn",
+    "result_by_rule",
+    "seat_of",
+    "valid_clause",
+    "writing_token",
+]
+
+
+WRITING_TOKEN: ContextVar[str] = ContextVar("WRITING_TOKEN", default="")
+"""The id of the access token a face is writing for (``""``: none, the command line).
+The HTTP face sets it once per request when it authenticates (``web.context``), so
+every command's events record it through ``header`` without each command passing
+it along; a context variable, so concurrent requests never see each other's."""
+
+
+@contextmanager
+def writing_token(token_id: str) -> Iterator[None]:
+    """Record ``token_id`` as the writer of every event built inside the block."""
+    reset = WRITING_TOKEN.set(token_id)
+    try:
+        yield
+    finally:
+        WRITING_TOKEN.reset(reset)
 
 
 def header(game_id: str, when: datetime | None = None) -> dict[str, Any]:
-    """The common fields of a new event before it is numbered, linked and sealed."""
-    return {
+    """The common fields of a new event before it is numbered, linked and sealed; with
+    the writing token's id when a face wrote it with one (``WRITING_TOKEN``)."""
+    fields: dict[str, Any] = {
         "originator_id": game_id,
         "originator_version": 0,
         "timestamp": when or datetime.now(UTC),
         "prev_hash": "",
     }
+    token = WRITING_TOKEN.get()
+    if token:
+        fields["token_id"] = token
+    return fields
 
 
 def seat_of(view: GameView, who: str, *, what: str = "seat or player") -> str:
-    """A seat from a seat name or a player's name (case-insensitive), as a referee would say it."""
-    wanted = who.strip().casefold()
-    for player in view.created.players:
-        if wanted in (player.seat.casefold(), player.name.casefold()):
+    """A seat from a seat name or a player's name (case-insensitive), as a referee would say it.
+
+    Two players whose names differ only in case may sit at one table when their seats
+    name player ids: the name as written then decides, and a name that still fits
+    both is refused, so the referee names the seat."""
+    wanted = who.strip()
+    players = view.created.players
+    for player in players:
+        if wanted.casefold() == player.seat.casefold():
             return player.seat
-    choices = ", ".join(f"{p.seat} ({p.name})" for p in view.created.players)
+    exact = [p.seat for p in players if p.name == wanted]
+    loose = [p.seat for p in players if p.name.casefold() == wanted.casefold()]
+    found = exact or loose
+    if len(found) == 1:
+        return found[0]
+    choices = ", ".join(f"{p.seat} ({p.name})" for p in players)
+    if found:
+        raise RefusedError(
+            f"{who!r} names more than one player of this game; name the seat: {choices}"
+        )
     raise RefusedError(f"{who!r} is not a {what} of this game: {choices}")
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from service.stores import StoreSpec
@@ -44,6 +44,20 @@ class SideDB:
     def script(self, statements: Sequence[str]) -> None:
         for sql in statements:
             self.execute(sql)
+
+    def watch(self, channel: str, changed: Callable[[], None]) -> bool:
+        """Call ``changed`` whenever another process says ``channel`` changed (``tell``),
+        promptly and for as long as this is open. ``False``: this backend cannot watch,
+        or the watch ended (check ``watching``); the caller then asks every time."""
+        return False
+
+    @property
+    def watching(self) -> bool:
+        """Whether a ``watch`` is still delivering."""
+        return False
+
+    def tell(self, channel: str) -> None:
+        """Tell every process watching ``channel`` that it changed."""
 
     def close(self) -> None:
         """Release the connections."""
@@ -79,6 +93,13 @@ class SQLiteSide(SideDB):
         rows = cursor.fetchall()
         return cursor.rowcount, rows
 
+    def data_version(self) -> int:
+        """SQLite's ``PRAGMA data_version`` on this thread's connection: it changes when
+        another connection (another process, or thread) commits to the file. Cheap: no
+        read of the tables, so a cache can ask it on every use."""
+        (version,) = self._conn().execute("PRAGMA data_version").fetchone()
+        return int(version)
+
     def close(self) -> None:
         with self._lock:
             for conn in self._all:
@@ -107,9 +128,44 @@ class PostgresSide(SideDB):
             connect_timeout=env.get("POSTGRES_CONNECT_TIMEOUT", "5"),
             options=options,
         )
+        self.conninfo = conninfo
         self.pool: Any = ConnectionPool(
             conninfo, min_size=1, max_size=8, open=True, kwargs={"autocommit": True}
         )
+        self._listener: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    def watch(self, channel: str, changed: Callable[[], None]) -> bool:
+        """LISTEN on ``channel`` from a connection of its own, on a daemon thread that
+        calls ``changed`` for each NOTIFY; ``False`` when the connection cannot be made."""
+        import psycopg
+
+        try:
+            conn = psycopg.connect(self.conninfo, autocommit=True)
+            conn.execute(f"LISTEN {channel}")
+        except psycopg.Error:
+            return False
+
+        def listen() -> None:
+            try:
+                while not self._stop.is_set():
+                    for _ in conn.notifies(timeout=0.5):
+                        changed()
+            except psycopg.Error:
+                changed()  # whatever was missed: start over, asking every time
+            finally:
+                conn.close()
+
+        self._listener = threading.Thread(target=listen, name=f"watch-{channel}", daemon=True)
+        self._listener.start()
+        return True
+
+    @property
+    def watching(self) -> bool:
+        return self._listener is not None and self._listener.is_alive()
+
+    def tell(self, channel: str) -> None:
+        self.execute("SELECT pg_notify(?, '')", (channel,))
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, list[Row]]:
         with self.pool.connection() as conn, conn.cursor() as cursor:
@@ -118,6 +174,9 @@ class PostgresSide(SideDB):
             return cursor.rowcount, [tuple(r) for r in rows]
 
     def close(self) -> None:
+        self._stop.set()
+        if self._listener is not None:
+            self._listener.join(2)
         self.pool.close()
 
 

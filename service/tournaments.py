@@ -37,6 +37,7 @@ from referee.tournament.model import Score, Settings, TableKey
 from referee.tournament.standings import MatchResult, Standing, Standings
 from referee.tournament.state import Tournament, apply
 from service.errors import GameNotFoundError, RefusedError
+from service.procedure import header
 
 __all__ = [
     "EventInfo",
@@ -344,12 +345,7 @@ class Tournaments:
         return loaded
 
     def _header(self, stream: str) -> dict[str, Any]:
-        return {
-            "originator_id": stream,
-            "originator_version": 0,
-            "timestamp": self.clock(),
-            "prev_hash": "",
-        }
+        return header(stream, self.clock())  # with the writing token's id, as a game's
 
     def _decide(self, state: Tournament, command: d.Command) -> tuple[f.Fact, ...]:
         try:

@@ -25,7 +25,7 @@ from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from events.view import GameView
-from referee.contract import PUBLIC, REFEREE
+from referee.contract import PUBLIC, REFEREE, Player
 from referee.kit.decks import Deck, SealedDeck, parse_decklist
 from referee.rulebook import Clause, Rulebook
 from service.access import Principal, authorize, queue_tables, viewer_for
@@ -260,9 +260,12 @@ async def create_game(request: AnyRequest, data: JSONBody[NewGame]) -> Response[
 
     def work() -> tuple[int, Any, dict[str, str]]:
         authorize(who, "create", table=data.meta.get("table"))
+        unknown = sorted(set(data.player_ids) - set(data.players))
+        if unknown:
+            raise RefusedError(f"player_ids names seats with no player: {', '.join(unknown)}")
         view = web.svc.create_game(
             data.game,
-            data.players,
+            [Player(s, n, data.player_ids.get(s, "")) for s, n in data.players.items()],
             ruleset=data.ruleset,
             variants=data.variants,
             options=data.options,
@@ -542,9 +545,10 @@ async def open_dispute(
 
 
 def _party(who: Principal, view: GameView, named: str | None) -> str:
-    """The player a dispute or appeal is by: a player's own token names them."""
+    """The player a dispute or appeal is by: a player's own token names their seat
+    (found by their player id, never by a name another player may share)."""
     if who.role == "player":
-        return who.name
+        return viewer_for(who, view)
     if not named:
         raise RefusedError("name the player (by) who disputes or appeals")
     return named
@@ -821,7 +825,7 @@ async def import_record(request: AnyRequest) -> list[FileOutcome]:
         return report.files
 
     try:
-        return await web.run(work)
+        return await web.run_off_loop(work)  # a large record must not stall other tables
     finally:
         web.hub.poke()
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextvars
 import functools
 import logging
 import multiprocessing
@@ -24,10 +25,11 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import NotAuthorizedException, TooManyRequestsException
 
-from service.access import ANONYMOUS, AccessDeniedError, Principal, TokenStore
+from service.access import ANONYMOUS, AccessDeniedError, Principal, TokenRefusedError, TokenStore
 from service.cached import CachedService
 from service.errors import ConcurrentWriteError
 from service.idempotency import IdempotencyStore, fingerprint
+from service.procedure import WRITING_TOKEN
 from service.sidedb import SideDB, open_side_db
 from service.stores import open_store, parse_store
 from web.hub import Hub
@@ -106,7 +108,7 @@ class Web:
         self._projections = config.projections  # PostgreSQL keeps its read models beside the events
         self.svc = CachedService(open_store(self.spec), projections=self._projections)
         self.side: SideDB = open_side_db(self.spec)
-        self.tokens = TokenStore(self.side)
+        self.tokens = TokenStore(self.side, cache=True)
         self.failed_auth = FailedAuthentication()
         self.keys = IdempotencyStore(self.side)
         self.listing = self.svc.game_listing()
@@ -116,17 +118,33 @@ class Web:
             else None
         )
         self._projection_pool: ProcessPoolExecutor | None = None
+        self._heavy: ThreadPoolExecutor | None = None  # run_off_loop's thread, when needed
         self.hub = Hub(self.svc.notice_log(), self.run, interval=config.poll_interval)
         self._board: tuple[float, list[dict[str, Any]]] | None = None
         self._board_lock = asyncio.Lock()
 
     # -- running service calls ---------------------------------------------------
+    async def run_off_loop(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Call the service on a thread even when service calls run on the event loop
+        (``threads=0``, SQLite): work that grows with the request (an import's parsing,
+        checking and hashing of up to 64 MiB) must not stall every other table's
+        requests while it runs."""
+        if self._pool is not None:
+            return await self.run(fn, *args, **kwargs)
+        if self._heavy is None:
+            self._heavy = ThreadPoolExecutor(1, thread_name_prefix="heavy")
+        loop = asyncio.get_running_loop()
+        call = functools.partial(fn, *args, **kwargs)
+        return await loop.run_in_executor(self._heavy, contextvars.copy_context().run, call)
+
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Call the synchronous service: inline, or in the thread pool."""
         if self._pool is None:
             return fn(*args, **kwargs)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
+        call = functools.partial(fn, *args, **kwargs)
+        # The request's context goes with it to the pool thread (the writing token).
+        return await loop.run_in_executor(self._pool, contextvars.copy_context().run, call)
 
     async def run_projection(self, method: str, *args: Any) -> Any:
         """A read model's answer (``scoreboard``, ``audit``), from the projection worker process
@@ -162,6 +180,8 @@ class Web:
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False)
+        if self._heavy is not None:
+            self._heavy.shutdown(wait=True)  # an import under way finishes its append
         if self._projection_pool is not None:
             self._projection_pool.shutdown(wait=True, cancel_futures=True)
         self.svc.close()
@@ -174,7 +194,11 @@ class Web:
         past a burst of wrong tokens from one address, 429."""
         host = request.client.host if request.client else "?"
         self.failed_auth.check(host)
-        return self._principal(request, host)
+        principal = self._principal(request, host)
+        # Events this request writes record the token's id (``service.procedure``);
+        # each request is its own task, so its context is its own.
+        WRITING_TOKEN.set("" if principal is ANONYMOUS else principal.token_id)
+        return principal
 
     def _principal(self, request: Request[Any, Any, Any], host: str) -> Principal:
         header = request.headers.get("authorization")
@@ -194,10 +218,11 @@ class Web:
             raise NotAuthorizedException(
                 "no token: send Authorization: Bearer TOKEN ('referee token create')"
             )
-        principal = self.tokens.authenticate(token)
-        if principal is None:
+        try:
+            principal = self.tokens.identify(token)
+        except TokenRefusedError as refused:
             self.failed_auth.failed(host)  # a wrong token, not a missing one, counts
-            raise NotAuthorizedException("the token is unknown or revoked")
+            raise NotAuthorizedException(str(refused)) from None
         if from_cookie and request.method not in SAFE_METHODS and not _same_origin(request):
             raise AccessDeniedError(
                 "a write carried by the pages' cookie must come from the pages themselves"

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.errors import RefereeError
-from service.access import AccessDeniedError, Principal, authorize
+from service.access import AccessDeniedError, Principal, authorize, viewer_for
 from service.app import RefereeService
 from service.errors import RefusedError
 from service.toolkit import ADJUSTMENT_GRAMMAR, penalty_advice
@@ -55,10 +55,11 @@ def _number(form: Form, name: str, what: str) -> int:
     return int(raw)
 
 
-def _party(who: Principal, form: Form) -> str:
-    """The player a dispute or appeal is by: a player's own token names them."""
+def _party(who: Principal, view: GameView, form: Form) -> str:
+    """The player a dispute or appeal is by: a player's own token names their seat
+    (found by their player id, never by a name another player may share)."""
     if who.role == "player":
-        return who.name
+        return viewer_for(who, view)
     named = _text(form, "by")
     if not named:
         raise RefusedError("name the player who disputes or appeals")
@@ -152,7 +153,9 @@ def _dispute(svc: RefereeService, who: Principal, view: GameView, form: Form) ->
     authorize(who, "dispute", view)
     event = _number(form, "event", "the disputed event")
     return "; ".join(
-        svc.dispute(view.game_id, event, by=_party(who, form), claim=_text(form, "claim")).summaries
+        svc.dispute(
+            view.game_id, event, by=_party(who, view, form), claim=_text(form, "claim")
+        ).summaries
     )
 
 
@@ -181,7 +184,9 @@ def _rule(svc: RefereeService, who: Principal, view: GameView, form: Form) -> st
 def _appeal(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
     authorize(who, "appeal", view)
     number = _number(form, "dispute", "the dispute's number")
-    result = svc.appeal(view.game_id, number, by=_party(who, form), grounds=_text(form, "grounds"))
+    result = svc.appeal(
+        view.game_id, number, by=_party(who, view, form), grounds=_text(form, "grounds")
+    )
     return "; ".join(result.summaries)
 
 

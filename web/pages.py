@@ -21,7 +21,14 @@ from litestar.response import Redirect
 from litestar.static_files import create_static_files_router
 
 from referee.contract import PUBLIC, REFEREE
-from service.access import AccessDeniedError, Principal, authorize, queue_tables, viewer_for
+from service.access import (
+    AccessDeniedError,
+    Principal,
+    TokenRefusedError,
+    authorize,
+    queue_tables,
+    viewer_for,
+)
 from service.toolkit import toolkit
 from web.context import COOKIE, Web, web_of
 from web.export import render, replay_html
@@ -163,11 +170,15 @@ async def login(request: AnyRequest) -> Response[str] | Redirect:
     form = await request.form()
     token = str(form.get("token", "")).strip()
     target = _safe_next(str(form.get("next", "/")))
-    principal = await web.run(web.tokens.authenticate, token) if token else None
-    if principal is None:
-        web_log_refusal(request, "sign-in with an unknown or revoked token")
+    try:
+        if not token:
+            raise TokenRefusedError("the token is unknown or revoked")
+        await web.run(web.tokens.identify, token)
+    except TokenRefusedError as refused:
+        web_log_refusal(request, f"sign-in refused: {refused}")
+        why = str(refused)
         return _page(
-            render("login.html", who=None, next=target, error="That token is unknown or revoked."),
+            render("login.html", who=None, next=target, error=why[0].upper() + why[1:] + "."),
             401,
         )
     cookie = Cookie(

@@ -48,10 +48,13 @@ class DeckIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 class NewGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A game to start: its type, a name for every seat, the ruleset and variant switches,
     the game's own setup options (``GET /api/game-types/{name}`` lists them), decklists,
-    and the tournament's labels (``event``, ``site``, ``round``, ``table``)."""
+    and the tournament's labels (``event``, ``site``, ``round``, ``table``).
+    ``player_ids`` binds seats to player ids (seat -> id, as ``referee token create
+    --role player`` printed it): a player's token then reads that seat, and only it."""
 
     game: Line
     players: dict[Line, Line]
+    player_ids: dict[Line, Line] = {}
     ruleset: Line | None = None
     variants: dict[Line, Line] = {}
     options: dict[str, Any] = {}

@@ -30,8 +30,8 @@ def test_rotate_refuses_the_old_secret_and_keeps_the_holder(store: str, tokens: 
     new = answer["token"]
     assert answer["token_id"] == token_id and new.startswith(f"rf_{token_id}_") and new != old
 
-    # A server started now; one already running stops accepting within its token
-    # cache window (TokenStore.cache_seconds, as for revoke).
+    # A server started now; one already running refuses the old secret on its next
+    # request too (tests/web/test_identities.py, as for revoke).
     client: Client
     with TestClient(create_app(ServeConfig(store=store))) as client:
         _check_old_refused_new_accepted(client, store, token_id, old, new)
