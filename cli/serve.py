@@ -116,7 +116,11 @@ def serve(
             # whatever --workers says, not a traceback in every restarting worker.
             from service.app import open_service
 
-            open_service(_store(store)).close()
+            service = open_service(_store(store))
+            try:
+                service.prepare_store()
+            finally:
+                service.close()
         config = ServeConfig(
             store=_store(store) if spec.kind == "sqlite" or store else None,
             projections=projections,

@@ -62,10 +62,8 @@ class CachedService(RefereeService):
 
     def _catch_up(self, view: GameView) -> None:
         """Fold the events stored after ``view``'s last one."""
-        plain = self.store.mapper.plain_state
-        newer = self.store.recorder.select_events(view.game_id, gt=view.version)
-        for stored in newer:
-            view.fold(decode(stored.topic, plain(stored)))
+        for _, topic, state in self.store.rows(view.game_id, after=view.version):
+            view.fold(decode(topic, state))
 
     def cached_copy(self, game_id: str) -> GameView | None:
         """A copy of the cached view of ``game_id`` as it is, without asking the store what

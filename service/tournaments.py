@@ -345,11 +345,10 @@ class Tournaments:
             loaded = _Loaded(ref)
         from events.codec import decode
 
-        stored = self.store.recorder.select_events(ref, gt=loaded.version)
-        plain = self.store.mapper.plain_state
+        stored = self.store.rows(ref, after=loaded.version)
         with self._events_lock:
-            for row in stored:
-                event = decode(row.topic, plain(row))
+            for _, topic, state in stored:
+                event = decode(topic, state)
                 if not isinstance(event, TournamentEvent):
                     raise EventNotFoundError(f"{ref} is a game, not an event")
                 loaded.fold(event)
