@@ -15,11 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
 from events.schema import (
-    ActionRecorded,
-    ActionRejected,
     ActionRetracted,
     DeckOpened,
     GameCreated,
@@ -28,7 +24,6 @@ from events.schema import (
     PenaltyLevel,
     ResultVoided,
     RulingDecision,
-    RulingRequested,
 )
 from events.store import GameNotFoundError, GameStore
 from events.view import GameView
@@ -37,21 +32,13 @@ from referee.contract import Player
 from referee.kit.adjustments import Change
 from referee.kit.decks import Deck, Decklist, SealedDeck, seal
 from referee.verdicts import Violation
-from service.errors import (
-    InvalidCommandError,
-    StaleVersionError,
-    UnreadableEntryError,
-)
-from service.procedure import (
-    header,
-    named_seat,
-    result_by_rule,
-    seat_of,
-    summaries,
-)
+from service.entries import EntryCommand, decide_entry
+from service.errors import StaleVersionError
+from service.procedure import header, summaries
 from service.results import CorrectionResult, EntryResult, ResultInfo, WrittenEvents
 
 if TYPE_CHECKING:
+    from service.access import Principal
     from service.decide import Backup, Command, EndKind, Retract
 
 __all__ = ["Commands"]
@@ -269,119 +256,37 @@ class Commands:
         expected_version: int | None = None,
         view: GameView | None = None,
         keep_unreadable: bool = False,
+        principal: Principal | None = None,
     ) -> EntryResult:
-        """Check one entry and record it, or record its rejection as evidence.
+        """Check one entry and record it, or record its rejection as evidence: load the
+        game, judge the entry (``service.entries.decide_entry``, the pure decision), and
+        append what it decided at the version it was decided on.
 
         Text that is not an action of the game is refused (``UnreadableEntryError``,
         nothing stored, REF-1.1); ``dry_run`` only says whether it would be legal.
         An entry on a finished game is refused too (``InvalidCommandError``, REF-1.3).
         ``keep_unreadable`` is for imports of records written before REF-1.1 and REF-1.3
-        refused such text, which kept it as a rejection."""
+        refused such text, which kept it as a rejection. ``principal``: a face's caller,
+        who must be allowed to record (or check) in this game. ``view`` is the service's
+        own (imports replaying a record); it is advanced by what is appended."""
         view = view or self.load(ref)
-        self._check_version(view, expected_version)
-        if not keep_unreadable:
-            actor, text = named_seat(view, text, actor)  # 'p2: ENTRY', as at the table
-        seat = seat_of(view, actor) if actor is not None else None
-        judged = view.judge(text, seat)
-        if not judged.readable and not keep_unreadable:
-            violation = judged.verdict.violations[0]
-            raise UnreadableEntryError(text, violation.clause, violation.reason)
-        if view.ended is not None and not keep_unreadable:
-            # REF-1.3: a finished game takes no entry; nothing to keep as evidence either.
-            raise InvalidCommandError(
-                "REF-1.3",
-                f"the game is over ({view.ended.result} by {view.ended.how}): "
-                f"no entry can be recorded; nothing was stored",
-            )
-        if judged.incomplete:
-            raise InvalidCommandError("REF-1.2", judged.incomplete)
-        verdict = judged.verdict
-        if view.pending and view.ended is None:
-            asked = next(iter(view.pending.values()))
-            raise InvalidCommandError(
-                "REF-6.2",
-                f"a ruling on {asked.rulings[0].card} (event {asked.event}) is awaited: record it "
-                "with 'adjust' (or 'adjust --none') before the next entry",
-            )
-        rules = view.rules
-        notation = rules.notation(judged.action) if judged.action is not None else None
-        mover = judged.seat if judged.seat is not None else rules.to_move(view.state)
-        if dry_run:
-            return EntryResult(
-                game_id=view.game_id,
-                status="legal" if verdict.legal else "illegal",
-                accepted=verdict.legal,
-                text=text,
-                seat=mover,
-                notation=notation,
-                violations=list(verdict.violations),
-                rulings=list(verdict.rulings),
-                version=view.version,
-                stored=False,
-            )
-        base = self._header(view.game_id)
-        seq = view.ply + 1
-        if not verdict.legal:
-            (rejected,) = self._append_to_game(
-                view,
-                [
-                    ActionRejected(
-                        **base,
-                        seq=seq,
-                        actor=mover,
-                        text=text,
-                        violations=verdict.violations,
-                        recorded_by=by,
-                    )
-                ],
-            )
-            return EntryResult(
-                game_id=view.game_id,
-                status="rejected",
-                accepted=False,
-                text=text,
-                seat=mover,
-                notation=notation,
-                violations=list(verdict.violations),
-                event=rejected.originator_version,
-                version=view.version,
-            )
-        assert judged.seat is not None and notation is not None
-        new: list[GameEvent] = [
-            ActionRecorded(
-                **base,
-                seq=seq,
-                actor=judged.seat,
-                action=msgspec.Raw(msgspec.json.encode(judged.action)),
-                notation=notation,
-                recorded_by=by,
-            )
-        ]
-        if verdict.rulings:
-            new.append(
-                RulingRequested(
-                    **base, event=view.version + 1, seat=judged.seat, rulings=verdict.rulings
-                )
-            )
-        after = rules.apply(view.state, judged.action, judged.seat)
-        outcome = rules.outcome(after)
-        if outcome.over:
-            new.append(result_by_rule(view, outcome, base, by))
-        written = self._append_to_game(view, new, applied=after)
-        ended = next((e for e in written if isinstance(e, GameEnded)), None)
-        return EntryResult(
-            game_id=view.game_id,
-            status="recorded",
-            accepted=True,
-            text=text,
-            seat=judged.seat,
-            notation=notation,
-            violations=[],
-            rulings=list(verdict.rulings),
-            event=written[0].originator_version,
-            version=view.version,
-            ended=ResultInfo.of(ended, view.seats) if ended else None,
+        if principal is not None:
+            from service.access import authorize  # a face's caller; the command line has none
+
+            authorize(principal, "check" if dry_run else "record", view)
+        command = EntryCommand(
+            text,
+            self.clock(),
+            actor=actor,
+            by=by,
+            dry_run=dry_run,
+            expected_version=expected_version,
+            keep_unreadable=keep_unreadable,
         )
+        decision = decide_entry(view, command)
+        if decision.new:
+            self._append_to_game(view, decision.new, applied=decision.applied)
+        return decision.result
 
     # -- corrections -------------------------------------------------------
     def retract(

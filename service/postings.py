@@ -46,6 +46,7 @@ __all__ = [
     "Change",
     "EventBoard",
     "EventRow",
+    "PlayerIndex",
     "PlayerLine",
     "PlayerRound",
     "Posted",
@@ -150,24 +151,7 @@ def _fold(events: Sequence[Any]) -> Tournament:
 
 def _positions(store: GameStore, event_id: str) -> dict[int, int]:
     """Each stored fact's number -> its place in the store's order (the ledger's position)."""
-    recorder: Any = store.recorder
-    if store.direct_sqlite is not None or store.direct_postgres is not None:
-        if store.direct_sqlite is not None:
-            table, idcol, mark = recorder.events_table_name, "rowid", "?"
-        else:
-            table = f'"{recorder.datastore.schema}"."{recorder.events_table_name}"'
-            idcol, mark = "notification_id", "%s"
-        with store.plain_cursor() as cursor:
-            cursor.execute(
-                f"SELECT originator_version, {idcol} FROM {table} WHERE originator_id = {mark}",
-                (event_id,),
-            )
-            return {int(v): int(i) for v, i in cursor.fetchall()}
-    return {
-        version: position
-        for position, game_id, version, _ in store.event_hashes()
-        if game_id == event_id
-    }
+    return store.positions(event_id)
 
 
 # -- what a posting shows (the rows of ``referee event pairings|standings --json``) ----------
@@ -747,6 +731,98 @@ def player_line(board: EventBoard, state: Tournament, player_name: str) -> Playe
     )
 
 
+class PlayerIndex:
+    """An event version's players indexed once for every player's own page: ids by name,
+    each player's pairings, their standings rows. ``line`` answers what ``player_line``
+    does, at the cost of one player's rows instead of a pass over the whole event."""
+
+    def __init__(self, board: EventBoard, state: Tournament) -> None:
+        self.board = board
+        self.state = state
+        self.names = state.names()
+        self._ids: dict[str, str] = {}
+        for entrant in state.players.values():  # the first to claim a name, as ``find``
+            self._ids.setdefault(entrant.id.casefold(), entrant.id)
+            self._ids.setdefault(entrant.name.casefold(), entrant.id)
+        self._paired: dict[str, list[tuple[int, Any]]] = {}
+        for number in sorted(state.rounds):
+            for pairing in state.rounds[number].pairings:
+                for player in pairing.players:
+                    self._paired.setdefault(player, []).append((number, pairing))
+        self._standing = {row["player"]: row for row in board.standings}
+        self._results: dict[str, list[tuple[int, Any]]] | None = None
+
+    def explain(self, player_name: str) -> str:
+        """How the player's figures are computed (``Tournament.explain``, now), from their own
+        results and their opponents' only: every line of it is one of those tallies."""
+        from referee.tournament.standings import explain
+
+        state = self.state
+        who = self.find(player_name)
+        if who is None:
+            raise RefusedError(f"no player {player_name!r} in this event")
+        if state.settings is None:
+            return state.explain(who)
+        if self._results is None:
+            self._results = {}
+            for number, result in enumerate(state.match_results().values()):
+                for player in result.players:
+                    self._results.setdefault(player, []).append((number, result))
+        by_player = self._results
+        met = {p for _, r in by_player.get(who, []) for p in r.players} | {who}
+        relevant = dict(item for p in met for item in by_player.get(p, []))
+        people = [state.players[p] for p in met if p in state.players]
+        return explain(who, people, [relevant[n] for n in sorted(relevant)], state.settings)
+
+    def find(self, name: str) -> str | None:
+        """The id of the player named or identified by ``name`` (as ``Tournament.find``)."""
+        if name in self.state.players:
+            return name
+        return self._ids.get(name.strip().casefold())
+
+    def line(self, player_name: str) -> PlayerLine:
+        """``player_line(board, state, player_name)``, from the index."""
+        from referee.tournament.model import Placement, Score
+
+        who = self.find(player_name)
+        if who is None:
+            raise RefusedError(f"no player {player_name!r} in this event")
+        state, names = self.state, self.names
+        history: list[PlayerRound] = []
+        for number, pairing in self._paired.get(who, []):
+            result = ""
+            if pairing.bye:
+                result = "bye"
+            elif pairing.table is not None:
+                found = state.result(number, pairing.table)
+                if isinstance(found, Score):
+                    mine = found if pairing.players[0] == who else found.flipped()
+                    word = {0: "won", 1: "lost", None: "drew"}[mine.winner]
+                    result = f"{word} {mine.text}"
+                elif isinstance(found, Placement):
+                    result = f"place {found.place_of(who)} of {len(pairing.players)}"
+            history.append(
+                PlayerRound(
+                    round=number,
+                    table=pairing.table,
+                    bye=pairing.bye,
+                    opponents=[names.get(p, p) for p in pairing.players if p != who],
+                    result=result,
+                )
+            )
+        name = state.players[who].name
+        now = next((h for h in history if h.round == self.board.round), None)
+        return PlayerLine(
+            player=name,
+            table=now.table if now else None,
+            bye=now.bye if now else False,
+            opponents=now.opponents if now else [],
+            result=now.result if now else "",
+            standing=self._standing.get(name),
+            history=history,
+        )
+
+
 class Postings:
     """Postings and the event pages' reads as methods of the referee service (mixed into
     ``RefereeService``), so the faces reach them through the one door, never the store."""
@@ -766,6 +842,12 @@ class Postings:
             raise RefusedError(f"a posting shows pairings or standings, not {kind!r}")
         shown: Kind = "pairings" if kind == "pairings" else "standings"
         return make_posting(self.store, event_id, shown, round_number, key=key)
+
+    def newest_checkpoint(self) -> str:
+        """The text of the store's newest checkpoint (empty before any seal): a page that
+        shows where its posting was sealed changes when the store is sealed again."""
+        found = _latest_checkpoint(self.store)
+        return found.text() if found is not None else ""
 
     def verify_event_posting(
         self, event_id: str, posting: Posting, public_key: str | None = None

@@ -555,7 +555,7 @@ class Queries:
         reports: list[GameReport] = []
         mapper = self.store.mapper
         for game_id in ids:
-            report = verify_stream(game_id, self.store.recorder.select_events(game_id), mapper)
+            report = verify_stream(game_id, self.store.stored_events(game_id), mapper)
             if witness is not None:
                 for line in witness.witness_findings(game_id, report.events):
                     report.findings.append(Finding(event=None, problem="witness", detail=line))

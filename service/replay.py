@@ -65,6 +65,7 @@ def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("web", "templates"),
         autoescape=True,
+        auto_reload=False,  # a served page never checks its template files' times again
         trim_blocks=True,
         lstrip_blocks=True,
     )

@@ -34,7 +34,7 @@ from referee.tournament import decisions as d
 from referee.tournament import facts as f
 from referee.tournament.errors import Refusal
 from referee.tournament.model import Score, Settings, TableKey
-from referee.tournament.standings import MatchResult, Standing, Standings
+from referee.tournament.standings import MatchResult, Standing, Standings, explain
 from referee.tournament.state import Tournament, apply
 from service.errors import GameNotFoundError, RefusedError
 from service.procedure import header
@@ -134,6 +134,7 @@ class _Loaded:
         self.standings: Standings | None = None
         self.decks: dict[str, Deck] = {}
         self.name = ""
+        self._by_player: tuple[int, dict[str, list[tuple[int, MatchResult]]]] | None = None
 
     def fold(self, event: GameEvent) -> None:
         if event.originator_version != self.version + 1:
@@ -149,6 +150,20 @@ class _Loaded:
         if isinstance(fact, f.PlayerRegistered) and deck is not None:
             self.decks[fact.player.id] = deck
         self._project(before, fact)
+
+    def results_by_player(self) -> dict[str, list[tuple[int, MatchResult]]]:
+        """Every finished Swiss table (byes too), numbered in the event's order, under each
+        of its players, kept per version: a player's explanation reads only theirs and their
+        opponents'."""
+        kept = self._by_player
+        if kept is not None and kept[0] == self.version:
+            return kept[1]
+        index: dict[str, list[tuple[int, MatchResult]]] = {}
+        for number, result in enumerate(self.state.match_results().values()):
+            for player in result.players:
+                index.setdefault(player, []).append((number, result))
+        self._by_player = (self.version, index)
+        return index
 
     # -- the standings projection: only what a fact touches moves
     def live_standings(self) -> Standings:
@@ -330,11 +345,10 @@ class Tournaments:
             loaded = _Loaded(ref)
         from events.codec import decode
 
-        stored = self.store.recorder.select_events(ref, gt=loaded.version)
-        plain = self.store.mapper.plain_state
+        stored = self.store.rows(ref, after=loaded.version)
         with self._events_lock:
-            for row in stored:
-                event = decode(row.topic, plain(row))
+            for _, topic, state in stored:
+                event = decode(topic, state)
                 if not isinstance(event, TournamentEvent):
                     raise EventNotFoundError(f"{ref} is a game, not an event")
                 loaded.fold(event)
@@ -815,11 +829,27 @@ class Tournaments:
         return rows
 
     def event_explain(self, event_id: str, player: str, round_number: int | None = None) -> str:
-        state = self._event(event_id).state
+        loaded = self._event(event_id)
+        state = loaded.state
         found = state.find(player)
         if found is None:
             raise EventRefusedError("EV-2.1", f"{player!r} is not a registered player")
-        return state.explain(found, after_round=round_number)
+        if round_number is not None or state.settings is None:
+            return state.explain(found, after_round=round_number)
+        # A player's figures read only their own results and their opponents' (the
+        # explanation's every line is one of those tallies): give the core just those, from
+        # the results indexed by player once per version, not every table of the event.
+        by_player = loaded.results_by_player()
+        met = {p for _, r in by_player.get(found, []) for p in r.players} | {found}
+        relevant = dict(item for p in met for item in by_player.get(p, []))
+        ordered = [relevant[n] for n in sorted(relevant)]  # as the whole event lists them
+        people = [state.players[p] for p in met if p in state.players]
+        return explain(found, people, ordered, state.settings)
+
+    def event_version(self, event_id: str) -> int:
+        """The number of the event's newest stored fact (one indexed query once the event is
+        folded): what the pages' shared renderings are keyed by."""
+        return self._event(event_id).version
 
     def event_log(self, event_id: str) -> list[LogLine]:
         """Every stored event of the event's stream, in order, as one line each."""

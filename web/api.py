@@ -387,18 +387,11 @@ async def record_entry(
     who = web.principal(request)
     expected = if_match(request)
 
-    def work() -> tuple[int, Any, dict[str, str]]:
-        view = web.svc.load(game_id)
-        authorize(who, "record", view)
-        result = web.svc.record(
-            view.game_id,
-            data.text,
-            actor=data.seat,
-            by=who.label,
-            expected_version=expected,
-            view=view,
+    async def work() -> tuple[int, Any, dict[str, str]]:
+        result = await web.record(
+            game_id, data.text, actor=data.seat, principal=who, expected_version=expected
         )
-        headers = _written_headers(view.game_id, result.version)
+        headers = _written_headers(result.game_id, result.version)
         if result.accepted:
             return 201, result, headers
         return (
@@ -409,7 +402,7 @@ async def record_entry(
                 status=422,
                 detail=rejection_text(result),
                 instance=str(request.url.path),
-                game_id=view.game_id,
+                game_id=result.game_id,
                 violations=[{"clause": v.clause, "reason": v.reason} for v in result.violations],
                 event=result.event,
                 version=result.version,
@@ -434,10 +427,8 @@ async def check_entry(
     who = web.principal(request)
 
     def work() -> EntryResult:
-        view = web.svc.load(game_id)
-        authorize(who, "check", view)
         return web.svc.record(
-            view.game_id, data.text, actor=data.seat, by=who.label, dry_run=True, view=view
+            game_id, data.text, actor=data.seat, by=who.label, dry_run=True, principal=who
         )
 
     return await web.run(work)

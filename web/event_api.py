@@ -10,20 +10,25 @@ stored), 403 the role may not, 404 no such event, 409 another write came first.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import msgspec
 from litestar import Request, Response, get, post
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from service.access import authorize_event
+from service.postings import PlayerLine
 from service.tournaments import EventInfo, LogLine, PairingRow, StandingRow, split_slip
 from web.api import PROBLEMS
-from web.context import web_of
+from web.context import Web, web_of
 
 __all__ = ["EVENT_HANDLERS"]
 
 AnyRequest = Request[Any, Any, Any]
+JSON = "application/json"
+T = TypeVar("T")
 
 
 class NewEvent(msgspec.Struct, kw_only=True):
@@ -82,6 +87,15 @@ class Written(msgspec.Struct, kw_only=True):
     version: int
 
 
+async def _write(web: Web, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run an event command, then have the hub read the log at once: the event's live
+    streams and shared pages move now rather than at the hub's next poll."""
+    try:
+        return await web.run(fn, *args, **kwargs)
+    finally:
+        web.hub.poke()
+
+
 def _created(body: Any, event_id: str) -> Response[Any]:
     return Response(content=body, status_code=201, headers={"Location": f"/api/events/{event_id}"})
 
@@ -91,7 +105,8 @@ async def create_event(request: AnyRequest, data: JSONBody[NewEvent]) -> Respons
     web = web_of(request)
     who = web.principal(request)
     authorize_event(who, "run")
-    info = await web.run(
+    info = await _write(
+        web,
         web.svc.event_new,
         data.name,
         data.game,
@@ -132,7 +147,9 @@ async def register_players(
         from referee.kit.decks import parse_decklist
 
         deck = parse_decklist(data.decklist, "the decklist")
-    ids = await web.run(web.svc.event_register, event_id, data.players, deck=deck, byes=data.byes)
+    ids = await _write(
+        web, web.svc.event_register, event_id, data.players, deck=deck, byes=data.byes
+    )
     return _created(Registered(ids=ids), event_id)
 
 
@@ -147,7 +164,7 @@ async def drop_player(
 ) -> Response[Dropped]:
     web = web_of(request)
     authorize_event(web.principal(request), "enter")
-    after = await web.run(web.svc.event_drop, event_id, data.player, reason=data.reason)
+    after = await _write(web, web.svc.event_drop, event_id, data.player, reason=data.reason)
     return _created(Dropped(player=data.player, after_round=after), event_id)
 
 
@@ -168,12 +185,12 @@ async def pair_round(
             from service.errors import RefusedError
 
             raise RefusedError("a re-pairing gives the new pairings (manual)")
-        rows = await web.run(
-            web.svc.event_repair, event_id, data.manual, reason=data.reason, by=who.label
+        rows = await _write(
+            web, web.svc.event_repair, event_id, data.manual, reason=data.reason, by=who.label
         )
     else:
-        rows = await web.run(
-            web.svc.event_pair, event_id, manual=data.manual, reason=data.reason, by=who.label
+        rows = await _write(
+            web, web.svc.event_pair, event_id, manual=data.manual, reason=data.reason, by=who.label
         )
     return _created(rows, event_id)
 
@@ -190,7 +207,7 @@ async def report_results(
     web = web_of(request)
     who = web.principal(request)
     authorize_event(who, "result", tables=[split_slip(s)[0] for s in data.slips])
-    await web.run(web.svc.event_result, event_id, data.slips, by=who.label)
+    await _write(web, web.svc.event_result, event_id, data.slips, by=who.label)
     info = await web.run(web.svc.event_info, event_id)
     return _created(Written(event_id=info.event_id, version=info.version), event_id)
 
@@ -207,37 +224,100 @@ async def correct_result(
     web = web_of(request)
     who = web.principal(request)
     authorize_event(who, "enter")
-    await web.run(
-        web.svc.event_correct, event_id, data.round, data.slip, reason=data.reason, by=who.label
+    await _write(
+        web,
+        web.svc.event_correct,
+        event_id,
+        data.round,
+        data.slip,
+        reason=data.reason,
+        by=who.label,
     )
     info = await web.run(web.svc.event_info, event_id)
     return _created(Written(event_id=info.event_id, version=info.version), event_id)
 
 
+def _shared(container: Any, description: str) -> ResponseSpec:
+    """The OpenAPI answer of a shared read (its body is encoded once, so the handler returns
+    bytes): the type, and the ETag it carries."""
+    return ResponseSpec(
+        data_container=container,
+        generate_examples=False,
+        description=description + " (ETag; If-None-Match answers 304; gzip when asked)",
+    )
+
+
+async def _json(
+    request: AnyRequest,
+    event_id: str,
+    work: Callable[[Web, int], Awaitable[Any]],
+    variant: tuple[Any, ...] = (),
+) -> Response[bytes]:
+    """A read every reader shares: ``work(web, version)`` encoded once per event version and
+    viewer kind (``web.eventcache``), with its ETag and gzip."""
+    from web.eventpages import shared_answer
+
+    web = web_of(request)
+    who = web.principal(request)
+    authorize_event(who, "read")
+
+    async def make(version: int) -> bytes:
+        return msgspec.json.encode(await work(web, version))
+
+    return await shared_answer(request, web, who, event_id, make, media=JSON, variant=variant)
+
+
 @get(
     "/api/events/{event_id:str}/pairings",
     summary="A round's pairings (the latest without round)",
-    responses=PROBLEMS,
+    description="Computed once per event version for every reader: an ETag (If-None-Match "
+    "answers 304) and gzip when asked.",
+    responses={**PROBLEMS, 200: _shared(list[PairingRow], "The round's tables, then byes")},
 )
 async def event_pairings(
     request: AnyRequest, event_id: FromPath[str], round: FromQuery[int | None] = None
-) -> list[PairingRow]:
-    web = web_of(request)
-    authorize_event(web.principal(request), "read")
-    return await web.run(web.svc.event_pairings, event_id, round)
+) -> Response[bytes]:
+    async def work(web: Web, version: int) -> list[PairingRow]:
+        rows: list[PairingRow] = await web.run(web.svc.event_pairings, event_id, round)
+        return rows
+
+    return await _json(request, event_id, work, (round,))
 
 
 @get(
     "/api/events/{event_id:str}/standings",
     summary="Standings now, or after round N (MTR Appendix C, exact fractions)",
-    responses=PROBLEMS,
+    description="Computed once per event version for every reader: an ETag (If-None-Match "
+    "answers 304) and gzip when asked.",
+    responses={**PROBLEMS, 200: _shared(list[StandingRow], "Every player's line, best first")},
 )
 async def event_standings(
     request: AnyRequest, event_id: FromPath[str], round: FromQuery[int | None] = None
-) -> list[StandingRow]:
-    web = web_of(request)
-    authorize_event(web.principal(request), "read")
-    return await web.run(web.svc.event_standings, event_id, round)
+) -> Response[bytes]:
+    async def work(web: Web, version: int) -> list[StandingRow]:
+        rows: list[StandingRow] = await web.run(web.svc.event_standings, event_id, round)
+        return rows
+
+    return await _json(request, event_id, work, (round,))
+
+
+@get(
+    "/api/events/{event_id:str}/players/{name:str}",
+    summary="A player's own line: this round's table and opponents, record, every round",
+    description="The player's page as JSON (PlayerLine), computed once per event version.",
+    responses={**PROBLEMS, 200: _shared(PlayerLine, "The player's line")},
+)
+async def event_player(
+    request: AnyRequest, event_id: FromPath[str], name: FromPath[str]
+) -> Response[bytes]:
+    from web.eventpages import shared_index
+
+    async def work(web: Web, version: int) -> PlayerLine:
+        index = await shared_index(web, event_id, version)
+        line: PlayerLine = await web.run(index.line, name)
+        return line
+
+    return await _json(request, event_id, work)
 
 
 @get("/api/events/{event_id:str}/log", summary="The event's stream", responses=PROBLEMS)
@@ -269,6 +349,7 @@ EVENT_HANDLERS = [
     correct_result,
     event_pairings,
     event_standings,
+    event_player,
     event_log,
     event_audit,
 ]

@@ -10,24 +10,29 @@ page. A page that is open follows ``/events/ID/live`` (server-sent events, resum
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import time
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 from urllib.parse import quote
 
 import msgspec
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
-from litestar.response import Redirect, ServerSentEvent, ServerSentEventMessage
+from litestar.response import Redirect, Stream
 
-from service.access import authorize_event
+from service.access import Principal, authorize_event
 from service.postings import (
+    EventBoard,
+    PlayerIndex,
     Posted,
     Posting,
     PostingReport,
 )
 from web.context import Web, web_of
+from web.eventcache import SLOT, Rendered, cache_of, rendered, respond, view_kind
 from web.export import render
-from web.pages import _page, _who
+from web.fanout import feeds_of
+from web.pages import HTML, _page, _who
 
 __all__ = ["HANDLERS"]
 
@@ -60,6 +65,97 @@ def _context(who: Any, **more: Any) -> dict[str, Any]:
     return {"who": who, "can_create": who.role in ("head", "table"), **more}
 
 
+PAGE_HEADERS = {"X-Frame-Options": "DENY", "Referrer-Policy": "same-origin"}
+
+
+def _top(who: Principal) -> str:
+    return render("top.html", **_context(who))
+
+
+async def shared_board(
+    web: Web,
+    event_id: str,
+    version: int,
+    round_number: int | None = None,
+    *,
+    standings_after: int | None = None,
+    with_standings: bool = True,
+) -> tuple[EventBoard, Any]:
+    """The event as its pages show it at ``version``, computed once for every page and reader
+    (``service.postings.event_board``, with the folded state it was read from)."""
+    key = (event_id, version, "board", round_number, standings_after, with_standings)
+
+    async def compute() -> tuple[EventBoard, Any]:
+        found: tuple[EventBoard, Any] = await web.run(
+            web.svc.event_board,
+            event_id,
+            round_number,
+            standings_after=standings_after,
+            with_standings=with_standings,
+        )
+        return found
+
+    return await cache_of(web).get(key, compute)
+
+
+async def event_version(web: Web, event_id: str) -> int:
+    """The event's newest fact: from the hub when it is fresh (no query), else the store."""
+    known = web.hub.known_version(event_id)
+    if known is not None:
+        return known
+    version: int = await web.run(web.svc.event_version, event_id)
+    web.hub.note(event_id, version)
+    return version
+
+
+_SEALS: dict[int, tuple[float, str]] = {}
+SEAL_SECONDS = 1.0
+
+
+async def _newest_checkpoint(web: Web) -> str:
+    """The store's newest checkpoint, read at most once a second (a seal shows on the posting
+    pages' footers within a second)."""
+    now = time.monotonic()
+    kept = _SEALS.get(id(web))
+    if kept is not None and now - kept[0] < SEAL_SECONDS:
+        return kept[1]
+    text: str = await web.run(web.svc.newest_checkpoint)
+    _SEALS[id(web)] = (now, text)
+    return text
+
+
+async def shared_answer(
+    request: AnyRequest,
+    web: Web,
+    who: Principal,
+    event_id: str,
+    make: Callable[[int], Awaitable[str | bytes]],
+    *,
+    media: str = HTML,
+    sealed: bool = False,
+    variant: tuple[Any, ...] = (),
+) -> Response[bytes]:
+    """The answer at the event's newest version for ``who``'s kind of viewer, computed by
+    ``make(version)`` once for every reader of that kind (``web.eventcache``); an HTML page
+    gets ``who``'s own header in its slot. ``sealed``: the page shows the newest checkpoint
+    (its posting footer), so a seal is a new answer too. ``variant``: the query parameters the
+    answer depends on, as the handler read them (never the raw query string, so that made-up
+    parameters cannot fill the cache with copies)."""
+    version = await event_version(web, event_id)
+    key: tuple[Any, ...] = (event_id, version, view_kind(who), request.url.path, variant)
+    if sealed:
+        key += (await _newest_checkpoint(web),)
+
+    async def compute() -> Rendered:
+        return rendered(key, await make(version), media)
+
+    cache = cache_of(web)
+    entry = await cache.get(key, compute)
+    if media != HTML:
+        return respond(request, entry, cache=cache)
+    return respond(request, entry, cache=cache, slot=cache.slot(who, _top), headers=PAGE_HEADERS)
+
+
 @get("/events", include_in_schema=False)
 async def events_page(request: AnyRequest) -> Response[str] | Redirect:
     web = web_of(request)
@@ -81,26 +177,31 @@ async def pairings_page(
     event_id: FromPath[str],
     round_: RoundQuery = None,
     by: FromQuery[str] = "table",
-) -> Response[str] | Redirect:
+) -> Response[bytes] | Redirect:
     web = web_of(request)
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
-    board, _ = await web.run(web.svc.event_board, event_id, round_, with_standings=False)
-    posted = (
-        await web.run(_posted, web, event_id, "pairings", board.round, board.pairings)
-        if board.round
-        else None
-    )
-    return _page(
-        render(
+
+    async def make(version: int) -> str:
+        board, _ = await shared_board(web, event_id, version, round_, with_standings=False)
+        posted = (
+            await web.run(_posted, web, event_id, "pairings", board.round, board.pairings)
+            if board.round
+            else None
+        )
+        return render(
             "event_pairings.html",
             b=board,
             page="name" if by == "name" else "table",
             posted=posted,
             what="round's pairings",
-            **_context(who),
+            top_slot=SLOT,
         )
+
+    shown = "name" if by == "name" else "table"
+    return await shared_answer(
+        request, web, who, event_id, make, sealed=True, variant=(round_, shown)
     )
 
 
@@ -110,29 +211,33 @@ async def standings_page(
     event_id: FromPath[str],
     round_: RoundQuery = None,
     explain: FromQuery[str | None] = None,
-) -> Response[str] | Redirect:
+) -> Response[bytes] | Redirect:
     web = web_of(request)
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
-    board, _ = await web.run(web.svc.event_board, event_id, None, standings_after=round_)
-    explained = None
-    if explain:
-        explained = {
-            "player": explain,
-            "text": await web.run(web.svc.event_explain, event_id, explain, round_),
-        }
-    posted = await web.run(_posted, web, event_id, "standings", round_, board.standings)
-    return _page(
-        render(
+
+    async def make(version: int) -> str:
+        board, _ = await shared_board(web, event_id, version, None, standings_after=round_)
+        explained = None
+        if explain:
+            explained = {
+                "player": explain,
+                "text": await web.run(web.svc.event_explain, event_id, explain, round_),
+            }
+        posted = await web.run(_posted, web, event_id, "standings", round_, board.standings)
+        return render(
             "event_standings.html",
             b=board,
             page="standings",
             posted=posted,
             explained=explained,
             what="standing",
-            **_context(who),
+            top_slot=SLOT,
         )
+
+    return await shared_answer(
+        request, web, who, event_id, make, sealed=True, variant=(round_, explain or None)
     )
 
 
@@ -152,26 +257,40 @@ async def my_page(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
     return Redirect(path=f"/events/{quote(event_id)}/pairings?by=name", status_code=303)
 
 
+async def shared_index(web: Web, event_id: str, version: int) -> PlayerIndex:
+    """The players of the event at ``version`` indexed once for every player's own page."""
+
+    async def compute() -> PlayerIndex:
+        board, state = await shared_board(web, event_id, version)
+        index: PlayerIndex = await web.run(PlayerIndex, board, state)
+        return index
+
+    return await cache_of(web).get((event_id, version, "players"), compute)
+
+
 @get("/events/{event_id:str}/players/{name:str}", include_in_schema=False)
 async def player_page(
     request: AnyRequest, event_id: FromPath[str], name: FromPath[str]
-) -> Response[str] | Redirect:
+) -> Response[bytes] | Redirect:
     web = web_of(request)
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
-    board, me = await web.run(web.svc.event_player, event_id, name)
-    explained = await web.run(web.svc.event_explain, event_id, me.player, None)
-    return _page(
-        render(
+
+    async def make(version: int) -> str:
+        index = await shared_index(web, event_id, version)
+        me = await web.run(index.line, name)
+        explained = await web.run(index.explain, name)
+        return render(
             "event_player.html",
-            b=board,
+            b=index.board,
             page="player",
             me=me,
             explained=explained,
-            **_context(who),
+            top_slot=SLOT,
         )
-    )
+
+    return await shared_answer(request, web, who, event_id, make)
 
 
 @get("/events/{event_id:str}/slips", include_in_schema=False)
@@ -211,30 +330,26 @@ async def posting_file(
     )
 
 
+async def _live(request: AnyRequest, event_id: str, after: int | None) -> Stream:
+    web = web_of(request)
+    web.principal(request)
+    version = await event_version(web, event_id)  # unknown: a 404, not a wait
+    header = request.headers.get("last-event-id")
+    start = int(header) if header and header.strip().isdigit() else max(0, after or 0)
+    return Stream(
+        feeds_of(web).stream(event_id, version, start),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
 @get("/events/{event_id:str}/live", include_in_schema=False)
 async def event_live(
     request: AnyRequest, event_id: FromPath[str], after: FromQuery[int | None] = None
-) -> ServerSentEvent:
-    """``moved`` (id: the event's newest fact) whenever the event's stream grows."""
-    web = web_of(request)
-    web.principal(request)
-    await web.run(web.svc.event_info, event_id)  # an unknown event is a 404, not a long wait
-    header = request.headers.get("last-event-id")
-    start = int(header) if header and header.strip().isdigit() else max(0, after or 0)
-
-    async def stream() -> AsyncIterator[ServerSentEventMessage]:
-        last = start
-        while not web.hub.closing:
-            now = web.hub.versions.get(event_id, 0)
-            if now > last:
-                last = now
-                yield ServerSentEventMessage(data=str(now), event="moved", id=now)
-            if not await web.hub.wait_game(event_id, last, timeout=15.0):
-                yield ServerSentEventMessage(comment="keep-alive")
-
-    return ServerSentEvent(
-        stream(), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-    )
+) -> Stream:
+    """``moved`` (id: the event's newest fact; data: ``{"version": N, "round": R}``) whenever
+    the event's stream grows: one message per change for every open page (``web.fanout``)."""
+    return await _live(request, event_id, after)
 
 
 # -- the same over the API (in the OpenAPI document) -----------------------------------------
@@ -253,6 +368,19 @@ async def api_posting(
     authorize_event(web.principal(request), "read")
     posting, _ = await web.run(web.svc.event_posting, event_id, kind, round_)
     return posting
+
+
+@get(
+    "/api/events/{event_id:str}/live",
+    summary="Server-sent events: 'moved' whenever the event changes",
+    description='id: the event\'s newest fact; data: {"version": N, "round": R}. One '
+    "message per change, the same for every subscriber; resume with Last-Event-ID or ?after=N. "
+    "Then read /pairings, /standings or /players/NAME again (If-None-Match: their ETag).",
+)
+async def api_live(
+    request: AnyRequest, event_id: FromPath[str], after: FromQuery[int | None] = None
+) -> Stream:
+    return await _live(request, event_id, after)
 
 
 class VerifyIn(msgspec.Struct, kw_only=True):
@@ -288,6 +416,7 @@ HANDLERS: list[Any] = [
     slips_page,
     posting_file,
     event_live,
+    api_live,
     api_posting,
     api_verify_posting,
 ]

@@ -50,6 +50,8 @@ class Hub:
         self._stopping = False
         self.closing = False
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._unread_write = True  # a write of this process the log has not been read past
+        self._read_at = float("-inf")
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -94,7 +96,24 @@ class Hub:
 
     def poke(self) -> None:
         """A write of this process: read the log now rather than at the next interval."""
+        self._unread_write = True
         self._poke.set()
+
+    def known_version(self, game_id: str) -> int | None:
+        """The stream's newest event as the hub knows it, when that is as fresh as the hub
+        can be: no write of this process is waiting to be read and the log was read within
+        two intervals (a write by another process shows within that). ``None`` otherwise,
+        or when the hub has not seen the stream: then ask the store (and ``note`` it)."""
+        if self._unread_write or self._loop is None:
+            return None
+        if self._loop.time() - self._read_at > 2 * self.interval:
+            return None
+        return self.versions.get(game_id)
+
+    def note(self, game_id: str, version: int) -> None:
+        """A stream's newest event as read from the store (the hub keeps the larger)."""
+        if version > self.versions.get(game_id, 0):
+            self.versions[game_id] = version
 
     async def _follow(self) -> None:
         # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
@@ -104,13 +123,18 @@ class Hub:
                 async with asyncio.timeout(self.interval):
                     await self._poke.wait()
             self._poke.clear()
+            unread = self._unread_write
+            self._unread_write = False  # a poke from here on is read next time
             try:
                 while True:
                     batch: list[Notice] = await self.run(self.notices.after, self.last_id, 2000)
                     self._note(batch)
                     if len(batch) < 2000:
                         break
+                if self._loop is not None:
+                    self._read_at = self._loop.time()
             except Exception:
+                self._unread_write = self._unread_write or unread
                 log.exception("reading the notification log failed; trying again")
                 await asyncio.sleep(self.interval)
             await asyncio.sleep(self.min_gap)

@@ -243,6 +243,10 @@ class Standings:
         self._entrants: dict[str, Entrant] = {}
         self._entries: dict[str, _Entry] = {}
         self._keys: dict[str, tuple[int, Fraction, Fraction, Fraction, int]] = {}
+        # each player's figures (and, once shown, their texts) as of the last change that
+        # touched them: ``table()`` divides and formats only for the players a change moved
+        self._figs: dict[str, tuple[int, Fraction, Fraction, Fraction]] = {}
+        self._texts: dict[str, tuple[str, str, str, str]] = {}
         self._sorted: SortedList = SortedList()
         self._results: dict[TableKey, MatchResult] = {}
         for entrant in entrants:
@@ -338,10 +342,23 @@ class Standings:
         old = self._keys.get(player)
         if old is not None:
             self._sorted.remove(old)
-        points, omw, gw, ogw = self._figures(player)
+        figures = self._figures(player)
+        points, omw, gw, ogw = figures
         key = (-points, -omw, -gw, -ogw, self._entrants[player].order)
         self._keys[player] = key
         self._sorted.add(key)
+        self._figs[player] = figures
+        self._texts.pop(player, None)
+
+    def _shown(self, player: str) -> tuple[str, str, str, str]:
+        """The player's MW, OMW, GW and OGW as texts (kept until a change touches them)."""
+        texts = self._texts.get(player)
+        if texts is None:
+            _, omw, gw, ogw = self._figs[player]
+            mw = self._mw(self._entries[player])
+            texts = (fraction_text(mw), fraction_text(omw), fraction_text(gw), fraction_text(ogw))
+            self._texts[player] = texts
+        return texts
 
     # -- reading
 
@@ -362,29 +379,31 @@ class Standings:
 
     def table(self) -> list[Standing]:
         rows: list[Standing] = []
-        previous: tuple[int, Fraction, Fraction, Fraction] | None = None
+        previous: tuple[int, str, str, str] | None = None
         rank = 0
         for position, player in enumerate(self.order(), start=1):
-            figures = self._figures(player)
-            if figures != previous:
-                rank, previous = position, figures
+            # lowest-terms texts are equal exactly when the fractions are: compare those
+            texts = self._shown(player)
+            shown = (self._figs[player][0], texts[1], texts[2], texts[3])
+            if shown != previous:
+                rank, previous = position, shown
             rows.append(self._standing(player, rank))
         return rows
 
     def _standing(self, player: str, rank: int) -> Standing:
         entry = self._entries[player]
         entrant = self._entrants[player]
-        points, omw, gw, ogw = self._figures(player)
+        mw, omw, gw, ogw = self._shown(player)
         return Standing(
             rank=rank,
             player=player,
             name=entrant.name,
-            points=points,
+            points=self._figs[player][0],
             record=Record(entry.wins, entry.losses, entry.draws, entry.byes),
-            mw=fraction_text(self._mw(entry)),
-            omw=fraction_text(omw),
-            gw=fraction_text(gw),
-            ogw=fraction_text(ogw),
+            mw=mw,
+            omw=omw,
+            gw=gw,
+            ogw=ogw,
             dropped_after=entrant.dropped_after,
         )
 

@@ -14,7 +14,7 @@
     if (busy) { again = true; return; }
     busy = true;
     try {
-      const response = await fetch(window.location.href, { credentials: "same-origin", cache: "no-store" });
+      const response = await fetch(window.location.href, { credentials: "same-origin", cache: "no-cache" });
       if (response.ok) {
         const doc = new DOMParser().parseFromString(await response.text(), "text/html");
         const fresh = doc.getElementById("live-region");

@@ -1,0 +1,558 @@
+"""When a round's pairings go up: N phones at once against a 2,048-player event (issue 23
+section 2). A script, never a timed test.
+
+    python benchmarks/bench_phones.py                               # SQLite
+    python benchmarks/bench_phones.py --store postgres
+    python benchmarks/bench_phones.py --store both --phones 250,500,1000,2000
+
+An event of ``--players`` (Gammasphere, Swiss, 8 rounds) is built through the service with
+round 1 paired and reported; one ``referee serve`` process is started on it and the head
+referee reads the event once (a server that has been up during the event holds it folded).
+Then, for each N of ``--phones`` (one round each, so every N meets a round just paired):
+
+1. the head referee pairs the next round over HTTP (the moment the pairings go up: a new
+   event version, so nothing of the last one is reused);
+2. N phones, each a player with their own token, arrive spread evenly at random over
+   ``--window`` seconds; each loads the pairings page (by table), then its own player page,
+   then subscribes to the event's live stream (``/api/events/E/live``, what the standings and
+   pairings pages follow), and, at a random moment of the window, loads the pairings page
+   again with the ``ETag`` it got (a phone coming back to the page: 304 expected);
+3. the head referee reports one table's result; every subscriber must receive the change
+   (its delay from the report's answer is measured), and re-reads its own player page as the
+   pages' script does (``If-None-Match``: the version changed, so a new page); then the
+   round's other results are reported, ready for the next N.
+
+Reported per N: p50/p99/max of every page request of step 2 (written to answer read), the
+live subscription's answer time, errors (any status other than 200/304, a refused or dropped
+connection, a subscriber that missed the change), the share of 304s, bytes per page (all
+requests ask for gzip), and step 3's fan-out delay and re-read latencies. The same client
+measures its own ceiling in the same run: ``GET /api/health`` as fast as 50 connections go,
+and how late its own event loop ran (a late client inflates every latency it measures).
+
+The client is a minimal HTTP/1.1 client on asyncio (``bench_http.Connection``, keep-alive,
+one connection per phone plus its stream), run in this one process on the same 2 cores as
+the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_http import PG, Connection, free_port, pct, stop  # noqa: E402
+
+SLIPS = ["2-0-0", "2-1-0", "0-2-0", "1-2-0", "1-1-1"]
+
+
+# -- the event ------------------------------------------------------------------------------
+
+
+def make_store(kind: str, workdir: Path) -> tuple[str, dict[str, str]]:
+    """A fresh store of ``kind``: its address for ``serve`` and the environment for the
+    service (PostgreSQL: a schema of its own)."""
+    if kind == "sqlite":
+        return str(workdir / "phones.db"), {}
+    import psycopg
+
+    schema = f"phones_{uuid.uuid4().hex[:10]}"
+    dsn = " ".join(f"{k}={v}" for k, v in PG.items())
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    store = f"postgresql://{PG['user']}@{PG['host']}:{PG['port']}/{PG['dbname']}?schema={schema}"
+    return store, {"schema": schema}
+
+
+def drop_store(kind: str, extra: dict[str, str]) -> None:
+    if kind != "postgres":
+        return
+    import psycopg
+
+    dsn = " ".join(f"{k}={v}" for k, v in PG.items())
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {extra['schema']} CASCADE")
+
+
+def build(store: str, players: int) -> tuple[str, list[str]]:
+    """The event, round 1 paired and reported; its players' names."""
+    from service.app import open_service
+
+    names = [f"Player {n:04}" for n in range(players)]
+    svc = open_service(store, create=True)
+    event = svc.event_new("Phones", "gammasphere", rounds=8).event_id
+    svc.event_register(event, names)
+    rows = svc.event_pair(event)
+    svc.event_result(event, [f"{r.table}={SLIPS[(r.table or 0) % 5]}" for r in rows if not r.bye])
+    svc.close()
+    return event, names
+
+
+def make_tokens(store: str, names: list[str]) -> tuple[str, dict[str, str]]:
+    """The head referee's token and one player token per name."""
+    from service.access import TokenStore
+    from service.sidedb import open_side_db
+    from service.stores import parse_store
+
+    tokens = TokenStore(open_side_db(parse_store(store)))
+    head = tokens.create("head", "Hera")[1]
+    players = {name: tokens.create("player", name)[1] for name in names}
+    tokens.db.close()
+    return head, players
+
+
+def serve(
+    store: str, workdir: Path, flags: list[str], profile: str | None
+) -> tuple[subprocess.Popen[bytes], int]:
+    """``referee serve`` on a free port (under cProfile, writing ``profile``, if given)."""
+    port = free_port()
+    log = (workdir / f"serve-{port}.log").open("wb")
+    prefix = ["-m", "cProfile", "-o", profile] if profile else []
+    command = [sys.executable, *prefix, "-m", "cli.main", "serve", "--store", store]
+    command += ["--port", str(port), "--projections", str(workdir / "phones.projections.db")]
+    process = subprocess.Popen(
+        [*command, *flags], cwd=str(ROOT), stdout=log, stderr=subprocess.STDOUT
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return process, port
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError(f"the server did not start; see {log.name}")
+
+
+# -- the phones -----------------------------------------------------------------------------
+
+
+@dataclass
+class Phone:
+    name: str
+    token: str
+    arrive: float
+    come_back: float
+    latencies: list[tuple[str, float]] = field(default_factory=list)
+    sizes: dict[str, int] = field(default_factory=dict)
+    statuses: list[int] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    subscribed: float | None = None
+    seen_version: int = 0
+    changed_at: float | None = None
+    reread: float | None = None
+    player_tag: str = ""
+    connects: list[float] = field(default_factory=list)
+    sent: list[float] = field(default_factory=list)
+
+
+async def timed(
+    phone: Phone, conn: Connection, what: str, path: str, extra: dict[str, str] | None = None
+) -> tuple[int, dict[str, str]]:
+    headers = {
+        "Authorization": f"Bearer {phone.token}",
+        "Accept-Encoding": "gzip",
+        **(extra or {}),
+    }
+    started = time.monotonic()
+    try:
+        if conn.writer is None:
+            await conn.open()
+            phone.connects.append(time.monotonic() - started)
+        try:
+            status, found, body = await conn.request("GET", path, headers=headers)
+        except (asyncio.IncompleteReadError, ConnectionResetError) as exc:
+            if isinstance(exc, asyncio.IncompleteReadError) and exc.partial:
+                raise
+            # the server closed the idle keep-alive connection: a browser opens another
+            # and sends the request again (only a request on a reused connection)
+            conn.close()
+            await conn.open()
+            status, found, body = await conn.request("GET", path, headers=headers)
+    except (OSError, asyncio.IncompleteReadError) as exc:
+        phone.errors.append(f"{what}: {exc!r}")
+        conn.close()
+        conn.writer = None
+        return 0, {}
+    phone.latencies.append((what, time.monotonic() - started))
+    phone.sent.append(started)
+    phone.statuses.append(status)
+    if status not in (200, 304):
+        phone.errors.append(f"{what}: {status} {body[:200]!r}")
+    else:
+        phone.sizes[what] = len(body)
+    return status, found
+
+
+async def subscribe(phone: Phone, port: int, path: str, stop: asyncio.Event) -> None:
+    """Follow the live stream until ``stop``; note when it answered and each version seen."""
+    started = time.monotonic()
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    except OSError as exc:
+        phone.errors.append(f"live: {exc!r}")
+        return
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {phone.token}\r\n"
+        "Accept: text/event-stream\r\n\r\n".encode()
+    )
+    buffer = b""
+    try:
+        head = await reader.readuntil(b"\r\n\r\n")
+        if b" 200 " not in head.split(b"\r\n", 1)[0]:
+            phone.errors.append(f"live: {head[:80]!r}")
+            return
+        phone.subscribed = time.monotonic() - started
+        chunked = b"chunked" in head.lower()
+        stopping = asyncio.create_task(stop.wait())
+        while not stop.is_set():
+            if chunked:
+                size_line = asyncio.create_task(reader.readline())
+                done, _ = await asyncio.wait(
+                    {size_line, stopping}, return_when=asyncio.FIRST_COMPLETED
+                )
+                if size_line not in done:
+                    size_line.cancel()
+                    break
+                size = int(size_line.result().strip() or b"0", 16)
+                if size == 0:
+                    break
+                buffer += (await reader.readexactly(size + 2))[:-2]
+            else:
+                line = await reader.readline()
+                if not line:
+                    break
+                buffer += line
+            while b"\n\n" in buffer:
+                message, buffer = buffer.split(b"\n\n", 1)
+                for line in message.split(b"\n"):
+                    if line.startswith(b"data:"):
+                        version = int(json.loads(line[5:])["version"])
+                        if version > phone.seen_version:
+                            if phone.seen_version:
+                                phone.changed_at = time.monotonic()
+                            phone.seen_version = version
+        stopping.cancel()
+    except (OSError, asyncio.IncompleteReadError) as exc:
+        if not stop.is_set():
+            phone.errors.append(f"live: {exc!r}")
+    finally:
+        writer.close()
+
+
+async def one_phone(
+    phone: Phone, port: int, event: str, t0: float, stop: asyncio.Event, streams: list[Any]
+) -> Connection:
+    await asyncio.sleep(max(0.0, t0 + phone.arrive - time.monotonic()))
+    conn = Connection("127.0.0.1", port)
+    e = quote(event)
+    status, found = await timed(phone, conn, "pairings", f"/events/{e}/pairings")
+    tag = found.get("etag", "")
+    _, found = await timed(phone, conn, "player", f"/events/{e}/players/{quote(phone.name)}")
+    phone.player_tag = found.get("etag", "")
+    streams.append(asyncio.create_task(subscribe(phone, port, f"/api/events/{e}/live", stop)))
+    await asyncio.sleep(max(0.0, t0 + phone.come_back - time.monotonic()))
+    extra = {"If-None-Match": tag} if tag else {}
+    await timed(phone, conn, "pairings again", f"/events/{e}/pairings", extra)
+    return conn
+
+
+async def health_ceiling(port: int, clients: int, seconds: float) -> float:
+    done = [0]
+    stop_at = time.monotonic() + seconds
+
+    async def one() -> None:
+        conn = Connection("127.0.0.1", port)
+        try:
+            while time.monotonic() < stop_at:
+                status, _, _ = await conn.request("GET", "/api/health")
+                done[0] += status == 200
+        finally:
+            conn.close()
+
+    started = time.monotonic()
+    await asyncio.gather(*(one() for _ in range(clients)))
+    return done[0] / (time.monotonic() - started)
+
+
+async def monitor(
+    port: int, stop: asyncio.Event, t0: float, out: list[tuple[float, float]]
+) -> None:
+    """``GET /api/health`` every 100 ms on a connection of its own: when the server stalls."""
+    conn = Connection("127.0.0.1", port)
+    while not stop.is_set():
+        started = time.monotonic()
+        try:
+            await conn.request("GET", "/api/health")
+        except (OSError, asyncio.IncompleteReadError):
+            conn.close()
+            conn.writer = None
+        out.append((started - t0, time.monotonic() - started))
+        await asyncio.sleep(0.1)
+    conn.close()
+
+
+async def lateness(stop: asyncio.Event, out: list[float]) -> None:
+    """How late this client's own loop wakes (its lateness is not the server's)."""
+    while not stop.is_set():
+        before = time.monotonic()
+        await asyncio.sleep(0.01)
+        out.append(time.monotonic() - before - 0.01)
+
+
+async def head_post(port: int, token: str, path: str, body: Any) -> tuple[int, bytes, float]:
+    conn = Connection("127.0.0.1", port)
+    started = time.monotonic()
+    status, _, data = await conn.request(
+        "POST",
+        path,
+        body=json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    conn.close()
+    return status, data, time.monotonic() - started
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` and its live children so far (Linux
+    ``/proc``; ``--workers`` runs the server in children)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return 0.0
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return own + sum(cpu_seconds(int(child)) for child in children)
+
+
+async def trial(
+    port: int,
+    event: str,
+    head: str,
+    tokens: dict[str, str],
+    n: int,
+    window: float,
+    seed: int,
+    pid: int,
+) -> dict[str, Any]:
+    e = quote(event)
+    # the pairings go up (the last round was reported)
+    status, data, paired = await head_post(port, head, f"/api/events/{e}/rounds", {})
+    assert status == 201, data[:300]
+    new_rows = json.loads(data)
+
+    rng = random.Random(seed)
+    names = rng.sample(sorted(tokens), n)
+    phones = []
+    for name in names:
+        arrive = rng.uniform(0, window)
+        phones.append(Phone(name, tokens[name], arrive, rng.uniform(arrive, window + 1)))
+    stop = asyncio.Event()
+    lag: list[float] = []
+    watcher = asyncio.create_task(lateness(stop, lag))
+    streams: list[Any] = []
+    t0 = time.monotonic()
+    server_cpu = cpu_seconds(pid)
+    client_cpu = time.process_time()
+    health: list[tuple[float, float]] = []
+    monitoring = asyncio.create_task(monitor(port, stop, t0, health))
+    conns = await asyncio.gather(*(one_phone(p, port, event, t0, stop, streams) for p in phones))
+    await asyncio.sleep(1.0)  # the last subscriptions settle
+    server_cpu = cpu_seconds(pid) - server_cpu
+    client_cpu = time.process_time() - client_cpu
+    window_s = time.monotonic() - t0
+    seen_before = sum(1 for p in phones if p.seen_version)
+
+    # one result: every subscriber must hear of it, then re-reads its own page
+    first = next(r for r in new_rows if not r["bye"])
+    status, data, _ = await head_post(
+        port, head, f"/api/events/{e}/results", {"slips": [f"{first['table']}=2-0-0"]}
+    )
+    assert status == 201, data[:300]
+    reported = time.monotonic()
+    deadline = reported + 15
+    while time.monotonic() < deadline and any(p.changed_at is None for p in phones):
+        await asyncio.sleep(0.05)
+    delays = [p.changed_at - reported for p in phones if p.changed_at is not None]
+    missed = sum(1 for p in phones if p.changed_at is None)
+
+    async def reread(phone: Phone, conn: Connection) -> None:
+        started = time.monotonic()
+        await timed(
+            phone,
+            conn,
+            "player re-read",
+            f"/events/{e}/players/{quote(phone.name)}",
+            {"If-None-Match": phone.player_tag},
+        )
+        phone.reread = time.monotonic() - started
+
+    await asyncio.gather(*(reread(p, c) for p, c in zip(phones, conns, strict=True)))
+    stop.set()
+    await asyncio.gather(*streams, return_exceptions=True)
+    watcher.cancel()
+    await monitoring
+    for c in conns:
+        c.close()
+
+    # the rest of the round's results, so the next trial pairs a new round
+    rest = [f"{r['table']}={SLIPS[r['table'] % 5]}" for r in new_rows if not r["bye"]]
+    rest = [slip for slip in rest if not slip.startswith(f"{first['table']}=")]
+    status, data, _ = await head_post(port, head, f"/api/events/{e}/results", {"slips": rest})
+    assert status == 201, data[:300]
+
+    step2 = [lat for p in phones for what, lat in p.latencies if what != "player re-read"]
+    statuses = [s for p in phones for s in p.statuses]
+    errors = [err for p in phones for err in p.errors]
+    sizes: dict[str, list[int]] = {}
+    for p in phones:
+        for what, size in p.sizes.items():
+            sizes.setdefault(what, []).append(size)
+    return {
+        "phones": n,
+        "pair_s": paired,
+        "requests": len(step2),
+        "p50_ms": pct(step2, 0.5) * 1000,
+        "p99_ms": pct(step2, 0.99) * 1000,
+        "max_ms": max(step2, default=float("nan")) * 1000,
+        "by_page_p99_ms": {
+            what: pct([lat for p in phones for w, lat in p.latencies if w == what], 0.99) * 1000
+            for what in ("pairings", "player", "pairings again", "player re-read")
+        },
+        "server_cpu_s": server_cpu,
+        "server_cpu_per_phone_ms": server_cpu / n * 1000,
+        "client_cpu_s": client_cpu,
+        "window_s": window_s,
+        "connect_p99_ms": pct([c for p in phones for c in p.connects], 0.99) * 1000,
+        "slowest": sorted(
+            (
+                (round(lat * 1000), what, round(at - t0, 2))
+                for p in phones
+                for (what, lat), at in zip(p.latencies, p.sent, strict=True)
+                if what != "player re-read"
+            ),
+            reverse=True,
+        )[:8],
+        "health_worst": sorted(((round(b * 1000), round(a, 1)) for a, b in health), reverse=True)[
+            :5
+        ],
+        "live_p99_ms": pct([p.subscribed for p in phones if p.subscribed], 0.99) * 1000,
+        "subscribed": seen_before,
+        "errors": len(errors) + missed,
+        "error_samples": errors[:5],
+        "missed_change": missed,
+        "share_304": statuses.count(304) / max(1, len(statuses)),
+        "bytes": {k: int(sum(v) / len(v)) for k, v in sizes.items()},
+        "fanout_p50_ms": pct(delays, 0.5) * 1000,
+        "fanout_p99_ms": pct(delays, 0.99) * 1000,
+        "reread_p50_ms": pct([p.reread for p in phones if p.reread], 0.5) * 1000,
+        "reread_p99_ms": pct([p.reread for p in phones if p.reread], 0.99) * 1000,
+        "client_lag_p99_ms": pct(lag, 0.99) * 1000,
+    }
+
+
+def run(kind: str, args: argparse.Namespace, workdir: Path) -> list[dict[str, Any]]:
+    store, extra = make_store(kind, workdir)
+    try:
+        started = time.monotonic()
+        event, names = build(store, args.players)
+        head, tokens = make_tokens(store, names)
+        print(f"[{kind}] built {args.players} players in {time.monotonic() - started:.1f} s")
+        flags = ["--threads", str(args.threads)] if args.threads is not None else []
+        if kind == "postgres" and args.workers > 1:
+            flags += ["--workers", str(args.workers)]
+        process, port = serve(store, workdir, flags, args.profile)
+        server_pid = process.pid
+        try:
+            results = []
+
+            async def warm() -> float:
+                # the server has been up during the event: the event folded, standings read
+                conn = Connection("127.0.0.1", port)
+                for path in (f"/api/events/{quote(event)}/standings",):
+                    await conn.request("GET", path, headers={"Authorization": f"Bearer {head}"})
+                conn.close()
+                return await health_ceiling(port, 50, 3.0)
+
+            ceiling = asyncio.run(warm())
+            print(f"[{kind}] client ceiling: GET /api/health {ceiling:.0f}/s (50 connections)")
+            for i, n in enumerate(args.phones):
+                result = asyncio.run(
+                    trial(port, event, head, tokens, n, args.window, args.seed + i, server_pid)
+                )
+                result["store"] = kind
+                result["health_per_s"] = ceiling
+                results.append(result)
+                print(json.dumps(result), flush=True)
+            return results
+        finally:
+            stop(process)
+            log = (workdir / f"serve-{port}.log").read_text(errors="replace").strip()
+            if log:
+                print(f"[{kind}] the server's log ends:\n{log[-3000:]}")
+    finally:
+        drop_store(kind, extra)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--store", choices=["sqlite", "postgres", "both"], default="sqlite")
+    parser.add_argument("--players", type=int, default=2048)
+    parser.add_argument("--phones", default="250,500,1000,2000")
+    parser.add_argument("--window", type=float, default=10.0)
+    parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=23)
+    parser.add_argument(
+        "--workers", type=int, default=1, help="Server processes for PostgreSQL (--workers)."
+    )
+    parser.add_argument(
+        "--profile", default=None, help="cProfile the server into this file (slows it down)."
+    )
+    args = parser.parse_args()
+    args.phones = [int(n) for n in args.phones.split(",")]
+    if max(args.phones) > args.players:
+        parser.error("more phones than players")
+    print(
+        f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{date.today()}, load {os.getloadavg()[0]:.1f}, {socket.gethostname()}"
+    )
+    kinds = ["sqlite", "postgres"] if args.store == "both" else [args.store]
+    rows: list[dict[str, Any]] = []
+    for kind in kinds:
+        with tempfile.TemporaryDirectory() as folder:
+            rows += run(kind, args, Path(folder))
+    print()
+    print(
+        f"{'store':8} {'phones':>6} {'reqs':>6} {'p50':>7} {'p99':>7} {'max':>7} {'errors':>6} "
+        f"{'304':>5} {'live p99':>8} {'fan-out p99':>11} {'re-read p99':>11} {'client lag':>10} "
+        f"{'server CPU/phone':>16}"
+    )
+    for r in rows:
+        print(
+            f"{r['store']:8} {r['phones']:>6} {r['requests']:>6} {r['p50_ms']:>5.1f}ms "
+            f"{r['p99_ms']:>5.0f}ms {r['max_ms']:>5.0f}ms {r['errors']:>6} "
+            f"{r['share_304']:>5.0%} {r['live_p99_ms']:>6.0f}ms {r['fanout_p99_ms']:>9.0f}ms "
+            f"{r['reread_p99_ms']:>9.0f}ms {r['client_lag_p99_ms']:>8.0f}ms "
+            f"{r['server_cpu_per_phone_ms']:>14.2f}ms"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+"""``PlayerIndex`` (a player's own page from an index built once per event version) answers
+exactly what the whole-event reads answer, for every player, with byes, results and drops;
+and the service's quick explanation equals the core's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from service.app import open_service
+from service.postings import PlayerIndex, player_line
+
+SLIPS = ["2-0-0", "2-1-0", "0-2-0", "1-2-0", "1-1-1"]
+
+
+def test_the_index_answers_what_the_whole_event_answers(tmp_path: Path) -> None:
+    with open_service(tmp_path / "s.db", create=True) as svc:
+        event = svc.event_new("Open", "prizmik", rounds=4).event_id
+        names = [f"Player {n:02}" for n in range(13)]  # odd: a bye each round
+        svc.event_register(event, names)
+        for number in range(2):
+            rows = svc.event_pair(event)
+            svc.event_result(
+                event, [f"{r.table}={SLIPS[(r.table or 0) % 5]}" for r in rows if not r.bye]
+            )
+            if number == 0:
+                svc.event_drop(event, "Player 05", reason="went home")
+        rows = svc.event_pair(event)
+        svc.event_result(event, [f"{rows[0].table}=2-1-0"])  # round 3 partly reported
+        board, state = svc.event_board(event)
+        index = PlayerIndex(board, state)
+        for name in [*names, "player 03", state.find("Player 07") or ""]:
+            assert index.line(name) == player_line(board, state, name)
+            assert index.explain(name) == state.explain(state.find(name) or "")
+            assert svc.event_explain(event, name) == state.explain(state.find(name) or "")
+        assert any(h.bye for n in names for h in index.line(n).history)
+        assert index.find("nobody") is None

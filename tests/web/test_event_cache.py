@@ -1,0 +1,269 @@
+"""The event pages and their JSON twins shared by every reader (issue 23 section 2): one
+computation per event version and viewer kind, ETag and 304, gzip, a viewer's own header
+never handed to another, and one live message per change for every subscriber."""
+
+from __future__ import annotations
+
+import gzip
+import threading
+from typing import Any
+
+import httpx
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from service.app import open_service
+from tests.web.conftest import ThreadServer, Tokens, auth
+from web.eventcache import SLOT, EventCache, Rendered, _deflate, cache_of
+
+PLAYERS = [f"Player {n:02}" for n in range(16)]
+
+
+def make_event(http: Any, head: str) -> str:
+    """A PRIZMIK Swiss event with round 1 paired, made over the API as the head referee (so
+    the server's hub knows of each write as it answers it)."""
+    made = http.post(
+        "/api/events",
+        json={"name": "Spring Open", "game": "prizmik", "rounds": 3},
+        headers=auth(head),
+    )
+    assert made.status_code == 201, made.text
+    event: str = made.json()["event_id"]
+    for path, body in (("players", {"players": PLAYERS}), ("rounds", {})):
+        answer = http.post(f"/api/events/{event}/{path}", json=body, headers=auth(head))
+        assert answer.status_code == 201, answer.text
+    return event
+
+
+def cache(client: TestClient[Litestar]) -> EventCache:
+    return cache_of(client.app.state["web"])
+
+
+def report(client: Any, event: str, token: str, slip: str = "1=2-0-0") -> None:
+    answer = client.post(
+        f"/api/events/{event}/results", json={"slips": [slip]}, headers=auth(token)
+    )
+    assert answer.status_code == 201, answer.text
+
+
+@pytest.mark.parametrize(
+    "path", ["pairings", "standings", "players/Player%2003", "api/standings", "api/pairings"]
+)
+def test_an_etag_is_answered_304_with_no_body_and_nothing_computed(
+    client: TestClient[Litestar], store: str, tokens: Tokens, path: str
+) -> None:
+    event = make_event(client, tokens["head"])
+    url = (
+        f"/api/events/{event}/{path[4:]}" if path.startswith("api/") else f"/events/{event}/{path}"
+    )
+    first = client.get(url, headers=auth(tokens["ann"]))
+    assert first.status_code == 200, first.text
+    tag = first.headers["etag"]
+    assert tag.startswith('"v') and "no-cache" in first.headers["cache-control"]
+    computed = cache(client).computed
+    again = client.get(url, headers=auth(tokens["ann"], **{"If-None-Match": tag}))
+    assert again.status_code == 304
+    assert again.content == b""
+    assert again.headers["etag"] == tag
+    assert cache(client).computed == computed  # answered from the key alone
+    other = client.get(url, headers=auth(tokens["ann"], **{"If-None-Match": '"v1-stale"'}))
+    assert other.status_code == 200 and other.content == first.content
+
+
+def test_a_new_fact_of_the_event_is_a_new_answer(
+    client: TestClient[Litestar], store: str, tokens: Tokens
+) -> None:
+    event = make_event(client, tokens["head"])
+    url = f"/api/events/{event}/standings"
+    before = client.get(url, headers=auth(tokens["public"]))
+    tag = before.headers["etag"]
+    assert all(row["points"] == 0 for row in before.json())
+    report(client, event, tokens["head"])
+    after = client.get(url, headers=auth(tokens["public"], **{"If-None-Match": tag}))
+    assert after.status_code == 200
+    assert after.headers["etag"] != tag
+    assert sorted(row["points"] for row in after.json())[-1] == 3
+    page = client.get(f"/events/{event}/pairings", headers=auth(tokens["public"]))
+    assert "2-0-0" in page.text  # the pairings page shows the new result too
+
+
+def test_viewer_kinds_never_share_an_answer_and_each_header_names_its_own_viewer(
+    client: TestClient[Litestar], store: str, tokens: Tokens
+) -> None:
+    event = make_event(client, tokens["head"])
+    url = f"/events/{event}/players/Player%2003"
+    head = client.get(url, headers=auth(tokens["head"]))  # a referee computes it first
+    public = client.get(url, headers=auth(tokens["public"]))
+    ann = client.get(url, headers=auth(tokens["ann"]))
+    ben = client.get(url, headers=auth(tokens["ben"]))
+    assert "Hera" in head.text and 'id="queue-link"' in head.text
+    for seen, name in ((public, "Pat"), (ann, "Ann"), (ben, "Ben")):
+        assert name in seen.text
+        assert "Hera" not in seen.text and 'id="queue-link"' not in seen.text
+        assert "new game" not in seen.text
+        assert SLOT not in seen.text
+    assert "Ann" not in ben.text and "Ben" not in ann.text
+    assert len({head.headers["etag"], public.headers["etag"], ann.headers["etag"]}) == 3
+    assert ann.headers["etag"] != ben.headers["etag"]  # same shared bytes, another header
+    kinds = {key[2] for key in cache(client)._values if key[0] == event and len(key) > 3}
+    assert {"public", "player", "referee"} <= kinds
+    # the player's shared bytes were computed once for Ann and Ben together
+    players = [k for k in cache(client)._values if k[2] == "player" and str(k[3]).endswith("03")]
+    assert len(players) == 1
+
+
+def test_gzip_when_asked_and_the_same_bytes_when_decoded(
+    client: TestClient[Litestar], store: str, tokens: Tokens
+) -> None:
+    event = make_event(client, tokens["head"])
+    for url in (f"/events/{event}/pairings", f"/api/events/{event}/standings"):
+        plain = client.get(url, headers=auth(tokens["ann"], **{"Accept-Encoding": "identity"}))
+        packed = client.get(url, headers=auth(tokens["ann"], **{"Accept-Encoding": "gzip"}))
+        assert "content-encoding" not in plain.headers
+        assert packed.headers["content-encoding"] == "gzip"
+        assert packed.content == plain.content  # httpx checked the gzip stream's CRC and size
+        assert packed.headers["etag"] != plain.headers["etag"]
+        assert int(packed.headers["content-length"]) < len(plain.content)
+
+
+def test_a_spliced_gzip_stream_is_one_valid_stream_for_every_viewer() -> None:
+    body = "<html>" + "<p>row</p>" * 500 + SLOT + "<main>" + "<td>7</td>" * 500 + "</main>"
+    entry = Rendered(body, "text/html", "v1-x")
+    for slot in (b"", b"<header>Ann</header>", "<header>Zoë</header>".encode() * 40):
+        data = gzip.decompress(entry.gzipped(slot, _deflate(slot, last=False) if slot else b""))
+        assert data == body.replace(SLOT, slot.decode()).encode()
+
+
+def test_every_subscriber_gets_the_change_encoded_once(
+    live_server: ThreadServer, store: str, tokens: Tokens
+) -> None:
+    from web.fanout import feeds_of
+
+    base = live_server.base
+    with httpx.Client(base_url=base) as http:
+        event = make_event(http, tokens["head"])
+    got: dict[int, list[str]] = {n: [] for n in range(3)}
+    ready = threading.Barrier(4, timeout=20)
+    received = threading.Barrier(4, timeout=20)
+    release = threading.Event()
+
+    def follow(n: int) -> None:
+        with httpx.stream(
+            "GET", f"{base}/api/events/{event}/live", headers=auth(tokens["public"]), timeout=20
+        ) as answer:
+            for line in answer.iter_lines():
+                if line.startswith("data:"):
+                    got[n].append(line)
+                    (ready if len(got[n]) == 1 else received).wait()
+                    if len(got[n]) == 2:
+                        release.wait(20)
+                        return
+
+    threads = [threading.Thread(target=follow, args=(n,), daemon=True) for n in got]
+    for thread in threads:
+        thread.start()
+    ready.wait()  # every subscriber has the event as it stands
+    with httpx.Client(base_url=base) as http:
+        report(http, event, tokens["head"])
+    received.wait()
+    feeds = feeds_of(live_server.app.state["web"])
+    feed = feeds.feed(event)
+    assert feed is not None and feed.subscribers == 3
+    assert feed.encoded == 2  # as it stood, and the change: once each, for all three
+    release.set()
+    for thread in threads:
+        thread.join(20)
+    with open_service(store) as svc:
+        version = svc.event_info(event).version
+    for lines in got.values():
+        assert lines == [lines[0], f'data: {{"version":{version},"round":1}}']
+
+
+def test_the_hub_vouches_for_a_version_only_when_no_write_of_its_own_is_unread() -> None:
+    import asyncio
+
+    from service.live import Notice
+    from web.hub import Hub
+
+    class Log:
+        def __init__(self) -> None:
+            self.notices: list[Notice] = []
+
+        def last(self) -> int:
+            return 0
+
+        def after(self, after: int, limit: int) -> list[Notice]:
+            return [n for n in self.notices if n.id > after][:limit]
+
+    async def run(fn: Any, *args: Any) -> Any:
+        return fn(*args)
+
+    async def scenario() -> None:
+        log = Log()
+        hub = Hub(log, run, interval=0.01, min_gap=0.0)  # type: ignore[arg-type]
+        assert hub.known_version("ev-x") is None  # not started: ask the store
+        await hub.start()
+        try:
+            log.notices.append(Notice(id=1, game_id="ev-x", version=4, topic="t"))
+            hub.poke()
+            assert hub.known_version("ev-x") is None  # a write not read yet
+            while hub.known_version("ev-x") is None:
+                await asyncio.sleep(0.005)
+            assert hub.known_version("ev-x") == 4
+            assert hub.known_version("ev-unseen") is None  # never seen: ask the store
+            hub.note("ev-x", 3)  # an older reading never lowers it
+            assert hub.versions["ev-x"] == 4
+        finally:
+            await hub.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_write_by_another_process_reaches_the_shared_pages(
+    client: TestClient[Litestar], store: str, tokens: Tokens
+) -> None:
+    import time
+
+    event = make_event(client, tokens["head"])
+    url = f"/api/events/{event}/standings"
+    first = client.get(url, headers=auth(tokens["public"]))
+    with open_service(store) as svc:  # the command line, say: the server is not told
+        svc.event_result(event, ["1=2-0-0"])
+    deadline = time.monotonic() + 10
+    while True:
+        now = client.get(url, headers=auth(tokens["public"]))
+        if now.headers["etag"] != first.headers["etag"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert now.headers["etag"] != first.headers["etag"]
+    assert max(row["points"] for row in now.json()) == 3
+
+
+def test_made_up_query_parameters_share_one_entry_and_the_cache_keeps_to_its_budget(
+    client: TestClient[Litestar], tokens: Tokens
+) -> None:
+    import asyncio
+
+    event = make_event(client, tokens["head"])
+    for n in range(5):
+        answer = client.get(f"/events/{event}/pairings?junk={n}", headers=auth(tokens["ann"]))
+        assert answer.status_code == 200
+    kept = [k for k in cache(client)._values if k[0] == event and str(k[3]).endswith("/pairings")]
+    assert len(kept) == 1
+
+    small = EventCache(budget=5_000)
+
+    async def fill() -> None:
+        for n in range(10):
+            key = ("ev-x", 1, "public", f"/p{n}", ())
+
+            async def make(n: int = n) -> Rendered:
+                return Rendered(f"{n}" * 2_000, "text/html", f"v1-{n}")
+
+            await small.get(key, make)
+
+    asyncio.run(fill())
+    assert 0 < small.held <= 5_000
+    assert ("ev-x", 1, "public", "/p9", ()) in small._values  # the newest kept
+    assert ("ev-x", 1, "public", "/p0", ()) not in small._values  # the oldest dropped

@@ -1,0 +1,266 @@
+"""The event pages and their JSON twins computed once per event version, shared by every
+reader (issue 23 section 2: when a round's pairings go up, every phone in the hall asks for
+the same pages within seconds).
+
+An answer is cached in the server process under (event id, event version, viewer kind,
+path and query, and for the posting pages the newest checkpoint): the first reader of a
+version computes it, every reader arriving meanwhile awaits that same computation, and
+every later reader gets the stored bytes. A new fact of the event is a new version, so a
+new key; the older versions' entries are dropped when a newer one is first seen.
+
+Viewer kinds (``public``, ``player``, ``referee``) never share an entry, so a page computed
+for one kind is never handed to another, even where the pages show the same rows today.
+The one part of an HTML page that names its viewer (the header: who is signed in, the
+queue link) is not in the shared bytes: the page is stored split around it, and each
+answer puts the viewer's header (rendered once per token) between the two halves.
+
+Each entry also keeps its gzip form, compressed once. The two halves are deflated as
+independent, byte-aligned pieces (a full flush ends the first, the last piece ends the
+stream) so that a viewer's header, deflated once per viewer, can be put between them and
+the result is one valid gzip stream (RFC 1951 blocks may be concatenated at a full flush;
+the trailer's CRC-32 is carried over the parts). Litestar's ``CompressionConfig`` would
+compress every answer again for every reader, which is the cost this module exists to
+avoid, so it is not used for these answers.
+
+An answer carries a strong ``ETag`` made of its key and the viewer's header (and the
+coding: the gzip bytes are another representation); ``If-None-Match`` with it is answered
+``304`` with no body and nothing computed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+import struct
+import weakref
+import zlib
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any, Final, TypeVar
+
+from litestar import Request, Response
+
+from service.access import Principal
+
+__all__ = [
+    "SLOT",
+    "EventCache",
+    "Rendered",
+    "cache_of",
+    "rendered",
+    "respond",
+    "view_kind",
+]
+
+T = TypeVar("T")
+
+SLOT: Final = f"<!--viewer-{secrets.token_hex(12)}-->"
+"""Where the viewer's header goes in a shared page (unguessable, so no content can hold it)."""
+
+GZIP_MIN: Final = 1024
+"""Smaller answers are sent as they are: gzip would save little and cost a header."""
+
+_GZIP_HEADER: Final = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+
+
+def view_kind(who: Principal) -> str:
+    """The kind of viewer whose answers may be shared: the public, players, referees."""
+    if who.role == "public":
+        return "public"
+    if who.role == "player":
+        return "player"
+    return "referee"
+
+
+def _deflate(data: bytes, *, last: bool) -> bytes:
+    """``data`` as raw deflate blocks of their own (no reference to anything before)."""
+    compressor = zlib.compressobj(6, zlib.DEFLATED, -15)
+    return compressor.compress(data) + compressor.flush(
+        zlib.Z_FINISH if last else zlib.Z_FULL_FLUSH
+    )
+
+
+class Rendered:
+    """One cached answer: its bytes around the viewer's slot, their gzip pieces, its tag."""
+
+    __slots__ = ("crc_head", "gz_head", "gz_tail", "head", "media", "size", "tag", "tail")
+
+    def __init__(self, body: str | bytes, media: str, tag: str) -> None:
+        data = body.encode() if isinstance(body, str) else body
+        head, found, tail = data.partition(SLOT.encode())
+        if not found:
+            head, tail = data, b""
+        self.head = head
+        self.tail = tail
+        self.media = media
+        self.tag = tag
+        self.size = len(head) + len(tail)
+        self.gz_head: bytes | None = None
+        self.gz_tail = b""
+        self.crc_head = 0
+        if self.size >= GZIP_MIN:
+            self.gz_head = _GZIP_HEADER + _deflate(head, last=False)
+            self.gz_tail = _deflate(tail, last=True)
+            self.crc_head = zlib.crc32(head)
+
+    @property
+    def weight(self) -> int:
+        """The bytes it holds."""
+        return self.size + len(self.gz_head or b"") + len(self.gz_tail)
+
+    def body(self, slot: bytes) -> bytes:
+        return self.head + slot + self.tail
+
+    def gzipped(self, slot: bytes, slot_deflated: bytes) -> bytes:
+        assert self.gz_head is not None
+        crc = zlib.crc32(self.tail, zlib.crc32(slot, self.crc_head))
+        size = (self.size + len(slot)) & 0xFFFFFFFF
+        return b"".join((self.gz_head, slot_deflated, self.gz_tail, struct.pack("<II", crc, size)))
+
+
+def rendered(key: tuple[Any, ...], body: str | bytes, media: str) -> Rendered:
+    """A ``Rendered`` for ``key`` (its tag is the key's digest, with the version readable)."""
+    digest = hashlib.blake2b(repr(key).encode(), digest_size=9).hexdigest()
+    return Rendered(body, media, f"v{key[1]}-{digest}")
+
+
+class EventCache:
+    """Values computed once per key, shared by every caller; keys start (event id, version).
+
+    ``get`` runs ``compute`` for the first caller of a key, lets callers arriving while it
+    runs await the same result, and keeps it; a failure is not kept (each later caller tries
+    again). At most ``capacity`` values, and answers of at most ``budget`` bytes in all, are
+    kept, the least recently used dropped first."""
+
+    def __init__(self, capacity: int = 8192, budget: int = 128 * 1024 * 1024) -> None:
+        self.capacity = capacity
+        self.budget = budget
+        self.held = 0
+        self._values: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._pending: dict[tuple[Any, ...], asyncio.Future[Any]] = {}
+        self._newest: dict[str, int] = {}
+        self._slots: OrderedDict[Principal, tuple[bytes, str]] = OrderedDict()
+        self._deflated: dict[bytes, bytes] = {}
+        self.computed = 0
+
+    def seen(self, event_id: str, version: int) -> None:
+        """Note the event's newest version; drop what was kept for older ones."""
+        if version <= self._newest.get(event_id, 0):
+            return
+        self._newest[event_id] = version
+        stale = [k for k in self._values if k[0] == event_id and k[1] < version]
+        for key in stale:
+            self._drop(key)
+
+    def _drop(self, key: tuple[Any, ...]) -> None:
+        value = self._values.pop(key)
+        if isinstance(value, Rendered):
+            self.held -= value.weight
+
+    async def get(self, key: tuple[Any, ...], compute: Callable[[], Awaitable[T]]) -> T:
+        self.seen(key[0], key[1])
+        if key in self._values:
+            self._values.move_to_end(key)
+            value: T = self._values[key]
+            return value
+        waiting = self._pending.get(key)
+        if waiting is not None:
+            try:
+                shared: T = await asyncio.shield(waiting)
+            except asyncio.CancelledError:
+                if not waiting.cancelled():
+                    raise  # this caller was cancelled, not the computation
+                return await self.get(key, compute)  # its first caller went away: compute
+            return shared
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[key] = future
+        try:
+            value = await compute()
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: nobody else may be waiting
+            raise
+        finally:
+            self._pending.pop(key, None)
+        self.computed += 1
+        future.set_result(value)
+        if key[1] >= self._newest.get(key[0], 0) and key not in self._values:
+            self._values[key] = value
+            if isinstance(value, Rendered):
+                self.held += value.weight
+            while self._values and (len(self._values) > self.capacity or self.held > self.budget):
+                self._drop(next(iter(self._values)))
+        return value
+
+    def slot(self, who: Principal, render: Callable[[Principal], str]) -> tuple[bytes, str]:
+        """The viewer's header and its tag, rendered once per token."""
+        found = self._slots.get(who)
+        if found is None:
+            data = render(who).encode()
+            found = (data, hashlib.blake2b(data, digest_size=6).hexdigest())
+            self._slots[who] = found
+            if len(self._slots) > 20_000:
+                self._slots.popitem(last=False)
+        return found
+
+    def deflated(self, slot: bytes) -> bytes:
+        found = self._deflated.get(slot)
+        if found is None:
+            if len(self._deflated) > 20_000:
+                self._deflated.clear()
+            found = self._deflated[slot] = _deflate(slot, last=False) if slot else b""
+        return found
+
+
+_caches: weakref.WeakKeyDictionary[Any, EventCache] = weakref.WeakKeyDictionary()
+
+
+def cache_of(owner: Any) -> EventCache:
+    """The cache of one server (``owner``: its ``Web``), made on first use."""
+    found = _caches.get(owner)
+    if found is None:
+        found = _caches[owner] = EventCache()
+    return found
+
+
+def _accepts_gzip(request: Request[Any, Any, Any]) -> bool:
+    for part in request.headers.get("accept-encoding", "").lower().split(","):
+        coding, _, params = part.strip().partition(";")
+        if coding.strip() in ("gzip", "*"):
+            q = params.strip()
+            return not (q.startswith("q=") and float(q[2:] or 0) == 0.0)
+    return False
+
+
+def respond(
+    request: Request[Any, Any, Any],
+    entry: Rendered,
+    *,
+    cache: EventCache | None = None,
+    slot: tuple[bytes, str] = (b"", ""),
+    headers: dict[str, str] | None = None,
+) -> Response[bytes]:
+    """The answer for ``entry`` with the viewer's ``slot``: 304 when the client holds it,
+    else its bytes, gzipped when the client accepts gzip and the answer is not tiny."""
+    data, slot_tag = slot
+    gz = entry.gz_head is not None and _accepts_gzip(request)
+    tag = f'"{entry.tag}{"-" + slot_tag if slot_tag else ""}{"-gz" if gz else ""}"'
+    out = {
+        "ETag": tag,
+        "Cache-Control": "private, no-cache",
+        "Vary": "Accept-Encoding, Authorization, Cookie",
+        **(headers or {}),
+    }
+    held = request.headers.get("if-none-match")
+    if held is not None and (held.strip() == "*" or tag in [t.strip() for t in held.split(",")]):
+        return Response(content=b"", status_code=304, headers=out, media_type=entry.media)
+    if gz:
+        assert cache is not None or not data
+        deflated = cache.deflated(data) if cache is not None else b""
+        out["Content-Encoding"] = "gzip"
+        return Response(content=entry.gzipped(data, deflated), media_type=entry.media, headers=out)
+    return Response(content=entry.body(data), media_type=entry.media, headers=out)
