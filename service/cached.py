@@ -18,6 +18,7 @@ from typing import Any
 
 from events.codec import decode
 from events.view import GameView
+from service.access import Seating
 from service.app import RefereeService
 
 __all__ = ["CachedService"]
@@ -52,6 +53,11 @@ class CachedService(RefereeService):
                 self.forget(view.game_id)  # never keep a half-folded view
                 raise
             return view.copy()
+
+    def seating(self, ref: str) -> Seating:
+        """A cached game's seating, with no read: who sits where never changes."""
+        entry = self._entry(ref)
+        return Seating.of(entry[1]) if entry is not None else super().seating(ref)
 
     def _entry(self, game_id: str) -> tuple[threading.Lock, GameView] | None:
         with self._lock:
