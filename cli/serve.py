@@ -45,8 +45,8 @@ def serve(
         int | None,
         typer.Option(
             "--threads",
-            help="Threads for service calls per process (0: on the event loop; default 0 on "
-            "SQLite, 4 on PostgreSQL).",
+            help="Threads for reads per process (0: on the event loop; default 0 on SQLite, 4 "
+            "on PostgreSQL). Writes always run on the process's writer thread.",
         ),
     ] = None,
     projections: Annotated[
@@ -116,7 +116,11 @@ def serve(
             # whatever --workers says, not a traceback in every restarting worker.
             from service.app import open_service
 
-            open_service(_store(store)).close()
+            service = open_service(_store(store))
+            try:
+                service.prepare_store()
+            finally:
+                service.close()
         config = ServeConfig(
             store=_store(store) if spec.kind == "sqlite" or store else None,
             projections=projections,

@@ -5,8 +5,9 @@ version a caller read, loads and lists games, and bulk-inserts imported streams.
 What may be appended (the referee procedure) is decided by ``service``.
 
 SQLite is the default (file from ``--db``, ``REFEREE_DB`` or ``./referee.db``);
-setting ``PERSISTENCE_MODULE=eventsourcing.postgres`` (with the library's
-``POSTGRES_*`` settings) moves the same streams to PostgreSQL. Every write is
+a ``postgresql://`` URL, or ``PERSISTENCE_MODULE=eventsourcing.postgres`` with the
+library's ``POSTGRES_*`` settings, moves the same streams to PostgreSQL. What
+differs between the two is in ``events.backends``, one module each. Every write is
 one atomic append at the expected stream version: a second referee writing to
 the same game at the same moment gets ``ConcurrentWriteError`` and nothing of
 theirs is stored, so nothing is lost or written twice.
@@ -24,8 +25,16 @@ from typing import Any, NamedTuple, cast
 import msgspec
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
-from eventsourcing.sqlite import SQLiteApplicationRecorder
 
+from events.backends import (
+    Backend,
+    backend_for,
+    is_server_store,
+    is_server_url,
+    queries,
+    server_settings,
+    store_settings,
+)
 from events.codec import MsgspecMapper, bytes_hash, decode, own_hash, seal
 from events.schema import (
     GENESIS_HASH,
@@ -137,17 +146,6 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-POSTGRES_DEFAULTS = {
-    "POSTGRES_CONNECT_TIMEOUT": "5",
-    "POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT": "30",
-    "POSTGRES_POOL_SIZE": "2",
-    "POSTGRES_MAX_OVERFLOW": "8",
-}
-"""Every database wait has a bound: a stalled server becomes an error, never a hang."""
-
-SCHEMA_LOCK_KEY = 0x5245_4645  # "REFE": creating the store's tables on PostgreSQL, once
-
-
 @contextmanager
 def persistence_errors() -> Iterator[None]:
     """The library's database errors as this store's own: a lock held too long becomes
@@ -171,40 +169,14 @@ def persistence_errors() -> Iterator[None]:
         raise StoreUnavailableError(f"the store cannot be used: {exc}") from None
 
 
-def store_settings(url: str) -> dict[str, str]:
-    """eventsourcing's settings for a
-    ``postgresql://user:password@host:port/dbname?schema=s`` URL."""
-    from urllib.parse import parse_qs, unquote, urlsplit
-
-    parts = urlsplit(url)
-    if parts.scheme not in ("postgresql", "postgres"):
-        raise ValueError(f"a store URL starts with postgresql://, not {url.split(':', 1)[0]}://")
-    query = parse_qs(parts.query)
-    settings = {
-        "PERSISTENCE_MODULE": "eventsourcing.postgres",
-        "POSTGRES_DBNAME": unquote(parts.path.lstrip("/")) or "postgres",
-        "POSTGRES_HOST": parts.hostname or "127.0.0.1",
-        "POSTGRES_PORT": str(parts.port or 5432),
-        "POSTGRES_USER": unquote(parts.username or "postgres"),
-        "POSTGRES_PASSWORD": unquote(parts.password or ""),
-    }
-    if "schema" in query:
-        settings["POSTGRES_SCHEMA"] = query["schema"][0]
-    return settings
-
-
-def is_postgres_recorder(recorder: object) -> bool:
-    """Whether ``recorder`` is eventsourcing's PostgreSQL recorder (or ours, built on it)."""
-    return any(cls.__module__ == "eventsourcing.postgres" for cls in type(recorder).__mro__)
-
-
-def is_postgres(settings: Mapping[str, str]) -> bool:
-    module = settings.get("PERSISTENCE_MODULE") or os.environ.get("PERSISTENCE_MODULE", "")
-    return "postgres" in module
-
-
 class GameStore:
-    """Records games as event streams and rebuilds them by replay."""
+    """Records games as event streams and rebuilds them by replay.
+
+    Written once for every backend: what differs between SQLite and PostgreSQL is
+    ``self.backend`` (``events.backends``), and the SQL both run is
+    ``events.backends.queries``. A store whose events are encrypted or compressed, or
+    one kept by the library's in-memory recorder, is read through the library's own
+    calls, which give the same answers."""
 
     def __init__(
         self,
@@ -215,32 +187,25 @@ class GameStore:
     ) -> None:
         target = os.fspath(db) if db is not None else None
         settings: dict[str, str] = {}
-        if target is not None and target.startswith(("postgresql://", "postgres://")):
+        if target is not None and is_server_url(target):
             settings.update(store_settings(target))
         else:
             settings["SQLITE_DBNAME"] = resolve_db_path(db)
         settings.setdefault("SQLITE_LOCK_TIMEOUT", lock_timeout())
         settings.update(env or {})
-        postgres = is_postgres(settings)
-        if postgres:
-            for key, value in POSTGRES_DEFAULTS.items():
-                settings.setdefault(key, os.environ.get(key, value))
-            settings.setdefault(
-                "POSTGRES_LOCK_TIMEOUT", os.environ.get("POSTGRES_LOCK_TIMEOUT") or lock_timeout()
-            )
-            settings.setdefault(
-                "CREATE_TABLE", "no"
-            )  # ordinary starts run no DDL (see ensure_tables)
-            settings.setdefault(
-                "APPLICATION_RECORDER_TOPIC", "events.pg_recorder:RefereePostgresRecorder"
-            )
+        if is_server_store("", settings):
+            server_settings(settings, lock_timeout())
         self.app = RefereeApplication(env=settings)
         self.recorder = self.app.recorder
         self.mapper = cast(MsgspecMapper, self.app.mapper)
         self.clock = clock
         self.read_only = False
-        if postgres:
-            self.ensure_tables()
+        self.backend: Backend | None = backend_for(self.recorder)
+        """The database's own interface (``None`` for the library's in-memory recorder)."""
+        self.direct: Backend | None = self.backend if self.mapper.plain else None
+        """The backend when rows may be read as stored (plain JSON events): the hot paths
+        (loading a game, listing games, bulk imports, the read models) read plain tuples
+        with its statements instead of a ``StoredEvent`` per row."""
 
     def probe(self) -> GameStore:
         """Touch the store once (so a store that cannot be opened fails here), and return it."""
@@ -257,61 +222,25 @@ class GameStore:
             name = name[5:].split("?", 1)[0]
         return name
 
+    @property
+    def kind(self) -> str:
+        """``"sqlite"``, ``"postgres"`` or ``"memory"``: for messages and read models."""
+        return self.backend.kind if self.backend is not None else "memory"
+
     def ensure_tables(self) -> bool:
-        """On PostgreSQL, create the store's tables if they are missing, once: under an
-        advisory lock, so any number of first starts at once succeed. A store made
-        before the one-round-trip append (``events.pg_recorder``) gets its function
-        here the same way. True if it created the tables."""
-        recorder: Any = self.recorder
-        datastore = recorder.datastore
-        table = f'"{datastore.schema}"."{recorder.events_table_name}"'
-        function: str | None = getattr(recorder, "append_function", None)
-        present_sql = (
-            "SELECT to_regclass(%s) IS NOT NULL AS present, (%s::text IS NULL OR EXISTS (SELECT 1 "
-            "FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
-            "WHERE n.nspname = %s AND p.proname = %s)) AS function"
-        )
-        args = (table, function, datastore.schema, function)
-        with datastore.get_connection() as conn:
-            with conn.cursor() as cursor:
-                # The library creates its types before the table: a table present means done.
-                cursor.execute(present_sql, args)
-                row = cursor.fetchone()
-                if row["present"] and row["function"]:
-                    datastore.register_type_adapters()  # what creating them would have done
-                    return False
-                cursor.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK_KEY,))
-            try:
-                with conn.cursor() as cursor:
-                    cursor.execute(present_sql, args)
-                    row = cursor.fetchone()
-                conn.commit()
-                if row["present"]:
-                    datastore.register_type_adapters()
-                    if not row["function"]:
-                        with conn.cursor() as cursor:
-                            cursor.execute(recorder.create_append_function)
-                        conn.commit()
-                else:
-                    recorder.create_table()
-                return not row["present"]
-            finally:
-                with conn.cursor() as cursor:
-                    cursor.execute("SELECT pg_advisory_unlock(%s)", (SCHEMA_LOCK_KEY,))
-                conn.commit()
+        """Create the store's tables if they are missing (a server starting, say, so its
+        first request finds them); True if it created them. Ordinary starts need not:
+        the tables are made the first time a statement finds them missing."""
+        if self.backend is None:
+            return False
+        with persistence_errors():
+            return self.backend.ensure_tables()
 
     def refresh_statistics(self) -> None:
-        """After a bulk insert, let PostgreSQL's planner see the events table as it now is.
-
-        Until autovacuum comes by, a table filled in bulk has stale statistics, and the
-        plans chosen meanwhile made the next result's read-model catch-up take twice as
-        long (4.6 -> 7-9 ms on 20,000 games, benchmarks/bench_scale.py). SQLite needs
-        nothing here: its plans follow the indexes."""
-        recorder: Any = self.recorder
-        if self.direct_postgres is None:
-            return
-        with self.plain_cursor(write=True) as cursor:
-            cursor.execute(f'ANALYZE "{recorder.datastore.schema}"."{recorder.events_table_name}"')
+        """After a bulk insert, let the database's planner see the events table as it is."""
+        if self.direct is not None:
+            with persistence_errors():
+                self.direct.analyze()
 
     def close(self) -> None:
         self.app.close()
@@ -322,59 +251,38 @@ class GameStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @property
-    def direct_sqlite(self) -> SQLiteApplicationRecorder | None:
-        """The SQLite recorder, when rows may be read and written directly.
-
-        The hot paths (loading a game, listing games, bulk imports, the
-        scoreboard) use the recorder's own datastore and statements with plain
-        tuples on SQLite when events are stored as plain JSON; any other
-        recorder or an encrypted or compressed store goes through the library's
-        calls, which give the same answers."""
-        recorder = self.recorder
-        if isinstance(recorder, SQLiteApplicationRecorder) and self.mapper.plain:
-            return recorder
-        return None
+    @contextmanager
+    def plain_cursor(self, *, write: bool = False) -> Iterator[Any]:
+        """A cursor on the store's own database giving plain tuples, in one transaction,
+        committed only when ``write`` (for side tables such as the seal's checkpoints:
+        name them with ``self.backend.qualified`` and ``self.backend.mark``)."""
+        if self.backend is None:
+            raise StoreUnavailableError("this store keeps no tables of its own (in memory)")
+        self._tables_ready()
+        with persistence_errors(), self.backend.transaction(write=write) as cursor:
+            yield cursor
 
     # -- reading -------------------------------------------------------------
     def stored_events(self, game_id: str) -> Sequence[StoredEvent]:
         return self.recorder.select_events(game_id)
 
-    def rows(self, game_id: str, *, upto: int | None = None) -> list[tuple[int, str, bytes]]:
-        """A game's stored events as (number, topic, the event's JSON bytes as stored)."""
-        recorder = self.direct_sqlite
-        if recorder is not None:
-            # Loading a game starts every entry: plain rows, not a StoredEvent per row.
-            sql = (
-                f"SELECT originator_version, topic, state FROM {recorder.events_table_name} "
-                "WHERE originator_id = ? AND originator_version <= ? ORDER BY originator_version"
-            )
-            with recorder.datastore.transaction(commit=False) as cursor:
-                cursor.row_factory = None  # type: ignore[attr-defined]  # plain tuples
-                cursor.execute(sql, (game_id, upto if upto is not None else 2**62))
-                rows: list[tuple[int, str, bytes]] = (
-                    cursor.fetchall()
-                )  # sqlite3 gives int, str, bytes
-                return rows
+    def rows(
+        self, game_id: str, *, after: int = 0, upto: int | None = None
+    ) -> list[tuple[int, str, bytes]]:
+        """A game's stored events numbered above ``after`` (up to ``upto``) as (number,
+        topic, the event's JSON bytes as stored)."""
+        if self.direct is not None:  # loading a game starts every entry: nothing around it
+            return queries.rows(self.direct, game_id, after=after, upto=upto)
         plain = self.mapper.plain_state
         return [
             (s.originator_version, s.topic, plain(s))
-            for s in self.recorder.select_events(game_id, lte=upto)
+            for s in self.recorder.select_events(game_id, gt=after or None, lte=upto)
         ]
 
     def last_row(self, game_id: str) -> tuple[int, str, bytes] | None:
         """A game's newest stored event as (number, topic, JSON bytes), or ``None``."""
-        recorder = self.direct_sqlite
-        if recorder is not None:
-            with recorder.datastore.transaction(commit=False) as cursor:
-                cursor.row_factory = None  # type: ignore[attr-defined]
-                cursor.execute(
-                    f"SELECT originator_version, topic, state FROM {recorder.events_table_name} "
-                    "WHERE originator_id = ? ORDER BY originator_version DESC LIMIT 1",
-                    (game_id,),
-                )
-                found = cursor.fetchone()
-                return (int(found[0]), str(found[1]), bytes(found[2])) if found else None
+        if self.direct is not None:
+            return queries.last_row(self.direct, game_id)
         stored = self.recorder.select_events(game_id, desc=True, limit=1)
         return (
             (stored[0].originator_version, stored[0].topic, self.mapper.plain_state(stored[0]))
@@ -387,19 +295,9 @@ class GameStore:
     ) -> Iterator[tuple[int, str, bytes]]:
         """``rows`` up to event ``upto``, read a page at a time: a long game in flat memory."""
         after = 0
-        recorder = self.direct_sqlite
         while after < upto:
-            if recorder is not None:
-                with recorder.datastore.transaction(commit=False) as cursor:
-                    cursor.row_factory = None  # type: ignore[attr-defined]
-                    cursor.execute(
-                        "SELECT originator_version, topic, state FROM "
-                        f"{recorder.events_table_name} WHERE originator_id = ? AND "
-                        "originator_version > ? AND originator_version <= ? ORDER BY "
-                        "originator_version LIMIT ?",
-                        (game_id, after, upto, page),
-                    )
-                    rows: list[tuple[int, str, bytes]] = cursor.fetchall()
+            if self.direct is not None:
+                rows = queries.rows_page(self.direct, game_id, after, upto, page)
             else:
                 plain = self.mapper.plain_state
                 rows = [
@@ -423,24 +321,14 @@ class GameStore:
         return GameView.from_events(stream)
 
     def existing(self, game_ids: Sequence[str]) -> set[str]:
-        """Which of ``game_ids`` have events in the store (one query per 500 on SQLite)."""
-        recorder = self.direct_sqlite
-        if recorder is None:
+        """Which of ``game_ids`` have events in the store (one query per 500)."""
+        if self.direct is None:
             return {g for g in game_ids if self.exists(g)}
-        found: set[str] = set()
-        with recorder.datastore.transaction(commit=False) as cursor:
-            cursor.row_factory = None  # type: ignore[attr-defined]
-            for start in range(0, len(game_ids), 500):
-                chunk = list(game_ids[start : start + 500])
-                cursor.execute(
-                    f"SELECT originator_id FROM {recorder.events_table_name} WHERE "
-                    f"originator_version = 1 AND originator_id IN ({', '.join('?' * len(chunk))})",
-                    chunk,
-                )
-                found.update(str(row[0]) for row in cursor.fetchall())
-        return found
+        return queries.existing(self.direct, game_ids)
 
     def exists(self, game_id: str) -> bool:
+        if self.direct is not None:
+            return bool(queries.rows_page(self.direct, game_id, 0, 1, 1))
         return bool(self.recorder.select_events(game_id, limit=1))
 
     def resolve(self, ref: str) -> str:
@@ -456,15 +344,39 @@ class GameStore:
             raise GameNotFoundError(f"no game {ref!r} in this store ('referee games' lists them)")
         raise GameNotFoundError(f"{ref!r} matches several games: {', '.join(matches)}")
 
+    def _tables_ready(self) -> None:
+        """Before a call of the library's own recorder or a transaction of the caller's: a
+        server store's tables exist (this project's reads and appends create them when
+        they find them missing; those cannot). One check per process, only on these paths."""
+        if not self._checked:
+            self._checked = True
+            self.ensure_tables()
+
+    _checked = False
+
+    def notifications(self, after: int, limit: int, topics: Sequence[str] = ()) -> list[Any]:
+        """At most ``limit`` stored events after position ``after``, in store order, as the
+        library's notifications (``id``, ``originator_id``, ``originator_version``,
+        ``topic``, ``state``)."""
+        self._tables_ready()
+        return list(
+            self.recorder.select_notifications(
+                after, limit, topics=topics, inclusive_of_start=False
+            )
+        )
+
+    def last_position(self) -> int:
+        """The store-wide sequence's last position (0 for an empty store)."""
+        self._tables_ready()
+        return int(self.recorder.max_notification_id() or 0)
+
     def iter_notifications(
         self, topics: Sequence[str] = (), *, after: int = 0, page: int = 5000
     ) -> Iterator[Any]:
         """Every stored event in store order (notification ids may have gaps)."""
         position = after
         while True:
-            batch = self.recorder.select_notifications(
-                position, page, topics=topics, inclusive_of_start=False
-            )
+            batch = self.notifications(position, page, topics)
             yield from batch
             if len(batch) < page:
                 return
@@ -473,67 +385,18 @@ class GameStore:
     def log_page(self, after: int, limit: int) -> LogPage:
         """The next page of the store's log after notification ``after`` (see ``LogPage``).
 
-        On SQLite and PostgreSQL the database counts recorded actions per game (in C)
+        Where rows are read directly the database counts recorded actions per game (in C)
         and only the other events are read; other recorders go through the library's
         ``select_notifications``."""
         recorded = TOPIC_OF[ActionRecorded]
-        recorder = self.recorder
-        table: str | None = None
-        if self.direct_sqlite is not None:
-            table, idcol, mark = recorder.events_table_name, "rowid", "?"  # type: ignore[attr-defined]
-        elif self.direct_postgres is not None:
-            schema = recorder.datastore.schema  # type: ignore[attr-defined]
-            table = f'"{schema}"."{recorder.events_table_name}"'  # type: ignore[attr-defined]
-            idcol, mark = "notification_id", "%s"
-        if table is not None:
-            with self.plain_cursor() as cursor:
-                cursor.execute(
-                    f"SELECT {idcol} FROM {table} WHERE {idcol} > {mark} ORDER BY {idcol} "
-                    f"LIMIT 1 OFFSET {mark}",
-                    (after, limit - 1),
+        if self.direct is not None:
+            with persistence_errors():
+                last, events, actions, last_actions = queries.log_page(
+                    self.direct, after, limit, recorded
                 )
-                found = cursor.fetchone()
-                if found is None:
-                    cursor.execute(f"SELECT MAX({idcol}) FROM {table}")
-                    found = cursor.fetchone()
-                last = int(found[0]) if found and found[0] is not None else after
-                if last <= after:
-                    return LogPage(after, [], {}, 0)
-                cursor.execute(
-                    f"SELECT originator_id, COUNT(*), MAX(originator_version), MAX({idcol}) FROM "
-                    f"{table} WHERE {idcol} > {mark} AND {idcol} <= {mark} AND topic = {mark} "
-                    "GROUP BY originator_id",
-                    (after, last, recorded),
-                )
-                actions = {str(g): (int(n), int(v), int(i)) for g, n, v, i in cursor.fetchall()}
-                last_actions: dict[str, bytes] = {}
-                wanted = [i for _, _, i in actions.values()]
-                for start in range(0, len(wanted), 500):  # one indexed lookup per 500 games
-                    chunk = wanted[start : start + 500]
-                    cursor.execute(
-                        f"SELECT originator_id, state FROM {table} WHERE {idcol} IN "
-                        f"({', '.join([mark] * len(chunk))})",
-                        chunk,
-                    )
-                    last_actions.update((str(g), bytes(b)) for g, b in cursor.fetchall())
-                cursor.execute(
-                    f"SELECT {idcol}, originator_id, originator_version, topic, state FROM "
-                    f"{table} WHERE {idcol} > {mark} AND {idcol} <= {mark} AND topic != {mark} "
-                    f"ORDER BY {idcol}",
-                    (after, last, recorded),
-                )
-                events = [
-                    (int(i), str(g), int(v), str(t), bytes(b))
-                    for i, g, v, t, b in cursor.fetchall()
-                ]
-            return LogPage(
-                last,
-                events,
-                actions,
-                len(events) + sum(n for n, _, _ in actions.values()),
-                last_actions,
-            )
-        notes = recorder.select_notifications(after, limit, inclusive_of_start=False)
+            total = len(events) + sum(n for n, _, _ in actions.values())
+            return LogPage(last, events, actions, total, last_actions)
+        notes = self.notifications(after, limit)
         if not notes:
             return LogPage(after, [], {}, 0)
         plain = self.mapper.plain_state
@@ -552,33 +415,6 @@ class GameStore:
             notes[-1].id, others, counted, len(notes), {g: plain(n) for g, n in last_of.items()}
         )
 
-    @property
-    def direct_postgres(self) -> Any:
-        """The PostgreSQL recorder, when rows may be read directly (plain JSON events)."""
-        recorder = self.recorder
-        if is_postgres_recorder(recorder) and self.mapper.plain:
-            return recorder
-        return None
-
-    @contextmanager
-    def plain_cursor(self, *, write: bool = False) -> Iterator[Any]:
-        """A cursor on the store's own database giving plain tuples (SQLite or PostgreSQL),
-        in one transaction, committed only when ``write``."""
-        recorder: Any = self.recorder
-        if self.direct_sqlite is not None:
-            with persistence_errors(), recorder.datastore.transaction(commit=write) as cursor:
-                cursor.row_factory = None  # plain tuples
-                yield cursor
-            return
-        from psycopg.rows import tuple_row
-
-        with (
-            recorder.datastore.get_connection() as conn,
-            conn.transaction(force_rollback=not write),
-            conn.cursor(row_factory=tuple_row) as cursor,
-        ):
-            yield cursor
-
     def event_hashes(
         self, *, upto: int | None = None, page: int = 50_000
     ) -> Iterator[tuple[int, str, int, str]]:
@@ -590,35 +426,15 @@ class GameStore:
         alone still changes the chain."""
         after = 0
         limit = upto if upto is not None else 2**62
-        recorder: Any = self.recorder
-        direct = self.direct_sqlite is not None or self.direct_postgres is not None
         while True:
-            if direct:
-                if self.direct_sqlite is not None:
-                    table, idcol, mark = recorder.events_table_name, "rowid", "?"
-                else:
-                    table = f'"{recorder.datastore.schema}"."{recorder.events_table_name}"'
-                    idcol, mark = "notification_id", "%s"
-                with self.plain_cursor() as cursor:
-                    cursor.execute(
-                        f"SELECT {idcol}, originator_id, originator_version, topic, state "
-                        f"FROM {table} "
-                        f"WHERE {idcol} > {mark} AND {idcol} <= {mark} ORDER BY {idcol} LIMIT "
-                        f"{mark}",
-                        (after, limit, page),
-                    )
-                    rows = [
-                        # a row edited by hand in SQL may come back as text, not bytes
-                        (
-                            int(i),
-                            str(g),
-                            int(v),
-                            bytes_hash(str(t), b.encode() if isinstance(b, str) else bytes(b)),
-                        )
-                        for i, g, v, t, b in cursor.fetchall()
-                    ]
+            if self.direct is not None:
+                rows = [
+                    (i, g, v, bytes_hash(t, b))
+                    for i, g, v, t, b in queries.log_rows(self.direct, after, page, limit)
+                ]
             else:
-                notes = recorder.select_notifications(
+                self._tables_ready()
+                notes = self.recorder.select_notifications(
                     after, page, stop=limit, inclusive_of_start=False
                 )
                 plain = self.mapper.plain_state
@@ -636,25 +452,28 @@ class GameStore:
                 return
             after = rows[-1][0]
 
+    def positions(self, stream_id: str) -> dict[int, int]:
+        """Each stored event's number in a stream -> its position in the store's order."""
+        if self.direct is not None:
+            return queries.positions(self.direct, stream_id)
+        return {
+            version: position
+            for position, game_id, version, _ in self.event_hashes()
+            if game_id == stream_id
+        }
+
     def head_hash(self, game_id: str, version: int) -> str:
         """The hash of event ``version`` of a game ("" when it is not there)."""
-        found = self.recorder.select_events(game_id, gt=version - 1, lte=version)
-        return own_hash(self.mapper.plain_state(found[0])) if found else ""
+        found = self.rows(game_id, after=version - 1, upto=version)
+        return own_hash(found[0][2]) if found else ""
 
     def game_ids(self) -> list[str]:
         """Every game id with at least one stored event, in order of first appearance.
 
         Read from the whole log rather than from creation events, so a game whose
         creation event was removed or damaged is still found by ``verify``."""
-        recorder = self.direct_sqlite
-        if recorder is not None:  # one pass over the primary-key index
-            sql = (
-                f"SELECT originator_id FROM {recorder.events_table_name} "
-                "GROUP BY originator_id ORDER BY MIN(rowid)"
-            )
-            with recorder.datastore.transaction(commit=False) as cursor:
-                cursor.execute(sql)
-                return [str(row[0]) for row in cursor.fetchall()]
+        if self.direct is not None:
+            return queries.game_ids(self.direct)
         seen: dict[str, None] = {}
         for note in self.iter_notifications():
             seen.setdefault(str(note.originator_id), None)
@@ -733,14 +552,36 @@ class GameStore:
                 "your entry if it still stands."
             ) from None
         if view is not None:
-            for event in sealed:
-                if applied is not None and type(event) is ActionRecorded:
-                    view.events.append(event)
-                    view.states.append(applied)
-                    view.standing.append(event)
-                else:
-                    view.fold(event)
+            fold_written(view, sealed, applied)
         return sealed, others
+
+    def append_sealed(self, streams: Sequence[Sequence[GameEvent]]) -> list[int]:
+        """Append events already numbered and chained (``sealed_after``) to several
+        streams in ONE transaction (a server's group commit): all or nothing, and each
+        stream's numbers still enforced, so a stream another writer moved meanwhile fails
+        the whole write with ``ConcurrentWriteError``. Returns the events' notification
+        ids (the whole store's log)."""
+        if self.read_only:
+            raise StoreUnavailableError(
+                "this store was opened read-only (its folder cannot be written); "
+                "nothing can be recorded in it"
+            )
+        try:
+            with persistence_errors():
+                saved = self.app.save(
+                    *[cast(Any, _Batch(s[0].originator_id, s)) for s in streams if s]
+                )
+            return [r.notification.id for r in saved]
+        except IntegrityError:
+            first = streams[0][0] if len(streams) == 1 and streams[0] else None
+            raise ConcurrentWriteError(
+                f"another referee recorded event {first.originator_version} of game "
+                f"{first.originator_id} at the same moment; nothing of yours was stored. Look "
+                "at the position again and re-enter your entry if it still stands."
+                if first is not None
+                else "another writer changed one of these games at the same moment; nothing "
+                "of this write was stored"
+            ) from None
 
     def append_streams(
         self, batches: Sequence[tuple[int, str, Sequence[GameEvent]]]
@@ -784,64 +625,24 @@ class GameStore:
                 "one of these games is already in the store (import it with --as-new to copy it)"
             ) from None
 
-    def _copy_rows(self, streams: Sequence[tuple[str, Sequence[tuple[int, str, bytes]]]]) -> None:
-        """Bulk rows into PostgreSQL with COPY, in one transaction under the library's own
-        table lock (so notification ids follow commit order, as its inserts ensure).
-
-        The library's insert sends every event as one array parameter of one
-        statement in psycopg's pipeline mode; past a few megabytes that message
-        stalls half-sent (the server waits in ClientRead, the client in
-        ``Pipeline.sync``). COPY streams the rows with flow control instead."""
-        import psycopg
-        from psycopg import sql
-
-        recorder: Any = self.recorder
-        datastore = recorder.datastore
-        table = sql.Identifier(datastore.schema, recorder.events_table_name)
-        copy = sql.SQL(
-            "COPY {} (originator_id, originator_version, topic, state) FROM STDIN"
-        ).format(table)
-        try:
-            with (
-                persistence_errors(),
-                datastore.get_connection() as conn,
-                conn.transaction(),
-                conn.cursor() as cursor,
-            ):
-                for statement in recorder.lock_table_statements:
-                    cursor.execute(statement)
-                cursor.execute(sql.SQL("NOTIFY {}").format(sql.Identifier(recorder.channel_name)))
-                with cursor.copy(copy) as stream:
-                    for game_id, rows in streams:
-                        for number, topic, state in rows:
-                            stream.write_row((game_id, number, topic, state))
-        except psycopg.errors.UniqueViolation:
-            raise IntegrityError("a game of this batch is already in the store") from None
-
     def insert_rows(self, streams: Sequence[tuple[str, Sequence[tuple[int, str, bytes]]]]) -> None:
         """Bulk-append sealed streams given as (game id, [(number, topic, JSON bytes)]).
 
-        Used by imports: the rows go to the application's recorder in one
-        transaction, stored exactly as read. When the store encrypts or
-        compresses, each row is mapped through the mapper as usual."""
-        plain = self.mapper.plain
-        recorder = self.direct_sqlite
+        Used by imports: the rows go in one transaction, stored exactly as read, by the
+        backend's bulk insert (``Backend.bulk_insert``). When the store encrypts or
+        compresses, each row is mapped through the mapper and the library inserts it."""
         try:
-            if recorder is not None:
-                # The application recorder inserts row by row to return notification
-                # ids, which an import does not need: one executemany of the rows as
-                # they are, with the library's own statement on its own datastore.
-                params = [
+            if self.direct is not None:
+                rows = [
                     (game_id, number, topic, state)
-                    for game_id, rows in streams
-                    for number, topic, state in rows
+                    for game_id, stream in streams
+                    for number, topic, state in stream
                 ]
-                with recorder.datastore.transaction(commit=True) as cursor:
-                    cursor.executemany(recorder.insert_events_statement, params)
+                with persistence_errors():
+                    self.direct.bulk_insert(rows)
                 return
-            if self.direct_postgres is not None:
-                self._copy_rows(streams)
-                return
+            self._tables_ready()
+            plain = self.mapper.plain
             self.recorder.insert_events(
                 [
                     StoredEvent(
@@ -858,6 +659,24 @@ class GameStore:
             raise ConcurrentWriteError(
                 "one of these games is already in the store (import it with --as-new to copy it)"
             ) from None
+
+
+def sealed_after(view: GameView, new_events: Sequence[GameEvent]) -> list[GameEvent]:
+    """``new_events`` numbered and chained after ``view``'s last event, as an append at
+    that version stores them (for ``GameStore.append_sealed``)."""
+    return _sealed(view.version, view.last_hash, new_events)
+
+
+def fold_written(view: GameView, sealed: Sequence[GameEvent], applied: Any = None) -> None:
+    """Advance ``view`` by events just appended to it. ``applied`` is the position after a
+    recorded action when the caller has already computed it (no second ``apply``)."""
+    for event in sealed:
+        if applied is not None and type(event) is ActionRecorded:
+            view.events.append(event)
+            view.states.append(applied)
+            view.standing.append(event)
+        else:
+            view.fold(event)
 
 
 def _sealed(version: int, prev: str, new_events: Sequence[GameEvent]) -> list[GameEvent]:

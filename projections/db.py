@@ -39,6 +39,12 @@ class ProjectionDB(ABC):
 
     prefix = ""
     kind = ""
+    blob = "BLOB"
+    """The column type for bytes."""
+
+    def absent(self) -> bool:
+        """Whether there is certainly nothing here to read (so a reader need not connect)."""
+        return False
 
     def t(self, name: str) -> str:
         return self.prefix + name
@@ -77,6 +83,9 @@ class SQLiteProjectionDB(ProjectionDB):
     """Read models in their own SQLite file (``referee.db`` -> ``referee.projections.db``)."""
 
     kind = "sqlite"
+
+    def absent(self) -> bool:
+        return not self.path.exists()  # (connecting would create the file)
 
     def __init__(
         self, path: str | os.PathLike[str], *, timeout: float = 60.0, read_only: bool = False
@@ -152,6 +161,7 @@ class PostgresProjectionDB(ProjectionDB):
 
     kind = "postgres"
     prefix = "referee_"
+    blob = "BYTEA"
 
     def __init__(self, datastore: Any) -> None:
         self.datastore = datastore
@@ -201,6 +211,22 @@ class PostgresProjectionDB(ProjectionDB):
         with self.locked() as cursor:
             for name in TABLES:
                 cursor.execute(f"DROP TABLE IF EXISTS {self.t(name)}")
+
+
+def projection_path(store_db: str) -> str:
+    """The read models' SQLite file beside a SQLite store (``x.db`` -> ``x.projections.db``)."""
+    root, ext = os.path.splitext(store_db)
+    return f"{root}.projections{ext or '.db'}"
+
+
+def projection_db(store: Any, path: str | os.PathLike[str] | None = None) -> ProjectionDB:
+    """Where ``store``'s read models are kept: tables in its own schema when the store is
+    on a database server (``store.backend`` hands over its connections), else their own
+    SQLite file (``path``, or one beside the store's file)."""
+    if store.kind == "postgres":
+        return PostgresProjectionDB(store.backend.datastore)
+    where = path if path is not None else projection_path(store.path or "referee.db")
+    return SQLiteProjectionDB(where, read_only=store.read_only)
 
 
 class _PgCursor:

@@ -60,7 +60,7 @@ from events.schema import (
     ResultVoided,
     topics_for,
 )
-from projections.db import Cursor, PostgresProjectionDB, ProjectionDB, SQLiteProjectionDB
+from projections.db import Cursor, ProjectionDB, projection_db, projection_path
 from projections.ratings import Change, Ratings, placings_points
 
 if TYPE_CHECKING:
@@ -100,11 +100,6 @@ GAME_COLUMNS = (
     "created_at",
     "status",
 )
-
-
-def projection_path(store_db: str) -> str:
-    root, ext = os.path.splitext(store_db)
-    return f"{root}.projections{ext or '.db'}"
 
 
 def _ddl(db: ProjectionDB) -> list[str]:
@@ -170,16 +165,8 @@ class Projector:
 
     def __init__(self, store: GameStore, path: str | os.PathLike[str] | None = None) -> None:
         self.store = store
-        self.db: ProjectionDB
-        from events.store import is_postgres_recorder
-
-        if store.direct_postgres is not None or is_postgres_recorder(store.recorder):
-            self.db = PostgresProjectionDB(store.recorder.datastore)  # type: ignore[attr-defined]
-            self.path = Path(self.db.where)
-        else:
-            dbname = store.path or "referee.db"
-            self.path = Path(path) if path is not None else Path(projection_path(dbname))
-            self.db = SQLiteProjectionDB(self.path, read_only=store.read_only)
+        self.db: ProjectionDB = projection_db(store, path)
+        self.path = Path(self.db.where)
         self._ready = False
 
     def close(self) -> None:

@@ -15,7 +15,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from events.store import DEFAULT_DB, GameStore, is_postgres, resolve_db_path
+from events.backends import is_server_store
+from events.store import DEFAULT_DB, GameStore, resolve_db_path
 from referee.contract import REFEREE, Viewer
 from service.commands import Commands
 from service.errors import NoStoreError
@@ -57,6 +58,13 @@ class RefereeService(Commands, Queries, Tournaments, Postings):
         self.draw_seed = draw_seed
         self._projections_path = projections
         self._projector: Any = None
+
+    def prepare_store(self) -> None:
+        """Make sure the store can be used and its tables exist. A server calls this once
+        at start: a store that cannot be used (a schema that does not exist, say) is then
+        one line at start, and no request pays for creating the tables. A command needs
+        not: its first statement creates them when it finds them missing."""
+        self.store.ensure_tables()
 
     def close(self) -> None:
         if self._projector is not None:
@@ -190,7 +198,7 @@ class RefereeService(Commands, Queries, Tournaments, Postings):
 
     def event_count(self) -> int:
         """How many events the store holds (the store-wide sequence's last position)."""
-        return int(self.store.recorder.max_notification_id() or 0)
+        return self.store.last_position()
 
     # -- projections ---------------------------------------------------------
     @property
@@ -253,7 +261,7 @@ def open_service(
     are refused when no store is there, so a mistyped name is noticed."""
     settings = dict(env or {})
     target = resolve_db_path(db)
-    if target.startswith(("postgresql://", "postgres://")) or is_postgres(settings):
+    if is_server_store(target, settings):  # a database server: no file to look for
         return RefereeService(GameStore(target if "://" in target else None, env=settings))
     path = Path(target)
     if not path.exists():

@@ -21,6 +21,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from events.backends import is_server_url
 from events.store import GameStore, resolve_db_path
 from service.errors import RefusedError
 
@@ -33,19 +34,15 @@ _CHECKPOINTS = (
 _PAGE = 5_000
 
 
-def _is_postgres(target: str) -> bool:
-    return target.startswith(("postgresql://", "postgres://"))
-
-
 def _sqlite_path(store: str | None) -> Path:
     return Path(resolve_db_path(store))
 
 
 def _pg_tables(store: GameStore) -> tuple[str, str]:
-    """The quoted events table and checkpoints table of a PostgreSQL store."""
-    recorder: Any = store.recorder
-    schema = recorder.datastore.schema
-    return f'"{schema}"."{recorder.events_table_name}"', f'"{schema}".referee_checkpoints'
+    """The quoted events table and checkpoints table of a database server's store."""
+    backend = store.backend
+    assert backend is not None  # a server store always has its tables' backend
+    return backend.events_table, backend.qualified("referee_checkpoints")
 
 
 def _dump_postgres(url: str, dest: Path) -> int:
@@ -199,7 +196,7 @@ def _copy(source: Path, dest: Path) -> int:
 
 def backup_store(store: str | None, dest: str | os.PathLike[str]) -> int:
     """Copy the live store named by ``store`` to ``dest``; the number of events copied."""
-    if _is_postgres(resolve_db_path(store)):
+    if is_server_url(resolve_db_path(store)):
         return _dump_postgres(resolve_db_path(store), Path(dest))
     source = _sqlite_path(store)
     if not source.is_file():
@@ -213,7 +210,7 @@ def restore_store(store: str | None, source: str | os.PathLike[str]) -> int:
     origin = Path(source)
     if not origin.is_file():
         raise RefusedError(f"{origin}: no backup here")
-    if _is_postgres(resolve_db_path(store)):
+    if is_server_url(resolve_db_path(store)):
         return _restore_postgres(resolve_db_path(store), origin)
     target = _sqlite_path(store)
     if target.exists():

@@ -64,7 +64,7 @@ class Notice(msgspec.Struct, frozen=True, kw_only=True):
 
 def notices_after(store: GameStore, after: int, limit: int = 1000) -> list[Notice]:
     """Notifications after id ``after`` (at most ``limit``), oldest first."""
-    batch = store.recorder.select_notifications(after, limit, inclusive_of_start=False)
+    batch = store.notifications(after, limit)
     return [
         Notice(id=n.id, game_id=str(n.originator_id), version=n.originator_version, topic=n.topic)
         for n in batch
@@ -72,7 +72,7 @@ def notices_after(store: GameStore, after: int, limit: int = 1000) -> list[Notic
 
 
 def last_notice(store: GameStore) -> int:
-    return int(store.recorder.max_notification_id() or 0)
+    return store.last_position()
 
 
 class NoticeLog:

@@ -151,24 +151,7 @@ def _fold(events: Sequence[Any]) -> Tournament:
 
 def _positions(store: GameStore, event_id: str) -> dict[int, int]:
     """Each stored fact's number -> its place in the store's order (the ledger's position)."""
-    recorder: Any = store.recorder
-    if store.direct_sqlite is not None or store.direct_postgres is not None:
-        if store.direct_sqlite is not None:
-            table, idcol, mark = recorder.events_table_name, "rowid", "?"
-        else:
-            table = f'"{recorder.datastore.schema}"."{recorder.events_table_name}"'
-            idcol, mark = "notification_id", "%s"
-        with store.plain_cursor() as cursor:
-            cursor.execute(
-                f"SELECT originator_version, {idcol} FROM {table} WHERE originator_id = {mark}",
-                (event_id,),
-            )
-            return {int(v): int(i) for v, i in cursor.fetchall()}
-    return {
-        version: position
-        for position, game_id, version, _ in store.event_hashes()
-        if game_id == event_id
-    }
+    return store.positions(event_id)
 
 
 # -- what a posting shows (the rows of ``referee event pairings|standings --json``) ----------

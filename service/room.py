@@ -219,28 +219,20 @@ class _Persisted:
     """Where the fold's snapshot is kept: the read models' database (``projections.db``)."""
 
     def __init__(self, store: GameStore) -> None:
-        from events.store import is_postgres_recorder
-        from projections.db import PostgresProjectionDB, ProjectionDB, SQLiteProjectionDB
-        from projections.projector import projection_path
+        from projections.db import ProjectionDB, projection_db
 
-        self.db: ProjectionDB
-        if store.direct_postgres is not None or is_postgres_recorder(store.recorder):
-            self.db = PostgresProjectionDB(store.recorder.datastore)  # type: ignore[attr-defined]
-        else:
-            self.db = SQLiteProjectionDB(
-                projection_path(store.path or "referee.db"), read_only=store.read_only
-            )
+        self.db: ProjectionDB = projection_db(store)
         self.read_only = store.read_only
         self.table = self.db.t("queue_fold")
-        blob = "BYTEA" if self.db.kind == "postgres" else "BLOB"
+        blob = self.db.blob
         self.ddl = (
             f"CREATE TABLE IF NOT EXISTS {self.table} (name TEXT PRIMARY KEY, position BIGINT "
             f"NOT NULL, schema_version BIGINT NOT NULL, state {blob} NOT NULL)"
         )
 
     def load(self) -> _Snapshot | None:
-        if self.db.kind == "sqlite" and not self.db.exists():
-            return None  # (connecting would create the file)
+        if self.db.absent():
+            return None
         try:
             with self.db.reading() as cursor:
                 cursor.execute(
@@ -287,7 +279,7 @@ class RoomQueue:
 
     def __init__(self, store: GameStore, *, persist: bool = True) -> None:
         self.store = store
-        in_memory = store.direct_postgres is None and (store.path or ":memory:").startswith(
+        in_memory = store.backend is None or (store.path or "").startswith(
             (":memory:", "file::memory:")
         )
         self._persisted = _Persisted(store) if persist and not in_memory else None
@@ -341,7 +333,7 @@ class RoomQueue:
         """Start from the persisted snapshot, if there is one the log still covers; the
         running events' streams are folded again (their facts are not in the snapshot)."""
         snapshot = self._persisted.load() if self._persisted is not None else None
-        if snapshot is None or snapshot.after > (self.store.recorder.max_notification_id() or 0):
+        if snapshot is None or snapshot.after > (self.store.last_position()):
             return  # none, or of another store (restored from a backup): fold from the log
         self._games = snapshot.games
         self._watched = set(snapshot.watched)

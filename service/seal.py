@@ -49,29 +49,20 @@ def create_key(path: str | os.PathLike[str]) -> str:
 
 
 def _table(store: GameStore) -> tuple[str, str]:
-    recorder = store.recorder
-    if store.direct_sqlite is not None:
-        return TABLE, "?"
-    if store.direct_postgres is not None:
-        return f'"{recorder.datastore.schema}".{TABLE}', "%s"  # type: ignore[attr-defined]
-    raise RefusedError("checkpoints are kept in SQLite and PostgreSQL stores")
+    """The checkpoints table's name and the placeholder, as the store's database takes them."""
+    backend = store.backend
+    if backend is None:
+        raise RefusedError("checkpoints are kept in a store with tables (SQLite, PostgreSQL)")
+    return backend.qualified(TABLE), backend.mark
 
 
 def _exists(store: GameStore) -> bool:
-    name, mark = _table(store)
-    with store.plain_cursor() as cursor:
-        if store.direct_sqlite is not None:
-            cursor.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (TABLE,)
-            )
-        else:
-            cursor.execute(f"SELECT to_regclass({mark})", (name,))
-        row = cursor.fetchone()
-    return bool(row and row[0])
+    return store.backend is not None and store.backend.has_table(TABLE)
 
 
 def _ensure_table(store: GameStore) -> tuple[str, str]:
     name, mark = _table(store)
+    store.ensure_tables()  # the checkpoint sits beside the events (a new store has none yet)
     with store.plain_cursor(write=True) as cursor:
         cursor.execute(
             f"CREATE TABLE IF NOT EXISTS {name} (position BIGINT NOT NULL, size BIGINT NOT NULL, "

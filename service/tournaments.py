@@ -345,11 +345,10 @@ class Tournaments:
             loaded = _Loaded(ref)
         from events.codec import decode
 
-        stored = self.store.recorder.select_events(ref, gt=loaded.version)
-        plain = self.store.mapper.plain_state
+        stored = self.store.rows(ref, after=loaded.version)
         with self._events_lock:
-            for row in stored:
-                event = decode(row.topic, plain(row))
+            for _, topic, state in stored:
+                event = decode(topic, state)
                 if not isinstance(event, TournamentEvent):
                     raise EventNotFoundError(f"{ref} is a game, not an event")
                 loaded.fold(event)
@@ -499,10 +498,10 @@ class Tournaments:
                 options=resolve_options(rules, {}, lambda: 0),
             )
         )
-        from service.commands import Commands
+        from service.decide import check_deck  # the referee's decisions: loaded when used
 
         try:
-            Commands._check_deck(rules, setup, seats[0], deck)  # noqa: SLF001 - shared check
+            check_deck(rules, setup, seats[0], deck)
         except RefusedError as exc:
             raise EventRefusedError("EV-2.2", f"the event decklist is refused: {exc}") from None
 

@@ -135,8 +135,9 @@ def _dsn(env: dict[str, str]) -> str:
 def test_a_store_made_by_the_librarys_recorder_gains_the_one_trip_append(
     pg_env: dict[str, str],
 ) -> None:
-    """A store whose tables the plain library recorder made (as before events.pg_recorder)
-    gets the append function on its first start, and its games go on."""
+    """A store whose tables the plain library recorder made (as before
+    events.backends.postgres) gains the append function on its first append, and its
+    games go on."""
     import psycopg
 
     plain = {
@@ -150,15 +151,15 @@ def test_a_store_made_by_the_librarys_recorder_gains_the_one_trip_append(
     schema = pg_env["POSTGRES_SCHEMA"]
     find = (
         "SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
-        "WHERE n.nspname = %s AND p.proname = 'referee_append_events'"
+        "WHERE n.nspname = %s AND p.proname = 'referee_append_rows'"
     )
     with psycopg.connect(_dsn(pg_env), autocommit=True) as conn:
         assert conn.execute(find, (schema,)).fetchone() == (0,)
     new = RefereeService(GameStore(env=pg_env))
-    with psycopg.connect(_dsn(pg_env), autocommit=True) as conn:
-        assert conn.execute(find, (schema,)).fetchone() == (1,)
     assert type(new.store.recorder).__name__ == "RefereePostgresRecorder"
     new.record(game, "e8>e7")
+    with psycopg.connect(_dsn(pg_env), autocommit=True) as conn:
+        assert conn.execute(find, (schema,)).fetchone() == (1,)
     assert new.load(game).ply == 2
     assert new.verify(game).bad == 0
     new.close()

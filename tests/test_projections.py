@@ -172,7 +172,7 @@ def test_compressed_store_takes_the_library_paths(tmp_path: Path) -> None:
             tmp_path / "zip.db", env={"COMPRESSOR_TOPIC": "eventsourcing.compressor:ZlibCompressor"}
         )
     )
-    assert store.store.direct_sqlite is None
+    assert store.store.direct is None
     game = play(store, "Ann", "Ben", ["t3", "t9", "t1"])
     with sqlite3.connect(tmp_path / "zip.db") as con:
         (state,) = con.execute("SELECT state FROM stored_events LIMIT 1").fetchone()

@@ -156,3 +156,36 @@ def test_projections_live_beside_a_postgres_store(pg_env: dict[str, str]) -> Non
     assert svc.scoreboard()[0]["player"] == "Ann"
     assert isinstance(svc.projector, Projector) and "PostgreSQL" in str(svc.projector.db.where)
     svc.close()
+
+
+def test_positions_notifications_and_checkpoints_on_every_backend(
+    backend: RefereeService, tmp_path: Path
+) -> None:
+    """What the service reads through the store rather than its recorder (issue 19: no
+    backend branch in service/): a stream's events after a number, their places in the
+    store's order, the log after a place, and the seal's checkpoints table beside the
+    events (refused, with nothing written, where the store keeps no tables)."""
+    from service.errors import RefusedError
+    from service.seal import create_key, recorded_checkpoints, seal, verify_checkpoint
+
+    game = backend.create_game("nim", PLAYERS, options={"heap": 5}).game_id
+    backend.record(game, "t2")
+    store = backend.store
+    assert [number for number, _, _ in store.rows(game, after=1)] == [2]
+    places = store.positions(game)
+    assert sorted(places) == [1, 2] and places[1] < places[2]
+    assert store.last_position() == places[2]
+    after_first = store.notifications(places[1], 10)
+    assert [(str(n.originator_id), n.originator_version) for n in after_first] == [(game, 2)]
+    key = tmp_path / "seal.key"
+    create_key(key)
+    if store.backend is None:
+        with pytest.raises(RefusedError):
+            seal(store, key)
+        assert recorded_checkpoints(store) == []
+        return
+    checkpoint = seal(store, key)
+    assert [c.text() for c in recorded_checkpoints(store)] == [checkpoint.text()]
+    assert verify_checkpoint(store, checkpoint).ok
+    backend.record(game, "t1")
+    assert verify_checkpoint(store, checkpoint).ok  # the store still extends it

@@ -114,7 +114,7 @@ def app_from_env() -> Litestar:
         # for each append) must get the GIL back quickly to commit: with the default 5 ms
         # switch interval the other threads kept it waiting (measured: 500-600 -> 900-980
         # appends/s with two processes of 8 threads, benchmarks/bench_http.py, when the append
-        # held the lock over two round trips; since events.pg_recorder makes it one, this
+        # held the lock over two round trips; since events.backends.postgres makes it one, this
         # measures neither better nor worse). With service calls on the event loop (SQLite)
         # the default serves better.
         sys.setswitchinterval(0.0002)

@@ -101,7 +101,7 @@ class Server:
             stderr=subprocess.STDOUT,
             env={**os.environ, **(env or {})},
         )
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # a wait, not a timing: --workers 2 on a busy host
         while True:
             try:
                 if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:

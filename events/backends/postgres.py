@@ -1,0 +1,290 @@
+"""The PostgreSQL backend: the library's recorder, made cheap to start and to append to.
+
+eventsourcing's recorder keeps notification ids in commit order by taking an
+EXCLUSIVE lock on the events table for every insert and holding it until the
+transaction commits; its insert runs in a pipeline (lock, notify, insert, then a
+sync and a commit), so the lock is held across two round trips. Here an append is
+one call of a server-side function, ``referee_append_rows``, that takes the same
+lock, notifies the same channel and inserts the rows, on an autocommit
+connection: one statement, one round trip, and the commit that ends it releases
+the lock. Ordering, uniqueness (a racing append still fails on the primary key)
+and the notification channel are exactly the library's.
+
+Starting costs no round trip either. A connection is opened with its session
+settings in the connection string (the library sends a ``SET`` after each
+connect), the function takes plain arrays (so no composite type is looked up at
+start), and nothing is checked or created on an ordinary start: the tables and
+the function are created the first time a statement finds them missing
+(``ensure_tables``, under an advisory lock, so any number of first starts at
+once succeed), which is also how a store made before this function gains it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from eventsourcing.persistence import OperationalError, StoredEvent
+from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+from psycopg.rows import tuple_row
+from psycopg.sql import SQL, Composed, Identifier
+
+__all__ = ["APPEND_FUNCTION", "PostgresBackend", "RefereePostgresRecorder"]
+
+APPEND_FUNCTION = "referee_append_rows"
+SCHEMA_LOCK_KEY = 0x5245_4645  # "REFE": creating the store's tables, once
+MISSING = (psycopg.errors.UndefinedTable, psycopg.errors.UndefinedFunction)
+"""What a statement raises on a store whose tables (or append function) are not made yet."""
+
+
+class RefereePostgresRecorder(PostgresApplicationRecorder):
+    """``PostgresApplicationRecorder`` whose inserts call ``referee_append_rows``, on
+    connections configured when they are opened."""
+
+    def __init__(
+        self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events"
+    ) -> None:
+        _configure_at_connect(datastore)
+        # The library looks up its composite row type when a recorder is made (a round
+        # trip at every start) for its own insert; this one sends plain arrays instead.
+        vars(datastore)["register_type_adapters"] = _no_type_adapters
+        super().__init__(datastore, events_table_name=events_table_name)
+        schema = Identifier(datastore.schema)
+        self.append_function = APPEND_FUNCTION
+        self.create_append_function: Composed = SQL(
+            "CREATE OR REPLACE FUNCTION {schema}.{function}(ids text[], versions bigint[], "
+            "topics text[], states bytea[], lock_wait text) RETURNS SETOF bigint "
+            "LANGUAGE plpgsql AS $body$ BEGIN PERFORM set_config('lock_timeout', lock_wait, "
+            "true); LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; NOTIFY {channel}; RETURN "
+            "QUERY INSERT INTO {schema}.{table} (originator_id, originator_version, topic, "
+            "state) SELECT * FROM unnest(ids, versions, topics, states) RETURNING "
+            "notification_id; END $body$"
+        ).format(
+            schema=schema,
+            function=Identifier(APPEND_FUNCTION),
+            table=Identifier(self.events_table_name),
+            channel=Identifier(self.channel_name),
+        )
+        self.sql_create_statements.append(self.create_append_function)
+        self.call_append: Composed = SQL(
+            "SELECT * FROM {schema}.{function}(%s::text[], %s::bigint[], %s::text[], %s::bytea[], "
+            "%s)"
+        ).format(schema=schema, function=Identifier(APPEND_FUNCTION))
+        self.lock_wait = (
+            f"{int(datastore.lock_timeout)}s"  # this process's bound (0: wait without one)
+        )
+
+    def insert_events(
+        self, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        """Insert the events in one statement (one transaction, one round trip).
+
+        Not retried after it was sent: an append whose commit went unanswered may have
+        been stored, and a retry would then fail as a concurrent write; the caller hears
+        the error. Only a store whose tables are missing is set up, and the append made."""
+        if not stored_events:
+            return []
+        params = (
+            [str(e.originator_id) for e in stored_events],
+            [e.originator_version for e in stored_events],
+            [e.topic for e in stored_events],
+            [e.state for e in stored_events],
+            self.lock_wait,
+        )
+        for attempt in (1, 2):
+            with self.datastore.get_connection() as conn, conn.cursor() as cursor:
+                try:
+                    cursor.execute(self.call_append, params, prepare=True)
+                except MISSING:
+                    if attempt == 2:
+                        raise
+                else:
+                    return [row[APPEND_FUNCTION] for row in cursor.fetchall()]
+            ensure_tables(self)
+        return None  # not reached
+
+
+def _no_type_adapters() -> None:
+    """Nothing to look up: ``referee_append_rows`` takes arrays of plain types."""
+
+
+def _configure_at_connect(datastore: PostgresDatastore) -> None:
+    """Open the pool's connections in autocommit mode with the session's idle timeout
+    given in the connection string, instead of the library's ``SET`` after each connect
+    (a round trip on every connection). The pool is not open yet when this runs.
+
+    The first use waits for the pool's first connection: a client that finds the pool
+    empty would otherwise have it open a second one at once (a one-shot command opened
+    two connections and used one)."""
+    pool: Any = datastore.pool
+    library_get_connection = datastore.get_connection
+    opened = threading.Event()
+
+    @contextmanager
+    def get_connection() -> Iterator[Any]:
+        if not opened.is_set():
+            opened.set()
+            try:
+                pool.open(wait=True, timeout=pool.timeout)  # POSTGRES_CONNECT_TIMEOUT
+            except psycopg.OperationalError as exc:  # no server, or it refused us
+                raise OperationalError(str(exc)) from None
+        with library_get_connection() as conn:
+            yield conn
+
+    vars(datastore)["get_connection"] = get_connection
+    idle_ms = int(datastore.idle_in_transaction_session_timeout * 1000)
+    pool.kwargs = {
+        **pool.kwargs,
+        "autocommit": True,
+        "options": f"-c idle_in_transaction_session_timeout={idle_ms}",
+    }
+    pool._configure = None  # what the library's configure did is done by the kwargs above
+
+
+def ensure_tables(recorder: Any) -> bool:
+    """Create the store's tables (and the append function) if they are missing, once:
+    under an advisory lock, so any number of first starts at once succeed. True if it
+    created the tables."""
+    datastore = recorder.datastore
+    table = f'"{datastore.schema}"."{recorder.events_table_name}"'
+    function = getattr(recorder, "append_function", None)
+    if function is None:  # the library's own recorder: only its tables
+        present_sql = "SELECT to_regclass(%s) IS NOT NULL, %s = %s"
+        args: tuple[str, ...] = (table, "", "")
+    else:
+        present_sql = (
+            "SELECT to_regclass(%s) IS NOT NULL, EXISTS (SELECT 1 FROM pg_proc p JOIN "
+            "pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = %s AND p.proname = %s)"
+        )
+        args = (table, datastore.schema, function)
+    with datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as cursor:
+        cursor.execute(present_sql, args)
+        present, has_function = cursor.fetchone() or (False, False)
+        if present and has_function:
+            return False
+        cursor.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK_KEY,))
+        try:
+            cursor.execute(present_sql, args)  # another process may have made them meanwhile
+            present, has_function = cursor.fetchone() or (False, False)
+            if not present:
+                recorder.create_table()
+            elif not has_function:
+                cursor.execute(recorder.create_append_function)
+            return not present
+        finally:
+            cursor.execute("SELECT pg_advisory_unlock(%s)", (SCHEMA_LOCK_KEY,))
+
+
+class PostgresBackend:
+    """``events.backends.Backend`` over the PostgreSQL recorder. Reads run on the pool's
+    autocommit connections, one statement one round trip; a read that finds the tables
+    missing creates them and runs again (a new store reads as empty)."""
+
+    kind = "postgres"
+    position = "notification_id"
+    mark = "%s"
+
+    def __init__(self, recorder: Any) -> None:
+        self.recorder = recorder
+        self.datastore = recorder.datastore
+        self.schema: str = self.datastore.schema
+        self.events_table = self.qualified(recorder.events_table_name)
+        if not isinstance(recorder, RefereePostgresRecorder):
+            # The library's own recorder creates nothing when its statements find the
+            # tables missing: they are made (when missing) before it is used.
+            ensure_tables(recorder)
+
+    def qualified(self, table: str) -> str:
+        return f'"{self.schema}"."{table}"'
+
+    @contextmanager
+    def cursor(self) -> Iterator[Any]:
+        with (
+            self.datastore.get_connection() as conn,
+            conn.cursor(row_factory=tuple_row) as cursor,
+        ):
+            yield _Reading(cursor, self)
+
+    @contextmanager
+    def transaction(self, *, write: bool = False) -> Iterator[Any]:
+        with (
+            self.datastore.get_connection() as conn,
+            conn.transaction(force_rollback=not write),
+            conn.cursor(row_factory=tuple_row) as cursor,
+        ):
+            yield cursor
+
+    def has_table(self, table: str) -> bool:
+        with self.cursor() as cursor:
+            cursor.execute("SELECT to_regclass(%s)", (self.qualified(table),))
+            row = cursor.fetchone()
+        return bool(row and row[0])
+
+    def ensure_tables(self) -> bool:
+        return ensure_tables(self.recorder)
+
+    def analyze(self) -> None:
+        """After a bulk insert, let the planner see the events table as it now is.
+
+        Until autovacuum comes by, a table filled in bulk has stale statistics, and the
+        plans chosen meanwhile made the next result's read-model catch-up take twice as
+        long (4.6 -> 7-9 ms on 20,000 games, benchmarks/bench_scale.py)."""
+        with self.datastore.get_connection() as conn, conn.cursor() as cursor:
+            cursor.execute(f"ANALYZE {self.events_table}")
+
+    def bulk_insert(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
+        """Rows into the events table with COPY, in one transaction under the library's
+        own table lock (so notification ids follow commit order, as its inserts ensure).
+
+        The library's insert sends every event as one array parameter of one statement
+        in psycopg's pipeline mode; past a few megabytes that message stalls half-sent
+        (the server waits in ClientRead, the client in ``Pipeline.sync``). COPY streams
+        the rows with flow control instead."""
+        from eventsourcing.persistence import IntegrityError
+
+        self.ensure_tables()
+        copy = SQL("COPY {} (originator_id, originator_version, topic, state) FROM STDIN").format(
+            Identifier(self.schema, self.recorder.events_table_name)
+        )
+        try:
+            with (
+                self.datastore.get_connection() as conn,
+                conn.transaction(),
+                conn.cursor() as cursor,
+            ):
+                for statement in self.recorder.lock_table_statements:
+                    cursor.execute(statement)
+                cursor.execute(SQL("NOTIFY {}").format(Identifier(self.recorder.channel_name)))
+                with cursor.copy(copy) as stream:
+                    for row in rows:
+                        stream.write_row(row)
+        except psycopg.errors.UniqueViolation:
+            raise IntegrityError("a game of this batch is already in the store") from None
+
+
+class _Reading:
+    """A reading cursor that, when the store's tables do not exist yet, creates them and
+    runs the statement again (on an autocommit connection a failed statement leaves
+    nothing to roll back)."""
+
+    def __init__(self, cursor: Any, backend: PostgresBackend) -> None:
+        self._cursor = cursor
+        self._backend = backend
+
+    def execute(self, sql: Any, params: Any = None) -> Any:
+        try:
+            return self._cursor.execute(sql, params)
+        except psycopg.errors.UndefinedTable:
+            if not self._backend.ensure_tables():
+                raise  # the tables were there: the statement names another one
+            return self._cursor.execute(sql, params)
+
+    def fetchone(self) -> Any:
+        return self._cursor.fetchone()
+
+    def fetchall(self) -> list[Any]:
+        rows: list[Any] = self._cursor.fetchall()
+        return rows
