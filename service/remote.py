@@ -100,10 +100,10 @@ class Remote:
     """A running server at ``url`` (``http://host:port``, with any path prefix the
     server is mounted under), asked with ``token``; one connection, opened on first use."""
 
-    def __init__(self, url: str, token: str | None, *, timeout: float = TIMEOUT) -> None:
+    def __init__(self, url: str, token: str | None, *, timeout: float | None = None) -> None:
         self.url = url.strip().rstrip("/")
         self.token = token.strip() if token else None
-        self.timeout = timeout
+        self.timeout = TIMEOUT if timeout is None else timeout
         self._parts = _parse_url(self.url)
         self._conn: HTTPConnection | None = None
 
