@@ -48,7 +48,7 @@ def _write_atomically(path: Path, lines: object) -> None:
 
 def _replay_html(svc: Any, game_id: str, viewer: str) -> str:
     try:
-        from web.export import replay_html
+        from service.replay import replay_html
     except ImportError:
         fail("the HTML replay needs the web extra: pip install 'referee[web]'")
     html: str = replay_html(svc, game_id, viewer)

@@ -45,8 +45,8 @@ def serve(
         int | None,
         typer.Option(
             "--threads",
-            help="Threads for service calls per process (0: on the event loop; default 0 on "
-            "SQLite, 4 on PostgreSQL).",
+            help="Threads for reads per process (0: on the event loop; default 0 on SQLite, 4 "
+            "on PostgreSQL). Writes always run on the process's writer thread.",
         ),
     ] = None,
     projections: Annotated[

@@ -15,7 +15,7 @@ disturbs the hash chain; ``event_hash`` seals new events.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -33,6 +33,7 @@ __all__ = [
     "known_topic",
     "own_hash",
     "seal",
+    "seal_after",
     "stored_hash",
     "upcast",
 ]
@@ -150,6 +151,20 @@ def bytes_hash(topic: str, state: bytes) -> str:
 def seal(event: GameEvent) -> GameEvent:
     """Return ``event`` with its own hash filled in."""
     return msgspec.structs.replace(event, hash=event_hash(event))
+
+
+def seal_after(version: int, prev: str, new_events: Sequence[GameEvent]) -> list[GameEvent]:
+    """``new_events`` numbered after ``version``, chained after the hash ``prev`` and
+    sealed: what an append stores, for a caller that holds a game in memory (an import
+    replaying a record)."""
+    sealed: list[GameEvent] = []
+    for offset, event in enumerate(new_events, start=1):
+        event = seal(
+            msgspec.structs.replace(event, originator_version=version + offset, prev_hash=prev)
+        )
+        prev = event.hash
+        sealed.append(event)
+    return sealed
 
 
 class MsgspecMapper(Mapper[str]):

@@ -552,14 +552,36 @@ class GameStore:
                 "your entry if it still stands."
             ) from None
         if view is not None:
-            for event in sealed:
-                if applied is not None and type(event) is ActionRecorded:
-                    view.events.append(event)
-                    view.states.append(applied)
-                    view.standing.append(event)
-                else:
-                    view.fold(event)
+            fold_written(view, sealed, applied)
         return sealed, others
+
+    def append_sealed(self, streams: Sequence[Sequence[GameEvent]]) -> list[int]:
+        """Append events already numbered and chained (``sealed_after``) to several
+        streams in ONE transaction (a server's group commit): all or nothing, and each
+        stream's numbers still enforced, so a stream another writer moved meanwhile fails
+        the whole write with ``ConcurrentWriteError``. Returns the events' notification
+        ids (the whole store's log)."""
+        if self.read_only:
+            raise StoreUnavailableError(
+                "this store was opened read-only (its folder cannot be written); "
+                "nothing can be recorded in it"
+            )
+        try:
+            with persistence_errors():
+                saved = self.app.save(
+                    *[cast(Any, _Batch(s[0].originator_id, s)) for s in streams if s]
+                )
+            return [r.notification.id for r in saved]
+        except IntegrityError:
+            first = streams[0][0] if len(streams) == 1 and streams[0] else None
+            raise ConcurrentWriteError(
+                f"another referee recorded event {first.originator_version} of game "
+                f"{first.originator_id} at the same moment; nothing of yours was stored. Look "
+                "at the position again and re-enter your entry if it still stands."
+                if first is not None
+                else "another writer changed one of these games at the same moment; nothing "
+                "of this write was stored"
+            ) from None
 
     def append_streams(
         self, batches: Sequence[tuple[int, str, Sequence[GameEvent]]]
@@ -637,6 +659,24 @@ class GameStore:
             raise ConcurrentWriteError(
                 "one of these games is already in the store (import it with --as-new to copy it)"
             ) from None
+
+
+def sealed_after(view: GameView, new_events: Sequence[GameEvent]) -> list[GameEvent]:
+    """``new_events`` numbered and chained after ``view``'s last event, as an append at
+    that version stores them (for ``GameStore.append_sealed``)."""
+    return _sealed(view.version, view.last_hash, new_events)
+
+
+def fold_written(view: GameView, sealed: Sequence[GameEvent], applied: Any = None) -> None:
+    """Advance ``view`` by events just appended to it. ``applied`` is the position after a
+    recorded action when the caller has already computed it (no second ``apply``)."""
+    for event in sealed:
+        if applied is not None and type(event) is ActionRecorded:
+            view.events.append(event)
+            view.states.append(applied)
+            view.standing.append(event)
+        else:
+            view.fold(event)
 
 
 def _sealed(version: int, prev: str, new_events: Sequence[GameEvent]) -> list[GameEvent]:

@@ -49,6 +49,7 @@ __all__ = [
     "Action",
     "Principal",
     "Role",
+    "Seating",
     "TokenInfo",
     "TokenRefusedError",
     "TokenStore",
@@ -144,18 +145,47 @@ class TokenInfo(msgspec.Struct, kw_only=True):
     expires: float | None = None
 
 
-def table_of(view: GameView) -> str | None:
+class Seating(msgspec.Struct, frozen=True, kw_only=True):
+    """The plain facts about a game that deciding who may do what needs: its id, the
+    table it was created at, and who sits where (seat -> name, and the player id of a
+    seat that names one). They are fixed when the game is created, so a face asks the
+    service for them (``seating``) and never holds the game itself."""
+
+    game_id: str
+    table: str | None
+    players: dict[str, str]
+    ids: dict[str, str] = {}  # seat -> player id, for the seats that name one
+
+    @classmethod
+    def of(cls, view: GameView) -> Seating:
+        table = view.created.meta.get("table") if hasattr(view.created, "meta") else None
+        players = view.created.players
+        return cls(
+            game_id=view.game_id,
+            table=str(table).strip() if table else None,
+            players={p.seat: p.name for p in players},
+            ids={p.seat: p.id for p in players if p.id},
+        )
+
+
+Game = Seating | GameView  # a game as the access rules read it
+
+
+def _seating(game: Game) -> Seating:
+    return game if isinstance(game, Seating) else Seating.of(game)
+
+
+def table_of(game: Game) -> str | None:
     """The table label the game was created with (``referee new --table 5``)."""
-    table = view.created.meta.get("table") if hasattr(view.created, "meta") else None
-    return str(table).strip() if table else None
+    return _seating(game).table
 
 
-def _at_own_table(principal: Principal, view: GameView | None, table: str | None = None) -> bool:
-    where = table if view is None else table_of(view)
+def _at_own_table(principal: Principal, game: Game | None, table: str | None = None) -> bool:
+    where = table if game is None else table_of(game)
     return where is not None and where.casefold() in {t.casefold() for t in principal.tables}
 
 
-def _plays_in(principal: Principal, view: GameView) -> str | None:
+def _plays_in(principal: Principal, game: Game) -> str | None:
     """The seat ``principal`` (a player) sits in, by the rule of issue 22:
 
     - a seat that names a player id is that player's only: the token must be bound
@@ -164,29 +194,31 @@ def _plays_in(principal: Principal, view: GameView) -> str | None:
     - a seat without an id (recorded before ids, or entered by name alone) is
       matched by its display name exactly as written (spaces collapsed, case kept),
       so old stores keep their readers but "ann" no longer reads "Ann"'s hand."""
+    seating = _seating(game)
     wanted = " ".join(principal.name.split())
-    for player in view.created.players:
-        if player.id:
-            if principal.player_id and player.id == principal.player_id:
-                return player.seat
-        elif " ".join(player.name.split()) == wanted:
-            return player.seat
+    for seat, name in seating.players.items():
+        player_id = seating.ids.get(seat, "")
+        if player_id:
+            if principal.player_id and player_id == principal.player_id:
+                return seat
+        elif " ".join(name.split()) == wanted:
+            return seat
     return None
 
 
-def sees_everything(principal: Principal, view: GameView) -> bool:
+def sees_everything(principal: Principal, game: Game) -> bool:
     """Whether ``principal`` reads this game as its referee does (hidden cards included)."""
-    return viewer_for(principal, view) == REFEREE
+    return viewer_for(principal, game) == REFEREE
 
 
-def viewer_for(principal: Principal, view: GameView) -> Viewer:
+def viewer_for(principal: Principal, game: Game) -> Viewer:
     """The viewer a role is in this game: the referee, a seat, or the public."""
     if principal.role in ("head", "scorekeeper"):
         return REFEREE
     if principal.role == "table":
-        return REFEREE if _at_own_table(principal, view) else PUBLIC
+        return REFEREE if _at_own_table(principal, game) else PUBLIC
     if principal.role == "player":
-        seat = _plays_in(principal, view)
+        seat = _plays_in(principal, game)
         return seat if seat is not None else PUBLIC
     return PUBLIC
 
@@ -194,7 +226,7 @@ def viewer_for(principal: Principal, view: GameView) -> Viewer:
 def authorize(
     principal: Principal,
     action: Action,
-    view: GameView | None = None,
+    view: Game | None = None,
     *,
     table: str | None = None,
     seat: str | None = None,

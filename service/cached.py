@@ -18,6 +18,7 @@ from typing import Any
 
 from events.codec import decode
 from events.view import GameView
+from service.access import Seating
 from service.app import RefereeService
 
 __all__ = ["CachedService"]
@@ -53,6 +54,11 @@ class CachedService(RefereeService):
                 raise
             return view.copy()
 
+    def seating(self, ref: str) -> Seating:
+        """A cached game's seating, with no read: who sits where never changes."""
+        entry = self._entry(ref)
+        return Seating.of(entry[1]) if entry is not None else super().seating(ref)
+
     def _entry(self, game_id: str) -> tuple[threading.Lock, GameView] | None:
         with self._lock:
             entry = self._views.get(game_id)
@@ -64,6 +70,53 @@ class CachedService(RefereeService):
         """Fold the events stored after ``view``'s last one."""
         for _, topic, state in self.store.rows(view.game_id, after=view.version):
             view.fold(decode(topic, state))
+
+    def cached_copy(self, game_id: str) -> GameView | None:
+        """A copy of the cached view of ``game_id`` as it is, without asking the store what
+        was written since (``None`` if the game is not cached). Only for a caller that
+        knows nothing was: the server's writer, which wrote last (``service.writer``)."""
+        entry = self._entry(game_id)
+        if entry is None:
+            return None
+        lock, view = entry
+        with lock:
+            return view.copy()
+
+    def fold_stored(self, game_id: str, stored: Any) -> bool:
+        """Fold one stored event (a notification of the store's log) into the cached view of
+        ``game_id`` if it is the view's next; one it already holds is skipped. False when
+        the game is not cached or the event does not follow (the caller reads it again)."""
+        entry = self._entry(game_id)
+        if entry is None:
+            return False
+        lock, view = entry
+        with lock:
+            if stored.originator_version <= view.version:
+                return True
+            if stored.originator_version != view.version + 1:
+                return False
+            try:
+                view.fold(decode(stored.topic, self.store.mapper.plain_state(stored)))
+            except Exception:
+                self.forget(game_id)  # never keep a half-folded view
+                return False
+            return True
+
+    def adopt(self, view: GameView) -> None:
+        """Cache ``view``, whose events are all in the store (a group commit has just
+        stored them), in place of an older one: the next ``load`` folds nothing again.
+        The caller hands the view over and folds it no further."""
+        with self._lock:
+            entry = self._views.get(view.game_id)
+            if entry is None:
+                self._views[view.game_id] = (threading.Lock(), view)
+                while len(self._views) > self.capacity:
+                    self._views.popitem(last=False)
+                return
+        lock, cached = entry
+        with lock, self._lock:
+            if self._views.get(view.game_id) is entry and cached.version <= view.version:
+                self._views[view.game_id] = (lock, view)
 
     def forget(self, game_id: str) -> None:
         """Drop a cached game (after an import replaced nothing, say)."""

@@ -1,8 +1,8 @@
 """Importing games recorded by other tools, in formats the games themselves declare
 (``GameRules.record_formats``; Prismata reads its reference engine's games).
 
-Each entry goes through the same judge-and-record path as a referee's, on a
-scratch in-memory store; with ``compare``, every step's position is compared with
+Each entry goes through the same judge-and-record path as a referee's, on the
+game held in memory (``service.scratch``); with ``compare``, every step's position is compared with
 the other tool's own snapshot and the first difference is reported. Only a record
 whose every entry is legal is stored.
 """
@@ -117,7 +117,7 @@ def import_foreign(
             if store.exists(record.stem):
                 result.error = f"game {record.stem} is already in the store"
             else:
-                store.insert_rows([(record.stem, scratch.store.rows(record.stem))])
+                store.insert_rows([(record.stem, scratch.rows())])
                 result.game_id = record.stem
         except (RefereeError, ValueError, KeyError, OSError) as exc:
             result.agree = False

@@ -8,8 +8,9 @@ Imports judge every record on its own: each file (each game of a file holding
 many) is imported, skipped (the same game is already in the store) or refused
 (with the line and the reason), and the report lists them all. JSONL records are
 checked by replaying every decision (``events.integrity``); text records are
-replayed entry by entry through the referee's own commands on a scratch
-in-memory store, so an imported game passes exactly the checks a live one does.
+replayed entry by entry through the referee's own commands and decisions on the one
+game held in memory (``service.scratch``), so an imported game passes exactly the
+checks a live one does.
 Checking runs in worker processes started fresh (never forked from a process
 holding database connections); the inserts happen here, in batches.
 """
@@ -320,8 +321,7 @@ def replay_text(record: TextRecord, source: str, *, by: str = "") -> list[GameEv
                     lines[index][0],
                     f"the rules give {shown!r} here, the record says {lines[index][1]!r}",
                 )
-    view = scratch.store.load(record.game_id)
-    return list(view.events)
+    return list(scratch.load(record.game_id).events)
 
 
 def _parsed(text: str) -> TextLine:
@@ -357,11 +357,11 @@ def _same(line: TextLine, event: GameEvent) -> bool:
 
 
 def _enter(
-    svc: Any, game_id: str, line: TextLine, by: str, *, stated: bool = False
+    svc: ScratchReferee, game_id: str, line: TextLine, by: str, *, stated: bool = False
 ) -> list[GameEvent]:
     """Carry out one line as the referee's command; the events it wrote. ``stated``: the
     record is a viewer's, whose rejections are stored as it states them (REF-8.1)."""
-    view: GameView = svc.store.load(game_id)
+    view: GameView = svc.load(game_id)
     seats = view.seats
     before = view.version
     if isinstance(line, ActionLine):
@@ -449,7 +449,7 @@ def _enter(
     return _since(svc, game_id, before)
 
 
-def _end(svc: Any, view: GameView, game_id: str, line: EndedLine, by: str) -> None:
+def _end(svc: ScratchReferee, view: GameView, game_id: str, line: EndedLine, by: str) -> None:
     seats = view.seats
     if line.how in ("rule", "penalty"):
         raise ValueError(
@@ -480,9 +480,8 @@ def _end(svc: Any, view: GameView, game_id: str, line: EndedLine, by: str) -> No
         svc.end(game_id, "resignation", who=loser, reason=line.reason, by=by)
 
 
-def _since(svc: Any, game_id: str, version: int) -> list[GameEvent]:
-    view: GameView = svc.store.load(game_id)
-    return list(view.events[version:])
+def _since(svc: ScratchReferee, game_id: str, version: int) -> list[GameEvent]:
+    return list(svc.load(game_id).events[version:])
 
 
 # -- importing ---------------------------------------------------------------------

@@ -50,6 +50,7 @@ from service.setup import game_info
 
 if TYPE_CHECKING:
     from referee.rulebook import Clause, Rulebook
+    from service.access import Seating
     from service.room import RoomView
 
 __all__ = ["Queries", "VerifyReport", "awaited_ruling", "drawing_of"]
@@ -257,6 +258,30 @@ class Queries:
         return rows[offset : offset + limit]
 
     # -- positions -------------------------------------------------------------
+    def seating(self, ref: str) -> Seating:
+        """Who sits where and at which table: what the access rules need to say who may
+        do what in a game, as plain values (a face never holds the game)."""
+        from service.access import Seating  # the HTTP face's need: not loaded for 'referee act'
+
+        return Seating.of(self.load(ref))
+
+    def dispute_steps(self, ref: str, dispute: int) -> int:
+        """How many rulings and appeals a dispute has had (0 for no such dispute): its
+        next ruling is an appeal's or a final one once there is any (REF-4.3)."""
+        record = self.load(ref).disputes.get(dispute)
+        return len(record.steps) if record is not None else 0
+
+    def position_unless(
+        self, ref: str, seen: int | None, *, at: int | None = None, viewer: str | None = None
+    ) -> tuple[int, PositionView | None]:
+        """The game's version and its position, or no position when the caller has
+        already seen this version of the current position (an HTTP ``If-None-Match``):
+        one load, and nothing computed for an answer the caller holds."""
+        view = self.load(ref)
+        if at is None and seen == view.version:
+            return view.version, None
+        return view.version, self.position(view, at=at, viewer=viewer)
+
     def position(
         self, ref: str | GameView, *, at: int | None = None, viewer: str | None = None
     ) -> PositionView:

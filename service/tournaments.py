@@ -498,10 +498,10 @@ class Tournaments:
                 options=resolve_options(rules, {}, lambda: 0),
             )
         )
-        from service.commands import Commands
+        from service.decide import check_deck  # the referee's decisions: loaded when used
 
         try:
-            Commands._check_deck(rules, setup, seats[0], deck)  # noqa: SLF001 - shared check
+            check_deck(rules, setup, seats[0], deck)
         except RefusedError as exc:
             raise EventRefusedError("EV-2.2", f"the event decklist is refused: {exc}") from None
 

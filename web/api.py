@@ -24,11 +24,10 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from events.view import GameView
 from referee.contract import PUBLIC, REFEREE, Player
 from referee.kit.decks import Deck, SealedDeck, parse_decklist
 from referee.rulebook import Clause, Rulebook
-from service.access import Principal, authorize, queue_tables, viewer_for
+from service.access import Principal, Seating, authorize, queue_tables, viewer_for
 from service.errors import RefusedError
 from service.interchange import FileOutcome
 from service.live import ListedGame, game_events_after
@@ -124,10 +123,10 @@ def if_match(request: AnyRequest) -> int | None:
     return int(text)
 
 
-def _viewer(principal: Principal, view: GameView, wanted: str | None) -> str:
+def _viewer(principal: Principal, seating: Seating, wanted: str | None) -> str:
     """The viewer to read as: the role's own, or a narrower one asked for with ``as``
     (the referee may read as the public or a seat; anyone may read as the public)."""
-    own = viewer_for(principal, view)
+    own = viewer_for(principal, seating)
     if wanted is None or wanted.strip() == "":
         return own
     wanted = wanted.strip()
@@ -279,12 +278,13 @@ async def create_game(request: AnyRequest, data: JSONBody[NewGame]) -> Response[
     return await web.write(request, who, work)
 
 
-async def _read_view(
+async def _read_game(
     web: Web, request: AnyRequest, game_id: FromPath[str]
-) -> tuple[Principal, GameView]:
+) -> tuple[Principal, Seating]:
+    """Who asks, and the plain facts about the game that say what they may read."""
     who = web.principal(request)
-    view = await web.run(web.svc.load, game_id)
-    return who, view
+    seating = await web.run(web.svc.seating, game_id)
+    return who, seating
 
 
 @get(
@@ -299,11 +299,18 @@ async def position(
     as_: Annotated[str | None, QueryParameter(name="as")] = None,
 ) -> Response[PositionView]:
     web = web_of(request)
-    who, view = await _read_view(web, request, game_id)
-    tag = etag(view.version)
-    if at is None and request.headers.get("if-none-match") == tag:
+    who, seating = await _read_game(web, request, game_id)
+    seen = request.headers.get("if-none-match", "").strip().strip('"')
+    version, found = await web.run(
+        web.svc.position_unless,
+        seating.game_id,
+        int(seen) if seen.isdigit() else None,
+        at=at,
+        viewer=_viewer(who, seating, as_),
+    )
+    tag = etag(version)
+    if found is None:
         return _json(b"", 304, {"ETag": tag})
-    found = await web.run(web.svc.position, view, at=at, viewer=_viewer(who, view, as_))
     return _json(msgspec.json.encode(found), 200, {"ETag": tag})
 
 
@@ -316,12 +323,12 @@ async def legal(
     request: AnyRequest, game_id: FromPath[str], seat: FromQuery[str | None] = None
 ) -> LegalActions:
     web = web_of(request)
-    who, view = await _read_view(web, request, game_id)
+    who, seating = await _read_game(web, request, game_id)
     if who.role == "player" and seat is None:
-        mine = viewer_for(who, view)
+        mine = viewer_for(who, seating)
         seat = mine if mine not in (PUBLIC, REFEREE) else None
-    authorize(who, "legal", view, seat=seat)
-    return await web.run(web.svc.legal, view.game_id, seat=seat)
+    authorize(who, "legal", seating, seat=seat)
+    return await web.run(web.svc.legal, seating.game_id, seat=seat)
 
 
 @get(
@@ -335,8 +342,8 @@ async def game_log(
     as_: Annotated[str | None, QueryParameter(name="as")] = None,
 ) -> list[dict[str, Any]]:
     web = web_of(request)
-    who, view = await _read_view(web, request, game_id)
-    return await web.run(web.svc.log, view.game_id, viewer=_viewer(who, view, as_))
+    who, seating = await _read_game(web, request, game_id)
+    return await web.run(web.svc.log, seating.game_id, viewer=_viewer(who, seating, as_))
 
 
 @get(
@@ -353,14 +360,14 @@ async def replay(
     as_: Annotated[str | None, QueryParameter(name="as")] = None,
 ) -> list[ReplayFrame]:
     web = web_of(request)
-    who, view = await _read_view(web, request, game_id)
+    who, seating = await _read_game(web, request, game_id)
     return await web.run(
         web.svc.replay,
-        view.game_id,
+        seating.game_id,
         start=start,
         stop=stop,
         session=session,
-        viewer=_viewer(who, view, as_),
+        viewer=_viewer(who, seating, as_),
     )
 
 
@@ -380,18 +387,11 @@ async def record_entry(
     who = web.principal(request)
     expected = if_match(request)
 
-    def work() -> tuple[int, Any, dict[str, str]]:
-        view = web.svc.load(game_id)
-        authorize(who, "record", view)
-        result = web.svc.record(
-            view.game_id,
-            data.text,
-            actor=data.seat,
-            by=who.label,
-            expected_version=expected,
-            view=view,
+    async def work() -> tuple[int, Any, dict[str, str]]:
+        result = await web.record(
+            game_id, data.text, actor=data.seat, principal=who, expected_version=expected
         )
-        headers = _written_headers(view.game_id, result.version)
+        headers = _written_headers(result.game_id, result.version)
         if result.accepted:
             return 201, result, headers
         return (
@@ -402,7 +402,7 @@ async def record_entry(
                 status=422,
                 detail=rejection_text(result),
                 instance=str(request.url.path),
-                game_id=view.game_id,
+                game_id=result.game_id,
                 violations=[{"clause": v.clause, "reason": v.reason} for v in result.violations],
                 event=result.event,
                 version=result.version,
@@ -429,10 +429,8 @@ async def check_entry(
     who = web.principal(request)
 
     def work() -> EntryResult:
-        view = web.svc.load(game_id)
-        authorize(who, "check", view)
         return web.svc.record(
-            view.game_id, data.text, actor=data.seat, by=who.label, dry_run=True, view=view
+            game_id, data.text, actor=data.seat, by=who.label, dry_run=True, principal=who
         )
 
     return await web.run(work)
@@ -452,10 +450,12 @@ async def retract(
     expected = if_match(request)
 
     def work() -> tuple[int, Any, dict[str, str]]:
-        view = web.svc.load(game_id)
-        authorize(who, "retract", view)
-        result = web.svc.retract(view.game_id, data.reason, by=who.label, expected_version=expected)
-        return 201, result, _written_headers(view.game_id, result.version)
+        seating = web.svc.seating(game_id)
+        authorize(who, "retract", seating)
+        result = web.svc.retract(
+            seating.game_id, data.reason, by=who.label, expected_version=expected
+        )
+        return 201, result, _written_headers(seating.game_id, result.version)
 
     return await web.write(request, who, work)
 
@@ -474,12 +474,12 @@ async def backup(
     expected = if_match(request)
 
     def work() -> tuple[int, Any, dict[str, str]]:
-        view = web.svc.load(game_id)
-        authorize(who, "backup", view)
+        seating = web.svc.seating(game_id)
+        authorize(who, "backup", seating)
         result = web.svc.backup(
-            view.game_id, data.to, data.reason, by=who.label, expected_version=expected
+            seating.game_id, data.to, data.reason, by=who.label, expected_version=expected
         )
-        return 201, result, _written_headers(view.game_id, result.version)
+        return 201, result, _written_headers(seating.game_id, result.version)
 
     return await web.write(request, who, work)
 
@@ -487,17 +487,17 @@ async def backup(
 def _simple_write(
     action: str, request: AnyRequest, game_id: str, call: Any
 ) -> Awaitable[Response[Any]]:
-    """A write whose answer is the events written: ``call(web, who, view, expected)`` runs
+    """A write whose answer is the events written: ``call(web, who, seating, expected)`` runs
     the service command, which checks If-Match's version (``expected``) itself."""
     web = web_of(request)
     who = web.principal(request)
     expected = if_match(request)
 
     def work() -> tuple[int, Any, dict[str, str]]:
-        view = web.svc.load(game_id)
-        authorize(who, action, view)  # type: ignore[arg-type]
-        result = call(web, who, view, expected)
-        return 201, result, _written_headers(view.game_id, result.version)
+        seating = web.svc.seating(game_id)
+        authorize(who, action, seating)  # type: ignore[arg-type]
+        result = call(web, who, seating, expected)
+        return 201, result, _written_headers(seating.game_id, result.version)
 
     return web.write(request, who, work)
 
@@ -516,8 +516,8 @@ async def end_game(
         action,
         request,
         game_id,
-        lambda web, who, view, expected: web.svc.end(
-            view.game_id,
+        lambda web, who, seating, expected: web.svc.end(
+            seating.game_id,
             data.how,
             who=data.who,
             ranking=data.ranking,
@@ -537,20 +537,20 @@ async def end_game(
 async def open_dispute(
     request: AnyRequest, game_id: FromPath[str], data: JSONBody[DisputeIn]
 ) -> Response[WrittenEvents]:
-    def call(web: Web, who: Principal, view: GameView, expected: int | None) -> WrittenEvents:
-        by = _party(who, view, data.by)
+    def call(web: Web, who: Principal, seating: Seating, expected: int | None) -> WrittenEvents:
+        by = _party(who, seating, data.by)
         return web.svc.dispute(
-            view.game_id, data.event, by=by, claim=data.claim, expected_version=expected
+            seating.game_id, data.event, by=by, claim=data.claim, expected_version=expected
         )
 
     return await _simple_write("dispute", request, game_id, call)
 
 
-def _party(who: Principal, view: GameView, named: str | None) -> str:
+def _party(who: Principal, seating: Seating, named: str | None) -> str:
     """The player a dispute or appeal is by: a player's own token names their seat
     (found by their player id, never by a name another player may share)."""
     if who.role == "player":
-        return viewer_for(who, view)
+        return viewer_for(who, seating)
     if not named:
         raise RefusedError("name the player (by) who disputes or appeals")
     return named
@@ -565,11 +565,11 @@ def _party(who: Principal, view: GameView, named: str | None) -> str:
 async def appeal(
     request: AnyRequest, game_id: FromPath[str], dispute: FromPath[int], data: JSONBody[AppealIn]
 ) -> Response[WrittenEvents]:
-    def call(web: Web, who: Principal, view: GameView, expected: int | None) -> WrittenEvents:
+    def call(web: Web, who: Principal, seating: Seating, expected: int | None) -> WrittenEvents:
         return web.svc.appeal(
-            view.game_id,
+            seating.game_id,
             dispute,
-            by=_party(who, view, data.by),
+            by=_party(who, seating, data.by),
             grounds=data.grounds,
             expected_version=expected,
         )
@@ -591,15 +591,14 @@ async def rule(
     who = web.principal(request)
 
     def work() -> tuple[int, Any, dict[str, str]]:
-        view = web.svc.load(game_id)
-        record = view.disputes.get(dispute)
+        seating = web.svc.seating(game_id)
         authorize(
             who,
-            "rule_appeal" if data.final or (record is not None and record.steps) else "rule",
-            view,
+            "rule_appeal" if data.final or web.svc.dispute_steps(game_id, dispute) else "rule",
+            seating,
         )
         result = web.svc.rule(
-            view.game_id,
+            seating.game_id,
             dispute,
             decision=data.decision,
             clause=data.clause,
@@ -607,7 +606,7 @@ async def rule(
             by=who.label,
             final=data.final,
         )
-        return 201, result, _written_headers(view.game_id, result.version)
+        return 201, result, _written_headers(seating.game_id, result.version)
 
     return await web.write(request, who, work)
 
@@ -625,8 +624,8 @@ async def penalty(
         "penalty",
         request,
         game_id,
-        lambda web, who, view, expected: web.svc.penalty(
-            view.game_id,
+        lambda web, who, seating, expected: web.svc.penalty(
+            seating.game_id,
             data.seat,
             data.level,
             data.infraction,
@@ -650,8 +649,8 @@ async def adjust(
         "adjust",
         request,
         game_id,
-        lambda web, who, view, expected: web.svc.adjust(
-            view.game_id,
+        lambda web, who, seating, expected: web.svc.adjust(
+            seating.game_id,
             data.changes,
             card=data.card,
             reason=data.reason,
@@ -675,8 +674,8 @@ async def register_deck(
         "deck",
         request,
         game_id,
-        lambda web, who, view, expected: web.svc.register_deck(
-            view.game_id,
+        lambda web, who, seating, expected: web.svc.register_deck(
+            seating.game_id,
             data.seat,
             _deck(data.seat, data.decklist, data.sealed),
             by=who.label,
@@ -698,10 +697,10 @@ async def open_deck(
     who = web.principal(request)
 
     def work() -> tuple[int, Any, dict[str, str]]:
-        view = web.svc.load(game_id)
-        authorize(who, "deck", view)
+        seating = web.svc.seating(game_id)
+        authorize(who, "deck", seating)
         result = web.svc.open_deck(
-            view.game_id,
+            seating.game_id,
             seat,
             parse_decklist(data.decklist, "decklist"),
             data.salt.strip(),
@@ -710,7 +709,7 @@ async def open_deck(
         return (
             (201 if result.accepted else 422),
             result,
-            _written_headers(view.game_id, result.version),
+            _written_headers(seating.game_id, result.version),
         )
 
     return await web.write(request, who, work)
@@ -728,9 +727,9 @@ async def audit(
     request: AnyRequest, game_id: FromPath[str], dispute: FromQuery[int | None] = None
 ) -> dict[str, Any]:
     web = web_of(request)
-    who, view = await _read_view(web, request, game_id)
-    authorize(who, "audit", view)
-    result: dict[str, Any] = await web.run_projection("audit", view.game_id, dispute)
+    who, seating = await _read_game(web, request, game_id)
+    authorize(who, "audit", seating)
+    result: dict[str, Any] = await web.run_projection("audit", seating.game_id, dispute)
     return result
 
 
@@ -741,9 +740,9 @@ async def audit(
 )
 async def verify_game(request: AnyRequest, game_id: FromPath[str]) -> GameReport:
     web = web_of(request)
-    who, view = await _read_view(web, request, game_id)
-    authorize(who, "verify", view)
-    report: VerifyReport = await web.run(web.svc.verify, view.game_id)
+    who, seating = await _read_game(web, request, game_id)
+    authorize(who, "verify", seating)
+    report: VerifyReport = await web.run(web.svc.verify, seating.game_id)
     return report.reports[0]
 
 
@@ -771,32 +770,32 @@ async def export(
     as_: Annotated[str | None, QueryParameter(name="as")] = None,
 ) -> Response[str]:
     web = web_of(request)
-    who, view = await _read_view(web, request, game_id)
-    viewer = _viewer(who, view, as_)
+    who, seating = await _read_game(web, request, game_id)
+    viewer = _viewer(who, seating, as_)
     if format_ == "jsonl":
-        authorize(who, "export_record", view)
+        authorize(who, "export_record", seating)
         if viewer != REFEREE:
             raise RefusedError(
                 "a JSONL record is the exact stored record (hidden cards included): the "
                 "referee's view only; use format=text for another viewer"
             )
     if format_ == "html":
-        from web.export import replay_html
+        from service.replay import replay_html
 
-        html = await web.run(replay_html, web.svc, view.game_id, viewer)
+        html = await web.run(replay_html, web.svc, seating.game_id, viewer)
         return Response(content=html, media_type="text/html; charset=utf-8")
     if format_ not in ("jsonl", "text"):
         raise RefusedError("format is jsonl, text or html")
 
     def lines() -> str:
-        return "".join(web.svc.export([view.game_id], format_, viewer))  # type: ignore[arg-type]
+        return "".join(web.svc.export([seating.game_id], format_, viewer))  # type: ignore[arg-type]
 
     body = await web.run(lines)
     media = "application/x-ndjson" if format_ == "jsonl" else "text/plain; charset=utf-8"
     return Response(
         content=body,
         media_type=media,
-        headers={"Content-Disposition": f'attachment; filename="{view.game_id}.{format_}"'},
+        headers={"Content-Disposition": f'attachment; filename="{seating.game_id}.{format_}"'},
     )
 
 
@@ -930,10 +929,10 @@ async def game_events(
     as_: Annotated[str | None, QueryParameter(name="as")] = None,
 ) -> ServerSentEvent:
     web = web_of(request)
-    who, view = await _read_view(web, request, game_id)
-    viewer = _viewer(who, view, as_)
+    who, seating = await _read_game(web, request, game_id)
+    viewer = _viewer(who, seating, as_)
     start = _after(request, after)
-    game = view.game_id
+    game = seating.game_id
 
     async def stream() -> AsyncIterator[ServerSentEventMessage]:
         last = start

@@ -13,13 +13,14 @@ import asyncio
 import collections
 import contextvars
 import functools
+import inspect
 import logging
 import multiprocessing
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import msgspec
 from litestar import Request, Response
@@ -30,8 +31,10 @@ from service.cached import CachedService
 from service.errors import ConcurrentWriteError
 from service.idempotency import IdempotencyStore, fingerprint
 from service.procedure import WRITING_TOKEN
+from service.results import EntryResult
 from service.sidedb import SideDB, open_side_db
 from service.stores import open_store, parse_store
+from service.writer import GroupWriter
 from web.hub import Hub
 from web.problems import Problem, handle_exception, problem_response
 
@@ -40,6 +43,8 @@ __all__ = ["COOKIE", "ServeConfig", "Web", "web_of"]
 log = logging.getLogger("referee.web")
 
 T = TypeVar("T")
+Answer = tuple[int, Any, dict[str, str]]  # a write's status, body and headers
+Work = Callable[[], Answer] | Callable[[], Awaitable[Answer]]
 
 COOKIE = "referee_token"
 JSON = "application/json"
@@ -118,6 +123,7 @@ class Web:
             else None
         )
         self._projection_pool: ProcessPoolExecutor | None = None
+        self.writer = GroupWriter(self.svc)  # every write, off the event loop, entries grouped
         self._heavy: ThreadPoolExecutor | None = None  # run_off_loop's thread, when needed
         self.hub = Hub(self.svc.notice_log(), self.run, interval=config.poll_interval)
         self._board: tuple[float, list[dict[str, Any]]] | None = None
@@ -178,6 +184,7 @@ class Web:
             return self._board[1]
 
     def close(self) -> None:
+        self.writer.close()
         if self._pool is not None:
             self._pool.shutdown(wait=False)
         if self._heavy is not None:
@@ -230,11 +237,40 @@ class Web:
         return principal
 
     # -- writes ------------------------------------------------------------------------
+    async def record(
+        self,
+        game_id: str,
+        text: str,
+        *,
+        actor: str | None,
+        principal: Principal,
+        expected_version: int | None,
+    ) -> EntryResult:
+        """Record an entry in the writer's next group commit (``service.writer``): answered
+        once the commit that holds it has returned."""
+        future = self.writer.entry(
+            game_id,
+            text,
+            actor=actor,
+            by=principal.label,
+            expected_version=expected_version,
+            principal=principal,
+        )
+        return await asyncio.wrap_future(future)
+
+    async def _perform(self, work: Work) -> Answer:
+        """A write's ``work``: awaited when it is a coroutine function (it queues its own
+        entry), else run on the writer thread, alone, in order with the entries."""
+        if inspect.iscoroutinefunction(work):
+            answer: Answer = await work()
+            return answer
+        return await asyncio.wrap_future(self.writer.call(cast(Callable[[], Answer], work)))
+
     async def write(
         self,
         request: Request[Any, Any, Any],
         principal: Principal,
-        work: Callable[[], tuple[int, Any, dict[str, str]]],
+        work: Work,
     ) -> Response[Any]:
         """Run a write once per ``Idempotency-Key`` (when one is sent) and answer it.
 
@@ -244,7 +280,7 @@ class Web:
         key = request.headers.get("idempotency-key")
         if key is None:
             try:
-                status, body, headers = await self.run(work)
+                status, body, headers = await self._perform(work)
             finally:
                 self.hub.poke()
             return _encoded(status, body, headers)
@@ -288,7 +324,7 @@ class Web:
             )
         try:
             try:
-                status, body, headers = await self.run(work)
+                status, body, headers = await self._perform(work)
             finally:
                 self.hub.poke()
             response = _encoded(status, body, headers)

@@ -29,9 +29,10 @@ from service.access import (
     queue_tables,
     viewer_for,
 )
+from service.replay import replay_html
 from service.toolkit import toolkit
 from web.context import COOKIE, Web, web_of
-from web.export import render, replay_html
+from web.export import ROLE_WORDS, render
 from web.forms import FormOutcome, as_json, carry_out
 from web.problems import PROBLEM_TYPES
 from web.views import panel
@@ -312,9 +313,13 @@ async def table_form(
 async def table_panel(request: AnyRequest, game_id: FromPath[str]) -> dict[str, Any]:
     web = web_of(request)
     who = web.principal(request)
-    view = await web.run(web.svc.load, game_id)
+    seating = await web.run(web.svc.seating, game_id)
     result: dict[str, Any] = await web.run(
-        panel, web.svc, view.game_id, viewer_for(who, view), legal=_may(who, "record", view=view)
+        panel,
+        web.svc,
+        seating.game_id,
+        viewer_for(who, seating),
+        legal=_may(who, "record", view=seating),
     )
     return result
 
@@ -331,14 +336,14 @@ async def dossier_page(
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
-    view = await web.run(web.svc.load, game_id)
-    authorize(who, "audit", view)
-    report: dict[str, Any] = await web.run_projection("audit", view.game_id, dispute)
+    seating = await web.run(web.svc.seating, game_id)
+    authorize(who, "audit", seating)
+    report: dict[str, Any] = await web.run_projection("audit", seating.game_id, dispute)
     return _page(
         render(
             "dossier.html",
             who=who,
-            game_id=view.game_id,
+            game_id=seating.game_id,
             dispute=dispute,
             dossiers=[render_dossier(item) for item in report["disputes"]],
             entries=render_referee_entries(report) if dispute is None else "",
@@ -353,15 +358,16 @@ async def replay_page(request: AnyRequest, game_id: FromPath[str]) -> Response[s
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
-    view = await web.run(web.svc.load, game_id)
+    seating = await web.run(web.svc.seating, game_id)
     html = await web.run(
         replay_html,
         web.svc,
-        view.game_id,
-        viewer_for(who, view),
+        seating.game_id,
+        viewer_for(who, seating),
         standalone=False,
         who=who,
         can_create=who.role in ("head", "table"),
+        role_words=ROLE_WORDS,
     )
     return _page(html)
 

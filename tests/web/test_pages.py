@@ -311,7 +311,7 @@ def test_the_replay_viewer_steps_jumps_and_flips(
 def test_the_exported_replay_needs_no_server(
     browser: Any, live_server: ThreadServer, tokens: Tokens, tmp_path: Path, shots: Path
 ) -> None:
-    from web.export import replay_html
+    from service.replay import replay_html
 
     base, head = live_server.base, tokens["head"]
     game = new_game(base, head, {"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"}})

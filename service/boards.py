@@ -21,7 +21,7 @@ from referee import drawings
 
 __all__ = ["render_board"]
 
-log = logging.getLogger("referee.web.boards")
+log = logging.getLogger("referee.web.boards")  # the name the logs have always used
 
 SEAT_COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#6a1b9a")
 

@@ -1,0 +1,265 @@
+"""The server's group commit (``service.writer``): entries of many tables decided one by one
+and appended in one transaction, each caller answered after the commit that holds its entry,
+on SQLite and PostgreSQL. The writer thread is held by a blocking ``call`` while a batch is
+queued, so every test knows exactly which entries share a commit."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from events.store import GameStore
+from referee.contract import Player
+from service.cached import CachedService
+from service.errors import (
+    ConcurrentWriteError,
+    StaleVersionError,
+    StoreError,
+    UnreadableEntryError,
+)
+from service.results import EntryResult
+from service.writer import GroupWriter
+
+PLAYERS = [Player("first", "Ann"), Player("second", "Ben")]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_env(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
+    if request.param == "sqlite":
+        return {"db": tmp_path / "store.db"}
+    env: dict[str, str] = request.getfixturevalue("pg_env")
+    return {"env": env}
+
+
+@pytest.fixture
+def svc(store_env: dict[str, Any]) -> Iterator[CachedService]:
+    service = CachedService(GameStore(**store_env))
+    yield service
+    service.close()
+
+
+@pytest.fixture
+def writer(svc: CachedService) -> Iterator[GroupWriter]:
+    group = GroupWriter(svc)
+    yield group
+    group.close()
+
+
+def hold(writer: GroupWriter) -> threading.Event:
+    """Keep the writer thread busy until the returned event is set."""
+    release = threading.Event()
+    started = threading.Event()
+
+    def wait() -> None:
+        started.set()
+        release.wait(10)
+
+    writer.call(wait)
+    assert started.wait(10)
+    return release
+
+
+def outcome(future: Future[EntryResult]) -> EntryResult | BaseException:
+    error = future.exception(10)
+    return error if error is not None else future.result()
+
+
+def test_entries_of_many_tables_land_in_one_commit_with_their_versions(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    games = [svc.create_game("nim", PLAYERS, options={"heap": 30}).game_id for _ in range(12)]
+    release = hold(writer)
+    futures = {
+        game: [writer.entry(game, "t1", expected_version=1 + n, by="Tom") for n in range(5)]
+        for game in games
+    }
+    before = writer.commits
+    release.set()
+    for game, answers in futures.items():
+        results = [f.result(10) for f in answers]
+        assert [r.event for r in results] == [2, 3, 4, 5, 6]
+        assert [r.version for r in results] == [2, 3, 4, 5, 6]
+        assert all(r.accepted and r.game_id == game for r in results)
+        stored = svc.store.rows(game)
+        assert [row[0] for row in stored] == [1, 2, 3, 4, 5, 6]  # no gap, nothing twice
+        assert svc.load(game).state.left == 25
+    assert writer.commits == before + 1  # sixty entries, one transaction
+    report = svc.verify()
+    assert report.games == 12 and not report.bad
+
+
+def test_a_rejection_and_a_refusal_in_a_batch_are_their_callers_alone(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    game = svc.create_game("nim", PLAYERS, options={"heap": 5}).game_id
+    release = hold(writer)
+    legal = writer.entry(game, "t2")
+    broken = writer.entry(game, "t9")  # reads as a take; breaks a rule: kept as evidence
+    unreadable = writer.entry(game, "hello")
+    after = writer.entry(game, "t1")
+    release.set()
+    assert legal.result(10).event == 2
+    rejected = broken.result(10)
+    assert not rejected.accepted and rejected.event == 3 and rejected.status == "rejected"
+    assert isinstance(outcome(unreadable), UnreadableEntryError)  # REF-1.1: nothing stored
+    assert after.result(10).event == 4 and after.result(10).version == 4
+    assert [r[0] for r in svc.store.rows(game)] == [1, 2, 3, 4]
+
+
+def test_two_entries_with_the_same_if_match_give_one_recorded_and_one_stale(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    game = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
+    release = hold(writer)
+    first = writer.entry(game, "t1", expected_version=1)
+    second = writer.entry(game, "t2", expected_version=1)
+    release.set()
+    assert first.result(10).version == 2
+    assert isinstance(outcome(second), StaleVersionError)
+    assert [r[0] for r in svc.store.rows(game)] == [1, 2]
+
+
+def test_a_race_fails_only_the_game_that_moved_and_leaves_no_half_write(
+    svc: CachedService, writer: GroupWriter, store_env: dict[str, Any]
+) -> None:
+    moved = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
+    calm = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
+    svc.load(moved)  # cached before the other writer moves it
+    release = hold(writer)
+    ours = [writer.entry(moved, "t1"), writer.entry(calm, "t1"), writer.entry(moved, "t1")]
+    # Judged on the cache, which a second process's entry overtakes between load and commit:
+    original_load = svc.load
+
+    def load_then_race(ref: str) -> Any:
+        view = original_load(ref)
+        if view.game_id == moved:
+            with CachedService(GameStore(**store_env)) as other:
+                other.record(moved, "t3")
+        return view
+
+    svc.load = load_then_race  # type: ignore[method-assign]
+    release.set()
+    for future in (ours[0], ours[2]):
+        assert isinstance(outcome(future), ConcurrentWriteError)
+    assert ours[1].result(10).version == 2
+    svc.load = original_load  # type: ignore[method-assign]
+    assert [r[0] for r in svc.store.rows(moved)] == [1, 2]  # the other writer's entry only
+    assert svc.load(moved).state.left == 6
+    assert [r[0] for r in svc.store.rows(calm)] == [1, 2]
+
+
+def test_a_failed_commit_answers_every_caller_and_leaves_the_cache_with_the_store(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    games = [svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id for _ in range(3)]
+    for game in games:
+        assert svc.load(game).version == 1
+    release = hold(writer)
+    futures = [writer.entry(game, "t1") for game in games for _ in range(2)]
+    save = svc.store.app.save
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        from eventsourcing.persistence import OperationalError
+
+        raise OperationalError("disk I/O error")
+
+    svc.store.app.save = broken  # type: ignore[method-assign]
+    release.set()
+    errors = [outcome(f) for f in futures]
+    assert all(isinstance(e, StoreError) and "disk I/O error" in str(e) for e in errors)
+    svc.store.app.save = save  # type: ignore[method-assign]
+    for game in games:
+        assert [r[0] for r in svc.store.rows(game)] == [1]
+        assert svc.load(game).version == 1  # the cache never ran ahead of the store
+    again = [writer.entry(game, "t1", expected_version=1) for game in games]
+    assert [f.result(10).version for f in again] == [2, 2, 2]
+
+
+def test_other_writes_run_in_order_between_batches(svc: CachedService, writer: GroupWriter) -> None:
+    game = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
+    release = hold(writer)
+    first = writer.entry(game, "t1")
+    retract = writer.call(lambda: svc.retract(game, "wrong heap", by="Tom"))
+    second = writer.entry(game, "t2")
+    release.set()
+    assert first.result(10).event == 2
+    assert retract.result(10).events == [3]  # after the first entry, before the second
+    assert second.result(10).event == 4
+    assert svc.load(game).state.left == 7
+
+
+def test_many_threads_entering_at_once_all_land(svc: CachedService, writer: GroupWriter) -> None:
+    games = [svc.create_game("nim", PLAYERS, options={"heap": 60}).game_id for _ in range(16)]
+    answers: dict[str, list[int]] = {g: [] for g in games}
+
+    def table(game: str) -> None:
+        for n in range(8):
+            result = writer.entry(game, "t1", expected_version=1 + n).result(20)
+            answers[game].append(result.version)
+
+    threads = [threading.Thread(target=table, args=(g,)) for g in games]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    for game in games:
+        assert answers[game] == list(range(2, 10))
+        assert [r[0] for r in svc.store.rows(game)] == list(range(1, 10))
+    assert writer.entries >= 128 and writer.commits <= writer.entries
+
+
+def test_a_write_by_another_process_between_commits_is_judged_on(
+    svc: CachedService, writer: GroupWriter, store_env: dict[str, Any]
+) -> None:
+    """After its own commit the writer judges on the views it cached, with no query per
+    game, only while the store's log says nobody else wrote since."""
+    game = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
+    assert writer.entry(game, "t1").result(10).version == 2
+    assert writer.entry(game, "t1").result(10).version == 3  # judged on the cached view
+    with CachedService(GameStore(**store_env)) as other:
+        other.record(game, "t3")  # 9 - 1 - 1 - 3 = 4 left
+    after = writer.entry(game, "t1", expected_version=4).result(10)
+    assert after.version == 5 and after.accepted
+    assert svc.load(game).state.left == 3
+    assert [r[0] for r in svc.store.rows(game)] == [1, 2, 3, 4, 5]
+
+
+def test_a_game_written_past_the_cache_is_read_again_after_trust_returns(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    """A lone write (here a retraction) appends from its own copy and leaves the cached
+    view behind; later commits of other games must not make that stale view trusted."""
+    stale = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
+    other = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
+    assert writer.entry(stale, "t1").result(10).version == 2
+    assert writer.call(lambda: svc.retract(stale, "wrong", by="Tom")).result(10).version == 3
+    assert writer.entry(other, "t1").result(10).version == 2  # trust comes back here
+    assert writer.entry(other, "t1").result(10).version == 3
+    again = writer.entry(stale, "t2").result(10)
+    assert again.accepted and again.version == 4
+    assert svc.load(stale).state.left == 7
+
+
+def test_an_entry_that_ends_a_game_of_an_event_updates_its_match(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    """The match is updated in the game end's own transaction: that entry goes alone, after
+    the entries queued before it (of its game and of others), which commit first."""
+    event = svc.event_new("Nim cup", "nim", rounds=1).event_id
+    svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
+    first, second = (table.games[0] for table in svc.event_pair(event))
+    release = hold(writer)
+    plays = [writer.entry(first, text) for text in ("t3", "t3", "t3", "t1")]  # the last ends it
+    other = writer.entry(second, "t2")
+    release.set()
+    results = [f.result(10) for f in plays]
+    assert [r.event for r in results] == [2, 3, 4, 5]
+    assert results[-1].ended is not None and results[-1].ended.how == "rule"
+    assert other.result(10).version == 2
+    (table,) = [t for t in svc.event_pairings(event) if t.games[0] == first]
+    assert len(table.games) == 2  # the match heard of its game: best of 3, game 2 created
