@@ -161,6 +161,8 @@ class Remote:
             headers["Content-Type"] = "application/json"
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
+        import http.client
+
         conn = self._connection()
         sent = False
         try:
@@ -173,7 +175,7 @@ class Remote:
         except OSError as exc:
             reason = exc.strerror or str(exc) or type(exc).__name__
             raise ServerUnreachableError(self._lost(method, sent, reason)) from None
-        except Exception as exc:  # http.client's protocol errors: a half answer, a bad line
+        except http.client.HTTPException as exc:  # a half answer, a bad status line
             raise ServerUnreachableError(
                 self._lost(method, sent, str(exc) or type(exc).__name__)
             ) from None

@@ -348,3 +348,27 @@ def test_no_answer_in_time_says_the_write_may_be_stored(
     code, _, err = remote_act(url)
     line = one_line(err)
     assert code == 2 and "did not answer" in line and "may have been recorded" in line
+
+
+def test_through_a_postgresql_server(
+    pg_env: dict[str, str], serve: Callable[..., Server], tmp_path: Path
+) -> None:
+    """The hall's case: the server on PostgreSQL, the laptop with nothing but the command."""
+    from tests.web.test_postgres_web import cli_token, pg_url
+
+    url = pg_url(pg_env)
+    code, game, err = cli(tmp_path, "--db", url, "new", "prizmik", "-p", "red=A", "-p", "blue=B")
+    assert code == 0, err
+    game = game.strip()
+    token = cli_token(url, "head", "Hera")
+    server = serve(url)
+    there = {"REFEREE_SERVER": server.base, "REFEREE_TOKEN": token}
+    assert cli(tmp_path, "act", game, "e1>e2", env=there) == (
+        0,
+        "recorded e1>e2 by red (event 2)\n",
+        "",
+    )
+    code, out, err = cli(tmp_path, "act", game, "e2>e8", "--json", env=there)
+    assert code == 1 and json.loads(out)["seat"] == "blue" and "PZ-1.4" in out
+    code, out, _ = cli(tmp_path, "--db", url, "log", game, "--json")
+    assert [e["kind"] for e in json.loads(out)] == ["created", "action", "rejected"]
