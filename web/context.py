@@ -258,6 +258,13 @@ class Web:
         )
         return await asyncio.wrap_future(future)
 
+    async def run_write(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Call a synchronous write of the service on the writer thread (``service.writer``),
+        alone and in order with the grouped entries: every write of this process goes
+        through the one writer, so its cached games follow the store."""
+        call = functools.partial(fn, *args, **kwargs)
+        return await asyncio.wrap_future(self.writer.call(call))
+
     async def _perform(self, work: Work) -> Answer:
         """A write's ``work``: awaited when it is a coroutine function (it queues its own
         entry), else run on the writer thread, alone, in order with the entries."""

@@ -91,7 +91,7 @@ async def _write(web: Web, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T
     """Run an event command, then have the hub read the log at once: the event's live
     streams and shared pages move now rather than at the hub's next poll."""
     try:
-        return await web.run(fn, *args, **kwargs)
+        return await web.run_write(fn, *args, **kwargs)
     finally:
         web.hub.poke()
 

@@ -67,12 +67,11 @@ def _party(who: Principal, view: GameView, form: Form) -> str:
 
 
 def _entry(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
-    authorize(who, "record", view)
     text = _text(form, "entry")
     if not text:
         raise RefusedError("type an entry")
     seat = _text(form, "seat") or None
-    result = svc.record(view.game_id, text, actor=seat, by=who.label, view=view)
+    result = svc.record(view.game_id, text, actor=seat, by=who.label, principal=who)
     if result.accepted:
         ended = " (game over)" if result.ended is not None else ""
         return f"recorded {result.notation} by {result.seat} (event {result.event}){ended}"

@@ -299,7 +299,7 @@ async def table_form(
     data = await request.form()
     form = {str(k): str(v) for k, v in data.items()}
     try:
-        said = await web.run(carry_out, web.svc, who, game_id, action, form)
+        said = await web.run_write(carry_out, web.svc, who, game_id, action, form)
     finally:
         web.hub.poke()
     if "application/json" in request.headers.get("accept", ""):
