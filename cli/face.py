@@ -18,33 +18,66 @@ import typer
 
 if TYPE_CHECKING:
     from service.app import RefereeService
+    from service.remote import Remote
 
 EXIT_REJECTED = 1
 EXIT_USAGE = 2
 EXIT_CONFLICT = 3
 
 
+REMOTE_COMMANDS = "act (and act --dry-run) and show"
+
+
 class Settings:
-    """The global options, and the service opened on first use."""
+    """The global options, and the service opened on first use: the store's, or a
+    running server's (``--server``) for the commands that can ask one."""
 
     def __init__(self) -> None:
         self.db: str | None = None
         self.referee = "referee"
+        self.server: str | None = None
+        self.token: str | None = None
         self._service: RefereeService | None = None
+        self._remote: Remote | None = None
         self._created = False
 
-    def reset(self, db: str | None, referee: str) -> None:
+    def reset(
+        self, db: str | None, referee: str, server: str | None = None, token: str | None = None
+    ) -> None:
         self.close()
         self.db, self.referee = db, referee
+        self.server = server.strip() if server and server.strip() else None
+        self.token = token
+
+    def remote(self) -> Remote | None:
+        """The server named by ``--server`` (``REFEREE_SERVER``), or ``None`` to use the store.
+
+        Only the commands of ``REMOTE_COMMANDS`` ask for it; they then open no store and
+        import no driver."""
+        if self.server is None:
+            return None
+        if self._remote is None:
+            from service.remote import Remote
+
+            self._remote = Remote(self.server, self.token)
+        return self._remote
 
     def service(self, *, create: bool = False) -> RefereeService:
-        """The service over the store; only commands that create games may create a store."""
+        """The service over the store; only commands that create games may create a store.
+
+        With ``--server`` a command that would open the store is refused: the games are
+        the server's, and writing them to a file on this machine would lose them."""
+        if self.server is not None:
+            fail(
+                f"--server (REFEREE_SERVER) runs {REMOTE_COMMANDS} on the server; run this "
+                "command on the server's machine, or without --server for a store here"
+            )
         if self._service is None or (create and not self._created):
             from service.app import open_service
 
             self.close()
             self._service = open_service(self.db, create=create)
-            self._service.on_resolved = _say_which
+            self._service.on_resolved = say_which
             self._created = create
         return self._service
 
@@ -52,12 +85,15 @@ class Settings:
         if self._service is not None:
             self._service.close()
             self._service = None
+        if self._remote is not None:
+            self._remote.close()
+            self._remote = None
 
 
 settings = Settings()
 
 
-def _say_which(ref: str, game_id: str) -> None:
+def say_which(ref: str, game_id: str) -> None:
     """A game named by the ending of its id: say which game that was."""
     typer.echo(f"({ref} is {game_id})", err=True)
 
@@ -79,10 +115,7 @@ def handled() -> Iterator[None]:
     except typer.Exit:
         raise
     except RefereeError as exc:
-        from service.errors import ConcurrentWriteError, StaleVersionError, StoreBusyError
-
-        conflict = isinstance(exc, ConcurrentWriteError | StaleVersionError | StoreBusyError)
-        fail(str(exc), EXIT_CONFLICT if conflict else EXIT_USAGE)
+        fail(str(exc), EXIT_CONFLICT if _conflict(exc) else EXIT_USAGE)
     except BrokenPipeError:
         # The reader stopped reading (`referee log GAME --json | head`): stop quietly, as
         # Unix tools do; point stdout at nothing so the interpreter's last flush is silent.
@@ -102,6 +135,17 @@ def handled() -> Iterator[None]:
         fail("the input is nested too deeply to read")
     except KeyboardInterrupt:
         fail("interrupted", 130)
+
+
+def _conflict(exc: BaseException) -> bool:
+    """Another write came first (or the store stayed locked): exit 3, not 2."""
+    from service.remote import RemoteError  # light: the store's errors load the store
+
+    if isinstance(exc, RemoteError):
+        return exc.conflict
+    from service.errors import ConcurrentWriteError, StaleVersionError, StoreBusyError
+
+    return isinstance(exc, ConcurrentWriteError | StaleVersionError | StoreBusyError)
 
 
 def _library_errors() -> tuple[type[BaseException], ...]:

@@ -29,6 +29,9 @@ SETTINGS: dict[str, Any] = dict(
         "  referee legal $id          # list the legal moves\n"
         "  referee table $id          # enter moves interactively\n"
         "  referee rules prizmik      # read the rulebook\n\n"
+        "At a hall with one server ('referee serve'), a referee's laptop records entries "
+        "there: referee --server http://HOST:PORT act GAME ENTRY, with the token in "
+        "REFEREE_TOKEN.\n\n"
         "Exit codes: 0 done, 1 entry rejected or check failed, 2 command refused (nothing "
         "stored), 3 another referee wrote to the game first."
     ),
@@ -60,12 +63,30 @@ def main(
             "--referee", envvar="REFEREE_NAME", help="Your name, recorded with each entry."
         ),
     ] = "referee",
+    server: Annotated[
+        str | None,
+        typer.Option(
+            "--server",
+            envvar="REFEREE_SERVER",
+            help="A running 'referee serve' (http://HOST:PORT) to ask instead of a store: "
+            f"{face.REMOTE_COMMANDS}; the server records the token's name, not --referee.",
+        ),
+    ] = None,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            "--token",
+            envvar="REFEREE_TOKEN",
+            help="The token for --server ('referee token create' on the server's machine); "
+            "REFEREE_TOKEN keeps it out of the process list.",
+        ),
+    ] = None,
 ) -> None:
     """Global options come before the command: referee --db games.db act ..."""
-    face.settings.reset(db, referee)
+    face.settings.reset(db, referee, server, token)
 
 
-GLOBAL_OPTIONS_WITH_VALUES = ("--db", "--referee")
+GLOBAL_OPTIONS_WITH_VALUES = ("--db", "--referee", "--server", "--token")
 
 
 def command_word(argv: list[str]) -> str | None:

@@ -17,6 +17,7 @@ from cli.face import (
     fail,
     handled,
     parse_pairs,
+    say_which,
     settings,
 )
 
@@ -311,11 +312,18 @@ def act(
 ) -> None:
     """Record one entry, or exit 1 naming the clause it breaks (the attempt is kept as evidence).
 
-    Text that is not an entry of the game is refused (exit 2) and nothing is stored."""
+    Text that is not an entry of the game is refused (exit 2) and nothing is stored. With
+    --server the entry goes to that running server, checked and kept there."""
     with handled():
-        result = settings.service().record(
-            game, action, actor=by, by=settings.referee, dry_run=dry_run
-        )
+        remote = settings.remote()
+        if remote is not None:
+            result = remote.record(game, action, seat=by, dry_run=dry_run)
+            if result.game_id not in ("", game):
+                say_which(game, result.game_id)
+        else:
+            result = settings.service().record(
+                game, action, actor=by, by=settings.referee, dry_run=dry_run
+            )
         if as_json:
             import msgspec
 

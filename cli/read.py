@@ -8,7 +8,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cli.face import AsOpt, GameArg, JsonOpt, emit_json, emit_json_array, fail, handled, settings
+from cli.face import (
+    AsOpt,
+    GameArg,
+    JsonOpt,
+    emit_json,
+    emit_json_array,
+    fail,
+    handled,
+    say_which,
+    settings,
+)
 
 if TYPE_CHECKING:
     from service.results import PositionView
@@ -88,7 +98,13 @@ def show(
             text = settings.service().position_text(game, at=at)
             emit_json({"position": text}) if as_json else typer.echo(text)
             return
-        pos = settings.service().position(game, at=at, viewer=as_)
+        remote = settings.remote()
+        if remote is not None:
+            pos = remote.position(game, at=at, viewer=as_)
+            if pos.game_id != game:
+                say_which(game, pos.game_id)
+        else:
+            pos = settings.service().position(game, at=at, viewer=as_)
         if as_json:
             emit_json(msgspec.to_builtins(pos))
             return

@@ -9,15 +9,17 @@ named here so that the faces take every answer's type from the application layer
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
-from events.integrity import GameReport
-from events.schema import GameEnded, PenaltyLevel
 from referee.contract import SetupField, VariantOption
 from referee.outcomes import Placing
 from referee.verdicts import RulingNeeded, Violation
+
+if TYPE_CHECKING:
+    from events.integrity import GameReport
+    from events.schema import GameEnded, PenaltyLevel
 
 __all__ = [
     "AwaitedRuling",
@@ -208,3 +210,17 @@ class GameRow(msgspec.Struct, kw_only=True):
     status: Literal["open", "finished"]
     cursor: int = 0
     """Where this game stands in the store's order: ``--before`` it lists the next page."""
+
+
+def __getattr__(name: str) -> Any:
+    """``GameReport`` and ``PenaltyLevel``, the event layer's, loaded when first asked for:
+    the answers of an entry or a position (what ``service.remote`` decodes) need no store."""
+    if name == "GameReport":
+        from events.integrity import GameReport
+
+        return GameReport
+    if name == "PenaltyLevel":
+        from events.schema import PenaltyLevel
+
+        return PenaltyLevel
+    raise AttributeError(f"module 'service.results' has no attribute {name!r}")

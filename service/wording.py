@@ -11,10 +11,14 @@ lines, the HTTP API joins them (``rejection_text``) into a problem's ``detail``.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
-from events.records import event_line, safe_text
+from events.plain import safe_text
 from referee.verdicts import Violation
 from service.results import EntryResult
+
+if TYPE_CHECKING:
+    from events.records import event_line
 
 __all__ = ["event_line", "rejection_heading", "rejection_text", "safe_text", "violation_lines"]
 
@@ -35,3 +39,11 @@ def violation_lines(violations: Iterable[Violation]) -> list[str]:
 def rejection_text(result: EntryResult) -> str:
     """A refused entry in one line: the heading, then every broken rule."""
     return f"{rejection_heading(result)}: " + "; ".join(violation_lines(result.violations))
+
+
+def __getattr__(name: str) -> Any:
+    if name == "event_line":
+        from events.records import event_line
+
+        return event_line
+    raise AttributeError(f"module 'service.wording' has no attribute {name!r}")

@@ -407,6 +407,8 @@ async def record_entry(
                 event=result.event,
                 version=result.version,
                 stored=True,
+                # the whole EntryResult, so 'referee --server' prints what a local act does
+                extra={"result": result},
             ),
             headers,
         )
