@@ -22,7 +22,7 @@ import gc
 import os
 import sys
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 from litestar import Litestar
@@ -31,7 +31,11 @@ from litestar.openapi.spec import Components, SecurityScheme
 
 from web import api, event_api, eventpages, pages
 from web.context import BODY_LIMIT, COOKIE, ServeConfig, Web, web_of
+from web.fastpath import FastPath
 from web.problems import handle_exception
+
+if TYPE_CHECKING:
+    from litestar.types import ASGIApp
 
 # ``ServeConfig``, ``Web``, ``web_of`` and ``COOKIE`` live in ``web.context`` (shared by the
 # handlers); they are named here too for the callers that start a server.
@@ -53,7 +57,7 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
             await web.hub.stop()
             web.close()
 
-    return Litestar(
+    app = Litestar(
         route_handlers=[
             *api.HANDLERS,
             *event_api.EVENT_HANDLERS,
@@ -84,6 +88,9 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
         logging_config=None,
         debug=False,
     )
+    # Cached event answers are served before Litestar routes the request (web.fastpath).
+    app.asgi_handler = cast("ASGIApp", FastPath(web, app.asgi_handler))
+    return app
 
 
 def _state(web: Web) -> Any:

@@ -68,7 +68,7 @@ def _context(who: Any, **more: Any) -> dict[str, Any]:
 PAGE_HEADERS = {"X-Frame-Options": "DENY", "Referrer-Policy": "same-origin"}
 
 
-def _top(who: Principal) -> str:
+def viewer_top(who: Principal) -> str:
     return render("top.html", **_context(who))
 
 
@@ -103,13 +103,29 @@ async def event_version(web: Web, event_id: str) -> int:
     known = web.hub.known_version(event_id)
     if known is not None:
         return known
+    asked = web.hub.read_mark()
     version: int = await web.run(web.svc.event_version, event_id)
-    web.hub.note(event_id, version)
+    web.hub.note(event_id, version, asked=asked)
     return version
 
 
 _SEALS: dict[int, tuple[float, str]] = {}
 SEAL_SECONDS = 1.0
+
+
+def fresh_checkpoint(web: Web) -> str | None:
+    """The newest checkpoint as last read, while it is less than a second old (else ``None``)."""
+    kept = _SEALS.get(id(web))
+    if kept is not None and time.monotonic() - kept[0] < SEAL_SECONDS:
+        return kept[1]
+    return None
+
+
+def shared_key(
+    event_id: str, version: int, who: Principal, path: str, variant: tuple[Any, ...]
+) -> tuple[Any, ...]:
+    """The key of a shared answer (``web.fastpath`` looks answers up by the same key)."""
+    return (event_id, version, view_kind(who), path, variant)
 
 
 async def _newest_checkpoint(web: Web) -> str:
@@ -142,7 +158,7 @@ async def shared_answer(
     answer depends on, as the handler read them (never the raw query string, so that made-up
     parameters cannot fill the cache with copies)."""
     version = await event_version(web, event_id)
-    key: tuple[Any, ...] = (event_id, version, view_kind(who), request.url.path, variant)
+    key = shared_key(event_id, version, who, request.url.path, variant)
     if sealed:
         key += (await _newest_checkpoint(web),)
 
@@ -153,7 +169,9 @@ async def shared_answer(
     entry = await cache.get(key, compute)
     if media != HTML:
         return respond(request, entry, cache=cache)
-    return respond(request, entry, cache=cache, slot=cache.slot(who, _top), headers=PAGE_HEADERS)
+    return respond(
+        request, entry, cache=cache, slot=cache.slot(who, viewer_top), headers=PAGE_HEADERS
+    )
 
 
 @get("/events", include_in_schema=False)

@@ -52,6 +52,8 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._unread_write = True  # a write of this process the log has not been read past
         self._read_at = float("-inf")
+        self.writes = 0  # writes of this process so far (pokes)
+        self._read: dict[str, tuple[float, int]] = {}  # stream -> read_mark of its own read
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -97,6 +99,7 @@ class Hub:
     def poke(self) -> None:
         """A write of this process: read the log now rather than at the next interval."""
         self._unread_write = True
+        self.writes += 1
         self._poke.set()
 
     def known_version(self, game_id: str) -> int | None:
@@ -104,16 +107,31 @@ class Hub:
         can be: no write of this process is waiting to be read and the log was read within
         two intervals (a write by another process shows within that). ``None`` otherwise,
         or when the hub has not seen the stream: then ask the store (and ``note`` it)."""
-        if self._unread_write or self._loop is None:
+        if self._loop is None:
             return None
-        if self._loop.time() - self._read_at > 2 * self.interval:
-            return None
+        now = self._loop.time()
+        if self._unread_write or now - self._read_at > 2 * self.interval:
+            # the stream's own read from the store vouches as a read of the log would
+            read = self._read.get(game_id)
+            if read is None or read[1] != self.writes or now - read[0] > 2 * self.interval:
+                return None
         return self.versions.get(game_id)
 
-    def note(self, game_id: str, version: int) -> None:
-        """A stream's newest event as read from the store (the hub keeps the larger)."""
+    def note(self, game_id: str, version: int, *, asked: tuple[float, int] | None = None) -> None:
+        """A stream's newest event as read from the store (the hub keeps the larger).
+        ``asked``: ``read_mark()`` taken before that read; then the version is vouched for
+        as long as a read of the log is, unless this process writes meanwhile."""
         if version > self.versions.get(game_id, 0):
             self.versions[game_id] = version
+        if asked is not None and asked[1] == self.writes:
+            if len(self._read) > 100_000:
+                self._read.clear()
+            self._read[game_id] = asked
+
+    def read_mark(self) -> tuple[float, int] | None:
+        """When a read of the store starts, and how many writes of this process came before
+        it (for ``note``); ``None`` before the hub has started."""
+        return None if self._loop is None else (self._loop.time(), self.writes)
 
     async def _follow(self) -> None:
         # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
