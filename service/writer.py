@@ -285,7 +285,7 @@ class _Group:
         self.writer.commits += 1
         self.writer.entries += len(waiting)
         try:
-            store.append_sealed(list(events.values()))
+            ids = store.append_sealed(list(events.values()))
         except ConcurrentWriteError:
             # A game moved under us (another process, the command line): each game alone,
             # so only the callers of the game that moved are refused.
@@ -305,6 +305,13 @@ class _Group:
             for future, _, _ in waiting:
                 future.set_exception(exc)
         else:
+            position = self.writer.position
+            if position is not None and sorted(ids) == list(
+                range(position + 1, position + 1 + len(ids))
+            ):
+                # Nobody wrote between the log's last read and this commit: the next read
+                # starts after it rather than reading back what was just written.
+                self.writer.position = position + len(ids)
             for view in views.values():
                 self.svc.adopt(view)  # as stored: the next batch folds nothing again
             if len(self.writer.fresh) > 100_000:
