@@ -641,38 +641,42 @@ def _result_words(result: Any, state: Tournament) -> str:
 
 def player_rounds(state: Tournament, player_name: str) -> list[PlayerRound]:
     """Every round the player was paired in: table, opponents by name, the result for them."""
-    from referee.tournament.model import Placement, Score
-
     who = state.find(player_name)
     if who is None:
         raise RefusedError(f"no player {player_name!r} in this event")
     names = state.names()
-    out: list[PlayerRound] = []
-    for number in sorted(state.rounds):
-        for pairing in state.rounds[number].pairings:
-            if who not in pairing.players:
-                continue
-            result = ""
-            if pairing.bye:
-                result = "bye"
-            elif pairing.table is not None:
-                found = state.result(number, pairing.table)
-                if isinstance(found, Score):
-                    mine = found if pairing.players[0] == who else found.flipped()
-                    word = {0: "won", 1: "lost", None: "drew"}[mine.winner]
-                    result = f"{word} {mine.text}"
-                elif isinstance(found, Placement):
-                    result = f"place {found.place_of(who)} of {len(pairing.players)}"
-            out.append(
-                PlayerRound(
-                    round=number,
-                    table=pairing.table,
-                    bye=pairing.bye,
-                    opponents=[names.get(p, p) for p in pairing.players if p != who],
-                    result=result,
-                )
-            )
-    return out
+    return [
+        _player_round(state, names, who, number, pairing)
+        for number in sorted(state.rounds)
+        for pairing in state.rounds[number].pairings
+        if who in pairing.players
+    ]
+
+
+def _player_round(
+    state: Tournament, names: dict[str, str], who: str, number: int, pairing: Any
+) -> PlayerRound:
+    """One round of a player's history: table, opponents by name, the result for them."""
+    from referee.tournament.model import Placement, Score
+
+    result = ""
+    if pairing.bye:
+        result = "bye"
+    elif pairing.table is not None:
+        found = state.result(number, pairing.table)
+        if isinstance(found, Score):
+            mine = found if pairing.players[0] == who else found.flipped()
+            word = {0: "won", 1: "lost", None: "drew"}[mine.winner]
+            result = f"{word} {mine.text}"
+        elif isinstance(found, Placement):
+            result = f"place {found.place_of(who)} of {len(pairing.players)}"
+    return PlayerRound(
+        round=number,
+        table=pairing.table,
+        bye=pairing.bye,
+        opponents=[names.get(p, p) for p in pairing.players if p != who],
+        result=result,
+    )
 
 
 class EventRow(msgspec.Struct, kw_only=True):
@@ -782,34 +786,14 @@ class PlayerIndex:
 
     def line(self, player_name: str) -> PlayerLine:
         """``player_line(board, state, player_name)``, from the index."""
-        from referee.tournament.model import Placement, Score
-
         who = self.find(player_name)
         if who is None:
             raise RefusedError(f"no player {player_name!r} in this event")
         state, names = self.state, self.names
-        history: list[PlayerRound] = []
-        for number, pairing in self._paired.get(who, []):
-            result = ""
-            if pairing.bye:
-                result = "bye"
-            elif pairing.table is not None:
-                found = state.result(number, pairing.table)
-                if isinstance(found, Score):
-                    mine = found if pairing.players[0] == who else found.flipped()
-                    word = {0: "won", 1: "lost", None: "drew"}[mine.winner]
-                    result = f"{word} {mine.text}"
-                elif isinstance(found, Placement):
-                    result = f"place {found.place_of(who)} of {len(pairing.players)}"
-            history.append(
-                PlayerRound(
-                    round=number,
-                    table=pairing.table,
-                    bye=pairing.bye,
-                    opponents=[names.get(p, p) for p in pairing.players if p != who],
-                    result=result,
-                )
-            )
+        history = [
+            _player_round(state, names, who, number, pairing)
+            for number, pairing in self._paired.get(who, [])
+        ]
         name = state.players[who].name
         now = next((h for h in history if h.round == self.board.round), None)
         return PlayerLine(
