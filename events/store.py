@@ -667,6 +667,13 @@ def sealed_after(view: GameView, new_events: Sequence[GameEvent]) -> list[GameEv
     return _sealed(view.version, view.last_hash, new_events)
 
 
+def sealed_at(version: int, prev_hash: str, new_events: Sequence[GameEvent]) -> list[GameEvent]:
+    """``new_events`` numbered after ``version`` and chained after ``prev_hash``: a new
+    stream's first events (version 0, ``GENESIS_HASH``), or a batch of ``append_with``'s
+    ``also``, ready for ``GameStore.append_sealed``."""
+    return _sealed(version, prev_hash, new_events)
+
+
 def fold_written(view: GameView, sealed: Sequence[GameEvent], applied: Any = None) -> None:
     """Advance ``view`` by events just appended to it. ``applied`` is the position after a
     recorded action when the caller has already computed it (no second ``apply``)."""
