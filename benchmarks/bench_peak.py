@@ -20,7 +20,8 @@ every write (entries, ends, new games) and of entries alone, from when due; the 
 writes' p99; errors; events a game follower missed (the store's events of its game it
 never received); live followers that did not catch up with the log; the bare
 ``GET /api/health`` rate driven by the same client in the same run (the client's own
-ceiling); and how late the client's own event loop ran. Afterwards every game is read
+ceiling); how late the client's own event loop ran; and the servers' CPU time per write
+answered (steadier than the wall-clock figures on a shared machine). Afterwards every game is read
 back (nothing lost, nothing twice) and ``verify`` runs.
 A script, never a timed test.
 """
@@ -31,6 +32,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import sys
 import tempfile
@@ -70,6 +72,7 @@ class Table:
     burst: list[float] = field(default_factory=list)  # the bursts' ends and new games
     recorded: dict[str, list[str]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    wrote: int = 0  # writes answered 201, the warm-up's too (for the server's CPU per write)
 
 
 async def referee(
@@ -90,6 +93,7 @@ async def referee(
         status, found, data = await conn.request(
             method, path, json.dumps(body).encode(), {**auth, **(extra or {})}
         )
+        table.wrote += status == 201
         return status, found, data, time.monotonic() - since
 
     burst_since: float | None = None  # a resignation's due time: its new game is the burst's
@@ -258,6 +262,15 @@ def ms(seconds: float) -> float:
     return round(seconds * 1000, 1)
 
 
+def cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far (user + system), from /proc (0 where there is none)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     from service.app import open_service
 
@@ -306,7 +319,10 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
 
         async def everything() -> tuple[tuple[float, list[float]], dict[str, Any]]:
             ceiling = await bare(ports, args.tables, args.bare_seconds)  # the client's own ceiling
-            return ceiling, await drive(tables, args, public, ports)
+            before = sum(cpu_seconds(p.pid) for p, _ in servers)
+            driven = await drive(tables, args, public, ports)
+            driven["server_cpu"] = sum(cpu_seconds(p.pid) for p, _ in servers) - before
+            return ceiling, driven
 
         (bare_rps, _), driven = asyncio.run(everything())
     finally:
@@ -362,6 +378,11 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         "missed_follower_events": missed,
         "live_followers_behind": live_behind,
         "client_ceiling_rps": round(bare_rps),
+        # the servers' CPU (user + system) per write answered while driven: less noisy than
+        # wall-clock figures on a shared machine
+        "server_cpu_ms_per_write": round(
+            1000 * driven["server_cpu"] / max(1, sum(t.wrote for t in tables)), 3
+        ),
         "client_lag_p99_ms": ms(pct(driven["lags"], 0.99)),
         **{f"check_{k}": v for k, v in checked.items()},
         "goal_met": len(entries) / args.seconds >= 990
@@ -417,6 +438,7 @@ def main() -> None:
                     f"{r['burst_writes']} writes, p99 {r['burst_p99_ms']} ms | errors "
                     f"{r['errors']} | followers: {r['missed_follower_events']} events missed "
                     f"on {r['followed_games']} games, {r['live_followers_behind']} live behind | "
+                    f"server CPU {r['server_cpu_ms_per_write']} ms/write | "
                     f"client ceiling {r['client_ceiling_rps']} req/s, client lag p99 "
                     f"{r['client_lag_p99_ms']} ms | verify: {r['check_games']} games, "
                     f"{r['check_bad']} bad, {r['check_lost']} lost, {r['check_duplicated']} "

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+import service.writer as writer_module
 from events.store import GameStore
 from referee.contract import Player
 from referee.errors import SetupError
@@ -27,7 +28,7 @@ from service.errors import (
     StoreError,
     UnreadableEntryError,
 )
-from service.results import EntryResult, WrittenEvents
+from service.results import WrittenEvents
 from service.writer import GroupWriter
 
 PLAYERS = [Player("first", "Ann"), Player("second", "Ben")]
@@ -69,7 +70,8 @@ def hold(writer: GroupWriter) -> threading.Event:
     return release
 
 
-def outcome(future: Future[EntryResult]) -> EntryResult | BaseException:
+def outcome(future: Future[Any]) -> Any:
+    """A write's answer, or the error it was refused with."""
     error = future.exception(10)
     return error if error is not None else future.result()
 
@@ -418,3 +420,44 @@ def test_ends_of_an_events_games_in_one_batch_each_update_their_match(
         assert svc.load(table.games[1]).version >= 1
     report = svc.verify()
     assert not report.bad
+
+
+def test_a_busy_writer_judging_on_its_last_commit_refuses_only_a_game_moved_meanwhile(
+    svc: CachedService,
+    writer: GroupWriter,
+    store_env: dict[str, Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A batch queued while the writer was busy is judged on the writer's own last commit
+    without reading the log again (``FOLLOW_WITHIN``): a game another process moved in
+    that moment is refused as a race (its callers alone), and read again after it."""
+    monkeypatch.setattr(writer_module, "FOLLOW_WITHIN", 3600.0)
+    moved = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
+    calm = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
+    assert writer.entry(moved, "t1").result(10).version == 2
+    assert writer.entry(calm, "t1").result(10).version == 2
+    gate, entered = threading.Event(), threading.Event()
+    clock = svc.clock
+
+    def held_clock() -> Any:
+        if not gate.is_set():
+            entered.set()
+            gate.wait(10)
+        return clock()
+
+    other = CachedService(GameStore(**store_env))
+    svc.clock = held_clock
+    first = writer.entry(calm, "t1")
+    assert entered.wait(10)  # the writer is judging ``first``
+    # after ``first``'s commit, on the writer thread, before the next batch is judged:
+    first.add_done_callback(lambda _: other.record(moved, "t3"))
+    stale = writer.entry(moved, "t1")  # queued while the writer is busy
+    quiet = writer.entry(calm, "t1")
+    gate.set()
+    assert first.result(10).version == 3
+    assert isinstance(outcome(stale), ConcurrentWriteError)  # judged on version 2
+    assert quiet.result(10).version == 4
+    again = writer.entry(moved, "t1").result(10)  # the log is read again: version 3 seen
+    assert again.accepted and again.version == 4
+    assert svc.load(moved).state.left == 4
+    other.close()

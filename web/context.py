@@ -26,7 +26,6 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import NotAuthorizedException, TooManyRequestsException
 
-from events.view import GameView
 from service.access import (
     ANONYMOUS,
     AccessDeniedError,
@@ -278,8 +277,9 @@ class Web:
         )
         return await asyncio.wrap_future(future)
 
-    async def create(self, command: CreateGame) -> GameView:
-        """Start a game in the writer's next group commit; the new game, once stored."""
+    async def create(self, command: CreateGame) -> Any:
+        """Start a game in the writer's next group commit; the new game, once stored (the
+        service's folded game: hand it back to the service, a face does not read it)."""
         return await asyncio.wrap_future(self.writer.create(command))
 
     async def run_write(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
