@@ -191,6 +191,7 @@ class Connection:
     def __init__(self, sock: socket.socket) -> None:
         self._sock = sock
         self._buffer = bytearray()
+        self._pos = 0  # where the next message starts in the buffer
         self.parameters: dict[str, str] = {}
         self.status = "I"  # the transaction status of the last ReadyForQuery
 
@@ -243,21 +244,26 @@ class Connection:
         return kind + _I32.pack(len(body) + 4) + body
 
     def _recv(self) -> tuple[bytes, bytes]:
-        buf = self._buffer
-        while len(buf) < 5:
+        """The next message: (type, body). Read from a buffer filled a chunk at a time,
+        so a result of many rows costs one ``recv`` per 64 KiB, not per row."""
+        while len(self._buffer) - self._pos < 5:
             self._fill()
-        kind, length = _HEAD.unpack_from(buf)
-        end = length + 1
-        while len(buf) < end:
+        kind, length = _HEAD.unpack_from(self._buffer, self._pos)
+        end = self._pos + length + 1
+        while len(self._buffer) < end:
             self._fill()
-        body = bytes(buf[5:end])
-        del buf[:end]
+            end = self._pos + length + 1  # a fill may have moved what was read to the front
+        body = bytes(self._buffer[self._pos + 5 : end])
+        self._pos = end
         return kind, body
 
     def _fill(self) -> None:
         chunk = self._sock.recv(65536)
         if not chunk:
             raise OSError("the server closed the connection")
+        if self._pos:
+            del self._buffer[: self._pos]
+            self._pos = 0
         self._buffer += chunk
 
     def _authenticate(self, user: str, password: str) -> None:
