@@ -419,6 +419,11 @@ class _Cursor:
             self._rows, _ = self._conn.execute(sql, params or ())
         self._rows.reverse()
 
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """The statement once per row (one round trip each), as psycopg runs it."""
+        for params in rows:
+            self.execute(sql, params)
+
     def fetchone(self) -> Any:
         return self._rows.pop() if self._rows else None
 
