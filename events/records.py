@@ -80,8 +80,8 @@ def redact(
         decks = decks_of(rules) if rules is not None and setup is not None else None
         in_sight = decks.shown_at_setup(setup, event.seat, event.deck) if decks and setup else ()
         # "" marks a withheld list
-        hidden = SealedDeck(commitment="", size=event.deck.size, shown=in_sight)
-        return msgspec.structs.replace(event, deck=hidden)
+        withheld = SealedDeck(commitment="", size=event.deck.size, shown=in_sight)
+        return msgspec.structs.replace(event, deck=withheld)
     if isinstance(event, DeckOpened) and not _may_see_seat(viewer, event.seat):
         return msgspec.structs.replace(event, decklist=Decklist(Multiset()), salt="")
     if isinstance(event, ActionRejected):  # its text is its seat's; each reason is its own
@@ -92,6 +92,12 @@ def redact(
         violations = tuple(
             _written_before_readers(v, event.actor).for_viewer(viewer) for v in event.violations
         )
+        if text != event.text:  # a reason stored before it had readers may quote the entry
+            quoted, hidden = repr(event.text), repr(text)
+            violations = tuple(
+                Violation(v.clause, v.reason.replace(quoted, hidden)) if quoted in v.reason else v
+                for v in violations
+            )
         if text != event.text or violations != event.violations:
             return msgspec.structs.replace(event, text=text, violations=violations)
     if (
