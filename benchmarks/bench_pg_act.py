@@ -1,11 +1,14 @@
 """``referee act`` on PostgreSQL against the same on SQLite, side by side, for this tree
 and (``--against DIR``) another checkout: issue 23 section 3's goal is PostgreSQL <= 1.3x.
 
-    python benchmarks/bench_pg_act.py [--runs 15] [--instructions] [--against DIR]
+    python benchmarks/bench_pg_act.py [--runs 15] [--instructions] [--against DIR] [--actions N]
 
 Each run is one whole process recording the same rejected PRIZMIK entry (``e1>e8``: the
 game is loaded, the attempt appended as evidence) in its own game; the commands take
-turns (A B C D, fifteen times) so a busy host slows them alike. Printed: median wall
+turns (A B C D, fifteen times) so a busy host slows them alike. With ``--actions N`` each game
+is instead a random PRIZMIK game of N standing actions (built with ``bench_store``) and
+the entry is a legal move entered by the seat not to act (rejected, REF-1.2, kept as
+evidence): a long game's load. Printed: median wall
 and CPU time (user + sys) of each command's process, and with ``--instructions`` each
 command's instruction count under ``valgrind --tool=callgrind`` (``PYTHONHASHSEED=0``).
 Every tree is byte-compiled first, as an installed command is.
@@ -17,6 +20,7 @@ Needs a PostgreSQL server (``REFEREE_BENCH_PG``, default
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import resource
@@ -44,11 +48,52 @@ def referee(tree: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
+def new_game(tree: Path, store: str) -> str:
+    return referee(tree, "--db", store, "new", "prizmik", "--player", "red=A", "--player", "blue=B")
+
+
+LONG = """
+import json, random, sys
+sys.path[:0] = [sys.argv[1], sys.argv[1] + "/benchmarks"]
+from bench_store import synthesize
+from events.schema import ActionRecorded
+from events.store import GameStore
+store, actions, index = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+rng = random.Random(index)
+while True:
+    stream = synthesize("prizmik", 900000 + index, rng, actions, avoid_end=True)
+    if sum(isinstance(e, ActionRecorded) for e in stream) == actions:
+        break
+games = GameStore(store)
+games.insert_streams([stream])
+view = games.load(stream[0].originator_id)
+mover = view.rules.to_move(view.state)
+other = next(s for s in view.rules.seats if s != mover)
+entry = view.rules.notation(sorted(view.rules.legal_actions(view.state), key=str)[0])
+print(json.dumps([stream[0].originator_id, entry, other]))
+games.close()
+"""
+
+
+def long_game(store: str, actions: int, index: int) -> tuple[str, str, str]:
+    """A stored random PRIZMIK game of ``actions`` actions: its id, a legal entry, and the
+    seat not to act (who enters it)."""
+    done = subprocess.run(
+        [sys.executable, "-c", LONG, str(ROOT), store, str(actions), str(index)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    game, entry, seat = json.loads(done.stdout)
+    return str(game), str(entry), str(seat)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--instructions", action="store_true", help="Count with callgrind too.")
     parser.add_argument("--against", type=Path, help="Another checkout (main, say).")
+    parser.add_argument("--actions", type=int, default=0, help="Games of N actions.")
     args = parser.parse_args()
 
     import psycopg
@@ -75,10 +120,12 @@ def main() -> None:
         for label, tree in trees.items():
             sqlite = str(work / f"{label}.db")
             for kind, store in (("sqlite", sqlite), ("postgres", pg)):
-                game = referee(
-                    tree, "--db", store, "new", "prizmik", "--player", "red=A", "--player", "blue=B"
-                )
-                command = [sys.executable, "-m", "cli.main", "--db", store, "act", game, ENTRY]
+                if args.actions:
+                    game, entry, seat = long_game(store, args.actions, len(commands))
+                    act = ["act", game, entry, "--by", seat]
+                else:
+                    act = ["act", new_game(tree, store), ENTRY]
+                command = [sys.executable, "-m", "cli.main", "--db", store, *act]
                 commands[f"{label} {kind}"] = (command, clean, tree)
         for command, env, tree in commands.values():  # warm the caches
             timed_in(tree, command, env)
@@ -119,7 +166,7 @@ def timed_in(tree: Path, command: list[str], env: dict[str, str]) -> tuple[float
     done = subprocess.run(command, cwd=tree, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 1 or "PZ-" not in done.stderr:
+    if done.returncode != 1 or not ("PZ-" in done.stderr or "REF-1.2" in done.stderr):
         raise RuntimeError(f"{command}: {done.returncode} {done.stdout} {done.stderr}")
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
