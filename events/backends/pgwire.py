@@ -32,6 +32,7 @@ from typing import Any
 
 __all__ = [
     "Connection",
+    "ProtocolError",
     "ServerError",
     "Unsupported",
     "md5_password",
@@ -49,6 +50,10 @@ _HEAD = struct.Struct("!ci")
 
 class Unsupported(Exception):
     """The connection needs something this client does not do (use psycopg instead)."""
+
+
+class ProtocolError(Exception):
+    """An answer this client cannot read (a value in a format it does not know)."""
 
 
 class ServerError(Exception):
@@ -154,7 +159,7 @@ def _param(value: Any) -> tuple[int, int, bytes | None]:
 def _bytea(text: str) -> bytes:
     if text.startswith("\\x"):
         return bytes.fromhex(text[2:])
-    raise Unsupported("bytea in the escape format (set bytea_output to hex)")
+    raise ValueError("bytea not in the hex format (the connection asks for it)")
 
 
 def _bool(text: str) -> bool:
@@ -224,7 +229,14 @@ class Connection:
                 raise Unsupported("the server offers TLS")
             if answer != b"N":
                 raise OSError("the server did not answer the TLS request")
-            params = {"user": user, "database": dbname, "client_encoding": "UTF8"}
+            # The formats the results are read in, whatever the server's defaults.
+            params = {
+                "user": user,
+                "database": dbname,
+                "client_encoding": "UTF8",
+                "DateStyle": "ISO",
+                "bytea_output": "hex",
+            }
             if options:
                 params["options"] = options
             body = struct.pack("!i", PROTOCOL) + b"".join(
@@ -358,7 +370,10 @@ class Connection:
         while True:
             kind, body = self._recv()
             if kind == b"D":
-                rows.append(_row(body, converters))
+                try:
+                    rows.append(_row(body, converters))
+                except (ValueError, UnicodeDecodeError) as exc:
+                    raise ProtocolError(f"a value of the result cannot be read: {exc}") from None
             elif kind == b"T":
                 converters = _columns(body)
             elif kind == b"C":

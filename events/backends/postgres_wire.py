@@ -34,6 +34,7 @@ from eventsourcing.persistence import (
     DataError,
     InfrastructureFactory,
     IntegrityError,
+    InterfaceError,
     InternalError,
     Notification,
     NotSupportedError,
@@ -149,6 +150,8 @@ class WireDatastore:
             raise _error(exc) from None
         except OSError as exc:
             raise OperationalError(f"the connection to the server was lost: {exc}") from None
+        except (pgwire.Unsupported, pgwire.ProtocolError) as exc:
+            raise InterfaceError(f"an answer pgwire cannot read: {exc}") from None
         finally:
             if healthy:
                 with self._lock:
