@@ -301,6 +301,8 @@ class Connection:
                 mechanisms = body[4:].split(b"\0")
                 if b"SCRAM-SHA-256" not in mechanisms:
                     raise Unsupported(f"SASL mechanisms {mechanisms!r}")
+                if not password.isascii():  # SASLprep, which libpq applies, is not done here
+                    raise Unsupported("a SCRAM password outside ASCII")
                 first = scram_client_first(b64encode(os.urandom(18)).decode())
                 scram = (first, password)
                 data = first.encode()
