@@ -99,6 +99,41 @@ class FailedAuthentication:
         self._recent(host, time.monotonic()).append(time.monotonic())
 
 
+class LoopTurn:
+    """The event loop's turns, numbered: a call returns the number of the turn it is made
+    in, or ``None`` off the loop's thread.
+
+    A turn ends when the loop next takes up what arrived meanwhile: the first call of a
+    turn schedules the next number with ``call_soon``, and the loop runs its ready
+    callbacks in order, so every callback queued after that call (a request whose headers
+    arrived since, its task's next step) runs after the number moved. Within one turn
+    the token store asks SQLite's ``data_version`` once (``TokenStore(moment=...)``): a
+    revoke committed before a request was sent is seen by that request, and requests taken
+    up together share one query."""
+
+    def __init__(self) -> None:
+        self.number = 0
+        self._armed = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def __call__(self) -> int | None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return None
+        if self._loop is not loop:  # another loop (tests start several): a fresh count
+            self._loop, self._armed = loop, False
+            self.number += 1
+        if not self._armed:
+            self._armed = True
+            loop.call_soon(self._next)
+        return self.number
+
+    def _next(self) -> None:
+        self.number += 1
+        self._armed = False
+
+
 class Web:
     """Everything the handlers share: the service, tokens, idempotency keys, the hub."""
 
@@ -113,7 +148,7 @@ class Web:
         self._projections = config.projections  # PostgreSQL keeps its read models beside the events
         self.svc = CachedService(open_store(self.spec), projections=self._projections)
         self.side: SideDB = open_side_db(self.spec)
-        self.tokens = TokenStore(self.side, cache=True)
+        self.tokens = TokenStore(self.side, cache=True, moment=LoopTurn())
         self.failed_auth = FailedAuthentication()
         self.keys = IdempotencyStore(self.side)
         self.listing = self.svc.game_listing()
