@@ -121,6 +121,7 @@ class GameListing:
         self.store = store
         self._rows: dict[str, ListedGame] = {}
         self._after = 0
+        self._covered = -1  # every change at or before this log position is in ``_rows``
         self._lock = threading.Lock()
 
     def rows(
@@ -133,11 +134,19 @@ class GameListing:
         event: str | None = None,
         round_: str | None = None,
         ids: Sequence[str] | None = None,
+        seen: int | None = None,
     ) -> list[ListedGame]:
         """Every game, or those that match every filter given (names and labels
-        case-insensitive; ``player`` matches any part of a player's name)."""
+        case-insensitive; ``player`` matches any part of a player's name).
+
+        ``seen``: a log position the log had reached before this call (a live stream's
+        last reading of it); when an earlier catch-up was made past it, the log is not
+        asked again (ten followers of the games list asked it ten times per write)."""
         with self._lock:
-            self._catch_up()
+            if seen is None or seen > self._covered:
+                self._catch_up()
+                if seen is not None:
+                    self._covered = seen
             found = list(self._rows.values())
 
         def same(a: str | None, b: str | None) -> bool:

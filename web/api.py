@@ -986,7 +986,7 @@ async def live(request: AnyRequest, after: FromQuery[int | None] = None) -> Serv
         loop = asyncio.get_running_loop()
         while not web.hub.closing:
             looked = web.hub.last_id
-            rows = await web.run(web.listing.rows)
+            rows = await web.run(web.listing.rows, seen=looked)  # one catch-up per reading
             changed = sorted((r for r in rows if r.changed > last), key=lambda r: r.changed)
             for row in changed:
                 yield ServerSentEventMessage(
