@@ -27,7 +27,8 @@ from events.schema import (
 )
 from events.tournament import TournamentEvent
 from events.tournament import summary as tournament_summary
-from referee.contract import REFEREE, GameRules, Viewer
+from referee.capabilities import decks_of
+from referee.contract import REFEREE, GameRules, Setup, Viewer
 from referee.kit.decks import Decklist, SealedDeck
 from referee.kit.multiset import Multiset
 from referee.verdicts import Violation
@@ -57,10 +58,16 @@ def _written_before_readers(violation: Violation, actor: str | None) -> Violatio
     )
 
 
-def redact(event: GameEvent, viewer: Viewer, rules: GameRules[Any, Any] | None = None) -> GameEvent:
+def redact(
+    event: GameEvent,
+    viewer: Viewer,
+    rules: GameRules[Any, Any] | None = None,
+    setup: Setup | None = None,
+) -> GameEvent:
     """The event as ``viewer`` may see it: a decklist of another seat is replaced by its
-    size alone, an entry's private part by what the viewer may see of it, and which token
-    wrote it (a referee's device) is left out."""
+    size alone (and the cards the game's ``setup`` put in sight from it), an entry's
+    private part by what the viewer may see of it, and which token wrote it (a referee's
+    device) is left out."""
     if viewer == REFEREE:
         return event
     if event.token_id is not msgspec.UNSET:
@@ -70,8 +77,11 @@ def redact(event: GameEvent, viewer: Viewer, rules: GameRules[Any, Any] | None =
         and not isinstance(event.deck, SealedDeck)  # a commitment is public, so anyone can
         and not _may_see_seat(viewer, event.seat)  # check the opening against it
     ):
-        hidden = SealedDeck(commitment="", size=event.deck.size)  # "" marks a withheld list
-        return msgspec.structs.replace(event, deck=hidden)
+        decks = decks_of(rules) if rules is not None and setup is not None else None
+        in_sight = decks.shown_at_setup(setup, event.seat, event.deck) if decks and setup else ()
+        # "" marks a withheld list
+        withheld = SealedDeck(commitment="", size=event.deck.size, shown=in_sight)
+        return msgspec.structs.replace(event, deck=withheld)
     if isinstance(event, DeckOpened) and not _may_see_seat(viewer, event.seat):
         return msgspec.structs.replace(event, decklist=Decklist(Multiset()), salt="")
     if isinstance(event, ActionRejected):  # its text is its seat's; each reason is its own
@@ -82,6 +92,12 @@ def redact(event: GameEvent, viewer: Viewer, rules: GameRules[Any, Any] | None =
         violations = tuple(
             _written_before_readers(v, event.actor).for_viewer(viewer) for v in event.violations
         )
+        if text != event.text:  # a reason stored before it had readers may quote the entry
+            quoted, hidden = repr(event.text), repr(text)
+            violations = tuple(
+                Violation(v.clause, v.reason.replace(quoted, hidden)) if quoted in v.reason else v
+                for v in violations
+            )
         if text != event.text or violations != event.violations:
             return msgspec.structs.replace(event, text=text, violations=violations)
     if (

@@ -133,7 +133,7 @@ def export_records(
             events = (
                 view.events
                 if viewer == REFEREE
-                else [redact(e, viewer, view.rules) for e in view.events]
+                else [redact(e, viewer, view.rules, view.setup) for e in view.events]
             )
             yield from export_text(events, view.ended, view=str(viewer))
 

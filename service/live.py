@@ -50,7 +50,9 @@ def game_events_after(
     """The game and its events numbered above ``after``, each as ``viewer`` may see it."""
     view = load(game_id)
     start = max(0, after)
-    return view, [event_record(redact(e, viewer, view.rules)) for e in view.events[start:]]
+    return view, [
+        event_record(redact(e, viewer, view.rules, view.setup)) for e in view.events[start:]
+    ]
 
 
 class Notice(msgspec.Struct, frozen=True, kw_only=True):

@@ -433,7 +433,7 @@ class Queries:
         upto = head[0] if head is not None else 0
         rules = start.rules
         return (
-            event_record(redact(decode(topic, state), who, rules))
+            event_record(redact(decode(topic, state), who, rules, start.setup))
             for _, topic, state in self.store.iter_rows(game_id, upto=upto)
         )
 
@@ -443,7 +443,7 @@ class Queries:
         """The game and its events as ``viewer`` may see them (for lines of text)."""
         view = self.load(ref)
         who = self.viewer_of(view, viewer)
-        return view, [redact(e, who, view.rules) for e in view.events]
+        return view, [redact(e, who, view.rules, view.setup) for e in view.events]
 
     def replay(
         self,
@@ -476,7 +476,7 @@ class Queries:
                 board=rules.render(state, who),
             )
 
-        shown = [redact(e, who, rules) for e in view.events]
+        shown = [redact(e, who, rules, view.setup) for e in view.events]
         if session:
             last = stop if stop is not None else view.version
             if not 1 <= max(start, 1) <= last <= view.version:

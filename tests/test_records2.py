@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
@@ -235,13 +234,9 @@ def test_replay_notes_a_prizmik_dispute_on_the_action_it_disputes(db_path: Path)
     _disputed_then_replayed(db_path, game, [("e1>e2", ()), ("e8>e7", ()), ("c1>c2", ())], by="Bob")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="left open: a public record hides an open Crystale pool, and with it the "
-    "Summoner that the setup placed from it (public on the board), so the import "
-    "waits for a 'summoner' entry the record never had",
-)
 def test_ref_8_1_a_public_crystale_record_of_open_pools_re_imports(tmp_path: Path) -> None:
+    """A public record hides the open pools but names each Summoner the setup put on the
+    board (CR-4.3), so the record re-imports to the position everyone saw."""
     db = tmp_path / "store.db"
     pools = ROOT / "fixtures/crystale/pools"
     game = new(
@@ -260,3 +255,6 @@ def test_ref_8_1_a_public_crystale_record_of_open_pools_re_imports(tmp_path: Pat
     act(db, game, "pull", "summon Reefling @c2")
     text, again = round_trip(tmp_path, game, ("Reefling @c2",))
     assert again == text
+    assert '{deck "p1" hidden 31 "Vulkara Emberqueen"}' in text
+    assert '{deck "p2" hidden 31 "Thalassa Tidecaller"}' in text
+    assert "Cinderpup\\n" not in text  # the lists themselves stay hidden
