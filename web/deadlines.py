@@ -50,45 +50,21 @@ class DeadlineProtocol(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self.header_timeout = _seconds("REFEREE_HEADER_TIMEOUT", HEADER_TIMEOUT)
         self.body_timeout = _seconds("REFEREE_BODY_TIMEOUT", BODY_TIMEOUT)
-        # One timer per connection, moved lazily: arming a deadline only writes ``_due``
-        # (three timers made and cancelled per request were a twentieth of the event loop
-        # at 1,000 entries/s); the timer, when it fires, checks ``_due`` and sets itself
-        # again for a deadline that moved later. A deadline earlier than the timer resets it.
-        self._due: float | None = None
         self._deadline: asyncio.TimerHandle | None = None
 
     def _arm(self, seconds: float) -> None:
-        due = self.loop.time() + seconds
-        self._due = due
-        timer = self._deadline
-        if timer is not None and timer.when() > due:
-            timer.cancel()
-            timer = None
-        if timer is None:
-            self._deadline = self.loop.call_at(due, self._check)
+        self._disarm()
+        self._deadline = self.loop.call_later(seconds, self._too_slow)
 
     def _disarm(self) -> None:
-        self._due = None  # the timer finds nothing due and lapses
-
-    def _stop_timer(self) -> None:
-        self._due = None
         if self._deadline is not None:
             self._deadline.cancel()
             self._deadline = None
 
-    def _check(self) -> None:
-        self._deadline = None
-        if self._due is None:
-            return
-        if self.loop.time() < self._due:  # the deadline moved on since the timer was set
-            self._deadline = self.loop.call_at(self._due, self._check)
-            return
-        self._too_slow()
-
     def _too_slow(self) -> None:
         """The request did not arrive in time: answer 408 unless a response has begun,
         and close (a handler waiting for the body then sees the client gone)."""
-        self._due = None
+        self._deadline = None
         if self.transport.is_closing():
             return
         if self.cycle is None or self.cycle.response_complete or not self.cycle.response_started:
@@ -100,7 +76,7 @@ class DeadlineProtocol(HttpToolsProtocol):
         self._arm(self.header_timeout)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._stop_timer()
+        self._disarm()
         super().connection_lost(exc)
 
     def on_headers_complete(self) -> None:
