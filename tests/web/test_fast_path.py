@@ -346,3 +346,20 @@ def test_a_wrong_or_missing_token_on_an_entry_is_the_handlers_and_counted_once(
         client, url, b'{"text": "e8>e7"}', auth(tokens["table1"], **JSON_), fast_=True
     )
     assert refused.status_code == 401 and not taken
+
+
+def test_an_entry_with_a_header_twice_is_left_to_the_handler(
+    client: TestClient[Litestar], tokens: Tokens
+) -> None:
+    from web.fastpath import _ENTRY_HEADERS, _headers
+
+    twice = [(b"authorization", b"Bearer x"), (b"if-match", b'"1"'), (b"if-match", b'"5"')]
+    assert _headers({"headers": twice}, _ENTRY_HEADERS) is None  # the handler's to read
+    assert _headers({"headers": twice[:2]}, _ENTRY_HEADERS) == dict(twice[:2])
+    # the test client joins them into one value ('"1", "5"'): answered alike either way
+    one, two = new_game(client, tokens["head"]), new_game(client, tokens["head"])
+    headers = auth(tokens["table1"], **JSON_, **{"If-Match": '"1", "5"'})
+    quick, _ = post(client, f"/api/games/{one}/entries", b'{"text": "e1>e2"}', headers, fast_=True)
+    slow, _ = post(client, f"/api/games/{two}/entries", b'{"text": "e1>e2"}', headers, fast_=False)
+    assert quick.status_code == 400
+    same(quick, as_game(slow, two, one))
