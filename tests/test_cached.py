@@ -79,3 +79,22 @@ def test_the_games_list_asks_the_log_once_per_position_its_callers_have_seen(
     found = listing.rows(seen=svc.store.last_position())
     assert {r.game_id for r in found} == {first.game_id, second.game_id}
     assert len(listing.rows()) == 2 and len(asked) == 3  # without a position: always asked
+
+
+def test_the_games_list_gives_a_live_stream_the_rows_changed_since_its_last_message(
+    db_path: Path,
+) -> None:
+    svc = RefereeService(GameStore(db_path))
+    listing = svc.game_listing()
+    games = [
+        svc.create_game("nim", {"first": f"A{n}", "second": f"B{n}"}, options={"heap": 5}).game_id
+        for n in range(3)
+    ]
+    assert [r.game_id for r in listing.changed_after(0)] == games
+    last = listing.changed_after(0)[-1].changed
+    assert listing.changed_after(last) == []
+    svc.end(games[0], "agreement", reason="a draw")  # the oldest game changes last
+    newer = listing.changed_after(last)
+    assert [(r.game_id, r.status) for r in newer] == [(games[0], "finished")]
+    assert [r.game_id for r in listing.changed_after(0)] == [games[1], games[2], games[0]]
+    assert [r.game_id for r in listing.rows()] == games  # the list keeps its own order

@@ -986,8 +986,8 @@ async def live(request: AnyRequest, after: FromQuery[int | None] = None) -> Serv
         loop = asyncio.get_running_loop()
         while not web.hub.closing:
             looked = web.hub.last_id
-            rows = await web.run(web.listing.rows, seen=looked)  # one catch-up per reading
-            changed = sorted((r for r in rows if r.changed > last), key=lambda r: r.changed)
+            # one catch-up per reading of the log, shared by the followers
+            changed = await web.run(web.listing.changed_after, last, seen=looked)
             for row in changed:
                 yield ServerSentEventMessage(
                     data=msgspec.json.encode(row).decode(), event="game", id=row.changed
