@@ -65,8 +65,10 @@ class Settings:
             self._remote = Remote(self.server, self.token)
         return self._remote
 
-    def service(self, *, create: bool = False) -> RefereeService:
+    def service(self, *, create: bool = False, one_shot: bool = False) -> RefereeService:
         """The service over the store; only commands that create games may create a store.
+        ``one_shot``: a command on one game (``act``, ``show``), which on PostgreSQL needs
+        no database driver.
 
         With ``--server`` a command that would open the store is refused: the games are
         the server's, and writing them to a file on this machine would lose them."""
@@ -81,7 +83,7 @@ class Settings:
             self.close()
             if create and self._made is None:
                 self._made = store_file_to_make(self.db)
-            self._service = open_service(self.db, create=create)
+            self._service = open_service(self.db, create=create, one_shot=one_shot)
             self._service.on_resolved = say_which
             self._created = create
         return self._service

@@ -10,7 +10,7 @@ viewer goes through it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -28,10 +28,13 @@ from events.schema import (
 from events.tournament import TournamentEvent
 from events.tournament import summary as tournament_summary
 from referee.capabilities import decks_of
-from referee.contract import REFEREE, GameRules, Setup, Viewer
+from referee.contract import PUBLIC, REFEREE, GameRules, Setup, Viewer
 from referee.kit.decks import Decklist, SealedDeck
 from referee.kit.multiset import Multiset
 from referee.verdicts import Violation
+
+if TYPE_CHECKING:
+    from events.view import GameView
 
 __all__ = ["event_line", "event_record", "event_summary", "redact", "safe_text"]
 
@@ -58,15 +61,40 @@ def _written_before_readers(violation: Violation, actor: str | None) -> Violatio
     )
 
 
+def revealed_entries(view: GameView) -> frozenset[int]:
+    """The event numbers of the game's standing entries that were sealed when made (a
+    Prismatic bid) and that its last position has revealed to everyone since. Entries
+    taken back stay sealed: nothing revealed them."""
+    rules = view.rules
+    if not rules.seals_entries:
+        return frozenset()
+    still = rules.still_sealed(view.states[-1])
+    if still is None:
+        return frozenset()
+    left = dict(still)
+    revealed: set[int] = set()
+    for event in reversed(view.standing):
+        action = msgspec.json.decode(event.action, type=rules.action_type)
+        if rules.shown_notation(action, event.actor, PUBLIC) == event.notation:
+            continue  # never hidden
+        if left.get(event.actor, 0) > 0:
+            left[event.actor] -= 1  # one of the seat's latest: still sealed
+        else:
+            revealed.add(event.originator_version)
+    return frozenset(revealed)
+
+
 def redact(
     event: GameEvent,
     viewer: Viewer,
     rules: GameRules[Any, Any] | None = None,
     setup: Setup | None = None,
+    revealed: frozenset[int] = frozenset(),
 ) -> GameEvent:
     """The event as ``viewer`` may see it: a decklist of another seat is replaced by its
     size alone (and the cards the game's ``setup`` put in sight from it), an entry's
-    private part by what the viewer may see of it, and which token wrote it (a referee's
+    private part by what the viewer may see of it (unless its event number is in
+    ``revealed``: see ``revealed_entries``), and which token wrote it (a referee's
     device) is left out."""
     if viewer == REFEREE:
         return event
@@ -104,6 +132,7 @@ def redact(
         isinstance(event, ActionRecorded)
         and rules is not None
         and not _may_see_seat(viewer, event.actor)
+        and event.originator_version not in revealed
     ):
         action = msgspec.json.decode(event.action, type=rules.action_type)
         shown = rules.shown_notation(action, event.actor, viewer)

@@ -255,15 +255,20 @@ def open_service(
     *,
     create: bool = False,
     env: dict[str, str] | None = None,
+    one_shot: bool = False,
 ) -> RefereeService:
     """The service over the store named by ``db`` (or ``REFEREE_DB``, or ``./referee.db``).
 
     Only commands that create games may create a store (``create``); the others
-    are refused when no store is there, so a mistyped name is noticed."""
+    are refused when no store is there, so a mistyped name is noticed. ``one_shot``: a
+    command that touches a game or two and ends, which on a ``postgresql://`` URL needs
+    no database driver (``GameStore``'s ``one_shot``)."""
     settings = dict(env or {})
     target = resolve_db_path(db)
     if is_server_store(target, settings):  # a database server: no file to look for
-        return RefereeService(GameStore(target if "://" in target else None, env=settings))
+        return RefereeService(
+            GameStore(target if "://" in target else None, env=settings, one_shot=one_shot)
+        )
     path = Path(target)
     if not path.exists():
         if not create:

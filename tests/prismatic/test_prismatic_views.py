@@ -193,3 +193,16 @@ def test_px_14_1_a_stored_refusal_quoting_a_sealed_bid_is_redacted() -> None:
         assert seen.text == "sealed bid" and "3" not in seen.violations[0].reason
         assert seen.violations[0].reason.endswith("'sealed bid' was not recorded")
     assert redact(old, "p2", RULES) == old
+
+
+def test_px_14_1_still_sealed_while_the_round_is_open() -> None:
+    """The latest bid of each seat that has bid is sealed while its round is open; once
+    every bid is in, none is (PX-14.1)."""
+    state = auction_table(p1=3, p2=2, p3=5)
+    assert RULES.seals_entries and RULES.still_sealed(state) == {}
+    state = play(state, ["p1: bid 2", "p3: bid 2"])
+    assert RULES.still_sealed(state) == {"p1": 1, "p3": 1}
+    state = act(state, "p2: bid 1")  # a tie between p1 and p3: they bid again
+    assert state.step == "auction" and RULES.still_sealed(state) == {}
+    state = act(state, "p1: forgo")
+    assert RULES.still_sealed(state) == {"p1": 1}
