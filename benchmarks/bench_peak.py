@@ -20,8 +20,7 @@ every write (entries, ends, new games) and of entries alone, from when due; the 
 writes' p99; errors; events a game follower missed (the store's events of its game it
 never received); live followers that did not catch up with the log; the bare
 ``GET /api/health`` rate driven by the same client in the same run (the client's own
-ceiling); how late the client's own event loop ran; and the servers' CPU time per write
-answered (steadier than the wall-clock figures on a shared machine). Afterwards every game is read
+ceiling); and how late the client's own event loop ran. Afterwards every game is read
 back (nothing lost, nothing twice) and ``verify`` runs.
 A script, never a timed test.
 """
@@ -72,7 +71,6 @@ class Table:
     burst: list[float] = field(default_factory=list)  # the bursts' ends and new games
     recorded: dict[str, list[str]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
-    wrote: int = 0  # writes answered 201, the warm-up's too (for the server's CPU per write)
 
 
 async def referee(
@@ -93,7 +91,6 @@ async def referee(
         status, found, data = await conn.request(
             method, path, json.dumps(body).encode(), {**auth, **(extra or {})}
         )
-        table.wrote += status == 201
         return status, found, data, time.monotonic() - since
 
     burst_since: float | None = None  # a resignation's due time: its new game is the burst's
@@ -204,8 +201,18 @@ async def follow(port: int, token: str, path: str, stop_at: float, seen: list[in
         w.close()
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """The CPU time (user + system) the processes ``pids`` have used so far (Linux)."""
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 async def drive(
-    tables: list[Table], args: argparse.Namespace, public: str, ports: list[int]
+    tables: list[Table], args: argparse.Namespace, public: str, ports: list[int], pids: list[int]
 ) -> dict[str, Any]:
     begin = time.monotonic()
     measure_from = begin + args.warmup
@@ -225,7 +232,16 @@ async def drive(
             await asyncio.sleep(0.005)
             lags.append(time.monotonic() - before - 0.005)
 
+    cpu: list[float] = []
+
+    async def server_cpu() -> None:  # the servers' CPU over the measured window
+        await asyncio.sleep(max(0.0, measure_from - time.monotonic()))
+        cpu.append(cpu_seconds(pids))
+        await asyncio.sleep(max(0.0, stop_at - time.monotonic()))
+        cpu.append(cpu_seconds(pids))
+
     watcher = asyncio.create_task(watch())
+    metered = asyncio.create_task(server_cpu())
     tasks = [
         asyncio.create_task(referee(t, begin, stop_at, measure_from, interval)) for t in tables
     ]
@@ -250,7 +266,9 @@ async def drive(
     await asyncio.gather(*tasks)
     await asyncio.gather(*streams)
     await watcher
+    await metered
     return {
+        "server_cpu_s": cpu[1] - cpu[0],
         "game_seen": game_seen,
         "live_seen": live_seen,
         "lags": lags,
@@ -260,15 +278,6 @@ async def drive(
 
 def ms(seconds: float) -> float:
     return round(seconds * 1000, 1)
-
-
-def cpu_seconds(pid: int) -> float:
-    """A process's CPU time so far (user + system), from /proc (0 where there is none)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
@@ -319,10 +328,8 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
 
         async def everything() -> tuple[tuple[float, list[float]], dict[str, Any]]:
             ceiling = await bare(ports, args.tables, args.bare_seconds)  # the client's own ceiling
-            before = sum(cpu_seconds(p.pid) for p, _ in servers)
-            driven = await drive(tables, args, public, ports)
-            driven["server_cpu"] = sum(cpu_seconds(p.pid) for p, _ in servers) - before
-            return ceiling, driven
+            pids = [process.pid for process, _ in servers]
+            return ceiling, await drive(tables, args, public, ports, pids)
 
         (bare_rps, _), driven = asyncio.run(everything())
     finally:
@@ -378,10 +385,13 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         "missed_follower_events": missed,
         "live_followers_behind": live_behind,
         "client_ceiling_rps": round(bare_rps),
-        # the servers' CPU (user + system) per write answered while driven: less noisy than
-        # wall-clock figures on a shared machine
-        "server_cpu_ms_per_write": round(
-            1000 * driven["server_cpu"] / max(1, sum(t.wrote for t in tables)), 3
+        # the servers' CPU per entry answered in the window (its ends and new games included)
+        "server_cpu_s": round(driven["server_cpu_s"], 2),
+        "server_cpu_ms_per_entry": round(
+            1000
+            * driven["server_cpu_s"]
+            / max(1, sum(1 for t in tables for a in t.answered if begin <= a <= end)),
+            3,
         ),
         "client_lag_p99_ms": ms(pct(driven["lags"], 0.99)),
         **{f"check_{k}": v for k, v in checked.items()},
@@ -438,7 +448,6 @@ def main() -> None:
                     f"{r['burst_writes']} writes, p99 {r['burst_p99_ms']} ms | errors "
                     f"{r['errors']} | followers: {r['missed_follower_events']} events missed "
                     f"on {r['followed_games']} games, {r['live_followers_behind']} live behind | "
-                    f"server CPU {r['server_cpu_ms_per_write']} ms/write | "
                     f"client ceiling {r['client_ceiling_rps']} req/s, client lag p99 "
                     f"{r['client_lag_p99_ms']} ms | verify: {r['check_games']} games, "
                     f"{r['check_bad']} bad, {r['check_lost']} lost, {r['check_duplicated']} "
