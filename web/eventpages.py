@@ -10,15 +10,17 @@ page. A page that is open follows ``/events/ID/live`` (server-sent events, resum
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 from urllib.parse import quote
 
 import msgspec
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.response import Redirect, Stream
+from markupsafe import escape
 
 from service.access import Principal, authorize_event
 from service.postings import (
@@ -29,7 +31,16 @@ from service.postings import (
     PostingReport,
 )
 from web.context import Web, web_of
-from web.eventcache import SLOT, Rendered, cache_of, rendered, respond, view_kind
+from web.eventcache import (
+    SLOT,
+    Piece,
+    Pieces,
+    Rendered,
+    cache_of,
+    rendered,
+    respond,
+    view_kind,
+)
 from web.export import render
 from web.fanout import feeds_of
 from web.pages import HTML, _page, _who
@@ -145,7 +156,7 @@ async def shared_answer(
     web: Web,
     who: Principal,
     event_id: str,
-    make: Callable[[int], Awaitable[str | bytes]],
+    make: Callable[[int], Awaitable[str | bytes | Pieces]],
     *,
     media: str = HTML,
     sealed: bool = False,
@@ -276,14 +287,45 @@ async def my_page(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
 
 
 async def shared_index(web: Web, event_id: str, version: int) -> PlayerIndex:
-    """The players of the event at ``version`` indexed once for every player's own page."""
+    """The players of the event at ``version`` indexed once for every player's own page
+    (with the event's explanations kept from earlier versions: ``PlayerIndex``'s memo)."""
+    cache = cache_of(web)
 
     async def compute() -> PlayerIndex:
         board, state = await shared_board(web, event_id, version)
-        index: PlayerIndex = await web.run(PlayerIndex, board, state)
+        index: PlayerIndex = await web.run(PlayerIndex, board, state, cache.memo(event_id))
         return index
 
-    return await cache_of(web).get((event_id, version, "players"), compute)
+    return await cache.get((event_id, version, "players"), compute)
+
+
+TITLE_SLOT: Final = f"<!--title-{secrets.token_hex(12)}-->"
+REGION_SLOT: Final = f"<!--region-{secrets.token_hex(12)}-->"
+RANK_SLOT: Final = f"<!--rank-{secrets.token_hex(12)}-->"
+
+
+async def player_frame(web: Web, event_id: str, version: int) -> tuple[Piece, ...]:
+    """The player page at ``version`` around its three holes (the title's name, the
+    viewer's header, the live region), as four pieces: rendered once for every player."""
+    cache = cache_of(web)
+
+    async def compute() -> tuple[Piece, ...]:
+        index = await shared_index(web, event_id, version)
+        page = render(
+            "event_player.html",
+            b=index.board,
+            page="player",
+            title_slot=TITLE_SLOT,
+            top_slot=SLOT,
+            region_slot=REGION_SLOT,
+        )
+        before_title, _, rest = page.partition(TITLE_SLOT)
+        before_top, _, rest = rest.partition(SLOT)
+        before_region, _, after = rest.partition(REGION_SLOT)
+        parts = (before_title, before_top, before_region, after)
+        return tuple(Piece(p.encode(), last=i == 3) for i, p in enumerate(parts))
+
+    return await cache.get((event_id, version, "player-frame"), compute)
 
 
 @get("/events/{event_id:str}/players/{name:str}", include_in_schema=False)
@@ -295,18 +337,51 @@ async def player_page(
     if isinstance(who, Redirect):
         return who
 
-    async def make(version: int) -> str:
+    async def make(version: int) -> Pieces:
+        # The version's frame, shared by every player, and the player's own two parts (the
+        # name in the title, the live region), each kept under what it shows: after one
+        # result a player whose line and explanation did not change costs no rendering and
+        # no compression, only ``index.page`` and the joining of bytes.
         index = await shared_index(web, event_id, version)
-        me = await web.run(index.line, name)
-        explained = await web.run(index.explain, name)
-        return render(
-            "event_player.html",
-            b=index.board,
-            page="player",
-            me=me,
-            explained=explained,
-            top_slot=SLOT,
+        frame = await player_frame(web, event_id, version)
+        me, explained = await web.run(index.page, name)
+        cache = cache_of(web)
+        title = cache.piece(("text", me.player), lambda: str(escape(me.player)))
+        # the rank apart: one result moves the rank of every player it passes, and nothing
+        # else on their pages
+        rank = me.standing.get("rank") if me.standing else None
+        unranked = (
+            msgspec.structs.replace(me, standing={**me.standing, "rank": None})
+            if me.standing
+            else me
         )
+        shown = (index.board.round, msgspec.json.encode(unranked))
+        made: list[str] = []
+
+        def region() -> str:  # rendered at most once here, whichever piece asks first
+            if not made:
+                made.append(
+                    render(
+                        "event_player_region.html",
+                        b=index.board,
+                        me=me,
+                        explained=explained,
+                        rank_slot=RANK_SLOT,
+                    )
+                )
+            return made[0]
+
+        head, top, before_region, after = frame
+        tail = [before_region]
+        if me.standing:
+            tail += [
+                cache.piece(("region", *shown, explained), lambda: region().split(RANK_SLOT)[0]),
+                cache.piece(("text", str(rank)), lambda: str(escape(rank))),
+                cache.piece(("rest", *shown, explained), lambda: region().split(RANK_SLOT)[1]),
+            ]
+        else:
+            tail.append(cache.piece(("region", *shown, explained), region))
+        return Pieces([head, title, top], [*tail, after])
 
     return await shared_answer(request, web, who, event_id, make)
 

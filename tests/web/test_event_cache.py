@@ -5,6 +5,7 @@ never handed to another, and one live message per change for every subscriber.""
 from __future__ import annotations
 
 import gzip
+import re
 import threading
 from typing import Any
 
@@ -267,3 +268,100 @@ def test_made_up_query_parameters_share_one_entry_and_the_cache_keeps_to_its_bud
     assert 0 < small.held <= 5_000
     assert ("ev-x", 1, "public", "/p9", ()) in small._values  # the newest kept
     assert ("ev-x", 1, "public", "/p0", ()) not in small._values  # the oldest dropped
+
+
+def test_a_player_page_put_together_from_pieces_is_the_page_rendered_whole(
+    client: TestClient[Litestar], store: str, tokens: Tokens, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The frame of a version, the name in the title and the live region, each kept under
+    what it shows, join to the very bytes of the page rendered at once (plain and gzip);
+    after one result only the pages that show something new are rendered again, and only
+    the explanations that read that result are worked out again."""
+    import referee.tournament.standings as standings
+    from service.postings import PlayerIndex
+    from web.eventpages import viewer_top
+    from web.export import render
+
+    event = make_event(client, tokens["head"])
+    head = auth(tokens["head"])
+    slips = [f"{t}={['2-0-0', '2-1-0', '0-2-0', '1-1-1'][t % 4]}" for t in range(1, 9)]
+    assert client.post(f"/api/events/{event}/results", json={"slips": slips}, headers=head)
+    assert client.post(f"/api/events/{event}/rounds", json={}, headers=head).status_code == 201
+    web = client.app.state["web"]
+    svc = open_service(store)
+    shared = cache(client)
+    explained: list[str] = []
+    real_explain = standings.explain
+
+    def counted(player: str, *args: Any, **kwargs: Any) -> str:
+        explained.append(player)
+        return real_explain(player, *args, **kwargs)
+
+    monkeypatch.setattr(standings, "explain", counted)
+    names = [f"Player {n:02}" for n in range(16)]
+
+    def whole() -> dict[str, bytes]:
+        board, state = svc.event_board(event)
+        index = PlayerIndex(board, state)
+        who = web.tokens.identify(tokens["ann"])
+        return {
+            name: render(
+                "event_player.html",
+                b=board,
+                page="player",
+                me=index.line(name),
+                explained=index.explain(name),
+                top_slot=SLOT,
+            )
+            .replace(SLOT, viewer_top(who))
+            .encode()
+            for name in names
+        }
+
+    def regions() -> int:
+        return sum(1 for k in shared._pieces if k[0] == "region")
+
+    try:
+        pages: list[dict[str, bytes]] = []
+        made: list[int] = []
+        for step in range(2):
+            if step:
+                report(client, event, tokens["head"])
+            before, explained[:] = regions(), []
+            for name in names:
+                url = f"/events/{event}/players/{name.replace(' ', '%20')}"
+                plain = client.get(url, headers=auth(tokens["ann"], **{"Accept-Encoding": "x"}))
+                packed = client.get(url, headers=auth(tokens["ann"], **{"Accept-Encoding": "gzip"}))
+                assert plain.status_code == packed.status_code == 200
+                assert packed.headers["content-encoding"] == "gzip"
+                assert packed.content == plain.content  # httpx checked the CRC and size
+            made.append(regions() - before)
+            computed = list(explained)
+            pages.append(whole())
+            for name in names:
+                url = f"/events/{event}/players/{name.replace(' ', '%20')}"
+                got = client.get(url, headers=auth(tokens["ann"], **{"Accept-Encoding": "x"}))
+                assert got.content == pages[-1][name]
+        # a region is the part of the page after the version's frame: one is rendered per
+        # player whose page shows something new, and an explanation per player who met
+        # table 1's two players (in round 1 or now)
+        # (the rank apart: a piece of its own, shared by every player of that rank)
+        region = re.compile(rb'<div id="live-region">.*</div>\n</div>', re.S)
+
+        def shown(page: bytes) -> list[bytes]:
+            return [re.sub(rb"rank \d+", b"rank", r) for r in region.findall(page)]
+
+        new = [n for n in names if shown(pages[0][n]) != shown(pages[1][n])]
+        moved = [n for n in names if region.findall(pages[0][n]) != region.findall(pages[1][n])]
+        assert made[0] == 16 and made[1] == len(new) and 2 <= len(new) < len(moved)
+        board, state = svc.event_board(event)
+        table_one = next(p for p in state.rounds[2].pairings if p.table == 1).players
+        met = {
+            q
+            for p in state.rounds[1].pairings
+            if set(p.players) & set(table_one)
+            for q in p.players
+        }
+        assert sorted(computed) == sorted(set(table_one) | met)
+    finally:
+        svc.close()
