@@ -801,6 +801,16 @@ class PlayerIndex:
         """What a player's own page shows: ``line`` and ``explain``, in one call."""
         return self.line(player_name), self.explain(player_name)
 
+    def pages(self, player_names: Sequence[str]) -> list[tuple[PlayerLine, str] | None]:
+        """``page`` of each player (``None`` for a name that is no player of the event)."""
+        out: list[tuple[PlayerLine, str] | None] = []
+        for name in player_names:
+            try:
+                out.append(self.page(name))
+            except RefusedError:
+                out.append(None)
+        return out
+
     def find(self, name: str) -> str | None:
         """The id of the player named or identified by ``name`` (as ``Tournament.find``)."""
         if name in self.state.players:

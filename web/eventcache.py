@@ -202,6 +202,7 @@ class EventCache:
         self._deflated: dict[bytes, bytes] = {}
         self._pieces: dict[Any, Piece] = {}
         self._memos: dict[str, dict[Any, Any]] = {}
+        self._followed: dict[str, dict[tuple[str, str, str], int]] = {}
         self.computed = 0
 
     def seen(self, event_id: str, version: int) -> None:
@@ -285,6 +286,24 @@ class EventCache:
                 self._pieces.clear()
             found = self._pieces[key] = Piece(make().encode())
         return found
+
+    def follow(self, event_id: str, tail: tuple[str, str, str]) -> None:
+        """A player page was read (``tail``: viewer kind, path, player) at the event's newest
+        version: ``web.eventpages.prepare_player_pages`` makes it for the next one."""
+        found = self._followed.get(event_id)
+        if found is None:
+            found = self._followed[event_id] = {}
+        elif len(found) >= 20_000 and tail not in found:
+            found.clear()
+        found[tail] = self._newest.get(event_id, 0)
+
+    def followed(self, event_id: str) -> dict[tuple[str, str, str], int]:
+        """The player pages read, and the version each was last read at."""
+        return self._followed.get(event_id, {})
+
+    def newest(self, event_id: str) -> int:
+        """The event's newest version seen (0 before any)."""
+        return self._newest.get(event_id, 0)
 
     def memo(self, event_id: str) -> dict[Any, Any]:
         """A dict kept for one event across its versions (``PlayerIndex``'s explanations)."""

@@ -10,6 +10,9 @@ page. A page that is open follows ``/events/ID/live`` (server-sent events, resum
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -26,6 +29,7 @@ from service.access import Principal, authorize_event
 from service.postings import (
     EventBoard,
     PlayerIndex,
+    PlayerLine,
     Posted,
     Posting,
     PostingReport,
@@ -48,6 +52,7 @@ from web.pages import HTML, _page, _who
 __all__ = ["HANDLERS"]
 
 AnyRequest = Request[Any, Any, Any]
+log = logging.getLogger("referee.web.eventpages")
 RoundQuery = Annotated[int | None, QueryParameter(name="round", ge=1)]
 
 
@@ -328,6 +333,86 @@ async def player_frame(web: Web, event_id: str, version: int) -> tuple[Piece, ..
     return await cache.get((event_id, version, "player-frame"), compute)
 
 
+def player_pieces(
+    web: Web, index: PlayerIndex, frame: tuple[Piece, ...], me: PlayerLine, explained: str
+) -> Pieces:
+    """A player's page at ``index``'s version: the version's frame, shared by every player,
+    and the player's own parts (the name in the title, the live region with the rank apart),
+    each kept under what it shows. After one result a player whose line and explanation did
+    not change costs no rendering and no compression, only the joining of bytes; one whose
+    rank moved, one small shared piece."""
+    cache = cache_of(web)
+    title = cache.piece(("text", me.player), lambda: str(escape(me.player)))
+    rank = me.standing.get("rank") if me.standing else None
+    unranked = (
+        msgspec.structs.replace(me, standing={**me.standing, "rank": None}) if me.standing else me
+    )
+    shown = (index.board.round, msgspec.json.encode(unranked), explained)
+    made: list[str] = []
+
+    def region() -> str:  # rendered at most once here, whichever piece asks first
+        if not made:
+            made.append(
+                render(
+                    "event_player_region.html",
+                    b=index.board,
+                    me=me,
+                    explained=explained,
+                    rank_slot=RANK_SLOT,
+                )
+            )
+        return made[0]
+
+    head, top, before_region, after = frame
+    tail = [before_region]
+    if me.standing:
+        tail += [
+            cache.piece(("region", *shown), lambda: region().split(RANK_SLOT)[0]),
+            cache.piece(("text", str(rank)), lambda: str(escape(rank))),
+            cache.piece(("rest", *shown), lambda: region().split(RANK_SLOT)[1]),
+        ]
+    else:
+        tail.append(cache.piece(("region", *shown), region))
+    return Pieces([head, title, top], [*tail, after])
+
+
+PREPARED_AT_ONCE = 64
+"""Player pages prepared between two turns of the event loop (``prepare_player_pages``)."""
+
+
+async def prepare_player_pages(web: Web, event_id: str, previous: int, version: int) -> int:
+    """The player pages read at ``previous`` (or since), made for ``version`` before their
+    readers ask: when a result is announced every open player page reads itself again at
+    once, and each then finds its answer made (``web.fastpath`` sends it) instead of going
+    through Litestar to make it. The answers are those the handler would make, under the
+    same keys (the viewer kind of the reader who read it last); a page nobody read at the
+    last version is not made. Returns how many were made."""
+    cache = cache_of(web)
+    wanted = [tail for tail, seen in cache.followed(event_id).items() if seen >= previous]
+    if not wanted:
+        return 0
+    index = await shared_index(web, event_id, version)
+    frame = await player_frame(web, event_id, version)
+    made = 0
+    for start in range(0, len(wanted), PREPARED_AT_ONCE):
+        if cache.newest(event_id) > version:
+            break  # the event moved on: these would be stale
+        chunk = wanted[start : start + PREPARED_AT_ONCE]
+        pages = await web.run(index.pages, [name for _, _, name in chunk])
+        for (kind, path, _), page in zip(chunk, pages, strict=True):
+            if page is None:
+                continue
+            key = (event_id, version, kind, path, ())
+
+            async def compute(page: tuple[PlayerLine, str] = page, key: Any = key) -> Rendered:
+                return rendered(key, player_pieces(web, index, frame, *page), HTML)
+
+            await cache.get(key, compute)
+            made += 1
+        await asyncio.sleep(0)  # the readers arriving meanwhile are answered
+    return made
+
+
 @get("/events/{event_id:str}/players/{name:str}", include_in_schema=False)
 async def player_page(
     request: AnyRequest, event_id: FromPath[str], name: FromPath[str]
@@ -338,52 +423,14 @@ async def player_page(
         return who
 
     async def make(version: int) -> Pieces:
-        # The version's frame, shared by every player, and the player's own two parts (the
-        # name in the title, the live region), each kept under what it shows: after one
-        # result a player whose line and explanation did not change costs no rendering and
-        # no compression, only ``index.page`` and the joining of bytes.
         index = await shared_index(web, event_id, version)
         frame = await player_frame(web, event_id, version)
         me, explained = await web.run(index.page, name)
-        cache = cache_of(web)
-        title = cache.piece(("text", me.player), lambda: str(escape(me.player)))
-        # the rank apart: one result moves the rank of every player it passes, and nothing
-        # else on their pages
-        rank = me.standing.get("rank") if me.standing else None
-        unranked = (
-            msgspec.structs.replace(me, standing={**me.standing, "rank": None})
-            if me.standing
-            else me
-        )
-        shown = (index.board.round, msgspec.json.encode(unranked))
-        made: list[str] = []
+        return player_pieces(web, index, frame, me, explained)
 
-        def region() -> str:  # rendered at most once here, whichever piece asks first
-            if not made:
-                made.append(
-                    render(
-                        "event_player_region.html",
-                        b=index.board,
-                        me=me,
-                        explained=explained,
-                        rank_slot=RANK_SLOT,
-                    )
-                )
-            return made[0]
-
-        head, top, before_region, after = frame
-        tail = [before_region]
-        if me.standing:
-            tail += [
-                cache.piece(("region", *shown, explained), lambda: region().split(RANK_SLOT)[0]),
-                cache.piece(("text", str(rank)), lambda: str(escape(rank))),
-                cache.piece(("rest", *shown, explained), lambda: region().split(RANK_SLOT)[1]),
-            ]
-        else:
-            tail.append(cache.piece(("region", *shown, explained), region))
-        return Pieces([head, title, top], [*tail, after])
-
-    return await shared_answer(request, web, who, event_id, make)
+    answered = await shared_answer(request, web, who, event_id, make)
+    cache_of(web).follow(event_id, (view_kind(who), request.url.path, name))
+    return answered
 
 
 @get("/events/{event_id:str}/slips", include_in_schema=False)
@@ -429,11 +476,31 @@ async def _live(request: AnyRequest, event_id: str, after: int | None) -> Stream
     version = await event_version(web, event_id)  # unknown: a 404, not a wait
     header = request.headers.get("last-event-id")
     start = int(header) if header and header.strip().isdigit() else max(0, after or 0)
+    feeds = feeds_of(web)
+    if feeds.moved is None:
+        feeds.moved = functools.partial(_prepare_soon, web)
     return Stream(
-        feeds_of(web).stream(event_id, version, start),
+        feeds.stream(event_id, version, start),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
+
+
+_preparing: set[asyncio.Task[int]] = set()
+
+
+def _prepare_soon(web: Web, event_id: str, previous: int, version: int) -> None:
+    """``prepare_player_pages`` as a task of its own (the feed that announced the change
+    does not wait for it)."""
+    task = asyncio.create_task(prepare_player_pages(web, event_id, previous, version))
+    _preparing.add(task)
+    task.add_done_callback(_prepared)
+
+
+def _prepared(task: asyncio.Task[int]) -> None:
+    _preparing.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("preparing player pages failed", exc_info=task.exception())
 
 
 @get("/events/{event_id:str}/live", include_in_schema=False)

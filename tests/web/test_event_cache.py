@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import re
 import threading
+import time
 from typing import Any
 
 import httpx
@@ -365,3 +366,78 @@ def test_a_player_page_put_together_from_pieces_is_the_page_rendered_whole(
         assert sorted(computed) == sorted(set(table_one) | met)
     finally:
         svc.close()
+
+
+def test_the_player_pages_read_before_a_change_are_made_for_it_before_they_are_asked(
+    live_server: ThreadServer, store: str, tokens: Tokens
+) -> None:
+    """When a change is announced, the player pages read at the version before are made for
+    the new one (under the same viewer kind), so the pages' re-reads find them made: the
+    fast path answers them, with the bytes the handler itself answers. A page nobody read is
+    not made."""
+    from web.fastpath import FastPath
+
+    base = live_server.base
+    web = live_server.app.state["web"]
+    shared = cache_of(web)
+    door = live_server.app.asgi_handler
+    assert isinstance(door, FastPath)
+    with httpx.Client(base_url=base) as http:
+        event = make_event(http, tokens["head"])
+        read = {("player", n) for n in range(3)} | {("public", 3)}
+        for kind, n in sorted(read):
+            token = tokens["ann" if kind == "player" else "public"]
+            got = http.get(f"/events/{event}/players/Player%20{n:02}", headers=auth(token))
+            assert got.status_code == 200
+    seen: list[str] = []
+    ready = threading.Event()
+
+    def subscribe() -> None:
+        with httpx.stream(
+            "GET", f"{base}/events/{event}/live", headers=auth(tokens["public"]), timeout=20
+        ) as answer:
+            for line in answer.iter_lines():
+                if line.startswith("data:"):
+                    seen.append(line)
+                    ready.set()
+                    if len(seen) == 2:
+                        return
+
+    follower = threading.Thread(target=subscribe, daemon=True)
+    follower.start()
+    assert ready.wait(20)
+    before = shared.newest(event)
+    with httpx.Client(base_url=base) as http:
+        report(http, event, tokens["head"])
+    follower.join(20)
+    assert len(seen) == 2
+    deadline = time.monotonic() + 10
+
+    def made() -> set[tuple[str, int]]:
+        return {
+            (k[2], int(k[3][-2:]))
+            for k in list(shared._values)
+            if k[0] == event and k[1] > before and len(k) > 3 and "/players/" in str(k[3])
+        }
+
+    while made() != read and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert made() == read  # each read page, for its own viewer kind; no other
+    with httpx.Client(base_url=base) as http:
+        for kind, n in sorted(read):
+            url = f"/events/{event}/players/Player%20{n:02}"
+            token = tokens["ann" if kind == "player" else "public"]
+            served = door.served
+            prepared = http.get(url, headers=auth(token, **{"Accept-Encoding": "gzip"}))
+            assert door.served == served + 1  # made already: the fast path sent it
+            for key in [k for k in shared._values if len(k) > 3 and k[2] == kind]:
+                if str(key[3]).endswith(f"Player {n:02}"):
+                    shared._drop(key)  # the handler makes it again, by itself
+            door.enabled = False
+            try:
+                again = http.get(url, headers=auth(token, **{"Accept-Encoding": "gzip"}))
+            finally:
+                door.enabled = True
+            assert again.status_code == prepared.status_code == 200
+            assert again.content == prepared.content
+            assert again.headers["etag"] == prepared.headers["etag"]
