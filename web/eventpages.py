@@ -126,15 +126,30 @@ async def event_version(web: Web, event_id: str) -> int:
 
 
 _SEALS: dict[int, tuple[float, str]] = {}
+_SEALING: dict[int, asyncio.Future[str]] = {}  # a read of the newest checkpoint under way
+_SEAL_TASKS: set[asyncio.Task[str]] = set()
 SEAL_SECONDS = 1.0
 
 
 def fresh_checkpoint(web: Web) -> str | None:
-    """The newest checkpoint as last read, while it is less than a second old (else ``None``)."""
+    """The newest checkpoint as last read, while it is less than a second old (else ``None``).
+    Past half that age a read starts (at most one at a time), so that readers keep finding
+    it fresh instead of each waiting on a read of the store when the second is up."""
     kept = _SEALS.get(id(web))
-    if kept is not None and time.monotonic() - kept[0] < SEAL_SECONDS:
-        return kept[1]
-    return None
+    if kept is None:
+        return None
+    age = time.monotonic() - kept[0]
+    if age >= SEAL_SECONDS / 2 and id(web) not in _SEALING:
+        task = asyncio.get_running_loop().create_task(_read_checkpoint(web))
+        _SEAL_TASKS.add(task)
+        task.add_done_callback(_read_ahead_done)
+    return kept[1] if age < SEAL_SECONDS else None
+
+
+def _read_ahead_done(task: asyncio.Task[str]) -> None:
+    _SEAL_TASKS.discard(task)
+    if not task.cancelled() and task.exception() is not None:  # the next reader tries again
+        log.warning("reading the newest checkpoint failed", exc_info=task.exception())
 
 
 def shared_key(
@@ -144,16 +159,34 @@ def shared_key(
     return (event_id, version, view_kind(who), path, variant)
 
 
-async def _newest_checkpoint(web: Web) -> str:
-    """The store's newest checkpoint, read at most once a second (a seal shows on the posting
-    pages' footers within a second)."""
-    now = time.monotonic()
-    kept = _SEALS.get(id(web))
-    if kept is not None and now - kept[0] < SEAL_SECONDS:
-        return kept[1]
-    text: str = await web.run(web.svc.newest_checkpoint)
-    _SEALS[id(web)] = (now, text)
+async def _read_checkpoint(web: Web) -> str:
+    """Read the store's newest checkpoint, one read for every caller meanwhile (on
+    PostgreSQL each reader used to send its own when the second was up: hundreds of
+    queries queued on the service threads while the pairings went up)."""
+    waiting = _SEALING.get(id(web))
+    if waiting is not None:
+        return await asyncio.shield(waiting)
+    future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    _SEALING[id(web)] = future
+    started = time.monotonic()  # the answer is as fresh as the moment the read began
+    try:
+        text: str = await web.run(web.svc.newest_checkpoint)
+    except BaseException as exc:
+        future.set_exception(exc)
+        future.exception()  # retrieved: nobody else may be waiting
+        raise
+    finally:
+        del _SEALING[id(web)]
+    _SEALS[id(web)] = (started, text)
+    future.set_result(text)
     return text
+
+
+async def _newest_checkpoint(web: Web) -> str:
+    """The store's newest checkpoint, read at most about once a second (a seal shows on the
+    posting pages' footers within a second)."""
+    found = fresh_checkpoint(web)
+    return found if found is not None else await _read_checkpoint(web)
 
 
 async def shared_answer(

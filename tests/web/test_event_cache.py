@@ -441,3 +441,44 @@ def test_the_player_pages_read_before_a_change_are_made_for_it_before_they_are_a
             assert again.status_code == prepared.status_code == 200
             assert again.content == prepared.content
             assert again.headers["etag"] == prepared.headers["etag"]
+
+
+def test_the_newest_checkpoint_is_read_once_for_every_reader_and_ahead_of_its_second() -> None:
+    """Readers arriving together when the kept checkpoint is a second old share one read of
+    the store; past half a second a read starts ahead, and the readers meanwhile get the kept
+    one at once."""
+    import asyncio
+
+    from web import eventpages
+
+    class FakeWeb:
+        def __init__(self) -> None:
+            self.reads = 0
+            self.svc = self
+
+        def newest_checkpoint(self) -> str:
+            self.reads += 1
+            return f"seal {self.reads}"
+
+        async def run(self, fn: Any) -> Any:
+            await asyncio.sleep(0.05)  # a round trip, during which more readers arrive
+            return fn()
+
+    async def main() -> None:
+        web: Any = FakeWeb()
+        try:
+            texts = await asyncio.gather(*(eventpages._newest_checkpoint(web) for _ in range(50)))
+            assert texts == ["seal 1"] * 50 and web.reads == 1
+            kept = eventpages._SEALS[id(web)]
+            eventpages._SEALS[id(web)] = (kept[0] - 0.6, kept[1])  # past half its second
+            assert eventpages.fresh_checkpoint(web) == "seal 1"  # kept, and a read starts
+            assert eventpages.fresh_checkpoint(web) == "seal 1"  # (one only)
+            await asyncio.sleep(0.1)
+            assert web.reads == 2 and eventpages.fresh_checkpoint(web) == "seal 2"
+            eventpages._SEALS[id(web)] = (kept[0] - 5, "old")
+            assert eventpages.fresh_checkpoint(web) is None  # too old to answer with
+            assert await eventpages._newest_checkpoint(web) == "seal 3"
+        finally:
+            eventpages._SEALS.pop(id(web), None)
+
+    asyncio.run(main())
