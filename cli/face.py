@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
@@ -40,11 +41,13 @@ class Settings:
         self._service: RefereeService | None = None
         self._remote: Remote | None = None
         self._created = False
+        self._made: Path | None = None  # a store file this command made, until it holds an event
 
     def reset(
         self, db: str | None, referee: str, server: str | None = None, token: str | None = None
     ) -> None:
         self.close()
+        self._made = None
         self.db, self.referee = db, referee
         self.server = server.strip() if server and server.strip() else None
         self.token = token
@@ -62,8 +65,10 @@ class Settings:
             self._remote = Remote(self.server, self.token)
         return self._remote
 
-    def service(self, *, create: bool = False) -> RefereeService:
+    def service(self, *, create: bool = False, one_shot: bool = False) -> RefereeService:
         """The service over the store; only commands that create games may create a store.
+        ``one_shot``: a command on one game (``act``, ``show``), which on PostgreSQL needs
+        no database driver.
 
         With ``--server`` a command that would open the store is refused: the games are
         the server's, and writing them to a file on this machine would lose them."""
@@ -73,13 +78,25 @@ class Settings:
                 "command on the server's machine, or without --server for a store here"
             )
         if self._service is None or (create and not self._created):
-            from service.app import open_service
+            from service.app import open_service, store_file_to_make
 
             self.close()
-            self._service = open_service(self.db, create=create)
+            if create and self._made is None:
+                self._made = store_file_to_make(self.db)
+            self._service = open_service(self.db, create=create, one_shot=one_shot)
             self._service.on_resolved = say_which
             self._created = create
         return self._service
+
+    def discard_unused_store(self) -> None:
+        """After a refused command: delete the store file it made if it holds no event, so
+        bad input leaves the folder exactly as it was (no empty ``referee.db`` appears)."""
+        made, self._made = self._made, None
+        if made is not None:
+            from service.app import remove_unused_store
+
+            self.close()
+            remove_unused_store(made)
 
     def close(self) -> None:
         if self._service is not None:
@@ -107,7 +124,19 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
 
 @contextmanager
 def handled() -> Iterator[None]:
-    """Turn the project's errors, and file errors, into one clear line and an exit code."""
+    """Turn the project's errors, and file errors, into one clear line and an exit code;
+    a refused command leaves no store file of its own making behind."""
+    try:
+        with _one_line():
+            yield
+    except BaseException as exc:
+        if not (isinstance(exc, typer.Exit) and exc.exit_code == 0):
+            settings.discard_unused_store()
+        raise
+
+
+@contextmanager
+def _one_line() -> Iterator[None]:
     from referee.errors import RefereeError
 
     try:

@@ -321,7 +321,7 @@ def act(
             if result.game_id not in ("", game):
                 say_which(game, result.game_id)
         else:
-            result = settings.service().record(
+            result = settings.service(one_shot=True).record(
                 game, action, actor=by, by=settings.referee, dry_run=dry_run
             )
         if as_json:

@@ -90,12 +90,12 @@ def show(
         if svg:
             if as_json or fen:
                 fail("--svg writes a drawing: not with --json or --fen")
-            typer.echo(settings.service().position_svg(game, at=at, viewer=as_))
+            typer.echo(settings.service(one_shot=True).position_svg(game, at=at, viewer=as_))
             return
         if fen:
             if as_ not in (None, "referee"):
                 fail("a position string is the referee's (it may hold what only the referee knows)")
-            text = settings.service().position_text(game, at=at)
+            text = settings.service(one_shot=True).position_text(game, at=at)
             emit_json({"position": text}) if as_json else typer.echo(text)
             return
         remote = settings.remote()
@@ -104,7 +104,7 @@ def show(
             if pos.game_id != game:
                 say_which(game, pos.game_id)
         else:
-            pos = settings.service().position(game, at=at, viewer=as_)
+            pos = settings.service(one_shot=True).position(game, at=at, viewer=as_)
         if as_json:
             emit_json(msgspec.to_builtins(pos))
             return

@@ -339,8 +339,8 @@ def _deck_summary(deck: Deck) -> str:
 
 def _deck_value(deck: Deck) -> str:
     if isinstance(deck, SealedDeck):
-        if not deck.commitment:  # a list this viewer may not see: its size alone
-            return f"hidden {deck.size}"
+        if not deck.commitment:  # a list this viewer may not see: its size, what was in sight
+            return " ".join([f"hidden {deck.size}", *(quote(card) for card in deck.shown)])
         return f"sealed {quote(deck.commitment)} {deck.size}"
     return f"open {quote(deck.text())}"
 

@@ -10,7 +10,7 @@ viewer goes through it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -27,10 +27,14 @@ from events.schema import (
 )
 from events.tournament import TournamentEvent
 from events.tournament import summary as tournament_summary
-from referee.contract import REFEREE, GameRules, Viewer
+from referee.capabilities import decks_of
+from referee.contract import PUBLIC, REFEREE, GameRules, Setup, Viewer
 from referee.kit.decks import Decklist, SealedDeck
 from referee.kit.multiset import Multiset
 from referee.verdicts import Violation
+
+if TYPE_CHECKING:
+    from events.view import GameView
 
 __all__ = ["event_line", "event_record", "event_summary", "redact", "safe_text"]
 
@@ -57,10 +61,41 @@ def _written_before_readers(violation: Violation, actor: str | None) -> Violatio
     )
 
 
-def redact(event: GameEvent, viewer: Viewer, rules: GameRules[Any, Any] | None = None) -> GameEvent:
+def revealed_entries(view: GameView) -> frozenset[int]:
+    """The event numbers of the game's standing entries that were sealed when made (a
+    Prismatic bid) and that its last position has revealed to everyone since. Entries
+    taken back stay sealed: nothing revealed them."""
+    rules = view.rules
+    if not rules.seals_entries:
+        return frozenset()
+    still = rules.still_sealed(view.states[-1])
+    if still is None:
+        return frozenset()
+    left = dict(still)
+    revealed: set[int] = set()
+    for event in reversed(view.standing):
+        action = msgspec.json.decode(event.action, type=rules.action_type)
+        if rules.shown_notation(action, event.actor, PUBLIC) == event.notation:
+            continue  # never hidden
+        if left.get(event.actor, 0) > 0:
+            left[event.actor] -= 1  # one of the seat's latest: still sealed
+        else:
+            revealed.add(event.originator_version)
+    return frozenset(revealed)
+
+
+def redact(
+    event: GameEvent,
+    viewer: Viewer,
+    rules: GameRules[Any, Any] | None = None,
+    setup: Setup | None = None,
+    revealed: frozenset[int] = frozenset(),
+) -> GameEvent:
     """The event as ``viewer`` may see it: a decklist of another seat is replaced by its
-    size alone, an entry's private part by what the viewer may see of it, and which token
-    wrote it (a referee's device) is left out."""
+    size alone (and the cards the game's ``setup`` put in sight from it), an entry's
+    private part by what the viewer may see of it (unless its event number is in
+    ``revealed``: see ``revealed_entries``), and which token wrote it (a referee's
+    device) is left out."""
     if viewer == REFEREE:
         return event
     if event.token_id is not msgspec.UNSET:
@@ -70,8 +105,11 @@ def redact(event: GameEvent, viewer: Viewer, rules: GameRules[Any, Any] | None =
         and not isinstance(event.deck, SealedDeck)  # a commitment is public, so anyone can
         and not _may_see_seat(viewer, event.seat)  # check the opening against it
     ):
-        hidden = SealedDeck(commitment="", size=event.deck.size)  # "" marks a withheld list
-        return msgspec.structs.replace(event, deck=hidden)
+        decks = decks_of(rules) if rules is not None and setup is not None else None
+        in_sight = decks.shown_at_setup(setup, event.seat, event.deck) if decks and setup else ()
+        # "" marks a withheld list
+        withheld = SealedDeck(commitment="", size=event.deck.size, shown=in_sight)
+        return msgspec.structs.replace(event, deck=withheld)
     if isinstance(event, DeckOpened) and not _may_see_seat(viewer, event.seat):
         return msgspec.structs.replace(event, decklist=Decklist(Multiset()), salt="")
     if isinstance(event, ActionRejected):  # its text is its seat's; each reason is its own
@@ -82,12 +120,19 @@ def redact(event: GameEvent, viewer: Viewer, rules: GameRules[Any, Any] | None =
         violations = tuple(
             _written_before_readers(v, event.actor).for_viewer(viewer) for v in event.violations
         )
+        if text != event.text:  # a reason stored before it had readers may quote the entry
+            quoted, hidden = repr(event.text), repr(text)
+            violations = tuple(
+                Violation(v.clause, v.reason.replace(quoted, hidden)) if quoted in v.reason else v
+                for v in violations
+            )
         if text != event.text or violations != event.violations:
             return msgspec.structs.replace(event, text=text, violations=violations)
     if (
         isinstance(event, ActionRecorded)
         and rules is not None
         and not _may_see_seat(viewer, event.actor)
+        and event.originator_version not in revealed
     ):
         action = msgspec.json.decode(event.action, type=rules.action_type)
         shown = rules.shown_notation(action, event.actor, viewer)

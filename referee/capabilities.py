@@ -66,6 +66,11 @@ class DeckRules(Protocol[StateT]):
         """What is known of ``seat``'s registered cards (``None``: no list registered)."""
         ...
 
+    def shown_at_setup(self, setup: Setup, seat: str, decklist: Decklist) -> tuple[str, ...]:
+        """The cards of ``seat``'s open list that the setup itself puts in public view,
+        which a record hiding the list still names (none for most games)."""
+        ...
+
     def with_deck_knowledge(self, state: StateT, seat: str, knowledge: DeckKnowledge) -> StateT:
         """``state`` with ``seat``'s deck knowledge replaced (a sealed list opened)."""
         ...

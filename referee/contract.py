@@ -359,6 +359,16 @@ class GameRules(ABC, Generic[StateT, ActionT]):
         unless the entry carries something only its seat and the referee saw)."""
         return self.notation(action)
 
+    seals_entries: ClassVar[bool] = False
+    """Whether ``shown_notation`` hides entries only until the game reveals them
+    (``still_sealed`` then says which are still hidden)."""
+
+    def still_sealed(self, state: StateT) -> Mapping[str, int] | None:
+        """How many of each seat's latest entries that ``shown_notation`` hides are still
+        sealed in ``state``; every earlier one has been revealed to everyone. ``None``:
+        a hidden entry stays hidden for good (the default)."""
+        return None
+
     def shown_text(self, text: str, seat: str | None, viewer: Viewer) -> str:
         """What ``viewer`` may see of the text of ``seat``'s rejected entry (the whole text
         unless it names something only its seat and the referee may see: a sealed bid,

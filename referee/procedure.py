@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from referee.contract import GameRules
+from referee.contract import PUBLIC, GameRules
 from referee.errors import ActionSyntaxError
 from referee.verdicts import Verdict
 
@@ -103,17 +103,28 @@ def judge(
     elif actor not in may:
         if len(may) == 1:
             (mover,) = may
-            why = f"it is {mover}'s turn, not {actor}'s; {text!r} was not recorded"
+            why = f"it is {mover}'s turn, not {actor}'s; {{}} was not recorded"
         elif may:
-            why = (
-                f"only {seats_text(may, rules.seats)} may act now, not {actor}; {text!r} was not "
-                "recorded"
-            )
+            others = seats_text(may, rules.seats)
+            why = f"only {others} may act now, not {actor}; {{}} was not recorded"
         else:
-            why = f"no seat may act now; {text!r} was not recorded"
+            why = "no seat may act now; {} was not recorded"
         return Judgement(
-            text=text, action=action, seat=actor, verdict=Verdict.illegal("REF-1.2", why)
+            text=text,
+            action=action,
+            seat=actor,
+            verdict=_quoting(rules, "REF-1.2", why, text, actor),
         )
     return Judgement(
         text=text, action=action, seat=actor, verdict=rules.check(state, action, actor)
     )
+
+
+def _quoting(rules: GameRules[Any, Any], clause: str, why: str, text: str, actor: str) -> Verdict:
+    """A refusal whose reason (``why``, with ``{}`` for the entry) quotes the entry: a
+    viewer who may not see the entry (a sealed bid) reads it as the record shows it."""
+    reason = why.replace("{}", repr(text))
+    public = rules.shown_text(text, actor, PUBLIC)
+    if public == text:
+        return Verdict.illegal(clause, reason)
+    return Verdict.illegal(clause, reason, seen_by=actor, shown=why.replace("{}", repr(public)))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from service.live import GameListing, NoticeLog
     from service.seal import CheckpointReport
 
-__all__ = ["RefereeService", "open_service"]
+__all__ = ["RefereeService", "open_service", "remove_unused_store", "store_file_to_make"]
 
 
 def _now() -> datetime:
@@ -254,15 +255,20 @@ def open_service(
     *,
     create: bool = False,
     env: dict[str, str] | None = None,
+    one_shot: bool = False,
 ) -> RefereeService:
     """The service over the store named by ``db`` (or ``REFEREE_DB``, or ``./referee.db``).
 
     Only commands that create games may create a store (``create``); the others
-    are refused when no store is there, so a mistyped name is noticed."""
+    are refused when no store is there, so a mistyped name is noticed. ``one_shot``: a
+    command that touches a game or two and ends, which on a ``postgresql://`` URL needs
+    no database driver (``GameStore``'s ``one_shot``)."""
     settings = dict(env or {})
     target = resolve_db_path(db)
     if is_server_store(target, settings):  # a database server: no file to look for
-        return RefereeService(GameStore(target if "://" in target else None, env=settings))
+        return RefereeService(
+            GameStore(target if "://" in target else None, env=settings, one_shot=one_shot)
+        )
     path = Path(target)
     if not path.exists():
         if not create:
@@ -275,6 +281,41 @@ def open_service(
     elif path.is_dir():
         raise NoStoreError(f"{path}: is a folder, not a store file")
     return RefereeService(_open_sqlite(path, settings, create))
+
+
+def store_file_to_make(db: str | os.PathLike[str] | None = None) -> Path | None:
+    """The SQLite file that opening ``db`` with ``create`` would make, or ``None`` when it
+    exists already or names a database server."""
+    target = resolve_db_path(db)
+    if is_server_store(target, {}):
+        return None
+    path = Path(target)
+    return None if path.exists() else path
+
+
+def remove_unused_store(path: Path) -> bool:
+    """Delete a store file a refused command made and left without one event, with its
+    journal files, so the refusal leaves the folder as it was. A file holding any event,
+    or one that cannot be read, is kept."""
+    import sqlite3
+
+    if not path.is_file():
+        return False
+    try:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+            tables = {
+                row[0]
+                for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
+            if tables - {"stored_events"}:
+                return False
+            if tables and conn.execute("SELECT 1 FROM stored_events LIMIT 1").fetchone():
+                return False
+    except sqlite3.Error:
+        return False
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    return True
 
 
 def _open_sqlite(path: Path, settings: dict[str, str], create: bool) -> GameStore:

@@ -52,7 +52,7 @@ from events.interchange.text import (
     export_text,
     parse_text,
 )
-from events.records import redact
+from events.records import redact, revealed_entries
 from events.schema import GENESIS_HASH, TOPIC_OF, GameCreated, GameEvent
 from events.store import ConcurrentWriteError, GameNotFoundError, GameStore
 from events.tournament import is_tournament_event
@@ -133,7 +133,10 @@ def export_records(
             events = (
                 view.events
                 if viewer == REFEREE
-                else [redact(e, viewer, view.rules) for e in view.events]
+                else [
+                    redact(e, viewer, view.rules, view.setup, revealed_entries(view))
+                    for e in view.events
+                ]
             )
             yield from export_text(events, view.ended, view=str(viewer))
 

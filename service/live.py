@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from events.records import event_record, redact
+from events.records import event_record, redact, revealed_entries
 from events.schema import (
     ActionRetracted,
     GameCreated,
@@ -31,7 +31,7 @@ from events.schema import (
 )
 from events.store import GameStore
 from events.view import GameView
-from referee.contract import Viewer
+from referee.contract import REFEREE, Viewer
 
 __all__ = [
     "GameListing",
@@ -50,7 +50,11 @@ def game_events_after(
     """The game and its events numbered above ``after``, each as ``viewer`` may see it."""
     view = load(game_id)
     start = max(0, after)
-    return view, [event_record(redact(e, viewer, view.rules)) for e in view.events[start:]]
+    revealed = revealed_entries(view) if viewer != REFEREE else frozenset()
+    return view, [
+        event_record(redact(e, viewer, view.rules, view.setup, revealed))
+        for e in view.events[start:]
+    ]
 
 
 class Notice(msgspec.Struct, frozen=True, kw_only=True):

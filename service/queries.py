@@ -18,7 +18,7 @@ import msgspec
 
 from events.codec import decode
 from events.integrity import Finding, GameReport, WhatIfReport, verify_stream, what_if
-from events.records import event_record, event_summary, redact
+from events.records import event_record, event_summary, redact, revealed_entries
 from events.schema import (
     ActionRecorded,
     ActionRetracted,
@@ -432,8 +432,14 @@ class Queries:
         head = self.store.last_row(game_id)
         upto = head[0] if head is not None else 0
         rules = start.rules
+        # an entry sealed when made may have been revealed since: the last position says
+        revealed = (
+            revealed_entries(self.load(game_id))
+            if rules.seals_entries and who != REFEREE
+            else frozenset()
+        )
         return (
-            event_record(redact(decode(topic, state), who, rules))
+            event_record(redact(decode(topic, state), who, rules, start.setup, revealed))
             for _, topic, state in self.store.iter_rows(game_id, upto=upto)
         )
 
@@ -443,7 +449,8 @@ class Queries:
         """The game and its events as ``viewer`` may see them (for lines of text)."""
         view = self.load(ref)
         who = self.viewer_of(view, viewer)
-        return view, [redact(e, who, view.rules) for e in view.events]
+        revealed = revealed_entries(view) if who != REFEREE else frozenset()
+        return view, [redact(e, who, view.rules, view.setup, revealed) for e in view.events]
 
     def replay(
         self,
@@ -476,7 +483,8 @@ class Queries:
                 board=rules.render(state, who),
             )
 
-        shown = [redact(e, who, rules) for e in view.events]
+        revealed = revealed_entries(view) if who != REFEREE else frozenset()
+        shown = [redact(e, who, rules, view.setup, revealed) for e in view.events]
         if session:
             last = stop if stop is not None else view.version
             if not 1 <= max(start, 1) <= last <= view.version:

@@ -65,3 +65,12 @@ def pg_env() -> Iterator[dict[str, str]]:
     finally:
         with psycopg.connect(_dsn(), autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+
+
+def pg_url(env: dict[str, str]) -> str:
+    """The ``postgresql://`` URL of a ``pg_env`` schema (the command line's ``--db``)."""
+    password = f":{env['POSTGRES_PASSWORD']}" if env.get("POSTGRES_PASSWORD") else ""
+    return (
+        f"postgresql://{env['POSTGRES_USER']}{password}@{env['POSTGRES_HOST']}:"
+        f"{env['POSTGRES_PORT']}/{env['POSTGRES_DBNAME']}?schema={env['POSTGRES_SCHEMA']}"
+    )

@@ -243,3 +243,18 @@ def test_a_command_line_builds_only_the_command_it_names(db_path: Path) -> None:
         runner.invoke(app_for(["act", "--help"]), ["act", "--help"]).stdout
         == runner.invoke(app, ["act", "--help"]).stdout
     )
+
+
+def test_a_refused_new_leaves_no_store_behind(tmp_path: Path) -> None:
+    """Bad input leaves the store exactly as it was: where there was none, none appears;
+    where one holds games, it keeps them."""
+    db = tmp_path / "fresh.db"
+    bad = ("new", "nim", "--player", "first=Ann", "--player", "second=Ben", "--player-id")
+    code, _, err = call(db, *bad, "first=Not An Id!")
+    assert code == 2 and "player id" in err
+    assert list(tmp_path.iterdir()) == []
+    game = new_game(db)
+    code, _, _ = call(db, *bad, "first=Not An Id!")
+    assert code == 2 and db.exists()
+    code, out, _ = call(db, "games", "--json")
+    assert [g["game_id"] for g in json.loads(out)] == [game]

@@ -1,5 +1,6 @@
 """The storage suite: the same checks on every backend the store runs on (SQLite, the
-machine's PostgreSQL, the library's in-memory recorder)."""
+machine's PostgreSQL through psycopg and through the one-shot commands' ``pgwire``, the
+library's in-memory recorder)."""
 
 from __future__ import annotations
 
@@ -16,11 +17,12 @@ from events.store import ConcurrentWriteError, GameStore
 from projections.projector import Projector
 from referee.contract import Player
 from service import RefereeService
+from tests.postgres import pg_url
 
 PLAYERS = [Player("first", "Ann"), Player("second", "Ben")]
 
 
-@pytest.fixture(params=["sqlite", "postgres", "memory"])
+@pytest.fixture(params=["sqlite", "postgres", "postgres-wire", "memory"])
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[RefereeService]:
     if request.param == "sqlite":
         svc = RefereeService(GameStore(tmp_path / "store.db"))
@@ -29,6 +31,11 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[RefereeS
             GameStore(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}),
             projections=tmp_path / "memory.projections.db",
         )
+    elif request.param == "postgres-wire":  # what `referee act --db postgresql://...` opens
+        env = request.getfixturevalue("pg_env")
+        store = GameStore(pg_url(env), one_shot=True)
+        assert type(store.recorder).__name__ == "WireApplicationRecorder"
+        svc = RefereeService(store)
     else:
         env = request.getfixturevalue("pg_env")
         svc = RefereeService(GameStore(env=env))

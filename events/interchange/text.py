@@ -310,7 +310,9 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
         r"^\{ruling (\d+) " + _W + " " + _W + r" (\S+) by " + _S + ": " + _S + r"\}$"
     ),
     "appeal": re.compile(r"^\{appeal (\d+) by " + _S + ": " + _S + r"\}$"),
-    "deck": re.compile(r"^\{deck (\S+) (?:(open|sealed) " + _S + r"(?: (\d+))?|hidden (\d+))\}$"),
+    "deck": re.compile(
+        r"^\{deck (\S+) (?:(open|sealed) " + _S + r"(?: (\d+))?|hidden (\d+)((?: " + _S + r")*))\}$"
+    ),
     "opened": re.compile(r"^\{opened (\S+) " + _S + " salt " + _S + r"\}$"),
     "adjust": re.compile(
         r"^\{adjust " + _S + " for " + _S + r"(?: answering (\d+))?: " + _S + r"\}$"
@@ -382,8 +384,9 @@ def _line(kind: str, g: tuple[str | None, ...]) -> TextLine:
         return AppealLine(int(s[0]), json.loads(s[1]), json.loads(s[2]))
     if kind == "deck":
         deck: Deck
-        if s[4]:  # a public record: the list's size alone
-            deck = SealedDeck("", int(s[4]))
+        if s[4]:  # a public record: the list's size, and its cards the setup put in sight
+            shown = tuple(json.loads(card) for card in re.findall(_S, s[5] or ""))
+            deck = SealedDeck("", int(s[4]), shown=shown)
         elif s[1] == "open":
             deck = parse_decklist(json.loads(s[2]))
         else:

@@ -66,14 +66,18 @@ class Decklist(msgspec.Struct, frozen=True, gc=False, tag="list"):
         return self.canonical().decode()
 
 
-class SealedDeck(msgspec.Struct, frozen=True, gc=False, tag="sealed"):
+class SealedDeck(msgspec.Struct, frozen=True, gc=False, tag="sealed", omit_defaults=True):
     """A list registered sealed: its commitment and how many cards it holds.
 
     The commitment carries its form: ``v2-`` and 64 hex digits for seals made now,
-    64 bare hex digits for the first form, which stored games keep (``version``)."""
+    64 bare hex digits for the first form, which stored games keep (``version``).
+    A list withheld from a viewer has no commitment (``""``); ``shown`` then names its
+    cards the setup put in everyone's sight (a Crystale Summoner starts on the board),
+    so a public record still starts from the position everyone saw."""
 
     commitment: str
     size: int
+    shown: tuple[str, ...] = ()
 
     @property
     def version(self) -> int:

@@ -143,3 +143,66 @@ def test_px_15_5_moving_cards() -> None:
 def test_every_viewer_sees_the_same_open_table(viewer: str) -> None:
     state = play(started(3), ["p1: draw R R G G B"])
     assert RULES.observe(state, viewer)["players"] == RULES.observe(state, "public")["players"]
+
+
+def test_px_14_1_ref_1_2_a_sealed_bid_out_of_turn_is_not_quoted_to_others() -> None:
+    """A bid entered while another seat is to act is refused (REF-1.2); the reason quotes
+    the entry for its seat and the referee only, as the record shows it to everyone else."""
+    from referee.procedure import judge
+
+    state = started(3, starter="p2", starter_token="auction")
+    state = play(state, [f"{seat}: draw R R G G B" for seat in ("p1", "p2", "p3")])
+    while len(RULES.to_act(state)) != 1:  # commitments are made together; passes in turn
+        state = act(state, f"{sorted(RULES.to_act(state))[0]}: pass")
+    (mover,) = RULES.to_act(state)
+    actor = next(seat for seat in ("p1", "p2", "p3") if seat != mover)
+    verdict = judge(RULES, state, "bid 2", actor).verdict
+    (whole,) = verdict.violations
+    assert whole.clause == "REF-1.2" and "'bid 2'" in whole.reason
+    (shown,) = verdict.for_viewer(mover).violations
+    assert "bid 2" not in shown.reason and "'sealed bid' was not recorded" in shown.reason
+    assert verdict.for_viewer(actor).violations == (whole,)
+    # an entry anyone may see is quoted to everyone
+    (plain,) = judge(RULES, state, "pass", actor).verdict.for_viewer(mover).violations
+    assert "'pass' was not recorded" in plain.reason
+
+
+def test_px_14_1_a_stored_refusal_quoting_a_sealed_bid_is_redacted() -> None:
+    """A refusal stored before its reason had readers quotes the bid it refused: every
+    viewer but its seat and the referee reads the entry as the record shows it."""
+    from datetime import UTC, datetime
+
+    from events.records import redact
+    from events.schema import ActionRejected
+    from referee.verdicts import Violation
+
+    old = ActionRejected(
+        originator_id="prismatic-x",
+        originator_version=13,
+        timestamp=datetime(2026, 1, 1, tzinfo=UTC),
+        prev_hash="",
+        hash="",
+        seq=12,
+        actor="p2",
+        text="bid 3",
+        violations=(Violation("REF-1.2", "it is p1's turn, not p2's; 'bid 3' was not recorded"),),
+    )
+    for viewer in ("public", "p1"):
+        seen = redact(old, viewer, RULES)
+        assert isinstance(seen, ActionRejected)
+        assert seen.text == "sealed bid" and "3" not in seen.violations[0].reason
+        assert seen.violations[0].reason.endswith("'sealed bid' was not recorded")
+    assert redact(old, "p2", RULES) == old
+
+
+def test_px_14_1_still_sealed_while_the_round_is_open() -> None:
+    """The latest bid of each seat that has bid is sealed while its round is open; once
+    every bid is in, none is (PX-14.1)."""
+    state = auction_table(p1=3, p2=2, p3=5)
+    assert RULES.seals_entries and RULES.still_sealed(state) == {}
+    state = play(state, ["p1: bid 2", "p3: bid 2"])
+    assert RULES.still_sealed(state) == {"p1": 1, "p3": 1}
+    state = act(state, "p2: bid 1")  # a tie between p1 and p3: they bid again
+    assert state.step == "auction" and RULES.still_sealed(state) == {}
+    state = act(state, "p1: forgo")
+    assert RULES.still_sealed(state) == {"p1": 1}

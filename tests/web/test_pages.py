@@ -155,11 +155,11 @@ def test_a_whole_prizmik_game_from_the_table_page_followed_live(
         if number in (4, len(moves)):  # the other browser follows without reloading
             public.wait_for_function(
                 f"document.getElementById('last').textContent.includes({json.dumps(move)})",
-                timeout=5000,
+                timeout=15_000,
             )
     assert "game over" in referee.inner_text("#status")
     public.wait_for_function(
-        "document.getElementById('status').textContent.includes('game over')", timeout=5000
+        "document.getElementById('status').textContent.includes('game over')", timeout=15_000
     )
     assert "blue wins" in public.inner_text("#status")
     assert not referee.errors and not public.errors
@@ -236,7 +236,7 @@ def test_a_whole_prismata_game_from_the_table_page(
         "#status"
     )
     public.wait_for_function(
-        "document.getElementById('status').textContent.includes('p2 wins')", timeout=5000
+        "document.getElementById('status').textContent.includes('p2 wins')", timeout=15_000
     )
     for page, name in ((referee, "prismata-table-referee"), (public, "prismata-table-public")):
         page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
@@ -397,7 +397,7 @@ def test_games_list_and_scoreboard_update_live(
         head,
         {"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"}, "meta": {"table": "3"}},
     )
-    games_page.wait_for_selector(f'tr[data-game="{game}"]', timeout=5000)
+    games_page.wait_for_selector(f'tr[data-game="{game}"]', timeout=15_000)
     board = games_page.context.new_page()
     board.goto(f"{base}/scoreboard")
     board.wait_for_selector("#live.on")
@@ -408,10 +408,10 @@ def test_games_list_and_scoreboard_update_live(
     )
     games_page.wait_for_function(
         f"document.querySelector('tr[data-game=\"{game}\"] .result').textContent.includes('blue')",
-        timeout=5000,
+        timeout=15_000,
     )
     board.wait_for_function(
-        "document.querySelector('#scoreboard tbody').textContent.includes('Ben')", timeout=5000
+        "document.querySelector('#scoreboard tbody').textContent.includes('Ben')", timeout=15_000
     )
     games_page.screenshot(path=str(shots / "games.png"), full_page=True)
     board.screenshot(path=str(shots / "scoreboard.png"), full_page=True)

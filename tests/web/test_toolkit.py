@@ -232,7 +232,7 @@ def test_each_form_submits_and_shows_its_result_or_refusal_in_chromium(
         page.evaluate("document.getElementById('result').textContent = ''")
         form.locator("button[type=submit]").click()
         page.wait_for_function(
-            "document.getElementById('result').textContent.length > 0", timeout=5000
+            "document.getElementById('result').textContent.length > 0", timeout=15_000
         )
         text = page.inner_text("#result")
         assert expect in text, text

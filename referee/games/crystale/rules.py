@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 import msgspec
@@ -13,7 +14,9 @@ from referee.games.base import GameParts, ModularRules
 from referee.games.crystale import adjust, checks, engine, legal, notation, view
 from referee.games.crystale.board import ELEMENT_LETTERS, TILE_COUNT, draw_tiles
 from referee.games.crystale.catalog import (
+    Book,
     Catalog,
+    Crystal,
     book_of,
     parse_catalog,
 )
@@ -202,14 +205,18 @@ class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
         )
         for index, seat in enumerate(SEATS):
             deck = setup.decks.get(seat)
-            if isinstance(deck, Decklist):
-                summoners = [
-                    book.crystals[n]
-                    for n in deck.cards.names()
-                    if n in book.crystals and book.crystals[n].kind == "summoner"
-                ]
-                if len(summoners) == 1:
-                    state = place_summoner(state, index, summoners[0])
+            # CR-4.3: an open pool's Summoner starts on the board; so does the one a record
+            # hiding that pool still names (a sealed pool's is declared in play, CR-I.24)
+            names = (
+                deck.cards.names()
+                if isinstance(deck, Decklist)
+                else deck.shown
+                if deck is not None and not deck.commitment
+                else ()
+            )
+            summoners = _summoners(book, names)
+            if len(summoners) == 1:
+                state = place_summoner(state, index, summoners[0])
         return state
 
     # -- pools -------------------------------------------------------------
@@ -224,6 +231,15 @@ class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
         except CatalogError as exc:
             return Verdict.illegal("CR-2.1", str(exc))
         return check_pool(book, seat, decklist)
+
+    def shown_at_setup(self, setup: Setup, seat: str, decklist: Decklist) -> tuple[str, ...]:
+        """CR-4.3: the Summoner an open pool places on the board before play."""
+        try:
+            book = book_of(dict(setup.options))
+        except CatalogError:
+            return ()
+        summoners = _summoners(book, decklist.cards.names())
+        return (summoners[0].name,) if len(summoners) == 1 else ()
 
     def deck_knowledge(self, state: CrystaleState, seat: str) -> DeckKnowledge | None:
         return state.sides[SEATS.index(seat)].knowledge
@@ -274,3 +290,12 @@ class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
             row["effects"] = [e.text or e.name for e in crystal.effects]
             rows.append(row)
         return rows
+
+
+def _summoners(book: Book, names: Iterable[str]) -> list[Crystal]:
+    """The Summoner crystals among ``names`` (an open pool holds exactly one, CR-3)."""
+    return [
+        book.crystals[n]
+        for n in names
+        if n in book.crystals and book.crystals[n].kind == "summoner"
+    ]

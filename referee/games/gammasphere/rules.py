@@ -253,6 +253,10 @@ class GammasphereRules(ModularRules[GammasphereState, GammasphereAction]):
         own = state.sides[SEATS.index(seat)]
         return own.knowledge if own.registered else None
 
+    def shown_at_setup(self, setup: Setup, seat: str, decklist: Decklist) -> tuple[str, ...]:
+        """No card of a list is in sight before the first draw."""
+        return ()
+
     def with_deck_knowledge(
         self, state: GammasphereState, seat: str, knowledge: DeckKnowledge
     ) -> GammasphereState:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import msgspec
@@ -255,6 +256,13 @@ class PrismaticRules(ModularRules[PrismaticState, PrismaticAction]):
     # -- what each viewer sees --------------------------------------------------------
     def shown_notation(self, action: PrismaticAction, seat: str, viewer: Viewer) -> str:
         return view.shown_notation(action, seat, viewer)
+
+    seals_entries: ClassVar[bool] = True
+
+    def still_sealed(self, state: PrismaticState) -> Mapping[str, int]:
+        """PX-14.1: a round's bids and forgoes are sealed until all of its entries are in;
+        then they are revealed (the standing bids, the winner paying)."""
+        return view.still_sealed(state)
 
     def report(self, state: PrismaticState, name: str, viewer: Viewer = REFEREE) -> Report:
         """PX-15.6: the score chart (``score``), the same for every viewer."""

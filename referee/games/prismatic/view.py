@@ -38,6 +38,7 @@ __all__ = [
     "secrets",
     "shown_notation",
     "shown_text",
+    "still_sealed",
 ]
 
 STEP_TITLES = {
@@ -67,6 +68,13 @@ def secrets(state: PrismaticState, seat: str) -> frozenset[str]:
     if state.step != "auction" or state.auction is None:
         return frozenset()
     return frozenset(sealed_bid_text(s, amount) for s, amount in state.auction.sealed if s == seat)
+
+
+def still_sealed(state: PrismaticState) -> dict[str, int]:
+    """The seats whose latest bid or forgo is in the auction round still open: one each."""
+    if state.step != "auction" or state.auction is None:
+        return {}
+    return {seat: 1 for seat, _ in state.auction.sealed}
 
 
 def _counts(motes: Multiset) -> dict[str, int]:

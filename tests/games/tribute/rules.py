@@ -130,6 +130,10 @@ class TributeRules(GameRules[TributeState, Action]):
     def deck_knowledge(self, state: TributeState, seat: str) -> DeckKnowledge | None:
         return state.of(seat).knowledge
 
+    def shown_at_setup(self, setup: Setup, seat: str, decklist: Decklist) -> tuple[str, ...]:
+        """No card of a list is in sight before the first draw."""
+        return ()
+
     def with_deck_knowledge(
         self, state: TributeState, seat: str, knowledge: DeckKnowledge
     ) -> TributeState:
