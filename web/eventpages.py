@@ -165,12 +165,20 @@ async def _read_checkpoint(web: Web) -> str:
     queries queued on the service threads while the pairings went up)."""
     waiting = _SEALING.get(id(web))
     if waiting is not None:
-        return await asyncio.shield(waiting)
+        try:
+            return await asyncio.shield(waiting)
+        except asyncio.CancelledError:
+            if not waiting.cancelled():
+                raise  # this caller was cancelled, not the read
+            return await _read_checkpoint(web)  # the reader that started it went away
     future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
     _SEALING[id(web)] = future
     started = time.monotonic()  # the answer is as fresh as the moment the read began
     try:
         text: str = await web.run(web.svc.newest_checkpoint)
+    except asyncio.CancelledError:
+        future.cancel()
+        raise
     except BaseException as exc:
         future.set_exception(exc)
         future.exception()  # retrieved: nobody else may be waiting
