@@ -31,6 +31,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import sys
 import tempfile
@@ -200,8 +201,18 @@ async def follow(port: int, token: str, path: str, stop_at: float, seen: list[in
         w.close()
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """The CPU time (user + system) the processes ``pids`` have used so far (Linux)."""
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 async def drive(
-    tables: list[Table], args: argparse.Namespace, public: str, ports: list[int]
+    tables: list[Table], args: argparse.Namespace, public: str, ports: list[int], pids: list[int]
 ) -> dict[str, Any]:
     begin = time.monotonic()
     measure_from = begin + args.warmup
@@ -221,7 +232,16 @@ async def drive(
             await asyncio.sleep(0.005)
             lags.append(time.monotonic() - before - 0.005)
 
+    cpu: list[float] = []
+
+    async def server_cpu() -> None:  # the servers' CPU over the measured window
+        await asyncio.sleep(max(0.0, measure_from - time.monotonic()))
+        cpu.append(cpu_seconds(pids))
+        await asyncio.sleep(max(0.0, stop_at - time.monotonic()))
+        cpu.append(cpu_seconds(pids))
+
     watcher = asyncio.create_task(watch())
+    metered = asyncio.create_task(server_cpu())
     tasks = [
         asyncio.create_task(referee(t, begin, stop_at, measure_from, interval)) for t in tables
     ]
@@ -246,7 +266,9 @@ async def drive(
     await asyncio.gather(*tasks)
     await asyncio.gather(*streams)
     await watcher
+    await metered
     return {
+        "server_cpu_s": cpu[1] - cpu[0],
         "game_seen": game_seen,
         "live_seen": live_seen,
         "lags": lags,
@@ -306,7 +328,8 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
 
         async def everything() -> tuple[tuple[float, list[float]], dict[str, Any]]:
             ceiling = await bare(ports, args.tables, args.bare_seconds)  # the client's own ceiling
-            return ceiling, await drive(tables, args, public, ports)
+            pids = [process.pid for process, _ in servers]
+            return ceiling, await drive(tables, args, public, ports, pids)
 
         (bare_rps, _), driven = asyncio.run(everything())
     finally:
@@ -362,6 +385,14 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         "missed_follower_events": missed,
         "live_followers_behind": live_behind,
         "client_ceiling_rps": round(bare_rps),
+        # the servers' CPU per entry answered in the window (its ends and new games included)
+        "server_cpu_s": round(driven["server_cpu_s"], 2),
+        "server_cpu_ms_per_entry": round(
+            1000
+            * driven["server_cpu_s"]
+            / max(1, sum(1 for t in tables for a in t.answered if begin <= a <= end)),
+            3,
+        ),
         "client_lag_p99_ms": ms(pct(driven["lags"], 0.99)),
         **{f"check_{k}": v for k, v in checked.items()},
         "goal_met": len(entries) / args.seconds >= 990

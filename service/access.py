@@ -30,7 +30,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -424,14 +424,23 @@ class TokenStore:
 
     With ``cache`` (a server), answers are kept only while no other process can have
     changed a token: on SQLite each use asks the file's ``data_version`` (it moves
-    when another connection commits: a ``referee token revoke`` beside the server);
+    when another connection commits: a ``referee token revoke`` beside the server), or
+    with ``moment`` the first use in each moment (a server's event-loop turn);
     on PostgreSQL a LISTEN connection is told by ``revoke`` and ``rotate`` (NOTIFY)
     and empties the cache, and while it is not listening nothing is cached. So a
     revoked or rotated token is refused on the next request, not seconds later; an
     expiry is checked on every use. Without ``cache`` every call reads the row."""
 
-    def __init__(self, db: SideDB, *, cache: bool = False) -> None:
+    def __init__(
+        self, db: SideDB, *, cache: bool = False, moment: Callable[[], int | None] | None = None
+    ) -> None:
         self.db = db
+        # On SQLite, ``data_version`` is asked once per moment: two calls of ``moment``
+        # returning the same number are within one, during which no request can be taken up
+        # that was sent after the first call (a server's event-loop turn, ``web.context``);
+        # ``None``: ask now.
+        self._moment = moment
+        self._asked: int | None = None
         db.script(_SCHEMA)
         _migrate(db)
         self._cache: dict[str, Principal] = {}
@@ -457,6 +466,11 @@ class TokenStore:
         process may have changed a token since this thread last looked)."""
         if self._mode == "sqlite":
             assert isinstance(self.db, SQLiteSide)
+            if self._moment is not None:
+                now = self._moment()
+                if now is not None and now == self._asked:
+                    return True  # asked already since anything now at hand arrived
+                self._asked = now
             version = self.db.data_version()
             if getattr(self._seen, "version", None) != version:
                 self._seen.version = version

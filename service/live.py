@@ -124,7 +124,9 @@ class GameListing:
     def __init__(self, store: GameStore) -> None:
         self.store = store
         self._rows: dict[str, ListedGame] = {}
+        self._by_change: dict[str, ListedGame] = {}  # the same rows, last changed last
         self._after = 0
+        self._covered = -1  # every change at or before this log position is in ``_rows``
         self._lock = threading.Lock()
 
     def rows(
@@ -137,11 +139,16 @@ class GameListing:
         event: str | None = None,
         round_: str | None = None,
         ids: Sequence[str] | None = None,
+        seen: int | None = None,
     ) -> list[ListedGame]:
         """Every game, or those that match every filter given (names and labels
-        case-insensitive; ``player`` matches any part of a player's name)."""
+        case-insensitive; ``player`` matches any part of a player's name).
+
+        ``seen``: a log position the log had reached before this call (a live stream's
+        last reading of it); when an earlier catch-up was made past it, the log is not
+        asked again (ten followers of the games list asked it ten times per write)."""
         with self._lock:
-            self._catch_up()
+            self._catch_up_past(seen)
             found = list(self._rows.values())
 
         def same(a: str | None, b: str | None) -> bool:
@@ -162,13 +169,32 @@ class GameListing:
                 found = [r for r in found if same(r.meta.get(key), value)]
         return found
 
+    def changed_after(self, after: int, *, seen: int | None = None) -> list[ListedGame]:
+        """The games whose row changed after log position ``after``, oldest change first
+        (a live stream's next messages: no walk over every game); ``seen`` as for ``rows``."""
+        newer: list[ListedGame] = []
+        with self._lock:
+            self._catch_up_past(seen)
+            for row in reversed(self._by_change.values()):
+                if row.changed <= after:
+                    break
+                newer.append(row)
+        newer.reverse()
+        return newer
+
+    def _catch_up_past(self, seen: int | None) -> None:
+        if seen is None or seen > self._covered:
+            self._catch_up()
+            if seen is not None:
+                self._covered = seen
+
     def _catch_up(self) -> None:
         to_domain = self.store.mapper.to_game_event
         for note in self.store.iter_notifications(_TOPICS, after=self._after):
             self._after = max(self._after, note.id)
             event: GameEvent = to_domain(note)
             if isinstance(event, GameCreated):
-                self._rows[event.originator_id] = ListedGame(
+                self._rows[event.originator_id] = self._by_change[event.originator_id] = ListedGame(
                     game_id=event.originator_id,
                     game=event.game,
                     ruleset=event.ruleset,
@@ -193,3 +219,5 @@ class GameListing:
             else:
                 continue
             row.changed = note.id
+            del self._by_change[row.game_id]  # to the end: the order of their changes
+            self._by_change[row.game_id] = row

@@ -62,7 +62,7 @@ from web.schemas import (
     WhoAmI,
 )
 
-__all__ = ["HANDLERS"]
+__all__ = ["HANDLERS", "entry_answer", "expected_version"]
 
 AnyRequest = Request[Any, Any, Any]
 
@@ -112,7 +112,11 @@ def etag(version: int) -> str:
 
 def if_match(request: AnyRequest) -> int | None:
     """The version an ``If-Match`` header names (``"12"``), or ``None`` without one."""
-    raw = request.headers.get("if-match")
+    return expected_version(request.headers.get("if-match"))
+
+
+def expected_version(raw: str | None) -> int | None:
+    """The version an ``If-Match`` header's value ``raw`` names, or ``None`` without one."""
     if raw is None or raw.strip() == "*":
         return None
     text = raw.strip().removeprefix("W/").strip('"')
@@ -388,32 +392,41 @@ async def record_entry(
     expected = if_match(request)
 
     async def work() -> tuple[int, Any, dict[str, str]]:
-        result = await web.record(
-            game_id, data.text, actor=data.seat, principal=who, expected_version=expected
-        )
-        headers = _written_headers(result.game_id, result.version)
-        if result.accepted:
-            return 201, result, headers
-        return (
-            422,
-            Problem(
-                type="/problems/rejected",
-                title="The entry breaks a rule",
-                status=422,
-                detail=rejection_text(result),
-                instance=str(request.url.path),
-                game_id=result.game_id,
-                violations=[{"clause": v.clause, "reason": v.reason} for v in result.violations],
-                event=result.event,
-                version=result.version,
-                stored=True,
-                # the whole EntryResult, so 'referee --server' prints what a local act does
-                extra={"result": result},
-            ),
-            headers,
-        )
+        return await entry_answer(web, who, game_id, data, expected, str(request.url.path))
 
     return await web.write(request, who, work)
+
+
+async def entry_answer(
+    web: Web, who: Principal, game_id: str, data: EntryIn, expected: int | None, path: str
+) -> tuple[int, Any, dict[str, str]]:
+    """Record ``data`` in the game and say how it went: 201 and the result, or 422 and
+    the rejection as a problem document (the entry is stored as evidence); the handler's
+    and the fast path's (``web.fastpath``) one answer."""
+    result = await web.record(
+        game_id, data.text, actor=data.seat, principal=who, expected_version=expected
+    )
+    headers = _written_headers(result.game_id, result.version)
+    if result.accepted:
+        return 201, result, headers
+    return (
+        422,
+        Problem(
+            type="/problems/rejected",
+            title="The entry breaks a rule",
+            status=422,
+            detail=rejection_text(result),
+            instance=path,
+            game_id=result.game_id,
+            violations=[{"clause": v.clause, "reason": v.reason} for v in result.violations],
+            event=result.event,
+            version=result.version,
+            stored=True,
+            # the whole EntryResult, so 'referee --server' prints what a local act does
+            extra={"result": result},
+        ),
+        headers,
+    )
 
 
 @post(
@@ -973,8 +986,8 @@ async def live(request: AnyRequest, after: FromQuery[int | None] = None) -> Serv
         loop = asyncio.get_running_loop()
         while not web.hub.closing:
             looked = web.hub.last_id
-            rows = await web.run(web.listing.rows)
-            changed = sorted((r for r in rows if r.changed > last), key=lambda r: r.changed)
+            # one catch-up per reading of the log, shared by the followers
+            changed = await web.run(web.listing.changed_after, last, seen=looked)
             for row in changed:
                 yield ServerSentEventMessage(
                     data=msgspec.json.encode(row).decode(), event="game", id=row.changed

@@ -36,9 +36,9 @@ from service.sidedb import SideDB, open_side_db
 from service.stores import open_store, parse_store
 from service.writer import GroupWriter
 from web.hub import Hub
-from web.problems import Problem, handle_exception, problem_response
+from web.problems import MEDIA_TYPE, Problem, handle_exception, problem_response
 
-__all__ = ["COOKIE", "ServeConfig", "Web", "web_of"]
+__all__ = ["BODY_LIMIT", "COOKIE", "ServeConfig", "Web", "encoded", "web_of"]
 
 log = logging.getLogger("referee.web")
 
@@ -99,6 +99,41 @@ class FailedAuthentication:
         self._recent(host, time.monotonic()).append(time.monotonic())
 
 
+class LoopTurn:
+    """The event loop's turns, numbered: a call returns the number of the turn it is made
+    in, or ``None`` off the loop's thread.
+
+    A turn ends when the loop next takes up what arrived meanwhile: the first call of a
+    turn schedules the next number with ``call_soon``, and the loop runs its ready
+    callbacks in order, so every callback queued after that call (a request whose headers
+    arrived since, its task's next step) runs after the number moved. Within one turn
+    the token store asks SQLite's ``data_version`` once (``TokenStore(moment=...)``): a
+    revoke committed before a request was sent is seen by that request, and requests taken
+    up together share one query."""
+
+    def __init__(self) -> None:
+        self.number = 0
+        self._armed = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def __call__(self) -> int | None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return None
+        if self._loop is not loop:  # another loop (tests start several): a fresh count
+            self._loop, self._armed = loop, False
+            self.number += 1
+        if not self._armed:
+            self._armed = True
+            loop.call_soon(self._next)
+        return self.number
+
+    def _next(self) -> None:
+        self.number += 1
+        self._armed = False
+
+
 class Web:
     """Everything the handlers share: the service, tokens, idempotency keys, the hub."""
 
@@ -113,7 +148,7 @@ class Web:
         self._projections = config.projections  # PostgreSQL keeps its read models beside the events
         self.svc = CachedService(open_store(self.spec), projections=self._projections)
         self.side: SideDB = open_side_db(self.spec)
-        self.tokens = TokenStore(self.side, cache=True)
+        self.tokens = TokenStore(self.side, cache=True, moment=LoopTurn())
         self.failed_auth = FailedAuthentication()
         self.keys = IdempotencyStore(self.side)
         self.listing = self.svc.game_listing()
@@ -273,6 +308,14 @@ class Web:
             return answer
         return await asyncio.wrap_future(self.writer.call(cast(Callable[[], Answer], work)))
 
+    async def write_once(self, work: Work) -> Answer:
+        """A write's ``work`` without an ``Idempotency-Key``, then the hub poked (the live
+        streams read what it stored): the handlers' and the fast path's one way to write."""
+        try:
+            return await self._perform(work)
+        finally:
+            self.hub.poke()
+
     async def write(
         self,
         request: Request[Any, Any, Any],
@@ -286,10 +329,7 @@ class Web:
         answer unless nothing could have been stored by the race (409) or a fault (5xx)."""
         key = request.headers.get("idempotency-key")
         if key is None:
-            try:
-                status, body, headers = await self._perform(work)
-            finally:
-                self.hub.poke()
+            status, body, headers = await self.write_once(work)
             return _encoded(status, body, headers)
         key = key.strip()
         if not key or len(key) > 200:
@@ -330,10 +370,7 @@ class Web:
                 headers={"Retry-After": "1"},
             )
         try:
-            try:
-                status, body, headers = await self._perform(work)
-            finally:
-                self.hub.poke()
+            status, body, headers = await self.write_once(work)
             response = _encoded(status, body, headers)
         except Exception as exc:  # noqa: BLE001 - answered as a problem, and the answer kept under the key
             response = handle_exception(request, exc)
@@ -365,11 +402,15 @@ def _same_origin(request: Request[Any, Any, Any]) -> bool:
     return origin.split("://", 1)[-1] == host
 
 
+def encoded(body: Any) -> tuple[bytes, str]:
+    """A write's answer body as sent: its bytes and media type (a problem document is
+    ``application/problem+json``)."""
+    return msgspec.json.encode(body), MEDIA_TYPE if isinstance(body, Problem) else JSON
+
+
 def _encoded(status: int, body: Any, headers: dict[str, str]) -> Response[Any]:
-    media = "application/problem+json" if isinstance(body, Problem) else JSON
-    return Response(
-        content=msgspec.json.encode(body), status_code=status, media_type=media, headers=headers
-    )
+    content, media = encoded(body)
+    return Response(content=content, status_code=status, media_type=media, headers=headers)
 
 
 def web_of(request: Request[Any, Any, Any]) -> Web:

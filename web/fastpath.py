@@ -1,5 +1,6 @@
 """A thin door in front of Litestar for the shared event answers already computed
-(issue 23 section 2: 2,000 phones load the same pages within seconds of the pairings).
+(issue 23 section 2: 2,000 phones load the same pages within seconds of the pairings), and
+for the entries' hot write.
 
 Litestar's routing, middleware, parameter parsing and response objects cost about as much
 CPU per request as a cached answer itself (``BENCHMARKS.md``). ``FastPath`` answers a
@@ -13,6 +14,16 @@ already in the shared cache (``web.eventcache``) under the very key the handler 
   pages' checkpoint only while the last read of it is fresh;
 - the query has only the parameters the page reads, in plain form.
 
+It also records the hot write itself, ``POST /api/games/{id}/entries`` (issue 23 section 1:
+1,000 entries a second), when the request is plain: a Bearer token the token store lets in,
+a JSON body of known length within the limit that decodes as ``EntryIn``, no
+``Idempotency-Key``, no header it reads twice. ``web.api.entry_answer`` records it and words
+the 201 or 422, ``Web.write_once`` writes it as the handler does, ``web.problems.problem_for``
+words every refusal (404, 403, 409, 412, the unreadable entry's 400), so the answer is the
+handler's to the byte. A wrong or missing token, a cookie, a body that does not decode, the
+failed-authentication limit, a client gone before its body arrived (``web.deadlines``):
+Litestar answers, with the body read so far handed on.
+
 Anything else goes on to Litestar unchanged: a missing, wrong or rate-limited token (the
 401, redirect or 429 the handlers answer), an entry not computed yet, an unknown event, a
 query it does not read plainly, ``HEAD``, other paths. Both paths build the answer with
@@ -23,12 +34,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from litestar._parsers import parse_cookie_string
 
 from service.access import ANONYMOUS, Principal, TokenRefusedError
-from web.context import COOKIE, Web
+from service.procedure import WRITING_TOKEN
+from web.api import entry_answer, expected_version
+from web.context import BODY_LIMIT, COOKIE, Web, encoded
 from web.eventcache import Rendered, answer, cache_of
 from web.eventpages import PAGE_HEADERS, fresh_checkpoint, shared_key, viewer_top
+from web.problems import MEDIA_TYPE, problem_for
+from web.schemas import EntryIn
 
 __all__ = ["FastPath"]
 
@@ -36,25 +52,91 @@ ASGIApp = Any  # (scope, receive, send) -> awaitable
 
 
 class FastPath:
-    """An ASGI app answering cached event reads itself, passing every other request to
-    ``app`` (Litestar's own handler chain). ``enabled`` off passes everything (tests)."""
+    """An ASGI app answering cached event reads and plain entries itself, passing every
+    other request to ``app`` (Litestar's own handler chain). ``enabled`` off passes
+    everything (tests)."""
 
     def __init__(self, web: Web, app: ASGIApp) -> None:
         self.web = web
         self.app = app
         self.enabled = True
-        self.served = 0
+        self.served = 0  # cached reads answered here
+        self.entries = 0  # entries answered here
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if self.enabled and scope["type"] == "http" and scope["method"] == "GET":
-            found = self._cached(scope)
-            if found is not None:
-                status, headers, body = found
-                self.served += 1
-                await send({"type": "http.response.start", "status": status, "headers": headers})
-                await send({"type": "http.response.body", "body": body})
-                return
+        if self.enabled and scope["type"] == "http":
+            if scope["method"] == "GET":
+                found = self._cached(scope)
+                if found is not None:
+                    self.served += 1
+                    await _send(send, *found)
+                    return
+            elif scope["method"] == "POST":
+                game_id = _entry_path(scope)
+                if game_id is not None:
+                    await self._entry(scope, receive, send, game_id)
+                    return
         await self.app(scope, receive, send)
+
+    async def _entry(self, scope: dict[str, Any], receive: Any, send: Any, game_id: str) -> None:
+        """``POST /api/games/{game_id}/entries`` answered as ``web.api.record_entry`` answers
+        it, or passed on to Litestar (with the body read so far) when anything is unusual."""
+        headers = _headers(scope, _ENTRY_HEADERS)
+        if (
+            headers is None
+            or b"authorization" not in headers
+            or b"idempotency-key" in headers  # the keys' own bookkeeping: the handler's
+            or b"transfer-encoding" in headers
+            or headers.get(b"content-type", b"").lower() not in _JSON
+        ):
+            await self.app(scope, receive, send)
+            return
+        length = headers.get(b"content-length", b"")
+        who = self._principal(scope, headers) if length.isdigit() else None
+        if who is None or int(length) > BODY_LIMIT:
+            await self.app(scope, receive, send)  # refusals are the handler's, counted once
+            return
+        read: list[dict[str, Any]] = []
+        body = b""
+        while True:
+            message = await receive()
+            read.append(message)
+            if message["type"] != "http.request":
+                break  # the client is gone (or too slow: web.deadlines closed it)
+            body += message.get("body", b"")
+            if not message.get("more_body", False) or len(body) > BODY_LIMIT:
+                break
+        data: EntryIn | None = None
+        if read[-1]["type"] == "http.request" and not read[-1].get("more_body", False):
+            try:
+                data = _decode_entry(body)
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                data = None  # the handler's 400 or 422 says what is wrong
+        if data is None or len(body) != int(length):
+            await self.app(scope, _replay(read, receive), send)
+            return
+        self.entries += 1
+        web = self.web
+        path: str = scope["path"]
+        try:
+            held = headers.get(b"if-match")
+            expected = expected_version(held.decode("latin-1") if held is not None else None)
+            WRITING_TOKEN.set(who.token_id)  # the events it writes name the token
+            entry = data
+
+            async def work() -> tuple[int, Any, dict[str, str]]:
+                return await entry_answer(web, who, game_id, entry, expected, path)
+
+            status, answer_, extra = await web.write_once(work)
+            content, media = encoded(answer_)
+        except Exception as exc:  # noqa: BLE001 - answered as the handlers answer it
+            client = scope.get("client")
+            problem_, extra = problem_for(exc, "POST", path, client[0] if client else "?")
+            status, content, media = problem_.status, msgspec.json.encode(problem_), MEDIA_TYPE
+        raw = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in extra.items()]
+        raw.append((b"content-type", media.encode()))
+        raw.append((b"content-length", str(len(content)).encode()))
+        await _send(send, status, raw, content)
 
     def _cached(self, scope: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
         """The answer for ``scope`` when the cache holds it and the caller may have it."""
@@ -184,11 +266,63 @@ def _text(media: str) -> bytes:
     return f"{media}; charset=utf-8".encode() if media.startswith("text/") else media.encode()
 
 
-def _headers(scope: dict[str, Any]) -> dict[bytes, bytes] | None:
+async def _send(send: Any, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+_READ_HEADERS = frozenset((b"authorization", b"cookie", b"accept-encoding", b"if-none-match"))
+_ENTRY_HEADERS = frozenset(
+    (
+        b"authorization",
+        b"cookie",
+        b"content-type",
+        b"content-length",
+        b"transfer-encoding",
+        b"if-match",
+        b"idempotency-key",
+    )
+)
+_JSON = frozenset((b"application/json", b"application/json; charset=utf-8"))
+_decode_entry = msgspec.json.Decoder(EntryIn).decode
+_GAME_ID = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+
+
+def _entry_path(scope: dict[str, Any]) -> str | None:
+    """The game of a plain ``POST /api/games/{id}/entries`` (no query, no escapes, an id of
+    letters, digits, ``-`` and ``_``), else ``None``."""
+    path: str = scope["path"]
+    if not path.startswith("/api/games/") or not path.endswith("/entries"):
+        return None
+    game_id = path[11:-8]
+    if (
+        not game_id
+        or not set(game_id) <= _GAME_ID
+        or scope.get("query_string")
+        or scope.get("root_path")
+        or scope.get("raw_path", path.encode()) != path.encode()
+    ):
+        return None
+    return game_id
+
+
+def _replay(read: list[dict[str, Any]], receive: Any) -> Any:
+    """``receive`` giving back the messages already read first."""
+    pending = list(read)
+
+    async def again() -> Any:
+        return pending.pop(0) if pending else await receive()
+
+    return again
+
+
+def _headers(
+    scope: dict[str, Any], wanted: frozenset[bytes] = _READ_HEADERS
+) -> dict[bytes, bytes] | None:
     """The request's headers this path reads, or ``None`` when one of them comes twice."""
     out: dict[bytes, bytes] = {}
     for name, value in scope["headers"]:
-        if name in (b"authorization", b"cookie", b"accept-encoding", b"if-none-match"):
+        if name in wanted:
             if name in out:
                 return None
             out[name] = value

@@ -27,7 +27,15 @@ from service.errors import (
     UnreadableEntryError,
 )
 
-__all__ = ["PROBLEM_TYPES", "Problem", "handle_exception", "problem_response"]
+__all__ = [
+    "MEDIA_TYPE",
+    "PROBLEM_TYPES",
+    "Problem",
+    "handle_exception",
+    "problem",
+    "problem_for",
+    "problem_response",
+]
 
 log = logging.getLogger("referee.web")
 
@@ -127,6 +135,19 @@ class Problem(msgspec.Struct, kw_only=True, omit_defaults=True):
     extra: dict[str, Any] | None = None
 
 
+def problem(status: int, name: str, detail: str, instance: str = "", **members: Any) -> Problem:
+    """A problem document of type ``/problems/<name>`` about ``instance`` (the request's path)."""
+    title = PROBLEM_TYPES.get(name, (name, ""))[0]
+    return Problem(
+        type=f"/problems/{name}",
+        title=title,
+        status=status,
+        detail=detail,
+        instance=instance,
+        **members,
+    )
+
+
 def problem_response(
     status: int,
     name: str,
@@ -136,14 +157,8 @@ def problem_response(
     **members: Any,
 ) -> Response[bytes]:
     """A problem document of type ``/problems/<name>``."""
-    title = PROBLEM_TYPES.get(name, (name, ""))[0]
-    body = Problem(
-        type=f"/problems/{name}",
-        title=title,
-        status=status,
-        detail=detail,
-        instance=str(request.url.path) if request is not None else "",
-        **members,
+    body = problem(
+        status, name, detail, str(request.url.path) if request is not None else "", **members
     )
     return Response(
         content=msgspec.json.encode(body),
@@ -153,62 +168,68 @@ def problem_response(
     )
 
 
+Answered = tuple[Problem, dict[str, str]]  # the problem document and its extra headers
+
+
 def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
     """Every exception of a request, as a problem document."""
+    body, headers = problem_for(
+        exc, request.method, str(request.url.path), request.client.host if request.client else "?"
+    )
+    return Response(
+        content=msgspec.json.encode(body),
+        status_code=body.status,
+        media_type=MEDIA_TYPE,
+        headers=headers,
+    )
+
+
+def problem_for(exc: Exception, method: str, path: str, host: str) -> Answered:
+    """The problem document answering ``exc`` raised by ``method path`` from ``host`` (logged
+    as it deserves), and its extra headers: one wording for the handlers' answers and the
+    fast path's (``web.fastpath``)."""
     if isinstance(exc, UnreadableEntryError):
-        return problem_response(
-            400, "unreadable-entry", str(exc), request, clause=exc.clause, reason=exc.reason
-        )
+        return problem(
+            400, "unreadable-entry", str(exc), path, clause=exc.clause, reason=exc.reason
+        ), {}
     if isinstance(exc, InvalidCommandError):
-        return problem_response(
-            409, "not-allowed-now", str(exc), request, clause=exc.clause, reason=exc.reason
-        )
+        return problem(
+            409, "not-allowed-now", str(exc), path, clause=exc.clause, reason=exc.reason
+        ), {}
     if isinstance(exc, StaleVersionError):
-        return problem_response(
+        return problem(
             412,
             "stale-version",
             str(exc),
-            request,
+            path,
             version=exc.actual,
             expected_version=exc.expected,
-        )
+        ), {}
     if isinstance(exc, ConcurrentWriteError):
-        return problem_response(409, "concurrent-write", str(exc), request)
+        return problem(409, "concurrent-write", str(exc), path), {}
     if isinstance(exc, AccessDeniedError):
-        log.warning("refused %s %s: %s", request.method, request.url.path, exc)
-        return problem_response(403, "forbidden", str(exc), request)
+        log.warning("refused %s %s: %s", method, path, exc)
+        return problem(403, "forbidden", str(exc), path), {}
     if isinstance(exc, GameNotFoundError | UnknownClauseError):
-        return problem_response(404, "not-found", str(exc), request)
+        return problem(404, "not-found", str(exc), path), {}
     if isinstance(exc, UnknownGameError):
-        status = 404 if request.method == "GET" else 400
-        return problem_response(
-            status, "not-found" if status == 404 else "refused", str(exc), request
-        )
+        status = 404 if method == "GET" else 400
+        return problem(status, "not-found" if status == 404 else "refused", str(exc), path), {}
     if isinstance(exc, NotAuthorizedException):
-        log.warning(
-            "unauthorized %s %s from %s: %s",
-            request.method,
-            request.url.path,
-            request.client.host if request.client else "?",
-            exc.detail,
-        )
-        return problem_response(
-            401,
-            "unauthorized",
-            exc.detail,
-            request,
-            headers={"WWW-Authenticate": 'Bearer realm="referee"'},
-        )
+        log.warning("unauthorized %s %s from %s: %s", method, path, host, exc.detail)
+        return problem(401, "unauthorized", exc.detail, path), {
+            "WWW-Authenticate": 'Bearer realm="referee"'
+        }
     if isinstance(exc, RecursionError):  # a body nested past the decoder's depth
-        return problem_response(422, "too-deep", "the body is nested too deeply", request)
+        return problem(422, "too-deep", "the body is nested too deeply", path), {}
     if isinstance(exc, ValidationException) and "length <=" in str(exc.extra or exc.detail):
-        return problem_response(
+        return problem(
             422,
             "too-long",
             "a field is longer than it may be (an entry is a line, a reason or claim a page)",
-            request,
+            path,
             extra={"errors": exc.extra} if exc.extra else None,
-        )
+        ), {}
     if isinstance(exc, ValidationException):
         extra = (
             exc.extra
@@ -217,7 +238,7 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
             if exc.extra
             else None
         )
-        return problem_response(400, "bad-request", exc.detail, request, extra=extra)
+        return problem(400, "bad-request", exc.detail, path, extra=extra), {}
     if isinstance(exc, HTTPException):
         name = {
             404: "not-found",
@@ -228,14 +249,13 @@ def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Respons
         }.get(exc.status_code, "bad-request")
         if exc.status_code >= 500:
             name = "server-error"
-        headers = dict(exc.headers or {})
-        return problem_response(exc.status_code, name, exc.detail, request, headers=headers)
+        return problem(exc.status_code, name, exc.detail, path), dict(exc.headers or {})
     if isinstance(exc, PermissionError):
-        return problem_response(403, "forbidden", str(exc), request)
+        return problem(403, "forbidden", str(exc), path), {}
     if isinstance(exc, ValueError | LookupError | msgspec.ValidationError):
-        return problem_response(400, "refused", str(exc), request)
+        return problem(400, "refused", str(exc), path), {}
     fault = secrets.token_hex(6)
-    log.error("server fault %s on %s %s", fault, request.method, request.url.path, exc_info=exc)
-    return problem_response(
-        500, "server-error", "the server failed; nothing more is said here", request, id=fault
-    )
+    log.error("server fault %s on %s %s", fault, method, path, exc_info=exc)
+    return problem(
+        500, "server-error", "the server failed; nothing more is said here", path, id=fault
+    ), {}

@@ -181,3 +181,185 @@ def test_a_streams_own_read_from_the_store_vouches_until_this_process_writes() -
         assert hub.known_version("ev-x") == 7
 
     asyncio.run(scenario())
+
+
+# -- the hot write: POST /api/games/{id}/entries ----------------------------------------------
+
+
+def new_game(client: TestClient[Litestar], token: str, table: str = "1") -> str:
+    made = client.post(
+        "/api/games",
+        json={
+            "game": "prizmik",
+            "players": {"red": "Ann", "blue": "Ben"},
+            "meta": {"table": table},
+        },
+        headers=auth(token),
+    )
+    assert made.status_code == 201, made.text
+    game: str = made.json()["game_id"]
+    return game
+
+
+def post(
+    client: TestClient[Litestar], url: str, body: bytes, headers: dict[str, str], *, fast_: bool
+) -> tuple[httpx.Response, bool]:
+    """``body`` posted to ``url`` through the fast path or with it off, and whether the fast
+    path answered it."""
+    door = fast(client)
+    door.enabled = fast_
+    entries = door.entries
+    try:
+        answer = client.post(url, content=body, headers=headers)
+    finally:
+        door.enabled = True
+    return answer, door.entries > entries
+
+
+def as_game(answer: httpx.Response, game: str, instead: str) -> httpx.Response:
+    """``answer`` with the game id ``game`` written as ``instead`` (two games, one request)."""
+    swap = game.encode(), instead.encode()
+    return httpx.Response(
+        answer.status_code,
+        headers=[(k, v.replace(*swap)) for k, v in answer.headers.raw],
+        content=answer.content.replace(*swap),
+    )
+
+
+JSON_ = {"Content-Type": "application/json"}
+
+# (entry body, extra headers, the status both answer): each sent to two games in the same state,
+# one through the fast path and one with it off
+WRITES: list[tuple[bytes, dict[str, str], int]] = [
+    (b'{"text": "e1>e2"}', {}, 201),
+    (b'{"text": "e1>e2", "seat": "red"}', {"If-Match": '"1"'}, 201),
+    (b'{"text": "e1>e7"}', {}, 422),  # breaks a rule: stored as evidence
+    (b'{"text": "hello there"}', {}, 400),  # not an entry
+    (b'{"text": "e1>e2"}', {"If-Match": '"7"'}, 412),
+    (b'{"text": "e1>e2"}', {"If-Match": "twelve"}, 400),
+]
+
+
+@pytest.mark.parametrize(("body", "extra", "status"), WRITES)
+def test_an_entry_is_answered_as_the_handler_answers_it(
+    client: TestClient[Litestar], tokens: Tokens, body: bytes, extra: dict[str, str], status: int
+) -> None:
+    one, two = new_game(client, tokens["head"]), new_game(client, tokens["head"])
+    headers = auth(tokens["table1"], **JSON_, **extra)
+    quick, taken = post(client, f"/api/games/{one}/entries", body, headers, fast_=True)
+    assert taken
+    slow, taken = post(client, f"/api/games/{two}/entries", body, headers, fast_=False)
+    assert not taken
+    assert quick.status_code == status, quick.text
+    same(quick, as_game(slow, two, one))
+    # both stored the same (nothing, or the same event), with the writing token's id
+    logs = [
+        client.get(f"/api/games/{g}/log", headers=auth(tokens["head"])).json() for g in (one, two)
+    ]
+    assert len(logs[0]) == len(logs[1])
+    assert [e.get("token_id") for e in logs[0]] == [e.get("token_id") for e in logs[1]]
+
+
+def test_refusals_of_an_entry_are_answered_alike(
+    client: TestClient[Litestar], tokens: Tokens
+) -> None:
+    game = new_game(client, tokens["head"])
+    ended = new_game(client, tokens["head"])
+    finished = client.post(
+        f"/api/games/{ended}/end",
+        json={"how": "agreement", "reason": "x"},
+        headers=auth(tokens["head"]),
+    )
+    assert finished.status_code == 201, finished.text
+    url = f"/api/games/{game}/entries"
+    entry = b'{"text": "e1>e2"}'
+    cases = [  # url, token, body, status: answered by the fast path itself
+        ("/api/games/prizmik-nothere/entries", tokens["table1"], entry, 404),
+        (url, tokens["table2"], entry, 403),  # another table's referee
+        (url, tokens["public"], entry, 403),
+        (f"/api/games/{ended}/entries", tokens["table1"], entry, 409),
+    ]
+    for path, token, body, status in cases:
+        headers = auth(token, **JSON_)
+        quick, taken = post(client, path, body, headers, fast_=True)
+        slow, _ = post(client, path, body, headers, fast_=False)
+        assert taken, path
+        assert quick.status_code == status, quick.text
+        same(quick, slow)
+
+
+PASSED_ON: list[tuple[bytes, dict[str, str]]] = [  # body, headers: the handler answers
+    (b'{"text": "e1>e2"', JSON_),  # malformed JSON
+    (b"", JSON_),
+    (b"[]", JSON_),
+    (b'{"text": "e1>e2", "colour": "red"}', JSON_),  # an unknown field
+    (b'{"text": 5}', JSON_),
+    (b'{"text": "' + b"x" * 1001 + b'"}', JSON_),  # too long
+    (b'{"text": "e1>e2"}', {"Content-Type": "text/plain"}),
+    (b'{"text": "e1>e2"}', {}),  # no content type
+    (b'{"text": "e1>e2"}', {**JSON_, "Idempotency-Key": "k-1"}),
+    (b'{"text": "' + b"x" * 70_000 + b'"}', JSON_),  # past the body limit
+]
+
+
+@pytest.mark.parametrize(("body", "extra"), PASSED_ON)
+def test_an_unusual_entry_request_is_left_to_the_handler(
+    client: TestClient[Litestar], tokens: Tokens, body: bytes, extra: dict[str, str]
+) -> None:
+    one, two = new_game(client, tokens["head"]), new_game(client, tokens["head"])
+    headers = auth(tokens["table1"], **extra)
+    quick, taken = post(client, f"/api/games/{one}/entries", body, headers, fast_=True)
+    assert not taken
+    if "Idempotency-Key" in headers:
+        headers["Idempotency-Key"] += "-again"  # a key names one request
+    slow, _ = post(client, f"/api/games/{two}/entries", body, headers, fast_=False)
+    same(quick, as_game(slow, two, one))
+
+
+def test_a_wrong_or_missing_token_on_an_entry_is_the_handlers_and_counted_once(
+    client: TestClient[Litestar], store: str, tokens: Tokens
+) -> None:
+    game = new_game(client, tokens["head"])
+    url = f"/api/games/{game}/entries"
+    web = client.app.state["web"]
+    entry = b'{"text": "e1>e2"}'
+    for headers, failures_counted in (
+        (auth("rf_nope_wrong", **JSON_), 1),
+        ({"Authorization": "Basic abc", **JSON_}, 0),
+        (JSON_, 0),
+        ({"Cookie": f"referee_token={tokens['table1']}", **JSON_}, 0),  # a cookie: not same-site
+    ):
+        failures = len(web.failed_auth._failures.get("testclient", ()))
+        quick, taken = post(client, url, entry, headers, fast_=True)
+        assert not taken
+        assert quick.status_code in (401, 403)
+        counted = len(web.failed_auth._failures.get("testclient", ())) - failures
+        assert counted == failures_counted
+        same(quick, post(client, url, entry, headers, fast_=False)[0])
+    # a token revoked by another process is refused on the next entry
+    accepted, taken = post(client, url, entry, auth(tokens["table1"], **JSON_), fast_=True)
+    assert accepted.status_code == 201 and taken
+    side = TokenStore(open_side_db(parse_store(store)))
+    side.revoke(tokens["table1"].split("_")[1])
+    side.db.close()
+    refused, taken = post(
+        client, url, b'{"text": "e8>e7"}', auth(tokens["table1"], **JSON_), fast_=True
+    )
+    assert refused.status_code == 401 and not taken
+
+
+def test_an_entry_with_a_header_twice_is_left_to_the_handler(
+    client: TestClient[Litestar], tokens: Tokens
+) -> None:
+    from web.fastpath import _ENTRY_HEADERS, _headers
+
+    twice = [(b"authorization", b"Bearer x"), (b"if-match", b'"1"'), (b"if-match", b'"5"')]
+    assert _headers({"headers": twice}, _ENTRY_HEADERS) is None  # the handler's to read
+    assert _headers({"headers": twice[:2]}, _ENTRY_HEADERS) == dict(twice[:2])
+    # the test client joins them into one value ('"1", "5"'): answered alike either way
+    one, two = new_game(client, tokens["head"]), new_game(client, tokens["head"])
+    headers = auth(tokens["table1"], **JSON_, **{"If-Match": '"1", "5"'})
+    quick, _ = post(client, f"/api/games/{one}/entries", b'{"text": "e1>e2"}', headers, fast_=True)
+    slow, _ = post(client, f"/api/games/{two}/entries", b'{"text": "e1>e2"}', headers, fast_=False)
+    assert quick.status_code == 400
+    same(quick, as_game(slow, two, one))

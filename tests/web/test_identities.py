@@ -224,6 +224,54 @@ def test_a_revoked_or_rotated_token_is_refused_on_the_next_request(
     assert httpx.get(games, headers=auth(token)).status_code == 401
 
 
+def test_a_token_revoked_between_two_entries_on_one_connection_refuses_the_second(
+    live_server: ThreadServer, tokens: Tokens, store: str
+) -> None:
+    """Entries (the fast path's) ask SQLite whether a token changed once per event-loop turn:
+    a revoke committed before the next request was sent is still seen by it."""
+    token = tokens["table1"]
+    with httpx.Client(base_url=live_server.base, headers=auth(token)) as http:
+        made = http.post(
+            "/api/games",
+            json={"game": "prizmik", "players": {"red": "A", "blue": "B"}, "meta": {"table": "1"}},
+        )
+        assert made.status_code == 201, made.text
+        url = f"/api/games/{made.json()['game_id']}/entries"
+        assert http.post(url, json={"text": "e1>e2"}).status_code == 201
+        elsewhere = TokenStore(open_side_db(parse_store(store)))
+        assert elsewhere.revoke(token.split("_")[1])
+        elsewhere.db.close()
+        refused = http.post(url, json={"text": "e8>e7"})
+        assert refused.status_code == 401, refused.text
+
+
+def test_the_loop_turn_moves_before_anything_queued_after_its_first_reading() -> None:
+    """``LoopTurn``: one number for the callbacks already queued when it was first read in a
+    turn, a later one for every callback queued after (a request taken up later)."""
+    import asyncio
+
+    from web.context import LoopTurn
+
+    turn = LoopTurn()
+    assert turn() is None  # off the loop: ask every time
+    seen: list[tuple[str, int | None]] = []
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        loop.call_soon(lambda: seen.append(("queued before", turn())))
+        first = turn()
+        loop.call_soon(lambda: seen.append(("queued after", turn())))
+        seen.append(("first", first))
+        seen.append(("same step", turn()))
+        await asyncio.sleep(0)
+        seen.append(("next step", turn()))
+
+    asyncio.run(scenario())
+    numbers = dict(seen)
+    assert numbers["first"] == numbers["same step"] == numbers["queued before"]
+    assert numbers["queued after"] == numbers["next step"] != numbers["first"]
+
+
 def test_a_side_db_made_before_expiry_and_ids_keeps_its_tokens(tmp_path: Path) -> None:
     """The guarded migration: the old table gains its columns; old tokens still work."""
     store = str(tmp_path / "old.db")
