@@ -127,7 +127,7 @@ async def event_version(web: Web, event_id: str) -> int:
 
 _SEALS: dict[int, tuple[float, str]] = {}
 _SEALING: dict[int, asyncio.Future[str]] = {}  # a read of the newest checkpoint under way
-_SEAL_TASKS: set[asyncio.Task[str]] = set()
+_SEAL_TASKS: set[asyncio.Task[None]] = set()
 SEAL_SECONDS = 1.0
 
 
@@ -139,17 +139,45 @@ def fresh_checkpoint(web: Web) -> str | None:
     if kept is None:
         return None
     age = time.monotonic() - kept[0]
-    if age >= SEAL_SECONDS / 2 and id(web) not in _SEALING:
-        task = asyncio.get_running_loop().create_task(_read_checkpoint(web))
-        _SEAL_TASKS.add(task)
-        task.add_done_callback(_read_ahead_done)
+    if age >= SEAL_SECONDS / 2:
+        _start_read(web)
     return kept[1] if age < SEAL_SECONDS else None
 
 
-def _read_ahead_done(task: asyncio.Task[str]) -> None:
+def _start_read(web: Web) -> asyncio.Future[str]:
+    """The read of the newest checkpoint under way, started now if none is (one at a time:
+    the readers arriving meanwhile share it)."""
+    found = _SEALING.get(id(web))
+    if found is None:
+        found = _SEALING[id(web)] = asyncio.get_running_loop().create_future()
+        task = asyncio.get_running_loop().create_task(_read(web, found))
+        _SEAL_TASKS.add(task)
+        task.add_done_callback(_read_done)
+    return found
+
+
+def _read_done(task: asyncio.Task[None]) -> None:
     _SEAL_TASKS.discard(task)
-    if not task.cancelled() and task.exception() is not None:  # the next reader tries again
-        log.warning("reading the newest checkpoint failed", exc_info=task.exception())
+    if not task.cancelled():
+        task.exception()  # logged by ``_read``; the next reader tries again
+
+
+async def _read(web: Web, future: asyncio.Future[str]) -> None:
+    started = time.monotonic()  # the answer is as fresh as the moment the read began
+    try:
+        text: str = await web.run(web.svc.newest_checkpoint)
+    except BaseException as exc:
+        if isinstance(exc, asyncio.CancelledError):
+            future.cancel()
+        else:
+            future.set_exception(exc)
+            future.exception()  # retrieved: nobody else may be waiting
+            log.warning("reading the newest checkpoint failed", exc_info=exc)
+        raise
+    finally:
+        _SEALING.pop(id(web), None)
+    _SEALS[id(web)] = (started, text)
+    future.set_result(text)
 
 
 def shared_key(
@@ -163,31 +191,7 @@ async def _read_checkpoint(web: Web) -> str:
     """Read the store's newest checkpoint, one read for every caller meanwhile (on
     PostgreSQL each reader used to send its own when the second was up: hundreds of
     queries queued on the service threads while the pairings went up)."""
-    waiting = _SEALING.get(id(web))
-    if waiting is not None:
-        try:
-            return await asyncio.shield(waiting)
-        except asyncio.CancelledError:
-            if not waiting.cancelled():
-                raise  # this caller was cancelled, not the read
-            return await _read_checkpoint(web)  # the reader that started it went away
-    future: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-    _SEALING[id(web)] = future
-    started = time.monotonic()  # the answer is as fresh as the moment the read began
-    try:
-        text: str = await web.run(web.svc.newest_checkpoint)
-    except asyncio.CancelledError:
-        future.cancel()
-        raise
-    except BaseException as exc:
-        future.set_exception(exc)
-        future.exception()  # retrieved: nobody else may be waiting
-        raise
-    finally:
-        del _SEALING[id(web)]
-    _SEALS[id(web)] = (started, text)
-    future.set_result(text)
-    return text
+    return await asyncio.shield(_start_read(web))
 
 
 async def _newest_checkpoint(web: Web) -> str:
