@@ -25,7 +25,8 @@ Then, for each N of ``--phones`` (one round each, so every N meets a round just 
 Reported per N: p50/p99/max of every page request of step 2 (written to answer read), the
 live subscription's answer time, errors (any status other than 200/304, a refused or dropped
 connection, a subscriber that missed the change), the share of 304s, bytes per page (all
-requests ask for gzip), and step 3's fan-out delay and re-read latencies. The same client
+requests ask for gzip), and step 3's fan-out delay, re-read latencies and the server's CPU
+from the result's report to the last re-read (per phone: the change's whole cost). The same client
 measures its own ceiling in the same run: ``GET /api/health`` as fast as 50 connections go,
 and how late its own event loop ran (a late client inflates every latency it measures).
 
@@ -382,6 +383,7 @@ async def trial(
 
     # one result: every subscriber must hear of it, then re-reads its own page
     first = next(r for r in new_rows if not r["bye"])
+    reread_cpu = cpu_seconds(pid)  # the change, its fan-out, any pages made ahead, the re-reads
     status, data, _ = await head_post(
         port, head, f"/api/events/{e}/results", {"slips": [f"{first['table']}=2-0-0"]}
     )
@@ -404,7 +406,10 @@ async def trial(
         )
         phone.reread = time.monotonic() - started
 
+    reread_started = time.monotonic()
     await asyncio.gather(*(reread(p, c) for p, c in zip(phones, conns, strict=True)))
+    reread_s = time.monotonic() - reread_started
+    reread_cpu = cpu_seconds(pid) - reread_cpu
     stop.set()
     await asyncio.gather(*streams, return_exceptions=True)
     watcher.cancel()
@@ -464,6 +469,8 @@ async def trial(
         "fanout_p99_ms": pct(delays, 0.99) * 1000,
         "reread_p50_ms": pct([p.reread for p in phones if p.reread], 0.5) * 1000,
         "reread_p99_ms": pct([p.reread for p in phones if p.reread], 0.99) * 1000,
+        "reread_s": reread_s,
+        "reread_cpu_per_phone_ms": reread_cpu / n * 1000,
         "client_lag_p99_ms": pct(lag, 0.99) * 1000,
     }
 
@@ -542,7 +549,7 @@ def main() -> None:
     print(
         f"{'store':8} {'phones':>6} {'reqs':>6} {'p50':>7} {'p99':>7} {'max':>7} {'errors':>6} "
         f"{'304':>5} {'live p99':>8} {'fan-out p99':>11} {'re-read p99':>11} {'client lag':>10} "
-        f"{'server CPU/phone':>16}"
+        f"{'server CPU/phone':>16} {'change CPU/phone':>17}"
     )
     for r in rows:
         print(
@@ -550,7 +557,7 @@ def main() -> None:
             f"{r['p99_ms']:>5.0f}ms {r['max_ms']:>5.0f}ms {r['errors']:>6} "
             f"{r['share_304']:>5.0%} {r['live_p99_ms']:>6.0f}ms {r['fanout_p99_ms']:>9.0f}ms "
             f"{r['reread_p99_ms']:>9.0f}ms {r['client_lag_p99_ms']:>8.0f}ms "
-            f"{r['server_cpu_per_phone_ms']:>14.2f}ms"
+            f"{r['server_cpu_per_phone_ms']:>14.2f}ms {r['reread_cpu_per_phone_ms']:>15.2f}ms"
         )
 
 

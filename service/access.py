@@ -32,7 +32,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -326,6 +326,7 @@ _ADDED_COLUMNS = (("player_id", "TEXT"), ("expires", "DOUBLE PRECISION"))
 expiry time. ``_migrate`` adds them to side tables made before; rows without them read
 as no id and no expiry."""
 _ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+_LIVE_ROWS = 100_000  # at most this many live tokens are read at once (``_known``)
 _CHANNEL = "referee_tokens"  # NOTIFY'd when a token is revoked or rotated (PostgreSQL)
 PLAYER_ID = re.compile(r"[a-z0-9][a-z0-9_.-]{0,63}")
 """What a player id looks like: lower-case letters, digits, ``_ . -``; 64 at most."""
@@ -443,6 +444,8 @@ class TokenStore:
         db.script(_SCHEMA)
         _migrate(db)
         self._cache: dict[str, Principal] = {}
+        self._live: dict[str, tuple[Any, ...]] = {}  # token id -> row, read at _live_epoch
+        self._live_epoch = -1
         self._epoch = 0  # moves whenever the cache is emptied
         self._lock = threading.Lock()
         self._seen = threading.local()  # the data_version this thread last saw (SQLite)
@@ -456,6 +459,7 @@ class TokenStore:
         with self._lock:
             self._epoch += 1
             self._cache.clear()
+            self._live = {}
 
     def _cache_holds(self) -> bool:
         """Whether cached answers may be used now (emptying the cache first when another
@@ -550,12 +554,53 @@ class TokenStore:
                 if hit.expires is not None and hit.expires <= time.time():
                     raise _expired(hit.expires)
                 return hit
-        principal = self._lookup(token)
+        principal = self._known(token, epoch) if epoch is not None else None
+        if principal is None:
+            principal = self._lookup(token)
         if epoch is not None:
             with self._lock:  # not if the cache was emptied while the row was read
                 if self._epoch == epoch and len(self._cache) < 10_000:
                     self._cache[token] = principal
         return principal
+
+    def _known(self, token: str, epoch: int) -> Principal | None:
+        """``token``'s principal from the live tokens read in one query (PostgreSQL with a
+        watch only), or ``None``: then ``_lookup`` reads its row. When the pairings go up
+        2,000 phones each bring a token the server has not seen; a round trip each, on the
+        event loop, held every other request back (``BENCHMARKS.md``). The rows are
+        forgotten with the cache (a revoke or rotate anywhere empties both), and a token made
+        since they were read is not among them, so it is read on its own."""
+        if self._mode != "watch":
+            return None
+        with self._lock:
+            live = self._live if self._live_epoch == epoch else None
+        if live is None:
+            _, rows = self.db.execute(
+                "SELECT token_id, secret_hash, role, name, tables, player_id, expires FROM "
+                f"referee_tokens WHERE revoked = 0 LIMIT {_LIVE_ROWS}"
+            )
+            live = {str(r[0]): r[1:] for r in rows}
+            with self._lock:  # not if the cache was emptied while the rows were read
+                if self._epoch == epoch:
+                    self._live, self._live_epoch = live, epoch
+        prefix, _, rest = token.strip().partition("_")
+        token_id, _, secret = rest.partition("_")
+        row = live.get(token_id) if prefix == "rf" and secret else None
+        if row is None:
+            return None
+        stored, role, name, tables, player_id, expires = row
+        if not hmac.compare_digest(str(stored), _hash(secret)):
+            return None  # _lookup refuses it (or finds a secret rotated since)
+        if expires is not None and float(expires) <= time.time():
+            raise _expired(float(expires))
+        return Principal(
+            token_id=token_id,
+            role=role,
+            name=name,
+            tables=tuple(json.loads(tables)),
+            player_id=player_id or "",
+            expires=float(expires) if expires is not None else None,
+        )
 
     def _lookup(self, token: str) -> Principal:
         prefix, _, rest = token.strip().partition("_")

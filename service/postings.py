@@ -738,11 +738,21 @@ def player_line(board: EventBoard, state: Tournament, player_name: str) -> Playe
 class PlayerIndex:
     """An event version's players indexed once for every player's own page: ids by name,
     each player's pairings, their standings rows. ``line`` answers what ``player_line``
-    does, at the cost of one player's rows instead of a pass over the whole event."""
+    does, at the cost of one player's rows instead of a pass over the whole event.
 
-    def __init__(self, board: EventBoard, state: Tournament) -> None:
+    ``memo``: explanations already worked out, kept by the caller from one version of the
+    event to the next (a dict it owns; this index adds to it). An explanation is a function
+    of the player, the results it reads, the people it names and the event's settings, and
+    it is kept under exactly those: after one result only the players who met the two
+    players of that table get a new one, and every other player's is found, not computed
+    again (``explain`` was half of a player page's cost)."""
+
+    def __init__(
+        self, board: EventBoard, state: Tournament, memo: dict[Any, str] | None = None
+    ) -> None:
         self.board = board
         self.state = state
+        self.memo = memo
         self.names = state.names()
         self._ids: dict[str, str] = {}
         for entrant in state.players.values():  # the first to claim a name, as ``find``
@@ -776,7 +786,30 @@ class PlayerIndex:
         met = {p for _, r in by_player.get(who, []) for p in r.players} | {who}
         relevant = dict(item for p in met for item in by_player.get(p, []))
         people = [state.players[p] for p in met if p in state.players]
-        return explain(who, people, [relevant[n] for n in sorted(relevant)], state.settings)
+        results = [relevant[n] for n in sorted(relevant)]
+        if self.memo is None:
+            return explain(who, people, results, state.settings)
+        key = (who, tuple(sorted(people, key=lambda e: e.id)), tuple(results), state.settings)
+        found = self.memo.get(key)
+        if found is None:
+            if len(self.memo) >= 50_000:
+                self.memo.clear()
+            found = self.memo[key] = explain(who, people, results, state.settings)
+        return found
+
+    def page(self, player_name: str) -> tuple[PlayerLine, str]:
+        """What a player's own page shows: ``line`` and ``explain``, in one call."""
+        return self.line(player_name), self.explain(player_name)
+
+    def pages(self, player_names: Sequence[str]) -> list[tuple[PlayerLine, str] | None]:
+        """``page`` of each player (``None`` for a name that is no player of the event)."""
+        out: list[tuple[PlayerLine, str] | None] = []
+        for name in player_names:
+            try:
+                out.append(self.page(name))
+            except RefusedError:
+                out.append(None)
+        return out
 
     def find(self, name: str) -> str | None:
         """The id of the player named or identified by ``name`` (as ``Tournament.find``)."""

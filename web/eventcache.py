@@ -46,6 +46,8 @@ from service.access import Principal
 __all__ = [
     "SLOT",
     "EventCache",
+    "Piece",
+    "Pieces",
     "Rendered",
     "accepts_gzip",
     "answer",
@@ -111,6 +113,25 @@ class Rendered:
             self.gz_tail = _deflate(tail, last=True)
             self.crc_head = zlib.crc32(head)
 
+    @classmethod
+    def joined(cls, pieces: Pieces, media: str, tag: str) -> Rendered:
+        """The answer made of ``pieces``: the same bytes as ``Rendered`` of the pieces'
+        bytes joined, and a gzip form that inflates to them (nothing compressed here)."""
+        self = cls.__new__(cls)
+        self.head = b"".join(p.data for p in pieces.head)
+        self.tail = b"".join(p.data for p in pieces.tail)
+        self.media = media
+        self.tag = tag
+        self.size = len(self.head) + len(self.tail)
+        self.gz_head = None
+        self.gz_tail = b""
+        self.crc_head = 0
+        if self.size >= GZIP_MIN:
+            self.gz_head = _GZIP_HEADER + b"".join(p.deflated for p in pieces.head)
+            self.gz_tail = b"".join(p.deflated for p in pieces.tail)
+            self.crc_head = zlib.crc32(self.head)
+        return self
+
     @property
     def weight(self) -> int:
         """The bytes it holds."""
@@ -126,10 +147,40 @@ class Rendered:
         return b"".join((self.gz_head, slot_deflated, self.gz_tail, struct.pack("<II", crc, size)))
 
 
-def rendered(key: tuple[Any, ...], body: str | bytes, media: str) -> Rendered:
+class Piece:
+    """Bytes of a page shared by many answers, and their deflated form (computed once): a
+    player's page is put together from the version's frame and the player's own part, each
+    kept for as long as it stays the same (``Pieces``)."""
+
+    __slots__ = ("data", "deflated", "last")
+
+    def __init__(self, data: bytes, *, last: bool = False) -> None:
+        self.data = data
+        self.last = last
+        self.deflated = _deflate(data, last=last) if data or last else b""
+
+
+class Pieces:
+    """A page as pieces: ``head`` before the viewer's slot, ``tail`` after it; the last
+    piece of ``tail`` is deflated as the end of the stream (``Piece(..., last=True)``).
+    Its bytes are the pieces' bytes joined, and its gzip form the pieces' deflated forms
+    joined (each is a byte-aligned run of blocks of its own, as ``Rendered``'s halves)."""
+
+    __slots__ = ("head", "tail")
+
+    def __init__(self, head: list[Piece], tail: list[Piece]) -> None:
+        assert tail and tail[-1].last and not any(p.last for p in [*head, *tail[:-1]])
+        self.head = head
+        self.tail = tail
+
+
+def rendered(key: tuple[Any, ...], body: str | bytes | Pieces, media: str) -> Rendered:
     """A ``Rendered`` for ``key`` (its tag is the key's digest, with the version readable)."""
     digest = hashlib.blake2b(repr(key).encode(), digest_size=9).hexdigest()
-    return Rendered(body, media, f"v{key[1]}-{digest}")
+    tag = f"v{key[1]}-{digest}"
+    if isinstance(body, Pieces):
+        return Rendered.joined(body, media, tag)
+    return Rendered(body, media, tag)
 
 
 class EventCache:
@@ -149,6 +200,9 @@ class EventCache:
         self._newest: dict[str, int] = {}
         self._slots: OrderedDict[Principal, tuple[bytes, str]] = OrderedDict()
         self._deflated: dict[bytes, bytes] = {}
+        self._pieces: dict[Any, Piece] = {}
+        self._memos: dict[str, dict[Any, Any]] = {}
+        self._followed: dict[str, dict[tuple[str, str, str], int]] = {}
         self.computed = 0
 
     def seen(self, event_id: str, version: int) -> None:
@@ -220,6 +274,42 @@ class EventCache:
             self._slots[who] = found
             if len(self._slots) > 20_000:
                 self._slots.popitem(last=False)
+        return found
+
+    def piece(self, key: Any, make: Callable[[], str]) -> Piece:
+        """The piece kept under ``key`` (a value naming everything its bytes show), made by
+        ``make`` the first time. Pieces outlive versions: a player's part of their page,
+        unchanged by a result elsewhere, is neither rendered nor compressed again."""
+        found = self._pieces.get(key)
+        if found is None:
+            if len(self._pieces) >= 20_000:
+                self._pieces.clear()
+            found = self._pieces[key] = Piece(make().encode())
+        return found
+
+    def follow(self, event_id: str, tail: tuple[str, str, str]) -> None:
+        """A player page was read (``tail``: viewer kind, path, player) at the event's newest
+        version: ``web.eventpages.prepare_player_pages`` makes it for the next one."""
+        found = self._followed.get(event_id)
+        if found is None:
+            found = self._followed[event_id] = {}
+        elif len(found) >= 20_000 and tail not in found:
+            found.clear()
+        found[tail] = self._newest.get(event_id, 0)
+
+    def followed(self, event_id: str) -> dict[tuple[str, str, str], int]:
+        """The player pages read, and the version each was last read at."""
+        return self._followed.get(event_id, {})
+
+    def newest(self, event_id: str) -> int:
+        """The event's newest version seen (0 before any)."""
+        return self._newest.get(event_id, 0)
+
+    def memo(self, event_id: str) -> dict[Any, Any]:
+        """A dict kept for one event across its versions (``PlayerIndex``'s explanations)."""
+        found = self._memos.get(event_id)
+        if found is None:
+            found = self._memos[event_id] = {}
         return found
 
     def deflated(self, slot: bytes) -> bytes:

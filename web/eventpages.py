@@ -10,26 +10,41 @@ page. A page that is open follows ``/events/ID/live`` (server-sent events, resum
 
 from __future__ import annotations
 
+import asyncio
+import functools
+import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 from urllib.parse import quote
 
 import msgspec
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.response import Redirect, Stream
+from markupsafe import escape
 
 from service.access import Principal, authorize_event
 from service.postings import (
     EventBoard,
     PlayerIndex,
+    PlayerLine,
     Posted,
     Posting,
     PostingReport,
 )
 from web.context import Web, web_of
-from web.eventcache import SLOT, Rendered, cache_of, rendered, respond, view_kind
+from web.eventcache import (
+    SLOT,
+    Piece,
+    Pieces,
+    Rendered,
+    cache_of,
+    rendered,
+    respond,
+    view_kind,
+)
 from web.export import render
 from web.fanout import feeds_of
 from web.pages import HTML, _page, _who
@@ -37,6 +52,7 @@ from web.pages import HTML, _page, _who
 __all__ = ["HANDLERS"]
 
 AnyRequest = Request[Any, Any, Any]
+log = logging.getLogger("referee.web.eventpages")
 RoundQuery = Annotated[int | None, QueryParameter(name="round", ge=1)]
 
 
@@ -110,15 +126,58 @@ async def event_version(web: Web, event_id: str) -> int:
 
 
 _SEALS: dict[int, tuple[float, str]] = {}
+_SEALING: dict[int, asyncio.Future[str]] = {}  # a read of the newest checkpoint under way
+_SEAL_TASKS: set[asyncio.Task[None]] = set()
 SEAL_SECONDS = 1.0
 
 
 def fresh_checkpoint(web: Web) -> str | None:
-    """The newest checkpoint as last read, while it is less than a second old (else ``None``)."""
+    """The newest checkpoint as last read, while it is less than a second old (else ``None``).
+    Past half that age a read starts (at most one at a time), so that readers keep finding
+    it fresh instead of each waiting on a read of the store when the second is up."""
     kept = _SEALS.get(id(web))
-    if kept is not None and time.monotonic() - kept[0] < SEAL_SECONDS:
-        return kept[1]
-    return None
+    if kept is None:
+        return None
+    age = time.monotonic() - kept[0]
+    if age >= SEAL_SECONDS / 2:
+        _start_read(web)
+    return kept[1] if age < SEAL_SECONDS else None
+
+
+def _start_read(web: Web) -> asyncio.Future[str]:
+    """The read of the newest checkpoint under way, started now if none is (one at a time:
+    the readers arriving meanwhile share it)."""
+    found = _SEALING.get(id(web))
+    if found is None:
+        found = _SEALING[id(web)] = asyncio.get_running_loop().create_future()
+        task = asyncio.get_running_loop().create_task(_read(web, found))
+        _SEAL_TASKS.add(task)
+        task.add_done_callback(_read_done)
+    return found
+
+
+def _read_done(task: asyncio.Task[None]) -> None:
+    _SEAL_TASKS.discard(task)
+    if not task.cancelled():
+        task.exception()  # logged by ``_read``; the next reader tries again
+
+
+async def _read(web: Web, future: asyncio.Future[str]) -> None:
+    started = time.monotonic()  # the answer is as fresh as the moment the read began
+    try:
+        text: str = await web.run(web.svc.newest_checkpoint)
+    except BaseException as exc:
+        if isinstance(exc, asyncio.CancelledError):
+            future.cancel()
+        else:
+            future.set_exception(exc)
+            future.exception()  # retrieved: nobody else may be waiting
+            log.warning("reading the newest checkpoint failed", exc_info=exc)
+        raise
+    finally:
+        _SEALING.pop(id(web), None)
+    _SEALS[id(web)] = (started, text)
+    future.set_result(text)
 
 
 def shared_key(
@@ -128,16 +187,18 @@ def shared_key(
     return (event_id, version, view_kind(who), path, variant)
 
 
+async def _read_checkpoint(web: Web) -> str:
+    """Read the store's newest checkpoint, one read for every caller meanwhile (on
+    PostgreSQL each reader used to send its own when the second was up: hundreds of
+    queries queued on the service threads while the pairings went up)."""
+    return await asyncio.shield(_start_read(web))
+
+
 async def _newest_checkpoint(web: Web) -> str:
-    """The store's newest checkpoint, read at most once a second (a seal shows on the posting
-    pages' footers within a second)."""
-    now = time.monotonic()
-    kept = _SEALS.get(id(web))
-    if kept is not None and now - kept[0] < SEAL_SECONDS:
-        return kept[1]
-    text: str = await web.run(web.svc.newest_checkpoint)
-    _SEALS[id(web)] = (now, text)
-    return text
+    """The store's newest checkpoint, read at most about once a second (a seal shows on the
+    posting pages' footers within a second)."""
+    found = fresh_checkpoint(web)
+    return found if found is not None else await _read_checkpoint(web)
 
 
 async def shared_answer(
@@ -145,7 +206,7 @@ async def shared_answer(
     web: Web,
     who: Principal,
     event_id: str,
-    make: Callable[[int], Awaitable[str | bytes]],
+    make: Callable[[int], Awaitable[str | bytes | Pieces]],
     *,
     media: str = HTML,
     sealed: bool = False,
@@ -276,14 +337,125 @@ async def my_page(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
 
 
 async def shared_index(web: Web, event_id: str, version: int) -> PlayerIndex:
-    """The players of the event at ``version`` indexed once for every player's own page."""
+    """The players of the event at ``version`` indexed once for every player's own page
+    (with the event's explanations kept from earlier versions: ``PlayerIndex``'s memo)."""
+    cache = cache_of(web)
 
     async def compute() -> PlayerIndex:
         board, state = await shared_board(web, event_id, version)
-        index: PlayerIndex = await web.run(PlayerIndex, board, state)
+        index: PlayerIndex = await web.run(PlayerIndex, board, state, cache.memo(event_id))
         return index
 
-    return await cache_of(web).get((event_id, version, "players"), compute)
+    return await cache.get((event_id, version, "players"), compute)
+
+
+TITLE_SLOT: Final = f"<!--title-{secrets.token_hex(12)}-->"
+REGION_SLOT: Final = f"<!--region-{secrets.token_hex(12)}-->"
+RANK_SLOT: Final = f"<!--rank-{secrets.token_hex(12)}-->"
+
+
+async def player_frame(web: Web, event_id: str, version: int) -> tuple[Piece, ...]:
+    """The player page at ``version`` around its three holes (the title's name, the
+    viewer's header, the live region), as four pieces: rendered once for every player."""
+    cache = cache_of(web)
+
+    async def compute() -> tuple[Piece, ...]:
+        index = await shared_index(web, event_id, version)
+        page = render(
+            "event_player.html",
+            b=index.board,
+            page="player",
+            title_slot=TITLE_SLOT,
+            top_slot=SLOT,
+            region_slot=REGION_SLOT,
+        )
+        before_title, _, rest = page.partition(TITLE_SLOT)
+        before_top, _, rest = rest.partition(SLOT)
+        before_region, _, after = rest.partition(REGION_SLOT)
+        parts = (before_title, before_top, before_region, after)
+        return tuple(Piece(p.encode(), last=i == 3) for i, p in enumerate(parts))
+
+    return await cache.get((event_id, version, "player-frame"), compute)
+
+
+def player_pieces(
+    web: Web, index: PlayerIndex, frame: tuple[Piece, ...], me: PlayerLine, explained: str
+) -> Pieces:
+    """A player's page at ``index``'s version: the version's frame, shared by every player,
+    and the player's own parts (the name in the title, the live region with the rank apart),
+    each kept under what it shows. After one result a player whose line and explanation did
+    not change costs no rendering and no compression, only the joining of bytes; one whose
+    rank moved, one small shared piece."""
+    cache = cache_of(web)
+    title = cache.piece(("text", me.player), lambda: str(escape(me.player)))
+    rank = me.standing.get("rank") if me.standing else None
+    unranked = (
+        msgspec.structs.replace(me, standing={**me.standing, "rank": None}) if me.standing else me
+    )
+    shown = (index.board.round, msgspec.json.encode(unranked), explained)
+    made: list[str] = []
+
+    def region() -> str:  # rendered at most once here, whichever piece asks first
+        if not made:
+            made.append(
+                render(
+                    "event_player_region.html",
+                    b=index.board,
+                    me=me,
+                    explained=explained,
+                    rank_slot=RANK_SLOT,
+                )
+            )
+        return made[0]
+
+    head, top, before_region, after = frame
+    tail = [before_region]
+    if me.standing:
+        tail += [
+            cache.piece(("region", *shown), lambda: region().split(RANK_SLOT)[0]),
+            cache.piece(("text", str(rank)), lambda: str(escape(rank))),
+            cache.piece(("rest", *shown), lambda: region().split(RANK_SLOT)[1]),
+        ]
+    else:
+        tail.append(cache.piece(("region", *shown), region))
+    return Pieces([head, title, top], [*tail, after])
+
+
+PREPARED_AT_ONCE = 64
+"""Player pages prepared between two turns of the event loop (``prepare_player_pages``)."""
+
+
+async def prepare_player_pages(web: Web, event_id: str, previous: int, version: int) -> int:
+    """The player pages read at ``previous`` (or since), made for ``version`` before their
+    readers ask: when a result is announced every open player page reads itself again at
+    once, and each then finds its answer made (``web.fastpath`` sends it) instead of going
+    through Litestar to make it. The answers are those the handler would make, under the
+    same keys (the viewer kind of the reader who read it last); a page nobody read at the
+    last version is not made. Returns how many were made."""
+    cache = cache_of(web)
+    wanted = [tail for tail, seen in cache.followed(event_id).items() if seen >= previous]
+    if not wanted:
+        return 0
+    index = await shared_index(web, event_id, version)
+    frame = await player_frame(web, event_id, version)
+    made = 0
+    for start in range(0, len(wanted), PREPARED_AT_ONCE):
+        if cache.newest(event_id) > version:
+            break  # the event moved on: these would be stale
+        chunk = wanted[start : start + PREPARED_AT_ONCE]
+        pages = await web.run(index.pages, [name for _, _, name in chunk])
+        for (kind, path, _), page in zip(chunk, pages, strict=True):
+            if page is None:
+                continue
+            key = (event_id, version, kind, path, ())
+
+            async def compute(page: tuple[PlayerLine, str] = page, key: Any = key) -> Rendered:
+                return rendered(key, player_pieces(web, index, frame, *page), HTML)
+
+            await cache.get(key, compute)
+            made += 1
+        await asyncio.sleep(0)  # the readers arriving meanwhile are answered
+    return made
 
 
 @get("/events/{event_id:str}/players/{name:str}", include_in_schema=False)
@@ -295,20 +467,15 @@ async def player_page(
     if isinstance(who, Redirect):
         return who
 
-    async def make(version: int) -> str:
+    async def make(version: int) -> Pieces:
         index = await shared_index(web, event_id, version)
-        me = await web.run(index.line, name)
-        explained = await web.run(index.explain, name)
-        return render(
-            "event_player.html",
-            b=index.board,
-            page="player",
-            me=me,
-            explained=explained,
-            top_slot=SLOT,
-        )
+        frame = await player_frame(web, event_id, version)
+        me, explained = await web.run(index.page, name)
+        return player_pieces(web, index, frame, me, explained)
 
-    return await shared_answer(request, web, who, event_id, make)
+    answered = await shared_answer(request, web, who, event_id, make)
+    cache_of(web).follow(event_id, (view_kind(who), request.url.path, name))
+    return answered
 
 
 @get("/events/{event_id:str}/slips", include_in_schema=False)
@@ -354,11 +521,31 @@ async def _live(request: AnyRequest, event_id: str, after: int | None) -> Stream
     version = await event_version(web, event_id)  # unknown: a 404, not a wait
     header = request.headers.get("last-event-id")
     start = int(header) if header and header.strip().isdigit() else max(0, after or 0)
+    feeds = feeds_of(web)
+    if feeds.moved is None:
+        feeds.moved = functools.partial(_prepare_soon, web)
     return Stream(
-        feeds_of(web).stream(event_id, version, start),
+        feeds.stream(event_id, version, start),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
+
+
+_preparing: set[asyncio.Task[int]] = set()
+
+
+def _prepare_soon(web: Web, event_id: str, previous: int, version: int) -> None:
+    """``prepare_player_pages`` as a task of its own (the feed that announced the change
+    does not wait for it)."""
+    task = asyncio.create_task(prepare_player_pages(web, event_id, previous, version))
+    _preparing.add(task)
+    task.add_done_callback(_prepared)
+
+
+def _prepared(task: asyncio.Task[int]) -> None:
+    _preparing.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("preparing player pages failed", exc_info=task.exception())
 
 
 @get("/events/{event_id:str}/live", include_in_schema=False)

@@ -28,6 +28,8 @@ __all__ = ["Feed", "Feeds", "feeds_of", "moved_message"]
 
 KEEP_ALIVE = b": keep-alive\n\n"
 
+Moved = Callable[[str, int, int], None]
+
 
 def moved_message(version: int, round_number: int) -> bytes:
     """The one encoded message of a change (server-sent events wire format)."""
@@ -59,6 +61,7 @@ class Feed:
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopped = False
+        self.moved: Moved | None = None
 
     def start(self, version: int) -> None:
         """Start following from ``version`` (the event as its first subscriber found it)."""
@@ -67,10 +70,12 @@ class Feed:
 
     async def _publish(self, version: int) -> None:
         round_number = await self.describe(version)
-        self.version = version
+        previous, self.version = self.version, version
         self.message = moved_message(version, round_number)
         self.encoded += 1
         self._wake()
+        if previous and self.moved is not None:
+            self.moved(self.event_id, previous, version)
 
     def _wake(self) -> None:
         self.seq += 1
@@ -125,6 +130,9 @@ class Feeds:
     def __init__(self, hub: Hub, describe: Callable[[str, int], Awaitable[int]]) -> None:
         self.hub = hub
         self.describe = describe
+        self.moved: Moved | None = None
+        """Called with (event id, the version announced before, the new one) after each
+        change is announced (``web.eventpages`` makes the pages about to be read again)."""
         self._feeds: dict[str, Feed] = {}
 
     async def stream(self, event_id: str, version: int, after: int) -> AsyncIterator[bytes]:
@@ -136,6 +144,7 @@ class Feeds:
                 return await self.describe(event_id, v)
 
             feed = self._feeds[event_id] = Feed(self.hub, event_id, describe)
+            feed.moved = self.moved
         feed.subscribers += 1
         try:
             feed.start(version)

@@ -201,6 +201,8 @@ class FastPath:
         entry = cache.peek(key)
         if not isinstance(entry, Rendered):
             return None
+        if page == "players" and not api:
+            cache.follow(event_id, (key[2], path, parts[4]))
         accept = headers.get(b"accept-encoding", b"").decode("latin-1")
         held = headers.get(b"if-none-match")
         if_none_match = held.decode("latin-1") if held is not None else None

@@ -5,7 +5,9 @@ never handed to another, and one live message per change for every subscriber.""
 from __future__ import annotations
 
 import gzip
+import re
 import threading
+import time
 from typing import Any
 
 import httpx
@@ -267,3 +269,216 @@ def test_made_up_query_parameters_share_one_entry_and_the_cache_keeps_to_its_bud
     assert 0 < small.held <= 5_000
     assert ("ev-x", 1, "public", "/p9", ()) in small._values  # the newest kept
     assert ("ev-x", 1, "public", "/p0", ()) not in small._values  # the oldest dropped
+
+
+def test_a_player_page_put_together_from_pieces_is_the_page_rendered_whole(
+    client: TestClient[Litestar], store: str, tokens: Tokens, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The frame of a version, the name in the title and the live region, each kept under
+    what it shows, join to the very bytes of the page rendered at once (plain and gzip);
+    after one result only the pages that show something new are rendered again, and only
+    the explanations that read that result are worked out again."""
+    import referee.tournament.standings as standings
+    from service.postings import PlayerIndex
+    from web.eventpages import viewer_top
+    from web.export import render
+
+    event = make_event(client, tokens["head"])
+    head = auth(tokens["head"])
+    slips = [f"{t}={['2-0-0', '2-1-0', '0-2-0', '1-1-1'][t % 4]}" for t in range(1, 9)]
+    assert client.post(f"/api/events/{event}/results", json={"slips": slips}, headers=head)
+    assert client.post(f"/api/events/{event}/rounds", json={}, headers=head).status_code == 201
+    web = client.app.state["web"]
+    svc = open_service(store)
+    shared = cache(client)
+    explained: list[str] = []
+    real_explain = standings.explain
+
+    def counted(player: str, *args: Any, **kwargs: Any) -> str:
+        explained.append(player)
+        return real_explain(player, *args, **kwargs)
+
+    monkeypatch.setattr(standings, "explain", counted)
+    names = [f"Player {n:02}" for n in range(16)]
+
+    def whole() -> dict[str, bytes]:
+        board, state = svc.event_board(event)
+        index = PlayerIndex(board, state)
+        who = web.tokens.identify(tokens["ann"])
+        return {
+            name: render(
+                "event_player.html",
+                b=board,
+                page="player",
+                me=index.line(name),
+                explained=index.explain(name),
+                top_slot=SLOT,
+            )
+            .replace(SLOT, viewer_top(who))
+            .encode()
+            for name in names
+        }
+
+    def regions() -> int:
+        return sum(1 for k in shared._pieces if k[0] == "region")
+
+    try:
+        pages: list[dict[str, bytes]] = []
+        made: list[int] = []
+        for step in range(2):
+            if step:
+                report(client, event, tokens["head"])
+            before, explained[:] = regions(), []
+            for name in names:
+                url = f"/events/{event}/players/{name.replace(' ', '%20')}"
+                plain = client.get(url, headers=auth(tokens["ann"], **{"Accept-Encoding": "x"}))
+                packed = client.get(url, headers=auth(tokens["ann"], **{"Accept-Encoding": "gzip"}))
+                assert plain.status_code == packed.status_code == 200
+                assert packed.headers["content-encoding"] == "gzip"
+                assert packed.content == plain.content  # httpx checked the CRC and size
+            made.append(regions() - before)
+            computed = list(explained)
+            pages.append(whole())
+            for name in names:
+                url = f"/events/{event}/players/{name.replace(' ', '%20')}"
+                got = client.get(url, headers=auth(tokens["ann"], **{"Accept-Encoding": "x"}))
+                assert got.content == pages[-1][name]
+        # a region is the part of the page after the version's frame: one is rendered per
+        # player whose page shows something new, and an explanation per player who met
+        # table 1's two players (in round 1 or now)
+        # (the rank apart: a piece of its own, shared by every player of that rank)
+        region = re.compile(rb'<div id="live-region">.*</div>\n</div>', re.S)
+
+        def shown(page: bytes) -> list[bytes]:
+            return [re.sub(rb"rank \d+", b"rank", r) for r in region.findall(page)]
+
+        new = [n for n in names if shown(pages[0][n]) != shown(pages[1][n])]
+        moved = [n for n in names if region.findall(pages[0][n]) != region.findall(pages[1][n])]
+        assert made[0] == 16 and made[1] == len(new) and 2 <= len(new) < len(moved)
+        board, state = svc.event_board(event)
+        table_one = next(p for p in state.rounds[2].pairings if p.table == 1).players
+        met = {
+            q
+            for p in state.rounds[1].pairings
+            if set(p.players) & set(table_one)
+            for q in p.players
+        }
+        assert sorted(computed) == sorted(set(table_one) | met)
+    finally:
+        svc.close()
+
+
+def test_the_player_pages_read_before_a_change_are_made_for_it_before_they_are_asked(
+    live_server: ThreadServer, store: str, tokens: Tokens
+) -> None:
+    """When a change is announced, the player pages read at the version before are made for
+    the new one (under the same viewer kind), so the pages' re-reads find them made: the
+    fast path answers them, with the bytes the handler itself answers. A page nobody read is
+    not made."""
+    from web.fastpath import FastPath
+
+    base = live_server.base
+    web = live_server.app.state["web"]
+    shared = cache_of(web)
+    door = live_server.app.asgi_handler
+    assert isinstance(door, FastPath)
+    with httpx.Client(base_url=base) as http:
+        event = make_event(http, tokens["head"])
+        read = {("player", n) for n in range(3)} | {("public", 3)}
+        for kind, n in sorted(read):
+            token = tokens["ann" if kind == "player" else "public"]
+            got = http.get(f"/events/{event}/players/Player%20{n:02}", headers=auth(token))
+            assert got.status_code == 200
+    seen: list[str] = []
+    ready = threading.Event()
+
+    def subscribe() -> None:
+        with httpx.stream(
+            "GET", f"{base}/events/{event}/live", headers=auth(tokens["public"]), timeout=20
+        ) as answer:
+            for line in answer.iter_lines():
+                if line.startswith("data:"):
+                    seen.append(line)
+                    ready.set()
+                    if len(seen) == 2:
+                        return
+
+    follower = threading.Thread(target=subscribe, daemon=True)
+    follower.start()
+    assert ready.wait(20)
+    before = shared.newest(event)
+    with httpx.Client(base_url=base) as http:
+        report(http, event, tokens["head"])
+    follower.join(20)
+    assert len(seen) == 2
+    deadline = time.monotonic() + 10
+
+    def made() -> set[tuple[str, int]]:
+        return {
+            (k[2], int(k[3][-2:]))
+            for k in list(shared._values)
+            if k[0] == event and k[1] > before and len(k) > 3 and "/players/" in str(k[3])
+        }
+
+    while made() != read and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert made() == read  # each read page, for its own viewer kind; no other
+    with httpx.Client(base_url=base) as http:
+        for kind, n in sorted(read):
+            url = f"/events/{event}/players/Player%20{n:02}"
+            token = tokens["ann" if kind == "player" else "public"]
+            served = door.served
+            prepared = http.get(url, headers=auth(token, **{"Accept-Encoding": "gzip"}))
+            assert door.served == served + 1  # made already: the fast path sent it
+            for key in [k for k in shared._values if len(k) > 3 and k[2] == kind]:
+                if str(key[3]).endswith(f"Player {n:02}"):
+                    shared._drop(key)  # the handler makes it again, by itself
+            door.enabled = False
+            try:
+                again = http.get(url, headers=auth(token, **{"Accept-Encoding": "gzip"}))
+            finally:
+                door.enabled = True
+            assert again.status_code == prepared.status_code == 200
+            assert again.content == prepared.content
+            assert again.headers["etag"] == prepared.headers["etag"]
+
+
+def test_the_newest_checkpoint_is_read_once_for_every_reader_and_ahead_of_its_second() -> None:
+    """Readers arriving together when the kept checkpoint is a second old share one read of
+    the store; past half a second a read starts ahead, and the readers meanwhile get the kept
+    one at once."""
+    import asyncio
+
+    from web import eventpages
+
+    class FakeWeb:
+        def __init__(self) -> None:
+            self.reads = 0
+            self.svc = self
+
+        def newest_checkpoint(self) -> str:
+            self.reads += 1
+            return f"seal {self.reads}"
+
+        async def run(self, fn: Any) -> Any:
+            await asyncio.sleep(0.05)  # a round trip, during which more readers arrive
+            return fn()
+
+    async def main() -> None:
+        web: Any = FakeWeb()
+        try:
+            texts = await asyncio.gather(*(eventpages._newest_checkpoint(web) for _ in range(50)))
+            assert texts == ["seal 1"] * 50 and web.reads == 1
+            kept = eventpages._SEALS[id(web)]
+            eventpages._SEALS[id(web)] = (kept[0] - 0.6, kept[1])  # past half its second
+            assert eventpages.fresh_checkpoint(web) == "seal 1"  # kept, and a read starts
+            assert eventpages.fresh_checkpoint(web) == "seal 1"  # (one only)
+            await asyncio.sleep(0.1)
+            assert web.reads == 2 and eventpages.fresh_checkpoint(web) == "seal 2"
+            eventpages._SEALS[id(web)] = (kept[0] - 5, "old")
+            assert eventpages.fresh_checkpoint(web) is None  # too old to answer with
+            assert await eventpages._newest_checkpoint(web) == "seal 3"
+        finally:
+            eventpages._SEALS.pop(id(web), None)
+
+    asyncio.run(main())

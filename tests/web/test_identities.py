@@ -8,6 +8,7 @@ import json
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import msgspec
@@ -446,6 +447,54 @@ def test_a_postgresql_server_forgets_a_token_revoked_by_another_process(
             time.sleep(0.01)
         assert server._epoch != before, "the revoke's NOTIFY did not reach the server"
         assert server.authenticate(token) is None
+    finally:
+        server.db.close()
+        elsewhere.db.close()
+
+
+def test_a_postgresql_server_reads_the_live_tokens_in_one_query_and_refuses_as_before(
+    pg_env: dict[str, str],
+) -> None:
+    """Many new tokens cost one read of the side table, not a round trip each; a wrong
+    secret, a revoked token, a rotated secret and a token made since are answered as a
+    read of the token's own row answers them."""
+    from service.access import TokenRefusedError
+    from tests.web.test_postgres_web import pg_url
+
+    url = pg_url(pg_env)
+    open_service(url, create=True).close()
+    server = TokenStore(open_side_db(parse_store(url)), cache=True)
+    elsewhere = TokenStore(open_side_db(parse_store(url)))
+    try:
+        made = [elsewhere.create("player", f"P{n}") for n in range(20)]
+        revoked_principal, revoked = elsewhere.create("player", "Gone")
+        assert elsewhere.revoke(revoked_principal.token_id)
+        time.sleep(0.2)  # the revoke's NOTIFY has come and gone
+        queries: list[str] = []
+        execute = server.db.execute
+
+        def counted(sql: str, params: Any = ()) -> Any:
+            queries.append(sql)
+            return execute(sql, params)
+
+        server.db.execute = counted  # type: ignore[method-assign]
+        assert [server.identify(token) for _, token in made] == [p for p, _ in made]
+        assert len(queries) == 1, queries
+        with pytest.raises(TokenRefusedError):
+            server.identify(revoked)
+        wrong = made[0][1][:-2] + ("xy" if not made[0][1].endswith("xy") else "zw")
+        with pytest.raises(TokenRefusedError):
+            server.identify(wrong)
+        later, later_token = elsewhere.create("player", "Late")
+        assert server.identify(later_token) == later  # not among the rows read: its own row
+        before = server._epoch
+        rotated = elsewhere.rotate(made[1][0].token_id)
+        assert rotated is not None
+        deadline = time.monotonic() + 10
+        while server._epoch == before and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert server.authenticate(made[1][1]) is None
+        assert server.identify(rotated) == made[1][0]
     finally:
         server.db.close()
         elsewhere.db.close()
