@@ -106,7 +106,8 @@ class RefereeApplication(Application[str]):
 
 
 class _Batch:
-    """Carries new events into ``Application.save`` as one object (one protocol check)."""
+    """Carries new events into ``Application.save`` as one object (one protocol check);
+    they may be of several streams (the library files each event by its originator)."""
 
     def __init__(self, game_id: str, new_events: Sequence[GameEvent]) -> None:
         self.id = game_id
@@ -403,6 +404,24 @@ class GameStore:
                 return
             position = batch[-1].id
 
+    def log_heads(self, *, after: int, page: int = 5000) -> Iterator[tuple[int, str, int]]:
+        """(position, game id, event number) of every event stored after position
+        ``after``, in store order: who wrote where since, without reading the events (a
+        server's writer follows the log with it to know which cached games moved)."""
+        if self.backend is None:
+            for note in self.iter_notifications(after=after, page=page):
+                yield note.id, str(note.originator_id), note.originator_version
+            return
+        self._tables_ready()
+        position = after
+        while True:
+            with persistence_errors():
+                batch = queries.log_heads(self.backend, position, page)
+            yield from batch
+            if len(batch) < page:
+                return
+            position = batch[-1][0]
+
     def log_page(self, after: int, limit: int) -> LogPage:
         """The next page of the store's log after notification ``after`` (see ``LogPage``).
 
@@ -587,11 +606,15 @@ class GameStore:
                 "this store was opened read-only (its folder cannot be written); "
                 "nothing can be recorded in it"
             )
+        events = [event for stream in streams for event in stream]
+        if not events:
+            return []
         try:
             with persistence_errors():
-                saved = self.app.save(
-                    *[cast(Any, _Batch(s[0].originator_id, s)) for s in streams if s]
-                )
+                # One carrier for every stream: the library checks each object it is given
+                # against its runtime protocols, which cost more than the rest of a
+                # hundred-game commit's mapping (py-spy, issue 23).
+                saved = self.app.save(cast(Any, _Batch(events[0].originator_id, events)))
             return [r.notification.id for r in saved]
         except IntegrityError:
             first = streams[0][0] if len(streams) == 1 and streams[0] else None
@@ -686,6 +709,13 @@ def sealed_after(view: GameView, new_events: Sequence[GameEvent]) -> list[GameEv
     """``new_events`` numbered and chained after ``view``'s last event, as an append at
     that version stores them (for ``GameStore.append_sealed``)."""
     return _sealed(view.version, view.last_hash, new_events)
+
+
+def sealed_at(version: int, prev_hash: str, new_events: Sequence[GameEvent]) -> list[GameEvent]:
+    """``new_events`` numbered after ``version`` and chained after ``prev_hash``: a new
+    stream's first events (version 0, ``GENESIS_HASH``), or a batch of ``append_with``'s
+    ``also``, ready for ``GameStore.append_sealed``."""
+    return _sealed(version, prev_hash, new_events)
 
 
 def fold_written(view: GameView, sealed: Sequence[GameEvent], applied: Any = None) -> None:

@@ -82,25 +82,16 @@ class CachedService(RefereeService):
         with lock:
             return view.copy()
 
-    def fold_stored(self, game_id: str, stored: Any) -> bool:
-        """Fold one stored event (a notification of the store's log) into the cached view of
-        ``game_id`` if it is the view's next; one it already holds is skipped. False when
-        the game is not cached or the event does not follow (the caller reads it again)."""
+    def holds(self, game_id: str, version: int) -> bool:
+        """Whether the cached view of ``game_id`` holds its event ``version`` (False when
+        the game is not cached): a writer following the store's log asks it of each event
+        written, and reads again a game another writer moved."""
         entry = self._entry(game_id)
         if entry is None:
             return False
         lock, view = entry
         with lock:
-            if stored.originator_version <= view.version:
-                return True
-            if stored.originator_version != view.version + 1:
-                return False
-            try:
-                view.fold(decode(stored.topic, self.store.mapper.plain_state(stored)))
-            except Exception:
-                self.forget(game_id)  # never keep a half-folded view
-                return False
-            return True
+            return view.version >= version
 
     def adopt(self, view: GameView) -> None:
         """Cache ``view``, whose events are all in the store (a group commit has just

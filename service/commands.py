@@ -67,7 +67,9 @@ class Commands:
     def _header(self, game_id: str) -> dict[str, Any]:
         return header(game_id, self.clock())
 
-    def _written(self, view: GameView, written: Sequence[GameEvent]) -> WrittenEvents:
+    def written(self, view: GameView, written: Sequence[GameEvent]) -> WrittenEvents:
+        """The answer to a command that wrote ``written`` to the game, ``view`` as the
+        write left it (``end``, ``penalty``, ...; the server's writer answers the same)."""
         ended = next((e for e in written if isinstance(e, GameEnded)), None)
         return WrittenEvents(
             game_id=view.game_id,
@@ -80,7 +82,7 @@ class Commands:
     def _corrected(
         self, view: GameView, written: Sequence[GameEvent], retracted: list[int]
     ) -> CorrectionResult:
-        base = self._written(view, written)
+        base = self.written(view, written)
         return CorrectionResult(
             game_id=base.game_id,
             events=base.events,
@@ -133,7 +135,7 @@ class Commands:
 
     def _carried_out(self, ref: str, command: Command) -> WrittenEvents:
         view, written = self._carry_out(ref, command)
-        return self._written(view, written)
+        return self.written(view, written)
 
     # -- starting a game ---------------------------------------------------
     def create_game(

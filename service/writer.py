@@ -1,4 +1,4 @@
-"""A server's writes on one thread of their own, with the entries of many tables in one commit.
+"""A server's writes on one thread of their own, with the writes of many tables in one commit.
 
 Recording an entry is a few hundred microseconds of judging and one transaction;
 the transaction's commit (an fsync on SQLite, a round trip under the events
@@ -6,16 +6,19 @@ table's lock on PostgreSQL) cost three quarters of the server's time, and it ran
 on the event loop, so reads and live streams waited for the disk (issue 23).
 
 ``GroupWriter`` runs every write of a server process on its writer thread, in
-the order they arrive. Entries that arrive together, from any number of tables,
-are each judged as ``Commands.record`` judges them (``decide_entry``; entries of
-one game in arrival order, each on the position the one before left), then
-appended in ONE transaction for all of their games, each game's events numbered
-after the version its first entry was judged on, so the store's per-stream
-numbers still refuse a game another writer moved meanwhile. Each caller is
-answered only when the commit holding its entry has returned:
+the order they arrive. Writes that arrive together, from any number of tables,
+are each judged purely, as the service's commands judge them: entries
+(``entry``: ``decide_entry``, as ``Commands.record``), game ends and other
+commands on a game (``command``: ``service.decide.decide``, as ``Commands.end``)
+and new games (``create``: ``decide_new_game``, as ``Commands.create_game``);
+writes of one game in arrival order, each on the position the one before left.
+They are then appended in ONE transaction for all of their games, each game's
+events numbered after the version its first write was judged on, so the store's
+per-stream numbers still refuse a game another writer moved meanwhile. Each
+caller is answered only when the commit holding its write has returned:
 
-- a refusal (a stale ``If-Match``, an unreadable entry, a finished game) is that
-  caller's alone and writes nothing;
+- a refusal (a stale ``If-Match``, an unreadable entry, a finished game, a caller
+  not allowed) is that caller's alone and writes nothing;
 - a commit refused for a race (``ConcurrentWriteError``) is retried one game at a
   time, so only the callers of the game that moved hear of it (409), each of the
   others is answered as if alone;
@@ -24,10 +27,11 @@ answered only when the commit holding its entry has returned:
 
 Each write runs in its caller's context (the token that writes, recorded on its
 events). The views judged on are the cache's copies (``CachedService.load``), and the cache
-only follows the store, so a failed commit leaves nothing ahead of it. An entry
-that ends a game of an event's match is appended alone, after what was decided
-before it, through ``Commands.record`` (its match is updated in the same
-transaction). Any other write (``call``) runs alone between two batches.
+only follows the store, so a failed commit leaves nothing ahead of it. A write that
+ends a game of an event's match updates the match in the same transaction (as
+``Commands._append_to_game`` does): the match's events go into the same commit as
+the game's, one such match update per commit, so each is planned on the match as the
+commit before left it. Any other write (``call``) runs alone between two batches.
 """
 
 from __future__ import annotations
@@ -36,24 +40,39 @@ import contextvars
 import logging
 import queue
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
-from events.schema import GameEvent
-from events.store import ConcurrentWriteError, fold_written, sealed_after
+from events.schema import (
+    GENESIS_HASH,
+    ActionRetracted,
+    GameEnded,
+    GameEvent,
+    ResultVoided,
+)
+from events.store import ConcurrentWriteError, fold_written, sealed_after, sealed_at
 from events.view import GameView
-from service.access import Principal, authorize
+from referee import games
+from service.access import Action, Principal, authorize
 from service.cached import CachedService
-from service.entries import EntryCommand, decide_entry, ends_event_game
-from service.results import EntryResult
+from service.decide import Command, CreateGame, decide, decide_new_game
+from service.entries import EntryCommand, decide_entry
+from service.procedure import header
+from service.results import EntryResult, WrittenEvents
 
 __all__ = ["GroupWriter"]
 
 log = logging.getLogger("referee.writer")
 
 T = TypeVar("T")
+
+# What a write's judgement gives: the events to append after the view it was judged on,
+# the position after a recorded action (or None), and the caller's answer, built from
+# the view once those events are folded into it and from the events as sealed.
+_Judged = tuple[list[GameEvent], Any, Callable[[GameView, list[GameEvent]], Any]]
 
 
 @dataclass(slots=True)
@@ -70,18 +89,46 @@ class _Entry:
 
 
 @dataclass(slots=True)
+class _Command:
+    """A referee's command on a game (``service.decide``), answered by ``answer``."""
+
+    ref: str
+    command: Command
+    action: Action | None
+    principal: Principal | None
+    answer: Callable[[GameView, list[GameEvent]], Any]
+    future: Future[Any] = field(default_factory=Future)
+    context: contextvars.Context = field(default_factory=contextvars.copy_context)
+
+
+@dataclass(slots=True)
+class _NewGame:
+    command: CreateGame
+    game_id: str | None
+    future: Future[GameView] = field(default_factory=Future)
+    context: contextvars.Context = field(default_factory=contextvars.copy_context)
+
+
+@dataclass(slots=True)
 class _Call:
     fn: Callable[[], Any]
     future: Future[Any] = field(default_factory=Future)
     context: contextvars.Context = field(default_factory=contextvars.copy_context)
 
 
+_Judgeable = _Entry | _Command | _NewGame
+
 _STOP = object()
+
+FOLLOW_WITHIN = 0.02
+"""Seconds a busy writer may judge on its own last commit without reading the log again
+(see ``_Group._follow``)."""
 
 
 class GroupWriter:
-    """The writer thread of a server: ``entry`` and ``call`` queue a write and return a
-    future answered after its commit. ``max_batch`` bounds the entries of one commit."""
+    """The writer thread of a server: ``entry``, ``command``, ``create`` and ``call``
+    queue a write and return a future answered after its commit. ``max_batch`` bounds
+    the writes of one commit."""
 
     def __init__(self, svc: CachedService, *, max_batch: int = 256) -> None:
         self.svc = svc
@@ -89,14 +136,18 @@ class GroupWriter:
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._work, name="writer", daemon=True)
         self._thread.start()
-        self.commits = 0  # transactions that held entries (for tests and benchmarks)
-        self.entries = 0
+        self.commits = 0  # transactions that held grouped writes (for tests and benchmarks)
+        self.entries = 0  # the grouped writes they held: entries, commands, new games
         # The writer follows the store's log (one query per commit, whoever wrote): the
         # games in ``fresh`` have cached views folded up to ``position``, so a batch judges
         # on them with no query per game.
         self.position: int | None = None
         self.fresh: set[str] = set()
         self.ids: dict[str, str] = {}  # a ref callers gave -> its game's id (ids never change)
+        # Whether the log held nobody's events but ours up to our last commit, and when
+        # the log was last read: a busy writer skips a read for a while (``_follow``).
+        self.trusted = False
+        self.read_at = 0.0
 
     def entry(
         self,
@@ -113,8 +164,56 @@ class GroupWriter:
         self._queue.put(item)
         return item.future
 
+    @overload
+    def command(
+        self,
+        ref: str,
+        command: Command,
+        answer: None = None,
+        *,
+        action: Action | None = None,
+        principal: Principal | None = None,
+    ) -> Future[WrittenEvents]: ...
+
+    @overload
+    def command(
+        self,
+        ref: str,
+        command: Command,
+        answer: Callable[[GameView, list[GameEvent]], T],
+        *,
+        action: Action | None = None,
+        principal: Principal | None = None,
+    ) -> Future[T]: ...
+
+    def command(
+        self,
+        ref: str,
+        command: Command,
+        answer: Callable[[GameView, list[GameEvent]], Any] | None = None,
+        *,
+        action: Action | None = None,
+        principal: Principal | None = None,
+    ) -> Future[Any]:
+        """Carry out a referee's command on a game (``service.decide``: an end, an
+        adjudication, ...) as ``Commands`` does, in the next group commit: ``principal``
+        must be allowed ``action`` in the game. The answer is ``answer(view, written)``:
+        the game as the write left it (read it, keep nothing of it) and the events
+        written, as ``Commands._carry_out`` gives them; by default the events written
+        (``WrittenEvents``, as ``Commands.end`` answers)."""
+        item = _Command(ref, command, action, principal, answer or self.svc.written)
+        self._queue.put(item)
+        return item.future
+
+    def create(self, command: CreateGame, *, game_id: str | None = None) -> Future[GameView]:
+        """Start a game as ``Commands.create_game`` does, in the next group commit; the
+        answer is the new game's view (the caller's own copy)."""
+        item = _NewGame(command, game_id)
+        self._queue.put(item)
+        return item.future
+
     def call(self, fn: Callable[[], T]) -> Future[T]:
-        """Run any other write on the writer thread, alone, after the entries before it."""
+        """Run any other write on the writer thread, alone, after the writes before it."""
         item = _Call(fn)
         self._queue.put(item)
         return item.future
@@ -128,7 +227,10 @@ class GroupWriter:
     # -- the writer thread -----------------------------------------------------
     def _work(self) -> None:
         while True:
-            batch = [self._queue.get()]
+            try:
+                batch, waited = [self._queue.get_nowait()], False
+            except queue.Empty:
+                batch, waited = [self._queue.get()], True
             while len(batch) < self.max_batch:
                 try:
                     batch.append(self._queue.get_nowait())
@@ -136,10 +238,10 @@ class GroupWriter:
                     break
             stopping = any(item is _STOP for item in batch)
             try:
-                self._batch([item for item in batch if item is not _STOP])
+                self._batch([item for item in batch if item is not _STOP], waited)
             except BaseException as exc:  # noqa: BLE001 - the thread must live on: answer and go on
                 log.exception("the writer failed a batch")
-                self.position = None
+                self.position, self.trusted = None, False
                 self.fresh.clear()
                 for item in batch:
                     if item is not _STOP and not item.future.done():
@@ -147,13 +249,13 @@ class GroupWriter:
             if stopping:
                 return
 
-    def _batch(self, batch: list[_Entry | _Call]) -> None:
-        group = _Group(self)
+    def _batch(self, batch: list[_Judgeable | _Call], waited: bool) -> None:
+        group = _Group(self, waited)
         for item in batch:
             if isinstance(item, _Call):
                 group.flush()
                 _run(item)
-                group.followed = False  # it wrote past the cache: read the log again
+                group.followed = self.trusted = False  # it wrote past the cache: read the log
             else:
                 group.add(item)
         group.flush()
@@ -168,34 +270,57 @@ def _run(item: _Call) -> None:
         item.future.set_exception(exc)
 
 
-class _Group:
-    """The entries of one commit: their games' views as judged so far, their sealed
-    events by game, and the callers waiting for the commit."""
+class _Match:
+    """A match's events for one game's end (``Tournaments.match_update``), sealed for
+    the game's commit, and what to tell the match once they are stored."""
 
-    def __init__(self, writer: GroupWriter) -> None:
+    def __init__(self, update: Any) -> None:
+        self.streams = [sealed_at(v, prev, batch) for v, prev, batch in update.batches]
+        self.folded: Callable[[Sequence[GameEvent]], None] = update.folded
+
+
+class _Group:
+    """The writes of one commit: their games' views as judged so far, their sealed
+    events by game (with any match's), and the callers waiting for the commit."""
+
+    def __init__(self, writer: GroupWriter, waited: bool = True) -> None:
         self.writer = writer
+        self.waited = waited  # the writer waited for this batch: it was idle
         self.svc = writer.svc
         self.views: dict[str, GameView] = {}
         self.events: dict[str, list[GameEvent]] = {}
-        self.waiting: list[tuple[Future[EntryResult], EntryResult, str]] = []
+        self.matches: dict[str, _Match] = {}  # by game: the match its end updates
+        self.waiting: list[tuple[Future[Any], Any, str]] = []
         self.followed = False
 
     def _follow(self) -> None:
-        """Once per commit: fold what the store's log holds since the writer last looked
-        (any writer's events, ours included) into the fresh games' cached views."""
+        """Once per commit: read which games the store's log says moved since the writer
+        last looked (any writer's events, ours included; their numbers, not the events);
+        a fresh game whose cached view lacks an event is no longer fresh: it is read again
+        (``CachedService.load``) when next written. Another writer's events are rare
+        (each table writes through one server), and the log's events, the other server's
+        half of the writes with two of them, are not read and decoded for nothing."""
         if self.followed:
             return
         self.followed = True
         writer, store = self.writer, self.svc.store
+        now = time.monotonic()
+        if writer.trusted and not self.waited and now - writer.read_at < FOLLOW_WITHIN:
+            # Busy, and nobody else wrote up to our last commit, which ended a moment ago:
+            # judge on it without a round trip (half the writer's wait on PostgreSQL). A
+            # write by another process in that moment makes its game's commit refused
+            # (409, as a write landing between a read and a commit always did), and the
+            # log is read again after it.
+            return
+        writer.read_at, writer.trusted = now, False
         if writer.position is None:
             writer.position = store.recorder.max_notification_id() or 0
             writer.fresh.clear()
             return
         try:
-            for note in store.iter_notifications(after=writer.position):
-                writer.position = max(writer.position, note.id)
-                game_id = str(note.originator_id)
-                if game_id in writer.fresh and not self.svc.fold_stored(game_id, note):
+            for position, game_id, number in store.log_heads(after=writer.position):
+                writer.position = max(writer.position, position)
+                if game_id in writer.fresh and not self.svc.holds(game_id, number):
                     writer.fresh.discard(game_id)
         except Exception:
             writer.position = None  # start afresh: every game is read again
@@ -220,88 +345,143 @@ class _Group:
         ids[ref] = view.game_id
         return self.views.setdefault(view.game_id, view)
 
-    def add(self, entry: _Entry) -> None:
-        if not entry.future.set_running_or_notify_cancel():
+    # -- judging ---------------------------------------------------------------
+    def _judge(self, item: _Judgeable) -> tuple[GameView | None, _Judged]:
+        """The game ``item`` writes to (``None`` for a new game) and its judgement, or the
+        caller's refusal (raised)."""
+        if isinstance(item, _NewGame):
+            return None, item.context.run(self._new_game, item)
+        view = self._view(item.ref)
+        if isinstance(item, _Entry):
+            return view, item.context.run(self._entry, item, view)
+        return view, item.context.run(self._command, item, view)
+
+    def _entry(self, entry: _Entry, view: GameView) -> _Judged:
+        if entry.principal is not None:
+            authorize(entry.principal, "record", view)
+        decision = decide_entry(
+            view,
+            EntryCommand(
+                entry.text,
+                self.svc.clock(),
+                actor=entry.actor,
+                by=entry.by,
+                expected_version=entry.expected_version,
+            ),
+        )
+        result = decision.result
+        return decision.new, decision.applied, lambda _view, _written: result
+
+    def _command(self, item: _Command, view: GameView) -> _Judged:
+        if item.principal is not None and item.action is not None:
+            authorize(item.principal, item.action, view)
+        new = decide(view, item.command, header(view.game_id, self.svc.clock()))
+        return new, None, item.answer
+
+    def _new_game(self, item: _NewGame) -> _Judged:
+        command = item.command
+        game_id = item.game_id or self.svc.store.new_game_id(games.load(command.game).name)
+        new = decide_new_game(command, header(game_id, self.svc.clock()), self.svc.draw_seed)
+        return new, None, lambda view, _written: view.copy()
+
+    def _match(self, view: GameView, new: Sequence[GameEvent]) -> _Match | None:
+        """What appending ``new`` writes to the match of an event's game, as
+        ``Commands._append_to_game`` decides it (a refusal raised)."""
+        if not view.created.meta.get("event", ""):
+            return None
+        svc: Any = self.svc
+        if view.ended is not None and any(
+            isinstance(e, ActionRetracted | ResultVoided) for e in new
+        ):
+            check = getattr(svc, "check_game_reopened", None)
+            if check is not None:
+                check(view.created)
+        ended = next((e for e in new if isinstance(e, GameEnded)), None)
+        plan = getattr(svc, "match_update", None)
+        if ended is None or plan is None:
+            return None
+        update = plan(view.created, ended)
+        return _Match(update) if update is not None else None
+
+    def add(self, item: _Judgeable) -> None:
+        if not item.future.set_running_or_notify_cancel():
             return  # the caller went away before its turn
         try:
-            view = self._view(entry.ref)
-            if entry.principal is not None:
-                authorize(entry.principal, "record", view)
-            decision = entry.context.run(
-                decide_entry,
-                view,
-                EntryCommand(
-                    entry.text,
-                    self.svc.clock(),
-                    actor=entry.actor,
-                    by=entry.by,
-                    expected_version=entry.expected_version,
-                ),
-            )
+            view, (new, applied, answer) = self._judge(item)
+            if self.matches and view is not None and view.created.meta.get("event"):
+                # A match's update waits for this commit: a write to an event's game (its
+                # end updates a match too, or a correction asks whether the match counted
+                # it) is judged again after that commit, on the match as it leaves it.
+                self.flush()
+                view, (new, applied, answer) = self._judge(item)
+            match = item.context.run(self._match, view, new) if view is not None else None
         except BaseException as exc:  # noqa: BLE001 - a refusal: this caller's answer alone
-            entry.future.set_exception(exc)
+            item.future.set_exception(exc)
             return
-        game_id = view.game_id
-        if ends_event_game(view, decision):
-            # The match is updated in the same transaction: alone, after what came before.
-            self.flush()
-            try:
-                entry.future.set_result(
-                    entry.context.run(
-                        self.svc.record,
-                        game_id,
-                        entry.text,
-                        actor=entry.actor,
-                        by=entry.by,
-                        expected_version=entry.expected_version,
-                        principal=entry.principal,
-                    )
-                )
-            except BaseException as exc:  # noqa: BLE001 - the caller's answer
-                entry.future.set_exception(exc)
-            self.followed = False  # appended from its own copy: the log brings it in
+        if not new:
+            item.future.set_result(answer(view, []))  # type: ignore[arg-type]
             return
+        game_id = view.game_id if view is not None else new[0].originator_id
         try:
-            sealed = sealed_after(view, decision.new)
-            fold_written(view, sealed, decision.applied)
+            if view is None:
+                sealed = sealed_at(0, GENESIS_HASH, new)
+                view = GameView.from_events(sealed)
+                self.writer.ids[game_id] = game_id
+                self.views[game_id] = view
+            else:
+                sealed = sealed_after(view, new)
+                fold_written(view, sealed, applied)
+            result = answer(view, sealed)
         except BaseException as exc:  # noqa: BLE001 - never judge on a half-folded view
-            entry.future.set_exception(exc)
-            del self.views[game_id]  # neither judged on again nor cached: the log brings it
+            item.future.set_exception(exc)
+            self.views.pop(game_id, None)  # neither judged on again nor cached: the log brings it
             self.writer.fresh.discard(game_id)
             self.flush()
             return
         self.events.setdefault(game_id, []).extend(sealed)
-        self.waiting.append((entry.future, decision.result, game_id))
+        if match is not None:
+            self.matches[game_id] = match
+        self.waiting.append((item.future, result, game_id))
+
+    # -- committing ------------------------------------------------------------
+    def _streams(self, game_id: str) -> list[list[GameEvent]]:
+        match = self.matches.get(game_id)
+        return [self.events[game_id], *(match.streams if match is not None else ())]
 
     def flush(self) -> None:
         """Commit what was decided, answer its callers, and cache the views as stored."""
         if not self.waiting:
             self._clear()
             return
-        waiting, events, views = self.waiting, self.events, self.views
+        waiting, events, views, matches = self.waiting, self.events, self.views, self.matches
+        streams = {game_id: self._streams(game_id) for game_id in events}
         self.followed = False
         self._clear()
         store = self.svc.store
         self.writer.commits += 1
         self.writer.entries += len(waiting)
+        self.writer.trusted = False  # until this commit is known to follow the last read
         try:
-            ids = store.append_sealed(list(events.values()))
+            ids = store.append_sealed([s for unit in streams.values() for s in unit])
         except ConcurrentWriteError:
             # A game moved under us (another process, the command line): each game alone,
             # so only the callers of the game that moved are refused.
             failed: dict[str, BaseException] = {}
-            for game_id, stream in events.items():
+            for game_id, unit in streams.items():
                 try:
-                    store.append_sealed([stream])
+                    store.append_sealed(unit)
                 except BaseException as exc:  # noqa: BLE001 - that game's callers' answer
                     failed[game_id] = exc
+                else:
+                    if game_id in matches:
+                        matches[game_id].folded(matches[game_id].streams[0])
             for future, result, game_id in waiting:
                 if game_id in failed:
                     future.set_exception(failed[game_id])
                 else:
                     future.set_result(result)
         except BaseException as exc:  # noqa: BLE001 - nothing stored: every caller hears it
-            log.warning("a group commit of %d entries failed: %s", len(waiting), exc)
+            log.warning("a group commit of %d writes failed: %s", len(waiting), exc)
             for future, _, _ in waiting:
                 future.set_exception(exc)
         else:
@@ -312,6 +492,9 @@ class _Group:
                 # Nobody wrote between the log's last read and this commit: the next read
                 # starts after it rather than reading back what was just written.
                 self.writer.position = position + len(ids)
+                self.writer.trusted = True
+            for match in matches.values():
+                match.folded(match.streams[0])
             for view in views.values():
                 self.svc.adopt(view)  # as stored: the next batch folds nothing again
             if len(self.writer.fresh) > 100_000:
@@ -321,4 +504,4 @@ class _Group:
                 future.set_result(result)
 
     def _clear(self) -> None:
-        self.views, self.events, self.waiting = {}, {}, []
+        self.views, self.events, self.matches, self.waiting = {}, {}, {}, []

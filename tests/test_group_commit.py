@@ -13,16 +13,22 @@ from typing import Any
 
 import pytest
 
+import service.writer as writer_module
 from events.store import GameStore
 from referee.contract import Player
+from referee.errors import SetupError
+from service.access import AccessDeniedError, Principal
 from service.cached import CachedService
+from service.decide import CreateGame, End
 from service.errors import (
     ConcurrentWriteError,
+    InvalidCommandError,
+    RefusedError,
     StaleVersionError,
     StoreError,
     UnreadableEntryError,
 )
-from service.results import EntryResult
+from service.results import WrittenEvents
 from service.writer import GroupWriter
 
 PLAYERS = [Player("first", "Ann"), Player("second", "Ben")]
@@ -64,7 +70,8 @@ def hold(writer: GroupWriter) -> threading.Event:
     return release
 
 
-def outcome(future: Future[EntryResult]) -> EntryResult | BaseException:
+def outcome(future: Future[Any]) -> Any:
+    """A write's answer, or the error it was refused with."""
     error = future.exception(10)
     return error if error is not None else future.result()
 
@@ -263,3 +270,194 @@ def test_an_entry_that_ends_a_game_of_an_event_updates_its_match(
     assert other.result(10).version == 2
     (table,) = [t for t in svc.event_pairings(event) if t.games[0] == first]
     assert len(table.games) == 2  # the match heard of its game: best of 3, game 2 created
+
+
+# -- ends and new games in the group commit ------------------------------------------------
+
+
+def test_a_batch_of_entries_ends_and_new_games_commits_once(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    games = [svc.create_game("nim", PLAYERS, options={"heap": 30}).game_id for _ in range(6)]
+    release = hold(writer)
+    plays = [writer.entry(game, "t1", expected_version=1) for game in games]
+    ends = [
+        writer.command(game, End(how="resignation", who="first", by="Tom", expected_version=2))
+        for game in games[:3]
+    ]
+    fresh = [
+        writer.create(CreateGame(game="nim", players=tuple(PLAYERS), options={"heap": 7}, by="Tom"))
+        for _ in range(4)
+    ]
+    before = writer.commits
+    release.set()
+    assert [f.result(10).version for f in plays] == [2] * 6
+    for game, future in zip(games[:3], ends, strict=True):
+        written = future.result(10)
+        assert isinstance(written, WrittenEvents)
+        assert written.game_id == game and written.events == [3] and written.version == 3
+        assert written.ended is not None and written.ended.how == "resignation"
+        assert svc.load(game).ended is not None
+    views = [f.result(10) for f in fresh]
+    assert len({v.game_id for v in views}) == 4
+    for view in views:
+        assert view.version == 1 and view.state.left == 7
+        assert svc.store.load(view.game_id).last_hash == view.last_hash  # stored as answered
+    assert writer.commits == before + 1  # six entries, three ends, four new games: one commit
+    report = svc.verify()
+    assert report.games == 10 and not report.bad
+
+
+def test_an_end_answers_as_the_service_does(svc: CachedService, writer: GroupWriter) -> None:
+    """The grouped end's answer is the one ``Commands.end`` gives, field for field."""
+    ours, theirs = (svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id for _ in range(2))
+    command = End(how="adjudication", who="second", reason="time", by="Tom")
+    grouped = writer.command(ours, command).result(10)
+    alone = svc.end(theirs, "adjudication", who="second", reason="time", by="Tom")
+    assert grouped.events == alone.events == [2]
+    assert grouped.summaries == alone.summaries and grouped.version == alone.version
+    assert grouped.ended == alone.ended
+
+
+def test_a_refused_end_in_a_batch_leaves_the_others_alone(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    games = [svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id for _ in range(3)]
+    release = hold(writer)
+    stale = writer.command(games[0], End(how="agreement", expected_version=5))
+    nobody = writer.command(games[1], End(how="resignation", who="nobody"))
+    unauthorized = writer.command(
+        games[2],
+        End(how="adjudication", who="first", reason="x"),
+        action="adjudicate",
+        principal=Principal(role="player", name="Ann", token_id="t", tables=()),
+    )
+    good = [writer.entry(game, "t1") for game in games]
+    ended = writer.command(games[2], End(how="agreement"))
+    late = writer.entry(games[2], "t1")  # the game is over: REF-1.3
+    release.set()
+    assert isinstance(outcome(stale), StaleVersionError)
+    assert isinstance(outcome(nobody), RefusedError) and "nobody" in str(outcome(nobody))
+    assert isinstance(outcome(unauthorized), AccessDeniedError)
+    assert [f.result(10).version for f in good] == [2, 2, 2]
+    assert ended.result(10).events == [3]
+    refused = outcome(late)
+    assert isinstance(refused, InvalidCommandError) and refused.clause == "REF-1.3"
+    assert [len(svc.store.rows(g)) for g in games] == [2, 2, 3]
+
+
+def test_a_game_created_in_a_batch_takes_entries_in_the_next(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    view = writer.create(
+        CreateGame(game="nim", players=tuple(PLAYERS), options={"heap": 5})
+    ).result(10)
+    release = hold(writer)
+    plays = [writer.entry(view.game_id, "t1", expected_version=1 + n) for n in range(3)]
+    resign = writer.command(view.game_id, End(how="resignation", who="second"))
+    release.set()
+    assert [f.result(10).version for f in plays] == [2, 3, 4]
+    assert resign.result(10).version == 5
+    assert [r[0] for r in svc.store.rows(view.game_id)] == [1, 2, 3, 4, 5]
+    assert svc.load(view.game_id).state.left == 2
+    # a refused setup is its caller's alone
+    bad = writer.create(CreateGame(game="nim", players=(Player("first", "Ann"),) * 2))
+    assert isinstance(outcome(bad), SetupError)
+
+
+def test_a_race_on_an_end_fails_only_its_game(
+    svc: CachedService, writer: GroupWriter, store_env: dict[str, Any]
+) -> None:
+    moved = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
+    calm = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
+    svc.load(moved)
+    release = hold(writer)
+    ours = writer.command(moved, End(how="agreement"))
+    other = writer.command(calm, End(how="agreement"))
+    created = writer.create(CreateGame(game="nim", players=tuple(PLAYERS)))
+    original_load = svc.load
+
+    def load_then_race(ref: str) -> Any:
+        view = original_load(ref)
+        if view.game_id == moved:
+            with CachedService(GameStore(**store_env)) as elsewhere:
+                elsewhere.record(moved, "t3")
+        return view
+
+    svc.load = load_then_race  # type: ignore[method-assign]
+    release.set()
+    assert isinstance(outcome(ours), ConcurrentWriteError)
+    assert other.result(10).version == 2
+    assert svc.store.exists(created.result(10).game_id)
+    svc.load = original_load  # type: ignore[method-assign]
+    assert svc.load(moved).ended is None and svc.load(moved).version == 2
+
+
+def test_ends_of_an_events_games_in_one_batch_each_update_their_match(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    """An end (by command or by an entry) of an event's game updates its match in the same
+    transaction; two of them in a batch go into two commits, each planned on the match as
+    the one before left it, and the entries around them still share those commits."""
+    event = svc.event_new("Nim cup", "nim", rounds=1).event_id
+    svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
+    first, second = (table.games[0] for table in svc.event_pair(event))
+    release = hold(writer)
+    plays = [writer.entry(first, text) for text in ("t3", "t3", "t3", "t1")]  # the last ends it
+    resign = writer.command(second, End(how="resignation", who="second", by="Tom"))
+    late = writer.command(first, End(how="agreement"))  # after its end: REF-3 refusal
+    before = writer.commits
+    release.set()
+    results = [f.result(10) for f in plays]
+    assert [r.event for r in results] == [2, 3, 4, 5]
+    assert results[-1].ended is not None and results[-1].ended.how == "rule"
+    assert resign.result(10).ended is not None
+    assert isinstance(outcome(late), InvalidCommandError)
+    assert writer.commits == before + 2
+    tables = svc.event_pairings(event)
+    assert all(len(t.games) == 2 for t in tables)  # both matches heard: game 2 created
+    for table in tables:
+        assert svc.load(table.games[1]).version >= 1
+    report = svc.verify()
+    assert not report.bad
+
+
+def test_a_busy_writer_judging_on_its_last_commit_refuses_only_a_game_moved_meanwhile(
+    svc: CachedService,
+    writer: GroupWriter,
+    store_env: dict[str, Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A batch queued while the writer was busy is judged on the writer's own last commit
+    without reading the log again (``FOLLOW_WITHIN``): a game another process moved in
+    that moment is refused as a race (its callers alone), and read again after it."""
+    monkeypatch.setattr(writer_module, "FOLLOW_WITHIN", 3600.0)
+    moved = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
+    calm = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
+    assert writer.entry(moved, "t1").result(10).version == 2
+    assert writer.entry(calm, "t1").result(10).version == 2
+    gate, entered = threading.Event(), threading.Event()
+    clock = svc.clock
+
+    def held_clock() -> Any:
+        if not gate.is_set():
+            entered.set()
+            gate.wait(10)
+        return clock()
+
+    other = CachedService(GameStore(**store_env))
+    svc.clock = held_clock
+    first = writer.entry(calm, "t1")
+    assert entered.wait(10)  # the writer is judging ``first``
+    # after ``first``'s commit, on the writer thread, before the next batch is judged:
+    first.add_done_callback(lambda _: other.record(moved, "t3"))
+    stale = writer.entry(moved, "t1")  # queued while the writer is busy
+    quiet = writer.entry(calm, "t1")
+    gate.set()
+    assert first.result(10).version == 3
+    assert isinstance(outcome(stale), ConcurrentWriteError)  # judged on version 2
+    assert quiet.result(10).version == 4
+    again = writer.entry(moved, "t1").result(10)  # the log is read again: version 3 seen
+    assert again.accepted and again.version == 4
+    assert svc.load(moved).state.left == 4
+    other.close()

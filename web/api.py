@@ -27,7 +27,8 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from referee.contract import PUBLIC, REFEREE, Player
 from referee.kit.decks import Deck, SealedDeck, parse_decklist
 from referee.rulebook import Clause, Rulebook
-from service.access import Principal, Seating, authorize, queue_tables, viewer_for
+from service.access import Action, Principal, Seating, authorize, queue_tables, viewer_for
+from service.decide import CreateGame, End
 from service.errors import RefusedError
 from service.interchange import FileOutcome
 from service.live import ListedGame, game_events_after
@@ -261,14 +262,16 @@ async def create_game(request: AnyRequest, data: JSONBody[NewGame]) -> Response[
     web = web_of(request)
     who = web.principal(request)
 
-    def work() -> tuple[int, Any, dict[str, str]]:
+    async def work() -> tuple[int, Any, dict[str, str]]:
         authorize(who, "create", table=data.meta.get("table"))
         unknown = sorted(set(data.player_ids) - set(data.players))
         if unknown:
             raise RefusedError(f"player_ids names seats with no player: {', '.join(unknown)}")
-        view = web.svc.create_game(
-            data.game,
-            [Player(s, n, data.player_ids.get(s, "")) for s, n in data.players.items()],
+        command = CreateGame(
+            game=data.game,
+            players=tuple(
+                Player(s, n, data.player_ids.get(s, "")) for s, n in data.players.items()
+            ),
             ruleset=data.ruleset,
             variants=data.variants,
             options=data.options,
@@ -276,7 +279,8 @@ async def create_game(request: AnyRequest, data: JSONBody[NewGame]) -> Response[
             by=who.label,
             meta=data.meta,
         )
-        position = web.svc.position(view, viewer=viewer_for(who, view))
+        view = await web.create(command)  # in the writer's next group commit
+        position = await web.run(web.svc.position, view, viewer=viewer_for(who, view))
         return 201, position, _written_headers(view.game_id, view.version)
 
     return await web.write(request, who, work)
@@ -524,21 +528,25 @@ def _simple_write(
 async def end_game(
     request: AnyRequest, game_id: FromPath[str], data: JSONBody[EndIn]
 ) -> Response[WrittenEvents]:
-    action = "adjudicate" if data.how == "adjudication" else "end"
-    return await _simple_write(
-        action,
-        request,
-        game_id,
-        lambda web, who, seating, expected: web.svc.end(
-            seating.game_id,
-            data.how,
+    web = web_of(request)
+    who = web.principal(request)
+    expected = if_match(request)
+
+    async def work() -> tuple[int, Any, dict[str, str]]:
+        command = End(
+            how=data.how,
             who=data.who,
             ranking=data.ranking,
             reason=data.reason,
             by=who.label,
             expected_version=expected,
-        ),
-    )
+        )
+        # in the writer's next group commit, with the entries and the other ends
+        action: Action = "adjudicate" if data.how == "adjudication" else "end"
+        result = await web.command(game_id, command, action=action, principal=who)
+        return 201, result, _written_headers(result.game_id, result.version)
+
+    return await web.write(request, who, work)
 
 
 @post(

@@ -26,12 +26,20 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import NotAuthorizedException, TooManyRequestsException
 
-from service.access import ANONYMOUS, AccessDeniedError, Principal, TokenRefusedError, TokenStore
+from service.access import (
+    ANONYMOUS,
+    AccessDeniedError,
+    Action,
+    Principal,
+    TokenRefusedError,
+    TokenStore,
+)
 from service.cached import CachedService
+from service.decide import Command, CreateGame
 from service.errors import ConcurrentWriteError
 from service.idempotency import IdempotencyStore, fingerprint
 from service.procedure import WRITING_TOKEN
-from service.results import EntryResult
+from service.results import EntryResult, WrittenEvents
 from service.sidedb import SideDB, open_side_db
 from service.stores import open_store, parse_store
 from service.writer import GroupWriter
@@ -292,6 +300,22 @@ class Web:
             principal=principal,
         )
         return await asyncio.wrap_future(future)
+
+    async def command(
+        self, game_id: str, command: Command, *, action: Action, principal: Principal
+    ) -> WrittenEvents:
+        """Carry out a referee's command on a game (an end, an adjudication) in the
+        writer's next group commit, ``principal`` allowed ``action`` there: answered, as
+        ``Commands`` answers it, once the commit that holds it has returned."""
+        future = self.writer.command(
+            game_id, command, self.svc.written, action=action, principal=principal
+        )
+        return await asyncio.wrap_future(future)
+
+    async def create(self, command: CreateGame) -> Any:
+        """Start a game in the writer's next group commit; the new game, once stored (the
+        service's folded game: hand it back to the service, a face does not read it)."""
+        return await asyncio.wrap_future(self.writer.create(command))
 
     async def run_write(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Call a synchronous write of the service on the writer thread (``service.writer``),

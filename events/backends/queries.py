@@ -17,6 +17,7 @@ __all__ = [
     "existing",
     "game_ids",
     "last_row",
+    "log_heads",
     "log_page",
     "log_rows",
     "positions",
@@ -106,6 +107,19 @@ def positions(backend: Backend, stream_id: str) -> dict[int, int]:
             (stream_id,),
         )
         return {int(v): int(i) for v, i in cursor.fetchall()}
+
+
+def log_heads(backend: Backend, after: int, limit: int) -> list[tuple[int, str, int]]:
+    """(position, stream, number) of at most ``limit`` events after position ``after``,
+    in store order: what was written, without the events themselves."""
+    p, m = backend.position, backend.mark
+    with backend.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {p}, originator_id, originator_version FROM {backend.events_table} "
+            f"WHERE {p} > {m} ORDER BY {p} LIMIT {m}",
+            (after, limit),
+        )
+        return [(int(i), str(g), int(v)) for i, g, v in cursor.fetchall()]
 
 
 def log_rows(
