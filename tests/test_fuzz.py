@@ -137,6 +137,15 @@ def test_catalogs_read_or_refuse(name: str, text: str) -> None:
             catalogs.read_catalog(kind, text, "fuzz.toml")
 
 
+def test_a_card_named_x_something_reads_back_from_its_canonical_line() -> None:
+    """``1 X Marks the Spot`` is one copy of "X Marks the Spot", not of "Marks the Spot":
+    a list's canonical lines (the bytes a seal commits to) read back as the same list;
+    ``4x NAME`` keeps its x against the count."""
+    decklist = parse_decklist("X Marks the Spot\n2x Fire Imp\nX 0")
+    assert decklist.text() == "2 Fire Imp\n1 X 0\n1 X Marks the Spot\n"
+    assert parse_decklist(decklist.text()) == decklist
+
+
 @FUZZ
 @given(text=st.one_of(TEXT, st.just("{" * 400), st.just('{"Fire Imp": -1}')))
 def test_decklists_read_or_refuse(text: str) -> None:

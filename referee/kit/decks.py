@@ -146,7 +146,7 @@ def seal(decklist: Decklist, salt: str) -> SealedDeck:
     return SealedDeck(commitment(decklist, salt), decklist.size)
 
 
-_LINE = re.compile(r"^(?:(\d+)\s*[xX]?\s+(.+?)|(.+?)\s+[xX]\s*(\d+)|(.+?))$")
+_LINE = re.compile(r"^(?:(\d+)[xX]?\s+(.+?)|(.+?)\s+[xX]\s*(\d+)|(.+?))$")
 
 
 def parse_decklist(text: str, source: str = "decklist") -> Decklist:
