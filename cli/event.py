@@ -112,6 +112,15 @@ def register(
     bye: Annotated[
         int, typer.Option("--bye", min=0, help="Awarded byes: the player's first N rounds.")
     ] = 0,
+    player_id: Annotated[
+        str | None,
+        typer.Option(
+            "--player-id",
+            help="The player's id across the house ('referee token create --role player "
+            "--player-id ID'): their event games' seats are bound to it, so their own token "
+            "acts for them and finds their page (one --player).",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Register players (after round 1 is paired: a late entry, EV-2.3)."""
@@ -130,7 +139,7 @@ def register(
                 chosen = parse_decklist(deck.read_text(encoding="utf-8"), str(deck))
             except UnicodeDecodeError:
                 fail(f"{deck}: not UTF-8 text")
-        ids = _svc().event_register(event, player, deck=chosen, byes=bye)
+        ids = _svc().event_register(event, player, deck=chosen, byes=bye, player_id=player_id)
         if as_json:
             emit_json({"registered": player, "ids": ids})
         else:

@@ -333,6 +333,22 @@ PLAYER_ID = re.compile(r"[a-z0-9][a-z0-9_.-]{0,63}")
 PLAYER_ID_WORDS = "a player id is 1 to 64 lower-case letters, digits, '_', '.' or '-'"
 
 
+def _principal(
+    token_id: str, role: Any, name: str, tables: str, player_id: str | None, expires: Any
+) -> Principal:
+    """The holder of a token whose secret matched its row: refused once it has expired."""
+    if expires is not None and float(expires) <= time.time():
+        raise _expired(float(expires))
+    return Principal(
+        token_id=token_id,
+        role=role,
+        name=name,
+        tables=tuple(json.loads(tables)),
+        player_id=player_id or "",
+        expires=float(expires) if expires is not None else None,
+    )
+
+
 def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
@@ -591,16 +607,7 @@ class TokenStore:
         stored, role, name, tables, player_id, expires = row
         if not hmac.compare_digest(str(stored), _hash(secret)):
             return None  # _lookup refuses it (or finds a secret rotated since)
-        if expires is not None and float(expires) <= time.time():
-            raise _expired(float(expires))
-        return Principal(
-            token_id=token_id,
-            role=role,
-            name=name,
-            tables=tuple(json.loads(tables)),
-            player_id=player_id or "",
-            expires=float(expires) if expires is not None else None,
-        )
+        return _principal(token_id, role, name, tables, player_id, expires)
 
     def _lookup(self, token: str) -> Principal:
         prefix, _, rest = token.strip().partition("_")
@@ -617,16 +624,7 @@ class TokenStore:
         stored, role, name, tables, revoked, player_id, expires = rows[0]
         if revoked or not hmac.compare_digest(str(stored), _hash(secret)):
             raise TokenRefusedError("the token is unknown or revoked")
-        if expires is not None and float(expires) <= time.time():
-            raise _expired(float(expires))
-        return Principal(
-            token_id=token_id,
-            role=role,
-            name=name,
-            tables=tuple(json.loads(tables)),
-            player_id=player_id or "",
-            expires=float(expires) if expires is not None else None,
-        )
+        return _principal(token_id, role, name, tables, player_id, expires)
 
     def list(self) -> list[TokenInfo]:
         _, rows = self.db.execute(

@@ -36,6 +36,7 @@ from referee.tournament.errors import Refusal
 from referee.tournament.model import Score, Settings, TableKey
 from referee.tournament.standings import MatchResult, Standing, Standings, explain
 from referee.tournament.state import Tournament, apply
+from service.access import PLAYER_ID, PLAYER_ID_WORDS
 from service.errors import GameNotFoundError, RefusedError
 from service.procedure import header
 
@@ -457,22 +458,36 @@ class Tournaments:
         byes: int = 0,
         rating: int | None = None,
         table: int | None = None,
+        player_id: str | None = None,
     ) -> list[str]:
         """Register players (a late entry once round 1 is paired); their ids, in order.
 
         ``deck`` (open or sealed) is the event decklist every game of the player uses;
-        sealed lists stay sealed. All or none of the names are registered."""
+        sealed lists stay sealed. ``player_id`` binds one player to their id across the
+        house, so their own tokens act for their seats and find their page (EV-2.2). All
+        or none of the names are registered."""
         loaded = self._event(event_id)
         if not names:
             raise EventRefusedError("EV-2.2", "name at least one player (--player NAME)")
         if deck is not None and len(names) != 1:
             raise EventRefusedError("EV-2.2", "a decklist is registered for one player at a time")
+        if player_id is not None:
+            player_id = player_id.strip()
+            if len(names) != 1:
+                raise EventRefusedError(
+                    "EV-2.2", "a player id is registered for one player at a time"
+                )
+            if not PLAYER_ID.fullmatch(player_id):
+                raise EventRefusedError("EV-2.2", f"{PLAYER_ID_WORDS}, not {player_id!r}")
         if deck is not None:
             self._check_event_deck(loaded, deck)
         state = loaded.state
         facts: list[f.Fact] = []
         for name in names:
-            new = self._decide(state, d.Register(name=name, byes=byes, rating=rating, table=table))
+            new = self._decide(
+                state,
+                d.Register(name=name, byes=byes, rating=rating, table=table, player_id=player_id),
+            )
             for fact in new:
                 state = apply(state, fact)
             facts.extend(new)
@@ -577,7 +592,7 @@ class Tournaments:
         rules = games.load(settings.game)
         seats = rules.seats[: len(pairing.players)]
         players = tuple(
-            Player(seat, state.players[p].name)
+            Player(seat, state.players[p].name, state.players[p].player_id or "")
             for seat, p in zip(seats, pairing.players, strict=False)
         )
         options = resolve_options(rules, {}, self.draw_seed)

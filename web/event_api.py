@@ -47,6 +47,7 @@ class RegisterIn(msgspec.Struct, kw_only=True):
     byes: int = 0
     sealed: str | None = None
     decklist: str | None = None
+    player_id: str | None = None  # one player's id across the house (EV-2.2)
 
 
 class Registered(msgspec.Struct, kw_only=True):
@@ -148,7 +149,13 @@ async def register_players(
 
         deck = parse_decklist(data.decklist, "the decklist")
     ids = await _write(
-        web, web.svc.event_register, event_id, data.players, deck=deck, byes=data.byes
+        web,
+        web.svc.event_register,
+        event_id,
+        data.players,
+        deck=deck,
+        byes=data.byes,
+        player_id=data.player_id,
     )
     return _created(Registered(ids=ids), event_id)
 

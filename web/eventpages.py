@@ -329,10 +329,10 @@ async def my_page(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
     if isinstance(who, Redirect):
         return who
     state = await web.run(web.svc.event_state, event_id)
-    if who.role == "player" and state.find(who.name) is not None:
-        return Redirect(
-            path=f"/events/{quote(event_id)}/players/{quote(who.name)}", status_code=303
-        )
+    mine = state.holder(who.player_id, who.name) if who.role == "player" else None
+    if mine is not None:
+        name = state.players[mine].name
+        return Redirect(path=f"/events/{quote(event_id)}/players/{quote(name)}", status_code=303)
     return Redirect(path=f"/events/{quote(event_id)}/pairings?by=name", status_code=303)
 
 

@@ -78,6 +78,7 @@ class Register(_Command, frozen=True, kw_only=True):
     rating: int | None = None
     table: int | None = None
     byes: int = 0
+    player_id: str | None = None  # the person's id across the house (checked by the service)
 
 
 class Drop(_Command, frozen=True, kw_only=True):
@@ -342,6 +343,13 @@ def _register(state: Tournament, command: Register) -> tuple[Fact, ...]:
     player_id = command.id or f"p{order + 1}"
     if player_id in state.players or state.find(player_id) is not None:
         raise Refusal("EV-2.2", f"the id {player_id!r} is already taken")
+    if command.player_id:
+        for entrant in state.players.values():
+            if entrant.player_id == command.player_id:
+                raise Refusal(
+                    "EV-2.2",
+                    f"player id {command.player_id!r} is already registered, as {entrant.name!r}",
+                )
     entry = state.current_round + 1
     if entry > 1 and settings.format != "swiss":
         raise Refusal(
@@ -359,6 +367,7 @@ def _register(state: Tournament, command: Register) -> tuple[Fact, ...]:
         table=command.table,
         byes=command.byes,
         entry_round=entry,
+        player_id=command.player_id or msgspec.UNSET,
     )
     return (PlayerRegistered(player=entrant),)
 

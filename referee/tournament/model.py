@@ -69,6 +69,9 @@ class Entrant(msgspec.Struct, frozen=True, kw_only=True):
     every ordering (EV-I.2). ``byes`` awards a bye in each of the player's first
     K rounds from ``entry_round`` (EV-2.4); ``table`` is a fixed table kept
     every round (EV-5.7); ``dropped_after`` is the last round the player is in.
+    ``player_id``, when given at registration, is the person's id across the house (their
+    tokens carry it): the seats of their event games are bound to it (EV-2.2). Unset, it is
+    left out of the stored bytes, so registrations made before it read and hash as before.
     """
 
     id: str
@@ -79,6 +82,7 @@ class Entrant(msgspec.Struct, frozen=True, kw_only=True):
     byes: int = 0
     entry_round: int = 1
     dropped_after: int | None = None
+    player_id: str | msgspec.UnsetType = msgspec.UNSET
 
     def active_in(self, round_number: int) -> bool:
         """Whether the player takes part in round ``round_number``."""

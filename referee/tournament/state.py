@@ -89,6 +89,17 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
                 return entrant.id
         return None
 
+    def holder(self, player_id: str, name: str) -> str | None:
+        """The id of the registered player who is the person ``player_id`` (their id across
+        the house, EV-2.2), or, failing that, who registered as ``name`` without one."""
+        for entrant in self.players.values():
+            if player_id and entrant.player_id == player_id:
+                return entrant.id
+        found = self.find(name) if name.strip() else None
+        if found is not None and self.players[found].player_id:
+            return None  # someone else of that name, bound to their own id
+        return found
+
     def names(self) -> dict[str, str]:
         return {p: e.name for p, e in self.players.items()}
 

@@ -409,3 +409,24 @@ def test_a_round_paired_by_hand_with_two_byes_is_audited(tmp_path: Path) -> None
     assert [r["bye"] for r in rows] == [False, False, True, True]
     entries = as_json(db, "event", "audit", event)["entries"]
     assert entries[0]["what"] == "manual pairing" and entries[0]["reason"] == "travel byes"
+
+
+def test_ev_2_2_register_with_a_player_id(tmp_path: Path) -> None:
+    """``--player-id`` binds one registration to the person's id across the house; a
+    malformed id, one given for several players, or one already registered is refused
+    with one line naming EV-2.2 and nothing stored."""
+    db = tmp_path / "ev.db"
+    event = ok(db, "event", "new", "Small", "--game", "prizmik").strip().splitlines()[-1]
+    ok(db, "event", "register", event, "--player", "Ann Lee", "--player-id", "ann-7")
+    refused(db, "EV-2.2", "event", "register", event, "--player", "Bo", "--player-id", "Not Ok")
+    both = ("--player", "Bo", "--player", "Cy", "--player-id", "bo-1")
+    refused(db, "EV-2.2", "event", "register", event, *both)
+    refused(db, "EV-2.2", "event", "register", event, "--player", "Al", "--player-id", "ann-7")
+    ok(db, "event", "register", event, "--player", "Bo")
+    (table,) = as_json(db, "event", "pair", event)
+    (game,) = table["games"]
+    players = as_json(db, "log", game)[0]["players"]  # the game's creation
+    assert sorted((p["name"], p.get("id", "")) for p in players) == [
+        ("Ann Lee", "ann-7"),
+        ("Bo", ""),
+    ]

@@ -56,6 +56,24 @@ def test_nothing_before_the_event_exists() -> None:
     assert refused(event(), CreateEvent(settings=Settings(game="x"))) == "EV-1.1"
 
 
+def test_ev_2_2_a_player_id_binds_one_registration() -> None:
+    """EV-2.2: a registration may carry the person's id across the house; one person is
+    registered once, and a registration without one stores the same bytes as before."""
+    import msgspec
+
+    from referee.tournament.facts import PlayerRegistered
+
+    state = run(event(), Register(name="Eve", player_id="eve-1"))
+    eve = state.find("Eve")
+    assert eve is not None and state.players[eve].player_id == "eve-1"
+    assert state.holder("eve-1", "someone else") == eve
+    assert state.holder("", "eve") is None  # bound to an id: not found by name alone
+    assert state.holder("", "ann") == "p1" and state.holder("zed-9", "Zed") is None
+    assert refused(state, Register(name="Eva", player_id="eve-1")) == "EV-2.2"
+    plain = PlayerRegistered(player=state.players["p1"])
+    assert b"player_id" not in msgspec.json.encode(plain)
+
+
 def test_registration_refusals() -> None:
     """EV-2.2 duplicate names are refused case-insensitively; ids are distinct from names."""
     state = event()

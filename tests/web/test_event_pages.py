@@ -254,3 +254,35 @@ def test_unknown_events_and_players_get_a_clear_answer(
     assert sent.headers["location"].endswith("/pairings?by=name")
     no_seal = client.get(f"/events/{event}/postings/pairings", headers=head)
     assert no_seal.status_code == 400 and "seal the store" in no_seal.json()["detail"]
+
+
+def test_ev_2_2_a_player_registered_with_their_id_is_found_by_it(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    """A registration bound to a player id (EV-2.2): that person's token, whatever name it
+    carries, leads to their page and is their seat in their event game; another token of the
+    same name but another id is neither."""
+    from service.access import TokenStore
+    from service.sidedb import open_side_db
+    from service.stores import parse_store
+
+    with open_service(store) as svc:
+        event = svc.event_new("Spring Open", "prizmik", rounds=3).event_id
+        svc.event_register(event, ["Ann Lee"], player_id="ann-7")
+        svc.event_register(event, ["Ben"])
+        (table,) = svc.event_pair(event)
+        (game,) = table.games
+        seats = {p.name: p for p in svc.load(game).setup.players}
+    assert seats["Ann Lee"].id == "ann-7" and seats["Ben"].id == ""
+    side = TokenStore(open_side_db(parse_store(store)))
+    mine = side.create("player", "Ann", player_id="ann-7")[1]
+    namesake = side.create("player", "Ann Lee", player_id="ann-8")[1]
+    side.db.close()
+    sent = client.get(f"/events/{event}/me", headers=auth(mine), follow_redirects=False)
+    assert sent.headers["location"].endswith("/players/Ann%20Lee")
+    sent = client.get(f"/events/{event}/me", headers=auth(namesake), follow_redirects=False)
+    assert sent.headers["location"].endswith("/pairings?by=name")
+    seat = seats["Ann Lee"].seat
+    legal = f"/api/games/{game}/legal?seat={seat}"
+    assert client.get(legal, headers=auth(namesake)).status_code == 403
+    assert client.get(legal, headers=auth(mine)).status_code == 200  # her own seat
