@@ -20,8 +20,10 @@ caller is answered only when the commit holding its write has returned:
 - a refusal (a stale ``If-Match``, an unreadable entry, a finished game, a caller
   not allowed) is that caller's alone and writes nothing;
 - a commit refused for a race (``ConcurrentWriteError``) is retried one game at a
-  time, so only the callers of the game that moved hear of it (409), each of the
-  others is answered as if alone;
+  time, each of the others answered as if alone; the writes of the game that moved
+  are judged once more on the game as stored (as if they had come after the other
+  writer's) and committed, so only a second race, or a refusal on the new position
+  (a stale ``If-Match``, an entry out of turn), reaches their callers;
 - any other failure (the disk, the database) is every caller's answer, and nothing
   of the batch is stored.
 
@@ -283,14 +285,15 @@ class _Group:
     """The writes of one commit: their games' views as judged so far, their sealed
     events by game (with any match's), and the callers waiting for the commit."""
 
-    def __init__(self, writer: GroupWriter, waited: bool = True) -> None:
+    def __init__(self, writer: GroupWriter, waited: bool = True, *, again: bool = False) -> None:
         self.writer = writer
         self.waited = waited  # the writer waited for this batch: it was idle
+        self.again = again  # writes judged again after a race: a second race is the caller's
         self.svc = writer.svc
         self.views: dict[str, GameView] = {}
         self.events: dict[str, list[GameEvent]] = {}
         self.matches: dict[str, _Match] = {}  # by game: the match its end updates
-        self.waiting: list[tuple[Future[Any], Any, str]] = []
+        self.waiting: list[tuple[Future[Any], Any, str, _Judgeable]] = []
         self.followed = False
 
     def _follow(self) -> None:
@@ -403,8 +406,8 @@ class _Group:
         update = plan(view.created, ended)
         return _Match(update) if update is not None else None
 
-    def add(self, item: _Judgeable) -> None:
-        if not item.future.set_running_or_notify_cancel():
+    def add(self, item: _Judgeable, *, started: bool = False) -> None:
+        if not started and not item.future.set_running_or_notify_cancel():
             return  # the caller went away before its turn
         try:
             view, (new, applied, answer) = self._judge(item)
@@ -441,7 +444,7 @@ class _Group:
         self.events.setdefault(game_id, []).extend(sealed)
         if match is not None:
             self.matches[game_id] = match
-        self.waiting.append((item.future, result, game_id))
+        self.waiting.append((item.future, result, game_id, item))
 
     # -- committing ------------------------------------------------------------
     def _streams(self, game_id: str) -> list[list[GameEvent]]:
@@ -464,8 +467,9 @@ class _Group:
         try:
             ids = store.append_sealed([s for unit in streams.values() for s in unit])
         except ConcurrentWriteError:
-            # A game moved under us (another process, the command line): each game alone,
-            # so only the callers of the game that moved are refused.
+            # A game moved under us (another process, the command line): each game alone;
+            # the writes of a game that moved are judged once more on it as stored, as if
+            # they had arrived after it moved, and only a second race is their callers'.
             failed: dict[str, BaseException] = {}
             for game_id, unit in streams.items():
                 try:
@@ -475,14 +479,24 @@ class _Group:
                 else:
                     if game_id in matches:
                         matches[game_id].folded(matches[game_id].streams[0])
-            for future, result, game_id in waiting:
-                if game_id in failed:
-                    future.set_exception(failed[game_id])
-                else:
+            retry: list[_Judgeable] = []
+            for future, result, game_id, item in waiting:
+                problem = failed.get(game_id)
+                if problem is None:
                     future.set_result(result)
+                elif isinstance(problem, ConcurrentWriteError) and not self.again:
+                    retry.append(item)
+                else:
+                    future.set_exception(problem)
+            if retry:
+                self.writer.fresh.difference_update(failed)
+                again = _Group(self.writer, again=True)  # reads the log first
+                for item in retry:
+                    again.add(item, started=True)
+                again.flush()
         except BaseException as exc:  # noqa: BLE001 - nothing stored: every caller hears it
             log.warning("a group commit of %d writes failed: %s", len(waiting), exc)
-            for future, _, _ in waiting:
+            for future, _, _, _ in waiting:
                 future.set_exception(exc)
         else:
             position = self.writer.position
@@ -500,7 +514,7 @@ class _Group:
             if len(self.writer.fresh) > 100_000:
                 self.writer.fresh.clear()
             self.writer.fresh.update(views)
-            for future, result, _ in waiting:
+            for future, result, _, _ in waiting:
                 future.set_result(result)
 
     def _clear(self) -> None:

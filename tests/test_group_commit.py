@@ -131,9 +131,12 @@ def test_two_entries_with_the_same_if_match_give_one_recorded_and_one_stale(
     assert [r[0] for r in svc.store.rows(game)] == [1, 2]
 
 
-def test_a_race_fails_only_the_game_that_moved_and_leaves_no_half_write(
+def test_a_race_that_repeats_fails_only_the_game_that_moved_and_leaves_no_half_write(
     svc: CachedService, writer: GroupWriter, store_env: dict[str, Any]
 ) -> None:
+    """Another process overtakes the game between every read and commit: its writes are
+    judged once more, then refused (409) with nothing of theirs stored; the other game's
+    entry is stored as if alone."""
     moved = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
     calm = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
     svc.load(moved)  # cached before the other writer moves it
@@ -155,9 +158,41 @@ def test_a_race_fails_only_the_game_that_moved_and_leaves_no_half_write(
         assert isinstance(outcome(future), ConcurrentWriteError)
     assert ours[1].result(10).version == 2
     svc.load = original_load  # type: ignore[method-assign]
-    assert [r[0] for r in svc.store.rows(moved)] == [1, 2]  # the other writer's entry only
-    assert svc.load(moved).state.left == 6
+    assert [r[0] for r in svc.store.rows(moved)] == [1, 2, 3]  # the other writer's two only
+    assert svc.load(moved).state.left == 3
     assert [r[0] for r in svc.store.rows(calm)] == [1, 2]
+
+
+def test_a_race_once_is_judged_again_on_the_game_as_stored(
+    svc: CachedService, writer: GroupWriter, store_env: dict[str, Any]
+) -> None:
+    """Another process records in a game between the writer's read and its commit: the
+    writer's entries of that game are judged again after it (as if they came later) and
+    stored; an entry whose If-Match named the old version is stale on the new one."""
+    moved = svc.create_game("nim", PLAYERS, options={"heap": 9}).game_id
+    svc.load(moved)
+    release = hold(writer)
+    plain = writer.entry(moved, "t1")
+    pinned = writer.entry(moved, "t2", expected_version=1)
+    original_load = svc.load
+    raced: list[bool] = []
+
+    def load_then_race_once(ref: str) -> Any:
+        view = original_load(ref)
+        if view.game_id == moved and not raced:
+            raced.append(True)
+            with CachedService(GameStore(**store_env)) as other:
+                other.record(moved, "t3")
+        return view
+
+    svc.load = load_then_race_once  # type: ignore[method-assign]
+    release.set()
+    result = plain.result(10)
+    assert result.accepted and result.version == 3  # after the other writer's entry
+    assert isinstance(outcome(pinned), StaleVersionError)
+    svc.load = original_load  # type: ignore[method-assign]
+    assert [r[0] for r in svc.store.rows(moved)] == [1, 2, 3]
+    assert svc.load(moved).state.left == 9 - 3 - 1
 
 
 def test_a_failed_commit_answers_every_caller_and_leaves_the_cache_with_the_store(
@@ -390,7 +425,8 @@ def test_a_race_on_an_end_fails_only_its_game(
     assert other.result(10).version == 2
     assert svc.store.exists(created.result(10).game_id)
     svc.load = original_load  # type: ignore[method-assign]
-    assert svc.load(moved).ended is None and svc.load(moved).version == 2
+    # the race came again when the end was judged once more: the other writer's two only
+    assert svc.load(moved).ended is None and svc.load(moved).version == 3
 
 
 def test_ends_of_an_events_games_in_one_batch_each_update_their_match(
@@ -455,9 +491,10 @@ def test_a_busy_writer_judging_on_its_last_commit_refuses_only_a_game_moved_mean
     quiet = writer.entry(calm, "t1")
     gate.set()
     assert first.result(10).version == 3
-    assert isinstance(outcome(stale), ConcurrentWriteError)  # judged on version 2
+    moved_on = stale.result(10)  # judged on version 2, refused, judged again on version 3
+    assert moved_on.accepted and moved_on.version == 4
     assert quiet.result(10).version == 4
-    again = writer.entry(moved, "t1").result(10)  # the log is read again: version 3 seen
-    assert again.accepted and again.version == 4
-    assert svc.load(moved).state.left == 4
+    again = writer.entry(moved, "t1").result(10)
+    assert again.accepted and again.version == 5
+    assert svc.load(moved).state.left == 3
     other.close()
