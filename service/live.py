@@ -35,6 +35,7 @@ from referee.contract import REFEREE, Viewer
 
 __all__ = [
     "GameListing",
+    "Followed",
     "ListedGame",
     "Notice",
     "NoticeLog",
@@ -44,17 +45,41 @@ __all__ = [
 ]
 
 
+class Followed(msgspec.Struct, frozen=True, kw_only=True):
+    """What a game's live stream sends next: the game, its events numbered above the
+    point it had reached, and the events it sent sealed that have been revealed since
+    (a Prismatic bid once its round is complete), each as the viewer may see it now."""
+
+    view: GameView
+    records: list[dict[str, Any]]
+    revealed: list[dict[str, Any]]
+    known: frozenset[int]  # the entries revealed as of this reading (pass it back next time)
+
+
 def game_events_after(
-    load: Callable[[str], GameView], game_id: str, after: int, viewer: Viewer
-) -> tuple[GameView, list[dict[str, Any]]]:
-    """The game and its events numbered above ``after``, each as ``viewer`` may see it."""
+    load: Callable[[str], GameView],
+    game_id: str,
+    after: int,
+    viewer: Viewer,
+    known: frozenset[int] | None = None,
+) -> Followed:
+    """The game's events numbered above ``after``, each as ``viewer`` may see it, and,
+    given the revealed entries ``known`` when the stream last read, the events up to
+    ``after`` revealed since then (``None``: the stream starts here, nothing to resend)."""
     view = load(game_id)
     start = max(0, after)
     revealed = revealed_entries(view) if viewer != REFEREE else frozenset()
-    return view, [
-        event_record(redact(e, viewer, view.rules, view.setup, revealed))
-        for e in view.events[start:]
-    ]
+
+    def shown(event: GameEvent) -> dict[str, Any]:
+        return event_record(redact(event, viewer, view.rules, view.setup, revealed))
+
+    opened = sorted(n for n in revealed - (revealed if known is None else known) if n <= start)
+    return Followed(
+        view=view,
+        records=[shown(e) for e in view.events[start:]],
+        revealed=[shown(view.events[n - 1]) for n in opened],
+        known=revealed,
+    )
 
 
 class Notice(msgspec.Struct, frozen=True, kw_only=True):

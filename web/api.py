@@ -940,7 +940,8 @@ def _after(request: AnyRequest, after: int | None) -> int:
 
 @get(
     "/api/games/{game_id:str}/events",
-    summary="The game's events as server-sent events (id: event number; resume with Last-Event-ID)",
+    summary="The game's events as server-sent events (id: event number; resume with Last-Event-ID; "
+    "'revealed': an entry sent sealed before, now shown whole)",
     responses=PROBLEMS,
 )
 async def game_events(
@@ -957,15 +958,21 @@ async def game_events(
 
     async def stream() -> AsyncIterator[ServerSentEventMessage]:
         last = start
+        known: frozenset[int] | None = None
         while not web.hub.closing:
-            now, records = await web.run(game_events_after, web.svc.load, game, last, viewer)
-            for record in records:
+            now = await web.run(game_events_after, web.svc.load, game, last, viewer, known)
+            for record in now.revealed:  # sent sealed before: the whole entry, no new id
+                yield ServerSentEventMessage(
+                    data=json.dumps(record, separators=(",", ":")), event="revealed"
+                )
+            for record in now.records:
                 yield ServerSentEventMessage(
                     data=json.dumps(record, separators=(",", ":")),
                     event=record["kind"],
                     id=record["originator_version"],
                 )
-            last = max(last, now.version)
+            known = now.known
+            last = max(last, now.view.version)
             if not await web.hub.wait_game(game, last, timeout=15.0):
                 yield ServerSentEventMessage(comment="keep-alive")
 

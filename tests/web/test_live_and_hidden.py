@@ -335,3 +335,40 @@ def test_the_server_stops_at_once_with_streams_open_and_prints_no_traceback(
     )
     server.stop()
     assert "Traceback" not in server.log.read_text(), server.log.read_text()
+
+
+def test_px_14_1_a_live_stream_sends_a_sealed_bid_whole_once_its_round_is_complete(
+    store: str, tokens: Tokens, live_server: ThreadServer
+) -> None:
+    """A follower who received a bid as 'sealed bid' is sent it whole ('revealed', the same
+    event number, no new id) when the round's last bid completes it (PX-14.1)."""
+    with open_service(store) as svc:
+        game = svc.create_game(
+            "prismatic", {"p1": "Ann", "p2": "Ben"}, variants={"starter_token": "auction"}
+        ).game_id
+        for entry in (
+            *("p1: reveal Ember Spark", "p1: reveal Verdant Drop", "p1: reveal Sunset Sky"),
+            *("p1: choose C M", "p1: keep Noon Blaze, discard Moonrise"),
+            *("p2: choose Y Y", "p2: keep Glass Kiln, discard Eclipse"),
+            *("p1: draw R R G G B", "p2: draw R R G G B", "p1: pass", "p2: pass"),
+            *("p1: pass", "p2: pass", "p1: bid 0"),
+        ):
+            seat, _, text = entry.partition(": ")
+            assert svc.record(game, text, actor=seat).accepted, entry
+    url = f"{live_server.base}/api/games/{game}/events?after=0"
+    got: list[list[dict[str, Any]]] = []
+    reader = threading.Thread(
+        target=lambda: got.append(read_events(url, auth(tokens["public"]), 17, timeout=15))
+    )
+    reader.start()
+    time.sleep(1.0)  # the stream has sent the 15 events: p1's bid sealed
+    with open_service(store) as svc:
+        assert svc.record(game, "bid 0", actor="p2").accepted
+    reader.join(20)
+    (messages,) = got
+    assert json.loads(messages[14]["data"])["notation"] == "sealed bid"
+    revealed, last = messages[15], messages[16]
+    assert revealed["event"] == "revealed" and "id" not in revealed
+    data = json.loads(revealed["data"])
+    assert (data["originator_version"], data["notation"]) == (15, "bid 0")
+    assert last["id"] == "16" and json.loads(last["data"])["notation"] == "bid 0"
