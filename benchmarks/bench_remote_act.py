@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import resource
 import socket
 import statistics
@@ -34,6 +33,10 @@ import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_pg_act import instructions_in  # noqa: E402 - the sibling's count
+
 PG = os.environ.get("REFEREE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 ENTRY = "e1>e8"  # red's full fleet may not fly that far: rejected, kept as evidence
 
@@ -79,17 +82,8 @@ def timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 
 def instructions(command: list[str], env: dict[str, str]) -> int:
-    done = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env={**env, "PYTHONHASHSEED": "0"},
-    )
-    found = re.search(r"Collected : (\d+)", done.stderr)
-    if found is None:
-        raise RuntimeError(f"callgrind gave no count: {done.stderr[-500:]}")
-    return int(found.group(1))
+    """The command's instruction count under callgrind, as ``bench_pg_act`` counts it."""
+    return instructions_in(ROOT, command, env)
 
 
 def main() -> None:

@@ -38,7 +38,7 @@ from events.backends import (
     store_settings,
     wire_possible,
 )
-from events.codec import MsgspecMapper, bytes_hash, decode, own_hash, seal
+from events.codec import MsgspecMapper, bytes_hash, decode, own_hash, seal_after
 from events.schema import (
     GENESIS_HASH,
     TOPIC_OF,
@@ -572,8 +572,8 @@ class GameStore:
         sealed events and each other batch's."""
         version = view.version if view else 0
         prev = view.last_hash if view else GENESIS_HASH
-        sealed = _sealed(version, prev, new_events)
-        others = [_sealed(v, p, batch) for v, p, batch in also]
+        sealed = seal_after(version, prev, new_events)
+        others = [seal_after(v, p, batch) for v, p, batch in also]
         game_id = sealed[0].originator_id
         if self.read_only:
             raise StoreUnavailableError(
@@ -633,7 +633,7 @@ class GameStore:
         """Seal and append events to several streams in ONE transaction: each batch is
         (the stream's current version, its last hash, new events). All or nothing: an
         event pairing a round and creating its games is never half stored."""
-        sealed_batches = [_sealed(version, prev, new) for version, prev, new in batches]
+        sealed_batches = [seal_after(version, prev, new) for version, prev, new in batches]
         if self.read_only:
             raise StoreUnavailableError(
                 "this store was opened read-only (its folder cannot be written); "
@@ -708,14 +708,14 @@ class GameStore:
 def sealed_after(view: GameView, new_events: Sequence[GameEvent]) -> list[GameEvent]:
     """``new_events`` numbered and chained after ``view``'s last event, as an append at
     that version stores them (for ``GameStore.append_sealed``)."""
-    return _sealed(view.version, view.last_hash, new_events)
+    return seal_after(view.version, view.last_hash, new_events)
 
 
 def sealed_at(version: int, prev_hash: str, new_events: Sequence[GameEvent]) -> list[GameEvent]:
     """``new_events`` numbered after ``version`` and chained after ``prev_hash``: a new
     stream's first events (version 0, ``GENESIS_HASH``), or a batch of ``append_with``'s
     ``also``, ready for ``GameStore.append_sealed``."""
-    return _sealed(version, prev_hash, new_events)
+    return seal_after(version, prev_hash, new_events)
 
 
 def fold_written(view: GameView, sealed: Sequence[GameEvent], applied: Any = None) -> None:
@@ -728,18 +728,6 @@ def fold_written(view: GameView, sealed: Sequence[GameEvent], applied: Any = Non
             view.standing.append(event)
         else:
             view.fold(event)
-
-
-def _sealed(version: int, prev: str, new_events: Sequence[GameEvent]) -> list[GameEvent]:
-    """``new_events`` numbered after ``version`` and chained after the hash ``prev``."""
-    sealed: list[GameEvent] = []
-    for offset, event in enumerate(new_events, start=1):
-        event = seal(
-            msgspec.structs.replace(event, originator_version=version + offset, prev_hash=prev)
-        )
-        prev = event.hash
-        sealed.append(event)
-    return sealed
 
 
 def _token(length: int = 8) -> str:
