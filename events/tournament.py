@@ -59,6 +59,9 @@ _FACTS: tuple[type[Any], ...] = (
     f.RoundEnded,
     f.CutMade,
     f.EventEnded,
+    f.RoundLengthSet,
+    f.ClockMarked,
+    f.TimeExtended,
 )
 
 _EXTRA: dict[type[Any], list[tuple[str, Any, Any]]] = {
@@ -179,4 +182,11 @@ def summary(event: GameEvent) -> str:
             return f"top {len(seeds)} cut: " + ", ".join(seeds)
         case f.EventEnded(reason=why):
             return "event ended" + (f": {why}" if why else "")
+        case f.RoundLengthSet(minutes=n, reason=why):
+            return f"round length set to {n} minutes" + (f" ({why})" if why else "")
+        case f.ClockMarked(round=n, action=action, at=at):
+            done = {"start": "started", "pause": "paused", "resume": "resumed", "end": "ended"}
+            return f"round {n} clock {done[action]} at {at.isoformat(timespec='seconds')}"
+        case f.TimeExtended(round=n, table=t, minutes=m, reason=why):
+            return f"round {n} table {t}: {m} extra minute{'s' if m != 1 else ''} ({why})"
     return type(event).__name__

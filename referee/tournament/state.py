@@ -13,8 +13,10 @@ from collections.abc import Iterable
 
 import msgspec
 
+from referee.tournament.clock import DEFAULT_MINUTES, RoundClock, extended, marked
 from referee.tournament.facts import (
     ByeAwarded,
+    ClockMarked,
     CutMade,
     EventCreated,
     EventEnded,
@@ -29,7 +31,9 @@ from referee.tournament.facts import (
     ResultCorrected,
     RoundEnded,
     RoundPaired,
+    RoundLengthSet,
     RoundStarted,
+    TimeExtended,
 )
 from referee.tournament.model import (
     Entrant,
@@ -76,6 +80,10 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
     ended_rounds: frozenset[int] = frozenset()
     cut: tuple[str, ...] = ()
     ended: bool = False
+    round_minutes: int = DEFAULT_MINUTES
+    """The event's round length (EV-9.1)."""
+    clocks: dict[int, RoundClock] = {}
+    """Each round's clock, once something was marked or extended in it (EV-9.2)."""
 
     # -- players
 
@@ -109,6 +117,13 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
         return [e for e in ordered if e.active_in(round_number)]
 
     # -- rounds and tables
+
+    def clock(self, round_number: int | None = None) -> RoundClock:
+        """The clock of ``round_number`` (the current round by default); a round nothing
+        was marked in has a waiting clock of the event's length (EV-9.1, EV-9.2)."""
+        number = self.current_round if round_number is None else round_number
+        found = self.clocks.get(number)
+        return found if found is not None else RoundClock(round=number, minutes=self.round_minutes)
 
     @property
     def current_round(self) -> int:
@@ -386,6 +401,19 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
             return replace(state, cut=seeds)
         case EventEnded():
             return replace(state, ended=True)
+        case RoundLengthSet(minutes=minutes):
+            clocks = dict(state.clocks)
+            current = state.clocks.get(state.current_round)
+            if current is not None and current.ended is None:  # the round in progress too
+                clocks[state.current_round] = replace(current, minutes=minutes)
+            return replace(state, round_minutes=minutes, clocks=clocks)
+        case ClockMarked(round=number, action=action, at=at):
+            return replace(
+                state, clocks={**state.clocks, number: marked(state.clock(number), action, at)}
+            )
+        case TimeExtended(round=number, table=table, minutes=minutes):
+            clock = extended(state.clock(number), table, minutes)
+            return replace(state, clocks={**state.clocks, number: clock})
     raise TypeError(f"not a tournament fact: {fact!r}")
 
 
