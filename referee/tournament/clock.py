@@ -51,6 +51,8 @@ class RoundClock(msgspec.Struct, frozen=True, kw_only=True):
     ended: datetime | None = None
     extensions: dict[int, int] = {}
     """Table -> extra minutes given so far (EV-9.4)."""
+    given: tuple[tuple[int, int, str], ...] = ()
+    """Each extension as given: (table, minutes, reason), oldest first."""
 
     @property
     def state(self) -> ClockState:
@@ -94,11 +96,12 @@ def marked(clock: RoundClock, action: str, at: datetime) -> RoundClock:
     raise ValueError(f"not a clock mark: {action!r}")
 
 
-def extended(clock: RoundClock, table: int, minutes: int) -> RoundClock:
+def extended(clock: RoundClock, table: int, minutes: int, reason: str = "") -> RoundClock:
     """The clock with ``minutes`` more for ``table`` (EV-9.4)."""
     extensions = dict(clock.extensions)
     extensions[table] = extensions.get(table, 0) + minutes
-    return msgspec.structs.replace(clock, extensions=extensions)
+    given = (*clock.given, (table, minutes, reason))
+    return msgspec.structs.replace(clock, extensions=extensions, given=given)
 
 
 def clock_text(seconds: float) -> str:

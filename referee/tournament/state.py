@@ -411,8 +411,8 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
             return replace(
                 state, clocks={**state.clocks, number: marked(state.clock(number), action, at)}
             )
-        case TimeExtended(round=number, table=table, minutes=minutes):
-            clock = extended(state.clock(number), table, minutes)
+        case TimeExtended(round=number, table=table, minutes=minutes, reason=reason):
+            clock = extended(state.clock(number), table, minutes, reason)
             return replace(state, clocks={**state.clocks, number: clock})
     raise TypeError(f"not a tournament fact: {fact!r}")
 
