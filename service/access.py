@@ -706,3 +706,23 @@ def authorize_event(
         if role in ("player", "public")
         else f"only the head referee may {action} the event"
     )
+
+
+def authorize_clock(principal: Principal, *, table: int | None = None) -> None:
+    """Raise ``AccessDeniedError`` unless ``principal`` may work the round clock: the head
+    referee starts, pauses, resumes and ends it and sets the round length; a time extension
+    (EV-9.4, ``table``) is the head's or the table referee's of that table."""
+    if principal.role == "head":
+        return
+    if table is not None and principal.role == "table" and str(table) in principal.tables:
+        return
+    if table is not None and principal.role == "table":
+        raise AccessDeniedError(
+            f"{principal.name} extends tables {', '.join(principal.tables) or 'none'}, "
+            f"not table {table}"
+        )
+    what = "give time extensions" if table is not None else "run the round clock"
+    raise AccessDeniedError(
+        f"only the head referee{' or the table referee' if table else ''} "
+        f"may {what}; a {principal.role} may not"
+    )

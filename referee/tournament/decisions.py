@@ -32,8 +32,8 @@ from referee.tournament.facts import (
     PlayerRegistered,
     ResultCorrected,
     RoundEnded,
-    RoundPaired,
     RoundLengthSet,
+    RoundPaired,
     RoundStarted,
     TimeExtended,
 )

@@ -30,8 +30,8 @@ from referee.tournament.facts import (
     PlayerRegistered,
     ResultCorrected,
     RoundEnded,
-    RoundPaired,
     RoundLengthSet,
+    RoundPaired,
     RoundStarted,
     TimeExtended,
 )
@@ -403,9 +403,9 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
             return replace(state, ended=True)
         case RoundLengthSet(minutes=minutes):
             clocks = dict(state.clocks)
-            current = state.clocks.get(state.current_round)
-            if current is not None and current.ended is None:  # the round in progress too
-                clocks[state.current_round] = replace(current, minutes=minutes)
+            running = state.clocks.get(state.current_round)
+            if running is not None and running.ended is None:  # the round in progress too
+                clocks[state.current_round] = replace(running, minutes=minutes)
             return replace(state, round_minutes=minutes, clocks=clocks)
         case ClockMarked(round=number, action=action, at=at):
             return replace(
