@@ -58,7 +58,9 @@ __all__ = [
     "new_player_id",
     "parse_expiry",
     "authorize",
+    "authorize_clock",
     "sees_everything",
+    "queue_results_only",
     "queue_tables",
     "table_of",
     "viewer_for",
@@ -278,14 +280,23 @@ def authorize(
 
 def queue_tables(principal: Principal) -> list[str] | None:
     """The tables whose queue ``principal`` may read: every table (``None``) for the head
-    referee, their own for a table referee; anyone else is refused."""
+    referee and the scorekeeper (who reads only its result items), their own for a table
+    referee; anyone else is refused."""
     if principal.role == "head":
         return None
     if principal.role == "table":
         return list(principal.tables)
+    if principal.role == "scorekeeper":
+        return None  # every table's, but only the result items (``queue_results_only``)
     raise AccessDeniedError(
-        f"the queue is the referees' (head and table); a {principal.role} may not read it"
+        f"the queue is the referees' and the scorekeeper's; a {principal.role} may not read it"
     )
+
+
+def queue_results_only(principal: Principal) -> bool:
+    """Whether ``principal`` reads only the queue's result items: the scorekeeper's share
+    (tables without a result, result disagreements), not disputes or penalties."""
+    return principal.role == "scorekeeper"
 
 
 _ACTION_WORDS: dict[str, str] = {

@@ -398,17 +398,26 @@ class Queries:
         idle_minutes: int = 10,
         time_limit: int = 50,
         now: datetime | None = None,
+        results_only: bool = False,
     ) -> RoomView:
         """The referees' queue across every table (or only ``tables``): open disputes,
-        rulings awaited, appeals, penalties, idle tables, games over time (``service.room``).
-        The fold is kept on the service, so a long-lived service reads only what is new."""
+        rulings awaited, appeals, penalties, idle tables, games over time (``service.room``),
+        triaged into what needs action now and what is for information; only the result
+        items with ``results_only`` (the scorekeeper's). The fold is kept on the service,
+        so a long-lived service reads only what is new."""
         from service.room import RoomQueue
 
         room: RoomQueue | None = self.__dict__.get("_room")
         if room is None:
             room = RoomQueue(self.store)
             self.__dict__["_room"] = room
-        return room.items(tables=tables, idle_minutes=idle_minutes, time_limit=time_limit, now=now)
+        return room.items(
+            tables=tables,
+            idle_minutes=idle_minutes,
+            time_limit=time_limit,
+            now=now,
+            results_only=results_only,
+        )
 
     def report(self, ref: str, name: str, *, viewer: str | None = None) -> Report:
         """One of the game's own reports (Prismatic's score chart, say)."""

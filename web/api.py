@@ -27,7 +27,15 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from referee.contract import PUBLIC, REFEREE, Player
 from referee.kit.decks import Deck, SealedDeck, parse_decklist
 from referee.rulebook import Clause, Rulebook
-from service.access import Action, Principal, Seating, authorize, queue_tables, viewer_for
+from service.access import (
+    Action,
+    Principal,
+    Seating,
+    authorize,
+    queue_results_only,
+    queue_tables,
+    viewer_for,
+)
 from service.decide import CreateGame, End
 from service.errors import RefusedError
 from service.interchange import FileOutcome
@@ -869,8 +877,9 @@ async def scoreboard(
 
 @get(
     "/api/queue",
-    summary="What needs a referee now: open disputes, rulings awaited, appeals, penalties, idle "
-    "tables, games over time (head: every table; a table referee: their own)",
+    summary="What needs a referee now (disputes, appeals, rulings awaited, tables over time, "
+    "by urgency then age) and, for information, penalties, idle tables and tables still "
+    "playing (head: every table; a table referee: their own; the scorekeeper: the results)",
     responses=PROBLEMS,
 )
 async def queue(
@@ -879,21 +888,22 @@ async def queue(
     time_limit: FromQuery[int] = 50,
 ) -> RoomView:
     web = web_of(request)
-    tables = queue_tables(web.principal(request))
-    return await web.run(web.svc.queue, tables=tables, idle_minutes=idle, time_limit=time_limit)
+    who = web.principal(request)
+    return await web.run(
+        web.svc.queue,
+        tables=queue_tables(who),
+        idle_minutes=idle,
+        time_limit=time_limit,
+        results_only=queue_results_only(who),
+    )
 
 
-def _signature(room: RoomView) -> list[tuple[str, str, int | None]]:
-    items = [
-        *room.disputes,
-        *room.rulings,
-        *room.appeals,
-        *room.penalties,
-        *room.idle,
-        *room.overtime,
-        *room.unreported,
-    ]
-    return [(i.kind, i.game_id, i.event) for i in items]
+QUEUE_RECHECK = 15.0
+"""Seconds between two readings of the queue for a live page when nothing was recorded."""
+
+
+def _signature(room: RoomView) -> list[tuple[str, str, int | None, bool | None]]:
+    return [(i.kind, i.game_id, i.event, i.needs_action) for i in (*room.needs, *room.info)]
 
 
 @get(
@@ -901,17 +911,36 @@ def _signature(room: RoomView) -> list[tuple[str, str, int | None]]:
     summary="The queue as server-sent events: 'queue' (the whole queue) whenever it changes",
     responses=PROBLEMS,
 )
-async def queue_events(request: AnyRequest, after: FromQuery[int | None] = None) -> ServerSentEvent:
+async def queue_events(
+    request: AnyRequest,
+    after: FromQuery[int | None] = None,
+    idle: FromQuery[int] = 10,
+    time_limit: FromQuery[int] = 50,
+) -> ServerSentEvent:
+    """The page's own settings (``idle``, ``time_limit``) decide what counts as changed; the
+    queue is also read again every ``QUEUE_RECHECK`` seconds with no new event, since a
+    table goes idle or over time without one."""
     web = web_of(request)
-    tables = queue_tables(web.principal(request))
+    who = web.principal(request)
+    tables = queue_tables(who)
+    results_only = queue_results_only(who)
     start = _after(request, after)
+    await web.run(  # bad settings: one problem document now, not a broken stream
+        web.svc.queue, tables=tables, idle_minutes=idle, time_limit=time_limit
+    )
 
     async def stream() -> AsyncIterator[ServerSentEventMessage]:
-        shown: list[tuple[str, str, int | None]] | None = None
+        shown: list[tuple[str, str, int | None, bool | None]] | None = None
         looked = start
         while not web.hub.closing:
             looked = web.hub.last_id
-            room = await web.run(web.svc.queue, tables=tables)
+            room = await web.run(
+                web.svc.queue,
+                tables=tables,
+                idle_minutes=idle,
+                time_limit=time_limit,
+                results_only=results_only,
+            )
             now = _signature(room)
             if shown is None or now != shown:
                 if shown is not None or room.changed > start:
@@ -919,7 +948,7 @@ async def queue_events(request: AnyRequest, after: FromQuery[int | None] = None)
                         data=msgspec.json.encode(room).decode(), event="queue", id=room.changed
                     )
                 shown = now
-            if not await web.hub.wait_log(looked, timeout=30.0):
+            if not await web.hub.wait_log(looked, timeout=QUEUE_RECHECK):
                 yield ServerSentEventMessage(comment="keep-alive")
 
     return ServerSentEvent(

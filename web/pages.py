@@ -26,10 +26,12 @@ from service.access import (
     Principal,
     TokenRefusedError,
     authorize,
+    queue_results_only,
     queue_tables,
     viewer_for,
 )
 from service.replay import replay_html
+from service.room import ITEM_KINDS
 from service.toolkit import toolkit
 from web.context import COOKIE, Web, web_of
 from web.export import ROLE_WORDS, render
@@ -119,17 +121,6 @@ async def scoreboard_page(request: AnyRequest) -> Response[str] | Redirect:
     )
 
 
-QUEUE_SECTIONS = (
-    ("disputes", "Open disputes"),
-    ("rulings", "Rulings awaited"),
-    ("appeals", "Appeals"),
-    ("penalties", "Penalties issued"),
-    ("idle", "Idle tables"),
-    ("overtime", "Over the time limit"),
-    ("unreported", "Tables of the round without a result"),
-)
-
-
 @get("/queue", include_in_schema=False)
 async def queue_page(
     request: AnyRequest, idle: FromQuery[int] = 10, time_limit: FromQuery[int] = 50
@@ -140,13 +131,19 @@ async def queue_page(
     if isinstance(who, Redirect):
         return who
     tables = queue_tables(who)
-    room = await web.run(web.svc.queue, tables=tables, idle_minutes=idle, time_limit=time_limit)
+    room = await web.run(
+        web.svc.queue,
+        tables=tables,
+        idle_minutes=idle,
+        time_limit=time_limit,
+        results_only=queue_results_only(who),
+    )
     return _page(
         render(
             "queue.html",
             who=who,
             room=room,
-            sections=QUEUE_SECTIONS,
+            kinds=ITEM_KINDS,
             can_create=who.role in ("head", "table"),
         )
     )
