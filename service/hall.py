@@ -13,6 +13,7 @@ table and player pages (``table_clock``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 import msgspec
@@ -22,7 +23,7 @@ from referee.tournament.clock import RoundClock, clock_text
 from referee.tournament.state import Tournament
 from service.tournaments import EventRefusedError, Tournaments
 
-__all__ = ["ClockView", "ExtensionRow", "Hall", "TableClock", "game_limit"]
+__all__ = ["ClockView", "ExtensionRow", "GameClock", "Hall", "TableClock", "game_limit"]
 
 
 class TableClock(msgspec.Struct, kw_only=True):
@@ -65,6 +66,26 @@ class ClockView(msgspec.Struct, kw_only=True):
     """Whether the figures move (a page ticks them down only then)."""
     tables: list[TableClock]
     extensions: list[ExtensionRow]
+
+
+class GameClock(msgspec.Struct, kw_only=True):
+    """A table page's clock: its event round's (with the table's extensions), or its own
+    game's time limit from its start (EV-9.5)."""
+
+    label: str
+    state: str
+    running: bool
+    remaining_seconds: float
+    remaining: str
+    over_time: bool
+    extension_minutes: int = 0
+    event_id: str | None = None
+    table: int | None = None
+    """The event and table whose round clock this is (a page's script reads it again)."""
+
+
+TIME_LIMIT_MINUTES = 50
+"""A game's time limit when its ``time_limit`` label gives none (the queue's Q-2)."""
 
 
 def clock_view(
@@ -159,7 +180,57 @@ class Hall(Tournaments):
             loaded.event_id, loaded.name, loaded.state, now or self.clock(), round_number
         )
 
-    def event_round_clock(self, event_id: str) -> tuple[Tournament, RoundClock]:
-        """The folded event and its current round's clock (for the queue and the pages)."""
-        state = self._event(event_id).state
-        return state, state.clock()
+    def game_clock(
+        self,
+        meta: Mapping[str, str],
+        created: datetime,
+        *,
+        open_: bool = True,
+        now: datetime | None = None,
+    ) -> GameClock | None:
+        """The clock a table page shows for a game with these labels: its event round's
+        clock with the table's extensions (a game of an event), else its own time limit
+        from ``created`` (a game labelled with a table or a ``time_limit``); ``None`` for
+        any other game."""
+        now = now or self.clock()
+        event_id, table = meta.get("event", "").strip(), meta.get("table", "").strip()
+        if event_id and table.isdigit():
+            try:
+                state: Tournament | None = self._event(event_id).state
+            except LookupError:  # no such event (any more): the game's own limit
+                state = None
+            if state is not None and state.settings is not None:
+                raw = meta.get("round", "").strip()
+                number = int(raw) if raw.isdigit() else state.current_round
+                return _round_game_clock(event_id, state, state.clock(number), int(table), now)
+        raw_limit = meta.get("time_limit", "").strip()
+        if not raw_limit.isdigit() and not table:
+            return None
+        minutes = int(raw_limit) if raw_limit.isdigit() and int(raw_limit) else TIME_LIMIT_MINUTES
+        left, text = game_limit(created, minutes, now)
+        return GameClock(
+            label=f"time limit {minutes} min",
+            state="running" if open_ else "ended",
+            running=open_,
+            remaining_seconds=left,
+            remaining=text,
+            over_time=open_ and left < 0,
+        )
+
+
+def _round_game_clock(
+    event_id: str, state: Tournament, clock: RoundClock, table: int, now: datetime
+) -> GameClock:
+    left = clock.remaining(now, table)
+    finished = state.result(clock.round, table) is not None
+    return GameClock(
+        label=f"round {clock.round} · table {table}",
+        state="done" if finished else clock.state,
+        running=clock.state == "running" and not finished,
+        remaining_seconds=left,
+        remaining=clock_text(left),
+        over_time=clock.over_time(now, table) and not finished,
+        extension_minutes=clock.extension(table),
+        event_id=event_id,
+        table=table,
+    )

@@ -36,9 +36,9 @@ Interpretations (the texts are silent):
   oldest first; and "for information" (``RoomView.info``): penalties issued (an IPG
   upgrade or a disqualification marked for an investigation), idle tables, tables still
   playing. The count (``RoomView.count``) is of what needs action only.
-- Q-6: a table of a running event's current round whose clock has started is over time
-  by the round clock with the table's extensions (EV-9.5), not by its game's age; every
-  other table by its game's time limit (Q-2).
+- Q-6: a table of a running event's current round is over time by the round clock with
+  the table's extensions (EV-9.5), not by its game's age (never before the clock is
+  started); every other table by its game's time limit (Q-2).
 - Q-4: a table of an event's current round is unreported while the round has no result
   for it (a slip, a correction, or the games deciding the match, EV-3.8); its age runs
   from when the round was paired (or re-paired, EV-5.12: the tables are new then). An
@@ -783,9 +783,10 @@ class RoomQueue:
 
 
 def _round_clock(g: _Game, events: dict[str, _Event], now: datetime) -> tuple[float, bool] | None:
-    """A game of a running event's current round whose clock has started: its table's
-    time left in seconds (with its extensions) and whether the clock has ended; ``None``
-    for any other game, which runs on its own time limit (Q-6)."""
+    """A game of a running event's current round: its table's time left by the round
+    clock in seconds (with its extensions; the whole round while the clock waits) and
+    whether the clock has ended; ``None`` for any other game, which runs on its own time
+    limit (Q-6)."""
     event_id = g.meta.get("event", "").strip()
     folded = events.get(event_id) if event_id else None
     if folded is None:
@@ -794,9 +795,7 @@ def _round_clock(g: _Game, events: dict[str, _Event], now: datetime) -> tuple[fl
     table, number = g.meta.get("table", "").strip(), g.meta.get("round", "").strip()
     if not table.isdigit() or (number and number != str(state.current_round)):
         return None
-    clock = state.clock()
-    if clock.started is None:
-        return None
+    clock = state.clock()  # not started yet: the whole round is left, never over
     if state.result(state.current_round, int(table)) is not None:
         return 0.0, True  # the table has its result: nothing more to time
     return clock.remaining(now, int(table)), clock.state == "ended"

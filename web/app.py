@@ -29,7 +29,7 @@ from litestar import Litestar
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 
-from web import api, event_api, eventpages, hall_api, pages
+from web import api, event_api, eventpages, hall_api, hallpages, pages
 from web.context import BODY_LIMIT, COOKIE, ServeConfig, Web, web_of
 from web.fastpath import FastPath
 from web.problems import handle_exception
@@ -62,6 +62,7 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
             *api.HANDLERS,
             *event_api.EVENT_HANDLERS,
             *hall_api.HALL_HANDLERS,
+            *hallpages.HALL_PAGES,
             *pages.HANDLERS,
             *eventpages.HANDLERS,
         ],

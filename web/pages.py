@@ -257,6 +257,12 @@ async def _table_response(
     p = await web.run(panel, web.svc, view.game_id, viewer, legal=can_record)
     kit = await web.run(toolkit, view) if can_record or who.role == "player" else None
     table = (view.created.meta or {}).get("table", "")
+    clock = await web.run(
+        web.svc.game_clock,
+        view.created.meta or {},
+        view.created.timestamp,
+        open_=view.ended is None,
+    )
     flipped = flip or (viewer not in (REFEREE, PUBLIC) and view.seats and viewer != view.seats[0])
     return _page(
         render(
@@ -280,6 +286,7 @@ async def _table_response(
             example=EXAMPLES.get(view.game, p["legal"][0] if p["legal"] else "…"),
             flipped=flipped,
             can_create=who.role in ("head", "table"),
+            clock=clock,
         ),
         status,
     )

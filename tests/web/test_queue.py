@@ -160,9 +160,7 @@ def test_a_new_dispute_at_another_table_shows_on_the_queue_within_a_second(
     )
     assert opened.status_code == 201, opened.text
     started = time.monotonic()
-    page.wait_for_function(
-        f"document.querySelectorAll('{disputes}').length === 2", timeout=3000
-    )
+    page.wait_for_function(f"document.querySelectorAll('{disputes}').length === 2", timeout=3000)
     assert time.monotonic() - started < 1.0
     item = page.locator(f'{disputes}[data-game="{room["2"]}"]')
     assert "table 2" in item.inner_text()

@@ -1,0 +1,74 @@
+// The round clock on a page: every element with data-clock shows a time left that ticks here.
+// An event's clock is read from /api/events/ID/clock (the time left at that moment, computed
+// by the server from the recorded marks) and counted down locally from then, read again
+// every few seconds so that a pause, a resume or an extension shows; an element without an
+// event counts down from its own data-remaining. The figures are the server's clock_text.
+"use strict";
+(function () {
+  const clocks = new Map(); // event id -> { data, at }
+  const loaded = performance.now();
+  function text(seconds) {
+    let whole = Math.floor(seconds);
+    const sign = whole < 0 ? "-" : "";
+    whole = Math.abs(whole);
+    const h = Math.floor(whole / 3600), m = Math.floor((whole % 3600) / 60), s = whole % 60;
+    const pad = (n) => String(n).padStart(2, "0");
+    return sign + (h ? h + ":" + pad(m) : String(m)) + ":" + pad(s);
+  }
+  function eventOf(el) {
+    if (el.dataset.event) return el.dataset.event;
+    if (el.dataset.table === undefined) return "";
+    const page = document.getElementById("event");
+    return page ? page.dataset.event || "" : "";
+  }
+  function figures(el) {
+    const ev = eventOf(el);
+    const kept = ev && clocks.get(ev);
+    if (kept) {
+      const data = kept.data;
+      let entry = data;
+      if (el.dataset.table) {
+        entry = data.tables.find((t) => String(t.table) === el.dataset.table);
+        if (!entry) return null;
+      }
+      const done = Boolean(entry.finished);
+      const running = data.running && !done;
+      const gone = running ? (performance.now() - kept.at) / 1000 : 0;
+      return { remaining: entry.remaining_seconds - gone, running, state: done ? "done" : data.state, ext: entry.extension_minutes || 0 };
+    }
+    if (el.dataset.remaining === undefined) return null;
+    const running = el.dataset.running === "1";
+    const gone = running ? (performance.now() - loaded) / 1000 : 0;
+    return { remaining: parseFloat(el.dataset.remaining) - gone, running, state: el.dataset.state || "", ext: parseInt(el.dataset.ext || "0", 10) };
+  }
+  function paint() {
+    document.querySelectorAll("[data-clock]").forEach((el) => {
+      const f = figures(el);
+      if (!f) return;
+      const time = el.querySelector(".clock-time");
+      if (time) time.textContent = text(f.remaining);
+      const state = el.querySelector(".clock-state");
+      if (state && f.state) state.textContent = f.state;
+      const ext = el.querySelector(".clock-ext");
+      if (ext) ext.textContent = f.ext ? "+" + f.ext + " min" : "";
+      el.classList.toggle("over", f.remaining < 0 && f.state !== "done");
+      el.classList.toggle("stopped", !f.running);
+      el.dataset.shown = "1";
+    });
+  }
+  async function sync() {
+    const events = new Set();
+    document.querySelectorAll("[data-clock]").forEach((el) => { const ev = eventOf(el); if (ev) events.add(ev); });
+    for (const ev of events) {
+      try {
+        const response = await fetch("/api/events/" + encodeURIComponent(ev) + "/clock", { credentials: "same-origin", cache: "no-store" });
+        if (response.ok) clocks.set(ev, { data: await response.json(), at: performance.now() });
+      } catch (e) { /* keep counting from the last reading */ }
+    }
+    paint();
+  }
+  paint();
+  sync();
+  setInterval(paint, 250);
+  setInterval(sync, 5000);
+})();
