@@ -119,7 +119,7 @@ for _kind in (
     ItemKind(name="overtime", title="Over time", needs_action=True, urgency=40),
     ItemKind(
         name="unreported",
-        title="Tables of the round without a result",
+        title="No result yet",
         needs_action=False,
         urgency=50,
         results=True,
@@ -733,10 +733,16 @@ class RoomQueue:
                 names = [state.players[p].name for p in pairing.players]
                 where = f"{folded.name or event_id} round {number}"
                 started = clock.started is not None
+                gid = linked.games[-1] if linked and linked.games else ""
+                game = self._games.get(gid)
+                at, what = self._last_action(gid, game) if game is not None else (None, "")
                 found.append(
                     QueueItem(
                         kind="unreported",
-                        game_id=linked.games[-1] if linked and linked.games else "",
+                        game_id=gid,
+                        referee=game.meta.get("referee", "").strip() if game else "",
+                        last=what,
+                        last_at=at,
                         game=state.settings.game,
                         table=table,
                         players={str(n): name for n, name in enumerate(names, start=1)},

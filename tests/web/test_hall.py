@@ -263,6 +263,16 @@ def test_one_remaining_time_on_the_table_player_and_clock_pages(
     assert shown == {"table": expected, "player": expected, "clock": expected}
     assert not page.errors
     page.context.close()
+    phone = signed_in(
+        browser, server.base, tokens["public"], viewport={"width": 375, "height": 800}
+    )
+    phone.goto(f"{server.base}/events/{event}/clock")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+    size = phone.evaluate(
+        "parseFloat(getComputedStyle(document.querySelector('#round-clock .clock-time')).fontSize)"
+    )
+    assert size >= 60  # readable from across a room, on a phone too
+    phone.context.close()
     still = signed_in(browser, server.base, tokens["head"], java_script_enabled=False)
     still.goto(f"{server.base}/events/{event}/clock")
     assert still.inner_text('#hall-tables li[data-table="1"] .clock-time') == expected
