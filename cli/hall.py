@@ -1,4 +1,5 @@
-"""``referee event clock|extend|length``: the round clock of an event, from the command line.
+"""``referee event clock|extend|length`` and ``referee time-limit``: the clock, from the command
+line.
 
 A thin face over ``service.hall``: each command stores a clock fact in the event's stream
 (or refuses with one line naming the ``EV-9`` clause, exit 2, nothing stored) and prints
@@ -12,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from cli.event import EventArg, event_app
-from cli.face import JsonOpt, emit_json, fail, handled, settings
+from cli.face import GameArg, JsonOpt, emit_json, fail, handled, settings
 
 app = typer.Typer()  # the commands below join 'referee event'
 
@@ -92,3 +93,16 @@ def length(
             event, minutes, reason=reason, by=settings.referee
         )
         print_clock(view)
+
+
+@app.command("time-limit")
+def time_limit(
+    game: GameArg,
+    minutes: Annotated[int, typer.Argument(help="Minutes from the game's start (1 to 1440).")],
+    reason: Annotated[str, typer.Option("--reason", help="Why it changes.")] = "",
+) -> None:
+    """Set or change a game's time limit (a game outside an event; REF-9.1). The queue
+    lists the table once it has passed while the game is open."""
+    with handled():
+        written = settings.service().time_limit(game, minutes, reason=reason, by=settings.referee)
+        typer.echo(f"time limit {minutes} min (event {written.events[-1]})")

@@ -37,6 +37,7 @@ from events.schema import (
     ResultVoided,
     RulingRequested,
     SeatWithdrawn,
+    TimeLimitSet,
 )
 from referee.capabilities import adjustments_of, decks_of, withdrawals_of
 from referee.contract import GameRules, Setup
@@ -95,6 +96,7 @@ class Folding(Protocol):
     pending: dict[int, RulingRequested]
     withdrawn: list[tuple[SeatWithdrawn, int]]
     penalties: list[PenaltyIssued]
+    time_limit: int | None
 
 
 class Kind(Generic[E]):
@@ -497,5 +499,22 @@ register(
             f"{{withdrawn {quote(e.seat)} by {e.how} {quote(e.clause)}: {quote(e.reason)}}}"
         ),
         fold=_fold_withdrawn,
+    )
+)
+
+
+def _fold_time_limit(view: Folding, event: TimeLimitSet) -> None:
+    view.time_limit = event.minutes
+
+
+register(
+    Kind(
+        TimeLimitSet,
+        summary=lambda e: (
+            f"time limit set to {e.minutes} minutes"
+            + (f" ({safe_text(e.reason)})" if e.reason else "")
+        ),
+        text=lambda e: f"{{time-limit {e.minutes}: {quote(e.reason)}}}",
+        fold=_fold_time_limit,
     )
 )

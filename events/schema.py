@@ -237,6 +237,15 @@ class SeatWithdrawn(GameEvent, frozen=True, kw_only=True):
     by: str = ""
 
 
+class TimeLimitSet(GameEvent, frozen=True, kw_only=True):
+    """A game's time limit in minutes from its start, set or changed by a referee (a game
+    outside an event; an event's tables run on its round clock, EV-9.1)."""
+
+    minutes: int
+    reason: str = ""
+    by: str = ""
+
+
 TOPICS: dict[str, type[GameEvent]] = {
     "referee.GameCreated.v2": GameCreated,
     "referee.ActionRecorded.v1": ActionRecorded,
@@ -253,6 +262,7 @@ TOPICS: dict[str, type[GameEvent]] = {
     "referee.AdjustmentRecorded.v1": AdjustmentRecorded,
     "referee.PenaltyIssued.v1": PenaltyIssued,
     "referee.SeatWithdrawn.v1": SeatWithdrawn,
+    "referee.TimeLimitSet.v1": TimeLimitSet,
     **TOURNAMENT_TOPICS,  # each event (tournament) is a stream of its own in the same store
 }
 """Every topic written today, with the class that writes it."""
@@ -294,6 +304,7 @@ AnyEvent = (
     | AdjustmentRecorded
     | PenaltyIssued
     | SeatWithdrawn
+    | TimeLimitSet
 )
 
 KINDS: dict[type[GameEvent], str] = {
@@ -312,6 +323,7 @@ KINDS: dict[type[GameEvent], str] = {
     AdjustmentRecorded: "adjustment",
     PenaltyIssued: "penalty",
     SeatWithdrawn: "withdrawn",
+    TimeLimitSet: "time-limit",
     **TOURNAMENT_KINDS,
 }
 

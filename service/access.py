@@ -90,10 +90,12 @@ Action = Literal[
     "verify",
     "legal",
     "queue",
+    "time_limit",
 ]
 
 _TABLE_ACTIONS = frozenset(
     {
+        "time_limit",
         "create",
         "record",
         "check",
@@ -320,6 +322,7 @@ _ACTION_WORDS: dict[str, str] = {
     "verify": "verify the store",
     "legal": "list legal entries",
     "queue": "read the referees' queue",
+    "time_limit": "set a game's time limit",
 }
 
 

@@ -186,12 +186,14 @@ class Hall(Tournaments):
         created: datetime,
         *,
         open_: bool = True,
+        limit: int | None = None,
         now: datetime | None = None,
     ) -> GameClock | None:
         """The clock a table page shows for a game with these labels: its event round's
         clock with the table's extensions (a game of an event), else its own time limit
-        from ``created`` (a game labelled with a table or a ``time_limit``); ``None`` for
-        any other game."""
+        from ``created`` (``limit``, the game's latest ``TimeLimitSet``, else its
+        ``time_limit`` label; a game labelled with a table or a limit, REF-9.1); ``None``
+        for any other game."""
         now = now or self.clock()
         event_id, table = meta.get("event", "").strip(), meta.get("table", "").strip()
         if event_id and table.isdigit():
@@ -203,7 +205,7 @@ class Hall(Tournaments):
                 raw = meta.get("round", "").strip()
                 number = int(raw) if raw.isdigit() else state.current_round
                 return _round_game_clock(event_id, state, state.clock(number), int(table), now)
-        raw_limit = meta.get("time_limit", "").strip()
+        raw_limit = str(limit) if limit else meta.get("time_limit", "").strip()
         if not raw_limit.isdigit() and not table:
             return None
         minutes = int(raw_limit) if raw_limit.isdigit() and int(raw_limit) else TIME_LIMIT_MINUTES

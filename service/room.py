@@ -66,6 +66,7 @@ from events.schema import (
     PenaltyIssued,
     ResultVoided,
     RulingRequested,
+    TimeLimitSet,
     topics_for,
 )
 from events.store import GameStore
@@ -263,6 +264,7 @@ _WANTED = frozenset(
         RulingRequested,
         AdjustmentRecorded,
         PenaltyIssued,
+        TimeLimitSet,
     )
     for t in topics_for(cls)
 ) | frozenset(TOURNAMENT_TOPICS)
@@ -512,6 +514,8 @@ class RoomQueue:
                 )
         elif isinstance(event, PenaltyIssued):
             self._fold_penalty(gid, game, event)
+        elif isinstance(event, TimeLimitSet):  # REF-9.1: the latest limit counts
+            game.meta = {**game.meta, "time_limit": str(event.minutes)}
 
     def _fold_penalty(self, gid: str, game: _Game, event: PenaltyIssued) -> None:
         player = game.players.get(event.seat, event.seat)

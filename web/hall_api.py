@@ -11,15 +11,16 @@ first.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody
 
-from service.access import authorize_clock, authorize_event
+from service.access import authorize, authorize_clock, authorize_event
 from service.hall import ClockView
-from web.api import PROBLEMS
+from service.results import WrittenEvents
+from web.api import PROBLEMS, _written_headers, if_match
 from web.context import Web, web_of
 
 __all__ = ["HALL_HANDLERS"]
@@ -121,4 +122,41 @@ async def extend_table(
     return _created(view)
 
 
-HALL_HANDLERS = [event_clock, mark_clock, extend_table]
+class TimeLimitIn(msgspec.Struct, kw_only=True):
+    """A game's time limit in minutes from its start (1 to 1440), and why it changes."""
+
+    minutes: Annotated[int, msgspec.Meta(ge=1, le=1440)]
+    reason: Annotated[str, msgspec.Meta(max_length=200)] = ""
+
+
+@post(
+    "/api/games/{game_id:str}/time-limit",
+    summary="Set or change a game's time limit (a game outside an event; table or head)",
+    description="REF-9.1: an open game's limit in minutes from its start; the latest counts. "
+    "An ended game, or a game of an event (it runs on its round clock), answers 409.",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def set_time_limit(
+    request: AnyRequest, game_id: FromPath[str], data: JSONBody[TimeLimitIn]
+) -> Response[WrittenEvents]:
+    web = web_of(request)
+    who = web.principal(request)
+    expected = if_match(request)
+
+    def work() -> tuple[int, Any, dict[str, str]]:
+        seating = web.svc.seating(game_id)
+        authorize(who, "time_limit", seating)
+        result = web.svc.time_limit(
+            seating.game_id,
+            data.minutes,
+            reason=data.reason,
+            by=who.label,
+            expected_version=expected,
+        )
+        return 201, result, _written_headers(seating.game_id, result.version)
+
+    return await web.write(request, who, work)
+
+
+HALL_HANDLERS = [event_clock, mark_clock, extend_table, set_time_limit]

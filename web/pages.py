@@ -262,6 +262,7 @@ async def _table_response(
         view.created.meta or {},
         view.created.timestamp,
         open_=view.ended is None,
+        limit=view.time_limit,
     )
     flipped = flip or (viewer not in (REFEREE, PUBLIC) and view.seats and viewer != view.seats[0])
     return _page(

@@ -212,6 +212,38 @@ def test_the_clock_over_http(client: TestClient[Litestar], tokens: Tokens, event
     assert "+3 min" in page.text and 'http-equiv="refresh"' in page.text  # works without JS
 
 
+def test_a_games_time_limit_over_http_and_on_its_table_page(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """REF-9.1: the table referee of the game's table (or the head) changes its limit; the
+    table page and the queue follow the latest; refusals store nothing."""
+    with open_service(Path(store)) as svc:
+        game = svc.create_game(
+            "prizmik", [Player("red", "Ann"), Player("blue", "Ben")], meta={"table": "1"}
+        ).game_id
+    url = f"/api/games/{game}/time-limit"
+    body = {"minutes": 20, "reason": "short round"}
+    assert client.post(url, json=body, headers=auth(tokens["table2"])).status_code == 403
+    assert client.post(url, json=body, headers=auth(tokens["ann"])).status_code == 403
+    bad = client.post(url, json={"minutes": 0}, headers=auth(tokens["table1"]))
+    assert bad.status_code in (400, 422), bad.text
+    made = client.post(url, json=body, headers=auth(tokens["table1"]))
+    assert made.status_code == 201, made.text
+    assert made.json()["summaries"] == ["time limit set to 20 minutes (short round)"]
+    page = client.get(f"/games/{game}", headers=auth(tokens["head"]))
+    assert 'id="table-clock"' in page.text and "time limit 20 min" in page.text
+    item = client.get("/api/queue", headers=auth(tokens["head"])).json()["info"][0]
+    assert item["kind"] == "playing" and "of its 20 minutes left" in item["line"]
+    runner = CliRunner()
+    out = runner.invoke(cli_app, ["--db", store, "time-limit", game, "25", "--reason", "x"])
+    assert out.exit_code == 0 and "time limit 25 min" in out.stdout
+    assert runner.invoke(cli_app, ["--db", store, "time-limit", game, "2000"]).exit_code == 2
+    with open_service(Path(store)) as svc:
+        svc.end(game, "resignation", who="blue")
+    ended = client.post(url, json=body, headers=auth(tokens["head"]))
+    assert ended.status_code == 409 and "REF-9.1" in ended.text
+
+
 def test_the_queue_for_a_scorekeeper_and_the_live_settings(
     client: TestClient[Litestar], tokens: Tokens, event: str
 ) -> None:
