@@ -700,7 +700,7 @@ class RoomQueue:
             penalties=oldest(shown_penalties, key=lambda i: i.since),
             idle=oldest(idle, key=lambda i: i.since),
             overtime=oldest(overtime, key=lambda i: i.since),
-            unreported=self.unreported(running, wanted, now),
+            unreported=self.unreported(running, wanted, now, last=last),
             idle_minutes=idle_minutes,
             time_limit=time_limit,
             changed=changed,
@@ -710,7 +710,12 @@ class RoomQueue:
         return _triaged(view, [*oldest(playing, key=lambda i: i.since), *extra])
 
     def unreported(
-        self, running: list[tuple[str, _Event]], wanted: set[str] | None, now: datetime
+        self,
+        running: list[tuple[str, _Event]],
+        wanted: set[str] | None,
+        now: datetime,
+        *,
+        last: Callable[[str, _Game], tuple[datetime, str]] | None = None,
     ) -> list[QueueItem]:
         """Tables of each running event's current round without a result yet (Q-4),
         oldest round first, then by table; each links to the event's pairings page. Once
@@ -739,7 +744,7 @@ class RoomQueue:
                 started = clock.started is not None
                 gid = linked.games[-1] if linked and linked.games else ""
                 game = self._games.get(gid)
-                at, what = self._last_action(gid, game) if game is not None else (None, "")
+                at, what = (last or self._last_action)(gid, game) if game else (None, "")
                 found.append(
                     QueueItem(
                         kind="unreported",
