@@ -33,7 +33,8 @@ async def clock_page(request: AnyRequest, event_id: FromPath[str]) -> Response[s
         return who
     authorize_event(who, "read")
     view = await web.run(web.svc.event_clock_view, event_id)
-    return _page(render("event_clock.html", who=who, c=view, standalone=True))
+    controls = who.role in ("head", "table")  # the buttons need JavaScript: shown by it
+    return _page(render("event_clock.html", who=who, c=view, standalone=True, controls=controls))
 
 
 HALL_PAGES = [clock_page]

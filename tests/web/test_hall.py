@@ -310,3 +310,39 @@ def test_one_remaining_time_on_the_table_player_and_clock_pages(
     assert still.inner_text('#hall-tables li[data-table="1"] .clock-time') == expected
     assert still.inner_text("#round-clock .clock-time") == view.remaining
     still.context.close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no browser: {CHROMIUM}")
+def test_the_clock_page_controls_for_the_head_and_a_table_referee(
+    browser: Any, event: str, store: str, tokens: Tokens, request: pytest.FixtureRequest
+) -> None:
+    """EV-9.2: the head referee pauses and resumes from the clock page, a refused mark
+    shows its clause; EV-9.4: a table referee extends only their own table."""
+    server: ThreadServer = request.getfixturevalue("live_server")
+    with open_service(Path(store)) as svc:
+        svc.event_clock(event, "start")
+    head = signed_in(browser, server.base, tokens["head"])
+    head.goto(f"{server.base}/events/{event}/clock")
+    head.click("#clock-pause")
+    head.wait_for_function(
+        "document.querySelector('#round-clock .clock-state').textContent.trim() === 'paused'"
+    )
+    head.click("#clock-start")
+    head.wait_for_function("document.getElementById('clock-said').textContent.includes('EV-9.2')")
+    head.select_option("#extend-table", "2")
+    head.fill("#extend-minutes", "4")
+    head.select_option("#extend-reason", "ruling")
+    head.click("#extend-submit")
+    head.wait_for_selector('#hall-tables li[data-table="2"]')
+    assert "+4 min" in head.inner_text('#hall-tables li[data-table="2"]')
+    assert not head.errors
+    head.context.close()
+    tom = signed_in(browser, server.base, tokens["table1"])
+    tom.goto(f"{server.base}/events/{event}/clock")
+    assert tom.locator("#clock-pause").count() == 0  # the head's alone
+    assert tom.locator("#extend-table option").all_inner_texts() == ["1"]
+    tom.context.close()
+    with open_service(Path(store)) as svc:
+        marks = [line.text for line in svc.event_log(event) if line.kind == "clock-marked"]
+        assert [m.split(" clock ")[1].split(" ")[0] for m in marks] == ["started", "paused"]
+        assert svc.event_clock_view(event).tables[1].extension_minutes == 4
