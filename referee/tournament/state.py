@@ -454,17 +454,17 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
             )
             return replace(state, calls={**state.calls, fact.call: call})
         case CallClaimed(call=number, by=by, at=at):
-            old = state.calls[number]
-            status = "escalated" if old.escalated else "claimed"
-            new = replace(old, status=status, holder=by, changed=at)
-            return replace(state, calls={**state.calls, number: new})
+            held = state.calls[number]
+            status = "escalated" if held.escalated else "claimed"
+            claimed = replace(held, status=status, holder=by, changed=at)
+            return replace(state, calls={**state.calls, number: claimed})
         case CallEscalated(call=number, at=at):
-            new = replace(state.calls[number], status="escalated", holder="", escalated=True,
-                          changed=at)  # fmt: skip
-            return replace(state, calls={**state.calls, number: new})
+            raised = replace(state.calls[number], status="escalated", holder="", escalated=True,
+                             changed=at)  # fmt: skip
+            return replace(state, calls={**state.calls, number: raised})
         case CallResolved(call=number, by=by, at=at, note=note):
-            new = replace(state.calls[number], status="resolved", holder=by, changed=at, note=note)
-            return replace(state, calls={**state.calls, number: new})
+            done = replace(state.calls[number], status="resolved", holder=by, changed=at, note=note)
+            return replace(state, calls={**state.calls, number: done})
         case ReportFiled():
             reports = dict(state.reports)
             for n, old in state.reports.items():  # the player's earlier pending report
