@@ -30,6 +30,7 @@ from referee.tournament import facts as tf
 from referee.tournament import hall as h
 from referee.tournament.errors import Refusal
 from referee.tournament.state import CallState, ReportState, Tournament
+from service.access import AccessDeniedError, Principal
 from service.tournaments import EventRefusedError, Tournaments
 
 __all__ = [
@@ -478,3 +479,114 @@ class Hall(Tournaments):
             if (every or r.status in ("pending", "disputed"))
             and (wanted is None or str(r.table) in wanted)
         ]
+
+
+# -- who may: the faces hand over the request's principal ------------------------------------
+
+
+def _staff(who: Principal, what: str) -> list[str] | None:
+    """The tables ``who`` handles calls at (``None``: every one), or a refusal."""
+    if who.role == "head":
+        return None
+    if who.role == "table":
+        return list(who.tables)
+    raise AccessDeniedError(f"only the head referee and table referees {what}")
+
+
+def _reader(who: Principal) -> list[str] | None:
+    if who.role in ("head", "scorekeeper"):
+        return None
+    if who.role == "table":
+        return list(who.tables)
+    raise AccessDeniedError(f"the hall's calls and reports are the staff's; a {who.role} may not")
+
+
+def _own(tables: list[str] | None, table: int, who: Principal) -> None:
+    if tables is not None and str(table) not in tables:
+        raise AccessDeniedError(
+            f"{who.name} referees tables {', '.join(tables) or 'none'}, not table {table}"
+        )
+
+
+class HallFaces(Hall):
+    """The hall's commands and reads as a face asks them: with the request's principal,
+    whose role decides (``service.access`` roles): players call to their own table and
+    report their own results; referees call, claim, escalate and resolve at their tables
+    (the head everywhere); the scorekeeper reads; staff enter results as slips."""
+
+    def call_as(
+        self, who: Principal, event_id: str, table: int | None, *, reason: str = ""
+    ) -> CallRow:
+        if who.role == "player":
+            player = self.event_player_of(event_id, who.player_id, who.name)
+            return self.event_call(event_id, table, player=player, reason=reason)
+        if who.role == "scorekeeper":
+            return self.event_call(event_id, table, by=who.label, reason=reason)
+        tables = _staff(who, "and the players call a judge")
+        if table is not None:
+            _own(tables, table, who)
+        return self.event_call(event_id, table, by=who.label, reason=reason)
+
+    def call_step_as(
+        self, who: Principal, event_id: str, call: int, step: str, text: str = ""
+    ) -> CallRow:
+        """``claim``, ``escalate`` (``text``: why) or ``resolve`` (``text``: the note)."""
+        tables = _staff(who, "answer judge calls")
+        found = self._event(event_id).state.calls.get(call)
+        if found is not None:
+            _own(tables, found.table, who)
+        head = who.role == "head"
+        if step == "claim":
+            return self.event_call_claim(event_id, call, by=who.label, head=head)
+        if step == "escalate":
+            return self.event_call_escalate(event_id, call, by=who.label, reason=text)
+        if step == "resolve":
+            return self.event_call_resolve(event_id, call, by=who.label, note=text, head=head)
+        raise EventRefusedError("EV-10.4", f"{step!r}: a call is claimed, escalated or resolved")
+
+    def game_call_as(self, who: Principal, game_id: str, *, reason: str = "") -> CallRow:
+        """A call from a game's page, to the event table it is played at."""
+        if who.role == "player":
+            created = self.load(game_id).created  # type: ignore[attr-defined]
+            event_id = dict(getattr(created, "meta", None) or {}).get("event", "")
+            player = self.event_player_of(event_id, who.player_id, who.name) if event_id else None
+            return self.game_call(game_id, by=who.label, reason=reason, player=player)
+        if who.role != "scorekeeper":
+            _staff(who, "and the players call a judge")
+        return self.game_call(game_id, by=who.label, reason=reason)
+
+    def calls_as(
+        self,
+        who: Principal,
+        event_id: str,
+        *,
+        resolved: bool = False,
+        call_seconds: int = CALL_SECONDS,
+    ) -> list[CallRow]:
+        return self.event_calls(
+            event_id, resolved=resolved, tables=_reader(who), call_seconds=call_seconds
+        )
+
+    def _reporter(self, who: Principal, event_id: str) -> str:
+        if who.role != "player":
+            raise AccessDeniedError(
+                "players report their own results; the staff enter a slip "
+                "('referee event result', POST /api/events/ID/results)"
+            )
+        return self.event_player_of(event_id, who.player_id, who.name)
+
+    def report_as(
+        self, who: Principal, event_id: str, result: str, *, table: int | None = None
+    ) -> ReportRow:
+        return self.event_report(event_id, self._reporter(who, event_id), result, table=table)
+
+    def answer_as(
+        self, who: Principal, event_id: str, report: int, *, confirm: bool, reason: str = ""
+    ) -> ReportRow:
+        player = self._reporter(who, event_id)
+        if confirm:
+            return self.event_report_confirm(event_id, report, player)
+        return self.event_report_dispute(event_id, report, player, reason=reason)
+
+    def reports_as(self, who: Principal, event_id: str, *, every: bool = False) -> list[ReportRow]:
+        return self.event_reports(event_id, every=every, tables=_reader(who))
