@@ -285,6 +285,8 @@ async def _table_response(
             example=EXAMPLES.get(view.game, p["legal"][0] if p["legal"] else "…"),
             flipped=flipped,
             can_create=who.role in ("head", "table"),
+            event_call=(view.created.meta or {}).get("event", "").startswith("ev-")
+            and (viewer != PUBLIC or who.role in ("head", "scorekeeper")),  # service.calls
         ),
         status,
     )
