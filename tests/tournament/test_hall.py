@@ -163,12 +163,16 @@ def test_ev_11_4_the_opponent_filing_the_same_result_confirms() -> None:
 
 
 def test_ev_11_5_a_different_result_or_a_dispute_is_a_disagreement() -> None:
+    """EV-11.5: the opponent's different report, or their dispute (one bounded line of
+    reason), leaves the table waiting for the staff's slip."""
     state = paired()
     table, (first, second) = table_of(state, "Ann")
     state = run(state, FileReport(player=first, result="2-0", at=AT))
     facts = decide_hall(state, FileReport(player=second, result="2-1", at=AT))
     assert [type(x) for x in facts] == [f.ReportFiled, f.ReportDisputed]
     assert fold(facts, state).reports[1].status == "disputed"
+    long = DisputeReport(report=1, player=second, reason="x" * 201, at=AT)
+    assert refused(state, long) == "EV-11.5"
     state = run(state, DisputeReport(report=1, player=second, reason="I won game 2", at=AT))
     assert state.reports[1].status == "disputed" and state.reports[1].reason == "I won game 2"
     assert state.result(1, table) is None
