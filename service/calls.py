@@ -33,10 +33,16 @@ from referee.tournament.state import CallState, ReportState, Tournament
 from service.access import AccessDeniedError, Principal
 from service.tournaments import EventRefusedError, Tournaments
 
+NOTE_LIMIT = h.NOTE_LIMIT
+REASON_LIMIT = h.REASON_LIMIT
+
 __all__ = [
     "CALL_SECONDS",
+    "NOTE_LIMIT",
+    "REASON_LIMIT",
     "CallRow",
     "Hall",
+    "HallFaces",
     "PlayerHall",
     "ReportRow",
     "hall_items",

@@ -14,16 +14,26 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Request, Response, get, post
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody
 
-from referee.tournament.hall import NOTE_LIMIT, REASON_LIMIT
-from service.calls import CALL_SECONDS, CallRow, ReportRow
+from service.calls import CALL_SECONDS, NOTE_LIMIT, REASON_LIMIT, CallRow, ReportRow
 from web.api import PROBLEMS
 from web.context import Web, web_of
+from web.problems import Problem
 
 __all__ = ["HALL_HANDLERS"]
 
 AnyRequest = Request[Any, Any, Any]
+
+WRITES = {
+    **PROBLEMS,
+    422: ResponseSpec(
+        data_container=Problem,
+        description="A reason, note or result longer than its bound; nothing stored",
+        media_type="application/problem+json",
+    ),
+}
 
 Reason = Annotated[str, msgspec.Meta(max_length=REASON_LIMIT)]
 Note = Annotated[str, msgspec.Meta(max_length=NOTE_LIMIT)]
@@ -75,7 +85,7 @@ def _created(body: Any) -> Response[Any]:
 @post(
     "/api/events/{event_id:str}/calls",
     summary="Call a judge to a table of the current round (a player: to their own table)",
-    responses=PROBLEMS,
+    responses=WRITES,
     status_code=201,
 )
 async def call_judge(
@@ -118,7 +128,7 @@ async def _step(
 @post(
     "/api/events/{event_id:str}/calls/{call:int}/claim",
     summary="Claim a judge call (an escalated one: the head referee)",
-    responses=PROBLEMS,
+    responses=WRITES,
     status_code=201,
 )
 async def claim_call(
@@ -130,7 +140,7 @@ async def claim_call(
 @post(
     "/api/events/{event_id:str}/calls/{call:int}/escalate",
     summary="Escalate a judge call to the head referee",
-    responses=PROBLEMS,
+    responses=WRITES,
     status_code=201,
 )
 async def escalate_call(
@@ -142,7 +152,7 @@ async def escalate_call(
 @post(
     "/api/events/{event_id:str}/calls/{call:int}/resolve",
     summary="Resolve a judge call with a note of what was done",
-    responses=PROBLEMS,
+    responses=WRITES,
     status_code=201,
 )
 async def resolve_call(
@@ -154,7 +164,7 @@ async def resolve_call(
 @post(
     "/api/games/{game_id:str}/calls",
     summary="Call a judge from a game's page: to the event table the game is played at",
-    responses=PROBLEMS,
+    responses=WRITES,
     status_code=201,
 )
 async def call_from_game(
@@ -168,7 +178,7 @@ async def call_from_game(
 @post(
     "/api/events/{event_id:str}/reports",
     summary="A player reports their own match result (W-L-D from their side)",
-    responses=PROBLEMS,
+    responses=WRITES,
     status_code=201,
 )
 async def file_report(
@@ -183,7 +193,7 @@ async def file_report(
 @post(
     "/api/events/{event_id:str}/reports/{report:int}/confirm",
     summary="The opponent confirms a report: it becomes the table's result",
-    responses=PROBLEMS,
+    responses=WRITES,
     status_code=201,
 )
 async def confirm_report(
@@ -197,7 +207,7 @@ async def confirm_report(
 @post(
     "/api/events/{event_id:str}/reports/{report:int}/dispute",
     summary="The opponent disputes a report: the table waits for the staff's slip",
-    responses=PROBLEMS,
+    responses=WRITES,
     status_code=201,
 )
 async def dispute_report(

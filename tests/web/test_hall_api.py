@@ -186,7 +186,7 @@ def test_ev_11_2_a_player_not_at_the_table_is_refused(
 def test_the_hall_routes_are_in_the_openapi_document(client: Any) -> None:
     paths = client.get("/schema/openapi.json").json()["paths"]
     for path, method, statuses in [
-        ("/api/events/{event_id}/calls", "post", {"201", "400", "403", "404"}),
+        ("/api/events/{event_id}/calls", "post", {"201", "400", "403", "404", "422"}),
         ("/api/events/{event_id}/calls", "get", {"200", "403"}),
         ("/api/events/{event_id}/calls/{call}/claim", "post", {"201", "400", "403"}),
         ("/api/events/{event_id}/calls/{call}/escalate", "post", {"201", "400"}),
