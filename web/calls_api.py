@@ -22,7 +22,7 @@ from web.api import PROBLEMS
 from web.context import Web, web_of
 from web.problems import Problem
 
-__all__ = ["HALL_HANDLERS"]
+__all__ = ["CALLS_HANDLERS"]
 
 AnyRequest = Request[Any, Any, Any]
 
@@ -237,7 +237,7 @@ async def list_reports(
     return rows
 
 
-HALL_HANDLERS = [
+CALLS_HANDLERS = [
     call_judge,
     list_calls,
     claim_call,

@@ -24,7 +24,7 @@ from web.context import Web, web_of
 from web.export import render
 from web.pages import _page, _who
 
-__all__ = ["HALL_PAGES"]
+__all__ = ["CALLS_PAGES"]
 
 AnyRequest = Request[Any, Any, Any]
 
@@ -51,9 +51,9 @@ async def _act(
     try:
         await web.run_write(fn, who, *args, **kwargs)
     except AccessDeniedError as exc:
-        return _page(render("hall_said.html", who=who, text=str(exc), back=back), 403)
+        return _page(render("calls_said.html", who=who, text=str(exc), back=back), 403)
     except (RefusedError, ValueError) as exc:
-        return _page(render("hall_said.html", who=who, text=str(exc), back=back), 400)
+        return _page(render("calls_said.html", who=who, text=str(exc), back=back), 400)
     finally:
         web.hub.poke()
     return Redirect(path=back, status_code=303)
@@ -102,7 +102,7 @@ async def my_answer(
     form = await _form(request)
     svc = web_of(request).svc
     if answer not in ("confirm", "dispute"):
-        return _page(render("hall_said.html", who=None, text="confirm or dispute", back="/"), 404)
+        return _page(render("calls_said.html", who=None, text="confirm or dispute", back="/"), 404)
     return await _act(
         request,
         _mine(event_id),
@@ -140,4 +140,4 @@ async def queue_step(
     return await _act(request, back, svc.call_step_as, event_id, call, step, text)
 
 
-HALL_PAGES = [my_call, my_report, my_answer, game_call, queue_step]
+CALLS_PAGES = [my_call, my_report, my_answer, game_call, queue_step]
