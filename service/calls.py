@@ -73,7 +73,8 @@ class CallRow(msgspec.Struct, kw_only=True):
     game: str
     age_seconds: float
     overdue: bool
-    """Open (nobody holds it) for longer than the queue's ``call_after`` seconds."""
+    """Nobody holds it (open, or escalated and not yet taken by the head referee) and it
+    has waited longer than the queue's ``call_after`` seconds."""
 
 
 class ReportRow(msgspec.Struct, kw_only=True):
@@ -109,6 +110,9 @@ def call_row(
     event_id: str, state: Tournament, call: CallState, now: datetime, call_seconds: int
 ) -> CallRow:
     age = max(0.0, (now - call.at).total_seconds())
+    # Waiting for someone to take it: since it was called, or since it went to the head.
+    waiting = call.changed if call.status == "escalated" and call.changed else call.at
+    unheld = call.status in ("open", "escalated") and not call.holder
     return CallRow(
         event_id=event_id,
         call=call.number,
@@ -125,7 +129,7 @@ def call_row(
         note=call.note,
         game=call.game or _game_at(state, call.round, call.table),
         age_seconds=round(age, 1),
-        overdue=call.status == "open" and age > call_seconds,
+        overdue=unheld and (now - waiting).total_seconds() > call_seconds,
     )
 
 

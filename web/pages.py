@@ -134,7 +134,10 @@ QUEUE_SECTIONS = (
 
 @get("/queue", include_in_schema=False)
 async def queue_page(
-    request: AnyRequest, idle: FromQuery[int] = 10, time_limit: FromQuery[int] = 50
+    request: AnyRequest,
+    idle: FromQuery[int] = 10,
+    time_limit: FromQuery[int] = 50,
+    call_after: FromQuery[int] = 60,
 ) -> Response[str] | Redirect:
     """The referees' queue (``service.room``), each item linking to its table page."""
     web = web_of(request)
@@ -142,7 +145,13 @@ async def queue_page(
     if isinstance(who, Redirect):
         return who
     tables = queue_tables(who)
-    room = await web.run(web.svc.queue, tables=tables, idle_minutes=idle, time_limit=time_limit)
+    room = await web.run(
+        web.svc.queue,
+        tables=tables,
+        idle_minutes=idle,
+        time_limit=time_limit,
+        call_seconds=call_after,
+    )
     return _page(
         render(
             "queue.html",
