@@ -735,6 +735,7 @@ def player_line(board: EventBoard, state: Tournament, player_name: str) -> Playe
         result=now.result if now else "",
         standing=standing,
         history=history,
+        hall=player_hall(state, who),
     )
 
 
