@@ -256,7 +256,8 @@ def hall_items(
             held = {
                 "open": "nobody has claimed it yet",
                 "claimed": f"claimed by {call.holder}",
-                "escalated": f"escalated to the head referee{', held by ' + call.holder if call.holder else ''}",  # noqa: E501
+                "escalated": "escalated to the head referee"
+                + (f", held by {call.holder}" if call.holder else ""),
             }[call.status]
             why = f": {call.reason}" if call.reason else ""
             calls.append(
@@ -427,13 +428,11 @@ class Hall(Tournaments):
             if (resolved or c.status != "resolved") and (wanted is None or str(c.table) in wanted)
         ]
 
-    def game_call(
-        self, game_id: str, *, by: str, reason: str = "", player: str | None = None
-    ) -> CallRow:
-        """A call from a game's page: to the event table the game is played at."""
+    def _game_table(self, game_id: str) -> tuple[str, int]:
+        """The event and the table of its current round a game is played at, or a
+        refusal (EV-10.1): a game outside any event, or of an earlier round."""
         created = self.load(game_id).created  # type: ignore[attr-defined]
-        meta = dict(getattr(created, "meta", None) or {})
-        event_id = meta.get("event", "")
+        event_id = dict(getattr(created, "meta", None) or {}).get("event", "")
         if not event_id.startswith("ev-"):
             raise EventRefusedError(
                 "EV-10.1",
@@ -448,7 +447,12 @@ class Hall(Tournaments):
             raise EventRefusedError(
                 "EV-10.1", f"game {game_id} was played in round {key[0]}, not the current round"
             )
-        return self.event_call(event_id, key[1], player=player, by=by, reason=reason, game=game_id)
+        return event_id, key[1]
+
+    def game_call(self, game_id: str, *, by: str, reason: str = "") -> CallRow:
+        """A call from a game (staff): to the event table the game is played at."""
+        event_id, table = self._game_table(game_id)
+        return self.event_call(event_id, table, by=by, reason=reason, game=game_id)
 
     # -- players' own results ------------------------------------------------------------
     def event_report(
@@ -555,15 +559,15 @@ class HallFaces(Hall):
         raise EventRefusedError("EV-10.4", f"{step!r}: a call is claimed, escalated or resolved")
 
     def game_call_as(self, who: Principal, game_id: str, *, reason: str = "") -> CallRow:
-        """A call from a game's page, to the event table it is played at."""
+        """A call from a game's page, to the event table it is played at: a player of
+        that table, a referee of it, the head referee or the scorekeeper."""
+        event_id, table = self._game_table(game_id)
         if who.role == "player":
-            created = self.load(game_id).created  # type: ignore[attr-defined]
-            event_id = dict(getattr(created, "meta", None) or {}).get("event", "")
-            player = self.event_player_of(event_id, who.player_id, who.name) if event_id else None
-            return self.game_call(game_id, by=who.label, reason=reason, player=player)
+            player = self.event_player_of(event_id, who.player_id, who.name)
+            return self.event_call(event_id, table, player=player, reason=reason, game=game_id)
         if who.role != "scorekeeper":
-            _staff(who, "and the players call a judge")
-        return self.game_call(game_id, by=who.label, reason=reason)
+            _own(_staff(who, "and the players call a judge"), table, who)
+        return self.event_call(event_id, table, by=who.label, reason=reason, game=game_id)
 
     def calls_as(
         self,

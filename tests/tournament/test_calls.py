@@ -146,8 +146,8 @@ def test_ev_11_4_a_confirmed_report_is_the_tables_result_as_a_slip_is() -> None:
     confirmed, reported = facts
     assert isinstance(confirmed, f.ReportConfirmed)
     slip = decide(state, ReportResult(round=1, table=table, slip="1-2-0"))[0]
-    assert isinstance(reported, f.MatchReported)
-    assert (reported.round, reported.table, reported.score) == (slip.round, slip.table, slip.score)  # type: ignore[attr-defined]
+    assert isinstance(reported, f.MatchReported) and isinstance(slip, f.MatchReported)
+    assert (reported.round, reported.table, reported.score) == (slip.round, slip.table, slip.score)
     state = fold(facts, state)
     assert state.result(1, table) == Score(1, 2, 0)
     assert state.reports[1].status == "confirmed"

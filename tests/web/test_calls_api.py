@@ -87,7 +87,14 @@ def test_a_call_from_the_event_game_goes_to_its_table(
     event = make_event(store)
     with open_service(store) as svc:
         (table,) = svc.event_pairings(event)
-    made = post(client, tokens["ben"], f"/api/games/{table.games[0]}/calls", {"reason": "ruling"})
+    game = f"/api/games/{table.games[0]}/calls"
+    assert post(client, tokens["table2"], game, {}).status_code == 403  # Tia: table 2
+    assert post(client, tokens["public"], game, {}).status_code == 403
+    body = {"game": "prizmik", "players": {"red": "Cal", "blue": "Dee"}, "meta": {"table": "4"}}
+    alone = client.post("/api/games", json=body, headers=auth(tokens["head"])).json()["game_id"]
+    outside = post(client, tokens["head"], f"/api/games/{alone}/calls", {})
+    assert outside.status_code == 400 and "EV-10.1" in outside.json()["detail"]
+    made = post(client, tokens["ben"], game, {"reason": "ruling"})
     assert made.status_code == 201, made.text
     assert (made.json()["table"], made.json()["by"], made.json()["game"]) == (
         1,
