@@ -99,8 +99,8 @@ class ReportState(msgspec.Struct, frozen=True, kw_only=True):
     at: datetime
     status: str = "pending"
     """``pending``, ``confirmed``, ``disputed`` or ``replaced`` (the same player filed
-    again); a pending or disputed report of a table with a result is superseded
-    (``Tournament.report_status``)."""
+    again while it was pending or disputed); a pending or disputed report of a table
+    with a result is superseded (``Tournament.report_status``)."""
     answered_by: str = ""
     answered_at: datetime | None = None
     reason: str = ""
@@ -467,10 +467,9 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
             return replace(state, calls={**state.calls, number: done})
         case ReportFiled():
             reports = dict(state.reports)
-            for n, old in state.reports.items():  # the player's earlier pending report
-                if (old.round, old.table, old.player, old.status) == (
-                    fact.round, fact.table, fact.player, "pending"
-                ):  # fmt: skip
+            for n, old in state.reports.items():  # the player's earlier report still open
+                if (old.round, old.table, old.player) == (fact.round, fact.table, fact.player) \
+                        and old.status in ("pending", "disputed"):  # fmt: skip
                     reports[n] = replace(old, status="replaced")
             reports[fact.report] = ReportState(
                 number=fact.report,

@@ -177,6 +177,13 @@ def test_ev_11_5_a_different_result_or_a_dispute_is_a_disagreement() -> None:
     assert state.reports[1].status == "disputed" and state.reports[1].reason == "I won game 2"
     assert state.result(1, table) is None
     assert refused(state, ConfirmReport(report=1, player=second, at=AT)) == "EV-11.4"
+    # The opponent files their own (report 2); the reporter thinks again: their new report
+    # replaces the disputed one and agrees with report 2, so the table has its result.
+    state = run(state, FileReport(player=second, result="2-1", at=AT))
+    again = decide_hall(state, FileReport(player=first, result="1-2", at=AT))
+    state = fold(again, state)
+    assert state.reports[1].status == "replaced" and state.reports[2].status == "confirmed"
+    assert state.result(1, table) == Score(1, 2, 0)
 
 
 def test_ev_11_2_only_the_tables_players_answer_and_never_their_own() -> None:
