@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from events.backends import is_server_store
 from events.store import DEFAULT_DB, GameStore, resolve_db_path
 from referee.contract import REFEREE, Viewer
+from service.calls import HallFaces
 from service.commands import Commands
 from service.errors import NoStoreError
-from service.hall import Hall
+from service.hall import Clocks
 from service.postings import Postings
 from service.queries import Queries
 
@@ -43,7 +44,7 @@ def _seed() -> int:
     return secrets.randbelow(2**31)
 
 
-class RefereeService(Commands, Queries, Hall, Postings):
+class RefereeService(Commands, Queries, HallFaces, Clocks, Postings):
     """Everything a referee, a scorekeeper or a viewer can ask of a store of games."""
 
     def __init__(

@@ -23,7 +23,7 @@ from referee.tournament.clock import RoundClock, clock_text
 from referee.tournament.state import Tournament
 from service.tournaments import EventRefusedError, Tournaments
 
-__all__ = ["ClockView", "ExtensionRow", "GameClock", "Hall", "TableClock", "game_limit"]
+__all__ = ["ClockView", "ExtensionRow", "Clocks", "GameClock", "TableClock", "game_limit"]
 
 
 class TableClock(msgspec.Struct, kw_only=True):
@@ -137,7 +137,7 @@ def game_limit(created: datetime, minutes: int, now: datetime) -> tuple[float, s
     return left, clock_text(left)
 
 
-class Hall(Tournaments):
+class Clocks(Tournaments):
     """The round clock's commands and reads (mixed into ``RefereeService``)."""
 
     def event_clock(self, event_id: str, action: str, *, by: str = "") -> ClockView:

@@ -399,12 +399,14 @@ class Queries:
         time_limit: int = 50,
         now: datetime | None = None,
         results_only: bool = False,
+        call_seconds: int = 60,
     ) -> RoomView:
         """The referees' queue across every table (or only ``tables``): open disputes,
-        rulings awaited, appeals, penalties, idle tables, games over time (``service.room``),
-        triaged into what needs action now and what is for information; only the result
-        items with ``results_only`` (the scorekeeper's). The fold is kept on the service,
-        so a long-lived service reads only what is new."""
+        rulings awaited, appeals, penalties, idle tables, games over time, judge calls and
+        result disagreements (``service.room``, ``service.calls``; an open call older than
+        ``call_seconds`` is marked overdue), triaged into what needs action now and what is
+        for information; only the result items with ``results_only`` (the scorekeeper's).
+        The fold is kept on the service, so a long-lived service reads only what is new."""
         from service.room import RoomQueue
 
         room: RoomQueue | None = self.__dict__.get("_room")
@@ -417,6 +419,7 @@ class Queries:
             time_limit=time_limit,
             now=now,
             results_only=results_only,
+            call_seconds=call_seconds,
         )
 
     def report(self, ref: str, name: str, *, viewer: str | None = None) -> Report:

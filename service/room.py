@@ -75,6 +75,7 @@ from referee.tournament import facts as tf
 from referee.tournament.clock import clock_text
 from referee.tournament.penalties import INFRACTIONS, infraction_key, suggested_penalty
 from referee.tournament.state import Tournament, apply
+from service.calls import CALL_SECONDS, hall_items
 
 __all__ = [
     "ITEM_KINDS",
@@ -114,9 +115,17 @@ def register_kind(kind: ItemKind) -> ItemKind:
 
 
 for _kind in (
+    ItemKind(name="call", title="Judge calls", needs_action=True, urgency=5),
     ItemKind(name="dispute", title="Disputes awaiting a ruling", needs_action=True, urgency=10),
     ItemKind(name="appeal", title="Appeals awaiting a ruling", needs_action=True, urgency=15),
     ItemKind(name="ruling", title="Rulings awaited", needs_action=True, urgency=20),
+    ItemKind(
+        name="disagreement",
+        title="Result disagreements",
+        needs_action=True,
+        urgency=30,
+        results=True,
+    ),
     ItemKind(name="overtime", title="Over time", needs_action=True, urgency=40),
     ItemKind(
         name="unreported",
@@ -157,6 +166,14 @@ class QueueItem(msgspec.Struct, kw_only=True):
     """The event (tournament) an ``unreported`` table belongs to."""
     round: int | None = None
     """The round of an ``unreported`` table."""
+    # A judge call or a result disagreement (``service.calls``, EV-10, EV-11):
+    call: int | None = None
+    report: int | None = None
+    holder: str = ""
+    """Who holds the call (``""``: nobody yet)."""
+    status: str = ""
+    overdue: bool = False
+    """An open call nobody claimed within the queue's ``call_after`` seconds."""
     needs_action: bool | None = None
     """In "needs me now" (else "for information"): the item's own say, else its kind's
     (``ITEM_KINDS``); always set in a ``RoomView``."""
@@ -199,6 +216,10 @@ class RoomView(msgspec.Struct, kw_only=True):
     overtime: list[QueueItem]
     unreported: list[QueueItem] = []
     """Tables of each running event's current round without a result yet (Q-4)."""
+    calls: list[QueueItem] = []
+    """Judge calls not resolved, escalated first (``service.calls``, EV-10)."""
+    disagreements: list[QueueItem] = []
+    """Players' reports the opponent disputed, waiting for a slip (EV-11.5)."""
     needs: list[QueueItem] = []
     """Needs me now: by urgency, then oldest first (Q-5)."""
     info: list[QueueItem] = []
@@ -554,6 +575,7 @@ class RoomQueue:
         penalty_hours: int = PENALTY_HOURS,
         now: datetime | None = None,
         results_only: bool = False,
+        call_seconds: int = CALL_SECONDS,
     ) -> RoomView:
         """The queue now, for every table (``tables=None``) or only ``tables``; only the
         result items with ``results_only`` (a scorekeeper's)."""
@@ -561,6 +583,10 @@ class RoomQueue:
             from service.errors import RefusedError
 
             raise RefusedError("idle minutes and the time limit are 1 to 1440 minutes")
+        if not 1 <= call_seconds <= 3600:
+            from service.errors import RefusedError
+
+            raise RefusedError("a call is overdue after 1 to 3600 seconds")
         now = now or datetime.now(UTC)
         with self._lock:
             self._catch_up()
@@ -691,6 +717,8 @@ class RoomQueue:
             shown_penalties.append(item(p.game_id, found, "penalty", p.at, line, event=p.event,
                                         upgrade=upgrade, investigate=upgrade or dq))  # fmt: skip
         oldest = sorted  # oldest first, everywhere
+        hall = [(e, f.name, f.state) for e, f in running]
+        calls, disagreements = hall_items(hall, wanted, now, call_seconds)
         view = RoomView(
             now=now,
             tables=sorted(tables) if tables is not None else None,
@@ -701,6 +729,8 @@ class RoomQueue:
             idle=oldest(idle, key=lambda i: i.since),
             overtime=oldest(overtime, key=lambda i: i.since),
             unreported=self.unreported(running, wanted, now, last=last),
+            calls=[QueueItem(**i) for i in calls],
+            disagreements=[QueueItem(**i) for i in disagreements],
             idle_minutes=idle_minutes,
             time_limit=time_limit,
             changed=changed,
@@ -816,11 +846,18 @@ def _round_clock(g: _Game, events: dict[str, _Event], now: datetime) -> tuple[fl
     return clock.remaining(now, int(table)), clock.state == "ended"
 
 
+CALL_URGENCY = {"escalated": 2, "overdue": 4, "open": 5, "claimed": 25}
+"""A judge call's place in "needs me now" by its status (``service.calls``): escalated to
+the head first, then an open call nobody took in time, then the other open ones; a call
+someone holds comes after the disputes and rulings."""
+
+
 def _triaged(view: RoomView, extra: list[QueueItem]) -> RoomView:
     """``view`` with its two lists (Q-5): "needs me now" by urgency then age, and "for
     information" by kind then age; each item's urgency from its kind, the count of what
     needs action; only the result items for a scorekeeper (``results_only``)."""
     everything = [
+        *view.calls,
         *view.disputes,
         *view.appeals,
         *view.rulings,
@@ -828,6 +865,7 @@ def _triaged(view: RoomView, extra: list[QueueItem]) -> RoomView:
         *view.unreported,
         *view.penalties,
         *view.idle,
+        *view.disagreements,
         *extra,
     ]
     needs: list[QueueItem] = []
@@ -838,13 +876,17 @@ def _triaged(view: RoomView, extra: list[QueueItem]) -> RoomView:
             continue
         if found.needs_action is None:
             found.needs_action = kind.needs_action if kind is not None else True
+        if not found.urgency and found.kind == "call":  # the head's first, then the overdue
+            found.urgency = CALL_URGENCY.get(
+                "overdue" if found.overdue and found.status == "open" else found.status, 5
+            )
         if not found.urgency and kind is not None:
             found.urgency = kind.urgency
         (needs if found.needs_action else info).append(found)
     needs.sort(key=lambda i: (i.urgency, i.since))
     info.sort(key=lambda i: (i.urgency, i.since))
     if view.results_only:
-        for name in ("disputes", "rulings", "appeals", "penalties", "idle", "overtime"):
+        for name in ("disputes", "rulings", "appeals", "penalties", "idle", "overtime", "calls"):
             setattr(view, name, [])
     view.needs, view.info, view.count = needs, info, len(needs)
     return view

@@ -886,6 +886,7 @@ async def queue(
     request: AnyRequest,
     idle: FromQuery[int] = 10,
     time_limit: FromQuery[int] = 50,
+    call_after: FromQuery[int] = 60,
 ) -> RoomView:
     web = web_of(request)
     who = web.principal(request)
@@ -895,15 +896,23 @@ async def queue(
         idle_minutes=idle,
         time_limit=time_limit,
         results_only=queue_results_only(who),
+        call_seconds=call_after,
     )
 
 
 QUEUE_RECHECK = 15.0
 """Seconds between two readings of the queue for a live page when nothing was recorded."""
 
+Signature = list[tuple[str, str, int | None, bool | None, int | None, str, str, bool]]
 
-def _signature(room: RoomView) -> list[tuple[str, str, int | None, bool | None]]:
-    return [(i.kind, i.game_id, i.event, i.needs_action) for i in (*room.needs, *room.info)]
+
+def _signature(room: RoomView) -> Signature:
+    """What a live page shows of each item, less its ages and times left (which tick on
+    the page): a call's holder and status too."""
+    return [
+        (i.kind, i.game_id, i.event, i.needs_action, i.call, i.holder, i.status, i.overdue)
+        for i in (*room.needs, *room.info)
+    ]
 
 
 @get(
@@ -916,8 +925,10 @@ async def queue_events(
     after: FromQuery[int | None] = None,
     idle: FromQuery[int] = 10,
     time_limit: FromQuery[int] = 50,
+    call_after: FromQuery[int] = 60,
 ) -> ServerSentEvent:
-    """The page's own settings (``idle``, ``time_limit``) decide what counts as changed; the
+    """The page's own settings (``idle``, ``time_limit``, ``call_after``) decide what
+    counts as changed; the
     queue is also read again every ``QUEUE_RECHECK`` seconds with no new event, since a
     table goes idle or over time without one."""
     web = web_of(request)
@@ -926,11 +937,15 @@ async def queue_events(
     results_only = queue_results_only(who)
     start = _after(request, after)
     await web.run(  # bad settings: one problem document now, not a broken stream
-        web.svc.queue, tables=tables, idle_minutes=idle, time_limit=time_limit
+        web.svc.queue,
+        tables=tables,
+        idle_minutes=idle,
+        time_limit=time_limit,
+        call_seconds=call_after,
     )
 
     async def stream() -> AsyncIterator[ServerSentEventMessage]:
-        shown: list[tuple[str, str, int | None, bool | None]] | None = None
+        shown: Signature | None = None
         looked = start
         while not web.hub.closing:
             looked = web.hub.last_id
@@ -940,6 +955,7 @@ async def queue_events(
                 idle_minutes=idle,
                 time_limit=time_limit,
                 results_only=results_only,
+                call_seconds=call_after,
             )
             now = _signature(room)
             if shown is None or now != shown:

@@ -123,7 +123,10 @@ async def scoreboard_page(request: AnyRequest) -> Response[str] | Redirect:
 
 @get("/queue", include_in_schema=False)
 async def queue_page(
-    request: AnyRequest, idle: FromQuery[int] = 10, time_limit: FromQuery[int] = 50
+    request: AnyRequest,
+    idle: FromQuery[int] = 10,
+    time_limit: FromQuery[int] = 50,
+    call_after: FromQuery[int] = 60,
 ) -> Response[str] | Redirect:
     """The referees' queue (``service.room``), each item linking to its table page."""
     web = web_of(request)
@@ -137,6 +140,7 @@ async def queue_page(
         idle_minutes=idle,
         time_limit=time_limit,
         results_only=queue_results_only(who),
+        call_seconds=call_after,
     )
     return _page(
         render(
@@ -288,6 +292,8 @@ async def _table_response(
             flipped=flipped,
             can_create=who.role in ("head", "table"),
             clock=clock,
+            event_call=(view.created.meta or {}).get("event", "").startswith("ev-")
+            and (viewer != PUBLIC or who.role in ("head", "scorekeeper")),  # service.calls
         ),
         status,
     )

@@ -24,7 +24,7 @@
   }
   const query = new URLSearchParams();
   query.set("after", root.dataset.after || "0");
-  for (const key of ["idle", "time_limit"]) if (settings.has(key)) query.set(key, settings.get(key));
+  for (const key of ["idle", "time_limit", "call_after"]) if (settings.has(key)) query.set(key, settings.get(key));
   const source = new EventSource("/api/queue/events?" + query.toString());
   source.onopen = () => dot && dot.classList.add("on");
   source.onerror = () => dot && dot.classList.remove("on");
