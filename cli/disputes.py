@@ -162,18 +162,25 @@ def queue(
             help="Minutes a game may run unless its time_limit label says otherwise.",
         ),
     ] = 50,
+    call_after: Annotated[
+        int,
+        typer.Option("--call-after", help="An unclaimed judge call is overdue after N seconds."),
+    ] = 60,
     as_json: JsonOpt = False,
 ) -> None:
-    """What needs a referee now, across every table, by urgency then age: disputes and
-    appeals awaiting a ruling, rulings awaited, tables over time (by the round clock in a
-    running event's round, else by the game's time limit); then, for information,
+    """What needs a referee now, across every table, by urgency then age: judge calls,
+    disputes and appeals awaiting a ruling, rulings awaited, result disagreements, tables
+    over time (by the round clock in a running event's round, else by the game's time
+    limit); then, for information,
     penalties issued (an IPG upgrade or a DQ marked to investigate), idle tables and tables
     still playing. Each names the table, the players, the table referee and the last
     action. 'referee serve' shows the same at /queue."""
     with handled():
         import msgspec
 
-        room = settings.service().queue(tables=table, idle_minutes=idle, time_limit=time_limit)
+        room = settings.service().queue(
+            tables=table, idle_minutes=idle, time_limit=time_limit, call_seconds=call_after
+        )
         if as_json:
             emit_json(msgspec.to_builtins(room))
             return
