@@ -1,16 +1,22 @@
 """The tournament as folded from its facts: a pure reducer and the reads built on it.
 
-``apply(state, fact)`` returns a new ``Tournament``; only the containers a fact
-changes are copied, so folding an event is linear in its facts for the most
-part. Reads answer what decisions and faces ask: who is active, whether a round
-is open, each table's final result (a reported slip, else what the linked games
-decided), the standings, and the seats for the next pairing.
+``apply(state, fact)`` returns a new ``Tournament``. The containers that grow with
+the event (players, tables, games) are persistent maps (``immutables.Map``, a
+hash array mapped trie): a fact makes a new map sharing all but a path of the old
+one, so every state handed out stays as it was, and folding an event costs its
+facts times a logarithm, not its facts times its size (a copied dict per fact made
+a 10,000-player event's load quadratic: 28 s in round 4).
+
+Reads answer what decisions and faces ask: who is active, whether a round is open,
+each table's final result (a reported slip, else what the linked games decided), the
+standings, and the seats for the next pairing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+import immutables
 import msgspec
 
 from referee.tournament.facts import (
@@ -65,11 +71,11 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
     """Everything decided so far. Build it with ``fold(facts)``."""
 
     settings: Settings | None = None
-    players: dict[str, Entrant] = {}
+    players: immutables.Map[str, Entrant] = immutables.Map()
     rounds: dict[int, Round] = {}
     overrides: dict[int, str] = {}
-    tables: dict[TableKey, TableState] = {}
-    games: dict[str, TableKey] = {}
+    tables: immutables.Map[TableKey, TableState] = immutables.Map()
+    games: immutables.Map[str, TableKey] = immutables.Map()
     awarded: dict[int, frozenset[str]] = {}
     penalties: tuple[PenaltyRecorded, ...] = ()
     started: frozenset[int] = frozenset()
@@ -303,20 +309,26 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
         ]
 
 
-def _set_table(state: Tournament, key: TableKey, table: TableState) -> dict[TableKey, TableState]:
-    tables = dict(state.tables)
-    tables[key] = table
-    return tables
+def _set_table(
+    state: Tournament, key: TableKey, table: TableState
+) -> immutables.Map[TableKey, TableState]:
+    return state.tables.set(key, table)
 
 
-def _round_tables(state: Tournament, rnd: Round) -> dict[TableKey, TableState]:
-    tables = {k: v for k, v in state.tables.items() if k[0] != rnd.number}
+def _round_tables(state: Tournament, rnd: Round) -> immutables.Map[TableKey, TableState]:
+    """The tables with round ``rnd.number``'s replaced by its pairings' (a re-pairing
+    forgets the old tables of that round)."""
+    tables = state.tables.mutate()
+    old = state.rounds.get(rnd.number)
+    for pairing in old.pairings if old is not None else ():
+        if pairing.table is not None:
+            tables.pop((rnd.number, pairing.table), None)
     for pairing in rnd.pairings:
         if pairing.table is not None:
             tables[(rnd.number, pairing.table)] = TableState(
                 round=rnd.number, table=pairing.table, players=pairing.players
             )
-    return tables
+    return tables.finish()
 
 
 def apply(state: Tournament, fact: Fact) -> Tournament:
@@ -326,10 +338,10 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
         case EventCreated(settings=settings):
             return replace(state, settings=settings)
         case PlayerRegistered(player=player):
-            return replace(state, players={**state.players, player.id: player})
+            return replace(state, players=state.players.set(player.id, player))
         case PlayerDropped(player=player, after_round=after):
             entrant = replace(state.players[player], dropped_after=after)
-            return replace(state, players={**state.players, player: entrant})
+            return replace(state, players=state.players.set(player, entrant))
         case ByeAwarded(player=player, round=number):
             awarded = dict(state.awarded)
             awarded[number] = awarded.get(number, frozenset()) | {player}
@@ -357,7 +369,7 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
             return replace(
                 state,
                 tables=_set_table(state, (number, table), linked),
-                games={**state.games, game: (number, table)},
+                games=state.games.set(game, (number, table)),
             )
         case GameResultRecorded(game=game, placings=placings):
             key = state.games[game]
