@@ -173,10 +173,9 @@ class _Loaded:
         if self.standings is None:
             state = self.state
             assert state.settings is not None
-            table = Standings(state.settings, state.players.values())
-            for key, result in state.match_results().items():
-                table.record(key, result)
-            self.standings = table
+            self.standings = Standings.built(
+                state.settings, state.players.values(), state.match_results()
+            )
         return self.standings
 
     def _project(self, before: Tournament, fact: f.Fact) -> None:
