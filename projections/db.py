@@ -261,4 +261,5 @@ TABLES = (
     "audit",
     "projection_state",
     "queue_fold",  # the referees' queue's snapshot (service.room): a rebuild drops it too
+    "event_state",  # events' folded states (projections.event_state): a rebuild drops them too
 )

@@ -40,6 +40,7 @@ from referee.tournament.model import Entrant, Placement, Score, Settings, TableK
 
 __all__ = [
     "Contribution",
+    "StandingsCounts",
     "MatchResult",
     "Record",
     "Standing",
@@ -230,6 +231,27 @@ def _share(points: int, possible: int, floor: Fraction) -> Fraction:
     return max(Fraction(points, possible), floor)
 
 
+def _pair(value: Fraction) -> tuple[int, int]:
+    return value.numerator, value.denominator
+
+
+class StandingsCounts(msgspec.Struct, array_like=True, frozen=True):
+    """What a ``Standings`` holds, in plain integers (``Standings.counts``): enough to make
+    it again (``Standings.restored``) without summing a result or sorting a player, which
+    a 10,000-player event's snapshot needs. Rows are in the table's order, best first;
+    each fraction is a numerator and denominator in lowest terms."""
+
+    players: list[str]
+    counts: list[tuple[int, int, int, int, int, int, int, int]]
+    """points, possible, game points, games, wins, losses, draws, byes"""
+    opponents: list[list[str]]
+    sums: list[tuple[int, int, int, int]]
+    """the opponents' MW sum and GW sum"""
+    figures: list[tuple[int, int, int, int, int, int, int]]
+    """points, OMW, GW, OGW: the sort key's figures"""
+    results: list[tuple[tuple[int, int], MatchResult]]
+
+
 class Standings:
     """Standings kept current one result at a time (see the module doc).
 
@@ -291,6 +313,67 @@ class Standings:
             table._keys[player] = (-points, -omw, -player_gw, -ogw, table._entrants[player].order)
             table._figs[player] = figures
         table._sorted = SortedList(table._keys.values())
+        return table
+
+    def counts(self) -> StandingsCounts:
+        """Everything this table holds, as plain integers (see ``StandingsCounts``)."""
+        players = self.order()
+        rows = [self._entries[p] for p in players]
+        figures = [self._figs[p] for p in players]
+        return StandingsCounts(
+            players=players,
+            counts=[
+                (e.points, e.possible, e.game_points, e.games, e.wins, e.losses, e.draws, e.byes)
+                for e in rows
+            ],
+            opponents=[list(e.opponents) for e in rows],
+            sums=[(*_pair(e.opp_mw), *_pair(e.opp_gw)) for e in rows],
+            figures=[(f[0], *_pair(f[1]), *_pair(f[2]), *_pair(f[3])) for f in figures],
+            results=list(self._results.items()),
+        )
+
+    @classmethod
+    def restored(
+        cls, settings: Settings, entrants: Iterable[Entrant], counts: StandingsCounts
+    ) -> Standings:
+        """The table ``counts`` was taken from, for these registrations (the same ones)."""
+        table = cls(settings)
+        table._entrants = {e.id: e for e in entrants}
+        table._results = dict(counts.results)
+        keys: list[tuple[int, Fraction, Fraction, Fraction, int]] = []
+        for player, row, opponents, sums, figs in zip(
+            counts.players,
+            counts.counts,
+            counts.opponents,
+            counts.sums,
+            counts.figures,
+            strict=True,
+        ):
+            entry = _Entry()
+            (
+                entry.points,
+                entry.possible,
+                entry.game_points,
+                entry.games,
+                entry.wins,
+                entry.losses,
+                entry.draws,
+                entry.byes,
+            ) = row
+            entry.opponents = opponents
+            entry.opp_mw = Fraction(sums[0], sums[1])
+            entry.opp_gw = Fraction(sums[2], sums[3])
+            table._entries[player] = entry
+            omw, gw, ogw = (
+                Fraction(figs[1], figs[2]),
+                Fraction(figs[3], figs[4]),
+                Fraction(figs[5], figs[6]),
+            )
+            table._figs[player] = (figs[0], omw, gw, ogw)
+            key = (-figs[0], -omw, -gw, -ogw, table._entrants[player].order)
+            table._keys[player] = key
+            keys.append(key)
+        table._sorted = SortedList(keys)  # already in order: one pass
         return table
 
     # -- players
