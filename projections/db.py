@@ -143,7 +143,15 @@ class SQLiteProjectionDB(ProjectionDB):
         yield self.conn.cursor()
 
     def exists(self) -> bool:
-        return self.path.exists()
+        """Whether the projector's tables are here: the file alone may hold only snapshots
+        (the queue's, events'), which do not make the read models built."""
+        if not self.path.exists():
+            return False
+        with self.reading() as cursor:
+            cursor.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'projection_state'"
+            )
+            return cursor.fetchone() is not None
 
     def drop(self) -> None:
         self.close()
