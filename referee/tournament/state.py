@@ -127,8 +127,12 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
     ended_rounds: frozenset[int] = frozenset()
     cut: tuple[str, ...] = ()
     ended: bool = False
-    calls: dict[int, CallState] = {}
-    reports: dict[int, ReportState] = {}
+    calls: immutables.Map[int, CallState] = immutables.Map()
+    reports: immutables.Map[int, ReportState] = immutables.Map()
+    table_calls: immutables.Map[TableKey, tuple[int, ...]] = immutables.Map()
+    """Each table's calls by number, in order: a decision looks at its table's alone."""
+    table_reports: immutables.Map[TableKey, tuple[int, ...]] = immutables.Map()
+    """Each table's reports by number, in order (5,000 a round at the largest events)."""
 
     def report_status(self, report: ReportState) -> str:
         """``superseded`` for a pending or disputed report of a table that has its result
@@ -464,24 +468,33 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
                 game=fact.game,
                 changed=fact.at,
             )
-            return replace(state, calls={**state.calls, fact.call: call})
+            key = (fact.round, fact.table)
+            return replace(
+                state,
+                calls=state.calls.set(fact.call, call),
+                table_calls=state.table_calls.set(
+                    key, (*state.table_calls.get(key, ()), fact.call)
+                ),
+            )
         case CallClaimed(call=number, by=by, at=at):
             held = state.calls[number]
             status = "escalated" if held.escalated else "claimed"
             claimed = replace(held, status=status, holder=by, changed=at)
-            return replace(state, calls={**state.calls, number: claimed})
+            return replace(state, calls=state.calls.set(number, claimed))
         case CallEscalated(call=number, at=at):
             raised = replace(state.calls[number], status="escalated", holder="", escalated=True,
                              changed=at)  # fmt: skip
-            return replace(state, calls={**state.calls, number: raised})
+            return replace(state, calls=state.calls.set(number, raised))
         case CallResolved(call=number, by=by, at=at, note=note):
             done = replace(state.calls[number], status="resolved", holder=by, changed=at, note=note)
-            return replace(state, calls={**state.calls, number: done})
+            return replace(state, calls=state.calls.set(number, done))
         case ReportFiled():
-            reports = dict(state.reports)
-            for n, old in state.reports.items():  # the player's earlier report still open
-                if (old.round, old.table, old.player) == (fact.round, fact.table, fact.player) \
-                        and old.status in ("pending", "disputed"):  # fmt: skip
+            key = (fact.round, fact.table)
+            at_table = state.table_reports.get(key, ())
+            reports = state.reports.mutate()
+            for n in at_table:  # the player's earlier report still open
+                old = state.reports[n]
+                if old.player == fact.player and old.status in ("pending", "disputed"):
                     reports[n] = replace(old, status="replaced")
             reports[fact.report] = ReportState(
                 number=fact.report,
@@ -491,15 +504,19 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
                 score=fact.score,
                 at=fact.at,
             )
-            return replace(state, reports=reports)
+            return replace(
+                state,
+                reports=reports.finish(),
+                table_reports=state.table_reports.set(key, (*at_table, fact.report)),
+            )
         case ReportConfirmed(report=number, player=who, at=at):
             new = replace(state.reports[number], status="confirmed", answered_by=who,
                           answered_at=at)  # fmt: skip
-            return replace(state, reports={**state.reports, number: new})
+            return replace(state, reports=state.reports.set(number, new))
         case ReportDisputed(report=number, player=who, at=at, reason=why):
             new = replace(state.reports[number], status="disputed", answered_by=who,
                           answered_at=at, reason=why)  # fmt: skip
-            return replace(state, reports={**state.reports, number: new})
+            return replace(state, reports=state.reports.set(number, new))
     raise TypeError(f"not a tournament fact: {fact!r}")
 
 
