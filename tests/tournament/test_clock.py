@@ -137,3 +137,21 @@ def test_over_time_of_a_table_with_an_extension() -> None:
     clock = state.clock(1)
     assert clock.over_time(at(60.5), table=1) and not clock.over_time(at(60.5), table=2)
     assert clock_text(clock.remaining(at(60.5), table=2)) == "4:30"
+
+
+def test_the_clock_survives_an_event_snapshot() -> None:
+    """EV-9.3: an event read back from its snapshot (``projections.event_state``) has the
+    same clocks, so the time left is the same for the same ``now``."""
+    from projections.event_state import EventSnapshot, decode_snapshot, encode_snapshot
+
+    state = run(
+        paired(),
+        d.SetRoundLength(minutes=45),
+        d.MarkClock(action="start", at=at(0)),
+        d.ExtendTime(table=2, minutes=5, reason="deck check", at=at(2)),
+        d.MarkClock(action="pause", at=at(10)),
+    )
+    snapshot = EventSnapshot(version=9, last_hash="0" * 64, name="Open", state=state)
+    back = decode_snapshot(encode_snapshot(snapshot)).state
+    assert back.clocks == state.clocks and back.round_minutes == 45
+    assert back.clock().remaining(at(99), 2) == state.clock().remaining(at(99), 2) == 40 * 60
