@@ -59,12 +59,19 @@ _FACTS: tuple[type[Any], ...] = (
     f.RoundEnded,
     f.CutMade,
     f.EventEnded,
+    f.RoundUndone,
+    f.PlayerUndropped,
+    f.SettingsChanged,
+    f.GamesVoided,
+    f.PenaltyWithdrawn,
+    f.DecklistAttached,
 )
 
 _EXTRA: dict[type[Any], list[tuple[str, Any, Any]]] = {
     f.EventCreated: [("name", str, "")],  # the event's display name
     # The event decklist: open, or sealed until the event publishes lists.
     f.PlayerRegistered: [("deck", Deck | None, None)],
+    f.DecklistAttached: [("deck", Deck | None, None)],  # the list attached or replacing
 }
 
 
@@ -179,4 +186,20 @@ def summary(event: GameEvent) -> str:
             return f"top {len(seeds)} cut: " + ", ".join(seeds)
         case f.EventEnded(reason=why):
             return "event ended" + (f": {why}" if why else "")
+        case f.RoundUndone(round=n, reason=why, by=by):
+            return f"round {n} undone by {by or 'the head judge'}: {why}"
+        case f.PlayerUndropped(player=p, reason=why):
+            return f"undropped: {p} ({why})"
+        case f.SettingsChanged(rounds=rounds, cut=cut, reason=why):
+            changed = [f"{rounds} Swiss rounds"] if rounds is not None else []
+            changed += [f"top {cut} cut" if cut else "no cut"] if cut is not None else []
+            return f"settings changed: {', '.join(changed)} ({why})"
+        case f.GamesVoided(games=games, reason=why):
+            return f"{len(games)} game(s) closed as void ({why}): " + ", ".join(games)
+        case f.PenaltyWithdrawn(penalty=n, reason=why):
+            return f"penalty {n} withdrawn: {why}"
+        case f.DecklistAttached(player=p):
+            deck = getattr(event, "deck", None)
+            size = f" of {deck.size} cards" if deck is not None else ""
+            return f"decklist{size} attached for {p}"
     return type(event).__name__

@@ -13,23 +13,30 @@ from collections.abc import Iterable
 
 import msgspec
 
+from referee.tournament.draw import seeded_order
 from referee.tournament.facts import (
     ByeAwarded,
     CutMade,
+    DecklistAttached,
     EventCreated,
     EventEnded,
     Fact,
     GameLinked,
     GameResultRecorded,
+    GamesVoided,
     MatchReported,
     PairingChanged,
     PenaltyRecorded,
+    PenaltyWithdrawn,
     PlayerDropped,
     PlayerRegistered,
+    PlayerUndropped,
     ResultCorrected,
     RoundEnded,
     RoundPaired,
     RoundStarted,
+    RoundUndone,
+    SettingsChanged,
 )
 from referee.tournament.model import (
     Entrant,
@@ -76,6 +83,8 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
     ended_rounds: frozenset[int] = frozenset()
     cut: tuple[str, ...] = ()
     ended: bool = False
+    voided: frozenset[str] = frozenset()  # games closed as void (EV-3.9)
+    withdrawn_penalties: frozenset[int] = frozenset()  # 1-based numbers (EV-8.7)
 
     # -- players
 
@@ -282,12 +291,17 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
             order = [s.player for s in standing if s.player in active]
             points = {s.player: s.points for s in standing}
         else:
+            seed = self.settings.seed if self.settings is not None else msgspec.UNSET
+            if isinstance(seed, int):  # the seeded draw stands in for registration (EV-5.6)
+                drawn = {p: i for i, p in enumerate(seeded_order(seed, round_number, active))}
+            else:
+                drawn = {p: active[p].order for p in active}
             order = sorted(
                 active,
                 key=lambda p: (
                     active[p].rating is None,
                     -(active[p].rating or 0),
-                    active[p].order,
+                    drawn[p],
                 ),
             )
             points = {}
@@ -319,6 +333,46 @@ def _round_tables(state: Tournament, rnd: Round) -> dict[TableKey, TableState]:
     return tables
 
 
+def _kept_tables(
+    state: Tournament, rnd: Round
+) -> tuple[dict[TableKey, TableState], frozenset[str]]:
+    """The tables after a re-pairing of ``rnd.number`` (EV-5.12): a table with the same
+    number and players keeps its games and results; every other old table's games are
+    void (EV-3.9). The new tables, and the games made void."""
+    tables = _round_tables(state, rnd)
+    void: set[str] = set()
+    for key, old in state.tables.items():
+        if key[0] != rnd.number:
+            continue
+        new = tables.get(key)
+        if new is not None and new.players == old.players:
+            tables[key] = old
+        else:
+            void.update(old.games)
+    return tables, frozenset(void)
+
+
+def _undone(state: Tournament, number: int) -> Tournament:
+    """The state with round ``number`` taken back (EV-5.13): not met, its games void."""
+    replace = msgspec.structs.replace
+    games = {g for k, t in state.tables.items() if k[0] == number for g in t.games}
+    rounds = {n: r for n, r in state.rounds.items() if n != number}
+    cut = state.cut
+    if state.rounds[number].kind == "cut" and not any(r.kind == "cut" for r in rounds.values()):
+        cut = ()  # the first playoff round taken back takes the cut with it
+    overrides = {n: o for n, o in state.overrides.items() if n != number}
+    return replace(
+        state,
+        rounds=rounds,
+        tables={k: v for k, v in state.tables.items() if k[0] != number},
+        overrides=overrides,
+        voided=state.voided | games,
+        started=state.started - {number},
+        ended_rounds=state.ended_rounds - {number},
+        cut=cut,
+    )
+
+
 def apply(state: Tournament, fact: Fact) -> Tournament:
     """The state after ``fact`` (facts were checked when decided; this never refuses)."""
     replace = msgspec.structs.replace
@@ -345,11 +399,13 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
                 overrides=overrides,
             )
         case PairingChanged(round=rnd, reason=reason):
+            tables, void = _kept_tables(state, rnd)
             return replace(
                 state,
                 rounds={**state.rounds, rnd.number: rnd},
-                tables=_round_tables(state, rnd),
+                tables=tables,
                 overrides={**state.overrides, rnd.number: reason},
+                voided=state.voided | void,
             )
         case GameLinked(round=number, table=table, game=game):
             current = state.tables[(number, table)]
@@ -386,6 +442,25 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
             return replace(state, cut=seeds)
         case EventEnded():
             return replace(state, ended=True)
+        case RoundUndone(round=number):
+            return _undone(state, number)
+        case PlayerUndropped(player=player):
+            entrant = replace(state.players[player], dropped_after=None)
+            return replace(state, players={**state.players, player: entrant})
+        case SettingsChanged(rounds=rounds, cut=cut):
+            assert state.settings is not None
+            settings = state.settings
+            if rounds is not None:
+                settings = replace(settings, rounds=rounds)
+            if cut is not None:
+                settings = replace(settings, cut=cut)
+            return replace(state, settings=settings)
+        case GamesVoided(games=games):
+            return replace(state, voided=state.voided | frozenset(games))
+        case PenaltyWithdrawn(penalty=number):
+            return replace(state, withdrawn_penalties=state.withdrawn_penalties | {number})
+        case DecklistAttached():
+            return state  # the list rides on the stored event (the service keeps it)
     raise TypeError(f"not a tournament fact: {fact!r}")
 
 
