@@ -163,6 +163,8 @@ class _Loaded:
         deck = getattr(event, "deck", None)
         if isinstance(fact, f.PlayerRegistered) and deck is not None:
             self.decks[fact.player.id] = deck
+        elif isinstance(fact, f.DecklistAttached) and deck is not None:
+            self.decks[fact.player] = deck  # attached or replaced (EV-2.8)
         self._project(before, fact)
 
     def results_by_player(self) -> dict[str, list[tuple[int, MatchResult]]]:
@@ -573,6 +575,13 @@ class Tournaments:
             check_deck(rules, setup, seats[0], deck)
         except RefusedError as exc:
             raise EventRefusedError("EV-2.2", f"the event decklist is refused: {exc}") from None
+        size = setup.options.get("deck_size")
+        if isinstance(size, int) and deck.size != size:  # the games' deck size (EV-2.8)
+            raise EventRefusedError(
+                "EV-2.8",
+                f"the event's games are played with decks of {size} cards ({rules.name}'s "
+                f"deck size); this list has {deck.size}",
+            )
 
     def event_drop(self, event_id: str, player: str, *, reason: str = "") -> int:
         """Drop a player after the current round (EV-2.6); the round they leave after."""
