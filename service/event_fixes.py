@@ -10,15 +10,17 @@ same transaction (``Tournaments._void_closings``).
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from referee.kit.decks import Deck
 from referee.tournament import facts as f
 from referee.tournament import fixing
 from referee.tournament.draw import draw_key
-from service.tournaments import EventInfo, Tournaments
+from service.tournaments import EventInfo, PairingRow, Tournaments
 
-__all__ = ["DrawInfo", "EventFixes", "Undone"]
+__all__ = ["DrawInfo", "EventFixes", "Repaired", "Undone"]
 
 
 class Undone(msgspec.Struct, kw_only=True):
@@ -50,6 +52,27 @@ DRAW_RULE = "players sorted by sha256('SEED:1:PLAYER-ID') in hex, smallest first
 
 class EventFixes(Tournaments):
     """The event commands that put a mistake right, mixed into ``RefereeService``."""
+
+    def event_repair_moves(
+        self,
+        event_id: str,
+        manual: dict[str, Any] | None = None,
+        *,
+        reason: str,
+        by: str = "",
+    ) -> Repaired:
+        """Re-pair the open round (EV-5.12): with the engine (tables with a result keep
+        it), or by hand (``manual``); the new pairings, the tables kept and what moved."""
+        state = self._event(event_id).state
+        number = state.current_round
+        before = self.event_pairings(event_id) if number else []
+        results = {
+            key[1]
+            for key, table in state.tables.items()
+            if key[0] == number and (table.reported is not None or table.game_results)
+        }
+        after = self.event_repair(event_id, manual, reason=reason, by=by)
+        return repaired(number, before, after, results)
 
     def event_undo_round(self, event_id: str, *, reason: str, by: str = "") -> Undone:
         """Take back the latest round before its first result (EV-5.13): its pairings are
@@ -143,3 +166,37 @@ class EventFixes(Tournaments):
         lines = [DrawLine(player=e.id, name=e.name, key=draw_key(seed, 1, e.id)) for e in players]
         lines.sort(key=lambda line: line.key)
         return DrawInfo(seed=seed, rule=DRAW_RULE, order=lines)
+
+
+class Repaired(msgspec.Struct, kw_only=True):
+    """A re-paired round (EV-5.12): the new pairings, the tables kept with their result,
+    and each move in words (``Ann: table 2 v Ben -> table 1 v Cal``)."""
+
+    round: int
+    pairings: list[PairingRow]
+    kept: list[int]
+    moved: list[str]
+
+
+def _seats(rows: list[PairingRow]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for row in rows:
+        for player in row.players:
+            others = [p for p in row.players if p != player]
+            out[player] = "bye" if row.bye else f"table {row.table} v {', '.join(others)}"
+    return out
+
+
+def repaired(
+    number: int, before: list[PairingRow], after: list[PairingRow], results: set[int]
+) -> Repaired:
+    """What moved between two pairings of round ``number``; ``results``: tables of
+    ``before`` that had a result."""
+    was, now = _seats(before), _seats(after)
+    moved = [
+        f"{player}: {was.get(player, 'not paired')} -> {now.get(player, 'not paired')}"
+        for player in sorted(set(was) | set(now))
+        if was.get(player) != now.get(player)
+    ]
+    kept = sorted(t for t in results if any(r.table == t for r in after))
+    return Repaired(round=number, pairings=after, kept=kept, moved=moved)

@@ -1039,9 +1039,11 @@ class Tournaments:
         """What the audit shows: overrides and re-pairings with their reasons and warnings,
         corrections with reason and who, penalties, drops."""
         from events.codec import decode
+        from service.fix_audit import fix_item
 
         self._event(event_id)
         entries: list[dict[str, Any]] = []
+        penalties = 0
         for number, topic, state in self.store.rows(event_id.strip()):
             fact = to_fact(decode(topic, state))
             item: dict[str, Any] | None = None
@@ -1073,8 +1075,10 @@ class Tournaments:
                     "by": fact.by,
                 }
             elif isinstance(fact, f.PenaltyRecorded):
+                penalties += 1
                 item = {
                     "what": "penalty",
+                    "number": penalties,  # what a withdrawal names (EV-8.7)
                     "player": fact.player,
                     "round": fact.round,
                     "infraction": fact.infraction,
@@ -1090,6 +1094,8 @@ class Tournaments:
                     "after_round": fact.after_round,
                     "reason": fact.reason,
                 }
+            else:
+                item = fix_item(fact)  # undone rounds, undrops, voided games, ...
             if item is not None:
                 entries.append({"event": number, **item})
         return {"event_id": event_id.strip(), "entries": entries}
