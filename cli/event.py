@@ -131,6 +131,15 @@ def register(
             "acts for them and finds their page (one --player).",
         ),
     ] = None,
+    late_as_losses: Annotated[
+        bool,
+        typer.Option(
+            "--late-as-losses",
+            help="A late entry takes a match loss (0-2) for each round already played "
+            "(EV-2.9, as Magic events allow). Default: no losses; the missed rounds are "
+            "not counted as played (EV-I.6).",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Register players (after round 1 is paired: a late entry, EV-2.3)."""
@@ -149,7 +158,14 @@ def register(
                 chosen = parse_decklist(deck.read_text(encoding="utf-8"), str(deck))
             except UnicodeDecodeError:
                 fail(f"{deck}: not UTF-8 text")
-        ids = _svc().event_register(event, player, deck=chosen, byes=bye, player_id=player_id)
+        ids = _svc().event_register(
+            event,
+            player,
+            deck=chosen,
+            byes=bye,
+            player_id=player_id,
+            late_as_losses=late_as_losses,
+        )
         if as_json:
             emit_json({"registered": player, "ids": ids})
         else:

@@ -201,6 +201,9 @@ class _Loaded:
             return
         if isinstance(fact, f.PlayerRegistered):
             table.add_player(fact.player)
+            for key in state.late_losses():  # EV-2.9: a late entry's losses, if taken
+                if key[1] == -(fact.player.order + 1):
+                    self._touch(key)
         elif isinstance(fact, f.PlayerDropped):
             table.update_player(state.players[fact.player])
         elif isinstance(fact, f.RoundPaired | f.PairingChanged):
@@ -289,7 +292,7 @@ def _match_result(state: Tournament, key: TableKey) -> MatchResult | None:
         for bye in rnd.pairings:
             if bye.bye and state.players[bye.players[0]].order == -table - 1:
                 return MatchResult(round=number, players=bye.players, bye=True)
-        return None
+        return state.late_losses().get(key)  # a late entry's missed round (EV-2.9)
     current = state.tables.get(key)
     result = state.result(number, table)
     if current is None or result is None:
@@ -515,6 +518,7 @@ class Tournaments:
         rating: int | None = None,
         table: int | None = None,
         player_id: str | None = None,
+        late_as_losses: bool = False,
     ) -> list[str]:
         """Register players (a late entry once round 1 is paired); their ids, in order.
 
@@ -542,7 +546,14 @@ class Tournaments:
         for name in names:
             new = self._decide(
                 state,
-                d.Register(name=name, byes=byes, rating=rating, table=table, player_id=player_id),
+                d.Register(
+                    name=name,
+                    byes=byes,
+                    rating=rating,
+                    table=table,
+                    player_id=player_id,
+                    late_as_losses=late_as_losses,
+                ),
             )
             for fact in new:
                 state = apply(state, fact)

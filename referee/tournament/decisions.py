@@ -81,6 +81,7 @@ class Register(_Command, frozen=True, kw_only=True):
     table: int | None = None
     byes: int = 0
     player_id: str | None = None  # the person's id across the house (checked by the service)
+    late_as_losses: bool = False  # a late entry takes match losses for rounds missed (EV-2.9)
 
 
 class Drop(_Command, frozen=True, kw_only=True):
@@ -377,6 +378,10 @@ def _register(state: Tournament, command: Register) -> tuple[Fact, ...]:
         raise Refusal("EV-2.3", "the Swiss rounds are over: the cut has been made")
     if command.byes < 0:
         raise Refusal("EV-2.4", "awarded byes cannot be negative")
+    if command.late_as_losses and entry == 1:
+        raise Refusal(
+            "EV-2.9", "match losses for missed rounds are for late entries: round 1 is not paired"
+        )
     entrant = Entrant(
         id=player_id,
         name=name,
@@ -386,6 +391,7 @@ def _register(state: Tournament, command: Register) -> tuple[Fact, ...]:
         byes=command.byes,
         entry_round=entry,
         player_id=command.player_id or msgspec.UNSET,
+        late_as_losses=True if command.late_as_losses else msgspec.UNSET,
     )
     return (PlayerRegistered(player=entrant),)
 

@@ -367,7 +367,7 @@ def _withdraw(state: Tournament, command: WithdrawPenalty) -> tuple[Fact, ...]:
                     by=command.by,
                 )
             )
-    elif penalty.penalty in ("game-loss", "match-loss") and isinstance(penalty.game, str):
+    elif penalty.penalty in ("game-loss", "match-loss"):
         key = _table_of(state, penalty)
         if key is not None and state.result(*key) is not None:
             if command.result is None:

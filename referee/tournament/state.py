@@ -179,7 +179,7 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
 
     def match_results(self, after_round: int | None = None) -> dict[TableKey, MatchResult]:
         """Final results of the Swiss, round-robin and pod rounds, byes included (EV-6.5)."""
-        out: dict[TableKey, MatchResult] = {}
+        out: dict[TableKey, MatchResult] = self.late_losses(after_round)
         for number, rnd in self.rounds.items():
             if rnd.kind in ("cut", "elimination"):
                 continue
@@ -201,6 +201,19 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
                     out[(number, pairing.table)] = MatchResult(
                         round=number, players=pairing.players, placement=result
                     )
+        return out
+
+    def late_losses(self, after_round: int | None = None) -> dict[TableKey, MatchResult]:
+        """The match losses of late entries who took them for the rounds they missed
+        (EV-2.9), keyed like byes: ``(round, -(registration + 1))``."""
+        out: dict[TableKey, MatchResult] = {}
+        for entrant in self.players.values():
+            if entrant.late_as_losses is not True:
+                continue
+            for number in range(1, entrant.entry_round):
+                if after_round is None or number <= after_round:
+                    key = (number, -(entrant.order + 1))
+                    out[key] = MatchResult(round=number, players=(entrant.id,), loss=True)
         return out
 
     def standings(self, after_round: int | None = None) -> list[Standing]:
