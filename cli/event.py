@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
+from cli.event_fixes import register as register_fixes
 from cli.face import JsonOpt, emit_json, fail, handled, settings
 from cli.postings import KeyOpt, PostingOpt, print_posting
 from cli.postings import verify as verify_posting
@@ -48,6 +49,7 @@ def _svc() -> Any:
 
 
 event_app.command("verify")(verify_posting)
+register_fixes(event_app)  # undo-round, undrop, change, deck, draw (cli/event_fixes.py)
 
 
 @event_app.command("new")
@@ -560,9 +562,3 @@ def export(
         else:
             output.write_text("".join(lines), encoding="utf-8")
             typer.echo(f"wrote {output}")
-
-
-# the commands that fix a mistake in place, and decklists and the draw (cli/event_fixes.py)
-from cli import event_fixes as _fixes  # noqa: E402
-
-del _fixes

@@ -1,22 +1,38 @@
 """``referee event undo-round / undrop / change / deck / draw``: putting an event's mistakes
 right in place, attaching decklists, and showing round 1's draw (docs/tournaments.md,
-"Organizer's day: fixing a mistake"). Registered on ``cli.event``'s ``event`` group;
-every command is a thin shell over ``service.event_fixes``."""
+"Organizer's day: fixing a mistake"). ``register`` adds them to ``cli.event``'s ``event``
+group; every command is a thin shell over ``service.event_fixes``."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from cli.event import EventArg, _svc, event_app
 from cli.face import JsonOpt, emit_json, fail, handled, settings
+
+EventArg = Annotated[str, typer.Argument(help="The event's id (ev-...), as 'event new' printed.")]
 
 ReasonOpt = Annotated[str, typer.Option("--reason", help="Why (kept in the log and audit).")]
 
 
-@event_app.command("undo-round")
+def _svc() -> Any:
+    return settings.service()
+
+
+def register(group: typer.Typer) -> None:
+    """Add this module's commands to the ``referee event`` group."""
+    for name, command in (
+        ("undo-round", undo_round),
+        ("undrop", undrop),
+        ("change", change),
+        ("deck", deck),
+        ("draw", draw),
+    ):
+        group.command(name)(command)
+
+
 def undo_round(event: EventArg, reason: ReasonOpt, as_json: JsonOpt = False) -> None:
     """Take back the latest round before its first result (head judge, EV-5.13): its
     pairings no longer count as met and its games are closed as void; pair it again."""
@@ -30,7 +46,6 @@ def undo_round(event: EventArg, reason: ReasonOpt, as_json: JsonOpt = False) -> 
             typer.echo(f"closed as void: {', '.join(done.voided)}")
 
 
-@event_app.command("undrop")
 def undrop(
     event: EventArg,
     name: Annotated[str, typer.Argument(help="The player dropped by mistake.")],
@@ -42,7 +57,6 @@ def undrop(
         typer.echo(f"{who} is back in the event from the next round")
 
 
-@event_app.command("change")
 def change(
     event: EventArg,
     reason: ReasonOpt,
@@ -68,7 +82,6 @@ def change(
         )
 
 
-@event_app.command("deck")
 def deck(
     event: EventArg,
     name: Annotated[str, typer.Argument(help="The registered player.")],
@@ -102,7 +115,6 @@ def deck(
         typer.echo(f"decklist attached for {who} ({chosen.size} cards)")
 
 
-@event_app.command("draw")
 def draw(event: EventArg, as_json: JsonOpt = False) -> None:
     """Round 1's draw (EV-5.6): the seed recorded with the event and each player's key,
     in the drawn order, so anyone can recompute it (sha256 of 'SEED:1:PLAYER-ID')."""
