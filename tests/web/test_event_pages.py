@@ -127,7 +127,8 @@ def test_each_page_shows_the_right_rows(
         if page.inner_text("#posted").startswith("Not sealed"):
             break
         time.sleep(0.1)
-    assert page.inner_text("#posted").startswith("Not sealed: these rows include 1 fact")
+    # the slip and its table's game closed as void (EV-3.9): two facts
+    assert page.inner_text("#posted").startswith("Not sealed: these rows include 2 facts")
     page.goto(f"{base}/events/{event}/pairings")
     assert page.inner_text("#posted").startswith("Computed at fact")
     assert "they do not change these rows" in page.inner_text("#posted")
