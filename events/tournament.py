@@ -65,6 +65,7 @@ _FACTS: tuple[type[Any], ...] = (
     f.GamesVoided,
     f.PenaltyWithdrawn,
     f.DecklistAttached,
+    f.PenaltyApplied,
 )
 
 _EXTRA: dict[type[Any], list[tuple[str, Any, Any]]] = {
@@ -198,6 +199,9 @@ def summary(event: GameEvent) -> str:
             return f"{len(games)} game(s) closed as void ({why}): " + ", ".join(games)
         case f.PenaltyWithdrawn(penalty=n, reason=why):
             return f"penalty {n} withdrawn: {why}"
+        case f.PenaltyApplied(penalty=n, round=r, table=t, game=g):
+            where = f"game {g}" if g else f"the match at round {r} table {t}"
+            return f"penalty {n} applied to {where}"
         case f.DecklistAttached(player=p):
             deck = getattr(event, "deck", None)
             size = f" of {deck.size} cards" if deck is not None else ""

@@ -29,6 +29,9 @@ def fix_item(fact: f.Fact) -> dict[str, Any] | None:
             return {"what": "games voided", "games": list(games), "reason": why, "by": by}
         case f.PenaltyWithdrawn(penalty=number, reason=why, by=by):
             return {"what": "penalty withdrawn", "penalty": number, "reason": why, "by": by}
+        case f.PenaltyApplied(penalty=number, round=r, table=t, game=g):
+            item = {"what": "penalty applied", "penalty": number, "round": r, "table": t}
+            return {**item, "game": g} if g else item
         case f.DecklistAttached(player=player, by=by):
             return {"what": "decklist attached", "player": player, "by": by}
     return None

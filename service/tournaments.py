@@ -617,10 +617,31 @@ class Tournaments:
         state = loaded.state
         for fact in facts:
             state = apply(state, fact)
+        waiting = fixing.pending_at_pairing(state)  # match losses given between rounds (EV-8.6)
+        for fact in waiting:
+            state = apply(state, fact)
+        decided = {x.table for x in waiting if isinstance(x, f.MatchReported)}
         rnd = state.rounds[state.current_round]
-        links, streams = self._first_games(loaded, state, rnd, by)
-        self._append(loaded, [*facts, *links], games=streams)
+        links, streams = self._first_games(loaded, state, rnd, by, skip=decided)
+        self._append(loaded, [*facts, *waiting, *links], games=streams)
+        self._pending_game_losses(loaded, by)
         return self.event_pairings(event_id)
+
+    def _pending_game_losses(self, loaded: _Loaded, by: str) -> None:
+        """Game losses given between matches end the player's first game of the round
+        just paired (EV-8.6, IPG 1.2), each marked applied once its game has ended."""
+        for number, penalty in fixing.pending_penalties(loaded.state):
+            table = fixing.current_table(loaded.state, penalty.player)
+            if penalty.penalty != "game-loss" or table is None:
+                continue
+            games = fixing.open_games(loaded.state, table)
+            if not games:
+                continue
+            self._game_loss(penalty, number, games[-1], by)
+            applied = f.PenaltyApplied(
+                penalty=number, round=table.round, table=table.table, game=games[-1]
+            )
+            self._append(self._event(loaded.event_id), [applied])
 
     def event_repair(
         self, event_id: str, manual: dict[str, Any] | None, *, reason: str, by: str = ""
@@ -893,11 +914,11 @@ class Tournaments:
             self._game_loss(fact, number, fact.game, by)
             effect = f"game {fact.game} ended as a loss for {entrant.name}"
         elif fact.penalty == "game-loss":
-            effect = f"{entrant.name} has no game in progress: recorded for the head referee"
+            effect = f"{entrant.name} has no game in progress: it ends their next game"
         elif fact.penalty == "match-loss" and any(isinstance(x, f.MatchReported) for x in facts):
             effect = f"round {fact.round} table {fact.table}: a match loss for {entrant.name}"
         elif fact.penalty == "match-loss":
-            effect = f"{entrant.name} has no match in progress: recorded for the head referee"
+            effect = f"{entrant.name} has no match in progress: it decides their next match"
         elif fact.penalty == "disqualification":
             effect = f"{entrant.name} is dropped"
         return PenaltyOutcome(

@@ -23,6 +23,7 @@ __all__ = [
     "Fact",
     "DecklistAttached",
     "GamesVoided",
+    "PenaltyApplied",
     "PenaltyWithdrawn",
     "PlayerUndropped",
     "RoundUndone",
@@ -204,6 +205,17 @@ class PenaltyWithdrawn(_Fact, frozen=True, kw_only=True, tag="penalty-withdrawn"
     by: str = ""
 
 
+class PenaltyApplied(_Fact, frozen=True, kw_only=True, tag="penalty-applied"):
+    """The event's penalty number ``penalty`` (1 first) took effect at round ``round``
+    table ``table``: a game loss in ``game``, a match loss deciding the match (EV-8.6). A
+    penalty given between matches takes effect in the player's next one."""
+
+    penalty: int
+    round: int
+    table: int
+    game: str = ""
+
+
 class DecklistAttached(_Fact, frozen=True, kw_only=True, tag="decklist-attached"):
     """A registered player's event decklist attached or replaced before their first
     round is paired (EV-2.8); the list itself rides on the stored event."""
@@ -234,4 +246,5 @@ Fact = (
     | GamesVoided
     | PenaltyWithdrawn
     | DecklistAttached
+    | PenaltyApplied
 )

@@ -19,6 +19,7 @@ from referee.tournament.facts import (
     GamesVoided,
     MatchReported,
     PairingChanged,
+    PenaltyApplied,
     PenaltyRecorded,
     PenaltyWithdrawn,
     PlayerUndropped,
@@ -30,6 +31,7 @@ from referee.tournament.model import Round, Score, games_to_win
 from referee.tournament.pairing import Seat, pair_swiss
 from referee.tournament.pods import pair_pods
 from referee.tournament.state import TableState, Tournament
+from referee.tournament.state import fold as fold_facts
 
 __all__ = [
     "AttachDecklist",
@@ -42,6 +44,8 @@ __all__ = [
     "decide_fix",
     "current_table",
     "open_games",
+    "pending_at_pairing",
+    "pending_penalties",
     "penalty_effects",
     "slip_against_games",
     "without_round",
@@ -294,22 +298,37 @@ def _settings(state: Tournament, command: ChangeSettings) -> tuple[Fact, ...]:
 
 
 def penalty_effects(state: Tournament, penalty: PenaltyRecorded) -> tuple[Fact, ...]:
-    """What an event penalty does to the match (EV-8.6, IPG 1.2): a match loss decides
-    the player's match of the round, if it has no result yet, and closes its open games
-    as void. A game loss ends the player's open game (the service does that in the game
-    itself, the fact's ``game``); a disqualification drops the player (the service adds
+    """What an event penalty does to the match (EV-8.6, IPG 1.2), given as penalty number
+    ``len(state.penalties) + 1``: a match loss decides the player's match of the round, if
+    it has no result yet, and closes its open games as void; a game loss names the
+    player's open game (the fact's ``game``; the service ends it in the game itself); both
+    are then marked applied. With no match in progress they wait for the player's next
+    match (``pending_at_pairing``). A disqualification drops the player (the service adds
     the drop)."""
+    number = len(state.penalties) + 1
+    table = current_table(state, penalty.player)
+    if table is None:
+        return ()
+    if penalty.penalty == "game-loss" and isinstance(penalty.game, str):
+        return (
+            PenaltyApplied(penalty=number, round=table.round, table=table.table, game=penalty.game),
+        )
     if penalty.penalty != "match-loss":
         return ()
-    found = current_table(state, penalty.player)
-    if found is None:
-        return ()
-    table = found
+    return (
+        *_match_loss(state, penalty, table),
+        PenaltyApplied(penalty=number, round=table.round, table=table.table),
+    )
+
+
+def _match_loss(state: Tournament, penalty: PenaltyRecorded, table: TableState) -> tuple[Fact, ...]:
+    """The match at ``table`` lost by ``penalty.player`` by the games the match needs, its
+    open games closed as void."""
     settings = state.settings
     assert settings is not None
-    need = games_to_win(settings.match)
     if len(table.players) != 2:
         return ()
+    need = games_to_win(settings.match)
     loser = table.players.index(penalty.player)
     score = Score(need, 0) if loser == 1 else Score(0, need)
     facts: list[Fact] = [
@@ -324,6 +343,36 @@ def penalty_effects(state: Tournament, penalty: PenaltyRecorded) -> tuple[Fact, 
                 by=penalty.by,
             )
         )
+    return tuple(facts)
+
+
+def pending_penalties(state: Tournament) -> list[tuple[int, PenaltyRecorded]]:
+    """Game and match losses given between matches, waiting for the player's next match
+    (IPG 1.2): not applied, not withdrawn, numbered from 1."""
+    return [
+        (number, p)
+        for number, p in enumerate(state.penalties, start=1)
+        if p.penalty in ("game-loss", "match-loss")
+        and number not in state.applied_penalties
+        and number not in state.withdrawn_penalties
+    ]
+
+
+def pending_at_pairing(state: Tournament) -> tuple[Fact, ...]:
+    """The waiting match losses, applied to the round just paired (EV-8.6): each player's
+    new match is decided as lost before its games are made."""
+    facts: list[Fact] = []
+    for number, penalty in pending_penalties(state):
+        if penalty.penalty != "match-loss":
+            continue
+        table = current_table(state, penalty.player)
+        if table is None:
+            continue
+        done = _match_loss(state, penalty, table)
+        if not done:
+            continue
+        facts += [*done, PenaltyApplied(penalty=number, round=table.round, table=table.table)]
+        state = fold_facts(facts[-len(done) - 1 :], state)
     return tuple(facts)
 
 

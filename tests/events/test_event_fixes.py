@@ -308,3 +308,21 @@ def test_the_service_refuses_a_fix_with_nothing_stored(tmp_path: Path) -> None:
     with pytest.raises(EventRefusedError, match="EV-5.13"):
         svc.event_undo_round(event, reason="nothing")
     assert svc.event_info(event).version == version
+
+
+def test_ev_8_6_a_game_loss_between_rounds_ends_the_next_game(tmp_path: Path) -> None:
+    """EV-8.6 (IPG 1.2): a game loss given after the player's match ended ends their first
+    game of the next round as a loss when it is paired; the audit says where it applied."""
+    db = tmp_path / "s.db"
+    event = new_event(db, "--rounds", "2", names=EIGHT[:2])
+    ok(db, "event", "pair", event)
+    ok(db, "event", "result", event, "1=2-0-0")
+    out = ok(db, "event", "penalty", event, "Ann", "tardiness")
+    assert "it ends their next game" in out
+    ok(db, "event", "pair", event)
+    first = games_of(db, event)[1][0]
+    stream = _events(db, first)
+    assert isinstance(stream[-1], GameEnded) and stream[-1].how == "penalty"
+    assert len(games_of(db, event)[1]) == 2  # game 2 of round 2 is under way
+    applied = as_json(db, "event", "audit", event)["entries"][-1]
+    assert applied["what"] == "penalty applied" and applied["game"] == first

@@ -237,14 +237,16 @@ def test_ev_8_6_a_match_loss_decides_the_match_and_a_game_loss_names_the_game() 
     first = state.rounds[1].table(1).players[0]  # type: ignore[union-attr]
     name = state.players[first].name
     facts = decide(state, RecordPenalty(player=name, infraction="outside-assistance"))
-    penalty, reported, voided = facts
+    penalty, reported, voided, applied = facts
+    assert isinstance(applied, f.PenaltyApplied) and applied.penalty == 1
     assert isinstance(penalty, f.PenaltyRecorded) and penalty.penalty == "match-loss"
     assert isinstance(reported, f.MatchReported) and reported.score == Score(0, 2)
     assert isinstance(voided, f.GamesVoided) and voided.games == ("g1-1-1",)
     chosen = decide(
         state, RecordPenalty(player=name, infraction="outside-assistance", penalty="game-loss")
     )
-    assert len(chosen) == 1 and isinstance(chosen[0], f.PenaltyRecorded)
+    assert len(chosen) == 2 and isinstance(chosen[0], f.PenaltyRecorded)
+    assert chosen[1] == f.PenaltyApplied(penalty=1, round=1, table=1, game="g1-1-1")
     assert chosen[0].penalty == "game-loss" and chosen[0].suggested == "match-loss"
     assert chosen[0].game == "g1-1-1"
 
@@ -331,3 +333,24 @@ def test_ev_2_9_a_late_entry_may_take_match_losses_for_rounds_missed() -> None:
         (s.player, s.points, s.record) for s in state.standings()
     ]
     assert "Cal" in state.explain("p3")
+
+
+def test_ev_8_6_a_match_loss_between_rounds_decides_the_next_match() -> None:
+    """EV-8.6 (IPG 1.2): a match loss given when the player's match is over waits for their
+    next match, which pairing decides as lost; it is applied once."""
+    from referee.tournament.fixing import pending_at_pairing, pending_penalties
+
+    state = run(
+        event(("Ann", "Ben"), rounds=2), PairNext(), ReportResult(round=1, table=1, slip="2-0-0")
+    )
+    state = run(state, RecordPenalty(player="Ann", infraction="outside-assistance"))
+    assert [n for n, _ in pending_penalties(state)] == [1]
+    state = run(state, PairNext())
+    facts = pending_at_pairing(state)
+    reported, applied = facts
+    table = state.rounds[2].table(1)
+    assert table is not None and isinstance(reported, f.MatchReported)
+    assert reported.score == (Score(0, 2) if table.players[0] == "p1" else Score(2, 0))
+    assert isinstance(applied, f.PenaltyApplied) and applied.penalty == 1
+    state = fold(facts, state)
+    assert pending_penalties(state) == [] and pending_at_pairing(state) == ()
