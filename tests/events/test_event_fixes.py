@@ -326,3 +326,72 @@ def test_ev_8_6_a_game_loss_between_rounds_ends_the_next_game(tmp_path: Path) ->
     assert len(games_of(db, event)[1]) == 2  # game 2 of round 2 is under way
     applied = as_json(db, "event", "audit", event)["entries"][-1]
     assert applied["what"] == "penalty applied" and applied["game"] == first
+
+
+@pytest.mark.slow
+def test_a_16_player_event_with_its_mistakes_fixed_leaves_nothing_open(tmp_path: Path) -> None:
+    """The issue's event: 16 players of Gammasphere, best of 3, five Swiss rounds and a top-8
+    cut, with a late entry (with losses), a drop and an undrop, a round undone, a manual
+    re-pairing (no false rematch), a correction, a game loss and games played at two
+    tables. After `event end` no game of the event is open (EV-1.4, EV-3.9)."""
+    db = tmp_path / "s.db"
+    names = [f"Player {n:02d}" for n in range(1, 17)]
+    event = new_event(db, "--seed", "29", "--rounds", "5", "--cut", "8", names=names)
+    ok(db, "event", "pair", event)
+    ok(db, "event", "undo-round", event, "--reason", "pairings posted too early")
+    ok(db, "event", "pair", event)
+    for number in range(1, 6):
+        rows = as_json(db, "event", "pairings", event)
+        tables = [r for r in rows if r["table"] is not None]
+        if number == 2:  # the head swaps two tables' opponents by hand
+            pairs = [r["players"] for r in tables]
+            pairs[0], pairs[1] = [pairs[0][0], pairs[1][1]], [pairs[1][0], pairs[0][1]]
+            spec = tmp_path / "r2.json"
+            byes = [r["players"][0] for r in rows if r["bye"]]
+            spec.write_text(json.dumps({"pairs": pairs, "byes": byes}))
+            ok(db, "event", "repair", event, "--manual", str(spec), "--reason", "seat swap")
+            tables = [r for r in as_json(db, "event", "pairings", event) if r["table"]]
+        played = tables[:2]  # two tables play their games in the referee
+        with open_service(db) as svc:
+            for row in played:
+                svc.end(row["games"][0], "resignation", who="p2")
+        if number == 3:
+            ok(db, "event", "penalty", event, played[0]["players"][1], "tardiness")
+        with open_service(db) as svc:
+            for row in played:  # the first-listed wins game 2 (or the game loss did)
+                (now,) = [r for r in svc.event_pairings(event) if r.table == row["table"]]
+                if (
+                    len(now.games) > 1
+                    and svc.event_state(event).result(number, row["table"]) is None
+                ):
+                    svc.end(now.games[-1], "resignation", who="p2")
+        slips = [f"{r['table']}=2-1-0" for r in tables[2:]]
+        ok(db, "event", "result", event, *slips)
+        if number == 1:
+            ok(db, "event", "drop", event, "Player 16")
+            ok(db, "event", "undrop", event, "Player 16", "--reason", "dropped by mistake")
+            ok(db, "event", "register", event, "--player", "Late Lou", "--late-as-losses")
+            ok(db, "event", "correct", event, f"{tables[-1]['table']}=1-2-0", "--reason", "swap")
+        ok(db, "event", "pair", event)
+    audit = as_json(db, "event", "audit", event)["entries"]
+    assert not any("EV-5.4" in " ".join(e.get("warnings", [])) for e in audit)
+    while (
+        as_json(db, "event", "show", event)["open_round"] is not None
+        or not as_json(db, "event", "show", event)["ended"]
+    ):
+        rows = [r for r in as_json(db, "event", "pairings", event) if r["table"] is not None]
+        ok(db, "event", "result", event, *[f"{r['table']}=2-0-0" for r in rows])
+        code, _, err = call(db, "event", "pair", event)
+        if code != 0:
+            assert "EV-6.3" in err  # the bracket is finished
+            ok(db, "event", "end", event)
+    with open_service(db) as svc:
+        mine = [
+            g
+            for g in svc.store.game_ids()
+            if not g.startswith("ev-") and svc.store.events(g)[0].meta.get("event") == event
+        ]
+        assert mine and all(isinstance(svc.store.events(g)[-1], GameEnded) for g in mine)
+    standings = as_json(db, "event", "standings", event)
+    lou = next(r for r in standings if r["player"] == "Late Lou")
+    assert lou["record"]["losses"] >= 1
