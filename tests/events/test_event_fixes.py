@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from events.schema import GameEnded, PenaltyIssued
+from events.schema import GameCreated, GameEnded, PenaltyIssued
 from service.app import RefereeService, open_service
 from service.tournaments import EventRefusedError
 from tests.events.test_event_cli import as_json, call, ok, refused
@@ -386,10 +386,13 @@ def test_a_16_player_event_with_its_mistakes_fixed_leaves_nothing_open(tmp_path:
             assert "EV-6.3" in err  # the bracket is finished
             ok(db, "event", "end", event)
     with open_service(db) as svc:
+        created = {
+            g: svc.store.events(g)[0] for g in svc.store.game_ids() if not g.startswith("ev-")
+        }
         mine = [
             g
-            for g in svc.store.game_ids()
-            if not g.startswith("ev-") and svc.store.events(g)[0].meta.get("event") == event
+            for g, first in created.items()
+            if isinstance(first, GameCreated) and first.meta.get("event") == event
         ]
         assert mine and all(isinstance(svc.store.events(g)[-1], GameEnded) for g in mine)
     standings = as_json(db, "event", "standings", event)
