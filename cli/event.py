@@ -83,6 +83,15 @@ def new(
             "posted with round 1. Default: chosen at random and recorded.",
         ),
     ] = None,
+    deck_deadline: Annotated[
+        int | None,
+        typer.Option(
+            "--deck-deadline",
+            min=1,
+            help="Decklists may be attached or replaced until round N is paired (EV-2.8; "
+            "default 1: the start of round 1). A late entry's lock at their first round.",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Create an event; prints its id alone on the last line."""
@@ -97,6 +106,7 @@ def new(
             cut=cut,
             floor="0.33" if floor.strip() in ("0.33", ".33") else floor.strip(),
             seed=seed,
+            deck_deadline=deck_deadline,
         )
         if as_json:
             emit_json(info)

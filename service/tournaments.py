@@ -464,10 +464,12 @@ class Tournaments:
         cut: int = 0,
         floor: str = "1/3",
         seed: int | None = None,
+        deck_deadline: int | None = None,
     ) -> EventInfo:
         """Create an event; its id (``ev-...``) is in the returned info. ``seed`` is the
         seed of its random choices (round 1's draw, EV-5.6); drawn at random when omitted,
-        and recorded either way."""
+        and recorded either way. ``deck_deadline``: decklists lock once that round is paired
+        (default round 1, EV-2.8)."""
         from referee import games
 
         try:
@@ -498,6 +500,7 @@ class Tournaments:
                 "cut": cut,
                 "floor": floor,
                 "seed": seed if seed is not None else self.draw_seed() % 2**32,
+                **({"deck_deadline": deck_deadline} if deck_deadline is not None else {}),
             },
             Settings,
         )

@@ -41,6 +41,7 @@ class NewEvent(msgspec.Struct, kw_only=True):
     cut: int = 0
     floor: str = "1/3"
     seed: int | None = None  # round 1's draw (EV-5.6); chosen at random when left out
+    deck_deadline: int | None = None  # lists lock when this round is paired (EV-2.8)
 
 
 class RegisterIn(msgspec.Struct, kw_only=True):
@@ -120,6 +121,7 @@ async def create_event(request: AnyRequest, data: JSONBody[NewEvent]) -> Respons
         cut=data.cut,
         floor=data.floor,
         seed=data.seed,
+        deck_deadline=data.deck_deadline,
     )
     return _created(info, info.event_id)
 

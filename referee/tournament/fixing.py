@@ -458,10 +458,13 @@ def _attach(state: Tournament, command: AttachDecklist) -> tuple[Fact, ...]:
     if found is None:
         raise Refusal("EV-2.1", f"{command.player!r} is not a registered player")
     entrant = state.players[found]
-    if entrant.entry_round <= state.current_round:
+    assert state.settings is not None
+    deadline = state.settings.deck_deadline
+    lock = max(deadline if isinstance(deadline, int) else 1, entrant.entry_round)
+    if lock <= state.current_round:
         raise Refusal(
             "EV-2.8",
-            f"{entrant.name}'s first round ({entrant.entry_round}) has been paired: the "
-            "decklist is locked (MTR 2.7); a wrong list is a decklist problem for the head judge",
+            f"round {lock} has been paired: {entrant.name}'s decklist is locked (MTR 2.7); a "
+            "wrong list is a decklist problem for the head judge",
         )
     return (DecklistAttached(player=found, by=command.by),)

@@ -63,6 +63,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # the seed of every random choice (round 1's order, so its byes; EV-5.6), recorded at
     # creation; unset on events made before it, whose round 1 follows registration order
     seed: int | msgspec.UnsetType = msgspec.UNSET
+    # decklists lock once this round is paired (a late entry's: their first round; EV-2.8);
+    # unset: round 1
+    deck_deadline: int | msgspec.UnsetType = msgspec.UNSET
 
 
 class Entrant(msgspec.Struct, frozen=True, kw_only=True):

@@ -354,3 +354,12 @@ def test_ev_8_6_a_match_loss_between_rounds_decides_the_next_match() -> None:
     assert isinstance(applied, f.PenaltyApplied) and applied.penalty == 1
     state = fold(facts, state)
     assert pending_penalties(state) == [] and pending_at_pairing(state) == ()
+
+
+def test_ev_2_8_the_deck_deadline_can_be_a_later_round() -> None:
+    """EV-2.8: with a deadline of round 2, a list may still be replaced after round 1 is
+    paired, and is locked once round 2 is."""
+    state = run(event(("Ann", "Ben"), deck_deadline=2, rounds=3), PairNext())
+    assert decide(state, AttachDecklist(player="Ann"))[0] == f.DecklistAttached(player="p1")
+    state = run(state, ReportResult(round=1, table=1, slip="2-0-0"), PairNext())
+    assert refused(state, AttachDecklist(player="Ann")) == "EV-2.8"
