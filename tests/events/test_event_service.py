@@ -103,7 +103,8 @@ def test_a_disqualification_drops_the_player_and_repeats_are_upgraded(
     (ben,) = [s for s in svc.event_standings(event) if s.player == "Ben"]
     assert ben.dropped_after == 1
     whats = [e["what"] for e in svc.event_audit(event)["entries"]]
-    assert whats == ["penalty", "penalty", "penalty", "drop"]
+    # the game loss ended Ann's game at once, which the audit also shows (EV-8.6)
+    assert whats == ["penalty", "penalty", "penalty applied", "penalty", "drop"]
 
 
 def test_a_games_end_and_its_match_update_are_one_write(
