@@ -361,6 +361,17 @@ def _changes_since(events: Sequence[Any], posting: Posting) -> list[Change]:
                             by=by,
                         )
                     )
+            case f.RoundUndone(round=n, reason=why, by=by):
+                if posting.kind == "pairings" and n == shown:  # EV-5.13
+                    out.append(
+                        Change(
+                            version=event.originator_version,
+                            time=when,
+                            what=f"round {n} undone",
+                            reason=why,
+                            by=by,
+                        )
+                    )
             case _:
                 pass  # new results, links, drops: news after the posting, not changes to it
     return out

@@ -398,3 +398,25 @@ def test_a_16_player_event_with_its_mistakes_fixed_leaves_nothing_open(tmp_path:
     standings = as_json(db, "event", "standings", event)
     lou = next(r for r in standings if r["player"] == "Late Lou")
     assert lou["record"]["losses"] >= 1
+
+
+def test_ev_5_13_a_posting_names_the_undo_of_its_round(tmp_path: Path) -> None:
+    """EV-5.13: a round-1 pairings posting still holds after the round is undone (the facts
+    under it are intact), and its report names the undo with its reason."""
+    from service.postings import make_posting, verify_posting
+    from service.seal import create_key
+
+    db = tmp_path / "s.db"
+    event = new_event(db, "--seed", "3", names=EIGHT[:4])
+    ok(db, "event", "pair", event)
+    key = tmp_path / "seal.pem"
+    public = create_key(key)
+    with open_service(db) as svc:
+        posting, _ = make_posting(svc.store, event, "pairings", 1, key=key)
+    ok(db, "event", "undo-round", event, "--reason", "the wrong list was posted")
+    with open_service(db) as svc:
+        report = verify_posting(svc.store, event, posting, public)
+    assert report.ok
+    assert [(c.what, c.reason) for c in report.corrections] == [
+        ("round 1 undone", "the wrong list was posted")
+    ]
