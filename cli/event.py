@@ -49,7 +49,6 @@ def _svc() -> Any:
 
 
 event_app.command("verify")(verify_posting)
-register_fixes(event_app)  # undo-round, undrop, change, deck, draw (cli/event_fixes.py)
 
 
 @event_app.command("new")
@@ -572,3 +571,6 @@ def export(
         else:
             output.write_text("".join(lines), encoding="utf-8")
             typer.echo(f"wrote {output}")
+
+
+register_fixes(event_app)  # undo-round, undrop, change, deck, draw (cli/event_fixes.py)
