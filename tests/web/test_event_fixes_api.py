@@ -111,3 +111,28 @@ def test_only_the_head_fixes_and_the_routes_are_documented(client: Client, token
         assert f"/api/events/{{event_id}}/{path}" in paths, path
     responses = paths["/api/events/{event_id}/undo"]["post"]["responses"]
     assert {"201", "400", "403"} <= set(responses)
+
+
+def test_a_decklist_is_attached_over_http_until_the_deadline(
+    client: Client, tokens: Tokens
+) -> None:
+    """EV-2.8: the head attaches a list (201), a list of the wrong size is refused (400,
+    nothing stored), and once round 1 is paired the list is locked (400)."""
+    from tests.gammasphere.helpers import DECK_TEXT
+
+    head = tokens["head"]
+    made = client.post(
+        "/api/events", json={"name": "Decks", "game": "gammasphere"}, headers=auth(head)
+    )
+    event = made.json()["event_id"]
+    client.post(
+        f"/api/events/{event}/players", json={"players": ["Ann", "Ben"]}, headers=auth(head)
+    )
+    url = f"/api/events/{event}/players/Ann/decklist"
+    answer = client.post(url, json={"decklist": DECK_TEXT}, headers=auth(head))
+    assert answer.status_code == 201 and answer.json() == {"player": "Ann"}
+    _refused(client, head, event, "players/Ben/decklist", {"decklist": "7 Pylon\n"}, "EV-2.8")
+    assert (
+        client.post(f"/api/events/{event}/rounds", json={}, headers=auth(head)).status_code == 201
+    )
+    _refused(client, head, event, "players/Ann/decklist", {"decklist": DECK_TEXT}, "EV-2.8")
