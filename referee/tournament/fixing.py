@@ -417,7 +417,7 @@ def _withdraw(state: Tournament, command: WithdrawPenalty) -> tuple[Fact, ...]:
                 )
             )
     elif penalty.penalty in ("game-loss", "match-loss"):
-        key = _table_of(state, penalty)
+        key = state.applied_penalties.get(command.penalty) or _table_of(state, penalty)
         if key is not None and state.result(*key) is not None:
             if command.result is None:
                 raise Refusal(

@@ -86,7 +86,7 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
     ended: bool = False
     voided: frozenset[str] = frozenset()  # games closed as void (EV-3.9)
     withdrawn_penalties: frozenset[int] = frozenset()  # 1-based numbers (EV-8.7)
-    applied_penalties: frozenset[int] = frozenset()  # took effect in a match (EV-8.6)
+    applied_penalties: dict[int, TableKey] = {}  # number -> where it took effect (EV-8.6)
 
     # -- players
 
@@ -474,8 +474,9 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
             return replace(state, voided=state.voided | frozenset(games))
         case PenaltyWithdrawn(penalty=number):
             return replace(state, withdrawn_penalties=state.withdrawn_penalties | {number})
-        case PenaltyApplied(penalty=number):
-            return replace(state, applied_penalties=state.applied_penalties | {number})
+        case PenaltyApplied(penalty=number, round=at, table=table):
+            applied = {**state.applied_penalties, number: (at, table)}
+            return replace(state, applied_penalties=applied)
         case DecklistAttached():
             return state  # the list rides on the stored event (the service keeps it)
     raise TypeError(f"not a tournament fact: {fact!r}")

@@ -363,3 +363,19 @@ def test_ev_2_8_the_deck_deadline_can_be_a_later_round() -> None:
     assert decide(state, AttachDecklist(player="Ann"))[0] == f.DecklistAttached(player="p1")
     state = run(state, ReportResult(round=1, table=1, slip="2-0-0"), PairNext())
     assert refused(state, AttachDecklist(player="Ann")) == "EV-2.8"
+
+
+def test_ev_8_7_a_penalty_applied_later_is_withdrawn_where_it_took_effect() -> None:
+    """EV-8.7: a match loss that waited for the next match is withdrawn at the table where
+    it took effect, with the result without it."""
+    from referee.tournament.fixing import pending_at_pairing
+
+    state = run(
+        event(("Ann", "Ben"), rounds=2), PairNext(), ReportResult(round=1, table=1, slip="2-0-0")
+    )
+    state = run(state, RecordPenalty(player="Ann", infraction="outside-assistance"), PairNext())
+    state = fold(pending_at_pairing(state), state)
+    assert state.applied_penalties == {1: (2, 1)}
+    assert refused(state, WithdrawPenalty(penalty=1, reason="wrong")) == "EV-8.7"
+    fixed = run(state, WithdrawPenalty(penalty=1, reason="wrong", result="1-1-0"))
+    assert fixed.result(2, 1) == Score(1, 1)
