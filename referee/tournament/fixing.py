@@ -107,11 +107,11 @@ Fix = RePair | UndoRound | Undrop | ChangeSettings | WithdrawPenalty | AttachDec
 def without_round(state: Tournament, number: int) -> Tournament:
     """The state as if round ``number`` had never been paired: what a re-pairing of it
     sees, so its replaced pairings are not "met" (EV-5.4, EV-5.12)."""
-    replace = msgspec.structs.replace
-    return replace(
-        state,
-        rounds={n: r for n, r in state.rounds.items() if n != number},
-        tables={k: v for k, v in state.tables.items() if k[0] != number},
+    from referee.tournament.state import _without_round_tables
+
+    tables, _ = _without_round_tables(state, number)
+    return msgspec.structs.replace(
+        state, rounds={n: r for n, r in state.rounds.items() if n != number}, tables=tables
     )
 
 

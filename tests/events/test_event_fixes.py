@@ -420,3 +420,21 @@ def test_ev_5_13_a_posting_names_the_undo_of_its_round(tmp_path: Path) -> None:
     assert [(c.what, c.reason) for c in report.corrections] == [
         ("round 1 undone", "the wrong list was posted")
     ]
+
+
+def test_ev_5_13_undoing_a_round_takes_its_bye_out_of_the_standings(tmp_path: Path) -> None:
+    """EV-5.13, EV-2.7: the live standings drop an undone round's bye and show an undropped
+    player back, exactly as the standings recomputed from the facts."""
+    svc: RefereeService = open_service(tmp_path / "s.db", create=True)
+    event = svc.event_new("Bye", "prizmik", seed=4).event_id
+    svc.event_register(event, ["Ann", "Ben", "Cal"])
+    svc.event_drop(event, "Cal")
+    svc.event_undrop(event, "Cal", reason="still here")
+    svc.event_pair(event)
+    assert sorted(row.points for row in svc.event_standings(event)) == [0, 0, 3]
+    svc.event_undo_round(event, reason="wrong table numbers")
+    live = svc.event_standings(event)
+    assert [row.points for row in live] == [0, 0, 0]
+    assert all(row.dropped_after is None for row in live)
+    fresh = [(s.name, s.points) for s in svc.event_state(event).standings()]
+    assert [(row.player, row.points) for row in live] == fresh
