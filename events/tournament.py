@@ -59,6 +59,7 @@ _FACTS: tuple[type[Any], ...] = (
     f.RoundEnded,
     f.CutMade,
     f.EventEnded,
+    f.EventHandedOver,
 )
 
 _EXTRA: dict[type[Any], list[tuple[str, Any, Any]]] = {
@@ -179,4 +180,6 @@ def summary(event: GameEvent) -> str:
             return f"top {len(seeds)} cut: " + ", ".join(seeds)
         case f.EventEnded(reason=why):
             return "event ended" + (f": {why}" if why else "")
+        case f.EventHandedOver(to=to, by=by, streams=streams):
+            return f"handed over: run from store {to!r} (was {by!r}), {len(streams)} streams"
     return type(event).__name__

@@ -20,6 +20,7 @@ __all__ = [
     "CutMade",
     "EventCreated",
     "EventEnded",
+    "EventHandedOver",
     "Fact",
     "GameLinked",
     "GameResultRecorded",
@@ -150,6 +151,16 @@ class EventEnded(_Fact, frozen=True, kw_only=True, tag="event-ended"):
     reason: str = ""
 
 
+class EventHandedOver(_Fact, frozen=True, kw_only=True, tag="event-handed-over"):
+    """From now on the store named ``to`` writes this event and ``streams`` (the event's
+    own stream and its games); every other store holds a replica and refuses writes to
+    them (REF-9.2). ``by`` is the store that handed it over."""
+
+    to: str
+    by: str
+    streams: tuple[str, ...] = ()
+
+
 Fact = (
     EventCreated
     | PlayerRegistered
@@ -166,4 +177,5 @@ Fact = (
     | RoundEnded
     | CutMade
     | EventEnded
+    | EventHandedOver
 )

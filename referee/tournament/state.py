@@ -18,6 +18,7 @@ from referee.tournament.facts import (
     CutMade,
     EventCreated,
     EventEnded,
+    EventHandedOver,
     Fact,
     GameLinked,
     GameResultRecorded,
@@ -76,6 +77,8 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
     ended_rounds: frozenset[int] = frozenset()
     cut: tuple[str, ...] = ()
     ended: bool = False
+    run_from: str = ""
+    """The store that writes the event since its last hand-over ("": the one it was made on)."""
 
     # -- players
 
@@ -386,6 +389,8 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
             return replace(state, cut=seeds)
         case EventEnded():
             return replace(state, ended=True)
+        case EventHandedOver(to=to):
+            return replace(state, run_from=to)
     raise TypeError(f"not a tournament fact: {fact!r}")
 
 
