@@ -25,7 +25,14 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from events.store import GameStore, StoreError, StoreUnavailableError
+from events.store import (
+    REPLICA_MARKER,
+    GameStore,
+    ReplicaWriteError,
+    StoreError,
+    StoreUnavailableError,
+    replica_refusal,
+)
 
 __all__ = [
     "FLAG",
@@ -50,16 +57,9 @@ IDENTITY = "referee_identity"
 RUNS = "referee_runs"
 POSITIONS = "referee_replication"
 FLAG = "referee_replicating"
-MARKER = "referee-replica"
-"""The text the trigger's refusal carries, so the store tells it from a concurrent write."""
+MARKER = REPLICA_MARKER
 
 HANDOVER_TOPIC = "referee.event.EventHandedOver.v1"
-
-
-class ReplicaWriteError(StoreError, ValueError):
-    """A write to a stream this store holds as a replica (REF-9.1); nothing was stored."""
-
-    clause = "REF-9.1"
 
 
 class ReplicaDivergedError(StoreError, ValueError):
@@ -368,17 +368,4 @@ def write_handover(
 
 def refusal(store: GameStore, streams: Iterable[str]) -> ReplicaWriteError:
     """The refusal of a write the replica trigger stopped, naming who writes the stream."""
-    try:
-        held = runners(store, streams)
-    except StoreError:
-        held = {}
-    if not held:
-        return ReplicaWriteError(
-            "REF-9.1: this store holds a replica of this game or event; nothing was stored"
-        )
-    stream, (writer, since) = next(iter(held.items()))
-    return ReplicaWriteError(
-        f"REF-9.1: this store holds a replica of {stream}, which store {writer!r} writes "
-        f"(since {since}); record it there, or hand the event over (referee event handover); "
-        "nothing was stored"
-    )
+    return replica_refusal(store, list(streams))

@@ -710,13 +710,52 @@ class GameStore:
             ) from None
 
 
+REPLICA_MARKER = "referee-replica"
+"""The text of the replica trigger's refusal (``events.replica``), so an append tells it
+from a concurrent write."""
+
+
+class ReplicaWriteError(StoreError, ValueError):
+    """A write to a stream this store holds as a replica (REF-9.1); nothing was stored."""
+
+    clause = "REF-9.1"
+
+
+def replica_refusal(store: GameStore, streams: Sequence[str]) -> ReplicaWriteError:
+    """The refusal of a write to ``streams`` that this store holds as a replica, naming
+    the store that writes them (its ``referee_runs`` row)."""
+    held: tuple[str, str, str] | None = None
+    backend = store.backend
+    if backend is not None and streams:
+        try:
+            with store.plain_cursor() as cursor:
+                marks = ", ".join([backend.mark] * len(streams))
+                cursor.execute(
+                    f"SELECT stream, store, since FROM {backend.qualified('referee_runs')} "
+                    f"WHERE stream IN ({marks}) LIMIT 1",
+                    list(streams),
+                )
+                row = cursor.fetchone()
+                held = (str(row[0]), str(row[1]), str(row[2])) if row else None
+        except StoreError:
+            held = None
+    if held is None:
+        return ReplicaWriteError(
+            "REF-9.1: this store holds a replica of this game or event; nothing was stored"
+        )
+    stream, writer, since = held
+    return ReplicaWriteError(
+        f"REF-9.1: this store holds a replica of {stream}, which store {writer!r} writes "
+        f"(since {since}); record it there, or hand the event over (referee event handover); "
+        "nothing was stored"
+    )
+
+
 def _replica_refusal(store: GameStore, exc: BaseException, streams: Sequence[str]) -> None:
     """Raise the replica's refusal (REF-9.1) when the store's replica trigger, not another
-    writer, stopped the write (``events.replica``)."""
-    from events.replica import MARKER, refusal
-
-    if MARKER in str(exc):
-        raise refusal(store, streams) from None
+    writer, stopped the write."""
+    if REPLICA_MARKER in str(exc):
+        raise replica_refusal(store, list(dict.fromkeys(streams))) from None
 
 
 def sealed_after(view: GameView, new_events: Sequence[GameEvent]) -> list[GameEvent]:
