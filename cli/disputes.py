@@ -153,6 +153,7 @@ QUEUE_SECTIONS = (
     ("idle", "Idle tables"),
     ("overtime", "Over the time limit"),
     ("unreported", "Tables of the round without a result"),
+    ("conflicts", "Branches disagree (entries recorded offline)"),
 )
 
 

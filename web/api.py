@@ -892,6 +892,7 @@ def _signature(room: RoomView) -> list[tuple[str, str, int | None]]:
         *room.idle,
         *room.overtime,
         *room.unreported,
+        *room.conflicts,
     ]
     return [(i.kind, i.game_id, i.event) for i in items]
 

@@ -29,7 +29,7 @@ from litestar import Litestar
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 
-from web import api, event_api, eventpages, pages
+from web import api, event_api, eventpages, offline_api, pages
 from web.context import BODY_LIMIT, COOKIE, ServeConfig, Web, web_of
 from web.fastpath import FastPath
 from web.problems import handle_exception
@@ -63,6 +63,7 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
             *event_api.EVENT_HANDLERS,
             *pages.HANDLERS,
             *eventpages.HANDLERS,
+            *offline_api.OFFLINE_HANDLERS,
         ],
         exception_handlers={Exception: handle_exception},
         request_max_body_size=BODY_LIMIT,  # 413 past it; imports have their own bound
