@@ -143,7 +143,17 @@ class SQLiteProjectionDB(ProjectionDB):
         yield self.conn.cursor()
 
     def exists(self) -> bool:
-        return self.path.exists()
+        """Whether the read models were built in the file: the head referee's queue keeps
+        its fold in the same file, which alone builds no read model (and witnesses no
+        head for ``verify``)."""
+        if not self.path.exists():
+            return False
+        with self.reading() as cursor:
+            cursor.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                (self.t("projection_state"),),
+            )
+            return cursor.fetchone() is not None
 
     def drop(self) -> None:
         self.close()

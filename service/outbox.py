@@ -147,11 +147,12 @@ class Outbox:
         with contextlib.suppress(RemoteError):
             _write_atomically(self._record(game), self.remote.record_jsonl(game))
 
-    def _local(self, ref: str) -> tuple[RefereeService, str]:
-        """The local store of a game (made from its kept record when there is none yet)."""
+    def _local(self, ref: str, why: ServerUnreachableError) -> tuple[RefereeService, str]:
+        """The local store of a game (made from its kept record when there is none yet);
+        ``why`` the server could not be reached, said again when no copy is kept here."""
         from service.app import open_service
 
-        game = self._resolve(ref)
+        game = self._resolve(ref, why)
         path = self._store(game)
         fresh = not path.exists()
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -165,7 +166,7 @@ class Outbox:
                 raise
         return svc, game
 
-    def _resolve(self, ref: str) -> str:
+    def _resolve(self, ref: str, why: ServerUnreachableError) -> str:
         """A game id from a whole id or a unique ending, among the games kept here."""
         kept = sorted(p.stem for p in (self.root / "records").glob("*.jsonl"))
         if ref in kept:
@@ -173,14 +174,11 @@ class Outbox:
         found = [g for g in kept if g.endswith(ref)]
         if len(found) == 1:
             return found[0]
-        from service.errors import GameNotFoundError
-
-        raise GameNotFoundError(
-            f"the server at {self.remote.url} cannot be reached and no copy of {ref!r} is kept "
-            "on this laptop (a game is kept once it was shown or played here while the server "
-            "answered)"
+        raise ServerUnreachableError(
+            f"{why}; no copy of {ref!r} is kept on this laptop to record it offline (a game is "
+            "kept once it was shown or played here while the server answered)"
             if not found
-            else f"{ref!r} matches several games kept here: {', '.join(found)}"
+            else f"{why}; {ref!r} matches several games kept on this laptop: {', '.join(found)}"
         )
 
     # -- sending -------------------------------------------------------------------------
@@ -245,15 +243,21 @@ class Outbox:
         except ServerUnreachableError as exc:
             if exc.sent:
                 raise  # it may have been stored: never judged twice
-            return self._record_here(ref, text, seat, dry_run, key), [], True
+            return self._record_here(ref, text, seat, dry_run, key, exc), [], True
         if not dry_run:
             self.keep(result.game_id or ref, result.version)
         return result, sent, False
 
     def _record_here(
-        self, ref: str, text: str, seat: str | None, dry_run: bool, key: str
+        self,
+        ref: str,
+        text: str,
+        seat: str | None,
+        dry_run: bool,
+        key: str,
+        why: ServerUnreachableError,
     ) -> EntryResult:
-        svc, game = self._local(ref)
+        svc, game = self._local(ref, why)
         try:
             before = svc.load(game).version
             result = svc.record(game, text, actor=seat, by=self.referee, dry_run=dry_run)
@@ -290,7 +294,7 @@ class Outbox:
         except ServerUnreachableError as exc:
             if exc.sent:
                 raise
-            svc, game = self._local(ref)
+            svc, game = self._local(ref, exc)
             try:
                 return svc.position(game, at=at, viewer=viewer), [], True
             finally:
@@ -308,7 +312,7 @@ class Outbox:
         except ServerUnreachableError as exc:
             if exc.sent:
                 raise
-            svc, game = self._local(ref)
+            svc, game = self._local(ref, exc)
             try:
                 return svc.legal(game, seat=seat), [], True
             finally:
