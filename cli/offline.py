@@ -55,9 +55,8 @@ def offline_lines(
 ) -> tuple[list[str], list[str]]:
     """An answer judged on this laptop: every line says it is pending (REF-9.4)."""
     if result.status == "recorded":
-        out = [
-            f"recorded offline (pending): {line}" if i == 0 else line for i, line in enumerate(out)
-        ]
+        first = out[0].removeprefix("recorded ").replace("(event ", "(local event ") if out else ""
+        out = [f"recorded offline (pending): {first}", *out[1:]]
         out.append("the server cannot be reached: 'referee sync' sends it when it answers")
     elif result.status == "rejected":
         err = [f"offline (pending): {err[0]}", *err[1:]] if err else err

@@ -28,7 +28,8 @@ from tests.web.conftest import ROOT, Tokens, free_port
 
 runner = CliRunner()
 CRYSTALE = ["--pool", "p1=fixtures/crystale/pools/fire.txt", "--pool",
-            "p2=fixtures/crystale/pools/water.txt", "--tiles", "IIIIIIIIIIIIIFIWIIIIIIEIIIIII"]  # fmt: skip
+            "p2=fixtures/crystale/pools/water.txt",
+            "--tiles", "IIIIIIIIIIIIIFIWIIIIIIEIIIIII"]  # fmt: skip
 GAMMA = ["--deck", "p1=fixtures/gammasphere/decks/ann.txt",
          "--deck", "p2=fixtures/gammasphere/decks/ben.txt"]  # fmt: skip
 PRIZMIK = [("e1>e2", None), ("e8>e7", None), ("e2>e3", None), ("e7>e6", None)]
@@ -82,8 +83,16 @@ class Hall:
     def start(self) -> None:
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "cli.main", "serve", "--store", self.store,
-                 "--port", str(self.port)],  # fmt: skip
+                [
+                    sys.executable,
+                    "-m",
+                    "cli.main",
+                    "serve",
+                    "--store",
+                    self.store,
+                    "--port",
+                    str(self.port),
+                ],  # fmt: skip
                 cwd=str(ROOT),
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -127,6 +136,7 @@ def referee(*args: str, laptop: Path | None = None, token: str = "") -> tuple[in
     return result.exit_code, result.stdout, result.stderr
 
 
+@pytest.mark.slow
 def test_tables_record_through_an_outage_and_only_planted_conflicts_reach_the_queue(
     hall: Hall, store: str, tokens: Tokens, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -164,7 +174,7 @@ def test_tables_record_through_an_outage_and_only_planted_conflicts_reach_the_qu
         code, out, _ = referee("--server", hall.base, "show", gid, laptop=laptop, token=head)
         assert code == 0
         assert f"pending, not yet judged by {hall.base} ({len(entries) - live}):" in out
-    for table, (text, seat) in PLANTED.items():  # the head referee writes meanwhile
+    for table, (text, _) in PLANTED.items():  # the head referee writes meanwhile
         code, out, err = referee("--db", store, "act", games[table], text)
         assert code == 0, out + err
 
@@ -217,12 +227,49 @@ def test_tables_record_through_an_outage_and_only_planted_conflicts_reach_the_qu
     assert referee("--db", store, "verify")[0] == 0
 
 
+def test_two_tables_through_a_short_outage_one_merged_one_in_the_queue(
+    hall: Hall, store: str, tokens: Tokens, tmp_path: Path
+) -> None:
+    """REF-9.4 and REF-9.5 in small: the next command that reaches the server sends the
+    outbox first; the game written meanwhile keeps the table's branch as evidence."""
+    ids = []
+    for table in ("1", "2"):
+        code, out, _ = referee("--db", store, "new", "prizmik", "-p", "red=A", "-p", "blue=B",
+                               "--table", table)  # fmt: skip
+        ids.append(out.strip())
+    quiet, moved = ids
+    laptop, head = tmp_path / "laptop", tokens["head"]
+    hall.start()
+    for gid in ids:
+        assert (
+            referee("--server", hall.base, "act", gid, "e1>e2", laptop=laptop, token=head)[0] == 0
+        )
+    hall.stop()
+    for gid in ids:
+        code, out, err = referee(
+            "--server", hall.base, "act", gid, "e8>e7", laptop=laptop, token=head
+        )
+        assert code == 0 and out.startswith("recorded offline (pending): e8>e7"), out + err
+    code, out, _ = referee("--server", hall.base, "act", quiet, "e8>e1", laptop=laptop, token=head)
+    assert code == 1  # judged offline by the same rules: red to act, PZ-1.4
+    code, out, err = referee("--server", hall.base, "legal", quiet, laptop=laptop, token=head)
+    assert code == 0 and "e2>e3" in out and "judged offline" in err
+    assert referee("--db", store, "act", moved, "e8>f8")[0] == 0  # written meanwhile
+    hall.start()
+    code, out, err = referee("--server", hall.base, "show", quiet, laptop=laptop, token=head)
+    assert code == 0, err
+    assert f"sent 2 pending entries of {quiet}: stored as events 3, 4" in err
+    assert f"sent 1 pending entries of {moved}: branches disagree" in err
+    assert "pending, not yet judged" not in out
+    with open_service(store) as svc:
+        assert [e.notation for e in svc.load(quiet).standing] == ["e1>e2", "e8>e7"]
+        assert [i.game_id for i in svc.queue().conflicts] == [moved]
+
+
 def _branch_event(store: str, game: str) -> int:
     with open_service(store) as svc:
         found = [
-            e.originator_version
-            for e in svc.load(game).events
-            if isinstance(e, BranchRecorded)
+            e.originator_version for e in svc.load(game).events if isinstance(e, BranchRecorded)
         ]
     assert len(found) == 1
     return found[0]
