@@ -24,7 +24,7 @@ import msgspec
 
 from events import replica
 from events.replica import ReplicaDivergedError, ReplicaWriteError
-from events.store import GameStore, StoreError
+from events.store import GameStore
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
@@ -227,7 +227,7 @@ def follow(
                 last = replicate(source, target, stop=stop)
             except (ReplicaDivergedError, RefusedError):
                 raise
-            except (StoreError, OSError, RuntimeError) as exc:
+            except Exception as exc:  # noqa: BLE001 - a store out of reach, whatever its driver says
                 text = f"waiting: {exc}"
                 if text != waiting:
                     say(text)

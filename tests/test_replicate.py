@@ -8,6 +8,7 @@ with SIGKILL at random moments loses and duplicates nothing."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -17,6 +18,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -26,7 +28,7 @@ from events.replica import ReplicaDivergedError
 from events.store import GameStore
 from service.app import open_service
 from service.postings import make_posting, verify_posting
-from service.replication import handover, name_store, replicate
+from service.replication import name_store, replicate
 from service.seal import create_key
 from tests.postgres import pg_url
 
@@ -124,9 +126,7 @@ def test_a_second_run_stores_nothing_twice_and_a_later_run_resumes(
     assert code == 0 and f'"copied":{total + 4}' in out
 
 
-def test_a_replica_refuses_writes_in_one_line_naming_the_clause(
-    hall: Hall, tmp_path: Path
-) -> None:
+def test_a_replica_refuses_writes_in_one_line_naming_the_clause(hall: Hall, tmp_path: Path) -> None:
     """REF-9.1: the game and the event are written by the hall; the replica refuses."""
     cloud = tmp_path / "cloud.db"
     copy(hall.db, cloud)
@@ -310,3 +310,120 @@ def test_killing_the_replicator_at_random_moments_loses_and_duplicates_nothing(
         copied = con.execute("SELECT copied FROM referee_replication").fetchone()[0]
     assert copied == sum(len(rows) for rows in original.values())
     assert call(cloud, "verify")[0] == 0
+
+
+class Link:
+    """A TCP link on loopback to the PostgreSQL server that can be cut (its port closed,
+    its connections dropped) and restored on the same port."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        import socket
+        import threading
+
+        self.target = target
+        self.port = 0
+        self._socket = socket
+        self._threading = threading
+        self._conns: list[Any] = []
+        self._listener: Any = None
+        self.restore()
+
+    def restore(self) -> None:
+        listener = self._socket.socket()
+        listener.setsockopt(self._socket.SOL_SOCKET, self._socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(16)
+        self.port = listener.getsockname()[1]
+        self._listener = listener
+        self._threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+
+    def _accept(self, listener: Any) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return  # cut
+            try:
+                upstream = self._socket.create_connection(self.target, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            self._conns += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                self._threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(a: Any, b: Any) -> None:
+        try:
+            while data := a.recv(65536):
+                b.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (a, b):
+                with contextlib.suppress(OSError):
+                    s.close()
+
+    def cut(self) -> None:
+        self._listener.close()
+        for conn in self._conns:
+            with contextlib.suppress(OSError):
+                conn.shutdown(self._socket.SHUT_RDWR)
+                conn.close()
+        self._conns = []
+
+
+def test_a_follower_waits_out_a_cut_link_and_catches_up_when_it_returns(
+    hall: Hall, tmp_path: Path, pg_env: dict[str, str]
+) -> None:
+    """The uplink to the cloud replica fails while the hall keeps writing; the follower
+    waits, and the replica catches up once the link is back (bounded waits, no timing)."""
+    link = Link((pg_env["POSTGRES_HOST"], int(pg_env["POSTGRES_PORT"])))
+    url = pg_url({**pg_env, "POSTGRES_PORT": str(link.port)})
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cli.main",
+            "replicate",
+            "--from",
+            str(hall.db),
+            "--to",
+            url,
+            "--follow",
+            "--interval",
+            "0.05",
+        ],  # fmt: skip
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ),
+    )
+
+    def caught_up() -> bool:
+        for _ in range(1200):  # bounded: 60 s on a busy machine
+            if streams(str(hall.db)) == streams("", env=pg_env):
+                return True
+            time.sleep(0.05)
+        return False
+
+    try:
+        assert caught_up()
+        link.cut()
+        for _ in range(3):
+            hall.more()  # the hall goes on
+        assert streams(str(hall.db)) != streams("", env=pg_env)
+        link.restore()
+        assert caught_up()
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        link.cut()
+    assert proc.returncode == 0, err
+    assert "waiting:" in err and "reached both stores again" in err
+    assert call(url.replace(str(link.port), pg_env["POSTGRES_PORT"]), "verify")[0] == 0
