@@ -32,7 +32,12 @@ CRYSTALE = ["--pool", "p1=fixtures/crystale/pools/fire.txt", "--pool",
             "--tiles", "IIIIIIIIIIIIIFIWIIIIIIEIIIIII"]  # fmt: skip
 GAMMA = ["--deck", "p1=fixtures/gammasphere/decks/ann.txt",
          "--deck", "p2=fixtures/gammasphere/decks/ben.txt"]  # fmt: skip
-PRIZMIK = [("e1>e2", None), ("e8>e7", None), ("e2>e3", None), ("e7>e6", None)]
+PRIZMIK: list[tuple[str, str | None]] = [
+    ("e1>e2", None),
+    ("e8>e7", None),
+    ("e2>e3", None),
+    ("e7>e6", None),
+]
 
 # table -> (the game's setup, its entries (text, seat), how many are recorded live)
 TABLES: dict[int, tuple[list[str], list[tuple[str, str | None]], int]] = {
