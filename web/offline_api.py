@@ -8,6 +8,7 @@ game's branches; ``POST .../branches/{event}`` is the head referee's choice.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Literal
 
 import msgspec
@@ -112,4 +113,18 @@ async def keep_branch(
     return await web.write(request, who, work)
 
 
-OFFLINE_HANDLERS = [sync_offline, game_branches, keep_branch]
+_WORKER = Path(__file__).parent / "static" / "player-sw.js"
+
+
+@get("/player-sw.js", include_in_schema=False)
+async def player_worker() -> Response[bytes]:
+    """The service worker that keeps a player's page through an outage; served from the
+    root so that its scope may cover ``/events/``."""
+    return Response(
+        content=_WORKER.read_bytes(),
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
+OFFLINE_HANDLERS = [sync_offline, game_branches, keep_branch, player_worker]

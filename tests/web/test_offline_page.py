@@ -54,3 +54,34 @@ def test_the_table_page_queues_entries_offline_and_sends_them_when_the_server_an
         merged = [e for e in view.events if isinstance(e, EntriesMerged)]
         assert [[x.text for x in m.entries] for m in merged] == [["e8>e7", "e2>e3"]]
     page.context.close()
+
+
+def test_a_players_page_shows_its_last_pairing_while_the_network_is_down(
+    browser: Any,  # noqa: F811 - the module's browser fixture
+    live_server: ThreadServer,
+    tokens: Tokens,
+    store: str,
+) -> None:
+    """A service worker keeps the player's page: offline, a reload shows the last copy."""
+    from tests.web.test_event_pages import PLAYERS, make_event
+
+    event = make_event(store, PLAYERS)
+    base = live_server.base
+    page = signed_in(browser, base, tokens["ann"])  # a player's token, named Ann
+    page.goto(f"{base}/events/{event}/players/Ann")
+    page.wait_for_function(
+        "navigator.serviceWorker && navigator.serviceWorker.ready.then(() => true)"
+    )
+    page.reload()  # now through the worker, which keeps the copy
+    page.wait_for_function("!!navigator.serviceWorker.controller")
+    page.reload()
+    online = page.inner_text("#my-round")
+    assert "Round 1" in online
+
+    page.context.set_offline(True)
+    answered = page.reload()
+    assert answered is not None and answered.from_service_worker  # not the network's
+    assert page.inner_text("#my-round") == online  # the last pairing and table, offline
+    page.context.set_offline(False)
+    assert page.errors == []
+    page.context.close()
