@@ -427,3 +427,28 @@ def test_a_follower_waits_out_a_cut_link_and_catches_up_when_it_returns(
     assert proc.returncode == 0, err
     assert "waiting:" in err and "reached both stores again" in err
     assert call(url.replace(str(link.port), pg_env["POSTGRES_PORT"]), "verify")[0] == 0
+
+
+def test_the_replicas_server_refuses_entries_to_what_it_copied(hall: Hall, tmp_path: Path) -> None:
+    """REF-9.1 over HTTP: a cloud replica's server answers a refusal for the hall's games
+    (a problem naming the clause), and records its own games as usual."""
+    from litestar.testing import TestClient
+
+    from tests.web.conftest import auth, make_tokens
+    from web.app import ServeConfig, create_app
+
+    cloud = tmp_path / "cloud.db"
+    copy(hall.db, cloud)
+    with open_service(cloud) as svc:
+        own = svc.create_game("prizmik", {"red": "X", "blue": "Y"}).game_id
+    tokens = make_tokens(str(cloud))
+    app_ = create_app(ServeConfig(store=str(cloud), poll_interval=0.05))
+    with TestClient(app_) as client:
+        refused = client.post(
+            f"/api/games/{hall.game}/entries", json={"text": "e2>e3"}, headers=auth(tokens["head"])
+        )
+        assert refused.status_code == 400 and "REF-9.1" in refused.json()["detail"]
+        done = client.post(
+            f"/api/games/{own}/entries", json={"text": "e1>e2"}, headers=auth(tokens["head"])
+        )
+        assert done.status_code == 201, done.text
