@@ -13,7 +13,19 @@ from typing import Annotated, Any
 
 import typer
 
-from cli import disputes, event, face, offline, play, read, records, replicate, serve, table
+from cli import (
+    calls,
+    disputes,
+    event,
+    face,
+    offline,
+    play,
+    read,
+    records,
+    replicate,
+    serve,
+    table,
+)
 
 SETTINGS: dict[str, Any] = dict(
     name="referee",
@@ -44,7 +56,7 @@ SETTINGS: dict[str, Any] = dict(
 
 app = typer.Typer(**SETTINGS)
 
-for group in (play, read, records, disputes, table, serve, event, replicate, offline):
+for group in (play, read, records, disputes, table, serve, event, calls, replicate, offline):
     for command in group.app.registered_commands:
         app.registered_commands.append(command)
     for sub in group.app.registered_groups:

@@ -143,15 +143,13 @@ class SQLiteProjectionDB(ProjectionDB):
         yield self.conn.cursor()
 
     def exists(self) -> bool:
-        """Whether the read models were built in the file: the head referee's queue keeps
-        its fold in the same file, which alone builds no read model (and witnesses no
-        head for ``verify``)."""
+        """Whether the projector's tables are here: the file alone may hold only snapshots
+        (the queue's, events'), which do not make the read models built."""
         if not self.path.exists():
             return False
         with self.reading() as cursor:
             cursor.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-                (self.t("projection_state"),),
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'projection_state'"
             )
             return cursor.fetchone() is not None
 
@@ -271,4 +269,5 @@ TABLES = (
     "audit",
     "projection_state",
     "queue_fold",  # the referees' queue's snapshot (service.room): a rebuild drops it too
+    "event_state",  # events' folded states (projections.event_state): a rebuild drops them too
 )
