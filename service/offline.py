@@ -52,6 +52,7 @@ branch kept as evidence. Any other (an action, a correction, a result) moved it.
 
 __all__ = [
     "Branch",
+    "record_lines",
     "OfflineEntryIn",
     "SyncOutcome",
     "branches",
@@ -322,3 +323,19 @@ def resolve_branch(
         ],
     )
     return results
+
+
+def record_lines(svc: RefereeService, ref: str, after: int) -> tuple[str, int, list[str]]:
+    """(the game's id, its version, its stored events numbered above ``after`` as lines of
+    its ``referee-jsonl/1`` record): what a table's copy of the game lacks, read alone, so
+    keeping the copy costs what the game gained, not its length."""
+    from events.schema import KIND_OF_TOPIC
+
+    game_id = svc.resolve(ref)
+    rows = svc.store.rows(game_id, after=max(0, after))
+    lines = [
+        f'{{"kind":"{KIND_OF_TOPIC[topic]}","topic":"{topic}",' + bytes(state)[1:].decode() + "\n"
+        for _, topic, state in rows
+    ]
+    version = rows[-1][0] if rows else max(0, after)
+    return game_id, version, lines

@@ -18,6 +18,7 @@ store is loaded only when an entry has to be judged here.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 import socket
@@ -145,7 +146,29 @@ class Outbox:
         if kept is not None and (version is None or kept == version):
             return
         with contextlib.suppress(RemoteError):
-            _write_atomically(self._record(game), self.remote.record_jsonl(game))
+            if kept is not None and version is not None and version > kept:
+                self._extend(game, kept, self.remote.record_after(game, kept))
+            else:
+                _write_atomically(self._record(game), self.remote.record_jsonl(game))
+
+    def _extend(self, game: str, kept: int, lines: bytes) -> None:
+        """Add the lines the server gained since ``kept`` to the kept record (its header's
+        count and last hash with them); the whole record again when they do not follow."""
+        path = self._record(game)
+        old = path.read_bytes().splitlines(keepends=True)
+        new = [line for line in lines.splitlines(keepends=True) if line.strip()]
+        if not old or not new:
+            return
+        last = msgspec.json.decode(new[-1], type=dict[str, Any])
+        first = msgspec.json.decode(new[0], type=dict[str, Any])
+        if first.get("originator_version") != kept + 1:
+            _write_atomically(path, self.remote.record_jsonl(game))
+            return
+        head = msgspec.json.decode(old[0], type=dict[str, Any])
+        head["events"] = int(last["originator_version"])
+        head["last_hash"] = str(last["hash"])
+        header = json.dumps(head).encode() + b"\n"  # as the server's export writes it
+        _write_atomically(path, b"".join([header, *old[1:], *new]))
 
     def _local(self, ref: str, why: ServerUnreachableError) -> tuple[RefereeService, str]:
         """The local store of a game (made from its kept record when there is none yet);

@@ -166,6 +166,14 @@ class Remote:
             return raw
         raise self._refusal(status, self._problem(status, raw))
 
+    def record_after(self, game: str, after: int) -> bytes:
+        """The lines of the game's record after event ``after`` (``GET .../record``)."""
+        path = f"/api/games/{quote(game, safe='')}/record?after={int(after)}"
+        status, raw = self._request("GET", path, None)
+        if status == 200:
+            return raw
+        raise self._refusal(status, self._problem(status, raw))
+
     def sync(self, game: str, batch: dict[str, Any], key: str) -> dict[str, Any]:
         """Send a table's pending entries for one game (``POST .../offline``, REF-9.4) with
         the first entry's key; the server's outcome (``service.offline.SyncOutcome``)."""

@@ -13,10 +13,17 @@ from typing import Any, Literal
 
 import msgspec
 from litestar import Request, Response, get, post
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, FromQuery, JSONBody
 
 from service.access import authorize
-from service.offline import Branch, OfflineEntryIn, SyncOutcome, branches, merge_offline
+from service.offline import (
+    Branch,
+    OfflineEntryIn,
+    SyncOutcome,
+    branches,
+    merge_offline,
+    record_lines,
+)
 from service.offline import resolve_branch as resolve
 from service.results import EntryResult
 from web.api import PROBLEMS
@@ -113,6 +120,29 @@ async def keep_branch(
     return await web.write(request, who, work)
 
 
+@get(
+    "/api/games/{game_id:str}/record",
+    summary="The game's stored events after ?after=N as referee-jsonl lines (referees: a "
+    "table's offline copy, REF-9.4)",
+    responses=PROBLEMS,
+    media_type="application/x-ndjson",
+)
+async def record_after(
+    request: AnyRequest, game_id: FromPath[str], after: FromQuery[int] = 0
+) -> Response[str]:
+    """The lines a table's copy lacks; ``ETag`` is the game's version they reach."""
+    web = web_of(request)
+    who = web.principal(request)
+    seating = await web.run(web.svc.seating, game_id)
+    authorize(who, "export_record", seating)
+    _, version, lines = await web.run(record_lines, web.svc, seating.game_id, after)
+    return Response(
+        content="".join(lines),
+        media_type="application/x-ndjson",
+        headers={"ETag": f'"{version}"', "Cache-Control": "no-store"},
+    )
+
+
 _WORKER = Path(__file__).parent / "static" / "player-sw.js"
 
 
@@ -127,4 +157,4 @@ async def player_worker() -> Response[bytes]:
     )
 
 
-OFFLINE_HANDLERS = [sync_offline, game_branches, keep_branch, player_worker]
+OFFLINE_HANDLERS = [sync_offline, game_branches, keep_branch, record_after, player_worker]
