@@ -30,6 +30,7 @@ from referee.tournament.facts import (
     DecklistAttached,
     EventCreated,
     EventEnded,
+    EventHandedOver,
     Fact,
     GameLinked,
     GameResultRecorded,
@@ -139,6 +140,8 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
     """Games closed as void (EV-3.9), as a set: one a slip at most, so a persistent map."""
     withdrawn_penalties: frozenset[int] = frozenset()  # 1-based numbers (EV-8.7)
     applied_penalties: dict[int, TableKey] = {}  # number -> where it took effect (EV-8.6)
+    run_from: str = ""
+    """The store that writes the event since its last hand-over ("": the one it was made on)."""
     calls: immutables.Map[int, CallState] = immutables.Map()
     reports: immutables.Map[int, ReportState] = immutables.Map()
     table_calls: immutables.Map[TableKey, tuple[int, ...]] = immutables.Map()
@@ -579,6 +582,8 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
             return replace(state, applied_penalties=applied)
         case DecklistAttached():
             return state  # the list rides on the stored event (the service keeps it)
+        case EventHandedOver(to=to):
+            return replace(state, run_from=to)
         case JudgeCalled():
             call = CallState(
                 number=fact.call,
