@@ -101,7 +101,7 @@ def time_limit(
     minutes: Annotated[int, typer.Argument(help="Minutes from the game's start (1 to 1440).")],
     reason: Annotated[str, typer.Option("--reason", help="Why it changes.")] = "",
 ) -> None:
-    """Set or change a game's time limit (a game outside an event; REF-9.1). The queue
+    """Set or change a game's time limit (a game outside an event; REF-10.1). The queue
     lists the table once it has passed while the game is open."""
     with handled():
         written = settings.service().time_limit(game, minutes, reason=reason, by=settings.referee)

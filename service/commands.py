@@ -393,7 +393,7 @@ class Commands:
         by: str = "",
         expected_version: int | None = None,
     ) -> WrittenEvents:
-        """Set or change a game's time limit in minutes from its start (REF-9.1)."""
+        """Set or change a game's time limit in minutes from its start (REF-10.1)."""
         from service.decide import SetTimeLimit
 
         return self._carried_out(

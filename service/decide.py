@@ -158,7 +158,7 @@ class Penalize(_Versioned, frozen=True, kw_only=True):
 
 
 class SetTimeLimit(_Versioned, frozen=True, kw_only=True):
-    """A game's time limit in minutes from its start (REF-9.1)."""
+    """A game's time limit in minutes from its start (REF-10.1)."""
 
     minutes: int
     reason: str = ""
@@ -542,17 +542,17 @@ MAX_TIME_REASON = 200
 
 
 def _time_limit(view: GameView, command: SetTimeLimit, base: dict[str, Any]) -> list[GameEvent]:
-    """A game's time limit, set or changed (REF-9.1): an open game outside an event."""
+    """A game's time limit, set or changed (REF-10.1): an open game outside an event."""
     if not 1 <= command.minutes <= MAX_TIME_LIMIT:
-        raise InvalidCommandError("REF-9.1", f"a time limit is 1 to {MAX_TIME_LIMIT} minutes")
+        raise InvalidCommandError("REF-10.1", f"a time limit is 1 to {MAX_TIME_LIMIT} minutes")
     if len(command.reason) > MAX_TIME_REASON:
-        raise InvalidCommandError("REF-9.1", f"a reason is at most {MAX_TIME_REASON} characters")
+        raise InvalidCommandError("REF-10.1", f"a reason is at most {MAX_TIME_REASON} characters")
     if view.ended is not None:
-        raise InvalidCommandError("REF-9.1", "the game has ended: its time limit no longer moves")
+        raise InvalidCommandError("REF-10.1", "the game has ended: its time limit no longer moves")
     event = (view.created.meta or {}).get("event", "").strip()
     if event:
         raise InvalidCommandError(
-            "REF-9.1",
+            "REF-10.1",
             f"a game of event {event} runs on its round clock: 'referee event length' or "
             "'referee event extend' (EV-9.1, EV-9.4)",
         )

@@ -192,7 +192,7 @@ class Clocks(Tournaments):
         """The clock a table page shows for a game with these labels: its event round's
         clock with the table's extensions (a game of an event), else its own time limit
         from ``created`` (``limit``, the game's latest ``TimeLimitSet``, else its
-        ``time_limit`` label; a game labelled with a table or a limit, REF-9.1); ``None``
+        ``time_limit`` label; a game labelled with a table or a limit, REF-10.1); ``None``
         for any other game."""
         now = now or self.clock()
         event_id, table = meta.get("event", "").strip(), meta.get("table", "").strip()

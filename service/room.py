@@ -57,6 +57,8 @@ from events.codec import decode
 from events.schema import (
     ActionRetracted,
     AdjustmentRecorded,
+    BranchRecorded,
+    BranchResolved,
     DisputeAppealed,
     DisputeOpened,
     DisputeRuled,
@@ -117,6 +119,7 @@ def register_kind(kind: ItemKind) -> ItemKind:
 for _kind in (
     ItemKind(name="call", title="Judge calls", needs_action=True, urgency=5),
     ItemKind(name="dispute", title="Disputes awaiting a ruling", needs_action=True, urgency=10),
+    ItemKind(name="conflict", title="Branches disagree", needs_action=True, urgency=12),
     ItemKind(name="appeal", title="Appeals awaiting a ruling", needs_action=True, urgency=15),
     ItemKind(name="ruling", title="Rulings awaited", needs_action=True, urgency=20),
     ItemKind(
@@ -145,8 +148,8 @@ class QueueItem(msgspec.Struct, kw_only=True):
     """One thing a referee should look at, with where it is and how long it has waited."""
 
     kind: str
-    """``dispute``, ``ruling``, ``appeal``, ``penalty``, ``idle``, ``overtime`` or
-    ``unreported``."""
+    """``dispute``, ``ruling``, ``appeal``, ``penalty``, ``idle``, ``overtime``,
+    ``unreported`` or ``conflict``."""
     game_id: str
     game: str
     table: str
@@ -224,6 +227,9 @@ class RoomView(msgspec.Struct, kw_only=True):
     """Needs me now: by urgency, then oldest first (Q-5)."""
     info: list[QueueItem] = []
     """For information: penalties, idle tables, tables still playing (Q-5)."""
+    conflicts: list[QueueItem] = []
+    """Branches disagree: entries a table recorded offline on a game that moved meanwhile,
+    kept as evidence beside the server's (REF-9.5)."""
     idle_minutes: int
     time_limit: int
     changed: int
@@ -245,6 +251,8 @@ class _Game(msgspec.Struct, kw_only=True):
     """dispute -> (status ``open``/``ruled``/``appealed``/``final``, since, line, event)."""
     rulings: dict[int, tuple[int, datetime, str]] = {}
     """ruling asked (event) -> (the action's event, since, line)."""
+    branches: dict[int, tuple[datetime, str]] = {}
+    """a table's branch kept as evidence (event) -> (since, line), until resolved (REF-9.5)."""
 
 
 class _Penalty(msgspec.Struct, kw_only=True):
@@ -285,6 +293,8 @@ _WANTED = frozenset(
         RulingRequested,
         AdjustmentRecorded,
         PenaltyIssued,
+        BranchRecorded,
+        BranchResolved,
         TimeLimitSet,
     )
     for t in topics_for(cls)
@@ -452,6 +462,7 @@ class RoomQueue:
         waiting = any(status in ("open", "appealed") for status, *_ in game.disputes.values()) or (
             game.open and (bool(game.rulings) or bool(game.meta.get("table", "").strip()))
         )
+        waiting = waiting or bool(game.branches)  # REF-9.5: until the head referee chooses
         if waiting:
             self._watched.add(gid)
         else:
@@ -535,8 +546,21 @@ class RoomQueue:
                 )
         elif isinstance(event, PenaltyIssued):
             self._fold_penalty(gid, game, event)
-        elif isinstance(event, TimeLimitSet):  # REF-9.1: the latest limit counts
+        elif isinstance(event, TimeLimitSet):  # REF-10.1: the latest limit counts
             game.meta = {**game.meta, "time_limit": str(event.minutes)}
+        elif isinstance(event, BranchRecorded):
+            theirs = ", ".join(event.theirs) or "-"
+            ours = "; ".join(event.ours) or "nothing"
+            game.branches = {
+                **game.branches,
+                n: (
+                    event.timestamp,
+                    f"branches disagree after event {event.base_version}: {event.device} "
+                    f"recorded {theirs} offline | the server has {ours} (REF-9.5)",
+                ),
+            }
+        elif isinstance(event, BranchResolved):
+            game.branches = {k: v for k, v in game.branches.items() if k != event.branch}
 
     def _fold_penalty(self, gid: str, game: _Game, event: PenaltyIssued) -> None:
         player = game.players.get(event.seat, event.seat)
@@ -629,9 +653,12 @@ class RoomQueue:
             )
 
         disputes, appeals, rulings, idle, overtime, playing = [], [], [], [], [], []
+        conflicts: list[QueueItem] = []
         for gid, g in games.items():
             if not covered(g):
                 continue
+            for number, (since, line) in g.branches.items():
+                conflicts.append(item(gid, g, "conflict", since, line, event=number))
             for number, (status, since, line, event) in g.disputes.items():
                 if status == "open":
                     disputes.append(
@@ -731,6 +758,7 @@ class RoomQueue:
             unreported=self.unreported(running, wanted, now, last=last),
             calls=[QueueItem(**i) for i in calls],
             disagreements=[QueueItem(**i) for i in disagreements],
+            conflicts=oldest(conflicts, key=lambda i: i.since),
             idle_minutes=idle_minutes,
             time_limit=time_limit,
             changed=changed,
@@ -866,6 +894,7 @@ def _triaged(view: RoomView, extra: list[QueueItem]) -> RoomView:
         *view.penalties,
         *view.idle,
         *view.disagreements,
+        *view.conflicts,
         *extra,
     ]
     needs: list[QueueItem] = []
@@ -886,7 +915,8 @@ def _triaged(view: RoomView, extra: list[QueueItem]) -> RoomView:
     needs.sort(key=lambda i: (i.urgency, i.since))
     info.sort(key=lambda i: (i.urgency, i.since))
     if view.results_only:
-        for name in ("disputes", "rulings", "appeals", "penalties", "idle", "overtime", "calls"):
+        hidden = ("disputes", "rulings", "appeals", "penalties", "idle", "overtime", "calls")
+        for name in (*hidden, "conflicts"):
             setattr(view, name, [])
     view.needs, view.info, view.count = needs, info, len(needs)
     return view

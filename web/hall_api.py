@@ -132,7 +132,7 @@ class TimeLimitIn(msgspec.Struct, kw_only=True):
 @post(
     "/api/games/{game_id:str}/time-limit",
     summary="Set or change a game's time limit (a game outside an event; table or head)",
-    description="REF-9.1: an open game's limit in minutes from its start; the latest counts. "
+    description="REF-10.1: an open game's limit in minutes from its start; the latest counts. "
     "An ended game, or a game of an event (it runs on its round clock), answers 409.",
     responses=PROBLEMS,
     status_code=201,

@@ -12,6 +12,7 @@ import pytest
 from referee.tournament import decisions as d
 from referee.tournament.clock import RoundClock, clock_text, extended, marked
 from referee.tournament.errors import Refusal
+from referee.tournament.facts import RoundUndone
 from referee.tournament.model import Settings
 from referee.tournament.state import Tournament, fold
 
@@ -155,3 +156,14 @@ def test_the_clock_survives_an_event_snapshot() -> None:
     back = decode_snapshot(encode_snapshot(snapshot)).state
     assert back.clocks == state.clocks and back.round_minutes == 45
     assert back.clock().remaining(at(99), 2) == state.clock().remaining(at(99), 2) == 40 * 60
+
+
+def test_an_undone_round_takes_its_clock_with_it() -> None:
+    """EV-9.2: a round taken back (EV-5.13) and paired again starts with a waiting clock."""
+    state = run(
+        paired(),
+        d.MarkClock(action="start", at=at(0)),
+        d.ExtendTime(table=1, minutes=3, reason="ruling", at=at(1)),
+    )
+    undone = fold([RoundUndone(round=1, reason="wrong players", by="Hera")], state)
+    assert 1 not in undone.clocks and undone.clock(1).state == "waiting"

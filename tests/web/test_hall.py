@@ -215,7 +215,7 @@ def test_the_clock_over_http(client: TestClient[Litestar], tokens: Tokens, event
 def test_a_games_time_limit_over_http_and_on_its_table_page(
     client: TestClient[Litestar], tokens: Tokens, store: str
 ) -> None:
-    """REF-9.1: the table referee of the game's table (or the head) changes its limit; the
+    """REF-10.1: the table referee of the game's table (or the head) changes its limit; the
     table page and the queue follow the latest; refusals store nothing."""
     with open_service(Path(store)) as svc:
         game = svc.create_game(
@@ -241,7 +241,7 @@ def test_a_games_time_limit_over_http_and_on_its_table_page(
     with open_service(Path(store)) as svc:
         svc.end(game, "resignation", who="blue")
     ended = client.post(url, json=body, headers=auth(tokens["head"]))
-    assert ended.status_code == 409 and "REF-9.1" in ended.text
+    assert ended.status_code == 409 and "REF-10.1" in ended.text
 
 
 def test_the_queue_for_a_scorekeeper_and_the_live_settings(
