@@ -97,6 +97,7 @@ class _Costs:
                 last = i
             ends[i] = last
         self.end = ends
+        self.half = [(ends[i] - self.start[i] + 1) // 2 for i in range(n)]
         self.shape_unit = 1
         self.score_unit = 2 * n * n + 1
         self.bye_unit = (n // 2 + 1) * (spread * spread + 1) * self.score_unit
@@ -107,8 +108,7 @@ class _Costs:
         if i > j:
             i, j = j, i
         if self.start[i] == self.start[j]:
-            half = (self.end[i] - self.start[i] + 1) // 2
-            return abs((j - i) - half)
+            return abs((j - i) - self.half[i])
         return (self.end[i] - i) + (j - self.start[j])
 
     def pair(self, i: int, j: int, repeat: bool) -> int:
@@ -194,7 +194,7 @@ def _ideal_slots(costs: _Costs, rest: Sequence[int]) -> list[tuple[int, int]]:
             carry = group.pop()
         if not group:
             continue
-        half = (costs.end[group[0]] - first + 1) // 2
+        half = costs.half[group[0]]
         present = set(group)
         used: set[int] = set()
         pairs: list[tuple[int, int]] = []
@@ -217,20 +217,32 @@ def _solve_block(
 ) -> list[tuple[int, int]] | None:
     """The best rematch-free pairing of the players in ``slots`` among themselves
     (complete graph), or None if it has none or its score gap exceeds the slots' own."""
-    nodes = [p for pair in slots for p in pair]
+    nodes = sorted(p for pair in slots for p in pair)
     ids = [seats[i].id for i in nodes]
-    met = [seats[i].opponents for i in nodes]
     b = len(nodes)
+    points, start, half = costs.points, costs.start, costs.half
+    top, unit = costs.top, costs.score_unit
+    edges: list[tuple[int, int, int]] = []
+    # costs.pair(i, j, False) for i < j, inlined: this loop is most of a block's time
+    for u in range(b):
+        i = nodes[u]
+        met, p_i, s_i, h_i, tail = (
+            seats[i].opponents,
+            points[i],
+            start[i],
+            half[i],
+            costs.end[i] - i,
+        )
+        for v in range(u + 1, b):
+            if ids[v] in met:
+                continue
+            j = nodes[v]
+            d = p_i - points[j]
+            shape = abs(j - i - h_i) if start[j] == s_i else tail + j - start[j]
+            edges.append((u, v, top - unit * d * d - shape))
     graph = rx.PyGraph()
     graph.add_nodes_from(range(b))
-    graph.add_edges_from(
-        [
-            (u, v, costs.pair(nodes[u], nodes[v], False))
-            for u in range(b)
-            for v in range(u + 1, b)
-            if ids[v] not in met[u]
-        ]
-    )
+    graph.add_edges_from(edges)
     matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
     if 2 * len(matching) != b:
         return None
