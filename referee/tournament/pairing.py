@@ -33,8 +33,9 @@ block rather than over the round (on the benchmark rounds of 2,048 and 10,000
 players its total is within 1% of the whole-round matching's, 2-4 units in
 250-820). A block that cannot pass means the lower bound is
 out of reach (say a leading group that has all met) and the whole round is
-matched as below. At 10,000 players the blocks take about 0.1 s where the
-whole-round matching takes 6-11 s (BENCHMARKS.md, "Biggest events: pairing").
+matched as below. At 10,000 players the blocks take 0.1-0.5 s where the
+whole-round matching takes 9-14 s, and 0.06-0.8x swisspair's time on the same
+standings (BENCHMARKS.md, "Biggest events: pairing").
 
 The whole-round matching uses a sparse candidate graph for large rounds: each
 player is joined to the nearest ``k`` players it has not met in both directions
@@ -326,7 +327,11 @@ def _match(
 def swiss_pairs(
     seats: Sequence[Seat], *, complete_up_to: int = 128, start_k: int = 8, block: int = 64
 ) -> tuple[list[tuple[str, str]], str | None]:
-    """Pair ``seats`` (best first): the pairs, higher-placed first, and the bye, if any."""
+    """Pair ``seats`` (best first): the pairs, higher-placed first, and the bye, if any.
+
+    Up to ``complete_up_to`` players the complete graph is matched; above, blocks of
+    ``block`` players, else the sparse graph starting at ``start_k`` (module doc).
+    """
     n = len(seats)
     if n == 0:
         return [], None

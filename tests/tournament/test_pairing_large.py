@@ -14,6 +14,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.tournament import Seat, swiss_pairs
 
@@ -95,3 +97,43 @@ def test_round_beyond_the_score_gap_bound_falls_back_to_the_whole_round() -> Non
 
     bound = _sorted_gap_bound([points[s.id] for s in seats if s.id != bye])
     assert gaps(pairs) == gaps(full) > bound
+
+
+@st.composite
+def _small_rounds(draw: st.DrawFn) -> list[Seat]:
+    n = draw(st.integers(2, 14))
+    ids = [f"p{i:02d}" for i in range(n)]
+    met: dict[str, set[str]] = {p: set() for p in ids}
+    for _ in range(draw(st.integers(0, n * 2))):
+        a, b = draw(st.permutations(ids))[:2]
+        met[a].add(b)
+        met[b].add(a)
+    points = sorted(draw(st.lists(st.integers(0, 4), min_size=n, max_size=n)), reverse=True)
+    byes = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
+    return [
+        Seat(id=p, points=3 * points[i], opponents=frozenset(met[p]), byes=byes[i])
+        for i, p in enumerate(ids)
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_small_rounds())
+def test_blocks_keep_the_complete_graphs_tiers(seats: list[Seat]) -> None:
+    """EV-5.3 to EV-5.5: the block pairing forced on small rounds (blocks of four players, so
+    blocks grow, merge and fall back) has the complete graph's rematch count and, where that is 0,
+    its bye and its total squared score gap."""
+    blocks, blocks_bye = swiss_pairs(seats, complete_up_to=0, block=4)
+    full, full_bye = swiss_pairs(seats, complete_up_to=10**6)
+    points = {s.id: s.points for s in seats}
+    met = {s.id: s.opponents for s in seats}
+
+    def rematches(pairs: list[tuple[str, str]]) -> int:
+        return sum(1 for a, b in pairs if b in met[a])
+
+    def gaps(pairs: list[tuple[str, str]]) -> int:
+        return sum((points[a] - points[b]) ** 2 for a, b in pairs)
+
+    assert rematches(blocks) == rematches(full)
+    if rematches(full) == 0:
+        assert blocks_bye == full_bye
+        assert gaps(blocks) == gaps(full)
