@@ -34,6 +34,7 @@ from events.schema import (
     GameEnded,
     GameEvent,
     PenaltyIssued,
+    PenaltyWithdrawn,
     ResultVoided,
     RulingRequested,
     SeatWithdrawn,
@@ -474,6 +475,26 @@ register(
             f"{{penalty {quote(e.seat)} {e.penalty} {quote(e.infraction)}: {quote(e.reason)}}}"
         ),
         fold=_fold_penalty,
+    )
+)
+
+
+def _fold_penalty_withdrawn(view: Folding, event: PenaltyWithdrawn) -> None:
+    kept = [p for p in view.penalties if p.originator_version != event.penalty]
+    if len(kept) == len(view.penalties):
+        raise ReplayError(
+            f"event {event.originator_version} withdraws event {event.penalty}, which is not "
+            "a penalty in force"
+        )
+    view.penalties = kept
+
+
+register(
+    Kind(
+        PenaltyWithdrawn,
+        summary=lambda e: f"penalty of event {e.penalty} withdrawn: {safe_text(e.reason)}",
+        text=lambda e: f"{{penalty-withdrawn {e.penalty}: {quote(e.reason)}}}",
+        fold=_fold_penalty_withdrawn,
     )
 )
 

@@ -227,6 +227,16 @@ class PenaltyIssued(GameEvent, frozen=True, kw_only=True):
     by: str = ""
 
 
+class PenaltyWithdrawn(GameEvent, frozen=True, kw_only=True):
+    """The penalty of stream event ``penalty`` withdrawn by the head referee (REF-7.3): it
+    stops counting (for upgrades too); what it did to the game is reversed by the events
+    written beside this one (a result it declared voided), never by editing it."""
+
+    penalty: int
+    reason: str
+    by: str = ""
+
+
 class SeatWithdrawn(GameEvent, frozen=True, kw_only=True):
     """A seat leaves a game of three or more that the others play on (REF-3.5)."""
 
@@ -252,6 +262,7 @@ TOPICS: dict[str, type[GameEvent]] = {
     "referee.RulingRequested.v1": RulingRequested,
     "referee.AdjustmentRecorded.v1": AdjustmentRecorded,
     "referee.PenaltyIssued.v1": PenaltyIssued,
+    "referee.PenaltyWithdrawn.v1": PenaltyWithdrawn,
     "referee.SeatWithdrawn.v1": SeatWithdrawn,
     **TOURNAMENT_TOPICS,  # each event (tournament) is a stream of its own in the same store
 }
@@ -293,6 +304,7 @@ AnyEvent = (
     | RulingRequested
     | AdjustmentRecorded
     | PenaltyIssued
+    | PenaltyWithdrawn
     | SeatWithdrawn
 )
 
@@ -311,6 +323,7 @@ KINDS: dict[type[GameEvent], str] = {
     RulingRequested: "ruling-needed",
     AdjustmentRecorded: "adjustment",
     PenaltyIssued: "penalty",
+    PenaltyWithdrawn: "penalty-withdrawn",
     SeatWithdrawn: "withdrawn",
     **TOURNAMENT_KINDS,
 }

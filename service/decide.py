@@ -35,6 +35,7 @@ from events.schema import (
     GameEvent,
     PenaltyIssued,
     PenaltyLevel,
+    PenaltyWithdrawn,
     ResultVoided,
     RulingDecision,
     RulingLevel,
@@ -76,6 +77,7 @@ __all__ = [
     "RegisterDeck",
     "Retract",
     "Rule",
+    "WithdrawPenalty",
     "check_deck",
     "check_version",
     "decide",
@@ -155,6 +157,13 @@ class Penalize(_Versioned, frozen=True, kw_only=True):
     reason: str = ""
 
 
+class WithdrawPenalty(_Versioned, frozen=True, kw_only=True):
+    """The penalty of stream event ``penalty`` withdrawn (REF-7.3)."""
+
+    penalty: int
+    reason: str
+
+
 class Adjust(_Versioned, frozen=True, kw_only=True):
     changes: str | tuple[Change, ...]
     card: str
@@ -188,6 +197,7 @@ Command = (
     | Backup
     | End
     | Penalize
+    | WithdrawPenalty
     | Adjust
     | OpenDispute
     | Appeal
@@ -215,6 +225,8 @@ def decide(view: GameView, command: Command, base: Mapping[str, Any]) -> list[Ga
             return _end(view, command, header)
         case Penalize():
             return _penalize(view, command, header)
+        case WithdrawPenalty():
+            return _withdraw_penalty(view, command, header)
         case Adjust():
             return _adjust(view, command, header)
         case OpenDispute():
@@ -564,6 +576,58 @@ def _penalize(view: GameView, command: Penalize, base: dict[str, Any]) -> list[G
         by,
         prefix,
     )
+
+
+def _withdraw_penalty(
+    view: GameView, command: WithdrawPenalty, base: dict[str, Any]
+) -> list[GameEvent]:
+    """A penalty withdrawn by the head referee (REF-7.3): it stays in the record and stops
+    counting; a result it declared that is still in force is voided, and a result it set
+    aside is declared again, each by a new event."""
+    number = command.penalty
+    if not 1 <= number <= view.version or not isinstance(view.event(number), PenaltyIssued):
+        raise InvalidCommandError("REF-7.3", f"event {number} is not a penalty in this game")
+    if all(p.originator_version != number for p in view.penalties):
+        raise InvalidCommandError("REF-7.3", f"the penalty of event {number} is already withdrawn")
+    if not command.reason.strip():
+        raise InvalidCommandError("REF-7.3", "a withdrawal needs the head referee's reason")
+    new: list[GameEvent] = [
+        PenaltyWithdrawn(**base, penalty=number, reason=command.reason, by=command.by)
+    ]
+    # What the penalty's own append wrote after it: a result it set aside, then its end.
+    after = [view.event(n) for n in range(number + 1, min(number + 3, view.version) + 1)]
+    set_aside: GameEnded | None = None
+    if after and isinstance(after[0], ResultVoided):
+        earlier = view.event(after[0].event)
+        set_aside = earlier if isinstance(earlier, GameEnded) else None
+        after = after[1:]
+    effect = after[0] if after else None
+    if isinstance(effect, SeatWithdrawn) and effect.how == "penalty":
+        raise InvalidCommandError(
+            "REF-7.3",
+            f"the penalty withdrew {effect.seat} and the others played on; a seat cannot "
+            "rejoin a game in the record: withdraw it, then adjudicate the result (REF-3.6)",
+        )
+    if not (isinstance(effect, GameEnded) and effect.how == "penalty"):
+        return new  # a warning, or a loss that ended nothing (the seat had left): no effect
+    if view.ended is None or view.ended.originator_version != effect.originator_version:
+        return new  # its result was voided since (a ruling): nothing left to reverse
+    note = f"penalty of event {number} withdrawn"
+    new.append(ResultVoided(**base, event=effect.originator_version, reason=note, by=command.by))
+    if set_aside is not None:
+        new.append(
+            GameEnded(
+                **base,
+                winner=set_aside.winner,
+                how=set_aside.how,
+                clause=set_aside.clause,
+                reason=f"{set_aside.reason} (declared again: {note})".strip(),
+                by=command.by,
+                ranking=set_aside.ranking,
+                tiebreak=set_aside.tiebreak,
+            )
+        )
+    return new
 
 
 # -- rulings on card text -----------------------------------------------------------

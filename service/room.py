@@ -55,6 +55,7 @@ from events.schema import (
     GameEnded,
     GameEvent,
     PenaltyIssued,
+    PenaltyWithdrawn,
     ResultVoided,
     RulingRequested,
     topics_for,
@@ -184,6 +185,7 @@ _WANTED = frozenset(
         RulingRequested,
         AdjustmentRecorded,
         PenaltyIssued,
+        PenaltyWithdrawn,
     )
     for t in topics_for(cls)
 ) | frozenset(TOURNAMENT_TOPICS)
@@ -433,6 +435,10 @@ class RoomQueue:
                 )
         elif isinstance(event, PenaltyIssued):
             self._fold_penalty(gid, game, event)
+        elif isinstance(event, PenaltyWithdrawn):  # REF-7.3: it leaves the queue
+            self._penalties = [
+                p for p in self._penalties if (p.game_id, p.event) != (gid, event.penalty)
+            ]
 
     def _fold_penalty(self, gid: str, game: _Game, event: PenaltyIssued) -> None:
         player = game.players.get(event.seat, event.seat)

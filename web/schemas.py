@@ -24,6 +24,7 @@ __all__ = [
     "RetractIn",
     "RulingIn",
     "WhoAmI",
+    "WithdrawIn",
 ]
 
 
@@ -113,6 +114,12 @@ class PenaltyIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     level: PenaltyLevel
     infraction: Line
     reason: Page = ""
+
+
+class WithdrawIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Why a penalty is withdrawn (REF-7.3)."""
+
+    reason: Page
 
 
 class AdjustIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
