@@ -515,7 +515,12 @@ def adjust(
         ),
     ] = None,
     card: Annotated[
-        str, typer.Option("--card", help="The card whose effect this carries out.")
+        str,
+        typer.Option(
+            "--card",
+            help="The card whose effect this carries out, as the catalog names it (none for "
+            "a correction of the position no card caused, REF-6.5).",
+        ),
     ] = "",
     reason: Annotated[str, typer.Option("--reason", help="The referee's ruling, in words.")] = "",
     answers: Annotated[

@@ -420,10 +420,8 @@ register(
 
 def _adjust_summary(e: AdjustmentRecorded) -> str:
     answers = f" answering event {e.resolves}" if e.resolves is not None else ""
-    return (
-        f"adjustment for {safe_text(e.card)}{answers}: {safe_text(e.notation)} "
-        f"({safe_text(e.reason)})"
-    )
+    what = f"adjustment for {safe_text(e.card)}" if e.card else "position corrected"
+    return f"{what}{answers}: {safe_text(e.notation)} ({safe_text(e.reason)})"
 
 
 def _adjust_text(e: AdjustmentRecorded) -> str:

@@ -43,7 +43,7 @@ from events.schema import (
 )
 from events.view import Dispute, GameView
 from referee import games
-from referee.capabilities import adjustments_of, decks_of, withdrawals_of
+from referee.capabilities import adjustments_of, catalogs_of, decks_of, withdrawals_of
 from referee.contract import GameRules, Player, Setup
 from referee.errors import SetupError
 from referee.kit.adjustments import Change, adjustment_notation, parse_adjustment
@@ -641,8 +641,6 @@ def _adjust(view: GameView, command: Adjust, base: dict[str, Any]) -> list[GameE
     changes, resolves = command.changes, command.resolves
     if not command.reason.strip():
         raise InvalidCommandError("REF-6.3", "an adjustment needs the referee's reason")
-    if not command.card.strip():
-        raise InvalidCommandError("REF-6.3", "name the card whose effect this carries out")
     parsed = (
         tuple(parse_adjustment(changes))
         if isinstance(changes, str) and changes.strip()
@@ -658,6 +656,11 @@ def _adjust(view: GameView, command: Adjust, base: dict[str, Any]) -> list[GameE
         raise InvalidCommandError(
             "REF-6.3", "an adjustment with no change only answers an awaited ruling"
         )
+    card = command.card.strip()
+    if not card and resolves is not None:  # the ruling asked names its card
+        card = view.pending[resolves].rulings[0].card
+    if card:
+        card = _catalog_card(view, card)
     rules = view.rules
     adjusting = adjustments_of(rules)
     if adjusting is None and parsed:
@@ -677,7 +680,7 @@ def _adjust(view: GameView, command: Adjust, base: dict[str, Any]) -> list[GameE
         AdjustmentRecorded(
             **base,
             resolves=resolves,
-            card=command.card.strip(),
+            card=card,
             changes=parsed,
             notation=adjustment_notation(parsed) if parsed else "no change",
             reason=command.reason,
@@ -688,6 +691,32 @@ def _adjust(view: GameView, command: Adjust, base: dict[str, Any]) -> list[GameE
     if outcome.over:
         new.append(result_by_rule(view, outcome, base, command.by))
     return new
+
+
+def _catalog_card(view: GameView, card: str) -> str:
+    """``card`` as the game's catalog spells it (REF-6.5): an adjustment that names a card
+    names one of the game's; a correction no card caused names none."""
+    catalogs = catalogs_of(view.rules)
+    if catalogs is None:
+        return card  # a game whose cards are not in a catalog file (its rules name them)
+    names: dict[str, str] = {}
+    for kind in catalogs.catalog_kinds:
+        try:
+            rows = catalogs.catalog_rows(view.setup, kind)
+        except (SetupError, ValueError, LookupError):
+            continue
+        for row in rows:
+            name = row.get("name")
+            if isinstance(name, str):
+                names.setdefault(name.casefold(), name)
+    found = names.get(" ".join(card.split()).casefold())
+    if found is None:
+        raise InvalidCommandError(
+            "REF-6.5",
+            f"{card!r} is not a card of this game's catalog; name the card whose effect the "
+            "adjustment carries out, or no card for a correction of the position",
+        )
+    return found
 
 
 # -- disputes -----------------------------------------------------------------------

@@ -124,10 +124,11 @@ class WithdrawIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
 class AdjustIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A ruling on card text carried out as primitive changes
-    (empty: the ruling changes nothing)."""
+    (empty: the ruling changes nothing); ``card`` names a card of the game's catalog, or
+    is empty for a correction of the position no card caused (REF-6.5)."""
 
-    card: Line
     reason: Page
+    card: Line = ""
     changes: Line = ""
     resolves: int | None = None
 
