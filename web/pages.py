@@ -403,7 +403,21 @@ async def problem_page(name: FromPath[str]) -> Response[str]:
     return _page(render("problem.html", who=None, title=title, text=text, name=name))
 
 
+_FAVICON = (Path(__file__).parent / "static" / "favicon.ico").read_bytes()
+
+
+@get("/favicon.ico", include_in_schema=False)
+async def favicon() -> Response[bytes]:
+    """The icon a browser asks for at the root (the pages also link the SVG one)."""
+    return Response(
+        content=_FAVICON,
+        media_type="image/x-icon",
+        headers={"Cache-Control": "public, max-age=86400"},
+    )
+
+
 HANDLERS: list[Any] = [
+    favicon,
     games_page,
     scoreboard_page,
     queue_page,
