@@ -43,6 +43,8 @@ class Outcome:
         self.message = message
         self.status = status
         self.form = dict(form or {})
+        self.key = ""
+        """The key the outcome is kept under (its redirect's ``?said=``)."""
 
     def saved(self) -> str:
         return json.dumps(
@@ -50,9 +52,11 @@ class Outcome:
         )
 
     @classmethod
-    def load(cls, body: str) -> Outcome:
+    def load(cls, body: str, key: str = "") -> Outcome:
         data = json.loads(body)
-        return cls(bool(data["ok"]), str(data["message"]), int(data["status"]), data["form"])
+        outcome = cls(bool(data["ok"]), str(data["message"]), int(data["status"]), data["form"])
+        outcome.key = key
+        return outcome
 
 
 def new_key() -> str:
@@ -83,20 +87,29 @@ async def once(
         waited += 0.05
         claim = await web.run(web.keys.claim, who.token_id, stored, print_)
     if claim.state == "done":
-        return Outcome.load(claim.body)
+        return Outcome.load(claim.body, key)
     if claim.state == "mismatch":
-        return Outcome(
-            False,
-            "this form was sent before with other values, and that was recorded; nothing more "
-            "was recorded: send it again from the page as it is now",
-            422,
+        return await _noted(
+            web,
+            who,
+            Outcome(
+                False,
+                "this form was sent before with other values, and that was carried out; "
+                "nothing more was recorded: send it again from the page as it is now",
+                422,
+                form,
+            ),
         )
     if claim.state == "pending":
-        return Outcome(
-            False,
-            "this form is still being carried out; reload the page in a moment to see what "
-            "happened (nothing was recorded twice)",
-            409,
+        return await _noted(
+            web,
+            who,
+            Outcome(
+                False,
+                "this form is still being carried out; reload the page in a moment to see "
+                "what happened (nothing was recorded twice)",
+                409,
+            ),
         )
     try:
         outcome = await run()
@@ -106,6 +119,16 @@ async def once(
     if outcome.status >= 500:
         await web.run(web.keys.release, who.token_id, stored)
         return outcome
+    await web.run(web.keys.finish, who.token_id, stored, outcome.status, {}, outcome.saved())
+    outcome.key = key
+    return outcome
+
+
+async def _noted(web: Web, who: Principal, outcome: Outcome) -> Outcome:
+    """Keep an outcome that stored nothing under a key of its own, for its redirect."""
+    outcome.key = new_key()
+    stored = _PREFIX + outcome.key
+    await web.run(web.keys.claim, who.token_id, stored, "")
     await web.run(web.keys.finish, who.token_id, stored, outcome.status, {}, outcome.saved())
     return outcome
 

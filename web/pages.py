@@ -328,7 +328,7 @@ async def table_form(
     said = await formkeys.once(web, who, request.url.path, form, key, run)
     if "application/json" in request.headers.get("accept", ""):
         return Response(content=as_json(said), status_code=said.status)
-    target = f"/games/{quote(game_id, safe='')}?said={quote(key, safe='')}#said"
+    target = f"/games/{quote(game_id, safe='')}?said={quote(said.key or key, safe='')}#said"
     return Redirect(path=target, status_code=303)
 
 
