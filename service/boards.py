@@ -62,9 +62,7 @@ def render_board(
         else ""
     )
     name = escape(game)
-    return (
-        f'<div class="board board-{name}" data-game="{name}">{legible(drawing)}{fallback}</div>'
-    )
+    return f'<div class="board board-{name}" data-game="{name}">{legible(drawing)}{fallback}</div>'
 
 
 SMALLEST_TEXT = 11.0

@@ -348,7 +348,7 @@ def test_ref_7_3_a_withdrawal_survives_the_text_record(svc: RefereeService) -> N
 
     game = svc.create_game("nim", {"first": "Ann", "second": "Ben"}).game_id
     issued = svc.penalty(game, "Ben", "game_loss", "marked cards")
-    svc.withdraw_penalty(game, issued.events[0], reason="wrong \"player\"")
+    svc.withdraw_penalty(game, issued.events[0], reason='wrong "player"')
     text = "".join(svc.export([game], "text"))
     assert f'{{penalty-withdrawn {issued.events[0]}: "wrong \\"player\\""}}' in text
     events = replay_text(parse_text(text, "record.txt"), "record.txt")

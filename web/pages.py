@@ -31,9 +31,9 @@ from service.access import (
 )
 from service.replay import replay_html
 from service.toolkit import toolkit
+from web import formkeys
 from web.context import COOKIE, Web, web_of
 from web.export import ROLE_WORDS, render
-from web import formkeys
 from web.forms import FormOutcome, as_json, carry_out
 from web.problems import PROBLEM_TYPES
 from web.schemas import LINE, PAGE

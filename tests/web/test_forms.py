@@ -61,7 +61,9 @@ def _said(client: TestClient[Litestar], token: str, location: str) -> tuple[int,
 
 
 def test_every_form_redirects_and_its_post_sent_again_records_nothing(
-    client: TestClient[Litestar], tokens: Tokens, awaiting: str  # noqa: F811
+    client: TestClient[Litestar],
+    tokens: Tokens,
+    awaiting: str,  # noqa: F811
 ) -> None:
     head = tokens["head"]
     steps: list[tuple[str, dict[str, str], str]] = [
@@ -104,7 +106,9 @@ def test_every_form_redirects_and_its_post_sent_again_records_nothing(
 
 
 def test_a_key_sent_again_with_other_values_records_nothing(
-    client: TestClient[Litestar], tokens: Tokens, awaiting: str  # noqa: F811
+    client: TestClient[Litestar],
+    tokens: Tokens,
+    awaiting: str,  # noqa: F811
 ) -> None:
     head = tokens["head"]
     key = _keys(client, head, awaiting)[0]
@@ -122,7 +126,9 @@ def test_a_key_sent_again_with_other_values_records_nothing(
 
 
 def test_a_refused_form_shows_why_and_the_values_sent_after_its_redirect(
-    client: TestClient[Litestar], tokens: Tokens, awaiting: str  # noqa: F811
+    client: TestClient[Litestar],
+    tokens: Tokens,
+    awaiting: str,  # noqa: F811
 ) -> None:
     tom = tokens["table1"]
     key = _keys(client, tom, awaiting)[0]
@@ -136,7 +142,9 @@ def test_a_refused_form_shows_why_and_the_values_sent_after_its_redirect(
 
 
 def test_the_json_answer_of_table_js_is_once_per_key_too(
-    client: TestClient[Litestar], tokens: Tokens, awaiting: str  # noqa: F811
+    client: TestClient[Litestar],
+    tokens: Tokens,
+    awaiting: str,  # noqa: F811
 ) -> None:
     head = tokens["head"]
     key = _keys(client, head, awaiting)[0]
@@ -154,7 +162,9 @@ def test_the_json_answer_of_table_js_is_once_per_key_too(
 
 
 def test_a_20000_character_penalty_reason_is_refused_by_the_form_as_by_the_api(
-    client: TestClient[Litestar], tokens: Tokens, awaiting: str  # noqa: F811
+    client: TestClient[Litestar],
+    tokens: Tokens,
+    awaiting: str,  # noqa: F811
 ) -> None:
     head = tokens["head"]
     page = client.get(f"/games/{awaiting}", headers=auth(head)).text
@@ -180,7 +190,9 @@ def test_a_20000_character_penalty_reason_is_refused_by_the_form_as_by_the_api(
 
 
 def test_the_rule_form_is_shown_only_while_a_dispute_waits_for_a_ruling(
-    client: TestClient[Litestar], tokens: Tokens, awaiting: str  # noqa: F811
+    client: TestClient[Litestar],
+    tokens: Tokens,
+    awaiting: str,  # noqa: F811
 ) -> None:
     head = tokens["head"]
     assert 'data-tool="rule"' not in client.get(f"/games/{awaiting}", headers=auth(head)).text
@@ -207,7 +219,9 @@ def test_the_rule_form_is_shown_only_while_a_dispute_waits_for_a_ruling(
 
 
 def test_ref_7_3_a_penalty_is_withdrawn_over_the_api_and_from_the_page(
-    client: TestClient[Litestar], tokens: Tokens, awaiting: str  # noqa: F811
+    client: TestClient[Litestar],
+    tokens: Tokens,
+    awaiting: str,  # noqa: F811
 ) -> None:
     head, tom = tokens["head"], tokens["table1"]
     paths = client.get("/schema/openapi.json").json()["paths"]
@@ -271,7 +285,9 @@ def test_a_player_opening_the_queue_gets_a_page_not_json(
 
 
 def test_a_players_page_is_not_the_referees_toolkit(
-    client: TestClient[Litestar], tokens: Tokens, awaiting: str  # noqa: F811
+    client: TestClient[Litestar],
+    tokens: Tokens,
+    awaiting: str,  # noqa: F811
 ) -> None:
     ann = client.get(f"/games/{awaiting}", headers=auth(tokens["ann"])).text
     assert "Referee's toolkit" not in ann and "Disputes and appeals" in ann
@@ -337,7 +353,10 @@ def _fill(page: Any, tool: str, fill: dict[str, str]) -> Any:
 
 @chromium
 def test_without_javascript_a_reload_back_or_resend_after_every_form_records_nothing_twice(
-    browser: Any, live_server: ThreadServer, tokens: Tokens, awaiting: str  # noqa: F811
+    browser: Any,
+    live_server: ThreadServer,
+    tokens: Tokens,
+    awaiting: str,  # noqa: F811
 ) -> None:
     base, head = live_server.base, tokens["head"]
     page = signed_in(browser, base, head, java_script_enabled=False)
@@ -387,7 +406,10 @@ class _Http:
 
 @chromium
 def test_with_javascript_a_reload_after_every_form_records_nothing_twice(
-    browser: Any, live_server: ThreadServer, tokens: Tokens, awaiting: str  # noqa: F811
+    browser: Any,
+    live_server: ThreadServer,
+    tokens: Tokens,
+    awaiting: str,  # noqa: F811
 ) -> None:
     base, head = live_server.base, tokens["head"]
     page = signed_in(browser, base, head)
