@@ -31,7 +31,7 @@ from service.access import (
 )
 from service.replay import replay_html
 from service.toolkit import toolkit
-from web import formkeys
+from web import formkeys, newgame
 from web.context import COOKIE, Web, web_of
 from web.export import ROLE_WORDS, render
 from web.forms import FormOutcome, as_json, carry_out
@@ -218,13 +218,17 @@ async def logout(request: AnyRequest) -> Redirect:
 
 
 @get("/games/new", include_in_schema=False)
-async def new_game_page(request: AnyRequest) -> Response[str] | Redirect:
+async def new_game_page(
+    request: AnyRequest, said_key: Annotated[str | None, QueryParameter(name="said")] = None
+) -> Response[str] | Redirect:
+    """The form that starts a game (``web.newgame``); ``?said=KEY`` shows why it was refused."""
     web = web_of(request)
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
     if who.role not in ("head", "table"):
         raise AccessDeniedError("only referees start games")
+    said = await formkeys.said(web, who, said_key)
     return _page(
         render(
             "new.html",
@@ -232,6 +236,10 @@ async def new_game_page(request: AnyRequest) -> Response[str] | Redirect:
             types=web.svc.game_types(),
             can_create=True,
             default_table=who.tables[0] if who.tables else "",
+            said=said,
+            form=said.form if said is not None and not said.ok else {},
+            bounds=FORM_BOUNDS,
+            **formkeys.key_field(),
         )
     )
 
@@ -418,6 +426,7 @@ async def favicon() -> Response[bytes]:
 
 HANDLERS: list[Any] = [
     favicon,
+    *newgame.HANDLERS,
     games_page,
     scoreboard_page,
     queue_page,

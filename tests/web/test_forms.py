@@ -433,3 +433,65 @@ def test_with_javascript_a_reload_after_every_form_records_nothing_twice(
         assert _api_version(base, head, awaiting) == after, f"{tool} recorded twice"
     assert not page.errors
     page.context.close()
+
+
+# -- starting a game from the pages ----------------------------------------------------------
+
+
+def _games(client: Any, token: str) -> int:
+    return len(client.get("/api/games", headers=auth(token)).json())
+
+
+def test_the_new_game_form_starts_one_game_per_key_and_redirects_to_it(
+    client: TestClient[Litestar], tokens: Tokens
+) -> None:
+    tom = tokens["table1"]
+    page = client.get("/games/new", headers=auth(tom)).text
+    key = re.findall(r'name="idem" value="([^"]+)"', page)[0]
+    form = {"idem": key, "game": "prizmik", "players": "red=Ann, blue=Ben", "table": "1",
+            "options": "{}"}  # fmt: skip
+    headers = {**auth(tom), **SAME_SITE}
+    sent = client.post("/games/new", data=form, headers=headers, follow_redirects=False)
+    assert sent.status_code == 303 and sent.headers["location"].startswith("/games/prizmik-")
+    again = client.post("/games/new", data=form, headers=headers, follow_redirects=False)
+    assert again.headers["location"] == sent.headers["location"] and _games(client, tom) == 1
+    game = sent.headers["location"].split("?")[0].rsplit("/", 1)[-1]
+    assert client.get(f"/api/games/{game}", headers=auth(tom)).json()["players"] == {
+        "red": "Ann",
+        "blue": "Ben",
+    }
+    # a refusal goes back to the form, saying why, with what was typed
+    form = {"idem": "another", "game": "prizmik", "player_red": "Ann", "player_green": "Cy",
+            "table": "1"}  # fmt: skip
+    bad = client.post("/games/new", data=form, headers=headers, follow_redirects=False)
+    assert bad.headers["location"].startswith("/games/new?said=")
+    shown = client.get(bad.headers["location"], headers=auth(tom)).text
+    assert "green" in shown and 'data-status="400"' in shown and _games(client, tom) == 1
+    elsewhere = {**form, "idem": "third", "table": "2", "player_green": ""}
+    refused = client.post("/games/new", data=elsewhere, headers=headers, follow_redirects=False)
+    assert 'data-status="403"' in client.get(refused.headers["location"], headers=auth(tom)).text
+
+
+@chromium
+@pytest.mark.parametrize("script", [False, True], ids=["javascript-off", "javascript-on"])
+def test_a_game_is_started_from_the_page_once_however_often_it_is_reloaded(
+    browser: Any, live_server: ThreadServer, tokens: Tokens, script: bool
+) -> None:
+    base, tom = live_server.base, tokens["table1"]
+    page = signed_in(browser, base, tom, java_script_enabled=script)
+    page.goto(f"{base}/games/new")
+    page.select_option("#game", "prizmik")
+    if script:
+        page.fill('input[name="player_red"]', "Ann")
+        page.fill('input[name="player_blue"]', "Ben")
+    else:
+        page.fill("#players", "red=Ann, blue=Ben")
+    page.click("#create")
+    page.wait_for_url(re.compile(r".*/games/prizmik-[^/]+\?said=.*"))
+    assert "started prizmik-" in page.inner_text("#said")
+    page.reload()
+    page.go_back()
+    page.go_forward()
+    assert len(httpx.get(f"{base}/api/games", headers=auth(tom)).json()) == 1
+    assert not page.errors
+    page.context.close()
