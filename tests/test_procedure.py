@@ -373,3 +373,12 @@ def test_ref_6_5_an_adjustment_names_a_card_of_the_catalog_or_none(
     assert fixed.summaries[0].startswith("position corrected: ")
     named = svc.adjust(game, "resource p1 gas -1", card="gamma trooper", reason="its effect")
     assert named.summaries[0].startswith("adjustment for Gamma Trooper: ")  # the catalog's name
+
+
+def test_ref_7_3_a_withdrawn_penalty_leaves_the_referees_queue(svc: RefereeService) -> None:
+    game = svc.create_game("nim", {"first": "Ann", "second": "Ben"}, meta={"table": "3"}).game_id
+    first = svc.penalty(game, "Ann", "warning", "slow-play")
+    svc.penalty(game, "Ben", "warning", "slow-play")
+    assert len(svc.queue().penalties) == 2
+    svc.withdraw_penalty(game, first.events[0], reason="the wrong player")
+    assert [i.event for i in svc.queue().penalties] == [first.events[0] + 1]
