@@ -326,7 +326,7 @@ KINDS: dict[type[GameEvent], str] = {
     RulingRequested: "ruling-needed",
     AdjustmentRecorded: "adjustment",
     PenaltyIssued: "penalty",
-    PenaltyWithdrawn: "penalty-withdrawn",
+    PenaltyWithdrawn: "penalty-withdrawal",  # "penalty-withdrawn" is the event stream's fact
     SeatWithdrawn: "withdrawn",
     **TOURNAMENT_KINDS,
 }

@@ -90,7 +90,7 @@
     source.onerror = () => dot && dot.classList.remove("on");
     const onEvent = () => refresh();
     for (const kind of ["action", "rejected", "retracted", "ended", "voided", "dispute", "ruling", "appeal",
-                        "deck", "deck-opened", "ruling-needed", "adjustment", "penalty", "penalty-withdrawn", "withdrawn", "created"]) {
+                        "deck", "deck-opened", "ruling-needed", "adjustment", "penalty", "penalty-withdrawal", "withdrawn", "created"]) {
       source.addEventListener(kind, onEvent);
     }
   }
