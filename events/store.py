@@ -27,16 +27,16 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
 
 from events.backends import (
-    WIRE_MODULE,
+    ONE_SHOT_MODULE,
     Backend,
     backend_for,
-    driverless_connect,
     is_server_store,
     is_server_url,
+    one_shot_connect,
+    one_shot_possible,
     queries,
     server_settings,
     store_settings,
-    wire_possible,
 )
 from events.codec import MsgspecMapper, bytes_hash, decode, own_hash, seal_after
 from events.schema import (
@@ -191,9 +191,9 @@ class GameStore:
         one_shot: bool = False,
     ) -> None:
         """``one_shot``: a command that reads and writes a game or two and ends (``referee
-        act``): on a ``postgresql://`` URL it talks to the server through the standard
-        library's socket (``events.backends.postgres_wire``) instead of importing psycopg,
-        when that connection can be made as psycopg would make it."""
+        act``): on a ``postgresql://`` URL of this machine it talks to the server through
+        pg8000 (``events.backends.postgres_oneshot``), which starts in a third of psycopg's
+        instructions, when that connection can be made; psycopg otherwise."""
         target = os.fspath(db) if db is not None else None
         settings: dict[str, str] = {}
         if target is not None and is_server_url(target):
@@ -204,17 +204,17 @@ class GameStore:
         settings.update(env or {})
         if is_server_store("", settings):
             server_settings(settings, lock_timeout())
-        wire = (
+        light = (
             one_shot
             and target is not None
             and is_server_url(target)
             and "PERSISTENCE_MODULE" not in (env or {})
-            and wire_possible()
+            and one_shot_possible(settings)
         )
-        if wire:
-            settings["PERSISTENCE_MODULE"] = WIRE_MODULE
+        if light:
+            settings["PERSISTENCE_MODULE"] = ONE_SHOT_MODULE
         self.app = RefereeApplication(env=settings)
-        if wire and not driverless_connect(self.app.recorder):
+        if light and not one_shot_connect(self.app.recorder):
             self.app.close()
             settings["PERSISTENCE_MODULE"] = "eventsourcing.postgres"
             self.app = RefereeApplication(env=settings)

@@ -18,20 +18,21 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 __all__ = [
-    "WIRE_MODULE",
+    "ONE_SHOT_MODULE",
     "Backend",
     "backend_for",
-    "driverless_connect",
     "is_server_store",
     "is_server_url",
+    "one_shot_connect",
+    "one_shot_possible",
     "server_settings",
     "store_settings",
-    "wire_possible",
 ]
 
 SERVER_SCHEMES = ("postgresql://", "postgres://")
-WIRE_MODULE = "events.backends.postgres_wire"
-"""The persistence module of one-shot commands on PostgreSQL: no driver to import."""
+ONE_SHOT_MODULE = "events.backends.postgres_oneshot"
+"""The persistence module of one-shot commands on PostgreSQL: pg8000, not psycopg."""
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 class Backend(Protocol):
@@ -138,22 +139,25 @@ def server_settings(settings: dict[str, str], lock_timeout: str) -> None:
     )
 
 
-def wire_possible() -> bool:
-    """Whether a one-shot command may reach PostgreSQL without psycopg: not when the
-    process sets ``PG*`` variables, which libpq (so psycopg) would obey."""
-    return not any(key.startswith("PG") for key in os.environ)
+def one_shot_possible(settings: Mapping[str, str]) -> bool:
+    """Whether a one-shot command may reach PostgreSQL through pg8000 rather than
+    psycopg: only a server on this machine (a remote one gets psycopg, which negotiates
+    TLS as libpq does; a hall's laptops use ``--server``), and not when the process sets
+    ``PG*`` variables, which libpq (so psycopg) would obey."""
+    if any(key.startswith("PG") for key in os.environ):
+        return False
+    return settings.get("POSTGRES_HOST", "127.0.0.1") in LOOPBACK
 
 
-def driverless_connect(recorder: object) -> bool:
-    """Open the first connection of a ``WIRE_MODULE`` recorder; False when this
-    connection needs psycopg (the server offers TLS, asks for a password none was given
-    for, or for an authentication ``pgwire`` does not speak). A server that cannot be
-    reached, or refuses us, raises the library's ``OperationalError``."""
-    from events.backends import pgwire
+def one_shot_connect(recorder: object) -> bool:
+    """Open the first connection of a ``ONE_SHOT_MODULE`` recorder; False when it fails
+    (no server, a password only ``~/.pgpass`` knows, a server that wants TLS): psycopg
+    then opens the store, or says in libpq's words why it cannot."""
+    from events.backends.postgres_oneshot import Unusable
 
     try:
         recorder.datastore.open()  # type: ignore[attr-defined]
-    except pgwire.Unsupported:
+    except Unusable:
         return False
     return True
 
@@ -163,10 +167,10 @@ def backend_for(recorder: object) -> Backend | None:
     elsewhere (the library's in-memory recorder), which ``GameStore`` reads through the
     library's own calls."""
     modules = {cls.__module__ for cls in type(recorder).__mro__}
-    if "events.backends.postgres_wire" in modules:
-        from events.backends.postgres_wire import WireBackend
+    if ONE_SHOT_MODULE in modules:
+        from events.backends.postgres_oneshot import OneShotBackend
 
-        return WireBackend(recorder)  # type: ignore[arg-type]
+        return OneShotBackend(recorder)  # type: ignore[arg-type]
     if "eventsourcing.sqlite" in modules:
         from events.backends.sqlite import SQLiteBackend
 
