@@ -32,8 +32,6 @@ from events.backends import (
     backend_for,
     is_server_store,
     is_server_url,
-    one_shot_connect,
-    one_shot_possible,
     queries,
     server_settings,
     store_settings,
@@ -191,9 +189,8 @@ class GameStore:
         one_shot: bool = False,
     ) -> None:
         """``one_shot``: a command that reads and writes a game or two and ends (``referee
-        act``): on a ``postgresql://`` URL of this machine it talks to the server through
-        pg8000 (``events.backends.postgres_oneshot``), which starts in a third of psycopg's
-        instructions, when that connection can be made; psycopg otherwise."""
+        act``): on a ``postgresql://`` URL it opens one plain psycopg connection
+        (``events.backends.postgres_oneshot``) rather than a connection pool."""
         target = os.fspath(db) if db is not None else None
         settings: dict[str, str] = {}
         if target is not None and is_server_url(target):
@@ -204,20 +201,14 @@ class GameStore:
         settings.update(env or {})
         if is_server_store("", settings):
             server_settings(settings, lock_timeout())
-        light = (
+        if (
             one_shot
             and target is not None
             and is_server_url(target)
             and "PERSISTENCE_MODULE" not in (env or {})
-            and one_shot_possible(settings)
-        )
-        if light:
+        ):
             settings["PERSISTENCE_MODULE"] = ONE_SHOT_MODULE
         self.app = RefereeApplication(env=settings)
-        if light and not one_shot_connect(self.app.recorder):
-            self.app.close()
-            settings["PERSISTENCE_MODULE"] = "eventsourcing.postgres"
-            self.app = RefereeApplication(env=settings)
         self.recorder = self.app.recorder
         self.mapper = cast(MsgspecMapper, self.app.mapper)
         self.clock = clock

@@ -1,7 +1,7 @@
-"""The one-shot commands' PostgreSQL store (``events.backends.postgres_oneshot``, over
-pg8000): when it is chosen and when psycopg is, results and errors as the psycopg store
-gives them, and the command line's one-line errors. The storage suite
-(tests/test_storage.py) runs every store check through it too (``postgres-oneshot``)."""
+"""The one-shot commands' PostgreSQL store (``events.backends.postgres_oneshot``: one
+plain psycopg connection, no pool): results and errors as the pooled store gives them,
+and the command line's one-line errors. The storage suite (tests/test_storage.py) runs
+every store check through it too (``postgres-oneshot``)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from events.backends import one_shot_possible, store_settings
 from events.store import ConcurrentWriteError, GameStore, StoreBusyError
 from referee.contract import Player
 from service import RefereeService
@@ -23,44 +22,6 @@ from tests.postgres import pg_url
 
 PLAYERS = [Player("red", "Ann"), Player("blue", "Ben")]
 ROOT = Path(__file__).resolve().parent.parent
-
-
-# -- which driver ------------------------------------------------------------------------
-
-
-def test_only_a_server_on_this_machine_without_libpq_variables_gets_pg8000(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    for key in [k for k in os.environ if k.startswith("PG")]:
-        monkeypatch.delenv(key)
-    for host, light in (("127.0.0.1", True), ("localhost", True), ("db.example", False)):
-        assert one_shot_possible(store_settings(f"postgresql://ann@{host}:5432/d")) is light
-    monkeypatch.setenv("PGSSLMODE", "require")  # libpq's variables: psycopg obeys them
-    assert not one_shot_possible(store_settings("postgresql://ann@127.0.0.1:5432/d"))
-
-
-def test_a_store_pg8000_cannot_open_opens_through_psycopg(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """pg8000 says it cannot (a password asked for and none given, which libpq may find in
-    ``~/.pgpass``; a server that wants TLS): the store opens through psycopg instead."""
-    from events.backends import postgres_oneshot
-
-    for key in [k for k in os.environ if k.startswith("PG")]:
-        monkeypatch.delenv(key)
-
-    def cannot(self: object) -> None:
-        raise postgres_oneshot.Unusable("server requesting MD5 password authentication")
-
-    with monkeypatch.context() as patched:
-        patched.setattr(postgres_oneshot.OneShotDatastore, "connect", cannot)
-        store = GameStore("postgresql://ann@127.0.0.1:1/d", one_shot=True)
-    assert type(store.recorder).__name__ == "RefereePostgresRecorder"
-    store.close()
-    monkeypatch.setenv("PGSSLMODE", "require")
-    store = GameStore("postgresql://postgres@127.0.0.1:1/test", one_shot=True)
-    assert type(store.recorder).__name__ == "RefereePostgresRecorder"
-    store.close()
 
 
 # -- on the machine's server -------------------------------------------------------------
@@ -74,7 +35,7 @@ def oneshot_store(pg_env: dict[str, str]) -> Iterator[GameStore]:
     store.close()
 
 
-def test_results_come_back_as_psycopg_gives_them(oneshot_store: GameStore) -> None:
+def test_results_come_back_as_the_pooled_store_gives_them(oneshot_store: GameStore) -> None:
     assert oneshot_store.backend is not None
     with oneshot_store.backend.cursor() as cursor:
         cursor.execute(
@@ -134,7 +95,8 @@ try:
 except SystemExit as done:
     code = done.code
 print("CODE", code, file=sys.stderr)
-print("LOADED " + json.dumps([m for m in ("psycopg", "psycopg_pool") if m in sys.modules]),
+print("LOADED " + json.dumps([m for m in ("psycopg_pool", "eventsourcing.postgres")
+                             if m in sys.modules]),
       file=sys.stderr)
 """
 
@@ -151,7 +113,7 @@ def _cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_act_and_show_on_postgres_load_no_psycopg(pg_env: dict[str, str], tmp_path: Path) -> None:
+def test_act_and_show_on_postgres_open_no_pool(pg_env: dict[str, str], tmp_path: Path) -> None:
     url = pg_url(pg_env)
     svc = RefereeService(GameStore(env=pg_env))
     game = svc.create_game("prizmik", PLAYERS).game_id

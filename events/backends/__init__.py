@@ -23,16 +23,14 @@ __all__ = [
     "backend_for",
     "is_server_store",
     "is_server_url",
-    "one_shot_connect",
-    "one_shot_possible",
     "server_settings",
     "store_settings",
 ]
 
 SERVER_SCHEMES = ("postgresql://", "postgres://")
 ONE_SHOT_MODULE = "events.backends.postgres_oneshot"
-"""The persistence module of one-shot commands on PostgreSQL: pg8000, not psycopg."""
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
+"""The persistence module of one-shot commands on PostgreSQL: one psycopg connection,
+no pool."""
 
 
 class Backend(Protocol):
@@ -137,29 +135,6 @@ def server_settings(settings: dict[str, str], lock_timeout: str) -> None:
     settings.setdefault(
         "APPLICATION_RECORDER_TOPIC", "events.backends.postgres:RefereePostgresRecorder"
     )
-
-
-def one_shot_possible(settings: Mapping[str, str]) -> bool:
-    """Whether a one-shot command may reach PostgreSQL through pg8000 rather than
-    psycopg: only a server on this machine (a remote one gets psycopg, which negotiates
-    TLS as libpq does; a hall's laptops use ``--server``), and not when the process sets
-    ``PG*`` variables, which libpq (so psycopg) would obey."""
-    if any(key.startswith("PG") for key in os.environ):
-        return False
-    return settings.get("POSTGRES_HOST", "127.0.0.1") in LOOPBACK
-
-
-def one_shot_connect(recorder: object) -> bool:
-    """Open the first connection of a ``ONE_SHOT_MODULE`` recorder; False when it fails
-    (no server, a password only ``~/.pgpass`` knows, a server that wants TLS): psycopg
-    then opens the store, or says in libpq's words why it cannot."""
-    from events.backends.postgres_oneshot import Unusable
-
-    try:
-        recorder.datastore.open()  # type: ignore[attr-defined]
-    except Unusable:
-        return False
-    return True
 
 
 def backend_for(recorder: object) -> Backend | None:

@@ -1,24 +1,24 @@
-"""The PostgreSQL backend of one-shot commands: the same tables, through pg8000.
+"""The PostgreSQL backend of one-shot commands: the same tables, one plain connection.
 
-A one-shot ``referee act`` on PostgreSQL reads a game and calls the server function
-``referee_append_rows``: two statements. Importing psycopg (a compiled driver with every
-adapter it has), psycopg_pool and eventsourcing's postgres module to send them cost the
-process more than everything else it does (BENCHMARKS.md). This persistence module
-(``PERSISTENCE_MODULE=events.backends.postgres_oneshot``) sends the same statements
-through pg8000, a maintained pure-Python driver that starts in a third of psycopg's
-instructions, and reads and appends exactly as ``events.backends.postgres`` does: the
-same table, the same function (so the same lock, notification and ordering), a racing
-append failing on the same primary key as the library's ``IntegrityError``, a lock wait
-past the bound as its ``OperationalError``.
+A one-shot ``referee act`` or ``show`` on PostgreSQL reads a game and (``act``) calls
+the server function ``referee_append_rows``: two statements. The psycopg store of every
+other command opens a connection pool (``psycopg_pool``, a thread that fills it) through
+eventsourcing's postgres module; this persistence module
+(``PERSISTENCE_MODULE=events.backends.postgres_oneshot``) opens one plain psycopg
+connection instead, and reads and appends exactly as ``events.backends.postgres`` does:
+the same table, the same function (so the same lock, notification and ordering), a
+racing append failing on the same primary key as the library's ``IntegrityError``, a
+lock wait past the bound as its ``OperationalError``. A server that cannot be reached,
+or refuses us, is libpq's one line at once (the pool retries until its timeout).
 
-What a one-game command never does is handed to the psycopg backend, made on first
-use from the same settings: creating the tables and the function when a statement
-finds them missing, bulk inserts (COPY), the read models' connections
-(``datastore``). ``GameStore(one_shot=True)`` chooses this module for a
-``postgresql://`` URL naming this machine (a remote server gets psycopg, which
-negotiates TLS as libpq does), and psycopg when the first connection fails here
-(a password only ``~/.pgpass`` knows, a server that wants TLS) or ``PG*`` variables of
-libpq are set.
+What a one-game command never does is handed to the pooled backend, made on first use
+from the same settings: creating the tables and the function when a statement finds
+them missing, bulk inserts (COPY), the read models' connections (``datastore``).
+``GameStore(one_shot=True)`` chooses this module for a ``postgresql://`` URL.
+
+Importing psycopg is most of what such a command costs beyond SQLite (BENCHMARKS.md):
+at a hall, a referee's laptop enters through the server (``referee --server URL act``),
+which imports no driver at all.
 """
 
 from __future__ import annotations
@@ -52,23 +52,15 @@ __all__ = [
     "OneShotBackend",
     "OneShotDatastore",
     "OneShotFactory",
-    "Unusable",
 ]
 
 APPEND_FUNCTION = "referee_append_rows"  # events.backends.postgres makes it
 MISSING = ("42P01", "42883")  # undefined_table, undefined_function
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
-
-
-class Unusable(Exception):
-    """This store's first connection through pg8000 failed: psycopg, which reads
-    ``~/.pgpass`` and negotiates TLS as libpq does, opens it instead."""
 
 
 def sqlstate(exc: BaseException) -> str:
-    """The SQLSTATE of a pg8000 server error (its first argument is the error's fields)."""
-    fields = exc.args[0] if exc.args else None
-    return str(fields.get("C", "")) if isinstance(fields, dict) else ""
+    """The SQLSTATE of a psycopg error (empty for one the server did not send)."""
+    return str(getattr(exc, "sqlstate", "") or "")
 
 
 def _error(exc: BaseException) -> PersistenceError:
@@ -76,8 +68,7 @@ def _error(exc: BaseException) -> PersistenceError:
     (the classes psycopg gives by SQLSTATE, mapped as eventsourcing's datastore maps
     psycopg's)."""
     code = sqlstate(exc)
-    fields = exc.args[0] if exc.args else None
-    text = str(fields.get("M", exc)) if isinstance(fields, dict) else str(exc)
+    text = str(exc)
     kind: type[PersistenceError]
     if code.startswith("23"):
         kind = IntegrityError
@@ -112,55 +103,34 @@ class OneShotDatastore:
         idle = int(get("POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT") or 5)
         self.options = f"-c idle_in_transaction_session_timeout={idle * 1000}"
         self.lock_timeout = int(get("POSTGRES_LOCK_TIMEOUT") or 0)
-        # pg8000 has one timeout, for connecting and for every read after: a statement
-        # may wait for the table lock up to its bound, so the socket waits longer than that.
-        self.socket_timeout = self.connect_timeout + self.lock_timeout + 30
         self._idle: list[Any] = []
         self._lock = threading.Lock()
 
     def connect(self) -> Any:
-        """A new autocommit connection. A server that cannot be reached, or that refuses
-        us (no such role, a wrong password), is the library's ``OperationalError``, in
-        the words psycopg would use; ``Unusable`` when psycopg may succeed where pg8000
-        did not (a password asked for and none given, a server that wants TLS)."""
-        import pg8000.dbapi
+        """A new autocommit connection, its session's idle bound given at connect (no
+        ``SET`` round trip); a server that cannot be reached, or that refuses us, is the
+        library's ``OperationalError`` in libpq's words."""
+        import psycopg
 
         try:
-            conn = pg8000.dbapi.connect(
-                user=self.user,
+            return psycopg.connect(
                 host=self.host,
-                database=self.dbname,
                 port=self.port,
+                user=self.user,
                 password=self.password,
-                timeout=self.socket_timeout,
-                startup_params={"options": self.options},
+                dbname=self.dbname,
+                connect_timeout=int(self.connect_timeout),
+                options=self.options,
+                autocommit=True,
             )
-        except pg8000.dbapi.InterfaceError as exc:
-            cause = exc.__cause__
-            if not isinstance(cause, OSError):
-                raise Unusable(str(exc)) from None
-            raise OperationalError(
-                f'connection failed: connection to server at "{self.host}", port {self.port} '
-                f"failed: {cause.strerror or cause}"
-            ) from None
-        except pg8000.dbapi.DatabaseError as exc:
-            if "no encryption" in str(exc):  # pg_hba.conf wants TLS: psycopg negotiates it
-                raise Unusable(str(exc)) from None
-            raise OperationalError(f"connection failed: {_error(exc)}") from None
-        conn.autocommit = True
-        return conn
-
-    def open(self) -> None:
-        """Connect now, so a store pg8000 cannot open (``Unusable``) is known before it
-        is used."""
-        with self.connection():
-            pass
+        except psycopg.Error as exc:
+            raise OperationalError(str(exc).strip()) from None
 
     @contextmanager
     def connection(self) -> Iterator[Any]:
         """A connection for one statement or one transaction; server errors come out as
         the library's persistence errors."""
-        import pg8000.dbapi
+        import psycopg
 
         with self._lock:
             conn = self._idle.pop() if self._idle else None
@@ -170,11 +140,11 @@ class OneShotDatastore:
         try:
             yield conn
             healthy = True
-        except pg8000.dbapi.DatabaseError as exc:
-            healthy = True  # autocommit, or rolled back by ``transaction``: nothing left open
+        except psycopg.Error as exc:
+            healthy = not conn.closed  # autocommit, or rolled back by ``transaction``
+            if isinstance(exc, psycopg.OperationalError) and not sqlstate(exc):
+                raise OperationalError(f"the connection to the server was lost: {exc}") from None
             raise _error(exc) from None
-        except pg8000.dbapi.InterfaceError as exc:
-            raise OperationalError(f"the connection to the server was lost: {exc}") from None
         finally:
             if healthy:
                 with self._lock:
@@ -198,13 +168,13 @@ def _close(conn: Any) -> None:
 def _run(conn: Any, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
     """One statement on an autocommit connection: its rows (none for a command)."""
     cursor = conn.cursor()
-    cursor.execute(sql, tuple(params))
+    cursor.execute(sql, tuple(params) or None)
     rows = cursor.fetchall() if cursor.description else ()
     return [tuple(row) for row in rows]
 
 
 class OneShotApplicationRecorder(ApplicationRecorder):
-    """The application recorder's reads and appends through pg8000, statement for
+    """The application recorder's reads and appends over one psycopg connection, statement for
     statement those of ``events.backends.postgres.RefereePostgresRecorder``."""
 
     def __init__(self, datastore: OneShotDatastore, env: Any, events_table_name: str) -> None:
@@ -384,7 +354,7 @@ class OneShotFactory(InfrastructureFactory[TrackingRecorder]):
 
 class OneShotBackend:
     """``events.backends.Backend`` over ``OneShotApplicationRecorder``: reads and side
-    tables through pg8000; creating tables, bulk inserts and the read models'
+    tables over one psycopg connection; creating tables, bulk inserts and the read models'
     connections through the psycopg backend of the same store."""
 
     kind = "postgres"
@@ -438,7 +408,7 @@ class OneShotBackend:
 
 
 class _Cursor:
-    """A DB-API-like cursor over one pg8000 connection: ``execute``, then ``fetchone``
+    """A DB-API-like cursor over one psycopg connection: ``execute``, then ``fetchone``
     or ``fetchall``. A reading cursor (``backend`` given) that finds the store's tables
     missing creates them and runs the statement again, as the psycopg backend's does."""
 
