@@ -14,7 +14,7 @@ import os
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -30,8 +30,18 @@ from events.schema import (
 )
 from referee.contract import REFEREE, Viewer
 
-if TYPE_CHECKING:
-    from service.app import RefereeService
+
+class _Service(Protocol):
+    """What the analysis export asks of ``RefereeService`` (named here, not imported: the
+    service imports this module)."""
+
+    @property
+    def store(self) -> Any: ...
+
+    def log_events(self, ref: str, *, viewer: str | None = None) -> tuple[Any, list[Any]]: ...
+
+    def scoreboard(self) -> list[dict[str, Any]]: ...
+
 
 __all__ = ["TABLES", "AnalysisCounts", "write_analysis"]
 
@@ -143,7 +153,7 @@ def _game_rows(game_id: str, events: Iterable[Any], lines: list[str]) -> dict[st
 
 
 def write_analysis(
-    svc: RefereeService, path: str | os.PathLike[str], viewer: Viewer = REFEREE
+    svc: _Service, path: str | os.PathLike[str], viewer: Viewer = REFEREE
 ) -> AnalysisCounts:
     """Write every game of the store, as ``viewer`` may see it, and the standings to a
     new SQLite file at ``path`` (written beside it and moved into place, so a failure
