@@ -30,7 +30,8 @@ import time
 from datetime import date
 from pathlib import Path
 
-from benchmarks.bench_event_command import ROOT, SLIPS, command
+from bench_event_command import ROOT, SLIPS, command  # run as a script: benchmarks/ is on the path
+
 from service.app import open_service
 
 
