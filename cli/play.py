@@ -149,9 +149,7 @@ class _NewCommand(TyperCommand):
 )
 def new(
     ctx: typer.Context,
-    game: Annotated[
-        str, typer.Argument(help="Game type: prizmik, prismata, prismatic, crystale, gammasphere.")
-    ],
+    game: Annotated[str, typer.Argument(help="Game type: each is listed below with its options.")],
     player: Annotated[
         list[str] | None,
         typer.Option(

@@ -10,7 +10,8 @@ stamps on every new event (the game's id and the time), and a new game's seeds c
 the ``draw_seed`` its caller passes. The commands in ``service.commands`` are the shell
 around this (load, decide, append), and a text record's import replays its lines through
 the very same decisions (``service.interchange``), so an imported game passes exactly the
-checks a live one does. Entries (``record``) are decided in ``service.commands``.
+checks a live one does. Entries (``record``) are decided in ``service.entries``
+(``decide_entry``).
 """
 
 from __future__ import annotations
