@@ -66,6 +66,7 @@ from events.schema import (
     GameEnded,
     GameEvent,
     PenaltyIssued,
+    PenaltyWithdrawn,
     ResultVoided,
     RulingRequested,
     TimeLimitSet,
@@ -293,6 +294,7 @@ _WANTED = frozenset(
         RulingRequested,
         AdjustmentRecorded,
         PenaltyIssued,
+        PenaltyWithdrawn,
         BranchRecorded,
         BranchResolved,
         TimeLimitSet,
@@ -548,6 +550,10 @@ class RoomQueue:
             self._fold_penalty(gid, game, event)
         elif isinstance(event, TimeLimitSet):  # REF-10.1: the latest limit counts
             game.meta = {**game.meta, "time_limit": str(event.minutes)}
+        elif isinstance(event, PenaltyWithdrawn):  # REF-7.3: it leaves the queue
+            self._penalties = [
+                p for p in self._penalties if (p.game_id, p.event) != (gid, event.penalty)
+            ]
         elif isinstance(event, BranchRecorded):
             theirs = ", ".join(event.theirs) or "-"
             ours = "; ".join(event.ours) or "nothing"
