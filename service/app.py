@@ -21,6 +21,7 @@ from events.store import DEFAULT_DB, GameStore, resolve_db_path
 from referee.contract import REFEREE, Viewer
 from service.commands import Commands
 from service.errors import NoStoreError
+from service.eventprint import EventPrinting
 from service.postings import Postings
 from service.queries import Queries
 from service.tournaments import Tournaments
@@ -43,7 +44,7 @@ def _seed() -> int:
     return secrets.randbelow(2**31)
 
 
-class RefereeService(Commands, Queries, Tournaments, Postings):
+class RefereeService(Commands, Queries, Tournaments, Postings, EventPrinting):
     """Everything a referee, a scorekeeper or a viewer can ask of a store of games."""
 
     def __init__(

@@ -172,6 +172,8 @@ def standing_dicts(rows: Sequence[Any]) -> list[dict[str, Any]]:
         data: dict[str, Any] = msgspec.to_builtins(row)
         if data.get("dropped_after") is None:
             data.pop("dropped_after", None)
+        if data.get("went") is None:
+            data.pop("went", None)  # only for a player of the cut (EV-6.7)
         out.append(data)
     return out
 
