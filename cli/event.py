@@ -53,8 +53,10 @@ def _svc() -> Any:
 def _print_sheet(sheet: Any, *, by_name: bool = False) -> None:
     """A round's pairings as posted: the event and the round, each player's points going in
     and the result once in."""
-    stage = sheet.stage if sheet.stage == f"round {sheet.round}" else (
-        f"{sheet.stage} (round {sheet.round})"
+    stage = (
+        sheet.stage
+        if sheet.stage == f"round {sheet.round}"
+        else (f"{sheet.stage} (round {sheet.round})")
     )
     typer.echo(f"{sheet.name} · {stage} · pairings by {'name' if by_name else 'table'}")
     if by_name:

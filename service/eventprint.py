@@ -315,6 +315,21 @@ class GamePlace(msgspec.Struct, kw_only=True):
     games: list[str]
     result: str
     next_game: str | None
+    next_first: str = ""  # who plays first in the next game (EV-I.10)
+
+
+def _first_player(svc: Any, game_id: str) -> str:
+    """The name of the player who takes the first turn of ``game_id``: the seat its setup
+    names as ``first`` where the game has that option, else the first seat."""
+    try:
+        created = svc.load(game_id).created
+    except (LookupError, RefusedError):
+        return ""
+    seats: dict[str, str] = {str(p.seat): str(p.name) for p in created.players}
+    first = str((created.options or {}).get("first") or "")
+    if first in seats:
+        return seats[first]
+    return next(iter(seats.values()), "")
 
 
 def game_place(svc: Any, meta: dict[str, str], game_id: str) -> GamePlace | None:
@@ -340,6 +355,7 @@ def game_place(svc: Any, meta: dict[str, str], game_id: str) -> GamePlace | None
         games=games,
         result=place_words(state, number, table),
         next_game=later[0] if later else None,
+        next_first=_first_player(svc, later[0]) if later else "",
     )
 
 
@@ -423,9 +439,7 @@ class EventPrinting:
         """Where the event stands, in words (``stage_now``)."""
         return stage_now(self, event_id)
 
-    def event_pairing_sheet(
-        self, event_id: str, round_number: int | None = None
-    ) -> PairingSheet:
+    def event_pairing_sheet(self, event_id: str, round_number: int | None = None) -> PairingSheet:
         """A round's pairings as printed: points going in, results once in (``pairing_sheet``)."""
         return pairing_sheet(self, event_id, round_number)
 
@@ -456,10 +470,10 @@ class EventPrinting:
         """The event, round, table and match of a game (``None`` for a game of no event)."""
         svc: Any = self
         try:
-            meta = dict(svc.load(game_id).created.meta or {})
+            view = svc.load(game_id)
         except (RefusedError, LookupError):
             return None
-        return game_place(self, meta, game_id)
+        return game_place(self, dict(view.created.meta or {}), view.game_id)
 
     def event_game_place_of(self, meta: dict[str, str], game_id: str) -> GamePlace | None:
         """As ``event_game_place`` for a game already loaded (its ``meta``)."""

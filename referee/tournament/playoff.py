@@ -120,9 +120,7 @@ def bracket(state: Tournament) -> list[BracketRound]:
                 )
             )
         out.append(
-            BracketRound(
-                number=number, stage=round_label(state, number), matches=tuple(matches)
-            )
+            BracketRound(number=number, stage=round_label(state, number), matches=tuple(matches))
         )
     return out
 
