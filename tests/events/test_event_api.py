@@ -169,4 +169,5 @@ def test_a_13_player_pod_event_end_to_end_over_http(
     whats = [
         e["what"] for e in client.get(f"/api/events/{event}/audit", headers=head).json()["entries"]
     ]
-    assert whats == ["pairing changed", "drop", "result corrected"]
+    # the audit lists the late entry too, where it was stored (issue 29)
+    assert whats == ["late entry", "pairing changed", "drop", "result corrected"]
