@@ -369,6 +369,8 @@ def log_named(svc: Any, event_id: str) -> list[Any]:
         return _stage_words(state, number) if number in state.rounds else found.group(0)
 
     for line in lines:
+        if line.kind == "player-registered":
+            continue  # "registered: Ann (p1)" is where a name meets its id: kept as it is
         line.text = _ROUND.sub(stage, _named(line.text, names))
     return lines
 
