@@ -238,7 +238,7 @@ def test_a_pod_event_posts_its_pods_places_and_slips(
     slips = client.get(f"/events/{event}/slips", headers=head).text
     assert slips.count('class="slip"') == 4 and ">place<" in slips
     assert "drawn games" not in slips
-    assert f"{first.table}=1:{first.players[0]},2:{first.players[1]}" in slips  # the safe form
+    assert f"{first.table}=PLACE:{first.players[0]},PLACE:{first.players[1]}" in slips  # EV-7.5
     assert "&gt;" not in slips.split('class="slip"', 1)[1]
     mine = client.get(f"/events/{event}/players/{first.players[1]}", headers=head).text
     assert "2nd of 4" in mine
