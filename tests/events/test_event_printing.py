@@ -8,7 +8,9 @@ import csv
 import io
 import json
 from pathlib import Path
+from typing import Any
 
+import msgspec
 import pytest
 from typer.testing import CliRunner
 
@@ -121,3 +123,30 @@ def test_pods_report_and_print_in_places(tmp_path: Path) -> None:
     assert f"1st {d}, 2nd {c}, 2nd {b}, 4th {a}" in ok("event", "pairings", event)
     helped = runner.invoke(app, ["event", "result", "--help"]).stdout
     assert "1:Ann,2:Ben,2:Cal" in helped
+
+
+def test_the_bracket_over_http(client: Any, tokens: Any, store: str) -> None:
+    """EV-6.1: no bracket before the cut (a problem naming the clause); EV-6.6: after it,
+    the stages by name, as 'event bracket --json'."""
+    from tests.web.conftest import auth
+
+    with open_service(store) as svc:
+        event = svc.event_new("Cut", "gammasphere", rounds=1, cut=4).event_id
+        svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
+        rows = svc.event_pair(event)
+        svc.event_result(event, [f"{r.table}=2-0-0" for r in rows])
+    head = auth(tokens["head"])
+    early = client.get(f"/api/events/{event}/bracket", headers=head)
+    assert early.status_code == 400 and "EV-6.1" in early.text
+    with open_service(store) as svc:
+        svc.event_pair(event)
+        svc.event_result(event, ["1=2-0-0", "2=0-2-0"])
+        svc.event_pair(event)
+        svc.event_result(event, ["1=2-1-0"])
+        wanted = msgspec.to_builtins(svc.event_bracket(event))
+    answer = client.get(f"/api/events/{event}/bracket", headers=head)
+    assert answer.status_code == 200 and answer.json() == wanted
+    assert [r["stage"] for r in wanted["rounds"]] == ["semifinal", "final"]
+    assert wanted["champion"] == wanted["rounds"][1]["matches"][0]["players"][0]["player"]
+    page = client.get(f"/events/{event}/bracket", headers=head).text
+    assert "Champion: <b>" in page and 'data-stage="final"' in page
