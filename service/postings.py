@@ -51,6 +51,7 @@ __all__ = [
     "PlayerRound",
     "Posted",
     "Postings",
+    "swiss_rows_of",
     "Posting",
     "PostingCheck",
     "PostingReport",
@@ -542,6 +543,21 @@ class Posted(msgspec.Struct, kw_only=True):
     later: int
     href: str
     current: bool = True
+    final_order: bool = False  # the rows are the posting's Swiss rows, listed in final order
+
+
+def swiss_rows_of(shown: Sequence[dict[str, Any]], body: Sequence[dict[str, Any]]) -> bool:
+    """Whether standings rows ``shown`` in final order (EV-6.7) are exactly a posting's
+    ``body`` (the Swiss standings, which carry no final place) once the final place and how
+    far each player went are set aside and the rows put back in the posting's order."""
+    if not any(row.get("final_rank") is not None for row in shown):
+        return False
+    order = {row.get("player"): n for n, row in enumerate(body)}
+    plain = [
+        {**{k: v for k, v in row.items() if k != "went"}, "final_rank": None}
+        for row in sorted(shown, key=lambda r: order.get(r.get("player"), len(order)))
+    ]
+    return plain == list(body)
 
 
 class PlayerRound(msgspec.Struct, kw_only=True):

@@ -33,6 +33,7 @@ from service.postings import (
     Posted,
     Posting,
     PostingReport,
+    swiss_rows_of,
 )
 from web.context import Web, web_of
 from web.eventcache import (
@@ -68,12 +69,14 @@ def _posted(
     except RefusedError:
         return None
     query = f"?round={posting.round}" if posting.round is not None else ""
+    final_order = kind == "standings" and not later and swiss_rows_of(shown, posting.body)
     return Posted(
         checkpoint=posting.checkpoint,
         version=posting.version,
         later=later,
         href=f"/events/{quote(event_id)}/postings/{kind}{query}",
-        current=posting.body == shown,
+        current=posting.body == shown or final_order,
+        final_order=final_order,
     )
 
 

@@ -19,6 +19,8 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
+from service.app import open_service
+from service.seal import create_key, seal
 from tests.web.conftest import ThreadServer, Tokens
 from tests.web.test_event_pages import CHROMIUM, browser, cells, signed_in
 
@@ -159,10 +161,14 @@ def wait_for(page: Any, url: str, selector: str, text: str) -> None:
 
 @pytest.mark.slow
 def test_a_16_player_swiss_with_a_top_8_cut_on_every_face(
-    browser: Any, live_server: ThreadServer, tokens: Tokens, store: str
+    browser: Any, live_server: ThreadServer, tokens: Tokens, store: str, tmp_path: Path
 ) -> None:
     found = run_event(store)
     event, champion = found["event"], found["champion"]
+    key = tmp_path / "seal.pem"
+    create_key(key)
+    with open_service(store) as svc:
+        seal(svc.store, key)  # the final standings, sealed: their footer says so
     base = live_server.base
     page = signed_in(browser, base, tokens["head"])
 
@@ -172,6 +178,8 @@ def test_a_16_player_swiss_with_a_top_8_cut_on_every_face(
     assert rows[0][0] == "1" and rows[0][2].startswith(champion) and "(champion)" in rows[0][2]
     assert rows[1][2].startswith(found["finalist"]) and "(finalist)" in rows[1][2]
     assert [r[0] for r in rows] == [str(n) for n in range(1, 17)]
+    footer = page.inner_text("#posted")  # the posting's Swiss rows, shown in final order
+    assert footer.startswith("Computed at fact") and "in final order" in footer
     # ended: said on the page, no live dot, no live stream
     assert page.inner_text("#ended") == "ENDED" or page.inner_text("#ended").lower() == "ended"
     assert page.locator("#live").count() == 0
