@@ -59,6 +59,13 @@ _FACTS: tuple[type[Any], ...] = (
     f.RoundEnded,
     f.CutMade,
     f.EventEnded,
+    f.JudgeCalled,
+    f.CallClaimed,
+    f.CallEscalated,
+    f.CallResolved,
+    f.ReportFiled,
+    f.ReportConfirmed,
+    f.ReportDisputed,
 )
 
 _EXTRA: dict[type[Any], list[tuple[str, Any, Any]]] = {
@@ -179,4 +186,18 @@ def summary(event: GameEvent) -> str:
             return f"top {len(seeds)} cut: " + ", ".join(seeds)
         case f.EventEnded(reason=why):
             return "event ended" + (f": {why}" if why else "")
+        case f.JudgeCalled(call=n, round=r, table=t, by=by, reason=why):
+            return f"judge call {n}: round {r} table {t} by {by}" + (f": {why}" if why else "")
+        case f.CallClaimed(call=n, by=by):
+            return f"judge call {n} claimed by {by}"
+        case f.CallEscalated(call=n, by=by, reason=why):
+            return f"judge call {n} escalated by {by}" + (f": {why}" if why else "")
+        case f.CallResolved(call=n, by=by, note=note):
+            return f"judge call {n} resolved by {by}: {note}"
+        case f.ReportFiled(report=n, round=r, table=t, player=p, score=score):
+            return f"report {n}: round {r} table {t} {score.text} by {p}"
+        case f.ReportConfirmed(report=n, player=p):
+            return f"report {n} confirmed by {p}"
+        case f.ReportDisputed(report=n, player=p, reason=why):
+            return f"report {n} disputed by {p}" + (f": {why}" if why else "")
     return type(event).__name__

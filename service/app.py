@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from events.backends import is_server_store
 from events.store import DEFAULT_DB, GameStore, resolve_db_path
 from referee.contract import REFEREE, Viewer
+from service.calls import HallFaces
 from service.commands import Commands
 from service.errors import NoStoreError
 from service.eventprint import EventPrinting
@@ -44,7 +45,7 @@ def _seed() -> int:
     return secrets.randbelow(2**31)
 
 
-class RefereeService(Commands, Queries, Tournaments, Postings, EventPrinting):
+class RefereeService(Commands, Queries, HallFaces, Tournaments, Postings, EventPrinting):
     """Everything a referee, a scorekeeper or a viewer can ask of a store of games."""
 
     def __init__(

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import msgspec
 
 from events.ledger import Checkpoint, CheckpointError, check_signature
+from service.calls import PlayerHall, player_hall
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
@@ -776,6 +777,8 @@ class PlayerLine(msgspec.Struct, kw_only=True):
     result: str
     standing: dict[str, Any] | None
     history: list[PlayerRound]
+    hall: PlayerHall | None = None
+    """Judge calls and result reports at the player's table (``service.calls``)."""
 
 
 def player_line(board: EventBoard, state: Tournament, player_name: str) -> PlayerLine:
@@ -794,6 +797,7 @@ def player_line(board: EventBoard, state: Tournament, player_name: str) -> Playe
         result=now.result if now else "",
         standing=standing,
         history=history,
+        hall=player_hall(state, who),
     )
 
 
@@ -899,6 +903,7 @@ class PlayerIndex:
             result=now.result if now else "",
             standing=self._standing.get(name),
             history=history,
+            hall=player_hall(state, who),
         )
 
 

@@ -398,9 +398,12 @@ class Queries:
         idle_minutes: int = 10,
         time_limit: int = 50,
         now: datetime | None = None,
+        call_seconds: int = 60,
     ) -> RoomView:
         """The referees' queue across every table (or only ``tables``): open disputes,
-        rulings awaited, appeals, penalties, idle tables, games over time (``service.room``).
+        rulings awaited, appeals, penalties, idle tables, games over time, judge calls and
+        result disagreements (``service.room``, ``service.calls``); an open call older than
+        ``call_seconds`` is marked overdue.
         The fold is kept on the service, so a long-lived service reads only what is new."""
         from service.room import RoomQueue
 
@@ -408,7 +411,13 @@ class Queries:
         if room is None:
             room = RoomQueue(self.store)
             self.__dict__["_room"] = room
-        return room.items(tables=tables, idle_minutes=idle_minutes, time_limit=time_limit, now=now)
+        return room.items(
+            tables=tables,
+            idle_minutes=idle_minutes,
+            time_limit=time_limit,
+            now=now,
+            call_seconds=call_seconds,
+        )
 
     def report(self, ref: str, name: str, *, viewer: str | None = None) -> Report:
         """One of the game's own reports (Prismatic's score chart, say)."""

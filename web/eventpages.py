@@ -451,7 +451,12 @@ async def player_frame(web: Web, event_id: str, version: int) -> tuple[Piece, ..
 
 
 def player_pieces(
-    web: Web, index: PlayerIndex, frame: tuple[Piece, ...], me: PlayerLine, explained: str
+    web: Web,
+    index: PlayerIndex,
+    frame: tuple[Piece, ...],
+    me: PlayerLine,
+    explained: str,
+    forms: bool = False,
 ) -> Pieces:
     """A player's page at ``index``'s version: the version's frame, shared by every player,
     and the player's own parts (the name in the title, the live region with the rank apart),
@@ -465,7 +470,14 @@ def player_pieces(
         msgspec.structs.replace(me, standing={**me.standing, "rank": None}) if me.standing else me
     )
     board = index.board  # the region shows the round's name and whether the event ended
-    shown = (board.round, board.ended, board.playoff, msgspec.json.encode(unranked), explained)
+    shown = (
+        board.round,
+        board.ended,
+        board.playoff,
+        msgspec.json.encode(unranked),
+        explained,
+        forms,
+    )
     made: list[str] = []
 
     def region() -> str:  # rendered at most once here, whichever piece asks first
@@ -477,6 +489,7 @@ def player_pieces(
                     me=me,
                     explained=explained,
                     rank_slot=RANK_SLOT,
+                    forms=forms,  # the hall's forms: for players (service.calls)
                 )
             )
         return made[0]
@@ -522,8 +535,11 @@ async def prepare_player_pages(web: Web, event_id: str, previous: int, version: 
                 continue
             key = (event_id, version, kind, path, ())
 
-            async def compute(page: tuple[PlayerLine, str] = page, key: Any = key) -> Rendered:
-                return rendered(key, player_pieces(web, index, frame, *page), HTML)
+            async def compute(
+                page: tuple[PlayerLine, str] = page, key: Any = key, forms: bool = kind == "player"
+            ) -> Rendered:
+                pieces = player_pieces(web, index, frame, *page, forms=forms)
+                return rendered(key, pieces, HTML)
 
             await cache.get(key, compute)
             made += 1
@@ -546,7 +562,7 @@ async def player_page(
         index = await shared_index(web, event_id, version)
         frame = await player_frame(web, event_id, version)
         me, explained = await web.run(index.page, name)
-        return player_pieces(web, index, frame, me, explained)
+        return player_pieces(web, index, frame, me, explained, forms=view_kind(who) == "player")
 
     answered = await shared_answer(request, web, who, event_id, make)
     cache_of(web).follow(event_id, (view_kind(who), request.url.path, name))
@@ -565,7 +581,13 @@ async def _player_at_round(
         me = await web.run(player_line, board, state, name)
         explained = await web.run(web.svc.event_explain, event_id, me.player)
         return render(
-            "event_player.html", b=board, me=me, explained=explained, page="player", top_slot=SLOT
+            "event_player.html",
+            b=board,
+            me=me,
+            explained=explained,
+            page="player",
+            top_slot=SLOT,
+            forms=view_kind(who) == "player",  # the hall's forms: for players (service.calls)
         )
 
     return await shared_answer(request, web, who, event_id, make, variant=(round_number,))

@@ -8,6 +8,7 @@ refuses anything.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 
 import msgspec
@@ -17,17 +18,24 @@ from referee.verdicts import Violation
 
 __all__ = [
     "ByeAwarded",
+    "CallClaimed",
+    "CallEscalated",
+    "CallResolved",
     "CutMade",
     "EventCreated",
     "EventEnded",
     "Fact",
     "GameLinked",
     "GameResultRecorded",
+    "JudgeCalled",
     "MatchReported",
     "PairingChanged",
     "PenaltyRecorded",
     "PlayerDropped",
     "PlayerRegistered",
+    "ReportConfirmed",
+    "ReportDisputed",
+    "ReportFiled",
     "ResultCorrected",
     "RoundEnded",
     "RoundPaired",
@@ -150,6 +158,81 @@ class EventEnded(_Fact, frozen=True, kw_only=True, tag="event-ended"):
     reason: str = ""
 
 
+# -- the hall: judge calls and players' own reports (``referee.tournament.hall``) ----------
+# ``at`` is the moment the service saw the command (an input, as a seed is): the pure core
+# ages a call or a disagreement with it and never reads a clock.
+
+
+class JudgeCalled(_Fact, frozen=True, kw_only=True, tag="judge-called"):
+    """A judge is called to a table of the current round (EV-10.1): by a player of that
+    table (their id) or by staff (their name); ``game`` is the game it was called from."""
+
+    call: int
+    round: int
+    table: int
+    by: str
+    at: datetime
+    reason: str = ""
+    game: str = ""
+
+
+class CallClaimed(_Fact, frozen=True, kw_only=True, tag="call-claimed"):
+    """A referee takes a call (EV-10.4)."""
+
+    call: int
+    by: str
+    at: datetime
+
+
+class CallEscalated(_Fact, frozen=True, kw_only=True, tag="call-escalated"):
+    """A call handed to the head referee (EV-10.5)."""
+
+    call: int
+    by: str
+    at: datetime
+    reason: str = ""
+
+
+class CallResolved(_Fact, frozen=True, kw_only=True, tag="call-resolved"):
+    """A call answered, with the note of what was done (EV-10.6)."""
+
+    call: int
+    by: str
+    at: datetime
+    note: str
+
+
+class ReportFiled(_Fact, frozen=True, kw_only=True, tag="report-filed"):
+    """A player's own report of their match (EV-11.1): ``score`` is written for the
+    table's first-listed player, as a slip is (EV-3.1), whoever reported it."""
+
+    report: int
+    round: int
+    table: int
+    player: str
+    score: Score
+    at: datetime
+
+
+class ReportConfirmed(_Fact, frozen=True, kw_only=True, tag="report-confirmed"):
+    """The opponent agrees with a report (EV-11.4); the table's ``MatchReported`` is
+    stored with it."""
+
+    report: int
+    player: str
+    at: datetime
+
+
+class ReportDisputed(_Fact, frozen=True, kw_only=True, tag="report-disputed"):
+    """The opponent disagrees with a report (EV-11.5): the scorekeeper or the head
+    referee settles the table with a slip."""
+
+    report: int
+    player: str
+    at: datetime
+    reason: str = ""
+
+
 Fact = (
     EventCreated
     | PlayerRegistered
@@ -166,4 +249,11 @@ Fact = (
     | RoundEnded
     | CutMade
     | EventEnded
+    | JudgeCalled
+    | CallClaimed
+    | CallEscalated
+    | CallResolved
+    | ReportFiled
+    | ReportConfirmed
+    | ReportDisputed
 )

@@ -10,22 +10,30 @@ decided), the standings, and the seats for the next pairing.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 
 import msgspec
 
 from referee.tournament.facts import (
     ByeAwarded,
+    CallClaimed,
+    CallEscalated,
+    CallResolved,
     CutMade,
     EventCreated,
     EventEnded,
     Fact,
     GameLinked,
     GameResultRecorded,
+    JudgeCalled,
     MatchReported,
     PairingChanged,
     PenaltyRecorded,
     PlayerDropped,
     PlayerRegistered,
+    ReportConfirmed,
+    ReportDisputed,
+    ReportFiled,
     ResultCorrected,
     RoundEnded,
     RoundPaired,
@@ -44,7 +52,7 @@ from referee.tournament.pairing import Seat
 from referee.tournament.rounds import default_rounds, effective_players
 from referee.tournament.standings import MatchResult, Standing, compute_standings, explain
 
-__all__ = ["TableState", "Tournament", "apply", "fold"]
+__all__ = ["CallState", "ReportState", "TableState", "Tournament", "apply", "fold"]
 
 Result = Score | Placement
 
@@ -59,6 +67,43 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     game_results: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     reported: Result | None = None
     corrections: int = 0
+
+
+class CallState(msgspec.Struct, frozen=True, kw_only=True):
+    """A judge call (EV-10): where, who called and why, and where it stands now."""
+
+    number: int
+    round: int
+    table: int
+    by: str
+    reason: str
+    at: datetime
+    game: str = ""
+    status: str = "open"
+    """``open`` (nobody holds it), ``claimed``, ``escalated`` (waiting for the head
+    referee, or held by them) or ``resolved``."""
+    holder: str = ""
+    escalated: bool = False
+    changed: datetime | None = None
+    note: str = ""
+
+
+class ReportState(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's own report (EV-11): the score for the table's first-listed player."""
+
+    number: int
+    round: int
+    table: int
+    player: str
+    score: Score
+    at: datetime
+    status: str = "pending"
+    """``pending``, ``confirmed``, ``disputed`` or ``replaced`` (the same player filed
+    again while it was pending or disputed); a pending or disputed report of a table
+    with a result is superseded (``Tournament.report_status``)."""
+    answered_by: str = ""
+    answered_at: datetime | None = None
+    reason: str = ""
 
 
 class Tournament(msgspec.Struct, frozen=True, kw_only=True):
@@ -76,6 +121,16 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
     ended_rounds: frozenset[int] = frozenset()
     cut: tuple[str, ...] = ()
     ended: bool = False
+    calls: dict[int, CallState] = {}
+    reports: dict[int, ReportState] = {}
+
+    def report_status(self, report: ReportState) -> str:
+        """``superseded`` for a pending or disputed report of a table that has its result
+        another way (a staff slip or correction, the games, EV-11.6); else its status."""
+        known = self.result(report.round, report.table)
+        if report.status in ("pending", "disputed") and known is not None:
+            return "superseded"
+        return report.status
 
     # -- players
 
@@ -386,6 +441,53 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
             return replace(state, cut=seeds)
         case EventEnded():
             return replace(state, ended=True)
+        case JudgeCalled():
+            call = CallState(
+                number=fact.call,
+                round=fact.round,
+                table=fact.table,
+                by=fact.by,
+                reason=fact.reason,
+                at=fact.at,
+                game=fact.game,
+                changed=fact.at,
+            )
+            return replace(state, calls={**state.calls, fact.call: call})
+        case CallClaimed(call=number, by=by, at=at):
+            held = state.calls[number]
+            status = "escalated" if held.escalated else "claimed"
+            claimed = replace(held, status=status, holder=by, changed=at)
+            return replace(state, calls={**state.calls, number: claimed})
+        case CallEscalated(call=number, at=at):
+            raised = replace(state.calls[number], status="escalated", holder="", escalated=True,
+                             changed=at)  # fmt: skip
+            return replace(state, calls={**state.calls, number: raised})
+        case CallResolved(call=number, by=by, at=at, note=note):
+            done = replace(state.calls[number], status="resolved", holder=by, changed=at, note=note)
+            return replace(state, calls={**state.calls, number: done})
+        case ReportFiled():
+            reports = dict(state.reports)
+            for n, old in state.reports.items():  # the player's earlier report still open
+                if (old.round, old.table, old.player) == (fact.round, fact.table, fact.player) \
+                        and old.status in ("pending", "disputed"):  # fmt: skip
+                    reports[n] = replace(old, status="replaced")
+            reports[fact.report] = ReportState(
+                number=fact.report,
+                round=fact.round,
+                table=fact.table,
+                player=fact.player,
+                score=fact.score,
+                at=fact.at,
+            )
+            return replace(state, reports=reports)
+        case ReportConfirmed(report=number, player=who, at=at):
+            new = replace(state.reports[number], status="confirmed", answered_by=who,
+                          answered_at=at)  # fmt: skip
+            return replace(state, reports={**state.reports, number: new})
+        case ReportDisputed(report=number, player=who, at=at, reason=why):
+            new = replace(state.reports[number], status="disputed", answered_by=who,
+                          answered_at=at, reason=why)  # fmt: skip
+            return replace(state, reports={**state.reports, number: new})
     raise TypeError(f"not a tournament fact: {fact!r}")
 
 
