@@ -75,6 +75,9 @@ class RefereeService(Commands, Queries, HallFaces, Tournaments, Postings, EventP
         room = self.__dict__.get("_room")
         if room is not None:
             room.close()
+        snapshots = self.__dict__.get("_event_snapshots")
+        if snapshots is not None:
+            snapshots.close()
         self.store.close()
 
     def __enter__(self) -> RefereeService:

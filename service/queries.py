@@ -568,17 +568,32 @@ class Queries:
     ) -> VerifyReport:
         """Check hash chains and replay every decision of one game or all; ``witness`` (a
         projector whose file exists) adds the cut-tail check against the heads it saw."""
+        from service.tournaments import check_event_snapshot, keeps_snapshots
+
         ids = [self.resolve(ref)] if ref else self.store.game_ids()
         reports: list[GameReport] = []
         mapper = self.store.mapper
+        snapshots = None
         for game_id in ids:
             report = verify_stream(game_id, self.store.stored_events(game_id), mapper)
             if witness is not None:
                 for line in witness.witness_findings(game_id, report.events):
                     report.findings.append(Finding(event=None, problem="witness", detail=line))
+            if report.ok and game_id.startswith(EVENT_PREFIX) and keeps_snapshots(self.store):
+                # an event's kept snapshot (a read model) must be what its log folds to
+                from projections.event_state import EventSnapshots
+
+                snapshots = snapshots or EventSnapshots(self.store)
+                problem = check_event_snapshot(self.store, snapshots, game_id)
+                if problem is not None:
+                    report.findings.append(
+                        Finding(event=None, problem="snapshot", detail=problem + " (dropped)")
+                    )
             reports.append(report)
             if progress is not None:
                 progress(1)
+        if snapshots is not None:
+            snapshots.close()
         bad = [r for r in reports if not r.ok]
         tournaments = sum(1 for r in reports if r.game_id.startswith(EVENT_PREFIX))
         return VerifyReport(

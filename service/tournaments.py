@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -40,6 +40,9 @@ from referee.tournament.state import Tournament, apply
 from service.access import PLAYER_ID, PLAYER_ID_WORDS
 from service.errors import GameNotFoundError, RefusedError
 from service.procedure import header
+
+if TYPE_CHECKING:
+    from projections.event_state import EventSnapshot, EventSnapshots
 
 __all__ = [
     "EventInfo",
@@ -126,6 +129,14 @@ class LogLine(msgspec.Struct, kw_only=True):
     text: str
 
 
+_PENDING_AT_MOST = 5_000
+"""Facts folded after a snapshot that are kept to move its standings by once they are read;
+past this many the standings are built afresh instead."""
+SAVE_BEHIND = 500
+"""A command keeps a new snapshot of an event once it folded this many facts past the kept
+one (or built standings the kept one lacks): the next command folds at most this many."""
+
+
 class _Loaded:
     """An event folded up to ``version``: its state and its incremental standings."""
 
@@ -138,6 +149,41 @@ class _Loaded:
         self.decks: dict[str, Deck] = {}
         self.name = ""
         self._by_player: tuple[int, dict[str, list[tuple[int, MatchResult]]]] | None = None
+        # a snapshot's standings, restored only when read: the facts folded after it wait
+        # here (with the state before each) to be projected onto them then
+        self._kept_standings: msgspec.Raw | None = None
+        self._pending: list[tuple[Tournament, f.Fact, Tournament]] = []
+        self.saved = 0
+        """The version of the snapshot kept for this event (0: none)."""
+        self.saved_standings = False
+
+    @classmethod
+    def from_snapshot(cls, event_id: str, snapshot: EventSnapshot) -> _Loaded:
+        loaded = cls(event_id)
+        loaded.version = loaded.saved = snapshot.version
+        loaded.last_hash = snapshot.last_hash
+        loaded.state = snapshot.state
+        loaded.decks = dict(snapshot.decks)
+        loaded.name = snapshot.name
+        loaded._kept_standings = snapshot.standings
+        loaded.saved_standings = snapshot.standings is not None
+        return loaded
+
+    def snapshot(self) -> EventSnapshot:
+        """This fold as a snapshot (with the standings when they were built or kept)."""
+        from projections.event_state import EventSnapshot, encode_counts
+
+        standings = self._kept_standings if not self._pending else None
+        if self.standings is not None:
+            standings = encode_counts(self.standings.counts())
+        return EventSnapshot(
+            version=self.version,
+            last_hash=self.last_hash,
+            name=self.name,
+            state=self.state,
+            decks=self.decks,
+            standings=standings,
+        )
 
     def fold(self, event: GameEvent) -> None:
         if event.originator_version != self.version + 1:
@@ -145,6 +191,10 @@ class _Loaded:
         fact = to_fact(event)
         before = self.state
         self.state = apply(before, fact)
+        if self._kept_standings is not None:
+            self._pending.append((before, fact, self.state))
+            if len(self._pending) > _PENDING_AT_MOST:  # cheaper to build them afresh
+                self._kept_standings, self._pending = None, []
         self.version = event.originator_version
         self.last_hash = event.hash
         if isinstance(fact, f.EventCreated):
@@ -152,7 +202,7 @@ class _Loaded:
         deck = getattr(event, "deck", None)
         if isinstance(fact, f.PlayerRegistered) and deck is not None:
             self.decks[fact.player.id] = deck
-        self._project(before, fact)
+        self._project(before, fact, self.state)
 
     def results_by_player(self) -> dict[str, list[tuple[int, MatchResult]]]:
         """Every finished Swiss table (byes too), numbered in the event's order, under each
@@ -175,14 +225,24 @@ class _Loaded:
         if self.standings is None:
             state = self.state
             assert state.settings is not None
-            table = Standings(state.settings, state.players.values())
-            for key, result in state.match_results().items():
-                table.record(key, result)
-            self.standings = table
+            kept, pending = self._kept_standings, self._pending
+            self._kept_standings, self._pending = None, []
+            if kept is not None:
+                from projections.event_state import decode_counts
+
+                self.standings = Standings.restored(
+                    state.settings, state.players.values(), decode_counts(kept)
+                )
+                for before, fact, after in pending:
+                    self._project(before, fact, after)
+            else:
+                self.standings = Standings.built(
+                    state.settings, state.players.values(), state.match_results()
+                )
         return self.standings
 
-    def _project(self, before: Tournament, fact: f.Fact) -> None:
-        state = self.state
+    def _project(self, before: Tournament, fact: f.Fact, state: Tournament) -> None:
+        """Move the standings by what ``fact`` changed (``before`` it, ``state`` after)."""
         table = self.standings
         if table is None:
             return
@@ -198,15 +258,17 @@ class _Loaded:
                 if key in table._results:  # noqa: SLF001 - re-pairing forgets its byes
                     table.remove(key)
             for key in _round_keys(state, fact.round):
-                self._touch(key)
+                self._touch(key, state)
         elif isinstance(fact, f.GameResultRecorded):
-            self._touch(state.games[fact.game])
+            self._touch(state.games[fact.game], state)
         elif isinstance(fact, f.MatchReported | f.ResultCorrected):
-            self._touch((fact.round, fact.table))
+            self._touch((fact.round, fact.table), state)
 
-    def _touch(self, key: TableKey) -> None:
+    def _touch(self, key: TableKey, state: Tournament | None = None) -> None:
+        """Set table ``key``'s result in the standings as ``state`` (default: the newest)
+        has it."""
         assert self.standings is not None
-        result = _match_result(self.state, key)
+        result = _match_result(state if state is not None else self.state, key)
         known = key in self.standings._results  # noqa: SLF001
         if result is not None:
             self.standings.record(key, result)
@@ -359,11 +421,15 @@ class Tournaments:
         ref = event_id.strip()
         cache: dict[str, _Loaded] = self.__dict__.setdefault("_events_cache", {})
         loaded = cache.get(ref)
-        if loaded is None:
-            loaded = _Loaded(ref)
         from events.codec import decode
 
-        stored = self.store.rows(ref, after=loaded.version)
+        if loaded is None:
+            loaded = self._from_snapshot(ref)
+        if loaded is not None:
+            stored = self.store.rows(ref, after=loaded.version)
+        else:
+            loaded = _Loaded(ref)
+            stored = self.store.rows(ref)
         with self._events_lock:
             for _, topic, state in stored:
                 event = decode(topic, state)
@@ -375,7 +441,60 @@ class Tournaments:
                 f"no event {ref!r} in this store ('referee event new' makes one)"
             )
         cache[ref] = loaded
+        self._keep(loaded)
         return loaded
+
+    # -- snapshots: the fold kept beside the read models (projections.event_state)
+    def _snapshots(self) -> EventSnapshots | None:
+        """Where event snapshots are kept, or ``None`` for a store in memory."""
+        if "_event_snapshots" not in self.__dict__:
+            kept = None
+            if keeps_snapshots(self.store):
+                from projections.event_state import EventSnapshots
+
+                kept = EventSnapshots(self.store)
+            self.__dict__["_event_snapshots"] = kept
+        snapshots: EventSnapshots | None = self.__dict__["_event_snapshots"]
+        return snapshots
+
+    def _from_snapshot(self, ref: str) -> _Loaded | None:
+        """The event from its kept snapshot, if one is kept and the stored stream continues
+        it (the event at its version has its hash); else ``None`` (fold from the start)."""
+        snapshots = self._snapshots()
+        snapshot = snapshots.load(ref) if snapshots is not None else None
+        if snapshot is None:
+            return None
+        from events.codec import decode
+
+        at = self.store.rows(ref, after=snapshot.version - 1, upto=snapshot.version)
+        if len(at) != 1 or decode(at[0][1], at[0][2]).hash != snapshot.last_hash:
+            return None
+        return _Loaded.from_snapshot(ref, snapshot)
+
+    def _keep(self, loaded: _Loaded) -> None:
+        """Keep a new snapshot of ``loaded`` when the kept one is far behind (or lacks the
+        standings this command built). Best effort: a snapshot is a cache, and a store
+        that cannot be written, or a race lost to another process, costs only speed."""
+        far_behind = loaded.version - loaded.saved >= SAVE_BEHIND
+        # standings built afresh are worth keeping too, once the event is no longer small
+        new_standings = (
+            loaded.standings is not None
+            and not loaded.saved_standings
+            and loaded.version >= SAVE_BEHIND
+        )
+        if not far_behind and not new_standings:
+            return
+        snapshots = self._snapshots()
+        if snapshots is None or snapshots.read_only:
+            return
+        with self._events_lock:
+            snapshot = loaded.snapshot()
+        try:
+            snapshots.save(loaded.event_id, snapshot)
+        except Exception:  # a cache that could not be written is no error
+            return
+        loaded.saved = snapshot.version
+        loaded.saved_standings = snapshot.standings is not None
 
     def _header(self, stream: str) -> dict[str, Any]:
         return header(stream, self.clock())  # with the writing token's id, as a game's
@@ -405,6 +524,7 @@ class Tournaments:
         with self._events_lock:
             for event in sealed[0]:
                 loaded.fold(event)
+        self._keep(loaded)
         return sealed[0]
 
     @property
@@ -855,6 +975,7 @@ class Tournaments:
                 raise EventRefusedError("EV-4.1", f"round {round_number} has not been paired")
             return [_row(s) for s in state.standings(after_round=round_number)]
         table = loaded.live_standings().table()
+        self._keep(loaded)
         rows = [_row(s) for s in table]
         final = state.final_ranking(s.player for s in table)
         if final:  # after the cut: each player's place in the final ranking (EV-I.9)
@@ -973,6 +1094,49 @@ class Tournaments:
 
     def event_ids(self) -> list[str]:
         return [g for g in self.store.game_ids() if g.startswith(EVENT_PREFIX)]
+
+
+def keeps_snapshots(store: GameStore) -> bool:
+    """Whether ``store`` keeps event snapshots: not one in memory (nothing to keep it in)."""
+    return store.backend is not None and not (store.path or "").startswith(
+        (":memory:", "file::memory:")
+    )
+
+
+def check_event_snapshot(store: GameStore, snapshots: EventSnapshots, event_id: str) -> str | None:
+    """What is wrong with the event's kept snapshot, if anything: the event folded again
+    from its log up to the snapshot's version must be the snapshot (state, lists, name,
+    standings). A snapshot that is not is dropped (the next command folds the log and keeps
+    a new one); one written by other code is not read at all, so it is not checked."""
+    from events.codec import decode
+    from projections.event_state import decode_counts
+
+    snapshot = snapshots.load(event_id)
+    if snapshot is None:
+        return None
+    fresh = _Loaded(event_id)
+    for _, topic, state in store.rows(event_id, upto=snapshot.version):
+        event = decode(topic, state)
+        if isinstance(event, TournamentEvent):
+            fresh.fold(event)
+    problem = None
+    if fresh.version != snapshot.version or fresh.last_hash != snapshot.last_hash:
+        problem = f"the log has no event {snapshot.version} with the snapshot's hash"
+    elif (fresh.state, fresh.decks, fresh.name) != (
+        snapshot.state,
+        snapshot.decks,
+        snapshot.name,
+    ):
+        problem = f"the snapshot at event {snapshot.version} is not what the log folds to"
+    elif snapshot.standings is not None and fresh.state.settings is not None:
+        kept = Standings.restored(
+            fresh.state.settings, fresh.state.players.values(), decode_counts(snapshot.standings)
+        )
+        if kept.table() != fresh.live_standings().table():
+            problem = f"the snapshot's standings at event {snapshot.version} are not the log's"
+    if problem is not None:
+        snapshots.drop(event_id)
+    return problem
 
 
 def split_slip(slip: str) -> tuple[int, str]:

@@ -249,15 +249,12 @@ def _file(state: Tournament, command: FileReport) -> tuple[Fact, ...]:
             f"the games recorded at table {table} already count {mine.text} for "
             f"{state.players[player].name}; the report {own.text} gives fewer",
         )
-    numbered = max(state.reports, default=0) + 1
+    numbered = len(state.reports) + 1  # numbered 1, 2, ... and never removed
     filed = ReportFiled(
         report=numbered, round=number, table=table, player=player, score=score, at=command.at
     )
-    waiting = [
-        r
-        for r in state.reports.values()
-        if (r.round, r.table) == (number, table) and r.player != player and r.status == "pending"
-    ]
+    at_table = (state.reports[n] for n in state.table_reports.get((number, table), ()))
+    waiting = [r for r in at_table if r.player != player and r.status == "pending"]
     if not waiting:
         return (filed,)
     other = waiting[-1]
@@ -294,14 +291,15 @@ def decide_hall(state: Tournament, command: HallCommand) -> tuple[Fact, ...]:
                 raise Refusal("EV-10.1", f"round {number} has no table {command.table}")
             else:
                 table = command.table
-            for call in state.calls.values():
-                if (call.round, call.table) == (number, table) and call.status != "resolved":
+            for called in state.table_calls.get((number, table), ()):
+                call = state.calls[called]
+                if call.status != "resolved":
                     raise Refusal(
                         "EV-10.3",
                         f"a judge is already called to table {table} (call {call.number}, "
                         f"{call.status})",
                     )
-            numbered = max(state.calls, default=0) + 1
+            numbered = len(state.calls) + 1  # numbered 1, 2, ... and never removed
             return (
                 JudgeCalled(
                     call=numbered,

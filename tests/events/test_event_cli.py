@@ -229,8 +229,8 @@ def test_gammasphere_swiss_64_players_six_rounds_and_a_top_8_cut(tmp_path: Path)
     assert all(places[p] <= 8 for p in top)
 
     # -- verify and a checkpoint cover the event's stream
-    code, out, _ = call(db, "verify")
-    assert code == 0 and "intact" in out
+    code, out, err = call(db, "verify")
+    assert code == 0 and "intact" in out, err
     key = tmp_path / "key.pem"
     public = ok(db, "seal", "--new-key", str(key)).strip().splitlines()[-1]
     checkpoint = ok(db, "seal", "--key", str(key)).strip()
