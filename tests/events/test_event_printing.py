@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import immutables
 import msgspec
 import pytest
 from typer.testing import CliRunner
@@ -36,7 +37,7 @@ def test_two_players_of_one_name_are_told_apart_by_their_id() -> None:
         "p2": Entrant(id="p2", name="ann", order=1),
         "p3": Entrant(id="p3", name="Ben", order=2),
     }
-    named = people(Tournament(players=players))
+    named = people(Tournament(players=immutables.Map(players)))
     assert named == {"p1": "Ann (p1)", "p2": "ann (p2)", "p3": "Ben"}
 
 
