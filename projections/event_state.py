@@ -85,6 +85,28 @@ _TableRow: Any = msgspec.defstruct(
 )
 
 
+# The state's other persistent maps (players, games, calls, ...: every ``Map`` field it has)
+# travel as typed lists of pairs beside it, read in the same pass as the rest (an encoder
+# hook would read them untyped first, then convert them: twice the work).
+_MAP_NAMES = [
+    f.name
+    for f in msgspec.structs.fields(Tournament)
+    if typing.get_origin(f.type) is immutables.Map and f.name != "tables"
+]
+_Maps: Any = msgspec.defstruct(
+    "_Maps",
+    [
+        (f.name, list[tuple[typing.get_args(f.type)]], [])  # type: ignore[misc]
+        for f in msgspec.structs.fields(Tournament)
+        if f.name in _MAP_NAMES
+    ],
+    array_like=True,
+)
+_EMPTY: dict[str, immutables.Map[Any, Any]] = {
+    name: immutables.Map() for name in [*_MAP_NAMES, "tables"]
+}
+
+
 class _Stored(msgspec.Struct, kw_only=True):
     """The snapshot as read back (``encode_snapshot`` writes it from plain values)."""
 
@@ -92,6 +114,7 @@ class _Stored(msgspec.Struct, kw_only=True):
     last_hash: str
     name: str
     state: Tournament
+    maps: _Maps
     tables: list[tuple[TableKey, _TableRow]] = []
     results: list[tuple[Score | None, Placement | None]] = []
     decks: dict[str, Deck] = {}
@@ -148,7 +171,8 @@ def encode_snapshot(snapshot: EventSnapshot) -> bytes:
         "version": snapshot.version,
         "last_hash": snapshot.last_hash,
         "name": snapshot.name,
-        "state": msgspec.structs.replace(snapshot.state, tables=immutables.Map()),
+        "state": msgspec.structs.replace(snapshot.state, **_EMPTY),
+        "maps": [list(getattr(snapshot.state, name).items()) for name in _MAP_NAMES],
         "tables": tables,
         "results": results,
         "decks": snapshot.decks,
@@ -174,7 +198,11 @@ def decode_snapshot(data: bytes) -> EventSnapshot:
         version=stored.version,
         last_hash=stored.last_hash,
         name=stored.name,
-        state=msgspec.structs.replace(stored.state, tables=tables),
+        state=msgspec.structs.replace(
+            stored.state,
+            tables=tables,
+            **{name: immutables.Map(getattr(stored.maps, name)) for name in _MAP_NAMES},
+        ),
         decks=stored.decks,
         standings=None if bytes(stored.standings) == _NIL else stored.standings,
     )
