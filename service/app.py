@@ -22,10 +22,10 @@ from referee.contract import REFEREE, Viewer
 from service.calls import HallFaces
 from service.commands import Commands
 from service.errors import NoStoreError
+from service.event_fixes import EventFixes
 from service.eventprint import EventPrinting
 from service.postings import Postings
 from service.queries import Queries
-from service.tournaments import Tournaments
 
 if TYPE_CHECKING:
     from events.ledger import Checkpoint
@@ -45,7 +45,7 @@ def _seed() -> int:
     return secrets.randbelow(2**31)
 
 
-class RefereeService(Commands, Queries, HallFaces, Tournaments, Postings, EventPrinting):
+class RefereeService(Commands, Queries, HallFaces, EventFixes, Postings, EventPrinting):
     """Everything a referee, a scorekeeper or a viewer can ask of a store of games."""
 
     def __init__(

@@ -86,10 +86,12 @@ class Posting(msgspec.Struct, kw_only=True):
     fact_hash: str
     checkpoint: str
     body: list[dict[str, Any]]
+    # round 1's pairings carry the event's seed, so anyone can redo the draw (EV-5.6)
+    seed: int | msgspec.UnsetType = msgspec.UNSET
 
 
 class PostingCheck(msgspec.Struct, frozen=True, kw_only=True):
-    name: str  # signature | ledger | facts | figures | after
+    name: str  # signature | ledger | facts | figures | draw | after
     ok: bool
     detail: str
     skipped: bool = False
@@ -292,6 +294,9 @@ def make_posting(
         checkpoint=checkpoint.text(),
         body=_body(state, kind, round_number),
     )
+    seed = state.settings.seed if state.settings is not None else msgspec.UNSET
+    if kind == "pairings" and round_number == 1 and isinstance(seed, int):
+        posting.seed = seed  # EV-5.6: the draw is posted with round 1
     if len(_made) >= 256:
         _made.clear()
     _made[(id(store), event_id, kind, round_number, checkpoint.text())] = posting
@@ -356,6 +361,17 @@ def _changes_since(events: Sequence[Any], posting: Posting) -> list[Change]:
                             version=event.originator_version,
                             time=when,
                             what=f"round {rnd.number} re-paired",
+                            reason=why,
+                            by=by,
+                        )
+                    )
+            case f.RoundUndone(round=n, reason=why, by=by):
+                if posting.kind == "pairings" and n == shown:  # EV-5.13
+                    out.append(
+                        Change(
+                            version=event.originator_version,
+                            time=when,
+                            what=f"round {n} undone",
                             reason=why,
                             by=by,
                         )
@@ -475,6 +491,12 @@ def verify_posting(
                 ),
             )
         )
+    if facts_ok and isinstance(posting.seed, int):  # EV-5.6: redo round 1's draw
+        from service.draw_check import draw_check
+
+        drawn = draw_check(events[: posting.version], posting.seed)
+        if drawn is not None:
+            checks.append(PostingCheck(name="draw", ok=drawn[0], detail=drawn[1]))
     ok = all(c.ok for c in checks)
     corrections = _changes_since(events, posting) if facts_ok else []
     if at_posting is not None and len(events) == posting.version:

@@ -32,6 +32,7 @@ from referee.contract import Player
 from referee.kit.decks import Deck
 from referee.tournament import decisions as d
 from referee.tournament import facts as f
+from referee.tournament import fixing
 from referee.tournament.errors import Refusal
 from referee.tournament.model import Score, Settings, TableKey
 from referee.tournament.playoff import next_game_order
@@ -50,6 +51,7 @@ __all__ = [
     "EventRefusedError",
     "MatchUpdate",
     "PairingRow",
+    "PenaltyOutcome",
     "StandingRow",
     "Tournaments",
     "split_slip",
@@ -76,6 +78,17 @@ class PairingRow(msgspec.Struct, kw_only=True):
     players: list[str]
     bye: bool
     games: list[str]
+
+
+class PenaltyOutcome(msgspec.Struct, kw_only=True):
+    """An event penalty as given: its number (for a withdrawal), the penalty, the IPG's
+    suggestion, and what it did to the match (EV-8.6)."""
+
+    number: int
+    player: str
+    penalty: str
+    suggested: str
+    effect: str
 
 
 class RecordRow(msgspec.Struct, kw_only=True):
@@ -202,6 +215,8 @@ class _Loaded:
         deck = getattr(event, "deck", None)
         if isinstance(fact, f.PlayerRegistered) and deck is not None:
             self.decks[fact.player.id] = deck
+        elif isinstance(fact, f.DecklistAttached) and deck is not None:
+            self.decks[fact.player] = deck  # attached or replaced (EV-2.8)
         self._project(before, fact, self.state)
 
     def results_by_player(self) -> dict[str, list[tuple[int, MatchResult]]]:
@@ -248,8 +263,16 @@ class _Loaded:
             return
         if isinstance(fact, f.PlayerRegistered):
             table.add_player(fact.player)
-        elif isinstance(fact, f.PlayerDropped):
+            for key in state.late_losses():  # EV-2.9: a late entry's losses, if taken
+                if key[1] == -(fact.player.order + 1):
+                    self._touch(key, state)
+        elif isinstance(fact, f.PlayerDropped | f.PlayerUndropped):
             table.update_player(state.players[fact.player])
+        elif isinstance(fact, f.RoundUndone):  # EV-5.13: its byes go with it
+            old = before.rounds.get(fact.round)
+            for key in _round_keys(before, old) if old is not None else []:
+                if key in table._results:  # noqa: SLF001
+                    table.remove(key)
         elif isinstance(fact, f.RoundPaired | f.PairingChanged):
             number = fact.round.number
             old = before.rounds.get(number)
@@ -338,7 +361,7 @@ def _match_result(state: Tournament, key: TableKey) -> MatchResult | None:
         for bye in rnd.pairings:
             if bye.bye and state.players[bye.players[0]].order == -table - 1:
                 return MatchResult(round=number, players=bye.players, bye=True)
-        return None
+        return state.late_losses().get(key)  # a late entry's missed round (EV-2.9)
     current = state.tables.get(key)
     result = state.result(number, table)
     if current is None or result is None:
@@ -520,12 +543,49 @@ class Tournaments:
             (loaded.version, loaded.last_hash, new)
         ]
         batches += [(0, "0" * 64, stream) for stream in games]
+        batches += self._void_closings(loaded.state, facts)  # EV-3.9, in the same transaction
         sealed = self.store.append_streams(batches)
         with self._events_lock:
             for event in sealed[0]:
                 loaded.fold(event)
         self._keep(loaded)
         return sealed[0]
+
+    def _void_closings(
+        self, before: Tournament, facts: Sequence[f.Fact]
+    ) -> list[tuple[int, str, Sequence[GameEvent]]]:
+        """Each game ``facts`` make void that is still open in its own stream, closed there
+        as void (EV-3.9): one ``GameEnded`` (how ``void``) per game, as batches for the same
+        transaction, so the game refuses entries from then on whatever face writes to it."""
+        after = before
+        reasons: dict[str, str] = {}
+        for fact in facts:
+            if isinstance(fact, f.GamesVoided):
+                reasons.update(dict.fromkeys(fact.games, fact.reason))
+            elif isinstance(fact, f.PairingChanged):
+                why = f"round {fact.round.number} was re-paired: {fact.reason}"
+                reasons.update(dict.fromkeys(apply(after, fact).voided - after.voided, why))
+            elif isinstance(fact, f.RoundUndone):
+                why = f"round {fact.round} was undone: {fact.reason}"
+                reasons.update(dict.fromkeys(apply(after, fact).voided - after.voided, why))
+            after = apply(after, fact)
+        batches: list[tuple[int, str, Sequence[GameEvent]]] = []
+        for game in sorted(after.voided - before.voided):
+            try:
+                view = self.store.load(game)
+            except GameNotFoundError:
+                continue
+            if view.ended is not None:
+                continue
+            closing = GameEnded(
+                **self._header(game),
+                winner=None,
+                how="void",
+                clause="EV-3.9",
+                reason=reasons.get(game, "closed as void by its event"),
+            )
+            batches.append((view.version, view.last_hash, [closing]))
+        return batches
 
     @property
     def _events_lock(self) -> threading.Lock:
@@ -545,8 +605,13 @@ class Tournaments:
         match: str = "bo3",
         cut: int = 0,
         floor: str = "1/3",
+        seed: int | None = None,
+        deck_deadline: int | None = None,
     ) -> EventInfo:
-        """Create an event; its id (``ev-...``) is in the returned info."""
+        """Create an event; its id (``ev-...``) is in the returned info. ``seed`` is the
+        seed of its random choices (round 1's draw, EV-5.6); drawn at random when omitted,
+        and recorded either way. ``deck_deadline``: decklists lock once that round is paired
+        (default round 1, EV-2.8)."""
         from referee import games
 
         try:
@@ -576,6 +641,8 @@ class Tournaments:
                 "match": match,
                 "cut": cut,
                 "floor": floor,
+                "seed": seed if seed is not None else self.draw_seed() % 2**32,
+                **({"deck_deadline": deck_deadline} if deck_deadline is not None else {}),
             },
             Settings,
         )
@@ -596,6 +663,7 @@ class Tournaments:
         rating: int | None = None,
         table: int | None = None,
         player_id: str | None = None,
+        late_as_losses: bool = False,
     ) -> list[str]:
         """Register players (a late entry once round 1 is paired); their ids, in order.
 
@@ -623,7 +691,14 @@ class Tournaments:
         for name in names:
             new = self._decide(
                 state,
-                d.Register(name=name, byes=byes, rating=rating, table=table, player_id=player_id),
+                d.Register(
+                    name=name,
+                    byes=byes,
+                    rating=rating,
+                    table=table,
+                    player_id=player_id,
+                    late_as_losses=late_as_losses,
+                ),
             )
             for fact in new:
                 state = apply(state, fact)
@@ -656,6 +731,13 @@ class Tournaments:
             check_deck(rules, setup, seats[0], deck)
         except RefusedError as exc:
             raise EventRefusedError("EV-2.2", f"the event decklist is refused: {exc}") from None
+        size = setup.options.get("deck_size")
+        if isinstance(size, int) and deck.size != size:  # the games' deck size (EV-2.8)
+            raise EventRefusedError(
+                "EV-2.8",
+                f"the event's games are played with decks of {size} cards ({rules.name}'s "
+                f"deck size); this list has {deck.size}",
+            )
 
     def event_drop(self, event_id: str, player: str, *, reason: str = "") -> int:
         """Drop a player after the current round (EV-2.6); the round they leave after."""
@@ -672,42 +754,75 @@ class Tournaments:
         """Pair the next round (or by hand, ``manual``), create each table's first game
         and link it, all in one transaction; the round's pairings."""
         loaded = self._event(event_id)
-        command: d.Command
-        if manual is not None:
-            command = d.PairManual(spec=manual, reason=reason or "paired by hand")
-        else:
-            command = d.PairNext()
+        # EV-5.11: a manual pairing's reason is required, never filled in
+        command: d.Command = (
+            d.PairManual(spec=manual, reason=reason) if manual is not None else d.PairNext()
+        )
+        facts = list(self._decide(loaded.state, command))
+        state = loaded.state
+        for fact in facts:
+            state = apply(state, fact)
+        waiting = fixing.pending_at_pairing(state)  # match losses given between rounds (EV-8.6)
+        for fact in waiting:
+            state = apply(state, fact)
+        decided = {x.table for x in waiting if isinstance(x, f.MatchReported)}
+        rnd = state.rounds[state.current_round]
+        links, streams = self._first_games(loaded, state, rnd, by, skip=decided)
+        self._append(loaded, [*facts, *waiting, *links], games=streams)
+        self._pending_game_losses(loaded, by)
+        return self.event_pairings(event_id)
+
+    def _pending_game_losses(self, loaded: _Loaded, by: str) -> None:
+        """Game losses given between matches end the player's first game of the round
+        just paired (EV-8.6, IPG 1.2), each marked applied once its game has ended."""
+        for number, penalty in fixing.pending_penalties(loaded.state):
+            table = fixing.current_table(loaded.state, penalty.player)
+            if penalty.penalty != "game-loss" or table is None:
+                continue
+            games = fixing.open_games(loaded.state, table)
+            if not games:
+                continue
+            self._game_loss(penalty, number, games[-1], by)
+            applied = f.PenaltyApplied(
+                penalty=number, round=table.round, table=table.table, game=games[-1]
+            )
+            self._append(self._event(loaded.event_id), [applied])
+
+    def event_repair(
+        self, event_id: str, manual: dict[str, Any] | None, *, reason: str, by: str = ""
+    ) -> list[PairingRow]:
+        """The head judge replaces the latest round's pairings (EV-5.12): by hand before
+        any result (``manual``), or with the engine (``None``), keeping every table that
+        has a result. New games are created for the tables that changed; the replaced
+        tables' games are closed as void (EV-3.9)."""
+        loaded = self._event(event_id)
+        command: d.Command = (
+            d.ChangePairing(spec=manual, reason=reason, by=by)
+            if manual is not None
+            else fixing.RePair(reason=reason, by=by)
+        )
         facts = list(self._decide(loaded.state, command))
         state = loaded.state
         for fact in facts:
             state = apply(state, fact)
         rnd = state.rounds[state.current_round]
-        links, streams = self._first_games(loaded, state, rnd, by)
-        self._append(loaded, [*facts, *links], games=streams)
-        return self.event_pairings(event_id)
-
-    def event_repair(
-        self, event_id: str, manual: dict[str, Any], *, reason: str, by: str = ""
-    ) -> list[PairingRow]:
-        """The head judge replaces the latest round's pairings before any result (EV-5.12);
-        new games are created for the new tables."""
-        loaded = self._event(event_id)
-        facts = list(self._decide(loaded.state, d.ChangePairing(spec=manual, reason=reason, by=by)))
-        state = loaded.state
-        for fact in facts:
-            state = apply(state, fact)
-        rnd = state.rounds[state.current_round]
-        links, streams = self._first_games(loaded, state, rnd, by)
+        kept = {k[1] for k, t in state.tables.items() if k[0] == rnd.number and t.games}
+        links, streams = self._first_games(loaded, state, rnd, by, skip=kept)
         self._append(loaded, [*facts, *links], games=streams)
         return self.event_pairings(event_id)
 
     def _first_games(
-        self, loaded: _Loaded, state: Tournament, rnd: Any, by: str
+        self,
+        loaded: _Loaded,
+        state: Tournament,
+        rnd: Any,
+        by: str,
+        skip: frozenset[int] | set[int] = frozenset(),
     ) -> tuple[list[f.Fact], list[list[GameEvent]]]:
         links: list[f.Fact] = []
         streams: list[list[GameEvent]] = []
         for pairing in rnd.pairings:
-            if pairing.bye or pairing.table is None:
+            if pairing.bye or pairing.table is None or pairing.table in skip:
                 continue
             game_id, stream = self._game_stream(loaded, state, rnd.number, pairing, 1, by)
             links.append(f.GameLinked(round=rnd.number, table=pairing.table, game=game_id))
@@ -799,7 +914,11 @@ class Tournaments:
                     loaded.state, d.RecordGameResult(game=created.originator_id, placings=placings)
                 )
             )
-        except Refusal:
+        except Refusal as exc:
+            if created.originator_id in loaded.state.games:
+                # a result its match cannot take (decided, void, the event over): refused,
+                # never stored beside the match unheard (EV-3.7, EV-3.9)
+                raise _refused(exc) from None
             return None
         state = loaded.state
         for fact in facts:
@@ -866,16 +985,23 @@ class Tournaments:
         return len(facts)
 
     def event_correct(
-        self, event_id: str, round_number: int, slip: str, *, reason: str, by: str = ""
-    ) -> None:
-        """Correct a table's result with a reason and who (EV-8.1)."""
+        self, event_id: str, round_number: int | None, slip: str, *, reason: str, by: str = ""
+    ) -> int:
+        """Correct a table's result with a reason and who (EV-8.1); ``round_number`` of
+        ``None`` is the open round, else the latest. The round corrected."""
         loaded = self._event(event_id)
+        if round_number is None:
+            state = loaded.state
+            round_number = state.open_round() or state.current_round
+            if not round_number:
+                raise EventRefusedError("EV-8.2", "no round has been paired yet")
         table, text = split_slip(slip)
         facts = self._decide(
             loaded.state,
             d.CorrectResult(round=round_number, table=table, slip=text, reason=reason, by=by),
         )
         self._append(loaded, facts)
+        return round_number
 
     def event_penalty(
         self,
@@ -887,7 +1013,26 @@ class Tournaments:
         reason: str = "",
         by: str = "",
     ) -> str:
-        """Record an IPG penalty carried across games; the penalty given."""
+        """Record an IPG penalty carried across games; the penalty given
+        (``event_penalize`` says what it did to the match)."""
+        return self.event_penalize(
+            event_id, player, infraction, penalty=penalty, reason=reason, by=by
+        ).penalty
+
+    def event_penalize(
+        self,
+        event_id: str,
+        player: str,
+        infraction: str,
+        *,
+        penalty: str | None = None,
+        reason: str = "",
+        by: str = "",
+    ) -> PenaltyOutcome:
+        """Record an event penalty and apply it to the match (EV-8.6, IPG 1.2): a game loss
+        ends the player's open game as a loss (a game penalty naming this one), a match loss
+        decides the match, a disqualification drops the player. ``penalty`` is the head
+        referee's choice; the IPG's suggestion is recorded beside it."""
         loaded = self._event(event_id)
         facts = self._decide(
             loaded.state,
@@ -901,6 +1046,7 @@ class Tournaments:
         )
         fact = facts[0]
         assert isinstance(fact, f.PenaltyRecorded)
+        number = len(loaded.state.penalties) + 1
         entrant = loaded.state.players[fact.player]
         if fact.penalty == "disqualification" and entrant.dropped_after is None:
             # A disqualified player leaves the event (IPG 1.4): the drop is stored with the
@@ -911,7 +1057,47 @@ class Tournaments:
                 *self._decide(state, d.Drop(player=fact.player, reason="disqualified")),
             )
         self._append(loaded, facts)
-        return fact.penalty
+        effect = "recorded"
+        if fact.penalty == "game-loss" and isinstance(fact.game, str):
+            self._game_loss(fact, number, fact.game, by)
+            effect = f"game {fact.game} ended as a loss for {entrant.name}"
+        elif fact.penalty == "game-loss":
+            effect = f"{entrant.name} has no game in progress: it ends their next game"
+        elif fact.penalty == "match-loss" and any(isinstance(x, f.MatchReported) for x in facts):
+            effect = f"round {fact.round} table {fact.table}: a match loss for {entrant.name}"
+        elif fact.penalty == "match-loss":
+            effect = f"{entrant.name} has no match in progress: it decides their next match"
+        elif fact.penalty == "disqualification":
+            effect = f"{entrant.name} is dropped"
+        return PenaltyOutcome(
+            number=number,
+            player=entrant.name,
+            penalty=fact.penalty,
+            suggested=fact.suggested,
+            effect=effect,
+        )
+
+    def _game_loss(self, fact: f.PenaltyRecorded, number: int, game: str, by: str) -> None:
+        """End ``game`` as a loss for the penalized player: the game's own penalty event,
+        naming the event's penalty, whose end the match then counts (EV-8.6)."""
+        penalize: Callable[..., Any] | None = getattr(self, "penalty", None)
+        if penalize is None:
+            return
+        view = self.store.load(game)
+        players = view.created.meta.get("players", "").split(",")
+        seats = [p.seat for p in view.created.players]
+        seat = dict(zip(players, seats, strict=False)).get(fact.player)
+        if seat is None:
+            return
+        penalize(
+            game,
+            seat,
+            "game_loss",
+            fact.infraction,
+            reason=f"event penalty {number}: {fact.infraction}"
+            + (f" ({fact.reason})" if fact.reason else ""),
+            by=by,
+        )
 
     def event_round(self, event_id: str, what: str, round_number: int | None = None) -> int:
         """Start (``start``) or end (``end``) a round (the latest by default): the clock's
@@ -924,9 +1110,15 @@ class Tournaments:
         self._append(loaded, self._decide(loaded.state, command))
         return number
 
-    def event_end(self, event_id: str, *, reason: str = "") -> None:
+    def event_end(
+        self, event_id: str, *, reason: str = "", void_open: bool = False, by: str = ""
+    ) -> list[str]:
+        """End the event (EV-1.4): refused while a game of the event is open, unless
+        ``void_open`` closes those games as void (recorded, in the audit); the games closed."""
         loaded = self._event(event_id)
-        self._append(loaded, self._decide(loaded.state, d.EndEvent(reason=reason)))
+        facts = self._decide(loaded.state, d.EndEvent(reason=reason, void_open=void_open, by=by))
+        self._append(loaded, facts)
+        return [g for fact in facts if isinstance(fact, f.GamesVoided) for g in fact.games]
 
     # -- reads -------------------------------------------------------------------
     def event_state(self, event_id: str) -> Tournament:
@@ -1029,9 +1221,11 @@ class Tournaments:
         """What the audit shows: overrides and re-pairings with their reasons and warnings,
         corrections with reason and who, penalties, drops."""
         from events.codec import decode
+        from service.fix_audit import fix_item
 
         self._event(event_id)
         entries: list[dict[str, Any]] = []
+        penalties = 0
         for number, topic, state in self.store.rows(event_id.strip()):
             fact = to_fact(decode(topic, state))
             item: dict[str, Any] | None = None
@@ -1063,8 +1257,10 @@ class Tournaments:
                     "by": fact.by,
                 }
             elif isinstance(fact, f.PenaltyRecorded):
+                penalties += 1
                 item = {
                     "what": "penalty",
+                    "number": penalties,  # what a withdrawal names (EV-8.7)
                     "player": fact.player,
                     "round": fact.round,
                     "infraction": fact.infraction,
@@ -1080,6 +1276,8 @@ class Tournaments:
                     "after_round": fact.after_round,
                     "reason": fact.reason,
                 }
+            else:
+                item = fix_item(fact)  # undone rounds, undrops, voided games, ...
             if item is not None:
                 entries.append({"event": number, **item})
         return {"event_id": event_id.strip(), "entries": entries}

@@ -22,7 +22,8 @@ def run(db: Path, *args: str) -> tuple[int, str, str]:
 
 def paired(db: Path) -> str:
     with open_service(db, create=True) as svc:
-        event = svc.event_new("Hall Open", "prizmik", rounds=3).event_id
+        # seed 5 draws two or four players in registration order (EV-5.6)
+        event = svc.event_new("Hall Open", "prizmik", rounds=3, seed=5).event_id
         svc.event_register(event, ["Ann", "Ben"])
         svc.event_pair(event)
     return event

@@ -21,7 +21,8 @@ def test_an_unclaimed_call_is_overdue_after_call_seconds_and_a_claimed_one_never
     clock = [T0]
     with open_service(tmp_path / "g.db", create=True) as svc:
         svc.clock = lambda: clock[0]
-        event = svc.event_new("Open", "prizmik", rounds=3).event_id
+        # seed 5 draws two or four players in registration order (EV-5.6)
+        event = svc.event_new("Open", "prizmik", rounds=3, seed=5).event_id
         svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])  # tables 1 and 2
         svc.event_pair(event)
         svc.event_call(event, 1, by="Tom", reason="ruling")

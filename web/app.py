@@ -29,7 +29,7 @@ from litestar import Litestar
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 
-from web import api, calls_api, calls_pages, event_api, eventpages, pages
+from web import api, calls_api, calls_pages, event_api, event_fixes_api, eventpages, pages
 from web.context import BODY_LIMIT, COOKIE, ServeConfig, Web, web_of
 from web.fastpath import FastPath
 from web.problems import handle_exception
@@ -61,6 +61,7 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
         route_handlers=[
             *api.HANDLERS,
             *event_api.EVENT_HANDLERS,
+            *event_fixes_api.EVENT_FIX_HANDLERS,
             *calls_api.CALLS_HANDLERS,
             *pages.HANDLERS,
             *eventpages.HANDLERS,

@@ -25,6 +25,13 @@ __all__ = [
     "EventCreated",
     "EventEnded",
     "Fact",
+    "DecklistAttached",
+    "GamesVoided",
+    "PenaltyApplied",
+    "PenaltyWithdrawn",
+    "PlayerUndropped",
+    "RoundUndone",
+    "SettingsChanged",
     "GameLinked",
     "GameResultRecorded",
     "JudgeCalled",
@@ -138,6 +145,9 @@ class PenaltyRecorded(_Fact, frozen=True, kw_only=True, tag="penalty-recorded"):
     reason: str = ""
     by: str = ""
     table: int | None = None
+    # the game a game loss ended, or the match a match loss decided (EV-8.6); unset on
+    # penalties recorded before the penalty reached the match, so they hash as before
+    game: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class RoundStarted(_Fact, frozen=True, kw_only=True, tag="round-started"):
@@ -156,6 +166,70 @@ class CutMade(_Fact, frozen=True, kw_only=True, tag="cut-made"):
 
 class EventEnded(_Fact, frozen=True, kw_only=True, tag="event-ended"):
     reason: str = ""
+
+
+class RoundUndone(_Fact, frozen=True, kw_only=True, tag="round-undone"):
+    """The latest round, with no result yet, is taken back (EV-5.13): its pairings no
+    longer count as met, and its games are closed as void."""
+
+    round: int
+    reason: str
+    by: str = ""
+
+
+class PlayerUndropped(_Fact, frozen=True, kw_only=True, tag="player-undropped"):
+    """A drop taken back (EV-2.7): the player is paired again from the next round."""
+
+    player: str
+    reason: str
+    by: str = ""
+
+
+class SettingsChanged(_Fact, frozen=True, kw_only=True, tag="settings-changed"):
+    """The number of Swiss rounds or the cut changed while still possible (EV-1.5);
+    ``None`` leaves that setting as it was."""
+
+    rounds: int | None = None
+    cut: int | None = None
+    reason: str
+    by: str = ""
+
+
+class GamesVoided(_Fact, frozen=True, kw_only=True, tag="games-voided"):
+    """Games of the event closed as void (EV-3.9): they count for nothing and refuse
+    entries (a slip decided their match, or the event ended with them open)."""
+
+    games: tuple[str, ...]
+    reason: str
+    by: str = ""
+
+
+class PenaltyWithdrawn(_Fact, frozen=True, kw_only=True, tag="penalty-withdrawn"):
+    """The head referee withdraws the event's penalty number ``penalty`` (1 first,
+    EV-8.7); its effects are reversed by the facts stored with this one."""
+
+    penalty: int
+    reason: str
+    by: str = ""
+
+
+class PenaltyApplied(_Fact, frozen=True, kw_only=True, tag="penalty-applied"):
+    """The event's penalty number ``penalty`` (1 first) took effect at round ``round``
+    table ``table``: a game loss in ``game``, a match loss deciding the match (EV-8.6). A
+    penalty given between matches takes effect in the player's next one."""
+
+    penalty: int
+    round: int
+    table: int
+    game: str = ""
+
+
+class DecklistAttached(_Fact, frozen=True, kw_only=True, tag="decklist-attached"):
+    """A registered player's event decklist attached or replaced before their first
+    round is paired (EV-2.8); the list itself rides on the stored event."""
+
+    player: str
+    by: str = ""
 
 
 # -- the hall: judge calls and players' own reports (``referee.tournament.hall``) ----------
@@ -249,6 +323,13 @@ Fact = (
     | RoundEnded
     | CutMade
     | EventEnded
+    | RoundUndone
+    | PlayerUndropped
+    | SettingsChanged
+    | GamesVoided
+    | PenaltyWithdrawn
+    | DecklistAttached
+    | PenaltyApplied
     | JudgeCalled
     | CallClaimed
     | CallEscalated

@@ -66,6 +66,7 @@ class MatchResult(msgspec.Struct, frozen=True, kw_only=True):
     score: Score | None = None
     placement: Placement | None = None
     bye: bool = False
+    loss: bool = False  # a late entry's match loss for a round missed (EV-2.9)
 
 
 class Record(msgspec.Struct, frozen=True, gc=False):
@@ -121,6 +122,8 @@ def contributions(result: MatchResult, settings: Settings) -> dict[str, Contribu
     """Each player's share of ``result`` (EV-4.2, EV-4.3, EV-4.4; pods EV-7.4)."""
     if result.bye:
         return {result.players[0]: _bye(settings)}
+    if result.loss:  # lost 0-2 with no opponent (EV-2.9)
+        return {result.players[0]: Contribution(0, 3, 0, 2, losses=1)}
     if result.placement is not None:
         return pod_contributions(result.placement, settings)
     assert result.score is not None, "a two-player result needs a score"
@@ -181,7 +184,7 @@ def pod_contributions(placement: Placement, settings: Settings) -> dict[str, Con
 
 
 def _opponents(result: MatchResult) -> dict[str, list[str]]:
-    if result.bye:
+    if result.bye or result.loss:
         return {result.players[0]: []}
     return {p: [q for q in result.players if q != p] for p in result.players}
 

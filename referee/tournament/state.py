@@ -20,23 +20,29 @@ from datetime import datetime
 import immutables
 import msgspec
 
+from referee.tournament.draw import seeded_order
 from referee.tournament.facts import (
     ByeAwarded,
     CallClaimed,
     CallEscalated,
     CallResolved,
     CutMade,
+    DecklistAttached,
     EventCreated,
     EventEnded,
     Fact,
     GameLinked,
     GameResultRecorded,
+    GamesVoided,
     JudgeCalled,
     MatchReported,
     PairingChanged,
+    PenaltyApplied,
     PenaltyRecorded,
+    PenaltyWithdrawn,
     PlayerDropped,
     PlayerRegistered,
+    PlayerUndropped,
     ReportConfirmed,
     ReportDisputed,
     ReportFiled,
@@ -44,6 +50,8 @@ from referee.tournament.facts import (
     RoundEnded,
     RoundPaired,
     RoundStarted,
+    RoundUndone,
+    SettingsChanged,
 )
 from referee.tournament.model import (
     Entrant,
@@ -127,6 +135,9 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
     ended_rounds: frozenset[int] = frozenset()
     cut: tuple[str, ...] = ()
     ended: bool = False
+    voided: frozenset[str] = frozenset()  # games closed as void (EV-3.9)
+    withdrawn_penalties: frozenset[int] = frozenset()  # 1-based numbers (EV-8.7)
+    applied_penalties: dict[int, TableKey] = {}  # number -> where it took effect (EV-8.6)
     calls: immutables.Map[int, CallState] = immutables.Map()
     reports: immutables.Map[int, ReportState] = immutables.Map()
     table_calls: immutables.Map[TableKey, tuple[int, ...]] = immutables.Map()
@@ -235,7 +246,7 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
 
     def match_results(self, after_round: int | None = None) -> dict[TableKey, MatchResult]:
         """Final results of the Swiss, round-robin and pod rounds, byes included (EV-6.5)."""
-        out: dict[TableKey, MatchResult] = {}
+        out: dict[TableKey, MatchResult] = self.late_losses(after_round)
         for number, rnd in self.rounds.items():
             if rnd.kind in ("cut", "elimination"):
                 continue
@@ -257,6 +268,19 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
                     out[(number, pairing.table)] = MatchResult(
                         round=number, players=pairing.players, placement=result
                     )
+        return out
+
+    def late_losses(self, after_round: int | None = None) -> dict[TableKey, MatchResult]:
+        """The match losses of late entries who took them for the rounds they missed
+        (EV-2.9), keyed like byes: ``(round, -(registration + 1))``."""
+        out: dict[TableKey, MatchResult] = {}
+        for entrant in self.players.values():
+            if entrant.late_as_losses is not True:
+                continue
+            for number in range(1, entrant.entry_round):
+                if after_round is None or number <= after_round:
+                    key = (number, -(entrant.order + 1))
+                    out[key] = MatchResult(round=number, players=(entrant.id,), loss=True)
         return out
 
     def standings(self, after_round: int | None = None) -> list[Standing]:
@@ -347,12 +371,17 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
             order = [s.player for s in standing if s.player in active]
             points = {s.player: s.points for s in standing}
         else:
+            seed = self.settings.seed if self.settings is not None else msgspec.UNSET
+            if isinstance(seed, int):  # the seeded draw stands in for registration (EV-5.6)
+                drawn = {p: i for i, p in enumerate(seeded_order(seed, round_number, active))}
+            else:
+                drawn = {p: active[p].order for p in active}
             order = sorted(
                 active,
                 key=lambda p: (
                     active[p].rating is None,
                     -(active[p].rating or 0),
-                    active[p].order,
+                    drawn[p],
                 ),
             )
             points = {}
@@ -390,6 +419,66 @@ def _round_tables(state: Tournament, rnd: Round) -> immutables.Map[TableKey, Tab
     return tables.finish()
 
 
+def _kept_tables(
+    state: Tournament, rnd: Round
+) -> tuple[immutables.Map[TableKey, TableState], frozenset[str]]:
+    """The tables after a re-pairing of ``rnd.number`` (EV-5.12): a table with the same
+    number and players keeps its games and results; every other old table's games are
+    void (EV-3.9). The new tables, and the games made void."""
+    tables = _round_tables(state, rnd).mutate()
+    void: set[str] = set()
+    old_round = state.rounds.get(rnd.number)
+    for pairing in old_round.pairings if old_round is not None else ():
+        if pairing.table is None:
+            continue
+        key = (rnd.number, pairing.table)
+        old = state.tables.get(key)
+        if old is None:
+            continue
+        new = tables.get(key)
+        if new is not None and new.players == old.players:
+            tables[key] = old
+        else:
+            void.update(old.games)
+    return tables.finish(), frozenset(void)
+
+
+def _without_round_tables(
+    state: Tournament, number: int
+) -> tuple[immutables.Map[TableKey, TableState], frozenset[str]]:
+    """The tables without round ``number``'s, and the games those tables had."""
+    tables = state.tables.mutate()
+    games: set[str] = set()
+    rnd = state.rounds.get(number)
+    for pairing in rnd.pairings if rnd is not None else ():
+        if pairing.table is not None:
+            old = tables.pop((number, pairing.table), None)
+            if old is not None:
+                games.update(old.games)
+    return tables.finish(), frozenset(games)
+
+
+def _undone(state: Tournament, number: int) -> Tournament:
+    """The state with round ``number`` taken back (EV-5.13): not met, its games void."""
+    replace = msgspec.structs.replace
+    tables, games = _without_round_tables(state, number)
+    rounds = {n: r for n, r in state.rounds.items() if n != number}
+    cut = state.cut
+    if state.rounds[number].kind == "cut" and not any(r.kind == "cut" for r in rounds.values()):
+        cut = ()  # the first playoff round taken back takes the cut with it
+    overrides = {n: o for n, o in state.overrides.items() if n != number}
+    return replace(
+        state,
+        rounds=rounds,
+        tables=tables,
+        overrides=overrides,
+        voided=state.voided | games,
+        started=state.started - {number},
+        ended_rounds=state.ended_rounds - {number},
+        cut=cut,
+    )
+
+
 def apply(state: Tournament, fact: Fact) -> Tournament:
     """The state after ``fact`` (facts were checked when decided; this never refuses)."""
     replace = msgspec.structs.replace
@@ -416,11 +505,13 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
                 overrides=overrides,
             )
         case PairingChanged(round=rnd, reason=reason):
+            tables, void = _kept_tables(state, rnd)
             return replace(
                 state,
                 rounds={**state.rounds, rnd.number: rnd},
-                tables=_round_tables(state, rnd),
+                tables=tables,
                 overrides={**state.overrides, rnd.number: reason},
+                voided=state.voided | void,
             )
         case GameLinked(round=number, table=table, game=game):
             current = state.tables[(number, table)]
@@ -457,6 +548,28 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
             return replace(state, cut=seeds)
         case EventEnded():
             return replace(state, ended=True)
+        case RoundUndone(round=number):
+            return _undone(state, number)
+        case PlayerUndropped(player=player):
+            entrant = replace(state.players[player], dropped_after=None)
+            return replace(state, players=state.players.set(player, entrant))
+        case SettingsChanged(rounds=rounds, cut=cut):
+            assert state.settings is not None
+            settings = state.settings
+            if rounds is not None:
+                settings = replace(settings, rounds=rounds)
+            if cut is not None:
+                settings = replace(settings, cut=cut)
+            return replace(state, settings=settings)
+        case GamesVoided(games=games):
+            return replace(state, voided=state.voided | frozenset(games))
+        case PenaltyWithdrawn(penalty=number):
+            return replace(state, withdrawn_penalties=state.withdrawn_penalties | {number})
+        case PenaltyApplied(penalty=number, round=at, table=table):
+            applied = {**state.applied_penalties, number: (at, table)}
+            return replace(state, applied_penalties=applied)
+        case DecklistAttached():
+            return state  # the list rides on the stored event (the service keeps it)
         case JudgeCalled():
             call = CallState(
                 number=fact.call,

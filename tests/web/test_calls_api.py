@@ -15,7 +15,8 @@ from tests.web.conftest import Tokens, auth
 def make_event(store: str, players: tuple[str, ...] = ("Ann", "Ben")) -> str:
     """A PRIZMIK Swiss event of ``players`` with round 1 paired (Ann v Ben at table 1)."""
     with open_service(store) as svc:
-        event = svc.event_new("Hall Open", "prizmik", rounds=3).event_id
+        # seed 5 draws two or four players in registration order (EV-5.6)
+        event = svc.event_new("Hall Open", "prizmik", rounds=3, seed=5).event_id
         svc.event_register(event, list(players))
         svc.event_pair(event)
     return event
@@ -124,8 +125,9 @@ def test_ev_11_two_players_report_and_confirm_and_the_standings_change(
     pairings = client.get(f"/api/events/{event}/pairings", headers=auth(tokens["ann"])).json()
     assert pairings[0]["table"] == 1
     with open_service(store) as svc:
-        kinds = [line.kind for line in svc.event_log(event)][-3:]
-    assert kinds == ["report-filed", "report-confirmed", "match-reported"]
+        kinds = [line.kind for line in svc.event_log(event)][-4:]
+    # the confirmed slip also closes the table's open game as void (EV-3.9)
+    assert kinds == ["report-filed", "report-confirmed", "match-reported", "games-voided"]
 
 
 def test_ev_11_5_a_disagreement_reaches_the_queue_and_a_staff_slip_settles_it(

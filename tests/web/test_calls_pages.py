@@ -28,7 +28,8 @@ JS = [pytest.param(True, id="js"), pytest.param(False, id="no-js")]
 def make_event(store: str) -> str:
     """Ann v Ben at table 1 of round 1 (the fixture's player tokens are named Ann and Ben)."""
     with open_service(store) as svc:
-        event = svc.event_new("Hall Open", "prizmik", rounds=3).event_id
+        # seed 5 draws two or four players in registration order (EV-5.6)
+        event = svc.event_new("Hall Open", "prizmik", rounds=3, seed=5).event_id
         svc.event_register(event, ["Ann", "Ben"])
         svc.event_pair(event)
     return event
