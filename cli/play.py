@@ -315,9 +315,13 @@ def act(
     Text that is not an entry of the game is refused (exit 2) and nothing is stored. With
     --server the entry goes to that running server, checked and kept there."""
     with handled():
-        remote = settings.remote()
-        if remote is not None:
-            result = remote.record(game, action, seat=by, dry_run=dry_run)
+        box = settings.outbox()
+        offline = False
+        if box is not None:
+            from cli.offline import echo_synced
+
+            result, sent, offline = box.record(game, action, seat=by, dry_run=dry_run)
+            echo_synced(sent)
             if result.game_id not in ("", game):
                 say_which(game, result.game_id)
         else:
@@ -330,6 +334,10 @@ def act(
             emit_json(msgspec.to_builtins(result))
         else:
             out, err = entry_lines(result)
+            if offline:
+                from cli.offline import offline_lines
+
+                out, err = offline_lines(result, out, err)
             for line in out:
                 typer.echo(line)
             for line in err:

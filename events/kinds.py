@@ -25,11 +25,14 @@ from events.schema import (
     ActionRejected,
     ActionRetracted,
     AdjustmentRecorded,
+    BranchRecorded,
+    BranchResolved,
     DeckOpened,
     DeckRegistered,
     DisputeAppealed,
     DisputeOpened,
     DisputeRuled,
+    EntriesMerged,
     GameCreated,
     GameEnded,
     GameEvent,
@@ -500,5 +503,51 @@ register(
             f"{{withdrawn {quote(e.seat)} by {e.how} {quote(e.clause)}: {quote(e.reason)}}}"
         ),
         fold=_fold_withdrawn,
+    )
+)
+
+
+# -- entries recorded offline (REF-9.4, REF-9.5): evidence beside the game -----------------
+
+
+def _entries_line(entries: Any) -> str:
+    return ", ".join(quote(e.text) for e in entries)
+
+
+register(
+    Kind(
+        EntriesMerged,
+        summary=lambda e: (
+            f"{len(e.entries)} entries recorded offline by {safe_text(e.device)} on event "
+            f"{e.base_version} stored as events {', '.join(map(str, e.events)) or '-'} "
+            f"(recorded at {', '.join(x.recorded_at.strftime('%H:%M:%S') for x in e.entries)})"
+        ),
+        text=lambda e: None,  # the entries it lists are in the record as actions
+        fold=_fold_nothing,
+    )
+)
+
+register(
+    Kind(
+        BranchRecorded,
+        summary=lambda e: (
+            f"branches disagree after event {e.base_version}: {safe_text(e.device)} recorded "
+            f"{_entries_line(e.entries)} offline; the server recorded "
+            f"{'; '.join(safe_text(x) for x in e.ours) or 'nothing new'} (REF-9.5)"
+        ),
+        text=lambda e: None,  # evidence kept by the server; not an entry of the game
+        fold=_fold_nothing,
+    )
+)
+
+register(
+    Kind(
+        BranchResolved,
+        summary=lambda e: (
+            f"branch of event {e.branch} resolved: kept the {e.kept}'s"
+            + (f" ({safe_text(e.reason)})" if e.reason else "")
+        ),
+        text=lambda e: None,  # the kept branch's entries are in the record
+        fold=_fold_nothing,
     )
 )

@@ -585,7 +585,8 @@ class GameStore:
                 self.app.save(
                     *[cast(Any, _Batch(s[0].originator_id, s)) for s in (sealed, *others) if s]
                 )
-        except IntegrityError:
+        except IntegrityError as exc:
+            _replica_refusal(self, exc, [s[0].originator_id for s in (sealed, *others) if s])
             raise ConcurrentWriteError(
                 f"another referee recorded event {version + 1} of game {game_id} at the same "
                 "moment; nothing of yours was stored. Look at the position again and re-enter "
@@ -616,7 +617,8 @@ class GameStore:
                 # hundred-game commit's mapping (py-spy, issue 23).
                 saved = self.app.save(cast(Any, _Batch(events[0].originator_id, events)))
             return [r.notification.id for r in saved]
-        except IntegrityError:
+        except IntegrityError as exc:
+            _replica_refusal(self, exc, [e.originator_id for e in events])
             first = streams[0][0] if len(streams) == 1 and streams[0] else None
             raise ConcurrentWriteError(
                 f"another referee recorded event {first.originator_version} of game "
@@ -644,7 +646,8 @@ class GameStore:
                 self.app.save(
                     *[cast(Any, _Batch(s[0].originator_id, s)) for s in sealed_batches if s]
                 )
-        except IntegrityError:
+        except IntegrityError as exc:
+            _replica_refusal(self, exc, [s[0].originator_id for s in sealed_batches if s])
             raise ConcurrentWriteError(
                 "another writer changed this event at the same moment; nothing of yours was "
                 "stored. Look at it again and re-enter your command if it still stands."
@@ -664,7 +667,8 @@ class GameStore:
         """Append whole, already sealed game streams in one transaction (imports)."""
         try:
             self.app.save(*[cast(Any, _Batch(s[0].originator_id, s)) for s in streams])
-        except IntegrityError:
+        except IntegrityError as exc:
+            _replica_refusal(self, exc, [s[0].originator_id for s in streams if s])
             raise ConcurrentWriteError(
                 "one of these games is already in the store (import it with --as-new to copy it)"
             ) from None
@@ -699,10 +703,59 @@ class GameStore:
                     for number, topic, state in rows
                 ]
             )
-        except IntegrityError:
+        except IntegrityError as exc:
+            _replica_refusal(self, exc, [game_id for game_id, _ in streams])
             raise ConcurrentWriteError(
                 "one of these games is already in the store (import it with --as-new to copy it)"
             ) from None
+
+
+REPLICA_MARKER = "referee-replica"
+"""The text of the replica trigger's refusal (``events.replica``), so an append tells it
+from a concurrent write."""
+
+
+class ReplicaWriteError(StoreError, ValueError):
+    """A write to a stream this store holds as a replica (REF-9.1); nothing was stored."""
+
+    clause = "REF-9.1"
+
+
+def replica_refusal(store: GameStore, streams: Sequence[str]) -> ReplicaWriteError:
+    """The refusal of a write to ``streams`` that this store holds as a replica, naming
+    the store that writes them (its ``referee_runs`` row)."""
+    held: tuple[str, str, str] | None = None
+    backend = store.backend
+    if backend is not None and streams:
+        try:
+            with store.plain_cursor() as cursor:
+                marks = ", ".join([backend.mark] * len(streams))
+                cursor.execute(
+                    f"SELECT stream, store, since FROM {backend.qualified('referee_runs')} "
+                    f"WHERE stream IN ({marks}) LIMIT 1",
+                    list(streams),
+                )
+                row = cursor.fetchone()
+                held = (str(row[0]), str(row[1]), str(row[2])) if row else None
+        except StoreError:
+            held = None
+    if held is None:
+        return ReplicaWriteError(
+            "REF-9.1: this store holds a replica of this game or event; nothing was stored"
+        )
+    stream, writer, since = held
+    return ReplicaWriteError(
+        f"REF-9.1: this store holds a replica of {stream}, which store {writer!r} writes "
+        f"(since {since}); record it there, or hand the event over (referee event handover); "
+        "nothing was stored"
+    )
+
+
+def _replica_refusal(store: GameStore, exc: BaseException, streams: Sequence[str]) -> None:
+    """Raise the replica's refusal (REF-9.1) when the store's replica trigger, not another
+    writer, stopped the write."""
+    if REPLICA_MARKER in str(exc):
+        raise replica_refusal(store, list(dict.fromkeys(streams))) from None
 
 
 def sealed_after(view: GameView, new_events: Sequence[GameEvent]) -> list[GameEvent]:

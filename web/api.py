@@ -901,6 +901,7 @@ def _signature(room: RoomView) -> list[tuple[str, str, int | None, str]]:
         *room.unreported,
         *room.calls,
         *room.disagreements,
+        *room.conflicts,
     ]
     return [(i.kind, i.game_id, i.event, i.line) for i in items]  # a call's line names its holder
 
