@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperGroup
 
 from cli.face import (
     EXIT_REJECTED,
@@ -149,9 +149,7 @@ class _NewCommand(TyperCommand):
 )
 def new(
     ctx: typer.Context,
-    game: Annotated[
-        str, typer.Argument(help="Game type: prizmik, prismata, prismatic, crystale, gammasphere.")
-    ],
+    game: Annotated[str, typer.Argument(help="Game type: each is listed below with its options.")],
     player: Annotated[
         list[str] | None,
         typer.Option(
@@ -463,7 +461,26 @@ PENALTIES = {
 }
 
 
-@app.command()
+class _PenaltyGroup(TyperGroup):
+    """``referee penalty GAME WHO LEVEL`` issues a penalty as it always did;
+    ``referee penalty withdraw GAME N`` withdraws one: a first word that is not a
+    subcommand is the game of ``issue``."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+            args = ["issue", *args]
+        return super().parse_args(ctx, args)
+
+
+penalty_app = typer.Typer(
+    cls=_PenaltyGroup,
+    no_args_is_help=True,
+    help="Issue a judge's penalty (REF-7): 'referee penalty GAME WHO LEVEL --infraction ...'; "
+    "withdraw one (REF-7.3): 'referee penalty withdraw GAME N --reason ...'.",
+)
+
+
+@penalty_app.command("issue")
 def penalty(
     game: GameArg,
     who: Annotated[str, typer.Argument(help="Seat or player penalised.")],
@@ -492,6 +509,26 @@ def penalty(
         _echo_written(written, as_json)
 
 
+@penalty_app.command("withdraw")
+def withdraw_penalty(
+    game: GameArg,
+    number: Annotated[int, typer.Argument(help="The penalty's event number ('referee log').")],
+    reason: Annotated[str, typer.Option("--reason", help="Why it is withdrawn.")] = "",
+    as_json: JsonOpt = False,
+) -> None:
+    """Withdraw a penalty given in error (REF-7.3, the head referee): it stays in the
+    record, marked withdrawn; a result it declared is voided, one it set aside declared
+    again."""
+    with handled():
+        written = settings.service().withdraw_penalty(
+            game, number, reason=reason, by=settings.referee
+        )
+        _echo_written(written, as_json)
+
+
+app.add_typer(penalty_app, name="penalty")
+
+
 @app.command()
 def adjust(
     game: GameArg,
@@ -503,7 +540,12 @@ def adjust(
         ),
     ] = None,
     card: Annotated[
-        str, typer.Option("--card", help="The card whose effect this carries out.")
+        str,
+        typer.Option(
+            "--card",
+            help="The card whose effect this carries out, as the catalog names it (none for "
+            "a correction of the position no card caused, REF-6.5).",
+        ),
     ] = "",
     reason: Annotated[str, typer.Option("--reason", help="The referee's ruling, in words.")] = "",
     answers: Annotated[

@@ -37,6 +37,7 @@ from events.schema import (
     GameEnded,
     GameEvent,
     PenaltyIssued,
+    PenaltyWithdrawn,
     ResultVoided,
     RulingRequested,
     SeatWithdrawn,
@@ -425,10 +426,8 @@ register(
 
 def _adjust_summary(e: AdjustmentRecorded) -> str:
     answers = f" answering event {e.resolves}" if e.resolves is not None else ""
-    return (
-        f"adjustment for {safe_text(e.card)}{answers}: {safe_text(e.notation)} "
-        f"({safe_text(e.reason)})"
-    )
+    what = f"adjustment for {safe_text(e.card)}" if e.card else "position corrected"
+    return f"{what}{answers}: {safe_text(e.notation)} ({safe_text(e.reason)})"
 
 
 def _adjust_text(e: AdjustmentRecorded) -> str:
@@ -480,6 +479,26 @@ register(
             f"{{penalty {quote(e.seat)} {e.penalty} {quote(e.infraction)}: {quote(e.reason)}}}"
         ),
         fold=_fold_penalty,
+    )
+)
+
+
+def _fold_penalty_withdrawn(view: Folding, event: PenaltyWithdrawn) -> None:
+    kept = [p for p in view.penalties if p.originator_version != event.penalty]
+    if len(kept) == len(view.penalties):
+        raise ReplayError(
+            f"event {event.originator_version} withdraws event {event.penalty}, which is not "
+            "a penalty in force"
+        )
+    view.penalties = kept
+
+
+register(
+    Kind(
+        PenaltyWithdrawn,
+        summary=lambda e: f"penalty of event {e.penalty} withdrawn: {safe_text(e.reason)}",
+        text=lambda e: f"{{penalty-withdrawn {e.penalty}: {quote(e.reason)}}}",
+        fold=_fold_penalty_withdrawn,
     )
 )
 

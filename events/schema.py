@@ -231,6 +231,16 @@ class PenaltyIssued(GameEvent, frozen=True, kw_only=True):
     by: str = ""
 
 
+class PenaltyWithdrawn(GameEvent, frozen=True, kw_only=True):
+    """The penalty of stream event ``penalty`` withdrawn by the head referee (REF-7.3): it
+    stops counting (for upgrades too); what it did to the game is reversed by the events
+    written beside this one (a result it declared voided), never by editing it."""
+
+    penalty: int
+    reason: str
+    by: str = ""
+
+
 class SeatWithdrawn(GameEvent, frozen=True, kw_only=True):
     """A seat leaves a game of three or more that the others play on (REF-3.5)."""
 
@@ -312,6 +322,7 @@ TOPICS: dict[str, type[GameEvent]] = {
     "referee.RulingRequested.v1": RulingRequested,
     "referee.AdjustmentRecorded.v1": AdjustmentRecorded,
     "referee.PenaltyIssued.v1": PenaltyIssued,
+    "referee.PenaltyWithdrawn.v1": PenaltyWithdrawn,
     "referee.SeatWithdrawn.v1": SeatWithdrawn,
     "referee.EntriesMerged.v1": EntriesMerged,
     "referee.BranchRecorded.v1": BranchRecorded,
@@ -356,6 +367,7 @@ AnyEvent = (
     | RulingRequested
     | AdjustmentRecorded
     | PenaltyIssued
+    | PenaltyWithdrawn
     | SeatWithdrawn
     | EntriesMerged
     | BranchRecorded
@@ -377,6 +389,7 @@ KINDS: dict[type[GameEvent], str] = {
     RulingRequested: "ruling-needed",
     AdjustmentRecorded: "adjustment",
     PenaltyIssued: "penalty",
+    PenaltyWithdrawn: "penalty-withdrawal",  # "penalty-withdrawn" is the event stream's fact
     SeatWithdrawn: "withdrawn",
     EntriesMerged: "offline-merged",
     BranchRecorded: "branch",

@@ -27,16 +27,14 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
 
 from events.backends import (
-    WIRE_MODULE,
+    ONE_SHOT_MODULE,
     Backend,
     backend_for,
-    driverless_connect,
     is_server_store,
     is_server_url,
     queries,
     server_settings,
     store_settings,
-    wire_possible,
 )
 from events.codec import MsgspecMapper, bytes_hash, decode, own_hash, seal_after
 from events.schema import (
@@ -191,9 +189,8 @@ class GameStore:
         one_shot: bool = False,
     ) -> None:
         """``one_shot``: a command that reads and writes a game or two and ends (``referee
-        act``): on a ``postgresql://`` URL it talks to the server through the standard
-        library's socket (``events.backends.postgres_wire``) instead of importing psycopg,
-        when that connection can be made as psycopg would make it."""
+        act``): on a ``postgresql://`` URL it opens one plain psycopg connection
+        (``events.backends.postgres_oneshot``) rather than a connection pool."""
         target = os.fspath(db) if db is not None else None
         settings: dict[str, str] = {}
         if target is not None and is_server_url(target):
@@ -204,20 +201,14 @@ class GameStore:
         settings.update(env or {})
         if is_server_store("", settings):
             server_settings(settings, lock_timeout())
-        wire = (
+        if (
             one_shot
             and target is not None
             and is_server_url(target)
             and "PERSISTENCE_MODULE" not in (env or {})
-            and wire_possible()
-        )
-        if wire:
-            settings["PERSISTENCE_MODULE"] = WIRE_MODULE
+        ):
+            settings["PERSISTENCE_MODULE"] = ONE_SHOT_MODULE
         self.app = RefereeApplication(env=settings)
-        if wire and not driverless_connect(self.app.recorder):
-            self.app.close()
-            settings["PERSISTENCE_MODULE"] = "eventsourcing.postgres"
-            self.app = RefereeApplication(env=settings)
         self.recorder = self.app.recorder
         self.mapper = cast(MsgspecMapper, self.app.mapper)
         self.clock = clock

@@ -294,8 +294,8 @@ def handover(svc: RefereeService, event_id: str, to: str) -> Handover:
     if to == me:
         raise RefusedError(f"REF-9.2: {loaded.event_id} is written by this store ({me!r}) already")
     streams = (loaded.event_id, *loaded.state.games)
-    fact = f.EventHandedOver(to=to, by=me, streams=streams)
     header = svc._header(loaded.event_id)  # noqa: SLF001 - the common fields, as any fact's
+    fact = f.EventHandedOver(to=to, by=me, streams=streams, at=header["timestamp"])
     sealed = seal_after(loaded.version, loaded.last_hash, [to_stored(fact, header)])[0]
     row = (loaded.event_id, sealed.originator_version, TOPIC_OF[type(sealed)], encode(sealed))
     replica.write_handover(store, row, streams, to)
@@ -314,11 +314,8 @@ def event_host(svc: RefereeService, event_id: str) -> EventHost:
     me = replica.store_name(store) or default_name(store)
     loaded = svc._event(event_id)  # noqa: SLF001
     held = replica.runners(store, [loaded.event_id])
-    since = ""
-    for line in reversed(svc.event_log(loaded.event_id)):
-        if line.kind == "event-handed-over":
-            since = _iso(line.time)
-            break
+    moment = loaded.state.run_from_since  # read from the state: the log may be 100,000 lines
+    since = _iso(moment) if moment is not None else ""
     if held:
         writer, _ = held[loaded.event_id]
         return EventHost(

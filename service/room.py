@@ -57,6 +57,7 @@ from events.schema import (
     GameEnded,
     GameEvent,
     PenaltyIssued,
+    PenaltyWithdrawn,
     ResultVoided,
     RulingRequested,
     topics_for,
@@ -207,6 +208,7 @@ _WANTED = frozenset(
         RulingRequested,
         AdjustmentRecorded,
         PenaltyIssued,
+        PenaltyWithdrawn,
         BranchRecorded,
         BranchResolved,
     )
@@ -459,6 +461,10 @@ class RoomQueue:
                 )
         elif isinstance(event, PenaltyIssued):
             self._fold_penalty(gid, game, event)
+        elif isinstance(event, PenaltyWithdrawn):  # REF-7.3: it leaves the queue
+            self._penalties = [
+                p for p in self._penalties if (p.game_id, p.event) != (gid, event.penalty)
+            ]
         elif isinstance(event, BranchRecorded):
             theirs = ", ".join(event.theirs) or "-"
             ours = "; ".join(event.ours) or "nothing"

@@ -316,6 +316,8 @@ class EventHandedOver(_Fact, frozen=True, kw_only=True, tag="event-handed-over")
     to: str
     by: str
     streams: tuple[str, ...] = ()
+    at: datetime | None = None
+    """When (the stored event's own time, kept in the fact so the state can say "since")."""
 
 
 Fact = (

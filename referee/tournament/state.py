@@ -141,6 +141,8 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
     withdrawn_penalties: frozenset[int] = frozenset()  # 1-based numbers (EV-8.7)
     applied_penalties: dict[int, TableKey] = {}  # number -> where it took effect (EV-8.6)
     run_from: str = ""
+    run_from_since: datetime | None = None
+    """When the event was last handed over (``None``: never)."""
     """The store that writes the event since its last hand-over ("": the one it was made on)."""
     calls: immutables.Map[int, CallState] = immutables.Map()
     reports: immutables.Map[int, ReportState] = immutables.Map()
@@ -582,8 +584,8 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
             return replace(state, applied_penalties=applied)
         case DecklistAttached():
             return state  # the list rides on the stored event (the service keeps it)
-        case EventHandedOver(to=to):
-            return replace(state, run_from=to)
+        case EventHandedOver(to=to, at=at):
+            return replace(state, run_from=to, run_from_since=at)
         case JudgeCalled():
             call = CallState(
                 number=fact.call,

@@ -92,7 +92,7 @@
     source.onerror = () => dot && dot.classList.remove("on");
     const onEvent = () => refresh();
     for (const kind of ["action", "rejected", "retracted", "ended", "voided", "dispute", "ruling", "appeal",
-                        "deck", "deck-opened", "ruling-needed", "adjustment", "penalty", "withdrawn", "created"]) {
+                        "deck", "deck-opened", "ruling-needed", "adjustment", "penalty", "penalty-withdrawal", "withdrawn", "created"]) {
       source.addEventListener(kind, onEvent);
     }
   }
@@ -272,6 +272,13 @@
       for (const id of open) if (id && $(id)) $(id).open = true;
     }
   }
+  function formData(form, submitter) {  // the pressed button's name=value too (End: how)
+    try { return new FormData(form, submitter || undefined); } catch (e) {
+      const data = new FormData(form);
+      if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+      return data;
+    }
+  }
   document.addEventListener("submit", async (ev) => {
     const form = ev.target.closest("form.tool");
     if (!form) return;
@@ -281,7 +288,7 @@
     try {
       const response = await fetch(form.action, {
         method: "POST", credentials: "same-origin", headers: { Accept: "application/json" },
-        body: new URLSearchParams(new FormData(form)),
+        body: new URLSearchParams(formData(form, ev.submitter)),
       });
       let data = {};
       try { data = await response.json(); } catch (e) { data = { ok: false, message: "the server did not answer (" + response.status + ")" }; }
@@ -299,15 +306,6 @@
       const option = kind().selectedOptions[0];
       $("adjust-changes").placeholder = (option ? option.dataset.rest : "") + " (';' between changes)";
     }
-  });
-  const end = $("end-form");
-  if (end) end.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const how = ev.submitter && ev.submitter.value === "agreement" ? "agreement" : "resignation";
-    const body = { how, who: how === "resignation" ? $("end-who").value : null, reason: $("end-reason").value };
-    const r = await send("POST", api + "/end", body, false);
-    showResult(r.status === 201 ? "good" : "bad", r.status === 201 ? esc(r.data.summaries.join("; ")) : problemHtml(r.data));
-    refresh();
   });
   const flip = $("flip");
   if (flip) flip.addEventListener("click", () => root.classList.toggle("flipped"));
