@@ -52,6 +52,7 @@ __all__ = [
     "PlayerRound",
     "Posted",
     "Postings",
+    "swiss_rows_of",
     "Posting",
     "PostingCheck",
     "PostingReport",
@@ -175,6 +176,8 @@ def standing_dicts(rows: Sequence[Any]) -> list[dict[str, Any]]:
         data: dict[str, Any] = msgspec.to_builtins(row)
         if data.get("dropped_after") is None:
             data.pop("dropped_after", None)
+        if data.get("went") is None:
+            data.pop("went", None)  # only for a player of the cut (EV-6.7)
         out.append(data)
     return out
 
@@ -563,6 +566,21 @@ class Posted(msgspec.Struct, kw_only=True):
     later: int
     href: str
     current: bool = True
+    final_order: bool = False  # the rows are the posting's Swiss rows, listed in final order
+
+
+def swiss_rows_of(shown: Sequence[dict[str, Any]], body: Sequence[dict[str, Any]]) -> bool:
+    """Whether standings rows ``shown`` in final order (EV-6.7) are exactly a posting's
+    ``body`` (the Swiss standings, which carry no final place) once the final place and how
+    far each player went are set aside and the rows put back in the posting's order."""
+    if not any(row.get("final_rank") is not None for row in shown):
+        return False
+    order = {row.get("player"): n for n, row in enumerate(body)}
+    plain = [
+        {**{k: v for k, v in row.items() if k != "went"}, "final_rank": None}
+        for row in sorted(shown, key=lambda r: order.get(r.get("player"), len(order)))
+    ]
+    return plain == list(body)
 
 
 class PlayerRound(msgspec.Struct, kw_only=True):
@@ -571,6 +589,7 @@ class PlayerRound(msgspec.Struct, kw_only=True):
     bye: bool
     opponents: list[str]
     result: str
+    stage: str = ""  # a playoff round's name (EV-6.6); empty for a Swiss round
 
 
 class EventBoard(msgspec.Struct, kw_only=True):
@@ -589,6 +608,27 @@ class EventBoard(msgspec.Struct, kw_only=True):
     results: dict[int, str]
     standings: list[dict[str, Any]]
     players: int
+    ended: bool = False
+    stage: str = ""  # the shown round's name: "round 3", "semifinal" (EV-6.6)
+    status: str = ""  # where the event stands: "Swiss round 3 of 5", "final (round 8)", "ended"
+    labels: dict[int, str] = {}  # every paired round's name
+    playoff: bool = False  # a bracket has been paired (the bracket page has something)
+    pods: bool = False
+    places: dict[str, list[str]] = {}  # a pod event: each player's places, round by round
+
+
+def _format_words(info: Any) -> str:
+    """The event's shape for its pages' header: "Swiss · best of 3 · top 8 cut", "Swiss
+    pods", "single elimination · best of 3" (a pod has places, not a match length)."""
+    shape = {
+        "swiss": "Swiss",
+        "elimination": "single elimination",
+        "round-robin": "round robin",
+    }.get(info.format, info.format)
+    if info.pods:
+        return f"{shape} pods"
+    words = f"{shape} · best of {info.match[2:]}" if info.match.startswith("bo") else shape
+    return words + (f" · top {info.cut} cut" if info.cut else "")
 
 
 def event_board(
@@ -630,11 +670,14 @@ def event_board(
             found = state.result(shown, row["table"])
             if found is not None:
                 results[row["table"]] = _result_words(found, state)
+    from referee.tournament.playoff import is_playoff, round_label
+
+    labels = {n: round_label(state, n) for n in rounds}
     board = EventBoard(
         event=info.event_id,
         name=info.name or info.event_id,
         game=info.game,
-        format=info.format + (" pods" if info.pods else "") + f" {info.match}",
+        format=_format_words(info),
         version=info.version,
         rounds=rounds,
         round=shown,
@@ -644,6 +687,13 @@ def event_board(
         results=results,
         standings=standings,
         players=info.players,
+        ended=info.ended,
+        stage=labels.get(shown, "") if shown is not None else "",
+        status=svc.event_stage(event_id),
+        labels=labels,
+        playoff=any(is_playoff(r) for r in state.rounds.values()),
+        pods=info.pods,
+        places=svc.event_pod_places(event_id) if info.pods else {},
     )
     return board, state
 
@@ -654,10 +704,12 @@ _standings_seen: dict[tuple[int, str, int, int | None], list[dict[str, Any]]] = 
 def _result_words(result: Any, state: Tournament) -> str:
     from referee.tournament.model import Placement
 
-    if isinstance(result, Placement):
+    if isinstance(result, Placement):  # places, not W-L-D (EV-7.3)
+        from referee.tournament.playoff import ordinal
+
         names = state.names()
         ordered = sorted(result.places, key=lambda p: p[1])
-        return ", ".join(f"{place}. {names.get(p, p)}" for p, place in ordered)
+        return ", ".join(f"{ordinal(place)} {names.get(p, p)}" for p, place in ordered)
     text: str = result.text
     return text
 
@@ -692,13 +744,19 @@ def _player_round(
             word = {0: "won", 1: "lost", None: "drew"}[mine.winner]
             result = f"{word} {mine.text}"
         elif isinstance(found, Placement):
-            result = f"place {found.place_of(who)} of {len(pairing.players)}"
+            from referee.tournament.playoff import ordinal
+
+            result = f"{ordinal(found.place_of(who))} of {len(pairing.players)}"
+    from referee.tournament.playoff import round_label
+
+    label = round_label(state, number)
     return PlayerRound(
         round=number,
         table=pairing.table,
         bye=pairing.bye,
         opponents=[names.get(p, p) for p in pairing.players if p != who],
         result=result,
+        stage="" if label == f"round {number}" else label,
     )
 
 
@@ -708,6 +766,8 @@ class EventRow(msgspec.Struct, kw_only=True):
     game: str
     players: int
     round: int
+    ended: bool = False
+    status: str = ""  # where it stands, in words: "Swiss round 3 of 5", "ended"
 
 
 def list_events(svc: Any) -> list[EventRow]:
@@ -722,6 +782,8 @@ def list_events(svc: Any) -> list[EventRow]:
                 game=info.game,
                 players=info.players,
                 round=info.current_round,
+                ended=info.ended,
+                status=svc.event_stage(event_id),
             )
         )
     return rows

@@ -35,6 +35,7 @@ from referee.tournament import facts as f
 from referee.tournament import fixing
 from referee.tournament.errors import Refusal
 from referee.tournament.model import Score, Settings, TableKey
+from referee.tournament.playoff import next_game_order
 from referee.tournament.standings import MatchResult, Standing, Standings, explain
 from referee.tournament.state import Tournament, apply
 from service.access import PLAYER_ID, PLAYER_ID_WORDS
@@ -110,6 +111,7 @@ class StandingRow(msgspec.Struct, kw_only=True):
     ogw: str
     dropped_after: int | None = None
     final_rank: int | None = None  # once the cut is made: the final order (EV-I.9)
+    went: str | None = None  # a player of the cut: how far they went (EV-6.7)
 
 
 class EventInfo(msgspec.Struct, kw_only=True):
@@ -406,6 +408,21 @@ def _row(standing: Standing) -> StandingRow:
         ogw=standing.ogw,
         dropped_after=standing.dropped_after,
     )
+
+
+def in_final_order(
+    state: Tournament, table: Sequence[Standing], rows: list[StandingRow]
+) -> list[StandingRow]:
+    """The standings rows (``rows[i]`` is ``table[i]``'s) listed by final place once the cut
+    is made, each player of the cut with how far they went (EV-6.7, EV-I.9)."""
+    from referee.tournament.playoff import final_places
+
+    places = {p.player: p for p in final_places(state, (s.player for s in table))}
+    for standing, row in zip(table, rows, strict=True):
+        found = places.get(standing.player)
+        if found is not None:
+            row.final_rank, row.went = found.place, found.went
+    return sorted(rows, key=lambda r: r.final_rank or 0)
 
 
 def _refused(exc: Refusal) -> EventRefusedError:
@@ -912,6 +929,9 @@ class Tournaments:
             table = state.tables[key]
             rnd = state.rounds[key[0]]
             pairing = rnd.table(key[1])
+            order = next_game_order(table, players)  # the loser sits first (EV-I.10)
+            if pairing is not None and set(order) == set(pairing.players):
+                pairing = msgspec.structs.replace(pairing, players=order)
             game_id, stream = self._game_stream(
                 loaded, state, key[0], pairing, len(table.games) + 1, ""
             )
@@ -1154,6 +1174,7 @@ class Tournaments:
             place = {player: n for n, player in enumerate(final, start=1)}
             for standing, row in zip(table, rows, strict=True):
                 row.final_rank = place[standing.player]
+            return in_final_order(state, table, rows)  # listed by final place (EV-6.7)
         return rows
 
     def event_explain(self, event_id: str, player: str, round_number: int | None = None) -> str:

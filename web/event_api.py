@@ -19,6 +19,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from service.access import authorize_event
+from service.eventprint import BracketView
 from service.postings import PlayerLine
 from service.tournaments import EventInfo, LogLine, PairingRow, StandingRow, split_slip
 from web.api import PROBLEMS
@@ -328,11 +329,26 @@ async def event_player(
     return await _json(request, event_id, work)
 
 
+@get(
+    "/api/events/{event_id:str}/bracket",
+    summary="The playoff bracket: each stage's matches, seeds, results, the champion",
+    description="As 'referee event bracket --json' (EV-6.6); refused (400, EV-6.1) before the "
+    "cut. Computed once per event version for every reader.",
+    responses={**PROBLEMS, 200: _shared(BracketView, "The playoff by stage")},
+)
+async def event_bracket(request: AnyRequest, event_id: FromPath[str]) -> Response[bytes]:
+    async def work(web: Web, version: int) -> BracketView:
+        view: BracketView = await web.run(web.svc.event_bracket, event_id)
+        return view
+
+    return await _json(request, event_id, work)
+
+
 @get("/api/events/{event_id:str}/log", summary="The event's stream", responses=PROBLEMS)
 async def event_log(request: AnyRequest, event_id: FromPath[str]) -> list[LogLine]:
     web = web_of(request)
     authorize_event(web.principal(request), "audit")
-    return await web.run(web.svc.event_log, event_id)
+    return await web.run(web.svc.event_log_named, event_id)
 
 
 @get(
@@ -343,7 +359,7 @@ async def event_log(request: AnyRequest, event_id: FromPath[str]) -> list[LogLin
 async def event_audit(request: AnyRequest, event_id: FromPath[str]) -> dict[str, Any]:
     web = web_of(request)
     authorize_event(web.principal(request), "audit")
-    result: dict[str, Any] = await web.run(web.svc.event_audit, event_id)
+    result: dict[str, Any] = await web.run(web.svc.event_audit_named, event_id)
     return result
 
 
@@ -358,6 +374,7 @@ EVENT_HANDLERS = [
     event_pairings,
     event_standings,
     event_player,
+    event_bracket,
     event_log,
     event_audit,
 ]

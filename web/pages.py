@@ -292,6 +292,11 @@ async def _table_response(
     p = await web.run(panel, web.svc, view.game_id, viewer, legal=can_record)
     kit = await web.run(toolkit, view) if can_record or who.role == "player" else None
     table = (view.created.meta or {}).get("table", "")
+    event = (  # a game of an event: its event, round, table and match, linked (EV-6.6)
+        await web.run(web.svc.event_game_place_of, dict(view.created.meta), view.game_id)
+        if (view.created.meta or {}).get("event")
+        else None
+    )
     flipped = flip or (viewer not in (REFEREE, PUBLIC) and view.seats and viewer != view.seats[0])
     return _page(
         render(
@@ -304,6 +309,7 @@ async def _table_response(
             title=view.rules.title,
             players=view.seat_names(),
             table=table,
+            event=event,
             viewer=viewer,
             can_record=can_record,
             may={

@@ -173,6 +173,7 @@ def test_a_13_player_pod_event_end_to_end_over_http(
         e["what"] for e in client.get(f"/api/events/{event}/audit", headers=head).json()["entries"]
     ]
     assert [w for w in whats if w != "games voided"] == [
+        "late entry",  # the audit lists the late entry too, where it was stored (issue 29)
         "pairing changed",
         "drop",
         "result corrected",

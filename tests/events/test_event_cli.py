@@ -108,7 +108,9 @@ def test_gammasphere_swiss_64_players_six_rounds_and_a_top_8_cut(tmp_path: Path)
     tables = [r for r in rows if not r["bye"]]
     assert len(tables) == 31 and all(len(r["games"]) == 1 for r in tables)
     assert sorted(p for r in rows for p in r["players"]) == sorted(names)
-    assert as_json(db, "event", "pairings", event) == rows
+    posted = as_json(db, "event", "pairings", event)
+    assert all(r.pop("round") == 1 and r.pop("stage") == "round 1" for r in posted)
+    assert posted == rows  # 'pairings --json' carries the round (issue 29)
 
     # a late entry after round 1 is paired (EV-2.3); then round 1's bad input
     ok(db, "event", "register", event, "--player", "Late Lou")
@@ -122,7 +124,8 @@ def test_gammasphere_swiss_64_players_six_rounds_and_a_top_8_cut(tmp_path: Path)
     ok(db, "end", first_game, "--resign", "p2")
     second = as_json(db, "event", "pairings", event)[0]["games"]
     assert len(second) == 2  # the next game is created when the previous one ends
-    ok(db, "end", second[1], "--resign", "p2")
+    # the loser of game 1 sits first in game 2 (EV-I.10): the first-listed player is p2 now
+    ok(db, "end", second[1], "--resign", "p1")
     refused(db, "EV-3.7", "event", "result", event, "1=2-0-0")  # decided by its games
     slips = [slip_for(r["table"], 1) for r in tables[1:]]
     ok(db, "event", "result", event, *slips)
@@ -212,9 +215,13 @@ def test_gammasphere_swiss_64_players_six_rounds_and_a_top_8_cut(tmp_path: Path)
     # the Swiss standings are untouched by the playoff (EV-6.5); the final ranking (EV-I.9)
     # puts the champion first and the rest of the cut after it
     ended = as_json(db, "event", "standings", event)
-    assert [{k: v for k, v in r.items() if k != "final_rank"} for r in ended] == [
-        {k: v for k, v in r.items() if k != "final_rank"} for r in standings
-    ]
+    swiss_rows = sorted(
+        ended, key=lambda r: (r["rank"], [s["player"] for s in standings].index(r["player"]))
+    )
+    assert [
+        {k: v for k, v in r.items() if k not in ("final_rank", "went")} for r in swiss_rows
+    ] == [{k: v for k, v in r.items() if k != "final_rank"} for r in standings]
+    assert [r["final_rank"] for r in ended] == list(range(1, 65))  # final order (EV-6.7)
     champion = final[0]["players"][0]  # 1=2-0-0: the first-listed player won
     places = {r["player"]: r["final_rank"] for r in ended}
     assert places[champion] == 1 and places[final[0]["players"][1]] == 2

@@ -227,16 +227,26 @@ def test_a_pod_event_posts_its_pods_places_and_slips(
         svc.event_register(event, [f"P{i:02d}" for i in range(13)])
         pods = svc.event_pair(event)
         first = pods[0]
-        svc.event_result(event, [f"{first.table}=" + ">".join(first.players)])
+        # the safe form (EV-7.5): places and names, nothing a shell reads as a redirection
+        svc.event_result(
+            event,
+            [f"{first.table}=" + ",".join(f"{n}:{p}" for n, p in enumerate(first.players, 1))],
+        )
     assert [len(p.players) for p in pods] == [4, 3, 3, 3]
     head = auth(tokens["head"])
     table = client.get(f"/events/{event}/pairings", headers=head).text
-    assert "1. P" in table and " v ".join(first.players) in table
+    assert f"1st {first.players[0]}, 2nd {first.players[1]}" in table  # places, not W-L-D
+    assert " v ".join(first.players) in table
     slips = client.get(f"/events/{event}/slips", headers=head).text
     assert slips.count('class="slip"') == 4 and ">place<" in slips
     assert "drawn games" not in slips
+    assert f"{first.table}=PLACE:{first.players[0]},PLACE:{first.players[1]}" in slips  # EV-7.5
+    assert "&gt;" not in slips.split('class="slip"', 1)[1]
     mine = client.get(f"/events/{event}/players/{first.players[1]}", headers=head).text
-    assert "place 2 of 4" in mine
+    assert "2nd of 4" in mine
+    standings = client.get(f"/events/{event}/standings", headers=head).text
+    assert ">places<" in standings and "2nd" in standings and "W-L-D" not in standings
+    assert "bo3" not in standings.split("</h1>")[0]  # no match length in a pod event's header
 
 
 def test_unknown_events_and_players_get_a_clear_answer(
