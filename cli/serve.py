@@ -190,6 +190,15 @@ def token_create(
     table: Annotated[
         list[str] | None, typer.Option("--table", help="A table referee's table, once per table.")
     ] = None,
+    event: Annotated[
+        str | None,
+        typer.Option(
+            "--event",
+            help="A table referee's event: their --table numbers are that event's tables "
+            "(two events in one hall both have a table 1). Without it, tables of games outside "
+            "every event.",
+        ),
+    ] = None,
     player_id: Annotated[
         str | None,
         typer.Option(
@@ -220,7 +229,12 @@ def token_create(
         tokens = _tokens(store)
         try:
             principal, text = tokens.create(
-                role.strip().lower(), name, table or [], player_id=player_id, expires=until
+                role.strip().lower(),
+                name,
+                table or [],
+                player_id=player_id,
+                expires=until,
+                event=event,
             )
         finally:
             tokens.db.close()
@@ -232,6 +246,7 @@ def token_create(
                     "role": principal.role,
                     "name": principal.name,
                     "tables": list(principal.tables),
+                    "event": principal.event or None,
                     "player_id": principal.player_id or None,
                     "expires": principal.expires,
                 }
@@ -239,6 +254,8 @@ def token_create(
             return
         typer.echo(text)
         where = f" at tables {', '.join(principal.tables)}" if principal.tables else ""
+        if principal.event:
+            where += f" of event {principal.event}"
         bound = f" (player id {principal.player_id})" if principal.player_id else ""
         until_text = (
             f"; it expires at {expiry_text(principal.expires)}"
@@ -273,6 +290,8 @@ def token_list(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
 
         for r in rows:
             tables = f" tables {','.join(r.tables)}" if r.tables else ""
+            if r.event:
+                tables += f" of event {r.event}"
             bound = f" id {r.player_id}" if r.player_id else ""
             until = f"  (expires {expiry_text(r.expires)})" if r.expires is not None else ""
             typer.echo(

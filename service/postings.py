@@ -755,9 +755,10 @@ class PlayerIndex:
         self.memo = memo
         self.names = state.names()
         self._ids: dict[str, str] = {}
-        for entrant in state.players.values():  # the first to claim a name, as ``find``
-            self._ids.setdefault(entrant.id.casefold(), entrant.id)
-            self._ids.setdefault(entrant.name.casefold(), entrant.id)
+        self._house = {e.player_id: e.id for e in state.players.values() if e.player_id}
+        for entrant in state.players.values():
+            # a name exactly, and only a name one player has (``Tournament.find``, issue 31)
+            self._ids[entrant.name] = "" if entrant.name in self._ids else entrant.id
         self._paired: dict[str, list[tuple[int, Any]]] = {}
         for number in sorted(state.rounds):
             for pairing in state.rounds[number].pairings:
@@ -813,9 +814,12 @@ class PlayerIndex:
 
     def find(self, name: str) -> str | None:
         """The id of the player named or identified by ``name`` (as ``Tournament.find``)."""
-        if name in self.state.players:
-            return name
-        return self._ids.get(name.strip().casefold())
+        wanted = " ".join(name.split())
+        if wanted in self.state.players:
+            return wanted
+        if wanted in self._house:
+            return self._house[wanted]
+        return self._ids.get(wanted) or None
 
     def line(self, player_name: str) -> PlayerLine:
         """``player_line(board, state, player_name)``, from the index."""

@@ -263,7 +263,7 @@ async def create_game(request: AnyRequest, data: JSONBody[NewGame]) -> Response[
     who = web.principal(request)
 
     async def work() -> tuple[int, Any, dict[str, str]]:
-        authorize(who, "create", table=data.meta.get("table"))
+        authorize(who, "create", table=data.meta.get("table"), event=data.meta.get("event"))
         unknown = sorted(set(data.player_ids) - set(data.players))
         if unknown:
             raise RefusedError(f"player_ids names seats with no player: {', '.join(unknown)}")

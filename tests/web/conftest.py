@@ -46,6 +46,15 @@ def make_tokens(store: str) -> Tokens:
     return made
 
 
+def table_token(store: str, event: str, *tables: str, name: str = "Tom") -> str:
+    """A table referee's token for ``tables`` of ``event`` (issue 31: tables are an event's)."""
+    tokens = TokenStore(open_side_db(parse_store(store)))
+    try:
+        return tokens.create("table", name, tables, event=event)[1]
+    finally:
+        tokens.db.close()
+
+
 def auth(token: str, **extra: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}", **extra}
 
