@@ -70,6 +70,16 @@ def serve(
             "--secure-cookies", help="Mark the pages' sign-in cookie Secure (behind HTTPS)."
         ),
     ] = False,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are trusted "
+            "(comma-separated addresses or networks, e.g. 127.0.0.1). Default: none, so a "
+            "client's own X-Forwarded-For is ignored and the limit on wrong tokens counts the "
+            "address it really comes from.",
+        ),
+    ] = None,
     access_log: Annotated[bool, typer.Option("--access-log", help="Log every request.")] = False,
     header_timeout: Annotated[
         float,
@@ -130,6 +140,7 @@ def serve(
         )
         import msgspec
 
+        proxies = ",".join(p.strip() for p in (forwarded_allow_ips or "").split(",") if p.strip())
         if header_timeout <= 0 or body_timeout <= 0:
             fail("--header-timeout and --body-timeout are seconds, more than 0")
         os.environ["REFEREE_SERVE_CONFIG"] = msgspec.json.encode(config).decode()
@@ -152,6 +163,10 @@ def serve(
             timeout_graceful_shutdown=3,
             http="web.deadlines:DeadlineProtocol",  # header and body read deadlines
             timeout_keep_alive=5,  # an idle kept-alive connection is closed after 5 s
+            # Forwarded headers only from the proxies named (issue 31): uvicorn would trust
+            # them from 127.0.0.1 by default, so anyone on the box could pick an address.
+            proxy_headers=bool(proxies),
+            forwarded_allow_ips=proxies or None,
         )
 
 

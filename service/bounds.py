@@ -105,7 +105,7 @@ def _char(c: str) -> str:
 def _classes() -> dict[str, str]:
     """Each confusable character -> the representative of its class (the smallest code
     point among it and its one-character homoglyphs)."""
-    from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
+    from confusable_homoglyphs import confusables
 
     rep: dict[str, str] = {}
     data: dict[str, list[dict[str, str]]] = confusables.confusables_data
