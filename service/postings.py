@@ -18,7 +18,9 @@ the rows exactly as ``referee event pairings|standings --json`` prints them.
    reason and who, a round re-paired) are named, not flagged: a correction is a new fact,
    and the posting stays true of its moment.
 
-The posting holds when checks 1-4 pass (1 when a key was given).
+The posting holds when checks 1-4 pass (1 when a key was given), and every other field it
+prints holds too (*fields*, issue 31: its format, the event's name, what it shows and the
+round, against the facts it was computed at; its date is the checkpoint's).
 
 The event pages read through here too (``event_board``, ``player_line``, ``list_events``, over
 the event service's reads), so the pages only lay out what the application layer answers.
@@ -87,7 +89,7 @@ class Posting(msgspec.Struct, kw_only=True):
 
 
 class PostingCheck(msgspec.Struct, frozen=True, kw_only=True):
-    name: str  # signature | ledger | facts | figures | after
+    name: str  # signature | ledger | facts | fields | figures | after
     ok: bool
     detail: str
     skipped: bool = False
@@ -457,6 +459,7 @@ def verify_posting(
     at_posting: Tournament | None = None
     if facts_ok:
         at_posting = _fold(events[: posting.version])
+        checks.append(_fields(posting, events, at_posting, checkpoint))
         recomputed = _body(at_posting, posting.kind, posting.round)
         same = recomputed == posting.body
         checks.append(
@@ -504,6 +507,35 @@ def verify_posting(
             )
         )
     return result
+
+
+def _fields(
+    posting: Posting, events: Sequence[Any], state: Tournament, checkpoint: Checkpoint
+) -> PostingCheck:
+    """Every field the posting prints besides its rows (issue 31): its format, the event's
+    name, what it shows and the round, each against the facts it was computed at; its date
+    is the checkpoint's, which the ledger and signature checks cover."""
+    wrong: list[str] = []
+    if posting.format != FORMAT:
+        wrong.append(f"its format is {posting.format!r}, not {FORMAT!r}")
+    name = _name(events, posting.event)
+    if posting.name != name:
+        wrong.append(f"it names the event {posting.name!r}; the event is {name!r}")
+    if posting.kind not in ("pairings", "standings"):
+        wrong.append(f"it shows {posting.kind!r}, neither pairings nor standings")
+    if posting.kind == "pairings" and posting.round not in state.rounds:
+        wrong.append(f"round {posting.round} was not paired when it was computed")
+    if posting.kind == "standings" and posting.round is not None:
+        if posting.round not in state.rounds:
+            wrong.append(f"round {posting.round} was not paired when it was computed")
+    if wrong:
+        return PostingCheck(name="fields", ok=False, detail="; ".join(wrong))
+    return PostingCheck(
+        name="fields",
+        ok=True,
+        detail=f"its format, the event's name ({name}), what it shows and the round are the "
+        f"event's; its date is the checkpoint's ({checkpoint.time})",
+    )
 
 
 def _finding_text(finding: Any, events: Sequence[Any]) -> str:
