@@ -165,7 +165,10 @@ def register(
         else:
             typer.echo(
                 f"registered {len(ids)}: "
-                + ", ".join(f"{entrants[i].name} ({i}, player id {h})" for i, h in zip(ids, house))
+                + ", ".join(
+                    f"{entrants[i].name} ({i}, player id {h})"
+                    for i, h in zip(ids, house, strict=True)
+                )
             )
 
 

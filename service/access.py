@@ -448,9 +448,15 @@ def _migrate(db: SideDB) -> None:
             "current_schema() AND table_name = 'referee_tokens'"
         )
         have = {str(r[0]) for r in rows}
-        for column, kind in _ADDED_COLUMNS:
-            if column not in have:  # ALTER locks the table even when there is nothing to add
-                db.execute(f"ALTER TABLE referee_tokens ADD COLUMN IF NOT EXISTS {column} {kind}")
+        # ALTER locks the table even when there is nothing to add: only the missing ones,
+        # under the schema lock (``SideDB.script``) as the tables were made
+        db.script(
+            [
+                f"ALTER TABLE referee_tokens ADD COLUMN IF NOT EXISTS {column} {kind}"
+                for column, kind in _ADDED_COLUMNS
+                if column not in have
+            ]
+        )
         return
     _, rows = db.execute("PRAGMA table_info(referee_tokens)")
     have = {str(r[1]) for r in rows}

@@ -525,9 +525,12 @@ def _fields(
         wrong.append(f"it shows {posting.kind!r}, neither pairings nor standings")
     if posting.kind == "pairings" and posting.round not in state.rounds:
         wrong.append(f"round {posting.round} was not paired when it was computed")
-    if posting.kind == "standings" and posting.round is not None:
-        if posting.round not in state.rounds:
-            wrong.append(f"round {posting.round} was not paired when it was computed")
+    if (
+        posting.kind == "standings"
+        and posting.round is not None
+        and posting.round not in state.rounds
+    ):
+        wrong.append(f"round {posting.round} was not paired when it was computed")
     if wrong:
         return PostingCheck(name="fields", ok=False, detail="; ".join(wrong))
     return PostingCheck(

@@ -19,12 +19,12 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from service.access import authorize_event
+from service.bounds import MAX_CUT, MAX_ROUNDS
 from service.postings import PlayerLine
 from service.tournaments import EventInfo, LogLine, PairingRow, StandingRow, split_slip
-from service.bounds import MAX_CUT, MAX_ROUNDS
 from web.api import PROBLEMS
-from web.schemas import Line, ListText, Page
 from web.context import Web, web_of
+from web.schemas import Line, ListText, Page
 
 __all__ = ["EVENT_HANDLERS"]
 
@@ -230,9 +230,7 @@ async def report_results(
 ) -> Response[Written]:
     web = web_of(request)
     who = web.principal(request)
-    authorize_event(
-        who, "result", tables=[split_slip(s)[0] for s in data.slips], event=event_id
-    )
+    authorize_event(who, "result", tables=[split_slip(s)[0] for s in data.slips], event=event_id)
     await _write(web, web.svc.event_result, event_id, data.slips, by=who.label)
     info = await web.run(web.svc.event_info, event_id)
     return _created(Written(event_id=info.event_id, version=info.version), event_id)

@@ -77,7 +77,13 @@ def test_postings_carry_the_cli_rows_and_a_checkpoint_and_hold_on_an_untouched_s
     for posting in (pairings, standings):
         report = _verify(event, posting)
         assert report.ok, report.checks
-        assert [c.name for c in report.checks] == ["signature", "ledger", "facts", "fields", "figures"]
+        assert [c.name for c in report.checks] == [
+            "signature",
+            "ledger",
+            "facts",
+            "fields",
+            "figures",
+        ]
         assert all(c.ok for c in report.checks)
         assert report.corrections == [] and report.unchanged
 
