@@ -726,7 +726,20 @@ def list_events(svc: Any) -> list[EventRow]:
     """Every event of the store, newest first."""
     rows: list[EventRow] = []
     for event_id in reversed(svc.event_ids()):
-        info = svc.event_info(event_id)
+        try:
+            info = svc.event_info(event_id)
+        except Exception as exc:  # noqa: BLE001 - one unreadable event never hides the others
+            # (issue 31: a record stored before imports were judged may not fold)
+            rows.append(
+                EventRow(
+                    event=event_id,
+                    name=f"{event_id} (cannot be read: {type(exc).__name__})",
+                    game="?",
+                    players=0,
+                    round=0,
+                )
+            )
+            continue
         rows.append(
             EventRow(
                 event=info.event_id,

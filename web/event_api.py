@@ -15,6 +15,7 @@ from typing import Annotated, Any, TypeVar
 
 import msgspec
 from litestar import Request, Response, get, post
+from litestar.exceptions import ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody
 
@@ -31,6 +32,7 @@ __all__ = ["EVENT_HANDLERS"]
 AnyRequest = Request[Any, Any, Any]
 JSON = "application/json"
 T = TypeVar("T")
+S = TypeVar("S", bound=msgspec.Struct)
 
 
 # The bounds of every door (issue 31, ``service.bounds``): names are lines, reasons pages;
@@ -110,12 +112,22 @@ async def _write(web: Web, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T
         web.hub.poke()
 
 
+async def _strict(request: AnyRequest, data: S) -> S:
+    """``data`` as the body says it, checked strictly (issue 31): Litestar converts a body
+    leniently, so ``"rounds": "3"`` became 3; a JSON string is never a number here."""
+    try:
+        return msgspec.convert(await request.json(), type(data), strict=True)
+    except msgspec.ValidationError as exc:
+        raise ValidationException(f"the body does not match its schema: {exc}") from None
+
+
 def _created(body: Any, event_id: str) -> Response[Any]:
     return Response(content=body, status_code=201, headers={"Location": f"/api/events/{event_id}"})
 
 
 @post("/api/events", summary="Create an event (tournament)", responses=PROBLEMS, status_code=201)
 async def create_event(request: AnyRequest, data: JSONBody[NewEvent]) -> Response[EventInfo]:
+    data = await _strict(request, data)
     web = web_of(request)
     who = web.principal(request)
     authorize_event(who, "run")
@@ -150,6 +162,7 @@ async def show_event(request: AnyRequest, event_id: FromPath[str]) -> EventInfo:
 async def register_players(
     request: AnyRequest, event_id: FromPath[str], data: JSONBody[RegisterIn]
 ) -> Response[Registered]:
+    data = await _strict(request, data)
     web = web_of(request)
     authorize_event(web.principal(request), "enter")
     deck: Any = None
@@ -186,6 +199,7 @@ async def register_players(
 async def drop_player(
     request: AnyRequest, event_id: FromPath[str], data: JSONBody[DropIn]
 ) -> Response[Dropped]:
+    data = await _strict(request, data)
     web = web_of(request)
     authorize_event(web.principal(request), "enter")
     after = await _write(web, web.svc.event_drop, event_id, data.player, reason=data.reason)
@@ -201,6 +215,7 @@ async def drop_player(
 async def pair_round(
     request: AnyRequest, event_id: FromPath[str], data: JSONBody[PairIn]
 ) -> Response[list[PairingRow]]:
+    data = await _strict(request, data)
     web = web_of(request)
     who = web.principal(request)
     authorize_event(who, "run")
@@ -228,6 +243,7 @@ async def pair_round(
 async def report_results(
     request: AnyRequest, event_id: FromPath[str], data: JSONBody[ResultIn]
 ) -> Response[Written]:
+    data = await _strict(request, data)
     web = web_of(request)
     who = web.principal(request)
     authorize_event(who, "result", tables=[split_slip(s)[0] for s in data.slips], event=event_id)
@@ -245,6 +261,7 @@ async def report_results(
 async def correct_result(
     request: AnyRequest, event_id: FromPath[str], data: JSONBody[CorrectIn]
 ) -> Response[Written]:
+    data = await _strict(request, data)
     web = web_of(request)
     who = web.principal(request)
     authorize_event(who, "enter")
