@@ -470,9 +470,9 @@ def test_simultaneous_first_starts_on_a_fresh_schema(
     script = (
         "import os, sys, time\n"
         "from pathlib import Path\n"
+        "from web.context import Web, ServeConfig\n"  # imported before the barrier
         "d = Path(sys.argv[2]); (d / str(os.getpid())).touch()\n"
-        "while len(list(d.iterdir())) < int(sys.argv[3]): time.sleep(0.005)\n"
-        "from web.context import Web, ServeConfig\n"
+        "while len(list(d.iterdir())) < int(sys.argv[3]): time.sleep(0.001)\n"
         "Web(ServeConfig(store=sys.argv[1])).close()\n"
         "print('started')\n"
     )
