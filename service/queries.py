@@ -398,8 +398,9 @@ class Queries:
         idle_minutes: int = 10,
         time_limit: int = 50,
         now: datetime | None = None,
+        event: str | None = None,
     ) -> RoomView:
-        """The referees' queue across every table (or only ``tables``): open disputes,
+        """The referees' queue across every table (or only ``tables``, of ``event``): open disputes,
         rulings awaited, appeals, penalties, idle tables, games over time (``service.room``).
         The fold is kept on the service, so a long-lived service reads only what is new."""
         from service.room import RoomQueue
@@ -408,7 +409,9 @@ class Queries:
         if room is None:
             room = RoomQueue(self.store)
             self.__dict__["_room"] = room
-        return room.items(tables=tables, idle_minutes=idle_minutes, time_limit=time_limit, now=now)
+        return room.items(
+            tables=tables, idle_minutes=idle_minutes, time_limit=time_limit, now=now, of_event=event
+        )
 
     def report(self, ref: str, name: str, *, viewer: str | None = None) -> Report:
         """One of the game's own reports (Prismatic's score chart, say)."""

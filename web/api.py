@@ -879,8 +879,11 @@ async def queue(
     time_limit: FromQuery[int] = 50,
 ) -> RoomView:
     web = web_of(request)
-    tables = queue_tables(web.principal(request))
-    return await web.run(web.svc.queue, tables=tables, idle_minutes=idle, time_limit=time_limit)
+    who = web.principal(request)
+    tables = queue_tables(who)
+    return await web.run(
+        web.svc.queue, tables=tables, idle_minutes=idle, time_limit=time_limit, event=who.event
+    )
 
 
 def _signature(room: RoomView) -> list[tuple[str, str, int | None]]:
@@ -903,7 +906,8 @@ def _signature(room: RoomView) -> list[tuple[str, str, int | None]]:
 )
 async def queue_events(request: AnyRequest, after: FromQuery[int | None] = None) -> ServerSentEvent:
     web = web_of(request)
-    tables = queue_tables(web.principal(request))
+    who = web.principal(request)
+    tables = queue_tables(who)
     start = _after(request, after)
 
     async def stream() -> AsyncIterator[ServerSentEventMessage]:
@@ -911,7 +915,7 @@ async def queue_events(request: AnyRequest, after: FromQuery[int | None] = None)
         looked = start
         while not web.hub.closing:
             looked = web.hub.last_id
-            room = await web.run(web.svc.queue, tables=tables)
+            room = await web.run(web.svc.queue, tables=tables, event=who.event)
             now = _signature(room)
             if shown is None or now != shown:
                 if shown is not None or room.changed > start:

@@ -140,7 +140,9 @@ async def queue_page(
     if isinstance(who, Redirect):
         return who
     tables = queue_tables(who)
-    room = await web.run(web.svc.queue, tables=tables, idle_minutes=idle, time_limit=time_limit)
+    room = await web.run(
+        web.svc.queue, tables=tables, idle_minutes=idle, time_limit=time_limit, event=who.event
+    )
     return _page(
         render(
             "queue.html",

@@ -96,6 +96,11 @@ def test_a_table_token_names_its_event_and_reaches_no_other_events_table_1(
     (fri_game,) = fri_table["games"]
     assert client.get(f"/api/games/{fri_game}", headers=auth(unscoped)).json()["viewer"] == "public"
 
+    # the referees' queue of Fay's tables is Friday's table 1, not Saturday's
+    queue = client.get("/api/queue", headers=auth(fay))
+    assert queue.status_code == 200, queue.text
+    waiting = queue.json()["unreported"]
+    assert [i["game_id"] for i in waiting] == [fri_game], waiting
     mine = client.post(
         f"/api/events/{friday}/results", json={"slips": ["1=2-0-0"]}, headers=auth(fay)
     )
