@@ -414,6 +414,22 @@ def test_event_routes_apply_the_bounds_of_the_game_routes(
     assert client.get(f"/api/events/{event}", headers=head).json()["version"] == version
 
 
+def test_the_pages_forms_apply_the_same_bounds(
+    client: TestClient[Litestar], tokens: Tokens
+) -> None:
+    head = auth(tokens["head"])
+    made = client.post(
+        "/api/games", json={"game": "prizmik", "players": {"red": "A", "blue": "B"}}, headers=head
+    )
+    game = made.json()["game_id"]
+    answer = client.post(
+        f"/games/{game}/do/retract",
+        data={"reason": "r" * 20_000},
+        headers={**head, "Accept": "application/json"},
+    )
+    assert answer.status_code == 400 and "at most 10,000" in answer.json()["message"]
+
+
 def test_the_command_line_applies_the_same_bounds(tmp_path: Path) -> None:
     db = str(tmp_path / "s.db")
     code, _, err = _cli("--db", db, "event", "new", "x" * 100_000, "--game", "prizmik")
