@@ -173,7 +173,7 @@ class PostgresSide(SideDB):
         ``IF NOT EXISTS`` is no guard against another process creating the same table at
         the same moment (``UniqueViolation`` on ``pg_type``), so first starts of several
         workers at once take turns; later starts find every table and wait for nobody."""
-        from events.backends import SCHEMA_LOCK_KEY
+        from events.backends.locks import SCHEMA_LOCK_KEY
 
         with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK_KEY,))

@@ -18,7 +18,6 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 __all__ = [
-    "SCHEMA_LOCK_KEY",
     "WIRE_MODULE",
     "Backend",
     "backend_for",
@@ -31,9 +30,6 @@ __all__ = [
 ]
 
 SERVER_SCHEMES = ("postgresql://", "postgres://")
-SCHEMA_LOCK_KEY = 0x5245_4645  # "REFE": PostgreSQL's advisory lock for creating any table, once
-"""Held while the store's tables (``postgres.ensure_tables``) or the side tables
-(``service.sidedb``) are created: any number of first starts at once take turns."""
 WIRE_MODULE = "events.backends.postgres_wire"
 """The persistence module of one-shot commands on PostgreSQL: no driver to import."""
 

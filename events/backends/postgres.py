@@ -32,7 +32,7 @@ from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastor
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Composed, Identifier
 
-from events.backends import SCHEMA_LOCK_KEY  # creating the store's tables, once
+from events.backends.locks import SCHEMA_LOCK_KEY  # creating the store's tables, once
 
 __all__ = ["APPEND_FUNCTION", "PostgresBackend", "RefereePostgresRecorder"]
 
