@@ -259,7 +259,7 @@ def _forged(record: str, change: Callable[[list[dict[str, Any]]], None]) -> str:
 
 
 def _topic(event: Any) -> str:
-    from events.codec import TOPIC_OF
+    from events.schema import TOPIC_OF
 
     return TOPIC_OF[type(event)]
 
@@ -393,11 +393,12 @@ def test_event_routes_apply_the_bounds_of_the_game_routes(
         assert 400 <= answer.status_code < 500, (body, answer.status_code)
     assert client.get("/api/events/ev-none", headers=head).status_code == 404
     event = _event(client, tokens["head"], "Cup", ["Ann", "Ben"])
-    for path, body in (
+    bodies: tuple[tuple[str, dict[str, Any]], ...] = (
         ("players", {"players": ["y" * 60_000]}),
         ("drops", {"player": "Ann", "reason": "r" * 20_000}),
         ("rounds", {"manual": {"pairs": [["Ann", "Ben"]]}, "reason": "r" * 20_000}),
-    ):
+    )
+    for path, body in bodies:
         answer = client.post(f"/api/events/{event}/{path}", json=body, headers=head)
         assert 400 <= answer.status_code < 500, (path, answer.status_code)
     _pair(client, tokens["head"], event)
