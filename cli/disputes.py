@@ -153,6 +153,8 @@ QUEUE_SECTIONS = (
     ("idle", "Idle tables"),
     ("overtime", "Over the time limit"),
     ("unreported", "Tables of the round without a result"),
+    ("calls", "Judge calls"),
+    ("disagreements", "Result disagreements"),
 )
 
 

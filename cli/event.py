@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
+from cli.event_fixes import register as register_fixes
 from cli.face import JsonOpt, emit_json, fail, handled, settings
 from cli.postings import KeyOpt, PostingOpt, print_posting
 from cli.postings import verify as verify_posting
@@ -72,6 +73,24 @@ def new(
         str,
         typer.Option("--floor", help="Percentage floor: 1/3 (exact, default) or 0.33 (printed)."),
     ] = "1/3",
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            min=0,
+            help="Seed of round 1's draw and every random choice (EV-5.6); recorded and "
+            "posted with round 1. Default: chosen at random and recorded.",
+        ),
+    ] = None,
+    deck_deadline: Annotated[
+        int | None,
+        typer.Option(
+            "--deck-deadline",
+            min=1,
+            help="Decklists may be attached or replaced until round N is paired (EV-2.8; "
+            "default 1: the start of round 1). A late entry's lock at their first round.",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Create an event; prints its id alone on the last line."""
@@ -85,6 +104,8 @@ def new(
             match=match,
             cut=cut,
             floor="0.33" if floor.strip() in ("0.33", ".33") else floor.strip(),
+            seed=seed,
+            deck_deadline=deck_deadline,
         )
         if as_json:
             emit_json(info)
@@ -130,6 +151,15 @@ def register(
             "look-alike letters from another script): two real people, told apart by id.",
         ),
     ] = False,
+    late_as_losses: Annotated[
+        bool,
+        typer.Option(
+            "--late-as-losses",
+            help="A late entry takes a match loss (0-2) for each round already played "
+            "(EV-2.9, as Magic events allow). Default: no losses; the missed rounds are "
+            "not counted as played (EV-I.6).",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Register players (after round 1 is paired: a late entry, EV-2.3). Each gets an
@@ -157,6 +187,7 @@ def register(
             byes=bye,
             player_ids=player_id or (),
             allow_similar=allow_similar,
+            late_as_losses=late_as_losses,
         )
         entrants = svc.event_state(event).players
         house = [str(entrants[i].player_id or "") for i in ids]
@@ -221,30 +252,51 @@ def pair(
     ] = "",
     as_json: JsonOpt = False,
 ) -> None:
-    """Pair the next round, create its games, and print the pairings."""
+    """Pair the next round, create its games, and print the pairings. By hand (--manual)
+    needs --reason (EV-5.11). Round 1 is drawn from the event's seed (EV-5.6, 'event
+    draw'); a deck event warns about players without a list (EV-2.8)."""
     with handled():
         spec = _read_manual(manual) if manual is not None else None
-        rows = _svc().event_pair(event, manual=spec, reason=reason, by=settings.referee)
+        svc = _svc()
+        rows = svc.event_pair(event, manual=spec, reason=reason, by=settings.referee)
+        missing = svc.event_missing_decks(event)
         if as_json:
             emit_json(rows)
         else:
             _print_pairings(rows)
+        for name in missing:
+            typer.echo(f"warning: {name} has no decklist (EV-2.8)", err=True)
 
 
 @event_app.command("repair")
 def repair(
     event: EventArg,
-    manual: Annotated[Path, typer.Option("--manual", help="The new pairings (JSON, as pair).")],
-    reason: Annotated[str, typer.Option("--reason", help="Why the head judge re-pairs.")],
+    reason: Annotated[str, typer.Option("--reason", help="Why the head judge re-pairs (audit).")],
+    manual: Annotated[
+        Path | None,
+        typer.Option(
+            "--manual",
+            help="The new pairings by hand (JSON, as pair), before any result. Without it "
+            "the engine re-pairs the open round and tables with a result keep it.",
+        ),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Replace the latest round's pairings before its first result (head judge, EV-5.12)."""
+    """Re-pair the open round (head judge, EV-5.12): shows the tables kept and what moved;
+    the replaced tables' games are closed as void (EV-3.9)."""
     with handled():
-        rows = _svc().event_repair(event, _read_manual(manual), reason=reason, by=settings.referee)
+        spec = _read_manual(manual) if manual is not None else None
+        done = _svc().event_repair_moves(event, spec, reason=reason, by=settings.referee)
         if as_json:
-            emit_json(rows)
-        else:
-            _print_pairings(rows)
+            emit_json(done)
+            return
+        _print_pairings(done.pairings)
+        if done.kept:
+            typer.echo("kept with their result: " + ", ".join(f"table {t}" for t in done.kept))
+        for line in done.moved:
+            typer.echo(f"moved: {line}")
+        if not done.moved:
+            typer.echo("nothing moved")
 
 
 @event_app.command("result")
@@ -265,26 +317,82 @@ def result(
 def correct(
     event: EventArg,
     slip: Annotated[str, typer.Argument(help="TABLE=W-L-D, the corrected result.")],
-    round_number: Annotated[int, typer.Option("--round", min=1, help="The round.")],
     reason: Annotated[str, typer.Option("--reason", help="Why (EV-8.1).")],
+    round_number: Annotated[
+        int | None,
+        typer.Option("--round", min=1, help="The round (default: the open one, else the latest)."),
+    ] = None,
 ) -> None:
     """Correct a reported result, with its reason and who (the --referee name)."""
     with handled():
-        _svc().event_correct(event, round_number, slip, reason=reason, by=settings.referee)
-        typer.echo(f"round {round_number} {slip} corrected")
+        number = _svc().event_correct(event, round_number, slip, reason=reason, by=settings.referee)
+        typer.echo(f"round {number} {slip} corrected")
 
 
 @event_app.command("penalty")
 def penalty(
     event: EventArg,
-    player: Annotated[str, typer.Argument(help="The player penalized.")],
-    infraction: Annotated[str, typer.Argument(help="The IPG infraction.")],
+    player: Annotated[
+        str, typer.Argument(help="The player penalized (or 'withdraw' to withdraw a penalty).")
+    ],
+    infraction: Annotated[
+        str, typer.Argument(help="The IPG infraction (after 'withdraw': the penalty's number).")
+    ],
     reason: Annotated[str, typer.Option("--reason", help="What happened.")] = "",
+    chosen: Annotated[
+        str | None,
+        typer.Option(
+            "--penalty",
+            help="The head referee's choice: warning, game-loss, match-loss or "
+            "disqualification (default: the IPG's suggestion, shown either way).",
+        ),
+    ] = None,
+    result: Annotated[
+        str | None,
+        typer.Option(
+            "--result",
+            help="With 'withdraw': the table's result without the penalty, W-L-D (EV-8.7).",
+        ),
+    ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Record an IPG penalty; a repeat is upgraded as the IPG says."""
+    """Record an IPG penalty and apply it to the match (EV-8.6): a game loss ends the
+    player's game in progress as a loss, a match loss decides the match, a
+    disqualification drops the player; a repeat is upgraded as the IPG suggests.
+    'event penalty EVENT withdraw N --reason TEXT' withdraws penalty N (head referee,
+    EV-8.7): its effects are reversed by new facts (an undrop, a corrected result)."""
     with handled():
-        given = _svc().event_penalty(event, player, infraction, reason=reason, by=settings.referee)
-        typer.echo(f"{player}: {given}")
+        svc = _svc()
+        if player.strip().lower() == "withdraw":
+            try:
+                number = int(infraction)
+            except ValueError:
+                fail(f"withdraw takes the penalty's number ('event audit'), not {infraction!r}")
+            lines = svc.event_penalty_withdraw(
+                event, number, reason=reason, by=settings.referee, result=result
+            )
+            if as_json:
+                emit_json({"withdrawn": number, "stored": lines})
+            else:
+                for line in lines:
+                    typer.echo(line)
+            return
+        if chosen is not None and chosen not in PENALTIES:
+            fail(f"--penalty is one of {', '.join(PENALTIES)}, not {chosen!r}")
+        if result is not None:
+            fail("--result goes with 'withdraw' only")
+        given = svc.event_penalize(
+            event, player, infraction, penalty=chosen, reason=reason, by=settings.referee
+        )
+        if as_json:
+            emit_json(given)
+            return
+        typer.echo(f"{given.player}: {given.penalty} (penalty {given.number})")
+        typer.echo(f"the IPG suggests: {given.suggested}")
+        typer.echo(given.effect)
+
+
+PENALTIES = ("warning", "game-loss", "match-loss", "disqualification")
 
 
 @event_app.command("start-round")
@@ -305,11 +413,23 @@ def end_round(event: EventArg, round_number: RoundOpt = None) -> None:
 
 @event_app.command("end")
 def end(
-    event: EventArg, reason: Annotated[str, typer.Option("--reason", help="Why.")] = ""
+    event: EventArg,
+    reason: Annotated[str, typer.Option("--reason", help="Why.")] = "",
+    void_open: Annotated[
+        bool,
+        typer.Option(
+            "--void-open",
+            help="Close the event's games still open as void (recorded, in the audit) "
+            "instead of refusing (EV-1.4, EV-3.9).",
+        ),
+    ] = False,
 ) -> None:
-    """End the event (no round may be open)."""
+    """End the event: refused while a round is open, or while a game of the event is
+    open unless --void-open (EV-1.4); nothing is left open silently."""
     with handled():
-        _svc().event_end(event, reason=reason)
+        closed = _svc().event_end(event, reason=reason, void_open=void_open, by=settings.referee)
+        if closed:
+            typer.echo(f"closed as void: {', '.join(closed)}")
         typer.echo("event ended")
 
 
@@ -471,3 +591,6 @@ def export(
         else:
             output.write_text("".join(lines), encoding="utf-8")
             typer.echo(f"wrote {output}")
+
+
+register_fixes(event_app)  # undo-round, undrop, change, deck, draw (cli/event_fixes.py)

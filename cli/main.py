@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cli import disputes, event, face, play, read, records, serve, table
+from cli import calls, disputes, event, face, play, read, records, serve, table
 
 SETTINGS: dict[str, Any] = dict(
     name="referee",
@@ -44,7 +44,7 @@ SETTINGS: dict[str, Any] = dict(
 
 app = typer.Typer(**SETTINGS)
 
-for group in (play, read, records, disputes, table, serve, event):
+for group in (play, read, records, disputes, table, serve, event, calls):
     for command in group.app.registered_commands:
         app.registered_commands.append(command)
     for sub in group.app.registered_groups:

@@ -233,6 +233,8 @@ register(
 
 
 def _ended_summary(e: GameEnded) -> str:
+    if e.how == "void":
+        return f"closed as void ({_by_how(e)})"
     if e.ranking and len(e.ranking) > 2:
         who = f"ranking {e.result}"
     else:
@@ -241,7 +243,8 @@ def _ended_summary(e: GameEnded) -> str:
 
 
 def _ended_text(e: GameEnded) -> str:
-    result = e.result if e.ranking and len(e.ranking) > 2 else (e.winner or "draw")
+    ranked = (e.ranking and len(e.ranking) > 2) or e.how == "void"
+    result = e.result if ranked else (e.winner or "draw")
     tail = f" tiebreak {quote(e.tiebreak)}" if e.tiebreak else ""
     return f"{{ended {quote(result)} by {e.how} {quote(e.clause)}: {quote(e.reason)}{tail}}}"
 

@@ -24,7 +24,8 @@ from referee.verdicts import RulingNeeded, Violation
 
 GENESIS_HASH = "0" * 64
 
-EndHow = Literal["rule", "resignation", "agreement", "adjudication", "penalty"]
+EndHow = Literal["rule", "resignation", "agreement", "adjudication", "penalty", "void"]
+"""How a game ended; ``void``: closed by its event, counting for nothing (EV-3.9)."""
 PenaltyLevel = Literal["warning", "game_loss", "match_loss", "disqualification"]
 WithdrawHow = Literal["resignation", "penalty"]
 RulingDecision = Literal["uphold", "overturn"]
@@ -113,6 +114,8 @@ class GameEnded(GameEvent, frozen=True, kw_only=True):
 
     @property
     def result(self) -> str:
+        if self.how == "void":
+            return "void"
         if self.ranking and len(self.ranking) > 2:
             return ranking_text(self.ranking)
         return self.winner if self.winner is not None else "draw"

@@ -59,12 +59,27 @@ _FACTS: tuple[type[Any], ...] = (
     f.RoundEnded,
     f.CutMade,
     f.EventEnded,
+    f.RoundUndone,
+    f.PlayerUndropped,
+    f.SettingsChanged,
+    f.GamesVoided,
+    f.PenaltyWithdrawn,
+    f.DecklistAttached,
+    f.PenaltyApplied,
+    f.JudgeCalled,
+    f.CallClaimed,
+    f.CallEscalated,
+    f.CallResolved,
+    f.ReportFiled,
+    f.ReportConfirmed,
+    f.ReportDisputed,
 )
 
 _EXTRA: dict[type[Any], list[tuple[str, Any, Any]]] = {
     f.EventCreated: [("name", str, "")],  # the event's display name
     # The event decklist: open, or sealed until the event publishes lists.
     f.PlayerRegistered: [("deck", Deck | None, None)],
+    f.DecklistAttached: [("deck", Deck | None, None)],  # the list attached or replacing
 }
 
 
@@ -179,4 +194,37 @@ def summary(event: GameEvent) -> str:
             return f"top {len(seeds)} cut: " + ", ".join(seeds)
         case f.EventEnded(reason=why):
             return "event ended" + (f": {why}" if why else "")
+        case f.RoundUndone(round=n, reason=why, by=by):
+            return f"round {n} undone by {by or 'the head judge'}: {why}"
+        case f.PlayerUndropped(player=p, reason=why):
+            return f"undropped: {p} ({why})"
+        case f.SettingsChanged(rounds=rounds, cut=cut, reason=why):
+            changed = [f"{rounds} Swiss rounds"] if rounds is not None else []
+            changed += [f"top {cut} cut" if cut else "no cut"] if cut is not None else []
+            return f"settings changed: {', '.join(changed)} ({why})"
+        case f.GamesVoided(games=games, reason=why):
+            return f"{len(games)} game(s) closed as void ({why}): " + ", ".join(games)
+        case f.PenaltyWithdrawn(penalty=n, reason=why):
+            return f"penalty {n} withdrawn: {why}"
+        case f.PenaltyApplied(penalty=n, round=r, table=t, game=g):
+            where = f"game {g}" if g else f"the match at round {r} table {t}"
+            return f"penalty {n} applied to {where}"
+        case f.DecklistAttached(player=p):
+            deck = getattr(event, "deck", None)
+            size = f" of {deck.size} cards" if deck is not None else ""
+            return f"decklist{size} attached for {p}"
+        case f.JudgeCalled(call=n, round=r, table=t, by=by, reason=why):
+            return f"judge call {n}: round {r} table {t} by {by}" + (f": {why}" if why else "")
+        case f.CallClaimed(call=n, by=by):
+            return f"judge call {n} claimed by {by}"
+        case f.CallEscalated(call=n, by=by, reason=why):
+            return f"judge call {n} escalated by {by}" + (f": {why}" if why else "")
+        case f.CallResolved(call=n, by=by, note=note):
+            return f"judge call {n} resolved by {by}: {note}"
+        case f.ReportFiled(report=n, round=r, table=t, player=p, score=score):
+            return f"report {n}: round {r} table {t} {score.text} by {p}"
+        case f.ReportConfirmed(report=n, player=p):
+            return f"report {n} confirmed by {p}"
+        case f.ReportDisputed(report=n, player=p, reason=why):
+            return f"report {n} disputed by {p}" + (f": {why}" if why else "")
     return type(event).__name__

@@ -195,6 +195,8 @@ class GameView:
         """How the game ended, in words (``red by resignation``), or ``None`` while open."""
         if self.ended is None:
             return None
+        if self.ended.how == "void":  # closed by its event (EV-3.9)
+            return f"closed as void by its event, {self.ended.clause}: {self.ended.reason}"
         return f"{self.ended.result} by {self.ended.how}"
 
     def seat_names(self) -> dict[str, str]:

@@ -143,7 +143,15 @@ class SQLiteProjectionDB(ProjectionDB):
         yield self.conn.cursor()
 
     def exists(self) -> bool:
-        return self.path.exists()
+        """Whether the projector's tables are here: the file alone may hold only snapshots
+        (the queue's, events'), which do not make the read models built."""
+        if not self.path.exists():
+            return False
+        with self.reading() as cursor:
+            cursor.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'projection_state'"
+            )
+            return cursor.fetchone() is not None
 
     def drop(self) -> None:
         self.close()
@@ -261,4 +269,5 @@ TABLES = (
     "audit",
     "projection_state",
     "queue_fold",  # the referees' queue's snapshot (service.room): a rebuild drops it too
+    "event_state",  # events' folded states (projections.event_state): a rebuild drops them too
 )

@@ -315,7 +315,9 @@ class Projector:
                     clause=event.clause,
                     ended_at=notification_id,
                     status="finished",
-                    ranking=json.dumps({p.seat: p.rank for p in event.placings(seats)}),
+                    ranking=None  # a void game places nobody (EV-3.9)
+                    if event.how == "void"
+                    else json.dumps({p.seat: p.rank for p in event.placings(seats)}),
                 )
             elif topic == T_VOIDED:
                 row["corrections"] += 1
@@ -491,6 +493,8 @@ class Projector:
         db = self.db
         history: list[tuple[Any, ...]] = []
         for row in results:
+            if not row["ranking"]:
+                continue  # a void game rates nobody (EV-3.9)
             names: dict[str, str] = json.loads(row["players"])
             ranks: dict[str, int] = json.loads(row["ranking"])
             points = placings_points(ranks)

@@ -19,11 +19,12 @@ from typing import TYPE_CHECKING, Any, Literal
 from events.backends import is_server_store
 from events.store import DEFAULT_DB, GameStore, resolve_db_path
 from referee.contract import REFEREE, Viewer
+from service.calls import HallFaces
 from service.commands import Commands
 from service.errors import NoStoreError
+from service.event_fixes import EventFixes
 from service.postings import Postings
 from service.queries import Queries
-from service.tournaments import Tournaments
 
 if TYPE_CHECKING:
     from events.ledger import Checkpoint
@@ -43,7 +44,7 @@ def _seed() -> int:
     return secrets.randbelow(2**31)
 
 
-class RefereeService(Commands, Queries, Tournaments, Postings):
+class RefereeService(Commands, Queries, HallFaces, EventFixes, Postings):
     """Everything a referee, a scorekeeper or a viewer can ask of a store of games."""
 
     def __init__(
@@ -73,6 +74,9 @@ class RefereeService(Commands, Queries, Tournaments, Postings):
         room = self.__dict__.get("_room")
         if room is not None:
             room.close()
+        snapshots = self.__dict__.get("_event_snapshots")
+        if snapshots is not None:
+            snapshots.close()
         self.store.close()
 
     def __enter__(self) -> RefereeService:

@@ -82,8 +82,7 @@ def decide_entry(view: GameView, command: EntryCommand) -> EntryDecision:
         # REF-1.3: a finished game takes no entry; nothing to keep as evidence either.
         raise InvalidCommandError(
             "REF-1.3",
-            f"the game is over ({view.ended.result} by {view.ended.how}): "
-            f"no entry can be recorded; nothing was stored",
+            f"the game is over ({view.closed()}): no entry can be recorded; nothing was stored",
         )
     if judged.incomplete:
         raise InvalidCommandError("REF-1.2", judged.incomplete)

@@ -60,6 +60,7 @@ def _commands(state: Tournament, fact: f.Fact) -> d.Command | None:
                 table=p.table,
                 byes=p.byes,
                 player_id=p.player_id or None,
+                late_as_losses=bool(p.late_as_losses),
                 allow_similar=True,  # the organizer may have allowed it; ids tell them apart
             )
         case f.PlayerDropped(player=player, reason=reason):
@@ -140,19 +141,28 @@ def judge_event(events: Sequence[GameEvent]) -> None:
             raise EventJudgement(number, clause, str(exc)) from None
         command = _commands(state, fact)
         if command is None:
-            raise EventJudgement(number, "EV-1.1", f"no command records {type(fact).__name__}")
+            # a fact made by a command judged elsewhere (the fixes of issue 29: voided games,
+            # penalties applied, rounds undone, ...): folded as stored
+            state = apply(state, fact)
+            index += 1
+            continue
         try:
             made = d.decide(state, command)
         except Refusal as exc:
             raise EventJudgement(number, exc.clause, exc.reason) from None
-        stored = tuple(fact for _, fact in facts[index : index + len(made)])
-        if stored != made:
+        stored = tuple(one for _, one in facts[index : index + len(made)])
+        if stored == made:  # every fact the command makes, as stored (a cut and its round)
+            for one in made:
+                state = apply(state, one)
+            index += len(made)
+            continue
+        if not made or made[0] != fact:
             raise EventJudgement(
                 number,
                 "EV-1.1",
                 f"event {number} records {type(fact).__name__}, but the same command in the "
                 "same state decides otherwise: the record was altered",
             )
-        for one in made:
-            state = apply(state, one)
-        index += len(made)
+        # the command's first fact is the one stored; any others it makes follow in the record
+        state = apply(state, fact)
+        index += 1

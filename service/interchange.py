@@ -462,6 +462,10 @@ def _enter(
 
 def _end(svc: ScratchReferee, view: GameView, game_id: str, line: EndedLine, by: str) -> None:
     seats = view.seats
+    if line.how == "void":
+        raise ValueError(
+            f"{line.clause}: a game closed as void by its event is not imported as a result"
+        )
     if line.how in ("rule", "penalty"):
         raise ValueError(
             f"{line.clause}: the rules do not end the game here"

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import msgspec
 
 from events.ledger import Checkpoint, CheckpointError, check_signature
+from service.calls import PlayerHall, player_hall
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
@@ -86,10 +87,12 @@ class Posting(msgspec.Struct, kw_only=True):
     fact_hash: str
     checkpoint: str
     body: list[dict[str, Any]]
+    # round 1's pairings carry the event's seed, so anyone can redo the draw (EV-5.6)
+    seed: int | msgspec.UnsetType = msgspec.UNSET
 
 
 class PostingCheck(msgspec.Struct, frozen=True, kw_only=True):
-    name: str  # signature | ledger | facts | fields | figures | after
+    name: str  # signature | ledger | facts | fields | figures | draw | after
     ok: bool
     detail: str
     skipped: bool = False
@@ -290,6 +293,9 @@ def make_posting(
         checkpoint=checkpoint.text(),
         body=_body(state, kind, round_number),
     )
+    seed = state.settings.seed if state.settings is not None else msgspec.UNSET
+    if kind == "pairings" and round_number == 1 and isinstance(seed, int):
+        posting.seed = seed  # EV-5.6: the draw is posted with round 1
     if len(_made) >= 256:
         _made.clear()
     _made[(id(store), event_id, kind, round_number, checkpoint.text())] = posting
@@ -354,6 +360,17 @@ def _changes_since(events: Sequence[Any], posting: Posting) -> list[Change]:
                             version=event.originator_version,
                             time=when,
                             what=f"round {rnd.number} re-paired",
+                            reason=why,
+                            by=by,
+                        )
+                    )
+            case f.RoundUndone(round=n, reason=why, by=by):
+                if posting.kind == "pairings" and n == shown:  # EV-5.13
+                    out.append(
+                        Change(
+                            version=event.originator_version,
+                            time=when,
+                            what=f"round {n} undone",
                             reason=why,
                             by=by,
                         )
@@ -474,6 +491,12 @@ def verify_posting(
                 ),
             )
         )
+    if facts_ok and isinstance(posting.seed, int):  # EV-5.6: redo round 1's draw
+        from service.draw_check import draw_check
+
+        drawn = draw_check(events[: posting.version], posting.seed)
+        if drawn is not None:
+            checks.append(PostingCheck(name="draw", ok=drawn[0], detail=drawn[1]))
     ok = all(c.ok for c in checks)
     corrections = _changes_since(events, posting) if facts_ok else []
     if at_posting is not None and len(events) == posting.version:
@@ -762,6 +785,8 @@ class PlayerLine(msgspec.Struct, kw_only=True):
     result: str
     standing: dict[str, Any] | None
     history: list[PlayerRound]
+    hall: PlayerHall | None = None
+    """Judge calls and result reports at the player's table (``service.calls``)."""
 
 
 def player_line(board: EventBoard, state: Tournament, player_name: str) -> PlayerLine:
@@ -780,6 +805,7 @@ def player_line(board: EventBoard, state: Tournament, player_name: str) -> Playe
         result=now.result if now else "",
         standing=standing,
         history=history,
+        hall=player_hall(state, who),
     )
 
 
@@ -889,6 +915,7 @@ class PlayerIndex:
             result=now.result if now else "",
             standing=self._standing.get(name),
             history=history,
+            hall=player_hall(state, who),
         )
 
 

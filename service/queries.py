@@ -398,10 +398,13 @@ class Queries:
         idle_minutes: int = 10,
         time_limit: int = 50,
         now: datetime | None = None,
+        call_seconds: int = 60,
         event: str | None = None,
     ) -> RoomView:
-        """The referees' queue across every table (or only ``tables``, of ``event``): open disputes,
-        rulings awaited, appeals, penalties, idle tables, games over time (``service.room``).
+        """The referees' queue across every table (or only ``tables``, of ``event``): open
+        disputes, rulings awaited, appeals, penalties, idle tables, games over time, judge
+        calls and result disagreements (``service.room``, ``service.calls``); an open call
+        older than ``call_seconds`` is marked overdue.
         The fold is kept on the service, so a long-lived service reads only what is new."""
         from service.room import RoomQueue
 
@@ -410,7 +413,12 @@ class Queries:
             room = RoomQueue(self.store)
             self.__dict__["_room"] = room
         return room.items(
-            tables=tables, idle_minutes=idle_minutes, time_limit=time_limit, now=now, of_event=event
+            tables=tables,
+            idle_minutes=idle_minutes,
+            time_limit=time_limit,
+            now=now,
+            call_seconds=call_seconds,
+            of_event=event,
         )
 
     def report(self, ref: str, name: str, *, viewer: str | None = None) -> Report:
@@ -562,17 +570,32 @@ class Queries:
     ) -> VerifyReport:
         """Check hash chains and replay every decision of one game or all; ``witness`` (a
         projector whose file exists) adds the cut-tail check against the heads it saw."""
+        from service.tournaments import check_event_snapshot, keeps_snapshots
+
         ids = [self.resolve(ref)] if ref else self.store.game_ids()
         reports: list[GameReport] = []
         mapper = self.store.mapper
+        snapshots = None
         for game_id in ids:
             report = verify_stream(game_id, self.store.stored_events(game_id), mapper)
             if witness is not None:
                 for line in witness.witness_findings(game_id, report.events):
                     report.findings.append(Finding(event=None, problem="witness", detail=line))
+            if report.ok and game_id.startswith(EVENT_PREFIX) and keeps_snapshots(self.store):
+                # an event's kept snapshot (a read model) must be what its log folds to
+                from projections.event_state import EventSnapshots
+
+                snapshots = snapshots or EventSnapshots(self.store)
+                problem = check_event_snapshot(self.store, snapshots, game_id)
+                if problem is not None:
+                    report.findings.append(
+                        Finding(event=None, problem="snapshot", detail=problem + " (dropped)")
+                    )
             reports.append(report)
             if progress is not None:
                 progress(1)
+        if snapshots is not None:
+            snapshots.close()
         bad = [r for r in reports if not r.ok]
         tournaments = sum(1 for r in reports if r.game_id.startswith(EVENT_PREFIX))
         return VerifyReport(

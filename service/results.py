@@ -63,7 +63,9 @@ class ResultInfo(msgspec.Struct, kw_only=True):
 
     def line(self) -> str:
         """``red wins (resignation, REF-3.2: blue resigned)``."""
-        if self.how != "rule" and self.winner is None and len(self.ranking) <= 2:
+        if self.how == "void":  # closed by its event, counting for nothing (EV-3.9)
+            who = "void"
+        elif self.how != "rule" and self.winner is None and len(self.ranking) <= 2:
             who = "draw"
         elif len(self.ranking) > 2:
             who = f"ranking {self.result}"

@@ -64,6 +64,7 @@ from events.tournament import TOURNAMENT_TOPICS, TournamentEvent, to_fact
 from referee.tournament import facts as tf
 from referee.tournament.penalties import INFRACTIONS, infraction_key, suggested_penalty
 from referee.tournament.state import Tournament, apply
+from service.calls import CALL_SECONDS, hall_items
 
 __all__ = ["QueueItem", "RoomQueue", "RoomView"]
 
@@ -97,6 +98,14 @@ class QueueItem(msgspec.Struct, kw_only=True):
     """The event (tournament) an ``unreported`` table belongs to."""
     round: int | None = None
     """The round of an ``unreported`` table."""
+    # A judge call or a result disagreement (``service.calls``, EV-10, EV-11):
+    call: int | None = None
+    report: int | None = None
+    holder: str = ""
+    """Who holds the call (``""``: nobody yet)."""
+    status: str = ""
+    overdue: bool = False
+    """An open call nobody claimed within the queue's ``call_after`` seconds."""
 
 
 class RoomView(msgspec.Struct, kw_only=True):
@@ -113,6 +122,10 @@ class RoomView(msgspec.Struct, kw_only=True):
     overtime: list[QueueItem]
     unreported: list[QueueItem] = []
     """Tables of each running event's current round without a result yet (Q-4)."""
+    calls: list[QueueItem] = []
+    """Judge calls not resolved, escalated first (``service.calls``, EV-10)."""
+    disagreements: list[QueueItem] = []
+    """Players' reports the opponent disputed, waiting for a slip (EV-11.5)."""
     idle_minutes: int
     time_limit: int
     changed: int
@@ -130,6 +143,8 @@ class RoomView(msgspec.Struct, kw_only=True):
                 self.idle,
                 self.overtime,
                 self.unreported,
+                self.calls,
+                self.disagreements,
             )
         )
 
@@ -469,6 +484,7 @@ class RoomQueue:
         time_limit: int = TIME_LIMIT_MINUTES,
         penalty_hours: int = PENALTY_HOURS,
         now: datetime | None = None,
+        call_seconds: int = CALL_SECONDS,
         of_event: str | None = None,
     ) -> RoomView:
         """The queue now, for every table (``tables=None``) or only ``tables``; with
@@ -478,6 +494,10 @@ class RoomQueue:
             from service.errors import RefusedError
 
             raise RefusedError("idle minutes and the time limit are 1 to 1440 minutes")
+        if not 1 <= call_seconds <= 3600:
+            from service.errors import RefusedError
+
+            raise RefusedError("a call is overdue after 1 to 3600 seconds")
         now = now or datetime.now(UTC)
         with self._lock:
             self._catch_up()
@@ -566,6 +586,8 @@ class RoomQueue:
             shown_penalties.append(item(p.game_id, found, "penalty", p.at, line, event=p.event,
                                         upgrade=upgrade))  # fmt: skip
         oldest = sorted  # oldest first, everywhere
+        hall = [(e, f.name, f.state) for e, f in running]
+        calls, disagreements = hall_items(hall, wanted, now, call_seconds)
         return RoomView(
             now=now,
             tables=sorted(tables) if tables is not None else None,
@@ -580,6 +602,8 @@ class RoomQueue:
                 wanted,
                 now,
             ),
+            calls=[QueueItem(**i) for i in calls],
+            disagreements=[QueueItem(**i) for i in disagreements],
             idle_minutes=idle_minutes,
             time_limit=time_limit,
             changed=changed,

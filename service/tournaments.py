@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -32,6 +32,7 @@ from referee.contract import Player
 from referee.kit.decks import Deck
 from referee.tournament import decisions as d
 from referee.tournament import facts as f
+from referee.tournament import fixing
 from referee.tournament.errors import Refusal
 from referee.tournament.model import Score, Settings, TableKey
 from referee.tournament.standings import MatchResult, Standing, Standings, explain
@@ -41,12 +42,16 @@ from service.bounds import check_cut, check_name, check_reason, check_rounds, si
 from service.errors import GameNotFoundError, RefusedError
 from service.procedure import header
 
+if TYPE_CHECKING:
+    from projections.event_state import EventSnapshot, EventSnapshots
+
 __all__ = [
     "EventInfo",
     "EventNotFoundError",
     "EventRefusedError",
     "MatchUpdate",
     "PairingRow",
+    "PenaltyOutcome",
     "StandingRow",
     "Tournaments",
     "split_slip",
@@ -73,6 +78,17 @@ class PairingRow(msgspec.Struct, kw_only=True):
     players: list[str]
     bye: bool
     games: list[str]
+
+
+class PenaltyOutcome(msgspec.Struct, kw_only=True):
+    """An event penalty as given: its number (for a withdrawal), the penalty, the IPG's
+    suggestion, and what it did to the match (EV-8.6)."""
+
+    number: int
+    player: str
+    penalty: str
+    suggested: str
+    effect: str
 
 
 class RecordRow(msgspec.Struct, kw_only=True):
@@ -125,6 +141,14 @@ class LogLine(msgspec.Struct, kw_only=True):
     text: str
 
 
+_PENDING_AT_MOST = 5_000
+"""Facts folded after a snapshot that are kept to move its standings by once they are read;
+past this many the standings are built afresh instead."""
+SAVE_BEHIND = 500
+"""A command keeps a new snapshot of an event once it folded this many facts past the kept
+one (or built standings the kept one lacks): the next command folds at most this many."""
+
+
 class _Loaded:
     """An event folded up to ``version``: its state and its incremental standings."""
 
@@ -137,6 +161,41 @@ class _Loaded:
         self.decks: dict[str, Deck] = {}
         self.name = ""
         self._by_player: tuple[int, dict[str, list[tuple[int, MatchResult]]]] | None = None
+        # a snapshot's standings, restored only when read: the facts folded after it wait
+        # here (with the state before each) to be projected onto them then
+        self._kept_standings: msgspec.Raw | None = None
+        self._pending: list[tuple[Tournament, f.Fact, Tournament]] = []
+        self.saved = 0
+        """The version of the snapshot kept for this event (0: none)."""
+        self.saved_standings = False
+
+    @classmethod
+    def from_snapshot(cls, event_id: str, snapshot: EventSnapshot) -> _Loaded:
+        loaded = cls(event_id)
+        loaded.version = loaded.saved = snapshot.version
+        loaded.last_hash = snapshot.last_hash
+        loaded.state = snapshot.state
+        loaded.decks = dict(snapshot.decks)
+        loaded.name = snapshot.name
+        loaded._kept_standings = snapshot.standings
+        loaded.saved_standings = snapshot.standings is not None
+        return loaded
+
+    def snapshot(self) -> EventSnapshot:
+        """This fold as a snapshot (with the standings when they were built or kept)."""
+        from projections.event_state import EventSnapshot, encode_counts
+
+        standings = self._kept_standings if not self._pending else None
+        if self.standings is not None:
+            standings = encode_counts(self.standings.counts())
+        return EventSnapshot(
+            version=self.version,
+            last_hash=self.last_hash,
+            name=self.name,
+            state=self.state,
+            decks=self.decks,
+            standings=standings,
+        )
 
     def fold(self, event: GameEvent) -> None:
         if event.originator_version != self.version + 1:
@@ -144,6 +203,10 @@ class _Loaded:
         fact = to_fact(event)
         before = self.state
         self.state = apply(before, fact)
+        if self._kept_standings is not None:
+            self._pending.append((before, fact, self.state))
+            if len(self._pending) > _PENDING_AT_MOST:  # cheaper to build them afresh
+                self._kept_standings, self._pending = None, []
         self.version = event.originator_version
         self.last_hash = event.hash
         if isinstance(fact, f.EventCreated):
@@ -151,7 +214,9 @@ class _Loaded:
         deck = getattr(event, "deck", None)
         if isinstance(fact, f.PlayerRegistered) and deck is not None:
             self.decks[fact.player.id] = deck
-        self._project(before, fact)
+        elif isinstance(fact, f.DecklistAttached) and deck is not None:
+            self.decks[fact.player] = deck  # attached or replaced (EV-2.8)
+        self._project(before, fact, self.state)
 
     def results_by_player(self) -> dict[str, list[tuple[int, MatchResult]]]:
         """Every finished Swiss table (byes too), numbered in the event's order, under each
@@ -174,21 +239,39 @@ class _Loaded:
         if self.standings is None:
             state = self.state
             assert state.settings is not None
-            table = Standings(state.settings, state.players.values())
-            for key, result in state.match_results().items():
-                table.record(key, result)
-            self.standings = table
+            kept, pending = self._kept_standings, self._pending
+            self._kept_standings, self._pending = None, []
+            if kept is not None:
+                from projections.event_state import decode_counts
+
+                self.standings = Standings.restored(
+                    state.settings, state.players.values(), decode_counts(kept)
+                )
+                for before, fact, after in pending:
+                    self._project(before, fact, after)
+            else:
+                self.standings = Standings.built(
+                    state.settings, state.players.values(), state.match_results()
+                )
         return self.standings
 
-    def _project(self, before: Tournament, fact: f.Fact) -> None:
-        state = self.state
+    def _project(self, before: Tournament, fact: f.Fact, state: Tournament) -> None:
+        """Move the standings by what ``fact`` changed (``before`` it, ``state`` after)."""
         table = self.standings
         if table is None:
             return
         if isinstance(fact, f.PlayerRegistered):
             table.add_player(fact.player)
-        elif isinstance(fact, f.PlayerDropped):
+            for key in state.late_losses():  # EV-2.9: a late entry's losses, if taken
+                if key[1] == -(fact.player.order + 1):
+                    self._touch(key, state)
+        elif isinstance(fact, f.PlayerDropped | f.PlayerUndropped):
             table.update_player(state.players[fact.player])
+        elif isinstance(fact, f.RoundUndone):  # EV-5.13: its byes go with it
+            old = before.rounds.get(fact.round)
+            for key in _round_keys(before, old) if old is not None else []:
+                if key in table._results:  # noqa: SLF001
+                    table.remove(key)
         elif isinstance(fact, f.RoundPaired | f.PairingChanged):
             number = fact.round.number
             old = before.rounds.get(number)
@@ -197,15 +280,17 @@ class _Loaded:
                 if key in table._results:  # noqa: SLF001 - re-pairing forgets its byes
                     table.remove(key)
             for key in _round_keys(state, fact.round):
-                self._touch(key)
+                self._touch(key, state)
         elif isinstance(fact, f.GameResultRecorded):
-            self._touch(state.games[fact.game])
+            self._touch(state.games[fact.game], state)
         elif isinstance(fact, f.MatchReported | f.ResultCorrected):
-            self._touch((fact.round, fact.table))
+            self._touch((fact.round, fact.table), state)
 
-    def _touch(self, key: TableKey) -> None:
+    def _touch(self, key: TableKey, state: Tournament | None = None) -> None:
+        """Set table ``key``'s result in the standings as ``state`` (default: the newest)
+        has it."""
         assert self.standings is not None
-        result = _match_result(self.state, key)
+        result = _match_result(state if state is not None else self.state, key)
         known = key in self.standings._results  # noqa: SLF001
         if result is not None:
             self.standings.record(key, result)
@@ -275,7 +360,7 @@ def _match_result(state: Tournament, key: TableKey) -> MatchResult | None:
         for bye in rnd.pairings:
             if bye.bye and state.players[bye.players[0]].order == -table - 1:
                 return MatchResult(round=number, players=bye.players, bye=True)
-        return None
+        return state.late_losses().get(key)  # a late entry's missed round (EV-2.9)
     current = state.tables.get(key)
     result = state.result(number, table)
     if current is None or result is None:
@@ -343,11 +428,15 @@ class Tournaments:
         ref = event_id.strip()
         cache: dict[str, _Loaded] = self.__dict__.setdefault("_events_cache", {})
         loaded = cache.get(ref)
-        if loaded is None:
-            loaded = _Loaded(ref)
         from events.codec import decode
 
-        stored = self.store.rows(ref, after=loaded.version)
+        if loaded is None:
+            loaded = self._from_snapshot(ref)
+        if loaded is not None:
+            stored = self.store.rows(ref, after=loaded.version)
+        else:
+            loaded = _Loaded(ref)
+            stored = self.store.rows(ref)
         with self._events_lock:
             for _, topic, state in stored:
                 event = decode(topic, state)
@@ -359,7 +448,60 @@ class Tournaments:
                 f"no event {ref!r} in this store ('referee event new' makes one)"
             )
         cache[ref] = loaded
+        self._keep(loaded)
         return loaded
+
+    # -- snapshots: the fold kept beside the read models (projections.event_state)
+    def _snapshots(self) -> EventSnapshots | None:
+        """Where event snapshots are kept, or ``None`` for a store in memory."""
+        if "_event_snapshots" not in self.__dict__:
+            kept = None
+            if keeps_snapshots(self.store):
+                from projections.event_state import EventSnapshots
+
+                kept = EventSnapshots(self.store)
+            self.__dict__["_event_snapshots"] = kept
+        snapshots: EventSnapshots | None = self.__dict__["_event_snapshots"]
+        return snapshots
+
+    def _from_snapshot(self, ref: str) -> _Loaded | None:
+        """The event from its kept snapshot, if one is kept and the stored stream continues
+        it (the event at its version has its hash); else ``None`` (fold from the start)."""
+        snapshots = self._snapshots()
+        snapshot = snapshots.load(ref) if snapshots is not None else None
+        if snapshot is None:
+            return None
+        from events.codec import decode
+
+        at = self.store.rows(ref, after=snapshot.version - 1, upto=snapshot.version)
+        if len(at) != 1 or decode(at[0][1], at[0][2]).hash != snapshot.last_hash:
+            return None
+        return _Loaded.from_snapshot(ref, snapshot)
+
+    def _keep(self, loaded: _Loaded) -> None:
+        """Keep a new snapshot of ``loaded`` when the kept one is far behind (or lacks the
+        standings this command built). Best effort: a snapshot is a cache, and a store
+        that cannot be written, or a race lost to another process, costs only speed."""
+        far_behind = loaded.version - loaded.saved >= SAVE_BEHIND
+        # standings built afresh are worth keeping too, once the event is no longer small
+        new_standings = (
+            loaded.standings is not None
+            and not loaded.saved_standings
+            and loaded.version >= SAVE_BEHIND
+        )
+        if not far_behind and not new_standings:
+            return
+        snapshots = self._snapshots()
+        if snapshots is None or snapshots.read_only:
+            return
+        with self._events_lock:
+            snapshot = loaded.snapshot()
+        try:
+            snapshots.save(loaded.event_id, snapshot)
+        except Exception:  # a cache that could not be written is no error
+            return
+        loaded.saved = snapshot.version
+        loaded.saved_standings = snapshot.standings is not None
 
     def _header(self, stream: str) -> dict[str, Any]:
         return header(stream, self.clock())  # with the writing token's id, as a game's
@@ -385,11 +527,49 @@ class Tournaments:
             (loaded.version, loaded.last_hash, new)
         ]
         batches += [(0, "0" * 64, stream) for stream in games]
+        batches += self._void_closings(loaded.state, facts)  # EV-3.9, in the same transaction
         sealed = self.store.append_streams(batches)
         with self._events_lock:
             for event in sealed[0]:
                 loaded.fold(event)
+        self._keep(loaded)
         return sealed[0]
+
+    def _void_closings(
+        self, before: Tournament, facts: Sequence[f.Fact]
+    ) -> list[tuple[int, str, Sequence[GameEvent]]]:
+        """Each game ``facts`` make void that is still open in its own stream, closed there
+        as void (EV-3.9): one ``GameEnded`` (how ``void``) per game, as batches for the same
+        transaction, so the game refuses entries from then on whatever face writes to it."""
+        after = before
+        reasons: dict[str, str] = {}
+        for fact in facts:
+            if isinstance(fact, f.GamesVoided):
+                reasons.update(dict.fromkeys(fact.games, fact.reason))
+            elif isinstance(fact, f.PairingChanged):
+                why = f"round {fact.round.number} was re-paired: {fact.reason}"
+                reasons.update(dict.fromkeys(apply(after, fact).voided - after.voided, why))
+            elif isinstance(fact, f.RoundUndone):
+                why = f"round {fact.round} was undone: {fact.reason}"
+                reasons.update(dict.fromkeys(apply(after, fact).voided - after.voided, why))
+            after = apply(after, fact)
+        batches: list[tuple[int, str, Sequence[GameEvent]]] = []
+        for game in sorted(after.voided - before.voided):
+            try:
+                view = self.store.load(game)
+            except GameNotFoundError:
+                continue
+            if view.ended is not None:
+                continue
+            closing = GameEnded(
+                **self._header(game),
+                winner=None,
+                how="void",
+                clause="EV-3.9",
+                reason=reasons.get(game, "closed as void by its event"),
+            )
+            batches.append((view.version, view.last_hash, [closing]))
+        return batches
 
     @property
     def _events_lock(self) -> threading.Lock:
@@ -409,8 +589,13 @@ class Tournaments:
         match: str = "bo3",
         cut: int = 0,
         floor: str = "1/3",
+        seed: int | None = None,
+        deck_deadline: int | None = None,
     ) -> EventInfo:
-        """Create an event; its id (``ev-...``) is in the returned info."""
+        """Create an event; its id (``ev-...``) is in the returned info. ``seed`` is the
+        seed of its random choices (round 1's draw, EV-5.6); drawn at random when omitted,
+        and recorded either way. ``deck_deadline``: decklists lock once that round is paired
+        (default round 1, EV-2.8)."""
         from referee import games
 
         try:
@@ -443,6 +628,8 @@ class Tournaments:
                 "match": match,
                 "cut": cut,
                 "floor": floor,
+                "seed": seed if seed is not None else self.draw_seed() % 2**32,
+                **({"deck_deadline": deck_deadline} if deck_deadline is not None else {}),
             },
             Settings,
         )
@@ -463,6 +650,7 @@ class Tournaments:
         rating: int | None = None,
         table: int | None = None,
         player_id: str | None = None,
+        late_as_losses: bool = False,
         player_ids: Sequence[str] = (),
         allow_similar: bool = False,
     ) -> list[str]:
@@ -515,6 +703,7 @@ class Tournaments:
                     rating=rating,
                     table=table,
                     player_id=house_id,
+                    late_as_losses=late_as_losses,
                     allow_similar=allow_similar,
                 ),
             )
@@ -568,6 +757,13 @@ class Tournaments:
             check_deck(rules, setup, seats[0], deck)
         except RefusedError as exc:
             raise EventRefusedError("EV-2.2", f"the event decklist is refused: {exc}") from None
+        size = setup.options.get("deck_size")
+        if isinstance(size, int) and deck.size != size:  # the games' deck size (EV-2.8)
+            raise EventRefusedError(
+                "EV-2.8",
+                f"the event's games are played with decks of {size} cards ({rules.name}'s "
+                f"deck size); this list has {deck.size}",
+            )
 
     def event_drop(self, event_id: str, player: str, *, reason: str = "") -> int:
         """Drop a player after the current round (EV-2.6); the round they leave after."""
@@ -586,43 +782,76 @@ class Tournaments:
         and link it, all in one transaction; the round's pairings."""
         reason = check_reason(reason)
         loaded = self._event(event_id)
-        command: d.Command
-        if manual is not None:
-            command = d.PairManual(spec=manual, reason=reason or "paired by hand")
-        else:
-            command = d.PairNext()
+        # EV-5.11: a manual pairing's reason is required, never filled in
+        command: d.Command = (
+            d.PairManual(spec=manual, reason=reason) if manual is not None else d.PairNext()
+        )
+        facts = list(self._decide(loaded.state, command))
+        state = loaded.state
+        for fact in facts:
+            state = apply(state, fact)
+        waiting = fixing.pending_at_pairing(state)  # match losses given between rounds (EV-8.6)
+        for fact in waiting:
+            state = apply(state, fact)
+        decided = {x.table for x in waiting if isinstance(x, f.MatchReported)}
+        rnd = state.rounds[state.current_round]
+        links, streams = self._first_games(loaded, state, rnd, by, skip=decided)
+        self._append(loaded, [*facts, *waiting, *links], games=streams)
+        self._pending_game_losses(loaded, by)
+        return self.event_pairings(event_id)
+
+    def _pending_game_losses(self, loaded: _Loaded, by: str) -> None:
+        """Game losses given between matches end the player's first game of the round
+        just paired (EV-8.6, IPG 1.2), each marked applied once its game has ended."""
+        for number, penalty in fixing.pending_penalties(loaded.state):
+            table = fixing.current_table(loaded.state, penalty.player)
+            if penalty.penalty != "game-loss" or table is None:
+                continue
+            games = fixing.open_games(loaded.state, table)
+            if not games:
+                continue
+            self._game_loss(penalty, number, games[-1], by)
+            applied = f.PenaltyApplied(
+                penalty=number, round=table.round, table=table.table, game=games[-1]
+            )
+            self._append(self._event(loaded.event_id), [applied])
+
+    def event_repair(
+        self, event_id: str, manual: dict[str, Any] | None, *, reason: str, by: str = ""
+    ) -> list[PairingRow]:
+        """The head judge replaces the latest round's pairings (EV-5.12): by hand before
+        any result (``manual``), or with the engine (``None``), keeping every table that
+        has a result. New games are created for the tables that changed; the replaced
+        tables' games are closed as void (EV-3.9)."""
+        reason = check_reason(reason)
+        loaded = self._event(event_id)
+        command: d.Command = (
+            d.ChangePairing(spec=manual, reason=reason, by=by)
+            if manual is not None
+            else fixing.RePair(reason=reason, by=by)
+        )
         facts = list(self._decide(loaded.state, command))
         state = loaded.state
         for fact in facts:
             state = apply(state, fact)
         rnd = state.rounds[state.current_round]
-        links, streams = self._first_games(loaded, state, rnd, by)
-        self._append(loaded, [*facts, *links], games=streams)
-        return self.event_pairings(event_id)
-
-    def event_repair(
-        self, event_id: str, manual: dict[str, Any], *, reason: str, by: str = ""
-    ) -> list[PairingRow]:
-        """The head judge replaces the latest round's pairings before any result (EV-5.12);
-        new games are created for the new tables."""
-        reason = check_reason(reason)
-        loaded = self._event(event_id)
-        facts = list(self._decide(loaded.state, d.ChangePairing(spec=manual, reason=reason, by=by)))
-        state = loaded.state
-        for fact in facts:
-            state = apply(state, fact)
-        rnd = state.rounds[state.current_round]
-        links, streams = self._first_games(loaded, state, rnd, by)
+        kept = {k[1] for k, t in state.tables.items() if k[0] == rnd.number and t.games}
+        links, streams = self._first_games(loaded, state, rnd, by, skip=kept)
         self._append(loaded, [*facts, *links], games=streams)
         return self.event_pairings(event_id)
 
     def _first_games(
-        self, loaded: _Loaded, state: Tournament, rnd: Any, by: str
+        self,
+        loaded: _Loaded,
+        state: Tournament,
+        rnd: Any,
+        by: str,
+        skip: frozenset[int] | set[int] = frozenset(),
     ) -> tuple[list[f.Fact], list[list[GameEvent]]]:
         links: list[f.Fact] = []
         streams: list[list[GameEvent]] = []
         for pairing in rnd.pairings:
-            if pairing.bye or pairing.table is None:
+            if pairing.bye or pairing.table is None or pairing.table in skip:
                 continue
             game_id, stream = self._game_stream(loaded, state, rnd.number, pairing, 1, by)
             links.append(f.GameLinked(round=rnd.number, table=pairing.table, game=game_id))
@@ -714,7 +943,11 @@ class Tournaments:
                     loaded.state, d.RecordGameResult(game=created.originator_id, placings=placings)
                 )
             )
-        except Refusal:
+        except Refusal as exc:
+            if created.originator_id in loaded.state.games:
+                # a result its match cannot take (decided, void, the event over): refused,
+                # never stored beside the match unheard (EV-3.7, EV-3.9)
+                raise _refused(exc) from None
             return None
         state = loaded.state
         for fact in facts:
@@ -778,17 +1011,24 @@ class Tournaments:
         return len(facts)
 
     def event_correct(
-        self, event_id: str, round_number: int, slip: str, *, reason: str, by: str = ""
-    ) -> None:
-        """Correct a table's result with a reason and who (EV-8.1)."""
+        self, event_id: str, round_number: int | None, slip: str, *, reason: str, by: str = ""
+    ) -> int:
+        """Correct a table's result with a reason and who (EV-8.1); ``round_number`` of
+        ``None`` is the open round, else the latest. The round corrected."""
         reason = check_reason(reason)
         loaded = self._event(event_id)
+        if round_number is None:
+            state = loaded.state
+            round_number = state.open_round() or state.current_round
+            if not round_number:
+                raise EventRefusedError("EV-8.2", "no round has been paired yet")
         table, text = split_slip(slip)
         facts = self._decide(
             loaded.state,
             d.CorrectResult(round=round_number, table=table, slip=text, reason=reason, by=by),
         )
         self._append(loaded, facts)
+        return round_number
 
     def event_penalty(
         self,
@@ -800,7 +1040,26 @@ class Tournaments:
         reason: str = "",
         by: str = "",
     ) -> str:
-        """Record an IPG penalty carried across games; the penalty given."""
+        """Record an IPG penalty carried across games; the penalty given
+        (``event_penalize`` says what it did to the match)."""
+        return self.event_penalize(
+            event_id, player, infraction, penalty=penalty, reason=reason, by=by
+        ).penalty
+
+    def event_penalize(
+        self,
+        event_id: str,
+        player: str,
+        infraction: str,
+        *,
+        penalty: str | None = None,
+        reason: str = "",
+        by: str = "",
+    ) -> PenaltyOutcome:
+        """Record an event penalty and apply it to the match (EV-8.6, IPG 1.2): a game loss
+        ends the player's open game as a loss (a game penalty naming this one), a match loss
+        decides the match, a disqualification drops the player. ``penalty`` is the head
+        referee's choice; the IPG's suggestion is recorded beside it."""
         reason = check_reason(reason)
         loaded = self._event(event_id)
         facts = self._decide(
@@ -815,6 +1074,7 @@ class Tournaments:
         )
         fact = facts[0]
         assert isinstance(fact, f.PenaltyRecorded)
+        number = len(loaded.state.penalties) + 1
         entrant = loaded.state.players[fact.player]
         if fact.penalty == "disqualification" and entrant.dropped_after is None:
             # A disqualified player leaves the event (IPG 1.4): the drop is stored with the
@@ -825,7 +1085,47 @@ class Tournaments:
                 *self._decide(state, d.Drop(player=fact.player, reason="disqualified")),
             )
         self._append(loaded, facts)
-        return fact.penalty
+        effect = "recorded"
+        if fact.penalty == "game-loss" and isinstance(fact.game, str):
+            self._game_loss(fact, number, fact.game, by)
+            effect = f"game {fact.game} ended as a loss for {entrant.name}"
+        elif fact.penalty == "game-loss":
+            effect = f"{entrant.name} has no game in progress: it ends their next game"
+        elif fact.penalty == "match-loss" and any(isinstance(x, f.MatchReported) for x in facts):
+            effect = f"round {fact.round} table {fact.table}: a match loss for {entrant.name}"
+        elif fact.penalty == "match-loss":
+            effect = f"{entrant.name} has no match in progress: it decides their next match"
+        elif fact.penalty == "disqualification":
+            effect = f"{entrant.name} is dropped"
+        return PenaltyOutcome(
+            number=number,
+            player=entrant.name,
+            penalty=fact.penalty,
+            suggested=fact.suggested,
+            effect=effect,
+        )
+
+    def _game_loss(self, fact: f.PenaltyRecorded, number: int, game: str, by: str) -> None:
+        """End ``game`` as a loss for the penalized player: the game's own penalty event,
+        naming the event's penalty, whose end the match then counts (EV-8.6)."""
+        penalize: Callable[..., Any] | None = getattr(self, "penalty", None)
+        if penalize is None:
+            return
+        view = self.store.load(game)
+        players = view.created.meta.get("players", "").split(",")
+        seats = [p.seat for p in view.created.players]
+        seat = dict(zip(players, seats, strict=False)).get(fact.player)
+        if seat is None:
+            return
+        penalize(
+            game,
+            seat,
+            "game_loss",
+            fact.infraction,
+            reason=f"event penalty {number}: {fact.infraction}"
+            + (f" ({fact.reason})" if fact.reason else ""),
+            by=by,
+        )
 
     def event_round(self, event_id: str, what: str, round_number: int | None = None) -> int:
         """Start (``start``) or end (``end``) a round (the latest by default): the clock's
@@ -838,10 +1138,16 @@ class Tournaments:
         self._append(loaded, self._decide(loaded.state, command))
         return number
 
-    def event_end(self, event_id: str, *, reason: str = "") -> None:
+    def event_end(
+        self, event_id: str, *, reason: str = "", void_open: bool = False, by: str = ""
+    ) -> list[str]:
+        """End the event (EV-1.4): refused while a game of the event is open, unless
+        ``void_open`` closes those games as void (recorded, in the audit); the games closed."""
         reason = check_reason(reason)
         loaded = self._event(event_id)
-        self._append(loaded, self._decide(loaded.state, d.EndEvent(reason=reason)))
+        facts = self._decide(loaded.state, d.EndEvent(reason=reason, void_open=void_open, by=by))
+        self._append(loaded, facts)
+        return [g for fact in facts if isinstance(fact, f.GamesVoided) for g in fact.games]
 
     # -- reads -------------------------------------------------------------------
     def event_state(self, event_id: str) -> Tournament:
@@ -890,6 +1196,7 @@ class Tournaments:
                 raise EventRefusedError("EV-4.1", f"round {round_number} has not been paired")
             return [_row(s) for s in state.standings(after_round=round_number)]
         table = loaded.live_standings().table()
+        self._keep(loaded)
         rows = [_row(s) for s in table]
         final = state.final_ranking(s.player for s in table)
         if final:  # after the cut: each player's place in the final ranking (EV-I.9)
@@ -942,9 +1249,11 @@ class Tournaments:
         """What the audit shows: overrides and re-pairings with their reasons and warnings,
         corrections with reason and who, penalties, drops."""
         from events.codec import decode
+        from service.fix_audit import fix_item
 
         self._event(event_id)
         entries: list[dict[str, Any]] = []
+        penalties = 0
         for number, topic, state in self.store.rows(event_id.strip()):
             fact = to_fact(decode(topic, state))
             item: dict[str, Any] | None = None
@@ -976,8 +1285,10 @@ class Tournaments:
                     "by": fact.by,
                 }
             elif isinstance(fact, f.PenaltyRecorded):
+                penalties += 1
                 item = {
                     "what": "penalty",
+                    "number": penalties,  # what a withdrawal names (EV-8.7)
                     "player": fact.player,
                     "round": fact.round,
                     "infraction": fact.infraction,
@@ -993,6 +1304,8 @@ class Tournaments:
                     "after_round": fact.after_round,
                     "reason": fact.reason,
                 }
+            else:
+                item = fix_item(fact)  # undone rounds, undrops, voided games, ...
             if item is not None:
                 entries.append({"event": number, **item})
         return {"event_id": event_id.strip(), "entries": entries}
@@ -1007,6 +1320,49 @@ class Tournaments:
 
     def event_ids(self) -> list[str]:
         return [g for g in self.store.game_ids() if g.startswith(EVENT_PREFIX)]
+
+
+def keeps_snapshots(store: GameStore) -> bool:
+    """Whether ``store`` keeps event snapshots: not one in memory (nothing to keep it in)."""
+    return store.backend is not None and not (store.path or "").startswith(
+        (":memory:", "file::memory:")
+    )
+
+
+def check_event_snapshot(store: GameStore, snapshots: EventSnapshots, event_id: str) -> str | None:
+    """What is wrong with the event's kept snapshot, if anything: the event folded again
+    from its log up to the snapshot's version must be the snapshot (state, lists, name,
+    standings). A snapshot that is not is dropped (the next command folds the log and keeps
+    a new one); one written by other code is not read at all, so it is not checked."""
+    from events.codec import decode
+    from projections.event_state import decode_counts
+
+    snapshot = snapshots.load(event_id)
+    if snapshot is None:
+        return None
+    fresh = _Loaded(event_id)
+    for _, topic, state in store.rows(event_id, upto=snapshot.version):
+        event = decode(topic, state)
+        if isinstance(event, TournamentEvent):
+            fresh.fold(event)
+    problem = None
+    if fresh.version != snapshot.version or fresh.last_hash != snapshot.last_hash:
+        problem = f"the log has no event {snapshot.version} with the snapshot's hash"
+    elif (fresh.state, fresh.decks, fresh.name) != (
+        snapshot.state,
+        snapshot.decks,
+        snapshot.name,
+    ):
+        problem = f"the snapshot at event {snapshot.version} is not what the log folds to"
+    elif snapshot.standings is not None and fresh.state.settings is not None:
+        kept = Standings.restored(
+            fresh.state.settings, fresh.state.players.values(), decode_counts(snapshot.standings)
+        )
+        if kept.table() != fresh.live_standings().table():
+            problem = f"the snapshot's standings at event {snapshot.version} are not the log's"
+    if problem is not None:
+        snapshots.drop(event_id)
+    return problem
 
 
 def split_slip(slip: str) -> tuple[int, str]:

@@ -877,16 +877,22 @@ async def queue(
     request: AnyRequest,
     idle: FromQuery[int] = 10,
     time_limit: FromQuery[int] = 50,
+    call_after: FromQuery[int] = 60,
 ) -> RoomView:
     web = web_of(request)
     who = web.principal(request)
     tables = queue_tables(who)
     return await web.run(
-        web.svc.queue, tables=tables, idle_minutes=idle, time_limit=time_limit, event=who.event
+        web.svc.queue,
+        tables=tables,
+        idle_minutes=idle,
+        time_limit=time_limit,
+        call_seconds=call_after,
+        event=who.event,
     )
 
 
-def _signature(room: RoomView) -> list[tuple[str, str, int | None]]:
+def _signature(room: RoomView) -> list[tuple[str, str, int | None, str]]:
     items = [
         *room.disputes,
         *room.rulings,
@@ -895,8 +901,10 @@ def _signature(room: RoomView) -> list[tuple[str, str, int | None]]:
         *room.idle,
         *room.overtime,
         *room.unreported,
+        *room.calls,
+        *room.disagreements,
     ]
-    return [(i.kind, i.game_id, i.event) for i in items]
+    return [(i.kind, i.game_id, i.event, i.line) for i in items]  # a call's line names its holder
 
 
 @get(
@@ -911,7 +919,7 @@ async def queue_events(request: AnyRequest, after: FromQuery[int | None] = None)
     start = _after(request, after)
 
     async def stream() -> AsyncIterator[ServerSentEventMessage]:
-        shown: list[tuple[str, str, int | None]] | None = None
+        shown: list[tuple[str, str, int | None, str]] | None = None
         looked = start
         while not web.hub.closing:
             looked = web.hub.last_id

@@ -29,7 +29,7 @@ from litestar import Litestar, Request
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 
-from web import api, event_api, eventpages, pages
+from web import api, calls_api, calls_pages, event_api, event_fixes_api, eventpages, pages
 from web.context import BODY_LIMIT, COOKIE, SAFE_METHODS, ServeConfig, Web, web_of
 from web.fastpath import FastPath
 from web.problems import handle_exception
@@ -61,8 +61,11 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
         route_handlers=[
             *api.HANDLERS,
             *event_api.EVENT_HANDLERS,
+            *event_fixes_api.EVENT_FIX_HANDLERS,
+            *calls_api.CALLS_HANDLERS,
             *pages.HANDLERS,
             *eventpages.HANDLERS,
+            *calls_pages.CALLS_PAGES,
         ],
         exception_handlers={Exception: handle_exception},
         before_request=_authenticate_first,

@@ -52,6 +52,8 @@ class NewEvent(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     match: Line = "bo3"
     cut: Cut = 0
     floor: Line = "1/3"
+    seed: int | None = None  # round 1's draw (EV-5.6); chosen at random when left out
+    deck_deadline: Rounds | None = None  # lists lock when this round is paired (EV-2.8)
 
 
 class RegisterIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -81,7 +83,8 @@ class Dropped(msgspec.Struct, kw_only=True):
 
 class PairIn(msgspec.Struct, kw_only=True):
     """``manual``: ``{"pairs": [["Ann", "Ben"]], "byes": ["Cal"]}`` or ``{"pods": [...]}``;
-    ``repair``: replace the latest round's pairings (head, before any result)."""
+    ``repair``: replace the latest round's pairings (head): by hand before any result, or
+    with the engine when ``manual`` is left out, keeping tables with a result (EV-5.12)."""
 
     manual: dict[str, Any] | None = None
     reason: Page = ""
@@ -142,6 +145,8 @@ async def create_event(request: AnyRequest, data: JSONBody[NewEvent]) -> Respons
         match=data.match,
         cut=data.cut,
         floor=data.floor,
+        seed=data.seed,
+        deck_deadline=data.deck_deadline,
     )
     return _created(info, info.event_id)
 
@@ -219,11 +224,7 @@ async def pair_round(
     web = web_of(request)
     who = web.principal(request)
     authorize_event(who, "run")
-    if data.repair:
-        if data.manual is None:
-            from service.errors import RefusedError
-
-            raise RefusedError("a re-pairing gives the new pairings (manual)")
+    if data.repair:  # without manual: the engine re-pairs (EV-5.12)
         rows = await _write(
             web, web.svc.event_repair, event_id, data.manual, reason=data.reason, by=who.label
         )

@@ -379,7 +379,12 @@ async def player_frame(web: Web, event_id: str, version: int) -> tuple[Piece, ..
 
 
 def player_pieces(
-    web: Web, index: PlayerIndex, frame: tuple[Piece, ...], me: PlayerLine, explained: str
+    web: Web,
+    index: PlayerIndex,
+    frame: tuple[Piece, ...],
+    me: PlayerLine,
+    explained: str,
+    forms: bool = False,
 ) -> Pieces:
     """A player's page at ``index``'s version: the version's frame, shared by every player,
     and the player's own parts (the name in the title, the live region with the rank apart),
@@ -392,7 +397,7 @@ def player_pieces(
     unranked = (
         msgspec.structs.replace(me, standing={**me.standing, "rank": None}) if me.standing else me
     )
-    shown = (index.board.round, msgspec.json.encode(unranked), explained)
+    shown = (index.board.round, msgspec.json.encode(unranked), explained, forms)
     made: list[str] = []
 
     def region() -> str:  # rendered at most once here, whichever piece asks first
@@ -404,6 +409,7 @@ def player_pieces(
                     me=me,
                     explained=explained,
                     rank_slot=RANK_SLOT,
+                    forms=forms,  # the hall's forms: for players (service.calls)
                 )
             )
         return made[0]
@@ -449,8 +455,11 @@ async def prepare_player_pages(web: Web, event_id: str, previous: int, version: 
                 continue
             key = (event_id, version, kind, path, ())
 
-            async def compute(page: tuple[PlayerLine, str] = page, key: Any = key) -> Rendered:
-                return rendered(key, player_pieces(web, index, frame, *page), HTML)
+            async def compute(
+                page: tuple[PlayerLine, str] = page, key: Any = key, forms: bool = kind == "player"
+            ) -> Rendered:
+                pieces = player_pieces(web, index, frame, *page, forms=forms)
+                return rendered(key, pieces, HTML)
 
             await cache.get(key, compute)
             made += 1
@@ -471,7 +480,7 @@ async def player_page(
         index = await shared_index(web, event_id, version)
         frame = await player_frame(web, event_id, version)
         me, explained = await web.run(index.page, name)
-        return player_pieces(web, index, frame, me, explained)
+        return player_pieces(web, index, frame, me, explained, forms=view_kind(who) == "player")
 
     answered = await shared_answer(request, web, who, event_id, make)
     cache_of(web).follow(event_id, (view_kind(who), request.url.path, name))

@@ -127,12 +127,17 @@ QUEUE_SECTIONS = (
     ("idle", "Idle tables"),
     ("overtime", "Over the time limit"),
     ("unreported", "Tables of the round without a result"),
+    ("calls", "Judge calls"),
+    ("disagreements", "Result disagreements"),
 )
 
 
 @get("/queue", include_in_schema=False)
 async def queue_page(
-    request: AnyRequest, idle: FromQuery[int] = 10, time_limit: FromQuery[int] = 50
+    request: AnyRequest,
+    idle: FromQuery[int] = 10,
+    time_limit: FromQuery[int] = 50,
+    call_after: FromQuery[int] = 60,
 ) -> Response[str] | Redirect:
     """The referees' queue (``service.room``), each item linking to its table page."""
     web = web_of(request)
@@ -141,7 +146,12 @@ async def queue_page(
         return who
     tables = queue_tables(who)
     room = await web.run(
-        web.svc.queue, tables=tables, idle_minutes=idle, time_limit=time_limit, event=who.event
+        web.svc.queue,
+        tables=tables,
+        idle_minutes=idle,
+        time_limit=time_limit,
+        call_seconds=call_after,
+        event=who.event,
     )
     return _page(
         render(
@@ -285,6 +295,8 @@ async def _table_response(
             example=EXAMPLES.get(view.game, p["legal"][0] if p["legal"] else "…"),
             flipped=flipped,
             can_create=who.role in ("head", "table"),
+            event_call=(view.created.meta or {}).get("event", "").startswith("ev-")
+            and (viewer != PUBLIC or who.role in ("head", "scorekeeper")),  # service.calls
         ),
         status,
     )

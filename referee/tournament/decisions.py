@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from referee.tournament import fixing
 from referee.tournament.brackets import next_elimination_round, round_robin_round, seed_bracket
 from referee.tournament.errors import Refusal
 from referee.tournament.facts import (
@@ -22,6 +23,7 @@ from referee.tournament.facts import (
     Fact,
     GameLinked,
     GameResultRecorded,
+    GamesVoided,
     MatchReported,
     PairingChanged,
     PenaltyRecorded,
@@ -80,6 +82,7 @@ class Register(_Command, frozen=True, kw_only=True):
     byes: int = 0
     player_id: str | None = None  # the person's id across the house (checked by the service)
     allow_similar: bool = False  # a name differing from another only in case (issue 31)
+    late_as_losses: bool = False  # a late entry takes match losses for rounds missed (EV-2.9)
 
 
 class Drop(_Command, frozen=True, kw_only=True):
@@ -161,6 +164,8 @@ class EndRound(_Command, frozen=True, kw_only=True):
 
 class EndEvent(_Command, frozen=True, kw_only=True):
     reason: str = ""
+    void_open: bool = False  # close the event's open games as void (EV-1.4, EV-3.9)
+    by: str = ""
 
 
 Command = (
@@ -179,6 +184,7 @@ Command = (
     | StartRound
     | EndRound
     | EndEvent
+    | fixing.Fix
 )
 
 
@@ -308,11 +314,24 @@ def decide(state: Tournament, command: Command) -> tuple[Fact, ...]:
             if number in state.ended_rounds:
                 raise Refusal("EV-5.10", f"round {number} has already ended")
             return (RoundEnded(round=number),)
-        case EndEvent(reason=reason):
+        case EndEvent(reason=reason, void_open=void_open, by=by):
             _open_event(state)
             if state.open_round() is not None:
                 raise Refusal("EV-1.4", "a round is still open: finish or correct it first")
-            return (EventEnded(reason=reason),)
+            left = fixing.open_games(state)
+            if left and not void_open:
+                raise Refusal(
+                    "EV-1.4",
+                    f"{len(left)} game(s) of the event are still open ({', '.join(left)}): "
+                    "finish them, or close them as void with --void-open",
+                )
+            voided: tuple[Fact, ...] = ()
+            if left:
+                why = "the event ended with them open" + (f" ({reason})" if reason else "")
+                voided = (GamesVoided(games=tuple(left), reason=why, by=by),)
+            return (*voided, EventEnded(reason=reason))
+    if isinstance(command, fixing.Fix):
+        return fixing.decide_fix(state, command)
     raise TypeError(f"not a tournament command: {command!r}")
 
 
@@ -361,6 +380,10 @@ def _register(state: Tournament, command: Register) -> tuple[Fact, ...]:
         raise Refusal("EV-2.3", "the Swiss rounds are over: the cut has been made")
     if command.byes < 0:
         raise Refusal("EV-2.4", "awarded byes cannot be negative")
+    if command.late_as_losses and entry == 1:
+        raise Refusal(
+            "EV-2.9", "match losses for missed rounds are for late entries: round 1 is not paired"
+        )
     entrant = Entrant(
         id=player_id,
         name=name,
@@ -370,6 +393,7 @@ def _register(state: Tournament, command: Register) -> tuple[Fact, ...]:
         byes=command.byes,
         entry_round=entry,
         player_id=command.player_id or msgspec.UNSET,
+        late_as_losses=True if command.late_as_losses else msgspec.UNSET,
     )
     return (PlayerRegistered(player=entrant),)
 
@@ -495,7 +519,8 @@ def _change_pairing(
                 "EV-5.12",
                 f"round {number} already has results: correct them instead of re-pairing",
             )
-    check = _manual_round(state, number, spec)
+    # the pairings being replaced are not "met" (EV-5.4): check against the round unpaired
+    check = _manual_round(fixing.without_round(state, number), number, spec)
     return (PairingChanged(round=check.round, reason=reason, by=by, warnings=check.warnings),)
 
 
@@ -527,6 +552,10 @@ def _game_result(state: Tournament, game: str, placings: dict[str, int]) -> tupl
     key = state.games.get(game)
     if key is None:
         raise Refusal("EV-3.8", f"game {game} is not linked to any table")
+    if game in state.voided:
+        raise Refusal(
+            "EV-3.9", f"game {game} was closed as void (its pairing was replaced or undone)"
+        )
     current = state.tables[key]
     if any(g == game for g, _ in current.game_results):
         raise Refusal("EV-3.8", f"game {game} already has its result")
@@ -564,8 +593,15 @@ def _report(state: Tournament, number: int, table: int, text: str, by: str) -> t
         played = len(current.game_results)
         if result.wins + result.losses + result.draws < played:
             raise Refusal("EV-3.8", f"{played} linked games have ended here; the slip counts fewer")
+        fixing.slip_against_games(state, current, result)
     del settings
-    return (MatchReported(round=number, table=table, by=by, **_as_fields(result)),)
+    reported = MatchReported(round=number, table=table, by=by, **_as_fields(result))
+    left = fixing.open_games(state, current)
+    if not left:
+        return (reported,)
+    # the slip decides the match: its games still open are closed as void (EV-3.9)
+    why = f"round {number} table {table} was decided by its slip"
+    return (reported, GamesVoided(games=tuple(left), reason=why, by=by))
 
 
 def _text(result: Score | Placement) -> str:
@@ -606,18 +642,29 @@ def _penalty(state: Tournament, command: RecordPenalty) -> tuple[Fact, ...]:
             "EV-8.4",
             f"unknown infraction {command.infraction!r}; known: {', '.join(INFRACTIONS)}",
         )
-    earlier = [p.infraction for p in state.penalties if p.player == player]
+    earlier = [
+        p.infraction
+        for number, p in enumerate(state.penalties, start=1)
+        if p.player == player and number not in state.withdrawn_penalties
+    ]
     suggested = suggested_penalty(command.infraction, earlier)
     given = command.penalty or (suggested if suggested != "none" else "warning")
-    return (
-        PenaltyRecorded(
-            player=player,
-            round=state.current_round,
-            infraction=command.infraction,
-            penalty=given,  # type: ignore[arg-type]
-            suggested=suggested,
-            reason=command.reason,
-            by=command.by,
-            table=command.table,
-        ),
+    # the penalty reaches the match (EV-8.6, IPG 1.2): a game loss names the player's
+    # open game, which the service ends as a loss; a match loss decides the match
+    table = fixing.current_table(state, player)
+    game: Any = msgspec.UNSET
+    if given == "game-loss" and table is not None:
+        left = fixing.open_games(state, table)
+        game = left[-1] if left else msgspec.UNSET
+    fact = PenaltyRecorded(
+        player=player,
+        round=state.current_round,
+        infraction=command.infraction,
+        penalty=given,  # type: ignore[arg-type]
+        suggested=suggested,
+        reason=command.reason,
+        by=command.by,
+        table=command.table if command.table is not None else (table.table if table else None),
+        game=game,
     )
+    return (fact, *fixing.penalty_effects(state, fact))

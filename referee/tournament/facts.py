@@ -8,6 +8,7 @@ refuses anything.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 
 import msgspec
@@ -17,17 +18,31 @@ from referee.verdicts import Violation
 
 __all__ = [
     "ByeAwarded",
+    "CallClaimed",
+    "CallEscalated",
+    "CallResolved",
     "CutMade",
     "EventCreated",
     "EventEnded",
     "Fact",
+    "DecklistAttached",
+    "GamesVoided",
+    "PenaltyApplied",
+    "PenaltyWithdrawn",
+    "PlayerUndropped",
+    "RoundUndone",
+    "SettingsChanged",
     "GameLinked",
     "GameResultRecorded",
+    "JudgeCalled",
     "MatchReported",
     "PairingChanged",
     "PenaltyRecorded",
     "PlayerDropped",
     "PlayerRegistered",
+    "ReportConfirmed",
+    "ReportDisputed",
+    "ReportFiled",
     "ResultCorrected",
     "RoundEnded",
     "RoundPaired",
@@ -130,6 +145,9 @@ class PenaltyRecorded(_Fact, frozen=True, kw_only=True, tag="penalty-recorded"):
     reason: str = ""
     by: str = ""
     table: int | None = None
+    # the game a game loss ended, or the match a match loss decided (EV-8.6); unset on
+    # penalties recorded before the penalty reached the match, so they hash as before
+    game: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class RoundStarted(_Fact, frozen=True, kw_only=True, tag="round-started"):
@@ -150,6 +168,145 @@ class EventEnded(_Fact, frozen=True, kw_only=True, tag="event-ended"):
     reason: str = ""
 
 
+class RoundUndone(_Fact, frozen=True, kw_only=True, tag="round-undone"):
+    """The latest round, with no result yet, is taken back (EV-5.13): its pairings no
+    longer count as met, and its games are closed as void."""
+
+    round: int
+    reason: str
+    by: str = ""
+
+
+class PlayerUndropped(_Fact, frozen=True, kw_only=True, tag="player-undropped"):
+    """A drop taken back (EV-2.7): the player is paired again from the next round."""
+
+    player: str
+    reason: str
+    by: str = ""
+
+
+class SettingsChanged(_Fact, frozen=True, kw_only=True, tag="settings-changed"):
+    """The number of Swiss rounds or the cut changed while still possible (EV-1.5);
+    ``None`` leaves that setting as it was."""
+
+    rounds: int | None = None
+    cut: int | None = None
+    reason: str
+    by: str = ""
+
+
+class GamesVoided(_Fact, frozen=True, kw_only=True, tag="games-voided"):
+    """Games of the event closed as void (EV-3.9): they count for nothing and refuse
+    entries (a slip decided their match, or the event ended with them open)."""
+
+    games: tuple[str, ...]
+    reason: str
+    by: str = ""
+
+
+class PenaltyWithdrawn(_Fact, frozen=True, kw_only=True, tag="penalty-withdrawn"):
+    """The head referee withdraws the event's penalty number ``penalty`` (1 first,
+    EV-8.7); its effects are reversed by the facts stored with this one."""
+
+    penalty: int
+    reason: str
+    by: str = ""
+
+
+class PenaltyApplied(_Fact, frozen=True, kw_only=True, tag="penalty-applied"):
+    """The event's penalty number ``penalty`` (1 first) took effect at round ``round``
+    table ``table``: a game loss in ``game``, a match loss deciding the match (EV-8.6). A
+    penalty given between matches takes effect in the player's next one."""
+
+    penalty: int
+    round: int
+    table: int
+    game: str = ""
+
+
+class DecklistAttached(_Fact, frozen=True, kw_only=True, tag="decklist-attached"):
+    """A registered player's event decklist attached or replaced before their first
+    round is paired (EV-2.8); the list itself rides on the stored event."""
+
+    player: str
+    by: str = ""
+
+
+# -- the hall: judge calls and players' own reports (``referee.tournament.hall``) ----------
+# ``at`` is the moment the service saw the command (an input, as a seed is): the pure core
+# ages a call or a disagreement with it and never reads a clock.
+
+
+class JudgeCalled(_Fact, frozen=True, kw_only=True, tag="judge-called"):
+    """A judge is called to a table of the current round (EV-10.1): by a player of that
+    table (their id) or by staff (their name); ``game`` is the game it was called from."""
+
+    call: int
+    round: int
+    table: int
+    by: str
+    at: datetime
+    reason: str = ""
+    game: str = ""
+
+
+class CallClaimed(_Fact, frozen=True, kw_only=True, tag="call-claimed"):
+    """A referee takes a call (EV-10.4)."""
+
+    call: int
+    by: str
+    at: datetime
+
+
+class CallEscalated(_Fact, frozen=True, kw_only=True, tag="call-escalated"):
+    """A call handed to the head referee (EV-10.5)."""
+
+    call: int
+    by: str
+    at: datetime
+    reason: str = ""
+
+
+class CallResolved(_Fact, frozen=True, kw_only=True, tag="call-resolved"):
+    """A call answered, with the note of what was done (EV-10.6)."""
+
+    call: int
+    by: str
+    at: datetime
+    note: str
+
+
+class ReportFiled(_Fact, frozen=True, kw_only=True, tag="report-filed"):
+    """A player's own report of their match (EV-11.1): ``score`` is written for the
+    table's first-listed player, as a slip is (EV-3.1), whoever reported it."""
+
+    report: int
+    round: int
+    table: int
+    player: str
+    score: Score
+    at: datetime
+
+
+class ReportConfirmed(_Fact, frozen=True, kw_only=True, tag="report-confirmed"):
+    """The opponent agrees with a report (EV-11.4); the table's ``MatchReported`` is
+    stored with it."""
+
+    report: int
+    player: str
+    at: datetime
+
+
+class ReportDisputed(_Fact, frozen=True, kw_only=True, tag="report-disputed"):
+    """The opponent disagrees with a report (EV-11.5): the scorekeeper or the head
+    referee settles the table with a slip."""
+
+    report: int
+    player: str
+    at: datetime
+    reason: str = ""
+
+
 Fact = (
     EventCreated
     | PlayerRegistered
@@ -166,4 +323,18 @@ Fact = (
     | RoundEnded
     | CutMade
     | EventEnded
+    | RoundUndone
+    | PlayerUndropped
+    | SettingsChanged
+    | GamesVoided
+    | PenaltyWithdrawn
+    | DecklistAttached
+    | PenaltyApplied
+    | JudgeCalled
+    | CallClaimed
+    | CallEscalated
+    | CallResolved
+    | ReportFiled
+    | ReportConfirmed
+    | ReportDisputed
 )

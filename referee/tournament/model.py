@@ -60,6 +60,12 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     cut: int = 0
     floor: Floor = "1/3"
     pod_points: PodPoints = "pairwise"
+    # the seed of every random choice (round 1's order, so its byes; EV-5.6), recorded at
+    # creation; unset on events made before it, whose round 1 follows registration order
+    seed: int | msgspec.UnsetType = msgspec.UNSET
+    # decklists lock once this round is paired (a late entry's: their first round; EV-2.8);
+    # unset: round 1
+    deck_deadline: int | msgspec.UnsetType = msgspec.UNSET
 
 
 class Entrant(msgspec.Struct, frozen=True, kw_only=True):
@@ -83,6 +89,8 @@ class Entrant(msgspec.Struct, frozen=True, kw_only=True):
     entry_round: int = 1
     dropped_after: int | None = None
     player_id: str | msgspec.UnsetType = msgspec.UNSET
+    # a late entry taking match losses for the rounds missed (EV-2.9, MTR 2.? option)
+    late_as_losses: bool | msgspec.UnsetType = msgspec.UNSET
 
     def active_in(self, round_number: int) -> bool:
         """Whether the player takes part in round ``round_number``."""

@@ -35,9 +35,10 @@ def test_event_decklists_are_used_by_every_game_and_sealed_stays_sealed(
     created = stream[0]
     assert isinstance(created, GameCreated)
     assert created.meta["event"] == event and created.meta["round"] == "1"
-    decks = {e.seat: e.deck for e in stream if isinstance(e, DeckRegistered)}
-    assert decks["p1"] == DECK
-    assert isinstance(decks["p2"], SealedDeck) and decks["p2"].commitment  # still sealed
+    names = {p.seat: p.name for p in created.players}  # round 1 is drawn (EV-5.6)
+    decks = {names[e.seat]: e.deck for e in stream if isinstance(e, DeckRegistered)}
+    assert decks["Ann"] == DECK
+    assert isinstance(decks["Ben"], SealedDeck) and decks["Ben"].commitment  # still sealed
     log = [line.text for line in svc.event_log(event)]
     assert any("sealed list" in text for text in log)
 
@@ -51,7 +52,8 @@ def test_a_refused_event_decklist_stores_nothing(svc: RefereeService) -> None:
 
 
 def test_a_best_of_three_played_game_by_game_decides_its_match(svc: RefereeService) -> None:
-    event = svc.event_new("Bo3", "gammasphere", rounds=1).event_id
+    # seed 1 draws Ann first (EV-5.6: sha256 of "1:1:p1" sorts before "1:1:p2")
+    event = svc.event_new("Bo3", "gammasphere", rounds=1, seed=1).event_id
     svc.event_register(event, ["Ann", "Ben"])
     (table,) = svc.event_pair(event)
     svc.end(table.games[0], "resignation", who="p1")  # Ben wins game 1
@@ -101,7 +103,8 @@ def test_a_disqualification_drops_the_player_and_repeats_are_upgraded(
     (ben,) = [s for s in svc.event_standings(event) if s.player == "Ben"]
     assert ben.dropped_after == 1
     whats = [e["what"] for e in svc.event_audit(event)["entries"]]
-    assert whats == ["penalty", "penalty", "penalty", "drop"]
+    # the game loss ended Ann's game at once, which the audit also shows (EV-8.6)
+    assert whats == ["penalty", "penalty", "penalty applied", "penalty", "drop"]
 
 
 def test_a_games_end_and_its_match_update_are_one_write(

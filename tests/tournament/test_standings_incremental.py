@@ -87,6 +87,14 @@ def test_incremental_equals_from_scratch(
         live.record(key, result)
         final[key] = result
         assert live.table() == compute_standings(entrants, final.values(), settings_)
+    # built in one pass from the final results: the same table, and the same object state
+    built = Standings.built(settings_, entrants, final)
+    assert built.table() == live.table()
+    assert built.order() == live.order()
+    for key, result in steps[-3:]:
+        built.record(key, result)
+        live.record(key, result)
+        assert built.table() == live.table()
     # removing everything brings every player back to nothing played
     for key in list(final):
         live.remove(key)

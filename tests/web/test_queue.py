@@ -269,7 +269,9 @@ def test_a_new_process_starts_from_the_persisted_fold(
 
         store_.log_page = counted  # type: ignore[method-assign]
         restored = RoomQueue(store_).items(now=later)
-        assert len(read) == 2  # the dispute and the slip, nothing older
+        # the dispute, the slip, and the slip's open game closed as void (EV-3.9): the
+        # event's fact and the game's end; nothing older
+        assert len(read) == 4
         scratch = RoomQueue(GameStore(Path(store)), persist=False).items(now=later)
         assert _signature(restored) == _signature(scratch)
         assert len(restored.disputes) == 2 and [i.table for i in restored.unreported] == ["2"]

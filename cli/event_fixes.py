@@ -1,0 +1,131 @@
+"""``referee event undo-round / undrop / change / deck / draw``: putting an event's mistakes
+right in place, attaching decklists, and showing round 1's draw (docs/tournaments.md,
+"Organizer's day: fixing a mistake"). ``register`` adds them to ``cli.event``'s ``event``
+group; every command is a thin shell over ``service.event_fixes``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from cli.face import JsonOpt, emit_json, fail, handled, settings
+
+EventArg = Annotated[str, typer.Argument(help="The event's id (ev-...), as 'event new' printed.")]
+
+ReasonOpt = Annotated[str, typer.Option("--reason", help="Why (kept in the log and audit).")]
+
+
+def _svc() -> Any:
+    return settings.service()
+
+
+def register(group: typer.Typer) -> None:
+    """Add this module's commands to the ``referee event`` group."""
+    for name, command in (
+        ("undo-round", undo_round),
+        ("undrop", undrop),
+        ("change", change),
+        ("deck", deck),
+        ("draw", draw),
+    ):
+        group.command(name)(command)
+
+
+def undo_round(event: EventArg, reason: ReasonOpt, as_json: JsonOpt = False) -> None:
+    """Take back the latest round before its first result (head judge, EV-5.13): its
+    pairings no longer count as met and its games are closed as void; pair it again."""
+    with handled():
+        done = _svc().event_undo_round(event, reason=reason, by=settings.referee)
+        if as_json:
+            emit_json(done)
+            return
+        typer.echo(f"round {done.round} undone")
+        if done.voided:
+            typer.echo(f"closed as void: {', '.join(done.voided)}")
+
+
+def undrop(
+    event: EventArg,
+    name: Annotated[str, typer.Argument(help="The player dropped by mistake.")],
+    reason: ReasonOpt,
+) -> None:
+    """Return a dropped player (EV-2.7): paired again from the next round."""
+    with handled():
+        who = _svc().event_undrop(event, name, reason=reason, by=settings.referee)
+        typer.echo(f"{who} is back in the event from the next round")
+
+
+def change(
+    event: EventArg,
+    reason: ReasonOpt,
+    rounds: Annotated[
+        int | None, typer.Option("--rounds", min=1, help="The new number of Swiss rounds.")
+    ] = None,
+    cut: Annotated[
+        int | None, typer.Option("--cut", min=0, help="The new cut (top N; 0: no cut).")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Change the number of Swiss rounds or the cut while still possible (EV-1.5): never
+    below the rounds paired, and not once the cut is made."""
+    with handled():
+        info = _svc().event_change(
+            event, rounds=rounds, cut=cut, reason=reason, by=settings.referee
+        )
+        if as_json:
+            emit_json(info)
+            return
+        typer.echo(
+            f"{info.rounds} Swiss rounds" + (f", top {info.cut} cut" if info.cut else ", no cut")
+        )
+
+
+def deck(
+    event: EventArg,
+    name: Annotated[str, typer.Argument(help="The registered player.")],
+    deck_file: Annotated[
+        Path | None, typer.Option("--deck", help="The player's event decklist (open).")
+    ] = None,
+    sealed: Annotated[
+        str | None,
+        typer.Option("--sealed", help="COMMIT:SIZE from 'referee deck seal' (stays sealed)."),
+    ] = None,
+) -> None:
+    """Attach or replace a player's event decklist until their first round is paired
+    (EV-2.8, MTR 2.7); then it is locked. The list is checked as at registration."""
+    with handled():
+        if (deck_file is None) == (sealed is None):
+            fail("give --deck FILE or --sealed COMMIT:SIZE (one of them)")
+        from referee.kit.decks import Deck, SealedDeck, parse_decklist
+
+        chosen: Deck
+        if sealed is not None:
+            chosen = SealedDeck.parse(sealed)
+        else:
+            assert deck_file is not None
+            try:
+                chosen = parse_decklist(deck_file.read_text(encoding="utf-8"), str(deck_file))
+            except UnicodeDecodeError:
+                fail(f"{deck_file}: not UTF-8 text")
+            except OSError as exc:
+                fail(f"{deck_file}: {exc.strerror}")
+        who = _svc().event_attach_deck(event, name, chosen, by=settings.referee)
+        typer.echo(f"decklist attached for {who} ({chosen.size} cards)")
+
+
+def draw(event: EventArg, as_json: JsonOpt = False) -> None:
+    """Round 1's draw (EV-5.6): the seed recorded with the event and each player's key,
+    in the drawn order, so anyone can recompute it (sha256 of 'SEED:1:PLAYER-ID')."""
+    with handled():
+        info = _svc().event_draw(event)
+        if as_json:
+            emit_json(info)
+            return
+        if info.seed is None:
+            typer.echo(f"no seed recorded: {info.rule}")
+            return
+        typer.echo(f"seed {info.seed}: {info.rule}")
+        for n, line in enumerate(info.order, start=1):
+            typer.echo(f"{n:>4}  {line.name:<24} {line.player:<8} {line.key[:16]}")

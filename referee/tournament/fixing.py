@@ -1,0 +1,470 @@
+"""Decisions that fix a mistake in place (EV-1.5, EV-2.7, EV-3.9, EV-5.12, EV-5.13, EV-8.7),
+apply an event penalty to the match (EV-8.6), attach a decklist (EV-2.8), and the seeded
+checks slips against the games recorded (EV-3.10).
+
+Pure, like ``decisions``: each takes the folded ``Tournament`` and gives new facts or
+raises ``Refusal`` naming its clause. Nothing is ever edited: a re-pairing, an undone
+round, an undrop or a withdrawn penalty is a new fact, and the facts it replaces stay in
+the history (and the audit).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from referee.tournament.errors import Refusal
+from referee.tournament.facts import (
+    DecklistAttached,
+    Fact,
+    GamesVoided,
+    MatchReported,
+    PairingChanged,
+    PenaltyApplied,
+    PenaltyRecorded,
+    PenaltyWithdrawn,
+    PlayerUndropped,
+    ResultCorrected,
+    RoundUndone,
+    SettingsChanged,
+)
+from referee.tournament.model import Round, Score, games_to_win
+from referee.tournament.pairing import Seat, pair_swiss
+from referee.tournament.pods import pair_pods
+from referee.tournament.state import TableState, Tournament
+from referee.tournament.state import fold as fold_facts
+
+__all__ = [
+    "AttachDecklist",
+    "ChangeSettings",
+    "Fix",
+    "RePair",
+    "UndoRound",
+    "Undrop",
+    "WithdrawPenalty",
+    "decide_fix",
+    "current_table",
+    "open_games",
+    "pending_at_pairing",
+    "pending_penalties",
+    "penalty_effects",
+    "slip_against_games",
+    "without_round",
+]
+
+
+class RePair(msgspec.Struct, frozen=True, kw_only=True):
+    """Re-pair the open round with the engine (EV-5.12): tables with a result keep it."""
+
+    reason: str
+    by: str = ""
+
+
+class UndoRound(msgspec.Struct, frozen=True, kw_only=True):
+    """Take back the latest round while no table of it has a result (EV-5.13)."""
+
+    reason: str
+    by: str = ""
+
+
+class Undrop(msgspec.Struct, frozen=True, kw_only=True):
+    player: str
+    reason: str
+    by: str = ""
+
+
+class ChangeSettings(msgspec.Struct, frozen=True, kw_only=True):
+    """Change the number of Swiss rounds or the cut while still possible (EV-1.5)."""
+
+    rounds: int | None = None
+    cut: int | None = None
+    reason: str
+    by: str = ""
+
+
+class WithdrawPenalty(msgspec.Struct, frozen=True, kw_only=True):
+    """Withdraw the event's penalty number ``penalty`` (1 first, EV-8.7); ``result`` is the
+    table's result without it when the penalty decided a game or the match."""
+
+    penalty: int
+    reason: str
+    by: str = ""
+    result: str | None = None
+
+
+class AttachDecklist(msgspec.Struct, frozen=True, kw_only=True):
+    """Attach or replace a registered player's list before their first round (EV-2.8)."""
+
+    player: str
+    by: str = ""
+
+
+Fix = RePair | UndoRound | Undrop | ChangeSettings | WithdrawPenalty | AttachDecklist
+
+
+# -- reads the decisions share -----------------------------------------------------------
+
+
+def without_round(state: Tournament, number: int) -> Tournament:
+    """The state as if round ``number`` had never been paired: what a re-pairing of it
+    sees, so its replaced pairings are not "met" (EV-5.4, EV-5.12)."""
+    from referee.tournament.state import _without_round_tables
+
+    tables, _ = _without_round_tables(state, number)
+    return msgspec.structs.replace(
+        state, rounds={n: r for n, r in state.rounds.items() if n != number}, tables=tables
+    )
+
+
+def open_games(state: Tournament, table: TableState | None = None) -> list[str]:
+    """Linked games with no result that are not void: at ``table``, or anywhere."""
+    tables = [table] if table is not None else list(state.tables.values())
+    out: list[str] = []
+    for current in tables:
+        ended = {g for g, _ in current.game_results}
+        out += [g for g in current.games if g not in ended and g not in state.voided]
+    return out
+
+
+def _decided(state: Tournament, table: TableState) -> bool:
+    return table.reported is not None or state.decided_by_games(table) is not None
+
+
+def _has_result(table: TableState) -> bool:
+    return table.reported is not None or bool(table.game_results)
+
+
+def slip_against_games(state: Tournament, table: TableState, result: Score) -> None:
+    """Refuse (EV-3.10) a slip that disagrees with the games recorded at ``table``: each
+    recorded game's winner needs at least that many games in the slip."""
+    if len(table.players) != 2:
+        return
+    first, second = table.players
+    counted = [0, 0, 0]
+    for game, placings in table.game_results:
+        places = dict(placings)
+        a, b = places.get(first, 99), places.get(second, 99)
+        index = 2 if a == b else 0 if a < b else 1
+        counted[index] += 1
+        slip = (result.wins, result.losses, result.draws)
+        if slip[index] < counted[index]:
+            won = "a draw" if index == 2 else f"won by {state.players[table.players[index]].name}"
+            raise Refusal(
+                "EV-3.10",
+                f"game {game} at round {table.round} table {table.table} was {won}; the slip "
+                f"{result.text} does not count it: correct the games or give a slip that agrees",
+            )
+
+
+# -- the decisions ---------------------------------------------------------------------
+
+
+def decide_fix(state: Tournament, command: Fix) -> tuple[Fact, ...]:
+    """The facts ``command`` produces in ``state``, or a ``Refusal``."""
+    if state.settings is None:
+        raise Refusal("EV-1.1", "no event has been created yet")
+    if state.ended and not isinstance(command, WithdrawPenalty):
+        raise Refusal("EV-1.4", "the event has ended: nothing more can be entered")
+    match command:
+        case RePair():
+            return _repair(state, command)
+        case UndoRound():
+            return _undo(state, command)
+        case Undrop():
+            return _undrop(state, command)
+        case ChangeSettings():
+            return _settings(state, command)
+        case WithdrawPenalty():
+            return _withdraw(state, command)
+        case AttachDecklist():
+            return _attach(state, command)
+    raise TypeError(f"not a fix: {command!r}")
+
+
+def _repair(state: Tournament, command: RePair) -> tuple[Fact, ...]:
+    if not command.reason.strip():
+        raise Refusal("EV-5.12", "a change of pairings needs a reason")
+    number = state.current_round
+    if not number:
+        raise Refusal("EV-5.12", "no round has been paired yet")
+    if state.open_round() != number:
+        raise Refusal(
+            "EV-5.12", f"round {number} has every result in: correct results instead of re-pairing"
+        )
+    rnd = state.rounds[number]
+    if rnd.kind not in ("swiss", "pods"):
+        raise Refusal(
+            "EV-5.12",
+            f"round {number} is a {rnd.kind} round: the engine re-pairs Swiss rounds only; "
+            "give the new pairings with --manual",
+        )
+    kept = [
+        p
+        for p in rnd.pairings
+        if p.table is not None and _has_result(state.tables[(number, p.table)])
+    ]
+    held = {player for p in kept for player in p.players}
+    base = without_round(state, number)
+    seats: list[Seat] = [s for s in base.seats(number) if s.id not in held]
+    awarded = [p for p in base.awarded_in(number) if p not in held]
+    fresh = (
+        pair_pods(number, seats, awarded=awarded)
+        if rnd.kind == "pods"
+        else pair_swiss(number, seats, awarded=awarded)
+    )
+    taken = {p.table for p in kept}
+    free = (n for n in range(1, 10**6) if n not in taken)
+    renumbered = [
+        p if p.table is None else msgspec.structs.replace(p, table=next(free))
+        for p in fresh.pairings
+    ]
+    pairings = sorted(
+        [*kept, *renumbered], key=lambda p: (p.table is None, p.table or 0, p.players)
+    )
+    new = Round(number=number, kind=rnd.kind, pairings=tuple(pairings))
+    return (PairingChanged(round=new, reason=command.reason, by=command.by),)
+
+
+def _undo(state: Tournament, command: UndoRound) -> tuple[Fact, ...]:
+    if not command.reason.strip():
+        raise Refusal("EV-5.13", "undoing a round needs a reason")
+    number = state.current_round
+    if not number:
+        raise Refusal("EV-5.13", "no round has been paired yet")
+    for (rnd, at), table in sorted(state.tables.items()):
+        if rnd == number and _has_result(table):
+            raise Refusal(
+                "EV-5.13",
+                f"round {number} table {at} already has a result: a round is undone only "
+                "before its first result; correct the results instead",
+            )
+    return (RoundUndone(round=number, reason=command.reason, by=command.by),)
+
+
+def _undrop(state: Tournament, command: Undrop) -> tuple[Fact, ...]:
+    if not command.reason.strip():
+        raise Refusal("EV-2.7", "an undrop needs a reason")
+    found = state.find(command.player)
+    if found is None:
+        raise Refusal("EV-2.1", f"{command.player!r} is not a registered player")
+    entrant = state.players[found]
+    if entrant.dropped_after is None:
+        raise Refusal("EV-2.7", f"{entrant.name} has not dropped")
+    for number, penalty in enumerate(state.penalties, start=1):
+        if (
+            penalty.player == found
+            and penalty.penalty == "disqualification"
+            and number not in state.withdrawn_penalties
+        ):
+            raise Refusal(
+                "EV-2.7",
+                f"{entrant.name} was disqualified (penalty {number}): withdraw the penalty "
+                "instead ('event penalty withdraw')",
+            )
+    if state.cut:
+        raise Refusal("EV-2.7", "the cut has been made: a player cannot come back into the Swiss")
+    return (PlayerUndropped(player=found, reason=command.reason, by=command.by),)
+
+
+def _settings(state: Tournament, command: ChangeSettings) -> tuple[Fact, ...]:
+    settings = state.settings
+    assert settings is not None
+    if not command.reason.strip():
+        raise Refusal("EV-1.5", "a change of the event's settings needs a reason")
+    if command.rounds is None and command.cut is None:
+        raise Refusal("EV-1.5", "give the new number of Swiss rounds, the new cut, or both")
+    if settings.format != "swiss":
+        raise Refusal("EV-1.5", f"a {settings.format} event has no Swiss rounds or cut to change")
+    paired = len(state.kind_rounds("swiss", "pods"))
+    if state.cut or state.kind_rounds("cut"):
+        raise Refusal(
+            "EV-1.5", "the cut has been made: the Swiss rounds and the cut can no longer change"
+        )
+    if command.rounds is not None:
+        if command.rounds < 1:
+            raise Refusal("EV-1.3", "an event plays at least one round")
+        if command.rounds < paired:
+            raise Refusal(
+                "EV-1.5",
+                f"{paired} Swiss rounds have already been paired: the event cannot play "
+                f"only {command.rounds}",
+            )
+    if command.cut is not None and command.cut != 0 and command.cut < 2:
+        raise Refusal("EV-6.1", "a cut needs at least two players")
+    return (
+        SettingsChanged(
+            rounds=command.rounds, cut=command.cut, reason=command.reason, by=command.by
+        ),
+    )
+
+
+def penalty_effects(state: Tournament, penalty: PenaltyRecorded) -> tuple[Fact, ...]:
+    """What an event penalty does to the match (EV-8.6, IPG 1.2), given as penalty number
+    ``len(state.penalties) + 1``: a match loss decides the player's match of the round, if
+    it has no result yet, and closes its open games as void; a game loss names the
+    player's open game (the fact's ``game``; the service ends it in the game itself); both
+    are then marked applied. With no match in progress they wait for the player's next
+    match (``pending_at_pairing``). A disqualification drops the player (the service adds
+    the drop)."""
+    number = len(state.penalties) + 1
+    table = current_table(state, penalty.player)
+    if table is None:
+        return ()
+    if penalty.penalty == "game-loss" and isinstance(penalty.game, str):
+        return (
+            PenaltyApplied(penalty=number, round=table.round, table=table.table, game=penalty.game),
+        )
+    if penalty.penalty != "match-loss":
+        return ()
+    return (
+        *_match_loss(state, penalty, table),
+        PenaltyApplied(penalty=number, round=table.round, table=table.table),
+    )
+
+
+def _match_loss(state: Tournament, penalty: PenaltyRecorded, table: TableState) -> tuple[Fact, ...]:
+    """The match at ``table`` lost by ``penalty.player`` by the games the match needs, its
+    open games closed as void."""
+    settings = state.settings
+    assert settings is not None
+    if len(table.players) != 2:
+        return ()
+    need = games_to_win(settings.match)
+    loser = table.players.index(penalty.player)
+    score = Score(need, 0) if loser == 1 else Score(0, need)
+    facts: list[Fact] = [
+        MatchReported(round=table.round, table=table.table, score=score, by=penalty.by)
+    ]
+    games = open_games(state, table)
+    if games:
+        facts.append(
+            GamesVoided(
+                games=tuple(games),
+                reason=f"match loss for {state.players[penalty.player].name}",
+                by=penalty.by,
+            )
+        )
+    return tuple(facts)
+
+
+def pending_penalties(state: Tournament) -> list[tuple[int, PenaltyRecorded]]:
+    """Game and match losses given between matches, waiting for the player's next match
+    (IPG 1.2): not applied, not withdrawn, numbered from 1."""
+    return [
+        (number, p)
+        for number, p in enumerate(state.penalties, start=1)
+        if p.penalty in ("game-loss", "match-loss")
+        and number not in state.applied_penalties
+        and number not in state.withdrawn_penalties
+    ]
+
+
+def pending_at_pairing(state: Tournament) -> tuple[Fact, ...]:
+    """The waiting match losses, applied to the round just paired (EV-8.6): each player's
+    new match is decided as lost before its games are made."""
+    facts: list[Fact] = []
+    for number, penalty in pending_penalties(state):
+        if penalty.penalty != "match-loss":
+            continue
+        table = current_table(state, penalty.player)
+        if table is None:
+            continue
+        done = _match_loss(state, penalty, table)
+        if not done:
+            continue
+        facts += [*done, PenaltyApplied(penalty=number, round=table.round, table=table.table)]
+        state = fold_facts(facts[-len(done) - 1 :], state)
+    return tuple(facts)
+
+
+def current_table(state: Tournament, player: str) -> TableState | None:
+    """The player's table of the latest round, while its match has no result."""
+    number = state.current_round
+    if not number:
+        return None
+    for pairing in state.rounds[number].pairings:
+        if pairing.table is not None and player in pairing.players:
+            table = state.tables[(number, pairing.table)]
+            return None if _decided(state, table) else table
+    return None
+
+
+def _withdraw(state: Tournament, command: WithdrawPenalty) -> tuple[Fact, ...]:
+    if not command.reason.strip():
+        raise Refusal("EV-8.7", "withdrawing a penalty needs a reason")
+    count = len(state.penalties)
+    if not 1 <= command.penalty <= count:
+        raise Refusal(
+            "EV-8.7",
+            f"no penalty {command.penalty}: the event has {count} (numbered from 1, as the "
+            "audit lists them)",
+        )
+    if command.penalty in state.withdrawn_penalties:
+        raise Refusal("EV-8.7", f"penalty {command.penalty} is already withdrawn")
+    penalty = state.penalties[command.penalty - 1]
+    facts: list[Fact] = [
+        PenaltyWithdrawn(penalty=command.penalty, reason=command.reason, by=command.by)
+    ]
+    name = state.players[penalty.player].name
+    if penalty.penalty == "disqualification":
+        if state.ended:
+            raise Refusal("EV-8.7", "the event has ended: a disqualification stands in its results")
+        if state.players[penalty.player].dropped_after is not None and not state.cut:
+            facts.append(
+                PlayerUndropped(
+                    player=penalty.player,
+                    reason=f"penalty {command.penalty} withdrawn: {command.reason}",
+                    by=command.by,
+                )
+            )
+    elif penalty.penalty in ("game-loss", "match-loss"):
+        key = state.applied_penalties.get(command.penalty) or _table_of(state, penalty)
+        if key is not None and state.result(*key) is not None:
+            if command.result is None:
+                raise Refusal(
+                    "EV-8.7",
+                    f"the {penalty.penalty} of {name} counts in round {key[0]} table {key[1]}: "
+                    "give the table's result without it (--result W-L-D)",
+                )
+            from referee.tournament.slips import parse_slip
+
+            rnd = state.rounds[key[0]]
+            score = parse_slip(
+                command.result,
+                state.settings.match if state.settings else "bo3",
+                playoff=rnd.kind in ("cut", "elimination"),
+            )
+            facts.append(
+                ResultCorrected(
+                    round=key[0],
+                    table=key[1],
+                    score=score,
+                    reason=f"penalty {command.penalty} withdrawn: {command.reason}",
+                    by=command.by,
+                )
+            )
+    return tuple(facts)
+
+
+def _table_of(state: Tournament, penalty: PenaltyRecorded) -> tuple[int, int] | None:
+    if isinstance(penalty.game, str) and penalty.game in state.games:
+        return state.games[penalty.game]
+    if penalty.table is not None and (penalty.round, penalty.table) in state.tables:
+        return (penalty.round, penalty.table)
+    return None
+
+
+def _attach(state: Tournament, command: AttachDecklist) -> tuple[Fact, ...]:
+    found = state.find(command.player)
+    if found is None:
+        raise Refusal("EV-2.1", f"{command.player!r} is not a registered player")
+    entrant = state.players[found]
+    assert state.settings is not None
+    deadline = state.settings.deck_deadline
+    lock = max(deadline if isinstance(deadline, int) else 1, entrant.entry_round)
+    if lock <= state.current_round:
+        raise Refusal(
+            "EV-2.8",
+            f"round {lock} has been paired: {entrant.name}'s decklist is locked (MTR 2.7); a "
+            "wrong list is a decklist problem for the head judge",
+        )
+    return (DecklistAttached(player=found, by=command.by),)

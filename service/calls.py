@@ -1,0 +1,606 @@
+"""The hall: judge calls (EV-10) and players' own results (EV-11), for every face.
+
+Where they are stored. A call or a report is about a *table of an event's round*, not
+about one game: a match's table plays up to five games one after another, a slip-only
+table may have no game refereed move by move, and a call made between two games (or
+about the match's result) belongs to neither. So each is a fact of the event's own
+stream (``JudgeCalled``, ``CallClaimed``, ``CallEscalated``, ``CallResolved``,
+``ReportFiled``, ``ReportConfirmed``, ``ReportDisputed``): the event's audit, export,
+checkpoints and live pages carry them, the queue folds them with the rest of the event
+(``service.room``), and a confirmed report is stored in the same append as the table's
+``MatchReported``. A call from a game's page (``referee call --game GAME``) goes to the
+table of the event that game is played at; a game outside any event has no round, no
+scorekeeper and no players' reports, and its call is refused in plain words (its table's
+referee is at hand; EV-10.1). Each stored event records when (its time and ``at``), who
+(``by``/``player``: the player's id or the staff member's name) and with which token
+(``token_id``, as every event written through the HTTP face).
+
+``Hall`` is mixed into ``RefereeService``; ``hall_items`` gives the queue its items.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+import msgspec
+
+from referee.tournament import facts as tf
+from referee.tournament import hall as h
+from referee.tournament.errors import Refusal
+from referee.tournament.state import CallState, ReportState, Tournament
+from service.access import AccessDeniedError, Principal
+from service.tournaments import EventRefusedError, Tournaments
+
+NOTE_LIMIT = h.NOTE_LIMIT
+REASON_LIMIT = h.REASON_LIMIT
+
+__all__ = [
+    "CALL_SECONDS",
+    "NOTE_LIMIT",
+    "REASON_LIMIT",
+    "CallRow",
+    "Hall",
+    "HallFaces",
+    "PlayerHall",
+    "ReportRow",
+    "hall_items",
+    "player_hall",
+]
+
+CALL_SECONDS = 60
+"""An unclaimed call older than this is highlighted in the queue (``?call_after=N``)."""
+
+
+class CallRow(msgspec.Struct, kw_only=True):
+    """A judge call as every face shows it (names, not ids)."""
+
+    event_id: str
+    call: int
+    round: int
+    table: int
+    players: list[str]
+    by: str
+    reason: str
+    status: str
+    """``open``, ``claimed``, ``escalated`` or ``resolved``."""
+    holder: str
+    escalated: bool
+    at: datetime
+    changed: datetime | None
+    note: str
+    game: str
+    age_seconds: float
+    overdue: bool
+    """Nobody holds it (open, or escalated and not yet taken by the head referee) and it
+    has waited longer than the queue's ``call_after`` seconds."""
+
+
+class ReportRow(msgspec.Struct, kw_only=True):
+    """A player's own report: ``result`` as the reporter wrote it (their side first),
+    ``slip`` as the table's slip reads it (the first-listed player first)."""
+
+    event_id: str
+    report: int
+    round: int
+    table: int
+    players: list[str]
+    player: str
+    result: str
+    slip: str
+    status: str
+    """``pending``, ``confirmed``, ``disputed``, ``replaced`` or ``superseded``."""
+    answered_by: str
+    reason: str
+    at: datetime
+
+
+def _name(state: Tournament, who: str) -> str:
+    entrant = state.players.get(who)
+    return entrant.name if entrant is not None else who
+
+
+def _players(state: Tournament, round_number: int, table: int) -> list[str]:
+    found = state.tables.get((round_number, table))
+    return [_name(state, p) for p in found.players] if found is not None else []
+
+
+def call_row(
+    event_id: str, state: Tournament, call: CallState, now: datetime, call_seconds: int
+) -> CallRow:
+    age = max(0.0, (now - call.at).total_seconds())
+    # Waiting for someone to take it: since it was called, or since it went to the head.
+    waiting = call.changed if call.status == "escalated" and call.changed else call.at
+    unheld = call.status in ("open", "escalated") and not call.holder
+    return CallRow(
+        event_id=event_id,
+        call=call.number,
+        round=call.round,
+        table=call.table,
+        players=_players(state, call.round, call.table),
+        by=_name(state, call.by),
+        reason=call.reason,
+        status=call.status,
+        holder=call.holder,
+        escalated=call.escalated,
+        at=call.at,
+        changed=call.changed,
+        note=call.note,
+        game=call.game or _game_at(state, call.round, call.table),
+        age_seconds=round(age, 1),
+        overdue=unheld and (now - waiting).total_seconds() > call_seconds,
+    )
+
+
+def report_row(event_id: str, state: Tournament, report: ReportState) -> ReportRow:
+    current = state.tables.get((report.round, report.table))
+    first = current is not None and current.players[0] == report.player
+    return ReportRow(
+        event_id=event_id,
+        report=report.number,
+        round=report.round,
+        table=report.table,
+        players=_players(state, report.round, report.table),
+        player=_name(state, report.player),
+        result=(report.score if first else report.score.flipped()).text,
+        slip=report.score.text,
+        status=state.report_status(report),
+        answered_by=_name(state, report.answered_by) if report.answered_by else "",
+        reason=report.reason,
+        at=report.at,
+    )
+
+
+class HallReport(msgspec.Struct, kw_only=True):
+    """A report of the player's table as their page shows it."""
+
+    report: int
+    by: str
+    result: str
+    """As its reporter wrote it (their own games first)."""
+    status: str
+    mine: bool
+    reason: str = ""
+
+
+class PlayerHall(msgspec.Struct, kw_only=True):
+    """What a player's page offers in the hall: calling a judge to their table, the call
+    already made (its number, status and holder), reporting their result and answering
+    the opponent's report (EV-10, EV-11)."""
+
+    round: int
+    table: int
+    can_call: bool
+    call: int | None = None
+    call_status: str = ""
+    call_holder: str = ""
+    can_report: bool = False
+    reports: list[HallReport] = []
+
+
+def player_hall(state: Tournament, who: str) -> PlayerHall | None:
+    """The hall part of player ``who``'s page (an id), or ``None`` when they have no table
+    in the round open for calls (not paired, a bye, the round ended, the event over)."""
+    number = state.current_round
+    if state.ended or not number or number in state.ended_rounds:
+        return None
+    rnd = state.rounds.get(number)
+    pairing = next((p for p in rnd.pairings if who in p.players), None) if rnd else None
+    if pairing is None or pairing.table is None:
+        return None
+    table = pairing.table
+    call = next(
+        (
+            c
+            for c in sorted(state.calls.values(), key=lambda c: -c.number)
+            if (c.round, c.table) == (number, table) and c.status != "resolved"
+        ),
+        None,
+    )
+    two = len(pairing.players) == 2 and state.settings is not None and not state.settings.pods
+    decided = state.result(number, table) is not None
+    reports: list[HallReport] = []
+    for r in state.reports.values():
+        status = state.report_status(r)
+        if (r.round, r.table) != (number, table) or status not in ("pending", "disputed"):
+            continue
+        first = pairing.players[0] == r.player
+        reports.append(
+            HallReport(
+                report=r.number,
+                by=_name(state, r.player),
+                result=(r.score if first else r.score.flipped()).text,
+                status=status,
+                mine=r.player == who,
+                reason=r.reason,
+            )
+        )
+    return PlayerHall(
+        round=number,
+        table=table,
+        can_call=call is None,
+        call=call.number if call else None,
+        call_status=call.status if call else "",
+        call_holder=call.holder if call else "",
+        can_report=two and not decided,
+        reports=reports,
+    )
+
+
+def _game_at(state: Tournament, round_number: int, table: int) -> str:
+    found = state.tables.get((round_number, table))
+    return found.games[-1] if found is not None and found.games else ""
+
+
+def hall_items(
+    running: Iterable[tuple[str, str, Tournament]],
+    wanted: set[str] | None,
+    now: datetime,
+    call_seconds: int = CALL_SECONDS,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The queue's judge calls not resolved and result disagreements not settled, of each
+    running event ``(id, name, state)``, at the tables ``wanted`` (``None``: all), as the
+    fields of ``service.room.QueueItem``: the calls first the escalated, then oldest first;
+    the disagreements oldest first."""
+    calls: list[dict[str, Any]] = []
+    disagreements: list[dict[str, Any]] = []
+    for event_id, name, state in running:
+        game = state.settings.game if state.settings is not None else ""
+        for call in state.calls.values():
+            if call.status == "resolved":
+                continue
+            if wanted is not None and str(call.table).casefold() not in wanted:
+                continue
+            row = call_row(event_id, state, call, now, call_seconds)
+            held = {
+                "open": "nobody has claimed it yet",
+                "claimed": f"claimed by {call.holder}",
+                "escalated": "escalated to the head referee"
+                + (f", held by {call.holder}" if call.holder else ""),
+            }[call.status]
+            why = f": {call.reason}" if call.reason else ""
+            calls.append(
+                _item(
+                    "call",
+                    event_id,
+                    name,
+                    game,
+                    row.game,
+                    call.round,
+                    call.table,
+                    row.players,
+                    call.at,
+                    now,
+                    f"judge call {call.number} by {row.by}{why} ({held})",
+                    call=call.number,
+                    holder=call.holder,
+                    status=call.status,
+                    overdue=row.overdue,
+                )
+            )
+        for report in state.reports.values():
+            if state.report_status(report) != "disputed":
+                continue
+            if wanted is not None and str(report.table).casefold() not in wanted:
+                continue
+            row_r = report_row(event_id, state, report)
+            since = report.answered_at or report.at
+            why = f": {report.reason}" if report.reason else ""
+            disagreements.append(
+                _item(
+                    "disagreement",
+                    event_id,
+                    name,
+                    game,
+                    _game_at(state, report.round, report.table),
+                    report.round,
+                    report.table,
+                    row_r.players,
+                    since,
+                    now,
+                    f"{row_r.player} reported {row_r.result}, {row_r.answered_by} disagrees{why}"
+                    " (EV-11.5: enter the slip)",
+                    report=report.number,
+                    status="disputed",
+                )
+            )
+    calls.sort(key=lambda i: (i["status"] != "escalated", i["since"]))
+    disagreements.sort(key=lambda i: i["since"])
+    return calls, disagreements
+
+
+def _item(
+    kind: str,
+    event_id: str,
+    name: str,
+    game: str,
+    game_id: str,
+    round_number: int,
+    table: int,
+    players: Sequence[str],
+    since: datetime,
+    now: datetime,
+    line: str,
+    **more: Any,
+) -> dict[str, Any]:
+    where = f"{name or event_id} round {round_number}"
+    return {
+        "kind": kind,
+        "game_id": game_id,
+        "game": game,
+        "table": str(table),
+        "players": {str(n): p for n, p in enumerate(players, start=1)},
+        "since": since,
+        "age_minutes": round(max(0.0, (now - since).total_seconds() / 60), 1),
+        "event": None,
+        "line": f"{where}: {line}",
+        "link": f"/games/{game_id}" if game_id else f"/events/{event_id}/pairings",
+        "tournament": event_id,
+        "round": round_number,
+        **more,
+    }
+
+
+class Hall(Tournaments):
+    """Judge calls and players' reports (mixed into ``RefereeService``)."""
+
+    def _hall(self, event_id: str, command: h.HallCommand) -> tuple[Tournament, list[Any]]:
+        """Decide ``command`` on the event and store its facts; the state after them and
+        the facts stored."""
+        loaded = self._event(event_id)
+        try:
+            facts = h.decide_hall(loaded.state, command)
+        except Refusal as exc:
+            raise EventRefusedError(exc.clause, exc.reason) from None
+        self._append(loaded, facts)
+        return loaded.state, list(facts)
+
+    def event_player_of(self, event_id: str, player_id: str, name: str) -> str:
+        """The registered player a player's token is (their id across the house, else
+        their name, EV-2.2), or a refusal (EV-11.2) for someone not in this event."""
+        state = self._event(event_id).state
+        found = state.holder(player_id, name)
+        if found is None:
+            raise EventRefusedError("EV-11.2", f"{name} is not a player of this event")
+        return found
+
+    # -- judge calls -------------------------------------------------------------------
+    def event_call(
+        self,
+        event_id: str,
+        table: int | None = None,
+        *,
+        player: str | None = None,
+        by: str = "",
+        reason: str = "",
+        game: str = "",
+    ) -> CallRow:
+        """Call a judge to ``table`` of the current round: by ``player`` (their own table,
+        EV-10.2) or by staff ``by``."""
+        now = self.clock()
+        command = h.CallJudge(table=table, player=player, by=by, reason=reason, game=game, at=now)
+        state, facts = self._hall(event_id, command)
+        called = facts[0]
+        assert isinstance(called, tf.JudgeCalled)
+        return call_row(event_id, state, state.calls[called.call], now, CALL_SECONDS)
+
+    def _call_step(self, event_id: str, command: h.HallCommand, number: int) -> CallRow:
+        state, _ = self._hall(event_id, command)
+        return call_row(event_id, state, state.calls[number], self.clock(), CALL_SECONDS)
+
+    def event_call_claim(self, event_id: str, call: int, *, by: str, head: bool) -> CallRow:
+        """A referee takes the call (EV-10.4)."""
+        return self._call_step(
+            event_id, h.ClaimCall(call=call, by=by, head=head, at=self.clock()), call
+        )
+
+    def event_call_escalate(
+        self, event_id: str, call: int, *, by: str, reason: str = ""
+    ) -> CallRow:
+        """Hand the call to the head referee (EV-10.5)."""
+        return self._call_step(
+            event_id, h.EscalateCall(call=call, by=by, reason=reason, at=self.clock()), call
+        )
+
+    def event_call_resolve(
+        self, event_id: str, call: int, *, by: str, note: str, head: bool
+    ) -> CallRow:
+        """Close the call with what was done (EV-10.6)."""
+        command = h.ResolveCall(call=call, by=by, note=note, head=head, at=self.clock())
+        return self._call_step(event_id, command, call)
+
+    def event_calls(
+        self,
+        event_id: str,
+        *,
+        resolved: bool = False,
+        tables: Sequence[str] | None = None,
+        call_seconds: int = CALL_SECONDS,
+    ) -> list[CallRow]:
+        """The event's calls not resolved (``resolved``: every call), oldest first."""
+        state = self._event(event_id).state
+        now = self.clock()
+        wanted = {t.strip().casefold() for t in tables} if tables is not None else None
+        return [
+            call_row(event_id, state, c, now, call_seconds)
+            for c in sorted(state.calls.values(), key=lambda c: c.number)
+            if (resolved or c.status != "resolved") and (wanted is None or str(c.table) in wanted)
+        ]
+
+    def _game_table(self, game_id: str) -> tuple[str, int]:
+        """The event and the table of its current round a game is played at, or a
+        refusal (EV-10.1): a game outside any event, or of an earlier round."""
+        created = self.load(game_id).created  # type: ignore[attr-defined]
+        event_id = dict(getattr(created, "meta", None) or {}).get("event", "")
+        if not event_id.startswith("ev-"):
+            raise EventRefusedError(
+                "EV-10.1",
+                f"game {game_id} is not played at an event's table: a judge call goes to an "
+                "event's round (call the table's referee directly)",
+            )
+        state = self._event(event_id).state
+        key = state.games.get(game_id)
+        if key is None:
+            raise EventRefusedError("EV-10.1", f"game {game_id} is not linked to a table")
+        if key[0] != state.current_round:
+            raise EventRefusedError(
+                "EV-10.1", f"game {game_id} was played in round {key[0]}, not the current round"
+            )
+        return event_id, key[1]
+
+    def game_call(self, game_id: str, *, by: str, reason: str = "") -> CallRow:
+        """A call from a game (staff): to the event table the game is played at."""
+        event_id, table = self._game_table(game_id)
+        return self.event_call(event_id, table, by=by, reason=reason, game=game_id)
+
+    # -- players' own results ------------------------------------------------------------
+    def event_report(
+        self, event_id: str, player: str, result: str, *, table: int | None = None
+    ) -> ReportRow:
+        """``player``'s report of their match, ``W-L-D`` from their side (EV-11.1); it
+        confirms or disputes the opponent's pending report when there is one."""
+        command = h.FileReport(player=player, result=result, table=table, at=self.clock())
+        state, facts = self._hall(event_id, command)
+        filed = facts[0]
+        assert isinstance(filed, tf.ReportFiled)
+        return report_row(event_id, state, state.reports[filed.report])
+
+    def event_report_confirm(self, event_id: str, report: int, player: str) -> ReportRow:
+        """The opponent confirms: the table's result is stored with it (EV-11.4)."""
+        command = h.ConfirmReport(report=report, player=player, at=self.clock())
+        state, _ = self._hall(event_id, command)
+        return report_row(event_id, state, state.reports[report])
+
+    def event_report_dispute(
+        self, event_id: str, report: int, player: str, *, reason: str = ""
+    ) -> ReportRow:
+        """The opponent disagrees: the table waits for the staff (EV-11.5)."""
+        command = h.DisputeReport(report=report, player=player, reason=reason, at=self.clock())
+        state, _ = self._hall(event_id, command)
+        return report_row(event_id, state, state.reports[report])
+
+    def event_reports(
+        self, event_id: str, *, every: bool = False, tables: Sequence[str] | None = None
+    ) -> list[ReportRow]:
+        """The reports waiting (pending or disputed, not superseded), or ``every`` one."""
+        state = self._event(event_id).state
+        wanted = {t.strip().casefold() for t in tables} if tables is not None else None
+        rows = [report_row(event_id, state, r) for r in state.reports.values()]
+        return [
+            r
+            for r in sorted(rows, key=lambda r: r.report)
+            if (every or r.status in ("pending", "disputed"))
+            and (wanted is None or str(r.table) in wanted)
+        ]
+
+
+# -- who may: the faces hand over the request's principal ------------------------------------
+
+
+def _staff(who: Principal, what: str) -> list[str] | None:
+    """The tables ``who`` handles calls at (``None``: every one), or a refusal."""
+    if who.role == "head":
+        return None
+    if who.role == "table":
+        return list(who.tables)
+    raise AccessDeniedError(f"only the head referee and table referees {what}")
+
+
+def _reader(who: Principal) -> list[str] | None:
+    if who.role in ("head", "scorekeeper"):
+        return None
+    if who.role == "table":
+        return list(who.tables)
+    raise AccessDeniedError(f"the hall's calls and reports are the staff's; a {who.role} may not")
+
+
+def _own(tables: list[str] | None, table: int, who: Principal) -> None:
+    if tables is not None and str(table) not in tables:
+        raise AccessDeniedError(
+            f"{who.name} referees tables {', '.join(tables) or 'none'}, not table {table}"
+        )
+
+
+class HallFaces(Hall):
+    """The hall's commands and reads as a face asks them: with the request's principal,
+    whose role decides (``service.access`` roles): players call to their own table and
+    report their own results; referees call, claim, escalate and resolve at their tables
+    (the head everywhere); the scorekeeper reads; staff enter results as slips."""
+
+    def call_as(
+        self, who: Principal, event_id: str, table: int | None, *, reason: str = ""
+    ) -> CallRow:
+        if who.role == "player":
+            player = self.event_player_of(event_id, who.player_id, who.name)
+            return self.event_call(event_id, table, player=player, reason=reason)
+        if who.role == "scorekeeper":
+            return self.event_call(event_id, table, by=who.label, reason=reason)
+        tables = _staff(who, "and the players call a judge")
+        if table is not None:
+            _own(tables, table, who)
+        return self.event_call(event_id, table, by=who.label, reason=reason)
+
+    def call_step_as(
+        self, who: Principal, event_id: str, call: int, step: str, text: str = ""
+    ) -> CallRow:
+        """``claim``, ``escalate`` (``text``: why) or ``resolve`` (``text``: the note)."""
+        tables = _staff(who, "answer judge calls")
+        found = self._event(event_id).state.calls.get(call)
+        if found is not None:
+            _own(tables, found.table, who)
+        head = who.role == "head"
+        if step == "claim":
+            return self.event_call_claim(event_id, call, by=who.label, head=head)
+        if step == "escalate":
+            return self.event_call_escalate(event_id, call, by=who.label, reason=text)
+        if step == "resolve":
+            return self.event_call_resolve(event_id, call, by=who.label, note=text, head=head)
+        raise EventRefusedError("EV-10.4", f"{step!r}: a call is claimed, escalated or resolved")
+
+    def game_call_as(self, who: Principal, game_id: str, *, reason: str = "") -> CallRow:
+        """A call from a game's page, to the event table it is played at: a player of
+        that table, a referee of it, the head referee or the scorekeeper."""
+        event_id, table = self._game_table(game_id)
+        if who.role == "player":
+            player = self.event_player_of(event_id, who.player_id, who.name)
+            return self.event_call(event_id, table, player=player, reason=reason, game=game_id)
+        if who.role != "scorekeeper":
+            _own(_staff(who, "and the players call a judge"), table, who)
+        return self.event_call(event_id, table, by=who.label, reason=reason, game=game_id)
+
+    def calls_as(
+        self,
+        who: Principal,
+        event_id: str,
+        *,
+        resolved: bool = False,
+        call_seconds: int = CALL_SECONDS,
+    ) -> list[CallRow]:
+        return self.event_calls(
+            event_id, resolved=resolved, tables=_reader(who), call_seconds=call_seconds
+        )
+
+    def _reporter(self, who: Principal, event_id: str) -> str:
+        if who.role != "player":
+            raise AccessDeniedError(
+                "players report their own results; the staff enter a slip "
+                "('referee event result', POST /api/events/ID/results)"
+            )
+        return self.event_player_of(event_id, who.player_id, who.name)
+
+    def report_as(
+        self, who: Principal, event_id: str, result: str, *, table: int | None = None
+    ) -> ReportRow:
+        return self.event_report(event_id, self._reporter(who, event_id), result, table=table)
+
+    def answer_as(
+        self, who: Principal, event_id: str, report: int, *, confirm: bool, reason: str = ""
+    ) -> ReportRow:
+        player = self._reporter(who, event_id)
+        if confirm:
+            return self.event_report_confirm(event_id, report, player)
+        return self.event_report_dispute(event_id, report, player, reason=reason)
+
+    def reports_as(self, who: Principal, event_id: str, *, every: bool = False) -> list[ReportRow]:
+        return self.event_reports(event_id, every=every, tables=_reader(who))

@@ -1,0 +1,202 @@
+"""Fixing an event's mistakes in place, and the event's decklists and draw: the commands
+of ``referee event undo-round / undrop / change / penalty withdraw / deck`` and the reads
+of round 1's draw (EV-1.5, EV-2.7, EV-2.8, EV-5.6, EV-5.13, EV-8.7).
+
+A mixin over ``Tournaments`` (same loading, deciding and appending): each command asks
+the pure core (``referee.tournament.fixing``) for new facts and stores them; nothing
+stored is ever edited. Games a fact makes void are closed in their own streams in the
+same transaction (``Tournaments._void_closings``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from referee.kit.decks import Deck
+from referee.tournament import facts as f
+from referee.tournament import fixing
+from referee.tournament.draw import draw_key
+from service.tournaments import EventInfo, PairingRow, Tournaments
+
+__all__ = ["DrawInfo", "EventFixes", "Repaired", "Undone"]
+
+
+class Undone(msgspec.Struct, kw_only=True):
+    """A round taken back: its number and the games closed as void."""
+
+    round: int
+    voided: list[str]
+
+
+class DrawLine(msgspec.Struct, kw_only=True):
+    """A player's place in round 1's draw: id, name and the SHA-256 key that orders it."""
+
+    player: str
+    name: str
+    key: str
+
+
+class DrawInfo(msgspec.Struct, kw_only=True):
+    """How round 1's order was drawn (EV-5.6): the seed and each player's key, smallest
+    first; ``seed`` is ``None`` for an event made before seeds were recorded."""
+
+    seed: int | None
+    rule: str
+    order: list[DrawLine]
+
+
+DRAW_RULE = "players sorted by sha256('SEED:1:PLAYER-ID') in hex, smallest first"
+
+
+class EventFixes(Tournaments):
+    """The event commands that put a mistake right, mixed into ``RefereeService``."""
+
+    def event_repair_moves(
+        self,
+        event_id: str,
+        manual: dict[str, Any] | None = None,
+        *,
+        reason: str,
+        by: str = "",
+    ) -> Repaired:
+        """Re-pair the open round (EV-5.12): with the engine (tables with a result keep
+        it), or by hand (``manual``); the new pairings, the tables kept and what moved."""
+        state = self._event(event_id).state
+        number = state.current_round
+        before = self.event_pairings(event_id) if number else []
+        results = {
+            key[1]
+            for key, table in state.tables.items()
+            if key[0] == number and (table.reported is not None or table.game_results)
+        }
+        after = self.event_repair(event_id, manual, reason=reason, by=by)
+        return repaired(number, before, after, results)
+
+    def event_undo_round(self, event_id: str, *, reason: str, by: str = "") -> Undone:
+        """Take back the latest round before its first result (EV-5.13): its pairings are
+        no longer met, its games are closed as void."""
+        loaded = self._event(event_id)
+        before = loaded.state
+        facts = self._decide(before, fixing.UndoRound(reason=reason, by=by))
+        self._append(loaded, facts)
+        fact = facts[0]
+        assert isinstance(fact, f.RoundUndone)
+        return Undone(round=fact.round, voided=sorted(loaded.state.voided - before.voided))
+
+    def event_undrop(self, event_id: str, player: str, *, reason: str, by: str = "") -> str:
+        """Return a dropped player (EV-2.7); their display name."""
+        loaded = self._event(event_id)
+        facts = self._decide(loaded.state, fixing.Undrop(player=player, reason=reason, by=by))
+        self._append(loaded, facts)
+        fact = facts[0]
+        assert isinstance(fact, f.PlayerUndropped)
+        return loaded.state.players[fact.player].name
+
+    def event_change(
+        self,
+        event_id: str,
+        *,
+        rounds: int | None = None,
+        cut: int | None = None,
+        reason: str,
+        by: str = "",
+    ) -> EventInfo:
+        """Change the number of Swiss rounds or the cut while still possible (EV-1.5)."""
+        loaded = self._event(event_id)
+        command = fixing.ChangeSettings(rounds=rounds, cut=cut, reason=reason, by=by)
+        self._append(loaded, self._decide(loaded.state, command))
+        return self.event_info(event_id)
+
+    def event_penalty_withdraw(
+        self,
+        event_id: str,
+        number: int,
+        *,
+        reason: str,
+        by: str = "",
+        result: str | None = None,
+    ) -> list[str]:
+        """Withdraw the event's penalty ``number`` (EV-8.7); what reversing it stored, in
+        words (the withdrawal, an undrop, a corrected result)."""
+        loaded = self._event(event_id)
+        command = fixing.WithdrawPenalty(penalty=number, reason=reason, by=by, result=result)
+        facts = self._decide(loaded.state, command)
+        self._append(loaded, facts)
+        from events.tournament import summary, to_stored
+
+        header = self._header(loaded.event_id)
+        return [summary(to_stored(fact, header)) for fact in facts]
+
+    def event_attach_deck(self, event_id: str, player: str, deck: Deck, *, by: str = "") -> str:
+        """Attach or replace a player's event decklist before their first round is paired
+        (EV-2.8); their display name. The list is checked as at registration."""
+        loaded = self._event(event_id)
+        facts = self._decide(loaded.state, fixing.AttachDecklist(player=player, by=by))
+        self._check_event_deck(loaded, deck)
+        self._append(loaded, facts, extra={0: {"deck": deck}})
+        fact = facts[0]
+        assert isinstance(fact, f.DecklistAttached)
+        return loaded.state.players[fact.player].name
+
+    def event_missing_decks(self, event_id: str) -> list[str]:
+        """In an event of a game played with decks, the active players of the next (or
+        open) round with no event decklist, by name (EV-2.8): what pairing warns about."""
+        from referee import games
+        from referee.capabilities import decks_of
+
+        loaded = self._event(event_id)
+        state = loaded.state
+        assert state.settings is not None
+        if decks_of(games.load(state.settings.game)) is None:
+            return []
+        number = state.open_round() or state.current_round or 1
+        return [e.name for e in state.active(number) if e.id not in loaded.decks]
+
+    def event_draw(self, event_id: str) -> DrawInfo:
+        """Round 1's draw (EV-5.6): the recorded seed and each round-1 player's key, in the
+        drawn order, so anyone can redo it."""
+        state = self._event(event_id).state
+        assert state.settings is not None
+        seed = state.settings.seed
+        if not isinstance(seed, int):
+            return DrawInfo(seed=None, rule="registration order (no seed recorded)", order=[])
+        players = [e for e in state.players.values() if e.entry_round == 1]
+        lines = [DrawLine(player=e.id, name=e.name, key=draw_key(seed, 1, e.id)) for e in players]
+        lines.sort(key=lambda line: line.key)
+        return DrawInfo(seed=seed, rule=DRAW_RULE, order=lines)
+
+
+class Repaired(msgspec.Struct, kw_only=True):
+    """A re-paired round (EV-5.12): the new pairings, the tables kept with their result,
+    and each move in words (``Ann: table 2 v Ben -> table 1 v Cal``)."""
+
+    round: int
+    pairings: list[PairingRow]
+    kept: list[int]
+    moved: list[str]
+
+
+def _seats(rows: list[PairingRow]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for row in rows:
+        for player in row.players:
+            others = [p for p in row.players if p != player]
+            out[player] = "bye" if row.bye else f"table {row.table} v {', '.join(others)}"
+    return out
+
+
+def repaired(
+    number: int, before: list[PairingRow], after: list[PairingRow], results: set[int]
+) -> Repaired:
+    """What moved between two pairings of round ``number``; ``results``: tables of
+    ``before`` that had a result."""
+    was, now = _seats(before), _seats(after)
+    moved = [
+        f"{player}: {was.get(player, 'not paired')} -> {now.get(player, 'not paired')}"
+        for player in sorted(set(was) | set(now))
+        if was.get(player) != now.get(player)
+    ]
+    kept = sorted(t for t in results if any(r.table == t for r in after))
+    return Repaired(round=number, pairings=after, kept=kept, moved=moved)

@@ -1,0 +1,440 @@
+"""Fixing an event's mistakes in place, through the command line and the service (issue 29,
+sections 2-4): re-pairing with the engine, undoing a round, undrop, changing the rounds or
+the cut, void games that refuse entries, the end with nothing left open, slips that agree
+with the games, penalties that reach the match and their withdrawal, the seeded round 1
+and its posting, decklists until the deadline, late entries with losses. Each refusal is
+one line naming its clause, exit 2, nothing stored."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from events.schema import GameCreated, GameEnded, PenaltyIssued
+from service.app import RefereeService, open_service
+from service.tournaments import EventRefusedError
+from tests.events.test_event_cli import as_json, call, ok, refused
+from tests.gammasphere.helpers import DECK_TEXT
+
+EIGHT = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+def new_event(db: Path, *args: str, names: list[str] = EIGHT) -> str:
+    event = ok(db, "event", "new", "Fixes", "--game", "gammasphere", *args).splitlines()[-1]
+    ok(db, "event", "register", event, *[a for n in names for a in ("--player", n)])
+    return event
+
+
+def games_of(db: Path, event: str) -> dict[int, list[str]]:
+    return {row["table"]: row["games"] for row in as_json(db, "event", "pairings", event)}
+
+
+def last_event(db: Path, game: str) -> Any:
+    with open_service(db) as svc:
+        return svc.store.events(game)[-1]
+
+
+def test_ev_5_12_repair_by_the_engine_keeps_results_and_shows_what_moved(tmp_path: Path) -> None:
+    """EV-5.12: `event repair EVENT --reason` re-pairs the open round with the engine: the
+    table with a result keeps it (said), the moves are listed, the replaced tables' games
+    are closed as void and refuse entries (EV-3.9, `referee act` exit 2)."""
+    db = tmp_path / "s.db"
+    event = new_event(db, "--seed", "5")
+    ok(db, "event", "drop", event, "Hal", "--reason", "signed out by mistake")
+    ok(db, "event", "pair", event)
+    before = games_of(db, event)
+    ok(db, "event", "result", event, "1=2-0-0")
+    ok(db, "event", "undrop", event, "Hal", "--reason", "Hal is here")
+    out = ok(db, "event", "repair", event, "--reason", "Hal is back")
+    assert "kept with their result: table 1" in out and "moved: Hal: bye" not in out
+    assert "moved: Hal: not paired -> table" in out
+    after = games_of(db, event)
+    assert after[1] == before[1]  # the kept table keeps its games
+    replaced = [g for t, gs in before.items() if t is not None and t != 1 for g in gs]
+    for game in replaced:
+        closing = last_event(db, game)
+        assert isinstance(closing, GameEnded) and closing.how == "void"
+        code, _, err = call(db, "act", game, "end")
+        assert code == 2 and "REF-1.3" in err and "void" in err
+    audit = as_json(db, "event", "audit", event)["entries"]
+    # the slip of table 1 closed its open game (EV-3.9); then the undrop and the re-pairing
+    assert [e["what"] for e in audit] == ["drop", "games voided", "undrop", "pairing changed"]
+
+
+def test_ev_5_11_a_manual_pairing_needs_a_reason_and_a_repair_makes_no_false_rematch(
+    tmp_path: Path,
+) -> None:
+    """EV-5.11: `event pair --manual` without --reason is refused; EV-5.4: a manual
+    re-pairing that gives the same tables in another order reports no rematch."""
+    db = tmp_path / "s.db"
+    event = new_event(db, names=EIGHT[:4])
+    spec = tmp_path / "hand.json"
+    spec.write_text(json.dumps({"pairs": [["Ann", "Ben"], ["Cal", "Dee"]]}))
+    refused(db, "EV-5.11", "event", "pair", event, "--manual", str(spec))
+    ok(db, "event", "pair", event, "--manual", str(spec), "--reason", "a family asked")
+    spec.write_text(json.dumps({"pairs": [["Cal", "Dee"], ["Ben", "Ann"]]}))
+    ok(db, "event", "repair", event, "--manual", str(spec), "--reason", "seat swap")
+    changed = as_json(db, "event", "audit", event)["entries"][-1]
+    assert changed["what"] == "pairing changed" and changed["warnings"] == []
+
+
+def test_ev_5_13_undo_round_and_pair_again(tmp_path: Path) -> None:
+    """EV-5.13: undo-round takes the round back before its first result; its games are
+    void, not deleted; refused once a table has a result."""
+    db = tmp_path / "s.db"
+    event = new_event(db)
+    ok(db, "event", "pair", event)
+    games = [g for gs in games_of(db, event).values() for g in gs]
+    done = as_json(db, "event", "undo-round", event, "--reason", "wrong player list")
+    assert done["round"] == 1 and sorted(done["voided"]) == sorted(games)
+    assert as_json(db, "event", "show", event)["current_round"] == 0
+    with open_service(db) as svc:
+        assert all(svc.store.events(g) for g in games)  # kept in the history
+    ok(db, "event", "pair", event)
+    ok(db, "event", "result", event, "2=2-0-0")
+    refused(db, "EV-5.13", "event", "undo-round", event, "--reason", "too late")
+
+
+def test_ev_1_5_change_rounds_and_cut_until_past(tmp_path: Path) -> None:
+    """EV-1.5: `event change` sets the Swiss rounds or cut with a reason; refused below
+    the rounds paired, and once the cut is made."""
+    db = tmp_path / "s.db"
+    event = new_event(db, "--rounds", "3", names=EIGHT[:4])
+    ok(db, "event", "pair", event)
+    refused(db, "EV-1.5", "event", "change", event, "--reason", "nothing given")
+    info = as_json(db, "event", "change", event, "--rounds", "1", "--cut", "2", "--reason", "late")
+    assert (info["rounds"], info["cut"]) == (1, 2)
+    ok(db, "event", "result", event, "1=2-0-0", "2=0-2-0")
+    ok(db, "event", "pair", event)  # the cut
+    refused(db, "EV-1.5", "event", "change", event, "--rounds", "3", "--reason", "more")
+
+
+def test_ev_1_4_end_refuses_with_open_games_or_voids_them(tmp_path: Path) -> None:
+    """EV-1.4: `event end` names the event's open games; --void-open closes them as void,
+    recorded in the audit; nothing is left open."""
+    db = tmp_path / "s.db"
+    event = new_event(db, "--rounds", "1", names=EIGHT[:2])
+    ok(db, "event", "pair", event)
+    (second,) = games_of(db, event)[1]
+    _slip_as_older_stores_kept_it(db, event)  # the table decided, its game left open
+    err = refused(db, "EV-1.4", "event", "end", event)
+    assert second in err
+    out = ok(db, "event", "end", event, "--void-open", "--reason", "hall closing")
+    assert f"closed as void: {second}" in out
+    closing = last_event(db, second)
+    assert isinstance(closing, GameEnded) and closing.how == "void"
+    assert as_json(db, "event", "audit", event)["entries"][-1]["what"] == "games voided"
+
+
+def test_ev_3_10_a_slip_disagreeing_with_a_game_is_refused_naming_it(tmp_path: Path) -> None:
+    """EV-3.10: game 1 was won by the first-listed player: a 0-2 slip is refused naming the
+    game; a 2-1 slip is taken and the open game 2 is closed as void (EV-3.9); a later end
+    of that game is refused (REF-1.3), never silently set aside."""
+    db = tmp_path / "s.db"
+    event = new_event(db, names=EIGHT[:2])
+    ok(db, "event", "pair", event)
+    (first,) = games_of(db, event)[1]
+    with open_service(db) as svc:
+        svc.end(first, "resignation", who="p2")
+    second = games_of(db, event)[1][1]
+    err = refused(db, "EV-3.10", "event", "result", event, "1=0-2-0")
+    assert first in err
+    ok(db, "event", "result", event, "1=2-1-0")
+    assert last_event(db, second).how == "void"
+    with open_service(db) as svc, pytest.raises(Exception, match="REF-1.3"):
+        svc.end(second, "resignation", who="p1")
+
+
+def test_a_game_result_after_its_match_is_decided_is_refused(tmp_path: Path) -> None:
+    """EV-3.7, EV-3.9: a game of the event that ends when its match cannot take it (here
+    the game of a replaced pairing that was never closed in its stream, as older stores
+    left them) is refused with its clause, not stored beside the match."""
+    db = tmp_path / "s.db"
+    event = new_event(db, names=EIGHT[:2])
+    ok(db, "event", "pair", event)
+    (game,) = games_of(db, event)[1]
+    _slip_as_older_stores_kept_it(db, event)
+    with open_service(db) as svc:
+        assert last_event(db, game).__class__.__name__ != "GameEnded"  # a stray open game
+        with pytest.raises(EventRefusedError, match="EV-3.7"):
+            svc.end(game, "resignation", who="p1")
+        assert not isinstance(svc.store.events(game)[-1], GameEnded)
+
+
+def _slip_as_older_stores_kept_it(db: Path, event: str) -> None:
+    """Table 1 of round 1 reported 2-0 the way stores did before EV-3.9: the slip alone,
+    the table's open game left open in its stream."""
+    from referee.tournament import facts as f
+    from referee.tournament.model import Score
+
+    with open_service(db) as svc:
+        svc._append(svc._event(event), [f.MatchReported(round=1, table=1, score=Score(2, 0))])
+
+
+def test_ev_8_2_correct_defaults_to_the_open_round(tmp_path: Path) -> None:
+    """EV-8.1: `event correct` without --round corrects the open round."""
+    db = tmp_path / "s.db"
+    event = new_event(db, names=EIGHT[:4])
+    ok(db, "event", "pair", event)
+    ok(db, "event", "result", event, "1=2-0-0", "2=2-0-0")
+    ok(db, "event", "pair", event)
+    ok(db, "event", "result", event, "1=2-0-0")
+    out = ok(db, "event", "correct", event, "1=0-2-0", "--reason", "slip swapped")
+    assert out.startswith("round 2 1=0-2-0 corrected")
+    refused(db, "EV-8.2", "event", "correct", event, "2=0-2-0", "--reason", "not reported")
+
+
+def test_ev_8_6_a_game_loss_ends_the_players_game_and_is_withdrawn(tmp_path: Path) -> None:
+    """EV-8.6: `event penalty` with a game loss ends that player's open game as a loss (a
+    game penalty naming the event's), the match counts it; the head may choose another
+    penalty, the IPG's suggestion shown; EV-8.7: a withdrawal needs the result without it."""
+    db = tmp_path / "s.db"
+    event = new_event(db, "--seed", "1", names=EIGHT[:2])
+    ok(db, "event", "pair", event)
+    (game,) = games_of(db, event)[1]
+    players = as_json(db, "event", "pairings", event)[0]["players"]
+    loser = players[0]
+    out = ok(db, "event", "penalty", event, loser, "tardiness")
+    assert f"{loser}: game-loss (penalty 1)" in out and "the IPG suggests: game-loss" in out
+    assert f"game {game} ended as a loss for {loser}" in out
+    stream = _events(db, game)
+    issued = next(e for e in stream if isinstance(e, PenaltyIssued))
+    assert "event penalty 1" in issued.reason
+    assert isinstance(stream[-1], GameEnded) and stream[-1].how == "penalty"
+    assert len(games_of(db, event)[1]) == 2  # the match goes on: game 2 was created
+    chosen = as_json(db, "event", "penalty", event, loser, "slow-play", "--penalty", "match-loss")
+    assert (chosen["penalty"], chosen["suggested"]) == ("match-loss", "warning")
+    state = as_json(db, "event", "pairings", event)
+    assert state[0]["games"]  # decided now: the open game 2 closed as void
+    assert last_event(db, games_of(db, event)[1][1]).how == "void"
+    refused(db, "EV-8.7", "event", "penalty", event, "withdraw", "2", "--reason", "misjudged")
+    ok(db, "event", "penalty", event, "withdraw", "2", "--reason", "misjudged", "--result", "0-1-0")
+    refused(db, "EV-8.7", "event", "penalty", event, "withdraw", "2", "--reason", "again")
+    code, _, err = call(db, "event", "penalty", event, loser, "slow-play", "--penalty", "ban")
+    assert code == 2 and "--penalty" in err
+
+
+def _events(db: Path, game: str) -> list[Any]:
+    with open_service(db) as svc:
+        return list(svc.store.events(game))
+
+
+def test_ev_8_7_a_withdrawn_disqualification_returns_the_player(tmp_path: Path) -> None:
+    """EV-8.6: a DQ drops the player; EV-8.7: withdrawn with a reason, they are back."""
+    db = tmp_path / "s.db"
+    event = new_event(db, names=EIGHT[:4])
+    out = ok(db, "event", "penalty", event, "Ann", "cheating")
+    assert "Ann is dropped" in out
+    refused(db, "EV-2.7", "event", "undrop", event, "Ann", "--reason", "mistake")
+    ok(db, "event", "penalty", event, "withdraw", "1", "--reason", "wrong Ann")
+    assert as_json(db, "event", "show", event)["active"] == 4
+
+
+def test_ev_5_6_round_1_is_drawn_from_the_recorded_seed_and_posted(tmp_path: Path) -> None:
+    """EV-5.6: `event new --seed` records the seed; round 1 follows its draw (the same in
+    another store); the round-1 posting carries it and verify redoes the draw."""
+    from service.postings import make_posting, verify_posting
+    from service.seal import create_key
+
+    db, other = tmp_path / "a.db", tmp_path / "b.db"
+    event = new_event(db, "--seed", "1234", names=EIGHT[:7])
+    again = new_event(other, "--seed", "1234", names=EIGHT[:7])
+    assert as_json(db, "event", "pair", event) and as_json(other, "event", "pair", again)
+    tables = [(r["table"], r["players"]) for r in as_json(db, "event", "pairings", event)]
+    again_tables = [(r["table"], r["players"]) for r in as_json(other, "event", "pairings", again)]
+    assert tables == again_tables
+    draw = as_json(db, "event", "draw", event)
+    assert draw["seed"] == 1234
+    bye = [r for r in as_json(db, "event", "pairings", event) if r["bye"]][0]
+    assert bye["players"] == [draw["order"][-1]["name"]]  # the last drawn has the bye
+    key = tmp_path / "seal.pem"
+    public = create_key(key)
+    with open_service(db) as svc:
+        posting, _ = make_posting(svc.store, event, "pairings", 1, key=key)
+        assert posting.seed == 1234
+        report = verify_posting(svc.store, event, posting, public)
+        assert report.ok and any(c.name == "draw" and c.ok for c in report.checks)
+        posting.seed = 99
+        forged = verify_posting(svc.store, event, posting, public)
+        assert not forged.ok and any(c.name == "draw" and not c.ok for c in forged.checks)
+    unseeded = open_service(tmp_path / "c.db", create=True)
+    drawn = unseeded.event_new("Any", "prizmik")
+    assert isinstance(unseeded.event_state(drawn.event_id).settings.seed, int)  # type: ignore[union-attr]
+
+
+def test_ev_2_8_decklists_until_the_deadline_with_the_games_deck_size(tmp_path: Path) -> None:
+    """EV-2.8: a list is attached or replaced after registration until the player's first
+    round is paired, then locked; a list of another size than the games' deck size is
+    refused; pairing warns about a player without a list."""
+    db = tmp_path / "s.db"
+    event = new_event(db, names=EIGHT[:2])
+    deck = tmp_path / "deck.txt"
+    deck.write_text(DECK_TEXT)
+    short = tmp_path / "short.txt"
+    short.write_text("4 Gamma Trooper\n6 Pylon\n")
+    assert "40 cards" in ok(db, "event", "deck", event, "Ann", "--deck", str(deck))
+    ok(db, "event", "deck", event, "Ann", "--deck", str(deck))  # replaced
+    refused(db, "EV-2.8", "event", "deck", event, "Ben", "--deck", str(short))
+    code, _, err = call(db, "event", "pair", event)
+    assert code == 0 and "warning: Ben has no decklist (EV-2.8)" in err
+    assert "Ann has no decklist" not in err
+    refused(db, "EV-2.8", "event", "deck", event, "Ann", "--deck", str(deck))
+    code, _, err = call(db, "event", "register", event, "--player", "Cal", "--deck", str(short))
+    assert code == 2 and "EV-2.8" in err
+
+
+def test_ev_2_9_late_entry_with_losses_and_the_default_in_help(tmp_path: Path) -> None:
+    """EV-2.9: `register --late-as-losses` gives a late entry a 0-2 loss per missed round;
+    the default (no losses, EV-I.6) is in --help."""
+    db = tmp_path / "s.db"
+    event = new_event(db, names=EIGHT[:2])
+    ok(db, "event", "pair", event)
+    ok(db, "event", "result", event, "1=2-0-0")
+    ok(db, "event", "register", event, "--player", "Cal", "--late-as-losses")
+    rows = {r["player"]: r for r in as_json(db, "event", "standings", event)}
+    assert rows["Cal"]["record"]["losses"] == 1 and rows["Cal"]["points"] == 0
+    code, out, _ = call(db, "event", "register", "--help")
+    assert code == 0 and "--late-as-losses" in out and "EV-I.6" in out
+
+
+def test_the_service_refuses_a_fix_with_nothing_stored(tmp_path: Path) -> None:
+    """Every fix refused by the core stores nothing (EV-5.13 on an event with no round)."""
+    svc: RefereeService = open_service(tmp_path / "s.db", create=True)
+    event = svc.event_new("E", "prizmik").event_id
+    version = svc.event_info(event).version
+    with pytest.raises(EventRefusedError, match="EV-5.13"):
+        svc.event_undo_round(event, reason="nothing")
+    assert svc.event_info(event).version == version
+
+
+def test_ev_8_6_a_game_loss_between_rounds_ends_the_next_game(tmp_path: Path) -> None:
+    """EV-8.6 (IPG 1.2): a game loss given after the player's match ended ends their first
+    game of the next round as a loss when it is paired; the audit says where it applied."""
+    db = tmp_path / "s.db"
+    event = new_event(db, "--rounds", "2", names=EIGHT[:2])
+    ok(db, "event", "pair", event)
+    ok(db, "event", "result", event, "1=2-0-0")
+    out = ok(db, "event", "penalty", event, "Ann", "tardiness")
+    assert "it ends their next game" in out
+    ok(db, "event", "pair", event)
+    first = games_of(db, event)[1][0]
+    stream = _events(db, first)
+    assert isinstance(stream[-1], GameEnded) and stream[-1].how == "penalty"
+    assert len(games_of(db, event)[1]) == 2  # game 2 of round 2 is under way
+    applied = as_json(db, "event", "audit", event)["entries"][-1]
+    assert applied["what"] == "penalty applied" and applied["game"] == first
+
+
+@pytest.mark.slow
+def test_a_16_player_event_with_its_mistakes_fixed_leaves_nothing_open(tmp_path: Path) -> None:
+    """The issue's event: 16 players of Gammasphere, best of 3, five Swiss rounds and a top-8
+    cut, with a late entry (with losses), a drop and an undrop, a round undone, a manual
+    re-pairing (no false rematch), a correction, a game loss and games played at two
+    tables. After `event end` no game of the event is open (EV-1.4, EV-3.9)."""
+    db = tmp_path / "s.db"
+    names = [f"Player {n:02d}" for n in range(1, 17)]
+    event = new_event(db, "--seed", "29", "--rounds", "5", "--cut", "8", names=names)
+    ok(db, "event", "pair", event)
+    ok(db, "event", "undo-round", event, "--reason", "pairings posted too early")
+    ok(db, "event", "pair", event)
+    for number in range(1, 6):
+        rows = as_json(db, "event", "pairings", event)
+        tables = [r for r in rows if r["table"] is not None]
+        if number == 2:  # the head swaps two tables' opponents by hand
+            pairs = [r["players"] for r in tables]
+            pairs[0], pairs[1] = [pairs[0][0], pairs[1][1]], [pairs[1][0], pairs[0][1]]
+            spec = tmp_path / "r2.json"
+            byes = [r["players"][0] for r in rows if r["bye"]]
+            spec.write_text(json.dumps({"pairs": pairs, "byes": byes}))
+            ok(db, "event", "repair", event, "--manual", str(spec), "--reason", "seat swap")
+            tables = [r for r in as_json(db, "event", "pairings", event) if r["table"]]
+        played = tables[:2]  # two tables play their games in the referee
+        with open_service(db) as svc:
+            for row in played:
+                svc.end(row["games"][0], "resignation", who="p2")
+        if number == 3:
+            ok(db, "event", "penalty", event, played[0]["players"][1], "tardiness")
+        with open_service(db) as svc:
+            for row in played:  # the first-listed wins game 2 (or the game loss did)
+                (now,) = [r for r in svc.event_pairings(event) if r.table == row["table"]]
+                if (
+                    len(now.games) > 1
+                    and svc.event_state(event).result(number, row["table"]) is None
+                ):
+                    svc.end(now.games[-1], "resignation", who="p2")
+        slips = [f"{r['table']}=2-1-0" for r in tables[2:]]
+        ok(db, "event", "result", event, *slips)
+        if number == 1:
+            ok(db, "event", "drop", event, "Player 16")
+            ok(db, "event", "undrop", event, "Player 16", "--reason", "dropped by mistake")
+            ok(db, "event", "register", event, "--player", "Late Lou", "--late-as-losses")
+            ok(db, "event", "correct", event, f"{tables[-1]['table']}=1-2-0", "--reason", "swap")
+        ok(db, "event", "pair", event)
+    audit = as_json(db, "event", "audit", event)["entries"]
+    assert not any("EV-5.4" in " ".join(e.get("warnings", [])) for e in audit)
+    while (
+        as_json(db, "event", "show", event)["open_round"] is not None
+        or not as_json(db, "event", "show", event)["ended"]
+    ):
+        rows = [r for r in as_json(db, "event", "pairings", event) if r["table"] is not None]
+        ok(db, "event", "result", event, *[f"{r['table']}=2-0-0" for r in rows])
+        code, _, err = call(db, "event", "pair", event)
+        if code != 0:
+            assert "EV-6.3" in err  # the bracket is finished
+            ok(db, "event", "end", event)
+    with open_service(db) as svc:
+        created = {
+            g: svc.store.events(g)[0] for g in svc.store.game_ids() if not g.startswith("ev-")
+        }
+        mine = [
+            g
+            for g, first in created.items()
+            if isinstance(first, GameCreated) and first.meta.get("event") == event
+        ]
+        assert mine and all(isinstance(svc.store.events(g)[-1], GameEnded) for g in mine)
+    standings = as_json(db, "event", "standings", event)
+    lou = next(r for r in standings if r["player"] == "Late Lou")
+    assert lou["record"]["losses"] >= 1
+
+
+def test_ev_5_13_a_posting_names_the_undo_of_its_round(tmp_path: Path) -> None:
+    """EV-5.13: a round-1 pairings posting still holds after the round is undone (the facts
+    under it are intact), and its report names the undo with its reason."""
+    from service.postings import make_posting, verify_posting
+    from service.seal import create_key
+
+    db = tmp_path / "s.db"
+    event = new_event(db, "--seed", "3", names=EIGHT[:4])
+    ok(db, "event", "pair", event)
+    key = tmp_path / "seal.pem"
+    public = create_key(key)
+    with open_service(db) as svc:
+        posting, _ = make_posting(svc.store, event, "pairings", 1, key=key)
+    ok(db, "event", "undo-round", event, "--reason", "the wrong list was posted")
+    with open_service(db) as svc:
+        report = verify_posting(svc.store, event, posting, public)
+    assert report.ok
+    assert [(c.what, c.reason) for c in report.corrections] == [
+        ("round 1 undone", "the wrong list was posted")
+    ]
+
+
+def test_ev_5_13_undoing_a_round_takes_its_bye_out_of_the_standings(tmp_path: Path) -> None:
+    """EV-5.13, EV-2.7: the live standings drop an undone round's bye and show an undropped
+    player back, exactly as the standings recomputed from the facts."""
+    svc: RefereeService = open_service(tmp_path / "s.db", create=True)
+    event = svc.event_new("Bye", "prizmik", seed=4).event_id
+    svc.event_register(event, ["Ann", "Ben", "Cal"])
+    svc.event_drop(event, "Cal")
+    svc.event_undrop(event, "Cal", reason="still here")
+    svc.event_pair(event)
+    assert sorted(row.points for row in svc.event_standings(event)) == [0, 0, 3]
+    svc.event_undo_round(event, reason="wrong table numbers")
+    live = svc.event_standings(event)
+    assert [row.points for row in live] == [0, 0, 0]
+    assert all(row.dropped_after is None for row in live)
+    fresh = [(s.name, s.points) for s in svc.event_state(event).standings()]
+    assert [(row.player, row.points) for row in live] == fresh

@@ -1,0 +1,381 @@
+"""Fixing mistakes in place (issue 29, sections 2-4), in the pure core: each refusal names
+its clause, and each fix is new facts, never an edit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from referee.tournament import (
+    ChangePairing,
+    Command,
+    CreateEvent,
+    Drop,
+    EndEvent,
+    LinkGame,
+    PairManual,
+    PairNext,
+    RecordGameResult,
+    RecordPenalty,
+    Refusal,
+    Register,
+    ReportResult,
+    Score,
+    Settings,
+    Tournament,
+    decide,
+    fold,
+)
+from referee.tournament import facts as f
+from referee.tournament.draw import draw_key, seeded_order
+from referee.tournament.fixing import (
+    AttachDecklist,
+    ChangeSettings,
+    RePair,
+    UndoRound,
+    Undrop,
+    WithdrawPenalty,
+)
+
+
+def run(state: Tournament, *commands: Command) -> Tournament:
+    for command in commands:
+        state = fold(decide(state, command), state)
+    return state
+
+
+def refused(state: Tournament, command: Command) -> str:
+    with pytest.raises(Refusal) as caught:
+        decide(state, command)
+    return caught.value.clause
+
+
+NAMES = ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
+
+
+def event(names: Sequence[str] = NAMES, **settings: object) -> Tournament:
+    created = CreateEvent(settings=Settings(game="prizmik", **settings))  # type: ignore[arg-type]
+    return run(run(Tournament(), created), *(Register(name=n) for n in names))
+
+
+def linked(state: Tournament, games: int = 1) -> Tournament:
+    """Every table of the latest round gets ``games`` linked games, g<round>-<table>-<n>."""
+    number = state.current_round
+    for pairing in state.rounds[number].pairings:
+        if pairing.table is not None:
+            for n in range(1, games + 1):
+                state = run(
+                    state,
+                    LinkGame(
+                        round=number, table=pairing.table, game=f"g{number}-{pairing.table}-{n}"
+                    ),
+                )
+    return state
+
+
+def pairs(state: Tournament, number: int) -> set[frozenset[str]]:
+    return {frozenset(p.players) for p in state.rounds[number].pairings if not p.bye}
+
+
+def test_ev_5_12_the_engine_repairs_the_open_round_and_keeps_tables_with_a_result() -> None:
+    """EV-5.12: `repair` without a file re-pairs the open round with the engine; a table
+    with a result keeps it (and its games); the other tables' games are void (EV-3.9)."""
+    state = run(event(), Drop(player="Hal", reason="the wrong Hal"))  # before round 1
+    state = linked(run(state, PairNext()))  # 7 players: someone has the bye
+    state = run(state, ReportResult(round=1, table=1, slip="2-0-0"))
+    kept = state.rounds[1].table(1)
+    assert kept is not None and "p8" not in state.rounds[1].players()
+    state = run(state, Undrop(player="Hal", reason="dropped by mistake"))
+    after = run(state, RePair(reason="Hal is back"))
+    assert after.rounds[1].table(1) == kept and after.result(1, 1) == Score(2, 0)
+    assert "p8" in after.rounds[1].players() and not any(p.bye for p in after.rounds[1].pairings)
+    assert len(after.rounds[1].players()) == 8
+    changed = {
+        g
+        for (n, t), table in state.tables.items()
+        if t != 1 and after.tables.get((n, t), table).players != table.players
+        for g in table.games
+    }
+    assert changed and changed <= after.voided
+    assert refused(state, RePair(reason=" ")) == "EV-5.12"
+
+
+def test_ev_5_12_an_engine_repair_after_every_result_is_refused() -> None:
+    """EV-5.12: a round with every result in is corrected, not re-paired."""
+    state = run(event(("Ann", "Ben")), PairNext(), ReportResult(round=1, table=1, slip="2-0-0"))
+    assert refused(state, RePair(reason="late")) == "EV-5.12"
+
+
+def test_ev_5_4_a_replaced_pairing_is_not_met() -> None:
+    """EV-5.4, EV-5.12: re-pairing by hand is checked against the round unpaired, so the
+    pairings it replaces are no rematches (no false warnings), and a later round may pair
+    players whose only meeting was replaced."""
+    state = run(event(("Ann", "Ben", "Cal", "Dee")), PairNext())
+    first = pairs(state, 1)
+    swapped = {"pairs": [list(p) for p in first]}  # the same tables again: no rematch
+    facts = decide(state, ChangePairing(spec=swapped, reason="seating"))
+    changed = facts[0]
+    assert isinstance(changed, f.PairingChanged) and changed.warnings == ()
+    met, _ = fold(facts, state).history()
+    assert all(len(opponents) == 1 for opponents in met.values())  # one meeting each
+
+
+def test_ev_5_13_a_round_is_undone_before_its_first_result_only() -> None:
+    """EV-5.13: undo takes the round back (not met, games void); refused once a table
+    of it has a result, or without a reason."""
+    state = linked(run(event(), PairNext()))
+    undone = run(state, UndoRound(reason="wrong player list"))
+    assert undone.current_round == 0 and undone.history()[0]["p1"] == set()
+    assert {g for t in state.tables.values() for g in t.games} <= undone.voided
+    assert refused(undone, RecordGameResult(game="g1-1-1", placings={})) == "EV-3.9"
+    assert refused(state, UndoRound(reason="")) == "EV-5.13"
+    reported = run(state, ReportResult(round=1, table=2, slip="2-1-0"))
+    assert refused(reported, UndoRound(reason="too late")) == "EV-5.13"
+    assert refused(run(event(), PairNext(), UndoRound(reason="x")), UndoRound(reason="x")) == (
+        "EV-5.13"
+    )
+
+
+def test_ev_3_9_a_game_of_a_replaced_pairing_refuses_its_result() -> None:
+    """EV-3.9: a game whose table was replaced is void: its result is refused, not taken
+    by the new table of the same number."""
+    state = linked(run(event(("Ann", "Ben", "Cal", "Dee")), PairNext()))
+    table = state.rounds[1].table(1)
+    assert table is not None
+    others = sorted(set(state.players) - set(table.players))
+    spec = {"pairs": [[table.players[0], others[0]], [table.players[1], others[1]]]}
+    state = run(state, ChangePairing(spec=spec, reason="swap"))
+    assert "g1-1-1" in state.voided
+    placings = {p: i for i, p in enumerate(table.players, start=1)}
+    assert refused(state, RecordGameResult(game="g1-1-1", placings=placings)) == "EV-3.9"
+
+
+def test_ev_3_10_a_slip_must_agree_with_the_recorded_games() -> None:
+    """EV-3.10: game 1 was won by the first-listed player: a 0-2 slip is refused naming
+    the game; 2-1 is taken, and the table's open game is closed as void (EV-3.9)."""
+    state = linked(run(event(("Ann", "Ben")), PairNext()))
+    first, second = state.rounds[1].table(1).players  # type: ignore[union-attr]
+    state = run(state, RecordGameResult(game="g1-1-1", placings={first: 1, second: 2}))
+    state = run(state, LinkGame(round=1, table=1, game="g1-1-2"))
+    with pytest.raises(Refusal) as caught:
+        decide(state, ReportResult(round=1, table=1, slip="0-2-0"))
+    assert caught.value.clause == "EV-3.10" and "g1-1-1" in caught.value.reason
+    facts = decide(state, ReportResult(round=1, table=1, slip="2-1-0"))
+    assert isinstance(facts[-1], f.GamesVoided) and facts[-1].games == ("g1-1-2",)
+
+
+def test_ev_3_7_a_game_result_after_the_match_is_decided_is_refused() -> None:
+    """EV-3.7: once the slip decided the match, a game's result is refused."""
+    state = linked(run(event(("Ann", "Ben")), PairNext()))
+    first, second = state.rounds[1].table(1).players  # type: ignore[union-attr]
+    state = run(state, ReportResult(round=1, table=1, slip="2-0-0"))
+    placings = {first: 1, second: 2}
+    assert refused(state, RecordGameResult(game="g1-1-1", placings=placings)) == "EV-3.9"
+
+
+def test_ev_1_4_open_games_block_the_end_until_voided() -> None:
+    """EV-1.4, EV-3.9: a game linked but never played keeps the event open."""
+    state = run(event(("Ann", "Ben")), PairNext(), ReportResult(round=1, table=1, slip="2-0-0"))
+    # a stray game linked before the slip would have been voided with it; link one by hand
+    stray = fold((f.GameLinked(round=1, table=1, game="gX"),), state)
+    with pytest.raises(Refusal) as caught:
+        decide(stray, EndEvent())
+    assert caught.value.clause == "EV-1.4" and "gX" in caught.value.reason
+    facts = decide(stray, EndEvent(void_open=True, reason="closing"))
+    assert isinstance(facts[0], f.GamesVoided) and facts[0].games == ("gX",)
+    assert isinstance(facts[1], f.EventEnded)
+
+
+def test_ev_2_7_undrop() -> None:
+    """EV-2.7: a dropped player comes back with a reason; a second undrop, an undrop of a
+    player who never dropped, or of a disqualified player is refused."""
+    state = run(event(), Drop(player="Ann"))
+    assert refused(state, Undrop(player="Ann", reason="")) == "EV-2.7"
+    back = run(state, Undrop(player="Ann", reason="dropped the wrong Ann"))
+    assert back.players["p1"].dropped_after is None
+    assert refused(back, Undrop(player="Ann", reason="again")) == "EV-2.7"
+    dq = run(event(), RecordPenalty(player="Ben", infraction="cheating"))
+    dq = run(dq, Drop(player="Ben", reason="disqualified"))
+    assert refused(dq, Undrop(player="Ben", reason="mistake")) == "EV-2.7"
+    withdrawn = run(dq, WithdrawPenalty(penalty=1, reason="wrong player"))
+    assert withdrawn.players["p2"].dropped_after is None  # the withdrawal undrops (EV-8.7)
+
+
+def test_ev_1_5_rounds_and_cut_change_while_possible() -> None:
+    """EV-1.5: the Swiss rounds and the cut change with a reason; never below the rounds
+    paired, and not once the cut is made."""
+    state = run(event(rounds=3, cut=4), PairNext())
+    assert refused(state, ChangeSettings(rounds=4, reason="")) == "EV-1.5"
+    assert refused(state, ChangeSettings(reason="nothing")) == "EV-1.5"
+    changed = run(state, ChangeSettings(rounds=2, cut=2, reason="the hall closes early"))
+    assert changed.settings is not None and (changed.settings.rounds, changed.settings.cut) == (
+        2,
+        2,
+    )
+    assert refused(changed, ChangeSettings(cut=1, reason="x")) == "EV-6.1"
+    for _ in range(2):
+        number = changed.current_round
+        slips = [
+            ReportResult(round=number, table=p.table, slip="2-0-0")
+            for p in changed.rounds[number].pairings
+            if p.table is not None
+        ]
+        changed = run(changed, *slips, PairNext())
+    assert changed.cut  # round 3 is the cut
+    assert refused(changed, ChangeSettings(rounds=5, reason="more")) == "EV-1.5"
+    two = run(event(rounds=3), PairNext(), ReportResult(round=1, table=1, slip="2-0-0"))
+    two = run(two, *(ReportResult(round=1, table=t, slip="2-0-0") for t in (2, 3, 4)), PairNext())
+    assert refused(two, ChangeSettings(rounds=1, reason="fewer")) == "EV-1.5"
+
+
+def test_ev_8_6_a_match_loss_decides_the_match_and_a_game_loss_names_the_game() -> None:
+    """EV-8.6: a match loss reports the match lost by the games needed and voids its open
+    games; a game loss names the player's open game; the head's choice is kept beside the
+    IPG's suggestion (EV-8.4)."""
+    state = linked(run(event(("Ann", "Ben")), PairNext()))
+    first = state.rounds[1].table(1).players[0]  # type: ignore[union-attr]
+    name = state.players[first].name
+    facts = decide(state, RecordPenalty(player=name, infraction="outside-assistance"))
+    penalty, reported, voided, applied = facts
+    assert isinstance(applied, f.PenaltyApplied) and applied.penalty == 1
+    assert isinstance(penalty, f.PenaltyRecorded) and penalty.penalty == "match-loss"
+    assert isinstance(reported, f.MatchReported) and reported.score == Score(0, 2)
+    assert isinstance(voided, f.GamesVoided) and voided.games == ("g1-1-1",)
+    chosen = decide(
+        state, RecordPenalty(player=name, infraction="outside-assistance", penalty="game-loss")
+    )
+    assert len(chosen) == 2 and isinstance(chosen[0], f.PenaltyRecorded)
+    assert chosen[1] == f.PenaltyApplied(penalty=1, round=1, table=1, game="g1-1-1")
+    assert chosen[0].penalty == "game-loss" and chosen[0].suggested == "match-loss"
+    assert chosen[0].game == "g1-1-1"
+
+
+def test_ev_8_7_withdrawing_a_penalty() -> None:
+    """EV-8.7: a withdrawal needs a reason and a real, not yet withdrawn penalty; a match
+    loss that decided a table is withdrawn with the result without it (a correction); a
+    withdrawn penalty no longer counts toward upgrades (EV-8.4)."""
+    state = linked(run(event(("Ann", "Ben")), PairNext()))
+    first = state.rounds[1].table(1).players[0]  # type: ignore[union-attr]
+    name = state.players[first].name
+    state = run(state, RecordPenalty(player=name, infraction="outside-assistance"))
+    assert refused(state, WithdrawPenalty(penalty=1, reason="")) == "EV-8.7"
+    assert refused(state, WithdrawPenalty(penalty=2, reason="x")) == "EV-8.7"
+    assert refused(state, WithdrawPenalty(penalty=1, reason="misheard")) == "EV-8.7"  # result?
+    fixed = run(state, WithdrawPenalty(penalty=1, reason="misheard", result="1-1-0"))
+    assert fixed.result(1, 1) == Score(1, 1) and fixed.withdrawn_penalties == {1}
+    assert refused(fixed, WithdrawPenalty(penalty=1, reason="again")) == "EV-8.7"
+    late = run(event(), RecordPenalty(player="Ann", infraction="tardiness"))
+    late = run(late, WithdrawPenalty(penalty=1, reason="the clock was wrong"))
+    again = decide(late, RecordPenalty(player="Ann", infraction="tardiness"))[0]
+    assert isinstance(again, f.PenaltyRecorded) and again.suggested == "game-loss"
+    slow = run(event(), RecordPenalty(player="Ann", infraction="slow-play"))
+    slow = run(slow, WithdrawPenalty(penalty=1, reason="not slow"))
+    second = decide(slow, RecordPenalty(player="Ann", infraction="slow-play"))[0]
+    assert isinstance(second, f.PenaltyRecorded) and second.suggested == "warning"
+
+
+def test_ev_2_8_a_decklist_is_attached_until_the_first_round_is_paired() -> None:
+    """EV-2.8: a list may be attached until the player's first round is paired, then it
+    is locked; a late entry may attach one until their first round."""
+    state = event(("Ann", "Ben"))
+    assert decide(state, AttachDecklist(player="Ann"))[0] == f.DecklistAttached(player="p1")
+    assert refused(state, AttachDecklist(player="Zed")) == "EV-2.1"
+    state = run(state, PairNext())
+    assert refused(state, AttachDecklist(player="Ann")) == "EV-2.8"
+    state = run(state, Register(name="Cal"))  # a late entry: round 2 is theirs
+    assert decide(state, AttachDecklist(player="Cal"))[0] == f.DecklistAttached(player="p3")
+
+
+def test_ev_5_6_round_1_is_drawn_from_the_seed() -> None:
+    """EV-5.6: with a seed, round 1 follows the seeded draw (recomputable by anyone from
+    sha256("SEED:1:ID")), not registration order; same seed, same round; the lowest drawn
+    player of an odd count has the bye."""
+    names = [f"P{n}" for n in range(1, 10)]
+    one = run(event(names, seed=7), PairNext())
+    again = run(event(names, seed=7), PairNext())
+    assert one.rounds[1] == again.rounds[1]
+    order = seeded_order(7, 1, list(one.players))
+    assert order == sorted(one.players, key=lambda p: draw_key(7, 1, p))
+    bye = [p for p in one.rounds[1].pairings if p.bye]
+    assert bye[0].players == (order[-1],)
+    half = len(order) // 2
+    assert {frozenset((order[i], order[i + half])) for i in range(half)} == pairs(one, 1)
+    unseeded = run(event(names), PairNext())
+    assert [p for p in unseeded.rounds[1].pairings if p.bye][0].players == ("p9",)
+
+
+def test_ev_5_11_a_manual_pairing_needs_a_reason() -> None:
+    """EV-5.11: pairing by hand is refused without a reason."""
+    spec = {"pairs": [["Ann", "Ben"]]}
+    assert refused(event(("Ann", "Ben")), PairManual(spec=spec, reason="")) == "EV-5.11"
+
+
+def test_ev_2_9_a_late_entry_may_take_match_losses_for_rounds_missed() -> None:
+    """EV-2.9: with the option, a late entry's missed rounds are played and lost 0-2 with
+    no opponent (in no one else's figures); by default they are not played (EV-I.6);
+    before round 1 the option is refused."""
+    assert refused(event(("Ann", "Ben")), Register(name="Cal", late_as_losses=True)) == "EV-2.9"
+    state = run(event(("Ann", "Ben")), PairNext(), ReportResult(round=1, table=1, slip="2-0-0"))
+    state = run(state, Register(name="Cal", late_as_losses=True), Register(name="Dee"))
+    rows = {s.name: s for s in state.standings()}
+    cal, dee = rows["Cal"], rows["Dee"]
+    assert (cal.record.losses, cal.points, cal.mw, cal.gw) == (1, 0, "1/3", "1/3")
+    assert dee.record.losses == 0
+    assert state.players["p3"].late_as_losses is True
+    from referee.tournament.standings import Standings
+
+    assert state.settings is not None
+    table = Standings(state.settings, state.players.values())
+    for key, result in state.match_results().items():
+        table.record(key, result)
+    assert [(s.player, s.points, s.record) for s in table.table()] == [
+        (s.player, s.points, s.record) for s in state.standings()
+    ]
+    assert "Cal" in state.explain("p3")
+
+
+def test_ev_8_6_a_match_loss_between_rounds_decides_the_next_match() -> None:
+    """EV-8.6 (IPG 1.2): a match loss given when the player's match is over waits for their
+    next match, which pairing decides as lost; it is applied once."""
+    from referee.tournament.fixing import pending_at_pairing, pending_penalties
+
+    state = run(
+        event(("Ann", "Ben"), rounds=2), PairNext(), ReportResult(round=1, table=1, slip="2-0-0")
+    )
+    state = run(state, RecordPenalty(player="Ann", infraction="outside-assistance"))
+    assert [n for n, _ in pending_penalties(state)] == [1]
+    state = run(state, PairNext())
+    facts = pending_at_pairing(state)
+    reported, applied = facts
+    table = state.rounds[2].table(1)
+    assert table is not None and isinstance(reported, f.MatchReported)
+    assert reported.score == (Score(0, 2) if table.players[0] == "p1" else Score(2, 0))
+    assert isinstance(applied, f.PenaltyApplied) and applied.penalty == 1
+    state = fold(facts, state)
+    assert pending_penalties(state) == [] and pending_at_pairing(state) == ()
+
+
+def test_ev_2_8_the_deck_deadline_can_be_a_later_round() -> None:
+    """EV-2.8: with a deadline of round 2, a list may still be replaced after round 1 is
+    paired, and is locked once round 2 is."""
+    state = run(event(("Ann", "Ben"), deck_deadline=2, rounds=3), PairNext())
+    assert decide(state, AttachDecklist(player="Ann"))[0] == f.DecklistAttached(player="p1")
+    state = run(state, ReportResult(round=1, table=1, slip="2-0-0"), PairNext())
+    assert refused(state, AttachDecklist(player="Ann")) == "EV-2.8"
+
+
+def test_ev_8_7_a_penalty_applied_later_is_withdrawn_where_it_took_effect() -> None:
+    """EV-8.7: a match loss that waited for the next match is withdrawn at the table where
+    it took effect, with the result without it."""
+    from referee.tournament.fixing import pending_at_pairing
+
+    state = run(
+        event(("Ann", "Ben"), rounds=2), PairNext(), ReportResult(round=1, table=1, slip="2-0-0")
+    )
+    state = run(state, RecordPenalty(player="Ann", infraction="outside-assistance"), PairNext())
+    state = fold(pending_at_pairing(state), state)
+    assert state.applied_penalties == {1: (2, 1)}
+    assert refused(state, WithdrawPenalty(penalty=1, reason="wrong")) == "EV-8.7"
+    fixed = run(state, WithdrawPenalty(penalty=1, reason="wrong", result="1-1-0"))
+    assert fixed.result(2, 1) == Score(1, 1)

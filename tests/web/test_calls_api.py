@@ -1,0 +1,209 @@
+"""The hall over HTTP: judge calls (EV-10) and players' own results (EV-11) with the tokens
+of every role (``conftest.make_tokens``: Ann and Ben are players, Tom referees table 1, Tia
+table 2), the queue's items, the stored events' token ids, and the OpenAPI document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from service.app import open_service
+from tests.web.conftest import Tokens, auth
+
+
+def make_event(store: str, players: tuple[str, ...] = ("Ann", "Ben")) -> str:
+    """A PRIZMIK Swiss event of ``players`` with round 1 paired (Ann v Ben at table 1)."""
+    with open_service(store) as svc:
+        # seed 5 draws two or four players in registration order (EV-5.6)
+        event = svc.event_new("Hall Open", "prizmik", rounds=3, seed=5).event_id
+        svc.event_register(event, list(players))
+        svc.event_pair(event)
+    return event
+
+
+def post(client: Any, token: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    return client.post(path, json=body or {}, headers=auth(token))
+
+
+def test_ev_10_a_players_call_is_claimed_escalated_and_resolved(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    event = make_event(store)
+    base = f"/api/events/{event}/calls"
+    made = post(client, tokens["ann"], base, {"reason": "my opponent drew 2"})
+    assert made.status_code == 201, made.text
+    call = made.json()
+    assert (call["call"], call["table"], call["by"], call["status"]) == (1, 1, "Ann", "open")
+    queue = client.get("/api/queue", headers=auth(tokens["head"])).json()
+    assert [i["call"] for i in queue["calls"]] == [1] and queue["calls"][0]["holder"] == ""
+    again = post(client, tokens["ben"], base, {})
+    assert again.status_code == 400 and "EV-10.3" in again.json()["detail"]
+
+    assert post(client, tokens["table2"], f"{base}/1/claim").status_code == 403  # Tia: table 2
+    claimed = post(client, tokens["table1"], f"{base}/1/claim")
+    assert claimed.status_code == 201 and claimed.json()["holder"] == "Tom"
+    queue = client.get("/api/queue", headers=auth(tokens["table1"])).json()
+    assert queue["calls"][0]["holder"] == "Tom" and "claimed by Tom" in queue["calls"][0]["line"]
+    up = post(client, tokens["table1"], f"{base}/1/escalate", {"reason": "an appeal"})
+    assert up.status_code == 201 and up.json()["status"] == "escalated"
+    late = post(client, tokens["table1"], f"{base}/1/resolve", {"note": "done"})
+    assert late.status_code == 400 and "EV-10.4" in late.json()["detail"]
+    assert post(client, tokens["ann"], f"{base}/1/resolve", {"note": "x"}).status_code == 403
+    done = post(client, tokens["head"], f"{base}/1/resolve", {"note": "game rewound"})
+    assert done.status_code == 201 and done.json()["status"] == "resolved"
+    assert client.get("/api/queue", headers=auth(tokens["head"])).json()["calls"] == []
+    every = client.get(f"{base}?all=true", headers=auth(tokens["scorekeeper"])).json()
+    assert [(c["call"], c["note"]) for c in every] == [(1, "game rewound")]
+    assert client.get(base, headers=auth(tokens["public"])).status_code == 403
+
+    with open_service(store) as svc:  # who, when, which token: every step is an event
+        log = [(line.kind, line.text) for line in svc.event_log(event)][-4:]
+        kinds = [k for k, _ in log]
+        assert kinds == ["judge-called", "call-claimed", "call-escalated", "call-resolved"]
+        rows = svc.store.rows(event)
+    from events.codec import decode
+
+    tokens_seen = [decode(topic, data).token for _, topic, data in rows][-4:]
+    assert all(tokens_seen) and tokens_seen[0] == tokens["ann"].split("_")[1]
+
+
+def test_ev_10_1_the_reason_is_bounded_and_the_table_must_exist(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    event = make_event(store)
+    base = f"/api/events/{event}/calls"
+    long = post(client, tokens["ann"], base, {"reason": "x" * 201})
+    assert long.status_code == 422
+    assert post(client, tokens["head"], base, {"table": 7}).status_code == 400
+    assert post(client, tokens["table2"], base, {"table": 1}).status_code == 403
+    assert post(client, tokens["public"], base, {"table": 1}).status_code == 403
+    nowhere = post(client, tokens["ann"], "/api/events/ev-zzzzzzzz/calls", {})
+    assert nowhere.status_code == 404
+
+
+def test_a_call_from_the_event_game_goes_to_its_table(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    event = make_event(store)
+    with open_service(store) as svc:
+        (table,) = svc.event_pairings(event)
+    game = f"/api/games/{table.games[0]}/calls"
+    assert post(client, tokens["table2"], game, {}).status_code == 403  # Tia: table 2
+    assert post(client, tokens["public"], game, {}).status_code == 403
+    body = {"game": "prizmik", "players": {"red": "Cal", "blue": "Dee"}, "meta": {"table": "4"}}
+    alone = client.post("/api/games", json=body, headers=auth(tokens["head"])).json()["game_id"]
+    outside = post(client, tokens["head"], f"/api/games/{alone}/calls", {})
+    assert outside.status_code == 400 and "EV-10.1" in outside.json()["detail"]
+    made = post(client, tokens["ben"], game, {"reason": "ruling"})
+    assert made.status_code == 201, made.text
+    assert (made.json()["table"], made.json()["by"], made.json()["game"]) == (
+        1,
+        "Ben",
+        table.games[0],
+    )
+
+
+def test_ev_11_two_players_report_and_confirm_and_the_standings_change(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    event = make_event(store)
+    base = f"/api/events/{event}/reports"
+    filed = post(client, tokens["ann"], base, {"result": "2-1-0"})
+    assert filed.status_code == 201, filed.text
+    assert (filed.json()["result"], filed.json()["status"]) == ("2-1-0", "pending")
+    waiting = client.get(base, headers=auth(tokens["scorekeeper"])).json()
+    assert [r["report"] for r in waiting] == [1]
+    own = post(client, tokens["ann"], f"{base}/1/confirm")
+    assert own.status_code == 400 and "EV-11.2" in own.json()["detail"]
+    staff = post(client, tokens["head"], f"{base}/1/confirm")
+    assert staff.status_code == 403
+    done = post(client, tokens["ben"], f"{base}/1/confirm")
+    assert done.status_code == 201 and done.json()["status"] == "confirmed"
+    standings = client.get(f"/api/events/{event}/standings", headers=auth(tokens["ann"])).json()
+    assert (standings[0]["player"], standings[0]["points"]) == ("Ann", 3)
+    pairings = client.get(f"/api/events/{event}/pairings", headers=auth(tokens["ann"])).json()
+    assert pairings[0]["table"] == 1
+    with open_service(store) as svc:
+        kinds = [line.kind for line in svc.event_log(event)][-4:]
+    # the confirmed slip also closes the table's open game as void (EV-3.9)
+    assert kinds == ["report-filed", "report-confirmed", "match-reported", "games-voided"]
+
+
+def test_ev_11_5_a_disagreement_reaches_the_queue_and_a_staff_slip_settles_it(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    event = make_event(store)
+    base = f"/api/events/{event}/reports"
+    assert post(client, tokens["ann"], base, {"result": "2-0"}).status_code == 201
+    other = post(client, tokens["ben"], base, {"result": "2-1"})  # says he won: a disagreement
+    assert other.status_code == 201
+    queue = client.get("/api/queue", headers=auth(tokens["head"])).json()
+    (item,) = queue["disagreements"]
+    assert item["table"] == "1" and item["report"] == 1 and "Ben disagrees" in item["line"]
+    slip = post(client, tokens["scorekeeper"], f"/api/events/{event}/results", {"slips": ["1=2-1"]})
+    assert slip.status_code == 201
+    assert client.get("/api/queue", headers=auth(tokens["head"])).json()["disagreements"] == []
+    every = client.get(f"{base}?all=true", headers=auth(tokens["head"])).json()
+    assert {r["status"] for r in every} == {"superseded"}
+    late = post(client, tokens["ann"], f"{base}/2/confirm")
+    assert late.status_code == 400 and "EV-11.6" in late.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("who", "body", "status", "clause"),
+    [
+        ("ann", {"result": "2-0", "table": 2}, 400, "EV-11.2"),
+        ("ann", {"result": "3-0"}, 400, "EV-3.2"),
+        ("ann", {"result": "x" * 21}, 422, ""),
+        ("head", {"result": "2-0"}, 403, ""),
+        ("public", {"result": "2-0"}, 403, ""),
+    ],
+)
+def test_ev_11_reports_refused(
+    client: Any,
+    tokens: Tokens,
+    store: str,
+    who: str,
+    body: dict[str, Any],
+    status: int,
+    clause: str,
+) -> None:
+    event = make_event(store)
+    answer = post(client, tokens[who], f"/api/events/{event}/reports", body)
+    assert answer.status_code == status, answer.text
+    assert clause in answer.json()["detail"]
+
+
+def test_ev_11_2_a_player_not_at_the_table_is_refused(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    event = make_event(store, ("Ann", "Ben", "Cal", "Dee"))  # 1 v 3: Ann v Cal, Ben v Dee
+    with open_service(store) as svc:
+        tables = [t.players for t in svc.event_pairings(event)]
+    assert ["Ann", "Cal"] in tables
+    base = f"/api/events/{event}/reports"
+    assert post(client, tokens["ann"], base, {"result": "2-0"}).status_code == 201
+    answer = post(client, tokens["ben"], f"{base}/1/confirm")
+    assert answer.status_code == 400 and "EV-11.2" in answer.json()["detail"]
+    answer = post(client, tokens["ben"], f"{base}/1/dispute", {"reason": "no"})
+    assert answer.status_code == 400 and "EV-11.2" in answer.json()["detail"]
+    call = post(client, tokens["ben"], f"/api/events/{event}/calls", {"table": 1})
+    assert call.status_code == 400 and "EV-10.2" in call.json()["detail"]
+
+
+def test_the_hall_routes_are_in_the_openapi_document(client: Any) -> None:
+    paths = client.get("/schema/openapi.json").json()["paths"]
+    for path, method, statuses in [
+        ("/api/events/{event_id}/calls", "post", {"201", "400", "403", "404", "422"}),
+        ("/api/events/{event_id}/calls", "get", {"200", "403"}),
+        ("/api/events/{event_id}/calls/{call}/claim", "post", {"201", "400", "403"}),
+        ("/api/events/{event_id}/calls/{call}/escalate", "post", {"201", "400"}),
+        ("/api/events/{event_id}/calls/{call}/resolve", "post", {"201", "400"}),
+        ("/api/games/{game_id}/calls", "post", {"201", "400"}),
+        ("/api/events/{event_id}/reports", "post", {"201", "400", "403"}),
+        ("/api/events/{event_id}/reports", "get", {"200", "403"}),
+        ("/api/events/{event_id}/reports/{report}/confirm", "post", {"201", "400"}),
+        ("/api/events/{event_id}/reports/{report}/dispute", "post", {"201", "400"}),
+    ]:
+        assert statuses <= set(paths[path][method]["responses"]), (path, method)

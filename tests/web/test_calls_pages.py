@@ -1,0 +1,163 @@
+"""The hall in a real headless Chromium, JavaScript on and off: a judge call from a player's
+page reaches the queue (live, within a second, with JavaScript) and is claimed and resolved
+there; two players report and confirm their result from their pages and the standings
+change; a disagreement reaches the queue (EV-10, EV-11)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.app import open_service
+from tests.web.conftest import ThreadServer, Tokens
+from tests.web.test_event_pages import CHROMIUM, browser, signed_in
+
+__all__ = ["browser"]  # the module's browser fixture, shared
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists() or shutil.which("chromium") is None,
+    reason=f"no browser: {CHROMIUM} is not installed",
+)
+
+JS = [pytest.param(True, id="js"), pytest.param(False, id="no-js")]
+
+
+def make_event(store: str) -> str:
+    """Ann v Ben at table 1 of round 1 (the fixture's player tokens are named Ann and Ben)."""
+    with open_service(store) as svc:
+        # seed 5 draws two or four players in registration order (EV-5.6)
+        event = svc.event_new("Hall Open", "prizmik", rounds=3, seed=5).event_id
+        svc.event_register(event, ["Ann", "Ben"])
+        svc.event_pair(event)
+    return event
+
+
+def page_for(browser: Any, server: ThreadServer, token: str, js: bool) -> Any:
+    return signed_in(browser, server.base, token, java_script_enabled=js)
+
+
+def see(page: Any, url: str, selector: str, js: bool) -> Any:
+    """The element ``selector`` on the open page: pushed live within a second with
+    JavaScript; without it, the page read again (what a reload shows)."""
+    if js:
+        page.wait_for_selector(selector, timeout=1_000)
+    else:
+        page.goto(url)
+    return page.locator(selector)
+
+
+@pytest.mark.parametrize("js", JS)
+def test_a_judge_call_from_a_players_page_reaches_the_queue_and_is_claimed_and_resolved(
+    browser: Any, live_server: ThreadServer, tokens: Tokens, store: str, js: bool
+) -> None:
+    event = make_event(store)
+    base = live_server.base
+    judge = page_for(browser, live_server, tokens["table1"], js)  # Tom referees table 1
+    judge.goto(f"{base}/queue")
+    assert judge.locator(".card-item.call").count() == 0
+    if js:
+        judge.wait_for_selector("#live.on")  # the queue follows its stream
+
+    ann = page_for(browser, live_server, tokens["ann"], js)
+    ann.goto(f"{base}/events/{event}/me")
+    ann.fill("#call-reason", "opponent drew two cards")
+    ann.click("#call-judge")
+    ann.wait_for_url(f"{base}/events/{event}/players/Ann")
+    assert "waiting for a judge" in ann.inner_text("#my-call")
+
+    card = see(judge, f"{base}/queue", ".card-item.call", js)
+    assert "opponent drew two cards" in card.inner_text()
+    assert "unclaimed" in card.inner_text() and "table 1" in card.inner_text()
+    judge.click(".card-item.call button.claim")
+    judge.wait_for_url(f"{base}/queue")
+    assert "held by Tom" in judge.inner_text(".card-item.call")
+    ann.goto(f"{base}/events/{event}/me")
+    assert "Tom has it" in ann.inner_text("#my-call")
+
+    judge.fill(".card-item.call input[name=note]", "explained PZ-3.1; play on")
+    judge.click(".card-item.call button.resolve")
+    judge.wait_for_url(f"{base}/queue")
+    assert judge.locator(".card-item.call").count() == 0
+    ann.goto(f"{base}/events/{event}/me")
+    assert ann.locator("#my-call").count() == 0 and ann.locator("#call-judge").count() == 1
+    with open_service(store) as svc:
+        (done,) = svc.event_calls(event, resolved=True)
+    assert (done.status, done.holder, done.note) == ("resolved", "Tom", "explained PZ-3.1; play on")
+    assert judge.errors == [] and ann.errors == []
+
+
+@pytest.mark.parametrize("js", JS)
+def test_two_players_report_and_confirm_from_their_pages_and_the_standings_change(
+    browser: Any, live_server: ThreadServer, tokens: Tokens, store: str, js: bool
+) -> None:
+    event = make_event(store)
+    base = live_server.base
+    ann = page_for(browser, live_server, tokens["ann"], js)
+    ben = page_for(browser, live_server, tokens["ben"], js)
+    ben.goto(f"{base}/events/{event}/me")
+    if js:
+        ben.wait_for_selector("#live.on")
+    ann.goto(f"{base}/events/{event}/me")
+    ann.fill("#report-result-text", "2-1")
+    ann.click("#report-result")
+    ann.wait_for_url(f"{base}/events/{event}/players/Ann")
+    assert "waiting for the opponent" in ann.inner_text("#hall")
+
+    confirm = see(ben, f"{base}/events/{event}/me", "#confirm-1", js)
+    assert "Ann reported 2-1-0" in ben.inner_text("#report-1")
+    confirm.click()
+    ben.wait_for_url(f"{base}/events/{event}/players/Ben")
+    assert "lost 1-2-0" in ben.inner_text("#my-round")
+    ben.goto(f"{base}/events/{event}/standings")
+    first = ben.locator("#standings tbody tr").first.inner_text()
+    assert "Ann" in first and "3" in first
+    with open_service(store) as svc:
+        top = svc.event_standings(event)[0]
+    assert (top.player, top.points) == ("Ann", 3)
+    assert ann.errors == [] and ben.errors == []
+
+
+@pytest.mark.parametrize("js", JS)
+def test_a_disagreement_reaches_the_queue(
+    browser: Any, live_server: ThreadServer, tokens: Tokens, store: str, js: bool
+) -> None:
+    event = make_event(store)
+    base = live_server.base
+    head = page_for(browser, live_server, tokens["head"], js)
+    head.goto(f"{base}/queue")
+    if js:
+        head.wait_for_selector("#live.on")
+    ann = page_for(browser, live_server, tokens["ann"], js)
+    ann.goto(f"{base}/events/{event}/me")
+    ann.fill("#report-result-text", "2-0")
+    ann.click("#report-result")
+    ann.wait_for_url(f"{base}/events/{event}/players/Ann")
+    ben = page_for(browser, live_server, tokens["ben"], js)
+    ben.goto(f"{base}/events/{event}/me")
+    ben.fill("#dispute-reason-1", "I won the second game")
+    ben.click("#dispute-1")
+    ben.wait_for_url(f"{base}/events/{event}/players/Ben")
+    assert "the scorekeeper settles it" in ben.inner_text("#report-1")
+
+    card = see(head, f"{base}/queue", ".card-item.disagreement", js)
+    text = card.inner_text()
+    assert "Ann reported 2-0-0, Ben disagrees: I won the second game" in text
+    assert "table 1" in text
+    assert head.errors == [] and ann.errors == [] and ben.errors == []
+
+
+def test_a_refused_form_says_why_and_stores_nothing(
+    browser: Any, live_server: ThreadServer, tokens: Tokens, store: str
+) -> None:
+    event = make_event(store)
+    base = live_server.base
+    ann = page_for(browser, live_server, tokens["ann"], False)
+    ann.goto(f"{base}/events/{event}/me")
+    ann.fill("#report-result-text", "3-0")
+    ann.click("#report-result")
+    assert "EV-3.2" in ann.inner_text("#said")
+    with open_service(store) as svc:
+        assert svc.event_reports(event, every=True) == []

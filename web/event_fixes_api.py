@@ -1,0 +1,304 @@
+"""The API's routes for fixing an event's mistakes in place, its penalties, decklists and
+draw (``/api/events/ID/...``), over ``service.event_fixes``: the same methods as
+``referee event repair / undo-round / undrop / change / penalty / end / deck / draw``.
+
+The head referee runs every write here (``authorize_event(..., "run")``); the draw is
+read by anyone who reads the event. Status codes as for the other event routes: 201
+written, 400 refused (the ``EV-`` clause, nothing stored), 403 the role may not, 404 no
+such event, 409 another write came first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from litestar import Request, Response, get, post
+from litestar.params import FromPath, JSONBody
+
+from service.access import authorize_event
+from service.event_fixes import DrawInfo, Repaired, Undone
+from service.tournaments import EventInfo, PenaltyOutcome
+from web.api import PROBLEMS
+from web.context import web_of
+from web.event_api import _created, _write
+
+__all__ = ["EVENT_FIX_HANDLERS"]
+
+AnyRequest = Request[Any, Any, Any]
+
+
+class RepairIn(msgspec.Struct, kw_only=True):
+    """``manual`` as for pairing by hand; without it the engine re-pairs (EV-5.12)."""
+
+    reason: str
+    manual: dict[str, Any] | None = None
+
+
+class ReasonIn(msgspec.Struct, kw_only=True):
+    reason: str
+
+
+class UndropIn(msgspec.Struct, kw_only=True):
+    player: str
+    reason: str
+
+
+class Undropped(msgspec.Struct, kw_only=True):
+    player: str
+
+
+class ChangeIn(msgspec.Struct, kw_only=True):
+    """The new number of Swiss rounds, the new cut (0: none), or both (EV-1.5)."""
+
+    reason: str
+    rounds: int | None = None
+    cut: int | None = None
+
+
+class PenaltyIn(msgspec.Struct, kw_only=True):
+    """``penalty``: the head referee's choice; default the IPG's suggestion (EV-8.6)."""
+
+    player: str
+    infraction: str
+    penalty: str | None = None
+    reason: str = ""
+
+
+class WithdrawIn(msgspec.Struct, kw_only=True):
+    """``result``: the table's result without the penalty, when it counted (EV-8.7)."""
+
+    reason: str
+    result: str | None = None
+
+
+class Withdrawn(msgspec.Struct, kw_only=True):
+    penalty: int
+    stored: list[str]
+
+
+class EndIn(msgspec.Struct, kw_only=True):
+    reason: str = ""
+    void_open: bool = False
+
+
+class Ended(msgspec.Struct, kw_only=True):
+    voided: list[str]
+
+
+class DeckIn(msgspec.Struct, kw_only=True):
+    """An open list (``decklist``, the text) or a sealed one (``sealed``, COMMIT:SIZE)."""
+
+    decklist: str | None = None
+    sealed: str | None = None
+
+
+class DeckAttached(msgspec.Struct, kw_only=True):
+    player: str
+
+
+PENALTIES = ("warning", "game-loss", "match-loss", "disqualification")
+
+
+@post(
+    "/api/events/{event_id:str}/repairs",
+    summary="Re-pair the open round (engine, or by hand), keeping tables with a result",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def repair_round(
+    request: AnyRequest, event_id: FromPath[str], data: JSONBody[RepairIn]
+) -> Response[Repaired]:
+    web = web_of(request)
+    who = web.principal(request)
+    authorize_event(who, "run")
+    done = await _write(
+        web, web.svc.event_repair_moves, event_id, data.manual, reason=data.reason, by=who.label
+    )
+    return _created(done, event_id)
+
+
+@post(
+    "/api/events/{event_id:str}/undo",
+    summary="Undo the latest round before its first result (its games voided)",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def undo_round(
+    request: AnyRequest, event_id: FromPath[str], data: JSONBody[ReasonIn]
+) -> Response[Undone]:
+    web = web_of(request)
+    who = web.principal(request)
+    authorize_event(who, "run")
+    done = await _write(web, web.svc.event_undo_round, event_id, reason=data.reason, by=who.label)
+    return _created(done, event_id)
+
+
+@post(
+    "/api/events/{event_id:str}/undrops",
+    summary="Return a player dropped by mistake",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def undrop_player(
+    request: AnyRequest, event_id: FromPath[str], data: JSONBody[UndropIn]
+) -> Response[Undropped]:
+    web = web_of(request)
+    who = web.principal(request)
+    authorize_event(who, "run")
+    name = await _write(
+        web, web.svc.event_undrop, event_id, data.player, reason=data.reason, by=who.label
+    )
+    return _created(Undropped(player=name), event_id)
+
+
+@post(
+    "/api/events/{event_id:str}/settings",
+    summary="Change the number of Swiss rounds or the cut while still possible",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def change_settings(
+    request: AnyRequest, event_id: FromPath[str], data: JSONBody[ChangeIn]
+) -> Response[EventInfo]:
+    web = web_of(request)
+    who = web.principal(request)
+    authorize_event(who, "run")
+    info = await _write(
+        web,
+        web.svc.event_change,
+        event_id,
+        rounds=data.rounds,
+        cut=data.cut,
+        reason=data.reason,
+        by=who.label,
+    )
+    return _created(info, event_id)
+
+
+@post(
+    "/api/events/{event_id:str}/penalties",
+    summary="Give an event penalty; it reaches the match (game loss, match loss, DQ)",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def give_penalty(
+    request: AnyRequest, event_id: FromPath[str], data: JSONBody[PenaltyIn]
+) -> Response[PenaltyOutcome]:
+    web = web_of(request)
+    who = web.principal(request)
+    authorize_event(who, "run")
+    if data.penalty is not None and data.penalty not in PENALTIES:
+        from service.errors import RefusedError
+
+        raise RefusedError(f"penalty is one of {', '.join(PENALTIES)}, not {data.penalty!r}")
+    given = await _write(
+        web,
+        web.svc.event_penalize,
+        event_id,
+        data.player,
+        data.infraction,
+        penalty=data.penalty,
+        reason=data.reason,
+        by=who.label,
+    )
+    return _created(given, event_id)
+
+
+@post(
+    "/api/events/{event_id:str}/penalties/{number:int}/withdrawal",
+    summary="Withdraw an event penalty (head referee); its effects reversed by new facts",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def withdraw_penalty(
+    request: AnyRequest, event_id: FromPath[str], number: FromPath[int], data: JSONBody[WithdrawIn]
+) -> Response[Withdrawn]:
+    web = web_of(request)
+    who = web.principal(request)
+    authorize_event(who, "run")
+    stored = await _write(
+        web,
+        web.svc.event_penalty_withdraw,
+        event_id,
+        number,
+        reason=data.reason,
+        by=who.label,
+        result=data.result,
+    )
+    return _created(Withdrawn(penalty=number, stored=stored), event_id)
+
+
+@post(
+    "/api/events/{event_id:str}/end",
+    summary="End the event; refused while its games are open unless void_open",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def end_event(
+    request: AnyRequest, event_id: FromPath[str], data: JSONBody[EndIn]
+) -> Response[Ended]:
+    web = web_of(request)
+    who = web.principal(request)
+    authorize_event(who, "run")
+    voided = await _write(
+        web,
+        web.svc.event_end,
+        event_id,
+        reason=data.reason,
+        void_open=data.void_open,
+        by=who.label,
+    )
+    return _created(Ended(voided=voided), event_id)
+
+
+@post(
+    "/api/events/{event_id:str}/players/{player:str}/decklist",
+    summary="Attach or replace a player's decklist until their first round is paired",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def attach_decklist(
+    request: AnyRequest, event_id: FromPath[str], player: FromPath[str], data: JSONBody[DeckIn]
+) -> Response[DeckAttached]:
+    web = web_of(request)
+    who = web.principal(request)
+    authorize_event(who, "run")
+    from referee.kit.decks import Deck, SealedDeck, parse_decklist
+    from service.errors import RefusedError
+
+    deck: Deck
+    if (data.decklist is None) == (data.sealed is None):
+        raise RefusedError("give decklist (the list's text) or sealed (COMMIT:SIZE), not both")
+    if data.sealed is not None:
+        deck = SealedDeck.parse(data.sealed)
+    else:
+        assert data.decklist is not None
+        deck = parse_decklist(data.decklist, "the decklist")
+    name = await _write(web, web.svc.event_attach_deck, event_id, player, deck, by=who.label)
+    return _created(DeckAttached(player=name), event_id)
+
+
+@get(
+    "/api/events/{event_id:str}/draw",
+    summary="Round 1's draw: the recorded seed and each player's key",
+    responses=PROBLEMS,
+)
+async def event_draw(request: AnyRequest, event_id: FromPath[str]) -> DrawInfo:
+    web = web_of(request)
+    authorize_event(web.principal(request), "read")
+    info: DrawInfo = await web.run(web.svc.event_draw, event_id)
+    return info
+
+
+EVENT_FIX_HANDLERS = [
+    repair_round,
+    undo_round,
+    undrop_player,
+    change_settings,
+    give_penalty,
+    withdraw_penalty,
+    end_event,
+    attach_decklist,
+    event_draw,
+]
