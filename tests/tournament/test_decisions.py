@@ -91,7 +91,8 @@ def test_ids_are_their_own_namespace() -> None:
     """Issue 29 section 4: a player named like an id (``P2``, ``p100``) takes nobody's id, in
     either order; an id finds its player before a name does."""
     state = run(event(), Register(name="P6"), Register(name="p7"), Register(name="Gus"))
-    assert [e.id for e in state.players.values()][-3:] == ["p5", "p6", "p7"]
+    ordered = sorted(state.players.values(), key=lambda e: e.order)
+    assert [e.id for e in ordered][-3:] == ["p5", "p6", "p7"]
     assert state.find("p6") == "p6" and state.find("P6") == "p5"
     assert state.players[state.find("p7") or ""].name == "Gus"
 

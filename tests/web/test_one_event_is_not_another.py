@@ -264,16 +264,21 @@ def _topic(event: Any) -> str:
     return TOPIC_OF[type(event)]
 
 
+def _report(items: list[dict[str, Any]]) -> dict[str, Any]:
+    return next(i for i in reversed(items) if i["kind"] == "match-reported")
+
+
 def _three_zero(items: list[dict[str, Any]]) -> None:
-    items[-1]["score"] = {"wins": 3, "losses": 0, "draws": 0}
+    _report(items)["score"] = {"wins": 3, "losses": 0, "draws": 0}
 
 
 def _negative(items: list[dict[str, Any]]) -> None:
-    items[-1]["score"] = {"wins": -5, "losses": 9, "draws": 0}
+    _report(items)["score"] = {"wins": -5, "losses": 9, "draws": 0}
 
 
 def _twice_reported(items: list[dict[str, Any]]) -> None:
-    items.append(dict(items[-1]))
+    report = _report(items)
+    items.insert(items.index(report) + 1, dict(report))
 
 
 def _registered_twice(items: list[dict[str, Any]]) -> None:
@@ -281,7 +286,7 @@ def _registered_twice(items: list[dict[str, Any]]) -> None:
 
 
 def _unpaired_table(items: list[dict[str, Any]]) -> None:
-    items[-1]["table"] = 9
+    _report(items)["table"] = 9
 
 
 @pytest.mark.parametrize(
