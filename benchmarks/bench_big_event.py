@@ -16,7 +16,7 @@ The first command after building pays for keeping the event's snapshot
 (``projections.event_state``); the figures are the commands after it, as at an event where
 each command follows the last.
 
-    python -m benchmarks.bench_big_event [--sizes 64,10000] [--round 4] [--repeat 3]
+    python benchmarks/bench_big_event.py [--sizes 64,10000] [--round 4] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -25,13 +25,17 @@ import argparse
 import compileall
 import os
 import platform
+import sys
 import tempfile
 import time
 from datetime import date
 from pathlib import Path
 
-from benchmarks.bench_event_command import ROOT, SLIPS, command
 from service.app import open_service
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_event_command import ROOT, SLIPS, command  # noqa: E402 - the sibling's command
 
 
 def build(db: Path, players: int, rounds: int) -> tuple[str, list[str]]:

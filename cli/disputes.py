@@ -155,6 +155,7 @@ QUEUE_SECTIONS = (
     ("unreported", "Tables of the round without a result"),
     ("calls", "Judge calls"),
     ("disagreements", "Result disagreements"),
+    ("conflicts", "Branches disagree (entries recorded offline)"),
 )
 
 

@@ -433,6 +433,24 @@ def end(
         typer.echo("event ended")
 
 
+@event_app.command("handover")
+def handover(
+    event: EventArg,
+    to: Annotated[str, typer.Option("--to", help="The name of the store that writes it next.")],
+) -> None:
+    """Hand the event and its games over to another store (REF-9.2, docs/offline.md):
+    recorded in the event; this store then holds a replica and refuses writes to it, and
+    the other store writes it once its replica has copied the hand-over."""
+    from service import replication
+
+    with handled():
+        done = replication.handover(_svc(), event, to)
+        typer.echo(
+            f"{done.event_id} handed over to {done.to} (event {done.number}, "
+            f"{done.streams} streams); this store ({done.by}) now holds a replica"
+        )
+
+
 @event_app.command("pairings")
 def pairings(
     event: EventArg,
@@ -542,6 +560,9 @@ def show(event: EventArg, as_json: JsonOpt = False) -> None:
             typer.echo(f"round {info.open_round} is open (tables still to report)")
         if info.ended:
             typer.echo("the event has ended")
+        from service import replication
+
+        typer.echo(replication.describe(replication.event_host(_svc(), event)))
 
 
 @event_app.command("log")

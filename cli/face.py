@@ -19,6 +19,7 @@ import typer
 
 if TYPE_CHECKING:
     from service.app import RefereeService
+    from service.outbox import Outbox
     from service.remote import Remote
 
 EXIT_REJECTED = 1
@@ -26,7 +27,7 @@ EXIT_USAGE = 2
 EXIT_CONFLICT = 3
 
 
-REMOTE_COMMANDS = "act (and act --dry-run) and show"
+REMOTE_COMMANDS = "act (and act --dry-run), show, legal and sync"
 
 
 class Settings:
@@ -42,6 +43,7 @@ class Settings:
         self._remote: Remote | None = None
         self._created = False
         self._made: Path | None = None  # a store file this command made, until it holds an event
+        self.offline_store: str | None = None  # --offline-store: a laptop's copies and outbox
 
     def reset(
         self, db: str | None, referee: str, server: str | None = None, token: str | None = None
@@ -64,6 +66,16 @@ class Settings:
 
             self._remote = Remote(self.server, self.token)
         return self._remote
+
+    def outbox(self) -> Outbox | None:
+        """The laptop's outbox for ``--server`` (``service.outbox``), or ``None`` without one:
+        act, show and legal go through it, so a table records through an outage."""
+        remote = self.remote()
+        if remote is None:
+            return None
+        from service.outbox import Outbox, offline_root
+
+        return Outbox(remote, offline_root(self.offline_store), referee=self.referee)
 
     def service(self, *, create: bool = False, one_shot: bool = False) -> RefereeService:
         """The service over the store; only commands that create games may create a store.

@@ -13,7 +13,19 @@ from typing import Annotated, Any
 
 import typer
 
-from cli import calls, disputes, event, face, play, read, records, serve, table
+from cli import (
+    calls,
+    disputes,
+    event,
+    face,
+    offline,
+    play,
+    read,
+    records,
+    replicate,
+    serve,
+    table,
+)
 
 SETTINGS: dict[str, Any] = dict(
     name="referee",
@@ -44,7 +56,7 @@ SETTINGS: dict[str, Any] = dict(
 
 app = typer.Typer(**SETTINGS)
 
-for group in (play, read, records, disputes, table, serve, event, calls):
+for group in (play, read, records, disputes, table, serve, event, calls, replicate, offline):
     for command in group.app.registered_commands:
         app.registered_commands.append(command)
     for sub in group.app.registered_groups:
@@ -81,12 +93,23 @@ def main(
             "REFEREE_TOKEN keeps it out of the process list.",
         ),
     ] = None,
+    offline_store: Annotated[
+        str | None,
+        typer.Option(
+            "--offline-store",
+            envvar="REFEREE_OFFLINE_STORE",
+            help="With --server: the folder of this laptop's game copies and outbox, for "
+            "entries recorded while the server cannot be reached (default ~/.cache/referee; "
+            "docs/offline.md).",
+        ),
+    ] = None,
 ) -> None:
     """Global options come before the command: referee --db games.db act ..."""
     face.settings.reset(db, referee, server, token)
+    face.settings.offline_store = offline_store
 
 
-GLOBAL_OPTIONS_WITH_VALUES = ("--db", "--referee", "--server", "--token")
+GLOBAL_OPTIONS_WITH_VALUES = ("--db", "--referee", "--server", "--token", "--offline-store")
 
 
 def command_word(argv: list[str]) -> str | None:

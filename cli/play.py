@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperGroup
 
 from cli.face import (
     EXIT_REJECTED,
@@ -149,9 +149,7 @@ class _NewCommand(TyperCommand):
 )
 def new(
     ctx: typer.Context,
-    game: Annotated[
-        str, typer.Argument(help="Game type: prizmik, prismata, prismatic, crystale, gammasphere.")
-    ],
+    game: Annotated[str, typer.Argument(help="Game type: each is listed below with its options.")],
     player: Annotated[
         list[str] | None,
         typer.Option(
@@ -315,9 +313,13 @@ def act(
     Text that is not an entry of the game is refused (exit 2) and nothing is stored. With
     --server the entry goes to that running server, checked and kept there."""
     with handled():
-        remote = settings.remote()
-        if remote is not None:
-            result = remote.record(game, action, seat=by, dry_run=dry_run)
+        box = settings.outbox()
+        offline = False
+        if box is not None:
+            from cli.offline import echo_synced
+
+            result, sent, offline = box.record(game, action, seat=by, dry_run=dry_run)
+            echo_synced(sent)
             if result.game_id not in ("", game):
                 say_which(game, result.game_id)
         else:
@@ -330,6 +332,10 @@ def act(
             emit_json(msgspec.to_builtins(result))
         else:
             out, err = entry_lines(result)
+            if offline:
+                from cli.offline import offline_lines
+
+                out, err = offline_lines(result, out, err)
             for line in out:
                 typer.echo(line)
             for line in err:
@@ -436,7 +442,26 @@ PENALTIES = {
 }
 
 
-@app.command()
+class _PenaltyGroup(TyperGroup):
+    """``referee penalty GAME WHO LEVEL`` issues a penalty as it always did;
+    ``referee penalty withdraw GAME N`` withdraws one: a first word that is not a
+    subcommand is the game of ``issue``."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+            args = ["issue", *args]
+        return super().parse_args(ctx, args)
+
+
+penalty_app = typer.Typer(
+    cls=_PenaltyGroup,
+    no_args_is_help=True,
+    help="Issue a judge's penalty (REF-7): 'referee penalty GAME WHO LEVEL --infraction ...'; "
+    "withdraw one (REF-7.3): 'referee penalty withdraw GAME N --reason ...'.",
+)
+
+
+@penalty_app.command("issue")
 def penalty(
     game: GameArg,
     who: Annotated[str, typer.Argument(help="Seat or player penalised.")],
@@ -465,6 +490,26 @@ def penalty(
         _echo_written(written, as_json)
 
 
+@penalty_app.command("withdraw")
+def withdraw_penalty(
+    game: GameArg,
+    number: Annotated[int, typer.Argument(help="The penalty's event number ('referee log').")],
+    reason: Annotated[str, typer.Option("--reason", help="Why it is withdrawn.")] = "",
+    as_json: JsonOpt = False,
+) -> None:
+    """Withdraw a penalty given in error (REF-7.3, the head referee): it stays in the
+    record, marked withdrawn; a result it declared is voided, one it set aside declared
+    again."""
+    with handled():
+        written = settings.service().withdraw_penalty(
+            game, number, reason=reason, by=settings.referee
+        )
+        _echo_written(written, as_json)
+
+
+app.add_typer(penalty_app, name="penalty")
+
+
 @app.command()
 def adjust(
     game: GameArg,
@@ -476,7 +521,12 @@ def adjust(
         ),
     ] = None,
     card: Annotated[
-        str, typer.Option("--card", help="The card whose effect this carries out.")
+        str,
+        typer.Option(
+            "--card",
+            help="The card whose effect this carries out, as the catalog names it (none for "
+            "a correction of the position no card caused, REF-6.5).",
+        ),
     ] = "",
     reason: Annotated[str, typer.Option("--reason", help="The referee's ruling, in words.")] = "",
     answers: Annotated[

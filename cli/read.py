@@ -98,9 +98,14 @@ def show(
             text = settings.service(one_shot=True).position_text(game, at=at)
             emit_json({"position": text}) if as_json else typer.echo(text)
             return
-        remote = settings.remote()
-        if remote is not None:
-            pos = remote.position(game, at=at, viewer=as_)
+        box = settings.outbox()
+        pending: list[Any] = []
+        if box is not None:
+            from cli.offline import echo_synced
+
+            pos, sent, offline = box.position(game, at=at, viewer=as_)
+            echo_synced(sent)
+            pending = box.pending(pos.game_id) if offline else []
             if pos.game_id != game:
                 say_which(game, pos.game_id)
         else:
@@ -113,6 +118,11 @@ def show(
         typer.echo(f"after {pos.at} of {pos.standing_actions} actions{last}")
         typer.echo(pos.board)
         typer.echo(status_line(pos))
+        if box is not None and offline:
+            from cli.offline import pending_lines
+
+            for line in pending_lines(box, pos.game_id, pending):
+                typer.echo(line)
 
 
 @app.command()
@@ -128,7 +138,16 @@ def legal(
     with handled():
         import msgspec
 
-        legal_now = settings.service().legal(game, seat=seat)
+        box = settings.outbox()
+        if box is not None:
+            from cli.offline import echo_synced
+
+            legal_now, sent, offline = box.legal(game, seat=seat)
+            echo_synced(sent)
+            if offline:
+                typer.echo("(judged offline: the server cannot be reached)", err=True)
+        else:
+            legal_now = settings.service().legal(game, seat=seat)
         if as_json:
             emit_json(msgspec.to_builtins(legal_now))
             return

@@ -75,6 +75,15 @@ def export(
         bool, typer.Option("--all", help="Every game of the store, one after another.")
     ] = False,
     as_: AsOpt = None,
+    sqlite: Annotated[
+        Path | None,
+        typer.Option(
+            "--sqlite",
+            help="Every game as plain tables in a new SQLite file (games, entries, "
+            "rejections, disputes, rulings, penalties, standings, the log with full-text "
+            "search), for Datasette or any SQLite tool.",
+        ),
+    ] = None,
 ) -> None:
     """Write a game's record (or every game's, in one file) as JSON Lines, text or HTML.
 
@@ -82,6 +91,19 @@ def export(
     view only); --as public or --as SEAT gives the text record, or the HTML replay
     of one game, as that viewer may see it."""
     with handled():
+        if sqlite is not None:
+            if game is not None or output is not None or fmt != "jsonl":
+                fail("--sqlite FILE writes every game; give no game, --output or --format")
+            viewer = (as_ or "referee").strip().lower()
+            if viewer not in ("public", "referee"):
+                fail("--sqlite takes --as public or --as referee")
+            try:
+                done = settings.service().export_sqlite(sqlite, viewer)
+            except ValueError as exc:
+                fail(str(exc))
+            counts = ", ".join(f"{n} {k}" for k, n in done.rows.items())
+            typer.echo(f"wrote {done.path}: {counts}", err=True)
+            return
         if fmt not in {"jsonl", "text", "html"}:
             fail("--format is jsonl, text or html")
         if all_games == (game is not None):

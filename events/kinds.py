@@ -25,15 +25,19 @@ from events.schema import (
     ActionRejected,
     ActionRetracted,
     AdjustmentRecorded,
+    BranchRecorded,
+    BranchResolved,
     DeckOpened,
     DeckRegistered,
     DisputeAppealed,
     DisputeOpened,
     DisputeRuled,
+    EntriesMerged,
     GameCreated,
     GameEnded,
     GameEvent,
     PenaltyIssued,
+    PenaltyWithdrawn,
     ResultVoided,
     RulingRequested,
     SeatWithdrawn,
@@ -422,10 +426,8 @@ register(
 
 def _adjust_summary(e: AdjustmentRecorded) -> str:
     answers = f" answering event {e.resolves}" if e.resolves is not None else ""
-    return (
-        f"adjustment for {safe_text(e.card)}{answers}: {safe_text(e.notation)} "
-        f"({safe_text(e.reason)})"
-    )
+    what = f"adjustment for {safe_text(e.card)}" if e.card else "position corrected"
+    return f"{what}{answers}: {safe_text(e.notation)} ({safe_text(e.reason)})"
 
 
 def _adjust_text(e: AdjustmentRecorded) -> str:
@@ -481,6 +483,26 @@ register(
 )
 
 
+def _fold_penalty_withdrawn(view: Folding, event: PenaltyWithdrawn) -> None:
+    kept = [p for p in view.penalties if p.originator_version != event.penalty]
+    if len(kept) == len(view.penalties):
+        raise ReplayError(
+            f"event {event.originator_version} withdraws event {event.penalty}, which is not "
+            "a penalty in force"
+        )
+    view.penalties = kept
+
+
+register(
+    Kind(
+        PenaltyWithdrawn,
+        summary=lambda e: f"penalty of event {e.penalty} withdrawn: {safe_text(e.reason)}",
+        text=lambda e: f"{{penalty-withdrawn {e.penalty}: {quote(e.reason)}}}",
+        fold=_fold_penalty_withdrawn,
+    )
+)
+
+
 def _fold_withdrawn(view: Folding, event: SeatWithdrawn) -> None:
     leaving = withdrawals_of(view.rules)
     after = leaving.withdraw(view.states[-1], event.seat) if leaving else None
@@ -500,5 +522,51 @@ register(
             f"{{withdrawn {quote(e.seat)} by {e.how} {quote(e.clause)}: {quote(e.reason)}}}"
         ),
         fold=_fold_withdrawn,
+    )
+)
+
+
+# -- entries recorded offline (REF-9.4, REF-9.5): evidence beside the game -----------------
+
+
+def _entries_line(entries: Any) -> str:
+    return ", ".join(quote(e.text) for e in entries)
+
+
+register(
+    Kind(
+        EntriesMerged,
+        summary=lambda e: (
+            f"{len(e.entries)} entries recorded offline by {safe_text(e.device)} on event "
+            f"{e.base_version} stored as events {', '.join(map(str, e.events)) or '-'} "
+            f"(recorded at {', '.join(x.recorded_at.strftime('%H:%M:%S') for x in e.entries)})"
+        ),
+        text=lambda e: None,  # the entries it lists are in the record as actions
+        fold=_fold_nothing,
+    )
+)
+
+register(
+    Kind(
+        BranchRecorded,
+        summary=lambda e: (
+            f"branches disagree after event {e.base_version}: {safe_text(e.device)} recorded "
+            f"{_entries_line(e.entries)} offline; the server recorded "
+            f"{'; '.join(safe_text(x) for x in e.ours) or 'nothing new'} (REF-9.5)"
+        ),
+        text=lambda e: None,  # evidence kept by the server; not an entry of the game
+        fold=_fold_nothing,
+    )
+)
+
+register(
+    Kind(
+        BranchResolved,
+        summary=lambda e: (
+            f"branch of event {e.branch} resolved: kept the {e.kept}'s"
+            + (f" ({safe_text(e.reason)})" if e.reason else "")
+        ),
+        text=lambda e: None,  # the kept branch's entries are in the record
+        fold=_fold_nothing,
     )
 )

@@ -10,6 +10,7 @@ and an upcaster in ``events.codec``.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 
 import msgspec
@@ -230,12 +231,78 @@ class PenaltyIssued(GameEvent, frozen=True, kw_only=True):
     by: str = ""
 
 
+class PenaltyWithdrawn(GameEvent, frozen=True, kw_only=True):
+    """The penalty of stream event ``penalty`` withdrawn by the head referee (REF-7.3): it
+    stops counting (for upgrades too); what it did to the game is reversed by the events
+    written beside this one (a result it declared voided), never by editing it."""
+
+    penalty: int
+    reason: str
+    by: str = ""
+
+
 class SeatWithdrawn(GameEvent, frozen=True, kw_only=True):
     """A seat leaves a game of three or more that the others play on (REF-3.5)."""
 
     seat: str
     how: WithdrawHow
     clause: str
+    reason: str = ""
+    by: str = ""
+
+
+class OfflineEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """An entry a table recorded while the server could not be reached (REF-9.4): its
+    text, its seat if named apart, its idempotency key, when the table recorded it, and
+    what the table's own copy of the game made of it (``judged``), on which version of it
+    (``judged_on``)."""
+
+    text: str
+    seat: str | None = None
+    key: str
+    recorded_at: datetime
+    judged: str = ""
+    judged_on: int = 0
+
+
+class EntriesMerged(GameEvent, frozen=True, kw_only=True):
+    """Entries a table recorded offline on ``base_version``, stored as if they had arrived
+    live because the game did not move meanwhile (REF-9.4): ``events`` are the events
+    they became, in the order of ``entries``, which keep the times the table recorded
+    them beside the server's own (this event's time)."""
+
+    device: str
+    base_version: int
+    entries: tuple[OfflineEntry, ...]
+    events: tuple[int, ...]
+    by: str = ""
+
+
+class BranchRecorded(GameEvent, frozen=True, kw_only=True):
+    """Entries a table recorded offline on ``base_version`` of a game that moved on the
+    server meanwhile (REF-9.5): kept whole as evidence, not folded into the game.
+    ``theirs`` is what the table made of each entry, ``ours`` one line per server event
+    since ``base_version``: the two branches side by side for the head referee."""
+
+    device: str
+    base_version: int
+    entries: tuple[OfflineEntry, ...]
+    theirs: tuple[str, ...]
+    ours: tuple[str, ...]
+    reason: str = ""
+    by: str = ""
+
+
+BranchKept = Literal["server", "table"]
+
+
+class BranchResolved(GameEvent, frozen=True, kw_only=True):
+    """The head referee's choice between the branches of ``BranchRecorded`` event
+    ``branch`` (REF-9.5): ``server`` keeps the game as it is; ``table`` retracted the
+    server's entries after the branch's base and recorded the table's before this."""
+
+    branch: int
+    kept: BranchKept
     reason: str = ""
     by: str = ""
 
@@ -255,7 +322,11 @@ TOPICS: dict[str, type[GameEvent]] = {
     "referee.RulingRequested.v1": RulingRequested,
     "referee.AdjustmentRecorded.v1": AdjustmentRecorded,
     "referee.PenaltyIssued.v1": PenaltyIssued,
+    "referee.PenaltyWithdrawn.v1": PenaltyWithdrawn,
     "referee.SeatWithdrawn.v1": SeatWithdrawn,
+    "referee.EntriesMerged.v1": EntriesMerged,
+    "referee.BranchRecorded.v1": BranchRecorded,
+    "referee.BranchResolved.v1": BranchResolved,
     **TOURNAMENT_TOPICS,  # each event (tournament) is a stream of its own in the same store
 }
 """Every topic written today, with the class that writes it."""
@@ -296,7 +367,11 @@ AnyEvent = (
     | RulingRequested
     | AdjustmentRecorded
     | PenaltyIssued
+    | PenaltyWithdrawn
     | SeatWithdrawn
+    | EntriesMerged
+    | BranchRecorded
+    | BranchResolved
 )
 
 KINDS: dict[type[GameEvent], str] = {
@@ -314,7 +389,11 @@ KINDS: dict[type[GameEvent], str] = {
     RulingRequested: "ruling-needed",
     AdjustmentRecorded: "adjustment",
     PenaltyIssued: "penalty",
+    PenaltyWithdrawn: "penalty-withdrawal",  # "penalty-withdrawn" is the event stream's fact
     SeatWithdrawn: "withdrawn",
+    EntriesMerged: "offline-merged",
+    BranchRecorded: "branch",
+    BranchResolved: "branch-resolved",
     **TOURNAMENT_KINDS,
 }
 

@@ -27,16 +27,14 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
 
 from events.backends import (
-    WIRE_MODULE,
+    ONE_SHOT_MODULE,
     Backend,
     backend_for,
-    driverless_connect,
     is_server_store,
     is_server_url,
     queries,
     server_settings,
     store_settings,
-    wire_possible,
 )
 from events.codec import MsgspecMapper, bytes_hash, decode, own_hash, seal_after
 from events.schema import (
@@ -191,9 +189,8 @@ class GameStore:
         one_shot: bool = False,
     ) -> None:
         """``one_shot``: a command that reads and writes a game or two and ends (``referee
-        act``): on a ``postgresql://`` URL it talks to the server through the standard
-        library's socket (``events.backends.postgres_wire``) instead of importing psycopg,
-        when that connection can be made as psycopg would make it."""
+        act``): on a ``postgresql://`` URL it opens one plain psycopg connection
+        (``events.backends.postgres_oneshot``) rather than a connection pool."""
         target = os.fspath(db) if db is not None else None
         settings: dict[str, str] = {}
         if target is not None and is_server_url(target):
@@ -204,20 +201,14 @@ class GameStore:
         settings.update(env or {})
         if is_server_store("", settings):
             server_settings(settings, lock_timeout())
-        wire = (
+        if (
             one_shot
             and target is not None
             and is_server_url(target)
             and "PERSISTENCE_MODULE" not in (env or {})
-            and wire_possible()
-        )
-        if wire:
-            settings["PERSISTENCE_MODULE"] = WIRE_MODULE
+        ):
+            settings["PERSISTENCE_MODULE"] = ONE_SHOT_MODULE
         self.app = RefereeApplication(env=settings)
-        if wire and not driverless_connect(self.app.recorder):
-            self.app.close()
-            settings["PERSISTENCE_MODULE"] = "eventsourcing.postgres"
-            self.app = RefereeApplication(env=settings)
         self.recorder = self.app.recorder
         self.mapper = cast(MsgspecMapper, self.app.mapper)
         self.clock = clock
@@ -585,7 +576,8 @@ class GameStore:
                 self.app.save(
                     *[cast(Any, _Batch(s[0].originator_id, s)) for s in (sealed, *others) if s]
                 )
-        except IntegrityError:
+        except IntegrityError as exc:
+            _replica_refusal(self, exc, [s[0].originator_id for s in (sealed, *others) if s])
             raise ConcurrentWriteError(
                 f"another referee recorded event {version + 1} of game {game_id} at the same "
                 "moment; nothing of yours was stored. Look at the position again and re-enter "
@@ -616,7 +608,8 @@ class GameStore:
                 # hundred-game commit's mapping (py-spy, issue 23).
                 saved = self.app.save(cast(Any, _Batch(events[0].originator_id, events)))
             return [r.notification.id for r in saved]
-        except IntegrityError:
+        except IntegrityError as exc:
+            _replica_refusal(self, exc, [e.originator_id for e in events])
             first = streams[0][0] if len(streams) == 1 and streams[0] else None
             raise ConcurrentWriteError(
                 f"another referee recorded event {first.originator_version} of game "
@@ -644,7 +637,8 @@ class GameStore:
                 self.app.save(
                     *[cast(Any, _Batch(s[0].originator_id, s)) for s in sealed_batches if s]
                 )
-        except IntegrityError:
+        except IntegrityError as exc:
+            _replica_refusal(self, exc, [s[0].originator_id for s in sealed_batches if s])
             raise ConcurrentWriteError(
                 "another writer changed this event at the same moment; nothing of yours was "
                 "stored. Look at it again and re-enter your command if it still stands."
@@ -664,7 +658,8 @@ class GameStore:
         """Append whole, already sealed game streams in one transaction (imports)."""
         try:
             self.app.save(*[cast(Any, _Batch(s[0].originator_id, s)) for s in streams])
-        except IntegrityError:
+        except IntegrityError as exc:
+            _replica_refusal(self, exc, [s[0].originator_id for s in streams if s])
             raise ConcurrentWriteError(
                 "one of these games is already in the store (import it with --as-new to copy it)"
             ) from None
@@ -699,10 +694,59 @@ class GameStore:
                     for number, topic, state in rows
                 ]
             )
-        except IntegrityError:
+        except IntegrityError as exc:
+            _replica_refusal(self, exc, [game_id for game_id, _ in streams])
             raise ConcurrentWriteError(
                 "one of these games is already in the store (import it with --as-new to copy it)"
             ) from None
+
+
+REPLICA_MARKER = "referee-replica"
+"""The text of the replica trigger's refusal (``events.replica``), so an append tells it
+from a concurrent write."""
+
+
+class ReplicaWriteError(StoreError, ValueError):
+    """A write to a stream this store holds as a replica (REF-9.1); nothing was stored."""
+
+    clause = "REF-9.1"
+
+
+def replica_refusal(store: GameStore, streams: Sequence[str]) -> ReplicaWriteError:
+    """The refusal of a write to ``streams`` that this store holds as a replica, naming
+    the store that writes them (its ``referee_runs`` row)."""
+    held: tuple[str, str, str] | None = None
+    backend = store.backend
+    if backend is not None and streams:
+        try:
+            with store.plain_cursor() as cursor:
+                marks = ", ".join([backend.mark] * len(streams))
+                cursor.execute(
+                    f"SELECT stream, store, since FROM {backend.qualified('referee_runs')} "
+                    f"WHERE stream IN ({marks}) LIMIT 1",
+                    list(streams),
+                )
+                row = cursor.fetchone()
+                held = (str(row[0]), str(row[1]), str(row[2])) if row else None
+        except StoreError:
+            held = None
+    if held is None:
+        return ReplicaWriteError(
+            "REF-9.1: this store holds a replica of this game or event; nothing was stored"
+        )
+    stream, writer, since = held
+    return ReplicaWriteError(
+        f"REF-9.1: this store holds a replica of {stream}, which store {writer!r} writes "
+        f"(since {since}); record it there, or hand the event over (referee event handover); "
+        "nothing was stored"
+    )
+
+
+def _replica_refusal(store: GameStore, exc: BaseException, streams: Sequence[str]) -> None:
+    """Raise the replica's refusal (REF-9.1) when the store's replica trigger, not another
+    writer, stopped the write."""
+    if REPLICA_MARKER in str(exc):
+        raise replica_refusal(store, list(dict.fromkeys(streams))) from None
 
 
 def sealed_after(view: GameView, new_events: Sequence[GameEvent]) -> list[GameEvent]:

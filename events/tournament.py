@@ -73,6 +73,7 @@ _FACTS: tuple[type[Any], ...] = (
     f.ReportFiled,
     f.ReportConfirmed,
     f.ReportDisputed,
+    f.EventHandedOver,
 )
 
 _EXTRA: dict[type[Any], list[tuple[str, Any, Any]]] = {
@@ -227,4 +228,6 @@ def summary(event: GameEvent) -> str:
             return f"report {n} confirmed by {p}"
         case f.ReportDisputed(report=n, player=p, reason=why):
             return f"report {n} disputed by {p}" + (f": {why}" if why else "")
+        case f.EventHandedOver(to=to, by=by, streams=streams):
+            return f"handed over: run from store {to!r} (was {by!r}), {len(streams)} streams"
     return type(event).__name__

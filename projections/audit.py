@@ -22,6 +22,7 @@ from events.schema import (
     GameEnded,
     GameEvent,
     PenaltyIssued,
+    PenaltyWithdrawn,
     RulingRequested,
     SeatWithdrawn,
 )
@@ -103,7 +104,7 @@ def referee_entries(view: GameView) -> dict[str, list[dict[str, Any]]]:
         elif isinstance(event, RulingRequested):
             item.update(action_event=event.event, cards=[r.card for r in event.rulings])
             out["rulings_needed"].append(item)
-        elif isinstance(event, PenaltyIssued | SeatWithdrawn):
+        elif isinstance(event, PenaltyIssued | PenaltyWithdrawn | SeatWithdrawn):
             out["penalties"].append(item)
         elif isinstance(event, DeckOpened):
             item.update(

@@ -20,6 +20,7 @@ from functools import cache
 from importlib import import_module
 from typing import Any
 
+from referee import games
 from referee.kit.svg import Canvas, short
 
 __all__ = ["Drawer", "draw", "drawer_of", "has_drawing"]
@@ -27,10 +28,8 @@ __all__ = ["Drawer", "draw", "drawer_of", "has_drawing"]
 Drawer = Callable[..., str]
 """``draw(position, *, viewer, players, last) -> str`` of one game's drawing module."""
 
-BUILT_IN = {
-    name: f"referee.games.{name}.drawing"
-    for name in ("crystale", "gammasphere", "prismata", "prismatic", "prizmik")
-}
+BUILT_IN = {name: f"referee.games.{name}.drawing" for name in games.BUILT_IN}
+"""Each shipped game's drawing module, found without importing its rules."""
 
 
 @cache
@@ -39,7 +38,6 @@ def drawer_of(game: str) -> Drawer | None:
     name = game.strip().lower()
     module_name = BUILT_IN.get(name)
     if module_name is None:
-        from referee import games
         from referee.errors import UnknownGameError
 
         try:

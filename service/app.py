@@ -28,6 +28,7 @@ from service.queries import Queries
 
 if TYPE_CHECKING:
     from events.ledger import Checkpoint
+    from service.analysis import AnalysisCounts
     from service.foreign import ForeignResult
     from service.interchange import ImportReport
     from service.live import GameListing, NoticeLog
@@ -97,6 +98,15 @@ class RefereeService(Commands, Queries, HallFaces, EventFixes, Postings):
 
         ids = [self.resolve(r) for r in refs] if refs is not None else self.store.game_ids()
         return export_records(self.store, ids, fmt, viewer)
+
+    def export_sqlite(
+        self, path: str | os.PathLike[str], viewer: Viewer = REFEREE
+    ) -> AnalysisCounts:
+        """Every game and the standings as plain tables in a new SQLite file, with
+        full-text search over the log (``service.analysis``: for Datasette and the like)."""
+        from service.analysis import write_analysis
+
+        return write_analysis(self, path, viewer)
 
     def import_files(
         self,

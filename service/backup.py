@@ -11,7 +11,7 @@ the recorded checkpoints. The dump is itself a store (``referee --db DUMP verify
 --checkpoint ...`` works on it); ``restore`` puts its events back into an empty
 PostgreSQL schema with their own ``notification_id`` (or copies it to a new SQLite
 file), so the chain, its positions and the checkpoints come back as they were.
-``pg_dump`` (README, "Backups") remains the database administrator's way.
+``pg_dump`` (docs/storage.md, "Backups") remains the database administrator's way.
 """
 
 from __future__ import annotations

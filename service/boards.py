@@ -12,6 +12,7 @@ orientations. Every text is escaped; a drawing that fails falls back to the text
 from __future__ import annotations
 
 import logging
+import math
 import re
 from collections.abc import Mapping
 from html import escape
@@ -61,7 +62,29 @@ def render_board(
         else ""
     )
     name = escape(game)
-    return f'<div class="board board-{name}" data-game="{name}">{drawing}{fallback}</div>'
+    return f'<div class="board board-{name}" data-game="{name}">{legible(drawing)}{fallback}</div>'
+
+
+SMALLEST_TEXT = 11.0
+"""The smallest text a board shows, in CSS pixels, however narrow the screen (a phone)."""
+_SVG_HEAD = re.compile(r"<svg\b[^>]*>")
+_VIEW_WIDTH = re.compile(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) [\d.]+"')
+_FONT_SIZE = re.compile(r'font-size="([\d.]+)"')
+
+
+def legible(drawing: str) -> str:
+    """A game's drawing kept legible on a phone: never drawn narrower than the width at
+    which its smallest text is ``SMALLEST_TEXT`` pixels (``min-width``), in a box that
+    scrolls sideways when the screen is narrower (the page itself never does). The table
+    page's "whole board" switch fits it to the screen instead, for an overview."""
+    head = _SVG_HEAD.match(drawing)
+    width = _VIEW_WIDTH.search(head.group(0)) if head else None
+    sizes = [float(size) for size in _FONT_SIZE.findall(drawing)]
+    if head is None or width is None or not sizes:
+        return drawing
+    least = math.ceil(float(width.group(1)) * SMALLEST_TEXT / min(sizes))
+    styled = head.group(0)[:-1] + f' style="min-width:{least}px">'
+    return f'<div class="board-scroll">{styled}{drawing[head.end() :]}</div>'
 
 
 # -- anything else: seats and their zones ------------------------------------------------

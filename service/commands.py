@@ -384,6 +384,26 @@ class Commands:
             ),
         )
 
+    def withdraw_penalty(
+        self,
+        ref: str,
+        penalty: int,
+        *,
+        reason: str,
+        by: str = "",
+        expected_version: int | None = None,
+    ) -> WrittenEvents:
+        """Withdraw the penalty of stream event ``penalty`` (REF-7.3, the head referee):
+        a result it declared is voided and a result it set aside declared again."""
+        from service.decide import WithdrawPenalty
+
+        return self._carried_out(
+            ref,
+            WithdrawPenalty(
+                penalty=penalty, reason=reason, by=by, expected_version=expected_version
+            ),
+        )
+
     # -- rulings on card text ----------------------------------------------
     def adjust(
         self,

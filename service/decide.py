@@ -10,7 +10,8 @@ stamps on every new event (the game's id and the time), and a new game's seeds c
 the ``draw_seed`` its caller passes. The commands in ``service.commands`` are the shell
 around this (load, decide, append), and a text record's import replays its lines through
 the very same decisions (``service.interchange``), so an imported game passes exactly the
-checks a live one does. Entries (``record``) are decided in ``service.commands``.
+checks a live one does. Entries (``record``) are decided in ``service.entries``
+(``decide_entry``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from events.schema import (
     GameEvent,
     PenaltyIssued,
     PenaltyLevel,
+    PenaltyWithdrawn,
     ResultVoided,
     RulingDecision,
     RulingLevel,
@@ -42,7 +44,7 @@ from events.schema import (
 )
 from events.view import Dispute, GameView
 from referee import games
-from referee.capabilities import adjustments_of, decks_of, withdrawals_of
+from referee.capabilities import adjustments_of, catalogs_of, decks_of, withdrawals_of
 from referee.contract import GameRules, Player, Setup
 from referee.errors import SetupError
 from referee.kit.adjustments import Change, adjustment_notation, parse_adjustment
@@ -76,6 +78,7 @@ __all__ = [
     "RegisterDeck",
     "Retract",
     "Rule",
+    "WithdrawPenalty",
     "check_deck",
     "check_version",
     "decide",
@@ -155,6 +158,13 @@ class Penalize(_Versioned, frozen=True, kw_only=True):
     reason: str = ""
 
 
+class WithdrawPenalty(_Versioned, frozen=True, kw_only=True):
+    """The penalty of stream event ``penalty`` withdrawn (REF-7.3)."""
+
+    penalty: int
+    reason: str
+
+
 class Adjust(_Versioned, frozen=True, kw_only=True):
     changes: str | tuple[Change, ...]
     card: str
@@ -188,6 +198,7 @@ Command = (
     | Backup
     | End
     | Penalize
+    | WithdrawPenalty
     | Adjust
     | OpenDispute
     | Appeal
@@ -215,6 +226,8 @@ def decide(view: GameView, command: Command, base: Mapping[str, Any]) -> list[Ga
             return _end(view, command, header)
         case Penalize():
             return _penalize(view, command, header)
+        case WithdrawPenalty():
+            return _withdraw_penalty(view, command, header)
         case Adjust():
             return _adjust(view, command, header)
         case OpenDispute():
@@ -566,6 +579,58 @@ def _penalize(view: GameView, command: Penalize, base: dict[str, Any]) -> list[G
     )
 
 
+def _withdraw_penalty(
+    view: GameView, command: WithdrawPenalty, base: dict[str, Any]
+) -> list[GameEvent]:
+    """A penalty withdrawn by the head referee (REF-7.3): it stays in the record and stops
+    counting; a result it declared that is still in force is voided, and a result it set
+    aside is declared again, each by a new event."""
+    number = command.penalty
+    if not 1 <= number <= view.version or not isinstance(view.event(number), PenaltyIssued):
+        raise InvalidCommandError("REF-7.3", f"event {number} is not a penalty in this game")
+    if all(p.originator_version != number for p in view.penalties):
+        raise InvalidCommandError("REF-7.3", f"the penalty of event {number} is already withdrawn")
+    if not command.reason.strip():
+        raise InvalidCommandError("REF-7.3", "a withdrawal needs the head referee's reason")
+    new: list[GameEvent] = [
+        PenaltyWithdrawn(**base, penalty=number, reason=command.reason, by=command.by)
+    ]
+    # What the penalty's own append wrote after it: a result it set aside, then its end.
+    after = [view.event(n) for n in range(number + 1, min(number + 3, view.version) + 1)]
+    set_aside: GameEnded | None = None
+    if after and isinstance(after[0], ResultVoided):
+        earlier = view.event(after[0].event)
+        set_aside = earlier if isinstance(earlier, GameEnded) else None
+        after = after[1:]
+    effect = after[0] if after else None
+    if isinstance(effect, SeatWithdrawn) and effect.how == "penalty":
+        raise InvalidCommandError(
+            "REF-7.3",
+            f"the penalty withdrew {effect.seat} and the others played on; a seat cannot "
+            "rejoin a game in the record: withdraw it, then adjudicate the result (REF-3.6)",
+        )
+    if not (isinstance(effect, GameEnded) and effect.how == "penalty"):
+        return new  # a warning, or a loss that ended nothing (the seat had left): no effect
+    if view.ended is None or view.ended.originator_version != effect.originator_version:
+        return new  # its result was voided since (a ruling): nothing left to reverse
+    note = f"penalty of event {number} withdrawn"
+    new.append(ResultVoided(**base, event=effect.originator_version, reason=note, by=command.by))
+    if set_aside is not None:
+        new.append(
+            GameEnded(
+                **base,
+                winner=set_aside.winner,
+                how=set_aside.how,
+                clause=set_aside.clause,
+                reason=f"{set_aside.reason} (declared again: {note})".strip(),
+                by=command.by,
+                ranking=set_aside.ranking,
+                tiebreak=set_aside.tiebreak,
+            )
+        )
+    return new
+
+
 # -- rulings on card text -----------------------------------------------------------
 
 
@@ -577,8 +642,6 @@ def _adjust(view: GameView, command: Adjust, base: dict[str, Any]) -> list[GameE
     changes, resolves = command.changes, command.resolves
     if not command.reason.strip():
         raise InvalidCommandError("REF-6.3", "an adjustment needs the referee's reason")
-    if not command.card.strip():
-        raise InvalidCommandError("REF-6.3", "name the card whose effect this carries out")
     parsed = (
         tuple(parse_adjustment(changes))
         if isinstance(changes, str) and changes.strip()
@@ -594,6 +657,11 @@ def _adjust(view: GameView, command: Adjust, base: dict[str, Any]) -> list[GameE
         raise InvalidCommandError(
             "REF-6.3", "an adjustment with no change only answers an awaited ruling"
         )
+    card = command.card.strip()
+    if not card and resolves is not None:  # the ruling asked names its card
+        card = view.pending[resolves].rulings[0].card
+    if card:
+        card = _catalog_card(view, card)
     rules = view.rules
     adjusting = adjustments_of(rules)
     if adjusting is None and parsed:
@@ -613,7 +681,7 @@ def _adjust(view: GameView, command: Adjust, base: dict[str, Any]) -> list[GameE
         AdjustmentRecorded(
             **base,
             resolves=resolves,
-            card=command.card.strip(),
+            card=card,
             changes=parsed,
             notation=adjustment_notation(parsed) if parsed else "no change",
             reason=command.reason,
@@ -624,6 +692,32 @@ def _adjust(view: GameView, command: Adjust, base: dict[str, Any]) -> list[GameE
     if outcome.over:
         new.append(result_by_rule(view, outcome, base, command.by))
     return new
+
+
+def _catalog_card(view: GameView, card: str) -> str:
+    """``card`` as the game's catalog spells it (REF-6.5): an adjustment that names a card
+    names one of the game's; a correction no card caused names none."""
+    catalogs = catalogs_of(view.rules)
+    if catalogs is None:
+        return card  # a game whose cards are not in a catalog file (its rules name them)
+    names: dict[str, str] = {}
+    for kind in catalogs.catalog_kinds:
+        try:
+            rows = catalogs.catalog_rows(view.setup, kind)
+        except (SetupError, ValueError, LookupError):
+            continue
+        for row in rows:
+            name = row.get("name")
+            if isinstance(name, str):
+                names.setdefault(name.casefold(), name)
+    found = names.get(" ".join(card.split()).casefold())
+    if found is None:
+        raise InvalidCommandError(
+            "REF-6.5",
+            f"{card!r} is not a card of this game's catalog; name the card whose effect the "
+            "adjustment carries out, or no card for a correction of the position",
+        )
+    return found
 
 
 # -- disputes -----------------------------------------------------------------------

@@ -83,7 +83,10 @@ class EventFixes(Tournaments):
         self._append(loaded, facts)
         fact = facts[0]
         assert isinstance(fact, f.RoundUndone)
-        return Undone(round=fact.round, voided=sorted(loaded.state.voided - before.voided))
+        return Undone(
+            round=fact.round,
+            voided=sorted(g for g in loaded.state.voided if g not in before.voided),
+        )
 
     def event_undrop(self, event_id: str, player: str, *, reason: str, by: str = "") -> str:
         """Return a dropped player (EV-2.7); their display name."""

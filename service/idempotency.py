@@ -105,6 +105,25 @@ class IdempotencyStore:
             )
         return Claim(state="pending", age=time.time() - float(created))
 
+    def answer(self, principal: str, key: str) -> Claim | None:
+        """The saved answer under ``key`` whatever request made it (``None`` while it runs,
+        or when there is none): what a page shows after a form's redirect (``web.formkeys``)."""
+        _, rows = self.db.execute(
+            "SELECT state, status, headers, body, created FROM referee_idempotency "
+            "WHERE principal = ? AND idem_key = ?",
+            (principal, key),
+        )
+        if not rows or rows[0][0] != "done":
+            return None
+        _, status, headers, body, created = rows[0]
+        return Claim(
+            state="done",
+            status=int(status),
+            headers=json.loads(headers),
+            body=str(body),
+            age=time.time() - float(created),
+        )
+
     def finish(
         self, principal: str, key: str, status: int, headers: Mapping[str, str], body: str
     ) -> None:

@@ -41,6 +41,7 @@ from events.interchange.text import (
     EndedLine,
     OpenedLine,
     PenaltyLine,
+    PenaltyWithdrawnLine,
     RejectedLine,
     RetractedLine,
     RulingLine,
@@ -452,6 +453,8 @@ def _enter(
         )
     elif isinstance(line, PenaltyLine):
         svc.penalty(game_id, line.seat, line.penalty, line.infraction, reason=line.reason, by=by)
+    elif isinstance(line, PenaltyWithdrawnLine):
+        svc.withdraw_penalty(game_id, line.penalty, reason=line.reason, by=by)
     else:
         assert isinstance(line, WithdrawnLine)
         if line.how != "resignation":

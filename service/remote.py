@@ -23,7 +23,7 @@ import msgspec
 
 from referee.errors import RefereeError
 from referee.verdicts import Violation
-from service.results import EntryResult, PositionView
+from service.results import EntryResult, LegalActions, PositionView
 
 if TYPE_CHECKING:
     from http.client import HTTPConnection
@@ -50,7 +50,11 @@ class RemoteError(RefereeError):
 
 
 class ServerUnreachableError(RemoteError, ConnectionError):
-    """No connection to the server, or no answer from it in time."""
+    """No connection to the server, or no answer from it in time. ``sent``: the request
+    left this machine (a write may then have been stored); when it did not, the server
+    surely stored nothing of it, and a table may record the entry offline (REF-9.4)."""
+
+    sent = False
 
 
 class ServerRefusedError(RemoteError, ValueError):
@@ -109,16 +113,23 @@ class Remote:
 
     # -- the commands ------------------------------------------------------------------
     def record(
-        self, game: str, text: str, *, seat: str | None = None, dry_run: bool = False
+        self,
+        game: str,
+        text: str,
+        *,
+        seat: str | None = None,
+        dry_run: bool = False,
+        key: str | None = None,
     ) -> EntryResult:
         """Record one entry (``POST /api/games/{id}/entries``), or only judge it
         (``/check``) with ``dry_run``: the answer the local ``RefereeService.record`` gives.
+        ``key``: its ``Idempotency-Key`` (a retry is then stored once).
 
         An entry that breaks a rule comes back as the 422 problem the API answers; it is
         turned back into the rejected ``EntryResult`` (kept as evidence) it describes."""
         body = msgspec.json.encode({"text": text, "seat": seat})
         path = f"/api/games/{quote(game, safe='')}/{'check' if dry_run else 'entries'}"
-        status, raw = self._request("POST", path, body)
+        status, raw = self._request("POST", path, body, key=key)
         if status in (200, 201):
             return self._decode(raw, EntryResult)
         problem = self._problem(status, raw)
@@ -138,6 +149,41 @@ class Remote:
             return self._decode(raw, PositionView)
         raise self._refusal(status, self._problem(status, raw))
 
+    def legal(self, game: str, *, seat: str | None = None) -> LegalActions:
+        """Every legal entry now (``GET /api/games/{id}/legal``)."""
+        query = f"?{urlencode({'seat': seat})}" if seat is not None else ""
+        status, raw = self._request("GET", f"/api/games/{quote(game, safe='')}/legal{query}", None)
+        if status == 200:
+            return self._decode(raw, LegalActions)
+        raise self._refusal(status, self._problem(status, raw))
+
+    def record_jsonl(self, game: str) -> bytes:
+        """The game's exact record (``GET .../export?format=jsonl``, the referee's view):
+        what a table keeps to judge entries while the server cannot be reached."""
+        path = f"/api/games/{quote(game, safe='')}/export?format=jsonl"
+        status, raw = self._request("GET", path, None)
+        if status == 200:
+            return raw
+        raise self._refusal(status, self._problem(status, raw))
+
+    def record_after(self, game: str, after: int) -> bytes:
+        """The lines of the game's record after event ``after`` (``GET .../record``)."""
+        path = f"/api/games/{quote(game, safe='')}/record?after={int(after)}"
+        status, raw = self._request("GET", path, None)
+        if status == 200:
+            return raw
+        raise self._refusal(status, self._problem(status, raw))
+
+    def sync(self, game: str, batch: dict[str, Any], key: str) -> dict[str, Any]:
+        """Send a table's pending entries for one game (``POST .../offline``, REF-9.4) with
+        the first entry's key; the server's outcome (``service.offline.SyncOutcome``)."""
+        path = f"/api/games/{quote(game, safe='')}/offline"
+        status, raw = self._request("POST", path, msgspec.json.encode(batch), key=key)
+        if status == 200:
+            answer: dict[str, Any] = self._decode(raw, dict[str, Any])
+            return answer
+        raise self._refusal(status, self._problem(status, raw))
+
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
@@ -155,8 +201,12 @@ class Remote:
                 self._conn = http.client.HTTPConnection(host, port, timeout=self.timeout)
         return self._conn
 
-    def _request(self, method: str, path: str, body: bytes | None) -> tuple[int, bytes]:
+    def _request(
+        self, method: str, path: str, body: bytes | None, *, key: str | None = None
+    ) -> tuple[int, bytes]:
         headers = {"Accept": "application/json", "User-Agent": "referee-cli"}
+        if key is not None:
+            headers["Idempotency-Key"] = key
         if body is not None:
             headers["Content-Type"] = "application/json"
         if self.token:
@@ -171,13 +221,13 @@ class Remote:
             answer = conn.getresponse()
             return answer.status, answer.read()
         except TimeoutError:
-            raise ServerUnreachableError(self._lost(method, sent, "no answer in time")) from None
+            raise _unreachable(self._lost(method, sent, "no answer in time"), sent) from None
         except OSError as exc:
             reason = exc.strerror or str(exc) or type(exc).__name__
-            raise ServerUnreachableError(self._lost(method, sent, reason)) from None
+            raise _unreachable(self._lost(method, sent, reason), sent) from None
         except http.client.HTTPException as exc:  # a half answer, a bad status line
-            raise ServerUnreachableError(
-                self._lost(method, sent, str(exc) or type(exc).__name__)
+            raise _unreachable(
+                self._lost(method, sent, str(exc) or type(exc).__name__), sent
             ) from None
         finally:
             self.close()
@@ -244,6 +294,12 @@ class Remote:
                 f"the referee server at {self.url} failed (HTTP {status}): {detail}{fault}"
             )
         return ServerRefusedError(detail, status=status, kind=kind)
+
+
+def _unreachable(message: str, sent: bool) -> ServerUnreachableError:
+    error = ServerUnreachableError(message)
+    error.sent = sent
+    return error
 
 
 def _rejection(problem: _Problem, text: str, seat: str | None) -> EntryResult:

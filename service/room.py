@@ -48,6 +48,8 @@ from events.codec import decode
 from events.schema import (
     ActionRetracted,
     AdjustmentRecorded,
+    BranchRecorded,
+    BranchResolved,
     DisputeAppealed,
     DisputeOpened,
     DisputeRuled,
@@ -55,6 +57,7 @@ from events.schema import (
     GameEnded,
     GameEvent,
     PenaltyIssued,
+    PenaltyWithdrawn,
     ResultVoided,
     RulingRequested,
     topics_for,
@@ -77,8 +80,8 @@ class QueueItem(msgspec.Struct, kw_only=True):
     """One thing a referee should look at, with where it is and how long it has waited."""
 
     kind: str
-    """``dispute``, ``ruling``, ``appeal``, ``penalty``, ``idle``, ``overtime`` or
-    ``unreported``."""
+    """``dispute``, ``ruling``, ``appeal``, ``penalty``, ``idle``, ``overtime``,
+    ``unreported`` or ``conflict``."""
     game_id: str
     game: str
     table: str
@@ -126,6 +129,9 @@ class RoomView(msgspec.Struct, kw_only=True):
     """Judge calls not resolved, escalated first (``service.calls``, EV-10)."""
     disagreements: list[QueueItem] = []
     """Players' reports the opponent disputed, waiting for a slip (EV-11.5)."""
+    conflicts: list[QueueItem] = []
+    """Branches disagree: entries a table recorded offline on a game that moved meanwhile,
+    kept as evidence beside the server's (REF-9.5)."""
     idle_minutes: int
     time_limit: int
     changed: int
@@ -145,6 +151,7 @@ class RoomView(msgspec.Struct, kw_only=True):
                 self.unreported,
                 self.calls,
                 self.disagreements,
+                self.conflicts,
             )
         )
 
@@ -160,6 +167,8 @@ class _Game(msgspec.Struct, kw_only=True):
     """dispute -> (status ``open``/``ruled``/``appealed``/``final``, since, line, event)."""
     rulings: dict[int, tuple[int, datetime, str]] = {}
     """ruling asked (event) -> (the action's event, since, line)."""
+    branches: dict[int, tuple[datetime, str]] = {}
+    """a table's branch kept as evidence (event) -> (since, line), until resolved (REF-9.5)."""
 
 
 class _Penalty(msgspec.Struct, kw_only=True):
@@ -199,6 +208,9 @@ _WANTED = frozenset(
         RulingRequested,
         AdjustmentRecorded,
         PenaltyIssued,
+        PenaltyWithdrawn,
+        BranchRecorded,
+        BranchResolved,
     )
     for t in topics_for(cls)
 ) | frozenset(TOURNAMENT_TOPICS)
@@ -365,6 +377,7 @@ class RoomQueue:
         waiting = any(status in ("open", "appealed") for status, *_ in game.disputes.values()) or (
             game.open and (bool(game.rulings) or bool(game.meta.get("table", "").strip()))
         )
+        waiting = waiting or bool(game.branches)  # REF-9.5: until the head referee chooses
         if waiting:
             self._watched.add(gid)
         else:
@@ -448,6 +461,23 @@ class RoomQueue:
                 )
         elif isinstance(event, PenaltyIssued):
             self._fold_penalty(gid, game, event)
+        elif isinstance(event, PenaltyWithdrawn):  # REF-7.3: it leaves the queue
+            self._penalties = [
+                p for p in self._penalties if (p.game_id, p.event) != (gid, event.penalty)
+            ]
+        elif isinstance(event, BranchRecorded):
+            theirs = ", ".join(event.theirs) or "-"
+            ours = "; ".join(event.ours) or "nothing"
+            game.branches = {
+                **game.branches,
+                n: (
+                    event.timestamp,
+                    f"branches disagree after event {event.base_version}: {event.device} "
+                    f"recorded {theirs} offline | the server has {ours} (REF-9.5)",
+                ),
+            }
+        elif isinstance(event, BranchResolved):
+            game.branches = {k: v for k, v in game.branches.items() if k != event.branch}
 
     def _fold_penalty(self, gid: str, game: _Game, event: PenaltyIssued) -> None:
         player = game.players.get(event.seat, event.seat)
@@ -533,9 +563,12 @@ class RoomQueue:
             )
 
         disputes, appeals, rulings, idle, overtime = [], [], [], [], []
+        conflicts: list[QueueItem] = []
         for gid, g in games.items():
             if not covered(g):
                 continue
+            for number, (since, line) in g.branches.items():
+                conflicts.append(item(gid, g, "conflict", since, line, event=number))
             for number, (status, since, line, event) in g.disputes.items():
                 if status == "open":
                     disputes.append(
@@ -604,6 +637,7 @@ class RoomQueue:
             ),
             calls=[QueueItem(**i) for i in calls],
             disagreements=[QueueItem(**i) for i in disagreements],
+            conflicts=oldest(conflicts, key=lambda i: i.since),
             idle_minutes=idle_minutes,
             time_limit=time_limit,
             changed=changed,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import msgspec
 
-from events.schema import PenaltyIssued
 from events.view import GameView
 from referee.capabilities import adjustments_of
 from referee.tournament.penalties import INFRACTIONS, infraction_key, suggested_penalty
@@ -22,6 +21,7 @@ __all__ = [
     "ADJUSTMENT_GRAMMAR",
     "DisputeChoice",
     "PenaltyAdvice",
+    "PenaltyChoice",
     "Toolkit",
     "infraction_key",
     "penalty_advice",
@@ -75,6 +75,15 @@ class PenaltyAdvice(msgspec.Struct, kw_only=True):
     upgrade: bool
 
 
+class PenaltyChoice(msgspec.Struct, kw_only=True):
+    """A penalty in force, as a choice in the withdrawal form (REF-7.3)."""
+
+    event: int
+    seat: str
+    level: str
+    infraction: str
+
+
 class Toolkit(msgspec.Struct, kw_only=True):
     """Everything the table page's referee forms offer for one game now."""
 
@@ -91,12 +100,14 @@ class Toolkit(msgspec.Struct, kw_only=True):
     """Only the infractions whose repeat by a seat calls for an upgrade now."""
     standing_actions: int
     events: int
+    penalties: list[PenaltyChoice] = []
+    """The penalties in force (not withdrawn), oldest first."""
 
 
 def _earlier(view: GameView, seat: str) -> list[str]:
     found = []
-    for event in view.events:
-        if isinstance(event, PenaltyIssued) and event.seat == seat:
+    for event in view.penalties:  # a withdrawn penalty no longer counts (REF-7.3)
+        if event.seat == seat:
             key = infraction_key(event.infraction)
             if key is not None:
                 found.append(key)
@@ -157,4 +168,13 @@ def toolkit(view: GameView) -> Toolkit:
         upgrades=upgrades,
         standing_actions=view.ply,
         events=view.version,
+        penalties=[
+            PenaltyChoice(
+                event=p.originator_version,
+                seat=p.seat,
+                level=p.penalty.replace("_", "-"),
+                infraction=p.infraction,
+            )
+            for p in view.penalties
+        ],
     )

@@ -548,13 +548,13 @@ class Tournaments:
                 reasons.update(dict.fromkeys(fact.games, fact.reason))
             elif isinstance(fact, f.PairingChanged):
                 why = f"round {fact.round.number} was re-paired: {fact.reason}"
-                reasons.update(dict.fromkeys(apply(after, fact).voided - after.voided, why))
+                reasons.update(dict.fromkeys(_newly_voided(after, apply(after, fact)), why))
             elif isinstance(fact, f.RoundUndone):
                 why = f"round {fact.round} was undone: {fact.reason}"
-                reasons.update(dict.fromkeys(apply(after, fact).voided - after.voided, why))
+                reasons.update(dict.fromkeys(_newly_voided(after, apply(after, fact)), why))
             after = apply(after, fact)
         batches: list[tuple[int, str, Sequence[GameEvent]]] = []
-        for game in sorted(after.voided - before.voided):
+        for game in sorted(_newly_voided(before, after)):
             try:
                 view = self.store.load(game)
             except GameNotFoundError:
@@ -1320,6 +1320,11 @@ class Tournaments:
 
     def event_ids(self) -> list[str]:
         return [g for g in self.store.game_ids() if g.startswith(EVENT_PREFIX)]
+
+
+def _newly_voided(before: Tournament, after: Tournament) -> list[str]:
+    """Games void in ``after`` that were not in ``before``."""
+    return [game for game in after.voided if game not in before.voided]
 
 
 def keeps_snapshots(store: GameStore) -> bool:

@@ -55,7 +55,13 @@ from events.schema import (
     GameEvent,
     ResultVoided,
 )
-from events.store import ConcurrentWriteError, fold_written, sealed_after, sealed_at
+from events.store import (
+    ConcurrentWriteError,
+    ReplicaWriteError,
+    fold_written,
+    sealed_after,
+    sealed_at,
+)
 from events.view import GameView
 from referee import games
 from service.access import Action, Principal, authorize
@@ -466,8 +472,9 @@ class _Group:
         self.writer.trusted = False  # until this commit is known to follow the last read
         try:
             ids = store.append_sealed([s for unit in streams.values() for s in unit])
-        except ConcurrentWriteError:
-            # A game moved under us (another process, the command line): each game alone;
+        except (ConcurrentWriteError, ReplicaWriteError):
+            # A game moved under us (another process, the command line), or one is a
+            # replica's (REF-9.1, refused to its callers alone): each game alone;
             # the writes of a game that moved are judged once more on it as stored, as if
             # they had arrived after it moved, and only a second race is their callers'.
             failed: dict[str, BaseException] = {}

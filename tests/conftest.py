@@ -26,3 +26,12 @@ def _test_games_stay_registered() -> Iterator[None]:
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "store.db"
+
+
+@pytest.fixture(autouse=True)
+def _offline_copies_stay_in_the_test(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--server`` commands keep game copies and an outbox (``service.outbox``) under the
+    cache folder: a test's go to a folder of its own, never the home directory."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))

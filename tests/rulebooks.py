@@ -45,12 +45,13 @@ def check_cited_clauses_exist(game: str, prefix: str, at_least: int) -> None:
 
 
 def mentioned(clause_id: str, text: str) -> bool:
-    """Whether tests name ``clause_id`` as ``PX-4.1`` or, in a test's name, ``px_4_1``."""
+    """Whether tests name ``clause_id`` as ``PX-4.1`` or, in a test's name, ``px_4_1`` (or
+    ``PX_4_1``)."""
     prefix, _, rest = clause_id.partition("-")
     section, number = rest.split(".")
     dotted = rf"{prefix}-{section}\.{number}(?!\d)"
     snake = rf"{prefix.lower()}_{section.lower()}_{number}(?!\d)"
-    return bool(re.search(dotted, text) or re.search(snake, text))
+    return bool(re.search(dotted, text) or re.search(snake, text, re.IGNORECASE))
 
 
 def clauses_not_tested(game: str, tests: Path, this_file: str) -> list[str]:

@@ -258,3 +258,22 @@ def test_a_refused_new_leaves_no_store_behind(tmp_path: Path) -> None:
     assert code == 2 and db.exists()
     code, out, _ = call(db, "games", "--json")
     assert [g["game_id"] for g in json.loads(out)] == [game]
+
+
+def test_ref_7_3_referee_penalty_withdraw_and_penalty_as_before(db_path: Path) -> None:
+    """``referee penalty GAME WHO LEVEL`` issues as it always did; ``referee penalty
+    withdraw GAME N --reason`` withdraws (REF-7.3); a refusal is one line, exit 2."""
+    game = new_game(db_path)
+    code, out, err = call(
+        db_path, "penalty", game, "Ben", "game-loss", "--infraction", "marked cards"
+    )
+    assert code == 0 and "event 2: penalty: game loss for second" in out, err
+    code, out, err = call(db_path, "penalty", "withdraw", game, "2", "--reason", "wrong player")
+    assert code == 0 and "penalty of event 2 withdrawn: wrong player" in out, err
+    assert "result of event 3 voided" in out
+    code, _, err = call(db_path, "penalty", "withdraw", game, "2", "--reason", "again")
+    assert code == 2 and "REF-7.3" in err and "Traceback" not in err
+    code, out, _ = call(db_path, "penalty", "withdraw", "--help")
+    assert code == 0 and "--reason" in out
+    code, out, _ = call(db_path, "log", game, "--json")
+    assert code == 0 and "penalty of event 2 withdrawn" in out

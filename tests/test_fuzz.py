@@ -68,7 +68,7 @@ WORDS = st.lists(
     ),
     max_size=8,
 ).map(" ".join)
-GAMES = ["prizmik", "prismata", "prismatic", "crystale", "gammasphere", "nim", "tribute"]
+GAMES = [*games.BUILT_IN, "nim", "tribute"]  # the shipped games and the test games
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -121,7 +121,7 @@ def test_text_reads_or_refuses(body: str) -> None:
         parse_text(body, "fuzz.txt")
 
 
-@pytest.mark.parametrize("name", ["prismatic", "crystale", "gammasphere"])
+@pytest.mark.parametrize("name", [n for n in games.BUILT_IN if games.load(n).catalog_kinds])
 @FUZZ
 @given(
     text=st.one_of(

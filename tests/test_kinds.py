@@ -91,3 +91,14 @@ def _fold_of(cls: type[GameEvent]) -> Any:
     from events import kinds
 
     return kinds._KINDS[cls].fold
+
+
+def test_every_kind_name_is_one_types_alone() -> None:
+    """A kind name is what logs, exports and the live streams (``event:`` of a server-sent
+    event) call a type: a game event and an event (tournament) fact never share one."""
+    from collections import Counter
+
+    from events.schema import KINDS
+
+    shared = [name for name, count in Counter(KINDS.values()).items() if count > 1]
+    assert shared == []

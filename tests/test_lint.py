@@ -42,3 +42,12 @@ def test_mypy_strict_is_clean() -> None:
     assert result.returncode == 0, (
         f"mypy --strict {' '.join(TYPED)}:\n{result.stdout}{result.stderr}"
     )
+
+
+def test_the_pre_commit_hooks_run_the_checks_ci_runs() -> None:
+    """``.pre-commit-config.yaml`` runs ruff, ruff format, mypy over the same packages as
+    above, and lint-imports, each the installed tool (so the pinned version)."""
+    config = (ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8")
+    for entry in ("ruff check", "ruff format", "lint-imports", "mypy --strict " + " ".join(TYPED)):
+        assert f"entry: {entry}" in config, entry
+    assert config.count("language: system") == 4

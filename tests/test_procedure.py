@@ -256,3 +256,129 @@ def test_ref_1_2_says_who_decides_a_pending_decision_and_when() -> None:
 
     text = find_clause("REF-1.2").text
     assert "strike back" in text and "alone may act until it has made the decision" in text
+
+
+# -- REF-7.3: withdrawing a penalty (issue 30) ------------------------------------------------
+
+
+def test_ref_7_3_a_withdrawn_game_loss_voids_the_result_it_declared(svc: RefereeService) -> None:
+    game = svc.create_game("nim", {"first": "Ann", "second": "Ben"}).game_id
+    issued = svc.penalty(game, "Ben", "game_loss", "marked cards")
+    assert issued.ended is not None and issued.ended.winner == "first"
+    penalty_event = issued.events[0]
+    written = svc.withdraw_penalty(game, penalty_event, reason="the wrong player", by="Hera")
+    # the withdrawal and the voided result, each a new event; the penalty itself unchanged
+    assert written.summaries == [
+        f"penalty of event {penalty_event} withdrawn: the wrong player",
+        f"result of event {issued.events[-1]} voided: penalty of event {penalty_event} withdrawn",
+    ]
+    view = svc.load(game)
+    assert view.ended is None and view.penalties == []
+    assert isinstance(view.event(penalty_event), PenaltyIssued)
+    assert svc.verify(game).bad == 0
+    svc.record(game, "t1")  # the game goes on
+    with pytest.raises(InvalidCommandError) as again:
+        svc.withdraw_penalty(game, penalty_event, reason="twice")
+    assert again.value.clause == "REF-7.3" and "already withdrawn" in str(again.value)
+
+
+def test_ref_7_3_a_loss_found_after_the_result_withdrawn_declares_that_result_again(
+    svc: RefereeService,
+) -> None:
+    game = svc.create_game("nim", {"first": "Ann", "second": "Ben"}, options={"heap": 1}).game_id
+    svc.record(game, "t1")  # first wins by rule
+    before = svc.load(game).ended
+    assert before is not None and before.winner == "first"
+    issued = svc.penalty(game, "first", "game_loss", "drew extra cards")
+    assert issued.ended is not None and issued.ended.winner == "second"
+    written = svc.withdraw_penalty(game, issued.events[0], reason="the count was right")
+    after = svc.load(game).ended
+    assert after is not None and (after.winner, after.how, after.clause) == (
+        "first",
+        before.how,
+        before.clause,
+    )
+    assert written.ended is not None and written.ended.winner == "first"
+    assert svc.verify(game).bad == 0
+
+
+def test_ref_7_3_a_withdrawn_warning_no_longer_counts_toward_an_upgrade(
+    svc: RefereeService,
+) -> None:
+    from service.toolkit import penalty_advice, toolkit
+
+    game = svc.create_game("nim", {"first": "Ann", "second": "Ben"}).game_id
+    first = svc.penalty(game, "Ann", "warning", "slow-play")
+    second = svc.penalty(game, "Ben", "warning", "slow-play")
+    advice = penalty_advice(svc.load(game), "first", "slow-play")
+    assert advice is not None and advice.earlier == 1 and advice.upgrade  # EV-8.4: a repeat
+    svc.withdraw_penalty(game, first.events[0], reason="it was the other player")
+    view = svc.load(game)
+    advice = penalty_advice(view, "first", "slow-play")
+    assert advice is not None and advice.earlier == 0 and not advice.upgrade
+    assert [p.event for p in toolkit(view).penalties] == [second.events[0]]
+    assert view.ended is None
+
+
+def test_ref_7_3_refusals_name_the_clause(svc: RefereeService) -> None:
+    game = svc.create_game("nim", {"first": "Ann", "second": "Ben"}).game_id
+    svc.record(game, "t1")
+    issued = svc.penalty(game, "Ann", "warning", "slow-play")
+    for number, reason, words in (
+        (2, "x", "event 2 is not a penalty"),
+        (99, "x", "event 99 is not a penalty"),
+        (issued.events[0], "  ", "needs the head referee's reason"),
+    ):
+        with pytest.raises(InvalidCommandError) as refused:
+            svc.withdraw_penalty(game, number, reason=reason)
+        assert refused.value.clause == "REF-7.3" and words in str(refused.value)
+    # a seat a disqualification withdrew while the others played on cannot come back
+    three = tribute(svc)
+    dq = svc.penalty(three, "p1", "disqualification", "collusion")
+    with pytest.raises(InvalidCommandError) as stays:
+        svc.withdraw_penalty(three, dq.events[0], reason="mistaken")
+    assert stays.value.clause == "REF-7.3" and "adjudicate" in str(stays.value)
+    assert len(svc.load(game).events) == 3  # nothing stored by any refusal
+
+
+def test_ref_7_3_a_withdrawal_survives_the_text_record(svc: RefereeService) -> None:
+    from events.interchange.text import parse_text
+    from events.schema import PenaltyWithdrawn, ResultVoided
+    from service.interchange import replay_text
+
+    game = svc.create_game("nim", {"first": "Ann", "second": "Ben"}).game_id
+    issued = svc.penalty(game, "Ben", "game_loss", "marked cards")
+    svc.withdraw_penalty(game, issued.events[0], reason='wrong "player"')
+    text = "".join(svc.export([game], "text"))
+    assert f'{{penalty-withdrawn {issued.events[0]}: "wrong \\"player\\""}}' in text
+    events = replay_text(parse_text(text, "record.txt"), "record.txt")
+    kinds = [type(e).__name__ for e in events]
+    assert kinds[-2:] == [PenaltyWithdrawn.__name__, ResultVoided.__name__]
+    assert [type(e).__name__ for e in svc.load(game).events] == kinds
+
+
+def test_ref_6_5_an_adjustment_names_a_card_of_the_catalog_or_none(
+    svc: RefereeService,
+) -> None:
+    from tests.gammasphere.helpers import DECK, OTHER
+
+    decks = {"p1": DECK, "p2": OTHER}
+    game = svc.create_game("gammasphere", {"p1": "Ann", "p2": "Ben"}, decks=decks).game_id
+    svc.record(game, "p1: draw 7")
+    svc.record(game, "p2: draw 7")
+    with pytest.raises(InvalidCommandError) as refused:
+        svc.adjust(game, "resource p1 gas +1", card="not a card", reason="miscounted")
+    assert refused.value.clause == "REF-6.5" and "not a card" in str(refused.value)
+    fixed = svc.adjust(game, "resource p1 gas +1", card="", reason="miscounted the gas")
+    assert fixed.summaries[0].startswith("position corrected: ")
+    named = svc.adjust(game, "resource p1 gas -1", card="gamma trooper", reason="its effect")
+    assert named.summaries[0].startswith("adjustment for Gamma Trooper: ")  # the catalog's name
+
+
+def test_ref_7_3_a_withdrawn_penalty_leaves_the_referees_queue(svc: RefereeService) -> None:
+    game = svc.create_game("nim", {"first": "Ann", "second": "Ben"}, meta={"table": "3"}).game_id
+    first = svc.penalty(game, "Ann", "warning", "slow-play")
+    svc.penalty(game, "Ben", "warning", "slow-play")
+    assert len(svc.queue().penalties) == 2
+    svc.withdraw_penalty(game, first.events[0], reason="the wrong player")
+    assert [i.event for i in svc.queue().penalties] == [first.events[0] + 1]

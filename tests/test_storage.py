@@ -1,5 +1,5 @@
 """The storage suite: the same checks on every backend the store runs on (SQLite, the
-machine's PostgreSQL through psycopg and through the one-shot commands' ``pgwire``, the
+machine's PostgreSQL through psycopg and through the one-shot commands' pg8000, the
 library's in-memory recorder)."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from tests.postgres import pg_url
 PLAYERS = [Player("first", "Ann"), Player("second", "Ben")]
 
 
-@pytest.fixture(params=["sqlite", "postgres", "postgres-wire", "memory"])
+@pytest.fixture(params=["sqlite", "postgres", "postgres-oneshot", "memory"])
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[RefereeService]:
     if request.param == "sqlite":
         svc = RefereeService(GameStore(tmp_path / "store.db"))
@@ -31,10 +31,10 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[RefereeS
             GameStore(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}),
             projections=tmp_path / "memory.projections.db",
         )
-    elif request.param == "postgres-wire":  # what `referee act --db postgresql://...` opens
+    elif request.param == "postgres-oneshot":  # what `referee act --db postgresql://...` opens
         env = request.getfixturevalue("pg_env")
         store = GameStore(pg_url(env), one_shot=True)
-        assert type(store.recorder).__name__ == "WireApplicationRecorder"
+        assert type(store.recorder).__name__ == "OneShotApplicationRecorder"
         svc = RefereeService(store)
     else:
         env = request.getfixturevalue("pg_env")

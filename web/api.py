@@ -61,6 +61,7 @@ from web.schemas import (
     RetractIn,
     RulingIn,
     WhoAmI,
+    WithdrawIn,
 )
 
 __all__ = ["HANDLERS", "entry_answer", "expected_version"]
@@ -633,6 +634,27 @@ async def rule(
 
 
 @post(
+    "/api/games/{game_id:str}/penalties/{number:int}/withdraw",
+    summary="Withdraw the penalty of event N (head referee, REF-7.3)",
+    description="The penalty stays in the record, marked withdrawn; a result it declared "
+    "that still stands is voided, and a result it set aside is declared again.",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def withdraw_penalty(
+    request: AnyRequest, game_id: FromPath[str], number: FromPath[int], data: JSONBody[WithdrawIn]
+) -> Response[WrittenEvents]:
+    return await _simple_write(
+        "penalty",
+        request,
+        game_id,
+        lambda web, who, seating, expected: web.svc.withdraw_penalty(
+            seating.game_id, number, reason=data.reason, by=who.label, expected_version=expected
+        ),
+    )
+
+
+@post(
     "/api/games/{game_id:str}/penalties",
     summary="A judge's penalty (head referee)",
     responses=PROBLEMS,
@@ -903,6 +925,7 @@ def _signature(room: RoomView) -> list[tuple[str, str, int | None, str]]:
         *room.unreported,
         *room.calls,
         *room.disagreements,
+        *room.conflicts,
     ]
     return [(i.kind, i.game_id, i.event, i.line) for i in items]  # a call's line names its holder
 
@@ -1066,6 +1089,7 @@ HANDLERS = [
     appeal,
     rule,
     penalty,
+    withdraw_penalty,
     adjust,
     register_deck,
     open_deck,

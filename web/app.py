@@ -29,7 +29,16 @@ from litestar import Litestar, Request
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 
-from web import api, calls_api, calls_pages, event_api, event_fixes_api, eventpages, pages
+from web import (
+    api,
+    calls_api,
+    calls_pages,
+    event_api,
+    event_fixes_api,
+    eventpages,
+    offline_api,
+    pages,
+)
 from web.context import BODY_LIMIT, COOKIE, SAFE_METHODS, ServeConfig, Web, web_of
 from web.fastpath import FastPath
 from web.problems import handle_exception
@@ -66,6 +75,7 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
             *pages.HANDLERS,
             *eventpages.HANDLERS,
             *calls_pages.CALLS_PAGES,
+            *offline_api.OFFLINE_HANDLERS,
         ],
         exception_handlers={Exception: handle_exception},
         before_request=_authenticate_first,

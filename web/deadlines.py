@@ -13,7 +13,7 @@ httptools protocol with two deadlines (issue 22, section 6):
 
 The deadlines come from ``REFEREE_HEADER_TIMEOUT`` and ``REFEREE_BODY_TIMEOUT``
 (seconds), which ``referee serve --header-timeout/--body-timeout`` set for every
-worker. A reverse proxy in front (README, "TLS and slow clients") still helps:
+worker. A reverse proxy in front (docs/server.md, "TLS and slow clients") still helps:
 it holds slow clients off the server altogether.
 """
 

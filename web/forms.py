@@ -1,18 +1,22 @@
 """The table page's referee forms: plain HTML forms posted to
-``/games/{id}/do/{action}``, which work without JavaScript (the answer is the table
-page again, with what happened or why it was refused) and, sent by ``table.js`` with
-``Accept: application/json``, answer ``{"ok": ..., "message": ...}`` instead.
+``/games/{id}/do/{action}``, which work without JavaScript and are safe to reload: each
+carries an idempotency key and answers with a redirect to the page, which shows what
+happened or why it was refused (``web.formkeys``); sent by ``table.js`` with
+``Accept: application/json``, they answer ``{"ok": ..., "message": ...}`` instead.
 
 Each action authorizes the caller with ``service.access`` and calls the application
 layer exactly as the command line does (``cli/play.py``, ``cli/disputes.py``): the same
 method, the same arguments, and a refusal shows the same one-line message with its
-clause.
+clause. Every field is held to the API's bound for it (``web.schemas``: one definition
+for both), so text the API refuses is refused here too, and nothing is stored.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+import msgspec
 
 from referee.errors import RefereeError
 from service.access import AccessDeniedError, Principal, authorize, viewer_for
@@ -21,8 +25,21 @@ from service.bounds import LINE, PAGE, check_reason
 from service.errors import RefusedError
 from service.toolkit import ADJUSTMENT_GRAMMAR, penalty_advice
 from service.wording import rejection_text
+from web.formkeys import Outcome
+from web.schemas import (
+    AdjustIn,
+    AppealIn,
+    BackupIn,
+    DisputeIn,
+    EndIn,
+    EntryIn,
+    PenaltyIn,
+    RetractIn,
+    RulingIn,
+    WithdrawIn,
+)
 
-__all__ = ["ACTIONS", "FormOutcome", "carry_out"]
+__all__ = ["ACTIONS", "FormOutcome", "bounds", "carry_out"]
 
 Form = dict[str, str]
 GameView = Any
@@ -35,14 +52,38 @@ PENALTIES = {
     "disqualification": "disqualification",
 }
 
+FormOutcome = Outcome
+"""What a form did: ``ok`` and one line for people (the CLI's line when refused)."""
 
-class FormOutcome:
-    """What a form did: ``ok`` and one line for people (the CLI's line when refused)."""
 
-    def __init__(self, ok: bool, message: str, status: int = 200) -> None:
-        self.ok = ok
-        self.message = message
-        self.status = status
+class _TooLong(RefereeError, ValueError):
+    """A field past the API's bound (422, as the API answers it). Nothing was stored."""
+
+
+def bounds(schema: type[msgspec.Struct]) -> dict[str, int]:
+    """Each text field's longest length in an API body (``web.schemas``), by field name."""
+    info = msgspec.inspect.type_info(schema)
+    found: dict[str, int] = {}
+    if not isinstance(info, msgspec.inspect.StructType):  # pragma: no cover - Structs only
+        return found
+    for field in info.fields:
+        kind = field.type
+        options = kind.types if isinstance(kind, msgspec.inspect.UnionType) else (kind,)
+        for option in options:
+            if isinstance(option, msgspec.inspect.StrType) and option.max_length is not None:
+                found[field.name] = option.max_length
+    return found
+
+
+def _bounded(schema: type[msgspec.Struct], **values: Any) -> None:
+    """Refuse a value longer than the API takes for its field (the API answers 422)."""
+    for name, longest in bounds(schema).items():
+        value = values.get(name)
+        if isinstance(value, str) and len(value) > longest:
+            raise _TooLong(
+                f"the {name} is {len(value):,} characters; at most {longest:,} are taken "
+                "(the API refuses it too); nothing was stored"
+            )
 
 
 def _text(form: Form, name: str) -> str:
@@ -72,6 +113,7 @@ def _entry(svc: RefereeService, who: Principal, view: GameView, form: Form) -> s
     if not text:
         raise RefusedError("type an entry")
     seat = _text(form, "seat") or None
+    _bounded(EntryIn, text=text, seat=seat)
     result = svc.record(view.game_id, text, actor=seat, by=who.label, principal=who)
     if result.accepted:
         ended = " (game over)" if result.ended is not None else ""
@@ -85,14 +127,18 @@ class _Rejected(RefereeError, ValueError):
 
 def _retract(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
     authorize(who, "retract", view)
-    result = svc.retract(view.game_id, _text(form, "reason"), by=who.label)
+    reason = _text(form, "reason")
+    _bounded(RetractIn, reason=reason)
+    result = svc.retract(view.game_id, reason, by=who.label)
     return f"retracted action {result.retracted[0]}: " + "; ".join(result.summaries)
 
 
 def _backup(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
     authorize(who, "backup", view)
     to = _number(form, "to", "the action to back up to")
-    result = svc.backup(view.game_id, to, _text(form, "reason"), by=who.label)
+    reason = _text(form, "reason")
+    _bounded(BackupIn, reason=reason)
+    result = svc.backup(view.game_id, to, reason, by=who.label)
     return f"backed up to action {to}: retracted actions " + ", ".join(
         str(n) for n in sorted(result.retracted)
     )
@@ -112,11 +158,13 @@ def _adjust(svc: RefereeService, who: Principal, view: GameView, form: Form) -> 
     if typed and kind in kinds and typed.split(maxsplit=1)[0].lower() not in kinds:
         changes = f"{kind} {typed}"  # the kind chosen, then its words; a whole change as typed
     answers = _text(form, "answers")
+    card, reason = _text(form, "card"), _text(form, "reason")
+    _bounded(AdjustIn, card=card, reason=reason, changes=changes)
     result = svc.adjust(
         view.game_id,
         "" if none else changes,
-        card=_text(form, "card"),
-        reason=_text(form, "reason"),
+        card=card,
+        reason=reason,
         by=who.label,
         resolves=int(answers) if answers.isdigit() else None,
     )
@@ -130,14 +178,15 @@ def _penalty(svc: RefereeService, who: Principal, view: GameView, form: Form) ->
     if chosen is None:
         raise RefusedError(f"a penalty is one of {', '.join(PENALTIES)}, not {level!r}")
     infraction = _text(form, "infraction_other") or _text(form, "infraction")
-    seat = _text(form, "seat")
+    seat, reason = _text(form, "seat"), _text(form, "reason")
+    _bounded(PenaltyIn, seat=seat, infraction=infraction, reason=reason)
     advice = penalty_advice(view, seat, infraction) if seat in view.seats else None
     result = svc.penalty(
         view.game_id,
         seat,
         chosen,  # type: ignore[arg-type]
         infraction,
-        reason=_text(form, "reason"),
+        reason=reason,
         by=who.label,
     )
     line = "; ".join(result.summaries)
@@ -149,14 +198,40 @@ def _penalty(svc: RefereeService, who: Principal, view: GameView, form: Form) ->
     return line
 
 
+def _withdraw(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
+    """Withdraw a penalty (REF-7.3, the head referee), with a reason."""
+    authorize(who, "penalty", view)
+    number = _number(form, "penalty", "the penalty's event")
+    reason = _text(form, "reason")
+    _bounded(WithdrawIn, reason=reason)
+    result = svc.withdraw_penalty(view.game_id, number, reason=reason, by=who.label)
+    return "; ".join(result.summaries)
+
+
+def _end(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
+    """A resignation or an agreed draw, as ``referee end`` records it."""
+    how = _text(form, "how")
+    if how not in ("resignation", "agreement"):
+        raise RefusedError(f"a game ends here by resignation or agreement, not {how!r}")
+    authorize(who, "end", view)
+    seat, reason = _text(form, "who"), _text(form, "reason")
+    _bounded(EndIn, who=seat, reason=reason)
+    result = svc.end(
+        view.game_id,
+        how,  # type: ignore[arg-type]
+        who=seat if how == "resignation" else None,
+        reason=reason,
+        by=who.label,
+    )
+    return "; ".join(result.summaries)
+
+
 def _dispute(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
     authorize(who, "dispute", view)
     event = _number(form, "event", "the disputed event")
-    return "; ".join(
-        svc.dispute(
-            view.game_id, event, by=_party(who, view, form), claim=_text(form, "claim")
-        ).summaries
-    )
+    claim, by = _text(form, "claim"), _party(who, view, form)
+    _bounded(DisputeIn, claim=claim, by=by)
+    return "; ".join(svc.dispute(view.game_id, event, by=by, claim=claim).summaries)
 
 
 def _rule(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
@@ -169,12 +244,14 @@ def _rule(svc: RefereeService, who: Principal, view: GameView, form: Form) -> st
     decision = _text(form, "decision")
     if decision not in ("uphold", "overturn"):
         raise RefusedError(f"dispute {number}: a ruling upholds or overturns, not {decision!r}")
+    clause, reason = _text(form, "clause"), _text(form, "reason")
+    _bounded(RulingIn, clause=clause, reason=reason)
     result = svc.rule(
         view.game_id,
         number,
         decision=decision,  # type: ignore[arg-type]
-        clause=_text(form, "clause"),
-        reason=_text(form, "reason"),
+        clause=clause,
+        reason=reason,
         by=who.label,
         final=final,
     )
@@ -184,9 +261,9 @@ def _rule(svc: RefereeService, who: Principal, view: GameView, form: Form) -> st
 def _appeal(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
     authorize(who, "appeal", view)
     number = _number(form, "dispute", "the dispute's number")
-    result = svc.appeal(
-        view.game_id, number, by=_party(who, view, form), grounds=_text(form, "grounds")
-    )
+    grounds, by = _text(form, "grounds"), _party(who, view, form)
+    _bounded(AppealIn, grounds=grounds, by=by)
+    result = svc.appeal(view.game_id, number, by=by, grounds=grounds)
     return "; ".join(result.summaries)
 
 
@@ -196,6 +273,8 @@ ACTIONS: dict[str, Callable[[RefereeService, Principal, GameView, Form], str]] =
     "backup": _backup,
     "adjust": _adjust,
     "penalty": _penalty,
+    "withdraw": _withdraw,
+    "end": _end,
     "dispute": _dispute,
     "rule": _rule,
     "appeal": _appeal,
@@ -227,7 +306,7 @@ def carry_out(
         return FormOutcome(True, act(svc, who, view, form), 201)
     except AccessDeniedError as exc:
         return FormOutcome(False, str(exc), 403)
-    except _Rejected as exc:
+    except (_Rejected, _TooLong) as exc:
         return FormOutcome(False, str(exc), 422)
     except (RefereeError, ValueError, LookupError) as exc:
         message = str(exc)

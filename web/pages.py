@@ -31,16 +31,20 @@ from service.access import (
 )
 from service.replay import replay_html
 from service.toolkit import toolkit
+from web import formkeys, newgame
 from web.context import COOKIE, Web, web_of
 from web.export import ROLE_WORDS, render
 from web.forms import FormOutcome, as_json, carry_out
 from web.problems import PROBLEM_TYPES
+from web.schemas import LINE, PAGE
 from web.views import panel
 
 __all__ = ["HANDLERS"]
 
 AnyRequest = Request[Any, Any, Any]
 HTML = "text/html; charset=utf-8"
+FORM_BOUNDS = {"LINE": LINE, "PAGE": PAGE}
+"""The API's bounds on free text (``web.schemas``), as the forms' ``maxlength``."""
 EXAMPLES = {"prizmik": "e1>e2", "prismata": "click #1"}
 
 
@@ -129,6 +133,7 @@ QUEUE_SECTIONS = (
     ("unreported", "Tables of the round without a result"),
     ("calls", "Judge calls"),
     ("disagreements", "Result disagreements"),
+    ("conflicts", "Branches disagree (entries recorded offline)"),
 )
 
 
@@ -226,13 +231,17 @@ async def logout(request: AnyRequest) -> Redirect:
 
 
 @get("/games/new", include_in_schema=False)
-async def new_game_page(request: AnyRequest) -> Response[str] | Redirect:
+async def new_game_page(
+    request: AnyRequest, said_key: Annotated[str | None, QueryParameter(name="said")] = None
+) -> Response[str] | Redirect:
+    """The form that starts a game (``web.newgame``); ``?said=KEY`` shows why it was refused."""
     web = web_of(request)
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
     if who.role not in ("head", "table"):
         raise AccessDeniedError("only referees start games")
+    said = await formkeys.said(web, who, said_key)
     return _page(
         render(
             "new.html",
@@ -240,19 +249,31 @@ async def new_game_page(request: AnyRequest) -> Response[str] | Redirect:
             types=web.svc.game_types(),
             can_create=True,
             default_table=who.tables[0] if who.tables else "",
+            said=said,
+            form=said.form if said is not None and not said.ok else {},
+            bounds=FORM_BOUNDS,
+            **formkeys.key_field(),
         )
     )
 
 
 @get("/games/{game_id:str}", include_in_schema=False)
 async def table_page(
-    request: AnyRequest, game_id: FromPath[str], flip: FromQuery[bool] = False
+    request: AnyRequest,
+    game_id: FromPath[str],
+    flip: FromQuery[bool] = False,
+    said_key: Annotated[str | None, QueryParameter(name="said")] = None,
 ) -> Response[str] | Redirect:
+    """The table page; ``?said=KEY`` (a form's redirect, ``web.formkeys``) shows what
+    that form did, and on a refusal the values it sent, to correct them."""
     web = web_of(request)
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
-    return await _table_response(web, who, game_id, flip=flip)
+    said = await formkeys.said(web, who, said_key)
+    return await _table_response(
+        web, who, game_id, flip=flip, said=said, form=said.form if said and not said.ok else None
+    )
 
 
 async def _table_response(
@@ -295,6 +316,8 @@ async def _table_response(
             example=EXAMPLES.get(view.game, p["legal"][0] if p["legal"] else "…"),
             flipped=flipped,
             can_create=who.role in ("head", "table"),
+            bounds=FORM_BOUNDS,
+            **formkeys.key_field(),
             event_call=(view.created.meta or {}).get("event", "").startswith("ev-")
             and (viewer != PUBLIC or who.role in ("head", "scorekeeper")),  # service.calls
         ),
@@ -302,25 +325,34 @@ async def _table_response(
     )
 
 
-@post("/games/{game_id:str}/do/{action:str}", include_in_schema=False, status_code=200)
+@post("/games/{game_id:str}/do/{action:str}", include_in_schema=False, status_code=303)
 async def table_form(
     request: AnyRequest, game_id: FromPath[str], action: FromPath[str]
 ) -> Response[Any]:
-    """A referee form of the table page (``web.forms``): the table page again with what
-    happened, or, asked for JSON by ``table.js``, ``{"ok", "message"}``."""
+    """A referee form of the table page (``web.forms``), carried out once per its key
+    (``web.formkeys``), then a redirect to the page that shows what happened
+    (post/redirect/get: a reload records nothing twice); asked for JSON by ``table.js``,
+    ``{"ok", "message"}``."""
     web = web_of(request)
     who = web.principal(request)
     data = await request.form()
     form = {str(k): str(v) for k, v in data.items()}
-    try:
-        said = await web.run_write(carry_out, web.svc, who, game_id, action, form)
-    finally:
-        web.hub.poke()
+    key = form.pop(formkeys.FIELD, "").strip()
+    if not formkeys.valid_key(key):
+        key = formkeys.new_key()  # a form without one (a script): carried out, still redirected
+
+    async def run() -> FormOutcome:
+        try:
+            done = await web.run_write(carry_out, web.svc, who, game_id, action, form)
+        finally:
+            web.hub.poke()
+        return FormOutcome(done.ok, done.message, done.status, {} if done.ok else form)
+
+    said = await formkeys.once(web, who, request.url.path, form, key, run)
     if "application/json" in request.headers.get("accept", ""):
         return Response(content=as_json(said), status_code=said.status)
-    return await _table_response(
-        web, who, game_id, said=said, form={} if said.ok else form, status=said.status
-    )
+    target = f"/games/{quote(game_id, safe='')}?said={quote(said.key or key, safe='')}#said"
+    return Redirect(path=target, status_code=303)
 
 
 @get("/games/{game_id:str}/panel", include_in_schema=False)
@@ -394,7 +426,22 @@ async def problem_page(name: FromPath[str]) -> Response[str]:
     return _page(render("problem.html", who=None, title=title, text=text, name=name))
 
 
+_FAVICON = (Path(__file__).parent / "static" / "favicon.ico").read_bytes()
+
+
+@get("/favicon.ico", include_in_schema=False)
+async def favicon() -> Response[bytes]:
+    """The icon a browser asks for at the root (the pages also link the SVG one)."""
+    return Response(
+        content=_FAVICON,
+        media_type="image/x-icon",
+        headers={"Cache-Control": "public, max-age=86400"},
+    )
+
+
 HANDLERS: list[Any] = [
+    favicon,
+    *newgame.HANDLERS,
     games_page,
     scoreboard_page,
     queue_page,

@@ -172,15 +172,47 @@ Answered = tuple[Problem, dict[str, str]]  # the problem document and its extra 
 
 
 def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
-    """Every exception of a request, as a problem document."""
+    """Every exception of a request, as a problem document; as a page to a browser that
+    asks a page for HTML (a player opening ``/queue`` reads why, not JSON)."""
     body, headers = problem_for(
         exc, request.method, str(request.url.path), request.client.host if request.client else "?"
     )
+    if _wants_page(request):
+        return _problem_page(body, headers, str(request.url.path))
     return Response(
         content=msgspec.json.encode(body),
         status_code=body.status,
         media_type=MEDIA_TYPE,
         headers=headers,
+    )
+
+
+def _wants_page(request: Request[Any, Any, Any]) -> bool:
+    """A page's request from a browser: not the API, and HTML asked before JSON."""
+    path = str(request.url.path)
+    if path.startswith("/api/") or path.startswith("/static/"):
+        return False
+    accept = request.headers.get("accept", "")
+    return "text/html" in accept and "application/json" not in accept
+
+
+def _problem_page(body: Problem, headers: dict[str, str], path: str) -> Response[bytes]:
+    from web.export import render  # the templates, only when a page is asked
+
+    html = render(
+        "refused.html",
+        who=None,
+        title=body.title,
+        detail=body.detail,
+        status=body.status,
+        name=body.type.rsplit("/", 1)[-1],
+        path=path,
+    )
+    return Response(
+        content=html.encode(),
+        status_code=body.status,
+        media_type="text/html; charset=utf-8",
+        headers={**headers, "Cache-Control": "no-store", "X-Frame-Options": "DENY"},
     )
 
 

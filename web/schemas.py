@@ -25,6 +25,7 @@ __all__ = [
     "RetractIn",
     "RulingIn",
     "WhoAmI",
+    "WithdrawIn",
 ]
 
 
@@ -114,12 +115,19 @@ class PenaltyIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     reason: Page = ""
 
 
+class WithdrawIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Why a penalty is withdrawn (REF-7.3)."""
+
+    reason: Page
+
+
 class AdjustIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A ruling on card text carried out as primitive changes
-    (empty: the ruling changes nothing)."""
+    (empty: the ruling changes nothing); ``card`` names a card of the game's catalog, or
+    is empty for a correction of the position no card caused (REF-6.5)."""
 
-    card: Line
     reason: Page
+    card: Line = ""
     changes: Line = ""
     resolves: int | None = None
 

@@ -18,20 +18,19 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 __all__ = [
-    "WIRE_MODULE",
+    "ONE_SHOT_MODULE",
     "Backend",
     "backend_for",
-    "driverless_connect",
     "is_server_store",
     "is_server_url",
     "server_settings",
     "store_settings",
-    "wire_possible",
 ]
 
 SERVER_SCHEMES = ("postgresql://", "postgres://")
-WIRE_MODULE = "events.backends.postgres_wire"
-"""The persistence module of one-shot commands on PostgreSQL: no driver to import."""
+ONE_SHOT_MODULE = "events.backends.postgres_oneshot"
+"""The persistence module of one-shot commands on PostgreSQL: one psycopg connection,
+no pool."""
 
 
 class Backend(Protocol):
@@ -138,35 +137,15 @@ def server_settings(settings: dict[str, str], lock_timeout: str) -> None:
     )
 
 
-def wire_possible() -> bool:
-    """Whether a one-shot command may reach PostgreSQL without psycopg: not when the
-    process sets ``PG*`` variables, which libpq (so psycopg) would obey."""
-    return not any(key.startswith("PG") for key in os.environ)
-
-
-def driverless_connect(recorder: object) -> bool:
-    """Open the first connection of a ``WIRE_MODULE`` recorder; False when this
-    connection needs psycopg (the server offers TLS, asks for a password none was given
-    for, or for an authentication ``pgwire`` does not speak). A server that cannot be
-    reached, or refuses us, raises the library's ``OperationalError``."""
-    from events.backends import pgwire
-
-    try:
-        recorder.datastore.open()  # type: ignore[attr-defined]
-    except pgwire.Unsupported:
-        return False
-    return True
-
-
 def backend_for(recorder: object) -> Backend | None:
     """The backend of an eventsourcing application recorder, or ``None`` for one kept
     elsewhere (the library's in-memory recorder), which ``GameStore`` reads through the
     library's own calls."""
     modules = {cls.__module__ for cls in type(recorder).__mro__}
-    if "events.backends.postgres_wire" in modules:
-        from events.backends.postgres_wire import WireBackend
+    if ONE_SHOT_MODULE in modules:
+        from events.backends.postgres_oneshot import OneShotBackend
 
-        return WireBackend(recorder)  # type: ignore[arg-type]
+        return OneShotBackend(recorder)  # type: ignore[arg-type]
     if "eventsourcing.sqlite" in modules:
         from events.backends.sqlite import SQLiteBackend
 

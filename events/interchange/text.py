@@ -207,6 +207,11 @@ class PenaltyLine(msgspec.Struct, frozen=True, tag="penalty"):
     reason: str
 
 
+class PenaltyWithdrawnLine(msgspec.Struct, frozen=True, tag="penalty-withdrawn"):
+    penalty: int
+    reason: str
+
+
 class WithdrawnLine(msgspec.Struct, frozen=True, tag="withdrawn"):
     seat: str
     how: WithdrawHow
@@ -227,6 +232,7 @@ TextLine = (
     | OpenedLine
     | AdjustLine
     | PenaltyLine
+    | PenaltyWithdrawnLine
     | WithdrawnLine
 )
 
@@ -318,6 +324,7 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
         r"^\{adjust " + _S + " for " + _S + r"(?: answering (\d+))?: " + _S + r"\}$"
     ),
     "penalty": re.compile(r"^\{penalty (\S+) " + _W + " " + _S + ": " + _S + r"\}$"),
+    "penalty-withdrawn": re.compile(r"^\{penalty-withdrawn (\d+): " + _S + r"\}$"),
     "withdrawn": re.compile(r"^\{withdrawn (\S+) by " + _W + r" (\S+): " + _S + r"\}$"),
 }
 
@@ -398,6 +405,8 @@ def _line(kind: str, g: tuple[str | None, ...]) -> TextLine:
         return AdjustLine(
             json.loads(s[0]), json.loads(s[1]), int(s[2]) if s[2] else None, json.loads(s[3])
         )
+    if kind == "penalty-withdrawn":
+        return PenaltyWithdrawnLine(int(s[0]), json.loads(s[1]))
     if kind == "penalty":
         return msgspec.convert(
             {

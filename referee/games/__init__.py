@@ -2,7 +2,13 @@
 every game package follows.
 
 Each game is a package ``referee.games.<name>`` holding its rules object and its
-``rulebook.toml``. ``register`` adds a game from elsewhere (the test games do).
+``rulebook.toml``. ``register`` adds a game from elsewhere (the test games do);
+``BUILT_IN`` names the shipped ones.
+
+A new game is one line in ``_REGISTRY`` and its package; the contract suite
+(``tests/contract``: scripted cases in ``tests/<name>/contract.py``, the rulebook checks,
+golden drawings) then holds it to what every game does (docs/architecture.md, "A game
+kit").
 
 The layout of a game package
 ----------------------------
@@ -70,6 +76,11 @@ _REGISTRY: dict[str, str] = {
     "crystale": "referee.games.crystale:CrystaleRules",
     "gammasphere": "referee.games.gammasphere:GammasphereRules",
 }
+
+BUILT_IN: tuple[str, ...] = tuple(_REGISTRY)
+"""The games this project ships, in the order the README and ``referee new --help`` name
+them. Every list of games (the drawings, the tests that go through each game, the help
+text) is derived from this, so a game added above is in all of them at once."""
 
 
 def names() -> list[str]:

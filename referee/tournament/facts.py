@@ -24,6 +24,7 @@ __all__ = [
     "CutMade",
     "EventCreated",
     "EventEnded",
+    "EventHandedOver",
     "Fact",
     "DecklistAttached",
     "GamesVoided",
@@ -307,6 +308,18 @@ class ReportDisputed(_Fact, frozen=True, kw_only=True, tag="report-disputed"):
     reason: str = ""
 
 
+class EventHandedOver(_Fact, frozen=True, kw_only=True, tag="event-handed-over"):
+    """From now on the store named ``to`` writes this event and ``streams`` (the event's
+    own stream and its games); every other store holds a replica and refuses writes to
+    them (REF-9.2). ``by`` is the store that handed it over."""
+
+    to: str
+    by: str
+    streams: tuple[str, ...] = ()
+    at: datetime | None = None
+    """When (the stored event's own time, kept in the fact so the state can say "since")."""
+
+
 Fact = (
     EventCreated
     | PlayerRegistered
@@ -337,4 +350,5 @@ Fact = (
     | ReportFiled
     | ReportConfirmed
     | ReportDisputed
+    | EventHandedOver
 )

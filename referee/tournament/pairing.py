@@ -17,16 +17,36 @@ The weight of an edge is a large constant minus its cost. Python integers are
 exact and rustworkx takes 128-bit weights, so the tiers never bleed into each
 other.
 
-Large rounds use a sparse candidate graph: each player is joined to the nearest
-``k`` players it has not met in both directions of the standings and to the
-``k`` around its top-half/bottom-half partner, and every player to the bye node.
-If that graph has no perfect matching (or the bye cannot go to the lowest
-eligible player in it), ``k`` doubles, up to the complete graph without
-rematches; only when even that has no perfect matching are rematch edges added.
-So a rematch-free pairing is found whenever one exists; sparsity only limits how
-far the search looks for the best score shape, and the tests check it against
-the complete graph. Up to ``complete_up_to`` players the complete graph is used
-from the start.
+Above ``complete_up_to`` players the round is first paired in blocks. The
+ideal pairing (everyone meets their shape partner, an odd group's lowest floats
+to the highest of the group below, the bye to the lowest eligible player) has
+the least squared score gap any pairing can have: pairing the points in sorted
+order, which no perfect matching beats. It is cut into blocks of ``block``
+players (64) in that order. A block whose ideal pairs are no rematches and all of
+shape cost 0 stands as it is, at the lower bound of every tier; any other block
+is matched on its own (complete graph without rematches, the same weights),
+growing to two and four blocks if it has no perfect matching or only one with a
+larger score gap than the ideal. When every block passes, the round has no
+rematch, the bye where tier 2 puts it and the least score gap, so tiers 1-3 are
+those of the complete graph's matching; only the shape is optimal block by
+block rather than over the round (on the benchmark rounds of 2,048 and 10,000
+players its total is within 1% of the whole-round matching's, 2-4 units in
+250-820). A block that cannot pass means the lower bound is
+out of reach (say a leading group that has all met) and the whole round is
+matched as below. At 10,000 players the blocks take 0.1-0.5 s where the
+whole-round matching takes 9-14 s, and 0.06-0.8x swisspair's time on the same
+standings (BENCHMARKS.md, "Biggest events: pairing").
+
+The whole-round matching uses a sparse candidate graph for large rounds: each
+player is joined to the nearest ``k`` players it has not met in both directions
+of the standings and to the ``k`` around its top-half/bottom-half partner, and
+every player to the bye node. If that graph has no perfect matching (or the bye
+cannot go to the lowest eligible player in it), ``k`` doubles, up to the
+complete graph without rematches; only when even that has no perfect matching
+are rematch edges added. So a rematch-free pairing is found whenever one exists;
+sparsity only limits how far the search looks for the best score shape, and the
+tests check it against the complete graph. Up to ``complete_up_to`` players the
+complete graph is used from the start.
 """
 
 from __future__ import annotations
@@ -78,6 +98,7 @@ class _Costs:
                 last = i
             ends[i] = last
         self.end = ends
+        self.half = [(ends[i] - self.start[i] + 1) // 2 for i in range(n)]
         self.shape_unit = 1
         self.score_unit = 2 * n * n + 1
         self.bye_unit = (n // 2 + 1) * (spread * spread + 1) * self.score_unit
@@ -88,14 +109,18 @@ class _Costs:
         if i > j:
             i, j = j, i
         if self.start[i] == self.start[j]:
-            half = (self.end[i] - self.start[i] + 1) // 2
-            return abs((j - i) - half)
+            return abs((j - i) - self.half[i])
         return (self.end[i] - i) + (j - self.start[j])
 
     def pair(self, i: int, j: int, repeat: bool) -> int:
         d = self.points[i] - self.points[j]
         cost = self.score_unit * d * d + self.shape(i, j)
         return self.top - cost - (self.repeat_unit if repeat else 0)
+
+    def gaps(self, pairs: Sequence[tuple[int, int]]) -> int:
+        """The total squared score gap of ``pairs``."""
+        points = self.points
+        return sum((points[i] - points[j]) ** 2 for i, j in pairs)
 
     def bye(self, i: int, n: int, had_bye: bool) -> int:
         cost = self.repeat_unit if had_bye else self.bye_unit * (n - 1 - i)
@@ -140,6 +165,139 @@ def _candidates(seats: Sequence[Seat], costs: _Costs, k: int) -> set[tuple[int, 
     return edges
 
 
+def _ideal_slots(costs: _Costs, rest: Sequence[int]) -> list[tuple[int, int]]:
+    """The round's pairing if nobody had met: each pair already at its lower bound.
+
+    ``rest`` are the players to pair in standings order (an even count). Score
+    groups pair top half against bottom half (rank i meets rank i + half the group,
+    as the shape tier counts it); an odd group's lowest floats down to the highest
+    of the next group. Every score gap is then the smallest possible: a boundary
+    between two groups is crossed once when the count above it is odd, never
+    otherwise, which is what pairing the points in sorted order costs (the least
+    squared gap of any perfect matching, rematches allowed). Pairs come grouped by
+    score group, each group's in order of its higher player.
+    """
+    slots: list[tuple[int, int]] = []
+    carry: int | None = None
+    pos, m = 0, len(rest)
+    while pos < m:
+        first = costs.start[rest[pos]]
+        stop = pos
+        while stop < m and costs.start[rest[stop]] == first:
+            stop += 1
+        group = list(rest[pos:stop])
+        pos = stop
+        if carry is not None:
+            slots.append((carry, group[0]))
+            group = group[1:]
+            carry = None
+        if len(group) % 2:
+            carry = group.pop()
+        if not group:
+            continue
+        half = costs.half[group[0]]
+        present = set(group)
+        used: set[int] = set()
+        pairs: list[tuple[int, int]] = []
+        for i in group:
+            j = i + half
+            if i not in used and j in present and j not in used:
+                pairs.append((i, j))
+                used.add(i)
+                used.add(j)
+        left = [i for i in group if i not in used]
+        h = len(left) // 2
+        pairs.extend((left[t], left[t + h]) for t in range(h))
+        pairs.sort()
+        slots.extend(pairs)
+    return slots
+
+
+def _solve_block(
+    seats: Sequence[Seat], costs: _Costs, slots: Sequence[tuple[int, int]]
+) -> list[tuple[int, int]] | None:
+    """The best rematch-free pairing of the players in ``slots`` among themselves
+    (complete graph), or None if it has none or its score gap exceeds the slots' own."""
+    nodes = sorted(p for pair in slots for p in pair)
+    ids = [seats[i].id for i in nodes]
+    b = len(nodes)
+    points, start, half = costs.points, costs.start, costs.half
+    top, unit = costs.top, costs.score_unit
+    edges: list[tuple[int, int, int]] = []
+    # costs.pair(i, j, False) for i < j, inlined: this loop is most of a block's time
+    for u in range(b):
+        i = nodes[u]
+        met, p_i, s_i, h_i, tail = (
+            seats[i].opponents,
+            points[i],
+            start[i],
+            half[i],
+            costs.end[i] - i,
+        )
+        for v in range(u + 1, b):
+            if ids[v] in met:
+                continue
+            j = nodes[v]
+            d = p_i - points[j]
+            shape = abs(j - i - h_i) if start[j] == s_i else tail + j - start[j]
+            edges.append((u, v, top - unit * d * d - shape))
+    graph = rx.PyGraph()
+    graph.add_nodes_from(range(b))
+    graph.add_edges_from(edges)
+    matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+    if 2 * len(matching) != b:
+        return None
+    pairs = [(nodes[u], nodes[v]) for u, v in matching]
+    if costs.gaps(pairs) != costs.gaps(slots):
+        return None
+    return pairs
+
+
+def _blocks(
+    seats: Sequence[Seat], costs: _Costs, rest: Sequence[int], block: int
+) -> list[tuple[int, int]] | None:
+    """Pair ``rest`` block by block, or None where that cannot be shown optimal.
+
+    The ideal pairing (``_ideal_slots``) is cut into blocks of ``block`` players.
+    A block whose ideal pairs are no rematches and all of shape cost 0 stands: it
+    is at the lower bound of every tier. Any other block is matched on its own
+    (complete graph without rematches, the same weights); if that has no perfect
+    matching or a larger score gap than the ideal, the block grows (two, then
+    four blocks' worth) and is matched again, and past that the caller falls back
+    to the whole-round matching. So every pairing returned has no rematch and the
+    least squared score gap of any perfect matching of ``rest``.
+    """
+    slots = _ideal_slots(costs, rest)
+    per = max(1, block // 2)
+    chunks = [slots[c : c + per] for c in range(0, len(slots), per)]
+    ids = [s.id for s in seats]
+    met = [s.opponents for s in seats]
+
+    def clean(chunk: Sequence[tuple[int, int]]) -> bool:
+        return all(ids[j] not in met[i] and costs.shape(i, j) == 0 for i, j in chunk)
+
+    pairs: list[tuple[int, int]] = []
+    c, n_chunks = 0, len(chunks)
+    while c < n_chunks:
+        if clean(chunks[c]):
+            pairs.extend(chunks[c])
+            c += 1
+            continue
+        for width in (1, 2, 4):
+            stop = min(n_chunks, c + width)
+            region = [pair for chunk in chunks[c:stop] for pair in chunk]
+            solved = _solve_block(seats, costs, region)
+            if solved is not None:
+                pairs.extend(solved)
+                c = stop
+                break
+            if stop == n_chunks:
+                return None
+        else:
+            return None
+    return pairs
+
+
 def _match(
     seats: Sequence[Seat], costs: _Costs, edges: set[tuple[int, int]], repeats: bool
 ) -> dict[int, int]:
@@ -167,9 +325,13 @@ def _match(
 
 
 def swiss_pairs(
-    seats: Sequence[Seat], *, complete_up_to: int = 128, start_k: int = 8
+    seats: Sequence[Seat], *, complete_up_to: int = 128, start_k: int = 8, block: int = 64
 ) -> tuple[list[tuple[str, str]], str | None]:
-    """Pair ``seats`` (best first): the pairs, higher-placed first, and the bye, if any."""
+    """Pair ``seats`` (best first): the pairs, higher-placed first, and the bye, if any.
+
+    Up to ``complete_up_to`` players the complete graph is matched; above, blocks of
+    ``block`` players, else the sparse graph starting at ``start_k`` (module doc).
+    """
     n = len(seats)
     if n == 0:
         return [], None
@@ -181,6 +343,13 @@ def swiss_pairs(
     costs = _Costs(seats)
     eligible = [i for i in range(n) if seats[i].byes == 0]
     lowest_eligible = eligible[-1] if eligible else n - 1
+    if n > complete_up_to and (n % 2 == 0 or eligible):
+        rest = [i for i in range(n) if n % 2 == 0 or i != lowest_eligible]
+        found = _blocks(seats, costs, rest, block)
+        if found is not None:
+            ordered = sorted((min(i, j), max(i, j)) for i, j in found)
+            bye_id = seats[lowest_eligible].id if n % 2 else None
+            return [(seats[i].id, seats[j].id) for i, j in ordered], bye_id
     k = n if n <= complete_up_to else start_k
     wanted = (n + 1) // 2
     mate: dict[int, int] = {}

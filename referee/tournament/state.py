@@ -30,6 +30,7 @@ from referee.tournament.facts import (
     DecklistAttached,
     EventCreated,
     EventEnded,
+    EventHandedOver,
     Fact,
     GameLinked,
     GameResultRecorded,
@@ -135,9 +136,14 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
     ended_rounds: frozenset[int] = frozenset()
     cut: tuple[str, ...] = ()
     ended: bool = False
-    voided: frozenset[str] = frozenset()  # games closed as void (EV-3.9)
+    voided: immutables.Map[str, bool] = immutables.Map()
+    """Games closed as void (EV-3.9), as a set: one a slip at most, so a persistent map."""
     withdrawn_penalties: frozenset[int] = frozenset()  # 1-based numbers (EV-8.7)
     applied_penalties: dict[int, TableKey] = {}  # number -> where it took effect (EV-8.6)
+    run_from: str = ""
+    run_from_since: datetime | None = None
+    """When the event was last handed over (``None``: never)."""
+    """The store that writes the event since its last hand-over ("": the one it was made on)."""
     calls: immutables.Map[int, CallState] = immutables.Map()
     reports: immutables.Map[int, ReportState] = immutables.Map()
     table_calls: immutables.Map[TableKey, tuple[int, ...]] = immutables.Map()
@@ -479,11 +485,19 @@ def _undone(state: Tournament, number: int) -> Tournament:
         rounds=rounds,
         tables=tables,
         overrides=overrides,
-        voided=state.voided | games,
+        voided=_with(state.voided, games),
         started=state.started - {number},
         ended_rounds=state.ended_rounds - {number},
         cut=cut,
     )
+
+
+def _with(voided: immutables.Map[str, bool], games: Iterable[str]) -> immutables.Map[str, bool]:
+    """``voided`` with ``games`` added."""
+    added = voided.mutate()
+    for game in games:
+        added[game] = True
+    return added.finish()
 
 
 def apply(state: Tournament, fact: Fact) -> Tournament:
@@ -518,7 +532,7 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
                 rounds={**state.rounds, rnd.number: rnd},
                 tables=tables,
                 overrides={**state.overrides, rnd.number: reason},
-                voided=state.voided | void,
+                voided=_with(state.voided, void),
             )
         case GameLinked(round=number, table=table, game=game):
             current = state.tables[(number, table)]
@@ -569,7 +583,7 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
                 settings = replace(settings, cut=cut)
             return replace(state, settings=settings)
         case GamesVoided(games=games):
-            return replace(state, voided=state.voided | frozenset(games))
+            return replace(state, voided=_with(state.voided, games))
         case PenaltyWithdrawn(penalty=number):
             return replace(state, withdrawn_penalties=state.withdrawn_penalties | {number})
         case PenaltyApplied(penalty=number, round=at, table=table):
@@ -577,6 +591,8 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
             return replace(state, applied_penalties=applied)
         case DecklistAttached():
             return state  # the list rides on the stored event (the service keeps it)
+        case EventHandedOver(to=to, at=at):
+            return replace(state, run_from=to, run_from_since=at)
         case JudgeCalled():
             call = CallState(
                 number=fact.call,

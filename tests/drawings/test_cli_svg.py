@@ -1,4 +1,4 @@
-"""``referee show GAME --svg`` for all five games: the service's drawing on standard
+"""``referee show GAME --svg`` for every shipped game: the service's drawing on standard
 output, honouring --as and --at, and refused with --json."""
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
+from referee import games
 from tests.drawings.conftest import first_case, parse, played, shown_text
 
-GAMES = ("crystale", "gammasphere", "prismata", "prismatic", "prizmik")
+GAMES = games.BUILT_IN  # every shipped game, from the registry
 
 
 @pytest.mark.parametrize("game", GAMES)

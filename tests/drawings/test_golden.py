@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from referee import games
 from tests.drawings.conftest import first_case, parse, played
 
 GOLDEN = Path(__file__).parent / "golden"
-GAMES = ("crystale", "gammasphere", "prismata", "prismatic", "prizmik")
+GAMES = games.BUILT_IN  # every shipped game, from the registry
 MOMENTS = (("start", "public"), ("middle", "referee"), ("end", "public"))
 
 

@@ -79,7 +79,7 @@ def test_PM_2_2_random_set_from_seed_is_recorded_and_reproducible() -> None:
     with pytest.raises(SetupError):
         RULES.resolve_setup(Setup(players=PLAYERS, options={"seed": 1, "random_size": 6}))
     # The core draws no random numbers: without a seed or named units it refuses;
-    # the application layer draws the seed (tests/test_service.py).
+    # the application layer draws the seed (``RefereeService(draw_seed=...)``, service/setup.py).
     with pytest.raises(SetupError, match="seed"):
         RULES.resolve_setup(Setup(players=PLAYERS))
 

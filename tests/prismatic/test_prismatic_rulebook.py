@@ -1,26 +1,18 @@
-"""The Prismatic rulebook: structure, variants, own words, and that every clause is tested."""
+"""The Prismatic rulebook: its sections, interpretations and variants.
+
+The checks every game shares are the contract suite's (tests/contract/test_rulebooks.py).
+"""
 
 from __future__ import annotations
-
-from pathlib import Path
-
-import pytest
 
 from referee import games
 from referee.games.prismatic import PrismaticRules
 from referee.rulebook import find_clause, load_rulebook
 from tests.prismatic.helpers import RULES
 from tests.rulebooks import (
-    SHARED_RULES,
-    check_cited_clauses_exist,
     check_interpretations_are_section,
-    check_numbered_in_order,
-    clauses_not_tested,
-    copied_from,
 )
 
-HERE = Path(__file__).resolve().parent
-SOURCES = [SHARED_RULES / "prismatic.txt"]
 SECTIONS = [f"PX-{n}" for n in range(1, 16)] + ["PX-I"]
 
 
@@ -34,10 +26,6 @@ def test_rulebook_loads_with_its_sections_in_order() -> None:
         "The round and the draw",
     ]
     assert RULES.rulebook() is book
-
-
-def test_clause_ids_are_numbered_consecutively_within_sections() -> None:
-    check_numbered_in_order("prismatic", "PX")
 
 
 def test_interpretations_are_exactly_section_px_i() -> None:
@@ -69,22 +57,6 @@ def test_registry_finds_prismatic_and_its_clauses() -> None:
     assert isinstance(rules, PrismaticRules)
     assert find_clause("px-12.7", "prismatic").title == "Most prismatic motes"
     assert find_clause("PX-I.9", "prismatic").variant == "starter_token"
-
-
-def test_every_clause_cited_by_the_engine_exists() -> None:
-    check_cited_clauses_exist("prismatic", "PX", at_least=40)
-
-
-def test_every_clause_id_is_mentioned_in_the_prismatic_tests() -> None:
-    assert clauses_not_tested("prismatic", HERE, __file__) == []
-
-
-@pytest.mark.skipif(
-    not SOURCES[0].exists(), reason="the published rules text is not beside the project"
-)
-def test_rulebook_restates_rather_than_copies_the_rules_text() -> None:
-    """No run of seven words in a clause is taken verbatim from the published text."""
-    assert copied_from("prismatic", SOURCES) == {}
 
 
 def test_px_i_23_names_the_board_text_it_reads() -> None:

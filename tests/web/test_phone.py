@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from referee.games import BUILT_IN
 from service.app import open_service
 from tests.contract.test_contract import play
 from tests.web import test_pages
@@ -32,9 +33,9 @@ def games(store: str) -> dict[str, str]:
     import dataclasses
 
     made: dict[str, str] = {}
-    for game, steps in STEPS.items():
+    for game in BUILT_IN:
         case = first_case(game)
-        done = play(dataclasses.replace(case, steps=case.steps[:steps]), Path(store))
+        done = play(dataclasses.replace(case, steps=case.steps[: STEPS[game]]), Path(store))
         made[game] = done.game_id
         done.svc.close()
     svc = open_service(Path(store))

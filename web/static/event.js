@@ -2,6 +2,10 @@
 // events resumed with Last-Event-ID), the page reads itself again and swaps its live region.
 "use strict";
 (function () {
+  // a player's own page is kept by a service worker: shown from the last copy in an outage
+  if (navigator.serviceWorker && /^\/events\/[^/]+\/players\/[^/]+$/.test(location.pathname)) {
+    navigator.serviceWorker.register("/player-sw.js", { scope: "/events/" }).catch(() => {});
+  }
   const root = document.getElementById("event");
   if (!root || !window.EventSource) return;
   const dot = document.getElementById("live");

@@ -1,32 +1,24 @@
-// Starting a game from the pages: one name per seat, the table label, the game's options as JSON.
+// Starting a game from the pages: one name box per seat of the chosen game. The form itself
+// is posted as it is (it works without this script, players typed as seat=name pairs).
 "use strict";
 (function () {
   const form = document.getElementById("new-game");
   if (!form) return;
   const game = document.getElementById("game");
   const seats = document.getElementById("seats");
+  const typed = document.getElementById("players-typed");
+  const esc = (text) => { const d = document.createElement("div"); d.textContent = text; return d.innerHTML; };
   function drawSeats() {
     const option = game.selectedOptions[0];
     const names = option.dataset.seats.split(",");
     const min = Number(option.dataset.min);
-    seats.innerHTML = names.map((s, i) => '<label>' + s + ' <input type="text" data-seat="' + s + '" ' +
-      (i < min ? "required" : 'placeholder="(optional)"') + "></label>").join("");
+    seats.innerHTML = names.map((s, i) => "<label>" + esc(s) + ' <input type="text" name="player_' + esc(s) +
+      '" data-seat="' + esc(s) + '" ' + (i < min ? "required" : 'placeholder="(optional)"') + "></label>").join("");
   }
-  game.addEventListener("change", drawSeats);
-  drawSeats();
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const players = {};
-    for (const input of seats.querySelectorAll("input")) if (input.value.trim()) players[input.dataset.seat] = input.value.trim();
-    let options = {};
-    try { options = JSON.parse(document.getElementById("options").value || "{}"); } catch (e) {
-      document.getElementById("result").textContent = "options: not JSON"; return; }
-    const table = document.getElementById("table-label").value.trim();
-    const body = { game: game.value, players, options, meta: table ? { table } : {} };
-    const r = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body), credentials: "same-origin" });
-    const data = await r.json();
-    if (r.status === 201) location.href = "/games/" + encodeURIComponent(data.game_id);
-    else { const out = document.getElementById("result"); out.className = "result bad"; out.textContent = data.detail || data.title; }
-  });
+  if (typed && !document.getElementById("players").value) {
+    typed.hidden = true;  // one box per seat instead of typed pairs
+    game.addEventListener("change", drawSeats);
+    drawSeats();
+  }
+  form.addEventListener("submit", () => { document.getElementById("create").disabled = true; });
 })();

@@ -78,6 +78,8 @@
         if (flip) root.classList.add("flipped");
         document.dispatchEvent(new CustomEvent("referee:refreshed", { detail: { version } }));
       }
+    } catch (e) {
+      // the server cannot be reached: the page stays as it was (entries go to the outbox)
     } finally {
       refreshing = false;
       if (again) { again = false; refresh(); }
@@ -90,10 +92,76 @@
     source.onerror = () => dot && dot.classList.remove("on");
     const onEvent = () => refresh();
     for (const kind of ["action", "rejected", "retracted", "ended", "voided", "dispute", "ruling", "appeal",
-                        "deck", "deck-opened", "ruling-needed", "adjustment", "penalty", "withdrawn", "created"]) {
+                        "deck", "deck-opened", "ruling-needed", "adjustment", "penalty", "penalty-withdrawal", "withdrawn", "created"]) {
       source.addEventListener(kind, onEvent);
     }
   }
+
+  // -- the outbox: entries taken while the server cannot be reached (REF-9.4) ---------------------
+  // kept in this browser, marked "pending, not yet judged", and sent in order with their keys and
+  // the version they were entered on when the server answers again; the server judges them then
+  const boxKey = "referee-outbox:" + gameId;
+  function outbox() {
+    try { return JSON.parse(localStorage.getItem(boxKey) || "[]"); } catch (e) { return []; }
+  }
+  function showOutbox() {
+    const items = outbox();
+    let list = $("outbox");
+    if (!list) {
+      const anchor = $("result");
+      if (!anchor) return;
+      list = document.createElement("ul");
+      list.id = "outbox"; list.className = "outbox";
+      anchor.parentNode.insertBefore(list, anchor.nextSibling);
+    }
+    list.innerHTML = items.map((p) => '<li class="pending">' + esc(p.text) + " — pending, not yet judged</li>").join("");
+    list.hidden = !items.length;
+  }
+  function saveOutbox(items) {
+    if (items.length) localStorage.setItem(boxKey, JSON.stringify(items)); else localStorage.removeItem(boxKey);
+    showOutbox();
+  }
+  function queueEntry(text, seat) {
+    const items = outbox();
+    items.push({ text, seat, key: newKey(), base_version: items.length ? items[0].base_version : version,
+                 judged_on: version, recorded_at: new Date().toISOString() });
+    saveOutbox(items);
+  }
+  let flushing = false;
+  async function flushOutbox() {
+    const items = outbox();
+    if (!items.length || flushing) return;
+    flushing = true;
+    try {
+      const entries = items.map((p) => ({ text: p.text, seat: p.seat, key: p.key, recorded_at: p.recorded_at, judged_on: p.judged_on }));
+      const response = await fetch(api + "/offline", {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "Idempotency-Key": items[0].key },
+        body: JSON.stringify({ device: "table page", base_version: items[0].base_version, entries }),
+      });
+      let data = {};
+      try { data = await response.json(); } catch (e) { data = {}; }
+      if (response.status === 200) {
+        saveOutbox(outbox().filter((p) => !items.some((q) => q.key === p.key)));
+        if (data.outcome === "merged") {
+          showResult("good", "sent " + items.length + " pending entries: judged and stored");
+        } else {
+          showResult("bad", "branches disagree: the game moved while the server could not be reached; your " +
+            items.length + " entries are kept for the head referee (REF-9.5)");
+        }
+        refresh();
+      } else if (response.status >= 400 && response.status < 500 && response.status !== 409) {
+        showResult("bad", "the pending entries were refused: " + problemHtml(data));
+      }
+    } catch (e) {
+      // still out of reach: try again later
+    } finally {
+      flushing = false;
+    }
+  }
+  showOutbox();
+  flushOutbox();
+  setInterval(flushOutbox, 2000);
 
   // -- the entry box ------------------------------------------------------------------------------
   let timer = null, asked = 0;
@@ -103,7 +171,14 @@
     if (!text) { out.textContent = ""; out.className = "check"; return; }
     const mine = ++asked;
     const seat = $("seat") ? $("seat").value || null : null;
-    const r = await send("POST", api + "/check", { text, seat }, false);
+    let r;
+    try {
+      r = await send("POST", api + "/check", { text, seat }, false);
+    } catch (e) {
+      out.className = "check";
+      out.textContent = "the server cannot be reached: the entry is judged when it answers";
+      return;
+    }
     if (mine !== asked) return;
     if (r.status === 200 && r.data.accepted) {
       out.className = "check legal";
@@ -146,8 +221,25 @@
       if (!text) return;
       const seat = $("seat") ? $("seat").value || null : null;
       $("record").disabled = true;
+      if (outbox().length) {  // in order: behind the entries still pending
+        queueEntry(text, seat);
+        entry.value = ""; $("check").textContent = "";
+        showResult("bad", esc(text) + " is pending, not yet judged: sent after the entries before it");
+        $("record").disabled = false;
+        flushOutbox();
+        return;
+      }
       try {
-        const r = await send("POST", api + "/entries", { text, seat }, true);
+        let r;
+        try {
+          r = await send("POST", api + "/entries", { text, seat }, true);
+        } catch (e) {  // the request never reached the server
+          queueEntry(text, seat);
+          entry.value = ""; $("check").textContent = "";
+          showResult("bad", "the server cannot be reached: " + esc(text) + " is pending, not yet judged; " +
+            "it is sent when the server answers");
+          return;
+        }
         if (r.status === 201) {
           showResult("good", "recorded " + esc(r.data.notation) + " by " + esc(r.data.seat) + " (event " + esc(r.data.event) + ")" +
             (r.data.ended ? " — game over" : ""));
@@ -180,6 +272,13 @@
       for (const id of open) if (id && $(id)) $(id).open = true;
     }
   }
+  function formData(form, submitter) {  // the pressed button's name=value too (End: how)
+    try { return new FormData(form, submitter || undefined); } catch (e) {
+      const data = new FormData(form);
+      if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+      return data;
+    }
+  }
   document.addEventListener("submit", async (ev) => {
     const form = ev.target.closest("form.tool");
     if (!form) return;
@@ -189,7 +288,7 @@
     try {
       const response = await fetch(form.action, {
         method: "POST", credentials: "same-origin", headers: { Accept: "application/json" },
-        body: new URLSearchParams(new FormData(form)),
+        body: new URLSearchParams(formData(form, ev.submitter)),
       });
       let data = {};
       try { data = await response.json(); } catch (e) { data = { ok: false, message: "the server did not answer (" + response.status + ")" }; }
@@ -207,15 +306,6 @@
       const option = kind().selectedOptions[0];
       $("adjust-changes").placeholder = (option ? option.dataset.rest : "") + " (';' between changes)";
     }
-  });
-  const end = $("end-form");
-  if (end) end.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const how = ev.submitter && ev.submitter.value === "agreement" ? "agreement" : "resignation";
-    const body = { how, who: how === "resignation" ? $("end-who").value : null, reason: $("end-reason").value };
-    const r = await send("POST", api + "/end", body, false);
-    showResult(r.status === 201 ? "good" : "bad", r.status === 201 ? esc(r.data.summaries.join("; ")) : problemHtml(r.data));
-    refresh();
   });
   const flip = $("flip");
   if (flip) flip.addEventListener("click", () => root.classList.toggle("flipped"));

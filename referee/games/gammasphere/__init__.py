@@ -6,10 +6,11 @@ example cards). Entries are the tagged union ``GammasphereAction`` (``Draw``, ``
 ``Construct``, ``Attack``, ``Switch``, ``Activate``, ``Discard``, ``End``; ``model.py``,
 written and read by ``notation.py``) and the position the referee knows is
 ``GammasphereState``. ``checks.py`` judges entries, ``engine.py`` carries them out,
-``legal.py`` lists them, ``field.py`` computes attack and defense and moves cards,
-``decks.py`` holds deck construction and the seen-card checks, ``adjust.py`` the
-referee's adjustments and ``render.py`` what each viewer sees. See ``rulebook.toml`` for
-the GS- clauses and the notation.
+``legal.py`` lists them, ``position.py`` computes attack and defense, moves cards and
+passes turns, ``decks.py`` holds deck construction and the seen-card checks,
+``adjust.py`` the referee's adjustments, ``view.py`` what each viewer sees as text and
+JSON and ``drawing.py`` the table as SVG. See ``rulebook.toml`` for the GS- clauses and
+the notation.
 """
 
 from referee.games.gammasphere.model import (

@@ -1,27 +1,29 @@
-"""The PostgreSQL backend for one-shot commands: the same tables, without psycopg.
+"""The PostgreSQL backend of one-shot commands: the same tables, one plain connection.
 
-A one-shot ``referee act`` on PostgreSQL reads a game and calls the server function
-``referee_append_rows``: two statements. Importing psycopg, psycopg_pool and
-eventsourcing's postgres module to send them cost the process more than everything
-else it does (BENCHMARKS.md). This persistence module (``PERSISTENCE_MODULE=
-events.backends.postgres_wire``) sends the same statements through ``pgwire``, the
-standard library's socket, and reads and appends exactly as
-``events.backends.postgres`` does: the same table, the same function (so the same
-lock, notification and ordering), a racing append failing on the same primary key
-as the library's ``IntegrityError``, a lock wait past the bound as its
-``OperationalError``.
+A one-shot ``referee act`` or ``show`` on PostgreSQL reads a game and (``act``) calls
+the server function ``referee_append_rows``: two statements. The psycopg store of every
+other command opens a connection pool (``psycopg_pool``, a thread that fills it) through
+eventsourcing's postgres module; this persistence module
+(``PERSISTENCE_MODULE=events.backends.postgres_oneshot``) opens one plain psycopg
+connection instead, and reads and appends exactly as ``events.backends.postgres`` does:
+the same table, the same function (so the same lock, notification and ordering), a
+racing append failing on the same primary key as the library's ``IntegrityError``, a
+lock wait past the bound as its ``OperationalError``. A server that cannot be reached,
+or refuses us, is libpq's one line at once (the pool retries until its timeout).
 
-What a one-game command never does is handed to the psycopg backend, made on first
-use from the same settings: creating the tables and the function when a statement
-finds them missing, bulk inserts (COPY), the read models' connections
-(``datastore``). ``service.app.open_service(one_shot=True)`` chooses this module
-for a ``postgresql://`` URL, and psycopg when ``pgwire`` cannot connect as psycopg
-would (TLS, an authentication it does not speak, ``PG*`` variables of libpq).
+What a one-game command never does is handed to the pooled backend, made on first use
+from the same settings: creating the tables and the function when a statement finds
+them missing, bulk inserts (COPY), the read models' connections (``datastore``).
+``GameStore(one_shot=True)`` chooses this module for a ``postgresql://`` URL.
+
+Importing psycopg is most of what such a command costs beyond SQLite (BENCHMARKS.md):
+at a hall, a referee's laptop enters through the server (``referee --server URL act``),
+which imports no driver at all.
 """
 
 from __future__ import annotations
 
-import os
+import contextlib
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -34,7 +36,6 @@ from eventsourcing.persistence import (
     DataError,
     InfrastructureFactory,
     IntegrityError,
-    InterfaceError,
     InternalError,
     Notification,
     NotSupportedError,
@@ -46,31 +47,28 @@ from eventsourcing.persistence import (
     TrackingRecorder,
 )
 
-from events.backends import pgwire
-
 __all__ = [
-    "WireApplicationRecorder",
-    "WireBackend",
-    "WireDatastore",
-    "WireFactory",
-    "libpq_environment",
+    "OneShotApplicationRecorder",
+    "OneShotBackend",
+    "OneShotDatastore",
+    "OneShotFactory",
 ]
 
 APPEND_FUNCTION = "referee_append_rows"  # events.backends.postgres makes it
 MISSING = ("42P01", "42883")  # undefined_table, undefined_function
 
 
-def libpq_environment() -> list[str]:
-    """The ``PG*`` variables set in this process: libpq (so psycopg) reads them (TLS
-    modes, a password file, options), ``pgwire`` does not."""
-    return sorted(k for k in os.environ if k.startswith("PG"))
+def sqlstate(exc: BaseException) -> str:
+    """The SQLSTATE of a psycopg error (empty for one the server did not send)."""
+    return str(getattr(exc, "sqlstate", "") or "")
 
 
-def _error(exc: pgwire.ServerError) -> PersistenceError:
+def _error(exc: BaseException) -> PersistenceError:
     """A server error as the library's persistence error of the same DB-API class
     (the classes psycopg gives by SQLSTATE, mapped as eventsourcing's datastore maps
     psycopg's)."""
-    code = exc.sqlstate
+    code = sqlstate(exc)
+    text = str(exc)
     kind: type[PersistenceError]
     if code.startswith("23"):
         kind = IntegrityError
@@ -86,10 +84,10 @@ def _error(exc: pgwire.ServerError) -> PersistenceError:
         kind = InternalError
     else:
         kind = DatabaseError
-    return kind(str(exc))
+    return kind(text)
 
 
-class WireDatastore:
+class OneShotDatastore:
     """Connections to the server for one process: made on first use, kept for reuse
     (one at a time per thread; a one-shot command opens one)."""
 
@@ -98,45 +96,42 @@ class WireDatastore:
         self.host = get("POSTGRES_HOST") or "127.0.0.1"
         self.port = int(get("POSTGRES_PORT") or 5432)
         self.user = get("POSTGRES_USER") or "postgres"
-        self.password = get("POSTGRES_PASSWORD") or ""
+        self.password = get("POSTGRES_PASSWORD") or None
         self.dbname = get("POSTGRES_DBNAME") or "postgres"
         self.schema = (get("POSTGRES_SCHEMA") or "").strip() or "public"
         self.connect_timeout = float(get("POSTGRES_CONNECT_TIMEOUT") or 30)
         idle = int(get("POSTGRES_IDLE_IN_TRANSACTION_SESSION_TIMEOUT") or 5)
         self.options = f"-c idle_in_transaction_session_timeout={idle * 1000}"
         self.lock_timeout = int(get("POSTGRES_LOCK_TIMEOUT") or 0)
-        self._idle: list[pgwire.Connection] = []
+        self._idle: list[Any] = []
         self._lock = threading.Lock()
 
-    def connect(self) -> pgwire.Connection:
-        """A new connection; ``pgwire.Unsupported`` when psycopg is needed for it."""
+    def connect(self) -> Any:
+        """A new autocommit connection, its session's idle bound given at connect (no
+        ``SET`` round trip); a server that cannot be reached, or that refuses us, is the
+        library's ``OperationalError`` in libpq's words."""
+        import psycopg
+
         try:
-            return pgwire.Connection.connect(
+            return psycopg.connect(
                 host=self.host,
                 port=self.port,
                 user=self.user,
                 password=self.password,
                 dbname=self.dbname,
+                connect_timeout=int(self.connect_timeout),
                 options=self.options,
-                timeout=self.connect_timeout or None,
+                autocommit=True,
             )
-        except pgwire.ServerError as exc:  # refused: a bad password, no such database
-            raise OperationalError(f"connection failed: {exc}") from None
-        except OSError as exc:
-            raise OperationalError(
-                f'connection failed: connection to server at "{self.host}", port {self.port} '
-                f"failed: {exc.strerror or exc}"
-            ) from None
-
-    def open(self) -> None:
-        """Connect now (so a store pgwire cannot serve is known before it is used)."""
-        with self.connection():
-            pass
+        except psycopg.Error as exc:
+            raise OperationalError(str(exc).strip()) from None
 
     @contextmanager
-    def connection(self) -> Iterator[pgwire.Connection]:
+    def connection(self) -> Iterator[Any]:
         """A connection for one statement or one transaction; server errors come out as
         the library's persistence errors."""
+        import psycopg
+
         with self._lock:
             conn = self._idle.pop() if self._idle else None
         if conn is None:
@@ -144,33 +139,45 @@ class WireDatastore:
         healthy = False
         try:
             yield conn
-            healthy = conn.status == "I"
-        except pgwire.ServerError as exc:
-            healthy = conn.status == "I"
+            healthy = True
+        except psycopg.Error as exc:
+            healthy = not conn.closed  # autocommit, or rolled back by ``transaction``
+            if isinstance(exc, psycopg.OperationalError) and not sqlstate(exc):
+                raise OperationalError(f"the connection to the server was lost: {exc}") from None
             raise _error(exc) from None
-        except OSError as exc:
-            raise OperationalError(f"the connection to the server was lost: {exc}") from None
-        except (pgwire.Unsupported, pgwire.ProtocolError) as exc:
-            raise InterfaceError(f"an answer pgwire cannot read: {exc}") from None
         finally:
             if healthy:
                 with self._lock:
                     self._idle.append(conn)
             else:
-                conn.close()
+                _close(conn)
 
     def close(self) -> None:
         with self._lock:
             idle, self._idle = self._idle, []
         for conn in idle:
-            conn.close()
+            _close(conn)
 
 
-class WireApplicationRecorder(ApplicationRecorder):
-    """The application recorder's reads and appends over ``pgwire``, statement for
+def _close(conn: Any) -> None:
+    """Close a connection whose socket may already be gone."""
+    with contextlib.suppress(Exception):  # a broken connection has nothing left to close
+        conn.close()
+
+
+def _run(conn: Any, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    """One statement on an autocommit connection: its rows (none for a command)."""
+    cursor = conn.cursor()
+    cursor.execute(sql, tuple(params) or None)
+    rows = cursor.fetchall() if cursor.description else ()
+    return [tuple(row) for row in rows]
+
+
+class OneShotApplicationRecorder(ApplicationRecorder):
+    """The application recorder's reads and appends over one psycopg connection, statement for
     statement those of ``events.backends.postgres.RefereePostgresRecorder``."""
 
-    def __init__(self, datastore: WireDatastore, env: Any, events_table_name: str) -> None:
+    def __init__(self, datastore: OneShotDatastore, env: Any, events_table_name: str) -> None:
         self.datastore = datastore
         self.env = env
         self.events_table_name = events_table_name
@@ -215,7 +222,7 @@ class WireApplicationRecorder(ApplicationRecorder):
         )
         for attempt in (1, 2):
             with self.datastore.connection() as conn:
-                rows, _ = _missing_as_none(conn, self.call_append, params, last=attempt == 2)
+                rows = _missing_as_none(conn, self.call_append, params, last=attempt == 2)
             if rows is not None:
                 return [int(row[0]) for row in rows]
             self.ensure_tables()
@@ -246,7 +253,7 @@ class WireApplicationRecorder(ApplicationRecorder):
             params.append(limit)
             sql += " LIMIT %s"
         with self.datastore.connection() as conn:
-            rows, _ = conn.execute(sql, params)
+            rows = _run(conn, sql, params)
         return [StoredEvent(g, v, t, s) for g, v, t, s in rows]
 
     def select_notifications(
@@ -277,7 +284,7 @@ class WireApplicationRecorder(ApplicationRecorder):
         )
         params.append(limit)
         with self.datastore.connection() as conn:
-            rows, _ = conn.execute(sql, params)
+            rows = _run(conn, sql, params)
         return [
             Notification(id=i, originator_id=g, originator_version=v, topic=t, state=s)
             for i, g, v, t, s in rows
@@ -285,7 +292,7 @@ class WireApplicationRecorder(ApplicationRecorder):
 
     def max_notification_id(self) -> int | None:
         with self.datastore.connection() as conn:
-            rows, _ = conn.execute(f"SELECT MAX(notification_id) FROM {self.table}")
+            rows = _run(conn, f"SELECT MAX(notification_id) FROM {self.table}")
         return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
     def subscribe(self, gt: int | None = None, topics: Sequence[str] = ()) -> Any:
@@ -299,44 +306,44 @@ class WireApplicationRecorder(ApplicationRecorder):
 
 
 def _missing_as_none(
-    conn: pgwire.Connection, sql: str, params: Sequence[Any], *, last: bool
-) -> tuple[list[tuple[Any, ...]] | None, str]:
+    conn: Any, sql: str, params: Sequence[Any], *, last: bool
+) -> list[tuple[Any, ...]] | None:
     """Run a statement; ``None`` rows when the store's tables (or its append function)
     are missing and another attempt follows."""
     try:
-        return conn.execute(sql, params)
-    except pgwire.ServerError as exc:
-        if exc.sqlstate in MISSING and not last and conn.status == "I":
-            return None, ""
+        return _run(conn, sql, params)
+    except Exception as exc:
+        if sqlstate(exc) in MISSING and not last:
+            return None
         raise
 
 
-class WireFactory(InfrastructureFactory[TrackingRecorder]):
-    """eventsourcing's factory for ``PERSISTENCE_MODULE=events.backends.postgres_wire``:
+class OneShotFactory(InfrastructureFactory[TrackingRecorder]):
+    """eventsourcing's factory for ``PERSISTENCE_MODULE=events.backends.postgres_oneshot``:
     an application recorder only (a one-shot command needs no other)."""
 
     def __init__(self, env: Any) -> None:
         super().__init__(env)
-        self.datastore = WireDatastore(self.env)
-        self._recorders: list[WireApplicationRecorder] = []
+        self.datastore = OneShotDatastore(self.env)
+        self._recorders: list[OneShotApplicationRecorder] = []
 
     def application_recorder(self) -> ApplicationRecorder:
-        recorder = WireApplicationRecorder(
+        recorder = OneShotApplicationRecorder(
             self.datastore, self.env, (self.env.name.lower() or "stored") + "_events"
         )
         self._recorders.append(recorder)
         return recorder
 
     def aggregate_recorder(self, purpose: str = "events") -> AggregateRecorder:
-        raise NotImplementedError("only an application recorder (events.backends.postgres_wire)")
+        raise NotImplementedError("only an application recorder (events.backends.postgres_oneshot)")
 
     def tracking_recorder(
         self, tracking_recorder_class: type[TrackingRecorder] | None = None
     ) -> TrackingRecorder:
-        raise NotImplementedError("only an application recorder (events.backends.postgres_wire)")
+        raise NotImplementedError("only an application recorder (events.backends.postgres_oneshot)")
 
     def process_recorder(self) -> ProcessRecorder:
-        raise NotImplementedError("only an application recorder (events.backends.postgres_wire)")
+        raise NotImplementedError("only an application recorder (events.backends.postgres_oneshot)")
 
     def close(self) -> None:
         for recorder in self._recorders:
@@ -345,16 +352,16 @@ class WireFactory(InfrastructureFactory[TrackingRecorder]):
         super().close()
 
 
-class WireBackend:
-    """``events.backends.Backend`` over ``WireApplicationRecorder``: reads and side
-    tables over ``pgwire``; creating tables, bulk inserts and the read models'
+class OneShotBackend:
+    """``events.backends.Backend`` over ``OneShotApplicationRecorder``: reads and side
+    tables over one psycopg connection; creating tables, bulk inserts and the read models'
     connections through the psycopg backend of the same store."""
 
     kind = "postgres"
     position = "notification_id"
     mark = "%s"
 
-    def __init__(self, recorder: WireApplicationRecorder) -> None:
+    def __init__(self, recorder: OneShotApplicationRecorder) -> None:
         self.recorder = recorder
         self.schema = recorder.datastore.schema
         self.events_table = self.qualified(recorder.events_table_name)
@@ -375,14 +382,13 @@ class WireBackend:
     @contextmanager
     def transaction(self, *, write: bool = False) -> Iterator[Any]:
         with self.recorder.datastore.connection() as conn:
-            conn.execute("BEGIN")
+            _run(conn, "BEGIN")
             try:
                 yield _Cursor(conn, None)
             except BaseException:
-                if conn.status != "I":
-                    conn.execute("ROLLBACK")
+                _run(conn, "ROLLBACK")
                 raise
-            conn.execute("COMMIT" if write else "ROLLBACK")
+            _run(conn, "COMMIT" if write else "ROLLBACK")
 
     def has_table(self, table: str) -> bool:
         with self.cursor() as cursor:
@@ -395,31 +401,31 @@ class WireBackend:
 
     def analyze(self) -> None:
         with self.recorder.datastore.connection() as conn:
-            conn.execute(f"ANALYZE {self.events_table}")
+            _run(conn, f"ANALYZE {self.events_table}")
 
     def bulk_insert(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
         self.recorder.library_backend().bulk_insert(rows)
 
 
 class _Cursor:
-    """A DB-API-like cursor over one ``pgwire`` connection: ``execute``, then ``fetchone``
+    """A DB-API-like cursor over one psycopg connection: ``execute``, then ``fetchone``
     or ``fetchall``. A reading cursor (``backend`` given) that finds the store's tables
     missing creates them and runs the statement again, as the psycopg backend's does."""
 
-    def __init__(self, conn: pgwire.Connection, backend: WireBackend | None) -> None:
+    def __init__(self, conn: Any, backend: OneShotBackend | None) -> None:
         self._conn = conn
         self._backend = backend
         self._rows: list[tuple[Any, ...]] = []
 
     def execute(self, sql: str, params: Sequence[Any] | None = None) -> None:
         try:
-            self._rows, _ = self._conn.execute(sql, params or ())
-        except pgwire.ServerError as exc:
-            if self._backend is None or exc.sqlstate != "42P01":
+            self._rows = _run(self._conn, sql, params or ())
+        except Exception as exc:
+            if self._backend is None or sqlstate(exc) != "42P01":
                 raise
             if not self._backend.ensure_tables():
                 raise  # the tables were there: the statement names another one
-            self._rows, _ = self._conn.execute(sql, params or ())
+            self._rows = _run(self._conn, sql, params or ())
         self._rows.reverse()
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:

@@ -1,8 +1,9 @@
-"""Issue 22, the second pass from outside: each reproduction, now holding.
+"""Checkpoints, imported adjustments, public lists, seal keys and store backups: the
+reproductions of issue 22's second pass from outside, each now holding.
 
-Section 1 (checkpoints that prove the stored bytes), section 2 (imported
-adjustments judged like live ones), section 3 (what the public sees of a list).
-RELIABILITY.md maps each reproduction to its test here.
+s1: checkpoints prove the stored bytes; s2: imported adjustments are judged like live
+ones; s3: what the public sees of a list; s4: a seal key's care; s5: a store backup
+verifies against its checkpoints. RELIABILITY.md maps each reproduction to its test here.
 """
 
 from __future__ import annotations

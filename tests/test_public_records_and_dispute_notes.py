@@ -1,5 +1,6 @@
-"""Issue 24's leftovers: a public text record re-imports as a public record (REF-8.1),
-the audit of a dispute on a retracted entry, and where the replay shows a dispute."""
+"""Public records and disputes (issue 24): a public text record re-imports as a public
+record (REF-8.1), the audit of a dispute on a retracted entry (REF-4.1), where the replay
+shows a dispute, and a Prismatic bid sealed until its round is complete (PX-14.1)."""
 
 from __future__ import annotations
 

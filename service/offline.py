@@ -1,0 +1,341 @@
+"""Entries a table recorded while the server could not be reached, judged again on arrival.
+
+A table's outbox (``service.outbox``) sends its pending entries for a game in order,
+with the version of the game they were judged on. ``merge_offline`` judges them again:
+
+- the game did not move on the server meanwhile (its version is still the base): the
+  entries are decided one after another exactly as live entries are
+  (``service.entries.decide_entry``) and stored in ONE append, followed by
+  ``EntriesMerged``, which keeps the times the table recorded them beside the server's
+  (REF-9.4);
+- the game moved (another device or the head referee wrote to it), or the server cannot
+  take an entry the table took: nothing is overwritten and nothing dropped. The table's
+  branch is stored whole as ``BranchRecorded`` evidence with the server's own events
+  since the base, side by side, and the head referee's queue shows it (REF-9.5).
+
+A batch is sent with its first entry's key; a batch already stored (a retry after a
+lost answer) is answered from the event that stored it, never stored twice.
+``resolve_branch`` is the head referee's choice between the two branches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Literal
+
+import msgspec
+
+from events.schema import (
+    ActionRejected,
+    BranchKept,
+    BranchRecorded,
+    BranchResolved,
+    EntriesMerged,
+    GameEvent,
+    OfflineEntry,
+)
+from events.store import ConcurrentWriteError, fold_written, sealed_after
+from service.entries import EntryCommand, decide_entry
+from service.errors import InvalidCommandError, RefusedError, StaleVersionError
+from service.procedure import header, summaries
+from service.results import EntryResult
+
+if TYPE_CHECKING:
+    from events.view import GameView
+    from service.access import Principal
+    from service.app import RefereeService
+
+_EVIDENCE = (ActionRejected, BranchRecorded, BranchResolved)
+"""Events after a table's base that leave the game where it was: a rejected entry, or a
+branch kept as evidence. Any other (an action, a correction, a result) moved it."""
+
+__all__ = [
+    "Branch",
+    "record_lines",
+    "OfflineEntryIn",
+    "SyncOutcome",
+    "branches",
+    "merge_offline",
+    "resolve_branch",
+]
+
+
+class OfflineEntryIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """One pending entry as a table's outbox sends it."""
+
+    text: str
+    seat: str | None = None
+    key: str
+    recorded_at: datetime
+    judged: str = ""
+    judged_on: int = 0
+
+
+class SyncOutcome(msgspec.Struct, kw_only=True):
+    """What became of a table's pending entries for one game: ``merged`` (stored as if
+    live: ``results``), or ``conflict`` (kept as evidence in event ``event``, for the head
+    referee: ``reason``)."""
+
+    game_id: str
+    outcome: Literal["merged", "conflict"]
+    event: int
+    version: int
+    results: list[EntryResult] = []
+    reason: str = ""
+    replayed: bool = False
+
+
+class Branch(msgspec.Struct, kw_only=True):
+    """A ``BranchRecorded`` of a game and whether the head referee has chosen."""
+
+    game_id: str
+    event: int
+    device: str
+    base_version: int
+    theirs: list[str]
+    ours: list[str]
+    entries: list[str]
+    reason: str
+    kept: str | None = None
+
+
+def _entries(entries: Sequence[OfflineEntryIn]) -> tuple[OfflineEntry, ...]:
+    return tuple(
+        OfflineEntry(
+            text=e.text,
+            seat=e.seat,
+            key=e.key,
+            recorded_at=e.recorded_at.astimezone(UTC),
+            judged=e.judged,
+            judged_on=e.judged_on,
+        )
+        for e in entries
+    )
+
+
+def _already(view: GameView, key: str) -> SyncOutcome | None:
+    """The outcome of a batch whose first key ``key`` is stored already (a retry)."""
+    for event in reversed(view.events):
+        if isinstance(event, EntriesMerged | BranchRecorded) and event.entries:
+            if event.entries[0].key != key:
+                continue
+            if isinstance(event, EntriesMerged):
+                return SyncOutcome(
+                    game_id=view.game_id,
+                    outcome="merged",
+                    event=event.originator_version,
+                    version=view.version,
+                    replayed=True,
+                )
+            return SyncOutcome(
+                game_id=view.game_id,
+                outcome="conflict",
+                event=event.originator_version,
+                version=view.version,
+                reason=event.reason,
+                replayed=True,
+            )
+    return None
+
+
+def merge_offline(
+    svc: RefereeService,
+    ref: str,
+    *,
+    device: str,
+    base_version: int,
+    entries: Sequence[OfflineEntryIn],
+    by: str = "",
+    principal: Principal | None = None,
+) -> SyncOutcome:
+    """Judge a table's pending entries for one game again and store them (REF-9.4), or
+    keep them as a branch for the head referee (REF-9.5). See the module's text."""
+    if not entries:
+        raise RefusedError("REF-9.4: a batch of offline entries holds at least one entry")
+    if base_version < 1:
+        raise RefusedError("REF-9.4: the version the entries were judged on is 1 or more")
+    for attempt in (1, 2):
+        view = svc.load(ref)
+        if principal is not None:
+            from service.access import authorize
+
+            authorize(principal, "record", view)
+        done = _already(view, entries[0].key)
+        if done is not None:
+            return done
+        try:
+            return _merge(svc, view, device, base_version, entries, by)
+        except ConcurrentWriteError:
+            if attempt == 2:
+                raise
+    raise AssertionError("not reached")
+
+
+def _merge(
+    svc: RefereeService,
+    view: GameView,
+    device: str,
+    base_version: int,
+    entries: Sequence[OfflineEntryIn],
+    by: str,
+) -> SyncOutcome:
+    now = svc.clock()
+    since = [e for e in view.events if e.originator_version > base_version]
+    if view.version < base_version or any(not isinstance(e, _EVIDENCE) for e in since):
+        reason = (
+            f"the game moved on the server after event {base_version} (now {view.version})"
+            if view.version > base_version
+            else f"the server holds {view.version} events, fewer than the table's {base_version}"
+        )
+        return _branch(svc, view, device, base_version, entries, by, reason, now)
+    work = svc.load(view.game_id)  # decided on a copy; stored in one append on ``view``
+    new: list[GameEvent] = []
+    results: list[EntryResult] = []
+    for number, entry in enumerate(entries, start=1):
+        command = EntryCommand(entry.text, now, actor=entry.seat, by=by or device)
+        try:
+            decision = decide_entry(work, command)
+        except (RefusedError, InvalidCommandError, StaleVersionError) as exc:
+            reason = f"the server cannot take entry {number} ({entry.text!r}): {exc}"
+            return _branch(svc, view, device, base_version, entries, by, reason, now)
+        fold_written(work, sealed_after(work, decision.new), decision.applied)
+        new += decision.new
+        results.append(decision.result)
+    merged = EntriesMerged(
+        **header(view.game_id, now),
+        device=device,
+        base_version=base_version,
+        entries=_entries(entries),
+        events=tuple(r.event for r in results if r.event is not None),
+        by=by,
+    )
+    written = svc._append_to_game(view, [*new, merged])  # noqa: SLF001 - a game's one append
+    return SyncOutcome(
+        game_id=view.game_id,
+        outcome="merged",
+        event=written[-1].originator_version,
+        version=view.version,
+        results=results,
+    )
+
+
+def _branch(
+    svc: RefereeService,
+    view: GameView,
+    device: str,
+    base_version: int,
+    entries: Sequence[OfflineEntryIn],
+    by: str,
+    reason: str,
+    now: datetime,
+) -> SyncOutcome:
+    """Keep the table's branch whole as evidence (REF-9.5), with the server's since."""
+    since = [e for e in view.events if e.originator_version > base_version]
+    ours = [
+        f"{e.originator_version}: {line}" for e, line in zip(since, summaries(since), strict=True)
+    ]
+    event = BranchRecorded(
+        **header(view.game_id, now),
+        device=device,
+        base_version=base_version,
+        entries=_entries(entries),
+        theirs=tuple(e.judged or e.text for e in entries),
+        ours=tuple(ours),
+        reason=reason,
+        by=by,
+    )
+    written = svc.store.append(view, [event])
+    return SyncOutcome(
+        game_id=view.game_id,
+        outcome="conflict",
+        event=written[-1].originator_version,
+        version=view.version,
+        reason=reason,
+    )
+
+
+def branches(svc: RefereeService, ref: str) -> list[Branch]:
+    """Every branch kept as evidence in a game, with the head referee's choice if made."""
+    view = svc.load(ref)
+    found: dict[int, Branch] = {}
+    for event in view.events:
+        if isinstance(event, BranchRecorded):
+            found[event.originator_version] = Branch(
+                game_id=view.game_id,
+                event=event.originator_version,
+                device=event.device,
+                base_version=event.base_version,
+                theirs=list(event.theirs),
+                ours=list(event.ours),
+                entries=[e.text for e in event.entries],
+                reason=event.reason,
+            )
+        elif isinstance(event, BranchResolved) and event.branch in found:
+            found[event.branch].kept = event.kept
+    return list(found.values())
+
+
+def resolve_branch(
+    svc: RefereeService,
+    ref: str,
+    branch: int,
+    keep: BranchKept,
+    *,
+    reason: str = "",
+    by: str = "",
+) -> list[EntryResult]:
+    """The head referee keeps one branch of ``BranchRecorded`` event ``branch`` (REF-9.5).
+
+    ``server``: the game stays as it is; the choice is recorded. ``table``: the server's
+    actions after the branch's base are retracted (one backup, REF-2.3), the table's
+    entries recorded in their order, then the choice; the answers of those entries."""
+    view = svc.load(ref)
+    chosen = next((b for b in branches(svc, view.game_id) if b.event == branch), None)
+    if chosen is None:
+        raise InvalidCommandError("REF-9.5", f"event {branch} of {view.game_id} is not a branch")
+    if chosen.kept is not None:
+        raise InvalidCommandError(
+            "REF-9.5",
+            f"the branch of event {branch} was resolved already (kept the {chosen.kept}'s)",
+        )
+    event = view.events[branch - 1]
+    assert isinstance(event, BranchRecorded)
+    results: list[EntryResult] = []
+    if keep == "table":
+        base_ply = svc.store.load(view.game_id, upto=event.base_version).ply
+        if view.ply > base_ply:
+            svc.backup(
+                view.game_id,
+                base_ply,
+                reason or f"kept the table's branch of event {branch} (REF-9.5)",
+                by=by,
+            )
+        for entry in event.entries:
+            results.append(svc.record(view.game_id, entry.text, actor=entry.seat, by=by))
+        view = svc.load(view.game_id)
+    svc.store.append(
+        view,
+        [
+            BranchResolved(
+                **header(view.game_id, svc.clock()), branch=branch, kept=keep, reason=reason, by=by
+            )
+        ],
+    )
+    return results
+
+
+def record_lines(svc: RefereeService, ref: str, after: int) -> tuple[str, int, list[str]]:
+    """(the game's id, its version, its stored events numbered above ``after`` as lines of
+    its ``referee-jsonl/1`` record): what a table's copy of the game lacks, read alone, so
+    keeping the copy costs what the game gained, not its length."""
+    from events.schema import KIND_OF_TOPIC
+
+    game_id = svc.resolve(ref)
+    rows = svc.store.rows(game_id, after=max(0, after))
+    lines = [
+        f'{{"kind":"{KIND_OF_TOPIC[topic]}","topic":"{topic}",' + bytes(state)[1:].decode() + "\n"
+        for _, topic, state in rows
+    ]
+    version = rows[-1][0] if rows else max(0, after)
+    return game_id, version, lines

@@ -1,0 +1,360 @@
+"""A table's laptop through an outage: a copy of its games, and an outbox (REF-9.4).
+
+``referee --server URL act/show/legal`` keeps, for every game it referees, the game's
+exact record as the server last gave it (``records/GAME.jsonl`` under the offline store:
+``--offline-store``, ``REFEREE_OFFLINE_STORE``, or ``~/.cache/referee``). When the
+server cannot be reached (the request never left this machine), an entry is judged on a
+local store made from that record (``games/GAME.db``, the same store format) by the
+same rules, and kept in the outbox (``outbox.json``) as pending. The next command that
+reaches the server, or ``referee sync``, first sends the outbox in order, a game's
+entries as one batch with their keys and the versions they were judged on; the server
+judges them again (``service.offline``). A game's local store is dropped once its
+entries are sent, so the next outage starts from the server's record.
+
+The online path imports nothing but the standard library and ``service.remote``: the
+store is loaded only when an entry has to be judged here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import socket
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from service.remote import Remote, RemoteError, ServerUnreachableError
+from service.results import EntryResult, LegalActions, PositionView
+
+if TYPE_CHECKING:
+    from service.app import RefereeService
+
+__all__ = ["Outbox", "Pending", "Synced", "offline_root"]
+
+
+class Pending(msgspec.Struct, kw_only=True):
+    """An entry recorded here while the server could not be reached, not yet judged there."""
+
+    server: str
+    game: str
+    text: str
+    seat: str | None = None
+    key: str
+    base_version: int
+    """The server's version of the game the table's first pending entry was judged on."""
+    judged_on: int
+    judged: str
+    recorded_at: datetime
+
+
+class Synced(msgspec.Struct, kw_only=True):
+    """What the server made of one game's pending entries."""
+
+    game: str
+    entries: int
+    outcome: str
+    event: int
+    version: int
+    reason: str = ""
+    events: list[int] = []
+
+
+def offline_root(explicit: str | None = None) -> Path:
+    """The folder of a laptop's offline copies and outbox."""
+    chosen = explicit or os.environ.get("REFEREE_OFFLINE_STORE")
+    if chosen:
+        return Path(chosen).expanduser()
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "referee"
+
+
+def _device(referee: str) -> str:
+    return os.environ.get("REFEREE_DEVICE") or f"{socket.gethostname()}/{referee}"
+
+
+def _safe_name(game: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in game)
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.partial")
+    temp.write_bytes(data)
+    os.replace(temp, path)
+
+
+class Outbox:
+    """One laptop's outbox and game copies for the server ``remote`` speaks to."""
+
+    def __init__(self, remote: Remote, root: Path, *, referee: str = "referee") -> None:
+        self.remote = remote
+        self.root = root
+        self.referee = referee
+        self.device = _device(referee)
+        self.file = root / "outbox.json"
+
+    # -- the outbox ----------------------------------------------------------------------
+    def _all(self) -> list[Pending]:
+        if not self.file.exists():
+            return []
+        return msgspec.json.decode(self.file.read_bytes(), type=list[Pending])
+
+    def pending(self, game: str | None = None) -> list[Pending]:
+        """The entries of this server (of one game) still to send, in order."""
+        return [
+            p
+            for p in self._all()
+            if p.server == self.remote.url and (game is None or p.game == game)
+        ]
+
+    def _save(self, entries: list[Pending]) -> None:
+        if entries:
+            _write_atomically(self.file, msgspec.json.encode(entries))
+        else:
+            self.file.unlink(missing_ok=True)
+
+    # -- copies of the games -------------------------------------------------------------
+    def _record(self, game: str) -> Path:
+        return self.root / "records" / f"{_safe_name(game)}.jsonl"
+
+    def _store(self, game: str) -> Path:
+        return self.root / "games" / f"{_safe_name(game)}.db"
+
+    def _kept_version(self, game: str) -> int | None:
+        path = self._record(game)
+        if not path.exists():
+            return None
+        with path.open("rb") as lines:
+            head = lines.readline()
+        try:
+            return int(msgspec.json.decode(head, type=dict[str, Any])["events"])
+        except (msgspec.DecodeError, KeyError, TypeError, ValueError):
+            return None
+
+    def keep(self, game: str, version: int | None) -> None:
+        """Keep the game's record as the server has it now (when it moved since the copy
+        kept here, or ``version`` is unknown and none is kept); quietly nothing when the
+        server will not give it (a token that may not read the whole record)."""
+        if self.pending(game):
+            return  # the local store is ahead: it is the copy until the entries are sent
+        kept = self._kept_version(game)
+        if kept is not None and (version is None or kept == version):
+            return
+        with contextlib.suppress(RemoteError):
+            if kept is not None and version is not None and version > kept:
+                self._extend(game, kept, self.remote.record_after(game, kept))
+            else:
+                _write_atomically(self._record(game), self.remote.record_jsonl(game))
+
+    def _extend(self, game: str, kept: int, lines: bytes) -> None:
+        """Add the lines the server gained since ``kept`` to the kept record (its header's
+        count and last hash with them); the whole record again when they do not follow."""
+        path = self._record(game)
+        old = path.read_bytes().splitlines(keepends=True)
+        new = [line for line in lines.splitlines(keepends=True) if line.strip()]
+        if not old or not new:
+            return
+        last = msgspec.json.decode(new[-1], type=dict[str, Any])
+        first = msgspec.json.decode(new[0], type=dict[str, Any])
+        if first.get("originator_version") != kept + 1:
+            _write_atomically(path, self.remote.record_jsonl(game))
+            return
+        head = msgspec.json.decode(old[0], type=dict[str, Any])
+        head["events"] = int(last["originator_version"])
+        head["last_hash"] = str(last["hash"])
+        header = json.dumps(head).encode() + b"\n"  # as the server's export writes it
+        _write_atomically(path, b"".join([header, *old[1:], *new]))
+
+    def _local(self, ref: str, why: ServerUnreachableError) -> tuple[RefereeService, str]:
+        """The local store of a game (made from its kept record when there is none yet);
+        ``why`` the server could not be reached, said again when no copy is kept here."""
+        from service.app import open_service
+
+        game = self._resolve(ref, why)
+        path = self._store(game)
+        fresh = not path.exists()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        svc = open_service(path, create=True)
+        if fresh:
+            try:
+                _import(svc, self._record(game))
+            except BaseException:
+                svc.close()
+                path.unlink(missing_ok=True)
+                raise
+        return svc, game
+
+    def _resolve(self, ref: str, why: ServerUnreachableError) -> str:
+        """A game id from a whole id or a unique ending, among the games kept here."""
+        kept = sorted(p.stem for p in (self.root / "records").glob("*.jsonl"))
+        if ref in kept:
+            return ref
+        found = [g for g in kept if g.endswith(ref)]
+        if len(found) == 1:
+            return found[0]
+        raise ServerUnreachableError(
+            f"{why}; no copy of {ref!r} is kept on this laptop to record it offline (a game is "
+            "kept once it was shown or played here while the server answered)"
+            if not found
+            else f"{why}; {ref!r} matches several games kept on this laptop: {', '.join(found)}"
+        )
+
+    # -- sending -------------------------------------------------------------------------
+    def flush(self) -> list[Synced]:
+        """Send every pending entry of this server, game by game in the order they were
+        recorded, each game's entries as one batch under its first entry's key. Raises
+        ``ServerUnreachableError`` when the server still cannot be reached (the outbox is
+        kept as it is)."""
+        done: list[Synced] = []
+        while True:
+            mine = self.pending()
+            if not mine:
+                return done
+            game = mine[0].game
+            batch = [p for p in mine if p.game == game]
+            answer = self.remote.sync(
+                game,
+                {
+                    "device": self.device,
+                    "base_version": batch[0].base_version,
+                    "entries": [
+                        {
+                            "text": p.text,
+                            "seat": p.seat,
+                            "key": p.key,
+                            "recorded_at": p.recorded_at,
+                            "judged": p.judged,
+                            "judged_on": p.judged_on,
+                        }
+                        for p in batch
+                    ],
+                },
+                key=batch[0].key,
+            )
+            keys = {p.key for p in batch}
+            self._save([p for p in self._all() if p.key not in keys])
+            self._store(game).unlink(missing_ok=True)
+            self._record(game).unlink(missing_ok=True)
+            self.keep(game, None)
+            done.append(
+                Synced(
+                    game=game,
+                    entries=len(batch),
+                    outcome=str(answer.get("outcome", "")),
+                    event=int(answer.get("event", 0)),
+                    version=int(answer.get("version", 0)),
+                    reason=str(answer.get("reason", "")),
+                    events=[int(r["event"]) for r in answer.get("results", []) if r.get("event")],
+                )
+            )
+
+    # -- the commands --------------------------------------------------------------------
+    def record(
+        self, ref: str, text: str, *, seat: str | None = None, dry_run: bool = False
+    ) -> tuple[EntryResult, list[Synced], bool]:
+        """``act`` through the outbox: (the answer, what the outbox sent first, whether the
+        entry was judged here because the server could not be reached)."""
+        key = secrets.token_hex(16)
+        try:
+            sent = self.flush()
+            result = self.remote.record(ref, text, seat=seat, dry_run=dry_run, key=key)
+        except ServerUnreachableError as exc:
+            if exc.sent:
+                raise  # it may have been stored: never judged twice
+            return self._record_here(ref, text, seat, dry_run, key, exc), [], True
+        if not dry_run:
+            self.keep(result.game_id or ref, result.version)
+        return result, sent, False
+
+    def _record_here(
+        self,
+        ref: str,
+        text: str,
+        seat: str | None,
+        dry_run: bool,
+        key: str,
+        why: ServerUnreachableError,
+    ) -> EntryResult:
+        svc, game = self._local(ref, why)
+        try:
+            before = svc.load(game).version
+            result = svc.record(game, text, actor=seat, by=self.referee, dry_run=dry_run)
+            if dry_run or result.event is None:
+                return result
+            earlier = self.pending(game)
+            judged = result.notation or text
+            if not result.accepted:
+                clauses = ", ".join(v.clause for v in result.violations)
+                judged = f"rejected {text!r} ({clauses})"
+            entry = Pending(
+                server=self.remote.url,
+                game=game,
+                text=text,
+                seat=seat,
+                key=key,
+                base_version=earlier[0].base_version if earlier else before,
+                judged_on=before,
+                judged=judged,
+                recorded_at=datetime.now(UTC),
+            )
+            self._save([*self._all(), entry])
+            return result
+        finally:
+            svc.close()
+
+    def position(
+        self, ref: str, *, at: int | None = None, viewer: str | None = None
+    ) -> tuple[PositionView, list[Synced], bool]:
+        """``show`` through the outbox: (the position, what was sent first, offline?)."""
+        try:
+            sent = self.flush()
+            pos = self.remote.position(ref, at=at, viewer=viewer)
+        except ServerUnreachableError as exc:
+            if exc.sent:
+                raise
+            svc, game = self._local(ref, exc)
+            try:
+                return svc.position(game, at=at, viewer=viewer), [], True
+            finally:
+                svc.close()
+        self.keep(pos.game_id or ref, pos.version)
+        return pos, sent, False
+
+    def legal(
+        self, ref: str, *, seat: str | None = None
+    ) -> tuple[LegalActions, list[Synced], bool]:
+        """``legal`` through the outbox: (the entries, what was sent first, offline?)."""
+        try:
+            sent = self.flush()
+            found = self.remote.legal(ref, seat=seat)
+        except ServerUnreachableError as exc:
+            if exc.sent:
+                raise
+            svc, game = self._local(ref, exc)
+            try:
+                return svc.legal(game, seat=seat), [], True
+            finally:
+                svc.close()
+        if self._kept_version(ref) is None:
+            self.keep(ref, None)
+        return found, sent, False
+
+
+def _import(svc: RefereeService, record: Path) -> None:
+    """A game's kept record into an empty local store, every event as the server stored it."""
+    from service.errors import GameNotFoundError
+
+    if not record.exists():
+        raise GameNotFoundError(f"no copy of {record.stem} is kept on this laptop")
+    from events.interchange.jsonl import read_jsonl
+
+    rows = read_jsonl(record.read_text(encoding="utf-8").split("\n"), str(record))
+    game = rows[0][1].originator_id
+    svc.store.insert_rows(
+        [(game, [(e.originator_version, topic, state) for _, e, topic, state in rows])]
+    )

@@ -1,0 +1,139 @@
+"""Swiss pairing quality at 10,000 players on a generated event (issue 32 goal 6).
+
+The checks of test_pairing.py, at the size of the biggest events: no rematch, no repeat bye, the
+bye to the lowest eligible player (EV-5.4, EV-5.5), and the least squared score gap (EV-5.2,
+EV-5.3). A complete graph of 10,000 players is out of reach, so the score gap is checked against an
+independent bound: no perfect matching of the players left after the bye, rematches allowed, has
+a smaller total squared gap than pairing their points in sorted order (for a convex cost on a line,
+crossing or nested pairs never beat neighbouring ones). Top half against bottom half (EV-I.4) is
+checked on the pairs inside a score group.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.tournament import Seat, swiss_pairs
+
+PLAYERS = 10_001  # odd, so every round has a bye
+ROUNDS = 9
+
+
+def _sorted_gap_bound(points: list[int]) -> int:
+    """The least total squared gap of any perfect matching of ``points`` (neighbours in order)."""
+    ordered = sorted(points, reverse=True)
+    return sum((ordered[t] - ordered[t + 1]) ** 2 for t in range(0, len(ordered), 2))
+
+
+@pytest.mark.slow
+def test_pairing_quality_at_ten_thousand_players() -> None:
+    """EV-5.2 to EV-5.5, EV-I.4 on nine rounds of a 10,001-player event with random results."""
+    rnd = random.Random(32)
+    points = {f"p{i:05d}": 0 for i in range(PLAYERS)}
+    met: dict[str, set[str]] = {p: set() for p in points}
+    byes = dict.fromkeys(points, 0)
+    for _ in range(ROUNDS):
+        tiebreak = {p: rnd.random() for p in points}
+        order = sorted(points, key=lambda p: (-points[p], tiebreak[p]))
+        seats = [
+            Seat(id=p, points=points[p], opponents=frozenset(met[p]), byes=byes[p]) for p in order
+        ]
+        pairs, bye = swiss_pairs(seats)
+        # every player once
+        listed = [p for pair in pairs for p in pair] + ([bye] if bye else [])
+        assert len(listed) == PLAYERS and set(listed) == set(points)
+        # EV-5.4: no rematch; EV-5.5: no repeat bye, the lowest eligible player has it
+        assert not any(b in met[a] for a, b in pairs)
+        assert bye is not None and byes[bye] == 0
+        assert bye == [p for p in order if byes[p] == 0][-1]
+        # EV-5.2/EV-5.3: the least squared score gap of any pairing of the rest
+        gaps = sum((points[a] - points[b]) ** 2 for a, b in pairs)
+        assert gaps == _sorted_gap_bound([points[p] for p in order if p != bye])
+        # EV-I.4: inside a score group, rank i meets rank i + half the group, nearly always
+        rank = {p: i for i, p in enumerate(order)}
+        first: dict[int, int] = {}
+        size: dict[int, int] = {}
+        for p in order:
+            first.setdefault(points[p], rank[p])
+            size[points[p]] = size.get(points[p], 0) + 1
+        inside = [(a, b) for a, b in pairs if points[a] == points[b]]
+        shaped = sum(1 for a, b in inside if rank[b] - rank[a] == size[points[a]] // 2)
+        assert shaped >= 0.99 * len(inside)
+        for a, b in pairs:
+            met[a].add(b)
+            met[b].add(a)
+            x = rnd.random()
+            if x < 0.45:
+                points[a] += 3
+            elif x < 0.9:
+                points[b] += 3
+            else:
+                points[a] += 1
+                points[b] += 1
+        points[bye] += 3
+        byes[bye] += 1
+
+
+def test_round_beyond_the_score_gap_bound_falls_back_to_the_whole_round() -> None:
+    """EV-5.3/EV-5.4: four leaders who have all met each other must float down, so no pairing
+    reaches the sorted-points bound; the block pairing cannot show its answer best and the whole
+    round is matched instead, with the same bye and score gap as the complete graph."""
+    leaders = ["a", "b", "c", "d"]
+    seats = [Seat(id=p, points=6, opponents=frozenset(set(leaders) - {p})) for p in leaders]
+    seats += [Seat(id=f"p{i:03d}", points=3 if i < 61 else 0) for i in range(127)]
+    points = {s.id: s.points for s in seats}
+    met = {s.id: s.opponents for s in seats}
+    pairs, bye = swiss_pairs(seats)
+    full, full_bye = swiss_pairs(seats, complete_up_to=10**6)
+    assert not any(b in met[a] for a, b in pairs)
+    assert bye == full_bye == "p126"
+
+    def gaps(pairs: list[tuple[str, str]]) -> int:
+        return sum((points[a] - points[b]) ** 2 for a, b in pairs)
+
+    bound = _sorted_gap_bound([points[s.id] for s in seats if s.id != bye])
+    assert gaps(pairs) == gaps(full) > bound
+
+
+@st.composite
+def _small_rounds(draw: st.DrawFn) -> list[Seat]:
+    n = draw(st.integers(2, 14))
+    ids = [f"p{i:02d}" for i in range(n)]
+    met: dict[str, set[str]] = {p: set() for p in ids}
+    for _ in range(draw(st.integers(0, n * 2))):
+        a, b = draw(st.permutations(ids))[:2]
+        met[a].add(b)
+        met[b].add(a)
+    points = sorted(draw(st.lists(st.integers(0, 4), min_size=n, max_size=n)), reverse=True)
+    byes = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
+    return [
+        Seat(id=p, points=3 * points[i], opponents=frozenset(met[p]), byes=byes[i])
+        for i, p in enumerate(ids)
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_small_rounds())
+def test_blocks_keep_the_complete_graphs_tiers(seats: list[Seat]) -> None:
+    """EV-5.3 to EV-5.5: the block pairing forced on small rounds (blocks of four players, so
+    blocks grow, merge and fall back) has the complete graph's rematch count and, where that is 0,
+    its bye and its total squared score gap."""
+    blocks, blocks_bye = swiss_pairs(seats, complete_up_to=0, block=4)
+    full, full_bye = swiss_pairs(seats, complete_up_to=10**6)
+    points = {s.id: s.points for s in seats}
+    met = {s.id: s.opponents for s in seats}
+
+    def rematches(pairs: list[tuple[str, str]]) -> int:
+        return sum(1 for a, b in pairs if b in met[a])
+
+    def gaps(pairs: list[tuple[str, str]]) -> int:
+        return sum((points[a] - points[b]) ** 2 for a, b in pairs)
+
+    assert rematches(blocks) == rematches(full)
+    if rematches(full) == 0:
+        assert blocks_bye == full_bye
+        assert gaps(blocks) == gaps(full)

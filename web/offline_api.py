@@ -1,0 +1,160 @@
+"""The API's routes for entries recorded offline (REF-9.4, REF-9.5), over ``service.offline``.
+
+``POST /api/games/{id}/offline`` takes a table's pending entries for one game (its
+outbox, sent with an ``Idempotency-Key``): stored as if live when the game did not move,
+else kept whole as a branch for the head referee's queue. ``GET .../branches`` lists a
+game's branches; ``POST .../branches/{event}`` is the head referee's choice.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+from litestar import Request, Response, get, post
+from litestar.params import FromPath, FromQuery, JSONBody
+
+from service.access import authorize
+from service.offline import (
+    Branch,
+    OfflineEntryIn,
+    SyncOutcome,
+    branches,
+    merge_offline,
+    record_lines,
+)
+from service.offline import resolve_branch as resolve
+from service.results import EntryResult
+from web.api import PROBLEMS
+from web.context import web_of
+
+__all__ = ["OFFLINE_HANDLERS"]
+
+AnyRequest = Request[Any, Any, Any]
+
+
+class OfflineBatchIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A table's pending entries for one game, in the order it recorded them, and the
+    game's version (number of events) the first was judged on."""
+
+    device: str
+    base_version: int
+    entries: list[OfflineEntryIn]
+
+
+class KeepIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    keep: Literal["server", "table"]
+    reason: str = ""
+
+
+class Kept(msgspec.Struct, kw_only=True):
+    branch: int
+    kept: str
+    results: list[EntryResult]
+
+
+@post(
+    "/api/games/{game_id:str}/offline",
+    summary="A table's entries recorded while the server was unreachable (REF-9.4, REF-9.5)",
+    responses=PROBLEMS,
+    status_code=200,
+)
+async def sync_offline(
+    request: AnyRequest, game_id: FromPath[str], data: JSONBody[OfflineBatchIn]
+) -> Response[SyncOutcome]:
+    """200 with ``merged`` (stored as if live) or ``conflict`` (kept as a branch for the
+    head referee); a retry with the same key is answered from the first."""
+    web = web_of(request)
+    who = web.principal(request)
+
+    def work() -> tuple[int, Any, dict[str, str]]:
+        seating = web.svc.seating(game_id)
+        authorize(who, "record", seating)
+        outcome = merge_offline(
+            web.svc,
+            seating.game_id,
+            device=data.device,
+            base_version=data.base_version,
+            entries=data.entries,
+            by=who.label,
+        )
+        return 200, outcome, {"ETag": f'"{outcome.version}"'}
+
+    return await web.write(request, who, work)
+
+
+@get(
+    "/api/games/{game_id:str}/branches",
+    summary="Branches of a game kept as evidence (entries recorded offline, REF-9.5)",
+    responses=PROBLEMS,
+)
+async def game_branches(request: AnyRequest, game_id: FromPath[str]) -> list[Branch]:
+    web = web_of(request)
+    who = web.principal(request)
+    seating = await web.run(web.svc.seating, game_id)
+    authorize(who, "queue", seating)
+    return await web.run(branches, web.svc, seating.game_id)
+
+
+@post(
+    "/api/games/{game_id:str}/branches/{event:int}",
+    summary="Keep one branch: the server's or the table's (head referee, REF-9.5)",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def keep_branch(
+    request: AnyRequest, game_id: FromPath[str], event: FromPath[int], data: JSONBody[KeepIn]
+) -> Response[Kept]:
+    web = web_of(request)
+    who = web.principal(request)
+
+    def work() -> tuple[int, Any, dict[str, str]]:
+        seating = web.svc.seating(game_id)
+        authorize(who, "backup", seating)  # the head referee's, as a backup is
+        results = resolve(
+            web.svc, seating.game_id, event, data.keep, reason=data.reason, by=who.label
+        )
+        return 201, Kept(branch=event, kept=data.keep, results=results), {}
+
+    return await web.write(request, who, work)
+
+
+@get(
+    "/api/games/{game_id:str}/record",
+    summary="The game's stored events after ?after=N as referee-jsonl lines (referees: a "
+    "table's offline copy, REF-9.4)",
+    responses=PROBLEMS,
+    media_type="application/x-ndjson",
+)
+async def record_after(
+    request: AnyRequest, game_id: FromPath[str], after: FromQuery[int] = 0
+) -> Response[str]:
+    """The lines a table's copy lacks; ``ETag`` is the game's version they reach."""
+    web = web_of(request)
+    who = web.principal(request)
+    seating = await web.run(web.svc.seating, game_id)
+    authorize(who, "export_record", seating)
+    _, version, lines = await web.run(record_lines, web.svc, seating.game_id, after)
+    return Response(
+        content="".join(lines),
+        media_type="application/x-ndjson",
+        headers={"ETag": f'"{version}"', "Cache-Control": "no-store"},
+    )
+
+
+_WORKER = Path(__file__).parent / "static" / "player-sw.js"
+
+
+@get("/player-sw.js", include_in_schema=False)
+async def player_worker() -> Response[bytes]:
+    """The service worker that keeps a player's page through an outage; served from the
+    root so that its scope may cover ``/events/``."""
+    return Response(
+        content=_WORKER.read_bytes(),
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
+OFFLINE_HANDLERS = [sync_offline, game_branches, keep_branch, record_after, player_worker]
