@@ -7,7 +7,9 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from service.bounds import LINE, LIST, PAGE
+from service.bounds import LINE as LINE  # re-exported: the forms and pages read them here
+from service.bounds import LIST as LIST
+from service.bounds import PAGE as PAGE
 from service.results import PenaltyLevel
 
 __all__ = [
