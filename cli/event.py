@@ -167,14 +167,23 @@ def register(
         int, typer.Option("--bye", min=0, help="Awarded byes: the player's first N rounds.")
     ] = 0,
     player_id: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--player-id",
-            help="The player's id across the house ('referee token create --role player "
-            "--player-id ID'): their event games' seats are bound to it, so their own token "
-            "acts for them and finds their page (one --player).",
+            help="A player's id across the house ('referee token create --role player "
+            "--player-id ID'), once per --player in the same order (a new id for each player "
+            "past them): their event games' seats are bound to it, so their own token acts "
+            "for them and finds their page.",
         ),
     ] = None,
+    allow_similar: Annotated[
+        bool,
+        typer.Option(
+            "--allow-similar",
+            help="Register a name that looks like another in this event (another case, or "
+            "look-alike letters from another script): two real people, told apart by id.",
+        ),
+    ] = False,
     late_as_losses: Annotated[
         bool,
         typer.Option(
@@ -186,7 +195,8 @@ def register(
     ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Register players (after round 1 is paired: a late entry, EV-2.3)."""
+    """Register players (after round 1 is paired: a late entry, EV-2.3). Each gets an
+    event id (p1, p2, ...) and is bound to a player id across the house (printed)."""
     with handled():
         chosen: Any = None
         if deck is not None and sealed is not None:
@@ -202,18 +212,28 @@ def register(
                 chosen = parse_decklist(deck.read_text(encoding="utf-8"), str(deck))
             except UnicodeDecodeError:
                 fail(f"{deck}: not UTF-8 text")
-        ids = _svc().event_register(
+        svc = _svc()
+        ids = svc.event_register(
             event,
             player,
             deck=chosen,
             byes=bye,
-            player_id=player_id,
+            player_ids=player_id or (),
+            allow_similar=allow_similar,
             late_as_losses=late_as_losses,
         )
+        entrants = svc.event_state(event).players
+        house = [str(entrants[i].player_id or "") for i in ids]
         if as_json:
-            emit_json({"registered": player, "ids": ids})
+            emit_json({"registered": player, "ids": ids, "player_ids": house})
         else:
-            typer.echo(f"registered {len(ids)}: " + ", ".join(player))
+            typer.echo(
+                f"registered {len(ids)}: "
+                + ", ".join(
+                    f"{entrants[i].name} ({i}, player id {h})"
+                    for i, h in zip(ids, house, strict=True)
+                )
+            )
 
 
 @event_app.command("drop")

@@ -399,11 +399,12 @@ class Queries:
         time_limit: int = 50,
         now: datetime | None = None,
         call_seconds: int = 60,
+        event: str | None = None,
     ) -> RoomView:
-        """The referees' queue across every table (or only ``tables``): open disputes,
-        rulings awaited, appeals, penalties, idle tables, games over time, judge calls and
-        result disagreements (``service.room``, ``service.calls``); an open call older than
-        ``call_seconds`` is marked overdue.
+        """The referees' queue across every table (or only ``tables``, of ``event``): open
+        disputes, rulings awaited, appeals, penalties, idle tables, games over time, judge
+        calls and result disagreements (``service.room``, ``service.calls``); an open call
+        older than ``call_seconds`` is marked overdue.
         The fold is kept on the service, so a long-lived service reads only what is new."""
         from service.room import RoomQueue
 
@@ -417,6 +418,7 @@ class Queries:
             time_limit=time_limit,
             now=now,
             call_seconds=call_seconds,
+            of_event=event,
         )
 
     def report(self, ref: str, name: str, *, viewer: str | None = None) -> Report:

@@ -515,8 +515,11 @@ class RoomQueue:
         penalty_hours: int = PENALTY_HOURS,
         now: datetime | None = None,
         call_seconds: int = CALL_SECONDS,
+        of_event: str | None = None,
     ) -> RoomView:
-        """The queue now, for every table (``tables=None``) or only ``tables``."""
+        """The queue now, for every table (``tables=None``) or only ``tables``; with
+        ``tables``, ``of_event`` names the event they are tables of (issue 31: "" for games
+        outside every event), so another event's table 1 is not among them."""
         if not 1 <= idle_minutes <= 24 * 60 or not 1 <= time_limit <= 24 * 60:
             from service.errors import RefusedError
 
@@ -537,7 +540,11 @@ class RoomQueue:
         wanted = {t.strip().casefold() for t in tables} if tables is not None else None
 
         def covered(g: _Game) -> bool:
-            return wanted is None or g.meta.get("table", "").strip().casefold() in wanted
+            if wanted is None:
+                return True
+            if of_event is not None and g.meta.get("event", "").strip() != of_event:
+                return False
+            return g.meta.get("table", "").strip().casefold() in wanted
 
         def item(
             gid: str, g: _Game, kind: str, since: datetime, line: str, **kw: object
@@ -623,7 +630,11 @@ class RoomQueue:
             penalties=oldest(shown_penalties, key=lambda i: i.since),
             idle=oldest(idle, key=lambda i: i.since),
             overtime=oldest(overtime, key=lambda i: i.since),
-            unreported=self.unreported(running, wanted, now),
+            unreported=self.unreported(
+                [(e, f) for e, f in running if wanted is None or of_event in (None, e)],
+                wanted,
+                now,
+            ),
             calls=[QueueItem(**i) for i in calls],
             disagreements=[QueueItem(**i) for i in disagreements],
             conflicts=oldest(conflicts, key=lambda i: i.since),

@@ -264,7 +264,7 @@ async def create_game(request: AnyRequest, data: JSONBody[NewGame]) -> Response[
     who = web.principal(request)
 
     async def work() -> tuple[int, Any, dict[str, str]]:
-        authorize(who, "create", table=data.meta.get("table"))
+        authorize(who, "create", table=data.meta.get("table"), event=data.meta.get("event"))
         unknown = sorted(set(data.player_ids) - set(data.players))
         if unknown:
             raise RefusedError(f"player_ids names seats with no player: {', '.join(unknown)}")
@@ -902,13 +902,15 @@ async def queue(
     call_after: FromQuery[int] = 60,
 ) -> RoomView:
     web = web_of(request)
-    tables = queue_tables(web.principal(request))
+    who = web.principal(request)
+    tables = queue_tables(who)
     return await web.run(
         web.svc.queue,
         tables=tables,
         idle_minutes=idle,
         time_limit=time_limit,
         call_seconds=call_after,
+        event=who.event,
     )
 
 
@@ -935,7 +937,8 @@ def _signature(room: RoomView) -> list[tuple[str, str, int | None, str]]:
 )
 async def queue_events(request: AnyRequest, after: FromQuery[int | None] = None) -> ServerSentEvent:
     web = web_of(request)
-    tables = queue_tables(web.principal(request))
+    who = web.principal(request)
+    tables = queue_tables(who)
     start = _after(request, after)
 
     async def stream() -> AsyncIterator[ServerSentEventMessage]:
@@ -943,7 +946,7 @@ async def queue_events(request: AnyRequest, after: FromQuery[int | None] = None)
         looked = start
         while not web.hub.closing:
             looked = web.hub.last_id
-            room = await web.run(web.svc.queue, tables=tables)
+            room = await web.run(web.svc.queue, tables=tables, event=who.event)
             now = _signature(room)
             if shown is None or now != shown:
                 if shown is not None or room.changed > start:

@@ -156,6 +156,7 @@ async def queue_page(
         idle_minutes=idle,
         time_limit=time_limit,
         call_seconds=call_after,
+        event=who.event,
     )
     return _page(
         render(

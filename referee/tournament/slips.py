@@ -27,7 +27,8 @@ from referee.tournament.model import MatchFormat, Placement, Score, games_to_win
 
 __all__ = ["decided", "parse_placement", "parse_slip", "placement_order", "validate_score"]
 
-_SLIP = re.compile(r"^\s*(\d{1,2})\s*-\s*(\d{1,2})(?:\s*-\s*(\d{1,2}))?\s*$")
+# ASCII digits only (issue 31): ``\d`` would take "２" or "٢" as a 2.
+_SLIP = re.compile(r"^\s*([0-9]{1,2})\s*-\s*([0-9]{1,2})(?:\s*-\s*([0-9]{1,2}))?\s*$", re.ASCII)
 
 
 def parse_slip(text: str, match: MatchFormat, *, playoff: bool = False) -> Score:

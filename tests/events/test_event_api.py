@@ -8,10 +8,12 @@ from typing import Any
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from tests.web.conftest import Tokens, auth
+from tests.web.conftest import Tokens, auth, table_token
 
 
-def test_an_event_run_over_http_by_its_roles(client: TestClient[Litestar], tokens: Tokens) -> None:
+def test_an_event_run_over_http_by_its_roles(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
     head = auth(tokens["head"])
     made = client.post(
         "/api/events", json={"name": "Cup", "game": "gammasphere", "rounds": 2}, headers=head
@@ -43,7 +45,8 @@ def test_an_event_run_over_http_by_its_roles(client: TestClient[Litestar], token
         client.get(f"/api/events/{event}/pairings", headers=auth(tokens["public"])).json() == rows
     )
 
-    # a table referee reports only their own table
+    # a table referee reports only their own table of their own event
+    tokens["table1"] = table_token(store, event, "1")
     assert (
         client.post(
             f"/api/events/{event}/results",

@@ -163,7 +163,9 @@ def test_gammasphere_swiss_64_players_six_rounds_and_a_top_8_cut(tmp_path: Path)
             *[slip_for(r["table"], number) for r in rows if not r["bye"]],
         )
         if number == 2:
-            ok(db, "event", "drop", event, "player 07", "--reason", "went home")
+            # a name is matched exactly (issue 31): "player 07" is nobody
+            refused(db, "EV-2.1", "event", "drop", event, "player 07")
+            ok(db, "event", "drop", event, "Player 07", "--reason", "went home")
             refused(db, "EV-2.6", "event", "drop", event, "Player 07")  # dropped already
             ok(
                 db,
@@ -421,21 +423,21 @@ def test_a_round_paired_by_hand_with_two_byes_is_audited(tmp_path: Path) -> None
 
 
 def test_ev_2_2_register_with_a_player_id(tmp_path: Path) -> None:
-    """``--player-id`` binds one registration to the person's id across the house; a
-    malformed id, one given for several players, or one already registered is refused
+    """``--player-id`` binds registrations to the people's ids across the house, in the
+    order of ``--player`` (issue 31: several in one call; a player past them gets a new
+    id); a malformed id, more ids than players, or one already registered is refused
     with one line naming EV-2.2 and nothing stored."""
     db = tmp_path / "ev.db"
     event = ok(db, "event", "new", "Small", "--game", "prizmik").strip().splitlines()[-1]
     ok(db, "event", "register", event, "--player", "Ann Lee", "--player-id", "ann-7")
     refused(db, "EV-2.2", "event", "register", event, "--player", "Bo", "--player-id", "Not Ok")
-    both = ("--player", "Bo", "--player", "Cy", "--player-id", "bo-1")
+    both = ("--player", "Bo", "--player-id", "bo-1", "--player-id", "cy-1")
     refused(db, "EV-2.2", "event", "register", event, *both)
     refused(db, "EV-2.2", "event", "register", event, "--player", "Al", "--player-id", "ann-7")
     ok(db, "event", "register", event, "--player", "Bo")
     (table,) = as_json(db, "event", "pair", event)
     (game,) = table["games"]
     players = as_json(db, "log", game)[0]["players"]  # the game's creation
-    assert sorted((p["name"], p.get("id", "")) for p in players) == [
-        ("Ann Lee", "ann-7"),
-        ("Bo", ""),
-    ]
+    ids = sorted((p["name"], p.get("id", "")) for p in players)
+    assert ids[0] == ("Ann Lee", "ann-7")
+    assert ids[1][0] == "Bo" and ids[1][1].startswith("pl-")  # every player gets an id
