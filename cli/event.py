@@ -44,8 +44,41 @@ RoundOpt = Annotated[
 ]
 
 
+CsvOpt = Annotated[bool, typer.Option("--csv", help="Comma-separated values, a header first.")]
+
+
 def _svc() -> Any:
     return settings.service()
+
+
+def _print_sheet(sheet: Any, *, by_name: bool = False) -> None:
+    """A round's pairings as posted: the event and the round, each player's points going in
+    and the result once in."""
+    stage = (
+        sheet.stage
+        if sheet.stage == f"round {sheet.round}"
+        else (f"{sheet.stage} (round {sheet.round})")
+    )
+    typer.echo(f"{sheet.name} · {stage} · pairings by {'name' if by_name else 'table'}")
+    if by_name:
+        seats = sorted(
+            ((seat, line) for line in sheet.lines for seat in line.seats),
+            key=lambda item: (item[0].player.casefold(), item[0].player),
+        )
+        for seat, line in seats:
+            where = "  bye" if line.bye else f"{line.table:>5}"
+            others = ", ".join(f"{o.player} ({o.points})" for o in line.seats if o is not seat)
+            against = f"  v {others}" if others else ""
+            result = f"   {seat.result}" if seat.result and not line.bye else ""
+            typer.echo(f"{seat.player:<24} ({seat.points:>2}) {where}{against}{result}")
+        return
+    for line in sheet.lines:
+        players = " v ".join(f"{seat.player} ({seat.points})" for seat in line.seats)
+        if line.bye:
+            typer.echo(f"  bye  {players}")
+        else:
+            result = f"   {line.result}" if line.result else ""
+            typer.echo(f"{line.table:>5}  {players}{result}")
 
 
 event_app.command("verify")(verify_posting)
@@ -134,14 +167,23 @@ def register(
         int, typer.Option("--bye", min=0, help="Awarded byes: the player's first N rounds.")
     ] = 0,
     player_id: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--player-id",
-            help="The player's id across the house ('referee token create --role player "
-            "--player-id ID'): their event games' seats are bound to it, so their own token "
-            "acts for them and finds their page (one --player).",
+            help="A player's id across the house ('referee token create --role player "
+            "--player-id ID'), once per --player in the same order (a new id for each player "
+            "past them): their event games' seats are bound to it, so their own token acts "
+            "for them and finds their page.",
         ),
     ] = None,
+    allow_similar: Annotated[
+        bool,
+        typer.Option(
+            "--allow-similar",
+            help="Register a name that looks like another in this event (another case, or "
+            "look-alike letters from another script): two real people, told apart by id.",
+        ),
+    ] = False,
     late_as_losses: Annotated[
         bool,
         typer.Option(
@@ -153,7 +195,8 @@ def register(
     ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Register players (after round 1 is paired: a late entry, EV-2.3)."""
+    """Register players (after round 1 is paired: a late entry, EV-2.3). Each gets an
+    event id (p1, p2, ...) and is bound to a player id across the house (printed)."""
     with handled():
         chosen: Any = None
         if deck is not None and sealed is not None:
@@ -169,18 +212,28 @@ def register(
                 chosen = parse_decklist(deck.read_text(encoding="utf-8"), str(deck))
             except UnicodeDecodeError:
                 fail(f"{deck}: not UTF-8 text")
-        ids = _svc().event_register(
+        svc = _svc()
+        ids = svc.event_register(
             event,
             player,
             deck=chosen,
             byes=bye,
-            player_id=player_id,
+            player_ids=player_id or (),
+            allow_similar=allow_similar,
             late_as_losses=late_as_losses,
         )
+        entrants = svc.event_state(event).players
+        house = [str(entrants[i].player_id or "") for i in ids]
         if as_json:
-            emit_json({"registered": player, "ids": ids})
+            emit_json({"registered": player, "ids": ids, "player_ids": house})
         else:
-            typer.echo(f"registered {len(ids)}: " + ", ".join(player))
+            typer.echo(
+                f"registered {len(ids)}: "
+                + ", ".join(
+                    f"{entrants[i].name} ({i}, player id {h})"
+                    for i, h in zip(ids, house, strict=True)
+                )
+            )
 
 
 @event_app.command("drop")
@@ -284,10 +337,17 @@ def result(
     event: EventArg,
     slips: Annotated[
         list[str],
-        typer.Argument(help="TABLE=W-L-D (W: games won by the first-listed); pods TABLE=A>B=C."),
+        typer.Argument(
+            help="TABLE=W-L-D (W: games won by the first-listed); pods TABLE=1:Ann,2:Ben,2:Cal "
+            "(place:name; equal places share). The older TABLE=Ann>Ben=Cal needs quotes: "
+            "unquoted, the shell reads > as a redirection."
+        ),
     ],
 ) -> None:
-    """Report result slips of the current round (all or none are stored)."""
+    """Report result slips of the current round (all or none are stored).
+
+    \b
+    A pod: referee event result EV 3=1:Ann,2:Ben,2:Cal,4:Dee   (EV-7.5)"""
     with handled():
         count = _svc().event_result(event, slips, by=settings.referee)
         typer.echo(f"{count} result(s) recorded")
@@ -438,18 +498,37 @@ def pairings(
     as_json: JsonOpt = False,
     posting: PostingOpt = False,
     key: KeyOpt = None,
+    by: Annotated[str, typer.Option("--by", help="table (default) or name.")] = "table",
+    as_csv: CsvOpt = False,
 ) -> None:
-    """A round's pairings (the latest by default), tables then byes; with --posting, the
+    """A round's pairings (the latest by default) under the event's name and the round's
+    (a playoff round by its stage): each player's points going in and, once in, the result;
+    by table (byes last) or --by name; --csv for a spreadsheet; with --posting, the
     verifiable posting (docs/tournaments.md, "Postings")."""
+    if by not in ("table", "name"):
+        fail(f"--by is table or name, not {by!r}")
     with handled():
         if posting:
             print_posting(event, "pairings", round_number, key)
             return
-        rows = _svc().event_pairings(event, round_number)
+        svc = _svc()
+        rows = svc.event_pairings(event, round_number)
+        sheet = svc.event_pairing_sheet(event, round_number)
         if as_json:
-            emit_json(rows)
+            import msgspec
+
+            emit_json(
+                [
+                    {"round": sheet.round, "stage": sheet.stage, **msgspec.to_builtins(row)}
+                    for row in rows
+                ]
+            )
+        elif as_csv:
+            from service.eventprint import pairings_csv
+
+            typer.echo(pairings_csv(sheet, by_name=by == "name"), nl=False)
         else:
-            _print_pairings(rows)
+            _print_sheet(sheet, by_name=by == "name")
 
 
 @event_app.command("standings")
@@ -464,9 +543,11 @@ def standings(
     as_json: JsonOpt = False,
     posting: PostingOpt = False,
     key: KeyOpt = None,
+    as_csv: CsvOpt = False,
 ) -> None:
-    """Standings (MTR Appendix C): points, OMW%, GW%, OGW%, exact fractions; with --posting,
-    the verifiable posting (docs/tournaments.md, "Postings")."""
+    """Standings (MTR Appendix C): points, OMW%, GW%, OGW%, exact fractions; after a cut in
+    final order, each player of the cut with how far they went (EV-6.7); --csv for a
+    spreadsheet; with --posting, the verifiable posting (docs/tournaments.md, "Postings")."""
     with handled():
         if posting:
             print_posting(event, "standings", round_number, key)
@@ -485,25 +566,80 @@ def standings(
 
             emit_json(standing_dicts(rows))
             return
-        typer.echo(
-            f"{'rank':>4}  {'player':<24} {'pts':>3}  {'W-L-D (byes)':<14} omw    gw     ogw"
+        if as_csv:
+            from service.eventprint import standings_csv
+
+            typer.echo(standings_csv(rows), nl=False)
+            return
+        _print_standings(svc, event, rows, round_number)
+
+
+def _print_standings(svc: Any, event: str, rows: list[Any], round_number: int | None) -> None:
+    """The standings under the event's name and where it stands; after a cut in final order
+    with how far each player of the cut went (EV-6.7); a pod event's places, not W-L-D."""
+    info = svc.event_info(event)
+    final = any(row.final_rank is not None for row in rows)
+    if round_number is not None:
+        when = f"after {svc.event_round_label(event, round_number)}"
+        if when != f"after round {round_number}":
+            when += f" (round {round_number})"
+    elif final:
+        when = "final standings" if info.ended else f"now ({svc.event_stage(event)})"
+    else:
+        when = "ended" if info.ended else f"now ({svc.event_stage(event)})"
+    typer.echo(f"{info.name or info.event_id} · standings · {when}")
+    places = svc.event_pod_places(event) if info.pods else None
+    record_head = "places" if places is not None else "W-L-D (byes)"
+    place_head = f"{'place':>5}  " if final else ""
+    typer.echo(
+        f"{place_head}{'rank':>4}  {'player':<24} {'pts':>3}  {record_head:<14} omw    gw     ogw"
+    )
+    for row in rows:
+        r = row.record
+        note = f"  (dropped after {row.dropped_after})" if row.dropped_after else ""
+        if row.went:
+            note += f"  ({row.went})"
+        place = f"{row.final_rank:>5}  " if final else ""
+        record = (
+            " ".join(places.get(row.player, []))
+            if places is not None
+            else f"{r.wins}-{r.losses}-{r.draws} ({r.byes})"
         )
-        for row in rows:
-            r = row.record
-            dropped = f"  (dropped after {row.dropped_after})" if row.dropped_after else ""
-            if row.final_rank is not None:
-                dropped += f"  (final place {row.final_rank})"
-            typer.echo(
-                f"{row.rank:>4}  {row.player:<24} {row.points:>3}  "
-                f"{f'{r.wins}-{r.losses}-{r.draws} ({r.byes})':<14} "
-                f"{_pct(row.omw)}  {_pct(row.gw)}  {_pct(row.ogw)}{dropped}"
-            )
+        typer.echo(
+            f"{place}{row.rank:>4}  {row.player:<24} {row.points:>3}  {record:<14} "
+            f"{_pct(row.omw)}  {_pct(row.gw)}  {_pct(row.ogw)}{note}"
+        )
 
 
 def _pct(fraction: str) -> str:
     from fractions import Fraction
 
     return f"{float(Fraction(fraction)) * 100:5.2f}"
+
+
+@event_app.command("bracket")
+def bracket(event: EventArg, as_json: JsonOpt = False) -> None:
+    """The playoff bracket: each stage (quarterfinal, semifinal, final) with its matches,
+    seeds, results and winners, and the champion once the final is in (EV-6.6)."""
+    with handled():
+        view = _svc().event_bracket(event)
+        if as_json:
+            emit_json(view)
+            return
+        typer.echo(f"{view.name} · top {view.cut} playoff" + (" · ended" if view.ended else ""))
+        for rnd in view.rounds:
+            typer.echo(f"{rnd.stage} (round {rnd.round})")
+            for match in rnd.matches:
+                sides = " v ".join(f"({p.seed}) {p.player}" for p in match.players)
+                if match.bye:
+                    typer.echo(f"  bye    {sides}")
+                    continue
+                said = (
+                    f"   {match.result}, {match.winner} through" if match.winner else "   playing"
+                )
+                typer.echo(f"  {match.table:>5}  {sides}{said}")
+        if view.champion:
+            typer.echo(f"champion: {view.champion}")
 
 
 @event_app.command("list")
@@ -516,7 +652,7 @@ def list_events(as_json: JsonOpt = False) -> None:
             emit_json(infos)
             return
         for info in infos:
-            state = "ended" if info.ended else f"round {info.current_round}"
+            state = svc.event_stage(info.event_id)
             typer.echo(
                 f"{info.event_id}  {info.name}  {info.game}  {info.players} players  {state}"
             )
@@ -532,12 +668,16 @@ def show(event: EventArg, as_json: JsonOpt = False) -> None:
             return
         typer.echo(f"{info.name} ({info.event_id}): {info.game} {info.format}, {info.match}")
         typer.echo(f"players: {info.players} ({info.active} active)")
+        svc = _svc()
+        typer.echo(f"stage: {svc.event_stage(event)}")
         typer.echo(
-            f"round: {info.current_round} of {info.rounds} Swiss"
-            + (f", top {info.cut} cut" if info.cut else "")
+            f"format: {info.rounds} Swiss rounds" + (f", top {info.cut} cut" if info.cut else "")
+            if info.format == "swiss"
+            else f"format: {info.format}"
         )
-        if info.open_round:
-            typer.echo(f"round {info.open_round} is open (tables still to report)")
+        if info.open_round and not info.ended:
+            label = svc.event_round_label(event, info.open_round)
+            typer.echo(f"{label} is open (tables still to report)")
         if info.ended:
             typer.echo("the event has ended")
         from service import replication
@@ -549,7 +689,7 @@ def show(event: EventArg, as_json: JsonOpt = False) -> None:
 def log(event: EventArg, as_json: JsonOpt = False) -> None:
     """Every event of the event's stream, one line each."""
     with handled():
-        lines = _svc().event_log(event)
+        lines = _svc().event_log_named(event)
         if as_json:
             emit_json(lines)
             return
@@ -561,9 +701,10 @@ def log(event: EventArg, as_json: JsonOpt = False) -> None:
 
 @event_app.command("audit")
 def audit(event: EventArg, as_json: JsonOpt = False) -> None:
-    """Manual pairings and re-pairings, corrections, penalties and drops, with reasons."""
+    """Manual pairings and re-pairings, corrections, penalties, drops and late entries, with
+    reasons; people by name (with their id where two share a name)."""
     with handled():
-        data = _svc().event_audit(event)
+        data = _svc().event_audit_named(event)
         if as_json:
             emit_json(data)
             return

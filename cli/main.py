@@ -155,9 +155,33 @@ def app_for(argv: list[str]) -> typer.Typer:
 
 
 def run() -> None:
-    """Console-script entry point."""
+    """Console-script entry point. A usage error (a missing argument, an unknown option or
+    command, a value of the wrong kind) is one line and exit 2, as every refusal is
+    (issue 31), not click's usage block of three."""
+    # click's, or the copy newer typer releases carry: found from typer's own BadParameter
+    usage_error: type[Any] = typer.BadParameter.__mro__[1]
+    click_exception: type[Any] = typer.BadParameter.__mro__[2]
+    argv = sys.argv[1:]
     try:
-        app_for(sys.argv[1:])()
+        command = typer.main.get_command(app_for(argv))
+        try:
+            code = command.main(args=argv, prog_name="referee", standalone_mode=False)
+        except usage_error as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # a group named alone: its help
+                exc.show()
+                sys.exit(exc.exit_code)
+            ctx = getattr(exc, "ctx", None)
+            where = f" (try '{ctx.command_path} -h')" if ctx is not None else ""
+            message = " ".join(exc.format_message().split())
+            sys.stderr.write(f"error: {message}{where}\n")
+            code = exc.exit_code
+        except click_exception as exc:
+            exc.show()
+            code = exc.exit_code
+        except typer.Abort:
+            sys.stderr.write("Aborted!\n")
+            code = 1
+        sys.exit(code if isinstance(code, int) else 0)
     finally:
         face.settings.close()
 

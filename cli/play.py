@@ -450,6 +450,25 @@ def end(
                 game, "adjudication", who=adjudicate, reason=reason, by=settings.referee
             )
         _echo_written(written, as_json)
+        if not as_json:
+            _echo_next_game(svc, game)
+
+
+def _echo_next_game(svc: Any, game: str) -> None:
+    """For a game of an event's match: the match's next game (and who plays first in it,
+    EV-I.10), or the match's result once decided."""
+    place = svc.event_game_place(game)
+    if place is None:
+        return
+    where = place.stage if place.stage != f"round {place.round}" else f"round {place.round}"
+    if place.next_game:
+        first = f"; {place.next_first} plays first" if place.next_first else ""
+        typer.echo(
+            f"next game of the match ({where}, table {place.table}): {place.next_game} "
+            f"(game {place.game + 1}{first})"
+        )
+    elif place.result:
+        typer.echo(f"the match ({where}, table {place.table}) is decided: {place.result}")
 
 
 PENALTIES = {

@@ -366,13 +366,38 @@ def verify(
             if key is None:
                 fail("--checkpoint needs --public-key (the key that signed it)")
             held = svc.verify_checkpoint(text.strip(), key)
+            # ... and every chain under it (issue 31): the checkpoint proves the store extends
+            # the sealed head, not that each stored row still matches its own hash
+            chains = svc.verify(game, witness=svc.witness())
+            damaged = [r for r in chains.reports if not r.ok]
             if as_json:
-                emit_json(msgspec.to_builtins(held))
+                emit_json(
+                    {
+                        **msgspec.to_builtins(held),
+                        "chains": {
+                            "games": chains.games,
+                            "tournaments": chains.tournaments,
+                            "events": chains.events,
+                            "bad": chains.bad,
+                            "reports": msgspec.to_builtins(damaged),
+                        },
+                    }
+                )
             else:
                 typer.echo(
                     ("checkpoint holds: " if held.ok else "checkpoint broken: ") + held.detail
                 )
-            if not held.ok:
+                for r in damaged:
+                    problems = len(r.findings)
+                    typer.echo(f"{r.game_id}: {problems} problem{'s' if problems != 1 else ''}")
+                    for finding in r.findings:
+                        typer.echo(f"  {finding}")
+                typer.echo(
+                    f"chains: {verified_streams(chains.games, chains.tournaments)} "
+                    f"({chains.events} stored entries): "
+                    + ("all intact" if not damaged else f"{len(damaged)} with problems")
+                )
+            if not held.ok or damaged:
                 raise typer.Exit(EXIT_REJECTED)
             return
         if variant or ruleset:

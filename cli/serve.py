@@ -70,6 +70,16 @@ def serve(
             "--secure-cookies", help="Mark the pages' sign-in cookie Secure (behind HTTPS)."
         ),
     ] = False,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are trusted "
+            "(comma-separated addresses or networks, e.g. 127.0.0.1). Default: none, so a "
+            "client's own X-Forwarded-For is ignored and the limit on wrong tokens counts the "
+            "address it really comes from.",
+        ),
+    ] = None,
     access_log: Annotated[bool, typer.Option("--access-log", help="Log every request.")] = False,
     header_timeout: Annotated[
         float,
@@ -130,6 +140,7 @@ def serve(
         )
         import msgspec
 
+        proxies = ",".join(p.strip() for p in (forwarded_allow_ips or "").split(",") if p.strip())
         if header_timeout <= 0 or body_timeout <= 0:
             fail("--header-timeout and --body-timeout are seconds, more than 0")
         os.environ["REFEREE_SERVE_CONFIG"] = msgspec.json.encode(config).decode()
@@ -152,6 +163,10 @@ def serve(
             timeout_graceful_shutdown=3,
             http="web.deadlines:DeadlineProtocol",  # header and body read deadlines
             timeout_keep_alive=5,  # an idle kept-alive connection is closed after 5 s
+            # Forwarded headers only from the proxies named (issue 31): uvicorn would trust
+            # them from 127.0.0.1 by default, so anyone on the box could pick an address.
+            proxy_headers=bool(proxies),
+            forwarded_allow_ips=proxies or None,
         )
 
 
@@ -190,6 +205,15 @@ def token_create(
     table: Annotated[
         list[str] | None, typer.Option("--table", help="A table referee's table, once per table.")
     ] = None,
+    event: Annotated[
+        str | None,
+        typer.Option(
+            "--event",
+            help="A table referee's event: their --table numbers are that event's tables "
+            "(two events in one hall both have a table 1). Without it, tables of games outside "
+            "every event.",
+        ),
+    ] = None,
     player_id: Annotated[
         str | None,
         typer.Option(
@@ -220,7 +244,12 @@ def token_create(
         tokens = _tokens(store)
         try:
             principal, text = tokens.create(
-                role.strip().lower(), name, table or [], player_id=player_id, expires=until
+                role.strip().lower(),
+                name,
+                table or [],
+                player_id=player_id,
+                expires=until,
+                event=event,
             )
         finally:
             tokens.db.close()
@@ -232,6 +261,7 @@ def token_create(
                     "role": principal.role,
                     "name": principal.name,
                     "tables": list(principal.tables),
+                    "event": principal.event or None,
                     "player_id": principal.player_id or None,
                     "expires": principal.expires,
                 }
@@ -239,6 +269,8 @@ def token_create(
             return
         typer.echo(text)
         where = f" at tables {', '.join(principal.tables)}" if principal.tables else ""
+        if principal.event:
+            where += f" of event {principal.event}"
         bound = f" (player id {principal.player_id})" if principal.player_id else ""
         until_text = (
             f"; it expires at {expiry_text(principal.expires)}"
@@ -273,6 +305,8 @@ def token_list(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
 
         for r in rows:
             tables = f" tables {','.join(r.tables)}" if r.tables else ""
+            if r.event:
+                tables += f" of event {r.event}"
             bound = f" id {r.player_id}" if r.player_id else ""
             until = f"  (expires {expiry_text(r.expires)})" if r.expires is not None else ""
             typer.echo(

@@ -7,8 +7,11 @@ Roles (issue 13, section 2):
 - ``table``: a table referee: records and corrects (entries, retractions,
   resignations and agreed draws, adjustments, decklists, disputes and the first
   ruling on them) only in games labelled with one of their tables; sees those
-  games as the referee, every other game as the public.
-- ``scorekeeper``: reads everything as the referee sees it; writes nothing.
+  games as the referee, every other game as the public. A token names its event
+  too (``token create --event EV --table 4``, issue 31): its tables are that event's
+  tables only, and one without an event has no table in any event's games.
+- ``scorekeeper``: reads everything as the referee sees it; writes no game; at an
+  event it enters players, results and corrections (``authorize_event``).
 - ``player``: sees their own seat's hidden information in the games they play
   (the token's player id against the seats' ids, ``_plays_in``), may open and
   appeal disputes there; the public view elsewhere.
@@ -39,6 +42,7 @@ import msgspec
 from events.view import GameView
 from referee.contract import PUBLIC, REFEREE, Viewer
 from referee.errors import RefereeError
+from service.bounds import check_name
 from service.sidedb import SideDB, SQLiteSide
 
 __all__ = [
@@ -54,6 +58,7 @@ __all__ = [
     "TokenRefusedError",
     "TokenStore",
     "check_player_id",
+    "event_of",
     "expiry_text",
     "new_player_id",
     "parse_expiry",
@@ -126,6 +131,7 @@ class Principal(msgspec.Struct, frozen=True, kw_only=True):
     tables: tuple[str, ...] = ()
     player_id: str = ""
     expires: float | None = None
+    event: str = ""  # a table referee's event: their tables are that event's (issue 31)
 
     @property
     def label(self) -> str:
@@ -147,6 +153,7 @@ class TokenInfo(msgspec.Struct, kw_only=True):
     revoked: bool
     player_id: str = ""
     expires: float | None = None
+    event: str = ""
 
 
 class Seating(msgspec.Struct, frozen=True, kw_only=True):
@@ -159,16 +166,20 @@ class Seating(msgspec.Struct, frozen=True, kw_only=True):
     table: str | None
     players: dict[str, str]
     ids: dict[str, str] = {}  # seat -> player id, for the seats that name one
+    event: str | None = None  # the event the game is a match of (``meta.event``)
 
     @classmethod
     def of(cls, view: GameView) -> Seating:
-        table = view.created.meta.get("table") if hasattr(view.created, "meta") else None
+        meta = view.created.meta if hasattr(view.created, "meta") else {}
+        table = meta.get("table")
+        event = meta.get("event")
         players = view.created.players
         return cls(
             game_id=view.game_id,
             table=str(table).strip() if table else None,
             players={p.seat: p.name for p in players},
             ids={p.seat: p.id for p in players if p.id},
+            event=str(event).strip() if event else None,
         )
 
 
@@ -184,8 +195,25 @@ def table_of(game: Game) -> str | None:
     return _seating(game).table
 
 
-def _at_own_table(principal: Principal, game: Game | None, table: str | None = None) -> bool:
+def event_of(game: Game) -> str | None:
+    """The event the game is a match of (its ``meta.event`` label), if any."""
+    return _seating(game).event
+
+
+def _at_own_table(
+    principal: Principal,
+    game: Game | None,
+    table: str | None = None,
+    event: str | None = None,
+) -> bool:
+    """Whether the game (or ``table`` of ``event``, for a game being created) is at one of
+    ``principal``'s tables of their event: a table number alone names a table of every
+    event, so the event must match too (issue 31): a token without an event has no table
+    in an event's games, and an event's token none outside it."""
     where = table if game is None else table_of(game)
+    at_event = (event if game is None else event_of(game)) or ""
+    if at_event.strip() != principal.event:
+        return False
     return where is not None and where.casefold() in {t.casefold() for t in principal.tables}
 
 
@@ -197,7 +225,9 @@ def _plays_in(principal: Principal, game: Game) -> str | None:
       one seat);
     - a seat without an id (recorded before ids, or entered by name alone) is
       matched by its display name exactly as written (spaces collapsed, case kept),
-      so old stores keep their readers but "ann" no longer reads "Ann"'s hand."""
+      so old stores keep their readers but "ann" no longer reads "Ann"'s hand;
+    - but never in an event's games (issue 31): there people are ids, and a name
+      is display only, so an unbound "Ann" seat of any event is nobody's hand."""
     seating = _seating(game)
     wanted = " ".join(principal.name.split())
     for seat, name in seating.players.items():
@@ -205,7 +235,7 @@ def _plays_in(principal: Principal, game: Game) -> str | None:
         if player_id:
             if principal.player_id and player_id == principal.player_id:
                 return seat
-        elif " ".join(name.split()) == wanted:
+        elif seating.event is None and " ".join(name.split()) == wanted:
             return seat
     return None
 
@@ -234,27 +264,35 @@ def authorize(
     *,
     table: str | None = None,
     seat: str | None = None,
+    event: str | None = None,
 ) -> None:
     """Raise ``AccessDeniedError`` unless ``principal`` may do ``action`` (in game
-    ``view``, or at ``table`` for a game being created; ``seat``: the seat the action
-    concerns, for players)."""
+    ``view``, or at ``table`` of ``event`` for a game being created; ``seat``: the seat
+    the action concerns, for players)."""
     role = principal.role
     if role == "head":
         return
     if role == "table":
-        if action in _TABLE_ACTIONS and _at_own_table(principal, view, table):
+        if action in _TABLE_ACTIONS and _at_own_table(principal, view, table, event):
             return
         # A table referee reads audits and full records of their own tables only (the
         # audit holds every registered list); the head reads all. Verify shows no list.
-        if action in _STAFF_READS and (action == "verify" or _at_own_table(principal, view, table)):
+        if action in _STAFF_READS and (
+            action == "verify" or _at_own_table(principal, view, table, event)
+        ):
             return
         where = (
             "this table"
             if view is None and table is None
             else (f"table {table_of(view) or '(none)'}" if view is not None else f"table {table}")
         )
+        at = (event if view is None else event_of(view)) or ""
+        if at:
+            where += f" of event {at}"
         if action in _TABLE_ACTIONS:
             mine = ", ".join(principal.tables) or "none"
+            if principal.event:
+                mine += f" of event {principal.event}"
             raise AccessDeniedError(f"{principal.name} referees tables {mine}, not {where}")
         raise AccessDeniedError(f"only the head referee may do this ({_ACTION_WORDS[action]})")
     if role == "scorekeeper":
@@ -335,10 +373,10 @@ _SCHEMA = (
         "PRECISION NOT NULL, revoked INTEGER NOT NULL DEFAULT 0)"
     ),
 )
-_ADDED_COLUMNS = (("player_id", "TEXT"), ("expires", "DOUBLE PRECISION"))
+_ADDED_COLUMNS = (("player_id", "TEXT"), ("expires", "DOUBLE PRECISION"), ("event", "TEXT"))
 """Columns added after the first release (issue 22): a player token's player id and an
-expiry time. ``_migrate`` adds them to side tables made before; rows without them read
-as no id and no expiry."""
+expiry time; a table referee's event (issue 31). ``_migrate`` adds them to side tables
+made before; rows without them read as no id, no expiry and no event."""
 _ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 _LIVE_ROWS = 100_000  # at most this many live tokens are read at once (``_known``)
 _CHANNEL = "referee_tokens"  # NOTIFY'd when a token is revoked or rotated (PostgreSQL)
@@ -348,7 +386,13 @@ PLAYER_ID_WORDS = "a player id is 1 to 64 lower-case letters, digits, '_', '.' o
 
 
 def _principal(
-    token_id: str, role: Any, name: str, tables: str, player_id: str | None, expires: Any
+    token_id: str,
+    role: Any,
+    name: str,
+    tables: str,
+    player_id: str | None,
+    expires: Any,
+    event: str | None = None,
 ) -> Principal:
     """The holder of a token whose secret matched its row: refused once it has expired."""
     if expires is not None and float(expires) <= time.time():
@@ -360,6 +404,7 @@ def _principal(
         tables=tuple(json.loads(tables)),
         player_id=player_id or "",
         expires=float(expires) if expires is not None else None,
+        event=event or "",
     )
 
 
@@ -417,9 +462,15 @@ def _migrate(db: SideDB) -> None:
             "current_schema() AND table_name = 'referee_tokens'"
         )
         have = {str(r[0]) for r in rows}
-        for column, kind in _ADDED_COLUMNS:
-            if column not in have:  # ALTER locks the table even when there is nothing to add
-                db.execute(f"ALTER TABLE referee_tokens ADD COLUMN IF NOT EXISTS {column} {kind}")
+        # ALTER locks the table even when there is nothing to add: only the missing ones,
+        # under the schema lock (``SideDB.script``) as the tables were made
+        db.script(
+            [
+                f"ALTER TABLE referee_tokens ADD COLUMN IF NOT EXISTS {column} {kind}"
+                for column, kind in _ADDED_COLUMNS
+                if column not in have
+            ]
+        )
         return
     _, rows = db.execute("PRAGMA table_info(referee_tokens)")
     have = {str(r[1]) for r in rows}
@@ -516,19 +567,22 @@ class TokenStore:
         *,
         player_id: str | None = None,
         expires: float | None = None,
+        event: str | None = None,
     ) -> tuple[Principal, str]:
         """A new token: the principal and the token text, shown once and never stored.
 
         A player's token is bound to ``player_id`` (a new id when none is given: give
         the same id to a second device of the same person); ``expires`` is a Unix
-        time after which the token is refused."""
+        time after which the token is refused; a table referee's ``event`` makes their
+        tables that event's (without one, their tables are those of games outside
+        every event)."""
         if role not in ROLES:
             raise ValueError(f"a role is one of {', '.join(ROLES)}, not {role!r}")
-        name = " ".join(name.split())
-        if not name:
+        if not name.split():
             raise ValueError(
                 "a token needs the holder's name (--name): it is recorded with their entries"
             )
+        name = check_name(name, "a token holder's name")  # the bounds of every door
         cleaned = tuple(t.strip() for t in tables if t.strip())
         if role == "table" and not cleaned:
             raise ValueError(
@@ -538,6 +592,9 @@ class TokenStore:
             raise ValueError("only a table referee's token names tables")
         if role != "player" and player_id:
             raise ValueError("only a player's token is bound to a player id")
+        scope = (event or "").strip()
+        if scope and role != "table":
+            raise ValueError("only a table referee's token names an event (--event)")
         bound = "" if role != "player" else check_player_id(player_id or new_player_id())
         if expires is not None and expires <= time.time():
             raise ValueError(f"the expiry {expiry_text(expires)} is already past")
@@ -545,7 +602,7 @@ class TokenStore:
         secret = secrets.token_urlsafe(32)
         self.db.execute(
             "INSERT INTO referee_tokens (token_id, secret_hash, role, name, tables, created, "
-            "revoked, player_id, expires) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)",
+            "revoked, player_id, expires, event) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
             (
                 token_id,
                 _hash(secret),
@@ -555,6 +612,7 @@ class TokenStore:
                 time.time(),
                 bound or None,
                 expires,
+                scope or None,
             ),
         )
         principal = Principal(
@@ -564,6 +622,7 @@ class TokenStore:
             tables=cleaned,
             player_id=bound,
             expires=expires,
+            event=scope,
         )
         return principal, f"rf_{token_id}_{secret}"
 
@@ -606,7 +665,7 @@ class TokenStore:
             live = self._live if self._live_epoch == epoch else None
         if live is None:
             _, rows = self.db.execute(
-                "SELECT token_id, secret_hash, role, name, tables, player_id, expires FROM "
+                "SELECT token_id, secret_hash, role, name, tables, player_id, expires, event FROM "
                 f"referee_tokens WHERE revoked = 0 LIMIT {_LIVE_ROWS}"
             )
             live = {str(r[0]): r[1:] for r in rows}
@@ -618,10 +677,10 @@ class TokenStore:
         row = live.get(token_id) if prefix == "rf" and secret else None
         if row is None:
             return None
-        stored, role, name, tables, player_id, expires = row
+        stored, role, name, tables, player_id, expires, event = row
         if not hmac.compare_digest(str(stored), _hash(secret)):
             return None  # _lookup refuses it (or finds a secret rotated since)
-        return _principal(token_id, role, name, tables, player_id, expires)
+        return _principal(token_id, role, name, tables, player_id, expires, event)
 
     def _lookup(self, token: str) -> Principal:
         prefix, _, rest = token.strip().partition("_")
@@ -629,21 +688,21 @@ class TokenStore:
         if prefix != "rf" or not token_id or not secret:
             raise TokenRefusedError("the token is unknown or revoked")
         _, rows = self.db.execute(
-            "SELECT secret_hash, role, name, tables, revoked, player_id, expires FROM "
+            "SELECT secret_hash, role, name, tables, revoked, player_id, expires, event FROM "
             "referee_tokens WHERE token_id = ?",
             (token_id,),
         )
         if not rows:
             raise TokenRefusedError("the token is unknown or revoked")
-        stored, role, name, tables, revoked, player_id, expires = rows[0]
+        stored, role, name, tables, revoked, player_id, expires, event = rows[0]
         if revoked or not hmac.compare_digest(str(stored), _hash(secret)):
             raise TokenRefusedError("the token is unknown or revoked")
-        return _principal(token_id, role, name, tables, player_id, expires)
+        return _principal(token_id, role, name, tables, player_id, expires, event)
 
     def list(self) -> list[TokenInfo]:
         _, rows = self.db.execute(
-            "SELECT token_id, role, name, tables, created, revoked, player_id, expires FROM "
-            "referee_tokens ORDER BY created"
+            "SELECT token_id, role, name, tables, created, revoked, player_id, expires, event "
+            "FROM referee_tokens ORDER BY created"
         )
         return [
             TokenInfo(
@@ -655,6 +714,7 @@ class TokenStore:
                 revoked=bool(r[5]),
                 player_id=r[6] or "",
                 expires=float(r[7]) if r[7] is not None else None,
+                event=r[8] or "",
             )
             for r in rows
         ]
@@ -692,18 +752,32 @@ penalties), ``enter`` players (register, drop), report a ``result`` slip, read i
 
 
 def authorize_event(
-    principal: Principal, action: EventAction, *, tables: Sequence[int] = ()
+    principal: Principal,
+    action: EventAction,
+    *,
+    tables: Sequence[int] = (),
+    event: str | None = None,
 ) -> None:
     """Raise ``AccessDeniedError`` unless ``principal`` may do ``action`` to an event.
 
     The head runs everything; the scorekeeper enters players, results and corrections
     and reads everything (at an event that is the scorekeeper's job); a table referee
-    reports the slips of their own tables; players and the public read the postings."""
+    reports the slips of their own tables of their own event (``event``, issue 31: two
+    events in one hall both have a table 1) and reads that event's log and audit;
+    players and the public read the postings."""
     role = principal.role
     if action == "read" or role == "head":
         return
     if role == "scorekeeper" and action in ("enter", "result", "audit"):
         return
+    if role == "table" and action in ("result", "audit"):
+        at = (event or "").strip()
+        if not principal.event or principal.event != at:
+            raise AccessDeniedError(
+                f"{principal.name} referees tables of "
+                f"{'event ' + principal.event if principal.event else 'no event'}, "
+                f"not of event {at or '?'} ('referee token create --event EV --table N')"
+            )
     if role == "table" and action == "result":
         mine = set(principal.tables)
         others = [t for t in tables if str(t) not in mine]

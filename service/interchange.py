@@ -220,6 +220,14 @@ def _check_jsonl(source: str, text: str) -> Checked:
     report = GameReport(game_id=events[0].originator_id, events=len(events))
     if is_tournament_event(events[0]):  # an event (tournament): its chain was read above
         game = "event"
+        # ... and its facts are judged by the live commands' decisions (issue 31)
+        from service.event_judge import EventJudgement, judge_event
+
+        try:
+            judge_event(events)
+        except EventJudgement as exc:
+            line_of = {e.originator_version: n for n, e, _, _ in rows}
+            raise ImportFileError(source, line_of.get(exc.number), str(exc)) from None
     else:
         try:
             games.load(game)

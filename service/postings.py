@@ -18,7 +18,9 @@ the rows exactly as ``referee event pairings|standings --json`` prints them.
    reason and who, a round re-paired) are named, not flagged: a correction is a new fact,
    and the posting stays true of its moment.
 
-The posting holds when checks 1-4 pass (1 when a key was given).
+The posting holds when checks 1-4 pass (1 when a key was given), and every other field it
+prints holds too (*fields*, issue 31: its format, the event's name, what it shows and the
+round, against the facts it was computed at; its date is the checkpoint's).
 
 The event pages read through here too (``event_board``, ``player_line``, ``list_events``, over
 the event service's reads), so the pages only lay out what the application layer answers.
@@ -52,6 +54,7 @@ __all__ = [
     "PlayerRound",
     "Posted",
     "Postings",
+    "swiss_rows_of",
     "Posting",
     "PostingCheck",
     "PostingReport",
@@ -90,7 +93,7 @@ class Posting(msgspec.Struct, kw_only=True):
 
 
 class PostingCheck(msgspec.Struct, frozen=True, kw_only=True):
-    name: str  # signature | ledger | facts | figures | draw | after
+    name: str  # signature | ledger | facts | fields | figures | draw | after
     ok: bool
     detail: str
     skipped: bool = False
@@ -175,6 +178,8 @@ def standing_dicts(rows: Sequence[Any]) -> list[dict[str, Any]]:
         data: dict[str, Any] = msgspec.to_builtins(row)
         if data.get("dropped_after") is None:
             data.pop("dropped_after", None)
+        if data.get("went") is None:
+            data.pop("went", None)  # only for a player of the cut (EV-6.7)
         out.append(data)
     return out
 
@@ -474,6 +479,7 @@ def verify_posting(
     at_posting: Tournament | None = None
     if facts_ok:
         at_posting = _fold(events[: posting.version])
+        checks.append(_fields(posting, events, at_posting, checkpoint))
         recomputed = _body(at_posting, posting.kind, posting.round)
         same = recomputed == posting.body
         checks.append(
@@ -529,6 +535,38 @@ def verify_posting(
     return result
 
 
+def _fields(
+    posting: Posting, events: Sequence[Any], state: Tournament, checkpoint: Checkpoint
+) -> PostingCheck:
+    """Every field the posting prints besides its rows (issue 31): its format, the event's
+    name, what it shows and the round, each against the facts it was computed at; its date
+    is the checkpoint's, which the ledger and signature checks cover."""
+    wrong: list[str] = []
+    if posting.format != FORMAT:
+        wrong.append(f"its format is {posting.format!r}, not {FORMAT!r}")
+    name = _name(events, posting.event)
+    if posting.name != name:
+        wrong.append(f"it names the event {posting.name!r}; the event is {name!r}")
+    if posting.kind not in ("pairings", "standings"):
+        wrong.append(f"it shows {posting.kind!r}, neither pairings nor standings")
+    if posting.kind == "pairings" and posting.round not in state.rounds:
+        wrong.append(f"round {posting.round} was not paired when it was computed")
+    if (
+        posting.kind == "standings"
+        and posting.round is not None
+        and posting.round not in state.rounds
+    ):
+        wrong.append(f"round {posting.round} was not paired when it was computed")
+    if wrong:
+        return PostingCheck(name="fields", ok=False, detail="; ".join(wrong))
+    return PostingCheck(
+        name="fields",
+        ok=True,
+        detail=f"its format, the event's name ({name}), what it shows and the round are the "
+        f"event's; its date is the checkpoint's ({checkpoint.time})",
+    )
+
+
 def _finding_text(finding: Any, events: Sequence[Any]) -> str:
     """A finding of the stream check, saying what the fact it names recorded."""
     from events.tournament import summary
@@ -563,6 +601,21 @@ class Posted(msgspec.Struct, kw_only=True):
     later: int
     href: str
     current: bool = True
+    final_order: bool = False  # the rows are the posting's Swiss rows, listed in final order
+
+
+def swiss_rows_of(shown: Sequence[dict[str, Any]], body: Sequence[dict[str, Any]]) -> bool:
+    """Whether standings rows ``shown`` in final order (EV-6.7) are exactly a posting's
+    ``body`` (the Swiss standings, which carry no final place) once the final place and how
+    far each player went are set aside and the rows put back in the posting's order."""
+    if not any(row.get("final_rank") is not None for row in shown):
+        return False
+    order = {row.get("player"): n for n, row in enumerate(body)}
+    plain = [
+        {**{k: v for k, v in row.items() if k != "went"}, "final_rank": None}
+        for row in sorted(shown, key=lambda r: order.get(r.get("player"), len(order)))
+    ]
+    return plain == list(body)
 
 
 class PlayerRound(msgspec.Struct, kw_only=True):
@@ -571,6 +624,7 @@ class PlayerRound(msgspec.Struct, kw_only=True):
     bye: bool
     opponents: list[str]
     result: str
+    stage: str = ""  # a playoff round's name (EV-6.6); empty for a Swiss round
 
 
 class EventBoard(msgspec.Struct, kw_only=True):
@@ -589,6 +643,27 @@ class EventBoard(msgspec.Struct, kw_only=True):
     results: dict[int, str]
     standings: list[dict[str, Any]]
     players: int
+    ended: bool = False
+    stage: str = ""  # the shown round's name: "round 3", "semifinal" (EV-6.6)
+    status: str = ""  # where the event stands: "Swiss round 3 of 5", "final (round 8)", "ended"
+    labels: dict[int, str] = {}  # every paired round's name
+    playoff: bool = False  # a bracket has been paired (the bracket page has something)
+    pods: bool = False
+    places: dict[str, list[str]] = {}  # a pod event: each player's places, round by round
+
+
+def _format_words(info: Any) -> str:
+    """The event's shape for its pages' header: "Swiss · best of 3 · top 8 cut", "Swiss
+    pods", "single elimination · best of 3" (a pod has places, not a match length)."""
+    shape = {
+        "swiss": "Swiss",
+        "elimination": "single elimination",
+        "round-robin": "round robin",
+    }.get(info.format, info.format)
+    if info.pods:
+        return f"{shape} pods"
+    words = f"{shape} · best of {info.match[2:]}" if info.match.startswith("bo") else shape
+    return words + (f" · top {info.cut} cut" if info.cut else "")
 
 
 def event_board(
@@ -630,11 +705,14 @@ def event_board(
             found = state.result(shown, row["table"])
             if found is not None:
                 results[row["table"]] = _result_words(found, state)
+    from referee.tournament.playoff import is_playoff, round_label
+
+    labels = {n: round_label(state, n) for n in rounds}
     board = EventBoard(
         event=info.event_id,
         name=info.name or info.event_id,
         game=info.game,
-        format=info.format + (" pods" if info.pods else "") + f" {info.match}",
+        format=_format_words(info),
         version=info.version,
         rounds=rounds,
         round=shown,
@@ -644,6 +722,13 @@ def event_board(
         results=results,
         standings=standings,
         players=info.players,
+        ended=info.ended,
+        stage=labels.get(shown, "") if shown is not None else "",
+        status=svc.event_stage(event_id),
+        labels=labels,
+        playoff=any(is_playoff(r) for r in state.rounds.values()),
+        pods=info.pods,
+        places=svc.event_pod_places(event_id) if info.pods else {},
     )
     return board, state
 
@@ -654,10 +739,12 @@ _standings_seen: dict[tuple[int, str, int, int | None], list[dict[str, Any]]] = 
 def _result_words(result: Any, state: Tournament) -> str:
     from referee.tournament.model import Placement
 
-    if isinstance(result, Placement):
+    if isinstance(result, Placement):  # places, not W-L-D (EV-7.3)
+        from referee.tournament.playoff import ordinal
+
         names = state.names()
         ordered = sorted(result.places, key=lambda p: p[1])
-        return ", ".join(f"{place}. {names.get(p, p)}" for p, place in ordered)
+        return ", ".join(f"{ordinal(place)} {names.get(p, p)}" for p, place in ordered)
     text: str = result.text
     return text
 
@@ -692,13 +779,19 @@ def _player_round(
             word = {0: "won", 1: "lost", None: "drew"}[mine.winner]
             result = f"{word} {mine.text}"
         elif isinstance(found, Placement):
-            result = f"place {found.place_of(who)} of {len(pairing.players)}"
+            from referee.tournament.playoff import ordinal
+
+            result = f"{ordinal(found.place_of(who))} of {len(pairing.players)}"
+    from referee.tournament.playoff import round_label
+
+    label = round_label(state, number)
     return PlayerRound(
         round=number,
         table=pairing.table,
         bye=pairing.bye,
         opponents=[names.get(p, p) for p in pairing.players if p != who],
         result=result,
+        stage="" if label == f"round {number}" else label,
     )
 
 
@@ -708,13 +801,28 @@ class EventRow(msgspec.Struct, kw_only=True):
     game: str
     players: int
     round: int
+    ended: bool = False
+    status: str = ""  # where it stands, in words: "Swiss round 3 of 5", "ended"
 
 
 def list_events(svc: Any) -> list[EventRow]:
     """Every event of the store, newest first."""
     rows: list[EventRow] = []
     for event_id in reversed(svc.event_ids()):
-        info = svc.event_info(event_id)
+        try:
+            info = svc.event_info(event_id)
+        except Exception as exc:  # noqa: BLE001 - one unreadable event never hides the others
+            # (issue 31: a record stored before imports were judged may not fold)
+            rows.append(
+                EventRow(
+                    event=event_id,
+                    name=f"{event_id} (cannot be read: {type(exc).__name__})",
+                    game="?",
+                    players=0,
+                    round=0,
+                )
+            )
+            continue
         rows.append(
             EventRow(
                 event=info.event_id,
@@ -722,6 +830,8 @@ def list_events(svc: Any) -> list[EventRow]:
                 game=info.game,
                 players=info.players,
                 round=info.current_round,
+                ended=info.ended,
+                status=svc.event_stage(event_id),
             )
         )
     return rows
@@ -781,9 +891,10 @@ class PlayerIndex:
         self.memo = memo
         self.names = state.names()
         self._ids: dict[str, str] = {}
-        for entrant in state.players.values():  # the first to claim a name, as ``find``
-            self._ids.setdefault(entrant.id.casefold(), entrant.id)
-            self._ids.setdefault(entrant.name.casefold(), entrant.id)
+        self._house = {e.player_id: e.id for e in state.players.values() if e.player_id}
+        for entrant in state.players.values():
+            # a name exactly, and only a name one player has (``Tournament.find``, issue 31)
+            self._ids[entrant.name] = "" if entrant.name in self._ids else entrant.id
         self._paired: dict[str, list[tuple[int, Any]]] = {}
         for number in sorted(state.rounds):
             for pairing in state.rounds[number].pairings:
@@ -839,9 +950,12 @@ class PlayerIndex:
 
     def find(self, name: str) -> str | None:
         """The id of the player named or identified by ``name`` (as ``Tournament.find``)."""
-        if name in self.state.players:
-            return name
-        return self._ids.get(name.strip().casefold())
+        wanted = " ".join(name.split())
+        if wanted in self.state.players:
+            return wanted
+        if wanted in self._house:
+            return self._house[wanted]
+        return self._ids.get(wanted) or None
 
     def line(self, player_name: str) -> PlayerLine:
         """``player_line(board, state, player_name)``, from the index."""

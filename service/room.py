@@ -606,9 +606,12 @@ class RoomQueue:
         now: datetime | None = None,
         results_only: bool = False,
         call_seconds: int = CALL_SECONDS,
+        of_event: str | None = None,
     ) -> RoomView:
-        """The queue now, for every table (``tables=None``) or only ``tables``; only the
-        result items with ``results_only`` (a scorekeeper's)."""
+        """The queue now, for every table (``tables=None``) or only ``tables``; with
+        ``tables``, ``of_event`` names the event they are tables of (issue 31: "" for games
+        outside every event), so another event's table 1 is not among them; only the result
+        items with ``results_only`` (a scorekeeper's)."""
         if not 1 <= idle_minutes <= 24 * 60 or not 1 <= time_limit <= 24 * 60:
             from service.errors import RefusedError
 
@@ -636,7 +639,11 @@ class RoomQueue:
             return lasts[gid]
 
         def covered(g: _Game) -> bool:
-            return wanted is None or g.meta.get("table", "").strip().casefold() in wanted
+            if wanted is None:
+                return True
+            if of_event is not None and g.meta.get("event", "").strip() != of_event:
+                return False
+            return g.meta.get("table", "").strip().casefold() in wanted
 
         def item(
             gid: str, g: _Game, kind: str, since: datetime, line: str, **kw: object
@@ -761,7 +768,12 @@ class RoomQueue:
             penalties=oldest(shown_penalties, key=lambda i: i.since),
             idle=oldest(idle, key=lambda i: i.since),
             overtime=oldest(overtime, key=lambda i: i.since),
-            unreported=self.unreported(running, wanted, now, last=last),
+            unreported=self.unreported(
+                [(e, f) for e, f in running if wanted is None or of_event in (None, e)],
+                wanted,
+                now,
+                last=last,
+            ),
             calls=[QueueItem(**i) for i in calls],
             disagreements=[QueueItem(**i) for i in disagreements],
             conflicts=oldest(conflicts, key=lambda i: i.since),

@@ -167,6 +167,19 @@ class PostgresSide(SideDB):
     def tell(self, channel: str) -> None:
         self.execute("SELECT pg_notify(?, '')", (channel,))
 
+    def script(self, statements: Sequence[str]) -> None:
+        """Run ``statements`` (the side tables' ``CREATE TABLE IF NOT EXISTS``, a column
+        added) in one transaction under the store's schema lock (issue 31): PostgreSQL's
+        ``IF NOT EXISTS`` is no guard against another process creating the same table at
+        the same moment (``UniqueViolation`` on ``pg_type``), so first starts of several
+        workers at once take turns; later starts find every table and wait for nobody."""
+        from events.backends.locks import SCHEMA_LOCK_KEY
+
+        with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK_KEY,))
+            for sql in statements:
+                cursor.execute(sql.replace("?", "%s"))
+
     def execute(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, list[Row]]:
         with self.pool.connection() as conn, conn.cursor() as cursor:
             cursor.execute(sql.replace("?", "%s"), tuple(params))

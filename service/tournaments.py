@@ -35,9 +35,11 @@ from referee.tournament import facts as f
 from referee.tournament import fixing
 from referee.tournament.errors import Refusal
 from referee.tournament.model import Score, Settings, TableKey
+from referee.tournament.playoff import next_game_order
 from referee.tournament.standings import MatchResult, Standing, Standings, explain
 from referee.tournament.state import Tournament, apply
-from service.access import PLAYER_ID, PLAYER_ID_WORDS
+from service.access import PLAYER_ID, PLAYER_ID_WORDS, new_player_id
+from service.bounds import check_cut, check_name, check_reason, check_rounds, similar_to
 from service.errors import GameNotFoundError, RefusedError
 from service.procedure import header
 
@@ -110,6 +112,7 @@ class StandingRow(msgspec.Struct, kw_only=True):
     ogw: str
     dropped_after: int | None = None
     final_rank: int | None = None  # once the cut is made: the final order (EV-I.9)
+    went: str | None = None  # a player of the cut: how far they went (EV-6.7)
 
 
 class EventInfo(msgspec.Struct, kw_only=True):
@@ -408,6 +411,21 @@ def _row(standing: Standing) -> StandingRow:
     )
 
 
+def in_final_order(
+    state: Tournament, table: Sequence[Standing], rows: list[StandingRow]
+) -> list[StandingRow]:
+    """The standings rows (``rows[i]`` is ``table[i]``'s) listed by final place once the cut
+    is made, each player of the cut with how far they went (EV-6.7, EV-I.9)."""
+    from referee.tournament.playoff import final_places
+
+    places = {p.player: p for p in final_places(state, (s.player for s in table))}
+    for standing, row in zip(table, rows, strict=True):
+        found = places.get(standing.player)
+        if found is not None:
+            row.final_rank, row.went = found.place, found.went
+    return sorted(rows, key=lambda r: r.final_rank or 0)
+
+
 def _refused(exc: Refusal) -> EventRefusedError:
     return EventRefusedError(exc.clause, exc.reason)
 
@@ -615,6 +633,9 @@ class Tournaments:
             raise EventRefusedError("EV-7.1", f"{rules.name} needs pods (--pods)")
         if not name.strip():
             raise EventRefusedError("EV-1.1", "an event needs a name")
+        name = check_name(name, "an event's name")
+        rounds = check_rounds(rounds)
+        cut = check_cut(cut)
         settings = msgspec.convert(
             {
                 "game": rules.name,
@@ -647,31 +668,50 @@ class Tournaments:
         table: int | None = None,
         player_id: str | None = None,
         late_as_losses: bool = False,
+        player_ids: Sequence[str] = (),
+        allow_similar: bool = False,
     ) -> list[str]:
         """Register players (a late entry once round 1 is paired); their ids, in order.
 
         ``deck`` (open or sealed) is the event decklist every game of the player uses;
-        sealed lists stay sealed. ``player_id`` binds one player to their id across the
-        house, so their own tokens act for their seats and find their page (EV-2.2). All
-        or none of the names are registered."""
+        sealed lists stay sealed. Every player is bound to an id across the house (EV-2.2):
+        ``player_ids`` (or ``player_id`` for one), in the order of ``names``, else a new
+        one each, so their own tokens act for their seats and find their page. A name is
+        display only, one line of printable text; one that looks like another of the event
+        (case, Unicode confusables) is refused unless ``allow_similar``. All or none of
+        the names are registered."""
         loaded = self._event(event_id)
         if not names:
             raise EventRefusedError("EV-2.2", "name at least one player (--player NAME)")
         if deck is not None and len(names) != 1:
             raise EventRefusedError("EV-2.2", "a decklist is registered for one player at a time")
-        if player_id is not None:
-            player_id = player_id.strip()
-            if len(names) != 1:
-                raise EventRefusedError(
-                    "EV-2.2", "a player id is registered for one player at a time"
-                )
-            if not PLAYER_ID.fullmatch(player_id):
-                raise EventRefusedError("EV-2.2", f"{PLAYER_ID_WORDS}, not {player_id!r}")
+        given = list(player_ids) if player_id is None else [player_id, *player_ids]
+        if len(given) > len(names):
+            raise EventRefusedError(
+                "EV-2.2", f"{len(given)} player ids for {len(names)} players: one id a player"
+            )
+        ids: list[str] = []
+        for wanted in given:
+            wanted = wanted.strip()
+            if not PLAYER_ID.fullmatch(wanted):
+                raise EventRefusedError("EV-2.2", f"{PLAYER_ID_WORDS}, not {wanted!r}")
+            if wanted in ids:
+                raise EventRefusedError("EV-2.2", f"player id {wanted!r} is given twice")
+            ids.append(wanted)
+        ids += [new_player_id() for _ in names[len(ids) :]]
+        cleaned: list[str] = []
+        for name in names:
+            try:
+                cleaned.append(check_name(name, "a player's name"))
+            except RefusedError as exc:
+                raise EventRefusedError("EV-2.2", str(exc)) from None
+        if not allow_similar:
+            self._check_similar(loaded.state, cleaned)
         if deck is not None:
             self._check_event_deck(loaded, deck)
         state = loaded.state
         facts: list[f.Fact] = []
-        for name in names:
+        for name, house_id in zip(cleaned, ids, strict=True):
             new = self._decide(
                 state,
                 d.Register(
@@ -679,8 +719,9 @@ class Tournaments:
                     byes=byes,
                     rating=rating,
                     table=table,
-                    player_id=player_id,
+                    player_id=house_id,
                     late_as_losses=late_as_losses,
+                    allow_similar=allow_similar,
                 ),
             )
             for fact in new:
@@ -689,6 +730,25 @@ class Tournaments:
         extra = {0: {"deck": deck}} if deck is not None else None
         self._append(loaded, facts, extra=extra)
         return [fact.player.id for fact in facts if isinstance(fact, f.PlayerRegistered)]
+
+    @staticmethod
+    def _check_similar(state: Tournament, names: Sequence[str]) -> None:
+        """Refuse (EV-2.2) a name that looks like another registered, or given, in this
+        event: the same letters in another case, or Unicode confusables ("Аnn", a
+        Cyrillic A): two such players are told apart by nobody reading a posting."""
+        known = {e.id: e.name for e in state.players.values()}
+        for number, name in enumerate(names):
+            clash = similar_to(name, known)
+            if clash is not None:
+                other = known[clash]
+                who = f"{other!r} ({clash})" if not clash.startswith("#") else repr(other)
+                raise EventRefusedError(
+                    "EV-2.2",
+                    f"{name!r} looks like {who}, already in this event (the same letters in "
+                    "another case, or look-alike letters from another script); give another "
+                    "name, or allow similar names (--allow-similar)",
+                )
+            known[f"#{number}"] = name
 
     def _check_event_deck(self, loaded: _Loaded, deck: Deck) -> None:
         from referee import games
@@ -724,6 +784,7 @@ class Tournaments:
 
     def event_drop(self, event_id: str, player: str, *, reason: str = "") -> int:
         """Drop a player after the current round (EV-2.6); the round they leave after."""
+        reason = check_reason(reason)
         loaded = self._event(event_id)
         facts = self._decide(loaded.state, d.Drop(player=player, reason=reason))
         self._append(loaded, facts)
@@ -736,6 +797,7 @@ class Tournaments:
     ) -> list[PairingRow]:
         """Pair the next round (or by hand, ``manual``), create each table's first game
         and link it, all in one transaction; the round's pairings."""
+        reason = check_reason(reason)
         loaded = self._event(event_id)
         # EV-5.11: a manual pairing's reason is required, never filled in
         command: d.Command = (
@@ -778,6 +840,7 @@ class Tournaments:
         any result (``manual``), or with the engine (``None``), keeping every table that
         has a result. New games are created for the tables that changed; the replaced
         tables' games are closed as void (EV-3.9)."""
+        reason = check_reason(reason)
         loaded = self._event(event_id)
         command: d.Command = (
             d.ChangePairing(spec=manual, reason=reason, by=by)
@@ -912,6 +975,9 @@ class Tournaments:
             table = state.tables[key]
             rnd = state.rounds[key[0]]
             pairing = rnd.table(key[1])
+            order = next_game_order(table, players)  # the loser sits first (EV-I.10)
+            if pairing is not None and set(order) == set(pairing.players):
+                pairing = msgspec.structs.replace(pairing, players=order)
             game_id, stream = self._game_stream(
                 loaded, state, key[0], pairing, len(table.games) + 1, ""
             )
@@ -969,6 +1035,7 @@ class Tournaments:
     ) -> int:
         """Correct a table's result with a reason and who (EV-8.1); ``round_number`` of
         ``None`` is the open round, else the latest. The round corrected."""
+        reason = check_reason(reason)
         loaded = self._event(event_id)
         if round_number is None:
             state = loaded.state
@@ -1013,6 +1080,7 @@ class Tournaments:
         ends the player's open game as a loss (a game penalty naming this one), a match loss
         decides the match, a disqualification drops the player. ``penalty`` is the head
         referee's choice; the IPG's suggestion is recorded beside it."""
+        reason = check_reason(reason)
         loaded = self._event(event_id)
         facts = self._decide(
             loaded.state,
@@ -1095,6 +1163,7 @@ class Tournaments:
     ) -> list[str]:
         """End the event (EV-1.4): refused while a game of the event is open, unless
         ``void_open`` closes those games as void (recorded, in the audit); the games closed."""
+        reason = check_reason(reason)
         loaded = self._event(event_id)
         facts = self._decide(loaded.state, d.EndEvent(reason=reason, void_open=void_open, by=by))
         self._append(loaded, facts)
@@ -1154,6 +1223,7 @@ class Tournaments:
             place = {player: n for n, player in enumerate(final, start=1)}
             for standing, row in zip(table, rows, strict=True):
                 row.final_rank = place[standing.player]
+            return in_final_order(state, table, rows)  # listed by final place (EV-6.7)
         return rows
 
     def event_explain(self, event_id: str, player: str, round_number: int | None = None) -> str:
@@ -1343,8 +1413,8 @@ def split_slip(slip: str) -> tuple[int, str]:
     table, sep, text = slip.partition("=")
     if not sep or not text.strip():
         raise EventRefusedError("EV-3.1", f"{slip!r}: a slip is TABLE=W-L-D (pods TABLE=Ann>Ben)")
-    try:
-        number = int(table.strip())
-    except ValueError:
-        raise EventRefusedError("EV-3.5", f"{table.strip()!r} is not a table number") from None
-    return number, text.strip()
+    digits = table.strip()
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 6):
+        # ASCII digits only (issue 31): int() would read "２" or "٢" as a table number
+        raise EventRefusedError("EV-3.5", f"{digits!r} is not a table number")
+    return int(digits), text.strip()

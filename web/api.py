@@ -272,7 +272,7 @@ async def create_game(request: AnyRequest, data: JSONBody[NewGame]) -> Response[
     who = web.principal(request)
 
     async def work() -> tuple[int, Any, dict[str, str]]:
-        authorize(who, "create", table=data.meta.get("table"))
+        authorize(who, "create", table=data.meta.get("table"), event=data.meta.get("event"))
         unknown = sorted(set(data.player_ids) - set(data.players))
         if unknown:
             raise RefusedError(f"player_ids names seats with no player: {', '.join(unknown)}")
@@ -919,6 +919,7 @@ async def queue(
         time_limit=time_limit,
         results_only=queue_results_only(who),
         call_seconds=call_after,
+        event=who.event,
     )
 
 
@@ -964,6 +965,7 @@ async def queue_events(
         idle_minutes=idle,
         time_limit=time_limit,
         call_seconds=call_after,
+        event=who.event,
     )
 
     async def stream() -> AsyncIterator[ServerSentEventMessage]:
@@ -978,6 +980,7 @@ async def queue_events(
                 time_limit=time_limit,
                 results_only=results_only,
                 call_seconds=call_after,
+                event=who.event,
             )
             now = _signature(room)
             if shown is None or now != shown:

@@ -25,7 +25,7 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
-from litestar import Litestar
+from litestar import Litestar, Request
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 
@@ -41,7 +41,7 @@ from web import (
     offline_api,
     pages,
 )
-from web.context import BODY_LIMIT, COOKIE, ServeConfig, Web, web_of
+from web.context import BODY_LIMIT, COOKIE, SAFE_METHODS, ServeConfig, Web, web_of
 from web.fastpath import FastPath
 from web.problems import handle_exception
 
@@ -82,6 +82,7 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
             *offline_api.OFFLINE_HANDLERS,
         ],
         exception_handlers={Exception: handle_exception},
+        before_request=_authenticate_first,
         request_max_body_size=BODY_LIMIT,  # 413 past it; imports have their own bound
         lifespan=[lifespan],
         state=_state(web),
@@ -108,6 +109,15 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
     # Cached event answers are served before Litestar routes the request (web.fastpath).
     app.asgi_handler = cast("ASGIApp", FastPath(web, app.asgi_handler))
     return app
+
+
+async def _authenticate_first(request: Request[Any, Any, Any]) -> None:
+    """Who writes is asked before the body is read (issue 31): an unauthenticated or
+    wrongly authenticated write to the API is answered 401 (or 403, 429), never 400 for
+    a body it had no right to send. The handler asks again and gets the same answer
+    (``Web.principal`` keeps it on the request)."""
+    if request.method not in SAFE_METHODS and request.url.path.startswith("/api/"):
+        web_of(request).principal(request)
 
 
 def _state(web: Web) -> Any:

@@ -76,35 +76,60 @@ class ServeConfig(msgspec.Struct, kw_only=True):
 
 
 class FailedAuthentication:
-    """Failed authentications per client address in a sliding window: past ``limit``
-    within ``window`` seconds the address is answered 429 until the window clears, so a
-    burst of guessed tokens gets nowhere (issue 22)."""
+    """Failed authentications in a sliding window, counted per client address and per
+    presented token's prefix (``rf_<id>``; issue 31).
+
+    Only a failing request is ever slowed: past ``limit`` failures within ``window``
+    seconds on its address or on its token's prefix, a wrong token is answered 429 (with
+    ``Retry-After``) rather than 401. A valid token is never refused because of others'
+    failures: behind a proxy every phone in the hall shares one address, and one device
+    holding a rotated token must not lock the hall out. Guessing gets nowhere either way
+    (a secret has 256 random bits); the limit keeps a flood of wrong tokens cheap."""
 
     def __init__(self, limit: int = 20, window: float = 10.0) -> None:
         self.limit = limit
         self.window = window
-        self._failures: dict[str, collections.deque[float]] = {}
+        self._failures: dict[str, collections.deque[float]] = {}  # per address
+        self._by_token: dict[str, collections.deque[float]] = {}  # per token prefix
 
-    def _recent(self, host: str, now: float) -> collections.deque[float]:
-        times = self._failures.setdefault(host, collections.deque())
+    def _recent(
+        self, key: str, now: float, table: dict[str, collections.deque[float]] | None = None
+    ) -> collections.deque[float]:
+        table = self._failures if table is None else table
+        times = table.setdefault(key, collections.deque())
         while times and now - times[0] > self.window:
             times.popleft()
+        if len(table) > 100_000:  # a flood of addresses or prefixes: forget the quiet ones
+            for quiet in [k for k, v in table.items() if not v or now - v[-1] > self.window]:
+                table.pop(quiet, None)
         return times
 
-    def check(self, host: str) -> None:
-        """Refuse with 429 while ``host`` is over the limit."""
-        times = self._recent(host, time.monotonic())
-        if len(times) >= self.limit:
-            wait = max(1, int(self.window - (time.monotonic() - times[0])) + 1)
+    @staticmethod
+    def prefix(token: str) -> str:
+        """What a token is counted by: ``rf_<id>`` (its secret never), else its first 12
+        characters (a malformed token)."""
+        head, _, rest = token.strip().partition("_")
+        token_id = rest.partition("_")[0]
+        return f"rf_{token_id[:16]}" if head == "rf" and token_id else token.strip()[:12]
+
+    def failed(self, host: str, token: str = "") -> None:
+        """Count a wrong token from ``host``; refuse with 429 when its address or its
+        prefix is over the limit (the caller answers 401 otherwise)."""
+        now = time.monotonic()
+        over: list[collections.deque[float]] = []
+        for key, table in ((host, self._failures), (self.prefix(token), self._by_token)):
+            times = self._recent(key, now, table)
+            times.append(now)
+            if len(times) > self.limit:
+                over.append(times)
+        if over:
+            oldest = min(t[0] for t in over)
+            wait = max(1, int(self.window - (now - oldest)) + 1)
             raise TooManyRequestsException(
-                f"too many failed authentications from this address; retry in {wait} s",
+                f"too many failed authentications from this address or with this token; "
+                f"retry in {wait} s",
                 headers={"Retry-After": str(wait)},
             )
-        if not times:
-            self._failures.pop(host, None)
-
-    def failed(self, host: str) -> None:
-        self._recent(host, time.monotonic()).append(time.monotonic())
 
 
 class LoopTurn:
@@ -241,10 +266,15 @@ class Web:
     def principal(self, request: Request[Any, Any, Any]) -> Principal:
         """The caller, from ``Authorization: Bearer`` or the pages' cookie; refuses a
         wrong or missing token (401), and a cookie-borne write from another site (403);
-        past a burst of wrong tokens from one address, 429."""
+        past a burst of wrong tokens from one address or with one token, a wrong token is
+        answered 429 (a valid one never is: ``FailedAuthentication``)."""
+        known = request.scope.get("referee_principal")
+        if isinstance(known, Principal):  # asked before the body was read (web.app)
+            WRITING_TOKEN.set("" if known is ANONYMOUS else known.token_id)
+            return known
         host = request.client.host if request.client else "?"
-        self.failed_auth.check(host)
         principal = self._principal(request, host)
+        request.scope["referee_principal"] = principal  # type: ignore[typeddict-unknown-key]
         # Events this request writes record the token's id (``service.procedure``);
         # each request is its own task, so its context is its own.
         WRITING_TOKEN.set("" if principal is ANONYMOUS else principal.token_id)
@@ -271,7 +301,7 @@ class Web:
         try:
             principal = self.tokens.identify(token)
         except TokenRefusedError as refused:
-            self.failed_auth.failed(host)  # a wrong token, not a missing one, counts
+            self.failed_auth.failed(host, token)  # a wrong token, not a missing one, counts
             raise NotAuthorizedException(str(refused)) from None
         if from_cookie and request.method not in SAFE_METHODS and not _same_origin(request):
             raise AccessDeniedError(

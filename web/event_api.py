@@ -11,54 +11,70 @@ stored), 403 the role may not, 404 no such event, 409 another write came first.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 from litestar import Request, Response, get, post
+from litestar.exceptions import ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from service.access import authorize_event
+from service.bounds import MAX_CUT, MAX_ROUNDS
+from service.eventprint import BracketView
 from service.postings import PlayerLine
 from service.tournaments import EventInfo, LogLine, PairingRow, StandingRow, split_slip
 from web.api import PROBLEMS
 from web.context import Web, web_of
+from web.schemas import Line, ListText, Page
 
 __all__ = ["EVENT_HANDLERS"]
 
 AnyRequest = Request[Any, Any, Any]
 JSON = "application/json"
 T = TypeVar("T")
+S = TypeVar("S", bound=msgspec.Struct)
 
 
-class NewEvent(msgspec.Struct, kw_only=True):
-    name: str
-    game: str
-    format: str = "swiss"
+# The bounds of every door (issue 31, ``service.bounds``): names are lines, reasons pages;
+# numbers are integers of sensible size (the service checks rounds and cut exactly).
+Rounds = Annotated[int, msgspec.Meta(ge=1, le=MAX_ROUNDS)]
+Cut = Annotated[int, msgspec.Meta(ge=0, le=MAX_CUT)]
+Small = Annotated[int, msgspec.Meta(ge=0, le=1_000)]
+Table = Annotated[int, msgspec.Meta(ge=1, le=100_000)]
+
+
+class NewEvent(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    name: Line
+    game: Line
+    format: Line = "swiss"
     pods: bool = False
-    rounds: int | None = None
-    match: str = "bo3"
-    cut: int = 0
-    floor: str = "1/3"
+    rounds: Rounds | None = None
+    match: Line = "bo3"
+    cut: Cut = 0
+    floor: Line = "1/3"
     seed: int | None = None  # round 1's draw (EV-5.6); chosen at random when left out
-    deck_deadline: int | None = None  # lists lock when this round is paired (EV-2.8)
+    deck_deadline: Rounds | None = None  # lists lock when this round is paired (EV-2.8)
 
 
-class RegisterIn(msgspec.Struct, kw_only=True):
-    players: list[str]
-    byes: int = 0
-    sealed: str | None = None
-    decklist: str | None = None
-    player_id: str | None = None  # one player's id across the house (EV-2.2)
+class RegisterIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    players: list[Line]
+    byes: Small = 0
+    sealed: Line | None = None
+    decklist: ListText | None = None
+    player_id: Line | None = None  # one player's id across the house (EV-2.2)
+    player_ids: list[Line] = []  # the players' ids, in order (a new one each past these)
+    allow_similar: bool = False  # names that look alike in one event (EV-2.2)
 
 
 class Registered(msgspec.Struct, kw_only=True):
-    ids: list[str]
+    ids: list[str]  # the event's ids (p1, p2, ...)
+    player_ids: list[str] = []  # each one's id across the house (their tokens carry it)
 
 
-class DropIn(msgspec.Struct, kw_only=True):
-    player: str
-    reason: str = ""
+class DropIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    player: Line
+    reason: Page = ""
 
 
 class Dropped(msgspec.Struct, kw_only=True):
@@ -72,18 +88,18 @@ class PairIn(msgspec.Struct, kw_only=True):
     with the engine when ``manual`` is left out, keeping tables with a result (EV-5.12)."""
 
     manual: dict[str, Any] | None = None
-    reason: str = ""
+    reason: Page = ""
     repair: bool = False
 
 
-class ResultIn(msgspec.Struct, kw_only=True):
-    slips: list[str]
+class ResultIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    slips: list[Line]
 
 
-class CorrectIn(msgspec.Struct, kw_only=True):
-    round: int
-    slip: str
-    reason: str
+class CorrectIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    round: Table
+    slip: Line
+    reason: Page
 
 
 class Written(msgspec.Struct, kw_only=True):
@@ -100,12 +116,22 @@ async def _write(web: Web, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T
         web.hub.poke()
 
 
+async def _strict(request: AnyRequest, data: S) -> S:
+    """``data`` as the body says it, checked strictly (issue 31): Litestar converts a body
+    leniently, so ``"rounds": "3"`` became 3; a JSON string is never a number here."""
+    try:
+        return msgspec.convert(await request.json(), type(data), strict=True)
+    except msgspec.ValidationError as exc:
+        raise ValidationException(f"the body does not match its schema: {exc}") from None
+
+
 def _created(body: Any, event_id: str) -> Response[Any]:
     return Response(content=body, status_code=201, headers={"Location": f"/api/events/{event_id}"})
 
 
 @post("/api/events", summary="Create an event (tournament)", responses=PROBLEMS, status_code=201)
 async def create_event(request: AnyRequest, data: JSONBody[NewEvent]) -> Response[EventInfo]:
+    data = await _strict(request, data)
     web = web_of(request)
     who = web.principal(request)
     authorize_event(who, "run")
@@ -142,6 +168,7 @@ async def show_event(request: AnyRequest, event_id: FromPath[str]) -> EventInfo:
 async def register_players(
     request: AnyRequest, event_id: FromPath[str], data: JSONBody[RegisterIn]
 ) -> Response[Registered]:
+    data = await _strict(request, data)
     web = web_of(request)
     authorize_event(web.principal(request), "enter")
     deck: Any = None
@@ -161,8 +188,12 @@ async def register_players(
         deck=deck,
         byes=data.byes,
         player_id=data.player_id,
+        player_ids=data.player_ids,
+        allow_similar=data.allow_similar,
     )
-    return _created(Registered(ids=ids), event_id)
+    entrants = (await web.run(web.svc.event_state, event_id)).players
+    house = [str(entrants[i].player_id or "") for i in ids]
+    return _created(Registered(ids=ids, player_ids=house), event_id)
 
 
 @post(
@@ -174,6 +205,7 @@ async def register_players(
 async def drop_player(
     request: AnyRequest, event_id: FromPath[str], data: JSONBody[DropIn]
 ) -> Response[Dropped]:
+    data = await _strict(request, data)
     web = web_of(request)
     authorize_event(web.principal(request), "enter")
     after = await _write(web, web.svc.event_drop, event_id, data.player, reason=data.reason)
@@ -189,6 +221,7 @@ async def drop_player(
 async def pair_round(
     request: AnyRequest, event_id: FromPath[str], data: JSONBody[PairIn]
 ) -> Response[list[PairingRow]]:
+    data = await _strict(request, data)
     web = web_of(request)
     who = web.principal(request)
     authorize_event(who, "run")
@@ -212,9 +245,10 @@ async def pair_round(
 async def report_results(
     request: AnyRequest, event_id: FromPath[str], data: JSONBody[ResultIn]
 ) -> Response[Written]:
+    data = await _strict(request, data)
     web = web_of(request)
     who = web.principal(request)
-    authorize_event(who, "result", tables=[split_slip(s)[0] for s in data.slips])
+    authorize_event(who, "result", tables=[split_slip(s)[0] for s in data.slips], event=event_id)
     await _write(web, web.svc.event_result, event_id, data.slips, by=who.label)
     info = await web.run(web.svc.event_info, event_id)
     return _created(Written(event_id=info.event_id, version=info.version), event_id)
@@ -229,6 +263,7 @@ async def report_results(
 async def correct_result(
     request: AnyRequest, event_id: FromPath[str], data: JSONBody[CorrectIn]
 ) -> Response[Written]:
+    data = await _strict(request, data)
     web = web_of(request)
     who = web.principal(request)
     authorize_event(who, "enter")
@@ -328,11 +363,26 @@ async def event_player(
     return await _json(request, event_id, work)
 
 
+@get(
+    "/api/events/{event_id:str}/bracket",
+    summary="The playoff bracket: each stage's matches, seeds, results, the champion",
+    description="As 'referee event bracket --json' (EV-6.6); refused (400, EV-6.1) before the "
+    "cut. Computed once per event version for every reader.",
+    responses={**PROBLEMS, 200: _shared(BracketView, "The playoff by stage")},
+)
+async def event_bracket(request: AnyRequest, event_id: FromPath[str]) -> Response[bytes]:
+    async def work(web: Web, version: int) -> BracketView:
+        view: BracketView = await web.run(web.svc.event_bracket, event_id)
+        return view
+
+    return await _json(request, event_id, work)
+
+
 @get("/api/events/{event_id:str}/log", summary="The event's stream", responses=PROBLEMS)
 async def event_log(request: AnyRequest, event_id: FromPath[str]) -> list[LogLine]:
     web = web_of(request)
-    authorize_event(web.principal(request), "audit")
-    return await web.run(web.svc.event_log, event_id)
+    authorize_event(web.principal(request), "audit", event=event_id)
+    return await web.run(web.svc.event_log_named, event_id)
 
 
 @get(
@@ -342,8 +392,8 @@ async def event_log(request: AnyRequest, event_id: FromPath[str]) -> list[LogLin
 )
 async def event_audit(request: AnyRequest, event_id: FromPath[str]) -> dict[str, Any]:
     web = web_of(request)
-    authorize_event(web.principal(request), "audit")
-    result: dict[str, Any] = await web.run(web.svc.event_audit, event_id)
+    authorize_event(web.principal(request), "audit", event=event_id)
+    result: dict[str, Any] = await web.run(web.svc.event_audit_named, event_id)
     return result
 
 
@@ -358,6 +408,7 @@ EVENT_HANDLERS = [
     event_pairings,
     event_standings,
     event_player,
+    event_bracket,
     event_log,
     event_audit,
 ]

@@ -33,6 +33,7 @@ from service.postings import (
     Posted,
     Posting,
     PostingReport,
+    swiss_rows_of,
 )
 from web.context import Web, web_of
 from web.eventcache import (
@@ -68,12 +69,14 @@ def _posted(
     except RefusedError:
         return None
     query = f"?round={posting.round}" if posting.round is not None else ""
+    final_order = kind == "standings" and not later and swiss_rows_of(shown, posting.body)
     return Posted(
         checkpoint=posting.checkpoint,
         version=posting.version,
         later=later,
         href=f"/events/{quote(event_id)}/postings/{kind}{query}",
-        current=posting.body == shown,
+        current=posting.body == shown or final_order,
+        final_order=final_order,
     )
 
 
@@ -256,11 +259,14 @@ async def pairings_page(
     event_id: FromPath[str],
     round_: RoundQuery = None,
     by: FromQuery[str] = "table",
+    find: FromQuery[str | None] = None,
 ) -> Response[bytes] | Redirect:
     web = web_of(request)
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
+    if find and find.strip():
+        return await _found_page(web, who, event_id, round_, find.strip())
 
     async def make(version: int) -> str:
         board, _ = await shared_board(web, event_id, version, round_, with_standings=False)
@@ -282,6 +288,67 @@ async def pairings_page(
     return await shared_answer(
         request, web, who, event_id, make, sealed=True, variant=(round_, shown)
     )
+
+
+async def _found_page(
+    web: Web, who: Principal, event_id: str, round_number: int | None, find: str
+) -> Response[bytes]:
+    """The pairings by name narrowed to the players whose name holds ``find`` (the search
+    box, without JavaScript): made for this reader, never kept (the text is theirs)."""
+    board, _ = await web.run(web.svc.event_board, event_id, round_number, with_standings=False)
+    page = render(
+        "event_pairings.html",
+        b=board,
+        page="name",
+        posted=None,
+        what="round's pairings",
+        find=find[:80],
+        **_context(who),
+    )
+    return Response(content=page.encode(), media_type=HTML, headers=PAGE_HEADERS)
+
+
+@get("/events/{event_id:str}/find", include_in_schema=False)
+async def find_player(
+    request: AnyRequest,
+    event_id: FromPath[str],
+    name: FromQuery[str] = "",
+    round_: RoundQuery = None,
+) -> Redirect:
+    """The search box of the pairings by name: a name that is a player's leads to their own
+    page; anything else to the pairings by name narrowed to the names holding it."""
+    web = web_of(request)
+    who = _who(web, request)
+    if isinstance(who, Redirect):
+        return who
+    state = await web.run(web.svc.event_state, event_id)
+    wanted = name.strip()
+    found = state.find(wanted) if wanted else None
+    at = f"round={round_}" if round_ is not None else ""
+    base = f"/events/{quote(event_id)}"
+    if found is not None:
+        player = quote(state.players[found].name)
+        return Redirect(path=f"{base}/players/{player}{'?' + at if at else ''}", status_code=303)
+    query = "by=name" + (f"&find={quote(wanted)}" if wanted else "") + (f"&{at}" if at else "")
+    return Redirect(path=f"{base}/pairings?{query}", status_code=303)
+
+
+@get("/events/{event_id:str}/bracket", include_in_schema=False)
+async def bracket_page(request: AnyRequest, event_id: FromPath[str]) -> Response[bytes] | Redirect:
+    """The playoff bracket: each stage's matches with seeds, results and winners (EV-6.6)."""
+    web = web_of(request)
+    who = _who(web, request)
+    if isinstance(who, Redirect):
+        return who
+
+    async def make(version: int) -> str:
+        from service.eventprint import bracket_view
+
+        board, _ = await shared_board(web, event_id, version, with_standings=False)
+        view = await web.run(bracket_view, web.svc, event_id)
+        return render("event_bracket.html", b=board, v=view, page="bracket", top_slot=SLOT)
+
+    return await shared_answer(request, web, who, event_id, make)
 
 
 @get("/events/{event_id:str}/standings", include_in_schema=False)
@@ -321,19 +388,24 @@ async def standings_page(
 
 
 @get("/events/{event_id:str}/me", include_in_schema=False)
-async def my_page(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
+async def my_page(
+    request: AnyRequest, event_id: FromPath[str], round_: RoundQuery = None
+) -> Redirect:
     """A player's token leads to their own page; anyone else (or a player not in this event)
-    finds their name on the posting by name."""
+    finds their name on the posting by name. ``?round=N`` is carried along."""
     web = web_of(request)
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
     state = await web.run(web.svc.event_state, event_id)
     mine = state.holder(who.player_id, who.name) if who.role == "player" else None
+    at = f"round={round_}" if round_ is not None else ""
     if mine is not None:
         name = state.players[mine].name
-        return Redirect(path=f"/events/{quote(event_id)}/players/{quote(name)}", status_code=303)
-    return Redirect(path=f"/events/{quote(event_id)}/pairings?by=name", status_code=303)
+        path = f"/events/{quote(event_id)}/players/{quote(name)}" + (f"?{at}" if at else "")
+        return Redirect(path=path, status_code=303)
+    path = f"/events/{quote(event_id)}/pairings?by=name" + (f"&{at}" if at else "")
+    return Redirect(path=path, status_code=303)
 
 
 async def shared_index(web: Web, event_id: str, version: int) -> PlayerIndex:
@@ -397,7 +469,15 @@ def player_pieces(
     unranked = (
         msgspec.structs.replace(me, standing={**me.standing, "rank": None}) if me.standing else me
     )
-    shown = (index.board.round, msgspec.json.encode(unranked), explained, forms)
+    board = index.board  # the region shows the round's name and whether the event ended
+    shown = (
+        board.round,
+        board.ended,
+        board.playoff,
+        msgspec.json.encode(unranked),
+        explained,
+        forms,
+    )
     made: list[str] = []
 
     def region() -> str:  # rendered at most once here, whichever piece asks first
@@ -469,12 +549,14 @@ async def prepare_player_pages(web: Web, event_id: str, previous: int, version: 
 
 @get("/events/{event_id:str}/players/{name:str}", include_in_schema=False)
 async def player_page(
-    request: AnyRequest, event_id: FromPath[str], name: FromPath[str]
+    request: AnyRequest, event_id: FromPath[str], name: FromPath[str], round_: RoundQuery = None
 ) -> Response[bytes] | Redirect:
     web = web_of(request)
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
+    if round_ is not None:
+        return await _player_at_round(request, web, who, event_id, name, round_)
 
     async def make(version: int) -> Pieces:
         index = await shared_index(web, event_id, version)
@@ -485,6 +567,30 @@ async def player_page(
     answered = await shared_answer(request, web, who, event_id, make)
     cache_of(web).follow(event_id, (view_kind(who), request.url.path, name))
     return answered
+
+
+async def _player_at_round(
+    request: AnyRequest, web: Web, who: Principal, event_id: str, name: str, round_number: int
+) -> Response[bytes]:
+    """A player's page as of round ``round_number`` (``?round=N``): that round's table,
+    opponent and result; the record and every round as now."""
+    from service.postings import player_line
+
+    async def make(version: int) -> str:
+        board, state = await shared_board(web, event_id, version, round_number)
+        me = await web.run(player_line, board, state, name)
+        explained = await web.run(web.svc.event_explain, event_id, me.player)
+        return render(
+            "event_player.html",
+            b=board,
+            me=me,
+            explained=explained,
+            page="player",
+            top_slot=SLOT,
+            forms=view_kind(who) == "player",  # the hall's forms: for players (service.calls)
+        )
+
+    return await shared_answer(request, web, who, event_id, make, variant=(round_number,))
 
 
 @get("/events/{event_id:str}/slips", include_in_schema=False)
@@ -626,6 +732,8 @@ HANDLERS: list[Any] = [
     pairings_page,
     standings_page,
     my_page,
+    find_player,
+    bracket_page,
     player_page,
     slips_page,
     posting_file,

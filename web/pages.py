@@ -145,6 +145,7 @@ async def queue_page(
         time_limit=time_limit,
         results_only=queue_results_only(who),
         call_seconds=call_after,
+        event=who.event,
     )
     return _page(
         render(
@@ -288,6 +289,11 @@ async def _table_response(
         open_=view.ended is None,
         limit=view.time_limit,
     )
+    event = (  # a game of an event: its event, round, table and match, linked (EV-6.6)
+        await web.run(web.svc.event_game_place_of, dict(view.created.meta), view.game_id)
+        if (view.created.meta or {}).get("event")
+        else None
+    )
     flipped = flip or (viewer not in (REFEREE, PUBLIC) and view.seats and viewer != view.seats[0])
     return _page(
         render(
@@ -300,6 +306,7 @@ async def _table_response(
             title=view.rules.title,
             players=view.seat_names(),
             table=table,
+            event=event,
             viewer=viewer,
             can_record=can_record,
             may={

@@ -7,6 +7,9 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from service.bounds import LINE as LINE  # re-exported: the forms and pages read them here
+from service.bounds import LIST as LIST
+from service.bounds import PAGE as PAGE
 from service.results import PenaltyLevel
 
 __all__ = [
@@ -30,9 +33,7 @@ __all__ = [
 
 # Bounds on free text (issue 22): an entry, a name or a clause is a line; a reason, a
 # claim or grounds a page; a decklist a long list. Longer is refused (422), never stored.
-LINE = 1_000
-PAGE = 10_000
-LIST = 100_000
+# (the numbers are service.bounds': one set for every door, issue 31)
 Line = Annotated[str, msgspec.Meta(max_length=LINE)]
 Page = Annotated[str, msgspec.Meta(max_length=PAGE)]
 ListText = Annotated[str, msgspec.Meta(max_length=LIST)]

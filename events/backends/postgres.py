@@ -32,10 +32,11 @@ from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastor
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Composed, Identifier
 
+from events.backends.locks import SCHEMA_LOCK_KEY  # creating the store's tables, once
+
 __all__ = ["APPEND_FUNCTION", "PostgresBackend", "RefereePostgresRecorder"]
 
 APPEND_FUNCTION = "referee_append_rows"
-SCHEMA_LOCK_KEY = 0x5245_4645  # "REFE": creating the store's tables, once
 MISSING = (psycopg.errors.UndefinedTable, psycopg.errors.UndefinedFunction)
 """What a statement raises on a store whose tables (or append function) are not made yet."""
 

@@ -89,6 +89,7 @@ class Register(_Command, frozen=True, kw_only=True):
     table: int | None = None
     byes: int = 0
     player_id: str | None = None  # the person's id across the house (checked by the service)
+    allow_similar: bool = False  # a name differing from another only in case (issue 31)
     late_as_losses: bool = False  # a late entry takes match losses for rounds missed (EV-2.9)
 
 
@@ -470,15 +471,16 @@ def _register(state: Tournament, command: Register) -> tuple[Fact, ...]:
     if not name:
         raise Refusal("EV-2.2", "a player needs a name")
     for entrant in state.players.values():
-        if entrant.name.casefold() == name.casefold():
+        if not command.allow_similar and entrant.name.casefold() == name.casefold():
             raise Refusal(
                 "EV-2.2",
-                f"{name!r} is already registered (as {entrant.id}); names are matched "
-                "without regard to case, so give another name",
+                f"{name!r} is already registered (as {entrant.id}), or a name differing from "
+                "it only in case: give another name (or allow similar names)",
             )
     order = len(state.players)
     player_id = command.id or f"p{order + 1}"
-    if player_id in state.players or state.find(player_id) is not None:
+    # Ids are their own namespace (issue 31): a player named "P2" or "p100" takes no id.
+    if player_id in state.players:
         raise Refusal("EV-2.2", f"the id {player_id!r} is already taken")
     if command.player_id:
         for entrant in state.players.values():

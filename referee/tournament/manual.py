@@ -2,7 +2,7 @@
 
 Two shapes: ``{"pairs": [["Ann", "Ben"], ...], "byes": ["Cal", ...]}`` for
 two-player rounds, ``{"pods": [["Ann", "Ben", "Cal"], ...], "byes": [...]}`` for
-pods. Names or ids, matched case-insensitively. Every active player must appear
+pods. Ids, or names exactly as registered (issue 31). Every active player must appear
 exactly once and nobody else (EV-5.11); several byes are allowed (awarded byes).
 Rematches and second byes are allowed but reported as warnings for the audit.
 Tables are numbered in the order given.
@@ -43,8 +43,9 @@ def check_manual(
     warnings: list[Violation] = []
     lookup: dict[str, str] = {}
     for entrant in everyone.values():
-        lookup[entrant.id.casefold()] = entrant.id
-        lookup[entrant.name.casefold()] = entrant.id
+        lookup.setdefault(entrant.name, entrant.id)  # a name exactly (issue 31) ...
+    for entrant in everyone.values():
+        lookup[entrant.id] = entrant.id  # ... and an id first: ids are their own namespace
     active_ids = {e.id for e in active}
     groups_key = "pods" if "pods" in spec else "pairs"
     unknown_keys = set(spec) - {"pairs", "pods", "byes"}
@@ -65,7 +66,7 @@ def check_manual(
         if not isinstance(name, str):
             violations.append(Violation("EV-5.11", f"{name!r} is not a player name"))
             return None
-        player = lookup.get(name.strip().casefold())
+        player = lookup.get(" ".join(name.split()))
         if player is None:
             violations.append(Violation("EV-2.1", f"{name!r} is not a registered player"))
             return None

@@ -1,4 +1,5 @@
-"""Reading result slips: ``W-L-D`` for a two-player match, ``Ann>Ben=Cal>Dee`` for a pod.
+"""Reading result slips: ``W-L-D`` for a two-player match, ``1:Ann,2:Ben,2:Cal,4:Dee`` (or the
+older ``Ann>Ben=Cal>Dee``, which a shell reads as a redirection unless quoted) for a pod.
 
 A slip is checked against the match format (EV-3.2) before anything is stored.
 Limits, for a match needing ``n`` game wins (bo1: 1, bo3: 2, bo5: 3):
@@ -24,9 +25,10 @@ from collections.abc import Sequence
 from referee.tournament.errors import Refusal
 from referee.tournament.model import MatchFormat, Placement, Score, games_to_win
 
-__all__ = ["decided", "parse_placement", "parse_slip", "validate_score"]
+__all__ = ["decided", "parse_placement", "parse_slip", "placement_order", "validate_score"]
 
-_SLIP = re.compile(r"^\s*(\d{1,2})\s*-\s*(\d{1,2})(?:\s*-\s*(\d{1,2}))?\s*$")
+# ASCII digits only (issue 31): ``\d`` would take "２" or "٢" as a 2.
+_SLIP = re.compile(r"^\s*([0-9]{1,2})\s*-\s*([0-9]{1,2})(?:\s*-\s*([0-9]{1,2}))?\s*$", re.ASCII)
 
 
 def parse_slip(text: str, match: MatchFormat, *, playoff: bool = False) -> Score:
@@ -75,8 +77,39 @@ def decided(score: Score, match: MatchFormat) -> bool:
     return score.wins >= need or score.losses >= need
 
 
+_PLACED = re.compile(r"^\s*(\d{1,2})\s*:\s*(.+?)\s*$")
+
+
+def placement_order(text: str) -> str:
+    """The safe pod slip ``1:Ann,2:Ben,2:Cal`` (EV-7.5) as the finishing order
+    ``Ann>Ben=Cal``; any other text is given back as it is. Places are separated by commas,
+    or by spaces when there is no comma; equal numbers share a place and only the order of
+    the numbers counts (``1:Ann 3:Ben`` is ``Ann>Ben``)."""
+    if ":" not in text:
+        return text
+    parts = [p for p in (text.split(",") if "," in text else text.split()) if p.strip()]
+    placed: list[tuple[int, str]] = []
+    for part in parts:
+        found = _PLACED.match(part)
+        if found is None:
+            raise Refusal(
+                "EV-7.5",
+                f"cannot read {part.strip()!r}: write each player as PLACE:NAME, for "
+                "example 1:Ann,2:Ben,2:Cal",
+            )
+        place, name = int(found.group(1)), found.group(2)
+        if place < 1:
+            raise Refusal("EV-7.5", f"{part.strip()!r}: places start at 1")
+        placed.append((place, name))
+    placed.sort(key=lambda p: p[0])
+    out = placed[0][1]
+    for (before, _), (place, name) in zip(placed, placed[1:], strict=False):
+        out += ("=" if place == before else ">") + name
+    return out
+
+
 def parse_placement(text: str, pod: Sequence[str], names: dict[str, str]) -> Placement:
-    """Read ``Ann>Ben=Cal>Dee`` for a pod of player ids ``pod``.
+    """Read ``1:Ann,2:Ben,2:Cal,4:Dee`` or ``Ann>Ben=Cal>Dee`` for a pod of player ids ``pod``.
 
     ``names`` maps each id to its display name; each token may be either, matched
     case-insensitively. Every pod player appears exactly once (EV-7.3).
@@ -85,6 +118,7 @@ def parse_placement(text: str, pod: Sequence[str], names: dict[str, str]) -> Pla
     for player in pod:
         lookup[player.casefold()] = player
         lookup[names.get(player, player).casefold()] = player
+    text = placement_order(text)
     places: list[tuple[str, int]] = []
     seen: set[str] = set()
     for group in text.split(">"):

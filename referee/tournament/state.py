@@ -170,14 +170,21 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
     # -- players
 
     def find(self, who: str) -> str | None:
-        """The id of the player named or identified by ``who`` (case-insensitive)."""
-        if who in self.players:
-            return who
-        wanted = who.strip().casefold()
+        """The id of the player identified by ``who``: their event id (``p3``) or house
+        player id exactly, else their display name exactly as registered (spaces
+        collapsed, case kept: ``ann`` is not Ann, issue 31). Ids are their own namespace
+        and come first, so a player named ``P2`` never stands in for ``p2``; a name two
+        players share finds neither (give the id)."""
+        wanted = " ".join(who.split())
+        if wanted in self.players:
+            return wanted
+        named: list[str] = []
         for entrant in self.players.values():
-            if entrant.id.casefold() == wanted or entrant.name.casefold() == wanted:
+            if entrant.player_id and entrant.player_id == wanted:
                 return entrant.id
-        return None
+            if entrant.name == wanted:
+                named.append(entrant.id)
+        return named[0] if len(named) == 1 else None
 
     def holder(self, player_id: str, name: str) -> str | None:
         """The id of the registered player who is the person ``player_id`` (their id across

@@ -8,10 +8,12 @@ from typing import Any
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from tests.web.conftest import Tokens, auth
+from tests.web.conftest import Tokens, auth, table_token
 
 
-def test_an_event_run_over_http_by_its_roles(client: TestClient[Litestar], tokens: Tokens) -> None:
+def test_an_event_run_over_http_by_its_roles(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
     head = auth(tokens["head"])
     made = client.post(
         "/api/events", json={"name": "Cup", "game": "gammasphere", "rounds": 2}, headers=head
@@ -43,7 +45,8 @@ def test_an_event_run_over_http_by_its_roles(client: TestClient[Litestar], token
         client.get(f"/api/events/{event}/pairings", headers=auth(tokens["public"])).json() == rows
     )
 
-    # a table referee reports only their own table
+    # a table referee reports only their own table of their own event
+    tokens["table1"] = table_token(store, event, "1")
     assert (
         client.post(
             f"/api/events/{event}/results",
@@ -173,6 +176,7 @@ def test_a_13_player_pod_event_end_to_end_over_http(
         e["what"] for e in client.get(f"/api/events/{event}/audit", headers=head).json()["entries"]
     ]
     assert [w for w in whats if w != "games voided"] == [
+        "late entry",  # the audit lists the late entry too, where it was stored (issue 29)
         "pairing changed",
         "drop",
         "result corrected",

@@ -364,7 +364,8 @@ def test_a_16_player_event_with_its_mistakes_fixed_leaves_nothing_open(tmp_path:
                     len(now.games) > 1
                     and svc.event_state(event).result(number, row["table"]) is None
                 ):
-                    svc.end(now.games[-1], "resignation", who="p2")
+                    # the loser of game 1 sits first in game 2 (EV-I.10) and resigns it
+                    svc.end(now.games[-1], "resignation", who="p1")
         slips = [f"{r['table']}=2-1-0" for r in tables[2:]]
         ok(db, "event", "result", event, *slips)
         if number == 1:

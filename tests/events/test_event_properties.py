@@ -66,6 +66,7 @@ def test_incremental_standings_equal_a_recomputation(
                     "ogw": s.ogw,
                     "dropped_after": s.dropped_after,
                     "final_rank": None,  # no cut in these events (EV-I.9)
+                    "went": None,  # nor how far anyone went in a playoff (EV-6.7)
                 }
                 for s in state.standings()
             ]

@@ -60,10 +60,13 @@ def test_a_best_of_three_played_game_by_game_decides_its_match(svc: RefereeServi
     (table,) = svc.event_pairings(event)
     assert len(table.games) == 2  # game 2 created when game 1 ended
     svc.end(table.games[1], "resignation", who="p2")  # Ann wins game 2
-    svc.end(svc.event_pairings(event)[0].games[2], "agreement")  # game 3 drawn
+    third = svc.event_pairings(event)[0].games[2]
+    assert svc.load(third).created.players[0].name == "Ben"  # Ben lost game 2: he sits first
+    svc.end(third, "agreement")  # game 3 drawn (EV-I.10: the loser of a game sits first)
     (table,) = svc.event_pairings(event)
     assert len(table.games) == 4  # 1-1-1 decides nothing yet: a fourth game (EV-3.2)
-    svc.end(table.games[3], "resignation", who="p1")
+    assert svc.load(table.games[3]).created.players[0].name == "Ben"  # a draw keeps the seats
+    svc.end(table.games[3], "resignation", who="p2")  # Ann resigns game 4
     assert svc.event_state(event).result(1, 1) is not None
     ann, ben = sorted(svc.event_standings(event), key=lambda s: s.player)
     assert (ann.record.losses, ben.record.wins) == (1, 1)
@@ -221,7 +224,9 @@ def test_standings_after_the_cut_show_the_final_ranking(svc: RefereeService) -> 
         svc.event_result(event, [f"{r.table}=0-2-0" for r in rows if not r.bye])
     champion = rows[0].players[1]
     after = svc.event_standings(event)
-    assert [(r.player, r.rank) for r in after] == [(r.player, r.rank) for r in swiss]
+    assert sorted((r.player, r.rank) for r in after) == sorted((r.player, r.rank) for r in swiss)
+    assert [r.final_rank for r in after] == list(range(1, 9))  # listed in final order (EV-6.7)
+    assert [r.went for r in after[:4]] == ["champion", "finalist", "semifinalist", "semifinalist"]
     final = {r.player: r.final_rank or 0 for r in after}
     assert final[champion] == 1 and final[rows[0].players[0]] == 2
     assert sorted(final.values()) == list(range(1, 9))

@@ -28,9 +28,11 @@ def test_the_index_answers_what_the_whole_event_answers(tmp_path: Path) -> None:
         svc.event_result(event, [f"{rows[0].table}=2-1-0"])  # round 3 partly reported
         board, state = svc.event_board(event)
         index = PlayerIndex(board, state)
-        for name in [*names, "player 03", state.find("Player 07") or ""]:
+        house = state.players[state.find("Player 08") or ""].player_id or ""
+        for name in [*names, state.find("Player 07") or "", house]:
             assert index.line(name) == player_line(board, state, name)
             assert index.explain(name) == state.explain(state.find(name) or "")
             assert svc.event_explain(event, name) == state.explain(state.find(name) or "")
         assert any(h.bye for n in names for h in index.line(n).history)
         assert index.find("nobody") is None
+        assert index.find("player 03") is None  # names are matched exactly (issue 31)

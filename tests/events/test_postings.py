@@ -77,7 +77,7 @@ def test_postings_carry_the_cli_rows_and_a_checkpoint_and_hold_on_an_untouched_s
     for posting in (pairings, standings):
         report = _verify(event, posting)
         assert report.ok, report.checks
-        names = ["signature", "ledger", "facts", "figures"]
+        names = ["signature", "ledger", "facts", "fields", "figures"]
         if posting.kind == "pairings":  # round 1 posts its seed: the draw is redone (EV-5.6)
             names.append("draw")
         assert [c.name for c in report.checks] == names

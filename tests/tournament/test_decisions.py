@@ -68,25 +68,41 @@ def test_ev_2_2_a_player_id_binds_one_registration() -> None:
     assert eve is not None and state.players[eve].player_id == "eve-1"
     assert state.holder("eve-1", "someone else") == eve
     assert state.holder("", "eve") is None  # bound to an id: not found by name alone
-    assert state.holder("", "ann") == "p1" and state.holder("zed-9", "Zed") is None
+    assert state.holder("", "Ann") == "p1" and state.holder("zed-9", "Zed") is None
+    assert state.holder("", "ann") is None  # a name exactly as registered (issue 31)
     assert refused(state, Register(name="Eva", player_id="eve-1")) == "EV-2.2"
     plain = PlayerRegistered(player=state.players["p1"])
     assert b"player_id" not in msgspec.json.encode(plain)
 
 
 def test_registration_refusals() -> None:
-    """EV-2.2 duplicate names are refused case-insensitively; ids are distinct from names."""
+    """EV-2.2 duplicate names are refused case-insensitively (unless similar names are
+    allowed); ids are distinct from names, and a name is found exactly (issue 31)."""
     state = event()
     assert refused(state, Register(name="ann")) == "EV-2.2"
-    assert state.find("ANN") == "p1" and state.players["p1"].name == "Ann"
+    assert state.find("Ann") == "p1" and state.players["p1"].name == "Ann"
+    assert state.find("ANN") is None
     assert refused(state, Register(name="Eve", id="p2")) == "EV-2.2"
+    both = run(state, Register(name="ann", allow_similar=True))
+    assert both.find("ann") != both.find("Ann")
+
+
+def test_ids_are_their_own_namespace() -> None:
+    """Issue 29 section 4: a player named like an id (``P2``, ``p100``) takes nobody's id, in
+    either order; an id finds its player before a name does."""
+    state = run(event(), Register(name="P6"), Register(name="p7"), Register(name="Gus"))
+    ordered = sorted(state.players.values(), key=lambda e: e.order)
+    assert [e.id for e in ordered][-3:] == ["p5", "p6", "p7"]
+    assert state.find("p6") == "p6" and state.find("P6") == "p5"
+    assert state.players[state.find("p7") or ""].name == "Gus"
 
 
 def test_unknown_players_and_double_drops() -> None:
     """EV-2.1 unknown player; EV-2.6 a second drop; EV-2.5 a drop leaves after the round."""
     state = event()
     assert refused(state, Drop(player="Zed")) == "EV-2.1"
-    state = run(state, PairNext(), Drop(player="ben"))
+    assert refused(state, Drop(player="ben")) == "EV-2.1"  # a name exactly (issue 31)
+    state = run(state, PairNext(), Drop(player="Ben"))
     assert state.players["p2"].dropped_after == 1
     assert refused(state, Drop(player="Ben")) == "EV-2.6"
 

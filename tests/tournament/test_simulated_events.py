@@ -66,7 +66,7 @@ def test_sixty_four_player_swiss_with_cut() -> None:
             state = run(state, Register(name="Late Larry"))
             live.add_player(state.players[state.find("Late Larry")])  # type: ignore[index]
         if number == 3:
-            state = run(state, Drop(player="Player 10"), Drop(player="player 11"))
+            state = run(state, Drop(player="Player 10"), Drop(player="Player 11"))
         state = run(state, PairNext())
         current = state.rounds[number]
         if number == 4:

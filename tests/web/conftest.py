@@ -46,6 +46,32 @@ def make_tokens(store: str) -> Tokens:
     return made
 
 
+def table_token(store: str, event: str, *tables: str, name: str = "Tom") -> str:
+    """A table referee's token for ``tables`` of ``event`` (issue 31: tables are an event's)."""
+    tokens = TokenStore(open_side_db(parse_store(store)))
+    try:
+        return tokens.create("table", name, tables, event=event)[1]
+    finally:
+        tokens.db.close()
+
+
+def house_ids(store: str, names: list[str]) -> list[str]:
+    """The player ids of the fixture's player tokens named ``names`` (in order, as far as
+    each has one): an event registration binds them so those tokens are those players
+    (issue 31: people are ids; a token matched by name alone reads no event seat)."""
+    tokens = TokenStore(open_side_db(parse_store(store)))
+    try:
+        by_name = {t.name: t.player_id for t in tokens.list() if t.role == "player"}
+    finally:
+        tokens.db.close()
+    ids: list[str] = []
+    for name in names:
+        if not by_name.get(name):
+            break
+        ids.append(by_name[name])
+    return ids
+
+
 def auth(token: str, **extra: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}", **extra}
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from service.app import open_service
-from tests.web.conftest import Tokens, auth
+from tests.web.conftest import Tokens, auth, house_ids
 
 
 def make_event(store: str, players: tuple[str, ...] = ("Ann", "Ben")) -> str:
@@ -17,7 +17,7 @@ def make_event(store: str, players: tuple[str, ...] = ("Ann", "Ben")) -> str:
     with open_service(store) as svc:
         # seed 5 draws two or four players in registration order (EV-5.6)
         event = svc.event_new("Hall Open", "prizmik", rounds=3, seed=5).event_id
-        svc.event_register(event, list(players))
+        svc.event_register(event, list(players), player_ids=house_ids(store, list(players)))
         svc.event_pair(event)
     return event
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from service.app import open_service
-from tests.web.conftest import ThreadServer, Tokens
+from tests.web.conftest import ThreadServer, Tokens, house_ids
 from tests.web.test_event_pages import CHROMIUM, browser, signed_in
 
 __all__ = ["browser"]  # the module's browser fixture, shared
@@ -30,7 +30,7 @@ def make_event(store: str) -> str:
     with open_service(store) as svc:
         # seed 5 draws two or four players in registration order (EV-5.6)
         event = svc.event_new("Hall Open", "prizmik", rounds=3, seed=5).event_id
-        svc.event_register(event, ["Ann", "Ben"])
+        svc.event_register(event, ["Ann", "Ben"], player_ids=house_ids(store, ["Ann", "Ben"]))
         svc.event_pair(event)
     return event
 

@@ -16,8 +16,11 @@ import httpx
 import msgspec
 import pytest
 
+from service.access import TokenStore
 from service.app import open_service
 from service.seal import create_key, seal
+from service.sidedb import open_side_db
+from service.stores import parse_store
 from tests.web.conftest import ThreadServer, Tokens, auth
 
 CHROMIUM = "/usr/bin/chromium"
@@ -48,6 +51,19 @@ def make_event(store: str, players: list[str], *, key: Path | None = None) -> st
         if key is not None:
             seal(svc.store, key)
     return event
+
+
+def own_token(store: str, event: str, name: str) -> str:
+    """A player token bound to the player id ``name``'s registration carries (issue 31:
+    every registration has one; a token matched by name alone reads no event seat)."""
+    with open_service(store) as svc:
+        state = svc.event_state(event)
+        house = state.players[state.find(name) or ""].player_id
+    side = TokenStore(open_side_db(parse_store(store)))
+    try:
+        return side.create("player", name, player_id=str(house))[1]
+    finally:
+        side.db.close()
 
 
 def signed_in(browser: Any, base: str, token: str, **context: Any) -> Any:
@@ -142,7 +158,7 @@ def test_the_player_page_shows_my_table_and_opponent(
     with open_service(store) as svc:
         pairings = msgspec.to_builtins(svc.event_pairings(event))
     mine = next(p for p in pairings if "Ann" in p["players"])
-    page = signed_in(browser, live_server.base, tokens["ann"])  # a player's token, named Ann
+    page = signed_in(browser, live_server.base, own_token(store, event, "Ann"))
     page.goto(f"{live_server.base}/events/{event}/me")
     page.wait_for_url(re.compile(r".*/players/Ann$"))
     if mine["bye"]:
@@ -227,23 +243,33 @@ def test_a_pod_event_posts_its_pods_places_and_slips(
         svc.event_register(event, [f"P{i:02d}" for i in range(13)])
         pods = svc.event_pair(event)
         first = pods[0]
-        svc.event_result(event, [f"{first.table}=" + ">".join(first.players)])
+        # the safe form (EV-7.5): places and names, nothing a shell reads as a redirection
+        svc.event_result(
+            event,
+            [f"{first.table}=" + ",".join(f"{n}:{p}" for n, p in enumerate(first.players, 1))],
+        )
     assert [len(p.players) for p in pods] == [4, 3, 3, 3]
     head = auth(tokens["head"])
     table = client.get(f"/events/{event}/pairings", headers=head).text
-    assert "1. P" in table and " v ".join(first.players) in table
+    assert f"1st {first.players[0]}, 2nd {first.players[1]}" in table  # places, not W-L-D
+    assert " v ".join(first.players) in table
     slips = client.get(f"/events/{event}/slips", headers=head).text
     assert slips.count('class="slip"') == 4 and ">place<" in slips
     assert "drawn games" not in slips
+    assert f"{first.table}=PLACE:{first.players[0]},PLACE:{first.players[1]}" in slips  # EV-7.5
+    assert "&gt;" not in slips.split('class="slip"', 1)[1]
     mine = client.get(f"/events/{event}/players/{first.players[1]}", headers=head).text
-    assert "place 2 of 4" in mine
+    assert "2nd of 4" in mine
+    standings = client.get(f"/events/{event}/standings", headers=head).text
+    assert ">places<" in standings and "2nd" in standings and "W-L-D" not in standings
+    assert "bo3" not in standings.split("</h1>")[0]  # no match length in a pod event's header
 
 
 def test_unknown_events_and_players_get_a_clear_answer(
     client: Any, tokens: Tokens, store: str
 ) -> None:
     event = make_event(store, PLAYERS[:4])
-    head, ann = auth(tokens["head"]), auth(tokens["ann"])
+    head, ann = auth(tokens["head"]), auth(own_token(store, event, "Ann"))
     for path in ("/events/ev-nothere/pairings", "/events/ev-nothere/live"):
         answer = client.get(path, headers=head)
         assert answer.status_code == 404 and "no event" in answer.json()["detail"]
@@ -275,7 +301,7 @@ def test_ev_2_2_a_player_registered_with_their_id_is_found_by_it(
         (table,) = svc.event_pair(event)
         (game,) = table.games
         seats = {p.name: p for p in svc.load(game).setup.players}
-    assert seats["Ann Lee"].id == "ann-7" and seats["Ben"].id == ""
+    assert seats["Ann Lee"].id == "ann-7" and seats["Ben"].id.startswith("pl-")  # issue 31
     side = TokenStore(open_side_db(parse_store(store)))
     mine = side.create("player", "Ann", player_id="ann-7")[1]
     namesake = side.create("player", "Ann Lee", player_id="ann-8")[1]

@@ -22,7 +22,7 @@ from events.store import GameStore
 from service.app import RefereeService, open_service
 from service.room import RoomQueue
 from tests.web import test_pages
-from tests.web.conftest import ThreadServer, Tokens, auth
+from tests.web.conftest import ThreadServer, Tokens, auth, table_token
 from tests.web.test_pages import CHROMIUM, signed_in
 from tests.web.test_toolkit import tribute
 
@@ -231,8 +231,10 @@ def test_unreported_through_the_cli_and_the_api(
     assert data["unreported"][0]["link"] == f"/events/{event}/pairings"
     head = client.get("/api/queue", headers=auth(tokens["head"])).json()
     assert [i["table"] for i in head["unreported"]] == ["1", "2"]
-    tia = client.get("/api/queue", headers=auth(tokens["table2"])).json()
-    assert [i["players"] for i in tia["unreported"]] == [{"1": "Cal", "2": "Dee"}]
+    unscoped = client.get("/api/queue", headers=auth(tokens["table2"])).json()
+    assert unscoped["unreported"] == []  # a table 2 of no event is not this event's (issue 31)
+    tia = client.get("/api/queue", headers=auth(table_token(store, event, "2", name="Tia")))
+    assert [i["players"] for i in tia.json()["unreported"]] == [{"1": "Cal", "2": "Dee"}]
     page = client.get("/queue", headers=auth(tokens["head"]))
     assert f'href="/events/{event}/pairings"' in page.text
     assert f"{event} round 1" in page.text

@@ -8,6 +8,7 @@
   }
   const root = document.getElementById("event");
   if (!root || !window.EventSource) return;
+  if (root.dataset.ended) return; // an ended event does not move: no live stream, no dot
   const dot = document.getElementById("live");
   const region = document.getElementById("live-region");
   const source = new EventSource("/events/" + encodeURIComponent(root.dataset.event) + "/live?after=" + (root.dataset.version || "0"));

@@ -1,0 +1,9 @@
+"""PostgreSQL advisory lock keys shared by the store and the side tables (no imports: a leaf)."""
+
+from __future__ import annotations
+
+__all__ = ["SCHEMA_LOCK_KEY"]
+
+SCHEMA_LOCK_KEY = 0x5245_4645  # "REFE": creating any table of the store, once
+"""Held while the store's tables (``postgres.ensure_tables``) or the side tables
+(``service.sidedb``) are created: any number of first starts at once take turns."""

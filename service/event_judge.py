@@ -1,0 +1,168 @@
+"""Judging an imported event record (issue 31): its facts replayed through the same
+decisions as the live commands.
+
+A game record is imported only once every entry has been re-decided
+(``events.integrity.recheck_decisions``); an event record was only chain-checked, so a
+re-hashed record with a 3-0 in a best of 3, a table reported twice, a player registered
+twice or a result for a table never paired imported as "intact" and then broke every read
+of that event. Here each stored fact is turned back into the command that makes it, the
+command is decided on the state folded so far, and the record is refused, with the clause
+the live command names, when the decision refuses or decides anything else than what is
+stored. Nothing of a refused record is stored (the import refuses the whole file).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from events.schema import GameEvent
+from events.tournament import to_fact
+from referee.tournament import decisions as d
+from referee.tournament import facts as f
+from referee.tournament.errors import Refusal
+from referee.tournament.model import Round
+from referee.tournament.state import Tournament, apply
+from service.bounds import check_cut, check_name, check_reason, check_rounds
+from service.errors import RefusedError
+
+__all__ = ["EventJudgement", "judge_event"]
+
+
+class EventJudgement(Exception):
+    """Why an event record is refused: the stored event's number, the clause, the words."""
+
+    def __init__(self, number: int, clause: str, reason: str) -> None:
+        super().__init__(f"{clause}: {reason}")
+        self.number = number
+        self.clause = clause
+        self.reason = reason
+
+
+def _spec(state: Tournament, rnd: Round) -> dict[str, Any]:
+    """The hand pairing (``--manual``) that gives ``rnd``: its tables in order, then byes."""
+    groups = [list(p.players) for p in rnd.pairings if not p.bye]
+    byes = [p.players[0] for p in rnd.pairings if p.bye]
+    key = "pods" if state.settings is not None and state.settings.pods else "pairs"
+    return {key: groups, "byes": byes}
+
+
+def _commands(state: Tournament, fact: f.Fact) -> d.Command | None:
+    """The live command that makes ``fact`` (``None``: a fact another command makes)."""
+    match fact:
+        case f.EventCreated(settings=settings):
+            return d.CreateEvent(settings=settings)
+        case f.PlayerRegistered(player=p):
+            return d.Register(
+                name=p.name,
+                id=p.id,
+                rating=p.rating,
+                table=p.table,
+                byes=p.byes,
+                player_id=p.player_id or None,
+                late_as_losses=bool(p.late_as_losses),
+                allow_similar=True,  # the organizer may have allowed it; ids tell them apart
+            )
+        case f.PlayerDropped(player=player, reason=reason):
+            return d.Drop(player=player, reason=reason)
+        case f.ByeAwarded(player=player, round=number, reason=reason):
+            return d.AwardBye(player=player, round=number, reason=reason)
+        case f.RoundPaired(round=rnd, override=override):
+            if override is not None:
+                return d.PairManual(spec=_spec(state, rnd), reason=override)
+            return d.PairNext()
+        case f.CutMade():
+            return d.PairNext()
+        case f.PairingChanged(round=rnd, reason=reason, by=by):
+            return d.ChangePairing(spec=_spec(state, rnd), reason=reason, by=by)
+        case f.GameLinked(round=number, table=table, game=game):
+            return d.LinkGame(round=number, table=table, game=game)
+        case f.GameResultRecorded(game=game, placings=placings):
+            return d.RecordGameResult(game=game, placings=dict(placings))
+        case f.MatchReported(round=number, table=table, by=by):
+            return d.ReportResult(round=number, table=table, slip=_slip(fact), by=by)
+        case f.ResultCorrected(round=number, table=table, reason=reason, by=by):
+            return d.CorrectResult(
+                round=number, table=table, slip=_slip(fact), reason=reason, by=by
+            )
+        case f.PenaltyRecorded():
+            return d.RecordPenalty(
+                player=fact.player,
+                infraction=fact.infraction,
+                penalty=fact.penalty,
+                reason=fact.reason,
+                by=fact.by,
+                table=fact.table,
+            )
+        case f.RoundStarted(round=number):
+            return d.StartRound(round=number)
+        case f.RoundEnded(round=number):
+            return d.EndRound(round=number)
+        case f.EventEnded(reason=reason):
+            return d.EndEvent(reason=reason)
+    return None
+
+
+def _slip(fact: f.MatchReported | f.ResultCorrected) -> str:
+    if fact.score is not None:
+        s = fact.score
+        return f"{s.wins}-{s.losses}-{s.draws}"  # a negative count is refused as unreadable
+    return fact.placement.text if fact.placement is not None else ""
+
+
+def _bounds(event: GameEvent, fact: f.Fact) -> None:
+    """The field bounds of every door (``service.bounds``) on what the record carries."""
+    if isinstance(fact, f.EventCreated):
+        check_name(str(getattr(event, "name", "") or "?"), "an event's name")
+        check_rounds(fact.settings.rounds)
+        check_cut(fact.settings.cut)
+    elif isinstance(fact, f.PlayerRegistered):
+        check_name(fact.player.name, "a player's name")
+    reason = getattr(fact, "reason", None)
+    if isinstance(reason, str):
+        check_reason(reason)
+    override = getattr(fact, "override", None)
+    if isinstance(override, str):
+        check_reason(override, "a pairing's reason")
+
+
+def judge_event(events: Sequence[GameEvent]) -> None:
+    """Raise ``EventJudgement`` at the first stored fact a live command would not make."""
+    state = Tournament()
+    facts = [(e, to_fact(e)) for e in events]
+    index = 0
+    while index < len(facts):
+        event, fact = facts[index]
+        number = event.originator_version
+        try:
+            _bounds(event, fact)
+        except RefusedError as exc:
+            clause = "EV-1.1" if isinstance(fact, f.EventCreated) else "EV-2.2"
+            raise EventJudgement(number, clause, str(exc)) from None
+        command = _commands(state, fact)
+        if command is None:
+            # a fact made by a command judged elsewhere (the fixes of issue 29: voided games,
+            # penalties applied, rounds undone, ...): folded as stored
+            state = apply(state, fact)
+            index += 1
+            continue
+        try:
+            made = d.decide(state, command)
+        except Refusal as exc:
+            raise EventJudgement(number, exc.clause, exc.reason) from None
+        stored = tuple(one for _, one in facts[index : index + len(made)])
+        if stored == made:  # every fact the command makes, as stored (a cut and its round)
+            for one in made:
+                state = apply(state, one)
+            index += len(made)
+            continue
+        if not made or made[0] != fact:
+            raise EventJudgement(
+                number,
+                "EV-1.1",
+                f"event {number} records {type(fact).__name__}, but the same command in the "
+                "same state decides otherwise: the record was altered",
+            )
+        # the command's first fact is the one stored; any others it makes follow in the record
+        state = apply(state, fact)
+        index += 1

@@ -1,0 +1,195 @@
+"""The playoff as people read it (issue 29, section 1): stage names (EV-6.6), the bracket,
+how far each player went and the final order (EV-6.7, EV-I.9); who plays first in a
+match's next game (EV-I.10); the safe pod slip (EV-7.5)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from referee.tournament import (
+    Command,
+    CreateEvent,
+    PairNext,
+    Refusal,
+    Register,
+    ReportResult,
+    Settings,
+    Tournament,
+    decide,
+    fold,
+)
+from referee.tournament.playoff import (
+    bracket,
+    final_places,
+    next_game_order,
+    ordinal,
+    round_label,
+    stage_name,
+)
+from referee.tournament.slips import parse_placement, placement_order
+from referee.tournament.state import TableState
+
+NAMES = [f"P{n:02}" for n in range(1, 17)]
+
+
+def run(state: Tournament, *commands: Command) -> Tournament:
+    for command in commands:
+        state = fold(decide(state, command), state)
+    return state
+
+
+def play_round(state: Tournament, slip: str = "2-0-0") -> Tournament:
+    """Pair the next round; every table's first-listed player wins with ``slip``."""
+    state = run(state, PairNext())
+    number = state.current_round
+    for pairing in state.rounds[number].pairings:
+        if pairing.table is not None:
+            state = run(state, ReportResult(round=number, table=pairing.table, slip=slip))
+    return state
+
+
+def swiss_then_cut(players: Sequence[str] = NAMES, cut: int = 8, rounds: int = 3) -> Tournament:
+    settings = Settings(game="gammasphere", rounds=rounds, cut=cut, match="bo3")
+    state = run(Tournament(), CreateEvent(settings=settings))
+    state = run(state, *(Register(name=n) for n in players))
+    for _ in range(rounds):
+        state = play_round(state)
+    return state
+
+
+def swiss_order(state: Tournament) -> list[str]:
+    return [s.player for s in state.standings()]
+
+
+def test_ev_6_6_stages_are_named_by_the_players_they_start_with() -> None:
+    """EV-6.6: two players make the final, four the semifinal, eight the quarterfinal,
+    more the round of N; Swiss rounds keep their number."""
+    assert [stage_name(n) for n in (2, 4, 8, 16, 32)] == [
+        "final",
+        "semifinal",
+        "quarterfinal",
+        "round of 16",
+        "round of 32",
+    ]
+    state = swiss_then_cut()
+    assert round_label(state, 3) == "round 3"
+    state = play_round(state)
+    assert round_label(state, 4) == "quarterfinal"
+    state = play_round(state)
+    state = play_round(state)
+    assert [round_label(state, n) for n in (4, 5, 6)] == ["quarterfinal", "semifinal", "final"]
+    assert [r.stage for r in bracket(state)] == ["quarterfinal", "semifinal", "final"]
+
+
+def test_ev_6_6_a_cut_of_six_gives_byes_and_is_still_a_quarterfinal() -> None:
+    """EV-6.6 with EV-6.2: a top 6 starts a bracket of eight (two byes): a quarterfinal."""
+    state = play_round(swiss_then_cut(cut=6))
+    first = bracket(state)[0]
+    assert first.stage == "quarterfinal"
+    byes = [m for m in first.matches if m.bye]
+    assert len(byes) == 2 and all(m.winner == m.players[0] for m in byes)
+
+
+def test_ev_6_7_standings_after_the_final_list_the_champion_first() -> None:
+    """EV-6.7, EV-I.9: the champion, the finalist, the semifinalists, the quarterfinalists,
+    each pair in Swiss order, then everyone outside the cut in Swiss order."""
+    state = swiss_then_cut()
+    swiss = swiss_order(state)
+    state = play_round(state, "0-2-0")  # every lower seed wins its quarterfinal
+    state = play_round(state, "2-1-0")
+    state = play_round(state, "0-2-0")  # the second-listed finalist wins
+    places = final_places(state, swiss)
+    final = bracket(state)[-1].matches[0]
+    champion, finalist = final.players[1], final.players[0]
+    assert [p.player for p in places[:2]] == [champion, finalist]
+    assert [p.went for p in places[:8]] == [
+        "champion",
+        "finalist",
+        "semifinalist",
+        "semifinalist",
+        "quarterfinalist",
+        "quarterfinalist",
+        "quarterfinalist",
+        "quarterfinalist",
+    ]
+    semis = [p.player for p in places[2:4]]
+    assert semis == sorted(semis, key=swiss.index)  # same stage: Swiss order
+    quarters = [p.player for p in places[4:8]]
+    assert set(quarters) == set(swiss[:4])  # the top four seeds lost their quarterfinals
+    assert quarters == sorted(quarters, key=swiss.index)
+    assert [p.player for p in places[8:]] == swiss[8:]
+    assert [p.place for p in places] == list(range(1, 17))
+    assert all(p.went is None for p in places[8:])
+
+
+def test_ev_6_7_a_player_still_playing_is_shown_in_their_stage() -> None:
+    """EV-6.7: before the semifinals are reported, the semifinalists are 'in the semifinal'
+    and the quarterfinal losers already 'quarterfinalist'."""
+    state = play_round(swiss_then_cut())
+    state = run(state, PairNext())
+    went = {p.went for p in final_places(state, swiss_order(state))[:8]}
+    assert went == {"in the semifinal", "quarterfinalist"}
+
+
+def test_ev_6_7_nothing_before_the_cut() -> None:
+    """EV-I.9: no final order and no bracket before the cut is made."""
+    state = swiss_then_cut()
+    assert final_places(state, swiss_order(state)) == [] and bracket(state) == []
+
+
+def test_ev_i_10_the_loser_of_a_game_sits_first_in_the_next() -> None:
+    """EV-I.10: the loser of the previous game plays first; a drawn game keeps the seats."""
+    table = TableState(round=1, table=1, players=("a", "b"))
+    assert next_game_order(table, ("a", "b")) == ("a", "b")  # nothing played yet
+    lost_by_a = TableState(
+        round=1, table=1, players=("a", "b"), game_results=(("g1", (("a", 2), ("b", 1))),)
+    )
+    assert next_game_order(lost_by_a, ("a", "b")) == ("a", "b")
+    lost_by_b = TableState(
+        round=1, table=1, players=("a", "b"), game_results=(("g1", (("a", 1), ("b", 2))),)
+    )
+    assert next_game_order(lost_by_b, ("a", "b")) == ("b", "a")
+    assert next_game_order(lost_by_b, ("b", "a")) == ("b", "a")
+    drawn = TableState(
+        round=1, table=1, players=("a", "b"), game_results=(("g1", (("a", 1), ("b", 1))),)
+    )
+    assert next_game_order(drawn, ("b", "a")) == ("b", "a")
+    pod = TableState(round=1, table=1, players=("a", "b", "c"))
+    assert next_game_order(pod, ("a", "b", "c")) == ("a", "b", "c")
+
+
+def test_ev_7_5_a_pod_slip_without_shell_characters() -> None:
+    """EV-7.5: PLACE:NAME separated by commas or spaces reads as the finishing order; equal
+    numbers share a place; the older Ann>Ben=Cal form still reads."""
+    assert placement_order("1:Ed,2:Di,2:Flo") == "Ed>Di=Flo"
+    assert placement_order("2:Di 1:Ed 2:Flo") == "Ed>Di=Flo"
+    assert placement_order("1:Ann Lee,3:Ben") == "Ann Lee>Ben"
+    assert placement_order("Ed>Di=Flo") == "Ed>Di=Flo"
+    names = {"p1": "Ed", "p2": "Di", "p3": "Flo"}
+    safe = parse_placement("1:ed,2:Di,2:flo", ["p1", "p2", "p3"], names)
+    old = parse_placement("Ed>Di=Flo", ["p1", "p2", "p3"], names)
+    assert safe == old and safe.place_of("p3") == 2
+    for bad in ("1:Ed,Di", "0:Ed,1:Di,2:Flo", "1:Ed,x:Di"):
+        with pytest.raises(Refusal) as caught:
+            parse_placement(bad, ["p1", "p2", "p3"], names)
+        assert caught.value.clause == "EV-7.5", bad
+    with pytest.raises(Refusal) as caught:  # EV-7.3 still: everyone once
+        parse_placement("1:Ed,2:Di", ["p1", "p2", "p3"], names)
+    assert caught.value.clause == "EV-7.3"
+
+
+def test_ordinals() -> None:
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)] == [
+        "1st",
+        "2nd",
+        "3rd",
+        "4th",
+        "11th",
+        "12th",
+        "13th",
+        "21st",
+        "22nd",
+        "101st",
+    ]
