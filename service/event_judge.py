@@ -20,6 +20,7 @@ from events.schema import GameEvent
 from events.tournament import to_fact
 from referee.tournament import decisions as d
 from referee.tournament import facts as f
+from referee.tournament import fixing as fx
 from referee.tournament.errors import Refusal
 from referee.tournament.model import Round
 from referee.tournament.state import Tournament, apply
@@ -103,6 +104,24 @@ def _commands(state: Tournament, fact: f.Fact) -> d.Command | None:
     return None
 
 
+def _fix(fact: f.Fact, following: f.Fact | None) -> fx.Fix | None:
+    """The fixing command (issue 29) that makes ``fact`` (``None``: none does); a withdrawn
+    penalty's table result is the correction that follows it, when one does."""
+    match fact:
+        case f.RoundUndone(reason=reason, by=by):
+            return fx.UndoRound(reason=reason, by=by)
+        case f.PlayerUndropped(player=player, reason=reason, by=by):
+            return fx.Undrop(player=player, reason=reason, by=by)
+        case f.SettingsChanged(rounds=rounds, cut=cut, reason=reason, by=by):
+            return fx.ChangeSettings(rounds=rounds, cut=cut, reason=reason, by=by)
+        case f.PenaltyWithdrawn(penalty=number, reason=reason, by=by):
+            result = _slip(following) if isinstance(following, f.ResultCorrected) else None
+            return fx.WithdrawPenalty(penalty=number, reason=reason, by=by, result=result)
+        case f.DecklistAttached(player=player, by=by):
+            return fx.AttachDecklist(player=player, by=by)
+    return None
+
+
 def _slip(fact: f.MatchReported | f.ResultCorrected) -> str:
     if fact.score is not None:
         s = fact.score
@@ -140,14 +159,21 @@ def judge_event(events: Sequence[GameEvent]) -> None:
             clause = "EV-1.1" if isinstance(fact, f.EventCreated) else "EV-2.2"
             raise EventJudgement(number, clause, str(exc)) from None
         command = _commands(state, fact)
-        if command is None:
-            # a fact made by a command judged elsewhere (the fixes of issue 29: voided games,
-            # penalties applied, rounds undone, ...): folded as stored
+        fix = None if command is not None else _fix(fact, _next(facts, index))
+        if command is None and fix is None:
+            # a fact only another command makes after its own first fact (voided games,
+            # penalties applied), or one the record cannot say who made with what standing
+            # (judge calls and players' reports: claims by the head referee, say): folded
+            # as stored
             state = apply(state, fact)
             index += 1
             continue
         try:
-            made = d.decide(state, command)
+            if command is not None:
+                made = d.decide(state, command)
+            else:
+                assert fix is not None
+                made = fx.decide_fix(state, fix)
         except Refusal as exc:
             raise EventJudgement(number, exc.clause, exc.reason) from None
         stored = tuple(one for _, one in facts[index : index + len(made)])
@@ -166,3 +192,7 @@ def judge_event(events: Sequence[GameEvent]) -> None:
         # the command's first fact is the one stored; any others it makes follow in the record
         state = apply(state, fact)
         index += 1
+
+
+def _next(facts: Sequence[tuple[GameEvent, f.Fact]], index: int) -> f.Fact | None:
+    return facts[index + 1][1] if index + 1 < len(facts) else None

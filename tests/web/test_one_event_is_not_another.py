@@ -331,6 +331,70 @@ def test_an_imported_event_record_is_judged_by_the_live_decisions(
     assert again.json()[0]["status"] == "imported", again.text
 
 
+def _fact_item(beside: dict[str, Any], kind: str, fact: str, **fields: Any) -> dict[str, Any]:
+    """A stored fact of the type ``fact`` with the common fields of ``beside``."""
+    common = ("originator_id", "originator_version", "timestamp", "prev_hash", "hash")
+    item = {"kind": kind, "topic": f"referee.event.{fact}.v1"}
+    item.update({k: beside[k] for k in common})
+    item.update(fields)
+    return item
+
+
+def _undone_after_a_result(items: list[dict[str, Any]]) -> None:
+    report = _report(items)
+    undo = _fact_item(report, "round-undone", "RoundUndone", round=1, reason="forged", by="")
+    items.insert(items.index(report) + 1, undo)
+
+
+def _undropped_never_dropped(items: list[dict[str, Any]]) -> None:
+    report = _report(items)
+    player = next(i for i in items if i["kind"] == "player-registered")["player"]["id"]
+    back = _fact_item(report, "player-undropped", "PlayerUndropped", player=player, reason="x")
+    items.insert(items.index(report) + 1, back)
+
+
+@pytest.mark.parametrize(
+    ("forge", "clause"),
+    [(_undone_after_a_result, "EV-5.13"), (_undropped_never_dropped, "EV-2.7")],
+)
+def test_an_imported_fix_is_judged_by_the_live_fixing_decisions(
+    client: TestClient[Litestar],
+    tokens: Tokens,
+    store: str,
+    forge: Callable[..., None],
+    clause: str,
+) -> None:
+    """The fixes of issue 29 in a record are judged as the live commands judge them: a round
+    undone after a result (EV-5.13) or a player undropped who never dropped (EV-2.7) is
+    refused with the clause; an honest record with a drop, an undrop and a change of the
+    number of rounds imports intact."""
+    head = auth(tokens["head"])
+    event = _event(client, tokens["head"], "Fixes", ["Ann", "Ben", "Cal"])
+    for args in (
+        ("drop", event, "Cal", "--reason", "left early"),
+        ("undrop", event, "Cal", "--reason", "came back"),
+        ("change", event, "--rounds", "2", "--reason", "short of time"),
+    ):
+        code, _, err = _cli("--db", store, "event", *args)
+        assert code == 0, err
+    _pair(client, tokens["head"], event)
+    reported = client.post(
+        f"/api/events/{event}/results", json={"slips": ["1=2-1-0"]}, headers=head
+    )
+    assert reported.status_code == 201
+    code, honest, err = _cli("--db", store, "event", "export", event)
+    assert code == 0, err
+    kinds = [json.loads(line)["kind"] for line in honest.splitlines()[1:]]
+    assert {"player-undropped", "settings-changed"} <= set(kinds)
+    forged = _forged(honest.replace(event, "ev-forged2"), forge)
+    (outcome,) = client.post("/api/imports", content=forged.encode(), headers=head).json()
+    assert outcome["status"] == "refused" and clause in outcome["detail"], outcome
+    assert client.get("/api/events/ev-forged2", headers=head).status_code == 404
+    intact = _forged(honest.replace(event, "ev-honest2"), lambda items: None)
+    (again,) = client.post("/api/imports", content=intact.encode(), headers=head).json()
+    assert again["status"] == "imported", again
+
+
 # -- 4. the wrong-token limit protects without locking out ------------------------------
 
 
