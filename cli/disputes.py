@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -145,20 +145,6 @@ def scoreboard(
             )
 
 
-QUEUE_SECTIONS = (
-    ("disputes", "Open disputes"),
-    ("rulings", "Rulings awaited"),
-    ("appeals", "Appeals"),
-    ("penalties", "Penalties issued"),
-    ("idle", "Idle tables"),
-    ("overtime", "Over the time limit"),
-    ("unreported", "Tables of the round without a result"),
-    ("calls", "Judge calls"),
-    ("disagreements", "Result disagreements"),
-    ("conflicts", "Branches disagree (entries recorded offline)"),
-)
-
-
 @app.command()
 def queue(
     table: Annotated[
@@ -176,29 +162,51 @@ def queue(
             help="Minutes a game may run unless its time_limit label says otherwise.",
         ),
     ] = 50,
+    call_after: Annotated[
+        int,
+        typer.Option("--call-after", help="An unclaimed judge call is overdue after N seconds."),
+    ] = 60,
     as_json: JsonOpt = False,
 ) -> None:
-    """What needs a referee now, across every table: open disputes (oldest first, with table
-    and age), rulings awaited, appeals, penalties issued (a repeat the IPG upgrades flagged),
-    idle tables, games over their time limit, and the tables of each running event's round
-    without a result yet. 'referee serve' shows the same at /queue."""
+    """What needs a referee now, across every table, by urgency then age: judge calls,
+    disputes and appeals awaiting a ruling, rulings awaited, result disagreements, tables
+    over time (by the round clock in a running event's round, else by the game's time
+    limit); then, for information,
+    penalties issued (an IPG upgrade or a DQ marked to investigate), idle tables and tables
+    still playing. Each names the table, the players, the table referee and the last
+    action. 'referee serve' shows the same at /queue."""
     with handled():
         import msgspec
 
-        room = settings.service().queue(tables=table, idle_minutes=idle, time_limit=time_limit)
+        room = settings.service().queue(
+            tables=table, idle_minutes=idle, time_limit=time_limit, call_seconds=call_after
+        )
         if as_json:
             emit_json(msgspec.to_builtins(room))
             return
-        if not room.count:
+        if not room.needs and not room.info:
             typer.echo("nothing waits for a referee")
             return
-        for name, title in QUEUE_SECTIONS:
-            items = getattr(room, name)
+        for title, items in (
+            (f"Needs me now ({room.count})", room.needs),
+            (f"For information ({len(room.info)})", room.info),
+        ):
             if not items:
                 continue
-            typer.echo(f"{title} ({len(items)}):")
+            typer.echo(f"{title}:")
             for item in items:
-                where = f"table {item.table}" if item.table else "no table"
-                flag = "UPGRADE " if item.upgrade else ""
-                what = f"{item.tournament} round {item.round}" if item.tournament else item.game_id
-                typer.echo(f"  {flag}{where} · {what} · {item.age_minutes:g} min · {item.line}")
+                typer.echo("  " + _queue_line(item))
+
+
+def _queue_line(item: Any) -> str:
+    """One item: where, who, how long, what; the table referee and the last action."""
+    where = f"table {item.table}" if item.table else "no table"
+    flag = "INVESTIGATE " if item.investigate else ""
+    what = f"{item.tournament} round {item.round}" if item.tournament else item.game_id
+    players = " vs ".join(item.players.values())
+    line = f"{flag}{where} · {players} · {what} · {item.age_minutes:g} min · {item.line}"
+    if item.referee:
+        line += f" · table referee {item.referee}"
+    if item.last:
+        line += f" · last: {item.last}"
+    return line

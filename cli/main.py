@@ -18,6 +18,7 @@ from cli import (
     disputes,
     event,
     face,
+    hall,
     offline,
     play,
     read,
@@ -56,7 +57,7 @@ SETTINGS: dict[str, Any] = dict(
 
 app = typer.Typer(**SETTINGS)
 
-for group in (play, read, records, disputes, table, serve, event, calls, replicate, offline):
+for group in (play, read, records, disputes, table, serve, event, calls, replicate, offline, hall):
     for command in group.app.registered_commands:
         app.registered_commands.append(command)
     for sub in group.app.registered_groups:

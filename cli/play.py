@@ -200,6 +200,20 @@ def new(
     table: Annotated[
         str | None, typer.Option("--table", help="Tournament label: the table.")
     ] = None,
+    time_limit: Annotated[
+        int | None,
+        typer.Option(
+            "--time-limit",
+            min=1,
+            max=1440,
+            help="Minutes the game may run from its start; the queue lists it once over "
+            "(EV-9.5; default 50).",
+        ),
+    ] = None,
+    table_referee: Annotated[
+        str | None,
+        typer.Option("--table-referee", help="The table referee assigned (the queue names them)."),
+    ] = None,
     from_position: Annotated[
         str | None,
         typer.Option(
@@ -238,6 +252,10 @@ def new(
         if unseated:
             fail(f"--player-id names a seat with no --player: {', '.join(unseated)}")
         meta = {k: v for k, v in zip(META, (event, site, round_, table), strict=True) if v}
+        if time_limit is not None:
+            meta["time_limit"] = str(time_limit)
+        if table_referee:
+            meta["referee"] = table_referee.strip()
         if from_position is not None:
             options["position"] = from_position
         view = settings.service(create=True).create_game(

@@ -41,6 +41,7 @@ from events.schema import (
     ResultVoided,
     RulingRequested,
     SeatWithdrawn,
+    TimeLimitSet,
 )
 from referee.capabilities import adjustments_of, decks_of, withdrawals_of
 from referee.contract import GameRules, Setup
@@ -99,6 +100,7 @@ class Folding(Protocol):
     pending: dict[int, RulingRequested]
     withdrawn: list[tuple[SeatWithdrawn, int]]
     penalties: list[PenaltyIssued]
+    time_limit: int | None
 
 
 class Kind(Generic[E]):
@@ -568,5 +570,22 @@ register(
         ),
         text=lambda e: None,  # the kept branch's entries are in the record
         fold=_fold_nothing,
+    )
+)
+
+
+def _fold_time_limit(view: Folding, event: TimeLimitSet) -> None:
+    view.time_limit = event.minutes
+
+
+register(
+    Kind(
+        TimeLimitSet,
+        summary=lambda e: (
+            f"time limit set to {e.minutes} minutes"
+            + (f" ({safe_text(e.reason)})" if e.reason else "")
+        ),
+        text=lambda e: f"{{time-limit {e.minutes}: {quote(e.reason)}}}",
+        fold=_fold_time_limit,
     )
 )

@@ -251,6 +251,15 @@ class SeatWithdrawn(GameEvent, frozen=True, kw_only=True):
     by: str = ""
 
 
+class TimeLimitSet(GameEvent, frozen=True, kw_only=True):
+    """A game's time limit in minutes from its start, set or changed by a referee (a game
+    outside an event; an event's tables run on its round clock, EV-9.1)."""
+
+    minutes: int
+    reason: str = ""
+    by: str = ""
+
+
 class OfflineEntry(msgspec.Struct, frozen=True, kw_only=True):
     """An entry a table recorded while the server could not be reached (REF-9.4): its
     text, its seat if named apart, its idempotency key, when the table recorded it, and
@@ -327,6 +336,7 @@ TOPICS: dict[str, type[GameEvent]] = {
     "referee.EntriesMerged.v1": EntriesMerged,
     "referee.BranchRecorded.v1": BranchRecorded,
     "referee.BranchResolved.v1": BranchResolved,
+    "referee.TimeLimitSet.v1": TimeLimitSet,
     **TOURNAMENT_TOPICS,  # each event (tournament) is a stream of its own in the same store
 }
 """Every topic written today, with the class that writes it."""
@@ -372,6 +382,7 @@ AnyEvent = (
     | EntriesMerged
     | BranchRecorded
     | BranchResolved
+    | TimeLimitSet
 )
 
 KINDS: dict[type[GameEvent], str] = {
@@ -394,6 +405,7 @@ KINDS: dict[type[GameEvent], str] = {
     EntriesMerged: "offline-merged",
     BranchRecorded: "branch",
     BranchResolved: "branch-resolved",
+    TimeLimitSet: "time-limit",
     **TOURNAMENT_KINDS,
 }
 

@@ -74,6 +74,9 @@ _FACTS: tuple[type[Any], ...] = (
     f.ReportConfirmed,
     f.ReportDisputed,
     f.EventHandedOver,
+    f.RoundLengthSet,
+    f.ClockMarked,
+    f.TimeExtended,
 )
 
 _EXTRA: dict[type[Any], list[tuple[str, Any, Any]]] = {
@@ -230,4 +233,11 @@ def summary(event: GameEvent) -> str:
             return f"report {n} disputed by {p}" + (f": {why}" if why else "")
         case f.EventHandedOver(to=to, by=by, streams=streams):
             return f"handed over: run from store {to!r} (was {by!r}), {len(streams)} streams"
+        case f.RoundLengthSet(minutes=n, reason=why):
+            return f"round length set to {n} minutes" + (f" ({why})" if why else "")
+        case f.ClockMarked(round=n, action=action, at=at):
+            done = {"start": "started", "pause": "paused", "resume": "resumed", "end": "ended"}
+            return f"round {n} clock {done[action]} at {at.isoformat(timespec='seconds')}"
+        case f.TimeExtended(round=n, table=t, minutes=m, reason=why):
+            return f"round {n} table {t}: {m} extra minute{'s' if m != 1 else ''} ({why})"
     return type(event).__name__

@@ -87,6 +87,7 @@ class GameView:
         "setup",
         "standing",
         "states",
+        "time_limit",
         "withdrawn",
     )
 
@@ -107,6 +108,7 @@ class GameView:
         self.pending: dict[int, RulingRequested] = {}
         self.withdrawn: list[tuple[SeatWithdrawn, int]] = []
         self.penalties: list[PenaltyIssued] = []
+        self.time_limit: int | None = None  # set by a TimeLimitSet (else the created label)
         self._decode = action_cache(created.game)
 
     @classmethod
@@ -130,6 +132,7 @@ class GameView:
         clone.events, clone.states = list(self.events), list(self.states)
         clone.standing, clone.withdrawn = list(self.standing), list(self.withdrawn)
         clone.penalties, clone.pending = list(self.penalties), dict(self.pending)
+        clone.time_limit = self.time_limit
         clone.disputes = {
             n: Dispute(number=d.number, event=d.event, opened=d.opened, steps=list(d.steps))
             for n, d in self.disputes.items()

@@ -41,6 +41,7 @@ __all__ = ["FINGERPRINT", "EventSnapshot", "EventSnapshots", "decode_snapshot", 
 
 _FOLD_MODULES = (
     "referee.tournament.state",
+    "referee.tournament.clock",  # the round clock's state and fold (EV-9)
     "referee.tournament.facts",
     "referee.tournament.model",
     "referee.tournament.standings",

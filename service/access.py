@@ -63,7 +63,9 @@ __all__ = [
     "new_player_id",
     "parse_expiry",
     "authorize",
+    "authorize_clock",
     "sees_everything",
+    "queue_results_only",
     "queue_tables",
     "table_of",
     "viewer_for",
@@ -93,10 +95,12 @@ Action = Literal[
     "verify",
     "legal",
     "queue",
+    "time_limit",
 ]
 
 _TABLE_ACTIONS = frozenset(
     {
+        "time_limit",
         "create",
         "record",
         "check",
@@ -316,14 +320,23 @@ def authorize(
 
 def queue_tables(principal: Principal) -> list[str] | None:
     """The tables whose queue ``principal`` may read: every table (``None``) for the head
-    referee, their own for a table referee; anyone else is refused."""
+    referee and the scorekeeper (who reads only its result items), their own for a table
+    referee; anyone else is refused."""
     if principal.role == "head":
         return None
     if principal.role == "table":
         return list(principal.tables)
+    if principal.role == "scorekeeper":
+        return None  # every table's, but only the result items (``queue_results_only``)
     raise AccessDeniedError(
-        f"the queue is the referees' (head and table); a {principal.role} may not read it"
+        f"the queue is the referees' and the scorekeeper's; a {principal.role} may not read it"
     )
+
+
+def queue_results_only(principal: Principal) -> bool:
+    """Whether ``principal`` reads only the queue's result items: the scorekeeper's share
+    (tables without a result, result disagreements), not disputes or penalties."""
+    return principal.role == "scorekeeper"
 
 
 _ACTION_WORDS: dict[str, str] = {
@@ -347,6 +360,7 @@ _ACTION_WORDS: dict[str, str] = {
     "verify": "verify the store",
     "legal": "list legal entries",
     "queue": "read the referees' queue",
+    "time_limit": "set a game's time limit",
 }
 
 
@@ -779,4 +793,24 @@ def authorize_event(
         f"a {role} may not {'run the event' if action == 'run' else action} here"
         if role in ("player", "public")
         else f"only the head referee may {action} the event"
+    )
+
+
+def authorize_clock(principal: Principal, *, table: int | None = None) -> None:
+    """Raise ``AccessDeniedError`` unless ``principal`` may work the round clock: the head
+    referee starts, pauses, resumes and ends it and sets the round length; a time extension
+    (EV-9.4, ``table``) is the head's or the table referee's of that table."""
+    if principal.role == "head":
+        return
+    if table is not None and principal.role == "table" and str(table) in principal.tables:
+        return
+    if table is not None and principal.role == "table":
+        raise AccessDeniedError(
+            f"{principal.name} extends tables {', '.join(principal.tables) or 'none'}, "
+            f"not table {table}"
+        )
+    what = "give time extensions" if table is not None else "run the round clock"
+    raise AccessDeniedError(
+        f"only the head referee{' or the table referee' if table else ''} "
+        f"may {what}; a {principal.role} may not"
     )

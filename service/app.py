@@ -24,6 +24,7 @@ from service.commands import Commands
 from service.errors import NoStoreError
 from service.event_fixes import EventFixes
 from service.eventprint import EventPrinting
+from service.hall import Clocks
 from service.postings import Postings
 from service.queries import Queries
 
@@ -46,7 +47,7 @@ def _seed() -> int:
     return secrets.randbelow(2**31)
 
 
-class RefereeService(Commands, Queries, HallFaces, EventFixes, Postings, EventPrinting):
+class RefereeService(Commands, Queries, HallFaces, EventFixes, Clocks, Postings, EventPrinting):
     """Everything a referee, a scorekeeper or a viewer can ask of a store of games."""
 
     def __init__(

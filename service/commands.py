@@ -384,6 +384,23 @@ class Commands:
             ),
         )
 
+    def time_limit(
+        self,
+        ref: str,
+        minutes: int,
+        *,
+        reason: str = "",
+        by: str = "",
+        expected_version: int | None = None,
+    ) -> WrittenEvents:
+        """Set or change a game's time limit in minutes from its start (REF-10.1)."""
+        from service.decide import SetTimeLimit
+
+        return self._carried_out(
+            ref,
+            SetTimeLimit(minutes=minutes, reason=reason, by=by, expected_version=expected_version),
+        )
+
     def withdraw_penalty(
         self,
         ref: str,

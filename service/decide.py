@@ -41,6 +41,7 @@ from events.schema import (
     RulingDecision,
     RulingLevel,
     SeatWithdrawn,
+    TimeLimitSet,
 )
 from events.view import Dispute, GameView
 from referee import games
@@ -75,6 +76,7 @@ __all__ = [
     "OpenDeck",
     "OpenDispute",
     "Penalize",
+    "SetTimeLimit",
     "RegisterDeck",
     "Retract",
     "Rule",
@@ -158,6 +160,13 @@ class Penalize(_Versioned, frozen=True, kw_only=True):
     reason: str = ""
 
 
+class SetTimeLimit(_Versioned, frozen=True, kw_only=True):
+    """A game's time limit in minutes from its start (REF-10.1)."""
+
+    minutes: int
+    reason: str = ""
+
+
 class WithdrawPenalty(_Versioned, frozen=True, kw_only=True):
     """The penalty of stream event ``penalty`` withdrawn (REF-7.3)."""
 
@@ -198,6 +207,7 @@ Command = (
     | Backup
     | End
     | Penalize
+    | SetTimeLimit
     | WithdrawPenalty
     | Adjust
     | OpenDispute
@@ -230,6 +240,8 @@ def decide(view: GameView, command: Command, base: Mapping[str, Any]) -> list[Ga
             return _withdraw_penalty(view, command, header)
         case Adjust():
             return _adjust(view, command, header)
+        case SetTimeLimit():
+            return _time_limit(view, command, header)
         case OpenDispute():
             return _dispute(view, command, header)
         case Appeal():
@@ -536,6 +548,29 @@ def _leave(
             declared_result(view, base, how=end_how, clause=clause, reason=reason, by=by, top=top)
         )
     return new
+
+
+MAX_TIME_LIMIT = 24 * 60
+MAX_TIME_REASON = 200
+
+
+def _time_limit(view: GameView, command: SetTimeLimit, base: dict[str, Any]) -> list[GameEvent]:
+    """A game's time limit, set or changed (REF-10.1): an open game outside an event."""
+    if not 1 <= command.minutes <= MAX_TIME_LIMIT:
+        raise InvalidCommandError("REF-10.1", f"a time limit is 1 to {MAX_TIME_LIMIT} minutes")
+    if len(command.reason) > MAX_TIME_REASON:
+        raise InvalidCommandError("REF-10.1", f"a reason is at most {MAX_TIME_REASON} characters")
+    if view.ended is not None:
+        raise InvalidCommandError("REF-10.1", "the game has ended: its time limit no longer moves")
+    event = (view.created.meta or {}).get("event", "").strip()
+    if event:
+        raise InvalidCommandError(
+            "REF-10.1",
+            f"a game of event {event} runs on its round clock: 'referee event length' or "
+            "'referee event extend' (EV-9.1, EV-9.4)",
+        )
+    reason = " ".join(command.reason.split())
+    return [TimeLimitSet(**base, minutes=command.minutes, reason=reason, by=command.by)]
 
 
 def _penalize(view: GameView, command: Penalize, base: dict[str, Any]) -> list[GameEvent]:

@@ -47,6 +47,7 @@ from events.interchange.text import (
     RulingLine,
     TextLine,
     TextRecord,
+    TimeLimitLine,
     VoidedLine,
     WithdrawnLine,
     entry_text,
@@ -453,6 +454,8 @@ def _enter(
         )
     elif isinstance(line, PenaltyLine):
         svc.penalty(game_id, line.seat, line.penalty, line.infraction, reason=line.reason, by=by)
+    elif isinstance(line, TimeLimitLine):
+        svc.time_limit(game_id, line.minutes, reason=line.reason, by=by)
     elif isinstance(line, PenaltyWithdrawnLine):
         svc.withdraw_penalty(game_id, line.penalty, reason=line.reason, by=by)
     else:

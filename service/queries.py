@@ -398,13 +398,16 @@ class Queries:
         idle_minutes: int = 10,
         time_limit: int = 50,
         now: datetime | None = None,
+        results_only: bool = False,
         call_seconds: int = 60,
         event: str | None = None,
     ) -> RoomView:
         """The referees' queue across every table (or only ``tables``, of ``event``): open
         disputes, rulings awaited, appeals, penalties, idle tables, games over time, judge
-        calls and result disagreements (``service.room``, ``service.calls``); an open call
-        older than ``call_seconds`` is marked overdue.
+        calls and result disagreements (``service.room``, ``service.calls``; an open call
+        older than ``call_seconds`` is marked overdue), triaged into what needs action now
+        and what is for information; only the result items with ``results_only`` (the
+        scorekeeper's).
         The fold is kept on the service, so a long-lived service reads only what is new."""
         from service.room import RoomQueue
 
@@ -417,6 +420,7 @@ class Queries:
             idle_minutes=idle_minutes,
             time_limit=time_limit,
             now=now,
+            results_only=results_only,
             call_seconds=call_seconds,
             of_event=event,
         )

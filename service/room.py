@@ -30,6 +30,15 @@ Interpretations (the texts are silent):
   play) until rounds exist; an upgrade counts the player's earlier penalties for the
   same infraction in every game of the store (by player name), as EV-8.4 counts them
   across an event.
+- Q-5 (triage): the queue is one list "needs me now" (``RoomView.needs``), by urgency
+  (``ITEM_KINDS``: disputes, appeals, rulings awaited, tables over time, results due
+  once the round's clock has ended, and whatever other kinds register) then by age,
+  oldest first; and "for information" (``RoomView.info``): penalties issued (an IPG
+  upgrade or a disqualification marked for an investigation), idle tables, tables still
+  playing. The count (``RoomView.count``) is of what needs action only.
+- Q-6: a table of a running event's current round is over time by the round clock with
+  the table's extensions (EV-9.5), not by its game's age (never before the clock is
+  started); every other table by its game's time limit (Q-2).
 - Q-4: a table of an event's current round is unreported while the round has no result
   for it (a slip, a correction, or the games deciding the match, EV-3.8); its age runs
   from when the round was paired (or re-paired, EV-5.12: the tables are new then). An
@@ -39,7 +48,7 @@ Interpretations (the texts are silent):
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 
 import msgspec
@@ -60,20 +69,80 @@ from events.schema import (
     PenaltyWithdrawn,
     ResultVoided,
     RulingRequested,
+    TimeLimitSet,
     topics_for,
 )
 from events.store import GameStore
 from events.tournament import TOURNAMENT_TOPICS, TournamentEvent, to_fact
 from referee.tournament import facts as tf
+from referee.tournament.clock import clock_text
 from referee.tournament.penalties import INFRACTIONS, infraction_key, suggested_penalty
 from referee.tournament.state import Tournament, apply
 from service.calls import CALL_SECONDS, hall_items
 
-__all__ = ["QueueItem", "RoomQueue", "RoomView"]
+__all__ = [
+    "ITEM_KINDS",
+    "ITEM_SOURCES",
+    "ItemKind",
+    "QueueItem",
+    "RoomQueue",
+    "RoomView",
+    "register_kind",
+    "register_source",
+]
 
 IDLE_MINUTES = 10
 TIME_LIMIT_MINUTES = 50
 PENALTY_HOURS = 12
+
+
+class ItemKind(msgspec.Struct, frozen=True, kw_only=True):
+    """What one kind of queue item is: its heading, whether it needs someone now, how
+    urgent it is (lower first), and whether it is a result's (the scorekeeper's) (Q-5)."""
+
+    name: str
+    title: str
+    needs_action: bool
+    urgency: int
+    results: bool = False
+
+
+ITEM_KINDS: dict[str, ItemKind] = {}
+"""Every kind of queue item, by name. Another module adds its own with ``register_kind``
+(judge calls, result disagreements, ...) and its items with ``register_source``."""
+
+
+def register_kind(kind: ItemKind) -> ItemKind:
+    ITEM_KINDS[kind.name] = kind
+    return kind
+
+
+for _kind in (
+    ItemKind(name="call", title="Judge calls", needs_action=True, urgency=5),
+    ItemKind(name="dispute", title="Disputes awaiting a ruling", needs_action=True, urgency=10),
+    ItemKind(name="conflict", title="Branches disagree", needs_action=True, urgency=12),
+    ItemKind(name="appeal", title="Appeals awaiting a ruling", needs_action=True, urgency=15),
+    ItemKind(name="ruling", title="Rulings awaited", needs_action=True, urgency=20),
+    ItemKind(
+        name="disagreement",
+        title="Result disagreements",
+        needs_action=True,
+        urgency=30,
+        results=True,
+    ),
+    ItemKind(name="overtime", title="Over time", needs_action=True, urgency=40),
+    ItemKind(
+        name="unreported",
+        title="No result yet",
+        needs_action=False,
+        urgency=50,
+        results=True,
+    ),
+    ItemKind(name="penalty", title="Penalties issued", needs_action=False, urgency=100),
+    ItemKind(name="idle", title="Idle tables", needs_action=False, urgency=110),
+    ItemKind(name="playing", title="Still playing", needs_action=False, urgency=120),
+):
+    register_kind(_kind)
 
 
 class QueueItem(msgspec.Struct, kw_only=True):
@@ -109,6 +178,32 @@ class QueueItem(msgspec.Struct, kw_only=True):
     status: str = ""
     overdue: bool = False
     """An open call nobody claimed within the queue's ``call_after`` seconds."""
+    needs_action: bool | None = None
+    """In "needs me now" (else "for information"): the item's own say, else its kind's
+    (``ITEM_KINDS``); always set in a ``RoomView``."""
+    urgency: int = 0
+    """Its place in "needs me now": lower first, then oldest first (Q-5)."""
+    referee: str = ""
+    """The table referee assigned (a game's ``referee`` label), when one is recorded."""
+    last: str = ""
+    """The last thing recorded at the table, and when (``last_at``)."""
+    last_at: datetime | None = None
+    investigate: bool = False
+    """A penalty an investigation should follow: an IPG upgrade or a disqualification."""
+    remaining: str | None = None
+    """A table's own time left (``12:05``) or over (``-3:10``), when it runs on a clock."""
+
+
+ItemSource = Callable[["RoomQueue", datetime, "set[str] | None"], "list[QueueItem]"]
+"""Items a module adds to the queue: given the queue, ``now`` and the tables wanted
+(``None``: every table), its items (each of a kind it registered)."""
+
+ITEM_SOURCES: list[ItemSource] = []
+
+
+def register_source(source: ItemSource) -> ItemSource:
+    ITEM_SOURCES.append(source)
+    return source
 
 
 class RoomView(msgspec.Struct, kw_only=True):
@@ -129,6 +224,10 @@ class RoomView(msgspec.Struct, kw_only=True):
     """Judge calls not resolved, escalated first (``service.calls``, EV-10)."""
     disagreements: list[QueueItem] = []
     """Players' reports the opponent disputed, waiting for a slip (EV-11.5)."""
+    needs: list[QueueItem] = []
+    """Needs me now: by urgency, then oldest first (Q-5)."""
+    info: list[QueueItem] = []
+    """For information: penalties, idle tables, tables still playing (Q-5)."""
     conflicts: list[QueueItem] = []
     """Branches disagree: entries a table recorded offline on a game that moved meanwhile,
     kept as evidence beside the server's (REF-9.5)."""
@@ -136,24 +235,10 @@ class RoomView(msgspec.Struct, kw_only=True):
     time_limit: int
     changed: int
     """The notification id the queue was read at (a live page's resume point)."""
-
-    @property
-    def count(self) -> int:
-        return sum(
-            len(s)
-            for s in (
-                self.disputes,
-                self.rulings,
-                self.appeals,
-                self.penalties,
-                self.idle,
-                self.overtime,
-                self.unreported,
-                self.calls,
-                self.disagreements,
-                self.conflicts,
-            )
-        )
+    results_only: bool = False
+    """Only the result items (a scorekeeper's queue)."""
+    count: int = 0
+    """How many items need action: the header's count (Q-5)."""
 
 
 class _Game(msgspec.Struct, kw_only=True):
@@ -181,6 +266,7 @@ class _Penalty(msgspec.Struct, kw_only=True):
     given: str
     suggested: str | None
     base: str | None
+    reason: str = ""
 
 
 class _Event(msgspec.Struct, kw_only=True):
@@ -211,6 +297,7 @@ _WANTED = frozenset(
         PenaltyWithdrawn,
         BranchRecorded,
         BranchResolved,
+        TimeLimitSet,
     )
     for t in topics_for(cls)
 ) | frozenset(TOURNAMENT_TOPICS)
@@ -235,7 +322,7 @@ class _Snapshot(msgspec.Struct, kw_only=True):
     events: list[str]
 
 
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2
 """Bumped when ``_Snapshot`` or what it holds changes shape: an older one is ignored."""
 SAVE_EVERY = 5_000
 """A long-lived process saves the snapshot again once the log moved this far past the
@@ -461,6 +548,8 @@ class RoomQueue:
                 )
         elif isinstance(event, PenaltyIssued):
             self._fold_penalty(gid, game, event)
+        elif isinstance(event, TimeLimitSet):  # REF-10.1: the latest limit counts
+            game.meta = {**game.meta, "time_limit": str(event.minutes)}
         elif isinstance(event, PenaltyWithdrawn):  # REF-7.3: it leaves the queue
             self._penalties = [
                 p for p in self._penalties if (p.game_id, p.event) != (gid, event.penalty)
@@ -502,6 +591,7 @@ class RoomQueue:
                 given=event.penalty.replace("_", "-"),
                 suggested=suggested,
                 base=base,
+                reason=event.reason,
             )
         )
 
@@ -514,12 +604,14 @@ class RoomQueue:
         time_limit: int = TIME_LIMIT_MINUTES,
         penalty_hours: int = PENALTY_HOURS,
         now: datetime | None = None,
+        results_only: bool = False,
         call_seconds: int = CALL_SECONDS,
         of_event: str | None = None,
     ) -> RoomView:
         """The queue now, for every table (``tables=None``) or only ``tables``; with
         ``tables``, ``of_event`` names the event they are tables of (issue 31: "" for games
-        outside every event), so another event's table 1 is not among them."""
+        outside every event), so another event's table 1 is not among them; only the result
+        items with ``results_only`` (a scorekeeper's)."""
         if not 1 <= idle_minutes <= 24 * 60 or not 1 <= time_limit <= 24 * 60:
             from service.errors import RefusedError
 
@@ -538,6 +630,13 @@ class RoomQueue:
                 games.setdefault(p.game_id, self._games[p.game_id])
             changed = self._after
         wanted = {t.strip().casefold() for t in tables} if tables is not None else None
+        events = dict(running)
+        lasts: dict[str, tuple[datetime, str]] = {}
+
+        def last(gid: str, g: _Game) -> tuple[datetime, str]:
+            if gid not in lasts:
+                lasts[gid] = self._last_action(gid, g)
+            return lasts[gid]
 
         def covered(g: _Game) -> bool:
             if wanted is None:
@@ -549,6 +648,7 @@ class RoomQueue:
         def item(
             gid: str, g: _Game, kind: str, since: datetime, line: str, **kw: object
         ) -> QueueItem:
+            at, what = last(gid, g)
             return QueueItem(
                 kind=kind,
                 game_id=gid,
@@ -559,10 +659,13 @@ class RoomQueue:
                 age_minutes=_minutes(now, since),
                 line=line,
                 link=f"/games/{gid}",
+                referee=g.meta.get("referee", "").strip(),
+                last=what,
+                last_at=at,
                 **kw,  # type: ignore[arg-type]
             )
 
-        disputes, appeals, rulings, idle, overtime = [], [], [], [], []
+        disputes, appeals, rulings, idle, overtime, playing = [], [], [], [], [], []
         conflicts: list[QueueItem] = []
         for gid, g in games.items():
             if not covered(g):
@@ -582,26 +685,56 @@ class RoomQueue:
                 rulings.append(item(gid, g, "ruling", since, line, event=asked))
             if not g.meta.get("table", "").strip():
                 continue  # Q-1, Q-2: idle and over time are about the room's tables
-            limit = _limit(g, time_limit)
-            if now - g.created > timedelta(minutes=limit):
-                overtime.append(
-                    item(
-                        gid,
-                        g,
-                        "overtime",
-                        g.created + timedelta(minutes=limit),
-                        f"over its {limit}-minute time limit (Q-2)",
-                        event=None,
-                    )  # fmt: skip
-                )
-            last = self._last_activity(gid, g)
-            if now - last > timedelta(minutes=idle_minutes):
+            clocked = _round_clock(g, events, now)
+            if clocked is not None:  # Q-6: the round clock, the table's extensions
+                left, ended = clocked
+                if left < 0 and not ended:
+                    overtime.append(
+                        item(
+                            gid,
+                            g,
+                            "overtime",
+                            now + timedelta(seconds=left),
+                            f"over the round's time by {clock_text(-left)} (EV-9.5)",
+                            event=None,
+                            remaining=clock_text(left),
+                        )  # fmt: skip
+                    )
+            else:
+                limit = _limit(g, time_limit)
+                left = (g.created + timedelta(minutes=limit) - now).total_seconds()
+                if left < 0:
+                    overtime.append(
+                        item(
+                            gid,
+                            g,
+                            "overtime",
+                            g.created + timedelta(minutes=limit),
+                            f"over its {limit}-minute time limit (Q-2, EV-9.5)",
+                            event=None,
+                            remaining=clock_text(left),
+                        )  # fmt: skip
+                    )
+                elif not g.meta.get("event", "").strip():
+                    playing.append(
+                        item(
+                            gid,
+                            g,
+                            "playing",
+                            g.created,
+                            f"still playing: {clock_text(left)} of its {limit} minutes left",
+                            event=None,
+                            remaining=clock_text(left),
+                        )  # fmt: skip
+                    )
+            at, _ = last(gid, g)
+            if now - at > timedelta(minutes=idle_minutes):
                 idle.append(
                     item(
                         gid,
                         g,
                         "idle",
-                        last,
+                        at,
                         f"nothing recorded for {idle_minutes}+ minutes (Q-1)",
                         event=None,
                     )  # fmt: skip
@@ -613,15 +746,20 @@ class RoomQueue:
             if found is None or not covered(found) or p.at < cutoff:
                 continue
             upgrade = p.suggested is not None and p.suggested != p.base
+            dq = p.given == "disqualification"
             line = f"{p.given} for {p.player} ({p.seat}): {p.infraction}"
+            if p.reason:
+                line += f" ({p.reason})"
             if upgrade:
                 line += f" — a repeat: the IPG suggests {p.suggested} (EV-8.4)"
+            if upgrade or dq:
+                line += " — investigate"
             shown_penalties.append(item(p.game_id, found, "penalty", p.at, line, event=p.event,
-                                        upgrade=upgrade))  # fmt: skip
+                                        upgrade=upgrade, investigate=upgrade or dq))  # fmt: skip
         oldest = sorted  # oldest first, everywhere
         hall = [(e, f.name, f.state) for e, f in running]
         calls, disagreements = hall_items(hall, wanted, now, call_seconds)
-        return RoomView(
+        view = RoomView(
             now=now,
             tables=sorted(tables) if tables is not None else None,
             disputes=oldest(disputes, key=lambda i: i.since),
@@ -634,6 +772,7 @@ class RoomQueue:
                 [(e, f) for e, f in running if wanted is None or of_event in (None, e)],
                 wanted,
                 now,
+                last=last,
             ),
             calls=[QueueItem(**i) for i in calls],
             disagreements=[QueueItem(**i) for i in disagreements],
@@ -641,13 +780,22 @@ class RoomQueue:
             idle_minutes=idle_minutes,
             time_limit=time_limit,
             changed=changed,
+            results_only=results_only,
         )
+        extra = [i for source in ITEM_SOURCES for i in source(self, now, wanted)]
+        return _triaged(view, [*oldest(playing, key=lambda i: i.since), *extra])
 
     def unreported(
-        self, running: list[tuple[str, _Event]], wanted: set[str] | None, now: datetime
+        self,
+        running: list[tuple[str, _Event]],
+        wanted: set[str] | None,
+        now: datetime,
+        *,
+        last: Callable[[str, _Game], tuple[datetime, str]] | None = None,
     ) -> list[QueueItem]:
         """Tables of each running event's current round without a result yet (Q-4),
-        oldest round first, then by table; each links to the event's pairings page."""
+        oldest round first, then by table; each links to the event's pairings page. Once
+        the round's clock has ended, its tables' results are due: they need action."""
         found: list[QueueItem] = []
         for event_id, folded in running:
             state = folded.state
@@ -656,6 +804,8 @@ class RoomQueue:
             if state.settings is None or rnd is None or number in state.ended_rounds:
                 continue
             since = folded.paired.get(number, now)
+            clock = state.clock(number)
+            due = clock.state == "ended"
             for pairing in rnd.pairings:
                 if pairing.bye or pairing.table is None:
                     continue
@@ -667,33 +817,127 @@ class RoomQueue:
                 linked = state.tables.get((number, pairing.table))
                 names = [state.players[p].name for p in pairing.players]
                 where = f"{folded.name or event_id} round {number}"
+                started = clock.started is not None
+                gid = linked.games[-1] if linked and linked.games else ""
+                game = self._games.get(gid)
+                at, what = (last or self._last_action)(gid, game) if game else (None, "")
                 found.append(
                     QueueItem(
                         kind="unreported",
-                        game_id=linked.games[-1] if linked and linked.games else "",
+                        game_id=gid,
+                        referee=game.meta.get("referee", "").strip() if game else "",
+                        last=what,
+                        last_at=at,
                         game=state.settings.game,
                         table=table,
                         players={str(n): name for n, name in enumerate(names, start=1)},
-                        since=since,
-                        age_minutes=_minutes(now, since),
+                        since=clock.ended if due and clock.ended else since,
+                        age_minutes=_minutes(now, clock.ended if due and clock.ended else since),
                         event=None,
-                        line=f"{where}: {' vs '.join(names)} has no result yet (Q-4)",
+                        line=f"{where}: {' vs '.join(names)} "
+                        + (
+                            "has no result and time is called (EV-9.5)"
+                            if due
+                            else "has no result yet (Q-4)"
+                        ),  # fmt: skip
                         link=f"/events/{event_id}/pairings",
                         tournament=event_id,
                         round=number,
+                        needs_action=True if due else None,
+                        remaining=clock_text(clock.remaining(now, pairing.table))
+                        if started
+                        else None,
                     )
                 )
         return sorted(found, key=lambda i: (i.since, int(i.table)))
 
-    def _last_activity(self, gid: str, g: _Game) -> datetime:
-        """When the game last had an event: one indexed read of its newest (Q-1)."""
+    def _last_action(self, gid: str, g: _Game) -> tuple[datetime, str]:
+        """When the game last had an event and what it said: one indexed read of its
+        newest (Q-1)."""
         row = self.store.last_row(gid)
         if row is None:
-            return g.created
+            return g.created, "created"
         try:
-            return msgspec.json.decode(row[2], type=_Stamp).timestamp
-        except msgspec.DecodeError:
-            return g.created
+            event = decode(row[1], row[2])
+        except Exception:  # an event of a kind this build cannot read: its time only
+            try:
+                return msgspec.json.decode(row[2], type=_Stamp).timestamp, ""
+            except msgspec.DecodeError:
+                return g.created, ""
+        from events.records import event_summary
+
+        return event.timestamp, event_summary(event)
+
+    def _last_activity(self, gid: str, g: _Game) -> datetime:
+        """When the game last had an event (Q-1)."""
+        return self._last_action(gid, g)[0]
+
+
+def _round_clock(g: _Game, events: dict[str, _Event], now: datetime) -> tuple[float, bool] | None:
+    """A game of a running event's current round: its table's time left by the round
+    clock in seconds (with its extensions; the whole round while the clock waits) and
+    whether the clock has ended; ``None`` for any other game, which runs on its own time
+    limit (Q-6)."""
+    event_id = g.meta.get("event", "").strip()
+    folded = events.get(event_id) if event_id else None
+    if folded is None:
+        return None
+    state = folded.state
+    table, number = g.meta.get("table", "").strip(), g.meta.get("round", "").strip()
+    if not table.isdigit() or (number and number != str(state.current_round)):
+        return None
+    clock = state.clock()  # not started yet: the whole round is left, never over
+    if state.result(state.current_round, int(table)) is not None:
+        return 0.0, True  # the table has its result: nothing more to time
+    return clock.remaining(now, int(table)), clock.state == "ended"
+
+
+CALL_URGENCY = {"escalated": 2, "overdue": 4, "open": 5, "claimed": 25}
+"""A judge call's place in "needs me now" by its status (``service.calls``): escalated to
+the head first, then an open call nobody took in time, then the other open ones; a call
+someone holds comes after the disputes and rulings."""
+
+
+def _triaged(view: RoomView, extra: list[QueueItem]) -> RoomView:
+    """``view`` with its two lists (Q-5): "needs me now" by urgency then age, and "for
+    information" by kind then age; each item's urgency from its kind, the count of what
+    needs action; only the result items for a scorekeeper (``results_only``)."""
+    everything = [
+        *view.calls,
+        *view.disputes,
+        *view.appeals,
+        *view.rulings,
+        *view.overtime,
+        *view.unreported,
+        *view.penalties,
+        *view.idle,
+        *view.disagreements,
+        *view.conflicts,
+        *extra,
+    ]
+    needs: list[QueueItem] = []
+    info: list[QueueItem] = []
+    for found in everything:
+        kind = ITEM_KINDS.get(found.kind)
+        if view.results_only and (kind is None or not kind.results):
+            continue
+        if found.needs_action is None:
+            found.needs_action = kind.needs_action if kind is not None else True
+        if not found.urgency and found.kind == "call":  # the head's first, then the overdue
+            found.urgency = CALL_URGENCY.get(
+                "overdue" if found.overdue and found.status == "open" else found.status, 5
+            )
+        if not found.urgency and kind is not None:
+            found.urgency = kind.urgency
+        (needs if found.needs_action else info).append(found)
+    needs.sort(key=lambda i: (i.urgency, i.since))
+    info.sort(key=lambda i: (i.urgency, i.since))
+    if view.results_only:
+        hidden = ("disputes", "rulings", "appeals", "penalties", "idle", "overtime", "calls")
+        for name in (*hidden, "conflicts"):
+            setattr(view, name, [])
+    view.needs, view.info, view.count = needs, info, len(needs)
+    return view
 
 
 def _limit(g: _Game, default: int) -> int:

@@ -1268,7 +1268,8 @@ class Tournaments:
 
     def event_audit(self, event_id: str) -> dict[str, Any]:
         """What the audit shows: overrides and re-pairings with their reasons and warnings,
-        corrections with reason and who, penalties, drops."""
+        corrections with reason and who, penalties, drops, time extensions and round
+        lengths (EV-9.1, EV-9.4)."""
         from events.codec import decode
         from service.fix_audit import fix_item
 
@@ -1324,6 +1325,22 @@ class Tournaments:
                     "player": fact.player,
                     "after_round": fact.after_round,
                     "reason": fact.reason,
+                }
+            elif isinstance(fact, f.TimeExtended):
+                item = {
+                    "what": "time extension",
+                    "round": fact.round,
+                    "table": fact.table,
+                    "minutes": fact.minutes,
+                    "reason": fact.reason,
+                    "by": fact.by,
+                }
+            elif isinstance(fact, f.RoundLengthSet):
+                item = {
+                    "what": "round length",
+                    "minutes": fact.minutes,
+                    "reason": fact.reason,
+                    "by": fact.by,
                 }
             else:
                 item = fix_item(fact)  # undone rounds, undrops, voided games, ...

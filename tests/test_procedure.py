@@ -258,6 +258,37 @@ def test_ref_1_2_says_who_decides_a_pending_decision_and_when() -> None:
     assert "strike back" in text and "alone may act until it has made the decision" in text
 
 
+def test_ref_10_1_a_games_time_limit_is_set_later_and_the_latest_counts(
+    svc: RefereeService, tmp_path: Path
+) -> None:
+    """REF-10.1: an open game outside an event takes a new limit (1 to 1440 minutes), the
+    latest counts; an ended game and a game of an event are refused; the change is an
+    event that a text record carries and an import replays."""
+    game = svc.create_game(
+        "prizmik", {"red": "Ann", "blue": "Ben"}, meta={"table": "4", "time_limit": "30"}
+    ).game_id
+    written = svc.time_limit(game, 45, reason="slow  start", by="Rita")
+    assert written.summaries == ["time limit set to 45 minutes (slow start)"]
+    assert svc.load(game).time_limit == 45
+    for bad in (0, 1441):
+        with pytest.raises(InvalidCommandError, match="REF-10.1"):
+            svc.time_limit(game, bad)
+    record = "\n".join(svc.export([game], "text"))
+    assert '{time-limit 45: "slow start"}' in record
+    path = tmp_path / "game.txt"
+    path.write_text(record)
+    other = RefereeService(GameStore(tmp_path / "other.db"))
+    (outcome,) = other.import_files([path], as_new=True).files
+    assert outcome.status == "imported", outcome.detail
+    assert outcome.game_id is not None and other.load(outcome.game_id).time_limit == 45
+    svc.end(game, "resignation", who="blue")
+    with pytest.raises(InvalidCommandError, match="REF-10.1.*has ended"):
+        svc.time_limit(game, 60)
+    from_event = svc.create_game("prizmik", {"red": "Cal", "blue": "Dee"}, meta={"event": "ev-x"})
+    with pytest.raises(InvalidCommandError, match="REF-10.1.*round clock"):
+        svc.time_limit(from_event.game_id, 60)
+
+
 # -- REF-7.3: withdrawing a penalty (issue 30) ------------------------------------------------
 
 

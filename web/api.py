@@ -27,7 +27,15 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from referee.contract import PUBLIC, REFEREE, Player
 from referee.kit.decks import Deck, SealedDeck, parse_decklist
 from referee.rulebook import Clause, Rulebook
-from service.access import Action, Principal, Seating, authorize, queue_tables, viewer_for
+from service.access import (
+    Action,
+    Principal,
+    Seating,
+    authorize,
+    queue_results_only,
+    queue_tables,
+    viewer_for,
+)
 from service.decide import CreateGame, End
 from service.errors import RefusedError
 from service.interchange import FileOutcome
@@ -891,8 +899,9 @@ async def scoreboard(
 
 @get(
     "/api/queue",
-    summary="What needs a referee now: open disputes, rulings awaited, appeals, penalties, idle "
-    "tables, games over time (head: every table; a table referee: their own)",
+    summary="What needs a referee now (disputes, appeals, rulings awaited, tables over time, "
+    "by urgency then age) and, for information, penalties, idle tables and tables still "
+    "playing (head: every table; a table referee: their own; the scorekeeper: the results)",
     responses=PROBLEMS,
 )
 async def queue(
@@ -903,8 +912,54 @@ async def queue(
 ) -> RoomView:
     web = web_of(request)
     who = web.principal(request)
-    tables = queue_tables(who)
     return await web.run(
+        web.svc.queue,
+        tables=queue_tables(who),
+        idle_minutes=idle,
+        time_limit=time_limit,
+        results_only=queue_results_only(who),
+        call_seconds=call_after,
+        event=who.event,
+    )
+
+
+QUEUE_RECHECK = 15.0
+"""Seconds between two readings of the queue for a live page when nothing was recorded."""
+
+Signature = list[tuple[str, str, int | None, bool | None, int | None, str, str, bool]]
+
+
+def _signature(room: RoomView) -> Signature:
+    """What a live page shows of each item, less its ages and times left (which tick on
+    the page): a call's holder and status too."""
+    return [
+        (i.kind, i.game_id, i.event, i.needs_action, i.call, i.holder, i.status, i.overdue)
+        for i in (*room.needs, *room.info)
+    ]
+
+
+@get(
+    "/api/queue/events",
+    summary="The queue as server-sent events: 'queue' (the whole queue) whenever it changes",
+    responses=PROBLEMS,
+)
+async def queue_events(
+    request: AnyRequest,
+    after: FromQuery[int | None] = None,
+    idle: FromQuery[int] = 10,
+    time_limit: FromQuery[int] = 50,
+    call_after: FromQuery[int] = 60,
+) -> ServerSentEvent:
+    """The page's own settings (``idle``, ``time_limit``, ``call_after``) decide what
+    counts as changed; the
+    queue is also read again every ``QUEUE_RECHECK`` seconds with no new event, since a
+    table goes idle or over time without one."""
+    web = web_of(request)
+    who = web.principal(request)
+    tables = queue_tables(who)
+    results_only = queue_results_only(who)
+    start = _after(request, after)
+    await web.run(  # bad settings: one problem document now, not a broken stream
         web.svc.queue,
         tables=tables,
         idle_minutes=idle,
@@ -913,40 +968,20 @@ async def queue(
         event=who.event,
     )
 
-
-def _signature(room: RoomView) -> list[tuple[str, str, int | None, str]]:
-    items = [
-        *room.disputes,
-        *room.rulings,
-        *room.appeals,
-        *room.penalties,
-        *room.idle,
-        *room.overtime,
-        *room.unreported,
-        *room.calls,
-        *room.disagreements,
-        *room.conflicts,
-    ]
-    return [(i.kind, i.game_id, i.event, i.line) for i in items]  # a call's line names its holder
-
-
-@get(
-    "/api/queue/events",
-    summary="The queue as server-sent events: 'queue' (the whole queue) whenever it changes",
-    responses=PROBLEMS,
-)
-async def queue_events(request: AnyRequest, after: FromQuery[int | None] = None) -> ServerSentEvent:
-    web = web_of(request)
-    who = web.principal(request)
-    tables = queue_tables(who)
-    start = _after(request, after)
-
     async def stream() -> AsyncIterator[ServerSentEventMessage]:
-        shown: list[tuple[str, str, int | None, str]] | None = None
+        shown: Signature | None = None
         looked = start
         while not web.hub.closing:
             looked = web.hub.last_id
-            room = await web.run(web.svc.queue, tables=tables, event=who.event)
+            room = await web.run(
+                web.svc.queue,
+                tables=tables,
+                idle_minutes=idle,
+                time_limit=time_limit,
+                results_only=results_only,
+                call_seconds=call_after,
+                event=who.event,
+            )
             now = _signature(room)
             if shown is None or now != shown:
                 if shown is not None or room.changed > start:
@@ -954,7 +989,7 @@ async def queue_events(request: AnyRequest, after: FromQuery[int | None] = None)
                         data=msgspec.json.encode(room).decode(), event="queue", id=room.changed
                     )
                 shown = now
-            if not await web.hub.wait_log(looked, timeout=30.0):
+            if not await web.hub.wait_log(looked, timeout=QUEUE_RECHECK):
                 yield ServerSentEventMessage(comment="keep-alive")
 
     return ServerSentEvent(

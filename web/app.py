@@ -36,6 +36,8 @@ from web import (
     event_api,
     event_fixes_api,
     eventpages,
+    hall_api,
+    hallpages,
     offline_api,
     pages,
 )
@@ -72,6 +74,8 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
             *event_api.EVENT_HANDLERS,
             *event_fixes_api.EVENT_FIX_HANDLERS,
             *calls_api.CALLS_HANDLERS,
+            *hall_api.HALL_HANDLERS,
+            *hallpages.HALL_PAGES,
             *pages.HANDLERS,
             *eventpages.HANDLERS,
             *calls_pages.CALLS_PAGES,

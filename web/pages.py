@@ -26,10 +26,12 @@ from service.access import (
     Principal,
     TokenRefusedError,
     authorize,
+    queue_results_only,
     queue_tables,
     viewer_for,
 )
 from service.replay import replay_html
+from service.room import ITEM_KINDS
 from service.toolkit import toolkit
 from web import formkeys, newgame
 from web.context import COOKIE, Web, web_of
@@ -123,20 +125,6 @@ async def scoreboard_page(request: AnyRequest) -> Response[str] | Redirect:
     )
 
 
-QUEUE_SECTIONS = (
-    ("disputes", "Open disputes"),
-    ("rulings", "Rulings awaited"),
-    ("appeals", "Appeals"),
-    ("penalties", "Penalties issued"),
-    ("idle", "Idle tables"),
-    ("overtime", "Over the time limit"),
-    ("unreported", "Tables of the round without a result"),
-    ("calls", "Judge calls"),
-    ("disagreements", "Result disagreements"),
-    ("conflicts", "Branches disagree (entries recorded offline)"),
-)
-
-
 @get("/queue", include_in_schema=False)
 async def queue_page(
     request: AnyRequest,
@@ -155,6 +143,7 @@ async def queue_page(
         tables=tables,
         idle_minutes=idle,
         time_limit=time_limit,
+        results_only=queue_results_only(who),
         call_seconds=call_after,
         event=who.event,
     )
@@ -163,7 +152,7 @@ async def queue_page(
             "queue.html",
             who=who,
             room=room,
-            sections=QUEUE_SECTIONS,
+            kinds=ITEM_KINDS,
             can_create=who.role in ("head", "table"),
         )
     )
@@ -293,6 +282,13 @@ async def _table_response(
     p = await web.run(panel, web.svc, view.game_id, viewer, legal=can_record)
     kit = await web.run(toolkit, view) if can_record or who.role == "player" else None
     table = (view.created.meta or {}).get("table", "")
+    clock = await web.run(
+        web.svc.game_clock,
+        view.created.meta or {},
+        view.created.timestamp,
+        open_=view.ended is None,
+        limit=view.time_limit,
+    )
     event = (  # a game of an event: its event, round, table and match, linked (EV-6.6)
         await web.run(web.svc.event_game_place_of, dict(view.created.meta), view.game_id)
         if (view.created.meta or {}).get("event")
@@ -322,6 +318,7 @@ async def _table_response(
             example=EXAMPLES.get(view.game, p["legal"][0] if p["legal"] else "…"),
             flipped=flipped,
             can_create=who.role in ("head", "table"),
+            clock=clock,
             bounds=FORM_BOUNDS,
             **formkeys.key_field(),
             event_call=(view.created.meta or {}).get("event", "").startswith("ev-")

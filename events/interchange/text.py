@@ -219,6 +219,11 @@ class WithdrawnLine(msgspec.Struct, frozen=True, tag="withdrawn"):
     reason: str
 
 
+class TimeLimitLine(msgspec.Struct, frozen=True, tag="time-limit"):
+    minutes: int
+    reason: str
+
+
 TextLine = (
     ActionLine
     | RejectedLine
@@ -234,6 +239,7 @@ TextLine = (
     | PenaltyLine
     | PenaltyWithdrawnLine
     | WithdrawnLine
+    | TimeLimitLine
 )
 
 
@@ -326,6 +332,7 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
     "penalty": re.compile(r"^\{penalty (\S+) " + _W + " " + _S + ": " + _S + r"\}$"),
     "penalty-withdrawn": re.compile(r"^\{penalty-withdrawn (\d+): " + _S + r"\}$"),
     "withdrawn": re.compile(r"^\{withdrawn (\S+) by " + _W + r" (\S+): " + _S + r"\}$"),
+    "time-limit": re.compile(r"^\{time-limit (\d{1,4}): " + _S + r"\}$"),
 }
 
 
@@ -417,6 +424,8 @@ def _line(kind: str, g: tuple[str | None, ...]) -> TextLine:
             },
             PenaltyLine,
         )
+    if kind == "time-limit":
+        return TimeLimitLine(int(s[0]), json.loads(s[1]))
     return msgspec.convert(
         {"seat": _str(s[0]), "how": s[1], "clause": _str(s[2]), "reason": json.loads(s[3])},
         WithdrawnLine,

@@ -8,6 +8,7 @@ refusal.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 
 import msgspec
@@ -17,6 +18,8 @@ from referee.tournament.brackets import next_elimination_round, round_robin_roun
 from referee.tournament.errors import Refusal
 from referee.tournament.facts import (
     ByeAwarded,
+    ClockAction,
+    ClockMarked,
     CutMade,
     EventCreated,
     EventEnded,
@@ -31,8 +34,10 @@ from referee.tournament.facts import (
     PlayerRegistered,
     ResultCorrected,
     RoundEnded,
+    RoundLengthSet,
     RoundPaired,
     RoundStarted,
+    TimeExtended,
 )
 from referee.tournament.manual import check_manual
 from referee.tournament.model import Entrant, Placement, Round, RoundKind, Score, Settings
@@ -51,13 +56,16 @@ __all__ = [
     "Drop",
     "EndEvent",
     "EndRound",
+    "ExtendTime",
     "LinkGame",
+    "MarkClock",
     "PairManual",
     "PairNext",
     "RecordGameResult",
     "RecordPenalty",
     "Register",
     "ReportResult",
+    "SetRoundLength",
     "StartRound",
     "check_game_reopened",
     "decide",
@@ -168,6 +176,35 @@ class EndEvent(_Command, frozen=True, kw_only=True):
     by: str = ""
 
 
+class SetRoundLength(_Command, frozen=True, kw_only=True):
+    minutes: int
+    reason: str = ""
+    by: str = ""
+
+
+class MarkClock(_Command, frozen=True, kw_only=True):
+    """Start, pause, resume or end the current round's clock ``at`` (EV-9.2)."""
+
+    action: ClockAction
+    at: datetime
+    by: str = ""
+
+
+class ExtendTime(_Command, frozen=True, kw_only=True):
+    """Extra minutes for a table of the current round (EV-9.4)."""
+
+    table: int
+    minutes: int
+    reason: str
+    at: datetime
+    by: str = ""
+
+
+MAX_ROUND_MINUTES = 600
+MAX_EXTENSION_MINUTES = 60
+MAX_CLOCK_TEXT = 200
+
+
 Command = (
     CreateEvent
     | Register
@@ -184,6 +221,9 @@ Command = (
     | StartRound
     | EndRound
     | EndEvent
+    | SetRoundLength
+    | MarkClock
+    | ExtendTime
     | fixing.Fix
 )
 
@@ -330,9 +370,87 @@ def decide(state: Tournament, command: Command) -> tuple[Fact, ...]:
                 why = "the event ended with them open" + (f" ({reason})" if reason else "")
                 voided = (GamesVoided(games=tuple(left), reason=why, by=by),)
             return (*voided, EventEnded(reason=reason))
+        case SetRoundLength(minutes=minutes, reason=reason, by=by):
+            _open_event(state)
+            if not 1 <= minutes <= MAX_ROUND_MINUTES:
+                raise Refusal("EV-9.1", f"a round lasts 1 to {MAX_ROUND_MINUTES} minutes")
+            _short(reason, "EV-9.1")
+            return (RoundLengthSet(minutes=minutes, reason=reason.strip(), by=by),)
+        case MarkClock():
+            return _mark_clock(state, command)
+        case ExtendTime():
+            return _extend_time(state, command)
     if isinstance(command, fixing.Fix):
         return fixing.decide_fix(state, command)
     raise TypeError(f"not a tournament command: {command!r}")
+
+
+def _short(text: str, clause: str) -> None:
+    if len(text) > MAX_CLOCK_TEXT:
+        raise Refusal(clause, f"a reason is at most {MAX_CLOCK_TEXT} characters")
+
+
+_CLOCK_NEEDS: dict[str, tuple[str, ...]] = {
+    "start": ("waiting",),
+    "pause": ("running",),
+    "resume": ("paused",),
+    "end": ("running", "paused"),
+}
+_CLOCK_WORDS = {
+    "waiting": "has not started",
+    "running": "is running",
+    "paused": "is paused",
+    "ended": "has ended",
+}
+
+
+def _mark_clock(state: Tournament, command: MarkClock) -> tuple[Fact, ...]:
+    """A mark on the current round's clock, in the order EV-9.2 allows."""
+    _open_event(state)
+    number = state.current_round
+    if not number:
+        raise Refusal("EV-9.2", "no round has been paired: the clock runs a paired round")
+    clock = state.clock(number)
+    needs = _CLOCK_NEEDS.get(command.action)
+    if needs is None:
+        raise Refusal("EV-9.2", f"no clock action {command.action!r}: start, pause, resume, end")
+    if clock.state not in needs:
+        raise Refusal(
+            "EV-9.2",
+            f"round {number}'s clock {_CLOCK_WORDS[clock.state]}: it cannot {command.action}",
+        )
+    if clock.started is not None and command.at < (clock.running_since or clock.started):
+        raise Refusal("EV-9.3", "a clock mark cannot be earlier than the one before it")
+    return (ClockMarked(round=number, action=command.action, at=command.at, by=command.by),)
+
+
+def _extend_time(state: Tournament, command: ExtendTime) -> tuple[Fact, ...]:
+    """Extra minutes for one table of the current round, with a reason (EV-9.4)."""
+    _open_event(state)
+    number = state.current_round
+    if not number:
+        raise Refusal("EV-9.4", "no round has been paired: there is no table to extend")
+    if (number, command.table) not in state.tables:
+        raise Refusal("EV-9.4", f"round {number} has no table {command.table}")
+    if not 1 <= command.minutes <= MAX_EXTENSION_MINUTES:
+        raise Refusal("EV-9.4", f"an extension is 1 to {MAX_EXTENSION_MINUTES} minutes")
+    if not command.reason.strip():
+        raise Refusal("EV-9.4", "give the reason (deck check, judge call, ruling, ...)")
+    _short(command.reason, "EV-9.4")
+    if state.clock(number).state == "ended":
+        raise Refusal("EV-9.4", f"round {number}'s clock has ended: time can no longer be added")
+    if state.result(number, command.table) is not None:
+        raise Refusal("EV-9.4", f"table {command.table} has its result: it needs no more time")
+    return (
+        TimeExtended(
+            round=number,
+            table=command.table,
+            minutes=command.minutes,
+            reason=" ".join(command.reason.split()),
+            at=command.at,
+            by=command.by,
+        ),
+    )
 
 
 def _create(state: Tournament, settings: Settings) -> tuple[Fact, ...]:

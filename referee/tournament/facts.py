@@ -21,6 +21,7 @@ __all__ = [
     "CallClaimed",
     "CallEscalated",
     "CallResolved",
+    "ClockMarked",
     "CutMade",
     "EventCreated",
     "EventEnded",
@@ -46,8 +47,10 @@ __all__ = [
     "ReportFiled",
     "ResultCorrected",
     "RoundEnded",
+    "RoundLengthSet",
     "RoundPaired",
     "RoundStarted",
+    "TimeExtended",
 ]
 
 
@@ -163,6 +166,40 @@ class CutMade(_Fact, frozen=True, kw_only=True, tag="cut-made"):
     """The top ``len(seeds)`` after the Swiss rounds, best first (EV-6.1)."""
 
     seeds: tuple[str, ...]
+
+
+ClockAction = Literal["start", "pause", "resume", "end"]
+
+
+class RoundLengthSet(_Fact, frozen=True, kw_only=True, tag="round-length-set"):
+    """The event's round length in minutes, from now on and for the round in progress
+    (EV-9.1)."""
+
+    minutes: int
+    reason: str = ""
+    by: str = ""
+
+
+class ClockMarked(_Fact, frozen=True, kw_only=True, tag="clock-marked"):
+    """The round clock of ``round`` started, paused, resumed or ended ``at`` (EV-9.2): the
+    remaining time is computed from these recorded times, never from a running timer."""
+
+    round: int
+    action: ClockAction
+    at: datetime
+    by: str = ""
+
+
+class TimeExtended(_Fact, frozen=True, kw_only=True, tag="time-extended"):
+    """Extra minutes for one table of ``round`` (a deck check, a judge call, a ruling),
+    given ``at`` by a table or head referee (EV-9.4)."""
+
+    round: int
+    table: int
+    minutes: int
+    reason: str
+    at: datetime
+    by: str = ""
 
 
 class EventEnded(_Fact, frozen=True, kw_only=True, tag="event-ended"):
@@ -336,6 +373,9 @@ Fact = (
     | RoundEnded
     | CutMade
     | EventEnded
+    | RoundLengthSet
+    | ClockMarked
+    | TimeExtended
     | RoundUndone
     | PlayerUndropped
     | SettingsChanged

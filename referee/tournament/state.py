@@ -20,12 +20,14 @@ from datetime import datetime
 import immutables
 import msgspec
 
+from referee.tournament.clock import DEFAULT_MINUTES, RoundClock, extended, marked
 from referee.tournament.draw import seeded_order
 from referee.tournament.facts import (
     ByeAwarded,
     CallClaimed,
     CallEscalated,
     CallResolved,
+    ClockMarked,
     CutMade,
     DecklistAttached,
     EventCreated,
@@ -49,10 +51,12 @@ from referee.tournament.facts import (
     ReportFiled,
     ResultCorrected,
     RoundEnded,
+    RoundLengthSet,
     RoundPaired,
     RoundStarted,
     RoundUndone,
     SettingsChanged,
+    TimeExtended,
 )
 from referee.tournament.model import (
     Entrant,
@@ -136,6 +140,10 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
     ended_rounds: frozenset[int] = frozenset()
     cut: tuple[str, ...] = ()
     ended: bool = False
+    round_minutes: int = DEFAULT_MINUTES
+    """The event's round length (EV-9.1)."""
+    clocks: dict[int, RoundClock] = {}
+    """Each round's clock, once something was marked or extended in it (EV-9.2)."""
     voided: immutables.Map[str, bool] = immutables.Map()
     """Games closed as void (EV-3.9), as a set: one a slip at most, so a persistent map."""
     withdrawn_penalties: frozenset[int] = frozenset()  # 1-based numbers (EV-8.7)
@@ -198,6 +206,13 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
         return [e for e in ordered if e.active_in(round_number)]
 
     # -- rounds and tables
+
+    def clock(self, round_number: int | None = None) -> RoundClock:
+        """The clock of ``round_number`` (the current round by default); a round nothing
+        was marked in has a waiting clock of the event's length (EV-9.1, EV-9.2)."""
+        number = self.current_round if round_number is None else round_number
+        found = self.clocks.get(number)
+        return found if found is not None else RoundClock(round=number, minutes=self.round_minutes)
 
     @property
     def current_round(self) -> int:
@@ -489,6 +504,7 @@ def _undone(state: Tournament, number: int) -> Tournament:
         started=state.started - {number},
         ended_rounds=state.ended_rounds - {number},
         cut=cut,
+        clocks={n: c for n, c in state.clocks.items() if n != number},  # its clock too (EV-9.2)
     )
 
 
@@ -569,6 +585,19 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
             return replace(state, cut=seeds)
         case EventEnded():
             return replace(state, ended=True)
+        case RoundLengthSet(minutes=minutes):
+            clocks = dict(state.clocks)
+            running = state.clocks.get(state.current_round)
+            if running is not None and running.ended is None:  # the round in progress too
+                clocks[state.current_round] = replace(running, minutes=minutes)
+            return replace(state, round_minutes=minutes, clocks=clocks)
+        case ClockMarked(round=number, action=action, at=at):
+            return replace(
+                state, clocks={**state.clocks, number: marked(state.clock(number), action, at)}
+            )
+        case TimeExtended(round=number, table=table, minutes=minutes, reason=reason):
+            clock = extended(state.clock(number), table, minutes, reason)
+            return replace(state, clocks={**state.clocks, number: clock})
         case RoundUndone(round=number):
             return _undone(state, number)
         case PlayerUndropped(player=player):

@@ -110,8 +110,11 @@ def test_api_queue_head_sees_every_table_and_a_table_referee_their_own(
     tia = client.get("/api/queue", headers=auth(tokens["table2"])).json()
     assert tia["disputes"] == [] and tia["rulings"] == [] and len(tia["penalties"]) == 2
     assert tia["tables"] == ["2"]
-    for role in ("scorekeeper", "ann", "public"):
+    for role in ("ann", "public"):
         assert client.get("/api/queue", headers=auth(tokens[role])).status_code == 403
+    sam = client.get("/api/queue", headers=auth(tokens["scorekeeper"])).json()
+    assert sam["results_only"] and sam["needs"] == [] and sam["info"] == []  # no results here
+    assert sam["disputes"] == [] and sam["penalties"] == []
     page = client.get("/queue", headers=auth(tokens["table1"]))
     assert page.status_code == 200 and f'href="/games/{room["1"]}"' in page.text
     assert f'href="/games/{room["2"]}"' not in page.text
@@ -123,8 +126,9 @@ def test_referee_queue_prints_the_same(store: str, room: dict[str, str]) -> None
     runner = CliRunner()
     out = runner.invoke(cli_app, ["--db", store, "queue"])
     assert out.exit_code == 0, out.stderr
-    assert "Open disputes (1):" in out.stdout and "table 1" in out.stdout
-    assert "UPGRADE table 2" in out.stdout
+    assert "Needs me now (2):" in out.stdout and "table 1" in out.stdout  # dispute, ruling
+    assert "For information (4):" in out.stdout  # two penalties, two tables playing
+    assert "INVESTIGATE table 2 · Ann vs Ben vs Cy" in out.stdout  # the repeat's upgrade
     data = json.loads(runner.invoke(cli_app, ["--db", store, "queue", "--json"]).stdout)
     assert data["disputes"][0]["dispute"] == 1 and data["disputes"][0]["link"].startswith("/games/")
     only = json.loads(
@@ -145,9 +149,10 @@ def test_a_new_dispute_at_another_table_shows_on_the_queue_within_a_second(
     server: ThreadServer = request.getfixturevalue("live_server")
     page = signed_in(browser, server.base, tokens["head"])
     page.click("#queue-link")
-    page.wait_for_selector("#q-disputes")
+    page.wait_for_selector("#q-needs")
     page.wait_for_function("document.getElementById('live').classList.contains('on')")
-    assert page.locator("#q-disputes li").count() == 1
+    disputes = '#q-needs li[data-kind="dispute"]'
+    assert page.locator(disputes).count() == 1
     opened = httpx.post(
         f"{server.base}/api/games/{room['2']}/disputes",
         json={"event": 5, "by": "Ann", "claim": "a card was seen"},
@@ -155,9 +160,9 @@ def test_a_new_dispute_at_another_table_shows_on_the_queue_within_a_second(
     )
     assert opened.status_code == 201, opened.text
     started = time.monotonic()
-    page.wait_for_function("document.querySelectorAll('#q-disputes li').length === 2", timeout=3000)
+    page.wait_for_function(f"document.querySelectorAll('{disputes}').length === 2", timeout=3000)
     assert time.monotonic() - started < 1.0
-    item = page.locator(f'#q-disputes li[data-game="{room["2"]}"]')
+    item = page.locator(f'{disputes}[data-game="{room["2"]}"]')
     assert "table 2" in item.inner_text()
     item.locator("a").click()
     page.wait_for_url(f"{server.base}/games/{room['2']}")
@@ -218,8 +223,9 @@ def test_unreported_through_the_cli_and_the_api(
     runner = CliRunner()
     out = runner.invoke(cli_app, ["--db", store, "queue"])
     assert out.exit_code == 0, out.stderr
-    assert "Tables of the round without a result (2):" in out.stdout
-    assert f"table 1 · {event} round 1 ·" in out.stdout and "Ann vs Ben has no result" in out.stdout
+    assert "For information (2):" in out.stdout and "Needs me now" not in out.stdout
+    assert f"table 1 · Ann vs Ben · {event} round 1 ·" in out.stdout
+    assert "Ann vs Ben has no result" in out.stdout
     data = json.loads(runner.invoke(cli_app, ["--db", store, "queue", "--json"]).stdout)
     assert [(i["table"], i["round"]) for i in data["unreported"]] == [("1", 1), ("2", 1)]
     assert data["unreported"][0]["link"] == f"/events/{event}/pairings"

@@ -1,0 +1,238 @@
+"""Running the hall: the round clock of an event, its tables' extensions, a game's time limit.
+
+The clock's marks (start, pause, resume, end), the round length and each table's time
+extensions are tournament facts in the event's own stream (``referee.tournament.facts``:
+``ClockMarked``, ``RoundLengthSet``, ``TimeExtended``), so the log, the audit and the
+export show them. What is left is never kept by a timer: every read computes it from the
+recorded marks and the service's clock (``self.clock()``) as ``now`` (EV-9.3).
+
+Every face asks these methods: ``referee event clock|extend|length``, ``/api/events/E/
+clock``, ``/api/events/E/tables/N/extensions``, the clock page ``/events/E/clock`` and the
+table and player pages (``table_clock``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+
+import msgspec
+
+from referee.tournament import decisions as d
+from referee.tournament.clock import RoundClock, clock_text
+from referee.tournament.state import Tournament
+from service.tournaments import EventRefusedError, Tournaments
+
+__all__ = ["ClockView", "ExtensionRow", "Clocks", "GameClock", "TableClock", "game_limit"]
+
+
+class TableClock(msgspec.Struct, kw_only=True):
+    """One table's own clock: the round's, with the table's extensions (EV-9.4)."""
+
+    table: int
+    players: list[str]
+    extension_minutes: int
+    remaining_seconds: float
+    remaining: str
+    """``12:05`` left or ``-3:10`` over (``clock_text``)."""
+    over_time: bool
+    finished: bool
+    """The table has its result (its clock no longer matters)."""
+
+
+class ExtensionRow(msgspec.Struct, kw_only=True):
+    table: int
+    minutes: int
+    reason: str
+
+
+class ClockView(msgspec.Struct, kw_only=True):
+    """An event's round clock at ``now``: the round's, then each table's."""
+
+    event_id: str
+    name: str
+    round: int
+    state: str
+    """``waiting``, ``running``, ``paused`` or ``ended`` (EV-9.2)."""
+    minutes: int
+    """The round length (EV-9.1)."""
+    now: datetime
+    started: datetime | None
+    ended: datetime | None
+    elapsed_seconds: float
+    remaining_seconds: float
+    remaining: str
+    running: bool
+    """Whether the figures move (a page ticks them down only then)."""
+    tables: list[TableClock]
+    extensions: list[ExtensionRow]
+
+
+class GameClock(msgspec.Struct, kw_only=True):
+    """A table page's clock: its event round's (with the table's extensions), or its own
+    game's time limit from its start (EV-9.5)."""
+
+    label: str
+    state: str
+    running: bool
+    remaining_seconds: float
+    remaining: str
+    over_time: bool
+    extension_minutes: int = 0
+    event_id: str | None = None
+    table: int | None = None
+    """The event and table whose round clock this is (a page's script reads it again)."""
+
+
+TIME_LIMIT_MINUTES = 50
+"""A game's time limit when its ``time_limit`` label gives none (the queue's Q-2)."""
+
+
+def clock_view(
+    event_id: str, name: str, state: Tournament, now: datetime, round_number: int | None = None
+) -> ClockView:
+    """The clock of ``state``'s current round (or ``round_number``) at ``now``: pure."""
+    number = state.current_round if round_number is None else round_number
+    clock = state.clock(number)
+    rnd = state.rounds.get(number)
+    tables: list[TableClock] = []
+    for pairing in rnd.pairings if rnd is not None else ():
+        if pairing.bye or pairing.table is None:
+            continue
+        left = clock.remaining(now, pairing.table)
+        finished = state.result(number, pairing.table) is not None
+        tables.append(
+            TableClock(
+                table=pairing.table,
+                players=[state.players[p].name for p in pairing.players],
+                extension_minutes=clock.extension(pairing.table),
+                remaining_seconds=left,
+                remaining=clock_text(left),
+                over_time=clock.over_time(now, pairing.table) and not finished,
+                finished=finished,
+            )
+        )
+    left = clock.remaining(now)
+    return ClockView(
+        event_id=event_id,
+        name=name,
+        round=number,
+        state=clock.state,
+        minutes=clock.minutes,
+        now=now,
+        started=clock.started,
+        ended=clock.ended,
+        elapsed_seconds=clock.elapsed(now),
+        remaining_seconds=left,
+        remaining=clock_text(left),
+        running=clock.state == "running",
+        tables=tables,
+        extensions=[ExtensionRow(table=t, minutes=m, reason=r) for t, m, r in clock.given],
+    )
+
+
+def game_limit(created: datetime, minutes: int, now: datetime) -> tuple[float, str]:
+    """A game's own time left (seconds, text) by its time limit from its creation (EV-9.5)."""
+    left = (created + timedelta(minutes=minutes) - now).total_seconds()
+    return left, clock_text(left)
+
+
+class Clocks(Tournaments):
+    """The round clock's commands and reads (mixed into ``RefereeService``)."""
+
+    def event_clock(self, event_id: str, action: str, *, by: str = "") -> ClockView:
+        """Start, pause, resume or end the current round's clock now (EV-9.2); the clock."""
+        loaded = self._event(event_id)
+        if action not in ("start", "pause", "resume", "end"):
+            raise EventRefusedError(
+                "EV-9.2", f"no clock action {action!r}: start, pause, resume or end"
+            )
+        command = d.MarkClock(action=action, at=self.clock(), by=by)  # type: ignore[arg-type]
+        self._append(loaded, self._decide(loaded.state, command))
+        return self.event_clock_view(event_id)
+
+    def event_extend(
+        self, event_id: str, table: int, minutes: int, *, reason: str, by: str = ""
+    ) -> ClockView:
+        """Give a table of the current round ``minutes`` more, with the reason (EV-9.4)."""
+        loaded = self._event(event_id)
+        command = d.ExtendTime(table=table, minutes=minutes, reason=reason, at=self.clock(), by=by)
+        self._append(loaded, self._decide(loaded.state, command))
+        return self.event_clock_view(event_id)
+
+    def event_round_length(
+        self, event_id: str, minutes: int, *, reason: str = "", by: str = ""
+    ) -> ClockView:
+        """Set the event's round length, the round in progress included (EV-9.1)."""
+        loaded = self._event(event_id)
+        command = d.SetRoundLength(minutes=minutes, reason=reason, by=by)
+        self._append(loaded, self._decide(loaded.state, command))
+        return self.event_clock_view(event_id)
+
+    def event_clock_view(
+        self, event_id: str, round_number: int | None = None, *, now: datetime | None = None
+    ) -> ClockView:
+        """The round clock now (computed from the recorded marks, EV-9.3)."""
+        loaded = self._event(event_id)
+        if round_number is not None and round_number not in loaded.state.rounds:
+            raise EventRefusedError("EV-9.2", f"round {round_number} has not been paired")
+        return clock_view(
+            loaded.event_id, loaded.name, loaded.state, now or self.clock(), round_number
+        )
+
+    def game_clock(
+        self,
+        meta: Mapping[str, str],
+        created: datetime,
+        *,
+        open_: bool = True,
+        limit: int | None = None,
+        now: datetime | None = None,
+    ) -> GameClock | None:
+        """The clock a table page shows for a game with these labels: its event round's
+        clock with the table's extensions (a game of an event), else its own time limit
+        from ``created`` (``limit``, the game's latest ``TimeLimitSet``, else its
+        ``time_limit`` label; a game labelled with a table or a limit, REF-10.1); ``None``
+        for any other game."""
+        now = now or self.clock()
+        event_id, table = meta.get("event", "").strip(), meta.get("table", "").strip()
+        if event_id and table.isdigit():
+            try:
+                state: Tournament | None = self._event(event_id).state
+            except LookupError:  # no such event (any more): the game's own limit
+                state = None
+            if state is not None and state.settings is not None:
+                raw = meta.get("round", "").strip()
+                number = int(raw) if raw.isdigit() else state.current_round
+                return _round_game_clock(event_id, state, state.clock(number), int(table), now)
+        raw_limit = str(limit) if limit else meta.get("time_limit", "").strip()
+        if not raw_limit.isdigit() and not table:
+            return None
+        minutes = int(raw_limit) if raw_limit.isdigit() and int(raw_limit) else TIME_LIMIT_MINUTES
+        left, text = game_limit(created, minutes, now)
+        return GameClock(
+            label=f"time limit {minutes} min",
+            state="running" if open_ else "ended",
+            running=open_,
+            remaining_seconds=left,
+            remaining=text,
+            over_time=open_ and left < 0,
+        )
+
+
+def _round_game_clock(
+    event_id: str, state: Tournament, clock: RoundClock, table: int, now: datetime
+) -> GameClock:
+    left = clock.remaining(now, table)
+    finished = state.result(clock.round, table) is not None
+    return GameClock(
+        label=f"round {clock.round} · table {table}",
+        state="done" if finished else clock.state,
+        running=clock.state == "running" and not finished,
+        remaining_seconds=left,
+        remaining=clock_text(left),
+        over_time=clock.over_time(now, table) and not finished,
+        extension_minutes=clock.extension(table),
+        event_id=event_id,
+        table=table,
+    )

@@ -1,0 +1,162 @@
+"""The API's round clock routes (``/api/events/E/clock``, ``.../tables/N/extensions``).
+
+Over ``service.hall``: the head referee marks the clock (start, pause, resume, end) and
+sets the round length; a table or head referee gives a table extra time (EV-9.4); anyone
+who may read the event reads the clock. Every answer is the clock as it stands
+(``ClockView``), its figures computed from the recorded marks at the moment of the answer.
+Status codes as for the other event routes: 201 written, 400 refused (the ``EV-9``
+clause, nothing stored), 403 the role may not, 404 no such event, 409 another write came
+first.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+from litestar import Request, Response, get, post
+from litestar.params import FromPath, FromQuery, JSONBody
+
+from service.access import authorize, authorize_clock, authorize_event
+from service.hall import ClockView
+from service.results import WrittenEvents
+from web.api import PROBLEMS, _written_headers, if_match
+from web.context import Web, web_of
+
+__all__ = ["HALL_HANDLERS"]
+
+AnyRequest = Request[Any, Any, Any]
+
+
+class ClockIn(msgspec.Struct, kw_only=True):
+    """A mark on the current round's clock (EV-9.2), or a new round length (EV-9.1)."""
+
+    action: Literal["start", "pause", "resume", "end", "length"]
+    minutes: int | None = None
+    """The round length, with ``action`` ``length`` (1 to 600)."""
+    reason: str = ""
+
+
+class ExtensionIn(msgspec.Struct, kw_only=True):
+    """Extra minutes for one table (1 to 60) and why: a deck check, a judge call, ..."""
+
+    minutes: int
+    reason: str
+
+
+async def _write(web: Web, fn: Any, *args: Any, **kwargs: Any) -> ClockView:
+    try:
+        view: ClockView = await web.run_write(fn, *args, **kwargs)
+        return view
+    finally:
+        web.hub.poke()  # the live views move now rather than at the hub's next poll
+
+
+def _created(view: ClockView) -> Response[ClockView]:
+    return Response(
+        content=view, status_code=201, headers={"Location": f"/api/events/{view.event_id}/clock"}
+    )
+
+
+@get(
+    "/api/events/{event_id:str}/clock",
+    summary="The round clock now: the round's time left, each table's with its extensions",
+    description="Worked out from the recorded marks at the moment of the answer (EV-9.3); "
+    "'running' says whether the figures move.",
+    responses=PROBLEMS,
+)
+async def event_clock(
+    request: AnyRequest, event_id: FromPath[str], round: FromQuery[int | None] = None
+) -> Response[ClockView]:
+    web = web_of(request)
+    authorize_event(web.principal(request), "read")
+    view: ClockView = await web.run(web.svc.event_clock_view, event_id, round)
+    return Response(content=view, headers={"Cache-Control": "no-store"})
+
+
+@post(
+    "/api/events/{event_id:str}/clock",
+    summary="Start, pause, resume or end the round clock, or set the round length (head)",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def mark_clock(
+    request: AnyRequest, event_id: FromPath[str], data: JSONBody[ClockIn]
+) -> Response[ClockView]:
+    web = web_of(request)
+    who = web.principal(request)
+    authorize_clock(who)
+    if data.action == "length":
+        if data.minutes is None:
+            from service.errors import RefusedError
+
+            raise RefusedError("EV-9.1: give the round length in minutes")
+        view = await _write(
+            web,
+            web.svc.event_round_length,
+            event_id,
+            data.minutes,
+            reason=data.reason,
+            by=who.label,
+        )
+    else:
+        view = await _write(web, web.svc.event_clock, event_id, data.action, by=who.label)
+    return _created(view)
+
+
+@post(
+    "/api/events/{event_id:str}/tables/{table:int}/extensions",
+    summary="Give one table of the current round extra minutes, with the reason",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def extend_table(
+    request: AnyRequest, event_id: FromPath[str], table: FromPath[int], data: JSONBody[ExtensionIn]
+) -> Response[ClockView]:
+    web = web_of(request)
+    who = web.principal(request)
+    authorize_clock(who, table=table)
+    view = await _write(
+        web, web.svc.event_extend, event_id, table, data.minutes, reason=data.reason, by=who.label
+    )
+    return _created(view)
+
+
+class TimeLimitIn(msgspec.Struct, kw_only=True):
+    """A game's time limit in minutes from its start (1 to 1440), and why it changes."""
+
+    minutes: Annotated[int, msgspec.Meta(ge=1, le=1440)]
+    reason: Annotated[str, msgspec.Meta(max_length=200)] = ""
+
+
+@post(
+    "/api/games/{game_id:str}/time-limit",
+    summary="Set or change a game's time limit (a game outside an event; table or head)",
+    description="REF-10.1: an open game's limit in minutes from its start; the latest counts. "
+    "An ended game, or a game of an event (it runs on its round clock), answers 409.",
+    responses=PROBLEMS,
+    status_code=201,
+)
+async def set_time_limit(
+    request: AnyRequest, game_id: FromPath[str], data: JSONBody[TimeLimitIn]
+) -> Response[WrittenEvents]:
+    web = web_of(request)
+    who = web.principal(request)
+    expected = if_match(request)
+
+    def work() -> tuple[int, Any, dict[str, str]]:
+        seating = web.svc.seating(game_id)
+        authorize(who, "time_limit", seating)
+        result = web.svc.time_limit(
+            seating.game_id,
+            data.minutes,
+            reason=data.reason,
+            by=who.label,
+            expected_version=expected,
+        )
+        return 201, result, _written_headers(seating.game_id, result.version)
+
+    return await web.write(request, who, work)
+
+
+HALL_HANDLERS = [event_clock, mark_clock, extend_table, set_time_limit]

@@ -1,0 +1,116 @@
+// The round clock on a page: every element with data-clock shows a time left that ticks here.
+// An event's clock is read from /api/events/ID/clock (the time left at that moment, computed
+// by the server from the recorded marks) and counted down locally from then, read again
+// every few seconds so that a pause, a resume or an extension shows; an element without an
+// event counts down from its own data-remaining. The figures are the server's clock_text.
+"use strict";
+(function () {
+  const clocks = new Map(); // event id -> { data, at }
+  const loaded = performance.now();
+  function text(seconds) {
+    let whole = Math.floor(seconds);
+    const sign = whole < 0 ? "-" : "";
+    whole = Math.abs(whole);
+    const h = Math.floor(whole / 3600), m = Math.floor((whole % 3600) / 60), s = whole % 60;
+    const pad = (n) => String(n).padStart(2, "0");
+    return sign + (h ? h + ":" + pad(m) : String(m)) + ":" + pad(s);
+  }
+  function eventOf(el) {
+    if (el.dataset.event) return el.dataset.event;
+    if (el.dataset.table === undefined) return "";
+    const page = document.getElementById("event");
+    return page ? page.dataset.event || "" : "";
+  }
+  function figures(el) {
+    const ev = eventOf(el);
+    const kept = ev && clocks.get(ev);
+    if (kept) {
+      const data = kept.data;
+      let entry = data;
+      if (el.dataset.table) {
+        entry = data.tables.find((t) => String(t.table) === el.dataset.table);
+        if (!entry) return null;
+      }
+      const done = Boolean(entry.finished);
+      const running = data.running && !done;
+      const gone = running ? (performance.now() - kept.at) / 1000 : 0;
+      return { remaining: entry.remaining_seconds - gone, running, state: done ? "done" : data.state, ext: entry.extension_minutes || 0 };
+    }
+    if (el.dataset.remaining === undefined) return null;
+    const running = el.dataset.running === "1";
+    const gone = running ? (performance.now() - loaded) / 1000 : 0;
+    return { remaining: parseFloat(el.dataset.remaining) - gone, running, state: el.dataset.state || "", ext: parseInt(el.dataset.ext || "0", 10) };
+  }
+  function paint() {
+    document.querySelectorAll("[data-clock]").forEach((el) => {
+      const f = figures(el);
+      if (!f) return;
+      const time = el.querySelector(".clock-time");
+      if (time) time.textContent = text(f.remaining);
+      const state = el.querySelector(".clock-state");
+      if (state && f.state) state.textContent = f.state;
+      const ext = el.querySelector(".clock-ext");
+      if (ext) ext.textContent = f.ext ? "+" + f.ext + " min" : "";
+      el.classList.toggle("over", f.remaining < 0 && f.state !== "done");
+      el.classList.toggle("stopped", !f.running);
+      el.dataset.shown = "1";
+    });
+  }
+  async function sync() {
+    const events = new Set();
+    document.querySelectorAll("[data-clock]").forEach((el) => { const ev = eventOf(el); if (ev) events.add(ev); });
+    for (const ev of events) {
+      try {
+        const response = await fetch("/api/events/" + encodeURIComponent(ev) + "/clock", { credentials: "same-origin", cache: "no-store" });
+        if (response.ok) clocks.set(ev, { data: await response.json(), at: performance.now() });
+      } catch (e) { /* keep counting from the last reading */ }
+    }
+    paint();
+  }
+  paint();
+  sync();
+  setInterval(paint, 250);
+  setInterval(sync, 5000);
+})();
+
+// The head referee's buttons (start, pause, resume, end) and a table or head referee's
+// extension form on the clock page: each posts to the API once (an Idempotency-Key per
+// click, the button held while it runs) and the page is read again; a refusal shows its
+// clause. Without JavaScript they stay hidden ('referee event clock|extend' do the same).
+(function () {
+  const box = document.getElementById("clock-controls");
+  if (!box || !window.fetch) return;
+  box.hidden = false;
+  const said = document.getElementById("clock-said");
+  const base = "/api/events/" + encodeURIComponent(box.dataset.event);
+  function key() {
+    return (window.crypto && crypto.randomUUID) ? crypto.randomUUID() : String(Date.now()) + Math.random();
+  }
+  async function send(url, body, button) {
+    if (button) button.disabled = true;
+    try {
+      const response = await fetch(url, {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "Idempotency-Key": key() },
+        body: JSON.stringify(body),
+      });
+      if (response.ok) { location.reload(); return; }
+      let detail = response.statusText;
+      try { detail = (await response.json()).detail || detail; } catch (e) { /* not JSON */ }
+      if (said) said.textContent = detail;
+    } finally {
+      if (button) button.disabled = false;
+    }
+  }
+  box.querySelectorAll("button[data-action]").forEach((button) => {
+    button.addEventListener("click", () => send(base + "/clock", { action: button.dataset.action }, button));
+  });
+  const form = document.getElementById("extend-form");
+  if (form) form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    send(base + "/tables/" + encodeURIComponent(data.get("table")) + "/extensions",
+      { minutes: parseInt(data.get("minutes"), 10), reason: data.get("reason") },
+      document.getElementById("extend-submit"));
+  });
+})();
