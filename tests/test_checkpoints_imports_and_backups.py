@@ -217,7 +217,7 @@ def test_s2_import_cites_the_clause_live_adjust_cites_for_the_same_change(
         game,
         change,
         "--card",
-        "X",
+        "Supply Drop",  # the record's card: a name outside the catalog is REF-6.5's refusal
         "--reason",
         "r",
     )

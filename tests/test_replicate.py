@@ -331,7 +331,14 @@ class Link:
     def restore(self) -> None:
         listener = self._socket.socket()
         listener.setsockopt(self._socket.SOL_SOCKET, self._socket.SO_REUSEADDR, 1)
-        listener.bind(("127.0.0.1", self.port))
+        for attempt in range(100):  # bounded: the old port may be held a moment longer
+            try:
+                listener.bind(("127.0.0.1", self.port))
+                break
+            except OSError:
+                if attempt == 99:
+                    raise
+                time.sleep(0.1)
         listener.listen(16)
         self.port = listener.getsockname()[1]
         self._listener = listener

@@ -252,7 +252,9 @@ def test_a_16_player_swiss_with_a_top_8_cut_on_every_face(
     bare.click("form.find button")
     narrowed = [r[0] for r in cells(bare, "#pairings")]
     assert narrowed and all("a" in n.lower() for n in narrowed) and len(narrowed) < 16
-    bare.fill("#find-name", third.lower())  # a player's name: their own page
+    bare.fill(
+        "#find-name", third
+    )  # a player's exact name (EV-2.2: lookups are exact): their own page
     bare.click("form.find button")
     bare.wait_for_url(re.compile(rf".*/players/{third}(\?round=\d+)?$"))
     assert "Final place 3" in bare.inner_text("#my-place")
