@@ -498,21 +498,33 @@ class Hall(Tournaments):
 # -- who may: the faces hand over the request's principal ------------------------------------
 
 
-def _staff(who: Principal, what: str) -> list[str] | None:
-    """The tables ``who`` handles calls at (``None``: every one), or a refusal."""
+def _staff(who: Principal, what: str, event_id: str) -> list[str] | None:
+    """The tables of ``event_id`` ``who`` handles calls at (``None``: every one), or a
+    refusal; a table referee's tables are those of their own event (issue 31)."""
     if who.role == "head":
         return None
     if who.role == "table":
-        return list(who.tables)
+        return _of_event(who, event_id)
     raise AccessDeniedError(f"only the head referee and table referees {what}")
 
 
-def _reader(who: Principal) -> list[str] | None:
+def _reader(who: Principal, event_id: str) -> list[str] | None:
     if who.role in ("head", "scorekeeper"):
         return None
     if who.role == "table":
-        return list(who.tables)
+        return _of_event(who, event_id)
     raise AccessDeniedError(f"the hall's calls and reports are the staff's; a {who.role} may not")
+
+
+def _of_event(who: Principal, event_id: str) -> list[str]:
+    """A table referee's tables, when ``event_id`` is their event (two events in one hall
+    both have a table 1); else a refusal."""
+    if who.event != event_id.strip():
+        raise AccessDeniedError(
+            f"{who.name} referees tables of "
+            f"{'event ' + who.event if who.event else 'no event'}, not of event {event_id}"
+        )
+    return list(who.tables)
 
 
 def _own(tables: list[str] | None, table: int, who: Principal) -> None:
@@ -536,7 +548,7 @@ class HallFaces(Hall):
             return self.event_call(event_id, table, player=player, reason=reason)
         if who.role == "scorekeeper":
             return self.event_call(event_id, table, by=who.label, reason=reason)
-        tables = _staff(who, "and the players call a judge")
+        tables = _staff(who, "and the players call a judge", event_id)
         if table is not None:
             _own(tables, table, who)
         return self.event_call(event_id, table, by=who.label, reason=reason)
@@ -545,7 +557,7 @@ class HallFaces(Hall):
         self, who: Principal, event_id: str, call: int, step: str, text: str = ""
     ) -> CallRow:
         """``claim``, ``escalate`` (``text``: why) or ``resolve`` (``text``: the note)."""
-        tables = _staff(who, "answer judge calls")
+        tables = _staff(who, "answer judge calls", event_id)
         found = self._event(event_id).state.calls.get(call)
         if found is not None:
             _own(tables, found.table, who)
@@ -566,7 +578,7 @@ class HallFaces(Hall):
             player = self.event_player_of(event_id, who.player_id, who.name)
             return self.event_call(event_id, table, player=player, reason=reason, game=game_id)
         if who.role != "scorekeeper":
-            _own(_staff(who, "and the players call a judge"), table, who)
+            _own(_staff(who, "and the players call a judge", event_id), table, who)
         return self.event_call(event_id, table, by=who.label, reason=reason, game=game_id)
 
     def calls_as(
@@ -578,7 +590,7 @@ class HallFaces(Hall):
         call_seconds: int = CALL_SECONDS,
     ) -> list[CallRow]:
         return self.event_calls(
-            event_id, resolved=resolved, tables=_reader(who), call_seconds=call_seconds
+            event_id, resolved=resolved, tables=_reader(who, event_id), call_seconds=call_seconds
         )
 
     def _reporter(self, who: Principal, event_id: str) -> str:
@@ -603,4 +615,4 @@ class HallFaces(Hall):
         return self.event_report_dispute(event_id, report, player, reason=reason)
 
     def reports_as(self, who: Principal, event_id: str, *, every: bool = False) -> list[ReportRow]:
-        return self.event_reports(event_id, every=every, tables=_reader(who))
+        return self.event_reports(event_id, every=every, tables=_reader(who, event_id))

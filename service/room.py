@@ -757,7 +757,13 @@ class RoomQueue:
             shown_penalties.append(item(p.game_id, found, "penalty", p.at, line, event=p.event,
                                         upgrade=upgrade, investigate=upgrade or dq))  # fmt: skip
         oldest = sorted  # oldest first, everywhere
-        hall = [(e, f.name, f.state) for e, f in running]
+        # a table referee's tables are tables of their event (issue 31): another event's
+        # table 1 calls nobody of theirs
+        hall = [
+            (e, f.name, f.state)
+            for e, f in running
+            if tables is None or of_event is None or e == of_event
+        ]
         calls, disagreements = hall_items(hall, wanted, now, call_seconds)
         view = RoomView(
             now=now,

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from service.app import open_service
-from tests.web.conftest import Tokens, auth, house_ids
+from tests.web.conftest import Tokens, auth, house_ids, table_token
 
 
 def make_event(store: str, players: tuple[str, ...] = ("Ann", "Ben")) -> str:
@@ -40,14 +40,20 @@ def test_ev_10_a_players_call_is_claimed_escalated_and_resolved(
     again = post(client, tokens["ben"], base, {})
     assert again.status_code == 400 and "EV-10.3" in again.json()["detail"]
 
-    assert post(client, tokens["table2"], f"{base}/1/claim").status_code == 403  # Tia: table 2
-    claimed = post(client, tokens["table1"], f"{base}/1/claim")
+    tom = table_token(store, event, "1", name="Tom")  # table 1 of this event (issue 31)
+    tia = table_token(store, event, "2", name="Tia")
+    elsewhere = table_token(store, "ev-otherday", "1", name="Uma")  # table 1 of another event
+    assert post(client, tia, f"{base}/1/claim").status_code == 403  # Tia: table 2
+    assert post(client, elsewhere, f"{base}/1/claim").status_code == 403  # not her event
+    assert post(client, tokens["table1"], f"{base}/1/claim").status_code == 403  # no event
+    assert client.get("/api/queue", headers=auth(elsewhere)).json()["calls"] == []
+    claimed = post(client, tom, f"{base}/1/claim")
     assert claimed.status_code == 201 and claimed.json()["holder"] == "Tom"
-    queue = client.get("/api/queue", headers=auth(tokens["table1"])).json()
+    queue = client.get("/api/queue", headers=auth(tom)).json()
     assert queue["calls"][0]["holder"] == "Tom" and "claimed by Tom" in queue["calls"][0]["line"]
-    up = post(client, tokens["table1"], f"{base}/1/escalate", {"reason": "an appeal"})
+    up = post(client, tom, f"{base}/1/escalate", {"reason": "an appeal"})
     assert up.status_code == 201 and up.json()["status"] == "escalated"
-    late = post(client, tokens["table1"], f"{base}/1/resolve", {"note": "done"})
+    late = post(client, tom, f"{base}/1/resolve", {"note": "done"})
     assert late.status_code == 400 and "EV-10.4" in late.json()["detail"]
     assert post(client, tokens["ann"], f"{base}/1/resolve", {"note": "x"}).status_code == 403
     done = post(client, tokens["head"], f"{base}/1/resolve", {"note": "game rewound"})

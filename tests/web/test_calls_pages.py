@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from service.app import open_service
-from tests.web.conftest import ThreadServer, Tokens, house_ids
+from tests.web.conftest import ThreadServer, Tokens, house_ids, table_token
 from tests.web.test_event_pages import CHROMIUM, browser, signed_in
 
 __all__ = ["browser"]  # the module's browser fixture, shared
@@ -55,7 +55,8 @@ def test_a_judge_call_from_a_players_page_reaches_the_queue_and_is_claimed_and_r
 ) -> None:
     event = make_event(store)
     base = live_server.base
-    judge = page_for(browser, live_server, tokens["table1"], js)  # Tom referees table 1
+    tom = table_token(store, event, "1", name="Tom")  # Tom referees table 1 of this event
+    judge = page_for(browser, live_server, tom, js)
     judge.goto(f"{base}/queue")
     assert judge.locator(".card-item.call").count() == 0
     if js:
