@@ -371,7 +371,7 @@ def test_without_javascript_a_reload_back_or_resend_after_every_form_records_not
             button.dblclick()  # a double click sends the form twice: recorded once
         else:
             button.click()
-        page.wait_for_url(lambda url: url != landed and "?said=" in url)
+        page.wait_for_url(lambda url, landed=landed: url != landed and "?said=" in url)
         assert expect in page.inner_text("#said"), (tool, page.inner_text("#said"))
         after = _api_version(base, head, awaiting)
         assert after > before, tool
