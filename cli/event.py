@@ -17,6 +17,7 @@ from cli.event_fixes import register as register_fixes
 from cli.face import JsonOpt, emit_json, fail, handled, settings
 from cli.postings import KeyOpt, PostingOpt, print_posting
 from cli.postings import verify as verify_posting
+from referee.tournament.facts import PENALTY_LEVELS
 
 app = typer.Typer()
 
@@ -417,8 +418,8 @@ def penalty(
                 for line in lines:
                     typer.echo(line)
             return
-        if chosen is not None and chosen not in PENALTIES:
-            fail(f"--penalty is one of {', '.join(PENALTIES)}, not {chosen!r}")
+        if chosen is not None and chosen not in PENALTY_LEVELS:  # worded for the option
+            fail(f"--penalty is one of {', '.join(PENALTY_LEVELS)}, not {chosen!r}")
         if result is not None:
             fail("--result goes with 'withdraw' only")
         given = svc.event_penalize(
@@ -430,9 +431,6 @@ def penalty(
         typer.echo(f"{given.player}: {given.penalty} (penalty {given.number})")
         typer.echo(f"the IPG suggests: {given.suggested}")
         typer.echo(given.effect)
-
-
-PENALTIES = ("warning", "game-loss", "match-loss", "disqualification")
 
 
 @event_app.command("start-round")

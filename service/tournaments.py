@@ -1081,13 +1081,17 @@ class Tournaments:
         decides the match, a disqualification drops the player. ``penalty`` is the head
         referee's choice; the IPG's suggestion is recorded beside it."""
         reason = check_reason(reason)
+        if penalty is not None and penalty not in f.PENALTY_LEVELS:
+            raise RefusedError(
+                f"the penalty is one of {', '.join(f.PENALTY_LEVELS)}, not {penalty!r}"
+            )
         loaded = self._event(event_id)
         facts = self._decide(
             loaded.state,
             d.RecordPenalty(
                 player=player,
                 infraction=infraction,
-                penalty=penalty,  # type: ignore[arg-type]
+                penalty=penalty,  # type: ignore[arg-type]  # one of PENALTY_LEVELS: checked above
                 reason=reason,
                 by=by,
             ),

@@ -9,7 +9,7 @@ refusal.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
@@ -29,6 +29,7 @@ from referee.tournament.facts import (
     GamesVoided,
     MatchReported,
     PairingChanged,
+    PenaltyLevel,
     PenaltyRecorded,
     PlayerDropped,
     PlayerRegistered,
@@ -156,7 +157,7 @@ class CorrectResult(_Command, frozen=True, kw_only=True):
 class RecordPenalty(_Command, frozen=True, kw_only=True):
     player: str
     infraction: str
-    penalty: Literal["warning", "game-loss", "match-loss", "disqualification"] | None = None
+    penalty: PenaltyLevel | None = None
     reason: str = ""
     by: str = ""
     table: int | None = None

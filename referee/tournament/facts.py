@@ -9,7 +9,7 @@ refuses anything.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Literal, get_args
 
 import msgspec
 
@@ -17,6 +17,8 @@ from referee.tournament.model import Entrant, Placement, Round, Score, Settings
 from referee.verdicts import Violation
 
 __all__ = [
+    "PENALTY_LEVELS",
+    "PenaltyLevel",
     "ByeAwarded",
     "CallClaimed",
     "CallEscalated",
@@ -138,13 +140,18 @@ class ResultCorrected(_Fact, frozen=True, kw_only=True, tag="result-corrected"):
     by: str = ""
 
 
+PenaltyLevel = Literal["warning", "game-loss", "match-loss", "disqualification"]
+"""The penalties an event records (IPG), mildest first."""
+PENALTY_LEVELS: tuple[str, ...] = get_args(PenaltyLevel)
+
+
 class PenaltyRecorded(_Fact, frozen=True, kw_only=True, tag="penalty-recorded"):
     """An IPG penalty; ``suggested`` is what the repeat rules suggest (EV-8.4)."""
 
     player: str
     round: int
     infraction: str
-    penalty: Literal["warning", "game-loss", "match-loss", "disqualification"]
+    penalty: PenaltyLevel
     suggested: str
     reason: str = ""
     by: str = ""
