@@ -31,15 +31,17 @@ def _rematch_free_exists(ids: Sequence[str], met: dict[str, frozenset[str]]) -> 
 
 
 @st.composite
-def rounds(draw: st.DrawFn) -> list[Seat]:
-    n = draw(st.integers(2, 11))
+def rounds(draw: st.DrawFn, most: int = 11, top: int = 5) -> list[Seat]:
+    """A round of 2 to ``most`` players, best first, with random meetings, byes and match
+    points (0 to ``top`` wins)."""
+    n = draw(st.integers(2, most))
     ids = [f"p{i:02d}" for i in range(n)]
     met: dict[str, set[str]] = {p: set() for p in ids}
     for _ in range(draw(st.integers(0, n * 2))):
         a, b = draw(st.permutations(ids))[:2]
         met[a].add(b)
         met[b].add(a)
-    points = sorted(draw(st.lists(st.integers(0, 5), min_size=n, max_size=n)), reverse=True)
+    points = sorted(draw(st.lists(st.integers(0, top), min_size=n, max_size=n)), reverse=True)
     byes = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
     return [
         Seat(id=p, points=3 * points[i], opponents=frozenset(met[p]), byes=byes[i])

@@ -15,9 +15,9 @@ import random
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from referee.tournament import Seat, swiss_pairs
+from tests.tournament.test_pairing import rounds
 
 PLAYERS = 10_001  # odd, so every round has a bye
 ROUNDS = 9
@@ -99,25 +99,8 @@ def test_round_beyond_the_score_gap_bound_falls_back_to_the_whole_round() -> Non
     assert gaps(pairs) == gaps(full) > bound
 
 
-@st.composite
-def _small_rounds(draw: st.DrawFn) -> list[Seat]:
-    n = draw(st.integers(2, 14))
-    ids = [f"p{i:02d}" for i in range(n)]
-    met: dict[str, set[str]] = {p: set() for p in ids}
-    for _ in range(draw(st.integers(0, n * 2))):
-        a, b = draw(st.permutations(ids))[:2]
-        met[a].add(b)
-        met[b].add(a)
-    points = sorted(draw(st.lists(st.integers(0, 4), min_size=n, max_size=n)), reverse=True)
-    byes = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
-    return [
-        Seat(id=p, points=3 * points[i], opponents=frozenset(met[p]), byes=byes[i])
-        for i, p in enumerate(ids)
-    ]
-
-
 @settings(max_examples=300, deadline=None)
-@given(_small_rounds())
+@given(rounds(most=14, top=4))
 def test_blocks_keep_the_complete_graphs_tiers(seats: list[Seat]) -> None:
     """EV-5.3 to EV-5.5: the block pairing forced on small rounds (blocks of four players, so
     blocks grow, merge and fall back) has the complete graph's rematch count and, where that is 0,
