@@ -9,7 +9,6 @@ import pytest
 
 from referee.tournament import (
     ChangePairing,
-    Command,
     CreateEvent,
     Drop,
     EndEvent,
@@ -37,19 +36,7 @@ from referee.tournament.fixing import (
     Undrop,
     WithdrawPenalty,
 )
-
-
-def run(state: Tournament, *commands: Command) -> Tournament:
-    for command in commands:
-        state = fold(decide(state, command), state)
-    return state
-
-
-def refused(state: Tournament, command: Command) -> str:
-    with pytest.raises(Refusal) as caught:
-        decide(state, command)
-    return caught.value.clause
-
+from tests.tournament.test_decisions import refused, run
 
 NAMES = ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
 
