@@ -19,6 +19,7 @@ from events.plain import safe_text
 from events.schema import (
     ActionRecorded,
     ActionRejected,
+    BranchRecorded,
     DeckOpened,
     DeckRegistered,
     GameEvent,
@@ -37,6 +38,10 @@ if TYPE_CHECKING:
     from events.view import GameView
 
 __all__ = ["event_line", "event_record", "event_summary", "redact", "safe_text"]
+
+
+WITHHELD = "(withheld)"
+"""What a viewer other than the referee reads for a line of an offline branch (REF-9.5)."""
 
 
 def _may_see_seat(viewer: Viewer, seat: str) -> bool:
@@ -110,6 +115,21 @@ def redact(
         # "" marks a withheld list
         withheld = SealedDeck(commitment="", size=event.deck.size, shown=in_sight)
         return msgspec.structs.replace(event, deck=withheld)
+    if isinstance(event, BranchRecorded):
+        # evidence for the head referee: the table's entries (another seat's may name hidden
+        # cards) and both branches' lines (made from the events as stored) are withheld
+        entries = tuple(
+            e
+            if e.seat is not None and _may_see_seat(viewer, e.seat)
+            else msgspec.structs.replace(e, text=WITHHELD, judged="")
+            for e in event.entries
+        )
+        return msgspec.structs.replace(
+            event,
+            entries=entries,
+            theirs=tuple(WITHHELD for _ in event.theirs),
+            ours=tuple(WITHHELD for _ in event.ours),
+        )
     if isinstance(event, DeckOpened) and not _may_see_seat(viewer, event.seat):
         return msgspec.structs.replace(event, decklist=Decklist(Multiset()), salt="")
     if isinstance(event, ActionRejected):  # its text is its seat's; each reason is its own
