@@ -796,12 +796,21 @@ def authorize_event(
     )
 
 
-def authorize_clock(principal: Principal, *, table: int | None = None) -> None:
+def authorize_clock(
+    principal: Principal, *, table: int | None = None, event: str | None = None
+) -> None:
     """Raise ``AccessDeniedError`` unless ``principal`` may work the round clock: the head
     referee starts, pauses, resumes and ends it and sets the round length; a time extension
-    (EV-9.4, ``table``) is the head's or the table referee's of that table."""
+    (EV-9.4, ``table`` of ``event``) is the head's or the table referee's of that table of
+    their own event (two events in one hall both have a table 1, issue 31)."""
     if principal.role == "head":
         return
+    if table is not None and principal.role == "table" and principal.event != (event or ""):
+        raise AccessDeniedError(
+            f"{principal.name} referees tables of "
+            f"{'event ' + principal.event if principal.event else 'no event'}, "
+            f"not of event {event or '?'}"
+        )
     if table is not None and principal.role == "table" and str(table) in principal.tables:
         return
     if table is not None and principal.role == "table":

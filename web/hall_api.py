@@ -115,7 +115,7 @@ async def extend_table(
 ) -> Response[ClockView]:
     web = web_of(request)
     who = web.principal(request)
-    authorize_clock(who, table=table)
+    authorize_clock(who, table=table, event=event_id.strip())
     view = await _write(
         web, web.svc.event_extend, event_id, table, data.minutes, reason=data.reason, by=who.label
     )

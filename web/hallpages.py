@@ -33,7 +33,8 @@ async def clock_page(request: AnyRequest, event_id: FromPath[str]) -> Response[s
         return who
     authorize_event(who, "read")
     view = await web.run(web.svc.event_clock_view, event_id)
-    controls = who.role in ("head", "table")  # the buttons need JavaScript: shown by it
+    # the buttons need JavaScript (shown by it); a table referee's are their own event's
+    controls = who.role == "head" or (who.role == "table" and who.event == event_id.strip())
     return _page(render("event_clock.html", who=who, c=view, standalone=True, controls=controls))
 
 

@@ -18,7 +18,7 @@ from cli.main import app as cli_app
 from referee.contract import Player
 from service.app import open_service
 from tests.web import test_pages
-from tests.web.conftest import ThreadServer, Tokens, auth
+from tests.web.conftest import ThreadServer, Tokens, auth, table_token
 from tests.web.test_pages import CHROMIUM, signed_in
 
 
@@ -178,9 +178,12 @@ def test_referee_event_clock_and_extend(store: str, event: str) -> None:
 # -- the API -----------------------------------------------------------------------------------
 
 
-def test_the_clock_over_http(client: TestClient[Litestar], tokens: Tokens, event: str) -> None:
-    """The head marks the clock; a table referee extends their own table only; anyone who
-    reads the event reads the clock; refusals cite EV-9 and store nothing."""
+def test_the_clock_over_http(
+    client: TestClient[Litestar], tokens: Tokens, event: str, store: str
+) -> None:
+    """The head marks the clock; a table referee extends their own table of their own event
+    only (issue 31: another event's table 1 is not theirs); anyone who reads the event reads
+    the clock; refusals cite EV-9 and store nothing."""
     url = f"/api/events/{event}/clock"
     assert (
         client.post(url, json={"action": "start"}, headers=auth(tokens["table1"])).status_code
@@ -192,9 +195,13 @@ def test_the_clock_over_http(client: TestClient[Litestar], tokens: Tokens, event
     assert again.status_code == 400 and "EV-9.2" in again.text
     ext = f"/api/events/{event}/tables/1/extensions"
     body = {"minutes": 3, "reason": "deck check"}
-    assert client.post(ext, json=body, headers=auth(tokens["table1"])).status_code == 201
+    tom = table_token(store, event, "1", name="Tom")
+    elsewhere = table_token(store, "ev-otherday", "1", name="Uma")
+    assert client.post(ext, json=body, headers=auth(elsewhere)).status_code == 403
+    assert client.post(ext, json=body, headers=auth(tokens["table1"])).status_code == 403
+    assert client.post(ext, json=body, headers=auth(tom)).status_code == 201
     other = f"/api/events/{event}/tables/2/extensions"
-    assert client.post(other, json=body, headers=auth(tokens["table1"])).status_code == 403
+    assert client.post(other, json=body, headers=auth(tom)).status_code == 403
     assert client.post(ext, json=body, headers=auth(tokens["scorekeeper"])).status_code == 403
     bad = client.post(ext, json={"minutes": 0, "reason": "x"}, headers=auth(tokens["head"]))
     assert bad.status_code == 400 and "EV-9.4" in bad.text
@@ -337,7 +344,7 @@ def test_the_clock_page_controls_for_the_head_and_a_table_referee(
     assert "+4 min" in head.inner_text('#hall-tables li[data-table="2"]')
     assert not head.errors
     head.context.close()
-    tom = signed_in(browser, server.base, tokens["table1"])
+    tom = signed_in(browser, server.base, table_token(store, event, "1", name="Tom"))
     tom.goto(f"{server.base}/events/{event}/clock")
     assert tom.locator("#clock-pause").count() == 0  # the head's alone
     assert tom.locator("#extend-table option").all_inner_texts() == ["1"]
