@@ -307,7 +307,10 @@ async def _read_game(
 @get(
     "/api/games/{game_id:str}",
     summary="The position now (or after ?at=N standing actions), for your viewer",
-    responses=PROBLEMS,
+    responses={
+        **PROBLEMS,
+        304: ResponseSpec(None, description="If-None-Match names the version now: no body"),
+    },
 )
 async def position(
     request: AnyRequest,
@@ -834,7 +837,7 @@ async def export(
         from service.replay import replay_html
 
         html = await web.run(replay_html, web.svc, seating.game_id, viewer)
-        return Response(content=html, media_type="text/html; charset=utf-8")
+        return Response(content=html, media_type="text/html")  # Litestar adds the charset
     if format_ not in ("jsonl", "text"):
         raise RefusedError("format is jsonl, text or html")
 
@@ -842,7 +845,7 @@ async def export(
         return "".join(web.svc.export([seating.game_id], format_, viewer))  # type: ignore[arg-type]
 
     body = await web.run(lines)
-    media = "application/x-ndjson" if format_ == "jsonl" else "text/plain; charset=utf-8"
+    media = "application/x-ndjson" if format_ == "jsonl" else "text/plain"  # +charset
     return Response(
         content=body,
         media_type=media,

@@ -43,6 +43,7 @@ from web import (
 )
 from web.context import BODY_LIMIT, COOKIE, SAFE_METHODS, ServeConfig, Web, web_of
 from web.fastpath import FastPath
+from web.openapi import Completion, TruthfulJson, TruthfulRedoc
 from web.problems import handle_exception
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
     """The application for ``config`` (the store is opened now; the hub starts with the app)."""
     config = config or ServeConfig()
     web = Web(config)
+    completion = Completion(public_read=config.public_read)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> Any:
@@ -102,6 +104,9 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
                 }
             ),
             security=[{"bearer": []}],
+            # the document as the server answers (web.openapi), at /schema/openapi.json and
+            # to browse at /schema
+            render_plugins=[TruthfulJson(completion), TruthfulRedoc(completion)],
         ),
         logging_config=None,
         debug=False,

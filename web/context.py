@@ -46,7 +46,7 @@ from service.writer import GroupWriter
 from web.hub import Hub
 from web.problems import MEDIA_TYPE, Problem, handle_exception, problem_response
 
-__all__ = ["BODY_LIMIT", "COOKIE", "ServeConfig", "Web", "encoded", "web_of"]
+__all__ = ["BODY_LIMIT", "COOKIE", "ServeConfig", "Web", "cookie_value", "encoded", "web_of"]
 
 log = logging.getLogger("referee.web")
 
@@ -281,33 +281,54 @@ class Web:
         return principal
 
     def _principal(self, request: Request[Any, Any, Any], host: str) -> Principal:
-        header = request.headers.get("authorization")
-        token: str | None = None
-        from_cookie = False
-        if header:
-            scheme, _, value = header.partition(" ")
+        principal = self.identify(
+            request.headers.get("authorization"),
+            request.headers.get("cookie"),
+            safe=request.method in SAFE_METHODS,
+            host=host,
+        )
+        if (
+            principal is not ANONYMOUS
+            and request.method not in SAFE_METHODS
+            and not request.headers.get("authorization")  # the cookie carried it
+            and not _same_origin(request)
+        ):
+            raise AccessDeniedError(
+                "a write carried by the pages' cookie must come from the pages themselves"
+            )
+        return principal
+
+    def identify(
+        self, authorization: str | None, cookie: str | None, *, safe: bool, host: str | None
+    ) -> Principal:
+        """The one authentication of the HTTP face (``principal`` for Litestar's requests,
+        ``web.fastpath`` for the requests it answers itself): the caller named by
+        ``Authorization: Bearer`` (the header's value ``authorization``) or else by the pages'
+        cookie (in the ``Cookie`` header ``cookie``), or the anonymous public for a ``safe``
+        read when the server reads publicly. Refuses a malformed header, a missing token and a
+        wrong one (401); a wrong one is counted against ``host`` and the token's prefix
+        (``FailedAuthentication``, 429 past the limit) unless ``host`` is ``None`` (the fast
+        path, which hands a refusal on to Litestar to count once)."""
+        token: str | None
+        if authorization:
+            scheme, _, value = authorization.partition(" ")
             if scheme.lower() != "bearer" or not value.strip():
                 raise NotAuthorizedException("use Authorization: Bearer TOKEN")
             token = value.strip()
         else:
-            token = request.cookies.get(COOKIE)
-            from_cookie = token is not None
+            token = cookie_value(cookie, COOKIE) if cookie else None
         if token is None:
-            if self.config.public_read and request.method in SAFE_METHODS:
+            if self.config.public_read and safe:
                 return ANONYMOUS
             raise NotAuthorizedException(
                 "no token: send Authorization: Bearer TOKEN ('referee token create')"
             )
         try:
-            principal = self.tokens.identify(token)
+            return self.tokens.identify(token)
         except TokenRefusedError as refused:
-            self.failed_auth.failed(host, token)  # a wrong token, not a missing one, counts
+            if host is not None:  # a wrong token, not a missing one, counts
+                self.failed_auth.failed(host, token)
             raise NotAuthorizedException(str(refused)) from None
-        if from_cookie and request.method not in SAFE_METHODS and not _same_origin(request):
-            raise AccessDeniedError(
-                "a write carried by the pages' cookie must come from the pages themselves"
-            )
-        return principal
 
     # -- writes ------------------------------------------------------------------------
     async def record(
@@ -443,6 +464,19 @@ class Web:
             content.decode(),
         )
         return response
+
+
+def cookie_value(header: str, name: str) -> str | None:
+    """The value of cookie ``name`` in a ``Cookie`` header (``a=1; b=2``), or ``None``; a
+    value in double quotes is given without them (the pages' token never needs escapes)."""
+    for part in header.split(";"):
+        key, eq, value = part.partition("=")
+        if eq and key.strip() == name:
+            value = value.strip()
+            if len(value) > 1 and value[0] == value[-1] == '"':
+                value = value[1:-1]
+            return value
+    return None
 
 
 def _same_origin(request: Request[Any, Any, Any]) -> bool:
