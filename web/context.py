@@ -24,6 +24,7 @@ from typing import Any, TypeVar, cast
 
 import msgspec
 from litestar import Request, Response
+from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException, TooManyRequestsException
 
 from service.access import (
@@ -263,7 +264,7 @@ class Web:
         self.side.close()
 
     # -- who is asking -------------------------------------------------------------
-    def principal(self, request: Request[Any, Any, Any]) -> Principal:
+    def principal(self, request: ASGIConnection[Any, Any, Any, Any]) -> Principal:
         """The caller, from ``Authorization: Bearer`` or the pages' cookie; refuses a
         wrong or missing token (401), and a cookie-borne write from another site (403);
         past a burst of wrong tokens from one address or with one token, a wrong token is
@@ -280,16 +281,17 @@ class Web:
         WRITING_TOKEN.set("" if principal is ANONYMOUS else principal.token_id)
         return principal
 
-    def _principal(self, request: Request[Any, Any, Any], host: str) -> Principal:
+    def _principal(self, request: ASGIConnection[Any, Any, Any, Any], host: str) -> Principal:
+        method = request.scope.get("method", "GET")
         principal = self.identify(
             request.headers.get("authorization"),
             request.headers.get("cookie"),
-            safe=request.method in SAFE_METHODS,
+            safe=method in SAFE_METHODS,
             host=host,
         )
         if (
             principal is not ANONYMOUS
-            and request.method not in SAFE_METHODS
+            and method not in SAFE_METHODS
             and not request.headers.get("authorization")  # the cookie carried it
             and not _same_origin(request)
         ):
@@ -479,7 +481,7 @@ def cookie_value(header: str, name: str) -> str | None:
     return None
 
 
-def _same_origin(request: Request[Any, Any, Any]) -> bool:
+def _same_origin(request: ASGIConnection[Any, Any, Any, Any]) -> bool:
     site = request.headers.get("sec-fetch-site")
     if site is not None:
         return site in ("same-origin", "none")
@@ -501,7 +503,7 @@ def _encoded(status: int, body: Any, headers: dict[str, str]) -> Response[Any]:
     return Response(content=content, status_code=status, media_type=media, headers=headers)
 
 
-def web_of(request: Request[Any, Any, Any]) -> Web:
+def web_of(request: ASGIConnection[Any, Any, Any, Any]) -> Web:
     """The shared ``Web`` of the application serving ``request``."""
     web: Web = request.app.state["web"]
     return web

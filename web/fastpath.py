@@ -46,10 +46,11 @@ from litestar.exceptions import NotAuthorizedException, TooManyRequestsException
 
 from service.access import Principal
 from service.procedure import WRITING_TOKEN
-from web.api import entry_answer, expected_version
+from web.api import entry_answer
 from web.context import BODY_LIMIT, SAFE_METHODS, Web, encoded
 from web.eventcache import Rendered, answer, cache_of
 from web.eventpages import PAGE_HEADERS, fresh_checkpoint, shared_key, viewer_top
+from web.guards import expected_version
 from web.problems import MEDIA_TYPE, problem_for
 from web.schemas import EntryIn
 

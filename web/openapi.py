@@ -43,7 +43,10 @@ Doc = dict[str, Any]
 
 _METHODS = ("get", "post", "put", "patch", "delete")
 _PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
-_STREAMS = ("/events", "/live")  # server-sent events: the game's, the queue's, the event's, /api/live
+# server-sent events: the game's, the queue's, the live list, the event's
+_STREAMS = frozenset(
+    {"/api/games/{game_id}/events", "/api/queue/events", "/api/live", "/api/events/{event_id}/live"}
+)
 _FILTERED_BY_GAME_TYPE = frozenset({"/api/scoreboard", "/api/games"})
 _TEXT = {"schema": {"type": "string"}}
 # Routes answering in more than one content type (a handler declares one): the record's
@@ -136,10 +139,10 @@ def _operation(path: str, method: str, operation: Doc, *, public_read: bool) -> 
         answer = responses.setdefault(str(status), {"description": _COMMON[status]})
         if status in _HEADERS:
             answer.setdefault("headers", {}).update(_HEADERS[status])
-    for status, answer in responses.items():
-        if status[0] in "45":
-            answer["content"] = {MEDIA_TYPE: {"schema": _PROBLEM_REF}}
-    if method == "get" and path.endswith(_STREAMS):
+    for code, problem_answer in responses.items():
+        if code[0] in "45":
+            problem_answer["content"] = {MEDIA_TYPE: {"schema": _PROBLEM_REF}}
+    if method == "get" and path in _STREAMS:
         responses["200"]["content"] = {"text/event-stream": _TEXT}
     if (method, path) in _CONTENT:
         responses["200"]["content"] = _CONTENT[method, path]
@@ -192,8 +195,8 @@ class TruthfulJson(JsonRenderPlugin):
         super().__init__()
         self.completion = completion
 
-    def render_json(self, request: Request[Any, Any, Any], openapi_schema: Doc) -> bytes:
-        return super().render_json(request, self.completion.of(openapi_schema))
+    def render(self, request: Request[Any, Any, Any], openapi_schema: Doc) -> bytes:
+        return super().render(request, self.completion.of(openapi_schema))
 
 
 class TruthfulRedoc(RedocRenderPlugin):
@@ -203,5 +206,5 @@ class TruthfulRedoc(RedocRenderPlugin):
         super().__init__(path="/")
         self.completion = completion
 
-    def render_json(self, request: Request[Any, Any, Any], openapi_schema: Doc) -> bytes:
-        return super().render_json(request, self.completion.of(openapi_schema))
+    def render(self, request: Request[Any, Any, Any], openapi_schema: Doc) -> bytes:
+        return super().render(request, self.completion.of(openapi_schema))

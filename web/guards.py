@@ -1,0 +1,141 @@
+"""The API's guards and dependencies, in Litestar's own terms (issue 34 item 3).
+
+Guards run before Litestar reads a request's body or parameters, so who asks and whether
+their role may is settled first: an unauthenticated write is answered 401 (or 429), a role
+that may not is answered 403, never a 400 for a body the caller had no right to send.
+
+- ``authenticated`` (on the whole API, ``web.app``): the caller (``Web.principal``: the one
+  authentication, shared with ``web.fastpath``), kept on the request; a route marked
+  ``opt={"public": True}`` needs no token.
+- ``may(action)``: a role check that needs no game (``verify``, ``import``);
+  ``may_game(action)``: one in the game named by the path (``service.access.authorize``
+  with the game's seating, kept for the handler); ``may_event(action)``: one on events
+  (``authorize_event``, scoped to the path's event for ``audit``).
+
+What a handler needs comes by dependency injection (``DEPENDENCIES``): ``web`` (the shared
+``Web``: the service, tokens, the writer, the hub), ``who`` (the caller), ``seating`` (the
+plain facts of the path's game that access needs) and ``expected`` (the version
+``If-Match`` names).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from litestar.connection import ASGIConnection
+from litestar.di import NamedDependency, Provide
+from litestar.handlers.base import BaseRouteHandler
+
+from service.access import Action, EventAction, Principal, Seating, authorize, authorize_event
+from service.errors import RefusedError
+from web.context import Web, web_of
+
+__all__ = [
+    "DEPENDENCIES",
+    "ExpectedDep",
+    "SeatingDep",
+    "WebDep",
+    "WhoDep",
+    "authenticated",
+    "expected_version",
+    "may",
+    "may_event",
+    "may_game",
+]
+
+Connection = ASGIConnection[Any, Any, Any, Any]
+# What a handler asks to be given (by name, ``DEPENDENCIES``):
+WebDep = NamedDependency[Web]  # the shared Web: service, tokens, writer, hub
+WhoDep = NamedDependency[Principal]  # the caller
+SeatingDep = NamedDependency[Seating]  # the path's game: its id, table, players
+ExpectedDep = NamedDependency[int | None]  # the version If-Match names
+Guard = Callable[[Connection, BaseRouteHandler], Any]
+_SEATING = "referee_seating"
+
+
+def authenticated(connection: Connection, handler: BaseRouteHandler) -> None:
+    """Who asks, before anything else is read (a public route asks nobody)."""
+    if not handler.opt.get("public"):
+        web_of(connection).principal(connection)
+
+
+def _who(connection: Connection) -> Principal:
+    return web_of(connection).principal(connection)
+
+
+def may(action: Action) -> Guard:
+    """The caller's role may do ``action``, which concerns no one game."""
+
+    def guard(connection: Connection, handler: BaseRouteHandler) -> None:
+        authorize(_who(connection), action)
+
+    return guard
+
+
+def may_event(action: EventAction, *, scoped: bool = False) -> Guard:
+    """The caller's role may do ``action`` to events (``scoped``: to the path's event, for a
+    table referee's own event)."""
+
+    def guard(connection: Connection, handler: BaseRouteHandler) -> None:
+        event = connection.path_params.get("event_id") if scoped else None
+        authorize_event(_who(connection), action, event=event)
+
+    return guard
+
+
+def may_game(action: Action) -> Callable[[Connection, BaseRouteHandler], Awaitable[None]]:
+    """The caller's role may do ``action`` in the path's game (404 when there is none); the
+    game's seating is kept for the handler's ``seating``."""
+
+    async def guard(connection: Connection, handler: BaseRouteHandler) -> None:
+        seating = await _seating(connection)
+        authorize(_who(connection), action, seating)
+
+    return guard
+
+
+async def _seating(connection: Connection) -> Seating:
+    known = connection.scope.get(_SEATING)
+    if isinstance(known, Seating):
+        return known
+    web = web_of(connection)
+    seating = await web.run(web.svc.seating, connection.path_params["game_id"])
+    connection.scope[_SEATING] = seating  # type: ignore[literal-required]
+    return seating
+
+
+def expected_version(raw: str | None) -> int | None:
+    """The version an ``If-Match`` header's value ``raw`` names, or ``None`` without one."""
+    if raw is None or raw.strip() == "*":
+        return None
+    text = raw.strip().removeprefix("W/").strip('"')
+    if not text.isdigit():
+        raise RefusedError(
+            f'If-Match takes the game\'s version as its ETag gave it ("12"), not {raw!r}'
+        )
+    return int(text)
+
+
+def _provide_web(request: Connection) -> Web:
+    return web_of(request)
+
+
+def _provide_who(request: Connection) -> Principal:
+    return _who(request)
+
+
+async def _provide_seating(request: Connection) -> Seating:
+    return await _seating(request)
+
+
+def _provide_expected(request: Connection) -> int | None:
+    return expected_version(request.headers.get("if-match"))
+
+
+DEPENDENCIES = {
+    "web": Provide(_provide_web, sync_to_thread=False),
+    "who": Provide(_provide_who, sync_to_thread=False),
+    "seating": Provide(_provide_seating),
+    "expected": Provide(_provide_expected, sync_to_thread=False),
+}
