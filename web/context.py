@@ -373,9 +373,13 @@ class Web:
     async def run_write(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Call a synchronous write of the service on the writer thread (``service.writer``),
         alone and in order with the grouped entries: every write of this process goes
-        through the one writer, so its cached games follow the store."""
+        through the one writer, so its cached games follow the store. Then the hub reads the
+        log at once: the live streams and shared pages move now, not at the hub's next poll."""
         call = functools.partial(fn, *args, **kwargs)
-        return await asyncio.wrap_future(self.writer.call(call))
+        try:
+            return await asyncio.wrap_future(self.writer.call(call))
+        finally:
+            self.hub.poke()
 
     async def _perform(self, work: Work) -> Answer:
         """A write's ``work``: awaited when it is a coroutine function (it queues its own

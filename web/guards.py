@@ -10,7 +10,8 @@ that may not is answered 403, never a 400 for a body the caller had no right to 
 - ``may(action)``: a role check that needs no game (``verify``, ``import``);
   ``may_game(action)``: one in the game named by the path (``service.access.authorize``
   with the game's seating, kept for the handler); ``may_event(action)``: one on events
-  (``authorize_event``, scoped to the path's event for ``audit``).
+  (``authorize_event``, scoped to the path's event for ``audit``); ``may_clock``: the round
+  clock's (``authorize_clock``, a table's extension by its own referee).
 
 What a handler needs comes by dependency injection (``DEPENDENCIES``): ``web`` (the shared
 ``Web``: the service, tokens, the writer, the hub), ``who`` (the caller), ``seating`` (the
@@ -27,7 +28,15 @@ from litestar.connection import ASGIConnection
 from litestar.di import NamedDependency, Provide
 from litestar.handlers.base import BaseRouteHandler
 
-from service.access import Action, EventAction, Principal, Seating, authorize, authorize_event
+from service.access import (
+    Action,
+    EventAction,
+    Principal,
+    Seating,
+    authorize,
+    authorize_clock,
+    authorize_event,
+)
 from service.errors import RefusedError
 from web.context import Web, web_of
 
@@ -40,6 +49,7 @@ __all__ = [
     "authenticated",
     "expected_version",
     "may",
+    "may_clock",
     "may_event",
     "may_game",
 ]
@@ -82,6 +92,14 @@ def may_event(action: EventAction, *, scoped: bool = False) -> Guard:
         authorize_event(_who(connection), action, event=event)
 
     return guard
+
+
+def may_clock(connection: Connection, handler: BaseRouteHandler) -> None:
+    """The caller may work the round clock: the head referee; for a time extension to the
+    path's table of the path's event, that table's referee too."""
+    table = connection.path_params.get("table")
+    event = connection.path_params.get("event_id")
+    authorize_clock(_who(connection), table=table, event=event.strip() if event else None)
 
 
 def may_game(action: Action) -> Callable[[Connection, BaseRouteHandler], Awaitable[None]]:
