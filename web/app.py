@@ -130,9 +130,14 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
 
 async def _before(request: Request[Any, Any, Any]) -> Response[None] | None:
     """``OPTIONS`` answered with every method of its path (``_allow``); every other request
-    goes on to its handler."""
+    goes on to its handler, its writing token set."""
     if request.method == "OPTIONS":
         return Response(None, status_code=204, headers={"Allow": _allow(request)})
+    if "referee_principal" in request.scope:
+        # The caller, found by the guard (web.guards.authenticated), asked again here, in
+        # the handler's own context: the writing token the events record is a context
+        # variable, and a guard or a dependency may run in a context of its own.
+        web_of(request).principal(request)
     return None
 
 
