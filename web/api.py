@@ -11,7 +11,7 @@ one Litestar controller per resource:
 
 Who asks and whether their role may is settled by guards before a body is read
 (``web.guards``: ``authenticated`` on the whole API, ``may``/``may_game`` here); what a
-handler needs comes by dependency injection (``web``, ``who``, ``seating``, ``expected``).
+handler needs comes by dependency injection (``web``, ``caller``, ``seating``, ``expected``).
 A handler only turns the service's answer into HTTP.
 
 Status codes: 200 read; 201 written (the body says what, ``ETag`` is the game's
@@ -70,10 +70,10 @@ from service.room import RoomView
 from service.wording import rejection_text
 from web.context import IMPORT_BODY_LIMIT, Web
 from web.guards import (
+    CallerDep,
     ExpectedDep,
     SeatingDep,
     WebDep,
-    WhoDep,
     expected_version,
     may,
     may_game,
@@ -191,24 +191,24 @@ def _deck(seat: str, decklist: str | None, sealed: str | None) -> Deck:
     return parse_decklist(decklist, f"{seat}'s decklist")
 
 
-def _party(who: Principal, seating: Seating, named: str | None) -> str:
+def _party(caller: Principal, seating: Seating, named: str | None) -> str:
     """The player a dispute or appeal is by: a player's own token names their seat
     (found by their player id, never by a name another player may share)."""
-    if who.role == "player":
-        return viewer_for(who, seating)
+    if caller.role == "player":
+        return viewer_for(caller, seating)
     if not named:
         raise RefusedError("name the player (by) who disputes or appeals")
     return named
 
 
 async def entry_answer(
-    web: Web, who: Principal, game_id: str, data: EntryIn, expected: int | None, path: str
+    web: Web, caller: Principal, game_id: str, data: EntryIn, expected: int | None, path: str
 ) -> Answer:
     """Record ``data`` in the game and say how it went: 201 and the result, or 422 and
     the rejection as a problem document (the entry is stored as evidence); the handler's
     and the fast path's (``web.fastpath``) one answer."""
     result = await web.record(
-        game_id, data.text, actor=data.seat, principal=who, expected_version=expected
+        game_id, data.text, actor=data.seat, principal=caller, expected_version=expected
     )
     headers = _written_headers(result.game_id, result.version)
     if result.accepted:
@@ -234,7 +234,7 @@ async def entry_answer(
 
 
 def _events_written(
-    request: AnyRequest, web: Web, who: Principal, call: Callable[[], WrittenEvents]
+    request: AnyRequest, web: Web, caller: Principal, call: Callable[[], WrittenEvents]
 ) -> Awaitable[Response[Any]]:
     """A write whose answer is the events written: ``call`` runs the service command on the
     writer thread (the guard has settled who may, the command checks If-Match's version)."""
@@ -243,7 +243,7 @@ def _events_written(
         result = call()
         return 201, result, _written_headers(result.game_id, result.version)
 
-    return web.write(request, who, work)
+    return web.write(request, caller, work)
 
 
 def _after(request: AnyRequest, after: int | None) -> int:
@@ -275,8 +275,10 @@ class TokensController(Controller):
     tags = ["tokens"]
 
     @get("/", summary="The caller's role, name and tables")
-    async def whoami(self, who: WhoDep) -> WhoAmI:
-        return WhoAmI(role=who.role, name=who.name, tables=list(who.tables), token_id=who.token_id)
+    async def whoami(self, caller: CallerDep) -> WhoAmI:
+        return WhoAmI(
+            role=caller.role, name=caller.name, tables=list(caller.tables), token_id=caller.token_id
+        )
 
 
 class GameTypesController(Controller):
@@ -342,10 +344,10 @@ class GamesController(Controller):
 
     @post("/", summary="Start a game", responses=PROBLEMS, status_code=201)
     async def create_game(
-        self, request: AnyRequest, web: WebDep, who: WhoDep, data: JSONBody[NewGame]
+        self, request: AnyRequest, web: WebDep, caller: CallerDep, data: JSONBody[NewGame]
     ) -> Response[PositionView]:
         async def work() -> Answer:
-            authorize(who, "create", table=data.meta.get("table"), event=data.meta.get("event"))
+            authorize(caller, "create", table=data.meta.get("table"), event=data.meta.get("event"))
             unknown = sorted(set(data.player_ids) - set(data.players))
             if unknown:
                 raise RefusedError(f"player_ids names seats with no player: {', '.join(unknown)}")
@@ -358,14 +360,14 @@ class GamesController(Controller):
                 variants=data.variants,
                 options=data.options,
                 decks=_decks(data.decks),
-                by=who.label,
+                by=caller.label,
                 meta=data.meta,
             )
             view = await web.create(command)  # in the writer's next group commit
-            position = await web.run(web.svc.position, view, viewer=viewer_for(who, view))
+            position = await web.run(web.svc.position, view, viewer=viewer_for(caller, view))
             return 201, position, _written_headers(view.game_id, view.version)
 
-        return await web.write(request, who, work)
+        return await web.write(request, caller, work)
 
     # -- reads, for the caller's viewer ------------------------------------------------------
 
@@ -381,7 +383,7 @@ class GamesController(Controller):
         self,
         request: AnyRequest,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         seating: SeatingDep,
         at: FromQuery[int | None] = None,
         as_: Annotated[str | None, QueryParameter(name="as")] = None,
@@ -392,7 +394,7 @@ class GamesController(Controller):
             seating.game_id,
             int(seen) if seen.isdigit() else None,
             at=at,
-            viewer=_viewer(who, seating, as_),
+            viewer=_viewer(caller, seating, as_),
         )
         tag = etag(version)
         if found is None:
@@ -405,12 +407,16 @@ class GamesController(Controller):
         responses=PROBLEMS,
     )
     async def legal(
-        self, web: WebDep, who: WhoDep, seating: SeatingDep, seat: FromQuery[str | None] = None
+        self,
+        web: WebDep,
+        caller: CallerDep,
+        seating: SeatingDep,
+        seat: FromQuery[str | None] = None,
     ) -> LegalActions:
-        if who.role == "player" and seat is None:
-            mine = viewer_for(who, seating)
+        if caller.role == "player" and seat is None:
+            mine = viewer_for(caller, seating)
             seat = mine if mine not in (PUBLIC, REFEREE) else None
-        authorize(who, "legal", seating, seat=seat)  # the seat asked is the query's
+        authorize(caller, "legal", seating, seat=seat)  # the seat asked is the query's
         return await web.run(web.svc.legal, seating.game_id, seat=seat)
 
     @get(
@@ -421,11 +427,11 @@ class GamesController(Controller):
     async def game_log(
         self,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         seating: SeatingDep,
         as_: Annotated[str | None, QueryParameter(name="as")] = None,
     ) -> list[dict[str, Any]]:
-        return await web.run(web.svc.log, seating.game_id, viewer=_viewer(who, seating, as_))
+        return await web.run(web.svc.log, seating.game_id, viewer=_viewer(caller, seating, as_))
 
     @get(
         "/{game_id:str}/replay",
@@ -435,7 +441,7 @@ class GamesController(Controller):
     async def replay(
         self,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         seating: SeatingDep,
         start: Annotated[int, QueryParameter(name="from")] = 0,
         stop: Annotated[int | None, QueryParameter(name="to")] = None,
@@ -448,7 +454,7 @@ class GamesController(Controller):
             start=start,
             stop=stop,
             session=session,
-            viewer=_viewer(who, seating, as_),
+            viewer=_viewer(caller, seating, as_),
         )
 
     @get(
@@ -461,12 +467,12 @@ class GamesController(Controller):
         self,
         request: AnyRequest,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         seating: SeatingDep,
         after: FromQuery[int | None] = None,
         as_: Annotated[str | None, QueryParameter(name="as")] = None,
     ) -> ServerSentEvent:
-        viewer = _viewer(who, seating, as_)
+        viewer = _viewer(caller, seating, as_)
         start = _after(request, after)
         game = seating.game_id
 
@@ -504,15 +510,15 @@ class GamesController(Controller):
         self,
         request: AnyRequest,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         expected: ExpectedDep,
         game_id: FromPath[str],
         data: JSONBody[EntryIn],
     ) -> Response[EntryResult]:
         async def work() -> Answer:  # the service checks the role (in the writer's commit)
-            return await entry_answer(web, who, game_id, data, expected, str(request.url.path))
+            return await entry_answer(web, caller, game_id, data, expected, str(request.url.path))
 
-        return await web.write(request, who, work)
+        return await web.write(request, caller, work)
 
     @post(
         "/{game_id:str}/check",
@@ -521,11 +527,11 @@ class GamesController(Controller):
         status_code=200,
     )
     async def check_entry(
-        self, web: WebDep, who: WhoDep, game_id: FromPath[str], data: JSONBody[EntryIn]
+        self, web: WebDep, caller: CallerDep, game_id: FromPath[str], data: JSONBody[EntryIn]
     ) -> EntryResult:
         def work() -> EntryResult:
             return web.svc.record(
-                game_id, data.text, actor=data.seat, by=who.label, dry_run=True, principal=who
+                game_id, data.text, actor=data.seat, by=caller.label, dry_run=True, principal=caller
             )
 
         return await web.run(work)
@@ -541,18 +547,18 @@ class GamesController(Controller):
         self,
         request: AnyRequest,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         seating: SeatingDep,
         expected: ExpectedDep,
         data: JSONBody[RetractIn],
     ) -> Response[CorrectionResult]:
         def work() -> Answer:
             result = web.svc.retract(
-                seating.game_id, data.reason, by=who.label, expected_version=expected
+                seating.game_id, data.reason, by=caller.label, expected_version=expected
             )
             return 201, result, _written_headers(seating.game_id, result.version)
 
-        return await web.write(request, who, work)
+        return await web.write(request, caller, work)
 
     @post(
         "/{game_id:str}/backups",
@@ -565,18 +571,18 @@ class GamesController(Controller):
         self,
         request: AnyRequest,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         seating: SeatingDep,
         expected: ExpectedDep,
         data: JSONBody[BackupIn],
     ) -> Response[CorrectionResult]:
         def work() -> Answer:
             result = web.svc.backup(
-                seating.game_id, data.to, data.reason, by=who.label, expected_version=expected
+                seating.game_id, data.to, data.reason, by=caller.label, expected_version=expected
             )
             return 201, result, _written_headers(seating.game_id, result.version)
 
-        return await web.write(request, who, work)
+        return await web.write(request, caller, work)
 
     @post(
         "/{game_id:str}/end",
@@ -588,7 +594,7 @@ class GamesController(Controller):
         self,
         request: AnyRequest,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         expected: ExpectedDep,
         game_id: FromPath[str],
         data: JSONBody[EndIn],
@@ -599,16 +605,16 @@ class GamesController(Controller):
                 who=data.who,
                 ranking=data.ranking,
                 reason=data.reason,
-                by=who.label,
+                by=caller.label,
                 expected_version=expected,
             )
             # in the writer's next group commit, with the entries and the other ends; the
             # writer checks the role (an adjudication is a referee's)
             action: Action = "adjudicate" if data.how == "adjudication" else "end"
-            result = await web.command(game_id, command, action=action, principal=who)
+            result = await web.command(game_id, command, action=action, principal=caller)
             return 201, result, _written_headers(result.game_id, result.version)
 
-        return await web.write(request, who, work)
+        return await web.write(request, caller, work)
 
     # -- disputes, rulings, penalties ----------------------------------------------------------
 
@@ -623,16 +629,16 @@ class GamesController(Controller):
         self,
         request: AnyRequest,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         seating: SeatingDep,
         expected: ExpectedDep,
         data: JSONBody[DisputeIn],
     ) -> Response[WrittenEvents]:
-        by = _party(who, seating, data.by)
+        by = _party(caller, seating, data.by)
         return await _events_written(
             request,
             web,
-            who,
+            caller,
             lambda: web.svc.dispute(
                 seating.game_id, data.event, by=by, claim=data.claim, expected_version=expected
             ),
@@ -649,17 +655,17 @@ class GamesController(Controller):
         self,
         request: AnyRequest,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         seating: SeatingDep,
         expected: ExpectedDep,
         dispute: FromPath[int],
         data: JSONBody[AppealIn],
     ) -> Response[WrittenEvents]:
-        by = _party(who, seating, data.by)
+        by = _party(caller, seating, data.by)
         return await _events_written(
             request,
             web,
-            who,
+            caller,
             lambda: web.svc.appeal(
                 seating.game_id, dispute, by=by, grounds=data.grounds, expected_version=expected
             ),
@@ -676,7 +682,7 @@ class GamesController(Controller):
         self,
         request: AnyRequest,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         seating: SeatingDep,
         dispute: FromPath[int],
         data: JSONBody[RulingIn],
@@ -685,19 +691,19 @@ class GamesController(Controller):
             # which ruling this is (a first one, or on appeal) is the game's state: asked on
             # the writer thread, in order with the other writes
             appealed = data.final or web.svc.dispute_steps(seating.game_id, dispute)
-            authorize(who, "rule_appeal" if appealed else "rule", seating)
+            authorize(caller, "rule_appeal" if appealed else "rule", seating)
             result = web.svc.rule(
                 seating.game_id,
                 dispute,
                 decision=data.decision,
                 clause=data.clause,
                 reason=data.reason,
-                by=who.label,
+                by=caller.label,
                 final=data.final,
             )
             return 201, result, _written_headers(seating.game_id, result.version)
 
-        return await web.write(request, who, work)
+        return await web.write(request, caller, work)
 
     @post(
         "/{game_id:str}/penalties",
@@ -710,7 +716,7 @@ class GamesController(Controller):
         self,
         request: AnyRequest,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         seating: SeatingDep,
         expected: ExpectedDep,
         data: JSONBody[PenaltyIn],
@@ -718,14 +724,14 @@ class GamesController(Controller):
         return await _events_written(
             request,
             web,
-            who,
+            caller,
             lambda: web.svc.penalty(
                 seating.game_id,
                 data.seat,
                 data.level,
                 data.infraction,
                 reason=data.reason,
-                by=who.label,
+                by=caller.label,
                 expected_version=expected,
             ),
         )
@@ -743,7 +749,7 @@ class GamesController(Controller):
         self,
         request: AnyRequest,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         seating: SeatingDep,
         expected: ExpectedDep,
         number: FromPath[int],
@@ -752,9 +758,13 @@ class GamesController(Controller):
         return await _events_written(
             request,
             web,
-            who,
+            caller,
             lambda: web.svc.withdraw_penalty(
-                seating.game_id, number, reason=data.reason, by=who.label, expected_version=expected
+                seating.game_id,
+                number,
+                reason=data.reason,
+                by=caller.label,
+                expected_version=expected,
             ),
         )
 
@@ -769,7 +779,7 @@ class GamesController(Controller):
         self,
         request: AnyRequest,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         seating: SeatingDep,
         expected: ExpectedDep,
         data: JSONBody[AdjustIn],
@@ -777,13 +787,13 @@ class GamesController(Controller):
         return await _events_written(
             request,
             web,
-            who,
+            caller,
             lambda: web.svc.adjust(
                 seating.game_id,
                 data.changes,
                 card=data.card,
                 reason=data.reason,
-                by=who.label,
+                by=caller.label,
                 resolves=data.resolves,
                 expected_version=expected,
             ),
@@ -802,7 +812,7 @@ class GamesController(Controller):
         self,
         request: AnyRequest,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         seating: SeatingDep,
         expected: ExpectedDep,
         data: JSONBody[DeckRegisterIn],
@@ -811,9 +821,9 @@ class GamesController(Controller):
         return await _events_written(
             request,
             web,
-            who,
+            caller,
             lambda: web.svc.register_deck(
-                seating.game_id, data.seat, deck, by=who.label, expected_version=expected
+                seating.game_id, data.seat, deck, by=caller.label, expected_version=expected
             ),
         )
 
@@ -828,7 +838,7 @@ class GamesController(Controller):
         self,
         request: AnyRequest,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         seating: SeatingDep,
         seat: FromPath[str],
         data: JSONBody[DeckOpenIn],
@@ -837,12 +847,12 @@ class GamesController(Controller):
 
         def work() -> Answer:
             result = web.svc.open_deck(
-                seating.game_id, seat, decklist, data.salt.strip(), by=who.label
+                seating.game_id, seat, decklist, data.salt.strip(), by=caller.label
             )
             status = 201 if result.accepted else 422
             return status, result, _written_headers(seating.game_id, result.version)
 
-        return await web.write(request, who, work)
+        return await web.write(request, caller, work)
 
 
 # -- records, checks ---------------------------------------------------------------------------
@@ -893,14 +903,14 @@ class RecordsController(Controller):
     async def export(
         self,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         seating: SeatingDep,
         format_: Annotated[str, QueryParameter(name="format")] = "text",
         as_: Annotated[str | None, QueryParameter(name="as")] = None,
     ) -> Response[str]:
-        viewer = _viewer(who, seating, as_)
+        viewer = _viewer(caller, seating, as_)
         if format_ == "jsonl":
-            authorize(who, "export_record", seating)  # the exact record: the format's own rule
+            authorize(caller, "export_record", seating)  # the exact record: the format's own rule
             if viewer != REFEREE:
                 raise RefusedError(
                     "a JSONL record is the exact stored record (hidden cards included): the "
@@ -934,7 +944,7 @@ class RecordsController(Controller):
         guards=[may("import")],
     )
     async def import_record(
-        self, request: AnyRequest, web: WebDep, who: WhoDep
+        self, request: AnyRequest, web: WebDep, caller: CallerDep
     ) -> list[FileOutcome]:
         body = await request.body()
 
@@ -943,7 +953,7 @@ class RecordsController(Controller):
             try:
                 with os.fdopen(handle, "wb") as out:
                     out.write(body)
-                report = web.svc.import_files([path], by=who.label, workers=1)
+                report = web.svc.import_files([path], by=caller.label, workers=1)
             finally:
                 os.unlink(path)
             for outcome in report.files:
@@ -1000,19 +1010,19 @@ class RoomController(Controller):
     async def queue(
         self,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         idle: FromQuery[int] = 10,
         time_limit: FromQuery[int] = 50,
         call_after: FromQuery[int] = 60,
     ) -> RoomView:
         return await web.run(
             web.svc.queue,
-            tables=queue_tables(who),
+            tables=queue_tables(caller),
             idle_minutes=idle,
             time_limit=time_limit,
-            results_only=queue_results_only(who),
+            results_only=queue_results_only(caller),
             call_seconds=call_after,
-            event=who.event,
+            event=caller.event,
         )
 
     @get(
@@ -1024,7 +1034,7 @@ class RoomController(Controller):
         self,
         request: AnyRequest,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         after: FromQuery[int | None] = None,
         idle: FromQuery[int] = 10,
         time_limit: FromQuery[int] = 50,
@@ -1033,8 +1043,8 @@ class RoomController(Controller):
         """The page's own settings (``idle``, ``time_limit``, ``call_after``) decide what
         counts as changed; the queue is also read again every ``QUEUE_RECHECK`` seconds with
         no new event, since a table goes idle or over time without one."""
-        tables = queue_tables(who)
-        results_only = queue_results_only(who)
+        tables = queue_tables(caller)
+        results_only = queue_results_only(caller)
         start = _after(request, after)
         await web.run(  # bad settings: one problem document now, not a broken stream
             web.svc.queue,
@@ -1042,7 +1052,7 @@ class RoomController(Controller):
             idle_minutes=idle,
             time_limit=time_limit,
             call_seconds=call_after,
-            event=who.event,
+            event=caller.event,
         )
 
         async def stream() -> AsyncIterator[ServerSentEventMessage]:
@@ -1057,7 +1067,7 @@ class RoomController(Controller):
                     time_limit=time_limit,
                     results_only=results_only,
                     call_seconds=call_after,
-                    event=who.event,
+                    event=caller.event,
                 )
                 now = _signature(room)
                 if shown is None or now != shown:

@@ -22,7 +22,7 @@ from service.access import Principal
 from service.calls import CALL_SECONDS, NOTE_LIMIT, REASON_LIMIT, CallRow, ReportRow
 from web.api import PROBLEMS
 from web.context import Web
-from web.guards import WebDep, WhoDep
+from web.guards import CallerDep, WebDep
 from web.problems import Problem
 
 __all__ = ["CALLS_HANDLERS"]
@@ -79,9 +79,9 @@ def _created(body: Any) -> Response[Any]:
 
 
 async def _step(
-    web: Web, who: Principal, event_id: str, call: int, step: str, text: str = ""
+    web: Web, caller: Principal, event_id: str, call: int, step: str, text: str = ""
 ) -> Response[CallRow]:
-    return _created(await web.run_write(web.svc.call_step_as, who, event_id, call, step, text))
+    return _created(await web.run_write(web.svc.call_step_as, caller, event_id, call, step, text))
 
 
 class CallsController(Controller):
@@ -98,9 +98,9 @@ class CallsController(Controller):
         status_code=201,
     )
     async def call_judge(
-        self, web: WebDep, who: WhoDep, event_id: FromPath[str], data: JSONBody[CallIn]
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[CallIn]
     ) -> Response[CallRow]:
-        row = await web.run_write(web.svc.call_as, who, event_id, data.table, reason=data.reason)
+        row = await web.run_write(web.svc.call_as, caller, event_id, data.table, reason=data.reason)
         return _created(row)
 
     @get(
@@ -112,13 +112,13 @@ class CallsController(Controller):
     async def list_calls(
         self,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         event_id: FromPath[str],
         all: FromQuery[bool] = False,  # noqa: A002 - the query parameter's name
         call_after: FromQuery[int] = CALL_SECONDS,
     ) -> list[CallRow]:
         rows: list[CallRow] = await web.run(
-            web.svc.calls_as, who, event_id, resolved=all, call_seconds=call_after
+            web.svc.calls_as, caller, event_id, resolved=all, call_seconds=call_after
         )
         return rows
 
@@ -129,9 +129,9 @@ class CallsController(Controller):
         status_code=201,
     )
     async def claim_call(
-        self, web: WebDep, who: WhoDep, event_id: FromPath[str], call: FromPath[int]
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], call: FromPath[int]
     ) -> Response[CallRow]:
-        return await _step(web, who, event_id, call, "claim")
+        return await _step(web, caller, event_id, call, "claim")
 
     @post(
         "/events/{event_id:str}/calls/{call:int}/escalate",
@@ -142,12 +142,12 @@ class CallsController(Controller):
     async def escalate_call(
         self,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         event_id: FromPath[str],
         call: FromPath[int],
         data: JSONBody[EscalateIn],
     ) -> Response[CallRow]:
-        return await _step(web, who, event_id, call, "escalate", data.reason)
+        return await _step(web, caller, event_id, call, "escalate", data.reason)
 
     @post(
         "/events/{event_id:str}/calls/{call:int}/resolve",
@@ -158,12 +158,12 @@ class CallsController(Controller):
     async def resolve_call(
         self,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         event_id: FromPath[str],
         call: FromPath[int],
         data: JSONBody[ResolveIn],
     ) -> Response[CallRow]:
-        return await _step(web, who, event_id, call, "resolve", data.note)
+        return await _step(web, caller, event_id, call, "resolve", data.note)
 
     @post(
         "/games/{game_id:str}/calls",
@@ -172,9 +172,11 @@ class CallsController(Controller):
         status_code=201,
     )
     async def call_from_game(
-        self, web: WebDep, who: WhoDep, game_id: FromPath[str], data: JSONBody[GameCallIn]
+        self, web: WebDep, caller: CallerDep, game_id: FromPath[str], data: JSONBody[GameCallIn]
     ) -> Response[CallRow]:
-        return _created(await web.run_write(web.svc.game_call_as, who, game_id, reason=data.reason))
+        return _created(
+            await web.run_write(web.svc.game_call_as, caller, game_id, reason=data.reason)
+        )
 
     @post(
         "/events/{event_id:str}/reports",
@@ -183,9 +185,11 @@ class CallsController(Controller):
         status_code=201,
     )
     async def file_report(
-        self, web: WebDep, who: WhoDep, event_id: FromPath[str], data: JSONBody[ReportIn]
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[ReportIn]
     ) -> Response[ReportRow]:
-        row = await web.run_write(web.svc.report_as, who, event_id, data.result, table=data.table)
+        row = await web.run_write(
+            web.svc.report_as, caller, event_id, data.result, table=data.table
+        )
         return _created(row)
 
     @post(
@@ -195,9 +199,11 @@ class CallsController(Controller):
         status_code=201,
     )
     async def confirm_report(
-        self, web: WebDep, who: WhoDep, event_id: FromPath[str], report: FromPath[int]
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], report: FromPath[int]
     ) -> Response[ReportRow]:
-        return _created(await web.run_write(web.svc.answer_as, who, event_id, report, confirm=True))
+        return _created(
+            await web.run_write(web.svc.answer_as, caller, event_id, report, confirm=True)
+        )
 
     @post(
         "/events/{event_id:str}/reports/{report:int}/dispute",
@@ -208,13 +214,13 @@ class CallsController(Controller):
     async def dispute_report(
         self,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         event_id: FromPath[str],
         report: FromPath[int],
         data: JSONBody[DisputeIn],
     ) -> Response[ReportRow]:
         row = await web.run_write(
-            web.svc.answer_as, who, event_id, report, confirm=False, reason=data.reason
+            web.svc.answer_as, caller, event_id, report, confirm=False, reason=data.reason
         )
         return _created(row)
 
@@ -226,11 +232,11 @@ class CallsController(Controller):
     async def list_reports(
         self,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         event_id: FromPath[str],
         all: FromQuery[bool] = False,  # noqa: A002 - the query parameter's name
     ) -> list[ReportRow]:
-        rows: list[ReportRow] = await web.run(web.svc.reports_as, who, event_id, every=all)
+        rows: list[ReportRow] = await web.run(web.svc.reports_as, caller, event_id, every=all)
         return rows
 
 

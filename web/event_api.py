@@ -27,7 +27,7 @@ from service.postings import PlayerLine
 from service.tournaments import EventInfo, LogLine, PairingRow, StandingRow, split_slip
 from web.api import PROBLEMS
 from web.context import Web, web_of
-from web.guards import WebDep, WhoDep, may_event
+from web.guards import CallerDep, WebDep, may_event
 from web.schemas import Line, ListText, Page
 
 __all__ = ["EVENT_HANDLERS"]
@@ -143,13 +143,13 @@ async def _json(
     from web.eventpages import shared_answer
 
     web = web_of(request)
-    who = web.principal(request)
-    authorize_event(who, "read")
+    caller = web.principal(request)
+    authorize_event(caller, "read")
 
     async def make(version: int) -> bytes:
         return msgspec.json.encode(await work(web, version))
 
-    return await shared_answer(request, web, who, event_id, make, media=JSON, variant=variant)
+    return await shared_answer(request, web, caller, event_id, make, media=JSON, variant=variant)
 
 
 class EventsController(Controller):
@@ -167,7 +167,7 @@ class EventsController(Controller):
         guards=[may_event("run")],
     )
     async def create_event(
-        self, request: AnyRequest, web: WebDep, who: WhoDep, data: JSONBody[NewEvent]
+        self, request: AnyRequest, web: WebDep, caller: CallerDep, data: JSONBody[NewEvent]
     ) -> Response[EventInfo]:
         data = await _strict(request, data)
         info = await web.run_write(
@@ -253,18 +253,22 @@ class EventsController(Controller):
         self,
         request: AnyRequest,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         event_id: FromPath[str],
         data: JSONBody[PairIn],
     ) -> Response[list[PairingRow]]:
         data = await _strict(request, data)
         if data.repair:  # without manual: the engine re-pairs (EV-5.12)
             rows = await web.run_write(
-                web.svc.event_repair, event_id, data.manual, reason=data.reason, by=who.label
+                web.svc.event_repair, event_id, data.manual, reason=data.reason, by=caller.label
             )
         else:
             rows = await web.run_write(
-                web.svc.event_pair, event_id, manual=data.manual, reason=data.reason, by=who.label
+                web.svc.event_pair,
+                event_id,
+                manual=data.manual,
+                reason=data.reason,
+                by=caller.label,
             )
         return _created(rows, event_id)
 
@@ -278,15 +282,15 @@ class EventsController(Controller):
         self,
         request: AnyRequest,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         event_id: FromPath[str],
         data: JSONBody[ResultIn],
     ) -> Response[Written]:
         data = await _strict(request, data)
         authorize_event(
-            who, "result", tables=[split_slip(s)[0] for s in data.slips], event=event_id
+            caller, "result", tables=[split_slip(s)[0] for s in data.slips], event=event_id
         )
-        await web.run_write(web.svc.event_result, event_id, data.slips, by=who.label)
+        await web.run_write(web.svc.event_result, event_id, data.slips, by=caller.label)
         info = await web.run(web.svc.event_info, event_id)
         return _created(Written(event_id=info.event_id, version=info.version), event_id)
 
@@ -301,7 +305,7 @@ class EventsController(Controller):
         self,
         request: AnyRequest,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         event_id: FromPath[str],
         data: JSONBody[CorrectIn],
     ) -> Response[Written]:
@@ -312,7 +316,7 @@ class EventsController(Controller):
             data.round,
             data.slip,
             reason=data.reason,
-            by=who.label,
+            by=caller.label,
         )
         info = await web.run(web.svc.event_info, event_id)
         return _created(Written(event_id=info.event_id, version=info.version), event_id)

@@ -21,7 +21,7 @@ from service.event_fixes import DrawInfo, Repaired, Undone
 from service.tournaments import EventInfo, PenaltyOutcome
 from web.api import PROBLEMS
 from web.event_api import _created
-from web.guards import WebDep, WhoDep, may_event
+from web.guards import CallerDep, WebDep, may_event
 
 __all__ = ["EVENT_FIX_HANDLERS"]
 
@@ -112,10 +112,10 @@ class EventFixesController(Controller):
         guards=[may_event("run")],
     )
     async def repair_round(
-        self, web: WebDep, who: WhoDep, event_id: FromPath[str], data: JSONBody[RepairIn]
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[RepairIn]
     ) -> Response[Repaired]:
         done = await web.run_write(
-            web.svc.event_repair_moves, event_id, data.manual, reason=data.reason, by=who.label
+            web.svc.event_repair_moves, event_id, data.manual, reason=data.reason, by=caller.label
         )
         return _created(done, event_id)
 
@@ -127,10 +127,10 @@ class EventFixesController(Controller):
         guards=[may_event("run")],
     )
     async def undo_round(
-        self, web: WebDep, who: WhoDep, event_id: FromPath[str], data: JSONBody[ReasonIn]
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[ReasonIn]
     ) -> Response[Undone]:
         done = await web.run_write(
-            web.svc.event_undo_round, event_id, reason=data.reason, by=who.label
+            web.svc.event_undo_round, event_id, reason=data.reason, by=caller.label
         )
         return _created(done, event_id)
 
@@ -142,10 +142,10 @@ class EventFixesController(Controller):
         guards=[may_event("run")],
     )
     async def undrop_player(
-        self, web: WebDep, who: WhoDep, event_id: FromPath[str], data: JSONBody[UndropIn]
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[UndropIn]
     ) -> Response[Undropped]:
         name = await web.run_write(
-            web.svc.event_undrop, event_id, data.player, reason=data.reason, by=who.label
+            web.svc.event_undrop, event_id, data.player, reason=data.reason, by=caller.label
         )
         return _created(Undropped(player=name), event_id)
 
@@ -157,7 +157,7 @@ class EventFixesController(Controller):
         guards=[may_event("run")],
     )
     async def change_settings(
-        self, web: WebDep, who: WhoDep, event_id: FromPath[str], data: JSONBody[ChangeIn]
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[ChangeIn]
     ) -> Response[EventInfo]:
         info = await web.run_write(
             web.svc.event_change,
@@ -165,7 +165,7 @@ class EventFixesController(Controller):
             rounds=data.rounds,
             cut=data.cut,
             reason=data.reason,
-            by=who.label,
+            by=caller.label,
         )
         return _created(info, event_id)
 
@@ -177,7 +177,7 @@ class EventFixesController(Controller):
         guards=[may_event("run")],
     )
     async def give_penalty(
-        self, web: WebDep, who: WhoDep, event_id: FromPath[str], data: JSONBody[PenaltyIn]
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[PenaltyIn]
     ) -> Response[PenaltyOutcome]:
         given = await web.run_write(
             web.svc.event_penalize,
@@ -186,7 +186,7 @@ class EventFixesController(Controller):
             data.infraction,
             penalty=data.penalty,
             reason=data.reason,
-            by=who.label,
+            by=caller.label,
         )
         return _created(given, event_id)
 
@@ -200,7 +200,7 @@ class EventFixesController(Controller):
     async def withdraw_penalty(
         self,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         event_id: FromPath[str],
         number: FromPath[int],
         data: JSONBody[WithdrawIn],
@@ -210,7 +210,7 @@ class EventFixesController(Controller):
             event_id,
             number,
             reason=data.reason,
-            by=who.label,
+            by=caller.label,
             result=data.result,
         )
         return _created(Withdrawn(penalty=number, stored=stored), event_id)
@@ -223,14 +223,14 @@ class EventFixesController(Controller):
         guards=[may_event("run")],
     )
     async def end_event(
-        self, web: WebDep, who: WhoDep, event_id: FromPath[str], data: JSONBody[EndIn]
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[EndIn]
     ) -> Response[Ended]:
         voided = await web.run_write(
             web.svc.event_end,
             event_id,
             reason=data.reason,
             void_open=data.void_open,
-            by=who.label,
+            by=caller.label,
         )
         return _created(Ended(voided=voided), event_id)
 
@@ -244,7 +244,7 @@ class EventFixesController(Controller):
     async def attach_decklist(
         self,
         web: WebDep,
-        who: WhoDep,
+        caller: CallerDep,
         event_id: FromPath[str],
         player: FromPath[str],
         data: JSONBody[DeckIn],
@@ -260,7 +260,9 @@ class EventFixesController(Controller):
         else:
             assert data.decklist is not None
             deck = parse_decklist(data.decklist, "the decklist")
-        name = await web.run_write(web.svc.event_attach_deck, event_id, player, deck, by=who.label)
+        name = await web.run_write(
+            web.svc.event_attach_deck, event_id, player, deck, by=caller.label
+        )
         return _created(DeckAttached(player=name), event_id)
 
     @get(

@@ -14,7 +14,7 @@ that may not is answered 403, never a 400 for a body the caller had no right to 
   clock's (``authorize_clock``, a table's extension by its own referee).
 
 What a handler needs comes by dependency injection (``DEPENDENCIES``): ``web`` (the shared
-``Web``: the service, tokens, the writer, the hub), ``who`` (the caller), ``seating`` (the
+``Web``: the service, tokens, the writer, the hub), ``caller`` (who asks), ``seating`` (the
 plain facts of the path's game that access needs) and ``expected`` (the version
 ``If-Match`` names).
 """
@@ -45,7 +45,7 @@ __all__ = [
     "ExpectedDep",
     "SeatingDep",
     "WebDep",
-    "WhoDep",
+    "CallerDep",
     "authenticated",
     "expected_version",
     "may",
@@ -57,7 +57,7 @@ __all__ = [
 Connection = ASGIConnection[Any, Any, Any, Any]
 # What a handler asks to be given (by name, ``DEPENDENCIES``):
 WebDep = NamedDependency[Web]  # the shared Web: service, tokens, writer, hub
-WhoDep = NamedDependency[Principal]  # the caller
+CallerDep = NamedDependency[Principal]  # the caller (not "who": a body field of that name)
 SeatingDep = NamedDependency[Seating]  # the path's game: its id, table, players
 ExpectedDep = NamedDependency[int | None]  # the version If-Match names
 Guard = Callable[[Connection, BaseRouteHandler], Any]
@@ -65,8 +65,9 @@ _SEATING = "referee_seating"
 
 
 def authenticated(connection: Connection, handler: BaseRouteHandler) -> None:
-    """Who asks, before anything else is read (a public route asks nobody)."""
-    if not handler.opt.get("public"):
+    """Who asks, before anything else is read (a public route asks nobody, nor does
+    ``OPTIONS``: it says which methods a path has, to anyone)."""
+    if not handler.opt.get("public") and connection.scope.get("method") != "OPTIONS":
         web_of(connection).principal(connection)
 
 
@@ -139,7 +140,7 @@ def _provide_web(request: Connection) -> Web:
     return web_of(request)
 
 
-def _provide_who(request: Connection) -> Principal:
+def _provide_caller(request: Connection) -> Principal:
     return _who(request)
 
 
@@ -153,7 +154,7 @@ def _provide_expected(request: Connection) -> int | None:
 
 DEPENDENCIES = {
     "web": Provide(_provide_web, sync_to_thread=False),
-    "who": Provide(_provide_who, sync_to_thread=False),
+    "caller": Provide(_provide_caller, sync_to_thread=False),
     "seating": Provide(_provide_seating),
     "expected": Provide(_provide_expected, sync_to_thread=False),
 }

@@ -20,7 +20,7 @@ from litestar.params import FromPath, FromQuery, JSONBody
 from service.hall import ClockView
 from service.results import WrittenEvents
 from web.api import PROBLEMS, _written_headers
-from web.guards import ExpectedDep, SeatingDep, WebDep, WhoDep, may_clock, may_event, may_game
+from web.guards import CallerDep, ExpectedDep, SeatingDep, WebDep, may_clock, may_event, may_game
 
 __all__ = ["HALL_HANDLERS"]
 
@@ -72,7 +72,7 @@ async def event_clock(
     guards=[may_clock],
 )
 async def mark_clock(
-    web: WebDep, who: WhoDep, event_id: FromPath[str], data: JSONBody[ClockIn]
+    web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[ClockIn]
 ) -> Response[ClockView]:
     if data.action == "length":
         if data.minutes is None:
@@ -84,10 +84,10 @@ async def mark_clock(
             event_id,
             data.minutes,
             reason=data.reason,
-            by=who.label,
+            by=caller.label,
         )
     else:
-        view = await web.run_write(web.svc.event_clock, event_id, data.action, by=who.label)
+        view = await web.run_write(web.svc.event_clock, event_id, data.action, by=caller.label)
     return _created(view)
 
 
@@ -100,13 +100,13 @@ async def mark_clock(
 )
 async def extend_table(
     web: WebDep,
-    who: WhoDep,
+    caller: CallerDep,
     event_id: FromPath[str],
     table: FromPath[int],
     data: JSONBody[ExtensionIn],
 ) -> Response[ClockView]:
     view = await web.run_write(
-        web.svc.event_extend, event_id, table, data.minutes, reason=data.reason, by=who.label
+        web.svc.event_extend, event_id, table, data.minutes, reason=data.reason, by=caller.label
     )
     return _created(view)
 
@@ -130,7 +130,7 @@ class TimeLimitIn(msgspec.Struct, kw_only=True):
 async def set_time_limit(
     request: AnyRequest,
     web: WebDep,
-    who: WhoDep,
+    caller: CallerDep,
     seating: SeatingDep,
     expected: ExpectedDep,
     data: JSONBody[TimeLimitIn],
@@ -140,12 +140,12 @@ async def set_time_limit(
             seating.game_id,
             data.minutes,
             reason=data.reason,
-            by=who.label,
+            by=caller.label,
             expected_version=expected,
         )
         return 201, result, _written_headers(seating.game_id, result.version)
 
-    return await web.write(request, who, work)
+    return await web.write(request, caller, work)
 
 
 HALL_HANDLERS = [event_clock, mark_clock, extend_table, set_time_limit]

@@ -26,7 +26,7 @@ from service.offline import (
 from service.offline import resolve_branch as resolve
 from service.results import EntryResult
 from web.api import PROBLEMS
-from web.guards import SeatingDep, WebDep, WhoDep, may_game
+from web.guards import CallerDep, SeatingDep, WebDep, may_game
 
 __all__ = ["OFFLINE_HANDLERS"]
 
@@ -63,7 +63,7 @@ class Kept(msgspec.Struct, kw_only=True):
 async def sync_offline(
     request: AnyRequest,
     web: WebDep,
-    who: WhoDep,
+    caller: CallerDep,
     seating: SeatingDep,
     data: JSONBody[OfflineBatchIn],
 ) -> Response[SyncOutcome]:
@@ -77,11 +77,11 @@ async def sync_offline(
             device=data.device,
             base_version=data.base_version,
             entries=data.entries,
-            by=who.label,
+            by=caller.label,
         )
         return 200, outcome, {"ETag": f'"{outcome.version}"'}
 
-    return await web.write(request, who, work)
+    return await web.write(request, caller, work)
 
 
 @get(
@@ -104,18 +104,18 @@ async def game_branches(web: WebDep, seating: SeatingDep) -> list[Branch]:
 async def keep_branch(
     request: AnyRequest,
     web: WebDep,
-    who: WhoDep,
+    caller: CallerDep,
     seating: SeatingDep,
     event: FromPath[int],
     data: JSONBody[KeepIn],
 ) -> Response[Kept]:
     def work() -> tuple[int, Any, dict[str, str]]:
         results = resolve(
-            web.svc, seating.game_id, event, data.keep, reason=data.reason, by=who.label
+            web.svc, seating.game_id, event, data.keep, reason=data.reason, by=caller.label
         )
         return 201, Kept(branch=event, kept=data.keep, results=results), {}
 
-    return await web.write(request, who, work)
+    return await web.write(request, caller, work)
 
 
 @get(
