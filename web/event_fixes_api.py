@@ -2,7 +2,7 @@
 draw (``/api/events/ID/...``), over ``service.event_fixes``: the same methods as
 ``referee event repair / undo-round / undrop / change / penalty / end / deck / draw``.
 
-The head referee runs every write here (``authorize_event(..., "run")``); the draw is
+The head referee runs every write here (the guard ``may_event("run")``); the draw is
 read by anyone who reads the event. Status codes as for the other event routes: 201
 written, 400 refused (the ``EV-`` clause, nothing stored), 403 the role may not, 404 no
 such event, 409 another write came first.
