@@ -3,7 +3,8 @@
 msgspec Structs, so the command line's ``--json`` and the HTTP API encode the same
 values, and the OpenAPI document is generated from these very types. A record's
 integrity report (``GameReport``), the penalty levels and a folded game (``GameView``, what
-``RefereeService.load`` gives) are the event layer's types, named here so that the faces take every answer's type from the application layer.
+``RefereeService.load`` gives) are the event layer's types, named here so that the faces
+take every answer's type from the application layer.
 """
 
 from __future__ import annotations
