@@ -42,10 +42,10 @@ from web.context import Web, web_of
 
 __all__ = [
     "DEPENDENCIES",
+    "CallerDep",
     "ExpectedDep",
     "SeatingDep",
     "WebDep",
-    "CallerDep",
     "authenticated",
     "expected_version",
     "may",
