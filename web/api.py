@@ -11,7 +11,8 @@ one Litestar controller per resource:
 
 Who asks and whether their role may is settled by guards before a body is read
 (``web.guards``: ``authenticated`` on the whole API, ``may``/``may_game`` here); what a
-handler needs comes by dependency injection (``web``, ``caller``, ``seating``, ``expected``).
+handler needs comes by dependency injection (``web``, ``caller``, ``seating``) and the
+``If-Match`` header as a parameter (``IfMatch``).
 A handler only turns the service's answer into HTTP.
 
 Status codes: 200 read; 201 written (the body says what, ``ETag`` is the game's
@@ -71,7 +72,7 @@ from service.wording import rejection_text
 from web.context import IMPORT_BODY_LIMIT, Web
 from web.guards import (
     CallerDep,
-    ExpectedDep,
+    IfMatch,
     SeatingDep,
     WebDep,
     expected_version,
@@ -96,7 +97,7 @@ from web.schemas import (
     WithdrawIn,
 )
 
-__all__ = ["HANDLERS", "PROBLEMS", "entry_answer", "expected_version", "if_match"]
+__all__ = ["HANDLERS", "PROBLEMS", "entry_answer", "expected_version", "health"]
 
 AnyRequest = Request[Any, Any, Any]
 Answer = tuple[int, Any, dict[str, str]]  # a write's status, body and headers
@@ -145,11 +146,6 @@ STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 
 def etag(version: int) -> str:
     return f'"{version}"'
-
-
-def if_match(request: AnyRequest) -> int | None:
-    """The version an ``If-Match`` header names (``"12"``), or ``None`` without one."""
-    return expected_version(request.headers.get("if-match"))
 
 
 def _viewer(principal: Principal, seating: Seating, wanted: str | None) -> str:
@@ -511,10 +507,12 @@ class GamesController(Controller):
         request: AnyRequest,
         web: WebDep,
         caller: CallerDep,
-        expected: ExpectedDep,
         game_id: FromPath[str],
         data: JSONBody[EntryIn],
+        if_match: IfMatch = None,
     ) -> Response[EntryResult]:
+        expected = expected_version(if_match)
+
         async def work() -> Answer:  # the service checks the role (in the writer's commit)
             return await entry_answer(web, caller, game_id, data, expected, str(request.url.path))
 
@@ -549,9 +547,11 @@ class GamesController(Controller):
         web: WebDep,
         caller: CallerDep,
         seating: SeatingDep,
-        expected: ExpectedDep,
         data: JSONBody[RetractIn],
+        if_match: IfMatch = None,
     ) -> Response[CorrectionResult]:
+        expected = expected_version(if_match)
+
         def work() -> Answer:
             result = web.svc.retract(
                 seating.game_id, data.reason, by=caller.label, expected_version=expected
@@ -573,9 +573,11 @@ class GamesController(Controller):
         web: WebDep,
         caller: CallerDep,
         seating: SeatingDep,
-        expected: ExpectedDep,
         data: JSONBody[BackupIn],
+        if_match: IfMatch = None,
     ) -> Response[CorrectionResult]:
+        expected = expected_version(if_match)
+
         def work() -> Answer:
             result = web.svc.backup(
                 seating.game_id, data.to, data.reason, by=caller.label, expected_version=expected
@@ -595,10 +597,12 @@ class GamesController(Controller):
         request: AnyRequest,
         web: WebDep,
         caller: CallerDep,
-        expected: ExpectedDep,
         game_id: FromPath[str],
         data: JSONBody[EndIn],
+        if_match: IfMatch = None,
     ) -> Response[WrittenEvents]:
+        expected = expected_version(if_match)
+
         async def work() -> Answer:
             command = End(
                 how=data.how,
@@ -631,9 +635,10 @@ class GamesController(Controller):
         web: WebDep,
         caller: CallerDep,
         seating: SeatingDep,
-        expected: ExpectedDep,
         data: JSONBody[DisputeIn],
+        if_match: IfMatch = None,
     ) -> Response[WrittenEvents]:
+        expected = expected_version(if_match)
         by = _party(caller, seating, data.by)
         return await _events_written(
             request,
@@ -657,10 +662,11 @@ class GamesController(Controller):
         web: WebDep,
         caller: CallerDep,
         seating: SeatingDep,
-        expected: ExpectedDep,
         dispute: FromPath[int],
         data: JSONBody[AppealIn],
+        if_match: IfMatch = None,
     ) -> Response[WrittenEvents]:
+        expected = expected_version(if_match)
         by = _party(caller, seating, data.by)
         return await _events_written(
             request,
@@ -718,9 +724,10 @@ class GamesController(Controller):
         web: WebDep,
         caller: CallerDep,
         seating: SeatingDep,
-        expected: ExpectedDep,
         data: JSONBody[PenaltyIn],
+        if_match: IfMatch = None,
     ) -> Response[WrittenEvents]:
+        expected = expected_version(if_match)
         return await _events_written(
             request,
             web,
@@ -751,10 +758,11 @@ class GamesController(Controller):
         web: WebDep,
         caller: CallerDep,
         seating: SeatingDep,
-        expected: ExpectedDep,
         number: FromPath[int],
         data: JSONBody[WithdrawIn],
+        if_match: IfMatch = None,
     ) -> Response[WrittenEvents]:
+        expected = expected_version(if_match)
         return await _events_written(
             request,
             web,
@@ -781,9 +789,10 @@ class GamesController(Controller):
         web: WebDep,
         caller: CallerDep,
         seating: SeatingDep,
-        expected: ExpectedDep,
         data: JSONBody[AdjustIn],
+        if_match: IfMatch = None,
     ) -> Response[WrittenEvents]:
+        expected = expected_version(if_match)
         return await _events_written(
             request,
             web,
@@ -814,9 +823,10 @@ class GamesController(Controller):
         web: WebDep,
         caller: CallerDep,
         seating: SeatingDep,
-        expected: ExpectedDep,
         data: JSONBody[DeckRegisterIn],
+        if_match: IfMatch = None,
     ) -> Response[WrittenEvents]:
+        expected = expected_version(if_match)
         deck = _deck(data.seat, data.decklist, data.sealed)
         return await _events_written(
             request,
@@ -1131,7 +1141,6 @@ class RoomController(Controller):
 
 
 HANDLERS: list[ControllerRouterHandler] = [
-    health,
     TokensController,
     GameTypesController,
     GamesController,

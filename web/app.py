@@ -75,6 +75,7 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
 
     app = Litestar(
         route_handlers=[
+            api.health,  # no token, no guard: the load benchmarks' baseline
             # the API: who asks is settled by a guard before anything is read, and the
             # handlers are given what they need by dependency injection (web.guards)
             Router(
@@ -130,14 +131,9 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
 
 async def _before(request: Request[Any, Any, Any]) -> Response[None] | None:
     """``OPTIONS`` answered with every method of its path (``_allow``); every other request
-    goes on to its handler, its writing token set."""
+    goes on to its handler."""
     if request.method == "OPTIONS":
         return Response(None, status_code=204, headers={"Allow": _allow(request)})
-    if "referee_principal" in request.scope:
-        # The caller, found by the guard (web.guards.authenticated), asked again here, in
-        # the handler's own context: the writing token the events record is a context
-        # variable, and a guard or a dependency may run in a context of its own.
-        web_of(request).principal(request)
     return None
 
 

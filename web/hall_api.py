@@ -20,7 +20,16 @@ from litestar.params import FromPath, FromQuery, JSONBody
 from service.hall import ClockView
 from service.results import WrittenEvents
 from web.api import PROBLEMS, _written_headers
-from web.guards import CallerDep, ExpectedDep, SeatingDep, WebDep, may_clock, may_event, may_game
+from web.guards import (
+    CallerDep,
+    IfMatch,
+    SeatingDep,
+    WebDep,
+    expected_version,
+    may_clock,
+    may_event,
+    may_game,
+)
 
 __all__ = ["HALL_HANDLERS"]
 
@@ -132,9 +141,11 @@ async def set_time_limit(
     web: WebDep,
     caller: CallerDep,
     seating: SeatingDep,
-    expected: ExpectedDep,
     data: JSONBody[TimeLimitIn],
+    if_match: IfMatch = None,
 ) -> Response[WrittenEvents]:
+    expected = expected_version(if_match)
+
     def work() -> tuple[int, Any, dict[str, str]]:
         result = web.svc.time_limit(
             seating.game_id,
