@@ -45,7 +45,7 @@ from web import (
 )
 from web.context import BODY_LIMIT, COOKIE, ServeConfig, Web, web_of
 from web.fastpath import FastPath
-from web.guards import DEPENDENCIES, authenticated
+from web.guards import authenticated, dependencies
 from web.openapi import Completion, TruthfulJson, TruthfulRedoc
 from web.problems import handle_exception
 
@@ -89,7 +89,7 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
                     *offline_api.OFFLINE_HANDLERS,
                 ],
                 guards=[authenticated],
-                dependencies=DEPENDENCIES,
+                dependencies=dependencies(web),
             ),
             *hallpages.HALL_PAGES,
             *pages.HANDLERS,

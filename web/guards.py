@@ -13,7 +13,7 @@ that may not is answered 403, never a 400 for a body the caller had no right to 
   (``authorize_event``, scoped to the path's event for ``audit``); ``may_clock``: the round
   clock's (``authorize_clock``, a table's extension by its own referee).
 
-What a handler needs comes by dependency injection (``DEPENDENCIES``): ``web`` (the shared
+What a handler needs comes by dependency injection (``dependencies``): ``web`` (the shared
 ``Web``: the service, tokens, the writer, the hub), ``caller`` (who asks), ``seating`` (the
 plain facts of the path's game that access needs); ``IfMatch`` is the ``If-Match`` header
 as a parameter (``expected_version`` reads the version it names).
@@ -42,12 +42,12 @@ from service.errors import RefusedError
 from web.context import Web, web_of
 
 __all__ = [
-    "DEPENDENCIES",
     "CallerDep",
     "IfMatch",
     "SeatingDep",
     "WebDep",
     "authenticated",
+    "dependencies",
     "expected_version",
     "may",
     "may_clock",
@@ -56,7 +56,7 @@ __all__ = [
 ]
 
 Connection = ASGIConnection[Any, Any, Any, Any]
-# What a handler asks to be given (by name, ``DEPENDENCIES``):
+# What a handler asks to be given (by name, ``dependencies``):
 WebDep = NamedDependency[Web]  # the shared Web: service, tokens, writer, hub
 CallerDep = NamedDependency[Principal]  # the caller (not "who": a body field of that name)
 SeatingDep = NamedDependency[Seating]  # the path's game: its id, table, players
@@ -154,10 +154,6 @@ def expected_version(raw: str | None) -> int | None:
 # dependencies themselves (measured: ~0.2 ms CPU per request); a line has one per depth.
 
 
-def _provide_web(request: Connection) -> Web:
-    return web_of(request)
-
-
 def _provide_caller(request: Connection, web: WebDep) -> Principal:
     return web.principal(request)
 
@@ -166,8 +162,15 @@ async def _provide_seating(request: Connection, caller: CallerDep) -> Seating:
     return await _seating(request)
 
 
-DEPENDENCIES = {
-    "web": Provide(_provide_web, sync_to_thread=False),
-    "caller": Provide(_provide_caller, sync_to_thread=False),
-    "seating": Provide(_provide_seating),
-}
+def dependencies(web: Web) -> dict[str, Provide]:
+    """What the API's handlers may ask for, of the application serving ``web`` (the shared
+    ``Web`` is given as it is: a provider without parameters costs Litestar no parsing)."""
+
+    def provide_web() -> Web:
+        return web
+
+    return {
+        "web": Provide(provide_web, sync_to_thread=False),
+        "caller": Provide(_provide_caller, sync_to_thread=False),
+        "seating": Provide(_provide_seating),
+    }
