@@ -99,7 +99,7 @@ async def main(requests: int) -> dict[str, float]:
     tokens.db.close()
     app = create_app(ServeConfig(store=store))
     out: dict[str, float] = {}
-    async with app.lifespan():  # type: ignore[attr-defined]
+    async with app.lifespan():
         game_body = json.dumps({"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"}})
         status = await _call(app, "POST", "/api/games", head, game_body.encode())
         assert status == 201, status

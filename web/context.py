@@ -20,7 +20,7 @@ import os
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import msgspec
 from litestar import Request, Response
@@ -46,6 +46,9 @@ from service.stores import open_store, parse_store
 from service.writer import GroupWriter
 from web.hub import Hub
 from web.problems import MEDIA_TYPE, Problem, handle_exception, problem_response
+
+if TYPE_CHECKING:
+    from service.results import GameView
 
 __all__ = ["BODY_LIMIT", "COOKIE", "ServeConfig", "Web", "cookie_value", "encoded", "web_of"]
 
@@ -365,7 +368,7 @@ class Web:
         )
         return await asyncio.wrap_future(future)
 
-    async def create(self, command: CreateGame) -> Any:
+    async def create(self, command: CreateGame) -> GameView:
         """Start a game in the writer's next group commit; the new game, once stored (the
         service's folded game: hand it back to the service, a face does not read it)."""
         return await asyncio.wrap_future(self.writer.create(command))
