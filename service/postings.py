@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -238,15 +238,22 @@ def make_posting(
     round_number: int | None = None,
     *,
     key: str | os.PathLike[str] | None = None,
+    state_at: Callable[[int], Tournament | None] | None = None,
 ) -> tuple[Posting, int]:
     """The posting of ``kind`` computed at the newest checkpoint the store recorded (sealed
     now with ``key`` when given), and how many of the event's facts came after it.
+
+    ``state_at(version)``: the event already folded at that version, when the caller holds
+    it (the service's kept event), else ``None``; without it the facts up to the checkpoint
+    are read and folded. A posting made when nothing came after the seal (the head referee
+    seals, then posts) then costs the standings, not a fold of the whole event (issue 32
+    goal 3); its check (``verify_posting``) still folds the facts themselves.
 
     Refused when no checkpoint covers what is asked (nothing sealed yet, or the round
     was paired after the last seal): the head referee seals, then posts."""
     if kind not in ("pairings", "standings"):
         raise RefusedError(f"a posting shows pairings or standings, not {kind!r}")
-    events = _stored(store, event_id)
+    first = _stored(store, event_id, upto=1)  # refused here for no event, or a game
     if key is not None:
         from service.seal import seal
 
@@ -271,11 +278,20 @@ def make_posting(
             "store again ('referee seal --key KEY'), or give --key"
         )
     version = max(covered)
-    state = _fold(events[:version])
+    state = state_at(version) if state_at is not None else None
+    if state is None:
+        events = _stored(store, event_id, upto=version)
+        state = _fold(events)
+        fact_hash = events[version - 1].hash
+    else:
+        fact_hash = store.head_hash(event_id, version)
     if kind == "pairings":
         shown = round_number or state.current_round
         if shown not in state.rounds:
-            later = round_number is not None and round_number <= _fold(events).current_round
+            later = (
+                round_number is not None
+                and round_number <= _fold(_stored(store, event_id)).current_round
+            )
             raise RefusedError(
                 f"round {shown} of {event_id} was paired after the newest checkpoint "
                 f"({checkpoint.time}): seal the store again, or give --key"
@@ -287,12 +303,12 @@ def make_posting(
         raise RefusedError(f"{event_id} has no round {round_number} at the newest checkpoint")
     posting = Posting(
         event=event_id,
-        name=_name(events, event_id),
+        name=_name(first, event_id),
         kind=kind,
         round=round_number,
         version=version,
         position=positions[version],
-        fact_hash=events[version - 1].hash,
+        fact_hash=fact_hash,
         checkpoint=checkpoint.text(),
         body=_body(state, kind, round_number),
     )
@@ -302,7 +318,7 @@ def make_posting(
     if len(_made) >= 256:
         _made.clear()
     _made[(id(store), event_id, kind, round_number, checkpoint.text())] = posting
-    return posting, len(events) - version
+    return posting, max(positions) - version
 
 
 _made: dict[tuple[int, str, str, int | None, str], Posting] = {}
@@ -1023,7 +1039,23 @@ class Postings:
         if kind not in ("pairings", "standings"):
             raise RefusedError(f"a posting shows pairings or standings, not {kind!r}")
         shown: Kind = "pairings" if kind == "pairings" else "standings"
-        return make_posting(self.store, event_id, shown, round_number, key=key)
+        return make_posting(
+            self.store, event_id, shown, round_number, key=key, state_at=self._state_at(event_id)
+        )
+
+    def _state_at(self, event_id: str) -> Callable[[int], Tournament | None]:
+        """The event as this service keeps it folded, for a posting at ``version`` when that
+        is the event's newest fact (read before and after, so a fact appended meanwhile by
+        another thread is never taken for it)."""
+        reads: Any = self
+
+        def state_at(version: int) -> Tournament | None:
+            if reads.event_version(event_id) != version:
+                return None
+            state: Tournament = reads.event_state(event_id)
+            return state if reads.event_version(event_id) == version else None
+
+        return state_at
 
     def newest_checkpoint(self) -> str:
         """The text of the store's newest checkpoint (empty before any seal): a page that
