@@ -23,6 +23,7 @@ import msgspec
 
 __all__ = [
     "FIND_MAX",
+    "PageAsked",
     "PAGE_ROWS",
     "Pager",
     "clamped",
@@ -38,6 +39,7 @@ FIND_MAX: Final = 80
 """The longest search text read (a name is at most a line)."""
 
 PageAsked = int | Literal["all"]
+"""A page asked for: its number from 1, or every row."""
 
 
 def page_number(text: str | None) -> PageAsked | None:
