@@ -173,14 +173,12 @@ def pairings_rows(state: Tournament, round_number: int) -> list[dict[str, Any]]:
 def standing_dicts(rows: Sequence[Any]) -> list[dict[str, Any]]:
     """Standings rows as ``referee event standings --json`` prints them (``dropped_after``
     only for a dropped player)."""
-    out: list[dict[str, Any]] = []
-    for row in rows:
-        data: dict[str, Any] = msgspec.to_builtins(row)
+    out: list[dict[str, Any]] = msgspec.to_builtins(list(rows))  # one call: 10,000 rows
+    for data in out:
         if data.get("dropped_after") is None:
             data.pop("dropped_after", None)
         if data.get("went") is None:
             data.pop("went", None)  # only for a player of the cut (EV-6.7)
-        out.append(data)
     return out
 
 
@@ -734,9 +732,7 @@ def event_board(
         standings = cached
     rounds = sorted(state.rounds)
     shown = round_number if round_number is not None else (rounds[-1] if rounds else None)
-    pairings: list[dict[str, Any]] = (
-        msgspec.to_builtins(svc.event_pairings(event_id, shown)) if shown is not None else []
-    )
+    pairings, named = _round_rows(svc, event_id, state, shown) if shown is not None else ([], [])
     results: dict[int, str] = {}
     if shown is not None:
         for row in pairings:
@@ -758,7 +754,7 @@ def event_board(
         round=shown,
         after_round=standings_after,
         pairings=pairings,
-        by_name=by_name(pairings),
+        by_name=named,
         results=results,
         standings=standings,
         players=info.players,
@@ -774,6 +770,38 @@ def event_board(
 
 
 _standings_seen: dict[tuple[int, str, int, int | None], list[dict[str, Any]]] = {}
+
+
+def _round_rows(
+    svc: Any, event_id: str, state: Tournament, number: int
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Round ``number``'s pairings rows (``event pairings --json``) and the same by name.
+
+    A result changes neither the round's tables nor the players' names, only which games a
+    table holds (a slip voids its table's open game, EV-3.9): the rows and the sorted list by
+    name are kept while the round and the players are the same objects (the fold's maps are
+    persistent: an unchanged part of the state is the same object in the next version), and
+    each version only reads its tables' games again. At 10,000 players this was most of a
+    page's cost after each result (the rows, and sorting 10,000 names)."""
+    key = (id(svc), event_id, number)
+    paired, players = state.rounds[number], state.players
+    kept = _rounds_seen.get(key)
+    if kept is None or kept[0] is not paired or kept[1] is not players:
+        rows: list[dict[str, Any]] = msgspec.to_builtins(svc.event_pairings(event_id, number))
+        kept = (paired, players, rows, by_name(rows))
+        if len(_rounds_seen) >= 64:
+            _rounds_seen.clear()
+        _rounds_seen[key] = kept
+        return rows, kept[3]
+    tables = state.tables
+    fresh = []
+    for row in kept[2]:
+        table = tables.get((number, row["table"])) if row["table"] is not None else None
+        fresh.append({**row, "games": list(table.games) if table else []})
+    return fresh, kept[3]
+
+
+_rounds_seen: dict[tuple[int, str, int], tuple[Any, Any, list[dict[str, Any]], Any]] = {}
 
 
 def _result_words(result: Any, state: Tournament) -> str:
@@ -911,6 +939,38 @@ def player_line(board: EventBoard, state: Tournament, player_name: str) -> Playe
     )
 
 
+_PlayersIndex = tuple[
+    dict[str, str], dict[str, str], dict[str, str], dict[str, list[tuple[int, Any]]]
+]
+_players_seen: list[tuple[Any, Any, _PlayersIndex]] = []
+
+
+def _players_index(state: Tournament) -> _PlayersIndex:
+    """Names by id, ids by name, ids by house id, and each player's pairings: what
+    ``PlayerIndex`` reads from the players and the rounds alone, kept while both are the same
+    objects (a result changes neither: the fold's maps are persistent), so that after each
+    result at 10,000 players the index is not built again from 50,000 pairings."""
+    players, rounds = state.players, state.rounds
+    for kept_players, kept_rounds, kept in _players_seen:
+        if kept_players is players and kept_rounds is rounds:
+            return kept
+    names = state.names()
+    ids: dict[str, str] = {}
+    house = {e.player_id: e.id for e in players.values() if e.player_id}
+    for entrant in players.values():
+        # a name exactly, and only a name one player has (``Tournament.find``, issue 31)
+        ids[entrant.name] = "" if entrant.name in ids else entrant.id
+    paired: dict[str, list[tuple[int, Any]]] = {}
+    for number in sorted(rounds):
+        for pairing in rounds[number].pairings:
+            for player in pairing.players:
+                paired.setdefault(player, []).append((number, pairing))
+    found = (names, ids, house, paired)
+    _players_seen.append((players, rounds, found))
+    del _players_seen[:-8]  # a few events' worth
+    return found
+
+
 class PlayerIndex:
     """An event version's players indexed once for every player's own page: ids by name,
     each player's pairings, their standings rows. ``line`` answers what ``player_line``
@@ -929,17 +989,7 @@ class PlayerIndex:
         self.board = board
         self.state = state
         self.memo = memo
-        self.names = state.names()
-        self._ids: dict[str, str] = {}
-        self._house = {e.player_id: e.id for e in state.players.values() if e.player_id}
-        for entrant in state.players.values():
-            # a name exactly, and only a name one player has (``Tournament.find``, issue 31)
-            self._ids[entrant.name] = "" if entrant.name in self._ids else entrant.id
-        self._paired: dict[str, list[tuple[int, Any]]] = {}
-        for number in sorted(state.rounds):
-            for pairing in state.rounds[number].pairings:
-                for player in pairing.players:
-                    self._paired.setdefault(player, []).append((number, pairing))
+        self.names, self._ids, self._house, self._paired = _players_index(state)
         self._standing = {row["player"]: row for row in board.standings}
         self._results: dict[str, list[tuple[int, Any]]] | None = None
 
