@@ -67,13 +67,13 @@ def ledger_heads(
 
 class ChainRead(msgspec.Struct, kw_only=True):
     """The chain read once up to a position: its size, last position and head, and the rows
-    of the one stream kept on the way, (position, number, topic, stored bytes, the hash the
-    chain took for them)."""
+    of the one stream kept on the way, (position, number, topic, stored bytes, the own hash
+    field found in them, the hash the chain took for them: ``events.codec.bytes_hash``)."""
 
     size: int
     last: int
     head: str
-    kept: list[tuple[int, int, str, bytes, str]]
+    kept: list[tuple[int, int, str, bytes, str, str]]
 
 
 def read_chain(store: GameStore, *, upto: int | None = None, keep: str | None = None) -> ChainRead:
@@ -82,19 +82,20 @@ def read_chain(store: GameStore, *, upto: int | None = None, keep: str | None = 
     (issue 32 goal 3), where reading the event's stream again cost a second read, decoding
     and hashing of every fact. The same heads as ``ledger_heads``, with its two calls a row
     inlined (135,000 rows of a 10,000-player event: the loop is most of a posting's check)."""
-    from events.codec import bytes_hash
+    from events.codec import own_hash, stored_hash
 
     sha256 = hashlib.sha256
     head = GENESIS
     size = last = 0
-    kept: list[tuple[int, int, str, bytes, str]] = []
+    kept: list[tuple[int, int, str, bytes, str, str]] = []
     for position, game_id, version, topic, state in store.log_rows(upto=upto):
-        event_hash = bytes_hash(topic, state)
+        own = own_hash(state)
+        event_hash = stored_hash(topic, state, own)  # ``bytes_hash``, its own field kept
         head = sha256(f"{head}\n{game_id}\n{version}\n{event_hash}".encode()).hexdigest()
         size += 1
         last = position
         if game_id == keep:
-            kept.append((position, version, topic, state, event_hash))
+            kept.append((position, version, topic, state, own, event_hash))
     return ChainRead(size=size, last=last, head=head, kept=kept)
 
 
