@@ -966,13 +966,14 @@ def player_line(board: EventBoard, state: Tournament, player_name: str) -> Playe
 
 
 _PlayersIndex = tuple[
-    dict[str, str], dict[str, str], dict[str, str], dict[str, list[tuple[int, Any]]]
+    dict[str, str], dict[str, str], dict[str, str], dict[str, list[tuple[int, int, Any]]]
 ]
 _players_seen: list[tuple[Any, Any, _PlayersIndex]] = []
 
 
 def _players_index(state: Tournament) -> _PlayersIndex:
-    """Names by id, ids by name, ids by house id, and each player's pairings: what
+    """Names by id, ids by name, ids by house id, and each player's pairings (round, place
+    in the round, pairing): what
     ``PlayerIndex`` reads from the players and the rounds alone, kept while both are the same
     objects (a result changes neither: the fold's maps are persistent), so that after each
     result at 10,000 players the index is not built again from 50,000 pairings."""
@@ -986,11 +987,11 @@ def _players_index(state: Tournament) -> _PlayersIndex:
     for entrant in players.values():
         # a name exactly, and only a name one player has (``Tournament.find``, issue 31)
         ids[entrant.name] = "" if entrant.name in ids else entrant.id
-    paired: dict[str, list[tuple[int, Any]]] = {}
+    paired: dict[str, list[tuple[int, int, Any]]] = {}
     for number in sorted(rounds):
-        for pairing in rounds[number].pairings:
+        for index, pairing in enumerate(rounds[number].pairings):
             for player in pairing.players:
-                paired.setdefault(player, []).append((number, pairing))
+                paired.setdefault(player, []).append((number, index, pairing))
     found = (names, ids, house, paired)
     _players_seen.append((players, rounds, found))
     del _players_seen[:-8]  # a few events' worth
@@ -1018,6 +1019,35 @@ class PlayerIndex:
         self.names, self._ids, self._house, self._paired = _players_index(state)
         self._standing = {row["player"]: row for row in board.standings}
         self._results: dict[str, list[tuple[int, Any]]] | None = None
+        self._order = {n: i for i, n in enumerate(state.rounds)}
+        self._late: bool | None = None  # whether a late entry took losses (EV-2.9)
+
+    def _results_of(self, player: str) -> list[tuple[Any, Any]]:
+        """The player's final results as ``Tournament.match_results`` makes them (each keyed
+        in its order: the round's place among the rounds as they are kept, then the table's
+        place in the round), read from their own pairings: after each result at 10,000
+        players, indexing every result of the event again for one explanation cost 30-290
+        ms. (Late entries' losses are results of no pairing: ``explain`` indexes them all.)"""
+        from referee.tournament.model import Placement, Score
+        from referee.tournament.standings import MatchResult
+
+        state, order = self.state, self._order
+        out: list[tuple[Any, Any]] = []
+        for number, index, pairing in self._paired.get(player, []):
+            if state.rounds[number].kind in ("cut", "elimination"):
+                continue
+            key = (order[number], index)
+            if pairing.bye:
+                out.append((key, MatchResult(round=number, players=pairing.players, bye=True)))
+                continue
+            result = state.result(number, pairing.table)
+            if isinstance(result, Score):
+                out.append((key, MatchResult(round=number, players=pairing.players, score=result)))
+            elif isinstance(result, Placement):
+                out.append(
+                    (key, MatchResult(round=number, players=pairing.players, placement=result))
+                )
+        return out
 
     def explain(self, player_name: str) -> str:
         """How the player's figures are computed (``Tournament.explain``, now), from their own
@@ -1030,14 +1060,18 @@ class PlayerIndex:
             raise RefusedError(f"no player {player_name!r} in this event")
         if state.settings is None:
             return state.explain(who)
-        if self._results is None:
+        if self._late is None:
+            self._late = bool(state.late_losses())
+        if self._late and self._results is None:
+            # late entries' losses (EV-2.9) are results of no pairing: every result, indexed
             self._results = {}
             for number, result in enumerate(state.match_results().values()):
                 for player in result.players:
                     self._results.setdefault(player, []).append((number, result))
-        by_player = self._results
-        met = {p for _, r in by_player.get(who, []) for p in r.players} | {who}
-        relevant = dict(item for p in met for item in by_player.get(p, []))
+        results_of = self._results.get if self._results is not None else self._results_of
+        mine = results_of(who) or []
+        met = {p for _, r in mine for p in r.players} | {who}
+        relevant = dict(item for p in met for item in results_of(p) or [])
         people = [state.players[p] for p in met if p in state.players]
         results = [relevant[n] for n in sorted(relevant)]
         if self.memo is None:
@@ -1081,7 +1115,7 @@ class PlayerIndex:
         state, names = self.state, self.names
         history = [
             _player_round(state, names, who, number, pairing)
-            for number, pairing in self._paired.get(who, [])
+            for number, _, pairing in self._paired.get(who, [])
         ]
         name = state.players[who].name
         now = next((h for h in history if h.round == self.board.round), None)
