@@ -234,12 +234,72 @@ def _lock_for_order(backend: Any, cursor: Any) -> None:
 
 
 def _upsert_runs(cursor: Any, backend: Any, rows: Sequence[tuple[str, str, str]]) -> None:
+    if not rows:
+        return
     m = backend.mark
+    upsert = "ON CONFLICT (stream) DO UPDATE SET store = excluded.store, since = excluded.since"
+    if backend.kind == "postgres":  # one statement, one round trip (a page has many streams)
+        cursor.execute(
+            f"INSERT INTO {backend.qualified(RUNS)} (stream, store, since) SELECT * FROM "
+            f"unnest({m}::text[], {m}::text[], {m}::text[]) {upsert}",
+            [list(column) for column in zip(*rows, strict=True)],
+        )
+        return
     cursor.executemany(
         f"INSERT INTO {backend.qualified(RUNS)} (stream, store, since) VALUES ({m}, {m}, {m}) "
-        "ON CONFLICT (stream) DO UPDATE SET store = excluded.store, since = excluded.since",
+        + upsert,
         rows,
     )
+
+
+def _held(
+    cursor: Any, backend: Any, span: dict[str, tuple[int, int]]
+) -> dict[str, dict[int, bytes]]:
+    """Per stream, the events ``target`` holds from one before the page's lowest number to
+    its highest: one query on PostgreSQL (a round trip per stream would cost a page more
+    than its insert), one per stream on SQLite (in-process)."""
+    m = backend.mark
+    held: dict[str, dict[int, bytes]] = {stream: {} for stream in span}
+
+    def keep(stream: Any, number: Any, state: Any) -> None:
+        held[str(stream)][int(number)] = state.encode() if isinstance(state, str) else bytes(state)
+
+    if backend.kind == "postgres":
+        streams = list(span)
+        cursor.execute(
+            f"SELECT e.originator_id, e.originator_version, e.state FROM {backend.events_table} "
+            f"AS e JOIN unnest({m}::text[], {m}::bigint[], {m}::bigint[]) AS w(id, low, high) "
+            "ON e.originator_id = w.id AND e.originator_version BETWEEN w.low AND w.high",
+            (
+                streams,
+                [max(span[s][0] - 1, 0) for s in streams],
+                [span[s][1] for s in streams],
+            ),
+        )
+        for stream, number, state in cursor.fetchall():
+            keep(stream, number, state)
+        return held
+    for stream, (low, high) in span.items():
+        cursor.execute(
+            f"SELECT originator_version, state FROM {backend.events_table} WHERE "
+            f"originator_id = {m} AND originator_version >= {m} AND originator_version <= {m}",
+            (stream, max(low - 1, 0), high),
+        )
+        for number, state in cursor.fetchall():
+            keep(stream, number, state)
+    return held
+
+
+def _insert(cursor: Any, backend: Any, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
+    if backend.kind == "postgres":  # one statement for the page, as the store's own append
+        # sent in binary (%b): the text form escapes every byte of every event
+        cursor.execute(
+            f"INSERT INTO {backend.events_table} (originator_id, originator_version, topic, "
+            "state) SELECT * FROM unnest(%b::text[], %b::bigint[], %b::text[], %b::bytea[])",
+            [list(column) for column in zip(*rows, strict=True)],
+        )
+        return
+    cursor.executemany(_insert_sql(backend), rows)
 
 
 def _delete_runs(cursor: Any, backend: Any, streams: Sequence[str]) -> None:
@@ -285,17 +345,7 @@ def copy_rows(
     with target.plain_cursor(write=True) as cursor:
         _lock_for_order(backend, cursor)
         cursor.execute(f"INSERT INTO {backend.qualified(FLAG)} (flag) VALUES (1)")
-        held: dict[str, dict[int, bytes]] = {}
-        for stream, (low, high) in span.items():
-            cursor.execute(
-                f"SELECT originator_version, state FROM {backend.events_table} WHERE "
-                f"originator_id = {m} AND originator_version >= {m} AND originator_version <= {m}",
-                (stream, max(low - 1, 0), high),
-            )
-            held[stream] = {
-                int(v): (s.encode() if isinstance(s, str) else bytes(s))
-                for v, s in cursor.fetchall()
-            }
+        held = _held(cursor, backend, span)
         for _, stream, number, topic, state in rows:
             mine = held[stream]
             if number in mine:
@@ -318,7 +368,7 @@ def copy_rows(
             if topic == HANDOVER_TOPIC:
                 handovers.append(decode(topic, state))
         if inserts:
-            cursor.executemany(_insert_sql(backend), inserts)
+            _insert(cursor, backend, inserts)
         now = _now()
         claimed = [
             (s, writers.get(s, source), now) for s in new_streams if writers.get(s, source) != me

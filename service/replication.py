@@ -237,7 +237,7 @@ def follow(
                         _close_quietly(store)
                 source = target = None
                 stop.wait(wait)
-                wait = min(wait * 2, 2.0)  # the link returns: caught up within seconds
+                wait = min(wait * 2, 1.0)  # the link returns: caught up within seconds
                 continue
             if waiting:
                 say("reached both stores again")
