@@ -92,6 +92,21 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def _guarded(store: GameStore, backend: Any) -> bool:
+    """Whether the side tables and the replica trigger are there (PostgreSQL): one read,
+    so a follower's every pass does not take the events table's strongest lock."""
+    table = backend.events_table.rsplit(".", 1)[-1].strip('"')
+    with store.plain_cursor() as cursor:
+        cursor.execute(
+            "SELECT to_regclass(%s) IS NOT NULL AND EXISTS (SELECT 1 FROM pg_trigger t JOIN "
+            "pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE t.tgname = 'referee_replica_guard' AND n.nspname = %s AND c.relname = %s)",
+            (backend.qualified(FLAG), backend.schema, table),
+        )
+        row = cursor.fetchone()
+    return bool(row and row[0])
+
+
 def ensure_tables(store: GameStore) -> None:
     """Create the side tables and the replica trigger when missing (idempotent)."""
     backend = _backend(store)
@@ -113,23 +128,30 @@ def ensure_tables(store: GameStore) -> None:
             f"AND NOT EXISTS (SELECT 1 FROM {FLAG}) BEGIN SELECT RAISE(ABORT, "
             f"'{MARKER}: a replica of this stream'); END"
         )
-    else:
-        function = q("referee_replica_guard")
-        statements = [
-            "SELECT pg_advisory_xact_lock(5390178)",  # one creator at a time
-            *statements,
+        with store.plain_cursor(write=True) as cursor:
+            for statement in statements:
+                cursor.execute(statement)
+        return
+    if _guarded(store, backend):
+        return
+    function = q("referee_replica_guard")
+    with store.plain_cursor(write=True) as cursor:
+        # one creator at a time in this schema (other schemas' stores are not waited for)
+        cursor.execute("SELECT pg_advisory_xact_lock(5390178, hashtext(%s))", (backend.schema,))
+        for statement in statements:
+            cursor.execute(statement)
+        cursor.execute(
             f"CREATE OR REPLACE FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql AS "
             f"$body$ BEGIN IF EXISTS (SELECT 1 FROM {q(RUNS)} WHERE stream = "
             f"NEW.originator_id) AND NOT EXISTS (SELECT 1 FROM {q(FLAG)}) THEN RAISE "
             f"EXCEPTION '{MARKER}: a replica of this stream' USING ERRCODE = '23R01'; END IF; "
-            "RETURN NEW; END $body$",
-            f"DROP TRIGGER IF EXISTS referee_replica_guard ON {events}",
+            "RETURN NEW; END $body$"
+        )
+        cursor.execute(f"DROP TRIGGER IF EXISTS referee_replica_guard ON {events}")
+        cursor.execute(
             f"CREATE TRIGGER referee_replica_guard BEFORE INSERT ON {events} FOR EACH ROW "
-            f"EXECUTE FUNCTION {function}()",
-        ]
-    with store.plain_cursor(write=True) as cursor:
-        for statement in statements:
-            cursor.execute(statement)
+            f"EXECUTE FUNCTION {function}()"
+        )
 
 
 def store_name(store: GameStore) -> str | None:
@@ -223,10 +245,24 @@ def _insert_sql(backend: Any) -> str:
     )
 
 
+BOUNDS = (
+    "SELECT set_config('lock_timeout', '10s', true), "
+    "set_config('idle_in_transaction_session_timeout', '60s', true), "
+    "set_config('tcp_keepalives_idle', '15', true), "
+    "set_config('tcp_keepalives_interval', '5', true), "
+    "set_config('tcp_keepalives_count', '3', true)"
+)
+"""A copy's transaction on PostgreSQL holds the events table's lock: it waits at most 10 s
+for it (then the follower tries again), and a copier whose uplink died mid-transaction
+(killed, or the link cut) is dropped by the server within about 30 s (keepalives) or a
+minute (idle), so the lock it held never stops the replica for good."""
+
+
 def _lock_for_order(backend: Any, cursor: Any) -> None:
     """On PostgreSQL, take the table lock the store's own appends take (so positions
     follow commit order for any store copying from this one) and wake its listeners."""
     if backend.kind == "postgres":
+        cursor.execute(BOUNDS)
         cursor.execute(f"LOCK TABLE {backend.events_table} IN EXCLUSIVE MODE")
         channel = getattr(backend.recorder, "channel_name", "")
         if channel:

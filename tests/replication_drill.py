@@ -70,7 +70,8 @@ class Link:
                 time.sleep(0.1)
         listener.listen(16)
         self.port = listener.getsockname()[1]
-        self._listener = listener
+        with self._lock:
+            self._listener = listener
         threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
 
     def _accept(self, listener: socket.socket) -> None:
@@ -86,6 +87,10 @@ class Link:
                 continue
             upstream.settimeout(None)
             with self._lock:
+                if self._listener is not listener:  # cut meanwhile: this one is cut too
+                    for s in (client, upstream):
+                        s.close()
+                    continue
                 self._conns += [client, upstream]
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
@@ -103,15 +108,15 @@ class Link:
                     s.close()
 
     def cut(self) -> None:
-        if self._listener is not None:
+        with self._lock:
+            listener, self._listener = self._listener, None
+            conns, self._conns = self._conns, []
+        if listener is not None:
             # shut down first: a close alone leaves the accepting thread's call holding
             # the port open, and it goes on taking connections
             with contextlib.suppress(OSError):
-                self._listener.shutdown(socket.SHUT_RDWR)
-            self._listener.close()
-            self._listener = None
-        with self._lock:
-            conns, self._conns = self._conns, []
+                listener.shutdown(socket.SHUT_RDWR)
+            listener.close()
         for conn in conns:
             with contextlib.suppress(OSError):
                 conn.shutdown(socket.SHUT_RDWR)
@@ -342,7 +347,7 @@ def drill(
     after: float,
     kills: int,
     seed: int = 33,
-    limit: float = 600.0,
+    limit: float = 120.0,
 ) -> Figures:
     """Run the drill (see the module's text) on a fresh PostgreSQL schema ``env``."""
     from tests.postgres import pg_url
