@@ -215,7 +215,7 @@ def build_hall(db: Path, events: int, made: Games) -> int:
         name_store(store, "hall")
         total = 0
         while total < events:
-            batch = []
+            batch: list[tuple[str, list[tuple[int, str, bytes]]]] = []
             while total < events and len(batch) < 500:
                 game = made.next()
                 batch.append(game)

@@ -59,7 +59,7 @@ def svc(tmp_path: Path) -> RefereeService:
 
 
 def text(svc: RefereeService, gid: str, viewer: str = "referee") -> str:
-    return "".join(svc.export([gid], "text", viewer=viewer))  # type: ignore[arg-type]
+    return "".join(svc.export([gid], "text", viewer=viewer))
 
 
 def test_the_offline_events_have_lines_that_parse_back_to_every_field(
