@@ -67,9 +67,12 @@ def main() -> None:
           f"({f.initial / f.first_copy:,.0f} events/s)")  # fmt: skip
     print(f"hall writes: {f.written:,} events at {f.write_rate:,.0f} events/s; "
           f"{f.kills} SIGKILLs of the replicator; link cut {f.cut:.0f} s")  # fmt: skip
+    print(f"lag of the kills made up {f.settled:.2f} s after the last restart's period")
     print(f"at the link's return: {f.backlog:,} events behind; caught up in {f.converged:.2f} s")
     print(f"hall {f.source_events:,} events, replica copied {f.copied:,}; "
           f"streams byte-identical: {f.identical}")  # fmt: skip
+    for line in f.notes:
+        print(f"  replicator said: {line[:200]}")
     print(f"drill process CPU (writer, link, checks): {time.process_time() - started:.1f} s")
 
 

@@ -6,8 +6,9 @@ A hall store (SQLite, named ``hall``) holds ``initial`` events of finished PRIZM
 TCP link on loopback that can be cut (its port closed, its connections dropped) and
 restored. The hall then keeps writing at ``rate`` events a second (whole games, sealed
 beforehand and appended in bulk, as an import does) while the replicator is killed with
-SIGKILL at random moments and started again, and the link is cut for ``cut`` seconds.
-Measured: how long the first copy took, how long after the link's return the replica
+SIGKILL at random moments and started again; once the replica has made up that lag, the
+link is cut for ``cut`` seconds. Measured: how long the first copy took, how long the
+replica took to make up the kills' lag, how long after the link's return the replica
 had copied everything the hall held at that moment (``converged``), and at the end:
 each stream byte-identical on both sides, and the replica's count of copied events
 (kept in the transaction of the events it copied) equal to the hall's count: nothing
@@ -317,6 +318,7 @@ class Figures:
     written: int = 0
     write_rate: float = 0.0
     cut: float = 0.0
+    settled: float = 0.0
     backlog: int = 0
     converged: float = 0.0
     kills: int = 0
@@ -375,6 +377,8 @@ def drill(
             figures.kills += 1
             proc = follower(hall, url, log)
         time.sleep(max(0.0, begun + steady - time.monotonic()))
+        now = source_last(hall)  # the kills' lag made up before the cut
+        figures.settled = wait_for(lambda: replica_position(env)[0] >= now, limit)
         link.cut()
         time.sleep(cut)
         link.restore()
@@ -403,7 +407,7 @@ def drill(
     figures.source_events = source_count(hall)
     figures.copied = replica_position(env)[1]
     figures.identical = _streams(GameStore(hall)) == _streams(GameStore(None, env=env))
-    figures.notes = log.read_text(errors="replace").splitlines()[-5:]
+    figures.notes = log.read_text(errors="replace").splitlines()[-12:]
     return figures
 
 
