@@ -11,7 +11,8 @@ Every store may carry three small side tables beside its events:
 A trigger on the events table refuses any insert into a stream listed in
 ``referee_runs`` (REF-9.1), whatever process or face writes it, so two stores never
 write one stream. The copier itself inserts under a flag row that only its own
-transaction sees (``referee_replicating``, added and removed inside the transaction),
+transaction sees (``referee_replicating``, added and removed inside the transaction; on
+PostgreSQL also the setting ``referee.replicating``, local to it),
 and writes the copied events, the new ``referee_runs`` rows and its position in ONE
 transaction: a copier killed at any moment leaves either all of a batch or none of it.
 
@@ -57,6 +58,10 @@ IDENTITY = "referee_identity"
 RUNS = "referee_runs"
 POSITIONS = "referee_replication"
 FLAG = "referee_replicating"
+COPYING = "referee.replicating"
+"""On PostgreSQL, the copier's flag is also this setting, local to its transaction: the
+guard reads it first, so a copied row costs no lookup (the two lookups were 40-50 ms of a
+1,000-row page's 60-70 ms of insert)."""
 MARKER = REPLICA_MARKER
 
 HANDOVER_TOPIC = "referee.event.EventHandedOver.v1"
@@ -100,8 +105,10 @@ def _guarded(store: GameStore, backend: Any) -> bool:
         cursor.execute(
             "SELECT to_regclass(%s) IS NOT NULL AND EXISTS (SELECT 1 FROM pg_trigger t JOIN "
             "pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace "
-            "WHERE t.tgname = 'referee_replica_guard' AND n.nspname = %s AND c.relname = %s)",
-            (backend.qualified(FLAG), backend.schema, table),
+            "WHERE t.tgname = 'referee_replica_guard' AND n.nspname = %s AND c.relname = %s) "
+            "AND EXISTS (SELECT 1 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+            "WHERE p.proname = 'referee_replica_guard' AND n.nspname = %s AND p.prosrc LIKE %s)",
+            (backend.qualified(FLAG), backend.schema, table, backend.schema, f"%{COPYING}%"),
         )
         row = cursor.fetchone()
     return bool(row and row[0])
@@ -142,7 +149,8 @@ def ensure_tables(store: GameStore) -> None:
             cursor.execute(statement)
         cursor.execute(
             f"CREATE OR REPLACE FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql AS "
-            f"$body$ BEGIN IF EXISTS (SELECT 1 FROM {q(RUNS)} WHERE stream = "
+            f"$body$ BEGIN IF current_setting('{COPYING}', true) = 'on' THEN RETURN NEW; "
+            f"END IF; IF EXISTS (SELECT 1 FROM {q(RUNS)} WHERE stream = "
             f"NEW.originator_id) AND NOT EXISTS (SELECT 1 FROM {q(FLAG)}) THEN RAISE "
             f"EXCEPTION '{MARKER}: a replica of this stream' USING ERRCODE = '23R01'; END IF; "
             "RETURN NEW; END $body$"
@@ -381,6 +389,8 @@ def copy_rows(
     with target.plain_cursor(write=True) as cursor:
         _lock_for_order(backend, cursor)
         cursor.execute(f"INSERT INTO {backend.qualified(FLAG)} (flag) VALUES (1)")
+        if backend.kind == "postgres":  # the same, read without a query for each row
+            cursor.execute(f"SELECT set_config('{COPYING}', 'on', true)")
         held = _held(cursor, backend, span)
         for _, stream, number, topic, state in rows:
             mine = held[stream]
