@@ -104,7 +104,12 @@ class Link:
         except OSError:
             pass
         finally:
+            # shut down, then close: a close alone leaves the other direction's thread,
+            # blocked reading, holding the socket open, and the far end never hears that
+            # its peer is gone (a killed replicator's session stayed open on the server)
             for s in (a, b):
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
                 with contextlib.suppress(OSError):
                     s.close()
 
@@ -121,6 +126,7 @@ class Link:
         for conn in conns:
             with contextlib.suppress(OSError):
                 conn.shutdown(socket.SHUT_RDWR)
+            with contextlib.suppress(OSError):
                 conn.close()
 
 
