@@ -51,7 +51,7 @@ DRAW_RULE = "players sorted by sha256('SEED:1:PLAYER-ID') in hex, smallest first
 
 
 class EventFixes(Tournaments):
-    """The event commands that put a mistake right, mixed into ``RefereeService``."""
+    """The event commands that put a mistake right (a part of the event service)."""
 
     def event_repair_moves(
         self,

@@ -43,6 +43,7 @@ from service.errors import RefusedError
 if TYPE_CHECKING:
     from events.store import GameStore
     from referee.tournament.state import Tournament
+    from service.eventprint import EventPrinting
 
 __all__ = [
     "FORMAT",
@@ -667,7 +668,7 @@ def _format_words(info: Any) -> str:
 
 
 def event_board(
-    svc: Any,
+    svc: EventPrinting,
     event_id: str,
     round_number: int | None = None,
     *,
@@ -805,7 +806,7 @@ class EventRow(msgspec.Struct, kw_only=True):
     status: str = ""  # where it stands, in words: "Swiss round 3 of 5", "ended"
 
 
-def list_events(svc: Any) -> list[EventRow]:
+def list_events(svc: EventPrinting) -> list[EventRow]:
     """Every event of the store, newest first."""
     rows: list[EventRow] = []
     for event_id in reversed(svc.event_ids()):
@@ -982,10 +983,13 @@ class PlayerIndex:
 
 
 class Postings:
-    """Postings and the event pages' reads as methods of the referee service (mixed into
-    ``RefereeService``), so the faces reach them through the one door, never the store."""
+    """The posting service: postings and the event pages' reads, over the event service's
+    reads. ``RefereeService`` holds one, so the faces reach them through the one door,
+    never the store."""
 
-    store: GameStore
+    def __init__(self, store: GameStore, events: EventPrinting) -> None:
+        self.store = store
+        self.events = events  # the event service, whose reads the pages show
 
     def event_posting(
         self,
@@ -1023,7 +1027,7 @@ class Postings:
     ) -> tuple[EventBoard, Tournament]:
         """What an event page shows (``event_board``)."""
         return event_board(
-            self,
+            self.events,
             event_id,
             round_number,
             standings_after=standings_after,
@@ -1032,7 +1036,7 @@ class Postings:
 
     def event_list(self) -> list[EventRow]:
         """Every event of the store, newest first (the events page)."""
-        return list_events(self)
+        return list_events(self.events)
 
     def event_player(self, event_id: str, player: str) -> tuple[EventBoard, PlayerLine]:
         """A player's own page: the event as its pages show it, and the player's line (this
