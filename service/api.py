@@ -12,9 +12,10 @@ modules") keeps the faces out of them, and ``tests/test_architecture.py`` checks
 module of ``service`` is either public or protected by it.
 
 The names below are the typed answers, inputs and helpers of the service's own modules that
-the faces use. They are loaded on first use (PEP 562), not when this module is: a face that
-imports a type for its annotations loads nothing, and ``referee act`` loads no more than it
-did.
+the faces use, and ``GameView``, the game as the service folds it (the event layer's type,
+named here so a face can annotate with it without importing that layer). They are loaded
+on first use (PEP 562), not when this module is: a face that imports a type for its
+annotations loads nothing, and ``referee act`` loads no more than it did.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from events.view import GameView
     from referee.kit.decks import Decklist, SealedDeck
     from referee.rulebook import Clause, Rulebook
     from service.app import (
@@ -188,6 +190,7 @@ __all__ = [
     "FileOutcome",
     "GamePlace",
     "GameService",
+    "GameView",
     "Handover",
     "ITEM_KINDS",
     "ImportReport",
@@ -258,6 +261,7 @@ __all__ = [
 ]
 
 _HOME = {
+    "GameView": "events.view",
     "Parts": "service.app",
     "RefereeService": "service.app",
     "open_service": "service.app",

@@ -17,7 +17,7 @@ from litestar import Request, Response, get, post
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody
 
-from service.calls import CALL_SECONDS, NOTE_LIMIT, REASON_LIMIT, CallRow, ReportRow
+from service.api import CALL_SECONDS, NOTE_LIMIT, REASON_LIMIT, CallRow, ReportRow
 from web.api import PROBLEMS
 from web.context import Web, web_of
 from web.problems import Problem

@@ -17,8 +17,7 @@ from litestar import Request, Response, get, post
 from litestar.params import FromPath, JSONBody
 
 from service.access import authorize_event
-from service.event_fixes import DrawInfo, Repaired, Undone
-from service.tournaments import EventInfo, PenaltyOutcome
+from service.api import DrawInfo, EventInfo, PenaltyOutcome, Repaired, Undone
 from web.api import PROBLEMS
 from web.context import web_of
 from web.event_api import _created, _write

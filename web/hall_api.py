@@ -18,7 +18,7 @@ from litestar import Request, Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from service.access import authorize, authorize_clock, authorize_event
-from service.hall import ClockView
+from service.api import ClockView
 from service.results import WrittenEvents
 from web.api import PROBLEMS, _written_headers, if_match
 from web.context import Web, web_of

@@ -16,7 +16,7 @@ from litestar import Request, Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from service.access import authorize
-from service.offline import (
+from service.api import (
     Branch,
     OfflineEntryIn,
     SyncOutcome,
@@ -24,7 +24,7 @@ from service.offline import (
     merge_offline,
     record_lines,
 )
-from service.offline import resolve_branch as resolve
+from service.api import resolve_branch as resolve
 from service.results import EntryResult
 from web.api import PROBLEMS
 from web.context import web_of
