@@ -61,11 +61,11 @@ class AnalysisCounts(msgspec.Struct, frozen=True):
     rows: dict[str, int]
 
 
-def _when(event: Any) -> str:
+def _when(event: GameEvent) -> str:
     return str(event.timestamp.isoformat())
 
 
-def _game_rows(game_id: str, events: Iterable[Any], lines: list[str]) -> dict[str, list[Any]]:
+def _game_rows(game_id: str, events: Iterable[GameEvent], lines: list[str]) -> dict[str, list[Any]]:
     """The rows of one game's events, table by table."""
     rows: dict[str, list[Any]] = {name: [] for name in TABLES}
     game: dict[str, Any] = {"game_id": game_id}

@@ -346,7 +346,7 @@ def _item(
 class Hall(Tournaments):
     """Judge calls and players' reports (a part of the event service)."""
 
-    def _hall(self, event_id: str, command: h.HallCommand) -> tuple[Tournament, list[Any]]:
+    def _hall(self, event_id: str, command: h.HallCommand) -> tuple[Tournament, list[tf.Fact]]:
         """Decide ``command`` on the event and store its facts; the state after them and
         the facts stored."""
         loaded = self._event(event_id)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from service.errors import RefusedError
-from service.tournaments import LogLine, Tournaments
+from service.tournaments import LogLine, StandingRow, Tournaments
 
 if TYPE_CHECKING:
     from referee.tournament.model import Pairing
@@ -183,7 +183,7 @@ def pairings_csv(sheet: PairingSheet, *, by_name: bool = False) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["round", "stage", "table", "player", "points", "opponents", "result"])
-    rows: list[list[Any]] = []
+    rows: list[list[str | int | None]] = []
     for line in sheet.lines:
         for seat in line.seats:
             others = " / ".join(s.player for s in line.seats if s is not seat)
@@ -197,7 +197,7 @@ def pairings_csv(sheet: PairingSheet, *, by_name: bool = False) -> str:
     return out.getvalue()
 
 
-def standings_csv(rows: Sequence[Any]) -> str:
+def standings_csv(rows: Sequence[StandingRow]) -> str:
     """The standings rows as CSV: final place (after a cut) and how far, Swiss rank, player,
     points, record, exact tie-breakers, the round a dropped player left after."""
     out = io.StringIO()

@@ -41,9 +41,14 @@ from service.calls import PlayerHall, player_hall
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
+    from events.integrity import Finding
     from events.store import GameStore
-    from referee.tournament.state import Tournament
+    from events.tournament import TournamentEvent
+    from referee.tournament.model import Pairing
+    from referee.tournament.standings import MatchResult
+    from referee.tournament.state import Result, Tournament
     from service.eventprint import EventPrinting
+    from service.tournaments import EventInfo
 
 __all__ = [
     "FORMAT",
@@ -149,7 +154,7 @@ def _stored(store: GameStore, event_id: str, upto: int | None = None) -> list[An
     return events
 
 
-def _fold(events: Sequence[Any]) -> Tournament:
+def _fold(events: Sequence[TournamentEvent]) -> Tournament:
     from events.tournament import to_fact
     from referee.tournament.state import fold
 
@@ -218,7 +223,7 @@ def _body(state: Tournament, kind: Kind, round_number: int | None) -> list[dict[
     return standings_rows(state, round_number)
 
 
-def _name(events: Sequence[Any], event_id: str) -> str:
+def _name(events: Sequence[TournamentEvent], event_id: str) -> str:
     return str(getattr(events[0], "name", "") or event_id)
 
 
@@ -332,7 +337,7 @@ def read_posting(raw: bytes | str | os.PathLike[str]) -> Posting:
 # -- verifying a posting -------------------------------------------------------------------
 
 
-def _changes_since(events: Sequence[Any], posting: Posting) -> list[Change]:
+def _changes_since(events: Sequence[TournamentEvent], posting: Posting) -> list[Change]:
     """The facts after the posting that change what it shows, as recorded (EV-8.1)."""
     from events.tournament import to_fact
     from referee.tournament import facts as f
@@ -537,7 +542,10 @@ def verify_posting(
 
 
 def _fields(
-    posting: Posting, events: Sequence[Any], state: Tournament, checkpoint: Checkpoint
+    posting: Posting,
+    events: Sequence[TournamentEvent],
+    state: Tournament,
+    checkpoint: Checkpoint,
 ) -> PostingCheck:
     """Every field the posting prints besides its rows (issue 31): its format, the event's
     name, what it shows and the round, each against the facts it was computed at; its date
@@ -568,7 +576,7 @@ def _fields(
     )
 
 
-def _finding_text(finding: Any, events: Sequence[Any]) -> str:
+def _finding_text(finding: Finding, events: Sequence[TournamentEvent]) -> str:
     """A finding of the stream check, saying what the fact it names recorded."""
     from events.tournament import summary
 
@@ -653,7 +661,7 @@ class EventBoard(msgspec.Struct, kw_only=True):
     places: dict[str, list[str]] = {}  # a pod event: each player's places, round by round
 
 
-def _format_words(info: Any) -> str:
+def _format_words(info: EventInfo) -> str:
     """The event's shape for its pages' header: "Swiss · best of 3 · top 8 cut", "Swiss
     pods", "single elimination · best of 3" (a pod has places, not a match length)."""
     shape = {
@@ -737,7 +745,7 @@ def event_board(
 _standings_seen: dict[tuple[int, str, int, int | None], list[dict[str, Any]]] = {}
 
 
-def _result_words(result: Any, state: Tournament) -> str:
+def _result_words(result: Result, state: Tournament) -> str:
     from referee.tournament.model import Placement
 
     if isinstance(result, Placement):  # places, not W-L-D (EV-7.3)
@@ -765,7 +773,7 @@ def player_rounds(state: Tournament, player_name: str) -> list[PlayerRound]:
 
 
 def _player_round(
-    state: Tournament, names: dict[str, str], who: str, number: int, pairing: Any
+    state: Tournament, names: dict[str, str], who: str, number: int, pairing: Pairing
 ) -> PlayerRound:
     """One round of a player's history: table, opponents by name, the result for them."""
     from referee.tournament.model import Placement, Score
@@ -896,13 +904,13 @@ class PlayerIndex:
         for entrant in state.players.values():
             # a name exactly, and only a name one player has (``Tournament.find``, issue 31)
             self._ids[entrant.name] = "" if entrant.name in self._ids else entrant.id
-        self._paired: dict[str, list[tuple[int, Any]]] = {}
+        self._paired: dict[str, list[tuple[int, Pairing]]] = {}
         for number in sorted(state.rounds):
             for pairing in state.rounds[number].pairings:
                 for player in pairing.players:
                     self._paired.setdefault(player, []).append((number, pairing))
         self._standing = {row["player"]: row for row in board.standings}
-        self._results: dict[str, list[tuple[int, Any]]] | None = None
+        self._results: dict[str, list[tuple[int, MatchResult]]] | None = None
 
     def explain(self, player_name: str) -> str:
         """How the player's figures are computed (``Tournament.explain``, now), from their own

@@ -49,6 +49,7 @@ from service.results import (
 from service.setup import game_info
 
 if TYPE_CHECKING:
+    from projections.projector import Projector
     from referee.rulebook import Clause, Rulebook
     from service.access import Seating
     from service.ports import Basis
@@ -357,7 +358,7 @@ class Queries:
         return str(view.rules.position_text(view.state_at(ply)))
 
     @staticmethod
-    def _action(view: GameView, event: ActionRecorded) -> Any:
+    def _action(view: GameView, event: ActionRecorded) -> object:
         return msgspec.json.decode(event.action, type=view.rules.action_type)
 
     def legal(self, ref: str, *, seat: str | None = None) -> LegalActions:
@@ -455,7 +456,7 @@ class Queries:
         rules = view.rules
         frames: list[ReplayFrame] = []
 
-        def frame(event: int, ply: int, what: str, notes: list[str], state: Any) -> ReplayFrame:
+        def frame(event: int, ply: int, what: str, notes: list[str], state: object) -> ReplayFrame:
             return ReplayFrame(
                 event=event,
                 ply=ply,
@@ -537,7 +538,7 @@ class Queries:
         ref: str | None = None,
         *,
         progress: Callable[[int], None] | None = None,
-        witness: Any = None,
+        witness: Projector | None = None,
     ) -> VerifyReport:
         """Check hash chains and replay every decision of one game or all; ``witness`` (a
         projector whose file exists) adds the cut-tail check against the heads it saw."""

@@ -45,7 +45,8 @@ from service.procedure import header
 
 if TYPE_CHECKING:
     from projections.event_state import EventSnapshot, EventSnapshots
-    from referee.contract import Setup
+    from referee.contract import GameRules, Setup
+    from referee.tournament.model import Round
     from service.ports import GameDoor
 
 __all__ = [
@@ -317,10 +318,10 @@ class MatchUpdate:
 
 
 def _defaults_added(
-    rules: Any,
+    rules: GameRules[Any, Any],
     players: tuple[Player, ...],
     options: dict[str, Any],
-    setup: Any,
+    setup: Setup,
     draw_seed: Callable[[], int],
 ) -> dict[str, Any] | None:
     """The options resolving a game's setup added (the catalog's digest, the first
@@ -343,7 +344,7 @@ def _defaults_added(
     return added
 
 
-def _round_keys(state: Tournament, rnd: Any) -> list[TableKey]:
+def _round_keys(state: Tournament, rnd: Round) -> list[TableKey]:
     if rnd.kind in ("cut", "elimination"):
         return []
     keys: list[TableKey] = []
@@ -877,7 +878,7 @@ class Tournaments:
         self,
         loaded: _Loaded,
         state: Tournament,
-        rnd: Any,
+        rnd: Round,
         by: str,
         skip: frozenset[int] | set[int] = frozenset(),
     ) -> tuple[list[f.Fact], list[list[GameEvent]]]:
