@@ -26,8 +26,9 @@ from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Generic, ParamSpec, TypeVar, overload
+from typing import TYPE_CHECKING, Generic, ParamSpec, TypeVar
 
 from events.backends import is_server_store
 from events.store import DEFAULT_DB, GameStore, resolve_db_path
@@ -69,25 +70,15 @@ class Parts:
     access: AccessService
 
 
-class _Via(Generic[_P, _R]):
+class _Via(cached_property[Callable[_P, _R]], Generic[_P, _R]):
     """A method of the facade that is a part's method: ``svc.load(ref)`` is
     ``svc.parts.games.load(ref)``, with that method's own signature for the type checker
     (``bind`` names it in code, so a renamed or missing method fails ``mypy``, not a
-    request)."""
+    request). Bound once per service (``functools.cached_property``): a face's call costs
+    what a call of the part's own method costs, which a server makes per request."""
 
     def __init__(self, bind: Callable[[RefereeService], Callable[_P, _R]]) -> None:
-        self._bind = bind
-
-    @overload
-    def __get__(self, svc: None, owner: type[RefereeService]) -> _Via[_P, _R]: ...
-
-    @overload
-    def __get__(self, svc: RefereeService, owner: type[RefereeService]) -> Callable[_P, _R]: ...
-
-    def __get__(
-        self, svc: RefereeService | None, owner: type[RefereeService]
-    ) -> _Via[_P, _R] | Callable[_P, _R]:
-        return self if svc is None else self._bind(svc)
+        super().__init__(bind)
 
 
 class RefereeService:
