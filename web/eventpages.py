@@ -35,6 +35,7 @@ from service.api import (
     PostingReport,
     swiss_rows_of,
 )
+from web import formkeys
 from web.context import Web, web_of
 from web.eventcache import (
     SLOT,
@@ -547,12 +548,15 @@ def player_pieces(
     me: PlayerLine,
     explained: str,
     forms: bool = False,
+    version: int = 0,
 ) -> Pieces:
     """A player's page at ``index``'s version: the version's frame, shared by every player,
     and the player's own parts (the name in the title, the live region with the rank apart),
     each kept under what it shows. After one result a player whose line and explanation did
     not change costs no rendering and no compression, only the joining of bytes; one whose
-    rank moved, one small shared piece."""
+    rank moved, one small shared piece. With the hall's forms (a player viewing) the
+    region is kept per ``version`` too: its forms' keys (``web.formkeys``) must be new once
+    something is recorded, even when the region shows the same again (a call resolved)."""
     cache = cache_of(web)
     title = cache.piece(("text", me.player), lambda: str(escape(me.player)))
     rank = me.standing.get("rank") if me.standing else None
@@ -567,6 +571,7 @@ def player_pieces(
         msgspec.json.encode(unranked),
         explained,
         forms,
+        version if forms else None,
     )
     made: list[str] = []
 
@@ -580,6 +585,7 @@ def player_pieces(
                     explained=explained,
                     rank_slot=RANK_SLOT,
                     forms=forms,  # the hall's forms: for players (service.calls)
+                    **formkeys.key_field(),
                 )
             )
         return made[0]
@@ -628,7 +634,7 @@ async def prepare_player_pages(web: Web, event_id: str, previous: int, version: 
             async def compute(
                 page: tuple[PlayerLine, str] = page, key: Any = key, forms: bool = kind == "player"
             ) -> Rendered:
-                pieces = player_pieces(web, index, frame, *page, forms=forms)
+                pieces = player_pieces(web, index, frame, *page, forms=forms, version=version)
                 return rendered(key, pieces, HTML)
 
             await cache.get(key, compute)
@@ -652,7 +658,9 @@ async def player_page(
         index = await shared_index(web, event_id, version)
         frame = await player_frame(web, event_id, version)
         me, explained = await web.run(index.page, name)
-        return player_pieces(web, index, frame, me, explained, forms=view_kind(who) == "player")
+        return player_pieces(
+            web, index, frame, me, explained, forms=view_kind(who) == "player", version=version
+        )
 
     answered = await shared_answer(request, web, who, event_id, make)
     cache_of(web).follow(event_id, (view_kind(who), request.url.path, name))
@@ -678,6 +686,7 @@ async def _player_at_round(
             page="player",
             top_slot=SLOT,
             forms=view_kind(who) == "player",  # the hall's forms: for players (service.calls)
+            **formkeys.key_field(),
         )
 
     return await shared_answer(request, web, who, event_id, make, variant=(round_number,))
