@@ -71,7 +71,8 @@ async def _act(
     request: AnyRequest, form: dict[str, str], back: str, fn: Any, *args: Any, **kwargs: Any
 ) -> Response[str] | Redirect:
     """Run the hall command ``fn(who, *args)`` on the writer once per the form's key
-    (``web.formkeys``), then send the browser ``back`` (303, with ``?said=KEY``). A refusal
+    (``web.formkeys``), then send the browser ``back`` (303; to a table page with
+    ``?said=KEY``, which it shows; a player's page and the queue show the call itself). A refusal
     is a page of its own saying why, and leaves the key free: a player's page is kept per
     event version (``web.eventpages``) and hands out the same key until something is
     recorded, so the form corrected and sent again from that page must be carried out."""
@@ -103,8 +104,9 @@ async def _act(
     if not said.ok:  # the key sent before with other values, or still being carried out
         page = render("calls_said.html", who=who, text=said.message, back=back)
         return _page(page, said.status)
-    joint = "&" if "?" in back else "?"
-    return Redirect(path=f"{back}{joint}said={quote(said.key, safe='')}", status_code=303)
+    if back.startswith("/games/"):  # the table page shows what a form did (``?said=KEY``)
+        back += f"?said={quote(said.key, safe='')}#said"
+    return Redirect(path=back, status_code=303)
 
 
 def _mine(event_id: str) -> str:
