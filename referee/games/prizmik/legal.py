@@ -43,30 +43,45 @@ def iter_actions(state: PrizmikState) -> Iterator[PrizmikAction]:
         if k is None or k == BASE:
             continue
         if k == FLEET:
-            for t, act in _FLEET_DEPLOYS[side][o]:
-                if board[t] == EMPTY:
-                    yield act
+            yield from _empty_targets(board, _FLEET_DEPLOYS[side][o])
             continue
         if k == STACK:
-            for t, act in _STACK_DEPLOYS[o]:
-                if board[t] == EMPTY:
-                    yield act
+            yield from _empty_targets(board, _STACK_DEPLOYS[o])
         if k == FIGHTER:
-            for t, act in _STEP_MOVES[o]:
-                if board[t] == EMPTY:
-                    yield act
-            for t, ortho, act in _FIGHTER_CAPTURES[o]:
-                ek = enemy.get(board[t])
-                if ek is not None and ((ek in (STACK, SHIP)) if ortho else ek == FIGHTER):
-                    yield act
+            yield from _fighter_actions(board, enemy, o)
         else:  # ship stack or lone ship
-            for t, mid, act in _SHIP_MOVES[o]:
-                if board[t] == EMPTY and (mid < 0 or board[mid] == EMPTY):
-                    yield act
-            for t, act in _STEP_CAPTURES[o]:
-                ek = enemy.get(board[t])
-                if ek == BASE or (ek == FLEET and fleets_capturable):
-                    yield act
+            yield from _ship_actions(board, enemy, o, fleets_capturable)
+
+
+def _empty_targets(
+    board: str, table: Sequence[tuple[int, PrizmikAction]]
+) -> Iterator[PrizmikAction]:
+    """The actions of ``table`` whose target square is empty (deploys, steps)."""
+    for t, act in table:
+        if board[t] == EMPTY:
+            yield act
+
+
+def _fighter_actions(board: str, enemy: dict[str, int], o: int) -> Iterator[PrizmikAction]:
+    """PZ-5.3, 6.4, 6.5: a lone fighter's steps, then its captures."""
+    yield from _empty_targets(board, _STEP_MOVES[o])
+    for t, ortho, act in _FIGHTER_CAPTURES[o]:
+        ek = enemy.get(board[t])
+        if ek is not None and ((ek in (STACK, SHIP)) if ortho else ek == FIGHTER):
+            yield act
+
+
+def _ship_actions(
+    board: str, enemy: dict[str, int], o: int, fleets_capturable: bool
+) -> Iterator[PrizmikAction]:
+    """PZ-5.2, 6.2, 10.3: a ship's (or ship stack's) moves, then its captures."""
+    for t, mid, act in _SHIP_MOVES[o]:
+        if board[t] == EMPTY and (mid < 0 or board[mid] == EMPTY):
+            yield act
+    for t, act in _STEP_CAPTURES[o]:
+        ek = enemy.get(board[t])
+        if ek == BASE or (ek == FLEET and fleets_capturable):
+            yield act
 
 
 _MOBILE_LETTERS: Final = (("X", "S", "H"), ("x", "s", "h"))
