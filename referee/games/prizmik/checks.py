@@ -97,9 +97,11 @@ def check(state: PrizmikState, action: PrizmikAction, seat: str | None = None) -
         o = action.origin
         t = action.target
         if type(o) is int and type(t) is int and 0 <= o < 64 and 0 <= t < 64:
-            checker = _CHECKS.get(action.kind)
-            if checker is not None:
-                return checker(state, action, 0 if state.turn == "red" else 1)
+            try:
+                checker = _CHECKS[action.kind]
+            except KeyError:  # not a kind of action: explain says so (PZ-9.2)
+                return Verdict((explain(state, action),))
+            return checker(state, action, 0 if state.turn == "red" else 1)
     return Verdict((explain(state, action),))
 
 

@@ -139,7 +139,8 @@ def to_move(state: PrizmikState) -> str | None:
 
 ENTRY_EFFECTS: Dispatch[PrizmikState, int, PrizmikState] = Dispatch("PRIZMIK entries")
 """What each kind (``deploy``, ``move``, ``capture``) does, given the acting side (0 red,
-1 blue); the kit's idiom (``referee.kit.dispatch``), by the action's ``kind``."""
+1 blue); the kit's idiom (``referee.kit.dispatch``), by the action's ``kind``. Each ends in
+``_after``: a fighter's promotion (PZ-7), then the by-rule results (PZ-10.8)."""
 
 _Counts = tuple[int, int]
 
@@ -159,16 +160,9 @@ def _apply_move(state: PrizmikState, action: PrizmikAction, side: int) -> Prizmi
         board = board[:o] + EMPTY + board[o + 1 : t] + p + board[t + 1 :]
     else:
         board = board[:t] + p + board[t + 1 : o] + EMPTY + board[o + 1 :]
+    arrived = p == CHAR[side][FIGHTER]
     return _after(
-        state,
-        side,
-        board,
-        t,
-        p == CHAR[side][FIGHTER],
-        state.bases,
-        state.ships,
-        state.fighters,
-        state.quiet + 1,
+        state, side, board, t, arrived, state.bases, state.ships, state.fighters, state.quiet + 1
     )
 
 
@@ -198,13 +192,21 @@ def _apply_deploy(state: PrizmikState, action: PrizmikAction, side: int) -> Priz
 
 @ENTRY_EFFECTS.tagged("capture")
 def _apply_capture(state: PrizmikState, action: PrizmikAction, side: int) -> PrizmikState:
+    """The captured piece leaves the board and its side's counters (a full fleet is a base
+    and a ship holder)."""
     board = state.board
     o = action.origin
     t = action.target
     p = board[o]
-    bases, ships, fighters = _taken(
-        KIND_OF[board[t]], 1 - side, state.bases, state.ships, state.fighters
-    )
+    bases, ships, fighters = state.bases, state.ships, state.fighters
+    victim = KIND_OF[board[t]]
+    if victim == FIGHTER:
+        fighters = (fighters[0], fighters[1] - 1) if side == 0 else (fighters[0] - 1, fighters[1])
+    else:
+        if victim != BASE:
+            ships = (ships[0], ships[1] - 1) if side == 0 else (ships[0] - 1, ships[1])
+        if victim in (BASE, FLEET):
+            bases = (bases[0], bases[1] - 1) if side == 0 else (bases[0] - 1, bases[1])
     if o < t:
         board = board[:o] + EMPTY + board[o + 1 : t] + p + board[t + 1 :]
     else:
@@ -221,20 +223,6 @@ def _less(counts: _Counts, side: int) -> _Counts:
 
 def _more(counts: _Counts, side: int) -> _Counts:
     return (counts[0] + 1, counts[1]) if side == 0 else (counts[0], counts[1] + 1)
-
-
-def _taken(
-    kind: int, loser: int, bases: _Counts, ships: _Counts, fighters: _Counts
-) -> tuple[_Counts, _Counts, _Counts]:
-    """The counters once ``loser`` lost a piece of ``kind`` (a fleet is a base and a ship)."""
-    if kind == BASE:
-        return _less(bases, loser), ships, fighters
-    if kind == FIGHTER:
-        return bases, ships, _less(fighters, loser)
-    ships = _less(ships, loser)
-    if kind == FLEET:
-        bases = _less(bases, loser)
-    return bases, ships, fighters
 
 
 def _after(
