@@ -33,7 +33,8 @@ if TYPE_CHECKING:
     from service.analysis import AnalysisCounts
     from service.foreign import ForeignResult
     from service.interchange import ImportReport
-    from service.live import GameListing, NoticeLog
+    from projections.listing import GameListing
+    from service.live import NoticeLog
     from service.seal import CheckpointReport
 
 __all__ = ["RefereeService", "open_service", "remove_unused_store", "store_file_to_make"]
@@ -198,7 +199,7 @@ class RefereeService(Commands, Queries, HallFaces, EventFixes, Clocks, Postings,
     # -- following the store live (the HTTP face's games list and streams) ------------
     def game_listing(self) -> GameListing:
         """A games list over this store, caught up from the notification log on each call."""
-        from service.live import GameListing
+        from projections.listing import GameListing
 
         return GameListing(self.store)
 
