@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -30,10 +29,10 @@ from service.queries import Queries
 
 if TYPE_CHECKING:
     from events.ledger import Checkpoint
+    from projections.listing import GameListing
     from service.analysis import AnalysisCounts
     from service.foreign import ForeignResult
     from service.interchange import ImportReport
-    from projections.listing import GameListing
     from service.live import NoticeLog
     from service.seal import CheckpointReport
 
@@ -314,21 +313,9 @@ def remove_unused_store(path: Path) -> bool:
     """Delete a store file a refused command made and left without one event, with its
     journal files, so the refusal leaves the folder as it was. A file holding any event,
     or one that cannot be read, is kept."""
-    import sqlite3
+    from events.database import open_database
 
-    if not path.is_file():
-        return False
-    try:
-        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
-            tables = {
-                row[0]
-                for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-            }
-            if tables - {"stored_events"}:
-                return False
-            if tables and conn.execute("SELECT 1 FROM stored_events LIMIT 1").fetchone():
-                return False
-    except sqlite3.Error:
+    if not open_database(str(path)).unused():
         return False
     for suffix in ("", "-wal", "-shm", "-journal"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
