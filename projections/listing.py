@@ -14,11 +14,16 @@ from datetime import datetime
 
 import msgspec
 
+from events.codec import decode
 from events.schema import GameCreated, GameEvent
-from events.store import GameStore
+from events.store import GameStore, LogPage
+from projections.catchup import Follower
 from projections.status import OPEN, STATUS_TOPICS, Outcome, Status, outcome_after
 
 __all__ = ["GameListing", "ListedGame", "listed_games"]
+
+PAGE = 5_000
+"""Events per page read while catching up."""
 
 
 class ListedGame(msgspec.Struct, kw_only=True):
@@ -49,6 +54,7 @@ class GameListing:
         self._rows: dict[str, ListedGame] = {}
         self._by_change: dict[str, ListedGame] = {}  # the same rows, last changed last
         self._after = 0
+        self._log = Follower(store, page=PAGE, topics=STATUS_TOPICS)
         self._covered = -1  # every change at or before this log position is in ``_rows``
         self._lock = threading.Lock()
 
@@ -112,13 +118,14 @@ class GameListing:
                 self._covered = seen
 
     def _catch_up(self) -> None:
-        to_domain = self.store.mapper.to_game_event
-        for note in self.store.iter_notifications(tuple(STATUS_TOPICS), after=self._after):
-            self._after = max(self._after, note.id)
-            event: GameEvent = to_domain(note)
+        self._after = self._log.follow(self._after, self._fold_page)
+
+    def _fold_page(self, page: LogPage) -> None:
+        for note_id, game_id, _, topic, data in page.events:
+            event: GameEvent = decode(topic, data)
             if isinstance(event, GameCreated):
-                self._rows[event.originator_id] = self._by_change[event.originator_id] = ListedGame(
-                    game_id=event.originator_id,
+                self._rows[game_id] = self._by_change[game_id] = ListedGame(
+                    game_id=game_id,
                     game=event.game,
                     ruleset=event.ruleset,
                     players={p.seat: p.name for p in event.players},
@@ -127,10 +134,10 @@ class GameListing:
                     how=OPEN.how,
                     status=OPEN.status,
                     meta=dict(getattr(event, "meta", {}) or {}),
-                    changed=note.id,
+                    changed=note_id,
                 )
                 continue
-            row = self._rows.get(event.originator_id)
+            row = self._rows.get(game_id)
             if row is None:
                 continue
             now = row.outcome
@@ -138,7 +145,7 @@ class GameListing:
             if after is now:
                 continue
             row.result, row.how, row.status = after.result, after.how, after.status
-            row.changed = note.id
+            row.changed = note_id
             del self._by_change[row.game_id]  # to the end: the order of their changes
             self._by_change[row.game_id] = row
 

@@ -60,6 +60,7 @@ from events.schema import (
     ResultVoided,
     topics_for,
 )
+from projections.catchup import Follower
 from projections.db import Cursor, ProjectionDB, projection_db, projection_path
 from projections.ratings import Change, Ratings, placings_points
 from projections.status import STATUS_TOPICS, Outcome, outcome_after
@@ -170,6 +171,7 @@ class Projector:
         self.db: ProjectionDB = projection_db(store, path)
         self.path = Path(self.db.where)
         self._ready = False
+        self._log = Follower(store, page=PAGE)
 
     def close(self) -> None:
         self.db.close()
@@ -228,8 +230,8 @@ class Projector:
         while True:
             with self.db.locked() as cursor:
                 position = self._prepare(cursor)
-                page = self.store.log_page(position, PAGE)
-                if page.total == 0:
+                page = self._log.read_page(position)
+                if page.last_id <= position:
                     return processed
                 self._apply(cursor, page)
                 cursor.execute(

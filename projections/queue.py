@@ -43,8 +43,9 @@ from events.schema import (
     TimeLimitSet,
     topics_for,
 )
-from events.store import GameStore
+from events.store import GameStore, LogPage
 from events.tournament import TOURNAMENT_TOPICS, TournamentEvent, to_fact
+from projections.catchup import Follower
 from projections.status import OPEN, Outcome, outcome_after
 from referee.tournament import facts as tf
 from referee.tournament.penalties import INFRACTIONS, infraction_key, suggested_penalty
@@ -213,6 +214,7 @@ class QueueFold:
         self._penalties: list[FoldedPenalty] = []
         self._events: dict[str, FoldedEvent] = {}
         self._after = 0
+        self._log = Follower(store, page=PAGE)
         self._lock = threading.Lock()
 
     def close(self) -> None:
@@ -229,19 +231,17 @@ class QueueFold:
         if not self._loaded:
             self._loaded = True
             self._restore()
-        while True:
-            page = self.store.log_page(self._after, PAGE)
-            if page.last_id <= self._after:
-                break
-            for _, _, _, topic, data in page.events:
-                if topic in _WANTED:
-                    self._fold(decode(topic, data))
-            self._after = page.last_id
+        self._after = self._log.follow(self._after, self._fold_page)
         if self._persisted is not None and (
             self._after - self._saved >= SAVE_EVERY or (self._saved == 0 and self._after)
         ):
             self._saved = self._after
             self._persisted.save(self._snapshot())
+
+    def _fold_page(self, page: LogPage) -> None:
+        for _, _, _, topic, data in page.events:
+            if topic in _WANTED:
+                self._fold(decode(topic, data))
 
     def _snapshot(self) -> _Snapshot:
         return _Snapshot(
