@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from events.backends import is_server_store, store_settings
 from events.backends.backup import dump_postgres, restore_postgres, sqlite_copy, sqlite_unused
-from events.backends.tables import PostgresTables, SQLiteTables, Tables
+from events.backends.tables import PostgresTables, SQLiteTables, Tables, postgres_pool_tables
 
 if TYPE_CHECKING:
     from events.store import GameStore
@@ -94,31 +94,7 @@ class Database:
                 timeout=10.0,
                 per_thread=True,
             )
-        from psycopg.conninfo import make_conninfo
-        from psycopg_pool import ConnectionPool
-
-        env = self.env
-        schema = env.get("POSTGRES_SCHEMA", "")
-        conninfo = make_conninfo(
-            host=env.get("POSTGRES_HOST", "127.0.0.1"),
-            port=env.get("POSTGRES_PORT", "5432"),
-            dbname=env["POSTGRES_DBNAME"],
-            user=env.get("POSTGRES_USER", "postgres"),
-            password=env.get("POSTGRES_PASSWORD", ""),
-            connect_timeout=env.get("POSTGRES_CONNECT_TIMEOUT", "5"),
-            options=f"-c search_path={schema}" if schema else "",
-        )
-        pool: Any = ConnectionPool(
-            conninfo, min_size=1, max_size=8, open=True, kwargs={"autocommit": True}
-        )
-        return PostgresTables(
-            pool.connection,
-            schema=schema or "public",
-            marker="tokens",
-            qualify=False,  # the pool's search path names the schema
-            conninfo=conninfo,
-            on_close=pool.close,
-        )
+        return postgres_pool_tables(self.env, marker="tokens")
 
     # -- the read models -------------------------------------------------------------
     def read_models(self, path: str | os.PathLike[str] | None = None) -> Tables:

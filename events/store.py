@@ -678,14 +678,7 @@ def replica_refusal(store: GameStore, streams: Sequence[str]) -> ReplicaWriteErr
     if backend is not None and streams:
         try:
             with store.plain_cursor() as cursor:
-                marks = ", ".join([backend.mark] * len(streams))
-                cursor.execute(
-                    f"SELECT stream, store, since FROM {backend.qualified('referee_runs')} "
-                    f"WHERE stream IN ({marks}) LIMIT 1",
-                    list(streams),
-                )
-                row = cursor.fetchone()
-                held = (str(row[0]), str(row[1]), str(row[2])) if row else None
+                held = queries.replica_run(cursor, backend, streams)
         except StoreError:
             held = None
     if held is None:

@@ -22,7 +22,14 @@ from events.database import READ_MODELS, database_of, sibling_path
 if TYPE_CHECKING:
     from events.store import GameStore
 
-__all__ = ["TABLES", "Cursor", "ProjectionDB", "projection_db", "projection_path"]
+__all__ = [
+    "TABLES",
+    "Cursor",
+    "ProjectionDB",
+    "Snapshots",
+    "projection_db",
+    "projection_path",
+]
 
 ProjectionDB = Tables
 """A connection to the read models, with the SQL dialect it needs."""
@@ -41,3 +48,53 @@ def projection_db(store: GameStore, path: str | os.PathLike[str] | None = None) 
     on a database server, else their own SQLite file (``path``, or one beside the store's
     file)."""
     return database_of(store).read_models(path)
+
+
+class Snapshots:
+    """A table of snapshots beside the read models: ``name`` -> (the log position it
+    covers, the schema version it was written with, its bytes). A snapshot is only a
+    cache: one missing, unreadable or of another schema is ignored by its reader, which
+    folds from the log instead; a rebuild drops the table with the read models."""
+
+    def __init__(self, db: ProjectionDB, table: str) -> None:
+        self.db = db
+        self.table = db.t(table)
+        self.ddl = (
+            f"CREATE TABLE IF NOT EXISTS {self.table} (name TEXT PRIMARY KEY, position BIGINT "
+            f"NOT NULL, schema_version BIGINT NOT NULL, state {db.blob} NOT NULL)"
+        )
+
+    def load(self, name: str) -> tuple[int, int, bytes] | None:
+        """(position, schema version, bytes) of the snapshot ``name``, or ``None``."""
+        if self.db.absent():
+            return None
+        try:
+            with self.db.reading() as cursor:
+                cursor.execute(
+                    f"SELECT position, schema_version, state FROM {self.table} WHERE name = ?",
+                    (name,),
+                )
+                row = cursor.fetchone()
+        except Exception:  # noqa: BLE001 - no table yet (never saved), or a database we cannot read
+            return None
+        return None if row is None else (int(row[0]), int(row[1]), bytes(row[2]))
+
+    def save(self, name: str, position: int, schema_version: int, state: bytes) -> bool:
+        """Keep ``state`` as the snapshot ``name`` at ``position``, unless one as far or
+        further is there (another process got further); whether it was kept."""
+        with self.db.locked() as cursor:
+            cursor.execute(self.ddl)
+            cursor.execute(f"SELECT position FROM {self.table} WHERE name = ?", (name,))
+            row = cursor.fetchone()
+            if row is not None and int(row[0]) >= position:
+                return False
+            cursor.execute(
+                f"INSERT INTO {self.table} (name, position, schema_version, state) VALUES "
+                "(?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position, "
+                "schema_version = excluded.schema_version, state = excluded.state",
+                (name, position, schema_version, state),
+            )
+        return True
+
+    def close(self) -> None:
+        self.db.close()

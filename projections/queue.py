@@ -139,37 +139,21 @@ last save (a process reading it later folds at most this many ids)."""
 
 
 class _Persisted:
-    """Where the fold's snapshot is kept: the read models' database (``projections.db``)."""
+    """Where the fold's snapshot is kept: the ``queue_fold`` snapshot table of the read
+    models' database (``projections.db``)."""
 
     def __init__(self, store: GameStore) -> None:
-        from projections.db import ProjectionDB, projection_db
+        from projections.db import Snapshots, projection_db
 
-        self.db: ProjectionDB = projection_db(store)
         self.read_only = store.read_only
-        self.table = self.db.t("queue_fold")
-        blob = self.db.blob
-        self.ddl = (
-            f"CREATE TABLE IF NOT EXISTS {self.table} (name TEXT PRIMARY KEY, position BIGINT "
-            f"NOT NULL, schema_version BIGINT NOT NULL, state {blob} NOT NULL)"
-        )
+        self.table = Snapshots(projection_db(store), "queue_fold")
 
     def load(self) -> _Snapshot | None:
-        if self.db.absent():
+        found = self.table.load("main")
+        if found is None or found[1] != SNAPSHOT_VERSION:
             return None
         try:
-            with self.db.reading() as cursor:
-                cursor.execute(
-                    self.db.sql(
-                        f"SELECT schema_version, state FROM {self.table} WHERE name = 'main'"
-                    )
-                )
-                row = cursor.fetchone()
-        except Exception:  # no table yet (never saved), or a database we cannot read
-            return None
-        if row is None or int(row[0]) != SNAPSHOT_VERSION:
-            return None
-        try:
-            return msgspec.msgpack.decode(bytes(row[1]), type=_Snapshot)
+            return msgspec.msgpack.decode(found[2], type=_Snapshot)
         except msgspec.DecodeError:
             return None
 
@@ -178,22 +162,10 @@ class _Persisted:
         if self.read_only:
             return
         state = msgspec.msgpack.encode(snapshot)
-        with self.db.locked() as cursor:
-            cursor.execute(self.ddl)
-            cursor.execute(f"SELECT position FROM {self.table} WHERE name = 'main'")
-            row = cursor.fetchone()
-            if row is not None and int(row[0]) >= snapshot.after:
-                return
-            cursor.execute(
-                f"INSERT INTO {self.table} (name, position, schema_version, state) VALUES "
-                "('main', ?, ?, ?) ON CONFLICT (name) DO UPDATE SET position = "
-                "excluded.position, schema_version = excluded.schema_version, "
-                "state = excluded.state",
-                (snapshot.after, SNAPSHOT_VERSION, state),
-            )
+        self.table.save("main", snapshot.after, SNAPSHOT_VERSION, state)
 
     def close(self) -> None:
-        self.db.close()
+        self.table.close()
 
 
 class QueueFold:

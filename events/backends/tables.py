@@ -21,14 +21,22 @@ import os
 import sqlite3
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
 from events.backends.locks import SCHEMA_LOCK_KEY
 
-__all__ = ["LOCK_KEY", "Cursor", "PostgresTables", "Row", "SQLiteTables", "Tables"]
+__all__ = [
+    "LOCK_KEY",
+    "Cursor",
+    "PostgresTables",
+    "Row",
+    "SQLiteTables",
+    "Tables",
+    "postgres_pool_tables",
+]
 
 LOCK_KEY = 0x5245_4650  # "REFP": the read models' advisory lock on PostgreSQL
 
@@ -389,6 +397,35 @@ class PostgresTables(Tables):
             self._listener.join(2)
         if self._on_close is not None:
             self._on_close()
+
+
+def postgres_pool_tables(env: Mapping[str, str], *, marker: str) -> PostgresTables:
+    """Tables on a small autocommit connection pool of their own, to the database and schema
+    the library's ``POSTGRES_*`` settings ``env`` name (LISTEN/NOTIFY included)."""
+    from psycopg.conninfo import make_conninfo
+    from psycopg_pool import ConnectionPool
+
+    schema = env.get("POSTGRES_SCHEMA", "")
+    conninfo = make_conninfo(
+        host=env.get("POSTGRES_HOST", "127.0.0.1"),
+        port=env.get("POSTGRES_PORT", "5432"),
+        dbname=env["POSTGRES_DBNAME"],
+        user=env.get("POSTGRES_USER", "postgres"),
+        password=env.get("POSTGRES_PASSWORD", ""),
+        connect_timeout=env.get("POSTGRES_CONNECT_TIMEOUT", "5"),
+        options=f"-c search_path={schema}" if schema else "",
+    )
+    pool: Any = ConnectionPool(
+        conninfo, min_size=1, max_size=8, open=True, kwargs={"autocommit": True}
+    )
+    return PostgresTables(
+        pool.connection,
+        schema=schema or "public",
+        marker=marker,
+        qualify=False,  # the pool's search path names the schema
+        conninfo=conninfo,
+        on_close=pool.close,
+    )
 
 
 class _PgCursor:
