@@ -24,8 +24,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from events.backends import is_server_store, store_settings
-from events.backends.backup import dump_postgres, restore_postgres, sqlite_copy, sqlite_unused
-from events.backends.tables import PostgresTables, SQLiteTables, Tables, postgres_pool_tables
+from events.backends.tables import (
+    PostgresTables,
+    SQLiteTables,
+    Tables,
+    postgres_pool_tables,
+    sibling_path,
+)
 
 if TYPE_CHECKING:
     from events.store import GameStore
@@ -46,12 +51,6 @@ READ_MODELS = (
 )
 """Every read model's table (``projections``): what a rebuild drops on PostgreSQL (on
 SQLite the whole file goes)."""
-
-
-def sibling_path(store_db: str, role: str) -> str:
-    """A file beside a SQLite store: ``referee.db`` -> ``referee.<role>.db``."""
-    root, ext = os.path.splitext(store_db)
-    return f"{root}.{role}{ext or '.db'}"
 
 
 class Database:
@@ -123,6 +122,8 @@ class Database:
     def backup_to(self, dest: Path) -> int:
         """Copy the whole store into the new SQLite store file ``dest`` (made empty by the
         caller for a PostgreSQL store; made here for a SQLite one); the number of events."""
+        from events.backends.backup import dump_postgres, sqlite_copy
+
         if self.path is not None:
             return sqlite_copy(Path(self.path), dest)
         events_table, checkpoints = self._tables()
@@ -132,6 +133,8 @@ class Database:
     def restore_from(self, origin: Path) -> int:
         """Make this (new, empty) store from the backup ``origin``; the number of events.
         ``ValueError`` when this store already holds events."""
+        from events.backends.backup import restore_postgres, sqlite_copy
+
         if self.path is not None:
             if Path(self.path).exists():
                 raise ValueError("a store is already there")
@@ -147,9 +150,10 @@ class Database:
     def unused(self) -> bool:
         """Whether this is a SQLite store file without one event (a refused command that
         made it may delete it); never for a database server."""
-        return (
-            self.path is not None and Path(self.path).is_file() and sqlite_unused(Path(self.path))
-        )
+        from events.backends.backup import sqlite_unused
+
+        path = Path(self.path) if self.path is not None else None
+        return path is not None and path.is_file() and sqlite_unused(path)
 
     def close(self) -> None:
         if self._store is not None:

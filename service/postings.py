@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import msgspec
 
 from events.ledger import Checkpoint, CheckpointError, check_signature
+from projections.players import EventPlayers
 from service.calls import PlayerHall, player_hall
 from service.errors import RefusedError
 
@@ -871,68 +872,29 @@ def player_line(board: EventBoard, state: Tournament, player_name: str) -> Playe
     )
 
 
-class PlayerIndex:
-    """An event version's players indexed once for every player's own page: ids by name,
-    each player's pairings, their standings rows. ``line`` answers what ``player_line``
-    does, at the cost of one player's rows instead of a pass over the whole event.
-
-    ``memo``: explanations already worked out, kept by the caller from one version of the
-    event to the next (a dict it owns; this index adds to it). An explanation is a function
-    of the player, the results it reads, the people it names and the event's settings, and
-    it is kept under exactly those: after one result only the players who met the two
-    players of that table get a new one, and every other player's is found, not computed
-    again (``explain`` was half of a player page's cost)."""
+class PlayerIndex(EventPlayers):
+    """A player's own page from an event version's players indexed once
+    (``projections.players.EventPlayers``) and the event board: ``line`` answers what
+    ``player_line`` does, at the cost of one player's rows instead of a pass over the whole
+    event. ``memo``: explanations already worked out, kept by the caller from one version
+    of the event to the next (a dict it owns; this index adds to it)."""
 
     def __init__(
         self, board: EventBoard, state: Tournament, memo: dict[Any, str] | None = None
     ) -> None:
+        super().__init__(state, memo)
         self.board = board
-        self.state = state
-        self.memo = memo
-        self.names = state.names()
-        self._ids: dict[str, str] = {}
-        self._house = {e.player_id: e.id for e in state.players.values() if e.player_id}
-        for entrant in state.players.values():
-            # a name exactly, and only a name one player has (``Tournament.find``, issue 31)
-            self._ids[entrant.name] = "" if entrant.name in self._ids else entrant.id
-        self._paired: dict[str, list[tuple[int, Any]]] = {}
-        for number in sorted(state.rounds):
-            for pairing in state.rounds[number].pairings:
-                for player in pairing.players:
-                    self._paired.setdefault(player, []).append((number, pairing))
         self._standing = {row["player"]: row for row in board.standings}
-        self._results: dict[str, list[tuple[int, Any]]] | None = None
 
-    def explain(self, player_name: str) -> str:
-        """How the player's figures are computed (``Tournament.explain``, now), from their own
-        results and their opponents' only: every line of it is one of those tallies."""
-        from referee.tournament.standings import explain
-
-        state = self.state
+    def _who(self, player_name: str) -> str:
         who = self.find(player_name)
         if who is None:
             raise RefusedError(f"no player {player_name!r} in this event")
-        if state.settings is None:
-            return state.explain(who)
-        if self._results is None:
-            self._results = {}
-            for number, result in enumerate(state.match_results().values()):
-                for player in result.players:
-                    self._results.setdefault(player, []).append((number, result))
-        by_player = self._results
-        met = {p for _, r in by_player.get(who, []) for p in r.players} | {who}
-        relevant = dict(item for p in met for item in by_player.get(p, []))
-        people = [state.players[p] for p in met if p in state.players]
-        results = [relevant[n] for n in sorted(relevant)]
-        if self.memo is None:
-            return explain(who, people, results, state.settings)
-        key = (who, tuple(sorted(people, key=lambda e: e.id)), tuple(results), state.settings)
-        found = self.memo.get(key)
-        if found is None:
-            if len(self.memo) >= 50_000:
-                self.memo.clear()
-            found = self.memo[key] = explain(who, people, results, state.settings)
-        return found
+        return who
+
+    def explain(self, player_name: str) -> str:
+        """How the player's figures are computed (``Tournament.explain``, now)."""
+        return self.explanation(self._who(player_name))
 
     def page(self, player_name: str) -> tuple[PlayerLine, str]:
         """What a player's own page shows: ``line`` and ``explain``, in one call."""
@@ -948,24 +910,13 @@ class PlayerIndex:
                 out.append(None)
         return out
 
-    def find(self, name: str) -> str | None:
-        """The id of the player named or identified by ``name`` (as ``Tournament.find``)."""
-        wanted = " ".join(name.split())
-        if wanted in self.state.players:
-            return wanted
-        if wanted in self._house:
-            return self._house[wanted]
-        return self._ids.get(wanted) or None
-
     def line(self, player_name: str) -> PlayerLine:
         """``player_line(board, state, player_name)``, from the index."""
-        who = self.find(player_name)
-        if who is None:
-            raise RefusedError(f"no player {player_name!r} in this event")
+        who = self._who(player_name)
         state, names = self.state, self.names
         history = [
             _player_round(state, names, who, number, pairing)
-            for number, pairing in self._paired.get(who, [])
+            for number, pairing in self.paired(who)
         ]
         name = state.players[who].name
         now = next((h for h in history if h.round == self.board.round), None)

@@ -11,9 +11,12 @@ this module names them for the faces, which never import the event layer.
 
 from __future__ import annotations
 
-from events.backends.tables import PostgresTables, Row, SQLiteTables, Tables
-from events.database import open_database, sibling_path
-from service.stores import StoreSpec
+from typing import TYPE_CHECKING
+
+from events.backends.tables import PostgresTables, Row, SQLiteTables, Tables, sibling_path
+
+if TYPE_CHECKING:
+    from service.stores import StoreSpec
 
 __all__ = ["PostgresSide", "Row", "SQLiteSide", "SideDB", "open_side_db", "side_path"]
 
@@ -31,4 +34,6 @@ def side_path(store_db: str) -> str:
 
 def open_side_db(spec: StoreSpec) -> SideDB:
     """The side tables of the store ``spec`` names."""
+    from events.database import open_database  # on use: naming the tables opens nothing
+
     return open_database(spec.db, spec.env).side_tables()

@@ -36,11 +36,18 @@ __all__ = [
     "SQLiteTables",
     "Tables",
     "postgres_pool_tables",
+    "sibling_path",
 ]
 
 LOCK_KEY = 0x5245_4650  # "REFP": the read models' advisory lock on PostgreSQL
 
 Row = tuple[Any, ...]
+
+
+def sibling_path(store_db: str, role: str) -> str:
+    """A file beside a SQLite store: ``referee.db`` -> ``referee.<role>.db``."""
+    root, ext = os.path.splitext(store_db)
+    return f"{root}.{role}{ext or '.db'}"
 
 
 class Cursor(Protocol):
