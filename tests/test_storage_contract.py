@@ -10,8 +10,10 @@ backend; ``tests/test_storage.py`` goes deeper into the event store alone.
 
 from __future__ import annotations
 
+import sqlite3
 import uuid
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,7 @@ from projections.queue import QueueFold
 from referee.contract import Player
 from service import RefereeService
 from service.access import TokenStore
+from service.analysis import write_analysis
 from service.backup import backup_store, restore_store
 from service.idempotency import IdempotencyStore
 from tests.postgres import _dsn, pg_url
@@ -123,9 +126,10 @@ def _lived(svc: RefereeService) -> dict[str, str]:
     return {"ruled": ruled, "voided": voided, "agreed": agreed}
 
 
-def test_every_listing_folds_a_games_status_the_same(database: Database) -> None:
+def test_every_listing_folds_a_games_status_the_same(database: Database, tmp_path: Path) -> None:
     """One fold of a game's status (``projections.status``): the catalog, the live games
-    list and the queue's fold agree after every way a game ends and opens again."""
+    list, the queue's fold and the analysis export (which says ``ended``) agree after every
+    way a game ends and opens again."""
     svc = _service(database)
     games = _lived(svc)
 
@@ -138,10 +142,17 @@ def test_every_listing_folds_a_games_status_the_same(database: Database) -> None
         fold._catch_up()  # noqa: SLF001 - the fold itself, without the queue's reading
         queue = {g: fold._games[g].outcome.status for g in games.values()}  # noqa: SLF001
         projector.close()
-        return [catalog, listing, queue]
+        out = tmp_path / f"analysis-{uuid.uuid4().hex[:6]}.db"
+        write_analysis(svc, out)
+        with closing(sqlite3.connect(out)) as con:
+            exported = {
+                g: "finished" if s == "ended" else s
+                for g, s in con.execute("SELECT game_id, status FROM games")
+            }
+        return [catalog, listing, queue, exported]
 
     first = statuses()
-    assert first[0] == first[1] == first[2]
+    assert first[0] == first[1] == first[2] == first[3]
     assert first[0] == {
         games["ruled"]: "finished",
         games["voided"]: "open",
@@ -149,7 +160,7 @@ def test_every_listing_folds_a_games_status_the_same(database: Database) -> None
     }
     svc.retract(games["ruled"], "the count was wrong")  # REF-6.2: open again
     again = statuses()
-    assert again[0] == again[1] == again[2] and again[0][games["ruled"]] == "open"
+    assert again[0] == again[1] == again[2] == again[3] and again[0][games["ruled"]] == "open"
 
 
 def test_the_read_models_catch_up_and_rebuild(database: Database) -> None:
