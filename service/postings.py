@@ -37,7 +37,6 @@ from typing import TYPE_CHECKING, Any, Literal
 import msgspec
 
 from events.ledger import Checkpoint, CheckpointError, check_signature
-from projections.players import EventPlayers
 from service.calls import PlayerHall, player_hall
 from service.errors import RefusedError
 
@@ -872,7 +871,7 @@ def player_line(board: EventBoard, state: Tournament, player_name: str) -> Playe
     )
 
 
-class PlayerIndex(EventPlayers):
+class PlayerIndex:
     """A player's own page from an event version's players indexed once
     (``projections.players.EventPlayers``) and the event board: ``line`` answers what
     ``player_line`` does, at the cost of one player's rows instead of a pass over the whole
@@ -882,9 +881,16 @@ class PlayerIndex(EventPlayers):
     def __init__(
         self, board: EventBoard, state: Tournament, memo: dict[Any, str] | None = None
     ) -> None:
-        super().__init__(state, memo)
+        from projections.players import EventPlayers  # on use: a page, not every command
+
+        self.players = EventPlayers(state, memo)
         self.board = board
+        self.state = state
         self._standing = {row["player"]: row for row in board.standings}
+
+    def find(self, name: str) -> str | None:
+        """The id of the player named or identified by ``name`` (as ``Tournament.find``)."""
+        return self.players.find(name)
 
     def _who(self, player_name: str) -> str:
         who = self.find(player_name)
@@ -894,7 +900,7 @@ class PlayerIndex(EventPlayers):
 
     def explain(self, player_name: str) -> str:
         """How the player's figures are computed (``Tournament.explain``, now)."""
-        return self.explanation(self._who(player_name))
+        return self.players.explanation(self._who(player_name))
 
     def page(self, player_name: str) -> tuple[PlayerLine, str]:
         """What a player's own page shows: ``line`` and ``explain``, in one call."""
@@ -913,10 +919,10 @@ class PlayerIndex(EventPlayers):
     def line(self, player_name: str) -> PlayerLine:
         """``player_line(board, state, player_name)``, from the index."""
         who = self._who(player_name)
-        state, names = self.state, self.names
+        state, names = self.state, self.players.names
         history = [
             _player_round(state, names, who, number, pairing)
-            for number, pairing in self.paired(who)
+            for number, pairing in self.players.paired(who)
         ]
         name = state.players[who].name
         now = next((h for h in history if h.round == self.board.round), None)
