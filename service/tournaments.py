@@ -39,7 +39,7 @@ from referee.tournament.playoff import next_game_order
 from referee.tournament.standings import MatchResult, Standing, Standings, explain
 from referee.tournament.state import Tournament, apply
 from service.access import PLAYER_ID, PLAYER_ID_WORDS, new_player_id
-from service.bounds import check_cut, check_name, check_reason, check_rounds, similar_to
+from service.bounds import LookAlikes, check_cut, check_name, check_reason, check_rounds
 from service.errors import GameNotFoundError, RefusedError
 from service.procedure import header
 
@@ -737,8 +737,9 @@ class Tournaments:
         event: the same letters in another case, or Unicode confusables ("Аnn", a
         Cyrillic A): two such players are told apart by nobody reading a posting."""
         known = {e.id: e.name for e in state.players.values()}
+        alike = LookAlikes(known)
         for number, name in enumerate(names):
-            clash = similar_to(name, known)
+            clash = alike.similar_to(name)
             if clash is not None:
                 other = known[clash]
                 who = f"{other!r} ({clash})" if not clash.startswith("#") else repr(other)
@@ -749,6 +750,7 @@ class Tournaments:
                     "name, or allow similar names (--allow-similar)",
                 )
             known[f"#{number}"] = name
+            alike.add(f"#{number}", name)
 
     def _check_event_deck(self, loaded: _Loaded, deck: Deck) -> None:
         from referee import games
