@@ -62,6 +62,7 @@ log = logging.getLogger("referee.writer")
 
 T = TypeVar("T")
 
+
 @dataclass(slots=True)
 class _Item:
     """A queued write to be staged through the pipeline (``service.pipeline``), the

@@ -16,7 +16,7 @@ import json
 import os
 import tempfile
 from collections.abc import AsyncIterator, Awaitable
-from typing import Annotated, Any
+from typing import Annotated, Any, TypedDict
 
 import msgspec
 from litestar import Request, Response, get, post
@@ -135,6 +135,25 @@ def expected_version(raw: str | None) -> int | None:
             f'If-Match takes the game\'s version as its ETag gave it ("12"), not {raw!r}'
         )
     return int(text)
+
+
+class EventTerms(TypedDict):
+    """An event write's terms as its request states them, for the service's write
+    (``service.tournaments.event_write``): the version its writer saw and its key."""
+
+    expected_version: int | None
+    idempotency_key: str | None
+
+
+def event_terms(request: AnyRequest) -> EventTerms:
+    """The ``If-Match`` version and ``Idempotency-Key`` of an event write, passed through
+    to the service, which checks them (a stale version 412, a key already stored 409)."""
+    key = request.headers.get("idempotency-key")
+    if key is not None:
+        key = key.strip()
+        if not key or len(key) > 200:
+            raise RefusedError("an Idempotency-Key is 1 to 200 characters")
+    return {"expected_version": if_match(request), "idempotency_key": key}
 
 
 def _viewer(principal: Principal, seating: Seating, wanted: str | None) -> str:

@@ -18,7 +18,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from service.calls import CALL_SECONDS, NOTE_LIMIT, REASON_LIMIT, CallRow, ReportRow
-from web.api import PROBLEMS
+from web.api import PROBLEMS, event_terms
 from web.context import Web, web_of
 from web.problems import Problem
 
@@ -93,7 +93,9 @@ async def call_judge(
 ) -> Response[CallRow]:
     web = web_of(request)
     who = web.principal(request)
-    row = await _write(web, web.svc.call_as, who, event_id, data.table, reason=data.reason)
+    row = await _write(
+        web, web.svc.call_as, who, event_id, data.table, reason=data.reason, **event_terms(request)
+    )
     return _created(row)
 
 
@@ -122,7 +124,11 @@ async def _step(
 ) -> Response[CallRow]:
     web = web_of(request)
     who = web.principal(request)
-    return _created(await _write(web, web.svc.call_step_as, who, event_id, call, step, text))
+    return _created(
+        await _write(
+            web, web.svc.call_step_as, who, event_id, call, step, text, **event_terms(request)
+        )
+    )
 
 
 @post(
@@ -172,7 +178,11 @@ async def call_from_game(
 ) -> Response[CallRow]:
     web = web_of(request)
     who = web.principal(request)
-    return _created(await _write(web, web.svc.game_call_as, who, game_id, reason=data.reason))
+    return _created(
+        await _write(
+            web, web.svc.game_call_as, who, game_id, reason=data.reason, **event_terms(request)
+        )
+    )
 
 
 @post(
@@ -186,7 +196,9 @@ async def file_report(
 ) -> Response[ReportRow]:
     web = web_of(request)
     who = web.principal(request)
-    row = await _write(web, web.svc.report_as, who, event_id, data.result, table=data.table)
+    row = await _write(
+        web, web.svc.report_as, who, event_id, data.result, table=data.table, **event_terms(request)
+    )
     return _created(row)
 
 
@@ -201,7 +213,11 @@ async def confirm_report(
 ) -> Response[ReportRow]:
     web = web_of(request)
     who = web.principal(request)
-    return _created(await _write(web, web.svc.answer_as, who, event_id, report, confirm=True))
+    return _created(
+        await _write(
+            web, web.svc.answer_as, who, event_id, report, confirm=True, **event_terms(request)
+        )
+    )
 
 
 @post(
@@ -216,7 +232,14 @@ async def dispute_report(
     web = web_of(request)
     who = web.principal(request)
     row = await _write(
-        web, web.svc.answer_as, who, event_id, report, confirm=False, reason=data.reason
+        web,
+        web.svc.answer_as,
+        who,
+        event_id,
+        report,
+        confirm=False,
+        reason=data.reason,
+        **event_terms(request),
     )
     return _created(row)
 

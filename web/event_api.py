@@ -24,7 +24,7 @@ from service.bounds import MAX_CUT, MAX_ROUNDS
 from service.eventprint import BracketView
 from service.postings import PlayerLine
 from service.tournaments import EventInfo, LogLine, PairingRow, StandingRow, split_slip
-from web.api import PROBLEMS
+from web.api import PROBLEMS, event_terms
 from web.context import Web, web_of
 from web.schemas import Line, ListText, Page
 
@@ -148,6 +148,7 @@ async def create_event(request: AnyRequest, data: JSONBody[NewEvent]) -> Respons
         floor=data.floor,
         seed=data.seed,
         deck_deadline=data.deck_deadline,
+        **event_terms(request),
     )
     return _created(info, info.event_id)
 
@@ -190,6 +191,7 @@ async def register_players(
         player_id=data.player_id,
         player_ids=data.player_ids,
         allow_similar=data.allow_similar,
+        **event_terms(request),
     )
     entrants = (await web.run(web.svc.event_state, event_id)).players
     house = [str(entrants[i].player_id or "") for i in ids]
@@ -208,7 +210,9 @@ async def drop_player(
     data = await _strict(request, data)
     web = web_of(request)
     authorize_event(web.principal(request), "enter")
-    after = await _write(web, web.svc.event_drop, event_id, data.player, reason=data.reason)
+    after = await _write(
+        web, web.svc.event_drop, event_id, data.player, reason=data.reason, **event_terms(request)
+    )
     return _created(Dropped(player=data.player, after_round=after), event_id)
 
 
@@ -227,11 +231,23 @@ async def pair_round(
     authorize_event(who, "run")
     if data.repair:  # without manual: the engine re-pairs (EV-5.12)
         rows = await _write(
-            web, web.svc.event_repair, event_id, data.manual, reason=data.reason, by=who.label
+            web,
+            web.svc.event_repair,
+            event_id,
+            data.manual,
+            reason=data.reason,
+            by=who.label,
+            **event_terms(request),
         )
     else:
         rows = await _write(
-            web, web.svc.event_pair, event_id, manual=data.manual, reason=data.reason, by=who.label
+            web,
+            web.svc.event_pair,
+            event_id,
+            manual=data.manual,
+            reason=data.reason,
+            by=who.label,
+            **event_terms(request),
         )
     return _created(rows, event_id)
 
@@ -249,7 +265,9 @@ async def report_results(
     web = web_of(request)
     who = web.principal(request)
     authorize_event(who, "result", tables=[split_slip(s)[0] for s in data.slips], event=event_id)
-    await _write(web, web.svc.event_result, event_id, data.slips, by=who.label)
+    await _write(
+        web, web.svc.event_result, event_id, data.slips, by=who.label, **event_terms(request)
+    )
     info = await web.run(web.svc.event_info, event_id)
     return _created(Written(event_id=info.event_id, version=info.version), event_id)
 
@@ -275,6 +293,7 @@ async def correct_result(
         data.slip,
         reason=data.reason,
         by=who.label,
+        **event_terms(request),
     )
     info = await web.run(web.svc.event_info, event_id)
     return _created(Written(event_id=info.event_id, version=info.version), event_id)

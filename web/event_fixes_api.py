@@ -19,7 +19,7 @@ from litestar.params import FromPath, JSONBody
 from service.access import authorize_event
 from service.event_fixes import DrawInfo, Repaired, Undone
 from service.tournaments import EventInfo, PenaltyOutcome
-from web.api import PROBLEMS
+from web.api import PROBLEMS, event_terms
 from web.context import web_of
 from web.event_api import _created, _write
 
@@ -110,7 +110,13 @@ async def repair_round(
     who = web.principal(request)
     authorize_event(who, "run")
     done = await _write(
-        web, web.svc.event_repair_moves, event_id, data.manual, reason=data.reason, by=who.label
+        web,
+        web.svc.event_repair_moves,
+        event_id,
+        data.manual,
+        reason=data.reason,
+        by=who.label,
+        **event_terms(request),
     )
     return _created(done, event_id)
 
@@ -127,7 +133,14 @@ async def undo_round(
     web = web_of(request)
     who = web.principal(request)
     authorize_event(who, "run")
-    done = await _write(web, web.svc.event_undo_round, event_id, reason=data.reason, by=who.label)
+    done = await _write(
+        web,
+        web.svc.event_undo_round,
+        event_id,
+        reason=data.reason,
+        by=who.label,
+        **event_terms(request),
+    )
     return _created(done, event_id)
 
 
@@ -144,7 +157,13 @@ async def undrop_player(
     who = web.principal(request)
     authorize_event(who, "run")
     name = await _write(
-        web, web.svc.event_undrop, event_id, data.player, reason=data.reason, by=who.label
+        web,
+        web.svc.event_undrop,
+        event_id,
+        data.player,
+        reason=data.reason,
+        by=who.label,
+        **event_terms(request),
     )
     return _created(Undropped(player=name), event_id)
 
@@ -169,6 +188,7 @@ async def change_settings(
         cut=data.cut,
         reason=data.reason,
         by=who.label,
+        **event_terms(request),
     )
     return _created(info, event_id)
 
@@ -194,6 +214,7 @@ async def give_penalty(
         penalty=data.penalty,
         reason=data.reason,
         by=who.label,
+        **event_terms(request),
     )
     return _created(given, event_id)
 
@@ -218,6 +239,7 @@ async def withdraw_penalty(
         reason=data.reason,
         by=who.label,
         result=data.result,
+        **event_terms(request),
     )
     return _created(Withdrawn(penalty=number, stored=stored), event_id)
 
@@ -241,6 +263,7 @@ async def end_event(
         reason=data.reason,
         void_open=data.void_open,
         by=who.label,
+        **event_terms(request),
     )
     return _created(Ended(voided=voided), event_id)
 
@@ -268,7 +291,9 @@ async def attach_decklist(
     else:
         assert data.decklist is not None
         deck = parse_decklist(data.decklist, "the decklist")
-    name = await _write(web, web.svc.event_attach_deck, event_id, player, deck, by=who.label)
+    name = await _write(
+        web, web.svc.event_attach_deck, event_id, player, deck, by=who.label, **event_terms(request)
+    )
     return _created(DeckAttached(player=name), event_id)
 
 

@@ -20,7 +20,7 @@ from litestar.params import FromPath, FromQuery, JSONBody
 from service.access import authorize, authorize_clock, authorize_event
 from service.hall import ClockView
 from service.results import WrittenEvents
-from web.api import PROBLEMS, _written_headers, if_match
+from web.api import PROBLEMS, _written_headers, event_terms, if_match
 from web.context import Web, web_of
 
 __all__ = ["HALL_HANDLERS"]
@@ -98,9 +98,12 @@ async def mark_clock(
             data.minutes,
             reason=data.reason,
             by=who.label,
+            **event_terms(request),
         )
     else:
-        view = await _write(web, web.svc.event_clock, event_id, data.action, by=who.label)
+        view = await _write(
+            web, web.svc.event_clock, event_id, data.action, by=who.label, **event_terms(request)
+        )
     return _created(view)
 
 
@@ -117,7 +120,14 @@ async def extend_table(
     who = web.principal(request)
     authorize_clock(who, table=table, event=event_id.strip())
     view = await _write(
-        web, web.svc.event_extend, event_id, table, data.minutes, reason=data.reason, by=who.label
+        web,
+        web.svc.event_extend,
+        event_id,
+        table,
+        data.minutes,
+        reason=data.reason,
+        by=who.label,
+        **event_terms(request),
     )
     return _created(view)
 
