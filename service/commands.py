@@ -28,7 +28,7 @@ from events.schema import (
 from events.store import GameNotFoundError, GameStore
 from events.view import GameView
 from referee.contract import Player
-from referee.game.commands import EntryCommand
+from referee.game.entries import EntryCommand
 from referee.kit.adjustments import Change
 from referee.kit.decks import Deck, Decklist, SealedDeck, seal
 from referee.verdicts import Violation

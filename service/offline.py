@@ -37,7 +37,7 @@ from events.schema import (
     OfflineEntry,
 )
 from events.store import ConcurrentWriteError, fold_written, sealed_after
-from referee.game.commands import EntryCommand
+from referee.game.entries import EntryCommand
 from referee.game.write import decision
 from service.errors import InvalidCommandError, RefusedError, StaleVersionError
 from service.pipeline import entry_result
@@ -250,7 +250,7 @@ def _branch(
         reason=reason,
         by=by,
     )
-    written = svc.store.append(view, [event])
+    written = svc._append_to_game(view, [event])  # noqa: SLF001 - the one write pipeline
     return SyncOutcome(
         game_id=view.game_id,
         outcome="conflict",
@@ -319,14 +319,10 @@ def resolve_branch(
         for entry in event.entries:
             results.append(svc.record(view.game_id, entry.text, actor=entry.seat, by=by))
         view = svc.load(view.game_id)
-    svc.store.append(
-        view,
-        [
-            BranchResolved(
-                **header(view.game_id, svc.clock()), branch=branch, kept=keep, reason=reason, by=by
-            )
-        ],
+    resolved = BranchResolved(
+        **header(view.game_id, svc.clock()), branch=branch, kept=keep, reason=reason, by=by
     )
+    svc._append_to_game(view, [resolved])  # noqa: SLF001 - the one write pipeline
     return results
 
 

@@ -34,9 +34,8 @@ refusal at any step raises before anything is written.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -50,15 +49,29 @@ from events.schema import (
 )
 from events.store import GameStore, fold_written, sealed_after, sealed_at
 from events.view import GameView
-from referee.game.commands import EntryCommand, Write
 from referee.game.decision import Decision
+from referee.game.entries import EntryCommand
 from referee.game.write import decision
 from service.procedure import header, summaries
 from service.results import EntryResult, ResultInfo, WrittenEvents
 
 if TYPE_CHECKING:
-    from referee.game.commands import CreateGame
+    from typing import Protocol
+
+    from referee.game.commands import CreateGame, Write
     from service.access import Action, Principal
+
+    class Writing(Protocol):
+        """What the pipeline needs of the service: its store, clock and seed."""
+
+        store: GameStore
+        clock: Callable[[], datetime]
+        draw_seed: Callable[[], int]
+
+    class _Planned(Protocol):
+        batches: list[tuple[int, str, Sequence[GameEvent]]]
+        folded: Callable[[Sequence[GameEvent]], None]
+
 
 __all__ = [
     "Answer",
@@ -77,16 +90,7 @@ Answer = Callable[[GameView, list[GameEvent]], Any]
 """A caller's answer from the game as the write left it and the events written."""
 
 
-class Writing(Protocol):
-    """What the pipeline needs of the service: its store, clock and seed."""
-
-    store: GameStore
-    clock: Callable[[], datetime]
-    draw_seed: Callable[[], int]
-
-
-@dataclass(slots=True)
-class GameWrite:
+class GameWrite(msgspec.Struct):
     """One write to an existing game: ``command`` (an entry or a referee's command) on the
     game ``ref``; ``principal``, a face's caller, must be allowed ``action`` there (an
     entry's is ``record``, or ``check`` for a dry run); ``answer`` builds the caller's
@@ -99,16 +103,14 @@ class GameWrite:
     answer: Answer | None = None
 
 
-@dataclass(slots=True)
-class NewGame:
+class NewGame(msgspec.Struct):
     """A new game (``game_id`` drawn when not given)."""
 
     command: CreateGame
     game_id: str | None = None
 
 
-@dataclass(slots=True)
-class Staged:
+class Staged(msgspec.Struct):
     """A write carried up to its seal: the game's view as the write leaves it, its
     sealed events followed by its follow-ups' (a match's), the caller's answer, and
     what to run once they are stored (``follow``)."""
@@ -116,7 +118,7 @@ class Staged:
     view: GameView
     streams: list[list[GameEvent]]
     answer: Any
-    follow: list[Callable[[], None]] = field(default_factory=list)
+    follow: list[Callable[[], None]] = msgspec.field(default_factory=list)
 
     @property
     def game_id(self) -> str:
@@ -202,11 +204,6 @@ def follow_up(staged: Sequence[Staged]) -> None:
     for one in staged:
         for step in one.follow:
             step()
-
-
-class _Planned(Protocol):
-    batches: list[tuple[int, str, Sequence[GameEvent]]]
-    folded: Callable[[Sequence[GameEvent]], None]
 
 
 def _match_update(svc: Writing, view: GameView, new: Sequence[GameEvent]) -> _Planned | None:

@@ -16,7 +16,9 @@ from typing import Any, Literal
 import msgspec
 
 from referee.contract import Player
+from referee.game.entries import EntryCommand
 from referee.game.facts import PenaltyLevel, RulingDecision
+from referee.game.versioned import Given, Versioned
 from referee.kit.adjustments import Change
 from referee.kit.decks import Deck, Decklist
 from referee.verdicts import Violation
@@ -46,15 +48,7 @@ __all__ = [
 EndKind = Literal["resignation", "agreement", "adjudication"]
 
 
-class _Command(msgspec.Struct, frozen=True, kw_only=True):
-    by: str = ""
-
-
-class Versioned(_Command, frozen=True, kw_only=True):
-    expected_version: int | None = None  # the version the writer saw (If-Match), when it says
-
-
-class CreateGame(_Command, frozen=True, kw_only=True):
+class CreateGame(Given, frozen=True, kw_only=True):
     """A new game. ``options`` are a face's raw values (converted by the game's setup
     fields, missing seeds drawn), or, with ``raw_options=False``, a recorded setup's
     options taken as they are. ``meta`` holds the tournament's labels."""
@@ -75,13 +69,13 @@ class RegisterDeck(Versioned, frozen=True, kw_only=True):
     deck: Deck
 
 
-class OpenDeck(_Command, frozen=True, kw_only=True):
+class OpenDeck(Given, frozen=True, kw_only=True):
     who: str
     decklist: Decklist
     salt: str
 
 
-class KeepRejection(_Command, frozen=True, kw_only=True):
+class KeepRejection(Given, frozen=True, kw_only=True):
     """A rejection as a record states it (REF-8.1), not judged again."""
 
     text: str
@@ -144,7 +138,7 @@ class Appeal(Versioned, frozen=True, kw_only=True):
     grounds: str
 
 
-class Rule(_Command, frozen=True, kw_only=True):
+class Rule(Given, frozen=True, kw_only=True):
     dispute: int
     decision: RulingDecision
     clause: str
@@ -167,19 +161,6 @@ Command = (
     | Appeal
     | Rule
 )
-
-
-class EntryCommand(Versioned, frozen=True, kw_only=True):
-    """One entry as a referee gives it: the text, the seat if named apart (``actor``), who
-    records it (``by``) and the version it was made on (``expected_version``).
-
-    ``dry_run`` only judges; ``keep_unreadable`` is for imports of records written
-    before REF-1.1 and REF-1.3 refused such text, which kept it as a rejection."""
-
-    text: str
-    actor: str | None = None
-    dry_run: bool = False
-    keep_unreadable: bool = False
 
 
 Write = Command | EntryCommand

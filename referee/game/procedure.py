@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.game.errors import InvalidCommandError, RefusedError
 from referee.game.facts import GameEnded
-from referee.game.view import FoldedGame
 from referee.outcomes import Outcome, Placing
+
+if TYPE_CHECKING:
+    from referee.game.view import FoldedGame
 
 __all__ = [
     "PLAYER_ID",

@@ -11,14 +11,17 @@ records an entry, ``referee act``, never loads them). Pure, as they are.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee.game.commands import Command, EntryCommand, Versioned, Write
 from referee.game.decision import Decision
-from referee.game.entries import decide_entry
+from referee.game.entries import EntryCommand, decide_entry
 from referee.game.errors import StaleVersionError
-from referee.game.facts import GameEvent
-from referee.game.view import FoldedGame
+from referee.game.versioned import Versioned
+
+if TYPE_CHECKING:
+    from referee.game.commands import Command, Write
+    from referee.game.facts import GameEvent
+    from referee.game.view import FoldedGame
 
 __all__ = ["check_version", "decide", "decision"]
 
