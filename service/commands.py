@@ -28,7 +28,7 @@ from events.schema import (
 from events.store import GameNotFoundError, GameStore
 from events.view import GameView
 from referee.contract import Player
-from referee.game.entries import EntryCommand
+from referee.game.entry import EntryCommand
 from referee.kit.adjustments import Change
 from referee.kit.decks import Deck, Decklist, SealedDeck, seal
 from referee.verdicts import Violation
@@ -38,6 +38,7 @@ from service.pipeline import (
     NewGame,
     Staged,
     commit,
+    no_answer,
     stage,
     stage_events,
     stage_new,
@@ -55,10 +56,6 @@ __all__ = ["Commands"]
 
 def _utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-def _nothing(view: GameView, written: Sequence[GameEvent]) -> None:
-    """No answer: the shell reads the events written itself."""
 
 
 class Commands:
@@ -128,7 +125,7 @@ class Commands:
     ) -> tuple[GameView, list[GameEvent]]:
         """Carry ``command`` out through the pipeline; the game as the write left it and
         the events stored."""
-        staged = self._write(GameWrite(ref, command, answer=answer or _nothing))
+        staged = self._write(GameWrite(ref, command, answer=answer or no_answer))
         return staged.view, staged.events
 
     def _carried_out(self, ref: str, command: Command) -> WrittenEvents:

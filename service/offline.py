@@ -37,7 +37,7 @@ from events.schema import (
     OfflineEntry,
 )
 from events.store import ConcurrentWriteError, fold_written, sealed_after
-from referee.game.entries import EntryCommand
+from referee.game.entry import EntryCommand
 from referee.game.write import decision
 from service.errors import InvalidCommandError, RefusedError, StaleVersionError
 from service.pipeline import entry_result

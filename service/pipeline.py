@@ -50,7 +50,7 @@ from events.schema import (
 from events.store import GameStore, fold_written, sealed_after, sealed_at
 from events.view import GameView
 from referee.game.decision import Decision
-from referee.game.entries import EntryCommand
+from referee.game.entry import EntryCommand
 from referee.game.write import decision
 from service.procedure import header, summaries
 from service.results import EntryResult, ResultInfo, WrittenEvents
@@ -80,6 +80,7 @@ __all__ = [
     "Staged",
     "commit",
     "entry_result",
+    "no_answer",
     "stage",
     "stage_events",
     "stage_new",
@@ -144,9 +145,10 @@ def stage(svc: Writing, view: GameView, write: GameWrite) -> Staged:
             authorize(write.principal, action, view)
     decided = decision(view, command, header(view.game_id, svc.clock()))
     before = view.version
-    staged = stage_events(svc, view, decided.new, decided.applied, answer=write.answer)
-    if decided.entry is not None:
-        staged.answer = entry_result(view, before, decided)
+    if decided.entry is None:
+        return stage_events(svc, view, decided.new, decided.applied, answer=write.answer)
+    staged = stage_events(svc, view, decided.new, decided.applied, answer=no_answer)
+    staged.answer = entry_result(view, before, decided)  # an entry's answer is its result
     return staged
 
 
@@ -228,6 +230,11 @@ def _match_update(svc: Writing, view: GameView, new: Sequence[GameEvent]) -> _Pl
 
 
 # -- answers ---------------------------------------------------------------------------
+
+
+def no_answer(view: GameView, events: Sequence[GameEvent]) -> None:
+    """No answer from the view: the caller builds its own (an entry's result, a shell that
+    reads the events written)."""
 
 
 def written(view: GameView, events: Sequence[GameEvent]) -> WrittenEvents:

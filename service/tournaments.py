@@ -8,7 +8,7 @@ first game and the links between them in ONE transaction.
 
 A game of a match is an ordinary game whose ``meta`` names its event, round and
 table. When it ends, its result is recorded into the match (``match_update``, stored
-in the same transaction as the game's end by ``Commands._append_to_game``); if
+in the same transaction as the game's end by the write pipeline, ``service.pipeline``); if
 the match is not decided yet, the next game is created and linked at once, in
 the same transaction (documented choice: "when the previous game ends").
 

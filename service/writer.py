@@ -50,7 +50,8 @@ from typing import Any, TypeVar, overload
 from events.schema import GameEvent
 from events.store import ConcurrentWriteError, ReplicaWriteError
 from events.view import GameView
-from referee.game.commands import Command, CreateGame, EntryCommand
+from referee.game.commands import Command, CreateGame
+from referee.game.entry import EntryCommand
 from service.access import Action, Principal
 from service.cached import CachedService
 from service.pipeline import GameWrite, NewGame, Staged, follow_up, stage, stage_new
@@ -160,7 +161,7 @@ class GroupWriter:
         action: Action | None = None,
         principal: Principal | None = None,
     ) -> Future[Any]:
-        """Carry out a referee's command on a game (``service.decide``: an end, an
+        """Carry out a referee's command on a game (``referee.game.commands``: an end, an
         adjudication, ...) as ``Commands`` does, in the next group commit: ``principal``
         must be allowed ``action`` in the game. The answer is ``answer(view, written)``:
         the game as the write left it (read it, keep nothing of it) and the events

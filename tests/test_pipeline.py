@@ -14,7 +14,8 @@ import pytest
 
 from events.store import GameStore
 from referee.contract import Player
-from referee.game.commands import End, EntryCommand, Retract
+from referee.game.commands import End, Retract
+from referee.game.entry import EntryCommand
 from referee.game.write import decision
 from service.app import RefereeService
 from service.cached import CachedService

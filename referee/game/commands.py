@@ -16,9 +16,8 @@ from typing import Any, Literal
 import msgspec
 
 from referee.contract import Player
-from referee.game.entries import EntryCommand
+from referee.game.entry import EntryCommand, Given, Versioned
 from referee.game.facts import PenaltyLevel, RulingDecision
-from referee.game.versioned import Given, Versioned
 from referee.kit.adjustments import Change
 from referee.kit.decks import Deck, Decklist
 from referee.verdicts import Violation

@@ -19,28 +19,15 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from referee.game.decision import Decision, EntryOutcome
+from referee.game.entry import EntryCommand
 from referee.game.errors import InvalidCommandError, UnreadableEntryError
 from referee.game.facts import ActionRecorded, ActionRejected, GameEvent, RulingRequested
 from referee.game.procedure import named_seat, result_by_rule, seat_of
-from referee.game.versioned import Versioned
 
 if TYPE_CHECKING:
     from referee.game.view import FoldedGame
 
-__all__ = ["EntryCommand", "decide_entry"]
-
-
-class EntryCommand(Versioned, frozen=True, kw_only=True):
-    """One entry as a referee gives it: the text, the seat if named apart (``actor``), who
-    records it (``by``) and the version it was made on (``expected_version``).
-
-    ``dry_run`` only judges; ``keep_unreadable`` is for imports of records written
-    before REF-1.1 and REF-1.3 refused such text, which kept it as a rejection."""
-
-    text: str
-    actor: str | None = None
-    dry_run: bool = False
-    keep_unreadable: bool = False
+__all__ = ["decide_entry"]
 
 
 def decide_entry(view: FoldedGame, command: EntryCommand, base: Mapping[str, Any]) -> Decision:

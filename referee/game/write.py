@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from referee.game.decision import Decision
-from referee.game.entries import EntryCommand, decide_entry
+from referee.game.entries import decide_entry
+from referee.game.entry import EntryCommand, Versioned
 from referee.game.errors import StaleVersionError
-from referee.game.versioned import Versioned
 
 if TYPE_CHECKING:
     from referee.game.commands import Command, Write
