@@ -128,7 +128,7 @@ def test_a_games_end_and_its_match_update_are_one_write(
         calls.append(len({e.originator_id for b in batches for e in b.collect_events()}))
         if len(calls) > 1:
             raise OSError("the process died here")
-        return original(*batches)  # type: ignore[arg-type]
+        return original(*batches)
 
     svc.store.app.save = crash_after_first_write  # type: ignore[method-assign,assignment]
     try:
