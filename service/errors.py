@@ -8,9 +8,9 @@ missing game, 3 for a concurrent write; HTTP answers 400/404/409/412.
 from __future__ import annotations
 
 from events.store import ConcurrentWriteError, GameNotFoundError, StoreBusyError, StoreError
-from referee.errors import RefereeError
-from referee.game.errors import (
+from referee.errors import (
     InvalidCommandError,
+    RefereeError,
     RefusedError,
     StaleVersionError,
     UnreadableEntryError,

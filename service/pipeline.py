@@ -49,8 +49,7 @@ from events.schema import (
 )
 from events.store import GameStore, fold_written, sealed_after, sealed_at
 from events.view import GameView
-from referee.game.decision import Decision
-from referee.game.entry import EntryCommand
+from referee.game.entry import Decision, EntryCommand
 from referee.game.write import decision
 from service.procedure import header, summaries
 from service.results import EntryResult, ResultInfo, WrittenEvents

@@ -1,14 +1,13 @@
 """Game types as the faces present them. Completing a table's setup options is the
-new game's decision's (``referee.game.setup.resolve_options``, named here too).
+new game's decision's (``referee.game.setup.resolve_options``).
 """
 
 from __future__ import annotations
 
 from referee import games
-from referee.game.setup import resolve_options as resolve_options
 from service.results import GameInfo
 
-__all__ = ["game_info", "resolve_options"]
+__all__ = ["game_info"]
 
 
 def game_info(name: str) -> GameInfo:

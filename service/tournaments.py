@@ -381,7 +381,7 @@ def _defaults_added(
     adds the same. ``None`` (resolve each game) otherwise. Resolving a Gammasphere setup
     1,024 times was a tenth of pairing a 2,048-player round."""
     from referee.contract import Setup
-    from service.setup import resolve_options
+    from referee.game.setup import resolve_options
 
     if setup.players != players or any(setup.options.get(k) != v for k, v in options.items()):
         return None
@@ -871,7 +871,7 @@ class Tournaments:
         from referee import games
         from referee.capabilities import decks_of
         from referee.contract import Setup
-        from service.setup import resolve_options
+        from referee.game.setup import resolve_options
 
         settings = loaded.state.settings
         assert settings is not None
@@ -1025,7 +1025,7 @@ class Tournaments:
         from events.schema import DeckRegistered
         from referee import games
         from referee.contract import Setup
-        from service.setup import resolve_options
+        from referee.game.setup import resolve_options
 
         settings = state.settings
         assert settings is not None

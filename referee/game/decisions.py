@@ -26,7 +26,7 @@ import msgspec
 from referee import games
 from referee.capabilities import adjustments_of, catalogs_of, decks_of, withdrawals_of
 from referee.contract import GameRules, Player, Setup
-from referee.errors import SetupError
+from referee.errors import InvalidCommandError, SetupError
 from referee.game.commands import (
     Adjust,
     Appeal,
@@ -44,7 +44,6 @@ from referee.game.commands import (
     SetTimeLimit,
     WithdrawPenalty,
 )
-from referee.game.errors import InvalidCommandError
 from referee.game.facts import (
     ActionRecorded,
     ActionRejected,

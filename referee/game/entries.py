@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from referee.game.decision import Decision, EntryOutcome
-from referee.game.entry import EntryCommand
-from referee.game.errors import InvalidCommandError, UnreadableEntryError
+from referee.errors import InvalidCommandError, UnreadableEntryError
+from referee.game.entry import Decision, EntryCommand, EntryOutcome
 from referee.game.facts import ActionRecorded, ActionRejected, GameEvent, RulingRequested
 from referee.game.procedure import named_seat, result_by_rule, seat_of
 

@@ -1,5 +1,6 @@
-"""An entry as a referee gives it, and what every write to a game says: who gives it, and
-the version of the game it was made on.
+"""An entry as a referee gives it, what every write to a game says (who gives it, the
+version of the game it was made on), and what a write comes to (``Decision``: the
+facts to append, and for an entry what became of it).
 
 Its own small module, apart from the decisions, so that the service's shells build an
 entry without reaching the decisions (only the write pipeline does), and an entry and
@@ -9,9 +10,14 @@ the other: a process that only records an entry never builds the commands.
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
 import msgspec
 
-__all__ = ["EntryCommand", "Given", "Versioned"]
+from referee.game.facts import GameEvent
+from referee.verdicts import RulingNeeded, Violation
+
+__all__ = ["Decision", "EntryCommand", "EntryOutcome", "Given", "Versioned"]
 
 
 class Given(msgspec.Struct, frozen=True, kw_only=True):
@@ -38,3 +44,27 @@ class EntryCommand(Versioned, frozen=True, kw_only=True):
     actor: str | None = None
     dry_run: bool = False
     keep_unreadable: bool = False
+
+
+class EntryOutcome(msgspec.Struct, frozen=True, kw_only=True):
+    """What an entry came to, for its answer: ``recorded`` or ``rejected`` (kept as
+    evidence), or, for a dry run, ``legal`` or ``illegal``; the entry as read, the seat
+    that made it, its notation, the clauses it broke and the rulings it needs."""
+
+    status: Literal["recorded", "rejected", "legal", "illegal"]
+    text: str
+    seat: str | None
+    notation: str | None
+    violations: tuple[Violation, ...] = ()
+    rulings: tuple[RulingNeeded, ...] = ()
+
+
+class Decision(msgspec.Struct, frozen=True, kw_only=True):
+    """What a write to a game comes to: ``new`` facts to append right after the version
+    it was decided on (none for a dry run), the position after a recorded action
+    (``applied``, so the view is advanced without applying twice), and for an entry
+    what became of it (``entry``)."""
+
+    new: list[GameEvent] = []
+    applied: Any = None
+    entry: EntryOutcome | None = None

@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from referee.game.errors import InvalidCommandError, RefusedError
+from referee.errors import InvalidCommandError, RefusedError
 from referee.game.facts import GameEnded
 from referee.outcomes import Outcome, Placing
 

@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from referee.game.decision import Decision
+from referee.errors import StaleVersionError
 from referee.game.entries import decide_entry
-from referee.game.entry import EntryCommand, Versioned
-from referee.game.errors import StaleVersionError
+from referee.game.entry import Decision, EntryCommand, Versioned
 
 if TYPE_CHECKING:
     from referee.game.commands import Command, Write
