@@ -45,7 +45,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, overload
+from typing import Any, NamedTuple, TypeVar, overload
 
 from events.schema import GameEvent
 from events.store import ConcurrentWriteError, ReplicaWriteError
@@ -64,13 +64,32 @@ log = logging.getLogger("referee.writer")
 T = TypeVar("T")
 
 
+class _Entry(NamedTuple):
+    """An entry as its caller asked it, made into the pipeline's ``GameWrite`` on the
+    writer thread (the caller's thread, the event loop, builds no more than this)."""
+
+    ref: str
+    text: str
+    actor: str | None
+    by: str
+    expected_version: int | None
+    principal: Principal | None
+
+    def write(self) -> GameWrite:
+        command = EntryCommand(
+            text=self.text, actor=self.actor, by=self.by, expected_version=self.expected_version
+        )
+        action: Action | None = "record" if self.principal is not None else None
+        return GameWrite(self.ref, command, self.principal, action)
+
+
 @dataclass(slots=True)
 class _Item:
     """A queued write to be staged through the pipeline (``service.pipeline``), the
     future its caller awaits, and the caller's context (the writing token,
     ``service.procedure.WRITING_TOKEN``), in which it is staged."""
 
-    write: GameWrite | NewGame
+    write: GameWrite | NewGame | _Entry
     future: Future[Any] = field(default_factory=Future)
     context: contextvars.Context = field(default_factory=contextvars.copy_context)
 
@@ -124,8 +143,7 @@ class GroupWriter:
         principal: Principal | None = None,
     ) -> Future[EntryResult]:
         """Record an entry as ``Commands.record`` does, in the next group commit."""
-        command = EntryCommand(text=text, actor=actor, by=by, expected_version=expected_version)
-        item = _Item(GameWrite(ref, command, principal, "record" if principal else None))
+        item = _Item(_Entry(ref, text, actor, by, expected_version, principal))
         self._queue.put(item)
         future: Future[EntryResult] = item.future
         return future
@@ -313,6 +331,8 @@ class _Group:
         refusal (raised). A write to an event's game waits for a match update already
         in this commit: it is staged after that commit, on the match as it leaves it."""
         write = item.write
+        if isinstance(write, _Entry):
+            write = item.write = write.write()
         if isinstance(write, NewGame):
             staged = item.context.run(stage_new, self.svc, write)
             game_id = staged.game_id
