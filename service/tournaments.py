@@ -41,7 +41,7 @@ from referee.tournament.playoff import next_game_order
 from referee.tournament.standings import MatchResult, Standing, Standings, explain
 from referee.tournament.state import Tournament, apply
 from service.access import PLAYER_ID, PLAYER_ID_WORDS, new_player_id
-from service.bounds import check_cut, check_name, check_reason, check_rounds, similar_to
+from service.bounds import LookAlikes, check_cut, check_name, check_reason, check_rounds
 from service.errors import GameNotFoundError, RefusedError, RepeatedWriteError, StaleVersionError
 from service.procedure import WRITING_TOKEN, header
 
@@ -854,8 +854,9 @@ class Tournaments:
         event: the same letters in another case, or Unicode confusables ("Аnn", a
         Cyrillic A): two such players are told apart by nobody reading a posting."""
         known = {e.id: e.name for e in state.players.values()}
+        alike = LookAlikes(known)
         for number, name in enumerate(names):
-            clash = similar_to(name, known)
+            clash = alike.similar_to(name)
             if clash is not None:
                 other = known[clash]
                 who = f"{other!r} ({clash})" if not clash.startswith("#") else repr(other)
@@ -866,6 +867,7 @@ class Tournaments:
                     "name, or allow similar names (--allow-similar)",
                 )
             known[f"#{number}"] = name
+            alike.add(f"#{number}", name)
 
     def _check_event_deck(self, loaded: _Loaded, deck: Deck) -> None:
         from referee import games
@@ -1269,7 +1271,9 @@ class Tournaments:
         if fact.penalty == "disqualification" and entrant.dropped_after is None:
             # A disqualified player leaves the event (IPG 1.4): the drop is stored with the
             # penalty, in the same append, and the audit shows both.
-            state = apply(loaded.state, fact)
+            state = loaded.state
+            for decided in facts:  # the penalty and the match it lost (IPG 1.1)
+                state = apply(state, decided)
             facts = (
                 *facts,
                 *self._decide(state, d.Drop(player=fact.player, reason="disqualified")),
@@ -1285,6 +1289,13 @@ class Tournaments:
             effect = f"round {fact.round} table {fact.table}: a match loss for {entrant.name}"
         elif fact.penalty == "match-loss":
             effect = f"{entrant.name} has no match in progress: it decides their next match"
+        elif fact.penalty == "disqualification" and any(
+            isinstance(x, f.MatchReported) for x in facts
+        ):
+            effect = (
+                f"round {fact.round} table {fact.table}: a match loss for {entrant.name}, "
+                "who is dropped"
+            )
         elif fact.penalty == "disqualification":
             effect = f"{entrant.name} is dropped"
         return PenaltyOutcome(

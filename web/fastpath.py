@@ -43,6 +43,7 @@ from web.api import entry_answer, expected_version
 from web.context import BODY_LIMIT, COOKIE, Web, encoded
 from web.eventcache import Rendered, answer, cache_of
 from web.eventpages import PAGE_HEADERS, fresh_checkpoint, shared_key, viewer_top
+from web.eventpaging import page_number
 from web.problems import MEDIA_TYPE, problem_for
 from web.schemas import EntryIn
 
@@ -164,7 +165,9 @@ class FastPath:
                 return None
             variant = ()
         else:
-            allowed = {"round"} if api else {"round", "by" if page == "pairings" else "explain"}
+            allowed = (
+                {"round"} if api else {"round", "page", "by" if page == "pairings" else "explain"}
+            )
             if not set(query) <= allowed:
                 return None
             round_: int | None = None
@@ -175,12 +178,17 @@ class FastPath:
                 round_ = int(text)
                 if round_ < 1 and not api:  # the pages' round is >= 1 (else a 400)
                     return None
+            # the page of rows as the handler keys it (``web.eventpaging``): a number past the
+            # last page is kept as the last, so it is the handler's to answer
+            at = page_number(query["page"]) if "page" in query else 1
+            if at is None:
+                return None
             if api:
                 variant = (round_,)
             elif page == "pairings":
-                variant = (round_, "name" if query.get("by") == "name" else "table")
+                variant = (round_, "name" if query.get("by") == "name" else "table", at)
             else:
-                variant = (round_, query.get("explain") or None)
+                variant = (round_, query.get("explain") or None, at)
         headers = _headers(scope)
         if headers is None:
             return None
