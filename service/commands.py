@@ -50,6 +50,7 @@ from service.results import CorrectionResult, EntryResult, WrittenEvents
 if TYPE_CHECKING:
     from referee.game.commands import Backup, Command, EndKind, Retract
     from service.access import Principal
+    from service.ports import MatchHooks
 
 __all__ = ["Commands"]
 
@@ -59,12 +60,15 @@ def _utc_now() -> datetime:
 
 
 class Commands:
-    """Commands of the referee service (mixed into ``RefereeService``)."""
+    """The games' commands: with ``Queries``, the game service
+    (``service.game_service.GameService``)."""
 
     store: GameStore
     clock: Callable[[], datetime]
     draw_seed: Callable[[], int]
     resolve: Callable[[str], str]
+    matches: MatchHooks | None = None
+    """The event service a game of an event asks about its match (``None``: no events)."""
 
     # -- shared ------------------------------------------------------------
     def load(self, ref: str) -> GameView:

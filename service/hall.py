@@ -138,7 +138,7 @@ def game_limit(created: datetime, minutes: int, now: datetime) -> tuple[float, s
 
 
 class Clocks(Tournaments):
-    """The round clock's commands and reads (mixed into ``RefereeService``)."""
+    """The round clock's commands and reads (a part of the event service)."""
 
     @event_write
     def event_clock(

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 
@@ -59,6 +59,7 @@ if TYPE_CHECKING:
 
     from referee.game.commands import CreateGame, Write
     from service.access import Action, Principal
+    from service.ports import MatchHooks, MatchPlan
 
     class Writing(Protocol):
         """What the pipeline needs of the service: its store, clock and seed."""
@@ -66,10 +67,6 @@ if TYPE_CHECKING:
         store: GameStore
         clock: Callable[[], datetime]
         draw_seed: Callable[[], int]
-
-    class _Planned(Protocol):
-        batches: list[tuple[int, str, Sequence[GameEvent]]]
-        folded: Callable[[Sequence[GameEvent]], None]
 
 
 __all__ = [
@@ -207,7 +204,16 @@ def follow_up(staged: Sequence[Staged]) -> None:
             step()
 
 
-def _match_update(svc: Writing, view: GameView, new: Sequence[GameEvent]) -> _Planned | None:
+def _hooks(svc: Writing) -> MatchHooks | None:
+    """The event service a game's write asks about its match: the games' service holds it
+    (``matches``); the server's writer hands the facade, which answers for it."""
+    hooks = getattr(svc, "matches", None)
+    if hooks is None and hasattr(svc, "match_update") and hasattr(svc, "check_game_reopened"):
+        hooks = svc
+    return cast("MatchHooks | None", hooks)
+
+
+def _match_update(svc: Writing, view: GameView, new: Sequence[GameEvent]) -> MatchPlan | None:
     """What appending ``new`` writes to the match of an event's game, in the same
     transaction (a crash never leaves a finished game its match did not hear of); undoing
     the end of a game the match counted (a retraction after the end, a voided result) is
@@ -215,17 +221,13 @@ def _match_update(svc: Writing, view: GameView, new: Sequence[GameEvent]) -> _Pl
     created: GameCreated = view.created
     if not created.meta.get("event", ""):
         return None
-    if view.ended is not None and any(isinstance(e, ActionRetracted | ResultVoided) for e in new):
-        check: Callable[[GameCreated], None] | None = getattr(svc, "check_game_reopened", None)
-        if check is not None:
-            check(created)
-    ended = next((e for e in new if isinstance(e, GameEnded)), None)
-    plan: Callable[[GameCreated, GameEnded], _Planned | None] | None = getattr(
-        svc, "match_update", None
-    )
-    if ended is None or plan is None:
+    hooks = _hooks(svc)
+    if hooks is None:
         return None
-    return plan(created, ended)
+    if view.ended is not None and any(isinstance(e, ActionRetracted | ResultVoided) for e in new):
+        hooks.check_game_reopened(created)
+    ended = next((e for e in new if isinstance(e, GameEnded)), None)
+    return hooks.match_update(created, ended) if ended is not None else None
 
 
 # -- answers ---------------------------------------------------------------------------
