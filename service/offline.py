@@ -250,7 +250,7 @@ def _branch(
         reason=reason,
         by=by,
     )
-    written = svc._append_to_game(view, [event])  # noqa: SLF001 - the one write pipeline
+    written = svc.parts.games._append_to_game(view, [event])  # noqa: SLF001 - the one write pipeline
     return SyncOutcome(
         game_id=view.game_id,
         outcome="conflict",
@@ -322,7 +322,7 @@ def resolve_branch(
     resolved = BranchResolved(
         **header(view.game_id, svc.clock()), branch=branch, kept=keep, reason=reason, by=by
     )
-    svc._append_to_game(view, [resolved])  # noqa: SLF001 - the one write pipeline
+    svc.parts.games._append_to_game(view, [resolved])  # noqa: SLF001 - the one write pipeline
     return results
 
 
