@@ -15,6 +15,7 @@ theirs is stored, so nothing is lost or written twice.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -605,9 +606,18 @@ class GameStore:
             ) from None
         return sealed_batches
 
-    def new_event_id(self) -> str:
-        """A new event (tournament) id: ``ev-`` and eight characters, like a game id's."""
-        return "ev-" + _token()
+    def new_event_id(self, seed: str | None = None) -> str:
+        """A new event (tournament) id: ``ev-`` and eight characters, like a game id's;
+        drawn at random, or, given a ``seed`` (a write's idempotency key and token), the
+        same for the same seed, so a retried creation finds the event it made."""
+        if seed is None:
+            return "ev-" + _token()
+        number = int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big")
+        chars: list[str] = []
+        for _ in range(8):
+            number, digit = divmod(number, len(_ALPHABET))
+            chars.append(_ALPHABET[digit])
+        return "ev-" + "".join(chars)
 
     def new_game_id(self, game: str) -> str:
         """``GAME-`` and eight characters of the alphabet, from ONE draw of the system's

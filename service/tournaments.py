@@ -8,7 +8,7 @@ first game and the links between them in ONE transaction.
 
 A game of a match is an ordinary game whose ``meta`` names its event, round and
 table. When it ends, its result is recorded into the match (``match_update``, stored
-in the same transaction as the game's end by ``Commands._append_to_game``); if
+in the same transaction as the game's end by the write pipeline, ``service.pipeline``); if
 the match is not decided yet, the next game is created and linked at once, in
 the same transaction (documented choice: "when the previous game ends").
 
@@ -18,10 +18,12 @@ Standings are a projection kept incrementally per event in this process
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import msgspec
 
@@ -40,8 +42,8 @@ from referee.tournament.standings import MatchResult, Standing, Standings, expla
 from referee.tournament.state import Tournament, apply
 from service.access import PLAYER_ID, PLAYER_ID_WORDS, new_player_id
 from service.bounds import LookAlikes, check_cut, check_name, check_reason, check_rounds
-from service.errors import GameNotFoundError, RefusedError
-from service.procedure import header
+from service.errors import GameNotFoundError, RefusedError, RepeatedWriteError, StaleVersionError
+from service.procedure import WRITING_TOKEN, header
 
 if TYPE_CHECKING:
     from projections.event_state import EventSnapshot, EventSnapshots
@@ -154,6 +156,52 @@ SAVE_BEHIND = 500
 one (or built standings the kept one lacks): the next command folds at most this many."""
 
 
+class _Terms:
+    """A write's terms while it runs: the version its writer saw and its idempotency key;
+    whether they were checked (on the first load of its event) and the key stored (on
+    its first append)."""
+
+    __slots__ = ("checked", "expected_version", "idempotency_key", "stamped")
+
+    def __init__(self, expected_version: int | None, idempotency_key: str | None) -> None:
+        self.expected_version = expected_version
+        self.idempotency_key = idempotency_key
+        self.checked = False
+        self.stamped = False
+
+
+_TERMS: ContextVar[_Terms | None] = ContextVar("_TERMS", default=None)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def event_write(method: Callable[P, R]) -> Callable[P, R]:
+    """Mark a write to an event: the method takes ``expected_version`` (the event's version
+    its writer saw, HTTP ``If-Match``) and ``idempotency_key`` (HTTP ``Idempotency-Key``),
+    both keyword-only and optional, and this holds them for the write: its first load of
+    the event checks them (``Tournaments._check_write``: a stale version or a key already
+    stored refuses the write, nothing stored) and its first append stores the key with
+    its first fact. A write made inside another (a player's call through ``call_as``)
+    keeps the outer write's terms."""
+
+    @functools.wraps(method)
+    def write(*args: P.args, **kwargs: P.kwargs) -> R:
+        expected = kwargs.get("expected_version")
+        key = kwargs.get("idempotency_key")
+        if _TERMS.get() is not None or (expected is None and not key):
+            return method(*args, **kwargs)
+        reset = _TERMS.set(
+            _Terms(expected if isinstance(expected, int) else None, str(key) if key else None)
+        )
+        try:
+            return method(*args, **kwargs)
+        finally:
+            _TERMS.reset(reset)
+
+    return write
+
+
 class _Loaded:
     """An event folded up to ``version``: its state and its incremental standings."""
 
@@ -173,11 +221,15 @@ class _Loaded:
         self.saved = 0
         """The version of the snapshot kept for this event (0: none)."""
         self.saved_standings = False
+        self.keys: dict[tuple[str, str], int] = {}
+        """The idempotency keys of the writes folded here, by (token, key): the event
+        that carries each. Complete from ``keys_from`` on (a snapshot holds none)."""
+        self.keys_from = 0
 
     @classmethod
     def from_snapshot(cls, event_id: str, snapshot: EventSnapshot) -> _Loaded:
         loaded = cls(event_id)
-        loaded.version = loaded.saved = snapshot.version
+        loaded.version = loaded.saved = loaded.keys_from = snapshot.version
         loaded.last_hash = snapshot.last_hash
         loaded.state = snapshot.state
         loaded.decks = dict(snapshot.decks)
@@ -214,6 +266,8 @@ class _Loaded:
                 self._kept_standings, self._pending = None, []
         self.version = event.originator_version
         self.last_hash = event.hash
+        if isinstance(event, TournamentEvent) and event.key:
+            self.keys[(event.token, event.key)] = event.originator_version
         if isinstance(fact, f.EventCreated):
             self.name = str(getattr(event, "name", ""))
         deck = getattr(event, "deck", None)
@@ -330,7 +384,7 @@ def _defaults_added(
     adds the same. ``None`` (resolve each game) otherwise. Resolving a Gammasphere setup
     1,024 times was a tenth of pairing a 2,048-player round."""
     from referee.contract import Setup
-    from service.setup import resolve_options
+    from referee.game.setup import resolve_options
 
     if setup.players != players or any(setup.options.get(k) != v for k, v in options.items()):
         return None
@@ -456,7 +510,11 @@ class Tournaments:
 
     # -- loading -------------------------------------------------------------
     def _event(self, event_id: str) -> _Loaded:
-        """The event folded up to its newest stored event (only new events are read)."""
+        """The event folded up to its newest stored event (only new events are read).
+
+        Inside a write (``event_write``) that names the version its writer saw
+        (``expected_version``, HTTP ``If-Match``) or an ``idempotency_key``, these are
+        checked here, once, when the write first loads its event (``_check_write``)."""
         ref = event_id.strip()
         cache = self._events_cache
         loaded = cache.get(ref)
@@ -481,7 +539,40 @@ class Tournaments:
             )
         cache[ref] = loaded
         self._keep(loaded)
+        terms = _TERMS.get()
+        if terms is not None and not terms.checked:
+            terms.checked = True
+            self._check_write(loaded, terms.expected_version, terms.idempotency_key)
         return loaded
+
+    def _check_write(self, loaded: _Loaded, expected: int | None, key: str | None) -> None:
+        """Refuse a write whose key was stored already (``RepeatedWriteError``: a retry of
+        a write that landed, whose own events moved the version) or made on a version of
+        the event other than the stored one (``StaleVersionError``); nothing is stored."""
+        if key:
+            number = self._stored_key(loaded, key)
+            if number is not None:
+                raise RepeatedWriteError(loaded.event_id, key, number)
+        if expected is not None and expected != loaded.version:
+            raise StaleVersionError(loaded.event_id, expected, loaded.version, stream="event")
+
+    def _stored_key(self, loaded: _Loaded, key: str) -> int | None:
+        """The event stored with ``key`` by this writer's token, if any: the keys folded
+        since the event was loaded, then (for an event loaded from a snapshot) the stored
+        events before it, read only where their bytes hold the key."""
+        token = WRITING_TOKEN.get()
+        number = loaded.keys.get((token, key))
+        if number is not None or not loaded.keys_from:
+            return number
+        from events.codec import decode
+
+        needle = b'"idempotency_key":' + msgspec.json.encode(key)
+        for version, topic, state in self.store.rows(loaded.event_id, upto=loaded.keys_from):
+            if needle in state:
+                event = decode(topic, state)
+                if isinstance(event, TournamentEvent) and event.token == token:
+                    return version
+        return None
 
     # -- snapshots: the fold kept beside the read models (projections.event_state)
     def _snapshots(self) -> EventSnapshots | None:
@@ -555,9 +646,17 @@ class Tournaments:
         extra: Mapping[int, dict[str, Any]] | None = None,
         games: Sequence[Sequence[GameEvent]] = (),
     ) -> list[GameEvent]:
-        """Store ``facts`` (and whole new game streams) in one transaction; fold them."""
+        """Store ``facts`` (and whole new game streams) in one transaction; fold them. The
+        first fact a write stores carries its idempotency key (``_check_write`` finds it)."""
         header = self._header(loaded.event_id)
-        new = [to_stored(fact, header, **(extra or {}).get(i, {})) for i, fact in enumerate(facts)]
+        extras = {i: dict(v) for i, v in (extra or {}).items()}
+        terms = _TERMS.get()
+        if terms is not None:
+            terms.checked = True  # what the write reads after its append is its own doing
+            if terms.idempotency_key and not terms.stamped and facts:
+                terms.stamped = True
+                extras.setdefault(0, {})["idempotency_key"] = terms.idempotency_key
+        new = [to_stored(fact, header, **extras.get(i, {})) for i, fact in enumerate(facts)]
         batches: list[tuple[int, str, Sequence[GameEvent]]] = [
             (loaded.version, loaded.last_hash, new)
         ]
@@ -606,12 +705,25 @@ class Tournaments:
             batches.append((view.version, view.last_hash, [closing]))
         return batches
 
+    def _new_event_id(self, key: str | None) -> str:
+        """A new event's id: drawn at random, or, for a write with an idempotency key, made
+        from the key and the writing token, so that a retry finds the event its first try
+        created (``RepeatedWriteError``: nothing stored again)."""
+        if not key:
+            return self.store.new_event_id()
+        event_id = self.store.new_event_id(seed=f"{WRITING_TOKEN.get()}\n{key}")
+        if self.store.exists(event_id):
+            self._event(event_id)  # the retry's check (``_check_write``) refuses it
+            raise RefusedError(f"event id {event_id} is taken; send another idempotency key")
+        return event_id
+
     @property
     def _events_lock(self) -> threading.Lock:
         """Folding into the cached events is one thread at a time (the server's pool)."""
         return self._events_fold_lock
 
     # -- commands --------------------------------------------------------------
+    @event_write
     def event_new(
         self,
         name: str,
@@ -625,6 +737,8 @@ class Tournaments:
         floor: str = "1/3",
         seed: int | None = None,
         deck_deadline: int | None = None,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> EventInfo:
         """Create an event; its id (``ev-...``) is in the returned info. ``seed`` is the
         seed of its random choices (round 1's draw, EV-5.6); drawn at random when omitted,
@@ -667,13 +781,14 @@ class Tournaments:
             },
             Settings,
         )
-        event_id = self.store.new_event_id()
+        event_id = self._new_event_id(idempotency_key)
         loaded = _Loaded(event_id)
         facts = self._decide(loaded.state, d.CreateEvent(settings=settings))
         self._append(loaded, facts, extra={0: {"name": " ".join(name.split())}})
         self._events_cache[event_id] = loaded
         return self.event_info(event_id)
 
+    @event_write
     def event_register(
         self,
         event_id: str,
@@ -687,6 +802,8 @@ class Tournaments:
         late_as_losses: bool = False,
         player_ids: Sequence[str] = (),
         allow_similar: bool = False,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> list[str]:
         """Register players (a late entry once round 1 is paired); their ids, in order.
 
@@ -773,7 +890,7 @@ class Tournaments:
         from referee import games
         from referee.capabilities import decks_of
         from referee.contract import Setup
-        from service.setup import resolve_options
+        from referee.game.setup import resolve_options
 
         settings = loaded.state.settings
         assert settings is not None
@@ -801,7 +918,16 @@ class Tournaments:
                 f"deck size); this list has {deck.size}",
             )
 
-    def event_drop(self, event_id: str, player: str, *, reason: str = "") -> int:
+    @event_write
+    def event_drop(
+        self,
+        event_id: str,
+        player: str,
+        *,
+        reason: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> int:
         """Drop a player after the current round (EV-2.6); the round they leave after."""
         reason = check_reason(reason)
         loaded = self._event(event_id)
@@ -811,8 +937,16 @@ class Tournaments:
         assert isinstance(fact, f.PlayerDropped)
         return fact.after_round
 
+    @event_write
     def event_pair(
-        self, event_id: str, *, manual: dict[str, Any] | None = None, reason: str = "", by: str = ""
+        self,
+        event_id: str,
+        *,
+        manual: dict[str, Any] | None = None,
+        reason: str = "",
+        by: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> list[PairingRow]:
         """Pair the next round (or by hand, ``manual``), create each table's first game
         and link it, all in one transaction; the round's pairings."""
@@ -852,8 +986,16 @@ class Tournaments:
             )
             self._append(self._event(loaded.event_id), [applied])
 
+    @event_write
     def event_repair(
-        self, event_id: str, manual: dict[str, Any] | None, *, reason: str, by: str = ""
+        self,
+        event_id: str,
+        manual: dict[str, Any] | None,
+        *,
+        reason: str,
+        by: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> list[PairingRow]:
         """The head judge replaces the latest round's pairings (EV-5.12): by hand before
         any result (``manual``), or with the engine (``None``), keeping every table that
@@ -902,7 +1044,7 @@ class Tournaments:
         from events.schema import DeckRegistered
         from referee import games
         from referee.contract import Setup
-        from service.setup import resolve_options
+        from referee.game.setup import resolve_options
 
         settings = state.settings
         assert settings is not None
@@ -1023,7 +1165,16 @@ class Tournaments:
         except Refusal as exc:
             raise _refused(exc) from None
 
-    def event_result(self, event_id: str, slips: Sequence[str], *, by: str = "") -> int:
+    @event_write
+    def event_result(
+        self,
+        event_id: str,
+        slips: Sequence[str],
+        *,
+        by: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> int:
         """Report several slips ``TABLE=W-L-D`` (pods ``TABLE=Ann>Ben=Cal``) for the
         current round, all or none; how many were stored."""
         loaded = self._event(event_id)
@@ -1047,8 +1198,17 @@ class Tournaments:
         self._append(loaded, facts)
         return len(facts)
 
+    @event_write
     def event_correct(
-        self, event_id: str, round_number: int | None, slip: str, *, reason: str, by: str = ""
+        self,
+        event_id: str,
+        round_number: int | None,
+        slip: str,
+        *,
+        reason: str,
+        by: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> int:
         """Correct a table's result with a reason and who (EV-8.1); ``round_number`` of
         ``None`` is the open round, else the latest. The round corrected."""
@@ -1067,6 +1227,7 @@ class Tournaments:
         self._append(loaded, facts)
         return round_number
 
+    @event_write
     def event_penalty(
         self,
         event_id: str,
@@ -1076,6 +1237,8 @@ class Tournaments:
         penalty: str | None = None,
         reason: str = "",
         by: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> str:
         """Record an IPG penalty carried across games; the penalty given
         (``event_penalize`` says what it did to the match)."""
@@ -1083,6 +1246,7 @@ class Tournaments:
             event_id, player, infraction, penalty=penalty, reason=reason, by=by
         ).penalty
 
+    @event_write
     def event_penalize(
         self,
         event_id: str,
@@ -1092,6 +1256,8 @@ class Tournaments:
         penalty: str | None = None,
         reason: str = "",
         by: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> PenaltyOutcome:
         """Record an event penalty and apply it to the match (EV-8.6, IPG 1.2): a game loss
         ends the player's open game as a loss (a game penalty naming this one), a match loss
@@ -1174,7 +1340,16 @@ class Tournaments:
             by=by,
         )
 
-    def event_round(self, event_id: str, what: str, round_number: int | None = None) -> int:
+    @event_write
+    def event_round(
+        self,
+        event_id: str,
+        what: str,
+        round_number: int | None = None,
+        *,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> int:
         """Start (``start``) or end (``end``) a round (the latest by default): the clock's
         marks in the stream; a round ends only once every table has its result."""
         loaded = self._event(event_id)
@@ -1185,8 +1360,16 @@ class Tournaments:
         self._append(loaded, self._decide(loaded.state, command))
         return number
 
+    @event_write
     def event_end(
-        self, event_id: str, *, reason: str = "", void_open: bool = False, by: str = ""
+        self,
+        event_id: str,
+        *,
+        reason: str = "",
+        void_open: bool = False,
+        by: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> list[str]:
         """End the event (EV-1.4): refused while a game of the event is open, unless
         ``void_open`` closes those games as void (recorded, in the audit); the games closed."""
