@@ -39,7 +39,7 @@ from referee.tournament.playoff import next_game_order
 from referee.tournament.standings import MatchResult, Standing, Standings, explain
 from referee.tournament.state import Tournament, apply
 from service.access import PLAYER_ID, PLAYER_ID_WORDS, new_player_id
-from service.bounds import check_cut, check_name, check_reason, check_rounds, similar_to
+from service.bounds import check_cut, check_name, check_reason, check_rounds, skeleton
 from service.errors import GameNotFoundError, RefusedError
 from service.procedure import header
 
@@ -151,6 +151,20 @@ SAVE_BEHIND = 500
 one (or built standings the kept one lacks): the next command folds at most this many."""
 
 
+_MOVES_STANDINGS = (
+    f.PlayerRegistered,
+    f.PlayerDropped,
+    f.PlayerUndropped,
+    f.RoundUndone,
+    f.RoundPaired,
+    f.PairingChanged,
+    f.GameResultRecorded,
+    f.MatchReported,
+    f.ResultCorrected,
+)
+"""The facts that move the standings (``_Loaded._project`` moves them by these alone)."""
+
+
 class _Loaded:
     """An event folded up to ``version``: its state and its incremental standings."""
 
@@ -167,6 +181,8 @@ class _Loaded:
         # here (with the state before each) to be projected onto them then
         self._kept_standings: msgspec.Raw | None = None
         self._pending: list[tuple[Tournament, f.Fact, Tournament]] = []
+        # the snapshot's standings table as shown, while no fact since has moved it
+        self._kept_table: msgspec.Raw | None = None
         self.saved = 0
         """The version of the snapshot kept for this event (0: none)."""
         self.saved_standings = False
@@ -180,16 +196,19 @@ class _Loaded:
         loaded.decks = dict(snapshot.decks)
         loaded.name = snapshot.name
         loaded._kept_standings = snapshot.standings
+        loaded._kept_table = snapshot.table if snapshot.standings is not None else None
         loaded.saved_standings = snapshot.standings is not None
         return loaded
 
     def snapshot(self) -> EventSnapshot:
         """This fold as a snapshot (with the standings when they were built or kept)."""
-        from projections.event_state import EventSnapshot, encode_counts
+        from projections.event_state import EventSnapshot, encode_counts, encode_table
 
         standings = self._kept_standings if not self._pending else None
+        table = self._kept_table if standings is not None else None
         if self.standings is not None:
             standings = encode_counts(self.standings.counts())
+            table = encode_table(self.standings.table())
         return EventSnapshot(
             version=self.version,
             last_hash=self.last_hash,
@@ -197,7 +216,17 @@ class _Loaded:
             state=self.state,
             decks=self.decks,
             standings=standings,
+            table=table,
         )
+
+    def kept_table(self) -> list[Standing] | None:
+        """The standings table kept with the snapshot, when no fact since has moved it (a
+        clock mark, a judge call, a decklist do not): read without restoring the counts."""
+        if self.standings is not None or self._kept_table is None:
+            return None
+        from projections.event_state import decode_table
+
+        return decode_table(self._kept_table)
 
     def fold(self, event: GameEvent) -> None:
         if event.originator_version != self.version + 1:
@@ -205,6 +234,8 @@ class _Loaded:
         fact = to_fact(event)
         before = self.state
         self.state = apply(before, fact)
+        if isinstance(fact, _MOVES_STANDINGS):
+            self._kept_table = None
         if self._kept_standings is not None:
             self._pending.append((before, fact, self.state))
             if len(self._pending) > _PENDING_AT_MOST:  # cheaper to build them afresh
@@ -251,6 +282,10 @@ class _Loaded:
                 )
                 for before, fact, after in pending:
                     self._project(before, fact, after)
+                # moved past the kept ones: worth keeping, so the next read restores nothing
+                self.saved_standings = self.saved_standings and not any(
+                    isinstance(fact, _MOVES_STANDINGS) for _, fact, _ in pending
+                )
             else:
                 self.standings = Standings.built(
                     state.settings, state.players.values(), state.match_results()
@@ -514,9 +549,13 @@ class Tournaments:
         with self._events_lock:
             snapshot = loaded.snapshot()
         try:
-            snapshots.save(loaded.event_id, snapshot)
+            parted = snapshots.save(loaded.event_id, snapshot)
         except Exception:  # a cache that could not be written is no error
             return
+        with self._events_lock:
+            if parted is not None and loaded.version == snapshot.version:
+                # the same state, cut as it was written: the next save writes its head alone
+                loaded.state = parted
         loaded.saved = snapshot.version
         loaded.saved_standings = snapshot.standings is not None
 
@@ -737,8 +776,14 @@ class Tournaments:
         event: the same letters in another case, or Unicode confusables ("Аnn", a
         Cyrillic A): two such players are told apart by nobody reading a posting."""
         known = {e.id: e.name for e in state.players.values()}
+        # each name's skeleton once, the first key of each kept (as ``similar_to`` finds
+        # it): comparing every new name with every known one was quadratic, an hour for
+        # 10,000 players registered at once
+        looks: dict[str, str] = {}
+        for key, other in known.items():
+            looks.setdefault(skeleton(other), key)
         for number, name in enumerate(names):
-            clash = similar_to(name, known)
+            clash = looks.get(skeleton(name))
             if clash is not None:
                 other = known[clash]
                 who = f"{other!r} ({clash})" if not clash.startswith("#") else repr(other)
@@ -749,6 +794,7 @@ class Tournaments:
                     "name, or allow similar names (--allow-similar)",
                 )
             known[f"#{number}"] = name
+            looks.setdefault(skeleton(name), f"#{number}")
 
     def _check_event_deck(self, loaded: _Loaded, deck: Deck) -> None:
         from referee import games
@@ -1219,8 +1265,12 @@ class Tournaments:
             if round_number not in state.rounds:
                 raise EventRefusedError("EV-4.1", f"round {round_number} has not been paired")
             return [_row(s) for s in state.standings(after_round=round_number)]
-        table = loaded.live_standings().table()
-        self._keep(loaded)
+        kept = loaded.kept_table()
+        if kept is not None:
+            table = kept
+        else:
+            table = loaded.live_standings().table()
+            self._keep(loaded)
         rows = [_row(s) for s in table]
         final = state.final_ranking(s.player for s in table)
         if final:  # after the cut: each player's place in the final ranking (EV-I.9)
@@ -1365,8 +1415,11 @@ class Tournaments:
 
 
 def _newly_voided(before: Tournament, after: Tournament) -> list[str]:
-    """Games void in ``after`` that were not in ``before``."""
-    return [game for game in after.voided if game not in before.voided]
+    """Games void in ``after`` that were not in ``before`` (a snapshot's earlier rounds are
+    not read for it)."""
+    from projections.event_state import new_keys
+
+    return new_keys(before.voided, after.voided)
 
 
 def keeps_snapshots(store: GameStore) -> bool:

@@ -76,11 +76,18 @@ def reads(svc: RefereeService, event: str) -> tuple[object, ...]:
 
 
 def snapshot_row(db: Path, event: str) -> tuple[int, bytes] | None:
+    """The kept snapshot's version and its parts (head, history, standings) in one buffer,
+    as ``decode_snapshot`` reads them."""
     with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
         row = conn.execute(
-            "SELECT version, state FROM event_state WHERE event_id = ?", (event,)
+            "SELECT version, head, history, standings, standings_table FROM event_snapshot "
+            "WHERE event_id = ?",
+            (event,),
         ).fetchone()
-    return None if row is None else (int(row[0]), bytes(row[1]))
+    if row is None:
+        return None
+    parts = (bytes(row[1]), bytes(row[2]), *(None if r is None else bytes(r) for r in row[3:]))
+    return int(row[0]), msgspec.msgpack.encode(parts)
 
 
 def test_a_snapshot_is_kept_and_reads_as_the_whole_log(tmp_path: Path) -> None:
@@ -140,7 +147,7 @@ def test_a_snapshot_of_other_code_is_not_read(tmp_path: Path) -> None:
     db = tmp_path / "e.db"
     event = build(db)
     with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
-        conn.execute("UPDATE event_state SET fingerprint = 'older'")
+        conn.execute("UPDATE event_snapshot SET fingerprint = 'older'")
     with open_service(db) as svc:
         assert svc._from_snapshot(event) is None
 
@@ -164,8 +171,10 @@ def test_verify_drops_a_snapshot_that_differs_from_the_log(tmp_path: Path) -> No
             decks=snapshot.decks,
             standings=snapshot.standings,
         )
-        with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
-            conn.execute("UPDATE event_state SET state = ?", (encode_snapshot(tampered),))
+        snapshots = EventSnapshots(svc.store)
+        snapshots.drop(event)
+        snapshots.save(event, tampered)
+        snapshots.close()
         report = svc.verify(event)
         assert report.bad == 1
         (finding,) = report.reports[0].findings
