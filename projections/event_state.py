@@ -576,12 +576,17 @@ class PartedRounds(dict):  # type: ignore[type-arg]
 # -- encoding ---------------------------------------------------------------------------
 
 
+_REPORTED = [f.name for f in msgspec.structs.fields(TableState)].index("reported")
+
+
 def _table_rows(tables: Any) -> _Tables:
-    rows: list[tuple[TableKey, list[Any]]] = []
+    rows: list[tuple[TableKey, tuple[Any, ...]]] = []
     results: list[tuple[Score | None, Placement | None]] = []
+    astuple, cut = msgspec.structs.astuple, _REPORTED
     for key, table in tables.items():
         result = table.reported
-        rows.append((key, [getattr(table, name) for name in _TABLE_NAMES]))
+        values = astuple(table)  # every field but its result, in order
+        rows.append((key, values[:cut] + values[cut + 1 :]))
         results.append(
             (
                 result if isinstance(result, Score) else None,

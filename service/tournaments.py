@@ -597,20 +597,31 @@ class Tournaments:
         """Each game ``facts`` make void that is still open in its own stream, closed there
         as void (EV-3.9): one ``GameEnded`` (how ``void``) per game, as batches for the same
         transaction, so the game refuses entries from then on whatever face writes to it."""
-        after = before
         reasons: dict[str, str] = {}
-        for fact in facts:
-            if isinstance(fact, f.GamesVoided):
-                reasons.update(dict.fromkeys(fact.games, fact.reason))
-            elif isinstance(fact, f.PairingChanged):
-                why = f"round {fact.round.number} was re-paired: {fact.reason}"
-                reasons.update(dict.fromkeys(_newly_voided(after, apply(after, fact)), why))
-            elif isinstance(fact, f.RoundUndone):
-                why = f"round {fact.round} was undone: {fact.reason}"
-                reasons.update(dict.fromkeys(_newly_voided(after, apply(after, fact)), why))
-            after = apply(after, fact)
+        if not any(isinstance(fact, f.PairingChanged | f.RoundUndone) for fact in facts):
+            # only ``GamesVoided`` makes games void here (pairing a round, slips): its games
+            # are the new ones, without folding the facts again (15,000 at a large round)
+            for fact in facts:
+                if isinstance(fact, f.GamesVoided):
+                    for game in fact.games:
+                        if game not in before.voided:
+                            reasons.setdefault(game, fact.reason)
+            newly = list(reasons)
+        else:
+            after = before
+            for fact in facts:
+                if isinstance(fact, f.GamesVoided):
+                    reasons.update(dict.fromkeys(fact.games, fact.reason))
+                elif isinstance(fact, f.PairingChanged):
+                    why = f"round {fact.round.number} was re-paired: {fact.reason}"
+                    reasons.update(dict.fromkeys(_newly_voided(after, apply(after, fact)), why))
+                elif isinstance(fact, f.RoundUndone):
+                    why = f"round {fact.round} was undone: {fact.reason}"
+                    reasons.update(dict.fromkeys(_newly_voided(after, apply(after, fact)), why))
+                after = apply(after, fact)
+            newly = _newly_voided(before, after)
         batches: list[tuple[int, str, Sequence[GameEvent]]] = []
-        for game in sorted(_newly_voided(before, after)):
+        for game in sorted(newly):
             head = self._open_head(game)
             if head is None:
                 continue
