@@ -112,7 +112,7 @@ def main() -> None:
             # a kept store's snapshot may be another code's: the first read keeps a new one
             command(db, "event", "standings", event, "--json")
             stores[players] = (db, event, slips)
-            print(f"{players} players: {'built in %.0f s' % seconds if seconds else 'kept'}")
+            print(f"{players} players: " + (f"built in {seconds:.0f} s" if seconds else "kept"))
         best: dict[tuple[int, str], tuple[float, float]] = {}
         for _ in range(args.repeat):
             copies = {}

@@ -536,7 +536,7 @@ class PartedRounds(dict):  # type: ignore[type-arg]
             found = dict.__getitem__(self, number)
         return found  # type: ignore[no-any-return]
 
-    def get(self, number: int, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, number: int, default: Any = None) -> Any:
         return self[number] if dict.__contains__(self, number) else default
 
     def __iter__(self) -> Iterator[int]:
@@ -563,7 +563,7 @@ class PartedRounds(dict):  # type: ignore[type-arg]
     def __ne__(self, other: object) -> bool:
         return not self == other
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
     def __repr__(self) -> str:
         self._load()
@@ -593,7 +593,7 @@ def _table_rows(tables: Any) -> _Tables:
                 result if isinstance(result, Placement) else None,
             )
         )
-    return _Tables(rows=rows, results=results)  # type: ignore[arg-type]
+    return _Tables(rows=rows, results=results)
 
 
 def _tables_map(tables: _Tables) -> immutables.Map[TableKey, TableState]:
@@ -688,7 +688,7 @@ def _split(
     old_maps: dict[str, Any] = {}
     for name, full in whole.items():
         head_part = full.mutate()
-        old_part = immutables.Map().mutate()
+        old_part: Any = immutables.Map().mutate()
         for key, value in full.items():
             if old(name, key, value):
                 old_part[key] = value

@@ -17,7 +17,6 @@ from projections.event_state import (
     EventSnapshots,
     PartedMap,
     decode_snapshot,
-    encode_snapshot,
 )
 from service.app import RefereeService, open_service
 
