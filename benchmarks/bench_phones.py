@@ -62,6 +62,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_http import PG, Connection, free_port, pct, stop  # noqa: E402
 
 SLIPS = ["2-0-0", "2-1-0", "0-2-0", "1-2-0", "1-1-1"]
+CLOCK = [True]
+"""Whether each phone reads the round clock page too (``--no-clock``: not)."""
 
 
 # -- the event ------------------------------------------------------------------------------
@@ -273,7 +275,8 @@ async def one_phone(
     tag = found.get("etag", "")
     _, found = await timed(phone, conn, "player", f"/events/{e}/players/{quote(phone.name)}")
     phone.player_tag = found.get("etag", "")
-    await timed(phone, conn, "clock", f"/events/{e}/clock")
+    if CLOCK[0]:
+        await timed(phone, conn, "clock", f"/events/{e}/clock")
     streams.append(asyncio.create_task(subscribe(phone, port, f"/api/events/{e}/live", stop)))
     await asyncio.sleep(max(0.0, t0 + phone.come_back - time.monotonic()))
     extra = {"If-None-Match": tag} if tag else {}
@@ -674,6 +677,12 @@ def main() -> None:
         "(issue 32 goal 5: 60); 0: in one call.",
     )
     parser.add_argument(
+        "--no-clock",
+        action="store_true",
+        help="Phones skip the round clock page (it lists every table: at 10,000 players it "
+        "costs a whole round's tables per request).",
+    )
+    parser.add_argument(
         "--own-share",
         type=float,
         default=0.5,
@@ -681,6 +690,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     args.phones = [int(n) for n in args.phones.split(",")]
+    CLOCK[0] = not args.no_clock
     if max(args.phones) > args.players:
         parser.error("more phones than players")
     print(
