@@ -1177,7 +1177,9 @@ class Tournaments:
         if fact.penalty == "disqualification" and entrant.dropped_after is None:
             # A disqualified player leaves the event (IPG 1.4): the drop is stored with the
             # penalty, in the same append, and the audit shows both.
-            state = apply(loaded.state, fact)
+            state = loaded.state
+            for decided in facts:  # the penalty and the match it lost (IPG 1.1)
+                state = apply(state, decided)
             facts = (
                 *facts,
                 *self._decide(state, d.Drop(player=fact.player, reason="disqualified")),
@@ -1193,6 +1195,13 @@ class Tournaments:
             effect = f"round {fact.round} table {fact.table}: a match loss for {entrant.name}"
         elif fact.penalty == "match-loss":
             effect = f"{entrant.name} has no match in progress: it decides their next match"
+        elif fact.penalty == "disqualification" and any(
+            isinstance(x, f.MatchReported) for x in facts
+        ):
+            effect = (
+                f"round {fact.round} table {fact.table}: a match loss for {entrant.name}, "
+                "who is dropped"
+            )
         elif fact.penalty == "disqualification":
             effect = f"{entrant.name} is dropped"
         return PenaltyOutcome(

@@ -303,8 +303,10 @@ def penalty_effects(state: Tournament, penalty: PenaltyRecorded) -> tuple[Fact, 
     it has no result yet, and closes its open games as void; a game loss names the
     player's open game (the fact's ``game``; the service ends it in the game itself); both
     are then marked applied. With no match in progress they wait for the player's next
-    match (``pending_at_pairing``). A disqualification drops the player (the service adds
-    the drop)."""
+    match (``pending_at_pairing``). A disqualification loses the player's match in progress
+    as a match loss does (IPG 1.1: the player loses their current match and is removed) and
+    drops the player (the service adds the drop); given between matches it waits for none,
+    as the player is not paired again."""
     number = len(state.penalties) + 1
     table = current_table(state, penalty.player)
     if table is None:
@@ -313,10 +315,13 @@ def penalty_effects(state: Tournament, penalty: PenaltyRecorded) -> tuple[Fact, 
         return (
             PenaltyApplied(penalty=number, round=table.round, table=table.table, game=penalty.game),
         )
-    if penalty.penalty != "match-loss":
+    if penalty.penalty not in ("match-loss", "disqualification"):
+        return ()
+    decided = _match_loss(state, penalty, table)
+    if penalty.penalty == "disqualification" and not decided:
         return ()
     return (
-        *_match_loss(state, penalty, table),
+        *decided,
         PenaltyApplied(penalty=number, round=table.round, table=table.table),
     )
 
@@ -416,32 +421,36 @@ def _withdraw(state: Tournament, command: WithdrawPenalty) -> tuple[Fact, ...]:
                     by=command.by,
                 )
             )
-    elif penalty.penalty in ("game-loss", "match-loss"):
-        key = state.applied_penalties.get(command.penalty) or _table_of(state, penalty)
-        if key is not None and state.result(*key) is not None:
-            if command.result is None:
-                raise Refusal(
-                    "EV-8.7",
-                    f"the {penalty.penalty} of {name} counts in round {key[0]} table {key[1]}: "
-                    "give the table's result without it (--result W-L-D)",
-                )
-            from referee.tournament.slips import parse_slip
+    # the result a penalty decided is corrected with it: a game or match loss, or the
+    # match a disqualification lost (only where it was applied: a DQ between matches
+    # decided none)
+    key = state.applied_penalties.get(command.penalty)
+    if key is None and penalty.penalty in ("game-loss", "match-loss"):
+        key = _table_of(state, penalty)
+    if penalty.penalty != "warning" and key is not None and state.result(*key) is not None:
+        if command.result is None:
+            raise Refusal(
+                "EV-8.7",
+                f"the {penalty.penalty} of {name} counts in round {key[0]} table {key[1]}: "
+                "give the table's result without it (--result W-L-D)",
+            )
+        from referee.tournament.slips import parse_slip
 
-            rnd = state.rounds[key[0]]
-            score = parse_slip(
-                command.result,
-                state.settings.match if state.settings else "bo3",
-                playoff=rnd.kind in ("cut", "elimination"),
+        rnd = state.rounds[key[0]]
+        score = parse_slip(
+            command.result,
+            state.settings.match if state.settings else "bo3",
+            playoff=rnd.kind in ("cut", "elimination"),
+        )
+        facts.append(
+            ResultCorrected(
+                round=key[0],
+                table=key[1],
+                score=score,
+                reason=f"penalty {command.penalty} withdrawn: {command.reason}",
+                by=command.by,
             )
-            facts.append(
-                ResultCorrected(
-                    round=key[0],
-                    table=key[1],
-                    score=score,
-                    reason=f"penalty {command.penalty} withdrawn: {command.reason}",
-                    by=command.by,
-                )
-            )
+        )
     return tuple(facts)
 
 

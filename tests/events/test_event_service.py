@@ -96,7 +96,8 @@ def test_pairing_stores_round_and_games_in_one_transaction(svc: RefereeService) 
 def test_a_disqualification_drops_the_player_and_repeats_are_upgraded(
     svc: RefereeService,
 ) -> None:
-    """EV-8.4 (IPG upgrades across the event); a disqualified player leaves (IPG 1.4)."""
+    """EV-8.4 (IPG upgrades across the event); a disqualified player loses the match in
+    progress and leaves (EV-8.6, IPG 1.1 and 1.4)."""
     event = svc.event_new("Penalties", "gammasphere").event_id
     svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
     svc.event_pair(event)
@@ -106,8 +107,18 @@ def test_a_disqualification_drops_the_player_and_repeats_are_upgraded(
     (ben,) = [s for s in svc.event_standings(event) if s.player == "Ben"]
     assert ben.dropped_after == 1
     whats = [e["what"] for e in svc.event_audit(event)["entries"]]
-    # the game loss ended Ann's game at once, which the audit also shows (EV-8.6)
-    assert whats == ["penalty", "penalty", "penalty applied", "penalty", "drop"]
+    # the game loss ended Ann's game at once, which the audit also shows (EV-8.6); Ben's
+    # disqualification lost his match, voiding its open game, before the drop
+    assert whats == [
+        "penalty",
+        "penalty",
+        "penalty applied",
+        "penalty",
+        "games voided",
+        "penalty applied",
+        "drop",
+    ]
+    assert ben.record.losses == 1
 
 
 def test_a_games_end_and_its_match_update_are_one_write(

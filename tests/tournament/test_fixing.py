@@ -238,6 +238,32 @@ def test_ev_8_6_a_match_loss_decides_the_match_and_a_game_loss_names_the_game() 
     assert chosen[0].game == "g1-1-1"
 
 
+def test_ev_8_6_a_disqualification_loses_the_match_in_progress() -> None:
+    """EV-8.6 (IPG 1.1): a disqualification during a match loses it as a match loss does
+    (reported by the games needed, open games void, marked applied); given with no match
+    in progress it decides nothing. Withdrawn (EV-8.7), the lost match is corrected with it."""
+    state = linked(run(event(("Ann", "Ben")), PairNext()))
+    first = state.rounds[1].table(1).players[0]  # type: ignore[union-attr]
+    name = state.players[first].name
+    facts = decide(
+        state, RecordPenalty(player=name, infraction="cheating", penalty="disqualification")
+    )
+    penalty, reported, voided, applied = facts
+    assert isinstance(penalty, f.PenaltyRecorded) and penalty.penalty == "disqualification"
+    assert isinstance(reported, f.MatchReported) and reported.score == Score(0, 2)
+    assert isinstance(voided, f.GamesVoided) and voided.games == ("g1-1-1",)
+    assert applied == f.PenaltyApplied(penalty=1, round=1, table=1)
+    between = run(event(("Ann", "Ben")), RecordPenalty(player="Ann", infraction="cheating"))
+    assert between.penalties[0].penalty == "disqualification"
+    assert between.applied_penalties == {}
+    dq = run(state, RecordPenalty(player=name, infraction="cheating"), Drop(player=name))
+    assert dq.result(1, 1) == Score(0, 2)
+    assert refused(dq, WithdrawPenalty(penalty=1, reason="wrong player")) == "EV-8.7"
+    back = run(dq, WithdrawPenalty(penalty=1, reason="wrong player", result="1-1-0"))
+    assert back.result(1, 1) == Score(1, 1)
+    assert back.players[first].dropped_after is None
+
+
 def test_ev_8_7_withdrawing_a_penalty() -> None:
     """EV-8.7: a withdrawal needs a reason and a real, not yet withdrawn penalty; a match
     loss that decided a table is withdrawn with the result without it (a correction); a
