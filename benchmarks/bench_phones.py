@@ -22,6 +22,13 @@ Then, for each N of ``--phones`` (one round each, so every N meets a round just 
    pages' script does (``If-None-Match``: the version changed, so a new page); then the
    round's other results are reported, ready for the next N.
 
+With ``--end-of-round SECONDS`` (issue 32 goal 5: ``--players 10000 --phones 4000
+--end-of-round 60``) the round's other results then arrive table by table over that many
+seconds through the HTTP API (``--own-share`` of them as the players' own reports, each
+confirmed by the opponent, the rest as the staff's slips), and the standings page is read
+until it shows the last one (``end_of_round``). Each phone also reads the round clock page
+unless ``--no-clock``.
+
 Reported per N: p50/p99/max of every page request of step 2 (written to answer read), the
 live subscription's answer time, errors (any status other than 200/304, a refused or dropped
 connection, a subscriber that missed the change), the share of 304s, bytes per page (all
