@@ -1080,9 +1080,28 @@ class Tournaments:
         except Refusal as exc:
             raise _refused(exc) from None
 
+    def _raced(self, command: Callable[[], Any]) -> Any:
+        """``command`` (one decision on the event and one append), decided once more on the
+        event as stored if another writer appended to it first: two server processes
+        (``serve --workers 2``) take a round's results at once, and a slip judged on the
+        event before the other's result was stored is judged again after it (only a
+        second race, or a refusal on the new state, reaches the caller). Nothing of a
+        refused commit was stored, so deciding again is as if it had come second."""
+        from events.store import ConcurrentWriteError
+
+        try:
+            return command()
+        except ConcurrentWriteError:
+            return command()  # ``_event`` reads the other writer's facts first
+
     def event_result(self, event_id: str, slips: Sequence[str], *, by: str = "") -> int:
         """Report several slips ``TABLE=W-L-D`` (pods ``TABLE=Ann>Ben=Cal``) for the
-        current round, all or none; how many were stored."""
+        current round, all or none; how many were stored (judged again once if another
+        writer stored first)."""
+        counted: int = self._raced(lambda: self._event_result(event_id, slips, by=by))
+        return counted
+
+    def _event_result(self, event_id: str, slips: Sequence[str], *, by: str = "") -> int:
         loaded = self._event(event_id)
         state = loaded.state
         number = state.current_round
