@@ -687,13 +687,13 @@ def _split(
     head_maps: dict[str, Any] = {}
     old_maps: dict[str, Any] = {}
     for name, full in whole.items():
-        head_part = full.mutate()
-        old_part: Any = immutables.Map().mutate()
+        if name in _HEAD_ONLY:
+            head_maps[name], old_maps[name] = full, immutables.Map()
+            continue
+        parts: tuple[dict[Any, Any], dict[Any, Any]] = ({}, {})
         for key, value in full.items():
-            if old(name, key, value):
-                old_part[key] = value
-                del head_part[key]
-        head_maps[name], old_maps[name] = head_part.finish(), old_part.finish()
+            parts[old(name, key, value)][key] = value
+        head_maps[name], old_maps[name] = immutables.Map(parts[0]), immutables.Map(parts[1])
     head_rounds = {n: r for n, r in rounds.items() if n >= cut}
     old_rounds = {n: r for n, r in rounds.items() if n < cut}
     head = _stored(snapshot, msgspec.structs.replace(state, rounds=head_rounds), head_maps)
