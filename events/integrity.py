@@ -69,16 +69,29 @@ class GameReport(msgspec.Struct, kw_only=True):
         return not self.findings
 
 
-def verify_stream(game_id: str, rows: Sequence[StoredEvent], mapper: Mapper[Any]) -> GameReport:
-    """Check a game's stored rows: structure, hash chain, then every decision by replay."""
+def check_rows(
+    game_id: str,
+    rows: Sequence[tuple[int, str, Any]],
+    *,
+    stored: bool = True,
+    expected: int = 1,
+    prev_hash: str = GENESIS_HASH,
+    hashed: Mapping[int, tuple[str, str]] | None = None,
+) -> tuple[GameReport, list[GameEvent]]:
+    """Check a stream's rows, (number, topic, stored bytes), for everything but the decisions:
+    numbers without a gap, each event where it was written, its bytes matching its own hash,
+    each linked to the one before; and the events they decode to (the undecodable left out).
+
+    ``expected`` and ``prev_hash``: where the rows start, so that rows read in two parts (a
+    posting's facts under its checkpoint, then the ones after) are checked as one stream and
+    each decoded once. ``stored``: hash the stored bytes themselves (else the re-encoding).
+    ``hashed``: rows' hashes already computed from their bytes, by number: the own hash field
+    found in them and the hash (``events.codec.bytes_hash``, as the store-wide chain took
+    them), not computed again."""
     report = GameReport(game_id=game_id, events=len(rows))
     add = report.findings.append
-    plain_state = getattr(mapper, "plain_state", None)
     decoded: list[GameEvent] = []
-    prev_hash = GENESIS_HASH
-    expected = 1
-    for row in rows:
-        number = row.originator_version
+    for number, topic, state in rows:
         if number != expected:
             gap = (
                 f"events {expected} to {number - 1} are"
@@ -87,10 +100,10 @@ def verify_stream(game_id: str, rows: Sequence[StoredEvent], mapper: Mapper[Any]
             )
             add(Finding(event=expected, problem="missing", detail=f"{gap} missing from the log"))
         expected = number + 1
-        if not isinstance(row.state, bytes):
+        if not isinstance(state, bytes):
             # a row edited outside the store (text written where bytes belong): damage
             # to name, never a crash of the check
-            kind = "text" if isinstance(row.state, str) else type(row.state).__name__
+            kind = "text" if isinstance(state, str) else type(state).__name__
             add(
                 Finding(
                     event=number,
@@ -101,8 +114,7 @@ def verify_stream(game_id: str, rows: Sequence[StoredEvent], mapper: Mapper[Any]
             prev_hash = ""
             continue
         try:
-            state = plain_state(row) if plain_state is not None else row.state
-            event: GameEvent = decode(row.topic, state)
+            event: GameEvent = decode(topic, state)
         except Exception as exc:  # noqa: BLE001 - any decoding failure is a finding, never a crash
             add(
                 Finding(
@@ -125,11 +137,13 @@ def verify_stream(game_id: str, rows: Sequence[StoredEvent], mapper: Mapper[Any]
         # Hashing the stored bytes themselves (not a re-encoding) means any changed
         # byte, even one that decodes to the same values, shows here; it also keeps
         # events of older topics (read through upcasters) verifiable.
-        actual = (
-            stored_hash(row.topic, state, event.hash)
-            if plain_state is not None
-            else event_hash(event)
-        )
+        known = hashed.get(number) if hashed is not None else None
+        if not stored:
+            actual = event_hash(event)
+        elif known is not None and known[0] == event.hash:
+            actual = known[1]  # bytes_hash located the same field: the same hash
+        else:
+            actual = stored_hash(topic, state, event.hash)
         if actual != event.hash:
             add(
                 Finding(
@@ -149,10 +163,30 @@ def verify_stream(game_id: str, rows: Sequence[StoredEvent], mapper: Mapper[Any]
             )
         prev_hash = event.hash
         decoded.append(event)
+    return report, decoded
+
+
+def verify_stream(game_id: str, rows: Sequence[StoredEvent], mapper: Mapper[Any]) -> GameReport:
+    """Check a game's stored rows: structure, hash chain, then every decision by replay."""
+    plain_state = getattr(mapper, "plain_state", None)
+    report, decoded = check_rows(
+        game_id,
+        [
+            (
+                row.originator_version,
+                row.topic,
+                plain_state(row)
+                if plain_state is not None and isinstance(row.state, bytes)
+                else row.state,
+            )
+            for row in rows
+        ],
+        stored=plain_state is not None,
+    )
     if decoded and is_tournament_event(decoded[0]):
         return report  # an event (tournament) stream: its chain is all there is to check
     if not decoded or not isinstance(decoded[0], GameCreated):
-        add(
+        report.findings.append(
             Finding(
                 event=1,
                 problem="missing",

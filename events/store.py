@@ -455,14 +455,21 @@ class GameStore:
         The hash is recomputed from the stored bytes, not read from the event's own
         field, so a checkpoint vouches for the bytes: an edit that leaves the field
         alone still changes the chain."""
+        for position, game_id, version, topic, state in self.log_rows(upto=upto, page=page):
+            yield position, game_id, version, bytes_hash(topic, state)
+
+    def log_rows(
+        self, *, upto: int | None = None, page: int = 50_000
+    ) -> Iterator[tuple[int, str, int, str, bytes]]:
+        """(notification id, game, number, topic, stored bytes) of every stored event in
+        store order, up to ``upto``, read a page at a time: what ``event_hashes`` hashes,
+        for a reader that also keeps some of the rows it passes (a posting's facts)."""
         after = 0
         limit = upto if upto is not None else 2**62
         while True:
+            rows: list[tuple[int, str, int, str, bytes]]
             if self.direct is not None:
-                rows = [
-                    (i, g, v, bytes_hash(t, b))
-                    for i, g, v, t, b in queries.log_rows(self.direct, after, page, limit)
-                ]
+                rows = queries.log_rows(self.direct, after, page, limit)
             else:
                 self._tables_ready()
                 notes = self.recorder.select_notifications(
@@ -470,12 +477,7 @@ class GameStore:
                 )
                 plain = self.mapper.plain_state
                 rows = [
-                    (
-                        n.id,
-                        str(n.originator_id),
-                        n.originator_version,
-                        bytes_hash(n.topic, plain(n)),
-                    )
+                    (n.id, str(n.originator_id), n.originator_version, n.topic, plain(n))
                     for n in notes
                 ]
             yield from rows

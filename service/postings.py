@@ -29,8 +29,9 @@ the event service's reads), so the pages only lay out what the application layer
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -41,8 +42,13 @@ from service.calls import PlayerHall, player_hall
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
+    from events.integrity import Finding
     from events.store import GameStore
-    from referee.tournament.state import Tournament
+    from events.tournament import TournamentEvent
+    from referee.tournament.model import Pairing
+    from referee.tournament.state import Result, Tournament
+    from service.eventprint import EventPrinting
+    from service.tournaments import EventInfo
 
 __all__ = [
     "FORMAT",
@@ -148,7 +154,7 @@ def _stored(store: GameStore, event_id: str, upto: int | None = None) -> list[An
     return events
 
 
-def _fold(events: Sequence[Any]) -> Tournament:
+def _fold(events: Sequence[TournamentEvent]) -> Tournament:
     from events.tournament import to_fact
     from referee.tournament.state import fold
 
@@ -173,14 +179,12 @@ def pairings_rows(state: Tournament, round_number: int) -> list[dict[str, Any]]:
 def standing_dicts(rows: Sequence[Any]) -> list[dict[str, Any]]:
     """Standings rows as ``referee event standings --json`` prints them (``dropped_after``
     only for a dropped player)."""
-    out: list[dict[str, Any]] = []
-    for row in rows:
-        data: dict[str, Any] = msgspec.to_builtins(row)
+    out: list[dict[str, Any]] = msgspec.to_builtins(list(rows))  # one call: 10,000 rows
+    for data in out:
         if data.get("dropped_after") is None:
             data.pop("dropped_after", None)
         if data.get("went") is None:
             data.pop("went", None)  # only for a player of the cut (EV-6.7)
-        out.append(data)
     return out
 
 
@@ -217,7 +221,7 @@ def _body(state: Tournament, kind: Kind, round_number: int | None) -> list[dict[
     return standings_rows(state, round_number)
 
 
-def _name(events: Sequence[Any], event_id: str) -> str:
+def _name(events: Sequence[TournamentEvent], event_id: str) -> str:
     return str(getattr(events[0], "name", "") or event_id)
 
 
@@ -238,15 +242,22 @@ def make_posting(
     round_number: int | None = None,
     *,
     key: str | os.PathLike[str] | None = None,
+    state_at: Callable[[int], Tournament | None] | None = None,
 ) -> tuple[Posting, int]:
     """The posting of ``kind`` computed at the newest checkpoint the store recorded (sealed
     now with ``key`` when given), and how many of the event's facts came after it.
+
+    ``state_at(version)``: the event already folded at that version, when the caller holds
+    it (the service's kept event), else ``None``; without it the facts up to the checkpoint
+    are read and folded. A posting made when nothing came after the seal (the head referee
+    seals, then posts) then costs the standings, not a fold of the whole event (issue 32
+    goal 3); its check (``verify_posting``) still folds the facts themselves.
 
     Refused when no checkpoint covers what is asked (nothing sealed yet, or the round
     was paired after the last seal): the head referee seals, then posts."""
     if kind not in ("pairings", "standings"):
         raise RefusedError(f"a posting shows pairings or standings, not {kind!r}")
-    events = _stored(store, event_id)
+    first = _stored(store, event_id, upto=1)  # refused here for no event, or a game
     if key is not None:
         from service.seal import seal
 
@@ -271,11 +282,20 @@ def make_posting(
             "store again ('referee seal --key KEY'), or give --key"
         )
     version = max(covered)
-    state = _fold(events[:version])
+    state = state_at(version) if state_at is not None else None
+    if state is None:
+        events = _stored(store, event_id, upto=version)
+        state = _fold(events)
+        fact_hash = events[version - 1].hash
+    else:
+        fact_hash = store.head_hash(event_id, version)
     if kind == "pairings":
         shown = round_number or state.current_round
         if shown not in state.rounds:
-            later = round_number is not None and round_number <= _fold(events).current_round
+            later = (
+                round_number is not None
+                and round_number <= _fold(_stored(store, event_id)).current_round
+            )
             raise RefusedError(
                 f"round {shown} of {event_id} was paired after the newest checkpoint "
                 f"({checkpoint.time}): seal the store again, or give --key"
@@ -287,12 +307,12 @@ def make_posting(
         raise RefusedError(f"{event_id} has no round {round_number} at the newest checkpoint")
     posting = Posting(
         event=event_id,
-        name=_name(events, event_id),
+        name=_name(first, event_id),
         kind=kind,
         round=round_number,
         version=version,
         position=positions[version],
-        fact_hash=events[version - 1].hash,
+        fact_hash=fact_hash,
         checkpoint=checkpoint.text(),
         body=_body(state, kind, round_number),
     )
@@ -302,7 +322,7 @@ def make_posting(
     if len(_made) >= 256:
         _made.clear()
     _made[(id(store), event_id, kind, round_number, checkpoint.text())] = posting
-    return posting, len(events) - version
+    return posting, max(positions) - version
 
 
 _made: dict[tuple[int, str, str, int | None, str], Posting] = {}
@@ -331,7 +351,7 @@ def read_posting(raw: bytes | str | os.PathLike[str]) -> Posting:
 # -- verifying a posting -------------------------------------------------------------------
 
 
-def _changes_since(events: Sequence[Any], posting: Posting) -> list[Change]:
+def _changes_since(events: Sequence[TournamentEvent], posting: Posting) -> list[Change]:
     """The facts after the posting that change what it shows, as recorded (EV-8.1)."""
     from events.tournament import to_fact
     from referee.tournament import facts as f
@@ -383,12 +403,43 @@ def _changes_since(events: Sequence[Any], posting: Posting) -> list[Change]:
     return out
 
 
+@contextlib.contextmanager
+def _uncollected() -> Iterator[None]:
+    """No cyclic garbage collection meanwhile (restored after): a posting's check makes some
+    200,000 objects (decoded facts, the fold's maps, the rows) that all live until it ends,
+    so the collections their making sets off free nothing, and cost a fifth of the check at
+    10,000 players."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def verify_posting(
     store: GameStore, event_id: str, posting: Posting, public_key: str | None = None
 ) -> PostingReport:
-    """Whether ``posting`` still holds against the store (see the module's docstring)."""
-    from events.integrity import verify_stream
-    from service.seal import verify_checkpoint
+    """Whether ``posting`` still holds against the store (see ``_verify_posting``)."""
+    with _uncollected():
+        return _verify_posting(store, event_id, posting, public_key)
+
+
+def _verify_posting(
+    store: GameStore, event_id: str, posting: Posting, public_key: str | None = None
+) -> PostingReport:
+    """Whether ``posting`` still holds against the store (see the module's docstring).
+
+    The store is read once up to the checkpoint (the chain, keeping the event's facts as it
+    passes them), then the event's facts after it; each fact is decoded and hashed once, the
+    event folded once up to the posting and, only when something was recorded since, on from
+    there (issue 32 goal 3: at 10,000 players a second read and decoding of the event's
+    stream cost as much as the chain)."""
+    from events.integrity import check_rows
+    from events.ledger import read_chain
+    from events.tournament import is_tournament_event
+    from service.seal import chain_report
 
     if posting.event != event_id:
         raise RefusedError(f"the posting is of event {posting.event}, not {event_id}")
@@ -418,19 +469,37 @@ def verify_posting(
                 detail="not checked: give --public-key (the event's public key) to check it",
             )
         )
-    held = verify_checkpoint(store, checkpoint)
+    chain = read_chain(store, upto=checkpoint.position, keep=event_id)
+    held = chain_report(checkpoint, chain)
     checks.append(PostingCheck(name="ledger", ok=held.ok, detail=held.detail))
 
-    report = verify_stream(event_id, store.stored_events(event_id), store.mapper)
+    # the event's facts under the checkpoint (kept from the chain), then those after them
+    under = [(number, topic, state) for _, number, topic, state, _, _ in chain.kept]
+    rows = under + store.rows(event_id, after=max((n for n, _, _ in under), default=0))
+    if not rows:
+        from events.store import GameNotFoundError
+
+        raise GameNotFoundError(f"no event {event_id!r} in this store ('referee event' lists them)")
+    report, decoded = check_rows(
+        event_id,
+        rows,
+        hashed={number: (own, hashed) for _, number, _, _, own, hashed in chain.kept},
+    )
     upto = [x for x in report.findings if x.event is None or x.event <= posting.version]
     later = [x for x in report.findings if x.event is not None and x.event > posting.version]
-    try:
-        events = _stored(store, event_id)
-    except msgspec.DecodeError:
-        events = []  # a row that cannot be read: the stream check above names it
+    events: list[Any] = decoded
+    if len(decoded) < len(rows):  # a row that cannot be read: the stream check names it
+        events = []
         if not upto:
-            raise
-    placed = _positions(store, event_id).get(posting.version)
+            raise RefusedError(
+                f"a fact of {event_id} after the posting cannot be read: "
+                + "; ".join(str(x) for x in later)
+            )
+    if events and not is_tournament_event(events[0]):
+        raise RefusedError(f"{event_id} is a game, not an event")
+    placed = {number: position for position, number, *_ in chain.kept}.get(posting.version)
+    if placed is None:  # not under the checkpoint: where it is, to say so
+        placed = _positions(store, event_id).get(posting.version)
     if upto:
         checks.append(
             PostingCheck(
@@ -536,7 +605,10 @@ def verify_posting(
 
 
 def _fields(
-    posting: Posting, events: Sequence[Any], state: Tournament, checkpoint: Checkpoint
+    posting: Posting,
+    events: Sequence[TournamentEvent],
+    state: Tournament,
+    checkpoint: Checkpoint,
 ) -> PostingCheck:
     """Every field the posting prints besides its rows (issue 31): its format, the event's
     name, what it shows and the round, each against the facts it was computed at; its date
@@ -567,7 +639,7 @@ def _fields(
     )
 
 
-def _finding_text(finding: Any, events: Sequence[Any]) -> str:
+def _finding_text(finding: Finding, events: Sequence[TournamentEvent]) -> str:
     """A finding of the stream check, saying what the fact it names recorded."""
     from events.tournament import summary
 
@@ -652,7 +724,7 @@ class EventBoard(msgspec.Struct, kw_only=True):
     places: dict[str, list[str]] = {}  # a pod event: each player's places, round by round
 
 
-def _format_words(info: Any) -> str:
+def _format_words(info: EventInfo) -> str:
     """The event's shape for its pages' header: "Swiss · best of 3 · top 8 cut", "Swiss
     pods", "single elimination · best of 3" (a pod has places, not a match length)."""
     shape = {
@@ -667,7 +739,7 @@ def _format_words(info: Any) -> str:
 
 
 def event_board(
-    svc: Any,
+    svc: EventPrinting,
     event_id: str,
     round_number: int | None = None,
     *,
@@ -694,9 +766,7 @@ def event_board(
         standings = cached
     rounds = sorted(state.rounds)
     shown = round_number if round_number is not None else (rounds[-1] if rounds else None)
-    pairings: list[dict[str, Any]] = (
-        msgspec.to_builtins(svc.event_pairings(event_id, shown)) if shown is not None else []
-    )
+    pairings, named = _round_rows(svc, event_id, state, shown) if shown is not None else ([], [])
     results: dict[int, str] = {}
     if shown is not None:
         for row in pairings:
@@ -718,7 +788,7 @@ def event_board(
         round=shown,
         after_round=standings_after,
         pairings=pairings,
-        by_name=by_name(pairings),
+        by_name=named,
         results=results,
         standings=standings,
         players=info.players,
@@ -736,7 +806,39 @@ def event_board(
 _standings_seen: dict[tuple[int, str, int, int | None], list[dict[str, Any]]] = {}
 
 
-def _result_words(result: Any, state: Tournament) -> str:
+def _round_rows(
+    svc: EventPrinting, event_id: str, state: Tournament, number: int
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Round ``number``'s pairings rows (``event pairings --json``) and the same by name.
+
+    A result changes neither the round's tables nor the players' names, only which games a
+    table holds (a slip voids its table's open game, EV-3.9): the rows and the sorted list by
+    name are kept while the round and the players are the same objects (the fold's maps are
+    persistent: an unchanged part of the state is the same object in the next version), and
+    each version only reads its tables' games again. At 10,000 players this was most of a
+    page's cost after each result (the rows, and sorting 10,000 names)."""
+    key = (id(svc), event_id, number)
+    paired, players = state.rounds[number], state.players
+    kept = _rounds_seen.get(key)
+    if kept is None or kept[0] is not paired or kept[1] is not players:
+        rows: list[dict[str, Any]] = msgspec.to_builtins(svc.event_pairings(event_id, number))
+        kept = (paired, players, rows, by_name(rows))
+        if len(_rounds_seen) >= 64:
+            _rounds_seen.clear()
+        _rounds_seen[key] = kept
+        return rows, kept[3]
+    tables = state.tables
+    fresh = []
+    for row in kept[2]:
+        table = tables.get((number, row["table"])) if row["table"] is not None else None
+        fresh.append({**row, "games": list(table.games) if table else []})
+    return fresh, kept[3]
+
+
+_rounds_seen: dict[tuple[int, str, int], tuple[Any, Any, list[dict[str, Any]], Any]] = {}
+
+
+def _result_words(result: Result, state: Tournament) -> str:
     from referee.tournament.model import Placement
 
     if isinstance(result, Placement):  # places, not W-L-D (EV-7.3)
@@ -764,7 +866,7 @@ def player_rounds(state: Tournament, player_name: str) -> list[PlayerRound]:
 
 
 def _player_round(
-    state: Tournament, names: dict[str, str], who: str, number: int, pairing: Any
+    state: Tournament, names: dict[str, str], who: str, number: int, pairing: Pairing
 ) -> PlayerRound:
     """One round of a player's history: table, opponents by name, the result for them."""
     from referee.tournament.model import Placement, Score
@@ -805,7 +907,7 @@ class EventRow(msgspec.Struct, kw_only=True):
     status: str = ""  # where it stands, in words: "Swiss round 3 of 5", "ended"
 
 
-def list_events(svc: Any) -> list[EventRow]:
+def list_events(svc: EventPrinting) -> list[EventRow]:
     """Every event of the store, newest first."""
     rows: list[EventRow] = []
     for event_id in reversed(svc.event_ids()):
@@ -871,6 +973,39 @@ def player_line(board: EventBoard, state: Tournament, player_name: str) -> Playe
     )
 
 
+_PlayersIndex = tuple[
+    dict[str, str], dict[str, str], dict[str, str], dict[str, list[tuple[int, int, Any]]]
+]
+_players_seen: list[tuple[Any, Any, _PlayersIndex]] = []
+
+
+def _players_index(state: Tournament) -> _PlayersIndex:
+    """Names by id, ids by name, ids by house id, and each player's pairings (round, place
+    in the round, pairing): what
+    ``PlayerIndex`` reads from the players and the rounds alone, kept while both are the same
+    objects (a result changes neither: the fold's maps are persistent), so that after each
+    result at 10,000 players the index is not built again from 50,000 pairings."""
+    players, rounds = state.players, state.rounds
+    for kept_players, kept_rounds, kept in _players_seen:
+        if kept_players is players and kept_rounds is rounds:
+            return kept
+    names = state.names()
+    ids: dict[str, str] = {}
+    house = {e.player_id: e.id for e in players.values() if e.player_id}
+    for entrant in players.values():
+        # a name exactly, and only a name one player has (``Tournament.find``, issue 31)
+        ids[entrant.name] = "" if entrant.name in ids else entrant.id
+    paired: dict[str, list[tuple[int, int, Any]]] = {}
+    for number in sorted(rounds):
+        for index, pairing in enumerate(rounds[number].pairings):
+            for player in pairing.players:
+                paired.setdefault(player, []).append((number, index, pairing))
+    found = (names, ids, house, paired)
+    _players_seen.append((players, rounds, found))
+    del _players_seen[:-8]  # a few events' worth
+    return found
+
+
 class PlayerIndex:
     """An event version's players indexed once for every player's own page: ids by name,
     each player's pairings, their standings rows. ``line`` answers what ``player_line``
@@ -889,19 +1024,38 @@ class PlayerIndex:
         self.board = board
         self.state = state
         self.memo = memo
-        self.names = state.names()
-        self._ids: dict[str, str] = {}
-        self._house = {e.player_id: e.id for e in state.players.values() if e.player_id}
-        for entrant in state.players.values():
-            # a name exactly, and only a name one player has (``Tournament.find``, issue 31)
-            self._ids[entrant.name] = "" if entrant.name in self._ids else entrant.id
-        self._paired: dict[str, list[tuple[int, Any]]] = {}
-        for number in sorted(state.rounds):
-            for pairing in state.rounds[number].pairings:
-                for player in pairing.players:
-                    self._paired.setdefault(player, []).append((number, pairing))
+        self.names, self._ids, self._house, self._paired = _players_index(state)
         self._standing = {row["player"]: row for row in board.standings}
         self._results: dict[str, list[tuple[int, Any]]] | None = None
+        self._order = {n: i for i, n in enumerate(state.rounds)}
+        self._late: bool | None = None  # whether a late entry took losses (EV-2.9)
+
+    def _results_of(self, player: str) -> list[tuple[Any, Any]]:
+        """The player's final results as ``Tournament.match_results`` makes them (each keyed
+        in its order: the round's place among the rounds as they are kept, then the table's
+        place in the round), read from their own pairings: after each result at 10,000
+        players, indexing every result of the event again for one explanation cost 30-290
+        ms. (Late entries' losses are results of no pairing: ``explain`` indexes them all.)"""
+        from referee.tournament.model import Placement, Score
+        from referee.tournament.standings import MatchResult
+
+        state, order = self.state, self._order
+        out: list[tuple[Any, Any]] = []
+        for number, index, pairing in self._paired.get(player, []):
+            if state.rounds[number].kind in ("cut", "elimination"):
+                continue
+            key = (order[number], index)
+            if pairing.bye:
+                out.append((key, MatchResult(round=number, players=pairing.players, bye=True)))
+                continue
+            result = state.result(number, pairing.table)
+            if isinstance(result, Score):
+                out.append((key, MatchResult(round=number, players=pairing.players, score=result)))
+            elif isinstance(result, Placement):
+                out.append(
+                    (key, MatchResult(round=number, players=pairing.players, placement=result))
+                )
+        return out
 
     def explain(self, player_name: str) -> str:
         """How the player's figures are computed (``Tournament.explain``, now), from their own
@@ -914,14 +1068,18 @@ class PlayerIndex:
             raise RefusedError(f"no player {player_name!r} in this event")
         if state.settings is None:
             return state.explain(who)
-        if self._results is None:
+        if self._late is None:
+            self._late = bool(state.late_losses())
+        if self._late and self._results is None:
+            # late entries' losses (EV-2.9) are results of no pairing: every result, indexed
             self._results = {}
             for number, result in enumerate(state.match_results().values()):
                 for player in result.players:
                     self._results.setdefault(player, []).append((number, result))
-        by_player = self._results
-        met = {p for _, r in by_player.get(who, []) for p in r.players} | {who}
-        relevant = dict(item for p in met for item in by_player.get(p, []))
+        results_of = self._results.get if self._results is not None else self._results_of
+        mine = results_of(who) or []
+        met = {p for _, r in mine for p in r.players} | {who}
+        relevant = dict(item for p in met for item in results_of(p) or [])
         people = [state.players[p] for p in met if p in state.players]
         results = [relevant[n] for n in sorted(relevant)]
         if self.memo is None:
@@ -965,7 +1123,7 @@ class PlayerIndex:
         state, names = self.state, self.names
         history = [
             _player_round(state, names, who, number, pairing)
-            for number, pairing in self._paired.get(who, [])
+            for number, _, pairing in self._paired.get(who, [])
         ]
         name = state.players[who].name
         now = next((h for h in history if h.round == self.board.round), None)
@@ -982,10 +1140,13 @@ class PlayerIndex:
 
 
 class Postings:
-    """Postings and the event pages' reads as methods of the referee service (mixed into
-    ``RefereeService``), so the faces reach them through the one door, never the store."""
+    """The posting service: postings and the event pages' reads, over the event service's
+    reads. ``RefereeService`` holds one, so the faces reach them through the one door,
+    never the store."""
 
-    store: GameStore
+    def __init__(self, store: GameStore, events: EventPrinting) -> None:
+        self.store = store
+        self.events = events  # the event service, whose reads the pages show
 
     def event_posting(
         self,
@@ -999,7 +1160,29 @@ class Postings:
         if kind not in ("pairings", "standings"):
             raise RefusedError(f"a posting shows pairings or standings, not {kind!r}")
         shown: Kind = "pairings" if kind == "pairings" else "standings"
-        return make_posting(self.store, event_id, shown, round_number, key=key)
+        with _uncollected():
+            return make_posting(
+                self.store,
+                event_id,
+                shown,
+                round_number,
+                key=key,
+                state_at=self._state_at(event_id),
+            )
+
+    def _state_at(self, event_id: str) -> Callable[[int], Tournament | None]:
+        """The event as this service keeps it folded, for a posting at ``version`` when that
+        is the event's newest fact (read before and after, so a fact appended meanwhile by
+        another thread is never taken for it)."""
+        reads = self.events
+
+        def state_at(version: int) -> Tournament | None:
+            if reads.event_version(event_id) != version:
+                return None
+            state: Tournament = reads.event_state(event_id)
+            return state if reads.event_version(event_id) == version else None
+
+        return state_at
 
     def newest_checkpoint(self) -> str:
         """The text of the store's newest checkpoint (empty before any seal): a page that
@@ -1023,7 +1206,7 @@ class Postings:
     ) -> tuple[EventBoard, Tournament]:
         """What an event page shows (``event_board``)."""
         return event_board(
-            self,
+            self.events,
             event_id,
             round_number,
             standings_after=standings_after,
@@ -1032,7 +1215,7 @@ class Postings:
 
     def event_list(self) -> list[EventRow]:
         """Every event of the store, newest first (the events page)."""
-        return list_events(self)
+        return list_events(self.events)
 
     def event_player(self, event_id: str, player: str) -> tuple[EventBoard, PlayerLine]:
         """A player's own page: the event as its pages show it, and the player's line (this

@@ -220,6 +220,9 @@ def follow(
     try:
         while not stop.is_set():
             try:
+                for text, store in ((source_text, source), (target_text, target)):
+                    if store is None:
+                        _answers(text)
                 if source is None:
                     source = _open(source_text, create=False)
                 if target is None:
@@ -237,7 +240,7 @@ def follow(
                         _close_quietly(store)
                 source = target = None
                 stop.wait(wait)
-                wait = min(wait * 2, 2.0)  # the link returns: caught up within seconds
+                wait = min(wait * 2, 1.0)  # the link returns: caught up within seconds
                 continue
             if waiting:
                 say("reached both stores again")
@@ -251,6 +254,24 @@ def follow(
             if store is not None:
                 _close_quietly(store)
     return last
+
+
+def _answers(text: str) -> None:
+    """Raise ``OSError`` at once when a PostgreSQL store's server does not take a TCP
+    connection: opening its pool would wait out its connect timeout (5 s) each try, and
+    try again on its own schedule, so the copy would resume seconds after the link's
+    return instead of within one ``follow`` interval."""
+    import socket
+
+    from service.stores import parse_store
+
+    spec = parse_store(text)
+    host = spec.env.get("POSTGRES_HOST", "127.0.0.1")
+    if not spec.is_postgres or host.startswith("/") or "," in host:  # a socket or a list
+        return
+    port = int(spec.env.get("POSTGRES_PORT", "5432"))
+    with socket.create_connection((host, port), timeout=2):
+        pass
 
 
 def _close_quietly(store: GameStore) -> None:
@@ -283,7 +304,7 @@ def handover(svc: RefereeService, event_id: str, to: str) -> Handover:
     to = _check_name(to)
     store = svc.store
     me = named(store)
-    loaded = svc._event(event_id)  # noqa: SLF001 - the event as its commands load it
+    loaded = svc.parts.events._event(event_id)  # noqa: SLF001 - the event as its commands load it
     held = replica.runners(store, [loaded.event_id])
     if held:
         writer, since = held[loaded.event_id]
@@ -294,7 +315,7 @@ def handover(svc: RefereeService, event_id: str, to: str) -> Handover:
     if to == me:
         raise RefusedError(f"REF-9.2: {loaded.event_id} is written by this store ({me!r}) already")
     streams = (loaded.event_id, *loaded.state.games)
-    header = svc._header(loaded.event_id)  # noqa: SLF001 - the common fields, as any fact's
+    header = svc.parts.events._header(loaded.event_id)  # noqa: SLF001 - the common fields, as any fact's
     fact = f.EventHandedOver(to=to, by=me, streams=streams, at=header["timestamp"])
     sealed = seal_after(loaded.version, loaded.last_hash, [to_stored(fact, header)])[0]
     row = (loaded.event_id, sealed.originator_version, TOPIC_OF[type(sealed)], encode(sealed))
@@ -312,7 +333,7 @@ def event_host(svc: RefereeService, event_id: str) -> EventHost:
     """Which store writes ``event_id`` and since when ("run from the hall since 09:12")."""
     store = svc.store
     me = replica.store_name(store) or default_name(store)
-    loaded = svc._event(event_id)  # noqa: SLF001
+    loaded = svc.parts.events._event(event_id)  # noqa: SLF001
     held = replica.runners(store, [loaded.event_id])
     moment = loaded.state.run_from_since  # read from the state: the log may be 100,000 lines
     since = _iso(moment) if moment is not None else ""

@@ -14,18 +14,27 @@ from pathlib import Path
 import msgspec
 
 from events.ledger import (
+    ChainRead,
     Checkpoint,
     CheckpointError,
     check_signature,
     ledger_heads,
     load_private,
     new_key,
+    read_chain,
     sign,
 )
 from events.store import GameStore
 from service.errors import RefusedError
 
-__all__ = ["CheckpointReport", "create_key", "recorded_checkpoints", "seal", "verify_checkpoint"]
+__all__ = [
+    "CheckpointReport",
+    "chain_report",
+    "create_key",
+    "recorded_checkpoints",
+    "seal",
+    "verify_checkpoint",
+]
 
 TABLE = "referee_checkpoints"
 
@@ -141,18 +150,21 @@ def verify_checkpoint(
     given) and the chain recomputed from today's events up to its position."""
     if isinstance(checkpoint, str):
         checkpoint = Checkpoint.parse(checkpoint)
-    text = checkpoint.text()
     if public_key is not None:
         try:
             check_signature(checkpoint, public_key)
         except CheckpointError as exc:
-            return CheckpointReport(checkpoint=text, ok=False, detail=str(exc))
-    size = 0
-    head = "0" * 64
-    last = 0
-    # B007 on purpose: the last row's position and head are read after the loop
-    for last, _, _, _, head in ledger_heads(store, upto=checkpoint.position):  # noqa: B007
-        size += 1
+            return CheckpointReport(checkpoint=checkpoint.text(), ok=False, detail=str(exc))
+    return chain_report(checkpoint, read_chain(store, upto=checkpoint.position), public_key)
+
+
+def chain_report(
+    checkpoint: Checkpoint, chain: ChainRead, public_key: str | None = None
+) -> CheckpointReport:
+    """Whether ``chain``, read up to the checkpoint's position, is the one it sealed (its
+    signature, when ``public_key`` is given, already checked)."""
+    text = checkpoint.text()
+    size, last, head = chain.size, chain.last, chain.head
     if size != checkpoint.size or last != checkpoint.position:
         return CheckpointReport(
             checkpoint=text,

@@ -39,12 +39,15 @@ from referee.tournament.playoff import next_game_order
 from referee.tournament.standings import MatchResult, Standing, Standings, explain
 from referee.tournament.state import Tournament, apply
 from service.access import PLAYER_ID, PLAYER_ID_WORDS, new_player_id
-from service.bounds import check_cut, check_name, check_reason, check_rounds, skeleton
+from service.bounds import LookAlikes, check_cut, check_name, check_reason, check_rounds
 from service.errors import GameNotFoundError, RefusedError
 from service.procedure import header
 
 if TYPE_CHECKING:
     from projections.event_state import EventSnapshot, EventSnapshots
+    from referee.contract import GameRules, Setup
+    from referee.tournament.model import Round
+    from service.ports import GameDoor
 
 __all__ = [
     "EventInfo",
@@ -354,10 +357,10 @@ class MatchUpdate:
 
 
 def _defaults_added(
-    rules: Any,
+    rules: GameRules[Any, Any],
     players: tuple[Player, ...],
     options: dict[str, Any],
-    setup: Any,
+    setup: Setup,
     draw_seed: Callable[[], int],
 ) -> dict[str, Any] | None:
     """The options resolving a game's setup added (the catalog's digest, the first
@@ -380,7 +383,7 @@ def _defaults_added(
     return added
 
 
-def _round_keys(state: Tournament, rnd: Any) -> list[TableKey]:
+def _round_keys(state: Tournament, rnd: Round) -> list[TableKey]:
     if rnd.kind in ("cut", "elimination"):
         return []
     keys: list[TableKey] = []
@@ -470,19 +473,31 @@ def _refused(exc: Refusal) -> EventRefusedError:
 
 
 class Tournaments:
-    """Event (tournament) commands and reads of the referee service (mixed into
-    ``RefereeService``)."""
+    """Event (tournament) commands and reads: the base of the event service
+    (``service.event_service.EventService``), which ``RefereeService`` holds."""
 
-    store: GameStore
-    clock: Callable[[], datetime]
-    draw_seed: Callable[[], int]
-    _events_cache: dict[str, _Loaded]
+    def __init__(
+        self,
+        store: GameStore,
+        clock: Callable[[], datetime],
+        draw_seed: Callable[[], int],
+        game_service: GameDoor,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.draw_seed = draw_seed
+        self.game_service = game_service  # a game's load and penalty (``ports.GameDoor``)
+        self._events_cache: dict[str, _Loaded] = {}
+        self._event_snapshots: EventSnapshots | None = None
+        self._snapshots_looked = False  # whether the store keeps snapshots was asked
+        self._events_fold_lock = threading.Lock()
+        self._setups: dict[tuple[str, int], tuple[Setup, dict[str, Any]]] = {}
 
     # -- loading -------------------------------------------------------------
     def _event(self, event_id: str) -> _Loaded:
         """The event folded up to its newest stored event (only new events are read)."""
         ref = event_id.strip()
-        cache: dict[str, _Loaded] = self.__dict__.setdefault("_events_cache", {})
+        cache = self._events_cache
         loaded = cache.get(ref)
         from events.codec import decode
 
@@ -510,15 +525,18 @@ class Tournaments:
     # -- snapshots: the fold kept beside the read models (projections.event_state)
     def _snapshots(self) -> EventSnapshots | None:
         """Where event snapshots are kept, or ``None`` for a store in memory."""
-        if "_event_snapshots" not in self.__dict__:
-            kept = None
+        if not self._snapshots_looked:
             if keeps_snapshots(self.store):
                 from projections.event_state import EventSnapshots
 
-                kept = EventSnapshots(self.store)
-            self.__dict__["_event_snapshots"] = kept
-        snapshots: EventSnapshots | None = self.__dict__["_event_snapshots"]
-        return snapshots
+                self._event_snapshots = EventSnapshots(self.store)
+            self._snapshots_looked = True
+        return self._event_snapshots
+
+    def close_snapshots(self) -> None:
+        """Close the event snapshots' database if it was opened."""
+        if self._event_snapshots is not None:
+            self._event_snapshots.close()
 
     def _from_snapshot(self, ref: str) -> _Loaded | None:
         """The event from its kept snapshot, if one is kept and the stored stream continues
@@ -662,8 +680,7 @@ class Tournaments:
     @property
     def _events_lock(self) -> threading.Lock:
         """Folding into the cached events is one thread at a time (the server's pool)."""
-        lock: threading.Lock = self.__dict__.setdefault("_events_fold_lock", threading.Lock())
-        return lock
+        return self._events_fold_lock
 
     # -- commands --------------------------------------------------------------
     def event_new(
@@ -725,7 +742,7 @@ class Tournaments:
         loaded = _Loaded(event_id)
         facts = self._decide(loaded.state, d.CreateEvent(settings=settings))
         self._append(loaded, facts, extra={0: {"name": " ".join(name.split())}})
-        self.__dict__.setdefault("_events_cache", {})[event_id] = loaded
+        self._events_cache[event_id] = loaded
         return self.event_info(event_id)
 
     def event_register(
@@ -808,14 +825,9 @@ class Tournaments:
         event: the same letters in another case, or Unicode confusables ("Аnn", a
         Cyrillic A): two such players are told apart by nobody reading a posting."""
         known = {e.id: e.name for e in state.players.values()}
-        # each name's skeleton once, the first key of each kept (as ``similar_to`` finds
-        # it): comparing every new name with every known one was quadratic, an hour for
-        # 10,000 players registered at once
-        looks: dict[str, str] = {}
-        for key, other in known.items():
-            looks.setdefault(skeleton(other), key)
+        alike = LookAlikes(known)
         for number, name in enumerate(names):
-            clash = looks.get(skeleton(name))
+            clash = alike.similar_to(name)
             if clash is not None:
                 other = known[clash]
                 who = f"{other!r} ({clash})" if not clash.startswith("#") else repr(other)
@@ -826,7 +838,7 @@ class Tournaments:
                     "name, or allow similar names (--allow-similar)",
                 )
             known[f"#{number}"] = name
-            looks.setdefault(skeleton(name), f"#{number}")
+            alike.add(f"#{number}", name)
 
     def _check_event_deck(self, loaded: _Loaded, deck: Deck) -> None:
         from referee import games
@@ -939,7 +951,7 @@ class Tournaments:
         self,
         loaded: _Loaded,
         state: Tournament,
-        rnd: Any,
+        rnd: Round,
         by: str,
         skip: frozenset[int] | set[int] = frozenset(),
     ) -> tuple[list[f.Fact], list[list[GameEvent]]]:
@@ -972,9 +984,7 @@ class Tournaments:
             for seat, p in zip(seats, pairing.players, strict=False)
         )
         options = resolve_options(rules, {}, self.draw_seed)
-        cache: dict[tuple[str, int], tuple[Setup, dict[str, Any]]] = self.__dict__.setdefault(
-            "_setups", {}
-        )
+        cache = self._setups
         known = cache.get((rules.name, len(players)))
         if known is not None:  # same ruleset, variants and defaults: players and seeds differ
             resolved, added = known
@@ -1241,16 +1251,13 @@ class Tournaments:
     def _game_loss(self, fact: f.PenaltyRecorded, number: int, game: str, by: str) -> None:
         """End ``game`` as a loss for the penalized player: the game's own penalty event,
         naming the event's penalty, whose end the match then counts (EV-8.6)."""
-        penalize: Callable[..., Any] | None = getattr(self, "penalty", None)
-        if penalize is None:
-            return
         view = self.store.load(game)
         players = view.created.meta.get("players", "").split(",")
         seats = [p.seat for p in view.created.players]
         seat = dict(zip(players, seats, strict=False)).get(fact.player)
         if seat is None:
             return
-        penalize(
+        self.game_service.penalty(
             game,
             seat,
             "game_loss",

@@ -26,7 +26,7 @@ from litestar.response import Redirect, Stream
 from markupsafe import escape
 
 from service.access import Principal, authorize_event
-from service.postings import (
+from service.api import (
     EventBoard,
     PlayerIndex,
     PlayerLine,
@@ -45,6 +45,14 @@ from web.eventcache import (
     rendered,
     respond,
     view_kind,
+)
+from web.eventpaging import (
+    FIND_MAX,
+    PageAsked,
+    clamped,
+    find_rows,
+    page_number,
+    paged,
 )
 from web.export import render
 from web.fanout import feeds_of
@@ -260,16 +268,28 @@ async def pairings_page(
     round_: RoundQuery = None,
     by: FromQuery[str] = "table",
     find: FromQuery[str | None] = None,
+    page: FromQuery[str | None] = None,
 ) -> Response[bytes] | Redirect:
+    """A round's pairings by table or by name, a page of rows at a time (``?page=N``,
+    ``?page=all``), or the rows of the players whose name holds ``?find=``."""
     web = web_of(request)
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
+    shown = "name" if by == "name" else "table"
+    query = [("by", "name")] if shown == "name" else []
+    if round_ is not None:
+        query.append(("round", str(round_)))
+    asked = page_number(page)
     if find and find.strip():
-        return await _found_page(web, who, event_id, round_, find.strip())
+        return await _found_page(web, who, event_id, round_, find.strip(), shown, query, asked)
+    version = await event_version(web, event_id)
+    seen, _ = await shared_board(web, event_id, version, round_, with_standings=False)
+    at = clamped(asked, len(seen.by_name if shown == "name" else seen.pairings))
 
     async def make(version: int) -> str:
         board, _ = await shared_board(web, event_id, version, round_, with_standings=False)
+        rows, pager = paged(board.by_name if shown == "name" else board.pairings, at, query)
         posted = (
             await web.run(_posted, web, event_id, "pairings", board.round, board.pairings)
             if board.round
@@ -278,31 +298,49 @@ async def pairings_page(
         return render(
             "event_pairings.html",
             b=board,
-            page="name" if by == "name" else "table",
+            page=shown,
+            rows=rows,
+            pager=pager,
             posted=posted,
             what="round's pairings",
             top_slot=SLOT,
         )
 
-    shown = "name" if by == "name" else "table"
     return await shared_answer(
-        request, web, who, event_id, make, sealed=True, variant=(round_, shown)
+        request, web, who, event_id, make, sealed=True, variant=(round_, shown, at)
     )
 
 
 async def _found_page(
-    web: Web, who: Principal, event_id: str, round_number: int | None, find: str
+    web: Web,
+    who: Principal,
+    event_id: str,
+    round_number: int | None,
+    find: str,
+    shown: str,
+    query: list[tuple[str, str]],
+    asked: PageAsked | None,
 ) -> Response[bytes]:
-    """The pairings by name narrowed to the players whose name holds ``find`` (the search
-    box, without JavaScript): made for this reader, never kept (the text is theirs)."""
-    board, _ = await web.run(web.svc.event_board, event_id, round_number, with_standings=False)
+    """The pairings (by name, or by table) narrowed to the rows of the players whose name
+    holds ``find`` (the search box, without JavaScript): made for this reader, never kept
+    (the text is theirs), from the version's shared board."""
+    find = find[:FIND_MAX]
+    version = await event_version(web, event_id)
+    board, _ = await shared_board(web, event_id, version, round_number, with_standings=False)
+    if shown == "name":
+        found = find_rows(board.by_name, find, lambda r: [r["player"]])
+    else:
+        found = find_rows(board.pairings, find, lambda r: r["players"])
+    rows, pager = paged(found, asked, [*query, ("find", find)])
     page = render(
         "event_pairings.html",
         b=board,
-        page="name",
+        page=shown,
+        rows=rows,
+        pager=pager,
         posted=None,
         what="round's pairings",
-        find=find[:80],
+        find=find,
         **_context(who),
     )
     return Response(content=page.encode(), media_type=HTML, headers=PAGE_HEADERS)
@@ -342,7 +380,7 @@ async def bracket_page(request: AnyRequest, event_id: FromPath[str]) -> Response
         return who
 
     async def make(version: int) -> str:
-        from service.eventprint import bracket_view
+        from service.api import bracket_view
 
         board, _ = await shared_board(web, event_id, version, with_standings=False)
         view = await web.run(bracket_view, web.svc, event_id)
@@ -357,14 +395,27 @@ async def standings_page(
     event_id: FromPath[str],
     round_: RoundQuery = None,
     explain: FromQuery[str | None] = None,
+    find: FromQuery[str | None] = None,
+    page: FromQuery[str | None] = None,
 ) -> Response[bytes] | Redirect:
+    """The standings (now, or after ``?round=``), a page of rows at a time, or the rows of the
+    players whose name holds ``?find=``; ``?explain=NAME`` shows how a player's figures are
+    computed above them."""
     web = web_of(request)
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
+    query = [("round", str(round_))] if round_ is not None else []
+    asked = page_number(page)
+    version = await event_version(web, event_id)
+    seen, _ = await shared_board(web, event_id, version, None, standings_after=round_)
+    if find and find.strip():
+        return await _found_standings(web, who, event_id, seen, round_, find, explain, query, asked)
+    at = clamped(asked, len(seen.standings))
 
     async def make(version: int) -> str:
         board, _ = await shared_board(web, event_id, version, None, standings_after=round_)
+        rows, pager = paged(board.standings, at, query)
         explained = None
         if explain:
             explained = {
@@ -376,6 +427,8 @@ async def standings_page(
             "event_standings.html",
             b=board,
             page="standings",
+            rows=rows,
+            pager=pager,
             posted=posted,
             explained=explained,
             what="standing",
@@ -383,8 +436,45 @@ async def standings_page(
         )
 
     return await shared_answer(
-        request, web, who, event_id, make, sealed=True, variant=(round_, explain or None)
+        request, web, who, event_id, make, sealed=True, variant=(round_, explain or None, at)
     )
+
+
+async def _found_standings(
+    web: Web,
+    who: Principal,
+    event_id: str,
+    board: EventBoard,
+    round_number: int | None,
+    find: str,
+    explain: str | None,
+    query: list[tuple[str, str]],
+    asked: PageAsked | None,
+) -> Response[bytes]:
+    """The standings narrowed to the players whose name holds ``find``, each with their
+    rank among everyone (made for this reader, never kept, as ``_found_page``)."""
+    find = find.strip()[:FIND_MAX]
+    found = find_rows(board.standings, find, lambda r: [r["player"]])
+    rows, pager = paged(found, asked, [*query, ("find", find)])
+    explained = None
+    if explain:
+        explained = {
+            "player": explain,
+            "text": await web.run(web.svc.event_explain, event_id, explain, round_number),
+        }
+    page = render(
+        "event_standings.html",
+        b=board,
+        page="standings",
+        rows=rows,
+        pager=pager,
+        posted=None,
+        explained=explained,
+        what="standing",
+        find=find,
+        **_context(who),
+    )
+    return Response(content=page.encode(), media_type=HTML, headers=PAGE_HEADERS)
 
 
 @get("/events/{event_id:str}/me", include_in_schema=False)
@@ -574,7 +664,7 @@ async def _player_at_round(
 ) -> Response[bytes]:
     """A player's page as of round ``round_number`` (``?round=N``): that round's table,
     opponent and result; the record and every round as now."""
-    from service.postings import player_line
+    from service.api import player_line
 
     async def make(version: int) -> str:
         board, state = await shared_board(web, event_id, version, round_number)

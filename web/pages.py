@@ -30,9 +30,7 @@ from service.access import (
     queue_tables,
     viewer_for,
 )
-from service.replay import replay_html
-from service.room import ITEM_KINDS
-from service.toolkit import toolkit
+from service.api import ITEM_KINDS, replay_html, toolkit
 from web import formkeys, newgame
 from web.context import COOKIE, Web, web_of
 from web.export import ROLE_WORDS, render
@@ -44,7 +42,7 @@ from web.views import panel
 __all__ = ["HANDLERS"]
 
 AnyRequest = Request[Any, Any, Any]
-HTML = "text/html; charset=utf-8"
+HTML = "text/html"  # Litestar adds "; charset=utf-8" to a text/ type
 FORM_BOUNDS = {"LINE": LINE, "PAGE": PAGE}
 """The API's bounds on free text (``web.schemas``), as the forms' ``maxlength``."""
 EXAMPLES = {"prizmik": "e1>e2", "prismata": "click #1"}

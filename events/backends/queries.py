@@ -134,7 +134,12 @@ def log_rows(
             f"FROM {backend.events_table} WHERE {p} > {m} AND {p} <= {m} ORDER BY {p} LIMIT {m}",
             (after, upto, limit),
         )
-        return [(int(i), str(g), int(v), str(t), _bytes(b)) for i, g, v, t, b in cursor.fetchall()]
+        return [
+            row
+            if type(row[4]) is bytes and type(row[1]) is str  # as stored: nothing to convert
+            else (int(row[0]), str(row[1]), int(row[2]), str(row[3]), _bytes(row[4]))
+            for row in cursor.fetchall()
+        ]
 
 
 def log_page(

@@ -114,7 +114,7 @@ def test_facts_after_the_snapshot_move_its_standings(tmp_path: Path) -> None:
         writer.event_correct(event, 1, "1=0-2-0", reason="the slip was misread")
     tournaments.SAVE_BEHIND = 5
     with open_service(db) as svc:
-        assert svc._from_snapshot(event) is not None  # the kept one, behind the log
+        assert svc.parts.events._from_snapshot(event) is not None  # the kept one, behind the log
     with open_service(db) as svc:
         tournaments.SAVE_BEHIND = 10**9
         behind = reads(svc, event)
@@ -139,7 +139,7 @@ def test_a_snapshot_the_log_does_not_continue_is_not_read(tmp_path: Path) -> Non
         snapshots.drop(event)
         snapshots.save(event, forged)
         snapshots.close()
-        assert svc._from_snapshot(event) is None
+        assert svc.parts.events._from_snapshot(event) is None
         assert svc.event_info(event).name == "Snap"
 
 
@@ -149,7 +149,7 @@ def test_a_snapshot_of_other_code_is_not_read(tmp_path: Path) -> None:
     with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
         conn.execute("UPDATE event_snapshot SET fingerprint = 'older'")
     with open_service(db) as svc:
-        assert svc._from_snapshot(event) is None
+        assert svc.parts.events._from_snapshot(event) is None
 
 
 def test_verify_drops_a_snapshot_that_differs_from_the_log(tmp_path: Path) -> None:
@@ -190,7 +190,7 @@ def test_verify_drops_a_snapshot_that_differs_from_the_log(tmp_path: Path) -> No
 
 def history_unread(svc: RefereeService, event: str) -> bool:
     """Whether the loaded event's earlier rounds are still unread (its history)."""
-    state = svc._event(event).state
+    state = svc.parts.events._event(event).state
     tables = state.tables
     return isinstance(tables, PartedMap) and tables._history._maps is None
 
@@ -326,10 +326,10 @@ def test_the_kept_standings_table_is_read_until_a_fact_moves_it(tmp_path: Path) 
     with open_service(db) as svc:
         svc.event_round(event, "start")
         rows = svc.event_standings(event)
-        assert svc._event(event).standings is None  # the kept table, nothing restored
+        assert svc.parts.events._event(event).standings is None  # the kept table, nothing restored
     assert msgspec.to_builtins(rows) == fresh_read(db, event)[1]
     with open_service(db) as svc:
         svc.event_result(event, ["1=0-2-0"])
         rows = svc.event_standings(event)
-        assert svc._event(event).standings is not None
+        assert svc.parts.events._event(event).standings is not None
     assert msgspec.to_builtins(rows) == fresh_read(db, event)[1]

@@ -36,3 +36,28 @@ def test_the_index_answers_what_the_whole_event_answers(tmp_path: Path) -> None:
         assert any(h.bye for n in names for h in index.line(n).history)
         assert index.find("nobody") is None
         assert index.find("player 03") is None  # names are matched exactly (issue 31)
+
+
+def test_explanations_read_from_the_players_own_pairings_equal_the_cores(tmp_path: Path) -> None:
+    """EV-2.9, EV-I.4: the index explains a player from their own pairings' results (not an
+    index of every result of the event, issue 32 goal 4); with a late entry's losses for the
+    rounds it missed (results of no pairing) it indexes every result instead. Either way each
+    explanation is the core's, for every player, as results arrive."""
+    with open_service(tmp_path / "s.db", create=True) as svc:
+        event = svc.event_new("Open", "prizmik", rounds=4).event_id
+        names = [f"Player {n:02}" for n in range(9)]
+        svc.event_register(event, names)
+        for number in range(3):
+            rows = svc.event_pair(event)
+            if number == 1:
+                svc.event_register(event, ["Late"], late_as_losses=True)
+                names.append("Late")
+            for row in rows:
+                if not row.bye:
+                    svc.event_result(event, [f"{row.table}={SLIPS[(row.table or 0) % 5]}"])
+                    board, state = svc.event_board(event)
+                    index = PlayerIndex(board, state, {})
+                    assert index._late is None  # noqa: SLF001 - asked when first explaining
+                    for name in names:
+                        assert index.explain(name) == state.explain(state.find(name) or "")
+                    assert index._late == (number >= 1)  # noqa: SLF001

@@ -120,3 +120,59 @@ def test_blocks_keep_the_complete_graphs_tiers(seats: list[Seat]) -> None:
     if rematches(full) == 0:
         assert blocks_bye == full_bye
         assert gaps(blocks) == gaps(full)
+
+
+@pytest.mark.slow
+def test_a_generated_ten_thousand_player_event_pairs_well_round_after_round() -> None:
+    """EV-5.2 to EV-5.5 through the event's own path (issue 32 goal 6): a generated event of
+    10,001 players in the pure core, each round paired by ``PairNext`` from the event's
+    standings and its results reported slip by slip, 300 players dropping after round 2
+    (EV-2.6), checked on every round's ``RoundPaired``: every active player once, no rematch,
+    no second bye, the bye to a player of the lowest score among those without one, and the
+    least squared score gap of any pairing of the rest (the sorted-points bound above)."""
+    from referee.tournament import Drop, PairNext, ReportResult, Settings, decide, fold
+    from referee.tournament.facts import EventCreated, PlayerRegistered
+    from referee.tournament.model import Entrant
+
+    rnd = random.Random(3210)
+    # registered as facts: ``Register`` checks each name against every other (EV-2.2)
+    state = fold(
+        [EventCreated(settings=Settings(game="prizmik", rounds=4))]
+        + [
+            PlayerRegistered(
+                player=Entrant(id=f"p{i + 1}", name=f"P{i:05}", order=i, entry_round=1)
+            )
+            for i in range(PLAYERS)
+        ]
+    )
+    met: dict[str, set[str]] = {p: set() for p in state.players}
+    had_bye: set[str] = set()
+    for number in range(1, 5):
+        points = {s.player: s.points for s in state.standings()}
+        state = fold(decide(state, PairNext()), state)
+        paired = state.rounds[number].pairings
+        active = {e.id for e in state.active(number)}
+        tables = [p.players for p in paired if not p.bye]
+        byes = [p.players[0] for p in paired if p.bye]
+        listed = [p for pair in tables for p in pair] + byes
+        assert sorted(listed) == sorted(active)  # every active player once
+        assert all(len(pair) == 2 and pair[1] not in met[pair[0]] for pair in tables)  # EV-5.4
+        assert len(byes) == len(active) % 2
+        for bye in byes:  # EV-5.5
+            assert bye not in had_bye
+            assert points[bye] == min(points[p] for p in active - had_bye)
+        gaps = sum((points[a] - points[b]) ** 2 for a, b in tables)  # EV-5.2, EV-5.3
+        assert gaps == _sorted_gap_bound([points[p] for p in active if p not in byes])
+        had_bye.update(byes)
+        for a, b in tables:
+            met[a].add(b)
+            met[b].add(a)
+        for pairing in paired:
+            if pairing.table is not None:
+                x = rnd.random()
+                slip = "2-0-0" if x < 0.45 else "0-2-0" if x < 0.9 else "1-1-1"
+                command = ReportResult(round=number, table=pairing.table, slip=slip)
+                state = fold(decide(state, command), state)
+        if number == 2:
+            for player in rnd.sample(sorted(active), 300):
+                state = fold(decide(state, Drop(player=player)), state)

@@ -26,6 +26,8 @@ URLS = [
     "/events/{e}/pairings",
     "/events/{e}/pairings?by=name&round=1",
     "/events/{e}/standings",
+    "/events/{e}/standings?page=1",  # a page of rows is keyed as the handler keys it
+    "/events/{e}/pairings?by=name&page=all",
     "/events/{e}/players/Player%2003",
     "/api/events/{e}/pairings",
     "/api/events/{e}/standings?round=1",
