@@ -348,14 +348,19 @@ class Hall(Tournaments):
 
     def _hall(self, event_id: str, command: h.HallCommand) -> tuple[Tournament, list[tf.Fact]]:
         """Decide ``command`` on the event and store its facts; the state after them and
-        the facts stored."""
-        loaded = self._event(event_id)
-        try:
-            facts = h.decide_hall(loaded.state, command)
-        except Refusal as exc:
-            raise EventRefusedError(exc.clause, exc.reason) from None
-        self._append(loaded, facts)
-        return loaded.state, list(facts)
+        the facts stored (decided again if another writer stored first: ``_raced``)."""
+
+        def once() -> tuple[Tournament, list[Any]]:
+            loaded = self._event(event_id)
+            try:
+                facts = h.decide_hall(loaded.state, command)
+            except Refusal as exc:
+                raise EventRefusedError(exc.clause, exc.reason) from None
+            self._append(loaded, facts)
+            return loaded.state, list(facts)
+
+        done: tuple[Tournament, list[Any]] = self._raced(once)
+        return done
 
     def event_player_of(self, event_id: str, player_id: str, name: str) -> str:
         """The registered player a player's token is (their id across the house, else
