@@ -3,10 +3,15 @@ page (``/events/ID/me/...``), anyone at a game's table page calls a judge to it
 (``/games/ID/call``), and referees claim, escalate and resolve calls from ``/queue``.
 
 Each form posts, the service decides (``service.calls``, with the request's principal),
-and the answer is a redirect to the page (post/redirect/get: a reload asks the page again,
-it never posts twice); a refusal is a short page naming the clause (status 400 or 403),
-nothing stored. The pages themselves read the hall through the event's board and the
-queue, so the forms work the same with JavaScript off.
+and the answer is a redirect to the page (post/redirect/get: a reload asks the page again);
+a refusal is a short page naming the clause (status 400 or 403), nothing stored. Like every
+page form, each carries an idempotency key made when its page was rendered
+(``web.formkeys``): the same post sent again (a reload of the post, a double click, the back
+button's copy) is carried out once and redirected as the first was. A refused post leaves its
+key free (nothing was stored), so the form corrected and sent again from the same page is
+carried out. The pages
+themselves read the hall through the event's board and the queue, so the forms work the same
+with JavaScript off.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from litestar.response import Redirect
 
 from service.access import AccessDeniedError
 from service.errors import RefusedError
+from web import formkeys
 from web.context import Web, web_of
 from web.export import render
 from web.pages import _page, _who
@@ -34,28 +40,72 @@ async def _form(request: AnyRequest) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()}
 
 
+DONE = {
+    "call": "a judge is called",
+    "report": "your result is reported",
+    "confirm": "the result is confirmed",
+    "dispute": "the result is disputed",
+    "claim": "the call is claimed",
+    "escalate": "the call is escalated",
+    "resolve": "the call is resolved",
+}
+"""What a form did, shown by the page its redirect lands on (``?said=KEY``)."""
+
+
 def _table(form: dict[str, str]) -> int | None:
     raw = form.get("table", "").strip()
     return int(raw) if raw.isdigit() else None
 
 
+class _Refused(Exception):
+    """A hall command refused (nothing stored): raised out of ``formkeys.once`` so that the
+    key is released, not kept with the refusal (see ``_act``)."""
+
+    def __init__(self, text: str, status: int) -> None:
+        super().__init__(text)
+        self.text = text
+        self.status = status
+
+
 async def _act(
-    request: AnyRequest, back: str, fn: Any, *args: Any, **kwargs: Any
+    request: AnyRequest, form: dict[str, str], back: str, fn: Any, *args: Any, **kwargs: Any
 ) -> Response[str] | Redirect:
-    """Run the hall command ``fn(who, *args)`` on the writer, then send the browser
-    ``back`` (303); a refusal is a page of its own saying why."""
+    """Run the hall command ``fn(who, *args)`` on the writer once per the form's key
+    (``web.formkeys``), then send the browser ``back`` (303; to a table page with
+    ``?said=KEY``, which it shows; a player's page and the queue show the call itself). A refusal
+    is a page of its own saying why, and leaves the key free: a player's page is kept per
+    event version (``web.eventpages``) and hands out the same key until something is
+    recorded, so the form corrected and sent again from that page must be carried out."""
     web: Web = web_of(request)
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
+    key = form.pop(formkeys.FIELD, "").strip()
+    if not formkeys.valid_key(key):
+        key = formkeys.new_key()  # a form without one (a script): carried out once all the same
+
+    async def run() -> formkeys.Outcome:
+        try:
+            await web.run_write(fn, who, *args, **kwargs)
+        except AccessDeniedError as exc:
+            raise _Refused(str(exc), 403) from exc
+        except (RefusedError, ValueError) as exc:
+            raise _Refused(str(exc), 400) from exc
+        finally:
+            web.hub.poke()
+        step = request.url.path.rstrip("/").rsplit("/", 1)[-1]
+        return formkeys.Outcome(True, DONE.get(step, f"{step}: done"), 200)
+
     try:
-        await web.run_write(fn, who, *args, **kwargs)
-    except AccessDeniedError as exc:
-        return _page(render("calls_said.html", who=who, text=str(exc), back=back), 403)
-    except (RefusedError, ValueError) as exc:
-        return _page(render("calls_said.html", who=who, text=str(exc), back=back), 400)
-    finally:
-        web.hub.poke()
+        said = await formkeys.once(web, who, request.url.path, form, key, run)
+    except _Refused as refused:  # nothing stored, the key released by ``once``
+        page = render("calls_said.html", who=who, text=refused.text, back=back)
+        return _page(page, refused.status)
+    if not said.ok:  # the key sent before with other values, or still being carried out
+        page = render("calls_said.html", who=who, text=said.message, back=back)
+        return _page(page, said.status)
+    if back.startswith("/games/"):  # the table page shows what a form did (``?said=KEY``)
+        back += f"?said={quote(said.key, safe='')}#said"
     return Redirect(path=back, status_code=303)
 
 
@@ -69,6 +119,7 @@ async def my_call(request: AnyRequest, event_id: FromPath[str]) -> Response[str]
     svc = web_of(request).svc
     return await _act(
         request,
+        form,
         _mine(event_id),
         svc.call_as,
         event_id,
@@ -83,6 +134,7 @@ async def my_report(request: AnyRequest, event_id: FromPath[str]) -> Response[st
     svc = web_of(request).svc
     return await _act(
         request,
+        form,
         _mine(event_id),
         svc.report_as,
         event_id,
@@ -105,6 +157,7 @@ async def my_answer(
         return _page(render("calls_said.html", who=None, text="confirm or dispute", back="/"), 404)
     return await _act(
         request,
+        form,
         _mine(event_id),
         svc.answer_as,
         event_id,
@@ -120,6 +173,7 @@ async def game_call(request: AnyRequest, game_id: FromPath[str]) -> Response[str
     svc = web_of(request).svc
     return await _act(
         request,
+        form,
         f"/games/{quote(game_id)}",
         svc.game_call_as,
         game_id,
@@ -137,7 +191,7 @@ async def queue_step(
         back = "/queue"
     svc = web_of(request).svc
     text = form.get("note" if step == "resolve" else "reason", "")[:1000]
-    return await _act(request, back, svc.call_step_as, event_id, call, step, text)
+    return await _act(request, form, back, svc.call_step_as, event_id, call, step, text)
 
 
 CALLS_PAGES = [my_call, my_report, my_answer, game_call, queue_step]

@@ -158,6 +158,30 @@ async def _json(
     return await shared_answer(request, web, caller, event_id, make, media=JSON, variant=variant)
 
 
+class RoundPairingRow(msgspec.Struct, kw_only=True):
+    """One table of a round (or a bye) with the round's number and name (``round 3``, a
+    playoff's ``semifinal``), as ``referee event pairings --json`` lists it: a reader of the
+    latest round (no ``?round=``) learns which it is."""
+
+    round: int
+    stage: str
+    table: int | None
+    players: list[str]
+    bye: bool
+    games: list[str]
+
+    @classmethod
+    def of(cls, number: int, stage: str, row: PairingRow) -> RoundPairingRow:
+        return cls(
+            round=number,
+            stage=stage,
+            table=row.table,
+            players=row.players,
+            bye=row.bye,
+            games=row.games,
+        )
+
+
 class EventsController(Controller):
     """Events (tournaments): creating one, players, rounds, results, and the postings every
     reader shares."""
@@ -345,14 +369,26 @@ class EventsController(Controller):
         summary="A round's pairings (the latest without round)",
         description="Computed once per event version for every reader: an ETag (If-None-Match "
         "answers 304) and gzip when asked.",
-        responses={**PROBLEMS, 200: _shared(list[PairingRow], "The round's tables, then byes")},
+        responses={
+            **PROBLEMS,
+            200: _shared(list[RoundPairingRow], "The round's tables, then byes, with the round"),
+        },
     )
     async def event_pairings(
         self, request: AnyRequest, event_id: FromPath[str], round: FromQuery[int | None] = None
     ) -> Response[bytes]:
-        async def work(web: Web, version: int) -> list[PairingRow]:
-            rows: list[PairingRow] = await web.run(web.svc.event_pairings, event_id, round)
-            return rows
+        async def work(web: Web, version: int) -> list[RoundPairingRow]:
+            def rows() -> list[RoundPairingRow]:
+                from referee.tournament.playoff import round_label
+
+                found = web.svc.event_pairings(event_id, round)
+                state = web.svc.event_state(event_id)
+                number = round if round is not None else state.current_round
+                stage = round_label(state, number)
+                return [RoundPairingRow.of(number, stage, row) for row in found]
+
+            answer: list[RoundPairingRow] = await web.run(rows)
+            return answer
 
         return await _json(request, event_id, work, (round,))
 

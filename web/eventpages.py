@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -23,7 +24,7 @@ import msgspec
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.response import Redirect, Stream
-from markupsafe import escape
+from markupsafe import Markup, escape
 
 from service.access import Principal, authorize_event
 from service.api import (
@@ -35,6 +36,7 @@ from service.api import (
     PostingReport,
     swiss_rows_of,
 )
+from web import formkeys
 from web.context import Web, web_of
 from web.eventcache import (
     SLOT,
@@ -514,6 +516,7 @@ async def shared_index(web: Web, event_id: str, version: int) -> PlayerIndex:
 TITLE_SLOT: Final = f"<!--title-{secrets.token_hex(12)}-->"
 REGION_SLOT: Final = f"<!--region-{secrets.token_hex(12)}-->"
 RANK_SLOT: Final = f"<!--rank-{secrets.token_hex(12)}-->"
+KEY_SLOT: Final = f"<!--idem-{secrets.token_hex(12)}-->"
 
 
 async def player_frame(web: Web, event_id: str, version: int) -> tuple[Piece, ...]:
@@ -547,12 +550,16 @@ def player_pieces(
     me: PlayerLine,
     explained: str,
     forms: bool = False,
+    version: int = 0,
 ) -> Pieces:
     """A player's page at ``index``'s version: the version's frame, shared by every player,
     and the player's own parts (the name in the title, the live region with the rank apart),
     each kept under what it shows. After one result a player whose line and explanation did
     not change costs no rendering and no compression, only the joining of bytes; one whose
-    rank moved, one small shared piece."""
+    rank moved, one small shared piece. The hall's forms' keys (``web.formkeys``, a player
+    viewing) are apart too: one small piece per ``version`` of the event, so that a form is
+    new once something is recorded, even where the region shows the same again (a call
+    resolved), and a post sent twice from one copy of the page records once."""
     cache = cache_of(web)
     title = cache.piece(("text", me.player), lambda: str(escape(me.player)))
     rank = me.standing.get("rank") if me.standing else None
@@ -568,33 +575,39 @@ def player_pieces(
         explained,
         forms,
     )
-    made: list[str] = []
+    made: list[list[str]] = []
 
-    def region() -> str:  # rendered at most once here, whichever piece asks first
+    def cut() -> list[str]:  # rendered at most once here, whichever piece asks first
         if not made:
-            made.append(
-                render(
-                    "event_player_region.html",
-                    b=index.board,
-                    me=me,
-                    explained=explained,
-                    rank_slot=RANK_SLOT,
-                    forms=forms,  # the hall's forms: for players (service.calls)
-                )
+            text = render(
+                "event_player_region.html",
+                b=index.board,
+                me=me,
+                explained=explained,
+                rank_slot=RANK_SLOT,
+                forms=forms,  # the hall's forms: for players (service.calls)
+                idem=lambda: Markup(KEY_SLOT),
+                idem_field=formkeys.FIELD,
             )
-        return made[0]
+            made.append(re.split(f"({re.escape(RANK_SLOT)}|{re.escape(KEY_SLOT)})", text))
+        return made[0]  # the text between the slots, and the slots, in turn
 
+    shape = cache.piece(
+        ("shape", *shown), lambda: "".join("r" if s == RANK_SLOT else "k" for s in cut()[1::2])
+    ).data.decode()
     head, top, before_region, after = frame
-    tail = [before_region]
-    if me.standing:
-        tail += [
-            cache.piece(("region", *shown), lambda: region().split(RANK_SLOT)[0]),
-            cache.piece(("text", str(rank)), lambda: str(escape(rank))),
-            cache.piece(("rest", *shown), lambda: region().split(RANK_SLOT)[1]),
-        ]
-    else:
-        tail.append(cache.piece(("region", *shown), region))
+    tail = [before_region, cache.piece(("region", *shown), lambda: cut()[0])]
+    for n, slot in enumerate(shape, start=1):
+        if slot == "r":
+            tail.append(cache.piece(("text", str(rank)), lambda: str(escape(rank))))
+        else:
+            tail.append(cache.piece(("idem", board.event, version), formkeys.new_key))
+        tail.append(cache.piece(("rest", n, *shown), functools.partial(_part, cut, 2 * n)))
     return Pieces([head, title, top], [*tail, after])
+
+
+def _part(cut: Callable[[], list[str]], n: int) -> str:
+    return cut()[n]
 
 
 PREPARED_AT_ONCE = 64
@@ -628,7 +641,7 @@ async def prepare_player_pages(web: Web, event_id: str, previous: int, version: 
             async def compute(
                 page: tuple[PlayerLine, str] = page, key: Any = key, forms: bool = kind == "player"
             ) -> Rendered:
-                pieces = player_pieces(web, index, frame, *page, forms=forms)
+                pieces = player_pieces(web, index, frame, *page, forms=forms, version=version)
                 return rendered(key, pieces, HTML)
 
             await cache.get(key, compute)
@@ -652,7 +665,9 @@ async def player_page(
         index = await shared_index(web, event_id, version)
         frame = await player_frame(web, event_id, version)
         me, explained = await web.run(index.page, name)
-        return player_pieces(web, index, frame, me, explained, forms=view_kind(who) == "player")
+        return player_pieces(
+            web, index, frame, me, explained, forms=view_kind(who) == "player", version=version
+        )
 
     answered = await shared_answer(request, web, who, event_id, make)
     cache_of(web).follow(event_id, (view_kind(who), request.url.path, name))
@@ -678,6 +693,7 @@ async def _player_at_round(
             page="player",
             top_slot=SLOT,
             forms=view_kind(who) == "player",  # the hall's forms: for players (service.calls)
+            **formkeys.key_field(),
         )
 
     return await shared_answer(request, web, who, event_id, make, variant=(round_number,))

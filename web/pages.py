@@ -152,6 +152,7 @@ async def queue_page(
             room=room,
             kinds=ITEM_KINDS,
             can_create=who.role in ("head", "table"),
+            **formkeys.key_field(),  # the calls' forms, once per key
         )
     )
 

@@ -73,44 +73,6 @@
   setInterval(sync, 5000);
 })();
 
-// The head referee's buttons (start, pause, resume, end) and a table or head referee's
-// extension form on the clock page: each posts to the API once (an Idempotency-Key per
-// click, the button held while it runs) and the page is read again; a refusal shows its
-// clause. Without JavaScript they stay hidden ('referee event clock|extend' do the same).
-(function () {
-  const box = document.getElementById("clock-controls");
-  if (!box || !window.fetch) return;
-  box.hidden = false;
-  const said = document.getElementById("clock-said");
-  const base = "/api/events/" + encodeURIComponent(box.dataset.event);
-  function key() {
-    return (window.crypto && crypto.randomUUID) ? crypto.randomUUID() : String(Date.now()) + Math.random();
-  }
-  async function send(url, body, button) {
-    if (button) button.disabled = true;
-    try {
-      const response = await fetch(url, {
-        method: "POST", credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "Idempotency-Key": key() },
-        body: JSON.stringify(body),
-      });
-      if (response.ok) { location.reload(); return; }
-      let detail = response.statusText;
-      try { detail = (await response.json()).detail || detail; } catch (e) { /* not JSON */ }
-      if (said) said.textContent = detail;
-    } finally {
-      if (button) button.disabled = false;
-    }
-  }
-  box.querySelectorAll("button[data-action]").forEach((button) => {
-    button.addEventListener("click", () => send(base + "/clock", { action: button.dataset.action }, button));
-  });
-  const form = document.getElementById("extend-form");
-  if (form) form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const data = new FormData(form);
-    send(base + "/tables/" + encodeURIComponent(data.get("table")) + "/extensions",
-      { minutes: parseInt(data.get("minutes"), 10), reason: data.get("reason") },
-      document.getElementById("extend-submit"));
-  });
-})();
+// The head referee's buttons (start, pause, resume, end) and the extension form on the clock
+// page are plain forms (each posted once per its key, then the page again with what was done:
+// web/hallpages.py); they need no script.
