@@ -108,7 +108,8 @@ class Connection:
     ) -> tuple[int, dict[str, str], bytes]:
         if self.writer is None:
             await self.open()
-        assert self.reader is not None and self.writer is not None
+        assert self.reader is not None
+        assert self.writer is not None
         lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
         for key, value in (headers or {}).items():
             lines.append(f"{key}: {value}")

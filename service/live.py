@@ -34,8 +34,8 @@ from events.view import GameView
 from referee.contract import REFEREE, Viewer
 
 __all__ = [
-    "GameListing",
     "Followed",
+    "GameListing",
     "ListedGame",
     "Notice",
     "NoticeLog",

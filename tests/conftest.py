@@ -20,7 +20,7 @@ for (
 def _test_games_stay_registered() -> Iterator[None]:
     for name, target in TEST_GAMES.items():
         games.register(name, target)
-    yield
+    return
 
 
 @pytest.fixture

@@ -34,11 +34,13 @@ def test_event_decklists_are_used_by_every_game_and_sealed_stays_sealed(
     stream = svc.store.events(table.games[0])
     created = stream[0]
     assert isinstance(created, GameCreated)
-    assert created.meta["event"] == event and created.meta["round"] == "1"
+    assert created.meta["event"] == event
+    assert created.meta["round"] == "1"
     names = {p.seat: p.name for p in created.players}  # round 1 is drawn (EV-5.6)
     decks = {names[e.seat]: e.deck for e in stream if isinstance(e, DeckRegistered)}
     assert decks["Ann"] == DECK
-    assert isinstance(decks["Ben"], SealedDeck) and decks["Ben"].commitment  # still sealed
+    assert isinstance(decks["Ben"], SealedDeck)
+    assert decks["Ben"].commitment
     log = [line.text for line in svc.event_log(event)]
     assert any("sealed list" in text for text in log)
 
@@ -207,7 +209,8 @@ def test_pairing_resolves_a_games_setup_once_per_round_not_per_table(
 
     monkeypatch.setattr(GammasphereRules, "resolve_setup", counted)
     rows = svc.event_pair(event)
-    assert len(rows) == 8 and len(calls) <= 2
+    assert len(rows) == 8
+    assert len(calls) <= 2
     created = [svc.store.events(r.games[0])[0] for r in rows]
     first = created[0]
     assert isinstance(first, GameCreated)
@@ -239,6 +242,7 @@ def test_standings_after_the_cut_show_the_final_ranking(svc: RefereeService) -> 
     assert [r.final_rank for r in after] == list(range(1, 9))  # listed in final order (EV-6.7)
     assert [r.went for r in after[:4]] == ["champion", "finalist", "semifinalist", "semifinalist"]
     final = {r.player: r.final_rank or 0 for r in after}
-    assert final[champion] == 1 and final[rows[0].players[0]] == 2
+    assert final[champion] == 1
+    assert final[rows[0].players[0]] == 2
     assert sorted(final.values()) == list(range(1, 9))
     assert {final[r.player] for r in swiss[4:]} == {5, 6, 7, 8}

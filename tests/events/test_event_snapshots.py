@@ -11,13 +11,13 @@ from pathlib import Path
 import msgspec
 import pytest
 
-import service.tournaments as tournaments
 from projections.event_state import (
     EventSnapshot,
     EventSnapshots,
     decode_snapshot,
     encode_snapshot,
 )
+from service import tournaments
 from service.app import RefereeService, open_service
 
 SLIPS = ["2-0-0", "2-1-0", "0-2-0", "1-2-0", "1-1-1", "0-0-3"]
@@ -169,7 +169,8 @@ def test_verify_drops_a_snapshot_that_differs_from_the_log(tmp_path: Path) -> No
         report = svc.verify(event)
         assert report.bad == 1
         (finding,) = report.reports[0].findings
-        assert finding.problem == "snapshot" and "dropped" in finding.detail
+        assert finding.problem == "snapshot"
+        assert "dropped" in finding.detail
     assert snapshot_row(db, event) is None
     with open_service(db) as svc:
         assert svc.verify(event).bad == 0

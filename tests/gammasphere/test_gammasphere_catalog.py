@@ -146,11 +146,13 @@ def test_a_catalog_file_is_stored_as_canonical_builtins_and_resolves_again_the_s
     done = setup(options={"catalog": SMALL})
     assert done.ruleset == P3
     stored = done.options["catalog"]
-    assert isinstance(stored, dict) and stored["title"] == "Two cards"
+    assert isinstance(stored, dict)
+    assert stored["title"] == "Two cards"
     assert done.options["catalog_digest"] == Cards.of(parse_catalog(SMALL)).digest
     assert RULES.resolve_setup(done) == done
     state = RULES.initial_state(done)
-    assert state.cards.title == "Two cards" and "Brass Knight" in state.cards.by_name
+    assert state.cards.title == "Two cards"
+    assert "Brass Knight" in state.cards.by_name
 
 
 def test_setup_refuses_a_mismatched_ruleset_catalog_or_digest() -> None:
