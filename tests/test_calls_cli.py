@@ -100,14 +100,16 @@ def test_ev_11_staff_see_the_reports_waiting(tmp_path: Path) -> None:
         svc.event_report(event, "Ann", "2-0")
         svc.event_report(event, "Ben", "2-1")  # he says he won: a disagreement (EV-11.5)
     code, out, _ = run(db, "event", "reports", event, "--json")
+    assert code == 0, out
     rows = json.loads(out)
     assert [(r["report"], r["player"], r["result"], r["status"]) for r in rows] == [
         (1, "Ann", "2-0-0", "disputed"),
         (2, "Ben", "2-1-0", "pending"),
     ]
-    code, out, _ = run(db, "event", "reports", event)
+    _, out, _ = run(db, "event", "reports", event)
     assert "Ann reports 2-0-0 (slip 2-0-0) · disputed by Ben" in out
     assert run(db, "event", "result", event, "1=2-1")[0] == 0
     assert run(db, "event", "reports", event)[1].strip() == "no report waits"
-    _code, out, _ = run(db, "event", "reports", event, "--all", "--json")
+    code, out, _ = run(db, "event", "reports", event, "--all", "--json")
+    assert code == 0, out
     assert {r["status"] for r in json.loads(out)} == {"superseded"}

@@ -280,7 +280,7 @@ def test_ref_10_1_a_games_time_limit_is_set_later_and_the_latest_counts(
     assert written.summaries == ["time limit set to 45 minutes (slow start)"]
     assert svc.load(game).time_limit == 45
     for bad in (0, 1441):
-        with pytest.raises(InvalidCommandError, match="REF-10.1"):
+        with pytest.raises(InvalidCommandError, match=r"REF-10.1"):
             svc.time_limit(game, bad)
     record = "\n".join(svc.export([game], "text"))
     assert '{time-limit 45: "slow start"}' in record
@@ -292,10 +292,10 @@ def test_ref_10_1_a_games_time_limit_is_set_later_and_the_latest_counts(
     assert outcome.game_id is not None
     assert other.load(outcome.game_id).time_limit == 45
     svc.end(game, "resignation", who="blue")
-    with pytest.raises(InvalidCommandError, match="REF-10.1.*has ended"):
+    with pytest.raises(InvalidCommandError, match=r"REF-10.1.*has ended"):
         svc.time_limit(game, 60)
     from_event = svc.create_game("prizmik", {"red": "Cal", "blue": "Dee"}, meta={"event": "ev-x"})
-    with pytest.raises(InvalidCommandError, match="REF-10.1.*round clock"):
+    with pytest.raises(InvalidCommandError, match=r"REF-10.1.*round clock"):
         svc.time_limit(from_event.game_id, 60)
 
 

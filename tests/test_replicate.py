@@ -207,7 +207,7 @@ def test_a_copy_that_finds_a_different_event_stops_and_stores_nothing(
         con.execute("DELETE FROM referee_replication")  # as if copying from the start
     before = streams(str(cloud))
     hall.more()
-    with pytest.raises(ReplicaDivergedError, match="REF-9.3"):
+    with pytest.raises(ReplicaDivergedError, match=r"REF-9.3"):
         copy(hall.db, cloud)
     assert streams(str(cloud)) == before
     code, _, err = call(hall.db, "replicate", "--from", str(hall.db), "--to", str(cloud))
@@ -420,7 +420,7 @@ def test_a_follower_waits_out_a_cut_link_and_catches_up_when_it_returns(
             "--follow",
             "--interval",
             "0.05",
-        ],  # fmt: skip
+        ],
         cwd=ROOT,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,

@@ -209,9 +209,9 @@ def test_games_listing_tracks_results(db_path: Path) -> None:
 
 def test_setup_errors_store_nothing(db_path: Path) -> None:
     store = service(db_path)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="nim is played by seats first, second"):
         store.create_game("nim", [Player("first", "Ann")])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="nim has no variant 'nonsense'"):
         store.create_game("nim", PLAYERS, variants={"nonsense": "1"})
     with pytest.raises(LookupError):
         store.create_game("chess", PLAYERS)

@@ -132,7 +132,7 @@ def test_cr_2_6_effects_are_structured_or_free_text() -> None:
 def test_cr_2_1_read_catalog_and_catalog_rows() -> None:
     catalog = RULES.read_catalog("crystals", MINI, "mini.toml")
     assert catalog.name == "mini"
-    with pytest.raises(CatalogError, match="mini.toml"):
+    with pytest.raises(CatalogError, match=r"mini.toml"):
         RULES.read_catalog("crystals", MINI.replace("cost = 10", "cost = -1"), "mini.toml")
     with pytest.raises(CatalogError):
         RULES.read_catalog("cards", MINI, "mini.toml")

@@ -124,7 +124,7 @@ def test_crystale_marks_the_tiles_and_units_of_the_last_entry() -> None:
             viewer=PUBLIC,
             players={"p1": "A", "p2": "B"},
             last="move u3 c3",
-        )  # fmt: skip
+        )
     )
     marked = {g.get("data-notation") for g in root.iter(f"{SVG}g") if "marked" in classes(g)}
     assert marked == {"u3", "c3"}

@@ -151,7 +151,7 @@ def test_ev_3_10_a_slip_disagreeing_with_a_game_is_refused_naming_it(tmp_path: P
     assert first in err
     ok(db, "event", "result", event, "1=2-1-0")
     assert last_event(db, second).how == "void"
-    with open_service(db) as svc, pytest.raises(Exception, match="REF-1.3"):
+    with open_service(db) as svc, pytest.raises(Exception, match=r"REF-1.3"):
         svc.end(second, "resignation", who="p1")
 
 
@@ -166,7 +166,7 @@ def test_a_game_result_after_its_match_is_decided_is_refused(tmp_path: Path) -> 
     _slip_as_older_stores_kept_it(db, event)
     with open_service(db) as svc:
         assert last_event(db, game).__class__.__name__ != "GameEnded"  # a stray open game
-        with pytest.raises(EventRefusedError, match="EV-3.7"):
+        with pytest.raises(EventRefusedError, match=r"EV-3.7"):
             svc.end(game, "resignation", who="p1")
         assert not isinstance(svc.store.events(game)[-1], GameEnded)
 
@@ -323,7 +323,7 @@ def test_the_service_refuses_a_fix_with_nothing_stored(tmp_path: Path) -> None:
     svc: RefereeService = open_service(tmp_path / "s.db", create=True)
     event = svc.event_new("E", "prizmik").event_id
     version = svc.event_info(event).version
-    with pytest.raises(EventRefusedError, match="EV-5.13"):
+    with pytest.raises(EventRefusedError, match=r"EV-5.13"):
         svc.event_undo_round(event, reason="nothing")
     assert svc.event_info(event).version == version
 

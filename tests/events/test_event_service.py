@@ -48,7 +48,7 @@ def test_event_decklists_are_used_by_every_game_and_sealed_stays_sealed(
 def test_a_refused_event_decklist_stores_nothing(svc: RefereeService) -> None:
     event = svc.event_new("Decks", "gammasphere").event_id
     version = svc.event_info(event).version
-    with pytest.raises(EventRefusedError, match="EV-2.2"):
+    with pytest.raises(EventRefusedError, match=r"EV-2.2"):
         svc.event_register(event, ["Ann"], deck=SealedDeck(commitment="ab" * 32, size=1))
     assert svc.event_info(event).version == version
 
@@ -73,7 +73,7 @@ def test_a_best_of_three_played_game_by_game_decides_its_match(svc: RefereeServi
     ann, ben = sorted(svc.event_standings(event), key=lambda s: s.player)
     assert (ann.record.losses, ben.record.wins) == (1, 1)
     assert ben.gw == "7/12"  # 2 wins and a draw of 4 games: (6 + 1) / 12
-    with pytest.raises(EventRefusedError, match="EV-3.7"):
+    with pytest.raises(EventRefusedError, match=r"EV-3.7"):
         svc.event_result(event, ["1=2-0-0"])
 
 
@@ -87,7 +87,7 @@ def test_pairing_stores_round_and_games_in_one_transaction(svc: RefereeService) 
 
     original = svc.store.app.save
     svc.store.app.save = broken  # type: ignore[method-assign,assignment]
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="the disk is full"):
         svc.event_pair(event)
     svc.store.app.save = original  # type: ignore[method-assign]
     assert set(svc.store.game_ids()) == before
@@ -166,7 +166,7 @@ def test_a_failed_write_of_a_games_end_stores_neither(svc: RefereeService, tmp_p
 
     original = svc.store.app.save
     svc.store.app.save = broken  # type: ignore[method-assign,assignment]
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="the disk is full"):
         svc.end(table.games[0], "resignation", who="p1")
     svc.store.app.save = original  # type: ignore[method-assign]
     assert svc.load(table.games[0]).ended is None

@@ -196,7 +196,7 @@ def test_gs_i_2_the_unregistered_deck_size_defaults_to_40_and_obeys_the_limits()
 def test_read_catalog_and_catalog_rows_list_the_cards() -> None:
     catalog = RULES.read_catalog("cards", SMALL, "small.toml")
     assert [c.name for c in catalog.cards] == ["Pylon", "Brass Knight"]
-    with pytest.raises(CatalogError, match="small.toml"):
+    with pytest.raises(CatalogError, match=r"small.toml"):
         RULES.read_catalog("cards", SMALL.replace("level = 4", "level = 0"), "small.toml")
     with pytest.raises(CatalogError, match="only 'cards'"):
         RULES.read_catalog("board", SMALL, "x")

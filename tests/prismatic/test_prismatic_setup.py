@@ -255,8 +255,8 @@ def test_px_i_22_example_ruleset_uses_the_shipped_catalogs_and_table_needs_both(
         RULES.resolve_setup(setup(2, options={"cards": MINI_CARDS}))
     with pytest.raises(SetupError, match="shipped example"):
         RULES.resolve_setup(setup(2, ruleset="prismatic/example", options={"cards": MINI_CARDS}))
+    small = '[[cards]]\nname = "A"\ntype = "hue"\ncost = "R"'
     with pytest.raises(SetupError, match="at least 11"):
-        small = '[[cards]]\nname = "A"\ntype = "hue"\ncost = "R"'
         RULES.resolve_setup(setup(4, options={"cards": small, "board": MINI_BOARD}))
 
 

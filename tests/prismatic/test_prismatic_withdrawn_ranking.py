@@ -19,7 +19,7 @@ def test_ref_3_6_a_ranking_with_withdrawn_seats_below_reads_back() -> None:
     assert placed == (Placing("p3", 1), Placing("p1", 2))
     with pytest.raises(ValueError, match="withdrew"):
         parse_ranking("p2>p3>p1", ["p1", "p3"], withdrawn=["p2"])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'p2' in ranking 'p3>p1>p2' is not a seat"):
         parse_ranking("p3>p1>p2", ["p1", "p3"])  # p2 is no seat of this ranking
 
 

@@ -75,12 +75,12 @@ def test_clock_text_rounds_toward_the_past() -> None:
 def test_marks_follow_their_order() -> None:
     """EV-9.2: start once, pause a running clock, resume a paused one, end once."""
     state = paired()
-    with pytest.raises(Refusal, match="EV-9.2.*has not started"):
+    with pytest.raises(Refusal, match=r"EV-9.2.*has not started"):
         d.decide(state, d.MarkClock(action="pause", at=at(0)))
     state = run(state, d.MarkClock(action="start", at=at(0)))
-    with pytest.raises(Refusal, match="EV-9.2.*is running: it cannot start"):
+    with pytest.raises(Refusal, match=r"EV-9.2.*is running: it cannot start"):
         d.decide(state, d.MarkClock(action="start", at=at(1)))
-    with pytest.raises(Refusal, match="EV-9.3"):
+    with pytest.raises(Refusal, match=r"EV-9.3"):
         d.decide(state, d.MarkClock(action="pause", at=at(-1)))
     state = run(
         state,
@@ -90,9 +90,9 @@ def test_marks_follow_their_order() -> None:
     )
     assert state.clock().state == "ended"
     assert state.clock().elapsed(at(99)) == 58 * 60
-    with pytest.raises(Refusal, match="EV-9.2.*has ended"):
+    with pytest.raises(Refusal, match=r"EV-9.2.*has ended"):
         d.decide(state, d.MarkClock(action="resume", at=at(61)))
-    with pytest.raises(Refusal, match="EV-9.2"):
+    with pytest.raises(Refusal, match=r"EV-9.2"):
         d.decide(paired(), d.MarkClock(action="stop", at=at(0)))  # type: ignore[arg-type]
 
 
@@ -104,9 +104,9 @@ def test_round_length_applies_to_the_round_in_progress() -> None:
     state = run(state, d.MarkClock(action="start", at=at(0)), d.SetRoundLength(minutes=30))
     assert state.clock().remaining(at(10)) == 20 * 60
     assert state.round_minutes == 30
-    with pytest.raises(Refusal, match="EV-9.1"):
+    with pytest.raises(Refusal, match=r"EV-9.1"):
         d.decide(state, d.SetRoundLength(minutes=0))
-    with pytest.raises(Refusal, match="EV-9.1"):
+    with pytest.raises(Refusal, match=r"EV-9.1"):
         d.decide(state, d.SetRoundLength(minutes=30, reason="x" * 201))
 
 
@@ -128,10 +128,10 @@ def test_extensions_are_checked() -> None:
         with pytest.raises(Refusal, match=f"EV-9.4.*{why}"):
             d.decide(state, bad)
     reported = run(state, d.ReportResult(round=1, table=2, slip="2-0-0"))
-    with pytest.raises(Refusal, match="EV-9.4.*has its result"):
+    with pytest.raises(Refusal, match=r"EV-9.4.*has its result"):
         d.decide(reported, d.ExtendTime(table=2, minutes=3, reason="ruling", at=at(5)))
     ended = run(state, d.MarkClock(action="end", at=at(50)))
-    with pytest.raises(Refusal, match="EV-9.4.*has ended"):
+    with pytest.raises(Refusal, match=r"EV-9.4.*has ended"):
         d.decide(ended, d.ExtendTime(table=1, minutes=3, reason="ruling", at=at(51)))
 
 

@@ -124,7 +124,7 @@ def test_games_list_and_scoreboard_stream(live_server: ThreadServer, tokens: Tok
     later = httpx.stream(
         "GET", f"{base}/api/live", headers=auth(head, **{"Last-Event-ID": str(ids[-1])}), timeout=2
     )
-    with later as response, pytest.raises(httpx.ReadTimeout):
+    with later as response, pytest.raises(httpx.ReadTimeout):  # noqa: PT012 - read until it times out
         for line in response.iter_lines():
             assert not line.startswith("data"), line
 

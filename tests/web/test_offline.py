@@ -27,11 +27,20 @@ from service.app import open_service
 from tests.web.conftest import ROOT, Tokens, auth, free_port
 
 runner = CliRunner()
-CRYSTALE = ["--pool", "p1=fixtures/crystale/pools/fire.txt", "--pool",
-            "p2=fixtures/crystale/pools/water.txt",
-            "--tiles", "IIIIIIIIIIIIIFIWIIIIIIEIIIIII"]  # fmt: skip
-GAMMA = ["--deck", "p1=fixtures/gammasphere/decks/ann.txt",
-         "--deck", "p2=fixtures/gammasphere/decks/ben.txt"]  # fmt: skip
+CRYSTALE = [
+    "--pool",
+    "p1=fixtures/crystale/pools/fire.txt",
+    "--pool",
+    "p2=fixtures/crystale/pools/water.txt",
+    "--tiles",
+    "IIIIIIIIIIIIIFIWIIIIIIEIIIIII",
+]
+GAMMA = [
+    "--deck",
+    "p1=fixtures/gammasphere/decks/ann.txt",
+    "--deck",
+    "p2=fixtures/gammasphere/decks/ben.txt",
+]
 PRIZMIK: list[tuple[str, str | None]] = [
     ("e1>e2", None),
     ("e8>e7", None),
@@ -97,7 +106,7 @@ class Hall:
                     self.store,
                     "--port",
                     str(self.port),
-                ],  # fmt: skip
+                ],
                 cwd=str(ROOT),
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -246,8 +255,9 @@ def test_two_tables_through_a_short_outage_one_merged_one_in_the_queue(
     outbox first; the game written meanwhile keeps the table's branch as evidence."""
     ids = []
     for table in ("1", "2"):
-        code, out, _ = referee("--db", store, "new", "prizmik", "-p", "red=A", "-p", "blue=B",
-                               "--table", table)  # fmt: skip
+        code, out, _ = referee(
+            "--db", store, "new", "prizmik", "-p", "red=A", "-p", "blue=B", "--table", table
+        )
         ids.append(out.strip())
     quiet, moved = ids
     laptop, head = tmp_path / "laptop", tokens["head"]
@@ -309,9 +319,14 @@ def test_an_entry_sent_but_unanswered_is_never_recorded_offline(tmp_path: Path) 
     thread.start()
     try:
         code, _out, err = referee(
-            "--server", f"http://127.0.0.1:{port}", "act", "prizmik-abcdefgh", "e1>e2",
-            laptop=tmp_path / "laptop", token="t",
-        )  # fmt: skip
+            "--server",
+            f"http://127.0.0.1:{port}",
+            "act",
+            "prizmik-abcdefgh",
+            "e1>e2",
+            laptop=tmp_path / "laptop",
+            token="t",
+        )
     finally:
         thread.join(10)
         listener.close()
