@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,10 +16,9 @@ for (
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _test_games_stay_registered() -> Iterator[None]:
+def _test_games_stay_registered() -> None:
     for name, target in TEST_GAMES.items():
         games.register(name, target)
-    return
 
 
 @pytest.fixture

@@ -16,7 +16,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,7 @@ from events.replica import ReplicaDivergedError
 from events.store import GameStore
 from service.app import open_service
 from service.postings import make_posting, verify_posting
-from service.replication import name_store, replicate
+from service.replication import Replication, name_store, replicate
 from service.seal import create_key
 from tests.postgres import pg_url
 
@@ -80,11 +79,11 @@ class Hall:
 
 
 @pytest.fixture
-def hall(tmp_path: Path) -> Iterator[Hall]:
+def hall(tmp_path: Path) -> Hall:
     return Hall(tmp_path / "hall.db", tmp_path / "seal.pem")
 
 
-def copy(source: str | Path, target: str | Path, **kw: object) -> object:
+def copy(source: str | Path, target: str | Path, **kw: object) -> Replication:
     with open_service(source) as src, open_service(target, create=True) as dst:
         return replicate(src.store, dst.store, **kw)  # type: ignore[arg-type]
 
@@ -118,7 +117,7 @@ def test_a_second_run_stores_nothing_twice_and_a_later_run_resumes(
     cloud = tmp_path / "cloud.db"
     first = copy(hall.db, cloud, page=3)  # many small transactions
     total = sum(len(r) for r in streams(str(hall.db)).values())
-    assert first.copied == total  # type: ignore[attr-defined]
+    assert first.copied == total
     again = copy(hall.db, cloud)
     assert again.copied == 0
     assert again.position == first.position
@@ -185,7 +184,7 @@ def test_handing_an_event_over_is_one_recorded_command(hall: Hall, tmp_path: Pat
     assert "handed over: run from store 'cloud' (was 'hall')" in out
     # The hall follows the cloud now: the cloud's new facts come back, nothing twice.
     back = copy(cloud, hall.db)
-    assert back.copied == 1  # type: ignore[attr-defined]
+    assert back.copied == 1
     assert streams(str(hall.db)) == streams(str(cloud))
     # The hall's casual game was never handed over: still the hall's, refused on the cloud.
     assert call(cloud, "act", hall.game, "e2>e3")[0] == 2

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +47,7 @@ class Event:
 
 
 @pytest.fixture
-def event(tmp_path: Path) -> Iterator[Event]:
+def event(tmp_path: Path) -> Event:
     return Event(tmp_path / "games.db", tmp_path / "seal.pem")
 
 

@@ -7,7 +7,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -133,7 +133,7 @@ def test_games_list_and_scoreboard_stream(live_server: ThreadServer, tokens: Tok
 
 
 @pytest.fixture
-def tribute(client: Client, tokens: Tokens, store: str) -> Iterator[str]:
+def tribute(client: Client, tokens: Tokens, store: str) -> str:
     """A Tribute game for Ann, Ben and Cy: open lists for p1 (Aces, Jokers) and p3 (Jacks), a
     sealed one for p2; everyone has drawn, p1 has tried a card that is not theirs."""
     sealed, _salt = Commands.seal_decklist(Commands(), parse_decklist("2 King\n1 Jack", "p2"))
@@ -149,7 +149,7 @@ def tribute(client: Client, tokens: Tokens, store: str) -> Iterator[str]:
     }
     created = client.post("/api/games", json=body, headers=auth(tokens["head"]))
     assert created.status_code == 201, created.text
-    game = created.json()["game_id"]
+    game: str = created.json()["game_id"]
     for seat in ("p2", "p1", "p3"):
         assert (
             client.post(

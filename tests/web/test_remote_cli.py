@@ -73,7 +73,7 @@ def twin_games(store: str) -> tuple[str, str]:
 @pytest.fixture
 def hall(
     store: str, tokens: Tokens, serve: Callable[..., Server], tmp_path: Path
-) -> Iterator[tuple[Server, str, str, Path]]:
+) -> tuple[Server, str, str, Path]:
     """A server on the store, twin games in it, and an empty directory to run from."""
     local, remote = twin_games(store)
     laptop = tmp_path / "laptop"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -244,7 +243,7 @@ browser = test_pages.browser
 
 
 @pytest.fixture
-def served(awaiting: str, request: pytest.FixtureRequest) -> Iterator[ThreadServer]:
+def served(awaiting: str, request: pytest.FixtureRequest) -> ThreadServer:
     found: ThreadServer = request.getfixturevalue("live_server")
     return found
 
