@@ -4,15 +4,14 @@ in a real terminal with pexpect."""
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
+from tests.terminal import spawn_table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -80,20 +79,6 @@ def test_show_on_a_finished_game_names_no_one_to_move(db_path: Path) -> None:
 
 
 pexpect = pytest.importorskip("pexpect")
-
-
-def spawn_table(db: Path, game: str) -> Any:
-    env = {**os.environ, "TERM": "dumb", "NO_COLOR": "1", "COLUMNS": "120"}
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "cli.main", "--db", str(db), "table", game],
-        cwd=str(ROOT),
-        env=env,
-        encoding="utf-8",
-        timeout=20,
-    )
-    child.expect(f"{game}> ")
-    return child
 
 
 def test_table_in_a_terminal_refuses_mistakes_edits_lines_and_completes(db_path: Path) -> None:

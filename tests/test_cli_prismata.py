@@ -18,20 +18,13 @@ def call(db: Path, *args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def new_prismata(db: Path, *options: str) -> tuple[int, str, str]:
+    """``referee new prismata`` for Ann and Ben with ``options``."""
+    return call(db, "new", "prismata", "-p", "p1=Ann", "-p", "p2=Ben", *options)
+
+
 def test_new_prismata_game_records_the_drawn_set(db_path: Path) -> None:
-    code, out, err = call(
-        db_path,
-        "new",
-        "prismata",
-        "-p",
-        "p1=Ann",
-        "-p",
-        "p2=Ben",
-        "--seed",
-        "42",
-        "--random-size",
-        "5",
-    )
+    code, out, err = new_prismata(db_path, "--seed", "42", "--random-size", "5")
     assert code == 0, err
     game = out.strip()
     code, out, _ = call(db_path, "log", game, "--json")
@@ -49,41 +42,19 @@ def test_new_prismata_game_records_the_drawn_set(db_path: Path) -> None:
 
 
 def test_explicit_units_and_2020_catalog(db_path: Path) -> None:
-    code, out, err = call(
-        db_path,
-        "new",
-        "prismata",
-        "-p",
-        "p1=Ann",
-        "-p",
-        "p2=Ben",
-        "--catalog",
-        "prismata/2020",
-        "--units",
-        "Tarsier,Shadowfang",
+    code, out, err = new_prismata(
+        db_path, "--catalog", "prismata/2020", "--units", "Tarsier,Shadowfang"
     )
     assert code == 2
     assert "Tarsier is in the base set" in err
-    code, out, err = call(
-        db_path,
-        "new",
-        "prismata",
-        "-p",
-        "p1=Ann",
-        "-p",
-        "p2=Ben",
-        "--catalog",
-        "prismata/2020",
-        "--units",
-        "Shadowfang,Xaetron",
+    code, out, err = new_prismata(
+        db_path, "--catalog", "prismata/2020", "--units", "Shadowfang,Xaetron"
     )
     assert code == 0, err
     code, out, _ = call(db_path, "show", out.strip(), "--json")
     data = json.loads(out)
     assert data["ruleset"] == "prismata/2020"
-    code, out, err = call(
-        db_path, "new", "prismata", "-p", "p1=Ann", "-p", "p2=Ben", "--units", "No Such Unit"
-    )
+    code, out, err = new_prismata(db_path, "--units", "No Such Unit")
     assert code == 2
     assert "No Such Unit" in err
 

@@ -4,16 +4,14 @@ the command line (CliRunner) or ``referee table`` in a real terminal (pexpect)."
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
+from tests.terminal import spawn_table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -178,25 +176,11 @@ pexpect = pytest.importorskip("pexpect")
 FIXTURES = ROOT / "fixtures"
 
 
-def spawn_table(db: Path, game: str) -> Any:
-    env = {**os.environ, "TERM": "dumb", "NO_COLOR": "1", "COLUMNS": "200"}
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "cli.main", "--db", str(db), "table", game],
-        cwd=str(ROOT),
-        env=env,
-        encoding="utf-8",
-        timeout=20,
-    )
-    child.expect(f"{game}> ")
-    return child
-
-
 def test_table_completes_card_names_of_several_words(db_path: Path) -> None:
     game = gammasphere(db_path)
     for entry in ("p2: draw 7", "p1: draw 7", "draw"):
         assert call(db_path, "act", game, entry)[0] == 0, entry
-    child = spawn_table(db_path, game)
+    child = spawn_table(db_path, game, columns=200)
     child.send("play Shale G\t")  # the second word of the name completes to the end
     child.expect("olem")  # the terminal echoes what the completion added
     child.send(" (def\t")
@@ -239,7 +223,7 @@ def test_table_completes_the_square_after_a_piece(db_path: Path) -> None:
     _, legal, _ = call(db_path, "legal", game, "--json")
     squares = [a.split()[2] for a in json.loads(legal)["actions"] if a.startswith("move u3 ")]
     assert "c3" in squares
-    child = spawn_table(db_path, game)
+    child = spawn_table(db_path, game, columns=200)
     child.send("move u3 \t\t")  # two tabs list the squares the piece may go to
     for square in squares:
         child.expect(square)
