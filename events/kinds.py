@@ -535,6 +535,27 @@ def _entries_line(entries: Any) -> str:
     return ", ".join(quote(e.text) for e in entries)
 
 
+def _iso(moment: Any) -> str:
+    return str(moment.isoformat()).replace("+00:00", "Z")
+
+
+def offline_entries_text(entries: Any) -> str:
+    """A text record's form of a table's offline entries (REF-9.4), every field kept:
+    ``"e8>e7" seat "blue" at "2026-11-28T16:01:02Z" key "k1" judged "e8>e7" on 3; ...``
+    (``seat`` only when the entry named one)."""
+    return "; ".join(
+        quote(e.text)
+        + (f" seat {quote(e.seat)}" if e.seat is not None else "")
+        + f" at {quote(_iso(e.recorded_at))} key {quote(e.key)}"
+        + f" judged {quote(e.judged)} on {e.judged_on}"
+        for e in entries
+    )
+
+
+def _quoted_list(values: Any) -> str:
+    return ", ".join(quote(v) for v in values)
+
+
 register(
     Kind(
         EntriesMerged,
@@ -543,7 +564,13 @@ register(
             f"{e.base_version} stored as events {', '.join(map(str, e.events)) or '-'} "
             f"(recorded at {', '.join(x.recorded_at.strftime('%H:%M:%S') for x in e.entries)})"
         ),
-        text=lambda e: None,  # the entries it lists are in the record as actions
+        # the entries are in the record as the actions they became; this line keeps
+        # which they were, from which device, and when the table recorded them
+        text=lambda e: (
+            f"{{offline-merged {quote(e.device)} on {e.base_version} as "
+            f"{', '.join(map(str, e.events)) or '-'} by {quote(e.by)}: "
+            f"{offline_entries_text(e.entries)}}}"
+        ),
         fold=_fold_nothing,
     )
 )
@@ -556,7 +583,13 @@ register(
             f"{_entries_line(e.entries)} offline; the server recorded "
             f"{'; '.join(safe_text(x) for x in e.ours) or 'nothing new'} (REF-9.5)"
         ),
-        text=lambda e: None,  # evidence kept by the server; not an entry of the game
+        # evidence kept whole beside the game (not an entry of it): the table's entries,
+        # both branches' lines and why they disagree
+        text=lambda e: (
+            f"{{offline-branch {quote(e.device)} on {e.base_version} by {quote(e.by)}: "
+            f"{offline_entries_text(e.entries)} | theirs {_quoted_list(e.theirs)} | "
+            f"ours {_quoted_list(e.ours)} | reason {quote(e.reason)}}}"
+        ),
         fold=_fold_nothing,
     )
 )
@@ -568,7 +601,8 @@ register(
             f"branch of event {e.branch} resolved: kept the {e.kept}'s"
             + (f" ({safe_text(e.reason)})" if e.reason else "")
         ),
-        text=lambda e: None,  # the kept branch's entries are in the record
+        # the kept branch's entries (and any retraction) are in the record before it
+        text=lambda e: f"{{branch-kept {e.branch} {e.kept} by {quote(e.by)}: {quote(e.reason)}}}",
         fold=_fold_nothing,
     )
 )

@@ -22,6 +22,7 @@ from events.schema import (
     BranchRecorded,
     DeckOpened,
     DeckRegistered,
+    EntriesMerged,
     GameEvent,
     kind_of,
     topic_of,
@@ -115,20 +116,24 @@ def redact(
         # "" marks a withheld list
         withheld = SealedDeck(commitment="", size=event.deck.size, shown=in_sight)
         return msgspec.structs.replace(event, deck=withheld)
-    if isinstance(event, BranchRecorded):
+    if isinstance(event, BranchRecorded | EntriesMerged):
         # evidence for the head referee: the table's entries (another seat's may name hidden
-        # cards) and both branches' lines (made from the events as stored) are withheld
+        # cards; a merged entry's action shows the viewer only what it may see), both
+        # branches' lines (made from the events as stored) and why they disagree are withheld
         entries = tuple(
             e
             if e.seat is not None and _may_see_seat(viewer, e.seat)
             else msgspec.structs.replace(e, text=WITHHELD, judged="")
             for e in event.entries
         )
+        if isinstance(event, EntriesMerged):
+            return msgspec.structs.replace(event, entries=entries)
         return msgspec.structs.replace(
             event,
             entries=entries,
             theirs=tuple(WITHHELD for _ in event.theirs),
             ours=tuple(WITHHELD for _ in event.ours),
+            reason=WITHHELD if event.reason else "",  # it may quote an entry the server refused
         )
     if isinstance(event, DeckOpened) and not _may_see_seat(viewer, event.seat):
         return msgspec.structs.replace(event, decklist=Decklist(Multiset()), salt="")

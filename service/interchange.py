@@ -36,9 +36,12 @@ from events.interchange.text import (
     ActionLine,
     AdjustLine,
     AppealLine,
+    BranchKeptLine,
+    BranchLine,
     DeckLine,
     DisputeLine,
     EndedLine,
+    MergedLine,
     OpenedLine,
     PenaltyLine,
     PenaltyWithdrawnLine,
@@ -55,7 +58,15 @@ from events.interchange.text import (
     parse_text,
 )
 from events.records import redact, revealed_entries
-from events.schema import GENESIS_HASH, TOPIC_OF, GameCreated, GameEvent
+from events.schema import (
+    GENESIS_HASH,
+    TOPIC_OF,
+    BranchRecorded,
+    BranchResolved,
+    EntriesMerged,
+    GameCreated,
+    GameEvent,
+)
 from events.store import ConcurrentWriteError, GameNotFoundError, GameStore
 from events.tournament import is_tournament_event
 from events.view import GameView
@@ -63,6 +74,7 @@ from referee import games
 from referee.contract import REFEREE, Viewer
 from referee.errors import RefereeError
 from referee.verdicts import Violation
+from service.procedure import header
 from service.scratch import ScratchReferee
 
 __all__ = ["FileOutcome", "ImportReport", "export_records", "import_records", "replay_text"]
@@ -458,12 +470,64 @@ def _enter(
         svc.time_limit(game_id, line.minutes, reason=line.reason, by=by)
     elif isinstance(line, PenaltyWithdrawnLine):
         svc.withdraw_penalty(game_id, line.penalty, reason=line.reason, by=by)
+    elif isinstance(line, MergedLine | BranchLine | BranchKeptLine):
+        svc._append_to_game(view, [_offline_evidence(svc, view, line)])  # noqa: SLF001
     else:
         assert isinstance(line, WithdrawnLine)
         if line.how != "resignation":
             raise ValueError("a withdrawal by penalty follows its penalty line")
         svc.end(game_id, "resignation", who=line.seat, reason=line.reason, by=by)
     return _since(svc, game_id, before)
+
+
+def _offline_evidence(
+    svc: ScratchReferee, view: GameView, line: MergedLine | BranchLine | BranchKeptLine
+) -> GameEvent:
+    """The evidence event of an offline line (REF-9.4, REF-9.5), stored as the record states
+    it (what a table recorded is not judged again here; the actions it became are), once
+    it fits the game: its base and events are events of the game so far, and a choice
+    names a branch not yet chosen."""
+    at = header(view.game_id, svc.clock())
+    if isinstance(line, BranchKeptLine):
+        events = view.events
+        if not 1 <= line.branch <= len(events) or not isinstance(
+            events[line.branch - 1], BranchRecorded
+        ):
+            raise ValueError(f"REF-9.5: event {line.branch} is not an offline branch")
+        if any(isinstance(e, BranchResolved) and e.branch == line.branch for e in events):
+            raise ValueError(f"REF-9.5: the branch of event {line.branch} was resolved already")
+        return BranchResolved(
+            **at, branch=line.branch, kept=line.kept, reason=line.reason, by=line.by
+        )
+    if not 1 <= line.base_version <= view.version:
+        raise ValueError(
+            f"REF-9.4: the entries were recorded offline on event {line.base_version}; "
+            f"the game has {view.version} events here"
+        )
+    if isinstance(line, BranchLine):
+        return BranchRecorded(
+            **at,
+            device=line.device,
+            base_version=line.base_version,
+            entries=line.entries,
+            theirs=line.theirs,
+            ours=line.ours,
+            reason=line.reason,
+            by=line.by,
+        )
+    if any(not line.base_version < n <= view.version for n in line.events):
+        raise ValueError(
+            f"REF-9.4: the entries merged on event {line.base_version} name events "
+            f"{', '.join(map(str, line.events))}, not events of the game since"
+        )
+    return EntriesMerged(
+        **at,
+        device=line.device,
+        base_version=line.base_version,
+        entries=line.entries,
+        events=line.events,
+        by=line.by,
+    )
 
 
 def _end(svc: ScratchReferee, view: GameView, game_id: str, line: EndedLine, by: str) -> None:

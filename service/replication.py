@@ -220,6 +220,9 @@ def follow(
     try:
         while not stop.is_set():
             try:
+                for text, store in ((source_text, source), (target_text, target)):
+                    if store is None:
+                        _answers(text)
                 if source is None:
                     source = _open(source_text, create=False)
                 if target is None:
@@ -237,7 +240,7 @@ def follow(
                         _close_quietly(store)
                 source = target = None
                 stop.wait(wait)
-                wait = min(wait * 2, 2.0)  # the link returns: caught up within seconds
+                wait = min(wait * 2, 1.0)  # the link returns: caught up within seconds
                 continue
             if waiting:
                 say("reached both stores again")
@@ -251,6 +254,24 @@ def follow(
             if store is not None:
                 _close_quietly(store)
     return last
+
+
+def _answers(text: str) -> None:
+    """Raise ``OSError`` at once when a PostgreSQL store's server does not take a TCP
+    connection: opening its pool would wait out its connect timeout (5 s) each try, and
+    try again on its own schedule, so the copy would resume seconds after the link's
+    return instead of within one ``follow`` interval."""
+    import socket
+
+    from service.stores import parse_store
+
+    spec = parse_store(text)
+    host = spec.env.get("POSTGRES_HOST", "127.0.0.1")
+    if not spec.is_postgres or host.startswith("/") or "," in host:  # a socket or a list
+        return
+    port = int(spec.env.get("POSTGRES_PORT", "5432"))
+    with socket.create_connection((host, port), timeout=2):
+        pass
 
 
 def _close_quietly(store: GameStore) -> None:

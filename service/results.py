@@ -2,8 +2,9 @@
 
 msgspec Structs, so the command line's ``--json`` and the HTTP API encode the same
 values, and the OpenAPI document is generated from these very types. A record's
-integrity report (``GameReport``) and the penalty levels are the event layer's types,
-named here so that the faces take every answer's type from the application layer.
+integrity report (``GameReport``), the penalty levels and a folded game (``GameView``, what
+``RefereeService.load`` gives) are the event layer's types, named here so that the faces
+take every answer's type from the application layer.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from referee.verdicts import RulingNeeded, Violation
 if TYPE_CHECKING:
     from events.integrity import GameReport
     from events.schema import GameEnded, PenaltyLevel
+    from events.view import GameView
 
 __all__ = [
     "AwaitedRuling",
@@ -27,6 +29,7 @@ __all__ = [
     "EntryResult",
     "GameInfo",
     "GameReport",
+    "GameView",
     "LegalActions",
     "PenaltyLevel",
     "PositionView",
@@ -225,4 +228,8 @@ def __getattr__(name: str) -> Any:
         from events.schema import PenaltyLevel
 
         return PenaltyLevel
+    if name == "GameView":  # a game as the service folds it (RefereeService.load)
+        from events.view import GameView
+
+        return GameView
     raise AttributeError(f"module 'service.results' has no attribute {name!r}")

@@ -1,12 +1,27 @@
-"""The API's routes (``/api``): games, entries, corrections, results, disputes,
-penalties, decklists, reads for each role's viewer, records, and live streams.
+"""The API's routes (``/api``) for games, their records, the room and the caller's token,
+one Litestar controller per resource:
+
+- ``GameTypesController`` (``/api/game-types``): game types, their setup and rulebooks;
+- ``GamesController`` (``/api/games``): the games list, starting a game, reads for each
+  role's viewer, entries, corrections, results, disputes, penalties, decklists and the
+  game's live stream;
+- ``RecordsController`` (``/api``): audits, verification, the record's export and imports;
+- ``RoomController`` (``/api``): the referees' queue, the scoreboard and the live list;
+- ``TokensController`` (``/api/whoami``): who the token is.
+
+Who asks and whether their role may is settled by guards before a body is read
+(``web.guards``: ``authenticated`` on the whole API, ``may``/``may_game`` here); what a
+handler needs comes by dependency injection (``web``, ``caller``, ``seating``) and the
+``If-Match`` header as a parameter (``IfMatch``).
+A handler only turns the service's answer into HTTP.
 
 Status codes: 200 read; 201 written (the body says what, ``ETag`` is the game's
 new version); 400 malformed or refused input, nothing stored; 401 no or bad
 token; 403 the role may not; 404 no such game; 409 the procedure does not allow
 it now, or another write came first; 412 ``If-Match`` is stale; 422 an entry
 that breaks a rule (stored as evidence, its clauses in the problem document),
-or an ``Idempotency-Key`` reused for another request.
+or an ``Idempotency-Key`` reused for another request. ``web.openapi`` documents
+the statuses every route shares.
 """
 
 from __future__ import annotations
@@ -15,14 +30,15 @@ import asyncio
 import json
 import os
 import tempfile
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Request, Response, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
+from litestar.types import ControllerRouterHandler
 
 from referee.contract import PUBLIC, REFEREE, Player
 from referee.kit.decks import Deck, SealedDeck, parse_decklist
@@ -53,7 +69,16 @@ from service.results import (
 )
 from service.room import RoomView
 from service.wording import rejection_text
-from web.context import IMPORT_BODY_LIMIT, Web, web_of
+from web.context import IMPORT_BODY_LIMIT, Web
+from web.guards import (
+    CallerDep,
+    IfMatch,
+    SeatingDep,
+    WebDep,
+    expected_version,
+    may,
+    may_game,
+)
 from web.problems import Problem
 from web.schemas import (
     AdjustIn,
@@ -72,9 +97,10 @@ from web.schemas import (
     WithdrawIn,
 )
 
-__all__ = ["HANDLERS", "entry_answer", "expected_version"]
+__all__ = ["HANDLERS", "PROBLEMS", "entry_answer", "expected_version", "health"]
 
 AnyRequest = Request[Any, Any, Any]
+Answer = tuple[int, Any, dict[str, str]]  # a write's status, body and headers
 
 PROBLEMS = {
     400: ResponseSpec(
@@ -110,31 +136,16 @@ ENTRY_PROBLEMS = {
     **PROBLEMS,
     422: ResponseSpec(
         data_container=Problem,
-        description="The entry breaks a rule: stored as evidence, its clauses listed",
+        description="The entry breaks a rule: stored as evidence, its clauses listed; or a "
+        "field is past its bound (nothing stored)",
         media_type="application/problem+json",
     ),
 }
+STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 
 
 def etag(version: int) -> str:
     return f'"{version}"'
-
-
-def if_match(request: AnyRequest) -> int | None:
-    """The version an ``If-Match`` header names (``"12"``), or ``None`` without one."""
-    return expected_version(request.headers.get("if-match"))
-
-
-def expected_version(raw: str | None) -> int | None:
-    """The version an ``If-Match`` header's value ``raw`` names, or ``None`` without one."""
-    if raw is None or raw.strip() == "*":
-        return None
-    text = raw.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
-        raise RefusedError(
-            f'If-Match takes the game\'s version as its ETag gave it ("12"), not {raw!r}'
-        )
-    return int(text)
 
 
 def _viewer(principal: Principal, seating: Seating, wanted: str | None) -> str:
@@ -163,96 +174,6 @@ def _written_headers(game_id: str, version: int) -> dict[str, str]:
     return {"ETag": etag(version), "Location": f"/api/games/{game_id}"}
 
 
-# -- who am I, game types, rulebooks ------------------------------------------------
-
-
-@get(
-    "/api/health",
-    summary="A bare endpoint: no store, no token (the load benchmark's baseline)",
-    security=[],
-    sync_to_thread=False,
-)
-def health() -> dict[str, bool]:
-    return {"ok": True}
-
-
-@get("/api/whoami", summary="The caller's role, name and tables")
-async def whoami(request: AnyRequest) -> WhoAmI:
-    who = web_of(request).principal(request)
-    return WhoAmI(role=who.role, name=who.name, tables=list(who.tables), token_id=who.token_id)
-
-
-@get(
-    "/api/game-types",
-    summary="Every game type, with its seats, rulesets, variants and setup options",
-)
-async def game_types(request: AnyRequest) -> list[GameInfo]:
-    web = web_of(request)
-    web.principal(request)
-    return web.svc.game_types()
-
-
-@get(
-    "/api/game-types/{name:str}",
-    summary="One game type: the setup schema for creating a game",
-    responses=PROBLEMS,
-)
-async def game_type(request: AnyRequest, name: FromPath[str]) -> GameInfo:
-    web = web_of(request)
-    web.principal(request)
-    return web.svc.game_type(name)
-
-
-@get(
-    "/api/game-types/{name:str}/rules",
-    summary="A game's rulebook ('procedure' for the REF- clauses)",
-)
-async def rulebook(request: AnyRequest, name: FromPath[str]) -> Rulebook:
-    web = web_of(request)
-    web.principal(request)
-    return web.svc.rulebook(name)
-
-
-@get(
-    "/api/game-types/{name:str}/rules/{clause:str}",
-    summary="One clause, or every clause of a section",
-    responses=PROBLEMS,
-)
-async def clause(request: AnyRequest, name: FromPath[str], clause: FromPath[str]) -> list[Clause]:
-    web = web_of(request)
-    web.principal(request)
-    return web.svc.clauses(name, clause)
-
-
-# -- games ------------------------------------------------------------------------------
-
-
-@get(
-    "/api/games",
-    summary="The games list, filtered by game type, status, player and tournament labels",
-)
-async def list_games(
-    request: AnyRequest,
-    game: FromQuery[str | None] = None,
-    status: FromQuery[str | None] = None,
-    player: FromQuery[str | None] = None,
-    table: FromQuery[str | None] = None,
-    event: FromQuery[str | None] = None,
-    round_: Annotated[str | None, QueryParameter(name="round")] = None,
-) -> list[ListedGame]:
-    web = web_of(request)
-    web.principal(request)
-    return await web.run(
-        web.listing.rows,
-        game=game,
-        status=status,
-        player=player,
-        table=table,
-        event=event,
-        round_=round_,
-    )
-
-
 def _decks(given: dict[str, Any]) -> dict[str, Deck]:
     return {seat: _deck(seat, deck.decklist, deck.sealed) for seat, deck in given.items()}
 
@@ -266,158 +187,24 @@ def _deck(seat: str, decklist: str | None, sealed: str | None) -> Deck:
     return parse_decklist(decklist, f"{seat}'s decklist")
 
 
-@post("/api/games", summary="Start a game", responses=PROBLEMS, status_code=201)
-async def create_game(request: AnyRequest, data: JSONBody[NewGame]) -> Response[PositionView]:
-    web = web_of(request)
-    who = web.principal(request)
-
-    async def work() -> tuple[int, Any, dict[str, str]]:
-        authorize(who, "create", table=data.meta.get("table"), event=data.meta.get("event"))
-        unknown = sorted(set(data.player_ids) - set(data.players))
-        if unknown:
-            raise RefusedError(f"player_ids names seats with no player: {', '.join(unknown)}")
-        command = CreateGame(
-            game=data.game,
-            players=tuple(
-                Player(s, n, data.player_ids.get(s, "")) for s, n in data.players.items()
-            ),
-            ruleset=data.ruleset,
-            variants=data.variants,
-            options=data.options,
-            decks=_decks(data.decks),
-            by=who.label,
-            meta=data.meta,
-        )
-        view = await web.create(command)  # in the writer's next group commit
-        position = await web.run(web.svc.position, view, viewer=viewer_for(who, view))
-        return 201, position, _written_headers(view.game_id, view.version)
-
-    return await web.write(request, who, work)
-
-
-async def _read_game(
-    web: Web, request: AnyRequest, game_id: FromPath[str]
-) -> tuple[Principal, Seating]:
-    """Who asks, and the plain facts about the game that say what they may read."""
-    who = web.principal(request)
-    seating = await web.run(web.svc.seating, game_id)
-    return who, seating
-
-
-@get(
-    "/api/games/{game_id:str}",
-    summary="The position now (or after ?at=N standing actions), for your viewer",
-    responses=PROBLEMS,
-)
-async def position(
-    request: AnyRequest,
-    game_id: FromPath[str],
-    at: FromQuery[int | None] = None,
-    as_: Annotated[str | None, QueryParameter(name="as")] = None,
-) -> Response[PositionView]:
-    web = web_of(request)
-    who, seating = await _read_game(web, request, game_id)
-    seen = request.headers.get("if-none-match", "").strip().strip('"')
-    version, found = await web.run(
-        web.svc.position_unless,
-        seating.game_id,
-        int(seen) if seen.isdigit() else None,
-        at=at,
-        viewer=_viewer(who, seating, as_),
-    )
-    tag = etag(version)
-    if found is None:
-        return _json(b"", 304, {"ETag": tag})
-    return _json(msgspec.json.encode(found), 200, {"ETag": tag})
-
-
-@get(
-    "/api/games/{game_id:str}/legal",
-    summary="Every legal entry now (referees; a player: their own seat)",
-    responses=PROBLEMS,
-)
-async def legal(
-    request: AnyRequest, game_id: FromPath[str], seat: FromQuery[str | None] = None
-) -> LegalActions:
-    web = web_of(request)
-    who, seating = await _read_game(web, request, game_id)
-    if who.role == "player" and seat is None:
-        mine = viewer_for(who, seating)
-        seat = mine if mine not in (PUBLIC, REFEREE) else None
-    authorize(who, "legal", seating, seat=seat)
-    return await web.run(web.svc.legal, seating.game_id, seat=seat)
-
-
-@get(
-    "/api/games/{game_id:str}/log",
-    summary="Every event, as your viewer may see it",
-    responses=PROBLEMS,
-)
-async def game_log(
-    request: AnyRequest,
-    game_id: FromPath[str],
-    as_: Annotated[str | None, QueryParameter(name="as")] = None,
-) -> list[dict[str, Any]]:
-    web = web_of(request)
-    who, seating = await _read_game(web, request, game_id)
-    return await web.run(web.svc.log, seating.game_id, viewer=_viewer(who, seating, as_))
-
-
-@get(
-    "/api/games/{game_id:str}/replay",
-    summary="The positions step by step (?session=true: every table event)",
-    responses=PROBLEMS,
-)
-async def replay(
-    request: AnyRequest,
-    game_id: FromPath[str],
-    start: Annotated[int, QueryParameter(name="from")] = 0,
-    stop: Annotated[int | None, QueryParameter(name="to")] = None,
-    session: FromQuery[bool] = False,
-    as_: Annotated[str | None, QueryParameter(name="as")] = None,
-) -> list[ReplayFrame]:
-    web = web_of(request)
-    who, seating = await _read_game(web, request, game_id)
-    return await web.run(
-        web.svc.replay,
-        seating.game_id,
-        start=start,
-        stop=stop,
-        session=session,
-        viewer=_viewer(who, seating, as_),
-    )
-
-
-# -- entries and corrections --------------------------------------------------------------
-
-
-@post(
-    "/api/games/{game_id:str}/entries",
-    summary="Record an entry (If-Match: the version you saw)",
-    responses=ENTRY_PROBLEMS,
-    status_code=201,
-)
-async def record_entry(
-    request: AnyRequest, game_id: FromPath[str], data: JSONBody[EntryIn]
-) -> Response[EntryResult]:
-    web = web_of(request)
-    who = web.principal(request)
-    expected = if_match(request)
-
-    async def work() -> tuple[int, Any, dict[str, str]]:
-        return await entry_answer(web, who, game_id, data, expected, str(request.url.path))
-
-    return await web.write(request, who, work)
+def _party(caller: Principal, seating: Seating, named: str | None) -> str:
+    """The player a dispute or appeal is by: a player's own token names their seat
+    (found by their player id, never by a name another player may share)."""
+    if caller.role == "player":
+        return viewer_for(caller, seating)
+    if not named:
+        raise RefusedError("name the player (by) who disputes or appeals")
+    return named
 
 
 async def entry_answer(
-    web: Web, who: Principal, game_id: str, data: EntryIn, expected: int | None, path: str
-) -> tuple[int, Any, dict[str, str]]:
+    web: Web, caller: Principal, game_id: str, data: EntryIn, expected: int | None, path: str
+) -> Answer:
     """Record ``data`` in the game and say how it went: 201 and the result, or 422 and
     the rejection as a problem document (the entry is stored as evidence); the handler's
     and the fast path's (``web.fastpath``) one answer."""
     result = await web.record(
-        game_id, data.text, actor=data.seat, principal=who, expected_version=expected
+        game_id, data.text, actor=data.seat, principal=caller, expected_version=expected
     )
     headers = _written_headers(result.game_id, result.version)
     if result.accepted:
@@ -442,486 +229,755 @@ async def entry_answer(
     )
 
 
-@post(
-    "/api/games/{game_id:str}/check",
-    summary="Judge an entry without storing anything",
-    responses=PROBLEMS,
-    status_code=200,
-)
-async def check_entry(
-    request: AnyRequest, game_id: FromPath[str], data: JSONBody[EntryIn]
-) -> EntryResult:
-    web = web_of(request)
-    who = web.principal(request)
-
-    def work() -> EntryResult:
-        return web.svc.record(
-            game_id, data.text, actor=data.seat, by=who.label, dry_run=True, principal=who
-        )
-
-    return await web.run(work)
-
-
-@post(
-    "/api/games/{game_id:str}/retractions",
-    summary="Retract the latest standing action (with a reason)",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def retract(
-    request: AnyRequest, game_id: FromPath[str], data: JSONBody[RetractIn]
-) -> Response[CorrectionResult]:
-    web = web_of(request)
-    who = web.principal(request)
-    expected = if_match(request)
-
-    def work() -> tuple[int, Any, dict[str, str]]:
-        seating = web.svc.seating(game_id)
-        authorize(who, "retract", seating)
-        result = web.svc.retract(
-            seating.game_id, data.reason, by=who.label, expected_version=expected
-        )
-        return 201, result, _written_headers(seating.game_id, result.version)
-
-    return await web.write(request, who, work)
-
-
-@post(
-    "/api/games/{game_id:str}/backups",
-    summary="Back up to the position after action N (head referee)",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def backup(
-    request: AnyRequest, game_id: FromPath[str], data: JSONBody[BackupIn]
-) -> Response[CorrectionResult]:
-    web = web_of(request)
-    who = web.principal(request)
-    expected = if_match(request)
-
-    def work() -> tuple[int, Any, dict[str, str]]:
-        seating = web.svc.seating(game_id)
-        authorize(who, "backup", seating)
-        result = web.svc.backup(
-            seating.game_id, data.to, data.reason, by=who.label, expected_version=expected
-        )
-        return 201, result, _written_headers(seating.game_id, result.version)
-
-    return await web.write(request, who, work)
-
-
-def _simple_write(
-    action: str, request: AnyRequest, game_id: str, call: Any
+def _events_written(
+    request: AnyRequest, web: Web, caller: Principal, call: Callable[[], WrittenEvents]
 ) -> Awaitable[Response[Any]]:
-    """A write whose answer is the events written: ``call(web, who, seating, expected)`` runs
-    the service command, which checks If-Match's version (``expected``) itself."""
-    web = web_of(request)
-    who = web.principal(request)
-    expected = if_match(request)
+    """A write whose answer is the events written: ``call`` runs the service command on the
+    writer thread (the guard has settled who may, the command checks If-Match's version)."""
 
-    def work() -> tuple[int, Any, dict[str, str]]:
-        seating = web.svc.seating(game_id)
-        authorize(who, action, seating)  # type: ignore[arg-type]
-        result = call(web, who, seating, expected)
-        return 201, result, _written_headers(seating.game_id, result.version)
-
-    return web.write(request, who, work)
-
-
-@post(
-    "/api/games/{game_id:str}/end",
-    summary="End by resignation, agreement or adjudication",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def end_game(
-    request: AnyRequest, game_id: FromPath[str], data: JSONBody[EndIn]
-) -> Response[WrittenEvents]:
-    web = web_of(request)
-    who = web.principal(request)
-    expected = if_match(request)
-
-    async def work() -> tuple[int, Any, dict[str, str]]:
-        command = End(
-            how=data.how,
-            who=data.who,
-            ranking=data.ranking,
-            reason=data.reason,
-            by=who.label,
-            expected_version=expected,
-        )
-        # in the writer's next group commit, with the entries and the other ends
-        action: Action = "adjudicate" if data.how == "adjudication" else "end"
-        result = await web.command(game_id, command, action=action, principal=who)
+    def work() -> Answer:
+        result = call()
         return 201, result, _written_headers(result.game_id, result.version)
 
-    return await web.write(request, who, work)
+    return web.write(request, caller, work)
 
 
-@post(
-    "/api/games/{game_id:str}/disputes",
-    summary="A player disputes a recorded decision",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def open_dispute(
-    request: AnyRequest, game_id: FromPath[str], data: JSONBody[DisputeIn]
-) -> Response[WrittenEvents]:
-    def call(web: Web, who: Principal, seating: Seating, expected: int | None) -> WrittenEvents:
-        by = _party(who, seating, data.by)
-        return web.svc.dispute(
-            seating.game_id, data.event, by=by, claim=data.claim, expected_version=expected
-        )
-
-    return await _simple_write("dispute", request, game_id, call)
+def _after(request: AnyRequest, after: int | None) -> int:
+    """Where a stream resumes: ``Last-Event-ID`` (sent by a reconnecting browser) or ``after``."""
+    header = request.headers.get("last-event-id")
+    if header is not None and header.strip().isdigit():
+        return int(header.strip())
+    return max(0, after or 0)
 
 
-def _party(who: Principal, seating: Seating, named: str | None) -> str:
-    """The player a dispute or appeal is by: a player's own token names their seat
-    (found by their player id, never by a name another player may share)."""
-    if who.role == "player":
-        return viewer_for(who, seating)
-    if not named:
-        raise RefusedError("name the player (by) who disputes or appeals")
-    return named
-
-
-@post(
-    "/api/games/{game_id:str}/disputes/{dispute:int}/appeals",
-    summary="Appeal the latest ruling",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def appeal(
-    request: AnyRequest, game_id: FromPath[str], dispute: FromPath[int], data: JSONBody[AppealIn]
-) -> Response[WrittenEvents]:
-    def call(web: Web, who: Principal, seating: Seating, expected: int | None) -> WrittenEvents:
-        return web.svc.appeal(
-            seating.game_id,
-            dispute,
-            by=_party(who, seating, data.by),
-            grounds=data.grounds,
-            expected_version=expected,
-        )
-
-    return await _simple_write("appeal", request, game_id, call)
-
-
-@post(
-    "/api/games/{game_id:str}/disputes/{dispute:int}/rulings",
-    summary="Rule on a dispute (a table referee: the first ruling; appeals and final rulings: "
-    "head referee)",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def rule(
-    request: AnyRequest, game_id: FromPath[str], dispute: FromPath[int], data: JSONBody[RulingIn]
-) -> Response[WrittenEvents]:
-    web = web_of(request)
-    who = web.principal(request)
-
-    def work() -> tuple[int, Any, dict[str, str]]:
-        seating = web.svc.seating(game_id)
-        authorize(
-            who,
-            "rule_appeal" if data.final or web.svc.dispute_steps(game_id, dispute) else "rule",
-            seating,
-        )
-        result = web.svc.rule(
-            seating.game_id,
-            dispute,
-            decision=data.decision,
-            clause=data.clause,
-            reason=data.reason,
-            by=who.label,
-            final=data.final,
-        )
-        return 201, result, _written_headers(seating.game_id, result.version)
-
-    return await web.write(request, who, work)
-
-
-@post(
-    "/api/games/{game_id:str}/penalties/{number:int}/withdraw",
-    summary="Withdraw the penalty of event N (head referee, REF-7.3)",
-    description="The penalty stays in the record, marked withdrawn; a result it declared "
-    "that still stands is voided, and a result it set aside is declared again.",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def withdraw_penalty(
-    request: AnyRequest, game_id: FromPath[str], number: FromPath[int], data: JSONBody[WithdrawIn]
-) -> Response[WrittenEvents]:
-    return await _simple_write(
-        "penalty",
-        request,
-        game_id,
-        lambda web, who, seating, expected: web.svc.withdraw_penalty(
-            seating.game_id, number, reason=data.reason, by=who.label, expected_version=expected
-        ),
-    )
-
-
-@post(
-    "/api/games/{game_id:str}/penalties",
-    summary="A judge's penalty (head referee)",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def penalty(
-    request: AnyRequest, game_id: FromPath[str], data: JSONBody[PenaltyIn]
-) -> Response[WrittenEvents]:
-    return await _simple_write(
-        "penalty",
-        request,
-        game_id,
-        lambda web, who, seating, expected: web.svc.penalty(
-            seating.game_id,
-            data.seat,
-            data.level,
-            data.infraction,
-            reason=data.reason,
-            by=who.label,
-            expected_version=expected,
-        ),
-    )
-
-
-@post(
-    "/api/games/{game_id:str}/adjustments",
-    summary="Carry out a ruling on card text as changes",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def adjust(
-    request: AnyRequest, game_id: FromPath[str], data: JSONBody[AdjustIn]
-) -> Response[WrittenEvents]:
-    return await _simple_write(
-        "adjust",
-        request,
-        game_id,
-        lambda web, who, seating, expected: web.svc.adjust(
-            seating.game_id,
-            data.changes,
-            card=data.card,
-            reason=data.reason,
-            by=who.label,
-            resolves=data.resolves,
-            expected_version=expected,
-        ),
-    )
-
-
-@post(
-    "/api/games/{game_id:str}/decks",
-    summary="Register a seat's decklist before play",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def register_deck(
-    request: AnyRequest, game_id: FromPath[str], data: JSONBody[DeckRegisterIn]
-) -> Response[WrittenEvents]:
-    return await _simple_write(
-        "deck",
-        request,
-        game_id,
-        lambda web, who, seating, expected: web.svc.register_deck(
-            seating.game_id,
-            data.seat,
-            _deck(data.seat, data.decklist, data.sealed),
-            by=who.label,
-            expected_version=expected,
-        ),
-    )
-
-
-@post(
-    "/api/games/{game_id:str}/decks/{seat:str}/open",
-    summary="Open a sealed decklist (REF-5.3)",
-    responses=ENTRY_PROBLEMS,
-    status_code=201,
-)
-async def open_deck(
-    request: AnyRequest, game_id: FromPath[str], seat: FromPath[str], data: JSONBody[DeckOpenIn]
-) -> Response[EntryResult]:
-    web = web_of(request)
-    who = web.principal(request)
-
-    def work() -> tuple[int, Any, dict[str, str]]:
-        seating = web.svc.seating(game_id)
-        authorize(who, "deck", seating)
-        result = web.svc.open_deck(
-            seating.game_id,
-            seat,
-            parse_decklist(data.decklist, "decklist"),
-            data.salt.strip(),
-            by=who.label,
-        )
-        return (
-            (201 if result.accepted else 422),
-            result,
-            _written_headers(seating.game_id, result.version),
-        )
-
-    return await web.write(request, who, work)
-
-
-# -- records, checks, standings ---------------------------------------------------------------
+# -- the health check, the caller's token, game types and rulebooks -------------------------
 
 
 @get(
-    "/api/games/{game_id:str}/audit",
-    summary="The audit dossier (referees and scorekeepers)",
-    responses=PROBLEMS,
+    "/api/health",
+    summary="A bare endpoint: no store, no token (the load benchmark's baseline)",
+    security=[],
+    opt={"public": True},
+    sync_to_thread=False,
 )
-async def audit(
-    request: AnyRequest, game_id: FromPath[str], dispute: FromQuery[int | None] = None
-) -> dict[str, Any]:
-    web = web_of(request)
-    who, seating = await _read_game(web, request, game_id)
-    authorize(who, "audit", seating)
-    result: dict[str, Any] = await web.run_projection("audit", seating.game_id, dispute)
-    return result
+def health() -> dict[str, bool]:
+    return {"ok": True}
 
 
-@get(
-    "/api/games/{game_id:str}/verify",
-    summary="Check one game's hash chain and decisions",
-    responses=PROBLEMS,
-)
-async def verify_game(request: AnyRequest, game_id: FromPath[str]) -> GameReport:
-    web = web_of(request)
-    who, seating = await _read_game(web, request, game_id)
-    authorize(who, "verify", seating)
-    report: VerifyReport = await web.run(web.svc.verify, seating.game_id)
-    return report.reports[0]
+class TokensController(Controller):
+    """The caller's own token."""
+
+    path = "/api/whoami"
+    tags = ["tokens"]
+
+    @get("/", summary="The caller's role, name and tables")
+    async def whoami(self, caller: CallerDep) -> WhoAmI:
+        return WhoAmI(
+            role=caller.role, name=caller.name, tables=list(caller.tables), token_id=caller.token_id
+        )
 
 
-@get(
-    "/api/verify",
-    summary="Check every game of the store (referees and scorekeepers)",
-    responses=PROBLEMS,
-)
-async def verify_all(request: AnyRequest) -> VerifyReport:
-    web = web_of(request)
-    who = web.principal(request)
-    authorize(who, "verify")
-    return await web.run(web.svc.verify, None)
+class GameTypesController(Controller):
+    """What games the house plays and their rulebooks."""
+
+    path = "/api/game-types"
+    tags = ["game types"]
+
+    @get("/", summary="Every game type, with its seats, rulesets, variants and setup options")
+    async def game_types(self, web: WebDep) -> list[GameInfo]:
+        return web.svc.game_types()
+
+    @get(
+        "/{name:str}",
+        summary="One game type: the setup schema for creating a game",
+        responses=PROBLEMS,
+    )
+    async def game_type(self, web: WebDep, name: FromPath[str]) -> GameInfo:
+        return web.svc.game_type(name)
+
+    @get("/{name:str}/rules", summary="A game's rulebook ('procedure' for the REF- clauses)")
+    async def rulebook(self, web: WebDep, name: FromPath[str]) -> Rulebook:
+        return web.svc.rulebook(name)
+
+    @get(
+        "/{name:str}/rules/{clause:str}",
+        summary="One clause, or every clause of a section",
+        responses=PROBLEMS,
+    )
+    async def clause(self, web: WebDep, name: FromPath[str], clause: FromPath[str]) -> list[Clause]:
+        return web.svc.clauses(name, clause)
 
 
-@get(
-    "/api/games/{game_id:str}/export",
-    summary="The game's record: jsonl (exact, referees only), text or html",
-    responses=PROBLEMS,
-)
-async def export(
-    request: AnyRequest,
-    game_id: FromPath[str],
-    format_: Annotated[str, QueryParameter(name="format")] = "text",
-    as_: Annotated[str | None, QueryParameter(name="as")] = None,
-) -> Response[str]:
-    web = web_of(request)
-    who, seating = await _read_game(web, request, game_id)
-    viewer = _viewer(who, seating, as_)
-    if format_ == "jsonl":
-        authorize(who, "export_record", seating)
-        if viewer != REFEREE:
-            raise RefusedError(
-                "a JSONL record is the exact stored record (hidden cards included): the "
-                "referee's view only; use format=text for another viewer"
+# -- games ------------------------------------------------------------------------------
+
+
+class GamesController(Controller):
+    """Games: the list, starting one, the reads for each viewer and every write on a game."""
+
+    path = "/api/games"
+    tags = ["games"]
+
+    @get("/", summary="The games list, filtered by game type, status, player and tournament labels")
+    async def list_games(
+        self,
+        web: WebDep,
+        game: FromQuery[str | None] = None,
+        status: FromQuery[str | None] = None,
+        player: FromQuery[str | None] = None,
+        table: FromQuery[str | None] = None,
+        event: FromQuery[str | None] = None,
+        round_: Annotated[str | None, QueryParameter(name="round")] = None,
+    ) -> list[ListedGame]:
+        return await web.run(
+            web.listing.rows,
+            game=game,
+            status=status,
+            player=player,
+            table=table,
+            event=event,
+            round_=round_,
+        )
+
+    @post("/", summary="Start a game", responses=PROBLEMS, status_code=201)
+    async def create_game(
+        self, request: AnyRequest, web: WebDep, caller: CallerDep, data: JSONBody[NewGame]
+    ) -> Response[PositionView]:
+        async def work() -> Answer:
+            authorize(caller, "create", table=data.meta.get("table"), event=data.meta.get("event"))
+            unknown = sorted(set(data.player_ids) - set(data.players))
+            if unknown:
+                raise RefusedError(f"player_ids names seats with no player: {', '.join(unknown)}")
+            command = CreateGame(
+                game=data.game,
+                players=tuple(
+                    Player(s, n, data.player_ids.get(s, "")) for s, n in data.players.items()
+                ),
+                ruleset=data.ruleset,
+                variants=data.variants,
+                options=data.options,
+                decks=_decks(data.decks),
+                by=caller.label,
+                meta=data.meta,
             )
-    if format_ == "html":
-        from service.replay import replay_html
+            view = await web.create(command)  # in the writer's next group commit
+            position = await web.run(web.svc.position, view, viewer=viewer_for(caller, view))
+            return 201, position, _written_headers(view.game_id, view.version)
 
-        html = await web.run(replay_html, web.svc, seating.game_id, viewer)
-        return Response(content=html, media_type="text/html; charset=utf-8")
-    if format_ not in ("jsonl", "text"):
-        raise RefusedError("format is jsonl, text or html")
+        return await web.write(request, caller, work)
 
-    def lines() -> str:
-        return "".join(web.svc.export([seating.game_id], format_, viewer))  # type: ignore[arg-type]
+    # -- reads, for the caller's viewer ------------------------------------------------------
 
-    body = await web.run(lines)
-    media = "application/x-ndjson" if format_ == "jsonl" else "text/plain; charset=utf-8"
-    return Response(
-        content=body,
-        media_type=media,
-        headers={"Content-Disposition": f'attachment; filename="{seating.game_id}.{format_}"'},
+    @get(
+        "/{game_id:str}",
+        summary="The position now (or after ?at=N standing actions), for your viewer",
+        responses={
+            **PROBLEMS,
+            304: ResponseSpec(None, description="If-None-Match names the version now: no body"),
+        },
     )
+    async def position(
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        seating: SeatingDep,
+        at: FromQuery[int | None] = None,
+        as_: Annotated[str | None, QueryParameter(name="as")] = None,
+    ) -> Response[PositionView]:
+        seen = request.headers.get("if-none-match", "").strip().strip('"')
+        version, found = await web.run(
+            web.svc.position_unless,
+            seating.game_id,
+            int(seen) if seen.isdigit() else None,
+            at=at,
+            viewer=_viewer(caller, seating, as_),
+        )
+        tag = etag(version)
+        if found is None:
+            return _json(b"", 304, {"ETag": tag})
+        return _json(msgspec.json.encode(found), 200, {"ETag": tag})
+
+    @get(
+        "/{game_id:str}/legal",
+        summary="Every legal entry now (referees; a player: their own seat)",
+        responses=PROBLEMS,
+    )
+    async def legal(
+        self,
+        web: WebDep,
+        caller: CallerDep,
+        seating: SeatingDep,
+        seat: FromQuery[str | None] = None,
+    ) -> LegalActions:
+        if caller.role == "player" and seat is None:
+            mine = viewer_for(caller, seating)
+            seat = mine if mine not in (PUBLIC, REFEREE) else None
+        authorize(caller, "legal", seating, seat=seat)  # the seat asked is the query's
+        return await web.run(web.svc.legal, seating.game_id, seat=seat)
+
+    @get(
+        "/{game_id:str}/log",
+        summary="Every event, as your viewer may see it",
+        responses=PROBLEMS,
+    )
+    async def game_log(
+        self,
+        web: WebDep,
+        caller: CallerDep,
+        seating: SeatingDep,
+        as_: Annotated[str | None, QueryParameter(name="as")] = None,
+    ) -> list[dict[str, Any]]:
+        return await web.run(web.svc.log, seating.game_id, viewer=_viewer(caller, seating, as_))
+
+    @get(
+        "/{game_id:str}/replay",
+        summary="The positions step by step (?session=true: every table event)",
+        responses=PROBLEMS,
+    )
+    async def replay(
+        self,
+        web: WebDep,
+        caller: CallerDep,
+        seating: SeatingDep,
+        start: Annotated[int, QueryParameter(name="from")] = 0,
+        stop: Annotated[int | None, QueryParameter(name="to")] = None,
+        session: FromQuery[bool] = False,
+        as_: Annotated[str | None, QueryParameter(name="as")] = None,
+    ) -> list[ReplayFrame]:
+        return await web.run(
+            web.svc.replay,
+            seating.game_id,
+            start=start,
+            stop=stop,
+            session=session,
+            viewer=_viewer(caller, seating, as_),
+        )
+
+    @get(
+        "/{game_id:str}/events",
+        summary="The game's events as server-sent events (id: event number; resume with "
+        "Last-Event-ID; 'revealed': an entry sent sealed before, now shown whole)",
+        responses=PROBLEMS,
+    )
+    async def game_events(
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        seating: SeatingDep,
+        after: FromQuery[int | None] = None,
+        as_: Annotated[str | None, QueryParameter(name="as")] = None,
+    ) -> ServerSentEvent:
+        viewer = _viewer(caller, seating, as_)
+        start = _after(request, after)
+        game = seating.game_id
+
+        async def stream() -> AsyncIterator[ServerSentEventMessage]:
+            last = start
+            known: frozenset[int] | None = None
+            while not web.hub.closing:
+                now = await web.run(game_events_after, web.svc.load, game, last, viewer, known)
+                for record in now.revealed:  # sent sealed before: the whole entry, no new id
+                    yield ServerSentEventMessage(
+                        data=json.dumps(record, separators=(",", ":")), event="revealed"
+                    )
+                for record in now.records:
+                    yield ServerSentEventMessage(
+                        data=json.dumps(record, separators=(",", ":")),
+                        event=record["kind"],
+                        id=record["originator_version"],
+                    )
+                known = now.known
+                last = max(last, now.view.version)
+                if not await web.hub.wait_game(game, last, timeout=15.0):
+                    yield ServerSentEventMessage(comment="keep-alive")
+
+        return ServerSentEvent(stream(), headers=STREAM_HEADERS)
+
+    # -- entries and corrections --------------------------------------------------------------
+
+    @post(
+        "/{game_id:str}/entries",
+        summary="Record an entry (If-Match: the version you saw)",
+        responses=ENTRY_PROBLEMS,
+        status_code=201,
+    )
+    async def record_entry(
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        game_id: FromPath[str],
+        data: JSONBody[EntryIn],
+        if_match: IfMatch = None,
+    ) -> Response[EntryResult]:
+        expected = expected_version(if_match)
+
+        async def work() -> Answer:  # the service checks the role (in the writer's commit)
+            return await entry_answer(web, caller, game_id, data, expected, str(request.url.path))
+
+        return await web.write(request, caller, work)
+
+    @post(
+        "/{game_id:str}/check",
+        summary="Judge an entry without storing anything",
+        responses=PROBLEMS,
+        status_code=200,
+    )
+    async def check_entry(
+        self, web: WebDep, caller: CallerDep, game_id: FromPath[str], data: JSONBody[EntryIn]
+    ) -> EntryResult:
+        def work() -> EntryResult:
+            return web.svc.record(
+                game_id, data.text, actor=data.seat, by=caller.label, dry_run=True, principal=caller
+            )
+
+        return await web.run(work)
+
+    @post(
+        "/{game_id:str}/retractions",
+        summary="Retract the latest standing action (with a reason)",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_game("retract")],
+    )
+    async def retract(
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        seating: SeatingDep,
+        data: JSONBody[RetractIn],
+        if_match: IfMatch = None,
+    ) -> Response[CorrectionResult]:
+        expected = expected_version(if_match)
+
+        def work() -> Answer:
+            result = web.svc.retract(
+                seating.game_id, data.reason, by=caller.label, expected_version=expected
+            )
+            return 201, result, _written_headers(seating.game_id, result.version)
+
+        return await web.write(request, caller, work)
+
+    @post(
+        "/{game_id:str}/backups",
+        summary="Back up to the position after action N (head referee)",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_game("backup")],
+    )
+    async def backup(
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        seating: SeatingDep,
+        data: JSONBody[BackupIn],
+        if_match: IfMatch = None,
+    ) -> Response[CorrectionResult]:
+        expected = expected_version(if_match)
+
+        def work() -> Answer:
+            result = web.svc.backup(
+                seating.game_id, data.to, data.reason, by=caller.label, expected_version=expected
+            )
+            return 201, result, _written_headers(seating.game_id, result.version)
+
+        return await web.write(request, caller, work)
+
+    @post(
+        "/{game_id:str}/end",
+        summary="End by resignation, agreement or adjudication",
+        responses=PROBLEMS,
+        status_code=201,
+    )
+    async def end_game(
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        game_id: FromPath[str],
+        data: JSONBody[EndIn],
+        if_match: IfMatch = None,
+    ) -> Response[WrittenEvents]:
+        expected = expected_version(if_match)
+
+        async def work() -> Answer:
+            command = End(
+                how=data.how,
+                who=data.who,
+                ranking=data.ranking,
+                reason=data.reason,
+                by=caller.label,
+                expected_version=expected,
+            )
+            # in the writer's next group commit, with the entries and the other ends; the
+            # writer checks the role (an adjudication is a referee's)
+            action: Action = "adjudicate" if data.how == "adjudication" else "end"
+            result = await web.command(game_id, command, action=action, principal=caller)
+            return 201, result, _written_headers(result.game_id, result.version)
+
+        return await web.write(request, caller, work)
+
+    # -- disputes, rulings, penalties ----------------------------------------------------------
+
+    @post(
+        "/{game_id:str}/disputes",
+        summary="A player disputes a recorded decision",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_game("dispute")],
+    )
+    async def open_dispute(
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        seating: SeatingDep,
+        data: JSONBody[DisputeIn],
+        if_match: IfMatch = None,
+    ) -> Response[WrittenEvents]:
+        expected = expected_version(if_match)
+        by = _party(caller, seating, data.by)
+        return await _events_written(
+            request,
+            web,
+            caller,
+            lambda: web.svc.dispute(
+                seating.game_id, data.event, by=by, claim=data.claim, expected_version=expected
+            ),
+        )
+
+    @post(
+        "/{game_id:str}/disputes/{dispute:int}/appeals",
+        summary="Appeal the latest ruling",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_game("appeal")],
+    )
+    async def appeal(
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        seating: SeatingDep,
+        dispute: FromPath[int],
+        data: JSONBody[AppealIn],
+        if_match: IfMatch = None,
+    ) -> Response[WrittenEvents]:
+        expected = expected_version(if_match)
+        by = _party(caller, seating, data.by)
+        return await _events_written(
+            request,
+            web,
+            caller,
+            lambda: web.svc.appeal(
+                seating.game_id, dispute, by=by, grounds=data.grounds, expected_version=expected
+            ),
+        )
+
+    @post(
+        "/{game_id:str}/disputes/{dispute:int}/rulings",
+        summary="Rule on a dispute (a table referee: the first ruling; appeals and final "
+        "rulings: head referee)",
+        responses=PROBLEMS,
+        status_code=201,
+    )
+    async def rule(
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        seating: SeatingDep,
+        dispute: FromPath[int],
+        data: JSONBody[RulingIn],
+    ) -> Response[WrittenEvents]:
+        def work() -> Answer:
+            # which ruling this is (a first one, or on appeal) is the game's state: asked on
+            # the writer thread, in order with the other writes
+            appealed = data.final or web.svc.dispute_steps(seating.game_id, dispute)
+            authorize(caller, "rule_appeal" if appealed else "rule", seating)
+            result = web.svc.rule(
+                seating.game_id,
+                dispute,
+                decision=data.decision,
+                clause=data.clause,
+                reason=data.reason,
+                by=caller.label,
+                final=data.final,
+            )
+            return 201, result, _written_headers(seating.game_id, result.version)
+
+        return await web.write(request, caller, work)
+
+    @post(
+        "/{game_id:str}/penalties",
+        summary="A judge's penalty (head referee)",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_game("penalty")],
+    )
+    async def penalty(
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        seating: SeatingDep,
+        data: JSONBody[PenaltyIn],
+        if_match: IfMatch = None,
+    ) -> Response[WrittenEvents]:
+        expected = expected_version(if_match)
+        return await _events_written(
+            request,
+            web,
+            caller,
+            lambda: web.svc.penalty(
+                seating.game_id,
+                data.seat,
+                data.level,
+                data.infraction,
+                reason=data.reason,
+                by=caller.label,
+                expected_version=expected,
+            ),
+        )
+
+    @post(
+        "/{game_id:str}/penalties/{number:int}/withdraw",
+        summary="Withdraw the penalty of event N (head referee, REF-7.3)",
+        description="The penalty stays in the record, marked withdrawn; a result it declared "
+        "that still stands is voided, and a result it set aside is declared again.",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_game("penalty")],
+    )
+    async def withdraw_penalty(
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        seating: SeatingDep,
+        number: FromPath[int],
+        data: JSONBody[WithdrawIn],
+        if_match: IfMatch = None,
+    ) -> Response[WrittenEvents]:
+        expected = expected_version(if_match)
+        return await _events_written(
+            request,
+            web,
+            caller,
+            lambda: web.svc.withdraw_penalty(
+                seating.game_id,
+                number,
+                reason=data.reason,
+                by=caller.label,
+                expected_version=expected,
+            ),
+        )
+
+    @post(
+        "/{game_id:str}/adjustments",
+        summary="Carry out a ruling on card text as changes",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_game("adjust")],
+    )
+    async def adjust(
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        seating: SeatingDep,
+        data: JSONBody[AdjustIn],
+        if_match: IfMatch = None,
+    ) -> Response[WrittenEvents]:
+        expected = expected_version(if_match)
+        return await _events_written(
+            request,
+            web,
+            caller,
+            lambda: web.svc.adjust(
+                seating.game_id,
+                data.changes,
+                card=data.card,
+                reason=data.reason,
+                by=caller.label,
+                resolves=data.resolves,
+                expected_version=expected,
+            ),
+        )
+
+    # -- decklists -------------------------------------------------------------------------------
+
+    @post(
+        "/{game_id:str}/decks",
+        summary="Register a seat's decklist before play",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_game("deck")],
+    )
+    async def register_deck(
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        seating: SeatingDep,
+        data: JSONBody[DeckRegisterIn],
+        if_match: IfMatch = None,
+    ) -> Response[WrittenEvents]:
+        expected = expected_version(if_match)
+        deck = _deck(data.seat, data.decklist, data.sealed)
+        return await _events_written(
+            request,
+            web,
+            caller,
+            lambda: web.svc.register_deck(
+                seating.game_id, data.seat, deck, by=caller.label, expected_version=expected
+            ),
+        )
+
+    @post(
+        "/{game_id:str}/decks/{seat:str}/open",
+        summary="Open a sealed decklist (REF-5.3)",
+        responses=ENTRY_PROBLEMS,
+        status_code=201,
+        guards=[may_game("deck")],
+    )
+    async def open_deck(
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        seating: SeatingDep,
+        seat: FromPath[str],
+        data: JSONBody[DeckOpenIn],
+    ) -> Response[EntryResult]:
+        decklist = parse_decklist(data.decklist, "decklist")
+
+        def work() -> Answer:
+            result = web.svc.open_deck(
+                seating.game_id, seat, decklist, data.salt.strip(), by=caller.label
+            )
+            status = 201 if result.accepted else 422
+            return status, result, _written_headers(seating.game_id, result.version)
+
+        return await web.write(request, caller, work)
 
 
-@post(
-    "/api/imports",
-    summary="Import a record (jsonl or text, the request body) (head referee)",
-    responses=PROBLEMS,
-    status_code=200,
-    request_max_body_size=IMPORT_BODY_LIMIT,
-)
-async def import_record(request: AnyRequest) -> list[FileOutcome]:
-    web = web_of(request)
-    who = web.principal(request)
-    authorize(who, "import")
-    body = await request.body()
+# -- records, checks ---------------------------------------------------------------------------
 
-    def work() -> list[FileOutcome]:
-        handle, path = tempfile.mkstemp(prefix="referee-import-", suffix=".record")
+
+class RecordsController(Controller):
+    """What the record says: audits, verification, exports, imports."""
+
+    path = "/api"
+    tags = ["records"]
+
+    @get(
+        "/games/{game_id:str}/audit",
+        summary="The audit dossier (referees and scorekeepers)",
+        responses=PROBLEMS,
+        guards=[may_game("audit")],
+    )
+    async def audit(
+        self, web: WebDep, seating: SeatingDep, dispute: FromQuery[int | None] = None
+    ) -> dict[str, Any]:
+        result: dict[str, Any] = await web.run_projection("audit", seating.game_id, dispute)
+        return result
+
+    @get(
+        "/games/{game_id:str}/verify",
+        summary="Check one game's hash chain and decisions",
+        responses=PROBLEMS,
+        guards=[may_game("verify")],
+    )
+    async def verify_game(self, web: WebDep, seating: SeatingDep) -> GameReport:
+        report: VerifyReport = await web.run(web.svc.verify, seating.game_id)
+        return report.reports[0]
+
+    @get(
+        "/verify",
+        summary="Check every game of the store (referees and scorekeepers)",
+        responses=PROBLEMS,
+        guards=[may("verify")],
+    )
+    async def verify_all(self, web: WebDep) -> VerifyReport:
+        return await web.run(web.svc.verify, None)
+
+    @get(
+        "/games/{game_id:str}/export",
+        summary="The game's record: jsonl (exact, referees only), text or html",
+        responses=PROBLEMS,
+    )
+    async def export(
+        self,
+        web: WebDep,
+        caller: CallerDep,
+        seating: SeatingDep,
+        format_: Annotated[str, QueryParameter(name="format")] = "text",
+        as_: Annotated[str | None, QueryParameter(name="as")] = None,
+    ) -> Response[str]:
+        viewer = _viewer(caller, seating, as_)
+        if format_ == "jsonl":
+            authorize(caller, "export_record", seating)  # the exact record: the format's own rule
+            if viewer != REFEREE:
+                raise RefusedError(
+                    "a JSONL record is the exact stored record (hidden cards included): the "
+                    "referee's view only; use format=text for another viewer"
+                )
+        if format_ == "html":
+            from service.replay import replay_html
+
+            html = await web.run(replay_html, web.svc, seating.game_id, viewer)
+            return Response(content=html, media_type="text/html")  # Litestar adds the charset
+        if format_ not in ("jsonl", "text"):
+            raise RefusedError("format is jsonl, text or html")
+
+        def lines() -> str:
+            return "".join(web.svc.export([seating.game_id], format_, viewer))  # type: ignore[arg-type]
+
+        body = await web.run(lines)
+        media = "application/x-ndjson" if format_ == "jsonl" else "text/plain"  # +charset
+        return Response(
+            content=body,
+            media_type=media,
+            headers={"Content-Disposition": f'attachment; filename="{seating.game_id}.{format_}"'},
+        )
+
+    @post(
+        "/imports",
+        summary="Import a record (jsonl or text, the request body) (head referee)",
+        responses=PROBLEMS,
+        status_code=200,
+        request_max_body_size=IMPORT_BODY_LIMIT,
+        guards=[may("import")],
+    )
+    async def import_record(
+        self, request: AnyRequest, web: WebDep, caller: CallerDep
+    ) -> list[FileOutcome]:
+        body = await request.body()
+
+        def work() -> list[FileOutcome]:
+            handle, path = tempfile.mkstemp(prefix="referee-import-", suffix=".record")
+            try:
+                with os.fdopen(handle, "wb") as out:
+                    out.write(body)
+                report = web.svc.import_files([path], by=caller.label, workers=1)
+            finally:
+                os.unlink(path)
+            for outcome in report.files:
+                outcome.source = "request body"
+                outcome.detail = outcome.detail.replace(path, "request body")
+            return report.files
+
         try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(body)
-            report = web.svc.import_files([path], by=who.label, workers=1)
+            return await web.run_off_loop(work)  # a large record must not stall other tables
         finally:
-            os.unlink(path)
-        for outcome in report.files:
-            outcome.source = "request body"
-            outcome.detail = outcome.detail.replace(path, "request body")
-        return report.files
-
-    try:
-        return await web.run_off_loop(work)  # a large record must not stall other tables
-    finally:
-        web.hub.poke()
+            web.hub.poke()
 
 
-@get("/api/scoreboard", summary="Standings and ratings per game type and player")
-async def scoreboard(
-    request: AnyRequest, game_type: FromQuery[str | None] = None
-) -> list[dict[str, Any]]:
-    web = web_of(request)
-    web.principal(request)
-    if game_type is None:
-        return await web.scoreboard()
-    rows: list[dict[str, Any]] = await web.run_projection("scoreboard", game_type)
-    return rows
-
-
-# -- the referees' queue -----------------------------------------------------------------------
-
-
-@get(
-    "/api/queue",
-    summary="What needs a referee now (disputes, appeals, rulings awaited, tables over time, "
-    "by urgency then age) and, for information, penalties, idle tables and tables still "
-    "playing (head: every table; a table referee: their own; the scorekeeper: the results)",
-    responses=PROBLEMS,
-)
-async def queue(
-    request: AnyRequest,
-    idle: FromQuery[int] = 10,
-    time_limit: FromQuery[int] = 50,
-    call_after: FromQuery[int] = 60,
-) -> RoomView:
-    web = web_of(request)
-    who = web.principal(request)
-    return await web.run(
-        web.svc.queue,
-        tables=queue_tables(who),
-        idle_minutes=idle,
-        time_limit=time_limit,
-        results_only=queue_results_only(who),
-        call_seconds=call_after,
-        event=who.event,
-    )
-
+# -- the room: the referees' queue, the scoreboard, the live list ------------------------------
 
 QUEUE_RECHECK = 15.0
 """Seconds between two readings of the queue for a live page when nothing was recorded."""
@@ -938,204 +994,156 @@ def _signature(room: RoomView) -> Signature:
     ]
 
 
-@get(
-    "/api/queue/events",
-    summary="The queue as server-sent events: 'queue' (the whole queue) whenever it changes",
-    responses=PROBLEMS,
-)
-async def queue_events(
-    request: AnyRequest,
-    after: FromQuery[int | None] = None,
-    idle: FromQuery[int] = 10,
-    time_limit: FromQuery[int] = 50,
-    call_after: FromQuery[int] = 60,
-) -> ServerSentEvent:
-    """The page's own settings (``idle``, ``time_limit``, ``call_after``) decide what
-    counts as changed; the
-    queue is also read again every ``QUEUE_RECHECK`` seconds with no new event, since a
-    table goes idle or over time without one."""
-    web = web_of(request)
-    who = web.principal(request)
-    tables = queue_tables(who)
-    results_only = queue_results_only(who)
-    start = _after(request, after)
-    await web.run(  # bad settings: one problem document now, not a broken stream
-        web.svc.queue,
-        tables=tables,
-        idle_minutes=idle,
-        time_limit=time_limit,
-        call_seconds=call_after,
-        event=who.event,
+class RoomController(Controller):
+    """The hall as the referees and the public follow it."""
+
+    path = "/api"
+    tags = ["room"]
+
+    @get("/scoreboard", summary="Standings and ratings per game type and player")
+    async def scoreboard(
+        self, web: WebDep, game_type: FromQuery[str | None] = None
+    ) -> list[dict[str, Any]]:
+        if game_type is None:
+            return await web.scoreboard()
+        rows: list[dict[str, Any]] = await web.run_projection("scoreboard", game_type)
+        return rows
+
+    @get(
+        "/queue",
+        summary="What needs a referee now (disputes, appeals, rulings awaited, tables over "
+        "time, by urgency then age) and, for information, penalties, idle tables and tables "
+        "still playing (head: every table; a table referee: their own; the scorekeeper: the "
+        "results)",
+        responses=PROBLEMS,
     )
-
-    async def stream() -> AsyncIterator[ServerSentEventMessage]:
-        shown: Signature | None = None
-        looked = start
-        while not web.hub.closing:
-            looked = web.hub.last_id
-            room = await web.run(
-                web.svc.queue,
-                tables=tables,
-                idle_minutes=idle,
-                time_limit=time_limit,
-                results_only=results_only,
-                call_seconds=call_after,
-                event=who.event,
-            )
-            now = _signature(room)
-            if shown is None or now != shown:
-                if shown is not None or room.changed > start:
-                    yield ServerSentEventMessage(
-                        data=msgspec.json.encode(room).decode(), event="queue", id=room.changed
-                    )
-                shown = now
-            if not await web.hub.wait_log(looked, timeout=QUEUE_RECHECK):
-                yield ServerSentEventMessage(comment="keep-alive")
-
-    return ServerSentEvent(
-        stream(), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-    )
-
-
-# -- live streams ---------------------------------------------------------------------------------
-
-
-def _after(request: AnyRequest, after: int | None) -> int:
-    """Where a stream resumes: ``Last-Event-ID`` (sent by a reconnecting browser) or ``after``."""
-    header = request.headers.get("last-event-id")
-    if header is not None and header.strip().isdigit():
-        return int(header.strip())
-    return max(0, after or 0)
-
-
-@get(
-    "/api/games/{game_id:str}/events",
-    summary="The game's events as server-sent events (id: event number; resume with Last-Event-ID; "
-    "'revealed': an entry sent sealed before, now shown whole)",
-    responses=PROBLEMS,
-)
-async def game_events(
-    request: AnyRequest,
-    game_id: FromPath[str],
-    after: FromQuery[int | None] = None,
-    as_: Annotated[str | None, QueryParameter(name="as")] = None,
-) -> ServerSentEvent:
-    web = web_of(request)
-    who, seating = await _read_game(web, request, game_id)
-    viewer = _viewer(who, seating, as_)
-    start = _after(request, after)
-    game = seating.game_id
-
-    async def stream() -> AsyncIterator[ServerSentEventMessage]:
-        last = start
-        known: frozenset[int] | None = None
-        while not web.hub.closing:
-            now = await web.run(game_events_after, web.svc.load, game, last, viewer, known)
-            for record in now.revealed:  # sent sealed before: the whole entry, no new id
-                yield ServerSentEventMessage(
-                    data=json.dumps(record, separators=(",", ":")), event="revealed"
-                )
-            for record in now.records:
-                yield ServerSentEventMessage(
-                    data=json.dumps(record, separators=(",", ":")),
-                    event=record["kind"],
-                    id=record["originator_version"],
-                )
-            known = now.known
-            last = max(last, now.view.version)
-            if not await web.hub.wait_game(game, last, timeout=15.0):
-                yield ServerSentEventMessage(comment="keep-alive")
-
-    return ServerSentEvent(
-        stream(), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-    )
-
-
-@get(
-    "/api/live",
-    summary="The games list and the scoreboard as server-sent events (id: notification id; "
-    "resume with Last-Event-ID)",
-)
-async def live(request: AnyRequest, after: FromQuery[int | None] = None) -> ServerSentEvent:
-    web = web_of(request)
-    web.principal(request)
-    start = _after(request, after)
-
-    async def stream() -> AsyncIterator[ServerSentEventMessage]:
-        last = start
-        board_due: float | None = (
-            None  # when a result changed: the standings follow, once a second at most
+    async def queue(
+        self,
+        web: WebDep,
+        caller: CallerDep,
+        idle: FromQuery[int] = 10,
+        time_limit: FromQuery[int] = 50,
+        call_after: FromQuery[int] = 60,
+    ) -> RoomView:
+        return await web.run(
+            web.svc.queue,
+            tables=queue_tables(caller),
+            idle_minutes=idle,
+            time_limit=time_limit,
+            results_only=queue_results_only(caller),
+            call_seconds=call_after,
+            event=caller.event,
         )
-        board_sent = -1.0
-        statuses: dict[str, str] = {}
-        loop = asyncio.get_running_loop()
-        while not web.hub.closing:
-            looked = web.hub.last_id
-            # one catch-up per reading of the log, shared by the followers
-            changed = await web.run(web.listing.changed_after, last, seen=looked)
-            for row in changed:
-                yield ServerSentEventMessage(
-                    data=msgspec.json.encode(row).decode(), event="game", id=row.changed
-                )
-            if changed:
-                last = changed[-1].changed
-                results_moved = False  # a game finished, or a finished one was reopened
-                for row in changed:
-                    results_moved |= (
-                        row.status == "finished" or statuses.get(row.game_id) == "finished"
-                    )
-                    statuses[row.game_id] = row.status
-                if results_moved and board_due is None:
-                    board_due = loop.time()
-            if board_due is not None and loop.time() - board_sent >= 1.0:
-                board = await web.scoreboard(since=board_due)
-                yield ServerSentEventMessage(
-                    data=json.dumps(board, separators=(",", ":")), event="scoreboard", id=last
-                )
-                board_due, board_sent = None, loop.time()
-            wait = 15.0 if board_due is None else max(0.05, 1.0 - (loop.time() - board_sent))
-            if not await web.hub.wait_log(looked, timeout=wait) and board_due is None:
-                yield ServerSentEventMessage(comment="keep-alive")
 
-    return ServerSentEvent(
-        stream(), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    @get(
+        "/queue/events",
+        summary="The queue as server-sent events: 'queue' (the whole queue) whenever it changes",
+        responses=PROBLEMS,
     )
+    async def queue_events(
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        after: FromQuery[int | None] = None,
+        idle: FromQuery[int] = 10,
+        time_limit: FromQuery[int] = 50,
+        call_after: FromQuery[int] = 60,
+    ) -> ServerSentEvent:
+        """The page's own settings (``idle``, ``time_limit``, ``call_after``) decide what
+        counts as changed; the queue is also read again every ``QUEUE_RECHECK`` seconds with
+        no new event, since a table goes idle or over time without one."""
+        tables = queue_tables(caller)
+        results_only = queue_results_only(caller)
+        start = _after(request, after)
+        await web.run(  # bad settings: one problem document now, not a broken stream
+            web.svc.queue,
+            tables=tables,
+            idle_minutes=idle,
+            time_limit=time_limit,
+            call_seconds=call_after,
+            event=caller.event,
+        )
+
+        async def stream() -> AsyncIterator[ServerSentEventMessage]:
+            shown: Signature | None = None
+            looked = start
+            while not web.hub.closing:
+                looked = web.hub.last_id
+                room = await web.run(
+                    web.svc.queue,
+                    tables=tables,
+                    idle_minutes=idle,
+                    time_limit=time_limit,
+                    results_only=results_only,
+                    call_seconds=call_after,
+                    event=caller.event,
+                )
+                now = _signature(room)
+                if shown is None or now != shown:
+                    if shown is not None or room.changed > start:
+                        yield ServerSentEventMessage(
+                            data=msgspec.json.encode(room).decode(),
+                            event="queue",
+                            id=room.changed,
+                        )
+                    shown = now
+                if not await web.hub.wait_log(looked, timeout=QUEUE_RECHECK):
+                    yield ServerSentEventMessage(comment="keep-alive")
+
+        return ServerSentEvent(stream(), headers=STREAM_HEADERS)
+
+    @get(
+        "/live",
+        summary="The games list and the scoreboard as server-sent events (id: notification "
+        "id; resume with Last-Event-ID)",
+    )
+    async def live(
+        self, request: AnyRequest, web: WebDep, after: FromQuery[int | None] = None
+    ) -> ServerSentEvent:
+        start = _after(request, after)
+
+        async def stream() -> AsyncIterator[ServerSentEventMessage]:
+            last = start
+            board_due: float | None = None  # a result changed: the standings follow, 1/s at most
+            board_sent = -1.0
+            statuses: dict[str, str] = {}
+            loop = asyncio.get_running_loop()
+            while not web.hub.closing:
+                looked = web.hub.last_id
+                # one catch-up per reading of the log, shared by the followers
+                changed = await web.run(web.listing.changed_after, last, seen=looked)
+                for row in changed:
+                    yield ServerSentEventMessage(
+                        data=msgspec.json.encode(row).decode(), event="game", id=row.changed
+                    )
+                if changed:
+                    last = changed[-1].changed
+                    results_moved = False  # a game finished, or a finished one was reopened
+                    for row in changed:
+                        results_moved |= (
+                            row.status == "finished" or statuses.get(row.game_id) == "finished"
+                        )
+                        statuses[row.game_id] = row.status
+                    if results_moved and board_due is None:
+                        board_due = loop.time()
+                if board_due is not None and loop.time() - board_sent >= 1.0:
+                    board = await web.scoreboard(since=board_due)
+                    yield ServerSentEventMessage(
+                        data=json.dumps(board, separators=(",", ":")), event="scoreboard", id=last
+                    )
+                    board_due, board_sent = None, loop.time()
+                wait = 15.0 if board_due is None else max(0.05, 1.0 - (loop.time() - board_sent))
+                if not await web.hub.wait_log(looked, timeout=wait) and board_due is None:
+                    yield ServerSentEventMessage(comment="keep-alive")
+
+        return ServerSentEvent(stream(), headers=STREAM_HEADERS)
 
 
-HANDLERS = [
-    health,
-    whoami,
-    game_types,
-    game_type,
-    rulebook,
-    clause,
-    list_games,
-    create_game,
-    position,
-    legal,
-    game_log,
-    replay,
-    record_entry,
-    check_entry,
-    retract,
-    backup,
-    end_game,
-    open_dispute,
-    appeal,
-    rule,
-    penalty,
-    withdraw_penalty,
-    adjust,
-    register_deck,
-    open_deck,
-    audit,
-    verify_game,
-    verify_all,
-    export,
-    import_record,
-    scoreboard,
-    queue,
-    queue_events,
-    game_events,
-    live,
+HANDLERS: list[ControllerRouterHandler] = [
+    TokensController,
+    GameTypesController,
+    GamesController,
+    RecordsController,
+    RoomController,
 ]

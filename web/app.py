@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import sys
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
-from litestar import Litestar, Request
+from litestar import Litestar, Request, Response, Router
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
+from litestar.routes import HTTPRoute
 
 from web import (
     api,
@@ -41,8 +43,10 @@ from web import (
     offline_api,
     pages,
 )
-from web.context import BODY_LIMIT, COOKIE, SAFE_METHODS, ServeConfig, Web, web_of
+from web.context import BODY_LIMIT, COOKIE, ServeConfig, Web, web_of
 from web.fastpath import FastPath
+from web.guards import authenticated, dependencies
+from web.openapi import Completion, TruthfulJson, TruthfulRedoc
 from web.problems import handle_exception
 
 if TYPE_CHECKING:
@@ -57,6 +61,7 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
     """The application for ``config`` (the store is opened now; the hub starts with the app)."""
     config = config or ServeConfig()
     web = Web(config)
+    completion = Completion(public_read=config.public_read)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> Any:
@@ -70,19 +75,29 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
 
     app = Litestar(
         route_handlers=[
-            *api.HANDLERS,
-            *event_api.EVENT_HANDLERS,
-            *event_fixes_api.EVENT_FIX_HANDLERS,
-            *calls_api.CALLS_HANDLERS,
-            *hall_api.HALL_HANDLERS,
+            api.health,  # no token, no guard: the load benchmarks' baseline
+            # the API: who asks is settled by a guard before anything is read, and the
+            # handlers are given what they need by dependency injection (web.guards)
+            Router(
+                "/",
+                route_handlers=[
+                    *api.HANDLERS,
+                    *event_api.EVENT_HANDLERS,
+                    *event_fixes_api.EVENT_FIX_HANDLERS,
+                    *calls_api.CALLS_HANDLERS,
+                    *hall_api.HALL_HANDLERS,
+                    *offline_api.OFFLINE_HANDLERS,
+                ],
+                guards=[authenticated],
+                dependencies=dependencies(web),
+            ),
             *hallpages.HALL_PAGES,
             *pages.HANDLERS,
             *eventpages.HANDLERS,
             *calls_pages.CALLS_PAGES,
-            *offline_api.OFFLINE_HANDLERS,
         ],
         exception_handlers={Exception: handle_exception},
-        before_request=_authenticate_first,
+        before_request=_before,
         request_max_body_size=BODY_LIMIT,  # 413 past it; imports have their own bound
         lifespan=[lifespan],
         state=_state(web),
@@ -102,6 +117,9 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
                 }
             ),
             security=[{"bearer": []}],
+            # the document as the server answers (web.openapi), at /schema/openapi.json and
+            # to browse at /schema
+            render_plugins=[TruthfulJson(completion), TruthfulRedoc(completion)],
         ),
         logging_config=None,
         debug=False,
@@ -111,13 +129,32 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
     return app
 
 
-async def _authenticate_first(request: Request[Any, Any, Any]) -> None:
-    """Who writes is asked before the body is read (issue 31): an unauthenticated or
-    wrongly authenticated write to the API is answered 401 (or 403, 429), never 400 for
-    a body it had no right to send. The handler asks again and gets the same answer
-    (``Web.principal`` keeps it on the request)."""
-    if request.method not in SAFE_METHODS and request.url.path.startswith("/api/"):
-        web_of(request).principal(request)
+async def _before(request: Request[Any, Any, Any]) -> Response[None] | None:
+    """``OPTIONS`` answered with every method of its path (``_allow``); every other request
+    goes on to its handler."""
+    if request.method == "OPTIONS":
+        return Response(None, status_code=204, headers={"Allow": _allow(request)})
+    return None
+
+
+_TYPED = re.compile(r"\{(\w+):\w+\}")  # a path parameter with its type: {game_id:str}
+
+
+def _allow(request: Request[Any, Any, Any]) -> str:
+    """The methods of the request's path, as ``Allow`` lists them. Litestar's own ``OPTIONS``
+    answer names only the methods of the first handler registered for a path (its route is
+    rebuilt as more handlers join, its ``OPTIONS`` handler is not), so ``GET /api/games``
+    hid ``POST /api/games``."""
+    methods: dict[str, str] | None = request.app.state.get("allow")
+    if methods is None:
+        methods = {
+            _TYPED.sub(r"{\1}", route.path): ", ".join(sorted(route.methods))
+            for route in request.app.routes
+            if isinstance(route, HTTPRoute)
+        }
+        request.app.state["allow"] = methods
+    template = _TYPED.sub(r"{\1}", request.scope.get("path_template", ""))
+    return methods.get(template, "OPTIONS")
 
 
 def _state(web: Web) -> Any:

@@ -13,13 +13,16 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Request, Response, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody
+from litestar.types import ControllerRouterHandler
 
+from service.access import Principal
 from service.calls import CALL_SECONDS, NOTE_LIMIT, REASON_LIMIT, CallRow, ReportRow
 from web.api import PROBLEMS
-from web.context import Web, web_of
+from web.context import Web
+from web.guards import CallerDep, WebDep
 from web.problems import Problem
 
 __all__ = ["CALLS_HANDLERS"]
@@ -71,181 +74,170 @@ class DisputeIn(msgspec.Struct, kw_only=True):
     reason: Reason = ""
 
 
-async def _write(web: Web, fn: Any, *args: Any, **kwargs: Any) -> Any:
-    try:
-        return await web.run_write(fn, *args, **kwargs)
-    finally:
-        web.hub.poke()
-
-
 def _created(body: Any) -> Response[Any]:
     return Response(content=body, status_code=201)
 
 
-@post(
-    "/api/events/{event_id:str}/calls",
-    summary="Call a judge to a table of the current round (a player: to their own table)",
-    responses=WRITES,
-    status_code=201,
-)
-async def call_judge(
-    request: AnyRequest, event_id: FromPath[str], data: JSONBody[CallIn]
-) -> Response[CallRow]:
-    web = web_of(request)
-    who = web.principal(request)
-    row = await _write(web, web.svc.call_as, who, event_id, data.table, reason=data.reason)
-    return _created(row)
-
-
-@get(
-    "/api/events/{event_id:str}/calls",
-    summary="The event's judge calls not resolved (all=true: every call); a table referee "
-    "sees their own tables'",
-    responses=PROBLEMS,
-)
-async def list_calls(
-    request: AnyRequest,
-    event_id: FromPath[str],
-    all: FromQuery[bool] = False,  # noqa: A002 - the query parameter's name
-    call_after: FromQuery[int] = CALL_SECONDS,
-) -> list[CallRow]:
-    web = web_of(request)
-    who = web.principal(request)
-    rows: list[CallRow] = await web.run(
-        web.svc.calls_as, who, event_id, resolved=all, call_seconds=call_after
-    )
-    return rows
-
-
 async def _step(
-    request: AnyRequest, event_id: str, call: int, step: str, text: str = ""
+    web: Web, caller: Principal, event_id: str, call: int, step: str, text: str = ""
 ) -> Response[CallRow]:
-    web = web_of(request)
-    who = web.principal(request)
-    return _created(await _write(web, web.svc.call_step_as, who, event_id, call, step, text))
+    return _created(await web.run_write(web.svc.call_step_as, caller, event_id, call, step, text))
 
 
-@post(
-    "/api/events/{event_id:str}/calls/{call:int}/claim",
-    summary="Claim a judge call (an escalated one: the head referee)",
-    responses=WRITES,
-    status_code=201,
-)
-async def claim_call(
-    request: AnyRequest, event_id: FromPath[str], call: FromPath[int]
-) -> Response[CallRow]:
-    return await _step(request, event_id, call, "claim")
+class CallsController(Controller):
+    """The hall's calls and reports: a judge called to a table, its steps, and players' own
+    results (the service says who may: the caller is handed to it)."""
 
+    path = "/api"
+    tags = ["hall"]
 
-@post(
-    "/api/events/{event_id:str}/calls/{call:int}/escalate",
-    summary="Escalate a judge call to the head referee",
-    responses=WRITES,
-    status_code=201,
-)
-async def escalate_call(
-    request: AnyRequest, event_id: FromPath[str], call: FromPath[int], data: JSONBody[EscalateIn]
-) -> Response[CallRow]:
-    return await _step(request, event_id, call, "escalate", data.reason)
-
-
-@post(
-    "/api/events/{event_id:str}/calls/{call:int}/resolve",
-    summary="Resolve a judge call with a note of what was done",
-    responses=WRITES,
-    status_code=201,
-)
-async def resolve_call(
-    request: AnyRequest, event_id: FromPath[str], call: FromPath[int], data: JSONBody[ResolveIn]
-) -> Response[CallRow]:
-    return await _step(request, event_id, call, "resolve", data.note)
-
-
-@post(
-    "/api/games/{game_id:str}/calls",
-    summary="Call a judge from a game's page: to the event table the game is played at",
-    responses=WRITES,
-    status_code=201,
-)
-async def call_from_game(
-    request: AnyRequest, game_id: FromPath[str], data: JSONBody[GameCallIn]
-) -> Response[CallRow]:
-    web = web_of(request)
-    who = web.principal(request)
-    return _created(await _write(web, web.svc.game_call_as, who, game_id, reason=data.reason))
-
-
-@post(
-    "/api/events/{event_id:str}/reports",
-    summary="A player reports their own match result (W-L-D from their side)",
-    responses=WRITES,
-    status_code=201,
-)
-async def file_report(
-    request: AnyRequest, event_id: FromPath[str], data: JSONBody[ReportIn]
-) -> Response[ReportRow]:
-    web = web_of(request)
-    who = web.principal(request)
-    row = await _write(web, web.svc.report_as, who, event_id, data.result, table=data.table)
-    return _created(row)
-
-
-@post(
-    "/api/events/{event_id:str}/reports/{report:int}/confirm",
-    summary="The opponent confirms a report: it becomes the table's result",
-    responses=WRITES,
-    status_code=201,
-)
-async def confirm_report(
-    request: AnyRequest, event_id: FromPath[str], report: FromPath[int]
-) -> Response[ReportRow]:
-    web = web_of(request)
-    who = web.principal(request)
-    return _created(await _write(web, web.svc.answer_as, who, event_id, report, confirm=True))
-
-
-@post(
-    "/api/events/{event_id:str}/reports/{report:int}/dispute",
-    summary="The opponent disputes a report: the table waits for the staff's slip",
-    responses=WRITES,
-    status_code=201,
-)
-async def dispute_report(
-    request: AnyRequest, event_id: FromPath[str], report: FromPath[int], data: JSONBody[DisputeIn]
-) -> Response[ReportRow]:
-    web = web_of(request)
-    who = web.principal(request)
-    row = await _write(
-        web, web.svc.answer_as, who, event_id, report, confirm=False, reason=data.reason
+    @post(
+        "/events/{event_id:str}/calls",
+        summary="Call a judge to a table of the current round (a player: to their own table)",
+        responses=WRITES,
+        status_code=201,
     )
-    return _created(row)
+    async def call_judge(
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[CallIn]
+    ) -> Response[CallRow]:
+        row = await web.run_write(web.svc.call_as, caller, event_id, data.table, reason=data.reason)
+        return _created(row)
+
+    @get(
+        "/events/{event_id:str}/calls",
+        summary="The event's judge calls not resolved (all=true: every call); a table referee "
+        "sees their own tables'",
+        responses=PROBLEMS,
+    )
+    async def list_calls(
+        self,
+        web: WebDep,
+        caller: CallerDep,
+        event_id: FromPath[str],
+        all: FromQuery[bool] = False,  # noqa: A002 - the query parameter's name
+        call_after: FromQuery[int] = CALL_SECONDS,
+    ) -> list[CallRow]:
+        rows: list[CallRow] = await web.run(
+            web.svc.calls_as, caller, event_id, resolved=all, call_seconds=call_after
+        )
+        return rows
+
+    @post(
+        "/events/{event_id:str}/calls/{call:int}/claim",
+        summary="Claim a judge call (an escalated one: the head referee)",
+        responses=WRITES,
+        status_code=201,
+    )
+    async def claim_call(
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], call: FromPath[int]
+    ) -> Response[CallRow]:
+        return await _step(web, caller, event_id, call, "claim")
+
+    @post(
+        "/events/{event_id:str}/calls/{call:int}/escalate",
+        summary="Escalate a judge call to the head referee",
+        responses=WRITES,
+        status_code=201,
+    )
+    async def escalate_call(
+        self,
+        web: WebDep,
+        caller: CallerDep,
+        event_id: FromPath[str],
+        call: FromPath[int],
+        data: JSONBody[EscalateIn],
+    ) -> Response[CallRow]:
+        return await _step(web, caller, event_id, call, "escalate", data.reason)
+
+    @post(
+        "/events/{event_id:str}/calls/{call:int}/resolve",
+        summary="Resolve a judge call with a note of what was done",
+        responses=WRITES,
+        status_code=201,
+    )
+    async def resolve_call(
+        self,
+        web: WebDep,
+        caller: CallerDep,
+        event_id: FromPath[str],
+        call: FromPath[int],
+        data: JSONBody[ResolveIn],
+    ) -> Response[CallRow]:
+        return await _step(web, caller, event_id, call, "resolve", data.note)
+
+    @post(
+        "/games/{game_id:str}/calls",
+        summary="Call a judge from a game's page: to the event table the game is played at",
+        responses=WRITES,
+        status_code=201,
+    )
+    async def call_from_game(
+        self, web: WebDep, caller: CallerDep, game_id: FromPath[str], data: JSONBody[GameCallIn]
+    ) -> Response[CallRow]:
+        return _created(
+            await web.run_write(web.svc.game_call_as, caller, game_id, reason=data.reason)
+        )
+
+    @post(
+        "/events/{event_id:str}/reports",
+        summary="A player reports their own match result (W-L-D from their side)",
+        responses=WRITES,
+        status_code=201,
+    )
+    async def file_report(
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[ReportIn]
+    ) -> Response[ReportRow]:
+        row = await web.run_write(
+            web.svc.report_as, caller, event_id, data.result, table=data.table
+        )
+        return _created(row)
+
+    @post(
+        "/events/{event_id:str}/reports/{report:int}/confirm",
+        summary="The opponent confirms a report: it becomes the table's result",
+        responses=WRITES,
+        status_code=201,
+    )
+    async def confirm_report(
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], report: FromPath[int]
+    ) -> Response[ReportRow]:
+        return _created(
+            await web.run_write(web.svc.answer_as, caller, event_id, report, confirm=True)
+        )
+
+    @post(
+        "/events/{event_id:str}/reports/{report:int}/dispute",
+        summary="The opponent disputes a report: the table waits for the staff's slip",
+        responses=WRITES,
+        status_code=201,
+    )
+    async def dispute_report(
+        self,
+        web: WebDep,
+        caller: CallerDep,
+        event_id: FromPath[str],
+        report: FromPath[int],
+        data: JSONBody[DisputeIn],
+    ) -> Response[ReportRow]:
+        row = await web.run_write(
+            web.svc.answer_as, caller, event_id, report, confirm=False, reason=data.reason
+        )
+        return _created(row)
+
+    @get(
+        "/events/{event_id:str}/reports",
+        summary="Players' reports waiting (pending or disputed; all=true: every one), for staff",
+        responses=PROBLEMS,
+    )
+    async def list_reports(
+        self,
+        web: WebDep,
+        caller: CallerDep,
+        event_id: FromPath[str],
+        all: FromQuery[bool] = False,  # noqa: A002 - the query parameter's name
+    ) -> list[ReportRow]:
+        rows: list[ReportRow] = await web.run(web.svc.reports_as, caller, event_id, every=all)
+        return rows
 
 
-@get(
-    "/api/events/{event_id:str}/reports",
-    summary="Players' reports waiting (pending or disputed; all=true: every one), for staff",
-    responses=PROBLEMS,
-)
-async def list_reports(
-    request: AnyRequest,
-    event_id: FromPath[str],
-    all: FromQuery[bool] = False,  # noqa: A002 - the query parameter's name
-) -> list[ReportRow]:
-    web = web_of(request)
-    who = web.principal(request)
-    rows: list[ReportRow] = await web.run(web.svc.reports_as, who, event_id, every=all)
-    return rows
-
-
-CALLS_HANDLERS = [
-    call_judge,
-    list_calls,
-    claim_call,
-    escalate_call,
-    resolve_call,
-    call_from_game,
-    file_report,
-    confirm_report,
-    dispute_report,
-    list_reports,
-]
+CALLS_HANDLERS: list[ControllerRouterHandler] = [CallsController]

@@ -20,10 +20,11 @@ import os
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import msgspec
 from litestar import Request, Response
+from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException, TooManyRequestsException
 
 from service.access import (
@@ -46,7 +47,10 @@ from service.writer import GroupWriter
 from web.hub import Hub
 from web.problems import MEDIA_TYPE, Problem, handle_exception, problem_response
 
-__all__ = ["BODY_LIMIT", "COOKIE", "ServeConfig", "Web", "encoded", "web_of"]
+if TYPE_CHECKING:
+    from service.results import GameView
+
+__all__ = ["BODY_LIMIT", "COOKIE", "ServeConfig", "Web", "cookie_value", "encoded", "web_of"]
 
 log = logging.getLogger("referee.web")
 
@@ -263,7 +267,7 @@ class Web:
         self.side.close()
 
     # -- who is asking -------------------------------------------------------------
-    def principal(self, request: Request[Any, Any, Any]) -> Principal:
+    def principal(self, request: ASGIConnection[Any, Any, Any, Any]) -> Principal:
         """The caller, from ``Authorization: Bearer`` or the pages' cookie; refuses a
         wrong or missing token (401), and a cookie-borne write from another site (403);
         past a burst of wrong tokens from one address or with one token, a wrong token is
@@ -280,34 +284,56 @@ class Web:
         WRITING_TOKEN.set("" if principal is ANONYMOUS else principal.token_id)
         return principal
 
-    def _principal(self, request: Request[Any, Any, Any], host: str) -> Principal:
-        header = request.headers.get("authorization")
-        token: str | None = None
-        from_cookie = False
-        if header:
-            scheme, _, value = header.partition(" ")
+    def _principal(self, request: ASGIConnection[Any, Any, Any, Any], host: str) -> Principal:
+        method = request.scope.get("method", "GET")
+        principal = self.identify(
+            request.headers.get("authorization"),
+            request.headers.get("cookie"),
+            safe=method in SAFE_METHODS,
+            host=host,
+        )
+        if (
+            principal is not ANONYMOUS
+            and method not in SAFE_METHODS
+            and not request.headers.get("authorization")  # the cookie carried it
+            and not _same_origin(request)
+        ):
+            raise AccessDeniedError(
+                "a write carried by the pages' cookie must come from the pages themselves"
+            )
+        return principal
+
+    def identify(
+        self, authorization: str | None, cookie: str | None, *, safe: bool, host: str | None
+    ) -> Principal:
+        """The one authentication of the HTTP face (``principal`` for Litestar's requests,
+        ``web.fastpath`` for the requests it answers itself): the caller named by
+        ``Authorization: Bearer`` (the header's value ``authorization``) or else by the pages'
+        cookie (in the ``Cookie`` header ``cookie``), or the anonymous public for a ``safe``
+        read when the server reads publicly. Refuses a malformed header, a missing token and a
+        wrong one (401); a wrong one is counted against ``host`` and the token's prefix
+        (``FailedAuthentication``, 429 past the limit) unless ``host`` is ``None`` (the fast
+        path, which hands a refusal on to Litestar to count once)."""
+        token: str | None
+        if authorization:
+            scheme, _, value = authorization.partition(" ")
             if scheme.lower() != "bearer" or not value.strip():
                 raise NotAuthorizedException("use Authorization: Bearer TOKEN")
             token = value.strip()
         else:
-            token = request.cookies.get(COOKIE)
-            from_cookie = token is not None
+            token = cookie_value(cookie, COOKIE) if cookie else None
         if token is None:
-            if self.config.public_read and request.method in SAFE_METHODS:
+            if self.config.public_read and safe:
                 return ANONYMOUS
             raise NotAuthorizedException(
                 "no token: send Authorization: Bearer TOKEN ('referee token create')"
             )
         try:
-            principal = self.tokens.identify(token)
+            return self.tokens.identify(token)
         except TokenRefusedError as refused:
-            self.failed_auth.failed(host, token)  # a wrong token, not a missing one, counts
+            if host is not None:  # a wrong token, not a missing one, counts
+                self.failed_auth.failed(host, token)
             raise NotAuthorizedException(str(refused)) from None
-        if from_cookie and request.method not in SAFE_METHODS and not _same_origin(request):
-            raise AccessDeniedError(
-                "a write carried by the pages' cookie must come from the pages themselves"
-            )
-        return principal
 
     # -- writes ------------------------------------------------------------------------
     async def record(
@@ -342,7 +368,7 @@ class Web:
         )
         return await asyncio.wrap_future(future)
 
-    async def create(self, command: CreateGame) -> Any:
+    async def create(self, command: CreateGame) -> GameView:
         """Start a game in the writer's next group commit; the new game, once stored (the
         service's folded game: hand it back to the service, a face does not read it)."""
         return await asyncio.wrap_future(self.writer.create(command))
@@ -350,9 +376,13 @@ class Web:
     async def run_write(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Call a synchronous write of the service on the writer thread (``service.writer``),
         alone and in order with the grouped entries: every write of this process goes
-        through the one writer, so its cached games follow the store."""
+        through the one writer, so its cached games follow the store. Then the hub reads the
+        log at once: the live streams and shared pages move now, not at the hub's next poll."""
         call = functools.partial(fn, *args, **kwargs)
-        return await asyncio.wrap_future(self.writer.call(call))
+        try:
+            return await asyncio.wrap_future(self.writer.call(call))
+        finally:
+            self.hub.poke()
 
     async def _perform(self, work: Work) -> Answer:
         """A write's ``work``: awaited when it is a coroutine function (it queues its own
@@ -445,7 +475,20 @@ class Web:
         return response
 
 
-def _same_origin(request: Request[Any, Any, Any]) -> bool:
+def cookie_value(header: str, name: str) -> str | None:
+    """The value of cookie ``name`` in a ``Cookie`` header (``a=1; b=2``), or ``None``; a
+    value in double quotes is given without them (the pages' token never needs escapes)."""
+    for part in header.split(";"):
+        key, eq, value = part.partition("=")
+        if eq and key.strip() == name:
+            value = value.strip()
+            if len(value) > 1 and value[0] == value[-1] == '"':
+                value = value[1:-1]
+            return value
+    return None
+
+
+def _same_origin(request: ASGIConnection[Any, Any, Any, Any]) -> bool:
     site = request.headers.get("sec-fetch-site")
     if site is not None:
         return site in ("same-origin", "none")
@@ -467,7 +510,7 @@ def _encoded(status: int, body: Any, headers: dict[str, str]) -> Response[Any]:
     return Response(content=content, status_code=status, media_type=media, headers=headers)
 
 
-def web_of(request: Request[Any, Any, Any]) -> Web:
+def web_of(request: ASGIConnection[Any, Any, Any, Any]) -> Web:
     """The shared ``Web`` of the application serving ``request``."""
     web: Web = request.app.state["web"]
     return web

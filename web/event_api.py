@@ -14,10 +14,11 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, TypeVar
 
 import msgspec
-from litestar import Request, Response, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.exceptions import ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody
+from litestar.types import ControllerRouterHandler
 
 from service.access import authorize_event
 from service.bounds import MAX_CUT, MAX_ROUNDS
@@ -26,6 +27,7 @@ from service.postings import PlayerLine
 from service.tournaments import EventInfo, LogLine, PairingRow, StandingRow, split_slip
 from web.api import PROBLEMS
 from web.context import Web, web_of
+from web.guards import CallerDep, WebDep, may_event
 from web.schemas import Line, ListText, Page
 
 __all__ = ["EVENT_HANDLERS"]
@@ -107,15 +109,6 @@ class Written(msgspec.Struct, kw_only=True):
     version: int
 
 
-async def _write(web: Web, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run an event command, then have the hub read the log at once: the event's live
-    streams and shared pages move now rather than at the hub's next poll."""
-    try:
-        return await web.run_write(fn, *args, **kwargs)
-    finally:
-        web.hub.poke()
-
-
 async def _strict(request: AnyRequest, data: S) -> S:
     """``data`` as the body says it, checked strictly (issue 31): Litestar converts a body
     leniently, so ``"rounds": "3"`` became 3; a JSON string is never a number here."""
@@ -127,157 +120,6 @@ async def _strict(request: AnyRequest, data: S) -> S:
 
 def _created(body: Any, event_id: str) -> Response[Any]:
     return Response(content=body, status_code=201, headers={"Location": f"/api/events/{event_id}"})
-
-
-@post("/api/events", summary="Create an event (tournament)", responses=PROBLEMS, status_code=201)
-async def create_event(request: AnyRequest, data: JSONBody[NewEvent]) -> Response[EventInfo]:
-    data = await _strict(request, data)
-    web = web_of(request)
-    who = web.principal(request)
-    authorize_event(who, "run")
-    info = await _write(
-        web,
-        web.svc.event_new,
-        data.name,
-        data.game,
-        format=data.format,
-        pods=data.pods,
-        rounds=data.rounds,
-        match=data.match,
-        cut=data.cut,
-        floor=data.floor,
-        seed=data.seed,
-        deck_deadline=data.deck_deadline,
-    )
-    return _created(info, info.event_id)
-
-
-@get("/api/events/{event_id:str}", summary="An event and where it stands", responses=PROBLEMS)
-async def show_event(request: AnyRequest, event_id: FromPath[str]) -> EventInfo:
-    web = web_of(request)
-    authorize_event(web.principal(request), "read")
-    return await web.run(web.svc.event_info, event_id)
-
-
-@post(
-    "/api/events/{event_id:str}/players",
-    summary="Register players (a late entry after round 1)",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def register_players(
-    request: AnyRequest, event_id: FromPath[str], data: JSONBody[RegisterIn]
-) -> Response[Registered]:
-    data = await _strict(request, data)
-    web = web_of(request)
-    authorize_event(web.principal(request), "enter")
-    deck: Any = None
-    if data.sealed is not None:
-        from referee.kit.decks import SealedDeck
-
-        deck = SealedDeck.parse(data.sealed)
-    elif data.decklist is not None:
-        from referee.kit.decks import parse_decklist
-
-        deck = parse_decklist(data.decklist, "the decklist")
-    ids = await _write(
-        web,
-        web.svc.event_register,
-        event_id,
-        data.players,
-        deck=deck,
-        byes=data.byes,
-        player_id=data.player_id,
-        player_ids=data.player_ids,
-        allow_similar=data.allow_similar,
-    )
-    entrants = (await web.run(web.svc.event_state, event_id)).players
-    house = [str(entrants[i].player_id or "") for i in ids]
-    return _created(Registered(ids=ids, player_ids=house), event_id)
-
-
-@post(
-    "/api/events/{event_id:str}/drops",
-    summary="Drop a player after the current round",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def drop_player(
-    request: AnyRequest, event_id: FromPath[str], data: JSONBody[DropIn]
-) -> Response[Dropped]:
-    data = await _strict(request, data)
-    web = web_of(request)
-    authorize_event(web.principal(request), "enter")
-    after = await _write(web, web.svc.event_drop, event_id, data.player, reason=data.reason)
-    return _created(Dropped(player=data.player, after_round=after), event_id)
-
-
-@post(
-    "/api/events/{event_id:str}/rounds",
-    summary="Pair the next round (or by hand, or re-pair the latest) and create its games",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def pair_round(
-    request: AnyRequest, event_id: FromPath[str], data: JSONBody[PairIn]
-) -> Response[list[PairingRow]]:
-    data = await _strict(request, data)
-    web = web_of(request)
-    who = web.principal(request)
-    authorize_event(who, "run")
-    if data.repair:  # without manual: the engine re-pairs (EV-5.12)
-        rows = await _write(
-            web, web.svc.event_repair, event_id, data.manual, reason=data.reason, by=who.label
-        )
-    else:
-        rows = await _write(
-            web, web.svc.event_pair, event_id, manual=data.manual, reason=data.reason, by=who.label
-        )
-    return _created(rows, event_id)
-
-
-@post(
-    "/api/events/{event_id:str}/results",
-    summary="Report result slips of the current round (all or none)",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def report_results(
-    request: AnyRequest, event_id: FromPath[str], data: JSONBody[ResultIn]
-) -> Response[Written]:
-    data = await _strict(request, data)
-    web = web_of(request)
-    who = web.principal(request)
-    authorize_event(who, "result", tables=[split_slip(s)[0] for s in data.slips], event=event_id)
-    await _write(web, web.svc.event_result, event_id, data.slips, by=who.label)
-    info = await web.run(web.svc.event_info, event_id)
-    return _created(Written(event_id=info.event_id, version=info.version), event_id)
-
-
-@post(
-    "/api/events/{event_id:str}/corrections",
-    summary="Correct a reported result, with its reason",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def correct_result(
-    request: AnyRequest, event_id: FromPath[str], data: JSONBody[CorrectIn]
-) -> Response[Written]:
-    data = await _strict(request, data)
-    web = web_of(request)
-    who = web.principal(request)
-    authorize_event(who, "enter")
-    await _write(
-        web,
-        web.svc.event_correct,
-        event_id,
-        data.round,
-        data.slip,
-        reason=data.reason,
-        by=who.label,
-    )
-    info = await web.run(web.svc.event_info, event_id)
-    return _created(Written(event_id=info.event_id, version=info.version), event_id)
 
 
 def _shared(container: Any, description: str) -> ResponseSpec:
@@ -301,114 +143,266 @@ async def _json(
     from web.eventpages import shared_answer
 
     web = web_of(request)
-    who = web.principal(request)
-    authorize_event(who, "read")
+    caller = web.principal(request)
+    authorize_event(caller, "read")
 
     async def make(version: int) -> bytes:
         return msgspec.json.encode(await work(web, version))
 
-    return await shared_answer(request, web, who, event_id, make, media=JSON, variant=variant)
+    return await shared_answer(request, web, caller, event_id, make, media=JSON, variant=variant)
 
 
-@get(
-    "/api/events/{event_id:str}/pairings",
-    summary="A round's pairings (the latest without round)",
-    description="Computed once per event version for every reader: an ETag (If-None-Match "
-    "answers 304) and gzip when asked.",
-    responses={**PROBLEMS, 200: _shared(list[PairingRow], "The round's tables, then byes")},
-)
-async def event_pairings(
-    request: AnyRequest, event_id: FromPath[str], round: FromQuery[int | None] = None
-) -> Response[bytes]:
-    async def work(web: Web, version: int) -> list[PairingRow]:
-        rows: list[PairingRow] = await web.run(web.svc.event_pairings, event_id, round)
-        return rows
+class EventsController(Controller):
+    """Events (tournaments): creating one, players, rounds, results, and the postings every
+    reader shares."""
 
-    return await _json(request, event_id, work, (round,))
+    path = "/api/events"
+    tags = ["events"]
+
+    @post(
+        "/",
+        summary="Create an event (tournament)",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_event("run")],
+    )
+    async def create_event(
+        self, request: AnyRequest, web: WebDep, caller: CallerDep, data: JSONBody[NewEvent]
+    ) -> Response[EventInfo]:
+        data = await _strict(request, data)
+        info = await web.run_write(
+            web.svc.event_new,
+            data.name,
+            data.game,
+            format=data.format,
+            pods=data.pods,
+            rounds=data.rounds,
+            match=data.match,
+            cut=data.cut,
+            floor=data.floor,
+            seed=data.seed,
+            deck_deadline=data.deck_deadline,
+        )
+        return _created(info, info.event_id)
+
+    @get(
+        "/{event_id:str}",
+        summary="An event and where it stands",
+        responses=PROBLEMS,
+        guards=[may_event("read")],
+    )
+    async def show_event(self, web: WebDep, event_id: FromPath[str]) -> EventInfo:
+        return await web.run(web.svc.event_info, event_id)
+
+    @post(
+        "/{event_id:str}/players",
+        summary="Register players (a late entry after round 1)",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_event("enter")],
+    )
+    async def register_players(
+        self, request: AnyRequest, web: WebDep, event_id: FromPath[str], data: JSONBody[RegisterIn]
+    ) -> Response[Registered]:
+        data = await _strict(request, data)
+        deck: Any = None
+        if data.sealed is not None:
+            from referee.kit.decks import SealedDeck
+
+            deck = SealedDeck.parse(data.sealed)
+        elif data.decklist is not None:
+            from referee.kit.decks import parse_decklist
+
+            deck = parse_decklist(data.decklist, "the decklist")
+        ids = await web.run_write(
+            web.svc.event_register,
+            event_id,
+            data.players,
+            deck=deck,
+            byes=data.byes,
+            player_id=data.player_id,
+            player_ids=data.player_ids,
+            allow_similar=data.allow_similar,
+        )
+        entrants = (await web.run(web.svc.event_state, event_id)).players
+        house = [str(entrants[i].player_id or "") for i in ids]
+        return _created(Registered(ids=ids, player_ids=house), event_id)
+
+    @post(
+        "/{event_id:str}/drops",
+        summary="Drop a player after the current round",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_event("enter")],
+    )
+    async def drop_player(
+        self, request: AnyRequest, web: WebDep, event_id: FromPath[str], data: JSONBody[DropIn]
+    ) -> Response[Dropped]:
+        data = await _strict(request, data)
+        after = await web.run_write(web.svc.event_drop, event_id, data.player, reason=data.reason)
+        return _created(Dropped(player=data.player, after_round=after), event_id)
+
+    @post(
+        "/{event_id:str}/rounds",
+        summary="Pair the next round (or by hand, or re-pair the latest) and create its games",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_event("run")],
+    )
+    async def pair_round(
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        event_id: FromPath[str],
+        data: JSONBody[PairIn],
+    ) -> Response[list[PairingRow]]:
+        data = await _strict(request, data)
+        if data.repair:  # without manual: the engine re-pairs (EV-5.12)
+            rows = await web.run_write(
+                web.svc.event_repair, event_id, data.manual, reason=data.reason, by=caller.label
+            )
+        else:
+            rows = await web.run_write(
+                web.svc.event_pair,
+                event_id,
+                manual=data.manual,
+                reason=data.reason,
+                by=caller.label,
+            )
+        return _created(rows, event_id)
+
+    @post(
+        "/{event_id:str}/results",
+        summary="Report result slips of the current round (all or none)",
+        responses=PROBLEMS,
+        status_code=201,
+    )
+    async def report_results(
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        event_id: FromPath[str],
+        data: JSONBody[ResultIn],
+    ) -> Response[Written]:
+        data = await _strict(request, data)
+        authorize_event(
+            caller, "result", tables=[split_slip(s)[0] for s in data.slips], event=event_id
+        )
+        await web.run_write(web.svc.event_result, event_id, data.slips, by=caller.label)
+        info = await web.run(web.svc.event_info, event_id)
+        return _created(Written(event_id=info.event_id, version=info.version), event_id)
+
+    @post(
+        "/{event_id:str}/corrections",
+        summary="Correct a reported result, with its reason",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_event("enter")],
+    )
+    async def correct_result(
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        event_id: FromPath[str],
+        data: JSONBody[CorrectIn],
+    ) -> Response[Written]:
+        data = await _strict(request, data)
+        await web.run_write(
+            web.svc.event_correct,
+            event_id,
+            data.round,
+            data.slip,
+            reason=data.reason,
+            by=caller.label,
+        )
+        info = await web.run(web.svc.event_info, event_id)
+        return _created(Written(event_id=info.event_id, version=info.version), event_id)
+
+    @get(
+        "/{event_id:str}/pairings",
+        summary="A round's pairings (the latest without round)",
+        description="Computed once per event version for every reader: an ETag (If-None-Match "
+        "answers 304) and gzip when asked.",
+        responses={**PROBLEMS, 200: _shared(list[PairingRow], "The round's tables, then byes")},
+    )
+    async def event_pairings(
+        self, request: AnyRequest, event_id: FromPath[str], round: FromQuery[int | None] = None
+    ) -> Response[bytes]:
+        async def work(web: Web, version: int) -> list[PairingRow]:
+            rows: list[PairingRow] = await web.run(web.svc.event_pairings, event_id, round)
+            return rows
+
+        return await _json(request, event_id, work, (round,))
+
+    @get(
+        "/{event_id:str}/standings",
+        summary="Standings now, or after round N (MTR Appendix C, exact fractions)",
+        description="Computed once per event version for every reader: an ETag (If-None-Match "
+        "answers 304) and gzip when asked.",
+        responses={**PROBLEMS, 200: _shared(list[StandingRow], "Every player's line, best first")},
+    )
+    async def event_standings(
+        self, request: AnyRequest, event_id: FromPath[str], round: FromQuery[int | None] = None
+    ) -> Response[bytes]:
+        async def work(web: Web, version: int) -> list[StandingRow]:
+            rows: list[StandingRow] = await web.run(web.svc.event_standings, event_id, round)
+            return rows
+
+        return await _json(request, event_id, work, (round,))
+
+    @get(
+        "/{event_id:str}/players/{name:str}",
+        summary="A player's own line: this round's table and opponents, record, every round",
+        description="The player's page as JSON (PlayerLine), computed once per event version.",
+        responses={**PROBLEMS, 200: _shared(PlayerLine, "The player's line")},
+    )
+    async def event_player(
+        self, request: AnyRequest, event_id: FromPath[str], name: FromPath[str]
+    ) -> Response[bytes]:
+        from web.eventpages import shared_index
+
+        async def work(web: Web, version: int) -> PlayerLine:
+            index = await shared_index(web, event_id, version)
+            line: PlayerLine = await web.run(index.line, name)
+            return line
+
+        return await _json(request, event_id, work)
+
+    @get(
+        "/{event_id:str}/bracket",
+        summary="The playoff bracket: each stage's matches, seeds, results, the champion",
+        description="As 'referee event bracket --json' (EV-6.6); refused (400, EV-6.1) before the "
+        "cut. Computed once per event version for every reader.",
+        responses={**PROBLEMS, 200: _shared(BracketView, "The playoff by stage")},
+    )
+    async def event_bracket(self, request: AnyRequest, event_id: FromPath[str]) -> Response[bytes]:
+        async def work(web: Web, version: int) -> BracketView:
+            view: BracketView = await web.run(web.svc.event_bracket, event_id)
+            return view
+
+        return await _json(request, event_id, work)
+
+    @get(
+        "/{event_id:str}/log",
+        summary="The event's stream",
+        responses=PROBLEMS,
+        guards=[may_event("audit", scoped=True)],
+    )
+    async def event_log(self, web: WebDep, event_id: FromPath[str]) -> list[LogLine]:
+        return await web.run(web.svc.event_log_named, event_id)
+
+    @get(
+        "/{event_id:str}/audit",
+        summary="Manual pairings, re-pairings, corrections, penalties and drops",
+        responses=PROBLEMS,
+        guards=[may_event("audit", scoped=True)],
+    )
+    async def event_audit(self, web: WebDep, event_id: FromPath[str]) -> dict[str, Any]:
+        result: dict[str, Any] = await web.run(web.svc.event_audit_named, event_id)
+        return result
 
 
-@get(
-    "/api/events/{event_id:str}/standings",
-    summary="Standings now, or after round N (MTR Appendix C, exact fractions)",
-    description="Computed once per event version for every reader: an ETag (If-None-Match "
-    "answers 304) and gzip when asked.",
-    responses={**PROBLEMS, 200: _shared(list[StandingRow], "Every player's line, best first")},
-)
-async def event_standings(
-    request: AnyRequest, event_id: FromPath[str], round: FromQuery[int | None] = None
-) -> Response[bytes]:
-    async def work(web: Web, version: int) -> list[StandingRow]:
-        rows: list[StandingRow] = await web.run(web.svc.event_standings, event_id, round)
-        return rows
-
-    return await _json(request, event_id, work, (round,))
-
-
-@get(
-    "/api/events/{event_id:str}/players/{name:str}",
-    summary="A player's own line: this round's table and opponents, record, every round",
-    description="The player's page as JSON (PlayerLine), computed once per event version.",
-    responses={**PROBLEMS, 200: _shared(PlayerLine, "The player's line")},
-)
-async def event_player(
-    request: AnyRequest, event_id: FromPath[str], name: FromPath[str]
-) -> Response[bytes]:
-    from web.eventpages import shared_index
-
-    async def work(web: Web, version: int) -> PlayerLine:
-        index = await shared_index(web, event_id, version)
-        line: PlayerLine = await web.run(index.line, name)
-        return line
-
-    return await _json(request, event_id, work)
-
-
-@get(
-    "/api/events/{event_id:str}/bracket",
-    summary="The playoff bracket: each stage's matches, seeds, results, the champion",
-    description="As 'referee event bracket --json' (EV-6.6); refused (400, EV-6.1) before the "
-    "cut. Computed once per event version for every reader.",
-    responses={**PROBLEMS, 200: _shared(BracketView, "The playoff by stage")},
-)
-async def event_bracket(request: AnyRequest, event_id: FromPath[str]) -> Response[bytes]:
-    async def work(web: Web, version: int) -> BracketView:
-        view: BracketView = await web.run(web.svc.event_bracket, event_id)
-        return view
-
-    return await _json(request, event_id, work)
-
-
-@get("/api/events/{event_id:str}/log", summary="The event's stream", responses=PROBLEMS)
-async def event_log(request: AnyRequest, event_id: FromPath[str]) -> list[LogLine]:
-    web = web_of(request)
-    authorize_event(web.principal(request), "audit", event=event_id)
-    return await web.run(web.svc.event_log_named, event_id)
-
-
-@get(
-    "/api/events/{event_id:str}/audit",
-    summary="Manual pairings, re-pairings, corrections, penalties and drops",
-    responses=PROBLEMS,
-)
-async def event_audit(request: AnyRequest, event_id: FromPath[str]) -> dict[str, Any]:
-    web = web_of(request)
-    authorize_event(web.principal(request), "audit", event=event_id)
-    result: dict[str, Any] = await web.run(web.svc.event_audit_named, event_id)
-    return result
-
-
-EVENT_HANDLERS = [
-    create_event,
-    show_event,
-    register_players,
-    drop_player,
-    pair_round,
-    report_results,
-    correct_result,
-    event_pairings,
-    event_standings,
-    event_player,
-    event_bracket,
-    event_log,
-    event_audit,
-]
+EVENT_HANDLERS: list[ControllerRouterHandler] = [EventsController]

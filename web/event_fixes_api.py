@@ -2,7 +2,7 @@
 draw (``/api/events/ID/...``), over ``service.event_fixes``: the same methods as
 ``referee event repair / undo-round / undrop / change / penalty / end / deck / draw``.
 
-The head referee runs every write here (``authorize_event(..., "run")``); the draw is
+The head referee runs every write here (the guard ``may_event("run")``); the draw is
 read by anyone who reads the event. Status codes as for the other event routes: 201
 written, 400 refused (the ``EV-`` clause, nothing stored), 403 the role may not, 404 no
 such event, 409 another write came first.
@@ -13,15 +13,15 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from litestar import Request, Response, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.params import FromPath, JSONBody
+from litestar.types import ControllerRouterHandler
 
-from service.access import authorize_event
 from service.event_fixes import DrawInfo, Repaired, Undone
 from service.tournaments import EventInfo, PenaltyOutcome
 from web.api import PROBLEMS
-from web.context import web_of
-from web.event_api import _created, _write
+from web.event_api import _created
+from web.guards import CallerDep, WebDep, may_event
 
 __all__ = ["EVENT_FIX_HANDLERS"]
 
@@ -97,201 +97,183 @@ class DeckAttached(msgspec.Struct, kw_only=True):
     player: str
 
 
-@post(
-    "/api/events/{event_id:str}/repairs",
-    summary="Re-pair the open round (engine, or by hand), keeping tables with a result",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def repair_round(
-    request: AnyRequest, event_id: FromPath[str], data: JSONBody[RepairIn]
-) -> Response[Repaired]:
-    web = web_of(request)
-    who = web.principal(request)
-    authorize_event(who, "run")
-    done = await _write(
-        web, web.svc.event_repair_moves, event_id, data.manual, reason=data.reason, by=who.label
+class EventFixesController(Controller):
+    """An event's fixes (the head referee's): re-pairing, undoing a round, undropping,
+    settings, penalties, ending, decklists; and round 1's draw."""
+
+    path = "/api/events"
+    tags = ["events"]
+
+    @post(
+        "/{event_id:str}/repairs",
+        summary="Re-pair the open round (engine, or by hand), keeping tables with a result",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_event("run")],
     )
-    return _created(done, event_id)
+    async def repair_round(
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[RepairIn]
+    ) -> Response[Repaired]:
+        done = await web.run_write(
+            web.svc.event_repair_moves, event_id, data.manual, reason=data.reason, by=caller.label
+        )
+        return _created(done, event_id)
 
-
-@post(
-    "/api/events/{event_id:str}/undo",
-    summary="Undo the latest round before its first result (its games voided)",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def undo_round(
-    request: AnyRequest, event_id: FromPath[str], data: JSONBody[ReasonIn]
-) -> Response[Undone]:
-    web = web_of(request)
-    who = web.principal(request)
-    authorize_event(who, "run")
-    done = await _write(web, web.svc.event_undo_round, event_id, reason=data.reason, by=who.label)
-    return _created(done, event_id)
-
-
-@post(
-    "/api/events/{event_id:str}/undrops",
-    summary="Return a player dropped by mistake",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def undrop_player(
-    request: AnyRequest, event_id: FromPath[str], data: JSONBody[UndropIn]
-) -> Response[Undropped]:
-    web = web_of(request)
-    who = web.principal(request)
-    authorize_event(who, "run")
-    name = await _write(
-        web, web.svc.event_undrop, event_id, data.player, reason=data.reason, by=who.label
+    @post(
+        "/{event_id:str}/undo",
+        summary="Undo the latest round before its first result (its games voided)",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_event("run")],
     )
-    return _created(Undropped(player=name), event_id)
+    async def undo_round(
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[ReasonIn]
+    ) -> Response[Undone]:
+        done = await web.run_write(
+            web.svc.event_undo_round, event_id, reason=data.reason, by=caller.label
+        )
+        return _created(done, event_id)
 
-
-@post(
-    "/api/events/{event_id:str}/settings",
-    summary="Change the number of Swiss rounds or the cut while still possible",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def change_settings(
-    request: AnyRequest, event_id: FromPath[str], data: JSONBody[ChangeIn]
-) -> Response[EventInfo]:
-    web = web_of(request)
-    who = web.principal(request)
-    authorize_event(who, "run")
-    info = await _write(
-        web,
-        web.svc.event_change,
-        event_id,
-        rounds=data.rounds,
-        cut=data.cut,
-        reason=data.reason,
-        by=who.label,
+    @post(
+        "/{event_id:str}/undrops",
+        summary="Return a player dropped by mistake",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_event("run")],
     )
-    return _created(info, event_id)
+    async def undrop_player(
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[UndropIn]
+    ) -> Response[Undropped]:
+        name = await web.run_write(
+            web.svc.event_undrop, event_id, data.player, reason=data.reason, by=caller.label
+        )
+        return _created(Undropped(player=name), event_id)
 
-
-@post(
-    "/api/events/{event_id:str}/penalties",
-    summary="Give an event penalty; it reaches the match (game loss, match loss, DQ)",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def give_penalty(
-    request: AnyRequest, event_id: FromPath[str], data: JSONBody[PenaltyIn]
-) -> Response[PenaltyOutcome]:
-    web = web_of(request)
-    who = web.principal(request)
-    authorize_event(who, "run")
-    given = await _write(
-        web,
-        web.svc.event_penalize,
-        event_id,
-        data.player,
-        data.infraction,
-        penalty=data.penalty,
-        reason=data.reason,
-        by=who.label,
+    @post(
+        "/{event_id:str}/settings",
+        summary="Change the number of Swiss rounds or the cut while still possible",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_event("run")],
     )
-    return _created(given, event_id)
+    async def change_settings(
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[ChangeIn]
+    ) -> Response[EventInfo]:
+        info = await web.run_write(
+            web.svc.event_change,
+            event_id,
+            rounds=data.rounds,
+            cut=data.cut,
+            reason=data.reason,
+            by=caller.label,
+        )
+        return _created(info, event_id)
 
-
-@post(
-    "/api/events/{event_id:str}/penalties/{number:int}/withdrawal",
-    summary="Withdraw an event penalty (head referee); its effects reversed by new facts",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def withdraw_penalty(
-    request: AnyRequest, event_id: FromPath[str], number: FromPath[int], data: JSONBody[WithdrawIn]
-) -> Response[Withdrawn]:
-    web = web_of(request)
-    who = web.principal(request)
-    authorize_event(who, "run")
-    stored = await _write(
-        web,
-        web.svc.event_penalty_withdraw,
-        event_id,
-        number,
-        reason=data.reason,
-        by=who.label,
-        result=data.result,
+    @post(
+        "/{event_id:str}/penalties",
+        summary="Give an event penalty; it reaches the match (game loss, match loss, DQ)",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_event("run")],
     )
-    return _created(Withdrawn(penalty=number, stored=stored), event_id)
+    async def give_penalty(
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[PenaltyIn]
+    ) -> Response[PenaltyOutcome]:
+        given = await web.run_write(
+            web.svc.event_penalize,
+            event_id,
+            data.player,
+            data.infraction,
+            penalty=data.penalty,
+            reason=data.reason,
+            by=caller.label,
+        )
+        return _created(given, event_id)
 
-
-@post(
-    "/api/events/{event_id:str}/end",
-    summary="End the event; refused while its games are open unless void_open",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def end_event(
-    request: AnyRequest, event_id: FromPath[str], data: JSONBody[EndIn]
-) -> Response[Ended]:
-    web = web_of(request)
-    who = web.principal(request)
-    authorize_event(who, "run")
-    voided = await _write(
-        web,
-        web.svc.event_end,
-        event_id,
-        reason=data.reason,
-        void_open=data.void_open,
-        by=who.label,
+    @post(
+        "/{event_id:str}/penalties/{number:int}/withdrawal",
+        summary="Withdraw an event penalty (head referee); its effects reversed by new facts",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_event("run")],
     )
-    return _created(Ended(voided=voided), event_id)
+    async def withdraw_penalty(
+        self,
+        web: WebDep,
+        caller: CallerDep,
+        event_id: FromPath[str],
+        number: FromPath[int],
+        data: JSONBody[WithdrawIn],
+    ) -> Response[Withdrawn]:
+        stored = await web.run_write(
+            web.svc.event_penalty_withdraw,
+            event_id,
+            number,
+            reason=data.reason,
+            by=caller.label,
+            result=data.result,
+        )
+        return _created(Withdrawn(penalty=number, stored=stored), event_id)
+
+    @post(
+        "/{event_id:str}/end",
+        summary="End the event; refused while its games are open unless void_open",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_event("run")],
+    )
+    async def end_event(
+        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[EndIn]
+    ) -> Response[Ended]:
+        voided = await web.run_write(
+            web.svc.event_end,
+            event_id,
+            reason=data.reason,
+            void_open=data.void_open,
+            by=caller.label,
+        )
+        return _created(Ended(voided=voided), event_id)
+
+    @post(
+        "/{event_id:str}/players/{player:str}/decklist",
+        summary="Attach or replace a player's decklist until their first round is paired",
+        responses=PROBLEMS,
+        status_code=201,
+        guards=[may_event("run")],
+    )
+    async def attach_decklist(
+        self,
+        web: WebDep,
+        caller: CallerDep,
+        event_id: FromPath[str],
+        player: FromPath[str],
+        data: JSONBody[DeckIn],
+    ) -> Response[DeckAttached]:
+        from referee.kit.decks import Deck, SealedDeck, parse_decklist
+        from service.errors import RefusedError
+
+        deck: Deck
+        if (data.decklist is None) == (data.sealed is None):
+            raise RefusedError("give decklist (the list's text) or sealed (COMMIT:SIZE), not both")
+        if data.sealed is not None:
+            deck = SealedDeck.parse(data.sealed)
+        else:
+            assert data.decklist is not None
+            deck = parse_decklist(data.decklist, "the decklist")
+        name = await web.run_write(
+            web.svc.event_attach_deck, event_id, player, deck, by=caller.label
+        )
+        return _created(DeckAttached(player=name), event_id)
+
+    @get(
+        "/{event_id:str}/draw",
+        summary="Round 1's draw: the recorded seed and each player's key",
+        responses=PROBLEMS,
+        guards=[may_event("read")],
+    )
+    async def event_draw(self, web: WebDep, event_id: FromPath[str]) -> DrawInfo:
+        info: DrawInfo = await web.run(web.svc.event_draw, event_id)
+        return info
 
 
-@post(
-    "/api/events/{event_id:str}/players/{player:str}/decklist",
-    summary="Attach or replace a player's decklist until their first round is paired",
-    responses=PROBLEMS,
-    status_code=201,
-)
-async def attach_decklist(
-    request: AnyRequest, event_id: FromPath[str], player: FromPath[str], data: JSONBody[DeckIn]
-) -> Response[DeckAttached]:
-    web = web_of(request)
-    who = web.principal(request)
-    authorize_event(who, "run")
-    from referee.kit.decks import Deck, SealedDeck, parse_decklist
-    from service.errors import RefusedError
-
-    deck: Deck
-    if (data.decklist is None) == (data.sealed is None):
-        raise RefusedError("give decklist (the list's text) or sealed (COMMIT:SIZE), not both")
-    if data.sealed is not None:
-        deck = SealedDeck.parse(data.sealed)
-    else:
-        assert data.decklist is not None
-        deck = parse_decklist(data.decklist, "the decklist")
-    name = await _write(web, web.svc.event_attach_deck, event_id, player, deck, by=who.label)
-    return _created(DeckAttached(player=name), event_id)
-
-
-@get(
-    "/api/events/{event_id:str}/draw",
-    summary="Round 1's draw: the recorded seed and each player's key",
-    responses=PROBLEMS,
-)
-async def event_draw(request: AnyRequest, event_id: FromPath[str]) -> DrawInfo:
-    web = web_of(request)
-    authorize_event(web.principal(request), "read")
-    info: DrawInfo = await web.run(web.svc.event_draw, event_id)
-    return info
-
-
-EVENT_FIX_HANDLERS = [
-    repair_round,
-    undo_round,
-    undrop_player,
-    change_settings,
-    give_penalty,
-    withdraw_penalty,
-    end_event,
-    attach_decklist,
-    event_draw,
-]
+EVENT_FIX_HANDLERS: list[ControllerRouterHandler] = [EventFixesController]

@@ -7,9 +7,11 @@ CPU per request as a cached answer itself (``BENCHMARKS.md``). ``FastPath`` answ
 ``GET`` of an event page or its JSON twin directly when, and only when, the answer is
 already in the shared cache (``web.eventcache``) under the very key the handler would use:
 
-- the caller is identified as ``Web.principal`` does (``Authorization: Bearer`` or the
-  pages' cookie, the failed-authentication limit, the token store's checks) and its viewer
-  kind is part of the key, so no kind is ever served another kind's entry;
+- the caller is identified by the one authentication ``Web.principal`` uses too
+  (``Web.identify``: ``Authorization: Bearer`` or the pages' cookie, the token store's
+  checks; a refusal is left to Litestar, which answers it and counts it against the
+  failed-authentication limit) and its viewer kind is part of the key, so no kind is ever
+  served another kind's entry;
 - the event's version comes from the hub only when the hub vouches for it, and the posting
   pages' checkpoint only while the last read of it is fresh;
 - the query has only the parameters the page reads, in plain form.
@@ -24,6 +26,11 @@ handler's to the byte. A wrong or missing token, a cookie, a body that does not 
 failed-authentication limit, a client gone before its body arrived (``web.deadlines``):
 Litestar answers, with the body read so far handed on.
 
+It is an ASGI app wrapping Litestar's (``Litestar.asgi_handler``, set by ``web.app``) and uses
+only Litestar's public API (its exceptions); it is kept rather than replaced by a Litestar
+route or middleware because both run after Litestar's routing and connection objects, which
+are what it saves (``BENCHMARKS.md``).
+
 Anything else goes on to Litestar unchanged: a missing, wrong or rate-limited token (the
 401, redirect or 429 the handlers answer), an entry not computed yet, an unknown event, a
 query it does not read plainly, ``HEAD``, other paths. Both paths build the answer with
@@ -35,15 +42,16 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from litestar._parsers import parse_cookie_string
+from litestar.exceptions import NotAuthorizedException, TooManyRequestsException
 
-from service.access import ANONYMOUS, Principal, TokenRefusedError
+from service.access import Principal
 from service.procedure import WRITING_TOKEN
-from web.api import entry_answer, expected_version
-from web.context import BODY_LIMIT, COOKIE, Web, encoded
+from web.api import entry_answer
+from web.context import BODY_LIMIT, SAFE_METHODS, Web, encoded
 from web.eventcache import Rendered, answer, cache_of
 from web.eventpages import PAGE_HEADERS, fresh_checkpoint, shared_key, viewer_top
 from web.eventpaging import page_number
+from web.guards import expected_version
 from web.problems import MEDIA_TYPE, problem_for
 from web.schemas import EntryIn
 
@@ -238,28 +246,19 @@ class FastPath:
         return status, raw, body
 
     def _principal(self, scope: dict[str, Any], headers: dict[bytes, bytes]) -> Principal | None:
-        """The caller as ``Web.principal`` finds it, or ``None`` wherever that would refuse
-        (the handler then answers the refusal and counts the failure)."""
-        web = self.web
-        header = headers.get(b"authorization")
-        token: str | None
-        if header is not None:
-            scheme, _, value = header.decode("latin-1").partition(" ")
-            if scheme.lower() != "bearer" or not value.strip():
-                return None
-            token = value.strip()
-        else:
-            cookie = headers.get(b"cookie")
-            token = (
-                parse_cookie_string(cookie.decode("latin-1")).get(COOKIE)
-                if cookie is not None
-                else None
-            )
-        if token is None:
-            return ANONYMOUS if web.config.public_read else None
+        """The caller as ``Web.principal`` finds it (the same ``Web.identify``), or ``None``
+        wherever that would refuse (Litestar then answers the refusal and counts the
+        failure, once)."""
+        authorization = headers.get(b"authorization")
+        cookie = headers.get(b"cookie")
         try:
-            return web.tokens.identify(token)
-        except TokenRefusedError:
+            return self.web.identify(
+                authorization.decode("latin-1") if authorization is not None else None,
+                cookie.decode("latin-1") if cookie is not None else None,
+                safe=scope["method"] in SAFE_METHODS,
+                host=None,
+            )
+        except (NotAuthorizedException, TooManyRequestsException):
             return None
 
 

@@ -14,7 +14,7 @@ for both), so text the API refuses is refused here too, and nothing is stored.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -38,11 +38,12 @@ from web.schemas import (
     WithdrawIn,
 )
 
+if TYPE_CHECKING:
+    from service.results import GameView  # the game as RefereeService.load folds it
+
 __all__ = ["ACTIONS", "FormOutcome", "bounds", "carry_out"]
 
 Form = dict[str, str]
-GameView = Any
-"""The game as ``RefereeService.load`` folded it (faces do not import the event layer)."""
 
 PENALTIES = {
     "warning": "warning",

@@ -17,11 +17,19 @@ import msgspec
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody
 
-from service.access import authorize, authorize_clock, authorize_event
 from service.hall import ClockView
 from service.results import WrittenEvents
-from web.api import PROBLEMS, _written_headers, if_match
-from web.context import Web, web_of
+from web.api import PROBLEMS, _written_headers
+from web.guards import (
+    CallerDep,
+    IfMatch,
+    SeatingDep,
+    WebDep,
+    expected_version,
+    may_clock,
+    may_event,
+    may_game,
+)
 
 __all__ = ["HALL_HANDLERS"]
 
@@ -44,14 +52,6 @@ class ExtensionIn(msgspec.Struct, kw_only=True):
     reason: str
 
 
-async def _write(web: Web, fn: Any, *args: Any, **kwargs: Any) -> ClockView:
-    try:
-        view: ClockView = await web.run_write(fn, *args, **kwargs)
-        return view
-    finally:
-        web.hub.poke()  # the live views move now rather than at the hub's next poll
-
-
 def _created(view: ClockView) -> Response[ClockView]:
     return Response(
         content=view, status_code=201, headers={"Location": f"/api/events/{view.event_id}/clock"}
@@ -64,12 +64,11 @@ def _created(view: ClockView) -> Response[ClockView]:
     description="Worked out from the recorded marks at the moment of the answer (EV-9.3); "
     "'running' says whether the figures move.",
     responses=PROBLEMS,
+    guards=[may_event("read")],
 )
 async def event_clock(
-    request: AnyRequest, event_id: FromPath[str], round: FromQuery[int | None] = None
+    web: WebDep, event_id: FromPath[str], round: FromQuery[int | None] = None
 ) -> Response[ClockView]:
-    web = web_of(request)
-    authorize_event(web.principal(request), "read")
     view: ClockView = await web.run(web.svc.event_clock_view, event_id, round)
     return Response(content=view, headers={"Cache-Control": "no-store"})
 
@@ -79,28 +78,25 @@ async def event_clock(
     summary="Start, pause, resume or end the round clock, or set the round length (head)",
     responses=PROBLEMS,
     status_code=201,
+    guards=[may_clock],
 )
 async def mark_clock(
-    request: AnyRequest, event_id: FromPath[str], data: JSONBody[ClockIn]
+    web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[ClockIn]
 ) -> Response[ClockView]:
-    web = web_of(request)
-    who = web.principal(request)
-    authorize_clock(who)
     if data.action == "length":
         if data.minutes is None:
             from service.errors import RefusedError
 
             raise RefusedError("EV-9.1: give the round length in minutes")
-        view = await _write(
-            web,
+        view = await web.run_write(
             web.svc.event_round_length,
             event_id,
             data.minutes,
             reason=data.reason,
-            by=who.label,
+            by=caller.label,
         )
     else:
-        view = await _write(web, web.svc.event_clock, event_id, data.action, by=who.label)
+        view = await web.run_write(web.svc.event_clock, event_id, data.action, by=caller.label)
     return _created(view)
 
 
@@ -109,15 +105,17 @@ async def mark_clock(
     summary="Give one table of the current round extra minutes, with the reason",
     responses=PROBLEMS,
     status_code=201,
+    guards=[may_clock],
 )
 async def extend_table(
-    request: AnyRequest, event_id: FromPath[str], table: FromPath[int], data: JSONBody[ExtensionIn]
+    web: WebDep,
+    caller: CallerDep,
+    event_id: FromPath[str],
+    table: FromPath[int],
+    data: JSONBody[ExtensionIn],
 ) -> Response[ClockView]:
-    web = web_of(request)
-    who = web.principal(request)
-    authorize_clock(who, table=table, event=event_id.strip())
-    view = await _write(
-        web, web.svc.event_extend, event_id, table, data.minutes, reason=data.reason, by=who.label
+    view = await web.run_write(
+        web.svc.event_extend, event_id, table, data.minutes, reason=data.reason, by=caller.label
     )
     return _created(view)
 
@@ -136,27 +134,29 @@ class TimeLimitIn(msgspec.Struct, kw_only=True):
     "An ended game, or a game of an event (it runs on its round clock), answers 409.",
     responses=PROBLEMS,
     status_code=201,
+    guards=[may_game("time_limit")],
 )
 async def set_time_limit(
-    request: AnyRequest, game_id: FromPath[str], data: JSONBody[TimeLimitIn]
+    request: AnyRequest,
+    web: WebDep,
+    caller: CallerDep,
+    seating: SeatingDep,
+    data: JSONBody[TimeLimitIn],
+    if_match: IfMatch = None,
 ) -> Response[WrittenEvents]:
-    web = web_of(request)
-    who = web.principal(request)
-    expected = if_match(request)
+    expected = expected_version(if_match)
 
     def work() -> tuple[int, Any, dict[str, str]]:
-        seating = web.svc.seating(game_id)
-        authorize(who, "time_limit", seating)
         result = web.svc.time_limit(
             seating.game_id,
             data.minutes,
             reason=data.reason,
-            by=who.label,
+            by=caller.label,
             expected_version=expected,
         )
         return 201, result, _written_headers(seating.game_id, result.version)
 
-    return await web.write(request, who, work)
+    return await web.write(request, caller, work)
 
 
 HALL_HANDLERS = [event_clock, mark_clock, extend_table, set_time_limit]

@@ -15,7 +15,6 @@ import msgspec
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody
 
-from service.access import authorize
 from service.offline import (
     Branch,
     OfflineEntryIn,
@@ -27,7 +26,7 @@ from service.offline import (
 from service.offline import resolve_branch as resolve
 from service.results import EntryResult
 from web.api import PROBLEMS
-from web.context import web_of
+from web.guards import CallerDep, SeatingDep, WebDep, may_game
 
 __all__ = ["OFFLINE_HANDLERS"]
 
@@ -59,41 +58,39 @@ class Kept(msgspec.Struct, kw_only=True):
     summary="A table's entries recorded while the server was unreachable (REF-9.4, REF-9.5)",
     responses=PROBLEMS,
     status_code=200,
+    guards=[may_game("record")],
 )
 async def sync_offline(
-    request: AnyRequest, game_id: FromPath[str], data: JSONBody[OfflineBatchIn]
+    request: AnyRequest,
+    web: WebDep,
+    caller: CallerDep,
+    seating: SeatingDep,
+    data: JSONBody[OfflineBatchIn],
 ) -> Response[SyncOutcome]:
     """200 with ``merged`` (stored as if live) or ``conflict`` (kept as a branch for the
     head referee); a retry with the same key is answered from the first."""
-    web = web_of(request)
-    who = web.principal(request)
 
     def work() -> tuple[int, Any, dict[str, str]]:
-        seating = web.svc.seating(game_id)
-        authorize(who, "record", seating)
         outcome = merge_offline(
             web.svc,
             seating.game_id,
             device=data.device,
             base_version=data.base_version,
             entries=data.entries,
-            by=who.label,
+            by=caller.label,
         )
         return 200, outcome, {"ETag": f'"{outcome.version}"'}
 
-    return await web.write(request, who, work)
+    return await web.write(request, caller, work)
 
 
 @get(
     "/api/games/{game_id:str}/branches",
     summary="Branches of a game kept as evidence (entries recorded offline, REF-9.5)",
     responses=PROBLEMS,
+    guards=[may_game("queue")],
 )
-async def game_branches(request: AnyRequest, game_id: FromPath[str]) -> list[Branch]:
-    web = web_of(request)
-    who = web.principal(request)
-    seating = await web.run(web.svc.seating, game_id)
-    authorize(who, "queue", seating)
+async def game_branches(web: WebDep, seating: SeatingDep) -> list[Branch]:
     return await web.run(branches, web.svc, seating.game_id)
 
 
@@ -102,22 +99,23 @@ async def game_branches(request: AnyRequest, game_id: FromPath[str]) -> list[Bra
     summary="Keep one branch: the server's or the table's (head referee, REF-9.5)",
     responses=PROBLEMS,
     status_code=201,
+    guards=[may_game("backup")],  # the head referee's, as a backup is
 )
 async def keep_branch(
-    request: AnyRequest, game_id: FromPath[str], event: FromPath[int], data: JSONBody[KeepIn]
+    request: AnyRequest,
+    web: WebDep,
+    caller: CallerDep,
+    seating: SeatingDep,
+    event: FromPath[int],
+    data: JSONBody[KeepIn],
 ) -> Response[Kept]:
-    web = web_of(request)
-    who = web.principal(request)
-
     def work() -> tuple[int, Any, dict[str, str]]:
-        seating = web.svc.seating(game_id)
-        authorize(who, "backup", seating)  # the head referee's, as a backup is
         results = resolve(
-            web.svc, seating.game_id, event, data.keep, reason=data.reason, by=who.label
+            web.svc, seating.game_id, event, data.keep, reason=data.reason, by=caller.label
         )
         return 201, Kept(branch=event, kept=data.keep, results=results), {}
 
-    return await web.write(request, who, work)
+    return await web.write(request, caller, work)
 
 
 @get(
@@ -126,15 +124,12 @@ async def keep_branch(
     "table's offline copy, REF-9.4)",
     responses=PROBLEMS,
     media_type="application/x-ndjson",
+    guards=[may_game("export_record")],
 )
 async def record_after(
-    request: AnyRequest, game_id: FromPath[str], after: FromQuery[int] = 0
+    web: WebDep, seating: SeatingDep, after: FromQuery[int] = 0
 ) -> Response[str]:
     """The lines a table's copy lacks; ``ETag`` is the game's version they reach."""
-    web = web_of(request)
-    who = web.principal(request)
-    seating = await web.run(web.svc.seating, game_id)
-    authorize(who, "export_record", seating)
     _, version, lines = await web.run(record_lines, web.svc, seating.game_id, after)
     return Response(
         content="".join(lines),
@@ -146,7 +141,7 @@ async def record_after(
 _WORKER = Path(__file__).parent / "static" / "player-sw.js"
 
 
-@get("/player-sw.js", include_in_schema=False)
+@get("/player-sw.js", include_in_schema=False, opt={"public": True})
 async def player_worker() -> Response[bytes]:
     """The service worker that keeps a player's page through an outage; served from the
     root so that its scope may cover ``/events/``."""

@@ -44,7 +44,7 @@ from web.views import panel
 __all__ = ["HANDLERS"]
 
 AnyRequest = Request[Any, Any, Any]
-HTML = "text/html; charset=utf-8"
+HTML = "text/html"  # Litestar adds "; charset=utf-8" to a text/ type
 FORM_BOUNDS = {"LINE": LINE, "PAGE": PAGE}
 """The API's bounds on free text (``web.schemas``), as the forms' ``maxlength``."""
 EXAMPLES = {"prizmik": "e1>e2", "prismata": "click #1"}

@@ -211,7 +211,7 @@ def _problem_page(body: Problem, headers: dict[str, str], path: str) -> Response
     return Response(
         content=html.encode(),
         status_code=body.status,
-        media_type="text/html; charset=utf-8",
+        media_type="text/html",  # Litestar adds the charset
         headers={**headers, "Cache-Control": "no-store", "X-Frame-Options": "DENY"},
     )
 

@@ -30,10 +30,12 @@ from events.interchange.errors import ImportFileError, check_game_id
 from events.kinds import kind_of_event
 from events.plain import quote
 from events.schema import (
+    BranchKept,
     EndHow,
     GameCreated,
     GameEnded,
     GameEvent,
+    OfflineEntry,
     PenaltyLevel,
     RulingDecision,
     RulingLevel,
@@ -224,6 +226,37 @@ class TimeLimitLine(msgspec.Struct, frozen=True, tag="time-limit"):
     reason: str
 
 
+class MergedLine(msgspec.Struct, frozen=True, tag="offline-merged"):
+    """Entries a table recorded offline, stored as the actions before this line (REF-9.4)."""
+
+    device: str
+    base_version: int
+    events: tuple[int, ...]
+    by: str
+    entries: tuple[OfflineEntry, ...]
+
+
+class BranchLine(msgspec.Struct, frozen=True, tag="offline-branch"):
+    """A table's offline branch kept whole as evidence beside the game (REF-9.5)."""
+
+    device: str
+    base_version: int
+    by: str
+    entries: tuple[OfflineEntry, ...]
+    theirs: tuple[str, ...]
+    ours: tuple[str, ...]
+    reason: str
+
+
+class BranchKeptLine(msgspec.Struct, frozen=True, tag="branch-kept"):
+    """The head referee's choice between the branches of event ``branch`` (REF-9.5)."""
+
+    branch: int
+    kept: BranchKept
+    by: str
+    reason: str
+
+
 TextLine = (
     ActionLine
     | RejectedLine
@@ -240,6 +273,9 @@ TextLine = (
     | PenaltyWithdrawnLine
     | WithdrawnLine
     | TimeLimitLine
+    | MergedLine
+    | BranchLine
+    | BranchKeptLine
 )
 
 
@@ -310,6 +346,17 @@ _S = r'("(?:[^"\\]|\\.)*")'
 _W = r"([a-z_]+)"
 _REASON = re.compile(r"(" + _CLAUSE_ID.pattern + r") " + _S)
 _REASONS = re.compile(_REASON.pattern + r"(?:; " + _REASON.pattern + r")*")
+_Q = r'"(?:[^"\\]|\\.)*"'  # a JSON string, not captured
+
+
+def _entry_pattern(g: str) -> str:
+    """One offline entry (``g``: "(" to capture its parts, "(?:" not to)."""
+    return f"{g}{_Q})(?: seat {g}{_Q}))? at {g}{_Q}) key {g}{_Q}) judged {g}{_Q}) on {g}\\d+)"
+
+
+_ENTRY = re.compile(_entry_pattern("("))
+_ENTRIES = "(" + _entry_pattern("(?:") + "(?:; " + _entry_pattern("(?:") + ")*)"
+_LIST = r"((?:" + _Q + r"(?:, " + _Q + r")*)?)"
 _PATTERNS: dict[str, re.Pattern[str]] = {
     "rejected": re.compile(r"^\{rejected " + _S + r" by (\S+) for (\d+): (.*)\}$"),
     "retracted": re.compile(r"^\{retracted (\d+): " + _S + r"\}$"),
@@ -333,7 +380,54 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
     "penalty-withdrawn": re.compile(r"^\{penalty-withdrawn (\d+): " + _S + r"\}$"),
     "withdrawn": re.compile(r"^\{withdrawn (\S+) by " + _W + r" (\S+): " + _S + r"\}$"),
     "time-limit": re.compile(r"^\{time-limit (\d{1,4}): " + _S + r"\}$"),
+    "offline-merged": re.compile(
+        r"^\{offline-merged "
+        + _S
+        + r" on (\d+) as (\d+(?:, \d+)*|-) by "
+        + _S
+        + ": "
+        + _ENTRIES
+        + r"\}$"
+    ),
+    "offline-branch": re.compile(
+        r"^\{offline-branch "
+        + _S
+        + r" on (\d+) by "
+        + _S
+        + ": "
+        + _ENTRIES
+        + r" \| theirs "
+        + _LIST
+        + r" \| ours "
+        + _LIST
+        + r" \| reason "
+        + _S
+        + r"\}$"
+    ),
+    "branch-kept": re.compile(r"^\{branch-kept (\d+) " + _W + " by " + _S + ": " + _S + r"\}$"),
 }
+
+
+def _entries(text: str) -> tuple[OfflineEntry, ...]:
+    """The offline entries of an ``offline-merged`` or ``offline-branch`` line."""
+    found = []
+    for m in _ENTRY.finditer(text):
+        text_, seat, at, key, judged, on = m.groups()
+        found.append(
+            OfflineEntry(
+                text=json.loads(text_),
+                seat=json.loads(seat) if seat is not None else None,
+                key=json.loads(key),
+                recorded_at=datetime.fromisoformat(json.loads(at)).astimezone(UTC),
+                judged=json.loads(judged),
+                judged_on=int(on),
+            )
+        )
+    return tuple(found)
+
+
+def _strings(text: str) -> tuple[str, ...]:
+    return tuple(json.loads(m.group(0)) for m in re.finditer(_Q, text))
 
 
 def _str(token: str) -> str:
@@ -426,6 +520,29 @@ def _line(kind: str, g: tuple[str | None, ...]) -> TextLine:
         )
     if kind == "time-limit":
         return TimeLimitLine(int(s[0]), json.loads(s[1]))
+    if kind == "offline-merged":
+        return MergedLine(
+            device=json.loads(s[0]),
+            base_version=int(s[1]),
+            events=() if s[2] == "-" else tuple(int(n) for n in s[2].split(", ")),
+            by=json.loads(s[3]),
+            entries=_entries(s[4]),
+        )
+    if kind == "offline-branch":
+        return BranchLine(
+            device=json.loads(s[0]),
+            base_version=int(s[1]),
+            by=json.loads(s[2]),
+            entries=_entries(s[3]),
+            theirs=_strings(s[4]),
+            ours=_strings(s[5]),
+            reason=json.loads(s[6]),
+        )
+    if kind == "branch-kept":
+        return msgspec.convert(
+            {"branch": int(s[0]), "kept": s[1], "by": json.loads(s[2]), "reason": json.loads(s[3])},
+            BranchKeptLine,
+        )
     return msgspec.convert(
         {"seat": _str(s[0]), "how": s[1], "clause": _str(s[2]), "reason": json.loads(s[3])},
         WithdrawnLine,

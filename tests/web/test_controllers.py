@@ -1,0 +1,73 @@
+"""The API in Litestar's own terms (issue 34 item 3): guards settle who asks and whether the
+role may before a body is read, handlers are given what they need by injection, and the
+answers say what the OpenAPI document says they do."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.conftest import Tokens, auth
+
+Client = Any
+
+
+def _game(client: Client, tokens: Tokens) -> str:
+    made = client.post(
+        "/api/games",
+        json={"game": "prizmik", "players": {"red": "Ann", "blue": "Ben"}},
+        headers=auth(tokens["head"]),
+    )
+    assert made.status_code == 201, made.text
+    return str(made.json()["game_id"])
+
+
+def test_options_lists_every_method_of_the_path(client: Client) -> None:
+    """``Allow`` names every method the document gives the path, not only the first
+    handler's (Litestar's own answer kept the first registration's methods)."""
+    assert client.options("/api/games").headers["allow"] == "GET, OPTIONS, POST"
+    assert client.options("/api/events/x/calls").headers["allow"] == "GET, OPTIONS, POST"
+
+
+def test_a_write_is_refused_for_its_caller_before_its_body_is_read(
+    client: Client, tokens: Tokens
+) -> None:
+    """REF-3.2 (who may do what): no token is 401, a role that may not is 403, whatever the
+    body says; the body's own faults are answered only to a caller who may write."""
+    game = _game(client, tokens)
+    garbage = {"content": b"{not json", "headers": {"content-type": "application/json"}}
+    assert client.post(f"/api/games/{game}/penalties", **garbage).status_code == 401
+    refused = client.post(
+        f"/api/games/{game}/penalties",
+        content=b"{not json",
+        headers=auth(tokens["ann"], **{"content-type": "application/json"}),
+    )
+    assert refused.status_code == 403, refused.text
+    assert refused.headers["content-type"] == "application/problem+json"
+    malformed = client.post(
+        f"/api/games/{game}/penalties",
+        content=b"{not json",
+        headers=auth(tokens["head"], **{"content-type": "application/json"}),
+    )
+    assert malformed.status_code == 400
+
+
+def test_a_body_field_named_like_an_injected_value_is_checked_as_the_body(
+    client: Client, tokens: Tokens
+) -> None:
+    """An end's ``who`` past its bound is the body's fault (422), never a server error: the
+    injected caller is named ``caller`` so that no body field shares a dependency's name."""
+    game = _game(client, tokens)
+    ended = client.post(
+        f"/api/games/{game}/end",
+        json={"how": "resignation", "who": "x" * 5000},
+        headers=auth(tokens["head"]),
+    )
+    assert ended.status_code == 422, ended.text
+
+
+def test_the_text_export_has_one_charset(client: Client, tokens: Tokens) -> None:
+    game = _game(client, tokens)
+    text = client.get(f"/api/games/{game}/export", headers=auth(tokens["head"]))
+    assert text.headers["content-type"] == "text/plain; charset=utf-8"
+    html = client.get(f"/api/games/{game}/export?format=html", headers=auth(tokens["head"]))
+    assert html.headers["content-type"] == "text/html; charset=utf-8"
