@@ -471,7 +471,7 @@ def _enter(
     elif isinstance(line, PenaltyWithdrawnLine):
         svc.withdraw_penalty(game_id, line.penalty, reason=line.reason, by=by)
     elif isinstance(line, MergedLine | BranchLine | BranchKeptLine):
-        svc._append_to_game(view, [_offline_evidence(svc, view, line)])  # noqa: SLF001
+        svc._append_to_game(view, [_offline_evidence(svc, view, line)])
     else:
         assert isinstance(line, WithdrawnLine)
         if line.how != "resignation":

@@ -426,6 +426,7 @@ def test_sqlite_to_postgresql_under_writes_a_cut_link_and_kills_loses_and_duplic
         tmp_path, pg_env, initial=2_000, rate=200, steady=2.0, cut=1.0, after=1.0, kills=3,
         limit=120,
     )  # fmt: skip
-    assert figures.kills == 3 and figures.written > 0
+    assert figures.kills == 3
+    assert figures.written > 0
     assert figures.identical, figures.notes
     assert figures.copied == figures.source_events == figures.initial + figures.written
