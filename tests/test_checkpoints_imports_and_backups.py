@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from events.schema import ActionRejected
+from tests.gammasphere.helpers import DECK_TEXT
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -96,20 +97,22 @@ def test_s1_a_public_key_in_upper_case_hex_is_the_same_key(tmp_path: Path) -> No
 
 # -- section 2: imported adjustments are judged like live ones -------------------
 
-GS_LIST = """
-12 Pylon
-4 Gamma Trooper
-4 Ion Lancer
-3 Shale Golem
-1 Vesper the Undying
-2 Rift Scout
-2 Gas Refinery
-4 Plasma Blade
-2 Supply Drop
-2 Solar Flare
-2 Overclock
-2 Psionic Lash
-"""
+
+def _gammasphere_game(tmp_path: Path, db: Path, *more: str) -> str:
+    """A new Gammasphere game for Ann (p1, the example list, open) and Ben, in ``db``."""
+    (tmp_path / "list.txt").write_text(DECK_TEXT)
+    return referee(
+        db,
+        "new",
+        "gammasphere",
+        "-p",
+        "p1=Ann",
+        "-p",
+        "p2=Ben",
+        "--deck",
+        f"p1={tmp_path / 'list.txt'}",
+        *more,
+    ).stdout.strip()
 
 
 def _forged_adjustment(tmp_path: Path, changes: str, name: str) -> Path:
@@ -125,18 +128,7 @@ def _forged_adjustment(tmp_path: Path, changes: str, name: str) -> Path:
     from referee.kit.adjustments import adjustment_notation, parse_adjustment
 
     db = tmp_path / f"{name}.db"
-    (tmp_path / "list.txt").write_text(GS_LIST)
-    game = referee(
-        db,
-        "new",
-        "gammasphere",
-        "-p",
-        "p1=Ann",
-        "-p",
-        "p2=Ben",
-        "--deck",
-        f"p1={tmp_path / 'list.txt'}",
-    ).stdout.strip()
+    game = _gammasphere_game(tmp_path, db)
     for seat in ("p1", "p2"):
         assert referee(db, "act", game, "draw 7", "--by", seat).returncode == 0
     done = referee(
@@ -312,24 +304,12 @@ def test_s3_the_public_export_and_log_show_an_open_list_by_size_and_a_sealed_one
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "s.db"
-    (tmp_path / "list.txt").write_text(GS_LIST)
+    (tmp_path / "list.txt").write_text(DECK_TEXT)
     sealed = referee(db, "deck", "seal", str(tmp_path / "list.txt"), "--json").stdout
     import json
 
     seal = json.loads(sealed)
-    game = referee(
-        db,
-        "new",
-        "gammasphere",
-        "-p",
-        "p1=Ann",
-        "-p",
-        "p2=Ben",
-        "--deck",
-        f"p1={tmp_path / 'list.txt'}",
-        "--sealed",
-        f"p2={seal['register']}",
-    ).stdout.strip()
+    game = _gammasphere_game(tmp_path, db, "--sealed", f"p2={seal['register']}")
     text = referee(db, "export", game, "--format", "text", "--as", "public").stdout
     assert 'sealed "" 40' not in text
     assert '{deck "p1" hidden 40}' in text  # the list withheld, its size public
