@@ -129,6 +129,7 @@ def test_a_burst_of_bad_tokens_is_answered_429(live_server: ThreadServer, tokens
     assert httpx.get(f"{base}/api/whoami", headers=auth(tokens["head"])).status_code == 200
 
 
+@pytest.mark.slow  # a server or many CLI processes started: seconds each
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_serve_on_a_schema_that_does_not_exist_exits_at_start_with_one_line(workers: str) -> None:
     problem = server_problem()

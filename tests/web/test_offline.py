@@ -336,6 +336,7 @@ def test_tables_record_through_an_outage_and_only_planted_conflicts_reach_the_qu
     assert referee("--db", store, "verify")[0] == 0
 
 
+@pytest.mark.slow  # a server or many CLI processes started: seconds each
 def test_two_tables_through_a_short_outage_one_merged_one_in_the_queue(
     hall: Hall, store: str, tokens: Tokens, tmp_path: Path
 ) -> None:

@@ -663,6 +663,7 @@ def test_verify_checkpoint_runs_the_chain_checks_too(tmp_path: Path) -> None:
     assert code != 0, (out, err)
 
 
+@pytest.mark.slow  # a server or many CLI processes started: seconds each
 def test_typer_usage_errors_are_one_line() -> None:
     for args in (
         ["event", "new"],
