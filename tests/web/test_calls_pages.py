@@ -13,7 +13,8 @@ import pytest
 
 from service.app import open_service
 from tests.web.conftest import ThreadServer, Tokens, house_ids, table_token
-from tests.web.test_event_pages import CHROMIUM, browser, signed_in
+from tests.web.test_event_pages import browser
+from tests.web.test_pages import CHROMIUM, signed_in
 
 __all__ = ["browser"]  # the module's browser fixture, shared
 

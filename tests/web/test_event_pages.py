@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,25 +20,17 @@ from service.app import open_service
 from service.seal import create_key, seal
 from service.sidedb import open_side_db
 from service.stores import parse_store
+from tests.web import test_pages
 from tests.web.conftest import ThreadServer, Tokens, auth
+from tests.web.test_pages import CHROMIUM, signed_in
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+browser = test_pages.browser  # the one Chromium fixture, this module's own instance
 PLAYERS = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus"]
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists() or shutil.which("chromium") is None,
     reason=f"no browser: {CHROMIUM} is not installed",
 )
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield launched
-        launched.close()
 
 
 def make_event(store: str, players: list[str], *, key: Path | None = None) -> str:
@@ -64,19 +55,6 @@ def own_token(store: str, event: str, name: str) -> str:
         return side.create("player", name, player_id=str(house))[1]
     finally:
         side.db.close()
-
-
-def signed_in(browser: Any, base: str, token: str, **context: Any) -> Any:
-    ctx = browser.new_context(**({"viewport": {"width": 1200, "height": 900}} | context))
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    page.goto(f"{base}/login")
-    page.fill("#token", token)
-    page.click("#sign-in")
-    page.wait_for_url(f"{base}/")
-    return page
 
 
 def cells(page: Any, selector: str) -> list[list[str]]:

@@ -22,7 +22,8 @@ from cli.main import app
 from service.app import open_service
 from service.seal import create_key, seal
 from tests.web.conftest import ThreadServer, Tokens
-from tests.web.test_event_pages import CHROMIUM, browser, cells, signed_in
+from tests.web.test_event_pages import browser, cells
+from tests.web.test_pages import CHROMIUM, signed_in
 
 __all__ = ["browser"]  # the module's Chromium fixture, shared
 
