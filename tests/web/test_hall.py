@@ -18,23 +18,13 @@ from cli.main import app as cli_app
 from referee.contract import Player
 from service.app import open_service
 from tests.web import test_pages
-from tests.web.conftest import ThreadServer, Tokens, auth, table_token
+from tests.web.conftest import ThreadServer, Tokens, auth, event_of_five, table_token
 from tests.web.test_pages import CHROMIUM, signed_in
 
 
 @pytest.fixture
 def event(store: str) -> str:
-    """A PRIZMIK Swiss event of five, round 1 paired by hand: Ann-Ben at table 1,
-    Cal-Dee at table 2, Eve a bye."""
-    with open_service(Path(store)) as svc:
-        event = svc.event_new("Hall Open", "prizmik", rounds=3).event_id
-        svc.event_register(event, ["Ann", "Ben", "Cal", "Dee", "Eve"])
-        svc.event_pair(
-            event,
-            manual={"pairs": [["Ann", "Ben"], ["Cal", "Dee"]], "byes": ["Eve"]},
-            reason="known tables",
-        )
-    return event
+    return event_of_five(store, "Hall Open")
 
 
 # -- the service -------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from events.store import GameStore
 from service.app import RefereeService, open_service
 from service.room import RoomQueue
 from tests.web import test_pages
-from tests.web.conftest import ThreadServer, Tokens, auth, table_token
+from tests.web.conftest import ThreadServer, Tokens, auth, event_of_five, table_token
 from tests.web.test_pages import CHROMIUM, signed_in
 from tests.web.test_toolkit import tribute
 
@@ -186,17 +186,7 @@ def test_a_new_dispute_at_another_table_shows_on_the_queue_within_a_second(
 
 @pytest.fixture
 def event(store: str) -> str:
-    """A PRIZMIK Swiss event of five, round 1 paired by hand: Ann-Ben at table 1,
-    Cal-Dee at table 2, Eve a bye."""
-    with open_service(Path(store)) as svc:
-        event = svc.event_new("Queue Open", "prizmik", rounds=3).event_id
-        svc.event_register(event, ["Ann", "Ben", "Cal", "Dee", "Eve"])
-        svc.event_pair(
-            event,
-            manual={"pairs": [["Ann", "Ben"], ["Cal", "Dee"]], "byes": ["Eve"]},
-            reason="known tables",
-        )
-    return event
+    return event_of_five(store, "Queue Open")
 
 
 def test_unreported_lists_the_current_rounds_tables_without_a_result(
