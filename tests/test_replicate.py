@@ -239,7 +239,8 @@ def test_sqlite_to_postgresql_byte_identical_and_the_replica_refuses(
     assert code == 0, err
 
 
-def _follower(source: Path, target: Path) -> subprocess.Popen[str]:
+def _follower(source: Path, target: Path | str) -> subprocess.Popen[str]:
+    """``referee replicate --follow`` from ``source`` to ``target`` (a file or a URL)."""
     return subprocess.Popen(
         [
             sys.executable,
@@ -337,27 +338,7 @@ def test_a_follower_waits_out_a_cut_link_and_catches_up_when_it_returns(
     waits, and the replica catches up once the link is back (bounded waits, no timing)."""
     link = Link((pg_env["POSTGRES_HOST"], int(pg_env["POSTGRES_PORT"])))
     url = pg_url({**pg_env, "POSTGRES_PORT": str(link.port)})
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "cli.main",
-            "replicate",
-            "--from",
-            str(hall.db),
-            "--to",
-            url,
-            "--follow",
-            "--interval",
-            "0.05",
-        ],
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=dict(os.environ),
-    )
+    proc = _follower(hall.db, url)
 
     def caught_up() -> bool:
         for _ in range(1200):  # bounded: 60 s on a busy machine
