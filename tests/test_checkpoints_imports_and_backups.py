@@ -14,10 +14,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from events.schema import ActionRejected
 from tests.gammasphere.helpers import DECK_TEXT
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+# each test runs the command line as processes (imports, kills, seals): seconds apiece
+pytestmark = pytest.mark.slow
 
 
 def referee(

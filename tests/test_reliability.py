@@ -24,6 +24,9 @@ from events.codec import seal as seal_event
 from events.store import GameStore
 from service import RefereeService
 
+# each test runs the command line as processes (imports, kills, seals): seconds apiece
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = {"red": "Ann", "blue": "Ben"}
 HOSTILE = [
