@@ -10,12 +10,15 @@ report from their phones (the event player page, ``POST /api/events/ID/calls``,
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cli.event import EventArg, event_app
 from cli.face import JsonOpt, emit_json, fail, handled, settings
+
+if TYPE_CHECKING:
+    from service.api import CallRow, EventService
 
 app = typer.Typer()
 
@@ -26,7 +29,7 @@ EventOpt = Annotated[
 STEPS = ("claim", "escalate", "resolve")
 
 
-def _event(svc: Any, event: str | None) -> str:
+def _event(svc: EventService, event: str | None) -> str:
     if event:
         return event.strip()
     running = [e for e in svc.event_ids() if not svc.event_info(e).ended]
@@ -40,7 +43,7 @@ def _event(svc: Any, event: str | None) -> str:
     return found
 
 
-def _line(row: Any) -> str:
+def _line(row: CallRow) -> str:
     held = f" · held by {row.holder}" if row.holder else ""
     why = f" · {row.reason}" if row.reason else ""
     note = f" · {row.note}" if row.note else ""
@@ -82,7 +85,7 @@ def call(
     import msgspec
 
     with handled():
-        svc = settings.service()
+        svc = settings.service().parts.events
         by = settings.referee
         if what in STEPS:
             if number is None:
@@ -128,7 +131,7 @@ def calls(
     import msgspec
 
     with handled():
-        svc = settings.service()
+        svc = settings.service().parts.events
         events = (
             [event.strip()]
             if event

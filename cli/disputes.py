@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cli.face import GameArg, JsonOpt, emit_json, fail, handled, progress_bar, settings
+
+if TYPE_CHECKING:
+    from service.api import QueueItem
 
 app = typer.Typer()
 
@@ -198,7 +201,7 @@ def queue(
                 typer.echo("  " + _queue_line(item))
 
 
-def _queue_line(item: Any) -> str:
+def _queue_line(item: QueueItem) -> str:
     """One item: where, who, how long, what; the table referee and the last action."""
     where = f"table {item.table}" if item.table else "no table"
     flag = "INVESTIGATE " if item.investigate else ""

@@ -9,7 +9,7 @@ commands so ``referee --help`` stays quick.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -18,6 +18,10 @@ from cli.face import JsonOpt, emit_json, fail, handled, settings
 from cli.postings import KeyOpt, PostingOpt, print_posting
 from cli.postings import verify as verify_posting
 from referee.tournament.facts import PENALTY_LEVELS
+
+if TYPE_CHECKING:
+    from referee.kit.decks import Deck
+    from service.api import EventService, PairingRow, PairingSheet, StandingRow
 
 app = typer.Typer()
 
@@ -48,11 +52,12 @@ RoundOpt = Annotated[
 CsvOpt = Annotated[bool, typer.Option("--csv", help="Comma-separated values, a header first.")]
 
 
-def _svc() -> Any:
-    return settings.service()
+def _event_service() -> EventService:
+    """The event service of the store (``--db``): every ``referee event`` command's door."""
+    return settings.service().parts.events
 
 
-def _print_sheet(sheet: Any, *, by_name: bool = False) -> None:
+def _print_sheet(sheet: PairingSheet, *, by_name: bool = False) -> None:
     """A round's pairings as posted: the event and the round, each player's points going in
     and the result once in."""
     stage = (
@@ -199,7 +204,7 @@ def register(
     """Register players (after round 1 is paired: a late entry, EV-2.3). Each gets an
     event id (p1, p2, ...) and is bound to a player id across the house (printed)."""
     with handled():
-        chosen: Any = None
+        chosen: Deck | None = None
         if deck is not None and sealed is not None:
             fail("give --deck FILE or --sealed COMMIT:SIZE, not both")
         if sealed is not None:
@@ -213,7 +218,7 @@ def register(
                 chosen = parse_decklist(deck.read_text(encoding="utf-8"), str(deck))
             except UnicodeDecodeError:
                 fail(f"{deck}: not UTF-8 text")
-        svc = _svc()
+        svc = _event_service()
         ids = svc.event_register(
             event,
             player,
@@ -245,7 +250,7 @@ def drop(
 ) -> None:
     """Drop a player: they leave after the current round and stay in the standings."""
     with handled():
-        after = _svc().event_drop(event, name, reason=reason)
+        after = _event_service().event_drop(event, name, reason=reason)
         typer.echo(f"{name} drops after round {after}")
 
 
@@ -261,7 +266,7 @@ def _read_manual(path: Path) -> dict[str, Any]:
     return data
 
 
-def _print_pairings(rows: list[Any]) -> None:
+def _print_pairings(rows: list[PairingRow]) -> None:
     for row in rows:
         if row.bye:
             typer.echo(f"  bye  {row.players[0]}")
@@ -291,7 +296,7 @@ def pair(
     draw'); a deck event warns about players without a list (EV-2.8)."""
     with handled():
         spec = _read_manual(manual) if manual is not None else None
-        svc = _svc()
+        svc = _event_service()
         rows = svc.event_pair(event, manual=spec, reason=reason, by=settings.referee)
         missing = svc.event_missing_decks(event)
         if as_json:
@@ -320,7 +325,7 @@ def repair(
     the replaced tables' games are closed as void (EV-3.9)."""
     with handled():
         spec = _read_manual(manual) if manual is not None else None
-        done = _svc().event_repair_moves(event, spec, reason=reason, by=settings.referee)
+        done = _event_service().event_repair_moves(event, spec, reason=reason, by=settings.referee)
         if as_json:
             emit_json(done)
             return
@@ -350,7 +355,7 @@ def result(
     \b
     A pod: referee event result EV 3=1:Ann,2:Ben,2:Cal,4:Dee   (EV-7.5)"""
     with handled():
-        count = _svc().event_result(event, slips, by=settings.referee)
+        count = _event_service().event_result(event, slips, by=settings.referee)
         typer.echo(f"{count} result(s) recorded")
 
 
@@ -366,7 +371,9 @@ def correct(
 ) -> None:
     """Correct a reported result, with its reason and who (the --referee name)."""
     with handled():
-        number = _svc().event_correct(event, round_number, slip, reason=reason, by=settings.referee)
+        number = _event_service().event_correct(
+            event, round_number, slip, reason=reason, by=settings.referee
+        )
         typer.echo(f"round {number} {slip} corrected")
 
 
@@ -403,7 +410,7 @@ def penalty(
     'event penalty EVENT withdraw N --reason TEXT' withdraws penalty N (head referee,
     EV-8.7): its effects are reversed by new facts (an undrop, a corrected result)."""
     with handled():
-        svc = _svc()
+        svc = _event_service()
         if player.strip().lower() == "withdraw":
             try:
                 number = int(infraction)
@@ -437,7 +444,7 @@ def penalty(
 def start_round(event: EventArg, round_number: RoundOpt = None) -> None:
     """Mark the round as started (its time is in the log)."""
     with handled():
-        number = _svc().event_round(event, "start", round_number)
+        number = _event_service().event_round(event, "start", round_number)
         typer.echo(f"round {number} started")
 
 
@@ -445,7 +452,7 @@ def start_round(event: EventArg, round_number: RoundOpt = None) -> None:
 def end_round(event: EventArg, round_number: RoundOpt = None) -> None:
     """Mark the round as ended: refused while a table lacks its result (EV-5.10)."""
     with handled():
-        number = _svc().event_round(event, "end", round_number)
+        number = _event_service().event_round(event, "end", round_number)
         typer.echo(f"round {number} ended")
 
 
@@ -465,7 +472,9 @@ def end(
     """End the event: refused while a round is open, or while a game of the event is
     open unless --void-open (EV-1.4); nothing is left open silently."""
     with handled():
-        closed = _svc().event_end(event, reason=reason, void_open=void_open, by=settings.referee)
+        closed = _event_service().event_end(
+            event, reason=reason, void_open=void_open, by=settings.referee
+        )
         if closed:
             typer.echo(f"closed as void: {', '.join(closed)}")
         typer.echo("event ended")
@@ -479,10 +488,10 @@ def handover(
     """Hand the event and its games over to another store (REF-9.2, docs/offline.md):
     recorded in the event; this store then holds a replica and refuses writes to it, and
     the other store writes it once its replica has copied the hand-over."""
-    from service import replication
+    from service.api import handover
 
     with handled():
-        done = replication.handover(_svc(), event, to)
+        done = handover(settings.service(), event, to)
         typer.echo(
             f"{done.event_id} handed over to {done.to} (event {done.number}, "
             f"{done.streams} streams); this store ({done.by}) now holds a replica"
@@ -509,7 +518,7 @@ def pairings(
         if posting:
             print_posting(event, "pairings", round_number, key)
             return
-        svc = _svc()
+        svc = _event_service()
         rows = svc.event_pairings(event, round_number)
         sheet = svc.event_pairing_sheet(event, round_number)
         if as_json:
@@ -522,7 +531,7 @@ def pairings(
                 ]
             )
         elif as_csv:
-            from service.eventprint import pairings_csv
+            from service.api import pairings_csv
 
             typer.echo(pairings_csv(sheet, by_name=by == "name"), nl=False)
         else:
@@ -550,7 +559,7 @@ def standings(
         if posting:
             print_posting(event, "standings", round_number, key)
             return
-        svc = _svc()
+        svc = _event_service()
         if explain is not None:
             text = svc.event_explain(event, explain, round_number)
             if as_json:
@@ -560,19 +569,21 @@ def standings(
             return
         rows = svc.event_standings(event, round_number)
         if as_json:
-            from service.postings import standing_dicts
+            from service.api import standing_dicts
 
             emit_json(standing_dicts(rows))
             return
         if as_csv:
-            from service.eventprint import standings_csv
+            from service.api import standings_csv
 
             typer.echo(standings_csv(rows), nl=False)
             return
         _print_standings(svc, event, rows, round_number)
 
 
-def _print_standings(svc: Any, event: str, rows: list[Any], round_number: int | None) -> None:
+def _print_standings(
+    svc: EventService, event: str, rows: list[StandingRow], round_number: int | None
+) -> None:
     """The standings under the event's name and where it stands; after a cut in final order
     with how far each player of the cut went (EV-6.7); a pod event's places, not W-L-D."""
     info = svc.event_info(event)
@@ -620,7 +631,7 @@ def bracket(event: EventArg, as_json: JsonOpt = False) -> None:
     """The playoff bracket: each stage (quarterfinal, semifinal, final) with its matches,
     seeds, results and winners, and the champion once the final is in (EV-6.6)."""
     with handled():
-        view = _svc().event_bracket(event)
+        view = _event_service().event_bracket(event)
         if as_json:
             emit_json(view)
             return
@@ -644,7 +655,7 @@ def bracket(event: EventArg, as_json: JsonOpt = False) -> None:
 def list_events(as_json: JsonOpt = False) -> None:
     """Every event in the store, oldest first."""
     with handled():
-        svc = _svc()
+        svc = _event_service()
         infos = [svc.event_info(event) for event in svc.event_ids()]
         if as_json:
             emit_json(infos)
@@ -660,13 +671,13 @@ def list_events(as_json: JsonOpt = False) -> None:
 def show(event: EventArg, as_json: JsonOpt = False) -> None:
     """What the event is and where it stands."""
     with handled():
-        info = _svc().event_info(event)
+        info = _event_service().event_info(event)
         if as_json:
             emit_json(info)
             return
         typer.echo(f"{info.name} ({info.event_id}): {info.game} {info.format}, {info.match}")
         typer.echo(f"players: {info.players} ({info.active} active)")
-        svc = _svc()
+        svc = _event_service()
         typer.echo(f"stage: {svc.event_stage(event)}")
         typer.echo(
             f"format: {info.rounds} Swiss rounds" + (f", top {info.cut} cut" if info.cut else "")
@@ -678,16 +689,16 @@ def show(event: EventArg, as_json: JsonOpt = False) -> None:
             typer.echo(f"{label} is open (tables still to report)")
         if info.ended:
             typer.echo("the event has ended")
-        from service import replication
+        from service.api import describe, event_host
 
-        typer.echo(replication.describe(replication.event_host(_svc(), event)))
+        typer.echo(describe(event_host(settings.service(), event)))
 
 
 @event_app.command("log")
 def log(event: EventArg, as_json: JsonOpt = False) -> None:
     """Every event of the event's stream, one line each."""
     with handled():
-        lines = _svc().event_log_named(event)
+        lines = _event_service().event_log_named(event)
         if as_json:
             emit_json(lines)
             return
@@ -702,7 +713,7 @@ def audit(event: EventArg, as_json: JsonOpt = False) -> None:
     """Manual pairings and re-pairings, corrections, penalties, drops and late entries, with
     reasons; people by name (with their id where two share a name)."""
     with handled():
-        data = _svc().event_audit_named(event)
+        data = _event_service().event_audit_named(event)
         if as_json:
             emit_json(data)
             return
@@ -724,7 +735,7 @@ def export(
 ) -> None:
     """The event's stream as a JSONL record; 'referee import FILE' reads it back."""
     with handled():
-        lines = _svc().event_export(event)
+        lines = _event_service().event_export(event)
         if output is None:
             for line in lines:
                 typer.echo(line, nl=False)

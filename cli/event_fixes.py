@@ -6,19 +6,23 @@ group; every command is a thin shell over ``service.event_fixes``."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cli.face import JsonOpt, emit_json, fail, handled, settings
+
+if TYPE_CHECKING:
+    from service.api import EventService
 
 EventArg = Annotated[str, typer.Argument(help="The event's id (ev-...), as 'event new' printed.")]
 
 ReasonOpt = Annotated[str, typer.Option("--reason", help="Why (kept in the log and audit).")]
 
 
-def _svc() -> Any:
-    return settings.service()
+def _event_service() -> EventService:
+    """The event service of the store (``--db``): these commands' door."""
+    return settings.service().parts.events
 
 
 def register(group: typer.Typer) -> None:
@@ -37,7 +41,7 @@ def undo_round(event: EventArg, reason: ReasonOpt, as_json: JsonOpt = False) -> 
     """Take back the latest round before its first result (head judge, EV-5.13): its
     pairings no longer count as met and its games are closed as void; pair it again."""
     with handled():
-        done = _svc().event_undo_round(event, reason=reason, by=settings.referee)
+        done = _event_service().event_undo_round(event, reason=reason, by=settings.referee)
         if as_json:
             emit_json(done)
             return
@@ -53,7 +57,7 @@ def undrop(
 ) -> None:
     """Return a dropped player (EV-2.7): paired again from the next round."""
     with handled():
-        who = _svc().event_undrop(event, name, reason=reason, by=settings.referee)
+        who = _event_service().event_undrop(event, name, reason=reason, by=settings.referee)
         typer.echo(f"{who} is back in the event from the next round")
 
 
@@ -71,7 +75,7 @@ def change(
     """Change the number of Swiss rounds or the cut while still possible (EV-1.5): never
     below the rounds paired, and not once the cut is made."""
     with handled():
-        info = _svc().event_change(
+        info = _event_service().event_change(
             event, rounds=rounds, cut=cut, reason=reason, by=settings.referee
         )
         if as_json:
@@ -111,7 +115,7 @@ def deck(
                 fail(f"{deck_file}: not UTF-8 text")
             except OSError as exc:
                 fail(f"{deck_file}: {exc.strerror}")
-        who = _svc().event_attach_deck(event, name, chosen, by=settings.referee)
+        who = _event_service().event_attach_deck(event, name, chosen, by=settings.referee)
         typer.echo(f"decklist attached for {who} ({chosen.size} cards)")
 
 
@@ -119,7 +123,7 @@ def draw(event: EventArg, as_json: JsonOpt = False) -> None:
     """Round 1's draw (EV-5.6): the seed recorded with the event and each player's key,
     in the drawn order, so anyone can recompute it (sha256 of 'SEED:1:PLAYER-ID')."""
     with handled():
-        info = _svc().event_draw(event)
+        info = _event_service().event_draw(event)
         if as_json:
             emit_json(info)
             return

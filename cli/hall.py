@@ -8,19 +8,22 @@ the clock as it then stands; ``show`` reads it (``--json`` for scripts).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cli.event import EventArg, event_app
 from cli.face import GameArg, JsonOpt, emit_json, fail, handled, settings
 
+if TYPE_CHECKING:
+    from service.api import ClockView
+
 app = typer.Typer()  # the commands below join 'referee event'
 
 _ACTIONS = ("start", "pause", "resume", "end", "show")
 
 
-def print_clock(view: Any) -> None:
+def print_clock(view: ClockView) -> None:
     """The round clock, then each table's with its extensions (people's form)."""
     label = view.name or view.event_id
     typer.echo(

@@ -113,7 +113,7 @@ def list_branches(
 ) -> None:
     """A game's branches kept as evidence, side by side, and which were resolved."""
     with handled():
-        from service.offline import branches
+        from service.api import branches
 
         found = branches(settings.service(), game)
         if as_json:
@@ -147,7 +147,7 @@ def keep(
     with handled():
         if server == table:
             fail("give one of --server or --table")
-        from service.offline import resolve_branch
+        from service.api import resolve_branch
 
         results = resolve_branch(
             settings.service(),

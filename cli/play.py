@@ -23,6 +23,8 @@ from cli.face import (
 
 if TYPE_CHECKING:
     from referee.contract import GameRules
+    from referee.kit.decks import Deck, Decklist
+    from service.app import RefereeService
     from service.results import EntryResult, WrittenEvents
 
 app = typer.Typer()
@@ -454,7 +456,7 @@ def end(
             _echo_next_game(svc, game)
 
 
-def _echo_next_game(svc: Any, game: str) -> None:
+def _echo_next_game(svc: RefereeService, game: str) -> None:
     """For a game of an event's match: the match's next game (and who plays first in it,
     EV-I.10), or the match's result once decided."""
     place = svc.event_game_place(game)
@@ -591,7 +593,7 @@ deck_app = typer.Typer(help="Register, seal and open decklists (REF-5).", no_arg
 app.add_typer(deck_app, name="deck")
 
 
-def _read_list(path: Path) -> Any:
+def _read_list(path: Path) -> Decklist:
     from referee.kit.decks import parse_decklist
 
     try:
@@ -613,10 +615,10 @@ def deck_seal(
 ) -> None:
     """Seal a decklist: prints the commitment to register and the salt to keep secret."""
     with handled():
-        from service.commands import Commands
+        from service.api import seal_decklist
 
         decklist = _read_list(file)
-        sealed, salt = Commands.seal_decklist(Commands(), decklist)
+        sealed, salt = seal_decklist(decklist)
         if as_json:
             emit_json(
                 {
@@ -649,7 +651,7 @@ def deck_register(
         if (file is None) == (sealed is None):
             fail("give the decklist file, or --sealed COMMITMENT:SIZE")
         if sealed is not None:
-            deck: Any = SealedDeck.parse(sealed)  # DeckError names the form
+            deck: Deck = SealedDeck.parse(sealed)  # DeckError names the form
         else:
             assert file is not None
             deck = _read_list(file)

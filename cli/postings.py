@@ -82,7 +82,7 @@ def verify(
     with handled():
         import msgspec
 
-        from service.postings import read_posting
+        from service.api import read_posting
 
         key = public_key
         if key is not None and Path(key).is_file():

@@ -4,7 +4,7 @@ catalogs and a game's own reports."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -21,6 +21,8 @@ from cli.face import (
 )
 
 if TYPE_CHECKING:
+    from referee.rulebook import Clause
+    from service.outbox import Pending
     from service.results import PositionView
 
 app = typer.Typer()
@@ -99,7 +101,7 @@ def show(
             emit_json({"position": text}) if as_json else typer.echo(text)
             return
         box = settings.outbox()
-        pending: list[Any] = []
+        pending: list[Pending] = []
         if box is not None:
             from cli.offline import echo_synced
 
@@ -304,7 +306,7 @@ def list_games(
             typer.echo(f"(more: --before {rows[-1].cursor})", err=True)
 
 
-def clause_text(c: Any, markdown: bool = False) -> str:
+def clause_text(c: Clause, markdown: bool = False) -> str:
     import textwrap
 
     kind = "Interpretation" if c.kind == "interpretation" else "Rule"
@@ -337,11 +339,11 @@ def rules(
     with handled():
         import msgspec
 
-        from service.queries import Queries
+        from service.api import clauses, rulebook
 
-        book = Queries.rulebook(game)
+        book = rulebook(game)
         if clause is not None:
-            found = Queries.clauses(game, clause)
+            found = clauses(game, clause)
             if as_json:
                 emit_json(msgspec.to_builtins(found if len(found) > 1 else found[0]))
                 return

@@ -6,7 +6,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -21,6 +21,9 @@ from cli.face import (
     progress_bar,
     settings,
 )
+
+if TYPE_CHECKING:
+    from service.app import RefereeService
 
 app = typer.Typer()
 
@@ -46,9 +49,9 @@ def _write_atomically(path: Path, lines: object) -> None:
         raise
 
 
-def _replay_html(svc: Any, game_id: str, viewer: str) -> str:
+def _replay_html(svc: RefereeService, game_id: str, viewer: str) -> str:
     try:
-        from service.replay import replay_html
+        from service.api import replay_html
     except ImportError:
         fail("the HTML replay needs the web extra: pip install 'referee[web]'")
     html: str = replay_html(svc, game_id, viewer)
@@ -485,7 +488,7 @@ def store_backup(
     recorded checkpoints. Cron: '0 * * * * referee --db /srv/referee.db
     store backup /backups/referee-$(date +\\%H).db'."""
     with handled():
-        from service.backup import backup_store
+        from service.api import backup_store
 
         events = backup_store(settings.db, dest)
         typer.echo(f"backed up {events} events to {dest}")
@@ -499,7 +502,7 @@ def store_restore(
     schema) from the backup SOURCE; it then verifies against the last checkpoint published
     before the backup."""
     with handled():
-        from service.backup import restore_store
+        from service.api import restore_store
 
         events = restore_store(settings.db, source)
         typer.echo(f"restored {events} events from {source}")

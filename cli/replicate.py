@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import signal
 import threading
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cli.face import JsonOpt, emit_json, fail, handled, settings
 from cli.records import store_app
+
+if TYPE_CHECKING:
+    from types import FrameType
+
+    from service.api import Replication
 
 app = typer.Typer()
 
@@ -62,26 +67,26 @@ def replicate(
     ] = 0.5,
     as_json: JsonOpt = False,
 ) -> None:
-    from service import replication
+    from service.api import environment_label, follow, replicate_once
 
     with handled():
         if once:
-            report = replication.replicate_once(source, target)
+            report = replicate_once(source, target)
             _print(report, as_json)
             return
         stop = threading.Event()
 
-        def _stop(*_: Any) -> None:
+        def _stop(signum: int, frame: FrameType | None) -> None:
             stop.set()
 
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, _stop)
         typer.echo(
-            f"following {replication.environment_label(source)} into "
-            f"{replication.environment_label(target)} (Ctrl-C stops)",
+            f"following {environment_label(source)} into "
+            f"{environment_label(target)} (Ctrl-C stops)",
             err=True,
         )
-        report = replication.follow(
+        report = follow(
             source,
             target,
             stop=stop,
@@ -94,7 +99,7 @@ def replicate(
         _print(report, as_json)
 
 
-def _print(report: Any, as_json: bool) -> None:
+def _print(report: Replication, as_json: bool) -> None:
     if as_json:
         emit_json(report)
         return
@@ -114,23 +119,23 @@ def name(
 ) -> None:
     """Name this store (hall, cloud, ...), or print its name: hand-overs name the store
     that writes an event from then on."""
-    from service import replication
+    from service.api import name_store
 
     with handled():
         if settings.server is not None:
             fail("a store is named on its own machine, without --server")
         svc = settings.service()
-        typer.echo(replication.name_store(svc.store, new_name))
+        typer.echo(name_store(svc.store, new_name))
 
 
 @store_app.command("status")
 def status(as_json: JsonOpt = False) -> None:
     """This store's name, the stores it copies from (with the position reached), and how
     many streams it holds as a replica, by the store that writes them."""
-    from service import replication
+    from service.api import store_status
 
     with handled():
-        info = replication.store_status(settings.service().store)
+        info = store_status(settings.service().store)
         if as_json:
             emit_json(info)
             return

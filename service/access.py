@@ -35,7 +35,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import msgspec
 
@@ -823,3 +823,33 @@ def authorize_clock(
         f"only the head referee{' or the table referee' if table else ''} "
         f"may {what}; a {principal.role} may not"
     )
+
+
+class _Seats(Protocol):
+    """What the access service asks of the game service (named here, not imported: the
+    games import this module)."""
+
+    def seating(self, ref: str) -> Seating: ...
+
+
+class AccessService:
+    """The access service ``RefereeService`` holds: the plain facts the rules above read
+    of a game (``seating``: its id, table and players; a face never holds the game) and
+    the check of a principal's action on a game named by its id, in one call."""
+
+    def __init__(self, games: _Seats) -> None:
+        self._games = games
+
+    def seating(self, ref: str) -> Seating:
+        """Who sits where and at which table in game ``ref``."""
+        return self._games.seating(ref)
+
+    def authorize_game(
+        self, principal: Principal, action: Action, ref: str, *, seat: str | None = None
+    ) -> Seating:
+        """Raise ``AccessDeniedError`` unless ``principal`` may do ``action`` in game
+        ``ref`` (``seat``: the seat the action concerns, for players); the game's seating,
+        for the face to go on with."""
+        seating = self.seating(ref)
+        authorize(principal, action, seating, seat=seat)
+        return seating

@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
@@ -30,17 +30,22 @@ from events.schema import (
 )
 from referee.contract import REFEREE, Viewer
 
+if TYPE_CHECKING:
+    from events.schema import GameEvent
+    from events.store import GameStore
+    from events.view import GameView
 
-class _Service(Protocol):
-    """What the analysis export asks of ``RefereeService`` (named here, not imported: the
+
+class _Games(Protocol):
+    """What the analysis export asks of the game service (named here, not imported: the
     service imports this module)."""
 
     @property
-    def store(self) -> Any: ...
+    def store(self) -> GameStore: ...
 
-    def log_events(self, ref: str, *, viewer: str | None = None) -> tuple[Any, list[Any]]: ...
-
-    def scoreboard(self) -> list[dict[str, Any]]: ...
+    def log_events(
+        self, ref: str, *, viewer: str | None = None
+    ) -> tuple[GameView, list[GameEvent]]: ...
 
 
 __all__ = ["TABLES", "AnalysisCounts", "write_analysis"]
@@ -56,11 +61,11 @@ class AnalysisCounts(msgspec.Struct, frozen=True):
     rows: dict[str, int]
 
 
-def _when(event: Any) -> str:
+def _when(event: GameEvent) -> str:
     return str(event.timestamp.isoformat())
 
 
-def _game_rows(game_id: str, events: Iterable[Any], lines: list[str]) -> dict[str, list[Any]]:
+def _game_rows(game_id: str, events: Iterable[GameEvent], lines: list[str]) -> dict[str, list[Any]]:
     """The rows of one game's events, table by table."""
     rows: dict[str, list[Any]] = {name: [] for name in TABLES}
     game: dict[str, Any] = {"game_id": game_id}
@@ -153,7 +158,11 @@ def _game_rows(game_id: str, events: Iterable[Any], lines: list[str]) -> dict[st
 
 
 def write_analysis(
-    svc: _Service, path: str | os.PathLike[str], viewer: Viewer = REFEREE
+    svc: _Games,
+    path: str | os.PathLike[str],
+    viewer: Viewer = REFEREE,
+    *,
+    scoreboard: Callable[[], list[dict[str, Any]]],
 ) -> AnalysisCounts:
     """Write every game of the store, as ``viewer`` may see it, and the standings to a
     new SQLite file at ``path`` (written beside it and moved into place, so a failure
@@ -188,7 +197,7 @@ def write_analysis(
                 if rows:
                     db[name].insert_all(rows, pk=keys[name], alter=True)  # type: ignore[union-attr]
                     counts[name] += len(rows)
-        standings = svc.scoreboard()
+        standings = scoreboard()
         if standings:
             rows = [
                 {k: (json.dumps(v) if isinstance(v, dict | list) else v) for k, v in r.items()}

@@ -1,42 +1,53 @@
-"""``RefereeService``: the one application layer every face calls.
+"""``RefereeService``: the one door every face calls, a thin facade over small services.
 
-The command line, the HTTP API and the pages all hold one of these and call its
-methods; none of them holds referee logic of its own. Commands (``Commands``)
-write events through the store; queries (``Queries``) read and present them for
-a viewer; records, scoreboards and audits are here too.
+The command line, the HTTP API and the pages all hold one of these and call its methods;
+none of them holds referee logic of its own. The work is done by small application
+services, each a class with a typed interface, which the facade holds in ``parts``:
+
+- ``games`` (``service.game_service.GameService``): a game's commands and reads;
+- ``events`` (``service.event_service.EventService``): tournaments, the hall, the clock;
+- ``postings`` (``service.postings.Postings``): postings and the event pages' reads;
+- ``room`` (``service.room_service.RoomService``): the referees' queue;
+- ``records`` (``service.record_service.RecordService``): records, seals, scoreboard, audits;
+- ``access`` (``service.access.AccessService``): a game's seating and the check of an action.
+
+They share one ``service.ports.Basis`` (store, clock, seeds, read models) and reach each
+other only through the typed seams of ``service.ports``. The facade keeps every method name
+the faces have always called (``svc.load``, ``svc.event_pair``, ...): each is the part's own
+method, typed as that method (``_Via``), so a new face may call ``svc.parts.events`` directly
+and an old one keeps working.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable
 from contextlib import closing
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Generic, ParamSpec, TypeVar
 
 from events.backends import is_server_store
 from events.store import DEFAULT_DB, GameStore, resolve_db_path
-from referee.contract import REFEREE, Viewer
-from service.calls import HallFaces
-from service.commands import Commands
+from service.access import AccessService
 from service.errors import NoStoreError
-from service.event_fixes import EventFixes
-from service.eventprint import EventPrinting
-from service.hall import Clocks
+from service.event_service import EventService
+from service.game_service import GameService
+from service.ports import Basis
 from service.postings import Postings
-from service.queries import Queries
+from service.record_service import RecordService
+from service.room_service import RoomService
 
 if TYPE_CHECKING:
-    from events.ledger import Checkpoint
-    from service.analysis import AnalysisCounts
-    from service.foreign import ForeignResult
-    from service.interchange import ImportReport
-    from service.live import GameListing, NoticeLog
-    from service.seal import CheckpointReport
+    from projections.projector import Projector
 
-__all__ = ["RefereeService", "open_service", "remove_unused_store", "store_file_to_make"]
+__all__ = ["Parts", "RefereeService", "open_service", "remove_unused_store", "store_file_to_make"]
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
 def _now() -> datetime:
@@ -47,7 +58,30 @@ def _seed() -> int:
     return secrets.randbelow(2**31)
 
 
-class RefereeService(Commands, Queries, HallFaces, EventFixes, Clocks, Postings, EventPrinting):
+@dataclass(frozen=True)
+class Parts:
+    """The small services one ``RefereeService`` is made of (see the module's docstring)."""
+
+    games: GameService
+    events: EventService
+    postings: Postings
+    room: RoomService
+    records: RecordService
+    access: AccessService
+
+
+class _Via(cached_property[Callable[_P, _R]], Generic[_P, _R]):
+    """A method of the facade that is a part's method: ``svc.load(ref)`` is
+    ``svc.parts.games.load(ref)``, with that method's own signature for the type checker
+    (``bind`` names it in code, so a renamed or missing method fails ``mypy``, not a
+    request). Bound once per service (``functools.cached_property``): a face's call costs
+    what a call of the part's own method costs, which a server makes per request."""
+
+    def __init__(self, bind: Callable[[RefereeService], Callable[_P, _R]]) -> None:
+        super().__init__(bind)
+
+
+class RefereeService:
     """Everything a referee, a scorekeeper or a viewer can ask of a store of games."""
 
     def __init__(
@@ -59,10 +93,54 @@ class RefereeService(Commands, Queries, HallFaces, EventFixes, Clocks, Postings,
         projections: str | os.PathLike[str] | None = None,
     ) -> None:
         self.store = store
-        self.clock = clock
-        self.draw_seed = draw_seed
-        self._projections_path = projections
-        self._projector: Any = None
+        self.basis = Basis(store, clock, draw_seed, projections)
+        games = self._new_games(self.basis)
+        events = EventService(self.basis, games)
+        games.matches = events  # a game of an event updates its match in the same write
+        self.parts = Parts(
+            games=games,
+            events=events,
+            postings=Postings(store, events),
+            room=RoomService(self.basis),
+            records=RecordService(self.basis, games),
+            access=AccessService(games),
+        )
+
+    def _new_games(self, basis: Basis) -> GameService:
+        """The game service (a long-running server keeps games folded: ``CachedService``)."""
+        return GameService(basis)
+
+    @property
+    def clock(self) -> Callable[[], datetime]:
+        """The clock every part reads (a test may set another)."""
+        return self.basis.clock_source
+
+    @clock.setter
+    def clock(self, clock: Callable[[], datetime]) -> None:
+        self.basis.clock_source = clock
+
+    @property
+    def draw_seed(self) -> Callable[[], int]:
+        """Where every part draws its seeds (a test may set another)."""
+        return self.basis.seed_source
+
+    @draw_seed.setter
+    def draw_seed(self, draw_seed: Callable[[], int]) -> None:
+        self.basis.seed_source = draw_seed
+
+    @property
+    def on_resolved(self) -> Callable[[str, str], None] | None:
+        """Told ``(ending, game id)`` when a game is named by the ending of its id."""
+        return self.parts.games.on_resolved
+
+    @on_resolved.setter
+    def on_resolved(self, told: Callable[[str, str], None] | None) -> None:
+        self.parts.games.on_resolved = told
+
+    @property
+    def projector(self) -> Projector:
+        """The read models (scoreboard, ratings, audits, heads), caught up on demand."""
+        return self.basis.projector
 
     def prepare_store(self) -> None:
         """Make sure the store can be used and its tables exist. A server calls this once
@@ -72,14 +150,11 @@ class RefereeService(Commands, Queries, HallFaces, EventFixes, Clocks, Postings,
         self.store.ensure_tables()
 
     def close(self) -> None:
-        if self._projector is not None:
-            self._projector.close()
-        room = self.__dict__.get("_room")
-        if room is not None:
-            room.close()
-        snapshots = self.__dict__.get("_event_snapshots")
-        if snapshots is not None:
-            snapshots.close()
+        """Close what the parts opened (read models, the queue's fold, event snapshots),
+        then the store."""
+        self.basis.close()
+        self.parts.room.close()
+        self.parts.events.close()
         self.store.close()
 
     def __enter__(self) -> RefereeService:
@@ -88,182 +163,145 @@ class RefereeService(Commands, Queries, HallFaces, EventFixes, Clocks, Postings,
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- records -----------------------------------------------------------
-    def export(
-        self,
-        refs: Sequence[str] | None,
-        fmt: Literal["jsonl", "text"] = "jsonl",
-        viewer: Viewer = REFEREE,
-    ) -> Iterator[str]:
-        """The lines of the games' records (every game when ``refs`` is ``None``)."""
-        from service.interchange import export_records
+    # -- the games (service.game_service.GameService) ----------------------------------------
+    adjust = _Via(lambda s: s.parts.games.adjust)
+    appeal = _Via(lambda s: s.parts.games.appeal)
+    backup = _Via(lambda s: s.parts.games.backup)
+    create_game = _Via(lambda s: s.parts.games.create_game)
+    dispute = _Via(lambda s: s.parts.games.dispute)
+    dispute_steps = _Via(lambda s: s.parts.games.dispute_steps)
+    end = _Via(lambda s: s.parts.games.end)
+    games = _Via(lambda s: s.parts.games.games)
+    iter_log = _Via(lambda s: s.parts.games.iter_log)
+    keep_rejection = _Via(lambda s: s.parts.games.keep_rejection)
+    legal = _Via(lambda s: s.parts.games.legal)
+    load = _Via(lambda s: s.parts.games.load)
+    log = _Via(lambda s: s.parts.games.log)
+    log_events = _Via(lambda s: s.parts.games.log_events)
+    open_deck = _Via(lambda s: s.parts.games.open_deck)
+    penalty = _Via(lambda s: s.parts.games.penalty)
+    position = _Via(lambda s: s.parts.games.position)
+    position_svg = _Via(lambda s: s.parts.games.position_svg)
+    position_text = _Via(lambda s: s.parts.games.position_text)
+    position_unless = _Via(lambda s: s.parts.games.position_unless)
+    record = _Via(lambda s: s.parts.games.record)
+    register_deck = _Via(lambda s: s.parts.games.register_deck)
+    replay = _Via(lambda s: s.parts.games.replay)
+    report = _Via(lambda s: s.parts.games.report)
+    resolve = _Via(lambda s: s.parts.games.resolve)
+    retract = _Via(lambda s: s.parts.games.retract)
+    rule = _Via(lambda s: s.parts.games.rule)
+    seal_decklist = _Via(lambda s: s.parts.games.seal_decklist)
+    seating = _Via(lambda s: s.parts.games.seating)
+    time_limit = _Via(lambda s: s.parts.games.time_limit)
+    verify = _Via(lambda s: s.parts.games.verify)
+    viewer_of = _Via(lambda s: s.parts.games.viewer_of)
+    what_if = _Via(lambda s: s.parts.games.what_if)
+    withdraw_penalty = _Via(lambda s: s.parts.games.withdraw_penalty)
+    written = _Via(lambda s: s.parts.games.written)
 
-        ids = [self.resolve(r) for r in refs] if refs is not None else self.store.game_ids()
-        return export_records(self.store, ids, fmt, viewer)
+    # the games' reads that need no store
+    clauses = staticmethod(GameService.clauses)
+    game_type = staticmethod(GameService.game_type)
+    game_types = staticmethod(GameService.game_types)
+    rulebook = staticmethod(GameService.rulebook)
 
-    def export_sqlite(
-        self, path: str | os.PathLike[str], viewer: Viewer = REFEREE
-    ) -> AnalysisCounts:
-        """Every game and the standings as plain tables in a new SQLite file, with
-        full-text search over the log (``service.analysis``: for Datasette and the like)."""
-        from service.analysis import write_analysis
+    # -- the events (service.event_service.EventService) -------------------------------------
+    answer_as = _Via(lambda s: s.parts.events.answer_as)
+    call_as = _Via(lambda s: s.parts.events.call_as)
+    call_step_as = _Via(lambda s: s.parts.events.call_step_as)
+    calls_as = _Via(lambda s: s.parts.events.calls_as)
+    check_game_reopened = _Via(lambda s: s.parts.events.check_game_reopened)
+    event_attach_deck = _Via(lambda s: s.parts.events.event_attach_deck)
+    event_audit = _Via(lambda s: s.parts.events.event_audit)
+    event_audit_named = _Via(lambda s: s.parts.events.event_audit_named)
+    event_bracket = _Via(lambda s: s.parts.events.event_bracket)
+    event_call = _Via(lambda s: s.parts.events.event_call)
+    event_call_claim = _Via(lambda s: s.parts.events.event_call_claim)
+    event_call_escalate = _Via(lambda s: s.parts.events.event_call_escalate)
+    event_call_resolve = _Via(lambda s: s.parts.events.event_call_resolve)
+    event_calls = _Via(lambda s: s.parts.events.event_calls)
+    event_change = _Via(lambda s: s.parts.events.event_change)
+    event_clock = _Via(lambda s: s.parts.events.event_clock)
+    event_clock_view = _Via(lambda s: s.parts.events.event_clock_view)
+    event_correct = _Via(lambda s: s.parts.events.event_correct)
+    event_draw = _Via(lambda s: s.parts.events.event_draw)
+    event_drop = _Via(lambda s: s.parts.events.event_drop)
+    event_end = _Via(lambda s: s.parts.events.event_end)
+    event_explain = _Via(lambda s: s.parts.events.event_explain)
+    event_export = _Via(lambda s: s.parts.events.event_export)
+    event_extend = _Via(lambda s: s.parts.events.event_extend)
+    event_game_place = _Via(lambda s: s.parts.events.event_game_place)
+    event_game_place_of = _Via(lambda s: s.parts.events.event_game_place_of)
+    event_ids = _Via(lambda s: s.parts.events.event_ids)
+    event_info = _Via(lambda s: s.parts.events.event_info)
+    event_log = _Via(lambda s: s.parts.events.event_log)
+    event_log_named = _Via(lambda s: s.parts.events.event_log_named)
+    event_missing_decks = _Via(lambda s: s.parts.events.event_missing_decks)
+    event_new = _Via(lambda s: s.parts.events.event_new)
+    event_pair = _Via(lambda s: s.parts.events.event_pair)
+    event_pairing_sheet = _Via(lambda s: s.parts.events.event_pairing_sheet)
+    event_pairings = _Via(lambda s: s.parts.events.event_pairings)
+    event_penalize = _Via(lambda s: s.parts.events.event_penalize)
+    event_penalty = _Via(lambda s: s.parts.events.event_penalty)
+    event_penalty_withdraw = _Via(lambda s: s.parts.events.event_penalty_withdraw)
+    event_player_of = _Via(lambda s: s.parts.events.event_player_of)
+    event_pod_places = _Via(lambda s: s.parts.events.event_pod_places)
+    event_register = _Via(lambda s: s.parts.events.event_register)
+    event_repair = _Via(lambda s: s.parts.events.event_repair)
+    event_repair_moves = _Via(lambda s: s.parts.events.event_repair_moves)
+    event_report = _Via(lambda s: s.parts.events.event_report)
+    event_report_confirm = _Via(lambda s: s.parts.events.event_report_confirm)
+    event_report_dispute = _Via(lambda s: s.parts.events.event_report_dispute)
+    event_reports = _Via(lambda s: s.parts.events.event_reports)
+    event_result = _Via(lambda s: s.parts.events.event_result)
+    event_round = _Via(lambda s: s.parts.events.event_round)
+    event_round_label = _Via(lambda s: s.parts.events.event_round_label)
+    event_round_length = _Via(lambda s: s.parts.events.event_round_length)
+    event_stage = _Via(lambda s: s.parts.events.event_stage)
+    event_standings = _Via(lambda s: s.parts.events.event_standings)
+    event_state = _Via(lambda s: s.parts.events.event_state)
+    event_undo_round = _Via(lambda s: s.parts.events.event_undo_round)
+    event_undrop = _Via(lambda s: s.parts.events.event_undrop)
+    event_version = _Via(lambda s: s.parts.events.event_version)
+    game_call = _Via(lambda s: s.parts.events.game_call)
+    game_call_as = _Via(lambda s: s.parts.events.game_call_as)
+    game_clock = _Via(lambda s: s.parts.events.game_clock)
+    match_update = _Via(lambda s: s.parts.events.match_update)
+    report_as = _Via(lambda s: s.parts.events.report_as)
+    reports_as = _Via(lambda s: s.parts.events.reports_as)
 
-        return write_analysis(self, path, viewer)
+    # -- the postings and event pages (service.postings.Postings) ----------------------------
+    event_board = _Via(lambda s: s.parts.postings.event_board)
+    event_list = _Via(lambda s: s.parts.postings.event_list)
+    event_player = _Via(lambda s: s.parts.postings.event_player)
+    event_posting = _Via(lambda s: s.parts.postings.event_posting)
+    newest_checkpoint = _Via(lambda s: s.parts.postings.newest_checkpoint)
+    verify_event_posting = _Via(lambda s: s.parts.postings.verify_event_posting)
 
-    def import_files(
-        self,
-        paths: Iterable[str | os.PathLike[str]],
-        *,
-        as_new: bool = False,
-        by: str = "",
-        progress: Callable[[int], None] | None = None,
-        workers: int | None = None,
-    ) -> ImportReport:
-        """Import record files (JSONL or text, one game or many each)."""
-        from service.interchange import import_records
+    # -- the room (service.room_service.RoomService) -----------------------------------------
+    queue = _Via(lambda s: s.parts.room.queue)
 
-        return import_records(
-            self.store,
-            [os.fspath(p) for p in paths],
-            as_new=as_new,
-            by=by,
-            progress=progress,
-            workers=workers,
-        )
+    # -- records, seals, read models, sizes (service.record_service.RecordService) -----------
+    audit = _Via(lambda s: s.parts.records.audit)
+    event_count = _Via(lambda s: s.parts.records.event_count)
+    export = _Via(lambda s: s.parts.records.export)
+    export_sqlite = _Via(lambda s: s.parts.records.export_sqlite)
+    game_count = _Via(lambda s: s.parts.records.game_count)
+    game_listing = _Via(lambda s: s.parts.records.game_listing)
+    import_files = _Via(lambda s: s.parts.records.import_files)
+    import_foreign = _Via(lambda s: s.parts.records.import_foreign)
+    notice_log = _Via(lambda s: s.parts.records.notice_log)
+    scoreboard = _Via(lambda s: s.parts.records.scoreboard)
+    seal = _Via(lambda s: s.parts.records.seal)
+    seal_key_warnings = _Via(lambda s: s.parts.records.seal_key_warnings)
+    verify_checkpoint = _Via(lambda s: s.parts.records.verify_checkpoint)
+    verify_recorded_checkpoints = _Via(lambda s: s.parts.records.verify_recorded_checkpoints)
+    witness = _Via(lambda s: s.parts.records.witness)
 
-    def import_foreign(
-        self,
-        fmt: str,
-        paths: Sequence[str],
-        *,
-        compare: bool = False,
-        options: Mapping[str, Any] | None = None,
-        by: str = "",
-        progress: Callable[[int], None] | None = None,
-    ) -> list[ForeignResult]:
-        """Import other tools' records of ``fmt`` (each entered again by the referee's own
-        commands, optionally compared with the tool's snapshots); one result per file."""
-        from service.foreign import import_foreign
-
-        return import_foreign(
-            self.store,
-            fmt,
-            paths,
-            compare=compare,
-            options=options,
-            by=by,
-            progress=progress,
-        )
-
-    # -- seals (signed checkpoints of the store-wide chain) ------------------------
-    @staticmethod
-    def create_seal_key(path: str | os.PathLike[str]) -> str:
-        """Write a new private seal key (owner-only); its public key (hex)."""
-        from service.seal import create_key
-
-        return create_key(path)
-
-    @staticmethod
-    def seal_key_is_encrypted(path: str | os.PathLike[str]) -> bool:
-        """Whether the key file at ``path`` is an encrypted PEM (it needs a passphrase)."""
-        from events.ledger import is_encrypted
-
-        key = Path(path)
-        return key.is_file() and is_encrypted(key.read_bytes())
-
-    def seal(self, key_path: str | os.PathLike[str], passphrase: bytes | None = None) -> Checkpoint:
-        """Sign the head of the store-wide chain as it is now, and record the checkpoint."""
-        from service.seal import seal
-
-        return seal(self.store, key_path, passphrase=passphrase)
-
-    def seal_key_warnings(self, key_path: str | os.PathLike[str]) -> list[str]:
-        """What is wrong with where the seal key is kept (see ``service.seal.key_warnings``)."""
-        from service.seal import key_warnings
-
-        return key_warnings(self.store, key_path)
-
-    def verify_checkpoint(self, checkpoint: str, public_key: str | None) -> CheckpointReport:
-        """Whether the store still extends ``checkpoint`` (and, given a key, who signed it)."""
-        from service.seal import verify_checkpoint
-
-        return verify_checkpoint(self.store, checkpoint, public_key)
-
-    def verify_recorded_checkpoints(self) -> list[CheckpointReport]:
-        """Each checkpoint this store recorded when sealed, checked against today's events."""
-        from service.seal import recorded_checkpoints, verify_checkpoint
-
-        return [verify_checkpoint(self.store, c) for c in recorded_checkpoints(self.store)]
-
-    # -- following the store live (the HTTP face's games list and streams) ------------
-    def game_listing(self) -> GameListing:
-        """A games list over this store, caught up from the notification log on each call."""
-        from service.live import GameListing
-
-        return GameListing(self.store)
-
-    def notice_log(self) -> NoticeLog:
-        """The store-wide notification log, for a face that wakes live streams."""
-        from service.live import NoticeLog
-
-        return NoticeLog(self.store)
-
-    # -- sizes (for progress bars) --------------------------------------------------
-    def game_count(self) -> int:
-        """How many games the store holds."""
-        return len(self.store.game_ids())
-
-    def event_count(self) -> int:
-        """How many events the store holds (the store-wide sequence's last position)."""
-        return self.store.last_position()
-
-    # -- projections ---------------------------------------------------------
-    @property
-    def projector(self) -> Any:
-        """The read models (scoreboard, ratings, audits, heads), caught up on demand."""
-        if self._projector is None:
-            from projections.projector import Projector
-
-            self._projector = Projector(self.store, self._projections_path)
-        return self._projector
-
-    def scoreboard(
-        self,
-        game_type: str | None = None,
-        *,
-        rebuild: bool = False,
-        progress: Callable[[int], None] | None = None,
-    ) -> list[dict[str, Any]]:
-        """Standings and ratings per game type and player, after catching the projection up."""
-        if game_type is not None:
-            from referee import games
-
-            game_type = games.load(game_type).name  # an unknown game is refused, not "no games yet"
-        projector = self.projector
-        (projector.rebuild if rebuild else projector.catch_up)(progress)
-        rows: list[dict[str, Any]] = projector.standings(game_type)
-        return rows
-
-    def audit(self, ref: str, dispute: int | None = None) -> dict[str, Any]:
-        """A game's audit: the dossier of each dispute (or of one), and every ruling asked
-        for, adjustment, penalty and deck check (REF-6.4, REF-7)."""
-        from projections.audit import referee_entries
-        from service.errors import RefusedError
-
-        game_id = self.resolve(ref)
-        projector = self.projector
-        projector.catch_up()
-        items: list[dict[str, Any]] = projector.audit(game_id)
-        if dispute is not None:
-            items = [i for i in items if i["dispute"] == dispute]
-            if not items:
-                raise RefusedError(f"game {game_id} has no dispute {dispute}")
-        return {"game_id": game_id, "disputes": items, **referee_entries(self.store.load(game_id))}
-
-    def witness(self) -> Any:
-        """The projection as a witness of each game's last event, if it was ever built."""
-        projector = self.projector
-        return projector if projector.exists() else None
+    # a seal key is a file: no store
+    create_seal_key = staticmethod(RecordService.create_seal_key)
+    seal_key_is_encrypted = staticmethod(RecordService.seal_key_is_encrypted)
 
 
 def open_service(

@@ -90,11 +90,11 @@ def legible(drawing: str) -> str:
 # -- anything else: seats and their zones ------------------------------------------------
 
 
-def _chip(key: str, value: Any) -> str:
+def _chip(key: str, value: object) -> str:
     return f'<span class="chip"><b>{escape(str(key))}</b> {escape(_short(value))}</span>'
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, dict):
@@ -150,7 +150,7 @@ def _counted(label: str, count: int) -> str:
     )
 
 
-def _zone(key: str, value: Any) -> str:
+def _zone(key: str, value: object) -> str:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return _cards_row(list(value), key)
     if (

@@ -12,24 +12,73 @@ was, and two threads never share a view.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable
+from datetime import datetime
 
 from events.codec import decode
+from events.store import GameStore
 from events.view import GameView
 from service.access import Seating
-from service.app import RefereeService
+from service.app import RefereeService, _now, _seed
+from service.game_service import GameService
+from service.ports import Basis
 
-__all__ = ["CachedService"]
+__all__ = ["CachedGames", "CachedService"]
 
 
 class CachedService(RefereeService):
-    """``RefereeService`` whose ``load`` catches a cached view up instead of replaying
-    the whole stream. ``capacity`` bounds how many games are kept."""
+    """``RefereeService`` whose game service is ``CachedGames``: its ``load`` (and every
+    command's, which loads through it) catches a cached view up instead of replaying the
+    whole stream. ``capacity`` bounds how many games are kept."""
 
-    def __init__(self, *args: Any, capacity: int = 2000, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        clock: Callable[[], datetime] = _now,
+        draw_seed: Callable[[], int] = _seed,
+        projections: str | os.PathLike[str] | None = None,
+        capacity: int = 2000,
+    ) -> None:
+        self.capacity = capacity
+        super().__init__(store, clock=clock, draw_seed=draw_seed, projections=projections)
+
+    cache: CachedGames
+    """The game service, with its cache (``parts.games`` as its own type)."""
+
+    def _new_games(self, basis: Basis) -> GameService:
+        self.cache = CachedGames(basis, self.capacity)
+        return self.cache
+
+    def cached_copy(self, game_id: str) -> GameView | None:
+        """``CachedGames.cached_copy``."""
+        return self.cache.cached_copy(game_id)
+
+    def holds(self, game_id: str, version: int) -> bool:
+        """``CachedGames.holds``."""
+        return self.cache.holds(game_id, version)
+
+    def adopt(self, view: GameView) -> None:
+        """``CachedGames.adopt``."""
+        self.cache.adopt(view)
+
+    def forget(self, game_id: str) -> None:
+        """``CachedGames.forget``."""
+        self.cache.forget(game_id)
+
+    def exists(self, game_id: str) -> bool:
+        """``CachedGames.exists``."""
+        return self.cache.exists(game_id)
+
+
+class CachedGames(GameService):
+    """The game service of a long-running server: games kept folded between requests."""
+
+    def __init__(self, basis: Basis, capacity: int = 2000) -> None:
+        super().__init__(basis)
         self.capacity = capacity
         self._views: OrderedDict[str, tuple[threading.Lock, GameView]] = OrderedDict()
         self._lock = threading.Lock()

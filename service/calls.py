@@ -15,7 +15,8 @@ referee is at hand; EV-10.1). Each stored event records when (its time and ``at`
 (``by``/``player``: the player's id or the staff member's name) and with which token
 (``token_id``, as every event written through the HTTP face).
 
-``Hall`` is mixed into ``RefereeService``; ``hall_items`` gives the queue its items.
+``Hall`` is a part of the event service (``service.event_service``); ``hall_items`` gives
+the queue its items.
 """
 
 from __future__ import annotations
@@ -343,9 +344,9 @@ def _item(  # noqa: PLR0913, PLR0917 - one argument per column of the row it bui
 
 
 class Hall(Tournaments):
-    """Judge calls and players' reports (mixed into ``RefereeService``)."""
+    """Judge calls and players' reports (a part of the event service)."""
 
-    def _hall(self, event_id: str, command: h.HallCommand) -> tuple[Tournament, list[Any]]:
+    def _hall(self, event_id: str, command: h.HallCommand) -> tuple[Tournament, list[tf.Fact]]:
         """Decide ``command`` on the event and store its facts; the state after them and
         the facts stored."""
         loaded = self._event(event_id)
@@ -431,8 +432,8 @@ class Hall(Tournaments):
     def _game_table(self, game_id: str) -> tuple[str, int]:
         """The event and the table of its current round a game is played at, or a
         refusal (EV-10.1): a game outside any event, or of an earlier round."""
-        created = self.load(game_id).created  # type: ignore[attr-defined]
-        event_id = dict(getattr(created, "meta", None) or {}).get("event", "")
+        created = self.game_service.load(game_id).created
+        event_id = created.meta.get("event", "")
         if not event_id.startswith("ev-"):
             raise EventRefusedError(
                 "EV-10.1",

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from events.schema import (
     ActionRetracted,
     DeckOpened,
-    GameCreated,
     GameEnded,
     GameEvent,
     PenaltyLevel,
@@ -40,6 +39,7 @@ from service.results import CorrectionResult, EntryResult, ResultInfo, WrittenEv
 if TYPE_CHECKING:
     from service.access import Principal
     from service.decide import Backup, Command, EndKind, Retract
+    from service.ports import MatchHooks
 
 __all__ = ["Commands"]
 
@@ -49,12 +49,15 @@ def _utc_now() -> datetime:
 
 
 class Commands:
-    """Commands of the referee service (mixed into ``RefereeService``)."""
+    """The games' commands: with ``Queries``, the game service
+    (``service.game_service.GameService``)."""
 
     store: GameStore
     clock: Callable[[], datetime]
     draw_seed: Callable[[], int]
     resolve: Callable[[str], str]
+    matches: MatchHooks | None = None
+    """The event service a game of an event asks about its match (``None``: no events)."""
 
     # -- shared ------------------------------------------------------------
     def load(self, ref: str) -> GameView:
@@ -103,15 +106,13 @@ class Commands:
         event_id = view.created.meta.get("event", "")
         if not event_id:
             return self.store.append(view, new, applied=applied)
-        if view.ended is not None and any(
-            isinstance(e, ActionRetracted | ResultVoided) for e in new
-        ):
-            check: Callable[[GameCreated], None] | None = getattr(self, "check_game_reopened", None)
-            if check is not None:
-                check(view.created)
+        reopened = any(isinstance(e, ActionRetracted | ResultVoided) for e in new)
+        if view.ended is not None and reopened and self.matches is not None:
+            self.matches.check_game_reopened(view.created)
         ended = next((e for e in new if isinstance(e, GameEnded)), None)
-        plan: Callable[[GameCreated, GameEnded], Any] | None = getattr(self, "match_update", None)
-        update = plan(view.created, ended) if ended is not None and plan is not None else None
+        update = None
+        if ended is not None and self.matches is not None:
+            update = self.matches.match_update(view.created, ended)
         if update is None:
             return self.store.append(view, new, applied=applied)
         written, others = self.store.append_with(view, new, update.batches, applied=applied)

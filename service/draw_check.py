@@ -6,12 +6,15 @@ pure core (which orders the players by sha256 of ``SEED:1:ID``), and compares.""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from events.tournament import TournamentEvent
 
 __all__ = ["draw_check"]
 
 
-def draw_check(events: Sequence[Any], seed: int | None) -> tuple[bool, str] | None:
+def draw_check(events: Sequence[TournamentEvent], seed: int | None) -> tuple[bool, str] | None:
     """``(held, detail)`` for a posting of round 1 that carries ``seed``; ``None`` when
     there is nothing to recompute (no seed posted, or round 1 never paired)."""
     from events.tournament import to_fact

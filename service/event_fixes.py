@@ -2,7 +2,8 @@
 of ``referee event undo-round / undrop / change / penalty withdraw / deck`` and the reads
 of round 1's draw (EV-1.5, EV-2.7, EV-2.8, EV-5.6, EV-5.13, EV-8.7).
 
-A mixin over ``Tournaments`` (same loading, deciding and appending): each command asks
+A part of the event service over ``Tournaments`` (same loading, deciding and appending,
+``service.event_service``): each command asks
 the pure core (``referee.tournament.fixing``) for new facts and stores them; nothing
 stored is ever edited. Games a fact makes void are closed in their own streams in the
 same transaction (``Tournaments._void_closings``).
@@ -51,7 +52,7 @@ DRAW_RULE = "players sorted by sha256('SEED:1:PLAYER-ID') in hex, smallest first
 
 
 class EventFixes(Tournaments):
-    """The event commands that put a mistake right, mixed into ``RefereeService``."""
+    """The event commands that put a mistake right (a part of the event service)."""
 
     def event_repair_moves(
         self,

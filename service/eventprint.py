@@ -4,9 +4,11 @@ playoff bracket, the log and the audit naming people, a game's place in its even
 next game of its match.
 
 Reads only, over the event service's own reads (``svc.event_state``, ``svc.event_info``,
-``svc.event_log``, ``svc.event_audit``): mixed into ``RefereeService`` as ``EventPrinting``
-so every face reaches them through the one door. The pure rules of the playoff (stage
-names, the bracket, how far a player went) are ``referee.tournament.playoff``.
+``svc.event_log``, ``svc.event_audit`` of ``service.tournaments.Tournaments``):
+``EventPrinting`` is part of the event service (``service.event_service``), which
+``RefereeService`` holds, so every face reaches them through the one door. The pure rules
+of the playoff (stage names, the bracket, how far a player went) are
+``referee.tournament.playoff``.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from service.errors import RefusedError
+from service.tournaments import LogLine, StandingRow, Tournaments
 
 if TYPE_CHECKING:
+    from referee.tournament.model import Pairing
     from referee.tournament.state import Tournament
 
 __all__ = [
@@ -98,7 +102,7 @@ class PairingSheet(msgspec.Struct, kw_only=True):
     lines: list[PairingLine]
 
 
-def _seat_result(state: Tournament, number: int, pairing: Any, who: str) -> str:
+def _seat_result(state: Tournament, number: int, pairing: Pairing, who: str) -> str:
     from referee.tournament.model import Placement, Score
     from referee.tournament.playoff import ordinal
 
@@ -131,7 +135,7 @@ def place_words(state: Tournament, number: int, table: int) -> str:
     return text
 
 
-def pairing_sheet(svc: Any, event_id: str, round_number: int | None = None) -> PairingSheet:
+def pairing_sheet(svc: Tournaments, event_id: str, round_number: int | None = None) -> PairingSheet:
     state: Tournament = svc.event_state(event_id)
     info = svc.event_info(event_id)
     number = round_number if round_number is not None else state.current_round
@@ -179,7 +183,7 @@ def pairings_csv(sheet: PairingSheet, *, by_name: bool = False) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["round", "stage", "table", "player", "points", "opponents", "result"])
-    rows: list[list[Any]] = []
+    rows: list[list[str | int | None]] = []
     for line in sheet.lines:
         for seat in line.seats:
             others = " / ".join(s.player for s in line.seats if s is not seat)
@@ -193,7 +197,7 @@ def pairings_csv(sheet: PairingSheet, *, by_name: bool = False) -> str:
     return out.getvalue()
 
 
-def standings_csv(rows: Sequence[Any]) -> str:
+def standings_csv(rows: Sequence[StandingRow]) -> str:
     """The standings rows as CSV: final place (after a cut) and how far, Swiss rank, player,
     points, record, exact tie-breakers, the round a dropped player left after."""
     out = io.StringIO()
@@ -269,7 +273,7 @@ class BracketView(msgspec.Struct, kw_only=True):
     ended: bool
 
 
-def bracket_view(svc: Any, event_id: str) -> BracketView:
+def bracket_view(svc: Tournaments, event_id: str) -> BracketView:
     from referee.tournament.playoff import bracket
 
     state: Tournament = svc.event_state(event_id)
@@ -318,11 +322,11 @@ class GamePlace(msgspec.Struct, kw_only=True):
     next_first: str = ""  # who plays first in the next game (EV-I.10)
 
 
-def _first_player(svc: Any, game_id: str) -> str:
+def _first_player(svc: Tournaments, game_id: str) -> str:
     """The name of the player who takes the first turn of ``game_id``: the seat its setup
     names as ``first`` where the game has that option, else the first seat."""
     try:
-        created = svc.load(game_id).created
+        created = svc.game_service.load(game_id).created
     except (LookupError, RefusedError):
         return ""
     seats: dict[str, str] = {str(p.seat): str(p.name) for p in created.players}
@@ -332,7 +336,7 @@ def _first_player(svc: Any, game_id: str) -> str:
     return next(iter(seats.values()), "")
 
 
-def game_place(svc: Any, meta: dict[str, str], game_id: str) -> GamePlace | None:
+def game_place(svc: Tournaments, meta: dict[str, str], game_id: str) -> GamePlace | None:
     """``None`` for a game of no event (or of an event this store does not hold)."""
     event_id = meta.get("event", "")
     if not event_id:
@@ -359,10 +363,10 @@ def game_place(svc: Any, meta: dict[str, str], game_id: str) -> GamePlace | None
     )
 
 
-def log_named(svc: Any, event_id: str) -> list[Any]:
+def log_named(svc: Tournaments, event_id: str) -> list[LogLine]:
     state: Tournament = svc.event_state(event_id)
     names = people(state)
-    lines: list[Any] = svc.event_log(event_id)
+    lines = svc.event_log(event_id)
 
     def stage(found: re.Match[str]) -> str:
         number = int(found.group(1))
@@ -378,7 +382,7 @@ def log_named(svc: Any, event_id: str) -> list[Any]:
 _ROUND = re.compile(r"\bround (\d+)(?: \((?:cut|elimination)\))?")
 
 
-def audit_named(svc: Any, event_id: str) -> dict[str, Any]:
+def audit_named(svc: Tournaments, event_id: str) -> dict[str, Any]:
     """The audit with people named (with their id where two share a name) and the late
     entries listed, in the order they were stored."""
     from events.codec import decode
@@ -409,7 +413,7 @@ def audit_named(svc: Any, event_id: str) -> dict[str, Any]:
     return {**data, "entries": entries}
 
 
-def stage_now(svc: Any, event_id: str) -> str:
+def stage_now(svc: Tournaments, event_id: str) -> str:
     """Where the event stands in words: ``ended``, ``Swiss round 3 of 5``, ``semifinal
     (round 7), top 8 cut``, ``not paired yet``."""
     info = svc.event_info(event_id)
@@ -429,13 +433,12 @@ def stage_now(svc: Any, event_id: str) -> str:
     return f"round {number} of {info.rounds}" if info.rounds else f"round {number}"
 
 
-class EventPrinting:
-    """The event's reads as people print and post them (mixed into ``RefereeService``)."""
+class EventPrinting(Tournaments):
+    """The event's reads as people print and post them (a part of the event service)."""
 
     def event_round_label(self, event_id: str, round_number: int) -> str:
         """``round 3``, or the playoff stage (``semifinal``) for a playoff round (EV-6.6)."""
-        svc: Any = self
-        return _label(svc.event_state(event_id), round_number)
+        return _label(self.event_state(event_id), round_number)
 
     def event_stage(self, event_id: str) -> str:
         """Where the event stands, in words (``stage_now``)."""
@@ -460,7 +463,7 @@ class EventPrinting:
             )
         return view
 
-    def event_log_named(self, event_id: str) -> list[Any]:
+    def event_log_named(self, event_id: str) -> list[LogLine]:
         """``event_log`` with people named instead of their ids."""
         return log_named(self, event_id)
 
@@ -470,9 +473,8 @@ class EventPrinting:
 
     def event_game_place(self, game_id: str) -> GamePlace | None:
         """The event, round, table and match of a game (``None`` for a game of no event)."""
-        svc: Any = self
         try:
-            view = svc.load(game_id)
+            view = self.game_service.load(game_id)
         except (RefusedError, LookupError):
             return None
         return game_place(self, dict(view.created.meta or {}), view.game_id)
@@ -486,8 +488,7 @@ class EventPrinting:
         from referee.tournament.model import Placement
         from referee.tournament.playoff import ordinal
 
-        svc: Any = self
-        state: Tournament = svc.event_state(event_id)
+        state = self.event_state(event_id)
         names = people(state)
         out: dict[str, list[str]] = {names[p]: [] for p in state.players}
         for number in sorted(state.rounds):

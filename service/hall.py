@@ -138,7 +138,7 @@ def game_limit(created: datetime, minutes: int, now: datetime) -> tuple[float, s
 
 
 class Clocks(Tournaments):
-    """The round clock's commands and reads (mixed into ``RefereeService``)."""
+    """The round clock's commands and reads (a part of the event service)."""
 
     def event_clock(self, event_id: str, action: str, *, by: str = "") -> ClockView:
         """Start, pause, resume or end the current round's clock now (EV-9.2); the clock."""

@@ -210,7 +210,7 @@ def _merge(
         events=tuple(r.event for r in results if r.event is not None),
         by=by,
     )
-    written = svc._append_to_game(view, [*new, merged])  # noqa: SLF001 - a game's one append
+    written = svc.parts.games._append_to_game(view, [*new, merged])  # noqa: SLF001 - a game's one append
     return SyncOutcome(
         game_id=view.game_id,
         outcome="merged",

@@ -42,8 +42,13 @@ from service.calls import PlayerHall, player_hall
 from service.errors import RefusedError
 
 if TYPE_CHECKING:
+    from events.integrity import Finding
     from events.store import GameStore
-    from referee.tournament.state import Tournament
+    from events.tournament import TournamentEvent
+    from referee.tournament.model import Pairing
+    from referee.tournament.state import Result, Tournament
+    from service.eventprint import EventPrinting
+    from service.tournaments import EventInfo
 
 __all__ = [
     "FORMAT",
@@ -149,7 +154,7 @@ def _stored(store: GameStore, event_id: str, upto: int | None = None) -> list[An
     return events
 
 
-def _fold(events: Sequence[Any]) -> Tournament:
+def _fold(events: Sequence[TournamentEvent]) -> Tournament:
     from events.tournament import to_fact
     from referee.tournament.state import fold
 
@@ -216,7 +221,7 @@ def _body(state: Tournament, kind: Kind, round_number: int | None) -> list[dict[
     return standings_rows(state, round_number)
 
 
-def _name(events: Sequence[Any], event_id: str) -> str:
+def _name(events: Sequence[TournamentEvent], event_id: str) -> str:
     return str(getattr(events[0], "name", "") or event_id)
 
 
@@ -346,7 +351,7 @@ def read_posting(raw: bytes | str | os.PathLike[str]) -> Posting:
 # -- verifying a posting -------------------------------------------------------------------
 
 
-def _changes_since(events: Sequence[Any], posting: Posting) -> list[Change]:
+def _changes_since(events: Sequence[TournamentEvent], posting: Posting) -> list[Change]:
     """The facts after the posting that change what it shows, as recorded (EV-8.1)."""
     from events.tournament import to_fact
     from referee.tournament import facts as f
@@ -600,7 +605,10 @@ def _verify_posting(
 
 
 def _fields(
-    posting: Posting, events: Sequence[Any], state: Tournament, checkpoint: Checkpoint
+    posting: Posting,
+    events: Sequence[TournamentEvent],
+    state: Tournament,
+    checkpoint: Checkpoint,
 ) -> PostingCheck:
     """Every field the posting prints besides its rows (issue 31): its format, the event's
     name, what it shows and the round, each against the facts it was computed at; its date
@@ -631,7 +639,7 @@ def _fields(
     )
 
 
-def _finding_text(finding: Any, events: Sequence[Any]) -> str:
+def _finding_text(finding: Finding, events: Sequence[TournamentEvent]) -> str:
     """A finding of the stream check, saying what the fact it names recorded."""
     from events.tournament import summary
 
@@ -716,7 +724,7 @@ class EventBoard(msgspec.Struct, kw_only=True):
     places: dict[str, list[str]] = {}  # a pod event: each player's places, round by round
 
 
-def _format_words(info: Any) -> str:
+def _format_words(info: EventInfo) -> str:
     """The event's shape for its pages' header: "Swiss · best of 3 · top 8 cut", "Swiss
     pods", "single elimination · best of 3" (a pod has places, not a match length)."""
     shape = {
@@ -731,7 +739,7 @@ def _format_words(info: Any) -> str:
 
 
 def event_board(
-    svc: Any,
+    svc: EventPrinting,
     event_id: str,
     round_number: int | None = None,
     *,
@@ -799,7 +807,7 @@ _standings_seen: dict[tuple[int, str, int, int | None], list[dict[str, Any]]] = 
 
 
 def _round_rows(
-    svc: Any, event_id: str, state: Tournament, number: int
+    svc: EventPrinting, event_id: str, state: Tournament, number: int
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Round ``number``'s pairings rows (``event pairings --json``) and the same by name.
 
@@ -830,7 +838,7 @@ def _round_rows(
 _rounds_seen: dict[tuple[int, str, int], tuple[Any, Any, list[dict[str, Any]], Any]] = {}
 
 
-def _result_words(result: Any, state: Tournament) -> str:
+def _result_words(result: Result, state: Tournament) -> str:
     from referee.tournament.model import Placement
 
     if isinstance(result, Placement):  # places, not W-L-D (EV-7.3)
@@ -858,7 +866,7 @@ def player_rounds(state: Tournament, player_name: str) -> list[PlayerRound]:
 
 
 def _player_round(
-    state: Tournament, names: dict[str, str], who: str, number: int, pairing: Any
+    state: Tournament, names: dict[str, str], who: str, number: int, pairing: Pairing
 ) -> PlayerRound:
     """One round of a player's history: table, opponents by name, the result for them."""
     from referee.tournament.model import Placement, Score
@@ -899,7 +907,7 @@ class EventRow(msgspec.Struct, kw_only=True):
     status: str = ""  # where it stands, in words: "Swiss round 3 of 5", "ended"
 
 
-def list_events(svc: Any) -> list[EventRow]:
+def list_events(svc: EventPrinting) -> list[EventRow]:
     """Every event of the store, newest first."""
     rows: list[EventRow] = []
     for event_id in reversed(svc.event_ids()):
@@ -1132,10 +1140,13 @@ class PlayerIndex:
 
 
 class Postings:
-    """Postings and the event pages' reads as methods of the referee service (mixed into
-    ``RefereeService``), so the faces reach them through the one door, never the store."""
+    """The posting service: postings and the event pages' reads, over the event service's
+    reads. ``RefereeService`` holds one, so the faces reach them through the one door,
+    never the store."""
 
-    store: GameStore
+    def __init__(self, store: GameStore, events: EventPrinting) -> None:
+        self.store = store
+        self.events = events  # the event service, whose reads the pages show
 
     def event_posting(
         self,
@@ -1163,7 +1174,7 @@ class Postings:
         """The event as this service keeps it folded, for a posting at ``version`` when that
         is the event's newest fact (read before and after, so a fact appended meanwhile by
         another thread is never taken for it)."""
-        reads: Any = self
+        reads = self.events
 
         def state_at(version: int) -> Tournament | None:
             if reads.event_version(event_id) != version:
@@ -1195,7 +1206,7 @@ class Postings:
     ) -> tuple[EventBoard, Tournament]:
         """What an event page shows (``event_board``)."""
         return event_board(
-            self,
+            self.events,
             event_id,
             round_number,
             standings_after=standings_after,
@@ -1204,7 +1215,7 @@ class Postings:
 
     def event_list(self) -> list[EventRow]:
         """Every event of the store, newest first (the events page)."""
-        return list_events(self)
+        return list_events(self.events)
 
     def event_player(self, event_id: str, player: str) -> tuple[EventBoard, PlayerLine]:
         """A player's own page: the event as its pages show it, and the player's line (this

@@ -49,9 +49,10 @@ from service.results import (
 from service.setup import game_info
 
 if TYPE_CHECKING:
+    from projections.projector import Projector
     from referee.rulebook import Clause, Rulebook
     from service.access import Seating
-    from service.room import RoomView
+    from service.ports import Basis
 
 __all__ = ["Queries", "VerifyReport", "awaited_ruling", "drawing_of"]
 
@@ -108,11 +109,12 @@ MIN_ENDING = 4
 
 
 class Queries:
-    """Queries of the referee service (mixed into ``RefereeService``)."""
+    """The games' reads: with ``Commands``, the game service
+    (``service.game_service.GameService``)."""
 
     store: GameStore
     load: Callable[[str], GameView]
-    projector: Any
+    basis: Basis  # the read models (``projector``) the games list and ``resolve`` read
     on_resolved: Callable[[str, str], None] | None = None
 
     # -- viewers -------------------------------------------------------------
@@ -149,12 +151,12 @@ class Queries:
                 f"{ref!r} is too short to name a game safely: give its whole id or at least "
                 f"its last {MIN_ENDING} characters ('referee games' lists them)"
             )
-        scan = self.store.read_only and not self.projector.exists()
+        scan = self.store.read_only and not self.basis.projector.exists()
         matches: list[str] = []
         if not scan:
             try:
-                self.projector.catch_up()
-                matches = self.projector.ids_ending(ref)
+                self.basis.projector.catch_up()
+                matches = self.basis.projector.ids_ending(ref)
             except (OSError, sqlite3.Error):  # the catalog cannot be written here
                 scan = True
         if scan:  # look through the log itself instead
@@ -188,17 +190,17 @@ class Queries:
             raise RefusedError(f"--status is open or finished, not {status!r}")
         if not 1 <= limit <= 10_000:
             raise RefusedError("--limit is 1 to 10000")
-        if self.store.read_only and not self.projector.exists():
+        if self.store.read_only and not self.basis.projector.exists():
             return self._scanned_games(
                 limit=limit, offset=offset, player=player, game=game, status=status, since=since
             )
         try:
-            self.projector.catch_up()
+            self.basis.projector.catch_up()
         except (OSError, sqlite3.Error):  # the catalog cannot be written beside the store
             return self._scanned_games(
                 limit=limit, offset=offset, player=player, game=game, status=status, since=since
             )
-        rows = self.projector.games(
+        rows = self.basis.projector.games(
             limit=limit,
             offset=offset,
             before=before,
@@ -356,7 +358,7 @@ class Queries:
         return str(view.rules.position_text(view.state_at(ply)))
 
     @staticmethod
-    def _action(view: GameView, event: ActionRecorded) -> Any:
+    def _action(view: GameView, event: ActionRecorded) -> object:
         return msgspec.json.decode(event.action, type=view.rules.action_type)
 
     def legal(self, ref: str, *, seat: str | None = None) -> LegalActions:
@@ -389,40 +391,6 @@ class Queries:
             seat=wanted,
             to_move=to_act[0] if len(to_act) == 1 else None,
             actions=actions,
-        )
-
-    def queue(
-        self,
-        *,
-        tables: list[str] | None = None,
-        idle_minutes: int = 10,
-        time_limit: int = 50,
-        now: datetime | None = None,
-        results_only: bool = False,
-        call_seconds: int = 60,
-        event: str | None = None,
-    ) -> RoomView:
-        """The referees' queue across every table (or only ``tables``, of ``event``): open
-        disputes, rulings awaited, appeals, penalties, idle tables, games over time, judge
-        calls and result disagreements (``service.room``, ``service.calls``; an open call
-        older than ``call_seconds`` is marked overdue), triaged into what needs action now
-        and what is for information; only the result items with ``results_only`` (the
-        scorekeeper's).
-        The fold is kept on the service, so a long-lived service reads only what is new."""
-        from service.room import RoomQueue
-
-        room: RoomQueue | None = self.__dict__.get("_room")
-        if room is None:
-            room = RoomQueue(self.store)
-            self.__dict__["_room"] = room
-        return room.items(
-            tables=tables,
-            idle_minutes=idle_minutes,
-            time_limit=time_limit,
-            now=now,
-            results_only=results_only,
-            call_seconds=call_seconds,
-            of_event=event,
         )
 
     def report(self, ref: str, name: str, *, viewer: str | None = None) -> Report:
@@ -488,7 +456,7 @@ class Queries:
         rules = view.rules
         frames: list[ReplayFrame] = []
 
-        def frame(event: int, ply: int, what: str, notes: list[str], state: Any) -> ReplayFrame:
+        def frame(event: int, ply: int, what: str, notes: list[str], state: object) -> ReplayFrame:
             return ReplayFrame(
                 event=event,
                 ply=ply,
@@ -570,7 +538,7 @@ class Queries:
         ref: str | None = None,
         *,
         progress: Callable[[int], None] | None = None,
-        witness: Any = None,
+        witness: Projector | None = None,
     ) -> VerifyReport:
         """Check hash chains and replay every decision of one game or all; ``witness`` (a
         projector whose file exists) adds the cut-tail check against the heads it saw."""

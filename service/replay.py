@@ -94,7 +94,7 @@ def replay_html(
     viewer: Viewer = REFEREE,
     *,
     standalone: bool = True,
-    **context: Any,
+    **context: object,
 ) -> str:
     """The replay viewer of ``game_id`` as ``viewer`` sees it, as one HTML document.
     ``context`` is what the page around it needs (the pages' signed-in viewer).
@@ -213,7 +213,7 @@ def replay_data(svc: RefereeService, game_id: str, viewer: Viewer = REFEREE) -> 
     }
 
 
-def to_json(data: Any) -> str:
+def to_json(data: object) -> str:
     """JSON safe to put inside a ``<script>`` element."""
     text = msgspec.json.encode(data).decode()
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

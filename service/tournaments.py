@@ -45,6 +45,9 @@ from service.procedure import header
 
 if TYPE_CHECKING:
     from projections.event_state import EventSnapshot, EventSnapshots
+    from referee.contract import GameRules, Setup
+    from referee.tournament.model import Round
+    from service.ports import GameDoor
 
 __all__ = [
     "EventInfo",
@@ -315,10 +318,10 @@ class MatchUpdate:
 
 
 def _defaults_added(
-    rules: Any,
+    rules: GameRules[Any, Any],
     players: tuple[Player, ...],
     options: dict[str, Any],
-    setup: Any,
+    setup: Setup,
     draw_seed: Callable[[], int],
 ) -> dict[str, Any] | None:
     """The options resolving a game's setup added (the catalog's digest, the first
@@ -341,7 +344,7 @@ def _defaults_added(
     return added
 
 
-def _round_keys(state: Tournament, rnd: Any) -> list[TableKey]:
+def _round_keys(state: Tournament, rnd: Round) -> list[TableKey]:
     if rnd.kind in ("cut", "elimination"):
         return []
     keys: list[TableKey] = []
@@ -431,19 +434,31 @@ def _refused(exc: Refusal) -> EventRefusedError:
 
 
 class Tournaments:
-    """Event (tournament) commands and reads of the referee service (mixed into
-    ``RefereeService``)."""
+    """Event (tournament) commands and reads: the base of the event service
+    (``service.event_service.EventService``), which ``RefereeService`` holds."""
 
-    store: GameStore
-    clock: Callable[[], datetime]
-    draw_seed: Callable[[], int]
-    _events_cache: dict[str, _Loaded]
+    def __init__(
+        self,
+        store: GameStore,
+        clock: Callable[[], datetime],
+        draw_seed: Callable[[], int],
+        game_service: GameDoor,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.draw_seed = draw_seed
+        self.game_service = game_service  # a game's load and penalty (``ports.GameDoor``)
+        self._events_cache: dict[str, _Loaded] = {}
+        self._event_snapshots: EventSnapshots | None = None
+        self._snapshots_looked = False  # whether the store keeps snapshots was asked
+        self._events_fold_lock = threading.Lock()
+        self._setups: dict[tuple[str, int], tuple[Setup, dict[str, Any]]] = {}
 
     # -- loading -------------------------------------------------------------
     def _event(self, event_id: str) -> _Loaded:
         """The event folded up to its newest stored event (only new events are read)."""
         ref = event_id.strip()
-        cache: dict[str, _Loaded] = self.__dict__.setdefault("_events_cache", {})
+        cache = self._events_cache
         loaded = cache.get(ref)
         from events.codec import decode
 
@@ -471,15 +486,18 @@ class Tournaments:
     # -- snapshots: the fold kept beside the read models (projections.event_state)
     def _snapshots(self) -> EventSnapshots | None:
         """Where event snapshots are kept, or ``None`` for a store in memory."""
-        if "_event_snapshots" not in self.__dict__:
-            kept = None
+        if not self._snapshots_looked:
             if keeps_snapshots(self.store):
                 from projections.event_state import EventSnapshots
 
-                kept = EventSnapshots(self.store)
-            self.__dict__["_event_snapshots"] = kept
-        snapshots: EventSnapshots | None = self.__dict__["_event_snapshots"]
-        return snapshots
+                self._event_snapshots = EventSnapshots(self.store)
+            self._snapshots_looked = True
+        return self._event_snapshots
+
+    def close_snapshots(self) -> None:
+        """Close the event snapshots' database if it was opened."""
+        if self._event_snapshots is not None:
+            self._event_snapshots.close()
 
     def _from_snapshot(self, ref: str) -> _Loaded | None:
         """The event from its kept snapshot, if one is kept and the stored stream continues
@@ -591,8 +609,7 @@ class Tournaments:
     @property
     def _events_lock(self) -> threading.Lock:
         """Folding into the cached events is one thread at a time (the server's pool)."""
-        lock: threading.Lock = self.__dict__.setdefault("_events_fold_lock", threading.Lock())
-        return lock
+        return self._events_fold_lock
 
     # -- commands --------------------------------------------------------------
     def event_new(
@@ -654,7 +671,7 @@ class Tournaments:
         loaded = _Loaded(event_id)
         facts = self._decide(loaded.state, d.CreateEvent(settings=settings))
         self._append(loaded, facts, extra={0: {"name": " ".join(name.split())}})
-        self.__dict__.setdefault("_events_cache", {})[event_id] = loaded
+        self._events_cache[event_id] = loaded
         return self.event_info(event_id)
 
     def event_register(
@@ -863,7 +880,7 @@ class Tournaments:
         self,
         loaded: _Loaded,
         state: Tournament,
-        rnd: Any,
+        rnd: Round,
         by: str,
         skip: frozenset[int] | set[int] = frozenset(),
     ) -> tuple[list[f.Fact], list[list[GameEvent]]]:
@@ -896,9 +913,7 @@ class Tournaments:
             for seat, p in zip(seats, pairing.players, strict=False)
         )
         options = resolve_options(rules, {}, self.draw_seed)
-        cache: dict[tuple[str, int], tuple[Setup, dict[str, Any]]] = self.__dict__.setdefault(
-            "_setups", {}
-        )
+        cache = self._setups
         known = cache.get((rules.name, len(players)))
         if known is not None:  # same ruleset, variants and defaults: players and seeds differ
             resolved, added = known
@@ -1143,16 +1158,13 @@ class Tournaments:
     def _game_loss(self, fact: f.PenaltyRecorded, number: int, game: str, by: str) -> None:
         """End ``game`` as a loss for the penalized player: the game's own penalty event,
         naming the event's penalty, whose end the match then counts (EV-8.6)."""
-        penalize: Callable[..., Any] | None = getattr(self, "penalty", None)
-        if penalize is None:
-            return
         view = self.store.load(game)
         players = view.created.meta.get("players", "").split(",")
         seats = [p.seat for p in view.created.players]
         seat = dict(zip(players, seats, strict=False)).get(fact.player)
         if seat is None:
             return
-        penalize(
+        self.game_service.penalty(
             game,
             seat,
             "game_loss",

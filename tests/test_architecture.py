@@ -84,3 +84,26 @@ def test_no_module_imports_itself_in_a_circle() -> None:
     graph = grimp.build_graph(*PACKAGES)
     imports = {m: set(graph.find_modules_directly_imported_by(m)) for m in graph.modules}
     assert _circles(imports) == []
+
+
+def test_every_service_module_is_public_or_protected() -> None:
+    """Faces import only the service's public modules (issue 34, "small application services"):
+    each module of service/ is named public (``service.api.PUBLIC_MODULES``) or protected by
+    the import-linter contract that keeps the faces out of it, never both, so a new module is
+    classified when it is added, not left open to the faces by omission."""
+    import tomllib
+
+    from service.api import PUBLIC_MODULES
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    (contract,) = [c for c in contracts if c["type"] == "protected"]
+    protected = set(contract["protected_modules"])
+    modules = {"service"} | {
+        f"service.{path.stem}"
+        for path in (ROOT / "service").glob("*.py")
+        if path.stem != "__init__"
+    }
+    assert contract["allowed_importers"] == ["service"]
+    assert not protected & set(PUBLIC_MODULES)
+    assert modules == protected | set(PUBLIC_MODULES)

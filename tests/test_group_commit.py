@@ -156,12 +156,12 @@ def test_a_race_that_repeats_fails_only_the_game_that_moved_and_leaves_no_half_w
                 other.record(moved, "t3")
         return view
 
-    svc.load = load_then_race  # type: ignore[method-assign]
+    svc.load = load_then_race
     release.set()
     for future in (ours[0], ours[2]):
         assert isinstance(outcome(future), ConcurrentWriteError)
     assert ours[1].result(10).version == 2
-    svc.load = original_load  # type: ignore[method-assign]
+    svc.load = original_load
     assert [r[0] for r in svc.store.rows(moved)] == [1, 2, 3]  # the other writer's two only
     assert svc.load(moved).state.left == 3
     assert [r[0] for r in svc.store.rows(calm)] == [1, 2]
@@ -189,13 +189,13 @@ def test_a_race_once_is_judged_again_on_the_game_as_stored(
                 other.record(moved, "t3")
         return view
 
-    svc.load = load_then_race_once  # type: ignore[method-assign]
+    svc.load = load_then_race_once
     release.set()
     result = plain.result(10)
     assert result.accepted
     assert result.version == 3
     assert isinstance(outcome(pinned), StaleVersionError)
-    svc.load = original_load  # type: ignore[method-assign]
+    svc.load = original_load
     assert [r[0] for r in svc.store.rows(moved)] == [1, 2, 3]
     assert svc.load(moved).state.left == 9 - 3 - 1
 
@@ -436,12 +436,12 @@ def test_a_race_on_an_end_fails_only_its_game(
                 elsewhere.record(moved, "t3")
         return view
 
-    svc.load = load_then_race  # type: ignore[method-assign]
+    svc.load = load_then_race
     release.set()
     assert isinstance(outcome(ours), ConcurrentWriteError)
     assert other.result(10).version == 2
     assert svc.store.exists(created.result(10).game_id)
-    svc.load = original_load  # type: ignore[method-assign]
+    svc.load = original_load
     # the race came again when the end was judged once more: the other writer's two only
     assert svc.load(moved).ended is None
     assert svc.load(moved).version == 3

@@ -52,11 +52,16 @@ from service.access import (
     queue_tables,
     viewer_for,
 )
-from service.decide import CreateGame, End
+from service.api import (
+    CreateGame,
+    End,
+    FileOutcome,
+    ListedGame,
+    RoomView,
+    VerifyReport,
+    game_events_after,
+)
 from service.errors import RefusedError
-from service.interchange import FileOutcome
-from service.live import ListedGame, game_events_after
-from service.queries import VerifyReport
 from service.results import (
     CorrectionResult,
     EntryResult,
@@ -67,7 +72,6 @@ from service.results import (
     ReplayFrame,
     WrittenEvents,
 )
-from service.room import RoomView
 from service.wording import rejection_text
 from web.context import IMPORT_BODY_LIMIT, Web
 from web.guards import (
@@ -927,7 +931,7 @@ class RecordsController(Controller):
                     "referee's view only; use format=text for another viewer"
                 )
         if format_ == "html":
-            from service.replay import replay_html
+            from service.api import replay_html
 
             html = await web.run(replay_html, web.svc, seating.game_id, viewer)
             return Response(content=html, media_type="text/html")  # Litestar adds the charset

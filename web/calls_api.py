@@ -19,7 +19,7 @@ from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.types import ControllerRouterHandler
 
 from service.access import Principal
-from service.calls import CALL_SECONDS, NOTE_LIMIT, REASON_LIMIT, CallRow, ReportRow
+from service.api import CALL_SECONDS, NOTE_LIMIT, REASON_LIMIT, CallRow, ReportRow
 from web.api import PROBLEMS
 from web.context import Web
 from web.guards import CallerDep, WebDep

@@ -35,8 +35,8 @@ from service.access import (
     TokenRefusedError,
     TokenStore,
 )
+from service.api import Command, CreateGame
 from service.cached import CachedService
-from service.decide import Command, CreateGame
 from service.errors import ConcurrentWriteError
 from service.idempotency import IdempotencyStore, fingerprint
 from service.procedure import WRITING_TOKEN

@@ -21,10 +21,16 @@ from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.types import ControllerRouterHandler
 
 from service.access import authorize_event
+from service.api import (
+    BracketView,
+    EventInfo,
+    LogLine,
+    PairingRow,
+    PlayerLine,
+    StandingRow,
+    split_slip,
+)
 from service.bounds import MAX_CUT, MAX_ROUNDS
-from service.eventprint import BracketView
-from service.postings import PlayerLine
-from service.tournaments import EventInfo, LogLine, PairingRow, StandingRow, split_slip
 from web.api import PROBLEMS
 from web.context import Web, web_of
 from web.guards import CallerDep, WebDep, may_event

@@ -17,8 +17,7 @@ from litestar import Controller, Request, Response, get, post
 from litestar.params import FromPath, JSONBody
 from litestar.types import ControllerRouterHandler
 
-from service.event_fixes import DrawInfo, Repaired, Undone
-from service.tournaments import EventInfo, PenaltyOutcome
+from service.api import DrawInfo, EventInfo, PenaltyOutcome, Repaired, Undone
 from web.api import PROBLEMS
 from web.event_api import _created
 from web.guards import CallerDep, WebDep, may_event

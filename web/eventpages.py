@@ -26,7 +26,7 @@ from litestar.response import Redirect, Stream
 from markupsafe import escape
 
 from service.access import Principal, authorize_event
-from service.postings import (
+from service.api import (
     EventBoard,
     PlayerIndex,
     PlayerLine,
@@ -380,7 +380,7 @@ async def bracket_page(request: AnyRequest, event_id: FromPath[str]) -> Response
         return who
 
     async def make(version: int) -> str:
-        from service.eventprint import bracket_view
+        from service.api import bracket_view
 
         board, _ = await shared_board(web, event_id, version, with_standings=False)
         view = await web.run(bracket_view, web.svc, event_id)
@@ -664,7 +664,7 @@ async def _player_at_round(
 ) -> Response[bytes]:
     """A player's page as of round ``round_number`` (``?round=N``): that round's table,
     opponent and result; the record and every round as now."""
-    from service.postings import player_line
+    from service.api import player_line
 
     async def make(version: int) -> str:
         board, state = await shared_board(web, event_id, version, round_number)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.replay import environment
+from service.api import environment
 
 __all__ = ["ROLE_WORDS", "render"]
 

@@ -20,9 +20,9 @@ import msgspec
 
 from referee.errors import RefereeError
 from service.access import AccessDeniedError, Principal, authorize, viewer_for
+from service.api import ADJUSTMENT_GRAMMAR, penalty_advice
 from service.app import RefereeService
 from service.errors import RefusedError
-from service.toolkit import ADJUSTMENT_GRAMMAR, penalty_advice
 from service.wording import rejection_text
 from web.formkeys import Outcome
 from web.schemas import (

@@ -17,7 +17,7 @@ import msgspec
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody
 
-from service.hall import ClockView
+from service.api import ClockView
 from service.results import WrittenEvents
 from web.api import PROBLEMS, _written_headers
 from web.guards import (

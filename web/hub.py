@@ -23,7 +23,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from service.live import Notice, NoticeLog
+from service.api import Notice, NoticeLog
 
 __all__ = ["Hub"]
 

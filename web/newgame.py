@@ -17,7 +17,7 @@ from litestar.response import Redirect
 from referee.contract import Player
 from referee.errors import RefereeError
 from service.access import AccessDeniedError, Principal, authorize
-from service.decide import CreateGame
+from service.api import CreateGame
 from web import formkeys
 from web.context import Web, web_of
 from web.schemas import LINE

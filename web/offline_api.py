@@ -15,7 +15,7 @@ import msgspec
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody
 
-from service.offline import (
+from service.api import (
     Branch,
     OfflineEntryIn,
     SyncOutcome,
@@ -23,7 +23,7 @@ from service.offline import (
     merge_offline,
     record_lines,
 )
-from service.offline import resolve_branch as resolve
+from service.api import resolve_branch as resolve
 from service.results import EntryResult
 from web.api import PROBLEMS
 from web.guards import CallerDep, SeatingDep, WebDep, may_game

@@ -30,9 +30,7 @@ from service.access import (
     queue_tables,
     viewer_for,
 )
-from service.replay import replay_html
-from service.room import ITEM_KINDS
-from service.toolkit import toolkit
+from service.api import ITEM_KINDS, replay_html, toolkit
 from web import formkeys, newgame
 from web.context import COOKIE, Web, web_of
 from web.export import ROLE_WORDS, render

@@ -8,9 +8,8 @@ from typing import Any
 
 from referee.contract import Viewer
 from referee.drawings import has_drawing
+from service.api import render_board, status_line
 from service.app import RefereeService
-from service.boards import render_board
-from service.replay import status_line
 from service.wording import event_line
 
 __all__ = ["panel"]

@@ -25,9 +25,11 @@ looked for in one game is found under the same name in the others:
 ``checks.py``
     ``check(state, action, seat)``: legal, needing a ruling, or the clauses broken, each
     with a reason in plain words (hidden names kept for the seat that may read them).
+    One named check per kind of entry, declared in the table ``ENTRY_CHECKS``
+    (``referee.kit.dispatch``) that ``check`` looks the entry up in.
 ``engine.py``
     ``apply(state, action, seat)`` (never checks: replay calls it), ``to_act(state)`` and
-    ``outcome(state)``.
+    ``outcome(state)``; one named effect per kind of entry, in ``ENTRY_EFFECTS``.
 ``legal.py``
     ``legal_actions(state, seat)``: every legal action (up to interchangeable choices).
 ``view.py``

@@ -8,6 +8,7 @@ refusal.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -311,80 +312,69 @@ def check_game_reopened(state: Tournament, game: str, event_id: str) -> None:
 
 def decide(state: Tournament, command: Command) -> tuple[Fact, ...]:
     """The facts ``command`` produces in ``state``, or a ``Refusal``."""
-    match command:
-        case CreateEvent(settings=settings):
-            return _create(state, settings)
-        case Register():
-            return _register(state, command)
-        case Drop(player=who, reason=reason):
-            return _drop(state, who, reason)
-        case AwardBye(player=who, round=number, reason=reason):
-            _open_event(state)
-            player = _player(state, who)
-            if number <= state.current_round:
-                raise Refusal("EV-2.4", f"round {number} has already been paired")
-            return (ByeAwarded(player=player, round=number, reason=reason),)
-        case PairNext():
-            return _pair_next(state)
-        case PairManual(spec=spec, reason=reason):
-            return _pair_manual(state, spec, reason)
-        case ChangePairing(spec=spec, reason=reason, by=by):
-            return _change_pairing(state, spec, reason, by)
-        case LinkGame(round=number, table=table, game=game):
-            return _link(state, number, table, game)
-        case RecordGameResult(game=game, placings=placings):
-            return _game_result(state, game, placings)
-        case ReportResult(round=number, table=table, slip=slip, by=by):
-            return _report(state, number, table, slip, by)
-        case CorrectResult(round=number, table=table, slip=slip, reason=reason, by=by):
-            return _correct(state, number, table, slip, reason, by)
-        case RecordPenalty():
-            return _penalty(state, command)
-        case StartRound(round=number):
-            _open_event(state)
-            if number not in state.rounds:
-                raise Refusal("EV-5.10", f"round {number} has not been paired")
-            if number in state.started:
-                raise Refusal("EV-5.10", f"round {number} has already started")
-            return (RoundStarted(round=number),)
-        case EndRound(round=number):
-            _open_event(state)
-            if number not in state.rounds:
-                raise Refusal("EV-5.10", f"round {number} has not been paired")
-            if state.open_round() == number:
-                raise Refusal("EV-5.10", f"round {number} still has tables without a result")
-            if number in state.ended_rounds:
-                raise Refusal("EV-5.10", f"round {number} has already ended")
-            return (RoundEnded(round=number),)
-        case EndEvent(reason=reason, void_open=void_open, by=by):
-            _open_event(state)
-            if state.open_round() is not None:
-                raise Refusal("EV-1.4", "a round is still open: finish or correct it first")
-            left = fixing.open_games(state)
-            if left and not void_open:
-                raise Refusal(
-                    "EV-1.4",
-                    f"{len(left)} game(s) of the event are still open ({', '.join(left)}): "
-                    "finish them, or close them as void with --void-open",
-                )
-            voided: tuple[Fact, ...] = ()
-            if left:
-                why = "the event ended with them open" + (f" ({reason})" if reason else "")
-                voided = (GamesVoided(games=tuple(left), reason=why, by=by),)
-            return (*voided, EventEnded(reason=reason))
-        case SetRoundLength(minutes=minutes, reason=reason, by=by):
-            _open_event(state)
-            if not 1 <= minutes <= MAX_ROUND_MINUTES:
-                raise Refusal("EV-9.1", f"a round lasts 1 to {MAX_ROUND_MINUTES} minutes")
-            _short(reason, "EV-9.1")
-            return (RoundLengthSet(minutes=minutes, reason=reason.strip(), by=by),)
-        case MarkClock():
-            return _mark_clock(state, command)
-        case ExtendTime():
-            return _extend_time(state, command)
+    decision = _DECISIONS.get(type(command))
+    if decision is not None:
+        return decision(state, command)
     if isinstance(command, fixing.Fix):
         return fixing.decide_fix(state, command)
     raise TypeError(f"not a tournament command: {command!r}")
+
+
+def _award_bye(state: Tournament, command: AwardBye) -> tuple[Fact, ...]:
+    _open_event(state)
+    player = _player(state, command.player)
+    if command.round <= state.current_round:
+        raise Refusal("EV-2.4", f"round {command.round} has already been paired")
+    return (ByeAwarded(player=player, round=command.round, reason=command.reason),)
+
+
+def _start_round(state: Tournament, command: StartRound) -> tuple[Fact, ...]:
+    _open_event(state)
+    number = command.round
+    if number not in state.rounds:
+        raise Refusal("EV-5.10", f"round {number} has not been paired")
+    if number in state.started:
+        raise Refusal("EV-5.10", f"round {number} has already started")
+    return (RoundStarted(round=number),)
+
+
+def _end_round(state: Tournament, command: EndRound) -> tuple[Fact, ...]:
+    _open_event(state)
+    number = command.round
+    if number not in state.rounds:
+        raise Refusal("EV-5.10", f"round {number} has not been paired")
+    if state.open_round() == number:
+        raise Refusal("EV-5.10", f"round {number} still has tables without a result")
+    if number in state.ended_rounds:
+        raise Refusal("EV-5.10", f"round {number} has already ended")
+    return (RoundEnded(round=number),)
+
+
+def _end_event(state: Tournament, command: EndEvent) -> tuple[Fact, ...]:
+    _open_event(state)
+    reason = command.reason
+    if state.open_round() is not None:
+        raise Refusal("EV-1.4", "a round is still open: finish or correct it first")
+    left = fixing.open_games(state)
+    if left and not command.void_open:
+        raise Refusal(
+            "EV-1.4",
+            f"{len(left)} game(s) of the event are still open ({', '.join(left)}): "
+            "finish them, or close them as void with --void-open",
+        )
+    voided: tuple[Fact, ...] = ()
+    if left:
+        why = "the event ended with them open" + (f" ({reason})" if reason else "")
+        voided = (GamesVoided(games=tuple(left), reason=why, by=command.by),)
+    return (*voided, EventEnded(reason=reason))
+
+
+def _set_round_length(state: Tournament, command: SetRoundLength) -> tuple[Fact, ...]:
+    _open_event(state)
+    if not 1 <= command.minutes <= MAX_ROUND_MINUTES:
+        raise Refusal("EV-9.1", f"a round lasts 1 to {MAX_ROUND_MINUTES} minutes")
+    _short(command.reason, "EV-9.1")
+    return (RoundLengthSet(minutes=command.minutes, reason=command.reason.strip(), by=command.by),)
 
 
 def _short(text: str, clause: str) -> None:
@@ -788,3 +778,26 @@ def _penalty(state: Tournament, command: RecordPenalty) -> tuple[Fact, ...]:
         game=game,
     )
     return (fact, *fixing.penalty_effects(state, fact))
+
+
+_DECISIONS: dict[type, Callable[[Tournament, Any], tuple[Fact, ...]]] = {
+    CreateEvent: lambda state, c: _create(state, c.settings),
+    Register: _register,
+    Drop: lambda state, c: _drop(state, c.player, c.reason),
+    AwardBye: _award_bye,
+    PairNext: lambda state, c: _pair_next(state),
+    PairManual: lambda state, c: _pair_manual(state, c.spec, c.reason),
+    ChangePairing: lambda state, c: _change_pairing(state, c.spec, c.reason, c.by),
+    LinkGame: lambda state, c: _link(state, c.round, c.table, c.game),
+    RecordGameResult: lambda state, c: _game_result(state, c.game, c.placings),
+    ReportResult: lambda state, c: _report(state, c.round, c.table, c.slip, c.by),
+    CorrectResult: lambda state, c: _correct(state, c.round, c.table, c.slip, c.reason, c.by),
+    RecordPenalty: _penalty,
+    StartRound: _start_round,
+    EndRound: _end_round,
+    EndEvent: _end_event,
+    SetRoundLength: _set_round_length,
+    MarkClock: _mark_clock,
+    ExtendTime: _extend_time,
+}
+"""The decision of each command (the fixes are ``fixing.decide_fix``'s)."""

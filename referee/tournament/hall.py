@@ -271,46 +271,49 @@ def _file(state: Tournament, command: FileReport) -> tuple[Fact, ...]:
     )
 
 
+def _call_judge(state: Tournament, command: CallJudge) -> tuple[Fact, ...]:
+    """EV-10.1-10.3: a judge called to a table of the open round, by a player at it or by
+    staff naming it, while no call to that table is still open."""
+    _running(state)
+    number = _open_round(state, "EV-10.1")
+    reason = one_line(command.reason, REASON_LIMIT, "EV-10.1", "a call's reason")
+    by = command.by
+    if command.player is not None:
+        player, table = player_table(state, command.player, "EV-10.2")
+        if command.table is not None and command.table != table:
+            name = state.players[player].name
+            raise Refusal("EV-10.2", f"{name} plays at table {table}, not table {command.table}")
+        by = player
+    elif command.table is None or (number, command.table) not in state.tables:
+        raise Refusal("EV-10.1", f"round {number} has no table {command.table}")
+    else:
+        table = command.table
+    for called in state.table_calls.get((number, table), ()):
+        call = state.calls[called]
+        if call.status != "resolved":
+            raise Refusal(
+                "EV-10.3",
+                f"a judge is already called to table {table} (call {call.number}, {call.status})",
+            )
+    numbered = len(state.calls) + 1  # numbered 1, 2, ... and never removed
+    return (
+        JudgeCalled(
+            call=numbered,
+            round=number,
+            table=table,
+            by=by,
+            at=command.at,
+            reason=reason,
+            game=command.game,
+        ),
+    )
+
+
 def decide_hall(state: Tournament, command: HallCommand) -> tuple[Fact, ...]:
     """The facts ``command`` produces in ``state``, or a ``Refusal``."""
     match command:
         case CallJudge():
-            _running(state)
-            number = _open_round(state, "EV-10.1")
-            reason = one_line(command.reason, REASON_LIMIT, "EV-10.1", "a call's reason")
-            by = command.by
-            if command.player is not None:
-                player, table = player_table(state, command.player, "EV-10.2")
-                if command.table is not None and command.table != table:
-                    name = state.players[player].name
-                    raise Refusal(
-                        "EV-10.2", f"{name} plays at table {table}, not table {command.table}"
-                    )
-                by = player
-            elif command.table is None or (number, command.table) not in state.tables:
-                raise Refusal("EV-10.1", f"round {number} has no table {command.table}")
-            else:
-                table = command.table
-            for called in state.table_calls.get((number, table), ()):
-                call = state.calls[called]
-                if call.status != "resolved":
-                    raise Refusal(
-                        "EV-10.3",
-                        f"a judge is already called to table {table} (call {call.number}, "
-                        f"{call.status})",
-                    )
-            numbered = len(state.calls) + 1  # numbered 1, 2, ... and never removed
-            return (
-                JudgeCalled(
-                    call=numbered,
-                    round=number,
-                    table=table,
-                    by=by,
-                    at=command.at,
-                    reason=reason,
-                    game=command.game,
-                ),
-            )
+            return _call_judge(state, command)
         case ClaimCall(call=number, by=by, head=head, at=at):
             _running(state)
             call = _call(state, number)

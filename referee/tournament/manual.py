@@ -41,11 +41,7 @@ def check_manual(
     """Check ``spec`` for round ``number`` against the ``active`` players."""
     violations: list[Violation] = []
     warnings: list[Violation] = []
-    lookup: dict[str, str] = {}
-    for entrant in everyone.values():
-        lookup.setdefault(entrant.name, entrant.id)  # a name exactly (issue 31) ...
-    for entrant in everyone.values():
-        lookup[entrant.id] = entrant.id  # ... and an id first: ids are their own namespace
+    lookup = _lookup(everyone)
     active_ids = {e.id for e in active}
     groups_key = "pods" if "pods" in spec else "pairs"
     unknown_keys = set(spec) - {"pairs", "pods", "byes"}
@@ -89,22 +85,57 @@ def check_manual(
         ids = tuple(p for p in players if p is not None)
         if len(ids) == len(group):
             pairings.append(Pairing(table=table, players=ids))
-            for i, a in enumerate(ids):
-                for b in ids[i + 1 :]:
-                    if b in met.get(a, set()):
-                        warnings.append(
-                            Violation(
-                                "EV-5.4",
-                                f"table {table}: {everyone[a].name} and {everyone[b].name} "
-                                "have met before",
-                            )
-                        )
+            warnings += _rematches(table, ids, met, everyone)
     for name in raw_byes:
         player = resolve(name)
         if player is not None:
             pairings.append(Pairing(table=None, players=(player,), bye=True))
             if byes.get(player, 0):
                 warnings.append(Violation("EV-5.5", f"{everyone[player].name} already had a bye"))
+    violations += _not_once(seen, active, everyone)
+    if violations:
+        return ManualCheck(round=None, violations=tuple(violations), warnings=tuple(warnings))
+    return ManualCheck(
+        round=Round(number=number, kind=kind, pairings=tuple(pairings)),
+        warnings=tuple(warnings),
+    )
+
+
+def _lookup(everyone: Mapping[str, Entrant]) -> dict[str, str]:
+    """Each player's id by their id and by their exact name."""
+    lookup: dict[str, str] = {}
+    for entrant in everyone.values():
+        lookup.setdefault(entrant.name, entrant.id)  # a name exactly (issue 31) ...
+    for entrant in everyone.values():
+        lookup[entrant.id] = entrant.id  # ... and an id first: ids are their own namespace
+    return lookup
+
+
+def _rematches(
+    table: int,
+    ids: tuple[str, ...],
+    met: Mapping[str, set[str]],
+    everyone: Mapping[str, Entrant],
+) -> list[Violation]:
+    """EV-5.4: a warning for each two players at ``table`` who have met before."""
+    warnings: list[Violation] = []
+    for i, a in enumerate(ids):
+        for b in ids[i + 1 :]:
+            if b in met.get(a, set()):
+                warnings.append(
+                    Violation(
+                        "EV-5.4",
+                        f"table {table}: {everyone[a].name} and {everyone[b].name} have met before",
+                    )
+                )
+    return warnings
+
+
+def _not_once(
+    seen: Mapping[str, int], active: Sequence[Entrant], everyone: Mapping[str, Entrant]
+) -> list[Violation]:
+    """EV-5.11: every active player appears exactly once."""
+    violations: list[Violation] = []
     for player, count in seen.items():
         if count > 1:
             violations.append(
@@ -113,9 +144,4 @@ def check_manual(
     missing = [e.name for e in active if e.id not in seen]
     if missing:
         violations.append(Violation("EV-5.11", f"not paired: {', '.join(missing)}"))
-    if violations:
-        return ManualCheck(round=None, violations=tuple(violations), warnings=tuple(warnings))
-    return ManualCheck(
-        round=Round(number=number, kind=kind, pairings=tuple(pairings)),
-        warnings=tuple(warnings),
-    )
+    return violations

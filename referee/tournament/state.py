@@ -14,8 +14,9 @@ standings, and the seats for the next pairing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
+from typing import Any
 
 import immutables
 import msgspec
@@ -518,6 +519,14 @@ def _with(voided: immutables.Map[str, bool], games: Iterable[str]) -> immutables
 
 def apply(state: Tournament, fact: Fact) -> Tournament:
     """The state after ``fact`` (facts were checked when decided; this never refuses)."""
+    fold = _FOLDS.get(type(fact))
+    if fold is None:
+        raise TypeError(f"not a tournament fact: {fact!r}")
+    return fold(state, fact)
+
+
+def _fold_entrants(state: Tournament, fact: Fact) -> Tournament:
+    """The event itself and its players."""
     replace = msgspec.structs.replace
     match fact:
         case EventCreated(settings=settings):
@@ -527,6 +536,30 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
         case PlayerDropped(player=player, after_round=after):
             entrant = replace(state.players[player], dropped_after=after)
             return replace(state, players=state.players.set(player, entrant))
+        case EventEnded():
+            return replace(state, ended=True)
+        case PlayerUndropped(player=player):
+            entrant = replace(state.players[player], dropped_after=None)
+            return replace(state, players=state.players.set(player, entrant))
+        case SettingsChanged(rounds=rounds, cut=cut):
+            assert state.settings is not None
+            settings = state.settings
+            if rounds is not None:
+                settings = replace(settings, rounds=rounds)
+            if cut is not None:
+                settings = replace(settings, cut=cut)
+            return replace(state, settings=settings)
+        case DecklistAttached():
+            return state  # the list rides on the stored event (the service keeps it)
+        case EventHandedOver(to=to, at=at):
+            return replace(state, run_from=to, run_from_since=at)
+    raise TypeError(f"not a tournament fact: {fact!r}")
+
+
+def _fold_rounds(state: Tournament, fact: Fact) -> Tournament:
+    """Rounds paired, started, ended and undone; byes, the cut, void games."""
+    replace = msgspec.structs.replace
+    match fact:
         case ByeAwarded(player=player, round=number):
             awarded = dict(state.awarded)
             awarded[number] = awarded.get(number, frozenset()) | {player}
@@ -550,6 +583,23 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
                 overrides={**state.overrides, rnd.number: reason},
                 voided=_with(state.voided, void),
             )
+        case RoundStarted(round=number):
+            return replace(state, started=state.started | {number})
+        case RoundEnded(round=number):
+            return replace(state, ended_rounds=state.ended_rounds | {number})
+        case CutMade(seeds=seeds):
+            return replace(state, cut=seeds)
+        case RoundUndone(round=number):
+            return _undone(state, number)
+        case GamesVoided(games=games):
+            return replace(state, voided=_with(state.voided, games))
+    raise TypeError(f"not a tournament fact: {fact!r}")
+
+
+def _fold_results(state: Tournament, fact: Fact) -> Tournament:
+    """Games linked to tables, their results, match results and penalties."""
+    replace = msgspec.structs.replace
+    match fact:
         case GameLinked(round=number, table=table, game=game):
             current = state.tables[(number, table)]
             linked = replace(current, games=(*current.games, game))
@@ -577,14 +627,18 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
             return replace(state, tables=_set_table(state, (number, table), fixed))
         case PenaltyRecorded():
             return replace(state, penalties=(*state.penalties, fact))
-        case RoundStarted(round=number):
-            return replace(state, started=state.started | {number})
-        case RoundEnded(round=number):
-            return replace(state, ended_rounds=state.ended_rounds | {number})
-        case CutMade(seeds=seeds):
-            return replace(state, cut=seeds)
-        case EventEnded():
-            return replace(state, ended=True)
+        case PenaltyWithdrawn(penalty=number):
+            return replace(state, withdrawn_penalties=state.withdrawn_penalties | {number})
+        case PenaltyApplied(penalty=number, round=at, table=table):
+            applied = {**state.applied_penalties, number: (at, table)}
+            return replace(state, applied_penalties=applied)
+    raise TypeError(f"not a tournament fact: {fact!r}")
+
+
+def _fold_clock(state: Tournament, fact: Fact) -> Tournament:
+    """The round clock."""
+    replace = msgspec.structs.replace
+    match fact:
         case RoundLengthSet(minutes=minutes):
             clocks = dict(state.clocks)
             running = state.clocks.get(state.current_round)
@@ -598,30 +652,13 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
         case TimeExtended(round=number, table=table, minutes=minutes, reason=reason):
             clock = extended(state.clock(number), table, minutes, reason)
             return replace(state, clocks={**state.clocks, number: clock})
-        case RoundUndone(round=number):
-            return _undone(state, number)
-        case PlayerUndropped(player=player):
-            entrant = replace(state.players[player], dropped_after=None)
-            return replace(state, players=state.players.set(player, entrant))
-        case SettingsChanged(rounds=rounds, cut=cut):
-            assert state.settings is not None
-            settings = state.settings
-            if rounds is not None:
-                settings = replace(settings, rounds=rounds)
-            if cut is not None:
-                settings = replace(settings, cut=cut)
-            return replace(state, settings=settings)
-        case GamesVoided(games=games):
-            return replace(state, voided=_with(state.voided, games))
-        case PenaltyWithdrawn(penalty=number):
-            return replace(state, withdrawn_penalties=state.withdrawn_penalties | {number})
-        case PenaltyApplied(penalty=number, round=at, table=table):
-            applied = {**state.applied_penalties, number: (at, table)}
-            return replace(state, applied_penalties=applied)
-        case DecklistAttached():
-            return state  # the list rides on the stored event (the service keeps it)
-        case EventHandedOver(to=to, at=at):
-            return replace(state, run_from=to, run_from_since=at)
+    raise TypeError(f"not a tournament fact: {fact!r}")
+
+
+def _fold_calls(state: Tournament, fact: Fact) -> Tournament:
+    """Judge calls."""
+    replace = msgspec.structs.replace
+    match fact:
         case JudgeCalled():
             call = CallState(
                 number=fact.call,
@@ -653,6 +690,13 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
         case CallResolved(call=number, by=by, at=at, note=note):
             done = replace(state.calls[number], status="resolved", holder=by, changed=at, note=note)
             return replace(state, calls=state.calls.set(number, done))
+    raise TypeError(f"not a tournament fact: {fact!r}")
+
+
+def _fold_reports(state: Tournament, fact: Fact) -> Tournament:
+    """Players' own reports of their results."""
+    replace = msgspec.structs.replace
+    match fact:
         case ReportFiled():
             key = (fact.round, fact.table)
             at_table = state.table_reports.get(key, ())
@@ -683,6 +727,44 @@ def apply(state: Tournament, fact: Fact) -> Tournament:
                           answered_at=at, reason=why)  # fmt: skip
             return replace(state, reports=state.reports.set(number, new))
     raise TypeError(f"not a tournament fact: {fact!r}")
+
+
+_FOLDS: dict[type, Callable[[Tournament, Any], Tournament]] = {
+    EventCreated: _fold_entrants,
+    PlayerRegistered: _fold_entrants,
+    PlayerDropped: _fold_entrants,
+    PlayerUndropped: _fold_entrants,
+    SettingsChanged: _fold_entrants,
+    EventEnded: _fold_entrants,
+    EventHandedOver: _fold_entrants,
+    DecklistAttached: _fold_entrants,
+    ByeAwarded: _fold_rounds,
+    RoundPaired: _fold_rounds,
+    PairingChanged: _fold_rounds,
+    RoundStarted: _fold_rounds,
+    RoundEnded: _fold_rounds,
+    CutMade: _fold_rounds,
+    RoundUndone: _fold_rounds,
+    GamesVoided: _fold_rounds,
+    GameLinked: _fold_results,
+    GameResultRecorded: _fold_results,
+    MatchReported: _fold_results,
+    ResultCorrected: _fold_results,
+    PenaltyRecorded: _fold_results,
+    PenaltyWithdrawn: _fold_results,
+    PenaltyApplied: _fold_results,
+    RoundLengthSet: _fold_clock,
+    ClockMarked: _fold_clock,
+    TimeExtended: _fold_clock,
+    JudgeCalled: _fold_calls,
+    CallClaimed: _fold_calls,
+    CallEscalated: _fold_calls,
+    CallResolved: _fold_calls,
+    ReportFiled: _fold_reports,
+    ReportConfirmed: _fold_reports,
+    ReportDisputed: _fold_reports,
+}
+"""The fold of each fact, by its type."""
 
 
 def fold(facts: Iterable[Fact], state: Tournament | None = None) -> Tournament:

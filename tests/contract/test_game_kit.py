@@ -4,8 +4,10 @@ one of them fails here instead of slipping past the lists that name games."""
 
 from __future__ import annotations
 
+import typing
 from importlib import import_module
 
+import msgspec
 import pytest
 from typer.testing import CliRunner
 
@@ -13,6 +15,7 @@ from cli.main import app
 from referee import games
 from referee.drawings import BUILT_IN as DRAWINGS
 from referee.drawings import has_drawing
+from referee.kit.dispatch import Dispatch
 from tests.rulebooks import ROOT
 
 
@@ -39,3 +42,28 @@ def test_referee_new_help_names_every_game() -> None:
     assert result.exit_code == 0
     for game in games.BUILT_IN:
         assert f"  {game} (" in result.stdout, game
+
+
+def _entry_keys(game: str) -> list[type | str]:
+    """What a game's handlers are keyed by: each type of its action union, or, for a game
+    whose actions are one struct (PRIZMIK), each value of its ``kind`` field."""
+    action_type = games.load(game).action_type
+    members = typing.get_args(action_type)
+    if members:
+        return list(members)
+    kind = {f.name: f.type for f in msgspec.structs.fields(action_type)}["kind"]
+    return list(typing.get_args(kind))
+
+
+@pytest.mark.parametrize("game", games.BUILT_IN)
+def test_a_shipped_game_declares_one_check_and_one_effect_per_kind_of_entry(game: str) -> None:
+    """The one dispatch idiom (``referee.kit.dispatch``): a game's ``checks`` module holds
+    ``ENTRY_CHECKS`` and its ``engine`` ``ENTRY_EFFECTS``, each with a handler for every
+    kind of entry the game has and for nothing else."""
+    keys = _entry_keys(game)
+    assert keys, game
+    for module, table in (("checks", "ENTRY_CHECKS"), ("engine", "ENTRY_EFFECTS")):
+        dispatch = getattr(import_module(f"referee.games.{game}.{module}"), table, None)
+        assert isinstance(dispatch, Dispatch), f"referee/games/{game}/{module}.py: {table}"
+        assert dispatch.missing(keys) == [], f"{game} {table}"
+        assert set(dispatch.handlers) == set(keys), f"{game} {table}: handles more"

@@ -178,7 +178,8 @@ def _slip_as_older_stores_kept_it(db: Path, event: str) -> None:
     from referee.tournament.model import Score
 
     with open_service(db) as svc:
-        svc._append(svc._event(event), [f.MatchReported(round=1, table=1, score=Score(2, 0))])
+        events = svc.parts.events
+        events._append(events._event(event), [f.MatchReported(round=1, table=1, score=Score(2, 0))])
 
 
 def test_ev_8_2_correct_defaults_to_the_open_round(tmp_path: Path) -> None:

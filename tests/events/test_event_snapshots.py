@@ -107,7 +107,7 @@ def test_facts_after_the_snapshot_move_its_standings(tmp_path: Path) -> None:
         writer.event_correct(event, 1, "1=0-2-0", reason="the slip was misread")
     tournaments.SAVE_BEHIND = 5
     with open_service(db) as svc:
-        assert svc._from_snapshot(event) is not None  # the kept one, behind the log
+        assert svc.parts.events._from_snapshot(event) is not None  # the kept one, behind the log
     with open_service(db) as svc:
         tournaments.SAVE_BEHIND = 10**9
         behind = reads(svc, event)
@@ -132,7 +132,7 @@ def test_a_snapshot_the_log_does_not_continue_is_not_read(tmp_path: Path) -> Non
         snapshots.drop(event)
         snapshots.save(event, forged)
         snapshots.close()
-        assert svc._from_snapshot(event) is None
+        assert svc.parts.events._from_snapshot(event) is None
         assert svc.event_info(event).name == "Snap"
 
 
@@ -142,7 +142,7 @@ def test_a_snapshot_of_other_code_is_not_read(tmp_path: Path) -> None:
     with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
         conn.execute("UPDATE event_state SET fingerprint = 'older'")
     with open_service(db) as svc:
-        assert svc._from_snapshot(event) is None
+        assert svc.parts.events._from_snapshot(event) is None
 
 
 def test_verify_drops_a_snapshot_that_differs_from_the_log(tmp_path: Path) -> None:

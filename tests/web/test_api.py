@@ -409,7 +409,7 @@ def test_a_server_fault_is_a_problem_without_a_traceback(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("disk on fire at /secret/path")
 
-    monkeypatch.setattr(web.svc, "position", broken)
+    monkeypatch.setattr(web.svc.parts.games, "position", broken)  # the game service's read
     body = is_problem(
         client.get(f"/api/games/{game}", headers=auth(tokens["head"])), 500, "server-error"
     )

@@ -97,25 +97,43 @@ def _check_move(state: CrystaleState, change: MoveCard) -> Verdict:
     seat = _seat(change.seat)
     if seat is None:
         return Verdict.illegal(FIT, f"{change.seat!r} is not a seat (p1 or p2)")
-    side = state.sides[seat]
     source, target = change.source, change.target
     unit = _unit(state, source) if source.startswith("u") else None
     if unit is not None:
-        if unit.seat != seat:
-            return Verdict.illegal(
-                FIT, f"u{unit.id} ({unit.crystal}) belongs to {SEATS[unit.seat]}"
-            )
-        if unit.summoner and target in _ZONES:
-            return Verdict.illegal(
-                FIT, f"u{unit.id} ({unit.crystal}) is a Summoner; it never leaves the board"
-            )
-        if target in TILE_INDEX:
-            return _free_tile(state, target)
-        if target not in _ZONES:
-            return Verdict.illegal(
-                PRIMITIVES, f"a unit goes to hand, pool, plane or a tile, not {target!r}"
-            )
-        return LEGAL
+        return _check_unit_move(state, seat, unit, target)
+    verdict = _check_zones(source, target)
+    if not verdict:
+        return verdict
+    named = _named_crystal(state, change)
+    if isinstance(named, Verdict):
+        return named
+    verdict = _check_source(state.sides[seat], seat, change, named)
+    if not verdict:
+        return verdict
+    if target in TILE_INDEX:
+        return _free_tile(state, target)
+    return LEGAL
+
+
+def _check_unit_move(state: CrystaleState, seat: int, unit: Unit, target: str) -> Verdict:
+    """A unit on the board moved by the referee: the seat's own, never a Summoner off it."""
+    if unit.seat != seat:
+        return Verdict.illegal(FIT, f"u{unit.id} ({unit.crystal}) belongs to {SEATS[unit.seat]}")
+    if unit.summoner and target in _ZONES:
+        return Verdict.illegal(
+            FIT, f"u{unit.id} ({unit.crystal}) is a Summoner; it never leaves the board"
+        )
+    if target in TILE_INDEX:
+        return _free_tile(state, target)
+    if target not in _ZONES:
+        return Verdict.illegal(
+            PRIMITIVES, f"a unit goes to hand, pool, plane or a tile, not {target!r}"
+        )
+    return LEGAL
+
+
+def _check_zones(source: str, target: str) -> Verdict:
+    """A crystal moves from a zone to another zone or a tile."""
     if source not in _ZONES:
         return Verdict.illegal(
             PRIMITIVES,
@@ -129,41 +147,47 @@ def _check_move(state: CrystaleState, change: MoveCard) -> Verdict:
         return Verdict.illegal(
             PRIMITIVES, f"a crystal moving from {source} to {target} goes nowhere"
         )
-    name = None
-    if change.card is not None:
-        crystal = state.book.find(change.card)
-        if crystal is None:
-            return Verdict.illegal(
-                NAMED, f"no crystal called {change.card!r} is in this game's catalog"
-            )
-        if crystal.kind == "summoner":
-            return Verdict.illegal(FIT, f"{crystal.name} is a Summoner; it stays on the board")
-        name = crystal.name
-        if target in TILE_INDEX and crystal.kind != "servant":
-            return Verdict.illegal(
-                FIT, f"{crystal.name} is a {crystal.kind} crystal; only Servants stand on tiles"
-            )
-    elif source == "plane" or target == "plane" or target in TILE_INDEX:
-        return Verdict.illegal(FIT, f"a crystal moved {source}>{target} is seen: name it")
+    return LEGAL
+
+
+def _named_crystal(state: CrystaleState, change: MoveCard) -> str | None | Verdict:
+    """The catalog's name of the crystal moved (``None``: unseen), or why it cannot move so."""
+    source, target = change.source, change.target
+    if change.card is None:
+        if source == "plane" or target == "plane" or target in TILE_INDEX:
+            return Verdict.illegal(FIT, f"a crystal moved {source}>{target} is seen: name it")
+        return None
+    crystal = state.book.find(change.card)
+    if crystal is None:
+        return Verdict.illegal(
+            NAMED, f"no crystal called {change.card!r} is in this game's catalog"
+        )
+    if crystal.kind == "summoner":
+        return Verdict.illegal(FIT, f"{crystal.name} is a Summoner; it stays on the board")
+    if target in TILE_INDEX and crystal.kind != "servant":
+        return Verdict.illegal(
+            FIT, f"{crystal.name} is a {crystal.kind} crystal; only Servants stand on tiles"
+        )
+    return crystal.name
+
+
+def _check_source(side: Side, seat: int, change: MoveCard, name: str | None) -> Verdict:
+    """The zone the crystal leaves holds it (as far as the referee knows)."""
+    source = change.source
     if source == "pool":
         if side.pool.count == 0:
             return Verdict.illegal(FIT, f"{change.seat}'s pool is empty")
         if name is not None and side.knowledge is not None:
-            verdict = side.knowledge.check_seen(name, NAMED)
-            if not verdict:
-                return verdict
-    elif source == "hand":
+            return side.knowledge.check_seen(name, NAMED)
+        return LEGAL
+    if source == "hand":
         if name is None:
             if side.hand.count == 0:
                 return Verdict.illegal(FIT, f"{change.seat} holds no crystals")
-        else:
-            verdict = hand_check(side, seat, name, NAMED)
-            if not verdict:
-                return verdict
-    elif name is not None and not side.plane.count(name):
+            return LEGAL
+        return hand_check(side, seat, name, NAMED)
+    if name is not None and not side.plane.count(name):
         return Verdict.illegal(FIT, f"{change.seat}'s Higher Plane holds no {name}")
-    if target in TILE_INDEX:
-        return _free_tile(state, target)
     return LEGAL
 
 

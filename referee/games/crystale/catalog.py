@@ -230,79 +230,98 @@ def _validated(catalog: Catalog, source: str) -> Book:
 
     summoners = []
     for s in catalog.summoners:
-        element = _element(s.element, s.name, source)
-        effects = _check_effects(s.effects, 5, s.name, source)
-        s = msgspec.structs.replace(s, element=element, effects=effects)
+        s, crystal = _summoner(s, source)
         summoners.append(s)
-        add(
-            Crystal(
-                s.name,
-                "summoner",
-                element,
-                mana_pool=s.mana_pool,
-                recharge=s.recharge,
-                effects=effects,
-            )
-        )
+        add(crystal)
     servants = []
     for v in catalog.servants:
-        element = _element(v.element, v.name, source)
-        effects = _check_effects(v.effects, 3, v.name, source)
-        if not 1 <= len(v.ranks) <= 3:
-            raise CatalogError(
-                f"{source}: {v.name} lists {len(v.ranks)} ranks; a Servant has 1 to 3"
-            )
-        for n, rank in enumerate(v.ranks[1:], 2):
-            if not rank.requires:
-                raise CatalogError(
-                    f"{source}: {v.name} rank {n} needs its promotion requirement (requires)"
-                )
-        for effect in effects:
-            if effect.rank > len(v.ranks):
-                raise CatalogError(
-                    f"{source}: {v.name}: an effect from rank {effect.rank}, which it lacks"
-                )
-        v = msgspec.structs.replace(v, element=element, effects=effects)
+        v, crystal = _servant(v, source)
         servants.append(v)
-        add(
-            Crystal(
-                v.name,
-                "servant",
-                element,
-                cost=v.cost,
-                ranks=v.ranks,
-                range=v.range,
-                effects=effects,
-            )
-        )
+        add(crystal)
     spells = []
     for p in catalog.spells:
-        element = _element(p.element, p.name, source)
-        if not p.effects:
-            raise CatalogError(f"{source}: spell {p.name} lists no effects")
-        effects = _check_effects(p.effects, 10, p.name, source)
-        if any(e.phase != "main" for e in effects):
-            raise CatalogError(
-                f"{source}: spell {p.name}: spell effects take place when cast (phase main)"
-            )
-        p = msgspec.structs.replace(p, element=element, effects=effects)
+        p, crystal = _spell(p, source)
         spells.append(p)
-        add(Crystal(p.name, "spell", element, cost=p.cost, trigger=p.trigger, effects=effects))
+        add(crystal)
     gods = []
     for g in catalog.gods:
-        element = _element(g.element, g.name, source)
-        if not g.effects:
-            raise CatalogError(f"{source}: god crystal {g.name} lists no effects")
-        effects = _check_effects(g.effects, 10, g.name, source)
-        g = msgspec.structs.replace(g, element=element, effects=effects)
+        g, crystal = _god(g, source)
         gods.append(g)
-        add(Crystal(g.name, "god", element, cost=g.cost, effects=effects))
+        add(crystal)
     if not summoners:
         raise CatalogError(f"{source}: the catalog has no Summoner crystal")
     if not servants:
         raise CatalogError(f"{source}: the catalog has no Servant crystal")
     canonical = Catalog(catalog.name, tuple(summoners), tuple(servants), tuple(spells), tuple(gods))
     return Book(canonical, crystals, lower)
+
+
+def _summoner(s: Summoner, source: str) -> tuple[Summoner, Crystal]:
+    """A Summoner in canonical form (CR-2.2), and its crystal."""
+    element = _element(s.element, s.name, source)
+    effects = _check_effects(s.effects, 5, s.name, source)
+    s = msgspec.structs.replace(s, element=element, effects=effects)
+    return s, Crystal(
+        s.name,
+        "summoner",
+        element,
+        mana_pool=s.mana_pool,
+        recharge=s.recharge,
+        effects=effects,
+    )
+
+
+def _servant(v: Servant, source: str) -> tuple[Servant, Crystal]:
+    """A Servant in canonical form (CR-2.3: one to three ranks, each above the first with
+    its requirement, no effect from a rank it lacks), and its crystal."""
+    element = _element(v.element, v.name, source)
+    effects = _check_effects(v.effects, 3, v.name, source)
+    if not 1 <= len(v.ranks) <= 3:
+        raise CatalogError(f"{source}: {v.name} lists {len(v.ranks)} ranks; a Servant has 1 to 3")
+    for n, rank in enumerate(v.ranks[1:], 2):
+        if not rank.requires:
+            raise CatalogError(
+                f"{source}: {v.name} rank {n} needs its promotion requirement (requires)"
+            )
+    for effect in effects:
+        if effect.rank > len(v.ranks):
+            raise CatalogError(
+                f"{source}: {v.name}: an effect from rank {effect.rank}, which it lacks"
+            )
+    v = msgspec.structs.replace(v, element=element, effects=effects)
+    return v, Crystal(
+        v.name,
+        "servant",
+        element,
+        cost=v.cost,
+        ranks=v.ranks,
+        range=v.range,
+        effects=effects,
+    )
+
+
+def _spell(p: Spell, source: str) -> tuple[Spell, Crystal]:
+    """A spell in canonical form (its effects take place when cast), and its crystal."""
+    element = _element(p.element, p.name, source)
+    if not p.effects:
+        raise CatalogError(f"{source}: spell {p.name} lists no effects")
+    effects = _check_effects(p.effects, 10, p.name, source)
+    if any(e.phase != "main" for e in effects):
+        raise CatalogError(
+            f"{source}: spell {p.name}: spell effects take place when cast (phase main)"
+        )
+    p = msgspec.structs.replace(p, element=element, effects=effects)
+    return p, Crystal(p.name, "spell", element, cost=p.cost, trigger=p.trigger, effects=effects)
+
+
+def _god(g: God, source: str) -> tuple[God, Crystal]:
+    """A god crystal in canonical form, and its crystal."""
+    element = _element(g.element, g.name, source)
+    if not g.effects:
+        raise CatalogError(f"{source}: god crystal {g.name} lists no effects")
+    effects = _check_effects(g.effects, 10, g.name, source)
+    g = msgspec.structs.replace(g, element=element, effects=effects)
+    return g, Crystal(g.name, "god", element, cost=g.cost, effects=effects)
 
 
 def parse_catalog(text: str, source: str = "catalog") -> Book:

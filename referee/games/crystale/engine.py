@@ -54,93 +54,122 @@ from referee.games.crystale.position import (
     with_side,
     with_unit,
 )
+from referee.kit.dispatch import Dispatch
 from referee.kit.multiset import Multiset
 from referee.outcomes import ONGOING, Outcome
 
-__all__ = ["apply", "apply_action", "next_turn", "outcome", "seat_index", "to_act"]
+__all__ = ["ENTRY_EFFECTS", "apply", "apply_action", "next_turn", "outcome", "seat_index", "to_act"]
 
 replace = msgspec.structs.replace
 
 
 # -- apply ------------------------------------------------------------------------------
+ENTRY_EFFECTS: Dispatch[CrystaleState, int, CrystaleState] = Dispatch("Crystale entries")
+"""What each entry type does, given the seat index making it (the kit's idiom,
+``referee.kit.dispatch``)."""
+
+
 def apply_action(state: CrystaleState, action: CrystaleAction, seat: int) -> CrystaleState:
     """The state after a checked entry (no checks here)."""
-    if isinstance(action, First):
-        return _close_start(replace(state, first=SEATS.index(action.seat)))
-    if isinstance(action, Declare):
-        crystal = state.book.find(action.crystal)
-        if crystal is None:
-            raise ValueError("crystal is missing: only an entry its check allowed is carried out")
-        return _close_start(place_summoner(state, seat, crystal))
-    if isinstance(action, Pull):
-        return _apply_pull(state, action, seat)
-    if isinstance(action, Mulligan):
-        side = state.sides[seat]
-        return with_side(
-            state,
-            seat,
-            replace(
-                side,
-                pool=side.pool.put_unseen(side.hand.count),
-                hand=side.hand.take_unseen(side.hand.count),
-            ),
-        )
-    if isinstance(action, Show):
-        side = state.sides[seat]
-        shown = [_canonical(state, n) for n in action.crystals]
-        for name in shown:
-            side = take_from_hand(side, name)
-        for name in shown:
-            side = replace(side, hand=side.hand.put_known(name))
-        return _close_start(with_side(state, seat, replace(side, shown=True)))
-    if isinstance(action, Reshuffle):
-        return _apply_reshuffle(state, seat)
-    if isinstance(action, Summon):
-        crystal = state.book.find(action.crystal)
-        if crystal is None:
-            raise ValueError("crystal is missing: only an entry its check allowed is carried out")
-        side = spend_mp(take_from_hand(state.sides[seat], crystal.name), crystal.cost)
-        state = with_side(state, seat, replace(side, summoned=True))
-        unit = Unit(state.next_id, seat, crystal.name, action.tile, hp=crystal.ranks[0].hp)
-        return replace(with_unit(state, unit), next_id=state.next_id + 1)
-    if isinstance(action, Sacrifice):
-        state = with_side(state, seat, replace(state.sides[seat], summoned=True))
-        return kill(state, action.unit)
-    if isinstance(action, Cast):
-        return _apply_cast(state, action, seat)
-    if isinstance(action, Use):
-        return _apply_use(state, action, seat)
-    if isinstance(action, Move):
-        unit = state.units[action.unit]
-        return with_unit(state, replace(unit, tile=action.tile, moved=True))
-    if isinstance(action, Attack):
-        return _apply_attack(state, action)
-    if isinstance(action, Counter):
-        if state.counter is None:
-            raise ValueError(
-                "state.counter is missing: only an entry its check allowed is carried out"
-            )
-        attacker_id, defender_id = state.counter
-        state = replace(state, phase="main", counter=None)
-        return _strike(state, state.units[defender_id], state.units[attacker_id])
-    if isinstance(action, Hold):
-        return replace(state, phase="main", counter=None)
-    if isinstance(action, SlotPromote | SlotServant | SlotMp):
-        return _apply_slot(state, action, seat)
-    if isinstance(action, End):
-        return _apply_end(state, seat)
-    if isinstance(action, Discard):
-        side = state.sides[seat]
-        names = [_canonical(state, n) for n in action.crystals]
-        for name in names:
-            side = take_from_hand(side, name)
-        state = put_in_plane(with_side(state, seat, side), seat, names)
-        return _after_end(replace(state, phase="main"), seat)
-    if isinstance(action, Promote):
-        state = promote_unit(state, state.units[action.unit])
-        return replace(state, promoted=state.promoted + (action.unit,))
-    if not isinstance(action, Done):
+    effect = _EFFECTS.get(type(action))
+    if effect is None:
         raise TypeError(f"action is a {type(action).__name__}, not Done")
+    return effect(state, action, seat)
+
+
+@ENTRY_EFFECTS.register(First)
+def _apply_first(state: CrystaleState, action: First, seat: int) -> CrystaleState:
+    return _close_start(replace(state, first=SEATS.index(action.seat)))
+
+
+@ENTRY_EFFECTS.register(Declare)
+def _apply_declare(state: CrystaleState, action: Declare, seat: int) -> CrystaleState:
+    crystal = state.book.find(action.crystal)
+    if crystal is None:
+        raise ValueError("crystal is missing: only an entry its check allowed is carried out")
+    return _close_start(place_summoner(state, seat, crystal))
+
+
+@ENTRY_EFFECTS.register(Mulligan)
+def _apply_mulligan(state: CrystaleState, action: Mulligan, seat: int) -> CrystaleState:
+    side = state.sides[seat]
+    return with_side(
+        state,
+        seat,
+        replace(
+            side,
+            pool=side.pool.put_unseen(side.hand.count),
+            hand=side.hand.take_unseen(side.hand.count),
+        ),
+    )
+
+
+@ENTRY_EFFECTS.register(Show)
+def _apply_show(state: CrystaleState, action: Show, seat: int) -> CrystaleState:
+    side = state.sides[seat]
+    shown = [_canonical(state, n) for n in action.crystals]
+    for name in shown:
+        side = take_from_hand(side, name)
+    for name in shown:
+        side = replace(side, hand=side.hand.put_known(name))
+    return _close_start(with_side(state, seat, replace(side, shown=True)))
+
+
+@ENTRY_EFFECTS.register(Summon)
+def _apply_summon(state: CrystaleState, action: Summon, seat: int) -> CrystaleState:
+    crystal = state.book.find(action.crystal)
+    if crystal is None:
+        raise ValueError("crystal is missing: only an entry its check allowed is carried out")
+    side = spend_mp(take_from_hand(state.sides[seat], crystal.name), crystal.cost)
+    state = with_side(state, seat, replace(side, summoned=True))
+    unit = Unit(state.next_id, seat, crystal.name, action.tile, hp=crystal.ranks[0].hp)
+    return replace(with_unit(state, unit), next_id=state.next_id + 1)
+
+
+@ENTRY_EFFECTS.register(Sacrifice)
+def _apply_sacrifice(state: CrystaleState, action: Sacrifice, seat: int) -> CrystaleState:
+    state = with_side(state, seat, replace(state.sides[seat], summoned=True))
+    return kill(state, action.unit)
+
+
+@ENTRY_EFFECTS.register(Move)
+def _apply_move(state: CrystaleState, action: Move, seat: int) -> CrystaleState:
+    unit = state.units[action.unit]
+    return with_unit(state, replace(unit, tile=action.tile, moved=True))
+
+
+@ENTRY_EFFECTS.register(Counter)
+def _apply_counter(state: CrystaleState, action: Counter, seat: int) -> CrystaleState:
+    if state.counter is None:
+        raise ValueError("state.counter is missing: only an entry its check allowed is carried out")
+    attacker_id, defender_id = state.counter
+    state = replace(state, phase="main", counter=None)
+    return _strike(state, state.units[defender_id], state.units[attacker_id])
+
+
+@ENTRY_EFFECTS.register(Hold)
+def _apply_hold(state: CrystaleState, action: Hold, seat: int) -> CrystaleState:
+    return replace(state, phase="main", counter=None)
+
+
+@ENTRY_EFFECTS.register(Discard)
+def _apply_discard(state: CrystaleState, action: Discard, seat: int) -> CrystaleState:
+    side = state.sides[seat]
+    names = [_canonical(state, n) for n in action.crystals]
+    for name in names:
+        side = take_from_hand(side, name)
+    state = put_in_plane(with_side(state, seat, side), seat, names)
+    return _after_end(replace(state, phase="main"), seat)
+
+
+@ENTRY_EFFECTS.register(Promote)
+def _apply_promote(state: CrystaleState, action: Promote, seat: int) -> CrystaleState:
+    state = promote_unit(state, state.units[action.unit])
+    return replace(state, promoted=state.promoted + (action.unit,))
+
+
+@ENTRY_EFFECTS.register(Done)
+def _apply_done(state: CrystaleState, action: Done, seat: int) -> CrystaleState:
     return next_turn(state)
 
 
@@ -167,6 +196,7 @@ def _close_start(state: CrystaleState) -> CrystaleState:
     return _begin_turn(replace(state, active=state.first, turn=1, phase="pull"))
 
 
+@ENTRY_EFFECTS.register(Pull)
 def _apply_pull(state: CrystaleState, action: Pull, seat: int) -> CrystaleState:
     side = state.sides[seat]
     if state.phase == "start":
@@ -193,7 +223,8 @@ def _apply_pull(state: CrystaleState, action: Pull, seat: int) -> CrystaleState:
     return replace(state, phase="main")
 
 
-def _apply_reshuffle(state: CrystaleState, seat: int) -> CrystaleState:
+@ENTRY_EFFECTS.register(Reshuffle)
+def _apply_reshuffle(state: CrystaleState, action: Reshuffle, seat: int) -> CrystaleState:
     side = spend_mp(state.sides[seat], RESHUFFLE_MP)
     knowledge = side.knowledge
     if knowledge is not None:
@@ -209,6 +240,7 @@ def _apply_reshuffle(state: CrystaleState, seat: int) -> CrystaleState:
     return settle(with_side(state, seat, side))
 
 
+@ENTRY_EFFECTS.register(Cast)
 def _apply_cast(state: CrystaleState, action: Cast, seat: int) -> CrystaleState:
     crystal = state.book.find(action.crystal)
     if crystal is None:
@@ -220,6 +252,7 @@ def _apply_cast(state: CrystaleState, action: Cast, seat: int) -> CrystaleState:
     return put_in_plane(state, seat, [crystal.name])
 
 
+@ENTRY_EFFECTS.register(Use)
 def _apply_use(state: CrystaleState, action: Use, seat: int) -> CrystaleState:
     unit = state.units[action.unit]
     effect = crystal_of(state, unit).effects[action.effect - 1]
@@ -241,7 +274,8 @@ def _strike(state: CrystaleState, striker: Unit, struck: Unit) -> CrystaleState:
     return kill(state, struck.id) if hp <= 0 else with_unit(state, replace(struck, hp=hp))
 
 
-def _apply_attack(state: CrystaleState, action: Attack) -> CrystaleState:
+@ENTRY_EFFECTS.register(Attack)
+def _apply_attack(state: CrystaleState, action: Attack, seat: int) -> CrystaleState:
     attacker = replace(state.units[action.unit], attacked=True)
     state = with_unit(state, attacker)
     state = _strike(state, attacker, state.units[action.target])
@@ -258,6 +292,7 @@ def _apply_attack(state: CrystaleState, action: Attack) -> CrystaleState:
 def _apply_slot(
     state: CrystaleState, action: SlotPromote | SlotServant | SlotMp, seat: int
 ) -> CrystaleState:
+    """CR-8: a slot spent on a promotion, a Servant drawn or MP."""
     side = state.sides[seat]
     side = replace(side, slots_used=side.slots_used + 1)
     if isinstance(action, SlotMp):
@@ -276,7 +311,13 @@ def _apply_slot(
     return promote_unit(state, state.units[action.unit])
 
 
-def _apply_end(state: CrystaleState, seat: int) -> CrystaleState:
+ENTRY_EFFECTS.add(SlotPromote, _apply_slot)
+ENTRY_EFFECTS.add(SlotServant, _apply_slot)
+ENTRY_EFFECTS.add(SlotMp, _apply_slot)
+
+
+@ENTRY_EFFECTS.register(End)
+def _apply_end(state: CrystaleState, action: End, seat: int) -> CrystaleState:
     """CR-10.1: effects lasting to the end of the turn stop; then the hand limit (CR-10.2)."""
     units = {uid: (replace(u, atk_turn=0) if u.atk_turn else u) for uid, u in state.units.items()}
     state = replace(state, units=units)
@@ -357,6 +398,9 @@ def seat_index(state: CrystaleState, seat: str | None) -> int | None:
         return None
     (mover,) = acting
     return SEATS.index(mover)
+
+
+_EFFECTS = ENTRY_EFFECTS.handlers
 
 
 def apply(state: CrystaleState, action: CrystaleAction, seat: str | None = None) -> CrystaleState:

@@ -9,6 +9,7 @@ and ``discard``; every listed entry passes ``check``.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 from referee.games.crystale.board import NEIGHBOURS, TILE_NAMES
 from referee.games.crystale.catalog import Effect
@@ -102,55 +103,89 @@ def _target_lists(state: CrystaleState, seat: int, effects: list[Effect]) -> lis
 
 
 def _candidates(state: CrystaleState, seat: int) -> list[CrystaleAction]:
+    """The entries worth checking for ``seat`` in the current phase."""
+    return _BY_PHASE.get(state.phase, _main_candidates)(state, seat)
+
+
+def _start_candidates(state: CrystaleState, seat: int) -> list[CrystaleAction]:
     side = state.sides[seat]
     out: list[CrystaleAction] = []
-    phase = state.phase
-    if phase == "start":
-        if state.first is None:
-            out += [First("p1"), First("p2")]
-        if side.summoner is None:
-            out += [Declare(n) for n in _possible(state, side, ("summoner",))]
-        if not side.shown:
-            out += [Pull(OPENING_HAND), Mulligan()]
-            shown = _multiples(state, side, ("servant",), OPENING_SERVANTS)
-            if len(shown) == OPENING_SERVANTS:
-                out.append(Show(tuple(shown)))
-        return out
-    if phase == "pull":
-        out += [Pull(), Reshuffle()]
-        if side.pool.count:
-            out += [Pull(1, n) for n in _possible(state, side, ("servant", "spell", "god"))]
-        return out
-    if phase == "counter":
-        return [Counter(), Hold()]
-    if phase == "discard":
-        names = _multiples(state, side, ("servant", "spell", "god"), side.hand.count - HAND_LIMIT)
-        return [Discard(tuple(names))] if names else []
-    if phase == "promotion":
-        out += [Promote(u.id) for u in _own(state, seat) if not u.summoner]
-        out.append(Done())
-        return out
-    out.append(End())
+    if state.first is None:
+        out += [First("p1"), First("p2")]
+    if side.summoner is None:
+        out += [Declare(n) for n in _possible(state, side, ("summoner",))]
+    if not side.shown:
+        out += [Pull(OPENING_HAND), Mulligan()]
+        shown = _multiples(state, side, ("servant",), OPENING_SERVANTS)
+        if len(shown) == OPENING_SERVANTS:
+            out.append(Show(tuple(shown)))
+    return out
+
+
+def _pull_candidates(state: CrystaleState, seat: int) -> list[CrystaleAction]:
+    side = state.sides[seat]
+    out: list[CrystaleAction] = [Pull(), Reshuffle()]
+    if side.pool.count:
+        out += [Pull(1, n) for n in _possible(state, side, ("servant", "spell", "god"))]
+    return out
+
+
+def _counter_candidates(state: CrystaleState, seat: int) -> list[CrystaleAction]:
+    return [Counter(), Hold()]
+
+
+def _discard_candidates(state: CrystaleState, seat: int) -> list[CrystaleAction]:
+    side = state.sides[seat]
+    names = _multiples(state, side, ("servant", "spell", "god"), side.hand.count - HAND_LIMIT)
+    return [Discard(tuple(names))] if names else []
+
+
+def _promotion_candidates(state: CrystaleState, seat: int) -> list[CrystaleAction]:
+    out: list[CrystaleAction] = [Promote(u.id) for u in _own(state, seat) if not u.summoner]
+    out.append(Done())
+    return out
+
+
+def _main_candidates(state: CrystaleState, seat: int) -> list[CrystaleAction]:
+    side = state.sides[seat]
+    out: list[CrystaleAction] = [End()]
     home = state.units.get(summoner_id(seat))
     for name in _hand_names(state, side, ("servant",)):
         if home is not None:
             out += [Summon(name, t) for t in NEIGHBOURS[home.tile]]
     for unit in _own(state, seat):
-        if not unit.summoner:
-            out.append(Sacrifice(unit.id))
-            out.append(SlotPromote(unit.id))
-            out += [Attack(unit.id, e.id) for e in state.units.values() if e.seat != seat]
-        out += [Move(unit.id, t) for t in NEIGHBOURS[unit.tile]]
-        crystal = state.book.crystals[unit.crystal]
-        for number, effect in enumerate(crystal.effects, 1):
-            if effect.phase == "main":
-                out += [Use(unit.id, number, ts) for ts in _target_lists(state, seat, [effect])]
+        out += _unit_candidates(state, seat, unit)
     for name in _hand_names(state, side, ("spell", "god")):
         spell = state.book.crystals[name]
         out += [Cast(name, ts) for ts in _target_lists(state, seat, list(spell.effects))]
     out.append(SlotMp())
     out += [SlotServant(n) for n in _possible(state, side, ("servant",))]
     return out
+
+
+def _unit_candidates(state: CrystaleState, seat: int, unit: Unit) -> list[CrystaleAction]:
+    """What one of ``seat``'s units may do in the main phase."""
+    out: list[CrystaleAction] = []
+    if not unit.summoner:
+        out.append(Sacrifice(unit.id))
+        out.append(SlotPromote(unit.id))
+        out += [Attack(unit.id, e.id) for e in state.units.values() if e.seat != seat]
+    out += [Move(unit.id, t) for t in NEIGHBOURS[unit.tile]]
+    crystal = state.book.crystals[unit.crystal]
+    for number, effect in enumerate(crystal.effects, 1):
+        if effect.phase == "main":
+            out += [Use(unit.id, number, ts) for ts in _target_lists(state, seat, [effect])]
+    return out
+
+
+_BY_PHASE: dict[str, Callable[[CrystaleState, int], list[CrystaleAction]]] = {
+    "start": _start_candidates,
+    "pull": _pull_candidates,
+    "counter": _counter_candidates,
+    "discard": _discard_candidates,
+    "promotion": _promotion_candidates,
+}
+"""The candidates of each phase but the main one."""
 
 
 def _own(state: CrystaleState, seat: int) -> list[Unit]:

@@ -19,7 +19,8 @@ Units are ``u`` and a number, tiles a row letter and a position (``c1``).
 from __future__ import annotations
 
 import re
-from typing import Final
+from collections.abc import Callable
+from typing import Any, Final
 
 from referee.errors import ActionSyntaxError
 from referee.games.crystale.board import TILE_INDEX, TILE_NAMES
@@ -163,108 +164,149 @@ def parse(text: str) -> CrystaleAction:
         if rest:
             raise _fail(text, f"'{word}' takes nothing after it")
         return _BARE[word]
-    if word == "first":
-        if len(rest) != 1 or rest[0].lower() not in _SEATS:
-            raise _fail(text, "write 'first p1' or 'first p2': the seat that plays the first turn")
-        return First(rest[0].lower())
-    if word == "summoner":
-        return Declare(_name(text, rest))
-    if word == "pull":
-        if not rest:
-            return Pull()
-        if len(rest) == 1 and rest[0].isdigit():
-            count = int(rest[0])
-            if not 1 <= count <= _MAX_PULL:
-                raise _fail(text, f"a pull takes 1 to {_MAX_PULL} crystals, not {count}")
-            return Pull(count)
-        return Pull(1, _name(text, rest))
-    if word in ("show", "discard"):
-        names = _names(text, text.split(None, 1)[1] if rest else "")
-        return Show(names) if word == "show" else Discard(names)
-    if word == "summon":
-        if len(rest) < 2 or not rest[-1].startswith("@"):
-            raise _fail(text, "write 'summon NAME @TILE', such as summon Cinderpup @b1")
-        return Summon(_name(text, rest[:-1]), _tile(text, rest[-1][1:]))
-    if word in ("sacrifice", "promote"):
-        if len(rest) != 1:
-            raise _fail(text, f"'{word}' takes one unit, such as {word} u3")
-        unit = _unit(text, rest[0])
-        return Sacrifice(unit) if word == "sacrifice" else Promote(unit)
-    if word == "cast":
-        name_words, targets = _split_targets(text, rest)
-        return Cast(_name(text, name_words), targets)
-    if word == "use":
-        head, targets = _split_targets(text, rest)
-        if len(head) != 2 or not head[1].isdigit() or not 1 <= int(head[1]) <= 5:
-            raise _fail(
-                text,
-                "write 'use UNIT N [@TARGET ...]' with the effect's number 1-5, such as use u1 "
-                "2 @c4",
-            )
-        return Use(_unit(text, head[0]), int(head[1]), targets)
-    if word == "move":
-        if len(rest) != 2:
-            raise _fail(text, "write 'move UNIT TILE', such as move u3 c3")
-        return Move(_unit(text, rest[0]), _tile(text, rest[1]))
-    if word == "attack":
-        if len(rest) != 2:
-            raise _fail(text, "write 'attack UNIT TARGET', such as attack u3 u4")
-        return Attack(_unit(text, rest[0]), _unit(text, rest[1]))
-    if word == "slot":
-        how = rest[0].lower() if rest else ""
-        if how == "promote" and len(rest) == 2:
-            return SlotPromote(_unit(text, rest[1]))
-        if how == "servant" and len(rest) >= 2:
-            return SlotServant(_name(text, rest[1:]))
-        if how == "mp" and len(rest) == 1:
-            return SlotMp()
-        raise _fail(text, "write 'slot promote UNIT', 'slot servant NAME' or 'slot mp'")
-    raise _fail(
-        text,
-        f"unknown entry {words[0]!r}; expected first, summoner, pull, mulligan, show, reshuffle, "
-        "summon, sacrifice, cast, use, move, attack, counter, hold, slot, end, discard, promote "
-        "or done",
-    )
+    reader = _READERS.get(word)
+    if reader is None:
+        raise _fail(
+            text,
+            f"unknown entry {words[0]!r}; expected first, summoner, pull, mulligan, show, "
+            "reshuffle, summon, sacrifice, cast, use, move, attack, counter, hold, slot, end, "
+            "discard, promote or done",
+        )
+    return reader(text, word, rest)
+
+
+def _read_first(text: str, word: str, rest: list[str]) -> CrystaleAction:
+    if len(rest) != 1 or rest[0].lower() not in _SEATS:
+        raise _fail(text, "write 'first p1' or 'first p2': the seat that plays the first turn")
+    return First(rest[0].lower())
+
+
+def _read_summoner(text: str, word: str, rest: list[str]) -> CrystaleAction:
+    return Declare(_name(text, rest))
+
+
+def _read_pull(text: str, word: str, rest: list[str]) -> CrystaleAction:
+    if not rest:
+        return Pull()
+    if len(rest) == 1 and rest[0].isdigit():
+        count = int(rest[0])
+        if not 1 <= count <= _MAX_PULL:
+            raise _fail(text, f"a pull takes 1 to {_MAX_PULL} crystals, not {count}")
+        return Pull(count)
+    return Pull(1, _name(text, rest))
+
+
+def _read_names(text: str, word: str, rest: list[str]) -> CrystaleAction:
+    """``show`` and ``discard``: crystal names separated by commas."""
+    names = _names(text, text.split(None, 1)[1] if rest else "")
+    return Show(names) if word == "show" else Discard(names)
+
+
+def _read_summon(text: str, word: str, rest: list[str]) -> CrystaleAction:
+    if len(rest) < 2 or not rest[-1].startswith("@"):
+        raise _fail(text, "write 'summon NAME @TILE', such as summon Cinderpup @b1")
+    return Summon(_name(text, rest[:-1]), _tile(text, rest[-1][1:]))
+
+
+def _read_one_unit(text: str, word: str, rest: list[str]) -> CrystaleAction:
+    """``sacrifice`` and ``promote``: one unit."""
+    if len(rest) != 1:
+        raise _fail(text, f"'{word}' takes one unit, such as {word} u3")
+    unit = _unit(text, rest[0])
+    return Sacrifice(unit) if word == "sacrifice" else Promote(unit)
+
+
+def _read_cast(text: str, word: str, rest: list[str]) -> CrystaleAction:
+    name_words, targets = _split_targets(text, rest)
+    return Cast(_name(text, name_words), targets)
+
+
+def _read_use(text: str, word: str, rest: list[str]) -> CrystaleAction:
+    head, targets = _split_targets(text, rest)
+    if len(head) != 2 or not head[1].isdigit() or not 1 <= int(head[1]) <= 5:
+        raise _fail(
+            text,
+            "write 'use UNIT N [@TARGET ...]' with the effect's number 1-5, such as use u1 2 @c4",
+        )
+    return Use(_unit(text, head[0]), int(head[1]), targets)
+
+
+def _read_move(text: str, word: str, rest: list[str]) -> CrystaleAction:
+    if len(rest) != 2:
+        raise _fail(text, "write 'move UNIT TILE', such as move u3 c3")
+    return Move(_unit(text, rest[0]), _tile(text, rest[1]))
+
+
+def _read_attack(text: str, word: str, rest: list[str]) -> CrystaleAction:
+    if len(rest) != 2:
+        raise _fail(text, "write 'attack UNIT TARGET', such as attack u3 u4")
+    return Attack(_unit(text, rest[0]), _unit(text, rest[1]))
+
+
+def _read_slot(text: str, word: str, rest: list[str]) -> CrystaleAction:
+    how = rest[0].lower() if rest else ""
+    if how == "promote" and len(rest) == 2:
+        return SlotPromote(_unit(text, rest[1]))
+    if how == "servant" and len(rest) >= 2:
+        return SlotServant(_name(text, rest[1:]))
+    if how == "mp" and len(rest) == 1:
+        return SlotMp()
+    raise _fail(text, "write 'slot promote UNIT', 'slot servant NAME' or 'slot mp'")
+
+
+_READERS: dict[str, Callable[[str, str, list[str]], CrystaleAction]] = {
+    "first": _read_first,
+    "summoner": _read_summoner,
+    "pull": _read_pull,
+    "show": _read_names,
+    "discard": _read_names,
+    "summon": _read_summon,
+    "sacrifice": _read_one_unit,
+    "promote": _read_one_unit,
+    "cast": _read_cast,
+    "use": _read_use,
+    "move": _read_move,
+    "attack": _read_attack,
+    "slot": _read_slot,
+}
+"""The reader of each entry's first word that takes more (the bare words are ``_BARE``)."""
 
 
 def _targets(targets: tuple[str, ...]) -> str:
     return "".join(" " + format_target(t) for t in targets)
 
 
+def _pull_text(action: Pull) -> str:
+    if action.crystal is not None:
+        return f"pull {action.crystal}"
+    return "pull" if action.count == 1 else f"pull {action.count}"
+
+
+_WRITERS: dict[type, Callable[[Any], str]] = {
+    First: lambda a: f"first {a.seat}",
+    Declare: lambda a: f"summoner {a.crystal}",
+    Pull: _pull_text,
+    Show: lambda a: "show " + ", ".join(a.crystals),
+    Discard: lambda a: "discard " + ", ".join(a.crystals),
+    Summon: lambda a: f"summon {a.crystal} @{TILE_NAMES[a.tile]}",
+    Sacrifice: lambda a: f"sacrifice {unit_name(a.unit)}",
+    Promote: lambda a: f"promote {unit_name(a.unit)}",
+    Cast: lambda a: f"cast {a.crystal}{_targets(a.targets)}",
+    Use: lambda a: f"use {unit_name(a.unit)} {a.effect}{_targets(a.targets)}",
+    Move: lambda a: f"move {unit_name(a.unit)} {TILE_NAMES[a.tile]}",
+    Attack: lambda a: f"attack {unit_name(a.unit)} {unit_name(a.target)}",
+    SlotPromote: lambda a: f"slot promote {unit_name(a.unit)}",
+    SlotServant: lambda a: f"slot servant {a.crystal}",
+    SlotMp: lambda a: "slot mp",
+}
+"""The canonical text of each entry type that is more than its bare word."""
+
+
 def notation(action: CrystaleAction) -> str:
     """The canonical text of ``action``: ``parse(notation(a)) == a``."""
-    if isinstance(action, First):
-        return f"first {action.seat}"
-    if isinstance(action, Declare):
-        return f"summoner {action.crystal}"
-    if isinstance(action, Pull):
-        if action.crystal is not None:
-            return f"pull {action.crystal}"
-        return "pull" if action.count == 1 else f"pull {action.count}"
-    if isinstance(action, Show):
-        return "show " + ", ".join(action.crystals)
-    if isinstance(action, Discard):
-        return "discard " + ", ".join(action.crystals)
-    if isinstance(action, Summon):
-        return f"summon {action.crystal} @{TILE_NAMES[action.tile]}"
-    if isinstance(action, Sacrifice):
-        return f"sacrifice {unit_name(action.unit)}"
-    if isinstance(action, Promote):
-        return f"promote {unit_name(action.unit)}"
-    if isinstance(action, Cast):
-        return f"cast {action.crystal}{_targets(action.targets)}"
-    if isinstance(action, Use):
-        return f"use {unit_name(action.unit)} {action.effect}{_targets(action.targets)}"
-    if isinstance(action, Move):
-        return f"move {unit_name(action.unit)} {TILE_NAMES[action.tile]}"
-    if isinstance(action, Attack):
-        return f"attack {unit_name(action.unit)} {unit_name(action.target)}"
-    if isinstance(action, SlotPromote):
-        return f"slot promote {unit_name(action.unit)}"
-    if isinstance(action, SlotServant):
-        return f"slot servant {action.crystal}"
-    if isinstance(action, SlotMp):
-        return "slot mp"
+    writer = _WRITERS.get(type(action))
+    if writer is not None:
+        return writer(action)
     for keyword, bare in _BARE.items():
         if type(action) is type(bare):
             return keyword

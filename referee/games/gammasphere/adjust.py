@@ -131,59 +131,72 @@ def _check_move(state: GammasphereState, change: MoveCard) -> Verdict:
     seat = _seat(change.seat)
     if isinstance(seat, Verdict):
         return seat
-    who = SEATS[seat]
     source, target = change.source, change.target
     for zone in (source, target):
         if zone not in ZONES:
             return Verdict.illegal("GS-9.4", f"no zone {zone!r}; the zones are {', '.join(ZONES)}")
     if source == target:
         return Verdict.illegal("GS-9.4", f"a card moved from {source} to {source} does not move")
-    own = state.sides[seat]
     if change.card is None:
-        if not (source in HIDDEN_ZONES and target in HIDDEN_ZONES):
-            return Verdict.illegal(
-                "GS-9.4",
-                f"a card moved from the {source} to the {target} is seen by the table: name it",
-            )
-        if source == "deck" and own.deck.count == 0:
-            return Verdict.illegal("GS-5.7", f"{who}'s deck is empty; no card can leave it")
-        if source == "hand" and own.hand.count == 0:
-            return Verdict.illegal("GS-9.4", f"{who}'s hand is empty; no card can leave it")
-        return LEGAL
+        return _check_unseen_move(state, seat, source, target)
     if source == "field":
         found = _field_card(state, change.card, seat)
         if isinstance(found, Verdict):
             return found
         card = state.cards.by_name[found.card]
     else:
-        if change.card.startswith("#"):
-            return Verdict.illegal(
-                "GS-9.4",
-                f"numbers name cards on the field; {change.card} is not in {who}'s {source}",
-            )
-        looked = _catalog_card(state, change.card)
+        looked = _card_leaving(state, seat, change.card, source)
         if isinstance(looked, Verdict):
             return looked
         card = looked
-        if source == "hand":
-            verdict = check_from_hand(state, seat, card)
-        elif source == "deck":
-            verdict = (
-                Verdict.illegal("GS-5.7", f"{who}'s deck is empty; {card.name} cannot come from it")
-                if own.deck.count == 0
-                else check_shown(state, seat, card)
-            )
-        else:
-            verdict = (
-                LEGAL
-                if card.name in own.discard
-                else Verdict.illegal("GS-9.4", f"no {card.name} is in {who}'s discard pile")
-            )
-        if not verdict:
-            return verdict
     if target == "field":
         return _check_entering(state, seat, card)
     return LEGAL
+
+
+def _check_unseen_move(state: GammasphereState, seat: int, source: str, target: str) -> Verdict:
+    """A card moved unnamed: only between hidden zones, and from a zone holding one."""
+    who = SEATS[seat]
+    own = state.sides[seat]
+    if not (source in HIDDEN_ZONES and target in HIDDEN_ZONES):
+        return Verdict.illegal(
+            "GS-9.4",
+            f"a card moved from the {source} to the {target} is seen by the table: name it",
+        )
+    if source == "deck" and own.deck.count == 0:
+        return Verdict.illegal("GS-5.7", f"{who}'s deck is empty; no card can leave it")
+    if source == "hand" and own.hand.count == 0:
+        return Verdict.illegal("GS-9.4", f"{who}'s hand is empty; no card can leave it")
+    return LEGAL
+
+
+def _card_leaving(state: GammasphereState, seat: int, name: str, source: str) -> Card | Verdict:
+    """The named card leaving ``seat``'s hand, deck or discard pile, or why it cannot."""
+    who = SEATS[seat]
+    own = state.sides[seat]
+    if name.startswith("#"):
+        return Verdict.illegal(
+            "GS-9.4",
+            f"numbers name cards on the field; {name} is not in {who}'s {source}",
+        )
+    card = _catalog_card(state, name)
+    if isinstance(card, Verdict):
+        return card
+    if source == "hand":
+        verdict = check_from_hand(state, seat, card)
+    elif source == "deck":
+        verdict = (
+            Verdict.illegal("GS-5.7", f"{who}'s deck is empty; {card.name} cannot come from it")
+            if own.deck.count == 0
+            else check_shown(state, seat, card)
+        )
+    else:
+        verdict = (
+            LEGAL
+            if card.name in own.discard
+            else Verdict.illegal("GS-9.4", f"no {card.name} is in {who}'s discard pile")
+        )
+    return card if verdict else verdict
 
 
 def _apply_move(state: GammasphereState, change: MoveCard) -> GammasphereState:

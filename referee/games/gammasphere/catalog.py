@@ -191,6 +191,25 @@ def _check_effect(source: str, card: Card, effect: Effect) -> None:
 
 
 def _check_card(source: str, card: Card) -> None:
+    _check_name(source, card)
+    for field in ("gas", "jiggawatts", "activate_gas", "activate_jiggawatts"):
+        if getattr(card, field) < 0:
+            raise _problem(source, card, f"{field} cannot be negative")
+    _check_fields_of_kind(source, card)
+    if not card.is_entity:
+        for field in ("unique", "refinery"):
+            if getattr(card, field):
+                raise _problem(source, card, f"only entities can be {field}, not a {card.kind}")
+    if card.kind == "pylon":
+        _check_pylon(source, card)
+    if card.kind == "event" and card.when != "play":
+        raise _problem(source, card, "an event takes effect when played")
+    _check_when(source, card)
+    if card.effect is not None:
+        _check_effect(source, card, card.effect)
+
+
+def _check_name(source: str, card: Card) -> None:
     name = card.name
     if not name.strip() or name != " ".join(name.split()):
         raise _problem(source, None, f"card name {name!r} must be non-empty with single spaces")
@@ -198,9 +217,11 @@ def _check_card(source: str, card: Card) -> None:
         raise _problem(
             source, card, f"a card name cannot contain any of {' '.join(FORBIDDEN_IN_NAMES)}"
         )
-    for field in ("gas", "jiggawatts", "activate_gas", "activate_jiggawatts"):
-        if getattr(card, field) < 0:
-            raise _problem(source, card, f"{field} cannot be negative")
+
+
+def _check_fields_of_kind(source: str, card: Card) -> None:
+    """Each kind lists only its own fields: levels and attack for characters, defense for
+    characters and buildings, boosts for weapons, a type for characters and buildings."""
     character_only = ("attack", "level", "attack_mod", "defense_mod")
     weapon_only = ("attack_boost", "defense_boost", "on_buildings")
     if card.kind == "character":
@@ -224,19 +245,21 @@ def _check_card(source: str, card: Card) -> None:
         raise _problem(
             source, card, f"only characters and buildings have a type, not a {card.kind}"
         )
-    if not card.is_entity:
-        for field in ("unique", "refinery"):
-            if getattr(card, field):
-                raise _problem(source, card, f"only entities can be {field}, not a {card.kind}")
-    if card.kind == "pylon":
-        if card.gas not in (0, PYLON_GAS) or card.jiggawatts:
-            raise _problem(
-                source, card, f"every pylon costs {PYLON_GAS} gas (GS-2.7); list no other cost"
-            )
-        if card.text or card.effect is not None or card.when != "play":
-            raise _problem(source, card, "a pylon has no effect")
-    if card.kind == "event" and card.when != "play":
-        raise _problem(source, card, "an event takes effect when played")
+
+
+def _check_pylon(source: str, card: Card) -> None:
+    """GS-2.7: a pylon costs its fixed gas and has no effect."""
+    if card.gas not in (0, PYLON_GAS) or card.jiggawatts:
+        raise _problem(
+            source, card, f"every pylon costs {PYLON_GAS} gas (GS-2.7); list no other cost"
+        )
+    if card.text or card.effect is not None or card.when != "play":
+        raise _problem(source, card, "a pylon has no effect")
+
+
+def _check_when(source: str, card: Card) -> None:
+    """An activated effect has its text or effect (and only it has activation costs); a
+    condition or static effect has its text."""
     if card.when == "activated":
         if not card.text and card.effect is None:
             raise _problem(
@@ -248,8 +271,6 @@ def _check_card(source: str, card: Card) -> None:
         )
     if card.when in ("condition", "static") and not card.text:
         raise _problem(source, card, f"a '{card.when}' effect needs its text")
-    if card.effect is not None:
-        _check_effect(source, card, card.effect)
 
 
 def check_catalog(catalog: Catalog, source: str = "catalog") -> Catalog:

@@ -20,6 +20,7 @@ match names to the catalog's spelling (GS-N.2). Names cannot contain ``#``,
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from referee.errors import ActionSyntaxError
 from referee.games.gammasphere.catalog import FORBIDDEN_IN_NAMES
@@ -104,54 +105,84 @@ def parse(text: str) -> GammasphereAction:
     verb, _, rest = line.partition(" ")
     verb = verb.lower()
     words = rest.split()
-    if verb == "end":
-        if words:
-            raise ActionSyntaxError(text, "'end' takes nothing after it", NOTATION_CLAUSE)
-        return End()
-    if verb == "draw":
-        if not words:
-            return Draw(1)
-        if len(words) != 1 or not words[0].isdigit():
-            raise ActionSyntaxError(
-                text, "write 'draw' or 'draw N' (a count of cards)", NOTATION_CLAUSE
-            )
-        count = int(words[0])
-        if not 1 <= count <= MAX_DRAW:
-            raise ActionSyntaxError(
-                text, f"a draw takes 1 to {MAX_DRAW} cards, not {count}", NOTATION_CLAUSE
-            )
-        return Draw(count)
-    if verb == "play":
-        return _parse_play(text, rest)
-    if verb == "construct":
-        return Construct(_name(text, rest, "construct"))
-    if verb == "discard":
-        return Discard(_name(text, rest, "discard"))
-    if verb == "attack":
-        if len(words) != 2:
-            raise ActionSyntaxError(
-                text, "write 'attack #A #T' or 'attack #A direct'", NOTATION_CLAUSE
-            )
-        attacker = _number(text, words[0], "the attacker")
-        if words[1].lower() == "direct":
-            return Attack(attacker, 0)
-        return Attack(attacker, _number(text, words[1], "the attacked character"))
-    if verb == "switch":
-        if len(words) != 2 or words[1].lower() not in _MODES:
-            raise ActionSyntaxError(
-                text, "write 'switch #N attack' or 'switch #N defense'", NOTATION_CLAUSE
-            )
-        entity = _number(text, words[0], "the character")
-        return Switch(entity, "attack" if _MODES[words[1].lower()] == "attack" else "defense")
-    if verb == "activate":
-        if len(words) == 1:
-            return Activate(_number(text, words[0], "the entity"))
-        if len(words) == 3 and words[1].lower() == "on":
-            return Activate(
-                _number(text, words[0], "the entity"), _number(text, words[2], "the target")
-            )
-        raise ActionSyntaxError(text, "write 'activate #N' or 'activate #N on #T'", NOTATION_CLAUSE)
-    raise ActionSyntaxError(text, f"unknown entry {verb!r}; expected {_VERBS}", NOTATION_CLAUSE)
+    reader = _READERS.get(verb)
+    if reader is None:
+        raise ActionSyntaxError(text, f"unknown entry {verb!r}; expected {_VERBS}", NOTATION_CLAUSE)
+    return reader(text, rest, words)
+
+
+def _read_end(text: str, rest: str, words: list[str]) -> GammasphereAction:
+    if words:
+        raise ActionSyntaxError(text, "'end' takes nothing after it", NOTATION_CLAUSE)
+    return End()
+
+
+def _read_draw(text: str, rest: str, words: list[str]) -> GammasphereAction:
+    if not words:
+        return Draw(1)
+    if len(words) != 1 or not words[0].isdigit():
+        raise ActionSyntaxError(
+            text, "write 'draw' or 'draw N' (a count of cards)", NOTATION_CLAUSE
+        )
+    count = int(words[0])
+    if not 1 <= count <= MAX_DRAW:
+        raise ActionSyntaxError(
+            text, f"a draw takes 1 to {MAX_DRAW} cards, not {count}", NOTATION_CLAUSE
+        )
+    return Draw(count)
+
+
+def _read_play(text: str, rest: str, words: list[str]) -> GammasphereAction:
+    return _parse_play(text, rest)
+
+
+def _read_construct(text: str, rest: str, words: list[str]) -> GammasphereAction:
+    return Construct(_name(text, rest, "construct"))
+
+
+def _read_discard(text: str, rest: str, words: list[str]) -> GammasphereAction:
+    return Discard(_name(text, rest, "discard"))
+
+
+def _read_attack(text: str, rest: str, words: list[str]) -> GammasphereAction:
+    if len(words) != 2:
+        raise ActionSyntaxError(text, "write 'attack #A #T' or 'attack #A direct'", NOTATION_CLAUSE)
+    attacker = _number(text, words[0], "the attacker")
+    if words[1].lower() == "direct":
+        return Attack(attacker, 0)
+    return Attack(attacker, _number(text, words[1], "the attacked character"))
+
+
+def _read_switch(text: str, rest: str, words: list[str]) -> GammasphereAction:
+    if len(words) != 2 or words[1].lower() not in _MODES:
+        raise ActionSyntaxError(
+            text, "write 'switch #N attack' or 'switch #N defense'", NOTATION_CLAUSE
+        )
+    entity = _number(text, words[0], "the character")
+    return Switch(entity, "attack" if _MODES[words[1].lower()] == "attack" else "defense")
+
+
+def _read_activate(text: str, rest: str, words: list[str]) -> GammasphereAction:
+    if len(words) == 1:
+        return Activate(_number(text, words[0], "the entity"))
+    if len(words) == 3 and words[1].lower() == "on":
+        return Activate(
+            _number(text, words[0], "the entity"), _number(text, words[2], "the target")
+        )
+    raise ActionSyntaxError(text, "write 'activate #N' or 'activate #N on #T'", NOTATION_CLAUSE)
+
+
+_READERS: dict[str, Callable[[str, str, list[str]], GammasphereAction]] = {
+    "end": _read_end,
+    "draw": _read_draw,
+    "play": _read_play,
+    "construct": _read_construct,
+    "discard": _read_discard,
+    "attack": _read_attack,
+    "switch": _read_switch,
+    "activate": _read_activate,
+}
+"""The reader of each entry's first word."""
 
 
 def notation(action: GammasphereAction) -> str:

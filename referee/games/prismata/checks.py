@@ -6,10 +6,10 @@ Clause ids cited here are defined in ``rulebook.toml``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from referee.contract import LEGAL, Verdict, Violation
 from referee.games.prismata.catalog import Catalog, UnitType, load_catalog
+from referee.games.prismata.engine import can_block, label
 from referee.games.prismata.model import (
     SEATS,
     Block,
@@ -25,16 +25,10 @@ from referee.games.prismata.model import (
     Undo,
     Unit,
 )
-
-if TYPE_CHECKING:
-    pass
-
-from referee.games.prismata.engine import (
-    can_block,
-    label,
-)
+from referee.kit.dispatch import Dispatch
 
 __all__ = [
+    "ENTRY_CHECKS",
     "breach_problem",
     "check",
     "check_action",
@@ -115,6 +109,10 @@ def _check_consume(
     return LEGAL
 
 
+ENTRY_CHECKS: Dispatch[PrismataState, Catalog, Verdict] = Dispatch("checks of Prismata entries")
+"""Each entry type's check, given the game's catalog (the kit's idiom, ``referee.kit.dispatch``)."""
+
+
 def check_action(
     state: PrismataState, action: PrismataAction, acting: str | None = None
 ) -> Verdict:
@@ -123,134 +121,167 @@ def check_action(
     if state.result is not None:
         return _bad("PM-9.4", "the game is over; no more actions can be recorded")
     cat = load_catalog(state.ruleset)
+    checker = _CHECKS.get(type(action))
+    if checker is None:
+        return _bad("PM-N.1", f"not a Prismata action: {action!r}")  # pragma: no cover
+    return checker(state, action, cat)
+
+
+@ENTRY_CHECKS.register(End)
+def _check_end(state: PrismataState, action: End, cat: Catalog) -> Verdict:
+    if state.phase == "defense":
+        incoming = state.res[1 - state.active].attack
+        if incoming > 0:
+            return _bad(
+                "PM-4.1",
+                f"{incoming} incoming damage must still be blocked before the defense ends",
+            )
+        return LEGAL
+    if state.phase == "breach":
+        return _check_breach_over(state, cat)
+    return LEGAL
+
+
+def _check_breach_over(state: PrismataState, cat: Catalog) -> Verdict:
+    """PM-7.4: the breach ends only once the attack left can damage no enemy unit."""
+    seat = state.active
+    attack = state.res[seat].attack
+    if attack > 0:
+        for other in state.units.values():
+            if other.owner != seat and not breach_problem(state, cat, other):
+                return _bad(
+                    "PM-7.4",
+                    f"the breach cannot end while {attack} attack can still damage {label(other)}",
+                )
+    return LEGAL
+
+
+@ENTRY_CHECKS.register(Buy)
+def _check_buy(state: PrismataState, action: Buy, cat: Catalog) -> Verdict:
     seat = state.active
     phase = state.phase
-    u: Unit | None
-    if isinstance(action, End):
-        if phase == "defense":
-            incoming = state.res[1 - seat].attack
-            if incoming > 0:
-                return _bad(
-                    "PM-4.1",
-                    f"{incoming} incoming damage must still be blocked before the defense ends",
-                )
-            return LEGAL
-        if phase == "breach":
-            attack = state.res[seat].attack
-            if attack > 0:
-                for other in state.units.values():
-                    if other.owner != seat and not breach_problem(state, cat, other):
-                        return _bad(
-                            "PM-7.4",
-                            f"the breach cannot end while {attack} attack can still "
-                            f"damage {label(other)}",
-                        )
-        return LEGAL
-    if isinstance(action, Buy):
-        if phase != "action":
-            return _bad("PM-5.1", f"units are bought in the action phase; it is the {phase} phase")
-        name = action.unit
-        utype = cat.units.get(name)
-        if utype is None or name not in state.supply:
-            return _bad("PM-5.1", f"{name} is not on offer in this game")
-        left = state.supply[name][seat]
-        if left <= 0:
-            return _bad("PM-2.4", f"{SEATS[seat]} has no {name} left in supply")
-        have = state.res[seat]
-        if not have.covers(utype.cost):
-            return _bad(
-                "PM-5.2", f"{name} costs {utype.cost.words()}; {SEATS[seat]} has {have.words()}"
-            )
-        return _check_consume(state, cat, utype.consume, action.consume, f"buying {name}")
-    if isinstance(action, Click):
-        return _check_click(state, cat, action)
-    if isinstance(action, Block):
-        if phase != "defense":
-            return _bad(
-                "PM-4.1", f"blockers are chosen in the defense phase; it is the {phase} phase"
-            )
-        blocker, v = _own_unit(state, action.unit, "block")
-        if blocker is None:
-            return v
-        if state.res[1 - seat].attack <= 0:
-            return _bad("PM-4.1", "there is no incoming damage left to block")
-        btype = cat.units[blocker.kind]
-        if not can_block(blocker, btype):
-            return _bad(
-                "PM-4.2", f"{label(blocker)} cannot block: {_why_not_block(blocker, btype)}"
-            )
-        return LEGAL
-    if isinstance(action, Strike):
-        if phase != "action":
-            return _bad(
-                "PM-6.1",
-                f"frontline units are attacked in the action phase; it is the {phase} phase",
-            )
-        u = state.units.get(action.unit)
-        if u is None or u.owner == seat:
-            return _bad("PM-6.1", f"#{action.unit} is not an enemy unit in play")
-        utype = cat.units[u.kind]
-        attack = state.res[seat].attack
-        if not utype.frontline:
-            return _bad(
-                "PM-6.1",
-                f"{label(u)} is not frontline; only frontline units can be attacked directly",
-            )
-        if u.build:
-            return _bad("PM-6.1", f"{label(u)} is under construction and cannot be damaged")
-        if attack <= 0:
-            return _bad("PM-6.2", f"{SEATS[seat]} has no attack to spend")
-        if not utype.fragile and attack < u.health:
-            return _bad(
-                "PM-6.2", f"{label(u)} has {u.health} health; {attack} attack cannot destroy it"
-            )
-        return LEGAL
-    if isinstance(action, Breach):
-        if phase != "breach":
-            return _bad(
-                "PM-7.2", f"damage is assigned to units during a breach; it is the {phase} phase"
-            )
-        u = state.units.get(action.unit)
-        if u is None or u.owner == seat:
-            return _bad("PM-7.2", f"#{action.unit} is not an enemy unit in play")
-        why = breach_problem(state, cat, u)
-        if why:
-            return _bad(why[0], why[1])
-        return LEGAL
-    if isinstance(action, Unbreach):
-        if phase != "breach":
-            return _bad(
-                "PM-7.5",
-                f"breach damage can only be taken back during the breach; it is the {phase} phase",
-            )
-        u = state.units.get(action.unit) or state.dead.get(action.unit)
-        if u is None or u.owner == seat or u.hit <= 0:
-            return _bad("PM-7.5", f"#{action.unit} took no breach damage this turn")
-        return LEGAL
-    if isinstance(action, Undo):
-        return check_undo(state, cat, action.unit)
-    if isinstance(action, Sell):
-        if phase != "action":
+    if phase != "action":
+        return _bad("PM-5.1", f"units are bought in the action phase; it is the {phase} phase")
+    name = action.unit
+    utype = cat.units.get(name)
+    if utype is None or name not in state.supply:
+        return _bad("PM-5.1", f"{name} is not on offer in this game")
+    left = state.supply[name][seat]
+    if left <= 0:
+        return _bad("PM-2.4", f"{SEATS[seat]} has no {name} left in supply")
+    have = state.res[seat]
+    if not have.covers(utype.cost):
+        return _bad(
+            "PM-5.2", f"{name} costs {utype.cost.words()}; {SEATS[seat]} has {have.words()}"
+        )
+    return _check_consume(state, cat, utype.consume, action.consume, f"buying {name}")
+
+
+@ENTRY_CHECKS.register(Block)
+def _check_block(state: PrismataState, action: Block, cat: Catalog) -> Verdict:
+    phase = state.phase
+    if phase != "defense":
+        return _bad("PM-4.1", f"blockers are chosen in the defense phase; it is the {phase} phase")
+    blocker, v = _own_unit(state, action.unit, "block")
+    if blocker is None:
+        return v
+    if state.res[1 - state.active].attack <= 0:
+        return _bad("PM-4.1", "there is no incoming damage left to block")
+    btype = cat.units[blocker.kind]
+    if not can_block(blocker, btype):
+        return _bad("PM-4.2", f"{label(blocker)} cannot block: {_why_not_block(blocker, btype)}")
+    return LEGAL
+
+
+@ENTRY_CHECKS.register(Strike)
+def _check_strike(state: PrismataState, action: Strike, cat: Catalog) -> Verdict:
+    seat = state.active
+    phase = state.phase
+    if phase != "action":
+        return _bad(
+            "PM-6.1",
+            f"frontline units are attacked in the action phase; it is the {phase} phase",
+        )
+    u = state.units.get(action.unit)
+    if u is None or u.owner == seat:
+        return _bad("PM-6.1", f"#{action.unit} is not an enemy unit in play")
+    utype = cat.units[u.kind]
+    attack = state.res[seat].attack
+    if not utype.frontline:
+        return _bad(
+            "PM-6.1",
+            f"{label(u)} is not frontline; only frontline units can be attacked directly",
+        )
+    if u.build:
+        return _bad("PM-6.1", f"{label(u)} is under construction and cannot be damaged")
+    if attack <= 0:
+        return _bad("PM-6.2", f"{SEATS[seat]} has no attack to spend")
+    if not utype.fragile and attack < u.health:
+        return _bad(
+            "PM-6.2", f"{label(u)} has {u.health} health; {attack} attack cannot destroy it"
+        )
+    return LEGAL
+
+
+@ENTRY_CHECKS.register(Breach)
+def _check_breach(state: PrismataState, action: Breach, cat: Catalog) -> Verdict:
+    phase = state.phase
+    if phase != "breach":
+        return _bad(
+            "PM-7.2", f"damage is assigned to units during a breach; it is the {phase} phase"
+        )
+    u = state.units.get(action.unit)
+    if u is None or u.owner == state.active:
+        return _bad("PM-7.2", f"#{action.unit} is not an enemy unit in play")
+    why = breach_problem(state, cat, u)
+    if why:
+        return _bad(why[0], why[1])
+    return LEGAL
+
+
+@ENTRY_CHECKS.register(Unbreach)
+def _check_unbreach(state: PrismataState, action: Unbreach, cat: Catalog) -> Verdict:
+    phase = state.phase
+    if phase != "breach":
+        return _bad(
+            "PM-7.5",
+            f"breach damage can only be taken back during the breach; it is the {phase} phase",
+        )
+    u = state.units.get(action.unit) or state.dead.get(action.unit)
+    if u is None or u.owner == state.active or u.hit <= 0:
+        return _bad("PM-7.5", f"#{action.unit} took no breach damage this turn")
+    return LEGAL
+
+
+@ENTRY_CHECKS.register(Undo)
+def _check_undo_entry(state: PrismataState, action: Undo, cat: Catalog) -> Verdict:
+    return check_undo(state, cat, action.unit)
+
+
+@ENTRY_CHECKS.register(Sell)
+def _check_sell(state: PrismataState, action: Sell, cat: Catalog) -> Verdict:
+    seat = state.active
+    phase = state.phase
+    if phase != "action":
+        return _bad(
+            "PM-5.9",
+            f"a purchase can only be taken back in the action phase; it is the {phase} phase",
+        )
+    u = state.units.get(action.unit)
+    if u is None:
+        return _bad("PM-5.9", f"#{action.unit} is not a unit in play")
+    if u.owner != seat or not u.fresh:
+        return _bad("PM-5.9", f"{label(u)} was not bought by {SEATS[seat]} this turn")
+    utype = cat.units[u.kind]
+    if utype.on_buy is not None and not state.res[seat].covers(utype.on_buy.gain):
+        return _bad("PM-5.9", f"the resources gained by buying {label(u)} have been spent")
+    for cid in u.made:
+        if cid not in state.units:
             return _bad(
                 "PM-5.9",
-                f"a purchase can only be taken back in the action phase; it is the {phase} phase",
+                f"unit #{cid} made by buying {label(u)} is gone, so the purchase stands",
             )
-        u = state.units.get(action.unit)
-        if u is None:
-            return _bad("PM-5.9", f"#{action.unit} is not a unit in play")
-        if u.owner != seat or not u.fresh:
-            return _bad("PM-5.9", f"{label(u)} was not bought by {SEATS[seat]} this turn")
-        utype = cat.units[u.kind]
-        if utype.on_buy is not None and not state.res[seat].covers(utype.on_buy.gain):
-            return _bad("PM-5.9", f"the resources gained by buying {label(u)} have been spent")
-        for cid in u.made:
-            if cid not in state.units:
-                return _bad(
-                    "PM-5.9",
-                    f"unit #{cid} made by buying {label(u)} is gone, so the purchase stands",
-                )
-        return LEGAL
-    return _bad("PM-N.1", f"not a Prismata action: {action!r}")  # pragma: no cover
+    return LEGAL
 
 
 def _why_not_block(u: Unit, utype: UnitType) -> str:
@@ -362,7 +393,8 @@ def click_problem(state: PrismataState, cat: Catalog, u: Unit, utype: UnitType) 
     return ""
 
 
-def _check_click(state: PrismataState, cat: Catalog, action: Click) -> Verdict:
+@ENTRY_CHECKS.register(Click)
+def _check_click(state: PrismataState, action: Click, cat: Catalog) -> Verdict:
     if state.phase != "action":
         return _bad(
             "PM-5.4", f"abilities are used in the action phase; it is the {state.phase} phase"
@@ -432,6 +464,8 @@ def check_undo(state: PrismataState, cat: Catalog, uid: int) -> Verdict:
             return _bad("PM-5.8", f"unit #{cid} removed by {label(u)} cannot be brought back")
     return LEGAL
 
+
+_CHECKS = ENTRY_CHECKS.handlers
 
 check = check_action
 """The contract's ``check`` is ``check_action`` itself: no call in between on the hot path."""

@@ -28,12 +28,14 @@ from referee.games.prismata.model import (
     Undo,
     Unit,
 )
+from referee.kit.dispatch import Dispatch
 from referee.outcomes import ONGOING, Outcome
 
 if TYPE_CHECKING:
     from referee.games.prismata.model import Phase
 
 __all__ = [
+    "ENTRY_EFFECTS",
     "Work",
     "apply",
     "apply_action",
@@ -387,74 +389,109 @@ def apply_action(
     return w.finish()
 
 
+ENTRY_EFFECTS: Dispatch[Work, int, None] = Dispatch("Prismata entries")
+"""What each entry type does to the working copy, given the seat to act (the kit's idiom,
+``referee.kit.dispatch``)."""
+
+
 def apply_into(w: Work, action: PrismataAction) -> None:
     """Apply ``action`` to the working copy ``w``."""
-    seat = w.active
-    cat = w.cat
-    if isinstance(action, Click):
-        _click(w, action)
-    elif isinstance(action, Buy):
-        utype = cat.units[action.unit]
-        w.res[seat] = w.res[seat] - utype.cost
-        supply = dict(w.state.supply)
-        left = supply[action.unit]
-        supply[action.unit] = (left[0] - 1, left[1]) if seat == 0 else (left[0], left[1] - 1)
-        w.supply = supply
-        uid = w.create(action.unit, seat, build=utype.build_time, bought=True)
-        for cid in action.consume:
-            w.kill(cid, "consumed")
-        made: list[int] = []
-        if utype.on_buy is not None:
-            made, destroyed = w.run_effect(uid, seat, utype.on_buy, on_buy=True)
-            ate = tuple(action.consume) + tuple(destroyed)
-        else:
-            ate = tuple(action.consume)
-        w.units[uid] = _replace(w.units[uid], made=tuple(made), ate=ate)
-        if utype.on_buy is not None and utype.on_buy.sacrifice:
-            w.kill(uid, "sacrifice")
-    elif isinstance(action, End):
-        if w.phase == "defense":
-            w.start_turn(seat)
-        elif w.phase == "action":
-            enemy = 1 - seat
-            attack = w.res[seat].attack
-            if (
-                attack > 0
-                and any(u.owner == enemy for u in w.units.values())
-                and attack >= defense(w.units, enemy, cat)
-            ):
-                _overrun(w, enemy)
-                w.phase = "breach"
-            else:
-                w.end_turn()
-        else:
-            w.res[seat] = _replace(w.res[seat], attack=0)
-            w.end_turn()
-    elif isinstance(action, Block):
-        w.damage(action.unit, 1 - seat, "blocked")
-    elif isinstance(action, Breach):
-        w.damage(action.unit, seat, "breached")
-        w.overrun += 1
-    elif isinstance(action, Strike):
-        w.damage(action.unit, seat, "frontline")
-    elif isinstance(action, Undo):
-        if w.phase == "breach":
-            w.phase = "action"
-        _undo(w, action.unit)
-    elif isinstance(action, Unbreach):
-        uid = action.unit
-        if uid in w.dead:
-            w.revive(uid)
-        u = w.units[uid]
-        if cat.units[u.kind].fragile:
-            u = _replace(u, health=u.health + u.hit)
-        w.res[seat] = _replace(w.res[seat], attack=w.res[seat].attack + u.hit)
-        w.units[uid] = _replace(u, hit=0)
-        w.overrun -= 1
-    elif isinstance(action, Sell):
-        _sell(w, action.unit)
-    else:  # pragma: no cover - exhaustive
+    effect = _EFFECTS.get(type(action))
+    if effect is None:  # pragma: no cover - exhaustive
         raise TypeError(f"not a Prismata action: {action!r}")
+    effect(w, action, w.active)
+
+
+@ENTRY_EFFECTS.register(Click)
+def _apply_click(w: Work, action: Click, seat: int) -> None:
+    _click(w, action)
+
+
+@ENTRY_EFFECTS.register(Buy)
+def _apply_buy(w: Work, action: Buy, seat: int) -> None:
+    utype = w.cat.units[action.unit]
+    w.res[seat] = w.res[seat] - utype.cost
+    supply = dict(w.state.supply)
+    left = supply[action.unit]
+    supply[action.unit] = (left[0] - 1, left[1]) if seat == 0 else (left[0], left[1] - 1)
+    w.supply = supply
+    uid = w.create(action.unit, seat, build=utype.build_time, bought=True)
+    for cid in action.consume:
+        w.kill(cid, "consumed")
+    made: list[int] = []
+    if utype.on_buy is not None:
+        made, destroyed = w.run_effect(uid, seat, utype.on_buy, on_buy=True)
+        ate = tuple(action.consume) + tuple(destroyed)
+    else:
+        ate = tuple(action.consume)
+    w.units[uid] = _replace(w.units[uid], made=tuple(made), ate=ate)
+    if utype.on_buy is not None and utype.on_buy.sacrifice:
+        w.kill(uid, "sacrifice")
+
+
+@ENTRY_EFFECTS.register(End)
+def _apply_end(w: Work, action: End, seat: int) -> None:
+    if w.phase == "defense":
+        w.start_turn(seat)
+    elif w.phase == "action":
+        enemy = 1 - seat
+        attack = w.res[seat].attack
+        if (
+            attack > 0
+            and any(u.owner == enemy for u in w.units.values())
+            and attack >= defense(w.units, enemy, w.cat)
+        ):
+            _overrun(w, enemy)
+            w.phase = "breach"
+        else:
+            w.end_turn()
+    else:
+        w.res[seat] = _replace(w.res[seat], attack=0)
+        w.end_turn()
+
+
+@ENTRY_EFFECTS.register(Block)
+def _apply_block(w: Work, action: Block, seat: int) -> None:
+    w.damage(action.unit, 1 - seat, "blocked")
+
+
+@ENTRY_EFFECTS.register(Breach)
+def _apply_breach(w: Work, action: Breach, seat: int) -> None:
+    w.damage(action.unit, seat, "breached")
+    w.overrun += 1
+
+
+@ENTRY_EFFECTS.register(Strike)
+def _apply_strike(w: Work, action: Strike, seat: int) -> None:
+    w.damage(action.unit, seat, "frontline")
+
+
+@ENTRY_EFFECTS.register(Undo)
+def _apply_undo(w: Work, action: Undo, seat: int) -> None:
+    if w.phase == "breach":
+        w.phase = "action"
+    _undo(w, action.unit)
+
+
+@ENTRY_EFFECTS.register(Unbreach)
+def _apply_unbreach(w: Work, action: Unbreach, seat: int) -> None:
+    uid = action.unit
+    if uid in w.dead:
+        w.revive(uid)
+    u = w.units[uid]
+    if w.cat.units[u.kind].fragile:
+        u = _replace(u, health=u.health + u.hit)
+    w.res[seat] = _replace(w.res[seat], attack=w.res[seat].attack + u.hit)
+    w.units[uid] = _replace(u, hit=0)
+    w.overrun -= 1
+
+
+@ENTRY_EFFECTS.register(Sell)
+def _apply_sell(w: Work, action: Sell, seat: int) -> None:
+    _sell(w, action.unit)
+
+
+_EFFECTS = ENTRY_EFFECTS.handlers
 
 
 def _overrun(w: Work, enemy: int) -> None:

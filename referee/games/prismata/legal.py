@@ -115,40 +115,66 @@ def legal_actions(state: PrismataState, acting: str | None = None) -> list[Prism
     if state.result is not None:
         return []
     cat = load_catalog(state.ruleset)
+    if state.phase == "defense":
+        return _defense_actions(state, cat)
+    if state.phase == "breach":
+        return _breach_actions(state, cat)
+    out: list[PrismataAction] = []
+    out += _buys(state, cat)
+    out += _clicks(state, cat)
+    out += _undos(state, cat)
+    out += _sells(state)
+    out += _strikes(state, cat)
+    out.append(End())
+    return out
+
+
+def _defense_actions(state: PrismataState, cat: Catalog) -> list[PrismataAction]:
+    """PM-4: a block by each blocker while damage is left to block, else the end."""
     seat = state.active
     out: list[PrismataAction] = []
-    if state.phase == "defense":
-        if state.res[1 - seat].attack > 0:
-            for u in state.units.values():
-                if u.owner == seat and can_block(u, cat.units[u.kind]):
-                    out.append(Block(u.id))
-        else:
-            out.append(End())
-        return out
-    if state.phase == "breach":
+    if state.res[1 - seat].attack > 0:
         for u in state.units.values():
-            if u.owner != seat and breach_problem(state, cat, u) is None:
-                out.append(Breach(u.id))
-        for u in list(state.units.values()) + list(state.dead.values()):
-            if u.owner != seat and u.hit > 0:
-                out.append(Unbreach(u.id))
-        if not state.overrun:
-            for u in list(state.units.values()) + list(state.dead.values()):
-                if (
-                    u.owner == seat
-                    and u.status == "used"
-                    and not check_undo(state, cat, u.id).violations
-                ):
-                    out.append(Undo(u.id))
-        if not check_action(state, End()).violations:
-            out.append(End())
-        return out
+            if u.owner == seat and can_block(u, cat.units[u.kind]):
+                out.append(Block(u.id))
+    else:
+        out.append(End())
+    return out
+
+
+def _breach_actions(state: PrismataState, cat: Catalog) -> list[PrismataAction]:
+    """PM-7: breach damage given and taken back, clicks undone before any overrun, the end."""
+    seat = state.active
+    out: list[PrismataAction] = []
+    for u in state.units.values():
+        if u.owner != seat and breach_problem(state, cat, u) is None:
+            out.append(Breach(u.id))
+    for u in list(state.units.values()) + list(state.dead.values()):
+        if u.owner != seat and u.hit > 0:
+            out.append(Unbreach(u.id))
+    if not state.overrun:
+        out += _undos(state, cat)
+    if not check_action(state, End()).violations:
+        out.append(End())
+    return out
+
+
+def _buys(state: PrismataState, cat: Catalog) -> list[PrismataAction]:
+    seat = state.active
     have = state.res[seat]
+    out: list[PrismataAction] = []
     for name, left in state.supply.items():
         utype = cat.units[name]
         if left[seat] > 0 and have.covers(utype.cost):
             for consumed in _consume_choices(state, cat, utype.consume):
                 out.append(Buy(name, consumed))
+    return out
+
+
+def _clicks(state: PrismataState, cat: Catalog) -> list[PrismataAction]:
+    seat = state.active
+    have = state.res[seat]
+    out: list[PrismataAction] = []
     for u in state.units.values():
         if u.owner != seat:
             continue
@@ -166,19 +192,35 @@ def legal_actions(state: PrismataState, acting: str | None = None) -> list[Prism
         for target in targets:
             for consumed in _consume_choices(state, cat, ability.consume, exclude=u.id):
                 out.append(Click(u.id, target, consumed))
-    for u in list(state.units.values()) + list(state.dead.values()):
-        if u.owner == seat and u.status == "used" and not check_undo(state, cat, u.id).violations:
-            out.append(Undo(u.id))
-    for u in state.units.values():
-        if u.owner == seat and u.fresh and not check_action(state, Sell(u.id)).violations:
-            out.append(Sell(u.id))
-    if have.attack > 0:
-        for u in state.units.values():
-            if (
-                u.owner != seat
-                and cat.units[u.kind].frontline
-                and not check_action(state, Strike(u.id)).violations
-            ):
-                out.append(Strike(u.id))
-    out.append(End())
     return out
+
+
+def _undos(state: PrismataState, cat: Catalog) -> list[PrismataAction]:
+    seat = state.active
+    return [
+        Undo(u.id)
+        for u in list(state.units.values()) + list(state.dead.values())
+        if u.owner == seat and u.status == "used" and not check_undo(state, cat, u.id).violations
+    ]
+
+
+def _sells(state: PrismataState) -> list[PrismataAction]:
+    seat = state.active
+    return [
+        Sell(u.id)
+        for u in state.units.values()
+        if u.owner == seat and u.fresh and not check_action(state, Sell(u.id)).violations
+    ]
+
+
+def _strikes(state: PrismataState, cat: Catalog) -> list[PrismataAction]:
+    seat = state.active
+    if state.res[seat].attack <= 0:
+        return []
+    return [
+        Strike(u.id)
+        for u in state.units.values()
+        if u.owner != seat
+        and cat.units[u.kind].frontline
+        and not check_action(state, Strike(u.id)).violations
+    ]

@@ -98,47 +98,57 @@ def parse(text: str) -> PrismataAction:
         single: PrismataAction = _SINGLE[word](_unit_id(text, rest[0]))
         return single
     if word == "buy":
-        if "consume" in lowered:
-            at = lowered.index("consume")
-            name_tokens, eaten = rest[:at], _ids(text, rest[at + 1 :])
-        else:
-            name_tokens, eaten = rest, ()
-        if not name_tokens:
-            raise ActionSyntaxError(text, "'buy' needs a unit name", NOTATION_CLAUSE)
-        key = " ".join(name_tokens).lower()
-        name = _names().get(key)
-        if name is None:
-            typed = " ".join(name_tokens)
-            hint = did_you_mean(typed, sorted(set(_names().values())))
-            raise ActionSyntaxError(text, f"no unit is called {typed!r}{hint}", NOTATION_CLAUSE)
-        return Buy(name, eaten)
+        return _parse_buy(text, rest, lowered)
     if word == "click":
-        if not rest:
-            raise ActionSyntaxError(text, "'click' needs a unit id", NOTATION_CLAUSE)
-        unit = _unit_id(text, rest[0])
-        i = 1
-        target: int | None = None
-        consumed: tuple[int, ...] = ()
-        if i < len(rest) and lowered[i] == "on":
-            if i + 1 >= len(rest):
-                raise ActionSyntaxError(text, "'on' needs a target unit id", NOTATION_CLAUSE)
-            target = _unit_id(text, rest[i + 1])
-            i += 2
-        if i < len(rest):
-            if lowered[i] != "consume":
-                raise ActionSyntaxError(
-                    text,
-                    f"expected 'on #id' or 'consume #id ...', got {rest[i]!r}",
-                    NOTATION_CLAUSE,
-                )
-            consumed = _ids(text, rest[i + 1 :])
-        return Click(unit, target, consumed)
+        return _parse_click(text, rest, lowered)
     raise ActionSyntaxError(
         text,
         f"unknown action {tokens[0]!r}; expected buy, click, undo, sell, block, hit, breach, "
         "unbreach or end",
         NOTATION_CLAUSE,
     )
+
+
+def _parse_buy(text: str, rest: list[str], lowered: list[str]) -> Buy:
+    """``buy NAME [consume #id ...]``."""
+    if "consume" in lowered:
+        at = lowered.index("consume")
+        name_tokens, eaten = rest[:at], _ids(text, rest[at + 1 :])
+    else:
+        name_tokens, eaten = rest, ()
+    if not name_tokens:
+        raise ActionSyntaxError(text, "'buy' needs a unit name", NOTATION_CLAUSE)
+    key = " ".join(name_tokens).lower()
+    name = _names().get(key)
+    if name is None:
+        typed = " ".join(name_tokens)
+        hint = did_you_mean(typed, sorted(set(_names().values())))
+        raise ActionSyntaxError(text, f"no unit is called {typed!r}{hint}", NOTATION_CLAUSE)
+    return Buy(name, eaten)
+
+
+def _parse_click(text: str, rest: list[str], lowered: list[str]) -> Click:
+    """``click #id [on #id] [consume #id ...]``."""
+    if not rest:
+        raise ActionSyntaxError(text, "'click' needs a unit id", NOTATION_CLAUSE)
+    unit = _unit_id(text, rest[0])
+    i = 1
+    target: int | None = None
+    consumed: tuple[int, ...] = ()
+    if i < len(rest) and lowered[i] == "on":
+        if i + 1 >= len(rest):
+            raise ActionSyntaxError(text, "'on' needs a target unit id", NOTATION_CLAUSE)
+        target = _unit_id(text, rest[i + 1])
+        i += 2
+    if i < len(rest):
+        if lowered[i] != "consume":
+            raise ActionSyntaxError(
+                text,
+                f"expected 'on #id' or 'consume #id ...', got {rest[i]!r}",
+                NOTATION_CLAUSE,
+            )
+        consumed = _ids(text, rest[i + 1 :])
+    return Click(unit, target, consumed)
 
 
 def notation(action: PrismataAction) -> str:

@@ -32,7 +32,7 @@ engine's extra confirmation step, which has no counterpart.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -182,73 +182,78 @@ class ReferenceImport:
         """Our actions for one reference action, applied to ``self.state`` as they are made."""
         out: list[PrismataAction] = []
         kind = a["type"]
-        deaths = a.get("deaths", [])
-        if kind == "BUY":
-            name = self.names.get(a["card"])
-            if name is None:
-                raise ReferenceError_(f"unknown unit {a['card']!r}")
-            consumed = tuple(self.our_id(d["id"]) for d in deaths if d["cause"] == "buySac")
-            self._play(Buy(name, consumed), out)
-        elif kind == "USE_ABILITY":
-            uid = self.our_id(a["id"])
-            unit = self.state.units[uid]
-            ability = self.catalog.units[unit.kind].click
-            if ability is not None and ability.target is not None:
-                self._pending = uid
-            else:
-                consumed = tuple(self.our_id(d["id"]) for d in deaths if d["cause"] == "abilitySac")
-                target = None
-                if ability is not None and ability.effect.destroy:
-                    hits = [d for d in deaths if d["cause"] == "sniped"]
-                    if len(hits) != 1:
-                        raise ReferenceError_(
-                            "a destroy ability without exactly one destroyed unit"
-                        )
-                    target = self.our_id(hits[0]["id"])
-                self._play(Click(uid, target, consumed), out)
-                if a.get("shift"):
-                    self._shift(unit.kind, unit.owner, out)
-        elif kind in ("CHILL", "SNIPE"):
-            uid = self.our_id(a["id"])
-            if self._pending != uid:
-                raise ReferenceError_(f"{kind} by a unit that was not selected")
-            self._pending = None
-            self._play(Click(uid, self.our_id(a["target"])), out)
-        elif kind == "UNDO_USE_ABILITY":
-            uid = self.our_id(a["id"])
-            if self._pending == uid:
-                self._pending = None
-            else:
-                self._play(Undo(uid), out)
-        elif kind == "UNDO_CHILL":
-            target = self.our_id(a["id"])
-            seat = self.state.active
-            chillers = [
-                u.id
-                for u in list(self.state.units.values()) + list(self.state.dead.values())
-                if u.owner == seat and u.target == target and u.status == "used"
-            ]
-            for cid in chillers:
-                self._play(Undo(cid), out)
-        elif kind == "SELL":
-            self._play(Sell(self.our_id(a["id"])), out)
-        elif kind == "ASSIGN_BLOCKER":
-            self._play(Block(self.our_id(a["id"])), out)
-        elif kind == "ASSIGN_FRONTLINE":
-            self._play(Strike(self.our_id(a["id"])), out)
-        elif kind == "ASSIGN_BREACH":
-            self._play(Breach(self.our_id(a["id"])), out)
-        elif kind == "UNDO_BREACH":
-            self._play(Unbreach(self.our_id(a["id"])), out)
-        elif kind == "WIPEOUT":
-            self._play(End(), out)
-        elif kind == "END_PHASE":
-            if a["phaseBefore"] != "confirm":
-                self._play(End(), out)
+        one = _ONE_UNIT.get(kind) if isinstance(kind, str) else None
+        if one is not None:
+            self._play(one(self.our_id(a["id"])), out)
         else:
-            raise ReferenceError_(f"unknown reference action type {kind!r}")
+            convert = _CONVERTERS.get(kind) if isinstance(kind, str) else None
+            if convert is None:
+                raise ReferenceError_(f"unknown reference action type {kind!r}")
+            convert(self, a, out)
         self._note_ref_new(a)
         return out
+
+    def _buy(self, a: Mapping[str, Any], out: list[PrismataAction]) -> None:
+        name = self.names.get(a["card"])
+        if name is None:
+            raise ReferenceError_(f"unknown unit {a['card']!r}")
+        deaths = a.get("deaths", [])
+        consumed = tuple(self.our_id(d["id"]) for d in deaths if d["cause"] == "buySac")
+        self._play(Buy(name, consumed), out)
+
+    def _use_ability(self, a: Mapping[str, Any], out: list[PrismataAction]) -> None:
+        """A click; a chill or snipe unit is only selected, its target comes next."""
+        uid = self.our_id(a["id"])
+        unit = self.state.units[uid]
+        ability = self.catalog.units[unit.kind].click
+        if ability is not None and ability.target is not None:
+            self._pending = uid
+            return
+        deaths = a.get("deaths", [])
+        consumed = tuple(self.our_id(d["id"]) for d in deaths if d["cause"] == "abilitySac")
+        target = None
+        if ability is not None and ability.effect.destroy:
+            hits = [d for d in deaths if d["cause"] == "sniped"]
+            if len(hits) != 1:
+                raise ReferenceError_("a destroy ability without exactly one destroyed unit")
+            target = self.our_id(hits[0]["id"])
+        self._play(Click(uid, target, consumed), out)
+        if a.get("shift"):
+            self._shift(unit.kind, unit.owner, out)
+
+    def _aim(self, a: Mapping[str, Any], out: list[PrismataAction]) -> None:
+        """The target of the chill or snipe unit selected before."""
+        uid = self.our_id(a["id"])
+        if self._pending != uid:
+            raise ReferenceError_(f"{a['type']} by a unit that was not selected")
+        self._pending = None
+        self._play(Click(uid, self.our_id(a["target"])), out)
+
+    def _undo_ability(self, a: Mapping[str, Any], out: list[PrismataAction]) -> None:
+        uid = self.our_id(a["id"])
+        if self._pending == uid:
+            self._pending = None
+        else:
+            self._play(Undo(uid), out)
+
+    def _undo_chill(self, a: Mapping[str, Any], out: list[PrismataAction]) -> None:
+        """Every click of the seat to act that chilled the unit is taken back."""
+        target = self.our_id(a["id"])
+        seat = self.state.active
+        chillers = [
+            u.id
+            for u in list(self.state.units.values()) + list(self.state.dead.values())
+            if u.owner == seat and u.target == target and u.status == "used"
+        ]
+        for cid in chillers:
+            self._play(Undo(cid), out)
+
+    def _wipeout(self, a: Mapping[str, Any], out: list[PrismataAction]) -> None:
+        self._play(End(), out)
+
+    def _end_phase(self, a: Mapping[str, Any], out: list[PrismataAction]) -> None:
+        if a["phaseBefore"] != "confirm":
+            self._play(End(), out)
 
     def _shift(self, kind: str, owner: int, out: list[PrismataAction]) -> None:
         """A shift-click: every further unit of ``kind`` that can click, in play order."""
@@ -281,6 +286,30 @@ class ReferenceImport:
         return compare(self.state, snapshot, self.ids)
 
 
+_ONE_UNIT: dict[str, Callable[[int], PrismataAction]] = {
+    "SELL": Sell,
+    "ASSIGN_BLOCKER": Block,
+    "ASSIGN_FRONTLINE": Strike,
+    "ASSIGN_BREACH": Breach,
+    "UNDO_BREACH": Unbreach,
+}
+"""Reference actions that are one of ours naming one unit."""
+
+_CONVERTERS: dict[
+    str, Callable[[ReferenceImport, Mapping[str, Any], list[PrismataAction]], None]
+] = {
+    "BUY": ReferenceImport._buy,
+    "USE_ABILITY": ReferenceImport._use_ability,
+    "CHILL": ReferenceImport._aim,
+    "SNIPE": ReferenceImport._aim,
+    "UNDO_USE_ABILITY": ReferenceImport._undo_ability,
+    "UNDO_CHILL": ReferenceImport._undo_chill,
+    "WIPEOUT": ReferenceImport._wipeout,
+    "END_PHASE": ReferenceImport._end_phase,
+}
+"""The other reference actions, each by its own method."""
+
+
 def compare(state: PrismataState, snapshot: Mapping[str, Any], ids: Mapping[int, int]) -> list[str]:
     """Human-readable differences between ``state`` and the reference ``snapshot``.
 
@@ -291,6 +320,16 @@ def compare(state: PrismataState, snapshot: Mapping[str, Any], ids: Mapping[int,
     """
     cat = load_catalog(state.ruleset)
     names = _by_internal(state.ruleset)
+    return (
+        _compare_turn(state, snapshot)
+        + _compare_resources(state, snapshot)
+        + _compare_supply(state, snapshot, names)
+        + _compare_units(state, snapshot, ids, names, cat)
+    )
+
+
+def _compare_turn(state: PrismataState, snapshot: Mapping[str, Any]) -> list[str]:
+    """Whose turn, the phase, whether the game is over."""
     diffs: list[str] = []
     if snapshot.get("turnNumber") is not None and snapshot["turnNumber"] != state.turn:
         diffs.append(f"turn: ours {state.turn}, reference {snapshot['turnNumber']}")
@@ -304,6 +343,12 @@ def compare(state: PrismataState, snapshot: Mapping[str, Any], ids: Mapping[int,
     over = bool(snapshot.get("gameOver"))
     if over != (state.result is not None):
         diffs.append(f"game over: ours {state.result is not None}, reference {over}")
+    return diffs
+
+
+def _compare_resources(state: PrismataState, snapshot: Mapping[str, Any]) -> list[str]:
+    """Every resource of each seat."""
+    diffs: list[str] = []
     for seat, ref in enumerate(snapshot["resources"]):
         ours = state.res[seat]
         for key in ("gold", "energy", "blue", "red", "green", "attack"):
@@ -311,6 +356,14 @@ def compare(state: PrismataState, snapshot: Mapping[str, Any], ids: Mapping[int,
                 diffs.append(
                     f"{SEATS[seat]} {key}: ours {getattr(ours, key)}, reference {ref[key]}"
                 )
+    return diffs
+
+
+def _compare_supply(
+    state: PrismataState, snapshot: Mapping[str, Any], names: Mapping[str, str]
+) -> list[str]:
+    """What is left of each unit on offer, and its limit."""
+    diffs: list[str] = []
     for entry in snapshot.get("supply", []):
         name = names.get(entry["name"], entry["ui"])
         left = state.supply.get(name)
@@ -328,6 +381,18 @@ def compare(state: PrismataState, snapshot: Mapping[str, Any], ids: Mapping[int,
                 f"supply limit of {name}: ours {top[0]}/{top[1]}, reference "
                 f"{entry['max'][0]}/{entry['max'][1]}"
             )
+    return diffs
+
+
+def _compare_units(
+    state: PrismataState,
+    snapshot: Mapping[str, Any],
+    ids: Mapping[int, int],
+    names: Mapping[str, str],
+    cat: Catalog,
+) -> list[str]:
+    """Every unit, both ways."""
+    diffs: list[str] = []
     seen: set[int] = set()
     for card in list(snapshot.get("cards0", [])) + list(snapshot.get("cards1", [])):
         if card.get("dead"):

@@ -18,7 +18,7 @@ and methods the last entry names are outlined.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from referee.kit.svg import Canvas, seat_colour, short
@@ -181,8 +181,6 @@ def draw(
     """The supply, commons, board and each player's areas, with the last entry marked."""
     printed: Mapping[str, Mapping[str, Any]] = position.get("cards", {}) or {}
     seats: Mapping[str, Mapping[str, Any]] = position.get("players", {}) or {}
-    order = list(seats)
-    score: Mapping[str, int] = position.get("score", {}) or {}
     said = f" {last or ''} ".replace(",", " ").replace(":", " ")
     said_lower = said.lower()
 
@@ -190,6 +188,24 @@ def draw(
         return bool(last) and f" {name.lower()} " in said_lower
 
     canvas = Canvas()
+    _draw_header(canvas, position)
+    y = _draw_table(canvas, position, printed, named)
+    y = _draw_board(canvas, position, seats, named, y)
+    for seat, data in seats.items():
+        y = _draw_seat(canvas, position, players, seat, data, named, y)
+    names = " vs ".join(f"{s} {n}" for s, n in players.items())
+    return canvas.finish(
+        game="prismatic",
+        title=f"Prismatic table ({names}) as {viewer}" + (f", last {last}" if last else ""),
+        width=WIDTH,
+        height=round(y, 2),
+        viewer=viewer,
+        extra={"data-last": last or None},
+    )
+
+
+def _draw_header(canvas: Canvas, position: Mapping[str, Any]) -> None:
+    """The round, the step, who is to act, the goal and any result."""
     to_act = ", ".join(position.get("to_act", []) or []) or "nobody"
     head = f"round {position.get('round', '')}, {position.get('step', '')} · to act: {to_act}"
     canvas.text(10, 18, head, 13.5, class_="board-info", fill="#37474f")
@@ -199,6 +215,16 @@ def draw(
     if position.get("result") not in (None, "*"):
         goal += f" · result {position['result']}"
     canvas.text(10, 36, goal, 12, fill="#546e7a")
+
+
+def _draw_table(
+    canvas: Canvas,
+    position: Mapping[str, Any],
+    printed: Mapping[str, Mapping[str, Any]],
+    named: Callable[[str], bool],
+) -> float:
+    """The supply, the common cards, the piles, rewards to settle and the auction; the
+    height reached."""
     _ring(canvas, 80, 120, position.get("supply", {}) or {})
     commons: Sequence[str] = position.get("commons", []) or []
     canvas.text(170, 60, "common cards", 12, fill="#455a64", font_weight="600")
@@ -237,9 +263,18 @@ def draw(
             10, 284, f"auction: standing {standing or 'none'}" + (f"; {sealed}" if sealed else ""),
             11.5, class_="auction", fill="#4a148c",
         )  # fmt: skip
-    y = max(y, 296 if isinstance(auction, Mapping) else 276)
+    return max(y, 296 if isinstance(auction, Mapping) else 276)
 
-    # the board's creations, one chip per method
+
+def _draw_board(
+    canvas: Canvas,
+    position: Mapping[str, Any],
+    seats: Mapping[str, Mapping[str, Any]],
+    named: Callable[[str], bool],
+    y: float,
+) -> float:
+    """The board's creations, one chip per method; the height reached."""
+    order = list(seats)
     board: Sequence[Mapping[str, Any]] = position.get("board", []) or []
     used_by: dict[str, list[str]] = {}
     for seat, data in seats.items():
@@ -274,69 +309,75 @@ def draw(
                               fill=seat_colour(order, seat))  # fmt: skip
             canvas.close()
         y += ((len(methods) + 1) // 2) * (chip_h + 3) + 8
+    return y
 
-    # each player
-    for seat, data in seats.items():
-        colour = seat_colour(order, seat)
-        top = y
-        canvas.open(class_="seat", data_seat=seat)
-        canvas.circle(14, y + 14, 6, fill=colour)
-        playing = "" if data.get("playing", True) else " (withdrawn)"
-        acting = ", to act" if seat in (position.get("to_act") or []) else ""
-        canvas.text(26, y + 19, f"{seat} ({players.get(seat, '')}){playing}{acting}", 14,
-                    font_weight="600", fill="#212121")  # fmt: skip
-        canvas.open(class_="score", data_seat=seat)
-        canvas.title(f"score if the game ended now: {score.get(seat, 0)}")
-        canvas.text(WIDTH - 10, y + 19, f"score {score.get(seat, 0)}", 15, text_anchor="end",
-                    font_weight="700", fill=colour)  # fmt: skip
-        canvas.close()
-        y += 26
-        reached = f" (reached in round {data['reached_goal']})" if data.get("reached_goal") else ""
-        canvas.text(
-            10, y + 8, f"created {data.get('created', 0)}/{position.get('goal', '?')}{reached}"
-            f" · prisms {data.get('prisms', 0)} · bag {data.get('bag_total', 0)}", 12,
-            fill="#455a64",
-        )  # fmt: skip
-        y += 22
-        palette: Mapping[str, Any] = data.get("palette", {}) or {}
-        for label, counts, click in (
-            ("bag", data.get("bag", {}) or {}, False),
-            ("drawn", data.get("drawn", {}) or {}, True),
-            ("palette", palette.get("motes", {}) or {}, False),
-            ("pool", data.get("pool", {}) or {}, True),
-            ("gained", data.get("gained_this_round", {}) or {}, False),
-        ):
-            if label in ("pool", "gained") and not counts:
-                continue
-            _counts(canvas, 10, y, label, counts, click=click)
-            if label == "palette" and palette.get("prisms"):
-                canvas.text(WIDTH - 10, y + 4, f"◆ {palette['prisms']} on the palette", 11,
-                            text_anchor="end", fill="#6a1b9a")  # fmt: skip
-            y += 18
-        for label, held in (
-            ("progress", data.get("progress", []) or []),
-            ("creation", data.get("creation", []) or []),
-        ):
-            canvas.text(10, y + 8, f"{label} {len(held)}", 11.5, fill="#455a64")
-            y += 12
-            for n, h in enumerate(held):
-                name = str(h.get("card", "?"))
-                x = 10 + (n % 4) * (CARD_W + 4)
-                _card(canvas, x, y + (n // 4) * (CARD_H + 4), name, printed.get(name),
-                      marked=named(name), holding=h)  # fmt: skip
-            y += max(1, (len(held) + 3) // 4) * (CARD_H + 4) if held else 8
-        canvas.close()
-        canvas.add(
-            f'<rect x="2" y="{top - 4:g}" width="{WIDTH - 4}" height="{y - top + 6:g}" rx="6" '
-            f'fill="none" stroke="{colour}" stroke-width="2" class="seat-frame"/>'
-        )
-        y += 14
-    names = " vs ".join(f"{s} {n}" for s, n in players.items())
-    return canvas.finish(
-        game="prismatic",
-        title=f"Prismatic table ({names}) as {viewer}" + (f", last {last}" if last else ""),
-        width=WIDTH,
-        height=round(y, 2),
-        viewer=viewer,
-        extra={"data-last": last or None},
+
+def _draw_seat(
+    canvas: Canvas,
+    position: Mapping[str, Any],
+    players: Mapping[str, str],
+    seat: str,
+    data: Mapping[str, Any],
+    named: Callable[[str], bool],
+    y: float,
+) -> float:
+    """One player's areas, framed in the seat's colour; the height reached."""
+    printed: Mapping[str, Mapping[str, Any]] = position.get("cards", {}) or {}
+    seats: Mapping[str, Mapping[str, Any]] = position.get("players", {}) or {}
+    order = list(seats)
+    score: Mapping[str, int] = position.get("score", {}) or {}
+    colour = seat_colour(order, seat)
+    top = y
+    canvas.open(class_="seat", data_seat=seat)
+    canvas.circle(14, y + 14, 6, fill=colour)
+    playing = "" if data.get("playing", True) else " (withdrawn)"
+    acting = ", to act" if seat in (position.get("to_act") or []) else ""
+    canvas.text(26, y + 19, f"{seat} ({players.get(seat, '')}){playing}{acting}", 14,
+                font_weight="600", fill="#212121")  # fmt: skip
+    canvas.open(class_="score", data_seat=seat)
+    canvas.title(f"score if the game ended now: {score.get(seat, 0)}")
+    canvas.text(WIDTH - 10, y + 19, f"score {score.get(seat, 0)}", 15, text_anchor="end",
+                font_weight="700", fill=colour)  # fmt: skip
+    canvas.close()
+    y += 26
+    reached = f" (reached in round {data['reached_goal']})" if data.get("reached_goal") else ""
+    canvas.text(
+        10, y + 8, f"created {data.get('created', 0)}/{position.get('goal', '?')}{reached}"
+        f" · prisms {data.get('prisms', 0)} · bag {data.get('bag_total', 0)}", 12,
+        fill="#455a64",
+    )  # fmt: skip
+    y += 22
+    palette: Mapping[str, Any] = data.get("palette", {}) or {}
+    for label, counts, click in (
+        ("bag", data.get("bag", {}) or {}, False),
+        ("drawn", data.get("drawn", {}) or {}, True),
+        ("palette", palette.get("motes", {}) or {}, False),
+        ("pool", data.get("pool", {}) or {}, True),
+        ("gained", data.get("gained_this_round", {}) or {}, False),
+    ):
+        if label in ("pool", "gained") and not counts:
+            continue
+        _counts(canvas, 10, y, label, counts, click=click)
+        if label == "palette" and palette.get("prisms"):
+            canvas.text(WIDTH - 10, y + 4, f"◆ {palette['prisms']} on the palette", 11,
+                        text_anchor="end", fill="#6a1b9a")  # fmt: skip
+        y += 18
+    for label, held in (
+        ("progress", data.get("progress", []) or []),
+        ("creation", data.get("creation", []) or []),
+    ):
+        canvas.text(10, y + 8, f"{label} {len(held)}", 11.5, fill="#455a64")
+        y += 12
+        for n, h in enumerate(held):
+            name = str(h.get("card", "?"))
+            x = 10 + (n % 4) * (CARD_W + 4)
+            _card(canvas, x, y + (n // 4) * (CARD_H + 4), name, printed.get(name),
+                  marked=named(name), holding=h)  # fmt: skip
+        y += max(1, (len(held) + 3) // 4) * (CARD_H + 4) if held else 8
+    canvas.close()
+    canvas.add(
+        f'<rect x="2" y="{top - 4:g}" width="{WIDTH - 4}" height="{y - top + 6:g}" rx="6" '
+        f'fill="none" stroke="{colour}" stroke-width="2" class="seat-frame"/>'
     )
+    y += 14
+    return y

@@ -206,56 +206,95 @@ def close_auction_round(state: PrismaticState) -> PrismaticState:
 def advance(state: PrismaticState) -> PrismaticState:
     """Move on through every step that is complete."""
     while True:
-        step = state.step
-        if step == "deal":
-            if len(state.commons) < 3 and drawable(state):
-                return state
-            state = msgspec.structs.replace(state, step="setup")
-        elif step == "setup":
-            if any(p.active and not (p.chose and p.kept) for p in state.players):
-                return state
-            state = msgspec.structs.replace(state, step="draw", players=_reset(state.players))
-        elif step == "draw":
-            if any(p.active and not p.done for p in state.players):
-                return state
-            state = msgspec.structs.replace(state, step="commit", players=_reset(state.players))
-        elif step == "commit":
-            if any(p.active and not p.done for p in state.players):
-                return state
-            state = msgspec.structs.replace(
-                state,
-                step="resolve",
-                players=_reset(state.players),
-                order=_resolve_order(state),
-                resolver=0,
-            )
-        elif step == "resolve":
-            state = _skip_gone(state)
-            if state.resolver < len(state.order):
-                return state
-            if state.final_round and state.round >= state.final_round:
-                return finish(state)
-            state = msgspec.structs.replace(state, step="refill")
-        elif step == "refill":
-            if len(state.commons) < 3 and drawable(state):
-                return state
-            state = _end_round(state)
-        elif step == "auction":
-            auction = state.auction
-            if auction is None:
-                raise ValueError(
-                    "auction is missing: only an entry its check allowed is carried out"
-                )
-            entered = {seat for seat, _ in auction.sealed}
-            if any(s not in entered for s in auction.asked):
-                return state
-            state = close_auction_round(state)
-        elif step == "colours":
-            if standing(state).unsettled:
-                return state
-            state = msgspec.structs.replace(state, step="over")
-        else:
+        step = _STEPS.get(state.step)
+        if step is None:
             return state
+        state, complete = step(state)
+        if not complete:
+            return state
+
+
+_Step = tuple[PrismaticState, bool]
+"""The state after looking at a step, and whether that step was complete (so the next is
+looked at in turn)."""
+
+
+def _after_deal(state: PrismaticState) -> _Step:
+    if len(state.commons) < 3 and drawable(state):
+        return state, False
+    return msgspec.structs.replace(state, step="setup"), True
+
+
+def _after_setup(state: PrismaticState) -> _Step:
+    if any(p.active and not (p.chose and p.kept) for p in state.players):
+        return state, False
+    return msgspec.structs.replace(state, step="draw", players=_reset(state.players)), True
+
+
+def _after_draw(state: PrismaticState) -> _Step:
+    if any(p.active and not p.done for p in state.players):
+        return state, False
+    return msgspec.structs.replace(state, step="commit", players=_reset(state.players)), True
+
+
+def _after_commit(state: PrismaticState) -> _Step:
+    if any(p.active and not p.done for p in state.players):
+        return state, False
+    return (
+        msgspec.structs.replace(
+            state,
+            step="resolve",
+            players=_reset(state.players),
+            order=_resolve_order(state),
+            resolver=0,
+        ),
+        True,
+    )
+
+
+def _after_resolve(state: PrismaticState) -> _Step:
+    state = _skip_gone(state)
+    if state.resolver < len(state.order):
+        return state, False
+    if state.final_round and state.round >= state.final_round:
+        return finish(state), False
+    return msgspec.structs.replace(state, step="refill"), True
+
+
+def _after_refill(state: PrismaticState) -> _Step:
+    if len(state.commons) < 3 and drawable(state):
+        return state, False
+    return _end_round(state), True
+
+
+def _after_auction(state: PrismaticState) -> _Step:
+    auction = state.auction
+    if auction is None:
+        raise ValueError("auction is missing: only an entry its check allowed is carried out")
+    entered = {seat for seat, _ in auction.sealed}
+    if any(s not in entered for s in auction.asked):
+        return state, False
+    return close_auction_round(state), True
+
+
+def _after_colours(state: PrismaticState) -> _Step:
+    if standing(state).unsettled:
+        return state, False
+    return msgspec.structs.replace(state, step="over"), True
+
+
+_STEPS: dict[str, Callable[[PrismaticState], _Step]] = {
+    "deal": _after_deal,
+    "setup": _after_setup,
+    "draw": _after_draw,
+    "commit": _after_commit,
+    "resolve": _after_resolve,
+    "refill": _after_refill,
+    "auction": _after_auction,
+    "colours": _after_colours,
+}
+"""Each step that can be complete, in the order of a round, then the auction's and the
+colours' (any other step, ``over`` say, waits)."""
 
 
 def withdraw(state: PrismaticState, seat: str) -> PrismaticState:

@@ -10,7 +10,7 @@ allows.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations, combinations_with_replacement
 
 from referee.games.prismatic.checks import check
@@ -39,6 +39,7 @@ from referee.games.prismatic.model import (
     Pull,
     Reveal,
     Reward,
+    SeatState,
     Steal,
     Take,
     TakeMote,
@@ -87,39 +88,62 @@ def _own_places(state: PrismaticState, seat: str) -> list[str]:
 
 def _details(state: PrismaticState, seat: str, kind: str) -> Iterator[ActionDetail]:
     player = state.player(seat)
-    if kind == "pull":
-        if not player.bag:
-            yield Pull()
-        for mote in sort_motes(player.bag.names()):
-            yield Pull(mote)
-            for place in _own_places(state, seat):
-                yield Pull(mote, place)
-    elif kind == "empty":
-        yield Empty(PALETTE)
-        for other in state.players:
-            if other.seat != seat and other.active:
-                yield Empty(PALETTE, other.seat)
-        for p in state.players:
-            for held in p.progress + p.creation:
-                yield Empty(held.name)
-    elif kind == "draw":
-        if not drawable(state):
-            yield DrawCard()
-        for card in _drawable_cards(state):
-            yield DrawCard(card, "progress")
-            if len(state.commons) < 3:
-                yield DrawCard(card, "common")
-            else:
-                for common in state.commons:
-                    yield DrawCard(card, "common", common)
-    elif kind == "discard":
-        for card in state.commons + tuple(h.name for h in player.progress):
-            yield Discard(card)
-    elif kind == "steal":
-        yield from (Steal(card) for card in state.commons)
-        for p in state.players:
-            if p.seat != seat:
-                yield from (Steal(h.name) for h in p.progress)
+    details = _DETAILS.get(kind)
+    if details is not None:
+        yield from details(state, seat, player)
+
+
+def _pulls(state: PrismaticState, seat: str, player: SeatState) -> Iterator[ActionDetail]:
+    if not player.bag:
+        yield Pull()
+    for mote in sort_motes(player.bag.names()):
+        yield Pull(mote)
+        for place in _own_places(state, seat):
+            yield Pull(mote, place)
+
+
+def _empties(state: PrismaticState, seat: str, player: SeatState) -> Iterator[ActionDetail]:
+    yield Empty(PALETTE)
+    for other in state.players:
+        if other.seat != seat and other.active:
+            yield Empty(PALETTE, other.seat)
+    for p in state.players:
+        for held in p.progress + p.creation:
+            yield Empty(held.name)
+
+
+def _draws(state: PrismaticState, seat: str, player: SeatState) -> Iterator[ActionDetail]:
+    if not drawable(state):
+        yield DrawCard()
+    for card in _drawable_cards(state):
+        yield DrawCard(card, "progress")
+        if len(state.commons) < 3:
+            yield DrawCard(card, "common")
+        else:
+            for common in state.commons:
+                yield DrawCard(card, "common", common)
+
+
+def _discards(state: PrismaticState, seat: str, player: SeatState) -> Iterator[ActionDetail]:
+    for card in state.commons + tuple(h.name for h in player.progress):
+        yield Discard(card)
+
+
+def _steals(state: PrismaticState, seat: str, player: SeatState) -> Iterator[ActionDetail]:
+    yield from (Steal(card) for card in state.commons)
+    for p in state.players:
+        if p.seat != seat:
+            yield from (Steal(h.name) for h in p.progress)
+
+
+_DETAILS: dict[str, Callable[[PrismaticState, str, SeatState], Iterator[ActionDetail]]] = {
+    "pull": _pulls,
+    "empty": _empties,
+    "draw": _draws,
+    "discard": _discards,
+    "steal": _steals,
+}
+"""The details an action of each kind may take."""
 
 
 def _pool_choices(state: PrismaticState, seat: str, recipe: Multiset) -> Iterator[tuple[str, ...]]:
@@ -131,48 +155,70 @@ def _pool_choices(state: PrismaticState, seat: str, recipe: Multiset) -> Iterato
 def _resolve(state: PrismaticState, seat: str) -> Iterator[PrismaticAction]:
     player = state.player(seat)
     if state.pending:
-        for effect in dict.fromkeys(state.pending):
-            rewards: list[Reward] = []
-            if effect.kind == "pool":
-                rewards.append(TakePool(effect.colour))
-            elif effect.kind == "mote":
-                rewards.append(TakeMote(effect.colour))
-            elif effect.kind == "prisms":
-                rewards.append(TakePrisms(effect.count))
-            elif effect.kind == "text":
-                rewards.append(TakeText())
-            else:
-                rewards.extend(_details(state, seat, effect.kind))
-            yield from (Take(r) for r in rewards)
-        yield Decline()
+        yield from _rewards(state, seat)
         return
     catalog = state.catalog
     for card in [h.name for h in player.progress] + list(state.commons):
         recipe = catalog.cards[card].recipe.motes
         for pool in _pool_choices(state, seat, recipe):
             yield Create(card, pool)
+    yield from _board_creations(state, seat, player)
+    yield from _uses(state, seat, player)
+    yield Pass()
+
+
+def _rewards(state: PrismaticState, seat: str) -> Iterator[PrismaticAction]:
+    """Each pending reward taken, or declined."""
+    for effect in dict.fromkeys(state.pending):
+        rewards: list[Reward] = []
+        if effect.kind == "pool":
+            rewards.append(TakePool(effect.colour))
+        elif effect.kind == "mote":
+            rewards.append(TakeMote(effect.colour))
+        elif effect.kind == "prisms":
+            rewards.append(TakePrisms(effect.count))
+        elif effect.kind == "text":
+            rewards.append(TakeText())
+        else:
+            rewards.extend(_details(state, seat, effect.kind))
+        yield from (Take(r) for r in rewards)
+    yield Decline()
+
+
+def _board_creations(
+    state: PrismaticState, seat: str, player: SeatState
+) -> Iterator[PrismaticAction]:
+    catalog = state.catalog
     for ident, method in catalog.methods.items():
         if ident in player.board_used:
             continue
         choices: list[BoardDraw | Discard | None] = [None]
         if method.effect.kind == "draw2":
-            cards = _drawable_cards(state)
-            if drawable(state) >= 2:
-                choices = [BoardDraw(a, b) for a in cards for b in cards if a != b]
-                if len(state.deck) == 1:  # one from the deck, the other after reshuffling
-                    choices = [
-                        BoardDraw(a, b)
-                        for a in cards + list(state.discard)
-                        for b in cards + list(state.discard)
-                        if a != b
-                    ]
-            else:
-                choices = [BoardDraw(c) for c in cards] or [BoardDraw()]
+            choices = _board_draws(state)
         elif method.effect.kind == "discard":
             choices = [Discard(c) for c in state.commons + tuple(h.name for h in player.progress)]
         for pool in _pool_choices(state, seat, method.recipe.motes):
             for choice in choices:
                 yield CreateBoard(ident, pool, choice)
+
+
+def _board_draws(state: PrismaticState) -> list[BoardDraw | Discard | None]:
+    """What a board method drawing two cards may keep and discard."""
+    cards = _drawable_cards(state)
+    if drawable(state) < 2:
+        return [BoardDraw(c) for c in cards] or [BoardDraw()]
+    if len(state.deck) == 1:  # one from the deck, the other after reshuffling
+        return [
+            BoardDraw(a, b)
+            for a in cards + list(state.discard)
+            for b in cards + list(state.discard)
+            if a != b
+        ]
+    return [BoardDraw(a, b) for a in cards for b in cards if a != b]
+
+
+def _uses(state: PrismaticState, seat: str, player: SeatState) -> Iterator[PrismaticAction]:
+    catalog = state.catalog
     for held in player.creation:
         ability = catalog.cards[held.name].ability
         if ability is None:
@@ -182,42 +228,72 @@ def _resolve(state: PrismaticState, seat: str) -> Iterator[PrismaticAction]:
             yield from (Use(held.name, d) for d in _details(state, seat, kind))
         else:
             yield Use(held.name)
-    yield Pass()
 
 
 def _candidates(state: PrismaticState, seat: str) -> Iterator[PrismaticAction]:
-    step = state.step
     player = state.player(seat)
-    if step in ("deal", "refill"):
-        yield from (Reveal(c) for c in _drawable_cards(state))
-    elif step == "setup":
-        if not player.chose:
-            yield from (Choose(pair) for pair in combinations_with_replacement(COLOURS, 2))
-        if not player.kept:
-            cards = state.deck
-            yield from (Keep(a, b) for a in cards for b in cards if a != b)
-    elif step == "draw":
-        bag = player.bag or player.committed_motes()
-        yield from (DrawMotes(m) for m in sub_multisets(bag, min(5, bag.total)))
-    elif step == "commit":
-        for place in _own_places(state, seat):
-            for motes in sub_multisets(player.hand):
-                if motes:
-                    yield Commit(motes, 0, place)
-            if player.prisms:
-                yield Commit((), 1, place)
-        yield Pass()
-    elif step == "resolve":
-        yield from _resolve(state, seat)
-    elif step == "auction" and state.auction is not None:
-        floor = state.auction.floor
-        yield from (Bid(n) for n in range(max(floor + 1, 0), player.prisms + 1))
-        if floor >= 0:
-            yield Forgo()
-    elif step == "colours":
-        unsettled = standing(state).unsettled
-        if unsettled:
-            yield from (Colours(r) for r in _orderings(unsettled[0]))
+    step = _CANDIDATES.get(state.step)
+    if step is not None:
+        yield from step(state, seat, player)
+
+
+def _reveals(state: PrismaticState, seat: str, player: SeatState) -> Iterator[PrismaticAction]:
+    yield from (Reveal(c) for c in _drawable_cards(state))
+
+
+def _setup(state: PrismaticState, seat: str, player: SeatState) -> Iterator[PrismaticAction]:
+    if not player.chose:
+        yield from (Choose(pair) for pair in combinations_with_replacement(COLOURS, 2))
+    if not player.kept:
+        cards = state.deck
+        yield from (Keep(a, b) for a in cards for b in cards if a != b)
+
+
+def _mote_draws(state: PrismaticState, seat: str, player: SeatState) -> Iterator[PrismaticAction]:
+    bag = player.bag or player.committed_motes()
+    yield from (DrawMotes(m) for m in sub_multisets(bag, min(5, bag.total)))
+
+
+def _commits(state: PrismaticState, seat: str, player: SeatState) -> Iterator[PrismaticAction]:
+    for place in _own_places(state, seat):
+        for motes in sub_multisets(player.hand):
+            if motes:
+                yield Commit(motes, 0, place)
+        if player.prisms:
+            yield Commit((), 1, place)
+    yield Pass()
+
+
+def _resolutions(state: PrismaticState, seat: str, player: SeatState) -> Iterator[PrismaticAction]:
+    yield from _resolve(state, seat)
+
+
+def _bids(state: PrismaticState, seat: str, player: SeatState) -> Iterator[PrismaticAction]:
+    if state.auction is None:
+        return
+    floor = state.auction.floor
+    yield from (Bid(n) for n in range(max(floor + 1, 0), player.prisms + 1))
+    if floor >= 0:
+        yield Forgo()
+
+
+def _rankings(state: PrismaticState, seat: str, player: SeatState) -> Iterator[PrismaticAction]:
+    unsettled = standing(state).unsettled
+    if unsettled:
+        yield from (Colours(r) for r in _orderings(unsettled[0]))
+
+
+_CANDIDATES: dict[str, Callable[[PrismaticState, str, SeatState], Iterator[PrismaticAction]]] = {
+    "deal": _reveals,
+    "refill": _reveals,
+    "setup": _setup,
+    "draw": _mote_draws,
+    "commit": _commits,
+    "resolve": _resolutions,
+    "auction": _bids,
+    "colours": _rankings,
+}
+"""The entries worth checking in each step."""
 
 
 def _orderings(seats: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], ...]]:

@@ -26,6 +26,8 @@ Action details: ``pull R to palette``, ``pull R to NAME``, ``pull R back``,
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any, cast
 
 from referee.errors import ActionSyntaxError
 from referee.games.prismatic.model import (
@@ -122,50 +124,71 @@ def _detail(text: str) -> ActionDetail:
     verb = words[0].lower()
     rest = text.strip()[len(words[0]) :].strip()
     low = [w.lower() for w in words[1:]]
-    if verb == "pull":
-        if low == ["none"]:
-            return Pull()
-        if len(low) == 2 and low[1] == "back":
-            return Pull(_one_mote(words[1]))
-        if len(low) >= 3 and low[1] == "to":
-            target = " ".join(words[3:])
-            return Pull(
-                _one_mote(words[1]), "palette" if target.lower() == "palette" else _name(target)
-            )
-        raise _Bad("write 'pull X to palette', 'pull X to CARD', 'pull X back' or 'pull none'")
-    if verb == "empty":
-        if low == ["palette"]:
-            return Empty("palette")
-        if len(low) == 3 and low[:2] == ["palette", "of"]:
-            if low[2] not in SEATS:
-                raise _Bad(f"{words[3]!r} is not a seat ({', '.join(SEATS)})")
-            return Empty("palette", low[2])
-        return Empty(_name(rest))
-    if verb == "draw":
-        if low == ["none"]:
-            return DrawCard()
-        head, _, tail = rest.partition(",")
-        replace = ""
-        if tail:
-            tail_words = tail.split(None, 1)
-            if len(tail_words) != 2 or tail_words[0].lower() != "discard":
-                raise _Bad(
-                    "after the destination write ', discard CARD' (a common card to replace)"
-                )
-            replace = _name(tail_words[1])
-        hw = head.split()
-        if len(hw) < 3 or hw[-2].lower() != "to" or hw[-1].lower() not in ("progress", "common"):
-            raise _Bad("write 'draw CARD to progress' or 'draw CARD to common[, discard CARD]'")
-        if hw[-1].lower() == "progress":
-            if replace:
-                raise _Bad("only a card drawn to the common area replaces a common card")
-            return DrawCard(_name(" ".join(hw[:-2])), "progress")
-        return DrawCard(_name(" ".join(hw[:-2])), "common", replace)
-    if verb == "discard":
-        return Discard(_name(rest))
-    if verb == "steal":
-        return Steal(_name(rest))
-    raise _Bad(f"{words[0]!r} is not an action; expected pull, empty, draw, discard or steal")
+    reader = _DETAIL_READERS.get(verb)
+    if reader is None:
+        raise _Bad(f"{words[0]!r} is not an action; expected pull, empty, draw, discard or steal")
+    return reader(words, rest, low)
+
+
+def _read_pull(words: list[str], rest: str, low: list[str]) -> ActionDetail:
+    if low == ["none"]:
+        return Pull()
+    if len(low) == 2 and low[1] == "back":
+        return Pull(_one_mote(words[1]))
+    if len(low) >= 3 and low[1] == "to":
+        target = " ".join(words[3:])
+        return Pull(
+            _one_mote(words[1]), "palette" if target.lower() == "palette" else _name(target)
+        )
+    raise _Bad("write 'pull X to palette', 'pull X to CARD', 'pull X back' or 'pull none'")
+
+
+def _read_empty(words: list[str], rest: str, low: list[str]) -> ActionDetail:
+    if low == ["palette"]:
+        return Empty("palette")
+    if len(low) == 3 and low[:2] == ["palette", "of"]:
+        if low[2] not in SEATS:
+            raise _Bad(f"{words[3]!r} is not a seat ({', '.join(SEATS)})")
+        return Empty("palette", low[2])
+    return Empty(_name(rest))
+
+
+def _read_draw_card(words: list[str], rest: str, low: list[str]) -> ActionDetail:
+    if low == ["none"]:
+        return DrawCard()
+    head, _, tail = rest.partition(",")
+    replace = ""
+    if tail:
+        tail_words = tail.split(None, 1)
+        if len(tail_words) != 2 or tail_words[0].lower() != "discard":
+            raise _Bad("after the destination write ', discard CARD' (a common card to replace)")
+        replace = _name(tail_words[1])
+    hw = head.split()
+    if len(hw) < 3 or hw[-2].lower() != "to" or hw[-1].lower() not in ("progress", "common"):
+        raise _Bad("write 'draw CARD to progress' or 'draw CARD to common[, discard CARD]'")
+    if hw[-1].lower() == "progress":
+        if replace:
+            raise _Bad("only a card drawn to the common area replaces a common card")
+        return DrawCard(_name(" ".join(hw[:-2])), "progress")
+    return DrawCard(_name(" ".join(hw[:-2])), "common", replace)
+
+
+def _read_discard(words: list[str], rest: str, low: list[str]) -> ActionDetail:
+    return Discard(_name(rest))
+
+
+def _read_steal(words: list[str], rest: str, low: list[str]) -> ActionDetail:
+    return Steal(_name(rest))
+
+
+_DETAIL_READERS: dict[str, Callable[[list[str], str, list[str]], ActionDetail]] = {
+    "pull": _read_pull,
+    "empty": _read_empty,
+    "draw": _read_draw_card,
+    "discard": _read_discard,
+    "steal": _read_steal,
+}
+"""The reader of an action detail by its first word."""
 
 
 def _reward(text: str) -> Reward:
@@ -250,69 +273,109 @@ def _parse(text: str) -> PrismaticAction:
     verb = words[0].lower()
     rest = text.strip()[len(words[0]) :].strip()
     low = [w.lower() for w in words[1:]]
-    if verb == "pass" and not low:
-        return Pass()
-    if verb == "decline" and not low:
-        return Decline()
-    if verb == "forgo" and not low:
-        return Forgo()
-    if verb == "reveal":
-        return Reveal(_name(rest))
-    if verb == "choose":
-        motes = _motes(rest)
-        if len(motes) != 2:
-            raise _Bad("choose exactly two motes, like 'choose C M'")
-        return Choose(motes)
-    if verb == "keep":
-        kept, comma, dropped = rest.partition(",")
-        dw = dropped.split(None, 1)
-        if not comma or len(dw) != 2 or dw[0].lower() != "discard":
-            raise _Bad("write 'keep CARD, discard CARD'")
-        return Keep(_name(kept), _name(dw[1]))
-    if verb == "draw":
-        if low == ["none"]:
-            return DrawMotes(())
-        if not low:
-            raise _Bad("name the motes drawn, like 'draw R R G K W', or 'draw none'")
-        return DrawMotes(_motes(rest))
-    if verb == "commit":
-        try:
-            at = low.index("to")
-        except ValueError:
-            raise _Bad("write 'commit ITEMS to palette' or 'commit ITEMS to CARD'") from None
-        try:
-            motes, prisms = parse_items(" ".join(words[1 : at + 1]))
-        except ItemsError as exc:
-            raise _Bad(str(exc)) from None
-        if not motes and not prisms:
-            raise _Bad("commit at least one mote or prism")
-        target = " ".join(words[at + 2 :])
-        return Commit(motes, prisms, "palette" if target.lower() == "palette" else _name(target))
-    if verb == "create":
-        if low and low[0] == "board":
-            return _board(rest[len(words[1]) :].strip())
-        if ":" in rest:
-            raise _Bad("a play card's creation takes no ':' part (rewards are taken afterwards)")
-        parts = rest.split(",")
-        if len(parts) > 2:
-            raise _Bad("write 'create CARD' or 'create CARD, pool X ...'")
-        pool = _pool(parts[1]) if len(parts) == 2 else ()
-        return Create(_name(parts[0]), pool)
-    if verb == "use":
-        head, colon, tail = rest.partition(":")
-        return Use(_name(head), _detail(tail) if colon else None)
-    if verb == "take":
-        return Take(_reward(rest))
-    if verb == "bid":
-        if len(low) != 1 or not low[0].isdigit():
-            raise _Bad("write 'bid N' with a whole number of prisms")
-        amount = int(low[0])
-        if amount > 50:
-            raise _Bad("there are only 50 prisms")
-        return Bid(amount)
-    if verb == "colours" or verb == "colors":
-        return _colours(rest)
-    raise _Bad(f"unknown entry {words[0]!r}; expected {_VERBS}")
+    bare = _BARE.get(verb)
+    if bare is not None and not low:
+        return bare
+    reader = _READERS.get(verb)
+    if reader is None:
+        raise _Bad(f"unknown entry {words[0]!r}; expected {_VERBS}")
+    return reader(words, rest, low)
+
+
+_BARE: dict[str, PrismaticAction] = {"pass": Pass(), "decline": Decline(), "forgo": Forgo()}
+"""The entries that are one word alone."""
+
+
+def _read_reveal(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
+    return Reveal(_name(rest))
+
+
+def _read_choose(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
+    motes = _motes(rest)
+    if len(motes) != 2:
+        raise _Bad("choose exactly two motes, like 'choose C M'")
+    return Choose(motes)
+
+
+def _read_keep(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
+    kept, comma, dropped = rest.partition(",")
+    dw = dropped.split(None, 1)
+    if not comma or len(dw) != 2 or dw[0].lower() != "discard":
+        raise _Bad("write 'keep CARD, discard CARD'")
+    return Keep(_name(kept), _name(dw[1]))
+
+
+def _read_draw_motes(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
+    if low == ["none"]:
+        return DrawMotes(())
+    if not low:
+        raise _Bad("name the motes drawn, like 'draw R R G K W', or 'draw none'")
+    return DrawMotes(_motes(rest))
+
+
+def _read_commit(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
+    try:
+        at = low.index("to")
+    except ValueError:
+        raise _Bad("write 'commit ITEMS to palette' or 'commit ITEMS to CARD'") from None
+    try:
+        motes, prisms = parse_items(" ".join(words[1 : at + 1]))
+    except ItemsError as exc:
+        raise _Bad(str(exc)) from None
+    if not motes and not prisms:
+        raise _Bad("commit at least one mote or prism")
+    target = " ".join(words[at + 2 :])
+    return Commit(motes, prisms, "palette" if target.lower() == "palette" else _name(target))
+
+
+def _read_create(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
+    if low and low[0] == "board":
+        return _board(rest[len(words[1]) :].strip())
+    if ":" in rest:
+        raise _Bad("a play card's creation takes no ':' part (rewards are taken afterwards)")
+    parts = rest.split(",")
+    if len(parts) > 2:
+        raise _Bad("write 'create CARD' or 'create CARD, pool X ...'")
+    pool = _pool(parts[1]) if len(parts) == 2 else ()
+    return Create(_name(parts[0]), pool)
+
+
+def _read_use(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
+    head, colon, tail = rest.partition(":")
+    return Use(_name(head), _detail(tail) if colon else None)
+
+
+def _read_take(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
+    return Take(_reward(rest))
+
+
+def _read_bid(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
+    if len(low) != 1 or not low[0].isdigit():
+        raise _Bad("write 'bid N' with a whole number of prisms")
+    amount = int(low[0])
+    if amount > 50:
+        raise _Bad("there are only 50 prisms")
+    return Bid(amount)
+
+
+def _read_colours(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
+    return _colours(rest)
+
+
+_READERS: dict[str, Callable[[list[str], str, list[str]], PrismaticAction]] = {
+    "reveal": _read_reveal,
+    "choose": _read_choose,
+    "keep": _read_keep,
+    "draw": _read_draw_motes,
+    "commit": _read_commit,
+    "create": _read_create,
+    "use": _read_use,
+    "take": _read_take,
+    "bid": _read_bid,
+    "colours": _read_colours,
+    "colors": _read_colours,
+}
+"""The reader of each entry's first word that takes more than the word."""
 
 
 def parse(text: str) -> PrismaticAction:
@@ -359,43 +422,42 @@ def _pool_text(pool: tuple[str, ...]) -> str:
     return f", pool {motes_text(pool)}" if pool else ""
 
 
+def _board_text(action: CreateBoard) -> str:
+    text = f"create board {action.method}{_pool_text(action.pool)}"
+    choice = action.choice
+    if isinstance(choice, Discard):
+        text += f": discard {choice.card}"
+    elif isinstance(choice, BoardDraw):
+        text += f": keep {choice.keep or 'none'}" + (
+            f", discard {choice.discard}" if choice.discard else ""
+        )
+    return text
+
+
+_WRITERS: dict[type, Callable[[Any], str]] = {
+    Reveal: lambda a: f"reveal {a.card}",
+    Choose: lambda a: f"choose {motes_text(a.motes)}",
+    Keep: lambda a: f"keep {a.keep}, discard {a.discard}",
+    DrawMotes: lambda a: f"draw {motes_text(a.motes)}",
+    Commit: lambda a: f"commit {items_text(a.motes, a.prisms)} to {a.target}",
+    Pass: lambda a: "pass",
+    Create: lambda a: f"create {a.card}{_pool_text(a.pool)}",
+    CreateBoard: _board_text,
+    Use: lambda a: f"use {a.card}" + (f": {detail_text(a.detail)}" if a.detail else ""),
+    Take: lambda a: f"take {_reward_text(a.reward)}",
+    Decline: lambda a: "decline",
+    Bid: lambda a: f"bid {a.amount}",
+    Forgo: lambda a: "forgo",
+}
+"""The canonical text of each entry type but ``Colours``."""
+
+
 def notation(action: PrismaticAction) -> str:
     """The canonical text of ``action``: ``parse(notation(a)) == a``."""
-    if isinstance(action, Reveal):
-        return f"reveal {action.card}"
-    if isinstance(action, Choose):
-        return f"choose {motes_text(action.motes)}"
-    if isinstance(action, Keep):
-        return f"keep {action.keep}, discard {action.discard}"
-    if isinstance(action, DrawMotes):
-        return f"draw {motes_text(action.motes)}"
-    if isinstance(action, Commit):
-        return f"commit {items_text(action.motes, action.prisms)} to {action.target}"
-    if isinstance(action, Pass):
-        return "pass"
-    if isinstance(action, Create):
-        return f"create {action.card}{_pool_text(action.pool)}"
-    if isinstance(action, CreateBoard):
-        text = f"create board {action.method}{_pool_text(action.pool)}"
-        choice = action.choice
-        if isinstance(choice, Discard):
-            text += f": discard {choice.card}"
-        elif isinstance(choice, BoardDraw):
-            text += f": keep {choice.keep or 'none'}" + (
-                f", discard {choice.discard}" if choice.discard else ""
-            )
-        return text
-    if isinstance(action, Use):
-        return f"use {action.card}" + (f": {detail_text(action.detail)}" if action.detail else "")
-    if isinstance(action, Take):
-        return f"take {_reward_text(action.reward)}"
-    if isinstance(action, Decline):
-        return "decline"
-    if isinstance(action, Bid):
-        return f"bid {action.amount}"
-    if isinstance(action, Forgo):
-        return "forgo"
-    return "colours " + ">".join("=".join(group) for group in action.ranking)
+    writer = _WRITERS.get(type(action))
+    if writer is not None:
+        return writer(action)
+    return "colours " + ">".join("=".join(group) for group in cast(Colours, action).ranking)
 
 
 NAME_FIELDS: dict[type, tuple[str, ...]] = {

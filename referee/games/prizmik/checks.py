@@ -9,7 +9,7 @@ breaks and a reason in plain words (``explain``). The clause ids cited here are 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, NamedTuple
 
 from referee.contract import (
     LEGAL,
@@ -47,8 +47,9 @@ from referee.games.prizmik.model import (
     PrizmikState,
 )
 from referee.games.prizmik.notation import ACTIONS, notation
+from referee.kit.dispatch import Dispatch
 
-__all__ = ["check", "explain", "is_legal"]
+__all__ = ["ENTRY_CHECKS", "EXPLANATIONS", "check", "explain", "is_legal"]
 
 # -- clause ids ------------------------------------------------------------
 GAME_OVER: Final = "REF-1.3"
@@ -80,56 +81,108 @@ def _names(squares: frozenset[int] | Sequence[int]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1]
 
 
-class CheckMethods:
-    """``check`` as a method, for ``PrizmikRules`` to inherit: it runs for every action a
-    game replays or checks, and an ordinary method call is the cheapest call Python 3.11
-    makes (a module function carried by the rules object is looked up afresh each time)."""
+ENTRY_CHECKS: Dispatch[PrizmikState, int, Verdict] = Dispatch("checks of PRIZMIK entries")
+"""Each kind's check (``deploy``, ``move``, ``capture``), given the acting side (0 red, 1
+blue); the kit's idiom (``referee.kit.dispatch``), by the action's ``kind``."""
 
-    def check(self, state: PrizmikState, action: PrizmikAction, seat: str | None = None) -> Verdict:
-        """Legal, or the most specific clause ``action`` breaks with a reason."""
-        if state.result is None:
-            board = state.board
-            o = action.origin
-            t = action.target
-            if type(o) is int and type(t) is int and 0 <= o < 64 and 0 <= t < 64:
-                side = 0 if state.turn == "red" else 1
-                k = OWN[side].get(board[o])
-                kind = action.kind
-                if kind == "move":
-                    if board[t] == EMPTY and k is not None:
-                        if k == FIGHTER:
-                            if t in NEIGH8[o]:
-                                return LEGAL
-                        elif k in (STACK, SHIP):
-                            if t in NEIGH8[o]:
-                                return LEGAL
-                            mid = JUMP2[o].get(t)
-                            if mid is not None and board[mid] == EMPTY:
-                                return LEGAL
-                elif kind == "capture":
-                    ek = ENEMY[side].get(board[t])
-                    if k in (STACK, SHIP):
-                        if (ek == BASE or (ek == FLEET and state.variants.fleet_capturable)) and (
-                            t in NEIGH8[o]
-                        ):
-                            return LEGAL
-                    elif k == FIGHTER:
-                        if ek in (STACK, SHIP):
-                            if t in ORTHO4[o]:
-                                return LEGAL
-                        elif ek == FIGHTER and t in DIAG4[o]:
-                            return LEGAL
-                elif kind == "deploy" and board[t] == EMPTY:
-                    if k == FLEET:
-                        if t in FLEET_DEPLOY[side][o]:
-                            return LEGAL
-                    elif k == STACK and t in ORTHO4[o]:
-                        return LEGAL
-        return Verdict((explain(state, action),))
+EXPLANATIONS: Dispatch[PrizmikState, _Attempt, Violation | None] = Dispatch(
+    "explanations of illegal PRIZMIK entries"
+)
+"""Each kind's most specific clause broken, once the clauses every kind shares hold."""
 
 
-check = CheckMethods().check
-"""``check`` as every game's checks module has it."""
+def check(state: PrizmikState, action: PrizmikAction, seat: str | None = None) -> Verdict:
+    """Legal, or the most specific clause ``action`` breaks with a reason."""
+    if state.result is None:
+        o = action.origin
+        t = action.target
+        if type(o) is int and type(t) is int and 0 <= o < 64 and 0 <= t < 64:
+            try:
+                checker = _CHECKS[action.kind]
+            except KeyError:  # not a kind of action: explain says so (PZ-9.2)
+                return Verdict((explain(state, action),))
+            return checker(state, action, 0 if state.turn == "red" else 1)
+    return Verdict((explain(state, action),))
+
+
+@ENTRY_CHECKS.tagged("move")
+def _check_move(state: PrizmikState, action: PrizmikAction, side: int) -> Verdict:
+    """PZ-5: a fighter steps once, a ship or ship stack once or twice straight, to an empty
+    square (the straight-line path for legal moves; ``explain`` for the rest)."""
+    board = state.board
+    o = action.origin
+    t = action.target
+    k = OWN[side].get(board[o])
+    if board[t] == EMPTY and k is not None:
+        if k == FIGHTER:
+            if t in NEIGH8[o]:
+                return LEGAL
+        elif k in (STACK, SHIP):
+            if t in NEIGH8[o]:
+                return LEGAL
+            mid = JUMP2[o].get(t)
+            if mid is not None and board[mid] == EMPTY:
+                return LEGAL
+    return Verdict((explain(state, action),))
+
+
+@ENTRY_CHECKS.tagged("capture")
+def _check_capture(state: PrizmikState, action: PrizmikAction, side: int) -> Verdict:
+    """PZ-6: ships take bases (and fleets, PZ-10.3) next to them; fighters take ships
+    straight beside and fighters diagonally beside."""
+    board = state.board
+    o = action.origin
+    t = action.target
+    k = OWN[side].get(board[o])
+    ek = ENEMY[side].get(board[t])
+    if k in (STACK, SHIP):
+        if (ek == BASE or (ek == FLEET and state.variants.fleet_capturable)) and (t in NEIGH8[o]):
+            return LEGAL
+    elif k == FIGHTER:
+        if ek in (STACK, SHIP):
+            if t in ORTHO4[o]:
+                return LEGAL
+        elif ek == FIGHTER and t in DIAG4[o]:
+            return LEGAL
+    return Verdict((explain(state, action),))
+
+
+@ENTRY_CHECKS.tagged("deploy")
+def _check_deploy(state: PrizmikState, action: PrizmikAction, side: int) -> Verdict:
+    """PZ-4: a full fleet deploys its ship stack, a ship stack its fighter, to an empty
+    square beside it."""
+    board = state.board
+    o = action.origin
+    t = action.target
+    if board[t] == EMPTY:
+        k = OWN[side].get(board[o])
+        if k == FLEET:
+            if t in FLEET_DEPLOY[side][o]:
+                return LEGAL
+        elif k == STACK and t in ORTHO4[o]:
+            return LEGAL
+    return Verdict((explain(state, action),))
+
+
+_CHECKS = ENTRY_CHECKS.handlers
+
+
+class _Attempt(NamedTuple):
+    """What every explanation reads of an illegal action by the side to move."""
+
+    o: int
+    t: int
+    side: int
+    mover: str
+    on: str
+    tn: str
+    p: str
+    q: str
+    k: int
+    qk: int
+    q_enemy: bool
+    what: str
+    head: str
 
 
 def explain(state: PrizmikState, act: PrizmikAction) -> Violation:
@@ -151,6 +204,20 @@ def explain(state: PrizmikState, act: PrizmikAction) -> Violation:
         return Violation(
             "PZ-9.1", f"squares must be numbered 0 (a1) to 63 (h8), not {o!r} and {t!r}"
         )
+    attempt = _attempt(state, kind, o, t)
+    if isinstance(attempt, Violation):
+        return attempt
+    found = _wrong_sign(state, act, attempt)
+    if found is None:
+        found = _EXPLAIN[kind](state, act, attempt)
+    if found is None:
+        raise AssertionError(f"no violation found for illegal action {act!r}")  # pragma: no cover
+    return found
+
+
+def _attempt(state: PrizmikState, kind: str, o: int, t: int) -> _Attempt | Violation:
+    """The action's pieces and names, or PZ-1.4 when it does not start from one of the
+    mover's own pieces."""
     board = state.board
     mover = state.turn
     side = 0 if mover == "red" else 1
@@ -163,169 +230,214 @@ def explain(state: PrizmikState, act: PrizmikAction) -> Violation:
             OWN_PIECES,
             f"{on} holds a {piece_name(p)}; {mover} may act only with {mover} pieces",
         )
-    k = KIND_OF[p]
     what = f"the {piece_name(p)} on {on}"
-    qk = KIND_OF[q]
-    q_enemy = q != EMPTY and SIDE_OF[q] != side
     verb = {"deploy": "deploy to", "move": "move to", "capture": "capture on"}[kind]
-    head = f"{what} cannot {verb} {tn}"
+    return _Attempt(
+        o=o,
+        t=t,
+        side=side,
+        mover=mover,
+        on=on,
+        tn=tn,
+        p=p,
+        q=q,
+        k=KIND_OF[p],
+        qk=KIND_OF[q],
+        q_enemy=q != EMPTY and SIDE_OF[q] != side,
+        what=what,
+        head=f"{what} cannot {verb} {tn}",
+    )
 
-    # A sign that does not fit what the target holds (PZ-9.4), when the
-    # fitting sign would make the action legal.
-    if kind != "capture" and q_enemy:
+
+def _wrong_sign(state: PrizmikState, act: PrizmikAction, a: _Attempt) -> Violation | None:
+    """PZ-9.4: a sign that does not fit what the target holds, when the fitting sign
+    would make the action legal."""
+    kind, o, t, tn, q = act.kind, a.o, a.t, a.tn, a.q
+    if kind != "capture" and a.q_enemy:
         alt = ACTIONS[("capture", o, t)]
         if is_legal(state, alt):
             return Violation(
                 SEPARATOR_FITS,
-                f"{head}: {tn} holds a {piece_name(q)}; write {notation(alt)} to capture it",
+                f"{a.head}: {tn} holds a {piece_name(q)}; write {notation(alt)} to capture it",
             )
     if kind == "capture" and q == EMPTY:
         alts = [
             ACTIONS[(k2, o, t)] for k2 in ("move", "deploy") if is_legal(state, ACTIONS[(k2, o, t)])
         ]
         if alts:
-            hint = " or ".join(f"{notation(a)} to {a.kind}" for a in alts)
+            hint = " or ".join(f"{notation(x)} to {x.kind}" for x in alts)
             return Violation(
-                SEPARATOR_FITS, f"{head}: there is nothing on {tn} to capture; write {hint}"
+                SEPARATOR_FITS, f"{a.head}: there is nothing on {tn} to capture; write {hint}"
             )
+    return None
 
-    if kind == "deploy":
-        if k == BASE:
-            return Violation(
-                DEPLOY_WHO, f"{what} cannot deploy: a lone base has no ship left in it"
-            )
-        if k == SHIP:
-            return Violation(
-                DEPLOY_WHO, f"{what} cannot deploy: a lone ship has no fighter nested in it"
-            )
-        if k == FIGHTER:
-            return Violation(DEPLOY_WHO, f"{what} cannot deploy: a fighter holds nothing")
-        if k == FLEET:
-            allowed = FLEET_DEPLOY[side][o]
-            if t not in allowed:
-                return Violation(
-                    DEPLOY_FLEET,
-                    f"{head}: a full fleet deploys its ship stack one step left, right or "
-                    f"forward (toward rank {FAR_RANK[side] + 1}), that is to {_names(allowed)}",
-                )
+
+@EXPLANATIONS.tagged("deploy")
+def _explain_deploy(state: PrizmikState, act: PrizmikAction, a: _Attempt) -> Violation | None:
+    k, what, head, o, t = a.k, a.what, a.head, a.o, a.t
+    if k == BASE:
+        return Violation(DEPLOY_WHO, f"{what} cannot deploy: a lone base has no ship left in it")
+    if k == SHIP:
+        return Violation(
+            DEPLOY_WHO, f"{what} cannot deploy: a lone ship has no fighter nested in it"
+        )
+    if k == FIGHTER:
+        return Violation(DEPLOY_WHO, f"{what} cannot deploy: a fighter holds nothing")
+    if k == FLEET:
+        allowed = FLEET_DEPLOY[a.side][o]
+        if t not in allowed:
             return Violation(
                 DEPLOY_FLEET,
-                f"{head}: {tn} is occupied by a {piece_name(q)}; a deploy needs an empty square",
-            )
-        # ship stack
-        if t not in ORTHO4[o]:
-            return Violation(
-                DEPLOY_STACK,
-                f"{head}: a ship stack deploys its fighter one step left, right, forward "
-                f"or back, that is to {_names(ORTHO4[o])}",
+                f"{head}: a full fleet deploys its ship stack one step left, right or "
+                f"forward (toward rank {FAR_RANK[a.side] + 1}), that is to {_names(allowed)}",
             )
         return Violation(
-            DEPLOY_STACK,
-            f"{head}: {tn} is occupied by a {piece_name(q)}; a deploy needs an empty square",
+            DEPLOY_FLEET,
+            f"{head}: {a.tn} is occupied by a {piece_name(a.q)}; a deploy needs an empty square",
         )
+    # ship stack
+    if t not in ORTHO4[o]:
+        return Violation(
+            DEPLOY_STACK,
+            f"{head}: a ship stack deploys its fighter one step left, right, forward "
+            f"or back, that is to {_names(ORTHO4[o])}",
+        )
+    return Violation(
+        DEPLOY_STACK,
+        f"{head}: {a.tn} is occupied by a {piece_name(a.q)}; a deploy needs an empty square",
+    )
 
-    if kind == "move":
-        if k in (BASE, FLEET):
-            return Violation(
-                NO_MOVE_BASES,
-                f"{what} cannot move: "
-                + (
-                    "a base never moves"
-                    if k == BASE
-                    else "a full fleet never moves (it may deploy its ship stack instead)"
-                ),
-            )
-        clause = MOVE_FIGHTER if k == FIGHTER else MOVE_SHIP
-        mid = JUMP2[o].get(t) if k != FIGHTER else None
-        if t not in NEIGH8[o] and mid is None:
-            how = (
-                "a fighter moves exactly one step in any direction"
-                if k == FIGHTER
-                else "a ship moves one step in any direction or two steps straight along "
-                "a rank or file"
-            )
-            return Violation(clause, f"{head}: {how}")
-        if q != EMPTY:
-            if not q_enemy:
-                extra = (
-                    "; a ship never takes a fighter back in" if k == SHIP and qk == FIGHTER else ""
-                )
-                return Violation(
-                    EMPTY_ONLY,
-                    f"{head}: {tn} is occupied by {mover}'s own {KIND_NAMES[qk]}; pieces "
-                    f"only move onto empty squares{extra}",
-                )
-            return Violation(
-                clause,
-                f"{head}: {tn} is occupied by a {piece_name(q)}; a move needs an empty square",
-            )
-        if mid is not None and board[mid] != EMPTY:
-            return Violation(
-                MOVE_SHIP,
-                f"{head}: the middle square {SQUARE_NAMES[mid]} is occupied by a "
-                f"{piece_name(board[mid])}",
-            )
 
-    if kind == "capture":
-        if q == EMPTY:
-            return Violation(CAPTURE_GENERAL, f"{head}: there is nothing on {tn} to capture")
-        if not q_enemy:
-            return Violation(
-                CAPTURE_GENERAL,
-                f"{head}: {tn} holds {mover}'s own {KIND_NAMES[qk]}; only enemy pieces can "
-                "be captured",
-            )
-        target = f"the {piece_name(q)} on {tn}"
-        if k in (BASE, FLEET):
-            return Violation(
-                WHO_CAPTURES,
-                f"{what} cannot capture: lone bases and full fleets never capture",
-            )
-        if k in (STACK, SHIP):
-            if qk == FIGHTER and k == STACK:
-                return Violation(
-                    CAPTURE_SHIP_ONLY_BASES,
-                    f"{what} cannot capture {target}: a ship stack never captures a "
-                    "fighter; ships capture only bases",
-                )
-            if qk in (FIGHTER, SHIP, STACK):
-                return Violation(
-                    CAPTURE_SHIP_ONLY_BASES,
-                    f"{what} cannot capture {target}: ships capture only bases",
-                )
-            if qk == FLEET and not state.variants.fleet_capturable:
-                return Violation(
-                    FLEET_CAPTURABLE,
-                    f"{what} cannot capture {target}: full fleets cannot be captured in this "
-                    "game (variant fleet_capturable=no)",
-                )
-            if t not in NEIGH8[o]:
-                return Violation(
-                    CAPTURE_SHIP_BASE,
-                    f"{what} cannot capture {target}: a ship captures a base only from one "
-                    f"of the eight squares next to it, and {tn} is not next to {on}",
-                )
-        if k == FIGHTER:
-            if qk in (BASE, FLEET):
-                return Violation(
-                    CAPTURE_FIGHTER_NO_BASE,
-                    f"{what} cannot capture {target}: fighters never capture bases or full fleets",
-                )
-            if qk in (STACK, SHIP):
-                where = "diagonal from" if t in DIAG4[o] else "not next to"
-                return Violation(
-                    CAPTURE_FIGHTER_SHIP,
-                    f"{what} cannot capture {target}: a fighter captures a ship only from "
-                    f"the next square along a rank or file, and {tn} is {where} {on}",
-                )
-            if qk == FIGHTER:
-                where = "straight beside" if t in ORTHO4[o] else "not next to"
-                return Violation(
-                    CAPTURE_FIGHTER_FIGHTER,
-                    f"{what} cannot capture {target}: a fighter captures a fighter only "
-                    f"from a diagonally adjacent square, and {tn} is {where} {on}",
-                )
-    raise AssertionError(f"no violation found for illegal action {act!r}")  # pragma: no cover
+@EXPLANATIONS.tagged("move")
+def _explain_move(state: PrizmikState, act: PrizmikAction, a: _Attempt) -> Violation | None:
+    k, what, head, o, t, q = a.k, a.what, a.head, a.o, a.t, a.q
+    if k in (BASE, FLEET):
+        return Violation(
+            NO_MOVE_BASES,
+            f"{what} cannot move: "
+            + (
+                "a base never moves"
+                if k == BASE
+                else "a full fleet never moves (it may deploy its ship stack instead)"
+            ),
+        )
+    clause = MOVE_FIGHTER if k == FIGHTER else MOVE_SHIP
+    mid = JUMP2[o].get(t) if k != FIGHTER else None
+    if t not in NEIGH8[o] and mid is None:
+        how = (
+            "a fighter moves exactly one step in any direction"
+            if k == FIGHTER
+            else "a ship moves one step in any direction or two steps straight along a rank or file"
+        )
+        return Violation(clause, f"{head}: {how}")
+    if q != EMPTY:
+        return _occupied(a, clause)
+    board = state.board
+    if mid is not None and board[mid] != EMPTY:
+        return Violation(
+            MOVE_SHIP,
+            f"{head}: the middle square {SQUARE_NAMES[mid]} is occupied by a "
+            f"{piece_name(board[mid])}",
+        )
+    return None
+
+
+def _occupied(a: _Attempt, clause: str) -> Violation:
+    """A move onto a square that is not empty: PZ-10.4 for one's own piece, else the
+    mover's own clause."""
+    if not a.q_enemy:
+        extra = "; a ship never takes a fighter back in" if a.k == SHIP and a.qk == FIGHTER else ""
+        return Violation(
+            EMPTY_ONLY,
+            f"{a.head}: {a.tn} is occupied by {a.mover}'s own {KIND_NAMES[a.qk]}; pieces "
+            f"only move onto empty squares{extra}",
+        )
+    return Violation(
+        clause,
+        f"{a.head}: {a.tn} is occupied by a {piece_name(a.q)}; a move needs an empty square",
+    )
+
+
+@EXPLANATIONS.tagged("capture")
+def _explain_capture(state: PrizmikState, act: PrizmikAction, a: _Attempt) -> Violation | None:
+    k, what, head, tn, q = a.k, a.what, a.head, a.tn, a.q
+    if q == EMPTY:
+        return Violation(CAPTURE_GENERAL, f"{head}: there is nothing on {tn} to capture")
+    if not a.q_enemy:
+        return Violation(
+            CAPTURE_GENERAL,
+            f"{head}: {tn} holds {a.mover}'s own {KIND_NAMES[a.qk]}; only enemy pieces can "
+            "be captured",
+        )
+    if k in (BASE, FLEET):
+        return Violation(
+            WHO_CAPTURES,
+            f"{what} cannot capture: lone bases and full fleets never capture",
+        )
+    if k in (STACK, SHIP):
+        return _ship_capture(state, a)
+    if k == FIGHTER:
+        return _fighter_capture(a)
+    return None
+
+
+def _ship_capture(state: PrizmikState, a: _Attempt) -> Violation | None:
+    """PZ-6.2, 6.3, 10.3: what a ship or ship stack cannot capture."""
+    k, qk, what, tn = a.k, a.qk, a.what, a.tn
+    target = f"the {piece_name(a.q)} on {tn}"
+    if qk == FIGHTER and k == STACK:
+        return Violation(
+            CAPTURE_SHIP_ONLY_BASES,
+            f"{what} cannot capture {target}: a ship stack never captures a "
+            "fighter; ships capture only bases",
+        )
+    if qk in (FIGHTER, SHIP, STACK):
+        return Violation(
+            CAPTURE_SHIP_ONLY_BASES,
+            f"{what} cannot capture {target}: ships capture only bases",
+        )
+    if qk == FLEET and not state.variants.fleet_capturable:
+        return Violation(
+            FLEET_CAPTURABLE,
+            f"{what} cannot capture {target}: full fleets cannot be captured in this "
+            "game (variant fleet_capturable=no)",
+        )
+    if a.t not in NEIGH8[a.o]:
+        return Violation(
+            CAPTURE_SHIP_BASE,
+            f"{what} cannot capture {target}: a ship captures a base only from one "
+            f"of the eight squares next to it, and {tn} is not next to {a.on}",
+        )
+    return None
+
+
+def _fighter_capture(a: _Attempt) -> Violation | None:
+    """PZ-6.4, 6.5, 6.6: what a fighter cannot capture."""
+    qk, what, tn, o, t = a.qk, a.what, a.tn, a.o, a.t
+    target = f"the {piece_name(a.q)} on {tn}"
+    if qk in (BASE, FLEET):
+        return Violation(
+            CAPTURE_FIGHTER_NO_BASE,
+            f"{what} cannot capture {target}: fighters never capture bases or full fleets",
+        )
+    if qk in (STACK, SHIP):
+        where = "diagonal from" if t in DIAG4[o] else "not next to"
+        return Violation(
+            CAPTURE_FIGHTER_SHIP,
+            f"{what} cannot capture {target}: a fighter captures a ship only from "
+            f"the next square along a rank or file, and {tn} is {where} {a.on}",
+        )
+    if qk == FIGHTER:
+        where = "straight beside" if t in ORTHO4[o] else "not next to"
+        return Violation(
+            CAPTURE_FIGHTER_FIGHTER,
+            f"{what} cannot capture {target}: a fighter captures a fighter only "
+            f"from a diagonally adjacent square, and {tn} is {where} {a.on}",
+        )
+    return None
+
+
+_EXPLAIN = EXPLANATIONS.handlers
 
 
 def is_legal(state: PrizmikState, act: PrizmikAction) -> bool:

@@ -33,8 +33,9 @@ from referee.games.prizmik.model import (
     PrizmikAction,
     PrizmikState,
 )
+from referee.kit.dispatch import Dispatch
 
-__all__ = ["apply", "count_pieces", "decide", "outcome", "to_act", "to_move"]
+__all__ = ["ENTRY_EFFECTS", "apply", "count_pieces", "decide", "outcome", "to_act", "to_move"]
 
 # -- clause ids --------------------------------------------------------------
 WIN_ALL_BASES: Final = "PZ-8.1"
@@ -136,123 +137,148 @@ def to_move(state: PrizmikState) -> str | None:
     return state.turn
 
 
-class EngineMethods:
-    """``apply`` as a method, for ``PrizmikRules`` to inherit: it runs for every action a
-    game replays or checks, and an ordinary method call is the cheapest call Python 3.11
-    makes (a module function carried by the rules object is looked up afresh each time)."""
+ENTRY_EFFECTS: Dispatch[PrizmikState, int, PrizmikState] = Dispatch("PRIZMIK entries")
+"""What each kind (``deploy``, ``move``, ``capture``) does, given the acting side (0 red,
+1 blue); the kit's idiom (``referee.kit.dispatch``), by the action's ``kind``. Each ends in
+``_after``: a fighter's promotion (PZ-7), then the by-rule results (PZ-10.8)."""
 
-    def apply(
-        self, state: PrizmikState, action: PrizmikAction, seat: str | None = None
-    ) -> PrizmikState:
-        """The state after ``action`` (assumed legal); ``state`` is not touched."""
-        board = state.board
-        o = action.origin
-        t = action.target
-        p = board[o]
-        side = 0 if state.turn == "red" else 1
-        bases = state.bases
-        ships = state.ships
-        fighters = state.fighters
-        reserves = state.reserves
-        quiet = state.quiet + 1
-        kind = action.kind
-        fighter = CHAR[side][FIGHTER]
-        if kind == "move":
-            if o < t:
-                board = board[:o] + EMPTY + board[o + 1 : t] + p + board[t + 1 :]
+_Counts = tuple[int, int]
+
+
+def apply(state: PrizmikState, action: PrizmikAction, seat: str | None = None) -> PrizmikState:
+    """The state after ``action`` (assumed legal); ``state`` is not touched."""
+    return _EFFECTS[action.kind](state, action, 0 if state.turn == "red" else 1)
+
+
+@ENTRY_EFFECTS.tagged("move")
+def _apply_move(state: PrizmikState, action: PrizmikAction, side: int) -> PrizmikState:
+    board = state.board
+    o = action.origin
+    t = action.target
+    p = board[o]
+    if o < t:
+        board = board[:o] + EMPTY + board[o + 1 : t] + p + board[t + 1 :]
+    else:
+        board = board[:t] + p + board[t + 1 : o] + EMPTY + board[o + 1 :]
+    arrived = p == CHAR[side][FIGHTER]
+    return _after(
+        state, side, board, t, arrived, state.bases, state.ships, state.fighters, state.quiet + 1
+    )
+
+
+@ENTRY_EFFECTS.tagged("deploy")
+def _apply_deploy(state: PrizmikState, action: PrizmikAction, side: int) -> PrizmikState:
+    """PZ-4: a fleet leaves a lone base and a ship stack; a stack, a lone ship and a
+    fighter (which has arrived, and may be promoted)."""
+    board = state.board
+    o = action.origin
+    t = action.target
+    fighters = state.fighters
+    if KIND_OF[board[o]] == FLEET:
+        left, right = CHAR[side][BASE], CHAR[side][STACK]
+        arrived = False
+    else:
+        left, right = CHAR[side][SHIP], CHAR[side][FIGHTER]
+        fighters = (fighters[0] + 1, fighters[1]) if side == 0 else (fighters[0], fighters[1] + 1)
+        arrived = True
+    if o < t:
+        board = board[:o] + left + board[o + 1 : t] + right + board[t + 1 :]
+    else:
+        board = board[:t] + right + board[t + 1 : o] + left + board[o + 1 :]
+    return _after(
+        state, side, board, t, arrived, state.bases, state.ships, fighters, state.quiet + 1
+    )
+
+
+@ENTRY_EFFECTS.tagged("capture")
+def _apply_capture(state: PrizmikState, action: PrizmikAction, side: int) -> PrizmikState:
+    """The captured piece leaves the board and its side's counters (a full fleet is a base
+    and a ship holder)."""
+    board = state.board
+    o = action.origin
+    t = action.target
+    p = board[o]
+    bases, ships, fighters = state.bases, state.ships, state.fighters
+    victim = KIND_OF[board[t]]
+    if victim == FIGHTER:
+        fighters = (fighters[0], fighters[1] - 1) if side == 0 else (fighters[0] - 1, fighters[1])
+    else:
+        if victim != BASE:
+            ships = (ships[0], ships[1] - 1) if side == 0 else (ships[0] - 1, ships[1])
+        if victim in (BASE, FLEET):
+            bases = (bases[0], bases[1] - 1) if side == 0 else (bases[0] - 1, bases[1])
+    if o < t:
+        board = board[:o] + EMPTY + board[o + 1 : t] + p + board[t + 1 :]
+    else:
+        board = board[:t] + p + board[t + 1 : o] + EMPTY + board[o + 1 :]
+    return _after(state, side, board, t, p == CHAR[side][FIGHTER], bases, ships, fighters, 0)
+
+
+_EFFECTS = ENTRY_EFFECTS.handlers
+
+
+def _less(counts: _Counts, side: int) -> _Counts:
+    return (counts[0] - 1, counts[1]) if side == 0 else (counts[0], counts[1] - 1)
+
+
+def _more(counts: _Counts, side: int) -> _Counts:
+    return (counts[0] + 1, counts[1]) if side == 0 else (counts[0], counts[1] + 1)
+
+
+def _after(
+    state: PrizmikState,
+    side: int,
+    board: str,
+    t: int,
+    arrived: bool,
+    bases: _Counts,
+    ships: _Counts,
+    fighters: _Counts,
+    quiet: int,
+) -> PrizmikState:
+    """The new state once ``side``'s piece is on ``t``: a fighter that ``arrived`` there may
+    be promoted (PZ-7), then the by-rule results are decided (PZ-10.8)."""
+    reserves = state.reserves
+    if arrived:
+        home = FAR_HOME[side][t]
+        if home >= 0 and reserves[side] and board[home] == EMPTY:
+            # PZ-7.1/7.2: the fighter leaves t and a reserve fleet lands on home.
+            fleet = CHAR[side][FLEET]
+            if home < t:
+                board = board[:home] + fleet + board[home + 1 : t] + EMPTY + board[t + 1 :]
             else:
-                board = board[:t] + p + board[t + 1 : o] + EMPTY + board[o + 1 :]
-            arrived = p == fighter
-        else:
-            if kind == "deploy":
-                if KIND_OF[p] == FLEET:
-                    left, right = CHAR[side][BASE], CHAR[side][STACK]
-                    arrived = False
-                else:
-                    left, right = CHAR[side][SHIP], fighter
-                    fighters = (
-                        (fighters[0] + 1, fighters[1])
-                        if side == 0
-                        else (fighters[0], fighters[1] + 1)
-                    )
-                    arrived = True
-            else:  # capture
-                left, right = EMPTY, p
-                arrived = p == fighter
-                quiet = 0
-                vk = KIND_OF[board[t]]
-                if side == 0:
-                    if vk == BASE:
-                        bases = (bases[0], bases[1] - 1)
-                    elif vk == FIGHTER:
-                        fighters = (fighters[0], fighters[1] - 1)
-                    else:
-                        ships = (ships[0], ships[1] - 1)
-                        if vk == FLEET:
-                            bases = (bases[0], bases[1] - 1)
-                else:
-                    if vk == BASE:
-                        bases = (bases[0] - 1, bases[1])
-                    elif vk == FIGHTER:
-                        fighters = (fighters[0] - 1, fighters[1])
-                    else:
-                        ships = (ships[0] - 1, ships[1])
-                        if vk == FLEET:
-                            bases = (bases[0] - 1, bases[1])
-            if o < t:
-                board = board[:o] + left + board[o + 1 : t] + right + board[t + 1 :]
-            else:
-                board = board[:t] + right + board[t + 1 : o] + left + board[o + 1 :]
-        if arrived:
-            home = FAR_HOME[side][t]
-            if home >= 0 and reserves[side] and board[home] == EMPTY:
-                # PZ-7.1/7.2: the fighter leaves t and a reserve fleet lands on home.
-                fleet = CHAR[side][FLEET]
-                if home < t:
-                    board = board[:home] + fleet + board[home + 1 : t] + EMPTY + board[t + 1 :]
-                else:
-                    board = board[:t] + EMPTY + board[t + 1 : home] + fleet + board[home + 1 :]
-                if side == 0:
-                    fighters = (fighters[0] - 1, fighters[1])
-                    ships = (ships[0] + 1, ships[1])
-                    bases = (bases[0] + 1, bases[1])
-                    reserves = (reserves[0] - 1, reserves[1])
-                else:
-                    fighters = (fighters[0], fighters[1] - 1)
-                    ships = (ships[0], ships[1] + 1)
-                    bases = (bases[0], bases[1] + 1)
-                    reserves = (reserves[0], reserves[1] - 1)
-                quiet = 0
-        # PZ-10.8: the order of end checks; the common case is decided by the
-        # first test (both sides keep a base and a way to capture one).
-        opp = 1 - side
-        limit = state.variants.quiet_limit
-        if (
-            bases[opp]
-            and (ships[opp] or (fighters[opp] and reserves[opp]))
-            and (ships[side] or (fighters[side] and reserves[side]))
-            and not (limit and quiet >= limit)
-        ):
-            result = state.result
-        else:
-            result = state.result or decide(side, bases, ships, fighters, reserves, quiet, limit)
-        return PrizmikState(
-            board,
-            "blue" if side == 0 else "red",
-            state.ply + 1,
-            reserves,
-            bases,
-            ships,
-            fighters,
-            quiet,
-            state.variants,
-            state.ruleset,
-            result,
-        )
-
-
-apply = EngineMethods().apply
-"""``apply`` as every game's engine module has it."""
+                board = board[:t] + EMPTY + board[t + 1 : home] + fleet + board[home + 1 :]
+            fighters = _less(fighters, side)
+            ships = _more(ships, side)
+            bases = _more(bases, side)
+            reserves = _less(reserves, side)
+            quiet = 0
+    # PZ-10.8: the order of end checks; the common case is decided by the
+    # first test (both sides keep a base and a way to capture one).
+    opp = 1 - side
+    limit = state.variants.quiet_limit
+    if (
+        bases[opp]
+        and (ships[opp] or (fighters[opp] and reserves[opp]))
+        and (ships[side] or (fighters[side] and reserves[side]))
+        and not (limit and quiet >= limit)
+    ):
+        result = state.result
+    else:
+        result = state.result or decide(side, bases, ships, fighters, reserves, quiet, limit)
+    return PrizmikState(
+        board,
+        "blue" if side == 0 else "red",
+        state.ply + 1,
+        reserves,
+        bases,
+        ships,
+        fighters,
+        quiet,
+        state.variants,
+        state.ruleset,
+        result,
+    )
 
 
 _memo: list[tuple[PrizmikState, Outcome]] = []

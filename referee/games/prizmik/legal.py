@@ -32,41 +32,31 @@ __all__ = ["has_action", "iter_actions", "legal_actions"]
 
 
 def iter_actions(state: PrizmikState) -> Iterator[PrizmikAction]:
-    """Every legal action of the side to move, by origin a1..h8, then deploy, move, capture."""
+    """Every legal action of the side to move, by origin a1..h8, then deploy, move, capture.
+
+    Each piece's candidates come from the tables of its kind (``_DEPLOYS``, ``_MOVES``,
+    ``_CAPTURES``, below): a deploy needs an empty target, a move an empty target (and
+    an empty middle square on a two-step move), a capture an enemy piece of a kind the
+    mover may take there."""
     board = state.board
     side = 0 if state.turn == "red" else 1
     own = OWN[side]
     enemy = ENEMY[side]
-    fleets_capturable = state.variants.fleet_capturable
+    deploys = _DEPLOYS[side]
+    captures = _CAPTURES[state.variants.fleet_capturable]
     for o in range(64):
         k = own.get(board[o])
         if k is None or k == BASE:
             continue
-        if k == FLEET:
-            for t, act in _FLEET_DEPLOYS[side][o]:
-                if board[t] == EMPTY:
-                    yield act
-            continue
-        if k == STACK:
-            for t, act in _STACK_DEPLOYS[o]:
-                if board[t] == EMPTY:
-                    yield act
-        if k == FIGHTER:
-            for t, act in _STEP_MOVES[o]:
-                if board[t] == EMPTY:
-                    yield act
-            for t, ortho, act in _FIGHTER_CAPTURES[o]:
-                ek = enemy.get(board[t])
-                if ek is not None and ((ek in (STACK, SHIP)) if ortho else ek == FIGHTER):
-                    yield act
-        else:  # ship stack or lone ship
-            for t, mid, act in _SHIP_MOVES[o]:
-                if board[t] == EMPTY and (mid < 0 or board[mid] == EMPTY):
-                    yield act
-            for t, act in _STEP_CAPTURES[o]:
-                ek = enemy.get(board[t])
-                if ek == BASE or (ek == FLEET and fleets_capturable):
-                    yield act
+        for t, act in deploys[k][o]:
+            if board[t] == EMPTY:
+                yield act
+        for t, mid, act in _MOVES[k][o]:
+            if board[t] == EMPTY and (mid < 0 or board[mid] == EMPTY):
+                yield act
+        for t, kinds, act in captures[k][o]:
+            if enemy.get(board[t]) in kinds:
+                yield act
 
 
 _MOBILE_LETTERS: Final = (("X", "S", "H"), ("x", "s", "h"))
@@ -121,9 +111,49 @@ _SHIP_MOVES: Final = tuple(
     for o in range(64)
 )
 _FIGHTER_CAPTURES: Final = tuple(
-    tuple((t, t in ORTHO4[o], ACTIONS[("capture", o, t)]) for t in sorted(NEIGH8[o]))
+    tuple(
+        (t, frozenset((STACK, SHIP)) if t in ORTHO4[o] else frozenset((FIGHTER,)), act)
+        for t, act in _STEP_CAPTURES[o]
+    )
     for o in range(64)
 )
+"""PZ-6.4, 6.5: a fighter takes a ship straight beside it, a fighter diagonally."""
+_NONE: Final = tuple(() for _ in range(64))
+
+_DEPLOYS: Final = tuple(
+    {FLEET: _FLEET_DEPLOYS[side], STACK: _STACK_DEPLOYS, SHIP: _NONE, FIGHTER: _NONE}
+    for side in (0, 1)
+)
+"""Each side's deploys by the kind of piece deploying (PZ-4)."""
+_MOVES: Final = {
+    FLEET: _NONE,
+    STACK: _SHIP_MOVES,
+    SHIP: _SHIP_MOVES,
+    FIGHTER: tuple(tuple((t, -1, act) for t, act in _STEP_MOVES[o]) for o in range(64)),
+}
+"""``(target, middle square or -1, action)`` by the kind of piece moving (PZ-5)."""
+
+
+def _ship_captures(
+    capturable: bool,
+) -> tuple[tuple[tuple[int, frozenset[int], PrizmikAction], ...], ...]:
+    """PZ-6.2, 10.3: a ship takes a lone base (or a full fleet, when fleets are
+    capturable) on one of the eight squares around it."""
+    kinds = frozenset((BASE, FLEET) if capturable else (BASE,))
+    return tuple(tuple((t, kinds, act) for t, act in _STEP_CAPTURES[o]) for o in range(64))
+
+
+_CAPTURES: Final = {
+    capturable: {
+        FLEET: _NONE,
+        STACK: _ship_captures(capturable),
+        SHIP: _ship_captures(capturable),
+        FIGHTER: _FIGHTER_CAPTURES,
+    }
+    for capturable in (False, True)
+}
+"""``(target, kinds it may take there, action)`` by the kind of piece capturing, for each
+value of the fleet_capturable variant (PZ-6, PZ-10.3)."""
 
 
 def legal_actions(state: PrizmikState, seat: str | None = None) -> Sequence[PrizmikAction]:

@@ -76,27 +76,18 @@ def notation(act: PrizmikAction) -> str:
         raise ValueError(f"not a PRIZMIK action: {act!r}") from exc
 
 
-class NotationMethods:
-    """``parse`` as a method, for ``PrizmikRules`` to inherit: it runs for every action a
-    game replays or checks, and an ordinary method call is the cheapest call Python 3.11
-    makes (a module function carried by the rules object is looked up afresh each time)."""
-
-    def parse(self, text: str) -> PrizmikAction:
-        """Read an action, ignoring case and spaces; raise ``ActionSyntaxError`` (PZ-9.1)."""
-        try:
-            return _CACHE[text]
-        except (KeyError, TypeError):
-            pass
-        act = _parse_slow(text)
-        if len(_CACHE) >= _CACHE_LIMIT:
-            _CACHE.clear()
-            _CACHE.update(_CANONICAL)
-        _CACHE[text] = act
-        return act
-
-
-parse = NotationMethods().parse
-"""``parse`` as every game's notation module has it."""
+def parse(text: str) -> PrizmikAction:
+    """Read an action, ignoring case and spaces; raise ``ActionSyntaxError`` (PZ-9.1)."""
+    try:
+        return _CACHE[text]
+    except (KeyError, TypeError):
+        pass
+    act = _parse_slow(text)
+    if len(_CACHE) >= _CACHE_LIMIT:
+        _CACHE.clear()
+        _CACHE.update(_CANONICAL)
+    _CACHE[text] = act
+    return act
 
 
 def _parse_slow(text: object) -> PrizmikAction:

@@ -28,10 +28,9 @@ from referee.games.prizmik.board import (
     SEATS,
     SQUARE_INDEX,
 )
-from referee.games.prizmik.checks import CheckMethods
-from referee.games.prizmik.engine import WIN_ALL_BASES, EngineMethods, count_pieces, decide
+from referee.games.prizmik.engine import WIN_ALL_BASES, count_pieces, decide
 from referee.games.prizmik.model import PrizmikAction, PrizmikState, PrizmikVariants
-from referee.games.prizmik.notation import NotationMethods, read_position_fields
+from referee.games.prizmik.notation import read_position_fields
 from referee.outcomes import Outcome
 
 __all__ = ["VARIANT_OPTIONS", "PrizmikRules", "count_pieces"]
@@ -107,9 +106,7 @@ def _variants_from(resolved: Mapping[str, str]) -> PrizmikVariants:
     )
 
 
-class PrizmikRules(
-    EngineMethods, CheckMethods, NotationMethods, ModularRules[PrizmikState, PrizmikAction]
-):
+class PrizmikRules(ModularRules[PrizmikState, PrizmikAction]):
     """PRIZMIK for two seats, red and blue; red acts first (PZ-1.2).
 
     Stateless: every method reads what it needs from the state, which carries
