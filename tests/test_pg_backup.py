@@ -7,13 +7,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.postgres import _dsn
+from tests.postgres import fresh_schema
 from tests.web.test_postgres_web import pg_url
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,16 +33,8 @@ def referee(db: str, *args: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture
 def second_schema(pg_env: dict[str, str]) -> Iterator[dict[str, str]]:
     """Another fresh schema on the same server (dropped afterwards)."""
-    import psycopg
-
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(_dsn(), autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    try:
+    with fresh_schema() as schema:
         yield {**pg_env, "POSTGRES_SCHEMA": schema}
-    finally:
-        with psycopg.connect(_dsn(), autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
 
 
 def test_a_restored_postgresql_store_verifies_against_its_last_published_checkpoint(
