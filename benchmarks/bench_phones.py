@@ -22,6 +22,13 @@ Then, for each N of ``--phones`` (one round each, so every N meets a round just 
    pages' script does (``If-None-Match``: the version changed, so a new page); then the
    round's other results are reported, ready for the next N.
 
+With ``--end-of-round SECONDS`` (issue 32 goal 5: ``--players 10000 --phones 4000
+--end-of-round 60``) the round's other results then arrive table by table over that many
+seconds through the HTTP API (``--own-share`` of them as the players' own reports, each
+confirmed by the opponent, the rest as the staff's slips), and the standings page is read
+until it shows the last one (``end_of_round``). Each phone also reads the round clock page
+unless ``--no-clock``.
+
 Reported per N: p50/p99/max of every page request of step 2 (written to answer read), the
 live subscription's answer time, errors (any status other than 200/304, a refused or dropped
 connection, a subscriber that missed the change), the share of 304s, bytes per page (all
@@ -62,6 +69,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_http import PG, Connection, free_port, pct, stop  # noqa: E402
 
 SLIPS = ["2-0-0", "2-1-0", "0-2-0", "1-2-0", "1-1-1"]
+CLOCK = [True]
+"""Whether each phone reads the round clock page too (``--no-clock``: not)."""
 
 
 # -- the event ------------------------------------------------------------------------------
@@ -92,31 +101,36 @@ def drop_store(kind: str, extra: dict[str, str]) -> None:
         conn.execute(f"DROP SCHEMA {extra['schema']} CASCADE")
 
 
-def build(store: str, players: int) -> tuple[str, list[str]]:
-    """The event, round 1 paired and reported; its players' names."""
+def build(store: str, names: list[str], ids: list[str]) -> str:
+    """The event, round 1 paired and reported, each player bound to their token's id (so
+    their own token files their own report, EV-11.2)."""
     from service.app import open_service
 
-    names = [f"Player {n:04}" for n in range(players)]
     svc = open_service(store, create=True)
     event = svc.event_new("Phones", "gammasphere", rounds=8).event_id
-    svc.event_register(event, names)
+    svc.event_register(event, names, player_ids=ids)
     rows = svc.event_pair(event)
     svc.event_result(event, [f"{r.table}={SLIPS[(r.table or 0) % 5]}" for r in rows if not r.bye])
     svc.close()
-    return event, names
+    return event
 
 
-def make_tokens(store: str, names: list[str]) -> tuple[str, dict[str, str]]:
-    """The head referee's token and one player token per name."""
+def make_tokens(store: str, names: list[str]) -> tuple[str, dict[str, str], list[str]]:
+    """The head referee's token, one player token per name, and the players' ids."""
     from service.access import TokenStore
     from service.sidedb import open_side_db
     from service.stores import parse_store
 
     tokens = TokenStore(open_side_db(parse_store(store)))
     head = tokens.create("head", "Hera")[1]
-    players = {name: tokens.create("player", name)[1] for name in names}
+    players: dict[str, str] = {}
+    ids: list[str] = []
+    for name in names:
+        principal, token = tokens.create("player", name)
+        players[name] = token
+        ids.append(principal.player_id)
     tokens.db.close()
-    return head, players
+    return head, players, ids
 
 
 def serve(
@@ -268,6 +282,8 @@ async def one_phone(
     tag = found.get("etag", "")
     _, found = await timed(phone, conn, "player", f"/events/{e}/players/{quote(phone.name)}")
     phone.player_tag = found.get("etag", "")
+    if CLOCK[0]:
+        await timed(phone, conn, "clock", f"/events/{e}/clock")
     streams.append(asyncio.create_task(subscribe(phone, port, f"/api/events/{e}/live", stop)))
     await asyncio.sleep(max(0.0, t0 + phone.come_back - time.monotonic()))
     extra = {"If-None-Match": tag} if tag else {}
@@ -352,6 +368,8 @@ async def trial(
     window: float,
     seed: int,
     pid: int,
+    end_seconds: float = 0.0,
+    own_share: float = 0.5,
 ) -> dict[str, Any]:
     e = quote(event)
     # the pairings go up (the last round was reported)
@@ -417,11 +435,18 @@ async def trial(
     for c in conns:
         c.close()
 
-    # the rest of the round's results, so the next trial pairs a new round
-    rest = [f"{r['table']}={SLIPS[r['table'] % 5]}" for r in new_rows if not r["bye"]]
-    rest = [slip for slip in rest if not slip.startswith(f"{first['table']}=")]
-    status, data, _ = await head_post(port, head, f"/api/events/{e}/results", {"slips": rest})
-    assert status == 201, data[:300]
+    # the rest of the round's results, so the next trial pairs a new round: all at once,
+    # or as the end of a round brings them (``end_of_round``)
+    rest_rows = [r for r in new_rows if not r["bye"] and r["table"] != first["table"]]
+    ending: dict[str, Any] = {}
+    if end_seconds > 0:
+        ending = await end_of_round(
+            port, event, head, tokens, rest_rows, end_seconds, own_share, seed, pid
+        )
+    else:
+        rest = [f"{r['table']}={SLIPS[r['table'] % 5]}" for r in rest_rows]
+        status, data, _ = await head_post(port, head, f"/api/events/{e}/results", {"slips": rest})
+        assert status == 201, data[:300]
 
     step2 = [lat for p in phones for what, lat in p.latencies if what != "player re-read"]
     statuses = [s for p in phones for s in p.statuses]
@@ -439,7 +464,7 @@ async def trial(
         "max_ms": max(step2, default=float("nan")) * 1000,
         "by_page_p99_ms": {
             what: pct([lat for p in phones for w, lat in p.latencies if w == what], 0.99) * 1000
-            for what in ("pairings", "player", "pairings again", "player re-read")
+            for what in ("pairings", "player", "clock", "pairings again", "player re-read")
         },
         "server_cpu_s": server_cpu,
         "server_cpu_per_phone_ms": server_cpu / n * 1000,
@@ -472,6 +497,113 @@ async def trial(
         "reread_s": reread_s,
         "reread_cpu_per_phone_ms": reread_cpu / n * 1000,
         "client_lag_p99_ms": pct(lag, 0.99) * 1000,
+        **ending,
+    }
+
+
+async def end_of_round(
+    port: int,
+    event: str,
+    head: str,
+    tokens: dict[str, str],
+    rows: list[dict[str, Any]],
+    seconds: float,
+    own_share: float,
+    seed: int,
+    pid: int,
+) -> dict[str, Any]:
+    """The end of a round: every table's result arrives at a random moment of ``seconds``
+    through the HTTP API, ``own_share`` of them as the players' own reports (the first
+    listed reports, the opponent confirms: two writes), the others as the staff's slip of
+    that table (one write). Then the standings page is read every 20 ms until it shows the
+    version the last report made: how long after the last answer it was current."""
+    e = quote(event)
+    rng = random.Random(seed * 7 + 1)
+    writes: list[tuple[str, float]] = []
+    errors: list[str] = []
+    done_at: list[float] = []
+
+    async def post(token: str, path: str, body: Any, what: str) -> tuple[int, bytes]:
+        conn = Connection("127.0.0.1", port)
+        started = time.monotonic()
+        try:
+            status, _, data = await conn.request(
+                "POST",
+                path,
+                body=json.dumps(body).encode(),
+                headers={"Authorization": f"Bearer {token}"},
+            )
+        except (OSError, asyncio.IncompleteReadError) as exc:
+            errors.append(f"{what}: {exc!r}")
+            return 0, b""
+        finally:
+            conn.close()
+        writes.append((what, time.monotonic() - started))
+        if status != 201:
+            errors.append(f"{what}: {status} {data[:200]!r}")
+        return status, data
+
+    async def one(row: dict[str, Any], at: float, own: bool) -> None:
+        await asyncio.sleep(max(0.0, t0 + at - time.monotonic()))
+        table = row["table"]
+        slip = SLIPS[table % 5]
+        first, second = row["players"]
+        if own:
+            status, data = await post(
+                tokens[first],
+                f"/api/events/{e}/reports",
+                {"result": slip, "table": table},
+                "report",
+            )
+            if status == 201:
+                number = json.loads(data)["report"]
+                await post(
+                    tokens[second], f"/api/events/{e}/reports/{number}/confirm", {}, "confirm"
+                )
+        else:
+            await post(head, f"/api/events/{e}/results", {"slips": [f"{table}={slip}"]}, "slip")
+        done_at.append(time.monotonic())
+
+    cpu = cpu_seconds(pid)
+    t0 = time.monotonic()
+    await asyncio.gather(
+        *(one(row, rng.uniform(0, seconds), rng.random() < own_share) for row in rows)
+    )
+    last = max(done_at, default=time.monotonic())
+    spent = time.monotonic() - t0
+    cpu = cpu_seconds(pid) - cpu
+    conn = Connection("127.0.0.1", port)
+    auth = {"Authorization": f"Bearer {head}"}
+    _, _, info = await conn.request("GET", f"/api/events/{e}", headers=auth)
+    version = int(json.loads(info)["version"])
+    current_after = float("nan")
+    while time.monotonic() < last + 30:
+        _, found, _ = await conn.request(
+            "GET", f"/events/{e}/standings", headers={**auth, "Accept-Encoding": "gzip"}
+        )
+        tag = found.get("etag", "").strip('W/"')
+        shown = int(tag[1:].split("-", 1)[0]) if tag.startswith("v") else 0
+        if shown >= version:
+            current_after = time.monotonic() - last
+            break
+        await asyncio.sleep(0.02)
+    conn.close()
+    latencies = [lat for _, lat in writes]
+    return {
+        "end_tables": len(rows),
+        "end_writes": len(writes),
+        "end_seconds": spent,
+        "end_p50_ms": pct(latencies, 0.5) * 1000,
+        "end_p99_ms": pct(latencies, 0.99) * 1000,
+        "end_max_ms": max(latencies, default=float("nan")) * 1000,
+        "end_by_kind_p99_ms": {
+            kind: pct([lat for k, lat in writes if k == kind], 0.99) * 1000
+            for kind in ("report", "confirm", "slip")
+        },
+        "end_errors": len(errors),
+        "end_error_samples": errors[:5],
+        "end_server_cpu_per_write_ms": cpu / max(1, len(writes)) * 1000,
+        "standings_current_after_s": current_after,
     }
 
 
@@ -479,8 +611,9 @@ def run(kind: str, args: argparse.Namespace, workdir: Path) -> list[dict[str, An
     store, extra = make_store(kind, workdir)
     try:
         started = time.monotonic()
-        event, names = build(store, args.players)
-        head, tokens = make_tokens(store, names)
+        names = [f"Player {n:05}" for n in range(args.players)]
+        head, tokens, ids = make_tokens(store, names)
+        event = build(store, names, ids)
         print(f"[{kind}] built {args.players} players in {time.monotonic() - started:.1f} s")
         flags = ["--threads", str(args.threads)] if args.threads is not None else []
         if kind == "postgres" and args.workers > 1:
@@ -502,7 +635,18 @@ def run(kind: str, args: argparse.Namespace, workdir: Path) -> list[dict[str, An
             print(f"[{kind}] client ceiling: GET /api/health {ceiling:.0f}/s (50 connections)")
             for i, n in enumerate(args.phones):
                 result = asyncio.run(
-                    trial(port, event, head, tokens, n, args.window, args.seed + i, server_pid)
+                    trial(
+                        port,
+                        event,
+                        head,
+                        tokens,
+                        n,
+                        args.window,
+                        args.seed + i,
+                        server_pid,
+                        args.end_of_round,
+                        args.own_share,
+                    )
                 )
                 result["store"] = kind
                 result["health_per_s"] = ceiling
@@ -532,8 +676,28 @@ def main() -> None:
     parser.add_argument(
         "--profile", default=None, help="cProfile the server into this file (slows it down)."
     )
+    parser.add_argument(
+        "--end-of-round",
+        type=float,
+        default=0.0,
+        help="Report the rest of each round over this many seconds, table by table "
+        "(issue 32 goal 5: 60); 0: in one call.",
+    )
+    parser.add_argument(
+        "--no-clock",
+        action="store_true",
+        help="Phones skip the round clock page (it lists every table: at 10,000 players it "
+        "costs a whole round's tables per request).",
+    )
+    parser.add_argument(
+        "--own-share",
+        type=float,
+        default=0.5,
+        help="The share of tables whose players report their own result (the rest: slips).",
+    )
     args = parser.parse_args()
     args.phones = [int(n) for n in args.phones.split(",")]
+    CLOCK[0] = not args.no_clock
     if max(args.phones) > args.players:
         parser.error("more phones than players")
     print(
@@ -559,6 +723,21 @@ def main() -> None:
             f"{r['reread_p99_ms']:>9.0f}ms {r['client_lag_p99_ms']:>8.0f}ms "
             f"{r['server_cpu_per_phone_ms']:>14.2f}ms {r['reread_cpu_per_phone_ms']:>15.2f}ms"
         )
+    ends = [r for r in rows if "end_writes" in r]
+    if ends:
+        print()
+        print(
+            f"{'store':8} {'tables':>6} {'writes':>6} {'seconds':>7} {'p50':>7} {'p99':>7} "
+            f"{'max':>7} {'errors':>6} {'CPU/write':>9} {'standings current after':>23}"
+        )
+        for r in ends:
+            print(
+                f"{r['store']:8} {r['end_tables']:>6} {r['end_writes']:>6} "
+                f"{r['end_seconds']:>6.1f}s {r['end_p50_ms']:>5.1f}ms {r['end_p99_ms']:>5.0f}ms "
+                f"{r['end_max_ms']:>5.0f}ms {r['end_errors']:>6} "
+                f"{r['end_server_cpu_per_write_ms']:>7.2f}ms "
+                f"{r['standings_current_after_s']:>21.2f}s"
+            )
 
 
 if __name__ == "__main__":

@@ -92,8 +92,9 @@ async def run(store: str, args: argparse.Namespace) -> dict[str, Any]:
     from web.app import create_app
     from web.context import ServeConfig
 
-    event, names = build(store, args.players)
-    head, tokens = make_tokens(store, names)
+    names = [f"Player {n:05}" for n in range(args.players)]
+    head, tokens, ids = make_tokens(store, names)
+    event = build(store, names, ids)
     threads = 4 if store.startswith("postgresql") else 0
     app: Any = create_app(ServeConfig(store=store, threads=threads))
     inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()

@@ -45,6 +45,7 @@ from events.schema import (
 )
 from referee.capabilities import adjustments_of, decks_of, withdrawals_of
 from referee.contract import GameRules, Setup
+from referee.game.facts import Dispute
 from referee.kit.decks import Deck, SealedDeck
 
 __all__ = [
@@ -63,29 +64,6 @@ E = TypeVar("E", bound=GameEvent)
 class ReplayError(ValueError):
     """A stream that cannot be folded: it does not start with a creation, or an
     event refers to something that is not there."""
-
-
-class Dispute(msgspec.Struct, kw_only=True):
-    """A dispute as the stream tells it: the claim and its rulings and appeals in order."""
-
-    number: int
-    event: int
-    opened: DisputeOpened
-    steps: list[DisputeRuled | DisputeAppealed] = []
-
-    @property
-    def status(self) -> str:
-        if not self.steps:
-            return "open"
-        last = self.steps[-1]
-        if isinstance(last, DisputeAppealed):
-            return "appealed"
-        return "closed" if last.level == "final" else f"ruled ({last.decision})"
-
-    @property
-    def final(self) -> bool:
-        last = self.steps[-1] if self.steps else None
-        return isinstance(last, DisputeRuled) and last.level == "final"
 
 
 class Folding(Protocol):

@@ -15,6 +15,7 @@ theirs is stored, so nothing is lost or written twice.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -22,7 +23,6 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, cast
 
-import msgspec
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
 
@@ -41,11 +41,8 @@ from events.schema import (
     GENESIS_HASH,
     TOPIC_OF,
     ActionRecorded,
-    ActionRetracted,
     GameCreated,
-    GameEnded,
     GameEvent,
-    ResultVoided,
     topics_for,
 )
 from events.view import GameView
@@ -128,16 +125,6 @@ class LogPage(NamedTuple):
     actions: dict[str, tuple[int, int, int]]
     total: int
     last_actions: dict[str, bytes] = {}  # noqa: RUF012 - a NamedTuple default, never mutated
-
-
-class GameSummary(msgspec.Struct, kw_only=True):
-    game_id: str
-    game: str
-    ruleset: str
-    players: dict[str, str]
-    created: datetime
-    result: str
-    how: str | None
 
 
 def resolve_db_path(db: str | os.PathLike[str] | None) -> str:
@@ -350,7 +337,8 @@ class GameStore:
         ref = ref.strip()
         if self.exists(ref):
             return ref
-        matches = [s.game_id for s in self.games() if s.game_id.endswith(ref)]
+        created = self.iter_notifications(topics_for(GameCreated))
+        matches = [str(n.originator_id) for n in created if str(n.originator_id).endswith(ref)]
         if len(matches) == 1:
             return matches[0]
         if not matches:
@@ -512,35 +500,6 @@ class GameStore:
             seen.setdefault(str(note.originator_id), None)
         return list(seen)
 
-    def games(self) -> list[GameSummary]:
-        topics = (
-            topics_for(GameCreated)
-            + topics_for(GameEnded)
-            + topics_for(ActionRetracted)
-            + topics_for(ResultVoided)
-        )
-        summaries: dict[str, GameSummary] = {}
-        to_domain = self.mapper.to_game_event
-        for note in self.iter_notifications(topics):
-            event = to_domain(note)
-            if isinstance(event, GameCreated):
-                summaries[event.originator_id] = GameSummary(
-                    game_id=event.originator_id,
-                    game=event.game,
-                    ruleset=event.ruleset,
-                    players={p.seat: p.name for p in event.players},
-                    created=event.timestamp,
-                    result="*",
-                    how=None,
-                )
-            elif event.originator_id in summaries:
-                summary = summaries[event.originator_id]
-                if isinstance(event, GameEnded):
-                    summary.result, summary.how = event.result, event.how
-                elif isinstance(event, ResultVoided) or summary.how == "rule":
-                    summary.result, summary.how = "*", None  # voided, or reopened by a retraction
-        return list(summaries.values())
-
     # -- writing -------------------------------------------------------------
     def append(
         self, view: GameView | None, new_events: Sequence[GameEvent], *, applied: Any = None
@@ -647,9 +606,18 @@ class GameStore:
             ) from None
         return sealed_batches
 
-    def new_event_id(self) -> str:
-        """A new event (tournament) id: ``ev-`` and eight characters, like a game id's."""
-        return "ev-" + _token()
+    def new_event_id(self, seed: str | None = None) -> str:
+        """A new event (tournament) id: ``ev-`` and eight characters, like a game id's;
+        drawn at random, or, given a ``seed`` (a write's idempotency key and token), the
+        same for the same seed, so a retried creation finds the event it made."""
+        if seed is None:
+            return "ev-" + _token()
+        number = int.from_bytes(hashlib.sha256(seed.encode()).digest()[:8], "big")
+        chars: list[str] = []
+        for _ in range(8):
+            number, digit = divmod(number, len(_ALPHABET))
+            chars.append(_ALPHABET[digit])
+        return "ev-" + "".join(chars)
 
     def new_game_id(self, game: str) -> str:
         """``GAME-`` and eight characters of the alphabet, from ONE draw of the system's
@@ -722,14 +690,7 @@ def replica_refusal(store: GameStore, streams: Sequence[str]) -> ReplicaWriteErr
     if backend is not None and streams:
         try:
             with store.plain_cursor() as cursor:
-                marks = ", ".join([backend.mark] * len(streams))
-                cursor.execute(
-                    f"SELECT stream, store, since FROM {backend.qualified('referee_runs')} "
-                    f"WHERE stream IN ({marks}) LIMIT 1",
-                    list(streams),
-                )
-                row = cursor.fetchone()
-                held = (str(row[0]), str(row[1]), str(row[2])) if row else None
+                held = queries.replica_run(cursor, backend, streams)
         except StoreError:
             held = None
     if held is None:

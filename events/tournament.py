@@ -40,7 +40,20 @@ EVENT_PREFIX = "ev-"
 
 
 class TournamentEvent(GameEvent, frozen=True, kw_only=True):
-    """Fields common to every stored event of a tournament stream."""
+    """Fields common to every stored event of a tournament stream.
+
+    ``idempotency_key`` is the key a writer sent with the write that stored this event
+    (the first of its write's events; HTTP ``Idempotency-Key``), so a retry of a write
+    that was stored is known from the stream itself, in the same transaction as the
+    write. It is ``UNSET`` otherwise, and then left out of the encoding, so every event
+    written without one (all before it existed) keeps its bytes and hash."""
+
+    idempotency_key: str | msgspec.UnsetType = msgspec.UNSET
+
+    @property
+    def key(self) -> str:
+        """The write's idempotency key, or ``""`` when none was recorded."""
+        return self.idempotency_key if isinstance(self.idempotency_key, str) else ""
 
 
 _FACTS: tuple[type[Any], ...] = (

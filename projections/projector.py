@@ -60,8 +60,10 @@ from events.schema import (
     ResultVoided,
     topics_for,
 )
+from projections.catchup import Follower
 from projections.db import Cursor, ProjectionDB, projection_db, projection_path
 from projections.ratings import Change, Ratings, placings_points
+from projections.status import STATUS_TOPICS, Outcome, outcome_after
 
 if TYPE_CHECKING:
     from events.store import GameStore, LogPage
@@ -72,12 +74,13 @@ SCHEMA_VERSION = 2
 PAGE = 500_000  # events per catch-up transaction: larger pages dirty each table page fewer times
 
 T_CREATED = frozenset(topics_for(GameCreated))
-T_ENDED = frozenset(topics_for(GameEnded))
 T_REJECTED = TOPIC_OF[ActionRejected]
 T_RETRACTED = TOPIC_OF[ActionRetracted]
 T_VOIDED = TOPIC_OF[ResultVoided]
 T_DISPUTE = TOPIC_OF[DisputeOpened]
 T_AUDIT = frozenset({T_DISPUTE, TOPIC_OF[DisputeRuled], TOPIC_OF[DisputeAppealed]})
+T_OUTCOME = STATUS_TOPICS - T_CREATED
+"""The events that may move a game's status (``projections.status``): decoded when met."""
 
 GAME_COLUMNS = (
     "game_id",
@@ -168,6 +171,7 @@ class Projector:
         self.db: ProjectionDB = projection_db(store, path)
         self.path = Path(self.db.where)
         self._ready = False
+        self._log = Follower(store, page=PAGE)
 
     def close(self) -> None:
         self.db.close()
@@ -226,8 +230,8 @@ class Projector:
         while True:
             with self.db.locked() as cursor:
                 position = self._prepare(cursor)
-                page = self.store.log_page(position, PAGE)
-                if page.total == 0:
+                page = self._log.read_page(position)
+                if page.last_id <= position:
                     return processed
                 self._apply(cursor, page)
                 cursor.execute(
@@ -264,7 +268,7 @@ class Projector:
         for note in page.events:
             notification_id, game_id, version, topic, state = note
             event = None
-            if topic in T_CREATED or topic in T_ENDED:
+            if topic in T_CREATED or topic in T_OUTCOME:
                 event = decode(topic, state)
             heads[game_id] = (version, notification_id, own_hash(state))
             row = rows.get(game_id)
@@ -296,32 +300,17 @@ class Projector:
             if row is None:  # a stream without its creation event: verify reports it
                 continue
             row["events"] += 1
+            if event is not None and topic in T_OUTCOME:
+                _fold_outcome(row, event, notification_id)
             if topic == T_REJECTED:
                 row["rejections"] += 1
             elif topic == T_RETRACTED:
                 row["corrections"] += 1
                 row["actions"] -= 1
-                if row["how"] == "rule":
-                    _reopen(row)
                 if row["disputes"]:  # a disputed entry may be the one retracted
                     audit_games.add(game_id)
-            elif topic in T_ENDED:
-                assert isinstance(event, GameEnded)
-                seats = tuple(json.loads(row["players"]))
-                row.update(
-                    ended=event.timestamp.isoformat(),
-                    result=event.result,
-                    how=event.how,
-                    clause=event.clause,
-                    ended_at=notification_id,
-                    status="finished",
-                    ranking=None  # a void game places nobody (EV-3.9)
-                    if event.how == "void"
-                    else json.dumps({p.seat: p.rank for p in event.placings(seats)}),
-                )
             elif topic == T_VOIDED:
                 row["corrections"] += 1
-                _reopen(row)
             elif topic == T_DISPUTE:
                 row["disputes"] += 1
             if topic in T_AUDIT:
@@ -691,10 +680,26 @@ class Projector:
         return witness_findings(self, self.store, game_id, stored)
 
 
-def _reopen(row: dict[str, Any]) -> None:
-    row.update(
-        ended=None, result="*", how=None, clause=None, ended_at=None, ranking=None, status="open"
-    )
+def _fold_outcome(row: dict[str, Any], event: Any, notification_id: int) -> None:
+    """Move a catalog row by ``projections.status``'s one fold: an end fills in the result
+    and its placings, a reopening empties them."""
+    now = Outcome(result=row["result"], how=row["how"], status=row["status"])
+    after = outcome_after(now, event)
+    if after is now:
+        return
+    if isinstance(event, GameEnded):
+        seats = tuple(json.loads(row["players"]))
+        row.update(
+            ended=event.timestamp.isoformat(),
+            clause=event.clause,
+            ended_at=notification_id,
+            ranking=None  # a void game places nobody (EV-3.9)
+            if event.how == "void"
+            else json.dumps({p.seat: p.rank for p in event.placings(seats)}),
+        )
+    else:
+        row.update(ended=None, clause=None, ended_at=None, ranking=None)
+    row.update(result=after.result, how=after.how, status=after.status)
 
 
 def _add_standing(

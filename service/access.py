@@ -42,6 +42,7 @@ import msgspec
 from events.view import GameView
 from referee.contract import PUBLIC, REFEREE, Viewer
 from referee.errors import RefereeError
+from referee.game.procedure import PLAYER_ID, PLAYER_ID_WORDS  # what a player id looks like
 from service.bounds import check_name
 from service.sidedb import SideDB, SQLiteSide
 
@@ -380,9 +381,6 @@ made before; rows without them read as no id, no expiry and no event."""
 _ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 _LIVE_ROWS = 100_000  # at most this many live tokens are read at once (``_known``)
 _CHANNEL = "referee_tokens"  # NOTIFY'd when a token is revoked or rotated (PostgreSQL)
-PLAYER_ID = re.compile(r"[a-z0-9][a-z0-9_.-]{0,63}")
-"""What a player id looks like: lower-case letters, digits, ``_ . -``; 64 at most."""
-PLAYER_ID_WORDS = "a player id is 1 to 64 lower-case letters, digits, '_', '.' or '-'"
 
 
 def _principal(

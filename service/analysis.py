@@ -26,8 +26,8 @@ from events.schema import (
     GameCreated,
     GameEnded,
     PenaltyIssued,
-    ResultVoided,
 )
+from projections.status import Outcome, outcome_after
 from referee.contract import REFEREE, Viewer
 
 if TYPE_CHECKING:
@@ -65,6 +65,12 @@ def _when(event: GameEvent) -> str:
     return str(event.timestamp.isoformat())
 
 
+def _reopens(game: dict[str, Any], event: Any) -> bool:
+    """Whether ``event`` opens the ended ``game`` again: ``projections.status``'s one fold
+    (a ruling voided the result, or a retraction undid the end by the rules, REF-6.2)."""
+    return outcome_after(Outcome(how=game.get("how"), status="finished"), event).open
+
+
 def _game_rows(game_id: str, events: Iterable[GameEvent], lines: list[str]) -> dict[str, list[Any]]:
     """The rows of one game's events, table by table."""
     rows: dict[str, list[Any]] = {name: [] for name in TABLES}
@@ -73,6 +79,8 @@ def _game_rows(game_id: str, events: Iterable[GameEvent], lines: list[str]) -> d
         at = {"game_id": game_id, "event": event.originator_version, "at": _when(event)}
         kind = type(event).__name__
         rows["log"].append({**at, "kind": kind, "line": line})
+        if game.get("status") == "ended" and _reopens(game, event):
+            game.update(status="open", winner=None, how=None, clause=None, ended_at=None)
         if isinstance(event, GameCreated):
             game.update(
                 game=event.game,
@@ -122,8 +130,6 @@ def _game_rows(game_id: str, events: Iterable[GameEvent], lines: list[str]) -> d
                 clause=event.clause,
                 ended_at=at["at"],
             )
-        elif isinstance(event, ResultVoided):
-            game.update(status="open", winner=None, how=None, clause=None, ended_at=None)
         elif isinstance(event, DisputeOpened):
             rows["disputes"].append(
                 {**at, "dispute": event.dispute, "on_event": event.event, "by": event.by}

@@ -23,7 +23,6 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Callable
-from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
@@ -351,21 +350,9 @@ def remove_unused_store(path: Path) -> bool:
     """Delete a store file a refused command made and left without one event, with its
     journal files, so the refusal leaves the folder as it was. A file holding any event,
     or one that cannot be read, is kept."""
-    import sqlite3
+    from events.database import open_database
 
-    if not path.is_file():
-        return False
-    try:
-        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
-            tables = {
-                row[0]
-                for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-            }
-            if tables - {"stored_events"}:
-                return False
-            if tables and conn.execute("SELECT 1 FROM stored_events LIMIT 1").fetchone():
-                return False
-    except sqlite3.Error:
+    if not open_database(str(path)).unused():
         return False
     for suffix in ("", "-wal", "-shm", "-journal"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)

@@ -32,7 +32,7 @@ from referee.tournament import hall as h
 from referee.tournament.errors import Refusal
 from referee.tournament.state import CallState, ReportState, Tournament
 from service.access import AccessDeniedError, Principal
-from service.tournaments import EventRefusedError, Tournaments
+from service.tournaments import EventRefusedError, Tournaments, event_write
 
 NOTE_LIMIT = h.NOTE_LIMIT
 REASON_LIMIT = h.REASON_LIMIT
@@ -348,14 +348,19 @@ class Hall(Tournaments):
 
     def _hall(self, event_id: str, command: h.HallCommand) -> tuple[Tournament, list[tf.Fact]]:
         """Decide ``command`` on the event and store its facts; the state after them and
-        the facts stored."""
-        loaded = self._event(event_id)
-        try:
-            facts = h.decide_hall(loaded.state, command)
-        except Refusal as exc:
-            raise EventRefusedError(exc.clause, exc.reason) from None
-        self._append(loaded, facts)
-        return loaded.state, list(facts)
+        the facts stored (decided again if another writer stored first: ``_raced``)."""
+
+        def once() -> tuple[Tournament, list[Any]]:
+            loaded = self._event(event_id)
+            try:
+                facts = h.decide_hall(loaded.state, command)
+            except Refusal as exc:
+                raise EventRefusedError(exc.clause, exc.reason) from None
+            self._append(loaded, facts)
+            return loaded.state, list(facts)
+
+        done: tuple[Tournament, list[Any]] = self._raced(once)
+        return done
 
     def event_player_of(self, event_id: str, player_id: str, name: str) -> str:
         """The registered player a player's token is (their id across the house, else
@@ -367,6 +372,7 @@ class Hall(Tournaments):
         return found
 
     # -- judge calls -------------------------------------------------------------------
+    @event_write
     def event_call(
         self,
         event_id: str,
@@ -376,6 +382,8 @@ class Hall(Tournaments):
         by: str = "",
         reason: str = "",
         game: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> CallRow:
         """Call a judge to ``table`` of the current round: by ``player`` (their own table,
         EV-10.2) or by staff ``by``."""
@@ -390,22 +398,49 @@ class Hall(Tournaments):
         state, _ = self._hall(event_id, command)
         return call_row(event_id, state, state.calls[number], self.clock(), CALL_SECONDS)
 
-    def event_call_claim(self, event_id: str, call: int, *, by: str, head: bool) -> CallRow:
+    @event_write
+    def event_call_claim(
+        self,
+        event_id: str,
+        call: int,
+        *,
+        by: str,
+        head: bool,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> CallRow:
         """A referee takes the call (EV-10.4)."""
         return self._call_step(
             event_id, h.ClaimCall(call=call, by=by, head=head, at=self.clock()), call
         )
 
+    @event_write
     def event_call_escalate(
-        self, event_id: str, call: int, *, by: str, reason: str = ""
+        self,
+        event_id: str,
+        call: int,
+        *,
+        by: str,
+        reason: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> CallRow:
         """Hand the call to the head referee (EV-10.5)."""
         return self._call_step(
             event_id, h.EscalateCall(call=call, by=by, reason=reason, at=self.clock()), call
         )
 
+    @event_write
     def event_call_resolve(
-        self, event_id: str, call: int, *, by: str, note: str, head: bool
+        self,
+        event_id: str,
+        call: int,
+        *,
+        by: str,
+        note: str,
+        head: bool,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> CallRow:
         """Close the call with what was done (EV-10.6)."""
         command = h.ResolveCall(call=call, by=by, note=note, head=head, at=self.clock())
@@ -450,14 +485,31 @@ class Hall(Tournaments):
             )
         return event_id, key[1]
 
-    def game_call(self, game_id: str, *, by: str, reason: str = "") -> CallRow:
+    @event_write
+    def game_call(
+        self,
+        game_id: str,
+        *,
+        by: str,
+        reason: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> CallRow:
         """A call from a game (staff): to the event table the game is played at."""
         event_id, table = self._game_table(game_id)
         return self.event_call(event_id, table, by=by, reason=reason, game=game_id)
 
     # -- players' own results ------------------------------------------------------------
+    @event_write
     def event_report(
-        self, event_id: str, player: str, result: str, *, table: int | None = None
+        self,
+        event_id: str,
+        player: str,
+        result: str,
+        *,
+        table: int | None = None,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> ReportRow:
         """``player``'s report of their match, ``W-L-D`` from their side (EV-11.1); it
         confirms or disputes the opponent's pending report when there is one."""
@@ -467,14 +519,31 @@ class Hall(Tournaments):
         assert isinstance(filed, tf.ReportFiled)
         return report_row(event_id, state, state.reports[filed.report])
 
-    def event_report_confirm(self, event_id: str, report: int, player: str) -> ReportRow:
+    @event_write
+    def event_report_confirm(
+        self,
+        event_id: str,
+        report: int,
+        player: str,
+        *,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> ReportRow:
         """The opponent confirms: the table's result is stored with it (EV-11.4)."""
         command = h.ConfirmReport(report=report, player=player, at=self.clock())
         state, _ = self._hall(event_id, command)
         return report_row(event_id, state, state.reports[report])
 
+    @event_write
     def event_report_dispute(
-        self, event_id: str, report: int, player: str, *, reason: str = ""
+        self,
+        event_id: str,
+        report: int,
+        player: str,
+        *,
+        reason: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> ReportRow:
         """The opponent disagrees: the table waits for the staff (EV-11.5)."""
         command = h.DisputeReport(report=report, player=player, reason=reason, at=self.clock())
@@ -541,8 +610,16 @@ class HallFaces(Hall):
     report their own results; referees call, claim, escalate and resolve at their tables
     (the head everywhere); the scorekeeper reads; staff enter results as slips."""
 
+    @event_write
     def call_as(
-        self, who: Principal, event_id: str, table: int | None, *, reason: str = ""
+        self,
+        who: Principal,
+        event_id: str,
+        table: int | None,
+        *,
+        reason: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> CallRow:
         if who.role == "player":
             player = self.event_player_of(event_id, who.player_id, who.name)
@@ -554,8 +631,17 @@ class HallFaces(Hall):
             _own(tables, table, who)
         return self.event_call(event_id, table, by=who.label, reason=reason)
 
+    @event_write
     def call_step_as(
-        self, who: Principal, event_id: str, call: int, step: str, text: str = ""
+        self,
+        who: Principal,
+        event_id: str,
+        call: int,
+        step: str,
+        text: str = "",
+        *,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> CallRow:
         """``claim``, ``escalate`` (``text``: why) or ``resolve`` (``text``: the note)."""
         tables = _staff(who, "answer judge calls", event_id)
@@ -571,7 +657,16 @@ class HallFaces(Hall):
             return self.event_call_resolve(event_id, call, by=who.label, note=text, head=head)
         raise EventRefusedError("EV-10.4", f"{step!r}: a call is claimed, escalated or resolved")
 
-    def game_call_as(self, who: Principal, game_id: str, *, reason: str = "") -> CallRow:
+    @event_write
+    def game_call_as(
+        self,
+        who: Principal,
+        game_id: str,
+        *,
+        reason: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> CallRow:
         """A call from a game's page, to the event table it is played at: a player of
         that table, a referee of it, the head referee or the scorekeeper."""
         event_id, table = self._game_table(game_id)
@@ -602,13 +697,30 @@ class HallFaces(Hall):
             )
         return self.event_player_of(event_id, who.player_id, who.name)
 
+    @event_write
     def report_as(
-        self, who: Principal, event_id: str, result: str, *, table: int | None = None
+        self,
+        who: Principal,
+        event_id: str,
+        result: str,
+        *,
+        table: int | None = None,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> ReportRow:
         return self.event_report(event_id, self._reporter(who, event_id), result, table=table)
 
+    @event_write
     def answer_as(
-        self, who: Principal, event_id: str, report: int, *, confirm: bool, reason: str = ""
+        self,
+        who: Principal,
+        event_id: str,
+        report: int,
+        *,
+        confirm: bool,
+        reason: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> ReportRow:
         player = self._reporter(who, event_id)
         if confirm:

@@ -1,11 +1,14 @@
 """The write side of the application layer: every command a referee gives.
 
-Each command is a thin shell: it loads the game, asks the pure decision
-(``service.decide``: the referee procedure and the game's rules) for the events,
-and appends them in one atomic write at the version it read; a refusal raises
-before anything is written. Randomness (seeds, salts, ids) and the clock are drawn
-here, never in the decisions or the rules core. Each shell imports its decision when
-it first runs: a process that only records an entry (``referee act``) never loads them.
+Each command is a thin shell over the one write pipeline (``service.pipeline``):
+authorize the caller, decide (``referee.game``: the referee procedure and the game's
+rules, which check the version the caller saw), seal, append in one atomic write at
+the version decided on, and the follow-ups (a match told of its game's end); a
+refusal raises before anything is written. The server's writer (``service.writer``)
+runs the same pipeline, many writes to a commit. Randomness (seeds, salts, ids) and
+the clock are drawn here, never in the decisions or the rules core. Each shell builds
+its command when it first runs, and the decisions are loaded when a command first
+needs them: a process that only records an entry (``referee act``) never loads them.
 """
 
 from __future__ import annotations
@@ -18,27 +21,35 @@ from typing import TYPE_CHECKING, Any
 from events.schema import (
     ActionRetracted,
     DeckOpened,
-    GameEnded,
     GameEvent,
     PenaltyLevel,
-    ResultVoided,
     RulingDecision,
 )
 from events.store import GameNotFoundError, GameStore
 from events.view import GameView
-from referee import games
 from referee.contract import Player
+from referee.game.entry import EntryCommand
 from referee.kit.adjustments import Change
 from referee.kit.decks import Deck, Decklist, SealedDeck, seal
 from referee.verdicts import Violation
-from service.entries import EntryCommand, decide_entry
-from service.errors import StaleVersionError
-from service.procedure import header, summaries
-from service.results import CorrectionResult, EntryResult, ResultInfo, WrittenEvents
+from service.pipeline import (
+    Answer,
+    GameWrite,
+    NewGame,
+    Staged,
+    commit,
+    no_answer,
+    stage,
+    stage_events,
+    stage_new,
+)
+from service.pipeline import written as written_answer
+from service.procedure import header
+from service.results import CorrectionResult, EntryResult, WrittenEvents
 
 if TYPE_CHECKING:
+    from referee.game.commands import Backup, Command, EndKind, Retract
     from service.access import Principal
-    from service.decide import Backup, Command, EndKind, Retract
     from service.ports import MatchHooks
 
 __all__ = ["Commands"]
@@ -73,14 +84,7 @@ class Commands:
     def written(self, view: GameView, written: Sequence[GameEvent]) -> WrittenEvents:
         """The answer to a command that wrote ``written`` to the game, ``view`` as the
         write left it (``end``, ``penalty``, ...; the server's writer answers the same)."""
-        ended = next((e for e in written if isinstance(e, GameEnded)), None)
-        return WrittenEvents(
-            game_id=view.game_id,
-            events=[e.originator_version for e in written],
-            summaries=summaries(written),
-            version=view.version,
-            ended=ResultInfo.of(ended, view.seats) if ended else None,
-        )
+        return written_answer(view, written)
 
     def _corrected(
         self, view: GameView, written: Sequence[GameEvent], retracted: list[int]
@@ -95,48 +99,42 @@ class Commands:
             retracted=retracted,
         )
 
+    # -- the pipeline (service.pipeline), one write at a time ----------------
+    def _commit(self, staged: Sequence[Staged]) -> None:
+        """Append staged writes in one transaction and run their follow-ups (a scratch
+        referee, which keeps its one game in memory, only keeps them)."""
+        commit(self.store, staged)
+
+    def _write(self, write: GameWrite, view: GameView | None = None) -> Staged:
+        """Carry ``write`` through the pipeline on ``view`` (loaded when not given), which
+        it advances: authorize, decide, seal, append, follow-ups."""
+        staged = stage(self, view or self.load(write.ref), write)
+        if staged.events:
+            self._commit([staged])
+        return staged
+
     def _append_to_game(
         self, view: GameView, new: Sequence[GameEvent], *, applied: Any = None
     ) -> list[GameEvent]:
-        """Append ``new`` to the game. A game of an event's match that ends here has its
-        match updated in the SAME transaction (the result, the next game): a crash can
-        never leave a finished game its match did not hear of. Undoing the end of a game
-        the match counted (a retraction after the end, a voided result) is refused
-        (EV-8.5): the head corrects the table with ``event correct``."""
-        event_id = view.created.meta.get("event", "")
-        if not event_id:
-            return self.store.append(view, new, applied=applied)
-        reopened = any(isinstance(e, ActionRetracted | ResultVoided) for e in new)
-        if view.ended is not None and reopened and self.matches is not None:
-            self.matches.check_game_reopened(view.created)
-        ended = next((e for e in new if isinstance(e, GameEnded)), None)
-        update = None
-        if ended is not None and self.matches is not None:
-            update = self.matches.match_update(view.created, ended)
-        if update is None:
-            return self.store.append(view, new, applied=applied)
-        written, others = self.store.append_with(view, new, update.batches, applied=applied)
-        update.folded(others[0])
-        return written
+        """Append events already decided on ``view`` (an offline table's merge): the
+        pipeline from its seal on, so a game of an event's match that ends here has its
+        match updated in the SAME transaction."""
+        staged = stage_events(self, view, new, applied)
+        if staged.events:
+            self._commit([staged])
+        return staged.events
 
-    @staticmethod
-    def _check_version(view: GameView, expected: int | None) -> None:
-        if expected is not None and expected != view.version:
-            raise StaleVersionError(view.game_id, expected, view.version)
-
-    # -- the shell around the decisions -------------------------------------
-    def _carry_out(self, ref: str, command: Command) -> tuple[GameView, list[GameEvent]]:
-        """Load the game, decide ``command`` on it (``service.decide``) and append what
-        it writes; the view and the stored events."""
-        from service.decide import decide
-
-        view = self.load(ref)
-        new = decide(view, command, self._header(view.game_id))
-        return view, self._append_to_game(view, new)
+    def _carry_out(
+        self, ref: str, command: Command, answer: Answer | None = None
+    ) -> tuple[GameView, list[GameEvent]]:
+        """Carry ``command`` out through the pipeline; the game as the write left it and
+        the events stored."""
+        staged = self._write(GameWrite(ref, command, answer=answer or no_answer))
+        return staged.view, staged.events
 
     def _carried_out(self, ref: str, command: Command) -> WrittenEvents:
-        view, written = self._carry_out(ref, command)
-        return self.written(view, written)
+        answer: WrittenEvents = self._write(GameWrite(ref, command)).answer
+        return answer
 
     # -- starting a game ---------------------------------------------------
     def create_game(
@@ -161,7 +159,7 @@ class Commands:
         missing seeds drawn), or, with ``raw_options=False``, a recorded setup's
         options taken as they are. ``meta`` holds the tournament's labels (event,
         site, round, table)."""
-        from service.decide import CreateGame, decide_new_game
+        from referee.game.commands import CreateGame
 
         command = CreateGame(
             game=game,
@@ -177,20 +175,16 @@ class Commands:
             raw_options=raw_options,
             imported_from=imported_from,
         )
-        game_id = game_id or self.store.new_game_id(games.load(game).name)
-        return self._start(decide_new_game(command, self._header(game_id), self.draw_seed))
-
-    def _start(self, new: Sequence[GameEvent]) -> GameView:
-        """Store a new game's first events; the game as stored."""
-        self.store.append(None, new)
-        return self.store.load(new[0].originator_id)
+        staged = stage_new(self, NewGame(command, game_id))
+        self._commit([staged])
+        return staged.view
 
     def register_deck(
         self, ref: str, who: str, deck: Deck, *, by: str = "", expected_version: int | None = None
     ) -> WrittenEvents:
         """Register (or, before play, replace) a seat's decklist, open or sealed
         (REF-5.1, REF-5.2)."""
-        from service.decide import RegisterDeck
+        from referee.game.commands import RegisterDeck
 
         return self._carried_out(
             ref, RegisterDeck(who=who, deck=deck, by=by, expected_version=expected_version)
@@ -206,7 +200,7 @@ class Commands:
     ) -> EntryResult:
         """Open a sealed list at a deck check or at the end (REF-5.3). A list that does not
         open the seal, or misses a card seen in play, is kept as evidence with its clauses."""
-        from service.decide import OpenDeck
+        from referee.game.commands import OpenDeck
 
         view, (event,) = self._carry_out(
             ref, OpenDeck(who=who, decklist=decklist, salt=salt, by=by)
@@ -240,7 +234,7 @@ class Commands:
         For imports of a viewer's record (REF-8.1): its hidden cards are left out, so the
         entry cannot be judged as it was at the table; the rejection is evidence and
         changes nothing (REF-1.4). ``seq`` must be the number the next action would take."""
-        from service.decide import KeepRejection
+        from referee.game.commands import KeepRejection
 
         _, (rejected,) = self._carry_out(
             ref,
@@ -261,9 +255,9 @@ class Commands:
         keep_unreadable: bool = False,
         principal: Principal | None = None,
     ) -> EntryResult:
-        """Check one entry and record it, or record its rejection as evidence: load the
-        game, judge the entry (``service.entries.decide_entry``, the pure decision), and
-        append what it decided at the version it was decided on.
+        """Check one entry and record it, or record its rejection as evidence, through the
+        write pipeline: load the game, judge the entry (``referee.game.entries``, the
+        pure decision), and append what it decided at the version it was decided on.
 
         Text that is not an action of the game is refused (``UnreadableEntryError``,
         nothing stored, REF-1.1); ``dry_run`` only says whether it would be legal.
@@ -272,31 +266,23 @@ class Commands:
         refused such text, which kept it as a rejection. ``principal``: a face's caller,
         who must be allowed to record (or check) in this game. ``view`` is the service's
         own (imports replaying a record); it is advanced by what is appended."""
-        view = view or self.load(ref)
-        if principal is not None:
-            from service.access import authorize  # a face's caller; the command line has none
-
-            authorize(principal, "check" if dry_run else "record", view)
         command = EntryCommand(
-            text,
-            self.clock(),
+            text=text,
             actor=actor,
             by=by,
             dry_run=dry_run,
             expected_version=expected_version,
             keep_unreadable=keep_unreadable,
         )
-        decision = decide_entry(view, command)
-        if decision.new:
-            self._append_to_game(view, decision.new, applied=decision.applied)
-        return decision.result
+        result: EntryResult = self._write(GameWrite(ref, command, principal), view).answer
+        return result
 
     # -- corrections -------------------------------------------------------
     def retract(
         self, ref: str, reason: str, *, by: str = "", expected_version: int | None = None
     ) -> CorrectionResult:
         """Take back the latest standing action (REF-2.1), with its adjustments (REF-2.4)."""
-        from service.decide import Retract
+        from referee.game.commands import Retract
 
         return self._correction(
             ref, Retract(reason=reason, by=by, expected_version=expected_version)
@@ -313,7 +299,7 @@ class Commands:
     ) -> CorrectionResult:
         """Back the game up to the position after action ``to_action``: every later action
         is retracted, newest first, in one correction with one reason (REF-2.3)."""
-        from service.decide import Backup
+        from referee.game.commands import Backup
 
         return self._correction(
             ref,
@@ -344,7 +330,7 @@ class Commands:
         ``who`` is the resigning seat, or the winner of an adjudication (``None`` or
         ``draw`` for a drawn adjudication); ``ranking`` (``p2>p1=p3``) adjudicates a
         multiplayer result."""
-        from service.decide import End
+        from referee.game.commands import End
 
         return self._carried_out(
             ref,
@@ -371,7 +357,7 @@ class Commands:
     ) -> WrittenEvents:
         """A judge's penalty (REF-7). A game loss, match loss or disqualification ends the
         seat's game: the others win, or play on in a game of three or more."""
-        from service.decide import Penalize
+        from referee.game.commands import Penalize
 
         return self._carried_out(
             ref,
@@ -395,7 +381,7 @@ class Commands:
         expected_version: int | None = None,
     ) -> WrittenEvents:
         """Set or change a game's time limit in minutes from its start (REF-10.1)."""
-        from service.decide import SetTimeLimit
+        from referee.game.commands import SetTimeLimit
 
         return self._carried_out(
             ref,
@@ -413,7 +399,7 @@ class Commands:
     ) -> WrittenEvents:
         """Withdraw the penalty of stream event ``penalty`` (REF-7.3, the head referee):
         a result it declared is voided and a result it set aside declared again."""
-        from service.decide import WithdrawPenalty
+        from referee.game.commands import WithdrawPenalty
 
         return self._carried_out(
             ref,
@@ -437,7 +423,7 @@ class Commands:
         """Carry out a referee's ruling as primitive changes (REF-6.3); an empty list
         answers a ruling with no effect. Each change is checked against the game's
         invariants; the game ends here if the rules say so."""
-        from service.decide import Adjust
+        from referee.game.commands import Adjust
 
         return self._carried_out(
             ref,
@@ -456,7 +442,7 @@ class Commands:
         self, ref: str, event: int, *, by: str, claim: str, expected_version: int | None = None
     ) -> WrittenEvents:
         """A player disputes a recorded decision (REF-4.1)."""
-        from service.decide import OpenDispute
+        from referee.game.commands import OpenDispute
 
         return self._carried_out(
             ref, OpenDispute(event=event, claim=claim, by=by, expected_version=expected_version)
@@ -472,7 +458,7 @@ class Commands:
         expected_version: int | None = None,
     ) -> WrittenEvents:
         """A party appeals the latest ruling on a dispute (REF-4.3)."""
-        from service.decide import Appeal
+        from referee.game.commands import Appeal
 
         return self._carried_out(
             ref,
@@ -493,7 +479,7 @@ class Commands:
         """Rule on a dispute (REF-4.2 to REF-4.5). An overturning ruling is carried out as
         events in the same append: the disputed action retracted, the rejected action
         recorded, a retraction undone, or a declared result voided."""
-        from service.decide import Rule
+        from referee.game.commands import Rule
 
         return self._carried_out(
             ref,

@@ -8,7 +8,13 @@ missing game, 3 for a concurrent write; HTTP answers 400/404/409/412.
 from __future__ import annotations
 
 from events.store import ConcurrentWriteError, GameNotFoundError, StoreBusyError, StoreError
-from referee.errors import RefereeError
+from referee.errors import (
+    InvalidCommandError,
+    RefereeError,
+    RefusedError,
+    StaleVersionError,
+    UnreadableEntryError,
+)
 
 __all__ = [
     "ConcurrentWriteError",
@@ -16,6 +22,7 @@ __all__ = [
     "InvalidCommandError",
     "NoStoreError",
     "RefusedError",
+    "RepeatedWriteError",
     "StaleVersionError",
     "StoreBusyError",
     "StoreError",
@@ -23,39 +30,18 @@ __all__ = [
 ]
 
 
-class RefusedError(RefereeError, ValueError):
-    """A command that cannot be carried out as given. Nothing was stored."""
+class RepeatedWriteError(RefereeError, RuntimeError):
+    """A write sent again with the idempotency key of a write already stored (HTTP
+    ``Idempotency-Key``): it is not carried out a second time; nothing was stored."""
 
-
-class InvalidCommandError(RefusedError):
-    """A command the referee procedure does not allow in this state (retracting with
-    nothing to retract, ruling twice, ...); names the procedure clause."""
-
-    def __init__(self, clause: str, reason: str) -> None:
-        super().__init__(f"{clause}: {reason}")
-        self.clause = clause
-        self.reason = reason
-
-
-class UnreadableEntryError(RefusedError):
-    """Text that is not an action of the game (REF-1.1): refused, not kept as evidence."""
-
-    def __init__(self, text: str, clause: str, reason: str) -> None:
-        super().__init__(f"not an action of this game ({clause}): {reason}; nothing was stored")
-        self.text = text
-        self.clause = clause
-        self.reason = reason
-
-
-class StaleVersionError(RefereeError, RuntimeError):
-    """The caller saw an older version of the game than the store holds (HTTP ``If-Match``)."""
-
-    def __init__(self, game_id: str, expected: int, actual: int) -> None:
+    def __init__(self, stream: str, key: str, event: int) -> None:
         super().__init__(
-            f"game {game_id} is at event {actual}, not {expected}: look again before entering"
+            f"the write with idempotency key {key!r} was stored already (event {event} of "
+            f"{stream}); nothing was stored again"
         )
-        self.expected = expected
-        self.actual = actual
+        self.stream = stream
+        self.key = key
+        self.event = event
 
 
 class NoStoreError(RefereeError, LookupError):

@@ -19,7 +19,7 @@ from referee.kit.decks import Deck
 from referee.tournament import facts as f
 from referee.tournament import fixing
 from referee.tournament.draw import draw_key
-from service.tournaments import EventInfo, PairingRow, Tournaments
+from service.tournaments import EventInfo, PairingRow, Tournaments, event_write
 
 __all__ = ["DrawInfo", "EventFixes", "Repaired", "Undone"]
 
@@ -54,6 +54,7 @@ DRAW_RULE = "players sorted by sha256('SEED:1:PLAYER-ID') in hex, smallest first
 class EventFixes(Tournaments):
     """The event commands that put a mistake right (a part of the event service)."""
 
+    @event_write
     def event_repair_moves(
         self,
         event_id: str,
@@ -61,6 +62,8 @@ class EventFixes(Tournaments):
         *,
         reason: str,
         by: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> Repaired:
         """Re-pair the open round (EV-5.12): with the engine (tables with a result keep
         it), or by hand (``manual``); the new pairings, the tables kept and what moved."""
@@ -75,7 +78,16 @@ class EventFixes(Tournaments):
         after = self.event_repair(event_id, manual, reason=reason, by=by)
         return repaired(number, before, after, results)
 
-    def event_undo_round(self, event_id: str, *, reason: str, by: str = "") -> Undone:
+    @event_write
+    def event_undo_round(
+        self,
+        event_id: str,
+        *,
+        reason: str,
+        by: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> Undone:
         """Take back the latest round before its first result (EV-5.13): its pairings are
         no longer met, its games are closed as void."""
         loaded = self._event(event_id)
@@ -89,7 +101,17 @@ class EventFixes(Tournaments):
             voided=sorted(g for g in loaded.state.voided if g not in before.voided),
         )
 
-    def event_undrop(self, event_id: str, player: str, *, reason: str, by: str = "") -> str:
+    @event_write
+    def event_undrop(
+        self,
+        event_id: str,
+        player: str,
+        *,
+        reason: str,
+        by: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> str:
         """Return a dropped player (EV-2.7); their display name."""
         loaded = self._event(event_id)
         facts = self._decide(loaded.state, fixing.Undrop(player=player, reason=reason, by=by))
@@ -98,6 +120,7 @@ class EventFixes(Tournaments):
         assert isinstance(fact, f.PlayerUndropped)
         return loaded.state.players[fact.player].name
 
+    @event_write
     def event_change(
         self,
         event_id: str,
@@ -106,6 +129,8 @@ class EventFixes(Tournaments):
         cut: int | None = None,
         reason: str,
         by: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> EventInfo:
         """Change the number of Swiss rounds or the cut while still possible (EV-1.5)."""
         loaded = self._event(event_id)
@@ -113,6 +138,7 @@ class EventFixes(Tournaments):
         self._append(loaded, self._decide(loaded.state, command))
         return self.event_info(event_id)
 
+    @event_write
     def event_penalty_withdraw(
         self,
         event_id: str,
@@ -121,6 +147,8 @@ class EventFixes(Tournaments):
         reason: str,
         by: str = "",
         result: str | None = None,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> list[str]:
         """Withdraw the event's penalty ``number`` (EV-8.7); what reversing it stored, in
         words (the withdrawal, an undrop, a corrected result)."""
@@ -133,7 +161,17 @@ class EventFixes(Tournaments):
         header = self._header(loaded.event_id)
         return [summary(to_stored(fact, header)) for fact in facts]
 
-    def event_attach_deck(self, event_id: str, player: str, deck: Deck, *, by: str = "") -> str:
+    @event_write
+    def event_attach_deck(
+        self,
+        event_id: str,
+        player: str,
+        deck: Deck,
+        *,
+        by: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> str:
         """Attach or replace a player's event decklist before their first round is paired
         (EV-2.8); their display name. The list is checked as at registration."""
         loaded = self._event(event_id)

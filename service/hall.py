@@ -21,7 +21,7 @@ import msgspec
 from referee.tournament import decisions as d
 from referee.tournament.clock import RoundClock, clock_text
 from referee.tournament.state import Tournament
-from service.tournaments import EventRefusedError, Tournaments
+from service.tournaments import EventRefusedError, Tournaments, event_write
 
 __all__ = ["ClockView", "ExtensionRow", "Clocks", "GameClock", "TableClock", "game_limit"]
 
@@ -140,7 +140,16 @@ def game_limit(created: datetime, minutes: int, now: datetime) -> tuple[float, s
 class Clocks(Tournaments):
     """The round clock's commands and reads (a part of the event service)."""
 
-    def event_clock(self, event_id: str, action: str, *, by: str = "") -> ClockView:
+    @event_write
+    def event_clock(
+        self,
+        event_id: str,
+        action: str,
+        *,
+        by: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> ClockView:
         """Start, pause, resume or end the current round's clock now (EV-9.2); the clock."""
         loaded = self._event(event_id)
         if action not in ("start", "pause", "resume", "end"):
@@ -151,8 +160,17 @@ class Clocks(Tournaments):
         self._append(loaded, self._decide(loaded.state, command))
         return self.event_clock_view(event_id)
 
+    @event_write
     def event_extend(
-        self, event_id: str, table: int, minutes: int, *, reason: str, by: str = ""
+        self,
+        event_id: str,
+        table: int,
+        minutes: int,
+        *,
+        reason: str,
+        by: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> ClockView:
         """Give a table of the current round ``minutes`` more, with the reason (EV-9.4)."""
         loaded = self._event(event_id)
@@ -160,8 +178,16 @@ class Clocks(Tournaments):
         self._append(loaded, self._decide(loaded.state, command))
         return self.event_clock_view(event_id)
 
+    @event_write
     def event_round_length(
-        self, event_id: str, minutes: int, *, reason: str = "", by: str = ""
+        self,
+        event_id: str,
+        minutes: int,
+        *,
+        reason: str = "",
+        by: str = "",
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
     ) -> ClockView:
         """Set the event's round length, the round in progress included (EV-9.1)."""
         loaded = self._event(event_id)

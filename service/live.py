@@ -6,31 +6,22 @@ resumes from N; the store's notification log numbers every event of every game
 notification id. Each event is shown to a viewer only through
 ``events.records.redact``, exactly as the game's log is.
 
-``GameListing`` keeps the games list (with the tournament labels, for
-filtering) folded from the notification log, reading only what is new on each
-call.
+The games list itself is a read model (``projections.listing``); its row type is
+named here too, for the faces.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Sequence
-from datetime import datetime
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any
 
 import msgspec
 
 from events.records import event_record, redact, revealed_entries
-from events.schema import (
-    ActionRetracted,
-    GameCreated,
-    GameEnded,
-    GameEvent,
-    ResultVoided,
-    topics_for,
-)
+from events.schema import GameEvent
 from events.store import GameStore
 from events.view import GameView
+from projections.listing import ListedGame
 from referee.contract import REFEREE, Viewer
 
 __all__ = [
@@ -118,131 +109,3 @@ class NoticeLog:
     def after(self, after: int, limit: int = 1000) -> list[Notice]:
         """Notifications after id ``after`` (at most ``limit``), oldest first."""
         return notices_after(self._store, after, limit)
-
-
-class ListedGame(msgspec.Struct, kw_only=True):
-    """One game of the games list, with its tournament labels."""
-
-    game_id: str
-    game: str
-    ruleset: str
-    players: dict[str, str]
-    created: datetime
-    result: str
-    how: str | None
-    status: Literal["open", "finished"]
-    meta: dict[str, str]
-    changed: int  # the notification id that last changed this row
-
-
-_TOPICS = tuple(
-    topics_for(GameCreated)
-    + topics_for(GameEnded)
-    + topics_for(ActionRetracted)
-    + topics_for(ResultVoided)
-)
-
-
-class GameListing:
-    """The games list, caught up from the notification log on every call."""
-
-    def __init__(self, store: GameStore) -> None:
-        self.store = store
-        self._rows: dict[str, ListedGame] = {}
-        self._by_change: dict[str, ListedGame] = {}  # the same rows, last changed last
-        self._after = 0
-        self._covered = -1  # every change at or before this log position is in ``_rows``
-        self._lock = threading.Lock()
-
-    def rows(
-        self,
-        *,
-        game: str | None = None,
-        status: str | None = None,
-        player: str | None = None,
-        table: str | None = None,
-        event: str | None = None,
-        round_: str | None = None,
-        ids: Sequence[str] | None = None,
-        seen: int | None = None,
-    ) -> list[ListedGame]:
-        """Every game, or those that match every filter given (names and labels
-        case-insensitive; ``player`` matches any part of a player's name).
-
-        ``seen``: a log position the log had reached before this call (a live stream's
-        last reading of it); when an earlier catch-up was made past it, the log is not
-        asked again (ten followers of the games list asked it ten times per write)."""
-        with self._lock:
-            self._catch_up_past(seen)
-            found = list(self._rows.values())
-
-        def same(a: str | None, b: str | None) -> bool:
-            return (a or "").strip().casefold() == (b or "").strip().casefold()
-
-        if ids is not None:
-            wanted = set(ids)
-            found = [r for r in found if r.game_id in wanted]
-        if game:
-            found = [r for r in found if same(r.game, game)]
-        if status:
-            found = [r for r in found if r.status == status]
-        if player:
-            needle = player.strip().casefold()
-            found = [r for r in found if any(needle in n.casefold() for n in r.players.values())]
-        for key, value in (("table", table), ("event", event), ("round", round_)):
-            if value:
-                found = [r for r in found if same(r.meta.get(key), value)]
-        return found
-
-    def changed_after(self, after: int, *, seen: int | None = None) -> list[ListedGame]:
-        """The games whose row changed after log position ``after``, oldest change first
-        (a live stream's next messages: no walk over every game); ``seen`` as for ``rows``."""
-        newer: list[ListedGame] = []
-        with self._lock:
-            self._catch_up_past(seen)
-            for row in reversed(self._by_change.values()):
-                if row.changed <= after:
-                    break
-                newer.append(row)
-        newer.reverse()
-        return newer
-
-    def _catch_up_past(self, seen: int | None) -> None:
-        if seen is None or seen > self._covered:
-            self._catch_up()
-            if seen is not None:
-                self._covered = seen
-
-    def _catch_up(self) -> None:
-        to_domain = self.store.mapper.to_game_event
-        for note in self.store.iter_notifications(_TOPICS, after=self._after):
-            self._after = max(self._after, note.id)
-            event: GameEvent = to_domain(note)
-            if isinstance(event, GameCreated):
-                self._rows[event.originator_id] = self._by_change[event.originator_id] = ListedGame(
-                    game_id=event.originator_id,
-                    game=event.game,
-                    ruleset=event.ruleset,
-                    players={p.seat: p.name for p in event.players},
-                    created=event.timestamp,
-                    result="*",
-                    how=None,
-                    status="open",
-                    meta=dict(getattr(event, "meta", {}) or {}),
-                    changed=note.id,
-                )
-                continue
-            row = self._rows.get(event.originator_id)
-            if row is None:
-                continue
-            if isinstance(event, GameEnded):
-                row.result, row.how, row.status = event.result, event.how, "finished"
-            elif isinstance(event, ResultVoided) or (
-                isinstance(event, ActionRetracted) and row.how == "rule"
-            ):
-                row.result, row.how, row.status = "*", None, "open"
-            else:
-                continue
-            row.changed = note.id
-            del self._by_change[row.game_id]  # to the end: the order of their changes
-            self._by_change[row.game_id] = row

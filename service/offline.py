@@ -5,7 +5,8 @@ with the version of the game they were judged on. ``merge_offline`` judges them 
 
 - the game did not move on the server meanwhile (its version is still the base): the
   entries are decided one after another exactly as live entries are
-  (``service.entries.decide_entry``) and stored in ONE append, followed by
+  (``referee.game.write.decision``, as the write pipeline judges one) and stored in ONE
+  append (the pipeline's, ``Commands._append_to_game``), followed by
   ``EntriesMerged``, which keeps the times the table recorded them beside the server's
   (REF-9.4);
 - the game moved (another device or the head referee wrote to it), or the server cannot
@@ -36,8 +37,10 @@ from events.schema import (
     OfflineEntry,
 )
 from events.store import ConcurrentWriteError, fold_written, sealed_after
-from service.entries import EntryCommand, decide_entry
+from referee.game.entry import EntryCommand
+from referee.game.write import decision
 from service.errors import InvalidCommandError, RefusedError, StaleVersionError
+from service.pipeline import entry_result
 from service.procedure import header, summaries
 from service.results import EntryResult
 
@@ -192,16 +195,18 @@ def _merge(
     work = svc.load(view.game_id)  # decided on a copy; stored in one append on ``view``
     new: list[GameEvent] = []
     results: list[EntryResult] = []
+    base = header(view.game_id, now)
     for number, entry in enumerate(entries, start=1):
-        command = EntryCommand(entry.text, now, actor=entry.seat, by=by or device)
+        command = EntryCommand(text=entry.text, actor=entry.seat, by=by or device)
+        before = work.version
         try:
-            decision = decide_entry(work, command)
+            decided = decision(work, command, base)
         except (RefusedError, InvalidCommandError, StaleVersionError) as exc:
             reason = f"the server cannot take entry {number} ({entry.text!r}): {exc}"
             return _branch(svc, view, device, base_version, entries, by, reason, now)
-        fold_written(work, sealed_after(work, decision.new), decision.applied)
-        new += decision.new
-        results.append(decision.result)
+        fold_written(work, sealed_after(work, decided.new), decided.applied)
+        new += decided.new
+        results.append(entry_result(work, before, decided))
     merged = EntriesMerged(
         **header(view.game_id, now),
         device=device,
@@ -245,7 +250,7 @@ def _branch(
         reason=reason,
         by=by,
     )
-    written = svc.store.append(view, [event])
+    written = svc.parts.games._append_to_game(view, [event])  # noqa: SLF001 - the one write pipeline
     return SyncOutcome(
         game_id=view.game_id,
         outcome="conflict",
@@ -314,14 +319,10 @@ def resolve_branch(
         for entry in event.entries:
             results.append(svc.record(view.game_id, entry.text, actor=entry.seat, by=by))
         view = svc.load(view.game_id)
-    svc.store.append(
-        view,
-        [
-            BranchResolved(
-                **header(view.game_id, svc.clock()), branch=branch, kept=keep, reason=reason, by=by
-            )
-        ],
+    resolved = BranchResolved(
+        **header(view.game_id, svc.clock()), branch=branch, kept=keep, reason=reason, by=by
     )
+    svc.parts.games._append_to_game(view, [resolved])  # noqa: SLF001 - the one write pipeline
     return results
 
 

@@ -235,13 +235,14 @@ class Queries:
         since: str | None,
     ) -> list[GameRow]:
         """The games list read from the log itself (a read-only store with no catalog beside it)."""
+        from projections.listing import listed_games
+
         rows = []
-        for s in reversed(self.store.games()):
-            finished = s.result != "*"
+        for s in reversed(listed_games(self.store)):
             if (
                 (player and player not in s.players.values())
                 or (game and s.game != game)
-                or (status and status != ("finished" if finished else "open"))
+                or (status and status != s.status)
                 or (since and s.created.isoformat() < since)
             ):
                 continue
@@ -254,7 +255,7 @@ class Queries:
                     created=s.created,
                     result=s.result,
                     how=s.how,
-                    status="finished" if finished else "open",
+                    status=s.status,
                 )
             )
         return rows[offset : offset + limit]

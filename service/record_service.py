@@ -19,11 +19,12 @@ from service.ports import Basis
 
 if TYPE_CHECKING:
     from events.ledger import Checkpoint
+    from projections.listing import GameListing
     from projections.projector import Projector
     from service.analysis import AnalysisCounts
     from service.foreign import ForeignResult
     from service.interchange import ImportReport
-    from service.live import GameListing, NoticeLog
+    from service.live import NoticeLog
     from service.seal import CheckpointReport
 
 __all__ = ["RecordService"]
@@ -147,7 +148,7 @@ class RecordService:
     # -- following the store live (the HTTP face's games list and streams) ------------
     def game_listing(self) -> GameListing:
         """A games list over this store, caught up from the notification log on each call."""
-        from service.live import GameListing
+        from projections.listing import GameListing
 
         return GameListing(self.store)
 

@@ -7,15 +7,10 @@ event's current round without a result yet (Q-4, folded from the events' own str
 Every face (``referee queue``, ``GET /api/queue``, the page ``/queue``) asks
 ``RoomQueue.items``.
 
-The queue is folded from the store's log pages (recorded actions are only counted, in
-the database) and keeps the set of games with something waiting, so once caught up a read
-costs what waits, not the store's size (no game is replayed). The fold is persisted: a
-snapshot of it and the log position it covers are kept beside the read models
-(``queue_fold`` in ``projections.db``'s database: the ``.projections.db`` file, or
-``referee_queue_fold`` on PostgreSQL), so a new process (``referee queue``) decodes the
-snapshot and folds only what the log gained since, instead of reading every event of the
-store (``BENCHMARKS.md``). The snapshot is only a cache: unreadable or of another schema,
-it is ignored and the fold starts from the log's beginning.
+What the queue reads is a read model, ``projections.queue.QueueFold``: folded from the
+store's log pages, with the set of games with something waiting (so once caught up a read
+costs what waits, not the store's size), and persisted beside the read models so a new
+process folds only what the log gained since. This module turns it into items.
 
 Interpretations (the texts are silent):
 - Q-1: a table is idle when its game is open and nothing was recorded in it (an entry,
@@ -47,37 +42,14 @@ Interpretations (the texts are silent):
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 
 import msgspec
 
 from events.codec import decode
-from events.schema import (
-    ActionRetracted,
-    AdjustmentRecorded,
-    BranchRecorded,
-    BranchResolved,
-    DisputeAppealed,
-    DisputeOpened,
-    DisputeRuled,
-    GameCreated,
-    GameEnded,
-    GameEvent,
-    PenaltyIssued,
-    PenaltyWithdrawn,
-    ResultVoided,
-    RulingRequested,
-    TimeLimitSet,
-    topics_for,
-)
-from events.store import GameStore
-from events.tournament import TOURNAMENT_TOPICS, TournamentEvent, to_fact
-from referee.tournament import facts as tf
+from projections.queue import FoldedEvent, FoldedGame, QueueFold
 from referee.tournament.clock import clock_text
-from referee.tournament.penalties import INFRACTIONS, infraction_key, suggested_penalty
-from referee.tournament.state import Tournament, apply
 from service.calls import CALL_SECONDS, hall_items
 
 __all__ = [
@@ -241,68 +213,6 @@ class RoomView(msgspec.Struct, kw_only=True):
     """How many items need action: the header's count (Q-5)."""
 
 
-class _Game(msgspec.Struct, kw_only=True):
-    game: str
-    created: datetime
-    players: dict[str, str]
-    meta: dict[str, str]
-    open: bool = True
-    how: str | None = None
-    disputes: dict[int, tuple[str, datetime, str, int]] = {}
-    """dispute -> (status ``open``/``ruled``/``appealed``/``final``, since, line, event)."""
-    rulings: dict[int, tuple[int, datetime, str]] = {}
-    """ruling asked (event) -> (the action's event, since, line)."""
-    branches: dict[int, tuple[datetime, str]] = {}
-    """a table's branch kept as evidence (event) -> (since, line), until resolved (REF-9.5)."""
-
-
-class _Penalty(msgspec.Struct, kw_only=True):
-    game_id: str
-    event: int
-    at: datetime
-    seat: str
-    player: str
-    infraction: str
-    given: str
-    suggested: str | None
-    base: str | None
-    reason: str = ""
-
-
-class _Event(msgspec.Struct, kw_only=True):
-    """A tournament folded by the pure core, and when each of its rounds was paired."""
-
-    state: Tournament = msgspec.field(default_factory=Tournament)
-    version: int = 0
-    name: str = ""
-    paired: dict[int, datetime] = {}
-
-
-PAGE = 20_000
-"""Events per log page read while catching up."""
-
-_WANTED = frozenset(
-    t
-    for cls in (
-        GameCreated,
-        GameEnded,
-        ResultVoided,
-        ActionRetracted,
-        DisputeOpened,
-        DisputeRuled,
-        DisputeAppealed,
-        RulingRequested,
-        AdjustmentRecorded,
-        PenaltyIssued,
-        PenaltyWithdrawn,
-        BranchRecorded,
-        BranchResolved,
-        TimeLimitSet,
-    )
-    for t in topics_for(cls)
-) | frozenset(TOURNAMENT_TOPICS)
-
-
 class _Stamp(msgspec.Struct):
     timestamp: datetime
 
@@ -311,289 +221,9 @@ def _minutes(now: datetime, then: datetime) -> float:
     return round(max(0.0, (now - then).total_seconds() / 60), 1)
 
 
-class _Snapshot(msgspec.Struct, kw_only=True):
-    """The fold as persisted: the games, penalties and running events (their ids: their
-    streams are folded again on load, they are short) at log position ``after``."""
-
-    after: int
-    games: dict[str, _Game]
-    watched: list[str]
-    penalties: list[_Penalty]
-    events: list[str]
-
-
-SNAPSHOT_VERSION = 2
-"""Bumped when ``_Snapshot`` or what it holds changes shape: an older one is ignored."""
-SAVE_EVERY = 5_000
-"""A long-lived process saves the snapshot again once the log moved this far past the
-last save (a process reading it later folds at most this many ids)."""
-
-
-class _Persisted:
-    """Where the fold's snapshot is kept: the read models' database (``projections.db``)."""
-
-    def __init__(self, store: GameStore) -> None:
-        from projections.db import ProjectionDB, projection_db
-
-        self.db: ProjectionDB = projection_db(store)
-        self.read_only = store.read_only
-        self.table = self.db.t("queue_fold")
-        blob = self.db.blob
-        self.ddl = (
-            f"CREATE TABLE IF NOT EXISTS {self.table} (name TEXT PRIMARY KEY, position BIGINT "
-            f"NOT NULL, schema_version BIGINT NOT NULL, state {blob} NOT NULL)"
-        )
-
-    def load(self) -> _Snapshot | None:
-        if self.db.absent():
-            return None
-        try:
-            with self.db.reading() as cursor:
-                cursor.execute(
-                    self.db.sql(
-                        f"SELECT schema_version, state FROM {self.table} WHERE name = 'main'"
-                    )
-                )
-                row = cursor.fetchone()
-        except Exception:  # no table yet (never saved), or a database we cannot read
-            return None
-        if row is None or int(row[0]) != SNAPSHOT_VERSION:
-            return None
-        try:
-            return msgspec.msgpack.decode(bytes(row[1]), type=_Snapshot)
-        except msgspec.DecodeError:
-            return None
-
-    def save(self, snapshot: _Snapshot) -> None:
-        """Store ``snapshot`` unless a newer one is there (another process got further)."""
-        if self.read_only:
-            return
-        state = msgspec.msgpack.encode(snapshot)
-        with self.db.locked() as cursor:
-            cursor.execute(self.ddl)
-            cursor.execute(f"SELECT position FROM {self.table} WHERE name = 'main'")
-            row = cursor.fetchone()
-            if row is not None and int(row[0]) >= snapshot.after:
-                return
-            cursor.execute(
-                f"INSERT INTO {self.table} (name, position, schema_version, state) VALUES "
-                "('main', ?, ?, ?) ON CONFLICT (name) DO UPDATE SET position = "
-                "excluded.position, schema_version = excluded.schema_version, "
-                "state = excluded.state",
-                (snapshot.after, SNAPSHOT_VERSION, state),
-            )
-
-    def close(self) -> None:
-        self.db.close()
-
-
-class RoomQueue:
-    """The queue, caught up from the notification log on every call (thread-safe), from
-    the persisted snapshot on the first (``persist=False``: from the log alone)."""
-
-    def __init__(self, store: GameStore, *, persist: bool = True) -> None:
-        self.store = store
-        in_memory = store.backend is None or (store.path or "").startswith(
-            (":memory:", "file::memory:")
-        )
-        self._persisted = _Persisted(store) if persist and not in_memory else None
-        self._loaded = False
-        self._saved = 0
-        self._games: dict[str, _Game] = {}
-        self._watched: set[str] = set()
-        self._penalties: list[_Penalty] = []
-        self._events: dict[str, _Event] = {}
-        self._after = 0
-        self._lock = threading.Lock()
-
-    def close(self) -> None:
-        """Close the snapshot's database connection (the fold stays usable)."""
-        if self._persisted is not None:
-            self._persisted.close()
-
-    # -- folding ---------------------------------------------------------------------------
-    def _catch_up(self) -> None:
-        """Fold what the log gained since the last call: a page at a time, through the
-        store's log pages (recorded actions are only counted there, in the database), so
-        only the few other events are read and decoded. The first call starts from the
-        persisted snapshot; the snapshot is saved again when the fold moved on."""
-        if not self._loaded:
-            self._loaded = True
-            self._restore()
-        while True:
-            page = self.store.log_page(self._after, PAGE)
-            if page.last_id <= self._after:
-                break
-            for _, _, _, topic, data in page.events:
-                if topic in _WANTED:
-                    self._fold(decode(topic, data))
-            self._after = page.last_id
-        if self._persisted is not None and (
-            self._after - self._saved >= SAVE_EVERY or (self._saved == 0 and self._after)
-        ):
-            self._saved = self._after
-            self._persisted.save(self._snapshot())
-
-    def _snapshot(self) -> _Snapshot:
-        return _Snapshot(
-            after=self._after,
-            games=self._games,
-            watched=sorted(self._watched),
-            penalties=self._penalties,
-            events=[e for e, folded in self._events.items() if not folded.state.ended],
-        )
-
-    def _restore(self) -> None:
-        """Start from the persisted snapshot, if there is one the log still covers; the
-        running events' streams are folded again (their facts are not in the snapshot)."""
-        snapshot = self._persisted.load() if self._persisted is not None else None
-        if snapshot is None or snapshot.after > (self.store.last_position()):
-            return  # none, or of another store (restored from a backup): fold from the log
-        self._games = snapshot.games
-        self._watched = set(snapshot.watched)
-        self._penalties = snapshot.penalties
-        for event_id in snapshot.events:
-            for event in self.store.events(event_id):
-                if isinstance(event, TournamentEvent):
-                    self._fold_tournament(event_id, event)
-        self._after = self._saved = snapshot.after
-
-    def _watch(self, gid: str, game: _Game) -> None:
-        """Keep ``gid`` among the games ``items`` looks at, or drop it when nothing of it
-        can be in the queue (so a read costs what is waiting, not the store's size)."""
-        waiting = any(status in ("open", "appealed") for status, *_ in game.disputes.values()) or (
-            game.open and (bool(game.rulings) or bool(game.meta.get("table", "").strip()))
-        )
-        waiting = waiting or bool(game.branches)  # REF-9.5: until the head referee chooses
-        if waiting:
-            self._watched.add(gid)
-        else:
-            self._watched.discard(gid)
-
-    def _fold(self, event: GameEvent) -> None:
-        gid = event.originator_id
-        if isinstance(event, TournamentEvent):
-            self._fold_tournament(gid, event)
-            return
-        if isinstance(event, GameCreated):
-            game = _Game(
-                game=event.game,
-                created=event.timestamp,
-                players={p.seat: p.name for p in event.players},
-                meta=dict(event.meta or {}),
-            )
-            self._games[gid] = game
-            self._watch(gid, game)
-            return
-        found = self._games.get(gid)
-        if found is None:
-            return
-        self._fold_into(gid, found, event)
-        self._watch(gid, found)
-
-    def _fold_tournament(self, event_id: str, event: TournamentEvent) -> None:
-        """Fold an event's fact through the pure core (its stream arrives in order)."""
-        folded = self._events.setdefault(event_id, _Event())
-        if event.originator_version != folded.version + 1:
-            return  # an ended event's later events: nothing of it waits
-        fact = to_fact(event)
-        folded.state = apply(folded.state, fact)
-        folded.version = event.originator_version
-        if isinstance(fact, tf.EventCreated):
-            folded.name = str(getattr(event, "name", ""))
-        elif isinstance(fact, tf.RoundPaired | tf.PairingChanged):
-            folded.paired[fact.round.number] = event.timestamp  # Q-4
-
-    def _fold_into(self, gid: str, game: _Game, event: GameEvent) -> None:
-        n = event.originator_version
-        if isinstance(event, GameEnded):
-            game.open, game.how = False, event.how
-        elif isinstance(event, ResultVoided):
-            game.open, game.how = True, None
-        elif isinstance(event, ActionRetracted):
-            if game.how == "rule":
-                game.open, game.how = True, None
-            for asked in [k for k, v in game.rulings.items() if v[0] == event.event]:
-                del game.rulings[asked]  # the ruling lapses with its action (REF-6.2)
-        elif isinstance(event, RulingRequested):
-            cards = ", ".join(r.card for r in event.rulings)
-            game.rulings[n] = (
-                event.event,
-                event.timestamp,
-                f"a ruling on {cards} ({event.seat}'s entry, event {event.event}) is awaited",
-            )
-        elif isinstance(event, AdjustmentRecorded):
-            if event.resolves is not None:
-                game.rulings.pop(event.resolves, None)
-        elif isinstance(event, DisputeOpened):
-            game.disputes[event.dispute] = (
-                "open",
-                event.timestamp,
-                f"dispute {event.dispute} on event {event.event} by {event.by}: {event.claim}",
-                n,
-            )
-        elif isinstance(event, DisputeRuled):
-            old = game.disputes.get(event.dispute)
-            if old is not None:
-                status = "final" if event.level == "final" else "ruled"
-                game.disputes[event.dispute] = (status, event.timestamp, old[2], old[3])
-        elif isinstance(event, DisputeAppealed):
-            old = game.disputes.get(event.dispute)
-            if old is not None:
-                game.disputes[event.dispute] = (
-                    "appealed",
-                    event.timestamp,
-                    f"dispute {event.dispute} appealed by {event.by}: {event.grounds}",
-                    n,
-                )
-        elif isinstance(event, PenaltyIssued):
-            self._fold_penalty(gid, game, event)
-        elif isinstance(event, TimeLimitSet):  # REF-10.1: the latest limit counts
-            game.meta = {**game.meta, "time_limit": str(event.minutes)}
-        elif isinstance(event, PenaltyWithdrawn):  # REF-7.3: it leaves the queue
-            self._penalties = [
-                p for p in self._penalties if (p.game_id, p.event) != (gid, event.penalty)
-            ]
-        elif isinstance(event, BranchRecorded):
-            theirs = ", ".join(event.theirs) or "-"
-            ours = "; ".join(event.ours) or "nothing"
-            game.branches = {
-                **game.branches,
-                n: (
-                    event.timestamp,
-                    f"branches disagree after event {event.base_version}: {event.device} "
-                    f"recorded {theirs} offline | the server has {ours} (REF-9.5)",
-                ),
-            }
-        elif isinstance(event, BranchResolved):
-            game.branches = {k: v for k, v in game.branches.items() if k != event.branch}
-
-    def _fold_penalty(self, gid: str, game: _Game, event: PenaltyIssued) -> None:
-        player = game.players.get(event.seat, event.seat)
-        key = infraction_key(event.infraction)
-        suggested = base = None
-        if key is not None:
-            earlier = [
-                p.infraction
-                for p in self._penalties
-                if p.player.casefold() == player.casefold() and p.infraction == key
-            ]
-            suggested = suggested_penalty(key, earlier)
-            base = INFRACTIONS[key][1]
-        self._penalties.append(
-            _Penalty(
-                game_id=gid,
-                event=event.originator_version,
-                at=event.timestamp,
-                seat=event.seat,
-                player=player,
-                infraction=key or event.infraction,
-                given=event.penalty.replace("_", "-"),
-                suggested=suggested,
-                base=base,
-                reason=event.reason,
-            )
-        )
+class RoomQueue(QueueFold):
+    """The queue: the fold of ``projections.queue`` (caught up from the log on every
+    call, from its persisted snapshot on the first), read section by section."""
 
     # -- reading ---------------------------------------------------------------------------
     def items(
@@ -633,12 +263,12 @@ class RoomQueue:
         events = dict(running)
         lasts: dict[str, tuple[datetime, str]] = {}
 
-        def last(gid: str, g: _Game) -> tuple[datetime, str]:
+        def last(gid: str, g: FoldedGame) -> tuple[datetime, str]:
             if gid not in lasts:
                 lasts[gid] = self._last_action(gid, g)
             return lasts[gid]
 
-        def covered(g: _Game) -> bool:
+        def covered(g: FoldedGame) -> bool:
             if wanted is None:
                 return True
             if of_event is not None and g.meta.get("event", "").strip() != of_event:
@@ -646,7 +276,7 @@ class RoomQueue:
             return g.meta.get("table", "").strip().casefold() in wanted
 
         def item(
-            gid: str, g: _Game, kind: str, since: datetime, line: str, **kw: object
+            gid: str, g: FoldedGame, kind: str, since: datetime, line: str, **kw: object
         ) -> QueueItem:
             at, what = last(gid, g)
             return QueueItem(
@@ -793,11 +423,11 @@ class RoomQueue:
 
     def unreported(
         self,
-        running: list[tuple[str, _Event]],
+        running: list[tuple[str, FoldedEvent]],
         wanted: set[str] | None,
         now: datetime,
         *,
-        last: Callable[[str, _Game], tuple[datetime, str]] | None = None,
+        last: Callable[[str, FoldedGame], tuple[datetime, str]] | None = None,
     ) -> list[QueueItem]:
         """Tables of each running event's current round without a result yet (Q-4),
         oldest round first, then by table; each links to the event's pairings page. Once
@@ -857,7 +487,7 @@ class RoomQueue:
                 )
         return sorted(found, key=lambda i: (i.since, int(i.table)))
 
-    def _last_action(self, gid: str, g: _Game) -> tuple[datetime, str]:
+    def _last_action(self, gid: str, g: FoldedGame) -> tuple[datetime, str]:
         """When the game last had an event and what it said: one indexed read of its
         newest (Q-1)."""
         row = self.store.last_row(gid)
@@ -874,12 +504,14 @@ class RoomQueue:
 
         return event.timestamp, event_summary(event)
 
-    def _last_activity(self, gid: str, g: _Game) -> datetime:
+    def _last_activity(self, gid: str, g: FoldedGame) -> datetime:
         """When the game last had an event (Q-1)."""
         return self._last_action(gid, g)[0]
 
 
-def _round_clock(g: _Game, events: dict[str, _Event], now: datetime) -> tuple[float, bool] | None:
+def _round_clock(
+    g: FoldedGame, events: dict[str, FoldedEvent], now: datetime
+) -> tuple[float, bool] | None:
     """A game of a running event's current round: its table's time left by the round
     clock in seconds (with its extensions; the whole round while the clock waits) and
     whether the clock has ended; ``None`` for any other game, which runs on its own time
@@ -946,6 +578,6 @@ def _triaged(view: RoomView, extra: list[QueueItem]) -> RoomView:
     return view
 
 
-def _limit(g: _Game, default: int) -> int:
+def _limit(g: FoldedGame, default: int) -> int:
     raw = g.meta.get("time_limit", "").strip()
     return int(raw) if raw.isdigit() and int(raw) > 0 else default

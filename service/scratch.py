@@ -1,10 +1,11 @@
 """A referee over one game held in memory: a record from outside (a text record, another
 tool's file) is entered again here, by the very commands a live game uses (the same
-shells around the same decisions, ``service.decide``), and only the events that come
-out are imported into the real store.
+shells around the same decisions, ``referee.game``, through the same write pipeline,
+``service.pipeline``), and only the events that come out are imported into the real
+store.
 
-No store is involved: ``load`` gives the game in memory, and an append numbers, chains
-and seals the decided events (``events.codec.seal_after``) and folds them into it. It
+No store is involved: ``load`` gives the game in memory, which the pipeline's seal
+numbers, chains and folds the decided events into; the commit only keeps them. It
 builds on ``Commands`` alone, not the whole ``RefereeService``: the service imports the
 importers, and the importers import only this (no circle).
 """
@@ -13,13 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any
 
-from events.codec import encode, seal_after
-from events.schema import GENESIS_HASH, TOPIC_OF, ActionRecorded, GameEvent
+from events.codec import encode
+from events.schema import TOPIC_OF
 from events.view import GameView
 from service.commands import Commands
 from service.errors import GameNotFoundError
+from service.pipeline import Staged
 
 __all__ = ["ScratchReferee"]
 
@@ -50,19 +51,8 @@ class ScratchReferee(Commands):
         assert self.view is not None
         return [(e.originator_version, TOPIC_OF[type(e)], encode(e)) for e in self.view.events]
 
-    def _start(self, new: Sequence[GameEvent]) -> GameView:
-        self.view = GameView.from_events(seal_after(0, GENESIS_HASH, new))
-        return self.view
-
-    def _append_to_game(
-        self, view: GameView, new: Sequence[GameEvent], *, applied: Any = None
-    ) -> list[GameEvent]:
-        sealed = seal_after(view.version, view.last_hash, new)
-        for event in sealed:
-            if applied is not None and type(event) is ActionRecorded:
-                view.events.append(event)  # the state after it is already computed
-                view.states.append(applied)
-                view.standing.append(event)
-            else:
-                view.fold(event)
-        return sealed
+    def _commit(self, staged: Sequence[Staged]) -> None:
+        """Keep what the pipeline sealed: the game in memory is the store (the pipeline
+        already folded the events into it; a new game's view becomes the game)."""
+        for one in staged:
+            self.view = one.view

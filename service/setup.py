@@ -1,21 +1,13 @@
-"""Game types as the faces present them, and completing a table's setup options.
-
-A game declares its setup fields (``GameRules.setup_fields``); every face renders
-them as its own options and hands the raw values here, where they are converted
-and any missing seed is drawn, so the rules core never draws a random number.
+"""Game types as the faces present them. Completing a table's setup options is the
+new game's decision's (``referee.game.setup.resolve_options``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
-
 from referee import games
-from referee.contract import GameRules
-from referee.errors import SetupError
 from service.results import GameInfo
 
-__all__ = ["game_info", "resolve_options"]
+__all__ = ["game_info"]
 
 
 def game_info(name: str) -> GameInfo:
@@ -32,35 +24,3 @@ def game_info(name: str) -> GameInfo:
         setup_fields=list(rules.setup_fields),
         takes_decks=rules.takes_decks,
     )
-
-
-def resolve_options(
-    rules: GameRules[Any, Any], raw: Mapping[str, Any], draw_seed: Callable[[], int]
-) -> dict[str, Any]:
-    """Convert a face's raw setup values by the game's fields; draw missing seeds.
-
-    A seed is drawn only when no given option excludes it (Prismata's named units
-    need none)."""
-    fields = {f.key: f for f in rules.setup_fields}
-    options: dict[str, Any] = {}
-    for key, value in raw.items():
-        name = key.replace("-", "_").lower()
-        if name == "position":  # a position string: the game reads it (GameRules.read_position)
-            options[name] = str(value)
-            continue
-        field = fields.get(name)
-        if field is None:
-            offered = ", ".join(f.flag for f in rules.setup_fields) or "none"
-            raise SetupError(f"{rules.name} has no setup option {key!r}; its options: {offered}")
-        if value is not None:
-            options[name] = field.convert(value)
-    for key, field in fields.items():
-        for other in field.excludes:
-            if key in options and other in options:
-                raise SetupError(f"{field.flag} and {fields[other].flag} cannot be given together")
-    for key, field in fields.items():
-        if field.kind == "seed" and key not in options and "position" not in options:
-            excluded = any(key in fields[given].excludes for given in options if given in fields)
-            if not excluded:
-                options[key] = draw_seed()
-    return options

@@ -89,11 +89,12 @@ def parse_store(store: str | None) -> StoreSpec:
 
 
 def open_store(spec: StoreSpec) -> GameStore:
-    """The event store ``spec`` names, opened: the faces ask for a store by its spec and
-    never build one themselves."""
-    from events.store import GameStore  # on use: reading a spec needs no database driver
+    """The event store ``spec`` names, opened by its database's one factory
+    (``events.database``): the faces ask for a store by its spec and never build one
+    themselves."""
+    from events.database import open_database  # on use: reading a spec needs no driver
 
-    return GameStore(spec.db, env=spec.env)
+    return open_database(spec.db, spec.env).store()
 
 
 def _safe(url: str) -> str:

@@ -6,34 +6,33 @@ table's lock on PostgreSQL) cost three quarters of the server's time, and it ran
 on the event loop, so reads and live streams waited for the disk (issue 23).
 
 ``GroupWriter`` runs every write of a server process on its writer thread, in
-the order they arrive. Writes that arrive together, from any number of tables,
-are each judged purely, as the service's commands judge them: entries
-(``entry``: ``decide_entry``, as ``Commands.record``), game ends and other
-commands on a game (``command``: ``service.decide.decide``, as ``Commands.end``)
-and new games (``create``: ``decide_new_game``, as ``Commands.create_game``);
-writes of one game in arrival order, each on the position the one before left.
-They are then appended in ONE transaction for all of their games, each game's
-events numbered after the version its first write was judged on, so the store's
-per-stream numbers still refuse a game another writer moved meanwhile. Each
-caller is answered only when the commit holding its write has returned:
+the order they arrive, through the one write pipeline (``service.pipeline``) that
+the command line's commands use: entries (``entry``), game ends and other commands
+on a game (``command``) and new games (``create``) are each staged (authorized,
+decided by ``referee.game``, with the version check, their follow-ups planned,
+sealed), writes of one game in arrival order, each on the position the one before
+left. They are then appended in ONE transaction for all of their games, each game's
+events numbered after the version its first write was decided on, so the store's
+per-stream numbers still refuse a game another writer moved meanwhile. Each caller is
+answered only when the commit holding its write has returned:
 
 - a refusal (a stale ``If-Match``, an unreadable entry, a finished game, a caller
   not allowed) is that caller's alone and writes nothing;
 - a commit refused for a race (``ConcurrentWriteError``) is retried one game at a
   time, each of the others answered as if alone; the writes of the game that moved
-  are judged once more on the game as stored (as if they had come after the other
+  are staged once more on the game as stored (as if they had come after the other
   writer's) and committed, so only a second race, or a refusal on the new position
   (a stale ``If-Match``, an entry out of turn), reaches their callers;
 - any other failure (the disk, the database) is every caller's answer, and nothing
   of the batch is stored.
 
 Each write runs in its caller's context (the token that writes, recorded on its
-events). The views judged on are the cache's copies (``CachedService.load``), and the cache
-only follows the store, so a failed commit leaves nothing ahead of it. A write that
-ends a game of an event's match updates the match in the same transaction (as
-``Commands._append_to_game`` does): the match's events go into the same commit as
-the game's, one such match update per commit, so each is planned on the match as the
-commit before left it. Any other write (``call``) runs alone between two batches.
+events). The views staged on are the cache's copies (``CachedService.load``), and the
+cache only follows the store, so a failed commit leaves nothing ahead of it. A write
+that ends a game of an event's match updates the match in the same transaction (the
+pipeline's follow-up): the match's events go into the same commit as the game's, one
+such match update per commit, so each is planned on the match as the commit before
+left it. Any other write (``call``) runs alone between two batches.
 """
 
 from __future__ import annotations
@@ -43,32 +42,19 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, overload
+from typing import Any, NamedTuple, TypeVar, overload
 
-from events.schema import (
-    GENESIS_HASH,
-    ActionRetracted,
-    GameEnded,
-    GameEvent,
-    ResultVoided,
-)
-from events.store import (
-    ConcurrentWriteError,
-    ReplicaWriteError,
-    fold_written,
-    sealed_after,
-    sealed_at,
-)
+from events.schema import GameEvent
+from events.store import ConcurrentWriteError, ReplicaWriteError
 from events.view import GameView
-from referee import games
-from service.access import Action, Principal, authorize
+from referee.game.commands import Command, CreateGame
+from referee.game.entry import EntryCommand
+from service.access import Action, Principal
 from service.cached import CachedService
-from service.decide import Command, CreateGame, decide, decide_new_game
-from service.entries import EntryCommand, decide_entry
-from service.procedure import header
+from service.pipeline import GameWrite, NewGame, Staged, follow_up, stage, stage_new
 from service.results import EntryResult, WrittenEvents
 
 __all__ = ["GroupWriter"]
@@ -77,43 +63,34 @@ log = logging.getLogger("referee.writer")
 
 T = TypeVar("T")
 
-# What a write's judgement gives: the events to append after the view it was judged on,
-# the position after a recorded action (or None), and the caller's answer, built from
-# the view once those events are folded into it and from the events as sealed.
-_Judged = tuple[list[GameEvent], Any, Callable[[GameView, list[GameEvent]], Any]]
 
+class _Entry(NamedTuple):
+    """An entry as its caller asked it, made into the pipeline's ``GameWrite`` on the
+    writer thread (the caller's thread, the event loop, builds no more than this)."""
 
-@dataclass(slots=True)
-class _Entry:
     ref: str
     text: str
     actor: str | None
     by: str
     expected_version: int | None
     principal: Principal | None
-    future: Future[EntryResult] = field(default_factory=Future)
-    # the submitter's context (the writing token, ``service.procedure.WRITING_TOKEN``)
-    context: contextvars.Context = field(default_factory=contextvars.copy_context)
+
+    def write(self) -> GameWrite:
+        command = EntryCommand(
+            text=self.text, actor=self.actor, by=self.by, expected_version=self.expected_version
+        )
+        action: Action | None = "record" if self.principal is not None else None
+        return GameWrite(self.ref, command, self.principal, action)
 
 
 @dataclass(slots=True)
-class _Command:
-    """A referee's command on a game (``service.decide``), answered by ``answer``."""
+class _Item:
+    """A queued write to be staged through the pipeline (``service.pipeline``), the
+    future its caller awaits, and the caller's context (the writing token,
+    ``service.procedure.WRITING_TOKEN``), in which it is staged."""
 
-    ref: str
-    command: Command
-    action: Action | None
-    principal: Principal | None
-    answer: Callable[[GameView, list[GameEvent]], Any]
+    write: GameWrite | NewGame | _Entry
     future: Future[Any] = field(default_factory=Future)
-    context: contextvars.Context = field(default_factory=contextvars.copy_context)
-
-
-@dataclass(slots=True)
-class _NewGame:
-    command: CreateGame
-    game_id: str | None
-    future: Future[GameView] = field(default_factory=Future)
     context: contextvars.Context = field(default_factory=contextvars.copy_context)
 
 
@@ -123,8 +100,6 @@ class _Call:
     future: Future[Any] = field(default_factory=Future)
     context: contextvars.Context = field(default_factory=contextvars.copy_context)
 
-
-_Judgeable = _Entry | _Command | _NewGame
 
 _STOP = object()
 
@@ -168,9 +143,10 @@ class GroupWriter:
         principal: Principal | None = None,
     ) -> Future[EntryResult]:
         """Record an entry as ``Commands.record`` does, in the next group commit."""
-        item = _Entry(ref, text, actor, by, expected_version, principal)
+        item = _Item(_Entry(ref, text, actor, by, expected_version, principal))
         self._queue.put(item)
-        return item.future
+        future: Future[EntryResult] = item.future
+        return future
 
     @overload
     def command(
@@ -203,22 +179,23 @@ class GroupWriter:
         action: Action | None = None,
         principal: Principal | None = None,
     ) -> Future[Any]:
-        """Carry out a referee's command on a game (``service.decide``: an end, an
+        """Carry out a referee's command on a game (``referee.game.commands``: an end, an
         adjudication, ...) as ``Commands`` does, in the next group commit: ``principal``
         must be allowed ``action`` in the game. The answer is ``answer(view, written)``:
         the game as the write left it (read it, keep nothing of it) and the events
         written, as ``Commands._carry_out`` gives them; by default the events written
         (``WrittenEvents``, as ``Commands.end`` answers)."""
-        item = _Command(ref, command, action, principal, answer or self.svc.written)
+        item = _Item(GameWrite(ref, command, principal, action, answer))
         self._queue.put(item)
         return item.future
 
     def create(self, command: CreateGame, *, game_id: str | None = None) -> Future[GameView]:
         """Start a game as ``Commands.create_game`` does, in the next group commit; the
         answer is the new game's view (the caller's own copy)."""
-        item = _NewGame(command, game_id)
+        item = _Item(NewGame(command, game_id))
         self._queue.put(item)
-        return item.future
+        future: Future[GameView] = item.future
+        return future
 
     def call(self, fn: Callable[[], T]) -> Future[T]:
         """Run any other write on the writer thread, alone, after the writes before it."""
@@ -257,7 +234,7 @@ class GroupWriter:
             if stopping:
                 return
 
-    def _batch(self, batch: list[_Judgeable | _Call], waited: bool) -> None:
+    def _batch(self, batch: list[_Item | _Call], waited: bool) -> None:
         group = _Group(self, waited)
         for item in batch:
             if isinstance(item, _Call):
@@ -278,15 +255,6 @@ def _run(item: _Call) -> None:
         item.future.set_exception(exc)
 
 
-class _Match:
-    """A match's events for one game's end (``Tournaments.match_update``), sealed for
-    the game's commit, and what to tell the match once they are stored."""
-
-    def __init__(self, update: Any) -> None:
-        self.streams = [sealed_at(v, prev, batch) for v, prev, batch in update.batches]
-        self.folded: Callable[[Sequence[GameEvent]], None] = update.folded
-
-
 class _Group:
     """The writes of one commit: their games' views as judged so far, their sealed
     events by game (with any match's), and the callers waiting for the commit."""
@@ -298,8 +266,10 @@ class _Group:
         self.svc = writer.svc
         self.views: dict[str, GameView] = {}
         self.events: dict[str, list[GameEvent]] = {}
-        self.matches: dict[str, _Match] = {}  # by game: the match its end updates
-        self.waiting: list[tuple[Future[Any], Any, str, _Judgeable]] = []
+        # by game: the follow-ups' streams (the match its end updates) and what to tell
+        # them once stored (``Staged.follow``)
+        self.matches: dict[str, Staged] = {}
+        self.waiting: list[tuple[Future[Any], Any, str, _Item]] = []
         self.followed = False
 
     def _follow(self) -> None:
@@ -354,116 +324,65 @@ class _Group:
         ids[ref] = view.game_id
         return self.views.setdefault(view.game_id, view)
 
-    # -- judging ---------------------------------------------------------------
-    def _judge(self, item: _Judgeable) -> tuple[GameView | None, _Judged]:
-        """The game ``item`` writes to (``None`` for a new game) and its judgement, or the
-        caller's refusal (raised)."""
-        if isinstance(item, _NewGame):
-            return None, item.context.run(self._new_game, item)
-        view = self._view(item.ref)
-        if isinstance(item, _Entry):
-            return view, item.context.run(self._entry, item, view)
-        return view, item.context.run(self._command, item, view)
+    # -- staging ----------------------------------------------------------------
+    def _stage(self, item: _Item) -> Staged:
+        """``item`` staged through the pipeline (authorized, decided, its follow-ups
+        planned, sealed and folded into the group's view of its game), or the caller's
+        refusal (raised). A write to an event's game waits for a match update already
+        in this commit: it is staged after that commit, on the match as it leaves it."""
+        write = item.write
+        if isinstance(write, _Entry):
+            write = item.write = write.write()
+        if isinstance(write, NewGame):
+            staged = item.context.run(stage_new, self.svc, write)
+            game_id = staged.game_id
+            self.writer.ids[game_id] = game_id
+            self.views[game_id] = staged.view
+            staged.answer = staged.view.copy()  # the caller's own; the group's is cached
+            return staged
+        view = self._view(write.ref)
+        if self.matches and view.created.meta.get("event"):
+            self.flush()
+            view = self._view(write.ref)
+        before = view.version
+        try:
+            return item.context.run(stage, self.svc, view, write)
+        except BaseException:
+            if view.version != before:  # never stage on a half-folded view
+                self.views.pop(view.game_id, None)  # nor cache it: the log brings it
+                self.writer.fresh.discard(view.game_id)
+                self.flush()
+            raise
 
-    def _entry(self, entry: _Entry, view: GameView) -> _Judged:
-        if entry.principal is not None:
-            authorize(entry.principal, "record", view)
-        decision = decide_entry(
-            view,
-            EntryCommand(
-                entry.text,
-                self.svc.clock(),
-                actor=entry.actor,
-                by=entry.by,
-                expected_version=entry.expected_version,
-            ),
-        )
-        result = decision.result
-        return decision.new, decision.applied, lambda _view, _written: result
-
-    def _command(self, item: _Command, view: GameView) -> _Judged:
-        if item.principal is not None and item.action is not None:
-            authorize(item.principal, item.action, view)
-        new = decide(view, item.command, header(view.game_id, self.svc.clock()))
-        return new, None, item.answer
-
-    def _new_game(self, item: _NewGame) -> _Judged:
-        command = item.command
-        game_id = item.game_id or self.svc.store.new_game_id(games.load(command.game).name)
-        new = decide_new_game(command, header(game_id, self.svc.clock()), self.svc.draw_seed)
-        return new, None, lambda view, _written: view.copy()
-
-    def _match(self, view: GameView, new: Sequence[GameEvent]) -> _Match | None:
-        """What appending ``new`` writes to the match of an event's game, as
-        ``Commands._append_to_game`` decides it (a refusal raised)."""
-        if not view.created.meta.get("event", ""):
-            return None
-        svc: Any = self.svc
-        if view.ended is not None and any(
-            isinstance(e, ActionRetracted | ResultVoided) for e in new
-        ):
-            check = getattr(svc, "check_game_reopened", None)
-            if check is not None:
-                check(view.created)
-        ended = next((e for e in new if isinstance(e, GameEnded)), None)
-        plan = getattr(svc, "match_update", None)
-        if ended is None or plan is None:
-            return None
-        update = plan(view.created, ended)
-        return _Match(update) if update is not None else None
-
-    def add(self, item: _Judgeable, *, started: bool = False) -> None:
+    def add(self, item: _Item, *, started: bool = False) -> None:
         if not started and not item.future.set_running_or_notify_cancel():
             return  # the caller went away before its turn
         try:
-            view, (new, applied, answer) = self._judge(item)
-            if self.matches and view is not None and view.created.meta.get("event"):
-                # A match's update waits for this commit: a write to an event's game (its
-                # end updates a match too, or a correction asks whether the match counted
-                # it) is judged again after that commit, on the match as it leaves it.
-                self.flush()
-                view, (new, applied, answer) = self._judge(item)
-            match = item.context.run(self._match, view, new) if view is not None else None
+            staged = self._stage(item)
         except BaseException as exc:  # noqa: BLE001 - a refusal: this caller's answer alone
             item.future.set_exception(exc)
             return
-        if not new:
-            item.future.set_result(answer(view, []))  # type: ignore[arg-type]
+        if not staged.events:
+            item.future.set_result(staged.answer)  # a dry run: nothing to commit
             return
-        game_id = view.game_id if view is not None else new[0].originator_id
-        try:
-            if view is None:
-                sealed = sealed_at(0, GENESIS_HASH, new)
-                view = GameView.from_events(sealed)
-                self.writer.ids[game_id] = game_id
-                self.views[game_id] = view
-            else:
-                sealed = sealed_after(view, new)
-                fold_written(view, sealed, applied)
-            result = answer(view, sealed)
-        except BaseException as exc:  # noqa: BLE001 - never judge on a half-folded view
-            item.future.set_exception(exc)
-            self.views.pop(game_id, None)  # neither judged on again nor cached: the log brings it
-            self.writer.fresh.discard(game_id)
-            self.flush()
-            return
-        self.events.setdefault(game_id, []).extend(sealed)
-        if match is not None:
-            self.matches[game_id] = match
-        self.waiting.append((item.future, result, game_id, item))
+        game_id = staged.game_id
+        self.events.setdefault(game_id, []).extend(staged.events)
+        if len(staged.streams) > 1 or staged.follow:
+            self.matches[game_id] = staged
+        self.waiting.append((item.future, staged.answer, game_id, item))
 
     # -- committing ------------------------------------------------------------
     def _streams(self, game_id: str) -> list[list[GameEvent]]:
         match = self.matches.get(game_id)
-        return [self.events[game_id], *(match.streams if match is not None else ())]
+        return [self.events[game_id], *(match.streams[1:] if match is not None else ())]
 
     def flush(self) -> None:
-        """Commit what was decided, answer its callers, and cache the views as stored."""
+        """Commit what was staged, answer its callers, and cache the views as stored."""
         if not self.waiting:
             self._clear()
             return
-        waiting, events, views, matches = self.waiting, self.events, self.views, self.matches
-        streams = {game_id: self._streams(game_id) for game_id in events}
+        waiting, views, matches = self.waiting, self.views, self.matches
+        streams = {game_id: self._streams(game_id) for game_id in self.events}
         self.followed = False
         self._clear()
         store = self.svc.store
@@ -475,7 +394,7 @@ class _Group:
         except (ConcurrentWriteError, ReplicaWriteError):
             # A game moved under us (another process, the command line), or one is a
             # replica's (REF-9.1, refused to its callers alone): each game alone;
-            # the writes of a game that moved are judged once more on it as stored, as if
+            # the writes of a game that moved are staged once more on it as stored, as if
             # they had arrived after it moved, and only a second race is their callers'.
             failed: dict[str, BaseException] = {}
             for game_id, unit in streams.items():
@@ -485,8 +404,8 @@ class _Group:
                     failed[game_id] = exc
                 else:
                     if game_id in matches:
-                        matches[game_id].folded(matches[game_id].streams[0])
-            retry: list[_Judgeable] = []
+                        follow_up([matches[game_id]])
+            retry: list[_Item] = []
             for future, result, game_id, item in waiting:
                 problem = failed.get(game_id)
                 if problem is None:
@@ -514,8 +433,7 @@ class _Group:
                 # starts after it rather than reading back what was just written.
                 self.writer.position = position + len(ids)
                 self.writer.trusted = True
-            for match in matches.values():
-                match.folded(match.streams[0])
+            follow_up(list(matches.values()))
             for view in views.values():
                 self.svc.adopt(view)  # as stored: the next batch folds nothing again
             if len(self.writer.fresh) > 100_000:

@@ -22,7 +22,7 @@ from service.access import Principal
 from service.api import CALL_SECONDS, NOTE_LIMIT, REASON_LIMIT, CallRow, ReportRow
 from web.api import PROBLEMS
 from web.context import Web
-from web.guards import CallerDep, WebDep
+from web.guards import CallerDep, WebDep, event_terms
 from web.problems import Problem
 
 __all__ = ["CALLS_HANDLERS"]
@@ -98,9 +98,21 @@ class CallsController(Controller):
         status_code=201,
     )
     async def call_judge(
-        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[CallIn]
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        event_id: FromPath[str],
+        data: JSONBody[CallIn],
     ) -> Response[CallRow]:
-        row = await web.run_write(web.svc.call_as, caller, event_id, data.table, reason=data.reason)
+        row = await web.run_write(
+            web.svc.call_as,
+            caller,
+            event_id,
+            data.table,
+            reason=data.reason,
+            **event_terms(request),
+        )
         return _created(row)
 
     @get(
@@ -172,10 +184,17 @@ class CallsController(Controller):
         status_code=201,
     )
     async def call_from_game(
-        self, web: WebDep, caller: CallerDep, game_id: FromPath[str], data: JSONBody[GameCallIn]
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        game_id: FromPath[str],
+        data: JSONBody[GameCallIn],
     ) -> Response[CallRow]:
         return _created(
-            await web.run_write(web.svc.game_call_as, caller, game_id, reason=data.reason)
+            await web.run_write(
+                web.svc.game_call_as, caller, game_id, reason=data.reason, **event_terms(request)
+            )
         )
 
     @post(
@@ -185,10 +204,20 @@ class CallsController(Controller):
         status_code=201,
     )
     async def file_report(
-        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[ReportIn]
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        event_id: FromPath[str],
+        data: JSONBody[ReportIn],
     ) -> Response[ReportRow]:
         row = await web.run_write(
-            web.svc.report_as, caller, event_id, data.result, table=data.table
+            web.svc.report_as,
+            caller,
+            event_id,
+            data.result,
+            table=data.table,
+            **event_terms(request),
         )
         return _created(row)
 
@@ -199,10 +228,17 @@ class CallsController(Controller):
         status_code=201,
     )
     async def confirm_report(
-        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], report: FromPath[int]
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        event_id: FromPath[str],
+        report: FromPath[int],
     ) -> Response[ReportRow]:
         return _created(
-            await web.run_write(web.svc.answer_as, caller, event_id, report, confirm=True)
+            await web.run_write(
+                web.svc.answer_as, caller, event_id, report, confirm=True, **event_terms(request)
+            )
         )
 
     @post(
@@ -213,6 +249,7 @@ class CallsController(Controller):
     )
     async def dispute_report(
         self,
+        request: AnyRequest,
         web: WebDep,
         caller: CallerDep,
         event_id: FromPath[str],
@@ -220,7 +257,13 @@ class CallsController(Controller):
         data: JSONBody[DisputeIn],
     ) -> Response[ReportRow]:
         row = await web.run_write(
-            web.svc.answer_as, caller, event_id, report, confirm=False, reason=data.reason
+            web.svc.answer_as,
+            caller,
+            event_id,
+            report,
+            confirm=False,
+            reason=data.reason,
+            **event_terms(request),
         )
         return _created(row)
 

@@ -33,7 +33,7 @@ from service.api import (
 from service.bounds import MAX_CUT, MAX_ROUNDS
 from web.api import PROBLEMS
 from web.context import Web, web_of
-from web.guards import CallerDep, WebDep, may_event
+from web.guards import CallerDep, WebDep, event_terms, may_event
 from web.schemas import Line, ListText, Page
 
 __all__ = ["EVENT_HANDLERS"]
@@ -188,6 +188,7 @@ class EventsController(Controller):
             floor=data.floor,
             seed=data.seed,
             deck_deadline=data.deck_deadline,
+            **event_terms(request),
         )
         return _created(info, info.event_id)
 
@@ -229,6 +230,7 @@ class EventsController(Controller):
             player_id=data.player_id,
             player_ids=data.player_ids,
             allow_similar=data.allow_similar,
+            **event_terms(request),
         )
         entrants = (await web.run(web.svc.event_state, event_id)).players
         house = [str(entrants[i].player_id or "") for i in ids]
@@ -245,7 +247,9 @@ class EventsController(Controller):
         self, request: AnyRequest, web: WebDep, event_id: FromPath[str], data: JSONBody[DropIn]
     ) -> Response[Dropped]:
         data = await _strict(request, data)
-        after = await web.run_write(web.svc.event_drop, event_id, data.player, reason=data.reason)
+        after = await web.run_write(
+            web.svc.event_drop, event_id, data.player, reason=data.reason, **event_terms(request)
+        )
         return _created(Dropped(player=data.player, after_round=after), event_id)
 
     @post(
@@ -266,7 +270,12 @@ class EventsController(Controller):
         data = await _strict(request, data)
         if data.repair:  # without manual: the engine re-pairs (EV-5.12)
             rows = await web.run_write(
-                web.svc.event_repair, event_id, data.manual, reason=data.reason, by=caller.label
+                web.svc.event_repair,
+                event_id,
+                data.manual,
+                reason=data.reason,
+                by=caller.label,
+                **event_terms(request),
             )
         else:
             rows = await web.run_write(
@@ -275,6 +284,7 @@ class EventsController(Controller):
                 manual=data.manual,
                 reason=data.reason,
                 by=caller.label,
+                **event_terms(request),
             )
         return _created(rows, event_id)
 
@@ -296,7 +306,9 @@ class EventsController(Controller):
         authorize_event(
             caller, "result", tables=[split_slip(s)[0] for s in data.slips], event=event_id
         )
-        await web.run_write(web.svc.event_result, event_id, data.slips, by=caller.label)
+        await web.run_write(
+            web.svc.event_result, event_id, data.slips, by=caller.label, **event_terms(request)
+        )
         info = await web.run(web.svc.event_info, event_id)
         return _created(Written(event_id=info.event_id, version=info.version), event_id)
 
@@ -323,6 +335,7 @@ class EventsController(Controller):
             data.slip,
             reason=data.reason,
             by=caller.label,
+            **event_terms(request),
         )
         info = await web.run(web.svc.event_info, event_id)
         return _created(Written(event_id=info.event_id, version=info.version), event_id)

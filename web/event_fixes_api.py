@@ -20,7 +20,7 @@ from litestar.types import ControllerRouterHandler
 from service.api import DrawInfo, EventInfo, PenaltyOutcome, Repaired, Undone
 from web.api import PROBLEMS
 from web.event_api import _created
-from web.guards import CallerDep, WebDep, may_event
+from web.guards import CallerDep, WebDep, event_terms, may_event
 
 __all__ = ["EVENT_FIX_HANDLERS"]
 
@@ -111,10 +111,20 @@ class EventFixesController(Controller):
         guards=[may_event("run")],
     )
     async def repair_round(
-        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[RepairIn]
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        event_id: FromPath[str],
+        data: JSONBody[RepairIn],
     ) -> Response[Repaired]:
         done = await web.run_write(
-            web.svc.event_repair_moves, event_id, data.manual, reason=data.reason, by=caller.label
+            web.svc.event_repair_moves,
+            event_id,
+            data.manual,
+            reason=data.reason,
+            by=caller.label,
+            **event_terms(request),
         )
         return _created(done, event_id)
 
@@ -126,10 +136,19 @@ class EventFixesController(Controller):
         guards=[may_event("run")],
     )
     async def undo_round(
-        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[ReasonIn]
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        event_id: FromPath[str],
+        data: JSONBody[ReasonIn],
     ) -> Response[Undone]:
         done = await web.run_write(
-            web.svc.event_undo_round, event_id, reason=data.reason, by=caller.label
+            web.svc.event_undo_round,
+            event_id,
+            reason=data.reason,
+            by=caller.label,
+            **event_terms(request),
         )
         return _created(done, event_id)
 
@@ -141,10 +160,20 @@ class EventFixesController(Controller):
         guards=[may_event("run")],
     )
     async def undrop_player(
-        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[UndropIn]
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        event_id: FromPath[str],
+        data: JSONBody[UndropIn],
     ) -> Response[Undropped]:
         name = await web.run_write(
-            web.svc.event_undrop, event_id, data.player, reason=data.reason, by=caller.label
+            web.svc.event_undrop,
+            event_id,
+            data.player,
+            reason=data.reason,
+            by=caller.label,
+            **event_terms(request),
         )
         return _created(Undropped(player=name), event_id)
 
@@ -156,7 +185,12 @@ class EventFixesController(Controller):
         guards=[may_event("run")],
     )
     async def change_settings(
-        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[ChangeIn]
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        event_id: FromPath[str],
+        data: JSONBody[ChangeIn],
     ) -> Response[EventInfo]:
         info = await web.run_write(
             web.svc.event_change,
@@ -165,6 +199,7 @@ class EventFixesController(Controller):
             cut=data.cut,
             reason=data.reason,
             by=caller.label,
+            **event_terms(request),
         )
         return _created(info, event_id)
 
@@ -176,7 +211,12 @@ class EventFixesController(Controller):
         guards=[may_event("run")],
     )
     async def give_penalty(
-        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[PenaltyIn]
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        event_id: FromPath[str],
+        data: JSONBody[PenaltyIn],
     ) -> Response[PenaltyOutcome]:
         given = await web.run_write(
             web.svc.event_penalize,
@@ -186,6 +226,7 @@ class EventFixesController(Controller):
             penalty=data.penalty,
             reason=data.reason,
             by=caller.label,
+            **event_terms(request),
         )
         return _created(given, event_id)
 
@@ -198,6 +239,7 @@ class EventFixesController(Controller):
     )
     async def withdraw_penalty(
         self,
+        request: AnyRequest,
         web: WebDep,
         caller: CallerDep,
         event_id: FromPath[str],
@@ -211,6 +253,7 @@ class EventFixesController(Controller):
             reason=data.reason,
             by=caller.label,
             result=data.result,
+            **event_terms(request),
         )
         return _created(Withdrawn(penalty=number, stored=stored), event_id)
 
@@ -222,7 +265,12 @@ class EventFixesController(Controller):
         guards=[may_event("run")],
     )
     async def end_event(
-        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[EndIn]
+        self,
+        request: AnyRequest,
+        web: WebDep,
+        caller: CallerDep,
+        event_id: FromPath[str],
+        data: JSONBody[EndIn],
     ) -> Response[Ended]:
         voided = await web.run_write(
             web.svc.event_end,
@@ -230,6 +278,7 @@ class EventFixesController(Controller):
             reason=data.reason,
             void_open=data.void_open,
             by=caller.label,
+            **event_terms(request),
         )
         return _created(Ended(voided=voided), event_id)
 
@@ -242,6 +291,7 @@ class EventFixesController(Controller):
     )
     async def attach_decklist(
         self,
+        request: AnyRequest,
         web: WebDep,
         caller: CallerDep,
         event_id: FromPath[str],
@@ -260,7 +310,12 @@ class EventFixesController(Controller):
             assert data.decklist is not None
             deck = parse_decklist(data.decklist, "the decklist")
         name = await web.run_write(
-            web.svc.event_attach_deck, event_id, player, deck, by=caller.label
+            web.svc.event_attach_deck,
+            event_id,
+            player,
+            deck,
+            by=caller.label,
+            **event_terms(request),
         )
         return _created(DeckAttached(player=name), event_id)
 

@@ -22,7 +22,7 @@ as a parameter (``expected_version`` reads the version it names).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, TypedDict
 
 from litestar.connection import ASGIConnection
 from litestar.di import NamedDependency, Provide
@@ -42,6 +42,8 @@ from service.errors import RefusedError
 from web.context import Web, web_of
 
 __all__ = [
+    "EventTerms",
+    "event_terms",
     "CallerDep",
     "IfMatch",
     "SeatingDep",
@@ -147,6 +149,28 @@ def expected_version(raw: str | None) -> int | None:
             f'If-Match takes the game\'s version as its ETag gave it ("12"), not {raw!r}'
         )
     return int(text)
+
+
+class EventTerms(TypedDict):
+    """An event write's terms as its request states them, for the service's write
+    (``service.tournaments.event_write``): the version its writer saw and its key."""
+
+    expected_version: int | None
+    idempotency_key: str | None
+
+
+def event_terms(request: Connection) -> EventTerms:
+    """The ``If-Match`` version and ``Idempotency-Key`` of an event write, passed through
+    to the service, which checks them (a stale version 412, a key already stored 409)."""
+    key = request.headers.get("idempotency-key")
+    if key is not None:
+        key = key.strip()
+        if not key or len(key) > 200:
+            raise RefusedError("an Idempotency-Key is 1 to 200 characters")
+    return {
+        "expected_version": expected_version(request.headers.get("if-match")),
+        "idempotency_key": key,
+    }
 
 
 # Each dependency takes the one before it (web -> caller -> seating): Litestar resolves the

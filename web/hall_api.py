@@ -25,6 +25,7 @@ from web.guards import (
     IfMatch,
     SeatingDep,
     WebDep,
+    event_terms,
     expected_version,
     may_clock,
     may_event,
@@ -81,7 +82,11 @@ async def event_clock(
     guards=[may_clock],
 )
 async def mark_clock(
-    web: WebDep, caller: CallerDep, event_id: FromPath[str], data: JSONBody[ClockIn]
+    request: AnyRequest,
+    web: WebDep,
+    caller: CallerDep,
+    event_id: FromPath[str],
+    data: JSONBody[ClockIn],
 ) -> Response[ClockView]:
     if data.action == "length":
         if data.minutes is None:
@@ -94,9 +99,12 @@ async def mark_clock(
             data.minutes,
             reason=data.reason,
             by=caller.label,
+            **event_terms(request),
         )
     else:
-        view = await web.run_write(web.svc.event_clock, event_id, data.action, by=caller.label)
+        view = await web.run_write(
+            web.svc.event_clock, event_id, data.action, by=caller.label, **event_terms(request)
+        )
     return _created(view)
 
 
@@ -108,6 +116,7 @@ async def mark_clock(
     guards=[may_clock],
 )
 async def extend_table(
+    request: AnyRequest,
     web: WebDep,
     caller: CallerDep,
     event_id: FromPath[str],
@@ -115,7 +124,13 @@ async def extend_table(
     data: JSONBody[ExtensionIn],
 ) -> Response[ClockView]:
     view = await web.run_write(
-        web.svc.event_extend, event_id, table, data.minutes, reason=data.reason, by=caller.label
+        web.svc.event_extend,
+        event_id,
+        table,
+        data.minutes,
+        reason=data.reason,
+        by=caller.label,
+        **event_terms(request),
     )
     return _created(view)
 

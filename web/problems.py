@@ -23,6 +23,7 @@ from service.errors import (
     ConcurrentWriteError,
     GameNotFoundError,
     InvalidCommandError,
+    RepeatedWriteError,
     StaleVersionError,
     UnreadableEntryError,
 )
@@ -99,6 +100,13 @@ PROBLEM_TYPES: dict[str, tuple[str, str]] = {
         (
             "A key identifies one request; this key was sent before with a different "
             "method, path or body. Nothing was stored."
+        ),
+    ),
+    "already-stored": (
+        "This write was stored already",
+        (
+            "A write to an event with this Idempotency-Key was stored before (the event's log "
+            "holds it, `event`): it is not carried out again. Nothing more was stored."
         ),
     ),
     "idempotency-key-in-use": (
@@ -239,6 +247,8 @@ def problem_for(exc: Exception, method: str, path: str, host: str) -> Answered:
         ), {}
     if isinstance(exc, ConcurrentWriteError):
         return problem(409, "concurrent-write", str(exc), path), {}
+    if isinstance(exc, RepeatedWriteError):
+        return problem(409, "already-stored", str(exc), path, event=exc.event), {}
     if isinstance(exc, AccessDeniedError):
         log.warning("refused %s %s: %s", method, path, exc)
         return problem(403, "forbidden", str(exc), path), {}

@@ -6,4 +6,5 @@ __all__ = ["SCHEMA_LOCK_KEY"]
 
 SCHEMA_LOCK_KEY = 0x5245_4645  # "REFE": creating any table of the store, once
 """Held while the store's tables (``postgres.ensure_tables``) or the side tables
-(``service.sidedb``) are created: any number of first starts at once take turns."""
+(``events.backends.tables.PostgresTables.script``) are created: any number of first starts
+at once take turns."""

@@ -193,3 +193,18 @@ def log_page(
             (int(i), str(g), int(v), str(t), _bytes(b)) for i, g, v, t, b in cursor.fetchall()
         ]
     return last, events, actions, last_actions
+
+
+def replica_run(
+    cursor: Any, backend: Backend, streams: Sequence[str]
+) -> tuple[str, str, str] | None:
+    """The first of ``streams`` this store holds as a replica (its ``referee_runs`` row:
+    stream, the store that writes it, since when), read through ``cursor``; ``None``."""
+    marks = ", ".join([backend.mark] * len(streams))
+    cursor.execute(
+        f"SELECT stream, store, since FROM {backend.qualified('referee_runs')} "
+        f"WHERE stream IN ({marks}) LIMIT 1",
+        list(streams),
+    )
+    row = cursor.fetchone()
+    return (str(row[0]), str(row[1]), str(row[2])) if row else None

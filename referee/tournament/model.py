@@ -129,6 +129,12 @@ class Round(msgspec.Struct, frozen=True, kw_only=True):
     pairings: tuple[Pairing, ...]
 
     def table(self, number: int) -> Pairing | None:
+        # tables are numbered 1, 2, ... in order in a paired round: look where it should be
+        # first (a scan per slip made 5,000 slips quadratic)
+        if 0 < number <= len(self.pairings):
+            guess = self.pairings[number - 1]
+            if guess.table == number:
+                return guess
         for pairing in self.pairings:
             if pairing.table == number:
                 return pairing

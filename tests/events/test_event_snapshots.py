@@ -14,8 +14,8 @@ import pytest
 from projections.event_state import (
     EventSnapshot,
     EventSnapshots,
+    PartedMap,
     decode_snapshot,
-    encode_snapshot,
 )
 from service import tournaments
 from service.app import RefereeService, open_service
@@ -76,11 +76,18 @@ def reads(svc: RefereeService, event: str) -> tuple[object, ...]:
 
 
 def snapshot_row(db: Path, event: str) -> tuple[int, bytes] | None:
+    """The kept snapshot's version and its parts (head, history, standings) in one buffer,
+    as ``decode_snapshot`` reads them."""
     with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
         row = conn.execute(
-            "SELECT version, state FROM event_state WHERE event_id = ?", (event,)
+            "SELECT version, head, history, standings, standings_table FROM event_snapshot "
+            "WHERE event_id = ?",
+            (event,),
         ).fetchone()
-    return None if row is None else (int(row[0]), bytes(row[1]))
+    if row is None:
+        return None
+    parts = (bytes(row[1]), bytes(row[2]), *(None if r is None else bytes(r) for r in row[3:]))
+    return int(row[0]), msgspec.msgpack.encode(parts)
 
 
 def test_a_snapshot_is_kept_and_reads_as_the_whole_log(tmp_path: Path) -> None:
@@ -140,7 +147,7 @@ def test_a_snapshot_of_other_code_is_not_read(tmp_path: Path) -> None:
     db = tmp_path / "e.db"
     event = build(db)
     with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
-        conn.execute("UPDATE event_state SET fingerprint = 'older'")
+        conn.execute("UPDATE event_snapshot SET fingerprint = 'older'")
     with open_service(db) as svc:
         assert svc.parts.events._from_snapshot(event) is None
 
@@ -164,8 +171,10 @@ def test_verify_drops_a_snapshot_that_differs_from_the_log(tmp_path: Path) -> No
             decks=snapshot.decks,
             standings=snapshot.standings,
         )
-        with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
-            conn.execute("UPDATE event_state SET state = ?", (encode_snapshot(tampered),))
+        snapshots = EventSnapshots(svc.store)
+        snapshots.drop(event)
+        snapshots.save(event, tampered)
+        snapshots.close()
         report = svc.verify(event)
         assert report.bad == 1
         (finding,) = report.reports[0].findings
@@ -175,3 +184,153 @@ def test_verify_drops_a_snapshot_that_differs_from_the_log(tmp_path: Path) -> No
     with open_service(db) as svc:
         assert svc.verify(event).bad == 0
         assert "Mallory" not in str(msgspec.to_builtins(svc.event_standings(event)))
+
+
+# -- a snapshot in two parts (issue 32): the head read, the earlier rounds when asked for --
+
+
+def history_unread(svc: RefereeService, event: str) -> bool:
+    """Whether the loaded event's earlier rounds are still unread (its history)."""
+    state = svc.parts.events._event(event).state
+    tables = state.tables
+    return isinstance(tables, PartedMap) and tables._history._maps is None
+
+
+def test_a_result_and_the_standings_read_the_open_round_alone(tmp_path: Path) -> None:
+    """A slip of the open round (EV-3.1), the event's info and the standings (EV-4.1) are
+    answered from the snapshot's head; the earlier rounds are read only when something asks
+    for them, and every read then equals the whole log's."""
+    db = tmp_path / "e.db"
+    event = build(db, rounds=3)
+    with open_service(db) as svc:
+        svc.event_pair(event)  # round 4 open: the snapshot is cut at it
+        svc.event_standings(event)  # and keeps the standings
+    with open_service(db) as svc:
+        svc.event_info(event)
+        svc.event_standings(event)
+        assert history_unread(svc, event)
+        svc.event_result(event, ["1=2-1-0"])
+        assert history_unread(svc, event)
+        state = svc.event_state(event)
+        assert len(state.tables) == len(dict(state.tables.items()))  # counted, then read
+        assert not history_unread(svc, event)
+        from_snapshot = reads(svc, event)
+    assert from_snapshot == fresh_read(db, event)
+
+
+def test_a_parted_map_changes_as_the_whole_map(tmp_path: Path) -> None:
+    """Setting, deleting and mutating keys of the head and of the history give the maps the
+    whole state would (the parts stay apart: a change to an earlier key reads them)."""
+    db = tmp_path / "e.db"
+    event = build(db, rounds=3)
+    with open_service(db) as svc:
+        whole = fresh_read(db, event)[3]
+        state = svc.event_state(event)
+    assert isinstance(state.tables, PartedMap)
+    plain = whole.tables  # type: ignore[attr-defined]
+    for key in [(3, 1), (1, 1), (9, 9)]:
+        value = plain.get((3, 2))
+        assert state.tables.set(key, value) == plain.set(key, value)
+        assert state.tables.get(key) == plain.get(key)
+        assert (key in state.tables) == (key in plain)
+        if key in plain:
+            assert state.tables.delete(key) == plain.delete(key)
+        mutation, expected = state.tables.mutate(), plain.mutate()
+        mutation[key] = value
+        expected[key] = value
+        assert mutation.pop((3, 1), None) == expected.pop((3, 1), None)
+        assert len(mutation) == len(expected)
+        assert mutation.finish() == expected.finish()
+    assert state.rounds == whole.rounds  # type: ignore[attr-defined]
+    assert {**state.rounds} == whole.rounds  # type: ignore[attr-defined]
+
+
+def test_a_head_written_again_keeps_its_history(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command that keeps a new snapshot while the earlier rounds are unread rewrites the
+    head alone: the history row stays the one written at the cut."""
+    db = tmp_path / "e.db"
+    event = build(db, rounds=3)
+    with open_service(db) as svc:
+        svc.event_pair(event)
+    projections = db.with_name(db.stem + ".projections.db")
+
+    def history() -> tuple[int, bytes]:
+        with sqlite3.connect(projections) as conn:
+            row = conn.execute("SELECT history_id, history FROM event_snapshot").fetchone()
+        return int(row[0]), bytes(row[1])
+
+    before = history()
+    monkeypatch.setattr(tournaments, "SAVE_BEHIND", 1)
+    with open_service(db) as svc:
+        svc.event_result(event, ["1=2-1-0"])
+        assert history_unread(svc, event)
+        version = svc.event_info(event).version
+    assert history() == before
+    assert snapshot_row(db, event) is not None and snapshot_row(db, event)[0] == version  # type: ignore[index]
+    with open_service(db) as svc:
+        assert reads(svc, event) == fresh_read(db, event)
+
+
+def test_a_history_replaced_meanwhile_is_folded_again_from_the_log(tmp_path: Path) -> None:
+    """A command that read the head and then finds the history rewritten (another process
+    cut it again) folds the log up to the head's version instead: never a wrong state."""
+    db = tmp_path / "e.db"
+    event = build(db, rounds=3)
+    with open_service(db) as svc:
+        svc.event_pair(event)
+    with open_service(db) as svc:
+        svc.event_info(event)
+        assert history_unread(svc, event)
+        with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
+            conn.execute("UPDATE event_snapshot SET history_id = -1")
+        assert reads(svc, event) == fresh_read(db, event)
+
+
+def test_verify_drops_a_snapshot_whose_history_differs(tmp_path: Path) -> None:
+    """``verify`` compares the earlier rounds too (EV-8.1: a result changed in the cache
+    alone would change the standings)."""
+    db = tmp_path / "e.db"
+    event = build(db, rounds=3)
+    with open_service(db) as svc:
+        svc.event_pair(event)
+        kept = snapshot_row(db, event)
+        assert kept is not None
+        snapshot = decode_snapshot(kept[1])
+        state = snapshot.state
+        table = state.tables[(1, 1)]
+        changed = msgspec.structs.replace(table, reported=None)
+        tampered = msgspec.structs.replace(
+            snapshot, state=msgspec.structs.replace(state, tables=state.tables.set((1, 1), changed))
+        )
+        snapshots = EventSnapshots(svc.store)
+        snapshots.drop(event)
+        snapshots.save(event, tampered)
+        snapshots.close()
+        report = svc.verify(event)
+        assert report.bad == 1
+        (finding,) = report.reports[0].findings
+        assert finding.problem == "snapshot" and "dropped" in finding.detail
+    assert snapshot_row(db, event) is None
+
+
+def test_the_kept_standings_table_is_read_until_a_fact_moves_it(tmp_path: Path) -> None:
+    """The standings (EV-4.1) are read from the table kept with the snapshot while no fact
+    since has moved them (a clock mark, EV-9.2, does not); a result does (EV-3.1), and they
+    are then the counts restored and moved, equal to the log's either way."""
+    db = tmp_path / "e.db"
+    event = build(db, rounds=3)
+    with open_service(db) as svc:
+        svc.event_pair(event)
+        svc.event_standings(event)
+    with open_service(db) as svc:
+        svc.event_round(event, "start")
+        rows = svc.event_standings(event)
+        assert svc.parts.events._event(event).standings is None  # the kept table, nothing restored
+    assert msgspec.to_builtins(rows) == fresh_read(db, event)[1]
+    with open_service(db) as svc:
+        svc.event_result(event, ["1=0-2-0"])
+        rows = svc.event_standings(event)
+        assert svc.parts.events._event(event).standings is not None
+    assert msgspec.to_builtins(rows) == fresh_read(db, event)[1]

@@ -1,0 +1,152 @@
+"""The one write pipeline (``service.pipeline``): the command line's commands and the server's
+group commit stage a game's writes the same way (authorize, decide, seal, append, follow-ups),
+so the same writes store the same bytes; the version a writer saw is checked in one place
+(``referee.game.write.decision``), and an event write's ``If-Match`` and idempotency key are
+checked as it loads its event: a stale version or a key already stored writes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from events.store import GameStore
+from referee.contract import Player
+from referee.game.commands import End, Retract
+from referee.game.entry import EntryCommand
+from referee.game.write import decision
+from service.app import RefereeService
+from service.cached import CachedService
+from service.decide import CreateGame
+from service.errors import RepeatedWriteError, StaleVersionError
+from service.procedure import header, writing_token
+from service.writer import GroupWriter
+
+WHEN = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
+PLAYERS = (Player("first", "Ann"), Player("second", "Ben"))
+# REF-1.1 to REF-1.4 (entries recorded, rejected as evidence), REF-2.1 (a retraction),
+# REF-3.2 (a resignation): the writes both doors make, in order.
+ENTRIES = ["t1", "t2", "t7", "t3"]
+
+
+def _clock() -> datetime:
+    return WHEN
+
+
+def _rows(store: GameStore, game_id: str) -> list[tuple[int, str, bytes]]:
+    return store.rows(game_id)
+
+
+def test_the_command_line_and_the_group_commit_store_the_same_bytes(tmp_path: Path) -> None:
+    """The same writes (a new game, entries recorded and one rejected as evidence, REF-1.4,
+    a retraction, REF-2.1, a resignation, REF-3.2) through ``Commands`` and through the
+    server's ``GroupWriter`` are stored as the very same events, byte for byte."""
+    cli = RefereeService(GameStore(tmp_path / "cli.db"), clock=_clock, draw_seed=lambda: 7)
+    cached = CachedService(GameStore(tmp_path / "server.db"), clock=_clock, draw_seed=lambda: 7)
+    writer = GroupWriter(cached)
+    try:
+        cli.create_game("nim", PLAYERS, options={"heap": 12}, game_id="nim-same0001")
+        writer.create(
+            CreateGame(game="nim", players=PLAYERS, options={"heap": 12}),
+            game_id="nim-same0001",
+        ).result(10)
+        for text in ENTRIES:
+            ours = cli.record("nim-same0001", text)
+            theirs = writer.entry("nim-same0001", text).result(10)
+            assert ours == theirs
+        cli.retract("nim-same0001", "misread")
+        writer.command("nim-same0001", Retract(reason="misread")).result(10)
+        cli.end("nim-same0001", "resignation", who="Ann")
+        writer.command("nim-same0001", End(how="resignation", who="Ann")).result(10)
+        stored = _rows(cli.store, "nim-same0001")
+        assert len(stored) >= 7
+        assert stored == _rows(cached.store, "nim-same0001")
+    finally:
+        writer.close()
+        cached.close()
+        cli.close()
+
+
+@pytest.fixture
+def svc(tmp_path: Path) -> Iterator[RefereeService]:
+    service = RefereeService(GameStore(tmp_path / "store.db"), clock=_clock)
+    yield service
+    service.close()
+
+
+def test_a_stale_version_is_refused_by_the_one_door_for_entries_and_commands(
+    svc: RefereeService,
+) -> None:
+    """``decision`` checks ``expected_version`` before judging: an entry or a command made on
+    an older version is refused (``StaleVersionError``), whatever it says, nothing decided."""
+    view = svc.create_game("nim", PLAYERS, options={"heap": 12})
+    svc.record(view.game_id, "t1")
+    view = svc.load(view.game_id)
+    base = header(view.game_id, WHEN)
+    with pytest.raises(StaleVersionError):
+        decision(view, EntryCommand(text="not an entry", expected_version=1), base)
+    with pytest.raises(StaleVersionError):
+        decision(view, Retract(reason="", expected_version=1), base)  # refused for its reason too
+    assert decision(view, Retract(reason="misread", expected_version=2), base).new
+    with pytest.raises(StaleVersionError):
+        svc.record(view.game_id, "t2", expected_version=1)
+    assert svc.load(view.game_id).version == 2
+
+
+def _event(svc: RefereeService) -> str:
+    info = svc.event_new("Open", "nim", rounds=3)
+    svc.event_register(info.event_id, ["Ann", "Ben", "Cal"])
+    return info.event_id
+
+
+def test_an_event_write_on_a_stale_version_stores_nothing(svc: RefereeService) -> None:
+    """An event write names the version its writer saw (``If-Match``): made on an older one,
+    it is refused (``StaleVersionError``) and the event's log is unchanged."""
+    event_id = _event(svc)
+    version = svc.event_version(event_id)
+    with pytest.raises(StaleVersionError):
+        svc.event_drop(event_id, "Cal", reason="ill", expected_version=version - 1)
+    assert svc.event_version(event_id) == version
+    assert svc.event_drop(event_id, "Cal", reason="ill", expected_version=version) == 0
+    assert svc.event_version(event_id) == version + 1
+
+
+def test_an_event_write_repeated_with_its_idempotency_key_stores_nothing_new(
+    svc: RefereeService,
+) -> None:
+    """A write sent again with the key of a write already stored is not carried out again
+    (``RepeatedWriteError`` names the event that holds it), even though its own events moved
+    the version its retry names; another key, or another token's same key, is a new write."""
+    event_id = _event(svc)
+    version = svc.event_version(event_id)
+    svc.event_drop(event_id, "Cal", reason="ill", expected_version=version, idempotency_key="k1")
+    after = svc.event_version(event_id)
+    with pytest.raises(RepeatedWriteError) as refused:
+        svc.event_drop(
+            event_id, "Cal", reason="ill", expected_version=version, idempotency_key="k1"
+        )
+    assert refused.value.event == after
+    with pytest.raises(RepeatedWriteError):  # from another process, folded afresh
+        fresh = RefereeService(GameStore(svc.store.path), clock=_clock)
+        try:
+            fresh.event_register(event_id, ["Dan"], idempotency_key="k1")
+        finally:
+            fresh.close()
+    assert svc.event_version(event_id) == after
+    with writing_token("tok-other"):
+        svc.event_register(event_id, ["Dan"], idempotency_key="k1")
+    assert svc.event_version(event_id) == after + 1
+
+
+def test_an_event_created_again_with_its_idempotency_key_is_not_created_twice(
+    svc: RefereeService,
+) -> None:
+    """Creating an event is a write too: retried with its key, it finds the event its first
+    try made and creates none."""
+    first = svc.event_new("Open", "nim", rounds=3, idempotency_key="make-open")
+    with pytest.raises(RepeatedWriteError) as refused:
+        svc.event_new("Open", "nim", rounds=3, idempotency_key="make-open")
+    assert refused.value.stream == first.event_id
+    assert svc.event_ids() == [first.event_id]
