@@ -26,7 +26,6 @@ from referee.contract import REFEREE, Viewer
 
 __all__ = [
     "Followed",
-    "GameListing",
     "ListedGame",
     "Notice",
     "NoticeLog",

@@ -268,7 +268,8 @@ def test_a_head_written_again_keeps_its_history(
         assert history_unread(svc, event)
         version = svc.event_info(event).version
     assert history() == before
-    assert snapshot_row(db, event) is not None and snapshot_row(db, event)[0] == version  # type: ignore[index]
+    assert snapshot_row(db, event) is not None
+    assert snapshot_row(db, event)[0] == version
     with open_service(db) as svc:
         assert reads(svc, event) == fresh_read(db, event)
 
@@ -311,7 +312,8 @@ def test_verify_drops_a_snapshot_whose_history_differs(tmp_path: Path) -> None:
         report = svc.verify(event)
         assert report.bad == 1
         (finding,) = report.reports[0].findings
-        assert finding.problem == "snapshot" and "dropped" in finding.detail
+        assert finding.problem == "snapshot"
+        assert "dropped" in finding.detail
     assert snapshot_row(db, event) is None
 
 
