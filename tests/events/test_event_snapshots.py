@@ -268,8 +268,9 @@ def test_a_head_written_again_keeps_its_history(
         assert history_unread(svc, event)
         version = svc.event_info(event).version
     assert history() == before
-    assert snapshot_row(db, event) is not None
-    assert snapshot_row(db, event)[0] == version
+    row = snapshot_row(db, event)
+    assert row is not None
+    assert row[0] == version
     with open_service(db) as svc:
         assert reads(svc, event) == fresh_read(db, event)
 
