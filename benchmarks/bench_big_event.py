@@ -39,7 +39,7 @@ from service.app import open_service
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_event_command import ROOT, SLIPS, command  # noqa: E402 - the sibling's command
+from bench_event_command import ROOT, SLIPS, command
 
 COMMANDS = ["show", "standings", "one result", "all slips", "pair next"]
 

@@ -24,14 +24,13 @@ import os
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
-from bench_http import PG, random_games  # noqa: E402
+from bench_http import drop_schema, pg_schema, random_games  # noqa: E402
 
 
 def run(
@@ -113,30 +112,12 @@ def main() -> None:
                 store: dict[str, Any] = {"db": os.path.join(folder, "s.db")}
                 schema = None
             else:
-                import psycopg
-
-                schema = f"group_{uuid.uuid4().hex[:10]}"
-                dsn = " ".join(f"{k}={v}" for k, v in PG.items())
-                with psycopg.connect(dsn, autocommit=True) as conn:
-                    conn.execute(f"CREATE SCHEMA {schema}")
-                store = {
-                    "env": {
-                        "PERSISTENCE_MODULE": "eventsourcing.postgres",
-                        "POSTGRES_DBNAME": PG["dbname"],
-                        "POSTGRES_HOST": PG["host"],
-                        "POSTGRES_PORT": PG["port"],
-                        "POSTGRES_USER": PG["user"],
-                        "POSTGRES_PASSWORD": "",
-                        "POSTGRES_SCHEMA": schema,
-                        "CREATE_TABLE": "yes",
-                    }
-                }
+                schema, env = pg_schema("group")
+                store = {"env": {**env, "CREATE_TABLE": "yes"}}
             try:
                 r = run(mode, store, args.tables, args.rounds, args.burst)
             finally:
-                if schema is not None:
-                    with psycopg.connect(dsn, autocommit=True) as conn:
-                        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+                drop_schema(schema)
         print(
             f"{args.store:>8} {mode:>6}: {r['wall_us']:7.0f} us wall, {r['cpu_us']:5.0f} us CPU "
             f"per write, {r['per_commit']:.1f} writes per transaction",

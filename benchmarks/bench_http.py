@@ -39,7 +39,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,56 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 PG = {"host": "127.0.0.1", "port": "5432", "dbname": "test", "user": "postgres"}
+PG_DSN = " ".join(f"{k}={v}" for k, v in PG.items())
+
+
+def pg_schema(prefix: str) -> tuple[str, dict[str, str]]:
+    """A fresh PostgreSQL schema ``prefix_<random>`` and the eventsourcing environment that
+    stores in it (the servers and ``open_service`` read it); ``drop_schema`` removes it."""
+    import psycopg
+
+    schema = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(PG_DSN, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    return schema, {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_DBNAME": PG["dbname"],
+        "POSTGRES_HOST": PG["host"],
+        "POSTGRES_PORT": PG["port"],
+        "POSTGRES_USER": PG["user"],
+        "POSTGRES_PASSWORD": "",
+        "POSTGRES_SCHEMA": schema,
+    }
+
+
+def drop_schema(schema: str | None) -> None:
+    """Remove a schema ``pg_schema`` made (nothing for ``None``, the SQLite runs)."""
+    if schema is None:
+        return
+    import psycopg
+
+    with psycopg.connect(PG_DSN, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def bench_store(
+    kind: str, workdir: Path, prefix: str, settings: str = ""
+) -> tuple[str, dict[str, str], str | None]:
+    """The store a run serves, made and empty: a SQLite file in ``workdir`` or a fresh
+    PostgreSQL schema (URL, environment, schema to drop), its tables made before servers race
+    to make them."""
+    from service.app import open_service
+
+    if kind == "sqlite":
+        store = str(workdir / f"{prefix}.db")
+        open_service(store, create=True).close()
+        return store, {}, None
+    schema, env = pg_schema(prefix)
+    store = f"postgresql://{PG['user']}@{PG['host']}:{PG['port']}/{PG['dbname']}?schema={schema}"
+    if settings:
+        store += "&" + settings
+    open_service(env=env).close()
+    return store, env, schema
 
 
 # -- games played in advance ---------------------------------------------------------------
@@ -108,7 +158,8 @@ class Connection:
     ) -> tuple[int, dict[str, str], bytes]:
         if self.writer is None:
             await self.open()
-        assert self.reader is not None and self.writer is not None
+        assert self.reader is not None
+        assert self.writer is not None
         lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
         for key, value in (headers or {}).items():
             lines.append(f"{key}: {value}")
@@ -267,8 +318,9 @@ async def referee(
         conn.close()
 
 
-async def reader(port: int, token: str, path: str, stop_at: float, counts: list[int]) -> None:
-    """Follow an event stream until ``stop_at``, counting events."""
+async def stream_lines(port: int, token: str, path: str, stop_at: float) -> AsyncIterator[bytes]:
+    """The lines of an event stream (server-sent events) as they come, until ``stop_at`` or
+    the stream's end; nothing if the server cannot be reached."""
     try:
         r, w = await asyncio.open_connection("127.0.0.1", port)
     except OSError:
@@ -285,10 +337,16 @@ async def reader(port: int, token: str, path: str, stop_at: float, counts: list[
                 break
             if not line:
                 break
-            if line.startswith(b"data:"):
-                counts[0] += 1
+            yield line
     finally:
         w.close()
+
+
+async def reader(port: int, token: str, path: str, stop_at: float, counts: list[int]) -> None:
+    """Follow an event stream until ``stop_at``, counting events."""
+    async for line in stream_lines(port, token, path, stop_at):
+        if line.startswith(b"data:"):
+            counts[0] += 1
 
 
 async def bare(ports: list[int], clients: int, seconds: float) -> tuple[float, list[float]]:
@@ -412,37 +470,8 @@ def make_tokens(store: str, tables: int) -> tuple[list[str], str]:
 
 
 def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
-    from service.app import open_service
-
-    schema = None
-    env: dict[str, str] = {}
-    if kind == "sqlite":
-        store = str(workdir / "bench.db")
-        open_service(store, create=True).close()
-        processes = 1
-    else:
-        import psycopg
-
-        schema = f"bench_{uuid.uuid4().hex[:10]}"
-        dsn = " ".join(f"{k}={v}" for k, v in PG.items())
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            conn.execute(f"CREATE SCHEMA {schema}")
-        store = (
-            f"postgresql://{PG['user']}@{PG['host']}:{PG['port']}/{PG['dbname']}?schema={schema}"
-        )
-        if args.pg_settings:
-            store += "&" + args.pg_settings
-        env = {
-            "PERSISTENCE_MODULE": "eventsourcing.postgres",
-            "POSTGRES_DBNAME": PG["dbname"],
-            "POSTGRES_HOST": PG["host"],
-            "POSTGRES_PORT": PG["port"],
-            "POSTGRES_USER": PG["user"],
-            "POSTGRES_PASSWORD": "",
-            "POSTGRES_SCHEMA": schema,
-        }
-        processes = args.processes
-        open_service(env=env).close()  # the tables, before two servers race to make them
+    store, env, schema = bench_store(kind, workdir, "bench", args.pg_settings)
+    processes = 1 if kind == "sqlite" else args.processes
     extra = ["--threads", str(args.threads)] if args.threads is not None else []
     servers = [start_server(store, workdir, extra) for _ in range(processes)]
     ports = [port for _, port in servers]
@@ -520,11 +549,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
     errors = [e for t in tables for e in t.errors]
     actions_per_s = len(latencies) / seconds
     checked = verify_store(kind, store, env, tables)
-    if schema is not None:
-        import psycopg
-
-        with psycopg.connect(" ".join(f"{k}={v}" for k, v in PG.items()), autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    drop_schema(schema)
     return {
         "store": kind,
         "processes": processes,

@@ -36,7 +36,6 @@ import random
 import sys
 import tempfile
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,14 +45,16 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 from bench_http import (  # noqa: E402 - the sibling's client, servers and checks
-    PG,
     Connection,
     bare,
+    bench_store,
+    drop_schema,
     make_tokens,
     pct,
     random_games,
     start_server,
     stop,
+    stream_lines,
     verify_store,
 )
 
@@ -178,27 +179,10 @@ async def referee(
 
 async def follow(port: int, token: str, path: str, stop_at: float, seen: list[int]) -> None:
     """Read an event stream until ``stop_at``, keeping each event's id."""
-    try:
-        r, w = await asyncio.open_connection("127.0.0.1", port)
-    except OSError:
-        return
-    w.write(
-        f"GET {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
-        "Accept: text/event-stream\r\n\r\n".encode()
-    )
-    try:
-        while time.monotonic() < stop_at:
-            try:
-                line = await asyncio.wait_for(r.readline(), max(0.05, stop_at - time.monotonic()))
-            except TimeoutError:
-                break
-            if not line:
-                break
-            if line.startswith(b"id:"):
-                with contextlib.suppress(ValueError):
-                    seen.append(int(line[3:].strip()))
-    finally:
-        w.close()
+    async for line in stream_lines(port, token, path, stop_at):
+        if line.startswith(b"id:"):
+            with contextlib.suppress(ValueError):
+                seen.append(int(line[3:].strip()))
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -281,35 +265,8 @@ def ms(seconds: float) -> float:
 
 
 def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
-    from service.app import open_service
-
-    schema = None
-    env: dict[str, str] = {}
-    if kind == "sqlite":
-        store = str(workdir / "peak.db")
-        open_service(store, create=True).close()
-        processes = 1
-    else:
-        import psycopg
-
-        schema = f"peak_{uuid.uuid4().hex[:10]}"
-        dsn = " ".join(f"{k}={v}" for k, v in PG.items())
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            conn.execute(f"CREATE SCHEMA {schema}")
-        store = (
-            f"postgresql://{PG['user']}@{PG['host']}:{PG['port']}/{PG['dbname']}?schema={schema}"
-        )
-        env = {
-            "PERSISTENCE_MODULE": "eventsourcing.postgres",
-            "POSTGRES_DBNAME": PG["dbname"],
-            "POSTGRES_HOST": PG["host"],
-            "POSTGRES_PORT": PG["port"],
-            "POSTGRES_USER": PG["user"],
-            "POSTGRES_PASSWORD": "",
-            "POSTGRES_SCHEMA": schema,
-        }
-        processes = args.processes
-        open_service(env=env).close()
+    store, env, schema = bench_store(kind, workdir, "peak")
+    processes = 1 if kind == "sqlite" else args.processes
     servers = [start_server(store, workdir) for _ in range(processes)]
     ports = [port for _, port in servers]
     try:
@@ -353,11 +310,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         ]
         last_id = max((n.id for n in gs.iter_notifications(listed)), default=0)
     live_behind = sum(1 for seen in driven["live_seen"] if not seen or max(seen) < last_id)
-    if schema is not None:
-        import psycopg
-
-        with psycopg.connect(" ".join(f"{k}={v}" for k, v in PG.items()), autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    drop_schema(schema)
     entries = [x for t in tables for x in t.entries]
     begin, end = driven["window"]
     writes = entries + [x for t in tables for x in t.writes]

@@ -278,7 +278,7 @@ async def one_phone(
     await asyncio.sleep(max(0.0, t0 + phone.arrive - time.monotonic()))
     conn = Connection("127.0.0.1", port)
     e = quote(event)
-    status, found = await timed(phone, conn, "pairings", f"/events/{e}/pairings")
+    _status, found = await timed(phone, conn, "pairings", f"/events/{e}/pairings")
     tag = found.get("etag", "")
     _, found = await timed(phone, conn, "player", f"/events/{e}/players/{quote(phone.name)}")
     phone.player_tag = found.get("etag", "")

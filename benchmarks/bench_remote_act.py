@@ -139,10 +139,10 @@ def main() -> None:
         clean = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
         py = [sys.executable, "-m", "cli.main"]
         commands = {
-            "sqlite": (py + ["--db", sqlite, "act", games["sqlite"], ENTRY], clean),
-            "postgres": (py + ["--db", pg, "act", games["postgres"], ENTRY], clean),
+            "sqlite": ([*py, "--db", sqlite, "act", games["sqlite"], ENTRY], clean),
+            "postgres": ([*py, "--db", pg, "act", games["postgres"], ENTRY], clean),
             "server": (
-                py + ["--server", base, "act", games["server"], ENTRY],
+                [*py, "--server", base, "act", games["server"], ENTRY],
                 {**clean, "REFEREE_TOKEN": token},
             ),
         }

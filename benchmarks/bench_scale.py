@@ -220,8 +220,8 @@ def report(
         f"\n{label}: {sizes[0]:,} games vs {sizes[1]:,} games (median ms, whole process unless "
         "noted)"
     )
-    for key in small:
-        print(f"  {key:<44} {small[key]:>8.1f} {large[key]:>9.1f}   x{large[key] / small[key]:.2f}")
+    for key, before in small.items():
+        print(f"  {key:<44} {before:>8.1f} {large[key]:>9.1f}   x{large[key] / before:.2f}")
 
 
 SCHEMAS: list[str] = []

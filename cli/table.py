@@ -93,7 +93,7 @@ def _readline(svc: RefereeService, game_id: str) -> None:
             typed = readline.get_line_buffer()[: readline.get_endidx()]
             try:
                 legal = svc.legal(game_id).actions
-            except Exception:  # noqa: BLE001 - completion must never break the session
+            except Exception:
                 legal = []
             cache["m"] = completions(typed, readline.get_begidx(), legal)
         matches = cache.get("m", [])
@@ -230,7 +230,7 @@ def _command(svc: RefereeService, game_id: str, line: str, paint: Painter, rules
                 svc.end(game_id, "resignation", who=rest, by=settings.referee)
         elif word == "agree" and rest:
             typer.echo("agree takes nothing more: type 'agree' alone to record the draw")
-        elif word == "agree" or word == "draw" and not rest:
+        elif word == "agree" or (word == "draw" and not rest):
             svc.end(game_id, "agreement", by=settings.referee)
         elif word == "adjudicate":
             who, _, reason = rest.partition(" ")

@@ -115,7 +115,7 @@ def check_rows(
             continue
         try:
             event: GameEvent = decode(topic, state)
-        except Exception as exc:  # noqa: BLE001 - any decoding failure is a finding, never a crash
+        except Exception as exc:
             add(
                 Finding(
                     event=number,
@@ -233,7 +233,7 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
     add = report.findings.append
     try:
         view = GameView(events[0])  # type: ignore[arg-type]
-    except Exception as exc:  # noqa: BLE001 - a setup today's rules refuse is a finding
+    except Exception as exc:
         add(Finding(event=1, problem="verdict", detail=f"the game cannot be set up: {exc}"))
         return
     rules = view.rules
@@ -323,7 +323,7 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
                     folded.append(event)
                     states.append(apply(state, action, event.actor))
                     standing.append(event)
-            except Exception as exc:  # noqa: BLE001 - an action today's rules cannot even apply
+            except Exception as exc:
                 add(
                     Finding(
                         event=number,
@@ -538,7 +538,7 @@ def what_if(
                 break
         try:
             alt.states.append(alt.rules.apply(alt.state, action, recorded.actor))
-        except Exception as exc:  # noqa: BLE001 - an action the alternative rules cannot even apply
+        except Exception as exc:
             report.note = f"replay stopped at action {recorded.seq}: {exc}"
             break
         alt.standing.append(recorded)

@@ -48,8 +48,8 @@ __all__ = [
     "ensure_tables",
     "position",
     "runners",
-    "status",
     "set_name",
+    "status",
     "store_name",
     "write_handover",
 ]

@@ -49,6 +49,13 @@ from referee.game.facts import (
 )
 
 __all__ = [
+    "GENESIS_HASH",
+    "KINDS",
+    "KIND_OF_TOPIC",
+    "LEGACY_TOPICS",
+    "SUPERSEDED_BY",
+    "TOPICS",
+    "TOPIC_OF",
     "ActionRecorded",
     "ActionRejected",
     "ActionRetracted",
@@ -64,15 +71,11 @@ __all__ = [
     "DisputeRuled",
     "EndHow",
     "EntriesMerged",
-    "GENESIS_HASH",
     "GameCreated",
     "GameCreatedV1",
     "GameEnded",
     "GameEndedV1",
     "GameEvent",
-    "KINDS",
-    "KIND_OF_TOPIC",
-    "LEGACY_TOPICS",
     "OfflineEntry",
     "PenaltyIssued",
     "PenaltyLevel",
@@ -81,10 +84,7 @@ __all__ = [
     "RulingDecision",
     "RulingLevel",
     "RulingRequested",
-    "SUPERSEDED_BY",
     "SeatWithdrawn",
-    "TOPICS",
-    "TOPIC_OF",
     "TimeLimitSet",
     "WithdrawHow",
     "kind_of",
@@ -102,7 +102,7 @@ class GameCreatedV1(GameEvent, frozen=True, kw_only=True):
     ruleset: str
     variants: dict[str, str]
     players: tuple[Player, ...]
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = {}  # noqa: RUF012 - a msgspec field: msgspec copies the default per instance
     created_by: str = ""
     imported_from: str | None = None
 

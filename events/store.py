@@ -87,7 +87,7 @@ class RefereeApplication(Application[str]):
     """The eventsourcing application that owns the game streams."""
 
     name = "Referee"
-    env = {
+    env = {  # noqa: RUF012 - eventsourcing's Application reads this class attribute
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",
         "ORIGINATOR_ID_TYPE": "text",
     }
@@ -124,7 +124,7 @@ class LogPage(NamedTuple):
     events: list[tuple[int, str, int, str, bytes]]  # (notification id, game, number, topic, bytes)
     actions: dict[str, tuple[int, int, int]]
     total: int
-    last_actions: dict[str, bytes] = {}
+    last_actions: dict[str, bytes] = {}  # noqa: RUF012 - a NamedTuple default, never mutated
 
 
 def resolve_db_path(db: str | os.PathLike[str] | None) -> str:

@@ -75,7 +75,7 @@ class Snapshots:
                     (name,),
                 )
                 row = cursor.fetchone()
-        except Exception:  # noqa: BLE001 - no table yet (never saved), or a database we cannot read
+        except Exception:
             return None
         return None if row is None else (int(row[0]), int(row[1]), bytes(row[2]))
 

@@ -440,14 +440,14 @@ class _PartedMutation:
 
     def __init__(self, parted: PartedMap) -> None:
         self._parted = parted
-        self._mutation: Any = parted._head.mutate()  # noqa: SLF001
+        self._mutation: Any = parted._head.mutate()
         self._whole: Any = None
 
     def _on(self, key: Any) -> Any:
-        if self._whole is None and self._parted._old(key):  # noqa: SLF001
+        if self._whole is None and self._parted._old(key):
             parted = self._parted
             head = self._mutation.finish()
-            old = parted._history.maps()[parted._name]  # noqa: SLF001
+            old = parted._history.maps()[parted._name]
             self._whole = old.update(head).mutate()
         return self._whole if self._whole is not None else self._mutation
 
@@ -478,14 +478,14 @@ class _PartedMutation:
     def __len__(self) -> int:
         if self._whole is not None:
             return len(self._whole)
-        counts = self._parted._history.counts  # noqa: SLF001
-        return len(self._mutation) + counts.get(self._parted._name, 0)  # noqa: SLF001
+        counts = self._parted._history.counts
+        return len(self._mutation) + counts.get(self._parted._name, 0)
 
     def finish(self) -> Any:
         if self._whole is not None:
             return self._whole.finish()
         parted = self._parted
-        return PartedMap(self._mutation.finish(), parted._history, parted._name)  # noqa: SLF001
+        return PartedMap(self._mutation.finish(), parted._history, parted._name)
 
 
 def new_keys(before: Any, after: Any) -> list[Any]:
@@ -495,10 +495,10 @@ def new_keys(before: Any, after: Any) -> list[Any]:
     if (
         isinstance(after, PartedMap)
         and isinstance(before, PartedMap)
-        and after._history is before._history  # noqa: SLF001
-        and after._full is None  # noqa: SLF001
+        and after._history is before._history
+        and after._full is None
     ):
-        return [key for key in after._head if key not in before]  # noqa: SLF001
+        return [key for key in after._head if key not in before]
     return [key for key in after if key not in before]
 
 
@@ -616,15 +616,15 @@ def _reusable(state: Tournament) -> _History | None:
     found: _History | None = None
     for name in _PARTED:
         value = getattr(state, name)
-        if not isinstance(value, PartedMap) or value._full is not None:  # noqa: SLF001
+        if not isinstance(value, PartedMap) or value._full is not None:
             return None
-        history = value._history  # noqa: SLF001
+        history = value._history
         if found is None:
             found = history
         elif history is not found:
             return None
     rounds = state.rounds
-    if not isinstance(rounds, PartedRounds) or rounds._history is not found:  # noqa: SLF001
+    if not isinstance(rounds, PartedRounds) or rounds._history is not found:
         return None
     return found
 
@@ -648,7 +648,7 @@ def _encode_head(snapshot: EventSnapshot, history: _History) -> bytes:
     assert isinstance(rounds, PartedRounds)
     maps: dict[str, Any] = {"players": state.players}
     for name in _PARTED:
-        maps[name] = getattr(state, name)._head  # noqa: SLF001
+        maps[name] = getattr(state, name)._head
     head = _stored(snapshot, msgspec.structs.replace(state, rounds=rounds.head()), maps)
     head.update(
         cut=history.cut,
@@ -848,7 +848,7 @@ class EventSnapshots:
             return None
         rounds = snapshot.state.rounds
         assert isinstance(rounds, PartedRounds)
-        holder[:] = [rounds._history.history_id, snapshot.version]  # noqa: SLF001
+        holder[:] = [rounds._history.history_id, snapshot.version]
         return snapshot
 
     def save(self, event_id: str, snapshot: EventSnapshot) -> Tournament | None:

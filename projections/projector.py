@@ -409,7 +409,7 @@ class Projector:
             top = cursor.fetchone()
             last = int(top[0]) if top and top[0] is not None else 0
             if any(r["ended_at"] <= last for r in fresh):
-                earliest[kind] = min(earliest.get(kind, last), min(r["ended_at"] for r in fresh))
+                earliest[kind] = min(earliest.get(kind, last), *(r["ended_at"] for r in fresh))
         for kind, fresh in appended.items():
             if kind not in earliest:
                 self._rate(cursor, kind, sorted(fresh, key=lambda r: r["ended_at"]))

@@ -28,11 +28,11 @@ __all__ = [
     "MAX_CUT",
     "MAX_ROUNDS",
     "PAGE",
+    "LookAlikes",
     "check_cut",
     "check_name",
     "check_reason",
     "check_rounds",
-    "LookAlikes",
     "skeleton",
 ]
 

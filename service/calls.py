@@ -311,7 +311,7 @@ def hall_items(
     return calls, disagreements
 
 
-def _item(
+def _item(  # noqa: PLR0913, PLR0917 - one argument per column of the row it builds
     kind: str,
     event_id: str,
     name: str,

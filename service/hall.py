@@ -23,7 +23,7 @@ from referee.tournament.clock import RoundClock, clock_text
 from referee.tournament.state import Tournament
 from service.tournaments import EventRefusedError, Tournaments, event_write
 
-__all__ = ["ClockView", "ExtensionRow", "Clocks", "GameClock", "TableClock", "game_limit"]
+__all__ = ["ClockView", "Clocks", "ExtensionRow", "GameClock", "TableClock", "game_limit"]
 
 
 class TableClock(msgspec.Struct, kw_only=True):

@@ -188,7 +188,7 @@ def _split_records(text: str) -> list[tuple[int, str]]:
             seen_entry = True
     if not starts:
         return [(1, text)]
-    bounds = starts + [len(lines)]
+    bounds = [*starts, len(lines)]
     return [
         (bounds[i] + 1, "\n".join([""] * bounds[i] + lines[bounds[i] : bounds[i + 1]]))
         for i in range(len(starts))
@@ -471,7 +471,7 @@ def _enter(
     elif isinstance(line, PenaltyWithdrawnLine):
         svc.withdraw_penalty(game_id, line.penalty, reason=line.reason, by=by)
     elif isinstance(line, MergedLine | BranchLine | BranchKeptLine):
-        svc._append_to_game(view, [_offline_evidence(svc, view, line)])  # noqa: SLF001
+        svc._append_to_game(view, [_offline_evidence(svc, view, line)])
     else:
         assert isinstance(line, WithdrawnLine)
         if line.how != "resignation":
@@ -623,7 +623,7 @@ class _Writer:
             if self.error is None:
                 try:
                     _insert(self.store, batch)
-                except BaseException as exc:  # noqa: BLE001 - handed to the caller in close()
+                except BaseException as exc:
                     self.error = exc
 
     def put(self, batch: list[tuple[Checked, FileOutcome]]) -> None:

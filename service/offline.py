@@ -55,11 +55,11 @@ branch kept as evidence. Any other (an action, a correction, a result) moved it.
 
 __all__ = [
     "Branch",
-    "record_lines",
     "OfflineEntryIn",
     "SyncOutcome",
     "branches",
     "merge_offline",
+    "record_lines",
     "resolve_branch",
 ]
 
@@ -215,7 +215,7 @@ def _merge(
         events=tuple(r.event for r in results if r.event is not None),
         by=by,
     )
-    written = svc.parts.games._append_to_game(view, [*new, merged])  # noqa: SLF001 - a game's one append
+    written = svc.parts.games._append_to_game(view, [*new, merged])
     return SyncOutcome(
         game_id=view.game_id,
         outcome="merged",
@@ -250,7 +250,7 @@ def _branch(
         reason=reason,
         by=by,
     )
-    written = svc.parts.games._append_to_game(view, [event])  # noqa: SLF001 - the one write pipeline
+    written = svc.parts.games._append_to_game(view, [event])
     return SyncOutcome(
         game_id=view.game_id,
         outcome="conflict",
@@ -322,7 +322,7 @@ def resolve_branch(
     resolved = BranchResolved(
         **header(view.game_id, svc.clock()), branch=branch, kept=keep, reason=reason, by=by
     )
-    svc.parts.games._append_to_game(view, [resolved])  # noqa: SLF001 - the one write pipeline
+    svc.parts.games._append_to_game(view, [resolved])
     return results
 
 

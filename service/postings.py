@@ -59,11 +59,10 @@ __all__ = [
     "PlayerLine",
     "PlayerRound",
     "Posted",
-    "Postings",
-    "swiss_rows_of",
     "Posting",
     "PostingCheck",
     "PostingReport",
+    "Postings",
     "by_name",
     "event_board",
     "list_events",
@@ -74,6 +73,7 @@ __all__ = [
     "read_posting",
     "standing_dicts",
     "standings_rows",
+    "swiss_rows_of",
     "verify_posting",
 ]
 
@@ -913,7 +913,7 @@ def list_events(svc: EventPrinting) -> list[EventRow]:
     for event_id in reversed(svc.event_ids()):
         try:
             info = svc.event_info(event_id)
-        except Exception as exc:  # noqa: BLE001 - one unreadable event never hides the others
+        except Exception as exc:
             # (issue 31: a record stored before imports were judged may not fold)
             rows.append(
                 EventRow(

@@ -230,7 +230,7 @@ def follow(
                 last = replicate(source, target, stop=stop)
             except (ReplicaDivergedError, RefusedError):
                 raise
-            except Exception as exc:  # noqa: BLE001 - a store out of reach, whatever its driver says
+            except Exception as exc:
                 text = f"waiting: {exc}"
                 if text != waiting:
                     say(text)
@@ -304,7 +304,7 @@ def handover(svc: RefereeService, event_id: str, to: str) -> Handover:
     to = _check_name(to)
     store = svc.store
     me = named(store)
-    loaded = svc.parts.events._event(event_id)  # noqa: SLF001 - the event as its commands load it
+    loaded = svc.parts.events._event(event_id)
     held = replica.runners(store, [loaded.event_id])
     if held:
         writer, since = held[loaded.event_id]
@@ -315,7 +315,7 @@ def handover(svc: RefereeService, event_id: str, to: str) -> Handover:
     if to == me:
         raise RefusedError(f"REF-9.2: {loaded.event_id} is written by this store ({me!r}) already")
     streams = (loaded.event_id, *loaded.state.games)
-    header = svc.parts.events._header(loaded.event_id)  # noqa: SLF001 - the common fields, as any fact's
+    header = svc.parts.events._header(loaded.event_id)
     fact = f.EventHandedOver(to=to, by=me, streams=streams, at=header["timestamp"])
     sealed = seal_after(loaded.version, loaded.last_hash, [to_stored(fact, header)])[0]
     row = (loaded.event_id, sealed.originator_version, TOPIC_OF[type(sealed)], encode(sealed))
@@ -333,7 +333,7 @@ def event_host(svc: RefereeService, event_id: str) -> EventHost:
     """Which store writes ``event_id`` and since when ("run from the hall since 09:12")."""
     store = svc.store
     me = replica.store_name(store) or default_name(store)
-    loaded = svc.parts.events._event(event_id)  # noqa: SLF001
+    loaded = svc.parts.events._event(event_id)
     held = replica.runners(store, [loaded.event_id])
     moment = loaded.state.run_from_since  # read from the state: the log may be 100,000 lines
     since = _iso(moment) if moment is not None else ""

@@ -328,7 +328,7 @@ class RoomQueue(QueueFold):
                             f"over the round's time by {clock_text(-left)} (EV-9.5)",
                             event=None,
                             remaining=clock_text(left),
-                        )  # fmt: skip
+                        )
                     )
             else:
                 limit = _limit(g, time_limit)
@@ -343,7 +343,7 @@ class RoomQueue(QueueFold):
                             f"over its {limit}-minute time limit (Q-2, EV-9.5)",
                             event=None,
                             remaining=clock_text(left),
-                        )  # fmt: skip
+                        )
                     )
                 elif not g.meta.get("event", "").strip():
                     playing.append(
@@ -355,7 +355,7 @@ class RoomQueue(QueueFold):
                             f"still playing: {clock_text(left)} of its {limit} minutes left",
                             event=None,
                             remaining=clock_text(left),
-                        )  # fmt: skip
+                        )
                     )
             at, _ = last(gid, g)
             if now - at > timedelta(minutes=idle_minutes):
@@ -367,7 +367,7 @@ class RoomQueue(QueueFold):
                         at,
                         f"nothing recorded for {idle_minutes}+ minutes (Q-1)",
                         event=None,
-                    )  # fmt: skip
+                    )
                 )
         shown_penalties = []
         cutoff = now - timedelta(hours=penalty_hours)
@@ -475,7 +475,7 @@ class RoomQueue(QueueFold):
                             "has no result and time is called (EV-9.5)"
                             if due
                             else "has no result yet (Q-4)"
-                        ),  # fmt: skip
+                        ),
                         link=f"/events/{event_id}/pairings",
                         tournament=event_id,
                         round=number,

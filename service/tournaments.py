@@ -368,14 +368,14 @@ class _Loaded:
         elif isinstance(fact, f.RoundUndone):  # EV-5.13: its byes go with it
             old = before.rounds.get(fact.round)
             for key in _round_keys(before, old) if old is not None else []:
-                if key in table._results:  # noqa: SLF001
+                if key in table._results:
                     table.remove(key)
         elif isinstance(fact, f.RoundPaired | f.PairingChanged):
             number = fact.round.number
             old = before.rounds.get(number)
             keys = _round_keys(before, old) if old is not None else []
             for key in keys:
-                if key in table._results:  # noqa: SLF001 - re-pairing forgets its byes
+                if key in table._results:
                     table.remove(key)
             for key in _round_keys(state, fact.round):
                 self._touch(key, state)
@@ -389,7 +389,7 @@ class _Loaded:
         has it."""
         assert self.standings is not None
         result = _match_result(state if state is not None else self.state, key)
-        known = key in self.standings._results  # noqa: SLF001
+        known = key in self.standings._results
         if result is not None:
             self.standings.record(key, result)
         elif known:

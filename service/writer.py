@@ -224,7 +224,7 @@ class GroupWriter:
             stopping = any(item is _STOP for item in batch)
             try:
                 self._batch([item for item in batch if item is not _STOP], waited)
-            except BaseException as exc:  # noqa: BLE001 - the thread must live on: answer and go on
+            except BaseException as exc:
                 log.exception("the writer failed a batch")
                 self.position, self.trusted = None, False
                 self.fresh.clear()
@@ -251,7 +251,7 @@ def _run(item: _Call) -> None:
         return
     try:
         item.future.set_result(item.context.run(item.fn))
-    except BaseException as exc:  # noqa: BLE001 - the caller's answer, raised where it awaits
+    except BaseException as exc:
         item.future.set_exception(exc)
 
 
@@ -359,7 +359,7 @@ class _Group:
             return  # the caller went away before its turn
         try:
             staged = self._stage(item)
-        except BaseException as exc:  # noqa: BLE001 - a refusal: this caller's answer alone
+        except BaseException as exc:
             item.future.set_exception(exc)
             return
         if not staged.events:
@@ -400,7 +400,7 @@ class _Group:
             for game_id, unit in streams.items():
                 try:
                     store.append_sealed(unit)
-                except BaseException as exc:  # noqa: BLE001 - that game's callers' answer
+                except BaseException as exc:
                     failed[game_id] = exc
                 else:
                     if game_id in matches:
@@ -420,7 +420,7 @@ class _Group:
                 for item in retry:
                     again.add(item, started=True)
                 again.flush()
-        except BaseException as exc:  # noqa: BLE001 - nothing stored: every caller hears it
+        except BaseException as exc:
             log.warning("a group commit of %d writes failed: %s", len(waiting), exc)
             for future, _, _, _ in waiting:
                 future.set_exception(exc)

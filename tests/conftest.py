@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,10 +16,22 @@ for (
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _test_games_stay_registered() -> Iterator[None]:
+def _test_games_stay_registered() -> None:
     for name, target in TEST_GAMES.items():
         games.register(name, target)
-    yield
+
+
+# What makes a test slow is what it starts: a Chromium, a PostgreSQL schema or database, a served
+# hall in a thread or a subprocess. A test using one of these fixtures is marked ``slow`` at
+# collection, so `pytest -m "not slow"` is the quick loop (docs/development.md) and a new test of
+# that kind joins the full suite's side without anyone remembering to mark it.
+SLOW_FIXTURES = frozenset({"browser", "pg_env", "live_server", "serve"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture

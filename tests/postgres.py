@@ -7,6 +7,7 @@ elsewhere. Tests that need it skip, saying why, only when no server answers.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from collections.abc import Iterator
@@ -55,13 +56,20 @@ def pg_env() -> Iterator[dict[str, str]]:
     problem = server_problem()
     if problem is not None:
         pytest.skip(problem)
+    with fresh_schema() as schema:
+        yield {**SETTINGS, "POSTGRES_SCHEMA": schema}
+
+
+@contextlib.contextmanager
+def fresh_schema() -> Iterator[str]:
+    """The name of a new schema on the test server, dropped on leaving."""
     import psycopg
 
     schema = f"t_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(_dsn(), autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
     try:
-        yield {**SETTINGS, "POSTGRES_SCHEMA": schema}
+        yield schema
     finally:
         with psycopg.connect(_dsn(), autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")

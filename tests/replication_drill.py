@@ -278,7 +278,7 @@ def follower(source: Path, target_url: str, log: Path) -> subprocess.Popen[bytes
                 "--follow",
                 "--interval",
                 "0.05",
-            ],  # fmt: skip
+            ],
             cwd=ROOT,
             stdin=subprocess.DEVNULL,
             stdout=out,
@@ -310,7 +310,7 @@ class Writer(threading.Thread):
                 self.written += len(game[1])
                 due = started + self.written / self.rate
                 self.stop.wait(max(0.0, due - time.monotonic()))
-        except BaseException as exc:  # noqa: BLE001 - handed to the drill, which fails on it
+        except BaseException as exc:
             self.error = exc
         finally:
             self.seconds = time.monotonic() - started

@@ -70,7 +70,8 @@ def check_numbered_in_order(game: str, prefix: str) -> None:
         assert numbers == list(range(1, len(numbers) + 1)), section.id
         for clause in clauses:
             assert re.fullmatch(_section_pattern(prefix), clause.id), clause.id
-            assert clause.title and len(clause.text) > 30, clause.id
+            assert clause.title, clause.id
+            assert len(clause.text) > 30, clause.id
 
 
 def check_interpretations_are_section(game: str, section: str) -> None:
@@ -83,7 +84,8 @@ def check_variants_name_interpretations(game: str, rules: Any, keys: set[str]) -
     assert {v.key for v in rules.variant_options} == keys
     for option in rules.variant_options:
         clause = book.get(option.clause)
-        assert clause.kind == "interpretation" and clause.variant == option.key, option.key
+        assert clause.kind == "interpretation", option.key
+        assert clause.variant == option.key, option.key
         assert not option.choices or option.default in option.choices
     assert {c.variant for c in book.clauses if c.variant} == keys
 

@@ -34,16 +34,19 @@ def test_every_table_is_written_and_the_log_is_searchable(tmp_path: Path) -> Non
     db, game = a_store(tmp_path)
     out = tmp_path / "analysis.db"
     code, _, err = call(db, "export", "--sqlite", str(out))
-    assert code == 0 and f"wrote {out}" in err
+    assert code == 0
+    assert f"wrote {out}" in err
     with sqlite3.connect(out) as con:
         names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        assert set(TABLES) <= names and "log_fts" in names
+        assert set(TABLES) <= names
+        assert "log_fts" in names
         assert con.execute("SELECT game, status, winner, how FROM games").fetchall() == [
             ("prizmik", "ended", "red", "resignation")
         ]
         assert con.execute("SELECT seat, entry FROM entries").fetchall() == [("red", "e1>e2")]
         ((clauses, text),) = con.execute("SELECT clauses, text FROM rejections").fetchall()
-        assert text == "e2>e8" and clauses.startswith("PZ-")
+        assert text == "e2>e8"
+        assert clauses.startswith("PZ-")
         assert con.execute("SELECT on_event, claim FROM disputes").fetchall() == [(2, "it was e3")]
         assert con.execute("SELECT seat, penalty FROM penalties").fetchall() == [("red", "warning")]
         assert con.execute("SELECT count(*) FROM standings").fetchone()[0] == 2
@@ -63,7 +66,9 @@ def test_a_bad_target_is_one_line_and_nothing_is_written(tmp_path: Path) -> None
         (["--sqlite", str(tmp_path / "a.db"), "--as", "red"], "--as public or --as referee"),
     ):
         code, _, err = call(db, "export", *args)
-        assert code == 2 and said in err and "Traceback" not in err
+        assert code == 2
+        assert said in err
+        assert "Traceback" not in err
         assert len(err.strip().splitlines()) == 1
     assert not (tmp_path / "a.db").exists()
     assert not list(tmp_path.glob(".referee-*"))

@@ -176,9 +176,12 @@ def test_sql_is_written_only_where_stated() -> None:
 
 def test_the_sql_finder_finds_sql() -> None:
     """The check above could fail: statements are told from words that begin like them."""
-    assert SQL.match("SELECT 1") and SQL.match("INSERT INTO t VALUES (?)")
-    assert SQL.match("BEGIN IMMEDIATE") and SQL.match(" DELETE FROM t")
-    assert not SQL.match("COMMIT:SIZE from 'referee deck seal'") and not SQL.match("Select one")
+    assert SQL.match("SELECT 1")
+    assert SQL.match("INSERT INTO t VALUES (?)")
+    assert SQL.match("BEGIN IMMEDIATE")
+    assert SQL.match(" DELETE FROM t")
+    assert not SQL.match("COMMIT:SIZE from 'referee deck seal'")
+    assert not SQL.match("Select one")
 
 
 def test_only_projections_follows_the_log() -> None:

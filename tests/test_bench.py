@@ -4,15 +4,14 @@ in a real terminal with pexpect."""
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
+from tests.terminal import spawn_table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,7 +42,9 @@ def test_text_that_is_not_an_entry_is_refused_and_stores_nothing(db_path: Path, 
     game = prizmik(db_path)
     before = rows(db_path)
     code, _, err = call(db_path, "act", game, text)
-    assert code == 2 and "nothing was stored" in err and "\x1b" not in err
+    assert code == 2
+    assert "nothing was stored" in err
+    assert "\x1b" not in err
     assert rows(db_path) == before
 
 
@@ -51,7 +52,9 @@ def test_an_entry_that_breaks_a_rule_is_kept_as_evidence(db_path: Path) -> None:
     game = prizmik(db_path)
     before = rows(db_path)
     code, _, err = call(db_path, "act", game, "a1-b1")
-    assert code == 1 and "PZ-" in err and rows(db_path) == before + 1
+    assert code == 1
+    assert "PZ-" in err
+    assert rows(db_path) == before + 1
 
 
 def test_dry_run_asks_without_recording(db_path: Path) -> None:
@@ -59,34 +62,23 @@ def test_dry_run_asks_without_recording(db_path: Path) -> None:
     before = rows(db_path)
     assert call(db_path, "act", game, "e1>e2", "--dry-run")[0] == 0
     code, _, err = call(db_path, "act", game, "e1-e3", "--dry-run")
-    assert code == 1 and "nothing recorded" in err and rows(db_path) == before
+    assert code == 1
+    assert "nothing recorded" in err
+    assert rows(db_path) == before
 
 
 def test_show_on_a_finished_game_names_no_one_to_move(db_path: Path) -> None:
     game = prizmik(db_path)
     call(db_path, "end", game, "--resign", "Bob")
     code, out, _ = call(db_path, "show", game)
-    assert (
-        code == 0 and "game over: red wins" in out and "to act" not in out and "to move" not in out
-    )
+    assert code == 0
+    assert "game over: red wins" in out
+    assert "to act" not in out
+    assert "to move" not in out
     assert json.loads(call(db_path, "show", game, "--json")[1])["to_move"] is None
 
 
 pexpect = pytest.importorskip("pexpect")
-
-
-def spawn_table(db: Path, game: str) -> Any:
-    env = {**os.environ, "TERM": "dumb", "NO_COLOR": "1", "COLUMNS": "120"}
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "cli.main", "--db", str(db), "table", game],
-        cwd=str(ROOT),
-        env=env,
-        encoding="utf-8",
-        timeout=20,
-    )
-    child.expect(f"{game}> ")
-    return child
 
 
 def test_table_in_a_terminal_refuses_mistakes_edits_lines_and_completes(db_path: Path) -> None:
@@ -121,8 +113,9 @@ def test_table_in_a_terminal_refuses_mistakes_edits_lines_and_completes(db_path:
     child.expect("the game is over")
     child.expect(pexpect.EOF)
     assert rows(db_path) == before + 4  # the action, the rejection, the retraction, the result
-    code, out, _ = call(db_path, "log", game)
-    assert "clear" not in out and "help" not in out
+    _code, out, _ = call(db_path, "log", game)
+    assert "clear" not in out
+    assert "help" not in out
 
 
 def test_table_plays_a_three_seat_game_naming_seats(db_path: Path) -> None:
@@ -178,7 +171,9 @@ def test_table_plays_a_three_seat_game_naming_seats(db_path: Path) -> None:
                 == 0
             )
     code, out, _ = call(db_path, "table", game, input="\n".join(lines) + "\n")
-    assert code == 0 and "game over: ranking p1>p2>p3" in out and "the game is over" in out
+    assert code == 0
+    assert "game over: ranking p1>p2>p3" in out
+    assert "the game is over" in out
 
 
 # -- 2. crashes that are now one-line errors -----------------------------------------------
@@ -192,13 +187,17 @@ def test_missing_folders_and_folders_as_files_are_one_line_errors(tmp_path: Path
         (["export", game, "-o", str(tmp_path)], "is a folder"),
     ):
         code, _, err = call(db, *args)
-        assert code == 2 and words in err and len(err.strip().splitlines()) == 1
+        assert code == 2
+        assert words in err
+        assert len(err.strip().splitlines()) == 1
     code, _, err = call(tmp_path / "nowhere" / "x.db", "games")
-    assert code == 2 and "no store here" in err
+    assert code == 2
+    assert "no store here" in err
     code, _, err = call(
         tmp_path / "nowhere" / "x.db", "new", "prizmik", "-p", "red=A", "-p", "blue=B"
     )
-    assert code == 2 and "does not exist" in err
+    assert code == 2
+    assert "does not exist" in err
 
 
 def test_a_store_in_a_read_only_folder_can_still_be_read(tmp_path: Path) -> None:
@@ -228,7 +227,8 @@ def test_a_store_in_a_read_only_folder_can_still_be_read(tmp_path: Path) -> None
         assert "blue (Bob) to act" in call(db, "show", game[-6:])[1]
         assert "all intact" in call(db, "verify")[1]
         code, _, err = call(db, "act", game, "e8>e7")
-        assert code == 2 and "read-only" in err
+        assert code == 2
+        assert "read-only" in err
     finally:
         subprocess.run(["chattr", "-i", str(folder)])
 
@@ -244,35 +244,42 @@ def test_new_refuses_empty_names_one_person_twice_and_other_games_options(db_pat
         (["-p", "red=Ann", "-p", "blue=Bob", "--variant", "quiet_limit=0"], "1 to"),
     ):
         code, _, err = call(db_path, "new", "prizmik", *args)
-        assert code == 2 and words in err, err
+        assert code == 2, err
+        assert words in err, err
 
 
 def test_disputes_rulings_and_endings_take_only_what_the_game_knows(db_path: Path) -> None:
     game = prizmik(db_path)
     call(db_path, "act", game, "e1>e2")
     code, _, err = call(db_path, "dispute", game, "--event", "2", "--by", "Mallory", "--claim", "x")
-    assert code == 2 and "not a player" in err
+    assert code == 2
+    assert "not a player" in err
     assert call(db_path, "dispute", game, "--event", "2", "--by", "Bob", "--claim", "x")[0] == 0
     code, _, err = call(
         db_path, "rule", game, "1", "--uphold", "--clause", "PM-4.1", "--reason", "x"
     )
-    assert code == 2 and "not a clause" in err
+    assert code == 2
+    assert "not a clause" in err
     assert (
         call(db_path, "rule", game, "1", "--uphold", "--clause", "pz-4.1", "--reason", "x")[0] == 0
     )
     assert call(db_path, "appeal", game, "1", "--by", "Bob", "--grounds", "y")[0] == 0
     code, _, err = call(db_path, "appeal", game, "1", "--by", "Bob", "--grounds", "again")
-    assert code == 2 and "already under appeal" in err
+    assert code == 2
+    assert "already under appeal" in err
     code, _, err = call(db_path, "scoreboard", "--game-type", "chess")
-    assert code == 2 and "unknown game" in err
+    assert code == 2
+    assert "unknown game" in err
 
 
 def test_short_endings_name_the_game_chosen(db_path: Path) -> None:
     game = prizmik(db_path)
     code, _, err = call(db_path, "show", game[-1])
-    assert code == 2 and "too short" in err
+    assert code == 2
+    assert "too short" in err
     code, _, err = call(db_path, "show", game[-5:])
-    assert code == 0 and game in err
+    assert code == 0
+    assert game in err
 
 
 # -- 4. small wrong answers ------------------------------------------------------------------
@@ -283,17 +290,20 @@ def test_replay_ranges_show_at_and_stray_lines(db_path: Path) -> None:
     for move in ("e1>e2", "e8>e7", "c1>c2"):
         call(db_path, "act", game, move)
     code, out, err = call(db_path, "replay", game, "--from", "99")
-    assert code == 2 and "positions 0 to 3" in err
+    assert code == 2
+    assert "positions 0 to 3" in err
     assert call(db_path, "replay", game, "--from", "3", "--to", "2")[0] == 2
     session = json.loads(
         call(db_path, "replay", game, "--session", "--from", "3", "--to", "3", "--json")[1]
     )
     assert [f["event"] for f in session] == [3]
     code, out, _ = call(db_path, "replay", game, "--to", "0")
-    assert code == 0 and "the starting position" in out
+    assert code == 0
+    assert "the starting position" in out
     assert call(db_path, "show", game, "--at", "-2")[0] == 2
     code, _, err = call(db_path, "verify")
-    assert "1 problems" not in err and err.strip() == ""
+    assert "1 problems" not in err
+    assert err.strip() == ""
 
 
 def test_imports_name_the_file_and_agree_on_exit_codes(tmp_path: Path) -> None:
@@ -318,7 +328,8 @@ def test_imports_name_the_file_and_agree_on_exit_codes(tmp_path: Path) -> None:
     assert code == 1
     for name in ("empty.jsonl", "latin1.txt", "missing.jsonl"):
         assert name in err
-    assert "skipped 1" in err and out.strip() == game
+    assert "skipped 1" in err
+    assert out.strip() == game
 
 
 def test_audit_takes_json_and_prismata_says_costs_in_words(db_path: Path) -> None:
@@ -326,7 +337,9 @@ def test_audit_takes_json_and_prismata_says_costs_in_words(db_path: Path) -> Non
     assert json.loads(call(db_path, "audit", game, "--json")[1])["disputes"] == []
     code, out, _ = call(db_path, "new", "prismata", "-p", "p1=A", "-p", "p2=B", "--seed", "7")
     code, _, err = call(db_path, "act", out.strip(), "buy Wall")
-    assert code == 1 and "gold" in err and "5B" not in err
+    assert code == 1
+    assert "gold" in err
+    assert "5B" not in err
 
 
 # -- 5. records a tournament expects ---------------------------------------------------------
@@ -366,7 +379,8 @@ def test_text_records_carry_the_standard_headers_and_import_them(tmp_path: Path)
     path = tmp_path / "g.txt"
     path.write_text(text)
     code, out, _ = call(tmp_path / "other.db", "import", str(path))
-    assert code == 0 and call(tmp_path / "other.db", "export", game, "--format", "text")[1] == text
+    assert code == 0
+    assert call(tmp_path / "other.db", "export", game, "--format", "text")[1] == text
 
 
 def test_many_games_in_one_file(tmp_path: Path) -> None:
@@ -374,7 +388,8 @@ def test_many_games_in_one_file(tmp_path: Path) -> None:
     ids = [prizmik(db) for _ in range(3)]
     assert call(db, "export", "--all", "-o", str(tmp_path / "all.jsonl"))[0] == 0
     code, out, _ = call(tmp_path / "other.db", "import", str(tmp_path / "all.jsonl"))
-    assert code == 0 and sorted(out.split()) == sorted(ids)
+    assert code == 0
+    assert sorted(out.split()) == sorted(ids)
 
 
 def test_position_strings_set_up_an_adjourned_game(db_path: Path) -> None:
@@ -383,7 +398,7 @@ def test_position_strings_set_up_an_adjourned_game(db_path: Path) -> None:
         call(db_path, "act", game, move)
     fen = call(db_path, "show", game, "--fen")[1].strip()
     assert fen == "2f1f1f1/8/8/8/4S3/8/8/2F1B1F1 b 3/3 3 3" or fen.endswith(" b 3/3 3 3")
-    code, out, _ = call(
+    _code, out, _ = call(
         db_path, "new", "prizmik", "-p", "red=Cy", "-p", "blue=Dee", "--from-position", fen
     )
     again = out.strip()
@@ -397,13 +412,13 @@ def test_position_strings_set_up_an_adjourned_game(db_path: Path) -> None:
 
 def test_the_whole_rulebook_prints_and_sections_list_their_clauses() -> None:
     result = CliRunner().invoke(app, ["rules", "prizmik", "--all", "--markdown"])
-    assert (
-        result.exit_code == 0
-        and result.stdout.startswith("# PRIZMIK")
-        and "**PZ-6.2" in result.stdout
-    )
+    assert result.exit_code == 0
+    assert result.stdout.startswith("# PRIZMIK")
+    assert "**PZ-6.2" in result.stdout
     result = CliRunner().invoke(app, ["rules", "prizmik", "PZ-6"])
-    assert result.exit_code == 0 and "PZ-6.1" in result.stdout and "PZ-5.1" not in result.stdout
+    assert result.exit_code == 0
+    assert "PZ-6.1" in result.stdout
+    assert "PZ-5.1" not in result.stdout
 
 
 def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path: Path) -> None:
@@ -426,7 +441,8 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path: Path) ->
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    assert reader.stdout is not None and reader.stderr is not None
+    assert reader.stdout is not None
+    assert reader.stderr is not None
     assert reader.stdout.read(20).startswith(b'[{"kind":"created"')
     reader.stdout.close()
     assert reader.wait(timeout=60) == 0

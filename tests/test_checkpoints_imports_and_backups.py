@@ -14,9 +14,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from events.schema import ActionRejected
+from tests.gammasphere.helpers import DECK_TEXT
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+# each test runs the command line as processes (imports, kills, seals): seconds apiece
+pytestmark = pytest.mark.slow
 
 
 def referee(
@@ -63,7 +70,8 @@ def test_s1_a_checkpoint_breaks_when_stored_bytes_change_under_an_untouched_hash
     _edit_first_event(db, b'"name":"A"', b'"name":"M"')
     held = referee(db, "verify", "--checkpoint", checkpoint, "--public-key", public)
     assert held.returncode == 1, held.stdout
-    assert "checkpoint broken" in held.stdout and "not the ones sealed" in held.stdout
+    assert "checkpoint broken" in held.stdout
+    assert "not the ones sealed" in held.stdout
 
 
 def test_s1_plain_verify_does_not_claim_what_a_keyless_check_cannot_prove(tmp_path: Path) -> None:
@@ -71,7 +79,8 @@ def test_s1_plain_verify_does_not_claim_what_a_keyless_check_cannot_prove(tmp_pa
     plain = referee(db, "verify")
     assert plain.returncode == 0
     assert "the store extends" not in plain.stdout
-    assert "checked without a key" in plain.stdout and "--checkpoint" in plain.stdout
+    assert "checked without a key" in plain.stdout
+    assert "--checkpoint" in plain.stdout
 
 
 def test_s1_a_store_never_sealed_says_what_a_plain_verify_cannot_see(tmp_path: Path) -> None:
@@ -80,32 +89,36 @@ def test_s1_a_store_never_sealed_says_what_a_plain_verify_cannot_see(tmp_path: P
     assert referee(db, "act", game, "e1>e2").returncode == 0
     plain = referee(db, "verify")
     assert plain.returncode == 0
-    assert "never sealed" in plain.stdout and "deleted game" in plain.stdout
+    assert "never sealed" in plain.stdout
+    assert "deleted game" in plain.stdout
     assert "cut tail" in plain.stdout
 
 
 def test_s1_a_public_key_in_upper_case_hex_is_the_same_key(tmp_path: Path) -> None:
     db, public, checkpoint = _sealed_game(tmp_path)
     held = referee(db, "verify", "--checkpoint", checkpoint, "--public-key", public.upper())
-    assert held.returncode == 0 and "signature verified" in held.stdout, held.stdout
+    assert held.returncode == 0, held.stdout
+    assert "signature verified" in held.stdout, held.stdout
 
 
 # -- section 2: imported adjustments are judged like live ones -------------------
 
-GS_LIST = """
-12 Pylon
-4 Gamma Trooper
-4 Ion Lancer
-3 Shale Golem
-1 Vesper the Undying
-2 Rift Scout
-2 Gas Refinery
-4 Plasma Blade
-2 Supply Drop
-2 Solar Flare
-2 Overclock
-2 Psionic Lash
-"""
+
+def _gammasphere_game(tmp_path: Path, db: Path, *more: str) -> str:
+    """A new Gammasphere game for Ann (p1, the example list, open) and Ben, in ``db``."""
+    (tmp_path / "list.txt").write_text(DECK_TEXT)
+    return referee(
+        db,
+        "new",
+        "gammasphere",
+        "-p",
+        "p1=Ann",
+        "-p",
+        "p2=Ben",
+        "--deck",
+        f"p1={tmp_path / 'list.txt'}",
+        *more,
+    ).stdout.strip()
 
 
 def _forged_adjustment(tmp_path: Path, changes: str, name: str) -> Path:
@@ -121,18 +134,7 @@ def _forged_adjustment(tmp_path: Path, changes: str, name: str) -> Path:
     from referee.kit.adjustments import adjustment_notation, parse_adjustment
 
     db = tmp_path / f"{name}.db"
-    (tmp_path / "list.txt").write_text(GS_LIST)
-    game = referee(
-        db,
-        "new",
-        "gammasphere",
-        "-p",
-        "p1=Ann",
-        "-p",
-        "p2=Ben",
-        "--deck",
-        f"p1={tmp_path / 'list.txt'}",
-    ).stdout.strip()
+    game = _gammasphere_game(tmp_path, db)
     for seat in ("p1", "p2"):
         assert referee(db, "act", game, "draw 7", "--by", seat).returncode == 0
     done = referee(
@@ -189,7 +191,8 @@ def test_s2_imported_adjustments_are_refused_with_their_clause_and_the_run_goes_
     target = tmp_path / "target.db"
     run = referee(target, "import", *map(str, paths.values()), str(good))
     assert run.returncode == 1, run.stdout + run.stderr
-    assert "Traceback" not in run.stderr and "tuple.index" not in run.stdout + run.stderr
+    assert "Traceback" not in run.stderr
+    assert "tuple.index" not in run.stdout + run.stderr
     out = run.stdout + run.stderr
     for name, path in paths.items():
         clause = FORGED[name][1]
@@ -221,10 +224,12 @@ def test_s2_import_cites_the_clause_live_adjust_cites_for_the_same_change(
         "--reason",
         "r",
     )
-    assert live.returncode == 2 and live.stderr.startswith("error: GS-"), live.stderr
+    assert live.returncode == 2, live.stderr
+    assert live.stderr.startswith("error: GS-"), live.stderr
     clause = live.stderr.split(":")[1].strip()
     run = referee(tmp_path / "other.db", "import", str(path))
-    assert run.returncode == 1 and clause in run.stdout + run.stderr, run.stdout + run.stderr
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert clause in run.stdout + run.stderr, run.stdout + run.stderr
 
 
 def test_s2_a_store_holding_an_unfit_adjustment_names_it_and_does_not_crash(
@@ -239,7 +244,7 @@ def test_s2_a_store_holding_an_unfit_adjustment_names_it_and_does_not_crash(
         from events.interchange import read_jsonl
 
         last = read_jsonl(path.read_text().split("\n"), "x")[-1]
-        _, event, topic, state = last
+        _, event, _topic, state = last
         con.execute(
             "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
             (state, game, event.originator_version),
@@ -305,24 +310,12 @@ def test_s3_the_public_export_and_log_show_an_open_list_by_size_and_a_sealed_one
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "s.db"
-    (tmp_path / "list.txt").write_text(GS_LIST)
+    (tmp_path / "list.txt").write_text(DECK_TEXT)
     sealed = referee(db, "deck", "seal", str(tmp_path / "list.txt"), "--json").stdout
     import json
 
     seal = json.loads(sealed)
-    game = referee(
-        db,
-        "new",
-        "gammasphere",
-        "-p",
-        "p1=Ann",
-        "-p",
-        "p2=Ben",
-        "--deck",
-        f"p1={tmp_path / 'list.txt'}",
-        "--sealed",
-        f"p2={seal['register']}",
-    ).stdout.strip()
+    game = _gammasphere_game(tmp_path, db, "--sealed", f"p2={seal['register']}")
     text = referee(db, "export", game, "--format", "text", "--as", "public").stdout
     assert 'sealed "" 40' not in text
     assert '{deck "p1" hidden 40}' in text  # the list withheld, its size public
@@ -343,7 +336,8 @@ def test_s3_the_public_export_and_log_show_an_open_list_by_size_and_a_sealed_one
     )
     assert opened.returncode == 0, opened.stderr
     public_log = referee(db, "log", game, "--as", "public").stdout
-    assert "opened (0 cards)" not in public_log and "sealed list opened" in public_log
+    assert "opened (0 cards)" not in public_log
+    assert "sealed list opened" in public_log
     assert "opened (40 cards)" in referee(db, "log", game, "--as", "p2").stdout
 
 
@@ -362,14 +356,17 @@ def test_s5_a_restored_store_verifies_against_its_last_published_checkpoint(
     checkpoint = referee(db, "seal", "--key", str(tmp_path / "k.pem")).stdout.strip()
     backup = tmp_path / "backup.db"
     made = referee(db, "store", "backup", str(backup))
-    assert made.returncode == 0 and "backed up 7 events" in made.stdout, made.stderr
+    assert made.returncode == 0, made.stderr
+    assert "backed up 7 events" in made.stdout, made.stderr
     assert referee(db, "store", "backup", str(backup)).returncode == 2  # never overwritten
     restored = tmp_path / "restored.db"
     assert referee(restored, "store", "restore", str(backup)).returncode == 0
     held = referee(restored, "verify", "--checkpoint", checkpoint, "--public-key", public)
-    assert held.returncode == 0 and "signature verified" in held.stdout, held.stdout
+    assert held.returncode == 0, held.stdout
+    assert "signature verified" in held.stdout, held.stdout
     plain = referee(restored, "verify")
-    assert plain.returncode == 0 and "2 recorded checkpoints" in plain.stdout
+    assert plain.returncode == 0
+    assert "2 recorded checkpoints" in plain.stdout
     assert referee(restored, "store", "restore", str(backup)).returncode == 2  # no overwrite
 
 
@@ -377,7 +374,8 @@ def test_s5_the_game_backup_and_the_store_backup_are_told_apart_in_help(tmp_path
     helped = referee(tmp_path / "none.db", "--help").stdout
     game_line = next(line for line in helped.splitlines() if line.strip().startswith("backup"))
     store_line = next(line for line in helped.splitlines() if line.strip().startswith("store"))
-    assert "game" in game_line and "store" in store_line
+    assert "game" in game_line
+    assert "store" in store_line
 
 
 # -- section 4: keys -------------------------------------------------------------------
@@ -386,7 +384,8 @@ def test_s5_the_game_backup_and_the_store_backup_are_told_apart_in_help(tmp_path
 def test_s4_a_key_beside_the_store_or_readable_by_all_is_warned_of(tmp_path: Path) -> None:
     db, _, _ = _sealed_game(tmp_path)
     beside = referee(db, "seal", "--key", str(tmp_path / "k.pem"))
-    assert beside.returncode == 0 and "inside the store's folder" in beside.stderr
+    assert beside.returncode == 0
+    assert "inside the store's folder" in beside.stderr
     away = tmp_path / "keys"
     away.mkdir()
     key = away / "k.pem"
@@ -396,11 +395,13 @@ def test_s4_a_key_beside_the_store_or_readable_by_all_is_warned_of(tmp_path: Pat
     db2.parent.mkdir()
     (tmp_path / "store" / "s.db").write_bytes(db.read_bytes())
     loose = referee(db2, "seal", "--key", str(key))
-    assert loose.returncode == 0 and "readable by others" in loose.stderr, loose.stderr
+    assert loose.returncode == 0, loose.stderr
+    assert "readable by others" in loose.stderr, loose.stderr
     assert "inside the store's folder" not in loose.stderr
     key.chmod(0o600)
     quiet = referee(db2, "seal", "--key", str(key))
-    assert quiet.returncode == 0 and "warning" not in quiet.stderr, quiet.stderr
+    assert quiet.returncode == 0, quiet.stderr
+    assert "warning" not in quiet.stderr, quiet.stderr
 
 
 def test_s4_an_encrypted_key_is_used_with_its_passphrase_from_the_environment(
@@ -426,11 +427,14 @@ def test_s4_an_encrypted_key_is_used_with_its_passphrase_from_the_environment(
     )
     db, _, _ = _sealed_game(tmp_path)
     without = referee(db, "seal", "--key", str(key))
-    assert without.returncode == 2 and "REFEREE_KEY_PASSPHRASE" in without.stderr
+    assert without.returncode == 2
+    assert "REFEREE_KEY_PASSPHRASE" in without.stderr
     assert "Traceback" not in without.stderr
     wrong = referee(db, "seal", "--key", str(key), env={"REFEREE_KEY_PASSPHRASE": "nope"})
-    assert wrong.returncode != 0 and "Traceback" not in wrong.stderr
+    assert wrong.returncode != 0
+    assert "Traceback" not in wrong.stderr
     made = referee(db, "seal", "--key", str(key), env={"REFEREE_KEY_PASSPHRASE": "correct horse"})
     assert made.returncode == 0, made.stderr
     held = referee(db, "verify", "--checkpoint", made.stdout.strip(), "--public-key", public)
-    assert held.returncode == 0 and "signature verified" in held.stdout
+    assert held.returncode == 0
+    assert "signature verified" in held.stdout

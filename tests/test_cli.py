@@ -23,19 +23,24 @@ def new_game(db: Path, heap: int = 10) -> str:
     )
     assert code == 0, err
     game_id = out.strip()
-    assert game_id.startswith("nim-") and "\n" not in game_id  # the id alone
+    assert game_id.startswith("nim-")
+    assert "\n" not in game_id
     return game_id
 
 
 def test_new_act_show_log(db_path: Path) -> None:
     game = new_game(db_path)
     code, out, _ = call(db_path, "act", game, "t3")
-    assert code == 0 and "recorded t3" in out
+    assert code == 0
+    assert "recorded t3" in out
     code, _, err = call(db_path, "act", game, "t9")
-    assert code == 1 and "NIM-1.1" in err
+    assert code == 1
+    assert "NIM-1.1" in err
     code, out, _ = call(db_path, "show", game, "--json")
     data = json.loads(out)
-    assert data["position"]["left"] == 7 and data["to_move"] == "second" and data["at"] == 1
+    assert data["position"]["left"] == 7
+    assert data["to_move"] == "second"
+    assert data["at"] == 1
     code, out, _ = call(db_path, "show", game, "--at", "0", "--json")
     assert json.loads(out)["position"]["left"] == 10
     code, out, _ = call(db_path, "log", game, "--json")
@@ -48,54 +53,64 @@ def test_act_json_reports_rejection(db_path: Path) -> None:
     game = new_game(db_path)
     code, out, _ = call(db_path, "act", game, "t0", "--json")
     data = json.loads(out)
-    assert code == 1 and data["accepted"] is False and data["violations"][0]["clause"] == "NIM-1.1"
+    assert code == 1
+    assert data["accepted"] is False
+    assert data["violations"][0]["clause"] == "NIM-1.1"
 
 
 def test_undo_end_and_games(db_path: Path) -> None:
     game = new_game(db_path, heap=5)
     call(db_path, "act", game, "t2")
     code, out, _ = call(db_path, "undo", game, "--reason", "wrong heap")
-    assert code == 0 and "retracted action 1" in out
+    assert code == 0
+    assert "retracted action 1" in out
     code, _, err = call(db_path, "undo", game, "--reason", "again")
-    assert code == 2 and "REF-2.1" in err
+    assert code == 2
+    assert "REF-2.1" in err
     code, out, _ = call(db_path, "end", game, "--resign", "second")
-    assert code == 0 and "first wins" in out
+    assert code == 0
+    assert "first wins" in out
     code, out, _ = call(db_path, "games", "--json")
     (summary,) = json.loads(out)
-    assert summary["result"] == "first" and summary["how"] == "resignation"
+    assert summary["result"] == "first"
+    assert summary["how"] == "resignation"
 
 
 def test_legal_lists_actions(db_path: Path) -> None:
     game = new_game(db_path, heap=2)
     _, out, _ = call(db_path, "legal", game, "--json")
     data = json.loads(out)
-    assert (
-        data["to_move"] == "first"
-        and data["to_act"] == ["first"]
-        and data["actions"] == ["t1", "t2"]
-    )
+    assert data["to_move"] == "first"
+    assert data["to_act"] == ["first"]
+    assert data["actions"] == ["t1", "t2"]
 
 
 def test_rules_lists_and_shows_procedure_clauses() -> None:
     result = runner.invoke(app, ["rules", "procedure", "REF-2.1"])
-    assert result.exit_code == 0 and "Retraction" in result.stdout
+    assert result.exit_code == 0
+    assert "Retraction" in result.stdout
     result = runner.invoke(app, ["rules", "procedure", "--json"])
     ids = [c["id"] for c in json.loads(result.stdout)["clauses"]]
     assert "REF-1.3" in ids
     result = runner.invoke(app, ["rules", "procedure", "REF-99"])
-    assert result.exit_code == 2 and "no clause" in result.stderr
+    assert result.exit_code == 2
+    assert "no clause" in result.stderr
 
 
 def test_unknown_game_and_bad_player_are_usage_errors(db_path: Path) -> None:
     code, _, err = call(db_path, "new", "chess", "--player", "white=A")
-    assert code == 2 and "unknown game" in err
+    assert code == 2
+    assert "unknown game" in err
     code, _, err = call(db_path, "new", "nim", "--player", "first=A")
-    assert code == 2 and "second" in err
+    assert code == 2
+    assert "second" in err
     code, _, err = call(db_path, "show", "nothing-here")
-    assert code == 2 and "no store here" in err  # a mistyped --db is noticed, not created
+    assert code == 2
+    assert "no store here" in err
     new_game(db_path)
     code, _, err = call(db_path, "show", "nothing-here")
-    assert code == 2 and "no game" in err
+    assert code == 2
+    assert "no game" in err
 
 
 def test_export_import_verify(db_path: Path, tmp_path: Path) -> None:
@@ -107,11 +122,15 @@ def test_export_import_verify(db_path: Path, tmp_path: Path) -> None:
     assert code == 0
     other = tmp_path / "other.db"
     code, out, err = call(other, "import", str(out_file))
-    assert code == 0 and out.strip() == game, err
+    assert code == 0, err
+    assert out.strip() == game, err
     code, out, _ = call(other, "verify")
-    assert code == 0 and "all intact" in out
+    assert code == 0
+    assert "all intact" in out
     code, out, err = call(other, "import", str(out_file))  # a second run skips what is there
-    assert code == 0 and "already in the store" in err and "skipped 1" in err
+    assert code == 0
+    assert "already in the store" in err
+    assert "skipped 1" in err
     code, out, _ = call(db_path, "export", game, "--format", "text")
     assert out.startswith("[Format")
 
@@ -120,7 +139,9 @@ def test_table_loop_records_and_undoes(db_path: Path) -> None:
     game = new_game(db_path, heap=6)
     code, out, _ = call(db_path, "table", game, input="t2\nt5\nundo misheard\nlegal\nt1\nquit\n")
     assert code == 0
-    assert "recorded t2" in out and "rejected 't5'" in out and "retracted action 1" in out
+    assert "recorded t2" in out
+    assert "rejected 't5'" in out
+    assert "retracted action 1" in out
     code, out, _ = call(db_path, "show", game, "--json")
     assert json.loads(out)["position"]["left"] == 5
 
@@ -128,12 +149,14 @@ def test_table_loop_records_and_undoes(db_path: Path) -> None:
 def test_table_agree_records_a_draw_and_agree_with_words_stores_nothing(db_path: Path) -> None:
     game = new_game(db_path, heap=6)
     code, out, _ = call(db_path, "table", game, input="agree now\nquit\n")
-    assert code == 0 and "agree takes nothing more" in out
+    assert code == 0
+    assert "agree takes nothing more" in out
     assert len(json.loads(call(db_path, "log", game, "--json")[1])) == 1  # the creation alone
     code, out, _ = call(db_path, "table", game, input="agree\n")
     assert code == 0
     shown = json.loads(call(db_path, "show", game, "--json")[1])
-    assert shown["result"] == "draw" and shown["to_move"] is None
+    assert shown["result"] == "draw"
+    assert shown["to_move"] is None
 
 
 def test_dispute_rule_appeal_audit_scoreboard(db_path: Path) -> None:
@@ -142,7 +165,8 @@ def test_dispute_rule_appeal_audit_scoreboard(db_path: Path) -> None:
     code, out, _ = call(
         db_path, "dispute", game, "--event", "2", "--by", "Ann", "--claim", "four is fine"
     )
-    assert code == 0 and "dispute 1 on event 2 by Ann" in out
+    assert code == 0
+    assert "dispute 1 on event 2 by Ann" in out
     code, out, err = call(
         db_path, "rule", game, "1", "--uphold", "--clause", "NIM-1.1", "--reason", "max 3"
     )
@@ -166,15 +190,19 @@ def test_dispute_rule_appeal_audit_scoreboard(db_path: Path) -> None:
     assert code == 0
     code, out, _ = call(db_path, "audit", game, "--format", "json")
     (item,) = json.loads(out)["disputes"]
-    assert item["status"] == "closed" and item["engine_now"]["violations"][0]["clause"] == "NIM-1.1"
+    assert item["status"] == "closed"
+    assert item["engine_now"]["violations"][0]["clause"] == "NIM-1.1"
     code, out, _ = call(db_path, "audit", game)
-    assert "Dispute 1" in out and "four is fine" in out
+    assert "Dispute 1" in out
+    assert "four is fine" in out
     call(db_path, "act", game, "t3")
     code, out, _ = call(db_path, "scoreboard", "--json")
     rows = {r["player"]: r for r in json.loads(out)}
-    assert rows["Ann"]["won"] == 1 and rows["Ben"]["lost"] == 1
+    assert rows["Ann"]["won"] == 1
+    assert rows["Ben"]["lost"] == 1
     code, out, _ = call(db_path, "scoreboard", "--rebuild")
-    assert code == 0 and "Ann" in out
+    assert code == 0
+    assert "Ann" in out
 
 
 def test_replay_standing_line_and_session(db_path: Path) -> None:
@@ -193,19 +221,24 @@ def test_replay_standing_line_and_session(db_path: Path) -> None:
     session = json.loads(out)
     assert [f["ply"] for f in session] == [1, 2, 3, 2, 3]  # the retraction is a frame of its own
     code, out, _ = call(db_path, "replay", game, "--from", "2", "--to", "2")
-    assert code == 0 and "2. second t3" in out and "1. first t2" not in out
+    assert code == 0
+    assert "2. second t3" in out
+    assert "1. first t2" not in out
 
 
 def test_seats_can_be_named_by_player(db_path: Path) -> None:
     game = new_game(db_path, heap=5)
     code, _, err = call(db_path, "act", game, "t1", "--by", "ben")
-    assert code == 1 and "REF-1.2" in err  # Ben sits in the second seat
+    assert code == 1
+    assert "REF-1.2" in err
     code, out, _ = call(db_path, "act", game, "t1", "--by", "Ann")
     assert code == 0
     code, _, err = call(db_path, "end", game, "--resign", "Zed")
-    assert code == 2 and "'Zed' is not a seat or player of this game" in err
+    assert code == 2
+    assert "'Zed' is not a seat or player of this game" in err
     code, out, _ = call(db_path, "end", game, "--resign", "Ben")
-    assert code == 0 and "first wins" in out
+    assert code == 0
+    assert "first wins" in out
 
 
 def test_a_command_line_builds_only_the_command_it_names(db_path: Path) -> None:
@@ -213,15 +246,18 @@ def test_a_command_line_builds_only_the_command_it_names(db_path: Path) -> None:
     before running one); the help and words that are not commands get the whole app."""
     assert command_word(["--db", "x.db", "--referee", "Rita", "act", "g", "e1>e2"]) == "act"
     assert command_word(["--db=x.db", "show", "g"]) == "show"
-    assert command_word(["--help"]) is None and command_word([]) is None
+    assert command_word(["--help"]) is None
+    assert command_word([]) is None
     slim = app_for(["--db", "x.db", "act", "g", "e1>e2"])
-    assert slim is not app and [c.callback for c in slim.registered_commands] == [
+    assert slim is not app
+    assert [c.callback for c in slim.registered_commands] == [
         c.callback
         for c in app.registered_commands
         if c.callback is not None and c.callback.__name__ == "act"
     ]
     assert [g.name for g in app_for(["deck", "seal", "f"]).registered_groups] == ["deck"]
-    assert app_for(["-h"]) is app and app_for(["ac", "g"]) is app  # typer suggests 'act'
+    assert app_for(["-h"]) is app
+    assert app_for(["ac", "g"]) is app
     runner = CliRunner()
     game = runner.invoke(
         app, ["--db", str(db_path), "new", "prizmik", "-p", "red=A", "-p", "blue=B"]
@@ -237,7 +273,8 @@ def test_a_command_line_builds_only_the_command_it_names(db_path: Path) -> None:
     ]  # rejected: kept each time
     whole = runner.invoke(app, line)
     alone = runner.invoke(app_for(line), line)
-    assert whole.exit_code == alone.exit_code == 1 and "PZ-" in whole.output
+    assert whole.exit_code == alone.exit_code == 1
+    assert "PZ-" in whole.output
     assert alone.output.replace("event 3", "event 2") == whole.output
     assert (
         runner.invoke(app_for(["act", "--help"]), ["act", "--help"]).stdout
@@ -251,11 +288,13 @@ def test_a_refused_new_leaves_no_store_behind(tmp_path: Path) -> None:
     db = tmp_path / "fresh.db"
     bad = ("new", "nim", "--player", "first=Ann", "--player", "second=Ben", "--player-id")
     code, _, err = call(db, *bad, "first=Not An Id!")
-    assert code == 2 and "player id" in err
+    assert code == 2
+    assert "player id" in err
     assert list(tmp_path.iterdir()) == []
     game = new_game(db)
     code, _, _ = call(db, *bad, "first=Not An Id!")
-    assert code == 2 and db.exists()
+    assert code == 2
+    assert db.exists()
     code, out, _ = call(db, "games", "--json")
     assert [g["game_id"] for g in json.loads(out)] == [game]
 
@@ -267,13 +306,19 @@ def test_ref_7_3_referee_penalty_withdraw_and_penalty_as_before(db_path: Path) -
     code, out, err = call(
         db_path, "penalty", game, "Ben", "game-loss", "--infraction", "marked cards"
     )
-    assert code == 0 and "event 2: penalty: game loss for second" in out, err
+    assert code == 0, err
+    assert "event 2: penalty: game loss for second" in out, err
     code, out, err = call(db_path, "penalty", "withdraw", game, "2", "--reason", "wrong player")
-    assert code == 0 and "penalty of event 2 withdrawn: wrong player" in out, err
+    assert code == 0, err
+    assert "penalty of event 2 withdrawn: wrong player" in out, err
     assert "result of event 3 voided" in out
     code, _, err = call(db_path, "penalty", "withdraw", game, "2", "--reason", "again")
-    assert code == 2 and "REF-7.3" in err and "Traceback" not in err
+    assert code == 2
+    assert "REF-7.3" in err
+    assert "Traceback" not in err
     code, out, _ = call(db_path, "penalty", "withdraw", "--help")
-    assert code == 0 and "--reason" in out
+    assert code == 0
+    assert "--reason" in out
     code, out, _ = call(db_path, "log", game, "--json")
-    assert code == 0 and "penalty of event 2 withdrawn" in out
+    assert code == 0
+    assert "penalty of event 2 withdrawn" in out

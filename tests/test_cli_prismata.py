@@ -18,76 +18,52 @@ def call(db: Path, *args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def new_prismata(db: Path, *options: str) -> tuple[int, str, str]:
+    """``referee new prismata`` for Ann and Ben with ``options``."""
+    return call(db, "new", "prismata", "-p", "p1=Ann", "-p", "p2=Ben", *options)
+
+
 def test_new_prismata_game_records_the_drawn_set(db_path: Path) -> None:
-    code, out, err = call(
-        db_path,
-        "new",
-        "prismata",
-        "-p",
-        "p1=Ann",
-        "-p",
-        "p2=Ben",
-        "--seed",
-        "42",
-        "--random-size",
-        "5",
-    )
+    code, out, err = new_prismata(db_path, "--seed", "42", "--random-size", "5")
     assert code == 0, err
     game = out.strip()
     code, out, _ = call(db_path, "log", game, "--json")
     created = json.loads(out)[0]
-    assert created["options"]["seed"] == 42 and len(created["options"]["units"]) == 5
+    assert created["options"]["seed"] == 42
+    assert len(created["options"]["units"]) == 5
     assert created["ruleset"] == "prismata/2026-03"
     code, out, _ = call(db_path, "legal", game, "--json")
     assert "end" in json.loads(out)["actions"]
     code, out, _ = call(db_path, "act", game, "click #1")
     assert code == 0, out
     code, _, err = call(db_path, "act", game, "buy Wall")
-    assert code == 1 and "PM-" in err
+    assert code == 1
+    assert "PM-" in err
 
 
 def test_explicit_units_and_2020_catalog(db_path: Path) -> None:
-    code, out, err = call(
-        db_path,
-        "new",
-        "prismata",
-        "-p",
-        "p1=Ann",
-        "-p",
-        "p2=Ben",
-        "--catalog",
-        "prismata/2020",
-        "--units",
-        "Tarsier,Shadowfang",
+    code, out, err = new_prismata(
+        db_path, "--catalog", "prismata/2020", "--units", "Tarsier,Shadowfang"
     )
-    assert code == 2 and "Tarsier is in the base set" in err
-    code, out, err = call(
-        db_path,
-        "new",
-        "prismata",
-        "-p",
-        "p1=Ann",
-        "-p",
-        "p2=Ben",
-        "--catalog",
-        "prismata/2020",
-        "--units",
-        "Shadowfang,Xaetron",
+    assert code == 2
+    assert "Tarsier is in the base set" in err
+    code, out, err = new_prismata(
+        db_path, "--catalog", "prismata/2020", "--units", "Shadowfang,Xaetron"
     )
     assert code == 0, err
     code, out, _ = call(db_path, "show", out.strip(), "--json")
     data = json.loads(out)
     assert data["ruleset"] == "prismata/2020"
-    code, out, err = call(
-        db_path, "new", "prismata", "-p", "p1=Ann", "-p", "p2=Ben", "--units", "No Such Unit"
-    )
-    assert code == 2 and "No Such Unit" in err
+    code, out, err = new_prismata(db_path, "--units", "No Such Unit")
+    assert code == 2
+    assert "No Such Unit" in err
 
 
 def test_units_lists_catalog_by_display_name() -> None:
     result = runner.invoke(app, ["units", "prismata", "--json"])
     names = {row["name"] for row in json.loads(result.stdout)}
-    assert len(names) == 116 and {"Tarsier", "Wall", "Drone"} <= names
+    assert len(names) == 116
+    assert {"Tarsier", "Wall", "Drone"} <= names
     result = runner.invoke(app, ["units", "prismata", "--catalog", "prismata/2020", "--json"])
     assert len(json.loads(result.stdout)) == 104
 
@@ -99,6 +75,8 @@ def test_reference_import_compare_and_verify(db_path: Path) -> None:
     assert code == 0, err
     assert f"{len(files)}/{len(files)} games agree" in err
     code, out, _ = call(db_path, "verify")
-    assert code == 0 and f"verified {len(files)} games" in out
+    assert code == 0
+    assert f"verified {len(files)} games" in out
     code, _, err = call(db_path, "import", "--format", "prismata-reference", files[0])
-    assert code == 1 and "already in the store" in err
+    assert code == 1
+    assert "already in the store" in err

@@ -57,8 +57,10 @@ def test_a_decision_gives_unnumbered_events_and_leaves_the_game_as_it_was() -> N
         "REF-3.2",
         "ref",
     )
-    assert ended.originator_version == 0 and ended.timestamp == WHEN  # the shell numbers it
-    assert view.version == 1 and view.ended is None  # nothing folded into what was read
+    assert ended.originator_version == 0
+    assert ended.timestamp == WHEN
+    assert view.version == 1
+    assert view.ended is None
 
 
 def test_a_refusal_names_its_clause_and_writes_nothing() -> None:
@@ -83,9 +85,11 @@ def test_decisions_follow_each_other_through_the_fold_alone() -> None:
             header(view.game_id, WHEN),
         ),
     )
-    assert isinstance(view.events[-1], PenaltyIssued) and view.ended is None
+    assert isinstance(view.events[-1], PenaltyIssued)
+    assert view.ended is None
     fold(view, decide(view, End(how="agreement"), header(view.game_id, WHEN)))
-    assert view.ended is not None and view.ended.how == "agreement"
+    assert view.ended is not None
+    assert view.ended.how == "agreement"
     new = decide(
         view,
         Penalize(who="first", level="game_loss", infraction="marked cards"),
@@ -93,7 +97,8 @@ def test_decisions_follow_each_other_through_the_fold_alone() -> None:
     )
     assert [type(e) for e in new] == [PenaltyIssued, ResultVoided, GameEnded]
     fold(view, new)
-    assert view.ended is not None and view.ended.winner == "second"
+    assert view.ended is not None
+    assert view.ended.winner == "second"
     with pytest.raises(InvalidCommandError) as info:
         decide(view, Retract(reason="no"), header(view.game_id, WHEN))
     assert info.value.clause == "REF-2.2"  # a declared result stands

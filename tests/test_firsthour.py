@@ -4,16 +4,14 @@ the command line (CliRunner) or ``referee table`` in a real terminal (pexpect)."
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
+from tests.terminal import spawn_table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,7 +50,8 @@ def test_catalog_show_of_a_ruleset_without_a_shipped_catalog_says_what_to_give()
     result = CliRunner().invoke(
         app, ["catalog", "show", "gammasphere", "--ruleset", "gammasphere/p3"]
     )
-    assert result.exit_code == 2 and "--catalog FILE" in result.stderr
+    assert result.exit_code == 2
+    assert "--catalog FILE" in result.stderr
 
 
 # -- 2. an entry after the end is refused with exit 2, nothing stored (REF-1.3) -----------
@@ -72,8 +71,11 @@ def test_ref_1_3_an_entry_after_the_end_is_refused_and_stores_nothing(
     assert call(db_path, "end", game, "--resign", "blue")[0] == 0
     before = rows(db_path)
     code, _, err = call(db_path, "act", game, "e1>e2", *extra)
-    assert code == 2 and "REF-1.3" in err and "game is over" in err
-    assert "nothing was stored" in err and len(err.strip().splitlines()) == 1
+    assert code == 2
+    assert "REF-1.3" in err
+    assert "game is over" in err
+    assert "nothing was stored" in err
+    assert len(err.strip().splitlines()) == 1
     assert rows(db_path) == before
 
 
@@ -89,9 +91,11 @@ def prismatic(db: Path) -> str:
 def test_ref_1_2_act_takes_the_tables_seat_form(db_path: Path) -> None:
     game = prismatic(db_path)
     code, out, err = call(db_path, "act", game, "p1: reveal Ember Spark")
-    assert code == 0 and "recorded reveal Ember Spark by p1" in out, err
+    assert code == 0, err
+    assert "recorded reveal Ember Spark by p1" in out, err
     code, out, err = call(db_path, "act", game, "Ann: reveal Cobalt Tear", "--by", "p1", "--json")
-    assert code == 0 and json.loads(out)["seat"] == "p1", err
+    assert code == 0, err
+    assert json.loads(out)["seat"] == "p1", err
     _, out, _ = call(db_path, "log", game, "--json")
     assert [e.get("notation") for e in json.loads(out)][1:] == [
         "reveal Ember Spark",
@@ -103,14 +107,19 @@ def test_ref_1_2_a_seat_named_twice_two_ways_is_refused(db_path: Path) -> None:
     game = prismatic(db_path)
     before = rows(db_path)
     code, _, err = call(db_path, "act", game, "p2: reveal Ember Spark", "--by", "p1")
-    assert code == 2 and "REF-1.2" in err and "p2" in err and "p1" in err
+    assert code == 2
+    assert "REF-1.2" in err
+    assert "p2" in err
+    assert "p1" in err
     assert rows(db_path) == before
 
 
 def test_a_colon_inside_an_entry_is_not_a_seat(db_path: Path) -> None:
     game = prismatic(db_path)
     code, _, err = call(db_path, "act", game, "use Ember Spark: pull R to palette")
-    assert code in (1, 2) and "is not a seat" not in err and "names" not in err
+    assert code in (1, 2)
+    assert "is not a seat" not in err
+    assert "names" not in err
 
 
 # -- 4. 'legal' for a card game: one option a line, grouped by kind -----------------------
@@ -138,21 +147,27 @@ def test_legal_for_a_card_game_lists_one_option_a_line_grouped_by_kind(db_path: 
         assert call(db_path, "act", game, entry)[0] == 0, entry
     code, out, _ = call(db_path, "legal", game)
     lines = out.splitlines()
-    assert code == 0 and lines[0].endswith("legal entries for p1:")
+    assert code == 0
+    assert lines[0].endswith("legal entries for p1:")
     assert max(len(line) for line in lines) < 60  # no line hundreds of characters long
     play = lines.index(next(line for line in lines if line.startswith("play (")))
     assert lines[play + 1] == "  play Gamma Trooper"
-    assert "switch (1):" in lines and "  switch #1 defense" in lines and lines[-1] == "end"
+    assert "switch (1):" in lines
+    assert "  switch #1 defense" in lines
+    assert lines[-1] == "end"
     _, as_json, _ = call(db_path, "legal", game, "--json")
     actions = json.loads(as_json)["actions"]  # unchanged: the flat list
-    assert "play Gamma Trooper" in actions and actions[-1] == "end"
+    assert "play Gamma Trooper" in actions
+    assert actions[-1] == "end"
     assert sorted(line.strip() for line in lines[1:] if not line.endswith(":")) == sorted(actions)
 
 
 def test_legal_keeps_short_notation_on_one_line(db_path: Path) -> None:
     game = prizmik(db_path)
     code, out, _ = call(db_path, "legal", game)
-    assert code == 0 and len(out.splitlines()) == 2 and "e1>e2 " in out.splitlines()[1]
+    assert code == 0
+    assert len(out.splitlines()) == 2
+    assert "e1>e2 " in out.splitlines()[1]
 
 
 # -- 5. tab completion at the table past the first word (pexpect) -------------------------
@@ -161,25 +176,11 @@ pexpect = pytest.importorskip("pexpect")
 FIXTURES = ROOT / "fixtures"
 
 
-def spawn_table(db: Path, game: str) -> Any:
-    env = {**os.environ, "TERM": "dumb", "NO_COLOR": "1", "COLUMNS": "200"}
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "cli.main", "--db", str(db), "table", game],
-        cwd=str(ROOT),
-        env=env,
-        encoding="utf-8",
-        timeout=20,
-    )
-    child.expect(f"{game}> ")
-    return child
-
-
 def test_table_completes_card_names_of_several_words(db_path: Path) -> None:
     game = gammasphere(db_path)
     for entry in ("p2: draw 7", "p1: draw 7", "draw"):
         assert call(db_path, "act", game, entry)[0] == 0, entry
-    child = spawn_table(db_path, game)
+    child = spawn_table(db_path, game, columns=200)
     child.send("play Shale G\t")  # the second word of the name completes to the end
     child.expect("olem")  # the terminal echoes what the completion added
     child.send(" (def\t")
@@ -222,7 +223,7 @@ def test_table_completes_the_square_after_a_piece(db_path: Path) -> None:
     _, legal, _ = call(db_path, "legal", game, "--json")
     squares = [a.split()[2] for a in json.loads(legal)["actions"] if a.startswith("move u3 ")]
     assert "c3" in squares
-    child = spawn_table(db_path, game)
+    child = spawn_table(db_path, game, columns=200)
     child.send("move u3 \t\t")  # two tabs list the squares the piece may go to
     for square in squares:
         child.expect(square)
@@ -248,9 +249,11 @@ def test_text_record_writes_rejection_reasons_as_plain_text_and_reads_them_back(
     assert call(db_path, "export", game, "--format", "text", "-o", str(record))[0] == 0
     (line,) = [x for x in record.read_text().splitlines() if x.startswith("{rejected")]
     assert line.endswith(": GS-6.8 \"Pylon is a pylon: construct it with 'construct Pylon'\"}")
-    assert '\\"' not in line and "[[" not in line  # no JSON inside a JSON string
+    assert '\\"' not in line
+    assert "[[" not in line
     code, out, err = call(tmp_path / "other.db", "import", str(record))
-    assert code == 0 and "imported 1 games" in out + err, err
+    assert code == 0, err
+    assert "imported 1 games" in out + err, err
     # a record written before keeps its JSON-in-a-string form readable
     older = record.read_text().replace(
         line.split(": ", 1)[1],
@@ -258,7 +261,8 @@ def test_text_record_writes_rejection_reasons_as_plain_text_and_reads_them_back(
     )
     record.write_text(older)
     code, out, err = call(tmp_path / "third.db", "import", str(record))
-    assert code == 0 and "imported 1 games" in out + err, err
+    assert code == 0, err
+    assert "imported 1 games" in out + err, err
 
 
 def test_a_prismatic_game_where_a_seat_withdrew_exports_and_reimports(
@@ -274,7 +278,8 @@ def test_a_prismatic_game_where_a_seat_withdrew_exports_and_reimports(
     assert call(db_path, "export", game, "--format", "text", "-o", str(record))[0] == 0
     assert '[Result "p1>p2>p3"]' in record.read_text()
     code, out, err = call(tmp_path / "other.db", "import", str(record))
-    assert code == 0 and "imported 1 games" in out + err, err
+    assert code == 0, err
+    assert "imported 1 games" in out + err, err
     _, shown, _ = call(tmp_path / "other.db", "show", game, "--json")
     assert "p1>p2>p3" in json.dumps(json.loads(shown))
 
@@ -286,9 +291,11 @@ def test_a_dispute_opened_at_the_table_says_its_number(db_path: Path) -> None:
     game = prizmik(db_path)
     assert call(db_path, "act", game, "e1>e2")[0] == 0
     code, out, _ = call(db_path, "dispute", game, "--event", "2", "--by", "Bob", "--claim", "x")
-    assert code == 0 and out.startswith("dispute 1 on event 2 by Bob")
+    assert code == 0
+    assert out.startswith("dispute 1 on event 2 by Bob")
     code, out, _ = call(db_path, "table", game, input="dispute 2 Bob it was e3\nquit\n")
-    assert code == 0 and "dispute 2 on event 2 by Bob: it was e3 (event 4)" in out
+    assert code == 0
+    assert "dispute 2 on event 2 by Bob: it was e3 (event 4)" in out
 
 
 # -- 9. getting started: the decklist format where a user looks ------------------------------
@@ -297,10 +304,12 @@ def test_a_dispute_opened_at_the_table_says_its_number(db_path: Path) -> None:
 def test_new_help_documents_the_decklist_format_and_names_the_examples() -> None:
     result = CliRunner().invoke(app, ["new", "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0
-    assert "one card a line" in result.stdout and "fixtures/gammasphere/decks/" in result.stdout
+    assert "one card a line" in result.stdout
+    assert "fixtures/gammasphere/decks/" in result.stdout
     readme = (ROOT / "README.md").read_text()
     for named in ("fixtures/gammasphere/decks/ann.txt", "fixtures/crystale/pools/fire.txt"):
-        assert named in readme and (ROOT / named).is_file()
+        assert named in readme
+        assert (ROOT / named).is_file()
     assert "chromium" in readme
 
 
@@ -317,9 +326,11 @@ def test_prismatic_table_answers_an_entry_with_a_compact_line(db_path: Path) -> 
     between = after_first.split("recorded reveal Cobalt Tear by p1", 1)[0]
     # '(event 2)' ends the entry's line; then one compact line, not the 20-line board
     assert len(between.strip().splitlines()) == 2
-    assert "last: p1 reveal Ember Spark" in between and "'board' shows the whole" in between
+    assert "last: p1 reveal Ember Spark" in between
+    assert "'board' shows the whole" in between
     whole = out.rsplit("'board' shows the whole", 1)[1]
-    assert "Common cards:" in whole and "Cobalt Tear [hue" in whole  # 'board' draws it all
+    assert "Common cards:" in whole
+    assert "Cobalt Tear [hue" in whole
 
 
 def test_a_short_board_is_still_redrawn_after_each_entry(db_path: Path) -> None:
@@ -341,7 +352,8 @@ def test_the_public_text_record_shows_a_registration_by_its_size_and_reads_back(
     )
     assert code == 0, err
     text = record.read_text()
-    assert '{deck "p1" hidden 40}' in text and 'sealed ""' not in text
+    assert '{deck "p1" hidden 40}' in text
+    assert 'sealed ""' not in text
     assert "Gamma Trooper" not in text  # the registered list stays hidden
     decks = [line for _, _, line in parse_text(text, "public.txt").lines]
     assert decks == [DeckLine("p1", SealedDeck("", 40)), DeckLine("p2", SealedDeck("", 40))]

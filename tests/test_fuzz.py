@@ -79,7 +79,8 @@ def test_notation_reads_or_refuses(name: str, text: str) -> None:
     try:
         action = rules.parse(text)
     except ActionSyntaxError as exc:
-        assert exc.clause and "\n" not in str(exc).strip("\n")
+        assert exc.clause
+        assert "\n" not in str(exc).strip("\n")
         return
     assert rules.parse(rules.notation(action)) == action
 

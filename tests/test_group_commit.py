@@ -97,7 +97,8 @@ def test_entries_of_many_tables_land_in_one_commit_with_their_versions(
         assert svc.load(game).state.left == 25
     assert writer.commits == before + 1  # sixty entries, one transaction
     report = svc.verify()
-    assert report.games == 12 and not report.bad
+    assert report.games == 12
+    assert not report.bad
 
 
 def test_a_rejection_and_a_refusal_in_a_batch_are_their_callers_alone(
@@ -112,9 +113,12 @@ def test_a_rejection_and_a_refusal_in_a_batch_are_their_callers_alone(
     release.set()
     assert legal.result(10).event == 2
     rejected = broken.result(10)
-    assert not rejected.accepted and rejected.event == 3 and rejected.status == "rejected"
+    assert not rejected.accepted
+    assert rejected.event == 3
+    assert rejected.status == "rejected"
     assert isinstance(outcome(unreadable), UnreadableEntryError)  # REF-1.1: nothing stored
-    assert after.result(10).event == 4 and after.result(10).version == 4
+    assert after.result(10).event == 4
+    assert after.result(10).version == 4
     assert [r[0] for r in svc.store.rows(game)] == [1, 2, 3, 4]
 
 
@@ -188,7 +192,8 @@ def test_a_race_once_is_judged_again_on_the_game_as_stored(
     svc.load = load_then_race_once
     release.set()
     result = plain.result(10)
-    assert result.accepted and result.version == 3  # after the other writer's entry
+    assert result.accepted
+    assert result.version == 3
     assert isinstance(outcome(pinned), StaleVersionError)
     svc.load = original_load
     assert [r[0] for r in svc.store.rows(moved)] == [1, 2, 3]
@@ -252,7 +257,8 @@ def test_many_threads_entering_at_once_all_land(svc: CachedService, writer: Grou
     for game in games:
         assert answers[game] == list(range(2, 10))
         assert [r[0] for r in svc.store.rows(game)] == list(range(1, 10))
-    assert writer.entries >= 128 and writer.commits <= writer.entries
+    assert writer.entries >= 128
+    assert writer.commits <= writer.entries
 
 
 def test_a_write_by_another_process_between_commits_is_judged_on(
@@ -266,7 +272,8 @@ def test_a_write_by_another_process_between_commits_is_judged_on(
     with CachedService(GameStore(**store_env)) as other:
         other.record(game, "t3")  # 9 - 1 - 1 - 3 = 4 left
     after = writer.entry(game, "t1", expected_version=4).result(10)
-    assert after.version == 5 and after.accepted
+    assert after.version == 5
+    assert after.accepted
     assert svc.load(game).state.left == 3
     assert [r[0] for r in svc.store.rows(game)] == [1, 2, 3, 4, 5]
 
@@ -283,7 +290,8 @@ def test_a_game_written_past_the_cache_is_read_again_after_trust_returns(
     assert writer.entry(other, "t1").result(10).version == 2  # trust comes back here
     assert writer.entry(other, "t1").result(10).version == 3
     again = writer.entry(stale, "t2").result(10)
-    assert again.accepted and again.version == 4
+    assert again.accepted
+    assert again.version == 4
     assert svc.load(stale).state.left == 7
 
 
@@ -301,7 +309,8 @@ def test_an_entry_that_ends_a_game_of_an_event_updates_its_match(
     release.set()
     results = [f.result(10) for f in plays]
     assert [r.event for r in results] == [2, 3, 4, 5]
-    assert results[-1].ended is not None and results[-1].ended.how == "rule"
+    assert results[-1].ended is not None
+    assert results[-1].ended.how == "rule"
     assert other.result(10).version == 2
     (table,) = [t for t in svc.event_pairings(event) if t.games[0] == first]
     assert len(table.games) == 2  # the match heard of its game: best of 3, game 2 created
@@ -330,17 +339,22 @@ def test_a_batch_of_entries_ends_and_new_games_commits_once(
     for game, future in zip(games[:3], ends, strict=True):
         written = future.result(10)
         assert isinstance(written, WrittenEvents)
-        assert written.game_id == game and written.events == [3] and written.version == 3
-        assert written.ended is not None and written.ended.how == "resignation"
+        assert written.game_id == game
+        assert written.events == [3]
+        assert written.version == 3
+        assert written.ended is not None
+        assert written.ended.how == "resignation"
         assert svc.load(game).ended is not None
     views = [f.result(10) for f in fresh]
     assert len({v.game_id for v in views}) == 4
     for view in views:
-        assert view.version == 1 and view.state.left == 7
+        assert view.version == 1
+        assert view.state.left == 7
         assert svc.store.load(view.game_id).last_hash == view.last_hash  # stored as answered
     assert writer.commits == before + 1  # six entries, three ends, four new games: one commit
     report = svc.verify()
-    assert report.games == 10 and not report.bad
+    assert report.games == 10
+    assert not report.bad
 
 
 def test_an_end_answers_as_the_service_does(svc: CachedService, writer: GroupWriter) -> None:
@@ -350,7 +364,8 @@ def test_an_end_answers_as_the_service_does(svc: CachedService, writer: GroupWri
     grouped = writer.command(ours, command).result(10)
     alone = svc.end(theirs, "adjudication", who="second", reason="time", by="Tom")
     assert grouped.events == alone.events == [2]
-    assert grouped.summaries == alone.summaries and grouped.version == alone.version
+    assert grouped.summaries == alone.summaries
+    assert grouped.version == alone.version
     assert grouped.ended == alone.ended
 
 
@@ -372,12 +387,14 @@ def test_a_refused_end_in_a_batch_leaves_the_others_alone(
     late = writer.entry(games[2], "t1")  # the game is over: REF-1.3
     release.set()
     assert isinstance(outcome(stale), StaleVersionError)
-    assert isinstance(outcome(nobody), RefusedError) and "nobody" in str(outcome(nobody))
+    assert isinstance(outcome(nobody), RefusedError)
+    assert "nobody" in str(outcome(nobody))
     assert isinstance(outcome(unauthorized), AccessDeniedError)
     assert [f.result(10).version for f in good] == [2, 2, 2]
     assert ended.result(10).events == [3]
     refused = outcome(late)
-    assert isinstance(refused, InvalidCommandError) and refused.clause == "REF-1.3"
+    assert isinstance(refused, InvalidCommandError)
+    assert refused.clause == "REF-1.3"
     assert [len(svc.store.rows(g)) for g in games] == [2, 2, 3]
 
 
@@ -426,7 +443,8 @@ def test_a_race_on_an_end_fails_only_its_game(
     assert svc.store.exists(created.result(10).game_id)
     svc.load = original_load
     # the race came again when the end was judged once more: the other writer's two only
-    assert svc.load(moved).ended is None and svc.load(moved).version == 3
+    assert svc.load(moved).ended is None
+    assert svc.load(moved).version == 3
 
 
 def test_ends_of_an_events_games_in_one_batch_each_update_their_match(
@@ -446,7 +464,8 @@ def test_ends_of_an_events_games_in_one_batch_each_update_their_match(
     release.set()
     results = [f.result(10) for f in plays]
     assert [r.event for r in results] == [2, 3, 4, 5]
-    assert results[-1].ended is not None and results[-1].ended.how == "rule"
+    assert results[-1].ended is not None
+    assert results[-1].ended.how == "rule"
     assert resign.result(10).ended is not None
     assert isinstance(outcome(late), InvalidCommandError)
     assert writer.commits == before + 2
@@ -492,9 +511,11 @@ def test_a_busy_writer_judging_on_its_last_commit_refuses_only_a_game_moved_mean
     gate.set()
     assert first.result(10).version == 3
     moved_on = stale.result(10)  # judged on version 2, refused, judged again on version 3
-    assert moved_on.accepted and moved_on.version == 4
+    assert moved_on.accepted
+    assert moved_on.version == 4
     assert quiet.result(10).version == 4
     again = writer.entry(moved, "t1").result(10)
-    assert again.accepted and again.version == 5
+    assert again.accepted
+    assert again.version == 5
     assert svc.load(moved).state.left == 3
     other.close()

@@ -39,7 +39,8 @@ def test_untouched_store_verifies(played: tuple[RefereeService, str]) -> None:
     store, game_id = played
     (report,) = store.verify(game_id).reports
     assert report.ok, report.findings
-    assert report.events == 10 and report.actions == 5
+    assert report.events == 10
+    assert report.actions == 5
 
 
 @pytest.mark.parametrize("version", range(1, 11))
@@ -70,7 +71,8 @@ def test_deleted_event_is_caught(played: tuple[RefereeService, str], db_path: Pa
         con.execute("DELETE FROM stored_events WHERE originator_version=4")
     con.close()
     found = problems(store, game_id)
-    assert (4, "missing") in found and (5, "chain") in found
+    assert (4, "missing") in found
+    assert (5, "chain") in found
 
 
 def test_deleted_result_at_the_end_is_caught(
@@ -93,7 +95,8 @@ def test_reordered_events_are_caught(played: tuple[RefereeService, str], db_path
         con.execute("UPDATE stored_events SET originator_version=3 WHERE originator_version=-1")
     con.close()
     found = problems(store, game_id)
-    assert (2, "moved") in found and (3, "moved") in found
+    assert (2, "moved") in found
+    assert (3, "moved") in found
 
 
 def test_verify_catches_a_verdict_the_rules_no_longer_give(db_path: Path) -> None:
@@ -121,4 +124,5 @@ def test_what_if_lists_actions_illegal_under_another_setup(db_path: Path) -> Non
     for text in ("t3", "t2"):
         store.record(game.game_id, text)
     report = what_if(store.load(game.game_id))
-    assert report.illegal == [] and report.result_under_ruling == "second"
+    assert report.illegal == []
+    assert report.result_under_ruling == "second"

@@ -58,14 +58,16 @@ def test_the_readers_use_the_registration() -> None:
         **_fields(2), seat="first", penalty="warning", infraction="slow play", reason="again"
     )
     kind = kind_of_event(penalty)
-    assert kind is not None and kind.cls is PenaltyIssued
+    assert kind is not None
+    assert kind.cls is PenaltyIssued
     assert event_summary(penalty) == kind.summary(penalty)
     assert event_summary(penalty) == "penalty: warning for first: slow play (again)"
     assert entry_text(penalty) == kind.text(penalty)
     assert entry_text(penalty) == '{penalty "first" warning "slow play": "again"}'
     view = GameView(_created())
     view.fold(penalty)
-    assert view.penalties == [penalty] and view.events[-1] is penalty
+    assert view.penalties == [penalty]
+    assert view.events[-1] is penalty
 
 
 def test_a_type_with_no_registration_is_refused_by_each_reader() -> None:
@@ -83,7 +85,8 @@ def test_only_the_action_is_folded_inline_by_the_view() -> None:
         **_fields(2), seq=1, actor="first", action=msgspec.Raw(b'{"count":1}'), notation="1"
     )
     kind = kind_of_event(action)
-    assert kind is not None and kind.fold is None
+    assert kind is not None
+    assert kind.fold is None
     assert [cls.__name__ for cls in GAME_TYPES if _fold_of(cls) is None] == ["ActionRecorded"]
 
 

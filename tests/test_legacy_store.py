@@ -48,12 +48,15 @@ def test_legacy_topics_are_read_through_upcasters(legacy: RefereeService) -> Non
     topics = {topic for g in EXPECTED for _, topic, _ in legacy.store.rows(g)}
     assert {"referee.GameCreated.v1", "referee.GameEnded.v1"} <= topics
     view = legacy.load("prizmik-gmjc2jm9")
-    assert view.created.meta == {} and view.ended is not None and view.ended.ranking == ()
+    assert view.created.meta == {}
+    assert view.ended is not None
+    assert view.ended.ranking == ()
 
 
 def test_legacy_store_verifies_intact(legacy: RefereeService) -> None:
     report = legacy.verify()
-    assert report.games == 5 and report.bad == 0, [r.findings for r in report.reports if not r.ok]
+    assert report.games == 5, [r.findings for r in report.reports if not r.ok]
+    assert report.bad == 0, [r.findings for r in report.reports if not r.ok]
 
 
 def test_legacy_exports_import_and_new_exports_match_them(
@@ -85,5 +88,6 @@ def test_new_entries_append_to_a_legacy_game(legacy: RefereeService) -> None:
     game = "prismata-768p6t5j"
     before = legacy.load(game).version
     result = legacy.record(game, "end")
-    assert result.accepted and result.event == before + 1
+    assert result.accepted
+    assert result.event == before + 1
     assert legacy.verify(game).bad == 0

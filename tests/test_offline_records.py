@@ -42,14 +42,16 @@ def game_through_an_outage(svc: RefereeService) -> str:
     refused = sync(2, entry("e8>e7", "k1", "blue", 2), entry('e2>e3 "quoted"; x | y', "k2"))
     assert refused.outcome == "conflict"  # the server cannot take the second entry
     merged = sync(3, entry("e8>e7", "k3", "blue", 3))
-    assert merged.outcome == "merged" and all(r.accepted for r in merged.results)
+    assert merged.outcome == "merged"
+    assert all(r.accepted for r in merged.results)
     svc.record(gid, "e2>e3")  # the head referee writes meanwhile
     moved = sync(5, entry("e2>e3", "k4", "red", 5), entry("e7>e6", "k5", "blue", 6))
     assert moved.outcome == "conflict"
     kept = resolve_branch(svc, gid, moved.event, "table", reason="the table was right", by="Hera")
     assert all(r.accepted for r in kept)
     last = sync(svc.load(gid).version, entry("c1>c2", "k6", "red"))
-    assert last.outcome == "merged" and all(r.accepted for r in last.results)
+    assert last.outcome == "merged"
+    assert all(r.accepted for r in last.results)
     return gid
 
 
@@ -80,11 +82,9 @@ def test_the_offline_events_have_lines_that_parse_back_to_every_field(
     assert [(b.entries, b.theirs, b.ours, b.reason, b.by) for b in branches] == [
         (e.entries, e.theirs, e.ours, e.reason, e.by) for e in stored_branches
     ]
-    assert (
-        len(branches) == 2
-        and len(merged) == 2
-        and branches[0].entries[1].text == 'e2>e3 "quoted"; x | y'
-    )
+    assert len(branches) == 2
+    assert len(merged) == 2
+    assert branches[0].entries[1].text == 'e2>e3 "quoted"; x | y'
     assert branches[0].entries[1].recorded_at == AT  # to the microsecond
     assert [(k.kept, k.reason, k.by) for k in kept] == [("table", "the table was right", "Hera")]
 
@@ -121,7 +121,8 @@ def test_a_choice_naming_no_branch_refuses_the_record(svc: RefereeService, tmp_p
     path.write_text(record.replace(kept, kept.replace(f" {number} ", " 2 ", 1)))
     other = RefereeService(GameStore(tmp_path / "other.db"))
     report = other.import_files([path])
-    assert report.files[0].status == "refused" and "REF-9.5" in report.files[0].detail
+    assert report.files[0].status == "refused"
+    assert "REF-9.5" in report.files[0].detail
 
 
 def test_a_public_record_withholds_the_offline_entries_and_imports_as_stated(
@@ -135,10 +136,13 @@ def test_a_public_record_withholds_the_offline_entries_and_imports_as_stated(
     assert len(offline) == 4
     blue = text(svc, gid, "blue")  # a seat reads its own offline entries, no other's
     merged = [line for line in blue.splitlines() if line.startswith("{offline-merged")]
-    assert '"e8>e7" seat "blue"' in merged[0] and '"c1>c2"' not in merged[1]
+    assert '"e8>e7" seat "blue"' in merged[0]
+    assert '"c1>c2"' not in merged[1]
     branch = [line for line in blue.splitlines() if line.startswith("{offline-branch")]
-    assert '"e8>e7" seat "blue"' in branch[0] and "quoted" not in branch[0]
-    assert '"e7>e6" seat "blue"' in branch[1] and '"e2>e3"' not in branch[1]
+    assert '"e8>e7" seat "blue"' in branch[0]
+    assert "quoted" not in branch[0]
+    assert '"e7>e6" seat "blue"' in branch[1]
+    assert '"e2>e3"' not in branch[1]
     path = tmp_path / "public.txt"
     path.write_text(public)
     other = RefereeService(GameStore(tmp_path / "other.db"))

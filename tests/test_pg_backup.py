@@ -7,13 +7,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.postgres import _dsn
+from tests.postgres import fresh_schema
 from tests.web.test_postgres_web import pg_url
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,16 +33,8 @@ def referee(db: str, *args: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture
 def second_schema(pg_env: dict[str, str]) -> Iterator[dict[str, str]]:
     """Another fresh schema on the same server (dropped afterwards)."""
-    import psycopg
-
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(_dsn(), autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    try:
+    with fresh_schema() as schema:
         yield {**pg_env, "POSTGRES_SCHEMA": schema}
-    finally:
-        with psycopg.connect(_dsn(), autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
 
 
 def test_a_restored_postgresql_store_verifies_against_its_last_published_checkpoint(
@@ -64,23 +55,29 @@ def test_a_restored_postgresql_store_verifies_against_its_last_published_checkpo
 
     dump = tmp_path / "referee-backup.db"
     made = referee(live, "store", "backup", str(dump))
-    assert made.returncode == 0 and "backed up 6 events" in made.stdout, made.stderr
+    assert made.returncode == 0, made.stderr
+    assert "backed up 6 events" in made.stdout, made.stderr
     assert referee(live, "store", "backup", str(dump)).returncode == 2  # never overwritten
     # The dump is a store of its own: it extends the checkpoint too.
     offline = referee(str(dump), "verify", "--checkpoint", checkpoint, "--public-key", public)
-    assert offline.returncode == 0 and "signature verified" in offline.stdout, offline.stdout
+    assert offline.returncode == 0, offline.stdout
+    assert "signature verified" in offline.stdout, offline.stdout
 
     restored = referee(fresh, "store", "restore", str(dump))
-    assert restored.returncode == 0 and "restored 6 events" in restored.stdout, restored.stderr
+    assert restored.returncode == 0, restored.stderr
+    assert "restored 6 events" in restored.stdout, restored.stderr
     held = referee(fresh, "verify", "--checkpoint", checkpoint, "--public-key", public)
-    assert held.returncode == 0 and "signature verified" in held.stdout, held.stdout + held.stderr
+    assert held.returncode == 0, held.stdout + held.stderr
+    assert "signature verified" in held.stdout, held.stdout + held.stderr
     plain = referee(fresh, "verify")
-    assert plain.returncode == 0 and "its 1 recorded checkpoint" in plain.stdout, plain.stdout
+    assert plain.returncode == 0, plain.stdout
+    assert "its 1 recorded checkpoint" in plain.stdout, plain.stdout
     # The restored store takes new entries after the restored ones, and still holds.
     assert referee(fresh, "act", game1, "e2>e3").returncode == 0
     again = referee(fresh, "verify", "--checkpoint", checkpoint, "--public-key", public)
     assert again.returncode == 0, again.stdout
     # Restoring onto a store that holds events is refused, with one line.
     twice = referee(fresh, "store", "restore", str(dump))
-    assert twice.returncode == 2 and "already holds events" in twice.stderr
+    assert twice.returncode == 2
+    assert "already holds events" in twice.stderr
     assert "Traceback" not in twice.stderr

@@ -128,12 +128,12 @@ def test_an_event_write_repeated_with_its_idempotency_key_stores_nothing_new(
             event_id, "Cal", reason="ill", expected_version=version, idempotency_key="k1"
         )
     assert refused.value.event == after
-    with pytest.raises(RepeatedWriteError):  # from another process, folded afresh
-        fresh = RefereeService(GameStore(svc.store.path), clock=_clock)
-        try:
+    fresh = RefereeService(GameStore(svc.store.path), clock=_clock)  # another process, afresh
+    try:
+        with pytest.raises(RepeatedWriteError):
             fresh.event_register(event_id, ["Dan"], idempotency_key="k1")
-        finally:
-            fresh.close()
+    finally:
+        fresh.close()
     assert svc.event_version(event_id) == after
     with writing_token("tok-other"):
         svc.event_register(event_id, ["Dan"], idempotency_key="k1")

@@ -24,7 +24,8 @@ def test_postgres_records_rejects_retracts_and_verifies(
     assert svc.record(game.game_id, "e8>e7").accepted
     svc.retract(game.game_id, "misheard")
     view = svc.load(game.game_id)
-    assert view.ply == 1 and len(view.events) == 5
+    assert view.ply == 1
+    assert len(view.events) == 5
     assert svc.verify(game.game_id).bad == 0
     assert game.game_id in svc.store.game_ids()
     path = tmp_path / "pg.jsonl"
@@ -120,7 +121,8 @@ def test_an_import_of_2000_games_into_postgres_finishes(
     assert "imported 2000 games (82000 events)" in done.stderr
     svc = RefereeService(GameStore(url))
     ids = svc.store.game_ids()
-    assert len(ids) == 2000 and svc.verify(ids[-1]).bad == 0
+    assert len(ids) == 2000
+    assert svc.verify(ids[-1]).bad == 0
     assert svc.load(ids[1234]).state == source.load(game).state
     svc.close()
 

@@ -53,7 +53,8 @@ def test_a_fresh_store_gains_its_tables_and_a_race_is_a_concurrent_write(
     """The first append finds no table: the psycopg backend makes it, the append runs."""
     svc = RefereeService(oneshot_store)
     game = svc.create_game("prizmik", PLAYERS).game_id
-    assert oneshot_store.backend is not None and oneshot_store.backend.has_table("referee_events")
+    assert oneshot_store.backend is not None
+    assert oneshot_store.backend.has_table("referee_events")
     stale = svc.load(game)
     other = RefereeService(GameStore(env=pg_env))  # psycopg's store writes first
     assert other.record(game, "c1>c2").accepted
@@ -128,7 +129,8 @@ def test_act_and_show_on_postgres_open_no_pool(pg_env: dict[str, str], tmp_path:
         assert f"CODE {code}" in done.stderr
         assert json.loads(done.stderr.rpartition("LOADED ")[2]) == []
     view = RefereeService(GameStore(env=pg_env)).load(game)
-    assert view.version == 3 and view.ply == 1
+    assert view.version == 3
+    assert view.ply == 1
 
 
 def test_act_with_no_server_or_an_unknown_role_says_so_in_one_line(
@@ -146,5 +148,7 @@ def test_act_with_no_server_or_an_unknown_role_says_so_in_one_line(
     ):
         done = _cli(tmp_path, "--db", url, "act", "prizmik-x", "e1>e2")
         lines = done.stderr.rpartition("CODE 2")[0].strip().splitlines()
-        assert len(lines) == 1 and lines[0].startswith("error: the store cannot be used: ")
-        assert said in lines[0] and "Traceback" not in done.stderr
+        assert len(lines) == 1
+        assert lines[0].startswith("error: the store cannot be used: ")
+        assert said in lines[0]
+        assert "Traceback" not in done.stderr

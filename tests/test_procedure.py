@@ -48,7 +48,8 @@ def test_ref_1_5_simultaneous_step_takes_entries_in_any_order_and_needs_a_seat(
     assert svc.position(game).to_act == ["p1", "p2"]
     assert svc.record(game, "draw 2", actor="p2").accepted
     rejected = svc.record(game, "draw 2", actor="p3")  # p3 already drew
-    assert not rejected.accepted and rejected.violations[0].clause == "REF-1.2"
+    assert not rejected.accepted
+    assert rejected.violations[0].clause == "REF-1.2"
     assert svc.record(game, "draw 2", actor="p1").accepted
     assert svc.position(game).to_act == ["p1"]  # the step closed; play goes in seat order
 
@@ -58,7 +59,8 @@ def test_ref_1_6_an_impossible_report_is_rejected(svc: RefereeService) -> None:
     result = svc.record(game, "draw 2", actor="p1")
     assert result.accepted
     result = svc.record(game, "draw 3", actor="p2")
-    assert not result.accepted and result.violations[0].clause == "TR-2.1"
+    assert not result.accepted
+    assert result.violations[0].clause == "TR-2.1"
     assert "holds 2 cards" in result.violations[0].reason
 
 
@@ -84,7 +86,8 @@ def test_ref_2_3_backup_retracts_every_later_action_newest_first(svc: RefereeSer
     result = svc.backup(game, 1, "the draw was misreported")
     assert result.retracted == [4, 3, 2]
     view = svc.load(game)
-    assert view.ply == 1 and [type(e) for e in view.events[-3:]] == [ActionRetracted] * 3
+    assert view.ply == 1
+    assert [type(e) for e in view.events[-3:]] == [ActionRetracted] * 3
     assert all(e.reason.startswith("backup to action 1:") for e in view.events[-3:])  # type: ignore[attr-defined]
     with pytest.raises(InvalidCommandError) as info:
         svc.backup(game, 1, "again")
@@ -95,11 +98,9 @@ def test_ref_6_1_to_6_4_a_card_that_needs_a_ruling(svc: RefereeService) -> None:
     game = tribute(svc)
     _play_round(svc, game)
     result = svc.record(game, "play Joker")
-    assert (
-        result.accepted
-        and result.rulings[0].card == "Joker"
-        and result.rulings[0].clause == "TR-2.3"
-    )
+    assert result.accepted
+    assert result.rulings[0].card == "Joker"
+    assert result.rulings[0].clause == "TR-2.3"
     assert isinstance(svc.load(game).events[-1], RulingRequested)
     with pytest.raises(InvalidCommandError) as info:  # REF-6.2: the ruling comes first
         svc.record(game, "play King")
@@ -109,10 +110,10 @@ def test_ref_6_1_to_6_4_a_card_that_needs_a_ruling(svc: RefereeService) -> None:
     assert info.value.clause == "REF-6.3"
     svc.adjust(game, "resource p1 score +4", card="Joker", reason="the table ruled four")
     view = svc.load(game)
-    assert not view.pending and view.state.of("p1").score == 4
-    assert (
-        isinstance(view.events[-1], AdjustmentRecorded) and view.events[-1].resolves == 9
-    )  # the request
+    assert not view.pending
+    assert view.state.of("p1").score == 4
+    assert isinstance(view.events[-1], AdjustmentRecorded)
+    assert view.events[-1].resolves == 9
     assert svc.record(game, "play King").accepted
     audit = svc.audit(game)
     assert [a["card"] for a in audit["adjustments"]] == ["Joker"]  # REF-6.4: the audit lists it
@@ -126,7 +127,8 @@ def test_ref_2_4_retracting_an_action_takes_its_adjustment_back(svc: RefereeServ
     svc.adjust(game, "resource p1 score +4", card="Joker", reason="four")
     svc.retract(game, "the Joker was played by mistake")
     view = svc.load(game)
-    assert view.state.of("p1").score == 0 and not view.pending
+    assert view.state.of("p1").score == 0
+    assert not view.pending
     assert svc.verify(game).bad == 0
 
 
@@ -145,14 +147,17 @@ def test_ref_3_5_a_resignation_with_three_seats_withdraws_and_play_goes_on(
     game = tribute(svc)
     svc.record(game, "draw 2", actor="p1")
     written = svc.end(game, "resignation", who="Ben")
-    assert written.ended is None and isinstance(svc.load(game).events[-1], SeatWithdrawn)
-    assert svc.position(game).to_act == ["p3"] and svc.position(game).withdrawn == ["p2"]
+    assert written.ended is None
+    assert isinstance(svc.load(game).events[-1], SeatWithdrawn)
+    assert svc.position(game).to_act == ["p3"]
+    assert svc.position(game).withdrawn == ["p2"]
     with pytest.raises(InvalidCommandError) as info:
         svc.retract(game, "undo the draw")  # not back past a withdrawal
     assert info.value.clause == "REF-3.5"
     svc.record(game, "draw 2", actor="p3")
     written = svc.end(game, "resignation", who="p3")  # one seat left: it wins
-    assert written.ended is not None and written.ended.result == "p1>p3>p2"
+    assert written.ended is not None
+    assert written.ended.result == "p1>p3>p2"
     assert [(p.seat, p.rank) for p in written.ended.ranking] == [("p1", 1), ("p3", 2), ("p2", 3)]
 
 
@@ -164,28 +169,26 @@ def test_ref_3_6_a_ranking_is_adjudicated_whole(svc: RefereeService) -> None:
     with pytest.raises(InvalidCommandError):
         svc.end(game, "adjudication", ranking="p1>p2", reason="time")  # every seat playing
     written = svc.end(game, "adjudication", ranking="p2>p1=p3", reason="time ran out")
-    assert (
-        written.ended is not None
-        and written.ended.result == "p2>p1=p3"
-        and written.ended.winner == "p2"
-    )
+    assert written.ended is not None
+    assert written.ended.result == "p2>p1=p3"
+    assert written.ended.winner == "p2"
 
 
 def test_ref_7_penalties(svc: RefereeService) -> None:
     two = svc.create_game("nim", {"first": "Ann", "second": "Ben"}).game_id
     svc.penalty(two, "Ann", "warning", "slow play")
-    assert svc.load(two).ended is None and isinstance(svc.load(two).events[-1], PenaltyIssued)
+    assert svc.load(two).ended is None
+    assert isinstance(svc.load(two).events[-1], PenaltyIssued)
     written = svc.penalty(two, "Ben", "game_loss", "marked cards", reason="second offence")
-    assert (
-        written.ended is not None
-        and written.ended.winner == "first"
-        and written.ended.how == "penalty"
-    )
+    assert written.ended is not None
+    assert written.ended.winner == "first"
+    assert written.ended.how == "penalty"
     with pytest.raises(InvalidCommandError):
         svc.retract(two, "no")  # a declared result stands (REF-2.2)
     three = tribute(svc)
     written = svc.penalty(three, "p1", "disqualification", "collusion")
-    assert written.ended is None and svc.position(three).withdrawn == ["p1"]
+    assert written.ended is None
+    assert svc.position(three).withdrawn == ["p1"]
     finished = svc.create_game(
         "nim", {"first": "Ann", "second": "Ben"}, options={"heap": 1}
     ).game_id
@@ -193,14 +196,16 @@ def test_ref_7_penalties(svc: RefereeService) -> None:
     written = svc.penalty(
         finished, "first", "game_loss", "drew extra cards"
     )  # ...then loses by penalty
-    assert written.ended is not None and written.ended.winner == "second"
+    assert written.ended is not None
+    assert written.ended.winner == "second"
     assert svc.verify(finished).bad == 0
 
 
 def test_ref_5_1_decks_are_checked_and_registered_before_play(svc: RefereeService) -> None:
     with pytest.raises(InvalidCommandError) as info:
         svc.create_game("tribute", THREE, decks={"p1": parse_decklist("3 Ace")})
-    assert info.value.clause == "TR-1.1" and "at most 2 copies" in str(info.value)
+    assert info.value.clause == "TR-1.1"
+    assert "at most 2 copies" in str(info.value)
     game = svc.create_game("tribute", THREE).game_id
     svc.register_deck(game, "p1", parse_decklist("2 Ace"))
     svc.register_deck(game, "p1", parse_decklist("1 Ace\n1 King"))  # corrected before play
@@ -223,19 +228,21 @@ def test_ref_5_2_to_5_4_a_sealed_list_is_opened_and_then_binds(svc: RefereeServi
     game = svc.create_game(
         "tribute", {"p1": "Ann", "p2": "Ben"}, decks={"p1": parse_decklist("2 Ace"), "p2": sealed}
     ).game_id
-    assert "King" not in str(svc.log(game, viewer="p1")) and "King" not in str(svc.log(game))
+    assert "King" not in str(svc.log(game, viewer="p1"))
+    assert "King" not in str(svc.log(game))
     svc.record(game, "draw 2", actor="p1")
     svc.record(game, "draw 2", actor="p2")
     svc.record(game, "play Ace")
     wrong = svc.open_deck(game, "p2", parse_decklist("2 King"), "not-the-salt-at-all")
-    assert not wrong.accepted and wrong.violations[0].clause == "REF-5.3"
+    assert not wrong.accepted
+    assert wrong.violations[0].clause == "REF-5.3"
     opened = svc.open_deck(game, "p2", decklist, SALT)
     assert opened.accepted
     result = svc.record(game, "play Jack")
-    assert not result.accepted and result.violations[0].clause == "REF-5.4"
-    assert "King" not in str(svc.log(game, viewer="p1")) and "King" in str(
-        svc.log(game)
-    )  # stays private
+    assert not result.accepted
+    assert result.violations[0].clause == "REF-5.4"
+    assert "King" not in str(svc.log(game, viewer="p1"))
+    assert "King" in str(svc.log(game))
     assert svc.verify(game).bad == 0
 
 
@@ -246,7 +253,8 @@ def test_viewers_are_referee_public_or_a_seat(svc: RefereeService) -> None:
     with pytest.raises(RefusedError):
         svc.position(game, viewer="Zed")
     seen_by_ben = svc.position(game, viewer="Ben").position["seats"]
-    assert "list" in seen_by_ben["p2"] and "list" not in seen_by_ben["p1"]["list"]
+    assert "list" in seen_by_ben["p2"]
+    assert "list" not in seen_by_ben["p1"]["list"]
 
 
 def test_ref_1_2_says_who_decides_a_pending_decision_and_when() -> None:
@@ -255,7 +263,8 @@ def test_ref_1_2_says_who_decides_a_pending_decision_and_when() -> None:
     from referee.rulebook import find_clause
 
     text = find_clause("REF-1.2").text
-    assert "strike back" in text and "alone may act until it has made the decision" in text
+    assert "strike back" in text
+    assert "alone may act until it has made the decision" in text
 
 
 def test_ref_10_1_a_games_time_limit_is_set_later_and_the_latest_counts(
@@ -271,7 +280,7 @@ def test_ref_10_1_a_games_time_limit_is_set_later_and_the_latest_counts(
     assert written.summaries == ["time limit set to 45 minutes (slow start)"]
     assert svc.load(game).time_limit == 45
     for bad in (0, 1441):
-        with pytest.raises(InvalidCommandError, match="REF-10.1"):
+        with pytest.raises(InvalidCommandError, match=r"REF-10.1"):
             svc.time_limit(game, bad)
     record = "\n".join(svc.export([game], "text"))
     assert '{time-limit 45: "slow start"}' in record
@@ -280,12 +289,13 @@ def test_ref_10_1_a_games_time_limit_is_set_later_and_the_latest_counts(
     other = RefereeService(GameStore(tmp_path / "other.db"))
     (outcome,) = other.import_files([path], as_new=True).files
     assert outcome.status == "imported", outcome.detail
-    assert outcome.game_id is not None and other.load(outcome.game_id).time_limit == 45
+    assert outcome.game_id is not None
+    assert other.load(outcome.game_id).time_limit == 45
     svc.end(game, "resignation", who="blue")
-    with pytest.raises(InvalidCommandError, match="REF-10.1.*has ended"):
+    with pytest.raises(InvalidCommandError, match=r"REF-10.1.*has ended"):
         svc.time_limit(game, 60)
     from_event = svc.create_game("prizmik", {"red": "Cal", "blue": "Dee"}, meta={"event": "ev-x"})
-    with pytest.raises(InvalidCommandError, match="REF-10.1.*round clock"):
+    with pytest.raises(InvalidCommandError, match=r"REF-10.1.*round clock"):
         svc.time_limit(from_event.game_id, 60)
 
 
@@ -295,7 +305,8 @@ def test_ref_10_1_a_games_time_limit_is_set_later_and_the_latest_counts(
 def test_ref_7_3_a_withdrawn_game_loss_voids_the_result_it_declared(svc: RefereeService) -> None:
     game = svc.create_game("nim", {"first": "Ann", "second": "Ben"}).game_id
     issued = svc.penalty(game, "Ben", "game_loss", "marked cards")
-    assert issued.ended is not None and issued.ended.winner == "first"
+    assert issued.ended is not None
+    assert issued.ended.winner == "first"
     penalty_event = issued.events[0]
     written = svc.withdraw_penalty(game, penalty_event, reason="the wrong player", by="Hera")
     # the withdrawal and the voided result, each a new event; the penalty itself unchanged
@@ -304,13 +315,15 @@ def test_ref_7_3_a_withdrawn_game_loss_voids_the_result_it_declared(svc: Referee
         f"result of event {issued.events[-1]} voided: penalty of event {penalty_event} withdrawn",
     ]
     view = svc.load(game)
-    assert view.ended is None and view.penalties == []
+    assert view.ended is None
+    assert view.penalties == []
     assert isinstance(view.event(penalty_event), PenaltyIssued)
     assert svc.verify(game).bad == 0
     svc.record(game, "t1")  # the game goes on
     with pytest.raises(InvalidCommandError) as again:
         svc.withdraw_penalty(game, penalty_event, reason="twice")
-    assert again.value.clause == "REF-7.3" and "already withdrawn" in str(again.value)
+    assert again.value.clause == "REF-7.3"
+    assert "already withdrawn" in str(again.value)
 
 
 def test_ref_7_3_a_loss_found_after_the_result_withdrawn_declares_that_result_again(
@@ -319,17 +332,21 @@ def test_ref_7_3_a_loss_found_after_the_result_withdrawn_declares_that_result_ag
     game = svc.create_game("nim", {"first": "Ann", "second": "Ben"}, options={"heap": 1}).game_id
     svc.record(game, "t1")  # first wins by rule
     before = svc.load(game).ended
-    assert before is not None and before.winner == "first"
+    assert before is not None
+    assert before.winner == "first"
     issued = svc.penalty(game, "first", "game_loss", "drew extra cards")
-    assert issued.ended is not None and issued.ended.winner == "second"
+    assert issued.ended is not None
+    assert issued.ended.winner == "second"
     written = svc.withdraw_penalty(game, issued.events[0], reason="the count was right")
     after = svc.load(game).ended
-    assert after is not None and (after.winner, after.how, after.clause) == (
+    assert after is not None
+    assert (after.winner, after.how, after.clause) == (
         "first",
         before.how,
         before.clause,
     )
-    assert written.ended is not None and written.ended.winner == "first"
+    assert written.ended is not None
+    assert written.ended.winner == "first"
     assert svc.verify(game).bad == 0
 
 
@@ -342,11 +359,15 @@ def test_ref_7_3_a_withdrawn_warning_no_longer_counts_toward_an_upgrade(
     first = svc.penalty(game, "Ann", "warning", "slow-play")
     second = svc.penalty(game, "Ben", "warning", "slow-play")
     advice = penalty_advice(svc.load(game), "first", "slow-play")
-    assert advice is not None and advice.earlier == 1 and advice.upgrade  # EV-8.4: a repeat
+    assert advice is not None
+    assert advice.earlier == 1
+    assert advice.upgrade
     svc.withdraw_penalty(game, first.events[0], reason="it was the other player")
     view = svc.load(game)
     advice = penalty_advice(view, "first", "slow-play")
-    assert advice is not None and advice.earlier == 0 and not advice.upgrade
+    assert advice is not None
+    assert advice.earlier == 0
+    assert not advice.upgrade
     assert [p.event for p in toolkit(view).penalties] == [second.events[0]]
     assert view.ended is None
 
@@ -362,13 +383,15 @@ def test_ref_7_3_refusals_name_the_clause(svc: RefereeService) -> None:
     ):
         with pytest.raises(InvalidCommandError) as refused:
             svc.withdraw_penalty(game, number, reason=reason)
-        assert refused.value.clause == "REF-7.3" and words in str(refused.value)
+        assert refused.value.clause == "REF-7.3"
+        assert words in str(refused.value)
     # a seat a disqualification withdrew while the others played on cannot come back
     three = tribute(svc)
     dq = svc.penalty(three, "p1", "disqualification", "collusion")
     with pytest.raises(InvalidCommandError) as stays:
         svc.withdraw_penalty(three, dq.events[0], reason="mistaken")
-    assert stays.value.clause == "REF-7.3" and "adjudicate" in str(stays.value)
+    assert stays.value.clause == "REF-7.3"
+    assert "adjudicate" in str(stays.value)
     assert len(svc.load(game).events) == 3  # nothing stored by any refusal
 
 
@@ -399,7 +422,8 @@ def test_ref_6_5_an_adjustment_names_a_card_of_the_catalog_or_none(
     svc.record(game, "p2: draw 7")
     with pytest.raises(InvalidCommandError) as refused:
         svc.adjust(game, "resource p1 gas +1", card="not a card", reason="miscounted")
-    assert refused.value.clause == "REF-6.5" and "not a card" in str(refused.value)
+    assert refused.value.clause == "REF-6.5"
+    assert "not a card" in str(refused.value)
     fixed = svc.adjust(game, "resource p1 gas +1", card="", reason="miscounted the gas")
     assert fixed.summaries[0].startswith("position corrected: ")
     named = svc.adjust(game, "resource p1 gas -1", card="gamma trooper", reason="its effect")

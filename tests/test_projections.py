@@ -114,7 +114,8 @@ def test_dispute_overturn_retracts_and_audit_tells_the_story(db_path: Path) -> N
     )
     assert kinds(store, game, written.events) == ["DisputeRuled", "ActionRetracted"]
     view = store.load(game)
-    assert view.state.left == 6 and view.disputes[1].final
+    assert view.state.left == 6
+    assert view.disputes[1].final
     with pytest.raises(InvalidCommandError):
         store.appeal(game, 1, by="Ann", grounds="no")
     (item,) = dossiers(view)
@@ -123,7 +124,8 @@ def test_dispute_overturn_retracts_and_audit_tells_the_story(db_path: Path) -> N
     assert item["steps"][2]["carried_out"] == ["retracted action 1 (event 2): dispute 1 overturned"]
     assert item["position_before"]["actions"] == 0
     text = render_dossier(item, "md")
-    assert "FINAL" not in text and "final ruling by Hugo: OVERTURN" in text
+    assert "FINAL" not in text
+    assert "final ruling by Hugo: OVERTURN" in text
     projector = Projector(store.store)
     projector.catch_up()
     assert projector.audit(game)[0]["status"] == "closed"
@@ -150,7 +152,8 @@ def test_other_recorders_take_the_library_paths(db_path: Path, tmp_path: Path) -
         store.retract(a, "recount")
         store.record(a, "t1")
         play(store, "Ben", "Ann", ["t1", "t3"])
-        assert store.verify().bad == 0 and store.verify().games == 2
+        assert store.verify().bad == 0
+        assert store.verify().games == 2
     results = []
     for name, store in (("memory", memory), ("sqlite", sqlite)):
         projector = Projector(store.store, tmp_path / f"{name}.projections.db")
@@ -177,7 +180,8 @@ def test_compressed_store_takes_the_library_paths(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / "zip.db") as con:
         (state,) = con.execute("SELECT state FROM stored_events LIMIT 1").fetchone()
     assert not state.startswith(b"{")  # really compressed
-    assert store.verify(game).bad == 0 and store.store.game_ids() == [game]
+    assert store.verify(game).bad == 0
+    assert store.store.game_ids() == [game]
     projector = Projector(store.store, tmp_path / "zip.projections.db")
     assert projector.catch_up() == 5
     assert {r["player"] for r in projector.standings()} == {"Ann", "Ben"}
@@ -211,7 +215,8 @@ def test_ref_4_5_overturned_resignation_voids_the_result(db_path: Path, tmp_path
     )
     assert kinds(store, game, written.events)[1] == ResultVoided.__name__
     view = store.load(game)
-    assert view.ended is None and view.result == "*"
+    assert view.ended is None
+    assert view.result == "*"
     assert {s.game_id: s.result for s in store.games()}[game] == "*"
     store.end(game, "resignation", who="second")
     projector.catch_up()
@@ -247,8 +252,6 @@ def test_ref_4_5_rule_results_and_stale_retractions_are_refused(db_path: Path) -
         other, 1, decision="overturn", clause="NIM-1.1", reason="restore", by="Rita"
     )
     last = store.load(other).event(written.events[-1])
-    assert (
-        isinstance(last, ActionRecorded)
-        and last.notation == "t3"
-        and store.load(other).state.left == 6
-    )
+    assert isinstance(last, ActionRecorded)
+    assert last.notation == "t3"
+    assert store.load(other).state.left == 6

@@ -89,7 +89,8 @@ def test_rejected_action_changes_nothing(data: st.DataObject, length: int) -> No
     assert after_rows[:-1] == before_rows  # nothing earlier touched
     assert after_rows[-1][1] == "referee.ActionRejected.v1"
     reloaded = store.load(game_id)
-    assert reloaded.state == before and isinstance(reloaded.events[-1], ActionRejected)
+    assert reloaded.state == before
+    assert isinstance(reloaded.events[-1], ActionRejected)
 
 
 @SETTINGS

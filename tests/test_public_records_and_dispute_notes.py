@@ -72,14 +72,18 @@ def round_trip(tmp_path: Path, game: str, hidden: tuple[str, ...]) -> tuple[str,
     code, _, err = call(db, "export", game, "--format", "text", "--as", "public", "-o", str(record))
     assert code == 0, err
     text = record.read_text()
-    assert '[View "public"]' in text and "{rejected " in text and "(hidden)" in text
+    assert '[View "public"]' in text
+    assert "{rejected " in text
+    assert "(hidden)" in text
     for name in hidden:
         assert name not in text.split("{rejected ", 1)[1]  # the rejection names no hidden card
     other = tmp_path / "other.db"
     code, out, err = call(other, "import", str(record))
-    assert code == 0 and "refused 0" in err + out, err
+    assert code == 0, err
+    assert "refused 0" in err + out, err
     code, out, err = call(other, "verify", game)
-    assert code == 0 and "all intact" in out + err, out + err
+    assert code == 0, out + err
+    assert "all intact" in out + err, out + err
     code, again, err = call(other, "export", game, "--format", "text")
     assert code == 0, err
     return text, again
@@ -118,7 +122,8 @@ def test_ref_8_1_a_referee_record_still_judges_its_rejections_again(tmp_path: Pa
     assert forged != text
     (tmp_path / "forged.txt").write_text(forged)
     code, _, err = call(tmp_path / "other.db", "import", str(tmp_path / "forged.txt"))
-    assert code != 0 and "the rules now cite GS-6.3" in err
+    assert code != 0
+    assert "the rules now cite GS-6.3" in err
 
 
 def test_ref_8_1_is_written_as_an_interpretation() -> None:
@@ -126,7 +131,8 @@ def test_ref_8_1_is_written_as_an_interpretation() -> None:
     if code != 0:  # the procedure's clauses are listed with any game's rulebook
         code, out, _ = call(ROOT / "unused.db", "rules", "gammasphere", "--json")
     assert code == 0
-    assert "REF-8.1" in out and json.loads(out)
+    assert "REF-8.1" in out
+    assert json.loads(out)
 
 
 # -- the audit of a dispute on a retracted entry says it was retracted (REF-2.1, REF-4.1) ---
@@ -154,11 +160,13 @@ def test_ref_4_1_the_audit_of_a_dispute_on_a_retracted_first_entry_says_so(
     code, out, err = call(db_path, "audit", game)
     assert code == 0, err
     decision = out.split("Disputed decision", 1)[1].split("Position before it", 1)[0]
-    assert "1. red e1>e2" in decision and "retracted in event 3 by Rita" in decision
+    assert "1. red e1>e2" in decision
+    assert "retracted in event 3 by Rita" in decision
     assert ": misheard" in decision
     code, out, _ = call(db_path, "audit", game, "--json")
     retracted = json.loads(out)["disputes"][0]["disputed"]["retracted"]
-    assert retracted["event"] == 3 and retracted["reason"] == "misheard"
+    assert retracted["event"] == 3
+    assert retracted["reason"] == "misheard"
 
 
 def test_ref_4_1_a_retraction_after_the_dispute_reaches_its_audit(db_path: Path) -> None:
@@ -284,7 +292,8 @@ def test_px_14_1_bids_sealed_until_the_round_is_complete_then_public(tmp_path: P
         assert code == 0, err
         return [e["notation"] for e in json.loads(out) if e["kind"] == "action"]
 
-    assert notations("p2")[-1] == "sealed bid" and notations("public")[-1] == "sealed bid"
+    assert notations("p2")[-1] == "sealed bid"
+    assert notations("public")[-1] == "sealed bid"
     assert notations("p1")[-1] == "bid 0"
     act(db, game, "p2: bid 0")  # the round is complete: both bids are revealed
     assert notations("public")[-2:] == ["bid 0", "bid 0"] == notations("p1")[-2:]
@@ -294,6 +303,8 @@ def test_px_14_1_bids_sealed_until_the_round_is_complete_then_public(tmp_path: P
     assert "sealed bid" not in record.read_text()
     other = tmp_path / "other.db"
     code, out, err = call(other, "import", str(record))
-    assert code == 0 and "refused 0" in out + err, err
+    assert code == 0, err
+    assert "refused 0" in out + err, err
     code, out, err = call(other, "verify", game)
-    assert code == 0 and "all intact" in out + err
+    assert code == 0
+    assert "all intact" in out + err

@@ -43,5 +43,6 @@ def test_a_readme_quick_start_runs_as_written(block: str, tmp_path: Path) -> Non
         timeout=300,
     )
     assert done.returncode == 0, f"{done.stdout}\n{done.stderr}"
-    assert "Traceback" not in done.stderr and "rejected" not in done.stderr
+    assert "Traceback" not in done.stderr
+    assert "rejected" not in done.stderr
     assert (tmp_path / "referee.db").exists()

@@ -15,7 +15,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,7 @@ from events.replica import ReplicaDivergedError
 from events.store import GameStore
 from service.app import open_service
 from service.postings import make_posting, verify_posting
-from service.replication import name_store, replicate
+from service.replication import Replication, name_store, replicate
 from service.seal import create_key
 from tests.postgres import pg_url
 from tests.replication_drill import Link, drill
@@ -79,11 +78,11 @@ class Hall:
 
 
 @pytest.fixture
-def hall(tmp_path: Path) -> Iterator[Hall]:
-    yield Hall(tmp_path / "hall.db", tmp_path / "seal.pem")
+def hall(tmp_path: Path) -> Hall:
+    return Hall(tmp_path / "hall.db", tmp_path / "seal.pem")
 
 
-def copy(source: str | Path, target: str | Path, **kw: object) -> object:
+def copy(source: str | Path, target: str | Path, **kw: object) -> Replication:
     with open_service(source) as src, open_service(target, create=True) as dst:
         return replicate(src.store, dst.store, **kw)  # type: ignore[arg-type]
 
@@ -96,16 +95,19 @@ def test_once_copies_every_stream_byte_identical_and_the_copy_verifies(
     assert code == 0, err
     assert "cloud follows hall" in out
     original, copied = streams(str(hall.db)), streams(str(cloud))
-    assert original == copied and len(original) >= 4
+    assert original == copied
+    assert len(original) >= 4
     code, out, err = call(cloud, "verify")
-    assert code == 0 and "all intact" in out, out + err
+    assert code == 0, out + err
+    assert "all intact" in out, out + err
     # A posting signed on the hall verifies against the replica's copy of the event.
     with open_service(hall.db) as svc:
         posting, later = make_posting(svc.store, hall.event, "standings", 1, key=hall.key)
     assert later == 0
     with open_service(cloud) as svc:
         report = verify_posting(svc.store, hall.event, posting, hall.public)
-    assert report.ok and all(c.ok for c in report.checks), report.checks
+    assert report.ok, report.checks
+    assert all(c.ok for c in report.checks), report.checks
 
 
 def test_a_second_run_stores_nothing_twice_and_a_later_run_resumes(
@@ -114,15 +116,18 @@ def test_a_second_run_stores_nothing_twice_and_a_later_run_resumes(
     cloud = tmp_path / "cloud.db"
     first = copy(hall.db, cloud, page=3)  # many small transactions
     total = sum(len(r) for r in streams(str(hall.db)).values())
-    assert first.copied == total  # type: ignore[attr-defined]
+    assert first.copied == total
     again = copy(hall.db, cloud)
-    assert again.copied == 0 and again.position == first.position  # type: ignore[attr-defined]
+    assert again.copied == 0
+    assert again.position == first.position
     hall.more(moves=3)
     resumed = copy(hall.db, cloud)
-    assert resumed.copied == 4 and resumed.present == 0  # type: ignore[attr-defined]
+    assert resumed.copied == 4
+    assert resumed.present == 0
     assert streams(str(hall.db)) == streams(str(cloud))
     code, out, _ = call(cloud, "store", "status", "--json")
-    assert code == 0 and f'"copied":{total + 4}' in out
+    assert code == 0
+    assert f'"copied":{total + 4}' in out
 
 
 def test_a_replica_refuses_writes_in_one_line_naming_the_clause(hall: Hall, tmp_path: Path) -> None:
@@ -131,13 +136,17 @@ def test_a_replica_refuses_writes_in_one_line_naming_the_clause(hall: Hall, tmp_
     copy(hall.db, cloud)
     before = streams(str(cloud))
     code, _, err = call(cloud, "act", hall.game, "e2>e3")
-    assert code == 2 and err.startswith("error: REF-9.1") and "'hall'" in err
+    assert code == 2
+    assert err.startswith("error: REF-9.1")
+    assert "'hall'" in err
     assert len(err.strip().splitlines()) == 1
     code, _, err = call(cloud, "event", "start-round", hall.event)
-    assert code == 2 and "REF-9.1" in err
+    assert code == 2
+    assert "REF-9.1" in err
     assert streams(str(cloud)) == before  # nothing stored
     code, out, _ = call(cloud, "event", "show", hall.event)
-    assert code == 0 and "run from hall; this store (cloud) holds a replica" in out
+    assert code == 0
+    assert "run from hall; this store (cloud) holds a replica" in out
     # A new game on the replica is its own: written there.
     code, out, err = call(cloud, "new", "prizmik", "-p", "red=X", "-p", "blue=Y")
     assert code == 0, err
@@ -150,25 +159,31 @@ def test_handing_an_event_over_is_one_recorded_command(hall: Hall, tmp_path: Pat
     cloud = tmp_path / "cloud.db"
     copy(hall.db, cloud)
     code, out, err = call(hall.db, "event", "handover", hall.event, "--to", "cloud")
-    assert code == 0 and "handed over to cloud" in out, err
+    assert code == 0, err
+    assert "handed over to cloud" in out, err
     code, _, err = call(hall.db, "event", "start-round", hall.event)
-    assert code == 2 and "REF-9.1" in err and "'cloud'" in err
+    assert code == 2
+    assert "REF-9.1" in err
+    assert "'cloud'" in err
     code, _, err = call(hall.db, "event", "handover", hall.event, "--to", "elsewhere")
-    assert code == 2 and "REF-9.1" in err  # only the store that writes it hands it over
+    assert code == 2
+    assert "REF-9.1" in err
     code, _, err = call(cloud, "event", "handover", hall.event, "--to", "cloud")
-    assert code == 2 and "REF-9.1" in err  # not yet copied: the cloud still holds a replica
+    assert code == 2
+    assert "REF-9.1" in err
     copy(hall.db, cloud)
     code, out, _ = call(cloud, "event", "show", hall.event)
     assert "run from this store (cloud) since" in out
     code, _, err = call(cloud, "event", "handover", hall.event, "--to", "cloud")
-    assert code == 2 and "REF-9.2" in err
+    assert code == 2
+    assert "REF-9.2" in err
     code, out, err = call(cloud, "event", "start-round", hall.event)
     assert code == 0, err
     code, out, _ = call(cloud, "event", "log", hall.event)
     assert "handed over: run from store 'cloud' (was 'hall')" in out
     # The hall follows the cloud now: the cloud's new facts come back, nothing twice.
     back = copy(cloud, hall.db)
-    assert back.copied == 1  # type: ignore[attr-defined]
+    assert back.copied == 1
     assert streams(str(hall.db)) == streams(str(cloud))
     # The hall's casual game was never handed over: still the hall's, refused on the cloud.
     assert call(cloud, "act", hall.game, "e2>e3")[0] == 2
@@ -190,11 +205,12 @@ def test_a_copy_that_finds_a_different_event_stops_and_stores_nothing(
         con.execute("DELETE FROM referee_replication")  # as if copying from the start
     before = streams(str(cloud))
     hall.more()
-    with pytest.raises(ReplicaDivergedError, match="REF-9.3"):
+    with pytest.raises(ReplicaDivergedError, match=r"REF-9.3"):
         copy(hall.db, cloud)
     assert streams(str(cloud)) == before
     code, _, err = call(hall.db, "replicate", "--from", str(hall.db), "--to", str(cloud))
-    assert code == 2 and err.startswith("error: REF-9.3")
+    assert code == 2
+    assert err.startswith("error: REF-9.3")
 
 
 def test_sqlite_to_postgresql_byte_identical_and_the_replica_refuses(
@@ -205,12 +221,15 @@ def test_sqlite_to_postgresql_byte_identical_and_the_replica_refuses(
     assert code == 0, err
     assert streams(str(hall.db)) == streams("", env=pg_env)
     code, out, err = call(url, "verify")
-    assert code == 0 and "all intact" in out, out + err
+    assert code == 0, out + err
+    assert "all intact" in out, out + err
     code, _, err = call(url, "act", hall.game, "e2>e3")
-    assert code == 2 and "REF-9.1" in err
+    assert code == 2
+    assert "REF-9.1" in err
     hall.more()
     code, out, err = call(hall.db, "replicate", "--from", str(hall.db), "--to", url)
-    assert code == 0 and "3 events copied" in out, out + err
+    assert code == 0, out + err
+    assert "3 events copied" in out, out + err
     assert streams(str(hall.db)) == streams("", env=pg_env)
     # The event handed over to the PostgreSQL replica is written there.
     store_name = call(url, "store", "name")[1].strip()
@@ -220,7 +239,8 @@ def test_sqlite_to_postgresql_byte_identical_and_the_replica_refuses(
     assert code == 0, err
 
 
-def _follower(source: Path, target: Path) -> subprocess.Popen[str]:
+def _follower(source: Path, target: Path | str) -> subprocess.Popen[str]:
+    """``referee replicate --follow`` from ``source`` to ``target`` (a file or a URL)."""
     return subprocess.Popen(
         [
             sys.executable,
@@ -318,27 +338,7 @@ def test_a_follower_waits_out_a_cut_link_and_catches_up_when_it_returns(
     waits, and the replica catches up once the link is back (bounded waits, no timing)."""
     link = Link((pg_env["POSTGRES_HOST"], int(pg_env["POSTGRES_PORT"])))
     url = pg_url({**pg_env, "POSTGRES_PORT": str(link.port)})
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "cli.main",
-            "replicate",
-            "--from",
-            str(hall.db),
-            "--to",
-            url,
-            "--follow",
-            "--interval",
-            "0.05",
-        ],  # fmt: skip
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=dict(os.environ),
-    )
+    proc = _follower(hall.db, url)
 
     def caught_up() -> bool:
         for _ in range(1200):  # bounded: 60 s on a busy machine
@@ -363,7 +363,8 @@ def test_a_follower_waits_out_a_cut_link_and_catches_up_when_it_returns(
             proc.wait()
         link.cut()
     assert proc.returncode == 0, err
-    assert "waiting:" in err and "reached both stores again" in err
+    assert "waiting:" in err
+    assert "reached both stores again" in err
     assert call(url.replace(str(link.port), pg_env["POSTGRES_PORT"]), "verify")[0] == 0
 
 
@@ -385,7 +386,8 @@ def test_the_replicas_server_refuses_entries_to_what_it_copied(hall: Hall, tmp_p
         refused = client.post(
             f"/api/games/{hall.game}/entries", json={"text": "e2>e3"}, headers=auth(tokens["head"])
         )
-        assert refused.status_code == 400 and "REF-9.1" in refused.json()["detail"]
+        assert refused.status_code == 400
+        assert "REF-9.1" in refused.json()["detail"]
         done = client.post(
             f"/api/games/{own}/entries", json={"text": "e1>e2"}, headers=auth(tokens["head"])
         )
@@ -405,6 +407,7 @@ def test_sqlite_to_postgresql_under_writes_a_cut_link_and_kills_loses_and_duplic
         tmp_path, pg_env, initial=2_000, rate=200, steady=2.0, cut=1.0, after=1.0, kills=3,
         limit=120,
     )  # fmt: skip
-    assert figures.kills == 3 and figures.written > 0
+    assert figures.kills == 3
+    assert figures.written > 0
     assert figures.identical, figures.notes
     assert figures.copied == figures.source_events == figures.initial + figures.written

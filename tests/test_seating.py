@@ -29,7 +29,8 @@ def test_seating_is_the_games_table_and_players(svc: RefereeService) -> None:
     table5 = Principal(token_id="t", role="table", name="Rita", tables=("5",))
     table6 = Principal(token_id="u", role="table", name="Sam", tables=("6",))
     ann = Principal(token_id="a", role="player", name="Ann")
-    assert viewer_for(table5, seating) == REFEREE and viewer_for(table6, seating) == PUBLIC
+    assert viewer_for(table5, seating) == REFEREE
+    assert viewer_for(table6, seating) == PUBLIC
     assert viewer_for(ann, seating) == "first"
     authorize(table5, "retract", seating)
     with pytest.raises(AccessDeniedError, match="not table 5"):
@@ -40,13 +41,18 @@ def test_seating_is_the_games_table_and_players(svc: RefereeService) -> None:
 def test_a_position_is_computed_only_for_a_version_not_seen(svc: RefereeService) -> None:
     game = svc.create_game("nim", {"first": "Ann", "second": "Ben"}).game_id
     version, found = svc.position_unless(game, None)
-    assert version == 1 and found is not None and found.version == 1
+    assert version == 1
+    assert found is not None
+    assert found.version == 1
     assert svc.position_unless(game, 1) == (1, None)
     svc.record(game, "t2")
     version, found = svc.position_unless(game, 1)
-    assert version == 2 and found is not None and found.last_action is not None
+    assert version == 2
+    assert found is not None
+    assert found.last_action is not None
     _, past = svc.position_unless(game, 2, at=0)  # a past position is not the one seen
-    assert past is not None and past.at == 0
+    assert past is not None
+    assert past.at == 0
 
 
 def test_dispute_steps_count_rulings_and_appeals(svc: RefereeService) -> None:

@@ -63,4 +63,5 @@ def test_the_servers_commands_load_through_its_cache(db_path: Path) -> None:
     assert server.cached_copy(game.game_id) is None
     server.record(game.game_id, "t1")  # loads the game through the game service
     cached = server.cached_copy(game.game_id)
-    assert cached is not None and server.parts.games is server.cache
+    assert cached is not None
+    assert server.parts.games is server.cache

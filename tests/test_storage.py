@@ -48,10 +48,13 @@ def test_append_load_and_rows(backend: RefereeService) -> None:
     backend.record(game, "t2")
     backend.record(game, "t9")
     view = backend.load(game)
-    assert view.state.left == 3 and view.version == 3
+    assert view.state.left == 3
+    assert view.version == 3
     rows = backend.store.rows(game)
-    assert [r[0] for r in rows] == [1, 2, 3] and rows[2][1] == "referee.ActionRejected.v1"
-    assert backend.store.exists(game) and not backend.store.exists("nim-nothing")
+    assert [r[0] for r in rows] == [1, 2, 3]
+    assert rows[2][1] == "referee.ActionRejected.v1"
+    assert backend.store.exists(game)
+    assert not backend.store.exists("nim-nothing")
     assert backend.store.game_ids() == [game]
 
 
@@ -62,9 +65,8 @@ def test_a_long_game_is_read_and_exported_a_page_at_a_time(backend: RefereeServi
     for _ in range(7):
         backend.record(game, "t1")
     rows = [tuple(row) for row in backend.store.rows(game)]
-    assert (
-        backend.store.last_row(game) == rows[-1] and backend.store.last_row("nim-nothing") is None
-    )
+    assert backend.store.last_row(game) == rows[-1]
+    assert backend.store.last_row("nim-nothing") is None
     assert [tuple(row) for row in backend.store.iter_rows(game, upto=len(rows), page=3)] == rows
     assert [tuple(row) for row in backend.store.iter_rows(game, upto=5, page=2)] == rows[:5]
     lines = backend.export([game], "jsonl")
@@ -81,7 +83,8 @@ def test_one_writer_wins_a_race_and_the_other_stores_nothing(backend: RefereeSer
     backend.record(game, "t1")
     with pytest.raises(ConcurrentWriteError):
         backend.record(game, "t2", view=stale)
-    assert backend.load(game).ply == 1 and backend.load(game).version == 2
+    assert backend.load(game).ply == 1
+    assert backend.load(game).version == 2
 
 
 def test_racing_threads_each_entry_stored_once(backend: RefereeService) -> None:
@@ -103,7 +106,8 @@ def test_racing_threads_each_entry_stored_once(backend: RefereeService) -> None:
     for thread in threads:
         thread.join()
     view = backend.load(game)
-    assert view.ply == len(wins) and view.state.left == 200 - len(wins)
+    assert view.ply == len(wins)
+    assert view.state.left == 200 - len(wins)
     assert len(wins) + len(losses) == 40
     assert backend.verify(game).bad == 0
 
@@ -121,7 +125,8 @@ def test_log_pages_count_actions_and_keep_the_rest(backend: RefereeService) -> N
     for text in ("t1", "t9", "t1", "t2"):
         backend.record(game, text)
     page = backend.store.log_page(0, 100)
-    assert page.total == 6 and page.actions[game][0] == 3
+    assert page.total == 6
+    assert page.actions[game][0] == 3
     last_action = backend.store.events(game)[-2]  # the third action; the result follows it
     assert page.actions[game][1] == last_action.originator_version
     assert (
@@ -133,7 +138,8 @@ def test_log_pages_count_actions_and_keep_the_rest(backend: RefereeService) -> N
         "referee.GameEnded.v2",
     ]
     second = backend.store.log_page(0, 2)
-    assert second.total == 2 and backend.store.log_page(second.last_id, 100).total == 4
+    assert second.total == 2
+    assert backend.store.log_page(second.last_id, 100).total == 4
 
 
 def test_read_models_and_verify_agree_on_every_backend(
@@ -144,8 +150,11 @@ def test_read_models_and_verify_agree_on_every_backend(
     other = backend.create_game("nim", PLAYERS).game_id
     backend.end(other, "agreement")
     rows = {r["player"]: r for r in backend.scoreboard()}
-    assert rows["Ann"]["won"] == 1 and rows["Ann"]["drawn"] == 1 and rows["Ben"]["points"] == 0.5
-    assert backend.projector.exists() and backend.projector.head(game) == (
+    assert rows["Ann"]["won"] == 1
+    assert rows["Ann"]["drawn"] == 1
+    assert rows["Ben"]["points"] == 0.5
+    assert backend.projector.exists()
+    assert backend.projector.head(game) == (
         3,
         backend.load(game).last_hash,
     )
@@ -161,7 +170,8 @@ def test_projections_live_beside_a_postgres_store(pg_env: dict[str, str]) -> Non
     svc = RefereeService(GameStore(env=pg_env))
     svc.record(svc.create_game("nim", PLAYERS, options={"heap": 1}).game_id, "t1")
     assert svc.scoreboard()[0]["player"] == "Ann"
-    assert isinstance(svc.projector, Projector) and "PostgreSQL" in str(svc.projector.db.where)
+    assert isinstance(svc.projector, Projector)
+    assert "PostgreSQL" in str(svc.projector.db.where)
     svc.close()
 
 
@@ -180,7 +190,8 @@ def test_positions_notifications_and_checkpoints_on_every_backend(
     store = backend.store
     assert [number for number, _, _ in store.rows(game, after=1)] == [2]
     places = store.positions(game)
-    assert sorted(places) == [1, 2] and places[1] < places[2]
+    assert sorted(places) == [1, 2]
+    assert places[1] < places[2]
     assert store.last_position() == places[2]
     after_first = store.notifications(places[1], 10)
     assert [(str(n.originator_id), n.originator_version) for n in after_first] == [(game, 2)]

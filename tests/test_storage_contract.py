@@ -58,9 +58,12 @@ def test_the_factory_opens_the_event_store(database: Database) -> None:
     game = svc.create_game("nim", PLAYERS, options={"heap": 5}).game_id
     svc.record(game, "t2")
     svc.record(game, "t1")
-    assert svc.load(game).version == 3 and database.store() is svc.store
+    assert svc.load(game).version == 3
+    assert database.store() is svc.store
     page = svc.store.log_page(0, 100)
-    assert page.total == 3 and page.actions[game][0] == 2 and page.last_id >= 3
+    assert page.total == 3
+    assert page.actions[game][0] == 2
+    assert page.last_id >= 3
     assert [e[1] for e in page.events] == [game]  # the creation: actions are only counted
     assert svc.store.log_page(page.last_id, 100).total == 0
 
@@ -76,14 +79,17 @@ def test_the_side_tables_keep_tokens_and_idempotency_keys(database: Database) ->
         principal, token = tokens.create("head", "Rita")
         assert side.exists()
         found = tokens.authenticate(token)
-        assert found is not None and found.name == "Rita"
-        assert tokens.revoke(principal.token_id) and tokens.authenticate(token) is None
+        assert found is not None
+        assert found.name == "Rita"
+        assert tokens.revoke(principal.token_id)
+        assert tokens.authenticate(token) is None
         keys = IdempotencyStore(side)
         assert keys.claim("rita", "k1", "print").state == "new"
         assert keys.claim("rita", "k1", "print").state == "pending"
         keys.finish("rita", "k1", 201, {"etag": '"3"'}, "{}")
         again = keys.claim("rita", "k1", "print")
-        assert again.state == "done" and again.status == 201
+        assert again.state == "done"
+        assert again.status == 201
         assert keys.claim("rita", "k1", "another").state == "mismatch"
     finally:
         side.close()
@@ -99,7 +105,8 @@ def test_the_side_tables_are_no_read_models(database: Database, tmp_path: Path) 
         _, token = TokenStore(side).create("head", "Rita")
         projector = Projector(svc.store)
         projector.rebuild()
-        assert projector.exists() and TokenStore(side).authenticate(token) is not None
+        assert projector.exists()
+        assert TokenStore(side).authenticate(token) is not None
         if database.kind == "sqlite":
             assert {p.name for p in tmp_path.iterdir()} >= {
                 "store.db",
@@ -138,8 +145,8 @@ def test_every_listing_folds_a_games_status_the_same(database: Database, tmp_pat
         catalog = {r["game_id"]: r["status"] for r in projector.games()}
         listing = {r.game_id: r.status for r in GameListing(svc.store).rows()}
         fold = QueueFold(svc.store, persist=False)
-        fold._catch_up()  # noqa: SLF001 - the fold itself, without the queue's reading
-        queue = {g: fold._games[g].outcome.status for g in games.values()}  # noqa: SLF001
+        fold._catch_up()
+        queue = {g: fold._games[g].outcome.status for g in games.values()}
         projector.close()
         out = tmp_path / f"analysis-{uuid.uuid4().hex[:6]}.db"
         svc.export_sqlite(out)
@@ -159,7 +166,8 @@ def test_every_listing_folds_a_games_status_the_same(database: Database, tmp_pat
     }
     svc.retract(games["ruled"], "the count was wrong")  # REF-6.2: open again
     again = statuses()
-    assert again[0] == again[1] == again[2] == again[3] and again[0][games["ruled"]] == "open"
+    assert again[0] == again[1] == again[2] == again[3]
+    assert again[0][games["ruled"]] == "open"
 
 
 def test_the_read_models_catch_up_and_rebuild(database: Database) -> None:
@@ -171,9 +179,11 @@ def test_the_read_models_catch_up_and_rebuild(database: Database) -> None:
     try:
         assert projector.catch_up() == 1
         svc.end(game, "agreement")
-        assert projector.catch_up() == 1 and projector.catch_up() == 0
+        assert projector.catch_up() == 1
+        assert projector.catch_up() == 0
         before = projector.games()
-        assert projector.rebuild() == 2 and projector.games() == before
+        assert projector.rebuild() == 2
+        assert projector.games() == before
         assert projector.position() == svc.store.last_position()
         assert projector.db.where == database.read_models().where
     finally:

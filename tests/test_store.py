@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from pathlib import Path
 
@@ -79,7 +80,8 @@ def test_ref_3_1_result_by_rule_recorded_with_the_action(db_path: Path) -> None:
     store = service(db_path)
     game = store.create_game("nim", PLAYERS, options={"heap": 3})
     result = store.record(game.game_id, "t3")
-    assert result.ended is not None and result.ended.winner == "first"
+    assert result.ended is not None
+    assert result.ended.winner == "first"
     assert result.ended.clause == "NIM-2.1"
     kinds = [type(e) for e in store.load(game.game_id).events]
     assert kinds == [GameCreated, ActionRecorded, GameEnded]
@@ -92,7 +94,8 @@ def test_ref_1_3_no_action_after_the_end(db_path: Path) -> None:
     before = store.load(game.game_id).version
     with pytest.raises(InvalidCommandError) as refused:
         store.record(game.game_id, "t1")
-    assert refused.value.clause == "REF-1.3" and "nothing was stored" in str(refused.value)
+    assert refused.value.clause == "REF-1.3"
+    assert "nothing was stored" in str(refused.value)
     assert store.load(game.game_id).version == before
 
 
@@ -103,8 +106,10 @@ def test_ref_2_1_retraction_restores_position_and_keeps_history(db_path: Path) -
     store.record(game.game_id, "t2")
     store.retract(game.game_id, "misheard")
     view = store.load(game.game_id)
-    assert view.state.left == 7 and view.state.to_move == "second"
-    assert isinstance(view.events[-1], ActionRetracted) and view.events[-1].event == 3
+    assert view.state.left == 7
+    assert view.state.to_move == "second"
+    assert isinstance(view.events[-1], ActionRetracted)
+    assert view.events[-1].event == 3
     store.record(game.game_id, "t1")
     view = store.load(game.game_id)
     assert [e.seq for e in view.standing] == [1, 2]  # the retracted number is reused
@@ -128,7 +133,8 @@ def test_ref_2_2_rule_result_reopened_by_retraction_but_resignation_is_final(db_
     assert store.load(game.game_id).ended is not None
     store.retract(game.game_id, "wrong count")
     view = store.load(game.game_id)
-    assert view.ended is None and view.state.left == 2
+    assert view.ended is None
+    assert view.state.left == 2
     store.end(game.game_id, "agreement")
     with pytest.raises(InvalidCommandError) as info:
         store.retract(game.game_id, "try again")
@@ -139,15 +145,19 @@ def test_ref_3_2_to_3_4_ways_to_end(db_path: Path) -> None:
     store = service(db_path)
     a = store.create_game("nim", PLAYERS)
     resigned = store.end(a.game_id, "resignation", who="second").ended
-    assert resigned is not None and resigned.winner == "first"
+    assert resigned is not None
+    assert resigned.winner == "first"
     b = store.create_game("nim", PLAYERS)
     drawn = store.end(b.game_id, "agreement").ended
-    assert drawn is not None and drawn.winner is None and drawn.clause == "REF-3.3"
+    assert drawn is not None
+    assert drawn.winner is None
+    assert drawn.clause == "REF-3.3"
     c = store.create_game("nim", PLAYERS)
     with pytest.raises(InvalidCommandError, match="reason"):
         store.end(c.game_id, "adjudication", who="first")
     adjudicated = store.end(c.game_id, "adjudication", who="first", reason="time forfeit").ended
-    assert adjudicated is not None and adjudicated.clause == "REF-3.4"
+    assert adjudicated is not None
+    assert adjudicated.clause == "REF-3.4"
     with pytest.raises(InvalidCommandError):
         store.end(c.game_id, "agreement")
 
@@ -171,7 +181,7 @@ def test_hash_chain_links_every_event(db_path: Path) -> None:
         store.record(game.game_id, text)
     events = store.load(game.game_id).events
     assert events[0].prev_hash == "0" * 64
-    for before, after in zip(events, events[1:], strict=False):
+    for before, after in itertools.pairwise(events):
         assert after.prev_hash == before.hash
     assert len({e.hash for e in events}) == len(events)
 
@@ -190,7 +200,8 @@ def test_games_listing_tracks_results(db_path: Path) -> None:
     store.record(a.game_id, "t1")
     b = store.create_game("nim", PLAYERS)
     listing = {s.game_id: s for s in store.games()}
-    assert listing[a.game_id].result == "first" and listing[a.game_id].how == "rule"
+    assert listing[a.game_id].result == "first"
+    assert listing[a.game_id].how == "rule"
     assert listing[b.game_id].result == "*"
     store.retract(a.game_id, "recount")
     assert {s.game_id: s for s in store.games()}[a.game_id].result == "*"
@@ -198,9 +209,9 @@ def test_games_listing_tracks_results(db_path: Path) -> None:
 
 def test_setup_errors_store_nothing(db_path: Path) -> None:
     store = service(db_path)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="nim is played by seats first, second"):
         store.create_game("nim", [Player("first", "Ann")])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="nim has no variant 'nonsense'"):
         store.create_game("nim", PLAYERS, variants={"nonsense": "1"})
     with pytest.raises(LookupError):
         store.create_game("chess", PLAYERS)

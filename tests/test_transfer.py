@@ -61,7 +61,8 @@ def test_jsonl_round_trip_is_event_for_event(
     path.write_text(jsonl(svc, game_id))
     other = service(tmp_path / "other.db")
     report = other.import_files([path])
-    assert [f.status for f in report.files] == ["imported"] and report.files[0].game_id == game_id
+    assert [f.status for f in report.files] == ["imported"]
+    assert report.files[0].game_id == game_id
     assert other.load(game_id).events == svc.load(game_id).events
     assert other.store.rows(game_id) == svc.store.rows(game_id)  # byte for byte
     assert jsonl(other, game_id) == path.read_text()
@@ -72,7 +73,9 @@ def test_text_round_trip_keeps_every_decision(
 ) -> None:
     svc, game_id = game
     text = text_record(svc, game_id)
-    assert '[Result "0-1"]' in text and "{retracted 2" in text and '{rejected "t4"' in text
+    assert '[Result "0-1"]' in text
+    assert "{retracted 2" in text
+    assert '{rejected "t4"' in text
     path = tmp_path / "game.txt"
     path.write_text(text)
     other = service(tmp_path / "other.db")
@@ -92,10 +95,13 @@ def test_importing_twice_skips_and_as_new_copies(
     path = tmp_path / "game.jsonl"
     path.write_text(jsonl(svc, game_id))
     again = svc.import_files([path])
-    assert again.files[0].status == "skipped" and "already in the store" in again.files[0].detail
+    assert again.files[0].status == "skipped"
+    assert "already in the store" in again.files[0].detail
     copy = svc.import_files([path], as_new=True)
     new_id = copy.files[0].game_id
-    assert copy.files[0].status == "imported" and new_id is not None and new_id != game_id
+    assert copy.files[0].status == "imported"
+    assert new_id is not None
+    assert new_id != game_id
     assert svc.load(new_id).state == svc.load(game_id).state
     assert svc.verify(new_id).bad == 0
 
@@ -110,7 +116,8 @@ def test_a_different_game_under_the_same_id_is_refused(
     path = tmp_path / "other.jsonl"
     path.write_text(jsonl(other, game_id))
     report = svc.import_files([path])
-    assert report.files[0].status == "refused" and "a different game" in report.files[0].detail
+    assert report.files[0].status == "refused"
+    assert "a different game" in report.files[0].detail
 
 
 def test_an_illegal_action_refuses_that_record(
@@ -122,7 +129,8 @@ def test_an_illegal_action_refuses_that_record(
     path.write_text(text)
     other = service(tmp_path / "other.db")
     report = other.import_files([path])
-    assert report.files[0].status == "refused" and "bad.txt:" in report.files[0].detail
+    assert report.files[0].status == "refused"
+    assert "bad.txt:" in report.files[0].detail
     assert other.store.game_ids() == []
 
 
@@ -132,7 +140,8 @@ def test_edited_jsonl_names_the_line(game: tuple[RefereeService, str]) -> None:
     lines[2] = lines[2].replace('"t3"', '"t2"')
     with pytest.raises(ImportFileError) as info:
         read_jsonl(lines, "edited.jsonl")
-    assert info.value.line == 3 and "hash" in info.value.reason
+    assert info.value.line == 3
+    assert "hash" in info.value.reason
 
 
 def test_removed_jsonl_line_is_refused(game: tuple[RefereeService, str]) -> None:
@@ -228,7 +237,9 @@ def test_hand_written_text_record_without_seats_or_optional_tags() -> None:
     ]
     assert [getattr(e, "actor", None) for e in events[1:]] == ["red", "blue", "red", "blue"]
     (bad,) = check_records("hand.txt", text.replace("4. E7 - E5", "4. red e4-e6").encode(), "")
-    assert bad.error is not None and bad.error.startswith("hand.txt:10:") and "REF-1.2" in bad.error
+    assert bad.error is not None
+    assert bad.error.startswith("hand.txt:10:")
+    assert "REF-1.2" in bad.error
 
 
 def test_a_file_of_many_games_imports_as_one(

@@ -46,10 +46,12 @@ def test_pz_10_3_variant_lists_fleet_capture_as_illegal(tmp_path: Path) -> None:
     assert what_if(view).illegal == []  # the same ruling changes nothing
     report = what_if(view, variants={"fleet_capturable": "no"})
     assert report.changed == {"fleet_capturable": ["yes", "no"]}
-    assert report.illegal and report.illegal[0].seq == ply
+    assert report.illegal
+    assert report.illegal[0].seq == ply
     assert report.illegal[0].violations[0]["clause"].startswith("PZ-")
     result = CliRunner().invoke(
         app, ["--db", str(tmp_path / "w.db"), "verify", game_id, "--variant", "fleet_capturable=no"]
     )
     assert result.exit_code == 0
-    assert f"action {ply} " in result.stdout and "would be illegal" in result.stdout
+    assert f"action {ply} " in result.stdout
+    assert "would be illegal" in result.stdout

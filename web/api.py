@@ -272,7 +272,7 @@ class TokensController(Controller):
     """The caller's own token."""
 
     path = "/api/whoami"
-    tags = ["tokens"]
+    tags = ("tokens",)
 
     @get("/", summary="The caller's role, name and tables")
     async def whoami(self, caller: CallerDep) -> WhoAmI:
@@ -285,7 +285,7 @@ class GameTypesController(Controller):
     """What games the house plays and their rulebooks."""
 
     path = "/api/game-types"
-    tags = ["game types"]
+    tags = ("game types",)
 
     @get("/", summary="Every game type, with its seats, rulesets, variants and setup options")
     async def game_types(self, web: WebDep) -> list[GameInfo]:
@@ -319,7 +319,7 @@ class GamesController(Controller):
     """Games: the list, starting one, the reads for each viewer and every write on a game."""
 
     path = "/api/games"
-    tags = ["games"]
+    tags = ("games",)
 
     @get("/", summary="The games list, filtered by game type, status, player and tournament labels")
     async def list_games(
@@ -876,7 +876,7 @@ class RecordsController(Controller):
     """What the record says: audits, verification, exports, imports."""
 
     path = "/api"
-    tags = ["records"]
+    tags = ("records",)
 
     @get(
         "/games/{game_id:str}/audit",
@@ -1002,7 +1002,7 @@ class RoomController(Controller):
     """The hall as the referees and the public follow it."""
 
     path = "/api"
-    tags = ["room"]
+    tags = ("room",)
 
     @get("/scoreboard", summary="Standings and ratings per game type and player")
     async def scoreboard(

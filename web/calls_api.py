@@ -89,7 +89,7 @@ class CallsController(Controller):
     results (the service says who may: the caller is handed to it)."""
 
     path = "/api"
-    tags = ["hall"]
+    tags = ("hall",)
 
     @post(
         "/events/{event_id:str}/calls",
@@ -126,7 +126,7 @@ class CallsController(Controller):
         web: WebDep,
         caller: CallerDep,
         event_id: FromPath[str],
-        all: FromQuery[bool] = False,  # noqa: A002 - the query parameter's name
+        all: FromQuery[bool] = False,
         call_after: FromQuery[int] = CALL_SECONDS,
     ) -> list[CallRow]:
         rows: list[CallRow] = await web.run(
@@ -277,7 +277,7 @@ class CallsController(Controller):
         web: WebDep,
         caller: CallerDep,
         event_id: FromPath[str],
-        all: FromQuery[bool] = False,  # noqa: A002 - the query parameter's name
+        all: FromQuery[bool] = False,
     ) -> list[ReportRow]:
         rows: list[ReportRow] = await web.run(web.svc.reports_as, caller, event_id, every=all)
         return rows

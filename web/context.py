@@ -456,7 +456,7 @@ class Web:
         try:
             status, body, headers = await self.write_once(work)
             response = _encoded(status, body, headers)
-        except Exception as exc:  # noqa: BLE001 - answered as a problem, and the answer kept under the key
+        except Exception as exc:
             response = handle_exception(request, exc)
             if isinstance(exc, ConcurrentWriteError) or (response.status_code or 500) >= 500:
                 await self.run(self.keys.release, principal.token_id, key)

@@ -187,7 +187,7 @@ class EventsController(Controller):
     reader shares."""
 
     path = "/api/events"
-    tags = ["events"]
+    tags = ("events",)
 
     @post(
         "/",

@@ -101,7 +101,7 @@ class EventFixesController(Controller):
     settings, penalties, ending, decklists; and round 1's draw."""
 
     path = "/api/events"
-    tags = ["events"]
+    tags = ("events",)
 
     @post(
         "/{event_id:str}/repairs",

@@ -169,7 +169,9 @@ class Pieces:
     __slots__ = ("head", "tail")
 
     def __init__(self, head: list[Piece], tail: list[Piece]) -> None:
-        assert tail and tail[-1].last and not any(p.last for p in [*head, *tail[:-1]])
+        assert tail
+        assert tail[-1].last
+        assert not any(p.last for p in [*head, *tail[:-1]])
         self.head = head
         self.tail = tail
 

@@ -442,7 +442,7 @@ async def standings_page(
     )
 
 
-async def _found_standings(
+async def _found_standings(  # noqa: PLR0913, PLR0917 - the page's request, taken apart once by its handler
     web: Web,
     who: Principal,
     event_id: str,

@@ -23,8 +23,8 @@ import msgspec
 
 __all__ = [
     "FIND_MAX",
-    "PageAsked",
     "PAGE_ROWS",
+    "PageAsked",
     "Pager",
     "clamped",
     "find_rows",

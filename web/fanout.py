@@ -92,7 +92,7 @@ class Feed:
             if moved:
                 try:
                     await self._publish(self.hub.versions.get(self.event_id, self.version))
-                except Exception:  # noqa: BLE001 - a failed read is tried at the next change
+                except Exception:
                     await asyncio.sleep(self.hub.interval)
             else:
                 self.pulses += 1

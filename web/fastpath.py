@@ -138,7 +138,7 @@ class FastPath:
 
             status, answer_, extra = await web.write_once(work)
             content, media = encoded(answer_)
-        except Exception as exc:  # noqa: BLE001 - answered as the handlers answer it
+        except Exception as exc:
             client = scope.get("client")
             problem_, extra = problem_for(exc, "POST", path, client[0] if client else "?")
             status, content, media = problem_.status, msgspec.json.encode(problem_), MEDIA_TYPE

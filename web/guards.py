@@ -42,14 +42,14 @@ from service.errors import RefusedError
 from web.context import Web, web_of
 
 __all__ = [
-    "EventTerms",
-    "event_terms",
     "CallerDep",
+    "EventTerms",
     "IfMatch",
     "SeatingDep",
     "WebDep",
     "authenticated",
     "dependencies",
+    "event_terms",
     "expected_version",
     "may",
     "may_clock",

@@ -22,7 +22,7 @@ _service: Any = None
 
 def start(spec: StoreSpec, projections: str | None, registry: dict[str, str]) -> None:
     """Process initializer: the same games as the server, and a service on its store."""
-    global _service
+    global _service  # noqa: PLW0603 - a worker process's one service, set by its initializer
     from referee import games
     from service.app import RefereeService
     from service.stores import open_store

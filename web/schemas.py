@@ -7,12 +7,13 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from service.bounds import LINE as LINE  # re-exported: the forms and pages read them here
-from service.bounds import LIST as LIST
-from service.bounds import PAGE as PAGE
+from service.bounds import LINE, LIST, PAGE
 from service.results import PenaltyLevel
 
 __all__ = [
+    "LINE",  # re-exported from service.bounds: the forms and pages read the bounds here
+    "LIST",
+    "PAGE",
     "AdjustIn",
     "AppealIn",
     "BackupIn",

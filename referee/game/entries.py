@@ -95,7 +95,8 @@ def decide_entry(view: FoldedGame, command: EntryCommand, base: Mapping[str, Any
                 violations=verdict.violations,
             ),
         )
-    assert judged.seat is not None and notation is not None
+    assert judged.seat is not None
+    assert notation is not None
     new: list[GameEvent] = [
         ActionRecorded(
             **header,

@@ -263,7 +263,8 @@ def _winners(state: Tournament, rnd: Round) -> dict[int, str]:
         if pairing.table is None:
             continue
         result = state.result(rnd.number, pairing.table)
-        assert isinstance(result, Score) and result.winner is not None
+        assert isinstance(result, Score)
+        assert result.winner is not None
         winners[pairing.table] = pairing.players[result.winner]
     return winners
 

@@ -9,6 +9,7 @@ case-insensitively on input. Nothing here computes: slips are read in
 
 from __future__ import annotations
 
+import itertools
 from typing import Literal
 
 import msgspec
@@ -177,7 +178,7 @@ class Placement(msgspec.Struct, frozen=True, gc=False):
     def text(self) -> str:
         ordered = sorted(self.places, key=lambda p: p[1])
         out = ordered[0][0]
-        for (_, before), (player, place) in zip(ordered, ordered[1:], strict=False):
+        for (_, before), (player, place) in itertools.pairwise(ordered):
             out += ("=" if place == before else ">") + player
         return out
 

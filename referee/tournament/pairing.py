@@ -51,6 +51,7 @@ complete graph is used from the start.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 
 import msgspec
@@ -337,7 +338,7 @@ def swiss_pairs(
         return [], None
     if n == 1:
         return [], seats[0].id
-    for before, after in zip(seats, seats[1:], strict=False):
+    for before, after in itertools.pairwise(seats):
         if after.points > before.points:
             raise ValueError("seats must be ordered by points, best first")
     costs = _Costs(seats)

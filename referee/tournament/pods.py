@@ -71,8 +71,8 @@ def _local_search(pods: list[list[int]], met: list[frozenset[int]], reach: int) 
                     continue
                 for i, a in enumerate(pods[x]):
                     for j, b in enumerate(pods[y]):
-                        px = pods[x][:i] + [b] + pods[x][i + 1 :]
-                        py = pods[y][:j] + [a] + pods[y][j + 1 :]
+                        px = [*pods[x][:i], b, *pods[x][i + 1 :]]
+                        py = [*pods[y][:j], a, *pods[y][j + 1 :]]
                         gain = before - _pod_repeats(px, met) - _pod_repeats(py, met)
                         if gain <= 0:
                             continue

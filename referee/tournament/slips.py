@@ -19,6 +19,7 @@ winner (EV-6.4, after MTR 2.4).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -103,7 +104,7 @@ def placement_order(text: str) -> str:
         placed.append((place, name))
     placed.sort(key=lambda p: p[0])
     out = placed[0][1]
-    for (before, _), (place, name) in zip(placed, placed[1:], strict=False):
+    for (before, _), (place, name) in itertools.pairwise(placed):
         out += ("=" if place == before else ">") + name
     return out
 

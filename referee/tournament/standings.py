@@ -40,16 +40,16 @@ from referee.tournament.model import Entrant, Placement, Score, Settings, TableK
 
 __all__ = [
     "Contribution",
-    "StandingsCounts",
     "MatchResult",
     "Record",
     "Standing",
     "Standings",
+    "StandingsCounts",
     "compute_standings",
     "contributions",
     "explain",
-    "fraction_text",
     "floor_of",
+    "fraction_text",
 ]
 
 

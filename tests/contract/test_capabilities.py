@@ -92,4 +92,5 @@ def test_a_reason_about_another_seats_secret_is_hidden_from_the_actor_too() -> N
         assert isinstance(shown, ActionRejected)
         assert shown.violations[0].reason == reason, viewer
     mine = redact(event, "p1", rules)
-    assert isinstance(mine, ActionRejected) and mine.text == "play Ion Lancer"
+    assert isinstance(mine, ActionRejected)
+    assert mine.text == "play Ion Lancer"

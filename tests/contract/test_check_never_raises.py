@@ -105,7 +105,8 @@ def test_check_change_answers_every_change_with_a_verdict(game: str) -> None:
             verdict = rules.check_change(state, change)
             assert isinstance(verdict, Verdict)
             for violation in verdict.violations:
-                assert violation.clause and violation.reason
+                assert violation.clause
+                assert violation.reason
                 assert "tuple.index" not in violation.reason
             if not verdict.legal:
                 return
@@ -121,13 +122,29 @@ def test_adjustment_text_is_read_or_refused_and_then_checked(game: str) -> None:
         pytest.skip(f"{game} takes no adjustments (REF-6.3)")
     states, names = positions(game)
     word = st.sampled_from(
-        ["move", "stat", "resource", "tap", "untap", "destroy", "draw", ">", "+", "-", "="]
-        + SEATS
-        + ZONES
-        + STATS
-        + RESOURCES
-        + names
-        + ["#1", "#40", "300", "2", ";"]
+        [
+            "move",
+            "stat",
+            "resource",
+            "tap",
+            "untap",
+            "destroy",
+            "draw",
+            ">",
+            "+",
+            "-",
+            "=",
+            *SEATS,
+            *ZONES,
+            *STATS,
+            *RESOURCES,
+            *names,
+            "#1",
+            "#40",
+            "300",
+            "2",
+            ";",
+        ]
     )
 
     @FUZZ

@@ -91,7 +91,8 @@ def play(case: ContractCase, path: Path) -> Played:
             assert not result.accepted, step
             assert step.clause in {v.clause for v in result.violations}, (step, result.violations)
             after = svc.load(view.game_id)
-            assert after.state == before.state and isinstance(after.events[-1], ActionRejected)
+            assert after.state == before.state
+            assert isinstance(after.events[-1], ActionRejected)
         elif isinstance(step, Adjust):
             svc.adjust(view.game_id, step.changes, card=step.card, reason=step.reason, by="Rita")
         else:
@@ -101,7 +102,8 @@ def play(case: ContractCase, path: Path) -> Played:
             if step.clause is None:
                 assert result.accepted, result.violations
             else:
-                assert not result.accepted and step.clause in {v.clause for v in result.violations}
+                assert not result.accepted
+                assert step.clause in {v.clause for v in result.violations}
         now = svc.load(view.game_id)
         played.states.append(now.state)
         played.views.append(now)
@@ -171,7 +173,8 @@ def test_export_then_import_is_identity(case: ContractCase, played: Played, tmp_
         if fmt == "jsonl":
             assert other.store.rows(played.game_id) == svc.store.rows(played.game_id)
         assert [type(e) for e in theirs.events] == [type(e) for e in ours.events]
-        assert theirs.state == ours.state and theirs.result == ours.result
+        assert theirs.state == ours.state
+        assert theirs.result == ours.result
         assert "".join(other.export([played.game_id], fmt)) == path.read_text()
 
 

@@ -30,23 +30,23 @@ def board() -> CrystaleState:
 
 def test_cr_11_2_crystal_moves_between_zones(board: CrystaleState) -> None:
     state = ok(board, "move p1 hand>plane Flame Lance")
-    assert state.sides[0].plane.as_dict() == {"Flame Lance": 1} and state.sides[0].hand.count == 5
+    assert state.sides[0].plane.as_dict() == {"Flame Lance": 1}
+    assert state.sides[0].hand.count == 5
     state = ok(state, "move p1 plane>hand Flame Lance")
     assert state.sides[0].hand.known.count("Flame Lance") == 1
     state = ok(state, "move p1 pool>hand")
     assert state.sides[0].pool.count == board.sides[0].pool.count - 1
     state = ok(state, "move p1 hand>pool Flame Lance")
-    assert (
-        state.sides[0].knowledge is not None
-        and state.sides[0].knowledge.seen.count("Flame Lance") == 0
-    )
+    assert state.sides[0].knowledge is not None
+    assert state.sides[0].knowledge.seen.count("Flame Lance") == 0
 
 
 def test_cr_11_2_units_leave_or_move_and_effects_summon(board: CrystaleState) -> None:
     state = ok(board, "move p1 u3>c4")
     assert unit_at(state, "c4").id == 3
     state = ok(state, "move p1 u3>hand")
-    assert 3 not in state.units and state.sides[0].hand.known.count("Cinderpup") == 2
+    assert 3 not in state.units
+    assert state.sides[0].hand.known.count("Cinderpup") == 2
     state = ok(state, "move p1 hand>b1 Cinderpup")
     assert unit_at(state, "b1").id == 4  # a new id, never reused (CR-N.3)
 
@@ -59,7 +59,8 @@ def test_cr_11_2_stats_tiles_resources_fatigue_and_draws(board: CrystaleState) -
     state = ok(state, "stat u3 rank +1")
     assert (state.units[3].rank, state.units[3].hp) == (2, 60)
     state = ok(state, "stat c2 fire =1")
-    assert state.tiles[12] == "F" and RULES.observe(state)["units"][2]["atk"] == 45
+    assert state.tiles[12] == "F"
+    assert RULES.observe(state)["units"][2]["atk"] == 45
     state = ok(state, "resource p2 hits -1")
     assert state.sides[1].hits == 2
     state = ok(state, "resource p1 mp -50")
@@ -71,7 +72,8 @@ def test_cr_11_2_stats_tiles_resources_fatigue_and_draws(board: CrystaleState) -
     state = ok(state, "draw p1 2")
     assert state.sides[0].hand.count == 8
     state = ok(state, "destroy u3")
-    assert 3 not in state.units and state.sides[0].plane.count("Cinderpup") == 1
+    assert 3 not in state.units
+    assert state.sides[0].plane.count("Cinderpup") == 1
     state = ok(state, "resource p2 hits -2")
     assert RULES.outcome(state).clause == "CR-13.1"
 

@@ -27,7 +27,8 @@ def test_cr_4_1_twenty_nine_tiles_in_rows_of_5_6_7_6_5() -> None:
     assert len(TILE_NAMES) == 29
     rows = [sum(1 for n in TILE_NAMES if n[0] == r) for r in "abcde"]
     assert rows == [5, 6, 7, 6, 5]
-    assert TILE_NAMES[:3] == ("a1", "a2", "a3") and TILE_NAMES[-1] == "e5"
+    assert TILE_NAMES[:3] == ("a1", "a2", "a3")
+    assert TILE_NAMES[-1] == "e5"
     assert TILE_NAMES[11:18] == tuple(f"c{i}" for i in range(1, 8))
 
 
@@ -55,9 +56,12 @@ def test_cr_4_2_adjacency_on_hexes() -> None:
 
 def test_cr_4_3_summoners_start_at_the_ends_of_the_middle_row() -> None:
     state = fresh()
-    assert TILE_NAMES[P1_START] == "c1" and TILE_NAMES[P2_START] == "c7"
-    assert state.units[1].tile == P1_START and state.units[1].crystal == "Vulkara Emberqueen"
-    assert state.units[2].tile == P2_START and state.units[2].summoner
+    assert TILE_NAMES[P1_START] == "c1"
+    assert TILE_NAMES[P2_START] == "c7"
+    assert state.units[1].tile == P1_START
+    assert state.units[1].crystal == "Vulkara Emberqueen"
+    assert state.units[2].tile == P2_START
+    assert state.units[2].summoner
 
 
 # -- CR-4.6: the tile ATK table, on every element ----------------------------------------
@@ -107,8 +111,10 @@ def test_cr_4_5_tiles_are_read_in_reading_order() -> None:
     setup = make_setup(tiles="fweta/LDIFWE/TALDIFW/ETALDI/FWETA")
     assert setup.options["tiles"] == "FWETALDIFWETALDIFWETALDIFWETA"
     state = RULES.initial_state(setup)
-    assert state.tiles[TILE_INDEX["a1"]] == "F" and state.tiles[TILE_INDEX["b1"]] == "L"
-    assert state.tiles[TILE_INDEX["c7"]] == "W" and state.tiles[TILE_INDEX["e5"]] == "A"
+    assert state.tiles[TILE_INDEX["a1"]] == "F"
+    assert state.tiles[TILE_INDEX["b1"]] == "L"
+    assert state.tiles[TILE_INDEX["c7"]] == "W"
+    assert state.tiles[TILE_INDEX["e5"]] == "A"
     assert RULES.observe(state)["tiles"]["c1"] == "Thunder"
     with pytest.raises(SetupError, match="29 element letters"):
         make_setup(tiles="FWX")
@@ -121,7 +127,8 @@ def test_cr_i_1_seeded_layout_is_documented_and_recorded() -> None:
     expected = "".join(rng.choice("FWETALDI") for _ in range(29))
     assert draw_tiles(42) == expected
     setup = make_setup(tiles=None, options={"seed": 42})  # type: ignore[arg-type]
-    assert setup.options["tiles"] == expected and setup.options["seed"] == 42
+    assert setup.options["tiles"] == expected
+    assert setup.options["seed"] == 42
     again = RULES.resolve_setup(setup)  # a stored setup carries both; they agree
     assert again.options == setup.options
     with pytest.raises(SetupError, match="draws tiles"):

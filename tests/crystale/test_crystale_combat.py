@@ -47,7 +47,8 @@ def test_cr_i_15_summoners_move_and_summon_from_their_new_tile() -> None:
     state = play(main_phase(), "move u1 c2")
     assert state.units[1].tile == 12
     assert judge(state, "summon Cinderpup @b2").legal
-    assert unit_at(state, "c1") is None and judge(state, "summon Cinderpup @c1").legal
+    assert unit_at(state, "c1") is None
+    assert judge(state, "summon Cinderpup @c1").legal
 
 
 def test_cr_i_16_a_new_servant_moves_and_attacks_at_once() -> None:
@@ -105,20 +106,24 @@ def test_cr_i_3_printed_range_and_default_range_1_not_blocked() -> None:
 def test_cr_8_4_attacker_strikes_first_and_cr_i_9_no_counter_out_of_range() -> None:
     state = play(face_off(), "attack u3 u4")
     assert state.units[4].hp == 15  # 40 - 25
-    assert state.phase == "main" and state.counter is None  # the Reefling's range 1 cannot reach c3
+    assert state.phase == "main"
+    assert state.counter is None
 
 
 def test_cr_8_5_zero_hp_goes_to_the_higher_plane() -> None:
     state = play(face_off(), "attack u3 u4", "cast Flame Lance @u4")
-    assert 4 not in state.units and state.sides[1].plane.as_dict() == {"Reefling": 1}
+    assert 4 not in state.units
+    assert state.sides[1].plane.as_dict() == {"Reefling": 1}
 
 
 def test_cr_8_7_and_cr_i_9_the_defender_chooses_a_counterattack() -> None:
     state = play(face_off(), "move u3 c4", "attack u3 u4")
-    assert state.phase == "counter" and RULES.to_act(state) == frozenset({"p2"})
+    assert state.phase == "counter"
+    assert RULES.to_act(state) == frozenset({"p2"})
     assert "first decides whether to counterattack" in rejected(state, "end", "CR-8.7", "p2")
     countered = play(state, ("p2", "counter"))
-    assert countered.units[3].hp == 10 and countered.phase == "main"  # 30 - 20
+    assert countered.units[3].hp == 10
+    assert countered.phase == "main"
     held = play(state, ("p2", "hold"))
     assert held.units[3].hp == 30
     rejected(held, "counter", "CR-8.7")
@@ -126,7 +131,8 @@ def test_cr_8_7_and_cr_i_9_the_defender_chooses_a_counterattack() -> None:
 
 def test_cr_i_9_always_counterattack_variant() -> None:
     state = play(face_off(variants={"counterattack": "always"}), "move u3 c4", "attack u3 u4")
-    assert state.phase == "main" and state.units[3].hp == 10
+    assert state.phase == "main"
+    assert state.units[3].hp == 10
 
 
 def test_cr_8_6_and_cr_i_4_a_hit_takes_one_from_the_hit_box() -> None:
@@ -220,8 +226,10 @@ def test_cr_i_20_heal_never_above_the_rank_hp_and_atk_changes_end_with_the_turn(
 
 def test_cr_13_1_the_third_hit_ends_the_battle() -> None:
     state = play(main_phase(), "cast Flame Lance @u2", "cast Flame Lance @u2")
-    assert state.sides[1].hits == 1 and not RULES.outcome(state).over
+    assert state.sides[1].hits == 1
+    assert not RULES.outcome(state).over
     state = play(state, "cast Flame Lance @u2")
     out = RULES.outcome(state)
     assert (out.status, out.winner, out.clause) == ("win", "p1", "CR-13.1")
-    assert RULES.to_act(state) == frozenset() and RULES.legal_actions(state) == []
+    assert RULES.to_act(state) == frozenset()
+    assert RULES.legal_actions(state) == []

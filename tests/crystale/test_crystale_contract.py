@@ -79,11 +79,13 @@ def test_ref_1_5_contract_case_plays_through_the_rules(case: ContractCase) -> No
             assert isinstance(step, OpenDeck)
             decklist, salt = case.sealed[step.seat]
             knowledge = RULES.deck_knowledge(state, step.seat)
-            assert knowledge is not None and knowledge.check_open(decklist, salt, "REF-5.3").legal
+            assert knowledge is not None
+            assert knowledge.check_open(decklist, salt, "REF-5.3").legal
             state = RULES.with_deck_knowledge(state, step.seat, knowledge.opened(decklist))
         assert _leaks(state) == []
     assert {"Act", "Reject"} <= kinds
     if case.name == "three hits":
-        assert "Adjust" in kinds and RULES.outcome(state).clause == "CR-13.1"
+        assert "Adjust" in kinds
+        assert RULES.outcome(state).clause == "CR-13.1"
     if case.name == "own catalog forfeit":
         assert RULES.outcome(state).clause == "CR-6.3"

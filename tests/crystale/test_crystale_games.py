@@ -68,7 +68,8 @@ def test_fixtures_cover_both_endings() -> None:
 @pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.stem)
 def test_fixture_game_ends_as_worked_out_by_hand(path: Path) -> None:
     game = load(path)
-    assert game["title"] and game["notes"]
+    assert game["title"]
+    assert game["notes"]
     state = replay(game)
     out = RULES.outcome(state)
     expected = game["expected"]

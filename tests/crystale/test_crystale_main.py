@@ -14,14 +14,16 @@ def test_cr_7_1_main_phase_entries_in_any_order() -> None:
         "move u3 c4",
         "use u1 1 @u3",
     )
-    assert state.phase == "main" and unit_at(state, "c4").id == 3
+    assert state.phase == "main"
+    assert unit_at(state, "c4").id == 3
 
 
 def test_cr_7_2_summon_from_hand_next_to_the_summoner_at_rank_1() -> None:
     state = play(main_phase(), "summon Cinderpup @b1")
     unit = state.units[3]
     assert (unit.crystal, unit.rank, unit.hp, unit.seat) == ("Cinderpup", 1, 40, 0)
-    assert state.sides[0].mp == 100 and state.sides[0].hand.count == 6
+    assert state.sides[0].mp == 100
+    assert state.sides[0].hand.count == 6
     assert state.next_id == 4
 
 
@@ -49,7 +51,8 @@ def test_cr_7_4_sacrifice_sends_a_servant_to_the_higher_plane() -> None:
     rejected(state, "sacrifice u1", "CR-7.4")
     rejected(state, "sacrifice u2", "CR-7.4")
     state = play(state, "sacrifice u3")
-    assert 3 not in state.units and state.sides[0].plane.as_dict() == {"Cinderpup": 1}
+    assert 3 not in state.units
+    assert state.sides[0].plane.as_dict() == {"Cinderpup": 1}
     rejected(state, "summon Cinderpup @c2", "CR-7.3")
 
 
@@ -96,7 +99,8 @@ def test_cr_7_7_and_cr_i_12_a_trigger_spell_resolves_last_to_first() -> None:
 
 def test_cr_7_8_summoner_effects_any_number_of_times() -> None:
     state = play(main_phase(), "summon Cinderpup @c2", "use u1 1 @u3", "use u1 1 @u3")
-    assert state.units[3].atk_turn == 20 and state.sides[0].mp == 40
+    assert state.units[3].atk_turn == 20
+    assert state.sides[0].mp == 40
     assert "has 3 effect(s); there is no effect 4" in rejected(state, "use u1 4", "CR-7.8")
 
 
@@ -112,7 +116,8 @@ def test_cr_7_9_one_effect_per_servant_per_turn() -> None:
         "summon Cinderpup @c2",
         "use u4 1 @u3",
     )
-    assert state.units[3].hp == 30 and state.sides[0].mp == 90
+    assert state.units[3].hp == 30
+    assert state.sides[0].mp == 90
     assert "already used an effect" in rejected(state, "use u4 1 @u3", "CR-7.9")
     assert "belongs to p2" in rejected(state, "use u3 1 @u4", "CR-7.9")
     golem = play(main_phase(), "summon Magmaback Golem @c2")
@@ -132,10 +137,13 @@ def test_cr_7_10_targets_in_printed_order_of_the_right_kind() -> None:
 def test_cr_11_1_free_text_effects_are_legal_and_need_a_ruling() -> None:
     state = play(main_phase(), "summon Cinderpup @c2")
     verdict = judge(state, "use u1 3 @u3")
-    assert verdict.legal and verdict.status == "ruling"
+    assert verdict.legal
+    assert verdict.status == "ruling"
     (ruling,) = verdict.rulings
-    assert ruling.card == "Vulkara Emberqueen" and ruling.clause == "CR-11.1"
-    assert "first attack on a chosen allied Servant" in ruling.text and "u3" in ruling.text
+    assert ruling.card == "Vulkara Emberqueen"
+    assert ruling.clause == "CR-11.1"
+    assert "first attack on a chosen allied Servant" in ruling.text
+    assert "u3" in ruling.text
     after = play(state, "use u1 3 @u3")
     assert after.sides[0].mp == 80  # the price is still paid
 
@@ -143,9 +151,11 @@ def test_cr_11_1_free_text_effects_are_legal_and_need_a_ruling() -> None:
 def test_cr_i_13_and_cr_i_14_god_crystals_are_cast_and_go_to_the_higher_plane() -> None:
     state = main_phase()
     verdict = judge(state, "cast Ignarok the Unbound")
-    assert verdict.legal and verdict.rulings[0].card == "Ignarok the Unbound"
+    assert verdict.legal
+    assert verdict.rulings[0].card == "Ignarok the Unbound"
     after = play(state, "cast Ignarok the Unbound")
-    assert after.sides[0].plane.as_dict() == {"Ignarok the Unbound": 1} and after.sides[0].mp == 20
+    assert after.sides[0].plane.as_dict() == {"Ignarok the Unbound": 1}
+    assert after.sides[0].mp == 20
 
 
 def test_cr_i_11_a_summon_by_an_effect_is_an_adjustment_and_keeps_the_turns_summon() -> None:
@@ -155,5 +165,6 @@ def test_cr_i_11_a_summon_by_an_effect_is_an_adjustment_and_keeps_the_turns_summ
     from referee.kit.adjustments import parse_change
 
     after = RULES.apply_change(state, parse_change("move p1 hand>c4 Sootwing Drake"))
-    assert unit_at(after, "c4").crystal == "Sootwing Drake" and after.sides[0].hand.count == 6
+    assert unit_at(after, "c4").crystal == "Sootwing Drake"
+    assert after.sides[0].hand.count == 6
     assert judge(after, "summon Cinderpup @c2").legal

@@ -34,6 +34,7 @@ def test_cr_n_4_a_catalog_crystal_that_cannot_be_played_stays_a_rejection() -> N
     """A crystal of the catalog summoned in the pull phase is a rejection (evidence)."""
     state = started()
     judged = judge(RULES, state, "summon cinderpup @b1")
-    assert judged.readable and not judged.verdict.legal
+    assert judged.readable
+    assert not judged.verdict.legal
     assert judged.action is not None
     assert RULES.notation(judged.action) == "summon Cinderpup @b1"

@@ -54,7 +54,8 @@ def test_cr_9_2_a_fourth_promotion_slot_is_refused() -> None:
 def test_cr_9_3_a_slot_promotes_ignoring_requirements_the_same_turn() -> None:
     state = play(with_plane(2), "summon Cinderpup @c2", "slot promote u3")
     unit = state.units[3]
-    assert (unit.rank, unit.hp) == (2, 60) and RULES.observe(state)["units"][2]["atk"] == 30
+    assert (unit.rank, unit.hp) == (2, 60)
+    assert RULES.observe(state)["units"][2]["atk"] == 30
     assert state.sides[0].slots_used == 1
     rejected(state, "slot promote u1", "CR-9.1")
 
@@ -64,11 +65,10 @@ def test_cr_9_4_and_cr_i_18_a_slot_takes_a_reported_servant_from_the_pool() -> N
     assert "the slot takes a Servant" in rejected(state, "slot servant Flame Lance", "CR-9.4")
     after = play(state, "slot servant Sootwing Drake")
     side = after.sides[0]
-    assert (
-        side.hand.known.count("Sootwing Drake") == 1
-        and side.pool.count == state.sides[0].pool.count - 1
-    )
-    assert side.knowledge is not None and side.knowledge.seen.count("Sootwing Drake") == 1
+    assert side.hand.known.count("Sootwing Drake") == 1
+    assert side.pool.count == state.sides[0].pool.count - 1
+    assert side.knowledge is not None
+    assert side.knowledge.seen.count("Sootwing Drake") == 1
     rejected(after, "slot servant Sootwing Drake", "CR-9.1")  # the one slot is spent
 
 
@@ -108,28 +108,31 @@ def test_cr_i_17_slots_are_kept_and_not_earned_twice() -> None:
 
 def test_cr_10_1_end_of_turn_effects_stop() -> None:
     state = play(main_phase(), "summon Cinderpup @c2", "cast Heatwave Hymn @u3", "end")
-    assert state.units[3].atk_turn == 0 and state.phase == "promotion"
+    assert state.units[3].atk_turn == 0
+    assert state.phase == "promotion"
 
 
 def test_cr_10_2_hand_limit_of_nine() -> None:
     state = main_phase()
     state = adjust(state, "draw p1 3")  # 10 crystals in hand
     state = play(state, "end")
-    assert state.phase == "discard" and RULES.to_act(state) == frozenset({"p1"})
+    assert state.phase == "discard"
+    assert RULES.to_act(state) == frozenset({"p1"})
     assert "moves exactly 1" in rejected(state, "discard Flame Lance, Kiln Surge", "CR-10.2")
     rejected(state, "discard Tidal Lash", "CR-12.3")
     state = play(state, "discard Cinderpup")
     side = state.sides[0]
-    assert side.hand.count == 9 and side.plane.as_dict() == {"Cinderpup": 1}
-    assert (
-        state.active == 1 and state.phase == "pull"
-    )  # no Servant on the board: no Promotion phase
+    assert side.hand.count == 9
+    assert side.plane.as_dict() == {"Cinderpup": 1}
+    assert state.active == 1
+    assert state.phase == "pull"
 
 
 def test_cr_10_3_and_cr_i_19_promotion_phase_asks_the_referee_to_confirm() -> None:
     state = play(main_phase(), "summon Cinderpup @c2", "end")
     verdict = judge(state, "promote u3")
-    assert verdict.legal and verdict.rulings[0].clause == "CR-10.3"
+    assert verdict.legal
+    assert verdict.rulings[0].clause == "CR-10.3"
     assert "Defeat an enemy Servant" in verdict.rulings[0].text
     state = play(state, "promote u3")
     assert (state.units[3].rank, state.units[3].hp) == (2, 60)

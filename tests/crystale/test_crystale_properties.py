@@ -34,11 +34,9 @@ def _invariants(state: CrystaleState) -> None:
     for index, side in enumerate(state.sides):
         assert 0 <= side.mp <= side.mana_pool + side.bonus
         assert 0 <= side.hits <= HIT_BOX
-        assert (
-            side.pool.count >= 0
-            and side.hand.count >= 0
-            and side.hand.known.total <= side.hand.count
-        )
+        assert side.pool.count >= 0
+        assert side.hand.count >= 0
+        assert side.hand.known.total <= side.hand.count
         assert 0 <= side.slots_used <= side.slots_earned <= 3
         if side.knowledge is not None and side.knowledge.listed is not None:
             assert side.knowledge.listed.cards.contains(side.knowledge.seen)
@@ -62,7 +60,8 @@ def test_random_legal_play(seed: int, variants: dict[str, str], plies: int) -> N
     state = RULES.initial_state(make_setup(tiles=None, variants=variants, options={"seed": seed}))  # type: ignore[arg-type]
     for _ in range(plies):
         if RULES.outcome(state).over:
-            assert RULES.legal_actions(state) == [] and RULES.to_act(state) == frozenset()
+            assert RULES.legal_actions(state) == []
+            assert RULES.to_act(state) == frozenset()
             break
         seat = rng.choice(sorted(RULES.to_act(state)))
         actions = list(RULES.legal_actions(state, seat))

@@ -41,7 +41,8 @@ def test_every_variant_option_names_an_interpretation_clause_with_that_variant()
     }
     for option in CrystaleRules.variant_options:
         clause = book.get(option.clause)
-        assert clause.kind == "interpretation" and clause.variant == option.key
+        assert clause.kind == "interpretation"
+        assert clause.variant == option.key
         assert option.default in option.choices
     assert {c.variant for c in book.clauses if c.variant} == keys
 
@@ -49,5 +50,6 @@ def test_every_variant_option_names_an_interpretation_clause_with_that_variant()
 def test_registry_finds_crystale_and_its_clauses() -> None:
     rules = games.load("crystale")
     assert isinstance(rules, CrystaleRules)
-    assert rules.title == "Crystale summoner battle" and rules.seats == ("p1", "p2")
+    assert rules.title == "Crystale summoner battle"
+    assert rules.seats == ("p1", "p2")
     assert find_clause("cr-13.1", "crystale").title == "Three hits"

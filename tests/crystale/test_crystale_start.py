@@ -38,7 +38,9 @@ def test_cr_5_5_the_start_is_a_step_for_both_seats() -> None:
     state = play(state, ("p1", "first p2"))
     assert RULES.to_act(state) == frozenset({"p1"})  # only p1's opening is left
     state = play(state, ("p1", "show Cinderpup, Cinderpup, Magmaback Golem"))
-    assert state.phase == "pull" and state.turn == 1 and RULES.to_act(state) == frozenset({"p2"})
+    assert state.phase == "pull"
+    assert state.turn == 1
+    assert RULES.to_act(state) == frozenset({"p2"})
 
 
 def test_cr_5_1_and_cr_i_2_the_rps_winner_names_the_first_player_once() -> None:
@@ -69,9 +71,11 @@ def test_cr_5_3_three_servants_shown_from_the_opening_hand() -> None:
     rejected(state, "show Cinderpup, Cinderpup, Cinderpup, Cinderpup, Cinderpup", "CR-12.3", "p1")
     state = play(state, ("p1", "show cinderpup, Cinderpup, Sootwing Drake"))
     side = state.sides[0]
-    assert side.shown and side.hand.count == 6
+    assert side.shown
+    assert side.hand.count == 6
     assert side.hand.known.as_dict() == {"Cinderpup": 2, "Sootwing Drake": 1}
-    assert side.knowledge is not None and side.knowledge.seen.count("Cinderpup") == 2
+    assert side.knowledge is not None
+    assert side.knowledge.seen.count("Cinderpup") == 2
     rejected(state, "show Cinderpup, Cinderpup, Sootwing Drake", "CR-5.3", "p1")
 
 
@@ -88,7 +92,8 @@ def test_cr_5_4_and_cr_i_6_the_second_players_bonus_may_exceed_the_mana_pool() -
     state = started()
     p2 = state.sides[1]
     assert (p2.mp, p2.mana_pool, p2.bonus) == (160, 140, 20)
-    assert state.sides[0].mp == 120 and state.sides[0].bonus == 0
+    assert state.sides[0].mp == 120
+    assert state.sides[0].bonus == 0
     # p2's first pull cannot refill above 160, and spending 20 ends the bonus for good
     state = play(state, "pull", "end", "pull")
     assert state.sides[1].mp == 160
@@ -114,19 +119,23 @@ def test_cr_i_24_a_sealed_pool_shows_its_summoner_in_the_start_step() -> None:
     salt = "s" * 32
     sealed = SealedDeck(commitment(WATER_POOL, salt), 31)
     state = RULES.initial_state(make_setup(decks={"p1": FIRE_POOL, "p2": sealed}))
-    assert 2 not in state.units and RULES.to_act(state) == frozenset({"p1", "p2"})
+    assert 2 not in state.units
+    assert RULES.to_act(state) == frozenset({"p1", "p2"})
     assert "is a servant crystal" in rejected(state, "summoner Reefling", "CR-I.24", "p2")
     rejected(state, "summoner Zed", "CR-12.3", "p2")
     state = play(state, ("p2", "summoner Thalassa Tidecaller"))
-    assert state.units[2].crystal == "Thalassa Tidecaller" and state.units[2].tile == 17
+    assert state.units[2].crystal == "Thalassa Tidecaller"
+    assert state.units[2].tile == 17
     assert state.sides[1].mp == 140
     rejected(state, "summoner Thalassa Tidecaller", "CR-I.24", "p2")
     state = play(state, *OPENING)
     assert state.phase == "pull"
     knowledge = RULES.deck_knowledge(state, "p2")
-    assert knowledge is not None and knowledge.check_open(WATER_POOL, salt, "REF-5.3").legal
+    assert knowledge is not None
+    assert knowledge.check_open(WATER_POOL, salt, "REF-5.3").legal
     opened = RULES.with_deck_knowledge(state, "p2", knowledge.opened(WATER_POOL))
-    assert opened.sides[1].knowledge is not None and opened.sides[1].knowledge.listed == WATER_POOL
+    assert opened.sides[1].knowledge is not None
+    assert opened.sides[1].knowledge.listed == WATER_POOL
 
 
 def test_cr_1_2_whole_turns_alternate() -> None:

@@ -61,7 +61,8 @@ def test_cr_6_5_and_cr_i_23_rest_heals_in_the_recharge_phase_with_the_pull() -> 
         state, units={**state.units, 3: msgspec.structs.replace(golem, hp=50)}
     )
     verdict = judge(state, "pull")
-    assert verdict.legal and not verdict.rulings  # Rest is structured: no ruling
+    assert verdict.legal
+    assert not verdict.rulings
     after = play(state, "pull")
     assert after.units[3].hp == 70  # 50 + 20, and MP recharged in the same entry
     assert after.sides[0].mp == 110  # 120 - 50 + 40
@@ -76,7 +77,8 @@ def test_cr_6_2_reshuffle_an_empty_pool() -> None:
     assert (side.hits, side.mp, side.pool.count, side.plane.total) == (2, 70, 3, 0)
     assert side.knowledge is not None
     state = play(state, "pull")
-    assert state.sides[0].pool.count == 2 and state.sides[0].mp == 110
+    assert state.sides[0].pool.count == 2
+    assert state.sides[0].mp == 110
 
 
 def test_cr_6_3_forfeit_when_the_reshuffle_cannot_be_paid() -> None:
@@ -101,9 +103,11 @@ def test_cr_13_2_and_cr_i_22_nothing_left_to_pull_forfeits() -> None:
 def test_cr_12_1_hands_and_pools_are_counts() -> None:
     state = play(started(), "pull")
     side = state.sides[0]
-    assert side.hand.count == 7 and side.hand.unknown == 4  # 3 shown Servants are known
+    assert side.hand.count == 7
+    assert side.hand.unknown == 4
     data = RULES.observe(state, "public")["seats"]["p1"]
-    assert data["hand"] == 7 and data["pool"] == 23
+    assert data["hand"] == 7
+    assert data["pool"] == 23
     assert data["hand_known"] == {"Cinderpup": 2, "Pyrelance Archer": 1}
 
 
@@ -130,7 +134,8 @@ def test_cr_i_25_a_pull_seen_by_the_table() -> None:
     state = play(started(), "pull Flame Lance")
     side = state.sides[0]
     assert side.hand.known.count("Flame Lance") == 1
-    assert side.knowledge is not None and side.knowledge.seen.count("Flame Lance") == 1
+    assert side.knowledge is not None
+    assert side.knowledge.seen.count("Flame Lance") == 1
     state = play(state, "end", "pull", "end")
     assert "Vulkara Emberqueen is a Summoner" in rejected(
         state, "pull Vulkara Emberqueen", "CR-12.3"
@@ -149,8 +154,10 @@ def test_cr_12_4_shuffled_crystals_are_hidden_again() -> None:
     state = play(started(), "pull Flame Lance", "cast Flame Lance @u2")
     assert state.sides[0].plane.as_dict() == {"Flame Lance": 1}
     knowledge = state.sides[0].knowledge
-    assert knowledge is not None and knowledge.seen.count("Flame Lance") == 1
+    assert knowledge is not None
+    assert knowledge.seen.count("Flame Lance") == 1
     state = _pool(state, 0, 0, {"Flame Lance": 1})
     state = play(state, "end", "pull", "end", "reshuffle")
     knowledge = state.sides[0].knowledge
-    assert knowledge is not None and knowledge.seen.count("Flame Lance") == 0
+    assert knowledge is not None
+    assert knowledge.seen.count("Flame Lance") == 0

@@ -25,17 +25,18 @@ def test_cr_3_8_no_view_leaks_another_seats_unaccounted_crystals() -> None:
                 assert all(s in text for s in secrets)
             else:
                 assert not [s for s in secrets if s in text], (seat, viewer)
-    assert "Kiln Surge" in RULES.secrets(state, "p1") and "Flame Lance" not in RULES.secrets(
-        state, "p1"
-    )
+    assert "Kiln Surge" in RULES.secrets(state, "p1")
+    assert "Flame Lance" not in RULES.secrets(state, "p1")
 
 
 def test_cr_12_1_render_draws_the_hex_board_with_hp_and_atk_on_the_tile() -> None:
     state = play(main_phase(tiles="I" * 12 + "F" + "I" * 16), "summon Cinderpup @c2")
     text = RULES.render(state, "public")
     lines = text.splitlines()
-    assert lines[0].startswith("            a1:I") and lines[4].startswith("c1:I        c2:F")
-    assert "+u3 40/30" in lines[5] and "-u2 3hit" in lines[5]
+    assert lines[0].startswith("            a1:I")
+    assert lines[4].startswith("c1:I        c2:F")
+    assert "+u3 40/30" in lines[5]
+    assert "-u2 3hit" in lines[5]
     assert (
         "u3 p1 Cinderpup (Fire) rank 1 on c2 (Fire tile): HP 40/40, ATK 30 (20 base, +10 tile)"
         in text
@@ -46,7 +47,8 @@ def test_cr_12_1_render_draws_the_hex_board_with_hp_and_atk_on_the_tile() -> Non
 
 def test_observe_reports_the_position_as_data() -> None:
     data = RULES.observe(fresh(), "p1")
-    assert data["phase"] == "start" and data["result"] == "*"
+    assert data["phase"] == "start"
+    assert data["result"] == "*"
     assert data["seats"]["p1"]["registered"]["list"]["Cinderpup"] == 4
     assert "list" not in data["seats"]["p2"]["registered"]
     assert len(data["tiles"]) == 29

@@ -28,14 +28,16 @@ def test_show_svg_writes_the_drawing(game: str, play_folder: Path) -> None:
 
     out = show("--svg")
     root = parse(out)
-    assert root.get("data-game") == game and root.get("data-viewer") == "referee"
+    assert root.get("data-game") == game
+    assert root.get("data-viewer") == "referee"
     assert out.strip() == done.svc.position_svg(done.game_id)
     public = show("--svg", "--as", "public", "--at", "1")
     assert parse(public).get("data-viewer") == "public"
     assert public.strip() == done.svc.position_svg(done.game_id, at=1, viewer="public")
     # the last entry of position 1 is named in the drawing as the viewer may see it
     last = done.svc.position(done.game_id, at=1, viewer="public").last_action
-    assert last is not None and html.unescape(last.split(" ", 1)[1]) in shown_text(public)
+    assert last is not None
+    assert html.unescape(last.split(" ", 1)[1]) in shown_text(public)
 
 
 def test_show_svg_is_not_json(play_folder: Path) -> None:
@@ -44,5 +46,6 @@ def test_show_svg_is_not_json(play_folder: Path) -> None:
         app, ["--db", str(done.path), "show", done.game_id, "--svg", "--json"]
     )
     assert result.exit_code == 2
-    assert "--svg" in result.output and "--json" in result.output
+    assert "--svg" in result.output
+    assert "--json" in result.output
     assert len(result.output.strip().splitlines()) == 1

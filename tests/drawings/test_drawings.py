@@ -71,10 +71,14 @@ def test_every_drawing_is_a_standalone_svg_of_its_game(
             assert root.tag == f"{SVG}svg"
             assert root.get("data-game") == case.game
             x, y, width, height = (float(n) for n in (root.get("viewBox") or "").split())
-            assert (x, y) == (0, 0) and 300 <= width <= 560 and height > 100
+            assert (x, y) == (0, 0)
+            assert 300 <= width <= 560
+            assert height > 100
             title = root.find(f"{SVG}title")
-            assert title is not None and title.text
-            assert "drawing" in classes(root) and case.game in classes(root)
+            assert title is not None
+            assert title.text
+            assert "drawing" in classes(root)
+            assert case.game in classes(root)
             # nothing drawn outside the viewBox's width (so the page's 375 px holds it all)
             for el in root.iter(f"{SVG}rect"):
                 right = float(el.get("x", 0)) + float(el.get("width", 0))
@@ -120,7 +124,7 @@ def test_crystale_marks_the_tiles_and_units_of_the_last_entry() -> None:
             viewer=PUBLIC,
             players={"p1": "A", "p2": "B"},
             last="move u3 c3",
-        )  # fmt: skip
+        )
     )
     marked = {g.get("data-notation") for g in root.iter(f"{SVG}g") if "marked" in classes(g)}
     assert marked == {"u3", "c3"}
@@ -198,7 +202,8 @@ def test_prismatic_shows_bags_progress_and_scores(play_folder: Path) -> None:
 def test_a_game_without_a_drawing_gets_a_plain_one() -> None:
     svg = drawings.draw("nim", {"heaps": [3], "turn": "p1"}, viewer=PUBLIC, players={"p1": "A"})
     root = parse(svg)
-    assert root.get("data-game") == "nim" and "turn: p1" in shown_text(svg)
+    assert root.get("data-game") == "nim"
+    assert "turn: p1" in shown_text(svg)
     assert not drawings.has_drawing("no such game")
 
 
@@ -210,4 +215,5 @@ def test_text_is_escaped() -> None:
         players={"red": "<b>Ann & Co</b>", "blue": '"Ben"'},
         last="e1>e2",
     )
-    assert "<b>" not in svg and "<b>Ann & Co</b>" in shown_text(svg)
+    assert "<b>" not in svg
+    assert "<b>Ann & Co</b>" in shown_text(svg)

@@ -31,7 +31,8 @@ def test_the_drawing_is_the_golden_one(
     at = {"start": 0, "middle": ply // 2, "end": ply}[moment]
     svg = done.svc.position_svg(done.game_id, at=at, viewer=viewer)
     root = parse(svg)
-    assert root.get("data-game") == game and root.get("data-viewer") == viewer
+    assert root.get("data-game") == game
+    assert root.get("data-viewer") == viewer
     path = GOLDEN / f"{game}-{moment}-{viewer}.svg"
     if os.environ.get("REFEREE_REGOLD"):
         path.write_text(svg + "\n", encoding="utf-8")

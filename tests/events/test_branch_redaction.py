@@ -42,7 +42,8 @@ def test_the_public_sees_that_branches_disagree_but_none_of_their_lines() -> Non
     assert isinstance(public, BranchRecorded)
     assert not any(card in shown(public) for card in HIDDEN)
     assert [e.text for e in public.entries] == [WITHHELD, WITHHELD]
-    assert len(public.ours) == 1 and public.base_version == 6  # what happened, not what
+    assert len(public.ours) == 1
+    assert public.base_version == 6
 
 
 def test_a_seat_sees_its_own_offline_entry_only() -> None:

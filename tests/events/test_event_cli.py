@@ -49,7 +49,9 @@ def refused(db: Path, clause: str, *args: str) -> str:
     before = store_rows(db)
     code, out, err = call(db, *args)
     assert code == REFUSED, (args, out, err)
-    assert err.count("\n") == 1 and err.startswith("error: ") and clause in err, err
+    assert err.count("\n") == 1, err
+    assert err.startswith("error: "), err
+    assert clause in err, err
     assert "Traceback" not in err
     assert store_rows(db) == before
     return err
@@ -96,7 +98,8 @@ def test_gammasphere_swiss_64_players_six_rounds_and_a_top_8_cut(tmp_path: Path)
         "8",
     )
     event = out.strip().splitlines()[-1]
-    assert event.startswith("ev-") and len(event) == 11
+    assert event.startswith("ev-")
+    assert len(event) == 11
     names = [f"Player {n:02}" for n in range(1, 64)]
     ok(db, "event", "register", event, *[a for n in names[:-1] for a in ("--player", n)])
     ok(db, "event", "register", event, "--player", names[-1], "--bye", "1")  # EV-2.4
@@ -104,9 +107,11 @@ def test_gammasphere_swiss_64_players_six_rounds_and_a_top_8_cut(tmp_path: Path)
     # -- round 1: paired, the awarded bye is a bye; every table has one game
     rows = as_json(db, "event", "pair", event)
     byes = [r for r in rows if r["bye"]]
-    assert [b["players"] for b in byes] == [["Player 63"]] and byes[0]["table"] is None
+    assert [b["players"] for b in byes] == [["Player 63"]]
+    assert byes[0]["table"] is None
     tables = [r for r in rows if not r["bye"]]
-    assert len(tables) == 31 and all(len(r["games"]) == 1 for r in tables)
+    assert len(tables) == 31
+    assert all(len(r["games"]) == 1 for r in tables)
     assert sorted(p for r in rows for p in r["players"]) == sorted(names)
     posted = as_json(db, "event", "pairings", event)
     assert all(r.pop("round") == 1 and r.pop("stage") == "round 1" for r in posted)
@@ -185,7 +190,8 @@ def test_gammasphere_swiss_64_players_six_rounds_and_a_top_8_cut(tmp_path: Path)
     check_standings_shape(standings)
     assert len(standings) == 64
     dropped = {r["player"]: r.get("dropped_after") for r in standings}
-    assert dropped["Player 07"] == 2 and dropped["Player 11"] == 4
+    assert dropped["Player 07"] == 2
+    assert dropped["Player 11"] == 4
     after_2 = as_json(db, "event", "standings", event, "--round", "2")
     assert all(
         r["record"]["wins"] + r["record"]["losses"] + r["record"]["draws"] <= 2 for r in after_2
@@ -195,7 +201,9 @@ def test_gammasphere_swiss_64_players_six_rounds_and_a_top_8_cut(tmp_path: Path)
         for e in as_json(db, "event", "audit", event)["entries"]
         if e["what"] == "result corrected"
     ]
-    assert corrected and corrected[0]["by"] == "Hana" and "wrong way" in corrected[0]["reason"]
+    assert corrected
+    assert corrected[0]["by"] == "Hana"
+    assert "wrong way" in corrected[0]["reason"]
     explained = ok(db, "event", "standings", event, "--explain", "Player 01")
     assert "Player 01" in explained or "p1" in explained
 
@@ -226,13 +234,15 @@ def test_gammasphere_swiss_64_players_six_rounds_and_a_top_8_cut(tmp_path: Path)
     assert [r["final_rank"] for r in ended] == list(range(1, 65))  # final order (EV-6.7)
     champion = final[0]["players"][0]  # 1=2-0-0: the first-listed player won
     places = {r["player"]: r["final_rank"] for r in ended}
-    assert places[champion] == 1 and places[final[0]["players"][1]] == 2
+    assert places[champion] == 1
+    assert places[final[0]["players"][1]] == 2
     assert sorted(places.values()) == list(range(1, 65))
     assert all(places[p] <= 8 for p in top)
 
     # -- verify and a checkpoint cover the event's stream
     code, out, err = call(db, "verify")
-    assert code == 0 and "intact" in out, err
+    assert code == 0, err
+    assert "intact" in out, err
     key = tmp_path / "key.pem"
     public = ok(db, "seal", "--new-key", str(key)).strip().splitlines()[-1]
     checkpoint = ok(db, "seal", "--key", str(key)).strip()
@@ -263,7 +273,8 @@ def test_a_tampered_event_stream_fails_verify(tmp_path: Path) -> None:
             (bytes(state).replace(b"Ann", b"Amy"), event),
         )
     code, out, _ = call(db, "verify")
-    assert code == 1 and event in out
+    assert code == 1
+    assert event in out
 
 
 def test_verify_counts_games_and_events_apart(tmp_path: Path) -> None:
@@ -273,7 +284,8 @@ def test_verify_counts_games_and_events_apart(tmp_path: Path) -> None:
     ok(db, "event", "register", event, "--player", "Ann", "--player", "Ben")
     ok(db, "event", "pair", event)
     code, out, _ = call(db, "verify")
-    assert code == 0 and "verified 1 game and 1 event (" in out
+    assert code == 0
+    assert "verified 1 game and 1 event (" in out
     report = as_json(db, "verify")
     assert (report["games"], report["tournaments"]) == (1, 1)
 
@@ -291,7 +303,8 @@ def test_verify_names_a_row_stored_as_text_as_damaged(tmp_path: Path) -> None:
             (event,),
         )
     code, out, err = call(db, "verify")
-    assert code == 1 and "Traceback" not in out + err
+    assert code == 1
+    assert "Traceback" not in out + err
     assert f"{event}: 1 problem" in out
     assert "event 2: damaged: its stored state is text, not bytes" in out
 
@@ -370,7 +383,7 @@ def test_prismatic_pods_13_players_four_rounds(tmp_path: Path) -> None:
     assert len(standings) == 14
     assert [r["rank"] for r in standings] == sorted(r["rank"] for r in standings)
     assert {r["player"]: r.get("dropped_after") for r in standings}["Gus"] == 2
-    code, out, _ = call(db, "verify")
+    code, _out, _ = call(db, "verify")
     assert code == 0
     record = tmp_path / "pods.jsonl"
     ok(db, "event", "export", event, "-o", str(record))
@@ -384,12 +397,15 @@ def test_reads_refuse_unknown_events_and_rounds(tmp_path: Path) -> None:
     event = ok(db, "event", "new", "X", "--game", "gammasphere").strip().splitlines()[-1]
     assert [e["event_id"] for e in as_json(db, "event", "list")] == [event]
     code, _, err = call(db, "event", "standings", "ev-nothere")
-    assert code == REFUSED and err.count("\n") == 1 and "no event" in err
+    assert code == REFUSED
+    assert err.count("\n") == 1
+    assert "no event" in err
     refused(db, "EV-5.1", "event", "pairings", event, "--round", "3")
     refused(db, "EV-3.5", "event", "result", event, "1=2-0-0")
     refused(db, "EV-1.2", "event", "new", "Y", "--game", "gammasphere", "--match", "bo7")
     code, _, err = call(db, "event", "new", "Y", "--game", "nosuchgame")
-    assert code == REFUSED and err.count("\n") == 1
+    assert code == REFUSED
+    assert err.count("\n") == 1
 
 
 def test_a_round_paired_by_hand_with_two_byes_is_audited(tmp_path: Path) -> None:
@@ -419,7 +435,8 @@ def test_a_round_paired_by_hand_with_two_byes_is_audited(tmp_path: Path) -> None
     assert [r["players"] for r in rows] == [["Ann", "Ben"], ["Cal", "Dee"], ["Eve"], ["Fay"]]
     assert [r["bye"] for r in rows] == [False, False, True, True]
     entries = as_json(db, "event", "audit", event)["entries"]
-    assert entries[0]["what"] == "manual pairing" and entries[0]["reason"] == "travel byes"
+    assert entries[0]["what"] == "manual pairing"
+    assert entries[0]["reason"] == "travel byes"
 
 
 def test_ev_2_2_register_with_a_player_id(tmp_path: Path) -> None:
@@ -440,4 +457,5 @@ def test_ev_2_2_register_with_a_player_id(tmp_path: Path) -> None:
     players = as_json(db, "log", game)[0]["players"]  # the game's creation
     ids = sorted((p["name"], p.get("id", "")) for p in players)
     assert ids[0] == ("Ann Lee", "ann-7")
-    assert ids[1][0] == "Bo" and ids[1][1].startswith("pl-")  # every player gets an id
+    assert ids[1][0] == "Bo"
+    assert ids[1][1].startswith("pl-")

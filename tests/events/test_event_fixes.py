@@ -49,16 +49,20 @@ def test_ev_5_12_repair_by_the_engine_keeps_results_and_shows_what_moved(tmp_pat
     ok(db, "event", "result", event, "1=2-0-0")
     ok(db, "event", "undrop", event, "Hal", "--reason", "Hal is here")
     out = ok(db, "event", "repair", event, "--reason", "Hal is back")
-    assert "kept with their result: table 1" in out and "moved: Hal: bye" not in out
+    assert "kept with their result: table 1" in out
+    assert "moved: Hal: bye" not in out
     assert "moved: Hal: not paired -> table" in out
     after = games_of(db, event)
     assert after[1] == before[1]  # the kept table keeps its games
     replaced = [g for t, gs in before.items() if t is not None and t != 1 for g in gs]
     for game in replaced:
         closing = last_event(db, game)
-        assert isinstance(closing, GameEnded) and closing.how == "void"
+        assert isinstance(closing, GameEnded)
+        assert closing.how == "void"
         code, _, err = call(db, "act", game, "end")
-        assert code == 2 and "REF-1.3" in err and "void" in err
+        assert code == 2
+        assert "REF-1.3" in err
+        assert "void" in err
     audit = as_json(db, "event", "audit", event)["entries"]
     # the slip of table 1 closed its open game (EV-3.9); then the undrop and the re-pairing
     assert [e["what"] for e in audit] == ["drop", "games voided", "undrop", "pairing changed"]
@@ -78,7 +82,8 @@ def test_ev_5_11_a_manual_pairing_needs_a_reason_and_a_repair_makes_no_false_rem
     spec.write_text(json.dumps({"pairs": [["Cal", "Dee"], ["Ben", "Ann"]]}))
     ok(db, "event", "repair", event, "--manual", str(spec), "--reason", "seat swap")
     changed = as_json(db, "event", "audit", event)["entries"][-1]
-    assert changed["what"] == "pairing changed" and changed["warnings"] == []
+    assert changed["what"] == "pairing changed"
+    assert changed["warnings"] == []
 
 
 def test_ev_5_13_undo_round_and_pair_again(tmp_path: Path) -> None:
@@ -89,7 +94,8 @@ def test_ev_5_13_undo_round_and_pair_again(tmp_path: Path) -> None:
     ok(db, "event", "pair", event)
     games = [g for gs in games_of(db, event).values() for g in gs]
     done = as_json(db, "event", "undo-round", event, "--reason", "wrong player list")
-    assert done["round"] == 1 and sorted(done["voided"]) == sorted(games)
+    assert done["round"] == 1
+    assert sorted(done["voided"]) == sorted(games)
     assert as_json(db, "event", "show", event)["current_round"] == 0
     with open_service(db) as svc:
         assert all(svc.store.events(g) for g in games)  # kept in the history
@@ -125,7 +131,8 @@ def test_ev_1_4_end_refuses_with_open_games_or_voids_them(tmp_path: Path) -> Non
     out = ok(db, "event", "end", event, "--void-open", "--reason", "hall closing")
     assert f"closed as void: {second}" in out
     closing = last_event(db, second)
-    assert isinstance(closing, GameEnded) and closing.how == "void"
+    assert isinstance(closing, GameEnded)
+    assert closing.how == "void"
     assert as_json(db, "event", "audit", event)["entries"][-1]["what"] == "games voided"
 
 
@@ -144,7 +151,7 @@ def test_ev_3_10_a_slip_disagreeing_with_a_game_is_refused_naming_it(tmp_path: P
     assert first in err
     ok(db, "event", "result", event, "1=2-1-0")
     assert last_event(db, second).how == "void"
-    with open_service(db) as svc, pytest.raises(Exception, match="REF-1.3"):
+    with open_service(db) as svc, pytest.raises(Exception, match=r"REF-1.3"):
         svc.end(second, "resignation", who="p1")
 
 
@@ -159,7 +166,7 @@ def test_a_game_result_after_its_match_is_decided_is_refused(tmp_path: Path) -> 
     _slip_as_older_stores_kept_it(db, event)
     with open_service(db) as svc:
         assert last_event(db, game).__class__.__name__ != "GameEnded"  # a stray open game
-        with pytest.raises(EventRefusedError, match="EV-3.7"):
+        with pytest.raises(EventRefusedError, match=r"EV-3.7"):
             svc.end(game, "resignation", who="p1")
         assert not isinstance(svc.store.events(game)[-1], GameEnded)
 
@@ -199,12 +206,14 @@ def test_ev_8_6_a_game_loss_ends_the_players_game_and_is_withdrawn(tmp_path: Pat
     players = as_json(db, "event", "pairings", event)[0]["players"]
     loser = players[0]
     out = ok(db, "event", "penalty", event, loser, "tardiness")
-    assert f"{loser}: game-loss (penalty 1)" in out and "the IPG suggests: game-loss" in out
+    assert f"{loser}: game-loss (penalty 1)" in out
+    assert "the IPG suggests: game-loss" in out
     assert f"game {game} ended as a loss for {loser}" in out
     stream = _events(db, game)
     issued = next(e for e in stream if isinstance(e, PenaltyIssued))
     assert "event penalty 1" in issued.reason
-    assert isinstance(stream[-1], GameEnded) and stream[-1].how == "penalty"
+    assert isinstance(stream[-1], GameEnded)
+    assert stream[-1].how == "penalty"
     assert len(games_of(db, event)[1]) == 2  # the match goes on: game 2 was created
     chosen = as_json(db, "event", "penalty", event, loser, "slow-play", "--penalty", "match-loss")
     assert (chosen["penalty"], chosen["suggested"]) == ("match-loss", "warning")
@@ -215,7 +224,8 @@ def test_ev_8_6_a_game_loss_ends_the_players_game_and_is_withdrawn(tmp_path: Pat
     ok(db, "event", "penalty", event, "withdraw", "2", "--reason", "misjudged", "--result", "0-1-0")
     refused(db, "EV-8.7", "event", "penalty", event, "withdraw", "2", "--reason", "again")
     code, _, err = call(db, "event", "penalty", event, loser, "slow-play", "--penalty", "ban")
-    assert code == 2 and "--penalty" in err
+    assert code == 2
+    assert "--penalty" in err
 
 
 def _events(db: Path, game: str) -> list[Any]:
@@ -243,13 +253,14 @@ def test_ev_5_6_round_1_is_drawn_from_the_recorded_seed_and_posted(tmp_path: Pat
     db, other = tmp_path / "a.db", tmp_path / "b.db"
     event = new_event(db, "--seed", "1234", names=EIGHT[:7])
     again = new_event(other, "--seed", "1234", names=EIGHT[:7])
-    assert as_json(db, "event", "pair", event) and as_json(other, "event", "pair", again)
+    assert as_json(db, "event", "pair", event)
+    assert as_json(other, "event", "pair", again)
     tables = [(r["table"], r["players"]) for r in as_json(db, "event", "pairings", event)]
     again_tables = [(r["table"], r["players"]) for r in as_json(other, "event", "pairings", again)]
     assert tables == again_tables
     draw = as_json(db, "event", "draw", event)
     assert draw["seed"] == 1234
-    bye = [r for r in as_json(db, "event", "pairings", event) if r["bye"]][0]
+    bye = next(r for r in as_json(db, "event", "pairings", event) if r["bye"])
     assert bye["players"] == [draw["order"][-1]["name"]]  # the last drawn has the bye
     key = tmp_path / "seal.pem"
     public = create_key(key)
@@ -257,10 +268,12 @@ def test_ev_5_6_round_1_is_drawn_from_the_recorded_seed_and_posted(tmp_path: Pat
         posting, _ = make_posting(svc.store, event, "pairings", 1, key=key)
         assert posting.seed == 1234
         report = verify_posting(svc.store, event, posting, public)
-        assert report.ok and any(c.name == "draw" and c.ok for c in report.checks)
+        assert report.ok
+        assert any(c.name == "draw" and c.ok for c in report.checks)
         posting.seed = 99
         forged = verify_posting(svc.store, event, posting, public)
-        assert not forged.ok and any(c.name == "draw" and not c.ok for c in forged.checks)
+        assert not forged.ok
+        assert any(c.name == "draw" and not c.ok for c in forged.checks)
     unseeded = open_service(tmp_path / "c.db", create=True)
     drawn = unseeded.event_new("Any", "prizmik")
     assert isinstance(unseeded.event_state(drawn.event_id).settings.seed, int)  # type: ignore[union-attr]
@@ -280,11 +293,13 @@ def test_ev_2_8_decklists_until_the_deadline_with_the_games_deck_size(tmp_path: 
     ok(db, "event", "deck", event, "Ann", "--deck", str(deck))  # replaced
     refused(db, "EV-2.8", "event", "deck", event, "Ben", "--deck", str(short))
     code, _, err = call(db, "event", "pair", event)
-    assert code == 0 and "warning: Ben has no decklist (EV-2.8)" in err
+    assert code == 0
+    assert "warning: Ben has no decklist (EV-2.8)" in err
     assert "Ann has no decklist" not in err
     refused(db, "EV-2.8", "event", "deck", event, "Ann", "--deck", str(deck))
     code, _, err = call(db, "event", "register", event, "--player", "Cal", "--deck", str(short))
-    assert code == 2 and "EV-2.8" in err
+    assert code == 2
+    assert "EV-2.8" in err
 
 
 def test_ev_2_9_late_entry_with_losses_and_the_default_in_help(tmp_path: Path) -> None:
@@ -296,9 +311,12 @@ def test_ev_2_9_late_entry_with_losses_and_the_default_in_help(tmp_path: Path) -
     ok(db, "event", "result", event, "1=2-0-0")
     ok(db, "event", "register", event, "--player", "Cal", "--late-as-losses")
     rows = {r["player"]: r for r in as_json(db, "event", "standings", event)}
-    assert rows["Cal"]["record"]["losses"] == 1 and rows["Cal"]["points"] == 0
+    assert rows["Cal"]["record"]["losses"] == 1
+    assert rows["Cal"]["points"] == 0
     code, out, _ = call(db, "event", "register", "--help")
-    assert code == 0 and "--late-as-losses" in out and "EV-I.6" in out
+    assert code == 0
+    assert "--late-as-losses" in out
+    assert "EV-I.6" in out
 
 
 def test_the_service_refuses_a_fix_with_nothing_stored(tmp_path: Path) -> None:
@@ -306,7 +324,7 @@ def test_the_service_refuses_a_fix_with_nothing_stored(tmp_path: Path) -> None:
     svc: RefereeService = open_service(tmp_path / "s.db", create=True)
     event = svc.event_new("E", "prizmik").event_id
     version = svc.event_info(event).version
-    with pytest.raises(EventRefusedError, match="EV-5.13"):
+    with pytest.raises(EventRefusedError, match=r"EV-5.13"):
         svc.event_undo_round(event, reason="nothing")
     assert svc.event_info(event).version == version
 
@@ -323,10 +341,12 @@ def test_ev_8_6_a_game_loss_between_rounds_ends_the_next_game(tmp_path: Path) ->
     ok(db, "event", "pair", event)
     first = games_of(db, event)[1][0]
     stream = _events(db, first)
-    assert isinstance(stream[-1], GameEnded) and stream[-1].how == "penalty"
+    assert isinstance(stream[-1], GameEnded)
+    assert stream[-1].how == "penalty"
     assert len(games_of(db, event)[1]) == 2  # game 2 of round 2 is under way
     applied = as_json(db, "event", "audit", event)["entries"][-1]
-    assert applied["what"] == "penalty applied" and applied["game"] == first
+    assert applied["what"] == "penalty applied"
+    assert applied["game"] == first
 
 
 @pytest.mark.slow
@@ -396,7 +416,8 @@ def test_a_16_player_event_with_its_mistakes_fixed_leaves_nothing_open(tmp_path:
             for g, first in created.items()
             if isinstance(first, GameCreated) and first.meta.get("event") == event
         ]
-        assert mine and all(isinstance(svc.store.events(g)[-1], GameEnded) for g in mine)
+        assert mine
+        assert all(isinstance(svc.store.events(g)[-1], GameEnded) for g in mine)
     standings = as_json(db, "event", "standings", event)
     lou = next(r for r in standings if r["player"] == "Late Lou")
     assert lou["record"]["losses"] >= 1

@@ -68,9 +68,12 @@ def test_the_audit_names_the_players_of_a_warning_and_lists_late_entries(
         e for e in svc.event_audit_named(event)["entries"] if e["what"] != "games voided"
     ]
     assert [e["what"] for e in entries] == ["late entry", "manual pairing"]
-    assert entries[0]["player"] == "Eve" and entries[0]["round"] == 2
+    assert entries[0]["player"] == "Eve"
+    assert entries[0]["round"] == 2
     warning = " ".join(entries[1]["warnings"])
-    assert "EV-5.4" in warning and again[0][0] in warning and "p1" not in warning
+    assert "EV-5.4" in warning
+    assert again[0][0] in warning
+    assert "p1" not in warning
 
 
 def test_a_pairings_sheet_has_points_going_in_and_results(svc: RefereeService) -> None:
@@ -85,13 +88,17 @@ def test_a_pairings_sheet_has_points_going_in_and_results(svc: RefereeService) -
     assert sorted(points.values()) == [0, 0, 3, 3, 3]  # two winners and a bye: 3 each
     first = svc.event_pairing_sheet(event, 1)
     winner = first.lines[0].seats[0]
-    assert winner.result == "won 1-0-0" and first.lines[0].seats[1].result == "lost 0-1-0"
-    assert first.lines[-1].bye and first.lines[-1].seats[0].result == "bye"
+    assert winner.result == "won 1-0-0"
+    assert first.lines[0].seats[1].result == "lost 0-1-0"
+    assert first.lines[-1].bye
+    assert first.lines[-1].seats[0].result == "bye"
     table = list(csv.reader(io.StringIO(pairings_csv(first, by_name=True))))
     assert [row[3] for row in table[1:]] == ["Ann", "Ben", "Cal", "Dee", "Eve"]
     assert {row[2] for row in table[1:]} >= {"bye", "1", "2"}
     rows_out = list(csv.DictReader(io.StringIO(standings_csv(svc.event_standings(event)))))
-    assert len(rows_out) == 5 and rows_out[0]["final_place"] == "" and rows_out[0]["omw"]
+    assert len(rows_out) == 5
+    assert rows_out[0]["final_place"] == ""
+    assert rows_out[0]["omw"]
 
 
 def test_pods_report_and_print_in_places(tmp_path: Path) -> None:
@@ -119,7 +126,8 @@ def test_pods_report_and_print_in_places(tmp_path: Path) -> None:
     assert text[0] == "Pods · round 1 · pairings by table"
     assert f"1st {a}, 2nd {b}, 2nd {c}, 4th {d}" in text[1]
     standings = ok("event", "standings", event).splitlines()
-    assert "places" in standings[1] and "W-L-D" not in standings[1]
+    assert "places" in standings[1]
+    assert "W-L-D" not in standings[1]
     assert any(line.split()[1] == b and "2nd" in line for line in standings[2:])
     ok("event", "pair", event)
     ok("event", "result", event, f"1={d}>{c}={b}>{a}")  # the older form, quoted by a shell
@@ -140,7 +148,8 @@ def test_the_bracket_over_http(client: Any, tokens: Any, store: str) -> None:
         svc.event_result(event, [f"{r.table}=2-0-0" for r in rows])
     head = auth(tokens["head"])
     early = client.get(f"/api/events/{event}/bracket", headers=head)
-    assert early.status_code == 400 and "EV-6.1" in early.text
+    assert early.status_code == 400
+    assert "EV-6.1" in early.text
     with open_service(store) as svc:
         svc.event_pair(event)
         svc.event_result(event, ["1=2-0-0", "2=0-2-0"])
@@ -148,8 +157,10 @@ def test_the_bracket_over_http(client: Any, tokens: Any, store: str) -> None:
         svc.event_result(event, ["1=2-1-0"])
         wanted = msgspec.to_builtins(svc.event_bracket(event))
     answer = client.get(f"/api/events/{event}/bracket", headers=head)
-    assert answer.status_code == 200 and answer.json() == wanted
+    assert answer.status_code == 200
+    assert answer.json() == wanted
     assert [r["stage"] for r in wanted["rounds"]] == ["semifinal", "final"]
     assert wanted["champion"] == wanted["rounds"][1]["matches"][0]["players"][0]["player"]
     page = client.get(f"/events/{event}/bracket", headers=head).text
-    assert "Champion: <b>" in page and 'data-stage="final"' in page
+    assert "Champion: <b>" in page
+    assert 'data-stage="final"' in page

@@ -35,11 +35,13 @@ def test_event_decklists_are_used_by_every_game_and_sealed_stays_sealed(
     stream = svc.store.events(table.games[0])
     created = stream[0]
     assert isinstance(created, GameCreated)
-    assert created.meta["event"] == event and created.meta["round"] == "1"
+    assert created.meta["event"] == event
+    assert created.meta["round"] == "1"
     names = {p.seat: p.name for p in created.players}  # round 1 is drawn (EV-5.6)
     decks = {names[e.seat]: e.deck for e in stream if isinstance(e, DeckRegistered)}
     assert decks["Ann"] == DECK
-    assert isinstance(decks["Ben"], SealedDeck) and decks["Ben"].commitment  # still sealed
+    assert isinstance(decks["Ben"], SealedDeck)
+    assert decks["Ben"].commitment
     log = [line.text for line in svc.event_log(event)]
     assert any("sealed list" in text for text in log)
 
@@ -47,7 +49,7 @@ def test_event_decklists_are_used_by_every_game_and_sealed_stays_sealed(
 def test_a_refused_event_decklist_stores_nothing(svc: RefereeService) -> None:
     event = svc.event_new("Decks", "gammasphere").event_id
     version = svc.event_info(event).version
-    with pytest.raises(EventRefusedError, match="EV-2.2"):
+    with pytest.raises(EventRefusedError, match=r"EV-2.2"):
         svc.event_register(event, ["Ann"], deck=SealedDeck(commitment="ab" * 32, size=1))
     assert svc.event_info(event).version == version
 
@@ -72,7 +74,7 @@ def test_a_best_of_three_played_game_by_game_decides_its_match(svc: RefereeServi
     ann, ben = sorted(svc.event_standings(event), key=lambda s: s.player)
     assert (ann.record.losses, ben.record.wins) == (1, 1)
     assert ben.gw == "7/12"  # 2 wins and a draw of 4 games: (6 + 1) / 12
-    with pytest.raises(EventRefusedError, match="EV-3.7"):
+    with pytest.raises(EventRefusedError, match=r"EV-3.7"):
         svc.event_result(event, ["1=2-0-0"])
 
 
@@ -86,7 +88,7 @@ def test_pairing_stores_round_and_games_in_one_transaction(svc: RefereeService) 
 
     original = svc.store.app.save
     svc.store.app.save = broken  # type: ignore[method-assign,assignment]
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="the disk is full"):
         svc.event_pair(event)
     svc.store.app.save = original  # type: ignore[method-assign]
     assert set(svc.store.game_ids()) == before
@@ -165,7 +167,7 @@ def test_a_failed_write_of_a_games_end_stores_neither(svc: RefereeService, tmp_p
 
     original = svc.store.app.save
     svc.store.app.save = broken  # type: ignore[method-assign,assignment]
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="the disk is full"):
         svc.end(table.games[0], "resignation", who="p1")
     svc.store.app.save = original  # type: ignore[method-assign]
     assert svc.load(table.games[0]).ended is None
@@ -208,7 +210,8 @@ def test_pairing_resolves_a_games_setup_once_per_round_not_per_table(
 
     monkeypatch.setattr(GammasphereRules, "resolve_setup", counted)
     rows = svc.event_pair(event)
-    assert len(rows) == 8 and len(calls) <= 2
+    assert len(rows) == 8
+    assert len(calls) <= 2
     created = [svc.store.events(r.games[0])[0] for r in rows]
     first = created[0]
     assert isinstance(first, GameCreated)
@@ -240,6 +243,7 @@ def test_standings_after_the_cut_show_the_final_ranking(svc: RefereeService) -> 
     assert [r.final_rank for r in after] == list(range(1, 9))  # listed in final order (EV-6.7)
     assert [r.went for r in after[:4]] == ["champion", "finalist", "semifinalist", "semifinalist"]
     final = {r.player: r.final_rank or 0 for r in after}
-    assert final[champion] == 1 and final[rows[0].players[0]] == 2
+    assert final[champion] == 1
+    assert final[rows[0].players[0]] == 2
     assert sorted(final.values()) == list(range(1, 9))
     assert {final[r.player] for r in swiss[4:]} == {5, 6, 7, 8}

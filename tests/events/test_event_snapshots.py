@@ -11,13 +11,13 @@ from pathlib import Path
 import msgspec
 import pytest
 
-import service.tournaments as tournaments
 from projections.event_state import (
     EventSnapshot,
     EventSnapshots,
     PartedMap,
     decode_snapshot,
 )
+from service import tournaments
 from service.app import RefereeService, open_service
 
 SLIPS = ["2-0-0", "2-1-0", "0-2-0", "1-2-0", "1-1-1", "0-0-3"]
@@ -178,7 +178,8 @@ def test_verify_drops_a_snapshot_that_differs_from_the_log(tmp_path: Path) -> No
         report = svc.verify(event)
         assert report.bad == 1
         (finding,) = report.reports[0].findings
-        assert finding.problem == "snapshot" and "dropped" in finding.detail
+        assert finding.problem == "snapshot"
+        assert "dropped" in finding.detail
     assert snapshot_row(db, event) is None
     with open_service(db) as svc:
         assert svc.verify(event).bad == 0
@@ -267,7 +268,9 @@ def test_a_head_written_again_keeps_its_history(
         assert history_unread(svc, event)
         version = svc.event_info(event).version
     assert history() == before
-    assert snapshot_row(db, event) is not None and snapshot_row(db, event)[0] == version  # type: ignore[index]
+    row = snapshot_row(db, event)
+    assert row is not None
+    assert row[0] == version
     with open_service(db) as svc:
         assert reads(svc, event) == fresh_read(db, event)
 
@@ -310,7 +313,8 @@ def test_verify_drops_a_snapshot_whose_history_differs(tmp_path: Path) -> None:
         report = svc.verify(event)
         assert report.bad == 1
         (finding,) = report.reports[0].findings
-        assert finding.problem == "snapshot" and "dropped" in finding.detail
+        assert finding.problem == "snapshot"
+        assert "dropped" in finding.detail
     assert snapshot_row(db, event) is None
 
 

@@ -57,7 +57,7 @@ def test_explanations_read_from_the_players_own_pairings_equal_the_cores(tmp_pat
                     svc.event_result(event, [f"{row.table}={SLIPS[(row.table or 0) % 5]}"])
                     board, state = svc.event_board(event)
                     index = PlayerIndex(board, state, {})
-                    assert index._late is None  # noqa: SLF001 - asked when first explaining
+                    assert index._late is None
                     for name in names:
                         assert index.explain(name) == state.explain(state.find(name) or "")
-                    assert index._late == (number >= 1)  # noqa: SLF001
+                    assert index._late == (number >= 1)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,8 +47,8 @@ class Event:
 
 
 @pytest.fixture
-def event(tmp_path: Path) -> Iterator[Event]:
-    yield Event(tmp_path / "games.db", tmp_path / "seal.pem")
+def event(tmp_path: Path) -> Event:
+    return Event(tmp_path / "games.db", tmp_path / "seal.pem")
 
 
 def _posting(event: Event, kind: str, round_number: int | None = None) -> Any:
@@ -82,7 +81,8 @@ def test_postings_carry_the_cli_rows_and_a_checkpoint_and_hold_on_an_untouched_s
             names.append("draw")
         assert [c.name for c in report.checks] == names
         assert all(c.ok for c in report.checks)
-        assert report.corrections == [] and report.unchanged
+        assert report.corrections == []
+        assert report.unchanged
 
 
 def test_an_edited_result_row_in_the_database_is_caught(event: Event) -> None:
@@ -101,7 +101,9 @@ def test_an_edited_result_row_in_the_database_is_caught(event: Event) -> None:
     report = _verify(event, posting)
     assert not report.ok
     facts = next(c for c in report.checks if c.name == "facts")
-    assert not facts.ok and "edited" in facts.detail and "reported" in facts.detail
+    assert not facts.ok
+    assert "edited" in facts.detail
+    assert "reported" in facts.detail
 
 
 def test_an_edit_rehashed_by_a_forger_without_the_key_breaks_the_checkpoint(event: Event) -> None:
@@ -135,7 +137,8 @@ def test_an_edit_rehashed_by_a_forger_without_the_key_breaks_the_checkpoint(even
     report = _verify(event, posting)
     assert not report.ok
     checks = {c.name: c for c in report.checks}
-    assert not checks["ledger"].ok and "chain" in checks["ledger"].detail
+    assert not checks["ledger"].ok
+    assert "chain" in checks["ledger"].detail
 
 
 def test_a_recorded_correction_is_named_not_flagged(event: Event) -> None:
@@ -150,7 +153,8 @@ def test_a_recorded_correction_is_named_not_flagged(event: Event) -> None:
     assert len(report.corrections) == 1
     said = str(report.corrections[0])
     assert f"round 1 table {event.tables[0]} corrected to 0-2-0" in said
-    assert "Hera" in said and "slip filled in reversed" in said
+    assert "Hera" in said
+    assert "slip filled in reversed" in said
 
 
 def test_a_posting_altered_after_it_was_printed_does_not_match_the_ledger(event: Event) -> None:
@@ -158,7 +162,9 @@ def test_a_posting_altered_after_it_was_printed_does_not_match_the_ledger(event:
     posting.body[0]["points"] += 3
     report = _verify(event, posting)
     figures = next(c for c in report.checks if c.name == "figures")
-    assert not report.ok and not figures.ok and "row 1" in figures.detail
+    assert not report.ok
+    assert not figures.ok
+    assert "row 1" in figures.detail
 
 
 def test_another_key_fails_the_signature(event: Event, tmp_path: Path) -> None:
@@ -176,7 +182,8 @@ def test_a_posting_is_computed_at_the_newest_checkpoint_and_counts_what_came_lat
         sealed = seal(svc.store, event.key)
         svc.event_pair(event.id)  # round 2, after the checkpoint
         posting, later = make_posting(svc.store, event.id, "pairings")
-        assert posting.round == 1 and later > 0
+        assert posting.round == 1
+        assert later > 0
         assert posting.checkpoint == sealed.text()
         from service.errors import RefusedError
 
@@ -229,7 +236,8 @@ def test_cli_posting_then_verify_holds_names_corrections_and_fails_on_tampering(
         event.db, "event", "verify", event.id, "--posting", str(file), "--public-key", str(key_file)
     )
     assert code == 0, err
-    assert out.startswith("posting holds") and "nothing recorded since changes it" in out
+    assert out.startswith("posting holds")
+    assert "nothing recorded since changes it" in out
 
     with event.svc() as svc:
         svc.event_correct(event.id, 1, f"{event.tables[0]}=0-2-0", reason="reversed", by="Hera")
@@ -237,10 +245,12 @@ def test_cli_posting_then_verify_holds_names_corrections_and_fails_on_tampering(
         event.db, "event", "verify", event.id, "--posting", str(file), "--public-key", event.public
     )
     assert code == 0, err
-    assert "1 recorded correction changes this posting" in out and "reversed" in out
+    assert "1 recorded correction changes this posting" in out
+    assert "reversed" in out
 
     code, out, _ = call(event.db, "event", "verify", event.id, "--posting", str(file), "--json")
-    assert code == 0 and json.loads(out)["corrections"][0]["by"] == "Hera"
+    assert code == 0
+    assert json.loads(out)["corrections"][0]["by"] == "Hera"
 
     with sqlite3.connect(event.db) as con:
         con.execute(
@@ -249,16 +259,21 @@ def test_cli_posting_then_verify_holds_names_corrections_and_fails_on_tampering(
             (event.id,),
         )
     code, out, err = call(event.db, "event", "verify", event.id, "--posting", str(file))
-    assert code == 1 and out.startswith("posting BROKEN") and "facts: FAILED" in out, err
+    assert code == 1, err
+    assert out.startswith("posting BROKEN"), err
+    assert "facts: FAILED" in out, err
 
 
 def test_cli_verify_refuses_unreadable_input_in_one_line(event: Event, tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
-    code, out, err = call(event.db, "event", "verify", event.id, "--posting", str(bad))
-    assert code == 2 and err.startswith("error: not a posting") and len(err.splitlines()) == 1
+    code, _out, err = call(event.db, "event", "verify", event.id, "--posting", str(bad))
+    assert code == 2
+    assert err.startswith("error: not a posting")
+    assert len(err.splitlines()) == 1
     code, _, err = call(event.db, "event", "verify", event.id, "--posting", str(tmp_path / "none"))
-    assert code == 2 and "No such file" in err
+    assert code == 2
+    assert "No such file" in err
     code, _, err = call(event.db, "event", "pairings", event.id, "--posting")
     assert code == 0 or "seal" in err  # sealed by earlier postings or told to seal
 
@@ -278,7 +293,8 @@ def test_the_api_serves_a_posting_and_verifies_it(event: Event) -> None:
         )
         assert served.status_code == 200, served.text
         posting = served.json()
-        assert posting["kind"] == "standings" and posting["round"] == 1
+        assert posting["kind"] == "standings"
+        assert posting["round"] == 1
         with event.svc() as svc:
             svc.event_correct(event.id, 1, f"{event.tables[0]}=0-2-0", reason="reversed", by="H")
         checked = client.post(
@@ -288,7 +304,8 @@ def test_the_api_serves_a_posting_and_verifies_it(event: Event) -> None:
         )
         assert checked.status_code == 200, checked.text
         report = checked.json()
-        assert report["ok"] and report["corrections"][0]["reason"] == "reversed"
+        assert report["ok"]
+        assert report["corrections"][0]["reason"] == "reversed"
         posting["body"][0]["points"] = 99
         forged = client.post(
             f"/api/events/{event.id}/postings/verify",
@@ -305,7 +322,8 @@ def test_a_posting_claiming_another_place_or_an_unreadable_row_fails_without_a_c
     posting = _posting(event, "pairings")
     moved = msgspec.structs.replace(posting, position=posting.position + 10_000)
     facts = next(c for c in _verify(event, moved).checks if c.name == "facts")
-    assert not facts.ok and "position" in facts.detail
+    assert not facts.ok
+    assert "position" in facts.detail
     with sqlite3.connect(event.db) as con:
         con.execute(
             "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = 2",
@@ -313,4 +331,6 @@ def test_a_posting_claiming_another_place_or_an_unreadable_row_fails_without_a_c
         )
     report = _verify(event, posting)
     facts = next(c for c in report.checks if c.name == "facts")
-    assert not report.ok and not facts.ok and "undecodable" in facts.detail
+    assert not report.ok
+    assert not facts.ok
+    assert "undecodable" in facts.detail

@@ -172,7 +172,7 @@ def put(
         entity = msgspec.structs.replace(
             entity, level=entity.level if level is None else level, tapped=tapped
         )
-        state = msgspec.structs.replace(state, field=state.field[:-1] + (entity,))
+        state = msgspec.structs.replace(state, field=(*state.field[:-1], entity))
     return state, number
 
 

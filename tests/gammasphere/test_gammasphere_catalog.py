@@ -146,11 +146,13 @@ def test_a_catalog_file_is_stored_as_canonical_builtins_and_resolves_again_the_s
     done = setup(options={"catalog": SMALL})
     assert done.ruleset == P3
     stored = done.options["catalog"]
-    assert isinstance(stored, dict) and stored["title"] == "Two cards"
+    assert isinstance(stored, dict)
+    assert stored["title"] == "Two cards"
     assert done.options["catalog_digest"] == Cards.of(parse_catalog(SMALL)).digest
     assert RULES.resolve_setup(done) == done
     state = RULES.initial_state(done)
-    assert state.cards.title == "Two cards" and "Brass Knight" in state.cards.by_name
+    assert state.cards.title == "Two cards"
+    assert "Brass Knight" in state.cards.by_name
 
 
 def test_setup_refuses_a_mismatched_ruleset_catalog_or_digest() -> None:
@@ -194,7 +196,7 @@ def test_gs_i_2_the_unregistered_deck_size_defaults_to_40_and_obeys_the_limits()
 def test_read_catalog_and_catalog_rows_list_the_cards() -> None:
     catalog = RULES.read_catalog("cards", SMALL, "small.toml")
     assert [c.name for c in catalog.cards] == ["Pylon", "Brass Knight"]
-    with pytest.raises(CatalogError, match="small.toml"):
+    with pytest.raises(CatalogError, match=r"small.toml"):
         RULES.read_catalog("cards", SMALL.replace("level = 4", "level = 0"), "small.toml")
     with pytest.raises(CatalogError, match="only 'cards'"):
         RULES.read_catalog("board", SMALL, "x")

@@ -65,7 +65,8 @@ def test_gs_2_6_weapon_boosts_count_in_battle() -> None:
     )  # defense 2200 - 4*250 = 1200
     assert attack_of(state, entity(state, trooper)) == 1700
     state = play(state, f"attack #{trooper} #{golem}")
-    assert entity(state, golem) is None and side(state, "p1").power == 9000
+    assert entity(state, golem) is None
+    assert side(state, "p1").power == 9000
 
 
 def test_gs_7_1_the_attacker_is_an_own_untapped_character_in_attack_mode() -> None:
@@ -108,7 +109,8 @@ def test_gs_7_4_a_stronger_defense_costs_the_attacking_player_the_difference() -
     state, trooper = put(state, "p1", "Gamma Trooper")
     state, golem = put(state, "p2", "Shale Golem", "defense")
     state = play(state, f"attack #{trooper} #{golem}")
-    assert entity(state, trooper) is not None and entity(state, golem) is not None
+    assert entity(state, trooper) is not None
+    assert entity(state, golem) is not None
     assert (side(state, "p1").power, side(state, "p2").power) == (9000 - 1000, 9000)
 
 
@@ -117,7 +119,8 @@ def test_gs_7_5_an_attack_mode_defender_with_less_attack_is_destroyed() -> None:
     state, lancer = put(state, "p1", "Ion Lancer")
     state, trooper = put(state, "p2", "Gamma Trooper")
     state = play(state, f"attack #{lancer} #{trooper}")
-    assert entity(state, trooper) is None and entity(state, lancer) is not None
+    assert entity(state, trooper) is None
+    assert entity(state, lancer) is not None
     assert (side(state, "p1").power, side(state, "p2").power) == (9000, 9000)
 
 
@@ -128,7 +131,8 @@ def test_gs_7_6_a_stronger_attack_mode_defender_destroys_the_attacker_and_costs_
     state, trooper = put(state, "p1", "Gamma Trooper")
     state, lancer = put(state, "p2", "Ion Lancer")
     state = play(state, f"attack #{trooper} #{lancer}")
-    assert entity(state, trooper) is None and entity(state, lancer) is not None
+    assert entity(state, trooper) is None
+    assert entity(state, lancer) is not None
     assert side(state, "p1").discard == ("Gamma Trooper",)
     assert (side(state, "p1").power, side(state, "p2").power) == (9000 - 600, 9000)
 
@@ -159,7 +163,8 @@ def test_gs_i_9_the_defending_player_loses_nothing_unless_the_table_chooses_othe
         state, lancer = put(state, "p1", "Ion Lancer")
         state, trooper = put(state, "p2", "Gamma Trooper")
         state = play(state, f"attack #{lancer} #{trooper}")
-        assert side(state, "p2").power == power and side(state, "p1").power == 9000
+        assert side(state, "p2").power == power
+        assert side(state, "p1").power == 9000
 
 
 def test_gs_i_10_no_direct_attacks_by_default() -> None:
@@ -198,7 +203,8 @@ def test_gs_i_7_a_table_may_leave_the_attacker_untapped() -> None:
     state, first = put(state, "p2", "Rift Scout")
     state, second = put(state, "p2", "Rift Scout")
     state = play(state, f"attack #{lancer} #{first}", f"attack #{lancer} #{second}")
-    assert not entity(state, lancer).tapped and len(state.field) == 1
+    assert not entity(state, lancer).tapped
+    assert len(state.field) == 1
 
 
 def test_gs_i_12_weapons_go_to_the_discard_pile_with_their_carrier() -> None:
@@ -221,7 +227,8 @@ def test_gs_8_1_and_gs_i_15_a_power_level_falls_to_zero_not_below_and_that_playe
     out = RULES.outcome(state)
     assert (out.status, out.winner, out.clause) == ("win", "p2", "GS-8.1")
     assert out.reason == "p1's power level reached 0"
-    assert RULES.to_act(state) == frozenset() and RULES.legal_actions(state) == []
+    assert RULES.to_act(state) == frozenset()
+    assert RULES.legal_actions(state) == []
 
 
 def test_gs_i_13_a_tapped_character_can_still_be_attacked_and_defend() -> None:

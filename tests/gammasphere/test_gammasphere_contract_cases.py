@@ -63,7 +63,11 @@ def test_contract_case_plays_as_scripted(case: ContractCase) -> None:
         elif isinstance(step, Reject):
             seat = seat_of(state, step.seat)
             verdict = RULES.check(state, RULES.parse(step.text), seat)
-            assert not verdict.legal and verdict.violations[0].clause == step.clause, (
+            assert not verdict.legal, (
+                step,
+                verdict,
+            )
+            assert verdict.violations[0].clause == step.clause, (
                 step,
                 verdict,
             )
@@ -100,5 +104,6 @@ def test_the_cases_use_every_kind_of_entry_and_step() -> None:
     assert verbs == {"Draw", "Play", "Construct", "Attack", "Switch", "Activate", "Discard", "End"}
     kinds = {type(s).__name__ for c in CASES for s in c.steps}
     assert kinds == {"Act", "Reject", "Adjust", "OpenDeck"}
-    assert any(c.sealed for c in CASES) and any(c.decks for c in CASES)
+    assert any(c.sealed for c in CASES)
+    assert any(c.decks for c in CASES)
     assert any(isinstance(c.options.get("catalog"), str) for c in CASES)

@@ -108,9 +108,9 @@ def test_gs_3_5_a_sealed_list_limits_copies_like_no_list_until_opened() -> None:
     sealed = seal(DECK, SALT)
     state = started({"p1": sealed})
     knowledge = RULES.deck_knowledge(state, "p1")
-    assert (
-        knowledge is not None and knowledge.sealed == sealed.commitment and knowledge.listed is None
-    )
+    assert knowledge is not None
+    assert knowledge.sealed == sealed.commitment
+    assert knowledge.listed is None
     assert side(state, "p1").deck.count == 40 - 8
     state = resources_of(state, "p1", gas=9000)
     state = play(state, "play Static Medic")  # not on the hidden list, but nobody can tell yet
@@ -126,11 +126,13 @@ def test_gs_3_5_an_opened_sealed_list_is_checked_from_then_on() -> None:
     state = started({"p1": sealed})
     state = play(state, "play Gamma Trooper")
     knowledge = RULES.deck_knowledge(state, "p1")
-    assert knowledge is not None and knowledge.check_open(DECK, SALT, "REF-5.3").legal
+    assert knowledge is not None
+    assert knowledge.check_open(DECK, SALT, "REF-5.3").legal
     state = RULES.with_deck_knowledge(state, "p1", knowledge.opened(DECK))
     assert_illegal(state, "play Static Medic", "GS-3.5", "not in p1's registered list")
     unaccounted = side(state, "p1").knowledge.unaccounted()
-    assert unaccounted is not None and unaccounted.count("Gamma Trooper") == 3
+    assert unaccounted is not None
+    assert unaccounted.count("Gamma Trooper") == 3
 
 
 def test_gs_3_5_a_card_revealed_from_the_deck_by_adjustment_is_checked_too() -> None:
@@ -138,9 +140,8 @@ def test_gs_3_5_a_card_revealed_from_the_deck_by_adjustment_is_checked_too() -> 
     assert change_verdict(state, "move p1 deck>hand Static Medic").violations[0].clause == "GS-3.5"
     state = adjust(state, "move p1 deck>hand Vesper the Undying")
     verdict = change_verdict(state, "move p1 deck>discard Vesper the Undying")
-    assert (
-        verdict.violations[0].clause == "GS-3.5" and "the only copy" in verdict.violations[0].reason
-    )
+    assert verdict.violations[0].clause == "GS-3.5"
+    assert "the only copy" in verdict.violations[0].reason
 
 
 def test_gs_i_27_a_card_put_back_into_the_deck_may_be_shown_again() -> None:
@@ -161,6 +162,5 @@ def test_a_known_card_in_hand_is_played_without_counting_a_new_copy() -> None:
     state = resources_of(state, "p1", gas=5000, jiggawatts=2)
     state = play(state, "play Vesper the Undying")
     knowledge = side(state, "p1").knowledge
-    assert (
-        knowledge.seen.count("Vesper the Undying") == 1 and side(state, "p1").hand.known.total == 0
-    )
+    assert knowledge.seen.count("Vesper the Undying") == 1
+    assert side(state, "p1").hand.known.total == 0

@@ -99,7 +99,8 @@ def test_gs_9_1_a_targeted_effect_needs_a_target_of_the_right_kind() -> None:
     assert_illegal(state, f"play Supply Drop on #{foe}", "GS-N.3", "takes no target")
     assert Play("Solar Flare", "", foe) in RULES.legal_actions(state)
     state = play(state, f"play Solar Flare on #{foe}")
-    assert entity(state, foe) is None and side(state, "p2").discard == ("Shale Golem",)
+    assert entity(state, foe) is None
+    assert side(state, "p2").discard == ("Shale Golem",)
     assert side(state, "p1").discard == ("Solar Flare",)
 
 
@@ -113,7 +114,8 @@ def test_gs_9_1_and_gs_i_23_a_level_effect_stops_at_ten() -> None:
     assert attack_of(state, entity(state, lancer)) == 1800 + 5 * 300
     state, low = put(state, "p1", "Ion Lancer", level=2)
     state = play(state, f"play Overclock on #{low}")
-    assert entity(state, low).level == 4 and defense_of(state, entity(state, low)) == 1000 - 150
+    assert entity(state, low).level == 4
+    assert defense_of(state, entity(state, low)) == 1000 - 150
 
 
 def test_gs_i_24_an_effect_takes_only_the_gas_there_is() -> None:
@@ -178,9 +180,11 @@ def test_gs_9_2_a_free_text_activation_checks_costs_and_its_optional_target() ->
     state, foe = put(state, "p2", "Gamma Trooper", tapped=True)
     assert_illegal(state, f"activate #{warden} on #42", "GS-1.3", "#42")
     v = assert_legal(state, f"activate #{warden} on #{foe}")
-    assert v.rulings[0].card == "Chrono Warden" and v.rulings[0].clause == "GS-9.2"
+    assert v.rulings[0].card == "Chrono Warden"
+    assert v.rulings[0].clause == "GS-9.2"
     state = play(state, f"activate #{warden} on #{foe}")
-    assert entity(state, warden).tapped and all(e.tapped for e in state.field if e.kind == "pylon")
+    assert entity(state, warden).tapped
+    assert all(e.tapped for e in state.field if e.kind == "pylon")
 
 
 def test_gs_2_9_and_gs_i_22_conditional_and_lasting_effects_ask_no_ruling_when_played() -> None:
@@ -224,16 +228,17 @@ def test_gs_9_4_moving_cards_between_zones() -> None:
     refused(state, "move p1 hand>field Solar Flare", "GS-9.4", "events do not stay")
     refused(state, "move p1 hand>field Plasma Blade", "GS-9.4", "played onto its carrier")
     state = adjust(state, f"move p1 field>hand #{trooper}")
-    assert entity(state, trooper) is None and entity(state, blade) is None
+    assert entity(state, trooper) is None
+    assert entity(state, blade) is None
     assert side(state, "p1").hand.known.count("Gamma Trooper") == 1
     assert side(state, "p1").discard == ("Plasma Blade",)
     state = adjust(state, "move p1 discard>hand Plasma Blade; move p1 hand>field Gamma Trooper")
-    assert state.field[-1].card == "Gamma Trooper" and state.field[-1].mode == "attack"
+    assert state.field[-1].card == "Gamma Trooper"
+    assert state.field[-1].mode == "attack"
     hand = side(state, "p1").hand
     state = adjust(state, "move p1 hand>deck")
-    assert (
-        side(state, "p1").hand.count == hand.count - 1 and side(state, "p1").hand.known.total == 0
-    )
+    assert side(state, "p1").hand.count == hand.count - 1
+    assert side(state, "p1").hand.known.total == 0
     assert side(state, "p1").knowledge.seen.count("Plasma Blade") == 0
 
 
@@ -306,7 +311,8 @@ def test_gs_9_7_tapping_untapping_and_destroying() -> None:
     state = adjust(state, f"untap #{trooper}")
     refused(state, f"untap #{trooper}", "GS-9.7", "already untapped")
     state = adjust(state, f"destroy #{trooper}")
-    assert entity(state, trooper) is None and entity(state, blade) is None
+    assert entity(state, trooper) is None
+    assert entity(state, blade) is None
     assert side(state, "p2").discard == ("Plasma Blade", "Gamma Trooper")
 
 
@@ -329,10 +335,12 @@ def test_gs_i_5_a_draw_awaited_from_a_deck_an_adjustment_emptied_is_skipped_or_l
     for variant in ("skip", "lose"):
         state = started({"p2": decklist("8 Pylon")}, empty_deck=variant)
         state = play(state, "end")
-        assert state.phase == "draw" and side(state, "p2").deck.count == 1
+        assert state.phase == "draw"
+        assert side(state, "p2").deck.count == 1
         state = adjust(state, "draw p2 1")
         if variant == "skip":
-            assert state.phase == "main" and side(state, "p2").gas == 3300
+            assert state.phase == "main"
+            assert side(state, "p2").gas == 3300
         else:
             assert (RULES.outcome(state).winner, RULES.outcome(state).clause) == ("p1", "GS-I.5")
 
@@ -351,5 +359,6 @@ def test_gs_9_1_and_gs_6_9_a_structured_activated_effect_with_a_target() -> None
     v = assert_legal(state, f"activate #{nest} on #{foe}")
     assert v.status == "legal"
     state = play(state, f"activate #{nest} on #{foe}")
-    assert entity(state, foe) is None and entity(state, nest).tapped
+    assert entity(state, foe) is None
+    assert entity(state, nest).tapped
     assert side(state, "p2").discard == ("Recruit",)

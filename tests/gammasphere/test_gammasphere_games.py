@@ -63,7 +63,11 @@ def replay(game: dict[str, Any], upto: int | None = None) -> GammasphereState:
             continue
         if isinstance(entry, dict):
             verdict = RULES.check(state, RULES.parse(entry["reject"]), entry.get("seat"))
-            assert not verdict.legal and verdict.violations[0].clause == entry["clause"], (
+            assert not verdict.legal, (
+                number,
+                verdict,
+            )
+            assert verdict.violations[0].clause == entry["clause"], (
                 number,
                 verdict,
             )
@@ -86,7 +90,8 @@ def test_at_least_five_fixture_games() -> None:
 @pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.stem)
 def test_fixture_game_replays_to_its_recorded_result(path: Path) -> None:
     game = load(path)
-    assert game["title"] and game["notes"]
+    assert game["title"]
+    assert game["notes"]
     state = replay(game)
     out = RULES.outcome(state)
     expected = game["expected"]
@@ -127,7 +132,8 @@ def test_fixture_game_replays_to_its_recorded_result(path: Path) -> None:
             row["carrier"] = entity.carrier
         field.append(row)
     assert field == game["field"]
-    assert RULES.legal_actions(state) == [] and RULES.to_act(state) == frozenset()
+    assert RULES.legal_actions(state) == []
+    assert RULES.to_act(state) == frozenset()
 
 
 def test_fixture_games_cover_every_ending_by_rule() -> None:
@@ -135,7 +141,8 @@ def test_fixture_games_cover_every_ending_by_rule() -> None:
     endings = {(g["expected"]["status"], g["expected"]["clause"]) for g in games}
     assert {("win", "GS-8.1"), ("win", "GS-I.5"), ("draw", "GS-I.15")} <= endings
     assert any(isinstance(e, dict) and "adjust" in e for g in games for e in g["entries"])
-    assert any(g["decks"] for g in games) and any("catalog_file" in g for g in games)
+    assert any(g["decks"] for g in games)
+    assert any("catalog_file" in g for g in games)
 
 
 def test_gs_7_4_the_first_attack_on_the_wall_by_hand() -> None:

@@ -27,7 +27,8 @@ def test_gs_n_2_a_name_nothing_like_a_card_gets_no_suggestion() -> None:
     state = started({"p1": DECK, "p2": OTHER})
     with pytest.raises(ActionSyntaxError) as raised:
         RULES.read_entry(state, "construct Qwxzv")
-    assert raised.value.clause == "GS-N.2" and "did you mean" not in raised.value.reason
+    assert raised.value.clause == "GS-N.2"
+    assert "did you mean" not in raised.value.reason
 
 
 def test_gs_n_2_the_notation_records_the_catalogs_spelling() -> None:
@@ -44,5 +45,6 @@ def test_gs_3_5_a_catalog_card_not_on_the_list_stays_a_rejection() -> None:
     """GS-3.5: Static Medic is in the catalog but not in p1's list: evidence, not refused."""
     state = started({"p1": DECK, "p2": OTHER})
     judged = judge(RULES, state, "play static medic")
-    assert judged.readable and not judged.verdict.legal
+    assert judged.readable
+    assert not judged.verdict.legal
     assert judged.verdict.violations[0].clause == "GS-3.5"

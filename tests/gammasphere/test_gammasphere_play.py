@@ -36,7 +36,8 @@ def test_gs_2_7_and_gs_6_3_jiggawatts_are_paid_by_tapping_untapped_pylons() -> N
     state, first = put(state, "p1", "Pylon")
     state, second = put(state, "p1", "Pylon")
     state = play(state, "play Ion Lancer")
-    assert entity(state, first).tapped and not entity(state, second).tapped
+    assert entity(state, first).tapped
+    assert not entity(state, second).tapped
     assert side(state, "p1").gas == 3300 - 500
     state = play(state, "play Supply Drop")
     assert entity(state, second).tapped
@@ -68,7 +69,8 @@ def test_gs_i_16_even_the_first_pylon_costs_100_gas() -> None:
 def test_gs_2_7_and_gs_i_17_a_new_pylon_pays_at_once() -> None:
     state = started({"p1": DECK})
     state = play(state, "construct Pylon", "play Supply Drop")
-    assert state.field[0].tapped and side(state, "p1").gas == 3300 - 100 + 500
+    assert state.field[0].tapped
+    assert side(state, "p1").gas == 3300 - 100 + 500
 
 
 def test_gs_3_3_pylons_may_be_constructed_without_limit() -> None:
@@ -212,7 +214,8 @@ def test_gs_i_13_tapping_for_an_effect_keeps_the_mode_and_blocks_attacks_and_swi
     state, medic = put(state, "p1", "Static Medic")
     state, foe = put(state, "p2", "Gamma Trooper")
     state = play(state, f"activate #{medic}")
-    assert entity(state, medic).tapped and entity(state, medic).mode == "attack"
+    assert entity(state, medic).tapped
+    assert entity(state, medic).mode == "attack"
     assert side(state, "p1").power == 9200
     assert_illegal(state, f"attack #{medic} #{foe}", "GS-7.1", "tapped")
     assert_illegal(state, f"switch #{medic} defense", "GS-6.10", "tapped")

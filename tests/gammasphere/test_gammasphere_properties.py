@@ -147,23 +147,27 @@ def cards_held(state: GammasphereState, index: int) -> int:
 
 def assert_invariants(state: GammasphereState, sizes: tuple[int, int]) -> None:
     ids = [e.id for e in state.field]
-    assert len(set(ids)) == len(ids) and all(0 < i < state.next_id for i in ids)
+    assert len(set(ids)) == len(ids)
+    assert all(0 < i < state.next_id for i in ids)
     for index, own in enumerate(state.sides):
         assert cards_held(state, index) == sizes[index], "cards are neither made nor lost"
         assert min(own.gas, own.power, own.jiggawatts, own.hand.count, own.deck.count) >= 0
-        assert own.hand.known.total <= own.hand.count and own.deck.known.total == 0
+        assert own.hand.known.total <= own.hand.count
+        assert own.deck.known.total == 0
         if own.knowledge.listed is not None:
             assert own.knowledge.listed.cards.contains(own.knowledge.seen)
     for entity in state.field:
         card = state.cards[entity.card]
         assert entity.kind == card.kind
         if entity.kind == "character":
-            assert 1 <= entity.level <= 10 and entity.mode in ("attack", "defense")
+            assert 1 <= entity.level <= 10
+            assert entity.mode in ("attack", "defense")
         else:
             assert entity.mode == ""
         if entity.kind == "weapon":
             carrier = [e for e in state.field if e.id == entity.carrier]
-            assert carrier and carrier[0].owner == entity.owner
+            assert carrier
+            assert carrier[0].owner == entity.owner
     uniques = [e.card for e in state.field if state.cards[e.card].unique]
     assert len(set(uniques)) == len(uniques)
 
@@ -195,7 +199,8 @@ def test_random_legal_play_keeps_the_invariants_and_never_mutates_its_input(
         out = RULES.outcome(state)
         assert out.over == (RULES.to_act(state) == frozenset())
         if out.over:
-            assert out.clause is not None and find_clause(out.clause, "gammasphere")
+            assert out.clause is not None
+            assert find_clause(out.clause, "gammasphere")
         previous = state
 
 

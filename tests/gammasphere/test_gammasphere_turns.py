@@ -48,16 +48,20 @@ def test_gs_4_3_both_seats_draw_seven_in_either_order_as_one_step() -> None:
     state = play(state, "draw 7", seat="p1")
     assert (side(state, "p1").hand.count, side(state, "p1").deck.count) == (7, 33)
     assert (side(state, "p2").hand.count, side(state, "p2").deck.count) == (7, 33)
-    assert state.turn == 1 and state.phase == "draw" and RULES.to_act(state) == frozenset({"p1"})
+    assert state.turn == 1
+    assert state.phase == "draw"
+    assert RULES.to_act(state) == frozenset({"p1"})
 
 
 def test_gs_4_4_the_recorded_first_player_takes_the_first_turn_and_turns_alternate() -> None:
     state = opened(options={"first": "p2"})
     assert RULES.to_move(state) == "p2"
     state = play(state, "draw", "end")
-    assert RULES.to_move(state) == "p1" and state.turn == 2
+    assert RULES.to_move(state) == "p1"
+    assert state.turn == 2
     state = play(state, "draw", "end")
-    assert RULES.to_move(state) == "p2" and state.turn == 3
+    assert RULES.to_move(state) == "p2"
+    assert state.turn == 3
 
 
 def test_gs_5_1_the_turn_opens_with_a_one_card_draw_and_nothing_before_it() -> None:
@@ -67,7 +71,8 @@ def test_gs_5_1_the_turn_opens_with_a_one_card_draw_and_nothing_before_it() -> N
     assert_illegal(state, "end", "GS-5.1")
     assert_illegal(state, "draw 2", "GS-5.1", "one card, not 2")
     state = play(state, "draw")
-    assert side(state, "p1").hand.count == 8 and side(state, "p1").deck.count == 32
+    assert side(state, "p1").hand.count == 8
+    assert side(state, "p1").deck.count == 32
     assert_illegal(state, "draw", "GS-5.1", "adjustment", "draw p1 N")
 
 
@@ -89,7 +94,8 @@ def test_gs_2_10_and_gs_i_11_a_refinery_counts_by_its_catalog_flag_tapped_or_not
     state, _ = put(state, "p1", "Bastion Wall")  # a building, but not a Refinery
     state = play(state, "draw")
     assert side(state, "p1").gas == 3000 + 600
-    assert state.cards["Gas Refinery"].refinery and not state.cards["Bastion Wall"].refinery
+    assert state.cards["Gas Refinery"].refinery
+    assert not state.cards["Bastion Wall"].refinery
     assert number == 1
 
 
@@ -138,13 +144,15 @@ def test_gs_5_6_a_turn_ending_above_ten_cards_discards_named_cards_down_to_ten()
     assert side(state, "p1").hand.count == 12
     assert_illegal(state, "discard Pylon", "GS-5.6", "only when a turn ends")
     state = play(state, "end")
-    assert state.phase == "discard" and RULES.to_move(state) == "p1"
+    assert state.phase == "discard"
+    assert RULES.to_move(state) == "p1"
     assert_illegal(state, "end", "GS-5.6", "holds 12 cards")
     assert_illegal(state, "play Gamma Trooper", "GS-5.6", "discard down to 10")
     assert_illegal(state, "draw", "GS-5.6")
     assert Discard("Solar Flare") in RULES.legal_actions(state)
     state = play(state, "discard Solar Flare")
-    assert state.phase == "discard" and side(state, "p1").hand.count == 11
+    assert state.phase == "discard"
+    assert side(state, "p1").hand.count == 11
     state = play(state, "discard pylon")
     assert side(state, "p1").discard == ("Solar Flare", "Pylon")
     assert (state.active, state.phase) == (1, "draw")
@@ -157,7 +165,8 @@ def test_gs_5_6_every_hand_above_ten_at_the_end_of_a_turn_discards_in_either_ord
     state = adjust(state, "draw p2 4; draw p1 3")  # an effect made both draw in p1's turn
     assert (side(state, "p1").hand.count, side(state, "p2").hand.count) == (11, 11)
     state = play(state, "end")
-    assert state.phase == "discard" and RULES.to_act(state) == frozenset({"p1", "p2"})
+    assert state.phase == "discard"
+    assert RULES.to_act(state) == frozenset({"p1", "p2"})
     assert "Turn 1 is over: p1 and p2 to discard down to 10" in RULES.render(state, "public")
     assert_illegal(state, "end", "GS-5.6", "p1 holds 11 cards and p2 holds 11 cards", seat="p1")
     assert_illegal(state, "play Gamma Trooper", "GS-5.6", "discard down to 10 first", seat="p2")
@@ -187,20 +196,24 @@ def test_gs_5_7_no_draw_takes_more_than_the_deck_holds() -> None:
 
 def test_gs_i_2_an_unregistered_deck_counts_deck_size_cards() -> None:
     state = new_game(options={"deck_size": 9}, decks={"p2": DECK})
-    assert side(state, "p1").deck.count == 9 and not side(state, "p1").registered
-    assert side(state, "p2").deck.count == 40 and side(state, "p2").registered
+    assert side(state, "p1").deck.count == 9
+    assert not side(state, "p1").registered
+    assert side(state, "p2").deck.count == 40
+    assert side(state, "p2").registered
     assert RULES.deck_knowledge(state, "p1") is None
     assert RULES.deck_knowledge(state, "p2") is not None
 
 
 def test_gs_i_4_by_default_the_first_player_draws_in_the_first_turn_holding_eight() -> None:
     state = started()
-    assert side(state, "p1").hand.count == 8 and side(state, "p1").gas == 3300
+    assert side(state, "p1").hand.count == 8
+    assert side(state, "p1").gas == 3300
 
 
 def test_gs_i_4_the_table_may_skip_the_first_players_first_draw() -> None:
     state = opened(first_draw="no")
-    assert state.phase == "main" and side(state, "p1").hand.count == 7
+    assert state.phase == "main"
+    assert side(state, "p1").hand.count == 7
     assert side(state, "p1").gas == 3300  # the income is still gained
     assert_illegal(state, "draw", "GS-5.1")
     state = play(state, "end")
@@ -214,7 +227,8 @@ def test_gs_i_5_an_empty_deck_skips_the_draw_by_default() -> None:
     state = play(state, "draw")
     assert side(state, "p1").deck.count == 0
     state = play(state, "end", "draw", "end")
-    assert state.phase == "main" and RULES.to_move(state) == "p1"
+    assert state.phase == "main"
+    assert RULES.to_move(state) == "p1"
     assert side(state, "p1").gas == 3000 + 300 + 300
     assert not RULES.outcome(state).over
 
@@ -225,7 +239,8 @@ def test_gs_i_5_the_table_may_rule_that_an_empty_deck_loses() -> None:
     out = RULES.outcome(state)
     assert (out.winner, out.clause) == ("p2", "GS-I.5")
     assert "empty deck" in out.reason
-    assert RULES.to_act(state) == frozenset() and RULES.legal_actions(state) == []
+    assert RULES.to_act(state) == frozenset()
+    assert RULES.legal_actions(state) == []
 
 
 def test_gs_i_21_the_jiggawatt_pool_is_spent_first_and_lapses_when_the_turn_ends() -> None:
@@ -233,10 +248,8 @@ def test_gs_i_21_the_jiggawatt_pool_is_spent_first_and_lapses_when_the_turn_ends
     state, pylon = put(state, "p1", "Pylon")
     state = resources_of(state, "p1", jiggawatts=1)
     state = play(state, "play Ion Lancer")
-    assert (
-        side(state, "p1").jiggawatts == 0
-        and not next(e for e in state.field if e.id == pylon).tapped
-    )
+    assert side(state, "p1").jiggawatts == 0
+    assert not next(e for e in state.field if e.id == pylon).tapped
     state = resources_of(state, "p1", jiggawatts=2)
     state = play(state, "end")
     assert side(state, "p1").jiggawatts == 0
@@ -252,7 +265,8 @@ def test_gs_1_4_and_gs_i_25_only_the_player_to_act_makes_entries_in_their_own_ma
 
 
 def test_the_draw_entry_is_one_action_in_every_phase() -> None:
-    assert act("draw") == Draw(1) and act("DRAW 7") == Draw(7)
+    assert act("draw") == Draw(1)
+    assert act("DRAW 7") == Draw(7)
     state = opened()
     assert_legal(state, "draw")
 
@@ -265,7 +279,8 @@ def test_gs_8_2_resignation_and_adjudication_are_the_procedures_not_entries() ->
 
     text = find_clause("GS-8.2", "gammasphere").text
     for ref in ("REF-3.2", "REF-3.4"):
-        assert ref in text and find_clause(ref).id == ref
+        assert ref in text
+        assert find_clause(ref).id == ref
     with pytest.raises(ActionSyntaxError):
         RULES.parse("resign")
     # two seats: the game has no withdrawals, so a resignation ends it (REF-3.5)

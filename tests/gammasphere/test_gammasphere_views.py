@@ -33,13 +33,17 @@ def test_gs_1_2_everyone_sees_the_field_resources_counts_and_discard_piles() -> 
     assert "#2 Gamma Trooper [defense] Lv 3 ATK 1700 DEF 900 carrying #3 Plasma Blade" in text
     assert "#4 Shale Golem [attack] Lv 8 (printed 6) ATK 1000 DEF 2700" in text
     assert "p1: power level 9000, gas 2700, jiggawatt pool 0" in text
-    assert "hand 5, deck 32" in text and "hand 8, deck 32" in text
+    assert "hand 5, deck 32" in text
+    assert "hand 8, deck 32" in text
     assert "pylons 1 (1 untapped): #1" in text
     data = RULES.observe(state, "public")
-    assert data["phase"] == "main" and data["active"] == "p2" and data["turn"] == 2
+    assert data["phase"] == "main"
+    assert data["active"] == "p2"
+    assert data["turn"] == 2
     trooper = next(e for e in data["field"] if e["id"] == 2)
     assert (trooper["attack"], trooper["defense"], trooper["mode"]) == (1700, 900, "defense")
-    assert data["sides"][0]["hand"] == 5 and data["sides"][0]["deck"] == 32
+    assert data["sides"][0]["hand"] == 5
+    assert data["sides"][0]["deck"] == 32
     assert json.loads(json.dumps(data)) == data
 
 
@@ -78,7 +82,8 @@ def test_secrets_leave_out_cards_shown_since() -> None:
 
 def test_sealed_and_unregistered_decks_keep_nothing_secret_from_the_view() -> None:
     state = started({"p1": seal(DECK, "a-salt-of-thirty-two-or-more-characters")})
-    assert RULES.secrets(state, "p1") == frozenset() and RULES.secrets(state, "p2") == frozenset()
+    assert RULES.secrets(state, "p1") == frozenset()
+    assert RULES.secrets(state, "p2") == frozenset()
     assert "sealed list of 40 cards (not opened)" in RULES.render(state, "p1")
     assert "no registered list; deck of 40 cards" in RULES.render(state, "p2")
     assert RULES.observe(state, "public")["sides"][0]["list"]["sealed"] is True

@@ -71,13 +71,15 @@ def test_caller_loop_pattern_and_a_detected_difference() -> None:
         assert imp.compare(turn["stateAfter"]) == []
     # comparing against an older snapshot reports differences in plain words
     diffs = compare(imp.state, game["turns"][1]["stateAfter"], imp.ids)
-    assert diffs and any("ours" in d and "reference" in d for d in diffs)
+    assert diffs
+    assert any("ours" in d and "reference" in d for d in diffs)
 
 
 def test_reference_setup_uses_the_engine_rulings() -> None:
     game = _load(FIXTURE_FILES[0])
     s = reference_setup(game)
-    assert s.variants["wipeout"] == "second_player" and s.variants["supply"] == "rarity"
+    assert s.variants["wipeout"] == "second_player"
+    assert s.variants["supply"] == "rarity"
     assert len(s.options["units"]) == len(game["randomSet"])
 
 
@@ -85,9 +87,7 @@ def test_units_table_lists_display_names() -> None:
     rows = units_table("prismata/2026-03")
     assert len(rows) == 116
     tarsier = next(r for r in rows if r["name"] == "Tarsier")
-    assert (
-        tarsier["internal"] == "Tesla Tower"
-        and tarsier["cost"] == "4C"
-        and tarsier["build_time"] == 2
-    )
+    assert tarsier["internal"] == "Tesla Tower"
+    assert tarsier["cost"] == "4C"
+    assert tarsier["build_time"] == 2
     assert len(units_table("prismata/2020")) > 90

@@ -31,7 +31,8 @@ def test_PM_1_1_p1_moves_first_then_turns_alternate() -> None:
     s = act(s, "end")
     assert RULES.to_move(s) == "p2"
     s = act(s, "end")
-    assert RULES.to_move(s) == "p1" and s.turn == 2
+    assert RULES.to_move(s) == "p1"
+    assert s.turn == 2
 
 
 def test_PM_1_2_gold_and_green_carry_other_resources_reset() -> None:
@@ -48,7 +49,8 @@ def test_PM_1_3_units_are_named_by_stable_ids() -> None:
     s = act(s, "buy Drone")
     assert 4 in s.units
     s = act(s, "sell #4", "buy Drone")
-    assert 4 not in s.units and 5 in s.units  # a sold unit's id is never given again
+    assert 4 not in s.units
+    assert 5 in s.units
 
 
 def test_PM_1_4_attack_left_opens_the_opponents_turn_with_defense() -> None:
@@ -92,9 +94,12 @@ def test_PM_2_2_explicit_random_set() -> None:
 def test_PM_2_3_starting_units() -> None:
     s = new_game()
     kinds = [(u.owner, u.kind) for u in s.units.values()]
-    assert kinds.count((0, "Drone")) == 6 and kinds.count((0, "Engineer")) == 2
-    assert kinds.count((1, "Drone")) == 7 and kinds.count((1, "Engineer")) == 2
-    assert s.res[0].energy == 2 and s.res[1] == Res()
+    assert kinds.count((0, "Drone")) == 6
+    assert kinds.count((0, "Engineer")) == 2
+    assert kinds.count((1, "Drone")) == 7
+    assert kinds.count((1, "Engineer")) == 2
+    assert s.res[0].energy == 2
+    assert s.res[1] == Res()
     assert all(u.build == 0 and u.exhaust == 0 for u in s.units.values())
 
 
@@ -153,7 +158,8 @@ def test_PM_3_2_upkeep_lifespan_exhaust_construction_regen() -> None:
     kinds = {u.id: u for u in s.units.values()}
     assert 2 not in kinds  # died of old age
     assert kinds[3].lifespan == 2
-    assert kinds[4].exhaust == 1 and kinds[4].status == "idle"
+    assert kinds[4].exhaust == 1
+    assert kinds[4].status == "idle"
     assert kinds[5].build == 1
     assert kinds[6].health == 12  # regenerates 4, capped at 12
 
@@ -170,13 +176,15 @@ def test_PM_3_3_units_finishing_construction_act_this_turn() -> None:
 def test_PM_3_4_start_of_turn_effects() -> None:
     s = scenario(["Wall"], ["Gauss Charge", "Chrono Filter", "Engineer", "Gauss Fabricator"])
     s = act(s, "end")
-    assert (
-        s.res[1].attack == 1 and s.res[1].blue == 1 and s.res[1].red == 1 and s.res[1].energy == 1
-    )
+    assert s.res[1].attack == 1
+    assert s.res[1].blue == 1
+    assert s.res[1].red == 1
+    assert s.res[1].energy == 1
     assert 2 not in s.units  # Gauss Charge sacrificed itself
     assert s.units[3].exhaust == 2  # Chrono Filter rests
     cannons = [u for u in s.units.values() if u.kind == "Gauss Cannon"]
-    assert len(cannons) == 1 and cannons[0].exhaust == 1
+    assert len(cannons) == 1
+    assert cannons[0].exhaust == 1
 
 
 def test_PM_3_5_resonate_counts_ready_units_of_the_kind() -> None:
@@ -196,7 +204,8 @@ def test_PM_4_1_defense_cannot_end_before_damage_is_absorbed() -> None:
     s = act(s, "block #2")
     assert "PM-4.1" in refused(s, "end")
     s = act(s, "block #3", "end")
-    assert s.phase == "action" and s.active == 1
+    assert s.phase == "action"
+    assert s.active == 1
     assert "PM-4.1" in refused(s, "block #4")
 
 
@@ -225,7 +234,8 @@ def test_PM_4_2_who_can_block() -> None:
 def test_PM_4_3_normal_blockers_survive_whole_fragile_keep_damage() -> None:
     s = scenario(["Wall"], ["Wall", "Forcefield"], res1=Res(attack=2), active=1, phase="defense")
     t = act(s, "block #2")
-    assert t.units[2].health == 3 and t.res[0].attack == 0
+    assert t.units[2].health == 3
+    assert t.res[0].attack == 0
     t = act(s, "block #3")
     assert 3 not in t.units  # 2 damage on a 2-health Forcefield
     s = scenario(["Wall"], ["Wall", "Forcefield"], res1=Res(attack=1), active=1, phase="defense")
@@ -241,7 +251,8 @@ def test_PM_5_1_buying_only_in_the_action_phase_and_on_offer() -> None:
     assert "PM-5.1" in refused(s, "buy Apollo")
     s = act(s, "buy Wall")
     wall = s.units[3]
-    assert wall.fresh and wall.build == 0
+    assert wall.fresh
+    assert wall.build == 0
     d = scenario(["Wall"], ["Wall"], res1=Res(gold=20, blue=2), active=1, phase="defense")
     assert "PM-5.1" in refused(d, "buy Wall")
 
@@ -260,7 +271,8 @@ def test_PM_5_3_consumed_units_are_named_and_must_be_ready() -> None:
     assert "PM-5.3" in refused(s, "buy Forcefield consume #2")  # under construction
     assert "PM-5.3" in refused(s, "buy Forcefield consume #3")  # wrong kind
     s = act(s, "click #1", "buy Forcefield consume #1")
-    assert 1 not in s.units and s.dead[1].cause == "consumed"
+    assert 1 not in s.units
+    assert s.dead[1].cause == "consumed"
     assert "PM-5.3" in refused(s, "buy Forcefield consume #1")  # already consumed
 
 
@@ -275,7 +287,9 @@ def test_PM_5_4_click_abilities() -> None:
         ["Wall"],
     )
     s = act(s, "click #1")
-    assert s.units[1].stamina == 0 and s.units[1].status == "used" and s.res[0].attack == 1
+    assert s.units[1].stamina == 0
+    assert s.units[1].status == "used"
+    assert s.res[0].attack == 1
     assert "PM-5.4" in refused(s, "click #1")  # once per turn
     assert "stamina" in reason(s, "click #2")
     assert "health" in reason(s, "click #3")
@@ -287,7 +301,8 @@ def test_PM_5_4_click_abilities() -> None:
 def test_PM_5_4_health_cost_can_kill() -> None:
     s = scenario([("Cryo Ray", {"health": 1})], ["Wall"])
     s = act(s, "click #1 on #2")
-    assert 1 not in s.units and s.dead[1].cause == "health"
+    assert 1 not in s.units
+    assert s.dead[1].cause == "health"
 
 
 def test_PM_5_5_targets_required_or_refused() -> None:
@@ -319,7 +334,8 @@ def test_PM_5_7_snipe_conditions() -> None:
     t = act(s, "click #1 on #3")
     assert 3 not in t.units
     t = act(s, "click #2 on #5")
-    assert 5 not in t.units and 2 not in t.units  # the Driver sacrifices itself
+    assert 5 not in t.units
+    assert 2 not in t.units
 
 
 def test_PM_5_7_deadeye_destroys_a_non_blocking_drone() -> None:
@@ -327,7 +343,8 @@ def test_PM_5_7_deadeye_destroys_a_non_blocking_drone() -> None:
     assert "PM-5.7" in refused(s, "click #1 on #2")
     assert "PM-5.7" in refused(s, "click #1 on #4")
     s = act(s, "click #1 on #3")
-    assert 3 not in s.units and s.units[1].stamina == 2
+    assert 3 not in s.units
+    assert s.units[1].stamina == 2
 
 
 def test_PM_5_8_undo_a_click() -> None:
@@ -342,7 +359,8 @@ def test_PM_5_8_undo_a_click() -> None:
     spent = act(s, "click #1", "click #5", "click #4 consume #1")
     assert spent.res[0] == Res(gold=5, energy=1)  # two Drones, then 3 gold and 1 energy
     back = act(spent, "undo #4")
-    assert 1 in back.units and back.res[0].energy == 0
+    assert 1 in back.units
+    assert back.res[0].energy == 0
     spent = act(s, "click #1", "click #5", "buy Engineer")
     assert "PM-5.8" in refused(spent, "undo #1")
 
@@ -351,8 +369,10 @@ def test_PM_5_9_sell_back_a_purchase() -> None:
     s = scenario(["Drone"], ["Wall"], res1=Res(gold=1, green=1))
     s = act(s, "click #1", "buy Forcefield consume #1")
     back = act(s, "sell #3")
-    assert 1 in back.units and 3 not in back.units
-    assert back.res[0] == Res(gold=2, green=1) and back.supply["Forcefield"] == (20, 20)
+    assert 1 in back.units
+    assert 3 not in back.units
+    assert back.res[0] == Res(gold=2, green=1)
+    assert back.supply["Forcefield"] == (20, 20)
     later = act(s, "end", "end")
     assert "PM-5.9" in refused(later, "sell #3")
 
@@ -371,7 +391,8 @@ def test_PM_5_10_prompt_units_block_at_once_but_click_later() -> None:
     s = scenario(["Wall"], ["Wall"], res1=Res(gold=5, red=1))
     s = act(s, "buy Rhino")
     rhino = s.units[3]
-    assert rhino.build == 0 and RULES.observe(s)["defense"][0] == 5
+    assert rhino.build == 0
+    assert RULES.observe(s)["defense"][0] == 5
     assert "PM-5.4" in refused(s, "click #3")
 
 
@@ -379,9 +400,8 @@ def test_PM_5_11_made_units_arrive_idle_for_the_named_seat() -> None:
     s = scenario(["Valkyrion"], ["Wall"])
     s = act(s, "click #1")
     barriers = [u for u in s.units.values() if u.kind == "Barrier"]
-    assert len(barriers) == 2 and all(
-        b.owner == 1 and b.exhaust == 1 and b.status == "idle" for b in barriers
-    )
+    assert len(barriers) == 2
+    assert all(b.owner == 1 and b.exhaust == 1 and b.status == "idle" for b in barriers)
     assert s.res[0].attack == 4
 
 
@@ -397,7 +417,9 @@ def test_PM_5_12_spells_act_and_leave() -> None:
 def test_PM_5_13_self_sacrifice_on_click() -> None:
     s = scenario(["Pixie"], ["Wall"])
     s = act(s, "click #1")
-    assert 1 not in s.units and s.dead[1].cause == "sacrifice" and s.res[0].attack == 1
+    assert 1 not in s.units
+    assert s.dead[1].cause == "sacrifice"
+    assert s.res[0].attack == 1
 
 
 # ---------------------------------------------------------------- PM-6
@@ -423,7 +445,8 @@ def test_PM_6_2_enough_attack_unless_fragile() -> None:
 def test_PM_6_3_frontline_damage() -> None:
     s = scenario(["Wall"], ["Shredder", "Wall"], res1=Res(attack=5))
     s = act(s, "hit #2")
-    assert 2 not in s.units and s.res[0].attack == 1
+    assert 2 not in s.units
+    assert s.res[0].attack == 1
 
 
 # ---------------------------------------------------------------- PM-7
@@ -433,17 +456,21 @@ def test_PM_7_1_overrun_all_blockers() -> None:
     s = scenario(["Wall"], ["Wall", "Engineer", "Tarsier"], res1=Res(attack=5))
     s = act(s, "end")
     assert s.phase == "breach"
-    assert 2 not in s.units and 3 not in s.units and s.res[0].attack == 1
+    assert 2 not in s.units
+    assert 3 not in s.units
+    assert s.res[0].attack == 1
     s = scenario(["Wall"], ["Wall", "Engineer"], res1=Res(attack=3))
     s = act(s, "end")
-    assert s.phase == "defense" and s.active == 1
+    assert s.phase == "defense"
+    assert s.active == 1
 
 
 def test_PM_7_2_breach_needs_enough_attack_unless_fragile() -> None:
     s = scenario(["Wall"], ["Animus", "Conduit"], res1=Res(attack=1), phase="breach")
     assert "PM-7.2" in refused(s, "breach #2")
     s = act(s, "breach #3")
-    assert s.units[3].health == 2 and s.res[0].attack == 0
+    assert s.units[3].health == 2
+    assert s.res[0].attack == 0
 
 
 def test_PM_7_3_construction_only_when_nothing_else() -> None:
@@ -460,13 +487,17 @@ def test_PM_7_4_breach_ends_only_when_nothing_can_be_hit() -> None:
     assert "PM-7.4" in refused(s, "end")
     s = act(s, "breach #2")
     s = act(s, "end")  # one attack left, the Animus needs two
-    assert s.active == 1 and s.res[0].attack == 0 and s.phase == "action"
+    assert s.active == 1
+    assert s.res[0].attack == 0
+    assert s.phase == "action"
 
 
 def test_PM_7_5_unbreach() -> None:
     s = scenario(["Wall"], ["Tarsier", "Conduit"], res1=Res(attack=2), phase="breach")
     t = act(s, "breach #2", "breach #3", "unbreach #3", "unbreach #2")
-    assert t.units[2].health == 1 and t.units[3].health == 3 and t.res[0].attack == 2
+    assert t.units[2].health == 1
+    assert t.units[3].health == 3
+    assert t.res[0].attack == 2
     assert "PM-7.5" in refused(s, "unbreach #2")
 
 
@@ -476,15 +507,19 @@ def test_PM_7_5_unbreach() -> None:
 def test_PM_8_1_ending_the_turn() -> None:
     s = scenario(["Wall"], ["Wall"])
     s = act(s, "end")
-    assert s.turn == 1 and s.active == 1 and s.phase == "action"
+    assert s.turn == 1
+    assert s.active == 1
+    assert s.phase == "action"
 
 
 def test_PM_8_2_attack_left_must_be_blocked() -> None:
     s = scenario(["Tarsier"], ["Wall", "Wall"], res1=Res(attack=2))
     s = act(s, "end")
-    assert s.phase == "defense" and s.res[0].attack == 2
+    assert s.phase == "defense"
+    assert s.res[0].attack == 2
     s = act(s, "block #2", "end")
-    assert s.res[0].attack == 0 and s.phase == "action"
+    assert s.res[0].attack == 0
+    assert s.phase == "action"
 
 
 # ---------------------------------------------------------------- PM-9
@@ -494,21 +529,25 @@ def test_PM_9_1_no_units_left_loses() -> None:
     s = scenario(["Wall"], ["Tarsier"], res1=Res(attack=1))
     s = act(s, "end", "breach #2", "end")
     out = RULES.outcome(s)
-    assert out.status == "win" and out.winner == "p1" and out.clause == "PM-9.1"
+    assert out.status == "win"
+    assert out.winner == "p1"
+    assert out.clause == "PM-9.1"
 
 
 def test_PM_9_2_both_wiped_out_is_a_draw() -> None:
     s = scenario(["Pixie"], ["Tarsier"])
     s = act(s, "click #1", "end", "breach #2", "end")
     out = RULES.outcome(s)
-    assert out.status == "draw" and out.clause == "PM-9.2"
+    assert out.status == "draw"
+    assert out.clause == "PM-9.2"
 
 
 def test_PM_9_3_variant_scores_double_wipeout_for_p2() -> None:
     s = scenario(["Pixie"], ["Tarsier"], wipeout="second_player")
     s = act(s, "click #1", "end", "breach #2", "end")
     out = RULES.outcome(s)
-    assert out.winner == "p2" and out.clause == "PM-9.3"
+    assert out.winner == "p2"
+    assert out.clause == "PM-9.3"
     with pytest.raises(VariantError):
         RULES.resolve_variants({"wipeout": "coin"})
 
@@ -516,7 +555,8 @@ def test_PM_9_3_variant_scores_double_wipeout_for_p2() -> None:
 def test_PM_9_4_no_actions_after_the_result() -> None:
     s = scenario(["Wall"], ["Tarsier"], res1=Res(attack=1))
     s = act(s, "end", "breach #2", "end")
-    assert RULES.to_move(s) is None and RULES.legal_actions(s) == []
+    assert RULES.to_move(s) is None
+    assert RULES.legal_actions(s) == []
     assert "PM-9.4" in refused(s, "end")
 
 
@@ -586,7 +626,8 @@ def test_PM_I_2_bought_makes_construct_clicked_makes_exhaust() -> None:
     engineers = [u for u in s.units.values() if u.kind == "Engineer"]
     charges = [u for u in s.units.values() if u.kind == "Gauss Charge"]
     assert all(u.build == 1 and u.exhaust == 0 for u in engineers)
-    assert len(charges) == 5 and all(u.exhaust == 1 and u.build == 0 for u in charges)
+    assert len(charges) == 5
+    assert all(u.exhaust == 1 and u.build == 0 for u in charges)
 
 
 def test_PM_I_3_zero_health_units_have_one() -> None:
@@ -618,9 +659,11 @@ def test_PM_I_7_undo_at_start_of_breach_returns_to_action() -> None:
     s = act(s, "click #1 on #3", "end")
     assert s.phase == "breach"
     s = act(s, "undo #1")
-    assert s.phase == "action" and s.units[3].chill == 0
+    assert s.phase == "action"
+    assert s.units[3].chill == 0
     s = act(s, "end")
-    assert s.phase == "breach" and 3 not in s.units
+    assert s.phase == "breach"
+    assert 3 not in s.units
     t = scenario(["Shiver Yeti", "Tarsier"], ["Drone", "Animus"], res1=Res(attack=3))
     t = act(t, "click #1 on #3", "end", "breach #4")
     assert "PM-5.8" in refused(t, "undo #1")
@@ -666,7 +709,8 @@ def test_PM_I_11_what_stands_and_snipe_undo() -> None:
 def test_PM_I_12_lifespan_waits_while_exhausted_stamina_per_click() -> None:
     s = scenario(["Wall"], [("Frostbite", {"exhaust": 1, "lifespan": 3, "status": "idle"})])
     s = act(s, "end")
-    assert s.units[2].lifespan == 3 and s.units[2].exhaust == 0
+    assert s.units[2].lifespan == 3
+    assert s.units[2].exhaust == 0
     r = scenario(["Rhino"], ["Wall"])
     assert act(r, "click #1").units[1].stamina == 1
 
@@ -701,13 +745,17 @@ def test_render_and_describe_show_the_position() -> None:
     )
     text = RULES.render(s)
     assert "p1 to act, action phase" in text
-    assert "p1: gold 4" in text and "attack 2" in text
+    assert "p1: gold 4" in text
+    assert "attack 2" in text
     assert "Wall x1 (3 hp): #1 (chill 1, blocking)" in text
-    assert "#2 (build 1)" in text and "#3 (used)" in text
-    assert "#4 (2/3 hp)" in text and "#5 (exhaust 1)" in text
+    assert "#2 (build 1)" in text
+    assert "#3 (used)" in text
+    assert "#4 (2/3 hp)" in text
+    assert "#5 (exhaust 1)" in text
     assert "Supply left (p1/p2): Drone 21/20" in text
     data = RULES.observe(s)
-    assert data["to_move"] == "p1" and data["defense"] == [3, 0]
+    assert data["to_move"] == "p1"
+    assert data["defense"] == [3, 0]
     import json
 
     json.dumps(data)

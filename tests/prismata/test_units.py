@@ -57,10 +57,13 @@ def test_buy_each_unit(name: str) -> None:
         for c in utype.on_buy.create:
             assert sum(1 for u in made if u.kind == c.unit and u.build == c.delay) >= c.count
     if utype.spell:
-        assert new_id not in t.units and t.dead[new_id].cause == "sacrifice"
+        assert new_id not in t.units
+        assert t.dead[new_id].cause == "sacrifice"
         return
     bought = t.units[new_id]
-    assert bought.fresh and bought.build == utype.build_time and bought.status == "idle"
+    assert bought.fresh
+    assert bought.build == utype.build_time
+    assert bought.status == "idle"
     back = RULES.apply(t, RULES.parse(f"sell #{new_id}"))
     assert RULES.check(t, RULES.parse(f"sell #{new_id}")).legal
     assert _same_position(back, s)
@@ -103,7 +106,9 @@ def test_click_each_unit(name: str) -> None:
     assert len(made) == sum(c.count for c in effect.create)
     delays = {(c.unit, c.delay) for c in effect.create}
     for u in made:
-        assert (u.kind, u.exhaust) in delays and u.build == 0 and u.status == "idle"
+        assert (u.kind, u.exhaust) in delays
+        assert u.build == 0
+        assert u.status == "idle"
     if target is not None:
         if ability.target is not None and ability.target.kind == "chill":
             assert t.units[target].chill == ability.target.amount
@@ -113,7 +118,8 @@ def test_click_each_unit(name: str) -> None:
         assert 1 not in t.units
     else:
         me = t.units[1]
-        assert me.status == "used" and me.exhaust == effect.exhaust
+        assert me.status == "used"
+        assert me.exhaust == effect.exhaust
         assert me.health == health - ability.health_cost
         if utype.stamina:
             assert me.stamina == utype.stamina - 1

@@ -55,7 +55,9 @@ def test_px_9_3_a_mote_transformation_spends_a_mote_committed_on_that_card() -> 
     supply = state.supply
     state = act(state, "p1: use Glass Kiln")
     p1 = player(state, "p1")
-    assert p1.prisms == 1 and p1.creation[0].motes == ms("G") and p1.palette == ms("R")
+    assert p1.prisms == 1
+    assert p1.creation[0].motes == ms("G")
+    assert p1.palette == ms("R")
     assert state.supply == supply.plus(ms("R"))
 
 
@@ -66,7 +68,8 @@ def test_px_9_3_a_mote_to_action_needs_the_actions_details() -> None:
         state, "p1: use Indigo Pulse: steal Glass Kiln", "PX-9.3", "gives the pull action"
     )
     state = act(state, "p1: use Indigo Pulse: pull Y to palette")
-    assert player(state, "p1").palette == ms("Y") and not player(state, "p1").bag
+    assert player(state, "p1").palette == ms("Y")
+    assert not player(state, "p1").bag
 
 
 def test_px_9_4_a_prism_transformation_spends_a_committed_prism() -> None:
@@ -74,7 +77,8 @@ def test_px_9_4_a_prism_transformation_spends_a_committed_prism() -> None:
     assert_illegal(state, "p1: use Mirror Forge", "PX-9.4", "none is there")
     state = edit(state, "p1", creation=[("Mirror Forge", "", 2)])
     state = act(state, "p1: use Mirror Forge")
-    assert player(state, "p1").pool == ms("B") and player(state, "p1").creation[0].prisms == 1
+    assert player(state, "p1").pool == ms("B")
+    assert player(state, "p1").creation[0].prisms == 1
     assert player(state, "p1").prisms == 3
 
 
@@ -86,8 +90,10 @@ def test_px_9_5_a_pool_colour_cannot_pay_for_an_ability() -> None:
 def test_px_9_7_printed_text_is_recorded_with_a_ruling_request() -> None:
     state = table(creation=["Eclipse"])
     v = verdict(state, "p1: use Eclipse")
-    assert v.legal and v.needs_ruling
-    assert v.rulings[0].card == "Eclipse" and v.rulings[0].clause == "PX-9.7"
+    assert v.legal
+    assert v.needs_ruling
+    assert v.rulings[0].card == "Eclipse"
+    assert v.rulings[0].clause == "PX-9.7"
     assert "palette back into your bag" in v.rulings[0].text
     after = act(state, "p1: use Eclipse")
     assert player(after, "p1").abilities_used == ("Eclipse",)
@@ -122,7 +128,8 @@ def test_px_10_1_pull_commits_or_returns_and_an_empty_bag_does_nothing() -> None
     back = act(state, "p1: use Indigo Pulse: pull C back")
     assert player(back, "p1").bag == ms("C")
     onto = act(state, "p1: use Indigo Pulse: pull C to Noon Blaze")
-    assert player(onto, "p1").progress[0].motes == ms("C") and not player(onto, "p1").bag
+    assert player(onto, "p1").progress[0].motes == ms("C")
+    assert not player(onto, "p1").bag
     empty = edit(state, "p1", bag="")
     assert_illegal(empty, "p1: use Indigo Pulse: pull C back", "PX-10.1", "bag is empty")
     act(empty, "p1: use Indigo Pulse: pull none")
@@ -150,10 +157,13 @@ def test_px_10_2_empty_returns_motes_and_loses_prisms() -> None:
     prisms = state.supply_prisms
     after = act(state, "p1: use Storm Front: empty palette")
     p1 = player(after, "p1")
-    assert p1.bag == ms("R G") and not p1.palette and p1.palette_prisms == 0
+    assert p1.bag == ms("R G")
+    assert not p1.palette
+    assert p1.palette_prisms == 0
     assert after.supply_prisms == prisms + 2
     after = act(state, "p1: use Storm Front: empty Noon Blaze")
-    assert player(after, "p1").bag == ms("Y") and player(after, "p1").progress[0].prisms == 0
+    assert player(after, "p1").bag == ms("Y")
+    assert player(after, "p1").progress[0].prisms == 0
     assert_illegal(
         state, "p1: use Storm Front: empty Ember Spark", "PX-10.2", "nothing is committed on common"
     )
@@ -166,18 +176,19 @@ def test_px_i_7_empty_targets_only_own_places_unless_the_variant_allows_any() ->
     anyone = table(variants={"empty_target": "any"}, creation=[("Storm Front", "B", 0)])
     anyone = edit(anyone, "p2", palette="R R", bag="", progress=[("Glass Kiln", "K", 1)])
     after = act(anyone, "p1: use Storm Front: empty palette of p2")
-    assert player(after, "p2").bag == ms("R R") and not player(after, "p2").palette
+    assert player(after, "p2").bag == ms("R R")
+    assert not player(after, "p2").palette
     after = act(anyone, "p1: use Storm Front: empty Glass Kiln")
-    assert player(after, "p2").bag == ms("K") and player(after, "p2").progress[0].prisms == 0
+    assert player(after, "p2").bag == ms("K")
+    assert player(after, "p2").progress[0].prisms == 0
 
 
 def test_px_10_3_draw_to_progress_or_common() -> None:
     state = table(creation=[("Pale Shimmer", "W", 0)])
     state = msgspec.structs.replace(state, commons=state.commons[:2])
     after = act(state, "p1: use Pale Shimmer: draw Comet Trail to progress")
-    assert (
-        player(after, "p1").progress[-1].name == "Comet Trail" and "Comet Trail" not in after.deck
-    )
+    assert player(after, "p1").progress[-1].name == "Comet Trail"
+    assert "Comet Trail" not in after.deck
     after = act(state, "p1: use Pale Shimmer: draw Comet Trail to common")
     assert after.commons[-1] == "Comet Trail"
     assert_illegal(
@@ -211,9 +222,11 @@ def test_px_i_19_a_full_common_area_needs_a_card_discarded() -> None:
 def test_px_10_4_discard_own_progress_or_common() -> None:
     state = table(bag="", creation=[("Candle Works", "Y", 0)], progress=[("Noon Blaze", "R", 1)])
     after = act(state, "p1: use Candle Works: discard Ember Spark")
-    assert "Ember Spark" not in after.commons and after.discard[-1] == "Ember Spark"
+    assert "Ember Spark" not in after.commons
+    assert after.discard[-1] == "Ember Spark"
     after = act(state, "p1: use Candle Works: discard Noon Blaze")
-    assert not player(after, "p1").progress and player(after, "p1").bag == ms("R")
+    assert not player(after, "p1").progress
+    assert player(after, "p1").bag == ms("R")
     assert_illegal(
         state, "p1: use Candle Works: discard Glass Kiln", "PX-10.4", "p2's progress area"
     )
@@ -226,7 +239,8 @@ def test_px_10_5_px_i_6_steal_returns_the_victims_motes_to_the_victims_bag() -> 
     after = act(state, "p1: use Comet Trail: steal Glass Kiln")
     assert [h.name for h in player(after, "p1").progress] == ["Noon Blaze", "Glass Kiln"]
     assert player(after, "p1").progress[-1].motes == ms()
-    assert not player(after, "p2").progress and player(after, "p2").bag == ms("R K")
+    assert not player(after, "p2").progress
+    assert player(after, "p2").bag == ms("R K")
     assert after.supply_prisms == prisms + 1
     after = act(state, "p1: use Comet Trail: steal Sunset Sky")
     assert "Sunset Sky" not in after.commons
@@ -245,7 +259,8 @@ def test_px_i_8_the_empty_deck_stops_draws_unless_reshuffled() -> None:
     mixed = msgspec.structs.replace(mixed, deck=())
     assert_illegal(mixed, "p1: use Pale Shimmer: draw none", "PX-10.3", "still holds 3 cards")
     after = act(mixed, "p1: use Pale Shimmer: draw Eclipse to progress")
-    assert after.discard == () and sorted(after.deck) == ["Moonrise", "Starfield"]
+    assert after.discard == ()
+    assert sorted(after.deck) == ["Moonrise", "Starfield"]
 
 
 def test_px_i_8_the_board_draw_gives_what_is_left() -> None:
@@ -258,19 +273,21 @@ def test_px_i_8_the_board_draw_gives_what_is_left() -> None:
         "holds 1 cards, so 1 are drawn",
     )
     after = act(state, "p1: create board draw-cards.1: keep Comet Trail")
-    assert after.deck == () and player(after, "p1").progress[-1].name == "Comet Trail"
+    assert after.deck == ()
+    assert player(after, "p1").progress[-1].name == "Comet Trail"
     none = act(msgspec.structs.replace(state, deck=()), "p1: create board draw-cards.1: keep none")
     assert player(none, "p1").palette == ms()
 
 
 def test_rewards_can_be_actions_taken_with_their_details() -> None:
     state = table(palette="B B K")
-    state = msgspec.structs.replace(state, commons=("Indigo Pulse",) + state.commons[1:])
+    state = msgspec.structs.replace(state, commons=("Indigo Pulse", *state.commons[1:]))
     state = edit(state, "p2", progress=[("Glass Kiln", "R", 0)], bag="")
     state = act(state, "p1: create Indigo Pulse")
     assert_illegal(state, "p1: take steal Noon Blaze", "PX-10.5")
     state = act(state, "p1: take steal Glass Kiln")
-    assert player(state, "p2").bag == ms("R") and not state.pending
+    assert player(state, "p2").bag == ms("R")
+    assert not state.pending
     assert RULES.to_act(state) == {"p1"}
 
 
@@ -279,4 +296,5 @@ def test_px_i_23_a_progress_card_leaves_only_through_a_discard() -> None:
         RULES.parse("discard Noon Blaze")
     state = table(palette="K")
     after = act(state, "p1: create board discard-card.1: discard Noon Blaze")
-    assert not player(after, "p1").progress and after.discard[-1] == "Noon Blaze"
+    assert not player(after, "p1").progress
+    assert after.discard[-1] == "Noon Blaze"

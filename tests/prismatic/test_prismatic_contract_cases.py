@@ -53,13 +53,13 @@ def run(case: ContractCase) -> tuple[Any, set[str]]:
         judged = judge(RULES, state, step.text, step.seat)
         assert not judged.refused, where
         if isinstance(step, Reject):
-            assert (
-                not judged.verdict.legal and judged.verdict.violations[0].clause == step.clause
-            ), (where, judged.verdict)
+            assert not judged.verdict.legal, (where, judged.verdict)
+            assert judged.verdict.violations[0].clause == step.clause, (where, judged.verdict)
             kinds.add("reject")
             continue
         assert isinstance(step, Act)
-        assert judged.verdict.legal and judged.action is not None, (where, judged.verdict.explain())
+        assert judged.verdict.legal, (where, judged.verdict.explain())
+        assert judged.action is not None, (where, judged.verdict.explain())
         assert RULES.parse(RULES.notation(judged.action)) == judged.action
         if len(RULES.to_act(state)) > 1:
             kinds.add("simultaneous")
@@ -109,9 +109,9 @@ def test_contract_cases_exercise_every_entry_kind() -> None:
 def test_the_three_player_case_reaches_the_final_score() -> None:
     state, _ = run(CASES[0])
     out = RULES.outcome(state)
-    assert (
-        out.over and out.result == "p1>p2>p3" and [p.score for p in out.ranking] == [5.0, 4.0, 3.0]
-    )
+    assert out.over
+    assert out.result == "p1>p2>p3"
+    assert [p.score for p in out.ranking] == [5.0, 4.0, 3.0]
     rejected = {s.clause for s in CASES[0].steps if isinstance(s, Reject)}
     assert rejected == {"PX-3.5", "PX-5.4", "PX-7.2", "PX-9.5"}
 

@@ -60,7 +60,7 @@ def test_px_5_3_progress_cards_pay_from_the_card_commons_from_the_palette() -> N
 
 def test_px_5_4_a_creation_short_of_its_requirement_names_what_is_missing() -> None:
     state = table(palette="R R M Y", palette_prisms=0)
-    state = msgspec.structs.replace(state, commons=state.commons[:2] + ("Scarlet Bloom",))
+    state = msgspec.structs.replace(state, commons=(*state.commons[:2], "Scarlet Bloom"))
     reason = assert_illegal(
         state, "p1: create Scarlet Bloom", "PX-5.4", "needs R R M Y 1 prism", "short 1 prism"
     )
@@ -68,11 +68,9 @@ def test_px_5_4_a_creation_short_of_its_requirement_names_what_is_missing() -> N
     state = edit(state, "p1", palette_prisms=1)
     state = act(state, "p1: create Scarlet Bloom")
     p1 = player(state, "p1")
-    assert (
-        not p1.palette
-        and p1.palette_prisms == 0
-        and [h.name for h in p1.creation] == ["Scarlet Bloom"]
-    )
+    assert not p1.palette
+    assert p1.palette_prisms == 0
+    assert [h.name for h in p1.creation] == ["Scarlet Bloom"]
 
 
 def test_px_5_5_px_9_6_nothing_forces_a_creation_or_an_ability() -> None:
@@ -96,15 +94,18 @@ def test_px_i_1_variant_spent_motes_bag_returns_the_payment_to_the_bag() -> None
     state = resolving(edit(started(3, spent_motes="bag"), "p1", palette="R R", bag=""), "p1")
     supply_before = state.supply
     state = act(state, "p1: create Ember Spark")
-    assert player(state, "p1").bag == ms("R R") and state.supply == supply_before
+    assert player(state, "p1").bag == ms("R R")
+    assert state.supply == supply_before
 
 
 def test_px_i_2_surplus_on_a_created_progress_card_returns_to_its_owner() -> None:
     state = table(bag="", prisms=0, progress=[("Noon Blaze", "R R Y C", 2)])
     state = act(state, "p1: create Noon Blaze")
     p1 = player(state, "p1")
-    assert p1.bag == ms("R C") and p1.prisms == 2
-    assert p1.creation[0].motes == ms() and p1.creation[0].prisms == 0
+    assert p1.bag == ms("R C")
+    assert p1.prisms == 2
+    assert p1.creation[0].motes == ms()
+    assert p1.creation[0].prisms == 0
 
 
 def test_px_6_1_px_6_2_pool_colours_pay_once_for_a_creation() -> None:
@@ -112,7 +113,8 @@ def test_px_6_1_px_6_2_pool_colours_pay_once_for_a_creation() -> None:
     assert_illegal(state, "p1: create Ember Spark, pool Y", "PX-6.2", "are not part of it")
     assert_illegal(state, "p1: create Ember Spark, pool R R", "PX-6.2", "1 red is not in it")
     state = act(state, "p1: create Ember Spark, pool R")
-    assert player(state, "p1").pool == ms("Y") and not player(state, "p1").palette
+    assert player(state, "p1").pool == ms("Y")
+    assert not player(state, "p1").palette
 
 
 def test_px_6_3_pool_colours_need_no_commitment() -> None:
@@ -132,7 +134,8 @@ def test_px_i_13_the_same_colour_added_twice_pays_twice() -> None:
     state = play(
         state, ["p1: create Sunset Sky", "p1: take pool R", "p1: decline", "p1: use Scarlet Bloom"]
     )
-    assert player(state, "p1").pool == ms("R R") and not player(state, "p1").palette
+    assert player(state, "p1").pool == ms("R R")
+    assert not player(state, "p1").palette
     state = act(state, "p1: create Ember Spark, pool R R")
     assert not player(state, "p1").pool
 
@@ -140,7 +143,7 @@ def test_px_i_13_the_same_colour_added_twice_pays_twice() -> None:
 def test_px_i_14_a_prismatic_mote_pays_only_for_a_prismatic_requirement() -> None:
     state = table(palette="P R")
     assert_illegal(state, "p1: create Ember Spark", "PX-5.4", "short 1 red")
-    state = msgspec.structs.replace(state, commons=("Prism Heart",) + state.commons[1:])
+    state = msgspec.structs.replace(state, commons=("Prism Heart", *state.commons[1:]))
     state = edit(state, "p1", palette="R G B P")
     act(state, "p1: create Prism Heart")
     assert_illegal(
@@ -170,7 +173,8 @@ def test_px_7_1_board_methods_are_paid_from_the_palette() -> None:
         "short 1 magenta",
     )
     state = act(state, "p1: create board red-mote.2")
-    assert player(state, "p1").palette == ms("Y") and player(state, "p1").incoming == ms("R")
+    assert player(state, "p1").palette == ms("Y")
+    assert player(state, "p1").incoming == ms("R")
 
 
 def test_px_7_2_each_method_once_a_round_but_both_methods_of_a_creation() -> None:
@@ -203,10 +207,10 @@ def test_px_7_3_board_effects() -> None:
     )
     state = act(state, "p1: create board draw-cards.1: keep Comet Trail, discard Chroma Lab")
     p1 = player(state, "p1")
-    assert [h.name for h in p1.progress] == ["Noon Blaze", "Comet Trail"] and state.discard[
-        -1
-    ] == "Chroma Lab"
-    assert "Comet Trail" not in state.deck and "Chroma Lab" not in state.deck
+    assert [h.name for h in p1.progress] == ["Noon Blaze", "Comet Trail"]
+    assert state.discard[-1] == "Chroma Lab"
+    assert "Comet Trail" not in state.deck
+    assert "Chroma Lab" not in state.deck
     assert player(state, "p1").palette == ms("R B K")
     assert_illegal(
         state, "p1: create board discard-card.1: discard Glass Kiln", "PX-10.4", "p2's progress"
@@ -214,7 +218,8 @@ def test_px_7_3_board_effects() -> None:
     state = edit(state, "p1", progress=[("Noon Blaze", "R Y", 1), "Comet Trail"])
     state = act(state, "p1: create board discard-card.1: discard Noon Blaze")
     assert [h.name for h in player(state, "p1").progress] == ["Comet Trail"]
-    assert player(state, "p1").bag.count("Y") == 1 and state.discard[-1] == "Noon Blaze"
+    assert player(state, "p1").bag.count("Y") == 1
+    assert state.discard[-1] == "Noon Blaze"
 
 
 def test_px_7_3_px_1_5_a_board_gain_from_an_empty_supply_is_rejected() -> None:
@@ -223,13 +228,15 @@ def test_px_7_3_px_1_5_a_board_gain_from_an_empty_supply_is_rejected() -> None:
     assert_illegal(state, "p1: create board three-prisms.1", "PX-1.5", "holds 2 prisms")
     state = msgspec.structs.replace(state, supply_prisms=3)
     state = act(state, "p1: create board three-prisms.1")
-    assert player(state, "p1").prisms == 4 and state.supply_prisms == 0
+    assert player(state, "p1").prisms == 4
+    assert state.supply_prisms == 0
 
 
 def test_px_7_4_board_creations_do_not_count_towards_the_goal() -> None:
     state = resolving(edit(started(3, goal=3), "p1", palette="W K C W"), "p1")
     state = play(state, ["p1: create board red-mote.2", "p1: create board one-prism.1"])
-    assert not player(state, "p1").creation and not player(state, "p1").reached
+    assert not player(state, "p1").creation
+    assert not player(state, "p1").reached
 
 
 def test_px_8_3_rewards_in_any_order_each_once_any_declined() -> None:
@@ -238,12 +245,15 @@ def test_px_8_3_rewards_in_any_order_each_once_any_declined() -> None:
     assert [e.kind for e in state.pending] == [
         "pool",
         "prisms",
-    ] and state.pending_card == "Sunset Sky"
+    ]
+    assert state.pending_card == "Sunset Sky"
     assert_illegal(state, "p1: take mote R", "PX-8.3", "pool R, prism")
     state = act(state, "p1: take prism")
     assert_illegal(state, "p1: take prism", "PX-8.3", "pool R")
     state = act(state, "p1: decline")
-    assert not state.pending and player(state, "p1").prisms == 2 and not player(state, "p1").pool
+    assert not state.pending
+    assert player(state, "p1").prisms == 2
+    assert not player(state, "p1").pool
     assert_illegal(state, "p1: decline", "PX-8.3", "no one-time reward")
     assert_illegal(state, "p1: take prism", "PX-8.3", "no one-time reward")
 
@@ -253,11 +263,14 @@ def test_px_8_4_px_i_3_rewarded_motes_wait_until_the_round_ends() -> None:
     state = act(state, "p1: create Ember Spark")
     state = act(state, "p1: take mote R")
     p1 = player(state, "p1")
-    assert p1.incoming == ms("R") and not p1.bag
+    assert p1.incoming == ms("R")
+    assert not p1.bag
     state = play(state, ["p1: pass", "p2: pass", "p3: pass"])
-    assert state.step == "refill" and player(state, "p1").incoming == ms("R")
+    assert state.step == "refill"
+    assert player(state, "p1").incoming == ms("R")
     state = act(state, "p1: reveal Comet Trail")
-    assert player(state, "p1").bag == ms("R") and not player(state, "p1").incoming
+    assert player(state, "p1").bag == ms("R")
+    assert not player(state, "p1").incoming
 
 
 def test_px_i_3_variant_at_once_puts_gained_motes_straight_in_the_bag() -> None:
@@ -273,7 +286,8 @@ def test_px_8_5_px_i_18_rewards_are_settled_before_any_other_entry() -> None:
     assert_illegal(state, "p1: create Ember Spark", "PX-8.5")
     assert_illegal(state, "p1: create board red-mote.2", "PX-8.5")
     state = play(state, ["p1: take pool R", "p1: take prism"])
-    assert not state.pending and player(state, "p1").pool == ms("R")
+    assert not state.pending
+    assert player(state, "p1").pool == ms("R")
     state = act(state, "p1: create Ember Spark, pool R")
     assert state.pending_card == "Ember Spark"
 
@@ -297,4 +311,5 @@ def test_px_i_17_the_goal_is_reached_at_the_creation_that_fills_it() -> None:
         edit(started(3, goal=3), "p2", palette="R R", creation=["Glass Kiln", "Dye Vat"]), "p2"
     )
     state = act(state, "p2: create Ember Spark")
-    assert player(state, "p2").reached == 1 and state.reached == 1
+    assert player(state, "p2").reached == 1
+    assert state.reached == 1

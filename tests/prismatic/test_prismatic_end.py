@@ -48,7 +48,9 @@ def test_px_11_1_the_starter_refills_the_commons_one_card_each() -> None:
             "p3: pass",
         ],
     )
-    assert state.step == "refill" and RULES.to_act(state) == {"p1"} and len(state.commons) == 1
+    assert state.step == "refill"
+    assert RULES.to_act(state) == {"p1"}
+    assert len(state.commons) == 1
     assert_illegal(state, "p2: reveal Comet Trail", "REF-1.2")
     assert_illegal(state, "p1: reveal Glass Kiln", "PX-1.9", "p2's progress area")
     state = act(state, "p1: reveal Comet Trail")
@@ -64,10 +66,12 @@ def test_px_11_1_px_i_8_refills_stop_when_the_deck_is_spent() -> None:
     state = play(state, ["p1: create Ember Spark", "p1: decline", "p1: pass", "p2: pass"])
     assert state.step == "refill"
     state = act(state, "p1: reveal Comet Trail")
-    assert state.step == "draw" and len(state.commons) == 3
+    assert state.step == "draw"
+    assert len(state.commons) == 3
     state = resolving(edit(state, "p2", palette="G G"), "p2", ("p2", "p1"))
     state = play(state, ["p2: create Verdant Drop", "p2: decline", "p2: pass", "p1: pass"])
-    assert state.step == "draw" and len(state.commons) == 2
+    assert state.step == "draw"
+    assert len(state.commons) == 2
 
 
 def test_px_11_2_reaching_the_goal_triggers_exactly_one_more_round() -> None:
@@ -79,15 +83,19 @@ def test_px_11_2_reaching_the_goal_triggers_exactly_one_more_round() -> None:
     state = play(
         state, ["p2: create Ember Spark", "p2: decline", "p2: pass", "p1: reveal Comet Trail"]
     )
-    assert state.final_round == 2 and state.round == 2 and state.step == "draw"
+    assert state.final_round == 2
+    assert state.round == 2
+    assert state.step == "draw"
     state = pass_round(state)
-    assert state.step == "over" and RULES.outcome(state).over
+    assert state.step == "over"
+    assert RULES.outcome(state).over
 
 
 def test_px_11_3_the_starter_token_moves_clockwise_each_round() -> None:
     state = started(3, starter="p3")
     state = pass_round(state)
-    assert state.starter == "p1" and state.order == ()
+    assert state.starter == "p1"
+    assert state.order == ()
     state = pass_round(state)
     assert state.starter == "p2"
 
@@ -97,7 +105,8 @@ def test_px_i_15_no_refill_after_the_final_round() -> None:
     state = msgspec.structs.replace(state, final_round=1)
     state = resolving(edit(state, "p1", palette="R R"), "p1")
     state = play(state, ["p1: create Ember Spark", "p1: decline", "p1: pass", "p2: pass"])
-    assert state.step == "over" and len(state.commons) == 2
+    assert state.step == "over"
+    assert len(state.commons) == 2
 
 
 def scored(**players: dict[str, object]) -> PrismaticState:
@@ -157,9 +166,10 @@ def test_px_12_chart_by_hand() -> None:
 def test_px_12_1_committed_motes_and_unused_prisms_return_at_the_end() -> None:
     state = finish(scored(**THREE))
     p1 = player(state, "p1")
-    assert (
-        p1.bag == ms("R R R G G G B W P") and p1.prisms == 7 and not p1.palette and not p1.incoming
-    )
+    assert p1.bag == ms("R R R G G G B W P")
+    assert p1.prisms == 7
+    assert not p1.palette
+    assert not p1.incoming
 
 
 def test_px_12_2_one_star_for_the_first_to_the_goal() -> None:
@@ -207,13 +217,16 @@ def test_px_12_8_each_progress_card_costs_a_star() -> None:
 def test_px_12_9_the_outcome_ranks_everyone_with_scores() -> None:
     state = finish(scored(**THREE))
     out = RULES.outcome(state)
-    assert out.status == "ranked" and out.clause == "PX-12.9" and out.result == "p2>p3>p1"
+    assert out.status == "ranked"
+    assert out.clause == "PX-12.9"
+    assert out.result == "p2>p3>p1"
     assert [(p.seat, p.rank, p.score) for p in out.ranking] == [
         ("p2", 1, 8.0),
         ("p3", 2, 6.0),
         ("p1", 3, 4.0),
     ]
-    assert out.winner == "p2" and out.tiebreak == ""
+    assert out.winner == "p2"
+    assert out.tiebreak == ""
 
 
 def level(**extra: dict[str, object]) -> PrismaticState:
@@ -238,7 +251,8 @@ def test_px_13_1_created_cards_break_the_tie_first() -> None:
     )
     assert [line.total for line in chart(state)] == [2, 2]
     out = RULES.outcome(state)
-    assert out.result == "p2>p1" and "most created cards: p2 3, p1 1" in out.tiebreak
+    assert out.result == "p2>p1"
+    assert "most created cards: p2 3, p1 1" in out.tiebreak
 
 
 def test_px_13_1_then_motes_then_prisms() -> None:
@@ -246,9 +260,11 @@ def test_px_13_1_then_motes_then_prisms() -> None:
     state = level(p1={"bag": "R R G W", "progress": ["Noon Blaze"]})
     assert [line.total for line in chart(state)] == [2, 2]
     out = RULES.outcome(state)
-    assert out.result == "p1>p2" and "most motes: p1 4, p2 3" in out.tiebreak
+    assert out.result == "p1>p2"
+    assert "most motes: p1 4, p2 3" in out.tiebreak
     out = RULES.outcome(level(p2={"prisms": 3}))
-    assert out.result == "p2>p1" and "most prisms: p2 3, p1 1" in out.tiebreak
+    assert out.result == "p2>p1"
+    assert "most prisms: p2 3, p1 1" in out.tiebreak
 
 
 def test_px_13_1_then_the_first_to_reach_the_goal() -> None:
@@ -256,12 +272,11 @@ def test_px_13_1_then_the_first_to_reach_the_goal() -> None:
     state = level(p1={"reached": 2}, p2={"reached": 1, "progress": ["Noon Blaze"]})
     assert [line.total for line in chart(state)] == [2, 2]
     out = RULES.outcome(state)
-    assert (
-        out.result == "p2>p1"
-        and "first to the creation goal: p2 reached 1st, p1 reached 2nd" in out.tiebreak
-    )
+    assert out.result == "p2>p1"
+    assert "first to the creation goal: p2 reached 1st, p1 reached 2nd" in out.tiebreak
     out = RULES.outcome(level(p1={"reached": 1, "progress": ["Noon Blaze"]}))
-    assert out.result == "p1>p2" and "p2 not reached" in out.tiebreak
+    assert out.result == "p1>p2"
+    assert "p2 not reached" in out.tiebreak
 
 
 def test_px_13_1_px_12_2_a_goal_star_can_separate_before_tie_breaks() -> None:
@@ -271,14 +286,18 @@ def test_px_13_1_px_12_2_a_goal_star_can_separate_before_tie_breaks() -> None:
 
 def test_px_13_2_px_i_15_the_colours_judgement_is_the_referees_entry() -> None:
     state = level()
-    assert state.step == "colours" and not RULES.outcome(state).over
+    assert state.step == "colours"
+    assert not RULES.outcome(state).over
     assert RULES.to_act(state) == {"p1"}
     assert_illegal(state, "p1: colours p1>p3", "PX-13.2", "ranks the tied players p1, p2")
     done = act(state, "p1: colours p2>p1")
     out = RULES.outcome(done)
-    assert done.step == "over" and out.result == "p2>p1" and "colours worn" in out.tiebreak
+    assert done.step == "over"
+    assert out.result == "p2>p1"
+    assert "colours worn" in out.tiebreak
     shared = RULES.outcome(act(state, "p1: colours p1=p2"))
-    assert shared.status == "draw" and [p.rank for p in shared.ranking] == [1, 1]
+    assert shared.status == "draw"
+    assert [p.rank for p in shared.ranking] == [1, 1]
     assert "share a place" in shared.tiebreak
 
 
@@ -304,7 +323,8 @@ def auction_table(**prisms: int) -> PrismaticState:
 
 def test_px_14_1_px_14_3_sealed_bids_the_highest_pays() -> None:
     state = auction_table(p1=3, p2=2, p3=5)
-    assert state.step == "auction" and RULES.to_act(state) == {"p1", "p2", "p3"}
+    assert state.step == "auction"
+    assert RULES.to_act(state) == {"p1", "p2", "p3"}
     assert_illegal(state, "p1: bid 4", "PX-14.1", "has 3 prisms")
     state = play(state, ["p1: bid 2", "p3: bid 3"])
     assert RULES.shown_notation(RULES.parse("bid 2"), "p1", "p2") == "sealed bid"
@@ -317,14 +337,13 @@ def test_px_14_1_px_14_3_sealed_bids_the_highest_pays() -> None:
 def test_px_14_2_px_i_9_tied_bidders_raise_or_forgo() -> None:
     state = auction_table(p1=3, p2=2, p3=5)
     state = play(state, ["p1: bid 2", "p2: bid 1", "p3: bid 2"])
-    assert state.step == "auction" and RULES.to_act(state) == {"p1", "p3"}
+    assert state.step == "auction"
+    assert RULES.to_act(state) == {"p1", "p3"}
     assert_illegal(state, "p1: bid 2", "PX-14.2", "raise above it")
     state = play(state, ["p1: bid 3", "p3: bid 3"])
-    assert (
-        RULES.to_act(state) == {"p1", "p3"}
-        and state.auction is not None
-        and state.auction.floor == 3
-    )
+    assert RULES.to_act(state) == {"p1", "p3"}
+    assert state.auction is not None
+    assert state.auction.floor == 3
     assert_illegal(state, "p1: bid 4", "PX-14.1")
     state = play(state, ["p1: forgo", "p3: forgo"])
     assert (state.starter, state.step) == ("p2", "draw")
@@ -343,7 +362,8 @@ def test_px_i_16_a_withdrawn_player_is_skipped_and_ranked_below() -> None:
     left = RULES.withdraw(state, "p2")
     assert left is not None
     state = left
-    assert state.starter == "p3" and RULES.to_act(state) == {"p1", "p3"}
+    assert state.starter == "p3"
+    assert RULES.to_act(state) == {"p1", "p3"}
     state = play(state, ["p1: draw R R G G B", "p3: draw R R G G B", "p1: pass", "p3: pass"])
     assert state.order == ("p3", "p1")
     state = edit(state, "p1", progress=[("Noon Blaze", "R Y", 0)])
@@ -353,10 +373,8 @@ def test_px_i_16_a_withdrawn_player_is_skipped_and_ranked_below() -> None:
     done = finish(state)
     assert [line.seat for line in chart(done)] == ["p1", "p3"]
     done = act(done, "p1: colours p3>p1") if done.step == "colours" else done
-    assert (
-        RULES.outcome(done).ranking[-1].seat == "p2"
-        and RULES.outcome(done).ranking[-1].score is None
-    )
+    assert RULES.outcome(done).ranking[-1].seat == "p2"
+    assert RULES.outcome(done).ranking[-1].score is None
 
 
 @pytest.mark.parametrize("seat", ["p1", "p2"])
@@ -373,4 +391,5 @@ def test_px_i_17_first_to_goal_among_players_still_playing() -> None:
     left = RULES.withdraw(state, "p1")
     assert left is not None
     lines = by_seat(left)
-    assert lines["p2"]["first to the goal"] == 1 and "p1" not in lines
+    assert lines["p2"]["first to the goal"] == 1
+    assert "p1" not in lines

@@ -73,7 +73,8 @@ def test_fixtures_cover_two_three_and_four_players_and_every_tie_break() -> None
     assert any(g["variants"].get("starter_token") == "auction" for g in games)
     assert any("=" in g["expected"]["result"] for g in games)
     for game in games:
-        assert game["title"] and len(game["notes"]) > 100
+        assert game["title"]
+        assert len(game["notes"]) > 100
 
 
 @pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.stem)
@@ -101,12 +102,11 @@ def test_fixture_game_replays_to_its_hand_tallied_result(path: Path) -> None:
     }
     assert counts == expected["counts"]
     assert out.tiebreak == "; ".join(expected["tiebreak"])
-    assert RULES.to_act(state) == frozenset() and RULES.legal_actions(state) == []
+    assert RULES.to_act(state) == frozenset()
+    assert RULES.legal_actions(state) == []
     report = RULES.report(state, "score")
-    assert (
-        not report.data["provisional"]
-        and f"ranking: {expected['result'].replace('>', ' > ')}" in report.text
-    )
+    assert not report.data["provisional"]
+    assert f"ranking: {expected['result'].replace('>', ' > ')}" in report.text
 
 
 def test_px_1_2_the_highest_total_ranks_first_in_every_fixture() -> None:

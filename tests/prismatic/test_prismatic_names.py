@@ -43,4 +43,5 @@ def test_px_15_2_a_catalog_card_not_in_the_deck_stays_a_rejection() -> None:
     state = new()
     state = RULES.apply(state, RULES.read_entry(state, "reveal Ember Spark"), "p1")
     judged = judge(RULES, state, "reveal ember spark", "p1")
-    assert judged.readable and not judged.verdict.legal
+    assert judged.readable
+    assert not judged.verdict.legal

@@ -162,4 +162,5 @@ def test_px_15_1_unreadable_text_is_refused_citing_the_notation_clause(
 def test_px_15_1_every_entry_kind_survives_the_stores_json_codec(text: str) -> None:
     action = CANONICAL[text]
     decoded = msgspec.json.decode(msgspec.json.encode(action), type=RULES.action_type)
-    assert decoded == action and RULES.decode_action(msgspec.json.encode(action)) == action
+    assert decoded == action
+    assert RULES.decode_action(msgspec.json.encode(action)) == action

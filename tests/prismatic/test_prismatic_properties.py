@@ -108,7 +108,8 @@ def conserved(state: PrismaticState) -> None:
     assert all(p.prisms >= 0 and p.palette_prisms >= 0 for p in state.players)
     for p in state.players:
         if p.pool:
-            assert state.step == "resolve" and state.resolving == p.seat
+            assert state.step == "resolve"
+            assert state.resolving == p.seat
 
 
 @SETTINGS
@@ -141,7 +142,8 @@ def test_every_listed_action_passes_check_and_views_never_leak(seed: int, steps:
             assert RULES.check(state, action, seat).legal
     out = RULES.outcome(state)
     if out.over:
-        assert RULES.to_act(state) == frozenset() and RULES.legal_actions(state) == []
+        assert RULES.to_act(state) == frozenset()
+        assert RULES.legal_actions(state) == []
         find_clause(str(out.clause), "prismatic")
         assert sorted(p.seat for p in out.ranking) == sorted(p.seat for p in state.players)
     for seat in [p.seat for p in state.players]:

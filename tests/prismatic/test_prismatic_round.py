@@ -21,7 +21,8 @@ def test_px_3_2_ref_1_5_draws_are_simultaneous_and_accepted_in_any_order() -> No
     state = started(3)
     assert RULES.to_act(state) == {"p1", "p2", "p3"}
     state = act(state, "p3: draw R R R K K")
-    assert RULES.to_act(state) == {"p1", "p2"} and state.step == "draw"
+    assert RULES.to_act(state) == {"p1", "p2"}
+    assert state.step == "draw"
     assert_illegal(state, "p3: draw G G B B W", "REF-1.2")
     state = act(state, "p1: draw C M W K B")
     assert player(state, "p1").hand == ms("B C M W K")
@@ -40,7 +41,8 @@ def test_px_3_3_a_short_bag_is_drawn_empty() -> None:
     state = edit(started(2), "p1", bag="R G W")
     assert_illegal(state, "p1: draw R G", "PX-3.3", "holds 3 motes, so 3 are drawn")
     state = act(state, "p1: draw R G W")
-    assert not player(state, "p1").bag and player(state, "p1").hand == ms("R G W")
+    assert not player(state, "p1").bag
+    assert player(state, "p1").hand == ms("R G W")
 
 
 def test_px_3_4_an_empty_bag_takes_back_committed_motes_first_but_not_prisms() -> None:
@@ -56,9 +58,13 @@ def test_px_3_4_an_empty_bag_takes_back_committed_motes_first_but_not_prisms() -
     assert_illegal(state, "p1: draw R R R G", "PX-3.4", "went back into it", "so 5 are drawn")
     state = act(state, "p1: draw R R R G Y")
     p1 = player(state, "p1")
-    assert p1.hand == ms("R R R G Y") and not p1.bag
-    assert not p1.palette and p1.palette_prisms == 2
-    assert p1.progress[0].prisms == 1 and not p1.progress[0].motes and not p1.creation[0].motes
+    assert p1.hand == ms("R R R G Y")
+    assert not p1.bag
+    assert not p1.palette
+    assert p1.palette_prisms == 2
+    assert p1.progress[0].prisms == 1
+    assert not p1.progress[0].motes
+    assert not p1.creation[0].motes
 
 
 def test_px_3_4_px_i_21_a_player_with_no_motes_draws_none() -> None:
@@ -88,7 +94,8 @@ def test_px_4_1_commit_to_own_palette_progress_and_creation_cards_then_pass() ->
     )
     p1 = player(state, "p1")
     assert (p1.palette, p1.palette_prisms, p1.prisms) == (ms("R"), 1, 0)
-    assert p1.progress[0].motes == ms("C") and p1.creation[0].motes == ms("R")
+    assert p1.progress[0].motes == ms("C")
+    assert p1.creation[0].motes == ms("R")
     assert p1.hand == ms("M W")
     assert RULES.to_act(state) == {"p1", "p2"}
     state = act(state, "p1: pass")
@@ -137,7 +144,8 @@ def test_px_4_4_commitments_stay_into_later_rounds() -> None:
     )
     assert state.round == 2
     p1 = player(state, "p1")
-    assert p1.progress[0].motes == ms("R C") and p1.palette == ms("M")
+    assert p1.progress[0].motes == ms("R C")
+    assert p1.palette == ms("M")
 
 
 def test_px_i_4_commitments_for_a_common_card_go_on_the_palette() -> None:

@@ -65,4 +65,6 @@ def test_px_i_23_names_the_board_text_it_reads() -> None:
     from referee.rulebook import find_clause
 
     text = find_clause("PX-I.23", "prismatic").text
-    assert "Discard One Card" in text and "PX-8.7" in text and "PX-12.8" in text
+    assert "Discard One Card" in text
+    assert "PX-8.7" in text
+    assert "PX-12.8" in text

@@ -136,11 +136,14 @@ def test_px_2_1_px_i_22_starter_is_recorded_and_defaults_to_p1() -> None:
 
 def test_px_2_2_px_i_11_the_starter_turns_up_three_common_cards_one_entry_each() -> None:
     state = new(3, starter="p2")
-    assert state.step == "deal" and RULES.to_act(state) == {"p2"}
+    assert state.step == "deal"
+    assert RULES.to_act(state) == {"p2"}
     state = act(state, "p2: reveal Sunset Sky")
-    assert state.commons == ("Sunset Sky",) and state.step == "deal"
+    assert state.commons == ("Sunset Sky",)
+    assert state.step == "deal"
     state = play(state, ["reveal Ember Spark", "reveal Verdant Drop"])
-    assert state.step == "setup" and len(state.deck) == 39
+    assert state.step == "setup"
+    assert len(state.deck) == 39
     assert RULES.to_act(state) == {"p1", "p2", "p3"}
 
 
@@ -164,13 +167,16 @@ def test_px_2_4_two_chosen_motes_never_prismatic() -> None:
 def test_px_2_5_one_prism_and_an_empty_palette_each() -> None:
     state = started(2)
     for p in state.players:
-        assert p.prisms == 1 and not p.palette and p.palette_prisms == 0
+        assert p.prisms == 1
+        assert not p.palette
+        assert p.palette_prisms == 0
 
 
 def test_px_2_6_setup_entries_in_any_order_then_round_one() -> None:
     state = play(new(2), ["reveal Ember Spark", "reveal Verdant Drop", "reveal Sunset Sky"])
     state = play(state, ["p2: keep Glass Kiln, discard Eclipse", "p1: choose C M"])
-    assert state.step == "setup" and RULES.to_act(state) == {"p1", "p2"}
+    assert state.step == "setup"
+    assert RULES.to_act(state) == {"p1", "p2"}
     state = play(state, ["p1: keep Noon Blaze, discard Moonrise"])
     assert RULES.to_act(state) == {"p2"}
     assert_illegal(state, "p1: choose C M", "REF-1.2")
@@ -180,9 +186,12 @@ def test_px_2_6_setup_entries_in_any_order_then_round_one() -> None:
 
 def test_px_15_3_catalog_files_are_checked_and_recorded_in_canonical_form() -> None:
     cards = RULES.read_catalog("cards", MINI_CARDS, "mini.toml")
-    assert isinstance(cards, CardsFile) and cards.cards[0].cost == "R" and len(cards.cards) == 11
+    assert isinstance(cards, CardsFile)
+    assert cards.cards[0].cost == "R"
+    assert len(cards.cards) == 11
     board = RULES.read_catalog("board", MINI_BOARD, "board.toml")
-    assert isinstance(board, BoardFile) and board.creations[0].methods == ["R", "G"]
+    assert isinstance(board, BoardFile)
+    assert board.creations[0].methods == ["R", "G"]
     done = RULES.resolve_setup(setup(2, options={"cards": MINI_CARDS, "board": MINI_BOARD}))
     assert done.ruleset == "prismatic/table"
     assert done.options["cards"]["cards"][1]["rewards"] == ["mote G"]
@@ -192,7 +201,8 @@ def test_px_15_3_catalog_files_are_checked_and_recorded_in_canonical_form() -> N
         {"cards": [{"name": "J", "type": "craft", "cost": "r r", "ability": "red->prism"}]}
     )
     read = RULES.read_catalog("cards", as_json, "j.json")
-    assert isinstance(read, CardsFile) and read.cards[0].ability == "R -> prism"
+    assert isinstance(read, CardsFile)
+    assert read.cards[0].ability == "R -> prism"
 
 
 @pytest.mark.parametrize(
@@ -218,7 +228,8 @@ def test_px_15_3_a_broken_cards_file_names_the_card_and_the_problem(
 ) -> None:
     with pytest.raises(CatalogError) as raised:
         RULES.read_catalog("cards", text, "bad.toml")
-    assert "bad.toml" in str(raised.value) and fragment in str(raised.value)
+    assert "bad.toml" in str(raised.value)
+    assert fragment in str(raised.value)
 
 
 def test_px_15_3_a_broken_board_file_is_refused() -> None:
@@ -244,8 +255,8 @@ def test_px_i_22_example_ruleset_uses_the_shipped_catalogs_and_table_needs_both(
         RULES.resolve_setup(setup(2, options={"cards": MINI_CARDS}))
     with pytest.raises(SetupError, match="shipped example"):
         RULES.resolve_setup(setup(2, ruleset="prismatic/example", options={"cards": MINI_CARDS}))
+    small = '[[cards]]\nname = "A"\ntype = "hue"\ncost = "R"'
     with pytest.raises(SetupError, match="at least 11"):
-        small = '[[cards]]\nname = "A"\ntype = "hue"\ncost = "R"'
         RULES.resolve_setup(setup(4, options={"cards": small, "board": MINI_BOARD}))
 
 
@@ -258,7 +269,8 @@ def test_catalog_rows_list_cards_and_board_methods() -> None:
         "needs": "W K",
     } in rows
     cards = RULES.catalog_rows(setup(2), "cards")
-    assert cards[0]["name"] == "Ember Spark" and len(cards) == 42
+    assert cards[0]["name"] == "Ember Spark"
+    assert len(cards) == 42
 
 
 def test_px_i_12_seat_order_is_clockwise_for_the_resolve_step() -> None:
@@ -267,7 +279,8 @@ def test_px_i_12_seat_order_is_clockwise_for_the_resolve_step() -> None:
         state = act(state, f"{seat}: draw R R G G B")
     for seat in ("p1", "p2", "p3", "p4"):
         state = act(state, f"{seat}: pass")
-    assert state.step == "resolve" and state.order == ("p3", "p4", "p1", "p2")
+    assert state.step == "resolve"
+    assert state.order == ("p3", "p4", "p1", "p2")
     assert RULES.to_act(state) == {"p3"}
 
 

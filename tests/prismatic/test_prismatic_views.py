@@ -18,11 +18,14 @@ def test_observe_is_json_ready_and_shows_the_table() -> None:
     state = play(started(3), ["p1: draw R R G G B"])
     data = RULES.observe(state, "public")
     json.dumps(data)
-    assert data["step"] == "draw" and data["to_act"] == ["p2", "p3"]
+    assert data["step"] == "draw"
+    assert data["to_act"] == ["p2", "p3"]
     assert data["players"]["p1"]["drawn"] == {"R": 2, "G": 2, "B": 1}
     assert data["players"]["p1"]["progress"] == [{"card": "Noon Blaze", "motes": {}, "prisms": 0}]
-    assert data["commons"] == ["Ember Spark", "Verdant Drop", "Sunset Sky"] and data["deck"] == 33
-    assert "deck_cards" in RULES.observe(state, "referee") and "deck_cards" not in data
+    assert data["commons"] == ["Ember Spark", "Verdant Drop", "Sunset Sky"]
+    assert data["deck"] == 33
+    assert "deck_cards" in RULES.observe(state, "referee")
+    assert "deck_cards" not in data
     assert data["result"] == "*"
 
 
@@ -31,8 +34,10 @@ def test_render_draws_bags_commitments_areas_pool_and_whose_turn() -> None:
         edit(started(3), "p1", palette="R R", pool="Y", creation=["Glass Kiln"]), "p1"
     )
     text = RULES.render(state, "public")
-    assert "round 1: step 3: resolve" in text and "to act: p1" in text
-    assert "palette: R R" in text and "colour pool: Y" in text
+    assert "round 1: step 3: resolve" in text
+    assert "to act: p1" in text
+    assert "palette: R R" in text
+    assert "colour pool: Y" in text
     assert (
         "Glass Kiln [craft, 1 star, needs R K; rewards prism; ability R -> prism] holding nothing"
         in text
@@ -64,10 +69,12 @@ def test_no_secrets_outside_the_auction() -> None:
 
 def test_px_15_6_score_report_shows_each_line_and_the_ranking() -> None:
     report = RULES.report(scored(**THREE), "score")
-    assert report.name == "score" and "if the game ended now" in report.title
+    assert report.name == "score"
+    assert "if the game ended now" in report.title
     lines = report.text.splitlines()
     assert lines[0].split() == ["p1", "p2", "p3"]
-    assert lines[1].split()[-3:] == ["0", "1", "0"] and lines[1].startswith("first to the goal")
+    assert lines[1].split()[-3:] == ["0", "1", "0"]
+    assert lines[1].startswith("first to the goal")
     assert any(
         line.startswith("most prismatic motes") and line.split()[-3:] == ["0", "2", "0"]
         for line in lines
@@ -90,7 +97,9 @@ def test_px_9_7_px_15_5_a_ruling_is_carried_out_by_resource_changes() -> None:
         assert RULES.check_change(state, change).legal, change
         state = RULES.apply_change(state, change)
     p1 = player(state, "p1")
-    assert p1.palette == ms("G") and p1.bag == ms("R") and state.supply == supply
+    assert p1.palette == ms("G")
+    assert p1.bag == ms("R")
+    assert state.supply == supply
 
 
 @pytest.mark.parametrize(
@@ -113,7 +122,9 @@ def test_px_9_7_px_15_5_a_ruling_is_carried_out_by_resource_changes() -> None:
 def test_px_15_5_changes_that_do_not_fit_are_refused(text: str, clause: str, fragment: str) -> None:
     (change,) = parse_adjustment(text)
     v = RULES.check_change(started(3), change)
-    assert not v.legal and v.violations[0].clause == clause and fragment in v.violations[0].reason
+    assert not v.legal
+    assert v.violations[0].clause == clause
+    assert fragment in v.violations[0].reason
 
 
 def test_px_1_5_px_15_5_an_adjustment_cannot_overdraw_the_supply() -> None:
@@ -133,10 +144,11 @@ def test_px_15_5_moving_cards() -> None:
         assert RULES.check_change(state, change).legal, text
         state = RULES.apply_change(state, change)
     p1 = player(state, "p1")
-    assert [h.name for h in p1.progress] == ["Comet Trail"] and [h.name for h in p1.creation] == [
-        "Eclipse"
-    ]
-    assert p1.bag == ms("R") and "Noon Blaze" in state.discard and "Comet Trail" not in state.deck
+    assert [h.name for h in p1.progress] == ["Comet Trail"]
+    assert [h.name for h in p1.creation] == ["Eclipse"]
+    assert p1.bag == ms("R")
+    assert "Noon Blaze" in state.discard
+    assert "Comet Trail" not in state.deck
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
@@ -158,9 +170,11 @@ def test_px_14_1_ref_1_2_a_sealed_bid_out_of_turn_is_not_quoted_to_others() -> N
     actor = next(seat for seat in ("p1", "p2", "p3") if seat != mover)
     verdict = judge(RULES, state, "bid 2", actor).verdict
     (whole,) = verdict.violations
-    assert whole.clause == "REF-1.2" and "'bid 2'" in whole.reason
+    assert whole.clause == "REF-1.2"
+    assert "'bid 2'" in whole.reason
     (shown,) = verdict.for_viewer(mover).violations
-    assert "bid 2" not in shown.reason and "'sealed bid' was not recorded" in shown.reason
+    assert "bid 2" not in shown.reason
+    assert "'sealed bid' was not recorded" in shown.reason
     assert verdict.for_viewer(actor).violations == (whole,)
     # an entry anyone may see is quoted to everyone
     (plain,) = judge(RULES, state, "pass", actor).verdict.for_viewer(mover).violations
@@ -190,7 +204,8 @@ def test_px_14_1_a_stored_refusal_quoting_a_sealed_bid_is_redacted() -> None:
     for viewer in ("public", "p1"):
         seen = redact(old, viewer, RULES)
         assert isinstance(seen, ActionRejected)
-        assert seen.text == "sealed bid" and "3" not in seen.violations[0].reason
+        assert seen.text == "sealed bid"
+        assert "3" not in seen.violations[0].reason
         assert seen.violations[0].reason.endswith("'sealed bid' was not recorded")
     assert redact(old, "p2", RULES) == old
 
@@ -199,10 +214,12 @@ def test_px_14_1_still_sealed_while_the_round_is_open() -> None:
     """The latest bid of each seat that has bid is sealed while its round is open; once
     every bid is in, none is (PX-14.1)."""
     state = auction_table(p1=3, p2=2, p3=5)
-    assert RULES.seals_entries and RULES.still_sealed(state) == {}
+    assert RULES.seals_entries
+    assert RULES.still_sealed(state) == {}
     state = play(state, ["p1: bid 2", "p3: bid 2"])
     assert RULES.still_sealed(state) == {"p1": 1, "p3": 1}
     state = act(state, "p2: bid 1")  # a tie between p1 and p3: they bid again
-    assert state.step == "auction" and RULES.still_sealed(state) == {}
+    assert state.step == "auction"
+    assert RULES.still_sealed(state) == {}
     state = act(state, "p1: forgo")
     assert RULES.still_sealed(state) == {"p1": 1}

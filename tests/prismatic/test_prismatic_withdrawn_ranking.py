@@ -19,7 +19,7 @@ def test_ref_3_6_a_ranking_with_withdrawn_seats_below_reads_back() -> None:
     assert placed == (Placing("p3", 1), Placing("p1", 2))
     with pytest.raises(ValueError, match="withdrew"):
         parse_ranking("p2>p3>p1", ["p1", "p3"], withdrawn=["p2"])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'p2' in ranking 'p3>p1>p2' is not a seat"):
         parse_ranking("p3>p1>p2", ["p1", "p3"])  # p2 is no seat of this ranking
 
 
@@ -33,7 +33,8 @@ def test_ref_3_6_an_adjudicated_game_with_a_withdrawn_seat_exports_and_imports(
     svc.end(view.game_id, "resignation", who="p2", reason="p2 left the table")
     svc.end(view.game_id, "adjudication", ranking="p3>p1", reason="time ran out")
     ended = svc.load(view.game_id).ended
-    assert ended is not None and ended.result == "p3>p1>p2"
+    assert ended is not None
+    assert ended.result == "p3>p1>p2"
     for fmt in ("text", "jsonl"):
         path = tmp_path / f"game.{fmt}"
         path.write_text("".join(svc.export([view.game_id], fmt)))
@@ -41,4 +42,5 @@ def test_ref_3_6_an_adjudicated_game_with_a_withdrawn_seat_exports_and_imports(
         report = other.import_files([path])
         assert [f.status for f in report.files] == ["imported"], report.files
         again = other.load(view.game_id).ended
-        assert again is not None and again.result == "p3>p1>p2"
+        assert again is not None
+        assert again.result == "p3>p1>p2"

@@ -13,7 +13,8 @@ SCRIPT = ROOT / "benchmarks" / "bench_prizmik_rules.py"
 
 def load_script(path: Path) -> ModuleType:
     spec = importlib.util.spec_from_file_location("bench_prizmik_rules", path)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -29,9 +29,11 @@ def test_pz_6_2_and_pz_10_2_ship_takes_a_base_from_all_eight_neighbours(
     state = pos(board(d4=piece, **{where: "b"}))
     assert_legal(state, f"d4x{where}")
     after = play(state, [f"d4x{where}"])
-    assert square(after, where) == piece and square(after, "d4") == "."
+    assert square(after, where) == piece
+    assert square(after, "d4") == "."
     assert after.bases == (state.bases[0], state.bases[1] - 1)
-    assert after.ships == state.ships and after.quiet == 0
+    assert after.ships == state.ships
+    assert after.quiet == 0
 
 
 def test_pz_6_1_capturer_moves_in_with_its_nest_intact() -> None:
@@ -71,7 +73,8 @@ def test_pz_6_4_fighter_takes_a_ship_orthogonally(victim: str, where: str) -> No
     state = pos(board(d4="X", **{where: victim}))
     assert_legal(state, f"d4x{where}")
     after = play(state, [f"d4x{where}"])
-    assert square(after, where) == "X" and square(after, "d4") == "."
+    assert square(after, where) == "X"
+    assert square(after, "d4") == "."
     assert after.ships == (state.ships[0], state.ships[1] - 1)
 
 
@@ -146,7 +149,8 @@ def test_pz_9_4_move_written_onto_an_enemy_base_must_be_a_capture() -> None:
 def test_pz_9_4_capture_written_onto_an_empty_square_must_be_a_move_or_deploy() -> None:
     state = pos(board(c2="S"))
     reason = assert_illegal(state, "c2xc3", "PZ-9.4")
-    assert "c2-c3 to move" in reason and "c2>c3 to deploy" in reason
+    assert "c2-c3 to move" in reason
+    assert "c2>c3 to deploy" in reason
     assert_illegal(pos(board(c1="F")), "c1xc2", "PZ-9.4", "write c1>c2 to deploy")
 
 
@@ -160,7 +164,8 @@ def test_pz_9_4_fighter_move_onto_a_takeable_ship() -> None:
 
 def test_capture_counts_every_victim_kind() -> None:
     state = pos(board(d4="X", d5="h", e5="x", c4="s"))
-    assert state.ships == (1, 3) and state.fighters == (1, 1)
+    assert state.ships == (1, 3)
+    assert state.fighters == (1, 1)
     assert play(state, ["d4xd5"]).ships == (1, 2)
     assert play(state, ["d4xe5"]).fighters == (1, 0)
     assert play(state, ["d4xc4"]).ships == (1, 2)

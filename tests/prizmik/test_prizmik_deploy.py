@@ -28,8 +28,10 @@ def test_pz_4_1_full_fleet_deploys_left_right_or_forward() -> None:
         assert_legal(state, text)
     after = play(state, ["d1>d2"])
     # PZ-2.4: what a base releases is always a ship stack; the base stays.
-    assert square(after, "d1") == "B" and square(after, "d2") == "S"
-    assert after.bases == state.bases and after.ships == state.ships
+    assert square(after, "d1") == "B"
+    assert square(after, "d2") == "S"
+    assert after.bases == state.bases
+    assert after.ships == state.ships
     assert after.fighters == state.fighters
 
 
@@ -67,7 +69,8 @@ def test_pz_4_2_stack_deploys_its_fighter_orthogonally() -> None:
     for text in ("d4>d5", "d4>d3", "d4>c4", "d4>e4"):
         assert_legal(state, text)
     after = play(state, ["d4>d3"])  # back is allowed for a stack deploy
-    assert square(after, "d4") == "H" and square(after, "d3") == "X"
+    assert square(after, "d4") == "H"
+    assert square(after, "d3") == "X"
     assert after.fighters == (state.fighters[0] + 1, state.fighters[1])
     assert after.ships == state.ships
 
@@ -96,12 +99,14 @@ def test_pz_2_2_one_piece_or_nest_per_square_and_one_owner() -> None:
     # every square holds one character: a single piece or nest of one owner
     assert all(ch in ".FBSHXfbshx" for ch in state.board)
     after = play(state, ["c1>c2", "c8>c7", "c2>c3"])
-    assert square(after, "c2") == "H" and square(after, "c3") == "X"
+    assert square(after, "c2") == "H"
+    assert square(after, "c3") == "X"
 
 
 def test_pz_2_3_nests_move_whole() -> None:
     state = play(pos(board(d4="S")), ["d4-d6"])
-    assert square(state, "d6") == "S" and square(state, "d4") == "."
+    assert square(state, "d6") == "S"
+    assert square(state, "d4") == "."
     assert state.fighters == (0, 0)
 
 

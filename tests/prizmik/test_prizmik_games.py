@@ -88,8 +88,11 @@ def test_pz_7_2_promotion_in_the_fixture_game_by_hand() -> None:
     assert game["moves"][19] == "g1>h1"
     before, _ = replay({**game, "moves": game["moves"][:19]})
     after = RULES.apply(before, RULES.parse("g1>h1"))
-    assert before.board[63] == "." and before.reserves == (3, 3)
-    assert after.board[63] == "f" and after.board[7] == "." and after.board[6] == "h"
+    assert before.board[63] == "."
+    assert before.reserves == (3, 3)
+    assert after.board[63] == "f"
+    assert after.board[7] == "."
+    assert after.board[6] == "h"
     assert after.reserves == (3, 2)
 
 
@@ -99,5 +102,6 @@ def test_pz_10_6_constructed_stalemate_by_hand() -> None:
     state, _ = replay(game)
     assert state.board[56:] == "..bsbsbs"
     assert state.board[48:56] == "..XHXHXH"
-    assert state.turn == "blue" and state.result is None
+    assert state.turn == "blue"
+    assert state.result is None
     assert state.ships == (3, 3)  # blue still has ships, so PZ-10.7 does not apply

@@ -30,12 +30,14 @@ def test_pz_1_3_every_action_is_a_deploy_move_or_capture_and_there_is_no_pass() 
     for action in RULES.legal_actions(start()):
         assert action.kind in ("deploy", "move", "capture")
     v = RULES.check(start(), PrizmikAction("pass", 0, 0))  # type: ignore[arg-type]
-    assert not v.legal and v.violations[0].clause == "PZ-9.2"
+    assert not v.legal
+    assert v.violations[0].clause == "PZ-9.2"
 
 
 def test_pz_1_3_an_unproductive_move_is_allowed() -> None:
     state = play(pos(board(d4="H")), ["d4-d5", "h7-g7", "d5-d4"])
-    assert square(state, "d4") == "H" and state.ply == 3
+    assert square(state, "d4") == "H"
+    assert state.ply == 3
 
 
 def test_pz_1_4_no_piece_on_the_origin() -> None:
@@ -90,7 +92,8 @@ def test_pz_5_3_fighter_steps_once_in_any_direction() -> None:
     assert moves == {f"d4-{sq}" for sq in ("c3", "c4", "c5", "d3", "d5", "e3", "e4", "e5")}
     assert_illegal(state, "d4-d6", "PZ-5.3", "exactly one step")
     after = play(state, ["d4-e5"])
-    assert square(after, "e5") == "X" and square(after, "d4") == "."
+    assert square(after, "e5") == "X"
+    assert square(after, "d4") == "."
 
 
 def test_pz_5_3_fighter_move_needs_an_empty_square() -> None:
@@ -114,4 +117,6 @@ def test_moves_do_not_change_counters_and_flip_the_turn() -> None:
         state.fighters,
         state.reserves,
     )
-    assert after.turn == "blue" and after.ply == state.ply + 1 and after.quiet == 1
+    assert after.turn == "blue"
+    assert after.ply == state.ply + 1
+    assert after.quiet == 1

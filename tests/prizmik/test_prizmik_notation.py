@@ -77,11 +77,12 @@ def test_pz_9_1_non_text_is_rejected() -> None:
 def test_pz_9_1_parse_accepts_any_well_formed_action_and_leaves_legality_to_check() -> None:
     action = RULES.parse("a1xh8")
     v = RULES.check(start(), action)
-    assert not v.legal and v.violations[0].clause == "PZ-1.4"
+    assert not v.legal
+    assert v.violations[0].clause == "PZ-1.4"
 
 
 def test_pz_9_3_notation_of_a_malformed_action_raises() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not a PRIZMIK action"):
         RULES.notation(PrizmikAction("move", 64, 0))
     assert "malformed" in str(PrizmikAction("jump", 1, 2))  # type: ignore[arg-type]
 

@@ -17,7 +17,8 @@ def test_pz_7_1_and_pz_7_2_fighter_moving_to_the_far_rank_promotes() -> None:
     state = pos(board(b7="X"))
     assert_legal(state, "b7-b8")
     after = play(state, ["b7-b8"])
-    assert square(after, "b8") == "." and square(after, "b1") == "F"
+    assert square(after, "b8") == "."
+    assert square(after, "b1") == "F"
     assert after.reserves == (2, 3)
     assert after.fighters == (0, 0)
     assert after.ships == (state.ships[0] + 1, state.ships[1])
@@ -27,50 +28,63 @@ def test_pz_7_1_and_pz_7_2_fighter_moving_to_the_far_rank_promotes() -> None:
 
 def test_pz_7_1_promotion_on_a_diagonal_step_uses_the_arrival_file() -> None:
     after = play(pos(board(b7="X")), ["b7-c8"])
-    assert square(after, "c1") == "F" and square(after, "b1") == "."
+    assert square(after, "c1") == "F"
+    assert square(after, "b1") == "."
 
 
 def test_pz_7_1_promotion_by_deploy() -> None:
     state = pos(board(d7="S"))
     after = play(state, ["d7>d8"])
-    assert square(after, "d7") == "H" and square(after, "d8") == "." and square(after, "d1") == "F"
-    assert after.reserves == (2, 3) and after.fighters == (0, 0)
+    assert square(after, "d7") == "H"
+    assert square(after, "d8") == "."
+    assert square(after, "d1") == "F"
+    assert after.reserves == (2, 3)
+    assert after.fighters == (0, 0)
 
 
 def test_pz_7_1_promotion_by_capture() -> None:
     state = pos(board(c7="X", d8="x", c8="s"))
     diagonal = play(state, ["c7xd8"])
-    assert square(diagonal, "d1") == "F" and square(diagonal, "d8") == "."
-    assert diagonal.fighters == (0, 0) and diagonal.reserves == (2, 3)
+    assert square(diagonal, "d1") == "F"
+    assert square(diagonal, "d8") == "."
+    assert diagonal.fighters == (0, 0)
+    assert diagonal.reserves == (2, 3)
     orthogonal = play(state, ["c7xc8"])
-    assert square(orthogonal, "c1") == "F" and square(orthogonal, "c8") == "."
+    assert square(orthogonal, "c1") == "F"
+    assert square(orthogonal, "c8") == "."
     assert orthogonal.ships == (2, 1)  # blue lost the stack, red gained a fleet
 
 
 def test_pz_7_1_blue_promotes_on_rank_1_into_rank_8() -> None:
     state = pos(board(e2="x"), turn="blue")
     after = play(state, ["e2-e1"])
-    assert square(after, "e8") == "f" and square(after, "e1") == "."
+    assert square(after, "e8") == "f"
+    assert square(after, "e1") == "."
     assert after.reserves == (3, 2)
 
 
 def test_pz_7_3_no_promotion_when_the_home_square_is_occupied() -> None:
     after = play(pos(board(b7="X")), ["b7-a8"])  # a1 holds a red base
-    assert square(after, "a8") == "X" and after.reserves == (3, 3)
+    assert square(after, "a8") == "X"
+    assert after.reserves == (3, 3)
     blue = play(pos(board(g2="x"), turn="blue"), ["g2-h1"])  # h8 holds a blue base
-    assert square(blue, "h1") == "x" and blue.reserves == (3, 3)
+    assert square(blue, "h1") == "x"
+    assert blue.reserves == (3, 3)
 
 
 def test_pz_7_3_no_promotion_without_a_reserve_fleet() -> None:
     state = pos(board(b7="X"), reserves=(0, 3))
     after = play(state, ["b7-b8"])
-    assert square(after, "b8") == "X" and square(after, "b1") == "."
-    assert after.reserves == (0, 3) and after.fighters == (1, 0)
+    assert square(after, "b8") == "X"
+    assert square(after, "b1") == "."
+    assert after.reserves == (0, 3)
+    assert after.fighters == (1, 0)
 
 
 def test_pz_10_5_ship_stack_on_the_far_rank_does_not_promote() -> None:
     after = play(pos(board(d6="S")), ["d6-d8"])
-    assert square(after, "d8") == "S" and after.reserves == (3, 3)
+    assert square(after, "d8") == "S"
+    assert after.reserves == (3, 3)
 
 
 def test_pz_10_5_waiting_fighter_does_not_promote_when_home_empties() -> None:
@@ -79,12 +93,15 @@ def test_pz_10_5_waiting_fighter_does_not_promote_when_home_empties() -> None:
     state = play(state, ["e2xd1"])
     assert square(state, "d1") == "s"
     state = play(state, ["g5-g6", "d1-c2"])  # d1 is now empty
-    assert square(state, "d1") == "." and square(state, "d8") == "X"
+    assert square(state, "d1") == "."
+    assert square(state, "d8") == "X"
     state = play(state, ["g6-g7"])
-    assert square(state, "d8") == "X" and state.reserves == (3, 3)
+    assert square(state, "d8") == "X"
+    assert state.reserves == (3, 3)
     # a new arrival, even a sideways step along the far rank, does promote
     state = play(state, ["h7-h6", "d8-e8"])
-    assert square(state, "e8") == "." and square(state, "e1") == "F"
+    assert square(state, "e8") == "."
+    assert square(state, "e1") == "F"
 
 
 def test_promotion_is_offered_by_legal_actions_as_an_ordinary_move() -> None:

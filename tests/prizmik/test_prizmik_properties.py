@@ -59,7 +59,8 @@ ACTIONS = st.builds(
 def test_pz_9_3_parse_of_notation_round_trips_for_legal_actions(state: PrizmikState) -> None:
     for action in RULES.legal_actions(state):
         text = RULES.notation(action)
-        assert text == text.lower() and " " not in text
+        assert text == text.lower()
+        assert " " not in text
         assert RULES.parse(text) == action
 
 
@@ -106,9 +107,11 @@ def test_pz_6_1_engine_agrees_with_the_reference_model(state: PrizmikState) -> N
     for text in sorted(mine):
         after = RULES.apply(state, RULES.parse(text))
         board, reserves = ref_apply(state.board, state.turn, state.reserves, text)
-        assert after.board == board and after.reserves == reserves, text
+        assert after.board == board, text
+        assert after.reserves == reserves, text
         assert (after.bases, after.ships, after.fighters) == count_pieces(board)
-        assert after.turn == opp and after.ply == state.ply + 1
+        assert after.turn == opp
+        assert after.ply == state.ply + 1
         out = RULES.outcome(after)
         if ref_bases(board, opp) == 0:
             assert (out.winner, out.clause) == (state.turn, "PZ-8.1")

@@ -28,14 +28,17 @@ def test_pz_1_2_red_acts_first_then_turns_alternate() -> None:
     state = start()
     assert RULES.to_move(state) == "red"
     state = play(state, ["c1>c2"])
-    assert RULES.to_move(state) == "blue" and state.ply == 1
+    assert RULES.to_move(state) == "blue"
+    assert state.ply == 1
     state = play(state, ["c8>c7"])
-    assert RULES.to_move(state) == "red" and state.ply == 2
+    assert RULES.to_move(state) == "red"
+    assert state.ply == 2
 
 
 def test_pz_1_2_blue_cannot_act_on_reds_turn() -> None:
     v = RULES.check(start(), act("c8>c7"))
-    assert not v.legal and v.violations[0].clause == "PZ-1.4"
+    assert not v.legal
+    assert v.violations[0].clause == "PZ-1.4"
 
 
 def test_pz_2_1_each_player_owns_six_of_each_shape() -> None:
@@ -44,18 +47,22 @@ def test_pz_2_1_each_player_owns_six_of_each_shape() -> None:
         fleets = state.board.count(letter)
         # every full fleet holds one base, one ship and one fighter
         assert fleets + state.reserves[side] == 6
-        assert state.bases[side] == 3 and state.ships[side] == 3 and state.fighters[side] == 0
+        assert state.bases[side] == 3
+        assert state.ships[side] == 3
+        assert state.fighters[side] == 0
 
 
 def test_pz_3_1_squares_are_named_a1_to_h8() -> None:
     names = [RULES.notation(act(f"a1-{f}{r}")).split("-")[1] for r in "18" for f in "ah"]
     assert names == ["a1", "h1", "a8", "h8"]
-    assert act("a1-h8").origin == 0 and act("a1-h8").target == 63
+    assert act("a1-h8").origin == 0
+    assert act("a1-h8").target == 63
 
 
 def test_pz_3_2_forward_is_toward_the_opponent_for_each_side() -> None:
     red = {RULES.notation(a) for a in RULES.legal_actions(start())}
-    assert "c1>c2" in red and "c1>c0" not in red
+    assert "c1>c2" in red
+    assert "c1>c0" not in red
     blue_state = play(start(), ["e1>e2"])
     blue = {RULES.notation(a) for a in RULES.legal_actions(blue_state)}
     assert "c8>c7" in blue
@@ -162,19 +169,24 @@ def test_render_draws_labels_legend_reserves_and_turn() -> None:
     assert lines[0].split() == list("abcdefgh")
     assert lines[1].split() == ["8", ".", ".", "f", ".", "f", ".", "f", ".", "8"]
     assert lines[8].split() == ["1", ".", ".", "F", ".", "F", ".", "F", ".", "1"]
-    assert "F full fleet" in text and "X lone fighter" in text and "H lone ship" in text
+    assert "F full fleet" in text
+    assert "X lone fighter" in text
+    assert "H lone ship" in text
     assert "Reserve fleets: red 3, blue 3" in text
-    assert "Ply 0." in text and "to move" not in text  # the faces name the seat to act
+    assert "Ply 0." in text
+    assert "to move" not in text
     assert "\x1b" not in text
 
 
 def test_render_shows_result_and_changed_variants() -> None:
     state = pos({"c1": "B", "d2": "S", "c8": "b", "e8": "s"}, fleet_capturable="no")
     text = RULES.render(play(state, ["d2-d3"]))
-    assert "Ply 1." in text and "fleet_capturable=no" in text
+    assert "Ply 1." in text
+    assert "fleet_capturable=no" in text
     won = play(pos({"e1": "B", "a3": "S", "d8": "b", "e2": "s"}), ["a3-a4", "e2xe1"])
     text = RULES.render(won)
-    assert "Result: blue wins by PZ-8.1" in text and "Ply 2" in text
+    assert "Result: blue wins by PZ-8.1" in text
+    assert "Ply 2" in text
 
 
 def test_describe_is_json_ready() -> None:
@@ -184,7 +196,8 @@ def test_describe_is_json_ready() -> None:
     assert data["to_move"] == "blue"
     assert data["ply"] == 1
     assert data["reserves"] == {"red": 3, "blue": 3}
-    assert data["board"]["c1"] == "red base" and data["board"]["c2"] == "red ship stack"
+    assert data["board"]["c1"] == "red base"
+    assert data["board"]["c2"] == "red ship stack"
     assert data["variants"]["setup_files"] == "ceg"
     assert data["result"] == "*"
 
@@ -213,4 +226,5 @@ def test_position_builder_rejects_bad_input() -> None:
           a b c d e f g h
         """
     )
-    assert square(diagram, "c1") == "F" and square(diagram, "c8") == "f"
+    assert square(diagram, "c1") == "F"
+    assert square(diagram, "c8") == "f"

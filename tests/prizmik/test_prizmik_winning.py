@@ -34,7 +34,8 @@ def test_pz_10_10_reserve_fleets_do_not_save_a_player_without_bases() -> None:
     state = pos({"a1": "B", "d4": "S", "d5": "b", "h7": "h", "g6": "x"}, reserves=(3, 3))
     after = play(state, ["d4xd5"])
     out = RULES.outcome(after)
-    assert out.winner == "red" and out.clause == "PZ-8.1"
+    assert out.winner == "red"
+    assert out.clause == "PZ-8.1"
     assert after.reserves == (3, 3)
 
 
@@ -145,7 +146,8 @@ def test_pz_10_6_not_stuck_while_a_capture_is_available() -> None:
 def test_pz_10_11_quiet_limit_draws_after_n_quiet_actions() -> None:
     state = start(quiet_limit="4")
     state = play(state, ["c1>c2", "c8>c7", "c2-c4"])
-    assert not RULES.outcome(state).over and state.quiet == 3
+    assert not RULES.outcome(state).over
+    assert state.quiet == 3
     state = play(state, ["c7-c5"])
     out = RULES.outcome(state)
     assert (out.status, out.clause) == ("draw", "PZ-10.11")
@@ -164,7 +166,8 @@ def test_pz_10_11_off_by_default() -> None:
     assert state.variants.quiet_limit == 0
     moves = ["c1>c2", "c8>c7"] + ["c2-c3", "c7-c6", "c3-c2", "c6-c7"] * 30
     state = play(state, moves)
-    assert state.quiet == len(moves) and not RULES.outcome(state).over
+    assert state.quiet == len(moves)
+    assert not RULES.outcome(state).over
 
 
 @pytest.mark.parametrize("text", ["a2-a3", "d5-d6", "h7-h6"])

@@ -45,7 +45,7 @@ def _record_results(player: str, record: str, rounds_from: int = 1) -> list[Matc
 
 
 def _fresh(results: list[MatchResult], main: str) -> list[Entrant]:
-    ids = [main] + sorted({p for r in results for p in r.players if p != main})
+    ids = [main, *sorted({p for r in results for p in r.players if p != main})]
     return _players(*ids)
 
 
@@ -82,10 +82,11 @@ def test_match_win_percentage_examples() -> None:
         line = _line(compute_standings(_fresh(results, "b"), results, settings), "b")
         assert Fraction(line.mw) == floor
 
-    results = [MatchResult(round=1, players=("c",), bye=True)] + _record_results("c", "2-2-0", 2)
+    results = [MatchResult(round=1, players=("c",), bye=True), *_record_results("c", "2-2-0", 2)]
     line = _line(compute_standings(_fresh(results, "c"), results, BO3), "c")
     assert Fraction(line.mw) == Fraction(9, 15) == Fraction(6, 10)
-    assert line.record.byes == 1 and line.points == 9
+    assert line.record.byes == 1
+    assert line.points == 9
 
 
 def test_game_win_percentage_examples() -> None:

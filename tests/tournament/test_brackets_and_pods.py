@@ -46,7 +46,8 @@ def test_byes_go_to_top_seeds_and_winners_meet_by_slot() -> None:
     assert second is not None
     assert [p.players for p in second.pairings] == [("s1", "s5"), ("s2", "s6")]
     final = next_elimination_round(11, second, {1: "s1", 2: "s6"})
-    assert final is not None and final.pairings[0].players == ("s1", "s6")
+    assert final is not None
+    assert final.pairings[0].players == ("s1", "s6")
     assert next_elimination_round(12, final, {1: "s6"}) is None
 
 

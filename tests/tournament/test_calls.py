@@ -73,9 +73,11 @@ def test_ev_10_1_a_player_calls_a_judge_to_their_own_table() -> None:
     (called,) = decide_hall(state, CallJudge(player="Ann", reason="  ruling please ", at=AT))
     assert isinstance(called, f.JudgeCalled)
     assert (called.call, called.round, called.table, called.by) == (1, 1, table, "p1")
-    assert called.reason == "ruling please" and called.at == AT
+    assert called.reason == "ruling please"
+    assert called.at == AT
     state = fold([called], state)
-    assert state.calls[1].status == "open" and state.calls[1].holder == ""
+    assert state.calls[1].status == "open"
+    assert state.calls[1].holder == ""
 
 
 def test_ev_10_1_the_reason_is_one_bounded_line() -> None:
@@ -146,7 +148,8 @@ def test_ev_11_4_a_confirmed_report_is_the_tables_result_as_a_slip_is() -> None:
     confirmed, reported = facts
     assert isinstance(confirmed, f.ReportConfirmed)
     slip = decide(state, ReportResult(round=1, table=table, slip="1-2-0"))[0]
-    assert isinstance(reported, f.MatchReported) and isinstance(slip, f.MatchReported)
+    assert isinstance(reported, f.MatchReported)
+    assert isinstance(slip, f.MatchReported)
     assert (reported.round, reported.table, reported.score) == (slip.round, slip.table, slip.score)
     state = fold(facts, state)
     assert state.result(1, table) == Score(1, 2, 0)
@@ -174,7 +177,8 @@ def test_ev_11_5_a_different_result_or_a_dispute_is_a_disagreement() -> None:
     long = DisputeReport(report=1, player=second, reason="x" * 201, at=AT)
     assert refused(state, long) == "EV-11.5"
     state = run(state, DisputeReport(report=1, player=second, reason="I won game 2", at=AT))
-    assert state.reports[1].status == "disputed" and state.reports[1].reason == "I won game 2"
+    assert state.reports[1].status == "disputed"
+    assert state.reports[1].reason == "I won game 2"
     assert state.result(1, table) is None
     assert refused(state, ConfirmReport(report=1, player=second, at=AT)) == "EV-11.4"
     # The opponent files their own (report 2); the reporter thinks again: their new report
@@ -182,7 +186,8 @@ def test_ev_11_5_a_different_result_or_a_dispute_is_a_disagreement() -> None:
     state = run(state, FileReport(player=second, result="2-1", at=AT))
     again = decide_hall(state, FileReport(player=first, result="1-2", at=AT))
     state = fold(again, state)
-    assert state.reports[1].status == "replaced" and state.reports[2].status == "confirmed"
+    assert state.reports[1].status == "replaced"
+    assert state.reports[2].status == "confirmed"
     assert state.result(1, table) == Score(1, 2, 0)
 
 

@@ -65,10 +65,12 @@ def test_ev_2_2_a_player_id_binds_one_registration() -> None:
 
     state = run(event(), Register(name="Eve", player_id="eve-1"))
     eve = state.find("Eve")
-    assert eve is not None and state.players[eve].player_id == "eve-1"
+    assert eve is not None
+    assert state.players[eve].player_id == "eve-1"
     assert state.holder("eve-1", "someone else") == eve
     assert state.holder("", "eve") is None  # bound to an id: not found by name alone
-    assert state.holder("", "Ann") == "p1" and state.holder("zed-9", "Zed") is None
+    assert state.holder("", "Ann") == "p1"
+    assert state.holder("zed-9", "Zed") is None
     assert state.holder("", "ann") is None  # a name exactly as registered (issue 31)
     assert refused(state, Register(name="Eva", player_id="eve-1")) == "EV-2.2"
     plain = PlayerRegistered(player=state.players["p1"])
@@ -80,7 +82,8 @@ def test_registration_refusals() -> None:
     allowed); ids are distinct from names, and a name is found exactly (issue 31)."""
     state = event()
     assert refused(state, Register(name="ann")) == "EV-2.2"
-    assert state.find("Ann") == "p1" and state.players["p1"].name == "Ann"
+    assert state.find("Ann") == "p1"
+    assert state.players["p1"].name == "Ann"
     assert state.find("ANN") is None
     assert refused(state, Register(name="Eve", id="p2")) == "EV-2.2"
     both = run(state, Register(name="ann", allow_similar=True))
@@ -93,7 +96,8 @@ def test_ids_are_their_own_namespace() -> None:
     state = run(event(), Register(name="P6"), Register(name="p7"), Register(name="Gus"))
     ordered = sorted(state.players.values(), key=lambda e: e.order)
     assert [e.id for e in ordered][-3:] == ["p5", "p6", "p7"]
-    assert state.find("p6") == "p6" and state.find("P6") == "p5"
+    assert state.find("p6") == "p6"
+    assert state.find("P6") == "p5"
     assert state.players[state.find("p7") or ""].name == "Gus"
 
 

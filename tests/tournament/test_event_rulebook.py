@@ -15,7 +15,8 @@ TESTS = Path(__file__).resolve().parent
 def test_rulebook_loads_as_event() -> None:
     """load_rulebook('event') finds the EV clauses without registering a game."""
     book = load_rulebook("event")
-    assert book.game == "event" and book.get("EV-4.1").section == "EV-4"
+    assert book.game == "event"
+    assert book.get("EV-4.1").section == "EV-4"
     assert find_clause("EV-6.4").title == "No drawn playoff match"
 
 

@@ -72,11 +72,14 @@ def test_ev_5_12_the_engine_repairs_the_open_round_and_keeps_tables_with_a_resul
     state = linked(run(state, PairNext()))  # 7 players: someone has the bye
     state = run(state, ReportResult(round=1, table=1, slip="2-0-0"))
     kept = state.rounds[1].table(1)
-    assert kept is not None and "p8" not in state.rounds[1].players()
+    assert kept is not None
+    assert "p8" not in state.rounds[1].players()
     state = run(state, Undrop(player="Hal", reason="dropped by mistake"))
     after = run(state, RePair(reason="Hal is back"))
-    assert after.rounds[1].table(1) == kept and after.result(1, 1) == Score(2, 0)
-    assert "p8" in after.rounds[1].players() and not any(p.bye for p in after.rounds[1].pairings)
+    assert after.rounds[1].table(1) == kept
+    assert after.result(1, 1) == Score(2, 0)
+    assert "p8" in after.rounds[1].players()
+    assert not any(p.bye for p in after.rounds[1].pairings)
     assert len(after.rounds[1].players()) == 8
     changed = {
         g
@@ -84,7 +87,8 @@ def test_ev_5_12_the_engine_repairs_the_open_round_and_keeps_tables_with_a_resul
         if t != 1 and after.tables.get((n, t), table).players != table.players
         for g in table.games
     }
-    assert changed and changed <= set(after.voided)
+    assert changed
+    assert changed <= set(after.voided)
     assert refused(state, RePair(reason=" ")) == "EV-5.12"
 
 
@@ -103,7 +107,8 @@ def test_ev_5_4_a_replaced_pairing_is_not_met() -> None:
     swapped = {"pairs": [list(p) for p in first]}  # the same tables again: no rematch
     facts = decide(state, ChangePairing(spec=swapped, reason="seating"))
     changed = facts[0]
-    assert isinstance(changed, f.PairingChanged) and changed.warnings == ()
+    assert isinstance(changed, f.PairingChanged)
+    assert changed.warnings == ()
     met, _ = fold(facts, state).history()
     assert all(len(opponents) == 1 for opponents in met.values())  # one meeting each
 
@@ -113,7 +118,8 @@ def test_ev_5_13_a_round_is_undone_before_its_first_result_only() -> None:
     of it has a result, or without a reason."""
     state = linked(run(event(), PairNext()))
     undone = run(state, UndoRound(reason="wrong player list"))
-    assert undone.current_round == 0 and undone.history()[0]["p1"] == set()
+    assert undone.current_round == 0
+    assert undone.history()[0]["p1"] == set()
     assert {g for t in state.tables.values() for g in t.games} <= set(undone.voided)
     assert refused(undone, RecordGameResult(game="g1-1-1", placings={})) == "EV-3.9"
     assert refused(state, UndoRound(reason="")) == "EV-5.13"
@@ -147,9 +153,11 @@ def test_ev_3_10_a_slip_must_agree_with_the_recorded_games() -> None:
     state = run(state, LinkGame(round=1, table=1, game="g1-1-2"))
     with pytest.raises(Refusal) as caught:
         decide(state, ReportResult(round=1, table=1, slip="0-2-0"))
-    assert caught.value.clause == "EV-3.10" and "g1-1-1" in caught.value.reason
+    assert caught.value.clause == "EV-3.10"
+    assert "g1-1-1" in caught.value.reason
     facts = decide(state, ReportResult(round=1, table=1, slip="2-1-0"))
-    assert isinstance(facts[-1], f.GamesVoided) and facts[-1].games == ("g1-1-2",)
+    assert isinstance(facts[-1], f.GamesVoided)
+    assert facts[-1].games == ("g1-1-2",)
 
 
 def test_ev_3_7_a_game_result_after_the_match_is_decided_is_refused() -> None:
@@ -168,9 +176,11 @@ def test_ev_1_4_open_games_block_the_end_until_voided() -> None:
     stray = fold((f.GameLinked(round=1, table=1, game="gX"),), state)
     with pytest.raises(Refusal) as caught:
         decide(stray, EndEvent())
-    assert caught.value.clause == "EV-1.4" and "gX" in caught.value.reason
+    assert caught.value.clause == "EV-1.4"
+    assert "gX" in caught.value.reason
     facts = decide(stray, EndEvent(void_open=True, reason="closing"))
-    assert isinstance(facts[0], f.GamesVoided) and facts[0].games == ("gX",)
+    assert isinstance(facts[0], f.GamesVoided)
+    assert facts[0].games == ("gX",)
     assert isinstance(facts[1], f.EventEnded)
 
 
@@ -196,7 +206,8 @@ def test_ev_1_5_rounds_and_cut_change_while_possible() -> None:
     assert refused(state, ChangeSettings(rounds=4, reason="")) == "EV-1.5"
     assert refused(state, ChangeSettings(reason="nothing")) == "EV-1.5"
     changed = run(state, ChangeSettings(rounds=2, cut=2, reason="the hall closes early"))
-    assert changed.settings is not None and (changed.settings.rounds, changed.settings.cut) == (
+    assert changed.settings is not None
+    assert (changed.settings.rounds, changed.settings.cut) == (
         2,
         2,
     )
@@ -225,16 +236,22 @@ def test_ev_8_6_a_match_loss_decides_the_match_and_a_game_loss_names_the_game() 
     name = state.players[first].name
     facts = decide(state, RecordPenalty(player=name, infraction="outside-assistance"))
     penalty, reported, voided, applied = facts
-    assert isinstance(applied, f.PenaltyApplied) and applied.penalty == 1
-    assert isinstance(penalty, f.PenaltyRecorded) and penalty.penalty == "match-loss"
-    assert isinstance(reported, f.MatchReported) and reported.score == Score(0, 2)
-    assert isinstance(voided, f.GamesVoided) and voided.games == ("g1-1-1",)
+    assert isinstance(applied, f.PenaltyApplied)
+    assert applied.penalty == 1
+    assert isinstance(penalty, f.PenaltyRecorded)
+    assert penalty.penalty == "match-loss"
+    assert isinstance(reported, f.MatchReported)
+    assert reported.score == Score(0, 2)
+    assert isinstance(voided, f.GamesVoided)
+    assert voided.games == ("g1-1-1",)
     chosen = decide(
         state, RecordPenalty(player=name, infraction="outside-assistance", penalty="game-loss")
     )
-    assert len(chosen) == 2 and isinstance(chosen[0], f.PenaltyRecorded)
+    assert len(chosen) == 2
+    assert isinstance(chosen[0], f.PenaltyRecorded)
     assert chosen[1] == f.PenaltyApplied(penalty=1, round=1, table=1, game="g1-1-1")
-    assert chosen[0].penalty == "game-loss" and chosen[0].suggested == "match-loss"
+    assert chosen[0].penalty == "game-loss"
+    assert chosen[0].suggested == "match-loss"
     assert chosen[0].game == "g1-1-1"
 
 
@@ -249,9 +266,12 @@ def test_ev_8_6_a_disqualification_loses_the_match_in_progress() -> None:
         state, RecordPenalty(player=name, infraction="cheating", penalty="disqualification")
     )
     penalty, reported, voided, applied = facts
-    assert isinstance(penalty, f.PenaltyRecorded) and penalty.penalty == "disqualification"
-    assert isinstance(reported, f.MatchReported) and reported.score == Score(0, 2)
-    assert isinstance(voided, f.GamesVoided) and voided.games == ("g1-1-1",)
+    assert isinstance(penalty, f.PenaltyRecorded)
+    assert penalty.penalty == "disqualification"
+    assert isinstance(reported, f.MatchReported)
+    assert reported.score == Score(0, 2)
+    assert isinstance(voided, f.GamesVoided)
+    assert voided.games == ("g1-1-1",)
     assert applied == f.PenaltyApplied(penalty=1, round=1, table=1)
     between = run(event(("Ann", "Ben")), RecordPenalty(player="Ann", infraction="cheating"))
     assert between.penalties[0].penalty == "disqualification"
@@ -276,16 +296,19 @@ def test_ev_8_7_withdrawing_a_penalty() -> None:
     assert refused(state, WithdrawPenalty(penalty=2, reason="x")) == "EV-8.7"
     assert refused(state, WithdrawPenalty(penalty=1, reason="misheard")) == "EV-8.7"  # result?
     fixed = run(state, WithdrawPenalty(penalty=1, reason="misheard", result="1-1-0"))
-    assert fixed.result(1, 1) == Score(1, 1) and fixed.withdrawn_penalties == {1}
+    assert fixed.result(1, 1) == Score(1, 1)
+    assert fixed.withdrawn_penalties == {1}
     assert refused(fixed, WithdrawPenalty(penalty=1, reason="again")) == "EV-8.7"
     late = run(event(), RecordPenalty(player="Ann", infraction="tardiness"))
     late = run(late, WithdrawPenalty(penalty=1, reason="the clock was wrong"))
     again = decide(late, RecordPenalty(player="Ann", infraction="tardiness"))[0]
-    assert isinstance(again, f.PenaltyRecorded) and again.suggested == "game-loss"
+    assert isinstance(again, f.PenaltyRecorded)
+    assert again.suggested == "game-loss"
     slow = run(event(), RecordPenalty(player="Ann", infraction="slow-play"))
     slow = run(slow, WithdrawPenalty(penalty=1, reason="not slow"))
     second = decide(slow, RecordPenalty(player="Ann", infraction="slow-play"))[0]
-    assert isinstance(second, f.PenaltyRecorded) and second.suggested == "warning"
+    assert isinstance(second, f.PenaltyRecorded)
+    assert second.suggested == "warning"
 
 
 def test_ev_2_8_a_decklist_is_attached_until_the_first_round_is_paired() -> None:
@@ -315,7 +338,7 @@ def test_ev_5_6_round_1_is_drawn_from_the_seed() -> None:
     half = len(order) // 2
     assert {frozenset((order[i], order[i + half])) for i in range(half)} == pairs(one, 1)
     unseeded = run(event(names), PairNext())
-    assert [p for p in unseeded.rounds[1].pairings if p.bye][0].players == ("p9",)
+    assert next(p for p in unseeded.rounds[1].pairings if p.bye).players == ("p9",)
 
 
 def test_ev_5_11_a_manual_pairing_needs_a_reason() -> None:
@@ -362,11 +385,14 @@ def test_ev_8_6_a_match_loss_between_rounds_decides_the_next_match() -> None:
     facts = pending_at_pairing(state)
     reported, applied = facts
     table = state.rounds[2].table(1)
-    assert table is not None and isinstance(reported, f.MatchReported)
+    assert table is not None
+    assert isinstance(reported, f.MatchReported)
     assert reported.score == (Score(0, 2) if table.players[0] == "p1" else Score(2, 0))
-    assert isinstance(applied, f.PenaltyApplied) and applied.penalty == 1
+    assert isinstance(applied, f.PenaltyApplied)
+    assert applied.penalty == 1
     state = fold(facts, state)
-    assert pending_penalties(state) == [] and pending_at_pairing(state) == ()
+    assert pending_penalties(state) == []
+    assert pending_at_pairing(state) == ()
 
 
 def test_ev_2_8_the_deck_deadline_can_be_a_later_round() -> None:

@@ -112,7 +112,8 @@ def test_floor_is_exactly_one_third_unless_the_variant() -> None:
         s.player: s for s in compute_standings(people, results, Settings(game="x", floor="0.33"))
     }
     assert exact["a"].mw == printed["a"].mw == "1/3"
-    assert exact["b"].mw == "1/3" and printed["b"].mw == "33/100"
+    assert exact["b"].mw == "1/3"
+    assert printed["b"].mw == "33/100"
 
 
 def test_nothing_played_gives_the_floor() -> None:
@@ -121,8 +122,10 @@ def test_nothing_played_gives_the_floor() -> None:
     people = [Entrant(id=p, name=p, order=i) for i, p in enumerate("abc")]
     results = [MatchResult(round=1, players=("a", "b"), score=Score(0, 0, 0))]
     lines = {s.player: s for s in compute_standings(people, results, Settings(game="x"))}
-    assert lines["a"].points == 1 and lines["a"].gw == "1/3"
-    assert lines["c"].omw == "1/3" and lines["c"].ogw == "1/3"
+    assert lines["a"].points == 1
+    assert lines["a"].gw == "1/3"
+    assert lines["c"].omw == "1/3"
+    assert lines["c"].ogw == "1/3"
 
 
 def test_late_entry_missed_rounds_are_not_played() -> None:
@@ -139,7 +142,8 @@ def test_late_entry_missed_rounds_are_not_played() -> None:
     slip = "2-0" if seat.players[0] == late else "0-2"
     state = run(state, ReportResult(round=2, table=seat.table, slip=slip))
     line = next(s for s in state.standings() if s.player == late)
-    assert line.points == 3 and Fraction(line.mw) == 1
+    assert line.points == 3
+    assert Fraction(line.mw) == 1
 
 
 def test_awarded_bye_counts_as_a_bye_for_the_odd_bye() -> None:
@@ -155,7 +159,8 @@ def test_awarded_bye_counts_as_a_bye_for_the_odd_bye() -> None:
     # make A the lowest: it cannot get the odd bye in round 2 (5 of 6 play: A + 5 → 6 even)
     state = run(state, Drop(player="B"), PairNext())
     byes = [p.players[0] for p in state.rounds[2].pairings if p.bye]
-    assert byes and "p1" not in byes
+    assert byes
+    assert "p1" not in byes
 
 
 def test_final_ranking_after_a_cut() -> None:

@@ -89,7 +89,8 @@ def test_ev_6_6_a_cut_of_six_gives_byes_and_is_still_a_quarterfinal() -> None:
     first = bracket(state)[0]
     assert first.stage == "quarterfinal"
     byes = [m for m in first.matches if m.bye]
-    assert len(byes) == 2 and all(m.winner == m.players[0] for m in byes)
+    assert len(byes) == 2
+    assert all(m.winner == m.players[0] for m in byes)
 
 
 def test_ev_6_7_standings_after_the_final_list_the_champion_first() -> None:
@@ -136,7 +137,8 @@ def test_ev_6_7_a_player_still_playing_is_shown_in_their_stage() -> None:
 def test_ev_6_7_nothing_before_the_cut() -> None:
     """EV-I.9: no final order and no bracket before the cut is made."""
     state = swiss_then_cut()
-    assert final_places(state, swiss_order(state)) == [] and bracket(state) == []
+    assert final_places(state, swiss_order(state)) == []
+    assert bracket(state) == []
 
 
 def test_ev_i_10_the_loser_of_a_game_sits_first_in_the_next() -> None:
@@ -170,7 +172,8 @@ def test_ev_7_5_a_pod_slip_without_shell_characters() -> None:
     names = {"p1": "Ed", "p2": "Di", "p3": "Flo"}
     safe = parse_placement("1:ed,2:Di,2:flo", ["p1", "p2", "p3"], names)
     old = parse_placement("Ed>Di=Flo", ["p1", "p2", "p3"], names)
-    assert safe == old and safe.place_of("p3") == 2
+    assert safe == old
+    assert safe.place_of("p3") == 2
     for bad in ("1:Ed,Di", "0:Ed,1:Di,2:Flo", "1:Ed,x:Di"):
         with pytest.raises(Refusal) as caught:
             parse_placement(bad, ["p1", "p2", "p3"], names)

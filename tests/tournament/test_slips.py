@@ -58,8 +58,10 @@ def test_slips_refused(match: str, text: str, clause: str) -> None:
 
 def test_match_winner_is_who_won_more_games() -> None:
     """EV-3.2: more game wins takes the match; equal game wins is a drawn match."""
-    assert Score(2, 1).winner == 0 and Score(0, 1, 2).winner == 1
-    assert Score(1, 1, 1).winner is None and Score(0, 0, 0).winner is None
+    assert Score(2, 1).winner == 0
+    assert Score(0, 1, 2).winner == 1
+    assert Score(1, 1, 1).winner is None
+    assert Score(0, 0, 0).winner is None
 
 
 def test_playoff_refuses_a_drawn_match() -> None:
@@ -72,8 +74,10 @@ def test_playoff_refuses_a_drawn_match() -> None:
 
 def test_decided_by_games() -> None:
     """EV-3.8: a match is decided once a player has the wins it needs."""
-    assert decided(Score(2, 0), "bo3") and not decided(Score(1, 1), "bo3")
-    assert decided(Score(0, 1), "bo1") and not decided(Score(2, 2), "bo5")
+    assert decided(Score(2, 0), "bo3")
+    assert not decided(Score(1, 1), "bo3")
+    assert decided(Score(0, 1), "bo1")
+    assert not decided(Score(2, 2), "bo5")
 
 
 NAMES = {"p1": "Ann", "p2": "Ben", "p3": "Cal", "p4": "Dee"}

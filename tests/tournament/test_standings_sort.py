@@ -30,7 +30,8 @@ def test_figures_are_exact_fractions_in_lowest_terms_with_the_floor() -> None:
         "1/3",
     )
     # OMW (EV-4.5): a met b (1/2) and c (1/1): 3/4; d met c only: 1/1; c met d and a
-    assert table["a"].omw == "3/4" and table["d"].omw == "1/1"
+    assert table["a"].omw == "3/4"
+    assert table["d"].omw == "1/1"
     assert Fraction(table["c"].omw) == (Fraction(1, 3) + Fraction(1, 2)) / 2
     # GW: a won 2 of 3 and lost 0-2: 6 game points of 3 x 5 games
     assert table["a"].gw == "2/5"
@@ -55,5 +56,7 @@ def test_an_opponents_mean_differing_past_float_precision_still_orders() -> None
     ]
     table = compute_standings(people, results, Settings(game="x"))
     p0, p1 = (next(s for s in table if s.player == p) for p in ("p0", "p1"))
-    assert p0.points == p1.points and Fraction(p0.omw) > Fraction(p1.omw)
-    assert table.index(p0) < table.index(p1) and p0.rank < p1.rank
+    assert p0.points == p1.points
+    assert Fraction(p0.omw) > Fraction(p1.omw)
+    assert table.index(p0) < table.index(p1)
+    assert p0.rank < p1.rank

@@ -72,6 +72,20 @@ def house_ids(store: str, names: list[str]) -> list[str]:
     return ids
 
 
+def event_of_five(store: str, name: str) -> str:
+    """A PRIZMIK Swiss event ``name`` of five, round 1 paired by hand: Ann-Ben at table 1,
+    Cal-Dee at table 2, Eve a bye."""
+    with open_service(Path(store)) as svc:
+        event = svc.event_new(name, "prizmik", rounds=3).event_id
+        svc.event_register(event, ["Ann", "Ben", "Cal", "Dee", "Eve"])
+        svc.event_pair(
+            event,
+            manual={"pairs": [["Ann", "Ben"], ["Cal", "Dee"]], "byes": ["Eve"]},
+            reason="known tables",
+        )
+    return event
+
+
 def auth(token: str, **extra: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}", **extra}
 

@@ -43,7 +43,9 @@ def is_problem(response: Any, status: int, kind: str) -> dict[str, Any]:
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/problem+json")
     body: dict[str, Any] = response.json()
-    assert body["type"] == f"/problems/{kind}" and body["status"] == status and body["title"]
+    assert body["type"] == f"/problems/{kind}"
+    assert body["status"] == status
+    assert body["title"]
     assert "Traceback" not in response.text
     return body
 
@@ -92,15 +94,18 @@ def test_entries_answer_with_the_right_status_and_store_only_what_they_should(
     url = f"/api/games/{game}/entries"
 
     ok = client.post(url, json={"text": "e1>e2"}, headers=auth(head, **{"If-Match": '"1"'}))
-    assert ok.status_code == 201 and ok.headers["etag"] == '"2"'
-    assert ok.json()["status"] == "recorded" and ok.json()["event"] == 2
+    assert ok.status_code == 201
+    assert ok.headers["etag"] == '"2"'
+    assert ok.json()["status"] == "recorded"
+    assert ok.json()["event"] == 2
 
     stale = is_problem(
         client.post(url, json={"text": "e8>e7"}, headers=auth(head, **{"If-Match": '"1"'})),
         412,
         "stale-version",
     )
-    assert stale["version"] == 2 and stale["expected_version"] == 1
+    assert stale["version"] == 2
+    assert stale["expected_version"] == 1
     assert len(events_of(store, game)) == 2  # nothing stored
 
     rejected = is_problem(
@@ -108,11 +113,10 @@ def test_entries_answer_with_the_right_status_and_store_only_what_they_should(
         422,
         "rejected",
     )
-    assert rejected["stored"] is True and rejected["event"] == 3
-    assert (
-        rejected["violations"][0]["clause"].startswith("PZ-")
-        and rejected["violations"][0]["reason"]
-    )
+    assert rejected["stored"] is True
+    assert rejected["event"] == 3
+    assert rejected["violations"][0]["clause"].startswith("PZ-")
+    assert rejected["violations"][0]["reason"]
     assert type(events_of(store, game)[-1]).__name__ == "ActionRejected"  # kept as evidence
 
     unreadable = is_problem(
@@ -132,7 +136,8 @@ def test_entries_answer_with_the_right_status_and_store_only_what_they_should(
     ended = client.post(
         f"/api/games/{game}/end", json={"how": "resignation", "who": "blue"}, headers=auth(head)
     )
-    assert ended.status_code == 201 and ended.json()["ended"]["winner"] == "red"
+    assert ended.status_code == 201
+    assert ended.json()["ended"]["winner"] == "red"
     stored = len(events_of(store, game))
     late = is_problem(
         client.post(url, json={"text": "e8>e7"}, headers=auth(head)), 409, "not-allowed-now"
@@ -145,7 +150,8 @@ def test_entries_answer_with_the_right_status_and_store_only_what_they_should(
         409,
         "not-allowed-now",
     )
-    assert nothing["clause"] == "REF-2.1" and len(events_of(store, other)) == 1
+    assert nothing["clause"] == "REF-2.1"
+    assert len(events_of(store, other)) == 1
 
 
 def test_position_log_and_replay_carry_the_version(client: Client, tokens: Tokens) -> None:
@@ -153,10 +159,8 @@ def test_position_log_and_replay_carry_the_version(client: Client, tokens: Token
     game = new_game(client, head)["game_id"]
     client.post(f"/api/games/{game}/entries", json={"text": "e1>e2"}, headers=auth(head))
     position = client.get(f"/api/games/{game}", headers=auth(head))
-    assert (
-        position.headers["etag"] == '"2"'
-        and position.json()["position"]["board"]["e2"] == "red ship stack"
-    )
+    assert position.headers["etag"] == '"2"'
+    assert position.json()["position"]["board"]["e2"] == "red ship stack"
     assert (
         client.get(f"/api/games/{game}", headers=auth(head, **{"If-None-Match": '"2"'})).status_code
         == 304
@@ -167,7 +171,8 @@ def test_position_log_and_replay_carry_the_version(client: Client, tokens: Token
     frames = client.get(f"/api/games/{game}/replay", headers=auth(head)).json()
     assert [f["ply"] for f in frames] == [0, 1]
     legal = client.get(f"/api/games/{game}/legal", headers=auth(head)).json()
-    assert legal["to_move"] == "blue" and "e8>e7" in legal["actions"]
+    assert legal["to_move"] == "blue"
+    assert "e8>e7" in legal["actions"]
 
 
 def test_every_entry_records_who_made_it(client: Client, tokens: Tokens) -> None:
@@ -285,7 +290,8 @@ def test_roles(client: Client, tokens: Tokens) -> None:
     )
     assert dispute.status_code == 201
     log = client.get(f"/api/games/{at1}/log", headers=auth(head)).json()
-    assert log[-1]["kind"] == "dispute" and log[-1]["by"] == "Ann"
+    assert log[-1]["kind"] == "dispute"
+    assert log[-1]["by"] == "Ann"
     other = new_game(client, head, table="2", players={"red": "Cy", "blue": "Di"})["game_id"]
     is_problem(
         client.post(
@@ -370,7 +376,8 @@ def test_idempotency_key_makes_a_retry_store_once(
     first = client.post(url, json={"text": "e1>e2"}, headers=headers)
     again = client.post(url, json={"text": "e1>e2"}, headers=headers)
     assert first.status_code == again.status_code == 201
-    assert again.json() == first.json() and again.headers["idempotent-replayed"] == "true"
+    assert again.json() == first.json()
+    assert again.headers["idempotent-replayed"] == "true"
     assert again.headers["etag"] == first.headers["etag"] == '"2"'
     assert len(events_of(store, game)) == 2
     reused = client.post(url, json={"text": "e8>e7"}, headers=headers)
@@ -379,7 +386,8 @@ def test_idempotency_key_makes_a_retry_store_once(
     bad = auth(head, **{"Idempotency-Key": "k-2"})
     one = client.post(url, json={"text": "e2-e5"}, headers=bad)
     two = client.post(url, json={"text": "e2-e5"}, headers=bad)
-    assert one.status_code == two.status_code == 422 and one.json() == two.json()
+    assert one.status_code == two.status_code == 422
+    assert one.json() == two.json()
     assert [type(e).__name__ for e in events_of(store, game)].count("ActionRejected") == 1
     # keys are per token: another referee's same key is another request
     assert (
@@ -405,7 +413,8 @@ def test_a_server_fault_is_a_problem_without_a_traceback(
     body = is_problem(
         client.get(f"/api/games/{game}", headers=auth(tokens["head"])), 500, "server-error"
     )
-    assert body["id"] and "secret" not in json.dumps(body)
+    assert body["id"]
+    assert "secret" not in json.dumps(body)
 
 
 def test_cookie_writes_only_from_the_pages(client: Client, tokens: Tokens) -> None:
@@ -413,7 +422,8 @@ def test_cookie_writes_only_from_the_pages(client: Client, tokens: Tokens) -> No
     signed = client.post(
         "/login", data={"token": tokens["head"], "next": "/"}, follow_redirects=False
     )
-    assert signed.status_code == 303 and "httponly" in signed.headers["set-cookie"].lower()
+    assert signed.status_code == 303
+    assert "httponly" in signed.headers["set-cookie"].lower()
     client.cookies.set("referee_token", tokens["head"])
     url = f"/api/games/{game}/entries"
     assert client.get(f"/api/games/{game}").status_code == 200
@@ -444,7 +454,8 @@ def test_export_import_and_games_list_filters(
     client.post(f"/api/games/{one}/entries", json={"text": "e1>e2"}, headers=auth(head))
     client.post(f"/api/games/{one}/end", json={"how": "agreement"}, headers=auth(head))
     listed = client.get("/api/games?table=1", headers=auth(head)).json()
-    assert [g["game_id"] for g in listed] == [one] and listed[0]["status"] == "finished"
+    assert [g["game_id"] for g in listed] == [one]
+    assert listed[0]["status"] == "finished"
     assert [
         g["players"]["red"] for g in client.get("/api/games?player=cy", headers=auth(head)).json()
     ] == ["Cy"]
@@ -452,7 +463,8 @@ def test_export_import_and_games_list_filters(
         "table": "2"
     }
     record = client.get(f"/api/games/{one}/export?format=jsonl", headers=auth(head))
-    assert record.status_code == 200 and record.text.startswith('{"format"')
+    assert record.status_code == 200
+    assert record.text.startswith('{"format"')
     is_problem(
         client.get(f"/api/games/{one}/export?format=jsonl", headers=auth(tokens["public"])),
         403,
@@ -468,7 +480,8 @@ def test_export_import_and_games_list_filters(
         "forbidden",
     )
     board = client.get("/api/scoreboard", headers=auth(head)).json()
-    assert {r["player"] for r in board} == {"Ann", "Ben"} and all(r["drawn"] == 1 for r in board)
+    assert {r["player"] for r in board} == {"Ann", "Ben"}
+    assert all(r["drawn"] == 1 for r in board)
 
 
 def test_public_read_lets_anonymous_readers_in_as_the_public(store: str, tokens: Tokens) -> None:
@@ -505,7 +518,8 @@ def test_a_stale_if_match_is_refused_by_the_service_for_every_simple_write(
             412,
             "stale-version",
         )
-        assert refused["version"] == 2 and refused["expected_version"] == 1
+        assert refused["version"] == 2
+        assert refused["expected_version"] == 1
     assert len(events_of(store, game)) == 2
 
 
@@ -541,6 +555,5 @@ def test_a_rejection_is_worded_alike_on_the_command_line_and_over_http(
         f"rejected 'e2-e5' (kept as evidence, event {result.event})"
     )
     _, err = entry_lines(result)
-    assert problem["detail"].startswith(err[0]) and err[1] == f"  {clause}: " + (
-        result.violations[0].reason
-    )
+    assert problem["detail"].startswith(err[0])
+    assert err[1] == f"  {clause}: " + (result.violations[0].reason)

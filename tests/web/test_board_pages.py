@@ -115,7 +115,8 @@ def test_the_public_sees_hidden_hands_as_backs(
     backs = page.locator("#board svg.drawing .card.back")
     assert backs.count() >= 1
     back = box(page, "#board svg.drawing .card.back")
-    assert back["width"] > 8 and back["height"] > 8
+    assert back["width"] > 8
+    assert back["height"] > 8
     for name in page.evaluate(
         "[...document.querySelectorAll('#board svg.drawing .card.back')]"
         ".map(e => e.getAttribute('data-notation'))"
@@ -178,13 +179,15 @@ def test_no_board_overflows_a_phone(
         browser, server, tokens["public"], games[game], viewport={"width": 375, "height": 800}
     )
     frame = box(page, "#board .board-scroll")
-    assert frame["x"] >= 0 and frame["x"] + frame["width"] <= 375
+    assert frame["x"] >= 0
+    assert frame["x"] + frame["width"] <= 375
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     smallest = page.evaluate(SMALLEST_TEXT)
     assert smallest >= 11 - 0.01, smallest
     page.click("label[for=fit-board]")
     board = box(page, "#board svg.drawing")
-    assert 300 < board["width"] <= 375 and board["x"] >= 0
+    assert 300 < board["width"] <= 375
+    assert board["x"] >= 0
     assert board["x"] + board["width"] <= 375
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.context.close()

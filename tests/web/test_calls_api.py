@@ -36,9 +36,11 @@ def test_ev_10_a_players_call_is_claimed_escalated_and_resolved(
     call = made.json()
     assert (call["call"], call["table"], call["by"], call["status"]) == (1, 1, "Ann", "open")
     queue = client.get("/api/queue", headers=auth(tokens["head"])).json()
-    assert [i["call"] for i in queue["calls"]] == [1] and queue["calls"][0]["holder"] == ""
+    assert [i["call"] for i in queue["calls"]] == [1]
+    assert queue["calls"][0]["holder"] == ""
     again = post(client, tokens["ben"], base, {})
-    assert again.status_code == 400 and "EV-10.3" in again.json()["detail"]
+    assert again.status_code == 400
+    assert "EV-10.3" in again.json()["detail"]
 
     tom = table_token(store, event, "1", name="Tom")  # table 1 of this event (issue 31)
     tia = table_token(store, event, "2", name="Tia")
@@ -48,16 +50,21 @@ def test_ev_10_a_players_call_is_claimed_escalated_and_resolved(
     assert post(client, tokens["table1"], f"{base}/1/claim").status_code == 403  # no event
     assert client.get("/api/queue", headers=auth(elsewhere)).json()["calls"] == []
     claimed = post(client, tom, f"{base}/1/claim")
-    assert claimed.status_code == 201 and claimed.json()["holder"] == "Tom"
+    assert claimed.status_code == 201
+    assert claimed.json()["holder"] == "Tom"
     queue = client.get("/api/queue", headers=auth(tom)).json()
-    assert queue["calls"][0]["holder"] == "Tom" and "claimed by Tom" in queue["calls"][0]["line"]
+    assert queue["calls"][0]["holder"] == "Tom"
+    assert "claimed by Tom" in queue["calls"][0]["line"]
     up = post(client, tom, f"{base}/1/escalate", {"reason": "an appeal"})
-    assert up.status_code == 201 and up.json()["status"] == "escalated"
+    assert up.status_code == 201
+    assert up.json()["status"] == "escalated"
     late = post(client, tom, f"{base}/1/resolve", {"note": "done"})
-    assert late.status_code == 400 and "EV-10.4" in late.json()["detail"]
+    assert late.status_code == 400
+    assert "EV-10.4" in late.json()["detail"]
     assert post(client, tokens["ann"], f"{base}/1/resolve", {"note": "x"}).status_code == 403
     done = post(client, tokens["head"], f"{base}/1/resolve", {"note": "game rewound"})
-    assert done.status_code == 201 and done.json()["status"] == "resolved"
+    assert done.status_code == 201
+    assert done.json()["status"] == "resolved"
     assert client.get("/api/queue", headers=auth(tokens["head"])).json()["calls"] == []
     every = client.get(f"{base}?all=true", headers=auth(tokens["scorekeeper"])).json()
     assert [(c["call"], c["note"]) for c in every] == [(1, "game rewound")]
@@ -71,7 +78,8 @@ def test_ev_10_a_players_call_is_claimed_escalated_and_resolved(
     from events.codec import decode
 
     tokens_seen = [decode(topic, data).token for _, topic, data in rows][-4:]
-    assert all(tokens_seen) and tokens_seen[0] == tokens["ann"].split("_")[1]
+    assert all(tokens_seen)
+    assert tokens_seen[0] == tokens["ann"].split("_")[1]
 
 
 def test_ev_10_1_the_reason_is_bounded_and_the_table_must_exist(
@@ -100,7 +108,8 @@ def test_a_call_from_the_event_game_goes_to_its_table(
     body = {"game": "prizmik", "players": {"red": "Cal", "blue": "Dee"}, "meta": {"table": "4"}}
     alone = client.post("/api/games", json=body, headers=auth(tokens["head"])).json()["game_id"]
     outside = post(client, tokens["head"], f"/api/games/{alone}/calls", {})
-    assert outside.status_code == 400 and "EV-10.1" in outside.json()["detail"]
+    assert outside.status_code == 400
+    assert "EV-10.1" in outside.json()["detail"]
     made = post(client, tokens["ben"], game, {"reason": "ruling"})
     assert made.status_code == 201, made.text
     assert (made.json()["table"], made.json()["by"], made.json()["game"]) == (
@@ -121,11 +130,13 @@ def test_ev_11_two_players_report_and_confirm_and_the_standings_change(
     waiting = client.get(base, headers=auth(tokens["scorekeeper"])).json()
     assert [r["report"] for r in waiting] == [1]
     own = post(client, tokens["ann"], f"{base}/1/confirm")
-    assert own.status_code == 400 and "EV-11.2" in own.json()["detail"]
+    assert own.status_code == 400
+    assert "EV-11.2" in own.json()["detail"]
     staff = post(client, tokens["head"], f"{base}/1/confirm")
     assert staff.status_code == 403
     done = post(client, tokens["ben"], f"{base}/1/confirm")
-    assert done.status_code == 201 and done.json()["status"] == "confirmed"
+    assert done.status_code == 201
+    assert done.json()["status"] == "confirmed"
     standings = client.get(f"/api/events/{event}/standings", headers=auth(tokens["ann"])).json()
     assert (standings[0]["player"], standings[0]["points"]) == ("Ann", 3)
     pairings = client.get(f"/api/events/{event}/pairings", headers=auth(tokens["ann"])).json()
@@ -146,14 +157,17 @@ def test_ev_11_5_a_disagreement_reaches_the_queue_and_a_staff_slip_settles_it(
     assert other.status_code == 201
     queue = client.get("/api/queue", headers=auth(tokens["head"])).json()
     (item,) = queue["disagreements"]
-    assert item["table"] == "1" and item["report"] == 1 and "Ben disagrees" in item["line"]
+    assert item["table"] == "1"
+    assert item["report"] == 1
+    assert "Ben disagrees" in item["line"]
     slip = post(client, tokens["scorekeeper"], f"/api/events/{event}/results", {"slips": ["1=2-1"]})
     assert slip.status_code == 201
     assert client.get("/api/queue", headers=auth(tokens["head"])).json()["disagreements"] == []
     every = client.get(f"{base}?all=true", headers=auth(tokens["head"])).json()
     assert {r["status"] for r in every} == {"superseded"}
     late = post(client, tokens["ann"], f"{base}/2/confirm")
-    assert late.status_code == 400 and "EV-11.6" in late.json()["detail"]
+    assert late.status_code == 400
+    assert "EV-11.6" in late.json()["detail"]
 
 
 @pytest.mark.parametrize(
@@ -191,11 +205,14 @@ def test_ev_11_2_a_player_not_at_the_table_is_refused(
     base = f"/api/events/{event}/reports"
     assert post(client, tokens["ann"], base, {"result": "2-0"}).status_code == 201
     answer = post(client, tokens["ben"], f"{base}/1/confirm")
-    assert answer.status_code == 400 and "EV-11.2" in answer.json()["detail"]
+    assert answer.status_code == 400
+    assert "EV-11.2" in answer.json()["detail"]
     answer = post(client, tokens["ben"], f"{base}/1/dispute", {"reason": "no"})
-    assert answer.status_code == 400 and "EV-11.2" in answer.json()["detail"]
+    assert answer.status_code == 400
+    assert "EV-11.2" in answer.json()["detail"]
     call = post(client, tokens["ben"], f"/api/events/{event}/calls", {"table": 1})
-    assert call.status_code == 400 and "EV-10.2" in call.json()["detail"]
+    assert call.status_code == 400
+    assert "EV-10.2" in call.json()["detail"]
 
 
 def test_the_hall_routes_are_in_the_openapi_document(client: Any) -> None:

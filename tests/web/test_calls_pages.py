@@ -13,7 +13,8 @@ import pytest
 
 from service.app import open_service
 from tests.web.conftest import ThreadServer, Tokens, house_ids, table_token
-from tests.web.test_event_pages import CHROMIUM, browser, signed_in
+from tests.web.test_event_pages import browser
+from tests.web.test_pages import CHROMIUM, signed_in
 
 __all__ = ["browser"]  # the module's browser fixture, shared
 
@@ -71,7 +72,8 @@ def test_a_judge_call_from_a_players_page_reaches_the_queue_and_is_claimed_and_r
 
     card = see(judge, f"{base}/queue", ".card-item.call", js)
     assert "opponent drew two cards" in card.inner_text()
-    assert "unclaimed" in card.inner_text() and "table 1" in card.inner_text()
+    assert "unclaimed" in card.inner_text()
+    assert "table 1" in card.inner_text()
     judge.click(".card-item.call button.claim")
     judge.wait_for_url(f"{base}/queue")
     assert "held by Tom" in judge.inner_text(".card-item.call")
@@ -83,11 +85,13 @@ def test_a_judge_call_from_a_players_page_reaches_the_queue_and_is_claimed_and_r
     judge.wait_for_url(f"{base}/queue")
     assert judge.locator(".card-item.call").count() == 0
     ann.goto(f"{base}/events/{event}/me")
-    assert ann.locator("#my-call").count() == 0 and ann.locator("#call-judge").count() == 1
+    assert ann.locator("#my-call").count() == 0
+    assert ann.locator("#call-judge").count() == 1
     with open_service(store) as svc:
         (done,) = svc.event_calls(event, resolved=True)
     assert (done.status, done.holder, done.note) == ("resolved", "Tom", "explained PZ-3.1; play on")
-    assert judge.errors == [] and ann.errors == []
+    assert judge.errors == []
+    assert ann.errors == []
 
 
 @pytest.mark.parametrize("js", JS)
@@ -114,11 +118,13 @@ def test_two_players_report_and_confirm_from_their_pages_and_the_standings_chang
     assert "lost 1-2-0" in ben.inner_text("#my-round")
     ben.goto(f"{base}/events/{event}/standings")
     first = ben.locator("#standings tbody tr").first.inner_text()
-    assert "Ann" in first and "3" in first
+    assert "Ann" in first
+    assert "3" in first
     with open_service(store) as svc:
         top = svc.event_standings(event)[0]
     assert (top.player, top.points) == ("Ann", 3)
-    assert ann.errors == [] and ben.errors == []
+    assert ann.errors == []
+    assert ben.errors == []
 
 
 @pytest.mark.parametrize("js", JS)
@@ -147,7 +153,9 @@ def test_a_disagreement_reaches_the_queue(
     text = card.inner_text()
     assert "Ann reported 2-0-0, Ben disagrees: I won the second game" in text
     assert "table 1" in text
-    assert head.errors == [] and ann.errors == [] and ben.errors == []
+    assert head.errors == []
+    assert ann.errors == []
+    assert ben.errors == []
 
 
 def test_a_refused_form_says_why_and_stores_nothing(

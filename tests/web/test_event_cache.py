@@ -62,7 +62,8 @@ def test_an_etag_is_answered_304_with_no_body_and_nothing_computed(
     first = client.get(url, headers=auth(tokens["ann"]))
     assert first.status_code == 200, first.text
     tag = first.headers["etag"]
-    assert tag.startswith('"v') and "no-cache" in first.headers["cache-control"]
+    assert tag.startswith('"v')
+    assert "no-cache" in first.headers["cache-control"]
     computed = cache(client).computed
     again = client.get(url, headers=auth(tokens["ann"], **{"If-None-Match": tag}))
     assert again.status_code == 304
@@ -70,7 +71,8 @@ def test_an_etag_is_answered_304_with_no_body_and_nothing_computed(
     assert again.headers["etag"] == tag
     assert cache(client).computed == computed  # answered from the key alone
     other = client.get(url, headers=auth(tokens["ann"], **{"If-None-Match": '"v1-stale"'}))
-    assert other.status_code == 200 and other.content == first.content
+    assert other.status_code == 200
+    assert other.content == first.content
 
 
 def test_a_new_fact_of_the_event_is_a_new_answer(
@@ -99,13 +101,16 @@ def test_viewer_kinds_never_share_an_answer_and_each_header_names_its_own_viewer
     public = client.get(url, headers=auth(tokens["public"]))
     ann = client.get(url, headers=auth(tokens["ann"]))
     ben = client.get(url, headers=auth(tokens["ben"]))
-    assert "Hera" in head.text and 'id="queue-link"' in head.text
+    assert "Hera" in head.text
+    assert 'id="queue-link"' in head.text
     for seen, name in ((public, "Pat"), (ann, "Ann"), (ben, "Ben")):
         assert name in seen.text
-        assert "Hera" not in seen.text and 'id="queue-link"' not in seen.text
+        assert "Hera" not in seen.text
+        assert 'id="queue-link"' not in seen.text
         assert "new game" not in seen.text
         assert SLOT not in seen.text
-    assert "Ann" not in ben.text and "Ben" not in ann.text
+    assert "Ann" not in ben.text
+    assert "Ben" not in ann.text
     assert len({head.headers["etag"], public.headers["etag"], ann.headers["etag"]}) == 3
     assert ann.headers["etag"] != ben.headers["etag"]  # same shared bytes, another header
     kinds = {key[2] for key in cache(client)._values if key[0] == event and len(key) > 3}
@@ -171,7 +176,8 @@ def test_every_subscriber_gets_the_change_encoded_once(
     received.wait()
     feeds = feeds_of(live_server.app.state["web"])
     feed = feeds.feed(event)
-    assert feed is not None and feed.subscribers == 3
+    assert feed is not None
+    assert feed.subscribers == 3
     assert feed.encoded == 2  # as it stood, and the change: once each, for all three
     release.set()
     for thread in threads:
@@ -280,7 +286,7 @@ def test_a_player_page_put_together_from_pieces_is_the_page_rendered_whole(
     what it shows, join to the very bytes of the page rendered at once (plain and gzip);
     after one result only the pages that show something new are rendered again, and only
     the explanations that read that result are worked out again."""
-    import referee.tournament.standings as standings
+    from referee.tournament import standings
     from service.postings import PlayerIndex
     from web.eventpages import viewer_top
     from web.export import render
@@ -367,8 +373,10 @@ def test_a_player_page_put_together_from_pieces_is_the_page_rendered_whole(
             for n in names
             if region.findall(keyless(pages[0][n])) != region.findall(keyless(pages[1][n]))
         ]
-        assert made[0] == 16 and made[1] == len(new) and 2 <= len(new) < len(moved)
-        board, state = svc.event_board(event)
+        assert made[0] == 16
+        assert made[1] == len(new)
+        assert 2 <= len(new) < len(moved)
+        _board, state = svc.event_board(event)
         table_one = next(p for p in state.rounds[2].pairings if p.table == 1).players
         met = {
             q
@@ -488,13 +496,15 @@ def test_the_newest_checkpoint_is_read_once_for_every_reader_and_ahead_of_its_se
         web: Any = FakeWeb()
         try:
             texts = await asyncio.gather(*(eventpages._newest_checkpoint(web) for _ in range(50)))
-            assert texts == ["seal 1"] * 50 and web.reads == 1
+            assert texts == ["seal 1"] * 50
+            assert web.reads == 1
             kept = eventpages._SEALS[id(web)]
             eventpages._SEALS[id(web)] = (kept[0] - 0.6, kept[1])  # past half its second
             assert eventpages.fresh_checkpoint(web) == "seal 1"  # kept, and a read starts
             assert eventpages.fresh_checkpoint(web) == "seal 1"  # (one only)
             await asyncio.sleep(0.1)
-            assert web.reads == 2 and eventpages.fresh_checkpoint(web) == "seal 2"
+            assert web.reads == 2
+            assert eventpages.fresh_checkpoint(web) == "seal 2"
             eventpages._SEALS[id(web)] = (kept[0] - 5, "old")
             assert eventpages.fresh_checkpoint(web) is None  # too old to answer with
             assert await eventpages._newest_checkpoint(web) == "seal 3"

@@ -43,7 +43,8 @@ def test_fix_routes_answer_and_refuse_with_their_clauses(client: Client, tokens:
     head = tokens["head"]
     event = _event(client, head, ["Ann", "Ben", "Cal", "Dee"], seed=11, rounds=2)
     draw = client.get(f"/api/events/{event}/draw", headers=auth(tokens["public"])).json()
-    assert draw["seed"] == 11 and len(draw["order"]) == 4
+    assert draw["seed"] == 11
+    assert len(draw["order"]) == 4
     _refused(client, head, event, "undo", {"reason": "x"}, "EV-5.13")  # nothing paired
     assert (
         client.post(f"/api/events/{event}/rounds", json={}, headers=auth(head)).status_code == 201
@@ -51,32 +52,38 @@ def test_fix_routes_answer_and_refuse_with_their_clauses(client: Client, tokens:
     repaired = client.post(
         f"/api/events/{event}/repairs", json={"reason": "check"}, headers=auth(head)
     )
-    assert repaired.status_code == 201 and repaired.json()["moved"] == []
+    assert repaired.status_code == 201
+    assert repaired.json()["moved"] == []
     again = client.post(
         f"/api/events/{event}/rounds", json={"repair": True, "reason": "engine"}, headers=auth(head)
     )
     assert again.status_code == 201, again.text
     undone = client.post(f"/api/events/{event}/undo", json={"reason": "wrong"}, headers=auth(head))
-    assert undone.status_code == 201 and undone.json()["round"] == 1 and undone.json()["voided"]
+    assert undone.status_code == 201
+    assert undone.json()["round"] == 1
+    assert undone.json()["voided"]
     _refused(client, head, event, "undrops", {"player": "Ann", "reason": "x"}, "EV-2.7")
     _refused(client, head, event, "settings", {"reason": "x"}, "EV-1.5")
     changed = client.post(
         f"/api/events/{event}/settings", json={"rounds": 3, "reason": "time"}, headers=auth(head)
     )
-    assert changed.status_code == 201 and changed.json()["rounds"] == 3
+    assert changed.status_code == 201
+    assert changed.json()["rounds"] == 3
     given = client.post(
         f"/api/events/{event}/penalties",
         json={"player": "Ann", "infraction": "cheating"},
         headers=auth(head),
     )
-    assert given.status_code == 201 and given.json()["penalty"] == "disqualification"
+    assert given.status_code == 201
+    assert given.json()["penalty"] == "disqualification"
     _refused(client, head, event, "penalties/2/withdrawal", {"reason": "x"}, "EV-8.7")
     back = client.post(
         f"/api/events/{event}/penalties/1/withdrawal",
         json={"reason": "wrong Ann"},
         headers=auth(head),
     )
-    assert back.status_code == 201 and any("undropped" in s for s in back.json()["stored"])
+    assert back.status_code == 201
+    assert any("undropped" in s for s in back.json()["stored"])
     bad = client.post(
         f"/api/events/{event}/penalties",
         json={"player": "Ann", "infraction": "slow-play", "penalty": "ban"},
@@ -84,7 +91,8 @@ def test_fix_routes_answer_and_refuse_with_their_clauses(client: Client, tokens:
     )
     assert bad.status_code == 400
     ended = client.post(f"/api/events/{event}/end", json={"void_open": True}, headers=auth(head))
-    assert ended.status_code == 201 and ended.json()["voided"] == []
+    assert ended.status_code == 201
+    assert ended.json()["voided"] == []
     _refused(client, head, event, "undrops", {"player": "Ann", "reason": "x"}, "EV-1.4")
 
 
@@ -130,7 +138,8 @@ def test_a_decklist_is_attached_over_http_until_the_deadline(
     )
     url = f"/api/events/{event}/players/Ann/decklist"
     answer = client.post(url, json={"decklist": DECK_TEXT}, headers=auth(head))
-    assert answer.status_code == 201 and answer.json() == {"player": "Ann"}
+    assert answer.status_code == 201
+    assert answer.json() == {"player": "Ann"}
     _refused(client, head, event, "players/Ben/decklist", {"decklist": "7 Pylon\n"}, "EV-2.8")
     assert (
         client.post(f"/api/events/{event}/rounds", json={}, headers=auth(head)).status_code == 201

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,25 +20,17 @@ from service.app import open_service
 from service.seal import create_key, seal
 from service.sidedb import open_side_db
 from service.stores import parse_store
+from tests.web import test_pages
 from tests.web.conftest import ThreadServer, Tokens, auth
+from tests.web.test_pages import CHROMIUM, signed_in
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+browser = test_pages.browser  # the one Chromium fixture, this module's own instance
 PLAYERS = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus"]
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists() or shutil.which("chromium") is None,
     reason=f"no browser: {CHROMIUM} is not installed",
 )
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield launched
-        launched.close()
 
 
 def make_event(store: str, players: list[str], *, key: Path | None = None) -> str:
@@ -64,19 +55,6 @@ def own_token(store: str, event: str, name: str) -> str:
         return side.create("player", name, player_id=str(house))[1]
     finally:
         side.db.close()
-
-
-def signed_in(browser: Any, base: str, token: str, **context: Any) -> Any:
-    ctx = browser.new_context(**({"viewport": {"width": 1200, "height": 900}} | context))
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    page.goto(f"{base}/login")
-    page.fill("#token", token)
-    page.click("#sign-in")
-    page.wait_for_url(f"{base}/")
-    return page
 
 
 def cells(page: Any, selector: str) -> list[list[str]]:
@@ -110,7 +88,8 @@ def test_each_page_shows_the_right_rows(
     assert "referee-checkpoint/1" in page.inner_text(".posted")
     href = page.get_attribute(".posted a[download]", "href")
     posting = httpx.get(base + href, headers=auth(tokens["head"])).json()
-    assert posting["format"] == "referee-posting/1" and posting["body"] == pairings
+    assert posting["format"] == "referee-posting/1"
+    assert posting["body"] == pairings
 
     page.click("nav.event-nav >> text=by name")
     by_name = cells(page, "#pairings")
@@ -133,7 +112,8 @@ def test_each_page_shows_the_right_rows(
     for index, want in enumerate(p for p in pairings if not p["bye"]):
         text = slips.nth(index).inner_text()
         assert f"table {want['table']}" in text
-        assert all(g in text for g in want["games"]) and want["games"]
+        assert all(g in text for g in want["games"])
+        assert want["games"]
 
     with open_service(store) as svc:  # a result after the seal: standings are ahead of it
         svc.event_result(event, [f"{pairings[0]['table']}=2-0-0"])
@@ -181,7 +161,8 @@ def test_a_result_shows_up_live_on_the_standings_page(
     page.wait_for_function("document.getElementById('live').classList.contains('on')")
     winner = table.players[0]
     before = next(r for r in cells(page, "#standings") if r[1].startswith(winner))
-    assert before[2] == "0" and before[3] == "0-0-0"
+    assert before[2] == "0"
+    assert before[3] == "0-0-0"
     reported = httpx.post(  # the scorekeeper's slip, through the HTTP API
         f"{live_server.base}/api/events/{event}/results",
         json={"slips": [f"{table.table}=2-0-0"]},
@@ -254,14 +235,17 @@ def test_a_pod_event_posts_its_pods_places_and_slips(
     assert f"1st {first.players[0]}, 2nd {first.players[1]}" in table  # places, not W-L-D
     assert " v ".join(first.players) in table
     slips = client.get(f"/events/{event}/slips", headers=head).text
-    assert slips.count('class="slip"') == 4 and ">place<" in slips
+    assert slips.count('class="slip"') == 4
+    assert ">place<" in slips
     assert "drawn games" not in slips
     assert f"{first.table}=PLACE:{first.players[0]},PLACE:{first.players[1]}" in slips  # EV-7.5
     assert "&gt;" not in slips.split('class="slip"', 1)[1]
     mine = client.get(f"/events/{event}/players/{first.players[1]}", headers=head).text
     assert "2nd of 4" in mine
     standings = client.get(f"/events/{event}/standings", headers=head).text
-    assert ">places<" in standings and "2nd" in standings and "W-L-D" not in standings
+    assert ">places<" in standings
+    assert "2nd" in standings
+    assert "W-L-D" not in standings
     assert "bo3" not in standings.split("</h1>")[0]  # no match length in a pod event's header
 
 
@@ -272,16 +256,19 @@ def test_unknown_events_and_players_get_a_clear_answer(
     head, ann = auth(tokens["head"]), auth(own_token(store, event, "Ann"))
     for path in ("/events/ev-nothere/pairings", "/events/ev-nothere/live"):
         answer = client.get(path, headers=head)
-        assert answer.status_code == 404 and "no event" in answer.json()["detail"]
+        assert answer.status_code == 404
+        assert "no event" in answer.json()["detail"]
     unknown = client.get(f"/events/{event}/players/Zed", headers=head)
-    assert unknown.status_code == 400 and "no player 'Zed'" in unknown.json()["detail"]
+    assert unknown.status_code == 400
+    assert "no player 'Zed'" in unknown.json()["detail"]
     sent = client.get(f"/events/{event}/me", headers=ann, follow_redirects=False)
     assert sent.headers["location"].endswith("/players/Ann")
     away = make_event(store, ["Xia", "Yul"])  # Ann plays in the first event only
     sent = client.get(f"/events/{away}/me", headers=ann, follow_redirects=False)
     assert sent.headers["location"].endswith("/pairings?by=name")
     no_seal = client.get(f"/events/{event}/postings/pairings", headers=head)
-    assert no_seal.status_code == 400 and "seal the store" in no_seal.json()["detail"]
+    assert no_seal.status_code == 400
+    assert "seal the store" in no_seal.json()["detail"]
 
 
 def test_ev_2_2_a_player_registered_with_their_id_is_found_by_it(
@@ -301,7 +288,8 @@ def test_ev_2_2_a_player_registered_with_their_id_is_found_by_it(
         (table,) = svc.event_pair(event)
         (game,) = table.games
         seats = {p.name: p for p in svc.load(game).setup.players}
-    assert seats["Ann Lee"].id == "ann-7" and seats["Ben"].id.startswith("pl-")  # issue 31
+    assert seats["Ann Lee"].id == "ann-7"
+    assert seats["Ben"].id.startswith("pl-")
     side = TokenStore(open_side_db(parse_store(store)))
     mine = side.create("player", "Ann", player_id="ann-7")[1]
     namesake = side.create("player", "Ann Lee", player_id="ann-8")[1]

@@ -65,7 +65,8 @@ def test_page_numbers_links_and_search_rows() -> None:
     ]
     assert [clamped(a, 7) for a in (None, 1, 3, 99, "all")] == [1, 1, 3, 3, "all"]
     rows, pager = paged(list(range(7)), 2, [("by", "name")])
-    assert list(rows) == [3, 4, 5] and (pager.first, pager.last, pager.pages) == (4, 6, 3)
+    assert list(rows) == [3, 4, 5]
+    assert (pager.first, pager.last, pager.pages) == (4, 6, 3)
     assert [(link.label, link.href) for link in pager.links] == [
         ("first", "?by=name&page=1"),
         ("previous", "?by=name&page=1"),
@@ -73,7 +74,8 @@ def test_page_numbers_links_and_search_rows() -> None:
         ("last", "?by=name&page=3"),
     ]
     rows, pager = paged(list(range(7)), "all", [])
-    assert list(rows) == list(range(7)) and pager.all_href == "?page=all"
+    assert list(rows) == list(range(7))
+    assert pager.all_href == "?page=all"
     found = find_rows([{"p": "Ann Lee"}, {"p": "Ben"}], "  ann  ", lambda r: [r["p"]])
     assert found == [{"p": "Ann Lee"}]
 
@@ -145,7 +147,8 @@ def test_a_search_narrows_each_page_to_the_names_holding_it(
     by_table = client.get(f"{base}/pairings?find=gus", headers=head).text
     assert re.findall(r'data-table="(\w+)"', by_table) == [table_of["Gus"]]
     nobody = client.get(f"{base}/standings?find=zzz", headers=head).text
-    assert names(nobody, "standings") == [] and "nobody by that name" in nobody
+    assert names(nobody, "standings") == []
+    assert "nobody by that name" in nobody
 
     # the by-name box: an exact name leads to the player's own page, a part of one to the list
     exact = client.get(f"{base}/find?name=Gus", headers=head, follow_redirects=False)

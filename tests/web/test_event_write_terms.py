@@ -29,7 +29,8 @@ def test_event_routes_pass_if_match_and_the_idempotency_key_through(
         json={"name": "Terms", "game": "prizmik"},
         headers={**head, "Idempotency-Key": "make-terms"},
     )
-    assert again.status_code == 409 and again.json()["type"] == "/problems/already-stored"
+    assert again.status_code == 409
+    assert again.json()["type"] == "/problems/already-stored"
     done = client.post(
         f"/api/events/{event}/players", json={"players": ["Ann", "Ben", "Cal"]}, headers=head
     )

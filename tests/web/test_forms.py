@@ -90,14 +90,16 @@ def test_every_form_redirects_and_its_post_sent_again_records_nothing(
         sent = _send(client, head, awaiting, action, key, **form)
         assert sent.status_code == 303, (action, sent.text)
         location = sent.headers["location"]
-        assert location.startswith(f"/games/{awaiting}?said=") and key in location
+        assert location.startswith(f"/games/{awaiting}?said=")
+        assert key in location
         after = _version(client, head, awaiting)
         assert after > before, action
         status, message = _said(client, head, location)
         assert expect in message, (action, message)
         # the same post again (a reload of it, a second click, the back button's copy)
         again = _send(client, head, awaiting, action, key, **form)
-        assert again.status_code == 303 and again.headers["location"] == location
+        assert again.status_code == 303
+        assert again.headers["location"] == location
         assert _version(client, head, awaiting) == after, f"{action} recorded twice"
         assert _said(client, head, location) == (status, message)
         # reading the page again (a reload after the redirect) records nothing either
@@ -119,7 +121,8 @@ def test_a_key_sent_again_with_other_values_records_nothing(
     other = _send(client, head, awaiting, "penalty", key, seat="p3", infraction="x",
                   level="warning")  # fmt: skip
     status, message = _said(client, head, other.headers["location"])
-    assert status == 422 and "sent before with other values" in message
+    assert status == 422
+    assert "sent before with other values" in message
     assert _version(client, head, awaiting) == version
     # the page the refusal lands on carries fresh keys, so sending it again records
     assert key not in _keys(client, head, awaiting)
@@ -135,7 +138,8 @@ def test_a_refused_form_shows_why_and_the_values_sent_after_its_redirect(
     sent = _send(client, tom, awaiting, "entry", key, entry="play Ace", seat="p2")
     assert sent.status_code == 303
     page = client.get(sent.headers["location"], headers=auth(tom)).text
-    assert 'data-status="409"' in page and "REF-6.2" in page
+    assert 'data-status="409"' in page
+    assert "REF-6.2" in page
     assert 'value="play Ace"' in page  # the entry typed, to correct it
     plain = client.get(f"/games/{awaiting}", headers=auth(tom)).text
     assert 'id="said"' not in plain  # without ?said= the page shows no outcome
@@ -151,10 +155,12 @@ def test_the_json_answer_of_table_js_is_once_per_key_too(
     form = {"idem": key, "seat": "p2", "infraction": "slow-play", "level": "warning"}
     headers = {**auth(head), **SAME_SITE, "Accept": "application/json"}
     first = client.post(f"/games/{awaiting}/do/penalty", data=form, headers=headers)
-    assert first.status_code == 201 and first.json()["ok"]
+    assert first.status_code == 201
+    assert first.json()["ok"]
     version = _version(client, head, awaiting)
     second = client.post(f"/games/{awaiting}/do/penalty", data=form, headers=headers)
-    assert second.status_code == 201 and second.json() == first.json()
+    assert second.status_code == 201
+    assert second.json() == first.json()
     assert _version(client, head, awaiting) == version
 
 
@@ -174,7 +180,8 @@ def test_a_20000_character_penalty_reason_is_refused_by_the_form_as_by_the_api(
     sent = _send(client, head, awaiting, "penalty", _keys(client, head, awaiting)[0], seat="p2",
                  infraction="slow-play", level="warning", reason=long)  # fmt: skip
     status, message = _said(client, head, sent.headers["location"])
-    assert status == 422 and "at most 10,000" in message, message
+    assert status == 422, message
+    assert "at most 10,000" in message, message
     assert _version(client, head, awaiting) == version  # nothing stored
     api = client.post(
         f"/api/games/{awaiting}/penalties",
@@ -185,7 +192,8 @@ def test_a_20000_character_penalty_reason_is_refused_by_the_form_as_by_the_api(
     entry = _send(client, head, awaiting, "entry", _keys(client, head, awaiting)[0],
                   entry="a" * 1_001)  # fmt: skip
     status, message = _said(client, head, entry.headers["location"])
-    assert status == 422 and "at most 1,000" in message
+    assert status == 422
+    assert "at most 1,000" in message
     assert _version(client, head, awaiting) == version  # not even a rejection stored
 
 
@@ -200,13 +208,15 @@ def test_the_rule_form_is_shown_only_while_a_dispute_waits_for_a_ruling(
                    event="5", by="Ben", claim="one card")  # fmt: skip
     assert opened.status_code == 303
     page = client.get(f"/games/{awaiting}", headers=auth(head)).text
-    assert 'data-tool="rule"' in page and 'data-tool="appeal"' not in page  # nothing to appeal
+    assert 'data-tool="rule"' in page
+    assert 'data-tool="appeal"' not in page
     final = _send(client, head, awaiting, "rule", _keys(client, head, awaiting)[0], dispute="1",
                   decision="uphold", clause="REF-4.2", reason="seen", final="1")  # fmt: skip
     assert _said(client, head, final.headers["location"])[0] == 201
     page = client.get(f"/games/{awaiting}", headers=auth(head)).text
     assert "closed" in page  # the dispute is listed, and no form offers to rule on it
-    assert 'data-tool="rule"' not in page and 'data-tool="appeal"' not in page
+    assert 'data-tool="rule"' not in page
+    assert 'data-tool="appeal"' not in page
     # a rule form posted anyway (an old page) with no dispute is refused, nothing stored
     version = _version(client, head, awaiting)
     blank = _send(client, head, awaiting, "rule", "old-page-key", dispute="", decision="uphold",
@@ -243,7 +253,8 @@ def test_ref_7_3_a_penalty_is_withdrawn_over_the_api_and_from_the_page(
     assert done.status_code == 201, done.text
     assert done.json()["summaries"] == [f"penalty of event {number} withdrawn: the wrong player"]
     twice = client.post(url, json={"reason": "again"}, headers=auth(head))
-    assert twice.status_code == 409 and twice.json()["clause"] == "REF-7.3"
+    assert twice.status_code == 409
+    assert twice.json()["clause"] == "REF-7.3"
     # from the page: the form lists the penalties in force, and only for the head referee
     second = client.post(
         f"/api/games/{awaiting}/penalties",
@@ -256,11 +267,13 @@ def test_ref_7_3_a_penalty_is_withdrawn_over_the_api_and_from_the_page(
     sent = _send(client, head, awaiting, "withdraw", _keys(client, head, awaiting)[0],
                  penalty=str(second), reason="")  # fmt: skip
     status, message = _said(client, head, sent.headers["location"])
-    assert status == 409 and "REF-7.3" in message  # a withdrawal needs a reason
+    assert status == 409
+    assert "REF-7.3" in message
     sent = _send(client, head, awaiting, "withdraw", _keys(client, head, awaiting)[0],
                  penalty=str(second), reason="misheard")  # fmt: skip
     status, message = _said(client, head, sent.headers["location"])
-    assert status == 201 and f"penalty of event {second} withdrawn" in message
+    assert status == 201
+    assert f"penalty of event {second} withdrawn" in message
     assert 'data-tool="withdraw"' not in client.get(f"/games/{awaiting}", headers=auth(head)).text
 
 
@@ -274,12 +287,15 @@ def test_a_player_opening_the_queue_gets_a_page_not_json(
     page = client.get("/queue", headers=browser_headers)
     assert page.status_code == 403
     assert page.headers["content-type"].startswith("text/html")
-    assert "<h1>" in page.text and "a player may not read it" in page.text
+    assert "<h1>" in page.text
+    assert "a player may not read it" in page.text
     assert "Sign in with another token" in page.text
     missing = client.get("/games/no-such-game", headers=browser_headers)
-    assert missing.status_code == 404 and missing.headers["content-type"].startswith("text/html")
+    assert missing.status_code == 404
+    assert missing.headers["content-type"].startswith("text/html")
     api = client.get("/api/queue", headers=browser_headers)  # the API answers JSON always
-    assert api.status_code == 403 and api.headers["content-type"] == "application/problem+json"
+    assert api.status_code == 403
+    assert api.headers["content-type"] == "application/problem+json"
     script = client.get("/queue", headers=auth(tokens["ann"]))  # no HTML asked: a problem
     assert script.headers["content-type"] == "application/problem+json"
 
@@ -290,17 +306,21 @@ def test_a_players_page_is_not_the_referees_toolkit(
     awaiting: str,  # noqa: F811
 ) -> None:
     ann = client.get(f"/games/{awaiting}", headers=auth(tokens["ann"])).text
-    assert "Referee's toolkit" not in ann and "Disputes and appeals" in ann
+    assert "Referee's toolkit" not in ann
+    assert "Disputes and appeals" in ann
     tom = client.get(f"/games/{awaiting}", headers=auth(tokens["table1"])).text
     assert "Referee's toolkit" in tom
 
 
 def test_a_favicon(client: TestClient[Litestar], tokens: Tokens) -> None:
     icon = client.get("/favicon.ico")
-    assert icon.status_code == 200 and icon.headers["content-type"] == "image/x-icon"
-    assert icon.content[:4] == b"\x00\x00\x01\x00" and b"\x89PNG" in icon.content
+    assert icon.status_code == 200
+    assert icon.headers["content-type"] == "image/x-icon"
+    assert icon.content[:4] == b"\x00\x00\x01\x00"
+    assert b"\x89PNG" in icon.content
     svg = client.get("/static/favicon.svg")
-    assert svg.status_code == 200 and svg.text.startswith("<svg")
+    assert svg.status_code == 200
+    assert svg.text.startswith("<svg")
     page = client.get("/", headers=auth(tokens["head"])).text
     assert 'rel="icon" href="/static/favicon.svg"' in page
 
@@ -385,7 +405,8 @@ def test_without_javascript_a_reload_back_or_resend_after_every_form_records_not
             data=sent.post_data,
             headers={"content-type": sent.headers["content-type"], "origin": base},
         )
-        assert again.ok and expect in again.text()
+        assert again.ok
+        assert expect in again.text()
         assert _api_version(base, head, awaiting) == after, f"{tool} recorded twice"
     assert not page.errors
     page.context.close()
@@ -453,9 +474,11 @@ def test_the_new_game_form_starts_one_game_per_key_and_redirects_to_it(
             "options": "{}"}  # fmt: skip
     headers = {**auth(tom), **SAME_SITE}
     sent = client.post("/games/new", data=form, headers=headers, follow_redirects=False)
-    assert sent.status_code == 303 and sent.headers["location"].startswith("/games/prizmik-")
+    assert sent.status_code == 303
+    assert sent.headers["location"].startswith("/games/prizmik-")
     again = client.post("/games/new", data=form, headers=headers, follow_redirects=False)
-    assert again.headers["location"] == sent.headers["location"] and _games(client, tom) == 1
+    assert again.headers["location"] == sent.headers["location"]
+    assert _games(client, tom) == 1
     game = sent.headers["location"].split("?")[0].rsplit("/", 1)[-1]
     assert client.get(f"/api/games/{game}", headers=auth(tom)).json()["players"] == {
         "red": "Ann",
@@ -467,7 +490,9 @@ def test_the_new_game_form_starts_one_game_per_key_and_redirects_to_it(
     bad = client.post("/games/new", data=form, headers=headers, follow_redirects=False)
     assert bad.headers["location"].startswith("/games/new?said=")
     shown = client.get(bad.headers["location"], headers=auth(tom)).text
-    assert "green" in shown and 'data-status="400"' in shown and _games(client, tom) == 1
+    assert "green" in shown
+    assert 'data-status="400"' in shown
+    assert _games(client, tom) == 1
     elsewhere = {**form, "idem": "third", "table": "2", "player_green": ""}
     refused = client.post("/games/new", data=elsewhere, headers=headers, follow_redirects=False)
     assert 'data-status="403"' in client.get(refused.headers["location"], headers=auth(tom)).text

@@ -60,6 +60,7 @@ async def _race(client: httpx.AsyncClient, head: str, game: str) -> list[int]:
     return sorted(r.status_code for r in await asyncio.gather(*sent))
 
 
+@pytest.mark.slow  # a server or many CLI processes started: seconds each
 def test_many_tables_at_once_land_in_order_and_every_follower_sees_every_event(
     served: tuple[ThreadServer, Tokens],
 ) -> None:

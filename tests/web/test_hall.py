@@ -18,23 +18,13 @@ from cli.main import app as cli_app
 from referee.contract import Player
 from service.app import open_service
 from tests.web import test_pages
-from tests.web.conftest import ThreadServer, Tokens, auth, table_token
+from tests.web.conftest import ThreadServer, Tokens, auth, event_of_five, table_token
 from tests.web.test_pages import CHROMIUM, signed_in
 
 
 @pytest.fixture
 def event(store: str) -> str:
-    """A PRIZMIK Swiss event of five, round 1 paired by hand: Ann-Ben at table 1,
-    Cal-Dee at table 2, Eve a bye."""
-    with open_service(Path(store)) as svc:
-        event = svc.event_new("Hall Open", "prizmik", rounds=3).event_id
-        svc.event_register(event, ["Ann", "Ben", "Cal", "Dee", "Eve"])
-        svc.event_pair(
-            event,
-            manual={"pairs": [["Ann", "Ben"], ["Cal", "Dee"]], "byes": ["Eve"]},
-            reason="known tables",
-        )
-    return event
+    return event_of_five(store, "Hall Open")
 
 
 # -- the service -------------------------------------------------------------------------------
@@ -45,15 +35,18 @@ def test_the_clock_is_facts_in_the_events_stream(store: str, event: str) -> None
     show them; EV-9.3: the figures follow from the recorded times and ``now``."""
     with open_service(Path(store)) as svc:
         started = svc.event_clock(event, "start", by="Hera")
-        assert started.state == "running" and started.minutes == 50
+        assert started.state == "running"
+        assert started.minutes == 50
         svc.event_extend(event, 1, 5, reason="deck check", by="Tom")
         paused = svc.event_clock(event, "pause", by="Hera")
-        assert paused.state == "paused" and not paused.running
+        assert paused.state == "paused"
+        assert not paused.running
         later = paused.now + timedelta(hours=3)
         view = svc.event_clock_view(event, now=later)
         assert view.remaining_seconds == paused.remaining_seconds  # a pause does not count
         one, two = view.tables
-        assert one.extension_minutes == 5 and one.remaining_seconds - two.remaining_seconds == 300
+        assert one.extension_minutes == 5
+        assert one.remaining_seconds - two.remaining_seconds == 300
         assert [(e.table, e.minutes, e.reason) for e in view.extensions] == [(1, 5, "deck check")]
         kinds = [line.kind for line in svc.event_log(event)]
         assert kinds[-3:] == ["clock-marked", "time-extended", "clock-marked"]
@@ -77,16 +70,19 @@ def test_a_game_outside_an_event_runs_on_its_own_limit(store: str) -> None:
         )
         created = game.created.timestamp
         clock = svc.game_clock(game.created.meta, created, now=created + timedelta(minutes=5))
-        assert clock is not None and clock.remaining == "15:00" and clock.running
+        assert clock is not None
+        assert clock.remaining == "15:00"
+        assert clock.running
         over = svc.game_clock(game.created.meta, created, now=created + timedelta(minutes=21))
-        assert over is not None and over.over_time and over.remaining == "-1:00"
+        assert over is not None
+        assert over.over_time
+        assert over.remaining == "-1:00"
         assert svc.game_clock({}, created) is None  # no table, no limit: no clock
         playing = svc.queue(now=created + timedelta(minutes=5))
         (item,) = [i for i in playing.info if i.kind == "playing"]
         assert (item.table, item.referee, item.remaining) == ("7", "Tom", "15:00")
-        assert item.players == {"red": "Ann", "blue": "Ben"} and item.last.startswith(
-            "created prizmik"
-        )
+        assert item.players == {"red": "Ann", "blue": "Ben"}
+        assert item.last.startswith("created prizmik")
         assert playing.count == 0
         late = svc.queue(now=created + timedelta(minutes=21))
         assert [(i.kind, i.table) for i in late.needs] == [("overtime", "7")]
@@ -103,7 +99,8 @@ def test_the_queue_times_event_tables_by_the_round_clock(store: str, event: str)
         at = start + timedelta(minutes=55)
         view = svc.queue(now=at)
         assert [(i.kind, i.table) for i in view.needs] == [("overtime", "1")]
-        assert view.needs[0].remaining is not None and view.needs[0].remaining.startswith("-5:")
+        assert view.needs[0].remaining is not None
+        assert view.needs[0].remaining.startswith("-5:")
         assert view.count == 1
         assert {i.kind for i in view.info} == {"unreported", "idle"}
         game_two = svc.event_pairings(event)[1].games[-1]
@@ -115,7 +112,8 @@ def test_the_queue_times_event_tables_by_the_round_clock(store: str, event: str)
             ("overtime", "1"),
             ("overtime", "2"),
         ]
-        assert later.count == 3 and all(i.needs_action for i in later.needs)
+        assert later.count == 3
+        assert all(i.needs_action for i in later.needs)
         svc.event_clock(event, "end")
         due = svc.queue(now=start + timedelta(minutes=70))
         assert [(i.kind, i.table) for i in due.needs if i.kind != "dispute"] == [
@@ -139,7 +137,8 @@ def test_penalties_are_for_information_and_a_dq_is_marked(store: str) -> None:
             (False, True),
             (True, False),
         ]
-        assert "investigate" in penalties[1].line and view.count == 0
+        assert "investigate" in penalties[1].line
+        assert view.count == 0
 
 
 # -- the command line --------------------------------------------------------------------------
@@ -152,20 +151,26 @@ def test_referee_event_clock_and_extend(store: str, event: str) -> None:
         return runner.invoke(cli_app, ["--db", store, "--referee", "Hera", *args])
 
     shown = run("event", "clock", event, "show")
-    assert shown.exit_code == 0 and "50:00 left of 50 min (waiting)" in shown.stdout
+    assert shown.exit_code == 0
+    assert "50:00 left of 50 min (waiting)" in shown.stdout
     refused = run("event", "clock", event, "pause")
-    assert refused.exit_code == 2 and "EV-9.2" in refused.stderr
+    assert refused.exit_code == 2
+    assert "EV-9.2" in refused.stderr
     assert "Traceback" not in refused.stderr
     assert run("event", "clock", event, "start").exit_code == 0
     out = run("event", "extend", event, "2", "4", "--reason", "ruling")
-    assert out.exit_code == 0 and "table 2 +4 min (ruling)" in out.stdout
+    assert out.exit_code == 0
+    assert "table 2 +4 min (ruling)" in out.stdout
     bad = run("event", "extend", event, "2", "99", "--reason", "ruling")
-    assert bad.exit_code == 2 and "EV-9.4" in bad.stderr
+    assert bad.exit_code == 2
+    assert "EV-9.4" in bad.stderr
     data = json.loads(run("event", "clock", event, "show", "--json").stdout)
-    assert data["state"] == "running" and data["tables"][1]["extension_minutes"] == 4
+    assert data["state"] == "running"
+    assert data["tables"][1]["extension_minutes"] == 4
     assert run("event", "clock", event, "stop").exit_code == 2
     length = run("event", "length", event, "40")
-    assert length.exit_code == 0 and "of 40 min" in length.stdout
+    assert length.exit_code == 0
+    assert "of 40 min" in length.stdout
     made = run(
         "new", "prizmik", "-p", "red=A", "-p", "blue=B", "--table", "9", "--time-limit", "25"
     )
@@ -190,9 +195,11 @@ def test_the_clock_over_http(
         == 403
     )
     started = client.post(url, json={"action": "start"}, headers=auth(tokens["head"]))
-    assert started.status_code == 201 and started.json()["state"] == "running"
+    assert started.status_code == 201
+    assert started.json()["state"] == "running"
     again = client.post(url, json={"action": "start"}, headers=auth(tokens["head"]))
-    assert again.status_code == 400 and "EV-9.2" in again.text
+    assert again.status_code == 400
+    assert "EV-9.2" in again.text
     ext = f"/api/events/{event}/tables/1/extensions"
     body = {"minutes": 3, "reason": "deck check"}
     tom = table_token(store, event, "1", name="Tom")
@@ -204,19 +211,24 @@ def test_the_clock_over_http(
     assert client.post(other, json=body, headers=auth(tom)).status_code == 403
     assert client.post(ext, json=body, headers=auth(tokens["scorekeeper"])).status_code == 403
     bad = client.post(ext, json={"minutes": 0, "reason": "x"}, headers=auth(tokens["head"]))
-    assert bad.status_code == 400 and "EV-9.4" in bad.text
+    assert bad.status_code == 400
+    assert "EV-9.4" in bad.text
     read = client.get(url, headers=auth(tokens["ann"]))
-    assert read.status_code == 200 and read.json()["tables"][0]["extension_minutes"] == 3
+    assert read.status_code == 200
+    assert read.json()["tables"][0]["extension_minutes"] == 3
     length = client.post(
         url, json={"action": "length", "minutes": 45}, headers=auth(tokens["head"])
     )
-    assert length.status_code == 201 and length.json()["minutes"] == 45
+    assert length.status_code == 201
+    assert length.json()["minutes"] == 45
     paths = client.get("/schema/openapi.json").json()["paths"]
     assert {"get", "post"} <= set(paths["/api/events/{event_id}/clock"])
     assert "400" in paths["/api/events/{event_id}/tables/{table}/extensions"]["post"]["responses"]
     page = client.get(f"/events/{event}/clock", headers=auth(tokens["public"]))
-    assert page.status_code == 200 and 'id="round-clock"' in page.text
-    assert "+3 min" in page.text and 'http-equiv="refresh"' in page.text  # works without JS
+    assert page.status_code == 200
+    assert 'id="round-clock"' in page.text
+    assert "+3 min" in page.text
+    assert 'http-equiv="refresh"' in page.text
 
 
 def test_a_games_time_limit_over_http_and_on_its_table_page(
@@ -238,17 +250,21 @@ def test_a_games_time_limit_over_http_and_on_its_table_page(
     assert made.status_code == 201, made.text
     assert made.json()["summaries"] == ["time limit set to 20 minutes (short round)"]
     page = client.get(f"/games/{game}", headers=auth(tokens["head"]))
-    assert 'id="table-clock"' in page.text and "time limit 20 min" in page.text
+    assert 'id="table-clock"' in page.text
+    assert "time limit 20 min" in page.text
     item = client.get("/api/queue", headers=auth(tokens["head"])).json()["info"][0]
-    assert item["kind"] == "playing" and "of its 20 minutes left" in item["line"]
+    assert item["kind"] == "playing"
+    assert "of its 20 minutes left" in item["line"]
     runner = CliRunner()
     out = runner.invoke(cli_app, ["--db", store, "time-limit", game, "25", "--reason", "x"])
-    assert out.exit_code == 0 and "time limit 25 min" in out.stdout
+    assert out.exit_code == 0
+    assert "time limit 25 min" in out.stdout
     assert runner.invoke(cli_app, ["--db", store, "time-limit", game, "2000"]).exit_code == 2
     with open_service(Path(store)) as svc:
         svc.end(game, "resignation", who="blue")
     ended = client.post(url, json=body, headers=auth(tokens["head"]))
-    assert ended.status_code == 409 and "REF-10.1" in ended.text
+    assert ended.status_code == 409
+    assert "REF-10.1" in ended.text
 
 
 def test_the_queue_for_a_scorekeeper_and_the_live_settings(
@@ -259,9 +275,11 @@ def test_the_queue_for_a_scorekeeper_and_the_live_settings(
     sam = client.get("/api/queue", headers=auth(tokens["scorekeeper"])).json()
     assert [i["kind"] for i in sam["info"]] == ["unreported", "unreported"]
     page = client.get("/queue", headers=auth(tokens["scorekeeper"]))
-    assert page.status_code == 200 and "Hall Open round 1" in page.text
+    assert page.status_code == 200
+    assert "Hall Open round 1" in page.text
     bad = client.get("/api/queue/events?idle=0", headers=auth(tokens["head"]))
-    assert bad.status_code == 400 and "1 to 1440" in bad.text
+    assert bad.status_code == 400
+    assert "1 to 1440" in bad.text
 
 
 # -- the pages in a browser --------------------------------------------------------------------

@@ -56,9 +56,11 @@ def test_a_judge_call_and_a_report_from_a_players_page_record_once_per_key(
     page = f"/events/{event}/players/Ann"
     [key] = _keys(client, ann, page, "call-form")
     first = _send(client, ann, f"/events/{event}/me/call", idem=key, table="1", reason="help")
-    assert first.status_code == 303 and first.headers["location"] == f"/events/{event}/me"
+    assert first.status_code == 303
+    assert first.headers["location"] == f"/events/{event}/me"
     again = _send(client, ann, f"/events/{event}/me/call", idem=key, table="1", reason="help")
-    assert again.status_code == 303 and again.headers["location"] == first.headers["location"]
+    assert again.status_code == 303
+    assert again.headers["location"] == first.headers["location"]
     assert _kinds(store, event).count("judge-called") == 1
     assert "waiting for a judge" in client.get(page, headers=auth(ann)).text
 
@@ -81,14 +83,16 @@ def test_a_judge_call_and_a_report_from_a_players_page_record_once_per_key(
     report = f"/events/{event}/me/report"
     # a result that is no result: refused (EV-3.1), nothing stored, and the key left free
     wrong = _send(client, ann, report, idem=report_key, result="two-one")
-    assert wrong.status_code == 400 and "EV-3.1" in wrong.text, wrong.text
+    assert wrong.status_code == 400, wrong.text
+    assert "EV-3.1" in wrong.text, wrong.text
     for _ in range(2):  # the same form corrected, from the same page: carried out once
         sent = _send(client, ann, report, idem=report_key, result="2-1-0")
         assert sent.status_code == 303, sent.text
     assert _kinds(store, event).count("report-filed") == 1
     # the report's key sent with another form: refused, nothing more recorded
     reused = _send(client, ann, f"/events/{event}/me/reports/1/confirm", idem=report_key)
-    assert reused.status_code == 422 and "sent before with other values" in reused.text
+    assert reused.status_code == 422
+    assert "sent before with other values" in reused.text
     ben_page = client.get(f"/events/{event}/players/Ben", headers=auth(ben)).text
     answer = re.search(r'id="report-1".*?</div>', ben_page, re.S)
     assert answer, ben_page
@@ -129,9 +133,8 @@ def test_the_clock_controls_are_forms_that_work_without_javascript_once_per_key(
     head = tokens["head"]
     page = f"/events/{event}/clock"
     html = client.get(page, headers=auth(head)).text
-    assert (
-        '<div id="clock-controls"' in html and "hidden" not in html.split("clock-controls")[1][:80]
-    )
+    assert '<div id="clock-controls"' in html
+    assert "hidden" not in html.split("clock-controls")[1][:80]
     do = f"/events/{event}/clock/do"
     for mark in ("start", "pause"):
         key = _keys(client, head, page)[0]
@@ -163,7 +166,8 @@ def test_the_clock_controls_are_forms_that_work_without_javascript_once_per_key(
     assert 'data-status="403"' in client.get(mark.headers["location"], headers=auth(tom)).text
     with open_service(store) as svc:
         clock = svc.event_clock_view(event)
-    assert clock.state == "paused" and [t.extension_minutes for t in clock.tables] == [4]
+    assert clock.state == "paused"
+    assert [t.extension_minutes for t in clock.tables] == [4]
     assert _kinds(store, event).count("time-extended") == 1
 
 
@@ -175,8 +179,10 @@ def test_the_http_pairings_name_their_round(
     event = make_event(store)
     url = f"/api/events/{event}/pairings"
     rows = client.get(url, headers=auth(tokens["ann"])).json()
-    assert rows and all((row["round"], row["stage"]) == (1, "round 1") for row in rows)
-    assert rows[0]["table"] == 1 and rows[0]["players"] == ["Ann", "Ben"]
+    assert rows
+    assert all((row["round"], row["stage"]) == (1, "round 1") for row in rows)
+    assert rows[0]["table"] == 1
+    assert rows[0]["players"] == ["Ann", "Ben"]
     again = client.get(f"{url}?round=1", headers=auth(tokens["ann"])).json()
     assert again == rows
     schema = client.get("/schema/openapi.json").json()

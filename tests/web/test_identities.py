@@ -54,7 +54,9 @@ def test_two_players_whose_names_differ_only_in_case_are_two_seats(
     base = live_server.base
     ann = _token(store, "--role", "player", "--name", "Ann")
     other = _token(store, "--role", "player", "--name", "ann")  # another person
-    assert ann["player_id"] and other["player_id"] and ann["player_id"] != other["player_id"]
+    assert ann["player_id"]
+    assert other["player_id"]
+    assert ann["player_id"] != other["player_id"]
 
     game = _new_game(base, tokens["head"], {"red": "Ann", "blue": "Ben"}, {"red": ann["player_id"]})
     assert _viewer(base, game, ann["token"]) == "red"
@@ -89,7 +91,8 @@ def test_two_players_whose_names_differ_only_in_case_are_two_seats(
     )
     assert opened.status_code == 201, opened.text
     audit = httpx.get(f"{base}/api/games/{both}/audit", headers=auth(tokens["head"])).text
-    assert "blue" in audit and "blue's view" in audit
+    assert "blue" in audit
+    assert "blue's view" in audit
 
 
 def test_a_second_device_bound_to_the_same_id_is_the_same_seat(
@@ -159,7 +162,8 @@ def test_a_player_id_that_is_not_an_id_is_refused(
         app,
         ["token", "create", "--store", store, "--role", "head", "--name", "H", "--player-id", "x"],
     )
-    assert refused.exit_code == 2 and "only a player's token" in refused.stderr
+    assert refused.exit_code == 2
+    assert "only a player's token" in refused.stderr
 
 
 # -- tokens that end ------------------------------------------------------------------
@@ -169,7 +173,8 @@ def test_an_expired_token_is_refused_with_its_own_words(
     live_server: ThreadServer, store: str
 ) -> None:
     made = _token(store, "--role", "scorekeeper", "--name", "Sam", "--expires", "1h")
-    assert made["expires"] and float(made["expires"]) > time.time() + 3000
+    assert made["expires"]
+    assert float(made["expires"]) > time.time() + 3000
     assert (
         httpx.get(f"{live_server.base}/api/games", headers=auth(made["token"])).status_code == 200
     )
@@ -208,7 +213,8 @@ def test_expires_takes_a_duration_or_a_date_and_refuses_anything_else(store: str
                 bad,
             ],
         )
-        assert result.exit_code == 2 and result.stderr.count("\n") == 1, (bad, result.stderr)
+        assert result.exit_code == 2, (bad, result.stderr)
+        assert result.stderr.count("\n") == 1, (bad, result.stderr)
 
 
 @pytest.mark.parametrize("how", ["revoke", "rotate"])
@@ -294,7 +300,8 @@ def test_a_side_db_made_before_expiry_and_ids_keeps_its_tokens(tmp_path: Path) -
         tokens = TokenStore(open_side_db(parse_store(store)))
         who = tokens.authenticate("rf_abc_secret")
         tokens.db.close()
-        assert who is not None and (who.name, who.player_id, who.expires) == ("Ann", "", None)
+        assert who is not None
+        assert (who.name, who.player_id, who.expires) == ("Ann", "", None)
 
 
 def test_a_postgresql_side_db_made_before_expiry_and_ids_keeps_its_tokens(
@@ -321,7 +328,8 @@ def test_a_postgresql_side_db_made_before_expiry_and_ids_keeps_its_tokens(
         who = tokens.authenticate("rf_abc_secret")
         _, expiring = tokens.create("head", "Hera", expires=time.time() + 60)
         tokens.db.close()
-        assert who is not None and (who.tables, who.expires) == (("1",), None)
+        assert who is not None
+        assert (who.tables, who.expires) == (("1",), None)
     tokens = TokenStore(open_side_db(parse_store(url)))
     try:
         assert tokens.authenticate(expiring) is not None
@@ -369,7 +377,8 @@ def test_events_record_the_token_that_wrote_them(store: str, tokens: Tokens, thr
         assert [p["token"] for p in audit["penalties"]] == [phone["token_id"]]
         for reader in ("ann", "public"):  # a referee's device is the referees' business
             seen = httpx.get(f"{base}/api/games/{game}/log", headers=auth(tokens[reader]))
-            assert seen.status_code == 200 and "token_id" not in seen.text, seen.text
+            assert seen.status_code == 200, seen.text
+            assert "token_id" not in seen.text, seen.text
     finally:
         server.stop()
 

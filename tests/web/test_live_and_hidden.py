@@ -7,7 +7,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +87,8 @@ def test_game_stream_resumes_with_last_event_id_and_misses_nothing(
     started = time.monotonic()
     assert record(base, head, game, "c1>c2").status_code == 201
     reader.join(5)
-    assert [int(e["id"]) for e in got] == [7] and time.monotonic() - started < 3
+    assert [int(e["id"]) for e in got] == [7]
+    assert time.monotonic() - started < 3
 
 
 def test_games_list_and_scoreboard_stream(live_server: ThreadServer, tokens: Tokens) -> None:
@@ -111,17 +112,19 @@ def test_games_list_and_scoreboard_stream(live_server: ThreadServer, tokens: Tok
     )
     reader.join(10)
     kinds = [e["event"] for e in got]
-    assert kinds[0] == "game" and json.loads(got[0]["data"])["meta"] == {"table": "7"}
+    assert kinds[0] == "game"
+    assert json.loads(got[0]["data"])["meta"] == {"table": "7"}
     assert "scoreboard" in kinds
     finished = [json.loads(e["data"]) for e in got if e["event"] == "game"][-1]
-    assert finished["status"] == "finished" and finished["result"] == "red"
+    assert finished["status"] == "finished"
+    assert finished["result"] == "red"
     ids = [int(e["id"]) for e in got]
     assert ids == sorted(ids)
     # resuming after the last id: nothing is sent twice
     later = httpx.stream(
         "GET", f"{base}/api/live", headers=auth(head, **{"Last-Event-ID": str(ids[-1])}), timeout=2
     )
-    with later as response, pytest.raises(httpx.ReadTimeout):
+    with later as response, pytest.raises(httpx.ReadTimeout):  # noqa: PT012 - read until it times out
         for line in response.iter_lines():
             assert not line.startswith("data"), line
 
@@ -130,7 +133,7 @@ def test_games_list_and_scoreboard_stream(live_server: ThreadServer, tokens: Tok
 
 
 @pytest.fixture
-def tribute(client: Client, tokens: Tokens, store: str) -> Iterator[str]:
+def tribute(client: Client, tokens: Tokens, store: str) -> str:
     """A Tribute game for Ann, Ben and Cy: open lists for p1 (Aces, Jokers) and p3 (Jacks), a
     sealed one for p2; everyone has drawn, p1 has tried a card that is not theirs."""
     sealed, _salt = Commands.seal_decklist(Commands(), parse_decklist("2 King\n1 Jack", "p2"))
@@ -146,7 +149,7 @@ def tribute(client: Client, tokens: Tokens, store: str) -> Iterator[str]:
     }
     created = client.post("/api/games", json=body, headers=auth(tokens["head"]))
     assert created.status_code == 201, created.text
-    game = created.json()["game_id"]
+    game: str = created.json()["game_id"]
     for seat in ("p2", "p1", "p3"):
         assert (
             client.post(
@@ -162,7 +165,7 @@ def tribute(client: Client, tokens: Tokens, store: str) -> Iterator[str]:
         ).status_code
         == 422
     )
-    yield game
+    return game
 
 
 def secrets_now(store: str, game: str) -> dict[str, set[str]]:
@@ -206,7 +209,8 @@ def test_the_public_never_sees_a_hidden_card(
     client: Client, tokens: Tokens, store: str, tribute: str
 ) -> None:
     hidden = secrets_now(store, tribute)
-    assert hidden["p1"] == {"Ace", "Joker"} and hidden["p3"] == {"Jack"}
+    assert hidden["p1"] == {"Ace", "Joker"}
+    assert hidden["p3"] == {"Jack"}
     every = hidden["p1"] | hidden["p3"]
     for path, text in everything(client, tokens["public"], tribute).items():
         assert not shows(text, every), f"{path} shows {shows(text, every)} to the public"
@@ -244,9 +248,11 @@ def test_the_public_never_sees_a_hidden_card(
         == 201
     )
     hidden = secrets_now(store, tribute)
-    assert "Joker" not in hidden["p1"] and "Ace" in hidden["p1"]
+    assert "Joker" not in hidden["p1"]
+    assert "Ace" in hidden["p1"]
     public = "".join(everything(client, tokens["public"], tribute).values())
-    assert "Joker" in public and not shows(public, hidden["p1"] | hidden["p3"])
+    assert "Joker" in public
+    assert not shows(public, hidden["p1"] | hidden["p3"])
 
 
 def test_the_public_live_stream_carries_no_hidden_card(
@@ -280,7 +286,8 @@ def test_the_command_lines_html_replay_hides_what_the_viewer_may_not_see(
         app, ["--db", store, "export", tribute, "--format", "html", "--as", "public"]
     )
     assert public.exit_code == 0, public.output
-    assert public.stdout.lower().startswith("<!doctype html>") and not shows(public.stdout, every)
+    assert public.stdout.lower().startswith("<!doctype html>")
+    assert not shows(public.stdout, every)
     out = tmp_path / "replay.html"
     referee = runner.invoke(
         app, ["--db", store, "export", tribute, "--format", "html", "-o", str(out)]
@@ -289,7 +296,8 @@ def test_the_command_lines_html_replay_hides_what_the_viewer_may_not_see(
     assert shows(out.read_text(encoding="utf-8"), every) == every
     assert out.stat().st_mode & 0o044  # an ordinary file others can read, not mkstemp's private one
     several = runner.invoke(app, ["--db", store, "export", "--all", "--format", "html"])
-    assert several.exit_code == 2 and "one game" in several.output
+    assert several.exit_code == 2
+    assert "one game" in several.output
 
 
 def test_the_server_stops_at_once_with_streams_open_and_prints_no_traceback(
@@ -368,7 +376,9 @@ def test_px_14_1_a_live_stream_sends_a_sealed_bid_whole_once_its_round_is_comple
     (messages,) = got
     assert json.loads(messages[14]["data"])["notation"] == "sealed bid"
     revealed, last = messages[15], messages[16]
-    assert revealed["event"] == "revealed" and "id" not in revealed
+    assert revealed["event"] == "revealed"
+    assert "id" not in revealed
     data = json.loads(revealed["data"])
     assert (data["originator_version"], data["notation"]) == (15, "bid 0")
-    assert last["id"] == "16" and json.loads(last["data"])["notation"] == "bid 0"
+    assert last["id"] == "16"
+    assert json.loads(last["data"])["notation"] == "bid 0"

@@ -136,9 +136,8 @@ def test_a_whole_prizmik_game_from_the_table_page_followed_live(
     assert version_of(base, tokens["head"], game) == 1
     referee.press("#entry", "Enter")
     referee.wait_for_function("document.getElementById('table').dataset.version === '2'")
-    assert "rejected" in referee.inner_text("#result") and re.search(
-        r"PZ-\d", referee.inner_text("#result")
-    )
+    assert "rejected" in referee.inner_text("#result")
+    assert re.search(r"PZ-\d", referee.inner_text("#result"))
 
     moves: list[str] = fixture["moves"]
     for number, move in enumerate(moves, start=1):
@@ -162,14 +161,17 @@ def test_a_whole_prizmik_game_from_the_table_page_followed_live(
         "document.getElementById('status').textContent.includes('game over')", timeout=15_000
     )
     assert "blue wins" in public.inner_text("#status")
-    assert not referee.errors and not public.errors
+    assert not referee.errors
+    assert not public.errors
 
     for page, name in ((referee, "prizmik-table-referee"), (public, "prizmik-table-public")):
         page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
         # the last action is marked: the square it reached shows the marker's yellow
         target = box(page, "svg.prizmik rect.last-to")
         r, g, b = colour_at(page, target["x"] + 5, target["y"] + target["height"] / 2)
-        assert r > 200 and g > 170 and b < 140, (name, (r, g, b))
+        assert r > 200, (name, (r, g, b))
+        assert g > 170, (name, (r, g, b))
+        assert b < 140, (name, (r, g, b))
         # a blue piece is drawn in blue
         piece = box(
             page,
@@ -179,7 +181,8 @@ def test_a_whole_prizmik_game_from_the_table_page_followed_live(
         r, g, b = colour_at(
             page, piece["x"] + piece["width"] / 2, piece["y"] + piece["height"] * 0.75
         )
-        assert b > 120 and r < 90, (name, (r, g, b))
+        assert b > 120, (name, (r, g, b))
+        assert r < 90, (name, (r, g, b))
     svc = open_service(live_server_store(live_server))
     try:
         view = svc.load(game)
@@ -232,9 +235,8 @@ def test_a_whole_prismata_game_from_the_table_page(
             referee.screenshot(path=str(shots / "prismata-table-midgame.png"), full_page=True)
             marked = referee.locator("svg.prismata g.unit.marked")
             assert marked.count() >= 1 or not re.search(r"#\d+", text)
-    assert "game over" in referee.inner_text("#status") and "p2 wins" in referee.inner_text(
-        "#status"
-    )
+    assert "game over" in referee.inner_text("#status")
+    assert "p2 wins" in referee.inner_text("#status")
     public.wait_for_function(
         "document.getElementById('status').textContent.includes('p2 wins')", timeout=15_000
     )
@@ -243,10 +245,12 @@ def test_a_whole_prismata_game_from_the_table_page(
         seats = page.locator("svg.prismata g.seat")
         assert seats.count() == 2
         tile = box(page, "svg.prismata g.unit rect")
-        assert tile["width"] > 30 and tile["height"] > 15
+        assert tile["width"] > 30
+        assert tile["height"] > 15
         r, g, b = colour_at(page, tile["x"] + tile["width"] / 2, tile["y"] + tile["height"] - 4)
         assert min(r, g, b) > 200, (name, (r, g, b))  # a tile's light face, not the page's grey
-    assert not referee.errors and not public.errors
+    assert not referee.errors
+    assert not public.errors
 
 
 def test_the_replay_viewer_steps_jumps_and_flips(
@@ -291,7 +295,8 @@ def test_the_replay_viewer_steps_jumps_and_flips(
     assert "retracted" in page.inner_text("#what")
     page.click('button[data-jump="ruling:1"]')
     cited = page.inner_text("#cited")
-    assert "PZ-4.1" in cited and len(cited) > 60  # the clause's own text beside the ruling
+    assert "PZ-4.1" in cited
+    assert len(cited) > 60
     frames.nth(1).click()
     assert page.inner_text("#what") == "1. red e1>e2"
     page.screenshot(path=str(shots / "replay.png"), full_page=True)
@@ -303,7 +308,9 @@ def test_the_replay_viewer_steps_jumps_and_flips(
     after = box(page, '#frame g.piece[data-square="e1"]')
     assert after["y"] < board["y"] + board["height"] / 2
     r, g, b = colour_at(page, after["x"] + after["width"] / 2, after["y"] + 8)
-    assert r > 150 and g < 90 and b < 90, (r, g, b)
+    assert r > 150, (r, g, b)
+    assert g < 90, (r, g, b)
+    assert b < 90, (r, g, b)
     page.screenshot(path=str(shots / "replay-flipped.png"), full_page=True)
     assert not page.errors
 
@@ -337,7 +344,9 @@ def test_the_exported_replay_needs_no_server(
     page.screenshot(path=str(shots / "replay-export.png"), full_page=True)
     target = box(page, "#frame svg.prizmik rect.last-to")
     r, g, b = colour_at(page, target["x"] + 5, target["y"] + target["height"] / 2)
-    assert r > 200 and g > 170 and b < 140
+    assert r > 200
+    assert g > 170
+    assert b < 140
     assert requests == [path.as_uri()]
     ctx.close()
 
@@ -380,10 +389,13 @@ def test_a_card_game_shows_the_public_no_hidden_card(
         card = box(page, ".board-tribute svg.cards g.card rect")
         assert card["height"] > 30
         r, g, b = colour_at(page, card["x"] + 4, card["y"] + card["height"] / 2)
-        assert r > 240 and g > 240 and b > 220, (name, (r, g, b))  # a face-up card
+        assert r > 240, (name, (r, g, b))
+        assert g > 240, (name, (r, g, b))
+        assert b > 220, (name, (r, g, b))  # a face-up card
         pile = box(page, ".board-tribute svg.pile rect")  # a hand: card backs, counted
         r, g, b = colour_at(page, pile["x"] + 5, pile["y"] + pile["height"] / 2)
-        assert b > r and r < 120, (name, (r, g, b))
+        assert b > r, (name, (r, g, b))
+        assert r < 120, (name, (r, g, b))
 
 
 def test_games_list_and_scoreboard_update_live(
@@ -416,7 +428,8 @@ def test_games_list_and_scoreboard_update_live(
     games_page.screenshot(path=str(shots / "games.png"), full_page=True)
     board.screenshot(path=str(shots / "scoreboard.png"), full_page=True)
     row = box(board, "#scoreboard tbody tr")
-    assert row["height"] > 10 and "Ann" in board.inner_text("#scoreboard")
+    assert row["height"] > 10
+    assert "Ann" in board.inner_text("#scoreboard")
 
 
 def test_the_table_page_fits_a_phone(
@@ -443,16 +456,21 @@ def test_the_table_page_fits_a_phone(
     assert phone.evaluate("document.documentElement.scrollWidth") <= 391
     # the board is drawn legibly (its text 11px or more), scrolling sideways in its own box
     scroller = box(phone, "#board .board-scroll")
-    assert scroller["width"] <= 390 and box(phone, "svg.prizmik")["width"] > 300
+    assert scroller["width"] <= 390
+    assert box(phone, "svg.prizmik")["width"] > 300
     entry = box(phone, "#entry")
-    assert entry["x"] >= 0 and entry["x"] + entry["width"] <= 390
+    assert entry["x"] >= 0
+    assert entry["x"] + entry["width"] <= 390
     assert entry["y"] + entry["height"] < scroller["y"]  # on a phone the entry box is above it
     phone.click("label[for=fit-board]")  # the whole board, fitted to the screen
     board = box(phone, "svg.prizmik")
-    assert board["width"] <= 390 and board["width"] > 300
+    assert board["width"] <= 390
+    assert board["width"] > 300
     target = box(phone, "svg.prizmik rect.last-to")
     r, g, b = colour_at(phone, target["x"] + 4, target["y"] + target["height"] / 2)
-    assert r > 200 and g > 170 and b < 140
+    assert r > 200
+    assert g > 170
+    assert b < 140
 
 
 def test_signing_in_is_needed_and_a_bad_token_is_refused(

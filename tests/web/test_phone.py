@@ -84,7 +84,9 @@ def test_no_page_scrolls_sideways_on_a_phone(
     # the games list and the scoreboard are stacked cards here, not a wide table
     head.goto(base + "/")
     row = head.locator("#games tbody tr").first.bounding_box()
-    assert row is not None and row["height"] > 60 and row["width"] <= 375
+    assert row is not None
+    assert row["height"] > 60
+    assert row["width"] <= 375
     assert not head.errors
     head.context.close()
     public = signed_in(browser, base, tokens["public"], viewport=PHONE)

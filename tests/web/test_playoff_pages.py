@@ -22,7 +22,8 @@ from cli.main import app
 from service.app import open_service
 from service.seal import create_key, seal
 from tests.web.conftest import ThreadServer, Tokens
-from tests.web.test_event_pages import CHROMIUM, browser, cells, signed_in
+from tests.web.test_event_pages import browser, cells
+from tests.web.test_pages import CHROMIUM, signed_in
 
 __all__ = ["browser"]  # the module's Chromium fixture, shared
 
@@ -82,10 +83,11 @@ def run_event(db: str) -> dict[str, Any]:
     assert {r["round"] for r in posted} == {2}
     by_name = ok(db, "event", "pairings", event, "--round", "2", "--by", "name").splitlines()
     listed = [line.split()[0] for line in by_name[1:]]
-    assert listed == sorted(NAMES + ["Pat"])
+    assert listed == sorted([*NAMES, "Pat"])
     table = list(csv.reader(io.StringIO(ok(db, "event", "pairings", event, "--csv"))))
     assert table[0] == ["round", "stage", "table", "player", "points", "opponents", "result"]
-    assert len(table) == 17 and {row[0] for row in table[1:]} == {"5"}
+    assert len(table) == 17
+    assert {row[0] for row in table[1:]} == {"5"}
     show = ok(db, "event", "show", event)
     assert "stage: Swiss round 5 of 5, then a top 8 cut" in show
 
@@ -93,7 +95,8 @@ def run_event(db: str) -> dict[str, Any]:
     quarter = as_json(db, "event", "pair", event)
     assert {r["stage"] for r in as_json(db, "event", "pairings", event)} == {"quarterfinal"}
     show = ok(db, "event", "show", event)
-    assert "stage: quarterfinal (round 6), top 8 cut" in show and "of 5 Swiss" not in show
+    assert "stage: quarterfinal (round 6), top 8 cut" in show
+    assert "of 5 Swiss" not in show
     ok(db, "event", "result", event, "1=0-2-0", "2=2-0-0", "3=2-1-0", "4=2-0-0")
     semis = as_json(db, "event", "pair", event)
     ok(db, "event", "result", event, "1=2-1-0", "2=0-2-0")
@@ -123,14 +126,18 @@ def run_event(db: str) -> dict[str, Any]:
     # -- final standings, in final order with how far each player went (EV-6.7)
     standings = as_json(db, "event", "standings", event)
     assert [r["final_rank"] for r in standings] == list(range(1, 17))
-    assert standings[0]["player"] == found["champion"] and standings[0]["went"] == "champion"
+    assert standings[0]["player"] == found["champion"]
+    assert standings[0]["went"] == "champion"
     assert standings[1]["player"] == found["finalist"]
     assert [r.get("went") for r in standings[2:8]] == ["semifinalist"] * 2 + ["quarterfinalist"] * 4
     text = ok(db, "event", "standings", event).splitlines()
     assert text[0] == "Gamma Open · standings · final standings"
-    assert text[2].split()[:1] == ["1"] and found["champion"] in text[2] and "(champion)" in text[2]
+    assert text[2].split()[:1] == ["1"]
+    assert found["champion"] in text[2]
+    assert "(champion)" in text[2]
     sheet = list(csv.DictReader(io.StringIO(ok(db, "event", "standings", event, "--csv"))))
-    assert sheet[0]["player"] == found["champion"] and sheet[0]["final_place"] == "1"
+    assert sheet[0]["player"] == found["champion"]
+    assert sheet[0]["final_place"] == "1"
     found["third"] = standings[2]["player"]
     found["third_rank"] = standings[2]["rank"]
 
@@ -175,11 +182,15 @@ def test_a_16_player_swiss_with_a_top_8_cut_on_every_face(
     # the standings: the champion first, the final order named, the Swiss rank beside it
     wait_for(page, f"{base}/events/{event}/standings", "#live-region h2", "Final standings")
     rows = cells(page, "#standings")
-    assert rows[0][0] == "1" and rows[0][2].startswith(champion) and "(champion)" in rows[0][2]
-    assert rows[1][2].startswith(found["finalist"]) and "(finalist)" in rows[1][2]
+    assert rows[0][0] == "1"
+    assert rows[0][2].startswith(champion)
+    assert "(champion)" in rows[0][2]
+    assert rows[1][2].startswith(found["finalist"])
+    assert "(finalist)" in rows[1][2]
     assert [r[0] for r in rows] == [str(n) for n in range(1, 17)]
     footer = page.inner_text("#posted")  # the posting's Swiss rows, shown in final order
-    assert footer.startswith("Computed at fact") and "in final order" in footer
+    assert footer.startswith("Computed at fact")
+    assert "in final order" in footer
     # ended: said on the page, no live dot, no live stream
     assert page.inner_text("#ended") == "ENDED" or page.inner_text("#ended").lower() == "ended"
     assert page.locator("#live").count() == 0
@@ -211,7 +222,8 @@ def test_a_16_player_swiss_with_a_top_8_cut_on_every_face(
     assert "Final place 3" in page.inner_text("#my-place")
     assert "semifinalist" in page.inner_text("#my-place")
     record = page.inner_text("#my-record")
-    assert record.startswith("Swiss record") and f"Swiss rank {found['third_rank']}" in record
+    assert record.startswith("Swiss record")
+    assert f"Swiss rank {found['third_rank']}" in record
     assert len(cells(page, "#my-rounds")) == 5
     playoff = cells(page, "#my-playoff")
     assert [r[0] for r in playoff] == ["quarterfinal", "semifinal"]
@@ -237,7 +249,8 @@ def test_a_16_player_swiss_with_a_top_8_cut_on_every_face(
     # the slips: no text runs together
     page.goto(f"{base}/events/{event}/slips?round=2")
     head = page.eval_on_selector(".slip thead", "t => t.textContent")
-    assert "games wonsignature" not in head and "playergames" not in head
+    assert "games wonsignature" not in head
+    assert "playergames" not in head
     assert re.search(r"player\s+games won\s+signature", head)
     assert page.errors == []
 
@@ -251,7 +264,9 @@ def test_a_16_player_swiss_with_a_top_8_cut_on_every_face(
     bare.fill("#find-name", "a")  # not a name: the list narrows to names holding it
     bare.click("form.find button")
     narrowed = [r[0] for r in cells(bare, "#pairings")]
-    assert narrowed and all("a" in n.lower() for n in narrowed) and len(narrowed) < 16
+    assert narrowed
+    assert all("a" in n.lower() for n in narrowed)
+    assert len(narrowed) < 16
     bare.fill(
         "#find-name", third
     )  # a player's exact name (EV-2.2: lookups are exact): their own page

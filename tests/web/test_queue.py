@@ -22,7 +22,7 @@ from events.store import GameStore
 from service.app import RefereeService, open_service
 from service.room import RoomQueue
 from tests.web import test_pages
-from tests.web.conftest import ThreadServer, Tokens, auth, table_token
+from tests.web.conftest import ThreadServer, Tokens, auth, event_of_five, table_token
 from tests.web.test_pages import CHROMIUM, signed_in
 from tests.web.test_toolkit import tribute
 
@@ -59,15 +59,18 @@ def test_the_queue_lists_each_kind_oldest_first_with_its_table(
         assert "EV-8.4" in view.penalties[1].line  # the repeat the IPG upgrades
         assert sorted(i.table for i in view.idle) == ["1", "2"]  # Q-1: 10 minutes
         assert sorted(i.table for i in view.overtime) == ["1", "2"]  # Q-2: 50 minutes
-        assert svc.queue().idle == [] and svc.queue().overtime == []  # not yet
+        assert svc.queue().idle == []
+        assert svc.queue().overtime == []
         only_two = svc.queue(tables=["2"], now=later)
-        assert only_two.disputes == [] and only_two.rulings == []
+        assert only_two.disputes == []
+        assert only_two.rulings == []
         assert len(only_two.penalties) == 2
         # answered, a dispute and a ruling leave the queue
         svc.rule(room["1"], 1, decision="uphold", clause="REF-4.2", reason="seen", by="Rita")
         svc.adjust(room["1"], "", card="Joker", reason="nothing", by="Rita")
         after = svc.queue(now=later)
-        assert after.disputes == [] and after.rulings == []
+        assert after.disputes == []
+        assert after.rulings == []
         svc.appeal(room["1"], 1, by="Ben", grounds="video")
         assert [i.dispute for i in svc.queue().appeals] == [1]
     finally:
@@ -93,7 +96,8 @@ def test_the_queue_reads_only_what_is_new(store: str, room: dict[str, str]) -> N
     assert read == []
     svc = RefereeService(store_)
     svc.dispute(room["2"], 5, by="Ann", claim="late")
-    assert len(queue.items().disputes) == 2 and len(read) == 1
+    assert len(queue.items().disputes) == 2
+    assert len(read) == 1
     svc.end(room["2"], "agreement")
     svc.rule(room["2"], 1, decision="uphold", clause="REF-4.2", reason="seen", by="Rita")
     queue.items()
@@ -108,15 +112,21 @@ def test_api_queue_head_sees_every_table_and_a_table_referee_their_own(
     assert {i["table"] for i in head.json()["penalties"]} == {"2"}
     assert [i["table"] for i in head.json()["disputes"]] == ["1"]
     tia = client.get("/api/queue", headers=auth(tokens["table2"])).json()
-    assert tia["disputes"] == [] and tia["rulings"] == [] and len(tia["penalties"]) == 2
+    assert tia["disputes"] == []
+    assert tia["rulings"] == []
+    assert len(tia["penalties"]) == 2
     assert tia["tables"] == ["2"]
     for role in ("ann", "public"):
         assert client.get("/api/queue", headers=auth(tokens[role])).status_code == 403
     sam = client.get("/api/queue", headers=auth(tokens["scorekeeper"])).json()
-    assert sam["results_only"] and sam["needs"] == [] and sam["info"] == []  # no results here
-    assert sam["disputes"] == [] and sam["penalties"] == []
+    assert sam["results_only"]
+    assert sam["needs"] == []
+    assert sam["info"] == []
+    assert sam["disputes"] == []
+    assert sam["penalties"] == []
     page = client.get("/queue", headers=auth(tokens["table1"]))
-    assert page.status_code == 200 and f'href="/games/{room["1"]}"' in page.text
+    assert page.status_code == 200
+    assert f'href="/games/{room["1"]}"' in page.text
     assert f'href="/games/{room["2"]}"' not in page.text
     assert 'id="queue-link"' in page.text
     assert 'id="queue-link"' not in client.get("/", headers=auth(tokens["ann"])).text
@@ -126,17 +136,20 @@ def test_referee_queue_prints_the_same(store: str, room: dict[str, str]) -> None
     runner = CliRunner()
     out = runner.invoke(cli_app, ["--db", store, "queue"])
     assert out.exit_code == 0, out.stderr
-    assert "Needs me now (2):" in out.stdout and "table 1" in out.stdout  # dispute, ruling
+    assert "Needs me now (2):" in out.stdout
+    assert "table 1" in out.stdout
     assert "For information (4):" in out.stdout  # two penalties, two tables playing
     assert "INVESTIGATE table 2 · Ann vs Ben vs Cy" in out.stdout  # the repeat's upgrade
     data = json.loads(runner.invoke(cli_app, ["--db", store, "queue", "--json"]).stdout)
-    assert data["disputes"][0]["dispute"] == 1 and data["disputes"][0]["link"].startswith("/games/")
+    assert data["disputes"][0]["dispute"] == 1
+    assert data["disputes"][0]["link"].startswith("/games/")
     only = json.loads(
         runner.invoke(cli_app, ["--db", store, "queue", "--table", "2", "--json"]).stdout
     )
     assert only["disputes"] == []
     bad = runner.invoke(cli_app, ["--db", store, "queue", "--idle", "0"])
-    assert bad.exit_code == 2 and "1 to 1440" in bad.stderr
+    assert bad.exit_code == 2
+    assert "1 to 1440" in bad.stderr
 
 
 browser = test_pages.browser
@@ -173,17 +186,7 @@ def test_a_new_dispute_at_another_table_shows_on_the_queue_within_a_second(
 
 @pytest.fixture
 def event(store: str) -> str:
-    """A PRIZMIK Swiss event of five, round 1 paired by hand: Ann-Ben at table 1,
-    Cal-Dee at table 2, Eve a bye."""
-    with open_service(Path(store)) as svc:
-        event = svc.event_new("Queue Open", "prizmik", rounds=3).event_id
-        svc.event_register(event, ["Ann", "Ben", "Cal", "Dee", "Eve"])
-        svc.event_pair(
-            event,
-            manual={"pairs": [["Ann", "Ben"], ["Cal", "Dee"]], "byes": ["Eve"]},
-            reason="known tables",
-        )
-    return event
+    return event_of_five(store, "Queue Open")
 
 
 def test_unreported_lists_the_current_rounds_tables_without_a_result(
@@ -205,14 +208,16 @@ def test_unreported_lists_the_current_rounds_tables_without_a_result(
         assert 29 <= first.age_minutes <= 31
         pairings = svc.event_pairings(event)
         assert first.game_id == pairings[0].games[-1]
-        assert "Queue Open round 1" in first.line and "Ann vs Ben" in first.line
+        assert "Queue Open round 1" in first.line
+        assert "Ann vs Ben" in first.line
         assert [i.table for i in svc.queue(tables=["2"]).unreported] == ["2"]
         svc.event_result(event, ["1=2-0-0"])
         assert [i.table for i in svc.queue().unreported] == ["2"]
         svc.event_result(event, ["2=1-2-0"])
         assert svc.queue().unreported == []
         svc.event_pair(event)
-        assert len(svc.queue().unreported) == 2 and svc.queue().unreported[0].round == 2
+        assert len(svc.queue().unreported) == 2
+        assert svc.queue().unreported[0].round == 2
     # a new process folds the same from the log
     assert [i.round for i in RoomQueue(GameStore(Path(store))).items().unreported] == [2, 2]
 
@@ -223,7 +228,8 @@ def test_unreported_through_the_cli_and_the_api(
     runner = CliRunner()
     out = runner.invoke(cli_app, ["--db", store, "queue"])
     assert out.exit_code == 0, out.stderr
-    assert "For information (2):" in out.stdout and "Needs me now" not in out.stdout
+    assert "For information (2):" in out.stdout
+    assert "Needs me now" not in out.stdout
     assert f"table 1 · Ann vs Ben · {event} round 1 ·" in out.stdout
     assert "Ann vs Ben has no result" in out.stdout
     data = json.loads(runner.invoke(cli_app, ["--db", store, "queue", "--json"]).stdout)
@@ -280,7 +286,8 @@ def test_a_new_process_starts_from_the_persisted_fold(
         assert len(read) == 4
         scratch = RoomQueue(GameStore(Path(store)), persist=False).items(now=later)
         assert _signature(restored) == _signature(scratch)
-        assert len(restored.disputes) == 2 and [i.table for i in restored.unreported] == ["2"]
+        assert len(restored.disputes) == 2
+        assert [i.table for i in restored.unreported] == ["2"]
         assert [i.upgrade for i in restored.penalties] == [False, True]
     finally:
         svc.close()
@@ -328,7 +335,8 @@ def test_the_snapshot_is_kept_beside_the_events_on_postgresql(pg_env: dict[str, 
 
         store_.log_page = counted  # type: ignore[method-assign]
         again = RoomQueue(store_)
-        assert [i.dispute for i in again.items().disputes] == [1] and read == []
+        assert [i.dispute for i in again.items().disputes] == [1]
+        assert read == []
         again.close()
         store_.close()
     finally:

@@ -73,12 +73,12 @@ def twin_games(store: str) -> tuple[str, str]:
 @pytest.fixture
 def hall(
     store: str, tokens: Tokens, serve: Callable[..., Server], tmp_path: Path
-) -> Iterator[tuple[Server, str, str, Path]]:
+) -> tuple[Server, str, str, Path]:
     """A server on the store, twin games in it, and an empty directory to run from."""
     local, remote = twin_games(store)
     laptop = tmp_path / "laptop"
     laptop.mkdir()
-    yield serve(store), local, remote, laptop
+    return serve(store), local, remote, laptop
 
 
 def same(local: str, remote: str, local_id: str, remote_id: str) -> None:
@@ -106,12 +106,15 @@ def test_entries_print_and_exit_as_local(
         assert theirs[0] == mine[0], (args, mine, theirs)
         same(mine[1], theirs[1], local_id, remote_id)
         same(mine[2], theirs[2], local_id, remote_id)
-    assert mine[0] == 0 and "game_id" in mine[1]
+    assert mine[0] == 0
+    assert "game_id" in mine[1]
     # what each printed, to know the comparison compared something
     code, out, err = cli(laptop, "act", remote_id, "c1>c2", env=there)
-    assert (code, err) == (0, "") and out == "recorded c1>c2 by red (event 6)\n"
+    assert (code, err) == (0, "")
+    assert out == "recorded c1>c2 by red (event 6)\n"
     code, out, err = cli(laptop, "act", remote_id, "c2>c8", env=there)
-    assert code == 1 and out == ""
+    assert code == 1
+    assert out == ""
     assert err.splitlines() == [
         "rejected 'c2>c8' (kept as evidence, event 7):",
         "  PZ-1.4: c2 holds a red ship stack; blue may act only with blue pieces",
@@ -133,7 +136,8 @@ def test_a_game_named_by_its_ending_says_which(
     code, out, err = cli(
         laptop, "--server", server.base, "--token", tokens["head"], "act", remote_id[-6:], "e1>e2"
     )
-    assert code == 0 and out.startswith("recorded e1>e2 by red")
+    assert code == 0
+    assert out.startswith("recorded e1>e2 by red")
     assert err == f"({remote_id[-6:]} is {remote_id})\n"
 
 
@@ -144,10 +148,15 @@ def test_unknown_game_and_other_commands(
     there = {"REFEREE_SERVER": server.base, "REFEREE_TOKEN": tokens["head"]}
     local = cli(laptop, "--db", store, "act", "prizmik-nosuchgame", "e1>e2")
     remote = cli(laptop, "act", "prizmik-nosuchgame", "e1>e2", env=there)
-    assert remote == local and local[0] == 2 and local[2].startswith("error: no game")
+    assert remote == local
+    assert local[0] == 2
+    assert local[2].startswith("error: no game")
     # a command that would open a store is refused, and no store appears on the laptop
     code, out, err = cli(laptop, "games", env=there)
-    assert code == 2 and out == "" and len(err.splitlines()) == 1 and "--server" in err
+    assert code == 2
+    assert out == ""
+    assert len(err.splitlines()) == 1
+    assert "--server" in err
     assert list(laptop.iterdir()) == []
 
 
@@ -165,13 +174,16 @@ def test_tokens_refused_in_one_line(
     server, _, remote_id, laptop = hall
     base = ("--server", server.base)
     code, out, err = cli(laptop, *base, "--token", "rf_nothing_of_ours", "act", remote_id, "e1>e2")
-    assert code == 2 and out == ""
+    assert code == 2
+    assert out == ""
     assert "refused the token: the token is unknown or revoked" in one_line(err)
     code, _, err = cli(laptop, *base, "act", remote_id, "e1>e2")
-    assert code == 2 and "needs a token: give --token or REFEREE_TOKEN" in one_line(err)
+    assert code == 2
+    assert "needs a token: give --token or REFEREE_TOKEN" in one_line(err)
     # a table referee's token for another table: forbidden
     code, _, err = cli(laptop, *base, "--token", tokens["table2"], "act", remote_id, "e1>e2")
-    assert code == 2 and "refused the token: Tia referees tables 2" in one_line(err)
+    assert code == 2
+    assert "refused the token: Tia referees tables 2" in one_line(err)
     service = open_service(store)
     try:
         assert service.load(remote_id).version == 1  # nothing was stored
@@ -182,10 +194,12 @@ def test_tokens_refused_in_one_line(
 def test_no_server_in_one_line(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
     code, out, err = cli(tmp_path, "--server", url, "--token", "t", "act", "prizmik-x", "e1>e2")
-    assert code == 2 and out == ""
+    assert code == 2
+    assert out == ""
     assert one_line(err).startswith(f"error: cannot reach the referee server at {url}: ")
     code, _, err = cli(tmp_path, "--server", "games.example", "act", "prizmik-x", "e1>e2")
-    assert code == 2 and "http://HOST:PORT" in one_line(err)
+    assert code == 2
+    assert "http://HOST:PORT" in one_line(err)
 
 
 IMPORTS = """
@@ -285,20 +299,25 @@ def test_another_write_first_exits_3(canned: tuple[str, type[Canned]]) -> None:
     assert one_line(err) == "error: another referee wrote to game prizmik-abcdefgh first"
     handler.answer = problem(409, "not-allowed-now", "REF-3.1: the game is over")
     code, _, err = remote_act(url)
-    assert code == 2 and one_line(err) == "error: REF-3.1: the game is over"
+    assert code == 2
+    assert one_line(err) == "error: REF-3.1: the game is over"
 
 
 def test_server_faults_in_one_line(canned: tuple[str, type[Canned]]) -> None:
     url, handler = canned
     handler.answer = problem(500, "server-error", "the server failed", id="a1b2c3")
     code, _, err = remote_act(url)
-    assert code == 2 and "failed (HTTP 500)" in one_line(err) and "a1b2c3" in err
+    assert code == 2
+    assert "failed (HTTP 500)" in one_line(err)
+    assert "a1b2c3" in err
     handler.answer = (502, "text/html", b"<html>bad gateway</html>")
     code, _, err = remote_act(url)
-    assert code == 2 and "not as a referee server does" in one_line(err)
+    assert code == 2
+    assert "not as a referee server does" in one_line(err)
     handler.answer = (201, "application/json", b'{"game_id": 7}')
     code, _, err = remote_act(url)
-    assert code == 2 and "cannot read" in one_line(err)
+    assert code == 2
+    assert "cannot read" in one_line(err)
 
 
 def test_a_whole_result_in_the_rejection_is_used(canned: tuple[str, type[Canned]]) -> None:
@@ -328,7 +347,8 @@ def test_a_whole_result_in_the_rejection_is_used(canned: tuple[str, type[Canned]
         extra={"result": result},
     )
     code, out, _ = remote_act(url, "--json")
-    assert code == 1 and json.loads(out)["seat"] == "red"
+    assert code == 1
+    assert json.loads(out)["seat"] == "red"
     code, _, err = remote_act(url)
     assert code == 1
     assert err.splitlines() == [
@@ -347,7 +367,9 @@ def test_no_answer_in_time_says_the_write_may_be_stored(
     monkeypatch.setattr(service.remote, "TIMEOUT", 0.5)
     code, _, err = remote_act(url)
     line = one_line(err)
-    assert code == 2 and "did not answer" in line and "may have been recorded" in line
+    assert code == 2
+    assert "did not answer" in line
+    assert "may have been recorded" in line
 
 
 def test_through_a_postgresql_server(
@@ -369,6 +391,8 @@ def test_through_a_postgresql_server(
         "",
     )
     code, out, err = cli(tmp_path, "act", game, "e2>e8", "--json", env=there)
-    assert code == 1 and json.loads(out)["seat"] == "blue" and "PZ-1.4" in out
+    assert code == 1
+    assert json.loads(out)["seat"] == "blue"
+    assert "PZ-1.4" in out
     code, out, _ = cli(tmp_path, "--db", url, "log", game, "--json")
     assert [e["kind"] for e in json.loads(out)] == ["created", "action", "rejected"]

@@ -87,7 +87,8 @@ def test_a_connection_that_sends_nothing_is_closed(
     finally:
         sock.close()
     assert time.monotonic() - started < PATIENCE / 2
-    assert answer.startswith(b"HTTP/1.1 408") and closed == b""
+    assert answer.startswith(b"HTTP/1.1 408")
+    assert closed == b""
 
 
 def test_a_body_sent_byte_by_byte_is_cut_off_and_nothing_is_stored(
@@ -125,7 +126,8 @@ def test_serve_refuses_a_deadline_that_is_not_positive(
         text=True,
         timeout=60,
     )
-    assert done.returncode == 2 and "--header-timeout" in done.stderr
+    assert done.returncode == 2
+    assert "--header-timeout" in done.stderr
     assert "Traceback" not in done.stderr
 
 
@@ -158,4 +160,5 @@ def test_an_import_is_parsed_and_stored_off_the_event_loop(
         f"{live_server.base}/api/imports", content=record.content, headers=auth(tokens["head"])
     )
     assert done.status_code == 200, done.text
-    assert ran_on and ran_on[0] != live_server.thread.ident  # not the event loop's thread
+    assert ran_on
+    assert ran_on[0] != live_server.thread.ident

@@ -28,7 +28,9 @@ def test_rotate_refuses_the_old_secret_and_keeps_the_holder(store: str, tokens: 
     assert code == 0, err
     answer = json.loads(out)
     new = answer["token"]
-    assert answer["token_id"] == token_id and new.startswith(f"rf_{token_id}_") and new != old
+    assert answer["token_id"] == token_id
+    assert new.startswith(f"rf_{token_id}_")
+    assert new != old
 
     # A server started now; one already running refuses the old secret on its next
     # request too (tests/web/test_identities.py, as for revoke).
@@ -61,11 +63,15 @@ def test_rotate_refuses_an_unknown_or_revoked_token_with_one_line(
     store: str, tokens: Tokens
 ) -> None:
     code, out, err = rotate(store, "nosuchid")
-    assert code != 0 and out == "" and "no live token 'nosuchid'" in err
-    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert code != 0
+    assert out == ""
+    assert "no live token 'nosuchid'" in err
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
 
     token_id = tokens["ann"].split("_")[1]
     revoked = CliRunner().invoke(app, ["token", "revoke", token_id, "--store", store])
     assert revoked.exit_code == 0, revoked.stderr
     code, out, err = rotate(store, token_id)
-    assert code != 0 and "no live token" in err
+    assert code != 0
+    assert "no live token" in err

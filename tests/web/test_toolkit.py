@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -70,12 +69,15 @@ def test_ref_6_2_legal_lists_only_the_awaited_ruling_in_the_application_layer(
         legal = svc.legal(awaiting)
         assert legal.actions == []  # no entry of the game: each would be refused (REF-6.2)
         assert legal.awaited is not None
-        assert legal.awaited.card == "Joker" and legal.awaited.seat == "p1"
-        assert "REF-6.2" in legal.awaited.message and "the referee" in legal.awaited.message
+        assert legal.awaited.card == "Joker"
+        assert legal.awaited.seat == "p1"
+        assert "REF-6.2" in legal.awaited.message
+        assert "the referee" in legal.awaited.message
         assert all(e.startswith("adjust ") for e in legal.awaited.entries)
         svc.adjust(awaiting, "resource p1 score +4", card="Joker", reason="four")
         after = svc.legal(awaiting)
-        assert after.awaited is None and after.actions  # entries again once ruled on
+        assert after.awaited is None
+        assert after.actions
     finally:
         svc.close()
 
@@ -96,11 +98,13 @@ def test_ref_6_2_referee_legal_says_a_ruling_is_awaited(store: str, awaiting: st
     runner = CliRunner()
     result = runner.invoke(cli_app, ["--db", store, "legal", awaiting])
     assert result.exit_code == 0, result.stderr
-    assert "a ruling on Joker" in result.stdout and "REF-6.2" in result.stdout
+    assert "a ruling on Joker" in result.stdout
+    assert "REF-6.2" in result.stdout
     assert f"referee adjust {awaiting} --none" in result.stdout
     as_json = runner.invoke(cli_app, ["--db", store, "legal", awaiting, "--json"])
     data = json.loads(as_json.stdout)
-    assert data["actions"] == [] and data["awaited"]["event"] > 0
+    assert data["actions"] == []
+    assert data["awaited"]["event"] > 0
 
 
 # -- 2. the forms, without JavaScript (plain form posts) -----------------------------------------
@@ -139,37 +143,49 @@ def test_each_form_answers_with_the_table_page_and_what_happened(
 ) -> None:
     head, tom = tokens["head"], tokens["table1"]
     page = client.get(f"/games/{awaiting}", headers=auth(tom)).text
-    assert 'id="tool-adjust"' in page and "Answer the awaited ruling on Joker" in page
+    assert 'id="tool-adjust"' in page
+    assert "Answer the awaited ruling on Joker" in page
     # an entry while the ruling is awaited: refused with the CLI's message and clause
     refused = _post(client, tom, awaiting, "entry", entry="play Ace", seat="p2")
-    assert refused.status_code == 409 and "REF-6.2" in refused.text
+    assert refused.status_code == 409
+    assert "REF-6.2" in refused.text
     answered = _post(
         client, tom, awaiting, "adjust", kind="resource", changes="p1 score +4",
         card="Joker", reason="the table ruled four", answers="",
     )  # fmt: skip
     assert answered.status_code == 201
-    assert "adjustment for Joker" in answered.text and "Legal entries" in answered.text
+    assert "adjustment for Joker" in answered.text
+    assert "Legal entries" in answered.text
     recorded = _post(client, tom, awaiting, "entry", entry="play King", seat="p2")
-    assert recorded.status_code == 201 and "recorded play King by p2" in recorded.text
+    assert recorded.status_code == 201
+    assert "recorded play King by p2" in recorded.text
     retracted = _post(client, tom, awaiting, "retract", reason="misheard")
-    assert retracted.status_code == 201 and "retracted action" in retracted.text
+    assert retracted.status_code == 201
+    assert "retracted action" in retracted.text
     # a table referee may not back up (the head referee does); the refusal says why
     assert _post(client, tom, awaiting, "backup", to="1", reason="x").status_code == 403
     backed = _post(client, head, awaiting, "backup", to="2", reason="wrong draws")
-    assert backed.status_code == 201 and "backed up to action 2" in backed.text
+    assert backed.status_code == 201
+    assert "backed up to action 2" in backed.text
     too_far = _post(client, head, awaiting, "backup", to="9", reason="x")
-    assert too_far.status_code == 409 and "REF-2.3" in too_far.text
+    assert too_far.status_code == 409
+    assert "REF-2.3" in too_far.text
     opened = _post(client, tom, awaiting, "dispute", event="5", by="Ben", claim="I drew one")
-    assert opened.status_code == 201 and "dispute 1 on event 5 by Ben" in opened.text
+    assert opened.status_code == 201
+    assert "dispute 1 on event 5 by Ben" in opened.text
     early = _post(client, tom, awaiting, "appeal", dispute="1", by="Ben", grounds="unfair")
-    assert early.status_code == 409 and "dispute 1" in early.text and "REF-4.3" in early.text
+    assert early.status_code == 409
+    assert "dispute 1" in early.text
+    assert "REF-4.3" in early.text
     ruled = _post(
         client, tom, awaiting, "rule", dispute="1", decision="uphold", clause="REF-4.2",
         reason="two were seen",
     )  # fmt: skip
-    assert ruled.status_code == 201 and "dispute 1: referee ruling by" in ruled.text
+    assert ruled.status_code == 201
+    assert "dispute 1: referee ruling by" in ruled.text
     appealed = _post(client, tom, awaiting, "appeal", dispute="1", by="Ben", grounds="video")
-    assert appealed.status_code == 201 and "dispute 1: appealed by Ben" in appealed.text
+    assert appealed.status_code == 201
+    assert "dispute 1: appealed by Ben" in appealed.text
     again = _post(client, tom, awaiting, "rule", dispute="1", decision="uphold", clause="REF-4.2",
                   reason="x")  # fmt: skip
     assert again.status_code == 403  # an appeal is the head referee's
@@ -193,16 +209,20 @@ def test_ipg_penalty_form_shows_the_upgrade_a_repeat_calls_for(
     try:
         view = svc.load(awaiting)
         advice = penalty_advice(view, "p2", "Slow play")
-        assert advice is not None and advice.earlier == 2 and advice.upgrade
+        assert advice is not None
+        assert advice.earlier == 2
+        assert advice.upgrade
         assert [u.infraction for u in toolkit(view).upgrades] == ["slow-play"]
     finally:
         svc.close()
     refused = _post(client, head, awaiting, "penalty", seat="p9", infraction="x", level="warning")
-    assert refused.status_code == 400 and "p9" in refused.text
+    assert refused.status_code == 400
+    assert "p9" in refused.text
     tom = _post(
         client, tokens["table1"], awaiting, "penalty", seat="p2", infraction="x", level="warning"
     )
-    assert tom.status_code == 403 and "only the head referee may do this" in tom.text
+    assert tom.status_code == 403
+    assert "only the head referee may do this" in tom.text
 
 
 def test_a_form_from_another_site_is_refused(
@@ -223,9 +243,9 @@ browser = test_pages.browser
 
 
 @pytest.fixture
-def served(awaiting: str, request: pytest.FixtureRequest) -> Iterator[ThreadServer]:
+def served(awaiting: str, request: pytest.FixtureRequest) -> ThreadServer:
     found: ThreadServer = request.getfixturevalue("live_server")
-    yield found
+    return found
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no browser: {CHROMIUM}")
@@ -337,7 +357,8 @@ def test_an_entry_without_its_seat_shows_the_real_refusal(
     page.click("#record")
     page.wait_for_selector("#result.bad")
     text = page.inner_text("#result")
-    assert "REF-1.2" in text and "reloaded" not in text, text
+    assert "REF-1.2" in text, text
+    assert "reloaded" not in text, text
     page.context.close()
 
 
@@ -345,11 +366,13 @@ def test_a_player_gets_only_the_dispute_forms_and_the_public_none(
     client: TestClient[Litestar], tokens: Tokens, awaiting: str
 ) -> None:
     ann = client.get(f"/games/{awaiting}", headers=auth(tokens["ann"])).text
-    assert 'data-tool="dispute"' in ann and 'name="by"' not in ann  # her own name is used
+    assert 'data-tool="dispute"' in ann
+    assert 'name="by"' not in ann
     for tool in ("adjust", "penalty", "backup", "retract", "rule"):
         assert f'data-tool="{tool}"' not in ann, tool
     opened = _post(client, tokens["ann"], awaiting, "dispute", event="5", claim="miscounted")
-    assert opened.status_code == 201 and "by Ann" in opened.text
+    assert opened.status_code == 201
+    assert "by Ann" in opened.text
     public = client.get(f"/games/{awaiting}", headers=auth(tokens["public"])).text
     assert "data-tool=" not in public
     assert _post(client, tokens["public"], awaiting, "retract", reason="x").status_code == 403
@@ -361,7 +384,8 @@ def test_the_dossier_page_shows_what_referee_audit_prints(
     _post(client, tokens["table1"], awaiting, "dispute", event="5", by="Ben", claim="one card")
     page = client.get(f"/games/{awaiting}/dossier?dispute=1", headers=auth(tokens["head"]))
     assert page.status_code == 200
-    assert f"Dispute 1 in {awaiting} (open)" in page.text and "Ben disputes event 5" in page.text
+    assert f"Dispute 1 in {awaiting} (open)" in page.text
+    assert "Ben disputes event 5" in page.text
     runner = CliRunner()
     printed = runner.invoke(cli_app, ["--db", store, "audit", awaiting, "--dispute", "1"]).stdout
     assert printed.splitlines()[0] in page.text

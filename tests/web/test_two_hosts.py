@@ -50,7 +50,8 @@ def test_two_hosts_write_one_events_games_at_once(
     paired = _post(hosts[0].base, f"/api/events/{event}/rounds", {}, head)
     assert paired.status_code == 201, paired.text
     tables = [row for row in paired.json() if not row["bye"]]
-    assert len(tables) == 8 and all(len(row["games"]) == 1 for row in tables)
+    assert len(tables) == 8
+    assert all(len(row["games"]) == 1 for row in tables)
 
     acknowledged: dict[str, list[str]] = {}  # game -> the entries a host answered 201
     reported: dict[int, str] = {}  # table -> the slip a host answered 201

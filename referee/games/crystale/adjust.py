@@ -150,7 +150,7 @@ def _check_zones(source: str, target: str) -> Verdict:
     return LEGAL
 
 
-def _named_crystal(state: CrystaleState, change: MoveCard) -> str | None | Verdict:
+def _named_crystal(state: CrystaleState, change: MoveCard) -> str | Verdict | None:
     """The catalog's name of the crystal moved (``None``: unseen), or why it cannot move so."""
     source, target = change.source, change.target
     if change.card is None:

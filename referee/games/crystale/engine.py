@@ -165,7 +165,7 @@ def _apply_discard(state: CrystaleState, action: Discard, seat: int) -> Crystale
 @ENTRY_EFFECTS.register(Promote)
 def _apply_promote(state: CrystaleState, action: Promote, seat: int) -> CrystaleState:
     state = promote_unit(state, state.units[action.unit])
-    return replace(state, promoted=state.promoted + (action.unit,))
+    return replace(state, promoted=(*state.promoted, action.unit))
 
 
 @ENTRY_EFFECTS.register(Done)

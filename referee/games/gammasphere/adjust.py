@@ -238,7 +238,7 @@ def _apply_move(state: GammasphereState, change: MoveCard) -> GammasphereState:
             own, deck=own.deck.put_unseen(), knowledge=own.knowledge.with_unseen(name)
         )
     elif target == "discard":
-        own = msgspec.structs.replace(own, discard=own.discard + (name,))
+        own = msgspec.structs.replace(own, discard=(*own.discard, name))
     state = with_side(state, seat, own)
     if target == "field":
         state = enter(state, seat, state.cards.by_name[name])

@@ -117,7 +117,7 @@ def _apply_play(state: GammasphereState, action: Play, seat: int) -> Gammasphere
     if card.kind == "event":
         own = state.sides[seat]
         state = with_side(
-            state, seat, msgspec.structs.replace(own, discard=own.discard + (card.name,))
+            state, seat, msgspec.structs.replace(own, discard=(*own.discard, card.name))
         )
     elif card.kind == "weapon":
         state = enter(state, seat, card, carrier=action.target)
@@ -200,7 +200,7 @@ def _apply_activate(state: GammasphereState, action: Activate, seat: int) -> Gam
 def _apply_discard(state: GammasphereState, action: Discard, seat: int) -> GammasphereState:
     name = state.cards.canonical(action.card) or action.card
     own = take_from_hand(state, seat, name)
-    state = with_side(state, seat, msgspec.structs.replace(own, discard=own.discard + (name,)))
+    state = with_side(state, seat, msgspec.structs.replace(own, discard=(*own.discard, name)))
     return state if over_limit(state) else pass_turn(state)
 
 

@@ -191,7 +191,7 @@ def enter(
         entity = Entity(
             id=state.next_id, card=card.name, owner=seat, kind=card.kind, carrier=carrier
         )
-    return msgspec.structs.replace(state, field=state.field + (entity,), next_id=state.next_id + 1)
+    return msgspec.structs.replace(state, field=(*state.field, entity), next_id=state.next_id + 1)
 
 
 def _to_discard(state: GammasphereState, seat: int, names: list[str]) -> GammasphereState:

@@ -26,7 +26,6 @@ from typing import Any, Literal
 import msgspec
 
 __all__ = [
-    "units_table",
     "CATALOG_FILES",
     "RARITY_SUPPLY",
     "ZERO",
@@ -42,6 +41,7 @@ __all__ = [
     "format_amount",
     "load_catalog",
     "parse_amount",
+    "units_table",
 ]
 
 

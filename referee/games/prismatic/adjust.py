@@ -193,14 +193,14 @@ def _apply_move(state: PrismaticState, change: MoveCard) -> PrismaticState:
         state = clear_card(state, seat, held)
     target = change.target
     if target == "deck":
-        return replace(state, deck=tuple(sorted(state.deck + (name,))))
+        return replace(state, deck=tuple(sorted((*state.deck, name))))
     if target == "common":
-        return replace(state, commons=state.commons + (name,))
+        return replace(state, commons=(*state.commons, name))
     if target == "discard":
-        return replace(state, discard=state.discard + (name,))
+        return replace(state, discard=(*state.discard, name))
     if target == "progress":
-        return update(state, seat, lambda p: replace(p, progress=p.progress + (Held(name),)))
-    state = update(state, seat, lambda p: replace(p, creation=p.creation + (Held(name),)))
+        return update(state, seat, lambda p: replace(p, progress=(*p.progress, Held(name))))
+    state = update(state, seat, lambda p: replace(p, creation=(*p.creation, Held(name))))
     player = state.player(seat)
     if not player.reached and len(player.creation) >= state.table.goal:
         order = state.reached + 1

@@ -306,7 +306,7 @@ def withdraw(state: PrismaticState, seat: str) -> PrismaticState:
         msgspec.structs.replace(p, active=False, hand=EMPTY, pool=EMPTY) if p.seat == seat else p
         for p in state.players
     )
-    state = msgspec.structs.replace(state, players=players, withdrawn=state.withdrawn + (seat,))
+    state = msgspec.structs.replace(state, players=players, withdrawn=(*state.withdrawn, seat))
     if state.starter == seat:
         state = msgspec.structs.replace(state, starter=next_active(state, seat))
     if resolving == seat:
@@ -380,7 +380,7 @@ def add_to(
 def _reveal(state: PrismaticState, action: Reveal, seat: str) -> PrismaticState:
     name = _name(state, action.card)
     state = take_from_deck(state, (name,))
-    return replace(state, commons=state.commons + (name,))
+    return replace(state, commons=(*state.commons, name))
 
 
 @ENTRY_EFFECTS.register(Choose)
@@ -394,8 +394,8 @@ def _choose(state: PrismaticState, action: Choose, seat: str) -> PrismaticState:
 def _keep(state: PrismaticState, action: Keep, seat: str) -> PrismaticState:
     kept, dropped = _name(state, action.keep), _name(state, action.discard)
     state = take_from_deck(state, (kept, dropped))
-    state = replace(state, discard=state.discard + (dropped,))
-    return update(state, seat, lambda p: replace(p, progress=p.progress + (Held(kept),), kept=True))
+    state = replace(state, discard=(*state.discard, dropped))
+    return update(state, seat, lambda p: replace(p, progress=(*p.progress, Held(kept)), kept=True))
 
 
 @ENTRY_EFFECTS.register(DrawMotes)
@@ -468,7 +468,7 @@ def _create(state: PrismaticState, action: Create, seat: str) -> PrismaticState:
     state = update(
         state,
         seat,
-        lambda p: replace(p, pool=p.pool.minus(from_pool), creation=p.creation + (Held(name),)),
+        lambda p: replace(p, pool=p.pool.minus(from_pool), creation=(*p.creation, Held(name))),
     )
     player = state.player(seat)
     if not player.reached and len(player.creation) >= state.table.goal:
@@ -491,7 +491,7 @@ def _board(state: PrismaticState, action: CreateBoard, seat: str) -> PrismaticSt
             palette=p.palette.minus(need),
             palette_prisms=p.palette_prisms - prisms,
             pool=p.pool.minus(from_pool),
-            board_used=p.board_used + (action.method,),
+            board_used=(*p.board_used, action.method),
         ),
     )
     state = spend_motes(state, seat, need)
@@ -502,9 +502,9 @@ def _board(state: PrismaticState, action: CreateBoard, seat: str) -> PrismaticSt
         state = take_from_deck(state, names)
         if choice.keep:
             kept = _name(state, choice.keep)
-            state = update(state, seat, lambda p: replace(p, progress=p.progress + (Held(kept),)))
+            state = update(state, seat, lambda p: replace(p, progress=(*p.progress, Held(kept))))
         if choice.discard:
-            state = replace(state, discard=state.discard + (_name(state, choice.discard),))
+            state = replace(state, discard=(*state.discard, _name(state, choice.discard)))
         return state
     if isinstance(choice, Discard):
         return _discard(state, choice, seat)
@@ -551,7 +551,7 @@ def _use(state: PrismaticState, action: Use, seat: str) -> PrismaticState:
             ),
         )
         state = spend_motes(state, seat, spent)
-    state = update(state, seat, lambda p: replace(p, abilities_used=p.abilities_used + (name,)))
+    state = update(state, seat, lambda p: replace(p, abilities_used=(*p.abilities_used, name)))
     if action.detail is not None:
         return _detail(state, action.detail, seat)
     return apply_effect(state, ability.effect, seat)
@@ -626,12 +626,12 @@ def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> PrismaticS
     name = _name(state, detail.card)
     state = take_from_deck(state, (name,))
     if detail.to == "progress":
-        return update(state, seat, lambda p: replace(p, progress=p.progress + (Held(name),)))
+        return update(state, seat, lambda p: replace(p, progress=(*p.progress, Held(name))))
     if not detail.replace:
-        return replace(state, commons=state.commons + (name,))
+        return replace(state, commons=(*state.commons, name))
     dropped = _name(state, detail.replace)
     commons = tuple(name if c == dropped else c for c in state.commons)
-    return replace(state, commons=commons, discard=state.discard + (dropped,))
+    return replace(state, commons=commons, discard=(*state.discard, dropped))
 
 
 @DETAIL_EFFECTS.register(Discard)
@@ -642,7 +642,7 @@ def _discard(state: PrismaticState, detail: Discard, seat: str) -> PrismaticStat
     else:
         state, held = remove_from_area(state, seat, name)
         state = clear_card(state, seat, held)
-    return replace(state, discard=state.discard + (name,))
+    return replace(state, discard=(*state.discard, name))
 
 
 @DETAIL_EFFECTS.register(Steal)
@@ -654,7 +654,7 @@ def _steal(state: PrismaticState, detail: Steal, seat: str) -> PrismaticState:
         victim = locate(state, name).seat
         state, held = remove_from_area(state, victim, name)
         state = clear_card(state, victim, held)  # PX-I.6: the motes go home to their owner
-    return update(state, seat, lambda p: replace(p, progress=p.progress + (Held(name),)))
+    return update(state, seat, lambda p: replace(p, progress=(*p.progress, Held(name))))
 
 
 _DETAILS = DETAIL_EFFECTS.handlers
@@ -672,7 +672,7 @@ def _bid(state: PrismaticState, action: Bid | Forgo, seat: str) -> PrismaticStat
     if auction is None:
         raise ValueError("auction is missing: only an entry its check allowed is carried out")
     amount = action.amount if isinstance(action, Bid) else -1
-    return replace(state, auction=replace(auction, sealed=auction.sealed + ((seat, amount),)))
+    return replace(state, auction=replace(auction, sealed=(*auction.sealed, (seat, amount))))
 
 
 ENTRY_EFFECTS.add(Bid, _bid)

@@ -305,7 +305,7 @@ def _orderings(seats: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], ...]]:
         for first in combinations(seats, size):
             rest = tuple(s for s in seats if s not in first)
             for tail in _orderings(rest):
-                yield (tuple(sorted(first, key=SEATS.index)),) + tail
+                yield (tuple(sorted(first, key=SEATS.index)), *tail)
 
 
 def legal_actions(state: PrismaticState, seat: str | None = None) -> list[PrismaticAction]:

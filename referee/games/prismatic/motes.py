@@ -28,7 +28,7 @@ __all__ = [
 COLOURS: tuple[str, ...] = ("R", "G", "B", "C", "M", "Y", "W", "K")
 """The eight colours: red, green, blue, cyan, magenta, yellow, white, black."""
 PRISMATIC = "P"
-KINDS: tuple[str, ...] = COLOURS + (PRISMATIC,)
+KINDS: tuple[str, ...] = (*COLOURS, PRISMATIC)
 COLOUR_NAMES: dict[str, str] = {
     "R": "red",
     "G": "green",

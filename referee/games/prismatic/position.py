@@ -16,7 +16,6 @@ from referee.games.prismatic.scoring import standing
 from referee.kit.multiset import Multiset
 
 __all__ = [
-    "to_act",
     "Place",
     "clear_card",
     "drawable",
@@ -28,6 +27,7 @@ __all__ = [
     "return_motes",
     "spend_motes",
     "take_from_deck",
+    "to_act",
     "update",
 ]
 

@@ -225,7 +225,7 @@ def _more(counts: _Counts, side: int) -> _Counts:
     return (counts[0] + 1, counts[1]) if side == 0 else (counts[0], counts[1] + 1)
 
 
-def _after(
+def _after(  # noqa: PLR0913, PLR0917 - the move's hot path: counts passed as they are, unwrapped
     state: PrizmikState,
     side: int,
     board: str,
