@@ -50,6 +50,7 @@ import json
 import os
 import platform
 import random
+import shutil
 import socket
 import subprocess
 import sys
@@ -145,7 +146,7 @@ def serve(
     process = subprocess.Popen(
         [*command, *flags], cwd=str(ROOT), stdout=log, stderr=subprocess.STDOUT
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 180  # a loaded machine starts it slowly
     while time.monotonic() < deadline:
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.5):
@@ -612,8 +613,19 @@ def run(kind: str, args: argparse.Namespace, workdir: Path) -> list[dict[str, An
     try:
         started = time.monotonic()
         names = [f"Player {n:05}" for n in range(args.players)]
-        head, tokens, ids = make_tokens(store, names)
-        event = build(store, names, ids)
+        kept = Path(args.keep) / f"{args.players}" if args.keep and kind == "sqlite" else None
+        if kept is not None and (kept / "built.json").exists():
+            head, tokens, event = json.loads((kept / "built.json").read_text())
+            for path in kept.glob("phones*"):
+                shutil.copy(path, workdir / path.name)
+        else:
+            head, tokens, ids = make_tokens(store, names)
+            event = build(store, names, ids)
+            if kept is not None:  # built once, copied for each run (a SQLite store's files)
+                kept.mkdir(parents=True, exist_ok=True)
+                for path in workdir.glob("phones*"):
+                    shutil.copy(path, kept / path.name)
+                (kept / "built.json").write_text(json.dumps([head, tokens, event]))
         print(f"[{kind}] built {args.players} players in {time.monotonic() - started:.1f} s")
         flags = ["--threads", str(args.threads)] if args.threads is not None else []
         if kind == "postgres" and args.workers > 1:
@@ -688,6 +700,12 @@ def main() -> None:
         action="store_true",
         help="Phones skip the round clock page (it lists every table: at 10,000 players it "
         "costs a whole round's tables per request).",
+    )
+    parser.add_argument(
+        "--keep",
+        default=None,
+        help="SQLite: keep the built event in this folder and start each run from a copy "
+        "of it (building 10,000 players takes minutes).",
     )
     parser.add_argument(
         "--own-share",

@@ -262,6 +262,18 @@ class GameStore:
         with persistence_errors(), self.backend.transaction(write=write) as cursor:
             yield cursor
 
+    @contextmanager
+    def stream_lock(self, stream_id: str) -> Iterator[None]:
+        """Hold ``stream_id``'s write lock while reading it, deciding and appending: the
+        server's processes on one PostgreSQL store take turns on the stream rather than
+        racing for its next version (``Backend.stream_lock``; a wait longer than the
+        store's lock wait is ``StoreBusyError``). Nothing to hold in memory or on a file."""
+        if self.backend is None:
+            yield
+            return
+        with persistence_errors(), self.backend.stream_lock(stream_id):
+            yield
+
     # -- reading -------------------------------------------------------------
     def stored_events(self, game_id: str) -> Sequence[StoredEvent]:
         return self.recorder.select_events(game_id)

@@ -359,7 +359,7 @@ class Hall(Tournaments):
             self._append(loaded, facts)
             return loaded.state, list(facts)
 
-        done: tuple[Tournament, list[Any]] = self._raced(once)
+        done: tuple[Tournament, list[Any]] = self._raced(event_id, once)
         return done
 
     def event_player_of(self, event_id: str, player_id: str, name: str) -> str:

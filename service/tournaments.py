@@ -165,13 +165,14 @@ class _Terms:
     whether they were checked (on the first load of its event) and the key stored (on
     its first append)."""
 
-    __slots__ = ("checked", "expected_version", "idempotency_key", "stamped")
+    __slots__ = ("appended", "checked", "expected_version", "idempotency_key", "stamped")
 
     def __init__(self, expected_version: int | None, idempotency_key: str | None) -> None:
         self.expected_version = expected_version
         self.idempotency_key = idempotency_key
         self.checked = False
         self.stamped = False
+        self.appended = False  # the write stored something: the version moved by its doing
 
 
 _TERMS: ContextVar[_Terms | None] = ContextVar("_TERMS", default=None)
@@ -707,6 +708,7 @@ class Tournaments:
         if terms is not None:  # stored: a write decided again after a lost race stamps anew
             terms.checked = True  # what the write reads after its append is its own doing
             terms.stamped = terms.stamped or (stamping and bool(facts))
+            terms.appended = True
         with self._events_lock:
             for event in sealed[0]:
                 loaded.fold(event)
@@ -1237,25 +1239,38 @@ class Tournaments:
         except Refusal as exc:
             raise _refused(exc) from None
 
-    def _raced(self, command: Callable[[], Any]) -> Any:
-        """``command`` (one decision on the event and one append), decided again on the
-        event as stored if another writer appended to it first: two server processes
-        (``serve --workers 2``) take a round's results at once, and a slip judged on the
-        event before the other's result was stored is judged again after it (up to
-        ``RACE_TRIES`` times: only a race lost that often, or a refusal on the new state,
-        reaches the caller). Nothing of a refused commit was stored, so deciding again is
-        as if it had come after the other."""
+    def _raced(self, event_id: str, command: Callable[[], Any]) -> Any:
+        """``command`` (one decision on the event and one append) under the event's write
+        lock (``GameStore.stream_lock``): two server processes on one PostgreSQL store
+        (``serve --workers 2``) take a round's results at once, and the second waits for
+        the first, then reads what it stored and decides on that. A writer that takes no
+        lock (a one-shot command) can still store first: then ``command`` is decided again
+        on the event as stored (up to ``RACE_TRIES`` times: only a race lost that often,
+        or a refusal on the new state, reaches the caller). Nothing of a refused commit
+        was stored, so deciding again is as if it had come after the other. A write that
+        named the version it saw (If-Match) is never decided again: on another version
+        it is stale (``StaleVersionError``)."""
         from events.store import ConcurrentWriteError
 
         terms = _TERMS.get()
-        if terms is not None and terms.expected_version is not None:
-            return command()  # the writer named the version it saw: a lost race is stale
-        for _ in range(RACE_TRIES - 1):
-            try:
+        with self.store.stream_lock(event_id.strip()):
+            if terms is not None and terms.expected_version is not None:
+                if not terms.appended:  # checked on the first load, maybe before the lock
+                    loaded = self._event(event_id)
+                    if loaded.version != terms.expected_version:
+                        raise StaleVersionError(
+                            loaded.event_id,
+                            terms.expected_version,
+                            loaded.version,
+                            stream="event",
+                        )
                 return command()
-            except ConcurrentWriteError:
-                continue  # ``_event`` reads the other writer's facts first
-        return command()
+            for _ in range(RACE_TRIES - 1):
+                try:
+                    return command()
+                except ConcurrentWriteError:
+                    continue  # ``_event`` reads the other writer's facts first
+            return command()
 
     @event_write
     def event_result(
@@ -1270,7 +1285,7 @@ class Tournaments:
         """Report several slips ``TABLE=W-L-D`` (pods ``TABLE=Ann>Ben=Cal``) for the
         current round, all or none; how many were stored (judged again once if another
         writer stored first)."""
-        counted: int = self._raced(lambda: self._event_result(event_id, slips, by=by))
+        counted: int = self._raced(event_id, lambda: self._event_result(event_id, slips, by=by))
         return counted
 
     def _event_result(self, event_id: str, slips: Sequence[str], *, by: str = "") -> int:
