@@ -468,7 +468,7 @@ async def trial(
             for what in ("pairings", "player", "clock", "pairings again", "player re-read")
         },
         "server_cpu_s": server_cpu,
-        "server_cpu_per_phone_ms": server_cpu / n * 1000,
+        "server_cpu_per_phone_ms": server_cpu / max(1, n) * 1000,
         "client_cpu_s": client_cpu,
         "window_s": window_s,
         "connect_p99_ms": pct([c for p in phones for c in p.connects], 0.99) * 1000,
@@ -496,7 +496,7 @@ async def trial(
         "reread_p50_ms": pct([p.reread for p in phones if p.reread], 0.5) * 1000,
         "reread_p99_ms": pct([p.reread for p in phones if p.reread], 0.99) * 1000,
         "reread_s": reread_s,
-        "reread_cpu_per_phone_ms": reread_cpu / n * 1000,
+        "reread_cpu_per_phone_ms": reread_cpu / max(1, n) * 1000,
         "client_lag_p99_ms": pct(lag, 0.99) * 1000,
         **ending,
     }

@@ -365,8 +365,7 @@ class Hall(Tournaments):
     def event_player_of(self, event_id: str, player_id: str, name: str) -> str:
         """The registered player a player's token is (their id across the house, else
         their name, EV-2.2), or a refusal (EV-11.2) for someone not in this event."""
-        state = self._event(event_id).state
-        found = state.holder(player_id, name)
+        found = self._event(event_id).holder(player_id, name)
         if found is None:
             raise EventRefusedError("EV-11.2", f"{name} is not a player of this event")
         return found
