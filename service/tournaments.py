@@ -152,6 +152,10 @@ class LogLine(msgspec.Struct, kw_only=True):
 _PENDING_AT_MOST = 5_000
 """Facts folded after a snapshot that are kept to move its standings by once they are read;
 past this many the standings are built afresh instead."""
+_PROJECT_AT_LEAST = 100
+"""Facts folded since the standings were last read are kept to move them by (when next
+read) up to a tenth of the players' count, and at least this many; past that the
+standings are built afresh when read."""
 RACE_TRIES = 5
 """How many times an event write lost to another process is judged again (``_raced``): at a
 round's end two workers race for the one event stream; one retry left a third of the lost
@@ -292,6 +296,7 @@ class _Loaded:
         standings = self._kept_standings if not self._pending else None
         table = self._kept_table if standings is not None else None
         if self.standings is not None:
+            self.live_standings()  # moved by the facts folded since they were read
             standings = encode_counts(self.standings.counts())
             table = encode_table(self.standings.table())
         return EventSnapshot(
@@ -336,7 +341,13 @@ class _Loaded:
             self.decks[fact.player.id] = deck
         elif isinstance(fact, f.DecklistAttached) and deck is not None:
             self.decks[fact.player] = deck  # attached or replaced (EV-2.8)
-        self._project(before, fact, self.state)
+        if self.standings is not None and isinstance(fact, _MOVES_STANDINGS):
+            # moved when next read, not now: at a round's end 7,500 results are written
+            # and the standings read a few times (1-2 ms a result at 10,000 players);
+            # past a tenth of the players' count, building them afresh is cheaper
+            self._pending.append((before, fact, self.state))
+            if len(self._pending) > max(_PROJECT_AT_LEAST, len(self.state.players) // 10):
+                self.standings, self._pending = None, []
 
     def results_by_player(self) -> dict[str, list[tuple[int, MatchResult]]]:
         """Every finished Swiss table (byes too), numbered in the event's order, under each
@@ -377,6 +388,10 @@ class _Loaded:
                 self.standings = Standings.built(
                     state.settings, state.players.values(), state.match_results()
                 )
+        elif self._pending:  # the facts folded since they were last read
+            pending, self._pending = self._pending, []
+            for before, fact, after in pending:
+                self._project(before, fact, after)
         return self.standings
 
     def _project(self, before: Tournament, fact: f.Fact, state: Tournament) -> None:
