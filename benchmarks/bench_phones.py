@@ -51,6 +51,7 @@ import os
 import platform
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -666,6 +667,11 @@ def run(kind: str, args: argparse.Namespace, workdir: Path) -> list[dict[str, An
                 print(json.dumps(result), flush=True)
             return results
         finally:
+            if args.profile:  # cProfile writes its file as the server ends: give it time
+                # (SIGINT: uvicorn raises a SIGTERM again once shut down, which ends the
+                # process before cProfile writes; a SIGINT raised again is an exception)
+                process.send_signal(signal.SIGINT)
+                process.wait(300)
             stop(process)
             log = (workdir / f"serve-{port}.log").read_text(errors="replace").strip()
             if log:
