@@ -29,6 +29,7 @@ the event service's reads), so the pages only lay out what the application layer
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -243,6 +244,7 @@ def make_posting(
     *,
     key: str | os.PathLike[str] | None = None,
     state_at: Callable[[int], Tournament | None] | None = None,
+    rows_at: Callable[[int], list[Any] | None] | None = None,
 ) -> tuple[Posting, int]:
     """The posting of ``kind`` computed at the newest checkpoint the store recorded (sealed
     now with ``key`` when given), and how many of the event's facts came after it.
@@ -251,7 +253,11 @@ def make_posting(
     it (the service's kept event), else ``None``; without it the facts up to the checkpoint
     are read and folded. A posting made when nothing came after the seal (the head referee
     seals, then posts) then costs the standings, not a fold of the whole event (issue 32
-    goal 3); its check (``verify_posting``) still folds the facts themselves.
+    goal 3); its check (``verify_posting``) still folds the facts themselves. ``rows_at(version)``
+    likewise: the standings rows now at that version (``standings --json``'s, in the Swiss
+    order), as the caller keeps them, else ``None``; without them (or for the standings
+    after a round) they are computed from scratch. A posting so made is checked against
+    the facts like any other: its rows must be exactly those recomputed from them.
 
     Refused when no checkpoint covers what is asked (nothing sealed yet, or the round
     was paired after the last seal): the head referee seals, then posts."""
@@ -274,14 +280,13 @@ def make_posting(
             f"no checkpoint covers {event_id}: seal the store first ('referee seal --key KEY'), "
             "or give --key"
         )
-    positions = _positions(store, event_id)
-    covered = [v for v, p in positions.items() if p <= checkpoint.position]
-    if not covered:
+    covered = store.newest_at(event_id, checkpoint.position)
+    if covered is None:
         raise RefusedError(
             f"{event_id} was created after the newest checkpoint ({checkpoint.time}): seal the "
             "store again ('referee seal --key KEY'), or give --key"
         )
-    version = max(covered)
+    version, position = covered
     state = state_at(version) if state_at is not None else None
     if state is None:
         events = _stored(store, event_id, upto=version)
@@ -311,10 +316,10 @@ def make_posting(
         kind=kind,
         round=round_number,
         version=version,
-        position=positions[version],
+        position=position,
         fact_hash=fact_hash,
         checkpoint=checkpoint.text(),
-        body=_body(state, kind, round_number),
+        body=_kept_body(rows_at, version, kind, round_number) or _body(state, kind, round_number),
     )
     seed = state.settings.seed if state.settings is not None else msgspec.UNSET
     if kind == "pairings" and round_number == 1 and isinstance(seed, int):
@@ -322,7 +327,22 @@ def make_posting(
     if len(_made) >= 256:
         _made.clear()
     _made[(id(store), event_id, kind, round_number, checkpoint.text())] = posting
-    return posting, max(positions) - version
+    last = store.last_row(event_id)
+    return posting, (last[0] if last is not None else version) - version
+
+
+def _kept_body(
+    rows_at: Callable[[int], list[Any] | None] | None,
+    version: int,
+    kind: Kind,
+    round_number: int | None,
+) -> list[dict[str, Any]] | None:
+    """The standings rows now at ``version`` from ``rows_at`` (see ``make_posting``), or
+    ``None`` when they must be computed (pairings, the standings after a round, no rows)."""
+    if kind != "standings" or round_number is not None or rows_at is None:
+        return None
+    rows = rows_at(version)
+    return standing_dicts(rows) if rows else None
 
 
 _made: dict[tuple[int, str, str, int | None, str], Posting] = {}
@@ -1168,6 +1188,7 @@ class Postings:
                 round_number,
                 key=key,
                 state_at=self._state_at(event_id),
+                rows_at=functools.partial(self.events.event_swiss_rows, event_id),
             )
 
     def _state_at(self, event_id: str) -> Callable[[int], Tournament | None]:

@@ -1537,6 +1537,20 @@ class Tournaments:
             return in_final_order(state, table, rows)  # listed by final place (EV-6.7)
         return rows
 
+    def event_swiss_rows(self, event_id: str, version: int) -> list[StandingRow] | None:
+        """The standings now in the Swiss order (before any final place: what a posting
+        shows), from the table this service keeps, or ``None`` when the event kept here is
+        not at ``version`` (a fact was folded since, or it is behind): a posting at the
+        newest fact costs the rows, not the standings from scratch (issue 32 goal 3; its
+        check still computes them from the facts)."""
+        loaded = self._event(event_id)
+        with self._events_lock:  # no fact folded between the version and the table
+            if loaded.version != version or loaded.state.settings is None:
+                return None
+            kept = loaded.kept_table()
+            table = kept if kept is not None else loaded.live_standings().table()
+        return [_row(s) for s in table]
+
     def event_explain(self, event_id: str, player: str, round_number: int | None = None) -> str:
         loaded = self._event(event_id)
         state = loaded.state
