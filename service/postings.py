@@ -765,10 +765,13 @@ def event_board(
     *,
     standings_after: int | None = None,
     with_standings: bool = True,
+    with_pairings: bool = True,
 ) -> tuple[EventBoard, Tournament]:
-    """The pages' view of an event, from the service's event reads: the round's pairings (by
-    table and by name), its results so far, and (``with_standings``) the standings, now or
-    after ``standings_after``.
+    """The pages' view of an event, from the service's event reads: (``with_pairings``) the
+    round's pairings (by table and by name) and its results so far, and (``with_standings``)
+    the standings, now or after ``standings_after``. A page that shows neither (a player's
+    own, the standings without the round's tables) pays for neither: each is a pass over
+    every table or player of the event.
 
     Standings rows are kept per event version: every open page reads itself again when a
     result arrives, and they all share one computation of the table."""
@@ -779,16 +782,18 @@ def event_board(
         key = (id(svc), info.event_id, info.version, standings_after)
         cached = _standings_seen.get(key)
         if cached is None:
-            cached = standing_dicts(svc.event_standings(event_id, standings_after))
+            cached = _standings_now(svc, event_id, standings_after)
             if len(_standings_seen) >= 64:
                 _standings_seen.clear()
             _standings_seen[key] = cached
         standings = cached
     rounds = sorted(state.rounds)
     shown = round_number if round_number is not None else (rounds[-1] if rounds else None)
-    pairings, named = _round_rows(svc, event_id, state, shown) if shown is not None else ([], [])
+    pairings: list[dict[str, Any]] = []
+    named: list[dict[str, Any]] = []
     results: dict[int, str] = {}
-    if shown is not None:
+    if shown is not None and with_pairings:
+        pairings, named = _round_rows(svc, event_id, state, shown)
         for row in pairings:
             if row["table"] is None:
                 continue
@@ -824,6 +829,44 @@ def event_board(
 
 
 _standings_seen: dict[tuple[int, str, int, int | None], list[dict[str, Any]]] = {}
+
+
+def _standings_now(
+    svc: EventPrinting, event_id: str, after_round: int | None
+) -> list[dict[str, Any]]:
+    """The standings rows (``standings --json``'s), now or after round N. Now and before the
+    cut, each row is kept with the live table's line it was made from, and made again only
+    for a line that is a new object (``Standings.table`` keeps every line that did not
+    move): after one result at 10,000 players the page's rows cost the lines that moved,
+    not 10,000 rows converted twice (issue 32 goal 4)."""
+    lines = svc.event_standing_lines(event_id) if after_round is None else None
+    if lines is None:
+        return standing_dicts(svc.event_standings(event_id, after_round))
+    from service.tournaments import _row
+
+    kept = _lines_seen.get((id(svc), event_id))
+    if kept is None:
+        if len(_lines_seen) >= 16:
+            _lines_seen.clear()
+        kept = _lines_seen[(id(svc), event_id)] = {}
+    out: list[dict[str, Any]] = []
+    moved: list[int] = []
+    for line in lines:
+        found = kept.get(line.player)
+        if found is not None and found[0] is line:
+            out.append(found[1])
+        else:
+            moved.append(len(out))
+            out.append({})
+    for at, row in zip(moved, standing_dicts([_row(lines[n]) for n in moved]), strict=True):
+        out[at] = row
+        kept[lines[at].player] = (lines[at], row)
+    return out
+
+
+_lines_seen: dict[tuple[int, str], dict[str, tuple[Any, dict[str, Any]]]] = {}
+"""Per service and event, each player's standings row and the live table's line it was made
+from (``_standings_now``). Rows are shared by every version that shows them: never changed."""
 
 
 def _round_rows(
@@ -1039,13 +1082,18 @@ class PlayerIndex:
     again (``explain`` was half of a player page's cost)."""
 
     def __init__(
-        self, board: EventBoard, state: Tournament, memo: dict[Any, str] | None = None
+        self,
+        board: EventBoard,
+        state: Tournament,
+        memo: dict[Any, str] | None = None,
+        standing: Callable[[str], Any] | None = None,
     ) -> None:
         self.board = board
         self.state = state
         self.memo = memo
         self.names, self._ids, self._house, self._paired = _players_index(state)
         self._standing = {row["player"]: row for row in board.standings}
+        self._standing_of = standing
         self._results: dict[str, list[tuple[int, Any]]] | None = None
         self._order = {n: i for i, n in enumerate(state.rounds)}
         self._late: bool | None = None  # whether a late entry took losses (EV-2.9)
@@ -1153,10 +1201,19 @@ class PlayerIndex:
             bye=now.bye if now else False,
             opponents=now.opponents if now else [],
             result=now.result if now else "",
-            standing=self._standing.get(name),
+            standing=self.standing(who),
             history=history,
             hall=player_hall(state, who),
         )
+
+    def standing(self, who: str) -> dict[str, Any] | None:
+        """The player's standings row (``who``: their id): from the board's rows, or, for a
+        board read without them, from ``standing`` (given to the index: the player's line of
+        the live table, ``None`` when it cannot say), else ``None``."""
+        if self.board.standings or self._standing_of is None:
+            return self._standing.get(self.state.players[who].name)
+        line = self._standing_of(who)
+        return standing_dicts([line])[0] if line is not None else None
 
 
 class Postings:
@@ -1224,6 +1281,7 @@ class Postings:
         *,
         standings_after: int | None = None,
         with_standings: bool = True,
+        with_pairings: bool = True,
     ) -> tuple[EventBoard, Tournament]:
         """What an event page shows (``event_board``)."""
         return event_board(
@@ -1232,6 +1290,7 @@ class Postings:
             round_number,
             standings_after=standings_after,
             with_standings=with_standings,
+            with_pairings=with_pairings,
         )
 
     def event_list(self) -> list[EventRow]:
