@@ -113,14 +113,14 @@ def newest_at(backend: Backend, stream_id: str, upto: int) -> tuple[int, int] | 
     """The number and store position of a stream's newest event at or before position
     ``upto`` (one walk down the stream's index from its newest event), or ``None``."""
     p, m = backend.position, backend.mark
+    newest = (
+        f"SELECT originator_version, {p} FROM {backend.events_table} "
+        f"WHERE originator_id = {m} AND {p} <= {m} ORDER BY originator_version DESC LIMIT 1"
+    )
     with backend.cursor() as cursor:
-        cursor.execute(
-            f"SELECT originator_version, {p} FROM {backend.events_table} "
-            f"WHERE originator_id = {m} AND {p} <= {m} ORDER BY originator_version DESC LIMIT 1",
-            (stream_id, upto),
-        )
-        row = cursor.fetchone()
-        return (int(row[0]), int(row[1])) if row is not None else None
+        cursor.execute(newest, (stream_id, upto))
+        found = cursor.fetchone()
+    return (int(found[0]), int(found[1])) if found is not None else None
 
 
 def log_heads(backend: Backend, after: int, limit: int) -> list[tuple[int, str, int]]:
