@@ -145,3 +145,29 @@ def test_the_fast_path_sends_the_shared_clock_page_as_the_handler_does_never_the
     late = client.get(url, headers=auth(tokens["ann"]))
     assert fast(client).served == served
     assert ">49:59<" in late.text
+
+
+def test_the_api_clock_narrowed_to_one_table_or_the_tables_with_extra_time(
+    client: TestClient[Litestar], tokens: Tokens
+) -> None:
+    """EV-9.4: a page showing one table's clock reads that table alone (with the round's
+    figures); the hall's clock reads the tables with extra time; without either, every
+    table of the round."""
+    event = make_event(client, tokens["head"])
+    set_clock(client)
+    head_post(client, tokens, f"/api/events/{event}/clock", {"action": "start"})
+    head_post(
+        client,
+        tokens,
+        f"/api/events/{event}/tables/2/extensions",
+        {"minutes": 4, "reason": "judge call"},
+    )
+    url = f"/api/events/{event}/clock"
+    every = client.get(url, headers=auth(tokens["ann"])).json()
+    assert [t["table"] for t in every["tables"]] == list(range(1, 9))
+    one = client.get(f"{url}?table=3", headers=auth(tokens["ann"])).json()
+    assert [t["table"] for t in one["tables"]] == [3]
+    assert one["remaining_seconds"] == every["remaining_seconds"]
+    assert one["state"] == "running"
+    extended = client.get(f"{url}?extended=true", headers=auth(tokens["ann"])).json()
+    assert [(t["table"], t["extension_minutes"]) for t in extended["tables"]] == [(2, 4)]
