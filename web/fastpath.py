@@ -4,8 +4,10 @@ for the entries' hot write.
 
 Litestar's routing, middleware, parameter parsing and response objects cost about as much
 CPU per request as a cached answer itself (``BENCHMARKS.md``). ``FastPath`` answers a
-``GET`` of an event page or its JSON twin directly when, and only when, the answer is
-already in the shared cache (``web.eventcache``) under the very key the handler would use:
+``GET`` of an event page or its JSON twin, or the shared round clock page
+(``web.hallpages``, for a reader without its controls, while it is not past its second),
+directly when, and only when, the answer is already in the shared cache
+(``web.eventcache``) under the very key the handler would use:
 
 - the caller is identified by the one authentication ``Web.principal`` uses too
   (``Web.identify``: ``Authorization: Bearer`` or the pages' cookie, the token store's
