@@ -1203,7 +1203,7 @@ class PlayerIndex:
             result=now.result if now else "",
             standing=self.standing(who),
             history=history,
-            hall=player_hall(state, who),
+            hall=player_hall(state, who, [(n, p) for n, _, p in self._paired.get(who, [])]),
         )
 
     def standing(self, who: str) -> dict[str, Any] | None:
