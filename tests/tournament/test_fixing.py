@@ -36,7 +36,7 @@ from referee.tournament.fixing import (
     Undrop,
     WithdrawPenalty,
 )
-from tests.tournament.test_decisions import refused, run
+from tests.tournament.helpers import refused, run
 
 NAMES = ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
 

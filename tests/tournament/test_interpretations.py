@@ -9,7 +9,6 @@ import pytest
 
 from referee.tournament import (
     AwardBye,
-    Command,
     CorrectResult,
     CreateEvent,
     Drop,
@@ -24,15 +23,9 @@ from referee.tournament import (
     Tournament,
     compute_standings,
     decide,
-    fold,
     games_to_win,
 )
-
-
-def run(state: Tournament, *commands: Command) -> Tournament:
-    for command in commands:
-        state = fold(decide(state, command), state)
-    return state
+from tests.tournament.helpers import run
 
 
 def test_match_lengths() -> None:
