@@ -31,10 +31,11 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import httpx  # noqa: E402
 from bench_http import random_games  # noqa: E402
-from bench_scale import build, pool_of_lines  # noqa: E402
+from bench_scale import build  # noqa: E402
 
 from events.store import GameStore  # noqa: E402
 from service.app import open_service  # noqa: E402
+from tests.sealed_games import pool_of_lines  # noqa: E402
 
 
 def record_of(games: int) -> bytes:

@@ -30,57 +30,22 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 # E402 on purpose: the project imports only once the lines above put it on sys.path
-from events.codec import encode, seal  # noqa: E402
 from events.interchange import export_jsonl  # noqa: E402
-from events.schema import (  # noqa: E402
-    GENESIS_HASH,
-    TOPIC_OF,
-    ActionRecorded,
-    GameCreated,
-    GameEnded,
-    GameEvent,
-)
+from events.schema import GameEnded  # noqa: E402
 from events.store import GameStore  # noqa: E402
-from referee import games  # noqa: E402
-from referee.contract import Player, Setup  # noqa: E402
 from service import RefereeService  # noqa: E402
+from tests.sealed_games import Line, pool_of_lines, prizmik_game, sealed_rows  # noqa: E402
 
 NAMES = [f"Player{i:03d}" for i in range(400)]
 START = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def pool_of_lines(count: int, plies: int, rng: random.Random) -> list[list[tuple[str, str, bytes]]]:
-    """Random legal PRIZMIK lines of ``plies`` actions: (seat, notation, action JSON)."""
-    rules = games.load("prizmik")
-    setup = rules.resolve_setup(Setup(players=(Player("red", "a"), Player("blue", "b"))))
-    lines: list[list[tuple[str, str, bytes]]] = []
-    while len(lines) < count:
-        state = rules.initial_state(setup)
-        line = []
-        for _ in range(plies):
-            options = list(rules.legal_actions(state))
-            rng.shuffle(options)
-            for action in options:
-                after = rules.apply(state, action)
-                if not rules.outcome(after).over:
-                    break
-            else:
-                break
-            line.append((state.turn, rules.notation(action), msgspec.json.encode(action)))
-            state = after
-        if len(line) == plies:
-            lines.append(line)
-    return lines
-
-
 def game_rows(
-    index: int, line: list[tuple[str, str, bytes]], rng: random.Random, finished: bool
+    index: int, line: Line, rng: random.Random, finished: bool
 ) -> tuple[str, list[tuple[int, str, bytes]]]:
     game_id = f"prizmik-{uuid.UUID(int=rng.getrandbits(128)).hex[:10]}"
     base: dict[str, Any] = {
@@ -89,29 +54,7 @@ def game_rows(
         "timestamp": START + timedelta(minutes=index),
         "prev_hash": "",
     }
-    red, blue = rng.sample(NAMES, 2)
-    rules = games.load("prizmik")
-    events: list[GameEvent] = [
-        GameCreated(
-            **base,
-            game="prizmik",
-            ruleset="prizmik/1",
-            variants=rules.resolve_variants({}),
-            players=(Player("red", red), Player("blue", blue)),
-            created_by="bench",
-        )
-    ]
-    for seq, (seat, notation, action) in enumerate(line, start=1):
-        events.append(
-            ActionRecorded(
-                **base,
-                seq=seq,
-                actor=seat,
-                action=msgspec.Raw(action),
-                notation=notation,
-                recorded_by="bench",
-            )
-        )
+    events = prizmik_game(base, rng.sample(NAMES, 2), line, "bench")
     if finished:
         events.append(
             GameEnded(
@@ -122,13 +65,7 @@ def game_rows(
                 reason="bench",
             )
         )
-    rows = []
-    prev = GENESIS_HASH
-    for number, event in enumerate(events, start=1):
-        event = seal(msgspec.structs.replace(event, originator_version=number, prev_hash=prev))
-        prev = event.hash
-        rows.append((number, TOPIC_OF[type(event)], encode(event)))
-    return game_id, rows
+    return game_id, sealed_rows(events)
 
 
 def build(
