@@ -19,9 +19,6 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
-
-import msgspec
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -31,11 +28,10 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_scale import START  # noqa: E402
 
 from events.schema import (  # noqa: E402
-    ActionRecorded,
     ActionRetracted,
 )
 from events.store import GameStore  # noqa: E402
-from tests.sealed_games import pool_of_lines, prizmik_game, sealed_rows  # noqa: E402
+from tests.sealed_games import pool_of_lines, prizmik_game, recorded, sealed_rows, stream_base  # noqa: E402
 
 GAME_ID = "prizmik-longgame01"
 
@@ -43,27 +39,12 @@ GAME_ID = "prizmik-longgame01"
 def build(db: Path, count: int) -> int:
     """Store one game of about ``count`` events; how many were stored."""
     line = pool_of_lines(1, 40, random.Random(1))[0]
-    base: dict[str, Any] = {
-        "originator_id": GAME_ID,
-        "originator_version": 0,
-        "timestamp": START,
-        "prev_hash": "",
-    }
+    base = stream_base(GAME_ID, START)
     events = prizmik_game(base, ("Ann", "Ben"), line[:39], "bench")
     seq = len(events) - 1
-    seat, notation, action = line[39]
     while len(events) < count:
         seq += 1
-        events.append(
-            ActionRecorded(
-                **base,
-                seq=seq,
-                actor=seat,
-                action=msgspec.Raw(action),
-                notation=notation,
-                recorded_by="bench",
-            )
-        )
+        events.append(recorded(base, seq, line[39], "bench"))
         seq += 1
         events.append(
             ActionRetracted(**base, seq=seq, event=len(events), reason="wrong piece", by="bench")

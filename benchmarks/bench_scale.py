@@ -28,7 +28,6 @@ import time
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -38,7 +37,14 @@ from events.interchange import export_jsonl  # noqa: E402
 from events.schema import GameEnded  # noqa: E402
 from events.store import GameStore  # noqa: E402
 from service import RefereeService  # noqa: E402
-from tests.sealed_games import Line, pool_of_lines, prizmik_game, sealed_rows  # noqa: E402
+from tests.sealed_games import (  # noqa: E402
+    Line,
+    pool_of_lines,
+    prizmik_game,
+    random_game_id,
+    sealed_rows,
+    stream_base,
+)
 
 NAMES = [f"Player{i:03d}" for i in range(400)]
 START = datetime(2026, 1, 1, tzinfo=UTC)
@@ -47,13 +53,8 @@ START = datetime(2026, 1, 1, tzinfo=UTC)
 def game_rows(
     index: int, line: Line, rng: random.Random, finished: bool
 ) -> tuple[str, list[tuple[int, str, bytes]]]:
-    game_id = f"prizmik-{uuid.UUID(int=rng.getrandbits(128)).hex[:10]}"
-    base: dict[str, Any] = {
-        "originator_id": game_id,
-        "originator_version": 0,
-        "timestamp": START + timedelta(minutes=index),
-        "prev_hash": "",
-    }
+    game_id = random_game_id(rng)
+    base = stream_base(game_id, START + timedelta(minutes=index))
     events = prizmik_game(base, rng.sample(NAMES, 2), line, "bench")
     if finished:
         events.append(

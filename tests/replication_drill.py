@@ -27,7 +27,6 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -36,7 +35,14 @@ from typing import Any
 from events.schema import GameEnded
 from events.store import GameStore
 from service.replication import name_store
-from tests.sealed_games import Line, pool_of_lines, prizmik_game, sealed_rows
+from tests.sealed_games import (
+    Line,
+    pool_of_lines,
+    prizmik_game,
+    random_game_id,
+    sealed_rows,
+    stream_base,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 START = datetime(2026, 11, 28, 9, 0, tzinfo=UTC)
@@ -135,13 +141,8 @@ def game_rows(
     index: int, line: Line, rng: random.Random
 ) -> tuple[str, list[tuple[int, str, bytes]]]:
     """A finished game of ``line`` under a new id, sealed as the store seals it."""
-    game_id = f"prizmik-{uuid.UUID(int=rng.getrandbits(128)).hex[:10]}"
-    base: dict[str, Any] = {
-        "originator_id": game_id,
-        "originator_version": 0,
-        "timestamp": START + timedelta(seconds=index),
-        "prev_hash": "",
-    }
+    game_id = random_game_id(rng)
+    base = stream_base(game_id, START + timedelta(seconds=index))
     events = prizmik_game(base, (f"Red{index}", f"Blue{index}"), line, "drill")
     events.append(
         GameEnded(**base, winner="red", how="resignation", clause="REF-3.2", reason="drill")

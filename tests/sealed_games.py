@@ -6,7 +6,9 @@ holds for a stream, sealed and chained as ``GameStore`` seals them."""
 from __future__ import annotations
 
 import random
+import uuid
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -51,6 +53,25 @@ def pool_of_lines(count: int, plies: int, rng: random.Random) -> list[Line]:
     return lines
 
 
+def stream_base(game_id: str, when: datetime) -> dict[str, Any]:
+    """The fields every event of a new stream starts with (its chain is filled when sealed)."""
+    return {"originator_id": game_id, "originator_version": 0, "timestamp": when, "prev_hash": ""}
+
+
+def random_game_id(rng: random.Random) -> str:
+    return f"prizmik-{uuid.UUID(int=rng.getrandbits(128)).hex[:10]}"
+
+
+def recorded(
+    base: dict[str, Any], seq: int, step: tuple[str, str, bytes], by: str
+) -> ActionRecorded:
+    """The ``seq``-th action of a game, ``step`` of a line (seat, notation, action JSON)."""
+    seat, notation, action = step
+    return ActionRecorded(
+        **base, seq=seq, actor=seat, action=msgspec.Raw(action), notation=notation, recorded_by=by
+    )
+
+
 def prizmik_game(
     base: dict[str, Any], names: Sequence[str], line: Iterable[tuple[str, str, bytes]], by: str
 ) -> list[GameEvent]:
@@ -67,17 +88,7 @@ def prizmik_game(
             created_by=by,
         )
     ]
-    for seq, (seat, notation, action) in enumerate(line, start=1):
-        events.append(
-            ActionRecorded(
-                **base,
-                seq=seq,
-                actor=seat,
-                action=msgspec.Raw(action),
-                notation=notation,
-                recorded_by=by,
-            )
-        )
+    events.extend(recorded(base, seq, step, by) for seq, step in enumerate(line, start=1))
     return events
 
 

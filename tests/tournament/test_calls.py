@@ -28,8 +28,7 @@ from referee.tournament.hall import (
     ResolveCall,
     decide_hall,
 )
-from tests.tournament.helpers import refused_hall as refused
-from tests.tournament.helpers import run_hall as run
+from tests.tournament.helpers import refused, run
 
 AT = datetime(2026, 11, 28, 14, 0, tzinfo=UTC)
 
