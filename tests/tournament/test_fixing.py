@@ -15,6 +15,7 @@ from referee.tournament import (
     LinkGame,
     PairManual,
     PairNext,
+    Placement,
     RecordGameResult,
     RecordPenalty,
     Refusal,
@@ -418,3 +419,45 @@ def test_ev_8_7_a_penalty_applied_later_is_withdrawn_where_it_took_effect() -> N
     assert refused(state, WithdrawPenalty(penalty=1, reason="wrong")) == "EV-8.7"
     fixed = run(state, WithdrawPenalty(penalty=1, reason="wrong", result="1-1-0"))
     assert fixed.result(2, 1) == Score(1, 1)
+
+
+def test_ev_i_11_a_match_loss_at_a_pod_table_places_the_player_last() -> None:
+    """EV-I.11 (EV-8.6 at a pod): a match loss given at a pod of four is applied there and
+    places the player last, alone, in the result the pod reports later, the others in the
+    order reported; withdrawn (EV-8.7), the reported order stands as it was written."""
+    state = linked(run(event(("Ann", "Ben", "Cal", "Dee"), pods=True), PairNext()))
+    table = state.rounds[1].table(1)
+    assert table is not None
+    assert len(table.players) == 4
+    facts = decide(state, RecordPenalty(player="Ben", infraction="outside-assistance"))
+    assert [type(fact) for fact in facts] == [f.PenaltyRecorded, f.PenaltyApplied]
+    penalized = run(state, RecordPenalty(player="Ben", infraction="outside-assistance"))
+    assert penalized.applied_penalties == {1: (1, 1)}
+    assert penalized.result(1, 1) is None  # the others play on
+    reported = run(penalized, ReportResult(round=1, table=1, slip="Ben>Ann>Cal=Dee"))
+    result = reported.result(1, 1)
+    assert isinstance(result, Placement)
+    ann, ben, cal, dee = (reported.find(n) or n for n in ("Ann", "Ben", "Cal", "Dee"))
+    assert result.place_of(ann) < result.place_of(cal) == result.place_of(dee)
+    assert result.place_of(ben) > result.place_of(dee)
+    back = run(reported, WithdrawPenalty(penalty=1, reason="wrong player"))
+    first = back.result(1, 1)
+    assert isinstance(first, Placement)
+    assert first.place_of(ben) == 1
+
+
+def test_ev_i_11_a_match_loss_leaving_one_player_decides_the_pod() -> None:
+    """EV-I.11: at a pod of two (five players sit three and two, EV-7.1), a match loss
+    leaves one player, who is first at once; the table's open games are closed as void."""
+    state = linked(run(event(("Ann", "Ben", "Cal", "Dee", "Eve"), pods=True), PairNext()))
+    pair = next(p for p in state.rounds[1].pairings if len(p.players) == 2)
+    assert pair.table is not None
+    loser, winner = pair.players
+    name = state.players[loser].name
+    facts = decide(state, RecordPenalty(player=name, infraction="outside-assistance"))
+    assert [type(fact) for fact in facts] == [f.PenaltyRecorded, f.GamesVoided, f.PenaltyApplied]
+    done = run(state, RecordPenalty(player=name, infraction="outside-assistance"))
+    result = done.result(1, pair.table)
+    assert isinstance(result, Placement)
+    assert result.place_of(winner) == 1
+    assert result.place_of(loser) == 2
