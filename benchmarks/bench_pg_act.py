@@ -31,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import new_schema, referee_out
+from _common import byte_compiled, new_schema, referee_out
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY = "e1>e8"  # red's full fleet may not fly that far: rejected, kept as evidence
@@ -96,13 +96,7 @@ def main() -> None:
     trees = {"this": ROOT}
     if args.against is not None:
         trees["against"] = args.against.resolve()
-    for tree in trees.values():
-        subprocess.run(
-            [sys.executable, "-m", "compileall", "-q"]
-            + [str(tree / p) for p in ("referee", "events", "projections", "service", "cli")],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
+    byte_compiled(list(trees.values()))
     dsn = PG.split("?")[0]
     schema = new_schema(dsn, "bench_pgact")
     pg = f"{dsn}?schema={schema}"
