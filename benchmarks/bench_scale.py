@@ -34,17 +34,9 @@ sys.path.insert(0, str(ROOT))
 
 # E402 on purpose: the project imports only once the lines above put it on sys.path
 from events.interchange import export_jsonl  # noqa: E402
-from events.schema import GameEnded  # noqa: E402
 from events.store import GameStore  # noqa: E402
 from service import RefereeService  # noqa: E402
-from tests.sealed_games import (  # noqa: E402
-    Line,
-    pool_of_lines,
-    prizmik_game,
-    random_game_id,
-    sealed_rows,
-    stream_base,
-)
+from tests.sealed_games import Line, pool_of_lines, random_game_id, sealed_game  # noqa: E402
 
 NAMES = [f"Player{i:03d}" for i in range(400)]
 START = datetime(2026, 1, 1, tzinfo=UTC)
@@ -54,19 +46,10 @@ def game_rows(
     index: int, line: Line, rng: random.Random, finished: bool
 ) -> tuple[str, list[tuple[int, str, bytes]]]:
     game_id = random_game_id(rng)
-    base = stream_base(game_id, START + timedelta(minutes=index))
-    events = prizmik_game(base, rng.sample(NAMES, 2), line, "bench")
-    if finished:
-        events.append(
-            GameEnded(
-                **base,
-                winner=rng.choice(["red", "blue"]),
-                how="resignation",
-                clause="REF-3.2",
-                reason="bench",
-            )
-        )
-    return game_id, sealed_rows(events)
+    names = rng.sample(NAMES, 2)
+    winner = rng.choice(["red", "blue"]) if finished else None
+    when = START + timedelta(minutes=index)
+    return game_id, sealed_game(game_id, when, names, line, "bench", winner)
 
 
 def build(

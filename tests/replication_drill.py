@@ -32,17 +32,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from events.schema import GameEnded
 from events.store import GameStore
 from service.replication import name_store
-from tests.sealed_games import (
-    Line,
-    pool_of_lines,
-    prizmik_game,
-    random_game_id,
-    sealed_rows,
-    stream_base,
-)
+from tests.sealed_games import Line, pool_of_lines, random_game_id, sealed_game
 
 ROOT = Path(__file__).resolve().parents[1]
 START = datetime(2026, 11, 28, 9, 0, tzinfo=UTC)
@@ -142,12 +134,10 @@ def game_rows(
 ) -> tuple[str, list[tuple[int, str, bytes]]]:
     """A finished game of ``line`` under a new id, sealed as the store seals it."""
     game_id = random_game_id(rng)
-    base = stream_base(game_id, START + timedelta(seconds=index))
-    events = prizmik_game(base, (f"Red{index}", f"Blue{index}"), line, "drill")
-    events.append(
-        GameEnded(**base, winner="red", how="resignation", clause="REF-3.2", reason="drill")
+    when = START + timedelta(seconds=index)
+    return game_id, sealed_game(
+        game_id, when, (f"Red{index}", f"Blue{index}"), line, "drill", "red"
     )
-    return game_id, sealed_rows(events)
 
 
 class Games:
@@ -214,23 +204,18 @@ def replica_position(env: dict[str, str]) -> tuple[int, int]:
     return (int(row[0]), int(row[1])) if row else (0, 0)
 
 
+def follow_command(source: Path, target: Path | str) -> list[str]:
+    """``referee replicate --follow`` from ``source`` to ``target`` (a file or a URL),
+    polling every 50 ms."""
+    command = [sys.executable, "-m", "cli.main", "replicate", "--from", str(source)]
+    return [*command, "--to", str(target), "--follow", "--interval", "0.05"]
+
+
 def follower(source: Path, target_url: str, log: Path) -> subprocess.Popen[bytes]:
     """``referee replicate --follow`` as its own process (killed with SIGKILL by the drill)."""
     with log.open("ab") as out:
         return subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "cli.main",
-                "replicate",
-                "--from",
-                str(source),
-                "--to",
-                target_url,
-                "--follow",
-                "--interval",
-                "0.05",
-            ],
+            follow_command(source, target_url),
             cwd=ROOT,
             stdin=subprocess.DEVNULL,
             stdout=out,

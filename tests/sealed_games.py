@@ -14,7 +14,14 @@ from typing import Any
 import msgspec
 
 from events.codec import encode, seal
-from events.schema import GENESIS_HASH, TOPIC_OF, ActionRecorded, GameCreated, GameEvent
+from events.schema import (
+    GENESIS_HASH,
+    TOPIC_OF,
+    ActionRecorded,
+    GameCreated,
+    GameEnded,
+    GameEvent,
+)
 from referee import games
 from referee.contract import Player, Setup
 
@@ -101,3 +108,21 @@ def sealed_rows(events: Iterable[GameEvent]) -> list[tuple[int, str, bytes]]:
         prev = sealed.hash
         rows.append((number, TOPIC_OF[type(sealed)], encode(sealed)))
     return rows
+
+
+def sealed_game(
+    game_id: str,
+    when: datetime,
+    names: Sequence[str],
+    line: Line,
+    by: str,
+    winner: str | None,
+) -> list[tuple[int, str, bytes]]:
+    """The rows of a PRIZMIK game ``game_id`` over ``line``, ended by a resignation won by
+    the seat ``winner`` (``None``: still open), all recorded by ``by``."""
+    base = stream_base(game_id, when)
+    events = prizmik_game(base, names, line, by)
+    if winner is not None:
+        ended = GameEnded(**base, winner=winner, how="resignation", clause="REF-3.2", reason=by)
+        events.append(ended)
+    return sealed_rows(events)
