@@ -78,7 +78,7 @@ def test_ref_11_a_call_from_a_game_outside_any_event_reaches_the_queue(tmp_path:
             "open",
             game,
         )
-        with pytest.raises(RefusedError, match="REF-11.1"):
+        with pytest.raises(RefusedError, match=r"REF-11\.1"):
             svc.game_call_as(rita, game)  # one call at a time
         (item,) = svc.queue(now=T0 + timedelta(seconds=61)).calls
         assert (item.game_id, item.call, item.tournament, item.overdue) == (
@@ -92,7 +92,7 @@ def test_ref_11_a_call_from_a_game_outside_any_event_reaches_the_queue(tmp_path:
             svc.call_step_as(sam, game, row.call, "claim")
         assert svc.call_step_as(rita, game, row.call, "claim").holder == "Rita"
         assert svc.call_step_as(rita, game, row.call, "escalate", "rules text").escalated
-        with pytest.raises(RefusedError, match="REF-11.2"):
+        with pytest.raises(RefusedError, match=r"REF-11\.2"):
             svc.call_step_as(rita, game, row.call, "resolve", "ruled")
         done = svc.call_step_as(head, game, row.call, "resolve", "capture stands (PZ-6.1)")
         assert (done.status, done.holder, done.note) == (
