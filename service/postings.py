@@ -351,6 +351,12 @@ def read_posting(raw: bytes | str | os.PathLike[str]) -> Posting:
 # -- verifying a posting -------------------------------------------------------------------
 
 
+def _change(event: TournamentEvent, what: str, reason: str, by: str) -> Change:
+    """A change to a posting: the fact's version and time, what it changed, why and by whom."""
+    when = event.timestamp.strftime("%Y-%m-%d %H:%M:%S")
+    return Change(version=event.originator_version, time=when, what=what, reason=reason, by=by)
+
+
 def _changes_since(events: Sequence[TournamentEvent], posting: Posting) -> list[Change]:
     """The facts after the posting that change what it shows, as recorded (EV-8.1)."""
     from events.tournament import to_fact
@@ -360,44 +366,20 @@ def _changes_since(events: Sequence[TournamentEvent], posting: Posting) -> list[
     out: list[Change] = []
     for event in events[posting.version :]:
         fact = to_fact(event)
-        when = event.timestamp.strftime("%Y-%m-%d %H:%M:%S")
         match fact:
             case f.ResultCorrected(round=n, table=t, score=score, placement=placement):
                 if posting.kind == "standings" and (shown is None or n <= shown):
                     result = (
                         score.text if score is not None else placement.text if placement else "?"
                     )
-                    out.append(
-                        Change(
-                            version=event.originator_version,
-                            time=when,
-                            what=f"round {n} table {t} corrected to {result}",
-                            reason=fact.reason,
-                            by=fact.by,
-                        )
-                    )
+                    what = f"round {n} table {t} corrected to {result}"
+                    out.append(_change(event, what, fact.reason, fact.by))
             case f.PairingChanged(round=rnd, reason=why, by=by):
                 if posting.kind == "pairings" and rnd.number == shown:
-                    out.append(
-                        Change(
-                            version=event.originator_version,
-                            time=when,
-                            what=f"round {rnd.number} re-paired",
-                            reason=why,
-                            by=by,
-                        )
-                    )
+                    out.append(_change(event, f"round {rnd.number} re-paired", why, by))
             case f.RoundUndone(round=n, reason=why, by=by):
                 if posting.kind == "pairings" and n == shown:  # EV-5.13
-                    out.append(
-                        Change(
-                            version=event.originator_version,
-                            time=when,
-                            what=f"round {n} undone",
-                            reason=why,
-                            by=by,
-                        )
-                    )
+                    out.append(_change(event, f"round {n} undone", why, by))
             case _:
                 pass  # new results, links, drops: news after the posting, not changes to it
     return out
