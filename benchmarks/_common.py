@@ -67,18 +67,23 @@ def started(command: list[str], port: int, log: IO[Any]) -> subprocess.Popen[byt
     raise RuntimeError(f"the server did not start; see {log.name}")
 
 
-def referee_out(*args: str, cwd: Path | str = ROOT, env: dict[str, str] | None = None) -> str:
-    """What ``referee ARGS`` prints (run in ``cwd``, with ``env`` added), stripped; a
-    failing command raises."""
-    done = subprocess.run(
+def _referee(args: list[str], cwd: Path | str, env: dict[str, str]) -> Any:
+    return subprocess.run(
         [sys.executable, "-m", "cli.main", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
-        check=True,
-        env={**os.environ, **(env or {})},
+        check=False,
+        env=env,
     )
-    return done.stdout.strip()
+
+
+def referee_out(*args: str, cwd: Path | str = ROOT, env: dict[str, str] | None = None) -> str:
+    """What ``referee ARGS`` prints (run in ``cwd``, with ``env`` added), stripped; a
+    failing command raises."""
+    done = _referee(list(args), cwd, {**os.environ, **(env or {})})
+    done.check_returncode()
+    return str(done.stdout).strip()
 
 
 def referee_timed(args: list[str], env: dict[str, str]) -> tuple[float, float, str]:
@@ -86,19 +91,13 @@ def referee_timed(args: list[str], env: dict[str, str]) -> tuple[float, float, s
     environment ``env``, and what it printed; a failing command ends the benchmark."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "cli.main", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=env,
-    )
+    done = _referee(args, ROOT, env)
     elapsed = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
         raise SystemExit(f"{args}: {done.stderr}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return elapsed, cpu, done.stdout
+    return elapsed, cpu, str(done.stdout)
 
 
 def new_schema(dsn: str, prefix: str) -> str:

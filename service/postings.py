@@ -935,16 +935,18 @@ class PlayerLine(msgspec.Struct, kw_only=True):
     """Judge calls and result reports at the player's table (``service.calls``)."""
 
 
-def player_line(board: EventBoard, state: Tournament, player_name: str) -> PlayerLine:
-    who = state.find(player_name)
-    if who is None:
-        raise RefusedError(f"no player {player_name!r} in this event")
-    name = state.players[who].name
-    history = player_rounds(state, name)
-    now = next((h for h in history if h.round == board.round), None)
-    standing = next((s for s in board.standings if s["player"] == name), None)
+def _line(
+    state: Tournament,
+    who: str,
+    current: int | None,
+    history: list[PlayerRound],
+    standing: dict[str, Any] | None,
+) -> PlayerLine:
+    """Player ``who``'s line: their table of round ``current`` (if any), ``history`` and
+    ``standing``, and the calls and reports at their table."""
+    now = next((h for h in history if h.round == current), None)
     return PlayerLine(
-        player=name,
+        player=state.players[who].name,
         table=now.table if now else None,
         bye=now.bye if now else False,
         opponents=now.opponents if now else [],
@@ -953,6 +955,16 @@ def player_line(board: EventBoard, state: Tournament, player_name: str) -> Playe
         history=history,
         hall=player_hall(state, who),
     )
+
+
+def player_line(board: EventBoard, state: Tournament, player_name: str) -> PlayerLine:
+    who = state.find(player_name)
+    if who is None:
+        raise RefusedError(f"no player {player_name!r} in this event")
+    name = state.players[who].name
+    history = player_rounds(state, name)
+    standing = next((s for s in board.standings if s["player"] == name), None)
+    return _line(state, who, board.round, history, standing)
 
 
 _PlayersIndex = tuple[
@@ -1108,17 +1120,7 @@ class PlayerIndex:
             for number, _, pairing in self._paired.get(who, [])
         ]
         name = state.players[who].name
-        now = next((h for h in history if h.round == self.board.round), None)
-        return PlayerLine(
-            player=name,
-            table=now.table if now else None,
-            bye=now.bye if now else False,
-            opponents=now.opponents if now else [],
-            result=now.result if now else "",
-            standing=self._standing.get(name),
-            history=history,
-            hall=player_hall(state, who),
-        )
+        return _line(state, who, self.board.round, history, self._standing.get(name))
 
 
 class Postings:

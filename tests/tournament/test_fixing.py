@@ -228,6 +228,19 @@ def test_ev_1_5_rounds_and_cut_change_while_possible() -> None:
     assert refused(two, ChangeSettings(rounds=1, reason="fewer")) == "EV-1.5"
 
 
+def lost_the_match(facts: Sequence[f.Fact], level: str) -> None:
+    """EV-8.6: the penalty ``level`` given at table 1 of round 1 lost the first-listed
+    player's match by the games a bo3 needs, voided its open game and was applied there."""
+    penalty, reported, voided, applied = facts
+    assert isinstance(penalty, f.PenaltyRecorded)
+    assert penalty.penalty == level
+    assert isinstance(reported, f.MatchReported)
+    assert reported.score == Score(0, 2)
+    assert isinstance(voided, f.GamesVoided)
+    assert voided.games == ("g1-1-1",)
+    assert applied == f.PenaltyApplied(penalty=1, round=1, table=1)
+
+
 def test_ev_8_6_a_match_loss_decides_the_match_and_a_game_loss_names_the_game() -> None:
     """EV-8.6: a match loss reports the match lost by the games needed and voids its open
     games; a game loss names the player's open game; the head's choice is kept beside the
@@ -236,15 +249,7 @@ def test_ev_8_6_a_match_loss_decides_the_match_and_a_game_loss_names_the_game() 
     first = state.rounds[1].table(1).players[0]  # type: ignore[union-attr]
     name = state.players[first].name
     facts = decide(state, RecordPenalty(player=name, infraction="outside-assistance"))
-    penalty, reported, voided, applied = facts
-    assert isinstance(applied, f.PenaltyApplied)
-    assert applied.penalty == 1
-    assert isinstance(penalty, f.PenaltyRecorded)
-    assert penalty.penalty == "match-loss"
-    assert isinstance(reported, f.MatchReported)
-    assert reported.score == Score(0, 2)
-    assert isinstance(voided, f.GamesVoided)
-    assert voided.games == ("g1-1-1",)
+    lost_the_match(facts, "match-loss")
     chosen = decide(
         state, RecordPenalty(player=name, infraction="outside-assistance", penalty="game-loss")
     )
@@ -266,14 +271,7 @@ def test_ev_8_6_a_disqualification_loses_the_match_in_progress() -> None:
     facts = decide(
         state, RecordPenalty(player=name, infraction="cheating", penalty="disqualification")
     )
-    penalty, reported, voided, applied = facts
-    assert isinstance(penalty, f.PenaltyRecorded)
-    assert penalty.penalty == "disqualification"
-    assert isinstance(reported, f.MatchReported)
-    assert reported.score == Score(0, 2)
-    assert isinstance(voided, f.GamesVoided)
-    assert voided.games == ("g1-1-1",)
-    assert applied == f.PenaltyApplied(penalty=1, round=1, table=1)
+    lost_the_match(facts, "disqualification")
     between = run(event(("Ann", "Ben")), RecordPenalty(player="Ann", infraction="cheating"))
     assert between.penalties[0].penalty == "disqualification"
     assert between.applied_penalties == {}
