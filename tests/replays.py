@@ -15,6 +15,15 @@ def load_game(path: Path) -> dict[str, Any]:
     return data
 
 
+def worked_game(path: Path) -> dict[str, Any]:
+    """A fixture game that says what it shows: a title and the notes of how its end was
+    worked out by hand."""
+    game = load_game(path)
+    assert game["title"]
+    assert game["notes"]
+    return game
+
+
 def game_options(game: dict[str, Any], fixtures: Path) -> dict[str, Any]:
     """The game's options, with its ``catalog_file`` read as a face passes a file: its text."""
     options = dict(game["options"])

@@ -17,7 +17,7 @@ from referee.games.crystale import CrystaleState
 from referee.kit.decks import Decklist
 from referee.kit.multiset import Multiset
 from tests.crystale.helpers import FIXTURES, PLAYERS, RULES
-from tests.replays import applied, game_options, load_game
+from tests.replays import applied, game_options, load_game, worked_game
 
 GAME_FILES = sorted(FIXTURES.glob("*.json"))
 
@@ -56,9 +56,7 @@ def test_fixtures_cover_both_endings() -> None:
 
 @pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.stem)
 def test_fixture_game_ends_as_worked_out_by_hand(path: Path) -> None:
-    game = load_game(path)
-    assert game["title"]
-    assert game["notes"]
+    game = worked_game(path)
     state = replay(game)
     out = RULES.outcome(state)
     expected = game["expected"]

@@ -21,7 +21,7 @@ from referee.games.gammasphere.position import attack_of, defense_of
 from referee.kit.adjustments import parse_adjustment
 from referee.kit.decks import Deck, parse_decklist
 from tests.gammasphere.helpers import FIXTURES, RULES
-from tests.replays import applied, game_options, load_game
+from tests.replays import applied, game_options, load_game, worked_game
 
 GAME_FILES = sorted((FIXTURES / "games").glob("*.json"))
 
@@ -78,9 +78,7 @@ def test_at_least_five_fixture_games() -> None:
 
 @pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.stem)
 def test_fixture_game_replays_to_its_recorded_result(path: Path) -> None:
-    game = load_game(path)
-    assert game["title"]
-    assert game["notes"]
+    game = worked_game(path)
     state = replay(game)
     out = RULES.outcome(state)
     expected = game["expected"]
