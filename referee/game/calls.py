@@ -15,6 +15,7 @@ from typing import Any, Literal
 import msgspec
 
 from referee.errors import InvalidCommandError
+from referee.game.commands import AnswerCall
 from referee.game.facts import GameCallAnswered, GameEvent, JudgeCalledToGame
 
 __all__ = [
@@ -117,17 +118,11 @@ def decide_call(
 
 
 def decide_answer(
-    calls: Mapping[int, GameCall],
-    number: int,
-    step: str,
-    *,
-    by: str,
-    note: str,
-    head: bool,
-    base: dict[str, Any],
+    calls: Mapping[int, GameCall], command: AnswerCall, base: dict[str, Any]
 ) -> list[GameEvent]:
     """REF-11.2: a referee claims, escalates or resolves a call not yet resolved; an
     escalated call is the head referee's (as at an event, EV-10.4 to EV-10.6)."""
+    number, step, by, note = command.call, command.step, command.by, command.note
     call = calls.get(number)
     if call is None:
         raise InvalidCommandError("REF-11.2", f"there is no call {number} in this game")
@@ -148,7 +143,7 @@ def decide_answer(
             raise InvalidCommandError("REF-11.2", "a call is resolved with a note of what was done")
     else:
         raise InvalidCommandError("REF-11.2", f"{step!r}: a call is claimed, escalated or resolved")
-    if call.escalated and not head and kind != "escalate":
+    if call.escalated and not command.head and kind != "escalate":
         raise InvalidCommandError(
             "REF-11.2", f"call {number} is escalated: the head referee takes it"
         )

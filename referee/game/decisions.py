@@ -451,15 +451,7 @@ def _call(
         event = (view.created.meta or {}).get("event", "").strip()
         ended = view.ended is not None
         return decide_call(calls, event, ended, command.by, command.reason, base)
-    return decide_answer(
-        calls,
-        command.call,
-        command.step,
-        by=command.by,
-        note=command.note,
-        head=command.head,
-        base=base,
-    )
+    return decide_answer(calls, command, base)
 
 
 def _penalize(view: FoldedGame, command: Penalize, base: dict[str, Any]) -> list[GameEvent]:
