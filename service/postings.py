@@ -941,9 +941,11 @@ def _line(
     current: int | None,
     history: list[PlayerRound],
     standing: dict[str, Any] | None,
+    paired: list[tuple[int, Pairing]] | None = None,
 ) -> PlayerLine:
     """Player ``who``'s line: their table of round ``current`` (if any), ``history`` and
-    ``standing``, and the calls and reports at their table."""
+    ``standing``, and the calls and reports at their table (``paired``: their pairings,
+    where the caller has them indexed, ``player_hall``)."""
     now = next((h for h in history if h.round == current), None)
     return PlayerLine(
         player=state.players[who].name,
@@ -953,7 +955,7 @@ def _line(
         result=now.result if now else "",
         standing=standing,
         history=history,
-        hall=player_hall(state, who),
+        hall=player_hall(state, who, paired),
     )
 
 
@@ -1120,7 +1122,8 @@ class PlayerIndex:
             for number, _, pairing in self._paired.get(who, [])
         ]
         name = state.players[who].name
-        return _line(state, who, self.board.round, history, self._standing.get(name))
+        paired = [(n, p) for n, _, p in self._paired.get(who, [])]
+        return _line(state, who, self.board.round, history, self._standing.get(name), paired)
 
 
 class Postings:
