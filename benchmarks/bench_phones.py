@@ -67,7 +67,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_http import PG, Connection, free_port, pct, stop  # noqa: E402
+from _common import free_port, started  # noqa: E402
+from bench_http import PG, Connection, pct, stop  # noqa: E402
 
 SLIPS = ["2-0-0", "2-1-0", "0-2-0", "1-2-0", "1-1-1"]
 REST_AT_ONCE = 1000
@@ -146,18 +147,8 @@ def serve(
     prefix = ["-m", "cProfile", "-o", profile] if profile else []
     command = [sys.executable, *prefix, "-m", "cli.main", "serve", "--store", store]
     command += ["--port", str(port), "--projections", str(workdir / "phones.projections.db")]
-    process = subprocess.Popen(
-        [*command, *flags], cwd=str(ROOT), stdout=log, stderr=subprocess.STDOUT
-    )
-    deadline = time.monotonic() + 180  # a loaded machine starts it slowly
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return process, port
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError(f"the server did not start; see {log.name}")
+    # a loaded machine starts it slowly
+    return started([*command, *flags], port, log, wait=180), port
 
 
 # -- the phones -----------------------------------------------------------------------------

@@ -547,23 +547,12 @@ class GameStore:
         sealed = seal_after(version, prev, new_events)
         others = [seal_after(v, p, batch) for v, p, batch in also]
         game_id = sealed[0].originator_id
-        if self.read_only:
-            raise StoreUnavailableError(
-                "this store was opened read-only (its folder cannot be written); "
-                "nothing can be recorded in it"
-            )
-        try:
-            with persistence_errors():
-                self.app.save(
-                    *[cast(Any, _Batch(s[0].originator_id, s)) for s in (sealed, *others) if s]
-                )
-        except IntegrityError as exc:
-            _replica_refusal(self, exc, [s[0].originator_id for s in (sealed, *others) if s])
-            raise ConcurrentWriteError(
-                f"another referee recorded event {version + 1} of game {game_id} at the same "
-                "moment; nothing of yours was stored. Look at the position again and re-enter "
-                "your entry if it still stands."
-            ) from None
+        self._save_streams(
+            [sealed, *others],
+            f"another referee recorded event {version + 1} of game {game_id} at the same "
+            "moment; nothing of yours was stored. Look at the position again and re-enter "
+            "your entry if it still stands.",
+        )
         if view is not None:
             fold_written(view, sealed, applied)
         return sealed, others
@@ -574,11 +563,7 @@ class GameStore:
         stream's numbers still enforced, so a stream another writer moved meanwhile fails
         the whole write with ``ConcurrentWriteError``. Returns the events' notification
         ids (the whole store's log)."""
-        if self.read_only:
-            raise StoreUnavailableError(
-                "this store was opened read-only (its folder cannot be written); "
-                "nothing can be recorded in it"
-            )
+        self._writable()
         events = [event for stream in streams for event in stream]
         if not events:
             return []
@@ -608,23 +593,30 @@ class GameStore:
         (the stream's current version, its last hash, new events). All or nothing: an
         event pairing a round and creating its games is never half stored."""
         sealed_batches = [seal_after(version, prev, new) for version, prev, new in batches]
+        self._save_streams(
+            sealed_batches,
+            "another writer changed this event at the same moment; nothing of yours was "
+            "stored. Look at it again and re-enter your command if it still stands.",
+        )
+        return sealed_batches
+
+    def _writable(self) -> None:
         if self.read_only:
             raise StoreUnavailableError(
                 "this store was opened read-only (its folder cannot be written); "
                 "nothing can be recorded in it"
             )
+
+    def _save_streams(self, batches: Sequence[Sequence[GameEvent]], conflict: str) -> None:
+        """Store the sealed ``batches`` (one a stream) in one transaction, or store nothing
+        and raise ``ConcurrentWriteError(conflict)`` when a stream moved meanwhile."""
+        self._writable()
         try:
             with persistence_errors():
-                self.app.save(
-                    *[cast(Any, _Batch(s[0].originator_id, s)) for s in sealed_batches if s]
-                )
+                self.app.save(*[cast(Any, _Batch(b[0].originator_id, b)) for b in batches if b])
         except IntegrityError as exc:
-            _replica_refusal(self, exc, [s[0].originator_id for s in sealed_batches if s])
-            raise ConcurrentWriteError(
-                "another writer changed this event at the same moment; nothing of yours was "
-                "stored. Look at it again and re-enter your command if it still stands."
-            ) from None
-        return sealed_batches
+            _replica_refusal(self, exc, [b[0].originator_id for b in batches if b])
+            raise ConcurrentWriteError(conflict) from None
 
     def new_event_id(self, seed: str | None = None) -> str:
         """A new event (tournament) id: ``ev-`` and eight characters, like a game id's;

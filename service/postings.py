@@ -371,6 +371,12 @@ def read_posting(raw: bytes | str | os.PathLike[str]) -> Posting:
 # -- verifying a posting -------------------------------------------------------------------
 
 
+def _change(event: TournamentEvent, what: str, reason: str, by: str) -> Change:
+    """A change to a posting: the fact's version and time, what it changed, why and by whom."""
+    when = event.timestamp.strftime("%Y-%m-%d %H:%M:%S")
+    return Change(version=event.originator_version, time=when, what=what, reason=reason, by=by)
+
+
 def _changes_since(events: Sequence[TournamentEvent], posting: Posting) -> list[Change]:
     """The facts after the posting that change what it shows, as recorded (EV-8.1)."""
     from events.tournament import to_fact
@@ -380,44 +386,20 @@ def _changes_since(events: Sequence[TournamentEvent], posting: Posting) -> list[
     out: list[Change] = []
     for event in events[posting.version :]:
         fact = to_fact(event)
-        when = event.timestamp.strftime("%Y-%m-%d %H:%M:%S")
         match fact:
             case f.ResultCorrected(round=n, table=t, score=score, placement=placement):
                 if posting.kind == "standings" and (shown is None or n <= shown):
                     result = (
                         score.text if score is not None else placement.text if placement else "?"
                     )
-                    out.append(
-                        Change(
-                            version=event.originator_version,
-                            time=when,
-                            what=f"round {n} table {t} corrected to {result}",
-                            reason=fact.reason,
-                            by=fact.by,
-                        )
-                    )
+                    what = f"round {n} table {t} corrected to {result}"
+                    out.append(_change(event, what, fact.reason, fact.by))
             case f.PairingChanged(round=rnd, reason=why, by=by):
                 if posting.kind == "pairings" and rnd.number == shown:
-                    out.append(
-                        Change(
-                            version=event.originator_version,
-                            time=when,
-                            what=f"round {rnd.number} re-paired",
-                            reason=why,
-                            by=by,
-                        )
-                    )
+                    out.append(_change(event, f"round {rnd.number} re-paired", why, by))
             case f.RoundUndone(round=n, reason=why, by=by):
                 if posting.kind == "pairings" and n == shown:  # EV-5.13
-                    out.append(
-                        Change(
-                            version=event.originator_version,
-                            time=when,
-                            what=f"round {n} undone",
-                            reason=why,
-                            by=by,
-                        )
-                    )
+                    out.append(_change(event, f"round {n} undone", why, by))
             case _:
                 pass  # new results, links, drops: news after the posting, not changes to it
     return out
@@ -1016,24 +998,38 @@ class PlayerLine(msgspec.Struct, kw_only=True):
     """Judge calls and result reports at the player's table (``service.calls``)."""
 
 
-def player_line(board: EventBoard, state: Tournament, player_name: str) -> PlayerLine:
-    who = state.find(player_name)
-    if who is None:
-        raise RefusedError(f"no player {player_name!r} in this event")
-    name = state.players[who].name
-    history = player_rounds(state, name)
-    now = next((h for h in history if h.round == board.round), None)
-    standing = next((s for s in board.standings if s["player"] == name), None)
+def _line(
+    state: Tournament,
+    who: str,
+    current: int | None,
+    history: list[PlayerRound],
+    standing: dict[str, Any] | None,
+    paired: list[tuple[int, Pairing]] | None = None,
+) -> PlayerLine:
+    """Player ``who``'s line: their table of round ``current`` (if any), ``history`` and
+    ``standing``, and the calls and reports at their table (``paired``: their pairings,
+    where the caller has them indexed, ``player_hall``)."""
+    now = next((h for h in history if h.round == current), None)
     return PlayerLine(
-        player=name,
+        player=state.players[who].name,
         table=now.table if now else None,
         bye=now.bye if now else False,
         opponents=now.opponents if now else [],
         result=now.result if now else "",
         standing=standing,
         history=history,
-        hall=player_hall(state, who),
+        hall=player_hall(state, who, paired),
     )
+
+
+def player_line(board: EventBoard, state: Tournament, player_name: str) -> PlayerLine:
+    who = state.find(player_name)
+    if who is None:
+        raise RefusedError(f"no player {player_name!r} in this event")
+    name = state.players[who].name
+    history = player_rounds(state, name)
+    standing = next((s for s in board.standings if s["player"] == name), None)
+    return _line(state, who, board.round, history, standing)
 
 
 _PlayersIndex = tuple[
@@ -1193,18 +1189,8 @@ class PlayerIndex:
             _player_round(state, names, who, number, pairing)
             for number, _, pairing in self._paired.get(who, [])
         ]
-        name = state.players[who].name
-        now = next((h for h in history if h.round == self.board.round), None)
-        return PlayerLine(
-            player=name,
-            table=now.table if now else None,
-            bye=now.bye if now else False,
-            opponents=now.opponents if now else [],
-            result=now.result if now else "",
-            standing=self.standing(who),
-            history=history,
-            hall=player_hall(state, who, [(n, p) for n, _, p in self._paired.get(who, [])]),
-        )
+        paired = [(n, p) for n, _, p in self._paired.get(who, [])]
+        return _line(state, who, self.board.round, history, self.standing(who), paired)
 
     def standing(self, who: str) -> dict[str, Any] | None:
         """The player's standings row (``who``: their id): from the board's rows, or, for a

@@ -228,6 +228,8 @@ _MOVES_STANDINGS = (
     f.GameResultRecorded,
     f.MatchReported,
     f.ResultCorrected,
+    f.PenaltyApplied,  # a match loss at a pod places the player last (EV-I.11)
+    f.PenaltyWithdrawn,
 )
 """The facts that move the standings (``_Loaded._project`` moves them by these alone)."""
 
@@ -420,10 +422,9 @@ class _Loaded:
                     table.remove(key)
             for key in _round_keys(state, fact.round):
                 self._touch(key, state)
-        elif isinstance(fact, f.GameResultRecorded):
-            self._touch(state.games[fact.game], state)
-        elif isinstance(fact, f.MatchReported | f.ResultCorrected):
-            self._touch((fact.round, fact.table), state)
+        else:
+            for key in _result_moved(before, fact, state):
+                self._touch(key, state)
 
     def _touch(self, key: TableKey, state: Tournament | None = None) -> None:
         """Set table ``key``'s result in the standings as ``state`` (default: the newest)
@@ -435,6 +436,18 @@ class _Loaded:
             self.standings.record(key, result)
         elif known:
             self.standings.remove(key)
+
+
+def _result_moved(before: Tournament, fact: f.Fact, state: Tournament) -> list[TableKey]:
+    """The table whose result ``fact`` moves, if any: a game's or a slip's, and at a pod a
+    match loss applied or withdrawn (it places the player last, EV-I.11)."""
+    if isinstance(fact, f.GameResultRecorded):
+        return [state.games[fact.game]]
+    if isinstance(fact, f.MatchReported | f.ResultCorrected | f.PenaltyApplied):
+        return [(fact.round, fact.table)]
+    if isinstance(fact, f.PenaltyWithdrawn) and fact.penalty in before.applied_penalties:
+        return [before.applied_penalties[fact.penalty]]
+    return []
 
 
 class MatchUpdate:
