@@ -231,15 +231,8 @@ class Writer:
     caller: Principal
     expected: int | None  # the version If-Match names
     key: str | None  # the Idempotency-Key
-
-    @property
-    def svc(self) -> CachedService:
-        return self.web.svc
-
-    @property
-    def by(self) -> str:
-        """The caller as the record names who did it."""
-        return self.caller.label
+    svc: CachedService  # the web's service
+    by: str  # the caller as the record names who did it
 
     @property
     def seating(self) -> Seating:
@@ -300,7 +293,8 @@ def _provide_writer(
     if_match: IfMatch = None,
     idempotency_key: IdempotencyKey = None,
 ) -> Writer:
-    return Writer(web, request, caller, expected_version(if_match), _key(idempotency_key))
+    expected, key = expected_version(if_match), _key(idempotency_key)
+    return Writer(web, request, caller, expected, key, web.svc, caller.label)
 
 
 def dependencies(web: Web) -> dict[str, Provide]:

@@ -24,7 +24,7 @@ from service.api import (
     record_lines,
 )
 from service.api import resolve_branch as resolve
-from service.errors import RefusedError
+from service.errors import RefusedError, StaleVersionError
 from service.results import EntryResult
 from web.api import PROBLEMS
 from web.guards import SeatingDep, WebDep, WriterDep, etag, may_game
@@ -98,6 +98,9 @@ async def keep_branch(
     w = writer
 
     def work() -> tuple[int, Any, dict[str, str]]:
+        actual = w.svc.load(w.game_id).version  # If-Match, on the writer thread, in order
+        if w.expected is not None and actual != w.expected:
+            raise StaleVersionError(w.game_id, w.expected, actual)
         kept = resolve(w.svc, w.game_id, event, data.keep, reason=data.reason, by=w.by)
         return 201, Kept(branch=event, kept=data.keep, results=kept), {}
 
