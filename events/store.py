@@ -593,11 +593,11 @@ class GameStore:
                 "this store was opened read-only (its folder cannot be written); "
                 "nothing can be recorded in it"
             )
+        events = [event for sealed in sealed_batches for event in sealed]
         try:
             with persistence_errors():
-                self.app.save(
-                    *[cast(Any, _Batch(s[0].originator_id, s)) for s in sealed_batches if s]
-                )
+                if events:  # one carrier: a pairing's 5,000 game streams, one protocol check
+                    self.app.save(cast(Any, _Batch(events[0].originator_id, events)))
         except IntegrityError as exc:
             _replica_refusal(self, exc, [s[0].originator_id for s in sealed_batches if s])
             raise ConcurrentWriteError(

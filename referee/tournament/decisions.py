@@ -8,7 +8,7 @@ refusal.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -108,6 +108,11 @@ class AwardBye(_Command, frozen=True, kw_only=True):
 
 class PairNext(_Command, frozen=True, kw_only=True):
     """Pair the next round the format calls for (Swiss, pods, cut, bracket, round robin)."""
+
+    ranking: tuple[tuple[str, int], ...] | None = None
+    """The standings as the caller keeps them (every player best first with their match
+    points: ``Tournament.standings()``'s order), so a Swiss or pod round is paired without
+    every result summed again; ``None``: worked out from the state."""
 
 
 class PairManual(_Command, frozen=True, kw_only=True):
@@ -536,7 +541,9 @@ def _next_kind(state: Tournament) -> RoundKind:
     )
 
 
-def _pair_next(state: Tournament) -> tuple[Fact, ...]:
+def _pair_next(
+    state: Tournament, ranking: Sequence[tuple[str, int]] | None = None
+) -> tuple[Fact, ...]:
     settings = _open_event(state)
     open_round = state.open_round()
     if open_round is not None:
@@ -558,7 +565,7 @@ def _pair_next(state: Tournament) -> tuple[Fact, ...]:
         if number > min(total, schedule_rounds):
             raise Refusal("EV-5.9", "every round of the round robin has been paired")
         return (RoundPaired(round=round_robin_round(number, players)),)
-    seats = state.seats(number)
+    seats = state.seats(number, ranking)
     awarded = state.awarded_in(number)
     if kind == "pods":
         return (RoundPaired(round=pair_pods(number, seats, awarded=awarded)),)
@@ -785,7 +792,7 @@ _DECISIONS: dict[type, Callable[[Tournament, Any], tuple[Fact, ...]]] = {
     Register: _register,
     Drop: lambda state, c: _drop(state, c.player, c.reason),
     AwardBye: _award_bye,
-    PairNext: lambda state, c: _pair_next(state),
+    PairNext: lambda state, c: _pair_next(state, c.ranking),
     PairManual: lambda state, c: _pair_manual(state, c.spec, c.reason),
     ChangePairing: lambda state, c: _change_pairing(state, c.spec, c.reason, c.by),
     LinkGame: lambda state, c: _link(state, c.round, c.table, c.game),

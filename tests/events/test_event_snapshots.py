@@ -76,17 +76,23 @@ def reads(svc: RefereeService, event: str) -> tuple[object, ...]:
 
 
 def snapshot_row(db: Path, event: str) -> tuple[int, bytes] | None:
-    """The kept snapshot's version and its parts (head, history, standings) in one buffer,
-    as ``decode_snapshot`` reads them."""
+    """The kept snapshot's version and its parts (head, the earlier rounds' rows,
+    standings) in one buffer, as ``decode_snapshot`` reads them."""
     with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
         row = conn.execute(
-            "SELECT version, head, history, standings, standings_table FROM event_snapshot "
+            "SELECT version, head, standings, standings_table FROM event_snapshot "
             "WHERE event_id = ?",
             (event,),
         ).fetchone()
+        rows = conn.execute(
+            "SELECT number, written, pairings, maps FROM event_snapshot_round "
+            "WHERE event_id = ? ORDER BY number",
+            (event,),
+        ).fetchall()
     if row is None:
         return None
-    parts = (bytes(row[1]), bytes(row[2]), *(None if r is None else bytes(r) for r in row[3:]))
+    standings = [None if r is None else bytes(r) for r in row[2:]]
+    parts = (bytes(row[1]), [tuple(r) for r in rows], *standings)
     return int(row[0]), msgspec.msgpack.encode(parts)
 
 
@@ -249,28 +255,61 @@ def test_a_head_written_again_keeps_its_history(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A command that keeps a new snapshot while the earlier rounds are unread rewrites the
-    head alone: the history row stays the one written at the cut."""
+    head alone: the history's rows stay the ones written at the cut."""
     db = tmp_path / "e.db"
     event = build(db, rounds=3)
     with open_service(db) as svc:
         svc.event_pair(event)
     projections = db.with_name(db.stem + ".projections.db")
-
-    def history() -> tuple[int, bytes]:
-        with sqlite3.connect(projections) as conn:
-            row = conn.execute("SELECT history_id, history FROM event_snapshot").fetchone()
-        return int(row[0]), bytes(row[1])
-
-    before = history()
+    before = history_rows(projections)
+    assert sorted(before) == [1, 2, 3]  # round 4 is the head's
     monkeypatch.setattr(tournaments, "SAVE_BEHIND", 1)
     with open_service(db) as svc:
         svc.event_result(event, ["1=2-1-0"])
         assert history_unread(svc, event)
         version = svc.event_info(event).version
-    assert history() == before
+    assert history_rows(projections) == before
     row = snapshot_row(db, event)
     assert row is not None
     assert row[0] == version
+    with open_service(db) as svc:
+        assert reads(svc, event) == fresh_read(db, event)
+
+
+def history_rows(projections: Path) -> dict[int, tuple[int, bytes, bytes]]:
+    """The history's rows: round -> (the version written at, pairings, maps)."""
+    with sqlite3.connect(projections) as conn:
+        rows = conn.execute(
+            "SELECT number, written, pairings, maps FROM event_snapshot_round"
+        ).fetchall()
+    return {int(r[0]): (int(r[1]), bytes(r[2]), bytes(r[3])) for r in rows}
+
+
+def test_a_pairing_writes_the_row_of_the_round_it_closes_alone(tmp_path: Path) -> None:
+    """Pairing the next round (EV-5.1) moves the round it closes into a row of its own; the
+    earlier rounds' rows are not written again, nor read: the pairing takes the earlier
+    rounds' pairings (EV-5.3: no rematch) and the kept standings (EV-4.1), not every
+    table, and pairs as the whole log does."""
+    db = tmp_path / "e.db"
+    event = build(db, rounds=2)
+    projections = db.with_name(db.stem + ".projections.db")
+    with open_service(db) as svc:
+        svc.event_pair(event)  # round 3: rows 1-2
+    before = history_rows(projections)
+    with open_service(db) as svc:
+        rows = svc.event_pairings(event)
+        svc.event_result(event, [f"{r.table}=2-1-0" for r in rows if not r.bye])
+    (tmp_path / "copy").mkdir()
+    copy = tmp_path / "copy" / "e.db"  # the store alone: no snapshot beside it
+    copy.write_bytes(db.read_bytes())
+    with open_service(db) as svc:
+        pairing = [(r.table, r.players, r.bye) for r in svc.event_pair(event)]
+        assert history_unread(svc, event)  # the tables of rounds 1-3 were never decoded
+    after = history_rows(projections)
+    assert sorted(after) == [1, 2, 3]
+    assert {n: after[n] for n in before} == before
+    with open_service(copy) as svc:
+        assert [(r.table, r.players, r.bye) for r in svc.event_pair(event)] == pairing
     with open_service(db) as svc:
         assert reads(svc, event) == fresh_read(db, event)
 
@@ -286,7 +325,7 @@ def test_a_history_replaced_meanwhile_is_folded_again_from_the_log(tmp_path: Pat
         svc.event_info(event)
         assert history_unread(svc, event)
         with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
-            conn.execute("UPDATE event_snapshot SET history_id = -1")
+            conn.execute("UPDATE event_snapshot_round SET written = -1")
         assert reads(svc, event) == fresh_read(db, event)
 
 
@@ -321,7 +360,7 @@ def test_verify_drops_a_snapshot_whose_history_differs(tmp_path: Path) -> None:
 def test_the_kept_standings_table_is_read_until_a_fact_moves_it(tmp_path: Path) -> None:
     """The standings (EV-4.1) are read from the table kept with the snapshot while no fact
     since has moved them (a clock mark, EV-9.2, does not); a result does (EV-3.1), and they
-    are then the counts restored and moved, equal to the log's either way."""
+    are then the kept counts moved by it, equal to the log's either way."""
     db = tmp_path / "e.db"
     event = build(db, rounds=3)
     with open_service(db) as svc:
@@ -335,5 +374,7 @@ def test_the_kept_standings_table_is_read_until_a_fact_moves_it(tmp_path: Path) 
     with open_service(db) as svc:
         svc.event_result(event, ["1=0-2-0"])
         rows = svc.event_standings(event)
-        assert svc.parts.events._event(event).standings is not None
+        loaded = svc.parts.events._event(event)
+        assert loaded.kept_table() is None  # moved by the result
+        assert loaded.counted()
     assert msgspec.to_builtins(rows) == fresh_read(db, event)[1]
