@@ -6,10 +6,13 @@ or that another fold wrote is never read, and ``verify`` drops a snapshot that d
 from __future__ import annotations
 
 import sqlite3
+import tempfile
 from pathlib import Path
 
 import msgspec
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from projections.event_state import (
     EventSnapshot,
@@ -378,3 +381,68 @@ def test_the_kept_standings_table_is_read_until_a_fact_moves_it(tmp_path: Path) 
         assert loaded.kept_table() is None  # moved by the result
         assert loaded.counted()
     assert msgspec.to_builtins(rows) == fresh_read(db, event)[1]
+
+
+# -- the kept standings against the log, on generated events (issue 32) --
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    players=st.integers(5, 9),
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from(["round", "round", "correct", "drop", "late", "penalty"]),
+            st.integers(0, 40),
+        ),
+        min_size=3,
+        max_size=6,
+    ),
+)
+def test_kept_standings_pair_as_the_standings_recomputed(
+    players: int, steps: list[tuple[str, int]]
+) -> None:
+    """On generated events (odd fields get byes, EV-5.4; slips close their games as void,
+    EV-3.9; drops, EV-2.6; late entries taking losses, EV-2.9; penalties, EV-8.6; an
+    earlier round's result corrected, EV-8.1), each command run as its own process would
+    (a fresh service reading the kept snapshot), the standings kept and moved by the
+    tables touched since (EV-4.1) equal the whole log's, and the next round is paired from
+    them exactly as from the standings worked out again (EV-5.3)."""
+    tournaments.SAVE_BEHIND = 3
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "e.db"
+        with open_service(db, create=True) as svc:
+            event = svc.event_new("Gen", "gammasphere", rounds=9).event_id
+            svc.event_register(event, [f"Player {n}" for n in range(players)])
+            rows = svc.event_pair(event)
+            svc.event_result(event, [f"{r.table}=2-1-0" for r in rows if not r.bye])
+        for number, (action, pick) in enumerate(steps):
+            with open_service(db) as svc:
+                state = svc.event_state(event)
+                active = [e.name for e in state.players.values() if e.dropped_after is None]
+                if action == "round" and state.current_round < 9:
+                    here = Path(folder) / f"copy{number}"
+                    here.mkdir()
+                    (here / "e.db").write_bytes(db.read_bytes())  # no snapshot: the log alone
+                    rows = svc.event_pair(event)
+                    with open_service(here / "e.db") as whole:
+                        again = whole.event_pair(event)
+                    assert [(r.table, r.players, r.bye) for r in rows] == [
+                        (r.table, r.players, r.bye) for r in again
+                    ]
+                    slips = [
+                        f"{r.table}={SLIPS[(r.table or 0) * (pick + 1) % len(SLIPS)]}"
+                        for r in rows
+                        if not r.bye
+                    ]
+                    svc.event_result(event, slips)
+                elif action == "correct" and state.current_round > 1:
+                    svc.event_correct(event, 1, "1=0-2-0", reason="the slip was misread")
+                elif action == "drop" and len(active) > 3:
+                    svc.event_drop(event, active[pick % len(active)])
+                elif action == "late" and state.current_round:
+                    svc.event_register(event, [f"Late {number}"], late_as_losses=True)
+                elif action == "penalty":
+                    svc.event_penalty(event, active[pick % len(active)], "deck-problem")
+            with open_service(db) as svc:
+                assert reads(svc, event) == fresh_read(db, event)
+                assert svc.verify(event).bad == 0
