@@ -9,14 +9,17 @@ command reads one row and folds only the facts after it.
 
 A snapshot is kept in two parts (issue 32): the *head* (settings, players, the rounds
 from the latest one at the time it was written, their tables and games, the calls and
-reports of those rounds) and the *history* (every earlier round, its tables, games,
-voided games, calls and reports), in columns of their own. A command reads the head
-alone; the state's maps and its rounds are ``PartedMap``/``PartedRounds``, which answer
-from the head and read and decode the history the first time something older is asked
-for (a key of an earlier round, or the whole map: pairing, the standings built afresh,
-a page listing every table). So a result, ``event show`` or the standings decode what
-the open round holds, whatever the number of rounds played; a snapshot written again
-while its history is still unread rewrites the head alone.
+reports of those rounds) and the *history*, one row per earlier round (its pairings in
+one column; its tables, games, voided games, calls and reports in another). A command
+reads the head alone; the state's maps and its rounds are ``PartedMap``/``PartedRounds``,
+which answer from the head and read and decode the history the first time something
+older is asked for (the rounds' pairings alone for a pairing; the maps for a key of an
+earlier round, or the whole map: the standings built afresh, a page listing every
+table). So a result, ``event show`` or the standings decode what the open round holds,
+whatever the number of rounds played. A save cuts the state at its latest round: while
+the history is the kept one (read or not, unchanged), it writes the head and the rows of
+the rounds the cut moves there (the round a pairing closes), never the earlier rows
+again; a change to an earlier round writes every row.
 
 A snapshot is a cache, never a source: it is taken at a version of the stream and
 carries that version's hash, so a reader checks it continues the chain it reads (a

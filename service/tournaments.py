@@ -996,24 +996,19 @@ class Tournaments:
             self._check_similar(loaded.state, cleaned)
         if deck is not None:
             self._check_event_deck(loaded, deck)
-        state = loaded.state
-        facts: list[f.Fact] = []
-        for name, house_id in zip(cleaned, ids, strict=True):
-            new = self._decide(
-                state,
-                d.Register(
-                    name=name,
-                    byes=byes,
-                    rating=rating,
-                    table=table,
-                    player_id=house_id,
-                    late_as_losses=late_as_losses,
-                    allow_similar=allow_similar,
-                ),
+        each = [
+            d.Register(
+                name=name,
+                byes=byes,
+                rating=rating,
+                table=table,
+                player_id=house_id,
+                late_as_losses=late_as_losses,
+                allow_similar=allow_similar,
             )
-            for fact in new:
-                state = apply(state, fact)
-            facts.extend(new)
+            for name, house_id in zip(cleaned, ids, strict=True)
+        ]
+        facts = list(self._decide(loaded.state, d.RegisterMany(players=tuple(each))))
         extra = {0: {"deck": deck}} if deck is not None else None
         self._append(loaded, facts, extra=extra)
         return [fact.player.id for fact in facts if isinstance(fact, f.PlayerRegistered)]

@@ -220,14 +220,19 @@ class _Entry:
         self.opp_gw = Fraction(0)
 
     def add(self, c: Contribution, sign: int) -> None:
-        self.points += sign * c.points
-        self.possible += sign * c.possible
-        self.game_points += sign * c.game_points
-        self.games += sign * c.games
-        self.wins += sign * c.wins
-        self.losses += sign * c.losses
-        self.draws += sign * c.draws
-        self.byes += sign * c.byes
+        _counted(self, c, sign)
+
+
+def _counted(counts: _Entry | _Tally, c: Contribution, sign: int) -> None:
+    """Add ``c`` to ``counts`` (``sign`` -1: take it away)."""
+    counts.points += sign * c.points
+    counts.possible += sign * c.possible
+    counts.game_points += sign * c.game_points
+    counts.games += sign * c.games
+    counts.wins += sign * c.wins
+    counts.losses += sign * c.losses
+    counts.draws += sign * c.draws
+    counts.byes += sign * c.byes
 
 
 def _share(points: int, possible: int, floor: Fraction) -> Fraction:
@@ -562,14 +567,7 @@ class _Tally(msgspec.Struct):
     def add(self, share: Contribution, opponents: list[str], sign: int = 1) -> None:
         """Count one table's ``share`` (``sign`` -1: take it back, and one meeting with
         each of ``opponents``)."""
-        self.points += sign * share.points
-        self.possible += sign * share.possible
-        self.game_points += sign * share.game_points
-        self.games += sign * share.games
-        self.wins += sign * share.wins
-        self.losses += sign * share.losses
-        self.draws += sign * share.draws
-        self.byes += sign * share.byes
+        _counted(self, share, sign)
         if sign > 0:
             self.opponents.extend(opponents)
         else:
