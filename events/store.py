@@ -483,6 +483,14 @@ class GameStore:
             if game_id == stream_id
         }
 
+    def newest_at(self, stream_id: str, position: int) -> tuple[int, int] | None:
+        """The number and store position of a stream's newest event at or before store
+        position ``position`` (a posting's fact under its checkpoint), or ``None``."""
+        if self.direct is not None:
+            return queries.newest_at(self.direct, stream_id, position)
+        under = [(v, p) for v, p in self.positions(stream_id).items() if p <= position]
+        return max(under) if under else None
+
     def head_hash(self, game_id: str, version: int) -> str:
         """The hash of event ``version`` of a game ("" when it is not there)."""
         found = self.rows(game_id, after=version - 1, upto=version)

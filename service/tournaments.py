@@ -1611,6 +1611,64 @@ class Tournaments:
             return in_final_order(state, table, rows)  # listed by final place (EV-6.7)
         return rows
 
+    def event_swiss_rows(self, event_id: str, version: int) -> list[StandingRow] | None:
+        """The standings now in the Swiss order (before any final place: what a posting
+        shows), from the table this service keeps, or ``None`` when the event kept here is
+        not at ``version`` (a fact was folded since, or it is behind): a posting at the
+        newest fact costs the rows, not the standings from scratch (issue 32 goal 3; its
+        check still computes them from the facts)."""
+        table = self._swiss_table(self._event(event_id), version)
+        return [_row(s) for s in table] if table is not None else None
+
+    def event_standing_lines(self, event_id: str) -> list[Standing] | None:
+        """The standings now as the live table keeps its lines (``Standings.table``: after a
+        result, the lines that did not move are the same objects as before), or ``None``
+        once the cut is made (the standings are then listed by final place:
+        ``event_standings``)."""
+        return self._swiss_table(self._event(event_id), None, live=True)
+
+    def event_player_standing(
+        self, event_id: str, player: str, at_least: int = 0
+    ) -> StandingRow | None:
+        """One player's line of the standings now (``player``: their id), its rank found by
+        a bisection of the live table, not by listing it (a player's own page after each
+        result at 10,000 players: issue 32 goal 4); ``None`` for no such player, or once the
+        cut is made (a final place needs the whole table: ``event_standings``). The event is
+        read from the store only when the one kept here is older than ``at_least``."""
+        loaded = self._events_cache.get(event_id.strip())
+        if loaded is None or loaded.version < at_least:
+            loaded = self._event(event_id)
+        with self._events_lock:  # no fact folded while the rank is found
+            if loaded.state.settings is None or loaded.state.cut:
+                return None
+            try:
+                return _row(loaded.live_standings().row(player))
+            except KeyError:
+                return None
+
+    def _swiss_table(
+        self, loaded: _Loaded, version: int | None, *, live: bool = False
+    ) -> list[Standing] | None:
+        """``loaded``'s standings table when it is at ``version`` (any, for ``None``), else
+        ``None``: the one kept with its snapshot while no fact has moved it (read without
+        restoring the counts: a command's), else the live one; with ``live``, the live one
+        always (its lines kept from one call to the next: a server's), and ``None`` once the
+        cut is made."""
+        with self._events_lock:  # no fact folded between the version and the table
+            state = loaded.state
+            if version is not None and loaded.version != version:
+                return None
+            if state.settings is None or (live and state.cut):
+                return None
+            kept = None if live else loaded.kept_table()
+            if kept is not None:
+                return kept
+            built = loaded.standings is None
+            table = loaded.live_standings().table()
+        if built:
+            self._keep(loaded)  # the standings built afresh: kept with the snapshot
+        return table
+
     def event_explain(self, event_id: str, player: str, round_number: int | None = None) -> str:
         loaded = self._event(event_id)
         state = loaded.state
