@@ -59,7 +59,8 @@ READ_MODELS = (
     *PROJECTOR_TABLES,
     "projection_state",
     "queue_fold",  # the referees' queue's snapshot (projections.queue): a rebuild drops it too
-    "event_state",  # events' folded states (projections.event_state): a rebuild drops them too
+    "event_snapshot",  # events' folded states (projections.event_state): a rebuild drops them too
+    "event_snapshot_round",  # and their earlier rounds
 )
 """Every read model's table (``projections``): what a rebuild drops on PostgreSQL (on
 SQLite the whole file goes)."""

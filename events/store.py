@@ -613,7 +613,9 @@ class GameStore:
         self._writable()
         try:
             with persistence_errors():
-                self.app.save(*[cast(Any, _Batch(b[0].originator_id, b)) for b in batches if b])
+                events = [event for batch in batches for event in batch]
+                if events:  # one carrier: a pairing's 5,000 game streams, one protocol check
+                    self.app.save(cast(Any, _Batch(events[0].originator_id, events)))
         except IntegrityError as exc:
             _replica_refusal(self, exc, [b[0].originator_id for b in batches if b])
             raise ConcurrentWriteError(conflict) from None

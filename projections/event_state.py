@@ -9,14 +9,17 @@ command reads one row and folds only the facts after it.
 
 A snapshot is kept in two parts (issue 32): the *head* (settings, players, the rounds
 from the latest one at the time it was written, their tables and games, the calls and
-reports of those rounds) and the *history* (every earlier round, its tables, games,
-voided games, calls and reports), in columns of their own. A command reads the head
-alone; the state's maps and its rounds are ``PartedMap``/``PartedRounds``, which answer
-from the head and read and decode the history the first time something older is asked
-for (a key of an earlier round, or the whole map: pairing, the standings built afresh,
-a page listing every table). So a result, ``event show`` or the standings decode what
-the open round holds, whatever the number of rounds played; a snapshot written again
-while its history is still unread rewrites the head alone.
+reports of those rounds) and the *history*, one row per earlier round (its pairings in
+one column; its tables, games, voided games, calls and reports in another). A command
+reads the head alone; the state's maps and its rounds are ``PartedMap``/``PartedRounds``,
+which answer from the head and read and decode the history the first time something
+older is asked for (the rounds' pairings alone for a pairing; the maps for a key of an
+earlier round, or the whole map: the standings built afresh, a page listing every
+table). So a result, ``event show`` or the standings decode what the open round holds,
+whatever the number of rounds played. A save cuts the state at its latest round: while
+the history is the kept one (read or not, unchanged), it writes the head and the rows of
+the rounds the cut moves there (the round a pairing closes), never the earlier rows
+again; a change to an earlier round writes every row.
 
 A snapshot is a cache, never a source: it is taken at a version of the stream and
 carries that version's hash, so a reader checks it continues the chain it reads (a
@@ -42,9 +45,8 @@ import importlib.util
 import sys
 import threading
 import typing
-import zlib
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import immutables
@@ -53,7 +55,7 @@ import msgspec
 from projections.db import ProjectionDB, projection_db
 from referee.kit.decks import Deck
 from referee.tournament.model import Placement, Round, Score, TableKey
-from referee.tournament.standings import Standing, StandingsCounts
+from referee.tournament.standings import MatchResult, Standing, StandingsCounts
 from referee.tournament.state import TableState, Tournament
 
 __all__ = [
@@ -164,43 +166,50 @@ class _Head(msgspec.Struct, kw_only=True):
     decks: dict[str, Deck] = {}
     cut: int = 0
     """Rounds before this one are in the history."""
-    history_id: int = 0
-    old_rounds: list[int] = []
+    written: dict[int, int] = {}
+    """The history's rows, one per earlier round: the version of the event each was
+    written at (a row written at another is not this snapshot's, and is not read)."""
     old_counts: dict[str, int] = {}
+    touched: list[TableKey] = []
+    moved: bool = False
     old_keys: dict[str, bytes] = {}
-    """For each map cut key by key (games, voided games, calls, reports): the sorted 32-bit
+    """For each map cut key by key (games, voided games, calls, reports): the sorted 64-bit
     digests of its history's keys (``_digests``), so a lookup of a key of the open round
     knows it is not there without the 40,000 game ids of the earlier rounds decoded."""
 
 
 def _digest(key: Any) -> int:
-    return zlib.crc32(repr(key).encode())
+    return int.from_bytes(hashlib.blake2b(repr(key).encode(), digest_size=8).digest(), "little")
 
 
 def _digests(keys: Any) -> bytes:
-    """The keys' sorted digests (CRC-32 of their ``repr``), little-endian: a collision only
-    makes a lookup read the history, never a wrong answer (at 45,000 keys, one lookup in
-    about 100,000)."""
-    found = array("I", sorted({_digest(key) for key in keys}))
+    """The keys' sorted digests (the first 64 bits of a BLAKE2b of their ``repr``),
+    little-endian: a collision only makes a lookup read the history, never a wrong answer.
+    (32-bit CRCs collided often enough to matter: a pairing links 5,000 new game ids
+    against 45,000 earlier ones, and one in twenty pairings read the whole history.)"""
+    return _packed(sorted({_digest(key) for key in keys}))
+
+
+def _packed(digests: list[int]) -> bytes:
+    found = array("Q", digests)
     if sys.byteorder == "big":
         found.byteswap()
     return found.tobytes()
 
 
 def _digest_array(data: bytes) -> array[int]:
-    found = array("I")
+    found = array("Q")
     found.frombytes(data)
     if sys.byteorder == "big":
         found.byteswap()
     return found
 
 
-class _Old(msgspec.Struct, kw_only=True):
-    """The history as read back."""
+class _Part(msgspec.Struct, kw_only=True):
+    """One earlier round's part of the maps (its row's ``maps`` column) as read back."""
 
     maps: _Maps
     tables: _Tables
-    rounds: list[Round] = []
 
 
 class EventSnapshot(msgspec.Struct, kw_only=True):
@@ -216,6 +225,12 @@ class EventSnapshot(msgspec.Struct, kw_only=True):
     table: msgspec.Raw | None = None
     """The standings' table as shown (a list of ``Standing``), kept with the counts: a read
     of the standings no fact has moved since decodes it and restores nothing."""
+    moved: bool = False
+    """Whether facts folded after the counts were taken moved the standings: then the
+    counts are those facts' starting point, and ``touched`` the tables whose results they
+    may have changed (a round's slips: the reader that needs the standings moves the
+    counts by them in one pass, ``standings.advanced``; the writer of 5,000 slips does not)."""
+    touched: list[TableKey] = []
 
 
 def _enc(value: Any) -> Any:
@@ -235,35 +250,48 @@ def _dec(kind: type, value: Any) -> Any:
 
 _ENCODER = msgspec.msgpack.Encoder(enc_hook=_enc)
 _HEAD = msgspec.msgpack.Decoder(_Head, dec_hook=_dec)
-_OLD = msgspec.msgpack.Decoder(_Old)
+_PART = msgspec.msgpack.Decoder(_Part)
+_ROUND = msgspec.msgpack.Decoder(Round)
 _COUNTS = msgspec.msgpack.Decoder(StandingsCounts)
 _TABLE = msgspec.msgpack.Decoder(list[Standing])
-_ENVELOPE = msgspec.msgpack.Decoder(tuple[bytes, bytes, bytes | None, bytes | None])
+_ENVELOPE = msgspec.msgpack.Decoder(
+    tuple[bytes, list[tuple[int, int, bytes, bytes]], bytes | None, bytes | None]
+)
 
 
 # -- the history, read when first asked ---------------------------------------------------
 
 
+Fetch = Callable[[str, dict[int, int]], list[bytes] | None]
+"""Reads one column (``round`` or ``maps``) of the history's rows: their bytes in round
+order, or ``None`` when a row is missing or is not the one written at that version."""
+
+
 class _History:
     """The older part of one snapshot's state: which keys are in it (known from the head),
-    and its maps and rounds, read and decoded once, on first need, by ``fetch`` (the
-    history's bytes, ``None`` if they are gone) or, failing that, ``refold`` (the whole
-    state at the head's version, folded from the log)."""
+    and its rounds and maps, each read and decoded once, on first need, from the rows of
+    the earlier rounds (``fetch``: the rounds alone for a pairing, the maps for a page of
+    every table) or, failing that, ``refold`` (the whole state at the head's version,
+    folded from the log)."""
 
     def __init__(
         self,
-        head: _Head,
-        fetch: Callable[[], bytes | None],
+        *,
+        cut: int,
+        written: dict[int, int],
+        counts: dict[str, int],
+        keys: dict[str, bytes],
+        fetch: Fetch,
         refold: Callable[[], Tournament] | None,
     ) -> None:
-        self.cut = head.cut
-        self.history_id = head.history_id
-        self.old_rounds = frozenset(head.old_rounds)
-        self.counts = dict(head.old_counts)
+        self.cut = cut
+        self.written = written
+        self.old_rounds = frozenset(written)
+        self.counts = counts
         self.old_keys: dict[str, array[int]] = {
-            name: _digest_array(keys) for name, keys in head.old_keys.items()
+            name: _digest_array(data) for name, data in keys.items()
         }
-        self.kept_keys = head.old_keys  # written again as they are by a head-only save
+        self.kept_keys = keys  # written again as they are by a head-only save
         self._fetch = fetch
         self._refold = refold
         self._lock = threading.Lock()
@@ -271,16 +299,15 @@ class _History:
         self._rounds: dict[int, Round] | None = None
 
     @classmethod
-    def of(
-        cls,
-        head: _Head,
-        maps: dict[str, immutables.Map[Any, Any]],
-        rounds: dict[int, Round],
-    ) -> _History:
-        """A history already in memory (just written, or read from one buffer)."""
-        history = cls(head, lambda: None, None)
-        history._maps, history._rounds = maps, rounds
-        return history
+    def of(cls, head: _Head, fetch: Fetch, refold: Callable[[], Tournament] | None) -> _History:
+        return cls(
+            cut=head.cut,
+            written=dict(head.written),
+            counts=dict(head.old_counts),
+            keys=dict(head.old_keys),
+            fetch=fetch,
+            refold=refold,
+        )
 
     def is_old(self, name: str, key: Any) -> bool:
         """Whether ``key`` of map ``name`` may be in the history (then it must be read)."""
@@ -301,46 +328,93 @@ class _History:
         return at < len(keys) and keys[at] == wanted
 
     def maps(self) -> dict[str, immutables.Map[Any, Any]]:
-        self._load()
-        assert self._maps is not None
-        return self._maps
+        with self._lock:
+            if self._maps is None:
+                self._maps = self._read_maps()
+            return self._maps
 
     def rounds(self) -> dict[int, Round]:
-        self._load()
-        assert self._rounds is not None
-        return self._rounds
-
-    def _load(self) -> None:
         with self._lock:
-            if self._maps is not None:
-                return
-            data = None
+            if self._rounds is None:
+                self._rounds = self._read_rounds()
+            return self._rounds
+
+    def _rows(self, column: str) -> list[bytes] | None:
+        if not self.written:
+            return []
+        try:
+            return self._fetch(column, self.written)
+        except Exception:  # the history could not be read: made again from the log
+            return None
+
+    def _read_rounds(self) -> dict[int, Round]:
+        rows = self._rows("pairings")
+        if rows is not None:
             try:
-                data = self._fetch()
-            except Exception:  # the history could not be read: made again from the log
-                data = None
-            if data is not None:
-                try:
-                    old = _OLD.decode(data)
-                except (msgspec.DecodeError, msgspec.ValidationError):
-                    old = None
-                if old is not None:
-                    self._maps = {
-                        "tables": _tables_map(old.tables),
-                        **{name: immutables.Map(getattr(old.maps, name)) for name in _MAP_NAMES},
-                    }
-                    self._rounds = {r.number: r for r in old.rounds}
-                    return
-            if self._refold is None:
-                raise LookupError("an event snapshot's history is gone and cannot be made again")
-            state = self._refold()
-            self._maps = {
-                name: immutables.Map(
-                    (k, v) for k, v in _full(getattr(state, name)).items() if self.is_old(name, k)
-                )
-                for name in _PARTED
+                return {
+                    number: _ROUND.decode(data)
+                    for number, data in zip(sorted(self.written), rows, strict=True)
+                }
+            except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
+                pass
+        return self._refolded()[1]
+
+    def _read_maps(self) -> dict[str, immutables.Map[Any, Any]]:
+        rows = self._rows("maps")
+        if rows is not None:
+            try:
+                parts = [_PART.decode(data) for data in rows]
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                parts = None
+            if parts is not None:
+                tables: dict[Any, Any] = {}
+                maps: dict[str, dict[Any, Any]] = {name: {} for name in _MAP_NAMES}
+                for part in parts:
+                    tables.update(_tables_items(part.tables))
+                    for name in _MAP_NAMES:
+                        maps[name].update(getattr(part.maps, name))
+                return {
+                    "tables": immutables.Map(tables),
+                    **{name: immutables.Map(maps[name]) for name in _MAP_NAMES},
+                }
+        return self._refolded()[0]
+
+    def _refolded(self) -> tuple[dict[str, immutables.Map[Any, Any]], dict[int, Round]]:
+        if self._refold is None:
+            raise LookupError("an event snapshot's history is gone and cannot be made again")
+        state = self._refold()
+        maps = {
+            name: immutables.Map(
+                (k, v) for k, v in _full(getattr(state, name)).items() if self.is_old(name, k)
+            )
+            for name in _PARTED
+        }
+        rounds = {n: r for n, r in state.rounds.items() if n in self.old_rounds}
+        return maps, rounds
+
+    def advanced(
+        self,
+        cut: int,
+        written: dict[int, int],
+        counts: dict[str, int],
+        keys: dict[str, bytes],
+        moved: dict[str, dict[Any, Any]],
+        rounds: dict[int, Round],
+        fetch: Fetch,
+        refold: Callable[[], Tournament] | None,
+    ) -> _History:
+        """This history with the rows of ``rounds`` (and their ``moved`` entries) added:
+        what it had read stays read."""
+        history = _History(
+            cut=cut, written=written, counts=counts, keys=keys, fetch=fetch, refold=refold
+        )
+        if self._rounds is not None:
+            history._rounds = {**self._rounds, **rounds}
+        if self._maps is not None:
+            history._maps = {
+                name: self._maps[name].update(moved.get(name, {})) for name in self._maps
             }
-            self._rounds = {n: r for n, r in state.rounds.items() if n in self.old_rounds}
+        return history
 
 
 def _full(value: Any) -> immutables.Map[Any, Any]:
@@ -402,12 +476,12 @@ class PartedMap:
         return self.materialized().items()
 
     def set(self, key: Any, value: Any) -> Any:
-        if self._full is not None or self._old(key):
+        if self._old(key):
             return self.materialized().set(key, value)
         return PartedMap(self._head.set(key, value), self._history, self._name)
 
     def delete(self, key: Any) -> Any:
-        if self._full is not None or self._old(key):
+        if self._old(key):
             return self.materialized().delete(key)
         return PartedMap(self._head.delete(key), self._history, self._name)
 
@@ -415,8 +489,6 @@ class PartedMap:
         return self.materialized().update(*args, **kwargs)
 
     def mutate(self) -> Any:
-        if self._full is not None:
-            return self._full.mutate()
         return _PartedMutation(self)
 
     def __eq__(self, other: object) -> bool:
@@ -554,6 +626,15 @@ class PartedRounds(dict):  # type: ignore[type-arg]
         self._load()
         return dict(dict.items(self))
 
+    def __or__(self, other: Any) -> Any:
+        """The rounds with ``other``'s added or replaced (a round paired: ``rounds |
+        {n: round}``), still parted while none of them is an earlier round."""
+        if not isinstance(other, dict):
+            return NotImplemented
+        if any(number in self._history.old_rounds for number in other):
+            return self.copy() | other
+        return PartedRounds({**self.head(), **other}, self._history)
+
     def __eq__(self, other: object) -> bool:
         self._load()
         if isinstance(other, PartedRounds):
@@ -596,27 +677,30 @@ def _table_rows(tables: Any) -> _Tables:
     return _Tables(rows=rows, results=results)
 
 
-def _tables_map(tables: _Tables) -> immutables.Map[TableKey, TableState]:
+def _tables_items(tables: _Tables) -> Iterator[tuple[TableKey, TableState]]:
     names = _TABLE_NAMES
-    return immutables.Map(
-        (
+    for (key, row), (score, placement) in zip(tables.rows, tables.results, strict=True):
+        yield (
             key,
             TableState(
                 **{name: getattr(row, name) for name in names},
                 reported=score if score is not None else placement,
             ),
         )
-        for (key, row), (score, placement) in zip(tables.rows, tables.results, strict=True)
-    )
+
+
+def _tables_map(tables: _Tables) -> immutables.Map[TableKey, TableState]:
+    return immutables.Map(_tables_items(tables))
 
 
 def _reusable(state: Tournament) -> _History | None:
-    """The history every parted part of ``state`` still shares unread, if so: then only
-    the head needs writing."""
+    """The history every parted part of ``state`` still shares, read or not (a change to
+    an earlier key makes a plain map), if so: then its rows stand, and a save writes the
+    head and the rows of the rounds it cuts off, nothing older."""
     found: _History | None = None
     for name in _PARTED:
         value = getattr(state, name)
-        if not isinstance(value, PartedMap) or value._full is not None:
+        if not isinstance(value, PartedMap):
             return None
         history = value._history
         if found is None:
@@ -629,6 +713,135 @@ def _reusable(state: Tournament) -> _History | None:
     return found
 
 
+def _round_of(name: str, key: Any, value: Any, games: Any) -> int | None:
+    """The round an entry of map ``name`` belongs to, where it tells: a table's (and its
+    calls' and reports' lists) by its key, a game's by its table, a voided game's by its
+    game's (in ``games``), a call's or report's by its own."""
+    if name in _HEAD_ONLY:
+        return None
+    if name in _BY_KEY_ROUND:
+        return int(key[0])
+    if name == "games":
+        return int(value[0])
+    if name == "voided":
+        where = games.get(key)
+        return None if where is None else int(where[0])
+    number = getattr(value, "round", None)
+    return number if isinstance(number, int) else None
+
+
+class _Cut(msgspec.Struct, kw_only=True):
+    """A snapshot cut at its latest round, ready to write: the head, the rows of the
+    rounds it moves to the history (``rows``: number, pairings, maps; every row when
+    ``whole``), and the parts of the state as written, to hand the state back parted."""
+
+    head: bytes
+    rows: list[tuple[int, bytes, bytes]]
+    whole: bool
+    base: dict[int, int] | None
+    """The rows the history kept already has (their versions): they must still be the
+    stored ones for the head to stand on them."""
+    cut: int
+    written: dict[int, int]
+    counts: dict[str, int]
+    keys: dict[str, bytes]
+    head_maps: dict[str, Any]
+    head_rounds: dict[int, Round]
+    moved: dict[str, dict[Any, Any]]
+    moved_rounds: dict[int, Round]
+
+
+def _rows_of(
+    numbers: Iterable[int], rounds: dict[int, Round], parts: dict[int, dict[str, dict[Any, Any]]]
+) -> list[tuple[int, bytes, bytes]]:
+    rows = []
+    for number in sorted(numbers):
+        maps = parts.get(number, {})
+        part = {
+            "maps": [list(maps.get(name, {}).items()) for name in _MAP_NAMES],
+            "tables": _table_rows(maps.get("tables", {})),
+        }
+        rows.append((number, _ENCODER.encode(rounds[number]), _ENCODER.encode(part)))
+    return rows
+
+
+def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
+    """``snapshot`` cut at its latest round. A state whose history is ``history`` (its
+    rows stand) moves the rounds the head holds below the new cut into rows of their own,
+    from the head alone; any other state is cut whole (every row written again)."""
+    state = snapshot.state
+    version = snapshot.version
+    if history is not None:
+        rounds = state.rounds
+        assert isinstance(rounds, PartedRounds)
+        kept_rounds = rounds.head()
+        entries: dict[str, Any] = {"players": state.players}
+        for name in _PARTED:
+            entries[name] = getattr(state, name)._head
+        cut = max(rounds, default=0)
+    else:
+        kept_rounds = dict(state.rounds.items())
+        entries = {name: _full(getattr(state, name)) for name in ["tables", *_MAP_NAMES]}
+        cut = max(kept_rounds, default=0)
+    moving = {number for number in kept_rounds if number < cut}
+    games = entries["games"]
+    head_maps: dict[str, Any] = {}
+    moved: dict[str, dict[Any, Any]] = {}
+    parts: dict[int, dict[str, dict[Any, Any]]] = {}
+    for name in ["tables", *_MAP_NAMES]:
+        current = entries[name]
+        if name in _HEAD_ONLY or not moving:
+            head_maps[name] = current
+            continue
+        stay: dict[Any, Any] = {}
+        going: dict[Any, Any] = {}
+        for key, value in current.items():
+            number = _round_of(name, key, value, games)
+            if number is not None and number in moving:
+                parts.setdefault(number, {}).setdefault(name, {})[key] = value
+                going[key] = value
+            else:
+                stay[key] = value
+        head_maps[name] = immutables.Map(stay)
+        moved[name] = going
+    moved_rounds = {number: kept_rounds[number] for number in moving}
+    head_rounds = {n: r for n, r in kept_rounds.items() if n not in moving}
+    if history is not None:
+        written = {**history.written, **dict.fromkeys(moving, version)}
+        counts = {name: history.counts.get(name, 0) + len(moved.get(name, ())) for name in _PARTED}
+        keys = {
+            name: _merged(history.kept_keys.get(name, b""), moved[name])
+            if moved.get(name)
+            else history.kept_keys.get(name, b"")
+            for name in _KEYED
+        }
+    else:
+        written = dict.fromkeys(moving, version)
+        counts = {name: len(moved.get(name, ())) for name in _PARTED}
+        keys = {name: _digests(moved.get(name, ())) for name in _KEYED}
+    head = _stored(snapshot, msgspec.structs.replace(state, rounds=head_rounds), head_maps)
+    head.update(cut=cut, written=written, old_counts=counts, old_keys=keys)
+    return _Cut(
+        head=_ENCODER.encode(head),
+        rows=_rows_of(moving, kept_rounds, parts),
+        whole=history is None,
+        base=None if history is None else history.written,
+        cut=cut,
+        written=written,
+        counts=counts,
+        keys=keys,
+        head_maps=head_maps,
+        head_rounds=head_rounds,
+        moved=moved,
+        moved_rounds=moved_rounds,
+    )
+
+
+def _merged(digests: bytes, keys: Iterable[Any]) -> bytes:
+    """``digests`` (``_digests``' bytes) with those of ``keys`` added, sorted."""
+    return _packed(sorted({*_digest_array(digests), *(_digest(key) for key in keys)}))
+
+
 def _stored(snapshot: EventSnapshot, state: Tournament, maps: dict[str, Any]) -> dict[str, Any]:
     return {
         "version": snapshot.version,
@@ -638,84 +851,17 @@ def _stored(snapshot: EventSnapshot, state: Tournament, maps: dict[str, Any]) ->
         "maps": [list(maps[name].items()) for name in _MAP_NAMES],
         "tables": _table_rows(maps["tables"]),
         "decks": snapshot.decks,
+        "moved": snapshot.moved,
+        "touched": snapshot.touched,
     }
 
 
-def _encode_head(snapshot: EventSnapshot, history: _History) -> bytes:
-    """The head of a state whose history is ``history``, still unread."""
-    state = snapshot.state
-    rounds = state.rounds
-    assert isinstance(rounds, PartedRounds)
-    maps: dict[str, Any] = {"players": state.players}
-    for name in _PARTED:
-        maps[name] = getattr(state, name)._head
-    head = _stored(snapshot, msgspec.structs.replace(state, rounds=rounds.head()), maps)
-    head.update(
-        cut=history.cut,
-        history_id=history.history_id,
-        old_rounds=sorted(history.old_rounds),
-        old_counts=history.counts,
-        old_keys=history.kept_keys,
-    )
-    return _ENCODER.encode(head)
-
-
-def _split(
-    snapshot: EventSnapshot, history_id: int
-) -> tuple[bytes, bytes, dict[str, Any], dict[str, Any], dict[int, Round], dict[int, Round]]:
-    """The whole state cut at its latest round: the head's bytes, the history's, and both
-    parts' maps and rounds."""
-    state = snapshot.state
-    whole = {name: _full(getattr(state, name)) for name in ["tables", *_MAP_NAMES]}
-    rounds = dict(state.rounds.items())
-    cut = max(rounds, default=0)
-    games = whole["games"]
-
-    def old(name: str, key: Any, value: Any) -> bool:
-        if name in _HEAD_ONLY:
-            return False
-        if name in _BY_KEY_ROUND:
-            return bool(key[0] < cut)
-        if name == "games":
-            return bool(value[0] < cut)
-        if name == "voided":
-            where = games.get(key)
-            return where is not None and where[0] < cut
-        number = getattr(value, "round", None)
-        return isinstance(number, int) and number < cut
-
-    head_maps: dict[str, Any] = {}
-    old_maps: dict[str, Any] = {}
-    for name, full in whole.items():
-        if name in _HEAD_ONLY:
-            head_maps[name], old_maps[name] = full, immutables.Map()
-            continue
-        parts: tuple[dict[Any, Any], dict[Any, Any]] = ({}, {})
-        for key, value in full.items():
-            parts[old(name, key, value)][key] = value
-        head_maps[name], old_maps[name] = immutables.Map(parts[0]), immutables.Map(parts[1])
-    head_rounds = {n: r for n, r in rounds.items() if n >= cut}
-    old_rounds = {n: r for n, r in rounds.items() if n < cut}
-    head = _stored(snapshot, msgspec.structs.replace(state, rounds=head_rounds), head_maps)
-    head.update(
-        cut=cut,
-        history_id=history_id,
-        old_rounds=sorted(old_rounds),
-        old_counts={name: len(old_maps[name]) for name in _PARTED},
-        old_keys={name: _digests(old_maps[name].keys()) for name in _KEYED},
-    )
-    history = {
-        "maps": [list(old_maps[name].items()) for name in _MAP_NAMES],
-        "tables": _table_rows(old_maps["tables"]),
-        "rounds": [old_rounds[n] for n in sorted(old_rounds)],
-    }
-    return (
-        _ENCODER.encode(head),
-        _ENCODER.encode(history),
-        head_maps,
-        old_maps,
-        head_rounds,
-        old_rounds,
+def _handed_back(snapshot: EventSnapshot, cut: _Cut, history: _History) -> Tournament:
+    """The state of ``snapshot`` parted as ``cut`` wrote it, over ``history``."""
+    return msgspec.structs.replace(
+        snapshot.state,
+        rounds=PartedRounds(cut.head_rounds, history),
+        **{name: PartedMap(cut.head_maps[name], history, name) for name in _PARTED},
     )
 
 
@@ -735,13 +881,13 @@ def _parted_state(head: _Head, history: _History) -> Tournament:
 
 def _decode_head(
     data: bytes,
-    fetch: Callable[[], bytes | None],
+    fetch: Fetch,
     refold: Callable[[], Tournament] | None,
     standings: bytes | None,
     table: bytes | None = None,
 ) -> EventSnapshot:
     head = _HEAD.decode(data)
-    history = _History(head, fetch, refold)
+    history = _History.of(head, fetch, refold)
     return EventSnapshot(
         version=head.version,
         last_hash=head.last_hash,
@@ -750,29 +896,75 @@ def _decode_head(
         decks=head.decks,
         standings=msgspec.Raw(standings) if standings is not None else None,
         table=msgspec.Raw(table) if standings is not None and table is not None else None,
+        moved=head.moved,
+        touched=head.touched,
     )
 
 
 def encode_snapshot(snapshot: EventSnapshot) -> bytes:
-    """The whole snapshot in one buffer (head, history, standings), as ``decode_snapshot``
-    reads it: for tests and tools; the table keeps the parts in columns of their own."""
-    head, history, *_ = _split(snapshot, snapshot.version)
+    """The whole snapshot in one buffer (head, the earlier rounds' rows, standings), as
+    ``decode_snapshot`` reads it: for tests and tools; the tables keep the parts in rows
+    and columns of their own."""
+    cut = _cut(snapshot, None)
     standings = bytes(snapshot.standings) if snapshot.standings is not None else None
     table = bytes(snapshot.table) if snapshot.table is not None else None
-    return _ENCODER.encode((head, history, standings, table))
+    rows = [(number, snapshot.version, pairings, maps) for number, pairings, maps in cut.rows]
+    return _ENCODER.encode((cut.head, rows, standings, table))
 
 
 def decode_snapshot(data: bytes) -> EventSnapshot:
-    head, history, standings, table = _ENVELOPE.decode(data)
-    return _decode_head(head, lambda: history, None, standings, table)
+    head, rows, standings, table = _ENVELOPE.decode(data)
+
+    def fetch(column: str, written: dict[int, int]) -> list[bytes] | None:
+        found = {number: (at, pairings, maps) for number, at, pairings, maps in rows}
+        out = []
+        for number in sorted(written):
+            row = found.get(number)
+            if row is None or row[0] != written[number]:
+                return None
+            out.append(row[1] if column == "pairings" else row[2])
+        return out
+
+    return _decode_head(head, fetch, None, standings, table)
+
+
+class _KeptCounts(msgspec.Struct, array_like=True):
+    """Standings counts as kept: the figures (the counts without their results), the
+    results' keys, and the results (45,000 of them at 10,000 players in round 9: most of
+    the bytes, decoded only when a command needs them; a pairing does not)."""
+
+    figures: msgspec.Raw
+    keys: list[TableKey]
+    results: msgspec.Raw
+
+
+_KEPT_COUNTS = msgspec.msgpack.Decoder(_KeptCounts)
+_RESULTS = msgspec.msgpack.Decoder(list[tuple[TableKey, MatchResult]])
 
 
 def encode_counts(counts: StandingsCounts) -> msgspec.Raw:
-    return msgspec.Raw(_ENCODER.encode(counts))
+    return msgspec.Raw(
+        _ENCODER.encode(
+            _KeptCounts(
+                figures=msgspec.Raw(_ENCODER.encode(msgspec.structs.replace(counts, results=[]))),
+                keys=[key for key, _ in counts.results],
+                results=msgspec.Raw(_ENCODER.encode(counts.results)),
+            )
+        )
+    )
 
 
 def decode_counts(raw: msgspec.Raw) -> StandingsCounts:
-    return _COUNTS.decode(raw)
+    kept = _KEPT_COUNTS.decode(raw)
+    return msgspec.structs.replace(
+        _COUNTS.decode(kept.figures), results=_RESULTS.decode(kept.results)
+    )
+
+
+def decode_figures(raw: msgspec.Raw) -> tuple[StandingsCounts, set[TableKey]]:
+    """The kept counts without their results (left empty), and the keys of those results."""
+    kept = _KEPT_COUNTS.decode(raw)
+    return _COUNTS.decode(kept.figures), set(kept.keys)
 
 
 def encode_table(table: list[Standing]) -> msgspec.Raw:
@@ -784,21 +976,57 @@ def decode_table(raw: msgspec.Raw) -> list[Standing]:
 
 
 class EventSnapshots:
-    """The ``event_snapshot`` table: one snapshot per event, the newest kept, its head,
-    history and standings in columns of their own (``history_id``: the version the history
-    was written at, which a head-only write keeps)."""
+    """The ``event_snapshot`` table (one snapshot per event, the newest kept: its head and
+    standings in columns of their own) and ``event_snapshot_round`` (the history: one row
+    per earlier round, its pairings and its part of the maps in columns of their own, and
+    the version it was written at). A pairing writes the row of the round it closes,
+    never the earlier ones again. (``event_snapshot``'s ``history`` and ``history_id``
+    are left empty: the rows took their place.)"""
 
     def __init__(self, store: Any) -> None:
         self.store = store
         self.db: ProjectionDB = projection_db(store)
         self.read_only = bool(store.read_only)
         self.table = self.db.t("event_snapshot")
+        self.rounds = self.db.t("event_snapshot_round")
         blob = self.db.blob
         self.ddl = (
             f"CREATE TABLE IF NOT EXISTS {self.table} (event_id TEXT PRIMARY KEY, version BIGINT "
             f"NOT NULL, fingerprint TEXT NOT NULL, history_id BIGINT NOT NULL, head {blob} NOT "
             f"NULL, history {blob} NOT NULL, standings {blob}, standings_table {blob})"
         )
+        self.rounds_ddl = (
+            f"CREATE TABLE IF NOT EXISTS {self.rounds} (event_id TEXT NOT NULL, number BIGINT "
+            f"NOT NULL, fingerprint TEXT NOT NULL, written BIGINT NOT NULL, pairings {blob} NOT "
+            f"NULL, maps {blob} NOT NULL, PRIMARY KEY (event_id, number))"
+        )
+
+    def _fetcher(self, event_id: str) -> Fetch:
+        """Reads a column of the event's history rows (``_History``'s ``fetch``)."""
+
+        def fetch(column: str, written: dict[int, int]) -> list[bytes] | None:
+            assert column in ("pairings", "maps")
+            with self.db.reading() as cursor:
+                cursor.execute(
+                    self.db.sql(
+                        f"SELECT number, written, fingerprint, {column} FROM {self.rounds} "
+                        "WHERE event_id = ?"
+                    ),
+                    (event_id,),
+                )
+                found = {int(row[0]): row for row in cursor.fetchall()}
+            out = []
+            for number in sorted(written):
+                row = found.get(number)
+                if row is None or int(row[1]) != written[number] or row[2] != FINGERPRINT:
+                    return None
+                out.append(bytes(row[3]))
+            return out
+
+        return fetch
+
+    def _refolder(self, event_id: str, version: int) -> Callable[[], Tournament]:
+        return lambda: _fold_upto(self.store, event_id, version)
 
     def load(self, event_id: str) -> EventSnapshot | None:
         """The event's snapshot folded by this code, if one is kept and its head reads
@@ -809,8 +1037,8 @@ class EventSnapshots:
             with self.db.reading() as cursor:
                 cursor.execute(
                     self.db.sql(
-                        f"SELECT fingerprint, head, standings, standings_table FROM {self.table} "
-                        "WHERE event_id = ?"
+                        f"SELECT fingerprint, head, standings, standings_table, version FROM "
+                        f"{self.table} WHERE event_id = ?"
                     ),
                     (event_id,),
                 )
@@ -819,44 +1047,25 @@ class EventSnapshots:
             return None
         if row is None or row[0] != FINGERPRINT:
             return None
-        holder: list[int] = []
-
-        def fetch() -> bytes | None:
-            with self.db.reading() as cursor:
-                cursor.execute(
-                    self.db.sql(
-                        f"SELECT history FROM {self.table} WHERE event_id = ? AND history_id = ? "
-                        "AND fingerprint = ?"
-                    ),
-                    (event_id, holder[0], FINGERPRINT),
-                )
-                found = cursor.fetchone()
-            return None if found is None else bytes(found[0])
-
-        def refold() -> Tournament:
-            return _fold_upto(self.store, event_id, holder[1])
-
         try:
-            snapshot = _decode_head(
+            return _decode_head(
                 bytes(row[1]),
-                fetch,
-                refold,
+                self._fetcher(event_id),
+                self._refolder(event_id, int(row[4])),
                 None if row[2] is None else bytes(row[2]),
                 None if row[3] is None else bytes(row[3]),
             )
         except (msgspec.DecodeError, msgspec.ValidationError, NotImplementedError):
             return None
-        rounds = snapshot.state.rounds
-        assert isinstance(rounds, PartedRounds)
-        holder[:] = [rounds._history.history_id, snapshot.version]
-        return snapshot
 
     def save(self, event_id: str, snapshot: EventSnapshot) -> Tournament | None:
         """Keep ``snapshot`` unless one at a later version of this code is kept already (at
-        the same version, one with standings replaces one without). A state whose history
-        is still the kept one's, unread, rewrites the head alone; any other is cut again at
-        its latest round and written whole, and the state is then handed back parted (the
-        same state, its history in memory), so the next save of it writes its head alone."""
+        the same version, one with standings replaces one without). The state is cut at its
+        latest round: one whose history still is the kept one's (``_reusable``) writes its
+        head and the rows of the rounds the cut moves (the round a pairing closes), any
+        other every row. The state is then handed back parted as written (its history
+        read as it was), so the next save of it writes its head alone; ``None`` when it
+        stands as it is (or nothing was kept)."""
         if self.read_only or not FINGERPRINT:
             return None
         standings = bytes(snapshot.standings) if snapshot.standings is not None else None
@@ -865,69 +1074,97 @@ class EventSnapshots:
             if snapshot.table is not None and snapshot.standings is not None
             else None
         )
-        history = _reusable(snapshot.state)
-        head = _encode_head(snapshot, history) if history is not None else None
-        parted: Tournament | None = None
+        kept = _reusable(snapshot.state)
+        cut = _cut(snapshot, kept)
+        written = self._write(event_id, snapshot.version, cut, standings, table)
+        if written is None and cut.base is not None:  # the kept rows are another's now
+            kept, cut = None, _cut(snapshot, None)
+            written = self._write(event_id, snapshot.version, cut, standings, table)
+        if not written:
+            return None
+        if kept is not None and not cut.rows:
+            return None  # the head alone: the state stands on the same rows
+        fetch, refold = self._fetcher(event_id), self._refolder(event_id, snapshot.version)
+        if kept is not None:
+            history = kept.advanced(
+                cut.cut,
+                cut.written,
+                cut.counts,
+                cut.keys,
+                cut.moved,
+                cut.moved_rounds,
+                fetch,
+                refold,
+            )
+        else:
+            history = _History(
+                cut=cut.cut,
+                written=cut.written,
+                counts=cut.counts,
+                keys=cut.keys,
+                fetch=fetch,
+                refold=refold,
+            )
+            history._maps = {name: immutables.Map(cut.moved.get(name, {})) for name in _PARTED}
+            history._rounds = cut.moved_rounds
+        return _handed_back(snapshot, cut, history)
+
+    def _write(
+        self, event_id: str, version: int, cut: _Cut, standings: bytes | None, table: bytes | None
+    ) -> bool | None:
+        """Write ``cut`` unless a later snapshot is kept (``False``); ``None`` when the rows
+        it stands on are no longer the stored ones (nothing written)."""
         with self.db.locked() as cursor:
             cursor.execute(self.ddl)
+            cursor.execute(self.rounds_ddl)
             cursor.execute(
-                self.db.sql(
-                    f"SELECT version, fingerprint, history_id FROM {self.table} WHERE event_id = ?"
-                ),
+                self.db.sql(f"SELECT version, fingerprint FROM {self.table} WHERE event_id = ?"),
                 (event_id,),
             )
             row = cursor.fetchone()
             if row is not None and row[1] == FINGERPRINT:
                 kept = int(row[0])
-                if kept > snapshot.version or (kept == snapshot.version and standings is None):
-                    return None
-            if (
-                head is not None
-                and history is not None
-                and row is not None
-                and row[1] == FINGERPRINT
-                and int(row[2]) == history.history_id
-            ):
+                if kept > version or (kept == version and standings is None):
+                    return False
+            if cut.base is not None and cut.base:
                 cursor.execute(
                     self.db.sql(
-                        f"UPDATE {self.table} SET version = ?, head = ?, standings = ?, "
-                        "standings_table = ? WHERE event_id = ?"
+                        f"SELECT number, written, fingerprint FROM {self.rounds} WHERE event_id = ?"
                     ),
-                    (snapshot.version, head, standings, table, event_id),
+                    (event_id,),
                 )
-                return None
-            head, old, head_maps, old_maps, head_rounds, old_rounds = _split(
-                snapshot, snapshot.version
-            )
+                stored = {int(r[0]): (int(r[1]), r[2]) for r in cursor.fetchall()}
+                if any(stored.get(number) != (at, FINGERPRINT) for number, at in cut.base.items()):
+                    return None
+            if cut.whole:
+                cursor.execute(
+                    self.db.sql(f"DELETE FROM {self.rounds} WHERE event_id = ?"), (event_id,)
+                )
+            if cut.rows:
+                cursor.executemany(
+                    self.db.sql(
+                        f"INSERT INTO {self.rounds} (event_id, number, fingerprint, written, "
+                        "pairings, maps) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (event_id, number) "
+                        "DO UPDATE SET fingerprint = excluded.fingerprint, written = "
+                        "excluded.written, pairings = excluded.pairings, maps = excluded.maps"
+                    ),
+                    [
+                        (event_id, number, FINGERPRINT, version, pairings, maps)
+                        for number, pairings, maps in cut.rows
+                    ],
+                )
             cursor.execute(
                 self.db.sql(
                     f"INSERT INTO {self.table} (event_id, version, fingerprint, history_id, head, "
-                    "history, standings, standings_table) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON "
+                    "history, standings, standings_table) VALUES (?, ?, ?, 0, ?, ?, ?, ?) ON "
                     "CONFLICT (event_id) DO UPDATE SET version = excluded.version, fingerprint = "
                     "excluded.fingerprint, history_id = excluded.history_id, head = excluded.head, "
                     "history = excluded.history, standings = excluded.standings, "
                     "standings_table = excluded.standings_table"
                 ),
-                (
-                    event_id,
-                    snapshot.version,
-                    FINGERPRINT,
-                    snapshot.version,
-                    head,
-                    old,
-                    standings,
-                    table,
-                ),
+                (event_id, version, FINGERPRINT, cut.head, b"", standings, table),
             )
-        decoded = _HEAD.decode(head)
-        kept_history = _History.of(decoded, old_maps, old_rounds)
-        state = snapshot.state
-        parted = msgspec.structs.replace(
-            state,
-            rounds=PartedRounds(head_rounds, kept_history),
-            **{name: PartedMap(head_maps[name], kept_history, name) for name in _PARTED},
-        )
-        return parted
+        return True
 
     def drop(self, event_id: str) -> None:
         """Forget the event's snapshot (one that did not match its log)."""
@@ -937,6 +1174,9 @@ class EventSnapshots:
             with self.db.locked() as cursor:
                 cursor.execute(
                     self.db.sql(f"DELETE FROM {self.table} WHERE event_id = ?"), (event_id,)
+                )
+                cursor.execute(
+                    self.db.sql(f"DELETE FROM {self.rounds} WHERE event_id = ?"), (event_id,)
                 )
         except Exception:  # no table: nothing kept
             return

@@ -39,7 +39,16 @@ from referee.tournament import fixing
 from referee.tournament.errors import Refusal
 from referee.tournament.model import Score, Settings, TableKey
 from referee.tournament.playoff import next_game_order
-from referee.tournament.standings import MatchResult, Standing, Standings, explain
+from referee.tournament.standings import (
+    MatchResult,
+    Standing,
+    Standings,
+    StandingsCounts,
+    advanced,
+    explain,
+    ranked,
+    table_of,
+)
 from referee.tournament.state import Tournament, apply
 from service.access import PLAYER_ID, PLAYER_ID_WORDS, new_player_id
 from service.bounds import LookAlikes, check_cut, check_name, check_reason, check_rounds
@@ -149,9 +158,6 @@ class LogLine(msgspec.Struct, kw_only=True):
     text: str
 
 
-_PENDING_AT_MOST = 5_000
-"""Facts folded after a snapshot that are kept to move its standings by once they are read;
-past this many the standings are built afresh instead."""
 _PROJECT_AT_LEAST = 100
 """Facts folded since the standings were last read are kept to move them by (when next
 read) up to a tenth of the players' count, and at least this many; past that the
@@ -235,7 +241,8 @@ _MOVES_STANDINGS = (
 
 
 class _Loaded:
-    """An event folded up to ``version``: its state and its incremental standings."""
+    """An event folded up to ``version``: its state and its standings (incremental once
+    built; until then, a snapshot's counts and the tables touched since)."""
 
     def __init__(self, event_id: str) -> None:
         self.event_id = event_id
@@ -246,15 +253,23 @@ class _Loaded:
         self.decks: dict[str, Deck] = {}
         self.name = ""
         self._by_player: tuple[int, dict[str, list[tuple[int, MatchResult]]]] | None = None
-        # a snapshot's standings, restored only when read: the facts folded after it wait
-        # here (with the state before each) to be projected onto them then
+        # a snapshot's standings until the incremental ones are built: the counts (decoded
+        # only when read), the tables whose results the facts after them may have changed,
+        # and whether any did (then the counts are moved by them in one pass when read)
+        self._counts: StandingsCounts | None = None
         self._kept_standings: msgspec.Raw | None = None
-        self._pending: list[tuple[Tournament, f.Fact, Tournament]] = []
-        # the snapshot's standings table as shown, while no fact since has moved it
+        self._touched: list[TableKey] = []
+        self._moved = False
+        # the facts folded since the incremental standings were last read, with the state
+        # before and after each: they move them when next read (``live_standings``)
+        self._unprojected: list[tuple[Tournament, f.Fact, Tournament]] = []
+        # the counts' table as shown, while no fact since has moved it
         self._kept_table: msgspec.Raw | None = None
+        self._counted_table: list[Standing] | None = None
         self.saved = 0
         """The version of the snapshot kept for this event (0: none)."""
         self.saved_standings = False
+        """Whether that snapshot's standings are counted up to its version."""
         self.saved_at = float("-inf")
         """When this process kept the snapshot (``time.monotonic``; never: minus infinity)."""
         self.keys: dict[tuple[str, str], int] = {}
@@ -287,20 +302,30 @@ class _Loaded:
         loaded.decks = dict(snapshot.decks)
         loaded.name = snapshot.name
         loaded._kept_standings = snapshot.standings
-        loaded._kept_table = snapshot.table if snapshot.standings is not None else None
-        loaded.saved_standings = snapshot.standings is not None
+        if snapshot.standings is not None:
+            loaded._moved = snapshot.moved
+            loaded._touched = list(snapshot.touched)
+            loaded._kept_table = None if snapshot.moved else snapshot.table
+        loaded.saved_standings = snapshot.standings is not None and not snapshot.moved
         return loaded
 
     def snapshot(self) -> EventSnapshot:
-        """This fold as a snapshot (with the standings when they were built or kept)."""
+        """This fold as a snapshot, with the standings when they were built or kept: counted
+        up to this version where they were read since, else the kept counts and the tables
+        touched after them (the next reader of the standings moves them by those)."""
         from projections.event_state import EventSnapshot, encode_counts, encode_table
 
-        standings = self._kept_standings if not self._pending else None
-        table = self._kept_table if standings is not None else None
+        standings, table = self._kept_standings, self._kept_table
         if self.standings is not None:
             self.live_standings()  # moved by the facts folded since they were read
             standings = encode_counts(self.standings.counts())
             table = encode_table(self.standings.table())
+        elif self._counts is not None:
+            if standings is None:
+                standings = encode_counts(self._counts)
+            if table is None and not self._moved:
+                table = encode_table(self.counted_table())
+        moved = self.standings is None and self._moved
         return EventSnapshot(
             version=self.version,
             last_hash=self.last_hash,
@@ -308,17 +333,84 @@ class _Loaded:
             state=self.state,
             decks=self.decks,
             standings=standings,
-            table=table,
+            table=None if moved else table,
+            moved=moved,
+            touched=self._touched if moved else [],
         )
+
+    def counted(self) -> bool:
+        """Whether this fold has its standings counted up to its version (built, or the
+        kept counts moved by every fact since)."""
+        return self.standings is not None or (self._counts is not None and not self._moved)
 
     def kept_table(self) -> list[Standing] | None:
         """The standings table kept with the snapshot, when no fact since has moved it (a
         clock mark, a judge call, a decklist do not): read without restoring the counts."""
-        if self.standings is not None or self._kept_table is None:
+        if self.standings is not None or self._moved or self._kept_table is None:
             return None
         from projections.event_state import decode_table
 
         return decode_table(self._kept_table)
+
+    def kept_counts(self) -> StandingsCounts | None:
+        """The snapshot's standings counts moved by every fact folded since, in one pass
+        (``standings.advanced``, in what those facts touched and the players cost), or
+        ``None`` when no counts were kept."""
+        if self._counts is None:
+            if self._kept_standings is None:
+                return None
+            from projections.event_state import decode_counts
+
+            self._counts = decode_counts(self._kept_standings)
+        if self._moved:
+            state = self.state
+            assert state.settings is not None
+            changes = {key: _match_result(state, key) for key in dict.fromkeys(self._touched)}
+            counts = advanced(self._counts, state.settings, state.players.values(), changes)
+            if counts is not self._counts:
+                self._counts, self._kept_standings = counts, None
+            self._touched, self._moved = [], False
+            self._kept_table = self._counted_table = None  # a player dropped moves it too
+        return self._counts
+
+    def counted_table(self) -> list[Standing]:
+        """The standings table now, shown from the kept counts moved to this version (no
+        ``Standings`` restored) or the incremental standings."""
+        if self.standings is not None:
+            return self.live_standings().table()
+        kept = self.kept_table()
+        if kept is not None:
+            return kept
+        counts = self.kept_counts()
+        if counts is None:
+            return self.live_standings().table()
+        if self._counted_table is None:
+            state = self.state
+            assert state.settings is not None
+            self._counted_table = table_of(counts, state.settings, state.players.values())
+        return self._counted_table
+
+    def ranking(self) -> tuple[tuple[str, int], ...] | None:
+        """Every player best first with their points, as the standings have them now,
+        where they are built or kept (``None``: a pairing works them out)."""
+        if self.standings is not None:
+            return tuple(self.live_standings().ranking())
+        kept = self.kept_table()
+        if kept is not None:
+            return tuple((s.player, s.points) for s in kept)
+        raw, state = self._kept_standings, self.state
+        if self._counts is None and raw is not None and self._moved and state.settings:
+            from projections.event_state import decode_figures
+
+            figures, keys = decode_figures(raw)
+            touched = dict.fromkeys(self._touched)
+            if keys.isdisjoint(touched):  # no earlier result changed: they need not be read
+                changes = {key: _match_result(state, key) for key in touched}
+                return tuple(ranked(figures, state.settings, state.players.values(), changes))
+        counts = self.kept_counts()
+        if counts is None:
+            return None
+        return tuple(zip(counts.players, (f[0] for f in counts.figures), strict=True))
 
     def fold(self, event: GameEvent) -> None:
         if event.originator_version != self.version + 1:
@@ -326,12 +418,10 @@ class _Loaded:
         fact = to_fact(event)
         before = self.state
         self.state = apply(before, fact)
-        if isinstance(fact, _MOVES_STANDINGS):
-            self._kept_table = None
-        if self._kept_standings is not None:
-            self._pending.append((before, fact, self.state))
-            if len(self._pending) > _PENDING_AT_MOST:  # cheaper to build them afresh
-                self._kept_standings, self._pending = None, []
+        kept = self._counts is not None or self._kept_standings is not None
+        if kept and self.standings is None and isinstance(fact, _MOVES_STANDINGS):
+            self._moved = True
+            self._touched.extend(_touched_by(before, fact, self.state))
         self.version = event.originator_version
         self.last_hash = event.hash
         if isinstance(event, TournamentEvent) and event.key:
@@ -347,9 +437,9 @@ class _Loaded:
             # moved when next read, not now: at a round's end 7,500 results are written
             # and the standings read a few times (1-2 ms a result at 10,000 players);
             # past a tenth of the players' count, building them afresh is cheaper
-            self._pending.append((before, fact, self.state))
-            if len(self._pending) > max(_PROJECT_AT_LEAST, len(self.state.players) // 10):
-                self.standings, self._pending = None, []
+            self._unprojected.append((before, fact, self.state))
+            if len(self._unprojected) > max(_PROJECT_AT_LEAST, len(self.state.players) // 10):
+                self.standings, self._unprojected = None, []
 
     def results_by_player(self) -> dict[str, list[tuple[int, MatchResult]]]:
         """Every finished Swiss table (byes too), numbered in the event's order, under each
@@ -367,31 +457,23 @@ class _Loaded:
 
     # -- the standings projection: only what a fact touches moves
     def live_standings(self) -> Standings:
-        """The projection, built once from the folded state when first asked (a command
-        that never reads the standings never pays for them), then kept by ``_project``."""
+        """The projection, built once when first asked (a command that never reads the
+        standings never pays for them): restored from the kept counts moved to this
+        version, else from the folded state; then kept by ``_project``."""
         if self.standings is None:
             state = self.state
             assert state.settings is not None
-            kept, pending = self._kept_standings, self._pending
-            self._kept_standings, self._pending = None, []
-            if kept is not None:
-                from projections.event_state import decode_counts
-
-                self.standings = Standings.restored(
-                    state.settings, state.players.values(), decode_counts(kept)
-                )
-                for before, fact, after in pending:
-                    self._project(before, fact, after)
-                # moved past the kept ones: worth keeping, so the next read restores nothing
-                self.saved_standings = self.saved_standings and not any(
-                    isinstance(fact, _MOVES_STANDINGS) for _, fact, _ in pending
-                )
+            counts = self.kept_counts()
+            if counts is not None:
+                self.standings = Standings.restored(state.settings, state.players.values(), counts)
             else:
                 self.standings = Standings.built(
                     state.settings, state.players.values(), state.match_results()
                 )
-        elif self._pending:  # the facts folded since they were last read
-            pending, self._pending = self._pending, []
+            self._counts = self._kept_standings = self._kept_table = None
+            self._counted_table = None
+        if self._unprojected:  # the facts folded since they were last read
+            pending, self._unprojected = self._unprojected, []
             for before, fact, after in pending:
                 self._project(before, fact, after)
         return self.standings
@@ -403,28 +485,10 @@ class _Loaded:
             return
         if isinstance(fact, f.PlayerRegistered):
             table.add_player(fact.player)
-            for key in state.late_losses():  # EV-2.9: a late entry's losses, if taken
-                if key[1] == -(fact.player.order + 1):
-                    self._touch(key, state)
         elif isinstance(fact, f.PlayerDropped | f.PlayerUndropped):
             table.update_player(state.players[fact.player])
-        elif isinstance(fact, f.RoundUndone):  # EV-5.13: its byes go with it
-            old = before.rounds.get(fact.round)
-            for key in _round_keys(before, old) if old is not None else []:
-                if key in table._results:
-                    table.remove(key)
-        elif isinstance(fact, f.RoundPaired | f.PairingChanged):
-            number = fact.round.number
-            old = before.rounds.get(number)
-            keys = _round_keys(before, old) if old is not None else []
-            for key in keys:
-                if key in table._results:
-                    table.remove(key)
-            for key in _round_keys(state, fact.round):
-                self._touch(key, state)
-        else:
-            for key in _result_moved(before, fact, state):
-                self._touch(key, state)
+        for key in _touched_by(before, fact, state):
+            self._touch(key, state)
 
     def _touch(self, key: TableKey, state: Tournament | None = None) -> None:
         """Set table ``key``'s result in the standings as ``state`` (default: the newest)
@@ -438,15 +502,28 @@ class _Loaded:
             self.standings.remove(key)
 
 
-def _result_moved(before: Tournament, fact: f.Fact, state: Tournament) -> list[TableKey]:
-    """The table whose result ``fact`` moves, if any: a game's or a slip's, and at a pod a
-    match loss applied or withdrawn (it places the player last, EV-I.11)."""
+def _touched_by(before: Tournament, fact: f.Fact, after: Tournament) -> list[TableKey]:
+    """The tables whose results ``fact`` may change (``before`` it, ``after`` it): a late
+    entry's missed rounds (EV-2.9), a round paired, re-paired or undone (its byes too), a
+    game's or a match's result. A dropped player moves nothing but their line."""
+    if isinstance(fact, f.PlayerRegistered):
+        player = fact.player
+        if player.late_as_losses is not True:
+            return []
+        return [(number, -(player.order + 1)) for number in range(1, player.entry_round)]
+    if isinstance(fact, f.RoundUndone):
+        old = before.rounds.get(fact.round)
+        return _round_keys(before, old) if old is not None else []
+    if isinstance(fact, f.RoundPaired | f.PairingChanged):
+        old = before.rounds.get(fact.round.number)
+        gone = _round_keys(before, old) if old is not None else []
+        return [*gone, *_round_keys(after, fact.round)]
     if isinstance(fact, f.GameResultRecorded):
-        return [state.games[fact.game]]
+        return [after.games[fact.game]]
     if isinstance(fact, f.MatchReported | f.ResultCorrected | f.PenaltyApplied):
-        return [(fact.round, fact.table)]
+        return [(fact.round, fact.table)]  # a match loss at a pod places the player last
     if isinstance(fact, f.PenaltyWithdrawn) and fact.penalty in before.applied_penalties:
-        return [before.applied_penalties[fact.penalty]]
+        return [before.applied_penalties[fact.penalty]]  # (EV-I.11)
     return []
 
 
@@ -705,11 +782,9 @@ class Tournaments:
         standings this command built). Best effort: a snapshot is a cache, and a store
         that cannot be written, or a race lost to another process, costs only speed."""
         far_behind = loaded.version - loaded.saved >= SAVE_BEHIND
-        # standings built afresh are worth keeping too, once the event is no longer small
+        # standings counted afresh are worth keeping too, once the event is no longer small
         new_standings = (
-            loaded.standings is not None
-            and not loaded.saved_standings
-            and loaded.version >= SAVE_BEHIND
+            loaded.counted() and not loaded.saved_standings and loaded.version >= SAVE_BEHIND
         )
         if not far_behind and not new_standings:
             return
@@ -733,7 +808,7 @@ class Tournaments:
                 loaded.state = parted
         loaded.saved = snapshot.version
         loaded.saved_at = time.monotonic()
-        loaded.saved_standings = snapshot.standings is not None
+        loaded.saved_standings = snapshot.standings is not None and not snapshot.moved
 
     def _header(self, stream: str) -> dict[str, Any]:
         return header(stream, self.clock())  # with the writing token's id, as a game's
@@ -979,24 +1054,19 @@ class Tournaments:
             self._check_similar(loaded.state, cleaned)
         if deck is not None:
             self._check_event_deck(loaded, deck)
-        state = loaded.state
-        facts: list[f.Fact] = []
-        for name, house_id in zip(cleaned, ids, strict=True):
-            new = self._decide(
-                state,
-                d.Register(
-                    name=name,
-                    byes=byes,
-                    rating=rating,
-                    table=table,
-                    player_id=house_id,
-                    late_as_losses=late_as_losses,
-                    allow_similar=allow_similar,
-                ),
+        each = [
+            d.Register(
+                name=name,
+                byes=byes,
+                rating=rating,
+                table=table,
+                player_id=house_id,
+                late_as_losses=late_as_losses,
+                allow_similar=allow_similar,
             )
-            for fact in new:
-                state = apply(state, fact)
-            facts.extend(new)
+            for name, house_id in zip(cleaned, ids, strict=True)
+        ]
+        facts = list(self._decide(loaded.state, d.RegisterMany(players=tuple(each))))
         extra = {0: {"deck": deck}} if deck is not None else None
         self._append(loaded, facts, extra=extra)
         return [fact.player.id for fact in facts if isinstance(fact, f.PlayerRegistered)]
@@ -1090,7 +1160,9 @@ class Tournaments:
         loaded = self._event(event_id)
         # EV-5.11: a manual pairing's reason is required, never filled in
         command: d.Command = (
-            d.PairManual(spec=manual, reason=reason) if manual is not None else d.PairNext()
+            d.PairManual(spec=manual, reason=reason)
+            if manual is not None
+            else d.PairNext(ranking=loaded.ranking())  # the kept standings, not summed again
         )
         facts = list(self._decide(loaded.state, command))
         state = loaded.state
@@ -1599,12 +1671,8 @@ class Tournaments:
             if round_number not in state.rounds:
                 raise EventRefusedError("EV-4.1", f"round {round_number} has not been paired")
             return [_row(s) for s in state.standings(after_round=round_number)]
-        kept = loaded.kept_table()
-        if kept is not None:
-            table = kept
-        else:
-            table = loaded.live_standings().table()
-            self._keep(loaded)
+        table = loaded.counted_table()
+        self._keep(loaded)
         rows = [_row(s) for s in table]
         final = state.final_ranking(s.player for s in table)
         if final:  # after the cut: each player's place in the final ranking (EV-I.9)
@@ -1824,10 +1892,11 @@ def keeps_snapshots(store: GameStore) -> bool:
 def check_event_snapshot(store: GameStore, snapshots: EventSnapshots, event_id: str) -> str | None:
     """What is wrong with the event's kept snapshot, if anything: the event folded again
     from its log up to the snapshot's version must be the snapshot (state, lists, name,
-    standings). A snapshot that is not is dropped (the next command folds the log and keeps
-    a new one); one written by other code is not read at all, so it is not checked."""
+    standings: their counts, moved by the tables touched since they were taken, and the
+    table kept as shown). A snapshot that is not is dropped (the next command folds the log
+    and keeps a new one); one written by other code is not read at all, so it is not
+    checked."""
     from events.codec import decode
-    from projections.event_state import decode_counts
 
     snapshot = snapshots.load(event_id)
     if snapshot is None:
@@ -1846,15 +1915,37 @@ def check_event_snapshot(store: GameStore, snapshots: EventSnapshots, event_id: 
         snapshot.name,
     ):
         problem = f"the snapshot at event {snapshot.version} is not what the log folds to"
-    elif snapshot.standings is not None and fresh.state.settings is not None:
-        kept = Standings.restored(
-            fresh.state.settings, fresh.state.players.values(), decode_counts(snapshot.standings)
-        )
-        if kept.table() != fresh.live_standings().table():
-            problem = f"the snapshot's standings at event {snapshot.version} are not the log's"
+    elif snapshot.standings is not None and not _same_standings(event_id, snapshot, fresh):
+        problem = f"the snapshot's standings at event {snapshot.version} are not the log's"
     if problem is not None:
         snapshots.drop(event_id)
     return problem
+
+
+def _same_standings(event_id: str, snapshot: EventSnapshot, fresh: _Loaded) -> bool:
+    """Whether the snapshot's standings are ``fresh``'s (folded from the log): the table
+    kept as shown, and the counts every later change starts from (each player's counts,
+    opponents and opponents' sums), moved by the tables touched since they were taken."""
+    kept = _Loaded.from_snapshot(event_id, snapshot)
+    table = kept.kept_table()
+    counts = kept.kept_counts()
+    mine = fresh.live_standings()
+    if counts is None or (table is not None and table != mine.table()):
+        return False
+    settings = fresh.state.settings
+    assert settings is not None
+    restored = Standings.restored(settings, fresh.state.players.values(), counts)
+    if restored.table() != mine.table():
+        return False
+
+    def lines(c: StandingsCounts) -> dict[str, Any]:
+        return {
+            p: (row, sorted(met), sums)
+            for p, row, met, sums in zip(c.players, c.counts, c.opponents, c.sums, strict=True)
+        }
+
+    theirs = mine.counts()
+    return lines(counts) == lines(theirs) and sorted(counts.results) == sorted(theirs.results)
 
 
 def split_slip(slip: str) -> tuple[int, str]:

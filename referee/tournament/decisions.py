@@ -8,7 +8,7 @@ refusal.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -47,7 +47,7 @@ from referee.tournament.pairing import pair_swiss
 from referee.tournament.penalties import INFRACTIONS, suggested_penalty
 from referee.tournament.pods import pair_pods
 from referee.tournament.slips import parse_placement, parse_slip
-from referee.tournament.state import Tournament
+from referee.tournament.state import Tournament, apply
 
 __all__ = [
     "AwardBye",
@@ -66,6 +66,7 @@ __all__ = [
     "RecordGameResult",
     "RecordPenalty",
     "Register",
+    "RegisterMany",
     "ReportResult",
     "SetRoundLength",
     "StartRound",
@@ -95,6 +96,14 @@ class Register(_Command, frozen=True, kw_only=True):
     late_as_losses: bool = False  # a late entry takes match losses for rounds missed (EV-2.9)
 
 
+class RegisterMany(_Command, frozen=True, kw_only=True):
+    """Register several players in order, all or none: each ``Register`` decided as if the
+    ones before it were registered (checking a name against those before it once each,
+    not against every player again: 10,000 names took 10 s one by one)."""
+
+    players: tuple[Register, ...]
+
+
 class Drop(_Command, frozen=True, kw_only=True):
     player: str
     reason: str = ""
@@ -108,6 +117,11 @@ class AwardBye(_Command, frozen=True, kw_only=True):
 
 class PairNext(_Command, frozen=True, kw_only=True):
     """Pair the next round the format calls for (Swiss, pods, cut, bracket, round robin)."""
+
+    ranking: tuple[tuple[str, int], ...] | None = None
+    """The standings as the caller keeps them (every player best first with their match
+    points: ``Tournament.standings()``'s order), so a Swiss or pod round is paired without
+    every result summed again; ``None``: worked out from the state."""
 
 
 class PairManual(_Command, frozen=True, kw_only=True):
@@ -210,6 +224,7 @@ MAX_CLOCK_TEXT = 200
 Command = (
     CreateEvent
     | Register
+    | RegisterMany
     | Drop
     | AwardBye
     | PairNext
@@ -457,30 +472,61 @@ def _create(state: Tournament, settings: Settings) -> tuple[Fact, ...]:
     return (EventCreated(settings=settings),)
 
 
-def _register(state: Tournament, command: Register) -> tuple[Fact, ...]:
+class _Known:
+    """The registered players by their name in any case and by their house id (the first
+    registered of each), kept while several are registered at once."""
+
+    def __init__(self, entrants: Iterable[Entrant]) -> None:
+        self.names: dict[str, Entrant] = {}
+        self.house: dict[str, Entrant] = {}
+        for entrant in entrants:
+            self.add(entrant)
+
+    def add(self, entrant: Entrant) -> None:
+        self.names.setdefault(entrant.name.casefold(), entrant)
+        if entrant.player_id:
+            self.house.setdefault(entrant.player_id, entrant)
+
+
+def _register_many(state: Tournament, command: RegisterMany) -> tuple[Fact, ...]:
+    known = _Known(state.players.values())
+    facts: list[Fact] = []
+    for one in command.players:
+        new = _register(state, one, known)
+        for fact in new:
+            state = apply(state, fact)
+            if isinstance(fact, PlayerRegistered):
+                known.add(fact.player)
+        facts.extend(new)
+    return tuple(facts)
+
+
+def _register(
+    state: Tournament, command: Register, known: _Known | None = None
+) -> tuple[Fact, ...]:
     settings = _open_event(state)
     name = command.name.strip()
     if not name:
         raise Refusal("EV-2.2", "a player needs a name")
-    for entrant in state.players.values():
-        if not command.allow_similar and entrant.name.casefold() == name.casefold():
-            raise Refusal(
-                "EV-2.2",
-                f"{name!r} is already registered (as {entrant.id}), or a name differing from "
-                "it only in case: give another name (or allow similar names)",
-            )
+    known = known if known is not None else _Known(state.players.values())
+    entrant = known.names.get(name.casefold())
+    if not command.allow_similar and entrant is not None:
+        raise Refusal(
+            "EV-2.2",
+            f"{name!r} is already registered (as {entrant.id}), or a name differing from "
+            "it only in case: give another name (or allow similar names)",
+        )
     order = len(state.players)
     player_id = command.id or f"p{order + 1}"
     # Ids are their own namespace (issue 31): a player named "P2" or "p100" takes no id.
     if player_id in state.players:
         raise Refusal("EV-2.2", f"the id {player_id!r} is already taken")
-    if command.player_id:
-        for entrant in state.players.values():
-            if entrant.player_id == command.player_id:
-                raise Refusal(
-                    "EV-2.2",
-                    f"player id {command.player_id!r} is already registered, as {entrant.name!r}",
-                )
+    holder = known.house.get(command.player_id) if command.player_id else None
+    if holder is not None:
+        raise Refusal(
+            "EV-2.2",
+            f"player id {command.player_id!r} is already registered, as {holder.name!r}",
+        )
     entry = state.current_round + 1
     if entry > 1 and settings.format != "swiss":
         raise Refusal(
@@ -536,7 +582,9 @@ def _next_kind(state: Tournament) -> RoundKind:
     )
 
 
-def _pair_next(state: Tournament) -> tuple[Fact, ...]:
+def _pair_next(
+    state: Tournament, ranking: Sequence[tuple[str, int]] | None = None
+) -> tuple[Fact, ...]:
     settings = _open_event(state)
     open_round = state.open_round()
     if open_round is not None:
@@ -558,7 +606,7 @@ def _pair_next(state: Tournament) -> tuple[Fact, ...]:
         if number > min(total, schedule_rounds):
             raise Refusal("EV-5.9", "every round of the round robin has been paired")
         return (RoundPaired(round=round_robin_round(number, players)),)
-    seats = state.seats(number)
+    seats = state.seats(number, ranking)
     awarded = state.awarded_in(number)
     if kind == "pods":
         return (RoundPaired(round=pair_pods(number, seats, awarded=awarded)),)
@@ -783,9 +831,10 @@ def _penalty(state: Tournament, command: RecordPenalty) -> tuple[Fact, ...]:
 _DECISIONS: dict[type, Callable[[Tournament, Any], tuple[Fact, ...]]] = {
     CreateEvent: lambda state, c: _create(state, c.settings),
     Register: _register,
+    RegisterMany: _register_many,
     Drop: lambda state, c: _drop(state, c.player, c.reason),
     AwardBye: _award_bye,
-    PairNext: lambda state, c: _pair_next(state),
+    PairNext: lambda state, c: _pair_next(state, c.ranking),
     PairManual: lambda state, c: _pair_manual(state, c.spec, c.reason),
     ChangePairing: lambda state, c: _change_pairing(state, c.spec, c.reason, c.by),
     LinkGame: lambda state, c: _link(state, c.round, c.table, c.game),

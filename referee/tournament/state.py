@@ -14,7 +14,7 @@ standings, and the seats for the next pairing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -364,10 +364,15 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
             if rnd.kind in ("cut", "elimination"):
                 continue
             for pairing in rnd.pairings:
+                players = pairing.players
                 if pairing.bye:
-                    byes[pairing.players[0]] += 1
-                for p in pairing.players:
-                    met[p].update(q for q in pairing.players if q != p)
+                    byes[players[0]] += 1
+                if len(players) == 2:  # a table (45,000 by round 9 of the largest events)
+                    met[players[0]].add(players[1])
+                    met[players[1]].add(players[0])
+                    continue
+                for p in players:
+                    met[p].update(q for q in players if q != p)
         return met, byes
 
     def awarded_in(self, round_number: int) -> list[str]:
@@ -409,19 +414,25 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
         cut = sorted((p for p in self.cut if p in position), key=how_far)
         return cut + [p for p in order if p not in reached]
 
-    def seats(self, round_number: int) -> list[Seat]:
+    def seats(
+        self, round_number: int, ranking: Sequence[tuple[str, int]] | None = None
+    ) -> list[Seat]:
         """Everyone active in ``round_number``, best first, as the pairing sees them.
 
         Round 1 (nothing played): by rating, highest first, where ratings are
-        given, then registration order (EV-5.6). Later: the current standings.
+        given, then registration order (EV-5.6). Later: the current standings, or
+        ``ranking`` where the caller keeps them (every player best first with their
+        points, as ``standings()`` has them: it is then not worked out again).
         """
         active = {e.id: e for e in self.active(round_number)}
         met, byes = self.history()
         played = any(r.kind not in ("cut", "elimination") for r in self.rounds.values())
         if played:
-            standing = self.standings()
-            order = [s.player for s in standing if s.player in active]
-            points = {s.player: s.points for s in standing}
+            ranked = (
+                ranking if ranking is not None else [(s.player, s.points) for s in self.standings()]
+            )
+            order = [player for player, _ in ranked if player in active]
+            points = dict(ranked)
         else:
             seed = self.settings.seed if self.settings is not None else msgspec.UNSET
             if isinstance(seed, int):  # the seeded draw stands in for registration (EV-5.6)
@@ -593,7 +604,7 @@ def _fold_rounds(state: Tournament, fact: Fact) -> Tournament:
                 overrides[rnd.number] = override
             return replace(
                 state,
-                rounds={**state.rounds, rnd.number: rnd},
+                rounds=state.rounds | {rnd.number: rnd},  # a kept snapshot's rounds stay unread
                 tables=_round_tables(state, rnd),
                 overrides=overrides,
             )
@@ -601,7 +612,7 @@ def _fold_rounds(state: Tournament, fact: Fact) -> Tournament:
             tables, void = _kept_tables(state, rnd)
             return replace(
                 state,
-                rounds={**state.rounds, rnd.number: rnd},
+                rounds=state.rounds | {rnd.number: rnd},  # a kept snapshot's rounds stay unread
                 tables=tables,
                 overrides={**state.overrides, rnd.number: reason},
                 voided=_with(state.voided, void),

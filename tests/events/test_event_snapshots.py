@@ -6,10 +6,13 @@ or that another fold wrote is never read, and ``verify`` drops a snapshot that d
 from __future__ import annotations
 
 import sqlite3
+import tempfile
 from pathlib import Path
 
 import msgspec
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from projections.event_state import (
     EventSnapshot,
@@ -76,17 +79,23 @@ def reads(svc: RefereeService, event: str) -> tuple[object, ...]:
 
 
 def snapshot_row(db: Path, event: str) -> tuple[int, bytes] | None:
-    """The kept snapshot's version and its parts (head, history, standings) in one buffer,
-    as ``decode_snapshot`` reads them."""
+    """The kept snapshot's version and its parts (head, the earlier rounds' rows,
+    standings) in one buffer, as ``decode_snapshot`` reads them."""
     with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
         row = conn.execute(
-            "SELECT version, head, history, standings, standings_table FROM event_snapshot "
+            "SELECT version, head, standings, standings_table FROM event_snapshot "
             "WHERE event_id = ?",
             (event,),
         ).fetchone()
+        rows = conn.execute(
+            "SELECT number, written, pairings, maps FROM event_snapshot_round "
+            "WHERE event_id = ? ORDER BY number",
+            (event,),
+        ).fetchall()
     if row is None:
         return None
-    parts = (bytes(row[1]), bytes(row[2]), *(None if r is None else bytes(r) for r in row[3:]))
+    standings = [None if r is None else bytes(r) for r in row[2:]]
+    parts = (bytes(row[1]), [tuple(r) for r in rows], *standings)
     return int(row[0]), msgspec.msgpack.encode(parts)
 
 
@@ -255,28 +264,61 @@ def test_a_head_written_again_keeps_its_history(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A command that keeps a new snapshot while the earlier rounds are unread rewrites the
-    head alone: the history row stays the one written at the cut."""
+    head alone: the history's rows stay the ones written at the cut."""
     db = tmp_path / "e.db"
     event = build(db, rounds=3)
     with open_service(db) as svc:
         svc.event_pair(event)
     projections = db.with_name(db.stem + ".projections.db")
-
-    def history() -> tuple[int, bytes]:
-        with sqlite3.connect(projections) as conn:
-            row = conn.execute("SELECT history_id, history FROM event_snapshot").fetchone()
-        return int(row[0]), bytes(row[1])
-
-    before = history()
+    before = history_rows(projections)
+    assert sorted(before) == [1, 2, 3]  # round 4 is the head's
     monkeypatch.setattr(tournaments, "SAVE_BEHIND", 1)
     with open_service(db) as svc:
         svc.event_result(event, ["1=2-1-0"])
         assert history_unread(svc, event)
         version = svc.event_info(event).version
-    assert history() == before
+    assert history_rows(projections) == before
     row = snapshot_row(db, event)
     assert row is not None
     assert row[0] == version
+    with open_service(db) as svc:
+        assert reads(svc, event) == fresh_read(db, event)
+
+
+def history_rows(projections: Path) -> dict[int, tuple[int, bytes, bytes]]:
+    """The history's rows: round -> (the version written at, pairings, maps)."""
+    with sqlite3.connect(projections) as conn:
+        rows = conn.execute(
+            "SELECT number, written, pairings, maps FROM event_snapshot_round"
+        ).fetchall()
+    return {int(r[0]): (int(r[1]), bytes(r[2]), bytes(r[3])) for r in rows}
+
+
+def test_a_pairing_writes_the_row_of_the_round_it_closes_alone(tmp_path: Path) -> None:
+    """Pairing the next round (EV-5.1) moves the round it closes into a row of its own; the
+    earlier rounds' rows are not written again, nor read: the pairing takes the earlier
+    rounds' pairings (EV-5.3: no rematch) and the kept standings (EV-4.1), not every
+    table, and pairs as the whole log does."""
+    db = tmp_path / "e.db"
+    event = build(db, rounds=2)
+    projections = db.with_name(db.stem + ".projections.db")
+    with open_service(db) as svc:
+        svc.event_pair(event)  # round 3: rows 1-2
+    before = history_rows(projections)
+    with open_service(db) as svc:
+        rows = svc.event_pairings(event)
+        svc.event_result(event, [f"{r.table}=2-1-0" for r in rows if not r.bye])
+    (tmp_path / "copy").mkdir()
+    copy = tmp_path / "copy" / "e.db"  # the store alone: no snapshot beside it
+    copy.write_bytes(db.read_bytes())
+    with open_service(db) as svc:
+        pairing = [(r.table, r.players, r.bye) for r in svc.event_pair(event)]
+        assert history_unread(svc, event)  # the tables of rounds 1-3 were never decoded
+    after = history_rows(projections)
+    assert sorted(after) == [1, 2, 3]
+    assert {n: after[n] for n in before} == before
+    with open_service(copy) as svc:
+        assert [(r.table, r.players, r.bye) for r in svc.event_pair(event)] == pairing
     with open_service(db) as svc:
         assert reads(svc, event) == fresh_read(db, event)
 
@@ -292,7 +334,7 @@ def test_a_history_replaced_meanwhile_is_folded_again_from_the_log(tmp_path: Pat
         svc.event_info(event)
         assert history_unread(svc, event)
         with sqlite3.connect(db.with_name(db.stem + ".projections.db")) as conn:
-            conn.execute("UPDATE event_snapshot SET history_id = -1")
+            conn.execute("UPDATE event_snapshot_round SET written = -1")
         assert reads(svc, event) == fresh_read(db, event)
 
 
@@ -319,7 +361,7 @@ def test_verify_drops_a_snapshot_whose_history_differs(tmp_path: Path) -> None:
 def test_the_kept_standings_table_is_read_until_a_fact_moves_it(tmp_path: Path) -> None:
     """The standings (EV-4.1) are read from the table kept with the snapshot while no fact
     since has moved them (a clock mark, EV-9.2, does not); a result does (EV-3.1), and they
-    are then the counts restored and moved, equal to the log's either way."""
+    are then the kept counts moved by it, equal to the log's either way."""
     db = tmp_path / "e.db"
     event = build(db, rounds=3)
     with open_service(db) as svc:
@@ -333,5 +375,72 @@ def test_the_kept_standings_table_is_read_until_a_fact_moves_it(tmp_path: Path) 
     with open_service(db) as svc:
         svc.event_result(event, ["1=0-2-0"])
         rows = svc.event_standings(event)
-        assert svc.parts.events._event(event).standings is not None
+        loaded = svc.parts.events._event(event)
+        assert loaded.kept_table() is None  # moved by the result
+        assert loaded.counted()
     assert msgspec.to_builtins(rows) == fresh_read(db, event)[1]
+
+
+# -- the kept standings against the log, on generated events (issue 32) --
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    players=st.integers(5, 9),
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from(["round", "round", "correct", "drop", "late", "penalty"]),
+            st.integers(0, 40),
+        ),
+        min_size=3,
+        max_size=6,
+    ),
+)
+def test_kept_standings_pair_as_the_standings_recomputed(
+    players: int, steps: list[tuple[str, int]]
+) -> None:
+    """On generated events (odd fields get byes, EV-5.4; slips close their games as void,
+    EV-3.9; drops, EV-2.6; late entries taking losses, EV-2.9; penalties, EV-8.6; an
+    earlier round's result corrected, EV-8.1), each command run as its own process would
+    (a fresh service reading the kept snapshot), the standings kept and moved by the
+    tables touched since (EV-4.1) equal the whole log's, and the next round is paired from
+    them exactly as from the standings worked out again (EV-5.3)."""
+    tournaments.SAVE_BEHIND = 3
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "e.db"
+        with open_service(db, create=True) as svc:
+            event = svc.event_new("Gen", "gammasphere", rounds=9).event_id
+            svc.event_register(event, [f"Player {n}" for n in range(players)])
+            rows = svc.event_pair(event)
+            svc.event_result(event, [f"{r.table}=2-1-0" for r in rows if not r.bye])
+        for number, (action, pick) in enumerate(steps):
+            with open_service(db) as svc:
+                state = svc.event_state(event)
+                active = [e.name for e in state.players.values() if e.dropped_after is None]
+                if action == "round" and state.current_round < 9:
+                    here = Path(folder) / f"copy{number}"
+                    here.mkdir()
+                    (here / "e.db").write_bytes(db.read_bytes())  # no snapshot: the log alone
+                    rows = svc.event_pair(event)
+                    with open_service(here / "e.db") as whole:
+                        again = whole.event_pair(event)
+                    assert [(r.table, r.players, r.bye) for r in rows] == [
+                        (r.table, r.players, r.bye) for r in again
+                    ]
+                    slips = [
+                        f"{r.table}={SLIPS[(r.table or 0) * (pick + 1) % len(SLIPS)]}"
+                        for r in rows
+                        if not r.bye
+                    ]
+                    svc.event_result(event, slips)
+                elif action == "correct" and state.current_round > 1:
+                    svc.event_correct(event, 1, "1=0-2-0", reason="the slip was misread")
+                elif action == "drop" and len(active) > 3:
+                    svc.event_drop(event, active[pick % len(active)])
+                elif action == "late" and state.current_round:
+                    svc.event_register(event, [f"Late {number}"], late_as_losses=True)
+                elif action == "penalty":
+                    svc.event_penalty(event, active[pick % len(active)], "deck-problem")
+            with open_service(db) as svc:
+                assert reads(svc, event) == fresh_read(db, event)
+                assert svc.verify(event).bad == 0

@@ -78,6 +78,28 @@ def test_registration_refusals() -> None:
     assert both.find("ann") != both.find("Ann")
 
 
+def test_registering_many_at_once_is_registering_each_in_turn() -> None:
+    """EV-2.2: several players registered in one decision are the same facts as each
+    registered after the ones before it, and a name or house id clashing with an earlier
+    one of the batch, or with a player already registered, refuses the whole batch."""
+    from referee.tournament.decisions import RegisterMany, decide
+
+    batch = (
+        Register(name="Eve", player_id="eve-1"),
+        Register(name="Fay", rating=1500),
+        Register(name="eve", allow_similar=True),
+    )
+    one_by_one = run(event(), *batch)
+    assert run(event(), RegisterMany(players=batch)) == one_by_one
+    assert len(decide(event(), RegisterMany(players=batch))) == 3
+    clash = (Register(name="Gus"), Register(name="GUS"))
+    assert refused(event(), RegisterMany(players=clash)) == "EV-2.2"
+    known = (Register(name="Gus"), Register(name="ben"))  # Ben is registered already
+    assert refused(event(), RegisterMany(players=known)) == "EV-2.2"
+    twice = (Register(name="Gus", player_id="g-1"), Register(name="Hal", player_id="g-1"))
+    assert refused(event(), RegisterMany(players=twice)) == "EV-2.2"
+
+
 def test_ids_are_their_own_namespace() -> None:
     """Issue 29 section 4: a player named like an id (``P2``, ``p100``) takes nobody's id, in
     either order; an id finds its player before a name does."""

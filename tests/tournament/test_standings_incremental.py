@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
+import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +19,7 @@ from referee.tournament import (
     Standings,
     compute_standings,
 )
+from referee.tournament.standings import advanced, ranked, table_of
 
 SCORES = [
     Score(2, 0),
@@ -100,6 +102,57 @@ def test_incremental_equals_from_scratch(
     for key in list(final):
         live.remove(key)
     assert all(s.points == 0 and s.omw == s.gw for s in live.table())
+
+
+@settings(max_examples=150, deadline=None)
+@given(events(), st.data())
+def test_counts_advanced_in_one_pass_equal_the_results_recorded(
+    event: tuple[Settings, list[Entrant], list[tuple[tuple[int, int], MatchResult]]],
+    data: st.DataObject,
+) -> None:
+    """The kept counts moved by a batch of changes at once (``advanced``: results added,
+    corrected (EV-8.1) or taken away, late entrants with nothing played, EV-2.3) are the
+    counts of the kept table with each change recorded, and show the table worked out from
+    scratch (EV-4.1 to EV-4.6), line for line (``table_of``)."""
+    settings_, entrants, steps = event
+    split = data.draw(st.integers(0, len(steps)))
+    late = data.draw(st.integers(0, len(entrants) - 2))  # the last ones enter after the split
+    early = entrants[: len(entrants) - late]
+    first = {k: r for k, r in steps[:split] if all(p in {e.id for e in early} for p in r.players)}
+    kept = Standings.built(settings_, early, first).counts()
+    final = dict(first)
+    changes: dict[tuple[int, int], MatchResult | None] = {}
+    for key, result in steps[split:]:
+        final[key] = changes[key] = result
+    for key in data.draw(
+        st.lists(st.sampled_from(sorted(final)), max_size=3, unique=True) if final else st.just([])
+    ):
+        del final[key]
+        changes[key] = None
+    moved = advanced(kept, settings_, entrants, changes)
+    live = Standings.restored(settings_, early, kept)
+    for entrant in entrants[len(early) :]:
+        live.add_player(entrant)
+    for key, change in changes.items():
+        if change is not None:
+            live.record(key, change)
+        elif key in live._results:
+            live.remove(key)
+    assert moved.players == live.counts().players
+    assert sorted(moved.results) == sorted(live.counts().results)
+    assert table_of(moved, settings_, entrants) == live.table()
+    assert table_of(moved, settings_, entrants) == compute_standings(
+        entrants, final.values(), settings_
+    )
+    assert Standings.restored(settings_, entrants, moved).table() == live.table()
+    assert advanced(moved, settings_, entrants, {}) is moved  # nothing changed: the same counts
+    # the ranking alone (a pairing's seats, EV-5.3): the same order and points, and so from
+    # counts without the results no change touches
+    ranking = [(s.player, s.points) for s in live.table()]
+    assert ranked(kept, settings_, entrants, changes) == ranking
+    earlier = [(k, r) for k, r in kept.results if k in changes]
+    bare = msgspec.structs.replace(kept, results=earlier)
+    assert ranked(bare, settings_, entrants, changes) == ranking
 
 
 @settings(max_examples=60, deadline=None)
