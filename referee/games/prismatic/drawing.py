@@ -21,6 +21,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from referee.games.prismatic.motes import COLOUR_NAMES
 from referee.kit.svg import Canvas, Sight, seat_colour, short
 
 __all__ = ["draw"]
@@ -37,17 +38,6 @@ MOTE_FILL = {
     "W": "#ffffff",
     "K": "#212121",
     "P": "#ce93d8",
-}
-MOTE_NAME = {
-    "R": "red",
-    "G": "green",
-    "B": "blue",
-    "C": "cyan",
-    "M": "magenta",
-    "Y": "yellow",
-    "W": "white",
-    "K": "black",
-    "P": "prismatic",
 }
 CARD_W, CARD_H = 112, 64
 
@@ -91,7 +81,7 @@ def _counts(
     for kind, count in shown:
         if click:
             canvas.open(class_="mote", data_notation=kind)
-            canvas.title(f"{count} {MOTE_NAME[kind]}")
+            canvas.title(f"{count} {COLOUR_NAMES[kind]}")
         _dot(canvas, dx, y, kind)
         canvas.text(dx + 9, y + 4, str(count), 11, fill="#212121")
         if click:
