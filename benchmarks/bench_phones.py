@@ -69,6 +69,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_http import PG, Connection, free_port, pct, stop  # noqa: E402
 
 SLIPS = ["2-0-0", "2-1-0", "0-2-0", "1-2-0", "1-1-1"]
+REST_AT_ONCE = 1000
+"""Slips per call when the rest of a round is reported at once (4,999 slips of a
+10,000-player round are past the server's body limit)."""
 CLOCK = [True]
 """Whether each phone reads the round clock page too (``--no-clock``: not)."""
 
@@ -376,6 +379,7 @@ async def trial(
     status, data, paired = await head_post(port, head, f"/api/events/{e}/rounds", {})
     assert status == 201, data[:300]
     new_rows = json.loads(data)
+    print(f"[phones] round paired in {paired:.1f} s; {n} phones arrive", flush=True)
 
     rng = random.Random(seed)
     names = rng.sample(sorted(tokens), n)
@@ -445,8 +449,12 @@ async def trial(
         )
     else:
         rest = [f"{r['table']}={SLIPS[r['table'] % 5]}" for r in rest_rows]
-        status, data, _ = await head_post(port, head, f"/api/events/{e}/results", {"slips": rest})
-        assert status == 201, data[:300]
+        for at in range(0, len(rest), REST_AT_ONCE):  # a body within the server's limit
+            slips = rest[at : at + REST_AT_ONCE]
+            status, data, _ = await head_post(
+                port, head, f"/api/events/{e}/results", {"slips": slips}
+            )
+            assert status == 201, data[:300]
 
     step2 = [lat for p in phones for what, lat in p.latencies if what != "player re-read"]
     statuses = [s for p in phones for s in p.statuses]
@@ -612,9 +620,15 @@ def run(kind: str, args: argparse.Namespace, workdir: Path) -> list[dict[str, An
     try:
         started = time.monotonic()
         names = [f"Player {n:05}" for n in range(args.players)]
-        head, tokens, ids = make_tokens(store, names)
-        event = build(store, names, ids)
-        print(f"[{kind}] built {args.players} players in {time.monotonic() - started:.1f} s")
+        kept = workdir / "phones.json"
+        if kind == "sqlite" and kept.exists():  # --keep: the event of an earlier run
+            head, tokens, event = json.loads(kept.read_text())
+            print(f"[{kind}] the event of {len(tokens)} players kept in {workdir}")
+        else:
+            head, tokens, ids = make_tokens(store, names)
+            event = build(store, names, ids)
+            kept.write_text(json.dumps([head, tokens, event]))
+            print(f"[{kind}] built {args.players} players in {time.monotonic() - started:.1f} s")
         flags = ["--threads", str(args.threads)] if args.threads is not None else []
         if kind == "postgres" and args.workers > 1:
             flags += ["--workers", str(args.workers)]
@@ -695,6 +709,12 @@ def main() -> None:
         default=0.5,
         help="The share of tables whose players report their own result (the rest: slips).",
     )
+    parser.add_argument(
+        "--keep",
+        default=None,
+        help="SQLite: build the event in this folder and keep it; a later run with the same "
+        "folder starts from it (each trial pairs one more round: up to 6 runs of one N).",
+    )
     args = parser.parse_args()
     args.phones = [int(n) for n in args.phones.split(",")]
     CLOCK[0] = not args.no_clock
@@ -707,6 +727,10 @@ def main() -> None:
     kinds = ["sqlite", "postgres"] if args.store == "both" else [args.store]
     rows: list[dict[str, Any]] = []
     for kind in kinds:
+        if args.keep and kind == "sqlite":
+            Path(args.keep).mkdir(parents=True, exist_ok=True)
+            rows += run(kind, args, Path(args.keep))
+            continue
         with tempfile.TemporaryDirectory() as folder:
             rows += run(kind, args, Path(folder))
     print()

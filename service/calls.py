@@ -30,6 +30,7 @@ import msgspec
 from referee.tournament import facts as tf
 from referee.tournament import hall as h
 from referee.tournament.errors import Refusal
+from referee.tournament.model import Pairing
 from referee.tournament.state import CallState, ReportState, Tournament
 from service.access import AccessDeniedError, Principal
 from service.tournaments import EventRefusedError, Tournaments, event_write
@@ -180,14 +181,22 @@ class PlayerHall(msgspec.Struct, kw_only=True):
     reports: list[HallReport] = []
 
 
-def player_hall(state: Tournament, who: str) -> PlayerHall | None:
+def player_hall(
+    state: Tournament, who: str, paired: Iterable[tuple[int, Pairing]] | None = None
+) -> PlayerHall | None:
     """The hall part of player ``who``'s page (an id), or ``None`` when they have no table
-    in the round open for calls (not paired, a bye, the round ended, the event over)."""
+    in the round open for calls (not paired, a bye, the round ended, the event over).
+    ``paired``: the player's own pairings with their rounds, where the caller has them
+    indexed (``PlayerIndex``), else the round's are searched: at 5,000 tables that search
+    was most of a player page's first rendering (4 ms)."""
     number = state.current_round
     if state.ended or not number or number in state.ended_rounds:
         return None
     rnd = state.rounds.get(number)
-    pairing = next((p for p in rnd.pairings if who in p.players), None) if rnd else None
+    if paired is not None:
+        pairing = next((p for n, p in paired if n == number), None) if rnd else None
+    else:
+        pairing = next((p for p in rnd.pairings if who in p.players), None) if rnd else None
     if pairing is None or pairing.table is None:
         return None
     table = pairing.table

@@ -1135,7 +1135,7 @@ class PlayerIndex:
             result=now.result if now else "",
             standing=self._standing.get(name),
             history=history,
-            hall=player_hall(state, who),
+            hall=player_hall(state, who, [(n, p) for n, _, p in self._paired.get(who, [])]),
         )
 
 

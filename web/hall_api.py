@@ -63,14 +63,23 @@ def _created(view: ClockView) -> Response[ClockView]:
     "/api/events/{event_id:str}/clock",
     summary="The round clock now: the round's time left, each table's with its extensions",
     description="Worked out from the recorded marks at the moment of the answer (EV-9.3); "
-    "'running' says whether the figures move.",
+    "'running' says whether the figures move. ?table=N lists that table alone, ?extended=true "
+    "only the tables with extra time (a page that shows one table, or the hall's clock, "
+    "reads a few rows instead of the whole round).",
     responses=PROBLEMS,
     guards=[may_event("read")],
 )
 async def event_clock(
-    web: WebDep, event_id: FromPath[str], round: FromQuery[int | None] = None
+    web: WebDep,
+    event_id: FromPath[str],
+    round: FromQuery[int | None] = None,
+    table: FromQuery[int | None] = None,
+    extended: FromQuery[bool] = False,
 ) -> Response[ClockView]:
-    view: ClockView = await web.run(web.svc.event_clock_view, event_id, round)
+    tables: int | Literal["all", "extended"] = "extended" if extended else "all"
+    if table is not None:
+        tables = table
+    view: ClockView = await web.run(web.svc.event_clock_view, event_id, round, tables=tables)
     return Response(content=view, headers={"Cache-Control": "no-store"})
 
 
