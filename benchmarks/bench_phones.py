@@ -50,6 +50,7 @@ import json
 import os
 import platform
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -66,7 +67,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_http import PG, Connection, free_port, pct, stop  # noqa: E402
+from _common import free_port, started  # noqa: E402
+from bench_http import PG, Connection, pct, stop  # noqa: E402
 
 SLIPS = ["2-0-0", "2-1-0", "0-2-0", "1-2-0", "1-1-1"]
 REST_AT_ONCE = 1000
@@ -145,18 +147,8 @@ def serve(
     prefix = ["-m", "cProfile", "-o", profile] if profile else []
     command = [sys.executable, *prefix, "-m", "cli.main", "serve", "--store", store]
     command += ["--port", str(port), "--projections", str(workdir / "phones.projections.db")]
-    process = subprocess.Popen(
-        [*command, *flags], cwd=str(ROOT), stdout=log, stderr=subprocess.STDOUT
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return process, port
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError(f"the server did not start; see {log.name}")
+    # a loaded machine starts it slowly
+    return started([*command, *flags], port, log, wait=180), port
 
 
 # -- the phones -----------------------------------------------------------------------------
@@ -475,7 +467,7 @@ async def trial(
             for what in ("pairings", "player", "clock", "pairings again", "player re-read")
         },
         "server_cpu_s": server_cpu,
-        "server_cpu_per_phone_ms": server_cpu / n * 1000,
+        "server_cpu_per_phone_ms": server_cpu / max(1, n) * 1000,
         "client_cpu_s": client_cpu,
         "window_s": window_s,
         "connect_p99_ms": pct([c for p in phones for c in p.connects], 0.99) * 1000,
@@ -503,7 +495,7 @@ async def trial(
         "reread_p50_ms": pct([p.reread for p in phones if p.reread], 0.5) * 1000,
         "reread_p99_ms": pct([p.reread for p in phones if p.reread], 0.99) * 1000,
         "reread_s": reread_s,
-        "reread_cpu_per_phone_ms": reread_cpu / n * 1000,
+        "reread_cpu_per_phone_ms": reread_cpu / max(1, n) * 1000,
         "client_lag_p99_ms": pct(lag, 0.99) * 1000,
         **ending,
     }
@@ -668,6 +660,11 @@ def run(kind: str, args: argparse.Namespace, workdir: Path) -> list[dict[str, An
                 print(json.dumps(result), flush=True)
             return results
         finally:
+            if args.profile:  # cProfile writes its file as the server ends: give it time
+                # (SIGINT: uvicorn raises a SIGTERM again once shut down, which ends the
+                # process before cProfile writes; a SIGINT raised again is an exception)
+                process.send_signal(signal.SIGINT)
+                process.wait(300)
             stop(process)
             log = (workdir / f"serve-{port}.log").read_text(errors="replace").strip()
             if log:

@@ -48,7 +48,7 @@ from service.procedure import header
 from service.results import CorrectionResult, EntryResult, WrittenEvents
 
 if TYPE_CHECKING:
-    from referee.game.commands import Backup, Command, EndKind, Retract
+    from referee.game.commands import AnswerCall, Backup, CallJudge, Command, EndKind, Retract
     from service.access import Principal
     from service.ports import MatchHooks
 
@@ -370,6 +370,10 @@ class Commands:
                 expected_version=expected_version,
             ),
         )
+
+    def table_call(self, ref: str, command: CallJudge | AnswerCall) -> WrittenEvents:
+        """A judge call from a game outside an event, or a referee's step on it (REF-11)."""
+        return self._carried_out(ref, command)
 
     def time_limit(
         self,

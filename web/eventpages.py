@@ -109,10 +109,11 @@ async def shared_board(
     *,
     standings_after: int | None = None,
     with_standings: bool = True,
+    with_pairings: bool = True,
 ) -> tuple[EventBoard, Any]:
     """The event as its pages show it at ``version``, computed once for every page and reader
     (``service.postings.event_board``, with the folded state it was read from)."""
-    key = (event_id, version, "board", round_number, standings_after, with_standings)
+    key = (event_id, version, "board", round_number, standings_after, with_standings, with_pairings)
 
     async def compute() -> tuple[EventBoard, Any]:
         found: tuple[EventBoard, Any] = await web.run(
@@ -121,6 +122,7 @@ async def shared_board(
             round_number,
             standings_after=standings_after,
             with_standings=with_standings,
+            with_pairings=with_pairings,
         )
         return found
 
@@ -410,13 +412,17 @@ async def standings_page(
     query = [("round", str(round_))] if round_ is not None else []
     asked = page_number(page)
     version = await event_version(web, event_id)
-    seen, _ = await shared_board(web, event_id, version, None, standings_after=round_)
+    seen, _ = await shared_board(
+        web, event_id, version, None, standings_after=round_, with_pairings=False
+    )
     if find and find.strip():
         return await _found_standings(web, who, event_id, seen, round_, find, explain, query, asked)
     at = clamped(asked, len(seen.standings))
 
     async def make(version: int) -> str:
-        board, _ = await shared_board(web, event_id, version, None, standings_after=round_)
+        board, _ = await shared_board(
+            web, event_id, version, None, standings_after=round_, with_pairings=False
+        )
         rows, pager = paged(board.standings, at, query)
         explained = None
         if explain:
@@ -502,12 +508,25 @@ async def my_page(
 
 async def shared_index(web: Web, event_id: str, version: int) -> PlayerIndex:
     """The players of the event at ``version`` indexed once for every player's own page
-    (with the event's explanations kept from earlier versions: ``PlayerIndex``'s memo)."""
+    (with the event's explanations kept from earlier versions: ``PlayerIndex``'s memo).
+
+    The board is the pairings pages' (no standings): a player's standings row is their line
+    of the live table, found when their page is made (``event_player_standing``), so the
+    first reader after a result at 10,000 players does not wait for the whole table (issue
+    32 goal 4). The rule: a page kept under a version never shows the event older than that
+    version (the live table is at it or, when a fact landed meanwhile, newer)."""
     cache = cache_of(web)
 
     async def compute() -> PlayerIndex:
-        board, state = await shared_board(web, event_id, version)
-        index: PlayerIndex = await web.run(PlayerIndex, board, state, cache.memo(event_id))
+        board, state = await shared_board(
+            web, event_id, version, with_standings=False, with_pairings=False
+        )
+        standing = functools.partial(web.svc.event_player_standing, event_id, at_least=version)
+        if state.cut:  # a final place (EV-6.7) is read from the whole table
+            board, state = await shared_board(web, event_id, version, with_pairings=False)
+        index: PlayerIndex = await web.run(
+            PlayerIndex, board, state, cache.memo(event_id), standing
+        )
         return index
 
     return await cache.get((event_id, version, "players"), compute)
