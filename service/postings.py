@@ -1179,6 +1179,16 @@ class PlayerIndex:
             return self._house[wanted]
         return self._ids.get(wanted) or None
 
+    def holder(self, player_id: str, name: str) -> str | None:
+        """``Tournament.holder`` from the index: the id of the registered player who is the
+        person ``player_id``, or, failing that, who registered as ``name`` without one."""
+        if player_id and player_id in self._house:
+            return self._house[player_id]
+        found = self.find(name) if name.strip() else None
+        if found is not None and self.state.players[found].player_id:
+            return None  # someone else of that name, bound to their own id
+        return found
+
     def line(self, player_name: str) -> PlayerLine:
         """``player_line(board, state, player_name)``, from the index."""
         who = self.find(player_name)

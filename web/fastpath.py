@@ -47,11 +47,12 @@ import msgspec
 from litestar.exceptions import NotAuthorizedException, TooManyRequestsException
 
 from service.access import Principal
+from service.api import PlayerIndex
 from service.procedure import WRITING_TOKEN
 from web.api import entry_answer
 from web.context import BODY_LIMIT, SAFE_METHODS, Web, encoded
 from web.eventcache import Rendered, answer, cache_of
-from web.eventpages import PAGE_HEADERS, fresh_checkpoint, shared_key, viewer_top
+from web.eventpages import PAGE_HEADERS, fresh_checkpoint, player_kind, shared_key, viewer_top
 from web.eventpaging import page_number
 from web.guards import expected_version
 from web.hallpages import clock_key, clock_shared
@@ -212,7 +213,13 @@ class FastPath:
         version = web.hub.known_version(event_id)
         if version is None:
             return None
-        key = shared_key(event_id, version, who, path, variant)
+        kind = None
+        if page == "players" and not api and who.role == "player":  # its own player's, or not
+            index = cache_of(web).peek((event_id, version, "players"))
+            if not isinstance(index, PlayerIndex):
+                return None
+            kind = player_kind(who, index, parts[4])
+        key = shared_key(event_id, version, who, path, variant, kind)
         if not api and page != "players":
             seal = fresh_checkpoint(web)
             if seal is None:

@@ -70,7 +70,7 @@ class RegisterDeck(Versioned, frozen=True, kw_only=True):
     deck: Deck
 
 
-class OpenDeck(Given, frozen=True, kw_only=True):
+class OpenDeck(Versioned, frozen=True, kw_only=True):
     who: str
     decklist: Decklist
     salt: str
@@ -155,7 +155,7 @@ class Appeal(Versioned, frozen=True, kw_only=True):
     grounds: str
 
 
-class Rule(Given, frozen=True, kw_only=True):
+class Rule(Versioned, frozen=True, kw_only=True):
     dispute: int
     decision: RulingDecision
     clause: str
