@@ -1,11 +1,11 @@
 """Every game's board as one standalone SVG, for every face.
 
-``draw(game, position, viewer=..., players=..., last=...)`` hands the position to
-the game's own drawing module, ``<package>.drawing`` beside its rules (the way
-python-chess keeps ``chess.svg`` apart from the board logic), imported only when
-first asked for. ``position`` is what the game's ``observe(state, viewer)``
-returned for that viewer, so a drawing can only show what its viewer may see: a
-hidden hand is a count there, and so a row of card backs here.
+``draw(game, position, viewer=..., players=..., last=...)`` hands the position, with a
+``Sight`` of the other three (``referee.kit.svg``), to the game's own drawing module,
+``<package>.drawing`` beside its rules (the way python-chess keeps ``chess.svg`` apart
+from the board logic), imported only when first asked for. ``position`` is what the
+game's ``observe(state, viewer)`` returned for that viewer, so a drawing can only show
+what its viewer may see: a hidden hand is a count there, and so a row of card backs here.
 
 A game with no drawing module (a test game, say) gets a plain drawing of the
 position's scalar fields, so every face can always show something.
@@ -21,12 +21,12 @@ from importlib import import_module
 from typing import Any
 
 from referee import games
-from referee.kit.svg import Canvas, short
+from referee.kit.svg import Canvas, Sight, short
 
 __all__ = ["Drawer", "draw", "drawer_of", "has_drawing"]
 
-Drawer = Callable[..., str]
-"""``draw(position, *, viewer, players, last) -> str`` of one game's drawing module."""
+Drawer = Callable[[Mapping[str, Any], Sight], str]
+"""``draw(position, sight) -> str`` of one game's drawing module."""
 
 BUILT_IN = {name: f"referee.games.{name}.drawing" for name in games.BUILT_IN}
 """Each shipped game's drawing module, found without importing its rules."""
@@ -69,21 +69,16 @@ def draw(
 ) -> str:
     """``position`` (``observe`` output for ``viewer``) drawn as a standalone SVG document."""
     drawer = drawer_of(game)
+    sight = Sight(viewer, players, last)
     if drawer is None:
-        return plain(game, position, viewer=viewer, players=players, last=last)
-    return drawer(position, viewer=viewer, players=players, last=last)
+        return plain(game, position, sight)
+    return drawer(position, sight)
 
 
-def plain(
-    game: str,
-    position: Mapping[str, Any],
-    *,
-    viewer: str,
-    players: Mapping[str, str],
-    last: str | None = None,
-) -> str:
+def plain(game: str, position: Mapping[str, Any], sight: Sight) -> str:
     """A game without a drawing of its own: its players, the last entry and the
     position's scalar fields as lines of text."""
+    viewer, players, last = sight
     lines = [f"{seat}: {name}" for seat, name in players.items()]
     if last:
         lines.append(f"last: {last}")

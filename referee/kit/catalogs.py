@@ -17,7 +17,7 @@ import msgspec
 
 from referee.errors import CatalogError
 
-__all__ = ["catalog_digest", "read_catalog"]
+__all__ = ["catalog_digest", "catalog_from", "from_builtins", "read_catalog"]
 
 T = TypeVar("T")
 
@@ -44,6 +44,23 @@ def read_catalog(text: str, schema: type[T], *, source: str = "catalog") -> T:
         raise CatalogError(f"{source}: nested too deeply to be a catalog") from None
     except msgspec.ValidationError as exc:
         raise CatalogError(f"{source}: {exc}") from None
+
+
+def from_builtins(data: Any, schema: type[T], *, source: str = "catalog") -> T:
+    """A catalog from its recorded builtins form (as a game's setup stores it) into
+    ``schema``, a mismatch as one ``CatalogError`` line."""
+    try:
+        return msgspec.convert(data, schema)
+    except msgspec.ValidationError as exc:
+        raise CatalogError(f"{source}: {exc}") from None
+
+
+def catalog_from(data: Any, schema: type[T], *, source: str = "catalog") -> T:
+    """A catalog from a file's text (``read_catalog``) or from its recorded builtins
+    (``from_builtins``)."""
+    if isinstance(data, str):
+        return read_catalog(data, schema, source=source)
+    return from_builtins(data, schema, source=source)
 
 
 def catalog_digest(catalog: Any) -> str:

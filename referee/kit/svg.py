@@ -14,11 +14,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from html import escape
+from typing import NamedTuple
 
 __all__ = [
     "FONT",
     "SEAT_COLOURS",
     "Canvas",
+    "Sight",
     "attrs",
     "esc",
     "num",
@@ -70,6 +72,26 @@ def seat_colour(seats: Iterable[str], seat: str) -> str:
     if seat not in order:
         return "#616161"
     return SEAT_COLOURS[order.index(seat) % len(SEAT_COLOURS)]
+
+
+class Sight(NamedTuple):
+    """Who a drawing is for and what it marks: the viewer (a seat, ``referee`` or
+    ``public``), each seat's player name and the text of the last entry, if any. Every
+    game's ``draw(position, sight)`` gets one (``referee.drawings.draw`` builds it)."""
+
+    viewer: str
+    players: Mapping[str, str]
+    last: str | None = None
+
+    def title(self, what: str, seats: Iterable[str] | None = None) -> str:
+        """``what (p1 Ann vs p2 Bo) as viewer, last <entry>``: the players in the order of
+        ``players``, or of ``seats`` when given (a seat without a player has no name)."""
+        if seats is None:
+            names = " vs ".join(f"{s} {n}" for s, n in self.players.items())
+        else:
+            names = " vs ".join(f"{s} {self.players.get(s, '')}" for s in seats)
+        last = self.last
+        return f"{what} ({names}) as {self.viewer}" + (f", last {last}" if last else "")
 
 
 class Canvas:
@@ -139,6 +161,29 @@ class Canvas:
             **(extra or {}),
         }
         return f"<svg{attrs(head)}><title>{esc(title)}</title>{''.join(self.parts)}</svg>"
+
+    def finish_for(
+        self,
+        sight: Sight,
+        *,
+        game: str,
+        what: str,
+        width: float,
+        height: float,
+        glue: str | None = None,
+        seats: Iterable[str] | None = None,
+    ) -> str:
+        """A game's whole drawing for ``sight``: titled ``what (players) as viewer, last
+        ...`` (``Sight.title``), carrying the last entry as ``data-last`` and the game's
+        notation signs that glue an actor to its entry as ``data-glue``, if any."""
+        return self.finish(
+            game=game,
+            title=sight.title(what, seats),
+            width=width,
+            height=height,
+            viewer=sight.viewer,
+            extra={"data-glue": glue, "data-last": sight.last or None},
+        )
 
 
 def _keys(values: Mapping[str, object]) -> dict[str, object]:

@@ -13,15 +13,16 @@ Effects are either structured (``ops`` the engine carries out) or free text (no
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 
 from referee.errors import CatalogError
 from referee.games.crystale.board import ELEMENT_ALIASES, ELEMENTS
-from referee.kit.catalogs import catalog_digest
+from referee.kit.catalogs import catalog_digest, catalog_from
 from referee.kit.catalogs import read_catalog as kit_read_catalog
 
 __all__ = [
@@ -36,6 +37,8 @@ __all__ = [
     "example_book",
     "parse_catalog",
 ]
+
+EntryT = TypeVar("EntryT")
 
 EXAMPLE_FILE = "example.toml"
 
@@ -228,32 +231,31 @@ def _validated(catalog: Catalog, source: str) -> Book:
         crystals[name] = crystal
         lower[name.lower()] = name
 
-    summoners = []
-    for s in catalog.summoners:
-        s, crystal = _summoner(s, source)
-        summoners.append(s)
-        add(crystal)
-    servants = []
-    for v in catalog.servants:
-        v, crystal = _servant(v, source)
-        servants.append(v)
-        add(crystal)
-    spells = []
-    for p in catalog.spells:
-        p, crystal = _spell(p, source)
-        spells.append(p)
-        add(crystal)
-    gods = []
-    for g in catalog.gods:
-        g, crystal = _god(g, source)
-        gods.append(g)
-        add(crystal)
+    summoners = _each(catalog.summoners, _summoner, source, add)
+    servants = _each(catalog.servants, _servant, source, add)
+    spells = _each(catalog.spells, _spell, source, add)
+    gods = _each(catalog.gods, _god, source, add)
     if not summoners:
         raise CatalogError(f"{source}: the catalog has no Summoner crystal")
     if not servants:
         raise CatalogError(f"{source}: the catalog has no Servant crystal")
-    canonical = Catalog(catalog.name, tuple(summoners), tuple(servants), tuple(spells), tuple(gods))
+    canonical = Catalog(catalog.name, summoners, servants, spells, gods)
     return Book(canonical, crystals, lower)
+
+
+def _each(
+    entries: tuple[EntryT, ...],
+    canonical: Callable[[EntryT, str], tuple[EntryT, Crystal]],
+    source: str,
+    add: Callable[[Crystal], None],
+) -> tuple[EntryT, ...]:
+    """Each of one kind's entries in canonical form, its crystal handed to ``add``."""
+    done = []
+    for entry in entries:
+        entry_done, crystal = canonical(entry, source)
+        done.append(entry_done)
+        add(crystal)
+    return tuple(done)
 
 
 def _summoner(s: Summoner, source: str) -> tuple[Summoner, Crystal]:
@@ -331,13 +333,7 @@ def parse_catalog(text: str, source: str = "catalog") -> Book:
 
 def build_book(data: Any, source: str = "catalog") -> Book:
     """A book from a catalog's text or its recorded builtins form."""
-    if isinstance(data, str):
-        return parse_catalog(data, source)
-    try:
-        catalog = msgspec.convert(data, Catalog)
-    except msgspec.ValidationError as exc:
-        raise CatalogError(f"{source}: {exc}") from None
-    return _validated(catalog, source)
+    return _validated(catalog_from(data, Catalog, source=source), source)
 
 
 def example_text() -> str:

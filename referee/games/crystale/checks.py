@@ -8,7 +8,7 @@ from __future__ import annotations
 import msgspec
 
 from referee.games.crystale.board import NEIGHBOURS, TILE_NAMES, distance
-from referee.games.crystale.catalog import Crystal, Effect
+from referee.games.crystale.catalog import Crystal, Effect, Kind
 from referee.games.crystale.effects import check_targets, rulings_for
 from referee.games.crystale.engine import seat_index
 from referee.games.crystale.model import (
@@ -36,6 +36,7 @@ from referee.games.crystale.model import (
     Reshuffle,
     Sacrifice,
     Show,
+    Side,
     SlotMp,
     SlotPromote,
     SlotServant,
@@ -127,6 +128,22 @@ def _find(state: CrystaleState, name: str, clause: str) -> tuple[Crystal | None,
     return crystal, LEGAL
 
 
+def _from_pool(
+    state: CrystaleState, side: Side, name: str, kind: Kind, *, clause: str, not_it: str
+) -> Verdict:
+    """A crystal of ``kind`` named to come out of ``side``'s pool: in the catalog, of that
+    kind (else ``clause``, the reason naming the crystal's own kind and then ``not_it``),
+    and one the registered pool can still hold (the named-crystal clause)."""
+    crystal, verdict = _find(state, name, NAMED)
+    if crystal is None:
+        return verdict
+    if crystal.kind != kind:
+        return Verdict.illegal(clause, f"{crystal.name} is a {crystal.kind} crystal{not_it}")
+    if side.knowledge is None:  # no registered pool: nothing to hold the name against
+        return LEGAL
+    return side.knowledge.check_seen(crystal.name, NAMED)
+
+
 def _wrong_phase(state: CrystaleState, wanted: str) -> Verdict:
     now = {
         "start": "the start of the battle",
@@ -180,16 +197,9 @@ def _check_declare(state: CrystaleState, action: Declare, seat: int) -> Verdict:
         return Verdict.illegal(
             SEALED_SUMMONER, f"{_who(seat)}'s Summoner {side.summoner} is already on the board"
         )
-    crystal, verdict = _find(state, action.crystal, NAMED)
-    if crystal is None:
-        return verdict
-    if crystal.kind != "summoner":
-        return Verdict.illegal(
-            SEALED_SUMMONER, f"{crystal.name} is a {crystal.kind} crystal, not a Summoner"
-        )
-    if side.knowledge is None:  # no registered pool: nothing to hold the name against
-        return LEGAL
-    return side.knowledge.check_seen(crystal.name, NAMED)
+    return _from_pool(
+        state, side, action.crystal, "summoner", clause=SEALED_SUMMONER, not_it=", not a Summoner"
+    )
 
 
 @ENTRY_CHECKS.register(Pull)
@@ -609,16 +619,14 @@ def _check_slot_servant(state: CrystaleState, action: SlotServant, seat: int) ->
         return Verdict.illegal(
             REACHED, f"{_who(seat)}'s pool is empty; no Servant can be taken from it"
         )
-    crystal, verdict = _find(state, action.crystal, NAMED)
-    if crystal is None:
-        return verdict
-    if crystal.kind != "servant":
-        return Verdict.illegal(
-            SLOT_SERVANT, f"{crystal.name} is a {crystal.kind} crystal; the slot takes a Servant"
-        )
-    if side.knowledge is None:  # no registered pool: nothing to hold the name against
-        return LEGAL
-    return side.knowledge.check_seen(crystal.name, NAMED)
+    return _from_pool(
+        state,
+        side,
+        action.crystal,
+        "servant",
+        clause=SLOT_SERVANT,
+        not_it="; the slot takes a Servant",
+    )
 
 
 @ENTRY_CHECKS.register(SlotMp)

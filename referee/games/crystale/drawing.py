@@ -26,7 +26,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from referee.kit.svg import Canvas, seat_colour, short
+from referee.kit.svg import Canvas, Sight, seat_colour, short
 
 __all__ = ["HEX_COUNT", "draw", "tile_names"]
 
@@ -254,14 +254,9 @@ def _seat(
     return y - top + 14
 
 
-def draw(
-    position: Mapping[str, Any],
-    *,
-    viewer: str,
-    players: Mapping[str, str],
-    last: str | None = None,
-) -> str:
+def draw(position: Mapping[str, Any], sight: Sight) -> str:
     """The hex board, its units and each player's zones, with the last entry marked."""
+    players, last = sight.players, sight.last
     tiles: Mapping[str, str] = position.get("tiles", {}) or {}
     units: Sequence[Mapping[str, Any]] = position.get("units", []) or []
     seats: Mapping[str, Mapping[str, Any]] = position.get("seats", {}) or {}
@@ -308,12 +303,6 @@ def draw(
             canvas, seat, data, y, player=players.get(seat, ""),
             acting=seat == active and not over,
         )  # fmt: skip
-    names = " vs ".join(f"{s} {n}" for s, n in players.items())
-    return canvas.finish(
-        game="crystale",
-        title=f"Crystale board ({names}) as {viewer}" + (f", last {last}" if last else ""),
-        width=WIDTH,
-        height=round(y + 4, 2),
-        viewer=viewer,
-        extra={"data-glue": "@", "data-last": last or None},
+    return canvas.finish_for(
+        sight, game="crystale", what="Crystale board", width=WIDTH, height=round(y + 4, 2), glue="@"
     )

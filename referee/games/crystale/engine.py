@@ -32,6 +32,7 @@ from referee.games.crystale.model import (
     Result,
     Sacrifice,
     Show,
+    Side,
     SlotMp,
     SlotPromote,
     SlotServant,
@@ -180,6 +181,19 @@ def _canonical(state: CrystaleState, name: str) -> str:
     return crystal.name
 
 
+def _pull_named(state: CrystaleState, side: Side, crystal: str) -> Side:
+    """``side`` with the named crystal taken from its pool into its hand, seen from now on
+    (a pull naming its crystal, CR-6.1; a slot spent on a Servant, CR-9)."""
+    name = _canonical(state, crystal)
+    knowledge = side.knowledge.with_seen(name) if side.knowledge is not None else None
+    return replace(
+        side,
+        pool=side.pool.take_known(name),
+        hand=side.hand.put_known(name),
+        knowledge=knowledge,
+    )
+
+
 def _close_start(state: CrystaleState) -> CrystaleState:
     """CR-5.5: the battle starts once the first player is chosen and both seats have a
     Summoner and a shown opening hand; the second player's Summoner gets 20 MP (CR-5.4)."""
@@ -205,14 +219,7 @@ def _apply_pull(state: CrystaleState, action: Pull, seat: int) -> CrystaleState:
         )
         return with_side(state, seat, side)
     if action.crystal is not None:
-        name = _canonical(state, action.crystal)
-        knowledge = side.knowledge.with_seen(name) if side.knowledge is not None else None
-        side = replace(
-            side,
-            pool=side.pool.take_known(name),
-            hand=side.hand.put_known(name),
-            knowledge=knowledge,
-        )
+        side = _pull_named(state, side, action.crystal)
     else:
         side = replace(side, pool=side.pool.take_unseen(1), hand=side.hand.put_unseen(1))
     side = gain_mp(side, side.recharge)
@@ -298,15 +305,7 @@ def _apply_slot(
     if isinstance(action, SlotMp):
         return with_side(state, seat, gain_mp(side, side.recharge))
     if isinstance(action, SlotServant):
-        name = _canonical(state, action.crystal)
-        knowledge = side.knowledge.with_seen(name) if side.knowledge is not None else None
-        side = replace(
-            side,
-            pool=side.pool.take_known(name),
-            hand=side.hand.put_known(name),
-            knowledge=knowledge,
-        )
-        return with_side(state, seat, side)
+        return with_side(state, seat, _pull_named(state, side, action.crystal))
     state = with_side(state, seat, side)
     return promote_unit(state, state.units[action.unit])
 

@@ -12,7 +12,13 @@ from __future__ import annotations
 import msgspec
 
 from referee.games.gammasphere.catalog import Card
-from referee.games.gammasphere.decks import check_from_hand, check_shown, show, take_from_hand
+from referee.games.gammasphere.decks import (
+    catalog_card,
+    check_from_hand,
+    check_shown,
+    show,
+    take_from_hand,
+)
 from referee.games.gammasphere.model import SEATS, Entity, GammasphereState
 from referee.games.gammasphere.position import (
     LEVELS,
@@ -95,15 +101,6 @@ def _field_card(state: GammasphereState, text: str, seat: int | None = None) -> 
     return matches[0]
 
 
-def _catalog_card(state: GammasphereState, name: str) -> Card | Verdict:
-    canonical = state.cards.canonical(name)
-    if canonical is None:
-        return Verdict.illegal(
-            "GS-2.1", f"no card called {name!r} is in the catalog {state.cards.title!r}"
-        )
-    return state.cards.by_name[canonical]
-
-
 def _check_entering(state: GammasphereState, seat: int, card: Card) -> Verdict:
     """A card an adjustment puts onto the field: an entity or pylon, unique ones once."""
     if card.kind == "event":
@@ -179,7 +176,7 @@ def _card_leaving(state: GammasphereState, seat: int, name: str, source: str) ->
             "GS-9.4",
             f"numbers name cards on the field; {name} is not in {who}'s {source}",
         )
-    card = _catalog_card(state, name)
+    card = catalog_card(state, name)
     if isinstance(card, Verdict):
         return card
     if source == "hand":

@@ -20,7 +20,7 @@ from typing import Any, Literal
 import msgspec
 
 from referee.errors import CatalogError
-from referee.kit.catalogs import catalog_digest, read_catalog
+from referee.kit.catalogs import catalog_digest, from_builtins, read_catalog
 
 __all__ = [
     "ENTITY_KINDS",
@@ -294,11 +294,7 @@ def parse_catalog(text: str, source: str = "catalog") -> Catalog:
 
 def catalog_from_builtins(data: Any, source: str = "catalog") -> Catalog:
     """A catalog from its stored builtins form (a setup's ``catalog`` option), checked."""
-    try:
-        catalog = msgspec.convert(data, Catalog)
-    except msgspec.ValidationError as exc:
-        raise CatalogError(f"{source}: {exc}") from None
-    return check_catalog(catalog, source)
+    return check_catalog(from_builtins(data, Catalog, source=source), source)
 
 
 @cache

@@ -8,7 +8,7 @@ from a hidden pile is checked against what its seat's deck can still hold (GS-3.
 from __future__ import annotations
 
 from referee.games.gammasphere.catalog import Card, Effect
-from referee.games.gammasphere.decks import check_from_hand
+from referee.games.gammasphere.decks import catalog_card, check_from_hand
 from referee.games.gammasphere.model import (
     SEATS,
     Activate,
@@ -70,20 +70,27 @@ def _phase_gate(state: GammasphereState, seat: int, what: str) -> Verdict | None
     return None
 
 
-def _catalog_card(state: GammasphereState, name: str) -> Card | Verdict:
-    canonical = state.cards.canonical(name)
-    if canonical is None:
-        return Verdict.illegal(
-            "GS-2.1", f"no card called {name!r} is in the catalog {state.cards.title!r}"
-        )
-    return state.cards.by_name[canonical]
-
-
 def _entity(state: GammasphereState, number: int) -> Entity | Verdict:
     entity = find(state, number)
     if entity is None:
         return Verdict.illegal("GS-1.3", f"no card numbered #{number} is on the field")
     return entity
+
+
+def _main_phase_entity(
+    state: GammasphereState, seat: int, what: str, number: int
+) -> Entity | Verdict:
+    """The field's card ``#number`` for an entry ``what`` of the main phase: the phase's
+    refusal first (``_phase_gate``), then GS-1.3 when no such card is on the field."""
+    gate = _phase_gate(state, seat, what)
+    return gate if gate is not None else _entity(state, number)
+
+
+def _main_phase_card(state: GammasphereState, seat: int, what: str, name: str) -> Card | Verdict:
+    """The catalog's card ``name`` for an entry ``what`` of the main phase: the phase's
+    refusal first (``_phase_gate``), then GS-2.1 when the catalog has no such card."""
+    gate = _phase_gate(state, seat, what)
+    return gate if gate is not None else catalog_card(state, name)
 
 
 def _describe(state: GammasphereState, entity: Entity) -> str:
@@ -223,10 +230,7 @@ def _check_draw(state: GammasphereState, action: Draw, seat: int) -> Verdict:
 
 @ENTRY_CHECKS.register(Play)
 def _check_play(state: GammasphereState, action: Play, seat: int) -> Verdict:
-    gate = _phase_gate(state, seat, f"playing {action.card}")
-    if gate is not None:
-        return gate
-    card = _catalog_card(state, action.card)
+    card = _main_phase_card(state, seat, f"playing {action.card}", action.card)
     if isinstance(card, Verdict):
         return card
     if card.kind == "pylon":
@@ -290,10 +294,7 @@ def _check_carrier(state: GammasphereState, seat: int, card: Card, target: int) 
 
 @ENTRY_CHECKS.register(Construct)
 def _check_construct(state: GammasphereState, action: Construct, seat: int) -> Verdict:
-    gate = _phase_gate(state, seat, f"constructing {action.card}")
-    if gate is not None:
-        return gate
-    card = _catalog_card(state, action.card)
+    card = _main_phase_card(state, seat, f"constructing {action.card}", action.card)
     if isinstance(card, Verdict):
         return card
     if card.kind != "pylon":
@@ -310,10 +311,7 @@ def _check_construct(state: GammasphereState, action: Construct, seat: int) -> V
 
 @ENTRY_CHECKS.register(Attack)
 def _check_attack(state: GammasphereState, action: Attack, seat: int) -> Verdict:
-    gate = _phase_gate(state, seat, "an attack")
-    if gate is not None:
-        return gate
-    attacker = _entity(state, action.attacker)
+    attacker = _main_phase_entity(state, seat, "an attack", action.attacker)
     if isinstance(attacker, Verdict):
         return attacker
     who = SEATS[seat]
@@ -365,10 +363,7 @@ def _check_attack(state: GammasphereState, action: Attack, seat: int) -> Verdict
 
 @ENTRY_CHECKS.register(Switch)
 def _check_switch(state: GammasphereState, action: Switch, seat: int) -> Verdict:
-    gate = _phase_gate(state, seat, "switching modes")
-    if gate is not None:
-        return gate
-    entity = _entity(state, action.entity)
+    entity = _main_phase_entity(state, seat, "switching modes", action.entity)
     if isinstance(entity, Verdict):
         return entity
     if entity.owner != seat:
@@ -393,10 +388,7 @@ def _check_switch(state: GammasphereState, action: Switch, seat: int) -> Verdict
 
 @ENTRY_CHECKS.register(Activate)
 def _check_activate(state: GammasphereState, action: Activate, seat: int) -> Verdict:
-    gate = _phase_gate(state, seat, "activating an effect")
-    if gate is not None:
-        return gate
-    entity = _entity(state, action.entity)
+    entity = _main_phase_entity(state, seat, "activating an effect", action.entity)
     if isinstance(entity, Verdict):
         return entity
     card = card_of(state, entity)
@@ -446,7 +438,7 @@ def _check_discard(state: GammasphereState, action: Discard, seat: int) -> Verdi
             f"cards are discarded only when a turn ends with more than "
             f"{HAND_LIMIT} in hand; {SEATS[seat]} holds {count}",
         )
-    card = _catalog_card(state, action.card)
+    card = catalog_card(state, action.card)
     if isinstance(card, Verdict):
         return card
     return check_from_hand(state, seat, card)

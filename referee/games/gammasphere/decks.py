@@ -17,6 +17,7 @@ __all__ = [
     "COPY_LIMIT",
     "DECK_LIMITS",
     "MIN_DECK",
+    "catalog_card",
     "check_construction",
     "check_from_hand",
     "check_shown",
@@ -70,6 +71,16 @@ def check_construction(cards: Cards, decklist: Decklist, limits: str) -> Verdict
     if problem:
         problems.append(Violation("GS-I.1", problem))
     return Verdict(tuple(problems))
+
+
+def catalog_card(state: GammasphereState, name: str) -> Card | Verdict:
+    """The catalog's card called ``name`` (in any case), or GS-2.1 when it has none."""
+    canonical = state.cards.canonical(name)
+    if canonical is None:
+        return Verdict.illegal(
+            "GS-2.1", f"no card called {name!r} is in the catalog {state.cards.title!r}"
+        )
+    return state.cards.by_name[canonical]
 
 
 def check_shown(state: GammasphereState, seat: int, card: Card) -> Verdict:

@@ -20,7 +20,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from referee.kit.svg import Canvas, seat_colour, short
+from referee.kit.svg import Canvas, Sight, seat_colour, short
 
 __all__ = ["draw"]
 
@@ -246,14 +246,9 @@ def _side(
     return y - top + 12
 
 
-def draw(
-    position: Mapping[str, Any],
-    *,
-    viewer: str,
-    players: Mapping[str, str],
-    last: str | None = None,
-) -> str:
+def draw(position: Mapping[str, Any], sight: Sight) -> str:
     """Both seats' fields, the viewer's own at the bottom, with the last entry marked."""
+    viewer, players, last = sight
     sides: Sequence[Mapping[str, Any]] = position.get("sides", []) or []
     field: Sequence[Mapping[str, Any]] = position.get("field", []) or []
     active, phase = position.get("active"), position.get("phase", "")
@@ -297,12 +292,6 @@ def draw(
                         stroke_linecap="round")  # fmt: skip
             canvas.circle(*target, 9, fill="#d50000", fill_opacity=0.8)
             canvas.close()
-    names = " vs ".join(f"{s} {n}" for s, n in players.items())
-    return canvas.finish(
-        game="gammasphere",
-        title=f"Gammasphere field ({names}) as {viewer}" + (f", last {last}" if last else ""),
-        width=WIDTH,
-        height=round(y + 2, 2),
-        viewer=viewer,
-        extra={"data-last": last or None},
+    return canvas.finish_for(
+        sight, game="gammasphere", what="Gammasphere field", width=WIDTH, height=round(y + 2, 2)
     )

@@ -42,6 +42,14 @@ __all__ = [
 # ---------------------------------------------------------------------------
 
 
+def _outside(state: PrismataState, phase: str, clause: str, rule: str) -> Verdict | None:
+    """``clause`` broken when the game is not in ``phase``: ``rule`` says where the entry
+    belongs, the reason adds the phase it is."""
+    if state.phase == phase:
+        return None
+    return _bad(clause, f"{rule}; it is the {state.phase} phase")
+
+
 def _bad(clause: str, reason: str) -> Verdict:
     return Verdict((Violation(clause, reason),))
 
@@ -159,9 +167,9 @@ def _check_breach_over(state: PrismataState, cat: Catalog) -> Verdict:
 @ENTRY_CHECKS.register(Buy)
 def _check_buy(state: PrismataState, action: Buy, cat: Catalog) -> Verdict:
     seat = state.active
-    phase = state.phase
-    if phase != "action":
-        return _bad("PM-5.1", f"units are bought in the action phase; it is the {phase} phase")
+    wrong = _outside(state, "action", "PM-5.1", "units are bought in the action phase")
+    if wrong is not None:
+        return wrong
     name = action.unit
     utype = cat.units.get(name)
     if utype is None or name not in state.supply:
@@ -179,9 +187,9 @@ def _check_buy(state: PrismataState, action: Buy, cat: Catalog) -> Verdict:
 
 @ENTRY_CHECKS.register(Block)
 def _check_block(state: PrismataState, action: Block, cat: Catalog) -> Verdict:
-    phase = state.phase
-    if phase != "defense":
-        return _bad("PM-4.1", f"blockers are chosen in the defense phase; it is the {phase} phase")
+    wrong = _outside(state, "defense", "PM-4.1", "blockers are chosen in the defense phase")
+    if wrong is not None:
+        return wrong
     blocker, v = _own_unit(state, action.unit, "block")
     if blocker is None:
         return v
@@ -196,12 +204,9 @@ def _check_block(state: PrismataState, action: Block, cat: Catalog) -> Verdict:
 @ENTRY_CHECKS.register(Strike)
 def _check_strike(state: PrismataState, action: Strike, cat: Catalog) -> Verdict:
     seat = state.active
-    phase = state.phase
-    if phase != "action":
-        return _bad(
-            "PM-6.1",
-            f"frontline units are attacked in the action phase; it is the {phase} phase",
-        )
+    wrong = _outside(state, "action", "PM-6.1", "frontline units are attacked in the action phase")
+    if wrong is not None:
+        return wrong
     u = state.units.get(action.unit)
     if u is None or u.owner == seat:
         return _bad("PM-6.1", f"#{action.unit} is not an enemy unit in play")
@@ -225,11 +230,9 @@ def _check_strike(state: PrismataState, action: Strike, cat: Catalog) -> Verdict
 
 @ENTRY_CHECKS.register(Breach)
 def _check_breach(state: PrismataState, action: Breach, cat: Catalog) -> Verdict:
-    phase = state.phase
-    if phase != "breach":
-        return _bad(
-            "PM-7.2", f"damage is assigned to units during a breach; it is the {phase} phase"
-        )
+    wrong = _outside(state, "breach", "PM-7.2", "damage is assigned to units during a breach")
+    if wrong is not None:
+        return wrong
     u = state.units.get(action.unit)
     if u is None or u.owner == state.active:
         return _bad("PM-7.2", f"#{action.unit} is not an enemy unit in play")
@@ -241,12 +244,11 @@ def _check_breach(state: PrismataState, action: Breach, cat: Catalog) -> Verdict
 
 @ENTRY_CHECKS.register(Unbreach)
 def _check_unbreach(state: PrismataState, action: Unbreach, cat: Catalog) -> Verdict:
-    phase = state.phase
-    if phase != "breach":
-        return _bad(
-            "PM-7.5",
-            f"breach damage can only be taken back during the breach; it is the {phase} phase",
-        )
+    wrong = _outside(
+        state, "breach", "PM-7.5", "breach damage can only be taken back during the breach"
+    )
+    if wrong is not None:
+        return wrong
     u = state.units.get(action.unit) or state.dead.get(action.unit)
     if u is None or u.owner == state.active or u.hit <= 0:
         return _bad("PM-7.5", f"#{action.unit} took no breach damage this turn")
@@ -261,12 +263,11 @@ def _check_undo_entry(state: PrismataState, action: Undo, cat: Catalog) -> Verdi
 @ENTRY_CHECKS.register(Sell)
 def _check_sell(state: PrismataState, action: Sell, cat: Catalog) -> Verdict:
     seat = state.active
-    phase = state.phase
-    if phase != "action":
-        return _bad(
-            "PM-5.9",
-            f"a purchase can only be taken back in the action phase; it is the {phase} phase",
-        )
+    wrong = _outside(
+        state, "action", "PM-5.9", "a purchase can only be taken back in the action phase"
+    )
+    if wrong is not None:
+        return wrong
     u = state.units.get(action.unit)
     if u is None:
         return _bad("PM-5.9", f"#{action.unit} is not a unit in play")
@@ -395,10 +396,9 @@ def click_problem(state: PrismataState, cat: Catalog, u: Unit, utype: UnitType) 
 
 @ENTRY_CHECKS.register(Click)
 def _check_click(state: PrismataState, action: Click, cat: Catalog) -> Verdict:
-    if state.phase != "action":
-        return _bad(
-            "PM-5.4", f"abilities are used in the action phase; it is the {state.phase} phase"
-        )
+    wrong = _outside(state, "action", "PM-5.4", "abilities are used in the action phase")
+    if wrong is not None:
+        return wrong
     u, v = _own_unit(state, action.unit, "be clicked")
     if u is None:
         return v

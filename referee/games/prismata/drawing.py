@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from referee.kit.svg import Canvas, seat_colour, short
+from referee.kit.svg import Canvas, Sight, seat_colour, short
 
 __all__ = ["draw"]
 
@@ -75,14 +75,9 @@ def _unit(
     canvas.close()
 
 
-def draw(
-    position: Mapping[str, Any],
-    *,
-    viewer: str,
-    players: Mapping[str, str],
-    last: str | None = None,
-) -> str:
+def draw(position: Mapping[str, Any], sight: Sight) -> str:
     """Each player's units and resources, and the supply, with the last entry marked."""
+    players, last = sight.players, sight.last
     seats: Sequence[str] = list(position.get("seats") or list(players) or ["p1", "p2"])
     units: Mapping[str, Mapping[str, Any]] = position.get("units", {}) or {}
     blocking = {int(u) for u in position.get("blocking", []) or []}
@@ -158,12 +153,6 @@ def draw(
             )  # fmt: skip
             canvas.close()
         y += ((len(supply) + SUPPLY_PER_ROW - 1) // SUPPLY_PER_ROW) * (SUPPLY_H + 3)
-    names = " vs ".join(f"{s} {players.get(s, '')}" for s in seats)
-    return canvas.finish(
-        game="prismata",
-        title=f"Prismata table ({names}) as {viewer}" + (f", last {last}" if last else ""),
-        width=WIDTH,
-        height=y + 6,
-        viewer=viewer,
-        extra={"data-last": last or None},
+    return canvas.finish_for(
+        sight, game="prismata", what="Prismata table", width=WIDTH, height=y + 6, seats=seats
     )

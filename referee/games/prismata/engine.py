@@ -143,6 +143,17 @@ class Work:
         unit = self.dead.pop(uid)
         self.units[uid] = _replace(unit, cause="")
 
+    def unmake(self, unit: Unit) -> None:
+        """Take back what ``unit``'s click or purchase did to other units: the units it
+        consumed come back, the units it made are gone (PM-5.8, PM-5.9)."""
+        for cid in unit.ate:
+            self.revive(cid)
+        for cid in unit.made:
+            if cid in self.units:
+                del self.units[cid]
+            else:
+                self.dead.pop(cid, None)
+
     def create(
         self,
         kind: str,
@@ -569,13 +580,7 @@ def _undo(w: Work, uid: int) -> None:
     w.res[seat] = r
     if not ability.effect.give.empty:
         w.res[1 - seat] = w.res[1 - seat] - ability.effect.give
-    for cid in u.ate:
-        w.revive(cid)
-    for cid in u.made:
-        if cid in w.units:
-            del w.units[cid]
-        else:
-            w.dead.pop(cid, None)
+    w.unmake(u)
     was_dead = uid in w.dead
     if ability.target is not None and ability.target.kind == "chill" and u.target is not None:
         t = w.units.get(u.target)
@@ -611,13 +616,7 @@ def _sell(w: Work, uid: int) -> None:
         if not utype.on_buy.give.empty:
             w.res[1 - seat] = w.res[1 - seat] - utype.on_buy.give
     w.res[seat] = r
-    for cid in u.ate:
-        w.revive(cid)
-    for cid in u.made:
-        if cid in w.units:
-            del w.units[cid]
-        else:
-            w.dead.pop(cid, None)
+    w.unmake(u)
     if uid in w.units:
         del w.units[uid]
     else:

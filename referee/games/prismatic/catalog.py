@@ -34,7 +34,7 @@ import msgspec
 
 from referee.errors import CatalogError
 from referee.games.prismatic.motes import ItemsError, colour_of, items_text, parse_items
-from referee.kit.catalogs import read_catalog as kit_read_catalog
+from referee.kit.catalogs import catalog_from
 from referee.kit.multiset import Multiset
 
 __all__ = [
@@ -354,26 +354,12 @@ def _canonical_board(raw: BoardFile, source: str) -> BoardFile:
 
 def parse_cards(data: str | dict[str, Any], source: str = "cards") -> CardsFile:
     """A cards catalog from a file's text or from its recorded builtins, in canonical form."""
-    if isinstance(data, str):
-        raw = kit_read_catalog(data, CardsFile, source=source)
-    else:
-        try:
-            raw = msgspec.convert(data, CardsFile)
-        except msgspec.ValidationError as exc:
-            raise CatalogError(f"{source}: {exc}") from None
-    return _canonical_cards(raw, source)
+    return _canonical_cards(catalog_from(data, CardsFile, source=source), source)
 
 
 def parse_board(data: str | dict[str, Any], source: str = "board") -> BoardFile:
     """A board catalog from a file's text or from its recorded builtins, in canonical form."""
-    if isinstance(data, str):
-        raw = kit_read_catalog(data, BoardFile, source=source)
-    else:
-        try:
-            raw = msgspec.convert(data, BoardFile)
-        except msgspec.ValidationError as exc:
-            raise CatalogError(f"{source}: {exc}") from None
-    return _canonical_board(raw, source)
+    return _canonical_board(catalog_from(data, BoardFile, source=source), source)
 
 
 def _spec(row: CardRow) -> CardSpec:

@@ -21,7 +21,8 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from referee.kit.svg import Canvas, seat_colour, short
+from referee.games.prismatic.motes import COLOUR_NAMES
+from referee.kit.svg import Canvas, Sight, seat_colour, short
 
 __all__ = ["draw"]
 
@@ -37,17 +38,6 @@ MOTE_FILL = {
     "W": "#ffffff",
     "K": "#212121",
     "P": "#ce93d8",
-}
-MOTE_NAME = {
-    "R": "red",
-    "G": "green",
-    "B": "blue",
-    "C": "cyan",
-    "M": "magenta",
-    "Y": "yellow",
-    "W": "white",
-    "K": "black",
-    "P": "prismatic",
 }
 CARD_W, CARD_H = 112, 64
 
@@ -91,7 +81,7 @@ def _counts(
     for kind, count in shown:
         if click:
             canvas.open(class_="mote", data_notation=kind)
-            canvas.title(f"{count} {MOTE_NAME[kind]}")
+            canvas.title(f"{count} {COLOUR_NAMES[kind]}")
         _dot(canvas, dx, y, kind)
         canvas.text(dx + 9, y + 4, str(count), 11, fill="#212121")
         if click:
@@ -171,14 +161,9 @@ def _ring(canvas: Canvas, cx: float, cy: float, supply: Mapping[str, Any]) -> No
     canvas.close()
 
 
-def draw(
-    position: Mapping[str, Any],
-    *,
-    viewer: str,
-    players: Mapping[str, str],
-    last: str | None = None,
-) -> str:
+def draw(position: Mapping[str, Any], sight: Sight) -> str:
     """The supply, commons, board and each player's areas, with the last entry marked."""
+    players, last = sight.players, sight.last
     printed: Mapping[str, Mapping[str, Any]] = position.get("cards", {}) or {}
     seats: Mapping[str, Mapping[str, Any]] = position.get("players", {}) or {}
     said = f" {last or ''} ".replace(",", " ").replace(":", " ")
@@ -193,14 +178,8 @@ def draw(
     y = _draw_board(canvas, position, seats, named, y)
     for seat, data in seats.items():
         y = _draw_seat(canvas, position, players, seat, data, named, y)
-    names = " vs ".join(f"{s} {n}" for s, n in players.items())
-    return canvas.finish(
-        game="prismatic",
-        title=f"Prismatic table ({names}) as {viewer}" + (f", last {last}" if last else ""),
-        width=WIDTH,
-        height=round(y, 2),
-        viewer=viewer,
-        extra={"data-last": last or None},
+    return canvas.finish_for(
+        sight, game="prismatic", what="Prismatic table", width=WIDTH, height=round(y, 2)
     )
 
 

@@ -634,26 +634,27 @@ def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> PrismaticS
     return replace(state, commons=commons, discard=(*state.discard, dropped))
 
 
+def _lift(state: PrismaticState, name: str, holder: str | None) -> PrismaticState:
+    """The card ``name`` taken up: out of the commons, else out of the area of ``holder``
+    (of whoever holds it when ``None``), its motes going home to their owner (PX-I.6)."""
+    if name in state.commons:
+        return replace(state, commons=tuple(c for c in state.commons if c != name))
+    owner = locate(state, name).seat if holder is None else holder
+    state, held = remove_from_area(state, owner, name)
+    return clear_card(state, owner, held)
+
+
 @DETAIL_EFFECTS.register(Discard)
 def _discard(state: PrismaticState, detail: Discard, seat: str) -> PrismaticState:
     name = _name(state, detail.card)
-    if name in state.commons:
-        state = replace(state, commons=tuple(c for c in state.commons if c != name))
-    else:
-        state, held = remove_from_area(state, seat, name)
-        state = clear_card(state, seat, held)
+    state = _lift(state, name, seat)
     return replace(state, discard=(*state.discard, name))
 
 
 @DETAIL_EFFECTS.register(Steal)
 def _steal(state: PrismaticState, detail: Steal, seat: str) -> PrismaticState:
     name = _name(state, detail.card)
-    if name in state.commons:
-        state = replace(state, commons=tuple(c for c in state.commons if c != name))
-    else:
-        victim = locate(state, name).seat
-        state, held = remove_from_area(state, victim, name)
-        state = clear_card(state, victim, held)  # PX-I.6: the motes go home to their owner
+    state = _lift(state, name, None)
     return update(state, seat, lambda p: replace(p, progress=(*p.progress, Held(name))))
 
 

@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from referee.kit.svg import Canvas
+from referee.kit.svg import Canvas, Sight
 
 __all__ = ["draw"]
 
@@ -67,14 +67,9 @@ def _marked(last: str | None) -> list[str]:
     return re.findall(r"[a-h][1-8]", last.split()[-1])
 
 
-def draw(
-    position: Mapping[str, Any],
-    *,
-    viewer: str,
-    players: Mapping[str, str],
-    last: str | None = None,
-) -> str:
+def draw(position: Mapping[str, Any], sight: Sight) -> str:
     """The board of ``position`` with the last entry's squares marked."""
+    players, last = sight.players, sight.last
     pieces: Mapping[str, str] = position.get("board", {}) or {}
     to_move = position.get("to_move")
     marked = _marked(last)
@@ -134,12 +129,6 @@ def draw(
     if result and result != "*":
         canvas.text(MARGIN, height + 8, f"result {result}", 15, fill="#222", class_="result")
         height += 22
-    names = " vs ".join(f"{s} {n}" for s, n in players.items())
-    return canvas.finish(
-        game="prizmik",
-        title=f"PRIZMIK board ({names}) as {viewer}" + (f", last {last}" if last else ""),
-        width=size,
-        height=height,
-        viewer=viewer,
-        extra={"data-glue": ">-x", "data-last": last or None},
+    return canvas.finish_for(
+        sight, game="prizmik", what="PRIZMIK board", width=size, height=height, glue=">-x"
     )
