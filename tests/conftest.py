@@ -43,6 +43,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+    # The slow tests run first (in their own order): collected last (tests/web), the longest of
+    # them ended the run on one xdist worker while the other sat idle.
+    items[:] = sorted(items, key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture

@@ -121,24 +121,36 @@ def case(request: pytest.FixtureRequest) -> ContractCase:
     return request.param  # type: ignore[no-any-return]
 
 
-_PLAYED: dict[int, Played] = {}
+_PLAYED: dict[str, Played] = {}
+
+
+def played_once(case: ContractCase, folder: Path) -> Played:
+    """``case`` played once per test process (its own assertions run then), its store closed
+    (in ``folder`` the first time): the contract's tests, the drawings and the fuzzing of every
+    position (``test_check_never_raises``) all read this one rather than playing it again."""
+    key = f"{case.game}-{case.name}"
+    if key not in _PLAYED:
+        _PLAYED[key] = play(case, folder / f"played-{len(_PLAYED)}.db")
+        _PLAYED[key].svc.close()
+    return _PLAYED[key]
+
+
+def copy_store(played: Played, path: Path) -> RefereeService:
+    """A service on a copy of the played store at ``path``, for a test to use as it likes."""
+    for suffix in ("", "-wal", "-shm"):
+        source = played.path.with_name(played.path.name + suffix)
+        if source.exists():
+            shutil.copy(source, path.with_name(path.name + suffix))
+    return RefereeService(GameStore(path), draw_seed=lambda: 1234)
 
 
 @pytest.fixture
 def played(case: ContractCase, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Played:
-    """The case played once per session (its own assertions run then); each test gets its own
-    copy of the store, so a test that closes or tampers with it leaves the others alone."""
-    first = _PLAYED.get(id(case))
-    if first is None:
-        first = _PLAYED[id(case)] = play(case, tmp_path_factory.mktemp("played") / "store.db")
-        first.svc.close()
+    """The case played once per session (``played_once``); each test gets its own copy of the
+    store, so a test that closes or tampers with it leaves the others alone."""
+    first = played_once(case, tmp_path_factory.getbasetemp())
     path = tmp_path / "store.db"
-    for suffix in ("", "-wal", "-shm"):
-        source = first.path.with_name(first.path.name + suffix)
-        if source.exists():
-            shutil.copy(source, path.with_name(path.name + suffix))
-    svc = RefereeService(GameStore(path), draw_seed=lambda: 1234)
-    return Played(svc, path, first.game_id, first.states, first.views)
+    return Played(copy_store(first, path), path, first.game_id, first.states, first.views)
 
 
 def test_replay_equals_the_live_state_at_every_step(case: ContractCase, played: Played) -> None:
