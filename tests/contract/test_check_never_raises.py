@@ -95,12 +95,12 @@ def test_check_change_answers_every_change_with_a_verdict(
     if rules is None:
         pytest.skip(f"{game} takes no adjustments (REF-6.3)")
     states, names = positions(game, tmp_path_factory.getbasetemp())
+    some_changes = st.lists(changes(names), min_size=1, max_size=3)  # built once, drawn often
 
     @FUZZ
-    @given(st.data())
-    def run(data: st.DataObject) -> None:
-        state = data.draw(st.sampled_from(states))
-        for change in data.draw(st.lists(changes(names), min_size=1, max_size=3)):
+    @given(st.sampled_from(states), st.data())
+    def run(state: Any, data: st.DataObject) -> None:
+        for change in data.draw(some_changes):
             verdict = rules.check_change(state, change)
             assert isinstance(verdict, Verdict)
             for violation in verdict.violations:
