@@ -24,6 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from _common import byte_compiled
 from bench_instructions import BUILD
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,13 +47,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
     trees = {"this": ROOT, **({"against": args.against.resolve()} if args.against else {})}
-    for tree in trees.values():
-        subprocess.run(
-            [sys.executable, "-m", "compileall", "-q"]
-            + [str(tree / p) for p in ("referee", "events", "projections", "service", "cli")],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
+    byte_compiled(list(trees.values()))
     with tempfile.TemporaryDirectory(prefix="referee-act-cpu-") as folder:
         work = Path(folder)
         db, entries = work / "store.db", work / "entries.json"

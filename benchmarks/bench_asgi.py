@@ -32,6 +32,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _common import http_scope, one_request  # noqa: E402
+
 
 async def _call(app: Any, method: str, path: str, token: str, body: bytes = b"") -> int:
     headers = [(b"host", b"bench"), (b"authorization", f"Bearer {token}".encode())]
@@ -41,29 +43,9 @@ async def _call(app: Any, method: str, path: str, token: str, body: bytes = b"")
             (b"content-length", str(len(body)).encode()),
         ]
     path_part, _, query = path.partition("?")
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": method,
-        "scheme": "http",
-        "path": path_part,
-        "raw_path": path_part.encode(),
-        "query_string": query.encode(),
-        "root_path": "",
-        "headers": headers,
-        "client": ("127.0.0.1", 5000),
-        "server": ("127.0.0.1", 8000),
-    }
-    sent = False
+    scope = http_scope(method, path_part, headers, query.encode())
+    receive = one_request(body)
     status = 0
-
-    async def receive() -> dict[str, Any]:
-        nonlocal sent
-        if sent:
-            await asyncio.sleep(3600)
-        sent = True
-        return {"type": "http.request", "body": body, "more_body": False}
 
     async def send(message: dict[str, Any]) -> None:
         nonlocal status

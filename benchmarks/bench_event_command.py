@@ -23,13 +23,12 @@ import argparse
 import compileall
 import os
 import platform
-import resource
-import subprocess
-import sys
 import tempfile
 import time
 from datetime import date
 from pathlib import Path
+
+from _common import referee_timed
 
 from service.app import open_service
 
@@ -50,23 +49,8 @@ def build(db: Path, players: int) -> str:
 def command(db: Path, *args: str) -> tuple[float, float]:
     """Wall seconds and CPU seconds (user + system) of the whole command: on a shared
     machine the CPU time is the steadier figure."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "cli.main", "--db", str(db), *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={
-            **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
-            "PYTHONPATH": str(ROOT),
-        },
-    )
-    elapsed = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode:
-        raise SystemExit(f"{args}: {done.stderr}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    elapsed, cpu, _ = referee_timed(["--db", str(db), *args], {**env, "PYTHONPATH": str(ROOT)})
     return elapsed, cpu
 
 

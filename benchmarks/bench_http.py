@@ -46,6 +46,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from _common import free_port, started  # noqa: E402
 
 PG = {"host": "127.0.0.1", "port": "5432", "dbname": "test", "user": "postgres"}
 PG_DSN = " ".join(f"{k}={v}" for k, v in PG.items())
@@ -187,12 +188,6 @@ class Connection:
 # -- servers ---------------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def start_server(
     store: str, workdir: Path, extra: Sequence[str] = ()
 ) -> tuple[subprocess.Popen[bytes], int]:
@@ -211,16 +206,7 @@ def start_server(
         str(workdir / "bench.projections.db"),
         *extra,
     ]
-    process = subprocess.Popen(command, cwd=str(ROOT), stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return process, port
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError(f"the server did not start; see {log.name}")
+    return started(command, port, log), port
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:

@@ -17,7 +17,6 @@ import argparse
 import asyncio
 import json
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -30,11 +29,13 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import httpx  # noqa: E402
+from _common import free_port, referee_out  # noqa: E402
 from bench_http import random_games  # noqa: E402
-from bench_scale import build, pool_of_lines  # noqa: E402
+from bench_scale import build  # noqa: E402
 
 from events.store import GameStore  # noqa: E402
 from service.app import open_service  # noqa: E402
+from tests.sealed_games import pool_of_lines  # noqa: E402
 
 
 def record_of(games: int) -> bytes:
@@ -52,20 +53,7 @@ def record_of(games: int) -> bytes:
 
 
 def cli(tree: str, *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "cli.main", *args],
-        cwd=tree,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    return referee_out(*args, cwd=tree)
 
 
 async def tables(

@@ -19,29 +19,19 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
-
-import msgspec
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 # E402 on purpose: the project imports only once the lines above put it on sys.path
-from bench_scale import START, pool_of_lines  # noqa: E402
+from bench_scale import START  # noqa: E402
 
-from events.codec import encode, seal  # noqa: E402
 from events.schema import (  # noqa: E402
-    GENESIS_HASH,
-    TOPIC_OF,
-    ActionRecorded,
     ActionRetracted,
-    GameCreated,
-    GameEvent,
 )
 from events.store import GameStore  # noqa: E402
-from referee import games  # noqa: E402
-from referee.contract import Player  # noqa: E402
+from tests.sealed_games import pool_of_lines, prizmik_game, recorded, sealed_rows, stream_base  # noqa: E402
 
 GAME_ID = "prizmik-longgame01"
 
@@ -49,59 +39,17 @@ GAME_ID = "prizmik-longgame01"
 def build(db: Path, count: int) -> int:
     """Store one game of about ``count`` events; how many were stored."""
     line = pool_of_lines(1, 40, random.Random(1))[0]
-    rules = games.load("prizmik")
-    base: dict[str, Any] = {
-        "originator_id": GAME_ID,
-        "originator_version": 0,
-        "timestamp": START,
-        "prev_hash": "",
-    }
-    events: list[GameEvent] = [
-        GameCreated(
-            **base,
-            game="prizmik",
-            ruleset="prizmik/1",
-            variants=rules.resolve_variants({}),
-            players=(Player("red", "Ann"), Player("blue", "Ben")),
-            created_by="bench",
-        )
-    ]
-    seq = 0
-    for seat, notation, action in line[:39]:
-        seq += 1
-        events.append(
-            ActionRecorded(
-                **base,
-                seq=seq,
-                actor=seat,
-                action=msgspec.Raw(action),
-                notation=notation,
-                recorded_by="bench",
-            )
-        )
-    seat, notation, action = line[39]
+    base = stream_base(GAME_ID, START)
+    events = prizmik_game(base, ("Ann", "Ben"), line[:39], "bench")
+    seq = len(events) - 1
     while len(events) < count:
         seq += 1
-        events.append(
-            ActionRecorded(
-                **base,
-                seq=seq,
-                actor=seat,
-                action=msgspec.Raw(action),
-                notation=notation,
-                recorded_by="bench",
-            )
-        )
+        events.append(recorded(base, seq, line[39], "bench"))
         seq += 1
         events.append(
             ActionRetracted(**base, seq=seq, event=len(events), reason="wrong piece", by="bench")
         )
-    rows = []
-    prev = GENESIS_HASH
-    for number, event in enumerate(events, start=1):
-        event = seal(msgspec.structs.replace(event, originator_version=number, prev_hash=prev))
-        prev = event.hash
-        rows.append((number, TOPIC_OF[type(event)], encode(event)))
+    rows = sealed_rows(events)
     GameStore(db).insert_rows([(GAME_ID, rows)])
     return len(rows)
 

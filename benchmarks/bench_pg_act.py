@@ -29,8 +29,9 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
+
+from _common import byte_compiled, new_schema, referee_out
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY = "e1>e8"  # red's full fleet may not fly that far: rejected, kept as evidence
@@ -38,14 +39,7 @@ PG = os.environ.get("REFEREE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/te
 
 
 def referee(tree: Path, *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "cli.main", *args],
-        cwd=tree,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout.strip()
+    return referee_out(*args, cwd=tree)
 
 
 def new_game(tree: Path, store: str) -> str:
@@ -58,6 +52,7 @@ sys.path[:0] = [sys.argv[1], sys.argv[1] + "/benchmarks"]
 from bench_store import synthesize
 from events.schema import ActionRecorded
 from events.store import GameStore
+from _common import new_schema, referee_out  # noqa: E402
 store, actions, index = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 rng = random.Random(index)
 while True:
@@ -101,17 +96,9 @@ def main() -> None:
     trees = {"this": ROOT}
     if args.against is not None:
         trees["against"] = args.against.resolve()
-    for tree in trees.values():
-        subprocess.run(
-            [sys.executable, "-m", "compileall", "-q"]
-            + [str(tree / p) for p in ("referee", "events", "projections", "service", "cli")],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-    schema = f"bench_pgact_{uuid.uuid4().hex[:10]}"
+    byte_compiled(list(trees.values()))
     dsn = PG.split("?")[0]
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
+    schema = new_schema(dsn, "bench_pgact")
     pg = f"{dsn}?schema={schema}"
     work = Path(tempfile.mkdtemp(prefix="bench-pgact-"))
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("REFEREE_", "PG"))}

@@ -50,6 +50,7 @@ import json
 import os
 import platform
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -66,9 +67,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_http import PG, Connection, free_port, pct, stop  # noqa: E402
+from _common import free_port, started  # noqa: E402
+from bench_http import PG, Connection, pct, stop  # noqa: E402
 
 SLIPS = ["2-0-0", "2-1-0", "0-2-0", "1-2-0", "1-1-1"]
+REST_AT_ONCE = 1000
+"""Slips per call when the rest of a round is reported at once (4,999 slips of a
+10,000-player round are past the server's body limit)."""
 CLOCK = [True]
 """Whether each phone reads the round clock page too (``--no-clock``: not)."""
 
@@ -142,18 +147,8 @@ def serve(
     prefix = ["-m", "cProfile", "-o", profile] if profile else []
     command = [sys.executable, *prefix, "-m", "cli.main", "serve", "--store", store]
     command += ["--port", str(port), "--projections", str(workdir / "phones.projections.db")]
-    process = subprocess.Popen(
-        [*command, *flags], cwd=str(ROOT), stdout=log, stderr=subprocess.STDOUT
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return process, port
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError(f"the server did not start; see {log.name}")
+    # a loaded machine starts it slowly
+    return started([*command, *flags], port, log, wait=180), port
 
 
 # -- the phones -----------------------------------------------------------------------------
@@ -376,6 +371,7 @@ async def trial(
     status, data, paired = await head_post(port, head, f"/api/events/{e}/rounds", {})
     assert status == 201, data[:300]
     new_rows = json.loads(data)
+    print(f"[phones] round paired in {paired:.1f} s; {n} phones arrive", flush=True)
 
     rng = random.Random(seed)
     names = rng.sample(sorted(tokens), n)
@@ -445,8 +441,12 @@ async def trial(
         )
     else:
         rest = [f"{r['table']}={SLIPS[r['table'] % 5]}" for r in rest_rows]
-        status, data, _ = await head_post(port, head, f"/api/events/{e}/results", {"slips": rest})
-        assert status == 201, data[:300]
+        for at in range(0, len(rest), REST_AT_ONCE):  # a body within the server's limit
+            slips = rest[at : at + REST_AT_ONCE]
+            status, data, _ = await head_post(
+                port, head, f"/api/events/{e}/results", {"slips": slips}
+            )
+            assert status == 201, data[:300]
 
     step2 = [lat for p in phones for what, lat in p.latencies if what != "player re-read"]
     statuses = [s for p in phones for s in p.statuses]
@@ -467,7 +467,7 @@ async def trial(
             for what in ("pairings", "player", "clock", "pairings again", "player re-read")
         },
         "server_cpu_s": server_cpu,
-        "server_cpu_per_phone_ms": server_cpu / n * 1000,
+        "server_cpu_per_phone_ms": server_cpu / max(1, n) * 1000,
         "client_cpu_s": client_cpu,
         "window_s": window_s,
         "connect_p99_ms": pct([c for p in phones for c in p.connects], 0.99) * 1000,
@@ -495,7 +495,7 @@ async def trial(
         "reread_p50_ms": pct([p.reread for p in phones if p.reread], 0.5) * 1000,
         "reread_p99_ms": pct([p.reread for p in phones if p.reread], 0.99) * 1000,
         "reread_s": reread_s,
-        "reread_cpu_per_phone_ms": reread_cpu / n * 1000,
+        "reread_cpu_per_phone_ms": reread_cpu / max(1, n) * 1000,
         "client_lag_p99_ms": pct(lag, 0.99) * 1000,
         **ending,
     }
@@ -612,9 +612,15 @@ def run(kind: str, args: argparse.Namespace, workdir: Path) -> list[dict[str, An
     try:
         started = time.monotonic()
         names = [f"Player {n:05}" for n in range(args.players)]
-        head, tokens, ids = make_tokens(store, names)
-        event = build(store, names, ids)
-        print(f"[{kind}] built {args.players} players in {time.monotonic() - started:.1f} s")
+        kept = workdir / "phones.json"
+        if kind == "sqlite" and kept.exists():  # --keep: the event of an earlier run
+            head, tokens, event = json.loads(kept.read_text())
+            print(f"[{kind}] the event of {len(tokens)} players kept in {workdir}")
+        else:
+            head, tokens, ids = make_tokens(store, names)
+            event = build(store, names, ids)
+            kept.write_text(json.dumps([head, tokens, event]))
+            print(f"[{kind}] built {args.players} players in {time.monotonic() - started:.1f} s")
         flags = ["--threads", str(args.threads)] if args.threads is not None else []
         if kind == "postgres" and args.workers > 1:
             flags += ["--workers", str(args.workers)]
@@ -654,6 +660,11 @@ def run(kind: str, args: argparse.Namespace, workdir: Path) -> list[dict[str, An
                 print(json.dumps(result), flush=True)
             return results
         finally:
+            if args.profile:  # cProfile writes its file as the server ends: give it time
+                # (SIGINT: uvicorn raises a SIGTERM again once shut down, which ends the
+                # process before cProfile writes; a SIGINT raised again is an exception)
+                process.send_signal(signal.SIGINT)
+                process.wait(300)
             stop(process)
             log = (workdir / f"serve-{port}.log").read_text(errors="replace").strip()
             if log:
@@ -695,6 +706,12 @@ def main() -> None:
         default=0.5,
         help="The share of tables whose players report their own result (the rest: slips).",
     )
+    parser.add_argument(
+        "--keep",
+        default=None,
+        help="SQLite: build the event in this folder and keep it; a later run with the same "
+        "folder starts from it (each trial pairs one more round: up to 6 runs of one N).",
+    )
     args = parser.parse_args()
     args.phones = [int(n) for n in args.phones.split(",")]
     CLOCK[0] = not args.no_clock
@@ -707,6 +724,10 @@ def main() -> None:
     kinds = ["sqlite", "postgres"] if args.store == "both" else [args.store]
     rows: list[dict[str, Any]] = []
     for kind in kinds:
+        if args.keep and kind == "sqlite":
+            Path(args.keep).mkdir(parents=True, exist_ok=True)
+            rows += run(kind, args, Path(args.keep))
+            continue
         with tempfile.TemporaryDirectory() as folder:
             rows += run(kind, args, Path(folder))
     print()

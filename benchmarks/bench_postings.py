@@ -33,10 +33,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import resource
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -44,6 +41,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from _common import referee_timed
 from litestar.testing import TestClient
 
 from service.access import TokenStore
@@ -75,21 +73,7 @@ def build(db: Path, players: int, key: Path, rounds: int = 2) -> str:
 
 def command(db: Path, *args: str) -> tuple[float, float, str]:
     """Wall and CPU seconds (user + system) of the whole command, and what it printed."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "cli.main", "--db", str(db), *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    elapsed = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode:
-        raise SystemExit(f"{args}: {done.stderr}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return elapsed, cpu, done.stdout
+    return referee_timed(["--db", str(db), *args], {**os.environ, "PYTHONPATH": str(ROOT)})
 
 
 Timed = tuple[float, float]  # wall ms, CPU ms

@@ -26,11 +26,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_scale import build, pool_of_lines, timed  # noqa: E402
+from bench_scale import build, timed  # noqa: E402
 
 from events.store import GameStore  # noqa: E402
 from service import RefereeService  # noqa: E402
 from service.room import RoomQueue  # noqa: E402
+from tests.sealed_games import pool_of_lines  # noqa: E402
 
 
 def room(svc: RefereeService) -> list[str]:

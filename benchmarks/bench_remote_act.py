@@ -22,19 +22,18 @@ import argparse
 import json
 import os
 import resource
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
-import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from _common import free_port, new_schema, referee_out  # noqa: E402
 from bench_pg_act import instructions_in  # noqa: E402 - the sibling's count
 
 PG = os.environ.get("REFEREE_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
@@ -42,25 +41,11 @@ ENTRY = "e1>e8"  # red's full fleet may not fly that far: rejected, kept as evid
 
 
 def referee(*args: str, env: dict[str, str] | None = None) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "cli.main", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, **(env or {})},
-    )
-    return done.stdout.strip()
+    return referee_out(*args, env=env)
 
 
 def new_game(store: str) -> str:
     return referee("--db", store, "new", "prizmik", "--player", "red=A", "--player", "blue=B")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def server_cpu(pid: int) -> float:
@@ -105,10 +90,8 @@ def main() -> None:
         check=True,
         stdout=subprocess.DEVNULL,
     )
-    schema = f"bench_remote_{uuid.uuid4().hex[:10]}"
     dsn = PG.split("?")[0]
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
+    schema = new_schema(dsn, "bench_remote")
     pg = f"{dsn}?schema={schema}"
     server = None
     work = Path(tempfile.mkdtemp(prefix="bench-remote-"))

@@ -33,12 +33,13 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from _common import http_scope, one_request  # noqa: E402
 from bench_phones import build, drop_store, make_store, make_tokens  # noqa: E402
 
 
@@ -50,29 +51,8 @@ async def call(
     raw += [(k.lower().encode(), v.encode()) for k, v in headers.items()]
     if body:
         raw += [(b"content-type", b"application/json")]
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": method,
-        "scheme": "http",
-        "path": unquote(path),
-        "raw_path": path.encode(),
-        "root_path": "",
-        "query_string": b"",
-        "headers": raw,
-        "client": ("127.0.0.1", 40000),
-        "server": ("127.0.0.1", 80),
-        "state": {},
-    }
-    sent = False
-
-    async def receive() -> dict[str, Any]:
-        nonlocal sent
-        if sent:
-            await asyncio.sleep(3600)
-        sent = True
-        return {"type": "http.request", "body": body, "more_body": False}
+    scope = http_scope(method, path, raw)
+    receive = one_request(body)
 
     status, out, chunks = 0, {}, []
 

@@ -28,107 +28,28 @@ import time
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
-
-import msgspec
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 # E402 on purpose: the project imports only once the lines above put it on sys.path
-from events.codec import encode, seal  # noqa: E402
 from events.interchange import export_jsonl  # noqa: E402
-from events.schema import (  # noqa: E402
-    GENESIS_HASH,
-    TOPIC_OF,
-    ActionRecorded,
-    GameCreated,
-    GameEnded,
-    GameEvent,
-)
 from events.store import GameStore  # noqa: E402
-from referee import games  # noqa: E402
-from referee.contract import Player, Setup  # noqa: E402
 from service import RefereeService  # noqa: E402
+from tests.sealed_games import Line, pool_of_lines, random_game_id, sealed_game  # noqa: E402
 
 NAMES = [f"Player{i:03d}" for i in range(400)]
 START = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def pool_of_lines(count: int, plies: int, rng: random.Random) -> list[list[tuple[str, str, bytes]]]:
-    """Random legal PRIZMIK lines of ``plies`` actions: (seat, notation, action JSON)."""
-    rules = games.load("prizmik")
-    setup = rules.resolve_setup(Setup(players=(Player("red", "a"), Player("blue", "b"))))
-    lines: list[list[tuple[str, str, bytes]]] = []
-    while len(lines) < count:
-        state = rules.initial_state(setup)
-        line = []
-        for _ in range(plies):
-            options = list(rules.legal_actions(state))
-            rng.shuffle(options)
-            for action in options:
-                after = rules.apply(state, action)
-                if not rules.outcome(after).over:
-                    break
-            else:
-                break
-            line.append((state.turn, rules.notation(action), msgspec.json.encode(action)))
-            state = after
-        if len(line) == plies:
-            lines.append(line)
-    return lines
-
-
 def game_rows(
-    index: int, line: list[tuple[str, str, bytes]], rng: random.Random, finished: bool
+    index: int, line: Line, rng: random.Random, finished: bool
 ) -> tuple[str, list[tuple[int, str, bytes]]]:
-    game_id = f"prizmik-{uuid.UUID(int=rng.getrandbits(128)).hex[:10]}"
-    base: dict[str, Any] = {
-        "originator_id": game_id,
-        "originator_version": 0,
-        "timestamp": START + timedelta(minutes=index),
-        "prev_hash": "",
-    }
-    red, blue = rng.sample(NAMES, 2)
-    rules = games.load("prizmik")
-    events: list[GameEvent] = [
-        GameCreated(
-            **base,
-            game="prizmik",
-            ruleset="prizmik/1",
-            variants=rules.resolve_variants({}),
-            players=(Player("red", red), Player("blue", blue)),
-            created_by="bench",
-        )
-    ]
-    for seq, (seat, notation, action) in enumerate(line, start=1):
-        events.append(
-            ActionRecorded(
-                **base,
-                seq=seq,
-                actor=seat,
-                action=msgspec.Raw(action),
-                notation=notation,
-                recorded_by="bench",
-            )
-        )
-    if finished:
-        events.append(
-            GameEnded(
-                **base,
-                winner=rng.choice(["red", "blue"]),
-                how="resignation",
-                clause="REF-3.2",
-                reason="bench",
-            )
-        )
-    rows = []
-    prev = GENESIS_HASH
-    for number, event in enumerate(events, start=1):
-        event = seal(msgspec.structs.replace(event, originator_version=number, prev_hash=prev))
-        prev = event.hash
-        rows.append((number, TOPIC_OF[type(event)], encode(event)))
-    return game_id, rows
+    game_id = random_game_id(rng)
+    names = rng.sample(NAMES, 2)
+    winner = rng.choice(["red", "blue"]) if finished else None
+    when = START + timedelta(minutes=index)
+    return game_id, sealed_game(game_id, when, names, line, "bench", winner)
 
 
 def build(

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cli.event_fixes import DeckOpt, SealedOpt
 from cli.event_fixes import register as register_fixes
 from cli.face import JsonOpt, emit_json, fail, handled, settings
 from cli.postings import KeyOpt, PostingOpt, print_posting
@@ -162,13 +163,8 @@ def register(
     player: Annotated[
         list[str], typer.Option("--player", help="A player's name (repeat for several).")
     ],
-    deck: Annotated[
-        Path | None, typer.Option("--deck", help="The player's event decklist (open).")
-    ] = None,
-    sealed: Annotated[
-        str | None,
-        typer.Option("--sealed", help="COMMIT:SIZE from 'referee deck seal' (stays sealed)."),
-    ] = None,
+    deck: DeckOpt = None,
+    sealed: SealedOpt = None,
     bye: Annotated[
         int, typer.Option("--bye", min=0, help="Awarded byes: the player's first N rounds.")
     ] = 0,

@@ -19,6 +19,12 @@ EventArg = Annotated[str, typer.Argument(help="The event's id (ev-...), as 'even
 
 ReasonOpt = Annotated[str, typer.Option("--reason", help="Why (kept in the log and audit).")]
 
+DeckOpt = Annotated[Path | None, typer.Option("--deck", help="The player's event decklist (open).")]
+SealedOpt = Annotated[
+    str | None,
+    typer.Option("--sealed", help="COMMIT:SIZE from 'referee deck seal' (stays sealed)."),
+]
+
 
 def _event_service() -> EventService:
     """The event service of the store (``--db``): these commands' door."""
@@ -89,13 +95,8 @@ def change(
 def deck(
     event: EventArg,
     name: Annotated[str, typer.Argument(help="The registered player.")],
-    deck_file: Annotated[
-        Path | None, typer.Option("--deck", help="The player's event decklist (open).")
-    ] = None,
-    sealed: Annotated[
-        str | None,
-        typer.Option("--sealed", help="COMMIT:SIZE from 'referee deck seal' (stays sealed)."),
-    ] = None,
+    deck_file: DeckOpt = None,
+    sealed: SealedOpt = None,
 ) -> None:
     """Attach or replace a player's event decklist until their first round is paired
     (EV-2.8, MTR 2.7); then it is locked. The list is checked as at registration."""

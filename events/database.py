@@ -35,9 +35,16 @@ from events.backends.tables import (
 if TYPE_CHECKING:
     from events.store import GameStore
 
-__all__ = ["READ_MODELS", "Database", "database_of", "open_database", "sibling_path"]
+__all__ = [
+    "PROJECTOR_TABLES",
+    "READ_MODELS",
+    "Database",
+    "database_of",
+    "open_database",
+    "sibling_path",
+]
 
-READ_MODELS = (
+PROJECTOR_TABLES = (
     "games",
     "game_players",
     "standings",
@@ -45,6 +52,11 @@ READ_MODELS = (
     "rating_history",
     "heads",
     "audit",
+)
+"""The tables the projector (``projections.projector``) folds the log into."""
+
+READ_MODELS = (
+    *PROJECTOR_TABLES,
     "projection_state",
     "queue_fold",  # the referees' queue's snapshot (projections.queue): a rebuild drops it too
     "event_state",  # events' folded states (projections.event_state): a rebuild drops them too

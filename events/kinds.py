@@ -33,9 +33,11 @@ from events.schema import (
     DisputeOpened,
     DisputeRuled,
     EntriesMerged,
+    GameCallAnswered,
     GameCreated,
     GameEnded,
     GameEvent,
+    JudgeCalledToGame,
     PenaltyIssued,
     PenaltyWithdrawn,
     ResultVoided,
@@ -581,6 +583,31 @@ register(
         ),
         # the kept branch's entries (and any retraction) are in the record before it
         text=lambda e: f"{{branch-kept {e.branch} {e.kept} by {quote(e.by)}: {quote(e.reason)}}}",
+        fold=_fold_nothing,
+    )
+)
+
+
+_STEP_DONE = {"claim": "claimed", "escalate": "escalated", "resolve": "resolved"}
+
+register(
+    Kind(
+        JudgeCalledToGame,
+        summary=lambda e: (
+            f"judge called by {safe_text(e.by)}" + (f": {safe_text(e.reason)}" if e.reason else "")
+        ),
+        text=lambda e: None,  # the table's call, not the game's play: kept in the log only
+        fold=_fold_nothing,
+    )
+)
+register(
+    Kind(
+        GameCallAnswered,
+        summary=lambda e: (
+            f"call {e.call} {_STEP_DONE[e.step]} by {safe_text(e.by)}"
+            + (f": {safe_text(e.note)}" if e.note else "")
+        ),
+        text=lambda e: None,
         fold=_fold_nothing,
     )
 )

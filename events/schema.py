@@ -32,9 +32,11 @@ from referee.game.facts import (
     DisputeRuled,
     EndHow,
     EntriesMerged,
+    GameCallAnswered,
     GameCreated,
     GameEnded,
     GameEvent,
+    JudgeCalledToGame,
     OfflineEntry,
     PenaltyIssued,
     PenaltyLevel,
@@ -71,11 +73,13 @@ __all__ = [
     "DisputeRuled",
     "EndHow",
     "EntriesMerged",
+    "GameCallAnswered",
     "GameCreated",
     "GameCreatedV1",
     "GameEnded",
     "GameEndedV1",
     "GameEvent",
+    "JudgeCalledToGame",
     "OfflineEntry",
     "PenaltyIssued",
     "PenaltyLevel",
@@ -138,6 +142,8 @@ TOPICS: dict[str, type[GameEvent]] = {
     "referee.BranchRecorded.v1": BranchRecorded,
     "referee.BranchResolved.v1": BranchResolved,
     "referee.TimeLimitSet.v1": TimeLimitSet,
+    "referee.JudgeCalledToGame.v1": JudgeCalledToGame,
+    "referee.GameCallAnswered.v1": GameCallAnswered,
     **TOURNAMENT_TOPICS,  # each event (tournament) is a stream of its own in the same store
 }
 """Every topic written today, with the class that writes it."""
@@ -184,6 +190,8 @@ AnyEvent = (
     | BranchRecorded
     | BranchResolved
     | TimeLimitSet
+    | JudgeCalledToGame
+    | GameCallAnswered
 )
 
 KINDS: dict[type[GameEvent], str] = {
@@ -207,6 +215,8 @@ KINDS: dict[type[GameEvent], str] = {
     BranchRecorded: "branch",
     BranchResolved: "branch-resolved",
     TimeLimitSet: "time-limit",
+    JudgeCalledToGame: "table-call",
+    GameCallAnswered: "table-call-step",
     **TOURNAMENT_KINDS,
 }
 

@@ -262,6 +262,18 @@ class GameStore:
         with persistence_errors(), self.backend.transaction(write=write) as cursor:
             yield cursor
 
+    @contextmanager
+    def stream_lock(self, stream_id: str) -> Iterator[None]:
+        """Hold ``stream_id``'s write lock while reading it, deciding and appending: the
+        server's processes on one PostgreSQL store take turns on the stream rather than
+        racing for its next version (``Backend.stream_lock``; a wait longer than the
+        store's lock wait is ``StoreBusyError``). Nothing to hold in memory or on a file."""
+        if self.backend is None:
+            yield
+            return
+        with persistence_errors(), self.backend.stream_lock(stream_id):
+            yield
+
     # -- reading -------------------------------------------------------------
     def stored_events(self, game_id: str) -> Sequence[StoredEvent]:
         return self.recorder.select_events(game_id)
@@ -483,6 +495,14 @@ class GameStore:
             if game_id == stream_id
         }
 
+    def newest_at(self, stream_id: str, position: int) -> tuple[int, int] | None:
+        """The number and store position of a stream's newest event at or before store
+        position ``position`` (a posting's fact under its checkpoint), or ``None``."""
+        if self.direct is not None:
+            return queries.newest_at(self.direct, stream_id, position)
+        under = [(v, p) for v, p in self.positions(stream_id).items() if p <= position]
+        return max(under) if under else None
+
     def head_hash(self, game_id: str, version: int) -> str:
         """The hash of event ``version`` of a game ("" when it is not there)."""
         found = self.rows(game_id, after=version - 1, upto=version)
@@ -527,23 +547,12 @@ class GameStore:
         sealed = seal_after(version, prev, new_events)
         others = [seal_after(v, p, batch) for v, p, batch in also]
         game_id = sealed[0].originator_id
-        if self.read_only:
-            raise StoreUnavailableError(
-                "this store was opened read-only (its folder cannot be written); "
-                "nothing can be recorded in it"
-            )
-        try:
-            with persistence_errors():
-                self.app.save(
-                    *[cast(Any, _Batch(s[0].originator_id, s)) for s in (sealed, *others) if s]
-                )
-        except IntegrityError as exc:
-            _replica_refusal(self, exc, [s[0].originator_id for s in (sealed, *others) if s])
-            raise ConcurrentWriteError(
-                f"another referee recorded event {version + 1} of game {game_id} at the same "
-                "moment; nothing of yours was stored. Look at the position again and re-enter "
-                "your entry if it still stands."
-            ) from None
+        self._save_streams(
+            [sealed, *others],
+            f"another referee recorded event {version + 1} of game {game_id} at the same "
+            "moment; nothing of yours was stored. Look at the position again and re-enter "
+            "your entry if it still stands.",
+        )
         if view is not None:
             fold_written(view, sealed, applied)
         return sealed, others
@@ -554,11 +563,7 @@ class GameStore:
         stream's numbers still enforced, so a stream another writer moved meanwhile fails
         the whole write with ``ConcurrentWriteError``. Returns the events' notification
         ids (the whole store's log)."""
-        if self.read_only:
-            raise StoreUnavailableError(
-                "this store was opened read-only (its folder cannot be written); "
-                "nothing can be recorded in it"
-            )
+        self._writable()
         events = [event for stream in streams for event in stream]
         if not events:
             return []
@@ -588,23 +593,30 @@ class GameStore:
         (the stream's current version, its last hash, new events). All or nothing: an
         event pairing a round and creating its games is never half stored."""
         sealed_batches = [seal_after(version, prev, new) for version, prev, new in batches]
+        self._save_streams(
+            sealed_batches,
+            "another writer changed this event at the same moment; nothing of yours was "
+            "stored. Look at it again and re-enter your command if it still stands.",
+        )
+        return sealed_batches
+
+    def _writable(self) -> None:
         if self.read_only:
             raise StoreUnavailableError(
                 "this store was opened read-only (its folder cannot be written); "
                 "nothing can be recorded in it"
             )
+
+    def _save_streams(self, batches: Sequence[Sequence[GameEvent]], conflict: str) -> None:
+        """Store the sealed ``batches`` (one a stream) in one transaction, or store nothing
+        and raise ``ConcurrentWriteError(conflict)`` when a stream moved meanwhile."""
+        self._writable()
         try:
             with persistence_errors():
-                self.app.save(
-                    *[cast(Any, _Batch(s[0].originator_id, s)) for s in sealed_batches if s]
-                )
+                self.app.save(*[cast(Any, _Batch(b[0].originator_id, b)) for b in batches if b])
         except IntegrityError as exc:
-            _replica_refusal(self, exc, [s[0].originator_id for s in sealed_batches if s])
-            raise ConcurrentWriteError(
-                "another writer changed this event at the same moment; nothing of yours was "
-                "stored. Look at it again and re-enter your command if it still stands."
-            ) from None
-        return sealed_batches
+            _replica_refusal(self, exc, [b[0].originator_id for b in batches if b])
+            raise ConcurrentWriteError(conflict) from None
 
     def new_event_id(self, seed: str | None = None) -> str:
         """A new event (tournament) id: ``ev-`` and eight characters, like a game id's;

@@ -17,12 +17,13 @@ import os
 from typing import TYPE_CHECKING
 
 from events.backends.tables import Cursor, Tables
-from events.database import READ_MODELS, database_of, sibling_path
+from events.database import PROJECTOR_TABLES, READ_MODELS, database_of, sibling_path
 
 if TYPE_CHECKING:
     from events.store import GameStore
 
 __all__ = [
+    "PROJECTOR_TABLES",
     "TABLES",
     "Cursor",
     "ProjectionDB",

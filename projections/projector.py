@@ -61,7 +61,13 @@ from events.schema import (
     topics_for,
 )
 from projections.catchup import Follower
-from projections.db import Cursor, ProjectionDB, projection_db, projection_path
+from projections.db import (
+    PROJECTOR_TABLES,
+    Cursor,
+    ProjectionDB,
+    projection_db,
+    projection_path,
+)
 from projections.ratings import Change, Ratings, placings_points
 from projections.status import STATUS_TOPICS, Outcome, outcome_after
 
@@ -195,15 +201,7 @@ class Projector:
         row = cursor.fetchone()
         if row is not None and int(row[1]) == SCHEMA_VERSION:
             return int(row[0])
-        for name in (
-            "games",
-            "game_players",
-            "standings",
-            "ratings",
-            "rating_history",
-            "heads",
-            "audit",
-        ):
+        for name in PROJECTOR_TABLES:
             cursor.execute(f"DELETE FROM {self.db.t(name)}")
         cursor.execute(
             self.db.sql(

@@ -33,9 +33,11 @@ from events.schema import (
     DisputeAppealed,
     DisputeOpened,
     DisputeRuled,
+    GameCallAnswered,
     GameCreated,
     GameEnded,
     GameEvent,
+    JudgeCalledToGame,
     PenaltyIssued,
     PenaltyWithdrawn,
     ResultVoided,
@@ -47,6 +49,7 @@ from events.store import GameStore, LogPage
 from events.tournament import TOURNAMENT_TOPICS, TournamentEvent, to_fact
 from projections.catchup import Follower
 from projections.status import OPEN, Outcome, outcome_after
+from referee.game.calls import GameCall, fold_call
 from referee.tournament import facts as tf
 from referee.tournament.penalties import INFRACTIONS, infraction_key, suggested_penalty
 from referee.tournament.state import Tournament, apply
@@ -69,6 +72,9 @@ class FoldedGame(msgspec.Struct, kw_only=True):
     """ruling asked (event) -> (the action's event, since, line)."""
     branches: dict[int, tuple[datetime, str]] = {}
     """a table's branch kept as evidence (event) -> (since, line), until resolved (REF-9.5)."""
+    calls: dict[int, GameCall] = {}
+    """A judge call from the game outside any event (its event) -> the call, until it is
+    resolved (REF-11)."""
 
     @property
     def outcome(self) -> Outcome:
@@ -120,6 +126,8 @@ _WANTED = frozenset(
         BranchRecorded,
         BranchResolved,
         TimeLimitSet,
+        JudgeCalledToGame,
+        GameCallAnswered,
     )
     for t in topics_for(cls)
 ) | frozenset(TOURNAMENT_TOPICS)
@@ -251,6 +259,7 @@ class QueueFold:
             game.open and (bool(game.rulings) or bool(game.meta.get("table", "").strip()))
         )
         waiting = waiting or bool(game.branches)  # REF-9.5: until the head referee chooses
+        waiting = waiting or bool(game.calls)  # REF-11: until the call is resolved
         if waiting:
             self._watched.add(gid)
         else:
@@ -351,6 +360,10 @@ class QueueFold:
             }
         elif isinstance(event, BranchResolved):
             game.branches = {k: v for k, v in game.branches.items() if k != event.branch}
+        elif isinstance(event, JudgeCalledToGame | GameCallAnswered):
+            calls = dict(game.calls)
+            fold_call(calls, event)
+            game.calls = {k: c for k, c in calls.items() if c.status != "resolved"}
 
     def _fold_penalty(self, gid: str, game: FoldedGame, event: PenaltyIssued) -> None:
         player = game.players.get(event.seat, event.seat)

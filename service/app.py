@@ -245,6 +245,7 @@ class RefereeService:
     event_penalty = _Via(lambda s: s.parts.events.event_penalty)
     event_penalty_withdraw = _Via(lambda s: s.parts.events.event_penalty_withdraw)
     event_player_of = _Via(lambda s: s.parts.events.event_player_of)
+    event_player_standing = _Via(lambda s: s.parts.events.event_player_standing)
     event_pod_places = _Via(lambda s: s.parts.events.event_pod_places)
     event_register = _Via(lambda s: s.parts.events.event_register)
     event_repair = _Via(lambda s: s.parts.events.event_repair)

@@ -25,6 +25,7 @@ from service.access import Seating
 from service.app import RefereeService, _now, _seed
 from service.game_service import GameService
 from service.ports import Basis
+from service.tournaments import SERVED_SAVE_SECONDS
 
 __all__ = ["CachedGames", "CachedService"]
 
@@ -45,6 +46,9 @@ class CachedService(RefereeService):
     ) -> None:
         self.capacity = capacity
         super().__init__(store, clock=clock, draw_seed=draw_seed, projections=projections)
+        # a server writes an event many times a second at a round's end: its snapshot
+        # (a cost in the event's size) is kept at most every half minute
+        self.parts.events.save_seconds = SERVED_SAVE_SECONDS
 
     cache: CachedGames
     """The game service, with its cache (``parts.games`` as its own type)."""

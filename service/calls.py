@@ -9,9 +9,12 @@ stream (``JudgeCalled``, ``CallClaimed``, ``CallEscalated``, ``CallResolved``,
 checkpoints and live pages carry them, the queue folds them with the rest of the event
 (``service.room``), and a confirmed report is stored in the same append as the table's
 ``MatchReported``. A call from a game's page (``referee call --game GAME``) goes to the
-table of the event that game is played at; a game outside any event has no round, no
-scorekeeper and no players' reports, and its call is refused in plain words (its table's
-referee is at hand; EV-10.1). Each stored event records when (its time and ``at``), who
+table of the event that game is played at. A game outside any event has no round, no
+scorekeeper and no players' reports: its call goes to the game's own table and is a fact of
+the game's stream (``JudgeCalledToGame``, ``GameCallAnswered``, decided by
+``referee.game.calls``, REF-11); the queue lists it from the games' fold
+(``projections.queue``), and its steps are addressed by the game's id where an event's
+are by the event's. Each stored event records when (its time and ``at``), who
 (``by``/``player``: the player's id or the staff member's name) and with which token
 (``token_id``, as every event written through the HTTP face).
 
@@ -21,18 +24,25 @@ the queue its items.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from referee.contract import PUBLIC
+from referee.game.calls import GameCall, game_calls
+from referee.game.commands import AnswerCall, CallJudge
 from referee.tournament import facts as tf
 from referee.tournament import hall as h
 from referee.tournament.errors import Refusal
+from referee.tournament.model import Pairing
 from referee.tournament.state import CallState, ReportState, Tournament
-from service.access import AccessDeniedError, Principal
+from service.access import AccessDeniedError, Principal, viewer_for
 from service.tournaments import EventRefusedError, Tournaments, event_write
+
+if TYPE_CHECKING:
+    from events.view import GameView
 
 NOTE_LIMIT = h.NOTE_LIMIT
 REASON_LIMIT = h.REASON_LIMIT
@@ -46,7 +56,10 @@ __all__ = [
     "HallFaces",
     "PlayerHall",
     "ReportRow",
+    "call_line",
+    "call_order",
     "hall_items",
+    "overdue",
     "player_hall",
 ]
 
@@ -107,30 +120,57 @@ def _players(state: Tournament, round_number: int, table: int) -> list[str]:
     return [_name(state, p) for p in found.players] if found is not None else []
 
 
+def overdue(call: CallState | GameCall, now: datetime, call_seconds: int) -> bool:
+    """Nobody holds the call and it has waited more than ``call_seconds``: since it was
+    called, or since it went to the head referee."""
+    waiting = call.changed if call.status == "escalated" and call.changed else call.at
+    unheld = call.status in ("open", "escalated") and not call.holder
+    return unheld and (now - waiting).total_seconds() > call_seconds
+
+
+def _call_fields(call: CallState | GameCall, now: datetime, call_seconds: int) -> dict[str, Any]:
+    """The fields of a call's row every call has, at an event's table or a game's."""
+    age = max(0.0, (now - call.at).total_seconds())
+    return {
+        "call": call.number,
+        "reason": call.reason,
+        "status": call.status,
+        "holder": call.holder,
+        "escalated": call.escalated,
+        "at": call.at,
+        "changed": call.changed,
+        "note": call.note,
+        "age_seconds": round(age, 1),
+        "overdue": overdue(call, now, call_seconds),
+    }
+
+
 def call_row(
     event_id: str, state: Tournament, call: CallState, now: datetime, call_seconds: int
 ) -> CallRow:
-    age = max(0.0, (now - call.at).total_seconds())
-    # Waiting for someone to take it: since it was called, or since it went to the head.
-    waiting = call.changed if call.status == "escalated" and call.changed else call.at
-    unheld = call.status in ("open", "escalated") and not call.holder
     return CallRow(
         event_id=event_id,
-        call=call.number,
         round=call.round,
         table=call.table,
         players=_players(state, call.round, call.table),
         by=_name(state, call.by),
-        reason=call.reason,
-        status=call.status,
-        holder=call.holder,
-        escalated=call.escalated,
-        at=call.at,
-        changed=call.changed,
-        note=call.note,
         game=call.game or _game_at(state, call.round, call.table),
-        age_seconds=round(age, 1),
-        overdue=unheld and (now - waiting).total_seconds() > call_seconds,
+        **_call_fields(call, now, call_seconds),
+    )
+
+
+def game_call_row(view: GameView, call: GameCall, now: datetime, call_seconds: int) -> CallRow:
+    """A call to a game outside an event (REF-11) as every face shows it: no event and no
+    round; its table is the game's table label (0 for none)."""
+    label = str((view.created.meta or {}).get("table", "")).strip()
+    return CallRow(
+        event_id="",
+        round=0,
+        table=int(label) if label.isdigit() else 0,
+        players=[p.name for p in view.created.players],
+        by=call.by,
+        game=view.game_id,
+        **_call_fields(call, now, call_seconds),
     )
 
 
@@ -180,14 +220,22 @@ class PlayerHall(msgspec.Struct, kw_only=True):
     reports: list[HallReport] = []
 
 
-def player_hall(state: Tournament, who: str) -> PlayerHall | None:
+def player_hall(
+    state: Tournament, who: str, paired: Iterable[tuple[int, Pairing]] | None = None
+) -> PlayerHall | None:
     """The hall part of player ``who``'s page (an id), or ``None`` when they have no table
-    in the round open for calls (not paired, a bye, the round ended, the event over)."""
+    in the round open for calls (not paired, a bye, the round ended, the event over).
+    ``paired``: the player's own pairings with their rounds, where the caller has them
+    indexed (``PlayerIndex``), else the round's are searched: at 5,000 tables that search
+    was most of a player page's first rendering (4 ms)."""
     number = state.current_round
     if state.ended or not number or number in state.ended_rounds:
         return None
     rnd = state.rounds.get(number)
-    pairing = next((p for p in rnd.pairings if who in p.players), None) if rnd else None
+    if paired is not None:
+        pairing = next((p for n, p in paired if n == number), None) if rnd else None
+    else:
+        pairing = next((p for p in rnd.pairings if who in p.players), None) if rnd else None
     if pairing is None or pairing.table is None:
         return None
     table = pairing.table
@@ -254,13 +302,6 @@ def hall_items(
             if wanted is not None and str(call.table).casefold() not in wanted:
                 continue
             row = call_row(event_id, state, call, now, call_seconds)
-            held = {
-                "open": "nobody has claimed it yet",
-                "claimed": f"claimed by {call.holder}",
-                "escalated": "escalated to the head referee"
-                + (f", held by {call.holder}" if call.holder else ""),
-            }[call.status]
-            why = f": {call.reason}" if call.reason else ""
             calls.append(
                 _item(
                     "call",
@@ -273,7 +314,7 @@ def hall_items(
                     row.players,
                     call.at,
                     now,
-                    f"judge call {call.number} by {row.by}{why} ({held})",
+                    call_line(call, row.by),
                     call=call.number,
                     holder=call.holder,
                     status=call.status,
@@ -306,9 +347,26 @@ def hall_items(
                     status="disputed",
                 )
             )
-    calls.sort(key=lambda i: (i["status"] != "escalated", i["since"]))
+    calls.sort(key=call_order)
     disagreements.sort(key=lambda i: i["since"])
     return calls, disagreements
+
+
+def call_line(call: CallState | GameCall, by: str) -> str:
+    """A call's line in the queue: who called, why, and who holds it."""
+    held = {
+        "open": "nobody has claimed it yet",
+        "claimed": f"claimed by {call.holder}",
+        "escalated": "escalated to the head referee"
+        + (f", held by {call.holder}" if call.holder else ""),
+    }[call.status]
+    why = f": {call.reason}" if call.reason else ""
+    return f"judge call {call.number} by {by}{why} ({held})"
+
+
+def call_order(item: Mapping[str, Any]) -> tuple[bool, datetime]:
+    """The queue's order of calls: the escalated first, then the oldest first."""
+    return item["status"] != "escalated", item["since"]
 
 
 def _item(  # noqa: PLR0913, PLR0917 - one argument per column of the row it builds
@@ -359,14 +417,13 @@ class Hall(Tournaments):
             self._append(loaded, facts)
             return loaded.state, list(facts)
 
-        done: tuple[Tournament, list[Any]] = self._raced(once)
+        done: tuple[Tournament, list[Any]] = self._raced(event_id, once)
         return done
 
     def event_player_of(self, event_id: str, player_id: str, name: str) -> str:
         """The registered player a player's token is (their id across the house, else
         their name, EV-2.2), or a refusal (EV-11.2) for someone not in this event."""
-        state = self._event(event_id).state
-        found = state.holder(player_id, name)
+        found = self._event(event_id).holder(player_id, name)
         if found is None:
             raise EventRefusedError("EV-11.2", f"{name} is not a player of this event")
         return found
@@ -495,9 +552,26 @@ class Hall(Tournaments):
         expected_version: int | None = None,
         idempotency_key: str | None = None,
     ) -> CallRow:
-        """A call from a game (staff): to the event table the game is played at."""
+        """A call from a game (staff): to the event table the game is played at, or, for a
+        game outside any event, to the game's own table, kept in the game (REF-11.1)."""
+        if not self._at_event(game_id):
+            return self.table_call(game_id, CallJudge(by=by, reason=reason))
         event_id, table = self._game_table(game_id)
         return self.event_call(event_id, table, by=by, reason=reason, game=game_id)
+
+    # -- calls from a game outside any event (REF-11) ------------------------------------
+    def _at_event(self, game_id: str) -> bool:
+        created = self.game_service.load(game_id).created
+        return bool(created.meta.get("event", "").strip())
+
+    def table_call(self, game_id: str, command: CallJudge | AnswerCall) -> CallRow:
+        """Store a call from a game outside an event, or a referee's step on one, in the
+        game (decided there: ``referee.game.calls``); the call's row after it."""
+        written = self.game_service.table_call(game_id, command)
+        number = command.call if isinstance(command, AnswerCall) else written.events[0]
+        view = self.game_service.load(game_id)
+        calls = game_calls(view.event(n) for n in range(1, view.version + 1))
+        return game_call_row(view, calls[number], self.clock(), CALL_SECONDS)
 
     # -- players' own results ------------------------------------------------------------
     @event_write
@@ -643,7 +717,10 @@ class HallFaces(Hall):
         expected_version: int | None = None,
         idempotency_key: str | None = None,
     ) -> CallRow:
-        """``claim``, ``escalate`` (``text``: why) or ``resolve`` (``text``: the note)."""
+        """``claim``, ``escalate`` (``text``: why) or ``resolve`` (``text``: the note);
+        ``event_id`` may name a game outside any event, whose call it is (REF-11.2)."""
+        if not event_id.strip().startswith("ev-"):
+            return self._game_call_step(who, event_id.strip(), call, step, text)
         tables = _staff(who, "answer judge calls", event_id)
         found = self._event(event_id).state.calls.get(call)
         if found is not None:
@@ -668,7 +745,17 @@ class HallFaces(Hall):
         idempotency_key: str | None = None,
     ) -> CallRow:
         """A call from a game's page, to the event table it is played at: a player of
-        that table, a referee of it, the head referee or the scorekeeper."""
+        that table, a referee of it, the head referee or the scorekeeper. A game outside
+        any event calls to its own table (REF-11.1): a player seated at it, a referee of
+        its table, the head referee or the scorekeeper."""
+        if not self._at_event(game_id):
+            view = self.game_service.load(game_id)
+            if viewer_for(who, view) == PUBLIC:
+                raise AccessDeniedError(
+                    f"{who.name} neither plays in game {game_id} nor referees its table"
+                )
+            command = CallJudge(by=who.label, reason=reason, expected_version=expected_version)
+            return self.table_call(game_id, command)
         event_id, table = self._game_table(game_id)
         if who.role == "player":
             player = self.event_player_of(event_id, who.player_id, who.name)
@@ -676,6 +763,21 @@ class HallFaces(Hall):
         if who.role != "scorekeeper":
             _own(_staff(who, "and the players call a judge", event_id), table, who)
         return self.event_call(event_id, table, by=who.label, reason=reason, game=game_id)
+
+    def _game_call_step(
+        self, who: Principal, game_id: str, call: int, step: str, text: str
+    ) -> CallRow:
+        """A referee's step on a call from a game outside any event (REF-11.2): the head
+        referee, or a table referee at the game's table."""
+        if (
+            who.role not in ("head", "table")
+            or viewer_for(who, self.game_service.load(game_id)) == PUBLIC
+        ):
+            raise AccessDeniedError(
+                "only the head referee and the game's table referee answer its calls"
+            )
+        command = AnswerCall(by=who.label, call=call, step=step, note=text, head=who.role == "head")
+        return self.table_call(game_id, command)
 
     def calls_as(
         self,

@@ -48,7 +48,7 @@ from service.procedure import header
 from service.results import CorrectionResult, EntryResult, WrittenEvents
 
 if TYPE_CHECKING:
-    from referee.game.commands import Backup, Command, EndKind, Retract
+    from referee.game.commands import AnswerCall, Backup, CallJudge, Command, EndKind, Retract
     from service.access import Principal
     from service.ports import MatchHooks
 
@@ -196,14 +196,24 @@ class Commands:
         return seal(decklist, salt), salt
 
     def open_deck(
-        self, ref: str, who: str, decklist: Decklist, salt: str, *, by: str = ""
+        self,
+        ref: str,
+        who: str,
+        decklist: Decklist,
+        salt: str,
+        *,
+        by: str = "",
+        expected_version: int | None = None,
     ) -> EntryResult:
         """Open a sealed list at a deck check or at the end (REF-5.3). A list that does not
         open the seal, or misses a card seen in play, is kept as evidence with its clauses."""
         from referee.game.commands import OpenDeck
 
         view, (event,) = self._carry_out(
-            ref, OpenDeck(who=who, decklist=decklist, salt=salt, by=by)
+            ref,
+            OpenDeck(
+                who=who, decklist=decklist, salt=salt, by=by, expected_version=expected_version
+            ),
         )
         assert isinstance(event, DeckOpened)
         return EntryResult(
@@ -371,6 +381,10 @@ class Commands:
             ),
         )
 
+    def table_call(self, ref: str, command: CallJudge | AnswerCall) -> WrittenEvents:
+        """A judge call from a game outside an event, or a referee's step on it (REF-11)."""
+        return self._carried_out(ref, command)
+
     def time_limit(
         self,
         ref: str,
@@ -475,6 +489,7 @@ class Commands:
         reason: str,
         by: str,
         final: bool = False,
+        expected_version: int | None = None,
     ) -> WrittenEvents:
         """Rule on a dispute (REF-4.2 to REF-4.5). An overturning ruling is carried out as
         events in the same append: the disputed action retracted, the rejected action
@@ -490,5 +505,6 @@ class Commands:
                 reason=reason,
                 by=by,
                 final=final,
+                expected_version=expected_version,
             ),
         )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime, timedelta
+from typing import Literal
 
 import msgspec
 
@@ -84,24 +85,42 @@ class GameClock(msgspec.Struct, kw_only=True):
     """The event and table whose round clock this is (a page's script reads it again)."""
 
 
+Tables = Literal["all", "extended"] | int
+"""Which tables a clock lists: every table of the round, the tables with extra time (what
+the clock page shows a player or the public: at 5,000 tables the rest is most of the
+cost), or one table by its number."""
+
 TIME_LIMIT_MINUTES = 50
 """A game's time limit when its ``time_limit`` label gives none (the queue's Q-2)."""
 
 
 def clock_view(
-    event_id: str, name: str, state: Tournament, now: datetime, round_number: int | None = None
+    event_id: str,
+    name: str,
+    state: Tournament,
+    now: datetime,
+    round_number: int | None = None,
+    *,
+    tables: Tables = "all",
 ) -> ClockView:
-    """The clock of ``state``'s current round (or ``round_number``) at ``now``: pure."""
+    """The clock of ``state``'s current round (or ``round_number``) at ``now``, listing
+    ``tables``: pure."""
     number = state.current_round if round_number is None else round_number
     clock = state.clock(number)
     rnd = state.rounds.get(number)
-    tables: list[TableClock] = []
+    rows: list[TableClock] = []
     for pairing in rnd.pairings if rnd is not None else ():
         if pairing.bye or pairing.table is None:
             continue
+        if tables != "all" and (
+            pairing.table != tables
+            if isinstance(tables, int)
+            else pairing.table not in clock.extensions
+        ):
+            continue
         left = clock.remaining(now, pairing.table)
         finished = state.result(number, pairing.table) is not None
-        tables.append(
+        rows.append(
             TableClock(
                 table=pairing.table,
                 players=[state.players[p].name for p in pairing.players],
@@ -126,7 +145,7 @@ def clock_view(
         remaining_seconds=left,
         remaining=clock_text(left),
         running=clock.state == "running",
-        tables=tables,
+        tables=rows,
         extensions=[ExtensionRow(table=t, minutes=m, reason=r) for t, m, r in clock.given],
     )
 
@@ -196,14 +215,25 @@ class Clocks(Tournaments):
         return self.event_clock_view(event_id)
 
     def event_clock_view(
-        self, event_id: str, round_number: int | None = None, *, now: datetime | None = None
+        self,
+        event_id: str,
+        round_number: int | None = None,
+        *,
+        now: datetime | None = None,
+        tables: Tables = "all",
     ) -> ClockView:
-        """The round clock now (computed from the recorded marks, EV-9.3)."""
+        """The round clock now (computed from the recorded marks, EV-9.3), listing
+        ``tables`` (every table by default)."""
         loaded = self._event(event_id)
         if round_number is not None and round_number not in loaded.state.rounds:
             raise EventRefusedError("EV-9.2", f"round {round_number} has not been paired")
         return clock_view(
-            loaded.event_id, loaded.name, loaded.state, now or self.clock(), round_number
+            loaded.event_id,
+            loaded.name,
+            loaded.state,
+            now or self.clock(),
+            round_number,
+            tables=tables,
         )
 
     def game_clock(

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from events.store import GameStore
     from events.view import GameView
     from projections.projector import Projector
+    from referee.game.commands import AnswerCall, CallJudge
     from service.results import WrittenEvents
 
 __all__ = ["Basis", "GameDoor", "MatchHooks", "MatchPlan"]
@@ -71,8 +72,9 @@ class Basis:
 
 
 class GameDoor(Protocol):
-    """What the event service asks of the games: a game folded by its id, and the game's
-    own penalty event (an event's game loss ends the game through it, EV-8.6)."""
+    """What the event service asks of the games: a game folded by its id, the game's own
+    penalty event (an event's game loss ends the game through it, EV-8.6), and a judge
+    call from a game outside any event, kept in the game (REF-11)."""
 
     def load(self, ref: str) -> GameView: ...
 
@@ -87,6 +89,8 @@ class GameDoor(Protocol):
         by: str = "",
         expected_version: int | None = None,
     ) -> WrittenEvents: ...
+
+    def table_call(self, ref: str, command: CallJudge | AnswerCall) -> WrittenEvents: ...
 
 
 class MatchPlan(Protocol):

@@ -29,6 +29,7 @@ the event service's reads), so the pages only lay out what the application layer
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -243,6 +244,7 @@ def make_posting(
     *,
     key: str | os.PathLike[str] | None = None,
     state_at: Callable[[int], Tournament | None] | None = None,
+    rows_at: Callable[[int], list[Any] | None] | None = None,
 ) -> tuple[Posting, int]:
     """The posting of ``kind`` computed at the newest checkpoint the store recorded (sealed
     now with ``key`` when given), and how many of the event's facts came after it.
@@ -251,7 +253,11 @@ def make_posting(
     it (the service's kept event), else ``None``; without it the facts up to the checkpoint
     are read and folded. A posting made when nothing came after the seal (the head referee
     seals, then posts) then costs the standings, not a fold of the whole event (issue 32
-    goal 3); its check (``verify_posting``) still folds the facts themselves.
+    goal 3); its check (``verify_posting``) still folds the facts themselves. ``rows_at(version)``
+    likewise: the standings rows now at that version (``standings --json``'s, in the Swiss
+    order), as the caller keeps them, else ``None``; without them (or for the standings
+    after a round) they are computed from scratch. A posting so made is checked against
+    the facts like any other: its rows must be exactly those recomputed from them.
 
     Refused when no checkpoint covers what is asked (nothing sealed yet, or the round
     was paired after the last seal): the head referee seals, then posts."""
@@ -274,14 +280,13 @@ def make_posting(
             f"no checkpoint covers {event_id}: seal the store first ('referee seal --key KEY'), "
             "or give --key"
         )
-    positions = _positions(store, event_id)
-    covered = [v for v, p in positions.items() if p <= checkpoint.position]
-    if not covered:
+    covered = store.newest_at(event_id, checkpoint.position)
+    if covered is None:
         raise RefusedError(
             f"{event_id} was created after the newest checkpoint ({checkpoint.time}): seal the "
             "store again ('referee seal --key KEY'), or give --key"
         )
-    version = max(covered)
+    version, position = covered
     state = state_at(version) if state_at is not None else None
     if state is None:
         events = _stored(store, event_id, upto=version)
@@ -311,10 +316,10 @@ def make_posting(
         kind=kind,
         round=round_number,
         version=version,
-        position=positions[version],
+        position=position,
         fact_hash=fact_hash,
         checkpoint=checkpoint.text(),
-        body=_body(state, kind, round_number),
+        body=_kept_body(rows_at, version, kind, round_number) or _body(state, kind, round_number),
     )
     seed = state.settings.seed if state.settings is not None else msgspec.UNSET
     if kind == "pairings" and round_number == 1 and isinstance(seed, int):
@@ -322,7 +327,22 @@ def make_posting(
     if len(_made) >= 256:
         _made.clear()
     _made[(id(store), event_id, kind, round_number, checkpoint.text())] = posting
-    return posting, max(positions) - version
+    last = store.last_row(event_id)
+    return posting, (last[0] if last is not None else version) - version
+
+
+def _kept_body(
+    rows_at: Callable[[int], list[Any] | None] | None,
+    version: int,
+    kind: Kind,
+    round_number: int | None,
+) -> list[dict[str, Any]] | None:
+    """The standings rows now at ``version`` from ``rows_at`` (see ``make_posting``), or
+    ``None`` when they must be computed (pairings, the standings after a round, no rows)."""
+    if kind != "standings" or round_number is not None or rows_at is None:
+        return None
+    rows = rows_at(version)
+    return standing_dicts(rows) if rows else None
 
 
 _made: dict[tuple[int, str, str, int | None, str], Posting] = {}
@@ -351,6 +371,12 @@ def read_posting(raw: bytes | str | os.PathLike[str]) -> Posting:
 # -- verifying a posting -------------------------------------------------------------------
 
 
+def _change(event: TournamentEvent, what: str, reason: str, by: str) -> Change:
+    """A change to a posting: the fact's version and time, what it changed, why and by whom."""
+    when = event.timestamp.strftime("%Y-%m-%d %H:%M:%S")
+    return Change(version=event.originator_version, time=when, what=what, reason=reason, by=by)
+
+
 def _changes_since(events: Sequence[TournamentEvent], posting: Posting) -> list[Change]:
     """The facts after the posting that change what it shows, as recorded (EV-8.1)."""
     from events.tournament import to_fact
@@ -360,44 +386,20 @@ def _changes_since(events: Sequence[TournamentEvent], posting: Posting) -> list[
     out: list[Change] = []
     for event in events[posting.version :]:
         fact = to_fact(event)
-        when = event.timestamp.strftime("%Y-%m-%d %H:%M:%S")
         match fact:
             case f.ResultCorrected(round=n, table=t, score=score, placement=placement):
                 if posting.kind == "standings" and (shown is None or n <= shown):
                     result = (
                         score.text if score is not None else placement.text if placement else "?"
                     )
-                    out.append(
-                        Change(
-                            version=event.originator_version,
-                            time=when,
-                            what=f"round {n} table {t} corrected to {result}",
-                            reason=fact.reason,
-                            by=fact.by,
-                        )
-                    )
+                    what = f"round {n} table {t} corrected to {result}"
+                    out.append(_change(event, what, fact.reason, fact.by))
             case f.PairingChanged(round=rnd, reason=why, by=by):
                 if posting.kind == "pairings" and rnd.number == shown:
-                    out.append(
-                        Change(
-                            version=event.originator_version,
-                            time=when,
-                            what=f"round {rnd.number} re-paired",
-                            reason=why,
-                            by=by,
-                        )
-                    )
+                    out.append(_change(event, f"round {rnd.number} re-paired", why, by))
             case f.RoundUndone(round=n, reason=why, by=by):
                 if posting.kind == "pairings" and n == shown:  # EV-5.13
-                    out.append(
-                        Change(
-                            version=event.originator_version,
-                            time=when,
-                            what=f"round {n} undone",
-                            reason=why,
-                            by=by,
-                        )
-                    )
+                    out.append(_change(event, f"round {n} undone", why, by))
             case _:
                 pass  # new results, links, drops: news after the posting, not changes to it
     return out
@@ -745,10 +747,13 @@ def event_board(
     *,
     standings_after: int | None = None,
     with_standings: bool = True,
+    with_pairings: bool = True,
 ) -> tuple[EventBoard, Tournament]:
-    """The pages' view of an event, from the service's event reads: the round's pairings (by
-    table and by name), its results so far, and (``with_standings``) the standings, now or
-    after ``standings_after``.
+    """The pages' view of an event, from the service's event reads: (``with_pairings``) the
+    round's pairings (by table and by name) and its results so far, and (``with_standings``)
+    the standings, now or after ``standings_after``. A page that shows neither (a player's
+    own, the standings without the round's tables) pays for neither: each is a pass over
+    every table or player of the event.
 
     Standings rows are kept per event version: every open page reads itself again when a
     result arrives, and they all share one computation of the table."""
@@ -759,16 +764,18 @@ def event_board(
         key = (id(svc), info.event_id, info.version, standings_after)
         cached = _standings_seen.get(key)
         if cached is None:
-            cached = standing_dicts(svc.event_standings(event_id, standings_after))
+            cached = _standings_now(svc, event_id, standings_after)
             if len(_standings_seen) >= 64:
                 _standings_seen.clear()
             _standings_seen[key] = cached
         standings = cached
     rounds = sorted(state.rounds)
     shown = round_number if round_number is not None else (rounds[-1] if rounds else None)
-    pairings, named = _round_rows(svc, event_id, state, shown) if shown is not None else ([], [])
+    pairings: list[dict[str, Any]] = []
+    named: list[dict[str, Any]] = []
     results: dict[int, str] = {}
-    if shown is not None:
+    if shown is not None and with_pairings:
+        pairings, named = _round_rows(svc, event_id, state, shown)
         for row in pairings:
             if row["table"] is None:
                 continue
@@ -804,6 +811,44 @@ def event_board(
 
 
 _standings_seen: dict[tuple[int, str, int, int | None], list[dict[str, Any]]] = {}
+
+
+def _standings_now(
+    svc: EventPrinting, event_id: str, after_round: int | None
+) -> list[dict[str, Any]]:
+    """The standings rows (``standings --json``'s), now or after round N. Now and before the
+    cut, each row is kept with the live table's line it was made from, and made again only
+    for a line that is a new object (``Standings.table`` keeps every line that did not
+    move): after one result at 10,000 players the page's rows cost the lines that moved,
+    not 10,000 rows converted twice (issue 32 goal 4)."""
+    lines = svc.event_standing_lines(event_id) if after_round is None else None
+    if lines is None:
+        return standing_dicts(svc.event_standings(event_id, after_round))
+    from service.tournaments import _row
+
+    kept = _lines_seen.get((id(svc), event_id))
+    if kept is None:
+        if len(_lines_seen) >= 16:
+            _lines_seen.clear()
+        kept = _lines_seen[(id(svc), event_id)] = {}
+    out: list[dict[str, Any]] = []
+    moved: list[int] = []
+    for line in lines:
+        found = kept.get(line.player)
+        if found is not None and found[0] is line:
+            out.append(found[1])
+        else:
+            moved.append(len(out))
+            out.append({})
+    for at, row in zip(moved, standing_dicts([_row(lines[n]) for n in moved]), strict=True):
+        out[at] = row
+        kept[lines[at].player] = (lines[at], row)
+    return out
+
+
+_lines_seen: dict[tuple[int, str], dict[str, tuple[Any, dict[str, Any]]]] = {}
+"""Per service and event, each player's standings row and the live table's line it was made
+from (``_standings_now``). Rows are shared by every version that shows them: never changed."""
 
 
 def _round_rows(
@@ -953,24 +998,38 @@ class PlayerLine(msgspec.Struct, kw_only=True):
     """Judge calls and result reports at the player's table (``service.calls``)."""
 
 
-def player_line(board: EventBoard, state: Tournament, player_name: str) -> PlayerLine:
-    who = state.find(player_name)
-    if who is None:
-        raise RefusedError(f"no player {player_name!r} in this event")
-    name = state.players[who].name
-    history = player_rounds(state, name)
-    now = next((h for h in history if h.round == board.round), None)
-    standing = next((s for s in board.standings if s["player"] == name), None)
+def _line(
+    state: Tournament,
+    who: str,
+    current: int | None,
+    history: list[PlayerRound],
+    standing: dict[str, Any] | None,
+    paired: list[tuple[int, Pairing]] | None = None,
+) -> PlayerLine:
+    """Player ``who``'s line: their table of round ``current`` (if any), ``history`` and
+    ``standing``, and the calls and reports at their table (``paired``: their pairings,
+    where the caller has them indexed, ``player_hall``)."""
+    now = next((h for h in history if h.round == current), None)
     return PlayerLine(
-        player=name,
+        player=state.players[who].name,
         table=now.table if now else None,
         bye=now.bye if now else False,
         opponents=now.opponents if now else [],
         result=now.result if now else "",
         standing=standing,
         history=history,
-        hall=player_hall(state, who),
+        hall=player_hall(state, who, paired),
     )
+
+
+def player_line(board: EventBoard, state: Tournament, player_name: str) -> PlayerLine:
+    who = state.find(player_name)
+    if who is None:
+        raise RefusedError(f"no player {player_name!r} in this event")
+    name = state.players[who].name
+    history = player_rounds(state, name)
+    standing = next((s for s in board.standings if s["player"] == name), None)
+    return _line(state, who, board.round, history, standing)
 
 
 _PlayersIndex = tuple[
@@ -1019,13 +1078,18 @@ class PlayerIndex:
     again (``explain`` was half of a player page's cost)."""
 
     def __init__(
-        self, board: EventBoard, state: Tournament, memo: dict[Any, str] | None = None
+        self,
+        board: EventBoard,
+        state: Tournament,
+        memo: dict[Any, str] | None = None,
+        standing: Callable[[str], Any] | None = None,
     ) -> None:
         self.board = board
         self.state = state
         self.memo = memo
         self.names, self._ids, self._house, self._paired = _players_index(state)
         self._standing = {row["player"]: row for row in board.standings}
+        self._standing_of = standing
         self._results: dict[str, list[tuple[int, Any]]] | None = None
         self._order = {n: i for i, n in enumerate(state.rounds)}
         self._late: bool | None = None  # whether a late entry took losses (EV-2.9)
@@ -1115,6 +1179,16 @@ class PlayerIndex:
             return self._house[wanted]
         return self._ids.get(wanted) or None
 
+    def holder(self, player_id: str, name: str) -> str | None:
+        """``Tournament.holder`` from the index: the id of the registered player who is the
+        person ``player_id``, or, failing that, who registered as ``name`` without one."""
+        if player_id and player_id in self._house:
+            return self._house[player_id]
+        found = self.find(name) if name.strip() else None
+        if found is not None and self.state.players[found].player_id:
+            return None  # someone else of that name, bound to their own id
+        return found
+
     def line(self, player_name: str) -> PlayerLine:
         """``player_line(board, state, player_name)``, from the index."""
         who = self.find(player_name)
@@ -1125,18 +1199,17 @@ class PlayerIndex:
             _player_round(state, names, who, number, pairing)
             for number, _, pairing in self._paired.get(who, [])
         ]
-        name = state.players[who].name
-        now = next((h for h in history if h.round == self.board.round), None)
-        return PlayerLine(
-            player=name,
-            table=now.table if now else None,
-            bye=now.bye if now else False,
-            opponents=now.opponents if now else [],
-            result=now.result if now else "",
-            standing=self._standing.get(name),
-            history=history,
-            hall=player_hall(state, who),
-        )
+        paired = [(n, p) for n, _, p in self._paired.get(who, [])]
+        return _line(state, who, self.board.round, history, self.standing(who), paired)
+
+    def standing(self, who: str) -> dict[str, Any] | None:
+        """The player's standings row (``who``: their id): from the board's rows, or, for a
+        board read without them, from ``standing`` (given to the index: the player's line of
+        the live table, ``None`` when it cannot say), else ``None``."""
+        if self.board.standings or self._standing_of is None:
+            return self._standing.get(self.state.players[who].name)
+        line = self._standing_of(who)
+        return standing_dicts([line])[0] if line is not None else None
 
 
 class Postings:
@@ -1168,6 +1241,7 @@ class Postings:
                 round_number,
                 key=key,
                 state_at=self._state_at(event_id),
+                rows_at=functools.partial(self.events.event_swiss_rows, event_id),
             )
 
     def _state_at(self, event_id: str) -> Callable[[int], Tournament | None]:
@@ -1203,6 +1277,7 @@ class Postings:
         *,
         standings_after: int | None = None,
         with_standings: bool = True,
+        with_pairings: bool = True,
     ) -> tuple[EventBoard, Tournament]:
         """What an event page shows (``event_board``)."""
         return event_board(
@@ -1211,6 +1286,7 @@ class Postings:
             round_number,
             standings_after=standings_after,
             with_standings=with_standings,
+            with_pairings=with_pairings,
         )
 
     def event_list(self) -> list[EventRow]:

@@ -50,7 +50,7 @@ import msgspec
 from events.codec import decode
 from projections.queue import FoldedEvent, FoldedGame, QueueFold
 from referee.tournament.clock import clock_text
-from service.calls import CALL_SECONDS, hall_items
+from service.calls import CALL_SECONDS, call_line, call_order, hall_items, overdue
 
 __all__ = [
     "ITEM_KINDS",
@@ -296,12 +296,19 @@ class RoomQueue(QueueFold):
             )
 
         disputes, appeals, rulings, idle, overtime, playing = [], [], [], [], [], []
+        game_calls: list[QueueItem] = []  # REF-11: calls from games outside any event
         conflicts: list[QueueItem] = []
         for gid, g in games.items():
             if not covered(g):
                 continue
             for number, (since, line) in g.branches.items():
                 conflicts.append(item(gid, g, "conflict", since, line, event=number))
+            for number, c in g.calls.items():
+                game_calls.append(
+                    item(gid, g, "call", c.at, call_line(c, c.by), event=number, call=number,
+                         tournament=gid, holder=c.holder, status=c.status,
+                         overdue=overdue(c, now, call_seconds))
+                )  # fmt: skip
             for number, (status, since, line, event) in g.disputes.items():
                 if status == "open":
                     disputes.append(
@@ -410,7 +417,10 @@ class RoomQueue(QueueFold):
                 now,
                 last=last,
             ),
-            calls=[QueueItem(**i) for i in calls],
+            calls=sorted(
+                [QueueItem(**i) for i in calls] + game_calls,
+                key=lambda i: call_order({"status": i.status, "since": i.since}),
+            ),
             disagreements=[QueueItem(**i) for i in disagreements],
             conflicts=oldest(conflicts, key=lambda i: i.since),
             idle_minutes=idle_minutes,

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from datetime import datetime
@@ -151,6 +152,10 @@ class LogLine(msgspec.Struct, kw_only=True):
 _PENDING_AT_MOST = 5_000
 """Facts folded after a snapshot that are kept to move its standings by once they are read;
 past this many the standings are built afresh instead."""
+_PROJECT_AT_LEAST = 100
+"""Facts folded since the standings were last read are kept to move them by (when next
+read) up to a tenth of the players' count, and at least this many; past that the
+standings are built afresh when read."""
 RACE_TRIES = 5
 """How many times an event write lost to another process is judged again (``_raced``): at a
 round's end two workers race for the one event stream; one retry left a third of the lost
@@ -158,6 +163,12 @@ writes lost again (measured: 995 of 7,234 writes at 10,000 players, two workers)
 SAVE_BEHIND = 500
 """A command keeps a new snapshot of an event once it folded this many facts past the kept
 one (or built standings the kept one lacks): the next command folds at most this many."""
+SERVED_SAVE_SECONDS = 30.0
+"""How often, at most, a long-running server keeps a snapshot of an event it writes
+(``Tournaments.save_seconds``): a snapshot costs in the event's size (2-3 s of CPU at
+10,000 players: the standings' counts and table encoded, the head written), so one every
+``SAVE_BEHIND`` facts was most of a result's cost at a round's end (7,500 writes, 20
+snapshots). Past ``SAVE_BEHIND * 10`` facts it keeps one anyway."""
 
 
 class _Terms:
@@ -165,13 +176,14 @@ class _Terms:
     whether they were checked (on the first load of its event) and the key stored (on
     its first append)."""
 
-    __slots__ = ("checked", "expected_version", "idempotency_key", "stamped")
+    __slots__ = ("appended", "checked", "expected_version", "idempotency_key", "stamped")
 
     def __init__(self, expected_version: int | None, idempotency_key: str | None) -> None:
         self.expected_version = expected_version
         self.idempotency_key = idempotency_key
         self.checked = False
         self.stamped = False
+        self.appended = False  # the write stored something: the version moved by its doing
 
 
 _TERMS: ContextVar[_Terms | None] = ContextVar("_TERMS", default=None)
@@ -216,6 +228,8 @@ _MOVES_STANDINGS = (
     f.GameResultRecorded,
     f.MatchReported,
     f.ResultCorrected,
+    f.PenaltyApplied,  # a match loss at a pod places the player last (EV-I.11)
+    f.PenaltyWithdrawn,
 )
 """The facts that move the standings (``_Loaded._project`` moves them by these alone)."""
 
@@ -241,10 +255,28 @@ class _Loaded:
         self.saved = 0
         """The version of the snapshot kept for this event (0: none)."""
         self.saved_standings = False
+        self.saved_at = float("-inf")
+        """When this process kept the snapshot (``time.monotonic``; never: minus infinity)."""
         self.keys: dict[tuple[str, str], int] = {}
         """The idempotency keys of the writes folded here, by (token, key): the event
         that carries each. Complete from ``keys_from`` on (a snapshot holds none)."""
         self.keys_from = 0
+        self._holders: tuple[Mapping[str, Any], dict[str, str]] | None = None
+
+    def holder(self, player_id: str, name: str) -> str | None:
+        """``state.holder``, by an index of the players' house ids kept while the players
+        are the same map (a result does not touch them): a player's report and its
+        confirmation each looked through every player (12 ms at 10,000 players)."""
+        players = self.state.players
+        kept = self._holders
+        if kept is None or kept[0] is not players:
+            index: dict[str, str] = {}
+            for entrant in players.values():
+                if entrant.player_id:
+                    index.setdefault(entrant.player_id, entrant.id)
+            kept = self._holders = (players, index)
+        found = kept[1].get(player_id) if player_id else None
+        return found if found is not None else self.state.holder(player_id, name)
 
     @classmethod
     def from_snapshot(cls, event_id: str, snapshot: EventSnapshot) -> _Loaded:
@@ -266,6 +298,7 @@ class _Loaded:
         standings = self._kept_standings if not self._pending else None
         table = self._kept_table if standings is not None else None
         if self.standings is not None:
+            self.live_standings()  # moved by the facts folded since they were read
             standings = encode_counts(self.standings.counts())
             table = encode_table(self.standings.table())
         return EventSnapshot(
@@ -310,7 +343,13 @@ class _Loaded:
             self.decks[fact.player.id] = deck
         elif isinstance(fact, f.DecklistAttached) and deck is not None:
             self.decks[fact.player] = deck  # attached or replaced (EV-2.8)
-        self._project(before, fact, self.state)
+        if self.standings is not None and isinstance(fact, _MOVES_STANDINGS):
+            # moved when next read, not now: at a round's end 7,500 results are written
+            # and the standings read a few times (1-2 ms a result at 10,000 players);
+            # past a tenth of the players' count, building them afresh is cheaper
+            self._pending.append((before, fact, self.state))
+            if len(self._pending) > max(_PROJECT_AT_LEAST, len(self.state.players) // 10):
+                self.standings, self._pending = None, []
 
     def results_by_player(self) -> dict[str, list[tuple[int, MatchResult]]]:
         """Every finished Swiss table (byes too), numbered in the event's order, under each
@@ -351,6 +390,10 @@ class _Loaded:
                 self.standings = Standings.built(
                     state.settings, state.players.values(), state.match_results()
                 )
+        elif self._pending:  # the facts folded since they were last read
+            pending, self._pending = self._pending, []
+            for before, fact, after in pending:
+                self._project(before, fact, after)
         return self.standings
 
     def _project(self, before: Tournament, fact: f.Fact, state: Tournament) -> None:
@@ -379,10 +422,9 @@ class _Loaded:
                     table.remove(key)
             for key in _round_keys(state, fact.round):
                 self._touch(key, state)
-        elif isinstance(fact, f.GameResultRecorded):
-            self._touch(state.games[fact.game], state)
-        elif isinstance(fact, f.MatchReported | f.ResultCorrected):
-            self._touch((fact.round, fact.table), state)
+        else:
+            for key in _result_moved(before, fact, state):
+                self._touch(key, state)
 
     def _touch(self, key: TableKey, state: Tournament | None = None) -> None:
         """Set table ``key``'s result in the standings as ``state`` (default: the newest)
@@ -394,6 +436,18 @@ class _Loaded:
             self.standings.record(key, result)
         elif known:
             self.standings.remove(key)
+
+
+def _result_moved(before: Tournament, fact: f.Fact, state: Tournament) -> list[TableKey]:
+    """The table whose result ``fact`` moves, if any: a game's or a slip's, and at a pod a
+    match loss applied or withdrawn (it places the player last, EV-I.11)."""
+    if isinstance(fact, f.GameResultRecorded):
+        return [state.games[fact.game]]
+    if isinstance(fact, f.MatchReported | f.ResultCorrected | f.PenaltyApplied):
+        return [(fact.round, fact.table)]
+    if isinstance(fact, f.PenaltyWithdrawn) and fact.penalty in before.applied_penalties:
+        return [before.applied_penalties[fact.penalty]]
+    return []
 
 
 class MatchUpdate:
@@ -546,6 +600,9 @@ class Tournaments:
         self._snapshots_looked = False  # whether the store keeps snapshots was asked
         self._events_fold_lock = threading.Lock()
         self._setups: dict[tuple[str, int], tuple[Setup, dict[str, Any]]] = {}
+        self.save_seconds = 0.0
+        """Keep an event's snapshot at most this often (``_keep``): 0 in a command, which
+        saves once; ``SERVED_SAVE_SECONDS`` in a long-running server (``CachedService``)."""
 
     # -- loading -------------------------------------------------------------
     def _event(self, event_id: str) -> _Loaded:
@@ -656,6 +713,11 @@ class Tournaments:
         )
         if not far_behind and not new_standings:
             return
+        if (
+            time.monotonic() - loaded.saved_at < self.save_seconds
+            and loaded.version - loaded.saved < SAVE_BEHIND * 10
+        ):
+            return  # a server writing the event: the last snapshot is recent enough
         snapshots = self._snapshots()
         if snapshots is None or snapshots.read_only:
             return
@@ -670,6 +732,7 @@ class Tournaments:
                 # the same state, cut as it was written: the next save writes its head alone
                 loaded.state = parted
         loaded.saved = snapshot.version
+        loaded.saved_at = time.monotonic()
         loaded.saved_standings = snapshot.standings is not None
 
     def _header(self, stream: str) -> dict[str, Any]:
@@ -707,6 +770,7 @@ class Tournaments:
         if terms is not None:  # stored: a write decided again after a lost race stamps anew
             terms.checked = True  # what the write reads after its append is its own doing
             terms.stamped = terms.stamped or (stamping and bool(facts))
+            terms.appended = True
         with self._events_lock:
             for event in sealed[0]:
                 loaded.fold(event)
@@ -1237,25 +1301,38 @@ class Tournaments:
         except Refusal as exc:
             raise _refused(exc) from None
 
-    def _raced(self, command: Callable[[], Any]) -> Any:
-        """``command`` (one decision on the event and one append), decided again on the
-        event as stored if another writer appended to it first: two server processes
-        (``serve --workers 2``) take a round's results at once, and a slip judged on the
-        event before the other's result was stored is judged again after it (up to
-        ``RACE_TRIES`` times: only a race lost that often, or a refusal on the new state,
-        reaches the caller). Nothing of a refused commit was stored, so deciding again is
-        as if it had come after the other."""
+    def _raced(self, event_id: str, command: Callable[[], Any]) -> Any:
+        """``command`` (one decision on the event and one append) under the event's write
+        lock (``GameStore.stream_lock``): two server processes on one PostgreSQL store
+        (``serve --workers 2``) take a round's results at once, and the second waits for
+        the first, then reads what it stored and decides on that. A writer that takes no
+        lock (a one-shot command) can still store first: then ``command`` is decided again
+        on the event as stored (up to ``RACE_TRIES`` times: only a race lost that often,
+        or a refusal on the new state, reaches the caller). Nothing of a refused commit
+        was stored, so deciding again is as if it had come after the other. A write that
+        named the version it saw (If-Match) is never decided again: on another version
+        it is stale (``StaleVersionError``)."""
         from events.store import ConcurrentWriteError
 
         terms = _TERMS.get()
-        if terms is not None and terms.expected_version is not None:
-            return command()  # the writer named the version it saw: a lost race is stale
-        for _ in range(RACE_TRIES - 1):
-            try:
+        with self.store.stream_lock(event_id.strip()):
+            if terms is not None and terms.expected_version is not None:
+                if not terms.appended:  # checked on the first load, maybe before the lock
+                    loaded = self._event(event_id)
+                    if loaded.version != terms.expected_version:
+                        raise StaleVersionError(
+                            loaded.event_id,
+                            terms.expected_version,
+                            loaded.version,
+                            stream="event",
+                        )
                 return command()
-            except ConcurrentWriteError:
-                continue  # ``_event`` reads the other writer's facts first
-        return command()
+            for _ in range(RACE_TRIES - 1):
+                try:
+                    return command()
+                except ConcurrentWriteError:
+                    continue  # ``_event`` reads the other writer's facts first
+            return command()
 
     @event_write
     def event_result(
@@ -1270,7 +1347,7 @@ class Tournaments:
         """Report several slips ``TABLE=W-L-D`` (pods ``TABLE=Ann>Ben=Cal``) for the
         current round, all or none; how many were stored (judged again once if another
         writer stored first)."""
-        counted: int = self._raced(lambda: self._event_result(event_id, slips, by=by))
+        counted: int = self._raced(event_id, lambda: self._event_result(event_id, slips, by=by))
         return counted
 
     def _event_result(self, event_id: str, slips: Sequence[str], *, by: str = "") -> int:
@@ -1536,6 +1613,64 @@ class Tournaments:
                 row.final_rank = place[standing.player]
             return in_final_order(state, table, rows)  # listed by final place (EV-6.7)
         return rows
+
+    def event_swiss_rows(self, event_id: str, version: int) -> list[StandingRow] | None:
+        """The standings now in the Swiss order (before any final place: what a posting
+        shows), from the table this service keeps, or ``None`` when the event kept here is
+        not at ``version`` (a fact was folded since, or it is behind): a posting at the
+        newest fact costs the rows, not the standings from scratch (issue 32 goal 3; its
+        check still computes them from the facts)."""
+        table = self._swiss_table(self._event(event_id), version)
+        return [_row(s) for s in table] if table is not None else None
+
+    def event_standing_lines(self, event_id: str) -> list[Standing] | None:
+        """The standings now as the live table keeps its lines (``Standings.table``: after a
+        result, the lines that did not move are the same objects as before), or ``None``
+        once the cut is made (the standings are then listed by final place:
+        ``event_standings``)."""
+        return self._swiss_table(self._event(event_id), None, live=True)
+
+    def event_player_standing(
+        self, event_id: str, player: str, at_least: int = 0
+    ) -> StandingRow | None:
+        """One player's line of the standings now (``player``: their id), its rank found by
+        a bisection of the live table, not by listing it (a player's own page after each
+        result at 10,000 players: issue 32 goal 4); ``None`` for no such player, or once the
+        cut is made (a final place needs the whole table: ``event_standings``). The event is
+        read from the store only when the one kept here is older than ``at_least``."""
+        loaded = self._events_cache.get(event_id.strip())
+        if loaded is None or loaded.version < at_least:
+            loaded = self._event(event_id)
+        with self._events_lock:  # no fact folded while the rank is found
+            if loaded.state.settings is None or loaded.state.cut:
+                return None
+            try:
+                return _row(loaded.live_standings().row(player))
+            except KeyError:
+                return None
+
+    def _swiss_table(
+        self, loaded: _Loaded, version: int | None, *, live: bool = False
+    ) -> list[Standing] | None:
+        """``loaded``'s standings table when it is at ``version`` (any, for ``None``), else
+        ``None``: the one kept with its snapshot while no fact has moved it (read without
+        restoring the counts: a command's), else the live one; with ``live``, the live one
+        always (its lines kept from one call to the next: a server's), and ``None`` once the
+        cut is made."""
+        with self._events_lock:  # no fact folded between the version and the table
+            state = loaded.state
+            if version is not None and loaded.version != version:
+                return None
+            if state.settings is None or (live and state.cut):
+                return None
+            kept = None if live else loaded.kept_table()
+            if kept is not None:
+                return kept
+            built = loaded.standings is None
+            table = loaded.live_standings().table()
+        if built:
+            self._keep(loaded)  # the standings built afresh: kept with the snapshot
+        return table
 
     def event_explain(self, event_id: str, player: str, round_number: int | None = None) -> str:
         loaded = self._event(event_id)

@@ -27,20 +27,14 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
-from events.codec import encode, seal
-from events.schema import GENESIS_HASH, TOPIC_OF, ActionRecorded, GameCreated, GameEnded, GameEvent
 from events.store import GameStore
-from referee import games
-from referee.contract import Player, Setup
 from service.replication import name_store
+from tests.sealed_games import Line, pool_of_lines, random_game_id, sealed_game
 
 ROOT = Path(__file__).resolve().parents[1]
 START = datetime(2026, 11, 28, 9, 0, tzinfo=UTC)
@@ -130,72 +124,20 @@ class Link:
                 conn.close()
 
 
-def prizmik_line(plies: int, seed: int) -> list[tuple[str, str, bytes]]:
+def prizmik_line(plies: int, seed: int) -> Line:
     """A random legal PRIZMIK line of ``plies`` actions: (seat, notation, action JSON)."""
-    rules = games.load("prizmik")
-    setup = rules.resolve_setup(Setup(players=(Player("red", "a"), Player("blue", "b"))))
-    rng = random.Random(seed)
-    while True:
-        state = rules.initial_state(setup)
-        line: list[tuple[str, str, bytes]] = []
-        for _ in range(plies):
-            options = list(rules.legal_actions(state))
-            rng.shuffle(options)
-            for action in options:
-                after = rules.apply(state, action)
-                if not rules.outcome(after).over:
-                    break
-            else:
-                break
-            line.append((state.turn, rules.notation(action), msgspec.json.encode(action)))
-            state = after
-        if len(line) == plies:
-            return line
+    return pool_of_lines(1, plies, random.Random(seed))[0]
 
 
 def game_rows(
-    index: int, line: list[tuple[str, str, bytes]], rng: random.Random
+    index: int, line: Line, rng: random.Random
 ) -> tuple[str, list[tuple[int, str, bytes]]]:
     """A finished game of ``line`` under a new id, sealed as the store seals it."""
-    game_id = f"prizmik-{uuid.UUID(int=rng.getrandbits(128)).hex[:10]}"
-    base: dict[str, Any] = {
-        "originator_id": game_id,
-        "originator_version": 0,
-        "timestamp": START + timedelta(seconds=index),
-        "prev_hash": "",
-    }
-    rules = games.load("prizmik")
-    events: list[GameEvent] = [
-        GameCreated(
-            **base,
-            game="prizmik",
-            ruleset="prizmik/1",
-            variants=rules.resolve_variants({}),
-            players=(Player("red", f"Red{index}"), Player("blue", f"Blue{index}")),
-            created_by="drill",
-        )
-    ]
-    for seq, (seat, notation, action) in enumerate(line, start=1):
-        events.append(
-            ActionRecorded(
-                **base,
-                seq=seq,
-                actor=seat,
-                action=msgspec.Raw(action),
-                notation=notation,
-                recorded_by="drill",
-            )
-        )
-    events.append(
-        GameEnded(**base, winner="red", how="resignation", clause="REF-3.2", reason="drill")
+    game_id = random_game_id(rng)
+    when = START + timedelta(seconds=index)
+    return game_id, sealed_game(
+        game_id, when, (f"Red{index}", f"Blue{index}"), line, "drill", "red"
     )
-    rows = []
-    prev = GENESIS_HASH
-    for number, event in enumerate(events, start=1):
-        sealed = seal(msgspec.structs.replace(event, originator_version=number, prev_hash=prev))
-        prev = sealed.hash
-        rows.append((number, TOPIC_OF[type(sealed)], encode(sealed)))
-    return game_id, rows
 
 
 class Games:
@@ -262,23 +204,18 @@ def replica_position(env: dict[str, str]) -> tuple[int, int]:
     return (int(row[0]), int(row[1])) if row else (0, 0)
 
 
+def follow_command(source: Path, target: Path | str) -> list[str]:
+    """``referee replicate --follow`` from ``source`` to ``target`` (a file or a URL),
+    polling every 50 ms."""
+    command = [sys.executable, "-m", "cli.main", "replicate", "--from", str(source)]
+    return [*command, "--to", str(target), "--follow", "--interval", "0.05"]
+
+
 def follower(source: Path, target_url: str, log: Path) -> subprocess.Popen[bytes]:
     """``referee replicate --follow`` as its own process (killed with SIGKILL by the drill)."""
     with log.open("ab") as out:
         return subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "cli.main",
-                "replicate",
-                "--from",
-                str(source),
-                "--to",
-                target_url,
-                "--follow",
-                "--interval",
-                "0.05",
-            ],
+            follow_command(source, target_url),
             cwd=ROOT,
             stdin=subprocess.DEVNULL,
             stdout=out,

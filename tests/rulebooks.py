@@ -74,6 +74,16 @@ def check_numbered_in_order(game: str, prefix: str) -> None:
             assert len(clause.text) > 30, clause.id
 
 
+def check_sections(game: str, rules: Any, sections: list[str], titles: list[str]) -> None:
+    """The game's rulebook loads with ``sections`` in order, the first of them titled
+    ``titles``, and is the book the rules answer."""
+    book = load_rulebook(game)
+    assert book.game == game
+    assert [s.id for s in book.sections] == sections
+    assert [s.title for s in book.sections][: len(titles)] == titles
+    assert rules.rulebook() is book
+
+
 def check_interpretations_are_section(game: str, section: str) -> None:
     for clause in load_rulebook(game).clauses:
         assert (clause.kind == "interpretation") == (clause.section == section), clause.id

@@ -48,3 +48,57 @@ def test_an_unclaimed_call_is_overdue_after_call_seconds_and_a_claimed_one_never
         assert now.count >= 2
         with pytest.raises(RefusedError):
             svc.queue(call_seconds=0)
+
+
+def test_ref_11_a_call_from_a_game_outside_any_event_reaches_the_queue(tmp_path: Path) -> None:
+    """REF-11.1: a player seated at a casual game, or a referee of its table, calls a judge
+    from the game; the call is kept in the game, one at a time, and the queue lists it.
+    REF-11.2: the table's referee claims it, escalates it, and the head referee alone then
+    resolves it; resolved, it leaves the queue."""
+    from service.access import AccessDeniedError, Principal
+
+    ann = Principal(token_id="a", role="player", name="Ann")
+    cal = Principal(token_id="c", role="player", name="Cal")
+    rita = Principal(token_id="r", role="table", name="Rita", tables=("5",))
+    sam = Principal(token_id="s", role="table", name="Sam", tables=("6",))
+    head = Principal(token_id="h", role="head", name="Hera")
+    with open_service(tmp_path / "g.db", create=True) as svc:
+        svc.clock = lambda: T0
+        game = svc.create_game(
+            "prizmik", {"red": "Ann", "blue": "Ben"}, meta={"table": "5"}
+        ).game_id
+        for stranger in (cal, sam):
+            with pytest.raises(AccessDeniedError):
+                svc.game_call_as(stranger, game, reason="lost")
+        row = svc.game_call_as(ann, game, reason="a ruling on a capture")
+        assert (row.event_id, row.table, row.by, row.status, row.game) == (
+            "",
+            5,
+            "Ann",
+            "open",
+            game,
+        )
+        with pytest.raises(RefusedError, match=r"REF-11\.1"):
+            svc.game_call_as(rita, game)  # one call at a time
+        (item,) = svc.queue(now=T0 + timedelta(seconds=61)).calls
+        assert (item.game_id, item.call, item.tournament, item.overdue) == (
+            game,
+            row.call,
+            game,
+            True,
+        )
+        assert "by Ann: a ruling on a capture" in item.line
+        with pytest.raises(AccessDeniedError):
+            svc.call_step_as(sam, game, row.call, "claim")
+        assert svc.call_step_as(rita, game, row.call, "claim").holder == "Rita"
+        assert svc.call_step_as(rita, game, row.call, "escalate", "rules text").escalated
+        with pytest.raises(RefusedError, match=r"REF-11\.2"):
+            svc.call_step_as(rita, game, row.call, "resolve", "ruled")
+        done = svc.call_step_as(head, game, row.call, "resolve", "capture stands (PZ-6.1)")
+        assert (done.status, done.holder, done.note) == (
+            "resolved",
+            "Hera",
+            "capture stands (PZ-6.1)",
+        )
+        assert svc.queue(now=T0).calls == []
+        assert svc.game_call(game, by="Rita").call > row.call  # a new call, by the CLI's staff

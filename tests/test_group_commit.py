@@ -76,6 +76,22 @@ def outcome(future: Future[Any]) -> Any:
     return error if error is not None else future.result()
 
 
+def race_on_each_load(svc: CachedService, moved: str, store_env: dict[str, Any]) -> Any:
+    """Make every load of game ``moved`` let another process enter ``t3`` in it before the
+    load's answer is used (so each commit built on it loses the race); the original load."""
+    original_load = svc.load
+
+    def load_then_race(ref: str) -> Any:
+        view = original_load(ref)
+        if view.game_id == moved:
+            with CachedService(GameStore(**store_env)) as other:
+                other.record(moved, "t3")
+        return view
+
+    svc.load = load_then_race
+    return original_load
+
+
 def test_entries_of_many_tables_land_in_one_commit_with_their_versions(
     svc: CachedService, writer: GroupWriter
 ) -> None:
@@ -147,16 +163,7 @@ def test_a_race_that_repeats_fails_only_the_game_that_moved_and_leaves_no_half_w
     release = hold(writer)
     ours = [writer.entry(moved, "t1"), writer.entry(calm, "t1"), writer.entry(moved, "t1")]
     # Judged on the cache, which a second process's entry overtakes between load and commit:
-    original_load = svc.load
-
-    def load_then_race(ref: str) -> Any:
-        view = original_load(ref)
-        if view.game_id == moved:
-            with CachedService(GameStore(**store_env)) as other:
-                other.record(moved, "t3")
-        return view
-
-    svc.load = load_then_race
+    original_load = race_on_each_load(svc, moved, store_env)
     release.set()
     for future in (ours[0], ours[2]):
         assert isinstance(outcome(future), ConcurrentWriteError)
@@ -427,16 +434,7 @@ def test_a_race_on_an_end_fails_only_its_game(
     ours = writer.command(moved, End(how="agreement"))
     other = writer.command(calm, End(how="agreement"))
     created = writer.create(CreateGame(game="nim", players=tuple(PLAYERS)))
-    original_load = svc.load
-
-    def load_then_race(ref: str) -> Any:
-        view = original_load(ref)
-        if view.game_id == moved:
-            with CachedService(GameStore(**store_env)) as elsewhere:
-                elsewhere.record(moved, "t3")
-        return view
-
-    svc.load = load_then_race
+    original_load = race_on_each_load(svc, moved, store_env)
     release.set()
     assert isinstance(outcome(ours), ConcurrentWriteError)
     assert other.result(10).version == 2

@@ -37,16 +37,23 @@ def play_random(
 ) -> tuple[str, list[Any]]:
     """Play random legal actions through the store; returns the game id and live states."""
     view = store.create_game("prizmik", PLAYERS)
+    return view.game_id, played(store, view, RULES, data, max_actions)
+
+
+def played(
+    store: RefereeService, view: Any, rules: Any, data: st.DataObject, max_actions: int
+) -> list[Any]:
+    """Up to ``max_actions`` random legal actions recorded in ``view``'s game until it ends;
+    the live states, the first included."""
     states = [view.state]
     for _ in range(max_actions):
         if view.ended is not None:
             break
-        options = list(RULES.legal_actions(view.state))
+        options = list(rules.legal_actions(view.state))
         action = data.draw(st.sampled_from(options))
-        result = store.record(view.game_id, RULES.notation(action), view=view)
-        assert result.accepted
+        assert store.record(view.game_id, rules.notation(action), view=view).accepted
         states.append(view.state)
-    return view.game_id, states
+    return states
 
 
 def stored_rows(store: RefereeService, game_id: str) -> list[tuple[int, str, bytes]]:
@@ -147,14 +154,7 @@ def test_prismata_rebuild_from_store_equals_live_and_rejection_changes_nothing(
     view = store.create_game(
         "prismata", [Player("p1", "Ann"), Player("p2", "Ben")], options={"seed": seed}
     )
-    states = [view.state]
-    for _ in range(length):
-        if view.ended is not None:
-            break
-        options = list(PRISMATA.legal_actions(view.state))
-        action = data.draw(st.sampled_from(options))
-        assert store.record(view.game_id, PRISMATA.notation(action), view=view).accepted
-        states.append(view.state)
+    states = played(store, view, PRISMATA, data, length)
     rebuilt = store.load(view.game_id)
     assert rebuilt.states == states
     before_rows = stored_rows(store, view.game_id)

@@ -192,16 +192,23 @@ def test_6_deep_nesting_is_refused_not_a_crash(tmp_path: Path) -> None:
         assert "Traceback" not in err
 
 
-def test_7_one_bad_file_refuses_only_itself(tmp_path: Path) -> None:
-    svc = RefereeService(GameStore(tmp_path / "s.db"))
+def exported_games(folder: Path, count: int) -> list[str]:
+    """``count`` PRIZMIK games of one move each, exported one a file (g000.jsonl, ...)."""
+    svc = RefereeService(GameStore(folder / "s.db"))
     files = []
-    for index in range(30):
+    for index in range(count):
         game = svc.create_game("prizmik", PLAYERS).game_id
         svc.record(game, "e1>e2")
-        path = tmp_path / f"g{index:03d}.jsonl"
-        body = "".join(svc.export([game], "jsonl"))
-        path.write_text(body if index != 25 else body.replace("e1>e2", "e1>e3"))
+        path = folder / f"g{index:03d}.jsonl"
+        path.write_text("".join(svc.export([game], "jsonl")))
         files.append(str(path))
+    return files
+
+
+def test_7_one_bad_file_refuses_only_itself(tmp_path: Path) -> None:
+    files = exported_games(tmp_path, 30)
+    bad = tmp_path / "g025.jsonl"
+    bad.write_text(bad.read_text().replace("e1>e2", "e1>e3"))
     code, out, err = cli(tmp_path / "other.db", "import", *files)
     assert code == 1
     assert "g025.jsonl" in err
@@ -210,14 +217,7 @@ def test_7_one_bad_file_refuses_only_itself(tmp_path: Path) -> None:
 
 
 def test_8_and_11_overlapping_and_repeated_imports_store_each_game_once(tmp_path: Path) -> None:
-    svc = RefereeService(GameStore(tmp_path / "s.db"))
-    files = []
-    for index in range(120):
-        game = svc.create_game("prizmik", PLAYERS).game_id
-        svc.record(game, "e1>e2")
-        path = tmp_path / f"g{index:03d}.jsonl"
-        path.write_text("".join(svc.export([game], "jsonl")))
-        files.append(str(path))
+    files = exported_games(tmp_path, 120)
     target = tmp_path / "target.db"
     assert referee(target, "new", "prizmik", "-p", "red=A", "-p", "blue=B").returncode == 0
     runs = [

@@ -13,7 +13,6 @@ import random
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -28,7 +27,7 @@ from service.postings import make_posting, verify_posting
 from service.replication import Replication, name_store, replicate
 from service.seal import create_key
 from tests.postgres import pg_url
-from tests.replication_drill import Link, drill
+from tests.replication_drill import Link, drill, follow_command
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -242,19 +241,7 @@ def test_sqlite_to_postgresql_byte_identical_and_the_replica_refuses(
 def _follower(source: Path, target: Path | str) -> subprocess.Popen[str]:
     """``referee replicate --follow`` from ``source`` to ``target`` (a file or a URL)."""
     return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "cli.main",
-            "replicate",
-            "--from",
-            str(source),
-            "--to",
-            str(target),
-            "--follow",
-            "--interval",
-            "0.05",
-        ],
+        follow_command(source, target),
         cwd=ROOT,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -262,6 +249,17 @@ def _follower(source: Path, target: Path | str) -> subprocess.Popen[str]:
         text=True,
         env=dict(os.environ),
     )
+
+
+def _stopped(proc: subprocess.Popen[str]) -> tuple[str, str]:
+    """A follower stopped with SIGTERM (killed if it does not stop within 30 s): its output."""
+    try:
+        proc.send_signal(signal.SIGTERM)
+        return proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def _copied(target: Path) -> int:
@@ -294,12 +292,8 @@ def test_follow_copies_as_the_source_grows_and_stops_cleanly_on_sigterm(
                     break
                 time.sleep(0.05)
             assert _copied(cloud) == last
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=30)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        out, err = _stopped(proc)
     assert proc.returncode == 0, err
     assert "cloud follows hall" in out
     assert streams(str(hall.db)) == streams(str(cloud))
@@ -355,12 +349,8 @@ def test_a_follower_waits_out_a_cut_link_and_catches_up_when_it_returns(
         assert streams(str(hall.db)) != streams("", env=pg_env)
         link.restore()
         assert caught_up()
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=30)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        _, err = _stopped(proc)
         link.cut()
     assert proc.returncode == 0, err
     assert "waiting:" in err

@@ -49,16 +49,23 @@ def jsonl(svc: RefereeService, game_id: str) -> str:
     return "".join(svc.export([game_id], "jsonl"))
 
 
+@pytest.fixture
+def exported(game: tuple[RefereeService, str], tmp_path: Path) -> tuple[RefereeService, str, Path]:
+    """The game, and its JSONL export in a file."""
+    svc, game_id = game
+    path = tmp_path / "game.jsonl"
+    path.write_text(jsonl(svc, game_id))
+    return svc, game_id, path
+
+
 def text_record(svc: RefereeService, game_id: str) -> str:
     return "".join(svc.export([game_id], "text"))
 
 
 def test_jsonl_round_trip_is_event_for_event(
-    game: tuple[RefereeService, str], tmp_path: Path
+    exported: tuple[RefereeService, str, Path], tmp_path: Path
 ) -> None:
-    svc, game_id = game
-    path = tmp_path / "game.jsonl"
-    path.write_text(jsonl(svc, game_id))
+    svc, game_id, path = exported
     other = service(tmp_path / "other.db")
     report = other.import_files([path])
     assert [f.status for f in report.files] == ["imported"]
@@ -89,11 +96,9 @@ def test_text_round_trip_keeps_every_decision(
 
 
 def test_importing_twice_skips_and_as_new_copies(
-    game: tuple[RefereeService, str], tmp_path: Path
+    exported: tuple[RefereeService, str, Path],
 ) -> None:
-    svc, game_id = game
-    path = tmp_path / "game.jsonl"
-    path.write_text(jsonl(svc, game_id))
+    svc, game_id, path = exported
     again = svc.import_files([path])
     assert again.files[0].status == "skipped"
     assert "already in the store" in again.files[0].detail

@@ -11,8 +11,9 @@ one Litestar controller per resource:
 
 Who asks and whether their role may is settled by guards before a body is read
 (``web.guards``: ``authenticated`` on the whole API, ``may``/``may_game`` here); what a
-handler needs comes by dependency injection (``web``, ``caller``, ``seating``) and the
-``If-Match`` header as a parameter (``IfMatch``).
+handler needs comes by dependency injection (``web``, ``caller``, ``seating``), and a write
+route is given ``writer`` (``web.guards.Writer``: the caller, the ``If-Match`` version and the
+``Idempotency-Key`` applied).
 A handler only turns the service's answer into HTTP.
 
 Status codes: 200 read; 201 written (the body says what, ``ETag`` is the game's
@@ -27,10 +28,11 @@ the statuses every route shares.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import tempfile
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Mapping
 from typing import Annotated, Any
 
 import msgspec
@@ -76,12 +78,17 @@ from service.wording import rejection_text
 from web.context import IMPORT_BODY_LIMIT, Web
 from web.guards import (
     CallerDep,
-    IfMatch,
+    Route,
     SeatingDep,
     WebDep,
+    Writer,
+    WriterDep,
+    etag,
     expected_version,
     may,
     may_game,
+    may_rule,
+    written_headers,
 )
 from web.problems import Problem
 from web.schemas import (
@@ -148,10 +155,6 @@ ENTRY_PROBLEMS = {
 STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 
 
-def etag(version: int) -> str:
-    return f'"{version}"'
-
-
 def _viewer(principal: Principal, seating: Seating, wanted: str | None) -> str:
     """The viewer to read as: the role's own, or a narrower one asked for with ``as``
     (the referee may read as the public or a seat; anyone may read as the public)."""
@@ -174,8 +177,20 @@ def _json(body: bytes, status: int, headers: dict[str, str]) -> Response[Any]:
     )
 
 
-def _written_headers(game_id: str, version: int) -> dict[str, str]:
-    return {"ETag": etag(version), "Location": f"/api/games/{game_id}"}
+def _writes(action: Action, responses: Mapping[int, ResponseSpec] = PROBLEMS) -> Route:
+    """A game write route's options: written (201), the role's ``action`` in the path's game
+    checked by a guard (``may_game``) before the body is read."""
+    return Route(responses=responses, status_code=201, guards=[may_game(action)])
+
+
+def _rule(
+    svc: Any, caller: Principal, seating: Seating, dispute: int, **ruling: Any
+) -> WrittenEvents:
+    """A ruling, on the writer thread: whether it is a first one or on appeal is the game's
+    state, asked in order with the other writes (an appeal or final ruling: the head's)."""
+    may_rule(svc, caller, seating, dispute, final=ruling["final"])
+    result: WrittenEvents = svc.rule(seating.game_id, dispute, **ruling)
+    return result
 
 
 def _decks(given: dict[str, Any]) -> dict[str, Deck]:
@@ -191,11 +206,11 @@ def _deck(seat: str, decklist: str | None, sealed: str | None) -> Deck:
     return parse_decklist(decklist, f"{seat}'s decklist")
 
 
-def _party(caller: Principal, seating: Seating, named: str | None) -> str:
+def _party(writer: Writer, named: str | None) -> str:
     """The player a dispute or appeal is by: a player's own token names their seat
     (found by their player id, never by a name another player may share)."""
-    if caller.role == "player":
-        return viewer_for(caller, seating)
+    if writer.caller.role == "player":
+        return viewer_for(writer.caller, writer.seating)
     if not named:
         raise RefusedError("name the player (by) who disputes or appeals")
     return named
@@ -210,7 +225,7 @@ async def entry_answer(
     result = await web.record(
         game_id, data.text, actor=data.seat, principal=caller, expected_version=expected
     )
-    headers = _written_headers(result.game_id, result.version)
+    headers = written_headers(result.game_id, result.version)
     if result.accepted:
         return 201, result, headers
     return (
@@ -231,19 +246,6 @@ async def entry_answer(
         ),
         headers,
     )
-
-
-def _events_written(
-    request: AnyRequest, web: Web, caller: Principal, call: Callable[[], WrittenEvents]
-) -> Awaitable[Response[Any]]:
-    """A write whose answer is the events written: ``call`` runs the service command on the
-    writer thread (the guard has settled who may, the command checks If-Match's version)."""
-
-    def work() -> Answer:
-        result = call()
-        return 201, result, _written_headers(result.game_id, result.version)
-
-    return web.write(request, caller, work)
 
 
 def _after(request: AnyRequest, after: int | None) -> int:
@@ -344,8 +346,12 @@ class GamesController(Controller):
 
     @post("/", summary="Start a game", responses=PROBLEMS, status_code=201)
     async def create_game(
-        self, request: AnyRequest, web: WebDep, caller: CallerDep, data: JSONBody[NewGame]
+        self, writer: WriterDep, data: JSONBody[NewGame]
     ) -> Response[PositionView]:
+        web, caller = writer.web, writer.caller
+        if writer.expected is not None:
+            raise RefusedError("a new game has no version for If-Match to name")
+
         async def work() -> Answer:
             authorize(caller, "create", table=data.meta.get("table"), event=data.meta.get("event"))
             unknown = sorted(set(data.player_ids) - set(data.players))
@@ -365,9 +371,9 @@ class GamesController(Controller):
             )
             view = await web.create(command)  # in the writer's next group commit
             position = await web.run(web.svc.position, view, viewer=viewer_for(caller, view))
-            return 201, position, _written_headers(view.game_id, view.version)
+            return 201, position, written_headers(view.game_id, view.version)
 
-        return await web.write(request, caller, work)
+        return await writer.game(work)
 
     # -- reads, for the caller's viewer ------------------------------------------------------
 
@@ -507,20 +513,15 @@ class GamesController(Controller):
         status_code=201,
     )
     async def record_entry(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        game_id: FromPath[str],
-        data: JSONBody[EntryIn],
-        if_match: IfMatch = None,
+        self, writer: WriterDep, game_id: FromPath[str], data: JSONBody[EntryIn]
     ) -> Response[EntryResult]:
-        expected = expected_version(if_match)
-
         async def work() -> Answer:  # the service checks the role (in the writer's commit)
-            return await entry_answer(web, caller, game_id, data, expected, str(request.url.path))
+            path = str(writer.request.url.path)
+            return await entry_answer(
+                writer.web, writer.caller, game_id, data, writer.expected, path
+            )
 
-        return await web.write(request, caller, work)
+        return await writer.game(work)
 
     @post(
         "/{game_id:str}/check",
@@ -541,54 +542,24 @@ class GamesController(Controller):
     @post(
         "/{game_id:str}/retractions",
         summary="Retract the latest standing action (with a reason)",
-        responses=PROBLEMS,
-        status_code=201,
-        guards=[may_game("retract")],
+        **_writes("retract"),
     )
     async def retract(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        seating: SeatingDep,
-        data: JSONBody[RetractIn],
-        if_match: IfMatch = None,
+        self, writer: WriterDep, data: JSONBody[RetractIn]
     ) -> Response[CorrectionResult]:
-        expected = expected_version(if_match)
-
-        def work() -> Answer:
-            result = web.svc.retract(
-                seating.game_id, data.reason, by=caller.label, expected_version=expected
-            )
-            return 201, result, _written_headers(seating.game_id, result.version)
-
-        return await web.write(request, caller, work)
+        w = writer
+        return await w.written(w.svc.retract, w.game_id, data.reason, by=w.by)
 
     @post(
         "/{game_id:str}/backups",
         summary="Back up to the position after action N (head referee)",
-        responses=PROBLEMS,
-        status_code=201,
-        guards=[may_game("backup")],
+        **_writes("backup"),
     )
     async def backup(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        seating: SeatingDep,
-        data: JSONBody[BackupIn],
-        if_match: IfMatch = None,
+        self, writer: WriterDep, data: JSONBody[BackupIn]
     ) -> Response[CorrectionResult]:
-        expected = expected_version(if_match)
-
-        def work() -> Answer:
-            result = web.svc.backup(
-                seating.game_id, data.to, data.reason, by=caller.label, expected_version=expected
-            )
-            return 201, result, _written_headers(seating.game_id, result.version)
-
-        return await web.write(request, caller, work)
+        w = writer
+        return await w.written(w.svc.backup, w.game_id, data.to, data.reason, by=w.by)
 
     @post(
         "/{game_id:str}/end",
@@ -597,154 +568,74 @@ class GamesController(Controller):
         status_code=201,
     )
     async def end_game(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        game_id: FromPath[str],
-        data: JSONBody[EndIn],
-        if_match: IfMatch = None,
+        self, writer: WriterDep, game_id: FromPath[str], data: JSONBody[EndIn]
     ) -> Response[WrittenEvents]:
-        expected = expected_version(if_match)
+        fields = msgspec.structs.asdict(data)
+        command = End(**fields, by=writer.by, expected_version=writer.expected)
+        # in the writer's next group commit, with the entries and the other ends; the writer
+        # checks the role (an adjudication is a referee's)
+        action: Action = "adjudicate" if data.how == "adjudication" else "end"
 
         async def work() -> Answer:
-            command = End(
-                how=data.how,
-                who=data.who,
-                ranking=data.ranking,
-                reason=data.reason,
-                by=caller.label,
-                expected_version=expected,
+            result = await writer.web.command(
+                game_id, command, action=action, principal=writer.caller
             )
-            # in the writer's next group commit, with the entries and the other ends; the
-            # writer checks the role (an adjudication is a referee's)
-            action: Action = "adjudicate" if data.how == "adjudication" else "end"
-            result = await web.command(game_id, command, action=action, principal=caller)
-            return 201, result, _written_headers(result.game_id, result.version)
+            return 201, result, written_headers(result.game_id, result.version)
 
-        return await web.write(request, caller, work)
+        return await writer.game(work)
 
     # -- disputes, rulings, penalties ----------------------------------------------------------
 
     @post(
         "/{game_id:str}/disputes",
         summary="A player disputes a recorded decision",
-        responses=PROBLEMS,
-        status_code=201,
-        guards=[may_game("dispute")],
+        **_writes("dispute"),
     )
     async def open_dispute(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        seating: SeatingDep,
-        data: JSONBody[DisputeIn],
-        if_match: IfMatch = None,
+        self, writer: WriterDep, data: JSONBody[DisputeIn]
     ) -> Response[WrittenEvents]:
-        expected = expected_version(if_match)
-        by = _party(caller, seating, data.by)
-        return await _events_written(
-            request,
-            web,
-            caller,
-            lambda: web.svc.dispute(
-                seating.game_id, data.event, by=by, claim=data.claim, expected_version=expected
-            ),
-        )
+        w, by = writer, _party(writer, data.by)
+        return await w.written(w.svc.dispute, w.game_id, data.event, by=by, claim=data.claim)
 
     @post(
         "/{game_id:str}/disputes/{dispute:int}/appeals",
         summary="Appeal the latest ruling",
-        responses=PROBLEMS,
-        status_code=201,
-        guards=[may_game("appeal")],
+        **_writes("appeal"),
     )
     async def appeal(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        seating: SeatingDep,
-        dispute: FromPath[int],
-        data: JSONBody[AppealIn],
-        if_match: IfMatch = None,
+        self, writer: WriterDep, dispute: FromPath[int], data: JSONBody[AppealIn]
     ) -> Response[WrittenEvents]:
-        expected = expected_version(if_match)
-        by = _party(caller, seating, data.by)
-        return await _events_written(
-            request,
-            web,
-            caller,
-            lambda: web.svc.appeal(
-                seating.game_id, dispute, by=by, grounds=data.grounds, expected_version=expected
-            ),
-        )
+        w, by = writer, _party(writer, data.by)
+        return await w.written(w.svc.appeal, w.game_id, dispute, by=by, grounds=data.grounds)
 
     @post(
         "/{game_id:str}/disputes/{dispute:int}/rulings",
         summary="Rule on a dispute (a table referee: the first ruling; appeals and final "
         "rulings: head referee)",
-        responses=PROBLEMS,
-        status_code=201,
+        **_writes("rule"),
     )
     async def rule(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        seating: SeatingDep,
-        dispute: FromPath[int],
-        data: JSONBody[RulingIn],
+        self, writer: WriterDep, dispute: FromPath[int], data: JSONBody[RulingIn]
     ) -> Response[WrittenEvents]:
-        def work() -> Answer:
-            # which ruling this is (a first one, or on appeal) is the game's state: asked on
-            # the writer thread, in order with the other writes
-            appealed = data.final or web.svc.dispute_steps(seating.game_id, dispute)
-            authorize(caller, "rule_appeal" if appealed else "rule", seating)
-            result = web.svc.rule(
-                seating.game_id,
-                dispute,
-                decision=data.decision,
-                clause=data.clause,
-                reason=data.reason,
-                by=caller.label,
-                final=data.final,
-            )
-            return 201, result, _written_headers(seating.game_id, result.version)
-
-        return await web.write(request, caller, work)
+        w = writer
+        ruling = functools.partial(_rule, w.svc, w.caller, w.seating)
+        return await w.written(ruling, dispute, **msgspec.structs.asdict(data), by=w.by)
 
     @post(
-        "/{game_id:str}/penalties",
-        summary="A judge's penalty (head referee)",
-        responses=PROBLEMS,
-        status_code=201,
-        guards=[may_game("penalty")],
+        "/{game_id:str}/penalties", summary="A judge's penalty (head referee)", **_writes("penalty")
     )
     async def penalty(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        seating: SeatingDep,
-        data: JSONBody[PenaltyIn],
-        if_match: IfMatch = None,
+        self, writer: WriterDep, data: JSONBody[PenaltyIn]
     ) -> Response[WrittenEvents]:
-        expected = expected_version(if_match)
-        return await _events_written(
-            request,
-            web,
-            caller,
-            lambda: web.svc.penalty(
-                seating.game_id,
-                data.seat,
-                data.level,
-                data.infraction,
-                reason=data.reason,
-                by=caller.label,
-                expected_version=expected,
-            ),
+        w = writer
+        return await w.written(
+            w.svc.penalty,
+            w.game_id,
+            data.seat,
+            data.level,
+            data.infraction,
+            reason=data.reason,
+            by=w.by,
         )
 
     @post(
@@ -752,121 +643,56 @@ class GamesController(Controller):
         summary="Withdraw the penalty of event N (head referee, REF-7.3)",
         description="The penalty stays in the record, marked withdrawn; a result it declared "
         "that still stands is voided, and a result it set aside is declared again.",
-        responses=PROBLEMS,
-        status_code=201,
-        guards=[may_game("penalty")],
+        **_writes("penalty"),
     )
     async def withdraw_penalty(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        seating: SeatingDep,
-        number: FromPath[int],
-        data: JSONBody[WithdrawIn],
-        if_match: IfMatch = None,
+        self, writer: WriterDep, number: FromPath[int], data: JSONBody[WithdrawIn]
     ) -> Response[WrittenEvents]:
-        expected = expected_version(if_match)
-        return await _events_written(
-            request,
-            web,
-            caller,
-            lambda: web.svc.withdraw_penalty(
-                seating.game_id,
-                number,
-                reason=data.reason,
-                by=caller.label,
-                expected_version=expected,
-            ),
+        w = writer
+        return await w.written(
+            w.svc.withdraw_penalty, w.game_id, number, reason=data.reason, by=w.by
         )
 
     @post(
         "/{game_id:str}/adjustments",
         summary="Carry out a ruling on card text as changes",
-        responses=PROBLEMS,
-        status_code=201,
-        guards=[may_game("adjust")],
+        **_writes("adjust"),
     )
-    async def adjust(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        seating: SeatingDep,
-        data: JSONBody[AdjustIn],
-        if_match: IfMatch = None,
-    ) -> Response[WrittenEvents]:
-        expected = expected_version(if_match)
-        return await _events_written(
-            request,
-            web,
-            caller,
-            lambda: web.svc.adjust(
-                seating.game_id,
-                data.changes,
-                card=data.card,
-                reason=data.reason,
-                by=caller.label,
-                resolves=data.resolves,
-                expected_version=expected,
-            ),
-        )
+    async def adjust(self, writer: WriterDep, data: JSONBody[AdjustIn]) -> Response[WrittenEvents]:
+        w = writer
+        return await w.written(w.svc.adjust, w.game_id, **msgspec.structs.asdict(data), by=w.by)
 
     # -- decklists -------------------------------------------------------------------------------
 
     @post(
         "/{game_id:str}/decks",
         summary="Register a seat's decklist before play",
-        responses=PROBLEMS,
-        status_code=201,
-        guards=[may_game("deck")],
+        **_writes("deck"),
     )
     async def register_deck(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        seating: SeatingDep,
-        data: JSONBody[DeckRegisterIn],
-        if_match: IfMatch = None,
+        self, writer: WriterDep, data: JSONBody[DeckRegisterIn]
     ) -> Response[WrittenEvents]:
-        expected = expected_version(if_match)
-        deck = _deck(data.seat, data.decklist, data.sealed)
-        return await _events_written(
-            request,
-            web,
-            caller,
-            lambda: web.svc.register_deck(
-                seating.game_id, data.seat, deck, by=caller.label, expected_version=expected
-            ),
-        )
+        w, deck = writer, _deck(data.seat, data.decklist, data.sealed)
+        return await w.written(w.svc.register_deck, w.game_id, data.seat, deck, by=w.by)
 
     @post(
         "/{game_id:str}/decks/{seat:str}/open",
         summary="Open a sealed decklist (REF-5.3)",
-        responses=ENTRY_PROBLEMS,
-        status_code=201,
-        guards=[may_game("deck")],
+        **_writes("deck", ENTRY_PROBLEMS),
     )
     async def open_deck(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        seating: SeatingDep,
-        seat: FromPath[str],
-        data: JSONBody[DeckOpenIn],
+        self, writer: WriterDep, seat: FromPath[str], data: JSONBody[DeckOpenIn]
     ) -> Response[EntryResult]:
-        decklist = parse_decklist(data.decklist, "decklist")
+        w, decklist = writer, parse_decklist(data.decklist, "decklist")
 
         def work() -> Answer:
-            result = web.svc.open_deck(
-                seating.game_id, seat, decklist, data.salt.strip(), by=caller.label
+            result = w.svc.open_deck(
+                w.game_id, seat, decklist, data.salt.strip(), by=w.by, expected_version=w.expected
             )
             status = 201 if result.accepted else 422
-            return status, result, _written_headers(seating.game_id, result.version)
+            return status, result, written_headers(w.game_id, result.version)
 
-        return await web.write(request, caller, work)
+        return await w.game(work)
 
 
 # -- records, checks ---------------------------------------------------------------------------

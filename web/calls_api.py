@@ -13,21 +13,17 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Controller, Request, Response, get, post
+from litestar import Controller, Response, get, post
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody
 from litestar.types import ControllerRouterHandler
 
-from service.access import Principal
 from service.api import CALL_SECONDS, NOTE_LIMIT, REASON_LIMIT, CallRow, ReportRow
 from web.api import PROBLEMS
-from web.context import Web
-from web.guards import CallerDep, WebDep, event_terms
+from web.guards import CallerDep, Route, WebDep, Writer, WriterDep
 from web.problems import Problem
 
 __all__ = ["CALLS_HANDLERS"]
-
-AnyRequest = Request[Any, Any, Any]
 
 WRITES = {
     **PROBLEMS,
@@ -78,10 +74,9 @@ def _created(body: Any) -> Response[Any]:
     return Response(content=body, status_code=201)
 
 
-async def _step(
-    web: Web, caller: Principal, event_id: str, call: int, step: str, text: str = ""
-) -> Response[CallRow]:
-    return _created(await web.run_write(web.svc.call_step_as, caller, event_id, call, step, text))
+HALL = Route(responses=WRITES, status_code=201)
+"""Every hall write: written (201); the service says who may (the caller is handed to it)."""
+EventId = FromPath[str]
 
 
 class CallsController(Controller):
@@ -94,25 +89,13 @@ class CallsController(Controller):
     @post(
         "/events/{event_id:str}/calls",
         summary="Call a judge to a table of the current round (a player: to their own table)",
-        responses=WRITES,
-        status_code=201,
+        **HALL,
     )
     async def call_judge(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        event_id: FromPath[str],
-        data: JSONBody[CallIn],
+        self, writer: WriterDep, event_id: EventId, data: JSONBody[CallIn]
     ) -> Response[CallRow]:
-        row = await web.run_write(
-            web.svc.call_as,
-            caller,
-            event_id,
-            data.table,
-            reason=data.reason,
-            **event_terms(request),
-        )
+        call = writer.svc.call_as
+        row = await writer.event(call, writer.caller, event_id, data.table, reason=data.reason)
         return _created(row)
 
     @get(
@@ -125,7 +108,7 @@ class CallsController(Controller):
         self,
         web: WebDep,
         caller: CallerDep,
-        event_id: FromPath[str],
+        event_id: EventId,
         all: FromQuery[bool] = False,
         call_after: FromQuery[int] = CALL_SECONDS,
     ) -> list[CallRow]:
@@ -137,135 +120,75 @@ class CallsController(Controller):
     @post(
         "/events/{event_id:str}/calls/{call:int}/claim",
         summary="Claim a judge call (an escalated one: the head referee)",
-        responses=WRITES,
-        status_code=201,
+        **HALL,
     )
     async def claim_call(
-        self, web: WebDep, caller: CallerDep, event_id: FromPath[str], call: FromPath[int]
+        self, writer: WriterDep, event_id: EventId, call: FromPath[int]
     ) -> Response[CallRow]:
-        return await _step(web, caller, event_id, call, "claim")
+        return await _step(writer, event_id, call, "claim")
 
     @post(
         "/events/{event_id:str}/calls/{call:int}/escalate",
         summary="Escalate a judge call to the head referee",
-        responses=WRITES,
-        status_code=201,
+        **HALL,
     )
     async def escalate_call(
-        self,
-        web: WebDep,
-        caller: CallerDep,
-        event_id: FromPath[str],
-        call: FromPath[int],
-        data: JSONBody[EscalateIn],
+        self, writer: WriterDep, event_id: EventId, call: FromPath[int], data: JSONBody[EscalateIn]
     ) -> Response[CallRow]:
-        return await _step(web, caller, event_id, call, "escalate", data.reason)
+        return await _step(writer, event_id, call, "escalate", data.reason)
 
     @post(
         "/events/{event_id:str}/calls/{call:int}/resolve",
         summary="Resolve a judge call with a note of what was done",
-        responses=WRITES,
-        status_code=201,
+        **HALL,
     )
     async def resolve_call(
-        self,
-        web: WebDep,
-        caller: CallerDep,
-        event_id: FromPath[str],
-        call: FromPath[int],
-        data: JSONBody[ResolveIn],
+        self, writer: WriterDep, event_id: EventId, call: FromPath[int], data: JSONBody[ResolveIn]
     ) -> Response[CallRow]:
-        return await _step(web, caller, event_id, call, "resolve", data.note)
+        return await _step(writer, event_id, call, "resolve", data.note)
 
     @post(
         "/games/{game_id:str}/calls",
         summary="Call a judge from a game's page: to the event table the game is played at",
-        responses=WRITES,
-        status_code=201,
+        **HALL,
     )
     async def call_from_game(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        game_id: FromPath[str],
-        data: JSONBody[GameCallIn],
+        self, writer: WriterDep, game_id: FromPath[str], data: JSONBody[GameCallIn]
     ) -> Response[CallRow]:
-        return _created(
-            await web.run_write(
-                web.svc.game_call_as, caller, game_id, reason=data.reason, **event_terms(request)
-            )
-        )
+        call = writer.svc.game_call_as
+        return _created(await writer.event(call, writer.caller, game_id, reason=data.reason))
 
     @post(
         "/events/{event_id:str}/reports",
         summary="A player reports their own match result (W-L-D from their side)",
-        responses=WRITES,
-        status_code=201,
+        **HALL,
     )
     async def file_report(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        event_id: FromPath[str],
-        data: JSONBody[ReportIn],
+        self, writer: WriterDep, event_id: EventId, data: JSONBody[ReportIn]
     ) -> Response[ReportRow]:
-        row = await web.run_write(
-            web.svc.report_as,
-            caller,
-            event_id,
-            data.result,
-            table=data.table,
-            **event_terms(request),
-        )
+        report = writer.svc.report_as
+        row = await writer.event(report, writer.caller, event_id, data.result, table=data.table)
         return _created(row)
 
     @post(
         "/events/{event_id:str}/reports/{report:int}/confirm",
         summary="The opponent confirms a report: it becomes the table's result",
-        responses=WRITES,
-        status_code=201,
+        **HALL,
     )
     async def confirm_report(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        event_id: FromPath[str],
-        report: FromPath[int],
+        self, writer: WriterDep, event_id: EventId, report: FromPath[int]
     ) -> Response[ReportRow]:
-        return _created(
-            await web.run_write(
-                web.svc.answer_as, caller, event_id, report, confirm=True, **event_terms(request)
-            )
-        )
+        return await _answer(writer, event_id, report, confirm=True)
 
     @post(
         "/events/{event_id:str}/reports/{report:int}/dispute",
         summary="The opponent disputes a report: the table waits for the staff's slip",
-        responses=WRITES,
-        status_code=201,
+        **HALL,
     )
     async def dispute_report(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        event_id: FromPath[str],
-        report: FromPath[int],
-        data: JSONBody[DisputeIn],
+        self, writer: WriterDep, event_id: EventId, report: FromPath[int], data: JSONBody[DisputeIn]
     ) -> Response[ReportRow]:
-        row = await web.run_write(
-            web.svc.answer_as,
-            caller,
-            event_id,
-            report,
-            confirm=False,
-            reason=data.reason,
-            **event_terms(request),
-        )
-        return _created(row)
+        return await _answer(writer, event_id, report, confirm=False, reason=data.reason)
 
     @get(
         "/events/{event_id:str}/reports",
@@ -276,11 +199,29 @@ class CallsController(Controller):
         self,
         web: WebDep,
         caller: CallerDep,
-        event_id: FromPath[str],
+        event_id: EventId,
         all: FromQuery[bool] = False,
     ) -> list[ReportRow]:
         rows: list[ReportRow] = await web.run(web.svc.reports_as, caller, event_id, every=all)
         return rows
+
+
+async def _step(
+    writer: Writer, event_id: str, call: int, step: str, text: str = ""
+) -> Response[CallRow]:
+    step_as = writer.svc.call_step_as
+    return _created(await writer.event(step_as, writer.caller, event_id, call, step, text))
+
+
+async def _answer(
+    writer: Writer, event_id: str, report: int, *, confirm: bool, reason: str = ""
+) -> Response[ReportRow]:
+    answer_as = writer.svc.answer_as
+    return _created(
+        await writer.event(
+            answer_as, writer.caller, event_id, report, confirm=confirm, reason=reason
+        )
+    )
 
 
 CALLS_HANDLERS: list[ControllerRouterHandler] = [CallsController]

@@ -28,7 +28,8 @@ from service.errors import RefusedError
 from web import formkeys
 from web.context import Web, web_of
 from web.export import render
-from web.pages import _page, _who
+from web.pages import _page
+from web.problems import SIGN_IN
 
 __all__ = ["CALLS_PAGES"]
 
@@ -77,9 +78,7 @@ async def _act(
     event version (``web.eventpages``) and hands out the same key until something is
     recorded, so the form corrected and sent again from that page must be carried out."""
     web: Web = web_of(request)
-    who = _who(web, request)
-    if isinstance(who, Redirect):
-        return who
+    who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     key = form.pop(formkeys.FIELD, "").strip()
     if not formkeys.valid_key(key):
         key = formkeys.new_key()  # a form without one (a script): carried out once all the same
@@ -113,7 +112,7 @@ def _mine(event_id: str) -> str:
     return f"/events/{quote(event_id)}/me"
 
 
-@post("/events/{event_id:str}/me/call", include_in_schema=False, status_code=303)
+@post("/events/{event_id:str}/me/call", include_in_schema=False, status_code=303, opt=SIGN_IN)
 async def my_call(request: AnyRequest, event_id: FromPath[str]) -> Response[str] | Redirect:
     form = await _form(request)
     svc = web_of(request).svc
@@ -128,7 +127,7 @@ async def my_call(request: AnyRequest, event_id: FromPath[str]) -> Response[str]
     )
 
 
-@post("/events/{event_id:str}/me/report", include_in_schema=False, status_code=303)
+@post("/events/{event_id:str}/me/report", include_in_schema=False, status_code=303, opt=SIGN_IN)
 async def my_report(request: AnyRequest, event_id: FromPath[str]) -> Response[str] | Redirect:
     form = await _form(request)
     svc = web_of(request).svc
@@ -147,6 +146,7 @@ async def my_report(request: AnyRequest, event_id: FromPath[str]) -> Response[st
     "/events/{event_id:str}/me/reports/{report:int}/{answer:str}",
     include_in_schema=False,
     status_code=303,
+    opt=SIGN_IN,
 )
 async def my_answer(
     request: AnyRequest, event_id: FromPath[str], report: FromPath[int], answer: FromPath[str]
@@ -167,7 +167,7 @@ async def my_answer(
     )
 
 
-@post("/games/{game_id:str}/call", include_in_schema=False, status_code=303)
+@post("/games/{game_id:str}/call", include_in_schema=False, status_code=303, opt=SIGN_IN)
 async def game_call(request: AnyRequest, game_id: FromPath[str]) -> Response[str] | Redirect:
     form = await _form(request)
     svc = web_of(request).svc
@@ -181,7 +181,12 @@ async def game_call(request: AnyRequest, game_id: FromPath[str]) -> Response[str
     )
 
 
-@post("/queue/calls/{event_id:str}/{call:int}/{step:str}", include_in_schema=False, status_code=303)
+@post(
+    "/queue/calls/{event_id:str}/{call:int}/{step:str}",
+    include_in_schema=False,
+    status_code=303,
+    opt=SIGN_IN,
+)
 async def queue_step(
     request: AnyRequest, event_id: FromPath[str], call: FromPath[int], step: FromPath[str]
 ) -> Response[str] | Redirect:

@@ -20,7 +20,7 @@ import os
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 
 import msgspec
 from litestar import Request, Response
@@ -224,7 +224,17 @@ class Web:
         # The request's context goes with it to the pool thread (the writing token).
         return await loop.run_in_executor(self._pool, contextvars.copy_context().run, call)
 
-    async def run_projection(self, method: str, *args: Any) -> Any:
+    @overload
+    async def run_projection(
+        self, method: Literal["scoreboard"], game_type: str | None, /
+    ) -> list[dict[str, Any]]: ...
+    @overload
+    async def run_projection(
+        self, method: Literal["audit"], ref: str, dispute: int | None, /
+    ) -> dict[str, Any]: ...
+    async def run_projection(
+        self, method: Literal["scoreboard", "audit"], ref: str | None, dispute: int | None = None, /
+    ) -> list[dict[str, Any]] | dict[str, Any]:
         """A read model's answer (``scoreboard``, ``audit``), from the projection worker process
         (``web.projection_worker``), started on first use."""
         if self._projection_pool is None:
@@ -240,7 +250,10 @@ class Web:
         from web.projection_worker import call
 
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._projection_pool, call, method, *args)
+        answer: list[dict[str, Any]] | dict[str, Any] = await loop.run_in_executor(
+            self._projection_pool, call, method, ref, dispute
+        )
+        return answer
 
     async def scoreboard(self, since: float | None = None) -> list[dict[str, Any]]:
         """The standings as of ``since`` (the event loop's clock) or later: one computed

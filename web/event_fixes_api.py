@@ -13,18 +13,18 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from litestar import Controller, Request, Response, get, post
+from litestar import Controller, Response, get, post
 from litestar.params import FromPath, JSONBody
 from litestar.types import ControllerRouterHandler
 
+from referee.kit.decks import Deck, SealedDeck, parse_decklist
 from service.api import DrawInfo, EventInfo, PenaltyOutcome, Repaired, Undone
+from service.errors import RefusedError
 from web.api import PROBLEMS
 from web.event_api import _created
-from web.guards import CallerDep, WebDep, event_terms, may_event
+from web.guards import Route, WebDep, Writer, WriterDep, may_event
 
 __all__ = ["EVENT_FIX_HANDLERS"]
-
-AnyRequest = Request[Any, Any, Any]
 
 
 class RepairIn(msgspec.Struct, kw_only=True):
@@ -96,6 +96,25 @@ class DeckAttached(msgspec.Struct, kw_only=True):
     player: str
 
 
+RUN = Route(responses=PROBLEMS, status_code=201, guards=[may_event("run")])
+"""Every fix: written (201), the head referee's."""
+EventId = FromPath[str]
+
+
+def _said(writer: Writer, data: Any) -> dict[str, str]:
+    """A fix's reason, as the body gives it, and who gives it."""
+    return {"reason": data.reason, "by": writer.by}
+
+
+def _deck(decklist: str | None, sealed: str | None) -> Deck:
+    if (decklist is None) == (sealed is None):
+        raise RefusedError("give decklist (the list's text) or sealed (COMMIT:SIZE), not both")
+    if sealed is not None:
+        return SealedDeck.parse(sealed)
+    assert decklist is not None
+    return parse_decklist(decklist, "the decklist")
+
+
 class EventFixesController(Controller):
     """An event's fixes (the head referee's): re-pairing, undoing a round, undropping,
     settings, penalties, ending, decklists; and round 1's draw."""
@@ -106,217 +125,111 @@ class EventFixesController(Controller):
     @post(
         "/{event_id:str}/repairs",
         summary="Re-pair the open round (engine, or by hand), keeping tables with a result",
-        responses=PROBLEMS,
-        status_code=201,
-        guards=[may_event("run")],
+        **RUN,
     )
     async def repair_round(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        event_id: FromPath[str],
-        data: JSONBody[RepairIn],
+        self, writer: WriterDep, event_id: EventId, data: JSONBody[RepairIn]
     ) -> Response[Repaired]:
-        done = await web.run_write(
-            web.svc.event_repair_moves,
-            event_id,
-            data.manual,
-            reason=data.reason,
-            by=caller.label,
-            **event_terms(request),
-        )
+        fix = writer.svc.event_repair_moves
+        done = await writer.event(fix, event_id, data.manual, **_said(writer, data))
         return _created(done, event_id)
 
     @post(
         "/{event_id:str}/undo",
         summary="Undo the latest round before its first result (its games voided)",
-        responses=PROBLEMS,
-        status_code=201,
-        guards=[may_event("run")],
+        **RUN,
     )
     async def undo_round(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        event_id: FromPath[str],
-        data: JSONBody[ReasonIn],
+        self, writer: WriterDep, event_id: EventId, data: JSONBody[ReasonIn]
     ) -> Response[Undone]:
-        done = await web.run_write(
-            web.svc.event_undo_round,
-            event_id,
-            reason=data.reason,
-            by=caller.label,
-            **event_terms(request),
-        )
-        return _created(done, event_id)
+        fix = writer.svc.event_undo_round
+        return _created(await writer.event(fix, event_id, **_said(writer, data)), event_id)
 
-    @post(
-        "/{event_id:str}/undrops",
-        summary="Return a player dropped by mistake",
-        responses=PROBLEMS,
-        status_code=201,
-        guards=[may_event("run")],
-    )
+    @post("/{event_id:str}/undrops", summary="Return a player dropped by mistake", **RUN)
     async def undrop_player(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        event_id: FromPath[str],
-        data: JSONBody[UndropIn],
+        self, writer: WriterDep, event_id: EventId, data: JSONBody[UndropIn]
     ) -> Response[Undropped]:
-        name = await web.run_write(
-            web.svc.event_undrop,
-            event_id,
-            data.player,
-            reason=data.reason,
-            by=caller.label,
-            **event_terms(request),
+        name = await writer.event(
+            writer.svc.event_undrop, event_id, data.player, **_said(writer, data)
         )
         return _created(Undropped(player=name), event_id)
 
     @post(
         "/{event_id:str}/settings",
         summary="Change the number of Swiss rounds or the cut while still possible",
-        responses=PROBLEMS,
-        status_code=201,
-        guards=[may_event("run")],
+        **RUN,
     )
     async def change_settings(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        event_id: FromPath[str],
-        data: JSONBody[ChangeIn],
+        self, writer: WriterDep, event_id: EventId, data: JSONBody[ChangeIn]
     ) -> Response[EventInfo]:
-        info = await web.run_write(
-            web.svc.event_change,
+        info = await writer.event(
+            writer.svc.event_change,
             event_id,
             rounds=data.rounds,
             cut=data.cut,
-            reason=data.reason,
-            by=caller.label,
-            **event_terms(request),
+            **_said(writer, data),
         )
         return _created(info, event_id)
 
     @post(
         "/{event_id:str}/penalties",
         summary="Give an event penalty; it reaches the match (game loss, match loss, DQ)",
-        responses=PROBLEMS,
-        status_code=201,
-        guards=[may_event("run")],
+        **RUN,
     )
     async def give_penalty(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        event_id: FromPath[str],
-        data: JSONBody[PenaltyIn],
+        self, writer: WriterDep, event_id: EventId, data: JSONBody[PenaltyIn]
     ) -> Response[PenaltyOutcome]:
-        given = await web.run_write(
-            web.svc.event_penalize,
+        given = await writer.event(
+            writer.svc.event_penalize,
             event_id,
             data.player,
             data.infraction,
             penalty=data.penalty,
-            reason=data.reason,
-            by=caller.label,
-            **event_terms(request),
+            **_said(writer, data),
         )
         return _created(given, event_id)
 
     @post(
         "/{event_id:str}/penalties/{number:int}/withdrawal",
         summary="Withdraw an event penalty (head referee); its effects reversed by new facts",
-        responses=PROBLEMS,
-        status_code=201,
-        guards=[may_event("run")],
+        **RUN,
     )
     async def withdraw_penalty(
         self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        event_id: FromPath[str],
+        writer: WriterDep,
+        event_id: EventId,
         number: FromPath[int],
         data: JSONBody[WithdrawIn],
     ) -> Response[Withdrawn]:
-        stored = await web.run_write(
-            web.svc.event_penalty_withdraw,
-            event_id,
-            number,
-            reason=data.reason,
-            by=caller.label,
-            result=data.result,
-            **event_terms(request),
+        fix = writer.svc.event_penalty_withdraw
+        stored = await writer.event(
+            fix, event_id, number, result=data.result, **_said(writer, data)
         )
         return _created(Withdrawn(penalty=number, stored=stored), event_id)
 
     @post(
         "/{event_id:str}/end",
         summary="End the event; refused while its games are open unless void_open",
-        responses=PROBLEMS,
-        status_code=201,
-        guards=[may_event("run")],
+        **RUN,
     )
     async def end_event(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        event_id: FromPath[str],
-        data: JSONBody[EndIn],
+        self, writer: WriterDep, event_id: EventId, data: JSONBody[EndIn]
     ) -> Response[Ended]:
-        voided = await web.run_write(
-            web.svc.event_end,
-            event_id,
-            reason=data.reason,
-            void_open=data.void_open,
-            by=caller.label,
-            **event_terms(request),
-        )
+        fix = writer.svc.event_end
+        voided = await writer.event(fix, event_id, void_open=data.void_open, **_said(writer, data))
         return _created(Ended(voided=voided), event_id)
 
     @post(
         "/{event_id:str}/players/{player:str}/decklist",
         summary="Attach or replace a player's decklist until their first round is paired",
-        responses=PROBLEMS,
-        status_code=201,
-        guards=[may_event("run")],
+        **RUN,
     )
     async def attach_decklist(
-        self,
-        request: AnyRequest,
-        web: WebDep,
-        caller: CallerDep,
-        event_id: FromPath[str],
-        player: FromPath[str],
-        data: JSONBody[DeckIn],
+        self, writer: WriterDep, event_id: EventId, player: FromPath[str], data: JSONBody[DeckIn]
     ) -> Response[DeckAttached]:
-        from referee.kit.decks import Deck, SealedDeck, parse_decklist
-        from service.errors import RefusedError
-
-        deck: Deck
-        if (data.decklist is None) == (data.sealed is None):
-            raise RefusedError("give decklist (the list's text) or sealed (COMMIT:SIZE), not both")
-        if data.sealed is not None:
-            deck = SealedDeck.parse(data.sealed)
-        else:
-            assert data.decklist is not None
-            deck = parse_decklist(data.decklist, "the decklist")
-        name = await web.run_write(
-            web.svc.event_attach_deck,
-            event_id,
-            player,
-            deck,
-            by=caller.label,
-            **event_terms(request),
-        )
+        deck = _deck(data.decklist, data.sealed)
+        fix = writer.svc.event_attach_deck
+        name = await writer.event(fix, event_id, player, deck, by=writer.by)
         return _created(DeckAttached(player=name), event_id)
 
     @get(

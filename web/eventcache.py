@@ -25,6 +25,10 @@ avoid, so it is not used for these answers.
 An answer carries a strong ``ETag`` made of its key and the viewer's header (and the
 coding: the gzip bytes are another representation); ``If-None-Match`` with it is answered
 ``304`` with no body and nothing computed.
+
+An answer that shows the time as well as the event (the round clock's figures while it
+runs) is kept until a moment of the service's clock (``Rendered.until``): a reader asking
+at or after it (``get``/``peek`` given ``now``) gets a new answer, with a new tag.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ import weakref
 import zlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import Any, Final, TypeVar
 
 from litestar import Request, Response
@@ -93,7 +98,17 @@ def _deflate(data: bytes, *, last: bool) -> bytes:
 class Rendered:
     """One cached answer: its bytes around the viewer's slot, their gzip pieces, its tag."""
 
-    __slots__ = ("crc_head", "gz_head", "gz_tail", "head", "media", "size", "tag", "tail")
+    __slots__ = (
+        "crc_head",
+        "gz_head",
+        "gz_tail",
+        "head",
+        "media",
+        "size",
+        "tag",
+        "tail",
+        "until",
+    )
 
     def __init__(self, body: str | bytes, media: str, tag: str) -> None:
         data = body.encode() if isinstance(body, str) else body
@@ -105,6 +120,8 @@ class Rendered:
         self.media = media
         self.tag = tag
         self.size = len(head) + len(tail)
+        self.until: datetime | None = None
+        """Kept until this moment of the service's clock (``None``: for its key's life)."""
         self.gz_head: bytes | None = None
         self.gz_tail = b""
         self.crc_head = 0
@@ -123,6 +140,7 @@ class Rendered:
         self.media = media
         self.tag = tag
         self.size = len(self.head) + len(self.tail)
+        self.until = None
         self.gz_head = None
         self.gz_tail = b""
         self.crc_head = 0
@@ -221,19 +239,43 @@ class EventCache:
         if isinstance(value, Rendered):
             self.held -= value.weight
 
-    def peek(self, key: tuple[Any, ...]) -> Any | None:
-        """The value kept for ``key``, or ``None`` (nothing is computed)."""
-        self.seen(key[0], key[1])
-        value = self._values.get(key)
-        if value is not None:
-            self._values.move_to_end(key)
-        return value
+    def _kept(self, key: tuple[Any, ...], now: datetime | None) -> tuple[Any, ...]:
+        """``(value,)`` kept for ``key``, or ``()``: nothing, or an answer kept until
+        ``now`` or before (then it is dropped)."""
+        if key not in self._values:
+            return ()
+        value = self._values[key]
+        if (
+            now is not None
+            and isinstance(value, Rendered)
+            and value.until is not None
+            and now >= value.until
+        ):
+            self._drop(key)
+            return ()
+        self._values.move_to_end(key)
+        return (value,)
 
-    async def get(self, key: tuple[Any, ...], compute: Callable[[], Awaitable[T]]) -> T:
+    def peek(self, key: tuple[Any, ...], *, now: datetime | None = None) -> Any | None:
+        """The value kept for ``key``, or ``None`` (nothing is computed); an answer kept
+        until ``now`` or before is not given."""
         self.seen(key[0], key[1])
-        if key in self._values:
-            self._values.move_to_end(key)
-            value: T = self._values[key]
+        kept = self._kept(key, now)
+        return kept[0] if kept else None
+
+    async def get(
+        self,
+        key: tuple[Any, ...],
+        compute: Callable[[], Awaitable[T]],
+        *,
+        now: datetime | None = None,
+    ) -> T:
+        """The value kept for ``key``, else ``compute``'s (see the class); ``now``: an
+        answer kept until then or before is computed again."""
+        self.seen(key[0], key[1])
+        kept = self._kept(key, now)
+        if kept:
+            value: T = kept[0]
             return value
         waiting = self._pending.get(key)
         if waiting is not None:
@@ -242,7 +284,7 @@ class EventCache:
             except asyncio.CancelledError:
                 if not waiting.cancelled():
                     raise  # this caller was cancelled, not the computation
-                return await self.get(key, compute)  # its first caller went away: compute
+                return await self.get(key, compute, now=now)  # its first caller went away
             return shared
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending[key] = future

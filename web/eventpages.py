@@ -26,7 +26,7 @@ from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.response import Redirect, Stream
 from markupsafe import Markup, escape
 
-from service.access import Principal, authorize_event
+from service.access import Principal
 from service.api import (
     EventBoard,
     PlayerIndex,
@@ -58,7 +58,9 @@ from web.eventpaging import (
 )
 from web.export import render
 from web.fanout import feeds_of
-from web.pages import HTML, _page, _who
+from web.guards import may_event
+from web.pages import HTML, _page
+from web.problems import SIGN_IN
 
 __all__ = ["HANDLERS"]
 
@@ -109,10 +111,11 @@ async def shared_board(
     *,
     standings_after: int | None = None,
     with_standings: bool = True,
+    with_pairings: bool = True,
 ) -> tuple[EventBoard, Any]:
     """The event as its pages show it at ``version``, computed once for every page and reader
     (``service.postings.event_board``, with the folded state it was read from)."""
-    key = (event_id, version, "board", round_number, standings_after, with_standings)
+    key = (event_id, version, "board", round_number, standings_after, with_standings, with_pairings)
 
     async def compute() -> tuple[EventBoard, Any]:
         found: tuple[EventBoard, Any] = await web.run(
@@ -121,6 +124,7 @@ async def shared_board(
             round_number,
             standings_after=standings_after,
             with_standings=with_standings,
+            with_pairings=with_pairings,
         )
         return found
 
@@ -194,10 +198,31 @@ async def _read(web: Web, future: asyncio.Future[str]) -> None:
 
 
 def shared_key(
-    event_id: str, version: int, who: Principal, path: str, variant: tuple[Any, ...]
+    event_id: str,
+    version: int,
+    who: Principal,
+    path: str,
+    variant: tuple[Any, ...],
+    kind: str | None = None,
 ) -> tuple[Any, ...]:
-    """The key of a shared answer (``web.fastpath`` looks answers up by the same key)."""
-    return (event_id, version, view_kind(who), path, variant)
+    """The key of a shared answer (``web.fastpath`` looks answers up by the same key), for
+    ``who``'s kind of viewer or the ``kind`` given (``player_kind``)."""
+    return (event_id, version, kind or view_kind(who), path, variant)
+
+
+OWN = "own"
+"""The kind of reader of a player's page who is that player: the page's hall forms (a judge
+call, a result report) act on the reader's own table, so only they are shown them."""
+
+
+def player_kind(who: Principal, index: PlayerIndex, name: str) -> str:
+    """Whom a player's page named ``name`` is kept for: ``OWN`` when ``who`` is that player,
+    else ``who``'s kind of viewer (``view_kind``)."""
+    if who.role == "player":
+        page = index.find(name)
+        if page is not None and index.holder(who.player_id, who.name) == page:
+            return OWN
+    return view_kind(who)
 
 
 async def _read_checkpoint(web: Web) -> str:
@@ -214,7 +239,7 @@ async def _newest_checkpoint(web: Web) -> str:
     return found if found is not None else await _read_checkpoint(web)
 
 
-async def shared_answer(
+async def shared_answer(  # noqa: PLR0913 - what the answer is kept under, by name
     request: AnyRequest,
     web: Web,
     who: Principal,
@@ -224,15 +249,17 @@ async def shared_answer(
     media: str = HTML,
     sealed: bool = False,
     variant: tuple[Any, ...] = (),
+    kind: str | None = None,
 ) -> Response[bytes]:
     """The answer at the event's newest version for ``who``'s kind of viewer, computed by
     ``make(version)`` once for every reader of that kind (``web.eventcache``); an HTML page
     gets ``who``'s own header in its slot. ``sealed``: the page shows the newest checkpoint
     (its posting footer), so a seal is a new answer too. ``variant``: the query parameters the
     answer depends on, as the handler read them (never the raw query string, so that made-up
-    parameters cannot fill the cache with copies)."""
+    parameters cannot fill the cache with copies). ``kind``: the reader's kind, when not their
+    kind of viewer (``player_kind``)."""
     version = await event_version(web, event_id)
-    key = shared_key(event_id, version, who, request.url.path, variant)
+    key = shared_key(event_id, version, who, request.url.path, variant, kind)
     if sealed:
         key += (await _newest_checkpoint(web),)
 
@@ -248,12 +275,10 @@ async def shared_answer(
     )
 
 
-@get("/events", include_in_schema=False)
+@get("/events", include_in_schema=False, opt=SIGN_IN)
 async def events_page(request: AnyRequest) -> Response[str] | Redirect:
     web = web_of(request)
-    who = _who(web, request)
-    if isinstance(who, Redirect):
-        return who
+    who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     rows = await web.run(web.svc.event_list)
     return _page(render("events.html", events=rows, **_context(who)))
 
@@ -263,7 +288,7 @@ async def event_home(event_id: FromPath[str]) -> Redirect:
     return Redirect(path=f"/events/{quote(event_id)}/pairings", status_code=303)
 
 
-@get("/events/{event_id:str}/pairings", include_in_schema=False)
+@get("/events/{event_id:str}/pairings", include_in_schema=False, opt=SIGN_IN)
 async def pairings_page(
     request: AnyRequest,
     event_id: FromPath[str],
@@ -275,9 +300,7 @@ async def pairings_page(
     """A round's pairings by table or by name, a page of rows at a time (``?page=N``,
     ``?page=all``), or the rows of the players whose name holds ``?find=``."""
     web = web_of(request)
-    who = _who(web, request)
-    if isinstance(who, Redirect):
-        return who
+    who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     shown = "name" if by == "name" else "table"
     query = [("by", "name")] if shown == "name" else []
     if round_ is not None:
@@ -348,7 +371,7 @@ async def _found_page(
     return Response(content=page.encode(), media_type=HTML, headers=PAGE_HEADERS)
 
 
-@get("/events/{event_id:str}/find", include_in_schema=False)
+@get("/events/{event_id:str}/find", include_in_schema=False, opt=SIGN_IN)
 async def find_player(
     request: AnyRequest,
     event_id: FromPath[str],
@@ -358,9 +381,7 @@ async def find_player(
     """The search box of the pairings by name: a name that is a player's leads to their own
     page; anything else to the pairings by name narrowed to the names holding it."""
     web = web_of(request)
-    who = _who(web, request)
-    if isinstance(who, Redirect):
-        return who
+    web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     state = await web.run(web.svc.event_state, event_id)
     wanted = name.strip()
     found = state.find(wanted) if wanted else None
@@ -373,13 +394,11 @@ async def find_player(
     return Redirect(path=f"{base}/pairings?{query}", status_code=303)
 
 
-@get("/events/{event_id:str}/bracket", include_in_schema=False)
+@get("/events/{event_id:str}/bracket", include_in_schema=False, opt=SIGN_IN)
 async def bracket_page(request: AnyRequest, event_id: FromPath[str]) -> Response[bytes] | Redirect:
     """The playoff bracket: each stage's matches with seeds, results and winners (EV-6.6)."""
     web = web_of(request)
-    who = _who(web, request)
-    if isinstance(who, Redirect):
-        return who
+    who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
 
     async def make(version: int) -> str:
         from service.api import bracket_view
@@ -391,7 +410,7 @@ async def bracket_page(request: AnyRequest, event_id: FromPath[str]) -> Response
     return await shared_answer(request, web, who, event_id, make)
 
 
-@get("/events/{event_id:str}/standings", include_in_schema=False)
+@get("/events/{event_id:str}/standings", include_in_schema=False, opt=SIGN_IN)
 async def standings_page(
     request: AnyRequest,
     event_id: FromPath[str],
@@ -404,19 +423,21 @@ async def standings_page(
     players whose name holds ``?find=``; ``?explain=NAME`` shows how a player's figures are
     computed above them."""
     web = web_of(request)
-    who = _who(web, request)
-    if isinstance(who, Redirect):
-        return who
+    who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     query = [("round", str(round_))] if round_ is not None else []
     asked = page_number(page)
     version = await event_version(web, event_id)
-    seen, _ = await shared_board(web, event_id, version, None, standings_after=round_)
+    seen, _ = await shared_board(
+        web, event_id, version, None, standings_after=round_, with_pairings=False
+    )
     if find and find.strip():
         return await _found_standings(web, who, event_id, seen, round_, find, explain, query, asked)
     at = clamped(asked, len(seen.standings))
 
     async def make(version: int) -> str:
-        board, _ = await shared_board(web, event_id, version, None, standings_after=round_)
+        board, _ = await shared_board(
+            web, event_id, version, None, standings_after=round_, with_pairings=False
+        )
         rows, pager = paged(board.standings, at, query)
         explained = None
         if explain:
@@ -479,16 +500,14 @@ async def _found_standings(  # noqa: PLR0913, PLR0917 - the page's request, take
     return Response(content=page.encode(), media_type=HTML, headers=PAGE_HEADERS)
 
 
-@get("/events/{event_id:str}/me", include_in_schema=False)
+@get("/events/{event_id:str}/me", include_in_schema=False, opt=SIGN_IN)
 async def my_page(
     request: AnyRequest, event_id: FromPath[str], round_: RoundQuery = None
 ) -> Redirect:
     """A player's token leads to their own page; anyone else (or a player not in this event)
     finds their name on the posting by name. ``?round=N`` is carried along."""
     web = web_of(request)
-    who = _who(web, request)
-    if isinstance(who, Redirect):
-        return who
+    who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     state = await web.run(web.svc.event_state, event_id)
     mine = state.holder(who.player_id, who.name) if who.role == "player" else None
     at = f"round={round_}" if round_ is not None else ""
@@ -502,12 +521,25 @@ async def my_page(
 
 async def shared_index(web: Web, event_id: str, version: int) -> PlayerIndex:
     """The players of the event at ``version`` indexed once for every player's own page
-    (with the event's explanations kept from earlier versions: ``PlayerIndex``'s memo)."""
+    (with the event's explanations kept from earlier versions: ``PlayerIndex``'s memo).
+
+    The board is the pairings pages' (no standings): a player's standings row is their line
+    of the live table, found when their page is made (``event_player_standing``), so the
+    first reader after a result at 10,000 players does not wait for the whole table (issue
+    32 goal 4). The rule: a page kept under a version never shows the event older than that
+    version (the live table is at it or, when a fact landed meanwhile, newer)."""
     cache = cache_of(web)
 
     async def compute() -> PlayerIndex:
-        board, state = await shared_board(web, event_id, version)
-        index: PlayerIndex = await web.run(PlayerIndex, board, state, cache.memo(event_id))
+        board, state = await shared_board(
+            web, event_id, version, with_standings=False, with_pairings=False
+        )
+        standing = functools.partial(web.svc.event_player_standing, event_id, at_least=version)
+        if state.cut:  # a final place (EV-6.7) is read from the whole table
+            board, state = await shared_board(web, event_id, version, with_pairings=False)
+        index: PlayerIndex = await web.run(
+            PlayerIndex, board, state, cache.memo(event_id), standing
+        )
         return index
 
     return await cache.get((event_id, version, "players"), compute)
@@ -639,7 +671,7 @@ async def prepare_player_pages(web: Web, event_id: str, previous: int, version: 
             key = (event_id, version, kind, path, ())
 
             async def compute(
-                page: tuple[PlayerLine, str] = page, key: Any = key, forms: bool = kind == "player"
+                page: tuple[PlayerLine, str] = page, key: Any = key, forms: bool = kind == OWN
             ) -> Rendered:
                 pieces = player_pieces(web, index, frame, *page, forms=forms, version=version)
                 return rendered(key, pieces, HTML)
@@ -650,32 +682,37 @@ async def prepare_player_pages(web: Web, event_id: str, previous: int, version: 
     return made
 
 
-@get("/events/{event_id:str}/players/{name:str}", include_in_schema=False)
+@get("/events/{event_id:str}/players/{name:str}", include_in_schema=False, opt=SIGN_IN)
 async def player_page(
     request: AnyRequest, event_id: FromPath[str], name: FromPath[str], round_: RoundQuery = None
 ) -> Response[bytes] | Redirect:
     web = web_of(request)
-    who = _who(web, request)
-    if isinstance(who, Redirect):
-        return who
+    who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
+    kind = player_kind(
+        who, await shared_index(web, event_id, await event_version(web, event_id)), name
+    )
     if round_ is not None:
-        return await _player_at_round(request, web, who, event_id, name, round_)
+        return await _player_at_round(request, web, who, event_id, name, round_, kind)
 
     async def make(version: int) -> Pieces:
         index = await shared_index(web, event_id, version)
         frame = await player_frame(web, event_id, version)
         me, explained = await web.run(index.page, name)
-        return player_pieces(
-            web, index, frame, me, explained, forms=view_kind(who) == "player", version=version
-        )
+        return player_pieces(web, index, frame, me, explained, forms=kind == OWN, version=version)
 
-    answered = await shared_answer(request, web, who, event_id, make)
-    cache_of(web).follow(event_id, (view_kind(who), request.url.path, name))
+    answered = await shared_answer(request, web, who, event_id, make, kind=kind)
+    cache_of(web).follow(event_id, (kind, request.url.path, name))
     return answered
 
 
 async def _player_at_round(
-    request: AnyRequest, web: Web, who: Principal, event_id: str, name: str, round_number: int
+    request: AnyRequest,
+    web: Web,
+    who: Principal,
+    event_id: str,
+    name: str,
+    round_number: int,
+    kind: str,
 ) -> Response[bytes]:
     """A player's page as of round ``round_number`` (``?round=N``): that round's table,
     opponent and result; the record and every round as now."""
@@ -692,26 +729,25 @@ async def _player_at_round(
             explained=explained,
             page="player",
             top_slot=SLOT,
-            forms=view_kind(who) == "player",  # the hall's forms: for players (service.calls)
+            forms=kind == OWN,  # the hall's forms: for the page's own player (service.calls)
             **formkeys.key_field(),
         )
 
-    return await shared_answer(request, web, who, event_id, make, variant=(round_number,))
+    variant = (round_number,)
+    return await shared_answer(request, web, who, event_id, make, variant=variant, kind=kind)
 
 
-@get("/events/{event_id:str}/slips", include_in_schema=False)
+@get("/events/{event_id:str}/slips", include_in_schema=False, opt=SIGN_IN)
 async def slips_page(
     request: AnyRequest, event_id: FromPath[str], round_: RoundQuery = None
 ) -> Response[str] | Redirect:
     web = web_of(request)
-    who = _who(web, request)
-    if isinstance(who, Redirect):
-        return who
+    who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     board, _ = await web.run(web.svc.event_board, event_id, round_, with_standings=False)
     return _page(render("event_slips.html", b=board, page="slips", **_context(who)))
 
 
-@get("/events/{event_id:str}/postings/{kind:str}", include_in_schema=False)
+@get("/events/{event_id:str}/postings/{kind:str}", include_in_schema=False, opt=SIGN_IN)
 async def posting_file(
     request: AnyRequest,
     event_id: FromPath[str],
@@ -720,9 +756,7 @@ async def posting_file(
 ) -> Response[bytes] | Redirect:
     """The verifiable posting as a file (what ``referee event verify --posting`` reads)."""
     web = web_of(request)
-    who = _who(web, request)
-    if isinstance(who, Redirect):
-        return who
+    web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     posting, _ = await web.run(web.svc.event_posting, event_id, kind, round_)
     round_part = f"-round{posting.round}" if posting.round is not None else ""
     filename = f"{event_id}-{kind}{round_part}-posting.json"
@@ -786,12 +820,12 @@ async def event_live(
     summary="A verifiable posting (pairings or standings) at the newest checkpoint",
     description="The rows of /pairings or /standings with the signed checkpoint they were "
     "computed at ('referee seal'); refused until a checkpoint covers what is asked.",
+    guards=[may_event("read")],
 )
 async def api_posting(
     request: AnyRequest, event_id: FromPath[str], kind: FromPath[str], round_: RoundQuery = None
 ) -> Posting:
     web = web_of(request)
-    authorize_event(web.principal(request), "read")
     posting, _ = await web.run(web.svc.event_posting, event_id, kind, round_)
     return posting
 
@@ -820,12 +854,12 @@ class VerifyIn(msgspec.Struct, kw_only=True):
     "/api/events/{event_id:str}/postings/verify",
     summary="Check a posting: signature, ledger, the event's facts, the rows; corrections since",
     status_code=200,
+    guards=[may_event("read")],  # before the body is read
 )
 async def api_verify_posting(
     request: AnyRequest, event_id: FromPath[str], data: JSONBody[VerifyIn]
 ) -> PostingReport:
     web = web_of(request)
-    authorize_event(web.principal(request), "read")
     report: PostingReport = await web.run(
         web.svc.verify_event_posting, event_id, data.posting, data.public_key
     )

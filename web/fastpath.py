@@ -4,8 +4,10 @@ for the entries' hot write.
 
 Litestar's routing, middleware, parameter parsing and response objects cost about as much
 CPU per request as a cached answer itself (``BENCHMARKS.md``). ``FastPath`` answers a
-``GET`` of an event page or its JSON twin directly when, and only when, the answer is
-already in the shared cache (``web.eventcache``) under the very key the handler would use:
+``GET`` of an event page or its JSON twin, or the shared round clock page
+(``web.hallpages``, for a reader without its controls, while it is not past its second),
+directly when, and only when, the answer is already in the shared cache
+(``web.eventcache``) under the very key the handler would use:
 
 - the caller is identified by the one authentication ``Web.principal`` uses too
   (``Web.identify``: ``Authorization: Bearer`` or the pages' cookie, the token store's
@@ -45,13 +47,15 @@ import msgspec
 from litestar.exceptions import NotAuthorizedException, TooManyRequestsException
 
 from service.access import Principal
+from service.api import PlayerIndex
 from service.procedure import WRITING_TOKEN
 from web.api import entry_answer
 from web.context import BODY_LIMIT, SAFE_METHODS, Web, encoded
 from web.eventcache import Rendered, answer, cache_of
-from web.eventpages import PAGE_HEADERS, fresh_checkpoint, shared_key, viewer_top
+from web.eventpages import PAGE_HEADERS, fresh_checkpoint, player_kind, shared_key, viewer_top
 from web.eventpaging import page_number
 from web.guards import expected_version
+from web.hallpages import clock_key, clock_shared
 from web.problems import MEDIA_TYPE, problem_for
 from web.schemas import EntryIn
 
@@ -162,11 +166,13 @@ class FastPath:
         event_id, page = parts[2], parts[3]
         if len(parts) == 5 and page != "players":
             return None
-        if len(parts) == 4 and page not in ("pairings", "standings"):
+        if len(parts) == 4 and page not in ("pairings", "standings", "clock"):
             return None
         query = _query(scope.get("query_string", b""))
         if query is None:
             return None
+        if page == "clock":
+            return None if api or query else self._clock(scope, event_id, path)
         variant: tuple[Any, ...]
         if page == "players":
             if query:
@@ -207,7 +213,13 @@ class FastPath:
         version = web.hub.known_version(event_id)
         if version is None:
             return None
-        key = shared_key(event_id, version, who, path, variant)
+        kind = None
+        if page == "players" and not api and who.role == "player":  # its own player's, or not
+            index = cache_of(web).peek((event_id, version, "players"))
+            if not isinstance(index, PlayerIndex):
+                return None
+            kind = player_kind(who, index, parts[4])
+        key = shared_key(event_id, version, who, path, variant, kind)
         if not api and page != "players":
             seal = fresh_checkpoint(web)
             if seal is None:
@@ -237,13 +249,36 @@ class FastPath:
                 headers=PAGE_HEADERS,
             )
             media = _text(entry.media)
-        # as Litestar writes them: the answer's own headers, then its type and length (a 304
-        # has neither)
-        raw = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in out.items()]
-        if status != 304:
-            raw.append((b"content-type", media))
-            raw.append((b"content-length", str(len(body)).encode()))
-        return status, raw, body
+        return _raw(status, out, body, media)
+
+    def _clock(
+        self, scope: dict[str, Any], event_id: str, path: str
+    ) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
+        """The shared round clock page (``web.hallpages``) as kept, for a reader without
+        its controls, while it is not past its second."""
+        headers = _headers(scope)
+        if headers is None:
+            return None
+        who = self._principal(scope, headers)
+        if who is None or not clock_shared(who, event_id):
+            return None
+        web = self.web
+        version = web.hub.known_version(event_id)
+        if version is None:
+            return None
+        cache = cache_of(web)
+        entry = cache.peek(clock_key(event_id, version, who, path), now=web.svc.clock())
+        if not isinstance(entry, Rendered):
+            return None
+        held = headers.get(b"if-none-match")
+        status, out, body = answer(
+            entry,
+            accept_encoding=headers.get(b"accept-encoding", b"").decode("latin-1"),
+            if_none_match=held.decode("latin-1") if held is not None else None,
+            cache=cache,
+            headers=PAGE_HEADERS,
+        )
+        return _raw(status, out, body, _text(entry.media))
 
     def _principal(self, scope: dict[str, Any], headers: dict[bytes, bytes]) -> Principal | None:
         """The caller as ``Web.principal`` finds it (the same ``Web.identify``), or ``None``
@@ -260,6 +295,18 @@ class FastPath:
             )
         except (NotAuthorizedException, TooManyRequestsException):
             return None
+
+
+def _raw(
+    status: int, out: dict[str, str], body: bytes, media: bytes
+) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+    """The answer's headers as Litestar writes them: its own headers, then its type and
+    length (a 304 has neither)."""
+    raw = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in out.items()]
+    if status != 304:
+        raw.append((b"content-type", media))
+        raw.append((b"content-length", str(len(body)).encode()))
+    return status, raw, body
 
 
 def _text(media: str) -> bytes:

@@ -18,6 +18,8 @@ import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from litestar import Request
+
 from service.access import Principal
 from service.idempotency import fingerprint
 from web.context import Web
@@ -144,6 +146,15 @@ async def said(web: Web, who: Principal, key: str | None) -> Outcome | None:
         return Outcome.load(claim.body)
     except (ValueError, KeyError, TypeError):
         return None
+
+
+async def posted(request: Request[Any, Any, Any]) -> tuple[dict[str, str], str]:
+    """A page form's fields, and its key taken out of them (a fresh one for a form without
+    one, a script's: carried out once all the same)."""
+    data = await request.form()
+    form = {str(k): str(v) for k, v in data.items()}
+    key = form.pop(FIELD, "").strip()
+    return form, key if valid_key(key) else new_key()
 
 
 def key_field() -> dict[str, Any]:

@@ -4,7 +4,8 @@ carries an idempotency key and answers with a redirect to the page, which shows 
 happened or why it was refused (``web.formkeys``); sent by ``table.js`` with
 ``Accept: application/json``, they answer ``{"ok": ..., "message": ...}`` instead.
 
-Each action authorizes the caller with ``service.access`` and calls the application
+Whether the caller's role may do the form's action (``RIGHTS``) is settled by a guard
+before the form is read (``web.guards.may_game_by``); an action then calls the application
 layer exactly as the command line does (``cli/play.py``, ``cli/disputes.py``): the same
 method, the same arguments, and a refusal shows the same one-line message with its
 clause. Every field is held to the API's bound for it (``web.schemas``: one definition
@@ -19,12 +20,13 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from referee.errors import RefereeError
-from service.access import AccessDeniedError, Principal, authorize, viewer_for
+from service.access import AccessDeniedError, Action, Principal, viewer_for
 from service.api import ADJUSTMENT_GRAMMAR, penalty_advice
 from service.app import RefereeService
 from service.errors import RefusedError
 from service.wording import rejection_text
 from web.formkeys import Outcome
+from web.guards import may_rule
 from web.schemas import (
     AdjustIn,
     AppealIn,
@@ -126,7 +128,6 @@ class _Rejected(RefereeError, ValueError):
 
 
 def _retract(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
-    authorize(who, "retract", view)
     reason = _text(form, "reason")
     _bounded(RetractIn, reason=reason)
     result = svc.retract(view.game_id, reason, by=who.label)
@@ -134,7 +135,6 @@ def _retract(svc: RefereeService, who: Principal, view: GameView, form: Form) ->
 
 
 def _backup(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
-    authorize(who, "backup", view)
     to = _number(form, "to", "the action to back up to")
     reason = _text(form, "reason")
     _bounded(BackupIn, reason=reason)
@@ -145,7 +145,6 @@ def _backup(svc: RefereeService, who: Principal, view: GameView, form: Form) -> 
 
 
 def _adjust(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
-    authorize(who, "adjust", view)
     none = bool(_text(form, "none"))
     typed = _text(form, "changes")
     kind = _text(form, "kind")
@@ -172,7 +171,6 @@ def _adjust(svc: RefereeService, who: Principal, view: GameView, form: Form) -> 
 
 
 def _penalty(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
-    authorize(who, "penalty", view)
     level = _text(form, "level").lower().replace("_", "-")
     chosen = PENALTIES.get(level)
     if chosen is None:
@@ -200,7 +198,6 @@ def _penalty(svc: RefereeService, who: Principal, view: GameView, form: Form) ->
 
 def _withdraw(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
     """Withdraw a penalty (REF-7.3, the head referee), with a reason."""
-    authorize(who, "penalty", view)
     number = _number(form, "penalty", "the penalty's event")
     reason = _text(form, "reason")
     _bounded(WithdrawIn, reason=reason)
@@ -213,21 +210,14 @@ def _end(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str
     how = _text(form, "how")
     if how not in ("resignation", "agreement"):
         raise RefusedError(f"a game ends here by resignation or agreement, not {how!r}")
-    authorize(who, "end", view)
     seat, reason = _text(form, "who"), _text(form, "reason")
     _bounded(EndIn, who=seat, reason=reason)
-    result = svc.end(
-        view.game_id,
-        how,  # type: ignore[arg-type]
-        who=seat if how == "resignation" else None,
-        reason=reason,
-        by=who.label,
-    )
-    return "; ".join(result.summaries)
+    resigned = seat if how == "resignation" else None
+    ended = svc.end(view.game_id, how, who=resigned, reason=reason, by=who.label)  # type: ignore[arg-type]
+    return "; ".join(ended.summaries)
 
 
 def _dispute(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
-    authorize(who, "dispute", view)
     event = _number(form, "event", "the disputed event")
     claim, by = _text(form, "claim"), _party(who, view, form)
     _bounded(DisputeIn, claim=claim, by=by)
@@ -237,10 +227,7 @@ def _dispute(svc: RefereeService, who: Principal, view: GameView, form: Form) ->
 def _rule(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
     number = _number(form, "dispute", "the dispute's number")
     final = bool(_text(form, "final"))
-    record = view.disputes.get(number)
-    authorize(
-        who, "rule_appeal" if final or (record is not None and record.steps) else "rule", view
-    )
+    may_rule(svc, who, view, number, final=final)
     decision = _text(form, "decision")
     if decision not in ("uphold", "overturn"):
         raise RefusedError(f"dispute {number}: a ruling upholds or overturns, not {decision!r}")
@@ -259,7 +246,6 @@ def _rule(svc: RefereeService, who: Principal, view: GameView, form: Form) -> st
 
 
 def _appeal(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
-    authorize(who, "appeal", view)
     number = _number(form, "dispute", "the dispute's number")
     grounds, by = _text(form, "grounds"), _party(who, view, form)
     _bounded(AppealIn, grounds=grounds, by=by)
@@ -280,6 +266,20 @@ ACTIONS: dict[str, Callable[[RefereeService, Principal, GameView, Form], str]] =
     "appeal": _appeal,
 }
 """Each form's action, by the name in its URL."""
+
+RIGHTS: dict[str, Action] = {
+    "entry": "record",
+    "retract": "retract",
+    "backup": "backup",
+    "adjust": "adjust",
+    "penalty": "penalty",
+    "withdraw": "penalty",
+    "end": "end",
+    "dispute": "dispute",
+    "rule": "rule",  # on appeal, or a final ruling: the head's (``may_rule``, by the game's state)
+    "appeal": "appeal",
+}
+"""What the caller's role must be allowed in the game to send each form (a guard's check)."""
 
 _DISPUTE_ACTIONS = {"rule", "appeal"}
 

@@ -15,46 +15,58 @@ that may not is answered 403, never a 400 for a body the caller had no right to 
 
 What a handler needs comes by dependency injection (``dependencies``): ``web`` (the shared
 ``Web``: the service, tokens, the writer, the hub), ``caller`` (who asks), ``seating`` (the
-plain facts of the path's game that access needs); ``IfMatch`` is the ``If-Match`` header
-as a parameter (``expected_version`` reads the version it names).
+plain facts of the path's game that access needs), and for every write route ``writer``: a
+``Writer`` with the caller and the request's write terms applied, its ``If-Match`` version
+and its ``Idempotency-Key``, both header parameters of the provider, so that the OpenAPI
+document shows them on every write (and the path's game's seating, found by ``may_game``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, TypedDict
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, TypedDict, TypeVar
 
+from litestar import Request, Response
 from litestar.connection import ASGIConnection
 from litestar.di import NamedDependency, Provide
 from litestar.handlers.base import BaseRouteHandler
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter
 
 from service.access import (
     Action,
     EventAction,
+    Game,
     Principal,
     Seating,
     authorize,
     authorize_clock,
     authorize_event,
 )
+from service.cached import CachedService
 from service.errors import RefusedError
-from web.context import Web, web_of
+from service.results import CorrectionResult, WrittenEvents
+from web.context import Web, Work, web_of
 
 __all__ = [
     "CallerDep",
-    "EventTerms",
     "IfMatch",
+    "Route",
     "SeatingDep",
     "WebDep",
+    "Writer",
+    "WriterDep",
     "authenticated",
     "dependencies",
-    "event_terms",
     "expected_version",
     "may",
     "may_clock",
     "may_event",
     "may_game",
+    "may_game_by",
+    "may_rule",
+    "written_headers",
 ]
 
 Connection = ASGIConnection[Any, Any, Any, Any]
@@ -62,17 +74,29 @@ Connection = ASGIConnection[Any, Any, Any, Any]
 WebDep = NamedDependency[Web]  # the shared Web: service, tokens, writer, hub
 CallerDep = NamedDependency[Principal]  # the caller (not "who": a body field of that name)
 SeatingDep = NamedDependency[Seating]  # the path's game: its id, table, players
-# The version a write expects, as the request's header (``expected_version`` reads it); a
-# header parameter rather than a dependency, so that the OpenAPI document shows it.
+# ``If-Match`` for every write: a game's version, or an event's (``EventInfo.version``).
 IfMatch = Annotated[
     str | None,
     HeaderParameter(
         name="If-Match",
         required=False,
-        description='The game\'s version as its ETag gave it ("12"): a write to a game that '
-        "has moved on since answers 412 and stores nothing",
+        description="The version of the game or event the write was made on, as its ETag or "
+        'version gave it ("12"): a write to one that has moved on since answers 412 and '
+        "stores nothing; none: written on whatever version is newest",
     ),
 ]
+IdempotencyKey = Annotated[
+    str | None,
+    HeaderParameter(
+        name="Idempotency-Key",
+        required=False,
+        description="1 to 200 characters chosen by the writer: the write is carried out once "
+        "per key and token; sent again, the first answer (an event's write: 409 "
+        "already-stored); sent again with another request, 422",
+    ),
+]
+T = TypeVar("T")
+W = TypeVar("W", WrittenEvents, CorrectionResult)
 # A guard is a coroutine function: Litestar runs a plain function's guard on a thread of its
 # pool (measured: ~200 us CPU more per request, and the writing token set on that thread).
 Guard = Callable[[Connection, BaseRouteHandler], Awaitable[None]]
@@ -118,6 +142,26 @@ async def may_clock(connection: Connection, handler: BaseRouteHandler) -> None:
     authorize_clock(_who(connection), table=table, event=event.strip() if event else None)
 
 
+def may_game_by(param: str, rights: Mapping[str, Action]) -> Guard:
+    """The caller's role may do in the path's game what the path parameter ``param`` names,
+    by ``rights`` (a name not there is the handler's to refuse)."""
+
+    async def guard(connection: Connection, handler: BaseRouteHandler) -> None:
+        action = rights.get(connection.path_params.get(param, ""))
+        if action is not None:
+            authorize(_who(connection), action, await _seating(connection))
+
+    return guard
+
+
+def may_rule(svc: Any, caller: Principal, game: Game, dispute: int, *, final: bool) -> None:
+    """A ruling on appeal, or a final one, is the head referee's (REF-4.4): whether there was
+    an appeal is the game's state, asked on the writer thread in order with the other writes
+    (the first ruling's right, ``rule``, a guard checked)."""
+    if final or svc.dispute_steps(game.game_id, dispute):
+        authorize(caller, "rule_appeal", game)
+
+
 def may_game(action: Action) -> Guard:
     """The caller's role may do ``action`` in the path's game (404 when there is none); the
     game's seating is kept for the handler's ``seating``."""
@@ -151,26 +195,82 @@ def expected_version(raw: str | None) -> int | None:
     return int(text)
 
 
-class EventTerms(TypedDict):
-    """An event write's terms as its request states them, for the service's write
-    (``service.tournaments.event_write``): the version its writer saw and its key."""
+class Route(TypedDict, total=False):
+    """Options many routes share, given to a route decorator with ``**``."""
 
-    expected_version: int | None
-    idempotency_key: str | None
+    responses: Mapping[int, ResponseSpec]
+    status_code: int
+    guards: Sequence[Guard]
 
 
-def event_terms(request: Connection) -> EventTerms:
-    """The ``If-Match`` version and ``Idempotency-Key`` of an event write, passed through
-    to the service, which checks them (a stale version 412, a key already stored 409)."""
-    key = request.headers.get("idempotency-key")
-    if key is not None:
-        key = key.strip()
-        if not key or len(key) > 200:
-            raise RefusedError("an Idempotency-Key is 1 to 200 characters")
-    return {
-        "expected_version": expected_version(request.headers.get("if-match")),
-        "idempotency_key": key,
-    }
+def etag(version: int) -> str:
+    return f'"{version}"'
+
+
+def written_headers(game_id: str, version: int) -> dict[str, str]:
+    """A game write's answer headers: the game's new version (``ETag``) and where it is."""
+    return {"ETag": etag(version), "Location": f"/api/games/{game_id}"}
+
+
+@dataclass(frozen=True, slots=True)
+class Writer:
+    """What a write route is given (``writer``): the service, the caller
+    and the request's write terms (its ``If-Match`` version and ``Idempotency-Key``), applied
+    to every write it carries out, so that a handler is its declaration and one call.
+
+    - ``event(fn, ...)``: an event's write on the writer thread, the terms handed to the
+      service, which checks them (a stale version 412, a key already stored 409);
+    - ``game(work)``: a game's write, ``work`` giving (status, body, headers), once per
+      ``Idempotency-Key`` (``Web.write``: a key sent again is answered as the first time);
+    - ``written(fn, ...)``: a game's write whose answer is what it wrote (201, ``ETag``),
+      ``fn`` given the ``If-Match`` version as ``expected_version``.
+    """
+
+    web: Web
+    request: Request[Any, Any, Any]
+    caller: Principal
+    expected: int | None  # the version If-Match names
+    key: str | None  # the Idempotency-Key
+    svc: CachedService  # the web's service
+    by: str  # the caller as the record names who did it
+
+    @property
+    def seating(self) -> Seating:
+        """The path's game, as the route's guard (``may_game``) found it."""
+        found = self.request.scope.get(_SEATING)
+        assert isinstance(found, Seating), "a route guarded by may_game"
+        return found
+
+    @property
+    def game_id(self) -> str:
+        return self.seating.game_id
+
+    async def event(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        return await self.web.run_write(
+            fn, *args, **kwargs, expected_version=self.expected, idempotency_key=self.key
+        )
+
+    async def game(self, work: Work) -> Response[Any]:
+        return await self.web.write(self.request, self.caller, work)
+
+    async def written(self, fn: Callable[..., W], *args: Any, **kwargs: Any) -> Response[W]:
+        def work() -> tuple[int, Any, dict[str, str]]:
+            result = fn(*args, **kwargs, expected_version=self.expected)
+            return 201, result, written_headers(result.game_id, result.version)
+
+        return await self.game(work)
+
+
+def _key(raw: str | None) -> str | None:
+    if raw is None:
+        return None
+    key = raw.strip()
+    if not key or len(key) > 200:
+        raise RefusedError("an Idempotency-Key is 1 to 200 characters")
+    return key
+
+
+WriterDep = NamedDependency[Writer]  # a write's writer: caller and terms applied
 
 
 # Each dependency takes the one before it (web -> caller -> seating): Litestar resolves the
@@ -186,6 +286,17 @@ async def _provide_seating(request: Connection, caller: CallerDep) -> Seating:
     return await _seating(request)
 
 
+def _provide_writer(
+    request: Request[Any, Any, Any],
+    web: WebDep,
+    caller: CallerDep,
+    if_match: IfMatch = None,
+    idempotency_key: IdempotencyKey = None,
+) -> Writer:
+    expected, key = expected_version(if_match), _key(idempotency_key)
+    return Writer(web, request, caller, expected, key, web.svc, caller.label)
+
+
 def dependencies(web: Web) -> dict[str, Provide]:
     """What the API's handlers may ask for, of the application serving ``web`` (the shared
     ``Web`` is given as it is: a provider without parameters costs Litestar no parsing)."""
@@ -197,4 +308,5 @@ def dependencies(web: Web) -> dict[str, Provide]:
         "web": Provide(provide_web, sync_to_thread=False),
         "caller": Provide(_provide_caller, sync_to_thread=False),
         "seating": Provide(_provide_seating),
+        "writer": Provide(_provide_writer, sync_to_thread=False),  # after caller, as above
     }

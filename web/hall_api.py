@@ -11,30 +11,19 @@ first.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import msgspec
-from litestar import Request, Response, get, post
+from litestar import Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from service.api import ClockView
+from service.errors import RefusedError
 from service.results import WrittenEvents
-from web.api import PROBLEMS, _written_headers
-from web.guards import (
-    CallerDep,
-    IfMatch,
-    SeatingDep,
-    WebDep,
-    event_terms,
-    expected_version,
-    may_clock,
-    may_event,
-    may_game,
-)
+from web.api import PROBLEMS
+from web.guards import Route, WebDep, WriterDep, may_clock, may_event, may_game
 
 __all__ = ["HALL_HANDLERS"]
-
-AnyRequest = Request[Any, Any, Any]
 
 
 class ClockIn(msgspec.Struct, kw_only=True):
@@ -63,76 +52,61 @@ def _created(view: ClockView) -> Response[ClockView]:
     "/api/events/{event_id:str}/clock",
     summary="The round clock now: the round's time left, each table's with its extensions",
     description="Worked out from the recorded marks at the moment of the answer (EV-9.3); "
-    "'running' says whether the figures move.",
+    "'running' says whether the figures move. ?table=N lists that table alone, ?extended=true "
+    "only the tables with extra time (a page that shows one table, or the hall's clock, "
+    "reads a few rows instead of the whole round).",
     responses=PROBLEMS,
     guards=[may_event("read")],
 )
 async def event_clock(
-    web: WebDep, event_id: FromPath[str], round: FromQuery[int | None] = None
+    web: WebDep,
+    event_id: FromPath[str],
+    round: FromQuery[int | None] = None,
+    table: FromQuery[int | None] = None,
+    extended: FromQuery[bool] = False,
 ) -> Response[ClockView]:
-    view: ClockView = await web.run(web.svc.event_clock_view, event_id, round)
+    tables: int | Literal["all", "extended"] = "extended" if extended else "all"
+    if table is not None:
+        tables = table
+    view: ClockView = await web.run(web.svc.event_clock_view, event_id, round, tables=tables)
     return Response(content=view, headers={"Cache-Control": "no-store"})
+
+
+CLOCK = Route(responses=PROBLEMS, status_code=201, guards=[may_clock])
+"""The clock's writes: written (201), by who may work the clock (``may_clock``)."""
 
 
 @post(
     "/api/events/{event_id:str}/clock",
     summary="Start, pause, resume or end the round clock, or set the round length (head)",
-    responses=PROBLEMS,
-    status_code=201,
-    guards=[may_clock],
+    **CLOCK,
 )
 async def mark_clock(
-    request: AnyRequest,
-    web: WebDep,
-    caller: CallerDep,
-    event_id: FromPath[str],
-    data: JSONBody[ClockIn],
+    writer: WriterDep, event_id: FromPath[str], data: JSONBody[ClockIn]
 ) -> Response[ClockView]:
-    if data.action == "length":
-        if data.minutes is None:
-            from service.errors import RefusedError
-
-            raise RefusedError("EV-9.1: give the round length in minutes")
-        view = await web.run_write(
-            web.svc.event_round_length,
-            event_id,
-            data.minutes,
-            reason=data.reason,
-            by=caller.label,
-            **event_terms(request),
-        )
-    else:
-        view = await web.run_write(
-            web.svc.event_clock, event_id, data.action, by=caller.label, **event_terms(request)
-        )
+    if data.action != "length":
+        mark = writer.svc.event_clock
+        return _created(await writer.event(mark, event_id, data.action, by=writer.by))
+    if data.minutes is None:
+        raise RefusedError("EV-9.1: give the round length in minutes")
+    length = writer.svc.event_round_length
+    view = await writer.event(length, event_id, data.minutes, reason=data.reason, by=writer.by)
     return _created(view)
 
 
 @post(
     "/api/events/{event_id:str}/tables/{table:int}/extensions",
     summary="Give one table of the current round extra minutes, with the reason",
-    responses=PROBLEMS,
-    status_code=201,
-    guards=[may_clock],
+    **CLOCK,
 )
 async def extend_table(
-    request: AnyRequest,
-    web: WebDep,
-    caller: CallerDep,
-    event_id: FromPath[str],
-    table: FromPath[int],
-    data: JSONBody[ExtensionIn],
+    writer: WriterDep, event_id: FromPath[str], table: FromPath[int], data: JSONBody[ExtensionIn]
 ) -> Response[ClockView]:
-    view = await web.run_write(
-        web.svc.event_extend,
-        event_id,
-        table,
-        data.minutes,
-        reason=data.reason,
-        by=caller.label,
-        **event_terms(request),
+    extend = writer.svc.event_extend
+    minutes, reason = data.minutes, data.reason
+    return _created(
+        await writer.event(extend, event_id, table, minutes, reason=reason, by=writer.by)
     )
-    return _created(view)
 
 
 class TimeLimitIn(msgspec.Struct, kw_only=True):
@@ -151,27 +125,9 @@ class TimeLimitIn(msgspec.Struct, kw_only=True):
     status_code=201,
     guards=[may_game("time_limit")],
 )
-async def set_time_limit(
-    request: AnyRequest,
-    web: WebDep,
-    caller: CallerDep,
-    seating: SeatingDep,
-    data: JSONBody[TimeLimitIn],
-    if_match: IfMatch = None,
-) -> Response[WrittenEvents]:
-    expected = expected_version(if_match)
-
-    def work() -> tuple[int, Any, dict[str, str]]:
-        result = web.svc.time_limit(
-            seating.game_id,
-            data.minutes,
-            reason=data.reason,
-            by=caller.label,
-            expected_version=expected,
-        )
-        return 201, result, _written_headers(seating.game_id, result.version)
-
-    return await web.write(request, caller, work)
+async def set_time_limit(writer: WriterDep, data: JSONBody[TimeLimitIn]) -> Response[WrittenEvents]:
+    w, minutes = writer, data.minutes
+    return await w.written(w.svc.time_limit, w.game_id, minutes, reason=data.reason, by=w.by)
 
 
 HALL_HANDLERS = [event_clock, mark_clock, extend_table, set_time_limit]

@@ -6,6 +6,14 @@ moment it is asked (``service.hall``); ``static/clock.js`` ticks it on the page 
 the clock again every few seconds; without JavaScript the page reloads itself every 15
 seconds, so the figure is never more than that old.
 
+The page without controls (a player's, the public's: what thousands of phones read at a
+round start) names no viewer and lists only the tables with extra time, so it is one
+shared answer (``web.eventcache``) per viewer kind and event version, made again each
+second while the clock runs (its figures move) and kept for the version otherwise; a mark
+or an extension is a new version, so a new answer and tag at once. ``web.fastpath`` sends
+it as kept. The head's and a table referee's page (their controls, their form keys) and
+a page showing a control's outcome (``?said=``) are made for their reader.
+
 Its controls (the head referee's start, pause, resume and end; a table or head referee's
 extra time for a table) are plain HTML forms posted to ``/events/E/clock/do``, which work
 without JavaScript and are safe to reload like every page form (``web.formkeys``): carried
@@ -15,6 +23,7 @@ or the refusal with its clause (EV-9.2, EV-9.4).
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -22,14 +31,16 @@ from litestar import Request, Response, get, post
 from litestar.params import FromPath, QueryParameter
 from litestar.response import Redirect
 
-from service.access import AccessDeniedError, authorize_clock, authorize_event
+from service.access import AccessDeniedError, Principal, authorize_clock, authorize_event
 from service.errors import RefusedError
 from web import formkeys
-from web.context import web_of
+from web.context import Web, web_of
+from web.eventcache import Rendered, cache_of, rendered, respond
+from web.eventpages import PAGE_HEADERS, event_version, shared_key
 from web.export import render
-from web.pages import _page, _who
+from web.pages import HTML, _page, _who
 
-__all__ = ["HALL_PAGES"]
+__all__ = ["HALL_PAGES", "clock_key", "clock_shared"]
 
 AnyRequest = Request[Any, Any, Any]
 
@@ -37,6 +48,42 @@ MARKS = ("start", "pause", "resume", "end")
 """The clock's marks (EV-9.2); the form's other action is ``extend`` (EV-9.4)."""
 REASON_LONGEST = 200
 """An extension's reason is one line (the page offers a choice; a longer one is refused)."""
+TICK = timedelta(seconds=1)
+"""How long a shared clock page is kept while the clock runs (its figures move)."""
+
+
+def clock_shared(who: Principal, event_id: str) -> bool:
+    """Whether ``who`` reads the shared clock page: anyone without its controls (the head's
+    marks, a table referee's extensions at their own event)."""
+    return not (who.role == "head" or (who.role == "table" and who.event == event_id.strip()))
+
+
+def clock_key(event_id: str, version: int, who: Principal, path: str) -> tuple[Any, ...]:
+    """The shared clock page's key (``web.fastpath`` looks it up by the same key)."""
+    return shared_key(event_id, version, who, path, ("clock",))
+
+
+async def _shared_clock(
+    request: AnyRequest, web: Web, who: Principal, event_id: str
+) -> Response[bytes]:
+    """The clock page for ``who`` (``clock_shared``), made once for every reader of their
+    kind: at each version, and each second while the clock runs."""
+    version = await event_version(web, event_id)
+    key = clock_key(event_id, version, who, request.url.path)
+    now: datetime = web.svc.clock()
+
+    async def compute() -> Rendered:
+        view = await web.run(web.svc.event_clock_view, event_id, now=now, tables="extended")
+        page = render(
+            "event_clock.html", c=view, standalone=True, controls=False, **formkeys.key_field()
+        )
+        entry = rendered((*key, now.isoformat()), page, HTML)  # the tag names the moment
+        entry.until = now + TICK if view.running else None
+        return entry
+
+    cache = cache_of(web)
+    entry = await cache.get(key, compute, now=now)
+    return respond(request, entry, cache=cache, headers=PAGE_HEADERS)
 
 
 @get("/events/{event_id:str}/clock", include_in_schema=False)
@@ -44,17 +91,19 @@ async def clock_page(
     request: AnyRequest,
     event_id: FromPath[str],
     said_key: Annotated[str | None, QueryParameter(name="said")] = None,
-) -> Response[str] | Redirect:
+) -> Response[str] | Response[bytes] | Redirect:
     """The clock page; ``?said=KEY`` (a control's redirect) shows what it did."""
     web = web_of(request)
     who = _who(web, request)
     if isinstance(who, Redirect):
         return who
     authorize_event(who, "read")
+    # the controls: the head's, and a table referee's of this event (their own tables)
+    controls = not clock_shared(who, event_id)
+    if not controls and said_key is None:
+        return await _shared_clock(request, web, who, event_id)
     view = await web.run(web.svc.event_clock_view, event_id)
     said = await formkeys.said(web, who, said_key)
-    # the controls: the head's, and a table referee's of this event (their own tables)
-    controls = who.role == "head" or (who.role == "table" and who.event == event_id.strip())
     return _page(
         render(
             "event_clock.html",

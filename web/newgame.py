@@ -77,11 +77,7 @@ async def new_game_form(request: AnyRequest) -> Redirect:
     """Start a game once per the form's key; then its table page, or the form again."""
     web = web_of(request)
     who = web.principal(request)
-    data = await request.form()
-    form = {str(k): str(v) for k, v in data.items()}
-    key = form.pop(formkeys.FIELD, "").strip()
-    if not formkeys.valid_key(key):
-        key = formkeys.new_key()
+    form, key = await formkeys.posted(request)
 
     async def run() -> formkeys.Outcome:
         try:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import msgspec
-from litestar import Request, Response, get, post
+from litestar import Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from service.api import (
@@ -24,13 +24,12 @@ from service.api import (
     record_lines,
 )
 from service.api import resolve_branch as resolve
+from service.errors import RefusedError, StaleVersionError
 from service.results import EntryResult
 from web.api import PROBLEMS
-from web.guards import CallerDep, SeatingDep, WebDep, may_game
+from web.guards import SeatingDep, WebDep, WriterDep, etag, may_game
 
 __all__ = ["OFFLINE_HANDLERS"]
-
-AnyRequest = Request[Any, Any, Any]
 
 
 class OfflineBatchIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -60,28 +59,20 @@ class Kept(msgspec.Struct, kw_only=True):
     status_code=200,
     guards=[may_game("record")],
 )
-async def sync_offline(
-    request: AnyRequest,
-    web: WebDep,
-    caller: CallerDep,
-    seating: SeatingDep,
-    data: JSONBody[OfflineBatchIn],
-) -> Response[SyncOutcome]:
+async def sync_offline(writer: WriterDep, data: JSONBody[OfflineBatchIn]) -> Response[SyncOutcome]:
     """200 with ``merged`` (stored as if live) or ``conflict`` (kept as a branch for the
-    head referee); a retry with the same key is answered from the first."""
+    head referee); a retry with the same key is answered from the first. The version the
+    entries were made on is the body's ``base_version`` (``If-Match``, when sent, must agree)."""
+    w = writer
+    if w.expected is not None and w.expected != data.base_version:
+        raise RefusedError("If-Match names another version than base_version")
+    fields = msgspec.structs.asdict(data)
 
     def work() -> tuple[int, Any, dict[str, str]]:
-        outcome = merge_offline(
-            web.svc,
-            seating.game_id,
-            device=data.device,
-            base_version=data.base_version,
-            entries=data.entries,
-            by=caller.label,
-        )
-        return 200, outcome, {"ETag": f'"{outcome.version}"'}
+        outcome = merge_offline(w.svc, w.game_id, **fields, by=w.by)
+        return 200, outcome, {"ETag": etag(outcome.version)}
 
-    return await web.write(request, caller, work)
+    return await w.game(work)
 
 
 @get(
@@ -102,20 +93,18 @@ async def game_branches(web: WebDep, seating: SeatingDep) -> list[Branch]:
     guards=[may_game("backup")],  # the head referee's, as a backup is
 )
 async def keep_branch(
-    request: AnyRequest,
-    web: WebDep,
-    caller: CallerDep,
-    seating: SeatingDep,
-    event: FromPath[int],
-    data: JSONBody[KeepIn],
+    writer: WriterDep, event: FromPath[int], data: JSONBody[KeepIn]
 ) -> Response[Kept]:
-    def work() -> tuple[int, Any, dict[str, str]]:
-        results = resolve(
-            web.svc, seating.game_id, event, data.keep, reason=data.reason, by=caller.label
-        )
-        return 201, Kept(branch=event, kept=data.keep, results=results), {}
+    w = writer
 
-    return await web.write(request, caller, work)
+    def work() -> tuple[int, Any, dict[str, str]]:
+        actual = w.svc.load(w.game_id).version  # If-Match, on the writer thread, in order
+        if w.expected is not None and actual != w.expected:
+            raise StaleVersionError(w.game_id, w.expected, actual)
+        kept = resolve(w.svc, w.game_id, event, data.keep, reason=data.reason, by=w.by)
+        return 201, Kept(branch=event, kept=data.keep, results=kept), {}
+
+    return await w.game(work)
 
 
 @get(

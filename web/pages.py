@@ -34,8 +34,9 @@ from service.api import ITEM_KINDS, replay_html, toolkit
 from web import formkeys, newgame
 from web.context import COOKIE, Web, web_of
 from web.export import ROLE_WORDS, render
-from web.forms import FormOutcome, as_json, carry_out
-from web.problems import PROBLEM_TYPES
+from web.forms import RIGHTS, FormOutcome, as_json, carry_out
+from web.guards import may_game, may_game_by
+from web.problems import PROBLEM_TYPES, SIGN_IN
 from web.schemas import LINE, PAGE
 from web.views import panel
 
@@ -77,7 +78,7 @@ def _may(who: Principal, action: str, **kwargs: Any) -> bool:
     return True
 
 
-@get("/", include_in_schema=False)
+@get("/", include_in_schema=False, opt=SIGN_IN)
 async def games_page(
     request: AnyRequest,
     game: FromQuery[str | None] = None,
@@ -86,9 +87,7 @@ async def games_page(
     table: FromQuery[str | None] = None,
 ) -> Response[str] | Redirect:
     web = web_of(request)
-    who = _who(web, request)
-    if isinstance(who, Redirect):
-        return who
+    who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     rows = await web.run(web.listing.rows, game=game, status=status, player=player, table=table)
     rows.sort(key=lambda r: r.created, reverse=True)
     after = max((r.changed for r in rows), default=web.hub.last_id)
@@ -105,12 +104,10 @@ async def games_page(
     )
 
 
-@get("/scoreboard", include_in_schema=False)
+@get("/scoreboard", include_in_schema=False, opt=SIGN_IN)
 async def scoreboard_page(request: AnyRequest) -> Response[str] | Redirect:
     web = web_of(request)
-    who = _who(web, request)
-    if isinstance(who, Redirect):
-        return who
+    who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     rows = await web.scoreboard()
     return _page(
         render(
@@ -123,7 +120,7 @@ async def scoreboard_page(request: AnyRequest) -> Response[str] | Redirect:
     )
 
 
-@get("/queue", include_in_schema=False)
+@get("/queue", include_in_schema=False, opt=SIGN_IN)
 async def queue_page(
     request: AnyRequest,
     idle: FromQuery[int] = 10,
@@ -132,9 +129,7 @@ async def queue_page(
 ) -> Response[str] | Redirect:
     """The referees' queue (``service.room``), each item linking to its table page."""
     web = web_of(request)
-    who = _who(web, request)
-    if isinstance(who, Redirect):
-        return who
+    who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     tables = queue_tables(who)
     room = await web.run(
         web.svc.queue,
@@ -218,15 +213,13 @@ async def logout(request: AnyRequest) -> Redirect:
     )
 
 
-@get("/games/new", include_in_schema=False)
+@get("/games/new", include_in_schema=False, opt=SIGN_IN)
 async def new_game_page(
     request: AnyRequest, said_key: Annotated[str | None, QueryParameter(name="said")] = None
 ) -> Response[str] | Redirect:
     """The form that starts a game (``web.newgame``); ``?said=KEY`` shows why it was refused."""
     web = web_of(request)
-    who = _who(web, request)
-    if isinstance(who, Redirect):
-        return who
+    who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     if who.role not in ("head", "table"):
         raise AccessDeniedError("only referees start games")
     said = await formkeys.said(web, who, said_key)
@@ -245,7 +238,7 @@ async def new_game_page(
     )
 
 
-@get("/games/{game_id:str}", include_in_schema=False)
+@get("/games/{game_id:str}", include_in_schema=False, opt=SIGN_IN)
 async def table_page(
     request: AnyRequest,
     game_id: FromPath[str],
@@ -255,9 +248,7 @@ async def table_page(
     """The table page; ``?said=KEY`` (a form's redirect, ``web.formkeys``) shows what
     that form did, and on a refusal the values it sent, to correct them."""
     web = web_of(request)
-    who = _who(web, request)
-    if isinstance(who, Redirect):
-        return who
+    who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     said = await formkeys.said(web, who, said_key)
     return await _table_response(
         web, who, game_id, flip=flip, said=said, form=said.form if said and not said.ok else None
@@ -327,7 +318,12 @@ async def _table_response(
     )
 
 
-@post("/games/{game_id:str}/do/{action:str}", include_in_schema=False, status_code=303)
+@post(
+    "/games/{game_id:str}/do/{action:str}",
+    include_in_schema=False,
+    status_code=303,
+    guards=[may_game_by("action", RIGHTS)],  # before the form is read
+)
 async def table_form(
     request: AnyRequest, game_id: FromPath[str], action: FromPath[str]
 ) -> Response[Any]:
@@ -337,11 +333,7 @@ async def table_form(
     ``{"ok", "message"}``."""
     web = web_of(request)
     who = web.principal(request)
-    data = await request.form()
-    form = {str(k): str(v) for k, v in data.items()}
-    key = form.pop(formkeys.FIELD, "").strip()
-    if not formkeys.valid_key(key):
-        key = formkeys.new_key()  # a form without one (a script): carried out, still redirected
+    form, key = await formkeys.posted(request)
 
     async def run() -> FormOutcome:
         try:
@@ -372,7 +364,9 @@ async def table_panel(request: AnyRequest, game_id: FromPath[str]) -> dict[str, 
     return result
 
 
-@get("/games/{game_id:str}/dossier", include_in_schema=False)
+@get(
+    "/games/{game_id:str}/dossier", include_in_schema=False, opt=SIGN_IN, guards=[may_game("audit")]
+)
 async def dossier_page(
     request: AnyRequest, game_id: FromPath[str], dispute: FromQuery[int | None] = None
 ) -> Response[str] | Redirect:
@@ -381,11 +375,8 @@ async def dossier_page(
     from projections.audit import render_dossier, render_referee_entries
 
     web = web_of(request)
-    who = _who(web, request)
-    if isinstance(who, Redirect):
-        return who
-    seating = await web.run(web.svc.seating, game_id)
-    authorize(who, "audit", seating)
+    who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
+    seating = await web.run(web.svc.seating, game_id)  # the guard's, kept
     report: dict[str, Any] = await web.run_projection("audit", seating.game_id, dispute)
     return _page(
         render(
@@ -400,12 +391,10 @@ async def dossier_page(
     )
 
 
-@get("/games/{game_id:str}/replay", include_in_schema=False)
+@get("/games/{game_id:str}/replay", include_in_schema=False, opt=SIGN_IN)
 async def replay_page(request: AnyRequest, game_id: FromPath[str]) -> Response[str] | Redirect:
     web = web_of(request)
-    who = _who(web, request)
-    if isinstance(who, Redirect):
-        return who
+    who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     seating = await web.run(web.svc.seating, game_id)
     html = await web.run(
         replay_html,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import secrets
 from typing import Any
+from urllib.parse import quote
 
 import msgspec
 from litestar import Request, Response
@@ -179,9 +180,23 @@ def problem_response(
 Answered = tuple[Problem, dict[str, str]]  # the problem document and its extra headers
 
 
+SIGN_IN = {"sign_in": True}
+"""A page's ``opt``: asked without a token (or with a wrong one), it answers with the sign-in
+page, which comes back to it (``?next=``), rather than 401."""
+
+
 def handle_exception(request: Request[Any, Any, Any], exc: Exception) -> Response[bytes]:
     """Every exception of a request, as a problem document; as a page to a browser that
-    asks a page for HTML (a player opening ``/queue`` reads why, not JSON)."""
+    asks a page for HTML (a player opening ``/queue`` reads why, not JSON); no token for a
+    page that signs in (``SIGN_IN``): the sign-in page's redirect."""
+    handler = request.scope.get("route_handler")
+    if (
+        isinstance(exc, NotAuthorizedException)
+        and handler is not None
+        and handler.opt.get("sign_in")
+    ):
+        target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        return Response(b"", status_code=303, headers={"Location": f"/login?next={quote(target)}"})
     body, headers = problem_for(
         exc, request.method, str(request.url.path), request.client.host if request.client else "?"
     )

@@ -10,14 +10,15 @@ projection file; only JSON-ready answers cross back.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
+    from service.app import RefereeService
     from service.stores import StoreSpec
 
 __all__ = ["call", "start"]
 
-_service: Any = None
+_service: RefereeService | None = None
 
 
 def start(spec: StoreSpec, projections: str | None, registry: dict[str, str]) -> None:
@@ -33,8 +34,15 @@ def start(spec: StoreSpec, projections: str | None, registry: dict[str, str]) ->
     _service = RefereeService(open_store(spec), projections=projections)
 
 
-def call(method: str, *args: Any) -> Any:
-    """``RefereeService.<method>(*args)`` in the worker (``scoreboard``, ``audit``)."""
-    if method not in ("scoreboard", "audit"):
-        raise ValueError(f"the projection worker does not run {method!r}")
-    return getattr(_service, method)(*args)
+def call(
+    method: Literal["scoreboard", "audit"], ref: str | None, dispute: int | None = None, /
+) -> list[dict[str, Any]] | dict[str, Any]:
+    """``RefereeService.scoreboard(ref)`` (``ref`` a game type or ``None``) or
+    ``.audit(ref, dispute)`` in the worker (``Web.run_projection`` types each)."""
+    if _service is None:
+        raise RuntimeError("the projection worker was not started")
+    if method == "scoreboard":
+        return _service.scoreboard(ref)
+    if method == "audit" and ref is not None:
+        return _service.audit(ref, dispute)
+    raise ValueError(f"the projection worker does not run {method!r}")

@@ -75,6 +75,12 @@ class Backend(Protocol):
         nothing; a row already stored raises the library's ``IntegrityError``."""
         ...
 
+    def stream_lock(self, stream: str) -> AbstractContextManager[None]:
+        """Held while a write reads ``stream``, decides and appends to it, so that writers
+        sharing the store take turns on it (PostgreSQL: an advisory lock; a local file,
+        written by one process at a time, needs none)."""
+        ...
+
 
 def is_server_url(target: str) -> bool:
     """Whether ``target`` names a database server rather than a file."""

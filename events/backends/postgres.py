@@ -32,7 +32,7 @@ from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastor
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Composed, Identifier
 
-from events.backends.locks import SCHEMA_LOCK_KEY  # creating the store's tables, once
+from events.backends.locks import SCHEMA_LOCK_KEY, STREAM_LOCK_KEY
 
 __all__ = ["APPEND_FUNCTION", "PostgresBackend", "RefereePostgresRecorder"]
 
@@ -235,6 +235,27 @@ class PostgresBackend:
         long (4.6 -> 7-9 ms on 20,000 games, benchmarks/bench_scale.py)."""
         with self.datastore.get_connection() as conn, conn.cursor() as cursor:
             cursor.execute(f"ANALYZE {self.events_table}")
+
+    @contextmanager
+    def stream_lock(self, stream: str) -> Iterator[None]:
+        """``stream``'s write lock, held until leaving: an advisory lock of a transaction
+        on a connection of its own (the append commits on another), waited for at most the
+        store's lock wait, and let go when that transaction ends, even if this process
+        dies. Two server processes writing one event then take turns: the second reads
+        what the first stored and decides on it, instead of losing the race."""
+        with (
+            self.datastore.get_connection() as conn,
+            conn.transaction(force_rollback=True),
+            conn.cursor() as cursor,
+        ):
+            if self.datastore.lock_timeout:
+                wait = f"{int(self.datastore.lock_timeout)}s"
+                cursor.execute("SELECT set_config('lock_timeout', %s, true)", (wait,))
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
+                (STREAM_LOCK_KEY, f"{self.schema}.{stream}"),
+            )
+            yield
 
     def bulk_insert(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
         """Rows into the events table with COPY, in one transaction under the library's

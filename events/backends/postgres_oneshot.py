@@ -403,6 +403,11 @@ class OneShotBackend:
         with self.recorder.datastore.connection() as conn:
             _run(conn, f"ANALYZE {self.events_table}")
 
+    def stream_lock(self, stream: str) -> contextlib.nullcontext[None]:
+        """None taken: a one-shot command writes once over its one connection; a race it
+        loses to a server is judged again (``Tournaments._raced``)."""
+        return contextlib.nullcontext()
+
     def bulk_insert(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
         self.recorder.library_backend().bulk_insert(rows)
 

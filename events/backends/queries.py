@@ -109,6 +109,20 @@ def positions(backend: Backend, stream_id: str) -> dict[int, int]:
         return {int(v): int(i) for v, i in cursor.fetchall()}
 
 
+def newest_at(backend: Backend, stream_id: str, upto: int) -> tuple[int, int] | None:
+    """The number and store position of a stream's newest event at or before position
+    ``upto`` (one walk down the stream's index from its newest event), or ``None``."""
+    p, m = backend.position, backend.mark
+    newest = (
+        f"SELECT originator_version, {p} FROM {backend.events_table} "
+        f"WHERE originator_id = {m} AND {p} <= {m} ORDER BY originator_version DESC LIMIT 1"
+    )
+    with backend.cursor() as cursor:
+        cursor.execute(newest, (stream_id, upto))
+        found = cursor.fetchone()
+    return (int(found[0]), int(found[1])) if found is not None else None
+
+
 def log_heads(backend: Backend, after: int, limit: int) -> list[tuple[int, str, int]]:
     """(position, stream, number) of at most ``limit`` events after position ``after``,
     in store order: what was written, without the events themselves."""

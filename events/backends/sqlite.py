@@ -4,7 +4,7 @@ own datastore (so reads and writes share its lock handling and busy timeout)."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
 __all__ = ["SQLiteBackend"]
@@ -48,6 +48,10 @@ class SQLiteBackend:
 
     def analyze(self) -> None:
         """Nothing to do: SQLite's plans follow the indexes."""
+
+    def stream_lock(self, stream: str) -> AbstractContextManager[None]:
+        """None needed: a SQLite store's server is one process, writing on one thread."""
+        return nullcontext()
 
     def bulk_insert(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
         # One executemany of the rows as they are, with the library's own statement

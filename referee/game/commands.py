@@ -24,8 +24,10 @@ from referee.verdicts import Violation
 
 __all__ = [
     "Adjust",
+    "AnswerCall",
     "Appeal",
     "Backup",
+    "CallJudge",
     "Command",
     "CreateGame",
     "End",
@@ -68,7 +70,7 @@ class RegisterDeck(Versioned, frozen=True, kw_only=True):
     deck: Deck
 
 
-class OpenDeck(Given, frozen=True, kw_only=True):
+class OpenDeck(Versioned, frozen=True, kw_only=True):
     who: str
     decklist: Decklist
     salt: str
@@ -113,6 +115,22 @@ class SetTimeLimit(Versioned, frozen=True, kw_only=True):
     reason: str = ""
 
 
+class CallJudge(Versioned, frozen=True, kw_only=True):
+    """A judge called to a game outside an event, from the game (REF-11.1)."""
+
+    reason: str = ""
+
+
+class AnswerCall(Versioned, frozen=True, kw_only=True):
+    """A referee's step on the game's call ``call``: ``claim``, ``escalate`` (``note``:
+    why) or ``resolve`` (``note``: what was done); ``head``: by the head referee (REF-11.2)."""
+
+    call: int
+    step: str
+    note: str = ""
+    head: bool = False
+
+
 class WithdrawPenalty(Versioned, frozen=True, kw_only=True):
     """The penalty of stream event ``penalty`` withdrawn (REF-7.3)."""
 
@@ -137,7 +155,7 @@ class Appeal(Versioned, frozen=True, kw_only=True):
     grounds: str
 
 
-class Rule(Given, frozen=True, kw_only=True):
+class Rule(Versioned, frozen=True, kw_only=True):
     dispute: int
     decision: RulingDecision
     clause: str
@@ -154,6 +172,8 @@ Command = (
     | End
     | Penalize
     | SetTimeLimit
+    | CallJudge
+    | AnswerCall
     | WithdrawPenalty
     | Adjust
     | OpenDispute

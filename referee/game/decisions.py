@@ -27,10 +27,13 @@ from referee import games
 from referee.capabilities import adjustments_of, catalogs_of, decks_of, withdrawals_of
 from referee.contract import GameRules, Player, Setup
 from referee.errors import InvalidCommandError, SetupError
+from referee.game.calls import decide_answer, decide_call, game_calls
 from referee.game.commands import (
     Adjust,
+    AnswerCall,
     Appeal,
     Backup,
+    CallJudge,
     Command,
     CreateGame,
     End,
@@ -110,6 +113,8 @@ def decide_command(view: FoldedGame, command: Command, base: Mapping[str, Any]) 
             return _adjust(view, command, header)
         case SetTimeLimit():
             return _time_limit(view, command, header)
+        case CallJudge() | AnswerCall():
+            return _call(view, command, header)
         case OpenDispute():
             return _dispute(view, command, header)
         case Appeal():
@@ -435,6 +440,18 @@ def _time_limit(view: FoldedGame, command: SetTimeLimit, base: dict[str, Any]) -
         )
     reason = " ".join(command.reason.split())
     return [TimeLimitSet(**base, minutes=command.minutes, reason=reason, by=command.by)]
+
+
+def _call(
+    view: FoldedGame, command: CallJudge | AnswerCall, base: dict[str, Any]
+) -> list[GameEvent]:
+    """A judge call from a game outside an event, or a referee's step on it (REF-11)."""
+    calls = game_calls(view.event(n) for n in range(1, view.version + 1))
+    if isinstance(command, CallJudge):
+        event = (view.created.meta or {}).get("event", "").strip()
+        ended = view.ended is not None
+        return decide_call(calls, event, ended, command.by, command.reason, base)
+    return decide_answer(calls, command, base)
 
 
 def _penalize(view: FoldedGame, command: Penalize, base: dict[str, Any]) -> list[GameEvent]:

@@ -45,9 +45,11 @@ __all__ = [
     "DisputeRuled",
     "EndHow",
     "EntriesMerged",
+    "GameCallAnswered",
     "GameCreated",
     "GameEnded",
     "GameEvent",
+    "JudgeCalledToGame",
     "OfflineEntry",
     "PenaltyIssued",
     "PenaltyLevel",
@@ -288,6 +290,24 @@ class SeatWithdrawn(GameEvent, frozen=True, kw_only=True):
     clause: str
     reason: str = ""
     by: str = ""
+
+
+class JudgeCalledToGame(GameEvent, frozen=True, kw_only=True):
+    """A judge called to a game outside an event, from the game (REF-11.1): by a seated
+    player (their name) or a referee; the referees' queue lists it until it is resolved."""
+
+    by: str
+    reason: str = ""
+
+
+class GameCallAnswered(GameEvent, frozen=True, kw_only=True):
+    """A step on the call of stream event ``call`` (REF-11.2): ``claim``, ``escalate``
+    (``note``: why) or ``resolve`` (``note``: what was done)."""
+
+    call: int
+    step: Literal["claim", "escalate", "resolve"]
+    by: str
+    note: str = ""
 
 
 class TimeLimitSet(GameEvent, frozen=True, kw_only=True):

@@ -126,7 +126,7 @@ def open_games(state: Tournament, table: TableState | None = None) -> list[str]:
 
 
 def _decided(state: Tournament, table: TableState) -> bool:
-    return table.reported is not None or state.decided_by_games(table) is not None
+    return state.result(table.round, table.table) is not None
 
 
 def _has_result(table: TableState) -> bool:
@@ -318,7 +318,7 @@ def penalty_effects(state: Tournament, penalty: PenaltyRecorded) -> tuple[Fact, 
     if penalty.penalty not in ("match-loss", "disqualification"):
         return ()
     decided = _match_loss(state, penalty, table)
-    if penalty.penalty == "disqualification" and not decided:
+    if decided is None:
         return ()
     return (
         *decided,
@@ -326,13 +326,25 @@ def penalty_effects(state: Tournament, penalty: PenaltyRecorded) -> tuple[Fact, 
     )
 
 
-def _match_loss(state: Tournament, penalty: PenaltyRecorded, table: TableState) -> tuple[Fact, ...]:
+def _match_loss(
+    state: Tournament, penalty: PenaltyRecorded, table: TableState
+) -> tuple[Fact, ...] | None:
     """The match at ``table`` lost by ``penalty.player`` by the games the match needs, its
-    open games closed as void."""
+    open games closed as void; ``None`` where it cannot be applied. At a pod table the
+    player is placed last in the pod's result (``Tournament.result``, EV-I.11): the facts
+    are the voided games once no other player of the pod is left to play them."""
     settings = state.settings
     assert settings is not None
+    name = state.players[penalty.player].name
+    if settings.pods:
+        last = state.placed_last((table.round, table.table)) | {penalty.player}
+        if len(set(table.players) - last) > 1:
+            return ()  # the others play on; their result is reported as usual
+        games = open_games(state, table)
+        why = f"match loss for {name}: the pod's result is decided (EV-I.11)"
+        return (GamesVoided(games=tuple(games), reason=why, by=penalty.by),) if games else ()
     if len(table.players) != 2:
-        return ()
+        return None
     need = games_to_win(settings.match)
     loser = table.players.index(penalty.player)
     score = Score(need, 0) if loser == 1 else Score(0, need)
@@ -344,7 +356,7 @@ def _match_loss(state: Tournament, penalty: PenaltyRecorded, table: TableState) 
         facts.append(
             GamesVoided(
                 games=tuple(games),
-                reason=f"match loss for {state.players[penalty.player].name}",
+                reason=f"match loss for {name}",
                 by=penalty.by,
             )
         )
@@ -374,7 +386,7 @@ def pending_at_pairing(state: Tournament) -> tuple[Fact, ...]:
         if table is None:
             continue
         done = _match_loss(state, penalty, table)
-        if not done:
+        if done is None:
             continue
         facts += [*done, PenaltyApplied(penalty=number, round=table.round, table=table.table)]
         state = fold_facts(facts[-len(done) - 1 :], state)
@@ -427,6 +439,8 @@ def _withdraw(state: Tournament, command: WithdrawPenalty) -> tuple[Fact, ...]:
     key = state.applied_penalties.get(command.penalty)
     if key is None and penalty.penalty in ("game-loss", "match-loss"):
         key = _table_of(state, penalty)
+    if key is not None and penalty.player in state.placed_last(key):
+        key = None  # a pod's result stands without the penalty by itself (EV-I.11)
     if penalty.penalty != "warning" and key is not None and state.result(*key) is not None:
         if command.result is None:
             raise Refusal(

@@ -182,6 +182,16 @@ class Placement(msgspec.Struct, frozen=True, gc=False):
             out += ("=" if place == before else ">") + player
         return out
 
+    def with_last(self, players: frozenset[str]) -> Placement:
+        """This order with ``players`` moved below everyone else, sharing the last place
+        (EV-I.11: a match loss at a pod table); the others keep their order."""
+        if not players.intersection(who for who, _ in self.places):
+            return self
+        kept = [(who, place) for who, place in self.places if who not in players]
+        last = max((place for _, place in kept), default=0) + 1
+        moved = [(who, last) for who, _ in self.places if who in players]
+        return Placement(tuple(kept + moved))
+
     def place_of(self, player: str) -> int:
         for who, place in self.places:
             if who == player:

@@ -272,6 +272,11 @@ class Standings:
         # touched them: ``table()`` divides and formats only for the players a change moved
         self._figs: dict[str, tuple[int, Fraction, Fraction, Fraction]] = {}
         self._texts: dict[str, tuple[str, str, str, str]] = {}
+        # each player's line as ``table()`` last made it, kept while nothing it shows moved
+        # (a change to the player's figures or registration drops it; a new rank replaces
+        # it): after one result, most lines are the same objects, so a reader keeping
+        # something made from each line can tell which players to make again
+        self._lines: dict[str, Standing] = {}
         self._sorted: SortedList = SortedList()
         self._results: dict[TableKey, MatchResult] = {}
         for entrant in entrants:
@@ -384,7 +389,7 @@ class Standings:
     def add_player(self, entrant: Entrant) -> None:
         """Add a registered player (a late entry too) with nothing played."""
         if entrant.id in self._entrants:
-            self._entrants[entrant.id] = entrant
+            self.update_player(entrant)
             return
         self._entrants[entrant.id] = entrant
         self._entries[entrant.id] = _Entry()
@@ -393,6 +398,7 @@ class Standings:
     def update_player(self, entrant: Entrant) -> None:
         """Replace a player's registration (a drop, a name fix); figures are unchanged."""
         self._entrants[entrant.id] = entrant
+        self._lines.pop(entrant.id, None)
 
     # -- results
 
@@ -476,6 +482,7 @@ class Standings:
         self._sorted.add(key)
         self._figs[player] = figures
         self._texts.pop(player, None)
+        self._lines.pop(player, None)
 
     def _shown(self, player: str) -> tuple[str, str, str, str]:
         """The player's MW, OMW, GW and OGW as texts (kept until a change touches them)."""
@@ -508,13 +515,17 @@ class Standings:
         rows: list[Standing] = []
         previous: tuple[int, str, str, str] | None = None
         rank = 0
+        lines = self._lines
         for position, player in enumerate(self.order(), start=1):
             # lowest-terms texts are equal exactly when the fractions are: compare those
             texts = self._shown(player)
             shown = (self._figs[player][0], texts[1], texts[2], texts[3])
             if shown != previous:
                 rank, previous = position, shown
-            rows.append(self._standing(player, rank))
+            line = lines.get(player)
+            if line is None or line.rank != rank:
+                line = lines[player] = self._standing(player, rank)
+            rows.append(line)
         return rows
 
     def _standing(self, player: str, rank: int) -> Standing:

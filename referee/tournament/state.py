@@ -220,13 +220,36 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
         return max(self.rounds, default=0)
 
     def result(self, round_number: int, table: int) -> Result | None:
-        """The table's final result: the slip or correction, else the games' verdict."""
+        """The table's final result: the slip or correction, else the games' verdict; at a
+        pod table, with the players a match loss was applied to placed last (EV-I.11)."""
         state = self.tables.get((round_number, table))
         if state is None:
             return None
-        if state.reported is not None:
-            return state.reported
-        return self.decided_by_games(state)
+        found = state.reported if state.reported is not None else self.decided_by_games(state)
+        if found is not None and not isinstance(found, Placement):
+            return found
+        last = self.placed_last((round_number, table))
+        if not last:
+            return found
+        if found is not None:
+            return found.with_last(last)
+        others = [p for p in state.players if p not in last]
+        if len(others) == 1:  # every other player has lost: the one left is first
+            return Placement(((others[0], 1), *((p, 2) for p in state.players if p in last)))
+        return None
+
+    def placed_last(self, key: TableKey) -> frozenset[str]:
+        """The players of a pod table whose match loss or disqualification was applied
+        there and stands (EV-8.6, EV-I.11)."""
+        if self.settings is None or not self.settings.pods:
+            return frozenset()
+        return frozenset(
+            self.penalties[number - 1].player
+            for number, at in self.applied_penalties.items()
+            if at == key
+            and number not in self.withdrawn_penalties
+            and self.penalties[number - 1].penalty in ("match-loss", "disqualification")
+        )
 
     def decided_by_games(self, state: TableState) -> Result | None:
         """What the linked games decided, if they decided the match (EV-3.8)."""

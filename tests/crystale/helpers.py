@@ -136,6 +136,14 @@ def started(**kwargs: Any) -> CrystaleState:
     return play(fresh(**kwargs), *OPENING)
 
 
+REEFLING_TURN = ("end", "pull", "summon Reefling @c6", "end", "done", "pull")
+"""From p1's first Main phase: p1 ends, p2 pulls, summons a Reefling at c6 and ends, and p1
+pulls: p1's Main phase of turn 2, a Reefling across the board."""
+
+REEFLING_REPLY = ("end", "done", "pull", "summon Reefling @c6", "end", "done")
+"""After p1's summon: p1 ends, p2 pulls, summons a Reefling at c6 and ends."""
+
+
 def main_phase(**kwargs: Any) -> CrystaleState:
     """Turn 1, p1's Main phase (after the pull)."""
     return play(started(**kwargs), "pull")

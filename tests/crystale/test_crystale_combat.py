@@ -5,7 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games.crystale import CrystaleState
-from tests.crystale.helpers import RULES, judge, main_phase, play, rejected, tiles_with, unit_at
+from tests.crystale.helpers import (
+    REEFLING_REPLY,
+    REEFLING_TURN,
+    RULES,
+    judge,
+    main_phase,
+    play,
+    rejected,
+    tiles_with,
+    unit_at,
+)
 
 # p1 summons an Archer (range 2) and p2 a Reefling; after two turns they face each other.
 FACE_OFF = (
@@ -20,6 +30,22 @@ FACE_OFF = (
     "done",
     "pull",
 )
+
+
+ARCHER_MARCH = (
+    "summon Pyrelance Archer @c2",
+    "move u3 c3",
+    "end",
+    "done",
+    "pull",
+    "end",
+    "pull",
+    "move u3 c4",
+    "end",
+    "done",
+    "pull",
+)
+"""p1's Archer summoned and marched to c4 over two turns; p1 to act again."""
 
 
 def face_off(**kwargs: Any) -> CrystaleState:
@@ -54,12 +80,7 @@ def test_cr_i_15_summoners_move_and_summon_from_their_new_tile() -> None:
 def test_cr_i_16_a_new_servant_moves_and_attacks_at_once() -> None:
     state = play(
         main_phase(),
-        "end",
-        "pull",
-        "summon Reefling @c6",
-        "end",
-        "done",
-        "pull",
+        *REEFLING_TURN,
         "move u1 c2",
         "end",
         "pull",
@@ -83,12 +104,7 @@ def test_cr_8_3_attack_in_range_only() -> None:
     state = play(
         main_phase(),
         "summon Cinderpup @c2",
-        "end",
-        "done",
-        "pull",
-        "summon Reefling @c6",
-        "end",
-        "done",
+        *REEFLING_REPLY,
         "pull",
     )
     reason = rejected(state, "attack u3 u4", "CR-8.3")
@@ -138,17 +154,7 @@ def test_cr_i_9_always_counterattack_variant() -> None:
 def test_cr_8_6_and_cr_i_4_a_hit_takes_one_from_the_hit_box() -> None:
     state = play(
         main_phase(),
-        "summon Pyrelance Archer @c2",
-        "move u3 c3",
-        "end",
-        "done",
-        "pull",
-        "end",
-        "pull",
-        "move u3 c4",
-        "end",
-        "done",
-        "pull",
+        *ARCHER_MARCH,
         "end",
         "pull",
         "move u3 c5",
@@ -161,17 +167,7 @@ def test_cr_8_6_and_cr_i_4_a_hit_takes_one_from_the_hit_box() -> None:
 def test_cr_i_4_a_strike_with_zero_atk_is_no_hit() -> None:
     state = play(
         main_phase(),
-        "summon Pyrelance Archer @c2",
-        "move u3 c3",
-        "end",
-        "done",
-        "pull",
-        "end",
-        "pull",
-        "move u3 c4",
-        "end",
-        "done",
-        "pull",
+        *ARCHER_MARCH,
         "use u2 1 @u3",
         "end",
         "pull",

@@ -7,7 +7,6 @@ and a forfeit on an empty pool (CR-6.3).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -18,19 +17,13 @@ from referee.games.crystale import CrystaleState
 from referee.kit.decks import Decklist
 from referee.kit.multiset import Multiset
 from tests.crystale.helpers import FIXTURES, PLAYERS, RULES
+from tests.replays import applied, game_options, load_game, worked_game
 
 GAME_FILES = sorted(FIXTURES.glob("*.json"))
 
 
-def load(path: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(path.read_text())
-    return data
-
-
 def setup_of(game: dict[str, Any]) -> Setup:
-    options = dict(game["options"])
-    if "catalog_file" in game:
-        options["catalog"] = (FIXTURES / game["catalog_file"]).read_text()
+    options = game_options(game, FIXTURES)
     decks = {seat: Decklist(Multiset.of(cards)) for seat, cards in game["decks"].items()}
     for seat, deck in decks.items():
         assert RULES.check_deck(
@@ -52,24 +45,18 @@ def replay(game: dict[str, Any]) -> CrystaleState:
     for number, (seat, text) in enumerate(game["entries"], 1):
         assert not RULES.outcome(state).over, f"over before entry {number}"
         assert seat in RULES.to_act(state), f"entry {number} {text!r}: {seat} may not act"
-        action = RULES.parse(text)
-        assert RULES.notation(action) == text, "fixtures are in canonical notation"
-        verdict = RULES.check(state, action, seat)
-        assert verdict.legal, f"entry {number} {text!r}: {verdict.explain()}"
-        state = RULES.apply(state, action, seat)
+        state = applied(RULES, state, seat, text, f"entry {number} {text!r}")
     return state
 
 
 def test_fixtures_cover_both_endings() -> None:
-    clauses = {load(p)["expected"]["clause"] for p in GAME_FILES}
+    clauses = {load_game(p)["expected"]["clause"] for p in GAME_FILES}
     assert {"CR-13.1", "CR-6.3"} <= clauses
 
 
 @pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.stem)
 def test_fixture_game_ends_as_worked_out_by_hand(path: Path) -> None:
-    game = load(path)
-    assert game["title"]
-    assert game["notes"]
+    game = worked_game(path)
     state = replay(game)
     out = RULES.outcome(state)
     expected = game["expected"]

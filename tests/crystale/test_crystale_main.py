@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.crystale.helpers import RULES, judge, main_phase, play, rejected, unit_at
+from tests.crystale.helpers import REEFLING_TURN, RULES, judge, main_phase, play, rejected, unit_at
 
 
 def test_cr_7_1_main_phase_entries_in_any_order() -> None:
@@ -81,17 +81,12 @@ def test_cr_7_6_spells_cast_in_printed_order_then_to_the_higher_plane() -> None:
 def test_cr_7_7_and_cr_i_12_a_trigger_spell_resolves_last_to_first() -> None:
     # Twisted Cinders prints: heal 20, then 20 damage. Reversed, a full-HP Reefling takes
     # 20 and is healed back to 40; in printed order the heal is wasted and it ends at 20.
-    base = play(main_phase(), "end", "pull", "summon Reefling @c6", "end", "done", "pull")
+    base = play(main_phase(), *REEFLING_TURN)
     reversed_state = play(base, "cast Twisted Cinders @u3 @u3")
     assert reversed_state.units[3].hp == 40
     printed = play(
         main_phase(variants={"trigger_order": "printed"}),
-        "end",
-        "pull",
-        "summon Reefling @c6",
-        "end",
-        "done",
-        "pull",
+        *REEFLING_TURN,
         "cast Twisted Cinders @u3 @u3",
     )
     assert printed.units[3].hp == 20
@@ -107,12 +102,7 @@ def test_cr_7_8_summoner_effects_any_number_of_times() -> None:
 def test_cr_7_9_one_effect_per_servant_per_turn() -> None:
     state = play(
         main_phase(),
-        "end",
-        "pull",
-        "summon Reefling @c6",
-        "end",
-        "done",
-        "pull",
+        *REEFLING_TURN,
         "summon Cinderpup @c2",
         "use u4 1 @u3",
     )

@@ -11,17 +11,16 @@ from referee.rulebook import find_clause, load_rulebook
 from tests.crystale.helpers import RULES
 from tests.rulebooks import (
     check_interpretations_are_section,
+    check_sections,
+    check_variants_name_interpretations,
 )
 
 SECTIONS = [f"CR-{n}" for n in range(1, 14)] + ["CR-N", "CR-I"]
 
 
 def test_rulebook_loads_with_its_sections_in_order() -> None:
-    book = load_rulebook("crystale")
-    assert book.game == "crystale"
-    assert [s.id for s in book.sections] == SECTIONS
-    assert RULES.rulebook() is book
-    assert len(book.clauses) >= 100
+    check_sections("crystale", RULES, SECTIONS, [])
+    assert len(load_rulebook("crystale").clauses) >= 100
 
 
 def test_interpretations_are_exactly_section_cr_i() -> None:
@@ -29,22 +28,18 @@ def test_interpretations_are_exactly_section_cr_i() -> None:
 
 
 def test_every_variant_option_names_an_interpretation_clause_with_that_variant() -> None:
-    book = load_rulebook("crystale")
-    keys = {v.key for v in CrystaleRules.variant_options}
-    assert keys == {
-        "counterattack",
-        "bonus_mp",
-        "start_mp",
-        "promotion_hp",
-        "attack_after_move",
-        "trigger_order",
-    }
-    for option in CrystaleRules.variant_options:
-        clause = book.get(option.clause)
-        assert clause.kind == "interpretation"
-        assert clause.variant == option.key
-        assert option.default in option.choices
-    assert {c.variant for c in book.clauses if c.variant} == keys
+    check_variants_name_interpretations(
+        "crystale",
+        CrystaleRules,
+        {
+            "counterattack",
+            "bonus_mp",
+            "start_mp",
+            "promotion_hp",
+            "attack_after_move",
+            "trigger_order",
+        },
+    )
 
 
 def test_registry_finds_crystale_and_its_clauses() -> None:

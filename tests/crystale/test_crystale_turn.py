@@ -6,7 +6,7 @@ import msgspec
 
 from referee.games.crystale import CrystaleState
 from referee.kit.multiset import Multiset
-from tests.crystale.helpers import RULES, judge, play, rejected, started
+from tests.crystale.helpers import REEFLING_REPLY, RULES, judge, play, rejected, started
 
 
 def _pool(
@@ -49,12 +49,7 @@ def test_cr_6_5_and_cr_i_23_rest_heals_in_the_recharge_phase_with_the_pull() -> 
         started(),
         "pull",
         "summon Magmaback Golem @c2",
-        "end",
-        "done",
-        "pull",
-        "summon Reefling @c6",
-        "end",
-        "done",
+        *REEFLING_REPLY,
     )
     golem = state.units[3]
     state = msgspec.structs.replace(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -85,12 +86,16 @@ def test_every_drawing_is_a_standalone_svg_of_its_game(
                 assert right <= width + 0.5, (viewer, el.attrib)
 
 
-def test_crystale_draws_its_29_hexes_and_every_unit(play_folder: Path) -> None:
-    done = played(first_case("crystale"), play_folder)
-    view = done.svc.load(done.game_id)
-    ply = view.ply // 2
+def midgame(game: str, folder: Path) -> tuple[Any, Any]:
+    """The public position halfway through the game's first contract case, and its drawing."""
+    done = played(first_case(game), folder)
+    ply = done.svc.load(done.game_id).ply // 2
     pos = done.svc.position(done.game_id, at=ply, viewer=PUBLIC)
-    root = parse(done.svc.position_svg(done.game_id, at=ply, viewer=PUBLIC))
+    return pos, parse(done.svc.position_svg(done.game_id, at=ply, viewer=PUBLIC))
+
+
+def test_crystale_draws_its_29_hexes_and_every_unit(play_folder: Path) -> None:
+    pos, root = midgame("crystale", play_folder)
     hexes = find_all(root, "polygon", "hex")
     assert len(hexes) == 29
     tiles = {h.get("data-tile") for h in hexes}
@@ -131,11 +136,7 @@ def test_crystale_marks_the_tiles_and_units_of_the_last_entry() -> None:
 
 
 def test_gammasphere_draws_each_seats_zones_and_hides_hands(play_folder: Path) -> None:
-    done = played(first_case("gammasphere"), play_folder)
-    view = done.svc.load(done.game_id)
-    ply = view.ply // 2
-    pos = done.svc.position(done.game_id, at=ply, viewer=PUBLIC)
-    root = parse(done.svc.position_svg(done.game_id, at=ply, viewer=PUBLIC))
+    pos, root = midgame("gammasphere", play_folder)
     seats = find_all(root, "g", "seat")
     assert {g.get("data-seat") for g in seats} == {"p1", "p2"}
     for side in pos.position["sides"]:

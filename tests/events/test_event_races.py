@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from referee.tournament.model import Score
 from service.app import RefereeService, open_service
 from service.tournaments import EventRefusedError
 
@@ -108,3 +109,62 @@ def test_a_keyed_write_decided_again_keeps_its_key_and_a_versioned_one_is_stale(
         state = svc.event_state(event)
         assert state.result(1, tables[1][0]) is not None
         assert state.result(1, tables[3][0]) is None  # the stale write stored nothing
+
+
+def test_two_processes_on_postgresql_take_turns_on_an_event(pg_env: dict[str, str]) -> None:
+    """On PostgreSQL a result is read, decided and appended under the event's write lock
+    (``serve --workers 2``): a write of the other process arriving meanwhile waits for it,
+    then reads what was stored and is judged on it (here a slip for the table just decided:
+    refused by the rules, EV-3), with no lost race and no write judged twice."""
+    import threading
+    import time
+
+    import psycopg
+
+    from events.backends.locks import STREAM_LOCK_KEY
+    from events.store import GameStore
+    from tests.postgres import _dsn
+
+    with RefereeService(GameStore(env=pg_env)) as svc:
+        event = svc.event_new("Race", "gammasphere", rounds=3).event_id
+        svc.event_register(event, [f"Player {n:02}" for n in range(8)])
+        svc.event_pair(event)
+        tables = [p.table or 0 for p in svc.event_state(event).rounds[1].pairings if not p.bye]
+    outcome: list[BaseException | int] = []
+
+    def other_process(first: RefereeService) -> None:
+        try:
+            outcome.append(first.event_result(event, [f"{tables[0]}=0-2-0"]))
+        except BaseException as exc:  # the thread's answer, read by the test
+            outcome.append(exc)
+
+    def waiting(probe: psycopg.Connection[Any]) -> bool:
+        """Whether a writer waits for this event's write lock."""
+        row = probe.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+            "AND classid = %s AND objid::bigint = (hashtext(%s)::bigint & 4294967295)",
+            (STREAM_LOCK_KEY, f"{pg_env['POSTGRES_SCHEMA']}.{event}"),
+        ).fetchone()
+        return bool(row and row[0])
+
+    with (
+        RefereeService(GameStore(env=pg_env)) as first,
+        RefereeService(GameStore(env=pg_env)) as second,
+        psycopg.connect(_dsn(), autocommit=True) as probe,
+    ):
+        first.event_info(event)
+        other = threading.Thread(target=other_process, args=(first,))
+
+        def meanwhile() -> None:
+            other.start()  # until it waits for the lock (or, without one, has stored)
+            while other.is_alive() and not waiting(probe):
+                time.sleep(0.01)
+
+        with overtaken(second, meanwhile) as tries:
+            second.event_result(event, [f"{tables[0]}=2-0-0"])
+        other.join()
+        assert tries[0] == 1  # the other waited for the lock: no race was lost
+        assert len(outcome) == 1
+        assert isinstance(outcome[0], EventRefusedError)
+        assert outcome[0].clause.startswith("EV-3")  # judged on the stored slip
+        assert second.event_state(event).result(1, tables[0]) == Score(wins=2, losses=0, draws=0)

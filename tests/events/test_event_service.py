@@ -247,3 +247,27 @@ def test_standings_after_the_cut_show_the_final_ranking(svc: RefereeService) -> 
     assert final[rows[0].players[0]] == 2
     assert sorted(final.values()) == list(range(1, 9))
     assert {final[r.player] for r in swiss[4:]} == {5, 6, 7, 8}
+
+
+def test_a_match_loss_at_a_pod_places_the_player_last_in_the_standings(
+    svc: RefereeService, tmp_path: Path
+) -> None:
+    """EV-I.11 (EV-8.6 at a pod table): the match loss is applied at the pod and the slip
+    reported after it counts with the player last; the standings kept up to date agree with
+    those built afresh, before and after the penalty is withdrawn (EV-8.7)."""
+    event = svc.event_new("Pod", "prismatic", pods=True).event_id
+    svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
+    svc.event_pair(event)
+    assert [s.points for s in svc.event_standings(event)] == [0, 0, 0, 0]  # kept from here
+    done = svc.event_penalize(event, "Ben", "outside-assistance")
+    assert done.penalty == "match-loss"
+    svc.event_result(event, ["1=Ben>Ann>Cal>Dee"])  # the slip as the pod finished
+    points = {s.player: s.points for s in svc.event_standings(event)}
+    assert points == {"Ann": 9, "Cal": 6, "Dee": 3, "Ben": 0}
+    fresh = open_service(tmp_path / "store.db")
+    assert {s.player: s.points for s in fresh.event_standings(event)} == points
+    svc.event_penalty_withdraw(event, 1, reason="it was Cal's phone")
+    back = {s.player: s.points for s in svc.event_standings(event)}
+    assert back == {"Ben": 9, "Ann": 6, "Cal": 3, "Dee": 0}
+    fresh = open_service(tmp_path / "store.db")
+    assert {s.player: s.points for s in fresh.event_standings(event)} == back

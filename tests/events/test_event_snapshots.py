@@ -90,6 +90,20 @@ def snapshot_row(db: Path, event: str) -> tuple[int, bytes] | None:
     return int(row[0]), msgspec.msgpack.encode(parts)
 
 
+def caught_and_dropped(svc: RefereeService, event: str, tampered: EventSnapshot) -> None:
+    """``tampered`` kept as the event's snapshot: 'verify' finds it (one bad snapshot) and
+    says it was dropped."""
+    snapshots = EventSnapshots(svc.store)
+    snapshots.drop(event)
+    snapshots.save(event, tampered)
+    snapshots.close()
+    report = svc.verify(event)
+    assert report.bad == 1
+    (finding,) = report.reports[0].findings
+    assert finding.problem == "snapshot"
+    assert "dropped" in finding.detail
+
+
 def test_a_snapshot_is_kept_and_reads_as_the_whole_log(tmp_path: Path) -> None:
     db = tmp_path / "e.db"
     event = build(db)
@@ -171,15 +185,7 @@ def test_verify_drops_a_snapshot_that_differs_from_the_log(tmp_path: Path) -> No
             decks=snapshot.decks,
             standings=snapshot.standings,
         )
-        snapshots = EventSnapshots(svc.store)
-        snapshots.drop(event)
-        snapshots.save(event, tampered)
-        snapshots.close()
-        report = svc.verify(event)
-        assert report.bad == 1
-        (finding,) = report.reports[0].findings
-        assert finding.problem == "snapshot"
-        assert "dropped" in finding.detail
+        caught_and_dropped(svc, event, tampered)
     assert snapshot_row(db, event) is None
     with open_service(db) as svc:
         assert svc.verify(event).bad == 0
@@ -306,15 +312,7 @@ def test_verify_drops_a_snapshot_whose_history_differs(tmp_path: Path) -> None:
         tampered = msgspec.structs.replace(
             snapshot, state=msgspec.structs.replace(state, tables=state.tables.set((1, 1), changed))
         )
-        snapshots = EventSnapshots(svc.store)
-        snapshots.drop(event)
-        snapshots.save(event, tampered)
-        snapshots.close()
-        report = svc.verify(event)
-        assert report.bad == 1
-        (finding,) = report.reports[0].findings
-        assert finding.problem == "snapshot"
-        assert "dropped" in finding.detail
+        caught_and_dropped(svc, event, tampered)
     assert snapshot_row(db, event) is None
 
 

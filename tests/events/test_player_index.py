@@ -4,6 +4,7 @@ and the service's quick explanation equals the core's."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from service.app import open_service
@@ -34,6 +35,21 @@ def test_the_index_answers_what_the_whole_event_answers(tmp_path: Path) -> None:
             assert index.explain(name) == state.explain(state.find(name) or "")
             assert svc.event_explain(event, name) == state.explain(state.find(name) or "")
         assert any(h.bye for n in names for h in index.line(n).history)
+        # a player's page read without the whole standings (issue 32 goal 4): each row is the
+        # player's line of the live table, its rank found by bisection (EV-4.6), the dropped
+        # player's row included
+        bare, _ = svc.event_board(event, with_standings=False, with_pairings=False)
+        assert not bare.standings
+        assert not bare.pairings
+        lookup = functools.partial(
+            svc.event_player_standing, event, at_least=svc.event_version(event)
+        )
+        looked = PlayerIndex(bare, state, standing=lookup)
+        for name in names:
+            assert looked.line(name) == index.line(name)
+        dropped = looked.line("Player 05").standing
+        assert dropped is not None
+        assert dropped["dropped_after"] == 1
         assert index.find("nobody") is None
         assert index.find("player 03") is None  # names are matched exactly (issue 31)
 

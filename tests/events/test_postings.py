@@ -191,6 +191,59 @@ def test_a_posting_is_computed_at_the_newest_checkpoint_and_counts_what_came_lat
             make_posting(svc.store, event.id, "pairings", 2)
 
 
+def test_a_standings_posting_from_the_kept_table_is_the_one_the_facts_give(event: Event) -> None:
+    """Issue 32 goal 3: a posting at the newest fact takes the service's kept standings
+    table, not the standings from scratch; its rows are exactly those the facts give (the
+    check recomputes them), with a dropped player and after a correction too."""
+    with event.svc() as svc:
+        svc.event_drop(event.id, "Gus")
+        svc.event_correct(event.id, 1, f"{event.tables[0]}=0-2-0", reason="slip misread")
+        posting, later = svc.event_posting(event.id, "standings", key=event.key)
+        scratch, _ = make_posting(svc.store, event.id, "standings")  # no kept state: folded
+        report = verify_posting(svc.store, event.id, posting, event.public)
+    assert later == 0
+    assert posting.body == scratch.body
+    assert any(row.get("dropped_after") == 1 for row in posting.body)
+    assert report.ok, report.checks
+
+
+def test_a_posting_from_a_kept_table_that_went_wrong_fails_its_check(
+    event: Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kept table is a cache: had it drifted from the facts (two players' lines swapped),
+    the posting made from it is caught by the figures check, which recomputes the rows from
+    the facts themselves (issue 32 goal 3: the check proves as much as before)."""
+    from service.tournaments import Tournaments
+
+    real = Tournaments.event_swiss_rows
+
+    def drifted(self: Tournaments, event_id: str, version: int) -> Any:
+        rows = real(self, event_id, version)
+        assert rows is not None  # the posting is at the newest fact: the kept rows are used
+        rows[0], rows[1] = rows[1], rows[0]
+        return rows
+
+    monkeypatch.setattr(Tournaments, "event_swiss_rows", drifted)
+    with event.svc() as svc:
+        posting, _ = svc.event_posting(event.id, "standings", key=event.key)
+        report = verify_posting(svc.store, event.id, posting, event.public)
+    assert not report.ok
+    figures = next(c for c in report.checks if c.name == "figures")
+    assert not figures.ok
+    assert "row 1 is posted as" in figures.detail
+
+
+def test_newest_at_names_the_streams_newest_fact_under_a_position(event: Event) -> None:
+    """``GameStore.newest_at``: the fact a posting is computed at, as the positions give it."""
+    with event.svc() as svc:
+        positions = svc.store.positions(event.id)
+        middle = sorted(positions.values())[len(positions) // 2]
+        for at in (middle, max(positions.values())):
+            wanted = max(v for v, p in positions.items() if p <= at)
+            assert svc.store.newest_at(event.id, at) == (wanted, positions[wanted])
+        assert svc.store.newest_at(event.id, min(positions.values()) - 1) is None
+
+
 def test_pairings_by_name_lists_everyone_once_with_table_and_opponent() -> None:
     rows: list[dict[str, Any]] = [
         {"table": 1, "players": ["Ben", "ann"], "bye": False, "games": []},

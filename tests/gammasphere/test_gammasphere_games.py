@@ -9,7 +9,6 @@ levels at zero (GS-I.15).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -22,19 +21,13 @@ from referee.games.gammasphere.position import attack_of, defense_of
 from referee.kit.adjustments import parse_adjustment
 from referee.kit.decks import Deck, parse_decklist
 from tests.gammasphere.helpers import FIXTURES, RULES
+from tests.replays import applied, game_options, load_game, worked_game
 
 GAME_FILES = sorted((FIXTURES / "games").glob("*.json"))
 
 
-def load(path: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(path.read_text())
-    return data
-
-
 def start(game: dict[str, Any]) -> GammasphereState:
-    options = dict(game["options"])
-    if "catalog_file" in game:
-        options["catalog"] = (FIXTURES / game["catalog_file"]).read_text()
+    options = game_options(game, FIXTURES)
     setup = RULES.resolve_setup(
         Setup(
             players=tuple(Player(s, n) for s, n in game["players"].items()),
@@ -73,13 +66,9 @@ def replay(game: dict[str, Any], upto: int | None = None) -> GammasphereState:
             )
             continue
         seat, _, text = entry.rpartition(": ")
-        action = RULES.parse(text)
-        assert RULES.notation(action) == text, "fixtures are in canonical notation"
         actor = seat or RULES.to_move(state)
         assert actor in RULES.to_act(state), (number, entry)
-        verdict = RULES.check(state, action, actor)
-        assert verdict.legal, f"entry {number} {entry}: {verdict.violations}"
-        state = RULES.apply(state, action, actor)
+        state = applied(RULES, state, actor, text, f"entry {number} {entry}")
     return state
 
 
@@ -89,9 +78,7 @@ def test_at_least_five_fixture_games() -> None:
 
 @pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.stem)
 def test_fixture_game_replays_to_its_recorded_result(path: Path) -> None:
-    game = load(path)
-    assert game["title"]
-    assert game["notes"]
+    game = worked_game(path)
     state = replay(game)
     out = RULES.outcome(state)
     expected = game["expected"]
@@ -137,7 +124,7 @@ def test_fixture_game_replays_to_its_recorded_result(path: Path) -> None:
 
 
 def test_fixture_games_cover_every_ending_by_rule() -> None:
-    games = [load(p) for p in GAME_FILES]
+    games = [load_game(p) for p in GAME_FILES]
     endings = {(g["expected"]["status"], g["expected"]["clause"]) for g in games}
     assert {("win", "GS-8.1"), ("win", "GS-I.5"), ("draw", "GS-I.15")} <= endings
     assert any(isinstance(e, dict) and "adjust" in e for g in games for e in g["entries"])
@@ -148,7 +135,7 @@ def test_fixture_games_cover_every_ending_by_rule() -> None:
 def test_gs_7_4_the_first_attack_on_the_wall_by_hand() -> None:
     """Hand-read: entry 13 is #1 Skirmisher (400 + Spear of Dawn 700) against the Bulwark
     Titan #4 in defense mode (9500): nothing is destroyed and p1 drops 8400 to 600."""
-    game = load(FIXTURES / "games" / "01_attacker_bleeds_against_a_wall.json")
+    game = load_game(FIXTURES / "games" / "01_attacker_bleeds_against_a_wall.json")
     assert game["entries"][12] == "attack #1 #4"
     before = replay(game, 12)
     after = replay(game, 13)
@@ -159,7 +146,7 @@ def test_gs_7_4_the_first_attack_on_the_wall_by_hand() -> None:
 def test_gs_i_9_the_defenders_loss_in_the_direct_attack_game_by_hand() -> None:
     """Hand-read: entry 16 is the Lancer with Plasma Blade (2300) against p2's Gamma Trooper in
     attack mode (1200): the Trooper is destroyed and p2 drops 1100, from 7200 to 6100."""
-    game = load(FIXTURES / "games" / "02_direct_attacks_with_registered_lists.json")
+    game = load_game(FIXTURES / "games" / "02_direct_attacks_with_registered_lists.json")
     assert game["entries"][15] == "attack #3 #5"
     before, after = replay(game, 15), replay(game, 16)
     assert (before.sides[1].power, after.sides[1].power) == (7200, 6100)

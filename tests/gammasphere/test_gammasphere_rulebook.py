@@ -11,18 +11,17 @@ from referee.rulebook import find_clause, load_rulebook
 from tests.gammasphere.helpers import RULES
 from tests.rulebooks import (
     check_interpretations_are_section,
+    check_sections,
+    check_variants_name_interpretations,
 )
 
 SECTIONS = [f"GS-{n}" for n in range(1, 10)] + ["GS-N", "GS-I"]
 
 
 def test_rulebook_loads_with_its_sections_in_order() -> None:
-    book = load_rulebook("gammasphere")
-    assert book.game == "gammasphere"
-    assert book.title == GammasphereRules.title
-    assert [s.id for s in book.sections] == SECTIONS
-    assert [s.title for s in book.sections][:3] == ["General", "Cards and the catalog", "Decks"]
-    assert RULES.rulebook() is book
+    titles = ["General", "Cards and the catalog", "Decks"]
+    check_sections("gammasphere", RULES, SECTIONS, titles)
+    assert load_rulebook("gammasphere").title == GammasphereRules.title
 
 
 def test_interpretations_are_exactly_section_gs_i() -> None:
@@ -30,24 +29,19 @@ def test_interpretations_are_exactly_section_gs_i() -> None:
 
 
 def test_every_variant_option_names_an_interpretation_clause_with_that_variant() -> None:
-    book = load_rulebook("gammasphere")
-    keys = {v.key for v in GammasphereRules.variant_options}
-    assert keys == {
-        "deck_limits",
-        "first_draw",
-        "empty_deck",
-        "attack_taps",
-        "attack_tie",
-        "defender_loses",
-        "direct_attack",
-    }
-    for option in GammasphereRules.variant_options:
-        clause = book.get(option.clause)
-        assert clause.kind == "interpretation"
-        assert clause.variant == option.key
-        assert option.default in option.choices
-    marked = {c.variant for c in book.clauses if c.variant}
-    assert marked == keys
+    check_variants_name_interpretations(
+        "gammasphere",
+        GammasphereRules,
+        {
+            "deck_limits",
+            "first_draw",
+            "empty_deck",
+            "attack_taps",
+            "attack_tie",
+            "defender_loses",
+            "direct_attack",
+        },
+    )
 
 
 def test_registry_finds_gammasphere_and_its_clauses() -> None:

@@ -10,7 +10,6 @@ of PX-13.2), a shared place, 2, 3 and 4 players, both rulesets and the auction.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -20,13 +19,9 @@ from referee.contract import Player, Setup
 from referee.games.prismatic import PrismaticState
 from referee.games.prismatic.scoring import chart
 from tests.prismatic.helpers import FIXTURES, RULES, split
+from tests.replays import applied, load_game
 
 GAME_FILES = sorted((FIXTURES / "games").glob("*.json"))
-
-
-def load(path: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(path.read_text())
-    return data
 
 
 def start(game: dict[str, Any]) -> PrismaticState:
@@ -50,16 +45,12 @@ def replay(game: dict[str, Any]) -> PrismaticState:
         assert seat in RULES.to_act(state), (
             f"entry {number} {entry}: {sorted(RULES.to_act(state))} may act"
         )
-        action = RULES.parse(text)
-        assert RULES.notation(action) == text, "fixtures are in canonical notation"
-        verdict = RULES.check(state, action, seat)
-        assert verdict.legal, f"entry {number} {entry}: {verdict.explain()}"
-        state = RULES.apply(state, action, seat)
+        state = applied(RULES, state, seat, text, f"entry {number} {entry}")
     return state
 
 
 def test_fixtures_cover_two_three_and_four_players_and_every_tie_break() -> None:
-    games = [load(p) for p in GAME_FILES]
+    games = [load_game(p) for p in GAME_FILES]
     assert {len(g["players"]) for g in games} == {2, 3, 4}
     notes = " ".join(line for g in games for line in g["expected"]["tiebreak"])
     for criterion in (
@@ -79,7 +70,7 @@ def test_fixtures_cover_two_three_and_four_players_and_every_tie_break() -> None
 
 @pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.stem)
 def test_fixture_game_replays_to_its_hand_tallied_result(path: Path) -> None:
-    game = load(path)
+    game = load_game(path)
     state = replay(game)
     expected = game["expected"]
     out = RULES.outcome(state)
@@ -111,7 +102,7 @@ def test_fixture_game_replays_to_its_hand_tallied_result(path: Path) -> None:
 
 def test_px_1_2_the_highest_total_ranks_first_in_every_fixture() -> None:
     for path in GAME_FILES:
-        game = load(path)
+        game = load_game(path)
         totals = [score for _, _, score in game["expected"]["ranking"]]
         assert totals == sorted(totals, reverse=True), path.stem
         assert game["expected"]["ranking"][0][2] == max(

@@ -7,25 +7,20 @@ from __future__ import annotations
 
 from referee import games
 from referee.games.prismatic import PrismaticRules
-from referee.rulebook import find_clause, load_rulebook
+from referee.rulebook import find_clause
 from tests.prismatic.helpers import RULES
 from tests.rulebooks import (
     check_interpretations_are_section,
+    check_sections,
+    check_variants_name_interpretations,
 )
 
 SECTIONS = [f"PX-{n}" for n in range(1, 16)] + ["PX-I"]
 
 
 def test_rulebook_loads_with_its_sections_in_order() -> None:
-    book = load_rulebook("prismatic")
-    assert book.game == "prismatic"
-    assert [s.id for s in book.sections] == SECTIONS
-    assert [s.title for s in book.sections][:3] == [
-        "The game and its components",
-        "Setup",
-        "The round and the draw",
-    ]
-    assert RULES.rulebook() is book
+    titles = ["The game and its components", "Setup", "The round and the draw"]
+    check_sections("prismatic", RULES, SECTIONS, titles)
 
 
 def test_interpretations_are_exactly_section_px_i() -> None:
@@ -33,23 +28,20 @@ def test_interpretations_are_exactly_section_px_i() -> None:
 
 
 def test_every_variant_option_names_an_interpretation_clause_with_that_variant() -> None:
-    book = load_rulebook("prismatic")
-    keys = {v.key for v in PrismaticRules.variant_options}
-    assert keys == {
-        "spent_motes",
-        "gained_motes",
-        "ability_uses",
-        "empty_target",
-        "empty_deck",
-        "starter_token",
-    }
+    check_variants_name_interpretations(
+        "prismatic",
+        PrismaticRules,
+        {
+            "spent_motes",
+            "gained_motes",
+            "ability_uses",
+            "empty_target",
+            "empty_deck",
+            "starter_token",
+        },
+    )
     for option in PrismaticRules.variant_options:
-        clause = book.get(option.clause)
-        assert clause.kind == "interpretation"
-        assert clause.variant == option.key
         assert option.default == option.choices[0]
-    marked = {c.variant for c in book.clauses if c.variant}
-    assert marked == keys
 
 
 def test_registry_finds_prismatic_and_its_clauses() -> None:

@@ -20,6 +20,17 @@ FIXTURES = ROOT / "fixtures" / "prizmik"
 PLAYERS = (Player(seat="red", name="Ruby"), Player(seat="blue", name="Cobalt"))
 
 
+BACK = {"a1": "B", "a2": "H", "h8": "b", "h7": "h"}
+"""A quiet background: each side keeps a base and a ship far away, so no single action of
+a test ends the game (a1 holds a red base, so a red fighter arriving on a8 cannot promote;
+h8 a blue one, so a blue fighter arriving on h1 cannot)."""
+
+
+def board(**pieces: str) -> dict[str, str]:
+    """``pieces`` (square: piece) on the quiet background ``BACK``."""
+    return {**BACK, **pieces}
+
+
 def setup(**variants: str) -> Setup:
     """A two-player setup with the given variant switches."""
     return Setup(players=PLAYERS, variants=dict(variants))

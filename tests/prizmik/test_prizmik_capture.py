@@ -8,17 +8,11 @@ from tests.prizmik.helpers import (
     RULES,
     assert_illegal,
     assert_legal,
+    board,
     play,
     pos,
     square,
 )
-
-# Spare pieces for both sides so that single captures do not end the game.
-BACK = {"a1": "B", "a2": "H", "h8": "b", "h7": "h"}
-
-
-def board(**pieces: str) -> dict[str, str]:
-    return {**BACK, **pieces}
 
 
 @pytest.mark.parametrize("where", ["c5", "d5", "e5", "c4", "e4", "c3", "d3", "e3"])

@@ -7,19 +7,12 @@ from tests.prizmik.helpers import (
     act,
     assert_illegal,
     assert_legal,
+    board,
     play,
     pos,
     square,
     start,
 )
-
-# A quiet background: each side keeps a base and a ship far away, so no
-# action in these tests ends the game.
-BACK = {"a1": "B", "a2": "H", "h8": "b", "h7": "h"}
-
-
-def board(**pieces: str) -> dict[str, str]:
-    return {**BACK, **pieces}
 
 
 def test_pz_4_1_full_fleet_deploys_left_right_or_forward() -> None:

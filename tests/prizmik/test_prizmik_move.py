@@ -9,17 +9,12 @@ from tests.prizmik.helpers import (
     RULES,
     assert_illegal,
     assert_legal,
+    board,
     play,
     pos,
     square,
     start,
 )
-
-BACK = {"a1": "B", "a2": "H", "h8": "b", "h7": "h"}
-
-
-def board(**pieces: str) -> dict[str, str]:
-    return {**BACK, **pieces}
 
 
 def names(state: object) -> set[str]:

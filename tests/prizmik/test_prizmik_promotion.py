@@ -2,15 +2,7 @@
 
 from __future__ import annotations
 
-from tests.prizmik.helpers import RULES, assert_legal, play, pos, square
-
-# a1 holds a red base, so a red fighter arriving on a8 cannot promote;
-# h8 holds a blue base, so a blue fighter arriving on h1 cannot promote.
-BACK = {"a1": "B", "a2": "H", "h8": "b", "h7": "h"}
-
-
-def board(**pieces: str) -> dict[str, str]:
-    return {**BACK, **pieces}
+from tests.prizmik.helpers import RULES, assert_legal, board, play, pos, square
 
 
 def test_pz_7_1_and_pz_7_2_fighter_moving_to_the_far_rank_promotes() -> None:

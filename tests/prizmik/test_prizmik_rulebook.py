@@ -7,23 +7,18 @@ from __future__ import annotations
 
 from referee import games
 from referee.games.prizmik import PrizmikRules
-from referee.rulebook import find_clause, load_rulebook
+from referee.rulebook import find_clause
 from tests.prizmik.helpers import RULES
 from tests.rulebooks import (
     check_interpretations_are_section,
+    check_sections,
+    check_variants_name_interpretations,
 )
 
 
 def test_rulebook_loads_with_ten_sections_in_order() -> None:
-    book = load_rulebook("prizmik")
-    assert book.game == "prizmik"
-    assert [s.id for s in book.sections] == [f"PZ-{n}" for n in range(1, 11)]
-    assert [s.title for s in book.sections][:3] == [
-        "Overview and turns",
-        "Pieces and nests",
-        "Board and setup",
-    ]
-    assert RULES.rulebook() is book
+    titles = ["Overview and turns", "Pieces and nests", "Board and setup"]
+    check_sections("prizmik", RULES, [f"PZ-{n}" for n in range(1, 11)], titles)
 
 
 def test_interpretations_are_exactly_section_pz_10() -> None:
@@ -31,15 +26,11 @@ def test_interpretations_are_exactly_section_pz_10() -> None:
 
 
 def test_every_variant_option_names_an_interpretation_clause_with_that_variant() -> None:
-    book = load_rulebook("prizmik")
-    keys = {v.key for v in PrizmikRules.variant_options}
-    assert keys == {"setup_files", "fleet_capturable", "no_legal_action", "quiet_limit"}
-    for option in PrizmikRules.variant_options:
-        clause = book.get(option.clause)
-        assert clause.kind == "interpretation"
-        assert clause.variant == option.key
-    marked = {c.variant for c in book.clauses if c.variant}
-    assert marked == keys
+    check_variants_name_interpretations(
+        "prizmik",
+        PrizmikRules,
+        {"setup_files", "fleet_capturable", "no_legal_action", "quiet_limit"},
+    )
 
 
 def test_registry_finds_prizmik_and_its_clauses() -> None:

@@ -5,13 +5,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-import pytest
-
 from referee.tournament import (
     CreateEvent,
     EndRound,
     PairNext,
-    Refusal,
     Register,
     ReportResult,
     Score,
@@ -28,10 +25,10 @@ from referee.tournament.hall import (
     DisputeReport,
     EscalateCall,
     FileReport,
-    HallCommand,
     ResolveCall,
     decide_hall,
 )
+from tests.tournament.helpers import refused, run
 
 AT = datetime(2026, 11, 28, 14, 0, tzinfo=UTC)
 
@@ -42,18 +39,6 @@ def paired(names: tuple[str, ...] = ("Ann", "Ben", "Cal", "Dee"), **settings: ob
     for name in names:
         state = fold(decide(state, Register(name=name)), state)
     return fold(decide(state, PairNext()), state)
-
-
-def run(state: Tournament, *commands: HallCommand) -> Tournament:
-    for command in commands:
-        state = fold(decide_hall(state, command), state)
-    return state
-
-
-def refused(state: Tournament, command: HallCommand) -> str:
-    with pytest.raises(Refusal) as caught:
-        decide_hall(state, command)
-    return caught.value.clause
 
 
 def table_of(state: Tournament, name: str) -> tuple[int, tuple[str, ...]]:

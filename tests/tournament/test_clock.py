@@ -15,6 +15,7 @@ from referee.tournament.errors import Refusal
 from referee.tournament.facts import RoundUndone
 from referee.tournament.model import Settings
 from referee.tournament.state import Tournament, fold
+from tests.tournament.helpers import run
 
 T0 = datetime(2026, 11, 28, 10, 0, tzinfo=UTC)
 
@@ -25,16 +26,9 @@ def at(minutes: float) -> datetime:
 
 def paired() -> Tournament:
     """An event of four with round 1 paired (tables 1 and 2)."""
-    state = fold(d.decide(Tournament(), d.CreateEvent(settings=Settings(game="prizmik"))))
-    for name in ("Ann", "Ben", "Cal", "Dee"):
-        state = fold(d.decide(state, d.Register(name=name)), state)
-    return fold(d.decide(state, d.PairNext()), state)
-
-
-def run(state: Tournament, *commands: d.Command) -> Tournament:
-    for command in commands:
-        state = fold(d.decide(state, command), state)
-    return state
+    state = run(Tournament(), d.CreateEvent(settings=Settings(game="prizmik")))
+    state = run(state, *(d.Register(name=name) for name in ("Ann", "Ben", "Cal", "Dee")))
+    return run(state, d.PairNext())
 
 
 def test_remaining_counts_only_running_time() -> None:

@@ -9,7 +9,6 @@ import pytest
 from referee.tournament import (
     AwardBye,
     ChangePairing,
-    Command,
     CorrectResult,
     CreateEvent,
     Drop,
@@ -31,18 +30,7 @@ from referee.tournament import (
     decide,
     fold,
 )
-
-
-def run(state: Tournament, *commands: Command) -> Tournament:
-    for command in commands:
-        state = fold(decide(state, command), state)
-    return state
-
-
-def refused(state: Tournament, command: Command) -> str:
-    with pytest.raises(Refusal) as caught:
-        decide(state, command)
-    return caught.value.clause
+from tests.tournament.helpers import refused, run
 
 
 def event(names: Sequence[str] = ("Ann", "Ben", "Cal", "Dee"), **settings: object) -> Tournament:

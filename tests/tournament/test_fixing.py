@@ -15,6 +15,7 @@ from referee.tournament import (
     LinkGame,
     PairManual,
     PairNext,
+    Placement,
     RecordGameResult,
     RecordPenalty,
     Refusal,
@@ -36,7 +37,7 @@ from referee.tournament.fixing import (
     Undrop,
     WithdrawPenalty,
 )
-from tests.tournament.test_decisions import refused, run
+from tests.tournament.helpers import refused, run
 
 NAMES = ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
 
@@ -227,6 +228,19 @@ def test_ev_1_5_rounds_and_cut_change_while_possible() -> None:
     assert refused(two, ChangeSettings(rounds=1, reason="fewer")) == "EV-1.5"
 
 
+def lost_the_match(facts: Sequence[f.Fact], level: str) -> None:
+    """EV-8.6: the penalty ``level`` given at table 1 of round 1 lost the first-listed
+    player's match by the games a bo3 needs, voided its open game and was applied there."""
+    penalty, reported, voided, applied = facts
+    assert isinstance(penalty, f.PenaltyRecorded)
+    assert penalty.penalty == level
+    assert isinstance(reported, f.MatchReported)
+    assert reported.score == Score(0, 2)
+    assert isinstance(voided, f.GamesVoided)
+    assert voided.games == ("g1-1-1",)
+    assert applied == f.PenaltyApplied(penalty=1, round=1, table=1)
+
+
 def test_ev_8_6_a_match_loss_decides_the_match_and_a_game_loss_names_the_game() -> None:
     """EV-8.6: a match loss reports the match lost by the games needed and voids its open
     games; a game loss names the player's open game; the head's choice is kept beside the
@@ -235,15 +249,7 @@ def test_ev_8_6_a_match_loss_decides_the_match_and_a_game_loss_names_the_game() 
     first = state.rounds[1].table(1).players[0]  # type: ignore[union-attr]
     name = state.players[first].name
     facts = decide(state, RecordPenalty(player=name, infraction="outside-assistance"))
-    penalty, reported, voided, applied = facts
-    assert isinstance(applied, f.PenaltyApplied)
-    assert applied.penalty == 1
-    assert isinstance(penalty, f.PenaltyRecorded)
-    assert penalty.penalty == "match-loss"
-    assert isinstance(reported, f.MatchReported)
-    assert reported.score == Score(0, 2)
-    assert isinstance(voided, f.GamesVoided)
-    assert voided.games == ("g1-1-1",)
+    lost_the_match(facts, "match-loss")
     chosen = decide(
         state, RecordPenalty(player=name, infraction="outside-assistance", penalty="game-loss")
     )
@@ -265,14 +271,7 @@ def test_ev_8_6_a_disqualification_loses_the_match_in_progress() -> None:
     facts = decide(
         state, RecordPenalty(player=name, infraction="cheating", penalty="disqualification")
     )
-    penalty, reported, voided, applied = facts
-    assert isinstance(penalty, f.PenaltyRecorded)
-    assert penalty.penalty == "disqualification"
-    assert isinstance(reported, f.MatchReported)
-    assert reported.score == Score(0, 2)
-    assert isinstance(voided, f.GamesVoided)
-    assert voided.games == ("g1-1-1",)
-    assert applied == f.PenaltyApplied(penalty=1, round=1, table=1)
+    lost_the_match(facts, "disqualification")
     between = run(event(("Ann", "Ben")), RecordPenalty(player="Ann", infraction="cheating"))
     assert between.penalties[0].penalty == "disqualification"
     assert between.applied_penalties == {}
@@ -418,3 +417,45 @@ def test_ev_8_7_a_penalty_applied_later_is_withdrawn_where_it_took_effect() -> N
     assert refused(state, WithdrawPenalty(penalty=1, reason="wrong")) == "EV-8.7"
     fixed = run(state, WithdrawPenalty(penalty=1, reason="wrong", result="1-1-0"))
     assert fixed.result(2, 1) == Score(1, 1)
+
+
+def test_ev_i_11_a_match_loss_at_a_pod_table_places_the_player_last() -> None:
+    """EV-I.11 (EV-8.6 at a pod): a match loss given at a pod of four is applied there and
+    places the player last, alone, in the result the pod reports later, the others in the
+    order reported; withdrawn (EV-8.7), the reported order stands as it was written."""
+    state = linked(run(event(("Ann", "Ben", "Cal", "Dee"), pods=True), PairNext()))
+    table = state.rounds[1].table(1)
+    assert table is not None
+    assert len(table.players) == 4
+    facts = decide(state, RecordPenalty(player="Ben", infraction="outside-assistance"))
+    assert [type(fact) for fact in facts] == [f.PenaltyRecorded, f.PenaltyApplied]
+    penalized = run(state, RecordPenalty(player="Ben", infraction="outside-assistance"))
+    assert penalized.applied_penalties == {1: (1, 1)}
+    assert penalized.result(1, 1) is None  # the others play on
+    reported = run(penalized, ReportResult(round=1, table=1, slip="Ben>Ann>Cal=Dee"))
+    result = reported.result(1, 1)
+    assert isinstance(result, Placement)
+    ann, ben, cal, dee = (reported.find(n) or n for n in ("Ann", "Ben", "Cal", "Dee"))
+    assert result.place_of(ann) < result.place_of(cal) == result.place_of(dee)
+    assert result.place_of(ben) > result.place_of(dee)
+    back = run(reported, WithdrawPenalty(penalty=1, reason="wrong player"))
+    first = back.result(1, 1)
+    assert isinstance(first, Placement)
+    assert first.place_of(ben) == 1
+
+
+def test_ev_i_11_a_match_loss_leaving_one_player_decides_the_pod() -> None:
+    """EV-I.11: at a pod of two (five players sit three and two, EV-7.1), a match loss
+    leaves one player, who is first at once; the table's open games are closed as void."""
+    state = linked(run(event(("Ann", "Ben", "Cal", "Dee", "Eve"), pods=True), PairNext()))
+    pair = next(p for p in state.rounds[1].pairings if len(p.players) == 2)
+    assert pair.table is not None
+    loser, winner = pair.players
+    name = state.players[loser].name
+    facts = decide(state, RecordPenalty(player=name, infraction="outside-assistance"))
+    assert [type(fact) for fact in facts] == [f.PenaltyRecorded, f.GamesVoided, f.PenaltyApplied]
+    done = run(state, RecordPenalty(player=name, infraction="outside-assistance"))
+    result = done.result(1, pair.table)
+    assert isinstance(result, Placement)
+    assert result.place_of(winner) == 1
+    assert result.place_of(loser) == 2

@@ -9,7 +9,6 @@ import pytest
 
 from referee.tournament import (
     AwardBye,
-    Command,
     CorrectResult,
     CreateEvent,
     Drop,
@@ -24,15 +23,9 @@ from referee.tournament import (
     Tournament,
     compute_standings,
     decide,
-    fold,
     games_to_win,
 )
-
-
-def run(state: Tournament, *commands: Command) -> Tournament:
-    for command in commands:
-        state = fold(decide(state, command), state)
-    return state
+from tests.tournament.helpers import run
 
 
 def test_match_lengths() -> None:
@@ -72,10 +65,9 @@ def test_dropped_players_are_not_paired_but_still_count_as_met() -> None:
     assert line.omw == "1/3"  # the dropped 0-1 opponent, at the floor, still counts
 
 
-def test_playoffs_do_not_change_the_swiss_standings() -> None:
-    """EV-6.5: cut results leave the standings as they were after the Swiss rounds;
-    EV-8.3: a correction that changes a playoff winner is refused once the next bracket round
-    is paired from it."""
+def swiss_played_before_a_cut() -> Tournament:
+    """Eight players, two Swiss rounds before a top-4 cut, every first-listed player
+    winning 2-1: the cut is next."""
     state = run(Tournament(), CreateEvent(settings=Settings(game="x", rounds=2, cut=4)))
     state = run(state, *(Register(name=f"P{i}") for i in range(8)))
     for _ in range(2):
@@ -85,6 +77,14 @@ def test_playoffs_do_not_change_the_swiss_standings() -> None:
                 state = run(
                     state, ReportResult(round=state.current_round, table=pairing.table, slip="2-1")
                 )
+    return state
+
+
+def test_playoffs_do_not_change_the_swiss_standings() -> None:
+    """EV-6.5: cut results leave the standings as they were after the Swiss rounds;
+    EV-8.3: a correction that changes a playoff winner is refused once the next bracket round
+    is paired from it."""
+    state = swiss_played_before_a_cut()
     before = state.standings()
     state = run(state, PairNext())
     for table in (1, 2):
@@ -166,15 +166,7 @@ def test_awarded_bye_counts_as_a_bye_for_the_odd_bye() -> None:
 def test_final_ranking_after_a_cut() -> None:
     """EV-I.9 (MTR): cut players rank by how far they went, then by Swiss standing; the
     rest follow in Swiss order; the Swiss ranks themselves are untouched (EV-6.5)."""
-    state = run(Tournament(), CreateEvent(settings=Settings(game="x", rounds=2, cut=4)))
-    state = run(state, *(Register(name=f"P{i}") for i in range(8)))
-    for _ in range(2):
-        state = run(state, PairNext())
-        for pairing in state.rounds[state.current_round].pairings:
-            if pairing.table is not None:
-                state = run(
-                    state, ReportResult(round=state.current_round, table=pairing.table, slip="2-1")
-                )
+    state = swiss_played_before_a_cut()
     swiss = [s.player for s in state.standings()]
     assert state.final_ranking(swiss) == []  # no cut yet
     state = run(state, PairNext())

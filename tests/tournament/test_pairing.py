@@ -113,6 +113,32 @@ def test_awarded_byes_sit_out_and_tables_follow_points() -> None:
     assert "p1" in tables[1]
 
 
+def random_results(
+    rnd: random.Random,
+    pairs: list[tuple[str, str]],
+    bye: str | None,
+    points: dict[str, int],
+    met: dict[str, set[str]],
+    byes: dict[str, int],
+) -> None:
+    """A round's random results: the first-listed player wins 45 in 100, the second as
+    often, the rest are draws (3/1/0 points); the bye scores a win."""
+    for a, b in pairs:
+        met[a].add(b)
+        met[b].add(a)
+        x = rnd.random()
+        if x < 0.45:
+            points[a] += 3
+        elif x < 0.9:
+            points[b] += 3
+        else:
+            points[a] += 1
+            points[b] += 1
+    if bye:
+        points[bye] += 3
+        byes[bye] += 1
+
+
 def _realistic(n: int, rounds_played: int, seed: int) -> list[Seat]:
     """Seats after ``rounds_played`` rounds paired by the core itself, with random results."""
     rnd = random.Random(seed)
@@ -125,20 +151,7 @@ def _realistic(n: int, rounds_played: int, seed: int) -> list[Seat]:
             Seat(id=p, points=points[p], opponents=frozenset(met[p]), byes=byes[p]) for p in order
         ]
         pairs, bye = swiss_pairs(seats)
-        for a, b in pairs:
-            met[a].add(b)
-            met[b].add(a)
-            x = rnd.random()
-            if x < 0.45:
-                points[a] += 3
-            elif x < 0.9:
-                points[b] += 3
-            else:
-                points[a] += 1
-                points[b] += 1
-        if bye:
-            points[bye] += 3
-            byes[bye] += 1
+        random_results(rnd, pairs, bye, points, met, byes)
     order = sorted(points, key=lambda p: (-points[p], p))
     return [Seat(id=p, points=points[p], opponents=frozenset(met[p]), byes=byes[p]) for p in order]
 

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 
 from referee.tournament import Seat, swiss_pairs
-from tests.tournament.test_pairing import rounds
+from tests.tournament.test_pairing import random_results, rounds
 
 PLAYERS = 10_001  # odd, so every round has a bye
 ROUNDS = 9
@@ -65,19 +65,7 @@ def test_pairing_quality_at_ten_thousand_players() -> None:
         inside = [(a, b) for a, b in pairs if points[a] == points[b]]
         shaped = sum(1 for a, b in inside if rank[b] - rank[a] == size[points[a]] // 2)
         assert shaped >= 0.99 * len(inside)
-        for a, b in pairs:
-            met[a].add(b)
-            met[b].add(a)
-            x = rnd.random()
-            if x < 0.45:
-                points[a] += 3
-            elif x < 0.9:
-                points[b] += 3
-            else:
-                points[a] += 1
-                points[b] += 1
-        points[bye] += 3
-        byes[bye] += 1
+        random_results(rnd, pairs, bye, points, met, byes)
 
 
 def test_round_beyond_the_score_gap_bound_falls_back_to_the_whole_round() -> None:

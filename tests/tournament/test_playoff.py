@@ -9,7 +9,6 @@ from collections.abc import Sequence
 import pytest
 
 from referee.tournament import (
-    Command,
     CreateEvent,
     PairNext,
     Refusal,
@@ -17,8 +16,6 @@ from referee.tournament import (
     ReportResult,
     Settings,
     Tournament,
-    decide,
-    fold,
 )
 from referee.tournament.playoff import (
     bracket,
@@ -30,14 +27,9 @@ from referee.tournament.playoff import (
 )
 from referee.tournament.slips import parse_placement, placement_order
 from referee.tournament.state import TableState
+from tests.tournament.helpers import run
 
 NAMES = [f"P{n:02}" for n in range(1, 17)]
-
-
-def run(state: Tournament, *commands: Command) -> Tournament:
-    for command in commands:
-        state = fold(decide(state, command), state)
-    return state
 
 
 def play_round(state: Tournament, slip: str = "2-0-0") -> Tournament:

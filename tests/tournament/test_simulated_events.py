@@ -8,7 +8,6 @@ from collections import Counter
 from referee.tournament import (
     AwardBye,
     ChangePairing,
-    Command,
     CorrectResult,
     CreateEvent,
     Drop,
@@ -22,14 +21,8 @@ from referee.tournament import (
     Standings,
     Tournament,
     decide,
-    fold,
 )
-
-
-def run(state: Tournament, *commands: Command) -> Tournament:
-    for command in commands:
-        state = fold(decide(state, command), state)
-    return state
+from tests.tournament.helpers import run
 
 
 def report_all(state: Tournament, rnd: random.Random, pods: bool = False) -> Tournament:

@@ -121,6 +121,35 @@ def test_shared_rank_is_one_plus_those_strictly_ahead(
             assert int(before.player[1:]) < int(after.player[1:])
 
 
+def test_a_table_keeps_each_line_that_did_not_move_and_makes_the_others_again() -> None:
+    """``Standings.table()`` after one result: the lines of players it did not touch and
+    whose rank stayed are the same objects as before (issue 32 goal 4: a page after a result
+    makes again only what moved); every line is still the from-scratch one (EV-4.1), a
+    rank moved by the result is new (EV-4.6) and a drop shows at once (EV-2.5)."""
+    settings_ = Settings(game="x")
+    entrants = [Entrant(id=f"p{i}", name=f"P{i}", order=i) for i in range(12)]
+    live = Standings(settings_, entrants)
+    results = {(1, t): MatchResult(round=1, players=(f"p{2 * t}", f"p{2 * t + 1}"),
+                                   score=Score(2, 0)) for t in range(6)}  # fmt: skip
+    for key, result in results.items():
+        live.record(key, result)
+    before = {line.player: line for line in live.table()}
+    # two players without a win draw: the winners' ranks and figures stay (the losers' MW is
+    # at the floor either way); theirs, and the ranks of the players they pass, move
+    results[(2, 1)] = MatchResult(round=2, players=("p5", "p7"), score=Score(1, 1, 1))
+    live.record((2, 1), results[(2, 1)])
+    after = live.table()
+    assert after == compute_standings(entrants, results.values(), settings_)
+    kept = {line.player for line in after if line is before[line.player]}
+    moved = {line.player for line in after if line != before[line.player]}
+    assert {"p5", "p7", "p9", "p11"} <= moved  # the two who drew rose above these two
+    assert {"p0", "p2", "p8", "p10"} <= kept  # untouched, at the same rank: the same lines
+    assert not kept & moved
+    live.update_player(Entrant(id="p5", name="P5", order=5, dropped_after=2))
+    dropped = next(line for line in live.table() if line.player == "p5")
+    assert dropped.dropped_after == 2
+
+
 def test_explain_names_opponents_and_the_floor() -> None:
     """EV-4.5: explain() shows each opponent's MW%, the floor applied, the sum and the mean."""
     entrants = [Entrant(id=p, name=p.title(), order=i) for i, p in enumerate(["ann", "ben", "cal"])]

@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import IO, Any
 
 import httpx
 import pytest
@@ -86,6 +87,38 @@ def event_of_five(store: str, name: str) -> str:
     return event
 
 
+def tribute_body(sealed_list: str) -> dict[str, Any]:
+    """A Tribute game for Ann, Ben and Cy at table 1, as ``POST /api/games`` takes it: open
+    lists for p1 (Aces, Jokers) and p3 (Jacks), p2's list ``sealed_list`` sealed."""
+    from referee.kit.decks import parse_decklist
+    from service.commands import Commands
+
+    sealed, _salt = Commands.seal_decklist(Commands(), parse_decklist(sealed_list, "p2"))
+    return {
+        "game": "tribute",
+        "players": {"p1": "Ann", "p2": "Ben", "p3": "Cy"},
+        "meta": {"table": "1"},
+        "decks": {
+            "p1": {"decklist": "2 Ace\n2 Joker"},
+            "p3": {"decklist": "2 Jack"},
+            "p2": {"sealed": f"{sealed.commitment}:{sealed.size}"},
+        },
+    }
+
+
+def api_event(client: Any, head: str, players: list[str], **settings: Any) -> str:
+    """A PRIZMIK event of ``players`` made over the API by the head referee's token ``head``
+    (``settings``: the name, rounds and the rest of ``POST /api/events``'s body)."""
+    body = {"name": "Cup", "game": "prizmik", **settings}
+    made = client.post("/api/events", json=body, headers=auth(head))
+    assert made.status_code == 201, made.text
+    event: str = made.json()["event_id"]
+    entered = {"players": players}
+    done = client.post(f"/api/events/{event}/players", json=entered, headers=auth(head))
+    assert done.status_code == 201, done.text
+    return event
+
+
 def auth(token: str, **extra: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}", **extra}
 
@@ -114,6 +147,44 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def start_serve(
+    store: str, port: int, out: IO[Any], *extra: str, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """``referee serve`` of ``store`` on loopback ``port``, its output to ``out``."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "serve", "--store", store, "--port", str(port), *extra],
+        cwd=str(ROOT),
+        stdout=out,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def serving(base: str, process: subprocess.Popen[bytes]) -> bool:
+    """Whether the server ``process`` at ``base`` answers its health check within 60 s (a
+    wait, not a timing: --workers 2 on a busy host), or ``False`` once it has ended."""
+    deadline = time.monotonic() + 60
+    while process.poll() is None and time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                return True
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    return False
+
+
+def stop_serve(process: subprocess.Popen[bytes] | None) -> None:
+    """End a server ``process`` as a signal would (killed after 15 s)."""
+    if process is not None and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
 class Server:
     """A ``referee serve`` process on loopback, stopped by ``stop``."""
 
@@ -124,43 +195,13 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = Path(os.environ.get("TMPDIR", "/tmp")) / f"referee-serve-{self.port}.log"
         self._out = self.log.open("w")
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "cli.main",
-                "serve",
-                "--store",
-                store,
-                "--port",
-                str(self.port),
-                *extra,
-            ],
-            cwd=str(ROOT),
-            stdout=self._out,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, **(env or {})},
-        )
-        deadline = time.monotonic() + 60  # a wait, not a timing: --workers 2 on a busy host
-        while True:
-            try:
-                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"referee serve did not start:\n{self.log.read_text()}")
-            time.sleep(0.1)
+        self.process = start_serve(store, self.port, self._out, *extra, env=env)
+        if not serving(self.base, self.process):
+            self.stop()
+            raise RuntimeError(f"referee serve did not start:\n{self.log.read_text()}")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
+        stop_serve(self.process)
         self._out.close()
 
 

@@ -71,3 +71,45 @@ def test_the_text_export_has_one_charset(client: Client, tokens: Tokens) -> None
     assert text.headers["content-type"] == "text/plain; charset=utf-8"
     html = client.get(f"/api/games/{game}/export?format=html", headers=auth(tokens["head"]))
     assert html.headers["content-type"] == "text/html; charset=utf-8"
+
+
+def test_every_write_route_documents_if_match_and_idempotency_key(client: Client) -> None:
+    """Issue 34 item 1: ``If-Match`` and ``Idempotency-Key`` on every write route, the event
+    routes too, and the document says so (both come with the injected ``writer``); a POST that
+    stores nothing (a check, a posting verified) takes neither."""
+    paths = client.get("/schema/openapi.json").json()["paths"]
+    stores_nothing = {"/api/games/{game_id}/check", "/api/events/{event_id}/postings/verify"}
+    imports = {"/api/imports"}  # a whole record, as a file: its own bookkeeping
+    writes = sorted(
+        set(p for p, item in paths.items() if "post" in item) - stores_nothing - imports
+    )
+    assert len(writes) >= 40
+    for path in writes:
+        headers = {
+            p["name"] for p in paths[path]["post"].get("parameters", []) if p["in"] == "header"
+        }
+        assert headers == {"If-Match", "Idempotency-Key"}, path
+    for path in stores_nothing:
+        assert "parameters" not in paths[path]["post"] or all(
+            p["in"] != "header" for p in paths[path]["post"]["parameters"]
+        )
+
+
+def test_a_page_form_is_refused_for_its_caller_before_it_is_read(
+    client: Client, tokens: Tokens
+) -> None:
+    """REF-3.2 on the pages too: a player's penalty form is refused (403) by the route's guard
+    whatever it carries, before it is read or its key kept; a page asked without a token
+    answers with the sign-in page, which comes back to it."""
+    game = _game(client, tokens)
+    form = {"content-type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin"}
+    sent = client.post(
+        f"/games/{game}/do/penalty",
+        content=b"idem=k1&seat=%%%",
+        headers=auth(tokens["ann"], **form),
+    )
+    assert sent.status_code == 403, sent.text
+    nobody = client.get(f"/games/{game}/dossier", follow_redirects=False)
+    assert nobody.status_code == 303
+    assert nobody.headers["location"] == f"/login?next=/games/{game}/dossier"
+    assert client.get(f"/games/{game}/dossier", headers=auth(tokens["ann"])).status_code == 403

@@ -31,6 +31,17 @@ def _events(store: str, game: str) -> int:
         svc.close()
 
 
+def _entry(
+    live_server: ThreadServer, tokens: Tokens, store: str, **request: Any
+) -> tuple[str, int, httpx.Response]:
+    """A new game at table 1, its events before, and the head referee's entry ``request``."""
+    base = live_server.base
+    game = _game(base, tokens["head"], "1")
+    before = _events(store, game)
+    headers = auth(tokens["head"], **request.pop("headers", {}))
+    return game, before, httpx.post(f"{base}/api/games/{game}/entries", headers=headers, **request)
+
+
 def test_a_table_referee_reads_only_their_own_tables_audits(
     live_server: ThreadServer, tokens: Tokens
 ) -> None:
@@ -47,14 +58,7 @@ def test_a_table_referee_reads_only_their_own_tables_audits(
 def test_an_entry_longer_than_a_line_is_refused_and_nothing_is_stored(
     live_server: ThreadServer, tokens: Tokens, store: str
 ) -> None:
-    base = live_server.base
-    game = _game(base, tokens["head"], "1")
-    before = _events(store, game)
-    long = httpx.post(
-        f"{base}/api/games/{game}/entries",
-        json={"text": "e1>e2 " + "x" * 2_000},
-        headers=auth(tokens["head"]),
-    )
+    game, before, long = _entry(live_server, tokens, store, json={"text": "e1>e2 " + "x" * 2_000})
     assert long.status_code == 422, long.text
     assert long.headers["content-type"].startswith("application/problem+json")
     assert _events(store, game) == before  # not even kept as evidence
@@ -84,13 +88,9 @@ def test_a_claim_longer_than_a_page_is_refused(
 def test_a_body_past_the_limit_is_413_with_a_problem_body(
     live_server: ThreadServer, tokens: Tokens, store: str
 ) -> None:
-    base = live_server.base
-    game = _game(base, tokens["head"], "1")
-    before = _events(store, game)
-    big = httpx.post(
-        f"{base}/api/games/{game}/entries",
-        content=b'{"text": "' + b"x" * (1024 * 1024) + b'"}',
-        headers=auth(tokens["head"], **{"Content-Type": "application/json"}),
+    content = b'{"text": "' + b"x" * (1024 * 1024) + b'"}'
+    game, before, big = _entry(
+        live_server, tokens, store, content=content, headers={"Content-Type": "application/json"}
     )
     assert big.status_code == 413, big.text
     assert big.json()["status"] == 413

@@ -325,7 +325,7 @@ def test_a_player_page_put_together_from_pieces_is_the_page_rendered_whole(
                 me=index.line(name),
                 explained=index.explain(name),
                 top_slot=SLOT,
-                forms=True,  # the reader is a player: the hall's forms (service.calls)
+                forms=False,  # Ann reads others' pages: no hall forms (they act on her table)
                 **key_field(),
             )
             .replace(SLOT, viewer_top(who))

@@ -9,24 +9,9 @@ from typing import Any
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from tests.web.conftest import Tokens, auth
+from tests.web.conftest import Tokens, api_event, auth
 
 Client = TestClient[Litestar]
-
-
-def _event(client: Client, head: str, players: list[str], **settings: Any) -> str:
-    made = client.post(
-        "/api/events",
-        json={"name": "Fix", "game": "prizmik", **settings},
-        headers=auth(head),
-    )
-    assert made.status_code == 201, made.text
-    event: str = made.json()["event_id"]
-    done = client.post(
-        f"/api/events/{event}/players", json={"players": players}, headers=auth(head)
-    )
-    assert done.status_code == 201, done.text
-    return event
 
 
 def _refused(client: Client, head: str, event: str, path: str, body: Any, clause: str) -> None:
@@ -41,7 +26,7 @@ def test_fix_routes_answer_and_refuse_with_their_clauses(client: Client, tokens:
     """EV-5.12 (engine repair), EV-5.13 (undo), EV-2.7 (undrop), EV-1.5 (change), EV-8.6 and
     EV-8.7 (penalty and withdrawal), EV-1.4 (end), EV-5.6 (draw) over HTTP."""
     head = tokens["head"]
-    event = _event(client, head, ["Ann", "Ben", "Cal", "Dee"], seed=11, rounds=2)
+    event = api_event(client, head, ["Ann", "Ben", "Cal", "Dee"], name="Fix", seed=11, rounds=2)
     draw = client.get(f"/api/events/{event}/draw", headers=auth(tokens["public"])).json()
     assert draw["seed"] == 11
     assert len(draw["order"]) == 4
@@ -99,7 +84,7 @@ def test_fix_routes_answer_and_refuse_with_their_clauses(client: Client, tokens:
 def test_only_the_head_fixes_and_the_routes_are_documented(client: Client, tokens: Tokens) -> None:
     """The fixes are the head referee's: a scorekeeper is refused (403); the OpenAPI
     document lists every route with its statuses."""
-    event = _event(client, tokens["head"], ["Ann", "Ben"])
+    event = api_event(client, tokens["head"], ["Ann", "Ben"], name="Fix")
     answer = client.post(
         f"/api/events/{event}/undo", json={"reason": "x"}, headers=auth(tokens["scorekeeper"])
     )

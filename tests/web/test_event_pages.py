@@ -302,3 +302,37 @@ def test_ev_2_2_a_player_registered_with_their_id_is_found_by_it(
     legal = f"/api/games/{game}/legal?seat={seat}"
     assert client.get(legal, headers=auth(namesake)).status_code == 403
     assert client.get(legal, headers=auth(mine)).status_code == 200  # her own seat
+
+
+def test_the_hall_forms_are_on_a_players_own_page_only(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    """A judge call and a result report from a player's page act on the reader's own table
+    (EV-10, EV-11): Ann reading Ben's page is shown neither form, Ann on her own page both,
+    and so is Ben on his; a namesake of Ann bound to another id is not Ann. Each page is read
+    twice: the second answer is the kept one (``web.fastpath``)."""
+    from tests.web.conftest import house_ids
+
+    with open_service(store) as svc:
+        event = svc.event_new("Hall Cup", "prizmik", rounds=3).event_id
+        svc.event_register(event, ["Ann", "Ben"], player_ids=house_ids(store, ["Ann", "Ben"]))
+        svc.event_pair(event)
+    side = TokenStore(open_side_db(parse_store(store)))
+    namesake = side.create("player", "Ann", player_id="someone-else")[1]
+    side.db.close()
+
+    def forms(token: str, player: str) -> set[str]:
+        shown = []
+        for _ in range(2):
+            page = client.get(f"/events/{event}/players/{player}", headers=auth(token))
+            assert page.status_code == 200, page.text
+            shown.append({f for f in ("call-judge", "report-result") if f'id="{f}"' in page.text})
+        assert shown[0] == shown[1]
+        return shown[0]
+
+    assert forms(tokens["ann"], "Ann") == {"call-judge", "report-result"}
+    assert forms(tokens["ann"], "Ben") == set()
+    assert forms(tokens["ben"], "Ben") == {"call-judge", "report-result"}
+    assert forms(tokens["ben"], "Ann") == set()
+    assert forms(namesake, "Ann") == set()
+    assert forms(tokens["head"], "Ann") == set()

@@ -1,4 +1,4 @@
-"""An event write over HTTP carries its terms to the service (``web.api.event_terms``): a
+"""An event write over HTTP carries its terms to the service (``web.guards.Writer``): a
 stale ``If-Match`` answers 412, a retry with the ``Idempotency-Key`` of a write already
 stored answers 409 ``already-stored``, and neither stores anything."""
 

@@ -16,10 +16,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from referee.kit.decks import parse_decklist
 from service.app import open_service
-from service.commands import Commands
-from tests.web.conftest import Server, ThreadServer, Tokens, auth
+from tests.web.conftest import Server, ThreadServer, Tokens, auth, tribute_body
 
 Client = TestClient[Litestar]
 
@@ -136,17 +134,7 @@ def test_games_list_and_scoreboard_stream(live_server: ThreadServer, tokens: Tok
 def tribute(client: Client, tokens: Tokens, store: str) -> str:
     """A Tribute game for Ann, Ben and Cy: open lists for p1 (Aces, Jokers) and p3 (Jacks), a
     sealed one for p2; everyone has drawn, p1 has tried a card that is not theirs."""
-    sealed, _salt = Commands.seal_decklist(Commands(), parse_decklist("2 King\n1 Jack", "p2"))
-    body = {
-        "game": "tribute",
-        "players": {"p1": "Ann", "p2": "Ben", "p3": "Cy"},
-        "meta": {"table": "1"},
-        "decks": {
-            "p1": {"decklist": "2 Ace\n2 Joker"},
-            "p3": {"decklist": "2 Jack"},
-            "p2": {"sealed": f"{sealed.commitment}:{sealed.size}"},
-        },
-    }
+    body = tribute_body("2 King\n1 Jack")
     created = client.post("/api/games", json=body, headers=auth(tokens["head"]))
     assert created.status_code == 201, created.text
     game: str = created.json()["game_id"]
@@ -232,21 +220,13 @@ def test_the_public_never_sees_a_hidden_card(
     # refused outright: the exact record, the legal entries, a dry run
     for path in (f"/api/games/{tribute}/export?format=jsonl", f"/api/games/{tribute}/legal"):
         assert client.get(path, headers=auth(tokens["public"])).status_code == 403
-    assert (
-        client.post(
-            f"/api/games/{tribute}/check", json={"text": "play Ace"}, headers=auth(tokens["public"])
-        ).status_code
-        == 403
-    )
+    check = f"/api/games/{tribute}/check"
+    refused = client.post(check, json={"text": "play Ace"}, headers=auth(tokens["public"]))
+    assert refused.status_code == 403
     # once a card is played it is public, and the others stay hidden
-    assert (
-        client.post(
-            f"/api/games/{tribute}/entries",
-            json={"text": "play Joker"},
-            headers=auth(tokens["table1"]),
-        ).status_code
-        == 201
-    )
+    entries = f"/api/games/{tribute}/entries"
+    played = client.post(entries, json={"text": "play Joker"}, headers=auth(tokens["table1"]))
+    assert played.status_code == 201
     hidden = secrets_now(store, tribute)
     assert "Joker" not in hidden["p1"]
     assert "Ace" in hidden["p1"]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +24,7 @@ from typer.testing import CliRunner
 from cli.main import app
 from events.schema import ActionRecorded, BranchRecorded, EntriesMerged
 from service.app import open_service
-from tests.web.conftest import ROOT, Tokens, auth, free_port
+from tests.web.conftest import ROOT, Tokens, auth, free_port, serving, start_serve, stop_serve
 from tests.web.test_pages import CHROMIUM, browser, enter, signed_in  # noqa: F401
 
 runner = CliRunner()
@@ -89,42 +88,14 @@ class Hall:
 
     def start(self) -> None:
         with self.log.open("ab") as out:
-            self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "cli.main",
-                    "serve",
-                    "--store",
-                    self.store,
-                    "--port",
-                    str(self.port),
-                ],
-                cwd=str(ROOT),
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                env=dict(os.environ),
-            )
-        for _ in range(600):  # bounded: 60 s on a busy machine
-            try:
-                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.1)
+            self.process = start_serve(self.store, self.port, out)
+        if serving(self.base, self.process):
+            return
         self.stop()
         raise RuntimeError(f"referee serve did not start:\n{self.log.read_text()}")
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
+        stop_serve(self.process)
         self.process = None
 
 

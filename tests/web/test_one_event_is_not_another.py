@@ -24,22 +24,10 @@ from events.codec import decode, encode, seal_after
 from events.interchange.jsonl import export_jsonl
 from events.schema import GENESIS_HASH
 from tests.postgres import pg_env, pg_url  # noqa: F401 - the fixture
-from tests.web.conftest import ROOT, Server, Tokens, auth
+from tests.web.conftest import ROOT, Server, Tokens, api_event, auth
+from tests.web.test_remote_cli import cli
 
 # -- helpers ---------------------------------------------------------------------------
-
-
-def _event(client: TestClient[Litestar], head: str, name: str, players: list[str]) -> str:
-    made = client.post(
-        "/api/events", json={"name": name, "game": "prizmik", "rounds": 3}, headers=auth(head)
-    )
-    assert made.status_code == 201, made.text
-    event: str = made.json()["event_id"]
-    added = client.post(
-        f"/api/events/{event}/players", json={"players": players}, headers=auth(head)
-    )
-    assert added.status_code == 201, added.text
-    return event
 
 
 def _pair(client: TestClient[Litestar], head: str, event: str) -> list[dict[str, Any]]:
@@ -64,8 +52,8 @@ def test_a_table_token_names_its_event_and_reaches_no_other_events_table_1(
     (another event in the same store) is refused, and a token naming no event has no table
     in any event."""
     head = tokens["head"]
-    friday = _event(client, head, "Friday", ["Ann", "Ben"])
-    saturday = _event(client, head, "Saturday", ["Cal", "Dee"])
+    friday = api_event(client, head, ["Ann", "Ben"], name="Friday", rounds=3)
+    saturday = api_event(client, head, ["Cal", "Dee"], name="Saturday", rounds=3)
     (fri_table,) = _pair(client, head, friday)
     (sat_table,) = _pair(client, head, saturday)
     assert fri_table["table"] == sat_table["table"] == 1
@@ -183,7 +171,7 @@ def test_names_are_display_only_ids_their_own_namespace_and_lookups_exact(
     take no id; look-alike names (case, a Cyrillic A, a zero-width space) are refused with a
     clear message unless allowed; ``drop ann`` does not drop Ann."""
     head = auth(tokens["head"])
-    event = _event(client, tokens["head"], "Names", ["P2", "p3", "Ann"])
+    event = api_event(client, tokens["head"], ["P2", "p3", "Ann"], name="Names", rounds=3)
     info = client.get(f"/api/events/{event}/standings", headers=head).json()
     assert sorted(r["player"] for r in info) == ["Ann", "P2", "p3"]
     more = client.post(f"/api/events/{event}/players", json={"players": ["Ben"]}, headers=head)
@@ -319,7 +307,7 @@ def test_an_imported_event_record_is_judged_by_the_live_decisions(
     """A re-hashed record that a live command would refuse is refused on import with the
     clause, nothing of it stored, and ``GET /events`` and the event list still answer."""
     head = auth(tokens["head"])
-    event = _event(client, tokens["head"], "Cup", ["Ann", "Ben"])
+    event = api_event(client, tokens["head"], ["Ann", "Ben"], name="Cup", rounds=3)
     _pair(client, tokens["head"], event)
     reported = client.post(
         f"/api/events/{event}/results", json={"slips": ["1=2-1-0"]}, headers=head
@@ -380,7 +368,7 @@ def test_an_imported_fix_is_judged_by_the_live_fixing_decisions(
     refused with the clause; an honest record with a drop, an undrop and a change of the
     number of rounds imports intact."""
     head = auth(tokens["head"])
-    event = _event(client, tokens["head"], "Fixes", ["Ann", "Ben", "Cal"])
+    event = api_event(client, tokens["head"], ["Ann", "Ben", "Cal"], name="Fixes", rounds=3)
     for args in (
         ("drop", event, "Cal", "--reason", "left early"),
         ("undrop", event, "Cal", "--reason", "came back"),
@@ -474,7 +462,7 @@ def test_event_routes_apply_the_bounds_of_the_game_routes(
         answer = client.post("/api/events", json=body, headers=head)
         assert 400 <= answer.status_code < 500, (body, answer.status_code)
     assert client.get("/api/events/ev-none", headers=head).status_code == 404
-    event = _event(client, tokens["head"], "Cup", ["Ann", "Ben"])
+    event = api_event(client, tokens["head"], ["Ann", "Ben"], name="Cup", rounds=3)
     bodies: tuple[tuple[str, dict[str, Any]], ...] = (
         ("players", {"players": ["y" * 60_000]}),
         ("drops", {"player": "Ann", "reason": "r" * 20_000}),
@@ -625,7 +613,7 @@ def test_the_roles_table_says_what_the_scorekeeper_may_do(
     row = next(line for line in roles.splitlines() if line.startswith("| `scorekeeper` |"))
     assert "write nothing" not in row
     assert "register" in row
-    event = _event(client, tokens["head"], "Cup", ["Ann", "Ben"])
+    event = api_event(client, tokens["head"], ["Ann", "Ben"], name="Cup", rounds=3)
     keeper = auth(tokens["scorekeeper"])
     assert (
         client.post(f"/api/events/{event}/players", json={"players": ["Cal"]}, headers=keeper)
@@ -672,23 +660,8 @@ def test_typer_usage_errors_are_one_line() -> None:
         ["verify", "--nope"],
         ["event", "register"],
     ):
-        done = subprocess.run(
-            [sys.executable, "-m", "cli.main", *args],
-            cwd=str(ROOT),
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        lines = done.stderr.strip().splitlines()
-        assert done.returncode == 2, (
-            args,
-            done.stderr,
-        )
-        assert len(lines) == 1, (
-            args,
-            done.stderr,
-        )
-        assert lines[0].startswith("error: "), (
-            args,
-            done.stderr,
-        )
+        code, _, err = cli(ROOT, *args)  # the installed command, as a process
+        lines = err.strip().splitlines()
+        assert code == 2, (args, err)
+        assert len(lines) == 1, (args, err)
+        assert lines[0].startswith("error: "), (args, err)

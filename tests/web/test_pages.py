@@ -22,10 +22,8 @@ from typing import Any
 import httpx
 import pytest
 
-from referee.kit.decks import parse_decklist
 from service.app import open_service
-from service.commands import Commands
-from tests.web.conftest import ROOT, ThreadServer, Tokens, auth
+from tests.web.conftest import ROOT, ThreadServer, Tokens, auth, tribute_body
 from tests.web.pixels import Image
 
 CHROMIUM = "/usr/bin/chromium"
@@ -364,21 +362,7 @@ def test_a_card_game_shows_the_public_no_hidden_card(
     browser: Any, live_server: ThreadServer, tokens: Tokens, shots: Path
 ) -> None:
     base = live_server.base
-    sealed, _ = Commands.seal_decklist(Commands(), parse_decklist("2 King", "p2"))
-    game = new_game(
-        base,
-        tokens["head"],
-        {
-            "game": "tribute",
-            "players": {"p1": "Ann", "p2": "Ben", "p3": "Cy"},
-            "meta": {"table": "1"},
-            "decks": {
-                "p1": {"decklist": "2 Ace\n2 Joker"},
-                "p3": {"decklist": "2 Jack"},
-                "p2": {"sealed": f"{sealed.commitment}:{sealed.size}"},
-            },
-        },
-    )
+    game = new_game(base, tokens["head"], tribute_body("2 King"))
     referee = signed_in(browser, base, tokens["table1"])
     referee.goto(f"{base}/games/{game}")
     for seat in ("p1", "p2", "p3"):

@@ -56,12 +56,24 @@
       el.dataset.shown = "1";
     });
   }
+  // What a page's clocks of one event need read: one table alone (a player's or a table's
+  // page), the tables with extra time (the hall's clock), else the whole round (at 5,000
+  // tables that is the whole round for every open page, every few seconds).
+  function narrowed(elements) {
+    const tables = new Set(elements.filter((el) => el.dataset.table !== undefined).map((el) => el.dataset.table));
+    if (tables.size === 1) return "?table=" + encodeURIComponent([...tables][0]);
+    if (elements.every((el) => el.dataset.table === undefined || parseInt(el.dataset.ext || "0", 10) > 0)) return "?extended=true";
+    return "";
+  }
   async function sync() {
-    const events = new Set();
-    document.querySelectorAll("[data-clock]").forEach((el) => { const ev = eventOf(el); if (ev) events.add(ev); });
-    for (const ev of events) {
+    const events = new Map();
+    document.querySelectorAll("[data-clock]").forEach((el) => {
+      const ev = eventOf(el);
+      if (ev) events.set(ev, [...(events.get(ev) || []), el]);
+    });
+    for (const [ev, elements] of events) {
       try {
-        const response = await fetch("/api/events/" + encodeURIComponent(ev) + "/clock", { credentials: "same-origin", cache: "no-store" });
+        const response = await fetch("/api/events/" + encodeURIComponent(ev) + "/clock" + narrowed(elements), { credentials: "same-origin", cache: "no-store" });
         if (response.ok) clocks.set(ev, { data: await response.json(), at: performance.now() });
       } catch (e) { /* keep counting from the last reading */ }
     }

@@ -292,7 +292,8 @@
       });
       let data = {};
       try { data = await response.json(); } catch (e) { data = { ok: false, message: "the server did not answer (" + response.status + ")" }; }
-      showResult(data.ok ? "good" : "bad", esc(data.message));
+      // a refusal before the form was read (the role may not: a guard's) is a problem document
+      showResult(data.ok ? "good" : "bad", esc(data.message || data.detail || "refused"));
       if (data.ok) form.reset();
     } finally {
       if (button) button.disabled = false;
