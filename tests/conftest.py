@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
+import typer.main
+import typer.testing
 
 from referee import games
 from tests.postgres import pg_env  # noqa: F401 - the PostgreSQL fixture, for every test module
@@ -13,6 +16,14 @@ for (
     _target,
 ) in TEST_GAMES.items():  # registered before collection: the contract suite lists them
     games.register(_name, _target)
+
+
+# Typer's CliRunner builds the click command from the app's signatures on every invoke (0.16 s of
+# CPU for ``referee``'s, four times what an ``act`` itself costs); a real ``referee`` process
+# builds it once, so the tests build it once per app too. The check fails loudly if a typer
+# upgrade stops going through this name, rather than the suite silently slowing down again.
+assert typer.testing._get_command is typer.main.get_command  # type: ignore[attr-defined]
+typer.testing._get_command = functools.cache(typer.main.get_command)  # type: ignore[attr-defined]
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -32,6 +43,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+    # The slow tests run first (in their own order): collected last (tests/web), the longest of
+    # them ended the run on one xdist worker while the other sat idle.
+    items[:] = sorted(items, key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture

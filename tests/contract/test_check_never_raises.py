@@ -7,7 +7,6 @@ text is read by ``read_entry`` or refused with ``ActionSyntaxError`` and then ju
 from __future__ import annotations
 
 import os
-import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -31,7 +30,7 @@ from referee.kit.adjustments import (
     parse_adjustment,
 )
 from referee.verdicts import Verdict
-from tests.contract.test_contract import CASES, play
+from tests.contract.test_contract import CASES, played_once
 
 FUZZ = settings(
     max_examples=int(os.environ.get("REFEREE_FUZZ_EXAMPLES", "150")),
@@ -42,9 +41,10 @@ GAMES = sorted({p.values[0].game for p in CASES if p.values[0] is not None})
 
 
 @cache
-def positions(game: str) -> tuple[list[Any], list[str]]:
-    """Every position the game's contract cases pass through, and words seen in them (card
-    names, unit ids, seats), as material for changes and entries."""
+def positions(game: str, folder: Path) -> tuple[list[Any], list[str]]:
+    """Every position the game's contract cases pass through (as the contract suite played
+    them, once a session), and words seen in them (card names, unit ids, seats), as material
+    for changes and entries."""
     states: list[Any] = []
     words: set[str] = set()
     rules = games.load(game)
@@ -52,10 +52,7 @@ def positions(game: str) -> tuple[list[Any], list[str]]:
         case = param.values[0]
         if case is None or case.game != game:
             continue
-        folder = Path(tempfile.mkdtemp(prefix="fuzz-"))
-        played = play(case, folder / "store.db")
-        played.svc.close()
-        states.extend(played.states)
+        states.extend(played_once(case, folder).states)
         for step in case.steps:
             words.update(getattr(step, "text", getattr(step, "changes", "")).split())
     for state in states[:: max(1, len(states) // 8)]:
@@ -91,17 +88,19 @@ def changes(names: list[str]) -> st.SearchStrategy[Change]:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_check_change_answers_every_change_with_a_verdict(game: str) -> None:
+def test_check_change_answers_every_change_with_a_verdict(
+    game: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     rules = adjustments_of(games.load(game))
     if rules is None:
         pytest.skip(f"{game} takes no adjustments (REF-6.3)")
-    states, names = positions(game)
+    states, names = positions(game, tmp_path_factory.getbasetemp())
+    some_changes = st.lists(changes(names), min_size=1, max_size=3)  # built once, drawn often
 
     @FUZZ
-    @given(st.data())
-    def run(data: st.DataObject) -> None:
-        state = data.draw(st.sampled_from(states))
-        for change in data.draw(st.lists(changes(names), min_size=1, max_size=3)):
+    @given(st.sampled_from(states), st.data())
+    def run(state: Any, data: st.DataObject) -> None:
+        for change in data.draw(some_changes):
             verdict = rules.check_change(state, change)
             assert isinstance(verdict, Verdict)
             for violation in verdict.violations:
@@ -116,11 +115,13 @@ def test_check_change_answers_every_change_with_a_verdict(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_adjustment_text_is_read_or_refused_and_then_checked(game: str) -> None:
+def test_adjustment_text_is_read_or_refused_and_then_checked(
+    game: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     rules = adjustments_of(games.load(game))
     if rules is None:
         pytest.skip(f"{game} takes no adjustments (REF-6.3)")
-    states, names = positions(game)
+    states, names = positions(game, tmp_path_factory.getbasetemp())
     word = st.sampled_from(
         [
             "move",
@@ -165,9 +166,11 @@ def test_adjustment_text_is_read_or_refused_and_then_checked(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_entry_is_read_or_refused_and_every_reading_gets_a_verdict(game: str) -> None:
+def test_every_entry_is_read_or_refused_and_every_reading_gets_a_verdict(
+    game: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     rules = games.load(game)
-    states, names = positions(game)
+    states, names = positions(game, tmp_path_factory.getbasetemp())
     word = st.sampled_from(names) | st.text(max_size=8)
 
     @FUZZ

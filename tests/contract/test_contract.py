@@ -81,8 +81,8 @@ def play(case: ContractCase, path: Path) -> Played:
         by="Rita",
     )
     played = Played(svc, path, view.game_id, [view.state], [])
+    before = svc.load(view.game_id)
     for step in case.steps:
-        before = svc.load(view.game_id)
         if isinstance(step, Act):
             result = svc.record(view.game_id, step.text, actor=step.seat, by="Rita")
             assert result.accepted, (step, result.violations)
@@ -90,9 +90,6 @@ def play(case: ContractCase, path: Path) -> Played:
             result = svc.record(view.game_id, step.text, actor=step.seat, by="Rita")
             assert not result.accepted, step
             assert step.clause in {v.clause for v in result.violations}, (step, result.violations)
-            after = svc.load(view.game_id)
-            assert after.state == before.state
-            assert isinstance(after.events[-1], ActionRejected)
         elif isinstance(step, Adjust):
             svc.adjust(view.game_id, step.changes, card=step.card, reason=step.reason, by="Rita")
         else:
@@ -104,9 +101,13 @@ def play(case: ContractCase, path: Path) -> Played:
             else:
                 assert not result.accepted
                 assert step.clause in {v.clause for v in result.violations}
-        now = svc.load(view.game_id)
+        now = svc.load(view.game_id)  # folded from the store again: the next step's before
+        if isinstance(step, Reject):
+            assert now.state == before.state
+            assert isinstance(now.events[-1], ActionRejected)
         played.states.append(now.state)
         played.views.append(now)
+        before = now
     return played
 
 
@@ -120,24 +121,36 @@ def case(request: pytest.FixtureRequest) -> ContractCase:
     return request.param  # type: ignore[no-any-return]
 
 
-_PLAYED: dict[int, Played] = {}
+_PLAYED: dict[str, Played] = {}
+
+
+def played_once(case: ContractCase, folder: Path) -> Played:
+    """``case`` played once per test process (its own assertions run then), its store closed
+    (in ``folder`` the first time): the contract's tests, the drawings and the fuzzing of every
+    position (``test_check_never_raises``) all read this one rather than playing it again."""
+    key = f"{case.game}-{case.name}"
+    if key not in _PLAYED:
+        _PLAYED[key] = play(case, folder / f"played-{len(_PLAYED)}.db")
+        _PLAYED[key].svc.close()
+    return _PLAYED[key]
+
+
+def copy_store(played: Played, path: Path) -> RefereeService:
+    """A service on a copy of the played store at ``path``, for a test to use as it likes."""
+    for suffix in ("", "-wal", "-shm"):
+        source = played.path.with_name(played.path.name + suffix)
+        if source.exists():
+            shutil.copy(source, path.with_name(path.name + suffix))
+    return RefereeService(GameStore(path), draw_seed=lambda: 1234)
 
 
 @pytest.fixture
 def played(case: ContractCase, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Played:
-    """The case played once per session (its own assertions run then); each test gets its own
-    copy of the store, so a test that closes or tampers with it leaves the others alone."""
-    first = _PLAYED.get(id(case))
-    if first is None:
-        first = _PLAYED[id(case)] = play(case, tmp_path_factory.mktemp("played") / "store.db")
-        first.svc.close()
+    """The case played once per session (``played_once``); each test gets its own copy of the
+    store, so a test that closes or tampers with it leaves the others alone."""
+    first = played_once(case, tmp_path_factory.getbasetemp())
     path = tmp_path / "store.db"
-    for suffix in ("", "-wal", "-shm"):
-        source = first.path.with_name(first.path.name + suffix)
-        if source.exists():
-            shutil.copy(source, path.with_name(path.name + suffix))
-    svc = RefereeService(GameStore(path), draw_seed=lambda: 1234)
-    return Played(svc, path, first.game_id, first.states, first.views)
+    return Played(copy_store(first, path), path, first.game_id, first.states, first.views)
 
 
 def test_replay_equals_the_live_state_at_every_step(case: ContractCase, played: Played) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from service import RefereeService
 from tests.contract.cases import ContractCase
-from tests.contract.test_contract import CASES, play
+from tests.contract.test_contract import CASES, copy_store, played_once
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -41,13 +41,14 @@ def first_case(game: str) -> ContractCase:
 
 
 def played(case: ContractCase, folder: Path) -> Game:
-    """``case`` played once a session (the contract suite's own assertions run then)."""
+    """``case`` as the contract suite played it once a session (its own assertions ran then),
+    on a copy of its store in ``folder``."""
     key = f"{case.game}-{case.name}"
     if key not in _PLAYED:
         folder.mkdir(parents=True, exist_ok=True)
+        done = played_once(case, folder)
         path = folder / f"{len(_PLAYED)}.db"
-        done = play(case, path)
-        _PLAYED[key] = Game(case, path, done.game_id, done.svc, done.states)
+        _PLAYED[key] = Game(case, path, done.game_id, copy_store(done, path), done.states)
     return _PLAYED[key]
 
 

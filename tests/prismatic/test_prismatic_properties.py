@@ -14,6 +14,7 @@ import random
 from collections.abc import Iterator
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -41,6 +42,9 @@ VARIANTS = [
     {"ability_uses": "per_commitment", "empty_target": "any", "empty_deck": "reshuffle"},
 ]
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# The two walks of whole games are the quick loop's longest tests (some 20 s each): listing the
+# legal entries at every step checks every candidate, so they run in the full suite only.
+WHOLE_GAMES = pytest.mark.slow
 
 
 def choose(
@@ -112,6 +116,7 @@ def conserved(state: PrismaticState) -> None:
             assert state.resolving == p.seat
 
 
+@WHOLE_GAMES
 @SETTINGS
 @given(st.integers(0, 2**32 - 1), st.integers(20, 320))
 def test_px_15_1_random_legal_play_round_trips_and_keeps_the_conservation_laws(
@@ -131,6 +136,7 @@ def test_px_15_1_random_legal_play_round_trips_and_keeps_the_conservation_laws(
         assert after is not state
 
 
+@WHOLE_GAMES
 @SETTINGS
 @given(st.integers(0, 2**32 - 1), st.integers(0, 320))
 def test_every_listed_action_passes_check_and_views_never_leak(seed: int, steps: int) -> None:
