@@ -107,10 +107,7 @@ def _apply_mulligan(state: CrystaleState, action: Mulligan, seat: int) -> Crysta
 
 @ENTRY_EFFECTS.register(Show)
 def _apply_show(state: CrystaleState, action: Show, seat: int) -> CrystaleState:
-    side = state.sides[seat]
-    shown = [_canonical(state, n) for n in action.crystals]
-    for name in shown:
-        side = take_from_hand(side, name)
+    side, shown = _out_of_hand(state, seat, action.crystals)
     for name in shown:
         side = replace(side, hand=side.hand.put_known(name))
     return _close_start(with_side(state, seat, replace(side, shown=True)))
@@ -155,10 +152,7 @@ def _apply_hold(state: CrystaleState, action: Hold, seat: int) -> CrystaleState:
 
 @ENTRY_EFFECTS.register(Discard)
 def _apply_discard(state: CrystaleState, action: Discard, seat: int) -> CrystaleState:
-    side = state.sides[seat]
-    names = [_canonical(state, n) for n in action.crystals]
-    for name in names:
-        side = take_from_hand(side, name)
+    side, names = _out_of_hand(state, seat, action.crystals)
     state = put_in_plane(with_side(state, seat, side), seat, names)
     return _after_end(replace(state, phase="main"), seat)
 
@@ -179,6 +173,18 @@ def _canonical(state: CrystaleState, name: str) -> str:
     if crystal is None:
         raise ValueError("crystal is missing: only an entry its check allowed is carried out")
     return crystal.name
+
+
+def _out_of_hand(
+    state: CrystaleState, seat: int, crystals: tuple[str, ...]
+) -> tuple[Side, list[str]]:
+    """``seat``'s side with the named crystals taken from its hand (shown or discarded),
+    and their names as the catalog spells them."""
+    side = state.sides[seat]
+    names = [_canonical(state, n) for n in crystals]
+    for name in names:
+        side = take_from_hand(side, name)
+    return side, names
 
 
 def _pull_named(state: CrystaleState, side: Side, crystal: str) -> Side:
