@@ -55,10 +55,11 @@ class _Entry(
     forbid_unknown_fields=True,
 ):
     """What a catalog holds: read strictly (an unknown field is an error, not ignored) and
-    written without its defaults."""
+    written without its defaults. Subclasses repeat ``frozen=True`` for mypy's sake (msgspec
+    inherits it anyway)."""
 
 
-class Effect(_Entry):
+class Effect(_Entry, frozen=True):
     """The structured form of a simple effect, carried out by the engine (GS-9.1).
 
     Amounts are changes for the card's player (``gas``, ``power``, ``draw``) and for
@@ -76,7 +77,7 @@ class Effect(_Entry):
     destroy: bool = False
 
 
-class Card(_Entry):
+class Card(_Entry, frozen=True):
     """One card of the catalog.
 
     ``when`` says when the effect works: ``play`` (as the card is played),
