@@ -82,15 +82,25 @@ def read_chain(store: GameStore, *, upto: int | None = None, keep: str | None = 
     (issue 32 goal 3), where reading the event's stream again cost a second read, decoding
     and hashing of every fact. The same heads as ``ledger_heads``, with its two calls a row
     inlined (135,000 rows of a 10,000-player event: the loop is most of a posting's check)."""
-    from events.codec import own_hash, stored_hash
+    from events.codec import OWN_HASH, TOPIC_PREFIX
 
     sha256 = hashlib.sha256
+    own_of = OWN_HASH.decode
+    prefixes = TOPIC_PREFIX
+    unreadable = msgspec.DecodeError
     head = GENESIS
     size = last = 0
     kept: list[tuple[int, int, str, bytes, str, str]] = []
     for position, game_id, version, topic, state in store.log_rows(upto=upto):
-        own = own_hash(state)
-        event_hash = stored_hash(topic, state, own)  # ``bytes_hash``, its own field kept
+        try:  # ``own_hash``, inlined
+            own = own_of(state).hash
+        except unreadable:
+            own = ""
+        # ``stored_hash``, inlined: the bytes with their own hash field blanked
+        event_hash = sha256(
+            (prefixes.get(topic) or topic.encode() + b"\n")
+            + state.replace(b'"hash":"' + own.encode() + b'"', b'"hash":""', 1)
+        ).hexdigest()
         head = sha256(f"{head}\n{game_id}\n{version}\n{event_hash}".encode()).hexdigest()
         size += 1
         last = position
