@@ -80,9 +80,9 @@ class ChainRead(msgspec.Struct, kw_only=True):
     head: str
     rows: list[tuple[int, str, bytes]] = []
     """The kept stream's rows: (number, topic, stored bytes)."""
-    hashed: dict[int, tuple[str, str]] = {}
-    """Each kept row's number -> the own hash field found in its bytes and the hash the chain
-    took for them (``events.codec.bytes_hash``)."""
+    hashed: dict[int, str] = {}
+    """Each kept row's number -> its hash, where the own hash field found in its bytes is the
+    hash the chain took for them (``events.codec.bytes_hash``): the row is as sealed."""
     positions: dict[int, int] = {}
     """Each kept row's number -> its position in the store."""
 
@@ -102,7 +102,7 @@ def read_chain(store: GameStore, *, upto: int | None = None, keep: str | None = 
     head = GENESIS
     size = last = 0
     rows: list[tuple[int, str, bytes]] = []
-    hashed: dict[int, tuple[str, str]] = {}
+    hashed: dict[int, str] = {}
     positions: dict[int, int] = {}
     for position, game_id, version, topic, state in store.log_rows(upto=upto, page=SCAN_PAGE):
         try:  # ``own_hash``, inlined
@@ -119,7 +119,8 @@ def read_chain(store: GameStore, *, upto: int | None = None, keep: str | None = 
         last = position
         if game_id == keep:
             rows.append((version, topic, state))
-            hashed[version] = (own, event_hash)
+            if own == event_hash:  # one string a row, not two (135,000 rows)
+                hashed[version] = own
             positions[version] = position
     return ChainRead(
         size=size, last=last, head=head, rows=rows, hashed=hashed, positions=positions
