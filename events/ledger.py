@@ -104,27 +104,26 @@ def read_chain(store: GameStore, *, upto: int | None = None, keep: str | None = 
     rows: list[tuple[int, str, bytes]] = []
     hashed: dict[int, str] = {}
     positions: dict[int, int] = {}
-    for position, game_id, version, topic, state in store.log_rows(upto=upto, page=SCAN_PAGE):
-        try:  # ``own_hash``, inlined
-            own = own_of(state).hash
-        except unreadable:
-            own = ""
-        # ``stored_hash``, inlined: the bytes with their own hash field blanked
-        event_hash = sha256(
-            (prefixes.get(topic) or topic.encode() + b"\n")
-            + state.replace(b'"hash":"' + own.encode() + b'"', b'"hash":""', 1)
-        ).hexdigest()
-        head = sha256(f"{head}\n{game_id}\n{version}\n{event_hash}".encode()).hexdigest()
-        size += 1
-        last = position
-        if game_id == keep:
-            rows.append((version, topic, state))
-            if own == event_hash:  # one string a row, not two (135,000 rows)
-                hashed[version] = own
-            positions[version] = position
-    return ChainRead(
-        size=size, last=last, head=head, rows=rows, hashed=hashed, positions=positions
-    )
+    for page in store.log_pages(upto=upto, page=SCAN_PAGE):
+        size += len(page)
+        last = page[-1][0]
+        for position, game_id, version, topic, state in page:
+            try:  # ``own_hash``, inlined
+                own = own_of(state).hash
+            except unreadable:
+                own = ""
+            # ``stored_hash``, inlined: the bytes with their own hash field blanked
+            event_hash = sha256(
+                (prefixes.get(topic) or topic.encode() + b"\n")
+                + state.replace(b'"hash":"' + own.encode() + b'"', b'"hash":""', 1)
+            ).hexdigest()
+            head = sha256(f"{head}\n{game_id}\n{version}\n{event_hash}".encode()).hexdigest()
+            if game_id == keep:
+                rows.append((version, topic, state))
+                if own == event_hash:  # one string a row, not two (135,000 rows)
+                    hashed[version] = own
+                positions[version] = position
+    return ChainRead(size=size, last=last, head=head, rows=rows, hashed=hashed, positions=positions)
 
 
 class Checkpoint(msgspec.Struct, frozen=True, kw_only=True):
