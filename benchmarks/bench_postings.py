@@ -174,7 +174,8 @@ def main() -> None:
             shutil.copytree(folder, copy)
             pages[players] = page_times(copy / "store.db", event, players)
             shutil.rmtree(copy)
-    print("\npages: wall/CPU ms, the whole answer")
+    if pages:
+        print("\npages: wall/CPU ms, the whole answer")
     for players, figures in pages.items():
         for name, cases in figures.items():
             cells = "  ".join(f"{case} {w:.0f}/{c:.0f}" for case, (w, c) in cases.items())
