@@ -58,7 +58,6 @@ from referee.game.facts import (
     DisputeAppealed,
     DisputeOpened,
     DisputeRuled,
-    GameCreated,
     GameEnded,
     GameEvent,
     PenaltyIssued,
@@ -67,6 +66,7 @@ from referee.game.facts import (
     RulingLevel,
     SeatWithdrawn,
     TimeLimitSet,
+    game_opened,
 )
 from referee.game.procedure import (
     PLAYER_ID,
@@ -162,26 +162,19 @@ def decide_new_game(
         )
     )
     rules.start(setup)  # raises on a setup the game cannot start from
-    header = dict(base)
-    new: list[GameEvent] = [
-        GameCreated(
-            **header,
-            game=rules.name,
-            ruleset=str(setup.ruleset),
-            variants=setup.variants,
-            players=setup.players,
-            options=setup.options,
-            created_by=command.by,
-            meta=labels,
-            imported_from=command.imported_from,
-        )
-    ]
     for seat, deck in command.decks.items():
         if seat not in setup.seats:
             raise SetupError(f"a deck is registered for {seat!r}, who is not playing")
         check_deck(rules, setup, seat, deck)
-        new.append(DeckRegistered(**header, seat=seat, deck=deck, by=command.by))
-    return new
+    return game_opened(
+        base,
+        rules.name,
+        setup,
+        by=command.by,
+        meta=labels,
+        decks=command.decks,
+        imported_from=command.imported_from,
+    )
 
 
 def check_deck(rules: GameRules[Any, Any], setup: Setup, seat: str, deck: Deck) -> None:
