@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, Literal
 
+from events.store import GameStore
 from referee.kit.decks import Decklist
+from service import RefereeService
 
 
 @dataclass(frozen=True)
@@ -72,3 +75,16 @@ class ContractCase:
     options: Mapping[str, Any] = field(default_factory=dict)
     decks: Mapping[str, Decklist] = field(default_factory=dict)
     sealed: Mapping[str, tuple[Decklist, str]] = field(default_factory=dict)
+
+
+def reimported(
+    svc: RefereeService, game_id: str, tmp_path: Path, fmt: Literal["jsonl", "text"]
+) -> tuple[RefereeService, Path]:
+    """A service on a new store into which ``game_id``, exported by ``svc`` as ``fmt``
+    (``jsonl`` or ``text``), was imported (the import must take it), and the file."""
+    path = tmp_path / f"record.{fmt}"
+    path.write_text("".join(svc.export([game_id], fmt)))
+    other = RefereeService(GameStore(tmp_path / f"{fmt}.db"))
+    report = other.import_files([path])
+    assert [f.status for f in report.files] == ["imported"], report.files
+    return other, path
