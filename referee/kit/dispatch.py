@@ -14,7 +14,8 @@ the contract suite (``tests/contract/test_game_kit.py``) holds every built-in ga
 tables that cover its whole action union. A game whose entries are all one struct
 telling its kinds apart by a ``kind`` field (PRIZMIK's ``deploy``, ``move`` and
 ``capture``) registers its handlers by that kind with ``Dispatch.tagged`` and looks
-them up with ``handlers[entry.kind]``.
+them up with ``handlers[entry.kind]``. The referee's own commands on a game are decided
+the same way (``referee.game.decisions.DECISIONS``).
 """
 
 from __future__ import annotations
