@@ -3,17 +3,15 @@ clauses numbered in order, every variant naming an interpretation clause, every
 clause the engine cites there, every clause named by a test of the game
 (``tests/<game>/``), and no clause copying the published text the game is written from.
 
-A game's sections and variant keys are pinned here (``PINNED``); its own
-``test_<game>_rulebook.py``, where it has one, keeps only what is particular to it (a
-clause's wording, a title); a game added to the registry (``referee.games.BUILT_IN``) is
-held to all of these at once.
+Each game's own ``test_<game>_rulebook.py`` keeps only what is particular to it (its
+sections, its variant keys, a clause's wording); a game added to the registry
+(``referee.games.BUILT_IN``) is held to all of these at once.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 
@@ -23,9 +21,7 @@ from tests.rulebooks import (
     ROOT,
     SHARED_RULES,
     check_cited_clauses_exist,
-    check_interpretations_are_section,
     check_numbered_in_order,
-    check_sections,
     check_variants_name_interpretations,
     copied_from,
     mentioned,
@@ -48,48 +44,6 @@ CITED_AT_LEAST = 20
 Crystale's 61)."""
 
 
-class Pinned(NamedTuple):
-    """What a game's rulebook must hold: its sections in order (the first of them titled
-    ``titles``), the one section of its interpretations (``None`` where they stand beside
-    the rules they read) and the variant keys of its options."""
-
-    sections: list[str]
-    titles: list[str]
-    interpretations: str | None
-    variants: set[str]
-
-
-PINNED: dict[str, Pinned] = {
-    "prismata": Pinned(
-        [f"PM-{n}" for n in range(1, 10)] + ["PM-N", "PM-I"],
-        ["General", "Setup, catalogs and supply", "Start of turn"],
-        None,
-        {"supply", "doomed", "wipeout"},
-    ),
-    "prismatic": Pinned(
-        [f"PX-{n}" for n in range(1, 16)] + ["PX-I"],
-        ["The game and its components", "Setup", "The round and the draw"],
-        "PX-I",
-        {
-            "spent_motes",
-            "gained_motes",
-            "ability_uses",
-            "empty_target",
-            "empty_deck",
-            "starter_token",
-        },
-    ),
-    "prizmik": Pinned(
-        [f"PZ-{n}" for n in range(1, 11)],
-        ["Overview and turns", "Pieces and nests", "Board and setup"],
-        "PZ-10",
-        {"setup_files", "fleet_capturable", "no_legal_action", "quiet_limit"},
-    ),
-}
-"""The games whose sections and variants are pinned here; the others pin theirs in their
-own ``test_<game>_rulebook.py``."""
-
-
 def prefix_of(game: str) -> str:
     """The clause prefix of a game's rulebook (``PZ`` for ``PZ-1.1``)."""
     return load_rulebook(game).clauses[0].id.partition("-")[0]
@@ -104,18 +58,8 @@ def test_the_rulebook_is_the_games_and_numbered_in_order(game: str) -> None:
 
 @pytest.mark.parametrize("game", games.BUILT_IN)
 def test_every_variant_names_an_interpretation_marked_with_it(game: str) -> None:
-    """The keys pinned for the game (``PINNED``), else those its options declare."""
     rules = games.load(game)
-    keys = PINNED[game].variants if game in PINNED else {v.key for v in rules.variant_options}
-    check_variants_name_interpretations(game, rules, keys)
-
-
-@pytest.mark.parametrize("game", sorted(PINNED))
-def test_the_rulebook_has_its_pinned_sections_in_order(game: str) -> None:
-    pinned = PINNED[game]
-    check_sections(game, games.load(game), pinned.sections, pinned.titles)
-    if pinned.interpretations is not None:
-        check_interpretations_are_section(game, pinned.interpretations)
+    check_variants_name_interpretations(game, rules, {v.key for v in rules.variant_options})
 
 
 @pytest.mark.parametrize("game", games.BUILT_IN)

@@ -1,7 +1,6 @@
-"""The Prismatic rulebook: what is particular to it.
+"""The Prismatic rulebook: its sections, interpretations and variants.
 
-Its sections, interpretations and variant keys are pinned, and the checks every game
-shares made, by the contract suite (tests/contract/test_rulebooks.py).
+The checks every game shares are the contract suite's (tests/contract/test_rulebooks.py).
 """
 
 from __future__ import annotations
@@ -9,9 +8,28 @@ from __future__ import annotations
 from referee import games
 from referee.games.prismatic import PrismaticRules
 from referee.rulebook import find_clause
+from tests.prismatic.helpers import RULES
+from tests.rulebooks import check_book
 
 
-def test_every_variant_defaults_to_its_first_choice() -> None:
+def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
+    """PX-1 to PX-15 and the interpretations (PX-I), which carry the table's variants,
+    each defaulting to its first choice."""
+    check_book(
+        "prismatic",
+        RULES,
+        sections=[f"PX-{n}" for n in range(1, 16)] + ["PX-I"],
+        titles=["The game and its components", "Setup", "The round and the draw"],
+        interpretations="PX-I",
+        variants={
+            "spent_motes",
+            "gained_motes",
+            "ability_uses",
+            "empty_target",
+            "empty_deck",
+            "starter_token",
+        },
+    )
     for option in PrismaticRules.variant_options:
         assert option.default == option.choices[0]
 

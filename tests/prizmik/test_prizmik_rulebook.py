@@ -1,7 +1,6 @@
-"""The PRIZMIK rulebook: what is particular to it.
+"""The PRIZMIK rulebook: its sections, interpretations and variants.
 
-Its sections, interpretations and variant keys are pinned, and the checks every game
-shares made, by the contract suite (tests/contract/test_rulebooks.py).
+The checks every game shares are the contract suite's (tests/contract/test_rulebooks.py).
 """
 
 from __future__ import annotations
@@ -9,6 +8,20 @@ from __future__ import annotations
 from referee import games
 from referee.games.prizmik import PrizmikRules
 from referee.rulebook import find_clause
+from tests.prizmik.helpers import RULES
+from tests.rulebooks import check_book
+
+
+def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
+    """PZ-1 to PZ-10, the last of them the interpretations, which carry the variants."""
+    check_book(
+        "prizmik",
+        RULES,
+        sections=[f"PZ-{n}" for n in range(1, 11)],
+        titles=["Overview and turns", "Pieces and nests", "Board and setup"],
+        interpretations="PZ-10",
+        variants={"setup_files", "fleet_capturable", "no_legal_action", "quiet_limit"},
+    )
 
 
 def test_registry_finds_prizmik_and_its_clauses() -> None:
