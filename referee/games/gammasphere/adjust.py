@@ -120,29 +120,6 @@ def _checked_card(state: GammasphereState, text: str, seat: int | None = None) -
     return found
 
 
-def _check_entering(state: GammasphereState, seat: int, card: Card) -> Verdict:
-    """A card an adjustment puts onto the field: an entity or pylon, unique ones once."""
-    if card.kind == "event":
-        return Verdict.illegal(
-            "GS-9.4", f"{card.name} is an event; events do not stay on the field"
-        )
-    if card.kind == "weapon":
-        return Verdict.illegal(
-            "GS-9.4",
-            f"{card.name} is a weapon; it enters the field only when played onto its carrier",
-        )
-    if card.unique:
-        for entity in state.field:
-            if entity.card == card.name:
-                clause = "GS-6.4" if entity.owner == seat else "GS-6.5"
-                return Verdict.illegal(
-                    clause,
-                    f"{card.name} is unique and #{entity.id} is already in play "
-                    f"on {SEATS[entity.owner]}'s side",
-                )
-    return LEGAL
-
-
 @CHANGE_CHECKS.register(MoveCard)
 def _check_move(state: GammasphereState, change: MoveCard, _: None) -> Verdict:
     seat = _seat(change.seat)
@@ -168,6 +145,29 @@ def _check_move(state: GammasphereState, change: MoveCard, _: None) -> Verdict:
         card = looked
     if target == "field":
         return _check_entering(state, seat, card)
+    return LEGAL
+
+
+def _check_entering(state: GammasphereState, seat: int, card: Card) -> Verdict:
+    """A card an adjustment puts onto the field: an entity or pylon, unique ones once."""
+    if card.kind == "event":
+        return Verdict.illegal(
+            "GS-9.4", f"{card.name} is an event; events do not stay on the field"
+        )
+    if card.kind == "weapon":
+        return Verdict.illegal(
+            "GS-9.4",
+            f"{card.name} is a weapon; it enters the field only when played onto its carrier",
+        )
+    if card.unique:
+        for entity in state.field:
+            if entity.card == card.name:
+                clause = "GS-6.4" if entity.owner == seat else "GS-6.5"
+                return Verdict.illegal(
+                    clause,
+                    f"{card.name} is unique and #{entity.id} is already in play "
+                    f"on {SEATS[entity.owner]}'s side",
+                )
     return LEGAL
 
 
