@@ -39,7 +39,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -619,6 +619,38 @@ def main() -> None:
     )
     parser.add_argument("--json", action="store_true", help="Print the results as JSON only.")
     args = parser.parse_args()
+    run_stores(args, "bench-http-", run_one, _summary)
+
+
+def _summary(r: dict[str, Any]) -> str:
+    offered = (f"offered {r['rate']:.0f}/s" if r["rate"] else "closed loop") + (
+        ", staggered ends" if r["stagger"] else ", ends together"
+    )
+    return (
+        f"{r['store']:>8} x{r['processes']} {r['tables']} tables, {offered}: "
+        f"{r['actions_per_s']:>7.1f} actions/s (p50 {r['p50_ms']} ms, p99 "
+        f"{r['p99_ms']} ms, max {r['max_ms']} ms; from sending: p50 "
+        f"{r['sent_p50_ms']} ms, p99 {r['sent_p99_ms']} ms; client loop late p99 "
+        f"{r['client_lag_p99_ms']} ms, max {r['client_lag_max_ms']} ms) | bare "
+        f"{r['bare_rps']:.0f} req/s (p50 {r['bare_p50_ms']} ms, p99 "
+        f"{r['bare_p99_ms']} ms) | ratio {r['ratio']} | {r['streamed_events']} "
+        f"events streamed, {r['live_events']} live list events | errors "
+        f"{r['errors']} | verify: {r['check_games']} games, {r['check_events']} "
+        f"events, {r['check_bad']} bad, {r['check_lost']} lost, "
+        f"{r['check_duplicated']} duplicated | goal "
+        f"{'met' if r['goal_met'] else 'NOT met'}"
+    )
+
+
+def run_stores(
+    args: argparse.Namespace,
+    prefix: str,
+    run_one: Callable[[str, argparse.Namespace, Path], dict[str, Any]],
+    summary: Callable[[dict[str, Any]], str],
+) -> None:
+    """Run ``run_one`` on each store ``--store`` names (under uvloop when it is installed),
+    in one temporary folder, printing each result's ``summary`` and first errors as it
+    comes, or all results as JSON at the end with ``--json``."""
     try:
         import uvloop
 
@@ -627,29 +659,12 @@ def main() -> None:
         pass
     kinds = ["sqlite", "postgres"] if args.store == "both" else [args.store]
     results = []
-    with tempfile.TemporaryDirectory(prefix="bench-http-") as folder:
+    with tempfile.TemporaryDirectory(prefix=prefix) as folder:
         for kind in kinds:
-            results.append(run_one(kind, args, Path(folder)))
+            r = run_one(kind, args, Path(folder))
+            results.append(r)
             if not args.json:
-                r = results[-1]
-                offered = (f"offered {r['rate']:.0f}/s" if r["rate"] else "closed loop") + (
-                    ", staggered ends" if r["stagger"] else ", ends together"
-                )
-                print(
-                    f"{r['store']:>8} x{r['processes']} {r['tables']} tables, {offered}: "
-                    f"{r['actions_per_s']:>7.1f} actions/s (p50 {r['p50_ms']} ms, p99 "
-                    f"{r['p99_ms']} ms, max {r['max_ms']} ms; from sending: p50 "
-                    f"{r['sent_p50_ms']} ms, p99 {r['sent_p99_ms']} ms; client loop late p99 "
-                    f"{r['client_lag_p99_ms']} ms, max {r['client_lag_max_ms']} ms) | bare "
-                    f"{r['bare_rps']:.0f} req/s (p50 {r['bare_p50_ms']} ms, p99 "
-                    f"{r['bare_p99_ms']} ms) | ratio {r['ratio']} | {r['streamed_events']} "
-                    f"events streamed, {r['live_events']} live list events | errors "
-                    f"{r['errors']} | verify: {r['check_games']} games, {r['check_events']} "
-                    f"events, {r['check_bad']} bad, {r['check_lost']} lost, "
-                    f"{r['check_duplicated']} duplicated | goal "
-                    f"{'met' if r['goal_met'] else 'NOT met'}",
-                    flush=True,
-                )
+                print(summary(r), flush=True)
                 for e in r["first_errors"]:
                     print("   error:", e)
     if args.json:

@@ -34,7 +34,6 @@ import json
 import os
 import random
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +51,7 @@ from bench_http import (  # noqa: E402 - the sibling's client, servers and check
     make_tokens,
     pct,
     random_games,
+    run_stores,
     start_server,
     stop,
     stream_lines,
@@ -379,38 +379,24 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=23)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    try:
-        import uvloop
+    run_stores(args, "bench-peak-", run_one, _summary)
 
-        uvloop.install()
-    except ImportError:
-        pass
-    kinds = ["sqlite", "postgres"] if args.store == "both" else [args.store]
-    results = []
-    with tempfile.TemporaryDirectory(prefix="bench-peak-") as folder:
-        for kind in kinds:
-            r = run_one(kind, args, Path(folder))
-            results.append(r)
-            if not args.json:
-                print(
-                    f"{r['store']:>8} x{r['processes']}: {r['entries_per_s']} entries/s of "
-                    f"{r['rate']:.0f} offered ({r['answered_per_s']}/s answered in the window) "
-                    f"| all writes p50 {r['writes_p50_ms']} ms, p99 "
-                    f"{r['writes_p99_ms']} ms (max {r['max_ms']}) | entries p50 "
-                    f"{r['entries_p50_ms']} ms, p99 {r['entries_p99_ms']} ms | bursts: "
-                    f"{r['burst_writes']} writes, p99 {r['burst_p99_ms']} ms | errors "
-                    f"{r['errors']} | followers: {r['missed_follower_events']} events missed "
-                    f"on {r['followed_games']} games, {r['live_followers_behind']} live behind | "
-                    f"client ceiling {r['client_ceiling_rps']} req/s, client lag p99 "
-                    f"{r['client_lag_p99_ms']} ms | verify: {r['check_games']} games, "
-                    f"{r['check_bad']} bad, {r['check_lost']} lost, {r['check_duplicated']} "
-                    f"duplicated | goal {'met' if r['goal_met'] else 'NOT met'}",
-                    flush=True,
-                )
-                for e in r["first_errors"]:
-                    print("   error:", e)
-    if args.json:
-        print(json.dumps(results, indent=2))
+
+def _summary(r: dict[str, Any]) -> str:
+    return (
+        f"{r['store']:>8} x{r['processes']}: {r['entries_per_s']} entries/s of "
+        f"{r['rate']:.0f} offered ({r['answered_per_s']}/s answered in the window) "
+        f"| all writes p50 {r['writes_p50_ms']} ms, p99 "
+        f"{r['writes_p99_ms']} ms (max {r['max_ms']}) | entries p50 "
+        f"{r['entries_p50_ms']} ms, p99 {r['entries_p99_ms']} ms | bursts: "
+        f"{r['burst_writes']} writes, p99 {r['burst_p99_ms']} ms | errors "
+        f"{r['errors']} | followers: {r['missed_follower_events']} events missed "
+        f"on {r['followed_games']} games, {r['live_followers_behind']} live behind | "
+        f"client ceiling {r['client_ceiling_rps']} req/s, client lag p99 "
+        f"{r['client_lag_p99_ms']} ms | verify: {r['check_games']} games, "
+        f"{r['check_bad']} bad, {r['check_lost']} lost, {r['check_duplicated']} "
+        f"duplicated | goal {'met' if r['goal_met'] else 'NOT met'}"
+    )
 
 
 if __name__ == "__main__":

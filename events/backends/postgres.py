@@ -33,10 +33,10 @@ from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Composed, Identifier
 
 from events.backends.locks import SCHEMA_LOCK_KEY, STREAM_LOCK_KEY
+from events.backends.pgappend import APPEND_FUNCTION, append_params
 
 __all__ = ["APPEND_FUNCTION", "PostgresBackend", "RefereePostgresRecorder"]
 
-APPEND_FUNCTION = "referee_append_rows"
 MISSING = (psycopg.errors.UndefinedTable, psycopg.errors.UndefinedFunction)
 """What a statement raises on a store whose tables (or append function) are not made yet."""
 
@@ -88,13 +88,7 @@ class RefereePostgresRecorder(PostgresApplicationRecorder):
         the error. Only a store whose tables are missing is set up, and the append made."""
         if not stored_events:
             return []
-        params = (
-            [str(e.originator_id) for e in stored_events],
-            [e.originator_version for e in stored_events],
-            [e.topic for e in stored_events],
-            [e.state for e in stored_events],
-            self.lock_wait,
-        )
+        params = append_params(stored_events, self.lock_wait)
         for attempt in (1, 2):
             with self.datastore.get_connection() as conn, conn.cursor() as cursor:
                 try:

@@ -47,6 +47,8 @@ from eventsourcing.persistence import (
     TrackingRecorder,
 )
 
+from events.backends.pgappend import APPEND_FUNCTION, append_params
+
 __all__ = [
     "OneShotApplicationRecorder",
     "OneShotBackend",
@@ -54,7 +56,6 @@ __all__ = [
     "OneShotFactory",
 ]
 
-APPEND_FUNCTION = "referee_append_rows"  # events.backends.postgres makes it
 MISSING = ("42P01", "42883")  # undefined_table, undefined_function
 
 
@@ -213,13 +214,7 @@ class OneShotApplicationRecorder(ApplicationRecorder):
         whose tables or function are missing is set up first, as the psycopg recorder does."""
         if not stored_events:
             return []
-        params = (
-            [str(e.originator_id) for e in stored_events],
-            [e.originator_version for e in stored_events],
-            [e.topic for e in stored_events],
-            [e.state for e in stored_events],
-            self.lock_wait,
-        )
+        params = append_params(stored_events, self.lock_wait)
         for attempt in (1, 2):
             with self.datastore.connection() as conn:
                 rows = _missing_as_none(conn, self.call_append, params, last=attempt == 2)
