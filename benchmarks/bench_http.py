@@ -42,7 +42,7 @@ import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -50,6 +50,7 @@ from _common import free_port, started  # noqa: E402
 
 PG = {"host": "127.0.0.1", "port": "5432", "dbname": "test", "user": "postgres"}
 PG_DSN = " ".join(f"{k}={v}" for k, v in PG.items())
+_T = TypeVar("_T")
 
 
 def pg_schema(prefix: str) -> tuple[str, dict[str, str]]:
@@ -234,6 +235,26 @@ class Table:
     recorded: dict[str, list[str]] = field(default_factory=dict)  # game -> entries answered 201
     errors: list[str] = field(default_factory=list)
     other: int = 0
+
+
+def seated(
+    table: Callable[..., _T],
+    tokens: list[str],
+    ports: list[int],
+    played: list[list[str]],
+    per_table: int,
+) -> list[_T]:
+    """A ``table`` for each token (numbered from 1), the servers' ports dealt round in
+    turn and ``per_table`` of the ``played`` games to each."""
+    return [
+        table(
+            number=n + 1,
+            token=token,
+            port=ports[n % len(ports)],
+            games=played[n * per_table : (n + 1) * per_table],
+        )
+        for n, token in enumerate(tokens)
+    ]
 
 
 async def referee(
@@ -443,6 +464,11 @@ def verify_store(
         svc.close()
 
 
+def intact(checked: dict[str, Any]) -> bool:
+    """Whether ``verify_store`` found every acknowledged entry stored once, and no bad one."""
+    return all(checked[k] == 0 for k in ("bad", "lost", "duplicated"))
+
+
 def make_tokens(store: str, tables: int) -> tuple[list[str], str]:
     from service.access import TokenStore
     from service.sidedb import open_side_db
@@ -471,15 +497,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
             args.stagger,
         )
         per_table *= 2 if args.stagger else 1
-        tables = [
-            Table(
-                number=n + 1,
-                token=tokens[n],
-                port=ports[n % len(ports)],
-                games=played[n * per_table : (n + 1) * per_table],
-            )
-            for n in range(args.tables)
-        ]
+        tables = seated(Table, tokens, ports, played, per_table)
 
         async def everything() -> tuple[tuple[float, int, int], tuple[float, list[float]]]:
             base_rps, base_lat = await bare(
@@ -566,15 +584,12 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         "goal_met": actions_per_s >= 990
         and pct(latencies, 0.99) <= 0.050
         and not errors
-        and checked["bad"] == 0
-        and checked["lost"] == 0
-        and checked["duplicated"] == 0,
+        and intact(checked),
     }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--store", choices=("sqlite", "postgres", "both"), default="sqlite")
+    parser = stores_parser(__doc__)
     parser.add_argument(
         "--tables", type=int, default=100, help="Referees, each at their own table."
     )
@@ -617,7 +632,6 @@ def main() -> None:
     parser.add_argument(
         "--profile", default=None, help="A folder: sample each server with py-spy into it."
     )
-    parser.add_argument("--json", action="store_true", help="Print the results as JSON only.")
     args = parser.parse_args()
     run_stores(args, "bench-http-", run_one, _summary)
 
@@ -640,6 +654,15 @@ def _summary(r: dict[str, Any]) -> str:
         f"{r['check_duplicated']} duplicated | goal "
         f"{'met' if r['goal_met'] else 'NOT met'}"
     )
+
+
+def stores_parser(doc: str | None) -> argparse.ArgumentParser:
+    """A benchmark's arguments, described by its docstring's first paragraph, with the two
+    ``run_stores`` reads: ``--store`` (sqlite, postgres or both) and ``--json``."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
+    parser.add_argument("--store", choices=("sqlite", "postgres", "both"), default="sqlite")
+    parser.add_argument("--json", action="store_true", help="Print the results as JSON only.")
+    return parser
 
 
 def run_stores(

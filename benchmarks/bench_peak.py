@@ -48,12 +48,15 @@ from bench_http import (  # noqa: E402 - the sibling's client, servers and check
     bare,
     bench_store,
     drop_schema,
+    intact,
     make_tokens,
     pct,
     random_games,
     run_stores,
+    seated,
     start_server,
     stop,
+    stores_parser,
     stream_lines,
     verify_store,
 )
@@ -273,15 +276,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         tokens, public = make_tokens(store, args.tables)
         per_table = max(4, int(args.seconds + args.warmup) // 2 + 4)
         played = random_games(args.tables * per_table, args.seed, args.max_plies, True)
-        tables = [
-            Table(
-                number=n + 1,
-                token=tokens[n],
-                port=ports[n % len(ports)],
-                games=played[n * per_table : (n + 1) * per_table],
-            )
-            for n in range(args.tables)
-        ]
+        tables = seated(Table, tokens, ports, played, per_table)
 
         async def everything() -> tuple[tuple[float, list[float]], dict[str, Any]]:
             ceiling = await bare(ports, args.tables, args.bare_seconds)  # the client's own ceiling
@@ -353,15 +348,12 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         and not errors
         and missed == 0
         and live_behind == 0
-        and checked["lost"] == 0
-        and checked["duplicated"] == 0
-        and checked["bad"] == 0,
+        and intact(checked),
     }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--store", choices=("sqlite", "postgres", "both"), default="sqlite")
+    parser = stores_parser(__doc__)
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--rate", type=float, default=1000.0, help="Entries per second offered.")
     parser.add_argument("--seconds", type=float, default=20.0)
@@ -377,7 +369,6 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2, help="Server processes on PostgreSQL.")
     parser.add_argument("--max-plies", type=int, default=60)
     parser.add_argument("--seed", type=int, default=23)
-    parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     run_stores(args, "bench-peak-", run_one, _summary)
 

@@ -47,7 +47,7 @@ from eventsourcing.persistence import (
     TrackingRecorder,
 )
 
-from events.backends.pgappend import APPEND_FUNCTION, append_params
+from events.backends.pgcommon import APPEND_FUNCTION, PostgresNaming, append_params
 
 __all__ = [
     "OneShotApplicationRecorder",
@@ -347,14 +347,10 @@ class OneShotFactory(InfrastructureFactory[TrackingRecorder]):
         super().close()
 
 
-class OneShotBackend:
+class OneShotBackend(PostgresNaming):
     """``events.backends.Backend`` over ``OneShotApplicationRecorder``: reads and side
     tables over one psycopg connection; creating tables, bulk inserts and the read models'
     connections through the psycopg backend of the same store."""
-
-    kind = "postgres"
-    position = "notification_id"
-    mark = "%s"
 
     def __init__(self, recorder: OneShotApplicationRecorder) -> None:
         self.recorder = recorder
@@ -365,9 +361,6 @@ class OneShotBackend:
     def datastore(self) -> Any:
         """The library's psycopg datastore (the read models use its connections)."""
         return self.recorder.library_backend().datastore
-
-    def qualified(self, table: str) -> str:
-        return f'"{self.schema}"."{table}"'
 
     @contextmanager
     def cursor(self) -> Iterator[Any]:
@@ -384,12 +377,6 @@ class OneShotBackend:
                 _run(conn, "ROLLBACK")
                 raise
             _run(conn, "COMMIT" if write else "ROLLBACK")
-
-    def has_table(self, table: str) -> bool:
-        with self.cursor() as cursor:
-            cursor.execute("SELECT to_regclass(%s)", (self.qualified(table),))
-            row = cursor.fetchone()
-        return bool(row and row[0])
 
     def ensure_tables(self) -> bool:
         return self.recorder.ensure_tables()
