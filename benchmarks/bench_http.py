@@ -50,7 +50,7 @@ from _common import free_port, started  # noqa: E402
 
 PG = {"host": "127.0.0.1", "port": "5432", "dbname": "test", "user": "postgres"}
 PG_DSN = " ".join(f"{k}={v}" for k, v in PG.items())
-_T = TypeVar("_T")
+_T = TypeVar("_T", bound="Seated")
 
 
 def pg_schema(prefix: str) -> tuple[str, dict[str, str]]:
@@ -223,22 +223,29 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @dataclass
-class Table:
+class Seated:
+    """A referee's table: its number, token, server port and games to play; what it was
+    answered (``verify_store`` checks ``recorded`` against the store) and its errors."""
+
     number: int
     token: str
     port: int
     games: list[list[str]]
+    recorded: dict[str, list[str]] = field(default_factory=dict)  # game -> entries answered 201
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Table(Seated):
     latencies: list[float] = field(default_factory=list)
     service: list[float] = field(
         default_factory=list
     )  # from the request written, not from when it was due
-    recorded: dict[str, list[str]] = field(default_factory=dict)  # game -> entries answered 201
-    errors: list[str] = field(default_factory=list)
     other: int = 0
 
 
 def seated(
-    table: Callable[..., _T],
+    table: type[_T],
     tokens: list[str],
     ports: list[int],
     played: list[list[str]],
@@ -438,7 +445,7 @@ async def drive(
 
 
 def verify_store(
-    store_kind: str, store: str, env: dict[str, str], tables: list[Table]
+    store_kind: str, store: str, env: dict[str, str], tables: Sequence[Seated]
 ) -> dict[str, Any]:
     from events.store import GameStore
     from service.app import RefereeService

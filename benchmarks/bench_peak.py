@@ -45,6 +45,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from bench_http import (  # noqa: E402 - the sibling's client, servers and checks
     Connection,
+    Seated,
     bare,
     bench_store,
     drop_schema,
@@ -63,18 +64,12 @@ from bench_http import (  # noqa: E402 - the sibling's client, servers and check
 
 
 @dataclass
-class Table:
-    number: int
-    token: str
-    port: int
-    games: list[list[str]]
+class Table(Seated):
     resign_at: list[float] = field(default_factory=list)
     entries: list[float] = field(default_factory=list)  # latency from when due
     answered: list[float] = field(default_factory=list)  # when each entry's answer came
     writes: list[float] = field(default_factory=list)  # ends and new games
     burst: list[float] = field(default_factory=list)  # the bursts' ends and new games
-    recorded: dict[str, list[str]] = field(default_factory=dict)
-    errors: list[str] = field(default_factory=list)
 
 
 async def referee(
@@ -287,7 +282,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
     finally:
         for process, _ in servers:
             stop(process)
-    checked = verify_store(kind, store, env, tables)  # type: ignore[arg-type]
+    checked = verify_store(kind, store, env, tables)
     # what each followed game holds, against what its follower received
     from events.schema import ActionRetracted, GameCreated, GameEnded, ResultVoided, topics_for
     from events.store import GameStore
