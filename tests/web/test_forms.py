@@ -90,6 +90,17 @@ def desk(
     return lambda who: _Desk(client, tokens[who], awaiting)
 
 
+DISPUTED: list[tuple[str, dict[str, str], str]] = [
+    ("dispute", {"event": "5", "by": "Ben", "claim": "I drew one"}, "dispute 1 on event 5"),
+    ("rule", {"dispute": "1", "decision": "uphold", "clause": "REF-4.2", "reason": "seen"},
+     "dispute 1: referee ruling"),
+    ("appeal", {"dispute": "1", "by": "Ben", "grounds": "video"}, "appealed by Ben"),
+    ("retract", {"reason": "misheard"}, "retracted action"),
+]  # fmt: skip
+"""A dispute on event 5, a ruling on it and an appeal, then a retraction: the same fields
+whether posted or typed on the page, and the same outcome."""
+
+
 # -- post/redirect/get, once per key --------------------------------------------------------
 
 
@@ -101,11 +112,7 @@ def test_every_form_redirects_and_its_post_sent_again_records_nothing(desk: Desk
         ("entry", {"entry": "play Ace"}, "REF-5.4"),  # a rejection, kept as evidence once
         ("penalty", {"seat": "p2", "infraction": "slow-play", "level": "warning"}, "warning"),
         ("withdraw", {"penalty": "", "reason": "the wrong player"}, "withdrawn"),
-        ("dispute", {"event": "5", "by": "Ben", "claim": "I drew one"}, "dispute 1 on event 5"),
-        ("rule", {"dispute": "1", "decision": "uphold", "clause": "REF-4.2", "reason": "seen"},
-         "dispute 1: referee ruling"),
-        ("appeal", {"dispute": "1", "by": "Ben", "grounds": "video"}, "appealed by Ben"),
-        ("retract", {"reason": "misheard"}, "retracted action"),
+        *DISPUTED,
         ("backup", {"to": "2", "reason": "wrong draws"}, "backed up to action 2"),
         ("end", {"how": "agreement", "who": "p1", "reason": "a draw"}, "agreement"),
     ]  # fmt: skip
@@ -325,11 +332,7 @@ STEPS: list[tuple[str, dict[str, str], str]] = [
     ("entry", {"entry": "play Ace", "seat": ""}, "REF-5.4"),
     ("penalty", {"seat": "p2", "infraction": "slow-play"}, "penalty: warning for p2"),
     ("withdraw", {"reason": "the wrong player"}, "withdrawn"),
-    ("dispute", {"event": "5", "by": "Ben", "claim": "I drew one"}, "dispute 1 on event 5"),
-    ("rule", {"dispute": "1", "decision": "uphold", "clause": "REF-4.2", "reason": "seen"},
-     "dispute 1: referee ruling"),
-    ("appeal", {"dispute": "1", "by": "Ben", "grounds": "video"}, "appealed by Ben"),
-    ("retract", {"reason": "misheard"}, "retracted action"),
+    *DISPUTED,
     ("end", {"reason": "a draw", "how": "Draw agreed"}, "agreement"),
 ]  # fmt: skip
 """Each form of the table page in turn: its tool, what is typed or chosen, what it says."""
