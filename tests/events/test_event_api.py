@@ -11,6 +11,20 @@ from litestar.testing import TestClient
 from tests.web.conftest import Tokens, auth, table_token
 
 
+def _enter(
+    client: TestClient[Litestar],
+    event: str,
+    headers: dict[str, str],
+    players: list[str],
+    **more: Any,
+) -> None:
+    """``players`` registered in ``event`` (201), with ``more`` of the form (``byes``)."""
+    answer = client.post(
+        f"/api/events/{event}/players", json={"players": players, **more}, headers=headers
+    )
+    assert answer.status_code == 201, answer.text
+
+
 def test_an_event_run_over_http_by_its_roles(
     client: TestClient[Litestar], tokens: Tokens, store: str
 ) -> None:
@@ -29,12 +43,7 @@ def test_an_event_run_over_http_by_its_roles(
 
     players = ["Ann", "Ben", "Cal", "Dee", "Eve"]
     keeper = auth(tokens["scorekeeper"])
-    assert (
-        client.post(
-            f"/api/events/{event}/players", json={"players": players}, headers=keeper
-        ).status_code
-        == 201
-    )
+    _enter(client, event, keeper, players)
     assert (
         client.post(f"/api/events/{event}/rounds", json={}, headers=keeper).status_code == 403
     )  # only the head pairs
@@ -116,29 +125,14 @@ def test_a_13_player_pod_event_end_to_end_over_http(
         headers=head,
     ).json()["event_id"]
     names = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea"]
-    assert (
-        client.post(
-            f"/api/events/{event}/players", json={"players": names}, headers=keeper
-        ).status_code
-        == 201
-    )
-    assert (
-        client.post(
-            f"/api/events/{event}/players", json={"players": ["Max"], "byes": 1}, headers=keeper
-        ).status_code
-        == 201
-    )
+    _enter(client, event, keeper, names)
+    _enter(client, event, keeper, ["Max"], byes=1)
     for number in range(1, 4):
         rows = client.post(f"/api/events/{event}/rounds", json={}, headers=head).json()
         pods = [r for r in rows if not r["bye"]]
         if number == 1:
             assert [r["players"] for r in rows if r["bye"]] == [["Max"]]
-            assert (
-                client.post(
-                    f"/api/events/{event}/players", json={"players": ["Ned"]}, headers=keeper
-                ).status_code
-                == 201
-            )  # late entry
+            _enter(client, event, keeper, ["Ned"])  # late entry
         if number == 2:
             spec = {"pods": [p["players"] for p in reversed(pods)]}
             changed = client.post(
