@@ -58,33 +58,18 @@ def test_an_event_run_over_http_by_its_roles(
 
     # a table referee reports only their own table of their own event
     tokens["table1"] = table_token(store, event, "1")
-    assert (
-        client.post(
-            f"/api/events/{event}/results",
-            json={"slips": ["2=2-0-0"]},
-            headers=auth(tokens["table1"]),
-        ).status_code
-        == 403
-    )
-    assert (
-        client.post(
-            f"/api/events/{event}/results",
-            json={"slips": ["1=2-1-0"]},
-            headers=auth(tokens["table1"]),
-        ).status_code
-        == 201
-    )
+
+    def report(headers: dict[str, str], slip: str) -> Any:
+        return client.post(f"/api/events/{event}/results", json={"slips": [slip]}, headers=headers)
+
+    assert report(auth(tokens["table1"]), "2=2-0-0").status_code == 403
+    assert report(auth(tokens["table1"]), "1=2-1-0").status_code == 201
     before = client.get(f"/api/events/{event}", headers=head).json()["version"]
-    again = client.post(f"/api/events/{event}/results", json={"slips": ["1=2-0-0"]}, headers=head)
+    again = report(head, "1=2-0-0")
     assert again.status_code == 400
     assert "EV-3.6" in again.text
     assert client.get(f"/api/events/{event}", headers=head).json()["version"] == before
-    assert (
-        client.post(
-            f"/api/events/{event}/results", json={"slips": ["2=0-2-0"]}, headers=keeper
-        ).status_code
-        == 201
-    )
+    assert report(keeper, "2=0-2-0").status_code == 201
     fixed = client.post(
         f"/api/events/{event}/corrections",
         json={"round": 1, "slip": "1=1-2-0", "reason": "swapped"},
