@@ -221,14 +221,7 @@ def _merge(svc: RefereeService, view: GameView, batch: _Batch) -> SyncOutcome:
         events=tuple(r.event for r in results if r.event is not None),
         by=batch.by,
     )
-    written = svc.parts.games._append_to_game(view, [*new, merged])
-    return SyncOutcome(
-        game_id=view.game_id,
-        outcome="merged",
-        event=written[-1].originator_version,
-        version=view.version,
-        results=results,
-    )
+    return _stored(svc, view, [*new, merged], "merged", results=results)
 
 
 def _branch(
@@ -250,12 +243,26 @@ def _branch(
         reason=reason,
         by=batch.by,
     )
-    written = svc.parts.games._append_to_game(view, [event])
+    return _stored(svc, view, [event], "conflict", reason=reason)
+
+
+def _stored(
+    svc: RefereeService,
+    view: GameView,
+    events: list[GameEvent],
+    outcome: Literal["merged", "conflict"],
+    *,
+    results: list[EntryResult] | None = None,
+    reason: str = "",
+) -> SyncOutcome:
+    """``events`` appended to the game in one write; the outcome names the last of them."""
+    written = svc.parts.games._append_to_game(view, events)
     return SyncOutcome(
         game_id=view.game_id,
-        outcome="conflict",
+        outcome=outcome,
         event=written[-1].originator_version,
         version=view.version,
+        results=results or [],
         reason=reason,
     )
 
