@@ -12,7 +12,6 @@ Three answers come back in a ``Judgement``:
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import msgspec
@@ -70,9 +69,10 @@ def judge(
             readable=False,
             verdict=Verdict.illegal(exc.clause, f"cannot read {text!r}: {exc.reason}"),
         )
-    judged = functools.partial(Judgement, text=text, action=action)  # this entry as read
     if closed is not None:
-        return judged(
+        return Judgement(
+            text=text,
+            action=action,
             seat=actor,
             verdict=Verdict.illegal(
                 "REF-1.3", f"the game is over ({closed}); no action can be recorded"
@@ -83,12 +83,16 @@ def judge(
         if len(may) == 1:
             (actor,) = may
         elif not may:
-            return judged(
+            return Judgement(
+                text=text,
+                action=action,
                 seat=None,
                 verdict=Verdict.illegal("REF-1.3", "no seat may act in this position"),
             )
         else:
-            return judged(
+            return Judgement(
+                text=text,
+                action=action,
                 seat=None,
                 verdict=Verdict.illegal(
                     "REF-1.2", f"{seats_text(may, rules.seats)} may act now; name the seat"
@@ -105,8 +109,15 @@ def judge(
             why = f"only {others} may act now, not {actor}; {{}} was not recorded"
         else:
             why = "no seat may act now; {} was not recorded"
-        return judged(seat=actor, verdict=_quoting(rules, "REF-1.2", why, text, actor))
-    return judged(seat=actor, verdict=rules.check(state, action, actor))
+        return Judgement(
+            text=text,
+            action=action,
+            seat=actor,
+            verdict=_quoting(rules, "REF-1.2", why, text, actor),
+        )
+    return Judgement(
+        text=text, action=action, seat=actor, verdict=rules.check(state, action, actor)
+    )
 
 
 def _quoting(rules: GameRules[Any, Any], clause: str, why: str, text: str, actor: str) -> Verdict:
