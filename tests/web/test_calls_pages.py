@@ -51,8 +51,13 @@ class _Hall:
         page.goto(url)
         return page
 
-    def players_page(self, name: str) -> str:
-        return f"{self.base}/events/{self.event}/players/{name}"
+    def send(self, page: Any, field: str, text: str, button: str, player: str = "") -> None:
+        """``text`` typed into ``field`` of a player's own page and ``button`` pressed; with
+        ``player``, until the answer lands on that player's page."""
+        page.fill(field, text)
+        page.click(button)
+        if player:
+            page.wait_for_url(f"{self.base}/events/{self.event}/players/{player}")
 
 
 @pytest.fixture
@@ -70,12 +75,6 @@ def see(page: Any, url: str, selector: str, js: bool) -> Any:
     return page.locator(selector)
 
 
-def _report(page: Any, result: str) -> None:
-    """A player reports their table's result from their own page."""
-    page.fill("#report-result-text", result)
-    page.click("#report-result")
-
-
 @pytest.mark.parametrize("js", JS)
 def test_a_judge_call_from_a_players_page_reaches_the_queue_and_is_claimed_and_resolved(
     hall: _Hall, tokens: Tokens, js: bool
@@ -88,9 +87,7 @@ def test_a_judge_call_from_a_players_page_reaches_the_queue_and_is_claimed_and_r
         judge.wait_for_selector("#live.on")  # the queue follows its stream
 
     ann = hall.page(tokens["ann"], js, hall.mine)
-    ann.fill("#call-reason", "opponent drew two cards")
-    ann.click("#call-judge")
-    ann.wait_for_url(hall.players_page("Ann"))
+    hall.send(ann, "#call-reason", "opponent drew two cards", "#call-judge", "Ann")
     assert "waiting for a judge" in ann.inner_text("#my-call")
 
     card = see(judge, f"{base}/queue", ".card-item.call", js)
@@ -125,14 +122,13 @@ def test_two_players_report_and_confirm_from_their_pages_and_the_standings_chang
     if js:
         ben.wait_for_selector("#live.on")
     ann = hall.page(tokens["ann"], js, hall.mine)
-    _report(ann, "2-1")
-    ann.wait_for_url(hall.players_page("Ann"))
+    hall.send(ann, "#report-result-text", "2-1", "#report-result", "Ann")
     assert "waiting for the opponent" in ann.inner_text("#hall")
 
     confirm = see(ben, hall.mine, "#confirm-1", js)
     assert "Ann reported 2-1-0" in ben.inner_text("#report-1")
     confirm.click()
-    ben.wait_for_url(hall.players_page("Ben"))
+    ben.wait_for_url(f"{hall.base}/events/{hall.event}/players/Ben")
     assert "lost 1-2-0" in ben.inner_text("#my-round")
     ben.goto(f"{hall.base}/events/{hall.event}/standings")
     first = ben.locator("#standings tbody tr").first.inner_text()
@@ -151,12 +147,9 @@ def test_a_disagreement_reaches_the_queue(hall: _Hall, tokens: Tokens, js: bool)
     if js:
         head.wait_for_selector("#live.on")
     ann = hall.page(tokens["ann"], js, hall.mine)
-    _report(ann, "2-0")
-    ann.wait_for_url(hall.players_page("Ann"))
+    hall.send(ann, "#report-result-text", "2-0", "#report-result", "Ann")
     ben = hall.page(tokens["ben"], js, hall.mine)
-    ben.fill("#dispute-reason-1", "I won the second game")
-    ben.click("#dispute-1")
-    ben.wait_for_url(hall.players_page("Ben"))
+    hall.send(ben, "#dispute-reason-1", "I won the second game", "#dispute-1", "Ben")
     assert "the scorekeeper settles it" in ben.inner_text("#report-1")
 
     card = see(head, f"{hall.base}/queue", ".card-item.disagreement", js)
@@ -170,7 +163,7 @@ def test_a_disagreement_reaches_the_queue(hall: _Hall, tokens: Tokens, js: bool)
 
 def test_a_refused_form_says_why_and_stores_nothing(hall: _Hall, tokens: Tokens) -> None:
     ann = hall.page(tokens["ann"], False, hall.mine)
-    _report(ann, "3-0")
+    hall.send(ann, "#report-result-text", "3-0", "#report-result")  # refused: no redirect
     assert "EV-3.2" in ann.inner_text("#said")
     with open_service(hall.store) as svc:
         assert svc.event_reports(hall.event, every=True) == []
