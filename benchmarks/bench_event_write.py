@@ -43,6 +43,8 @@ def run(players: int, direct: bool, profile: bool, calls: bool) -> tuple[float, 
             def count(frame, event, arg):  # type: ignore[no-untyped-def]
                 if event == "call":
                     COUNT[0] += 1
+                elif event == "c_call":
+                    COUNT[1] += 1
 
             threading.setprofile(count)
         writer = GroupWriter(cached)
@@ -57,7 +59,7 @@ def run(players: int, direct: bool, profile: bool, calls: bool) -> tuple[float, 
         prof = cProfile.Profile() if profile else None
         if calls:
             sys.setprofile(threading.getprofile())
-        COUNT[0] = 0
+        COUNT[:] = [0, 0]
         start = time.process_time()
         if prof:
             prof.enable()
@@ -75,10 +77,10 @@ def run(players: int, direct: bool, profile: bool, calls: bool) -> tuple[float, 
             else:
                 write(cached.event_result, event, [slip])
         slips = (time.process_time() - start) / len(tables)
-        slip_calls = COUNT[0] / len(tables)
+        slip_calls = (COUNT[0] / len(tables), COUNT[1] / len(tables))
         write(cached.event_round, event, "end")
         rows = write(cached.event_pair, event)
-        COUNT[0] = 0
+        COUNT[:] = [0, 0]
         start = time.process_time()
         reports = 0
         for row in rows:
@@ -90,7 +92,7 @@ def run(players: int, direct: bool, profile: bool, calls: bool) -> tuple[float, 
             write(cached.event_report_confirm, event, filed.report, b)
             reports += 2
         per_report = (time.process_time() - start) / reports
-        report_calls = COUNT[0] / reports
+        report_calls = (COUNT[0] / reports, COUNT[1] / reports)
         sys.setprofile(None)
         threading.setprofile(None)  # type: ignore[arg-type]
         if prof:
@@ -99,11 +101,14 @@ def run(players: int, direct: bool, profile: bool, calls: bool) -> tuple[float, 
         writer.close()
         cached.close()
         if calls:
-            print(f"calls per write: slip {slip_calls:.0f}, report {report_calls:.0f}")
+            print(
+                f"Python / C calls per write: slip {slip_calls[0]:.0f} / {slip_calls[1]:.0f}, "
+                f"report {report_calls[0]:.0f} / {report_calls[1]:.0f}"
+            )
         return slips, per_report
 
 
-COUNT = [0]
+COUNT = [0, 0]
 
 
 def main() -> None:

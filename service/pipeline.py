@@ -34,8 +34,8 @@ the sealed streams, the caller's answer, what to do once stored); ``commit`` app
 staged writes in one transaction and runs their follow-ups. The command line stages and
 commits one write at a time (``Commands``, ``Tournaments``); the server's writer stages
 many games' writes on its cached views and commits them together, judging again after a
-race, and commits an event's write through the same path (``committing``: the writer
-runs the write with its group's commit). A refusal at any step raises before
+race, and commits an event's write through the same path (``commit_through``: the
+writer runs the write with its group's commit). A refusal at any step raises before
 anything is written.
 """
 
@@ -90,7 +90,7 @@ __all__ = [
     "Terms",
     "check_terms",
     "commit",
-    "committing",
+    "commit_through",
     "entry_result",
     "event_write",
     "no_answer",
@@ -239,7 +239,7 @@ def commit(store: GameStore, staged: Sequence[Staged[Any]]) -> list[int]:
     """Append the staged writes in ONE transaction, then run their follow-ups; the
     events' positions in the store's log. A stream another writer moved meanwhile
     fails the whole commit (``ConcurrentWriteError``) and nothing is stored. On the
-    server's writer thread the commit is its group's (``committing``)."""
+    server's writer thread the commit is its group's (``commit_through``)."""
     through = _COMMIT.get()
     if through is not None:
         return through(store, staged)
@@ -257,14 +257,10 @@ def streams_of(staged: Sequence[Staged[Any]]) -> Sequence[Sequence[GameEvent]]:
     return [s for one in staged for s in one.streams if s]
 
 
-def committing(through: Commit, fn: Callable[[], R]) -> R:
-    """``fn()``, every write it makes committed (``commit``) through ``through``: the
-    server's writer runs an event's write with its group's commit, as a group of one."""
-    reset = _COMMIT.set(through)
-    try:
-        return fn()
-    finally:
-        _COMMIT.reset(reset)
+commit_through: Callable[[Commit], object] = _COMMIT.set
+"""Commit every write made from now on in this context (``commit``) through the given
+commit: the server's writer runs an event's write, in its caller's context, with its
+group's commit (``context.run(commit_through, ...)``), as a group of one."""
 
 
 def follow_up(staged: Sequence[Staged[Any]]) -> None:

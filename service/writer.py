@@ -60,7 +60,7 @@ from service.pipeline import (
     GameWrite,
     NewGame,
     Staged,
-    committing,
+    commit_through,
     follow_up,
     stage,
     stage_new,
@@ -381,7 +381,8 @@ class _Group:
         if not item.future.set_running_or_notify_cancel():
             return
         try:
-            item.future.set_result(item.context.run(committing, self.commit_alone, item.fn))
+            item.context.run(commit_through, self.commit_alone)  # the item's context alone
+            item.future.set_result(item.context.run(item.fn))
         except BaseException as exc:
             item.future.set_exception(exc)
         finally:
@@ -393,7 +394,8 @@ class _Group:
         it closes as void) in ONE transaction, as the group commit does, and run its
         follow-ups. A race (``ConcurrentWriteError``) is the write's own: it decides again
         on the event as stored (``Tournaments._raced``)."""
-        streams = streams_of(staged)
+        one = staged[0] if len(staged) == 1 else None
+        streams = one.streams if one is not None and all(one.streams) else streams_of(staged)
         self.writer.commits += 1
         self.writer.entries += 1
         self.writer.trusted = False
