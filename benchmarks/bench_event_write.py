@@ -21,12 +21,16 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
+from typing import Any, TypeVar
 
 from service.app import open_service
 from service.cached import CachedService
 from service.writer import GroupWriter
 
+T = TypeVar("T")
 SLIPS = ["2-0-0", "2-1-0", "0-2-0", "1-2-0", "1-1-1"]
 
 
@@ -40,7 +44,7 @@ def run(players: int, direct: bool, profile: bool, calls: bool) -> tuple[float, 
         cached = CachedService(open_service(db).store)
         if calls:  # Python function calls in every thread: a count that load does not move
 
-            def count(frame, event, arg):  # type: ignore[no-untyped-def]
+            def count(frame: FrameType, event: str, arg: object) -> None:
                 if event == "call":
                     COUNT[0] += 1
                 elif event == "c_call":
@@ -49,13 +53,13 @@ def run(players: int, direct: bool, profile: bool, calls: bool) -> tuple[float, 
             threading.setprofile(count)
         writer = GroupWriter(cached)
 
-        def write(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+        def write(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
             if direct:
                 return fn(*args, **kwargs)
             return writer.call(lambda: fn(*args, **kwargs)).result()
 
         rows = write(cached.event_pair, event)
-        tables = [r.table for r in rows if not r.bye]
+        tables = [r.table or 0 for r in rows if not r.bye]
         prof = cProfile.Profile() if profile else None
         if calls:
             sys.setprofile(threading.getprofile())
@@ -87,14 +91,16 @@ def run(players: int, direct: bool, profile: bool, calls: bool) -> tuple[float, 
             if row.bye:
                 continue
             state = cached.event_state(event)
-            a, b = state.rounds[state.current_round].table(row.table).players[:2]
+            pairing = state.rounds[state.current_round].table(row.table or 0)
+            assert pairing is not None
+            a, b = pairing.players[:2]
             filed = write(cached.event_report, event, a, "2-1-0", idempotency_key=f"r{row.table}")
             write(cached.event_report_confirm, event, filed.report, b)
             reports += 2
         per_report = (time.process_time() - start) / reports
         report_calls = (COUNT[0] / reports, COUNT[1] / reports)
         sys.setprofile(None)
-        threading.setprofile(None)  # type: ignore[arg-type]
+        threading.setprofile(None)
         if prof:
             prof.disable()
             pstats.Stats(prof).sort_stats("cumulative").print_stats(30)

@@ -208,7 +208,7 @@ def test_an_event_write_s_terms_are_checked_once(
     """A player's report (EV-11.1) looks the caller up in the event, then decides under the
     event's lock (``_raced``): its If-Match and key are checked once, on the event it decides
     on (``pipeline.check_terms``), and a stale If-Match is refused there, nothing stored."""
-    import service.tournaments as tournaments
+    from service import pipeline, tournaments
     from service.access import Principal
 
     event_id = _event(svc)
@@ -216,9 +216,9 @@ def test_an_event_write_s_terms_are_checked_once(
     state = svc.event_state(event_id)
     table = next(p for p in state.rounds[1].pairings if not p.bye)
     player = state.players[table.players[0]]
-    who = Principal(token_id="p", role="player", name=player.name, player_id=player.player_id)
+    who = Principal(token_id="p", role="player", name=player.name, player_id=player.player_id or "")
     checks: list[int] = []
-    real = tournaments.check_terms
+    real = pipeline.check_terms
 
     def counted(*args: object, **kwargs: object) -> None:
         checks.append(1)

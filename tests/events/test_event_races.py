@@ -35,11 +35,11 @@ def overtaken(svc: RefereeService, meanwhile: Callable[[], Any]) -> Iterator[lis
     real = svc.store.append_sealed
     tries: list[int] = [0]
 
-    def append(batches: Any) -> Any:
+    def append(streams: Any) -> list[int]:
         tries[0] += 1
         if tries[0] == 1:
             meanwhile()
-        return real(batches)
+        return real(streams)
 
     svc.store.append_sealed = append  # type: ignore[method-assign]
     try:
