@@ -548,7 +548,7 @@ class GameStore:
         applied: Any = None,
     ) -> tuple[list[GameEvent], list[list[GameEvent]]]:
         """``append``, and in the SAME transaction the batches ``also`` for other streams
-        (as ``append_streams`` takes them): a game's end and its match's update are one
+        (as ``append_sealed`` takes them once sealed): a game's end and its match's update are one
         write, never a finished game whose match did not hear of it. Returns the game's
         sealed events and each other batch's."""
         version = view.version if view else 0
@@ -585,29 +585,25 @@ class GameStore:
             return [r.notification.id for r in saved]
         except IntegrityError as exc:
             _replica_refusal(self, exc, [e.originator_id for e in events])
-            first = streams[0][0] if len(streams) == 1 and streams[0] else None
-            raise ConcurrentWriteError(
-                f"another referee recorded event {first.originator_version} of game "
-                f"{first.originator_id} at the same moment; nothing of yours was stored. Look "
-                "at the position again and re-enter your entry if it still stands."
-                if first is not None
-                else "another writer changed one of these games at the same moment; nothing "
-                "of this write was stored"
-            ) from None
-
-    def append_streams(
-        self, batches: Sequence[tuple[int, str, Sequence[GameEvent]]]
-    ) -> list[list[GameEvent]]:
-        """Seal and append events to several streams in ONE transaction: each batch is
-        (the stream's current version, its last hash, new events). All or nothing: an
-        event pairing a round and creating its games is never half stored."""
-        sealed_batches = [seal_after(version, prev, new) for version, prev, new in batches]
-        self._save_streams(
-            sealed_batches,
-            "another writer changed this event at the same moment; nothing of yours was "
-            "stored. Look at it again and re-enter your command if it still stands.",
-        )
-        return sealed_batches
+            lead = streams[0][0] if streams and streams[0] else None
+            first = lead if len(streams) == 1 else None
+            if lead is not None and lead.originator_id.startswith("ev-"):  # an event's write
+                message = (
+                    "another writer changed this event at the same moment; nothing of yours "
+                    "was stored. Look at it again and re-enter your command if it still stands."
+                )
+            elif first is not None:
+                message = (
+                    f"another referee recorded event {first.originator_version} of game "
+                    f"{first.originator_id} at the same moment; nothing of yours was stored. "
+                    "Look at the position again and re-enter your entry if it still stands."
+                )
+            else:
+                message = (
+                    "another writer changed one of these games at the same moment; nothing "
+                    "of this write was stored"
+                )
+            raise ConcurrentWriteError(message) from None
 
     def _writable(self) -> None:
         if self.read_only:

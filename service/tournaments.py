@@ -22,9 +22,8 @@ import functools
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from contextvars import ContextVar
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -53,7 +52,8 @@ from referee.tournament.standings import (
 from referee.tournament.state import Tournament, apply
 from service.access import PLAYER_ID, PLAYER_ID_WORDS, new_player_id
 from service.bounds import LookAlikes, check_cut, check_name, check_reason, check_rounds
-from service.errors import GameNotFoundError, RefusedError, RepeatedWriteError, StaleVersionError
+from service.errors import GameNotFoundError, RefusedError
+from service.pipeline import Terms, check_terms, commit, event_write, stage_event, terms
 from service.procedure import WRITING_TOKEN, header
 
 if TYPE_CHECKING:
@@ -71,6 +71,7 @@ __all__ = [
     "PenaltyOutcome",
     "StandingRow",
     "Tournaments",
+    "event_write",
     "split_slip",
 ]
 
@@ -178,53 +179,6 @@ SERVED_SAVE_SECONDS = 30.0
 snapshots). Past ``SAVE_BEHIND * 10`` facts it keeps one anyway."""
 
 
-class _Terms:
-    """A write's terms while it runs: the version its writer saw and its idempotency key;
-    whether they were checked (on the first load of its event) and the key stored (on
-    its first append)."""
-
-    __slots__ = ("appended", "checked", "expected_version", "idempotency_key", "stamped")
-
-    def __init__(self, expected_version: int | None, idempotency_key: str | None) -> None:
-        self.expected_version = expected_version
-        self.idempotency_key = idempotency_key
-        self.checked = False
-        self.stamped = False
-        self.appended = False  # the write stored something: the version moved by its doing
-
-
-_TERMS: ContextVar[_Terms | None] = ContextVar("_TERMS", default=None)
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def event_write(method: Callable[P, R]) -> Callable[P, R]:
-    """Mark a write to an event: the method takes ``expected_version`` (the event's version
-    its writer saw, HTTP ``If-Match``) and ``idempotency_key`` (HTTP ``Idempotency-Key``),
-    both keyword-only and optional, and this holds them for the write: its first load of
-    the event checks them (``Tournaments._check_write``: a stale version or a key already
-    stored refuses the write, nothing stored) and its first append stores the key with
-    its first fact. A write made inside another (a player's call through ``call_as``)
-    keeps the outer write's terms."""
-
-    @functools.wraps(method)
-    def write(*args: P.args, **kwargs: P.kwargs) -> R:
-        expected = kwargs.get("expected_version")
-        key = kwargs.get("idempotency_key")
-        if _TERMS.get() is not None or (expected is None and not key):
-            return method(*args, **kwargs)
-        reset = _TERMS.set(
-            _Terms(expected if isinstance(expected, int) else None, str(key) if key else None)
-        )
-        try:
-            return method(*args, **kwargs)
-        finally:
-            _TERMS.reset(reset)
-
-    return write
-
-
 _MOVES_STANDINGS = (
     f.PlayerRegistered,
     f.PlayerDropped,
@@ -247,6 +201,7 @@ class _Loaded:
 
     def __init__(self, event_id: str) -> None:
         self.event_id = event_id
+        self.stream_id = event_id  # the stream a write is sealed after (``pipeline.Head``)
         self.version = 0
         self.last_hash = "0" * 64
         self.state = Tournament()
@@ -683,12 +638,14 @@ class Tournaments:
         saves once; ``SERVED_SAVE_SECONDS`` in a long-running server (``CachedService``)."""
 
     # -- loading -------------------------------------------------------------
-    def _event(self, event_id: str) -> _Loaded:
+    def _event(self, event_id: str, *, check: bool = True) -> _Loaded:
         """The event folded up to its newest stored event (only new events are read).
 
         Inside a write (``event_write``) that names the version its writer saw
         (``expected_version``, HTTP ``If-Match``) or an ``idempotency_key``, these are
-        checked here, once, when the write first loads its event (``_check_write``)."""
+        checked here, once, when the write first loads its event to decide on it
+        (``_check_write``); a look before the decision (who the caller is, which table a
+        game is at: ``check=False``) leaves them to the load under the event's lock."""
         ref = event_id.strip()
         cache = self._events_cache
         loaded = cache.get(ref)
@@ -713,30 +670,24 @@ class Tournaments:
             )
         cache[ref] = loaded
         self._keep(loaded)
-        terms = _TERMS.get()
-        if terms is not None and not terms.checked:
-            terms.checked = True
-            self._check_write(loaded, terms.expected_version, terms.idempotency_key)
+        running = terms()
+        if check and running is not None and not running.checked:
+            self._check_write(loaded, running)
         return loaded
 
-    def _check_write(self, loaded: _Loaded, expected: int | None, key: str | None) -> None:
-        """Refuse a write whose key was stored already (``RepeatedWriteError``: a retry of
-        a write that landed, whose own events moved the version) or made on a version of
-        the event other than the stored one (``StaleVersionError``); nothing is stored."""
-        if key:
-            number = self._stored_key(loaded, key)
-            if number is not None:
-                raise RepeatedWriteError(loaded.event_id, key, number)
-        if expected is not None and expected != loaded.version:
-            raise StaleVersionError(loaded.event_id, expected, loaded.version, stream="event")
+    def _check_write(self, loaded: _Loaded, running: Terms) -> None:
+        """The write's terms checked on the event as loaded (``pipeline.check_terms``)."""
+        stored = functools.partial(self._stored_key, loaded, folded_only=running.key_looked)
+        check_terms(loaded.event_id, loaded.version, running, stored)
 
-    def _stored_key(self, loaded: _Loaded, key: str) -> int | None:
+    def _stored_key(self, loaded: _Loaded, key: str, *, folded_only: bool = False) -> int | None:
         """The event stored with ``key`` by this writer's token, if any: the keys folded
-        since the event was loaded, then (for an event loaded from a snapshot) the stored
-        events before it, read only where their bytes hold the key."""
+        since the event was loaded, then (for an event loaded from a snapshot, unless the
+        write looked there already: ``folded_only``) the stored events before it, read
+        only where their bytes hold the key."""
         token = WRITING_TOKEN.get()
         number = loaded.keys.get((token, key))
-        if number is not None or not loaded.keys_from:
+        if number is not None or not loaded.keys_from or folded_only:
             return number
         from events.codec import decode
 
@@ -828,32 +779,25 @@ class Tournaments:
         extra: Mapping[int, dict[str, Any]] | None = None,
         games: Sequence[Sequence[GameEvent]] = (),
     ) -> list[GameEvent]:
-        """Store ``facts`` (and whole new game streams) in one transaction; fold them. The
-        first fact a write stores carries its idempotency key (``_check_write`` finds it)."""
-        header = self._header(loaded.event_id)
-        extras = {i: dict(v) for i, v in (extra or {}).items()}
-        terms = _TERMS.get()
-        stamping = terms is not None and bool(terms.idempotency_key) and not terms.stamped
-        if terms is not None and stamping and facts:
-            extras.setdefault(0, {})["idempotency_key"] = terms.idempotency_key
-        new = [to_stored(fact, header, **extras.get(i, {})) for i, fact in enumerate(facts)]
-        batches: list[tuple[int, str, Sequence[GameEvent]]] = [
-            (loaded.version, loaded.last_hash, new)
-        ]
-        batches += [(0, "0" * 64, stream) for stream in games]
-        batches += self._void_closings(loaded.state, facts)  # EV-3.9, in the same transaction
-        sealed = self.store.append_streams(batches)
-        if terms is not None:  # stored: a write decided again after a lost race stamps anew
-            terms.checked = True  # what the write reads after its append is its own doing
-            terms.stamped = terms.stamped or (stamping and bool(facts))
-            terms.appended = True
+        """Store ``facts`` (and whole new game streams) through the write pipeline
+        (``pipeline.stage_event``: sealed with the write's key on its first fact and the
+        games they close as void; ``commit``: one transaction, then folded); the event's
+        events as stored."""
+        staged = stage_event(self, loaded, loaded.state, facts, extra=extra, games=games)
+        commit(self.store, [staged])
+        sealed: list[GameEvent] = staged.answer
+        return sealed
+
+    def event_folded(self, head: Any, sealed: Sequence[GameEvent]) -> None:
+        """A write's facts as stored, folded into the cached event (``stage_event``'s
+        follow-up), and a snapshot kept when the kept one is far behind."""
+        loaded: _Loaded = head
         with self._events_lock:
-            for event in sealed[0]:
+            for event in sealed:
                 loaded.fold(event)
         self._keep(loaded)
-        return sealed[0]
 
-    def _void_closings(
+    def void_closings(
         self, before: Tournament, facts: Sequence[f.Fact]
     ) -> list[tuple[int, str, Sequence[GameEvent]]]:
         """Each game ``facts`` make void that is still open in its own stream, closed there
@@ -1376,18 +1320,13 @@ class Tournaments:
         it is stale (``StaleVersionError``)."""
         from events.store import ConcurrentWriteError
 
-        terms = _TERMS.get()
+        running = terms()
         with self.store.stream_lock(event_id.strip()):
-            if terms is not None and terms.expected_version is not None:
-                if not terms.appended:  # checked on the first load, maybe before the lock
-                    loaded = self._event(event_id)
-                    if loaded.version != terms.expected_version:
-                        raise StaleVersionError(
-                            loaded.event_id,
-                            terms.expected_version,
-                            loaded.version,
-                            stream="event",
-                        )
+            if running is not None and not running.appended:
+                # checked (``check_terms``) when ``command`` loads the event under the lock;
+                # a write that decided on a load before it is checked again there
+                running.checked = False
+            if running is not None and running.expected_version is not None:
                 return command()
             for _ in range(RACE_TRIES - 1):
                 try:
