@@ -1901,6 +1901,8 @@ def check_event_snapshot(store: GameStore, snapshots: EventSnapshots, event_id: 
     snapshot = snapshots.load(event_id)
     if snapshot is None:
         return None
+    # what a pairing reads of the earlier rounds, as the head keeps it (before they are read)
+    paired = (snapshot.state.history(), snapshot.state.round_kinds())
     fresh = _Loaded(event_id)
     for _, topic, state in store.rows(event_id, upto=snapshot.version):
         event = decode(topic, state)
@@ -1915,6 +1917,8 @@ def check_event_snapshot(store: GameStore, snapshots: EventSnapshots, event_id: 
         snapshot.name,
     ):
         problem = f"the snapshot at event {snapshot.version} is not what the log folds to"
+    elif paired != (fresh.state.history(), fresh.state.round_kinds()):
+        problem = f"the snapshot's pairing history at event {snapshot.version} is not the log's"
     elif snapshot.standings is not None and not _same_standings(event_id, snapshot, fresh):
         problem = f"the snapshot's standings at event {snapshot.version} are not the log's"
     if problem is not None:
