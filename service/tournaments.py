@@ -28,11 +28,12 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import msgspec
 
-from events.schema import DeckRegistered, GameCreated, GameEnded, GameEvent
+from events.schema import GameCreated, GameEnded, GameEvent
 from events.store import GameStore
 from events.tournament import EVENT_PREFIX, TournamentEvent, to_fact, to_stored
 from referee import games as rulebooks
 from referee.contract import Player, Setup
+from referee.game.facts import game_opened
 from referee.game.setup import resolve_options
 from referee.kit.decks import Deck
 from referee.tournament import decisions as d
@@ -1275,7 +1276,7 @@ class Tournaments:
     ) -> tuple[str, list[GameEvent]]:
         """A new game of a match: its creation (with the tournament labels) and the
         players' event decklists, ready to append. (Its imports are the module's: a
-        pairing makes 5,000 games, and four imports a game cost a tenth of making them.)"""
+        pairing makes 5,000 games, four imports each.)"""
         settings = state.settings
         assert settings is not None
         rules = rulebooks.load(settings.game)
@@ -1306,22 +1307,12 @@ class Tournaments:
         }
         if loaded.name:
             meta["event_name"] = loaded.name
-        stream: list[GameEvent] = [
-            GameCreated(
-                **header,
-                game=rules.name,
-                ruleset=str(setup.ruleset),
-                variants=setup.variants,
-                players=setup.players,
-                options=setup.options,
-                created_by=by,
-                meta=meta,
-            )
-        ]
-        for seat, player in zip(seats, pairing.players, strict=False):
-            deck = loaded.decks.get(player)
-            if deck is not None:
-                stream.append(DeckRegistered(**header, seat=seat, deck=deck, by=by))
+        decks = {
+            seat: deck
+            for seat, player in zip(seats, pairing.players, strict=False)
+            if (deck := loaded.decks.get(player)) is not None
+        }
+        stream = game_opened(header, rules.name, setup, by=by, meta=meta, decks=decks)
         return game_id, stream
 
     def match_update(self, created: GameCreated, ended: GameEnded) -> MatchUpdate | None:
