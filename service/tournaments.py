@@ -30,8 +30,10 @@ import msgspec
 from events.schema import GameCreated, GameEnded, GameEvent
 from events.store import GameStore
 from events.tournament import EVENT_PREFIX, TournamentEvent, to_fact, to_stored
-from referee.contract import Player
+from referee import games as rulebooks
+from referee.contract import Player, Setup
 from referee.game.facts import game_opened
+from referee.game.setup import resolve_options
 from referee.kit.decks import Deck
 from referee.tournament import decisions as d
 from referee.tournament import facts as f
@@ -233,6 +235,30 @@ class _Loaded:
         that carries each. Complete from ``keys_from`` on (a snapshot holds none)."""
         self.keys_from = 0
         self._holders: tuple[Mapping[str, Any], dict[str, str]] | None = None
+        self._ahead: list[tuple[Tournament, f.Fact, Tournament]] = []
+        """Facts a write applied to this state before storing them (``applied``), with the
+        states before and after: folding them once stored takes those states (a round's
+        pairing is applied once, not twice: 5,000 tables)."""
+
+    def applied(self, before: Tournament, fact: f.Fact) -> Tournament:
+        """``apply(before, fact)``, remembered for the fold of ``fact`` once it is stored
+        after ``before`` (a write's facts, in order, starting from this fold's state)."""
+        after = apply(before, fact)
+        if before is (self._ahead[-1][2] if self._ahead else self.state):
+            self._ahead.append((before, fact, after))
+        return after
+
+    def _folded(self, before: Tournament, fact: f.Fact) -> Tournament:
+        ahead = self._ahead
+        if ahead:
+            try:
+                known, same, after = ahead.pop(0)
+            except IndexError:  # taken meanwhile by another thread's fold
+                return apply(before, fact)
+            if known is before and same == fact:  # apply is pure: the same state again
+                return after
+            ahead.clear()  # another fact came first: nothing foreseen stands
+        return apply(before, fact)
 
     def holder(self, player_id: str, name: str) -> str | None:
         """``state.holder``, by an index of the players' house ids kept while the players
@@ -373,7 +399,7 @@ class _Loaded:
             return  # folded already (another thread read it first), never twice
         fact = to_fact(event)
         before = self.state
-        self.state = apply(before, fact)
+        self.state = self._folded(before, fact)
         kept = self._counts is not None or self._kept_standings is not None
         if kept and self.standings is None and isinstance(fact, _MOVES_STANDINGS):
             self._moved = True
@@ -1112,10 +1138,10 @@ class Tournaments:
         facts = list(self._decide(loaded.state, command))
         state = loaded.state
         for fact in facts:
-            state = apply(state, fact)
+            state = loaded.applied(state, fact)  # folded once stored: not applied again
         waiting = fixing.pending_at_pairing(state)  # match losses given between rounds (EV-8.6)
         for fact in waiting:
-            state = apply(state, fact)
+            state = loaded.applied(state, fact)
         decided = {x.table for x in waiting if isinstance(x, f.MatchReported)}
         rnd = state.rounds[state.current_round]
         links, streams = self._first_games(loaded, state, rnd, by, skip=decided)
@@ -1193,14 +1219,11 @@ class Tournaments:
         self, loaded: _Loaded, state: Tournament, number: int, pairing: Any, game: int, by: str
     ) -> tuple[str, list[GameEvent]]:
         """A new game of a match: its creation (with the tournament labels) and the
-        players' event decklists, ready to append."""
-        from referee import games
-        from referee.contract import Setup
-        from referee.game.setup import resolve_options
-
+        players' event decklists, ready to append. (Its imports are the module's: a
+        pairing makes 5,000 games, four imports each.)"""
         settings = state.settings
         assert settings is not None
-        rules = games.load(settings.game)
+        rules = rulebooks.load(settings.game)
         seats = rules.seats[: len(pairing.players)]
         players = tuple(
             Player(seat, state.players[p].name, state.players[p].player_id or "")
@@ -1830,6 +1853,8 @@ def check_event_snapshot(store: GameStore, snapshots: EventSnapshots, event_id: 
     snapshot = snapshots.load(event_id)
     if snapshot is None:
         return None
+    # what a pairing reads of the earlier rounds, as the head keeps it (before they are read)
+    paired = (snapshot.state.history(), snapshot.state.round_kinds())
     fresh = _Loaded(event_id)
     for _, topic, state in store.rows(event_id, upto=snapshot.version):
         event = decode(topic, state)
@@ -1844,6 +1869,8 @@ def check_event_snapshot(store: GameStore, snapshots: EventSnapshots, event_id: 
         snapshot.name,
     ):
         problem = f"the snapshot at event {snapshot.version} is not what the log folds to"
+    elif paired != (fresh.state.history(), fresh.state.round_kinds()):
+        problem = f"the snapshot's pairing history at event {snapshot.version} is not the log's"
     elif snapshot.standings is not None and not _same_standings(event_id, snapshot, fresh):
         problem = f"the snapshot's standings at event {snapshot.version} are not the log's"
     if problem is not None:
