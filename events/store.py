@@ -585,6 +585,8 @@ class GameStore:
                 # One carrier for every stream: the library checks each object it is given
                 # against its runtime protocols, which cost more than the rest of a
                 # hundred-game commit's mapping (py-spy, issue 23).
+                if len(events) >= BULK_FROM:  # a round's pairing: past the library's save
+                    return self._insert_many(events)
                 saved = self.app.save(cast(Any, _Batch(events[0].originator_id, events)))
             return [r.notification.id for r in saved]
         except IntegrityError as exc:
@@ -631,23 +633,25 @@ class GameStore:
             _replica_refusal(self, exc, [b[0].originator_id for b in batches if b])
             raise ConcurrentWriteError(conflict) from None
 
-    def _insert_many(self, events: Sequence[GameEvent]) -> None:
+    def _insert_many(self, events: Sequence[GameEvent]) -> list[int]:
         """Store sealed ``events`` in one transaction without the library's ``save``, whose
         ``Recording`` and ``Notification`` per event nobody reads here (a pairing's 15,000
         events: a fifth of the command). The rows are the store's mapper's, so what is
         stored is what ``save`` stores, byte for byte; on SQLite one ``executemany`` of the
         library's own statement (its application recorder runs one ``execute`` per row to
         learn notification ids, which this write does not need), elsewhere the recorder's
-        own insert (PostgreSQL: one call of the append function, its lock and notify)."""
+        own insert (PostgreSQL: one call of the append function, its lock and notify).
+        Returns the events' positions in the log, as ``save`` does."""
         to_stored = self.mapper.to_stored_event
         stored = [to_stored(event) for event in events]
         direct = self.direct
-        if direct is not None and direct.kind == "sqlite":
-            direct.bulk_insert(
+        if direct is not None:
+            numbered = direct.insert_numbered(
                 [(str(s.originator_id), s.originator_version, s.topic, s.state) for s in stored]
             )
-        else:
-            self.recorder.insert_events(stored)
+            if numbered is not None:
+                return numbered
+        return list(self.recorder.insert_events(stored) or ())
 
     def new_event_id(self, seed: str | None = None) -> str:
         """A new event (tournament) id: ``ev-`` and eight characters, like a game id's;

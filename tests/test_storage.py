@@ -13,7 +13,7 @@ import msgspec
 import pytest
 
 from events import store as store_module
-from events.codec import decode
+from events.codec import decode, seal_after
 from events.schema import GENESIS_HASH, TOPIC_OF
 from events.store import ConcurrentWriteError, GameStore
 from projections.projector import Projector
@@ -133,17 +133,19 @@ def test_a_large_write_stores_the_library_s_rows_all_or_nothing(
     (created,) = store.events(backend.create_game("nim", PLAYERS).game_id)
     after = store.last_position()
     streams = [[msgspec.structs.replace(created, originator_id=f"nim-bulk{n}")] for n in range(5)]
-    sealed = store.append_streams([(0, GENESIS_HASH, stream) for stream in streams])
+    sealed = [seal_after(0, GENESIS_HASH, stream) for stream in streams]
+    positions = store.append_sealed(sealed)
     stored = store.notifications(after, 100)
     assert [(n.originator_id, n.originator_version) for n in stored] == [
         (e.originator_id, e.originator_version) for (e,) in sealed
     ]
+    assert positions == [n.id for n in stored]  # as the library's save answers them
     for note, (event,) in zip(stored, sealed, strict=True):
         expected = store.mapper.to_stored_event(event)
         assert (note.topic, bytes(note.state)) == (expected.topic, bytes(expected.state))
     again = [[msgspec.structs.replace(created, originator_id=f"nim-more{n}")] for n in range(4)]
     with pytest.raises(ConcurrentWriteError):  # nim-bulk0 is at version 1 now
-        store.append_streams([(0, GENESIS_HASH, s) for s in [*again, streams[0]]])
+        store.append_sealed([seal_after(0, GENESIS_HASH, s) for s in [*again, streams[0]]])
     assert not any(store.exists(f"nim-more{n}") for n in range(4))
     assert store.notifications(after, 100) == stored
 

@@ -238,6 +238,11 @@ class PostgresBackend(PostgresNaming):
             )
             yield
 
+    def insert_numbered(self, rows: Sequence[tuple[str, int, str, bytes]]) -> list[int] | None:
+        """None: COPY tells no positions; the store inserts through the recorder's append
+        function, which does (and takes the log's lock and notifies)."""
+        return None
+
     def bulk_insert(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
         """Rows into the events table with COPY, in one transaction under the library's
         own table lock (so notification ids follow commit order, as its inserts ensure).
