@@ -299,7 +299,9 @@ def main() -> None:
         for item in source.iterdir():
             if item.is_file():
                 shutil.copy(item, folder / item.name)
-        print(f"load {os.getloadavg()[0]:.1f}", file=sys.stderr)
+        import web
+
+        print(f"load {os.getloadavg()[0]:.1f}, the code of {Path(web.__file__).parent.parent}")
         result = asyncio.run(run(args, folder))
     print(json.dumps(result, indent=1))
 
