@@ -29,7 +29,7 @@ from referee.contract import PUBLIC, REFEREE
 from referee.drawings import draw
 from referee.kit.decks import Decklist, seal
 from service import RefereeService
-from tests.contract.cases import Act, Adjust, ContractCase, OpenDeck, Reject
+from tests.contract.cases import Act, Adjust, ContractCase, OpenDeck, Reject, play_case
 
 
 def cases_module(name: str) -> str:
@@ -119,6 +119,13 @@ def case(request: pytest.FixtureRequest) -> ContractCase:
             "add CASES to its tests/<game>/contract.py"
         )
     return request.param  # type: ignore[no-any-return]
+
+
+def test_the_case_plays_through_the_pure_rules(case: ContractCase) -> None:
+    """The script holds under the rules alone, so a mistake in it shows here before the
+    store's tests (``play_case``): legal entries, rejections citing their clause first,
+    rulings answered (REF-6.2), sealed lists opened (REF-5.3), no secret in another's view."""
+    play_case(games.load(case.game), case)
 
 
 _PLAYED: dict[str, Played] = {}
