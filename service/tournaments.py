@@ -309,8 +309,7 @@ class _Loaded:
         from projections.event_state import EventSnapshot, encode_counts, encode_table
 
         standings, table = self._kept_standings, self._kept_table
-        if self.standings is not None:
-            self.live_standings()  # moved by the facts folded since they were read
+        if self.standings is not None:  # moved by every fact folded (their places settled here)
             standings = encode_counts(self.standings.counts())
             table = encode_table(self.standings.table())
         elif self._counts is not None:
@@ -1659,7 +1658,8 @@ class Tournaments:
             if round_number not in state.rounds:
                 raise EventRefusedError("EV-4.1", f"round {round_number} has not been paired")
             return [_row(s) for s in state.standings(after_round=round_number)]
-        table = loaded.counted_table()
+        with self._events_lock:  # no fact folded (moving the live standings) meanwhile
+            table = loaded.counted_table()
         self._keep(loaded)
         rows = [_row(s) for s in table]
         final = state.final_ranking(s.player for s in table)
