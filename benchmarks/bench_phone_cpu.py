@@ -155,6 +155,16 @@ async def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 50, 100)
+    pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+    started_gc = [0.0]
+
+    def timed_gc(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            started_gc[0] = time.perf_counter()
+        else:
+            pauses[info["generation"]].append(time.perf_counter() - started_gc[0])
+
+    gc.callbacks.append(timed_gc)
     e = quote(event)
     out: dict[str, Any] = {}
     try:
@@ -269,7 +279,12 @@ async def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
                 app, "GET", f"/events/{e}/standings", head, extra={"Accept-Encoding": "gzip"}
             )
             out["standings_again_cpu_ms"] = (time.process_time() - started) * 1000
+        out["gc_pauses"] = {
+            f"generation {g}": f"{len(p)}, longest {max(p, default=0) * 1000:.0f} ms"
+            for g, p in pauses.items()
+        }
     finally:
+        gc.callbacks.remove(timed_gc)
         await inbox.put({"type": "lifespan.shutdown"})
         await asyncio.wait_for(task, 30)
     return out
