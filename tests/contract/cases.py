@@ -16,15 +16,18 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, Literal
 
 import msgspec
 
+from events.store import GameStore
 from referee.contract import Player, Setup
 from referee.kit.adjustments import parse_adjustment
 from referee.kit.decks import Deck, Decklist, seal
 from referee.procedure import judge
 from referee.verdicts import Verdict
+from service import RefereeService
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,19 @@ class ContractCase:
     options: Mapping[str, Any] = field(default_factory=dict)
     decks: Mapping[str, Decklist] = field(default_factory=dict)
     sealed: Mapping[str, tuple[Decklist, str]] = field(default_factory=dict)
+
+
+def reimported(
+    svc: RefereeService, game_id: str, tmp_path: Path, fmt: Literal["jsonl", "text"]
+) -> tuple[RefereeService, Path]:
+    """A service on a new store into which ``game_id``, exported by ``svc`` as ``fmt``
+    (``jsonl`` or ``text``), was imported (the import must take it), and the file."""
+    path = tmp_path / f"record.{fmt}"
+    path.write_text("".join(svc.export([game_id], fmt)))
+    other = RefereeService(GameStore(tmp_path / f"{fmt}.db"))
+    report = other.import_files([path])
+    assert [f.status for f in report.files] == ["imported"], report.files
+    return other, path
 
 
 def case_setup(rules: Any, case: ContractCase) -> Setup:

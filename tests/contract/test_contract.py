@@ -29,7 +29,15 @@ from referee.contract import PUBLIC, REFEREE
 from referee.drawings import draw
 from referee.kit.decks import Decklist, seal
 from service import RefereeService
-from tests.contract.cases import Act, Adjust, ContractCase, OpenDeck, Reject, play_case
+from tests.contract.cases import (
+    Act,
+    Adjust,
+    ContractCase,
+    OpenDeck,
+    Reject,
+    play_case,
+    reimported,
+)
 
 
 def cases_module(name: str) -> str:
@@ -184,11 +192,7 @@ def test_every_recorded_notation_reads_back_to_its_action(
 def test_export_then_import_is_identity(case: ContractCase, played: Played, tmp_path: Path) -> None:
     svc = played.svc
     for fmt in ("jsonl", "text"):
-        path = tmp_path / f"record.{fmt}"
-        path.write_text("".join(svc.export([played.game_id], fmt)))
-        other = RefereeService(GameStore(tmp_path / f"{fmt}.db"))
-        report = other.import_files([path])
-        assert [f.status for f in report.files] == ["imported"], report.files
+        other, path = reimported(svc, played.game_id, tmp_path, fmt)
         theirs, ours = other.load(played.game_id), svc.load(played.game_id)
         if fmt == "jsonl":
             assert other.store.rows(played.game_id) == svc.store.rows(played.game_id)
