@@ -239,20 +239,24 @@ def player_hall(
     if pairing is None or pairing.table is None:
         return None
     table = pairing.table
+    # the table's own calls and reports (``Tournament.table_calls``, ``table_reports``): every
+    # call and report of the event, looked through for each page, was most of a player's page
+    # once a round's players had reported (2,500 reports a round at 10,000 players)
+    at_table = (number, table)
     call = next(
         (
             c
-            for c in sorted(state.calls.values(), key=lambda c: -c.number)
-            if (c.round, c.table) == (number, table) and c.status != "resolved"
+            for c in (state.calls[n] for n in reversed(state.table_calls.get(at_table, ())))
+            if c.status != "resolved"
         ),
         None,
     )
     two = len(pairing.players) == 2 and state.settings is not None and not state.settings.pods
     decided = state.result(number, table) is not None
     reports: list[HallReport] = []
-    for r in state.reports.values():
+    for r in (state.reports[n] for n in state.table_reports.get(at_table, ())):
         status = state.report_status(r)
-        if (r.round, r.table) != (number, table) or status not in ("pending", "disputed"):
+        if status not in ("pending", "disputed"):
             continue
         first = pairing.players[0] == r.player
         reports.append(

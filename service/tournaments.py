@@ -162,10 +162,6 @@ class LogLine(msgspec.Struct, kw_only=True):
     text: str
 
 
-_PROJECT_AT_LEAST = 100
-"""Facts folded since the standings were last read are kept to move them by (when next
-read) up to a tenth of the players' count, and at least this many; past that the
-standings are built afresh when read."""
 RACE_TRIES = 5
 """How many times an event write lost to another process is judged again (``_raced``): at a
 round's end two workers race for the one event stream; one retry left a third of the lost
@@ -218,9 +214,6 @@ class _Loaded:
         self._kept_standings: msgspec.Raw | None = None
         self._touched: list[TableKey] = []
         self._moved = False
-        # the facts folded since the incremental standings were last read, with the state
-        # before and after each: they move them when next read (``live_standings``)
-        self._unprojected: list[tuple[Tournament, f.Fact, Tournament]] = []
         # the counts' table as shown, while no fact since has moved it
         self._kept_table: msgspec.Raw | None = None
         self._counted_table: list[Standing] | None = None
@@ -298,8 +291,7 @@ class _Loaded:
         from projections.event_state import EventSnapshot, encode_counts, encode_table
 
         standings, table = self._kept_standings, self._kept_table
-        if self.standings is not None:
-            self.live_standings()  # moved by the facts folded since they were read
+        if self.standings is not None:  # moved by every fact folded (their places settled here)
             standings = encode_counts(self.standings.counts())
             table = encode_table(self.standings.table())
         elif self._counts is not None:
@@ -416,12 +408,11 @@ class _Loaded:
         elif isinstance(fact, f.DecklistAttached) and deck is not None:
             self.decks[fact.player] = deck  # attached or replaced (EV-2.8)
         if self.standings is not None and isinstance(fact, _MOVES_STANDINGS):
-            # moved when next read, not now: at a round's end 7,500 results are written
-            # and the standings read a few times (1-2 ms a result at 10,000 players);
-            # past a tenth of the players' count, building them afresh is cheaper
-            self._unprojected.append((before, fact, self.state))
-            if len(self._unprojected) > max(_PROJECT_AT_LEAST, len(self.state.players) // 10):
-                self.standings, self._unprojected = None, []
+            # moved now, by what the fact touched: the counts and the opponents' sums (a
+            # few fraction sums); the players' places wait for the next reader, who sorts
+            # them once however many results came in between (``Standings._settle``), so a
+            # round's end costs neither a re-sort per result nor a rebuild when read
+            self._project(before, fact, self.state)
 
     def results_by_player(self) -> dict[str, list[tuple[int, MatchResult]]]:
         """Every finished Swiss table (byes too), numbered in the event's order, under each
@@ -454,10 +445,6 @@ class _Loaded:
                 )
             self._counts = self._kept_standings = self._kept_table = None
             self._counted_table = None
-        if self._unprojected:  # the facts folded since they were last read
-            pending, self._unprojected = self._unprojected, []
-            for before, fact, after in pending:
-                self._project(before, fact, after)
         return self.standings
 
     def _project(self, before: Tournament, fact: f.Fact, state: Tournament) -> None:
@@ -1623,7 +1610,8 @@ class Tournaments:
             if round_number not in state.rounds:
                 raise EventRefusedError("EV-4.1", f"round {round_number} has not been paired")
             return [_row(s) for s in state.standings(after_round=round_number)]
-        table = loaded.counted_table()
+        with self._events_lock:  # no fact folded (moving the live standings) meanwhile
+            table = loaded.counted_table()
         self._keep(loaded)
         rows = [_row(s) for s in table]
         final = state.final_ranking(s.player for s in table)
