@@ -26,6 +26,7 @@ then the next round paired and left open) and sealed, then:
   - a player's own page the same way.
 
     python benchmarks/bench_postings.py [--sizes 64,512,2048,10000] [--rounds 2] [--keep DIR]
+        [--no-pages]
 """
 
 from __future__ import annotations
@@ -134,6 +135,9 @@ def main() -> None:
     parser.add_argument("--sizes", default="64,512,2048")
     parser.add_argument("--rounds", type=int, default=2, help="rounds reported before")
     parser.add_argument("--keep", help="build (or reuse) the stores in this folder")
+    parser.add_argument(
+        "--no-pages", action="store_true", help="the two commands only (goal 3), not the pages"
+    )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     print(
@@ -164,11 +168,14 @@ def main() -> None:
                 f"{players:>8} {facts:>6} {post_wall:>6.2f}/{post_cpu:<5.2f}s "
                 f"{check_wall:>7.2f}/{check_cpu:<5.2f}s"
             )
+            if args.no_pages:
+                continue
             copy = Path(scratch) / f"pages-{players}"  # the pages report results: a copy
             shutil.copytree(folder, copy)
             pages[players] = page_times(copy / "store.db", event, players)
             shutil.rmtree(copy)
-    print("\npages: wall/CPU ms, the whole answer")
+    if pages:
+        print("\npages: wall/CPU ms, the whole answer")
     for players, figures in pages.items():
         for name, cases in figures.items():
             cells = "  ".join(f"{case} {w:.0f}/{c:.0f}" for case, (w, c) in cases.items())

@@ -15,7 +15,7 @@ disturbs the hash chain; ``event_hash`` seals new events.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -132,6 +132,10 @@ class _HashOnly(msgspec.Struct):
 
 
 _hash_only = msgspec.json.Decoder(_HashOnly)
+OWN_HASH = _hash_only
+"""Decodes only the ``hash`` field of stored JSON (``own_hash``: for a loop that inlines it)."""
+TOPIC_PREFIX: Mapping[str, bytes] = _TOPIC_PREFIX
+"""Each known topic and a newline, what ``stored_hash`` hashes first (for a loop inlining it)."""
 
 
 def own_hash(state: bytes) -> str:

@@ -76,7 +76,7 @@ def check_rows(
     stored: bool = True,
     expected: int = 1,
     prev_hash: str = GENESIS_HASH,
-    hashed: Mapping[int, tuple[str, str]] | None = None,
+    hashed: Mapping[int, str] | None = None,
 ) -> tuple[GameReport, list[GameEvent]]:
     """Check a stream's rows, (number, topic, stored bytes), for everything but the decisions:
     numbers without a gap, each event where it was written, its bytes matching its own hash,
@@ -85,9 +85,9 @@ def check_rows(
     ``expected`` and ``prev_hash``: where the rows start, so that rows read in two parts (a
     posting's facts under its checkpoint, then the ones after) are checked as one stream and
     each decoded once. ``stored``: hash the stored bytes themselves (else the re-encoding).
-    ``hashed``: rows' hashes already computed from their bytes, by number: the own hash field
-    found in them and the hash (``events.codec.bytes_hash``, as the store-wide chain took
-    them), not computed again."""
+    ``hashed``: rows whose own hash field, as found in their bytes, is the hash of those bytes
+    (``events.codec.bytes_hash``, as the store-wide chain took them), by number, with that
+    hash: not computed again (any other row's is)."""
     report = GameReport(game_id=game_id, events=len(rows))
     add = report.findings.append
     decoded: list[GameEvent] = []
@@ -140,8 +140,8 @@ def check_rows(
         known = hashed.get(number) if hashed is not None else None
         if not stored:
             actual = event_hash(event)
-        elif known is not None and known[0] == event.hash:
-            actual = known[1]  # bytes_hash located the same field: the same hash
+        elif known is not None and known == event.hash:
+            actual = known  # bytes_hash located the same field and found it the bytes' hash
         else:
             actual = stored_hash(topic, state, event.hash)
         if actual != event.hash:

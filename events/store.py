@@ -464,6 +464,14 @@ class GameStore:
         """(notification id, game, number, topic, stored bytes) of every stored event in
         store order, up to ``upto``, read a page at a time: what ``event_hashes`` hashes,
         for a reader that also keeps some of the rows it passes (a posting's facts)."""
+        for rows in self.log_pages(upto=upto, page=page):
+            yield from rows
+
+    def log_pages(
+        self, *, upto: int | None = None, page: int = 50_000
+    ) -> Iterator[list[tuple[int, str, int, str, bytes]]]:
+        """``log_rows`` a page at a time (each a list, never empty), for a loop over the rows
+        of the whole store that counts them a page at a time (``events.ledger.read_chain``)."""
         after = 0
         limit = upto if upto is not None else 2**62
         while True:
@@ -480,7 +488,8 @@ class GameStore:
                     (n.id, str(n.originator_id), n.originator_version, n.topic, plain(n))
                     for n in notes
                 ]
-            yield from rows
+            if rows:
+                yield rows
             if len(rows) < page:
                 return
             after = rows[-1][0]

@@ -14,7 +14,9 @@ shape of a fact gets a new topic and an upcaster, as game events do.
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -23,11 +25,15 @@ from referee.kit.decks import Deck, SealedDeck
 from referee.tournament import facts as f
 from referee.tournament.model import Placement, Score
 
+if TYPE_CHECKING:
+    from referee.tournament.state import Tournament
+
 __all__ = [
     "EVENT_PREFIX",
     "TOURNAMENT_KINDS",
     "TOURNAMENT_TOPICS",
     "TournamentEvent",
+    "fold_stored",
     "is_tournament_event",
     "stored_type",
     "summary",
@@ -157,6 +163,25 @@ def to_fact(event: GameEvent) -> f.Fact:
     cls = FACT_OF[type(event)]  # type: ignore[index]
     fact: f.Fact = cls(**{name: getattr(event, name) for name in cls.__struct_fields__})
     return fact
+
+
+def _stored_steps() -> dict[type, Any]:
+    from referee.tournament.state import RUN_STEPS
+
+    return {stored: RUN_STEPS[fact] for stored, fact in FACT_OF.items() if fact in RUN_STEPS}
+
+
+def fold_stored(events: Iterable[GameEvent], state: Tournament | None = None) -> Tournament:
+    """``fold(to_fact(e) for e in events)``: a stored event carries its fact's fields by the
+    same names and values, so the facts folded in runs (registrations, games linked and
+    voided, results: 125,000 of a 10,000-player event's 135,000 by round 9) are folded from
+    the stored events themselves, without making each fact first."""
+    from referee.tournament.state import fold_carried
+
+    return fold_carried(events, _STORED_STEPS(), to_fact, state)
+
+
+_STORED_STEPS = functools.cache(_stored_steps)
 
 
 def _result_text(score: Score | None, placement: Placement | None) -> str:

@@ -10,46 +10,10 @@ carries them out through its one write pipeline (``service.pipeline``).
 
 from __future__ import annotations
 
-from referee.game.commands import (
-    Adjust,
-    Appeal,
-    Backup,
-    Command,
-    CreateGame,
-    End,
-    EndKind,
-    KeepRejection,
-    OpenDeck,
-    OpenDispute,
-    Penalize,
-    RegisterDeck,
-    Retract,
-    Rule,
-    SetTimeLimit,
-    WithdrawPenalty,
-)
+from referee.game import commands
+from referee.game.commands import *  # noqa: F403 - every command, as referee.game.commands lists them
 from referee.game.decisions import check_deck, decide_new_game
 from referee.game.write import check_version, decide
 
-__all__ = [
-    "Adjust",
-    "Appeal",
-    "Backup",
-    "Command",
-    "CreateGame",
-    "End",
-    "EndKind",
-    "KeepRejection",
-    "OpenDeck",
-    "OpenDispute",
-    "Penalize",
-    "RegisterDeck",
-    "Retract",
-    "Rule",
-    "SetTimeLimit",
-    "WithdrawPenalty",
-    "check_deck",
-    "check_version",
-    "decide",
-    "decide_new_game",
-]
+__all__ = ["check_deck", "check_version", "decide", "decide_new_game"]
+__all__ += commands.__all__

@@ -32,6 +32,7 @@ from events.schema import GameCreated, GameEnded, GameEvent
 from events.store import GameStore
 from events.tournament import EVENT_PREFIX, TournamentEvent, to_fact, to_stored
 from referee.contract import Player
+from referee.game.facts import game_opened
 from referee.kit.decks import Deck
 from referee.tournament import decisions as d
 from referee.tournament import facts as f
@@ -1249,7 +1250,6 @@ class Tournaments:
     ) -> tuple[str, list[GameEvent]]:
         """A new game of a match: its creation (with the tournament labels) and the
         players' event decklists, ready to append."""
-        from events.schema import DeckRegistered
         from referee import games
         from referee.contract import Setup
         from referee.game.setup import resolve_options
@@ -1284,22 +1284,12 @@ class Tournaments:
         }
         if loaded.name:
             meta["event_name"] = loaded.name
-        stream: list[GameEvent] = [
-            GameCreated(
-                **header,
-                game=rules.name,
-                ruleset=str(setup.ruleset),
-                variants=setup.variants,
-                players=setup.players,
-                options=setup.options,
-                created_by=by,
-                meta=meta,
-            )
-        ]
-        for seat, player in zip(seats, pairing.players, strict=False):
-            deck = loaded.decks.get(player)
-            if deck is not None:
-                stream.append(DeckRegistered(**header, seat=seat, deck=deck, by=by))
+        decks = {
+            seat: deck
+            for seat, player in zip(seats, pairing.players, strict=False)
+            if (deck := loaded.decks.get(player)) is not None
+        }
+        stream = game_opened(header, rules.name, setup, by=by, meta=meta, decks=decks)
         return game_id, stream
 
     def match_update(self, created: GameCreated, ended: GameEnded) -> MatchUpdate | None:

@@ -1,6 +1,6 @@
 """What the games' replays of their fixture games share (tests/<game>/test_<game>_games.py):
-reading a game file, its options with the catalog file's text, and one entry checked and
-applied as the referee would."""
+reading a game file, its options with the catalog file's text, one entry checked and
+applied as the referee would, and the end worked out by hand."""
 
 from __future__ import annotations
 
@@ -40,3 +40,16 @@ def applied(rules: Any, state: Any, seat: str, text: str, where: str) -> Any:
     verdict = rules.check(state, action, seat)
     assert verdict.legal, f"{where}: {verdict.explain()}"
     return rules.apply(state, action, seat)
+
+
+OUTCOME_FIELDS = ("status", "winner", "clause", "result", "reason")
+
+
+def assert_ended_as_worked_out(rules: Any, state: Any, expected: dict[str, Any]) -> None:
+    """The game stands over as its ``expected`` end says (each outcome field it names) and
+    nothing is left to enter."""
+    out = rules.outcome(state)
+    named = [key for key in OUTCOME_FIELDS if key in expected]
+    assert {key: getattr(out, key) for key in named} == {key: expected[key] for key in named}
+    assert rules.legal_actions(state) == []
+    assert rules.to_act(state) == frozenset()

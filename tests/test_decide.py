@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import get_args
 
 import pytest
 
@@ -19,6 +20,8 @@ from events.schema import (
 )
 from events.view import GameView
 from referee.contract import Player
+from referee.game.commands import Command
+from referee.game.decisions import DECISIONS
 from service import InvalidCommandError
 from service.decide import CreateGame, End, Penalize, Retract, decide, decide_new_game
 from service.errors import StaleVersionError
@@ -103,3 +106,10 @@ def test_decisions_follow_each_other_through_the_fold_alone() -> None:
         decide(view, Retract(reason="no"), header(view.game_id, WHEN))
     assert info.value.clause == "REF-2.2"  # a declared result stands
     assert not any(isinstance(e, ActionRetracted) for e in view.events)
+
+
+def test_every_referee_command_has_exactly_one_decision() -> None:
+    """The decisions are one table by command type (the kit's idiom): every kind of
+    ``Command`` has its decision, and nothing else is in the table."""
+    assert DECISIONS.missing(get_args(Command)) == []
+    assert set(DECISIONS.handlers) == set(get_args(Command))

@@ -58,7 +58,6 @@ from referee.game.facts import (
     DisputeAppealed,
     DisputeOpened,
     DisputeRuled,
-    GameCreated,
     GameEnded,
     GameEvent,
     PenaltyIssued,
@@ -67,6 +66,7 @@ from referee.game.facts import (
     RulingLevel,
     SeatWithdrawn,
     TimeLimitSet,
+    game_opened,
 )
 from referee.game.procedure import (
     PLAYER_ID,
@@ -82,46 +82,28 @@ from referee.game.setup import resolve_options
 from referee.game.view import FoldedGame
 from referee.kit.adjustments import adjustment_notation, parse_adjustment
 from referee.kit.decks import Deck, Decklist
+from referee.kit.dispatch import Dispatch
 from referee.outcomes import Placing, parse_ranking
 from referee.verdicts import Verdict
 
-__all__ = ["check_deck", "decide_command", "decide_new_game"]
+__all__ = ["DECISIONS", "check_deck", "decide_command", "decide_new_game"]
+
+
+DECISIONS: Dispatch[FoldedGame, dict[str, Any], list[GameEvent]] = Dispatch(
+    "decisions on a referee's commands"
+)
+"""The decision on each kind of referee's command (``Command``), by its type: the kit's
+idiom (``referee.kit.dispatch``), as the games check and carry out their entries."""
 
 
 def decide_command(view: FoldedGame, command: Command, base: Mapping[str, Any]) -> list[GameEvent]:
     """The facts ``command`` writes to the game ``view``, or a refusal (raised). The
     version the writer saw is checked before, by ``referee.game.write.decision``."""
-    header = dict(base)
-    match command:
-        case RegisterDeck():
-            return _register_deck(view, command, header)
-        case OpenDeck():
-            return _open_deck(view, command, header)
-        case KeepRejection():
-            return _keep_rejection(view, command, header)
-        case Retract():
-            return _retract(view, command, header)
-        case Backup():
-            return _backup(view, command, header)
-        case End():
-            return _end(view, command, header)
-        case Penalize():
-            return _penalize(view, command, header)
-        case WithdrawPenalty():
-            return _withdraw_penalty(view, command, header)
-        case Adjust():
-            return _adjust(view, command, header)
-        case SetTimeLimit():
-            return _time_limit(view, command, header)
-        case CallJudge() | AnswerCall():
-            return _call(view, command, header)
-        case OpenDispute():
-            return _dispute(view, command, header)
-        case Appeal():
-            return _appeal(view, command, header)
-        case Rule():
-            return _rule(view, command, header)
-    raise TypeError(f"not a referee's command: {command!r}")  # pragma: no cover
+    try:
+        decision = _DECIDE[type(command)]
+    except KeyError:  # pragma: no cover
+        raise TypeError(f"not a referee's command: {command!r}") from None
+    return decision(view, command, dict(base))
 
 
 # -- starting a game ----------------------------------------------------------------
@@ -162,26 +144,19 @@ def decide_new_game(
         )
     )
     rules.start(setup)  # raises on a setup the game cannot start from
-    header = dict(base)
-    new: list[GameEvent] = [
-        GameCreated(
-            **header,
-            game=rules.name,
-            ruleset=str(setup.ruleset),
-            variants=setup.variants,
-            players=setup.players,
-            options=setup.options,
-            created_by=command.by,
-            meta=labels,
-            imported_from=command.imported_from,
-        )
-    ]
     for seat, deck in command.decks.items():
         if seat not in setup.seats:
             raise SetupError(f"a deck is registered for {seat!r}, who is not playing")
         check_deck(rules, setup, seat, deck)
-        new.append(DeckRegistered(**header, seat=seat, deck=deck, by=command.by))
-    return new
+    return game_opened(
+        base,
+        rules.name,
+        setup,
+        by=command.by,
+        meta=labels,
+        decks=command.decks,
+        imported_from=command.imported_from,
+    )
 
 
 def check_deck(rules: GameRules[Any, Any], setup: Setup, seat: str, deck: Deck) -> None:
@@ -207,6 +182,7 @@ def check_deck(rules: GameRules[Any, Any], setup: Setup, seat: str, deck: Deck) 
 # -- decks --------------------------------------------------------------------------
 
 
+@DECISIONS.register(RegisterDeck)
 def _register_deck(
     view: FoldedGame, command: RegisterDeck, base: dict[str, Any]
 ) -> list[GameEvent]:
@@ -219,6 +195,7 @@ def _register_deck(
     return [DeckRegistered(**base, seat=seat, deck=command.deck, by=command.by)]
 
 
+@DECISIONS.register(OpenDeck)
 def _open_deck(view: FoldedGame, command: OpenDeck, base: dict[str, Any]) -> list[GameEvent]:
     """Open a sealed list (REF-5.3): one that does not open the seal, or misses a card
     seen in play, is kept as evidence with its clauses."""
@@ -243,6 +220,7 @@ def _open_deck(view: FoldedGame, command: OpenDeck, base: dict[str, Any]) -> lis
     ]
 
 
+@DECISIONS.register(KeepRejection)
 def _keep_rejection(
     view: FoldedGame, command: KeepRejection, base: dict[str, Any]
 ) -> list[GameEvent]:
@@ -287,6 +265,7 @@ def _check_retractable(view: FoldedGame, count: int) -> None:
         )
 
 
+@DECISIONS.register(Retract)
 def _retract(view: FoldedGame, command: Retract, base: dict[str, Any]) -> list[GameEvent]:
     """Take back the latest standing action (REF-2.1), with its adjustments (REF-2.4)."""
     _check_retractable(view, 1)
@@ -304,6 +283,7 @@ def _retract(view: FoldedGame, command: Retract, base: dict[str, Any]) -> list[G
     ]
 
 
+@DECISIONS.register(Backup)
 def _backup(view: FoldedGame, command: Backup, base: dict[str, Any]) -> list[GameEvent]:
     """Every action after ``to_action`` retracted, newest first, with one reason (REF-2.3)."""
     to_action = command.to_action
@@ -325,6 +305,7 @@ def _backup(view: FoldedGame, command: Backup, base: dict[str, Any]) -> list[Gam
 # -- results ------------------------------------------------------------------------
 
 
+@DECISIONS.register(End)
 def _end(view: FoldedGame, command: End, base: dict[str, Any]) -> list[GameEvent]:
     """A game ended (or, with three or more seats, one seat withdrawn) by resignation,
     agreement or adjudication (REF-3.2 to REF-3.6)."""
@@ -423,6 +404,7 @@ MAX_TIME_LIMIT = 24 * 60
 MAX_TIME_REASON = 200
 
 
+@DECISIONS.register(SetTimeLimit)
 def _time_limit(view: FoldedGame, command: SetTimeLimit, base: dict[str, Any]) -> list[GameEvent]:
     """A game's time limit, set or changed (REF-10.1): an open game outside an event."""
     if not 1 <= command.minutes <= MAX_TIME_LIMIT:
@@ -454,6 +436,11 @@ def _call(
     return decide_answer(calls, command, base)
 
 
+DECISIONS.add(CallJudge, _call)
+DECISIONS.add(AnswerCall, _call)
+
+
+@DECISIONS.register(Penalize)
 def _penalize(view: FoldedGame, command: Penalize, base: dict[str, Any]) -> list[GameEvent]:
     """A judge's penalty (REF-7). A game loss, match loss or disqualification ends the
     seat's game: the others win, or play on in a game of three or more."""
@@ -495,6 +482,7 @@ def _penalize(view: FoldedGame, command: Penalize, base: dict[str, Any]) -> list
     )
 
 
+@DECISIONS.register(WithdrawPenalty)
 def _withdraw_penalty(
     view: FoldedGame, command: WithdrawPenalty, base: dict[str, Any]
 ) -> list[GameEvent]:
@@ -550,6 +538,7 @@ def _withdraw_penalty(
 # -- rulings on card text -----------------------------------------------------------
 
 
+@DECISIONS.register(Adjust)
 def _adjust(view: FoldedGame, command: Adjust, base: dict[str, Any]) -> list[GameEvent]:
     """A referee's ruling carried out as primitive changes (REF-6.3); no change answers
     a ruling with no effect. Each change is checked against the game's invariants; the
@@ -650,6 +639,7 @@ _DISPUTABLE = (
 )
 
 
+@DECISIONS.register(OpenDispute)
 def _dispute(view: FoldedGame, command: OpenDispute, base: dict[str, Any]) -> list[GameEvent]:
     """A player disputes a recorded decision (REF-4.1)."""
     seat = seat_of(view, command.by, what="player")
@@ -678,6 +668,7 @@ def _dispute(view: FoldedGame, command: OpenDispute, base: dict[str, Any]) -> li
     ]
 
 
+@DECISIONS.register(Appeal)
 def _appeal(view: FoldedGame, command: Appeal, base: dict[str, Any]) -> list[GameEvent]:
     """A party appeals the latest ruling on a dispute (REF-4.3)."""
     seat = seat_of(view, command.by, what="player")
@@ -705,6 +696,7 @@ def _appeal(view: FoldedGame, command: Appeal, base: dict[str, Any]) -> list[Gam
     ]
 
 
+@DECISIONS.register(Rule)
 def _rule(view: FoldedGame, command: Rule, base: dict[str, Any]) -> list[GameEvent]:
     """A ruling on a dispute (REF-4.2 to REF-4.5). An overturning ruling is carried out
     by the events after it: the disputed action retracted, the rejected action recorded,
@@ -843,3 +835,6 @@ def _overturn(
         "correction (an adjustment, a penalty voided by a new ruling) and the ruling "
         "explains it",
     )
+
+
+_DECIDE = DECISIONS.handlers

@@ -18,12 +18,13 @@ stored bytes and hashes are the same.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Literal
 
 import msgspec
 
-from referee.contract import Player
+from referee.contract import Player, Setup
 from referee.kit.adjustments import Change
 from referee.kit.decks import Deck, Decklist
 from referee.outcomes import Placing, ranking_text
@@ -61,6 +62,7 @@ __all__ = [
     "SeatWithdrawn",
     "TimeLimitSet",
     "WithdrawHow",
+    "game_opened",
 ]
 
 
@@ -223,6 +225,32 @@ class DeckRegistered(GameEvent, frozen=True, kw_only=True):
     seat: str
     deck: Deck
     by: str = ""
+
+
+def game_opened(
+    header: Mapping[str, Any],
+    game: str,
+    setup: Setup,
+    *,
+    by: str,
+    meta: dict[str, str],
+    decks: Mapping[str, Deck],
+    imported_from: str | None = None,
+) -> list[GameEvent]:
+    """A new game's first facts, each stamped with ``header``: its creation from the
+    resolved ``setup``, then the decklist registered for each seat in ``decks``."""
+    created = GameCreated(
+        **header,
+        game=game,
+        ruleset=str(setup.ruleset),
+        variants=setup.variants,
+        players=setup.players,
+        options=setup.options,
+        created_by=by,
+        meta=meta,
+        imported_from=imported_from,
+    )
+    return [created, *(DeckRegistered(**header, seat=s, deck=d, by=by) for s, d in decks.items())]
 
 
 class DeckOpened(GameEvent, frozen=True, kw_only=True):

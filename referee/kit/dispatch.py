@@ -14,7 +14,8 @@ the contract suite (``tests/contract/test_game_kit.py``) holds every built-in ga
 tables that cover its whole action union. A game whose entries are all one struct
 telling its kinds apart by a ``kind`` field (PRIZMIK's ``deploy``, ``move`` and
 ``capture``) registers its handlers by that kind with ``Dispatch.tagged`` and looks
-them up with ``handlers[entry.kind]``.
+them up with ``handlers[entry.kind]``. The referee's own commands on a game are decided
+the same way (``referee.game.decisions.DECISIONS``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ StateT = TypeVar("StateT")
 ExtraT = TypeVar("ExtraT")
 ResultT = TypeVar("ResultT")
 EntryT = TypeVar("EntryT")
+_Handler = TypeVar("_Handler", bound=Callable[..., Any])
 
 
 class Dispatch(Generic[StateT, ExtraT, ResultT]):
@@ -44,14 +46,7 @@ class Dispatch(Generic[StateT, ExtraT, ResultT]):
         [Callable[[StateT, EntryT, ExtraT], ResultT]], Callable[[StateT, EntryT, ExtraT], ResultT]
     ]:
         """Decorate the handler of entries of type ``kind``."""
-
-        def decorate(
-            handler: Callable[[StateT, EntryT, ExtraT], ResultT],
-        ) -> Callable[[StateT, EntryT, ExtraT], ResultT]:
-            self.add(kind, handler)
-            return handler
-
-        return decorate
+        return self._decorator(kind)
 
     def tagged(
         self, tag: str
@@ -60,11 +55,13 @@ class Dispatch(Generic[StateT, ExtraT, ResultT]):
     ]:
         """Decorate the handler of entries whose ``kind`` field is ``tag`` (for a game whose
         entries are one struct type; look it up with ``handlers[entry.kind]``)."""
+        return self._decorator(tag)
 
-        def decorate(
-            handler: Callable[[StateT, Any, ExtraT], ResultT],
-        ) -> Callable[[StateT, Any, ExtraT], ResultT]:
-            self._put(tag, handler)
+    def _decorator(self, key: type | str) -> Callable[[_Handler], _Handler]:
+        """A decorator that makes its function the handler for ``key`` and returns it."""
+
+        def decorate(handler: _Handler) -> _Handler:
+            self._put(key, handler)
             return handler
 
         return decorate

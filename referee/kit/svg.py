@@ -137,6 +137,14 @@ class Canvas:
         """A tooltip (and an accessible name) for the element just opened."""
         self.parts.append(f"<title>{esc(text)}</title>")
 
+    def seat_frame(self, top: float, height: float, width: int, colour: str) -> None:
+        """The rounded outline, in the seat's ``colour``, around a seat's part of a drawing
+        ``width`` wide that starts at ``top``: from 4 above it, ``height`` high."""
+        self.parts.append(
+            f'<rect x="2" y="{top - 4:g}" width="{width - 4}" height="{height:g}" rx="6" '
+            f'fill="none" stroke="{colour}" stroke-width="2" class="seat-frame"/>'
+        )
+
     def finish(
         self,
         *,

@@ -29,7 +29,15 @@ from referee.contract import PUBLIC, REFEREE
 from referee.drawings import draw
 from referee.kit.decks import Decklist, seal
 from service import RefereeService
-from tests.contract.cases import Act, Adjust, ContractCase, OpenDeck, Reject
+from tests.contract.cases import (
+    Act,
+    Adjust,
+    ContractCase,
+    OpenDeck,
+    Reject,
+    play_case,
+    reimported,
+)
 
 
 def cases_module(name: str) -> str:
@@ -121,6 +129,13 @@ def case(request: pytest.FixtureRequest) -> ContractCase:
     return request.param  # type: ignore[no-any-return]
 
 
+def test_the_case_plays_through_the_pure_rules(case: ContractCase) -> None:
+    """The script holds under the rules alone, so a mistake in it shows here before the
+    store's tests (``play_case``): legal entries, rejections citing their clause first,
+    rulings answered (REF-6.2), sealed lists opened (REF-5.3), no secret in another's view."""
+    play_case(games.load(case.game), case)
+
+
 _PLAYED: dict[str, Played] = {}
 
 
@@ -177,11 +192,7 @@ def test_every_recorded_notation_reads_back_to_its_action(
 def test_export_then_import_is_identity(case: ContractCase, played: Played, tmp_path: Path) -> None:
     svc = played.svc
     for fmt in ("jsonl", "text"):
-        path = tmp_path / f"record.{fmt}"
-        path.write_text("".join(svc.export([played.game_id], fmt)))
-        other = RefereeService(GameStore(tmp_path / f"{fmt}.db"))
-        report = other.import_files([path])
-        assert [f.status for f in report.files] == ["imported"], report.files
+        other, path = reimported(svc, played.game_id, tmp_path, fmt)
         theirs, ours = other.load(played.game_id), svc.load(played.game_id)
         if fmt == "jsonl":
             assert other.store.rows(played.game_id) == svc.store.rows(played.game_id)

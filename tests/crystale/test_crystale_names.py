@@ -9,16 +9,14 @@ import pytest
 from referee.errors import ActionSyntaxError
 from referee.procedure import judge
 from tests.crystale.helpers import RULES, fresh, started
+from tests.names import assert_no_such_name
 
 
 def test_cr_n_4_a_misspelt_crystal_is_no_entry_and_the_closest_name_is_suggested() -> None:
     """CR-N.4: "Cinderpupp" is no crystal: unreadable (nothing stored), did you mean?"""
     state = fresh()
-    judged = judge(RULES, state, "show Pyrelance Archer, Cinderpupp, Cinderpup", "p1")
-    assert not judged.readable
-    (violation,) = judged.verdict.violations
-    assert violation.clause == "CR-N.4"
-    assert "did you mean Cinderpup?" in violation.reason
+    show = "show Pyrelance Archer, Cinderpupp, Cinderpup"
+    assert_no_such_name(RULES, state, show, "p1", "CR-N.4", "Cinderpup")
     with pytest.raises(ActionSyntaxError, match="did you mean"):
         RULES.read_entry(state, "summon Cindrpup @b1")
 

@@ -9,29 +9,19 @@ from referee import games
 from referee.games.crystale import CrystaleRules
 from referee.rulebook import find_clause, load_rulebook
 from tests.crystale.helpers import RULES
-from tests.rulebooks import (
-    check_interpretations_are_section,
-    check_sections,
-    check_variants_name_interpretations,
-)
-
-SECTIONS = [f"CR-{n}" for n in range(1, 14)] + ["CR-N", "CR-I"]
+from tests.rulebooks import check_book
 
 
-def test_rulebook_loads_with_its_sections_in_order() -> None:
-    check_sections("crystale", RULES, SECTIONS, [])
-    assert len(load_rulebook("crystale").clauses) >= 100
-
-
-def test_interpretations_are_exactly_section_cr_i() -> None:
-    check_interpretations_are_section("crystale", "CR-I")
-
-
-def test_every_variant_option_names_an_interpretation_clause_with_that_variant() -> None:
-    check_variants_name_interpretations(
+def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
+    """CR-1 to CR-13, the notation (CR-N) and the interpretations (CR-I), which carry the
+    table's variants."""
+    check_book(
         "crystale",
-        CrystaleRules,
-        {
+        RULES,
+        sections=[f"CR-{n}" for n in range(1, 14)] + ["CR-N", "CR-I"],
+        titles=[],
+        interpretations="CR-I",
+        variants={
             "counterattack",
             "bonus_mp",
             "start_mp",
@@ -40,6 +30,7 @@ def test_every_variant_option_names_an_interpretation_clause_with_that_variant()
             "trigger_order",
         },
     )
+    assert len(load_rulebook("crystale").clauses) >= 100
 
 
 def test_registry_finds_crystale_and_its_clauses() -> None:

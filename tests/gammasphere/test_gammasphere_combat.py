@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.games.gammasphere import Attack
+from referee.games.gammasphere import Attack, GammasphereState
 from referee.games.gammasphere.position import attack_of, defense_of
 from tests.gammasphere.helpers import (
     RULES,
@@ -94,47 +94,51 @@ def test_gs_7_2_and_gs_2_5_the_target_is_an_opposing_character_never_a_building(
     assert [a for a in RULES.legal_actions(state) if isinstance(a, Attack)] == []
 
 
+def battle(
+    attacker: str, defender: str, mode: str = "attack", **variants: str
+) -> tuple[GammasphereState, int, int]:
+    """p1's ``attacker`` attacks p2's ``defender`` (in ``mode``), both put on the field in a
+    fresh main phase: the position after the attack and the two cards' numbers."""
+    state = started(None, None, **variants)
+    state, mine = put(state, "p1", attacker)
+    state, theirs = put(state, "p2", defender, mode)
+    return play(state, f"attack #{mine} #{theirs}"), mine, theirs
+
+
+def powers(state: GammasphereState) -> tuple[int, int]:
+    """p1's and p2's power levels."""
+    return side(state, "p1").power, side(state, "p2").power
+
+
 def test_gs_7_3_a_defender_whose_defense_falls_short_is_destroyed() -> None:
-    state = started()
-    state, lancer = put(state, "p1", "Ion Lancer")
-    state, trooper = put(state, "p2", "Gamma Trooper", "defense")
-    state = play(state, f"attack #{lancer} #{trooper}")
+    state, _, trooper = battle("Ion Lancer", "Gamma Trooper", "defense")
     assert entity(state, trooper) is None
     assert side(state, "p2").discard == ("Gamma Trooper",)
-    assert (side(state, "p1").power, side(state, "p2").power) == (9000, 9000)
+    assert powers(state) == (9000, 9000)
 
 
 def test_gs_7_4_a_stronger_defense_costs_the_attacking_player_the_difference() -> None:
-    state = started()
-    state, trooper = put(state, "p1", "Gamma Trooper")
-    state, golem = put(state, "p2", "Shale Golem", "defense")
-    state = play(state, f"attack #{trooper} #{golem}")
+    state, trooper, golem = battle("Gamma Trooper", "Shale Golem", "defense")
     assert entity(state, trooper) is not None
     assert entity(state, golem) is not None
-    assert (side(state, "p1").power, side(state, "p2").power) == (9000 - 1000, 9000)
+    assert powers(state) == (9000 - 1000, 9000)
 
 
 def test_gs_7_5_an_attack_mode_defender_with_less_attack_is_destroyed() -> None:
-    state = started()
-    state, lancer = put(state, "p1", "Ion Lancer")
-    state, trooper = put(state, "p2", "Gamma Trooper")
-    state = play(state, f"attack #{lancer} #{trooper}")
+    state, lancer, trooper = battle("Ion Lancer", "Gamma Trooper")
     assert entity(state, trooper) is None
     assert entity(state, lancer) is not None
-    assert (side(state, "p1").power, side(state, "p2").power) == (9000, 9000)
+    assert powers(state) == (9000, 9000)
 
 
 def test_gs_7_6_a_stronger_attack_mode_defender_destroys_the_attacker_and_costs_the_difference() -> (  # noqa: E501 - the test's name states the rule
     None
 ):
-    state = started()
-    state, trooper = put(state, "p1", "Gamma Trooper")
-    state, lancer = put(state, "p2", "Ion Lancer")
-    state = play(state, f"attack #{trooper} #{lancer}")
+    state, trooper, lancer = battle("Gamma Trooper", "Ion Lancer")
     assert entity(state, trooper) is None
     assert entity(state, lancer) is not None
     assert side(state, "p1").discard == ("Gamma Trooper",)
-    assert (side(state, "p1").power, side(state, "p2").power) == (9000 - 600, 9000)
+    assert powers(state) == (9000 - 600, 9000)
 
 
 def test_gs_i_8_equal_defense_changes_nothing() -> None:
@@ -144,27 +148,20 @@ def test_gs_i_8_equal_defense_changes_nothing() -> None:
     assert defense_of(state, entity(state, golem)) == 1200
     after = play(state, f"attack #{trooper} #{golem}")
     assert [e.id for e in after.field] == [trooper, golem]
-    assert (side(after, "p1").power, side(after, "p2").power) == (9000, 9000)
+    assert powers(after) == (9000, 9000)
 
 
 def test_gs_i_8_equal_attacks_destroy_both_by_default_or_neither_by_variant() -> None:
     for variant, survivors in (("both", []), ("neither", [1, 2])):
-        state = started(attack_tie=variant)
-        state, mine = put(state, "p1", "Gamma Trooper")
-        state, theirs = put(state, "p2", "Gamma Trooper")
-        state = play(state, f"attack #{mine} #{theirs}")
+        state, _, _ = battle("Gamma Trooper", "Gamma Trooper", attack_tie=variant)
         assert [e.id for e in state.field] == survivors
-        assert (side(state, "p1").power, side(state, "p2").power) == (9000, 9000)
+        assert powers(state) == (9000, 9000)
 
 
 def test_gs_i_9_the_defending_player_loses_nothing_unless_the_table_chooses_otherwise() -> None:
     for variant, power in (("no", 9000), ("yes", 9000 - 600)):
-        state = started(defender_loses=variant)
-        state, lancer = put(state, "p1", "Ion Lancer")
-        state, trooper = put(state, "p2", "Gamma Trooper")
-        state = play(state, f"attack #{lancer} #{trooper}")
-        assert side(state, "p2").power == power
-        assert side(state, "p1").power == 9000
+        state, _, _ = battle("Ion Lancer", "Gamma Trooper", defender_loses=variant)
+        assert powers(state) == (9000, power)
 
 
 def test_gs_i_10_no_direct_attacks_by_default() -> None:

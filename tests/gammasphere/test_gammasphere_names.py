@@ -9,16 +9,13 @@ import pytest
 from referee.errors import ActionSyntaxError
 from referee.procedure import judge
 from tests.gammasphere.helpers import DECK, OTHER, RULES, started
+from tests.names import assert_no_such_name
 
 
 def test_gs_n_2_a_misspelt_card_is_no_entry_and_the_closest_name_is_suggested() -> None:
     """GS-N.2: "Gama Trooper" is not a card: unreadable (nothing stored), did you mean?"""
     state = started({"p1": DECK, "p2": OTHER})
-    judged = judge(RULES, state, "play Gama Trooper")
-    assert not judged.readable
-    (violation,) = judged.verdict.violations
-    assert violation.clause == "GS-N.2"
-    assert "did you mean Gamma Trooper?" in violation.reason
+    assert_no_such_name(RULES, state, "play Gama Trooper", None, "GS-N.2", "Gamma Trooper")
     with pytest.raises(ActionSyntaxError, match="did you mean Gamma Trooper"):
         RULES.read_entry(state, "play gama troooper (defense)")
 

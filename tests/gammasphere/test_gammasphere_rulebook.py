@@ -9,30 +9,19 @@ from referee import games
 from referee.games.gammasphere import GammasphereRules
 from referee.rulebook import find_clause, load_rulebook
 from tests.gammasphere.helpers import RULES
-from tests.rulebooks import (
-    check_interpretations_are_section,
-    check_sections,
-    check_variants_name_interpretations,
-)
-
-SECTIONS = [f"GS-{n}" for n in range(1, 10)] + ["GS-N", "GS-I"]
+from tests.rulebooks import check_book
 
 
-def test_rulebook_loads_with_its_sections_in_order() -> None:
-    titles = ["General", "Cards and the catalog", "Decks"]
-    check_sections("gammasphere", RULES, SECTIONS, titles)
-    assert load_rulebook("gammasphere").title == GammasphereRules.title
-
-
-def test_interpretations_are_exactly_section_gs_i() -> None:
-    check_interpretations_are_section("gammasphere", "GS-I")
-
-
-def test_every_variant_option_names_an_interpretation_clause_with_that_variant() -> None:
-    check_variants_name_interpretations(
+def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
+    """GS-1 to GS-9, the notation (GS-N) and the interpretations (GS-I), which carry the
+    table's variants."""
+    check_book(
         "gammasphere",
-        GammasphereRules,
-        {
+        RULES,
+        sections=[f"GS-{n}" for n in range(1, 10)] + ["GS-N", "GS-I"],
+        titles=["General", "Cards and the catalog", "Decks"],
+        interpretations="GS-I",
+        variants={
             "deck_limits",
             "first_draw",
             "empty_deck",
@@ -42,6 +31,7 @@ def test_every_variant_option_names_an_interpretation_clause_with_that_variant()
             "direct_attack",
         },
     )
+    assert load_rulebook("gammasphere").title == GammasphereRules.title
 
 
 def test_registry_finds_gammasphere_and_its_clauses() -> None:

@@ -8,17 +8,14 @@ import pytest
 
 from referee.errors import ActionSyntaxError
 from referee.procedure import judge
+from tests.names import assert_no_such_name
 from tests.prismatic.helpers import RULES, new, started
 
 
 def test_px_15_2_a_misspelt_card_is_no_entry_and_the_closest_name_is_suggested() -> None:
     """PX-15.2: "Ember Sprak" is no card: unreadable (nothing stored), did you mean?"""
     state = new()
-    judged = judge(RULES, state, "reveal Ember Sprak", "p1")
-    assert not judged.readable
-    (violation,) = judged.verdict.violations
-    assert violation.clause == "PX-15.2"
-    assert "did you mean Ember Spark?" in violation.reason
+    assert_no_such_name(RULES, state, "reveal Ember Sprak", "p1", "PX-15.2", "Ember Spark")
 
 
 def test_px_15_2_names_inside_an_action_are_matched_too() -> None:

@@ -9,29 +9,19 @@ from referee import games
 from referee.games.prismatic import PrismaticRules
 from referee.rulebook import find_clause
 from tests.prismatic.helpers import RULES
-from tests.rulebooks import (
-    check_interpretations_are_section,
-    check_sections,
-    check_variants_name_interpretations,
-)
-
-SECTIONS = [f"PX-{n}" for n in range(1, 16)] + ["PX-I"]
+from tests.rulebooks import check_book
 
 
-def test_rulebook_loads_with_its_sections_in_order() -> None:
-    titles = ["The game and its components", "Setup", "The round and the draw"]
-    check_sections("prismatic", RULES, SECTIONS, titles)
-
-
-def test_interpretations_are_exactly_section_px_i() -> None:
-    check_interpretations_are_section("prismatic", "PX-I")
-
-
-def test_every_variant_option_names_an_interpretation_clause_with_that_variant() -> None:
-    check_variants_name_interpretations(
+def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
+    """PX-1 to PX-15 and the interpretations (PX-I), which carry the table's variants,
+    each defaulting to its first choice."""
+    check_book(
         "prismatic",
-        PrismaticRules,
-        {
+        RULES,
+        sections=[f"PX-{n}" for n in range(1, 16)] + ["PX-I"],
+        titles=["The game and its components", "Setup", "The round and the draw"],
+        interpretations="PX-I",
+        variants={
             "spent_motes",
             "gained_motes",
             "ability_uses",
@@ -54,8 +44,6 @@ def test_registry_finds_prismatic_and_its_clauses() -> None:
 def test_px_i_23_names_the_board_text_it_reads() -> None:
     """PX-I.23: progress cards leave by the Discard action or the board's 'Discard One Card'
     creation, whose text allows an own progress card or a common card (PX-10.4)."""
-    from referee.rulebook import find_clause
-
     text = find_clause("PX-I.23", "prismatic").text
     assert "Discard One Card" in text
     assert "PX-8.7" in text

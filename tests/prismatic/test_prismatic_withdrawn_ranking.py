@@ -11,6 +11,7 @@ import pytest
 from events.store import GameStore
 from referee.outcomes import Placing, parse_ranking
 from service import RefereeService
+from tests.contract.cases import reimported
 
 
 def test_ref_3_6_a_ranking_with_withdrawn_seats_below_reads_back() -> None:
@@ -36,11 +37,7 @@ def test_ref_3_6_an_adjudicated_game_with_a_withdrawn_seat_exports_and_imports(
     assert ended is not None
     assert ended.result == "p3>p1>p2"
     for fmt in ("text", "jsonl"):
-        path = tmp_path / f"game.{fmt}"
-        path.write_text("".join(svc.export([view.game_id], fmt)))
-        other = RefereeService(GameStore(tmp_path / f"{fmt}.db"))
-        report = other.import_files([path])
-        assert [f.status for f in report.files] == ["imported"], report.files
+        other, _ = reimported(svc, view.game_id, tmp_path, fmt)
         again = other.load(view.game_id).ended
         assert again is not None
         assert again.result == "p3>p1>p2"

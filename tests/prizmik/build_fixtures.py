@@ -191,35 +191,75 @@ def smothered_blue() -> list[str]:
     return [*moves, red[-1]]
 
 
-def build_games() -> dict[str, dict[str, Any]]:
-    games: dict[str, dict[str, Any]] = {}
+def with_promotion(clause: str) -> Callable[[PrizmikState, int], bool]:
+    """Ended by ``clause`` after at least one promotion."""
+    base = ended_by(clause)
+    return lambda s, p: p >= 1 and base(s, p)
 
-    def with_promotion(clause: str) -> Callable[[PrizmikState, int], bool]:
-        base = ended_by(clause)
-        return lambda s, p: p >= 1 and base(s, p)
 
-    seed, moves, _, promos = search({}, greedy, with_promotion("PZ-8.1"), range(400))
-    games["01_promotion_then_all_bases"] = game_record(
+SEARCHED: tuple[
+    tuple[str, str, str, dict[str, str], Policy, Callable[[PrizmikState, int], bool], int], ...
+] = (
+    (
+        "01_promotion_then_all_bases",
         "A promotion, then every base captured",
         "Default variants. A fighter reaches the far rank with its home square empty and "
         "becomes a new full fleet (PZ-7.1, PZ-7.2); the game ends when one side captures "
         "the other's last base (PZ-8.1).",
         {},
-        moves,
-        seed,
-        promos,
-    )
-
-    seed, moves, _, promos = search({}, greedy, ended_by("PZ-8.2"), range(400))
-    games["02_base_captures_impossible"] = game_record(
+        greedy,
+        with_promotion("PZ-8.1"),
+        400,
+    ),
+    (
+        "02_base_captures_impossible",
         "Win because the loser can never capture a base again",
         "Default variants. The loser still has a base on the board but no ship anywhere and "
         "no lone fighter with a reserve to promote it into (PZ-8.2 as judged by PZ-10.7).",
         {},
-        moves,
-        seed,
-        promos,
-    )
+        greedy,
+        ended_by("PZ-8.2"),
+        400,
+    ),
+    (
+        "05_setup_bdf",
+        "Starting fleets on files b, d and f",
+        "Variant setup_files=bdf (PZ-10.1); won by capturing every base (PZ-8.1).",
+        {"setup_files": "bdf"},
+        greedy,
+        ended_by("PZ-8.1"),
+        300,
+    ),
+    (
+        "06_fleets_not_capturable",
+        "Full fleets cannot be captured",
+        "Variant fleet_capturable=no (PZ-10.3): every base taken was a lone base left behind "
+        "by a deploy; the loser's last base falls (PZ-8.1).",
+        {"fleet_capturable": "no"},
+        greedy,
+        ended_by("PZ-8.1"),
+        300,
+    ),
+    (
+        "07_quiet_limit_draw",
+        "Drawn by the optional quiet-play limit",
+        "Variant quiet_limit=30 (PZ-10.11): thirty actions in a row without a capture or "
+        "promotion end the game in a draw.",
+        {"quiet_limit": "30"},
+        uniform,
+        ended_by("PZ-10.11", "draw"),
+        200,
+    ),
+)
+"""The games found by search: name, title, notes, variants, the player's policy, the
+ending wanted and how many seeds to try."""
+
+
+def build_games() -> dict[str, dict[str, Any]]:
+    games: dict[str, dict[str, Any]] = {}
+    for name, title, notes, variants, policy, wanted, seeds in SEARCHED:
+        seed, moves, _, promos = search(variants, policy, wanted, range(seeds))
+        games[name] = game_record(title, notes, variants, moves, seed, promos)
 
     moves = smothered_blue()
     games["03_no_legal_action_loss"] = game_record(
@@ -235,52 +275,16 @@ def build_games() -> dict[str, dict[str, Any]]:
         None,
         0,
     )
-    draw_variants = {"no_legal_action": "draw"}
     games["04_no_legal_action_draw"] = game_record(
         "The same game under no_legal_action=draw",
         "The moves of 03_no_legal_action_loss replayed with the variant no_legal_action=draw: "
         "the stuck position is now a draw (PZ-10.6).",
-        draw_variants,
+        {"no_legal_action": "draw"},
         moves,
         None,
         0,
     )
-
-    bdf = {"setup_files": "bdf"}
-    seed, moves, _, promos = search(bdf, greedy, ended_by("PZ-8.1"), range(300))
-    games["05_setup_bdf"] = game_record(
-        "Starting fleets on files b, d and f",
-        "Variant setup_files=bdf (PZ-10.1); won by capturing every base (PZ-8.1).",
-        bdf,
-        moves,
-        seed,
-        promos,
-    )
-
-    no_fleet = {"fleet_capturable": "no"}
-    seed, moves, _, promos = search(no_fleet, greedy, ended_by("PZ-8.1"), range(300))
-    games["06_fleets_not_capturable"] = game_record(
-        "Full fleets cannot be captured",
-        "Variant fleet_capturable=no (PZ-10.3): every base taken was a lone base left behind "
-        "by a deploy; the loser's last base falls (PZ-8.1).",
-        no_fleet,
-        moves,
-        seed,
-        promos,
-    )
-
-    quiet = {"quiet_limit": "30"}
-    seed, moves, _, promos = search(quiet, uniform, ended_by("PZ-10.11", "draw"), range(200))
-    games["07_quiet_limit_draw"] = game_record(
-        "Drawn by the optional quiet-play limit",
-        "Variant quiet_limit=30 (PZ-10.11): thirty actions in a row without a capture or "
-        "promotion end the game in a draw.",
-        quiet,
-        moves,
-        seed,
-        promos,
-    )
-    return games
+    return dict(sorted(games.items()))
 
 
 def main() -> None:

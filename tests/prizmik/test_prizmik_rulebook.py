@@ -9,27 +9,18 @@ from referee import games
 from referee.games.prizmik import PrizmikRules
 from referee.rulebook import find_clause
 from tests.prizmik.helpers import RULES
-from tests.rulebooks import (
-    check_interpretations_are_section,
-    check_sections,
-    check_variants_name_interpretations,
-)
+from tests.rulebooks import check_book
 
 
-def test_rulebook_loads_with_ten_sections_in_order() -> None:
-    titles = ["Overview and turns", "Pieces and nests", "Board and setup"]
-    check_sections("prizmik", RULES, [f"PZ-{n}" for n in range(1, 11)], titles)
-
-
-def test_interpretations_are_exactly_section_pz_10() -> None:
-    check_interpretations_are_section("prizmik", "PZ-10")
-
-
-def test_every_variant_option_names_an_interpretation_clause_with_that_variant() -> None:
-    check_variants_name_interpretations(
+def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
+    """PZ-1 to PZ-10, the last of them the interpretations, which carry the variants."""
+    check_book(
         "prizmik",
-        PrizmikRules,
-        {"setup_files", "fleet_capturable", "no_legal_action", "quiet_limit"},
+        RULES,
+        sections=[f"PZ-{n}" for n in range(1, 11)],
+        titles=["Overview and turns", "Pieces and nests", "Board and setup"],
+        interpretations="PZ-10",
+        variants={"setup_files", "fleet_capturable", "no_legal_action", "quiet_limit"},
     )
 
 

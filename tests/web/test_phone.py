@@ -1,6 +1,8 @@
 """Every page at a phone's 375 x 800 in Chromium: nothing scrolls sideways
 (``document.documentElement.scrollWidth <= 375``), tables become stacked cards; and the
-pages that are printed (a game's record, the replay, the queue) carry a print stylesheet."""
+pages that are printed (a game's record, the replay, the queue) carry a print stylesheet.
+An event's pages are among them, with its round clock running and a table's extra time
+(the pages players read on their phones in the hall)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from referee.games import BUILT_IN
 from service.app import open_service
 from tests.contract.test_contract import play
 from tests.web import test_pages
-from tests.web.conftest import ThreadServer, Tokens
+from tests.web.conftest import ThreadServer, Tokens, event_of_five
 from tests.web.test_board_pages import STEPS, first_case
 from tests.web.test_pages import CHROMIUM, signed_in
 from tests.web.test_toolkit import tribute
@@ -53,12 +55,26 @@ def games(store: str) -> dict[str, str]:
     return made
 
 
+@pytest.fixture
+def hall_event(store: str) -> str:
+    """An event of five in round 1 with its clock running and five extra minutes at table 1."""
+    event = event_of_five(store, "Hall Open with a rather long name for a phone")
+    with open_service(Path(store)) as svc:
+        svc.event_clock(event, "start")
+        svc.event_extend(event, 1, 5, reason="deck check")
+    return event
+
+
 def _wide(page: Any) -> int:
     return int(page.evaluate("document.documentElement.scrollWidth"))
 
 
 def test_no_page_scrolls_sideways_on_a_phone(
-    browser: Any, games: dict[str, str], tokens: Tokens, request: pytest.FixtureRequest
+    browser: Any,
+    games: dict[str, str],
+    hall_event: str,
+    tokens: Tokens,
+    request: pytest.FixtureRequest,
 ) -> None:
     server: ThreadServer = request.getfixturevalue("live_server")
     base = server.base
@@ -72,10 +88,16 @@ def test_no_page_scrolls_sideways_on_a_phone(
         *(f"/games/{g}" for g in games.values()),
         *(f"/games/{g}/replay" for g in games.values()),
         f"/games/{games['tribute']}/dossier",
+        *(
+            f"/events/{hall_event}{page}"
+            for page in ("", "/pairings", "/standings", "/clock", "/slips", "/players/Ann")
+        ),
     ]
     head = signed_in(browser, base, tokens["head"], viewport=PHONE)
     for path in pages:
-        head.goto(base + path)
+        answer = head.goto(base + path)
+        assert answer is not None, path
+        assert answer.ok, (path, answer.status)
         head.wait_for_load_state("networkidle")
         for details in head.locator("details").all():  # the referee's forms opened too
             if details.get_attribute("open") is None:
@@ -95,6 +117,12 @@ def test_no_page_scrolls_sideways_on_a_phone(
     for game in games.values():
         public.goto(f"{base}/games/{game}")
         assert _wide(public) <= 375, (game, _wide(public))
+    for page in ("", "/pairings", "/standings", "/clock", "/players/Ann"):
+        answer = public.goto(f"{base}/events/{hall_event}{page}")
+        assert answer is not None, page
+        assert answer.ok, (page, answer.status)
+        public.wait_for_load_state("networkidle")
+        assert _wide(public) <= 375, (page, _wide(public))
     public.context.close()
 
 

@@ -325,6 +325,16 @@ def _main(state: CrystaleState, wanted: str) -> Verdict:
     return LEGAL if state.phase == "main" else _wrong_phase(state, wanted)
 
 
+def _own_unit_in_main(
+    state: CrystaleState, seat: int, uid: int, clause: str, wanted: str
+) -> tuple[Unit | None, Verdict]:
+    """The unit ``uid`` of ``seat`` that a Main-phase entry names (``wanted`` says what is
+    done in that phase), or the verdict on the phase, else on the unit (``clause``)."""
+    if state.phase != "main":
+        return None, _wrong_phase(state, wanted)
+    return _own_unit(state, seat, uid, clause)
+
+
 @ENTRY_CHECKS.register(Summon)
 def _check_summon(state: CrystaleState, action: Summon, seat: int) -> Verdict:
     verdict = _main(state, "Servants are summoned in the Main phase")
@@ -380,10 +390,9 @@ def _free(state: CrystaleState, tile: int) -> bool:
 
 @ENTRY_CHECKS.register(Sacrifice)
 def _check_sacrifice(state: CrystaleState, action: Sacrifice, seat: int) -> Verdict:
-    verdict = _main(state, "a Servant is sacrificed in the Main phase")
-    if not verdict:
-        return verdict
-    unit, verdict = _own_unit(state, seat, action.unit, SACRIFICE)
+    unit, verdict = _own_unit_in_main(
+        state, seat, action.unit, SACRIFICE, "a Servant is sacrificed in the Main phase"
+    )
     if unit is None:
         return verdict
     if unit.summoner:
@@ -439,10 +448,9 @@ def _check_cast(state: CrystaleState, action: Cast, seat: int) -> Verdict:
 
 @ENTRY_CHECKS.register(Use)
 def _check_use(state: CrystaleState, action: Use, seat: int) -> Verdict:
-    verdict = _main(state, "effects are used in the Main phase")
-    if not verdict:
-        return verdict
-    unit, verdict = _own_unit(state, seat, action.unit, SERVANT_EFFECTS)
+    unit, verdict = _own_unit_in_main(
+        state, seat, action.unit, SERVANT_EFFECTS, "effects are used in the Main phase"
+    )
     if unit is None:
         return verdict
     clause = SUMMONER_EFFECTS if unit.summoner else SERVANT_EFFECTS
@@ -483,10 +491,9 @@ def _check_use(state: CrystaleState, action: Use, seat: int) -> Verdict:
 
 @ENTRY_CHECKS.register(Move)
 def _check_move(state: CrystaleState, action: Move, seat: int) -> Verdict:
-    verdict = _main(state, "units move in the Main phase")
-    if not verdict:
-        return verdict
-    unit, verdict = _own_unit(state, seat, action.unit, MOVE)
+    unit, verdict = _own_unit_in_main(
+        state, seat, action.unit, MOVE, "units move in the Main phase"
+    )
     if unit is None:
         return verdict
     if unit.attacked:
@@ -518,10 +525,9 @@ def _check_move(state: CrystaleState, action: Move, seat: int) -> Verdict:
 
 @ENTRY_CHECKS.register(Attack)
 def _check_attack(state: CrystaleState, action: Attack, seat: int) -> Verdict:
-    verdict = _main(state, "attacks are made in the Main phase")
-    if not verdict:
-        return verdict
-    unit, verdict = _own_unit(state, seat, action.unit, ATTACK)
+    unit, verdict = _own_unit_in_main(
+        state, seat, action.unit, ATTACK, "attacks are made in the Main phase"
+    )
     if unit is None:
         return verdict
     if unit.summoner:

@@ -247,10 +247,7 @@ def _seat(
         )  # fmt: skip
         y += 18
     canvas.close()
-    canvas.add(
-        f'<rect x="2" y="{top - 4:g}" width="{WIDTH - 4}" height="{y - top + 8:g}" rx="6" '
-        f'fill="none" stroke="{colour}" stroke-width="2" class="seat-frame"/>'
-    )
+    canvas.seat_frame(top, y - top + 8, WIDTH, colour)
     return y - top + 14
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import msgspec
 
 from referee.games.crystale.board import distance
+from referee.games.crystale.catalog import Crystal
 from referee.games.crystale.effects import resolve
 from referee.games.crystale.model import (
     HAND_LIMIT,
@@ -85,10 +86,7 @@ def _apply_first(state: CrystaleState, action: First, seat: int) -> CrystaleStat
 
 @ENTRY_EFFECTS.register(Declare)
 def _apply_declare(state: CrystaleState, action: Declare, seat: int) -> CrystaleState:
-    crystal = state.book.find(action.crystal)
-    if crystal is None:
-        raise ValueError("crystal is missing: only an entry its check allowed is carried out")
-    return _close_start(place_summoner(state, seat, crystal))
+    return _close_start(place_summoner(state, seat, _crystal(state, action.crystal)))
 
 
 @ENTRY_EFFECTS.register(Mulligan)
@@ -107,10 +105,7 @@ def _apply_mulligan(state: CrystaleState, action: Mulligan, seat: int) -> Crysta
 
 @ENTRY_EFFECTS.register(Show)
 def _apply_show(state: CrystaleState, action: Show, seat: int) -> CrystaleState:
-    side = state.sides[seat]
-    shown = [_canonical(state, n) for n in action.crystals]
-    for name in shown:
-        side = take_from_hand(side, name)
+    side, shown = _out_of_hand(state, seat, action.crystals)
     for name in shown:
         side = replace(side, hand=side.hand.put_known(name))
     return _close_start(with_side(state, seat, replace(side, shown=True)))
@@ -118,10 +113,7 @@ def _apply_show(state: CrystaleState, action: Show, seat: int) -> CrystaleState:
 
 @ENTRY_EFFECTS.register(Summon)
 def _apply_summon(state: CrystaleState, action: Summon, seat: int) -> CrystaleState:
-    crystal = state.book.find(action.crystal)
-    if crystal is None:
-        raise ValueError("crystal is missing: only an entry its check allowed is carried out")
-    side = spend_mp(take_from_hand(state.sides[seat], crystal.name), crystal.cost)
+    side, crystal = _paid_from_hand(state, seat, action.crystal)
     state = with_side(state, seat, replace(side, summoned=True))
     unit = Unit(state.next_id, seat, crystal.name, action.tile, hp=crystal.ranks[0].hp)
     return replace(with_unit(state, unit), next_id=state.next_id + 1)
@@ -155,10 +147,7 @@ def _apply_hold(state: CrystaleState, action: Hold, seat: int) -> CrystaleState:
 
 @ENTRY_EFFECTS.register(Discard)
 def _apply_discard(state: CrystaleState, action: Discard, seat: int) -> CrystaleState:
-    side = state.sides[seat]
-    names = [_canonical(state, n) for n in action.crystals]
-    for name in names:
-        side = take_from_hand(side, name)
+    side, names = _out_of_hand(state, seat, action.crystals)
     state = put_in_plane(with_side(state, seat, side), seat, names)
     return _after_end(replace(state, phase="main"), seat)
 
@@ -174,11 +163,39 @@ def _apply_done(state: CrystaleState, action: Done, seat: int) -> CrystaleState:
     return next_turn(state)
 
 
-def _canonical(state: CrystaleState, name: str) -> str:
+def _crystal(state: CrystaleState, name: str) -> Crystal:
+    """The catalog's crystal ``name``, which an entry already checked names (carrying out
+    never checks: a missing one is a caller's mistake, not a rule broken)."""
     crystal = state.book.find(name)
     if crystal is None:
         raise ValueError("crystal is missing: only an entry its check allowed is carried out")
+    return crystal
+
+
+def _canonical(state: CrystaleState, name: str) -> str:
+    crystal = state.book.find(name)  # ``_crystal`` inline: once per crystal shown or discarded
+    if crystal is None:
+        raise ValueError("crystal is missing: only an entry its check allowed is carried out")
     return crystal.name
+
+
+def _paid_from_hand(state: CrystaleState, seat: int, name: str) -> tuple[Side, Crystal]:
+    """``seat``'s side with the named crystal taken from its hand and its cost paid (a
+    Servant summoned, a spell cast), and the crystal."""
+    crystal = _crystal(state, name)
+    return spend_mp(take_from_hand(state.sides[seat], crystal.name), crystal.cost), crystal
+
+
+def _out_of_hand(
+    state: CrystaleState, seat: int, crystals: tuple[str, ...]
+) -> tuple[Side, list[str]]:
+    """``seat``'s side with the named crystals taken from its hand (shown or discarded),
+    and their names as the catalog spells them."""
+    side = state.sides[seat]
+    names = [_canonical(state, n) for n in crystals]
+    for name in names:
+        side = take_from_hand(side, name)
+    return side, names
 
 
 def _pull_named(state: CrystaleState, side: Side, crystal: str) -> Side:
@@ -249,10 +266,7 @@ def _apply_reshuffle(state: CrystaleState, action: Reshuffle, seat: int) -> Crys
 
 @ENTRY_EFFECTS.register(Cast)
 def _apply_cast(state: CrystaleState, action: Cast, seat: int) -> CrystaleState:
-    crystal = state.book.find(action.crystal)
-    if crystal is None:
-        raise ValueError("crystal is missing: only an entry its check allowed is carried out")
-    side = spend_mp(take_from_hand(state.sides[seat], crystal.name), crystal.cost)
+    side, crystal = _paid_from_hand(state, seat, action.crystal)
     state = with_side(state, seat, side)
     reverse = crystal.trigger and state.table.trigger_order == "reverse"
     state = resolve(state, seat, None, crystal.effects, action.targets, reverse=reverse)

@@ -167,13 +167,7 @@ class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
             options["tiles"] = draw_tiles(seed)
         else:
             raise SetupError("the tile elements come from the board (--tiles) or a seed (--seed)")
-        return Setup(
-            players=done.players,
-            ruleset=done.ruleset,
-            variants=done.variants,
-            options=options,
-            decks=done.decks,
-        )
+        return msgspec.structs.replace(done, options=options)
 
     def initial_state(self, setup: Setup) -> CrystaleState:
         """CR-4.3, CR-5: the board and the pools before the start step; Summoners of open

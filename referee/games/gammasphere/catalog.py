@@ -46,7 +46,7 @@ FORBIDDEN_IN_NAMES = "#;()"
 PYLON_GAS = 100
 
 
-class Effect(
+class _Entry(
     msgspec.Struct,
     frozen=True,
     gc=False,
@@ -54,6 +54,12 @@ class Effect(
     omit_defaults=True,
     forbid_unknown_fields=True,
 ):
+    """What a catalog holds: read strictly (an unknown field is an error, not ignored) and
+    written without its defaults. Subclasses repeat ``frozen=True`` for mypy's sake (msgspec
+    inherits it anyway)."""
+
+
+class Effect(_Entry, frozen=True):
     """The structured form of a simple effect, carried out by the engine (GS-9.1).
 
     Amounts are changes for the card's player (``gas``, ``power``, ``draw``) and for
@@ -71,14 +77,7 @@ class Effect(
     destroy: bool = False
 
 
-class Card(
-    msgspec.Struct,
-    frozen=True,
-    gc=False,
-    kw_only=True,
-    omit_defaults=True,
-    forbid_unknown_fields=True,
-):
+class Card(_Entry, frozen=True):
     """One card of the catalog.
 
     ``when`` says when the effect works: ``play`` (as the card is played),

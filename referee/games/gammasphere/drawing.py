@@ -239,10 +239,7 @@ def _side(
         places[f"#{pid}"] = (px + 14, py + 12)
     y += 8 + max(1, (len(pylons) + 11) // 12) * 30
     canvas.close()
-    canvas.add(
-        f'<rect x="2" y="{top - 4:g}" width="{WIDTH - 4}" height="{y - top + 4:g}" rx="6" '
-        f'fill="none" stroke="{colour}" stroke-width="2" class="seat-frame"/>'
-    )
+    canvas.seat_frame(top, y - top + 4, WIDTH, colour)
     return y - top + 12
 
 

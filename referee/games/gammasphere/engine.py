@@ -39,6 +39,7 @@ from referee.games.gammasphere.position import (
     lower,
     pass_turn,
     pay,
+    present,
     with_entity,
     with_side,
 )
@@ -144,17 +145,13 @@ def _lose_power(state: GammasphereState, seat: int, amount: int) -> GammasphereS
 @ENTRY_EFFECTS.register(Attack)
 def _apply_attack(state: GammasphereState, action: Attack, seat: int) -> GammasphereState:
     """GS-7.3 to GS-7.6 with GS-I.7 to GS-I.10."""
-    attacker = find(state, action.attacker)
-    if attacker is None:
-        raise ValueError("attacker is missing: only an entry its check allowed is carried out")
+    attacker = present(state, action.attacker, "attacker")
     power = attack_of(state, attacker)
     if state.table.attack_taps == "yes":
         state = with_entity(state, msgspec.structs.replace(attacker, tapped=True))
     if not action.target:
         return _lose_power(state, 1 - seat, power)
-    defender = find(state, action.target)
-    if defender is None:
-        raise ValueError("defender is missing: only an entry its check allowed is carried out")
+    defender = present(state, action.target, "defender")
     if defender.mode == "defense":
         guard = defense_of(state, defender)
         if guard < power:
@@ -176,17 +173,13 @@ def _apply_attack(state: GammasphereState, action: Attack, seat: int) -> Gammasp
 
 @ENTRY_EFFECTS.register(Switch)
 def _apply_switch(state: GammasphereState, action: Switch, seat: int) -> GammasphereState:
-    entity = find(state, action.entity)
-    if entity is None:
-        raise ValueError("entity is missing: only an entry its check allowed is carried out")
+    entity = present(state, action.entity)
     return with_entity(state, msgspec.structs.replace(entity, mode=action.mode))
 
 
 @ENTRY_EFFECTS.register(Activate)
 def _apply_activate(state: GammasphereState, action: Activate, seat: int) -> GammasphereState:
-    entity = find(state, action.entity)
-    if entity is None:
-        raise ValueError("entity is missing: only an entry its check allowed is carried out")
+    entity = present(state, action.entity)
     card = card_of(state, entity)
     if card.tap:
         state = with_entity(state, msgspec.structs.replace(entity, tapped=True))

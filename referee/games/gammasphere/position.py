@@ -38,6 +38,7 @@ __all__ = [
     "lower",
     "pass_turn",
     "pay",
+    "present",
     "raw_attack",
     "raw_defense",
     "refineries",
@@ -70,6 +71,15 @@ def find(state: GammasphereState, number: int) -> Entity | None:
         if entity.id == number:
             return entity
     return None
+
+
+def present(state: GammasphereState, number: int, what: str = "entity") -> Entity:
+    """Entity ``number``, which an entry already checked names (carrying out never checks:
+    a missing one is a caller's mistake, not a rule broken)."""
+    for entity in state.field:
+        if entity.id == number:
+            return entity
+    raise ValueError(f"{what} is missing: only an entry its check allowed is carried out")
 
 
 def card_of(state: GammasphereState, entity: Entity) -> Card:
@@ -202,9 +212,7 @@ def _to_discard(state: GammasphereState, seat: int, names: list[str]) -> Gammasp
 def leave(state: GammasphereState, number: int, to: str = "discard") -> GammasphereState:
     """Entity ``number`` leaves the field for its owner's ``to`` pile (``discard``, ``hand``
     or ``deck``); weapons it carried go to their owners' discard piles (GS-I.12)."""
-    entity = find(state, number)
-    if entity is None:
-        raise ValueError("entity is missing: only an entry its check allowed is carried out")
+    entity = present(state, number)
     carried = [w for w in state.field if w.carrier == number]
     gone = {number} | {w.id for w in carried}
     state = msgspec.structs.replace(state, field=tuple(e for e in state.field if e.id not in gone))

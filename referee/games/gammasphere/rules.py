@@ -196,13 +196,7 @@ class GammasphereRules(ModularRules[GammasphereState, GammasphereAction]):
         if problem:
             raise SetupError(f"--deck-size {size}: {problem} (GS-I.1)")
         options["deck_size"] = size
-        return Setup(
-            players=done.players,
-            ruleset=ruleset,
-            variants=done.variants,
-            options=options,
-            decks=done.decks,
-        )
+        return msgspec.structs.replace(done, options=options)
 
     def initial_state(self, setup: Setup) -> GammasphereState:
         """GS-4: 3000 gas and a power level of 9000 each, full decks, empty hands; the opening

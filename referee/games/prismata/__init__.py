@@ -7,36 +7,9 @@
 catalogs and ``reference.py`` for imports from the reference engine.
 """
 
-from referee.games.prismata.model import (
-    ACTION_TYPES,
-    Block,
-    Breach,
-    Buy,
-    Click,
-    End,
-    PrismataAction,
-    PrismataState,
-    Sell,
-    Strike,
-    Unbreach,
-    Undo,
-    Unit,
-)
+from referee.games.prismata import model
+from referee.games.prismata.model import *  # noqa: F403 - the model, as model.__all__ lists it
 from referee.games.prismata.rules import PrismataRules
 
-__all__ = [
-    "ACTION_TYPES",
-    "Block",
-    "Breach",
-    "Buy",
-    "Click",
-    "End",
-    "PrismataAction",
-    "PrismataRules",
-    "PrismataState",
-    "Sell",
-    "Strike",
-    "Unbreach",
-    "Undo",
-    "Unit",
-]
+__all__ = ["PrismataRules"]
+__all__ += model.__all__

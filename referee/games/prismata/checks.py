@@ -5,7 +5,8 @@ Clause ids cited here are defined in ``rulebook.toml``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, get_args
 
 from referee.contract import LEGAL, Verdict, Violation
 from referee.games.prismata.catalog import Catalog, UnitType, load_catalog
@@ -17,6 +18,7 @@ from referee.games.prismata.model import (
     Buy,
     Click,
     End,
+    Phase,
     PrismataAction,
     PrismataState,
     Sell,
@@ -29,6 +31,7 @@ from referee.kit.dispatch import Dispatch
 
 __all__ = [
     "ENTRY_CHECKS",
+    "PHASE_OF",
     "breach_problem",
     "check",
     "check_action",
@@ -40,14 +43,6 @@ __all__ = [
 # ---------------------------------------------------------------------------
 # check
 # ---------------------------------------------------------------------------
-
-
-def _outside(state: PrismataState, phase: str, clause: str, rule: str) -> Verdict | None:
-    """``clause`` broken when the game is not in ``phase``: ``rule`` says where the entry
-    belongs, the reason adds the phase it is."""
-    if state.phase == phase:
-        return None
-    return _bad(clause, f"{rule}; it is the {state.phase} phase")
 
 
 def _bad(clause: str, reason: str) -> Verdict:
@@ -120,6 +115,19 @@ def _check_consume(
 ENTRY_CHECKS: Dispatch[PrismataState, Catalog, Verdict] = Dispatch("checks of Prismata entries")
 """Each entry type's check, given the game's catalog (the kit's idiom, ``referee.kit.dispatch``)."""
 
+PHASE_OF: dict[type, tuple[str, str, str]] = {
+    Buy: ("action", "PM-5.1", "units are bought in the action phase"),
+    Click: ("action", "PM-5.4", "abilities are used in the action phase"),
+    Sell: ("action", "PM-5.9", "a purchase can only be taken back in the action phase"),
+    Strike: ("action", "PM-6.1", "frontline units are attacked in the action phase"),
+    Block: ("defense", "PM-4.1", "blockers are chosen in the defense phase"),
+    Breach: ("breach", "PM-7.2", "damage is assigned to units during a breach"),
+    Unbreach: ("breach", "PM-7.5", "breach damage can only be taken back during the breach"),
+}
+"""The one phase each entry type is made in, the clause an entry made in another breaks
+and that clause in words; checked before the type's own check (``Undo`` and ``End`` are
+made in any phase): ``_IN_PHASE`` holds the checks as seen in each phase."""
+
 
 def check_action(
     state: PrismataState, action: PrismataAction, acting: str | None = None
@@ -129,7 +137,7 @@ def check_action(
     if state.result is not None:
         return _bad("PM-9.4", "the game is over; no more actions can be recorded")
     cat = load_catalog(state.ruleset)
-    checker = _CHECKS.get(type(action))
+    checker = _IN_PHASE[state.phase].get(type(action))
     if checker is None:
         return _bad("PM-N.1", f"not a Prismata action: {action!r}")  # pragma: no cover
     return checker(state, action, cat)
@@ -167,9 +175,6 @@ def _check_breach_over(state: PrismataState, cat: Catalog) -> Verdict:
 @ENTRY_CHECKS.register(Buy)
 def _check_buy(state: PrismataState, action: Buy, cat: Catalog) -> Verdict:
     seat = state.active
-    wrong = _outside(state, "action", "PM-5.1", "units are bought in the action phase")
-    if wrong is not None:
-        return wrong
     name = action.unit
     utype = cat.units.get(name)
     if utype is None or name not in state.supply:
@@ -187,9 +192,6 @@ def _check_buy(state: PrismataState, action: Buy, cat: Catalog) -> Verdict:
 
 @ENTRY_CHECKS.register(Block)
 def _check_block(state: PrismataState, action: Block, cat: Catalog) -> Verdict:
-    wrong = _outside(state, "defense", "PM-4.1", "blockers are chosen in the defense phase")
-    if wrong is not None:
-        return wrong
     blocker, v = _own_unit(state, action.unit, "block")
     if blocker is None:
         return v
@@ -204,9 +206,6 @@ def _check_block(state: PrismataState, action: Block, cat: Catalog) -> Verdict:
 @ENTRY_CHECKS.register(Strike)
 def _check_strike(state: PrismataState, action: Strike, cat: Catalog) -> Verdict:
     seat = state.active
-    wrong = _outside(state, "action", "PM-6.1", "frontline units are attacked in the action phase")
-    if wrong is not None:
-        return wrong
     u = state.units.get(action.unit)
     if u is None or u.owner == seat:
         return _bad("PM-6.1", f"#{action.unit} is not an enemy unit in play")
@@ -230,9 +229,6 @@ def _check_strike(state: PrismataState, action: Strike, cat: Catalog) -> Verdict
 
 @ENTRY_CHECKS.register(Breach)
 def _check_breach(state: PrismataState, action: Breach, cat: Catalog) -> Verdict:
-    wrong = _outside(state, "breach", "PM-7.2", "damage is assigned to units during a breach")
-    if wrong is not None:
-        return wrong
     u = state.units.get(action.unit)
     if u is None or u.owner == state.active:
         return _bad("PM-7.2", f"#{action.unit} is not an enemy unit in play")
@@ -244,11 +240,6 @@ def _check_breach(state: PrismataState, action: Breach, cat: Catalog) -> Verdict
 
 @ENTRY_CHECKS.register(Unbreach)
 def _check_unbreach(state: PrismataState, action: Unbreach, cat: Catalog) -> Verdict:
-    wrong = _outside(
-        state, "breach", "PM-7.5", "breach damage can only be taken back during the breach"
-    )
-    if wrong is not None:
-        return wrong
     u = state.units.get(action.unit) or state.dead.get(action.unit)
     if u is None or u.owner == state.active or u.hit <= 0:
         return _bad("PM-7.5", f"#{action.unit} took no breach damage this turn")
@@ -263,11 +254,6 @@ def _check_undo_entry(state: PrismataState, action: Undo, cat: Catalog) -> Verdi
 @ENTRY_CHECKS.register(Sell)
 def _check_sell(state: PrismataState, action: Sell, cat: Catalog) -> Verdict:
     seat = state.active
-    wrong = _outside(
-        state, "action", "PM-5.9", "a purchase can only be taken back in the action phase"
-    )
-    if wrong is not None:
-        return wrong
     u = state.units.get(action.unit)
     if u is None:
         return _bad("PM-5.9", f"#{action.unit} is not a unit in play")
@@ -396,9 +382,6 @@ def click_problem(state: PrismataState, cat: Catalog, u: Unit, utype: UnitType) 
 
 @ENTRY_CHECKS.register(Click)
 def _check_click(state: PrismataState, action: Click, cat: Catalog) -> Verdict:
-    wrong = _outside(state, "action", "PM-5.4", "abilities are used in the action phase")
-    if wrong is not None:
-        return wrong
     u, v = _own_unit(state, action.unit, "be clicked")
     if u is None:
         return v
@@ -465,7 +448,24 @@ def check_undo(state: PrismataState, cat: Catalog, uid: int) -> Verdict:
     return LEGAL
 
 
-_CHECKS = ENTRY_CHECKS.handlers
+def _wrong_phase(state: PrismataState, action: PrismataAction, cat: Catalog) -> Verdict:
+    """The clause of ``PHASE_OF`` an entry made outside its phase breaks."""
+    _, clause, rule = PHASE_OF[type(action)]
+    return _bad(clause, f"{rule}; it is the {state.phase} phase")
+
+
+def _seen_in(phase: str) -> dict[type | str, Callable[[PrismataState, Any, Catalog], Verdict]]:
+    """``ENTRY_CHECKS`` with ``_wrong_phase`` for the entry types made in another phase."""
+    table = dict(ENTRY_CHECKS.handlers)
+    for kind, (made_in, _, _) in PHASE_OF.items():
+        if made_in != phase:
+            table[kind] = _wrong_phase
+    return table
+
+
+_IN_PHASE = {phase: _seen_in(phase) for phase in get_args(Phase)}
+"""``ENTRY_CHECKS`` as seen in each phase: an entry type made outside its phase
+(``PHASE_OF``) finds ``_wrong_phase``, so the phase costs no test on the hot path."""
 
 check = check_action
 """The contract's ``check`` is ``check_action`` itself: no call in between on the hot path."""

@@ -26,9 +26,10 @@ records, so a recorded game never depends on a file that may change.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import msgspec
 
@@ -36,6 +37,9 @@ from referee.errors import CatalogError
 from referee.games.prismatic.motes import ItemsError, colour_of, items_text, parse_items
 from referee.kit.catalogs import catalog_from
 from referee.kit.multiset import Multiset
+
+RowT = TypeVar("RowT")
+OutT = TypeVar("OutT")
 
 __all__ = [
     "ACTIONS",
@@ -294,62 +298,87 @@ def _check_name(name: str) -> str:
 # -- reading and canonical forms ----------------------------------------------------
 
 
+def _checked_rows(
+    rows: Sequence[RowT],
+    source: str,
+    empty: str,
+    label: Callable[[int, RowT], str],
+    canonical: Callable[[RowT], OutT],
+) -> list[OutT]:
+    """Each row in canonical form, in order; ``CatalogError`` saying ``empty`` when there
+    is none, or naming the row (``label``: its number from 1 and the row) that
+    ``canonical`` refuses with ``IconError``."""
+    if not rows:
+        raise CatalogError(f"{source}: {empty}")
+    checked: list[OutT] = []
+    for index, row in enumerate(rows, start=1):
+        try:
+            checked.append(canonical(row))
+        except IconError as exc:
+            raise CatalogError(f"{source}: {label(index, row)}: {exc}") from None
+    return checked
+
+
 def _canonical_cards(raw: CardsFile, source: str) -> CardsFile:
     """The rows checked and rewritten in canonical text; ``CatalogError`` names the card."""
-    rows: list[CardRow] = []
     seen: set[str] = set()
-    if not raw.cards:
-        raise CatalogError(f"{source}: a cards catalog lists at least one card")
-    for index, row in enumerate(raw.cards, start=1):
-        label = f"card {index} ({row.name!r})"
-        try:
-            name = _check_name(row.name)
-            if name.casefold() in seen:
-                raise IconError("two cards share this name; give each physical card its own name")
-            seen.add(name.casefold())
-            kind = row.type.strip().lower()
-            if kind not in CARD_TYPES:
-                raise IconError(f"a card's type is hue, sky or craft, not {row.type!r}")
-            if not 0 <= row.stars <= 20:
-                raise IconError(f"stars are 0 to 20, not {row.stars}")
-            cost = _recipe(row.cost).text()
-            rewards = [effect_text(parse_effect(r, where="reward")) for r in row.rewards]
-            ability = ability_text(parse_ability(row.ability)) if row.ability is not None else None
-        except IconError as exc:
-            raise CatalogError(f"{source}: {label}: {exc}") from None
-        rows.append(
-            CardRow(
-                name=name, type=kind, stars=row.stars, cost=cost, rewards=rewards, ability=ability
-            )
+
+    def card(row: CardRow) -> CardRow:
+        name = _check_name(row.name)
+        if name.casefold() in seen:
+            raise IconError("two cards share this name; give each physical card its own name")
+        seen.add(name.casefold())
+        kind = row.type.strip().lower()
+        if kind not in CARD_TYPES:
+            raise IconError(f"a card's type is hue, sky or craft, not {row.type!r}")
+        if not 0 <= row.stars <= 20:
+            raise IconError(f"stars are 0 to 20, not {row.stars}")
+        cost = _recipe(row.cost).text()
+        rewards = [effect_text(parse_effect(r, where="reward")) for r in row.rewards]
+        ability = ability_text(parse_ability(row.ability)) if row.ability is not None else None
+        return CardRow(
+            name=name, type=kind, stars=row.stars, cost=cost, rewards=rewards, ability=ability
         )
-    return CardsFile(title=raw.title.strip(), cards=rows)
+
+    cards = _checked_rows(
+        raw.cards,
+        source,
+        "a cards catalog lists at least one card",
+        lambda index, row: f"card {index} ({row.name!r})",
+        card,
+    )
+    return CardsFile(title=raw.title.strip(), cards=cards)
 
 
 def _canonical_board(raw: BoardFile, source: str) -> BoardFile:
-    rows: list[CreationRow] = []
+    """The creations checked and rewritten in canonical text; ``CatalogError`` names the
+    creation."""
     keys: set[str] = set()
-    if not raw.creations:
-        raise CatalogError(f"{source}: a board catalog lists at least one creation")
-    for index, row in enumerate(raw.creations, start=1):
-        label = f"creation {index} ({row.key!r})"
-        try:
-            key = row.key.strip().lower()
-            if not _KEY.match(key):
-                raise IconError("a key is lower-case letters, digits and hyphens, like red-mote")
-            if key in keys:
-                raise IconError("two creations share this key")
-            keys.add(key)
-            name = " ".join(row.name.split())
-            if not name:
-                raise IconError("a creation needs a name")
-            effect = effect_text(parse_effect(row.effect, where="board"))
-            if not row.methods:
-                raise IconError("a creation has at least one method")
-            methods = [_recipe(m).text() for m in row.methods]
-        except IconError as exc:
-            raise CatalogError(f"{source}: {label}: {exc}") from None
-        rows.append(CreationRow(key=key, name=name, effect=effect, methods=methods))
-    return BoardFile(title=raw.title.strip(), creations=rows)
+
+    def creation(row: CreationRow) -> CreationRow:
+        key = row.key.strip().lower()
+        if not _KEY.match(key):
+            raise IconError("a key is lower-case letters, digits and hyphens, like red-mote")
+        if key in keys:
+            raise IconError("two creations share this key")
+        keys.add(key)
+        name = " ".join(row.name.split())
+        if not name:
+            raise IconError("a creation needs a name")
+        effect = effect_text(parse_effect(row.effect, where="board"))
+        if not row.methods:
+            raise IconError("a creation has at least one method")
+        methods = [_recipe(m).text() for m in row.methods]
+        return CreationRow(key=key, name=name, effect=effect, methods=methods)
+
+    creations = _checked_rows(
+        raw.creations,
+        source,
+        "a board catalog lists at least one creation",
+        lambda index, row: f"creation {index} ({row.key!r})",
+        creation,
+    )
+    return BoardFile(title=raw.title.strip(), creations=creations)
 
 
 def parse_cards(data: str | dict[str, Any], source: str = "cards") -> CardsFile:

@@ -92,10 +92,22 @@ def _bad(clause: str, reason: str) -> Verdict:
     return Verdict.illegal(clause, reason)
 
 
-def _resolve_name(state: PrismaticState, text: str) -> str | Verdict:
+class _UnknownCard(Exception):
+    """A card named that the game's cards catalog does not hold (PX-15.2): the entry is
+    refused with ``verdict`` wherever in it the card is named (``check_entry`` catches)."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        super().__init__(verdict)
+        self.verdict = verdict
+
+
+def _resolve_name(state: PrismaticState, text: str) -> str:
+    """The catalog's name of the card ``text`` names; ``_UnknownCard`` if none."""
     name = state.catalog.card_name(text)
     if name is None:
-        return _bad("PX-15.2", f"no card is called {text!r} in this game's cards catalog")
+        raise _UnknownCard(
+            _bad("PX-15.2", f"no card is called {text!r} in this game's cards catalog")
+        )
     return name
 
 
@@ -149,8 +161,6 @@ def _gain(state: PrismaticState, effect: Effect, seat: str) -> Verdict:
 @ENTRY_CHECKS.register(Reveal)
 def _reveal(state: PrismaticState, action: Reveal, seat: str) -> Verdict:
     name = _resolve_name(state, action.card)
-    if isinstance(name, Verdict):
-        return name
     clause = "PX-2.2" if state.step == "deal" else "PX-11.1"
     if len(state.commons) >= 3:
         return _bad(clause, "the common area already holds three cards")
@@ -180,8 +190,6 @@ def _keep(state: PrismaticState, action: Keep, seat: str) -> Verdict:
     names: list[str] = []
     for text in (action.keep, action.discard):
         name = _resolve_name(state, text)
-        if isinstance(name, Verdict):
-            return name
         names.append(name)
     if names[0] == names[1]:
         return _bad("PX-2.3", f"two different cards are dealt; {names[0]} is named twice")
@@ -223,8 +231,6 @@ def _own_place(state: PrismaticState, seat: str, target: str, clause: str, what:
     if target == "palette":
         return LEGAL
     name = _resolve_name(state, target)
-    if isinstance(name, Verdict):
-        return name
     place = locate(state, name)
     if place.zone in ("progress", "creation") and place.seat == seat:
         return LEGAL
@@ -324,8 +330,6 @@ def _create(state: PrismaticState, action: Create, seat: str) -> Verdict:
     if state.pending:
         return _pending_block(state)
     name = _resolve_name(state, action.card)
-    if isinstance(name, Verdict):
-        return name
     place = locate(state, name)
     spec = state.catalog.cards[name]
     player = state.player(seat)
@@ -406,8 +410,6 @@ def _board_draw(state: PrismaticState, choice: BoardDraw, seat: str) -> Verdict:
     for text in (choice.keep, choice.discard):
         if text:
             name = _resolve_name(state, text)
-            if isinstance(name, Verdict):
-                return name
             names.append(name)
     if len(names) != can:
         return _bad(
@@ -426,8 +428,6 @@ def _use(state: PrismaticState, action: Use, seat: str) -> Verdict:
     if state.pending:
         return _pending_block(state)
     name = _resolve_name(state, action.card)
-    if isinstance(name, Verdict):
-        return name
     player = state.player(seat)
     held = player.creation_card(name)
     if held is None:
@@ -559,8 +559,6 @@ def _empty(state: PrismaticState, detail: Empty, seat: str) -> Verdict:
                 return _bad("PX-10.2", f"{owner} is not playing")
         return LEGAL
     name = _resolve_name(state, detail.target)
-    if isinstance(name, Verdict):
-        return name
     place = locate(state, name)
     if place.zone in ("progress", "creation"):
         if place.seat == seat:
@@ -587,8 +585,6 @@ def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> Verdict:
             )
         return LEGAL
     name = _resolve_name(state, detail.card)
-    if isinstance(name, Verdict):
-        return name
     drawn = _cards_from_deck(state, [name])
     if not drawn:
         return drawn
@@ -608,8 +604,6 @@ def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> Verdict:
                 f"{name} there, or draw it to the progress area",
             )
         replaced = _resolve_name(state, detail.replace)
-        if isinstance(replaced, Verdict):
-            return replaced
         if replaced not in state.commons:
             return _bad(
                 "PX-10.3", f"{replaced} is {locate(state, replaced).words()}, not a common card"
@@ -620,8 +614,6 @@ def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> Verdict:
 @DETAIL_CHECKS.register(Discard)
 def _discard(state: PrismaticState, detail: Discard, seat: str) -> Verdict:
     name = _resolve_name(state, detail.card)
-    if isinstance(name, Verdict):
-        return name
     place = locate(state, name)
     if place.zone == "common" or (place.zone == "progress" and place.seat == seat):
         return LEGAL
@@ -637,8 +629,6 @@ def _discard(state: PrismaticState, detail: Discard, seat: str) -> Verdict:
 @DETAIL_CHECKS.register(Steal)
 def _steal(state: PrismaticState, detail: Steal, seat: str) -> Verdict:
     name = _resolve_name(state, detail.card)
-    if isinstance(name, Verdict):
-        return name
     place = locate(state, name)
     if place.zone == "common":
         return LEGAL
@@ -726,7 +716,10 @@ def check_entry(state: PrismaticState, action: PrismaticAction, seat: str) -> Ve
             f"it is {STEP_WORDS[state.step]}; this entry belongs to "
             + " or ".join(STEP_WORDS[s] for s in allowed),
         )
-    return _CHECKS[type(action)](state, action, seat)
+    try:
+        return _CHECKS[type(action)](state, action, seat)
+    except _UnknownCard as unknown:
+        return unknown.verdict
 
 
 def check(state: PrismaticState, action: PrismaticAction, seat: str | None = None) -> Verdict:

@@ -110,21 +110,32 @@ def _one_mote(token: str) -> str:
     return letter
 
 
-def _pool(part: str) -> tuple[str, ...]:
+def _after(part: str, word: str, wanted: str) -> str:
+    """What follows ``word`` (in any case) that ``part`` starts with; ``wanted`` says what
+    to write when ``part`` is not ``word`` and something more."""
     words = part.split(None, 1)
-    if not words or words[0].lower() != "pool" or len(words) < 2:
-        raise _Bad(f"expected ', pool X ...' after the creation, got {part.strip()!r}")
-    return _motes(words[1])
+    if len(words) != 2 or words[0].lower() != word:
+        raise _Bad(wanted)
+    return words[1]
+
+
+def _pool(part: str) -> tuple[str, ...]:
+    wanted = f"expected ', pool X ...' after the creation, got {part.strip()!r}"
+    return _motes(_after(part, "pool", wanted))
+
+
+def _split(text: str, missing: str) -> tuple[list[str], str, list[str]]:
+    """An entry's or action's words, the text after its verb as written, and the words
+    after the verb in lower case (what every reader is given); ``missing`` when empty."""
+    words = text.split()
+    if not words:
+        raise _Bad(missing)
+    return words, text.strip()[len(words[0]) :].strip(), [w.lower() for w in words[1:]]
 
 
 def _detail(text: str) -> ActionDetail:
-    words = text.split()
-    if not words:
-        raise _Bad("an action is missing")
-    verb = words[0].lower()
-    rest = text.strip()[len(words[0]) :].strip()
-    low = [w.lower() for w in words[1:]]
-    reader = _DETAIL_READERS.get(verb)
+    words, rest, low = _split(text, "an action is missing")
+    reader = _DETAIL_READERS.get(words[0].lower())
     if reader is None:
         raise _Bad(f"{words[0]!r} is not an action; expected pull, empty, draw, discard or steal")
     return reader(words, rest, low)
@@ -159,10 +170,8 @@ def _read_draw_card(words: list[str], rest: str, low: list[str]) -> ActionDetail
     head, _, tail = rest.partition(",")
     replace = ""
     if tail:
-        tail_words = tail.split(None, 1)
-        if len(tail_words) != 2 or tail_words[0].lower() != "discard":
-            raise _Bad("after the destination write ', discard CARD' (a common card to replace)")
-        replace = _name(tail_words[1])
+        wanted = "after the destination write ', discard CARD' (a common card to replace)"
+        replace = _name(_after(tail, "discard", wanted))
     hw = head.split()
     if len(hw) < 3 or hw[-2].lower() != "to" or hw[-1].lower() not in ("progress", "common"):
         raise _Bad("write 'draw CARD to progress' or 'draw CARD to common[, discard CARD]'")
@@ -237,10 +246,7 @@ def _board(text: str) -> CreateBoard:
             keep = "" if kept.strip().lower() == "none" else _name(kept)
             discard = ""
             if dropped:
-                dw = dropped.split(None, 1)
-                if len(dw) != 2 or dw[0].lower() != "discard":
-                    raise _Bad("write ': keep CARD, discard CARD'")
-                discard = _name(dw[1])
+                discard = _name(_after(dropped, "discard", "write ': keep CARD, discard CARD'"))
             if not keep and discard:
                 raise _Bad("'keep none' discards nothing")
             choice = BoardDraw(keep, discard)
@@ -267,12 +273,8 @@ def _colours(text: str) -> Colours:
 
 
 def _parse(text: str) -> PrismaticAction:
-    words = text.split()
-    if not words:
-        raise _Bad("empty entry")
+    words, rest, low = _split(text, "empty entry")
     verb = words[0].lower()
-    rest = text.strip()[len(words[0]) :].strip()
-    low = [w.lower() for w in words[1:]]
     bare = _BARE.get(verb)
     if bare is not None and not low:
         return bare

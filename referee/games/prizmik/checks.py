@@ -291,10 +291,7 @@ def _explain_deploy(state: PrizmikState, act: PrizmikAction, a: _Attempt) -> Vio
                 f"{head}: a full fleet deploys its ship stack one step left, right or "
                 f"forward (toward rank {FAR_RANK[a.side] + 1}), that is to {_names(allowed)}",
             )
-        return Violation(
-            DEPLOY_FLEET,
-            f"{head}: {a.tn} is occupied by a {piece_name(a.q)}; a deploy needs an empty square",
-        )
+        return _needs_empty(a, DEPLOY_FLEET, "deploy")
     # ship stack
     if t not in ORTHO4[o]:
         return Violation(
@@ -302,9 +299,14 @@ def _explain_deploy(state: PrizmikState, act: PrizmikAction, a: _Attempt) -> Vio
             f"{head}: a ship stack deploys its fighter one step left, right, forward "
             f"or back, that is to {_names(ORTHO4[o])}",
         )
+    return _needs_empty(a, DEPLOY_STACK, "deploy")
+
+
+def _needs_empty(a: _Attempt, clause: str, what: str) -> Violation:
+    """``clause`` broken by a ``what`` (deploy, move) onto a square another piece holds."""
     return Violation(
-        DEPLOY_STACK,
-        f"{head}: {a.tn} is occupied by a {piece_name(a.q)}; a deploy needs an empty square",
+        clause,
+        f"{a.head}: {a.tn} is occupied by a {piece_name(a.q)}; a {what} needs an empty square",
     )
 
 
@@ -352,10 +354,7 @@ def _occupied(a: _Attempt, clause: str) -> Violation:
             f"{a.head}: {a.tn} is occupied by {a.mover}'s own {KIND_NAMES[a.qk]}; pieces "
             f"only move onto empty squares{extra}",
         )
-    return Violation(
-        clause,
-        f"{a.head}: {a.tn} is occupied by a {piece_name(a.q)}; a move needs an empty square",
-    )
+    return _needs_empty(a, clause, "move")
 
 
 @EXPLANATIONS.tagged("capture")
