@@ -98,9 +98,12 @@ class Settings:
             self.close()
             if create and self._made is None:
                 self._made = store_file_to_make(self.db)
-            self._service = open_service(
-                self.db, create=create, one_shot=one_shot, keep_games=keep_games
-            )
+            if keep_games:
+                from service.cached import CachedService
+
+                self._service = open_service(self.db, create=create, kind=CachedService)
+            else:
+                self._service = open_service(self.db, create=create, one_shot=one_shot)
             self._service.on_resolved = say_which
             self._created = create
         return self._service

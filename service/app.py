@@ -392,26 +392,21 @@ def open_service(
     create: bool = False,
     env: dict[str, str] | None = None,
     one_shot: bool = False,
-    keep_games: bool = False,
+    kind: Callable[[GameStore], RefereeService] = RefereeService,
 ) -> RefereeService:
     """The service over the store named by ``db`` (or ``REFEREE_DB``, or ``./referee.db``).
 
     Only commands that create games may create a store (``create``); the others
     are refused when no store is there, so a mistyped name is noticed. ``one_shot``: a
     command that touches a game or two and ends, which on a ``postgresql://`` URL needs
-    no database driver (``GameStore``'s ``one_shot``). ``keep_games``: a session that
-    writes and reads one game many times (``referee table``) keeps it folded between
-    calls (``service.cached.CachedService``: each call reads only the events stored
-    since, so what another process wrote is still seen)."""
+    no database driver (``GameStore``'s ``one_shot``). ``kind``: the service made over
+    the store (a session that writes and reads one game many times, ``referee table``,
+    asks for ``service.cached.CachedService``, which keeps it folded between calls and
+    reads only the events stored since, so what another process wrote is still seen)."""
     settings = dict(env or {})
     target = resolve_db_path(db)
-    make: Callable[[GameStore], RefereeService] = RefereeService
-    if keep_games:
-        from service.cached import CachedService
-
-        make = CachedService
     if is_server_store(target, settings):  # a database server: no file to look for
-        return make(GameStore(target if "://" in target else None, env=settings, one_shot=one_shot))
+        return kind(GameStore(target if "://" in target else None, env=settings, one_shot=one_shot))
     path = Path(target)
     if not path.exists():
         if not create:
@@ -423,7 +418,7 @@ def open_service(
             raise NoStoreError(f"{path}: the folder {path.parent} does not exist")
     elif path.is_dir():
         raise NoStoreError(f"{path}: is a folder, not a store file")
-    return make(_open_sqlite(path, settings, create))
+    return kind(_open_sqlite(path, settings, create))
 
 
 def store_file_to_make(db: str | os.PathLike[str] | None = None) -> Path | None:
