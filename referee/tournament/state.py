@@ -97,6 +97,21 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     reported: Result | None = None
     corrections: int = 0
 
+    def games_score(self) -> Score:
+        """The linked games' results so far, for the first-listed of the two players: a game
+        with both placed alike (or neither placed) is a draw, the better place wins."""
+        first, second = self.players
+        wins = losses = draws = 0
+        for _, placings in self.game_results:
+            places = dict(placings)
+            if places.get(first) == places.get(second):
+                draws += 1
+            elif places.get(first, 99) < places.get(second, 99):
+                wins += 1
+            else:
+                losses += 1
+        return Score(wins, losses, draws)
+
 
 class CallState(msgspec.Struct, frozen=True, kw_only=True):
     """A judge call (EV-10): where, who called and why, and where it stands now."""
@@ -266,20 +281,11 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
             return None
         if len(state.players) != 2:
             return Placement(state.game_results[0][1])
-        first, second = state.players
-        wins = losses = draws = 0
-        for _, placings in state.game_results:
-            places = dict(placings)
-            if places.get(first) == places.get(second):
-                draws += 1
-            elif places.get(first, 99) < places.get(second, 99):
-                wins += 1
-            else:
-                losses += 1
+        played = state.games_score()
         assert self.settings is not None
         need = games_to_win(self.settings.match)
-        if wins >= need or losses >= need:
-            return Score(wins, losses, draws)
+        if played.wins >= need or played.losses >= need:
+            return played
         return None
 
     def open_round(self) -> int | None:
