@@ -223,3 +223,15 @@ def test_px_14_1_still_sealed_while_the_round_is_open() -> None:
     assert RULES.still_sealed(state) == {}
     state = act(state, "p1: forgo")
     assert RULES.still_sealed(state) == {"p1": 1}
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+def test_px_i_25_discarded_cards_are_face_up_for_every_viewer(viewer: str) -> None:
+    """The card each player dropped at setup is named in the entry and the discard pile that
+    every viewer sees; only the deck's order stays unknown (the referee alone has its list)."""
+    state = started(3)
+    keep = RULES.parse("keep Noon Blaze, discard Moonrise")
+    assert RULES.shown_notation(keep, "p1", viewer) == "keep Noon Blaze, discard Moonrise"
+    seen = RULES.observe(state, viewer)
+    assert {"Moonrise", "Eclipse", "Starfield"} <= set(seen["discard"])
+    assert ("deck_cards" in seen) == (viewer == "referee")
