@@ -51,7 +51,7 @@ from referee.games.crystale.position import (
     summoner_id,
     take_from_hand,
 )
-from referee.games.crystale.view import NAMED_FIELDS, secrets
+from referee.games.crystale.view import NAMED_FIELDS, own_secrets, secrets
 from referee.kit.dispatch import Dispatch
 from referee.kit.secrecy import names_in, secrets_for_reasons
 from referee.verdicts import LEGAL, RulingNeeded, Verdict
@@ -714,7 +714,11 @@ def check(state: CrystaleState, action: CrystaleAction, seat: str | None = None)
         )
     verdict = check_action(state, action, index)
     if verdict.violations:
-        hidden = {s: secrets(state, s) for s in SEATS}
+        # the actor's own hidden crystals count whole: the other seat registering the same
+        # crystal tells it nothing of what the actor reached for (CR-3.8)
+        hidden = {
+            s: own_secrets(state, s) if s == SEATS[index] else secrets(state, s) for s in SEATS
+        }
         typed = names_in(action, NAMED_FIELDS)
         verdict = verdict.concealing(secrets_for_reasons(hidden, SEATS[index], typed))
     return verdict
