@@ -229,3 +229,19 @@ def test_cr_13_1_the_third_hit_ends_the_battle() -> None:
     assert (out.status, out.winner, out.clause) == ("win", "p1", "CR-13.1")
     assert RULES.to_act(state) == frozenset()
     assert RULES.legal_actions(state) == []
+
+
+def test_cr_i_26_every_servant_attacks_once_a_turn() -> None:
+    """CR-I.26: fatigue stops the Servant that attacked, not the player's other Servants."""
+    from referee.games.crystale.board import TILE_INDEX
+    from referee.games.crystale.model import Unit
+    from referee.games.crystale.position import with_unit
+
+    state = face_off()
+    pup = Unit(state.next_id, 0, "Cinderpup", TILE_INDEX["c4"], hp=40)
+    state = with_unit(state, pup)
+    state = play(state, "attack u3 u4")  # the Archer at range 2: the Reefling cannot strike back
+    assert state.phase == "main"
+    assert judge(state, f"attack u{pup.id} u4").legal
+    assert "fatigued" in rejected(state, "attack u3 u4", "CR-8.9")
+    assert judge(state, "sacrifice u3").legal  # CR-I.27: fatigue does not stop a sacrifice

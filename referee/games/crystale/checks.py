@@ -350,7 +350,10 @@ def _check_summon(state: CrystaleState, action: Summon, seat: int) -> Verdict:
     side = state.sides[seat]
     if side.summoned:
         return Verdict.illegal(
-            ONE_SUMMON, f"{_who(seat)} already summoned or sacrificed a Servant this turn"
+            ONE_SUMMON,
+            f"{_who(seat)} already summoned a Servant this turn"
+            if state.table.summon_sacrifice == "each"
+            else f"{_who(seat)} already summoned or sacrificed a Servant this turn",
         )
     verdict = hand_check(side, seat, crystal.name, NAMED)
     if not verdict:
@@ -399,7 +402,15 @@ def _check_sacrifice(state: CrystaleState, action: Sacrifice, seat: int) -> Verd
         return Verdict.illegal(
             SACRIFICE, f"{_unit_label(unit)} is a Summoner; only Servants are sacrificed"
         )
-    if state.sides[seat].summoned:
+    side = state.sides[seat]
+    if state.table.summon_sacrifice == "each":
+        if side.sacrificed:
+            return Verdict.illegal(
+                ONE_SUMMON,
+                f"{_who(seat)} already sacrificed a Servant this turn; "
+                "this table allows one summon and one sacrifice",
+            )
+    elif side.summoned:
         return Verdict.illegal(
             ONE_SUMMON, f"{_who(seat)} already summoned or sacrificed a Servant this turn"
         )

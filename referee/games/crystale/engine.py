@@ -121,8 +121,12 @@ def _apply_summon(state: CrystaleState, action: Summon, seat: int) -> CrystaleSt
 
 @ENTRY_EFFECTS.register(Sacrifice)
 def _apply_sacrifice(state: CrystaleState, action: Sacrifice, seat: int) -> CrystaleState:
-    state = with_side(state, seat, replace(state.sides[seat], summoned=True))
-    return kill(state, action.unit)
+    side = state.sides[seat]
+    if state.table.summon_sacrifice == "each":  # CR-I.27: the sacrifice leaves the summon
+        side = replace(side, sacrificed=True)
+    else:
+        side = replace(side, summoned=True)
+    return kill(with_side(state, seat, side), action.unit)
 
 
 @ENTRY_EFFECTS.register(Move)
@@ -369,7 +373,9 @@ def _begin_turn(state: CrystaleState) -> CrystaleState:
     seat = state.active
     side = state.sides[seat]
     state = with_side(
-        replace(state, units=units, promoted=(), counter=None), seat, replace(side, summoned=False)
+        replace(state, units=units, promoted=(), counter=None),
+        seat,
+        replace(side, summoned=False, sacrificed=False),
     )
     if side.pool.count == 0 and (side.mp < RESHUFFLE_MP or side.plane.total == 0):
         why = (

@@ -80,6 +80,14 @@ VARIANTS = (
         summary="A trigger spell's effects resolve from last to first (reverse, the default) or in "
         "printed order like any spell (printed).",
     ),
+    VariantOption(
+        key="summon_sacrifice",
+        default="either",
+        choices=("either", "each"),
+        clause="CR-I.27",
+        summary="A turn allows one summon or one sacrifice (either, the default), or one summon "
+        "and one sacrifice (each).",
+    ),
 )
 
 SETUP_FIELDS = (
@@ -182,6 +190,7 @@ class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
             promotion_hp=variants["promotion_hp"],
             attack_after_move=variants["attack_after_move"],
             trigger_order=variants["trigger_order"],
+            summon_sacrifice=variants["summon_sacrifice"],
         )
         sides = []
         for index, seat in enumerate(SEATS):

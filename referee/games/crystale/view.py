@@ -139,6 +139,7 @@ def observe(state: CrystaleState, viewer: str = REFEREE) -> dict[str, Any]:
                 "left": side.slots_earned - side.slots_used,
             },
             "summoned_this_turn": side.summoned,
+            "sacrificed_this_turn": side.sacrificed,
             "opening_shown": side.shown,
         }
         if side.knowledge is not None:
@@ -161,6 +162,7 @@ def observe(state: CrystaleState, viewer: str = REFEREE) -> dict[str, Any]:
             "promotion_hp": state.table.promotion_hp,
             "attack_after_move": state.table.attack_after_move,
             "trigger_order": state.table.trigger_order,
+            "summon_sacrifice": state.table.summon_sacrifice,
         },
     }
 
