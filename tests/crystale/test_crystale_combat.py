@@ -119,7 +119,7 @@ def test_cr_i_3_printed_range_and_default_range_1_not_blocked() -> None:
     assert RULES.observe(state)["units"][2]["crystal"] == "Pyrelance Archer"
 
 
-def test_cr_8_4_attacker_strikes_first_and_cr_i_9_no_counter_out_of_range() -> None:
+def test_cr_8_4_attacker_strikes_first_and_cr_i_28_no_counter_out_of_range() -> None:
     state = play(face_off(), "attack u3 u4")
     assert state.units[4].hp == 15  # 40 - 25
     assert state.phase == "main"
@@ -245,3 +245,17 @@ def test_cr_i_26_every_servant_attacks_once_a_turn() -> None:
     assert judge(state, f"attack u{pup.id} u4").legal
     assert "fatigued" in rejected(state, "attack u3 u4", "CR-8.9")
     assert judge(state, "sacrifice u3").legal  # CR-I.27: fatigue does not stop a sacrifice
+
+
+def test_cr_i_28_counterattack_range_variant() -> None:
+    """CR-I.28: the Reefling (range 1) two tiles from the Archer strikes back only when the
+    table rules any."""
+    assert play(face_off(), "attack u3 u4").phase == "main"
+    state = play(face_off(variants={"counter_range": "any"}), "attack u3 u4")
+    assert state.phase == "counter"
+    assert play(state, ("p2", "counter")).units[3].hp == 10
+    state = play(
+        face_off(variants={"counter_range": "any", "counterattack": "always"}), "attack u3 u4"
+    )
+    assert state.phase == "main"
+    assert state.units[3].hp == 10

@@ -307,8 +307,11 @@ def _apply_attack(state: CrystaleState, action: Attack, seat: int) -> CrystaleSt
     defender = state.units.get(action.target)
     if defender is None or defender.summoner or state.result is not None:
         return state
-    if distance(defender.tile, attacker.tile) > crystal_of(state, defender).attack_range:
-        return state
+    if (
+        state.table.counter_range == "in_range"
+        and distance(defender.tile, attacker.tile) > crystal_of(state, defender).attack_range
+    ):
+        return state  # CR-I.28: the attacker stands beyond the defender's reach
     if state.table.counterattack == "always":
         return _strike(state, defender, state.units[attacker.id])
     return replace(state, phase="counter", counter=(attacker.id, defender.id))

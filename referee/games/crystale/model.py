@@ -74,6 +74,7 @@ class Table(msgspec.Struct, frozen=True, gc=False):
     attack_after_move: str = "yes"
     trigger_order: str = "reverse"
     summon_sacrifice: str = "either"
+    counter_range: str = "in_range"
 
 
 class Unit(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):

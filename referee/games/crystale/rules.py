@@ -88,6 +88,14 @@ VARIANTS = (
         summary="A turn allows one summon or one sacrifice (either, the default), or one summon "
         "and one sacrifice (each).",
     ),
+    VariantOption(
+        key="counter_range",
+        default="in_range",
+        choices=("in_range", "any"),
+        clause="CR-I.28",
+        summary="A surviving defender strikes back only when its attacker is within its own "
+        "range (in_range, the default), or whatever the distance (any).",
+    ),
 )
 
 SETUP_FIELDS = (
@@ -191,6 +199,7 @@ class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
             attack_after_move=variants["attack_after_move"],
             trigger_order=variants["trigger_order"],
             summon_sacrifice=variants["summon_sacrifice"],
+            counter_range=variants["counter_range"],
         )
         sides = []
         for index, seat in enumerate(SEATS):

@@ -163,6 +163,7 @@ def observe(state: CrystaleState, viewer: str = REFEREE) -> dict[str, Any]:
             "attack_after_move": state.table.attack_after_move,
             "trigger_order": state.table.trigger_order,
             "summon_sacrifice": state.table.summon_sacrifice,
+            "counter_range": state.table.counter_range,
         },
     }
 
