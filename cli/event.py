@@ -18,7 +18,6 @@ from cli.event_fixes import register as register_fixes
 from cli.face import JsonOpt, emit_json, fail, handled, settings
 from cli.postings import KeyOpt, PostingOpt, print_posting
 from cli.postings import verify as verify_posting
-from referee.tournament.facts import PENALTY_LEVELS
 
 if TYPE_CHECKING:
     from referee.kit.decks import Deck
@@ -299,8 +298,11 @@ def pair(
             emit_json(rows)
         else:
             _print_pairings(rows)
-        for name in missing:
-            typer.echo(f"warning: {name} has no decklist (EV-2.8)", err=True)
+        if missing:  # one write: at 10,000 players, one each cost a tenth of the command
+            typer.echo(
+                "\n".join(f"warning: {name} has no decklist (EV-2.8)" for name in missing),
+                err=True,
+            )
 
 
 @event_app.command("repair")
@@ -421,6 +423,10 @@ def penalty(
                 for line in lines:
                     typer.echo(line)
             return
+        # imported here: the tournament package is a third of the command line's imports,
+        # and a command sent to a server (--server) imports no store and no tournament
+        from referee.tournament.facts import PENALTY_LEVELS
+
         if chosen is not None and chosen not in PENALTY_LEVELS:  # worded for the option
             fail(f"--penalty is one of {', '.join(PENALTY_LEVELS)}, not {chosen!r}")
         if result is not None:

@@ -77,10 +77,13 @@ class Settings:
 
         return Outbox(remote, offline_root(self.offline_store), referee=self.referee)
 
-    def service(self, *, create: bool = False, one_shot: bool = False) -> RefereeService:
+    def service(
+        self, *, create: bool = False, one_shot: bool = False, keep_games: bool = False
+    ) -> RefereeService:
         """The service over the store; only commands that create games may create a store.
         ``one_shot``: a command on one game (``act``, ``show``), which on PostgreSQL needs
-        no database driver.
+        no database driver. ``keep_games``: a session on one game (``table``), which keeps
+        it folded between entries (``open_service``).
 
         With ``--server`` a command that would open the store is refused: the games are
         the server's, and writing them to a file on this machine would lose them."""
@@ -95,7 +98,12 @@ class Settings:
             self.close()
             if create and self._made is None:
                 self._made = store_file_to_make(self.db)
-            self._service = open_service(self.db, create=create, one_shot=one_shot)
+            if keep_games:
+                from service.cached import CachedService
+
+                self._service = open_service(self.db, create=create, kind=CachedService)
+            else:
+                self._service = open_service(self.db, create=create, one_shot=one_shot)
             self._service.on_resolved = say_which
             self._created = create
         return self._service

@@ -138,7 +138,9 @@ def table(game: GameArg) -> None:
     Type an entry to record it ('p2: ENTRY' names the seat when several may act);
     'check ENTRY' asks whether it would be legal; 'help' lists the table commands."""
     with handled():
-        svc = settings.service()
+        # the game stays folded between entries: each entry and each redraw reads only the
+        # events stored since (another referee's too), not the whole game again
+        svc = settings.service(keep_games=True)
         game_id = svc.resolve(game)
         paint = Painter()
         interactive = sys.stdin.isatty()

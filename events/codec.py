@@ -39,9 +39,25 @@ __all__ = [
 ]
 
 _encoder = msgspec.json.Encoder()
-_decoders: dict[str, msgspec.json.Decoder[Any]] = {
-    topic: msgspec.json.Decoder(cls) for topic, cls in {**TOPICS, **LEGACY_TOPICS}.items()
-}
+_CLASSES: dict[str, type[GameEvent]] = {**TOPICS, **LEGACY_TOPICS}
+
+
+class _Decoders(dict[str, "msgspec.json.Decoder[Any]"]):
+    """A typed decoder per topic, made when the topic is first decoded: making one reads
+    its class's annotations, and the ledger's eighty topics (a game's and an event's) made
+    at import were a twentieth of a one-game command (``referee act`` decodes four or five
+    of them). A topic of no class is ``MapperDeserialisationError``."""
+
+    def __missing__(self, topic: str) -> msgspec.json.Decoder[Any]:
+        cls = _CLASSES.get(topic)
+        if cls is None:
+            raise MapperDeserialisationError(f"unknown event topic {topic!r}")
+        decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(cls)
+        self[topic] = decoder
+        return decoder
+
+
+_decoders = _Decoders()
 
 
 def _same_fields(new: type[GameEvent]) -> Callable[[GameEvent], GameEvent]:
@@ -61,7 +77,7 @@ UPCASTERS: dict[str, Callable[[GameEvent], GameEvent]] = {
 
 
 def known_topic(topic: str) -> bool:
-    return topic in _decoders
+    return topic in _CLASSES
 
 
 def encode(event: GameEvent) -> bytes:
@@ -70,10 +86,7 @@ def encode(event: GameEvent) -> bytes:
 
 def decode_exact(topic: str, data: bytes) -> GameEvent:
     """Decode stored bytes with the class of their own topic (no upcasting)."""
-    decoder = _decoders.get(topic)
-    if decoder is None:
-        raise MapperDeserialisationError(f"unknown event topic {topic!r}")
-    event: GameEvent = decoder.decode(data)
+    event: GameEvent = _decoders[topic].decode(data)
     return event
 
 
@@ -85,10 +98,8 @@ def upcast(topic: str, event: GameEvent) -> GameEvent:
 
 def decode(topic: str, data: bytes) -> GameEvent:
     """Decode stored bytes of ``topic`` into today's event class, upcasting old topics."""
-    decoder = _decoders.get(topic)  # inlined: every load decodes every event of the game
-    if decoder is None:
-        raise MapperDeserialisationError(f"unknown event topic {topic!r}")
-    event: GameEvent = decoder.decode(data)
+    # inlined: every load decodes every event of the game
+    event: GameEvent = _decoders[topic].decode(data)
     upcaster = UPCASTERS.get(topic)
     return upcaster(event) if upcaster is not None else event
 
@@ -113,7 +124,7 @@ def event_hash(event: GameEvent) -> str:
     return hashlib.sha256(TOPIC_OF[type(event)].encode() + b"\n" + body).hexdigest()
 
 
-_TOPIC_PREFIX = {topic: topic.encode() + b"\n" for topic in _decoders}
+_TOPIC_PREFIX = {topic: topic.encode() + b"\n" for topic in _CLASSES}
 
 
 class _HashOnly(msgspec.Struct):

@@ -22,26 +22,28 @@ from __future__ import annotations
 
 import os
 import secrets
+import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Generic, ParamSpec, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Generic, ParamSpec, TypedDict, TypeVar, cast
 
 from events.backends import is_server_store
 from events.store import DEFAULT_DB, GameStore, resolve_db_path
-from service.access import AccessService
 from service.errors import NoStoreError
-from service.event_service import EventService
 from service.game_service import GameService
 from service.ports import Basis
-from service.postings import Postings
 from service.record_service import RecordService
-from service.room_service import RoomService
 
 if TYPE_CHECKING:
+    from events.schema import GameCreated, GameEnded
     from projections.projector import Projector
+    from service.access import AccessService
+    from service.event_service import EventService
+    from service.ports import MatchPlan
+    from service.postings import Postings
+    from service.room_service import RoomService
 
 __all__ = [
     "Parts",
@@ -54,6 +56,7 @@ __all__ = [
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
+_T = TypeVar("_T")
 
 
 def _now() -> datetime:
@@ -73,16 +76,100 @@ class ServiceOptions(TypedDict, total=False):
     projections: str | os.PathLike[str] | None
 
 
-@dataclass(frozen=True)
 class Parts:
-    """The small services one ``RefereeService`` is made of (see the module's docstring)."""
+    """The small services one ``RefereeService`` is made of (see the module's docstring).
 
-    games: GameService
-    events: EventService
-    postings: Postings
-    room: RoomService
-    records: RecordService
-    access: AccessService
+    The games are made with the service; every other part when first asked for, so a
+    command on one game (``referee act``) imports and builds none of them: the event
+    service alone is a fifth of such a command's imports. A game played at an event asks
+    its match of the event service through ``matches`` (``_Matches``), which builds it
+    then. Each part is built once, under a lock (a server's threads may ask at once)."""
+
+    def __init__(self, basis: Basis, games: GameService) -> None:
+        self.basis = basis
+        self.games = games
+        self._lock = threading.RLock()
+        self._built: dict[str, object] = {}
+
+    def _part(self, name: str, make: Callable[[], _T]) -> _T:
+        with self._lock:
+            part = self._built.get(name)
+            if part is None:
+                part = self._built[name] = make()
+            return cast("_T", part)
+
+    def built(self) -> dict[str, object]:
+        """The parts made so far, by name (the games always)."""
+        with self._lock:
+            return {"games": self.games, **self._built}
+
+    @property
+    def events(self) -> EventService:
+        """``service.event_service.EventService``: tournaments, the hall, the clock."""
+
+        def make() -> EventService:
+            from service.event_service import EventService
+
+            return EventService(self.basis, self.games)
+
+        return self._part("events", make)
+
+    @property
+    def postings(self) -> Postings:
+        """``service.postings.Postings``: postings and the event pages' reads."""
+
+        def make() -> Postings:
+            from service.postings import Postings
+
+            return Postings(self.basis.store, self.events)
+
+        return self._part("postings", make)
+
+    @property
+    def room(self) -> RoomService:
+        """``service.room_service.RoomService``: the referees' queue."""
+
+        def make() -> RoomService:
+            from service.room_service import RoomService
+
+            return RoomService(self.basis)
+
+        return self._part("room", make)
+
+    @property
+    def records(self) -> RecordService:
+        """``service.record_service.RecordService``: records, seals, scoreboard, audits."""
+        return self._part("records", lambda: RecordService(self.basis, self.games))
+
+    @property
+    def access(self) -> AccessService:
+        """``service.access.AccessService``: a game's seating and the check of an action."""
+
+        def make() -> AccessService:
+            from service.access import AccessService
+
+            return AccessService(self.games)
+
+        return self._part("access", make)
+
+
+class _Matches:
+    """The event service as a game's ``MatchHooks``, made when a game played at an event
+    is first written (a game of no event never asks)."""
+
+    def __init__(self, parts: Parts) -> None:
+        self.parts = parts
+
+    @property
+    def events(self) -> EventService:
+        """The event service answering for the games."""
+        return self.parts.events
+
+    def check_game_reopened(self, created: GameCreated) -> None:
+        self.parts.events.check_game_reopened(created)
+
+    def match_update(self, created: GameCreated, ended: GameEnded) -> MatchPlan | None:
+        return self.parts.events.match_update(created, ended)
 
 
 class _Via(cached_property[Callable[_P, _R]], Generic[_P, _R]):
@@ -110,16 +197,8 @@ class RefereeService:
         self.store = store
         self.basis = Basis(store, clock, draw_seed, projections)
         games = self._new_games(self.basis)
-        events = EventService(self.basis, games)
-        games.matches = events  # a game of an event updates its match in the same write
-        self.parts = Parts(
-            games=games,
-            events=events,
-            postings=Postings(store, events),
-            room=RoomService(self.basis),
-            records=RecordService(self.basis, games),
-            access=AccessService(games),
-        )
+        self.parts = Parts(self.basis, games)
+        games.matches = _Matches(self.parts)  # a game of an event updates its match
 
     def _new_games(self, basis: Basis) -> GameService:
         """The game service (a long-running server keeps games folded: ``CachedService``)."""
@@ -168,8 +247,11 @@ class RefereeService:
         """Close what the parts opened (read models, the queue's fold, event snapshots),
         then the store."""
         self.basis.close()
-        self.parts.room.close()
-        self.parts.events.close()
+        built = self.parts.built()
+        for name in ("room", "events"):  # only what was made
+            part = built.get(name)
+            if part is not None:
+                part.close()  # type: ignore[attr-defined]
         self.store.close()
 
     def __enter__(self) -> RefereeService:
@@ -326,19 +408,21 @@ def open_service(
     create: bool = False,
     env: dict[str, str] | None = None,
     one_shot: bool = False,
+    kind: Callable[[GameStore], RefereeService] = RefereeService,
 ) -> RefereeService:
     """The service over the store named by ``db`` (or ``REFEREE_DB``, or ``./referee.db``).
 
     Only commands that create games may create a store (``create``); the others
     are refused when no store is there, so a mistyped name is noticed. ``one_shot``: a
     command that touches a game or two and ends, which on a ``postgresql://`` URL needs
-    no database driver (``GameStore``'s ``one_shot``)."""
+    no database driver (``GameStore``'s ``one_shot``). ``kind``: the service made over
+    the store (a session that writes and reads one game many times, ``referee table``,
+    asks for ``service.cached.CachedService``, which keeps it folded between calls and
+    reads only the events stored since, so what another process wrote is still seen)."""
     settings = dict(env or {})
     target = resolve_db_path(db)
     if is_server_store(target, settings):  # a database server: no file to look for
-        return RefereeService(
-            GameStore(target if "://" in target else None, env=settings, one_shot=one_shot)
-        )
+        return kind(GameStore(target if "://" in target else None, env=settings, one_shot=one_shot))
     path = Path(target)
     if not path.exists():
         if not create:
@@ -350,7 +434,7 @@ def open_service(
             raise NoStoreError(f"{path}: the folder {path.parent} does not exist")
     elif path.is_dir():
         raise NoStoreError(f"{path}: is a folder, not a store file")
-    return RefereeService(_open_sqlite(path, settings, create))
+    return kind(_open_sqlite(path, settings, create))
 
 
 def store_file_to_make(db: str | os.PathLike[str] | None = None) -> Path | None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from cli.main import app, app_for, command_word
@@ -151,6 +153,34 @@ def test_table_loop_records_and_undoes(db_path: Path) -> None:
     assert "retracted action 1" in out
     code, out, _ = call(db_path, "show", game, "--json")
     assert json.loads(out)["position"]["left"] == 5
+
+
+def test_table_folds_the_game_once_and_reads_only_what_is_new(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table session keeps its game folded: each entry and each redraw reads only the
+    events stored since (one fold of the whole game for the session, not two per entry),
+    and an undo, which rewrites nothing, is folded in like any other event."""
+    from events.store import GameStore
+
+    game = new_game(db_path, heap=20)
+    loads: list[str] = []
+    load = GameStore.load
+
+    def counted(self: GameStore, game_id: str, **kwargs: Any) -> Any:
+        loads.append(game_id)
+        return load(self, game_id, **kwargs)
+
+    monkeypatch.setattr(GameStore, "load", counted)
+    typed = "t1\nt2\nt3\nt9\nundo misheard\nt3\nt1\nquit\n"
+    code, out, _ = call(db_path, "table", game, input=typed)
+    assert code == 0
+    assert out.count("recorded ") == 5
+    assert "rejected 't9'" in out
+    assert loads == [game]
+    monkeypatch.undo()
+    shown = json.loads(call(db_path, "show", game, "--json")[1])
+    assert shown["position"]["left"] == 20 - 1 - 2 - 3 - 1  # t3 undone, then t3 and t1
 
 
 def test_table_agree_records_a_draw_and_agree_with_words_stores_nothing(db_path: Path) -> None:

@@ -195,3 +195,43 @@ def test_an_append_waits_for_the_table_lock_no_longer_than_the_bound(
     svc.record(game, "e1>e2")
     assert svc.load(game).ply == 1
     svc.close()
+
+
+def test_an_event_write_lock_waits_no_longer_than_the_bound_and_lets_go(
+    pg_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An event's write lock (``GameStore.stream_lock``, taken in one round trip) held by
+    another process past REFEREE_LOCK_TIMEOUT is busy, not a wait without end; once that
+    process lets go it is taken, held only while inside, and let go on leaving, even when
+    the write inside fails (the pooled connection is left with no transaction open)."""
+    import time
+
+    import psycopg
+
+    from events.backends.locks import STREAM_LOCK_KEY
+    from events.store import StoreBusyError
+
+    monkeypatch.setenv("REFEREE_LOCK_TIMEOUT", "1")
+    store = GameStore(env=pg_env)
+    name = f"{pg_env['POSTGRES_SCHEMA']}.ev-x"
+    take = "SELECT pg_try_advisory_xact_lock(%s, hashtext(%s))"
+    with psycopg.connect(_dsn(pg_env)) as holder:
+        assert holder.execute(take, (STREAM_LOCK_KEY, name)).fetchone() == (True,)
+        started = time.monotonic()
+        with pytest.raises(StoreBusyError), store.stream_lock("ev-x"):
+            pass
+        assert time.monotonic() - started < 5
+        holder.rollback()
+        with store.stream_lock("ev-x"):
+            assert holder.execute(take, (STREAM_LOCK_KEY, name)).fetchone() == (False,)
+            holder.rollback()
+        assert holder.execute(take, (STREAM_LOCK_KEY, name)).fetchone() == (True,)
+        holder.rollback()
+        with pytest.raises(RuntimeError), store.stream_lock("ev-x"):
+            raise RuntimeError("the write failed")
+        assert holder.execute(take, (STREAM_LOCK_KEY, name)).fetchone() == (True,)
+        holder.rollback()
+    for _ in range(3):  # the pool's connections are clean: each use takes the lock again
+        with store.stream_lock("ev-x"):
+            pass
+    store.close()

@@ -22,12 +22,13 @@ def test_every_method_of_the_facade_is_a_parts_own(db_path: Path) -> None:
     """Each ``svc.<name>`` the faces call is bound to one of ``svc.parts``, so the facade
     holds no logic of its own to drift from the parts' (and mypy sees the part's signature)."""
     svc = _service(db_path)
-    parts = {id(part) for part in vars(svc.parts).values()}
     names = [name for name, value in vars(RefereeService).items() if isinstance(value, _Via)]
     assert len(names) > 100
-    for name in names:
-        bound = getattr(svc, name)
-        assert id(bound.__self__) in parts, name
+    bound = {name: getattr(svc, name) for name in names}  # makes every part asked for
+    parts = {id(part) for part in svc.parts.built().values()}
+    assert svc.parts.built().keys() == {"games", "events", "postings", "room", "records"}
+    for name, method in bound.items():
+        assert id(method.__self__) in parts, name
 
 
 def test_a_clock_set_on_the_service_is_the_clock_of_every_part(db_path: Path) -> None:
@@ -47,7 +48,8 @@ def test_the_parts_are_wired_to_each_other_and_to_one_store(db_path: Path) -> No
     asks the games for a game or a penalty (``GameDoor``), and all read one store."""
     svc = _service(db_path)
     parts = svc.parts
-    assert parts.games.matches is parts.events
+    assert parts.games.matches is not None
+    assert parts.games.matches.events is parts.events  # type: ignore[attr-defined]
     assert parts.events.game_service is parts.games
     assert parts.postings.events is parts.events
     assert {id(p.store) for p in (parts.games, parts.events, parts.postings, parts.room)} == {
@@ -65,3 +67,17 @@ def test_the_servers_commands_load_through_its_cache(db_path: Path) -> None:
     cached = server.cached_copy(game.game_id)
     assert cached is not None
     assert server.parts.games is server.cache
+
+
+def test_a_game_of_no_event_makes_no_other_part(db_path: Path) -> None:
+    """A command on one game (``referee act``) builds the games alone: the other parts are
+    made when first asked for, the event service when a game played at an event is
+    written (its match is updated in the same write, ``MatchHooks``)."""
+    svc = _service(db_path)
+    game = svc.create_game("nim", {"first": "Ann", "second": "Ben"}, options={"heap": 5})
+    svc.record(game.game_id, "t1")
+    svc.record(game.game_id, "t9")  # refused, kept as evidence
+    assert set(svc.parts.built()) == {"games"}
+    assert svc.parts.events is svc.parts.events  # made once
+    assert set(svc.parts.built()) == {"games", "events"}
+    svc.close()

@@ -16,7 +16,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Annotated, Any, Final
 from urllib.parse import quote
 
@@ -688,6 +688,16 @@ async def prepare_player_pages(web: Web, event_id: str, previous: int, version: 
     return made
 
 
+async def player_page_pieces(web: Web, event_id: str, name: str, kind: str, version: int) -> Pieces:
+    """The page of the player ``name`` at ``version`` for a reader of ``kind``
+    (``player_kind``: only the player themself, ``OWN``, is shown the hall's forms): the
+    handler's and the fast path's one way to make it."""
+    index = await shared_index(web, event_id, version)
+    frame = await player_frame(web, event_id, version)
+    me, explained = await web.run(index.page, name)
+    return player_pieces(web, index, frame, me, explained, forms=kind == OWN, version=version)
+
+
 @get("/events/{event_id:str}/players/{name:str}", include_in_schema=False, opt=SIGN_IN)
 async def player_page(
     request: AnyRequest, event_id: FromPath[str], name: FromPath[str], round_: RoundQuery = None
@@ -701,10 +711,7 @@ async def player_page(
         return await _player_at_round(request, web, who, event_id, name, round_, kind)
 
     async def make(version: int) -> Pieces:
-        index = await shared_index(web, event_id, version)
-        frame = await player_frame(web, event_id, version)
-        me, explained = await web.run(index.page, name)
-        return player_pieces(web, index, frame, me, explained, forms=kind == OWN, version=version)
+        return await player_page_pieces(web, event_id, name, kind, version)
 
     answered = await shared_answer(request, web, who, event_id, make, kind=kind)
     cache_of(web).follow(event_id, (kind, request.url.path, name))
@@ -776,19 +783,38 @@ async def posting_file(
     )
 
 
+LIVE_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+"""The live stream's own headers (its type is ``text/event-stream``)."""
+
+
+def live_start(last_event_id: str | None, after: int | None) -> int:
+    """The version a subscriber has seen: ``Last-Event-ID`` (a reconnecting ``EventSource``),
+    else ``?after=N``, else nothing."""
+    if last_event_id and last_event_id.strip().isdigit():
+        return int(last_event_id)
+    return max(0, after or 0)
+
+
+def live_messages(web: Web, event_id: str, version: int, start: int) -> AsyncIterator[bytes]:
+    """The messages of ``event_id``'s live stream (found at ``version``) for a subscriber
+    that saw ``start``: the one feed of the event (``web.fanout``), which makes the pages
+    about to be read again when it announces a change. The handlers' and the fast path's
+    one way to follow an event."""
+    feeds = feeds_of(web)
+    if feeds.moved is None:
+        feeds.moved = functools.partial(_prepare_soon, web)
+    return feeds.stream(event_id, version, start)
+
+
 async def _live(request: AnyRequest, event_id: str, after: int | None) -> Stream:
     web = web_of(request)
     web.principal(request)
     version = await event_version(web, event_id)  # unknown: a 404, not a wait
-    header = request.headers.get("last-event-id")
-    start = int(header) if header and header.strip().isdigit() else max(0, after or 0)
-    feeds = feeds_of(web)
-    if feeds.moved is None:
-        feeds.moved = functools.partial(_prepare_soon, web)
+    start = live_start(request.headers.get("last-event-id"), after)
     return Stream(
-        feeds.stream(event_id, version, start),
+        live_messages(web, event_id, version, start),
         media_type="text/event-stream",
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        headers=LIVE_HEADERS,
     )
 
 

@@ -18,6 +18,14 @@ directly when, and only when, the answer is already in the shared cache
   pages' checkpoint only while the last read of it is fresh;
 - the query has only the parameters the page reads, in plain form.
 
+It also follows an event's live stream (``/events/E/live``, ``/api/events/E/live``: what
+every open page and phone subscribes to) for a caller ``Web.identify`` lets in, of an event
+whose version the hub vouches for, with the handler's messages (``web.eventpages.live_messages``,
+the one feed of the event), headers and start (``live_start``), sending them as Litestar's
+``Stream`` does and leaving when the client leaves: Litestar's routing and its ``Stream`` (an
+anyio task group of two per stream) were most of a subscription's cost at a round start
+(issue 32 goal 5). A refusal, an unknown event, a query it does not read plainly: the handler's.
+
 It also records the hot write itself, ``POST /api/games/{id}/entries`` (issue 23 section 1:
 1,000 entries a second), when the request is plain: a Bearer token the token store lets in,
 a JSON body of known length within the limit that decodes as ``EntryIn``, no
@@ -41,7 +49,9 @@ query it does not read plainly, ``HEAD``, other paths. Both paths build the answ
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any, NamedTuple
 
 import msgspec
 from litestar.exceptions import NotAuthorizedException, TooManyRequestsException
@@ -51,11 +61,21 @@ from service.api import PlayerIndex
 from service.procedure import WRITING_TOKEN
 from web.api import entry_answer
 from web.context import BODY_LIMIT, SAFE_METHODS, Web, encoded
-from web.eventcache import Rendered, answer, cache_of
-from web.eventpages import PAGE_HEADERS, fresh_checkpoint, player_kind, shared_key, viewer_top
+from web.eventcache import Rendered, answer, cache_of, rendered
+from web.eventpages import (
+    PAGE_HEADERS,
+    fresh_checkpoint,
+    live_messages,
+    live_start,
+    player_kind,
+    player_page_pieces,
+    shared_key,
+    viewer_top,
+)
 from web.eventpaging import page_number
 from web.guards import expected_version
 from web.hallpages import clock_key, clock_shared
+from web.pages import HTML
 from web.problems import MEDIA_TYPE, problem_for
 from web.schemas import EntryIn
 
@@ -75,11 +95,21 @@ class FastPath:
         self.enabled = True
         self.served = 0  # cached reads answered here
         self.entries = 0  # entries answered here
+        self.streams = 0  # live streams answered here
+        self.made = 0  # players' pages made here (answered too: counted in ``served``)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if self.enabled and scope["type"] == "http":
             if scope["method"] == "GET":
+                live = self._live(scope)
+                if live is not None:
+                    self.streams += 1
+                    await _stream(scope, receive, send, live)
+                    return
                 found = self._cached(scope)
+                if isinstance(found, _Make):
+                    self.made += 1
+                    found = await self._make(found)
                 if found is not None:
                     self.served += 1
                     await _send(send, *found)
@@ -151,8 +181,25 @@ class FastPath:
         raw.append((b"content-length", str(len(content)).encode()))
         await _send(send, status, raw, content)
 
-    def _cached(self, scope: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
-        """The answer for ``scope`` when the cache holds it and the caller may have it."""
+    async def _make(self, made: _Make) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """A player's page made for its reader's kind and kept, then answered."""
+        web = self.web
+
+        async def compute() -> Rendered:
+            pieces = await player_page_pieces(
+                web, made.event_id, made.name, made.kind, made.version
+            )
+            return rendered(made.key, pieces, HTML)
+
+        entry = await cache_of(web).get(made.key, compute)
+        parts = ["", "events", made.event_id, "players", made.name]
+        return self._answer(entry, False, made.key, made.who, made.headers, made.path, parts)
+
+    def _cached(
+        self, scope: dict[str, Any]
+    ) -> tuple[int, list[tuple[bytes, bytes]], bytes] | _Make | None:
+        """The answer for ``scope`` when the cache holds it and the caller may have it (or,
+        for a player's page not made yet, what to make)."""
         if scope.get("root_path"):
             return None
         path: str = scope["path"]
@@ -214,11 +261,12 @@ class FastPath:
         if version is None:
             return None
         kind = None
-        if page == "players" and not api and who.role == "player":  # its own player's, or not
-            index = cache_of(web).peek((event_id, version, "players"))
-            if not isinstance(index, PlayerIndex):
-                return None
+        own_page = page == "players" and not api
+        index = cache_of(web).peek((event_id, version, "players")) if own_page else None
+        if isinstance(index, PlayerIndex):  # its own player's, or not: as the handler asks
             kind = player_kind(who, index, parts[4])
+        elif own_page and who.role == "player":
+            return None
         key = shared_key(event_id, version, who, path, variant, kind)
         if not api and page != "players":
             seal = fresh_checkpoint(web)
@@ -228,9 +276,27 @@ class FastPath:
         cache = cache_of(web)
         entry = cache.peek(key)
         if not isinstance(entry, Rendered):
+            if kind is not None and isinstance(index, PlayerIndex) and index.find(parts[4]):
+                # a player's page not made yet at this version: made here, as the handler
+                # makes it (``player_page_pieces``), once the version's index exists
+                return _Make(key, event_id, version, parts[4], kind, who, headers, path)
             return None
-        if page == "players" and not api:
-            cache.follow(event_id, (key[2], path, parts[4]))
+        return self._answer(entry, api, key, who, headers, path, parts)
+
+    def _answer(
+        self,
+        entry: Rendered,
+        api: bool,
+        key: tuple[Any, ...],
+        who: Principal,
+        headers: dict[bytes, bytes],
+        path: str,
+        parts: list[str],
+    ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """``entry``'s answer to the caller, as the handler's ``shared_answer`` answers."""
+        cache = cache_of(self.web)
+        if parts[3] == "players" and not api:
+            cache.follow(key[0], (key[2], path, parts[4]))
         accept = headers.get(b"accept-encoding", b"").decode("latin-1")
         held = headers.get(b"if-none-match")
         if_none_match = held.decode("latin-1") if held is not None else None
@@ -250,6 +316,39 @@ class FastPath:
             )
             media = _text(entry.media)
         return _raw(status, out, body, media)
+
+    def _live(self, scope: dict[str, Any]) -> AsyncIterator[bytes] | None:
+        """An event's live stream (``/events/E/live`` or ``/api/events/E/live``, a plain
+        ``?after=N`` at most) as ``web.eventpages._live`` gives it, for a caller ``Web.identify``
+        lets in, of an event whose version the hub vouches for (else the handler answers: the
+        401, 404 or 400, or the store's version read)."""
+        path: str = scope["path"]
+        if not path.endswith("/live") or scope.get("root_path"):
+            return None
+        parts = path.split("/")
+        if len(parts) == 5 and parts[1] == "api":
+            parts = parts[1:]
+        if len(parts) != 4 or parts[1] != "events" or not parts[2] or parts[3] != "live":
+            return None
+        query = _query(scope.get("query_string", b""))
+        if query is None or not set(query) <= {"after"}:
+            return None
+        after = query.get("after")
+        if after is not None and not (after.isdigit() and after.isascii()):
+            return None
+        headers = _headers(scope, _LIVE_HEADERS)
+        if headers is None or self._principal(scope, headers) is None:
+            return None
+        event_id = parts[2]
+        version = self.web.hub.known_version(event_id)
+        if version is None:
+            return None
+        held = headers.get(b"last-event-id")
+        start = live_start(
+            held.decode("latin-1") if held is not None else None,
+            int(after) if after is not None else None,
+        )
+        return live_messages(self.web, event_id, version, start)
 
     def _clock(
         self, scope: dict[str, Any], event_id: str, path: str
@@ -297,6 +396,19 @@ class FastPath:
             return None
 
 
+class _Make(NamedTuple):
+    """A player's page to make at ``version`` for a reader of ``kind`` (``FastPath._make``)."""
+
+    key: tuple[Any, ...]
+    event_id: str
+    version: int
+    name: str
+    kind: str
+    who: Principal
+    headers: dict[bytes, bytes]
+    path: str
+
+
 def _raw(
     status: int, out: dict[str, str], body: bytes, media: bytes
 ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
@@ -314,12 +426,55 @@ def _text(media: str) -> bytes:
     return f"{media}; charset=utf-8".encode() if media.startswith("text/") else media.encode()
 
 
+async def _stream(
+    scope: dict[str, Any], receive: Any, send: Any, messages: AsyncIterator[bytes]
+) -> None:
+    """``messages`` sent as Litestar's ``Stream`` sends them, until they end or the client
+    leaves: a task of its own waits for the client's ``http.disconnect`` and cancels this
+    one while it streams (Litestar runs an anyio task group of two for that)."""
+    me = asyncio.current_task()
+    assert me is not None
+    streaming, left = True, False
+
+    async def listen() -> None:
+        nonlocal left
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        left = True
+        if streaming:
+            me.cancel()
+
+    listener = asyncio.ensure_future(listen())
+    try:
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": _LIVE_START})
+            async for message in messages:
+                await send({"type": "http.response.body", "body": message, "more_body": True})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except asyncio.CancelledError:
+            if not left:
+                raise  # the server is stopping, not the client leaving
+            me.uncancel()
+    finally:
+        streaming = False
+        listener.cancel()
+        await messages.aclose()  # type: ignore[attr-defined]  # the feed loses a follower
+
+
 async def _send(send: Any, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
 _READ_HEADERS = frozenset((b"authorization", b"cookie", b"accept-encoding", b"if-none-match"))
+_LIVE_HEADERS = frozenset((b"authorization", b"cookie", b"last-event-id"))
+_LIVE_START = [
+    (b"cache-control", b"no-store"),
+    (b"x-accel-buffering", b"no"),
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+]
+"""The live stream's answer's headers as Litestar writes them for ``web.eventpages._live``
+(``LIVE_HEADERS``, then its type)."""
 _ENTRY_HEADERS = frozenset(
     (
         b"authorization",

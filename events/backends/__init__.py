@@ -75,6 +75,12 @@ class Backend(Protocol):
         nothing; a row already stored raises the library's ``IntegrityError``."""
         ...
 
+    def insert_numbered(self, rows: Sequence[tuple[str, int, str, bytes]]) -> list[int] | None:
+        """``bulk_insert`` answering the rows' positions in the log, as the library's own
+        insert does; ``None`` (nothing inserted) where the backend cannot tell them
+        cheaply, and the caller inserts through the library's recorder."""
+        ...
+
     def stream_lock(self, stream: str) -> AbstractContextManager[None]:
         """Held while a write reads ``stream``, decides and appends to it, so that writers
         sharing the store take turns on it (PostgreSQL: an advisory lock; a local file,

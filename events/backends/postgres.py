@@ -30,7 +30,7 @@ import psycopg
 from eventsourcing.persistence import OperationalError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from psycopg.rows import tuple_row
-from psycopg.sql import SQL, Composed, Identifier
+from psycopg.sql import SQL, Composed, Identifier, Literal
 
 from events.backends.locks import SCHEMA_LOCK_KEY, STREAM_LOCK_KEY
 from events.backends.pgcommon import APPEND_FUNCTION, PostgresNaming, append_params
@@ -224,19 +224,30 @@ class PostgresBackend(PostgresNaming):
         store's lock wait, and let go when that transaction ends, even if this process
         dies. Two server processes writing one event then take turns: the second reads
         what the first stored and decides on it, instead of losing the race."""
-        with (
-            self.datastore.get_connection() as conn,
-            conn.transaction(force_rollback=True),
-            conn.cursor() as cursor,
-        ):
-            if self.datastore.lock_timeout:
-                wait = f"{int(self.datastore.lock_timeout)}s"
-                cursor.execute("SELECT set_config('lock_timeout', %s, true)", (wait,))
-            cursor.execute(
-                "SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
-                (STREAM_LOCK_KEY, f"{self.schema}.{stream}"),
-            )
-            yield
+        # Two round trips, not four: the transaction's start, its lock wait and the lock
+        # go as one simple query (no parameters: the values are literals), the rollback
+        # that lets go as the other. Every event write of two server processes pays them.
+        wait = int(self.datastore.lock_timeout or 0)
+        take = SQL("BEGIN; {wait}SELECT pg_advisory_xact_lock({key}, hashtext({name}))").format(
+            wait=SQL("SET LOCAL lock_timeout = {}; ").format(Literal(f"{wait}s"))
+            if wait
+            else SQL(""),
+            key=Literal(STREAM_LOCK_KEY),
+            name=Literal(f"{self.schema}.{stream}"),
+        )
+        status = psycopg.pq.TransactionStatus
+        with self.datastore.get_connection() as conn, conn.cursor() as cursor:
+            try:
+                cursor.execute(take)
+                yield
+            finally:
+                if conn.info.transaction_status in (status.INTRANS, status.INERROR):
+                    cursor.execute("ROLLBACK")
+
+    def insert_numbered(self, rows: Sequence[tuple[str, int, str, bytes]]) -> list[int] | None:
+        """None: COPY tells no positions; the store inserts through the recorder's append
+        function, which does (and takes the log's lock and notifies)."""
+        return None
 
     def bulk_insert(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
         """Rows into the events table with COPY, in one transaction under the library's

@@ -390,6 +390,11 @@ class OneShotBackend(PostgresNaming):
         loses to a server is judged again (``Tournaments._raced``)."""
         return contextlib.nullcontext()
 
+    def insert_numbered(self, rows: Sequence[tuple[str, int, str, bytes]]) -> list[int] | None:
+        """None: COPY tells no positions; the store inserts through the recorder's append
+        function, which does (and takes the log's lock and notifies)."""
+        return None
+
     def bulk_insert(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
         self.recorder.library_backend().bulk_insert(rows)
 

@@ -59,3 +59,18 @@ class SQLiteBackend:
         # import does not need).
         with self.datastore.transaction(commit=True) as cursor:
             cursor.executemany(self.recorder.insert_events_statement, rows)
+
+    def insert_numbered(self, rows: Sequence[tuple[str, int, str, bytes]]) -> list[int]:
+        """``bulk_insert``, answering the rows' positions in the log (their rowids), as the
+        recorder's row-by-row insert does: the write transaction holds SQLite's lock, so
+        the rows after the largest rowid before it are these."""
+        with self.datastore.transaction(commit=True) as cursor:
+            cursor.row_factory = None
+            cursor.execute(f"SELECT coalesce(max(rowid), 0) FROM {self.events_table}")
+            (before,) = cursor.fetchone()
+            cursor.executemany(self.recorder.insert_events_statement, rows)
+            cursor.execute(
+                f"SELECT rowid FROM {self.events_table} WHERE rowid > ? ORDER BY rowid",
+                (before,),
+            )
+            return [row[0] for row in cursor.fetchall()]

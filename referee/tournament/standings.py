@@ -237,13 +237,75 @@ def _counted(counts: _Entry | _Tally, c: Contribution, sign: int) -> None:
 
 def _share(points: int, possible: int, floor: Fraction) -> Fraction:
     """points / possible raised to the floor; nothing possible yet gives the floor (EV-I.3)."""
-    if possible <= 0:
+    # compared in integers (the same as comparing the fractions, without their type checks)
+    if possible <= 0 or points * floor.denominator <= floor.numerator * possible:
         return floor
-    return max(Fraction(points, possible), floor)
+    return Fraction(points, possible)
+
+
+def _mean(total: Fraction, count: int) -> Fraction:
+    """``total / count`` (a positive count), made from the terms: ``Fraction``'s division
+    checks its operands' types first, which costs more than the division."""
+    return Fraction(total.numerator, total.denominator * count)
 
 
 def _pair(value: Fraction) -> tuple[int, int]:
     return value.numerator, value.denominator
+
+
+class _Exact:
+    """A fraction as its lowest terms, compared exactly: equal when its terms are (lowest
+    terms are unique), ordered by cross-multiplying. In a sort key after the fraction's
+    float it is asked only when the floats tie, and a tie is equal far more often than not:
+    ``Fraction.__eq__`` costs ten times as much (its abstract-class checks)."""
+
+    __slots__ = ("d", "n")
+
+    def __init__(self, n: int, d: int) -> None:
+        self.n = n
+        self.d = d
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Exact) and self.n == other.n and self.d == other.d
+
+    def __lt__(self, other: _Exact) -> bool:
+        return self.n * other.d < other.n * self.d
+
+    def __le__(self, other: _Exact) -> bool:
+        return self.n * other.d <= other.n * self.d
+
+    def __gt__(self, other: _Exact) -> bool:
+        return self.n * other.d > other.n * self.d
+
+    def __ge__(self, other: _Exact) -> bool:
+        return self.n * other.d >= other.n * self.d
+
+    def __hash__(self) -> int:
+        return hash((self.n, self.d))
+
+
+_Key = tuple[int, float, _Exact, float, _Exact, float, _Exact, int]
+"""A player's place in ``Standings``' sorted keys: minus points, then minus OMW, GW and
+OGW each as a float before the exact fraction (a float is correctly rounded, so its order
+agrees with the fraction's, and only tied floats compare the exact fractions), then the
+registration order."""
+
+
+def _sort_key(figures: tuple[int, Fraction, Fraction, Fraction], order: int) -> _Key:
+    points, omw, gw, ogw = figures
+    o, g, og = omw.numerator, gw.numerator, ogw.numerator
+    od, gd, ogd = omw.denominator, gw.denominator, ogw.denominator
+    # an int divided by an int is correctly rounded, as float(Fraction) is
+    return (
+        -points,
+        -o / od,
+        _Exact(-o, od),
+        -g / gd,
+        _Exact(-g, gd),
+        -og / ogd,
+        _Exact(-og, ogd),
+        order,
+    )
 
 
 class StandingsCounts(msgspec.Struct, array_like=True, frozen=True):
@@ -275,7 +337,11 @@ class Standings:
         self.floor = floor_of(settings)
         self._entrants: dict[str, Entrant] = {}
         self._entries: dict[str, _Entry] = {}
-        self._keys: dict[str, tuple[int, Fraction, Fraction, Fraction, int]] = {}
+        self._keys: dict[str, _Key] = {}
+        # the players a result moved since the keys were last sorted: ``_settle`` gives them
+        # their new figures and places before anything is read (a round's end records
+        # thousands of results between two reads of the table)
+        self._dirty: set[str] = set()
         # each player's figures (and, once shown, their texts) as of the last change that
         # touched them: ``table()`` divides and formats only for the players a change moved
         self._figs: dict[str, tuple[int, Fraction, Fraction, Fraction]] = {}
@@ -325,14 +391,14 @@ class Standings:
             entry.opp_gw = sum((gw[o] for o in entry.opponents), Fraction(0))
         for player in entries:
             figures = table._figures(player)
-            points, omw, player_gw, ogw = figures
-            table._keys[player] = (-points, -omw, -player_gw, -ogw, table._entrants[player].order)
+            table._keys[player] = _sort_key(figures, table._entrants[player].order)
             table._figs[player] = figures
         table._sorted = SortedList(table._keys.values())
         return table
 
     def counts(self) -> StandingsCounts:
         """Everything this table holds, as plain integers (see ``StandingsCounts``)."""
+        self._settle()
         players = self.order()
         rows = [self._entries[p] for p in players]
         figures = [self._figs[p] for p in players]
@@ -356,7 +422,7 @@ class Standings:
         table = cls(settings)
         table._entrants = {e.id: e for e in entrants}
         table._results = dict(counts.results)
-        keys: list[tuple[int, Fraction, Fraction, Fraction, int]] = []
+        keys: list[_Key] = []
         for player, row, opponents, sums, figs in zip(
             counts.players,
             counts.counts,
@@ -386,7 +452,7 @@ class Standings:
                 Fraction(figs[5], figs[6]),
             )
             table._figs[player] = (figs[0], omw, gw, ogw)
-            key = (-figs[0], -omw, -gw, -ogw, table._entrants[player].order)
+            key = _sort_key(table._figs[player], table._entrants[player].order)
             table._keys[player] = key
             keys.append(key)
         table._sorted = SortedList(keys)  # already in order: one pass
@@ -469,14 +535,33 @@ class Standings:
                     entry.opponents.append(other)
                     entry.opp_mw += self._mw(entries[other])
                     entry.opp_gw += self._gw(entries[other])
-        for player in touched:
-            self._rekey(player)
+        self._dirty |= touched  # placed again when next read (``_settle``)
+
+    def _settle(self) -> None:
+        """Give every player a result moved since the last read their new figures and place:
+        each moved in the sorted keys, or, when many moved (a round's results between two
+        reads), every key sorted once."""
+        dirty = self._dirty
+        if not dirty:
+            return
+        self._dirty = set()
+        if len(dirty) * 4 < len(self._keys):
+            for player in dirty:
+                self._rekey(player)
+            return
+        for player in dirty:
+            figures = self._figures(player)
+            self._keys[player] = _sort_key(figures, self._entrants[player].order)
+            self._figs[player] = figures
+            self._texts.pop(player, None)
+            self._lines.pop(player, None)
+        self._sorted = SortedList(self._keys.values())
 
     def _figures(self, player: str) -> tuple[int, Fraction, Fraction, Fraction]:
         entry = self._entries[player]
         count = len(entry.opponents)
-        omw = entry.opp_mw / count if count else self.floor
-        ogw = entry.opp_gw / count if count else self.floor
+        omw = _mean(entry.opp_mw, count) if count else self.floor
+        ogw = _mean(entry.opp_gw, count) if count else self.floor
         return entry.points, omw, self._gw(entry), ogw
 
     def _rekey(self, player: str) -> None:
@@ -484,8 +569,7 @@ class Standings:
         if old is not None:
             self._sorted.remove(old)
         figures = self._figures(player)
-        points, omw, gw, ogw = figures
-        key = (-points, -omw, -gw, -ogw, self._entrants[player].order)
+        key = _sort_key(figures, self._entrants[player].order)
         self._keys[player] = key
         self._sorted.add(key)
         self._figs[player] = figures
@@ -508,8 +592,9 @@ class Standings:
         return dict(self._results)
 
     def rank(self, player: str) -> int:
+        self._settle()
         key = self._keys[player]
-        return int(self._sorted.bisect_left((*key[:4], -1))) + 1
+        return int(self._sorted.bisect_left((*key[:7], -1))) + 1
 
     def ranking(self) -> list[tuple[str, int]]:
         """Player ids best first, with their points."""
@@ -517,11 +602,12 @@ class Standings:
 
     def order(self) -> list[str]:
         """Player ids best first."""
+        self._settle()
         by_order = {e.order: e.id for e in self._entrants.values()}
-        return [by_order[key[4]] for key in self._sorted]
+        return [by_order[key[7]] for key in self._sorted]
 
     def row(self, player: str) -> Standing:
-        return self._standing(player, self.rank(player))
+        return self._standing(player, self.rank(player))  # settled by ``rank``
 
     def table(self) -> list[Standing]:
         rows: list[Standing] = []

@@ -104,6 +104,36 @@ def test_incremental_equals_from_scratch(
     assert all(s.points == 0 and s.omw == s.gw for s in live.table())
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_reads_between_any_number_of_results_equal_from_scratch(data: st.DataObject) -> None:
+    """The places wait for the next read (``Standings._settle``): whether one result or a
+    whole round came in since, a player moved alone or every key sorted again, the table,
+    each player's rank and line equal the from-scratch standings (EV-4.1, EV-4.6)."""
+    n = 48
+    settings_ = Settings(game="x", floor=data.draw(st.sampled_from(["1/3", "0.33"])))
+    entrants = [Entrant(id=f"p{i}", name=f"P{i}", order=i) for i in range(n)]
+    live = Standings(settings_, entrants)
+    final: dict[tuple[int, int], MatchResult] = {}
+    for rnd in range(1, 4):
+        order = data.draw(st.permutations(range(n)))
+        tables = [(order[i], order[i + 1]) for i in range(0, n, 2)]
+        for table, (a, b) in enumerate(tables, start=1):
+            key = (rnd, table)
+            score = data.draw(st.sampled_from(SCORES[:5]))
+            final[key] = result = MatchResult(round=rnd, players=(f"p{a}", f"p{b}"), score=score)
+            live.record(key, result)
+            if data.draw(st.integers(0, 9)) == 0:  # now and then a read between results
+                expected = compute_standings(entrants, final.values(), settings_)
+                assert live.table() == expected
+                someone = expected[data.draw(st.integers(0, n - 1))]
+                assert live.row(someone.player) == someone
+        expected = compute_standings(entrants, final.values(), settings_)
+        some = data.draw(st.sampled_from(expected))
+        assert live.row(some.player) == some  # a rank first, the whole table after
+        assert live.table() == expected
+
+
 @settings(max_examples=150, deadline=None)
 @given(events(), st.data())
 def test_counts_advanced_in_one_pass_equal_the_results_recorded(

@@ -5,6 +5,7 @@ missing or revoked token) left to the handlers, counted once."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -17,8 +18,8 @@ from litestar.testing import TestClient
 from service.access import TokenStore
 from service.sidedb import open_side_db
 from service.stores import parse_store
-from tests.web.conftest import Tokens, auth
-from tests.web.test_event_cache import make_event
+from tests.web.conftest import ThreadServer, Tokens, auth
+from tests.web.test_event_cache import make_event, report
 from web.app import ServeConfig, create_app
 from web.fastpath import FastPath
 
@@ -104,10 +105,12 @@ def test_one_viewer_kind_is_never_served_another_kinds_entry(
     ann = slow_get(client, url, auth(tokens["ann"]))
     fast_get(client, url, auth(tokens["ann"]))  # the players' entry is cached
     for other, name in (("public", "Pat"), ("head", "Hera"), ("scorekeeper", "Sam")):
-        served = fast(client).served
+        served, made = fast(client).served, fast(client).made
         seen = client.get(url, headers=auth(tokens[other]))
-        # the first of a kind is computed by the handler, never taken from the players' entry
-        assert fast(client).served == served or other == "scorekeeper"  # head's kind came first
+        # the first of a kind is made for it (by the handler, or by the fast path once the
+        # version's index exists), never taken from the players' entry
+        if other != "scorekeeper":  # head's kind came first
+            assert fast(client).served - served == fast(client).made - made
         assert name in seen.text
         assert "Ann" not in seen.text
         assert seen.headers["etag"] != ann.headers["etag"]
@@ -369,3 +372,149 @@ def test_an_entry_with_a_header_twice_is_left_to_the_handler(
     slow, _ = post(client, f"/api/games/{two}/entries", b'{"text": "e1>e2"}', headers, fast_=False)
     assert quick.status_code == 400
     same(quick, as_game(slow, two, one))
+
+
+def _live_head(base: str, path: str, headers: dict[str, str]) -> tuple[int, list[Any], str]:
+    """A live stream's status, headers and first message, then the stream left."""
+    with httpx.stream("GET", f"{base}{path}", headers=headers, timeout=20) as answer:
+        first = ""
+        if answer.status_code == 200:
+            for line in answer.iter_lines():
+                if line.startswith("data:"):
+                    first = line
+                    break
+        drop = {"date", "server"}
+        return (
+            answer.status_code,
+            [i for i in answer.headers.multi_items() if i[0] not in drop],
+            first,
+        )
+
+
+@pytest.mark.parametrize("path", ["/api/events/{e}/live", "/events/{e}/live?after=2"])
+def test_a_live_stream_is_answered_as_the_handler_answers_it(
+    live_server: ThreadServer, tokens: Tokens, path: str
+) -> None:
+    """The fast path's live stream (``FastPath._live``): the handler's status, headers and
+    messages, the change announced to it, and the feed left when the client leaves."""
+    from web.fanout import feeds_of
+
+    base = live_server.base
+    with httpx.Client(base_url=base) as http:
+        event = make_event(http, tokens["head"])
+        http.get(f"/api/events/{event}/pairings", headers=auth(tokens["ann"]))  # the hub knows
+    door = live_server.app.asgi_handler
+    assert isinstance(door, FastPath)
+    path = path.format(e=event)
+    door.enabled = False
+    try:
+        slow = _live_head(base, path, auth(tokens["ann"]))
+    finally:
+        door.enabled = True
+    streams = door.streams
+    assert _live_head(base, path, auth(tokens["ann"])) == slow
+    assert door.streams == streams + 1
+    assert slow[0] == 200
+    assert slow[2].startswith('data: {"version":')
+    # a change reaches a stream the fast path answers; leaving it leaves the feed
+    web = live_server.app.state["web"]
+    got: list[str] = []
+    opened = threading.Event()
+
+    def follow() -> None:
+        with httpx.stream("GET", f"{base}{path}", headers=auth(tokens["ben"]), timeout=20) as s:
+            for line in s.iter_lines():
+                if line.startswith("data:"):
+                    got.append(line)
+                    opened.set()
+                    if len(got) == 2:
+                        return
+
+    reader = threading.Thread(target=follow, daemon=True)
+    reader.start()
+    assert opened.wait(20)
+    assert door.streams == streams + 2
+    with httpx.Client(base_url=base) as http:
+        report(http, event, tokens["head"])
+    reader.join(20)
+    assert len(got) == 2
+    assert got[1] != got[0]
+    deadline = time.monotonic() + 10
+    while feeds_of(web).feed(event) is not None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert feeds_of(web).feed(event) is None  # every subscriber gone: the feed stopped
+
+
+def test_a_live_stream_the_fast_path_cannot_vouch_for_is_the_handlers(
+    live_server: ThreadServer, tokens: Tokens
+) -> None:
+    """A wrong or missing token (counted once, by the handler), an unknown event, a query it
+    does not read plainly: the handler answers, as it would without the fast path."""
+    base = live_server.base
+    with httpx.Client(base_url=base) as http:
+        event = make_event(http, tokens["head"])
+        http.get(f"/api/events/{event}/pairings", headers=auth(tokens["ann"]))
+    door = live_server.app.asgi_handler
+    assert isinstance(door, FastPath)
+    web = live_server.app.state["web"]
+    cases = [
+        (f"/api/events/{event}/live", auth("rf_nope_wrong"), 401, 1),
+        (f"/api/events/{event}/live", {}, 401, 0),
+        (f"/events/{event}/live", {"Cookie": "referee_token=rf_nope_wrong"}, 401, 1),
+        ("/api/events/ev-nothere/live", auth(tokens["ann"]), 404, 0),
+        (f"/api/events/{event}/live?after=x", auth(tokens["ann"]), 400, 0),
+    ]
+    for path, headers, status, counted in cases:
+        streams = door.streams
+        failures = sum(len(v) for v in web.failed_auth._failures.values())
+        assert _live_head(base, path, headers)[0] == status, path
+        assert door.streams == streams
+        assert sum(len(v) for v in web.failed_auth._failures.values()) - failures == counted
+
+
+def test_a_players_page_made_by_the_fast_path_is_the_handlers(
+    client: TestClient[Litestar], store: str, tokens: Tokens
+) -> None:
+    """Once the version's index exists, a player's page not made yet is made by the fast
+    path (``FastPath._make``), with the handler's function, under the handler's key: the
+    same page another server's handler makes (but for each form's fresh key), and the hall's
+    forms shown to the page's own player only, never to another player, the head or the
+    public (EV-10, EV-11)."""
+    import re
+
+    from service.app import open_service
+    from tests.web.conftest import house_ids
+
+    with open_service(store) as svc:
+        event = svc.event_new("Hall Cup", "prizmik", rounds=3).event_id
+        svc.event_register(event, ["Ann", "Ben"], player_ids=house_ids(store, ["Ann", "Ben"]))
+        svc.event_pair(event)
+    door = fast(client)
+    warm = f"/events/{event}/players/Ben"
+    slow_get(client, warm, auth(tokens["public"]))  # the index
+    fast_get(client, warm, auth(tokens["public"]))  # the hub vouches for the version
+    cases = [("ann", "Ann", True), ("ann", "Ben", False), ("ben", "Ben", True)]
+    cases += [("head", "Ann", False), ("public", "Ann", False)]
+    keyless = re.compile(r'(name="idem" value=")[^"]*"')
+    with TestClient(create_app(ServeConfig(store=store, poll_interval=0.05))) as other:
+        fast(other).enabled = False
+        for who, player, own in cases:
+            url = f"/events/{event}/players/{player}"
+            made = door.made
+            page = fast_get(client, url, auth(tokens[who]))
+            assert door.made == made + 1, (who, player)  # made here, not only sent
+            assert page.status_code == 200
+            shows = {f for f in ("call-judge", "report-result") if f'id="{f}"' in page.text}
+            assert shows == ({"call-judge", "report-result"} if own else set()), (who, player)
+            handler = other.get(url, headers=auth(tokens[who]))
+            assert handler.headers["etag"] == page.headers["etag"]
+            assert keyless.sub(r"\1", handler.text) == keyless.sub(r"\1", page.text)
+            again = fast_get(client, url, auth(tokens[who]))  # kept: sent, not made again
+            assert door.made == made + 1
+            assert keyless.sub(r"\1", again.text) == keyless.sub(r"\1", page.text)
+    # no such player: the handler's answer
+    made, served = door.made, door.served
+    missing = client.get(f"/events/{event}/players/Nobody", headers=auth(tokens["ann"]))
+    assert (door.made, door.served) == (made, served)
+    handlers = slow_get(client, f"/events/{event}/players/Nobody", auth(tokens["ann"]))
+    assert missing.status_code == handlers.status_code == 400
