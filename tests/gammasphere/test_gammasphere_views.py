@@ -100,3 +100,17 @@ def test_the_opening_and_the_end_are_described() -> None:
         "clause": "GS-8.1",
         "reason": "p1's power level reached 0",
     }
+
+
+def test_a_rejected_entrys_reason_hides_its_card_in_a_mirror_match() -> None:
+    """GS-3.5: a card the actor names in a rejected entry while it is hidden in its deck is
+    kept from the other seat and the public, even when the other seat registered the same
+    card: that seat knows the card exists, not that the actor reached for it."""
+    for decks in ({"p1": DECK, "p2": OTHER}, {"p1": DECK, "p2": DECK}):
+        state = started(decks)
+        rejected = RULES.check(state, RULES.parse("play Ion Lancer"), "p1")
+        assert rejected.violations
+        for viewer in ("p2", "public"):
+            seen = " ".join(v.reason for v in rejected.for_viewer(viewer).violations)
+            assert "Ion Lancer" not in seen, (decks["p2"] is DECK, viewer, seen)
+        assert "Ion Lancer" in " ".join(v.reason for v in rejected.for_viewer("p1").violations)

@@ -31,7 +31,7 @@ from referee.games.gammasphere.position import (
     cost_of,
     find,
 )
-from referee.games.gammasphere.view import secrets
+from referee.games.gammasphere.view import own_secrets, secrets
 from referee.kit.dispatch import Dispatch
 from referee.kit.secrecy import names_in, secrets_for_reasons
 from referee.verdicts import LEGAL, Verdict
@@ -491,8 +491,10 @@ def check(state: GammasphereState, action: GammasphereAction, seat: str | None =
     seat and the referee (the others read it without the name, GS-3.5)."""
     verdict = check_action(state, action, seat)
     if verdict.violations:
-        hidden = {s: secrets(state, s) for s in SEATS}
-        typed = names_in(action, ("card",))
         actor = SEATS[acting_seat(state, seat)]
+        # the actor's own hidden cards count whole: the other seat registering the same card
+        # tells it nothing of what the actor reached for (GS-3.5)
+        hidden = {s: own_secrets(state, s) if s == actor else secrets(state, s) for s in SEATS}
+        typed = names_in(action, ("card",))
         verdict = verdict.concealing(secrets_for_reasons(hidden, actor, typed))
     return verdict
