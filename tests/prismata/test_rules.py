@@ -718,7 +718,8 @@ def test_PM_I_12_lifespan_waits_while_exhausted_stamina_per_click() -> None:
 def test_PM_I_13_spell_is_gone_after_purchase() -> None:
     s = scenario(["Wall"], ["Wall"], res1=Res(green=4), offer=["Cluster Bolt"])
     s = act(s, "buy Cluster Bolt")
-    assert any(u.kind == "Cluster Bolt" for u in s.dead.values())
+    spell = next(u for u in s.dead.values() if u.kind == "Cluster Bolt")
+    assert "PM-5.9" in refused(s, f"sell #{spell.id}")  # no longer in play
 
 
 def test_PM_I_14_explicit_sets_are_validated() -> None:
