@@ -40,10 +40,10 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -56,6 +56,7 @@ PG = {
     "user": "postgres",
 }
 PG_DSN = " ".join(f"{k}={v}" for k, v in PG.items())
+_T = TypeVar("_T", bound="Seated")
 
 
 def pg_schema(prefix: str) -> tuple[str, dict[str, str]]:
@@ -228,18 +229,45 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @dataclass
-class Table:
+class Seated:
+    """A referee's table: its number, token, server port and games to play; what it was
+    answered (``verify_store`` checks ``recorded`` against the store) and its errors."""
+
     number: int
     token: str
     port: int
     games: list[list[str]]
+    recorded: dict[str, list[str]] = field(default_factory=dict)  # game -> entries answered 201
+    errors: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Table(Seated):
     latencies: list[float] = field(default_factory=list)
     service: list[float] = field(
         default_factory=list
     )  # from the request written, not from when it was due
-    recorded: dict[str, list[str]] = field(default_factory=dict)  # game -> entries answered 201
-    errors: list[str] = field(default_factory=list)
     other: int = 0
+
+
+def seated(
+    table: type[_T],
+    tokens: list[str],
+    ports: list[int],
+    played: list[list[str]],
+    per_table: int,
+) -> list[_T]:
+    """A ``table`` for each token (numbered from 1), the servers' ports dealt round in
+    turn and ``per_table`` of the ``played`` games to each."""
+    return [
+        table(
+            number=n + 1,
+            token=token,
+            port=ports[n % len(ports)],
+            games=played[n * per_table : (n + 1) * per_table],
+        )
+        for n, token in enumerate(tokens)
+    ]
 
 
 async def referee(
@@ -423,7 +451,7 @@ async def drive(
 
 
 def verify_store(
-    store_kind: str, store: str, env: dict[str, str], tables: list[Table]
+    store_kind: str, store: str, env: dict[str, str], tables: Sequence[Seated]
 ) -> dict[str, Any]:
     from events.store import GameStore
     from service.app import RefereeService
@@ -447,6 +475,11 @@ def verify_store(
         }
     finally:
         svc.close()
+
+
+def intact(checked: dict[str, Any]) -> bool:
+    """Whether ``verify_store`` found every acknowledged entry stored once, and no bad one."""
+    return all(checked[k] == 0 for k in ("bad", "lost", "duplicated"))
 
 
 def make_tokens(store: str, tables: int) -> tuple[list[str], str]:
@@ -477,15 +510,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
             args.stagger,
         )
         per_table *= 2 if args.stagger else 1
-        tables = [
-            Table(
-                number=n + 1,
-                token=tokens[n],
-                port=ports[n % len(ports)],
-                games=played[n * per_table : (n + 1) * per_table],
-            )
-            for n in range(args.tables)
-        ]
+        tables = seated(Table, tokens, ports, played, per_table)
 
         async def everything() -> tuple[tuple[float, int, int], tuple[float, list[float]]]:
             base_rps, base_lat = await bare(
@@ -572,15 +597,12 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         "goal_met": actions_per_s >= 990
         and pct(latencies, 0.99) <= 0.050
         and not errors
-        and checked["bad"] == 0
-        and checked["lost"] == 0
-        and checked["duplicated"] == 0,
+        and intact(checked),
     }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--store", choices=("sqlite", "postgres", "both"), default="sqlite")
+    parser = stores_parser(__doc__)
     parser.add_argument(
         "--tables", type=int, default=100, help="Referees, each at their own table."
     )
@@ -623,8 +645,48 @@ def main() -> None:
     parser.add_argument(
         "--profile", default=None, help="A folder: sample each server with py-spy into it."
     )
-    parser.add_argument("--json", action="store_true", help="Print the results as JSON only.")
     args = parser.parse_args()
+    run_stores(args, "bench-http-", run_one, _summary)
+
+
+def _summary(r: dict[str, Any]) -> str:
+    offered = (f"offered {r['rate']:.0f}/s" if r["rate"] else "closed loop") + (
+        ", staggered ends" if r["stagger"] else ", ends together"
+    )
+    return (
+        f"{r['store']:>8} x{r['processes']} {r['tables']} tables, {offered}: "
+        f"{r['actions_per_s']:>7.1f} actions/s (p50 {r['p50_ms']} ms, p99 "
+        f"{r['p99_ms']} ms, max {r['max_ms']} ms; from sending: p50 "
+        f"{r['sent_p50_ms']} ms, p99 {r['sent_p99_ms']} ms; client loop late p99 "
+        f"{r['client_lag_p99_ms']} ms, max {r['client_lag_max_ms']} ms) | bare "
+        f"{r['bare_rps']:.0f} req/s (p50 {r['bare_p50_ms']} ms, p99 "
+        f"{r['bare_p99_ms']} ms) | ratio {r['ratio']} | {r['streamed_events']} "
+        f"events streamed, {r['live_events']} live list events | errors "
+        f"{r['errors']} | verify: {r['check_games']} games, {r['check_events']} "
+        f"events, {r['check_bad']} bad, {r['check_lost']} lost, "
+        f"{r['check_duplicated']} duplicated | goal "
+        f"{'met' if r['goal_met'] else 'NOT met'}"
+    )
+
+
+def stores_parser(doc: str | None) -> argparse.ArgumentParser:
+    """A benchmark's arguments, described by its docstring's first paragraph, with the two
+    ``run_stores`` reads: ``--store`` (sqlite, postgres or both) and ``--json``."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
+    parser.add_argument("--store", choices=("sqlite", "postgres", "both"), default="sqlite")
+    parser.add_argument("--json", action="store_true", help="Print the results as JSON only.")
+    return parser
+
+
+def run_stores(
+    args: argparse.Namespace,
+    prefix: str,
+    run_one: Callable[[str, argparse.Namespace, Path], dict[str, Any]],
+    summary: Callable[[dict[str, Any]], str],
+) -> None:
+    """Run ``run_one`` on each store ``--store`` names (under uvloop when it is installed),
+    in one temporary folder, printing each result's ``summary`` and first errors as it
+    comes, or all results as JSON at the end with ``--json``."""
     try:
         import uvloop
 
@@ -633,29 +695,12 @@ def main() -> None:
         pass
     kinds = ["sqlite", "postgres"] if args.store == "both" else [args.store]
     results = []
-    with tempfile.TemporaryDirectory(prefix="bench-http-") as folder:
+    with tempfile.TemporaryDirectory(prefix=prefix) as folder:
         for kind in kinds:
-            results.append(run_one(kind, args, Path(folder)))
+            r = run_one(kind, args, Path(folder))
+            results.append(r)
             if not args.json:
-                r = results[-1]
-                offered = (f"offered {r['rate']:.0f}/s" if r["rate"] else "closed loop") + (
-                    ", staggered ends" if r["stagger"] else ", ends together"
-                )
-                print(
-                    f"{r['store']:>8} x{r['processes']} {r['tables']} tables, {offered}: "
-                    f"{r['actions_per_s']:>7.1f} actions/s (p50 {r['p50_ms']} ms, p99 "
-                    f"{r['p99_ms']} ms, max {r['max_ms']} ms; from sending: p50 "
-                    f"{r['sent_p50_ms']} ms, p99 {r['sent_p99_ms']} ms; client loop late p99 "
-                    f"{r['client_lag_p99_ms']} ms, max {r['client_lag_max_ms']} ms) | bare "
-                    f"{r['bare_rps']:.0f} req/s (p50 {r['bare_p50_ms']} ms, p99 "
-                    f"{r['bare_p99_ms']} ms) | ratio {r['ratio']} | {r['streamed_events']} "
-                    f"events streamed, {r['live_events']} live list events | errors "
-                    f"{r['errors']} | verify: {r['check_games']} games, {r['check_events']} "
-                    f"events, {r['check_bad']} bad, {r['check_lost']} lost, "
-                    f"{r['check_duplicated']} duplicated | goal "
-                    f"{'met' if r['goal_met'] else 'NOT met'}",
-                    flush=True,
-                )
+                print(summary(r), flush=True)
                 for e in r["first_errors"]:
                     print("   error:", e)
     if args.json:

@@ -34,7 +34,6 @@ import json
 import os
 import random
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,32 +45,31 @@ sys.path.insert(0, str(HERE.parent))
 
 from bench_http import (  # noqa: E402 - the sibling's client, servers and checks
     Connection,
+    Seated,
     bare,
     bench_store,
     drop_schema,
+    intact,
     make_tokens,
     pct,
     random_games,
+    run_stores,
+    seated,
     start_server,
     stop,
+    stores_parser,
     stream_lines,
     verify_store,
 )
 
 
 @dataclass
-class Table:
-    number: int
-    token: str
-    port: int
-    games: list[list[str]]
+class Table(Seated):
     resign_at: list[float] = field(default_factory=list)
     entries: list[float] = field(default_factory=list)  # latency from when due
     answered: list[float] = field(default_factory=list)  # when each entry's answer came
     writes: list[float] = field(default_factory=list)  # ends and new games
     burst: list[float] = field(default_factory=list)  # the bursts' ends and new games
-    recorded: dict[str, list[str]] = field(default_factory=dict)
-    errors: list[str] = field(default_factory=list)
 
 
 async def referee(
@@ -273,15 +271,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         tokens, public = make_tokens(store, args.tables)
         per_table = max(4, int(args.seconds + args.warmup) // 2 + 4)
         played = random_games(args.tables * per_table, args.seed, args.max_plies, True)
-        tables = [
-            Table(
-                number=n + 1,
-                token=tokens[n],
-                port=ports[n % len(ports)],
-                games=played[n * per_table : (n + 1) * per_table],
-            )
-            for n in range(args.tables)
-        ]
+        tables = seated(Table, tokens, ports, played, per_table)
 
         async def everything() -> tuple[tuple[float, list[float]], dict[str, Any]]:
             ceiling = await bare(ports, args.tables, args.bare_seconds)  # the client's own ceiling
@@ -292,7 +282,7 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
     finally:
         for process, _ in servers:
             stop(process)
-    checked = verify_store(kind, store, env, tables)  # type: ignore[arg-type]
+    checked = verify_store(kind, store, env, tables)
     # what each followed game holds, against what its follower received
     from events.schema import ActionRetracted, GameCreated, GameEnded, ResultVoided, topics_for
     from events.store import GameStore
@@ -353,15 +343,12 @@ def run_one(kind: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         and not errors
         and missed == 0
         and live_behind == 0
-        and checked["lost"] == 0
-        and checked["duplicated"] == 0
-        and checked["bad"] == 0,
+        and intact(checked),
     }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--store", choices=("sqlite", "postgres", "both"), default="sqlite")
+    parser = stores_parser(__doc__)
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--rate", type=float, default=1000.0, help="Entries per second offered.")
     parser.add_argument("--seconds", type=float, default=20.0)
@@ -377,40 +364,25 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2, help="Server processes on PostgreSQL.")
     parser.add_argument("--max-plies", type=int, default=60)
     parser.add_argument("--seed", type=int, default=23)
-    parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    try:
-        import uvloop
+    run_stores(args, "bench-peak-", run_one, _summary)
 
-        uvloop.install()
-    except ImportError:
-        pass
-    kinds = ["sqlite", "postgres"] if args.store == "both" else [args.store]
-    results = []
-    with tempfile.TemporaryDirectory(prefix="bench-peak-") as folder:
-        for kind in kinds:
-            r = run_one(kind, args, Path(folder))
-            results.append(r)
-            if not args.json:
-                print(
-                    f"{r['store']:>8} x{r['processes']}: {r['entries_per_s']} entries/s of "
-                    f"{r['rate']:.0f} offered ({r['answered_per_s']}/s answered in the window) "
-                    f"| all writes p50 {r['writes_p50_ms']} ms, p99 "
-                    f"{r['writes_p99_ms']} ms (max {r['max_ms']}) | entries p50 "
-                    f"{r['entries_p50_ms']} ms, p99 {r['entries_p99_ms']} ms | bursts: "
-                    f"{r['burst_writes']} writes, p99 {r['burst_p99_ms']} ms | errors "
-                    f"{r['errors']} | followers: {r['missed_follower_events']} events missed "
-                    f"on {r['followed_games']} games, {r['live_followers_behind']} live behind | "
-                    f"client ceiling {r['client_ceiling_rps']} req/s, client lag p99 "
-                    f"{r['client_lag_p99_ms']} ms | verify: {r['check_games']} games, "
-                    f"{r['check_bad']} bad, {r['check_lost']} lost, {r['check_duplicated']} "
-                    f"duplicated | goal {'met' if r['goal_met'] else 'NOT met'}",
-                    flush=True,
-                )
-                for e in r["first_errors"]:
-                    print("   error:", e)
-    if args.json:
-        print(json.dumps(results, indent=2))
+
+def _summary(r: dict[str, Any]) -> str:
+    return (
+        f"{r['store']:>8} x{r['processes']}: {r['entries_per_s']} entries/s of "
+        f"{r['rate']:.0f} offered ({r['answered_per_s']}/s answered in the window) "
+        f"| all writes p50 {r['writes_p50_ms']} ms, p99 "
+        f"{r['writes_p99_ms']} ms (max {r['max_ms']}) | entries p50 "
+        f"{r['entries_p50_ms']} ms, p99 {r['entries_p99_ms']} ms | bursts: "
+        f"{r['burst_writes']} writes, p99 {r['burst_p99_ms']} ms | errors "
+        f"{r['errors']} | followers: {r['missed_follower_events']} events missed "
+        f"on {r['followed_games']} games, {r['live_followers_behind']} live behind | "
+        f"client ceiling {r['client_ceiling_rps']} req/s, client lag p99 "
+        f"{r['client_lag_p99_ms']} ms | verify: {r['check_games']} games, "
+        f"{r['check_bad']} bad, {r['check_lost']} lost, {r['check_duplicated']} "
+        f"duplicated | goal {'met' if r['goal_met'] else 'NOT met'}"
+    )
 
 
 if __name__ == "__main__":

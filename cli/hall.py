@@ -37,6 +37,16 @@ def print_clock(view: ClockView) -> None:
         typer.echo(f"  extension: table {ext.table} +{ext.minutes} min ({ext.reason})")
 
 
+def _show(view: ClockView, as_json: bool) -> None:
+    """The clock as JSON (``--json``, for scripts), else in people's form."""
+    if as_json:
+        import msgspec
+
+        emit_json(msgspec.to_builtins(view))
+        return
+    print_clock(view)
+
+
 @event_app.command("clock")
 def clock(
     event: EventArg,
@@ -53,12 +63,7 @@ def clock(
             view = svc.event_clock_view(event)
         else:
             view = svc.event_clock(event, action, by=settings.referee)
-        if as_json:
-            import msgspec
-
-            emit_json(msgspec.to_builtins(view))
-            return
-        print_clock(view)
+        _show(view, as_json)
 
 
 @event_app.command("extend")
@@ -76,12 +81,7 @@ def extend(
         view = settings.service().event_extend(
             event, table, minutes, reason=reason, by=settings.referee
         )
-        if as_json:
-            import msgspec
-
-            emit_json(msgspec.to_builtins(view))
-            return
-        print_clock(view)
+        _show(view, as_json)
 
 
 @event_app.command("length")

@@ -7,11 +7,16 @@ so other commands stay quick.
 from __future__ import annotations
 
 import os
-from typing import Annotated
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cli.face import JsonOpt, emit_json, fail, handled, settings
+
+if TYPE_CHECKING:
+    from service.access import TokenStore
 
 app = typer.Typer()
 
@@ -176,7 +181,9 @@ token_app = typer.Typer(
 app.add_typer(token_app, name="token")
 
 
-def _tokens(store: str | None):  # type: ignore[no-untyped-def]
+@contextmanager
+def _tokens(store: str | None) -> Iterator[TokenStore]:
+    """The store's tokens, their side tables closed on leaving."""
     from service.access import TokenStore
     from service.sidedb import open_side_db
     from service.stores import parse_store
@@ -186,7 +193,11 @@ def _tokens(store: str | None):  # type: ignore[no-untyped-def]
         assert spec.db is not None
         if not os.path.exists(spec.db):
             fail(f"{spec.db}: no store here; tokens live beside a store ('referee new' makes one)")
-    return TokenStore(open_side_db(spec))
+    tokens = TokenStore(open_side_db(spec))
+    try:
+        yield tokens
+    finally:
+        tokens.db.close()
 
 
 @token_app.command("create")
@@ -241,8 +252,7 @@ def token_create(
             until = parse_expiry(expires) if expires is not None else None
         except ValueError as error:
             fail(str(error))
-        tokens = _tokens(store)
-        try:
+        with _tokens(store) as tokens:
             principal, text = tokens.create(
                 role.strip().lower(),
                 name,
@@ -251,8 +261,6 @@ def token_create(
                 expires=until,
                 event=event,
             )
-        finally:
-            tokens.db.close()
         if as_json:
             emit_json(
                 {
@@ -291,11 +299,8 @@ def token_list(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
     with handled():
         import msgspec
 
-        tokens = _tokens(store)
-        try:
+        with _tokens(store) as tokens:
             rows = tokens.list()
-        finally:
-            tokens.db.close()
         if as_json:
             emit_json(msgspec.to_builtins(rows))
             return
@@ -326,11 +331,8 @@ def token_rotate(
     The id, holder, role and tables stay, so a lost or leaked device token is
     replaced without changing who its entries name."""
     with handled():
-        tokens = _tokens(store)
-        try:
+        with _tokens(store) as tokens:
             text = tokens.rotate(token_id.strip())
-        finally:
-            tokens.db.close()
         if text is None:
             fail(f"no live token {token_id!r} ('referee token list' shows them)")
         if as_json:
@@ -351,11 +353,8 @@ def token_revoke(
 ) -> None:
     """Revoke a token (a running server refuses it from its next request)."""
     with handled():
-        tokens = _tokens(store)
-        try:
+        with _tokens(store) as tokens:
             found = tokens.revoke(token_id.strip())
-        finally:
-            tokens.db.close()
         if not found:
             fail(f"no token {token_id!r} ('referee token list' shows them)")
         typer.echo(f"revoked {token_id}", err=True)

@@ -596,7 +596,7 @@ register(
         summary=lambda e: (
             f"judge called by {safe_text(e.by)}" + (f": {safe_text(e.reason)}" if e.reason else "")
         ),
-        text=lambda e: None,  # the table's call, not the game's play: kept in the log only
+        text=lambda e: f"{{call by {quote(e.by)}: {quote(e.reason)}}}",  # REF-11.1
         fold=_fold_nothing,
     )
 )
@@ -607,7 +607,7 @@ register(
             f"call {e.call} {_STEP_DONE[e.step]} by {safe_text(e.by)}"
             + (f": {safe_text(e.note)}" if e.note else "")
         ),
-        text=lambda e: None,
+        text=lambda e: f"{{call-answered {e.call} {e.step} by {quote(e.by)}: {quote(e.note)}}}",
         fold=_fold_nothing,
     )
 )

@@ -158,6 +158,11 @@ class GameView:
         return self.created.originator_id
 
     @property
+    def stream_id(self) -> str:
+        """The stream a write is sealed after (``service.pipeline.Head``): the game's id."""
+        return self.created.originator_id
+
+    @property
     def game(self) -> str:
         return self.created.game
 

@@ -176,6 +176,43 @@ class _Head(msgspec.Struct, kw_only=True):
     """For each map cut key by key (games, voided games, calls, reports): the sorted 64-bit
     digests of its history's keys (``_digests``), so a lookup of a key of the open round
     knows it is not there without the 40,000 game ids of the earlier rounds decoded."""
+    old_kinds: dict[int, str] = {}
+    """Each earlier round's kind (a pairing counts the Swiss rounds without reading them)."""
+    old_met: bytes = b""
+    """The earlier rounds' pairing history (``_Met``): the opponents each player met and
+    the byes each had, what a pairing needs of 45,000 earlier pairings. Empty when not kept
+    (a snapshot written before it was): then the rounds are read."""
+
+
+class _Met(msgspec.Struct, array_like=True):
+    """``Tournament.history`` over the earlier rounds: each player's opponents, their byes."""
+
+    met: dict[str, list[str]]
+    byes: dict[str, int]
+
+
+_MET = msgspec.msgpack.Decoder(_Met)
+
+
+def _met_of(rounds: Iterable[Round], base: bytes) -> bytes:
+    """The pairing history of ``base`` (``_Met`` bytes, or empty) and ``rounds``, walked as
+    ``Tournament.history`` walks them (a playoff round's pairings do not count). Each
+    player's opponents are listed once each, in the order first met."""
+    old = _MET.decode(base) if base else _Met(met={}, byes={})
+    met, byes = old.met, old.byes
+    for rnd in rounds:
+        if rnd.kind in ("cut", "elimination"):
+            continue
+        for pairing in rnd.pairings:
+            players = pairing.players
+            if pairing.bye:
+                byes[players[0]] = byes.get(players[0], 0) + 1
+            for player in players:
+                known = met.get(player)
+                if known is None:
+                    known = met[player] = []
+                known.extend(q for q in players if q != player and q not in known)
+    return _ENCODER.encode(old)
 
 
 def _digest(key: Any) -> int:
@@ -283,10 +320,17 @@ class _History:
         keys: dict[str, bytes],
         fetch: Fetch,
         refold: Callable[[], Tournament] | None,
+        kinds: dict[int, str] | None = None,
+        met: bytes = b"",
     ) -> None:
         self.cut = cut
         self.written = written
         self.old_rounds = frozenset(written)
+        # the earlier rounds' kinds and pairing history, where the head keeps them whole
+        known = kinds is not None and set(kinds) == self.old_rounds and (met or not written)
+        self.kinds: dict[int, str] | None = kinds if known else None
+        self.met = met if known else b""
+        self._met: _Met | None = None
         self.counts = counts
         self.old_keys: dict[str, array[int]] = {
             name: _digest_array(data) for name, data in keys.items()
@@ -307,6 +351,8 @@ class _History:
             keys=dict(head.old_keys),
             fetch=fetch,
             refold=refold,
+            kinds=dict(head.old_kinds),
+            met=head.old_met,
         )
 
     def is_old(self, name: str, key: Any) -> bool:
@@ -332,6 +378,15 @@ class _History:
             if self._maps is None:
                 self._maps = self._read_maps()
             return self._maps
+
+    def pairing_history(self) -> _Met | None:
+        """The earlier rounds' pairing history as kept in the head (``None``: not kept)."""
+        if self.kinds is None:
+            return None
+        with self._lock:
+            if self._met is None:
+                self._met = _MET.decode(self.met) if self.met else _Met(met={}, byes={})
+            return self._met
 
     def rounds(self) -> dict[int, Round]:
         with self._lock:
@@ -393,21 +448,21 @@ class _History:
         return maps, rounds
 
     def advanced(
-        self,
-        cut: int,
-        written: dict[int, int],
-        counts: dict[str, int],
-        keys: dict[str, bytes],
-        moved: dict[str, dict[Any, Any]],
-        rounds: dict[int, Round],
-        fetch: Fetch,
-        refold: Callable[[], Tournament] | None,
+        self, cut: _Cut, fetch: Fetch, refold: Callable[[], Tournament] | None
     ) -> _History:
-        """This history with the rows of ``rounds`` (and their ``moved`` entries) added:
+        """This history with the rows of the rounds ``cut`` moves (and their entries) added:
         what it had read stays read."""
         history = _History(
-            cut=cut, written=written, counts=counts, keys=keys, fetch=fetch, refold=refold
+            cut=cut.cut,
+            written=cut.written,
+            counts=cut.counts,
+            keys=cut.keys,
+            fetch=fetch,
+            refold=refold,
+            kinds=cut.kinds,
+            met=cut.met,
         )
+        rounds, moved = cut.moved_rounds, cut.moved
         if self._rounds is not None:
             history._rounds = {**self._rounds, **rounds}
         if self._maps is not None:
@@ -597,6 +652,25 @@ class PartedRounds(dict):  # type: ignore[type-arg]
                 dict.__setitem__(self, number, rnd)
             self._read = True
 
+    def kinds(self) -> dict[int, str]:
+        """Every round's kind by number; the earlier rounds' from the head when it keeps
+        them (``Tournament.round_kinds``), else read."""
+        old = self._history.kinds
+        if old is None or self._read:
+            return {number: rnd.kind for number, rnd in self.items()}
+        return {
+            number: old[number] if found is _UNREAD else found.kind
+            for number, found in dict.items(self)
+        }
+
+    def kept_history(self) -> tuple[dict[str, list[str]], dict[str, int], frozenset[int]] | None:
+        """The earlier rounds' pairing history as the head keeps it, with their numbers
+        (``Tournament.history`` walks the other rounds alone), or ``None``: not kept."""
+        met = self._history.pairing_history()
+        if met is None:
+            return None
+        return met.met, met.byes, self._history.old_rounds
+
     def head(self) -> dict[int, Round]:
         """The rounds the head holds."""
         return {n: r for n, r in dict.items(self) if n not in self._history.old_rounds}
@@ -749,6 +823,8 @@ class _Cut(msgspec.Struct, kw_only=True):
     head_rounds: dict[int, Round]
     moved: dict[str, dict[Any, Any]]
     moved_rounds: dict[int, Round]
+    kinds: dict[int, str] | None = None
+    met: bytes = b""
 
 
 def _rows_of(
@@ -806,6 +882,20 @@ def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
         moved[name] = going
     moved_rounds = {number: kept_rounds[number] for number in moving}
     head_rounds = {n: r for n, r in kept_rounds.items() if n not in moving}
+    kinds: dict[int, str] | None
+    if history is None:
+        kinds = {number: kept_rounds[number].kind for number in moving}
+        met = _met_of((kept_rounds[number] for number in sorted(moving)), b"")
+    elif not moving:
+        kinds, met = history.kinds, history.met
+    else:
+        kinds, met = history.kinds, history.met
+        if kinds is None:  # kept by code before the history was: made once from the rounds
+            older = history.rounds()
+            kinds = {number: rnd.kind for number, rnd in older.items()}
+            met = _met_of((older[number] for number in sorted(older)), b"")
+        kinds = {**kinds, **{number: kept_rounds[number].kind for number in moving}}
+        met = _met_of((kept_rounds[number] for number in sorted(moving)), met)
     if history is not None:
         written = {**history.written, **dict.fromkeys(moving, version)}
         counts = {name: history.counts.get(name, 0) + len(moved.get(name, ())) for name in _PARTED}
@@ -820,7 +910,14 @@ def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
         counts = {name: len(moved.get(name, ())) for name in _PARTED}
         keys = {name: _digests(moved.get(name, ())) for name in _KEYED}
     head = _stored(snapshot, msgspec.structs.replace(state, rounds=head_rounds), head_maps)
-    head.update(cut=cut, written=written, old_counts=counts, old_keys=keys)
+    head.update(
+        cut=cut,
+        written=written,
+        old_counts=counts,
+        old_keys=keys,
+        old_kinds=kinds or {},
+        old_met=met if kinds is not None else b"",
+    )
     return _Cut(
         head=_ENCODER.encode(head),
         rows=_rows_of(moving, kept_rounds, parts),
@@ -834,12 +931,19 @@ def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
         head_rounds=head_rounds,
         moved=moved,
         moved_rounds=moved_rounds,
+        kinds=kinds,
+        met=met,
     )
 
 
 def _merged(digests: bytes, keys: Iterable[Any]) -> bytes:
-    """``digests`` (``_digests``' bytes) with those of ``keys`` added, sorted."""
-    return _packed(sorted({*_digest_array(digests), *(_digest(key) for key in keys)}))
+    """``digests`` (``_digests``' bytes) with those of ``keys`` added, sorted: the new ones
+    sorted and appended, then one sort that merges the two runs (not 45,000 hashed again)."""
+    old = _digest_array(digests)
+    merged = old.tolist()
+    merged += sorted({_digest(key) for key in keys}.difference(old))
+    merged.sort()
+    return _packed(merged)
 
 
 def _stored(snapshot: EventSnapshot, state: Tournament, maps: dict[str, Any]) -> dict[str, Any]:
@@ -1086,16 +1190,7 @@ class EventSnapshots:
             return None  # the head alone: the state stands on the same rows
         fetch, refold = self._fetcher(event_id), self._refolder(event_id, snapshot.version)
         if kept is not None:
-            history = kept.advanced(
-                cut.cut,
-                cut.written,
-                cut.counts,
-                cut.keys,
-                cut.moved,
-                cut.moved_rounds,
-                fetch,
-                refold,
-            )
+            history = kept.advanced(cut, fetch, refold)
         else:
             history = _History(
                 cut=cut.cut,
@@ -1104,6 +1199,8 @@ class EventSnapshots:
                 keys=cut.keys,
                 fetch=fetch,
                 refold=refold,
+                kinds=cut.kinds,
+                met=cut.met,
             )
             history._maps = {name: immutables.Map(cut.moved.get(name, {})) for name in _PARTED}
             history._rounds = cut.moved_rounds

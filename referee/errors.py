@@ -94,6 +94,20 @@ class UnreadableEntryError(RefusedError):
         self.reason = reason
 
 
+class RepeatedWriteError(RefereeError, RuntimeError):
+    """A write sent again with the idempotency key of a write already stored (HTTP
+    ``Idempotency-Key``): it is not carried out a second time; nothing was stored."""
+
+    def __init__(self, stream: str, key: str, event: int) -> None:
+        super().__init__(
+            f"the write with idempotency key {key!r} was stored already (event {event} of "
+            f"{stream}); nothing was stored again"
+        )
+        self.stream = stream
+        self.key = key
+        self.event = event
+
+
 class StaleVersionError(RefereeError, RuntimeError):
     """The caller saw an older version of the game (or, with ``stream``, of an event) than
     the store holds (HTTP ``If-Match``)."""

@@ -71,6 +71,20 @@ def _reopens(game: dict[str, Any], event: Any) -> bool:
     return outcome_after(Outcome(how=game.get("how"), status="finished"), event).open
 
 
+def _entry_row(
+    at: dict[str, Any], event: ActionRecorded | ActionRejected, **columns: str
+) -> dict[str, Any]:
+    """The row of an entry, recorded or rejected: where it stands, its number and seat,
+    ``columns`` (what was entered), and who recorded it."""
+    return {
+        **at,
+        "seq": event.seq,
+        "seat": event.actor,
+        **columns,
+        "recorded_by": event.recorded_by,
+    }
+
+
 def _game_rows(game_id: str, events: Iterable[GameEvent], lines: list[str]) -> dict[str, list[Any]]:
     """The rows of one game's events, table by table."""
     rows: dict[str, list[Any]] = {name: [] for name in TABLES}
@@ -100,27 +114,17 @@ def _game_rows(game_id: str, events: Iterable[GameEvent], lines: list[str]) -> d
             )
         elif isinstance(event, ActionRecorded):
             game["actions"] = game.get("actions", 0) + 1
-            rows["entries"].append(
-                {
-                    **at,
-                    "seq": event.seq,
-                    "seat": event.actor,
-                    "entry": event.notation,
-                    "recorded_by": event.recorded_by,
-                }
-            )
+            rows["entries"].append(_entry_row(at, event, entry=event.notation))
         elif isinstance(event, ActionRejected):
             game["rejections"] = game.get("rejections", 0) + 1
             rows["rejections"].append(
-                {
-                    **at,
-                    "seq": event.seq,
-                    "seat": event.actor,
-                    "text": event.text,
-                    "clauses": ", ".join(v.clause for v in event.violations),
-                    "reasons": "\n".join(v.reason for v in event.violations),
-                    "recorded_by": event.recorded_by,
-                }
+                _entry_row(
+                    at,
+                    event,
+                    text=event.text,
+                    clauses=", ".join(v.clause for v in event.violations),
+                    reasons="\n".join(v.reason for v in event.violations),
+                )
             )
         elif isinstance(event, GameEnded):
             game.update(

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Generic, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Generic, ParamSpec, TypedDict, TypeVar
 
 from events.backends import is_server_store
 from events.store import DEFAULT_DB, GameStore, resolve_db_path
@@ -43,7 +43,14 @@ from service.room_service import RoomService
 if TYPE_CHECKING:
     from projections.projector import Projector
 
-__all__ = ["Parts", "RefereeService", "open_service", "remove_unused_store", "store_file_to_make"]
+__all__ = [
+    "Parts",
+    "RefereeService",
+    "ServiceOptions",
+    "open_service",
+    "remove_unused_store",
+    "store_file_to_make",
+]
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -55,6 +62,15 @@ def _now() -> datetime:
 
 def _seed() -> int:
     return secrets.randbelow(2**31)
+
+
+class ServiceOptions(TypedDict, total=False):
+    """What a service is opened with besides its store (``RefereeService``'s keywords): a
+    subclass takes them as ``**options`` and passes them on."""
+
+    clock: Callable[[], datetime]
+    draw_seed: Callable[[], int]
+    projections: str | os.PathLike[str] | None
 
 
 @dataclass(frozen=True)

@@ -12,17 +12,15 @@ was, and two threads never share a view.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
-from datetime import datetime
+from typing import Unpack
 
 from events.codec import decode
 from events.store import GameStore
 from events.view import GameView
 from service.access import Seating
-from service.app import RefereeService, _now, _seed
+from service.app import RefereeService, ServiceOptions
 from service.game_service import GameService
 from service.ports import Basis
 from service.tournaments import SERVED_SAVE_SECONDS
@@ -36,16 +34,10 @@ class CachedService(RefereeService):
     whole stream. ``capacity`` bounds how many games are kept."""
 
     def __init__(
-        self,
-        store: GameStore,
-        *,
-        clock: Callable[[], datetime] = _now,
-        draw_seed: Callable[[], int] = _seed,
-        projections: str | os.PathLike[str] | None = None,
-        capacity: int = 2000,
+        self, store: GameStore, *, capacity: int = 2000, **options: Unpack[ServiceOptions]
     ) -> None:
         self.capacity = capacity
-        super().__init__(store, clock=clock, draw_seed=draw_seed, projections=projections)
+        super().__init__(store, **options)
         # a server writes an event many times a second at a round's end: its snapshot
         # (a cost in the event's size) is kept at most every half minute
         self.parts.events.save_seconds = SERVED_SAVE_SECONDS

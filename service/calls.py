@@ -423,7 +423,7 @@ class Hall(Tournaments):
     def event_player_of(self, event_id: str, player_id: str, name: str) -> str:
         """The registered player a player's token is (their id across the house, else
         their name, EV-2.2), or a refusal (EV-11.2) for someone not in this event."""
-        found = self._event(event_id).holder(player_id, name)
+        found = self._event(event_id, check=False).holder(player_id, name)  # who, not what
         if found is None:
             raise EventRefusedError("EV-11.2", f"{name} is not a player of this event")
         return found
@@ -532,7 +532,7 @@ class Hall(Tournaments):
                 f"game {game_id} is not played at an event's table: a judge call goes to an "
                 "event's round (call the table's referee directly)",
             )
-        state = self._event(event_id).state
+        state = self._event(event_id, check=False).state  # where the call goes
         key = state.games.get(game_id)
         if key is None:
             raise EventRefusedError("EV-10.1", f"game {game_id} is not linked to a table")
@@ -555,7 +555,13 @@ class Hall(Tournaments):
         """A call from a game (staff): to the event table the game is played at, or, for a
         game outside any event, to the game's own table, kept in the game (REF-11.1)."""
         if not self._at_event(game_id):
-            return self.table_call(game_id, CallJudge(by=by, reason=reason))
+            command = CallJudge(
+                by=by,
+                reason=reason,
+                expected_version=expected_version,
+                idempotency_key=idempotency_key or "",
+            )
+            return self.table_call(game_id, command)
         event_id, table = self._game_table(game_id)
         return self.event_call(event_id, table, by=by, reason=reason, game=game_id)
 
@@ -720,9 +726,18 @@ class HallFaces(Hall):
         """``claim``, ``escalate`` (``text``: why) or ``resolve`` (``text``: the note);
         ``event_id`` may name a game outside any event, whose call it is (REF-11.2)."""
         if not event_id.strip().startswith("ev-"):
-            return self._game_call_step(who, event_id.strip(), call, step, text)
+            command = AnswerCall(
+                by=who.label,
+                call=call,
+                step=step,
+                note=text,
+                head=who.role == "head",
+                expected_version=expected_version,
+                idempotency_key=idempotency_key or "",
+            )
+            return self._game_call_step(who, event_id.strip(), command)
         tables = _staff(who, "answer judge calls", event_id)
-        found = self._event(event_id).state.calls.get(call)
+        found = self._event(event_id, check=False).state.calls.get(call)
         if found is not None:
             _own(tables, found.table, who)
         head = who.role == "head"
@@ -754,7 +769,12 @@ class HallFaces(Hall):
                 raise AccessDeniedError(
                     f"{who.name} neither plays in game {game_id} nor referees its table"
                 )
-            command = CallJudge(by=who.label, reason=reason, expected_version=expected_version)
+            command = CallJudge(
+                by=who.label,
+                reason=reason,
+                expected_version=expected_version,
+                idempotency_key=idempotency_key or "",  # stored with the call (REF-11.1)
+            )
             return self.table_call(game_id, command)
         event_id, table = self._game_table(game_id)
         if who.role == "player":
@@ -764,9 +784,7 @@ class HallFaces(Hall):
             _own(_staff(who, "and the players call a judge", event_id), table, who)
         return self.event_call(event_id, table, by=who.label, reason=reason, game=game_id)
 
-    def _game_call_step(
-        self, who: Principal, game_id: str, call: int, step: str, text: str
-    ) -> CallRow:
+    def _game_call_step(self, who: Principal, game_id: str, command: AnswerCall) -> CallRow:
         """A referee's step on a call from a game outside any event (REF-11.2): the head
         referee, or a table referee at the game's table."""
         if (
@@ -776,7 +794,6 @@ class HallFaces(Hall):
             raise AccessDeniedError(
                 "only the head referee and the game's table referee answer its calls"
             )
-        command = AnswerCall(by=who.label, call=call, step=step, note=text, head=who.role == "head")
         return self.table_call(game_id, command)
 
     def calls_as(

@@ -100,12 +100,12 @@ class Commands:
         )
 
     # -- the pipeline (service.pipeline), one write at a time ----------------
-    def _commit(self, staged: Sequence[Staged]) -> None:
+    def _commit(self, staged: Sequence[Staged[Any]]) -> None:
         """Append staged writes in one transaction and run their follow-ups (a scratch
         referee, which keeps its one game in memory, only keeps them)."""
         commit(self.store, staged)
 
-    def _write(self, write: GameWrite, view: GameView | None = None) -> Staged:
+    def _write(self, write: GameWrite, view: GameView | None = None) -> Staged[GameView]:
         """Carry ``write`` through the pipeline on ``view`` (loaded when not given), which
         it advances: authorize, decide, seal, append, follow-ups."""
         staged = stage(self, view or self.load(write.ref), write)

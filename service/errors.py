@@ -12,6 +12,7 @@ from referee.errors import (
     InvalidCommandError,
     RefereeError,
     RefusedError,
+    RepeatedWriteError,
     StaleVersionError,
     UnreadableEntryError,
 )
@@ -28,20 +29,6 @@ __all__ = [
     "StoreError",
     "UnreadableEntryError",
 ]
-
-
-class RepeatedWriteError(RefereeError, RuntimeError):
-    """A write sent again with the idempotency key of a write already stored (HTTP
-    ``Idempotency-Key``): it is not carried out a second time; nothing was stored."""
-
-    def __init__(self, stream: str, key: str, event: int) -> None:
-        super().__init__(
-            f"the write with idempotency key {key!r} was stored already (event {event} of "
-            f"{stream}); nothing was stored again"
-        )
-        self.stream = stream
-        self.key = key
-        self.event = event
 
 
 class NoStoreError(RefereeError, LookupError):

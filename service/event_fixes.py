@@ -6,7 +6,7 @@ A part of the event service over ``Tournaments`` (same loading, deciding and app
 ``service.event_service``): each command asks
 the pure core (``referee.tournament.fixing``) for new facts and stores them; nothing
 stored is ever edited. Games a fact makes void are closed in their own streams in the
-same transaction (``Tournaments._void_closings``).
+same transaction (``Tournaments.void_closings``).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import msgspec
 
@@ -23,7 +23,7 @@ from referee.errors import RefereeError
 from service.errors import RefusedError
 from service.scratch import ScratchReferee
 
-__all__ = ["ForeignResult", "format_owner", "import_foreign"]
+__all__ = ["ForeignImport", "ForeignResult", "format_owner", "import_foreign"]
 
 
 class ForeignResult(msgspec.Struct, kw_only=True):
@@ -61,17 +61,25 @@ def _formats(name: str) -> tuple[str, ...]:
         return ()
 
 
+class ForeignImport(TypedDict, total=False):
+    """How other tools' records are imported: ``compare`` every position with the file's
+    own snapshots, the format's ``options``, who imports (``by``), and a ``progress``
+    callback told each file's count of games."""
+
+    compare: bool
+    options: Mapping[str, Any] | None
+    by: str
+    progress: Callable[[int], None] | None
+
+
 def import_foreign(
-    store: GameStore,
-    fmt: str,
-    paths: Sequence[str],
-    *,
-    compare: bool = False,
-    options: Mapping[str, Any] | None = None,
-    by: str = "",
-    progress: Callable[[int], None] | None = None,
+    store: GameStore, fmt: str, paths: Sequence[str], **how: Unpack[ForeignImport]
 ) -> list[ForeignResult]:
     """Import other tools' records of ``fmt``; one result per file."""
+    compare = how.get("compare", False)
+    options = how.get("options")
+    by = how.get("by", "")
+    progress = how.get("progress")
     rules = format_owner(fmt)
     results: list[ForeignResult] = []
     for path in paths:

@@ -22,7 +22,7 @@ import hashlib
 import json
 import time
 from collections.abc import Mapping
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -96,13 +96,7 @@ class IdempotencyStore:
         if stored != print_:
             return Claim(state="mismatch")
         if state == "done":
-            return Claim(
-                state="done",
-                status=int(status),
-                headers=json.loads(headers),
-                body=str(body),
-                age=time.time() - float(created),
-            )
+            return _done(status, headers, body, created)
         return Claim(state="pending", age=time.time() - float(created))
 
     def answer(self, principal: str, key: str) -> Claim | None:
@@ -116,13 +110,7 @@ class IdempotencyStore:
         if not rows or rows[0][0] != "done":
             return None
         _, status, headers, body, created = rows[0]
-        return Claim(
-            state="done",
-            status=int(status),
-            headers=json.loads(headers),
-            body=str(body),
-            age=time.time() - float(created),
-        )
+        return _done(status, headers, body, created)
 
     def finish(
         self, principal: str, key: str, status: int, headers: Mapping[str, str], body: str
@@ -147,3 +135,14 @@ class IdempotencyStore:
             return
         self._last_purge = now
         self.db.execute("DELETE FROM referee_idempotency WHERE created < ?", (now - KEEP_SECONDS,))
+
+
+def _done(status: Any, headers: Any, body: Any, created: Any) -> Claim:
+    """The saved answer of a finished request, from its row's columns."""
+    return Claim(
+        state="done",
+        status=int(status),
+        headers=json.loads(headers),
+        body=str(body),
+        age=time.time() - float(created),
+    )

@@ -38,6 +38,8 @@ from events.interchange.text import (
     AppealLine,
     BranchKeptLine,
     BranchLine,
+    CallAnsweredLine,
+    CallLine,
     DeckLine,
     DisputeLine,
     EndedLine,
@@ -73,6 +75,7 @@ from events.view import GameView
 from referee import games
 from referee.contract import REFEREE, Viewer
 from referee.errors import RefereeError
+from referee.game.commands import AnswerCall, CallJudge
 from referee.verdicts import Violation
 from service.procedure import header
 from service.scratch import ScratchReferee
@@ -468,6 +471,11 @@ def _enter(
         svc.penalty(game_id, line.seat, line.penalty, line.infraction, reason=line.reason, by=by)
     elif isinstance(line, TimeLimitLine):
         svc.time_limit(game_id, line.minutes, reason=line.reason, by=by)
+    elif isinstance(line, CallLine):
+        svc.table_call(game_id, CallJudge(by=line.by, reason=line.reason))
+    elif isinstance(line, CallAnsweredLine):  # the record's referee may take an escalated call
+        answer = AnswerCall(by=line.by, call=line.call, step=line.step, note=line.note, head=True)
+        svc.table_call(game_id, answer)
     elif isinstance(line, PenaltyWithdrawnLine):
         svc.withdraw_penalty(game_id, line.penalty, reason=line.reason, by=by)
     elif isinstance(line, MergedLine | BranchLine | BranchKeptLine):

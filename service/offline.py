@@ -22,6 +22,7 @@ lost answer) is answered from the event that stored it, never stored twice.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Literal
 
@@ -168,21 +169,26 @@ def merge_offline(
         if done is not None:
             return done
         try:
-            return _merge(svc, view, device, base_version, entries, by)
+            return _merge(svc, view, _Batch(device, base_version, entries, by))
         except ConcurrentWriteError:
             if attempt == 2:
                 raise
     raise AssertionError("not reached")
 
 
-def _merge(
-    svc: RefereeService,
-    view: GameView,
-    device: str,
-    base_version: int,
-    entries: Sequence[OfflineEntryIn],
-    by: str,
-) -> SyncOutcome:
+@dataclass(frozen=True)
+class _Batch:
+    """A table's offline entries for one game: the device that kept them, the version of the
+    game they were judged on, the entries, and who sends them."""
+
+    device: str
+    base_version: int
+    entries: Sequence[OfflineEntryIn]
+    by: str
+
+
+def _merge(svc: RefereeService, view: GameView, batch: _Batch) -> SyncOutcome:
+    base_version = batch.base_version
     now = svc.clock()
     since = [e for e in view.events if e.originator_version > base_version]
     if view.version < base_version or any(not isinstance(e, _EVIDENCE) for e in since):
@@ -191,71 +197,72 @@ def _merge(
             if view.version > base_version
             else f"the server holds {view.version} events, fewer than the table's {base_version}"
         )
-        return _branch(svc, view, device, base_version, entries, by, reason, now)
+        return _branch(svc, view, batch, reason, now)
     work = svc.load(view.game_id)  # decided on a copy; stored in one append on ``view``
     new: list[GameEvent] = []
     results: list[EntryResult] = []
     base = header(view.game_id, now)
-    for number, entry in enumerate(entries, start=1):
-        command = EntryCommand(text=entry.text, actor=entry.seat, by=by or device)
+    for number, entry in enumerate(batch.entries, start=1):
+        command = EntryCommand(text=entry.text, actor=entry.seat, by=batch.by or batch.device)
         before = work.version
         try:
             decided = decision(work, command, base)
         except (RefusedError, InvalidCommandError, StaleVersionError) as exc:
             reason = f"the server cannot take entry {number} ({entry.text!r}): {exc}"
-            return _branch(svc, view, device, base_version, entries, by, reason, now)
+            return _branch(svc, view, batch, reason, now)
         fold_written(work, sealed_after(work, decided.new), decided.applied)
         new += decided.new
         results.append(entry_result(work, before, decided))
     merged = EntriesMerged(
         **header(view.game_id, now),
-        device=device,
+        device=batch.device,
         base_version=base_version,
-        entries=_entries(entries),
+        entries=_entries(batch.entries),
         events=tuple(r.event for r in results if r.event is not None),
-        by=by,
+        by=batch.by,
     )
-    written = svc.parts.games._append_to_game(view, [*new, merged])
-    return SyncOutcome(
-        game_id=view.game_id,
-        outcome="merged",
-        event=written[-1].originator_version,
-        version=view.version,
-        results=results,
-    )
+    return _stored(svc, view, [*new, merged], "merged", results=results)
 
 
 def _branch(
-    svc: RefereeService,
-    view: GameView,
-    device: str,
-    base_version: int,
-    entries: Sequence[OfflineEntryIn],
-    by: str,
-    reason: str,
-    now: datetime,
+    svc: RefereeService, view: GameView, batch: _Batch, reason: str, now: datetime
 ) -> SyncOutcome:
     """Keep the table's branch whole as evidence (REF-9.5), with the server's since."""
-    since = [e for e in view.events if e.originator_version > base_version]
+    entries = batch.entries
+    since = [e for e in view.events if e.originator_version > batch.base_version]
     ours = [
         f"{e.originator_version}: {line}" for e, line in zip(since, summaries(since), strict=True)
     ]
     event = BranchRecorded(
         **header(view.game_id, now),
-        device=device,
-        base_version=base_version,
+        device=batch.device,
+        base_version=batch.base_version,
         entries=_entries(entries),
         theirs=tuple(e.judged or e.text for e in entries),
         ours=tuple(ours),
         reason=reason,
-        by=by,
+        by=batch.by,
     )
-    written = svc.parts.games._append_to_game(view, [event])
+    return _stored(svc, view, [event], "conflict", reason=reason)
+
+
+def _stored(
+    svc: RefereeService,
+    view: GameView,
+    events: list[GameEvent],
+    outcome: Literal["merged", "conflict"],
+    *,
+    results: list[EntryResult] | None = None,
+    reason: str = "",
+) -> SyncOutcome:
+    """``events`` appended to the game in one write; the outcome names the last of them."""
+    written = svc.parts.games._append_to_game(view, events)
     return SyncOutcome(
         game_id=view.game_id,
-        outcome="conflict",
+        outcome=outcome,
         event=written[-1].originator_version,
         version=view.version,
+        results=results or [],
         reason=reason,
     )
 

@@ -1,44 +1,55 @@
-"""The one write pipeline of a game: authorize -> decide -> seal -> append -> follow-ups.
+"""The one write pipeline: authorize -> decide -> seal -> append -> follow-ups.
 
-Every write to a game, from whichever door, goes through the same steps::
+Every write, to a game or to an event, from whichever door, goes through the same steps::
 
-    GameWrite(ref, command, principal, action)       NewGame(command, game_id)
-        |                                                |
+    GameWrite(ref, command, principal, action)  NewGame(command)   an event's write (@event_write)
+        |                                          |                  |
     authorize   service.access.authorize (a face's caller; the command line has none)
-        |                                                |
-    decide      referee.game.write.decision          referee.game.decisions
-                (the expected version checked here,   .decide_new_game
-                 once; then the entry or the command)    |
-        |                                                |
+        |                                          |                  |   (an event's: its
+    decide      referee.game.write.decision     referee.game         |    route's guard and
+                (the expected version checked    .decisions           |    the ``*_as`` roles)
+                 here, once; then the entry or   .decide_new_game   referee.tournament.decide,
+                 the command)                      |                  the version and key checked
+        |                                          |                  once (``check_terms``)
     plan        the follow-ups in the same transaction: a game of an event's match that
                 ends updates the match (Tournaments.match_update); undoing a result the
-                match counted is refused (check_game_reopened)
-        |                                                |
-    seal        numbered and chained after the view's last event (events.store.sealed_after),
-                and folded into the caller's view: the answer is read from it
+                match counted is refused (check_game_reopened); the games an event's facts
+                make void are closed as void (EV-3.9)
+        |                                          |                  |
+    seal        numbered and chained after the stream's head (events.store.sealed_at): a
+                game's folded into the caller's view (the answer is read from it); an
+                event's carries the write's idempotency key on its first fact
         |
-    append      store.append_sealed: ONE transaction for the game's events and its match's
-                -- one write (``Commands``: the command line, imports) or many games'
-                   writes at once (``service.writer``: the server's group commit)
+    append      store.append_sealed: ONE transaction for the write's streams (the game's or
+                the event's, the match's, new games, games closed as void) -- one write
+                (the command line, imports) or many games' writes at once (the server's
+                group commit, ``service.writer``; an event's write is a group of one there)
         |
-    follow-ups  the match told of its events as stored
+    follow-ups  the match told of its events as stored; an event's facts folded into its
+                cached fold (and a snapshot kept); the write's key marked stored
 
-``stage`` carries a write up to the seal (a ``Staged``: the view as the write leaves
-it, the sealed streams, the caller's answer, what to do once stored); ``commit``
-appends staged writes in one transaction and runs their follow-ups. The command line
-stages and commits one write at a time (``Commands``); the server's writer stages
-many on its cached views and commits them together, judging again after a race. A
-refusal at any step raises before anything is written.
+``stage`` carries a game's write up to the seal and ``stage_event`` an event's (a
+``Staged``: the stream's state as the write leaves it, a ``GameView`` or an event's fold,
+the sealed streams, the caller's answer, what to do once stored); ``commit`` appends
+staged writes in one transaction and runs their follow-ups. The command line stages and
+commits one write at a time (``Commands``, ``Tournaments``); the server's writer stages
+many games' writes on its cached views and commits them together, judging again after a
+race, and commits an event's write through the same path (``commit_through``: the
+writer runs the write with its group's commit). A refusal at any step raises before
+anything is written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Generic, ParamSpec, Protocol, TypeVar, cast
 
 import msgspec
 
+from events.codec import seal_after
 from events.schema import (
     GENESIS_HASH,
     ActionRetracted,
@@ -49,14 +60,14 @@ from events.schema import (
 )
 from events.store import GameStore, fold_written, sealed_after, sealed_at
 from events.view import GameView
+from referee.errors import StaleVersionError
 from referee.game.entry import Decision, EntryCommand
 from referee.game.write import decision
+from service.errors import RepeatedWriteError
 from service.procedure import header, summaries
 from service.results import EntryResult, ResultInfo, WrittenEvents
 
 if TYPE_CHECKING:
-    from typing import Protocol
-
     from referee.game.commands import CreateGame, Write
     from service.access import Action, Principal
     from service.ports import MatchHooks, MatchPlan
@@ -71,15 +82,24 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Answer",
+    "EventWriting",
     "GameWrite",
+    "Head",
     "NewGame",
     "Staged",
+    "Terms",
+    "check_terms",
     "commit",
+    "commit_through",
     "entry_result",
+    "event_write",
     "no_answer",
     "stage",
+    "stage_event",
     "stage_events",
     "stage_new",
+    "streams_of",
+    "terms",
     "written",
 ]
 
@@ -107,27 +127,48 @@ class NewGame(msgspec.Struct):
     game_id: str | None = None
 
 
-class Staged(msgspec.Struct):
-    """A write carried up to its seal: the game's view as the write leaves it, its
-    sealed events followed by its follow-ups' (a match's), the caller's answer, and
-    what to run once they are stored (``follow``)."""
+class Head(Protocol):
+    """The stream a write is sealed after: a game's view (``GameView``) or an event's fold
+    (``service.tournaments._Loaded``)."""
 
-    view: GameView
+    @property
+    def stream_id(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def last_hash(self) -> str: ...
+
+
+H = TypeVar("H", bound=Head)
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class Staged(msgspec.Struct, Generic[H]):
+    """A write carried up to its seal: the stream's state (``view``: a game's view as the
+    write leaves it, or an event's fold, advanced once stored), its sealed events followed
+    by its follow-ups' (a match's, new games', games closed as void), the caller's answer,
+    and what to run once they are stored (``follow``)."""
+
+    view: H
     streams: list[list[GameEvent]]
     answer: Any
     follow: list[Callable[[], None]] = msgspec.field(default_factory=list)
 
     @property
-    def game_id(self) -> str:
-        return self.view.game_id
+    def stream_id(self) -> str:
+        """The game's or the event's id."""
+        return self.view.stream_id
 
     @property
     def events(self) -> list[GameEvent]:
-        """The game's own events, sealed (empty: nothing to store)."""
+        """The stream's own events, sealed (empty: nothing to store)."""
         return self.streams[0]
 
 
-def stage(svc: Writing, view: GameView, write: GameWrite) -> Staged:
+def stage(svc: Writing, view: GameView, write: GameWrite) -> Staged[GameView]:
     """Authorize, decide, plan the follow-ups and seal ``write`` on ``view`` (advanced
     past it); a refusal raised leaves ``view`` as it was."""
     command = write.command
@@ -155,7 +196,7 @@ def stage_events(
     applied: Any = None,
     *,
     answer: Answer | None = None,
-) -> Staged:
+) -> Staged[GameView]:
     """Plan the follow-ups of appending ``new`` (decided on ``view``) and seal them after
     ``view``'s last event, folding them in; ``applied`` is the position after a recorded
     action when the decision computed it (no second ``apply``)."""
@@ -174,7 +215,7 @@ def stage_events(
     return Staged(view, streams, result, follow)
 
 
-def stage_new(svc: Writing, new_game: NewGame) -> Staged:
+def stage_new(svc: Writing, new_game: NewGame) -> Staged[GameView]:
     """Decide a new game (its setup completed, seeds drawn, checked by its rules) and seal
     its first events; the answer is the game's view."""
     from referee import games
@@ -188,16 +229,41 @@ def stage_new(svc: Writing, new_game: NewGame) -> Staged:
     return Staged(view, [sealed], view)
 
 
-def commit(store: GameStore, staged: Sequence[Staged]) -> list[int]:
+Commit = Callable[[GameStore, Sequence["Staged[Any]"]], list[int]]
+"""How staged writes are committed: ``append`` (alone) or the server's group commit."""
+
+_COMMIT: ContextVar[Commit | None] = ContextVar("_COMMIT", default=None)
+
+
+def commit(store: GameStore, staged: Sequence[Staged[Any]]) -> list[int]:
     """Append the staged writes in ONE transaction, then run their follow-ups; the
     events' positions in the store's log. A stream another writer moved meanwhile
-    fails the whole commit (``ConcurrentWriteError``) and nothing is stored."""
-    ids = store.append_sealed([s for one in staged for s in one.streams if s])
-    follow_up(staged)
+    fails the whole commit (``ConcurrentWriteError``) and nothing is stored. On the
+    server's writer thread the commit is its group's (``commit_through``)."""
+    through = _COMMIT.get()
+    if through is not None:
+        return through(store, staged)
+    ids = store.append_sealed(streams_of(staged))
+    for one in staged:  # the follow-ups (``follow_up``)
+        for step in one.follow:
+            step()
     return ids
 
 
-def follow_up(staged: Sequence[Staged]) -> None:
+def streams_of(staged: Sequence[Staged[Any]]) -> Sequence[Sequence[GameEvent]]:
+    """The staged writes' streams that hold events, as ``append_sealed`` takes them."""
+    if len(staged) == 1 and all(staged[0].streams):
+        return staged[0].streams
+    return [s for one in staged for s in one.streams if s]
+
+
+commit_through: Callable[[Commit], object] = _COMMIT.set
+"""Commit every write made from now on in this context (``commit``) through the given
+commit: the server's writer runs an event's write, in its caller's context, with its
+group's commit (``context.run(commit_through, ...)``), as a group of one."""
+
+
+def follow_up(staged: Sequence[Staged[Any]]) -> None:
     """What the staged writes do once stored (a match told of its events)."""
     for one in staged:
         for step in one.follow:
@@ -228,6 +294,162 @@ def _match_update(svc: Writing, view: GameView, new: Sequence[GameEvent]) -> Mat
         hooks.check_game_reopened(created)
     ended = next((e for e in new if isinstance(e, GameEnded)), None)
     return hooks.match_update(created, ended) if ended is not None else None
+
+
+# -- an event's write ----------------------------------------------------------------
+
+
+class Terms:
+    """A write's terms while it runs: the version its writer saw (``If-Match``) and its
+    idempotency key (``Idempotency-Key``); whether they were checked (``check_terms``, on
+    the first load of the stream, or again under the event's lock), whether the key was
+    looked for in the whole stored stream already, and whether it was stored (on the
+    write's first commit)."""
+
+    __slots__ = (
+        "appended",
+        "checked",
+        "expected_version",
+        "idempotency_key",
+        "key_looked",
+        "stamped",
+    )
+
+    def __init__(self, expected_version: int | None, idempotency_key: str | None) -> None:
+        self.expected_version = expected_version
+        self.idempotency_key = idempotency_key
+        self.checked = False
+        self.key_looked = False  # the key was looked for in the stored stream, before its fold
+        self.stamped = False
+        self.appended = False  # the write stored something: the version moved by its doing
+
+
+_TERMS: ContextVar[Terms | None] = ContextVar("_TERMS", default=None)
+
+terms: Callable[[], Terms | None] = _TERMS.get
+"""The running write's terms (``event_write``), if it named any."""
+
+
+def event_write(method: Callable[P, R]) -> Callable[P, R]:
+    """Mark a write to an event: the method takes ``expected_version`` (the event's version
+    its writer saw, HTTP ``If-Match``) and ``idempotency_key`` (HTTP ``Idempotency-Key``),
+    both keyword-only and optional, and this holds them for the write (``Terms``): its
+    first load of the event checks them (``check_terms``: a stale version or a key already
+    stored refuses the write, nothing stored) and its first commit stores the key with its
+    first fact (``stage_event``). A write made inside another (a player's call through
+    ``call_as``) keeps the outer write's terms."""
+
+    @functools.wraps(method)
+    def write(*args: P.args, **kwargs: P.kwargs) -> R:
+        expected = kwargs.get("expected_version")
+        key = kwargs.get("idempotency_key")
+        if _TERMS.get() is not None or (expected is None and not key):
+            return method(*args, **kwargs)
+        reset = _TERMS.set(
+            Terms(expected if isinstance(expected, int) else None, str(key) if key else None)
+        )
+        try:
+            return method(*args, **kwargs)
+        finally:
+            _TERMS.reset(reset)
+
+    return write
+
+
+def check_terms(
+    stream_id: str,
+    version: int,
+    terms: Terms,
+    stored_key: Callable[[str], int | None],
+    *,
+    stream: str = "event",
+) -> None:
+    """The one check of a write's terms, before it decides anything: a key this writer's
+    token already stored (``stored_key``: the number of the event that holds it) refuses a
+    retry of a write that landed (``RepeatedWriteError``, 409: its own events moved the
+    version), a version other than the stored one a stale write (``StaleVersionError``,
+    412). Nothing is stored either way."""
+    terms.checked = True
+    key = terms.idempotency_key
+    if key:
+        number = stored_key(key)
+        terms.key_looked = True
+        if number is not None:
+            raise RepeatedWriteError(stream_id, key, number)
+    expected = terms.expected_version
+    if expected is not None and expected != version:
+        raise StaleVersionError(stream_id, expected, version, stream=stream)
+
+
+class EventWriting(Protocol):
+    """What an event's write asks of the event service (``service.tournaments``)."""
+
+    @property
+    def store(self) -> GameStore: ...
+
+    def clock(self) -> datetime: ...
+
+    def void_closings(
+        self, before: Any, facts: Sequence[Any]
+    ) -> list[tuple[int, str, Sequence[GameEvent]]]:
+        """The games ``facts`` close as void (EV-3.9), as (version, last hash, events)."""
+        ...
+
+    def event_folded(self, head: Any, sealed: Sequence[GameEvent]) -> None:
+        """Fold an event's facts as stored into its cached fold (and keep a snapshot)."""
+        ...
+
+
+def stage_event(
+    svc: EventWriting,
+    head: H,
+    state: Any,
+    facts: Sequence[Any],
+    *,
+    extra: Mapping[int, Mapping[str, Any]] | None = None,
+    games: Sequence[Sequence[GameEvent]] = (),
+) -> Staged[H]:
+    """An event's write carried up to its seal: ``facts`` (``referee.tournament``'s,
+    decided on ``state``, the event at ``head``) as stored events (``extra``: stored
+    fields by the fact's index; the write's idempotency key on its first fact), sealed
+    after the event's head, with the new games' streams (``games``) and the games the
+    facts close as void (EV-3.9) planned for the same transaction. Once stored the facts
+    are folded into ``head`` and the key marked stored; the answer is the event's sealed
+    events. Nothing is folded before the commit: ``head`` is the service's cached fold."""
+    from events.tournament import to_stored
+
+    base = header(head.stream_id, svc.clock())  # with the writing token's id, as a game's
+    extras = {i: dict(v) for i, v in extra.items()} if extra else {}
+    running = _TERMS.get()
+    stamping = (
+        running is not None
+        and bool(running.idempotency_key)
+        and not running.stamped
+        and bool(facts)
+    )
+    if stamping:
+        assert running is not None
+        extras.setdefault(0, {})["idempotency_key"] = running.idempotency_key
+    if extras:
+        new = [to_stored(fact, base, **extras.get(i, {})) for i, fact in enumerate(facts)]
+    else:
+        new = [to_stored(fact, base) for fact in facts]
+    sealed = seal_after(head.version, head.last_hash, new)  # as ``sealed_at``
+    streams = [sealed]
+    if games:
+        streams += [seal_after(0, GENESIS_HASH, stream) for stream in games]
+    closings = svc.void_closings(state, facts)
+    if closings:
+        streams += [seal_after(*closing) for closing in closings]
+
+    def stored() -> None:
+        if running is not None:  # a write decided again after a lost race stamps anew
+            running.checked = True  # what the write reads after its commit is its own doing
+            running.stamped = running.stamped or stamping
+            running.appended = True
+        svc.event_folded(head, sealed)
+
+    return Staged(head, streams, sealed, [stored])
 
 
 # -- answers ---------------------------------------------------------------------------

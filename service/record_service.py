@@ -9,9 +9,9 @@ read models (shared with the games' reads through ``service.ports.Basis``).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Unpack
 
 from referee.contract import REFEREE, Viewer
 from service.game_service import GameService
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from projections.listing import GameListing
     from projections.projector import Projector
     from service.analysis import AnalysisCounts
-    from service.foreign import ForeignResult
+    from service.foreign import ForeignImport, ForeignResult
     from service.interchange import ImportReport
     from service.live import NoticeLog
     from service.seal import CheckpointReport
@@ -82,28 +82,13 @@ class RecordService:
         )
 
     def import_foreign(
-        self,
-        fmt: str,
-        paths: Sequence[str],
-        *,
-        compare: bool = False,
-        options: Mapping[str, Any] | None = None,
-        by: str = "",
-        progress: Callable[[int], None] | None = None,
+        self, fmt: str, paths: Sequence[str], **how: Unpack[ForeignImport]
     ) -> list[ForeignResult]:
         """Import other tools' records of ``fmt`` (each entered again by the referee's own
         commands, optionally compared with the tool's snapshots); one result per file."""
         from service.foreign import import_foreign
 
-        return import_foreign(
-            self.store,
-            fmt,
-            paths,
-            compare=compare,
-            options=options,
-            by=by,
-            progress=progress,
-        )
+        return import_foreign(self.store, fmt, paths, **how)
 
     # -- seals (signed checkpoints of the store-wide chain) ------------------------
     @staticmethod

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 from events.codec import encode
 from events.schema import TOPIC_OF
@@ -51,7 +52,7 @@ class ScratchReferee(Commands):
         assert self.view is not None
         return [(e.originator_version, TOPIC_OF[type(e)], encode(e)) for e in self.view.events]
 
-    def _commit(self, staged: Sequence[Staged]) -> None:
+    def _commit(self, staged: Sequence[Staged[Any]]) -> None:
         """Keep what the pipeline sealed: the game in memory is the store (the pipeline
         already folded the events into it; a new game's view becomes the game)."""
         for one in staged:

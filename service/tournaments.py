@@ -22,17 +22,18 @@ import functools
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from contextvars import ContextVar
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from events.schema import GameCreated, GameEnded, GameEvent
 from events.store import GameStore
 from events.tournament import EVENT_PREFIX, TournamentEvent, to_fact, to_stored
-from referee.contract import Player
+from referee import games as rulebooks
+from referee.contract import Player, Setup
 from referee.game.facts import game_opened
+from referee.game.setup import resolve_options
 from referee.kit.decks import Deck
 from referee.tournament import decisions as d
 from referee.tournament import facts as f
@@ -53,7 +54,8 @@ from referee.tournament.standings import (
 from referee.tournament.state import Tournament, apply
 from service.access import PLAYER_ID, PLAYER_ID_WORDS, new_player_id
 from service.bounds import LookAlikes, check_cut, check_name, check_reason, check_rounds
-from service.errors import GameNotFoundError, RefusedError, RepeatedWriteError, StaleVersionError
+from service.errors import GameNotFoundError, RefusedError
+from service.pipeline import Terms, check_terms, commit, event_write, stage_event, terms
 from service.procedure import WRITING_TOKEN, header
 
 if TYPE_CHECKING:
@@ -71,6 +73,7 @@ __all__ = [
     "PenaltyOutcome",
     "StandingRow",
     "Tournaments",
+    "event_write",
     "split_slip",
 ]
 
@@ -178,53 +181,6 @@ SERVED_SAVE_SECONDS = 30.0
 snapshots). Past ``SAVE_BEHIND * 10`` facts it keeps one anyway."""
 
 
-class _Terms:
-    """A write's terms while it runs: the version its writer saw and its idempotency key;
-    whether they were checked (on the first load of its event) and the key stored (on
-    its first append)."""
-
-    __slots__ = ("appended", "checked", "expected_version", "idempotency_key", "stamped")
-
-    def __init__(self, expected_version: int | None, idempotency_key: str | None) -> None:
-        self.expected_version = expected_version
-        self.idempotency_key = idempotency_key
-        self.checked = False
-        self.stamped = False
-        self.appended = False  # the write stored something: the version moved by its doing
-
-
-_TERMS: ContextVar[_Terms | None] = ContextVar("_TERMS", default=None)
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def event_write(method: Callable[P, R]) -> Callable[P, R]:
-    """Mark a write to an event: the method takes ``expected_version`` (the event's version
-    its writer saw, HTTP ``If-Match``) and ``idempotency_key`` (HTTP ``Idempotency-Key``),
-    both keyword-only and optional, and this holds them for the write: its first load of
-    the event checks them (``Tournaments._check_write``: a stale version or a key already
-    stored refuses the write, nothing stored) and its first append stores the key with
-    its first fact. A write made inside another (a player's call through ``call_as``)
-    keeps the outer write's terms."""
-
-    @functools.wraps(method)
-    def write(*args: P.args, **kwargs: P.kwargs) -> R:
-        expected = kwargs.get("expected_version")
-        key = kwargs.get("idempotency_key")
-        if _TERMS.get() is not None or (expected is None and not key):
-            return method(*args, **kwargs)
-        reset = _TERMS.set(
-            _Terms(expected if isinstance(expected, int) else None, str(key) if key else None)
-        )
-        try:
-            return method(*args, **kwargs)
-        finally:
-            _TERMS.reset(reset)
-
-    return write
-
-
 _MOVES_STANDINGS = (
     f.PlayerRegistered,
     f.PlayerDropped,
@@ -247,6 +203,7 @@ class _Loaded:
 
     def __init__(self, event_id: str) -> None:
         self.event_id = event_id
+        self.stream_id = event_id  # the stream a write is sealed after (``pipeline.Head``)
         self.version = 0
         self.last_hash = "0" * 64
         self.state = Tournament()
@@ -278,6 +235,30 @@ class _Loaded:
         that carries each. Complete from ``keys_from`` on (a snapshot holds none)."""
         self.keys_from = 0
         self._holders: tuple[Mapping[str, Any], dict[str, str]] | None = None
+        self._ahead: list[tuple[Tournament, f.Fact, Tournament]] = []
+        """Facts a write applied to this state before storing them (``applied``), with the
+        states before and after: folding them once stored takes those states (a round's
+        pairing is applied once, not twice: 5,000 tables)."""
+
+    def applied(self, before: Tournament, fact: f.Fact) -> Tournament:
+        """``apply(before, fact)``, remembered for the fold of ``fact`` once it is stored
+        after ``before`` (a write's facts, in order, starting from this fold's state)."""
+        after = apply(before, fact)
+        if before is (self._ahead[-1][2] if self._ahead else self.state):
+            self._ahead.append((before, fact, after))
+        return after
+
+    def _folded(self, before: Tournament, fact: f.Fact) -> Tournament:
+        ahead = self._ahead
+        if ahead:
+            try:
+                known, same, after = ahead.pop(0)
+            except IndexError:  # taken meanwhile by another thread's fold
+                return apply(before, fact)
+            if known is before and same == fact:  # apply is pure: the same state again
+                return after
+            ahead.clear()  # another fact came first: nothing foreseen stands
+        return apply(before, fact)
 
     def holder(self, player_id: str, name: str) -> str | None:
         """``state.holder``, by an index of the players' house ids kept while the players
@@ -418,7 +399,7 @@ class _Loaded:
             return  # folded already (another thread read it first), never twice
         fact = to_fact(event)
         before = self.state
-        self.state = apply(before, fact)
+        self.state = self._folded(before, fact)
         kept = self._counts is not None or self._kept_standings is not None
         if kept and self.standings is None and isinstance(fact, _MOVES_STANDINGS):
             self._moved = True
@@ -683,12 +664,14 @@ class Tournaments:
         saves once; ``SERVED_SAVE_SECONDS`` in a long-running server (``CachedService``)."""
 
     # -- loading -------------------------------------------------------------
-    def _event(self, event_id: str) -> _Loaded:
+    def _event(self, event_id: str, *, check: bool = True) -> _Loaded:
         """The event folded up to its newest stored event (only new events are read).
 
         Inside a write (``event_write``) that names the version its writer saw
         (``expected_version``, HTTP ``If-Match``) or an ``idempotency_key``, these are
-        checked here, once, when the write first loads its event (``_check_write``)."""
+        checked here, once, when the write first loads its event to decide on it
+        (``_check_write``); a look before the decision (who the caller is, which table a
+        game is at: ``check=False``) leaves them to the load under the event's lock."""
         ref = event_id.strip()
         cache = self._events_cache
         loaded = cache.get(ref)
@@ -713,30 +696,24 @@ class Tournaments:
             )
         cache[ref] = loaded
         self._keep(loaded)
-        terms = _TERMS.get()
-        if terms is not None and not terms.checked:
-            terms.checked = True
-            self._check_write(loaded, terms.expected_version, terms.idempotency_key)
+        running = terms()
+        if check and running is not None and not running.checked:
+            self._check_write(loaded, running)
         return loaded
 
-    def _check_write(self, loaded: _Loaded, expected: int | None, key: str | None) -> None:
-        """Refuse a write whose key was stored already (``RepeatedWriteError``: a retry of
-        a write that landed, whose own events moved the version) or made on a version of
-        the event other than the stored one (``StaleVersionError``); nothing is stored."""
-        if key:
-            number = self._stored_key(loaded, key)
-            if number is not None:
-                raise RepeatedWriteError(loaded.event_id, key, number)
-        if expected is not None and expected != loaded.version:
-            raise StaleVersionError(loaded.event_id, expected, loaded.version, stream="event")
+    def _check_write(self, loaded: _Loaded, running: Terms) -> None:
+        """The write's terms checked on the event as loaded (``pipeline.check_terms``)."""
+        stored = functools.partial(self._stored_key, loaded, folded_only=running.key_looked)
+        check_terms(loaded.event_id, loaded.version, running, stored)
 
-    def _stored_key(self, loaded: _Loaded, key: str) -> int | None:
+    def _stored_key(self, loaded: _Loaded, key: str, *, folded_only: bool = False) -> int | None:
         """The event stored with ``key`` by this writer's token, if any: the keys folded
-        since the event was loaded, then (for an event loaded from a snapshot) the stored
-        events before it, read only where their bytes hold the key."""
+        since the event was loaded, then (for an event loaded from a snapshot, unless the
+        write looked there already: ``folded_only``) the stored events before it, read
+        only where their bytes hold the key."""
         token = WRITING_TOKEN.get()
         number = loaded.keys.get((token, key))
-        if number is not None or not loaded.keys_from:
+        if number is not None or not loaded.keys_from or folded_only:
             return number
         from events.codec import decode
 
@@ -828,32 +805,25 @@ class Tournaments:
         extra: Mapping[int, dict[str, Any]] | None = None,
         games: Sequence[Sequence[GameEvent]] = (),
     ) -> list[GameEvent]:
-        """Store ``facts`` (and whole new game streams) in one transaction; fold them. The
-        first fact a write stores carries its idempotency key (``_check_write`` finds it)."""
-        header = self._header(loaded.event_id)
-        extras = {i: dict(v) for i, v in (extra or {}).items()}
-        terms = _TERMS.get()
-        stamping = terms is not None and bool(terms.idempotency_key) and not terms.stamped
-        if terms is not None and stamping and facts:
-            extras.setdefault(0, {})["idempotency_key"] = terms.idempotency_key
-        new = [to_stored(fact, header, **extras.get(i, {})) for i, fact in enumerate(facts)]
-        batches: list[tuple[int, str, Sequence[GameEvent]]] = [
-            (loaded.version, loaded.last_hash, new)
-        ]
-        batches += [(0, "0" * 64, stream) for stream in games]
-        batches += self._void_closings(loaded.state, facts)  # EV-3.9, in the same transaction
-        sealed = self.store.append_streams(batches)
-        if terms is not None:  # stored: a write decided again after a lost race stamps anew
-            terms.checked = True  # what the write reads after its append is its own doing
-            terms.stamped = terms.stamped or (stamping and bool(facts))
-            terms.appended = True
+        """Store ``facts`` (and whole new game streams) through the write pipeline
+        (``pipeline.stage_event``: sealed with the write's key on its first fact and the
+        games they close as void; ``commit``: one transaction, then folded); the event's
+        events as stored."""
+        staged = stage_event(self, loaded, loaded.state, facts, extra=extra, games=games)
+        commit(self.store, [staged])
+        sealed: list[GameEvent] = staged.answer
+        return sealed
+
+    def event_folded(self, head: Any, sealed: Sequence[GameEvent]) -> None:
+        """A write's facts as stored, folded into the cached event (``stage_event``'s
+        follow-up), and a snapshot kept when the kept one is far behind."""
+        loaded: _Loaded = head
         with self._events_lock:
-            for event in sealed[0]:
+            for event in sealed:
                 loaded.fold(event)
         self._keep(loaded)
-        return sealed[0]
 
-    def _void_closings(
+    def void_closings(
         self, before: Tournament, facts: Sequence[f.Fact]
     ) -> list[tuple[int, str, Sequence[GameEvent]]]:
         """Each game ``facts`` make void that is still open in its own stream, closed there
@@ -1168,10 +1138,10 @@ class Tournaments:
         facts = list(self._decide(loaded.state, command))
         state = loaded.state
         for fact in facts:
-            state = apply(state, fact)
+            state = loaded.applied(state, fact)  # folded once stored: not applied again
         waiting = fixing.pending_at_pairing(state)  # match losses given between rounds (EV-8.6)
         for fact in waiting:
-            state = apply(state, fact)
+            state = loaded.applied(state, fact)
         decided = {x.table for x in waiting if isinstance(x, f.MatchReported)}
         rnd = state.rounds[state.current_round]
         links, streams = self._first_games(loaded, state, rnd, by, skip=decided)
@@ -1249,14 +1219,11 @@ class Tournaments:
         self, loaded: _Loaded, state: Tournament, number: int, pairing: Any, game: int, by: str
     ) -> tuple[str, list[GameEvent]]:
         """A new game of a match: its creation (with the tournament labels) and the
-        players' event decklists, ready to append."""
-        from referee import games
-        from referee.contract import Setup
-        from referee.game.setup import resolve_options
-
+        players' event decklists, ready to append. (Its imports are the module's: a
+        pairing makes 5,000 games, four imports each.)"""
         settings = state.settings
         assert settings is not None
-        rules = games.load(settings.game)
+        rules = rulebooks.load(settings.game)
         seats = rules.seats[: len(pairing.players)]
         players = tuple(
             Player(seat, state.players[p].name, state.players[p].player_id or "")
@@ -1376,18 +1343,13 @@ class Tournaments:
         it is stale (``StaleVersionError``)."""
         from events.store import ConcurrentWriteError
 
-        terms = _TERMS.get()
+        running = terms()
         with self.store.stream_lock(event_id.strip()):
-            if terms is not None and terms.expected_version is not None:
-                if not terms.appended:  # checked on the first load, maybe before the lock
-                    loaded = self._event(event_id)
-                    if loaded.version != terms.expected_version:
-                        raise StaleVersionError(
-                            loaded.event_id,
-                            terms.expected_version,
-                            loaded.version,
-                            stream="event",
-                        )
+            if running is not None and not running.appended:
+                # checked (``check_terms``) when ``command`` loads the event under the lock;
+                # a write that decided on a load before it is checked again there
+                running.checked = False
+            if running is not None and running.expected_version is not None:
                 return command()
             for _ in range(RACE_TRIES - 1):
                 try:
@@ -1891,6 +1853,8 @@ def check_event_snapshot(store: GameStore, snapshots: EventSnapshots, event_id: 
     snapshot = snapshots.load(event_id)
     if snapshot is None:
         return None
+    # what a pairing reads of the earlier rounds, as the head keeps it (before they are read)
+    paired = (snapshot.state.history(), snapshot.state.round_kinds())
     fresh = _Loaded(event_id)
     for _, topic, state in store.rows(event_id, upto=snapshot.version):
         event = decode(topic, state)
@@ -1905,6 +1869,8 @@ def check_event_snapshot(store: GameStore, snapshots: EventSnapshots, event_id: 
         snapshot.name,
     ):
         problem = f"the snapshot at event {snapshot.version} is not what the log folds to"
+    elif paired != (fresh.state.history(), fresh.state.round_kinds()):
+        problem = f"the snapshot's pairing history at event {snapshot.version} is not the log's"
     elif snapshot.standings is not None and not _same_standings(event_id, snapshot, fresh):
         problem = f"the snapshot's standings at event {snapshot.version} are not the log's"
     if problem is not None:

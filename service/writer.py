@@ -32,7 +32,9 @@ cache only follows the store, so a failed commit leaves nothing ahead of it. A w
 that ends a game of an event's match updates the match in the same transaction (the
 pipeline's follow-up): the match's events go into the same commit as the game's, one
 such match update per commit, so each is planned on the match as the commit before
-left it. Any other write (``call``) runs alone between two batches.
+left it. An event's write, or any other (``call``), runs alone between two batches, and
+what it commits through the pipeline is committed by the same path as a group of one
+(``_Group.commit_alone``: one transaction, the follow-ups, the log's position moved on).
 """
 
 from __future__ import annotations
@@ -42,19 +44,28 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeVar, overload
 
 from events.schema import GameEvent
-from events.store import ConcurrentWriteError, ReplicaWriteError
+from events.store import ConcurrentWriteError, GameStore, ReplicaWriteError
 from events.view import GameView
 from referee.game.commands import Command, CreateGame
 from referee.game.entry import EntryCommand
 from service.access import Action, Principal
 from service.cached import CachedService
-from service.pipeline import GameWrite, NewGame, Staged, follow_up, stage, stage_new
+from service.pipeline import (
+    GameWrite,
+    NewGame,
+    Staged,
+    commit_through,
+    follow_up,
+    stage,
+    stage_new,
+    streams_of,
+)
 from service.results import EntryResult, WrittenEvents
 
 __all__ = ["GroupWriter"]
@@ -198,7 +209,8 @@ class GroupWriter:
         return future
 
     def call(self, fn: Callable[[], T]) -> Future[T]:
-        """Run any other write on the writer thread, alone, after the writes before it."""
+        """Run any other write (an event's) on the writer thread, alone, after the writes
+        before it; what it commits through the pipeline is committed as a group of one."""
         item = _Call(fn)
         self._queue.put(item)
         return item.future
@@ -239,20 +251,10 @@ class GroupWriter:
         for item in batch:
             if isinstance(item, _Call):
                 group.flush()
-                _run(item)
-                group.followed = self.trusted = False  # it wrote past the cache: read the log
+                group.run(item)
             else:
                 group.add(item)
         group.flush()
-
-
-def _run(item: _Call) -> None:
-    if not item.future.set_running_or_notify_cancel():
-        return
-    try:
-        item.future.set_result(item.context.run(item.fn))
-    except BaseException as exc:
-        item.future.set_exception(exc)
 
 
 class _Group:
@@ -268,7 +270,7 @@ class _Group:
         self.events: dict[str, list[GameEvent]] = {}
         # by game: the follow-ups' streams (the match its end updates) and what to tell
         # them once stored (``Staged.follow``)
-        self.matches: dict[str, Staged] = {}
+        self.matches: dict[str, Staged[GameView]] = {}
         self.waiting: list[tuple[Future[Any], Any, str, _Item]] = []
         self.followed = False
 
@@ -325,7 +327,7 @@ class _Group:
         return self.views.setdefault(view.game_id, view)
 
     # -- staging ----------------------------------------------------------------
-    def _stage(self, item: _Item) -> Staged:
+    def _stage(self, item: _Item) -> Staged[GameView]:
         """``item`` staged through the pipeline (authorized, decided, its follow-ups
         planned, sealed and folded into the group's view of its game), or the caller's
         refusal (raised). A write to an event's game waits for a match update already
@@ -335,7 +337,7 @@ class _Group:
             write = item.write = write.write()
         if isinstance(write, NewGame):
             staged = item.context.run(stage_new, self.svc, write)
-            game_id = staged.game_id
+            game_id = staged.stream_id
             self.writer.ids[game_id] = game_id
             self.views[game_id] = staged.view
             staged.answer = staged.view.copy()  # the caller's own; the group's is cached
@@ -365,11 +367,46 @@ class _Group:
         if not staged.events:
             item.future.set_result(staged.answer)  # a dry run: nothing to commit
             return
-        game_id = staged.game_id
+        game_id = staged.stream_id
         self.events.setdefault(game_id, []).extend(staged.events)
         if len(staged.streams) > 1 or staged.follow:
             self.matches[game_id] = staged
         self.waiting.append((item.future, staged.answer, game_id, item))
+
+    # -- a write of its own (an event's) ---------------------------------------------
+    def run(self, item: _Call) -> None:
+        """Run ``item`` (an event's write, or any other) alone, after the writes before it
+        were committed: what it commits through the pipeline (``pipeline.commit``) is
+        committed here, as a group of one (``commit_alone``)."""
+        if not item.future.set_running_or_notify_cancel():
+            return
+        try:
+            item.context.run(commit_through, self.commit_alone)  # the item's context alone
+            item.future.set_result(item.context.run(item.fn))
+        except BaseException as exc:
+            item.future.set_exception(exc)
+        finally:
+            # it may have written past the pipeline (a side table, a token): read the log
+            self.followed = self.writer.trusted = False
+
+    def commit_alone(self, store: GameStore, staged: Sequence[Staged[Any]]) -> list[int]:
+        """Commit ``staged`` (an event's write: the event's facts, its new games, the games
+        it closes as void) in ONE transaction, as the group commit does, and run its
+        follow-ups. A race (``ConcurrentWriteError``) is the write's own: it decides again
+        on the event as stored (``Tournaments._raced``)."""
+        one = staged[0] if len(staged) == 1 else None
+        streams = one.streams if one is not None and all(one.streams) else streams_of(staged)
+        self.writer.commits += 1
+        self.writer.entries += 1
+        self.writer.trusted = False
+        ids = store.append_sealed(streams)
+        # the games it wrote (closed as void, created, a penalty's game) are read from the
+        # store when next written: the writer trusts only the views its groups adopted
+        fresh = self.writer.fresh
+        for stream in streams:
+            fresh.discard(stream[0].originator_id)
+        self._stored(ids, staged, {})
+        return ids
 
     # -- committing ------------------------------------------------------------
     def _streams(self, game_id: str) -> list[list[GameEvent]]:
@@ -425,22 +462,31 @@ class _Group:
             for future, _, _, _ in waiting:
                 future.set_exception(exc)
         else:
-            position = self.writer.position
-            if position is not None and sorted(ids) == list(
-                range(position + 1, position + 1 + len(ids))
-            ):
-                # Nobody wrote between the log's last read and this commit: the next read
-                # starts after it rather than reading back what was just written.
-                self.writer.position = position + len(ids)
-                self.writer.trusted = True
-            follow_up(list(matches.values()))
-            for view in views.values():
-                self.svc.adopt(view)  # as stored: the next batch folds nothing again
-            if len(self.writer.fresh) > 100_000:
-                self.writer.fresh.clear()
-            self.writer.fresh.update(views)
+            self._stored(ids, list(matches.values()), views)
             for future, result, _, _ in waiting:
                 future.set_result(result)
+
+    def _stored(
+        self, ids: list[int], staged: Sequence[Staged[Any]], views: dict[str, GameView]
+    ) -> None:
+        """After a commit (a group's, or an event write's alone): the log's position
+        moved on, the follow-ups run, and the views judged on adopted by the cache."""
+        position = self.writer.position
+        if position is not None and sorted(ids) == list(
+            range(position + 1, position + 1 + len(ids))
+        ):
+            # Nobody wrote between the log's last read and this commit: the next read
+            # starts after it rather than reading back what was just written.
+            self.writer.position = position + len(ids)
+            self.writer.trusted = True
+        for one in staged:  # the follow-ups (``pipeline.follow_up``)
+            for step in one.follow:
+                step()
+        for view in views.values():
+            self.svc.adopt(view)  # as stored: the next batch folds nothing again
+        if len(self.writer.fresh) > 100_000:
+            self.writer.fresh.clear()
+        self.writer.fresh.update(views)
 
     def _clear(self) -> None:
         self.views, self.events, self.matches, self.waiting = {}, {}, {}, []

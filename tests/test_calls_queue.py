@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from service.access import Principal
 from service.app import open_service
 from service.errors import RefusedError
 
@@ -102,3 +103,67 @@ def test_ref_11_a_call_from_a_game_outside_any_event_reaches_the_queue(tmp_path:
         )
         assert svc.queue(now=T0).calls == []
         assert svc.game_call(game, by="Rita").call > row.call  # a new call, by the CLI's staff
+
+
+def test_ref_11_a_game_s_calls_are_in_its_text_record_and_come_back_on_import(
+    tmp_path: Path,
+) -> None:
+    """A game outside an event keeps its judge calls in its text record (a line each, with
+    the steps on them), and importing the record stores the same calls again, in order."""
+    head = Principal(token_id="h", role="head", name="Hera")
+    with open_service(tmp_path / "g.db", create=True) as svc:
+        svc.clock = lambda: T0
+        game = svc.create_game("prizmik", {"red": "Ann", "blue": "Ben"}).game_id
+        row = svc.game_call(game, by="Rita", reason='a "capture" {odd}')
+        svc.call_step_as(head, game, row.call, "escalate", "rules text")
+        svc.call_step_as(head, game, row.call, "resolve", "capture stands")
+        text = "".join(svc.export([game], "text"))
+        assert '{call by "Rita": "a \\"capture\\" {odd}"}' in text
+        assert f'{{call-answered {row.call} escalate by "Hera": "rules text"}}' in text
+        assert f'{{call-answered {row.call} resolve by "Hera": "capture stands"}}' in text
+        stored = svc.load(game).events
+    record = tmp_path / "g.txt"
+    record.write_text(text)
+    with open_service(tmp_path / "other.db", create=True) as other:
+        report = other.import_files([record])
+        assert [f.status for f in report.files] == ["imported"], report
+        again = other.load(game).events
+    assert [type(e).__name__ for e in again] == [type(e).__name__ for e in stored]
+    calls = [e for e in again if type(e).__name__ in ("JudgeCalledToGame", "GameCallAnswered")]
+    assert [getattr(e, "by", "") for e in calls] == ["Rita", "Hera", "Hera"]
+
+
+def test_ref_11_an_idempotency_key_on_a_game_s_call_is_stored_with_it(tmp_path: Path) -> None:
+    """The key sent with a call from a game outside an event (or a step on it) is stored
+    with the call's fact: the same write sent again with it is refused, nothing stored
+    twice (as an event's write is, 409); another token's key is its own."""
+    from service.errors import RepeatedWriteError
+    from service.procedure import WRITING_TOKEN
+
+    ann = Principal(token_id="a", role="player", name="Ann")
+    rita = Principal(token_id="r", role="table", name="Rita", tables=("5",))
+    with open_service(tmp_path / "g.db", create=True) as svc:
+        svc.clock = lambda: T0
+        game = svc.create_game(
+            "prizmik", {"red": "Ann", "blue": "Ben"}, meta={"table": "5"}
+        ).game_id
+        reset = WRITING_TOKEN.set("a")
+        try:
+            row = svc.game_call_as(ann, game, reason="ruling", idempotency_key="k1")
+            version = svc.load(game).version
+            with pytest.raises(RepeatedWriteError) as again:
+                svc.game_call_as(ann, game, reason="ruling", idempotency_key="k1")
+            assert again.value.event == row.call
+        finally:
+            WRITING_TOKEN.reset(reset)
+        assert svc.load(game).version == version  # nothing stored twice
+        called = svc.load(game).event(row.call)
+        assert getattr(called, "idempotency_key", None) == "k1"
+        reset = WRITING_TOKEN.set("r")
+        try:
+            step = svc.call_step_as(rita, game, row.call, "claim", idempotency_key="k1")
+            assert step.holder == "Rita"  # another token's key: its own write
+            with pytest.raises(RepeatedWriteError):
+                svc.call_step_as(rita, game, row.call, "claim", idempotency_key="k1")
+        finally:
+            WRITING_TOKEN.reset(reset)

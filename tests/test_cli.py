@@ -17,6 +17,20 @@ def call(db: Path, *args: str, input: str | None = None) -> tuple[int, str, str]
     return result.exit_code, result.stdout, result.stderr
 
 
+def done(db: Path, *args: str) -> str:
+    """What a command that succeeds prints."""
+    code, out, err = call(db, *args)
+    assert code == 0, err
+    return out
+
+
+def refused(db: Path, *args: str) -> str:
+    """Why a command is refused (exit 2, a usage error or a refused correction)."""
+    code, out, err = call(db, *args)
+    assert code == 2, out
+    return err
+
+
 def new_game(db: Path, heap: int = 10) -> str:
     code, out, err = call(
         db, "new", "nim", "--player", "first=Ann", "--player", "second=Ben", "--heap", str(heap)
@@ -61,17 +75,10 @@ def test_act_json_reports_rejection(db_path: Path) -> None:
 def test_undo_end_and_games(db_path: Path) -> None:
     game = new_game(db_path, heap=5)
     call(db_path, "act", game, "t2")
-    code, out, _ = call(db_path, "undo", game, "--reason", "wrong heap")
-    assert code == 0
-    assert "retracted action 1" in out
-    code, _, err = call(db_path, "undo", game, "--reason", "again")
-    assert code == 2
-    assert "REF-2.1" in err
-    code, out, _ = call(db_path, "end", game, "--resign", "second")
-    assert code == 0
-    assert "first wins" in out
-    code, out, _ = call(db_path, "games", "--json")
-    (summary,) = json.loads(out)
+    assert "retracted action 1" in done(db_path, "undo", game, "--reason", "wrong heap")
+    assert "REF-2.1" in refused(db_path, "undo", game, "--reason", "again")
+    assert "first wins" in done(db_path, "end", game, "--resign", "second")
+    (summary,) = json.loads(done(db_path, "games", "--json"))
     assert summary["result"] == "first"
     assert summary["how"] == "resignation"
 
@@ -231,14 +238,10 @@ def test_seats_can_be_named_by_player(db_path: Path) -> None:
     code, _, err = call(db_path, "act", game, "t1", "--by", "ben")
     assert code == 1
     assert "REF-1.2" in err
-    code, out, _ = call(db_path, "act", game, "t1", "--by", "Ann")
-    assert code == 0
-    code, _, err = call(db_path, "end", game, "--resign", "Zed")
-    assert code == 2
-    assert "'Zed' is not a seat or player of this game" in err
-    code, out, _ = call(db_path, "end", game, "--resign", "Ben")
-    assert code == 0
-    assert "first wins" in out
+    done(db_path, "act", game, "t1", "--by", "Ann")
+    refusal = refused(db_path, "end", game, "--resign", "Zed")
+    assert "'Zed' is not a seat or player of this game" in refusal
+    assert "first wins" in done(db_path, "end", game, "--resign", "Ben")
 
 
 def test_a_command_line_builds_only_the_command_it_names(db_path: Path) -> None:

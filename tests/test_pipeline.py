@@ -150,3 +150,85 @@ def test_an_event_created_again_with_its_idempotency_key_is_not_created_twice(
         svc.event_new("Open", "nim", rounds=3, idempotency_key="make-open")
     assert refused.value.stream == first.event_id
     assert svc.event_ids() == [first.event_id]
+
+
+def _numbered(store: GameStore) -> None:
+    """Game ids drawn in order (the same in two stores), not at random."""
+    drawn = iter(range(1, 10_000))
+    store.new_game_id = lambda game: f"{game}-g{next(drawn):07d}"  # type: ignore[method-assign]
+
+
+def test_an_event_s_writes_go_through_the_pipeline_from_both_doors(tmp_path: Path) -> None:
+    """An event's writes (its creation, players, a round paired with its games, slips that
+    close the games as void, EV-3.9) from the command line and through the server's writer
+    are stored as the very same events, byte for byte; on the writer thread each is
+    committed by the writer's own commit (a group of one: ``GroupWriter.commits`` counts
+    it), with its follow-ups (the event folded, the key stored with its first fact)."""
+    cli = RefereeService(GameStore(tmp_path / "cli.db"), clock=_clock, draw_seed=lambda: 7)
+    cached = CachedService(GameStore(tmp_path / "server.db"), clock=_clock, draw_seed=lambda: 7)
+    _numbered(cli.store)
+    _numbered(cached.store)
+    writer = GroupWriter(cached)
+    ids = ["pl-aaaaaaaa", "pl-bbbbbbbb", "pl-cccccccc", "pl-dddddddd"]
+
+    def writes(svc: RefereeService) -> list[object]:
+        event = svc.event_new("Open", "nim", rounds=3, seed=3, idempotency_key="open").event_id
+        return [
+            event,
+            svc.event_register(event, ["Ann", "Ben", "Cal", "Dan"], player_ids=ids),
+            [r.table for r in svc.event_pair(event, idempotency_key="pair-1")],
+            svc.event_result(event, ["1=2-0-0"], expected_version=svc.event_version(event)),
+            svc.event_result(event, ["2=0-2-0"], idempotency_key="slip-2"),
+        ]
+
+    try:
+        ours = writes(cli)
+        before = writer.commits
+        theirs = writer.call(lambda: writes(cached)).result(30)
+        assert writer.commits - before == 5  # each write committed through the writer's path
+        assert ours == theirs
+        event = str(ours[0])
+        assert _rows(cli.store, event) == _rows(cached.store, event)
+        for game in cli.event_state(event).games:
+            assert _rows(cli.store, game) == _rows(cached.store, game)
+            assert cli.load(game).ended is not None  # closed as void by its table's slip
+        with pytest.raises(RepeatedWriteError):
+            writer.call(
+                lambda: cached.event_result(event, ["2=0-2-0"], idempotency_key="slip-2")
+            ).result(30)
+    finally:
+        writer.close()
+        cli.close()
+        cached.close()
+
+
+def test_an_event_write_s_terms_are_checked_once(
+    svc: RefereeService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player's report (EV-11.1) looks the caller up in the event, then decides under the
+    event's lock (``_raced``): its If-Match and key are checked once, on the event it decides
+    on (``pipeline.check_terms``), and a stale If-Match is refused there, nothing stored."""
+    from service import pipeline, tournaments
+    from service.access import Principal
+
+    event_id = _event(svc)
+    svc.event_pair(event_id)
+    state = svc.event_state(event_id)
+    table = next(p for p in state.rounds[1].pairings if not p.bye)
+    player = state.players[table.players[0]]
+    who = Principal(token_id="p", role="player", name=player.name, player_id=player.player_id or "")
+    checks: list[int] = []
+    real = pipeline.check_terms
+
+    def counted(*args: object, **kwargs: object) -> None:
+        checks.append(1)
+        real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tournaments, "check_terms", counted)
+    version = svc.event_version(event_id)
+    with pytest.raises(StaleVersionError):
+        svc.report_as(who, event_id, "2-1-0", expected_version=version - 1, idempotency_key="r1")
+    assert (checks, svc.event_version(event_id)) == ([1], version)
+    svc.report_as(who, event_id, "2-1-0", expected_version=version, idempotency_key="r1")
+    assert checks == [1, 1]
+    assert svc.event_version(event_id) == version + 1

@@ -9,10 +9,12 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 
+from events import store as store_module
 from events.codec import decode
-from events.schema import TOPIC_OF
+from events.schema import GENESIS_HASH, TOPIC_OF
 from events.store import ConcurrentWriteError, GameStore
 from projections.projector import Projector
 from referee.contract import Player
@@ -118,6 +120,32 @@ def test_bulk_insert_is_all_or_nothing(backend: RefereeService) -> None:
     with pytest.raises(ConcurrentWriteError):
         backend.store.insert_rows([("nim-other", rows), (game, rows)])
     assert not backend.store.exists("nim-other")
+
+
+def test_a_large_write_stores_the_library_s_rows_all_or_nothing(
+    backend: RefereeService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write of many events (a round's pairing and its games: ``BULK_FROM`` or more) is
+    stored past the library's ``save``: the rows are the store's mapper's, byte for byte,
+    in the log's order, and a stream another writer moved meanwhile stores none of it."""
+    monkeypatch.setattr(store_module, "BULK_FROM", 4)
+    store = backend.store
+    (created,) = store.events(backend.create_game("nim", PLAYERS).game_id)
+    after = store.last_position()
+    streams = [[msgspec.structs.replace(created, originator_id=f"nim-bulk{n}")] for n in range(5)]
+    sealed = store.append_streams([(0, GENESIS_HASH, stream) for stream in streams])
+    stored = store.notifications(after, 100)
+    assert [(n.originator_id, n.originator_version) for n in stored] == [
+        (e.originator_id, e.originator_version) for (e,) in sealed
+    ]
+    for note, (event,) in zip(stored, sealed, strict=True):
+        expected = store.mapper.to_stored_event(event)
+        assert (note.topic, bytes(note.state)) == (expected.topic, bytes(expected.state))
+    again = [[msgspec.structs.replace(created, originator_id=f"nim-more{n}")] for n in range(4)]
+    with pytest.raises(ConcurrentWriteError):  # nim-bulk0 is at version 1 now
+        store.append_streams([(0, GENESIS_HASH, s) for s in [*again, streams[0]]])
+    assert not any(store.exists(f"nim-more{n}") for n in range(4))
+    assert store.notifications(after, 100) == stored
 
 
 def test_log_pages_count_actions_and_keep_the_rest(backend: RefereeService) -> None:

@@ -108,46 +108,45 @@ async def _act(
     return Redirect(path=back, status_code=303)
 
 
-def _mine(event_id: str) -> str:
-    return f"/events/{quote(event_id)}/me"
+def _text(form: dict[str, str], field: str, bound: int = 1000) -> str:
+    """A field of the form, cut to its bound (what the API would refuse as too long)."""
+    return form.get(field, "")[:bound]
 
 
-@post("/events/{event_id:str}/me/call", include_in_schema=False, status_code=303, opt=SIGN_IN)
+def _form_route(path: str) -> post:
+    """The route of a page's form: posted by a browser, answered 303 to a page (``_act``),
+    signed in first (``SIGN_IN``), kept out of the OpenAPI document."""
+    return post(path, include_in_schema=False, status_code=303, opt=SIGN_IN)
+
+
+async def _as_player(
+    request: AnyRequest, event_id: str, form: dict[str, str], fn: Any, *args: Any, **kwargs: Any
+) -> Response[str] | Redirect:
+    """``_act`` for a form of a player's own page: the command on ``event_id``, then back
+    to that page."""
+    back = f"/events/{quote(event_id)}/me"
+    return await _act(request, form, back, fn, event_id, *args, **kwargs)
+
+
+@_form_route("/events/{event_id:str}/me/call")
 async def my_call(request: AnyRequest, event_id: FromPath[str]) -> Response[str] | Redirect:
     form = await _form(request)
-    svc = web_of(request).svc
-    return await _act(
-        request,
-        form,
-        _mine(event_id),
-        svc.call_as,
-        event_id,
-        _table(form),
-        reason=form.get("reason", "")[:1000],
+    call = web_of(request).svc.call_as
+    return await _as_player(
+        request, event_id, form, call, _table(form), reason=_text(form, "reason")
     )
 
 
-@post("/events/{event_id:str}/me/report", include_in_schema=False, status_code=303, opt=SIGN_IN)
+@_form_route("/events/{event_id:str}/me/report")
 async def my_report(request: AnyRequest, event_id: FromPath[str]) -> Response[str] | Redirect:
     form = await _form(request)
-    svc = web_of(request).svc
-    return await _act(
-        request,
-        form,
-        _mine(event_id),
-        svc.report_as,
-        event_id,
-        form.get("result", "")[:100],
-        table=_table(form),
+    report = web_of(request).svc.report_as
+    return await _as_player(
+        request, event_id, form, report, _text(form, "result", 100), table=_table(form)
     )
 
 
-@post(
-    "/events/{event_id:str}/me/reports/{report:int}/{answer:str}",
-    include_in_schema=False,
-    status_code=303,
-    opt=SIGN_IN,
-)
+@_form_route("/events/{event_id:str}/me/reports/{report:int}/{answer:str}")
 async def my_answer(
     request: AnyRequest, event_id: FromPath[str], report: FromPath[int], answer: FromPath[str]
 ) -> Response[str] | Redirect:
@@ -155,19 +154,18 @@ async def my_answer(
     svc = web_of(request).svc
     if answer not in ("confirm", "dispute"):
         return _page(render("calls_said.html", who=None, text="confirm or dispute", back="/"), 404)
-    return await _act(
+    return await _as_player(
         request,
-        form,
-        _mine(event_id),
-        svc.answer_as,
         event_id,
+        form,
+        svc.answer_as,
         report,
         confirm=answer == "confirm",
-        reason=form.get("reason", "")[:1000],
+        reason=_text(form, "reason"),
     )
 
 
-@post("/games/{game_id:str}/call", include_in_schema=False, status_code=303, opt=SIGN_IN)
+@_form_route("/games/{game_id:str}/call")
 async def game_call(request: AnyRequest, game_id: FromPath[str]) -> Response[str] | Redirect:
     form = await _form(request)
     svc = web_of(request).svc
@@ -177,16 +175,11 @@ async def game_call(request: AnyRequest, game_id: FromPath[str]) -> Response[str
         f"/games/{quote(game_id)}",
         svc.game_call_as,
         game_id,
-        reason=form.get("reason", "")[:1000],
+        reason=_text(form, "reason"),
     )
 
 
-@post(
-    "/queue/calls/{event_id:str}/{call:int}/{step:str}",
-    include_in_schema=False,
-    status_code=303,
-    opt=SIGN_IN,
-)
+@_form_route("/queue/calls/{event_id:str}/{call:int}/{step:str}")
 async def queue_step(
     request: AnyRequest, event_id: FromPath[str], call: FromPath[int], step: FromPath[str]
 ) -> Response[str] | Redirect:
@@ -195,7 +188,7 @@ async def queue_step(
     if not back.startswith("/queue") or "//" in back:
         back = "/queue"
     svc = web_of(request).svc
-    text = form.get("note" if step == "resolve" else "reason", "")[:1000]
+    text = _text(form, "note" if step == "resolve" else "reason")
     return await _act(request, form, back, svc.call_step_as, event_id, call, step, text)
 
 

@@ -16,7 +16,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Annotated, Any, Final
 from urllib.parse import quote
 
@@ -51,6 +51,7 @@ from web.eventcache import (
 from web.eventpaging import (
     FIND_MAX,
     PageAsked,
+    Pager,
     clamped,
     find_rows,
     page_number,
@@ -320,20 +321,66 @@ async def pairings_page(
             if board.round
             else None
         )
-        return render(
-            "event_pairings.html",
-            b=board,
-            page=shown,
-            rows=rows,
-            pager=pager,
-            posted=posted,
-            what="round's pairings",
-            top_slot=SLOT,
-        )
+        return _pairings_html(board, shown, rows, pager, posted, top_slot=SLOT)
 
     return await shared_answer(
         request, web, who, event_id, make, sealed=True, variant=(round_, shown, at)
     )
+
+
+def _pairings_html(
+    board: EventBoard,
+    shown: str,
+    rows: Sequence[Any],
+    pager: Pager,
+    posted: Posted | None,
+    **more: Any,
+) -> str:
+    """The pairings page (by table or by name, as ``shown``): the shared one, or narrowed
+    by a search (``find``) for one reader."""
+    return render(
+        "event_pairings.html",
+        b=board,
+        page=shown,
+        rows=rows,
+        pager=pager,
+        posted=posted,
+        what="round's pairings",
+        **more,
+    )
+
+
+def _standings_html(
+    board: EventBoard,
+    rows: Sequence[Any],
+    pager: Pager,
+    posted: Posted | None,
+    explained: dict[str, str] | None,
+    **more: Any,
+) -> str:
+    """The standings page: the shared one, or narrowed by a search (``find``) for one reader."""
+    return render(
+        "event_standings.html",
+        b=board,
+        page="standings",
+        rows=rows,
+        pager=pager,
+        posted=posted,
+        explained=explained,
+        what="standing",
+        **more,
+    )
+
+
+async def _explained(
+    web: Web, event_id: str, player: str | None, round_number: int | None
+) -> dict[str, str] | None:
+    """How ``player`` came to stand where they do (``referee event explain``), for the
+    standings page: ``None`` when nobody is asked about."""
+    if not player:
+        return None
+    text = await web.run(web.svc.event_explain, event_id, player, round_number)
+    return {"player": player, "text": text}
 
 
 async def _found_page(
@@ -357,17 +404,7 @@ async def _found_page(
     else:
         found = find_rows(board.pairings, find, lambda r: r["players"])
     rows, pager = paged(found, asked, [*query, ("find", find)])
-    page = render(
-        "event_pairings.html",
-        b=board,
-        page=shown,
-        rows=rows,
-        pager=pager,
-        posted=None,
-        what="round's pairings",
-        find=find,
-        **_context(who),
-    )
+    page = _pairings_html(board, shown, rows, pager, None, find=find, **_context(who))
     return Response(content=page.encode(), media_type=HTML, headers=PAGE_HEADERS)
 
 
@@ -439,24 +476,9 @@ async def standings_page(
             web, event_id, version, None, standings_after=round_, with_pairings=False
         )
         rows, pager = paged(board.standings, at, query)
-        explained = None
-        if explain:
-            explained = {
-                "player": explain,
-                "text": await web.run(web.svc.event_explain, event_id, explain, round_),
-            }
+        explained = await _explained(web, event_id, explain, round_)
         posted = await web.run(_posted, web, event_id, "standings", round_, board.standings)
-        return render(
-            "event_standings.html",
-            b=board,
-            page="standings",
-            rows=rows,
-            pager=pager,
-            posted=posted,
-            explained=explained,
-            what="standing",
-            top_slot=SLOT,
-        )
+        return _standings_html(board, rows, pager, posted, explained, top_slot=SLOT)
 
     return await shared_answer(
         request, web, who, event_id, make, sealed=True, variant=(round_, explain or None, at)
@@ -479,24 +501,8 @@ async def _found_standings(  # noqa: PLR0913, PLR0917 - the page's request, take
     find = find.strip()[:FIND_MAX]
     found = find_rows(board.standings, find, lambda r: [r["player"]])
     rows, pager = paged(found, asked, [*query, ("find", find)])
-    explained = None
-    if explain:
-        explained = {
-            "player": explain,
-            "text": await web.run(web.svc.event_explain, event_id, explain, round_number),
-        }
-    page = render(
-        "event_standings.html",
-        b=board,
-        page="standings",
-        rows=rows,
-        pager=pager,
-        posted=None,
-        explained=explained,
-        what="standing",
-        find=find,
-        **_context(who),
-    )
+    explained = await _explained(web, event_id, explain, round_number)
+    page = _standings_html(board, rows, pager, None, explained, find=find, **_context(who))
     return Response(content=page.encode(), media_type=HTML, headers=PAGE_HEADERS)
 
 

@@ -75,19 +75,19 @@ _HEADERS: dict[int, dict[str, Any]] = {
     429: {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait"}},
 }
 
+_A_CALL = (
+    "/api/events/{event_id}/calls/{call}",
+    {"event_id": "$response.body#/event_id", "call": "$response.body#/call"},
+)
+"""A judge call made: where it is read and answered (the event and call its answer names)."""
+
 # The routes that create something: (creating method, path) -> (the paths that follow from
 # it, by their start, and where the values of their path parameters are found).
 _CREATORS: dict[tuple[str, str], tuple[str, dict[str, str]]] = {
     ("post", "/api/games"): ("/api/games/{game_id}", {"game_id": "$response.body#/game_id"}),
     ("post", "/api/events"): ("/api/events/{event_id}", {"event_id": "$response.body#/event_id"}),
-    ("post", "/api/events/{event_id}/calls"): (
-        "/api/events/{event_id}/calls/{call}",
-        {"event_id": "$response.body#/event_id", "call": "$response.body#/call"},
-    ),
-    ("post", "/api/games/{game_id}/calls"): (
-        "/api/events/{event_id}/calls/{call}",
-        {"event_id": "$response.body#/event_id", "call": "$response.body#/call"},
-    ),
+    ("post", "/api/events/{event_id}/calls"): _A_CALL,
+    ("post", "/api/games/{game_id}/calls"): _A_CALL,  # the call goes to the game's event table
     ("post", "/api/events/{event_id}/reports"): (
         "/api/events/{event_id}/reports/{report}",
         {"event_id": "$response.body#/event_id", "report": "$response.body#/report"},

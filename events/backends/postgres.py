@@ -33,10 +33,10 @@ from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Composed, Identifier
 
 from events.backends.locks import SCHEMA_LOCK_KEY, STREAM_LOCK_KEY
+from events.backends.pgcommon import APPEND_FUNCTION, PostgresNaming, append_params
 
 __all__ = ["APPEND_FUNCTION", "PostgresBackend", "RefereePostgresRecorder"]
 
-APPEND_FUNCTION = "referee_append_rows"
 MISSING = (psycopg.errors.UndefinedTable, psycopg.errors.UndefinedFunction)
 """What a statement raises on a store whose tables (or append function) are not made yet."""
 
@@ -88,13 +88,7 @@ class RefereePostgresRecorder(PostgresApplicationRecorder):
         the error. Only a store whose tables are missing is set up, and the append made."""
         if not stored_events:
             return []
-        params = (
-            [str(e.originator_id) for e in stored_events],
-            [e.originator_version for e in stored_events],
-            [e.topic for e in stored_events],
-            [e.state for e in stored_events],
-            self.lock_wait,
-        )
+        params = append_params(stored_events, self.lock_wait)
         for attempt in (1, 2):
             with self.datastore.get_connection() as conn, conn.cursor() as cursor:
                 try:
@@ -179,14 +173,10 @@ def ensure_tables(recorder: Any) -> bool:
             cursor.execute("SELECT pg_advisory_unlock(%s)", (SCHEMA_LOCK_KEY,))
 
 
-class PostgresBackend:
+class PostgresBackend(PostgresNaming):
     """``events.backends.Backend`` over the PostgreSQL recorder. Reads run on the pool's
     autocommit connections, one statement one round trip; a read that finds the tables
     missing creates them and runs again (a new store reads as empty)."""
-
-    kind = "postgres"
-    position = "notification_id"
-    mark = "%s"
 
     def __init__(self, recorder: Any) -> None:
         self.recorder = recorder
@@ -197,9 +187,6 @@ class PostgresBackend:
             # The library's own recorder creates nothing when its statements find the
             # tables missing: they are made (when missing) before it is used.
             ensure_tables(recorder)
-
-    def qualified(self, table: str) -> str:
-        return f'"{self.schema}"."{table}"'
 
     @contextmanager
     def cursor(self) -> Iterator[Any]:
@@ -217,12 +204,6 @@ class PostgresBackend:
             conn.cursor(row_factory=tuple_row) as cursor,
         ):
             yield cursor
-
-    def has_table(self, table: str) -> bool:
-        with self.cursor() as cursor:
-            cursor.execute("SELECT to_regclass(%s)", (self.qualified(table),))
-            row = cursor.fetchone()
-        return bool(row and row[0])
 
     def ensure_tables(self) -> bool:
         return ensure_tables(self.recorder)

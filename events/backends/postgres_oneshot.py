@@ -47,6 +47,8 @@ from eventsourcing.persistence import (
     TrackingRecorder,
 )
 
+from events.backends.pgcommon import APPEND_FUNCTION, PostgresNaming, append_params
+
 __all__ = [
     "OneShotApplicationRecorder",
     "OneShotBackend",
@@ -54,7 +56,6 @@ __all__ = [
     "OneShotFactory",
 ]
 
-APPEND_FUNCTION = "referee_append_rows"  # events.backends.postgres makes it
 MISSING = ("42P01", "42883")  # undefined_table, undefined_function
 
 
@@ -213,13 +214,7 @@ class OneShotApplicationRecorder(ApplicationRecorder):
         whose tables or function are missing is set up first, as the psycopg recorder does."""
         if not stored_events:
             return []
-        params = (
-            [str(e.originator_id) for e in stored_events],
-            [e.originator_version for e in stored_events],
-            [e.topic for e in stored_events],
-            [e.state for e in stored_events],
-            self.lock_wait,
-        )
+        params = append_params(stored_events, self.lock_wait)
         for attempt in (1, 2):
             with self.datastore.connection() as conn:
                 rows = _missing_as_none(conn, self.call_append, params, last=attempt == 2)
@@ -352,14 +347,10 @@ class OneShotFactory(InfrastructureFactory[TrackingRecorder]):
         super().close()
 
 
-class OneShotBackend:
+class OneShotBackend(PostgresNaming):
     """``events.backends.Backend`` over ``OneShotApplicationRecorder``: reads and side
     tables over one psycopg connection; creating tables, bulk inserts and the read models'
     connections through the psycopg backend of the same store."""
-
-    kind = "postgres"
-    position = "notification_id"
-    mark = "%s"
 
     def __init__(self, recorder: OneShotApplicationRecorder) -> None:
         self.recorder = recorder
@@ -370,9 +361,6 @@ class OneShotBackend:
     def datastore(self) -> Any:
         """The library's psycopg datastore (the read models use its connections)."""
         return self.recorder.library_backend().datastore
-
-    def qualified(self, table: str) -> str:
-        return f'"{self.schema}"."{table}"'
 
     @contextmanager
     def cursor(self) -> Iterator[Any]:
@@ -389,12 +377,6 @@ class OneShotBackend:
                 _run(conn, "ROLLBACK")
                 raise
             _run(conn, "COMMIT" if write else "ROLLBACK")
-
-    def has_table(self, table: str) -> bool:
-        with self.cursor() as cursor:
-            cursor.execute("SELECT to_regclass(%s)", (self.qualified(table),))
-            row = cursor.fetchone()
-        return bool(row and row[0])
 
     def ensure_tables(self) -> bool:
         return self.recorder.ensure_tables()

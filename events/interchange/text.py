@@ -3,7 +3,8 @@
 Tag lines first (``[Game "prizmik"]``), a blank line, then one line per entry in
 the order it happened: an action as ``12. red c4xd5`` (the seat may be left out),
 everything else as a ``{...}`` comment: rejections, retractions, results, decks,
-adjustments, penalties, withdrawals, disputes, rulings and appeals. A retracted
+adjustments, penalties, withdrawals, disputes, rulings, appeals, and the judge calls
+of a game outside an event (REF-11). A retracted
 action stays in the record followed by its retraction, and the action that
 replaces it takes the same number.
 
@@ -22,7 +23,7 @@ import json
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -46,6 +47,8 @@ from referee.kit.decks import Deck, Decklist, SealedDeck, parse_decklist
 __all__ = [
     "REFEREE_VIEW",
     "TEXT_FORMAT",
+    "CallAnsweredLine",
+    "CallLine",
     "TextLine",
     "TextRecord",
     "conventional_result",
@@ -226,6 +229,22 @@ class TimeLimitLine(msgspec.Struct, frozen=True, tag="time-limit"):
     reason: str
 
 
+class CallLine(msgspec.Struct, frozen=True, tag="call"):
+    """A judge called to a game outside an event, from the game (REF-11.1)."""
+
+    by: str
+    reason: str
+
+
+class CallAnsweredLine(msgspec.Struct, frozen=True, tag="call-answered"):
+    """A referee's step on the call of event ``call`` (REF-11.2)."""
+
+    call: int
+    step: Literal["claim", "escalate", "resolve"]
+    by: str
+    note: str
+
+
 class MergedLine(msgspec.Struct, frozen=True, tag="offline-merged"):
     """Entries a table recorded offline, stored as the actions before this line (REF-9.4)."""
 
@@ -273,6 +292,8 @@ TextLine = (
     | PenaltyWithdrawnLine
     | WithdrawnLine
     | TimeLimitLine
+    | CallLine
+    | CallAnsweredLine
     | MergedLine
     | BranchLine
     | BranchKeptLine
@@ -380,6 +401,10 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
     "penalty-withdrawn": re.compile(r"^\{penalty-withdrawn (\d+): " + _S + r"\}$"),
     "withdrawn": re.compile(r"^\{withdrawn (\S+) by " + _W + r" (\S+): " + _S + r"\}$"),
     "time-limit": re.compile(r"^\{time-limit (\d{1,4}): " + _S + r"\}$"),
+    "call": re.compile(r"^\{call by " + _S + ": " + _S + r"\}$"),
+    "call-answered": re.compile(
+        r"^\{call-answered (\d+) (claim|escalate|resolve) by " + _S + ": " + _S + r"\}$"
+    ),
     "offline-merged": re.compile(
         r"^\{offline-merged "
         + _S
@@ -520,6 +545,13 @@ def _line(kind: str, g: tuple[str | None, ...]) -> TextLine:
         )
     if kind == "time-limit":
         return TimeLimitLine(int(s[0]), json.loads(s[1]))
+    if kind == "call":
+        return CallLine(json.loads(s[0]), json.loads(s[1]))
+    if kind == "call-answered":
+        return msgspec.convert(
+            {"call": int(s[0]), "step": s[1], "by": json.loads(s[2]), "note": json.loads(s[3])},
+            CallAnsweredLine,
+        )
     if kind == "offline-merged":
         return MergedLine(
             device=json.loads(s[0]),

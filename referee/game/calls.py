@@ -96,6 +96,7 @@ def decide_call(
     by: str,
     reason: str,
     base: dict[str, Any],
+    key: str = "",
 ) -> list[GameEvent]:
     """REF-11.1: a call to an open game outside an event (``event``: the event the game is
     played at, if any), while none of its calls is still open."""
@@ -114,7 +115,8 @@ def decide_call(
                 "REF-11.1",
                 f"a judge is already called to this game (call {call.number}, {call.status})",
             )
-    return [JudgeCalledToGame(**base, by=by, reason=why)]
+    keyed = key or msgspec.UNSET  # the writer's key, stored with the call
+    return [JudgeCalledToGame(**base, by=by, reason=why, idempotency_key=keyed)]
 
 
 def decide_answer(
@@ -147,4 +149,7 @@ def decide_answer(
         raise InvalidCommandError(
             "REF-11.2", f"call {number} is escalated: the head referee takes it"
         )
-    return [GameCallAnswered(**base, call=number, step=kind, by=by, note=text)]
+    keyed = command.idempotency_key or msgspec.UNSET
+    return [
+        GameCallAnswered(**base, call=number, step=kind, by=by, note=text, idempotency_key=keyed)
+    ]

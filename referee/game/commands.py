@@ -116,9 +116,11 @@ class SetTimeLimit(Versioned, frozen=True, kw_only=True):
 
 
 class CallJudge(Versioned, frozen=True, kw_only=True):
-    """A judge called to a game outside an event, from the game (REF-11.1)."""
+    """A judge called to a game outside an event, from the game (REF-11.1);
+    ``idempotency_key`` (HTTP ``Idempotency-Key``) is stored with the call."""
 
     reason: str = ""
+    idempotency_key: str = ""
 
 
 class AnswerCall(Versioned, frozen=True, kw_only=True):
@@ -129,6 +131,7 @@ class AnswerCall(Versioned, frozen=True, kw_only=True):
     step: str
     note: str = ""
     head: bool = False
+    idempotency_key: str = ""  # stored with the step, as a call's
 
 
 class WithdrawPenalty(Versioned, frozen=True, kw_only=True):

@@ -432,7 +432,9 @@ def _call(
     if isinstance(command, CallJudge):
         event = (view.created.meta or {}).get("event", "").strip()
         ended = view.ended is not None
-        return decide_call(calls, event, ended, command.by, command.reason, base)
+        return decide_call(
+            calls, event, ended, command.by, command.reason, base, command.idempotency_key
+        )
     return decide_answer(calls, command, base)
 
 

@@ -326,6 +326,9 @@ class JudgeCalledToGame(GameEvent, frozen=True, kw_only=True):
 
     by: str
     reason: str = ""
+    idempotency_key: str | msgspec.UnsetType = msgspec.UNSET
+    """The key its writer sent (HTTP ``Idempotency-Key``): a retry with it is refused,
+    nothing stored twice (``referee.game.write.check_key``); unset when none was sent."""
 
 
 class GameCallAnswered(GameEvent, frozen=True, kw_only=True):
@@ -336,6 +339,7 @@ class GameCallAnswered(GameEvent, frozen=True, kw_only=True):
     step: Literal["claim", "escalate", "resolve"]
     by: str
     note: str = ""
+    idempotency_key: str | msgspec.UnsetType = msgspec.UNSET  # as ``JudgeCalledToGame``'s
 
 
 class TimeLimitSet(GameEvent, frozen=True, kw_only=True):

@@ -44,7 +44,9 @@ looked for in one game is found under the same name in the others:
 and, where the game has them:
 
 ``adjust.py``
-    ``check_change`` and ``apply_change``: the referee's adjustments (REF-6.3).
+    ``check_change`` and ``apply_change``: the referee's adjustments (REF-6.3), one named
+    check and effect per primitive change, in the tables ``CHANGE_CHECKS`` and
+    ``CHANGE_EFFECTS`` (``referee.kit.adjustments.change_tables``).
 ``catalog.py`` (and ``catalogs/``)
     Catalog files: their schema, reading and checking, the shipped examples.
 ``decks.py``

@@ -7,6 +7,14 @@ takes and what they mean for its state (``GameRules.check_change`` and
 ``apply_change``), and its core invariants still hold: a card cannot leave an
 empty zone, a resource cannot go below zero.
 
+A game's ``adjust`` module declares, in the kit's one dispatch idiom
+(``referee.kit.dispatch``), a check and an effect for every kind of change, in the two
+tables ``change_tables`` makes: ``CHANGE_CHECKS`` (``(state, change, None) -> Verdict``)
+and ``CHANGE_EFFECTS`` (``(state, change, None) -> state``), each with a handler per
+member of ``Change`` (held to the whole union by ``tests/contract/test_game_kit.py``);
+the kinds a game does not take are registered with ``refuse_changes``, which refuses
+them with the game's clause and words.
+
 Notation, one change each, ``;`` between several::
 
     move p1 hand>discard Fire Imp      a named card from one zone to another
@@ -20,13 +28,19 @@ Notation, one change each, ``;`` between several::
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import TypeAlias, TypeVar, get_args
 
 import msgspec
 
 from referee.errors import AdjustmentSyntaxError
+from referee.kit.dispatch import Dispatch
+from referee.verdicts import Verdict
 
 __all__ = [
     "Change",
+    "ChangeChecks",
+    "ChangeEffects",
     "ChangeResource",
     "ChangeStat",
     "Destroy",
@@ -35,8 +49,10 @@ __all__ = [
     "Tap",
     "Untap",
     "change_notation",
+    "change_tables",
     "parse_adjustment",
     "parse_change",
+    "refuse_changes",
 ]
 
 
@@ -78,6 +94,48 @@ class DrawCards(msgspec.Struct, frozen=True, tag="draw"):
 
 
 Change = MoveCard | ChangeStat | ChangeResource | Tap | Untap | Destroy | DrawCards
+
+StateT = TypeVar("StateT")
+ChangeChecks: TypeAlias = Dispatch[StateT, None, Verdict]
+"""A game's check of each kind of change, by its type: ``(state, change, None) -> Verdict``."""
+ChangeEffects: TypeAlias = Dispatch[StateT, None, StateT]
+"""A game's effect of each kind of checked change, by its type: ``(state, change, None) ->
+state``."""
+
+_BY_TAG: dict[str, type[Change]] = {kind.__struct_config__.tag: kind for kind in get_args(Change)}
+
+
+def change_tables(
+    state: type[StateT], game: str
+) -> tuple[ChangeChecks[StateT], ChangeEffects[StateT]]:
+    """A game's two tables of adjustments, empty, for positions of type ``state``::
+
+    CHANGE_CHECKS, CHANGE_EFFECTS = change_tables(CrystaleState, "Crystale")
+    """
+    return Dispatch(f"checks of {game} adjustments"), Dispatch(f"{game} adjustments")
+
+
+def refuse_changes(
+    tables: tuple[ChangeChecks[StateT], ChangeEffects[StateT]],
+    tags: Iterable[str],
+    clause: str,
+    reason: str,
+) -> None:
+    """Register the kinds of change a game does not take, by their notation's word
+    (``stat``, ``tap``, ...): each is refused with ``clause`` and ``reason``, so its effect
+    is never reached (``TypeError`` if it were)."""
+    checks, effects = tables
+
+    def refused(state: StateT, change: Change, _: None) -> Verdict:
+        return Verdict.illegal(clause, reason)
+
+    def never(state: StateT, change: Change, _: None) -> StateT:
+        raise TypeError(f"change is a {type(change).__name__}, which {checks.what} refuse")
+
+    for tag in tags:
+        checks.add(_BY_TAG[tag], refused)
+        effects.add(_BY_TAG[tag], never)
+
 
 _WORD = r"[A-Za-z0-9_#-]+"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [

@@ -11,7 +11,9 @@ Each game declares its tables once, beside the handlers: ``ENTRY_CHECKS`` in its
 ``checks`` module (``(state, entry, extra) -> Verdict``) and ``ENTRY_EFFECTS`` in its
 ``engine`` (``(state, entry, extra) -> state``), one decorated function per entry type;
 the contract suite (``tests/contract/test_game_kit.py``) holds every built-in game to
-tables that cover its whole action union. A game whose entries are all one struct
+tables that cover its whole action union. A game taking the referee's adjustments declares
+``CHANGE_CHECKS`` and ``CHANGE_EFFECTS`` in its ``adjust`` module the same way, one per kind
+of primitive change (``referee.kit.adjustments``). A game whose entries are all one struct
 telling its kinds apart by a ``kind`` field (PRIZMIK's ``deploy``, ``move`` and
 ``capture``) registers its handlers by that kind with ``Dispatch.tagged`` and looks
 them up with ``handlers[entry.kind]``. The referee's own commands on a game are decided

@@ -571,7 +571,7 @@ def _next_kind(state: Tournament) -> RoundKind:
         return "elimination"
     if settings.format == "round-robin":
         return "round-robin"
-    swiss = len(state.kind_rounds("swiss", "pods"))
+    swiss = sum(kind in ("swiss", "pods") for kind in state.round_kinds().values())
     if swiss < state.planned_swiss_rounds():
         return "pods" if settings.pods else "swiss"
     if settings.cut:

@@ -207,18 +207,7 @@ def _confirmed(
 
 def _played(state: Tournament, number: int, table: int) -> Score:
     """The games recorded at the table so far, for its first-listed player."""
-    current = state.tables[(number, table)]
-    first, second = current.players
-    wins = losses = draws = 0
-    for _, placings in current.game_results:
-        places = dict(placings)
-        if places.get(first) == places.get(second):
-            draws += 1
-        elif places.get(first, 99) < places.get(second, 99):
-            wins += 1
-        else:
-            losses += 1
-    return Score(wins, losses, draws)
+    return state.tables[(number, table)].games_score()
 
 
 def _file(state: Tournament, command: FileReport) -> tuple[Fact, ...]:

@@ -97,6 +97,21 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     reported: Result | None = None
     corrections: int = 0
 
+    def games_score(self) -> Score:
+        """The linked games' results so far, for the first-listed of the two players: a game
+        with both placed alike (or neither placed) is a draw, the better place wins."""
+        first, second = self.players
+        wins = losses = draws = 0
+        for _, placings in self.game_results:
+            places = dict(placings)
+            if places.get(first) == places.get(second):
+                draws += 1
+            elif places.get(first, 99) < places.get(second, 99):
+                wins += 1
+            else:
+                losses += 1
+        return Score(wins, losses, draws)
+
 
 class CallState(msgspec.Struct, frozen=True, kw_only=True):
     """A judge call (EV-10): where, who called and why, and where it stands now."""
@@ -266,20 +281,11 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
             return None
         if len(state.players) != 2:
             return Placement(state.game_results[0][1])
-        first, second = state.players
-        wins = losses = draws = 0
-        for _, placings in state.game_results:
-            places = dict(placings)
-            if places.get(first) == places.get(second):
-                draws += 1
-            elif places.get(first, 99) < places.get(second, 99):
-                wins += 1
-            else:
-                losses += 1
+        played = state.games_score()
         assert self.settings is not None
         need = games_to_win(self.settings.match)
-        if wins >= need or losses >= need:
-            return Score(wins, losses, draws)
+        if played.wins >= need or played.losses >= need:
+            return played
         return None
 
     def open_round(self) -> int | None:
@@ -294,6 +300,14 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
 
     def kind_rounds(self, *kinds: str) -> list[Round]:
         return [self.rounds[n] for n in sorted(self.rounds) if self.rounds[n].kind in kinds]
+
+    def round_kinds(self) -> dict[int, str]:
+        """Every round's kind by number. Rounds that keep their earlier rounds apart (an
+        event snapshot's, ``kinds``) answer without reading those rounds' pairings."""
+        kept = getattr(self.rounds, "kinds", None)
+        if kept is not None:
+            return dict(kept())
+        return {number: rnd.kind for number, rnd in self.rounds.items()}
 
     def planned_swiss_rounds(self) -> int:
         """Swiss (or pod) rounds to play: the setting, else the default table (EV-1.3)."""
@@ -369,7 +383,21 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
         """Opponents met in non-playoff rounds, and byes had, per player."""
         met: dict[str, set[str]] = {p: set() for p in self.players}
         byes: dict[str, int] = {p: 0 for p in self.players}
-        for rnd in self.rounds.values():
+        # rounds that keep their earlier rounds apart (an event snapshot's) may keep those
+        # rounds' history as this walk makes it (opponents, byes): the 45,000 earlier
+        # pairings of a large event's round 10 are then not read; the rest are walked
+        kept = getattr(self.rounds, "kept_history", None)
+        older = kept() if kept is not None else None
+        if older is not None:
+            old_met, old_byes, numbers = older
+            for player, opponents in old_met.items():
+                met[player].update(opponents)
+            for player, count in old_byes.items():
+                byes[player] += count
+            rounds: Iterable[Round] = [self.rounds[n] for n in self.rounds if n not in numbers]
+        else:
+            rounds = self.rounds.values()
+        for rnd in rounds:
             if rnd.kind in ("cut", "elimination"):
                 continue
             for pairing in rnd.pairings:
@@ -435,7 +463,7 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
         """
         active = {e.id: e for e in self.active(round_number)}
         met, byes = self.history()
-        played = any(r.kind not in ("cut", "elimination") for r in self.rounds.values())
+        played = any(k not in ("cut", "elimination") for k in self.round_kinds().values())
         if played:
             ranked = (
                 ranking if ranking is not None else [(s.player, s.points) for s in self.standings()]

@@ -7,6 +7,7 @@ text is read by ``read_entry`` or refused with ``ActionSyntaxError`` and then ju
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee import games
-from referee.capabilities import adjustments_of
+from referee.capabilities import AdjustmentRules, adjustments_of
 from referee.errors import ActionSyntaxError, AdjustmentSyntaxError
 from referee.kit.adjustments import (
     Change,
@@ -87,29 +88,44 @@ def changes(names: list[str]) -> st.SearchStrategy[Change]:
     )
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_check_change_answers_every_change_with_a_verdict(
+def _adjustable(
     game: str, tmp_path_factory: pytest.TempPathFactory
-) -> None:
+) -> tuple[AdjustmentRules[Any], list[Any], list[str]]:
+    """The game's adjustment rules (the test skipped for a game that takes none), and the
+    positions and names its played games give."""
     rules = adjustments_of(games.load(game))
     if rules is None:
         pytest.skip(f"{game} takes no adjustments (REF-6.3)")
     states, names = positions(game, tmp_path_factory.getbasetemp())
+    return rules, states, names
+
+
+def _checked_in_turn(rules: AdjustmentRules[Any], state: Any, changes: Iterable[Change]) -> None:
+    """Each change checked, then applied, until one is refused: every check answers a
+    verdict, and a refusal names a clause and a reason (no internal error text)."""
+    for change in changes:
+        verdict = rules.check_change(state, change)
+        assert isinstance(verdict, Verdict)
+        for violation in verdict.violations:
+            assert violation.clause
+            assert violation.reason
+            assert "tuple.index" not in violation.reason
+        if not verdict.legal:
+            return
+        state = rules.apply_change(state, change)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_check_change_answers_every_change_with_a_verdict(
+    game: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    rules, states, names = _adjustable(game, tmp_path_factory)
     some_changes = st.lists(changes(names), min_size=1, max_size=3)  # built once, drawn often
 
     @FUZZ
     @given(st.sampled_from(states), st.data())
     def run(state: Any, data: st.DataObject) -> None:
-        for change in data.draw(some_changes):
-            verdict = rules.check_change(state, change)
-            assert isinstance(verdict, Verdict)
-            for violation in verdict.violations:
-                assert violation.clause
-                assert violation.reason
-                assert "tuple.index" not in violation.reason
-            if not verdict.legal:
-                return
-            state = rules.apply_change(state, change)
+        _checked_in_turn(rules, state, data.draw(some_changes))
 
     run()
 
@@ -118,10 +134,7 @@ def test_check_change_answers_every_change_with_a_verdict(
 def test_adjustment_text_is_read_or_refused_and_then_checked(
     game: str, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    rules = adjustments_of(games.load(game))
-    if rules is None:
-        pytest.skip(f"{game} takes no adjustments (REF-6.3)")
-    states, names = positions(game, tmp_path_factory.getbasetemp())
+    rules, states, names = _adjustable(game, tmp_path_factory)
     word = st.sampled_from(
         [
             "move",
@@ -155,12 +168,7 @@ def test_adjustment_text_is_read_or_refused_and_then_checked(
             parsed = parse_adjustment(text)
         except AdjustmentSyntaxError:
             return
-        for change in parsed:
-            verdict = rules.check_change(state, change)
-            assert isinstance(verdict, Verdict)
-            if not verdict.legal:
-                return
-            state = rules.apply_change(state, change)
+        _checked_in_turn(rules, state, parsed)
 
     run()
 

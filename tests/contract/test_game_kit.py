@@ -13,8 +13,10 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from referee import games
+from referee.capabilities import adjustments_of
 from referee.drawings import BUILT_IN as DRAWINGS
 from referee.drawings import has_drawing
+from referee.kit.adjustments import Change
 from referee.kit.dispatch import Dispatch
 from tests.rulebooks import ROOT
 
@@ -60,10 +62,34 @@ def test_a_shipped_game_declares_one_check_and_one_effect_per_kind_of_entry(game
     """The one dispatch idiom (``referee.kit.dispatch``): a game's ``checks`` module holds
     ``ENTRY_CHECKS`` and its ``engine`` ``ENTRY_EFFECTS``, each with a handler for every
     kind of entry the game has and for nothing else."""
-    keys = _entry_keys(game)
+    _holds_tables(game, _entry_keys(game), ("checks", "ENTRY_CHECKS"), ("engine", "ENTRY_EFFECTS"))
+
+
+@pytest.mark.parametrize("game", games.BUILT_IN)
+def test_a_game_taking_adjustments_declares_one_check_and_one_effect_per_change(game: str) -> None:
+    """REF-6.3 in the same idiom: a game whose rules take the referee's adjustments carries
+    them out in its ``adjust`` module, whose ``CHANGE_CHECKS`` and ``CHANGE_EFFECTS`` hold a
+    handler for every primitive change of the kit (``referee.kit.adjustments.Change``; a kind
+    the game does not take is refused there, with its clause) and for nothing else."""
+    rules = games.load(game)
+    adjusting = adjustments_of(rules)
+    if adjusting is None:
+        assert not (ROOT / "referee" / "games" / game / "adjust.py").is_file(), game
+        return
+    adjust = import_module(f"referee.games.{game}.adjust")
+    assert adjusting.check_change is adjust.check_change, game
+    assert adjusting.apply_change is adjust.apply_change, game
+    changes: list[type | str] = list(typing.get_args(Change))
+    _holds_tables(game, changes, ("adjust", "CHANGE_CHECKS"), ("adjust", "CHANGE_EFFECTS"))
+
+
+def _holds_tables(game: str, keys: list[type | str], *tables: tuple[str, str]) -> None:
+    """Each of ``tables`` (module, name) is a ``Dispatch`` with a handler for every one of
+    ``keys`` and for nothing else."""
     assert keys, game
-    for module, table in (("checks", "ENTRY_CHECKS"), ("engine", "ENTRY_EFFECTS")):
+    for module, table in tables:
+        where = f"referee/games/{game}/{module}.py: {table}"
         dispatch = getattr(import_module(f"referee.games.{game}.{module}"), table, None)
-        assert isinstance(dispatch, Dispatch), f"referee/games/{game}/{module}.py: {table}"
-        assert dispatch.missing(keys) == [], f"{game} {table}"
-        assert set(dispatch.handlers) == set(keys), f"{game} {table}: handles more"
+        assert isinstance(dispatch, Dispatch), where
+        assert dispatch.missing(keys) == [], where
+        assert set(dispatch.handlers) == set(keys), f"{where} handles more"

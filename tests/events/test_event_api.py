@@ -11,6 +11,20 @@ from litestar.testing import TestClient
 from tests.web.conftest import Tokens, auth, table_token
 
 
+def _enter(
+    client: TestClient[Litestar],
+    event: str,
+    headers: dict[str, str],
+    players: list[str],
+    **more: Any,
+) -> None:
+    """``players`` registered in ``event`` (201), with ``more`` of the form (``byes``)."""
+    answer = client.post(
+        f"/api/events/{event}/players", json={"players": players, **more}, headers=headers
+    )
+    assert answer.status_code == 201, answer.text
+
+
 def test_an_event_run_over_http_by_its_roles(
     client: TestClient[Litestar], tokens: Tokens, store: str
 ) -> None:
@@ -29,12 +43,7 @@ def test_an_event_run_over_http_by_its_roles(
 
     players = ["Ann", "Ben", "Cal", "Dee", "Eve"]
     keeper = auth(tokens["scorekeeper"])
-    assert (
-        client.post(
-            f"/api/events/{event}/players", json={"players": players}, headers=keeper
-        ).status_code
-        == 201
-    )
+    _enter(client, event, keeper, players)
     assert (
         client.post(f"/api/events/{event}/rounds", json={}, headers=keeper).status_code == 403
     )  # only the head pairs
@@ -49,33 +58,18 @@ def test_an_event_run_over_http_by_its_roles(
 
     # a table referee reports only their own table of their own event
     tokens["table1"] = table_token(store, event, "1")
-    assert (
-        client.post(
-            f"/api/events/{event}/results",
-            json={"slips": ["2=2-0-0"]},
-            headers=auth(tokens["table1"]),
-        ).status_code
-        == 403
-    )
-    assert (
-        client.post(
-            f"/api/events/{event}/results",
-            json={"slips": ["1=2-1-0"]},
-            headers=auth(tokens["table1"]),
-        ).status_code
-        == 201
-    )
+
+    def report(headers: dict[str, str], slip: str) -> Any:
+        return client.post(f"/api/events/{event}/results", json={"slips": [slip]}, headers=headers)
+
+    assert report(auth(tokens["table1"]), "2=2-0-0").status_code == 403
+    assert report(auth(tokens["table1"]), "1=2-1-0").status_code == 201
     before = client.get(f"/api/events/{event}", headers=head).json()["version"]
-    again = client.post(f"/api/events/{event}/results", json={"slips": ["1=2-0-0"]}, headers=head)
+    again = report(head, "1=2-0-0")
     assert again.status_code == 400
     assert "EV-3.6" in again.text
     assert client.get(f"/api/events/{event}", headers=head).json()["version"] == before
-    assert (
-        client.post(
-            f"/api/events/{event}/results", json={"slips": ["2=0-2-0"]}, headers=keeper
-        ).status_code
-        == 201
-    )
+    assert report(keeper, "2=0-2-0").status_code == 201
     fixed = client.post(
         f"/api/events/{event}/corrections",
         json={"round": 1, "slip": "1=1-2-0", "reason": "swapped"},
@@ -116,29 +110,14 @@ def test_a_13_player_pod_event_end_to_end_over_http(
         headers=head,
     ).json()["event_id"]
     names = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea"]
-    assert (
-        client.post(
-            f"/api/events/{event}/players", json={"players": names}, headers=keeper
-        ).status_code
-        == 201
-    )
-    assert (
-        client.post(
-            f"/api/events/{event}/players", json={"players": ["Max"], "byes": 1}, headers=keeper
-        ).status_code
-        == 201
-    )
+    _enter(client, event, keeper, names)
+    _enter(client, event, keeper, ["Max"], byes=1)
     for number in range(1, 4):
         rows = client.post(f"/api/events/{event}/rounds", json={}, headers=head).json()
         pods = [r for r in rows if not r["bye"]]
         if number == 1:
             assert [r["players"] for r in rows if r["bye"]] == [["Max"]]
-            assert (
-                client.post(
-                    f"/api/events/{event}/players", json={"players": ["Ned"]}, headers=keeper
-                ).status_code
-                == 201
-            )  # late entry
+            _enter(client, event, keeper, ["Ned"])  # late entry
         if number == 2:
             spec = {"pods": [p["players"] for p in reversed(pods)]}
             changed = client.post(

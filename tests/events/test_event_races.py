@@ -32,20 +32,20 @@ def paired(db: Path) -> tuple[str, list[tuple[int, tuple[str, ...]]]]:
 def overtaken(svc: RefereeService, meanwhile: Callable[[], Any]) -> Iterator[list[int]]:
     """``svc``'s next append finds ``meanwhile`` (another process's write) stored between
     its decision and its commit; yields the number of appends tried."""
-    real = svc.store.append_streams
+    real = svc.store.append_sealed
     tries: list[int] = [0]
 
-    def append(batches: Any) -> Any:
+    def append(streams: Any) -> list[int]:
         tries[0] += 1
         if tries[0] == 1:
             meanwhile()
-        return real(batches)
+        return real(streams)
 
-    svc.store.append_streams = append  # type: ignore[method-assign]
+    svc.store.append_sealed = append  # type: ignore[method-assign]
     try:
         yield tries
     finally:
-        svc.store.append_streams = real  # type: ignore[method-assign]
+        svc.store.append_sealed = real  # type: ignore[method-assign]
 
 
 def test_a_slip_judged_before_another_process_stored_is_judged_again(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ import pytest
 from events.schema import DeckRegistered, GameCreated
 from referee.contract import Setup
 from referee.kit.decks import SealedDeck
+from referee.tournament import facts as f
 from service.app import RefereeService, open_service
 from service.errors import RefusedError
 from service.tournaments import EventRefusedError
@@ -94,6 +95,26 @@ def test_pairing_stores_round_and_games_in_one_transaction(svc: RefereeService) 
     assert set(svc.store.game_ids()) == before
     assert svc.event_info(event).current_round == 0
     assert len(svc.event_pair(event)) == 4
+
+
+def test_a_fact_a_write_foresaw_but_did_not_store_is_never_folded(svc: RefereeService) -> None:
+    """A write applies its facts before storing them, and the fold of the stored facts takes
+    the states it foresaw (a round's pairing is applied once); a stored fact other than the
+    foreseen one is applied afresh (EV-2.6: only the player who dropped is dropped)."""
+    event = svc.event_new("Foreseen", "gammasphere").event_id
+    svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
+    svc.event_pair(event)
+    loaded = svc.parts.events._event(event)
+    state = loaded.state
+    ann, ben = state.find("Ann"), state.find("Ben")
+    assert ann is not None
+    assert ben is not None
+    loaded.applied(state, f.PlayerDropped(player=ben, after_round=1, reason="foreseen only"))
+    svc.event_drop(event, "Ann", reason="stored")
+    after = svc.event_state(event)
+    assert after.players[ann].dropped_after == 1
+    assert after.players[ben].dropped_after is None
+    assert after == open_service(svc.store.path or "").event_state(event)  # the log's fold
 
 
 def test_a_disqualification_drops_the_player_and_repeats_are_upgraded(

@@ -18,6 +18,7 @@ from projections.event_state import (
     EventSnapshot,
     EventSnapshots,
     PartedMap,
+    PartedRounds,
     decode_snapshot,
 )
 from service import tournaments
@@ -444,3 +445,66 @@ def test_kept_standings_pair_as_the_standings_recomputed(
             with open_service(db) as svc:
                 assert reads(svc, event) == fresh_read(db, event)
                 assert svc.verify(event).bad == 0
+
+
+def rounds_unread(svc: RefereeService, event: str) -> bool:
+    """Whether the loaded event's earlier rounds' pairings are still unread."""
+    rounds = svc.parts.events._event(event).state.rounds
+    return isinstance(rounds, PartedRounds) and rounds._history._rounds is None
+
+
+def test_a_pairing_reads_the_kept_history_not_the_earlier_pairings(tmp_path: Path) -> None:
+    """The head keeps the earlier rounds' kinds and pairing history (each player's opponents
+    and byes): pairing the next round (EV-5.3 no rematch, EV-5.4 one bye) decodes none of
+    their pairings, and pairs as the whole log does, round after round."""
+    db = tmp_path / "e.db"
+    event = build(db, rounds=2)
+    (tmp_path / "copy").mkdir()
+    copy = tmp_path / "copy" / "e.db"  # the store alone: no snapshot beside it
+    for _ in range(2):  # rounds 3 and 4, each with one more round in the history
+        copy.write_bytes(db.read_bytes())
+        with open_service(db) as svc:
+            state = svc.parts.events._event(event).state
+            kept = (state.history(), state.round_kinds())
+            assert rounds_unread(svc, event)
+            pairing = [(r.table, r.players, r.bye) for r in svc.event_pair(event)]
+            assert rounds_unread(svc, event)
+            slips = [f"{table}=2-1-0" for table, _, bye in pairing if not bye]
+            svc.event_result(event, slips)
+        with open_service(copy) as svc:
+            whole = svc.event_state(event)
+            assert kept == (whole.history(), whole.round_kinds())
+            assert [(r.table, r.players, r.bye) for r in svc.event_pair(event)] == pairing
+    with open_service(db) as svc:
+        assert svc.verify(event).bad == 0
+
+
+def test_verify_drops_a_snapshot_whose_kept_pairing_history_differs(tmp_path: Path) -> None:
+    """``verify`` compares the pairing history the head keeps with the log's: a rematch the
+    cache alone forgot (EV-5.3) would let the next round pair it again."""
+    db = tmp_path / "e.db"
+    event = build(db, rounds=3)
+    with open_service(db) as svc:
+        svc.event_pair(event)
+        assert svc.verify(event).bad == 0
+    projections = db.with_name(db.stem + ".projections.db")
+    with sqlite3.connect(projections) as conn:
+        (head,) = conn.execute(
+            "SELECT head FROM event_snapshot WHERE event_id = ?", (event,)
+        ).fetchone()
+        fields = msgspec.msgpack.decode(bytes(head))
+        met, byes = msgspec.msgpack.decode(fields["old_met"])
+        player = next(p for p, opponents in met.items() if opponents)
+        met[player] = met[player][1:]  # one earlier opponent forgotten
+        fields["old_met"] = msgspec.msgpack.encode([met, byes])
+        conn.execute(
+            "UPDATE event_snapshot SET head = ? WHERE event_id = ?",
+            (msgspec.msgpack.encode(fields), event),
+        )
+    with open_service(db) as svc:
+        report = svc.verify(event)
+        assert report.bad == 1
+        (finding,) = report.reports[0].findings
+        assert finding.problem == "snapshot"
+        assert "pairing history" in finding.detail
+    assert snapshot_row(db, event) is None

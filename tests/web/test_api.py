@@ -209,136 +209,44 @@ def test_roles(client: Client, tokens: Tokens) -> None:
     )
     at2 = new_game(client, head, table="2")["game_id"]
 
-    assert (
-        client.post(
-            f"/api/games/{at1}/entries", json={"text": "e1>e2"}, headers=auth(tom)
-        ).status_code
-        == 201
-    )
-    is_problem(
-        client.post(f"/api/games/{at2}/entries", json={"text": "e1>e2"}, headers=auth(tom)),
-        403,
-        "forbidden",
-    )
-    assert (
-        client.post(
-            f"/api/games/{at2}/entries", json={"text": "e1>e2"}, headers=auth(tia)
-        ).status_code
-        == 201
-    )
+    def send(token: str, path: str, body: dict[str, Any]) -> Any:
+        return client.post(f"/api/games/{path}", json=body, headers=auth(token))
+
+    def done(token: str, path: str, body: dict[str, Any]) -> None:
+        assert send(token, path, body).status_code == 201
+
+    def forbidden(token: str, path: str, body: dict[str, Any]) -> None:
+        is_problem(send(token, path, body), 403, "forbidden")
+
+    done(tom, f"{at1}/entries", {"text": "e1>e2"})
+    forbidden(tom, f"{at2}/entries", {"text": "e1>e2"})
+    done(tia, f"{at2}/entries", {"text": "e1>e2"})
     for who in ("scorekeeper", "ann", "public"):
-        is_problem(
-            client.post(
-                f"/api/games/{at1}/entries", json={"text": "e8>e7"}, headers=auth(tokens[who])
-            ),
-            403,
-            "forbidden",
-        )
-        is_problem(
-            client.post(
-                f"/api/games/{at1}/check", json={"text": "e8>e7"}, headers=auth(tokens[who])
-            ),
-            403,
-            "forbidden",
-        )
+        forbidden(tokens[who], f"{at1}/entries", {"text": "e8>e7"})
+        forbidden(tokens[who], f"{at1}/check", {"text": "e8>e7"})
     # corrections: a table referee undoes at their table;
     # backups and penalties are the head referee's
-    assert (
-        client.post(
-            f"/api/games/{at1}/retractions", json={"reason": "slip"}, headers=auth(tom)
-        ).status_code
-        == 201
-    )
-    client.post(f"/api/games/{at1}/entries", json={"text": "e1>e2"}, headers=auth(tom))
-    is_problem(
-        client.post(f"/api/games/{at1}/backups", json={"to": 0, "reason": "x"}, headers=auth(tom)),
-        403,
-        "forbidden",
-    )
-    is_problem(
-        client.post(
-            f"/api/games/{at1}/penalties",
-            json={"seat": "blue", "level": "warning", "infraction": "slow play"},
-            headers=auth(tom),
-        ),
-        403,
-        "forbidden",
-    )
-    assert (
-        client.post(
-            f"/api/games/{at1}/penalties",
-            json={"seat": "blue", "level": "warning", "infraction": "slow play"},
-            headers=auth(head),
-        ).status_code
-        == 201
-    )
-    is_problem(
-        client.post(
-            f"/api/games/{at1}/end",
-            json={"how": "adjudication", "who": "red", "reason": "time"},
-            headers=auth(tom),
-        ),
-        403,
-        "forbidden",
-    )
+    done(tom, f"{at1}/retractions", {"reason": "slip"})
+    send(tom, f"{at1}/entries", {"text": "e1>e2"})
+    forbidden(tom, f"{at1}/backups", {"to": 0, "reason": "x"})
+    penalty = {"seat": "blue", "level": "warning", "infraction": "slow play"}
+    forbidden(tom, f"{at1}/penalties", penalty)
+    done(head, f"{at1}/penalties", penalty)
+    forbidden(tom, f"{at1}/end", {"how": "adjudication", "who": "red", "reason": "time"})
     # a player disputes in their own game only;
     # a table referee rules first, the head referee finally
-    dispute = client.post(
-        f"/api/games/{at1}/disputes",
-        json={"event": 4, "claim": "I meant e1>d1"},
-        headers=auth(tokens["ann"]),
-    )
-    assert dispute.status_code == 201
+    done(tokens["ann"], f"{at1}/disputes", {"event": 4, "claim": "I meant e1>d1"})
     log = client.get(f"/api/games/{at1}/log", headers=auth(head)).json()
     assert log[-1]["kind"] == "dispute"
     assert log[-1]["by"] == "Ann"
     other = new_game(client, head, table="2", players={"red": "Cy", "blue": "Di"})["game_id"]
-    is_problem(
-        client.post(
-            f"/api/games/{other}/disputes",
-            json={"event": 1, "claim": "x"},
-            headers=auth(tokens["ann"]),
-        ),
-        403,
-        "forbidden",
-    )
+    forbidden(tokens["ann"], f"{other}/disputes", {"event": 1, "claim": "x"})
     ruling = {"decision": "uphold", "clause": "PZ-1.4", "reason": "the video shows e1>e2"}
-    is_problem(
-        client.post(
-            f"/api/games/{at1}/disputes/1/rulings",
-            json={**ruling, "final": True},
-            headers=auth(tom),
-        ),
-        403,
-        "forbidden",
-    )
-    assert (
-        client.post(
-            f"/api/games/{at1}/disputes/1/rulings", json=ruling, headers=auth(tom)
-        ).status_code
-        == 201
-    )
-    assert (
-        client.post(
-            f"/api/games/{at1}/disputes/1/appeals",
-            json={"grounds": "unclear"},
-            headers=auth(tokens["ann"]),
-        ).status_code
-        == 201
-    )
-    is_problem(
-        client.post(f"/api/games/{at1}/disputes/1/rulings", json=ruling, headers=auth(tom)),
-        403,
-        "forbidden",
-    )
-    assert (
-        client.post(
-            f"/api/games/{at1}/disputes/1/rulings",
-            json={**ruling, "final": True},
-            headers=auth(head),
-        ).status_code
-        == 201
-    )
+    forbidden(tom, f"{at1}/disputes/1/rulings", {**ruling, "final": True})
+    done(tom, f"{at1}/disputes/1/rulings", ruling)
+    done(tokens["ann"], f"{at1}/disputes/1/appeals", {"grounds": "unclear"})
+    forbidden(tom, f"{at1}/disputes/1/rulings", ruling)
+    done(head, f"{at1}/disputes/1/rulings", {**ruling, "final": True})
     # reading: audit and verify for staff; everyone reads positions and the scoreboard
     for who in ("head", "table1", "scorekeeper"):
         assert client.get(f"/api/games/{at1}/audit", headers=auth(tokens[who])).status_code == 200

@@ -119,6 +119,30 @@ def test_a_call_from_the_event_game_goes_to_its_table(
     )
 
 
+def test_ref_11_an_idempotency_key_on_a_game_s_call_is_kept_with_the_call(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    """A call from a game outside an event sent again with its ``Idempotency-Key`` is
+    refused (409) and stores nothing twice, as an event's write is; a step on it too. The
+    key is stored with the call's fact, in the game's own stream."""
+    body = {"game": "prizmik", "players": {"red": "Cal", "blue": "Dee"}, "meta": {"table": "4"}}
+    game = client.post("/api/games", json=body, headers=auth(tokens["head"])).json()["game_id"]
+    keyed = {**auth(tokens["head"]), "Idempotency-Key": "call-1"}
+    first = client.post(f"/api/games/{game}/calls", json={"reason": "ruling"}, headers=keyed)
+    assert first.status_code == 201, first.text
+    again = client.post(f"/api/games/{game}/calls", json={"reason": "ruling"}, headers=keyed)
+    assert again.status_code == 409, again.text
+    call = first.json()["call"]
+    step = {**auth(tokens["head"]), "Idempotency-Key": "claim-1"}
+    path = f"/api/events/{game}/calls/{call}/claim"
+    assert client.post(path, headers=step).status_code == 201
+    assert client.post(path, headers=step).status_code == 409
+    with open_service(store) as svc:
+        view = svc.load(game)
+        assert view.version == 3  # created, called, claimed: nothing twice
+        assert getattr(view.event(call), "idempotency_key", None) == "call-1"
+
+
 def test_ev_11_two_players_report_and_confirm_and_the_standings_change(
     client: Any, tokens: Tokens, store: str
 ) -> None:

@@ -36,8 +36,33 @@ def make_event(store: str) -> str:
     return event
 
 
-def page_for(browser: Any, server: ThreadServer, token: str, js: bool) -> Any:
-    return signed_in(browser, server.base, token, java_script_enabled=js)
+class _Hall:
+    """Ann v Ben at table 1 of round 1 of a new event (``make_event``), served live: pages
+    signed in with a token, JavaScript on or off, and the paths of the event's pages."""
+
+    def __init__(self, browser: Any, server: ThreadServer, store: str) -> None:
+        self.browser, self.base, self.store = browser, server.base, store
+        self.event = make_event(store)
+        self.mine = f"{self.base}/events/{self.event}/me"  # a player's own page
+
+    def page(self, token: str, js: bool, url: str) -> Any:
+        """A new page signed in with ``token``, opened at ``url``."""
+        page = signed_in(self.browser, self.base, token, java_script_enabled=js)
+        page.goto(url)
+        return page
+
+    def send(self, page: Any, field: str, text: str, button: str, player: str = "") -> None:
+        """``text`` typed into ``field`` of a player's own page and ``button`` pressed; with
+        ``player``, until the answer lands on that player's page."""
+        page.fill(field, text)
+        page.click(button)
+        if player:
+            page.wait_for_url(f"{self.base}/events/{self.event}/players/{player}")
+
+
+@pytest.fixture
+def hall(browser: Any, live_server: ThreadServer, store: str) -> _Hall:
+    return _Hall(browser, live_server, store)
 
 
 def see(page: Any, url: str, selector: str, js: bool) -> Any:
@@ -52,22 +77,17 @@ def see(page: Any, url: str, selector: str, js: bool) -> Any:
 
 @pytest.mark.parametrize("js", JS)
 def test_a_judge_call_from_a_players_page_reaches_the_queue_and_is_claimed_and_resolved(
-    browser: Any, live_server: ThreadServer, tokens: Tokens, store: str, js: bool
+    hall: _Hall, tokens: Tokens, js: bool
 ) -> None:
-    event = make_event(store)
-    base = live_server.base
-    tom = table_token(store, event, "1", name="Tom")  # Tom referees table 1 of this event
-    judge = page_for(browser, live_server, tom, js)
-    judge.goto(f"{base}/queue")
+    base, event = hall.base, hall.event
+    tom = table_token(hall.store, event, "1", name="Tom")  # Tom referees table 1 of this event
+    judge = hall.page(tom, js, f"{base}/queue")
     assert judge.locator(".card-item.call").count() == 0
     if js:
         judge.wait_for_selector("#live.on")  # the queue follows its stream
 
-    ann = page_for(browser, live_server, tokens["ann"], js)
-    ann.goto(f"{base}/events/{event}/me")
-    ann.fill("#call-reason", "opponent drew two cards")
-    ann.click("#call-judge")
-    ann.wait_for_url(f"{base}/events/{event}/players/Ann")
+    ann = hall.page(tokens["ann"], js, hall.mine)
+    hall.send(ann, "#call-reason", "opponent drew two cards", "#call-judge", "Ann")
     assert "waiting for a judge" in ann.inner_text("#my-call")
 
     card = see(judge, f"{base}/queue", ".card-item.call", js)
@@ -77,17 +97,17 @@ def test_a_judge_call_from_a_players_page_reaches_the_queue_and_is_claimed_and_r
     judge.click(".card-item.call button.claim")
     judge.wait_for_url(f"{base}/queue")
     assert "held by Tom" in judge.inner_text(".card-item.call")
-    ann.goto(f"{base}/events/{event}/me")
+    ann.goto(hall.mine)
     assert "Tom has it" in ann.inner_text("#my-call")
 
     judge.fill(".card-item.call input[name=note]", "explained PZ-3.1; play on")
     judge.click(".card-item.call button.resolve")
     judge.wait_for_url(f"{base}/queue")
     assert judge.locator(".card-item.call").count() == 0
-    ann.goto(f"{base}/events/{event}/me")
+    ann.goto(hall.mine)
     assert ann.locator("#my-call").count() == 0
     assert ann.locator("#call-judge").count() == 1
-    with open_service(store) as svc:
+    with open_service(hall.store) as svc:
         (done,) = svc.event_calls(event, resolved=True)
     assert (done.status, done.holder, done.note) == ("resolved", "Tom", "explained PZ-3.1; play on")
     assert judge.errors == []
@@ -96,60 +116,43 @@ def test_a_judge_call_from_a_players_page_reaches_the_queue_and_is_claimed_and_r
 
 @pytest.mark.parametrize("js", JS)
 def test_two_players_report_and_confirm_from_their_pages_and_the_standings_change(
-    browser: Any, live_server: ThreadServer, tokens: Tokens, store: str, js: bool
+    hall: _Hall, tokens: Tokens, js: bool
 ) -> None:
-    event = make_event(store)
-    base = live_server.base
-    ann = page_for(browser, live_server, tokens["ann"], js)
-    ben = page_for(browser, live_server, tokens["ben"], js)
-    ben.goto(f"{base}/events/{event}/me")
+    ben = hall.page(tokens["ben"], js, hall.mine)
     if js:
         ben.wait_for_selector("#live.on")
-    ann.goto(f"{base}/events/{event}/me")
-    ann.fill("#report-result-text", "2-1")
-    ann.click("#report-result")
-    ann.wait_for_url(f"{base}/events/{event}/players/Ann")
+    ann = hall.page(tokens["ann"], js, hall.mine)
+    hall.send(ann, "#report-result-text", "2-1", "#report-result", "Ann")
     assert "waiting for the opponent" in ann.inner_text("#hall")
 
-    confirm = see(ben, f"{base}/events/{event}/me", "#confirm-1", js)
+    confirm = see(ben, hall.mine, "#confirm-1", js)
     assert "Ann reported 2-1-0" in ben.inner_text("#report-1")
     confirm.click()
-    ben.wait_for_url(f"{base}/events/{event}/players/Ben")
+    ben.wait_for_url(f"{hall.base}/events/{hall.event}/players/Ben")
     assert "lost 1-2-0" in ben.inner_text("#my-round")
-    ben.goto(f"{base}/events/{event}/standings")
+    ben.goto(f"{hall.base}/events/{hall.event}/standings")
     first = ben.locator("#standings tbody tr").first.inner_text()
     assert "Ann" in first
     assert "3" in first
-    with open_service(store) as svc:
-        top = svc.event_standings(event)[0]
+    with open_service(hall.store) as svc:
+        top = svc.event_standings(hall.event)[0]
     assert (top.player, top.points) == ("Ann", 3)
     assert ann.errors == []
     assert ben.errors == []
 
 
 @pytest.mark.parametrize("js", JS)
-def test_a_disagreement_reaches_the_queue(
-    browser: Any, live_server: ThreadServer, tokens: Tokens, store: str, js: bool
-) -> None:
-    event = make_event(store)
-    base = live_server.base
-    head = page_for(browser, live_server, tokens["head"], js)
-    head.goto(f"{base}/queue")
+def test_a_disagreement_reaches_the_queue(hall: _Hall, tokens: Tokens, js: bool) -> None:
+    head = hall.page(tokens["head"], js, f"{hall.base}/queue")
     if js:
         head.wait_for_selector("#live.on")
-    ann = page_for(browser, live_server, tokens["ann"], js)
-    ann.goto(f"{base}/events/{event}/me")
-    ann.fill("#report-result-text", "2-0")
-    ann.click("#report-result")
-    ann.wait_for_url(f"{base}/events/{event}/players/Ann")
-    ben = page_for(browser, live_server, tokens["ben"], js)
-    ben.goto(f"{base}/events/{event}/me")
-    ben.fill("#dispute-reason-1", "I won the second game")
-    ben.click("#dispute-1")
-    ben.wait_for_url(f"{base}/events/{event}/players/Ben")
+    ann = hall.page(tokens["ann"], js, hall.mine)
+    hall.send(ann, "#report-result-text", "2-0", "#report-result", "Ann")
+    ben = hall.page(tokens["ben"], js, hall.mine)
+    hall.send(ben, "#dispute-reason-1", "I won the second game", "#dispute-1", "Ben")
     assert "the scorekeeper settles it" in ben.inner_text("#report-1")
 
-    card = see(head, f"{base}/queue", ".card-item.disagreement", js)
+    card = see(head, f"{hall.base}/queue", ".card-item.disagreement", js)
     text = card.inner_text()
     assert "Ann reported 2-0-0, Ben disagrees: I won the second game" in text
     assert "table 1" in text
@@ -158,15 +161,9 @@ def test_a_disagreement_reaches_the_queue(
     assert ben.errors == []
 
 
-def test_a_refused_form_says_why_and_stores_nothing(
-    browser: Any, live_server: ThreadServer, tokens: Tokens, store: str
-) -> None:
-    event = make_event(store)
-    base = live_server.base
-    ann = page_for(browser, live_server, tokens["ann"], False)
-    ann.goto(f"{base}/events/{event}/me")
-    ann.fill("#report-result-text", "3-0")
-    ann.click("#report-result")
+def test_a_refused_form_says_why_and_stores_nothing(hall: _Hall, tokens: Tokens) -> None:
+    ann = hall.page(tokens["ann"], False, hall.mine)
+    hall.send(ann, "#report-result-text", "3-0", "#report-result")  # refused: no redirect
     assert "EV-3.2" in ann.inner_text("#said")
-    with open_service(store) as svc:
-        assert svc.event_reports(event, every=True) == []
+    with open_service(hall.store) as svc:
+        assert svc.event_reports(hall.event, every=True) == []

@@ -10,6 +10,7 @@ Played on the test game Tribute (three seats, decks, a card that needs a ruling)
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,247 +35,245 @@ def _version(client: Any, token: str, game: str) -> int:
     return version
 
 
-def _keys(client: TestClient[Litestar], token: str, game: str) -> list[str]:
-    page = client.get(f"/games/{game}", headers=auth(token)).text
-    return re.findall(r'name="idem" value="([^"]+)"', page)
+class _Desk:
+    """One token at the table page of the game awaiting a ruling, over the test client: the
+    page, its form keys, the game's version, a form sent (its redirect not followed) and
+    what the page it lands on says."""
+
+    def __init__(self, client: TestClient[Litestar], token: str, game: str) -> None:
+        self.client, self.token, self.game = client, token, game
+
+    def page(self) -> str:
+        return self.client.get(f"/games/{self.game}", headers=auth(self.token)).text
+
+    def form_keys(self) -> list[str]:
+        return re.findall(r'name="idem" value="([^"]+)"', self.page())
+
+    def key(self) -> str:
+        """The key of the page's first form (each form carries one, made with the page)."""
+        return self.form_keys()[0]
+
+    def version(self) -> int:
+        return _version(self.client, self.token, self.game)
+
+    def send(self, action: str, key: str, **form: str) -> Any:
+        return self.client.post(
+            f"/games/{self.game}/do/{action}",
+            data={"idem": key, **form},
+            headers={**auth(self.token), **SAME_SITE},
+            follow_redirects=False,
+        )
+
+    def said(self, location: str) -> tuple[int, str]:
+        page = self.client.get(location, headers=auth(self.token)).text
+        found = re.search(r'data-status="(\d+)">([^<]*)<', page)
+        assert found, page
+        return int(found.group(1)), found.group(2)
+
+    def api(self, path: str, body: dict[str, Any]) -> Any:
+        """``POST /api/games/GAME/path`` with ``body`` as JSON."""
+        return self.client.post(
+            f"/api/games/{self.game}/{path}", json=body, headers=auth(self.token)
+        )
 
 
-def _send(
-    client: TestClient[Litestar], token: str, game: str, action: str, key: str, **form: str
-) -> Any:
-    return client.post(
-        f"/games/{game}/do/{action}",
-        data={"idem": key, **form},
-        headers={**auth(token), **SAME_SITE},
-        follow_redirects=False,
-    )
+Desks = Callable[[str], _Desk]
 
 
-def _said(client: TestClient[Litestar], token: str, location: str) -> tuple[int, str]:
-    page = client.get(location, headers=auth(token)).text
-    found = re.search(r'data-status="(\d+)">([^<]*)<', page)
-    assert found, page
-    return int(found.group(1)), found.group(2)
+@pytest.fixture
+def desk(
+    client: TestClient[Litestar],
+    tokens: Tokens,
+    awaiting: str,  # noqa: F811
+) -> Desks:
+    """The table page of the game awaiting a ruling, as the token named (``head``, ...)."""
+    return lambda who: _Desk(client, tokens[who], awaiting)
+
+
+DISPUTED: list[tuple[str, dict[str, str], str]] = [
+    ("dispute", {"event": "5", "by": "Ben", "claim": "I drew one"}, "dispute 1 on event 5"),
+    ("rule", {"dispute": "1", "decision": "uphold", "clause": "REF-4.2", "reason": "seen"},
+     "dispute 1: referee ruling"),
+    ("appeal", {"dispute": "1", "by": "Ben", "grounds": "video"}, "appealed by Ben"),
+    ("retract", {"reason": "misheard"}, "retracted action"),
+]  # fmt: skip
+"""A dispute on event 5, a ruling on it and an appeal, then a retraction: the same fields
+whether posted or typed on the page, and the same outcome."""
 
 
 # -- post/redirect/get, once per key --------------------------------------------------------
 
 
-def test_every_form_redirects_and_its_post_sent_again_records_nothing(
-    client: TestClient[Litestar],
-    tokens: Tokens,
-    awaiting: str,  # noqa: F811
-) -> None:
-    head = tokens["head"]
+def test_every_form_redirects_and_its_post_sent_again_records_nothing(desk: Desks) -> None:
+    head = desk("head")
     steps: list[tuple[str, dict[str, str], str]] = [
         ("adjust", {"kind": "resource", "changes": "p1 score +4", "reason": "four"}, "adjustment"),
         ("entry", {"entry": "play King", "seat": "p2"}, "recorded play King by p2"),
         ("entry", {"entry": "play Ace"}, "REF-5.4"),  # a rejection, kept as evidence once
         ("penalty", {"seat": "p2", "infraction": "slow-play", "level": "warning"}, "warning"),
         ("withdraw", {"penalty": "", "reason": "the wrong player"}, "withdrawn"),
-        ("dispute", {"event": "5", "by": "Ben", "claim": "I drew one"}, "dispute 1 on event 5"),
-        ("rule", {"dispute": "1", "decision": "uphold", "clause": "REF-4.2", "reason": "seen"},
-         "dispute 1: referee ruling"),
-        ("appeal", {"dispute": "1", "by": "Ben", "grounds": "video"}, "appealed by Ben"),
-        ("retract", {"reason": "misheard"}, "retracted action"),
+        *DISPUTED,
         ("backup", {"to": "2", "reason": "wrong draws"}, "backed up to action 2"),
         ("end", {"how": "agreement", "who": "p1", "reason": "a draw"}, "agreement"),
     ]  # fmt: skip
     for action, form, expect in steps:
         if action == "withdraw":  # the penalty just issued: its event number
-            page = client.get(f"/games/{awaiting}", headers=auth(head)).text
             form["penalty"] = re.findall(r'name="penalty" aria-label="[^"]*"><option value="(\d+)"',
-                                         page)[0]  # fmt: skip
-        key = _keys(client, head, awaiting)[0]
-        before = _version(client, head, awaiting)
-        sent = _send(client, head, awaiting, action, key, **form)
+                                         head.page())[0]  # fmt: skip
+        key = head.key()
+        before = head.version()
+        sent = head.send(action, key, **form)
         assert sent.status_code == 303, (action, sent.text)
         location = sent.headers["location"]
-        assert location.startswith(f"/games/{awaiting}?said=")
+        assert location.startswith(f"/games/{head.game}?said=")
         assert key in location
-        after = _version(client, head, awaiting)
+        after = head.version()
         assert after > before, action
-        status, message = _said(client, head, location)
+        status, message = head.said(location)
         assert expect in message, (action, message)
         # the same post again (a reload of it, a second click, the back button's copy)
-        again = _send(client, head, awaiting, action, key, **form)
+        again = head.send(action, key, **form)
         assert again.status_code == 303
         assert again.headers["location"] == location
-        assert _version(client, head, awaiting) == after, f"{action} recorded twice"
-        assert _said(client, head, location) == (status, message)
+        assert head.version() == after, f"{action} recorded twice"
+        assert head.said(location) == (status, message)
         # reading the page again (a reload after the redirect) records nothing either
-        client.get(location, headers=auth(head))
-        assert _version(client, head, awaiting) == after
+        head.client.get(location, headers=auth(head.token))
+        assert head.version() == after
 
 
-def test_a_key_sent_again_with_other_values_records_nothing(
-    client: TestClient[Litestar],
-    tokens: Tokens,
-    awaiting: str,  # noqa: F811
-) -> None:
-    head = tokens["head"]
-    key = _keys(client, head, awaiting)[0]
-    first = _send(client, head, awaiting, "penalty", key, seat="p2", infraction="x",
-                  level="warning")  # fmt: skip
+def test_a_key_sent_again_with_other_values_records_nothing(desk: Desks) -> None:
+    head = desk("head")
+    key = head.key()
+    first = head.send("penalty", key, seat="p2", infraction="x", level="warning")
     assert first.status_code == 303
-    version = _version(client, head, awaiting)
-    other = _send(client, head, awaiting, "penalty", key, seat="p3", infraction="x",
-                  level="warning")  # fmt: skip
-    status, message = _said(client, head, other.headers["location"])
+    version = head.version()
+    other = head.send("penalty", key, seat="p3", infraction="x", level="warning")
+    status, message = head.said(other.headers["location"])
     assert status == 422
     assert "sent before with other values" in message
-    assert _version(client, head, awaiting) == version
+    assert head.version() == version
     # the page the refusal lands on carries fresh keys, so sending it again records
-    assert key not in _keys(client, head, awaiting)
+    assert key not in head.form_keys()
 
 
-def test_a_refused_form_shows_why_and_the_values_sent_after_its_redirect(
-    client: TestClient[Litestar],
-    tokens: Tokens,
-    awaiting: str,  # noqa: F811
-) -> None:
-    tom = tokens["table1"]
-    key = _keys(client, tom, awaiting)[0]
-    sent = _send(client, tom, awaiting, "entry", key, entry="play Ace", seat="p2")
+def test_a_refused_form_shows_why_and_the_values_sent_after_its_redirect(desk: Desks) -> None:
+    tom = desk("table1")
+    sent = tom.send("entry", tom.key(), entry="play Ace", seat="p2")
     assert sent.status_code == 303
-    page = client.get(sent.headers["location"], headers=auth(tom)).text
+    page = tom.client.get(sent.headers["location"], headers=auth(tom.token)).text
     assert 'data-status="409"' in page
     assert "REF-6.2" in page
     assert 'value="play Ace"' in page  # the entry typed, to correct it
-    plain = client.get(f"/games/{awaiting}", headers=auth(tom)).text
-    assert 'id="said"' not in plain  # without ?said= the page shows no outcome
+    assert 'id="said"' not in tom.page()  # without ?said= the page shows no outcome
 
 
-def test_the_json_answer_of_table_js_is_once_per_key_too(
-    client: TestClient[Litestar],
-    tokens: Tokens,
-    awaiting: str,  # noqa: F811
-) -> None:
-    head = tokens["head"]
-    key = _keys(client, head, awaiting)[0]
-    form = {"idem": key, "seat": "p2", "infraction": "slow-play", "level": "warning"}
-    headers = {**auth(head), **SAME_SITE, "Accept": "application/json"}
-    first = client.post(f"/games/{awaiting}/do/penalty", data=form, headers=headers)
+def test_the_json_answer_of_table_js_is_once_per_key_too(desk: Desks) -> None:
+    head = desk("head")
+    form = {
+        "idem": head.key(),
+        "seat": "p2",
+        "infraction": "slow-play",
+        "level": "warning",
+    }
+    headers = {**auth(head.token), **SAME_SITE, "Accept": "application/json"}
+    url = f"/games/{head.game}/do/penalty"
+    first = head.client.post(url, data=form, headers=headers)
     assert first.status_code == 201
     assert first.json()["ok"]
-    version = _version(client, head, awaiting)
-    second = client.post(f"/games/{awaiting}/do/penalty", data=form, headers=headers)
+    version = head.version()
+    second = head.client.post(url, data=form, headers=headers)
     assert second.status_code == 201
     assert second.json() == first.json()
-    assert _version(client, head, awaiting) == version
+    assert head.version() == version
 
 
 # -- bounds, and forms with nothing to act on ---------------------------------------------------
 
 
 def test_a_20000_character_penalty_reason_is_refused_by_the_form_as_by_the_api(
-    client: TestClient[Litestar],
-    tokens: Tokens,
-    awaiting: str,  # noqa: F811
+    desk: Desks,
 ) -> None:
-    head = tokens["head"]
-    page = client.get(f"/games/{awaiting}", headers=auth(head)).text
-    assert f'maxlength="{PAGE}"' in page  # the browser holds the bound as you type
-    version = _version(client, head, awaiting)
+    head = desk("head")
+    assert f'maxlength="{PAGE}"' in head.page()  # the browser holds the bound as you type
+    version = head.version()
     long = "x" * 20_000
-    sent = _send(client, head, awaiting, "penalty", _keys(client, head, awaiting)[0], seat="p2",
-                 infraction="slow-play", level="warning", reason=long)  # fmt: skip
-    status, message = _said(client, head, sent.headers["location"])
+    sent = head.send("penalty", head.key(), seat="p2", infraction="slow-play",
+                     level="warning", reason=long)  # fmt: skip
+    status, message = head.said(sent.headers["location"])
     assert status == 422, message
     assert "at most 10,000" in message, message
-    assert _version(client, head, awaiting) == version  # nothing stored
-    api = client.post(
-        f"/api/games/{awaiting}/penalties",
-        json={"seat": "p2", "level": "warning", "infraction": "slow-play", "reason": long},
-        headers=auth(head),
+    assert head.version() == version  # nothing stored
+    api = head.api(
+        "penalties", {"seat": "p2", "level": "warning", "infraction": "slow-play", "reason": long}
     )
     assert api.status_code == 422
-    entry = _send(client, head, awaiting, "entry", _keys(client, head, awaiting)[0],
-                  entry="a" * 1_001)  # fmt: skip
-    status, message = _said(client, head, entry.headers["location"])
+    entry = head.send("entry", head.key(), entry="a" * 1_001)
+    status, message = head.said(entry.headers["location"])
     assert status == 422
     assert "at most 1,000" in message
-    assert _version(client, head, awaiting) == version  # not even a rejection stored
+    assert head.version() == version  # not even a rejection stored
 
 
-def test_the_rule_form_is_shown_only_while_a_dispute_waits_for_a_ruling(
-    client: TestClient[Litestar],
-    tokens: Tokens,
-    awaiting: str,  # noqa: F811
-) -> None:
-    head = tokens["head"]
-    assert 'data-tool="rule"' not in client.get(f"/games/{awaiting}", headers=auth(head)).text
-    opened = _send(client, head, awaiting, "dispute", _keys(client, head, awaiting)[0],
-                   event="5", by="Ben", claim="one card")  # fmt: skip
+def test_the_rule_form_is_shown_only_while_a_dispute_waits_for_a_ruling(desk: Desks) -> None:
+    head = desk("head")
+    assert 'data-tool="rule"' not in head.page()
+    opened = head.send("dispute", head.key(), event="5", by="Ben", claim="one card")
     assert opened.status_code == 303
-    page = client.get(f"/games/{awaiting}", headers=auth(head)).text
+    page = head.page()
     assert 'data-tool="rule"' in page
     assert 'data-tool="appeal"' not in page
-    final = _send(client, head, awaiting, "rule", _keys(client, head, awaiting)[0], dispute="1",
-                  decision="uphold", clause="REF-4.2", reason="seen", final="1")  # fmt: skip
-    assert _said(client, head, final.headers["location"])[0] == 201
-    page = client.get(f"/games/{awaiting}", headers=auth(head)).text
+    final = head.send("rule", head.key(), dispute="1", decision="uphold", clause="REF-4.2",
+                      reason="seen", final="1")  # fmt: skip
+    assert head.said(final.headers["location"])[0] == 201
+    page = head.page()
     assert "closed" in page  # the dispute is listed, and no form offers to rule on it
     assert 'data-tool="rule"' not in page
     assert 'data-tool="appeal"' not in page
     # a rule form posted anyway (an old page) with no dispute is refused, nothing stored
-    version = _version(client, head, awaiting)
-    blank = _send(client, head, awaiting, "rule", "old-page-key", dispute="", decision="uphold",
-                  clause="REF-4.2", reason="x")  # fmt: skip
-    assert _said(client, head, blank.headers["location"])[0] == 400
-    assert _version(client, head, awaiting) == version
+    version = head.version()
+    blank = head.send("rule", "old-page-key", dispute="", decision="uphold", clause="REF-4.2",
+                      reason="x")  # fmt: skip
+    assert head.said(blank.headers["location"])[0] == 400
+    assert head.version() == version
 
 
 # -- withdrawing a penalty (REF-7.3) --------------------------------------------------------------
 
 
-def test_ref_7_3_a_penalty_is_withdrawn_over_the_api_and_from_the_page(
-    client: TestClient[Litestar],
-    tokens: Tokens,
-    awaiting: str,  # noqa: F811
-) -> None:
-    head, tom = tokens["head"], tokens["table1"]
-    paths = client.get("/schema/openapi.json").json()["paths"]
+def test_ref_7_3_a_penalty_is_withdrawn_over_the_api_and_from_the_page(desk: Desks) -> None:
+    head, tom = desk("head"), desk("table1")
+    paths = head.client.get("/schema/openapi.json").json()["paths"]
     route = paths["/api/games/{game_id}/penalties/{number}/withdraw"]["post"]
     assert {"201", "403", "409"} <= set(route["responses"])
-    assert 'data-tool="withdraw"' not in client.get(f"/games/{awaiting}", headers=auth(head)).text
-    issued = client.post(
-        f"/api/games/{awaiting}/penalties",
-        json={"seat": "p2", "level": "warning", "infraction": "slow-play"},
-        headers=auth(head),
-    ).json()
-    number = issued["events"][0]
-    url = f"/api/games/{awaiting}/penalties/{number}/withdraw"
-    refused = client.post(url, json={"reason": "x"}, headers=auth(tom))
+    assert 'data-tool="withdraw"' not in head.page()
+    issued = head.api("penalties", {"seat": "p2", "level": "warning", "infraction": "slow-play"})
+    number = issued.json()["events"][0]
+    withdraw = f"penalties/{number}/withdraw"
+    refused = tom.api(withdraw, {"reason": "x"})
     assert refused.status_code == 403  # the head referee's
-    too_long = client.post(url, json={"reason": "x" * 20_000}, headers=auth(head))
+    too_long = head.api(withdraw, {"reason": "x" * 20_000})
     assert too_long.status_code == 422
-    done = client.post(url, json={"reason": "the wrong player"}, headers=auth(head))
+    done = head.api(withdraw, {"reason": "the wrong player"})
     assert done.status_code == 201, done.text
     assert done.json()["summaries"] == [f"penalty of event {number} withdrawn: the wrong player"]
-    twice = client.post(url, json={"reason": "again"}, headers=auth(head))
+    twice = head.api(withdraw, {"reason": "again"})
     assert twice.status_code == 409
     assert twice.json()["clause"] == "REF-7.3"
     # from the page: the form lists the penalties in force, and only for the head referee
-    second = client.post(
-        f"/api/games/{awaiting}/penalties",
-        json={"seat": "p3", "level": "warning", "infraction": "slow-play"},
-        headers=auth(head),
-    ).json()["events"][0]
-    page = client.get(f"/games/{awaiting}", headers=auth(head)).text
-    assert f'<option value="{second}">event {second}: warning for Cy (p3)' in page
-    assert 'data-tool="withdraw"' not in client.get(f"/games/{awaiting}", headers=auth(tom)).text
-    sent = _send(client, head, awaiting, "withdraw", _keys(client, head, awaiting)[0],
-                 penalty=str(second), reason="")  # fmt: skip
-    status, message = _said(client, head, sent.headers["location"])
+    issued = head.api("penalties", {"seat": "p3", "level": "warning", "infraction": "slow-play"})
+    second = issued.json()["events"][0]
+    assert f'<option value="{second}">event {second}: warning for Cy (p3)' in head.page()
+    assert 'data-tool="withdraw"' not in tom.page()
+    sent = head.send("withdraw", head.key(), penalty=str(second), reason="")
+    status, message = head.said(sent.headers["location"])
     assert status == 409
     assert "REF-7.3" in message
-    sent = _send(client, head, awaiting, "withdraw", _keys(client, head, awaiting)[0],
-                 penalty=str(second), reason="misheard")  # fmt: skip
-    status, message = _said(client, head, sent.headers["location"])
+    sent = head.send("withdraw", head.key(), penalty=str(second), reason="misheard")
+    status, message = head.said(sent.headers["location"])
     assert status == 201
     assert f"penalty of event {second} withdrawn" in message
-    assert 'data-tool="withdraw"' not in client.get(f"/games/{awaiting}", headers=auth(head)).text
+    assert 'data-tool="withdraw"' not in head.page()
 
 
 # -- what a browser is answered -----------------------------------------------------------------
@@ -300,15 +299,11 @@ def test_a_player_opening_the_queue_gets_a_page_not_json(
     assert script.headers["content-type"] == "application/problem+json"
 
 
-def test_a_players_page_is_not_the_referees_toolkit(
-    client: TestClient[Litestar],
-    tokens: Tokens,
-    awaiting: str,  # noqa: F811
-) -> None:
-    ann = client.get(f"/games/{awaiting}", headers=auth(tokens["ann"])).text
+def test_a_players_page_is_not_the_referees_toolkit(desk: Desks) -> None:
+    ann = desk("ann").page()
     assert "Referee's toolkit" not in ann
     assert "Disputes and appeals" in ann
-    tom = client.get(f"/games/{awaiting}", headers=auth(tokens["table1"])).text
+    tom = desk("table1").page()
     assert "Referee's toolkit" in tom
 
 
@@ -337,11 +332,7 @@ STEPS: list[tuple[str, dict[str, str], str]] = [
     ("entry", {"entry": "play Ace", "seat": ""}, "REF-5.4"),
     ("penalty", {"seat": "p2", "infraction": "slow-play"}, "penalty: warning for p2"),
     ("withdraw", {"reason": "the wrong player"}, "withdrawn"),
-    ("dispute", {"event": "5", "by": "Ben", "claim": "I drew one"}, "dispute 1 on event 5"),
-    ("rule", {"dispute": "1", "decision": "uphold", "clause": "REF-4.2", "reason": "seen"},
-     "dispute 1: referee ruling"),
-    ("appeal", {"dispute": "1", "by": "Ben", "grounds": "video"}, "appealed by Ben"),
-    ("retract", {"reason": "misheard"}, "retracted action"),
+    *DISPUTED,
     ("end", {"reason": "a draw", "how": "Draw agreed"}, "agreement"),
 ]  # fmt: skip
 """Each form of the table page in turn: its tool, what is typed or chosen, what it says."""
@@ -386,49 +377,21 @@ def _wait_for_said(page: Any, landed: str) -> None:
     page.wait_for_url(lambda url: url != landed and "?said=" in url)
 
 
-@chromium
-def test_without_javascript_a_reload_back_or_resend_after_every_form_records_nothing_twice(
-    browser: Any,
-    live_server: ThreadServer,
-    tokens: Tokens,
-    awaiting: str,  # noqa: F811
-) -> None:
-    base, head = live_server.base, tokens["head"]
-    page = signed_in(browser, base, head, java_script_enabled=False)
-    posts: list[Any] = []
-    page.on("request", lambda r: posts.append(r) if r.method == "POST" and "/do/" in r.url else 0)
-    page.goto(f"{base}/games/{awaiting}")
-    for tool, fill, expect in STEPS:
-        button = _fill(page, tool, fill)
-        before = _api_version(base, head, awaiting)
-        landed = page.url  # the last form's page: its own ?said= matches the pattern too
-        if tool == "penalty":
-            button.dblclick()  # a double click sends the form twice: recorded once
-        else:
-            button.click()
-        _wait_for_said(page, landed)
-        assert expect in page.inner_text("#said"), (tool, page.inner_text("#said"))
-        after = _api_version(base, head, awaiting)
-        assert after > before, tool
-        page.reload()  # the reload of the page the form landed on
-        assert expect in page.inner_text("#said")
-        page.go_back()  # the page the form was on, as the back button gives it
-        page.go_forward()
-        sent = posts[-1]  # the very post again, as a browser resends it
-        again = page.context.request.post(
-            sent.url,
-            data=sent.post_data,
-            headers={"content-type": sent.headers["content-type"], "origin": base},
-        )
-        assert again.ok
-        assert expect in again.text()
-        assert _api_version(base, head, awaiting) == after, f"{tool} recorded twice"
-    assert not page.errors
-    page.context.close()
+class _Served:
+    """The head referee at the table page of the game awaiting a ruling, over a live
+    server: a browser page signed in (not yet at the table page, ``url``) and the game's
+    version as the API tells it."""
 
+    def __init__(self, browser: Any, base: str, token: str, game: str) -> None:
+        self.browser, self.base, self.token = browser, base, token
+        self.url = f"{base}/games/{game}"
+        self.game = game
 
-def _api_version(base: str, token: str, game: str) -> int:
-    return _version(_Http(base), token, game)
+    def signed_in(self, **context: Any) -> Any:
+        return signed_in(self.browser, self.base, self.token, **context)
+
+    def version(self) -> int:
+        return _version(_Http(self.base), self.token, self.game)
 
 
 class _Http:
@@ -441,18 +404,61 @@ class _Http:
         return httpx.get(self.base + path, headers=headers)
 
 
-@chromium
-def test_with_javascript_a_reload_after_every_form_records_nothing_twice(
+@pytest.fixture
+def served(
     browser: Any,
     live_server: ThreadServer,
     tokens: Tokens,
     awaiting: str,  # noqa: F811
+) -> _Served:
+    return _Served(browser, live_server.base, tokens["head"], awaiting)
+
+
+@chromium
+def test_without_javascript_a_reload_back_or_resend_after_every_form_records_nothing_twice(
+    served: _Served,
 ) -> None:
-    base, head = live_server.base, tokens["head"]
-    page = signed_in(browser, base, head)
-    page.goto(f"{base}/games/{awaiting}")
+    page = served.signed_in(java_script_enabled=False)
+    posts: list[Any] = []
+    page.on("request", lambda r: posts.append(r) if r.method == "POST" and "/do/" in r.url else 0)
+    page.goto(served.url)
     for tool, fill, expect in STEPS:
-        before = _api_version(base, head, awaiting)
+        button = _fill(page, tool, fill)
+        before = served.version()
+        landed = page.url  # the last form's page: its own ?said= matches the pattern too
+        if tool == "penalty":
+            button.dblclick()  # a double click sends the form twice: recorded once
+        else:
+            button.click()
+        _wait_for_said(page, landed)
+        assert expect in page.inner_text("#said"), (tool, page.inner_text("#said"))
+        after = served.version()
+        assert after > before, tool
+        page.reload()  # the reload of the page the form landed on
+        assert expect in page.inner_text("#said")
+        page.go_back()  # the page the form was on, as the back button gives it
+        page.go_forward()
+        sent = posts[-1]  # the very post again, as a browser resends it
+        again = page.context.request.post(
+            sent.url,
+            data=sent.post_data,
+            headers={"content-type": sent.headers["content-type"], "origin": served.base},
+        )
+        assert again.ok
+        assert expect in again.text()
+        assert served.version() == after, f"{tool} recorded twice"
+    assert not page.errors
+    page.context.close()
+
+
+@chromium
+def test_with_javascript_a_reload_after_every_form_records_nothing_twice(
+    served: _Served,
+) -> None:
+    page = served.signed_in()
+    page.goto(served.url)
+    for tool, fill, expect in STEPS:
+        before = served.version()
         page.evaluate("document.getElementById('result').textContent = ''")
         button = _fill(page, tool, fill)
         if tool == "penalty":
@@ -463,11 +469,11 @@ def test_with_javascript_a_reload_after_every_form_records_nothing_twice(
             "document.getElementById('result').textContent.length > 0", timeout=15_000
         )
         assert expect in page.inner_text("#result"), (tool, page.inner_text("#result"))
-        after = _api_version(base, head, awaiting)
+        after = served.version()
         assert after > before, tool
         page.reload()
         page.wait_for_selector("#live.on")
-        assert _api_version(base, head, awaiting) == after, f"{tool} recorded twice"
+        assert served.version() == after, f"{tool} recorded twice"
     assert not page.errors
     page.context.close()
 

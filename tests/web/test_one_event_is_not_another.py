@@ -42,6 +42,21 @@ def _cli(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def _played_and_exported(
+    client: TestClient[Litestar], head: str, store: str, event: str
+) -> tuple[str, str]:
+    """Round 1 paired and its table 1 reported 2-1-0 over the API, then the event's record
+    as ``referee event export`` prints it (its output and its errors)."""
+    _pair(client, head, event)
+    reported = client.post(
+        f"/api/events/{event}/results", json={"slips": ["1=2-1-0"]}, headers=auth(head)
+    )
+    assert reported.status_code == 201
+    code, honest, err = _cli("--db", store, "event", "export", event)
+    assert code == 0, err
+    return honest, err
+
+
 # -- 1. a table referee's token is scoped by its event ---------------------------------
 
 
@@ -308,13 +323,7 @@ def test_an_imported_event_record_is_judged_by_the_live_decisions(
     clause, nothing of it stored, and ``GET /events`` and the event list still answer."""
     head = auth(tokens["head"])
     event = api_event(client, tokens["head"], ["Ann", "Ben"], name="Cup", rounds=3)
-    _pair(client, tokens["head"], event)
-    reported = client.post(
-        f"/api/events/{event}/results", json={"slips": ["1=2-1-0"]}, headers=head
-    )
-    assert reported.status_code == 201
-    code, honest, err = _cli("--db", store, "event", "export", event)
-    assert code == 0, err
+    honest, err = _played_and_exported(client, tokens["head"], store, event)
     assert honest.startswith('{"format"'), err
     forged = _forged(honest.replace(event, "ev-forged1"), forge)
     answer = client.post("/api/imports", content=forged.encode(), headers=head)
@@ -376,13 +385,7 @@ def test_an_imported_fix_is_judged_by_the_live_fixing_decisions(
     ):
         code, _, err = _cli("--db", store, "event", *args)
         assert code == 0, err
-    _pair(client, tokens["head"], event)
-    reported = client.post(
-        f"/api/events/{event}/results", json={"slips": ["1=2-1-0"]}, headers=head
-    )
-    assert reported.status_code == 201
-    code, honest, err = _cli("--db", store, "event", "export", event)
-    assert code == 0, err
+    honest, _ = _played_and_exported(client, tokens["head"], store, event)
     kinds = [json.loads(line)["kind"] for line in honest.splitlines()[1:]]
     assert {"player-undropped", "settings-changed"} <= set(kinds)
     forged = _forged(honest.replace(event, "ev-forged2"), forge)

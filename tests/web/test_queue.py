@@ -77,12 +77,8 @@ def test_the_queue_lists_each_kind_oldest_first_with_its_table(
         svc.close()
 
 
-def test_the_queue_reads_only_what_is_new(store: str, room: dict[str, str]) -> None:
-    """Each call reads only the log after the last it read (no game replayed), and looks
-    only at the games with something waiting."""
-    store_ = GameStore(Path(store))
-    queue = RoomQueue(store_)
-    queue.items()
+def _reads_of(store_: GameStore) -> list[int]:
+    """The notification ids ``store_`` reads from its log from now on, as it reads them."""
     read: list[int] = []
     original = store_.log_page
 
@@ -92,6 +88,16 @@ def test_the_queue_reads_only_what_is_new(store: str, room: dict[str, str]) -> N
         return page
 
     store_.log_page = counted  # type: ignore[method-assign]
+    return read
+
+
+def test_the_queue_reads_only_what_is_new(store: str, room: dict[str, str]) -> None:
+    """Each call reads only the log after the last it read (no game replayed), and looks
+    only at the games with something waiting."""
+    store_ = GameStore(Path(store))
+    queue = RoomQueue(store_)
+    queue.items()
+    read = _reads_of(store_)
     queue.items()
     assert read == []
     svc = RefereeService(store_)
@@ -271,15 +277,7 @@ def test_a_new_process_starts_from_the_persisted_fold(
         svc.dispute(room["2"], 5, by="Ann", claim="late")
         svc.event_result(event, ["1=2-0-0"])
         store_ = GameStore(Path(store))
-        read: list[int] = []
-        original = store_.log_page
-
-        def counted(after: int, limit: int) -> Any:
-            page = original(after, limit)
-            read.extend(n for n, *_ in page.events)
-            return page
-
-        store_.log_page = counted  # type: ignore[method-assign]
+        read = _reads_of(store_)
         restored = RoomQueue(store_).items(now=later)
         # the dispute, the slip, and the slip's open game closed as void (EV-3.9): the
         # event's fact and the game's end; nothing older
@@ -325,15 +323,7 @@ def test_the_snapshot_is_kept_beside_the_events_on_postgresql(pg_env: dict[str, 
         svc.dispute(gid, 5, by="Ben", claim="I drew one")
         assert len(svc.queue().disputes) == 1
         store_ = GameStore(env=pg_env)
-        read: list[int] = []
-        original = store_.log_page
-
-        def counted(after: int, limit: int) -> Any:
-            page = original(after, limit)
-            read.extend(n for n, *_ in page.events)
-            return page
-
-        store_.log_page = counted  # type: ignore[method-assign]
+        read = _reads_of(store_)
         again = RoomQueue(store_)
         assert [i.dispute for i in again.items().disputes] == [1]
         assert read == []

@@ -38,10 +38,13 @@ from referee.kit.adjustments import (
     MoveCard,
     Tap,
     Untap,
+    change_tables,
 )
 from referee.verdicts import LEGAL, Verdict
 
-__all__ = ["apply_change", "check_change"]
+__all__ = ["CHANGE_CHECKS", "CHANGE_EFFECTS", "apply_change", "check_change"]
+
+CHANGE_CHECKS, CHANGE_EFFECTS = change_tables(CrystaleState, "Crystale")
 
 PRIMITIVES = "CR-11.2"
 FIT = "CR-11.3"
@@ -65,26 +68,39 @@ def check_change(state: CrystaleState, change: Change) -> Verdict:
     """Whether ``change`` fits the position (CR-11.3)."""
     if state.result is not None:
         return Verdict.illegal("REF-1.3", "the battle is over")
-    if isinstance(change, MoveCard):
-        return _check_move(state, change)
-    if isinstance(change, ChangeStat):
-        return _check_stat(state, change)
-    if isinstance(change, ChangeResource):
-        return _check_resource(state, change)
-    if isinstance(change, DrawCards):
-        seat = _seat(change.seat)
-        if seat is None:
-            return Verdict.illegal(FIT, f"{change.seat!r} is not a seat (p1 or p2)")
-        pool = state.sides[seat].pool.count
-        if change.count > pool:
-            return Verdict.illegal(
-                FIT, f"{change.seat}'s pool holds {pool} crystals; {change.count} cannot be drawn"
-            )
-        return LEGAL
+    return _CHECKS[type(change)](state, change, None)
+
+
+@CHANGE_CHECKS.register(DrawCards)
+def _check_draw(state: CrystaleState, change: DrawCards, _: None) -> Verdict:
+    seat = _seat(change.seat)
+    if seat is None:
+        return Verdict.illegal(FIT, f"{change.seat!r} is not a seat (p1 or p2)")
+    pool = state.sides[seat].pool.count
+    if change.count > pool:
+        return Verdict.illegal(
+            FIT, f"{change.seat}'s pool holds {pool} crystals; {change.count} cannot be drawn"
+        )
+    return LEGAL
+
+
+def _check_on_board(state: CrystaleState, change: Tap | Untap, _: None) -> Verdict:
+    """A unit tapped or untapped is on the board."""
+    if _unit(state, change.target) is None:
+        return _no_unit(change.target)
+    return LEGAL
+
+
+CHANGE_CHECKS.add(Tap, _check_on_board)
+CHANGE_CHECKS.add(Untap, _check_on_board)
+
+
+@CHANGE_CHECKS.register(Destroy)
+def _check_destroy(state: CrystaleState, change: Destroy, _: None) -> Verdict:
     unit = _unit(state, change.target)
     if unit is None:
-        return Verdict.illegal(FIT, f"there is no unit {change.target!r} on the board")
-    if isinstance(change, Destroy) and unit.summoner:
+        return _no_unit(change.target)
+    if unit.summoner:
         return Verdict.illegal(
             FIT,
             f"u{unit.id} ({unit.crystal}) is a Summoner; it leaves the board only when "
@@ -93,7 +109,12 @@ def check_change(state: CrystaleState, change: Change) -> Verdict:
     return LEGAL
 
 
-def _check_move(state: CrystaleState, change: MoveCard) -> Verdict:
+def _no_unit(target: str) -> Verdict:
+    return Verdict.illegal(FIT, f"there is no unit {target!r} on the board")
+
+
+@CHANGE_CHECKS.register(MoveCard)
+def _check_move(state: CrystaleState, change: MoveCard, _: None) -> Verdict:
     seat = _seat(change.seat)
     if seat is None:
         return Verdict.illegal(FIT, f"{change.seat!r} is not a seat (p1 or p2)")
@@ -198,7 +219,8 @@ def _free_tile(state: CrystaleState, tile: str) -> Verdict:
     return LEGAL
 
 
-def _check_stat(state: CrystaleState, change: ChangeStat) -> Verdict:
+@CHANGE_CHECKS.register(ChangeStat)
+def _check_stat(state: CrystaleState, change: ChangeStat, _: None) -> Verdict:
     target = change.target.strip().lower()
     if target in TILE_INDEX:
         if change.stat.lower() not in ELEMENT_ALIASES or not (
@@ -233,7 +255,8 @@ def _check_stat(state: CrystaleState, change: ChangeStat) -> Verdict:
     return LEGAL
 
 
-def _check_resource(state: CrystaleState, change: ChangeResource) -> Verdict:
+@CHANGE_CHECKS.register(ChangeResource)
+def _check_resource(state: CrystaleState, change: ChangeResource, _: None) -> Verdict:
     seat = _seat(change.seat)
     if seat is None:
         return Verdict.illegal(FIT, f"{change.seat!r} is not a seat (p1 or p2)")
@@ -276,44 +299,64 @@ def _check_resource(state: CrystaleState, change: ChangeResource) -> Verdict:
 # -- apply ------------------------------------------------------------------------------
 def apply_change(state: CrystaleState, change: Change) -> CrystaleState:
     """The position after a checked change."""
-    if isinstance(change, MoveCard):
-        return settle(_apply_move(state, change))
-    if isinstance(change, ChangeStat):
-        return _apply_stat(state, change)
-    if isinstance(change, ChangeResource):
-        seat = SEATS.index(change.seat)
-        side = state.sides[seat]
-        if change.resource == "mp":
-            side = (
-                gain_mp(side, change.amount)
-                if change.amount >= 0
-                else spend_mp(side, -change.amount)
-            )
-        elif change.resource == "hits":
-            side = replace(side, hits=side.hits + change.amount)
-        else:
-            side = replace(side, slots_earned=side.slots_earned + change.amount)
-        return settle(with_side(state, seat, side))
-    if isinstance(change, DrawCards):
-        seat = SEATS.index(change.seat)
-        side = state.sides[seat]
-        side = replace(
-            side, pool=side.pool.take_unseen(change.count), hand=side.hand.put_unseen(change.count)
+    return _EFFECTS[type(change)](state, change, None)
+
+
+@CHANGE_EFFECTS.register(ChangeResource)
+def _apply_resource(state: CrystaleState, change: ChangeResource, _: None) -> CrystaleState:
+    seat = SEATS.index(change.seat)
+    side = state.sides[seat]
+    if change.resource == "mp":
+        side = (
+            gain_mp(side, change.amount) if change.amount >= 0 else spend_mp(side, -change.amount)
         )
-        return with_side(state, seat, side)
-    unit = _unit(state, change.target)
+    elif change.resource == "hits":
+        side = replace(side, hits=side.hits + change.amount)
+    else:
+        side = replace(side, slots_earned=side.slots_earned + change.amount)
+    return settle(with_side(state, seat, side))
+
+
+@CHANGE_EFFECTS.register(DrawCards)
+def _apply_draw(state: CrystaleState, change: DrawCards, _: None) -> CrystaleState:
+    seat = SEATS.index(change.seat)
+    side = state.sides[seat]
+    side = replace(
+        side, pool=side.pool.take_unseen(change.count), hand=side.hand.put_unseen(change.count)
+    )
+    return with_side(state, seat, side)
+
+
+@CHANGE_EFFECTS.register(Tap)
+def _apply_tap(state: CrystaleState, change: Tap, _: None) -> CrystaleState:
+    return with_unit(state, replace(_checked_unit(state, change.target), attacked=True))
+
+
+@CHANGE_EFFECTS.register(Untap)
+def _apply_untap(state: CrystaleState, change: Untap, _: None) -> CrystaleState:
+    unit = _checked_unit(state, change.target)
+    return with_unit(state, replace(unit, moved=False, attacked=False, used_effect=False))
+
+
+@CHANGE_EFFECTS.register(Destroy)
+def _apply_destroy(state: CrystaleState, change: Destroy, _: None) -> CrystaleState:
+    return kill(state, _checked_unit(state, change.target).id)
+
+
+def _checked_unit(state: CrystaleState, target: str) -> Unit:
+    """The unit a checked change names (its check found it)."""
+    unit = _unit(state, target)
     if unit is None:
         raise ValueError("unit is missing: only an entry its check allowed is carried out")
-    if isinstance(change, Tap):
-        return with_unit(state, replace(unit, attacked=True))
-    if isinstance(change, Untap):
-        return with_unit(state, replace(unit, moved=False, attacked=False, used_effect=False))
-    if not isinstance(change, Destroy):
-        raise TypeError(f"change is a {type(change).__name__}, not Destroy")
-    return kill(state, unit.id)
+    return unit
 
 
-def _apply_move(state: CrystaleState, change: MoveCard) -> CrystaleState:
+@CHANGE_EFFECTS.register(MoveCard)
+def _apply_move(state: CrystaleState, change: MoveCard, _: None) -> CrystaleState:
+    return settle(_moved(state, change))
+
+
+def _moved(state: CrystaleState, change: MoveCard) -> CrystaleState:
     seat = SEATS.index(change.seat)
     side = state.sides[seat]
     source, target = change.source, change.target
@@ -378,15 +421,14 @@ def _into_pool(side: Side, name: str) -> Side:
     return replace(side, pool=side.pool.put_unseen(1), knowledge=knowledge)
 
 
-def _apply_stat(state: CrystaleState, change: ChangeStat) -> CrystaleState:
+@CHANGE_EFFECTS.register(ChangeStat)
+def _apply_stat(state: CrystaleState, change: ChangeStat, _: None) -> CrystaleState:
     target = change.target.strip().lower()
     if target in TILE_INDEX:
         index = TILE_INDEX[target]
         letter = LETTER_OF[ELEMENT_ALIASES[change.stat.lower()]]
         return replace(state, tiles=state.tiles[:index] + letter + state.tiles[index + 1 :])
-    unit = _unit(state, target)
-    if unit is None:
-        raise ValueError("unit is missing: only an entry its check allowed is carried out")
+    unit = _checked_unit(state, target)
     stat = change.stat.lower()
     if stat == "hp":
         hp = change.amount if change.absolute else unit.hp + change.amount
@@ -405,3 +447,7 @@ def _apply_stat(state: CrystaleState, change: ChangeStat) -> CrystaleState:
 
 def _base(state: CrystaleState, unit: Unit) -> int:
     return crystal_of(state, unit).ranks[unit.rank - 1].atk
+
+
+_CHECKS = CHANGE_CHECKS.handlers
+_EFFECTS = CHANGE_EFFECTS.handlers

@@ -41,10 +41,21 @@ from referee.kit.adjustments import (
     MoveCard,
     Tap,
     Untap,
+    change_tables,
 )
 from referee.verdicts import LEGAL, Verdict
 
-__all__ = ["RESOURCES", "STATS", "ZONES", "apply_change", "check_change"]
+__all__ = [
+    "CHANGE_CHECKS",
+    "CHANGE_EFFECTS",
+    "RESOURCES",
+    "STATS",
+    "ZONES",
+    "apply_change",
+    "check_change",
+]
+
+CHANGE_CHECKS, CHANGE_EFFECTS = change_tables(GammasphereState, "Gammasphere")
 
 ZONES = ("hand", "deck", "discard", "field")
 HIDDEN_ZONES = frozenset({"hand", "deck"})
@@ -101,30 +112,16 @@ def _field_card(state: GammasphereState, text: str, seat: int | None = None) -> 
     return matches[0]
 
 
-def _check_entering(state: GammasphereState, seat: int, card: Card) -> Verdict:
-    """A card an adjustment puts onto the field: an entity or pylon, unique ones once."""
-    if card.kind == "event":
-        return Verdict.illegal(
-            "GS-9.4", f"{card.name} is an event; events do not stay on the field"
-        )
-    if card.kind == "weapon":
-        return Verdict.illegal(
-            "GS-9.4",
-            f"{card.name} is a weapon; it enters the field only when played onto its carrier",
-        )
-    if card.unique:
-        for entity in state.field:
-            if entity.card == card.name:
-                clause = "GS-6.4" if entity.owner == seat else "GS-6.5"
-                return Verdict.illegal(
-                    clause,
-                    f"{card.name} is unique and #{entity.id} is already in play "
-                    f"on {SEATS[entity.owner]}'s side",
-                )
-    return LEGAL
+def _checked_card(state: GammasphereState, text: str, seat: int | None = None) -> Entity:
+    """The field card a checked change names (its check found it)."""
+    found = _field_card(state, text, seat)
+    if not isinstance(found, Entity):
+        raise TypeError(f"found is a {type(found).__name__}, not Entity")
+    return found
 
 
-def _check_move(state: GammasphereState, change: MoveCard) -> Verdict:
+@CHANGE_CHECKS.register(MoveCard)
+def _check_move(state: GammasphereState, change: MoveCard, _: None) -> Verdict:
     seat = _seat(change.seat)
     if isinstance(seat, Verdict):
         return seat
@@ -148,6 +145,29 @@ def _check_move(state: GammasphereState, change: MoveCard) -> Verdict:
         card = looked
     if target == "field":
         return _check_entering(state, seat, card)
+    return LEGAL
+
+
+def _check_entering(state: GammasphereState, seat: int, card: Card) -> Verdict:
+    """A card an adjustment puts onto the field: an entity or pylon, unique ones once."""
+    if card.kind == "event":
+        return Verdict.illegal(
+            "GS-9.4", f"{card.name} is an event; events do not stay on the field"
+        )
+    if card.kind == "weapon":
+        return Verdict.illegal(
+            "GS-9.4",
+            f"{card.name} is a weapon; it enters the field only when played onto its carrier",
+        )
+    if card.unique:
+        for entity in state.field:
+            if entity.card == card.name:
+                clause = "GS-6.4" if entity.owner == seat else "GS-6.5"
+                return Verdict.illegal(
+                    clause,
+                    f"{card.name} is unique and #{entity.id} is already in play "
+                    f"on {SEATS[entity.owner]}'s side",
+                )
     return LEGAL
 
 
@@ -196,7 +216,8 @@ def _card_leaving(state: GammasphereState, seat: int, name: str, source: str) ->
     return card if verdict else verdict
 
 
-def _apply_move(state: GammasphereState, change: MoveCard) -> GammasphereState:
+@CHANGE_EFFECTS.register(MoveCard)
+def _apply_move(state: GammasphereState, change: MoveCard, _: None) -> GammasphereState:
     seat = SEATS.index(change.seat)
     own = state.sides[seat]
     source, target = change.source, change.target
@@ -214,9 +235,7 @@ def _apply_move(state: GammasphereState, change: MoveCard) -> GammasphereState:
             ),
         )
     if source == "field":
-        found = _field_card(state, change.card, seat)
-        if not isinstance(found, Entity):
-            raise TypeError(f"found is a {type(found).__name__}, not Entity")
+        found = _checked_card(state, change.card, seat)
         if target in ("discard", "hand", "deck"):
             return leave(state, found.id, target)
         return state  # pragma: no cover - field to field is refused
@@ -242,7 +261,8 @@ def _apply_move(state: GammasphereState, change: MoveCard) -> GammasphereState:
     return state
 
 
-def _check_stat(state: GammasphereState, change: ChangeStat) -> Verdict:
+@CHANGE_CHECKS.register(ChangeStat)
+def _check_stat(state: GammasphereState, change: ChangeStat, _: None) -> Verdict:
     found = _field_card(state, change.target)
     if isinstance(found, Verdict):
         return found
@@ -271,10 +291,9 @@ def _check_stat(state: GammasphereState, change: ChangeStat) -> Verdict:
     return LEGAL
 
 
-def _apply_stat(state: GammasphereState, change: ChangeStat) -> GammasphereState:
-    found = _field_card(state, change.target)
-    if not isinstance(found, Entity):
-        raise TypeError(f"found is a {type(found).__name__}, not Entity")
+@CHANGE_EFFECTS.register(ChangeStat)
+def _apply_stat(state: GammasphereState, change: ChangeStat, _: None) -> GammasphereState:
+    found = _checked_card(state, change.target)
     stat = STATS[change.stat]
     if stat == "level":
         level = change.amount if change.absolute else found.level + change.amount
@@ -290,7 +309,8 @@ def _apply_stat(state: GammasphereState, change: ChangeStat) -> GammasphereState
     return with_entity(state, msgspec.structs.replace(found, defense_bonus=bonus))
 
 
-def _check_resource(state: GammasphereState, change: ChangeResource) -> Verdict:
+@CHANGE_CHECKS.register(ChangeResource)
+def _check_resource(state: GammasphereState, change: ChangeResource, _: None) -> Verdict:
     seat = _seat(change.seat)
     if isinstance(seat, Verdict):
         return seat
@@ -308,7 +328,8 @@ def _check_resource(state: GammasphereState, change: ChangeResource) -> Verdict:
     return LEGAL
 
 
-def _apply_resource(state: GammasphereState, change: ChangeResource) -> GammasphereState:
+@CHANGE_EFFECTS.register(ChangeResource)
+def _apply_resource(state: GammasphereState, change: ChangeResource, _: None) -> GammasphereState:
     seat = SEATS.index(change.seat)
     resource = RESOURCES[change.resource]
     own = state.sides[seat]
@@ -316,11 +337,20 @@ def _apply_resource(state: GammasphereState, change: ChangeResource) -> Gammasph
     return with_side(state, seat, msgspec.structs.replace(own, **{resource: held + change.amount}))
 
 
-def _check_tap(state: GammasphereState, change: Tap | Untap) -> Verdict:
-    found = _field_card(state, change.target)
+@CHANGE_CHECKS.register(Tap)
+def _check_tap(state: GammasphereState, change: Tap, _: None) -> Verdict:
+    return _check_tapped(state, change.target, wanted=True)
+
+
+@CHANGE_CHECKS.register(Untap)
+def _check_untap(state: GammasphereState, change: Untap, _: None) -> Verdict:
+    return _check_tapped(state, change.target, wanted=False)
+
+
+def _check_tapped(state: GammasphereState, target: str, *, wanted: bool) -> Verdict:
+    found = _field_card(state, target)
     if isinstance(found, Verdict):
         return found
-    wanted = isinstance(change, Tap)
     if found.tapped == wanted:
         return Verdict.illegal(
             "GS-9.7", f"#{found.id} {found.card} is already {'tapped' if wanted else 'untapped'}"
@@ -328,7 +358,31 @@ def _check_tap(state: GammasphereState, change: Tap | Untap) -> Verdict:
     return LEGAL
 
 
-def _check_draw(state: GammasphereState, change: DrawCards) -> Verdict:
+@CHANGE_EFFECTS.register(Tap)
+def _apply_tap(state: GammasphereState, change: Tap, _: None) -> GammasphereState:
+    found = _checked_card(state, change.target)
+    return with_entity(state, msgspec.structs.replace(found, tapped=True))
+
+
+@CHANGE_EFFECTS.register(Untap)
+def _apply_untap(state: GammasphereState, change: Untap, _: None) -> GammasphereState:
+    found = _checked_card(state, change.target)
+    return with_entity(state, msgspec.structs.replace(found, tapped=False))
+
+
+@CHANGE_CHECKS.register(Destroy)
+def _check_destroy(state: GammasphereState, change: Destroy, _: None) -> Verdict:
+    found = _field_card(state, change.target)
+    return found if isinstance(found, Verdict) else LEGAL
+
+
+@CHANGE_EFFECTS.register(Destroy)
+def _apply_destroy(state: GammasphereState, change: Destroy, _: None) -> GammasphereState:
+    return leave(state, _checked_card(state, change.target).id)
+
+
+@CHANGE_CHECKS.register(DrawCards)
+def _check_draw(state: GammasphereState, change: DrawCards, _: None) -> Verdict:
     seat = _seat(change.seat)
     if isinstance(seat, Verdict):
         return seat
@@ -342,6 +396,11 @@ def _check_draw(state: GammasphereState, change: DrawCards) -> Verdict:
     return LEGAL
 
 
+@CHANGE_EFFECTS.register(DrawCards)
+def _apply_draw(state: GammasphereState, change: DrawCards, _: None) -> GammasphereState:
+    return draw_cards(state, SEATS.index(change.seat), change.count)
+
+
 def check_change(state: GammasphereState, change: Change) -> Verdict:
     """Whether the referee's primitive ``change`` fits the position (REF-6.3, GS-9.4 to GS-9.8)."""
     if state.phase == "opening":
@@ -350,40 +409,16 @@ def check_change(state: GammasphereState, change: Change) -> Verdict:
             "no card has been played before both opening hands are drawn; "
             "there is nothing to adjust yet",
         )
-    if isinstance(change, MoveCard):
-        return _check_move(state, change)
-    if isinstance(change, ChangeStat):
-        return _check_stat(state, change)
-    if isinstance(change, ChangeResource):
-        return _check_resource(state, change)
-    if isinstance(change, Tap | Untap):
-        return _check_tap(state, change)
-    if isinstance(change, Destroy):
-        found = _field_card(state, change.target)
-        return found if isinstance(found, Verdict) else LEGAL
-    return _check_draw(state, change)
+    return _CHECKS[type(change)](state, change, None)
 
 
 def apply_change(state: GammasphereState, change: Change) -> GammasphereState:
     """``state`` after the checked ``change``; a power level brought to zero ends the game."""
-    if isinstance(change, MoveCard):
-        state = _apply_move(state, change)
-    elif isinstance(change, ChangeStat):
-        state = _apply_stat(state, change)
-    elif isinstance(change, ChangeResource):
-        state = _apply_resource(state, change)
-    elif isinstance(change, Tap | Untap):
-        found = _field_card(state, change.target)
-        if not isinstance(found, Entity):
-            raise TypeError(f"found is a {type(found).__name__}, not Entity")
-        state = with_entity(state, msgspec.structs.replace(found, tapped=isinstance(change, Tap)))
-    elif isinstance(change, Destroy):
-        found = _field_card(state, change.target)
-        if not isinstance(found, Entity):
-            raise TypeError(f"found is a {type(found).__name__}, not Entity")
-        state = leave(state, found.id)
-    else:
-        state = draw_cards(state, SEATS.index(change.seat), change.count)
+    state = _EFFECTS[type(change)](state, change, None)
     if state.phase == "draw" and state.sides[state.active].deck.count == 0:
         state = await_draw(state)  # the awaited draw is now from an empty deck (GS-I.5)
     return state
+
+
+_CHECKS = CHANGE_CHECKS.handlers
+_EFFECTS = CHANGE_EFFECTS.handlers

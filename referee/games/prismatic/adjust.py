@@ -20,11 +20,20 @@ import msgspec
 from referee.games.prismatic.model import Held, PrismaticState, SeatState
 from referee.games.prismatic.motes import COLOUR_NAMES, colour_of
 from referee.games.prismatic.position import clear_card, locate, take_from_deck, update
-from referee.kit.adjustments import Change, ChangeResource, MoveCard
+from referee.kit.adjustments import Change, ChangeResource, MoveCard, change_tables, refuse_changes
 from referee.kit.multiset import Multiset
 from referee.verdicts import LEGAL, Verdict
 
-__all__ = ["apply_change", "check_change"]
+__all__ = ["CHANGE_CHECKS", "CHANGE_EFFECTS", "apply_change", "check_change"]
+
+CHANGE_CHECKS, CHANGE_EFFECTS = change_tables(PrismaticState, "Prismatic")
+refuse_changes(
+    (CHANGE_CHECKS, CHANGE_EFFECTS),
+    ("stat", "tap", "untap", "destroy", "draw"),
+    "REF-6.3",
+    "Prismatic adjustments change resources (motes, prisms, pool colours) "
+    "or move named cards; stats, tapping, destroying and unseen draws do not apply",
+)
 
 ZONES = ("deck", "common", "discard", "progress", "creation")
 replace = msgspec.structs.replace
@@ -58,18 +67,15 @@ def _holding(player: SeatState, where: str, what: str) -> int:
 
 
 def check_change(state: PrismaticState, change: Change) -> Verdict:
-    if isinstance(change, ChangeResource):
-        return _check_resource(state, change)
-    if isinstance(change, MoveCard):
-        return _check_move(state, change)
-    return Verdict.illegal(
-        "REF-6.3",
-        "Prismatic adjustments change resources (motes, prisms, pool colours) "
-        "or move named cards; stats, tapping, destroying and unseen draws do not apply",
-    )
+    return _CHECKS[type(change)](state, change, None)
 
 
-def _check_resource(state: PrismaticState, change: ChangeResource) -> Verdict:
+def apply_change(state: PrismaticState, change: Change) -> PrismaticState:
+    return _EFFECTS[type(change)](state, change, None)
+
+
+@CHANGE_CHECKS.register(ChangeResource)
+def _check_resource(state: PrismaticState, change: ChangeResource, _: None) -> Verdict:
     if change.seat not in state.active:
         return Verdict.illegal("REF-6.3", f"{change.seat} is not playing this game")
     parsed = _resource(change.resource)
@@ -101,7 +107,8 @@ def _check_resource(state: PrismaticState, change: ChangeResource) -> Verdict:
     return LEGAL
 
 
-def _check_move(state: PrismaticState, change: MoveCard) -> Verdict:
+@CHANGE_CHECKS.register(MoveCard)
+def _check_move(state: PrismaticState, change: MoveCard, _: None) -> Verdict:
     if change.seat not in state.active:
         return Verdict.illegal("REF-6.3", f"{change.seat} is not playing this game")
     for zone in (change.source, change.target):
@@ -129,15 +136,8 @@ def _check_move(state: PrismaticState, change: MoveCard) -> Verdict:
     return LEGAL
 
 
-def apply_change(state: PrismaticState, change: Change) -> PrismaticState:
-    if isinstance(change, ChangeResource):
-        return _apply_resource(state, change)
-    if not isinstance(change, MoveCard):
-        raise TypeError(f"change is a {type(change).__name__}, not MoveCard")
-    return _apply_move(state, change)
-
-
-def _apply_resource(state: PrismaticState, change: ChangeResource) -> PrismaticState:
+@CHANGE_EFFECTS.register(ChangeResource)
+def _apply_resource(state: PrismaticState, change: ChangeResource, _: None) -> PrismaticState:
     parsed = _resource(change.resource)
     if parsed is None:
         raise ValueError("parsed is missing: only an entry its check allowed is carried out")
@@ -164,7 +164,8 @@ def _apply_resource(state: PrismaticState, change: ChangeResource) -> PrismaticS
     return update(state, change.seat, lambda p: replace(p, bag=shift(p.bag)))
 
 
-def _apply_move(state: PrismaticState, change: MoveCard) -> PrismaticState:
+@CHANGE_EFFECTS.register(MoveCard)
+def _apply_move(state: PrismaticState, change: MoveCard, _: None) -> PrismaticState:
     name = state.catalog.card_name(change.card or "")
     if name is None:
         raise ValueError("name is missing: only an entry its check allowed is carried out")
@@ -206,3 +207,7 @@ def _apply_move(state: PrismaticState, change: MoveCard) -> PrismaticState:
         order = state.reached + 1
         state = update(replace(state, reached=order), seat, lambda p: replace(p, reached=order))
     return state
+
+
+_CHECKS = CHANGE_CHECKS.handlers
+_EFFECTS = CHANGE_EFFECTS.handlers
