@@ -16,6 +16,7 @@ from tests.gammasphere.helpers import (
     opened,
     play,
     put,
+    resources_of,
     started,
 )
 
@@ -132,7 +133,7 @@ def test_a_rejected_entrys_reason_hides_its_card_without_a_registered_list() -> 
     the other seat and the public, as the masked entry text does."""
     sealed = {"p1": seal(DECK, "a-salt-of-thirty-two-or-more-characters")}
     for decks in ({}, {"p2": OTHER}, sealed):
-        state = started(decks)  # type: ignore[arg-type]
+        state = started(decks)
         for text, name in (
             ("play Ion Lancer", "Ion Lancer"),
             ("play plasma blade", "Plasma Blade"),
@@ -162,3 +163,23 @@ def test_a_rejected_entrys_reason_hides_its_card_however_it_was_spelt() -> None:
                 assert name not in seen.lower(), (decks, viewer, seen)
             own = " ".join(v.reason for v in rejected.for_viewer("p1").violations)
             assert name in own.lower(), (decks, own)
+
+
+def test_a_rejected_entrys_reason_hides_its_card_even_when_the_name_is_in_sight() -> None:
+    """GS-1.2, GS-3.5: a card of the same name in play or in a discard pile tells the other
+    seat the card exists, not that the actor holds one: the reason refusing 'play NAME'
+    keeps the name from the others unless the card is known to be in the actor's hand."""
+    for decks in ({"p1": DECK, "p2": OTHER}, {"p1": DECK, "p2": DECK}, {}):
+        state = started(decks)
+        state, _ = put(state, "p2", "Gamma Trooper")
+        state = resources_of(state, "p1", gas=100)
+        rejected = RULES.check(state, RULES.parse("play gamma trooper"), "p1")
+        assert [v.clause for v in rejected.violations] == ["GS-6.2"]
+        for viewer in ("p2", "public"):
+            seen = " ".join(v.reason for v in rejected.for_viewer(viewer).violations)
+            assert "Gamma Trooper" not in seen, (decks, viewer, seen)
+        assert "Gamma Trooper" in rejected.for_viewer("p1").violations[0].reason
+    known = adjust(started({"p1": DECK}), "move p1 deck>hand Gamma Trooper")
+    known = resources_of(known, "p1", gas=100)
+    rejected = RULES.check(known, RULES.parse("play Gamma Trooper"), "p1")
+    assert "Gamma Trooper" in rejected.for_viewer("p2").violations[0].reason  # known held

@@ -31,7 +31,7 @@ from referee.games.gammasphere.position import (
     cost_of,
     find,
 )
-from referee.games.gammasphere.view import own_secrets, public_names, secrets
+from referee.games.gammasphere.view import own_secrets, secrets
 from referee.kit.dispatch import Dispatch
 from referee.kit.secrecy import names_in, secrets_for_reasons
 from referee.verdicts import LEGAL, Verdict
@@ -502,11 +502,13 @@ def check(state: GammasphereState, action: GammasphereAction, seat: str | None =
         # tells it nothing of what the actor reached for (GS-3.5)
         hidden = {s: own_secrets(state, s) if s == actor else secrets(state, s) for s in SEATS}
         typed = frozenset(state.cards.canonical(n) or n for n in names_in(action, ("card",)))
-        if state.sides[SEATS.index(actor)].knowledge.unaccounted() is None:
-            # no open list tells what the actor's hand may hold, yet it is hidden all the same
-            # (GS-1.2): the catalog card it named stays the actor's, like the masked entry
-            hidden[actor] = hidden[actor] | frozenset(
-                n for n in typed if n in state.cards.by_name and n not in public_names(state)
-            )
+        # every card an entry names comes out of the actor's hand, which is hidden with or
+        # without a list (GS-1.2): unless the card is known to be there, the name it typed
+        # stays the actor's, as the masked entry does, though a card of that name may be in
+        # sight elsewhere (that tells the table the card exists, not that the actor holds it)
+        held = set(state.sides[SEATS.index(actor)].hand.known.names())
+        hidden[actor] = hidden[actor] | frozenset(
+            n for n in typed if n in state.cards.by_name and n not in held
+        )
         verdict = verdict.concealing(secrets_for_reasons(hidden, actor, typed))
     return verdict
