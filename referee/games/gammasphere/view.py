@@ -17,7 +17,7 @@ from referee.games.gammasphere.position import HAND_LIMIT, attack_of, card_of, d
 from referee.kit.secrecy import masked_text
 from referee.viewers import REFEREE
 
-__all__ = ["observe", "own_secrets", "render", "secrets", "shown_text"]
+__all__ = ["observe", "own_secrets", "public_names", "render", "secrets", "shown_text"]
 
 
 def _may_see_list(viewer: str, seat: str) -> bool:
@@ -187,11 +187,17 @@ def own_secrets(state: GammasphereState, seat: str) -> frozenset[str]:
     unaccounted = state.sides[SEATS.index(seat)].knowledge.unaccounted()
     if unaccounted is None:
         return frozenset()
+    public = public_names(state)
+    return frozenset(name for name in unaccounted.names() if name not in public)
+
+
+def public_names(state: GammasphereState) -> frozenset[str]:
+    """Names every viewer sees: cards in play, in a discard pile or known to be in a hand."""
     public = {e.card for e in state.field}
     for own in state.sides:
         public.update(own.discard)
         public.update(own.hand.known.names())
-    return frozenset(name for name in unaccounted.names() if name not in public)
+    return frozenset(public)
 
 
 def secrets(state: GammasphereState, seat: str) -> frozenset[str]:
