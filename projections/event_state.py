@@ -356,9 +356,7 @@ class _History:
         )
 
     @classmethod
-    def from_cut(
-        cls, cut: _Cut, fetch: Fetch, refold: Callable[[], Tournament] | None
-    ) -> _History:
+    def from_cut(cls, cut: _Cut, fetch: Fetch, refold: Callable[[], Tournament] | None) -> _History:
         """The history a save just wrote: its rows are those ``cut`` names."""
         return cls(
             cut=cut.cut,
