@@ -15,6 +15,7 @@ disturbs the hash chain; ``event_hash`` seals new events.
 from __future__ import annotations
 
 import hashlib
+from collections import ChainMap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -40,7 +41,7 @@ __all__ = [
 ]
 
 _encoder = msgspec.json.Encoder()
-_CLASSES: dict[str, type[GameEvent]] = {**TOPICS, **LEGACY_TOPICS}
+_CLASSES: Mapping[str, type[GameEvent]] = ChainMap(TOPICS, LEGACY_TOPICS)  # type: ignore[arg-type]
 
 
 class _Decoders(dict[str, "msgspec.json.Decoder[Any]"]):
