@@ -15,6 +15,7 @@ shape of a fact gets a new topic and an upcaster, as game events do.
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -143,11 +144,24 @@ class _Stored(NamedTuple):
     kinds: dict[type[GameEvent], str]
 
 
-@functools.cache
+_made: list[_Stored] = []
+_making = threading.Lock()
+
+
 def _stored() -> _Stored:
     """Made when first needed, not at import: making the 33 types reads every fact's
     annotations and imports the tournament package, which a one-game command (``referee
-    act``) never needs (about a tenth of its instructions)."""
+    act``) never needs (about a tenth of its instructions). Made once, under a lock: a
+    server's threads must all see the same types."""
+    if _made:
+        return _made[0]
+    with _making:
+        if not _made:
+            _made.append(_make_stored())
+    return _made[0]
+
+
+def _make_stored() -> _Stored:
     from referee.tournament import facts
 
     of_fact = {fact: _stored_class(fact) for fact in (getattr(facts, n) for n in _FACT_NAMES)}
