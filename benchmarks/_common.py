@@ -134,6 +134,26 @@ def http_scope(
     }
 
 
+def bearer_scope(
+    method: str,
+    path: str,
+    token: str,
+    body: bytes = b"",
+    extra: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """``http_scope`` of a request carrying ``token`` as its bearer, ``extra`` headers and,
+    when there is one, a JSON ``body``; ``path`` may carry its query after ``?``."""
+    headers = [(b"host", b"bench"), (b"authorization", f"Bearer {token}".encode())]
+    headers += [(k.lower().encode(), v.encode()) for k, v in (extra or {}).items()]
+    if body:
+        headers += [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+        ]
+    path_part, _, query = path.partition("?")
+    return http_scope(method, path_part, headers, query.encode())
+
+
 def one_request(body: bytes) -> Callable[[], Awaitable[dict[str, Any]]]:
     """An ASGI ``receive`` that gives ``body`` once, then waits (as a client that sent its
     request and keeps the connection)."""

@@ -32,18 +32,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from _common import http_scope, one_request  # noqa: E402
+from _common import bearer_scope, one_request  # noqa: E402
 
 
 async def _call(app: Any, method: str, path: str, token: str, body: bytes = b"") -> int:
-    headers = [(b"host", b"bench"), (b"authorization", f"Bearer {token}".encode())]
-    if body:
-        headers += [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-        ]
-    path_part, _, query = path.partition("?")
-    scope = http_scope(method, path_part, headers, query.encode())
+    scope = bearer_scope(method, path, token, body)
     receive = one_request(body)
     status = 0
 

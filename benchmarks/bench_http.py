@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import signal
 import socket
@@ -48,7 +49,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from _common import free_port, started  # noqa: E402
 
-PG = {"host": "127.0.0.1", "port": "5432", "dbname": "test", "user": "postgres"}
+PG = {
+    "host": "127.0.0.1",
+    "port": "5432",
+    "dbname": os.environ.get("REFEREE_BENCH_PGDB", "test"),  # a database of one's own
+    "user": "postgres",
+}
 PG_DSN = " ".join(f"{k}={v}" for k, v in PG.items())
 _T = TypeVar("_T", bound="Seated")
 

@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _common import http_scope, one_request  # noqa: E402
+from _common import bearer_scope, one_request  # noqa: E402
 
 SLIPS = ["2-0-0", "2-1-0", "0-2-0", "1-2-0", "1-1-1"]
 
@@ -55,6 +55,18 @@ class Answer:
         self.body = b""
         self.first = asyncio.Event()
 
+    async def send(self, message: dict[str, Any]) -> None:
+        """The app's ``send``: the status, headers and body kept; ``first`` set once the
+        body holds a live stream's first message."""
+        if message["type"] == "http.response.start":
+            self.status = message["status"]
+            self.headers = {k.decode(): v.decode() for k, v in message["headers"]}
+        elif message["type"] == "http.response.body":
+            chunk = message.get("body", b"")
+            self.body += chunk
+            if b"data:" in chunk:
+                self.first.set()
+
 
 async def call(
     app: Any,
@@ -64,38 +76,15 @@ async def call(
     body: bytes = b"",
     extra: dict[str, str] | None = None,
 ) -> Answer:
-    headers = [(b"host", b"bench"), (b"authorization", f"Bearer {token}".encode())]
-    headers += [(k.lower().encode(), v.encode()) for k, v in (extra or {}).items()]
-    if body:
-        headers += [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-        ]
-    path_part, _, query = path.partition("?")
-    scope = http_scope(method, path_part, headers, query.encode())
     out = Answer()
-
-    async def send(message: dict[str, Any]) -> None:
-        if message["type"] == "http.response.start":
-            out.status = message["status"]
-            out.headers = {k.decode(): v.decode() for k, v in message["headers"]}
-        elif message["type"] == "http.response.body":
-            out.body += message.get("body", b"")
-
-    await app(scope, one_request(body), send)
+    await app(bearer_scope(method, path, token, body, extra), one_request(body), out.send)
     return out
 
 
 def stream(app: Any, path: str, token: str) -> tuple[asyncio.Task[None], Answer, asyncio.Event]:
     """A live subscription left open: ``first`` set at its first ``moved`` message; set the
     returned event to leave."""
-    headers = [
-        (b"host", b"bench"),
-        (b"authorization", f"Bearer {token}".encode()),
-        (b"accept", b"text/event-stream"),
-    ]
-    path_part, _, query = path.partition("?")
-    scope = http_scope("GET", path_part, headers, query.encode())
+    scope = bearer_scope("GET", path, token, extra={"accept": "text/event-stream"})
     out = Answer()
     gone = asyncio.Event()
     sent = [False]
@@ -107,16 +96,7 @@ def stream(app: Any, path: str, token: str) -> tuple[asyncio.Task[None], Answer,
         await gone.wait()
         return {"type": "http.disconnect"}
 
-    async def send(message: dict[str, Any]) -> None:
-        if message["type"] == "http.response.start":
-            out.status = message["status"]
-            out.headers = {k.decode(): v.decode() for k, v in message["headers"]}
-        elif message["type"] == "http.response.body":
-            out.body += message.get("body", b"")
-            if b"data:" in out.body:
-                out.first.set()
-
-    return asyncio.create_task(app(scope, receive, send)), out, gone
+    return asyncio.create_task(app(scope, receive, out.send)), out, gone
 
 
 async def lifespan(app: Any) -> tuple[asyncio.Task[None], asyncio.Queue[Any]]:

@@ -58,6 +58,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -76,6 +77,9 @@ REST_AT_ONCE = 1000
 """Slips per call when the rest of a round is reported at once (4,999 slips of a
 10,000-player round are past the server's body limit)."""
 CLOCK = [True]
+AT_ONCE = [False]
+"""Whether each phone re-reads its page as soon as its stream announces the change, as the
+pages' script does (``--reread-at-once``), rather than once every phone has heard of it."""
 """Whether each phone reads the round clock page too (``--no-clock``: not)."""
 
 
@@ -86,8 +90,11 @@ def make_store(kind: str, workdir: Path) -> tuple[str, dict[str, str]]:
     """A fresh store of ``kind``: its address for ``serve`` and the environment for the
     service (PostgreSQL: a schema of its own)."""
     if kind == "sqlite":
+        DATABASE.clear()
         return str(workdir / "phones.db"), {}
     import psycopg
+
+    DATABASE[:] = [PG["dbname"]]
 
     schema = f"phones_{uuid.uuid4().hex[:10]}"
     dsn = " ".join(f"{k}={v}" for k, v in PG.items())
@@ -172,6 +179,28 @@ class Phone:
     player_tag: str = ""
     connects: list[float] = field(default_factory=list)
     sent: list[float] = field(default_factory=list)
+    tags: list[tuple[str, int]] = field(default_factory=list)
+    reread_floor: int = 0
+    on_change: Any = None
+    rereading: Any = None
+
+    def saw(self, version: int) -> None:
+        """The stream announced ``version``: a change after the first message (re-read at
+        once with ``on_change``)."""
+        if version <= self.seen_version:
+            return
+        if self.seen_version:
+            self.changed_at = time.monotonic()
+            if self.on_change is not None and self.rereading is None:
+                self.rereading = asyncio.create_task(self.on_change())
+        self.seen_version = version
+
+
+def tag_version(tag: str) -> int:
+    """The event version an ``ETag`` of the event pages names (``"v12-..."``), or 0."""
+    tag = tag.removeprefix("W/").strip('"')
+    head = tag.split("-", 1)[0]
+    return int(head[1:]) if head.startswith("v") and head[1:].isdigit() else 0
 
 
 async def timed(
@@ -209,6 +238,7 @@ async def timed(
         phone.errors.append(f"{what}: {status} {body[:200]!r}")
     else:
         phone.sizes[what] = len(body)
+        phone.tags.append((what, tag_version(found.get("etag", ""))))
     return status, found
 
 
@@ -255,11 +285,7 @@ async def subscribe(phone: Phone, port: int, path: str, stop: asyncio.Event) -> 
                 message, buffer = buffer.split(b"\n\n", 1)
                 for line in message.split(b"\n"):
                     if line.startswith(b"data:"):
-                        version = int(json.loads(line[5:])["version"])
-                        if version > phone.seen_version:
-                            if phone.seen_version:
-                                phone.changed_at = time.monotonic()
-                            phone.seen_version = version
+                        phone.saw(int(json.loads(line[5:])["version"]))
         stopping.cancel()
     except (OSError, asyncio.IncompleteReadError) as exc:
         if not stop.is_set():
@@ -358,6 +384,39 @@ def listen_overflows() -> int:
     return -1
 
 
+DATABASE: list[str] = []
+"""PostgreSQL: the database whose server processes' CPU is counted (``database_cpu``)."""
+
+
+def database_cpu() -> float:
+    """CPU seconds so far of the PostgreSQL server processes connected to the benchmark's
+    database (the work SQLite does inside the server process; 0 on SQLite). Give the
+    benchmark a database of its own (``REFEREE_BENCH_PGDB``) or others' work is counted."""
+    if not DATABASE:
+        return 0.0
+    import psycopg
+
+    dsn = " ".join(f"{k}={v}" for k, v in PG.items())
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        pids = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            (DATABASE[0],),
+        ).fetchall()
+    return sum(cpu_seconds(int(row[0])) for row in pids)
+
+
+async def event_version(port: int, event: str, head: str) -> int:
+    """The event's newest version as the store has it (``GET /api/events/E``)."""
+    conn = Connection("127.0.0.1", port)
+    try:
+        _, _, info = await conn.request(
+            "GET", f"/api/events/{quote(event)}", headers={"Authorization": f"Bearer {head}"}
+        )
+    finally:
+        conn.close()
+    return int(json.loads(info)["version"])
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of process ``pid`` and its live children so far (Linux
     ``/proc``; ``--workers`` runs the server in children)."""
@@ -388,6 +447,10 @@ async def trial(
     assert status == 201, data[:300]
     new_rows = json.loads(data)
     print(f"[phones] round paired in {paired:.1f} s; {n} phones arrive", flush=True)
+    # the version the pairing made (the answer is the store's, whichever process asked):
+    # a page of an older version from then on is a stale answer (a process that has not
+    # heard of the other's write)
+    paired_version = await event_version(port, event, head)
 
     rng = random.Random(seed)
     names = rng.sample(sorted(tokens), n)
@@ -410,6 +473,7 @@ async def trial(
     t0 = time.monotonic()
     overflows = listen_overflows()
     server_cpu = cpu_seconds(pid)
+    db_cpu = database_cpu()
     client_cpu = time.process_time()
     health: list[tuple[float, float]] = []
     monitoring = asyncio.create_task(monitor(port, stop, t0, health))
@@ -417,9 +481,26 @@ async def trial(
     await asyncio.sleep(1.0)  # the last subscriptions settle
     server_cpu = cpu_seconds(pid) - server_cpu
     overflows = listen_overflows() - overflows
+    db_cpu = database_cpu() - db_cpu
     client_cpu = time.process_time() - client_cpu
     window_s = time.monotonic() - t0
     seen_before = sum(1 for p in phones if p.seen_version)
+
+    async def reread(phone: Phone, conn: Connection) -> None:
+        phone.reread_floor = phone.seen_version  # what its stream had announced by then
+        started = time.monotonic()
+        await timed(
+            phone,
+            conn,
+            "player re-read",
+            f"/events/{e}/players/{quote(phone.name)}",
+            {"If-None-Match": phone.player_tag},
+        )
+        phone.reread = time.monotonic() - started
+
+    if AT_ONCE[0]:
+        for p, c in zip(phones, conns, strict=True):
+            p.on_change = lambda p=p, c=c: reread(p, c)
 
     # one result: every subscriber must hear of it, then re-reads its own page
     first = next(r for r in new_rows if not r["bye"])
@@ -434,20 +515,13 @@ async def trial(
         await asyncio.sleep(0.05)
     delays = [p.changed_at - reported for p in phones if p.changed_at is not None]
     missed = sum(1 for p in phones if p.changed_at is None)
-
-    async def reread(phone: Phone, conn: Connection) -> None:
-        started = time.monotonic()
-        await timed(
-            phone,
-            conn,
-            "player re-read",
-            f"/events/{e}/players/{quote(phone.name)}",
-            {"If-None-Match": phone.player_tag},
-        )
-        phone.reread = time.monotonic() - started
+    reported_version = await event_version(port, event, head)
 
     reread_started = time.monotonic()
-    await asyncio.gather(*(reread(p, c) for p, c in zip(phones, conns, strict=True)))
+    if AT_ONCE[0]:
+        await asyncio.gather(*(p.rereading for p in phones if p.rereading is not None))
+    else:
+        await asyncio.gather(*(reread(p, c) for p, c in zip(phones, conns, strict=True)))
     reread_s = time.monotonic() - reread_started
     reread_cpu = cpu_seconds(pid) - reread_cpu
     stop.set()
@@ -476,6 +550,16 @@ async def trial(
             )
             assert status == 201, data[:300]
 
+    # stale answers: a page of step 2 older than the pairing; a re-read older than the
+    # change its stream announced (or than the report, when the stream missed it)
+    for p in phones:
+        for what, version in p.tags:
+            floor = (
+                (p.reread_floor or reported_version) if what == "player re-read" else paired_version
+            )
+            if version and version < floor:
+                p.errors.append(f"{what}: stale v{version} < v{floor}")
+    stale = sum(1 for p in phones for err in p.errors if "stale" in err)
     step2 = [lat for p in phones for what, lat in p.latencies if what != "player re-read"]
     statuses = [s for p in phones for s in p.statuses]
     errors = [err for p in phones for err in p.errors]
@@ -497,6 +581,7 @@ async def trial(
         "server_cpu_s": server_cpu,
         "listen_overflows": overflows,
         "server_cpu_per_phone_ms": server_cpu / max(1, n) * 1000,
+        "db_cpu_per_phone_ms": db_cpu / max(1, n) * 1000,
         "client_cpu_s": client_cpu,
         "window_s": window_s,
         "connect_p99_ms": pct([c for p in phones for c in p.connects], 0.99) * 1000,
@@ -516,7 +601,9 @@ async def trial(
         "subscribed": seen_before,
         "errors": len(errors) + missed,
         "error_samples": errors[:5],
+        "error_kinds": dict(Counter(err.split(":", 1)[0] for err in errors)),
         "missed_change": missed,
+        "stale": stale,
         "share_304": statuses.count(304) / max(1, len(statuses)),
         "bytes": {k: int(sum(v) / len(v)) for k, v in sizes.items()},
         "fanout_p50_ms": pct(delays, 0.5) * 1000,
@@ -731,6 +818,12 @@ def main() -> None:
         "costs a whole round's tables per request).",
     )
     parser.add_argument(
+        "--reread-at-once",
+        action="store_true",
+        help="Each phone re-reads its page as soon as its stream announces the change (as the "
+        "pages' script does; with --workers, maybe from another process than its stream's).",
+    )
+    parser.add_argument(
         "--own-share",
         type=float,
         default=0.5,
@@ -745,6 +838,7 @@ def main() -> None:
     args = parser.parse_args()
     args.phones = [int(n) for n in args.phones.split(",")]
     CLOCK[0] = not args.no_clock
+    AT_ONCE[0] = args.reread_at_once
     if max(args.phones) > args.players:
         parser.error("more phones than players")
     print(
@@ -764,7 +858,7 @@ def main() -> None:
     print(
         f"{'store':8} {'phones':>6} {'reqs':>6} {'p50':>7} {'p99':>7} {'max':>7} {'errors':>6} "
         f"{'304':>5} {'live p99':>8} {'fan-out p99':>11} {'re-read p99':>11} {'client lag':>10} "
-        f"{'server CPU/phone':>16} {'change CPU/phone':>17}"
+        f"{'server CPU/phone':>16} {'database CPU/phone':>18} {'change CPU/phone':>17}"
     )
     for r in rows:
         print(
@@ -772,7 +866,8 @@ def main() -> None:
             f"{r['p99_ms']:>5.0f}ms {r['max_ms']:>5.0f}ms {r['errors']:>6} "
             f"{r['share_304']:>5.0%} {r['live_p99_ms']:>6.0f}ms {r['fanout_p99_ms']:>9.0f}ms "
             f"{r['reread_p99_ms']:>9.0f}ms {r['client_lag_p99_ms']:>8.0f}ms "
-            f"{r['server_cpu_per_phone_ms']:>14.2f}ms {r['reread_cpu_per_phone_ms']:>15.2f}ms"
+            f"{r['server_cpu_per_phone_ms']:>14.2f}ms {r['db_cpu_per_phone_ms']:>16.2f}ms "
+            f"{r['reread_cpu_per_phone_ms']:>15.2f}ms"
         )
     ends = [r for r in rows if "end_writes" in r]
     if ends:

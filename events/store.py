@@ -249,6 +249,14 @@ class GameStore:
     def close(self) -> None:
         self.app.close()
 
+    def watch(self, heard: Callable[[], None]) -> Callable[[], None] | None:
+        """Call ``heard`` from a thread of its own soon after any process appends to the
+        store; the answer stops it. ``None`` where the database announces nothing (SQLite,
+        memory): then the log is read to find others' writes (``events.backends``)."""
+        if self.backend is None:
+            return None
+        return self.backend.watch(heard)
+
     def __enter__(self) -> GameStore:
         return self
 

@@ -355,6 +355,20 @@ class _History:
             met=head.old_met,
         )
 
+    @classmethod
+    def from_cut(cls, cut: _Cut, fetch: Fetch, refold: Callable[[], Tournament] | None) -> _History:
+        """The history a save just wrote: its rows are those ``cut`` names."""
+        return cls(
+            cut=cut.cut,
+            written=cut.written,
+            counts=cut.counts,
+            keys=cut.keys,
+            fetch=fetch,
+            refold=refold,
+            kinds=cut.kinds,
+            met=cut.met,
+        )
+
     def is_old(self, name: str, key: Any) -> bool:
         """Whether ``key`` of map ``name`` may be in the history (then it must be read)."""
         if not self.counts.get(name):
@@ -452,16 +466,7 @@ class _History:
     ) -> _History:
         """This history with the rows of the rounds ``cut`` moves (and their entries) added:
         what it had read stays read."""
-        history = _History(
-            cut=cut.cut,
-            written=cut.written,
-            counts=cut.counts,
-            keys=cut.keys,
-            fetch=fetch,
-            refold=refold,
-            kinds=cut.kinds,
-            met=cut.met,
-        )
+        history = _History.from_cut(cut, fetch, refold)
         rounds, moved = cut.moved_rounds, cut.moved
         if self._rounds is not None:
             history._rounds = {**self._rounds, **rounds}
@@ -1192,16 +1197,7 @@ class EventSnapshots:
         if kept is not None:
             history = kept.advanced(cut, fetch, refold)
         else:
-            history = _History(
-                cut=cut.cut,
-                written=cut.written,
-                counts=cut.counts,
-                keys=cut.keys,
-                fetch=fetch,
-                refold=refold,
-                kinds=cut.kinds,
-                met=cut.met,
-            )
+            history = _History.from_cut(cut, fetch, refold)
             history._maps = {name: immutables.Map(cut.moved.get(name, {})) for name in _PARTED}
             history._rounds = cut.moved_rounds
         return _handed_back(snapshot, cut, history)

@@ -108,3 +108,9 @@ class NoticeLog:
     def after(self, after: int, limit: int = 1000) -> list[Notice]:
         """Notifications after id ``after`` (at most ``limit``), oldest first."""
         return notices_after(self._store, after, limit)
+
+    def watch(self, heard: Callable[[], None]) -> Callable[[], None] | None:
+        """Call ``heard`` (from another thread) soon after any process writes to the store;
+        the answer stops it. ``None`` where the store announces nothing (SQLite): then
+        only reading the log finds another process's writes."""
+        return self._store.watch(heard)

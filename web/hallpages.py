@@ -67,18 +67,21 @@ async def _shared_clock(
     request: AnyRequest, web: Web, who: Principal, event_id: str
 ) -> Response[bytes]:
     """The clock page for ``who`` (``clock_shared``), made once for every reader of their
-    kind: at each version, and each second while the clock runs."""
+    kind: at each version, and each second while the clock runs. It shows the clock at the
+    second's start, so every server process (``--workers``) makes the same bytes and tag
+    within a second, and a tag one gave is answered 304 by the other."""
     version = await event_version(web, event_id)
     key = clock_key(event_id, version, who, request.url.path)
     now: datetime = web.svc.clock()
+    moment = now.replace(microsecond=0)
 
     async def compute() -> Rendered:
-        view = await web.run(web.svc.event_clock_view, event_id, now=now, tables="extended")
+        view = await web.run(web.svc.event_clock_view, event_id, now=moment, tables="extended")
         page = render(
             "event_clock.html", c=view, standalone=True, controls=False, **formkeys.key_field()
         )
-        entry = rendered((*key, now.isoformat()), page, HTML)  # the tag names the moment
-        entry.until = now + TICK if view.running else None
+        entry = rendered((*key, moment.isoformat()), page, HTML)  # the tag names the moment
+        entry.until = moment + TICK if view.running else None
         return entry
 
     cache = cache_of(web)

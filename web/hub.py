@@ -3,7 +3,12 @@
 One task per server process follows the store's notification log (a query
 after each local write, and every ``interval`` seconds for writes by other
 processes or the command line) and notes the newest event number of every game
-and the newest notification id. A stream waits until the game it follows has
+and the newest notification id. Where the store announces its appends (PostgreSQL's
+LISTEN/NOTIFY: ``NoticeLog.watch``), a write by another process (another
+``--workers`` process) is read as soon as it is heard, not at the next interval,
+and until it is read the hub vouches for no version (``known_version``): a phone
+told of a change by one process's stream and reading its page again from another
+gets the new page, not the one before. A stream waits until the game it follows has
 moved past what it last sent, then reads the new events from the store itself,
 so a stream never depends on a message reaching it: after a reconnect it reads
 from its ``Last-Event-ID`` the same way.
@@ -54,11 +59,33 @@ class Hub:
         self._read_at = float("-inf")
         self.writes = 0  # writes of this process so far (pokes)
         self._read: dict[str, tuple[float, int]] = {}  # stream -> read_mark of its own read
+        self.heard = 0  # appends announced by the store so far (any process's; a thread adds)
+        self._read_heard = 0  # ``heard`` when the last complete read of the log began
+        self._unwatch: Callable[[], None] | None = None
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         self.last_id = await self.run(self.notices.last)
+        self._unwatch = await self.run(self.notices.watch, self._heard)
         self._task = asyncio.create_task(self._follow())
+
+    @property
+    def watching(self) -> bool:
+        """Whether the store announces every process's appends to this hub."""
+        return self._unwatch is not None
+
+    def _heard(self) -> None:
+        """The store announced an append (on the watching thread): not fresh until read."""
+        self.heard += 1
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(self._poke.set)
+
+    def _changes(self) -> int:
+        """Writes of this process and appends announced: a reading taken before the
+        count moved may be older than a change."""
+        return self.writes + self.heard
 
     async def stop(self) -> None:
         self._stopping = True
@@ -67,6 +94,9 @@ class Hub:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        if self._unwatch is not None:
+            unwatch, self._unwatch = self._unwatch, None
+            await self.run(unwatch)
 
     def close_streams(self) -> None:
         """End every live stream: each returns from its wait and stops."""
@@ -104,16 +134,21 @@ class Hub:
 
     def known_version(self, game_id: str) -> int | None:
         """The stream's newest event as the hub knows it, when that is as fresh as the hub
-        can be: no write of this process is waiting to be read and the log was read within
-        two intervals (a write by another process shows within that). ``None`` otherwise,
-        or when the hub has not seen the stream: then ask the store (and ``note`` it)."""
+        can be: no write of this process, and no append the store announced, is waiting
+        to be read, and the log was read within two intervals (a write by another process
+        the store does not announce shows within that). ``None`` otherwise, or when the
+        hub has not seen the stream: then ask the store (and ``note`` it)."""
         if self._loop is None:
             return None
         now = self._loop.time()
-        if self._unread_write or now - self._read_at > 2 * self.interval:
+        if (
+            self._unread_write
+            or self.heard != self._read_heard
+            or now - self._read_at > 2 * self.interval
+        ):
             # the stream's own read from the store vouches as a read of the log would
             read = self._read.get(game_id)
-            if read is None or read[1] != self.writes or now - read[0] > 2 * self.interval:
+            if read is None or read[1] != self._changes() or now - read[0] > 2 * self.interval:
                 return None
         return self.versions.get(game_id)
 
@@ -123,15 +158,15 @@ class Hub:
         as long as a read of the log is, unless this process writes meanwhile."""
         if version > self.versions.get(game_id, 0):
             self.versions[game_id] = version
-        if asked is not None and asked[1] == self.writes:
+        if asked is not None and asked[1] == self._changes():
             if len(self._read) > 100_000:
                 self._read.clear()
             self._read[game_id] = asked
 
     def read_mark(self) -> tuple[float, int] | None:
-        """When a read of the store starts, and how many writes of this process came before
-        it (for ``note``); ``None`` before the hub has started."""
-        return None if self._loop is None else (self._loop.time(), self.writes)
+        """When a read of the store starts, and how many writes of this process and appends
+        announced came before it (for ``note``); ``None`` before the hub has started."""
+        return None if self._loop is None else (self._loop.time(), self._changes())
 
     async def _follow(self) -> None:
         # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
@@ -143,12 +178,14 @@ class Hub:
             self._poke.clear()
             unread = self._unread_write
             self._unread_write = False  # a poke from here on is read next time
+            heard = self.heard  # an append heard from here on is read next time
             try:
                 while True:
                     batch: list[Notice] = await self.run(self.notices.after, self.last_id, 2000)
                     self._note(batch)
                     if len(batch) < 2000:
                         break
+                self._read_heard = heard
                 if self._loop is not None:
                     self._read_at = self._loop.time()
             except Exception:

@@ -13,7 +13,7 @@ line in ``backend_for``.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
@@ -85,6 +85,13 @@ class Backend(Protocol):
         """Held while a write reads ``stream``, decides and appends to it, so that writers
         sharing the store take turns on it (PostgreSQL: an advisory lock; a local file,
         written by one process at a time, needs none)."""
+        ...
+
+    def watch(self, heard: Callable[[], None]) -> Callable[[], None] | None:
+        """Call ``heard`` (from a thread of its own) whenever any process appends to the
+        store, soon after its commit; the answer stops it. ``None`` where the database
+        announces nothing (SQLite: a store written by one server, whose other writers are
+        the command line's, found by reading the log)."""
         ...
 
 

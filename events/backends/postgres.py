@@ -22,7 +22,7 @@ once succeed), which is also how a store made before this function gains it.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -248,6 +248,58 @@ class PostgresBackend(PostgresNaming):
         """None: COPY tells no positions; the store inserts through the recorder's append
         function, which does (and takes the log's lock and notifies)."""
         return None
+
+    def watch(self, heard: Callable[[], None]) -> Callable[[], None] | None:
+        """LISTEN on the store's channel (every append NOTIFYs it as it commits: the
+        library's inserts, ``referee_append_rows`` and ``bulk_insert``) from a connection
+        of its own, on a daemon thread that calls ``heard`` for each notification it
+        reads; ``None`` when that connection cannot be made. If the connection is lost,
+        ``heard`` is called (what was missed is found by reading the log) and it connects
+        again. The answer stops the thread."""
+        pool: Any = getattr(self.datastore, "pool", None)
+        if pool is None:
+            return None
+        params = {k: pool.kwargs[k] for k in ("dbname", "host", "port", "user", "password")}
+        channel = SQL("LISTEN {}").format(Identifier(self.recorder.channel_name))
+        timeout = max(1, int(getattr(pool, "timeout", 5)))
+
+        def connect() -> psycopg.Connection[Any]:
+            conn = psycopg.connect(**params, autocommit=True, connect_timeout=timeout)
+            conn.execute(channel)
+            return conn
+
+        try:
+            first = connect()
+        except psycopg.Error:
+            return None
+        stopping = threading.Event()
+
+        def listen() -> None:
+            conn: psycopg.Connection[Any] | None = first
+            while not stopping.is_set():
+                try:
+                    if conn is None:
+                        conn = connect()
+                        heard()  # anything appended while it was away
+                    for _ in conn.notifies(timeout=0.5):
+                        heard()
+                except psycopg.Error:
+                    if conn is not None:
+                        conn.close()
+                    conn = None
+                    heard()
+                    stopping.wait(1.0)
+            if conn is not None:
+                conn.close()
+
+        thread = threading.Thread(target=listen, name="store-watch", daemon=True)
+        thread.start()
+
+        def stop() -> None:
+            stopping.set()
+            thread.join(2)
+
+        return stop
 
     def bulk_insert(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
         """Rows into the events table with COPY, in one transaction under the library's

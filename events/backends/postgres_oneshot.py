@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -384,6 +384,10 @@ class OneShotBackend(PostgresNaming):
     def analyze(self) -> None:
         with self.recorder.datastore.connection() as conn:
             _run(conn, f"ANALYZE {self.events_table}")
+
+    def watch(self, heard: Callable[[], None]) -> Callable[[], None] | None:
+        """Nothing: a one-shot command follows no live stream (``Backend.watch``)."""
+        return None
 
     def stream_lock(self, stream: str) -> contextlib.nullcontext[None]:
         """None taken: a one-shot command writes once over its one connection; a race it

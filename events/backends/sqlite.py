@@ -3,7 +3,7 @@ own datastore (so reads and writes share its lock handling and busy timeout)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
@@ -48,6 +48,10 @@ class SQLiteBackend:
 
     def analyze(self) -> None:
         """Nothing to do: SQLite's plans follow the indexes."""
+
+    def watch(self, heard: Callable[[], None]) -> Callable[[], None] | None:
+        """Nothing: SQLite announces no writes (``Backend.watch``)."""
+        return None
 
     def stream_lock(self, stream: str) -> AbstractContextManager[None]:
         """None needed: a SQLite store's server is one process, writing on one thread."""

@@ -129,6 +129,15 @@ def test_cr_2_6_effects_are_structured_or_free_text() -> None:
         parse_catalog(MINI + '[[servants.effects]]\ntext = "x"\nphase = "recharge"\ncost = 5\n')
 
 
+def test_cr_2_6_an_effect_always_in_force_is_printed_text_for_a_ruling() -> None:
+    """CR-2.6: no entry uses an effect always in force and the engine never carries one out,
+    so steps given for it would silently do nothing: the catalog is refused instead."""
+    passive = '[[servants.effects]]\ntext = "+10 ATK"\nphase = "passive"\ntarget = "self"\n'
+    assert not parse_catalog(MINI + passive).crystals["Volt Imp"].effects[0].structured
+    with pytest.raises(CatalogError, match=r"always in force.*CR-2\.6"):
+        parse_catalog(MINI + passive + 'ops = [{ op = "atk", amount = 10 }]\n')
+
+
 def test_cr_2_1_read_catalog_and_catalog_rows() -> None:
     catalog = RULES.read_catalog("crystals", MINI, "mini.toml")
     assert catalog.name == "mini"

@@ -119,7 +119,7 @@ def test_cr_i_3_printed_range_and_default_range_1_not_blocked() -> None:
     assert RULES.observe(state)["units"][2]["crystal"] == "Pyrelance Archer"
 
 
-def test_cr_8_4_attacker_strikes_first_and_cr_i_9_no_counter_out_of_range() -> None:
+def test_cr_8_4_attacker_strikes_first_and_cr_i_28_no_counter_out_of_range() -> None:
     state = play(face_off(), "attack u3 u4")
     assert state.units[4].hp == 15  # 40 - 25
     assert state.phase == "main"
@@ -229,3 +229,33 @@ def test_cr_13_1_the_third_hit_ends_the_battle() -> None:
     assert (out.status, out.winner, out.clause) == ("win", "p1", "CR-13.1")
     assert RULES.to_act(state) == frozenset()
     assert RULES.legal_actions(state) == []
+
+
+def test_cr_i_26_every_servant_attacks_once_a_turn() -> None:
+    """CR-I.26: fatigue stops the Servant that attacked, not the player's other Servants."""
+    from referee.games.crystale.board import TILE_INDEX
+    from referee.games.crystale.model import Unit
+    from referee.games.crystale.position import with_unit
+
+    state = face_off()
+    pup = Unit(state.next_id, 0, "Cinderpup", TILE_INDEX["c4"], hp=40)
+    state = with_unit(state, pup)
+    state = play(state, "attack u3 u4")  # the Archer at range 2: the Reefling cannot strike back
+    assert state.phase == "main"
+    assert judge(state, f"attack u{pup.id} u4").legal
+    assert "fatigued" in rejected(state, "attack u3 u4", "CR-8.9")
+    assert judge(state, "sacrifice u3").legal  # CR-I.27: fatigue does not stop a sacrifice
+
+
+def test_cr_i_28_counterattack_range_variant() -> None:
+    """CR-I.28: the Reefling (range 1) two tiles from the Archer strikes back only when the
+    table rules any."""
+    assert play(face_off(), "attack u3 u4").phase == "main"
+    state = play(face_off(variants={"counter_range": "any"}), "attack u3 u4")
+    assert state.phase == "counter"
+    assert play(state, ("p2", "counter")).units[3].hp == 10
+    state = play(
+        face_off(variants={"counter_range": "any", "counterattack": "always"}), "attack u3 u4"
+    )
+    assert state.phase == "main"
+    assert state.units[3].hp == 10

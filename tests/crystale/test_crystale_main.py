@@ -158,3 +158,23 @@ def test_cr_i_11_a_summon_by_an_effect_is_an_adjustment_and_keeps_the_turns_summ
     assert unit_at(after, "c4").crystal == "Sootwing Drake"
     assert after.sides[0].hand.count == 6
     assert judge(after, "summon Cinderpup @c2").legal
+
+
+def test_cr_i_27_summon_and_sacrifice_each_variant() -> None:
+    """CR-I.27: by default a turn has one summon or one sacrifice; a table ruling each allows
+    one of both, each once; a fatigued Servant may still be sacrificed."""
+    turn = ("summon Cinderpup @c2", "end", "done", "pull", "end", "pull")
+    state = play(main_phase(), *turn, "summon Cinderpup @d1")
+    assert "already summoned or sacrificed" in rejected(state, "sacrifice u3", "CR-7.3")
+    state = play(main_phase(variants={"summon_sacrifice": "each"}), *turn)
+    state = play(state, "summon Cinderpup @d1", "sacrifice u3")
+    assert 3 not in state.units
+    assert state.sides[0].summoned
+    assert state.sides[0].sacrificed
+    assert "already sacrificed" in rejected(state, "sacrifice u4", "CR-7.3")
+    state = play(state, "move u1 c2")
+    assert "already summoned a Servant" in rejected(state, "summon Cinderpup @c1", "CR-7.3")
+    state = play(state, "end", "done", "pull", "end", "pull")
+    assert not state.sides[0].summoned
+    assert not state.sides[0].sacrificed
+    assert judge(state, "sacrifice u4").legal

@@ -28,6 +28,8 @@ def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
             "promotion_hp",
             "attack_after_move",
             "trigger_order",
+            "summon_sacrifice",
+            "counter_range",
         },
     )
     assert len(load_rulebook("crystale").clauses) >= 100

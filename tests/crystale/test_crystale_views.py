@@ -68,3 +68,26 @@ def test_cr_12_5_the_public_sees_whether_each_seat_summoned_this_turn() -> None:
         "p2": True,
     }
     assert "summoned_this_turn" in find_clause("CR-12.5", "crystale").text
+
+
+def test_cr_3_8_a_rejected_entrys_reason_hides_its_crystal_in_a_mirror_match() -> None:
+    """CR-3.8: a crystal the actor names in a rejected entry and that is still hidden in its
+    pool is kept from the other seat and the public, even when the other seat registered the
+    same crystal: that seat knows the crystal exists, not that the actor reached for it."""
+    from tests.crystale.helpers import FIRE_POOL, OPENING, judge
+
+    def rejection(decks: object) -> object:
+        opening = list(OPENING)
+        if decks is not None:
+            opening[-1] = ("p2", "show Cinderpup, Cinderpup, Pyrelance Archer")
+        state = play(fresh(decks=decks), *opening, "pull")
+        (violation,) = judge(state, "cast Sootwing Drake").violations
+        return violation
+
+    for decks in (None, {"p1": FIRE_POOL, "p2": FIRE_POOL}):
+        violation = rejection(decks)
+        assert violation.clause == "CR-7.6"  # type: ignore[attr-defined]
+        for viewer in ("p2", "public"):
+            seen = violation.for_viewer(viewer).reason  # type: ignore[attr-defined]
+            assert "Sootwing Drake" not in seen, (decks is not None, viewer, seen)
+        assert "Sootwing Drake" in violation.for_viewer("p1").reason  # type: ignore[attr-defined]

@@ -7,7 +7,18 @@ import json
 
 from referee.games.gammasphere import GammasphereState
 from referee.kit.decks import seal
-from tests.gammasphere.helpers import DECK, OTHER, RULES, adjust, new_game, play, put, started
+from tests.gammasphere.helpers import (
+    DECK,
+    OTHER,
+    RULES,
+    adjust,
+    new_game,
+    opened,
+    play,
+    put,
+    resources_of,
+    started,
+)
 
 VIEWERS = ("referee", "public", "p1", "p2")
 
@@ -100,3 +111,75 @@ def test_the_opening_and_the_end_are_described() -> None:
         "clause": "GS-8.1",
         "reason": "p1's power level reached 0",
     }
+
+
+def test_a_rejected_entrys_reason_hides_its_card_in_a_mirror_match() -> None:
+    """GS-3.5: a card the actor names in a rejected entry while it is hidden in its deck is
+    kept from the other seat and the public, even when the other seat registered the same
+    card: that seat knows the card exists, not that the actor reached for it."""
+    for decks in ({"p1": DECK, "p2": OTHER}, {"p1": DECK, "p2": DECK}):
+        state = started(decks)
+        rejected = RULES.check(state, RULES.parse("play Ion Lancer"), "p1")
+        assert rejected.violations
+        for viewer in ("p2", "public"):
+            seen = " ".join(v.reason for v in rejected.for_viewer(viewer).violations)
+            assert "Ion Lancer" not in seen, (decks["p2"] is DECK, viewer, seen)
+        assert "Ion Lancer" in " ".join(v.reason for v in rejected.for_viewer("p1").violations)
+
+
+def test_a_rejected_entrys_reason_hides_its_card_without_a_registered_list() -> None:
+    """GS-1.2, GS-3.5: with no list registered (or a sealed one not yet opened) a hand is
+    just as hidden, so a rejected entry's reason keeps the card the actor reached for from
+    the other seat and the public, as the masked entry text does."""
+    sealed = {"p1": seal(DECK, "a-salt-of-thirty-two-or-more-characters")}
+    for decks in ({}, {"p2": OTHER}, sealed):
+        state = started(decks)
+        for text, name in (
+            ("play Ion Lancer", "Ion Lancer"),
+            ("play plasma blade", "Plasma Blade"),
+            ("construct Ion Lancer", "Ion Lancer"),
+            ("play  aegis PLATING", "Aegis Plating"),  # on p2's own list in the second game
+        ):
+            rejected = RULES.check(state, RULES.parse(text), "p1")
+            assert rejected.violations
+            for viewer in ("p2", "public"):
+                seen = " ".join(v.reason for v in rejected.for_viewer(viewer).violations)
+                assert name not in seen, (decks, viewer, seen)
+            own = " ".join(v.reason for v in rejected.for_viewer("p1").violations)
+            assert name in own, (decks, own)
+
+
+def test_a_rejected_entrys_reason_hides_its_card_however_it_was_spelt() -> None:
+    """GS-N.2, GS-3.5: a name typed in another letter case or spacing is still the card it
+    names; a reason refusing the entry before its card is even looked at (the turn's draw
+    comes first, GS-5.1) must not hand the other seat the actor's spelling of it."""
+    for decks in ({"p1": DECK, "p2": OTHER}, {}):
+        state = opened(decks)
+        for text, name in (("play ion  LANCER", "lancer"), ("construct  pylon", "pylon")):
+            rejected = RULES.check(state, RULES.parse(text), "p1")
+            assert [v.clause for v in rejected.violations] == ["GS-5.1"]
+            for viewer in ("p2", "public"):
+                seen = " ".join(v.reason for v in rejected.for_viewer(viewer).violations)
+                assert name not in seen.lower(), (decks, viewer, seen)
+            own = " ".join(v.reason for v in rejected.for_viewer("p1").violations)
+            assert name in own.lower(), (decks, own)
+
+
+def test_a_rejected_entrys_reason_hides_its_card_even_when_the_name_is_in_sight() -> None:
+    """GS-1.2, GS-3.5: a card of the same name in play or in a discard pile tells the other
+    seat the card exists, not that the actor holds one: the reason refusing 'play NAME'
+    keeps the name from the others unless the card is known to be in the actor's hand."""
+    for decks in ({"p1": DECK, "p2": OTHER}, {"p1": DECK, "p2": DECK}, {}):
+        state = started(decks)
+        state, _ = put(state, "p2", "Gamma Trooper")
+        state = resources_of(state, "p1", gas=100)
+        rejected = RULES.check(state, RULES.parse("play gamma trooper"), "p1")
+        assert [v.clause for v in rejected.violations] == ["GS-6.2"]
+        for viewer in ("p2", "public"):
+            seen = " ".join(v.reason for v in rejected.for_viewer(viewer).violations)
+            assert "Gamma Trooper" not in seen, (decks, viewer, seen)
+        assert "Gamma Trooper" in rejected.for_viewer("p1").violations[0].reason
+    known = adjust(started({"p1": DECK}), "move p1 deck>hand Gamma Trooper")
+    known = resources_of(known, "p1", gas=100)
+    rejected = RULES.check(known, RULES.parse("play Gamma Trooper"), "p1")
+    assert "Gamma Trooper" in rejected.for_viewer("p2").violations[0].reason  # known held

@@ -718,7 +718,8 @@ def test_PM_I_12_lifespan_waits_while_exhausted_stamina_per_click() -> None:
 def test_PM_I_13_spell_is_gone_after_purchase() -> None:
     s = scenario(["Wall"], ["Wall"], res1=Res(green=4), offer=["Cluster Bolt"])
     s = act(s, "buy Cluster Bolt")
-    assert any(u.kind == "Cluster Bolt" for u in s.dead.values())
+    spell = next(u for u in s.dead.values() if u.kind == "Cluster Bolt")
+    assert "PM-5.9" in refused(s, f"sell #{spell.id}")  # no longer in play
 
 
 def test_PM_I_14_explicit_sets_are_validated() -> None:
@@ -729,6 +730,25 @@ def test_PM_I_14_explicit_sets_are_validated() -> None:
     with pytest.raises(SetupError):
         RULES.resolve_setup(setup(["Nonesuch"]))
     assert RULES.resolve_setup(setup([])).options["units"] == []
+
+
+def test_PM_I_15_chill_lasts_through_the_defense() -> None:
+    s = scenario(["Tatsu Nullifier"], ["Wall", "Wall"], res1=Res(attack=1))
+    s = act(s, "click #1 on #2", "end")
+    assert s.phase == "defense"
+    assert s.active == 1
+    assert "PM-4.2" in refused(s, "block #2")  # still frozen while its owner blocks
+    s = act(s, "block #3", "end")
+    assert s.phase == "action"
+    assert s.units[2].chill == 0  # gone at its owner's start of turn
+
+
+def test_PM_I_16_a_built_unit_too_big_to_damage_still_shields_construction() -> None:
+    s = scenario(["Wall"], ["Animus", ("Drone", {"build": 1})], res1=Res(attack=1), phase="breach")
+    assert "PM-7.3" in refused(s, "breach #3")  # the Animus (2 health) is still there
+    s = act(s, "end")
+    assert 3 in s.units
+    assert s.active == 1
 
 
 def test_rules_object_is_registered() -> None:

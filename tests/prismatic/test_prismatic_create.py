@@ -313,3 +313,17 @@ def test_px_i_17_the_goal_is_reached_at_the_creation_that_fills_it() -> None:
     state = act(state, "p2: create Ember Spark")
     assert player(state, "p2").reached == 1
     assert state.reached == 1
+
+
+def test_px_i_24_a_pool_reward_stays_in_the_pool_for_the_rest_of_the_turn() -> None:
+    """Sunset Sky rewards pool R and a prism: the red stays in the pool while the prism is
+    taken, and pays for a board creation after that; the pool is still lost at the pass."""
+    state = table(palette="R M Y G")
+    state = play(state, ["p1: create Sunset Sky", "p1: take pool R", "p1: take prism"])
+    assert player(state, "p1").pool == ms("R")
+    state = act(state, "p1: create board yellow-pool.1, pool R")
+    p1 = player(state, "p1")
+    assert p1.pool == ms("Y")
+    assert not p1.palette
+    state = act(state, "p1: pass")
+    assert not player(state, "p1").pool

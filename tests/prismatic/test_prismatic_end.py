@@ -393,3 +393,19 @@ def test_px_i_17_first_to_goal_among_players_still_playing() -> None:
     lines = by_seat(left)
     assert lines["p2"]["first to the goal"] == 1
     assert "p1" not in lines
+
+
+def test_px_i_26_prisms_gained_in_step_3_may_be_bid_in_that_rounds_auction() -> None:
+    """p1 holds no prism until Sunset Sky's reward in step 3; the auction at the end of the
+    same round takes it as p1's bid."""
+    state = started(3, starter="p2", starter_token="auction")
+    for seat in ("p1", "p2", "p3"):
+        state = act(state, f"{seat}: draw R R G G B")
+    state = play(state, ["p1: pass", "p2: pass", "p3: pass", "p2: pass", "p3: pass"])
+    state = edit(state, "p1", palette=ms("R M Y"), prisms=0)
+    state = play(state, ["p1: create Sunset Sky", "p1: take prism", "p1: decline", "p1: pass"])
+    state = act(state, "p2: reveal Comet Trail")
+    assert state.step == "auction"
+    assert player(state, "p1").prisms == 1
+    state = play(state, ["p1: bid 1", "p2: bid 0", "p3: bid 0"])
+    assert (state.starter, player(state, "p1").prisms) == ("p1", 0)

@@ -107,11 +107,17 @@ def test_px_1_7_the_example_board_lists_the_texts_creations_and_methods() -> Non
     assert catalog.methods["draw-cards.1"].effect.kind == "draw2"
 
 
-def test_px_1_8_goal_is_3_5_or_7() -> None:
+def test_px_1_8_the_table_agrees_the_goal_3_5_and_7_being_typical() -> None:
+    """The text has the players agree on the goal before play and calls 3, 5 and 7 typical
+    (quick, average, long), so another whole number the table agrees on is a goal too."""
     assert new(goal=3).table.goal == 3
     assert new(goal=7).table.goal == 7
-    with pytest.raises(SetupError, match="3, 5 or 7"):
-        RULES.resolve_setup(setup(2, options={"goal": "4"}))
+    assert new(goal=4).table.goal == 4
+    assert RULES.resolve_setup(setup(2, options={"goal": "6"})).options["goal"] == 6
+    assert RULES.resolve_setup(setup(2, options={"goal": 1})).options["goal"] == 1
+    for bad in ("0", "-2", "five", "2.5"):
+        with pytest.raises(SetupError, match=r"PX-1\.8"):
+            RULES.resolve_setup(setup(2, options={"goal": bad}))
 
 
 def test_px_1_9_a_card_already_seen_cannot_be_drawn_again() -> None:

@@ -223,3 +223,31 @@ def test_px_14_1_still_sealed_while_the_round_is_open() -> None:
     assert RULES.still_sealed(state) == {}
     state = act(state, "p1: forgo")
     assert RULES.still_sealed(state) == {"p1": 1}
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+def test_px_i_25_discarded_cards_are_face_up_for_every_viewer(viewer: str) -> None:
+    """The card each player dropped at setup is named in the entry and the discard pile that
+    every viewer sees; only the deck's order stays unknown (the referee alone has its list)."""
+    state = started(3)
+    keep = RULES.parse("keep Noon Blaze, discard Moonrise")
+    assert RULES.shown_notation(keep, "p1", viewer) == "keep Noon Blaze, discard Moonrise"
+    seen = RULES.observe(state, viewer)
+    assert {"Moonrise", "Eclipse", "Starfield"} <= set(seen["discard"])
+    assert ("deck_cards" in seen) == (viewer == "referee")
+
+
+def test_px_i_17_the_drawing_shows_the_order_of_reaching_the_goal_not_a_round() -> None:
+    """``reached_goal`` is the order in which players reached the goal (PX-I.17): p2 reached
+    it first, in round 3, and the drawing must not say round 1."""
+    from referee import drawings
+
+    state = msgspec.structs.replace(edit(started(3), "p2", reached=1), round=3, reached=1)
+    svg = drawings.draw(
+        "prismatic",
+        RULES.observe(state, "public"),
+        viewer="public",
+        players={"p1": "Ann", "p2": "Ben", "p3": "Cy"},
+    )
+    assert "reached the goal 1st" in svg
+    assert "reached in round" not in svg

@@ -171,3 +171,37 @@ def test_the_api_clock_narrowed_to_one_table_or_the_tables_with_extra_time(
     assert one["state"] == "running"
     extended = client.get(f"{url}?extended=true", headers=auth(tokens["ann"])).json()
     assert [(t["table"], t["extension_minutes"]) for t in extended["tables"]] == [(2, 4)]
+
+
+def test_two_server_processes_give_one_clock_page_and_tag_within_a_second(
+    client: TestClient[Litestar], store: str, tokens: Tokens
+) -> None:
+    """--workers: a phone's connections land on either process. Within one second of the
+    service's clock both make the clock page of that second's start: the same bytes and
+    tag, so the tag one process gave is answered 304 by the other."""
+    from web.app import ServeConfig, create_app
+
+    event = make_event(client, tokens["head"])
+    clock = set_clock(client)
+    head_post(client, tokens, f"/api/events/{event}/clock", {"action": "start"})
+    url = f"/events/{event}/clock"
+    with TestClient(create_app(ServeConfig(store=store, poll_interval=0.05))) as other:
+        other_clock = set_clock(other)
+        clock.now += timedelta(seconds=5, milliseconds=120)
+        other_clock.now = clock.now + timedelta(milliseconds=700)  # the same second
+        here = client.get(url, headers=auth(tokens["ann"]))
+        there = other.get(url, headers=auth(tokens["ann"]))
+        assert here.status_code == there.status_code == 200
+        assert ">49:55<" in here.text
+        assert there.content == here.content
+        assert there.headers["etag"] == here.headers["etag"]
+        held = other.get(
+            url, headers=auth(tokens["ben"], **{"If-None-Match": here.headers["etag"]})
+        )
+        assert held.status_code == 304
+        other_clock.now += timedelta(milliseconds=300)  # the next second: a new figure
+        moved = other.get(
+            url, headers=auth(tokens["ben"], **{"If-None-Match": here.headers["etag"]})
+        )
+        assert moved.status_code == 200
+        assert ">49:54<" in moved.text

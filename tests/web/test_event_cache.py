@@ -204,6 +204,9 @@ def test_the_hub_vouches_for_a_version_only_when_no_write_of_its_own_is_unread()
         def after(self, after: int, limit: int) -> list[Notice]:
             return [n for n in self.notices if n.id > after][:limit]
 
+        def watch(self, heard: Any) -> None:
+            return None  # announces nothing (as SQLite): found by reading the log
+
     async def run(fn: Any, *args: Any) -> Any:
         return fn(*args)
 
@@ -226,6 +229,65 @@ def test_the_hub_vouches_for_a_version_only_when_no_write_of_its_own_is_unread()
             assert hub.versions["ev-x"] == 4
         finally:
             await hub.stop()
+
+    asyncio.run(scenario())
+
+
+def test_an_append_the_store_announces_is_vouched_for_only_once_read() -> None:
+    """With --workers on PostgreSQL, another process's write is announced (LISTEN/NOTIFY)
+    on a thread of its own: from then until the hub has read the log past it, the hub
+    vouches for no version (a page would be the one before the change), then for the new
+    one, long before its next reading at the interval (a minute here)."""
+    import asyncio
+    import threading
+
+    from service.live import Notice
+    from web.hub import Hub
+
+    class Log:
+        def __init__(self) -> None:
+            self.notices: list[Notice] = []
+            self.heard: Any = None
+            self.stopped = False
+
+        def last(self) -> int:
+            return 0
+
+        def after(self, after: int, limit: int) -> list[Notice]:
+            return [n for n in self.notices if n.id > after][:limit]
+
+        def watch(self, heard: Any) -> Any:
+            self.heard = heard
+
+            def stop() -> None:
+                self.stopped = True
+
+            return stop
+
+    async def run(fn: Any, *args: Any) -> Any:
+        return fn(*args)
+
+    async def scenario() -> None:
+        log = Log()
+        hub = Hub(log, run, interval=60.0, min_gap=0.0)  # type: ignore[arg-type]
+        await hub.start()
+        assert hub.watching
+        try:
+            hub.note("ev-x", 3, asked=hub.read_mark())  # a page's own read of the store
+            assert hub.known_version("ev-x") == 3
+            log.notices.append(Notice(id=1, game_id="ev-x", version=4, topic="t"))
+            announced = threading.Thread(target=log.heard)  # as the watching thread calls it
+            announced.start()
+            announced.join()
+            assert hub.known_version("ev-x") is None  # heard, not read: ask the store
+            deadline = asyncio.get_running_loop().time() + 10
+            while (known := hub.known_version("ev-x")) is None:
+                assert asyncio.get_running_loop().time() < deadline, "never read past it"
+                await asyncio.sleep(0.005)
+            assert known == 4
+        finally:
+            await hub.stop()
+        assert log.stopped
 
     asyncio.run(scenario())
 

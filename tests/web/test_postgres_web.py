@@ -193,3 +193,45 @@ def test_live_stream_and_scoreboard_follow_the_other_process(
     assert {(r["player"], r["won"]) for r in board} == {("Ann", 0), ("Ben", 1)}
     listed = httpx.get(f"{b.base}/api/games?status=finished", headers=auth(public)).json()
     assert [g["game_id"] for g in listed] == [game]
+
+
+def _tag_version(tag: str) -> int:
+    """The event version an event page's ``ETag`` names (``"v12-..."``)."""
+    return int(tag.removeprefix("W/").strip('"').split("-", 1)[0][1:])
+
+
+def test_a_page_from_a_process_that_did_not_write_shows_the_write_at_once(
+    pg_env: dict[str, str],
+) -> None:
+    """--workers: a phone told of a change by one process's stream reads its page again
+    from another process. That one hears the write from the store as it commits
+    (LISTEN/NOTIFY), not at its next reading of the log (a minute here), and from then on
+    serves no page of the version before."""
+    from service.app import open_service
+    from tests.web.conftest import ThreadServer
+    from web.app import ServeConfig
+
+    url = pg_url(pg_env)
+    head = cli_token(url, "head", "Hera")
+    svc = open_service(url, create=True)
+    event = svc.event_new("Hall", "gammasphere", rounds=3).event_id
+    svc.event_register(event, ["Ann", "Ben", "Cat", "Dan"])
+    server = ThreadServer(ServeConfig(store=url, poll_interval=60.0))
+    try:
+        assert server.app.state["web"].hub.watching
+        page = f"{server.base}/events/{event}/standings"
+        first = httpx.get(page, headers=auth(head))
+        assert first.status_code == 200, first.text
+        before = _tag_version(first.headers["etag"])
+        assert _tag_version(httpx.get(page, headers=auth(head)).headers["etag"]) == before
+        svc.event_pair(event)  # another process's write: nothing pokes this server
+        after = svc.event_info(event).version
+        assert after > before
+        deadline = time.monotonic() + 10
+        while (shown := _tag_version(httpx.get(page, headers=auth(head)).headers["etag"])) < after:
+            assert time.monotonic() < deadline, "the write was never heard"
+            time.sleep(0.02)
+        assert shown == after
+    finally:
+        server.stop()
+        svc.close()

@@ -207,6 +207,11 @@ def _check_effects(
                     f"{source}: {at}: a {op.op} op needs a unit target (self, unit, ally, enemy)"
                 )
             ops.append(op)
+        if effect.phase == "passive" and ops:
+            raise CatalogError(
+                f"{source}: {at}: an effect always in force is never used nor carried out, so "
+                "it is printed text the referee rules on, without ops (CR-2.6)"
+            )
         if effect.phase == "recharge" and (effect.target not in ("none", "self") or effect.cost):
             raise CatalogError(
                 f"{source}: {at}: a recharge-phase effect costs nothing and targets none or self"

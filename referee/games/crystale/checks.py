@@ -51,7 +51,7 @@ from referee.games.crystale.position import (
     summoner_id,
     take_from_hand,
 )
-from referee.games.crystale.view import NAMED_FIELDS, secrets
+from referee.games.crystale.view import NAMED_FIELDS, own_secrets, secrets
 from referee.kit.dispatch import Dispatch
 from referee.kit.secrecy import names_in, secrets_for_reasons
 from referee.verdicts import LEGAL, RulingNeeded, Verdict
@@ -350,7 +350,10 @@ def _check_summon(state: CrystaleState, action: Summon, seat: int) -> Verdict:
     side = state.sides[seat]
     if side.summoned:
         return Verdict.illegal(
-            ONE_SUMMON, f"{_who(seat)} already summoned or sacrificed a Servant this turn"
+            ONE_SUMMON,
+            f"{_who(seat)} already summoned a Servant this turn"
+            if state.table.summon_sacrifice == "each"
+            else f"{_who(seat)} already summoned or sacrificed a Servant this turn",
         )
     verdict = hand_check(side, seat, crystal.name, NAMED)
     if not verdict:
@@ -399,7 +402,15 @@ def _check_sacrifice(state: CrystaleState, action: Sacrifice, seat: int) -> Verd
         return Verdict.illegal(
             SACRIFICE, f"{_unit_label(unit)} is a Summoner; only Servants are sacrificed"
         )
-    if state.sides[seat].summoned:
+    side = state.sides[seat]
+    if state.table.summon_sacrifice == "each":
+        if side.sacrificed:
+            return Verdict.illegal(
+                ONE_SUMMON,
+                f"{_who(seat)} already sacrificed a Servant this turn; "
+                "this table allows one summon and one sacrifice",
+            )
+    elif side.summoned:
         return Verdict.illegal(
             ONE_SUMMON, f"{_who(seat)} already summoned or sacrificed a Servant this turn"
         )
@@ -714,7 +725,11 @@ def check(state: CrystaleState, action: CrystaleAction, seat: str | None = None)
         )
     verdict = check_action(state, action, index)
     if verdict.violations:
-        hidden = {s: secrets(state, s) for s in SEATS}
+        # the actor's own hidden crystals count whole: the other seat registering the same
+        # crystal tells it nothing of what the actor reached for (CR-3.8)
+        hidden = {
+            s: own_secrets(state, s) if s == SEATS[index] else secrets(state, s) for s in SEATS
+        }
         typed = names_in(action, NAMED_FIELDS)
         verdict = verdict.concealing(secrets_for_reasons(hidden, SEATS[index], typed))
     return verdict

@@ -121,8 +121,12 @@ def _apply_summon(state: CrystaleState, action: Summon, seat: int) -> CrystaleSt
 
 @ENTRY_EFFECTS.register(Sacrifice)
 def _apply_sacrifice(state: CrystaleState, action: Sacrifice, seat: int) -> CrystaleState:
-    state = with_side(state, seat, replace(state.sides[seat], summoned=True))
-    return kill(state, action.unit)
+    side = state.sides[seat]
+    if state.table.summon_sacrifice == "each":  # CR-I.27: the sacrifice leaves the summon
+        side = replace(side, sacrificed=True)
+    else:
+        side = replace(side, summoned=True)
+    return kill(with_side(state, seat, side), action.unit)
 
 
 @ENTRY_EFFECTS.register(Move)
@@ -303,8 +307,11 @@ def _apply_attack(state: CrystaleState, action: Attack, seat: int) -> CrystaleSt
     defender = state.units.get(action.target)
     if defender is None or defender.summoner or state.result is not None:
         return state
-    if distance(defender.tile, attacker.tile) > crystal_of(state, defender).attack_range:
-        return state
+    if (
+        state.table.counter_range == "in_range"
+        and distance(defender.tile, attacker.tile) > crystal_of(state, defender).attack_range
+    ):
+        return state  # CR-I.28: the attacker stands beyond the defender's reach
     if state.table.counterattack == "always":
         return _strike(state, defender, state.units[attacker.id])
     return replace(state, phase="counter", counter=(attacker.id, defender.id))
@@ -369,7 +376,9 @@ def _begin_turn(state: CrystaleState) -> CrystaleState:
     seat = state.active
     side = state.sides[seat]
     state = with_side(
-        replace(state, units=units, promoted=(), counter=None), seat, replace(side, summoned=False)
+        replace(state, units=units, promoted=(), counter=None),
+        seat,
+        replace(side, summoned=False, sacrificed=False),
     )
     if side.pool.count == 0 and (side.mp < RESHUFFLE_MP or side.plane.total == 0):
         why = (

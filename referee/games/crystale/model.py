@@ -73,6 +73,8 @@ class Table(msgspec.Struct, frozen=True, gc=False):
     promotion_hp: str = "full"
     attack_after_move: str = "yes"
     trigger_order: str = "reverse"
+    summon_sacrifice: str = "either"
+    counter_range: str = "in_range"
 
 
 class Unit(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
@@ -105,7 +107,9 @@ class Side(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     up. ``mp`` and ``bonus`` (MP above the Mana Pool still left from the second
     player's bonus, CR-I.6), ``hits`` left in the hit box, promotion slots earned
     and used, whether the turn's one summon or sacrifice was made, and whether the
-    opening hand was shown.
+    opening hand was shown. ``summoned`` is the turn's one summon or sacrifice; under the
+    ``summon_sacrifice=each`` variant it is the summon only and ``sacrificed`` the
+    sacrifice (CR-I.27).
     """
 
     knowledge: DeckKnowledge | None
@@ -122,6 +126,7 @@ class Side(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     slots_earned: int = 0
     slots_used: int = 0
     summoned: bool = False
+    sacrificed: bool = False
     shown: bool = False
 
 

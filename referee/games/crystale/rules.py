@@ -80,6 +80,22 @@ VARIANTS = (
         summary="A trigger spell's effects resolve from last to first (reverse, the default) or in "
         "printed order like any spell (printed).",
     ),
+    VariantOption(
+        key="summon_sacrifice",
+        default="either",
+        choices=("either", "each"),
+        clause="CR-I.27",
+        summary="A turn allows one summon or one sacrifice (either, the default), or one summon "
+        "and one sacrifice (each).",
+    ),
+    VariantOption(
+        key="counter_range",
+        default="in_range",
+        choices=("in_range", "any"),
+        clause="CR-I.28",
+        summary="A surviving defender strikes back only when its attacker is within its own "
+        "range (in_range, the default), or whatever the distance (any).",
+    ),
 )
 
 SETUP_FIELDS = (
@@ -182,6 +198,8 @@ class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
             promotion_hp=variants["promotion_hp"],
             attack_after_move=variants["attack_after_move"],
             trigger_order=variants["trigger_order"],
+            summon_sacrifice=variants["summon_sacrifice"],
+            counter_range=variants["counter_range"],
         )
         sides = []
         for index, seat in enumerate(SEATS):

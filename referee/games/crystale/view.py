@@ -25,7 +25,15 @@ from referee.games.crystale.position import base_atk, crystal_of, effective_atk,
 from referee.kit.secrecy import masked_text
 from referee.viewers import REFEREE
 
-__all__ = ["NAMED_FIELDS", "observe", "public_names", "render", "secrets", "shown_text"]
+__all__ = [
+    "NAMED_FIELDS",
+    "observe",
+    "own_secrets",
+    "public_names",
+    "render",
+    "secrets",
+    "shown_text",
+]
 
 NAMED_FIELDS = ("crystal", "crystals")
 """Fields of an entry that name crystals (hidden in a rejected entry's text, CR-3.8)."""
@@ -57,18 +65,25 @@ def public_names(state: CrystaleState) -> set[str]:
     return names
 
 
+def own_secrets(state: CrystaleState, seat: str) -> frozenset[str]:
+    """Crystals of ``seat``'s registered pool not public, whether or not the other seat
+    registered them too: what ``seat``'s rejected entry may not tell the others it named
+    (CR-3.8)."""
+    side = state.sides[SEATS.index(seat)]
+    if side.knowledge is None or side.knowledge.listed is None:
+        return frozenset()
+    return frozenset(set(side.knowledge.listed.cards.names()) - public_names(state))
+
+
 def secrets(state: CrystaleState, seat: str) -> frozenset[str]:
     """Crystals of ``seat``'s registered pool that no other viewer may learn of (CR-3.8)."""
     index = SEATS.index(seat)
-    side = state.sides[index]
-    if side.knowledge is None or side.knowledge.listed is None:
-        return frozenset()
     # a crystal the other seat registered too is that seat's own knowledge, not a secret from it
     other = state.sides[1 - index].knowledge
     shared = (
         set(other.listed.cards.names()) if other is not None and other.listed is not None else set()
     )
-    return frozenset(set(side.knowledge.listed.cards.names()) - public_names(state) - shared)
+    return own_secrets(state, seat) - shared
 
 
 def _may_see(viewer: str, seat: str) -> bool:
@@ -124,6 +139,7 @@ def observe(state: CrystaleState, viewer: str = REFEREE) -> dict[str, Any]:
                 "left": side.slots_earned - side.slots_used,
             },
             "summoned_this_turn": side.summoned,
+            "sacrificed_this_turn": side.sacrificed,
             "opening_shown": side.shown,
         }
         if side.knowledge is not None:
@@ -146,6 +162,8 @@ def observe(state: CrystaleState, viewer: str = REFEREE) -> dict[str, Any]:
             "promotion_hp": state.table.promotion_hp,
             "attack_after_move": state.table.attack_after_move,
             "trigger_order": state.table.trigger_order,
+            "summon_sacrifice": state.table.summon_sacrifice,
+            "counter_range": state.table.counter_range,
         },
     }
 

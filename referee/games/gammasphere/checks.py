@@ -31,7 +31,7 @@ from referee.games.gammasphere.position import (
     cost_of,
     find,
 )
-from referee.games.gammasphere.view import secrets
+from referee.games.gammasphere.view import own_secrets, secrets
 from referee.kit.dispatch import Dispatch
 from referee.kit.secrecy import names_in, secrets_for_reasons
 from referee.verdicts import LEGAL, Verdict
@@ -84,6 +84,12 @@ def _main_phase_entity(
     refusal first (``_phase_gate``), then GS-1.3 when no such card is on the field."""
     gate = _phase_gate(state, seat, what)
     return gate if gate is not None else _entity(state, number)
+
+
+def _spelt(state: GammasphereState, name: str) -> str:
+    """``name`` as the catalog spells it (GS-N.2), so that a reason naming a hidden card
+    names it the way its concealing looks for (GS-3.5)."""
+    return state.cards.canonical(name) or name
 
 
 def _main_phase_card(state: GammasphereState, seat: int, what: str, name: str) -> Card | Verdict:
@@ -230,7 +236,7 @@ def _check_draw(state: GammasphereState, action: Draw, seat: int) -> Verdict:
 
 @ENTRY_CHECKS.register(Play)
 def _check_play(state: GammasphereState, action: Play, seat: int) -> Verdict:
-    card = _main_phase_card(state, seat, f"playing {action.card}", action.card)
+    card = _main_phase_card(state, seat, f"playing {_spelt(state, action.card)}", action.card)
     if isinstance(card, Verdict):
         return card
     if card.kind == "pylon":
@@ -294,7 +300,7 @@ def _check_carrier(state: GammasphereState, seat: int, card: Card, target: int) 
 
 @ENTRY_CHECKS.register(Construct)
 def _check_construct(state: GammasphereState, action: Construct, seat: int) -> Verdict:
-    card = _main_phase_card(state, seat, f"constructing {action.card}", action.card)
+    card = _main_phase_card(state, seat, f"constructing {_spelt(state, action.card)}", action.card)
     if isinstance(card, Verdict):
         return card
     if card.kind != "pylon":
@@ -491,8 +497,18 @@ def check(state: GammasphereState, action: GammasphereAction, seat: str | None =
     seat and the referee (the others read it without the name, GS-3.5)."""
     verdict = check_action(state, action, seat)
     if verdict.violations:
-        hidden = {s: secrets(state, s) for s in SEATS}
-        typed = names_in(action, ("card",))
         actor = SEATS[acting_seat(state, seat)]
+        # the actor's own hidden cards count whole: the other seat registering the same card
+        # tells it nothing of what the actor reached for (GS-3.5)
+        hidden = {s: own_secrets(state, s) if s == actor else secrets(state, s) for s in SEATS}
+        typed = frozenset(state.cards.canonical(n) or n for n in names_in(action, ("card",)))
+        # every card an entry names comes out of the actor's hand, which is hidden with or
+        # without a list (GS-1.2): unless the card is known to be there, the name it typed
+        # stays the actor's, as the masked entry does, though a card of that name may be in
+        # sight elsewhere (that tells the table the card exists, not that the actor holds it)
+        held = set(state.sides[SEATS.index(actor)].hand.known.names())
+        hidden[actor] = hidden[actor] | frozenset(
+            n for n in typed if n in state.cards.by_name and n not in held
+        )
         verdict = verdict.concealing(secrets_for_reasons(hidden, actor, typed))
     return verdict

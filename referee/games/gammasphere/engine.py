@@ -217,7 +217,7 @@ def apply(
 
 def to_act(state: GammasphereState) -> frozenset[str]:
     """Who may make an entry: both seats for the opening hands (GS-4.3), a seat over the
-    hand limit at the end of a turn (GS-I.6), otherwise the active seat."""
+    hand limit at the end of a turn (GS-5.6), otherwise the active seat."""
     if finished(state) is not None:
         return frozenset()
     if state.phase == "opening":

@@ -17,7 +17,7 @@ from referee.games.gammasphere.position import HAND_LIMIT, attack_of, card_of, d
 from referee.kit.secrecy import masked_text
 from referee.viewers import REFEREE
 
-__all__ = ["observe", "render", "secrets", "shown_text"]
+__all__ = ["observe", "own_secrets", "public_names", "render", "secrets", "shown_text"]
 
 
 def _may_see_list(viewer: str, seat: str) -> bool:
@@ -180,22 +180,33 @@ def observe(state: GammasphereState, viewer: str = REFEREE) -> dict[str, Any]:
     }
 
 
-def secrets(state: GammasphereState, seat: str) -> frozenset[str]:
-    """Names of ``seat``'s registered cards not yet seen, leaving out names any other
-    viewer may see for reasons of its own: a card in play or a discard pile, a card
-    known to be in a hand, or one of the other seat's own registered cards."""
-    index = SEATS.index(seat)
-    unaccounted = state.sides[index].knowledge.unaccounted()
+def own_secrets(state: GammasphereState, seat: str) -> frozenset[str]:
+    """Names of ``seat``'s registered cards not yet seen and not public (in play, in a
+    discard pile, known to be in a hand), whether or not the other seat registered them
+    too: what ``seat``'s rejected entry may not tell the others it named (GS-3.5)."""
+    unaccounted = state.sides[SEATS.index(seat)].knowledge.unaccounted()
     if unaccounted is None:
         return frozenset()
+    public = public_names(state)
+    return frozenset(name for name in unaccounted.names() if name not in public)
+
+
+def public_names(state: GammasphereState) -> frozenset[str]:
+    """Names every viewer sees: cards in play, in a discard pile or known to be in a hand."""
     public = {e.card for e in state.field}
     for own in state.sides:
         public.update(own.discard)
         public.update(own.hand.known.names())
-    other = state.sides[1 - index].knowledge.listed
-    if other is not None:
-        public.update(other.cards.names())
-    return frozenset(name for name in unaccounted.names() if name not in public)
+    return frozenset(public)
+
+
+def secrets(state: GammasphereState, seat: str) -> frozenset[str]:
+    """Names of ``seat``'s registered cards not yet seen, leaving out names any other
+    viewer may see for reasons of its own: a card in play or a discard pile, a card
+    known to be in a hand, or one of the other seat's own registered cards."""
+    other = state.sides[1 - SEATS.index(seat)].knowledge.listed
+    shared = set(other.cards.names()) if other is not None else set()
+    return own_secrets(state, seat) - shared
 
 
 def shown_text(text: str, seat: str | None, viewer: str) -> str:

@@ -319,7 +319,8 @@ def _draw_seat(
                 font_weight="700", fill=colour)  # fmt: skip
     canvas.close()
     y += 26
-    reached = f" (reached in round {data['reached_goal']})" if data.get("reached_goal") else ""
+    nth = data.get("reached_goal")  # the order of reaching the goal (PX-I.17), not a round
+    reached = f" (reached the goal {_ordinal(int(nth))})" if nth else ""
     canvas.text(
         10, y + 8, f"created {data.get('created', 0)}/{position.get('goal', '?')}{reached}"
         f" · prisms {data.get('prisms', 0)} · bag {data.get('bag_total', 0)}", 12,
@@ -360,3 +361,8 @@ def _draw_seat(
     )
     y += 14
     return y
+
+
+def _ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``."""
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"

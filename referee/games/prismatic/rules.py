@@ -42,7 +42,6 @@ __all__ = ["RULESETS", "PrismaticRules"]
 EXAMPLE = "prismatic/example"
 TABLE = "prismatic/table"
 RULESETS = (EXAMPLE, TABLE)
-GOALS = ("3", "5", "7")
 MOTES_PER_COLOUR = 25
 PRISMATIC_MOTES = 5
 PRISMS = 50
@@ -102,10 +101,9 @@ VARIANTS = (
 SETUP_FIELDS = (
     SetupField(
         key="goal",
-        kind="choice",
-        choices=GOALS,
-        help="Created play cards that trigger the last round: 3 quick, 5 average (default), 7 "
-        "long.",
+        kind="int",
+        help="Created play cards that trigger the last round, as the table agrees: typically 3 "
+        "quick, 5 average (default), 7 long.",
     ),
     SetupField(
         key="starter",
@@ -121,6 +119,18 @@ SETUP_FIELDS = (
     ),
     SetupField(key="board", kind="file", help="The board's creations catalog (TOML or JSON)."),
 )
+
+
+def _goal(value: Any) -> int:
+    """PX-1.8: the creation goal the table agreed on, a whole number of at least one created
+    play card (3, 5 and 7 are the typical lengths, not the only ones)."""
+    text = str(value).strip()
+    if isinstance(value, bool) or not (text.isdigit() and int(text) >= 1):
+        raise SetupError(
+            "the creation goal is a whole number of created play cards, at least 1 (PX-1.8: "
+            f"typically 3, 5 or 7), not {value!r}"
+        )
+    return int(text)
 
 
 def _builtins(value: CardsFile | BoardFile) -> dict[str, Any]:
@@ -163,10 +173,7 @@ class PrismaticRules(ModularRules[PrismaticState, PrismaticAction]):
             )
         done = super().resolve_setup(msgspec.structs.replace(setup, ruleset=ruleset))
         options = dict(done.options)
-        goal = options.get("goal", 5)
-        if str(goal) not in GOALS:
-            raise SetupError(f"the creation goal is 3, 5 or 7 created play cards, not {goal!r}")
-        options["goal"] = int(goal)
+        options["goal"] = _goal(options.get("goal", 5))
         starter = str(options.get("starter", done.seats[0])).strip().lower()
         if starter not in done.seats:
             raise SetupError(

@@ -130,7 +130,7 @@ def _parse_slow(text: object) -> PrizmikAction:
 
 
 def position_text(state: PrizmikState) -> str:
-    """``2f1f1f2/8/8/8/8/8/8/2F1F1F2 r 3/3 0 0``: ranks 8 to 1 in board letters with runs
+    """``2f1f1f1/8/8/8/8/8/8/2F1F1F1 r 3/3 0 0``: ranks 8 to 1 in board letters with runs
     of empty squares as digits, the side to move (r, b), reserves red/blue, the ply
     and the actions since the last capture or promotion (PZ-9.5)."""
     ranks = []
@@ -157,7 +157,7 @@ def read_position_fields(text: str) -> tuple[str, str, tuple[int, int], int, int
     if len(parts) != 5:
         raise SetupError(
             "a PRIZMIK position is BOARD SIDE RESERVES PLY QUIET, e.g. "
-            "'2f1f1f2/8/8/8/8/8/8/2F1F1F2 r 3/3 0 0'"
+            "'2f1f1f1/8/8/8/8/8/8/2F1F1F1 r 3/3 0 0'"
         )
     board, side, reserves, ply, quiet = parts
     rows = board.split("/")
