@@ -231,10 +231,16 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
     rule are re-judged; adjustments are applied as recorded once each change passes
     the live check (REF-6.4): one that does not fit the position is a finding."""
     add = report.findings.append
+
+    def flag(problem: str, detail: str) -> None:
+        """A finding at the event being rechecked."""
+        add(Finding(event=number, problem=problem, detail=detail))
+
+    number = 1  # the game's creation, until the loop below moves on
     try:
         view = GameView(events[0])  # type: ignore[arg-type]
     except Exception as exc:
-        add(Finding(event=1, problem="verdict", detail=f"the game cannot be set up: {exc}"))
+        flag("verdict", f"the game cannot be set up: {exc}")
         return
     rules = view.rules
     seats = view.seats
@@ -264,13 +270,10 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
     for event in events[1:]:
         number = event.originator_version
         if due is not None and not (isinstance(event, GameEnded) and event.how == "rule"):
-            add(
-                Finding(
-                    event=number,
-                    problem="result",
-                    detail=f"the rules ended the game before this event ({due.result} by "
-                    f"{due.clause}) but no result was recorded",
-                )
+            flag(
+                "result",
+                f"the rules ended the game before this event ({due.result} by "
+                f"{due.clause}) but no result was recorded",
             )
             due = None
         if type(event) is ActionRecorded:  # the common case, checked and folded inline
@@ -291,30 +294,21 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
                 ).verdict
             if verdict.violations:
                 why = "; ".join(f"{v.clause}: {v.reason}" for v in verdict.violations)
-                add(
-                    Finding(
-                        event=number,
-                        problem="verdict",
-                        detail=f"recorded {event.notation!r} for {event.actor}, but the rules "
-                        f"reject it: {why}",
-                    )
+                flag(
+                    "verdict",
+                    f"recorded {event.notation!r} for {event.actor}, but the rules "
+                    f"reject it: {why}",
                 )
             elif canonical_action(event.notation, action) != bytes(event.action):
-                add(
-                    Finding(
-                        event=number,
-                        problem="verdict",
-                        detail=f"the stored action does not match its notation {event.notation!r}",
-                    )
+                flag(
+                    "verdict",
+                    f"the stored action does not match its notation {event.notation!r}",
                 )
             if event.seq != len(standing) + 1:
-                add(
-                    Finding(
-                        event=number,
-                        problem="verdict",
-                        detail=f"numbered action {event.seq}, but it is action "
-                        f"{len(standing) + 1} of the line",
-                    )
+                flag(
+                    "verdict",
+                    f"numbered action {event.seq}, but it is action "
+                    f"{len(standing) + 1} of the line",
                 )
             try:
                 if action is None:
@@ -324,12 +318,9 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
                     states.append(apply(state, action, event.actor))
                     standing.append(event)
             except Exception as exc:
-                add(
-                    Finding(
-                        event=number,
-                        problem="verdict",
-                        detail=f"cannot replay {event.notation!r}: {exc}",
-                    )
+                flag(
+                    "verdict",
+                    f"cannot replay {event.notation!r}: {exc}",
                 )
                 report.actions += actions
                 return
@@ -339,64 +330,43 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
             continue
         wrong = _values_outside(event, seat_set)
         if wrong:
-            add(Finding(event=number, problem="value", detail=wrong))
+            flag("value", wrong)
             report.actions += actions
             return
-        if isinstance(event, ActionRejected) and stated:
-            if event.seq != len(standing) + 1:
-                add(
-                    Finding(
-                        event=number,
-                        problem="verdict",
-                        detail=f"rejected {event.text!r} as action {event.seq}, but it "
+        if isinstance(event, ActionRejected):
+            # a stated rejection (imported, REF-8.1) is checked only for its place in the line
+            redone = (
+                None
+                if stated
+                else judge(rules, view.state, event.text, event.actor, closed=view.closed()).verdict
+            )
+            if redone is not None and redone.legal:
+                flag("verdict", f"rejected {event.text!r}, but the rules now accept it")
+            else:
+                if event.seq != len(standing) + 1:
+                    flag(
+                        "verdict",
+                        f"rejected {event.text!r} as action {event.seq}, but it "
                         f"would have been action {len(standing) + 1} of the line",
                     )
-                )
-        elif isinstance(event, ActionRejected):
-            verdict = judge(
-                rules, view.state, event.text, event.actor, closed=view.closed()
-            ).verdict
-            if verdict.legal:
-                add(
-                    Finding(
-                        event=number,
-                        problem="verdict",
-                        detail=f"rejected {event.text!r}, but the rules now accept it",
-                    )
-                )
-            else:
-                was = sorted({v.clause for v in event.violations})
-                now = sorted({v.clause for v in verdict.violations})
-                if event.seq != len(standing) + 1:
-                    add(
-                        Finding(
-                            event=number,
-                            problem="verdict",
-                            detail=f"rejected {event.text!r} as action {event.seq}, but it "
-                            f"would have been action {len(standing) + 1} of the line",
-                        )
-                    )
-                if was != now:
-                    add(
-                        Finding(
-                            event=number,
-                            problem="verdict",
-                            detail=f"rejected {event.text!r} under {', '.join(was)}; the rules now "
+                if redone is not None:
+                    was = sorted({v.clause for v in event.violations})
+                    now = sorted({v.clause for v in redone.violations})
+                    if was != now:
+                        flag(
+                            "verdict",
+                            f"rejected {event.text!r} under {', '.join(was)}; the rules now "
                             f"cite {', '.join(now)}",
                         )
-                    )
         elif isinstance(event, GameEnded) and event.how == "rule":
             outcome = rules.outcome(view.state)
             if not _outcome_matches(outcome, event, seats):
                 said = (
                     f"{outcome.result} by {outcome.clause}" if outcome.over else "the game goes on"
                 )
-                add(
-                    Finding(
-                        event=number,
-                        problem="result",
-                        detail=f"recorded {event.result} by {event.clause}; the rules say {said}",
-                    )
+                flag(
+                    "result",
+                    f"recorded {event.result} by {event.clause}; the rules say {said}",
                 )
         elif isinstance(event, DeckRegistered) and isinstance(event.deck, Decklist):
             decks = decks_of(rules)
@@ -406,13 +376,10 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
                 else Verdict.illegal("REF-5.1", f"{rules.name} is not played with decklists")
             )
             if verdict.violations:
-                add(
-                    Finding(
-                        event=number,
-                        problem="verdict",
-                        detail=f"{event.seat}'s registered list breaks "
-                        f"{verdict.violations[0].clause}: {verdict.violations[0].reason}",
-                    )
+                flag(
+                    "verdict",
+                    f"{event.seat}'s registered list breaks "
+                    f"{verdict.violations[0].clause}: {verdict.violations[0].reason}",
                 )
         elif isinstance(event, DeckOpened):
             decks = decks_of(rules)
@@ -424,19 +391,16 @@ def recheck_decisions(events: Sequence[GameEvent], report: GameReport) -> None:
                 if sorted({v.clause for v in verdict.violations}) != sorted(
                     {v.clause for v in event.violations}
                 ):
-                    add(
-                        Finding(
-                            event=number,
-                            problem="verdict",
-                            detail=f"{event.seat}'s list was recorded as "
-                            f"{'not opening' if event.violations else 'opening'} the seal; the "
-                            f"rules now say {'it does not' if verdict.violations else 'it does'}",
-                        )
+                    flag(
+                        "verdict",
+                        f"{event.seat}'s list was recorded as "
+                        f"{'not opening' if event.violations else 'opening'} the seal; the "
+                        f"rules now say {'it does not' if verdict.violations else 'it does'}",
                     )
         try:
             view.fold(event)
         except (ReplayError, IndexError, ValueError, LookupError, NotImplementedError) as exc:
-            add(Finding(event=number, problem="verdict", detail=str(exc)))
+            flag("verdict", str(exc))
             report.actions += actions
             return
         if (

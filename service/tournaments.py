@@ -630,6 +630,15 @@ def in_final_order(
     return sorted(rows, key=lambda r: r.final_rank or 0)
 
 
+# The audit entries that name a fact's own fields, in the order the audit lists them (the
+# entries that count or compute something are written out in ``event_audit``).
+_PLAIN_AUDIT: dict[type[f.Fact], tuple[str, tuple[str, ...]]] = {
+    f.PlayerDropped: ("drop", ("player", "after_round", "reason")),
+    f.TimeExtended: ("time extension", ("round", "table", "minutes", "reason", "by")),
+    f.RoundLengthSet: ("round length", ("minutes", "reason", "by")),
+}
+
+
 def _refused(exc: Refusal) -> EventRefusedError:
     return EventRefusedError(exc.clause, exc.reason)
 
@@ -1788,29 +1797,9 @@ class Tournaments:
                     "reason": fact.reason,
                     "by": fact.by,
                 }
-            elif isinstance(fact, f.PlayerDropped):
-                item = {
-                    "what": "drop",
-                    "player": fact.player,
-                    "after_round": fact.after_round,
-                    "reason": fact.reason,
-                }
-            elif isinstance(fact, f.TimeExtended):
-                item = {
-                    "what": "time extension",
-                    "round": fact.round,
-                    "table": fact.table,
-                    "minutes": fact.minutes,
-                    "reason": fact.reason,
-                    "by": fact.by,
-                }
-            elif isinstance(fact, f.RoundLengthSet):
-                item = {
-                    "what": "round length",
-                    "minutes": fact.minutes,
-                    "reason": fact.reason,
-                    "by": fact.by,
-                }
+            elif (plain := _PLAIN_AUDIT.get(type(fact))) is not None:
+                what, fields = plain
+                item = {"what": what, **{name: getattr(fact, name) for name in fields}}
             else:
                 item = fix_item(fact)  # undone rounds, undrops, voided games, ...
             if item is not None:
