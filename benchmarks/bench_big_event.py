@@ -74,14 +74,22 @@ def built(folder: Path, players: int, rounds: int) -> tuple[Path, str, list[str]
 
 
 def fresh_copy(db: Path, folder: Path) -> Path:
-    """A copy of the store and its read models (the kept snapshot) to spend."""
+    """A copy of the store and its read models (the kept snapshot) to spend, on disk: each
+    file is flushed once copied, else the first command to write (one result, checkpointing
+    the log as it closes) would wait for the whole copy to reach the disk (128 MB at 10,000
+    players: ~40 ms of its wall time that no store in use costs)."""
     copy = folder / db.name
     for suffix in ("", "-wal", "-shm"):
         Path(str(copy) + suffix).unlink(missing_ok=True)
+    copies = [copy]
     shutil.copyfile(db, copy)
     projections = db.with_name(db.stem + ".projections.db")
     if projections.exists():
-        shutil.copyfile(projections, copy.with_name(copy.stem + ".projections.db"))
+        copies.append(copy.with_name(copy.stem + ".projections.db"))
+        shutil.copyfile(projections, copies[-1])
+    for path in copies:
+        with open(path, "rb+") as file:
+            os.fsync(file.fileno())
     return copy
 
 

@@ -571,9 +571,10 @@ def standings(
             return
         rows = svc.event_standings(event, round_number)
         if as_json:
-            from service.api import standing_dicts
+            from service.api import standings_json
 
-            emit_json(standing_dicts(rows))
+            # the bytes emit_json(standing_dicts(rows)) writes, without the dicts
+            typer.echo(standings_json(rows).decode())
             return
         if as_csv:
             from service.api import standings_csv

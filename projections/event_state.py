@@ -62,6 +62,7 @@ __all__ = [
     "FINGERPRINT",
     "EventSnapshot",
     "EventSnapshots",
+    "KeptLater",
     "PartedMap",
     "PartedRounds",
     "decode_snapshot",
@@ -997,11 +998,12 @@ def _decode_head(
 ) -> EventSnapshot:
     head = _HEAD.decode(data)
     history = _History.of(head, fetch, refold)
+    state = _parted_state(head, history)
     return EventSnapshot(
         version=head.version,
         last_hash=head.last_hash,
         name=head.name,
-        state=_parted_state(head, history),
+        state=state,
         decks=head.decks,
         standings=msgspec.Raw(standings) if standings is not None else None,
         table=msgspec.Raw(table) if standings is not None and table is not None else None,
@@ -1084,6 +1086,25 @@ def decode_table(raw: msgspec.Raw) -> list[Standing]:
     return _TABLE.decode(raw)
 
 
+class KeptLater:
+    """The standings of a snapshot read by ``EventSnapshots.load_head``, read when first
+    needed (``read``): which of them are kept (``standings``, ``table``: true until read).
+    Read by the snapshot's version: one replaced since (a newer one kept by another
+    process) reads as none kept, and the standings are then counted from the state."""
+
+    def __init__(self, snapshots: EventSnapshots, event_id: str, version: int) -> None:
+        self.snapshots = snapshots
+        self.event_id = event_id
+        self.version = version
+        self.standings = False
+        self.table = False
+        self.lock = threading.Lock()
+
+    def read(self, column: str) -> msgspec.Raw | None:
+        """``standings`` (the counts) or ``standings_table``, as kept at the version."""
+        return self.snapshots.kept_part(self.event_id, self.version, column)
+
+
 class EventSnapshots:
     """The ``event_snapshot`` table (one snapshot per event, the newest kept: its head and
     standings in columns of their own) and ``event_snapshot_round`` (the history: one row
@@ -1140,13 +1161,28 @@ class EventSnapshots:
     def load(self, event_id: str) -> EventSnapshot | None:
         """The event's snapshot folded by this code, if one is kept and its head reads
         whole (its history is read when first needed)."""
+        found = self._load(event_id, whole=True)
+        return found[0] if found is not None else None
+
+    def load_head(self, event_id: str) -> tuple[EventSnapshot, KeptLater] | None:
+        """The event's snapshot as ``load`` reads it but without its standings (left
+        ``None``: 6 MB at 10,000 players, which one result or a read of the kept table
+        does not need all of), and what reads them when first needed."""
+        return self._load(event_id, whole=False)
+
+    def _load(self, event_id: str, *, whole: bool) -> tuple[EventSnapshot, KeptLater] | None:
         if self.db.absent() or not FINGERPRINT:
             return None
+        parts = (
+            "standings, standings_table"
+            if whole
+            else ("standings IS NOT NULL, standings_table IS NOT NULL")
+        )
         try:
             with self.db.reading() as cursor:
                 cursor.execute(
                     self.db.sql(
-                        f"SELECT fingerprint, head, standings, standings_table, version FROM "
+                        f"SELECT fingerprint, head, {parts}, version FROM "
                         f"{self.table} WHERE event_id = ?"
                     ),
                     (event_id,),
@@ -1156,16 +1192,40 @@ class EventSnapshots:
             return None
         if row is None or row[0] != FINGERPRINT:
             return None
+        version = int(row[4])
+        later = KeptLater(self, event_id, version)
+        if not whole:
+            later.standings = bool(row[2])
+            later.table = bool(row[2]) and bool(row[3])
         try:
-            return _decode_head(
+            snapshot = _decode_head(
                 bytes(row[1]),
                 self._fetcher(event_id),
-                self._refolder(event_id, int(row[4])),
-                None if row[2] is None else bytes(row[2]),
-                None if row[3] is None else bytes(row[3]),
+                self._refolder(event_id, version),
+                None if not whole or row[2] is None else bytes(row[2]),
+                None if not whole or row[3] is None else bytes(row[3]),
             )
         except (msgspec.DecodeError, msgspec.ValidationError, NotImplementedError):
             return None
+        return snapshot, later
+
+    def kept_part(self, event_id: str, version: int, column: str) -> msgspec.Raw | None:
+        """The standings (``standings``) or their table (``standings_table``) of the
+        snapshot kept at ``version`` by this code, if it is still the one kept."""
+        assert column in ("standings", "standings_table")
+        try:
+            with self.db.reading() as cursor:
+                cursor.execute(
+                    self.db.sql(
+                        f"SELECT {column} FROM {self.table} WHERE event_id = ? AND version = ? "
+                        "AND fingerprint = ?"
+                    ),
+                    (event_id, version, FINGERPRINT),
+                )
+                row = cursor.fetchone()
+        except Exception:  # a database we cannot read: as if none were kept
+            return None
+        return None if row is None or row[0] is None else msgspec.Raw(bytes(row[0]))
 
     def save(self, event_id: str, snapshot: EventSnapshot) -> Tournament | None:
         """Keep ``snapshot`` unless one at a later version of this code is kept already (at

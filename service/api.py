@@ -105,6 +105,7 @@ if TYPE_CHECKING:
         player_line,
         read_posting,
         standing_dicts,
+        standings_json,
         swiss_rows_of,
     )
     from service.queries import (
@@ -253,6 +254,7 @@ __all__ = [
     "split_slip",
     "standing_dicts",
     "standings_csv",
+    "standings_json",
     "status_line",
     "store_file_to_make",
     "store_status",
@@ -281,6 +283,7 @@ _HOME = {
     "player_line": "service.postings",
     "read_posting": "service.postings",
     "standing_dicts": "service.postings",
+    "standings_json": "service.postings",
     "swiss_rows_of": "service.postings",
     "EventInfo": "service.tournaments",
     "LogLine": "service.tournaments",

@@ -73,6 +73,7 @@ __all__ = [
     "player_rounds",
     "read_posting",
     "standing_dicts",
+    "standings_json",
     "standings_rows",
     "swiss_rows_of",
     "verify_posting",
@@ -186,6 +187,17 @@ def standing_dicts(rows: Sequence[Any]) -> list[dict[str, Any]]:
         if data.get("went") is None:
             data.pop("went", None)  # only for a player of the cut (EV-6.7)
     return out
+
+
+def standings_json(rows: Sequence[Any]) -> bytes:
+    """``standing_dicts(rows)`` as JSON, the same bytes, encoded from the rows themselves:
+    no 10,000 dicts built to drop two empty keys from each. In JSON text a ``,"`` is never
+    inside a string (a quote there is escaped), so each empty key is cut where it stands."""
+    return (
+        msgspec.json.encode(list(rows))
+        .replace(b',"dropped_after":null', b"")
+        .replace(b',"went":null', b"")
+    )
 
 
 def standings_rows(state: Tournament, after_round: int | None = None) -> list[dict[str, Any]]:

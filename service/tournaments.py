@@ -67,7 +67,7 @@ from service.pipeline import (
 from service.procedure import WRITING_TOKEN, header
 
 if TYPE_CHECKING:
-    from projections.event_state import EventSnapshot, EventSnapshots
+    from projections.event_state import EventSnapshot, EventSnapshots, KeptLater
     from referee.contract import GameRules, Setup
     from referee.tournament.model import Round
     from service.ports import GameDoor
@@ -219,11 +219,13 @@ class _Loaded:
         # only when read), the tables whose results the facts after them may have changed,
         # and whether any did (then the counts are moved by them in one pass when read)
         self._counts: StandingsCounts | None = None
-        self._kept_standings: msgspec.Raw | None = None
+        self._raw_standings: msgspec.Raw | None = None
         self._touched: list[TableKey] = []
         self._moved = False
         # the counts' table as shown, while no fact since has moved it
-        self._kept_table: msgspec.Raw | None = None
+        self._raw_table: msgspec.Raw | None = None
+        self._later: KeptLater | None = None
+        """The snapshot's standings not read yet (``_kept_standings``, ``_kept_table``)."""
         self._counted_table: list[Standing] | None = None
         self.saved = 0
         """The version of the snapshot kept for this event (0: none)."""
@@ -277,20 +279,76 @@ class _Loaded:
         return found if found is not None else self.state.holder(player_id, name)
 
     @classmethod
-    def from_snapshot(cls, event_id: str, snapshot: EventSnapshot) -> _Loaded:
+    def from_snapshot(
+        cls, event_id: str, snapshot: EventSnapshot, later: KeptLater | None = None
+    ) -> _Loaded:
+        """The event as ``snapshot`` keeps it; its standings, when ``later`` says they
+        are kept, read from there when first needed (``EventSnapshots.load_head``)."""
         loaded = cls(event_id)
         loaded.version = loaded.saved = loaded.keys_from = snapshot.version
         loaded.last_hash = snapshot.last_hash
         loaded.state = snapshot.state
         loaded.decks = dict(snapshot.decks)
         loaded.name = snapshot.name
-        loaded._kept_standings = snapshot.standings
-        if snapshot.standings is not None:
+        loaded._raw_standings = snapshot.standings
+        kept = snapshot.standings is not None or (later is not None and later.standings)
+        if kept:
             loaded._moved = snapshot.moved
             loaded._touched = list(snapshot.touched)
-            loaded._kept_table = None if snapshot.moved else snapshot.table
-        loaded.saved_standings = snapshot.standings is not None and not snapshot.moved
+            loaded._raw_table = None if snapshot.moved else snapshot.table
+        if later is not None and (later.standings or later.table):
+            later.table = later.table and not snapshot.moved
+            loaded._later = later
+        loaded.saved_standings = kept and not snapshot.moved
         return loaded
+
+    # the snapshot's standings and their table, read from it when first needed (``_later``)
+    @property
+    def _kept_standings(self) -> msgspec.Raw | None:
+        later = self._later
+        if later is not None and later.standings:
+            raw = later.read("standings")
+            with later.lock:
+                if later.standings:  # not set meanwhile
+                    self._raw_standings, later.standings = raw, False
+        return self._raw_standings
+
+    @_kept_standings.setter
+    def _kept_standings(self, raw: msgspec.Raw | None) -> None:
+        later = self._later
+        if later is None:
+            self._raw_standings = raw
+            return
+        with later.lock:
+            self._raw_standings, later.standings = raw, False
+
+    @property
+    def _kept_table(self) -> msgspec.Raw | None:
+        later = self._later
+        if later is not None and later.table:
+            raw = later.read("standings_table")
+            with later.lock:
+                if later.table:
+                    self._raw_table, later.table = raw, False
+        return self._raw_table
+
+    @_kept_table.setter
+    def _kept_table(self, raw: msgspec.Raw | None) -> None:
+        later = self._later
+        if later is None:
+            self._raw_table = raw
+            return
+        with later.lock:
+            self._raw_table, later.table = raw, False
+
+    def _keeps_standings(self) -> bool:
+        """Whether counts are kept (read or not): without reading them."""
+        later = self._later
+        return (
+            self._counts is not None
+            or self._raw_standings is not None
+            or (later is not None and later.standings)
+        )
 
     def snapshot(self) -> EventSnapshot:
         """This fold as a snapshot, with the standings when they were built or kept: counted
@@ -400,7 +458,7 @@ class _Loaded:
         fact = to_fact(event)
         before = self.state
         self.state = self._folded(before, fact)
-        kept = self._counts is not None or self._kept_standings is not None
+        kept = self._keeps_standings()
         if kept and self.standings is None and isinstance(fact, _MOVES_STANDINGS):
             self._moved = True
             self._touched.extend(_touched_by(before, fact, self.state))
@@ -749,15 +807,16 @@ class Tournaments:
         """The event from its kept snapshot, if one is kept and the stored stream continues
         it (the event at its version has its hash); else ``None`` (fold from the start)."""
         snapshots = self._snapshots()
-        snapshot = snapshots.load(ref) if snapshots is not None else None
-        if snapshot is None:
+        found = snapshots.load_head(ref) if snapshots is not None else None
+        if found is None:
             return None
+        snapshot, later = found
         from events.codec import decode
 
         at = self.store.rows(ref, after=snapshot.version - 1, upto=snapshot.version)
         if len(at) != 1 or decode(at[0][1], at[0][2]).hash != snapshot.last_hash:
             return None
-        return _Loaded.from_snapshot(ref, snapshot)
+        return _Loaded.from_snapshot(ref, snapshot, later)
 
     def _keep(self, loaded: _Loaded) -> None:
         """Keep a new snapshot of ``loaded`` when the kept one is far behind (or lacks the

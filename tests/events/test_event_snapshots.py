@@ -508,3 +508,33 @@ def test_verify_drops_a_snapshot_whose_kept_pairing_history_differs(tmp_path: Pa
         assert finding.problem == "snapshot"
         assert "pairing history" in finding.detail
     assert snapshot_row(db, event) is None
+
+
+def test_the_kept_standings_are_read_when_first_needed(tmp_path: Path) -> None:
+    """A command loads a snapshot's head alone: its standings (6 MB at 10,000 players) are
+    read when first needed, at the snapshot's version. One replaced meanwhile by another
+    process's newer snapshot reads as none kept: the standings are counted from the state
+    and equal the whole log's (EV-4.1)."""
+    db = tmp_path / "e.db"
+    event = build(db)
+    with open_service(db) as svc:
+        loaded = svc.parts.events._event(event)
+        later = loaded._later
+        assert later is not None
+        assert later.standings  # kept, not read yet
+        assert later.table
+        assert svc.event_info(event).version == loaded.version
+        assert later.standings  # a look at the event reads neither
+        assert later.table
+        with open_service(db) as writer:  # another process: a round, a newer snapshot
+            play_round(writer, event, 3)
+            writer.event_standings(event)
+        kept = snapshot_row(db, event)
+        assert kept is not None
+        assert kept[0] > loaded.version
+        assert later.read("standings") is None  # the one it loaded is gone
+        replaced = reads(svc, event)
+        assert svc.parts.events._event(event).version == kept[0]
+    assert replaced == fresh_read(db, event)
+    with open_service(db) as svc:  # the newer one, read when the standings are asked
+        assert reads(svc, event) == fresh_read(db, event)

@@ -20,6 +20,7 @@ from service.postings import (
     make_posting,
     read_posting,
     standing_dicts,
+    standings_json,
     verify_posting,
 )
 from service.seal import create_key, seal
@@ -387,3 +388,37 @@ def test_a_posting_claiming_another_place_or_an_unreadable_row_fails_without_a_c
     assert not report.ok
     assert not facts.ok
     assert "undecodable" in facts.detail
+
+
+def test_standings_json_is_the_bytes_of_the_dicts() -> None:
+    """``standings --json`` encodes the rows themselves (``standings_json``): the same bytes
+    as ``standing_dicts`` encoded, its two empty keys cut, even where a player's name holds
+    what such a key looks like; a dropped player and a player of the cut keep theirs."""
+    from service.tournaments import RecordRow, StandingRow
+
+    record = RecordRow(wins=1, losses=0, draws=0, byes=0)
+    figures: dict[str, Any] = {
+        "points": 3,
+        "record": record,
+        "mw": "1/1",
+        "omw": "1/2",
+        "gw": "1",
+        "ogw": "0",
+    }
+    rows = [
+        StandingRow(
+            rank=1,
+            player='A ,"went":null \\"',
+            dropped_after=2,
+            final_rank=1,
+            went="final",
+            **figures,
+        ),
+        StandingRow(rank=2, player='B,"dropped_after":null', **figures),
+    ]
+    encoded = standings_json(rows)
+    assert encoded == msgspec.json.encode(standing_dicts(rows))
+    assert [set(row) for row in json.loads(encoded)] == [
+        set(msgspec.structs.asdict(rows[0])),
+        set(msgspec.structs.asdict(rows[1])) - {"dropped_after", "went"},
+    ]
