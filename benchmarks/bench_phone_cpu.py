@@ -132,9 +132,9 @@ async def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
     store = str(folder / "phones.db")
     app = create_app(ServeConfig(store=store, projections=str(folder / "phones.projections.db")))
     task, inbox = await lifespan(app)
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 50, 100)
+    from web import collector
+
+    collector.install()  # the collector's policy as ``referee serve`` sets it
     pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
     started_gc = [0.0]
 

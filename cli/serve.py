@@ -31,6 +31,21 @@ StoreOpt = Annotated[
 ]
 
 
+BACKLOG = 4096
+"""``referee serve --backlog``'s default: a hall of 4,000 phones whose connections arrive
+together (uvicorn's own default, 2048, overflowed when 4,000 phones reconnected at once:
+BENCHMARKS.md, "Round start, the stall")."""
+
+
+def somaxconn() -> int | None:
+    """The system's cap on a listen queue (Linux ``net.core.somaxconn``; None elsewhere)."""
+    try:
+        with open("/proc/sys/net/core/somaxconn") as found:
+            return int(found.read().strip())
+    except (OSError, ValueError):
+        return None
+
+
 def _store(store: str | None) -> str | None:
     return store if store is not None else settings.db
 
@@ -102,6 +117,16 @@ def serve(
             "large records over a slow link may need more).",
         ),
     ] = 60.0,
+    backlog: Annotated[
+        int,
+        typer.Option(
+            "--backlog",
+            help="Connections the system may hold for the server before it accepts them (the "
+            "listen queue): one per phone arriving at once, so a hall's round start needs "
+            "its phones' count (a connection refused by a full queue is retried by the phone "
+            "after 1, 3, 7 s). The system caps it at net.core.somaxconn (Linux).",
+        ),
+    ] = BACKLOG,
 ) -> None:
     """Serve the HTTP API (/api, OpenAPI at /schema) and the pages (/) for many referees at once.
 
@@ -148,6 +173,16 @@ def serve(
         proxies = ",".join(p.strip() for p in (forwarded_allow_ips or "").split(",") if p.strip())
         if header_timeout <= 0 or body_timeout <= 0:
             fail("--header-timeout and --body-timeout are seconds, more than 0")
+        if backlog < 1:
+            fail("--backlog is a count of connections, at least 1")
+        cap = somaxconn()
+        if cap is not None and cap < backlog:
+            typer.echo(
+                f"note: the system holds at most {cap} waiting connections "
+                f"(net.core.somaxconn), not --backlog {backlog}: raise it with "
+                f"'sysctl -w net.core.somaxconn={backlog}' for a hall of that many phones",
+                err=True,
+            )
         os.environ["REFEREE_SERVE_CONFIG"] = msgspec.json.encode(config).decode()
         # Read by web.deadlines in every worker (uvicorn has no header or body timeout).
         os.environ["REFEREE_HEADER_TIMEOUT"] = str(header_timeout)
@@ -168,6 +203,7 @@ def serve(
             timeout_graceful_shutdown=3,
             http="web.deadlines:DeadlineProtocol",  # header and body read deadlines
             timeout_keep_alive=5,  # an idle kept-alive connection is closed after 5 s
+            backlog=backlog,
             # Forwarded headers only from the proxies named (issue 31): uvicorn would trust
             # them from 127.0.0.1 by default, so anyone on the box could pick an address.
             proxy_headers=bool(proxies),

@@ -15,7 +15,8 @@ disturbs the hash chain; ``event_hash`` seals new events.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections import ChainMap
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -27,6 +28,7 @@ __all__ = [
     "MsgspecMapper",
     "decode",
     "decode_exact",
+    "decode_rows",
     "encode",
     "event_hash",
     "is_canonical",
@@ -39,7 +41,7 @@ __all__ = [
 ]
 
 _encoder = msgspec.json.Encoder()
-_CLASSES: dict[str, type[GameEvent]] = {**TOPICS, **LEGACY_TOPICS}
+_CLASSES: Mapping[str, type[GameEvent]] = ChainMap(TOPICS, LEGACY_TOPICS)  # type: ignore[arg-type]
 
 
 class _Decoders(dict[str, "msgspec.json.Decoder[Any]"]):
@@ -102,6 +104,19 @@ def decode(topic: str, data: bytes) -> GameEvent:
     event: GameEvent = _decoders[topic].decode(data)
     upcaster = UPCASTERS.get(topic)
     return upcaster(event) if upcaster is not None else event
+
+
+def decode_rows(rows: Iterable[tuple[int, str, bytes]]) -> list[GameEvent]:
+    """``decode`` of each stored row's topic and bytes, in order: inlined, since a load
+    decodes every event of the game (one frame less per event)."""
+    decoders, upcasters = _decoders, UPCASTERS
+    events: list[GameEvent] = []
+    append = events.append
+    for _, topic, data in rows:
+        event = decoders[topic].decode(data)
+        upcaster = upcasters.get(topic)
+        append(event if upcaster is None else upcaster(event))
+    return events
 
 
 def is_canonical(topic: str, data: bytes) -> bool:

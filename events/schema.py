@@ -13,8 +13,10 @@ topic (``.v2``) and an upcaster in ``events.codec``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
+from events.deferred import Deferred
 from events.tournament import TOURNAMENT_KINDS, TOURNAMENT_TOPICS
 from referee.contract import Player
 from referee.game.facts import (
@@ -121,7 +123,7 @@ class GameEndedV1(GameEvent, frozen=True, kw_only=True):
     by: str = ""
 
 
-TOPICS: dict[str, type[GameEvent]] = {
+_GAME_TOPICS: dict[str, type[GameEvent]] = {
     "referee.GameCreated.v2": GameCreated,
     "referee.ActionRecorded.v1": ActionRecorded,
     "referee.ActionRejected.v1": ActionRejected,
@@ -144,9 +146,15 @@ TOPICS: dict[str, type[GameEvent]] = {
     "referee.TimeLimitSet.v1": TimeLimitSet,
     "referee.JudgeCalledToGame.v1": JudgeCalledToGame,
     "referee.GameCallAnswered.v1": GameCallAnswered,
-    **TOURNAMENT_TOPICS,  # each event (tournament) is a stream of its own in the same store
 }
-"""Every topic written today, with the class that writes it."""
+
+TOPICS: Mapping[str, type[GameEvent]] = Deferred(
+    _GAME_TOPICS,
+    lambda: TOURNAMENT_TOPICS,  # each event (tournament) is a stream of its own in the same store
+    keys=tuple(TOURNAMENT_TOPICS),
+)
+"""Every topic written today, with the class that writes it (the tournament types made
+when one is first read: ``events.deferred``)."""
 
 LEGACY_TOPICS: dict[str, type[GameEvent]] = {
     "referee.GameCreated.v1": GameCreatedV1,
@@ -161,7 +169,10 @@ SUPERSEDED_BY: dict[str, type[GameEvent]] = {
 }
 """Each legacy topic and the class it is read as today."""
 
-TOPIC_OF: dict[type[GameEvent], str] = {cls: topic for topic, cls in TOPICS.items()}
+TOPIC_OF: Mapping[type[GameEvent], str] = Deferred(
+    {cls: topic for topic, cls in _GAME_TOPICS.items()},
+    lambda: {cls: topic for topic, cls in TOURNAMENT_TOPICS.items()},
+)
 
 
 def topics_for(cls: type[GameEvent]) -> list[str]:
@@ -194,7 +205,7 @@ AnyEvent = (
     | GameCallAnswered
 )
 
-KINDS: dict[type[GameEvent], str] = {
+_GAME_KINDS: dict[type[GameEvent], str] = {
     GameCreated: "created",
     ActionRecorded: "action",
     ActionRejected: "rejected",
@@ -217,14 +228,18 @@ KINDS: dict[type[GameEvent], str] = {
     TimeLimitSet: "time-limit",
     JudgeCalledToGame: "table-call",
     GameCallAnswered: "table-call-step",
-    **TOURNAMENT_KINDS,
 }
 
+KINDS: Mapping[type[GameEvent], str] = Deferred(_GAME_KINDS, lambda: TOURNAMENT_KINDS)
 
-KIND_OF_TOPIC: dict[str, str] = {
-    **{topic: KINDS[cls] for topic, cls in TOPICS.items()},
-    **{topic: KINDS[cls] for topic, cls in SUPERSEDED_BY.items()},
-}
+KIND_OF_TOPIC: Mapping[str, str] = Deferred(
+    {
+        **{topic: _GAME_KINDS[cls] for topic, cls in _GAME_TOPICS.items()},
+        **{topic: _GAME_KINDS[cls] for topic, cls in SUPERSEDED_BY.items()},
+    },
+    lambda: {topic: TOURNAMENT_KINDS[cls] for topic, cls in TOURNAMENT_TOPICS.items()},
+    keys=tuple(TOURNAMENT_TOPICS),
+)
 
 
 def topic_of(event: GameEvent) -> str:

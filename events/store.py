@@ -36,7 +36,7 @@ from events.backends import (
     server_settings,
     store_settings,
 )
-from events.codec import MsgspecMapper, bytes_hash, decode, own_hash, seal_after
+from events.codec import MsgspecMapper, bytes_hash, decode_rows, own_hash, seal_after
 from events.schema import (
     GENESIS_HASH,
     TOPIC_OF,
@@ -335,7 +335,7 @@ class GameStore:
 
     def events(self, game_id: str, *, upto: int | None = None) -> list[GameEvent]:
         """A game's events in order (up to event ``upto``), older topics upcast."""
-        return [decode(topic, state) for _, topic, state in self.rows(game_id, upto=upto)]
+        return decode_rows(self.rows(game_id, upto=upto))
 
     def load(self, game_id: str, *, upto: int | None = None) -> GameView:
         """Rebuild a game by replaying its stream (up to event ``upto``)."""

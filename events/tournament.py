@@ -15,17 +15,19 @@ shape of a fact gets a new topic and an upcaster, as game events do.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+import threading
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 
 from events.base import GameEvent
+from events.deferred import Deferred
 from referee.kit.decks import Deck, SealedDeck
-from referee.tournament import facts as f
-from referee.tournament.model import Placement, Score
 
 if TYPE_CHECKING:
+    from referee.tournament import facts as f
+    from referee.tournament.model import Placement, Score
     from referee.tournament.state import Tournament
 
 __all__ = [
@@ -62,48 +64,54 @@ class TournamentEvent(GameEvent, frozen=True, kw_only=True):
         return self.idempotency_key if isinstance(self.idempotency_key, str) else ""
 
 
-_FACTS: tuple[type[Any], ...] = (
-    f.EventCreated,
-    f.PlayerRegistered,
-    f.PlayerDropped,
-    f.ByeAwarded,
-    f.RoundPaired,
-    f.PairingChanged,
-    f.GameLinked,
-    f.GameResultRecorded,
-    f.MatchReported,
-    f.ResultCorrected,
-    f.PenaltyRecorded,
-    f.RoundStarted,
-    f.RoundEnded,
-    f.CutMade,
-    f.EventEnded,
-    f.RoundUndone,
-    f.PlayerUndropped,
-    f.SettingsChanged,
-    f.GamesVoided,
-    f.PenaltyWithdrawn,
-    f.DecklistAttached,
-    f.PenaltyApplied,
-    f.JudgeCalled,
-    f.CallClaimed,
-    f.CallEscalated,
-    f.CallResolved,
-    f.ReportFiled,
-    f.ReportConfirmed,
-    f.ReportDisputed,
-    f.EventHandedOver,
-    f.RoundLengthSet,
-    f.ClockMarked,
-    f.TimeExtended,
+_FACT_NAMES: tuple[str, ...] = (
+    "EventCreated",
+    "PlayerRegistered",
+    "PlayerDropped",
+    "ByeAwarded",
+    "RoundPaired",
+    "PairingChanged",
+    "GameLinked",
+    "GameResultRecorded",
+    "MatchReported",
+    "ResultCorrected",
+    "PenaltyRecorded",
+    "RoundStarted",
+    "RoundEnded",
+    "CutMade",
+    "EventEnded",
+    "RoundUndone",
+    "PlayerUndropped",
+    "SettingsChanged",
+    "GamesVoided",
+    "PenaltyWithdrawn",
+    "DecklistAttached",
+    "PenaltyApplied",
+    "JudgeCalled",
+    "CallClaimed",
+    "CallEscalated",
+    "CallResolved",
+    "ReportFiled",
+    "ReportConfirmed",
+    "ReportDisputed",
+    "EventHandedOver",
+    "RoundLengthSet",
+    "ClockMarked",
+    "TimeExtended",
 )
+"""The facts of ``referee.tournament.facts`` stored as events, by name (the tests hold it
+to the union ``Fact``): their topics are known without importing the tournament package."""
 
-_EXTRA: dict[type[Any], list[tuple[str, Any, Any]]] = {
-    f.EventCreated: [("name", str, "")],  # the event's display name
+_EXTRA: dict[str, list[tuple[str, Any, Any]]] = {
+    "EventCreated": [("name", str, "")],  # the event's display name
     # The event decklist: open, or sealed until the event publishes lists.
-    f.PlayerRegistered: [("deck", Deck | None, None)],
-    f.DecklistAttached: [("deck", Deck | None, None)],  # the list attached or replacing
+    "PlayerRegistered": [("deck", Deck | None, None)],
+    "DecklistAttached": [("deck", Deck | None, None)],  # the list attached or replacing
 }
+
+
+def _topic(name: str) -> str:
+    return f"referee.event.{name}.v1"
 
 
 def _field_spec(info: msgspec.structs.FieldInfo) -> tuple[str, Any] | tuple[str, Any, Any]:
@@ -115,7 +123,7 @@ def _field_spec(info: msgspec.structs.FieldInfo) -> tuple[str, Any] | tuple[str,
 
 
 def _stored_class(fact: type[Any]) -> type[TournamentEvent]:
-    fields = [_field_spec(i) for i in msgspec.structs.fields(fact)] + _EXTRA.get(fact, [])
+    fields = [_field_spec(i) for i in msgspec.structs.fields(fact)] + _EXTRA.get(fact.__name__, [])
     made: type[TournamentEvent] = msgspec.defstruct(  # type: ignore[assignment]
         f"Event{fact.__name__}" if not fact.__name__.startswith("Event") else fact.__name__,
         fields,
@@ -127,24 +135,57 @@ def _stored_class(fact: type[Any]) -> type[TournamentEvent]:
     return made
 
 
-STORED_OF: dict[type[Any], type[TournamentEvent]] = {fact: _stored_class(fact) for fact in _FACTS}
-"""Each tournament fact type and the stored event type that carries it."""
+class _Stored(NamedTuple):
+    """The stored types, made from the facts: each fact's, each's fact, topic and kind."""
 
-FACT_OF: dict[type[TournamentEvent], type[Any]] = {s: fact for fact, s in STORED_OF.items()}
+    of_fact: dict[type[Any], type[TournamentEvent]]
+    fact_of: dict[type[TournamentEvent], type[Any]]
+    topics: dict[str, type[GameEvent]]
+    kinds: dict[type[GameEvent], str]
 
-TOURNAMENT_TOPICS: dict[str, type[GameEvent]] = {
-    f"referee.event.{fact.__name__}.v1": stored for fact, stored in STORED_OF.items()
-}
-"""Topic of each stored tournament event type (merged into ``events.schema.TOPICS``)."""
 
-TOURNAMENT_KINDS: dict[type[GameEvent], str] = {
-    stored: fact.__struct_config__.tag for fact, stored in STORED_OF.items()
-}
+_made: list[_Stored] = []
+_making = threading.Lock()
+
+
+def _stored() -> _Stored:
+    """Made when first needed, not at import: making the 33 types reads every fact's
+    annotations and imports the tournament package, which a one-game command (``referee
+    act``) never needs (about a tenth of its instructions). Made once, under a lock: a
+    server's threads must all see the same types."""
+    if _made:
+        return _made[0]
+    with _making:
+        if not _made:
+            _made.append(_make_stored())
+    return _made[0]
+
+
+def _make_stored() -> _Stored:
+    from referee.tournament import facts
+
+    of_fact = {fact: _stored_class(fact) for fact in (getattr(facts, n) for n in _FACT_NAMES)}
+    return _Stored(
+        of_fact=of_fact,
+        fact_of={stored: fact for fact, stored in of_fact.items()},
+        topics={_topic(fact.__name__): stored for fact, stored in of_fact.items()},
+        kinds={stored: fact.__struct_config__.tag for fact, stored in of_fact.items()},
+    )
+
+
+TOURNAMENT_TOPICS: Mapping[str, type[GameEvent]] = Deferred(
+    {}, lambda: _stored().topics, keys=tuple(_topic(n) for n in _FACT_NAMES)
+)
+"""Topic of each stored tournament event type (merged into ``events.schema.TOPICS``); its
+keys are known at once, its types made when one is first read."""
+
+TOURNAMENT_KINDS: Mapping[type[GameEvent], str] = Deferred({}, lambda: _stored().kinds)
 """Short kind of each (the fact's tag: ``round-paired``, ``match-reported``, ...)."""
 
 
 def stored_type(fact: type[Any]) -> type[TournamentEvent]:
-    return STORED_OF[fact]
+    """The stored event type that carries ``fact``."""
+    return _stored().of_fact[fact]
 
 
 def is_tournament_event(event: object) -> bool:
@@ -153,14 +194,14 @@ def is_tournament_event(event: object) -> bool:
 
 def to_stored(fact: f.Fact, header: dict[str, Any], **extra: Any) -> TournamentEvent:
     """The stored event for ``fact`` with the stream's ``header`` fields (id, number, time)."""
-    cls = STORED_OF[type(fact)]
+    cls = _stored().of_fact[type(fact)]
     values = {name: getattr(fact, name) for name in fact.__struct_fields__}
     return cls(**header, **values, **extra)
 
 
 def to_fact(event: GameEvent) -> f.Fact:
     """The pure fact a stored tournament event carries (for folding)."""
-    cls = FACT_OF[type(event)]  # type: ignore[index]
+    cls = _stored().fact_of[type(event)]  # type: ignore[index]
     fact: f.Fact = cls(**{name: getattr(event, name) for name in cls.__struct_fields__})
     return fact
 
@@ -168,7 +209,9 @@ def to_fact(event: GameEvent) -> f.Fact:
 def _stored_steps() -> dict[type, Any]:
     from referee.tournament.state import RUN_STEPS
 
-    return {stored: RUN_STEPS[fact] for stored, fact in FACT_OF.items() if fact in RUN_STEPS}
+    return {
+        stored: RUN_STEPS[fact] for stored, fact in _stored().fact_of.items() if fact in RUN_STEPS
+    }
 
 
 def fold_stored(events: Iterable[GameEvent], state: Tournament | None = None) -> Tournament:
@@ -192,6 +235,8 @@ def _result_text(score: Score | None, placement: Placement | None) -> str:
 
 def summary(event: GameEvent) -> str:
     """One line saying what a stored tournament event records (ids, not display names)."""
+    from referee.tournament import facts as f
+
     fact = to_fact(event)
     match fact:
         case f.EventCreated(settings=s):

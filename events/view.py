@@ -51,15 +51,16 @@ class ActionCache:
 
     def __init__(self, game: str) -> None:
         self._decode = action_decoder(game).decode
-        self._seen: dict[str, Any] = {}
+        self.seen: dict[str, Any] = {}
+        """Actions decoded so far, by notation (a loop may read it in place of a call)."""
 
     def __call__(self, event: ActionRecorded) -> Any:
-        action = self._seen.get(event.notation)
+        action = self.seen.get(event.notation)
         if action is None:
             action = self._decode(event.action)
-            if len(self._seen) >= _ACTION_CACHE_LIMIT:
-                self._seen.clear()
-            self._seen[event.notation] = action
+            if len(self.seen) >= _ACTION_CACHE_LIMIT:
+                self.seen.clear()
+            self.seen[event.notation] = action
         return action
 
 
@@ -118,8 +119,20 @@ class GameView:
         if not isinstance(first, GameCreated):
             raise ReplayError("a game's stream must start with its creation event")
         view = cls(first)
+        # ``fold`` inlined for actions (a load folds every event of the game, and most are
+        # actions): one frame less per action, and the action cache read in place.
+        events, states, standing = view.events, view.states, view.standing
+        apply, decode, seen = view.rules.apply, view._decode, view._decode.seen
         for event in iterator:
-            view.fold(event)
+            if isinstance(event, ActionRecorded):
+                events.append(event)
+                action = seen.get(event.notation)
+                states.append(
+                    apply(states[-1], decode(event) if action is None else action, event.actor)
+                )
+                standing.append(event)
+            else:
+                view.fold(event)
         return view
 
     def copy(self) -> GameView:

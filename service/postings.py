@@ -30,9 +30,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import gc
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -41,6 +40,7 @@ import msgspec
 from events.ledger import Checkpoint, CheckpointError, check_signature
 from service.calls import PlayerHall, player_hall
 from service.errors import RefusedError
+from service.pipeline import uncollected
 
 if TYPE_CHECKING:
     from events.integrity import Finding
@@ -404,26 +404,11 @@ def _changes_since(events: Sequence[TournamentEvent], posting: Posting) -> list[
     return out
 
 
-@contextlib.contextmanager
-def _uncollected() -> Iterator[None]:
-    """No cyclic garbage collection meanwhile (restored after): a posting's check makes some
-    200,000 objects (decoded facts, the fold's maps, the rows) that all live until it ends,
-    so the collections their making sets off free nothing, and cost a fifth of the check at
-    10,000 players."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def verify_posting(
     store: GameStore, event_id: str, posting: Posting, public_key: str | None = None
 ) -> PostingReport:
     """Whether ``posting`` still holds against the store (see ``_verify_posting``)."""
-    with _uncollected():
+    with uncollected():
         return _verify_posting(store, event_id, posting, public_key)
 
 
@@ -1228,7 +1213,7 @@ class Postings:
         if kind not in ("pairings", "standings"):
             raise RefusedError(f"a posting shows pairings or standings, not {kind!r}")
         shown: Kind = "pairings" if kind == "pairings" else "standings"
-        with _uncollected():
+        with uncollected():
             return make_posting(
                 self.store,
                 event_id,

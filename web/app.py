@@ -18,7 +18,6 @@ holds the GIL the event loop needs.
 
 from __future__ import annotations
 
-import gc
 import os
 import re
 import sys
@@ -35,6 +34,7 @@ from web import (
     api,
     calls_api,
     calls_pages,
+    collector,
     event_api,
     event_fixes_api,
     eventpages,
@@ -168,11 +168,10 @@ def app_from_env() -> Litestar:
     in ``REFEREE_SERVE_CONFIG`` (JSON of ``ServeConfig``)."""
     raw = os.environ.get("REFEREE_SERVE_CONFIG", "{}")
     app = create_app(msgspec.json.decode(raw, type=ServeConfig))
-    # A server holds many folded games: collect the young generation less often, and
-    # never scan what was loaded at start-up again (full collections were ~30 ms pauses).
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 50, 100)
+    # A server holds many folded games and events: the collector's policy (web.collector)
+    # collects the young generation less often and freezes what lives (full collections
+    # were ~30 ms pauses; a young one meeting a round just paired at 10,000 players, 216-325).
+    collector.install()
     if app.state["web"].config.threads:
         # A service thread holding the store's write lock (PostgreSQL locks the events table
         # for each append) must get the GIL back quickly to commit: with the default 5 ms

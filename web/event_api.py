@@ -32,6 +32,7 @@ from service.api import (
     split_slip,
 )
 from service.bounds import MAX_CUT, MAX_ROUNDS
+from web import collector
 from web.api import PROBLEMS
 from web.context import Web, web_of
 from web.guards import Route, WebDep, Writer, WriterDep, may_event
@@ -278,6 +279,7 @@ class EventsController(Controller):
         rows = await writer.event(
             pair, event_id, manual=data.manual, reason=data.reason, by=writer.by
         )
+        collector.settle()  # the round just paired lives: no young collection scans it
         return _created(rows, event_id)
 
     @post(

@@ -606,8 +606,8 @@ def _pair_next(
         if number > min(total, schedule_rounds):
             raise Refusal("EV-5.9", "every round of the round robin has been paired")
         return (RoundPaired(round=round_robin_round(number, players)),)
-    seats = state.seats(number, ranking)
-    awarded = state.awarded_in(number)
+    seats = state.seats(number, ranking, taking_part=active)  # the players sorted once
+    awarded = state.awarded_in(number, active)
     if kind == "pods":
         return (RoundPaired(round=pair_pods(number, seats, awarded=awarded)),)
     return (RoundPaired(round=pair_swiss(number, seats, awarded=awarded)),)

@@ -755,28 +755,36 @@ def _figured(tallies: Mapping[str, _Tally], floor: Fraction) -> _Figures:
     denominators, a handful of distinct ones), so an opponents' sum is an integer and a
     mean over n opponents an integer over ``unit * n``; scaled to the lcm of every n, the
     four figures compare as integers (Fractions took 5 s at 10,000 players)."""
-    shares = {
-        player: (
-            _ratio(t.points, t.possible, floor),
-            _ratio(t.game_points, 3 * t.games, floor),
-        )
-        for player, t in tallies.items()
-    }
-    unit = math.lcm(*{d for mw, gw in shares.values() for _, d in (mw, gw)}, floor.denominator)
-    mw_of = {p: mw[0] * (unit // mw[1]) for p, (mw, _) in shares.items()}
-    gw_of = {p: gw[0] * (unit // gw[1]) for p, (_, gw) in shares.items()}
+    # a handful of distinct (points, possible) pairs: each raised to the floor once
+    ratios: dict[tuple[int, int], tuple[int, int]] = {}
+    shares = {}
+    for player, t in tallies.items():
+        mw_key, gw_key = (t.points, t.possible), (t.game_points, 3 * t.games)
+        mw = ratios.get(mw_key)
+        if mw is None:
+            mw = ratios[mw_key] = _ratio(*mw_key, floor)
+        gw = ratios.get(gw_key)
+        if gw is None:
+            gw = ratios[gw_key] = _ratio(*gw_key, floor)
+        shares[player] = (mw, gw)
+    unit = math.lcm(*{d for _, d in ratios.values()}, floor.denominator)
+    scaled = {ratio: ratio[0] * (unit // ratio[1]) for ratio in set(ratios.values())}
+    mw_of = {p: scaled[mw] for p, (mw, _) in shares.items()}
+    gw_of = {p: scaled[gw] for p, (_, gw) in shares.items()}
     counts = {len(t.opponents) for t in tallies.values()} - {0}
     spread = math.lcm(*counts) if counts else 1
     floor_scaled = floor.numerator * (unit // floor.denominator) * spread
     lines = {}
+    mw_get, gw_get = mw_of.__getitem__, gw_of.__getitem__
     for player, tally in tallies.items():
         opponents = tally.opponents
-        opp_mw = sum(map(mw_of.__getitem__, opponents))
-        opp_gw = sum(map(gw_of.__getitem__, opponents))
         if opponents:
+            opp_mw = sum(map(mw_get, opponents))
+            opp_gw = sum(map(gw_get, opponents))
             per = spread // len(opponents)
             omw, ogw = opp_mw * per, opp_gw * per
         else:
+            opp_mw = opp_gw = 0
             omw = ogw = floor_scaled
         lines[player] = (tally.points, omw, gw_of[player] * spread, ogw, opp_mw, opp_gw)
     return _Figures(lines=lines, shares=shares, unit=unit, whole=unit * spread)
@@ -895,13 +903,17 @@ def _moved(
     """The players, their tallies and the results once ``changes`` are made to ``counts``
     (``None``: they change nothing)."""
     people = {e.id: e for e in entrants}
+    # the opponents' lists are the counts' own until a change moves them (then copied
+    # first: the counts stay as taken); at 10,000 players a round's results touch half
     tallies: dict[str, _Tally] = {}
     for player, row, opponents in zip(counts.players, counts.counts, counts.opponents, strict=True):
-        tallies[player] = _Tally(*row, opponents=list(opponents))
+        tallies[player] = _Tally(*row, opponents=opponents)
+    own: set[str] = set()
     changed = False
     for player in people:
         if player not in tallies:
             tallies[player] = _Tally()
+            own.add(player)
             changed = True
     results = dict(counts.results)
     for key, result in changes.items():
@@ -916,9 +928,13 @@ def _moved(
                 continue
             met = _opponents(before)
             for player, share in contributions(before, settings).items():
-                if player not in tallies:
+                tally = tallies.get(player)
+                if tally is None:
                     raise KeyError(f"unknown player {player!r} in a result")
-                tallies[player].add(share, met[player], sign)
+                if player not in own:
+                    tally.opponents = list(tally.opponents)
+                    own.add(player)
+                tally.add(share, met[player], sign)
     return (people, tallies, results) if changed else None
 
 

@@ -412,12 +412,15 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
                     met[p].update(q for q in players if q != p)
         return met, byes
 
-    def awarded_in(self, round_number: int) -> list[str]:
-        """Players with an awarded bye in ``round_number`` (EV-2.4)."""
+    def awarded_in(
+        self, round_number: int, taking_part: Sequence[Entrant] | None = None
+    ) -> list[str]:
+        """Players with an awarded bye in ``round_number`` (EV-2.4); ``taking_part``:
+        ``active(round_number)`` where the caller has it (not sorted again)."""
         extra = self.awarded.get(round_number, frozenset())
         return [
             e.id
-            for e in self.active(round_number)
+            for e in (taking_part if taking_part is not None else self.active(round_number))
             if e.awarded_bye_in(round_number) or e.id in extra
         ]
 
@@ -452,7 +455,11 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
         return cut + [p for p in order if p not in reached]
 
     def seats(
-        self, round_number: int, ranking: Sequence[tuple[str, int]] | None = None
+        self,
+        round_number: int,
+        ranking: Sequence[tuple[str, int]] | None = None,
+        *,
+        taking_part: Sequence[Entrant] | None = None,
     ) -> list[Seat]:
         """Everyone active in ``round_number``, best first, as the pairing sees them.
 
@@ -460,8 +467,12 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
         given, then registration order (EV-5.6). Later: the current standings, or
         ``ranking`` where the caller keeps them (every player best first with their
         points, as ``standings()`` has them: it is then not worked out again).
+        ``taking_part``: ``active(round_number)`` where the caller has it (not sorted
+        again: 10,000 players).
         """
-        active = {e.id: e for e in self.active(round_number)}
+        if taking_part is None:
+            taking_part = self.active(round_number)
+        active = {e.id: e for e in taking_part}
         met, byes = self.history()
         played = any(k not in ("cut", "elimination") for k in self.round_kinds().values())
         if played:
