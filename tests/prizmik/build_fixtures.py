@@ -31,7 +31,7 @@ TACTICAL = """
 . . X . . h . .
 . S . x . . . .
 . . h . X . . .
-. . . S . . x .
+. . . H . . x .
 . . . . . H . .
 . . B . F . . .
 """
@@ -62,13 +62,13 @@ def build_perft() -> dict[str, Any]:
             }
         )
     for turn in ("red", "blue"):
-        state = RULES.position(TACTICAL, turn=turn, reserves=(2, 1))
+        state = RULES.position(TACTICAL, turn=turn, reserves=(1, 1))
         entries.append(
             {
                 "name": f"tactical, {turn} to move",
                 "diagram": TACTICAL.strip().splitlines(),
                 "turn": turn,
-                "reserves": [2, 1],
+                "reserves": [1, 1],
                 "variants": {},
                 "perft": {str(d): perft(state, d) for d in range(1, 4)},
             }

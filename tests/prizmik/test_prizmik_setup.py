@@ -10,7 +10,7 @@ import pytest
 from referee.contract import Player, Setup
 from referee.errors import SetupError, VariantError
 from referee.games.prizmik import PrizmikState
-from tests.prizmik.helpers import RULES, act, play, pos, square, start
+from tests.prizmik.helpers import RULES, act, play, pos, setup, square, start
 
 
 def test_pz_1_1_two_seats_red_and_blue() -> None:
@@ -228,3 +228,59 @@ def test_position_builder_rejects_bad_input() -> None:
     )
     assert square(diagram, "c1") == "F"
     assert square(diagram, "c8") == "f"
+
+
+# -- PZ-2.1 / PZ-3.4: no position holds more pieces than the box -------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("2f1f1f1/8/8/8/8/8/8/2F1F1F1 r 3/3 0 0", "the start: 3 fleets out, 3 in reserve"),
+        ("2f1f1f1/8/8/8/8/8/8/FFFFFF2 r 0/3 0 0", "all six red fleets on the board"),
+        ("2f1f1f1/8/8/8/XXXX4/HHHH4/8/BBBBFF2 r 0/3 0 0", "six of each, mostly lone"),
+        ("4b3/8/8/8/8/8/2SS4/2F1F1F1 r 1/0 0 0", "six fighters, two in stacks, one reserve"),
+    ],
+)
+def test_pz_2_1_a_position_within_the_pieces_provided_is_read(text: str, why: str) -> None:
+    state = RULES.read_position(text, setup())
+    assert RULES.position_text(state) == text, why
+
+
+@pytest.mark.parametrize(
+    ("text", "clause", "fragment"),
+    [
+        # seven bases: lone bases and fleets on the board, reserves counted as fleets
+        ("2f1f1f1/8/8/8/8/8/8/BBBBBBB1 r 0/3 0 0", "PZ-2.1", "red would have 7 bases"),
+        ("2f1f1f1/8/8/8/8/8/8/FFFF4 r 3/3 0 0", "PZ-2.1", "red would have 7 bases"),
+        # seven ships: lone ships and ships nested in stacks and fleets
+        ("2f1f1f1/8/8/8/8/8/HHHHHH2/2F5 r 0/3 0 0", "PZ-2.1", "red would have 7 ships"),
+        ("2f1f1f1/8/8/8/8/8/SSSS4/2F1F3 r 1/3 0 0", "PZ-2.1", "red would have 7 ships"),
+        # seven fighters: lone fighters and fighters nested in stacks and fleets
+        ("2f1f1f1/8/8/8/8/8/XXXX4/2F1F1F1 r 0/3 0 0", "PZ-2.1", "red would have 7 fighters"),
+        ("2f1f1f1/8/8/8/8/X7/X7/2F1F1F1 r 3/3 0 0", "PZ-2.1", "red would have 8 fighters"),
+        # blue is counted the same way
+        ("2f1f1f1/xxxxxxx1/8/8/8/8/8/2F1F1F1 r 3/0 0 0", "PZ-2.1", "blue would have 10 fighters"),
+        # more than the three reserve fleets, even with nothing else out
+        ("4b3/8/8/8/8/8/8/4B3 r 4/0 0 0", "PZ-3.4", "red is given 4 reserve fleets"),
+        ("4b3/8/8/8/8/8/8/4B3 b 0/9 0 0", "PZ-3.4", "blue is given 9 reserve fleets"),
+    ],
+)
+def test_pz_2_1_a_position_string_with_more_pieces_than_provided_is_refused(
+    text: str, clause: str, fragment: str
+) -> None:
+    with pytest.raises(SetupError) as refused:
+        RULES.read_position(text, setup())
+    assert f"({clause})" in str(refused.value)
+    assert fragment in str(refused.value)
+
+
+def test_pz_2_1_a_hand_built_position_with_more_pieces_than_provided_is_refused() -> None:
+    legal = {"e8": "b", "a1": "F", "b1": "F", "c1": "F", "a2": "X", "b2": "X", "c2": "X"}
+    assert pos(legal, reserves=(0, 0)).fighters == (3, 0)
+    with pytest.raises(SetupError, match=r"red would have 7 fighters .*\(PZ-2\.1\)"):
+        pos({**legal, "d2": "S"}, reserves=(0, 0))
+    with pytest.raises(SetupError, match=r"red would have 7 bases .*\(PZ-2\.1\)"):
+        pos({**legal, "d1": "F"}, reserves=(3, 0))
+    with pytest.raises(SetupError, match=r"blue is given 4 reserve fleets.*\(PZ-3\.4\)"):
+        pos(legal, reserves=(0, 4))

@@ -163,3 +163,41 @@ def test_serve_on_a_schema_that_does_not_exist_exits_at_start_with_one_line(work
     assert len(errors) == 1, run.stderr
     assert "does not exist" in errors[0], run.stderr
     assert "Traceback" not in run.stderr
+
+
+STRUCTURED_ENTRIES = [
+    {"action": {"kind": "deploy", "origin": 4, "target": 12}},  # an action, no text
+    {"text": {"kind": "deploy", "origin": 4, "target": 12}},  # an action in place of text
+    {"text": "e1>e2", "action": {"kind": "deploy", "origin": -1, "target": 12}},  # beside it
+    {"text": "e1>e2", "kind": "deploy", "origin": 4, "target": 12},  # its fields spread out
+]
+
+
+@pytest.mark.parametrize("body", STRUCTURED_ENTRIES)
+def test_an_entry_or_offline_batch_carrying_a_structured_action_is_refused(
+    live_server: ThreadServer, tokens: Tokens, store: str, body: dict[str, Any]
+) -> None:
+    """Entries come in as text read by the game's notation, never as an action's fields
+    (``EntryIn``, ``OfflineEntryIn``: ``text`` only, unknown fields refused), so the rules
+    never see a structured action from outside (``tests/contract/test_structured_doors``)."""
+    game, before, entry = _entry(live_server, tokens, store, json=body)
+    assert entry.status_code == 400, entry.text  # malformed: refused before any rule
+    assert entry.json()["type"].endswith("bad-request"), entry.text
+    offline = httpx.post(
+        f"{live_server.base}/api/games/{game}/offline",
+        json={
+            "device": "table-1",
+            "base_version": before,
+            "entries": [{"key": "k1", "recorded_at": "2026-11-28T12:00:00Z", **body}],
+        },
+        headers=auth(tokens["head"]),
+    )
+    assert offline.status_code == 400, offline.text
+    assert offline.json()["type"].endswith("bad-request"), offline.text
+    assert _events(store, game) == before  # neither stored nor kept as evidence
+    plain = httpx.post(
+        f"{live_server.base}/api/games/{game}/entries",
+        json={"text": "e1>e2"},
+        headers=auth(tokens["head"]),
+    )
+    assert plain.status_code == 201, plain.text  # the same door takes the text

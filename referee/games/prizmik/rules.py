@@ -19,14 +19,19 @@ from referee.errors import SetupError, VariantError
 from referee.games.base import GameParts, ModularRules
 from referee.games.prizmik import checks, engine, legal, notation, view
 from referee.games.prizmik.board import (
+    BASE,
     CHAR,
     EMPTY,
+    FIGHTER,
     FILES,
     FLEET,
     HOME_RANK,
     KIND_OF,
     SEATS,
+    SHIP,
+    SIDE_OF,
     SQUARE_INDEX,
+    STACK,
 )
 from referee.games.prizmik.engine import WIN_ALL_BASES, count_pieces, decide
 from referee.games.prizmik.model import PrizmikAction, PrizmikState, PrizmikVariants
@@ -70,6 +75,45 @@ VARIANT_OPTIONS: Final = (
 )
 
 _QUIET_LIMIT_MAX: Final = 100_000
+
+PIECES_EACH: Final = 6
+"""PZ-2.1: each player owns six pieces of each shape, three fleets' worth on the board at the
+start and three in reserve."""
+RESERVES_EACH: Final = 3
+"""PZ-3.4: the reserve fleets each player holds at the start; the count only ever drops."""
+_SHAPES_IN: Final[dict[int, tuple[int, int, int]]] = {
+    BASE: (1, 0, 0),
+    FLEET: (1, 1, 1),
+    STACK: (0, 1, 1),
+    SHIP: (0, 1, 0),
+    FIGHTER: (0, 0, 1),
+}
+"""The (bases, ships, fighters) nested in one square's piece or nest (PZ-2.2)."""
+
+
+def _check_supply(board: str, reserves: tuple[int, int]) -> None:
+    """Refuse a position that gives a player more pieces than the box holds: more than three
+    reserve fleets (PZ-3.4), or more than six of a shape counting every nest on the board
+    and every reserve fleet (PZ-2.1)."""
+    shapes = [[0, 0, 0], [0, 0, 0]]
+    for ch in board:
+        if ch != EMPTY:
+            for i, n in enumerate(_SHAPES_IN[KIND_OF[ch]]):
+                shapes[SIDE_OF[ch]][i] += n
+    for side, seat in enumerate(SEATS):
+        if reserves[side] > RESERVES_EACH:
+            raise SetupError(
+                f"{seat} is given {reserves[side]} reserve fleets, but each player starts with "
+                f"{RESERVES_EACH} and never gains more (PZ-3.4)"
+            )
+        for i, shape in enumerate(("bases", "ships", "fighters")):
+            total = shapes[side][i] + reserves[side]
+            if total > PIECES_EACH:
+                raise SetupError(
+                    f"{seat} would have {total} {shape} counting those nested on the board and "
+                    f"the {reserves[side]} in reserve fleets, but each player owns only "
+                    f"{PIECES_EACH} of each shape (PZ-2.1)"
+                )
 
 
 def _normalise_setup_files(value: str) -> str:
@@ -185,7 +229,9 @@ class PrizmikRules(ModularRules[PrizmikState, PrizmikAction]):
         to move had just acted, and any result is stored; ``judge=False``
         leaves the position open so that tests can watch ``apply`` decide.
         Raises ``SetupError`` on anything malformed, including a board on which
-        neither player has a base.
+        neither player has a base, and a position giving a player more pieces than the game
+        provides (more than six of a shape with reserves counted, PZ-2.1, or more than three
+        reserve fleets, PZ-3.4).
         """
         if turn not in SEATS:
             raise SetupError(f"turn must be red or blue, not {turn!r}")
@@ -215,6 +261,7 @@ class PrizmikRules(ModularRules[PrizmikState, PrizmikAction]):
         bases, ships, fighters = count_pieces(board)
         if bases == (0, 0):
             raise SetupError("a position needs a base for at least one player")
+        _check_supply(board, (reserves[0], reserves[1]))
         chosen = self.variants(variants)
         res = (reserves[0], reserves[1])
         result = None
