@@ -590,13 +590,7 @@ class GameStore:
             return []
         try:
             with persistence_errors():
-                # One carrier for every stream: the library checks each object it is given
-                # against its runtime protocols, which cost more than the rest of a
-                # hundred-game commit's mapping (py-spy, issue 23).
-                if len(events) >= BULK_FROM:  # a round's pairing: past the library's save
-                    return self._insert_many(events)
-                saved = self.app.save(cast(Any, _Batch(events[0].originator_id, events)))
-            return [r.notification.id for r in saved]
+                return self._store_events(events)
         except IntegrityError as exc:
             _replica_refusal(self, exc, [e.originator_id for e in events])
             lead = streams[0][0] if streams and streams[0] else None
@@ -633,13 +627,23 @@ class GameStore:
         try:
             with persistence_errors():
                 events = [event for batch in batches for event in batch]
-                if len(events) >= BULK_FROM:
-                    self._insert_many(events)
-                elif events:  # one carrier: one protocol check for every stream's events
-                    self.app.save(cast(Any, _Batch(events[0].originator_id, events)))
+                if events:
+                    self._store_events(events)
         except IntegrityError as exc:
             _replica_refusal(self, exc, [b[0].originator_id for b in batches if b])
             raise ConcurrentWriteError(conflict) from None
+
+    def _store_events(self, events: Sequence[GameEvent]) -> list[int]:
+        """Store sealed ``events`` (several streams', at least one) in one transaction;
+        their positions in the log. A round's pairing (``BULK_FROM`` events or more) goes
+        past the library's ``save``; a smaller write is saved through ONE carrier for every
+        stream, since the library checks each object it is given against its runtime
+        protocols, which cost more than the rest of a hundred-game commit's mapping (py-spy,
+        issue 23)."""
+        if len(events) >= BULK_FROM:
+            return self._insert_many(events)
+        saved = self.app.save(cast(Any, _Batch(events[0].originator_id, events)))
+        return [r.notification.id for r in saved]
 
     def _insert_many(self, events: Sequence[GameEvent]) -> list[int]:
         """Store sealed ``events`` in one transaction without the library's ``save``, whose
