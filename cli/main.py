@@ -10,24 +10,18 @@ from __future__ import annotations
 
 import gc
 import sys
-from typing import Annotated, Any
+from functools import cache
+from importlib import import_module
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cli import (
-    calls,
-    disputes,
-    event,
-    face,
-    hall,
-    offline,
-    play,
-    read,
-    records,
-    replicate,
-    serve,
-    table,
-)
+from cli import face
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from typer.models import CommandInfo, TyperInfo
 
 SETTINGS: dict[str, Any] = dict(
     name="referee",
@@ -56,16 +50,96 @@ SETTINGS: dict[str, Any] = dict(
     pretty_exceptions_enable=False,
 )
 
-app = typer.Typer(**SETTINGS)
+# The command modules, in the order the whole application lists their commands.
+GROUPS = (
+    "play",
+    "read",
+    "records",
+    "disputes",
+    "table",
+    "serve",
+    "event",
+    "calls",
+    "replicate",
+    "offline",
+    "hall",
+)
 
-for group in (play, read, records, disputes, table, serve, event, calls, replicate, offline, hall):
-    for command in group.app.registered_commands:
-        app.registered_commands.append(command)
-    for sub in group.app.registered_groups:
-        app.registered_groups.append(sub)
+# The modules that make each command or group (the first word after the global options):
+# a command line imports only these (each command module costs a few million instructions
+# at import, the commands' decorators and option types). A group that other modules add
+# commands to names them too, in the order the whole application imports them.
+# tests/test_cli.py holds the table to the commands the modules register.
+COMMANDS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("new", "act", "undo", "backup", "end", "adjust"), ("play",)),
+    **dict.fromkeys(("penalty", "deck"), ("play",)),
+    **dict.fromkeys(
+        ("show", "legal", "log", "replay", "games", "rules", "report", "score", "units"),
+        ("read",),
+    ),
+    "catalog": ("read",),
+    **dict.fromkeys(("export", "import", "seal", "verify"), ("records",)),
+    "store": ("records", "replicate"),
+    **dict.fromkeys(("dispute", "rule", "appeal", "audit", "scoreboard", "queue"), ("disputes",)),
+    "table": ("table",),
+    **dict.fromkeys(("serve", "token"), ("serve",)),
+    "event": ("calls", "event", "hall"),
+    **dict.fromkeys(("call", "calls"), ("calls",)),
+    "replicate": ("replicate",),
+    **dict.fromkeys(("sync", "branch"), ("offline",)),
+    "time-limit": ("calls", "hall"),  # hall's commands join 'event' after calls' ones
+}
 
 
-@app.callback()
+def _modules(names: tuple[str, ...]) -> list[ModuleType]:
+    return [import_module(f"cli.{name}") for name in names]
+
+
+def command_name(command: CommandInfo) -> str:
+    """The word that runs a registered command."""
+    return typer.main.get_command_name(
+        str(command.name or getattr(command.callback, "__name__", ""))
+    )
+
+
+def group_name(group: TyperInfo) -> str | None:
+    """The word that runs a registered group (its own ``Typer(name=...)`` when it was added
+    without one)."""
+    if isinstance(group.name, str):
+        return group.name
+    name = group.typer_instance.info.name if group.typer_instance is not None else None
+    return name if isinstance(name, str) else None
+
+
+def _application(modules: list[ModuleType], word: str | None = None) -> typer.Typer:
+    """The application with the commands and groups of ``modules`` (those named ``word``)."""
+    made = typer.Typer(**SETTINGS)
+    made.callback()(main)
+    for module in modules:
+        for command in module.app.registered_commands:
+            if word is None or command_name(command) == word:
+                made.registered_commands.append(command)
+        for sub in module.app.registered_groups:
+            if word is None or group_name(sub) == word:
+                made.registered_groups.append(sub)
+    return made
+
+
+@cache
+def whole_app() -> typer.Typer:
+    """The application with every command (the top-level help, a word that is no command)."""
+    return _application(_modules(GROUPS))
+
+
+app: typer.Typer  # the whole application, made when first asked for (``__getattr__``)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":
+        return whole_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def main(
     db: Annotated[
         str | None,
@@ -134,25 +208,15 @@ def app_for(argv: list[str]) -> typer.Typer:
     """The application with only the command the line names.
 
     typer builds every registered command (reading each signature and its type hints)
-    before it runs one; with some forty commands that cost more than a short command's
-    own work. The top-level help, and any word that is not a command (so that typer
-    says so, with suggestions), get the whole application."""
+    before it runs one, and each command module costs its import; with some forty
+    commands in eleven modules that cost more than a short command's own work. Only the
+    named command's modules are imported (``COMMANDS``). The top-level help, and any word
+    that is not a command (so that typer says so, with suggestions), get the whole
+    application."""
     word = command_word(argv)
-    if word is None:
-        return app
-    commands = [
-        c
-        for c in app.registered_commands
-        if typer.main.get_command_name(str(c.name or getattr(c.callback, "__name__", ""))) == word
-    ]
-    groups = [g for g in app.registered_groups if g.name == word]
-    if not commands and not groups:
-        return app
-    slim = typer.Typer(**SETTINGS)
-    slim.registered_callback = app.registered_callback
-    slim.registered_commands = commands
-    slim.registered_groups = groups
-    return slim
+    if word is None or word not in COMMANDS:
+        return whole_app()
+    return _application(_modules(COMMANDS[word]), word)
 
 
 def run() -> None:

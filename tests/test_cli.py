@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
-from cli.main import app, app_for, command_word
+from cli.main import COMMANDS, app, app_for, command_name, command_word, group_name
 
 runner = CliRunner()
 
@@ -313,6 +316,40 @@ def test_a_command_line_builds_only_the_command_it_names(db_path: Path) -> None:
         runner.invoke(app_for(["act", "--help"]), ["act", "--help"]).stdout
         == runner.invoke(app, ["act", "--help"]).stdout
     )
+
+
+def test_each_command_imports_the_modules_that_make_it() -> None:
+    """``COMMANDS`` names every command and group of the whole application, and a command
+    line imports only its modules: a command's own; a group's with every module that adds
+    commands to it, which are then listed as the whole application lists them (each in a
+    fresh process, as a command starts)."""
+    commands = {command_name(c): c for c in app.registered_commands}
+    groups = {name: g for g in app.registered_groups if (name := group_name(g)) is not None}
+    assert len(groups) == len(app.registered_groups)
+    assert sorted(COMMANDS) == sorted([*commands, *groups])
+    for word, command in commands.items():
+        assert command.callback is not None
+        assert command.callback.__module__ in {f"cli.{m}" for m in COMMANDS[word]}, word
+    whole = typer.main.get_command(app)
+    assert isinstance(whole, typer.core.TyperGroup)
+    listing = (
+        "import sys, typer; from cli.main import app_for\n"
+        "line = sys.argv[1:]\n"
+        "made = typer.main.get_command(app_for(line)).commands[line[0]]\n"
+        "print(' '.join(getattr(made, 'commands', {})))\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('cli'))))"
+    )
+    lines = [[word, "--help"] for word in groups] + [["act", "g", "e1>e2"]]
+    alone = [
+        subprocess.Popen([sys.executable, "-c", listing, *line], stdout=subprocess.PIPE, text=True)
+        for line in lines
+    ]
+    for line, process in zip(lines, alone, strict=True):
+        out, _ = process.communicate(timeout=120)
+        names, modules = out.split("\n")[:2]
+        assert names.split() == list(getattr(whole.commands[line[0]], "commands", {})), line
+        if line[0] == "act":
+            assert modules.split() == ["cli", "cli.face", "cli.main", "cli.play"]
 
 
 def test_a_refused_new_leaves_no_store_behind(tmp_path: Path) -> None:
