@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
 import socket
 from datetime import UTC, datetime
 from pathlib import Path
@@ -81,9 +80,16 @@ def _safe_name(game: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in game)
 
 
+def _token_hex(nbytes: int) -> str:
+    """``secrets.token_hex``: the same random bytes from the system (``os.urandom``),
+    without importing ``secrets`` (its ``hmac`` and ``hashlib`` load OpenSSL's digests: a
+    tenth of a ``--server act``'s own imports)."""
+    return os.urandom(nbytes).hex()
+
+
 def _write_atomically(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.partial")
+    temp = path.with_name(f".{path.name}.{_token_hex(4)}.partial")
     temp.write_bytes(data)
     os.replace(temp, path)
 
@@ -259,7 +265,7 @@ class Outbox:
     ) -> tuple[EntryResult, list[Synced], bool]:
         """``act`` through the outbox: (the answer, what the outbox sent first, whether the
         entry was judged here because the server could not be reached)."""
-        key = secrets.token_hex(16)
+        key = _token_hex(16)
         try:
             sent = self.flush()
             result = self.remote.record(ref, text, seat=seat, dry_run=dry_run, key=key)

@@ -16,8 +16,6 @@ Salts are drawn by the application layer; nothing here is random.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from typing import Any
 
@@ -119,6 +117,8 @@ def commitment(decklist: Decklist, salt: str, version: int = 2) -> str:
     and the canonical list, each after its length, so no salt and list can be read as
     another pair. v1 (kept for stored games): SHA-256 over a prefix, the salt, a newline
     and the list."""
+    import hashlib  # here: a command that never seals a list loads no digest (OpenSSL's)
+
     if version == 1:
         digest = hashlib.sha256(COMMITMENT_PREFIX)
         digest.update(salt.encode() + b"\n")
@@ -155,6 +155,8 @@ def parse_decklist(text: str, source: str = "decklist") -> Decklist:
     stripped = text.strip()
     counts: dict[str, int] = {}
     if stripped.startswith("{"):
+        import json
+
         try:
             data: Any = json.loads(stripped)
         except (ValueError, RecursionError) as exc:
