@@ -15,6 +15,8 @@ from datetime import datetime
 
 import msgspec
 
+from referee import calls
+from referee.calls import NOTE_LIMIT, REASON_LIMIT
 from referee.tournament.decisions import ReportResult, decide
 from referee.tournament.errors import Refusal
 from referee.tournament.facts import (
@@ -46,12 +48,6 @@ __all__ = [
     "one_line",
     "player_table",
 ]
-
-REASON_LIMIT = 200
-"""A call's reason, an escalation's or a dispute's: one short line (EV-10.1)."""
-NOTE_LIMIT = 500
-"""A resolution's note (EV-10.6)."""
-
 
 class _HallCommand(msgspec.Struct, frozen=True, kw_only=True):
     at: datetime
@@ -115,12 +111,7 @@ HallCommand = (
 
 def one_line(text: str, limit: int, clause: str, what: str) -> str:
     """``text`` stripped, refused (``clause``) when it breaks lines or is over ``limit``."""
-    text = text.strip()
-    if "\n" in text or "\r" in text:
-        raise Refusal(clause, f"{what} is one line")
-    if len(text) > limit:
-        raise Refusal(clause, f"{what} is at most {limit} characters (this one has {len(text)})")
-    return text
+    return calls.one_line(text, limit, clause, what, Refusal)
 
 
 def _running(state: Tournament) -> None:
