@@ -10,6 +10,9 @@ the history (and the audit).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import msgspec
 
 from referee.tournament.errors import Refusal
@@ -164,20 +167,10 @@ def decide_fix(state: Tournament, command: Fix) -> tuple[Fact, ...]:
         raise Refusal("EV-1.1", "no event has been created yet")
     if state.ended and not isinstance(command, WithdrawPenalty):
         raise Refusal("EV-1.4", "the event has ended: nothing more can be entered")
-    match command:
-        case RePair():
-            return _repair(state, command)
-        case UndoRound():
-            return _undo(state, command)
-        case Undrop():
-            return _undrop(state, command)
-        case ChangeSettings():
-            return _settings(state, command)
-        case WithdrawPenalty():
-            return _withdraw(state, command)
-        case AttachDecklist():
-            return _attach(state, command)
-    raise TypeError(f"not a fix: {command!r}")
+    decision = _FIXES.get(type(command))
+    if decision is None:
+        raise TypeError(f"not a fix: {command!r}")
+    return decision(state, command)
 
 
 def _repair(state: Tournament, command: RePair) -> tuple[Fact, ...]:
@@ -491,3 +484,14 @@ def _attach(state: Tournament, command: AttachDecklist) -> tuple[Fact, ...]:
             "wrong list is a decklist problem for the head judge",
         )
     return (DecklistAttached(player=found, by=command.by),)
+
+
+_FIXES: dict[type, Callable[[Tournament, Any], tuple[Fact, ...]]] = {
+    RePair: _repair,
+    UndoRound: _undo,
+    Undrop: _undrop,
+    ChangeSettings: _settings,
+    WithdrawPenalty: _withdraw,
+    AttachDecklist: _attach,
+}
+"""The decision of each fix, as ``decisions._DECISIONS`` holds each command's."""
