@@ -173,12 +173,19 @@ def decide_fix(state: Tournament, command: Fix) -> tuple[Fact, ...]:
     return decision(state, command)
 
 
-def _repair(state: Tournament, command: RePair) -> tuple[Fact, ...]:
-    if not command.reason.strip():
-        raise Refusal("EV-5.12", "a change of pairings needs a reason")
+def _latest_round(state: Tournament, reason: str, clause: str, what: str) -> int:
+    """The latest round, which a re-pairing (EV-5.12) or an undo (EV-5.13) takes on: refused
+    without a reason (``what`` needs one) or before round 1 is paired."""
+    if not reason.strip():
+        raise Refusal(clause, f"{what} needs a reason")
     number = state.current_round
     if not number:
-        raise Refusal("EV-5.12", "no round has been paired yet")
+        raise Refusal(clause, "no round has been paired yet")
+    return number
+
+
+def _repair(state: Tournament, command: RePair) -> tuple[Fact, ...]:
+    number = _latest_round(state, command.reason, "EV-5.12", "a change of pairings")
     if state.open_round() != number:
         raise Refusal(
             "EV-5.12", f"round {number} has every result in: correct results instead of re-pairing"
@@ -218,11 +225,7 @@ def _repair(state: Tournament, command: RePair) -> tuple[Fact, ...]:
 
 
 def _undo(state: Tournament, command: UndoRound) -> tuple[Fact, ...]:
-    if not command.reason.strip():
-        raise Refusal("EV-5.13", "undoing a round needs a reason")
-    number = state.current_round
-    if not number:
-        raise Refusal("EV-5.13", "no round has been paired yet")
+    number = _latest_round(state, command.reason, "EV-5.13", "undoing a round")
     for (rnd, at), table in sorted(state.tables.items()):
         if rnd == number and _has_result(table):
             raise Refusal(
