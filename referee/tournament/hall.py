@@ -64,22 +64,23 @@ class CallJudge(_HallCommand, frozen=True, kw_only=True):
     game: str = ""
 
 
-class ClaimCall(_HallCommand, frozen=True, kw_only=True):
+class _CallStep(_HallCommand, frozen=True, kw_only=True):
+    """A step on call ``call`` by the judge ``by`` (EV-10.4 to EV-10.6)."""
+
     call: int
     by: str
+
+
+class ClaimCall(_CallStep, frozen=True, kw_only=True):
     head: bool = False
     """Whether the claimant is the head referee (an escalated call is theirs, EV-10.4)."""
 
 
-class EscalateCall(_HallCommand, frozen=True, kw_only=True):
-    call: int
-    by: str
+class EscalateCall(_CallStep, frozen=True, kw_only=True):
     reason: str = ""
 
 
-class ResolveCall(_HallCommand, frozen=True, kw_only=True):
-    call: int
-    by: str
+class ResolveCall(_CallStep, frozen=True, kw_only=True):
     note: str
     head: bool = False
 
@@ -93,14 +94,18 @@ class FileReport(_HallCommand, frozen=True, kw_only=True):
     table: int | None = None
 
 
-class ConfirmReport(_HallCommand, frozen=True, kw_only=True):
+class _ReportAnswer(_HallCommand, frozen=True, kw_only=True):
+    """The opponent ``player`` answers report ``report`` (EV-11.4, EV-11.5)."""
+
     report: int
     player: str
 
 
-class DisputeReport(_HallCommand, frozen=True, kw_only=True):
-    report: int
-    player: str
+class ConfirmReport(_ReportAnswer, frozen=True, kw_only=True):
+    """The report is the result (EV-11.4)."""
+
+
+class DisputeReport(_ReportAnswer, frozen=True, kw_only=True):
     reason: str = ""
 
 
