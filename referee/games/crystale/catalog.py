@@ -50,7 +50,13 @@ EffectPhase = Literal["main", "recharge", "passive"]
 Kind = Literal["summoner", "servant", "spell", "god"]
 
 
-class Op(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class _Entry(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """What a catalog holds: read strictly (an unknown field is an error, not ignored) and
+    written without its defaults. Subclasses repeat ``frozen=True`` for mypy's sake (msgspec
+    inherits it anyway)."""
+
+
+class Op(_Entry, frozen=True):
     """One structured step of an effect (CR-2.6).
 
     ``damage`` N to the target unit (on a Summoner: one hit, CR-I.4), ``heal`` N
@@ -64,7 +70,7 @@ class Op(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=
     element: str | None = None
 
 
-class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class Effect(_Entry, frozen=True):
     """An effect printed on a crystal: MP cost, target, timing, and what it does."""
 
     name: str = ""
@@ -83,7 +89,7 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defau
         return self.name or self.text[:40] or "effect"
 
 
-class Rank(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class Rank(_Entry, frozen=True):
     """A Servant's stats at one rank and what it takes to reach that rank."""
 
     hp: Annotated[int, msgspec.Meta(ge=1, le=100_000)]
@@ -91,39 +97,41 @@ class Rank(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_default
     requires: str = ""
 
 
-class Summoner(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class _Printed(_Entry, frozen=True):
+    """What every crystal prints: its name and element (CR-2.2 to CR-2.5)."""
+
     name: Name
     element: str
+
+
+class _Paid(_Printed, frozen=True):
+    """A crystal with an MP price: a Servant, spell or god (CR-2.3 to CR-2.5)."""
+
+    cost: NonNegative
+
+
+class Summoner(_Printed, frozen=True):
     mana_pool: NonNegative
     recharge: NonNegative
     effects: tuple[Effect, ...] = ()
 
 
-class Servant(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    name: Name
-    element: str
-    cost: NonNegative
+class Servant(_Paid, frozen=True):
     ranks: tuple[Rank, ...]
     range: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
     effects: tuple[Effect, ...] = ()
 
 
-class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    name: Name
-    element: str
-    cost: NonNegative
+class Spell(_Paid, frozen=True):
     effects: tuple[Effect, ...]
     trigger: bool = False
 
 
-class God(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    name: Name
-    element: str
-    cost: NonNegative
+class God(_Paid, frozen=True):
     effects: tuple[Effect, ...]
 
 
-class Catalog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class Catalog(_Entry, frozen=True):
     """A whole catalog file."""
 
     name: str = "catalog"
@@ -263,19 +271,17 @@ def _each(
     return tuple(done)
 
 
+def _crystal(entry: _Printed, kind: Kind) -> Crystal:
+    """The crystal of an entry in canonical form: what it prints, and its kind."""
+    return Crystal(kind=kind, **msgspec.structs.asdict(entry))
+
+
 def _summoner(s: Summoner, source: str) -> tuple[Summoner, Crystal]:
     """A Summoner in canonical form (CR-2.2), and its crystal."""
     element = _element(s.element, s.name, source)
     effects = _check_effects(s.effects, 5, s.name, source)
     s = msgspec.structs.replace(s, element=element, effects=effects)
-    return s, Crystal(
-        s.name,
-        "summoner",
-        element,
-        mana_pool=s.mana_pool,
-        recharge=s.recharge,
-        effects=effects,
-    )
+    return s, _crystal(s, "summoner")
 
 
 def _servant(v: Servant, source: str) -> tuple[Servant, Crystal]:
@@ -296,15 +302,7 @@ def _servant(v: Servant, source: str) -> tuple[Servant, Crystal]:
                 f"{source}: {v.name}: an effect from rank {effect.rank}, which it lacks"
             )
     v = msgspec.structs.replace(v, element=element, effects=effects)
-    return v, Crystal(
-        v.name,
-        "servant",
-        element,
-        cost=v.cost,
-        ranks=v.ranks,
-        range=v.range,
-        effects=effects,
-    )
+    return v, _crystal(v, "servant")
 
 
 def _spell(p: Spell, source: str) -> tuple[Spell, Crystal]:
@@ -318,7 +316,7 @@ def _spell(p: Spell, source: str) -> tuple[Spell, Crystal]:
             f"{source}: spell {p.name}: spell effects take place when cast (phase main)"
         )
     p = msgspec.structs.replace(p, element=element, effects=effects)
-    return p, Crystal(p.name, "spell", element, cost=p.cost, trigger=p.trigger, effects=effects)
+    return p, _crystal(p, "spell")
 
 
 def _god(g: God, source: str) -> tuple[God, Crystal]:
@@ -328,7 +326,7 @@ def _god(g: God, source: str) -> tuple[God, Crystal]:
         raise CatalogError(f"{source}: god crystal {g.name} lists no effects")
     effects = _check_effects(g.effects, 10, g.name, source)
     g = msgspec.structs.replace(g, element=element, effects=effects)
-    return g, Crystal(g.name, "god", element, cost=g.cost, effects=effects)
+    return g, _crystal(g, "god")
 
 
 def parse_catalog(text: str, source: str = "catalog") -> Book:
