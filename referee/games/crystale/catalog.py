@@ -39,6 +39,7 @@ __all__ = [
 ]
 
 EntryT = TypeVar("EntryT")
+PrintedT = TypeVar("PrintedT", bound="_Printed")
 
 EXAMPLE_FILE = "example.toml"
 
@@ -271,17 +272,19 @@ def _each(
     return tuple(done)
 
 
-def _crystal(entry: _Printed, kind: Kind) -> Crystal:
-    """The crystal of an entry in canonical form: what it prints, and its kind."""
-    return Crystal(kind=kind, **msgspec.structs.asdict(entry))
+def _canonical(
+    entry: PrintedT, kind: Kind, element: str, effects: tuple[Effect, ...]
+) -> tuple[PrintedT, Crystal]:
+    """An entry in canonical form (its element and effects as checked), and its crystal:
+    what it prints, and its kind."""
+    entry = msgspec.structs.replace(entry, element=element, effects=effects)
+    return entry, Crystal(kind=kind, **msgspec.structs.asdict(entry))
 
 
 def _summoner(s: Summoner, source: str) -> tuple[Summoner, Crystal]:
     """A Summoner in canonical form (CR-2.2), and its crystal."""
     element = _element(s.element, s.name, source)
-    effects = _check_effects(s.effects, 5, s.name, source)
-    s = msgspec.structs.replace(s, element=element, effects=effects)
-    return s, _crystal(s, "summoner")
+    return _canonical(s, "summoner", element, _check_effects(s.effects, 5, s.name, source))
 
 
 def _servant(v: Servant, source: str) -> tuple[Servant, Crystal]:
@@ -301,32 +304,31 @@ def _servant(v: Servant, source: str) -> tuple[Servant, Crystal]:
             raise CatalogError(
                 f"{source}: {v.name}: an effect from rank {effect.rank}, which it lacks"
             )
-    v = msgspec.structs.replace(v, element=element, effects=effects)
-    return v, _crystal(v, "servant")
+    return _canonical(v, "servant", element, effects)
+
+
+def _listed_effects(entry: Spell | God, what: str, source: str) -> tuple[Effect, ...]:
+    """The effects of a spell or god crystal: one or more (CR-2.4, CR-2.5), ten at most."""
+    if not entry.effects:
+        raise CatalogError(f"{source}: {what} {entry.name} lists no effects")
+    return _check_effects(entry.effects, 10, entry.name, source)
 
 
 def _spell(p: Spell, source: str) -> tuple[Spell, Crystal]:
     """A spell in canonical form (its effects take place when cast), and its crystal."""
     element = _element(p.element, p.name, source)
-    if not p.effects:
-        raise CatalogError(f"{source}: spell {p.name} lists no effects")
-    effects = _check_effects(p.effects, 10, p.name, source)
+    effects = _listed_effects(p, "spell", source)
     if any(e.phase != "main" for e in effects):
         raise CatalogError(
             f"{source}: spell {p.name}: spell effects take place when cast (phase main)"
         )
-    p = msgspec.structs.replace(p, element=element, effects=effects)
-    return p, _crystal(p, "spell")
+    return _canonical(p, "spell", element, effects)
 
 
 def _god(g: God, source: str) -> tuple[God, Crystal]:
     """A god crystal in canonical form, and its crystal."""
     element = _element(g.element, g.name, source)
-    if not g.effects:
-        raise CatalogError(f"{source}: god crystal {g.name} lists no effects")
-    effects = _check_effects(g.effects, 10, g.name, source)
-    g = msgspec.structs.replace(g, element=element, effects=effects)
-    return g, _crystal(g, "god")
+    return _canonical(g, "god", element, _listed_effects(g, "god crystal", source))
 
 
 def parse_catalog(text: str, source: str = "catalog") -> Book:
