@@ -295,3 +295,27 @@ def test_cr_i_29_a_defender_strikes_back_at_every_attack_it_survives() -> None:
     assert once.units[5].hp == 40
     # its own turn refreshes it (CR-8.9)
     assert not play(once, "end", "done", "pull").units[4].attacked
+
+
+def test_cr_13_1_the_battle_ends_at_the_step_that_empties_a_hit_box() -> None:
+    """CR-13.1: a spell whose first step takes p2's last hit wins for p1 there; its later step
+    on p1's own Summoner (one hit left too) no longer happens."""
+    from referee.games.crystale.catalog import example_book
+    from referee.games.crystale.position import with_side
+
+    catalog = example_book().builtins()
+    lance = next(s for s in catalog["spells"] if s["name"] == "Flame Lance")
+    lance["effects"].append(
+        {
+            "text": "Deal 10 damage to your Summoner.",
+            "target": "self",
+            "ops": [{"op": "damage", "amount": 10}],
+        }
+    )
+    state = main_phase(options={"catalog": catalog})
+    for seat in (0, 1):
+        state = with_side(state, seat, replace(state.sides[seat], hits=1))
+    state = play(state, "cast Flame Lance @u2")
+    assert (state.sides[0].hits, state.sides[1].hits) == (1, 0)
+    assert RULES.outcome(state).winner == "p1"
+    assert RULES.outcome(state).clause == "CR-13.1"

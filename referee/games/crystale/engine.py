@@ -246,7 +246,7 @@ def _apply_pull(state: CrystaleState, action: Pull, seat: int) -> CrystaleState:
     side = gain_mp(side, side.recharge)
     state = with_side(state, seat, side)
     for unit, _crystal, effect in recharge_effects(state, seat):
-        if effect.structured and unit.id in state.units:
+        if effect.structured and unit.id in state.units and state.result is None:
             state = resolve(state, seat, unit.id, [effect], ())
     return replace(state, phase="main")
 
