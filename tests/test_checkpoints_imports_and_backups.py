@@ -266,16 +266,12 @@ def test_s3_an_old_rejection_without_readers_is_kept_from_other_viewers() -> Non
     from events.records import redact
     from events.schema import ActionRejected
     from referee.verdicts import Violation
-    from tests.stored_refusals import stored_refusal
+    from tests.stored import stored_rejection
 
-    old = stored_refusal(
-        "gammasphere-x",
-        9,
-        3,
-        "p1",
-        "play Gamma Trooper",
-        Violation("GS-3.5", "p1's registered list has 2 Gamma Trooper; all 2 copies already seen"),
+    seen = Violation(
+        "GS-3.5", "p1's registered list has 2 Gamma Trooper; all 2 copies already seen"
     )
+    old = stored_rejection("gammasphere-x", 9, 3, "p1", "play Gamma Trooper", seen)
     public = redact(old, "public")
     assert isinstance(public, ActionRejected)
     assert "registered list has" not in public.violations[0].reason

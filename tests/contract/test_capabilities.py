@@ -73,13 +73,12 @@ def test_a_reason_about_another_seats_secret_is_hidden_from_the_actor_too() -> N
     from events.records import redact
     from events.schema import ActionRejected
     from referee.verdicts import Violation
-    from tests.stored_refusals import stored_refusal
+    from tests.stored import stored_rejection
 
     rules = games.load("gammasphere")
     hidden = Violation("GS-3.5", "p2's list has 2 Ion Lancer", seen_by="p2", shown="refused")
-    event = stored_refusal(
-        "00000000-0000-0000-0000-000000000001", 3, 1, "p1", "play Ion Lancer", hidden
-    )
+    stream = "00000000-0000-0000-0000-000000000001"
+    event = stored_rejection(stream, 3, 1, "p1", "play Ion Lancer", hidden)
     for viewer, reason in (("p1", "refused"), ("public", "refused"), ("p2", hidden.reason)):
         shown = redact(event, viewer, rules)
         assert isinstance(shown, ActionRejected)

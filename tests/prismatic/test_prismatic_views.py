@@ -187,16 +187,10 @@ def test_px_14_1_a_stored_refusal_quoting_a_sealed_bid_is_redacted() -> None:
     from events.records import redact
     from events.schema import ActionRejected
     from referee.verdicts import Violation
-    from tests.stored_refusals import stored_refusal
+    from tests.stored import stored_rejection
 
-    old = stored_refusal(
-        "prismatic-x",
-        13,
-        12,
-        "p2",
-        "bid 3",
-        Violation("REF-1.2", "it is p1's turn, not p2's; 'bid 3' was not recorded"),
-    )
+    turn = Violation("REF-1.2", "it is p1's turn, not p2's; 'bid 3' was not recorded")
+    old = stored_rejection("prismatic-x", 13, 12, "p2", "bid 3", turn)
     for viewer in ("public", "p1"):
         seen = redact(old, viewer, RULES)
         assert isinstance(seen, ActionRejected)

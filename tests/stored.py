@@ -1,5 +1,5 @@
-"""A refusal as a record written before reasons had readers stores it, for the tests of
-what each viewer reads of it (``events.records.redact``)."""
+"""Facts built by hand as the store holds them, for the tests of what a viewer reads of a
+record stored long ago (a rejection stored before its reasons had readers)."""
 
 from __future__ import annotations
 
@@ -8,18 +8,18 @@ from datetime import UTC, datetime
 from events.schema import ActionRejected
 from referee.verdicts import Violation
 
-WRITTEN = datetime(2026, 1, 1, tzinfo=UTC)
+STORED_AT = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def stored_refusal(
+def stored_rejection(
     stream: str, version: int, seq: int, actor: str, text: str, *violations: Violation
 ) -> ActionRejected:
-    """The ``ActionRejected`` event number ``version`` of ``stream``: ``actor``'s entry
-    ``text``, which would have been action ``seq``, refused for ``violations``."""
+    """Stream ``stream``'s event ``version``: the entry ``text`` by ``actor`` refused for
+    ``violations`` as action ``seq``, stored on ``STORED_AT`` (its hashes left empty)."""
     return ActionRejected(
         originator_id=stream,
         originator_version=version,
-        timestamp=WRITTEN,
+        timestamp=STORED_AT,
         prev_hash="",
         seq=seq,
         actor=actor,
