@@ -89,7 +89,7 @@ def test_ev_10_a_players_call_is_claimed_escalated_and_resolved(
 
 
 def test_ev_10_1_the_reason_is_bounded_and_the_table_must_exist(
-    client: Any, tokens: Tokens, store: str, event: str
+    client: Any, tokens: Tokens, event: str
 ) -> None:
     base = f"/api/events/{event}/calls"
     long = post(client, tokens["ann"], base, {"reason": "x" * 201})
@@ -175,7 +175,7 @@ def test_ev_11_two_players_report_and_confirm_and_the_standings_change(
 
 
 def test_ev_11_5_a_disagreement_reaches_the_queue_and_a_staff_slip_settles_it(
-    client: Any, tokens: Tokens, store: str, event: str
+    client: Any, tokens: Tokens, event: str
 ) -> None:
     base = f"/api/events/{event}/reports"
     assert post(client, tokens["ann"], base, {"result": "2-0"}).status_code == 201
@@ -209,7 +209,6 @@ def test_ev_11_5_a_disagreement_reaches_the_queue_and_a_staff_slip_settles_it(
 def test_ev_11_reports_refused(
     client: Any,
     tokens: Tokens,
-    store: str,
     who: str,
     body: dict[str, Any],
     status: int,

@@ -28,7 +28,7 @@ def cache(client: TestClient[Litestar]) -> EventCache:
     "path", ["pairings", "standings", "players/Player%2003", "api/standings", "api/pairings"]
 )
 def test_an_etag_is_answered_304_with_no_body_and_nothing_computed(
-    client: TestClient[Litestar], store: str, tokens: Tokens, path: str, event: str
+    client: TestClient[Litestar], tokens: Tokens, path: str, event: str
 ) -> None:
     url = (
         f"/api/events/{event}/{path[4:]}" if path.startswith("api/") else f"/events/{event}/{path}"
@@ -50,7 +50,7 @@ def test_an_etag_is_answered_304_with_no_body_and_nothing_computed(
 
 
 def test_a_new_fact_of_the_event_is_a_new_answer(
-    client: TestClient[Litestar], store: str, tokens: Tokens, event: str
+    client: TestClient[Litestar], tokens: Tokens, event: str
 ) -> None:
     url = f"/api/events/{event}/standings"
     before = client.get(url, headers=auth(tokens["public"]))
@@ -66,7 +66,7 @@ def test_a_new_fact_of_the_event_is_a_new_answer(
 
 
 def test_viewer_kinds_never_share_an_answer_and_each_header_names_its_own_viewer(
-    client: TestClient[Litestar], store: str, tokens: Tokens, event: str
+    client: TestClient[Litestar], tokens: Tokens, event: str
 ) -> None:
     url = f"/events/{event}/players/Player%2003"
     head = client.get(url, headers=auth(tokens["head"]))  # a referee computes it first
@@ -93,7 +93,7 @@ def test_viewer_kinds_never_share_an_answer_and_each_header_names_its_own_viewer
 
 
 def test_gzip_when_asked_and_the_same_bytes_when_decoded(
-    client: TestClient[Litestar], store: str, tokens: Tokens, event: str
+    client: TestClient[Litestar], tokens: Tokens, event: str
 ) -> None:
     for url in (f"/events/{event}/pairings", f"/api/events/{event}/standings"):
         plain = client.get(url, headers=auth(tokens["ann"], **{"Accept-Encoding": "identity"}))
