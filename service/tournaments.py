@@ -46,7 +46,7 @@ from referee.tournament import decisions as d
 from referee.tournament import facts as f
 from referee.tournament import fixing
 from referee.tournament.errors import Refusal
-from referee.tournament.model import Score, Settings, TableKey
+from referee.tournament.model import Pairing, Score, Settings, TableKey
 from referee.tournament.playoff import next_game_order
 from referee.tournament.standings import (
     MatchResult,
@@ -1311,14 +1311,17 @@ class Tournaments:
     ) -> tuple[list[f.Fact], list[list[GameEvent]]]:
         links: list[f.Fact] = []
         streams: list[list[GameEvent]] = []
-        tables = [p for p in rnd.pairings if not (p.bye or p.table is None or p.table in skip)]
+        tables: list[tuple[int, Pairing]] = []
+        for pairing in rnd.pairings:
+            if not pairing.bye and pairing.table is not None and pairing.table not in skip:
+                tables.append((pairing.table, pairing))
         settings = state.settings
         assert settings is not None
         # the ids drawn together: one read of the random source, not one a game
         ids = self.store.new_game_ids(rulebooks.load(settings.game).name, len(tables))
-        for pairing, game_id in zip(tables, ids, strict=True):
+        for (table, pairing), game_id in zip(tables, ids, strict=True):
             stream = self._game_stream(loaded, state, rnd.number, pairing, 1, by, game_id)
-            links.append(f.GameLinked(round=rnd.number, table=pairing.table, game=game_id))
+            links.append(f.GameLinked(round=rnd.number, table=table, game=game_id))
             streams.append(stream)
         return links, streams
 
