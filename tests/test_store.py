@@ -239,6 +239,6 @@ def test_game_ids_drawn_together_are_well_formed_distinct_and_uniform(
     assert store.new_game_ids("nim", 0) == []
 
     reads = iter([bytes(range(256)), b"\x00" * 64])
-    monkeypatch.setattr(store_module.os, "urandom", lambda n: next(reads)[:n])
+    monkeypatch.setattr("os.urandom", lambda n: next(reads)[:n])
     drawn = "".join(store_module._tokens(31))  # 248 characters: the 248 fair bytes
     assert sorted(drawn) == sorted(store_module._ALPHABET * 8)
