@@ -370,6 +370,13 @@ def test_px_i_16_a_withdrawn_player_is_skipped_and_ranked_below() -> None:
     state = act(state, "p3: pass")
     state = resolving(edit(state, "p1", creation=[("Comet Trail", "C", 0)]), "p1", ("p3", "p1"))
     assert_illegal(state, "p1: use Comet Trail: steal Glass Kiln", "PX-I.16", "left the game")
+    anyone = msgspec.structs.replace(
+        edit(state, "p1", creation=[("Storm Front", "B", 0)]),
+        table=msgspec.structs.replace(state.table, empty_target="any"),
+    )
+    for target in ("palette of p2", "Glass Kiln"):
+        assert_illegal(anyone, f"p1: use Storm Front: empty {target}", "PX-I.16", "left the game")
+    assert_illegal(anyone, "p1: use Storm Front: empty palette of p4", "PX-1.1", "not a seat")
     done = finish(state)
     assert [line.seat for line in chart(done)] == ["p1", "p3"]
     done = act(done, "p1: colours p3>p1") if done.step == "colours" else done
