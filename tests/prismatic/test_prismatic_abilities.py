@@ -337,3 +337,11 @@ def test_px_7_3_the_boards_discard_reaches_own_progress_and_commons_only() -> No
     assert_illegal(
         created, "p1: create board discard-card.1: discard Cobalt Tear", "PX-8.6", "cannot be"
     )
+
+
+def test_px_i_27_the_boards_draw_keeps_to_progress_and_keeps_a_lone_card() -> None:
+    state = msgspec.structs.replace(table(palette="K K"), deck=("Comet Trail",))
+    assert_illegal(state, "p1: create board draw-cards.1: keep none", "PX-7.3", "so 1 are drawn")
+    after = act(state, "p1: create board draw-cards.1: keep Comet Trail")
+    assert player(after, "p1").progress[-1].name == "Comet Trail"
+    assert "Comet Trail" not in after.commons

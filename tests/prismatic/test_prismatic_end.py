@@ -416,3 +416,11 @@ def test_px_i_26_prisms_gained_in_step_3_may_be_bid_in_that_rounds_auction() -> 
     assert player(state, "p1").prisms == 1
     state = play(state, ["p1: bid 1", "p2: bid 0", "p3: bid 0"])
     assert (state.starter, player(state, "p1").prisms) == ("p1", 0)
+
+
+def test_px_i_26_committed_prisms_are_no_part_of_a_bid() -> None:
+    state = edit(auction_table(p1=1), "p1", palette_prisms=2, progress=[("Noon Blaze", "", 3)])
+    assert_illegal(state, "p1: bid 2", "PX-14.1", "has 1 prisms and cannot bid 2")
+    state = play(state, ["p1: bid 1", "p2: bid 0", "p3: bid 0"])
+    p1 = player(state, "p1")
+    assert (state.starter, p1.prisms, p1.palette_prisms, p1.progress[0].prisms) == ("p1", 0, 2, 3)
