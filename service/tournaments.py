@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
@@ -201,6 +201,41 @@ _MOVES_STANDINGS = (
 """The facts that move the standings (``_Loaded._project`` moves them by these alone)."""
 
 
+class _KeptPart:
+    """A part of an event's snapshot kept beside its head (``part``: the standings, or their
+    table), read from the snapshot's ``column`` when first asked for while ``_Loaded._later``
+    says it is kept, then held in the ``_Loaded``'s ``_raw_<part>``. Setting it replaces
+    what the snapshot kept: the flag is cleared under the snapshot's lock, so a read that
+    races with the set keeps the newer value."""
+
+    def __init__(self, part: Literal["standings", "table"], column: str) -> None:
+        self.part = part
+        self.column = column
+        self.held = f"_raw_{part}"
+
+    def __get__(self, loaded: _Loaded, owner: type[_Loaded] | None = None) -> msgspec.Raw | None:
+        later = loaded._later
+        if later is not None and getattr(later, self.part):
+            raw = later.read(self.column)
+            with later.lock:
+                if getattr(later, self.part):  # not set meanwhile
+                    self._hold(loaded, later, raw)
+        held: msgspec.Raw | None = getattr(loaded, self.held)
+        return held
+
+    def __set__(self, loaded: _Loaded, raw: msgspec.Raw | None) -> None:
+        later = loaded._later
+        if later is None:
+            setattr(loaded, self.held, raw)
+            return
+        with later.lock:
+            self._hold(loaded, later, raw)
+
+    def _hold(self, loaded: _Loaded, later: KeptLater, raw: msgspec.Raw | None) -> None:
+        setattr(loaded, self.held, raw)
+        setattr(later, self.part, False)
+
+
 class _Loaded:
     """An event folded up to ``version``: its state and its standings (incremental once
     built; until then, a snapshot's counts and the tables touched since)."""
@@ -303,43 +338,8 @@ class _Loaded:
         return loaded
 
     # the snapshot's standings and their table, read from it when first needed (``_later``)
-    @property
-    def _kept_standings(self) -> msgspec.Raw | None:
-        later = self._later
-        if later is not None and later.standings:
-            raw = later.read("standings")
-            with later.lock:
-                if later.standings:  # not set meanwhile
-                    self._raw_standings, later.standings = raw, False
-        return self._raw_standings
-
-    @_kept_standings.setter
-    def _kept_standings(self, raw: msgspec.Raw | None) -> None:
-        later = self._later
-        if later is None:
-            self._raw_standings = raw
-            return
-        with later.lock:
-            self._raw_standings, later.standings = raw, False
-
-    @property
-    def _kept_table(self) -> msgspec.Raw | None:
-        later = self._later
-        if later is not None and later.table:
-            raw = later.read("standings_table")
-            with later.lock:
-                if later.table:
-                    self._raw_table, later.table = raw, False
-        return self._raw_table
-
-    @_kept_table.setter
-    def _kept_table(self, raw: msgspec.Raw | None) -> None:
-        later = self._later
-        if later is None:
-            self._raw_table = raw
-            return
-        with later.lock:
-            self._raw_table, later.table = raw, False
+    _kept_standings = _KeptPart("standings", "standings")
+    _kept_table = _KeptPart("table", "standings_table")
 
     def _keeps_standings(self) -> bool:
         """Whether counts are kept (read or not): without reading them."""
@@ -860,6 +860,14 @@ class Tournaments:
         except Refusal as exc:
             raise _refused(exc) from None
 
+    def _write(self, event_id: str, command: d.Command) -> tuple[_Loaded, tuple[f.Fact, ...]]:
+        """Decide ``command`` on the event as loaded now and store its facts: the event
+        (folded with them) and the facts."""
+        loaded = self._event(event_id)
+        facts = self._decide(loaded.state, command)
+        self._append(loaded, facts)
+        return loaded, facts
+
     def _append(
         self,
         loaded: _Loaded,
@@ -1170,9 +1178,7 @@ class Tournaments:
     ) -> int:
         """Drop a player after the current round (EV-2.6); the round they leave after."""
         reason = check_reason(reason)
-        loaded = self._event(event_id)
-        facts = self._decide(loaded.state, d.Drop(player=player, reason=reason))
-        self._append(loaded, facts)
+        _, facts = self._write(event_id, d.Drop(player=player, reason=reason))
         fact = facts[0]
         assert isinstance(fact, f.PlayerDropped)
         return fact.after_round
@@ -1496,25 +1502,6 @@ class Tournaments:
         return round_number
 
     @event_write
-    def event_penalty(
-        self,
-        event_id: str,
-        player: str,
-        infraction: str,
-        *,
-        penalty: str | None = None,
-        reason: str = "",
-        by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> str:
-        """Record an IPG penalty carried across games; the penalty given
-        (``event_penalize`` says what it did to the match)."""
-        return self.event_penalize(
-            event_id, player, infraction, penalty=penalty, reason=reason, by=by
-        ).penalty
-
-    @event_write
     def event_penalize(
         self,
         event_id: str,
@@ -1642,9 +1629,7 @@ class Tournaments:
         """End the event (EV-1.4): refused while a game of the event is open, unless
         ``void_open`` closes those games as void (recorded, in the audit); the games closed."""
         reason = check_reason(reason)
-        loaded = self._event(event_id)
-        facts = self._decide(loaded.state, d.EndEvent(reason=reason, void_open=void_open, by=by))
-        self._append(loaded, facts)
+        _, facts = self._write(event_id, d.EndEvent(reason=reason, void_open=void_open, by=by))
         return [g for fact in facts if isinstance(fact, f.GamesVoided) for g in fact.games]
 
     # -- reads -------------------------------------------------------------------

@@ -6,7 +6,6 @@ import msgspec
 import pytest
 
 from referee.errors import ActionSyntaxError
-from referee.games.prismatic.model import PrismaticState
 from tests.prismatic.helpers import (
     RULES,
     act,
@@ -16,13 +15,9 @@ from tests.prismatic.helpers import (
     play,
     player,
     resolving,
-    started_with,
+    table,
     verdict,
 )
-
-
-def table(players: int = 3, variants: dict[str, str] | None = None, **p1: object) -> PrismaticState:
-    return resolving(edit(started_with(players, variants or {}), "p1", **p1), "p1")
 
 
 def test_px_9_1_only_created_cards_in_their_owners_turn() -> None:

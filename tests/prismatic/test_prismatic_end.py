@@ -19,6 +19,7 @@ from tests.prismatic.helpers import (
     player,
     resolving,
     started,
+    table,
 )
 
 
@@ -35,7 +36,7 @@ def pass_round(state: PrismaticState, draws: dict[str, str] | None = None) -> Pr
 
 
 def test_px_11_1_the_starter_refills_the_commons_one_card_each() -> None:
-    state = resolving(edit(started(3), "p1", palette="R R G G"), "p1")
+    state = table(palette="R R G G")
     state = play(
         state,
         [
@@ -61,7 +62,7 @@ def test_px_11_1_the_starter_refills_the_commons_one_card_each() -> None:
 
 
 def test_px_11_1_px_i_8_refills_stop_when_the_deck_is_spent() -> None:
-    state = resolving(edit(started(2), "p1", palette="R R"), "p1")
+    state = table(2, palette="R R")
     state = msgspec.structs.replace(state, deck=("Comet Trail",))
     state = play(state, ["p1: create Ember Spark", "p1: decline", "p1: pass", "p2: pass"])
     assert state.step == "refill"
