@@ -208,7 +208,7 @@ def test_px_7_3_board_effects() -> None:
     assert "Chroma Lab" not in state.deck
     assert player(state, "p1").palette == ms("R B K")
     assert_illegal(
-        state, "p1: create board discard-card.1: discard Glass Kiln", "PX-10.4", "p2's progress"
+        state, "p1: create board discard-card.1: discard Glass Kiln", "PX-7.3", "p2's progress"
     )
     state = edit(state, "p1", progress=[("Noon Blaze", "R Y", 1), "Comet Trail"])
     state = act(state, "p1: create board discard-card.1: discard Noon Blaze")
