@@ -65,7 +65,7 @@ __all__ = [
 ]
 
 
-class OfflineEntryIn(OfflineEntry, kw_only=True, forbid_unknown_fields=True):
+class OfflineEntryIn(OfflineEntry, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One pending entry as a table's outbox sends it."""
 
 
