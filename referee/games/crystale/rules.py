@@ -96,6 +96,14 @@ VARIANTS = (
         summary="A surviving defender strikes back only when its attacker is within its own "
         "range (in_range, the default), or whatever the distance (any).",
     ),
+    VariantOption(
+        key="counter_fatigue",
+        default="again",
+        choices=("again", "once"),
+        clause="CR-I.29",
+        summary="A defender may strike back at every attack it survives in a turn (again, the "
+        "default), or striking back fatigues it for the rest of that turn (once).",
+    ),
 )
 
 SETUP_FIELDS = (
@@ -190,17 +198,7 @@ class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
         pools stand on c1 (p1) and c7 (p2)."""
         setup = self.resolve_setup(setup)
         book = book_of(setup.options)
-        variants = setup.variants
-        table = Table(
-            counterattack=variants["counterattack"],
-            bonus_mp=variants["bonus_mp"],
-            start_mp=variants["start_mp"],
-            promotion_hp=variants["promotion_hp"],
-            attack_after_move=variants["attack_after_move"],
-            trigger_order=variants["trigger_order"],
-            summon_sacrifice=variants["summon_sacrifice"],
-            counter_range=variants["counter_range"],
-        )
+        table = Table(**setup.variants)  # one field a variant (CR-I), as resolved
         sides = []
         for index, seat in enumerate(SEATS):
             deck = setup.decks.get(seat)

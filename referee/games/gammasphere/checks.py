@@ -30,6 +30,7 @@ from referee.games.gammasphere.position import (
     card_of,
     cost_of,
     find,
+    on_buildings,
 )
 from referee.games.gammasphere.view import own_secrets, secrets
 from referee.kit.dispatch import Dispatch
@@ -271,7 +272,7 @@ def _check_play(state: GammasphereState, action: Play, seat: int) -> Verdict:
 
 
 def _check_carrier(state: GammasphereState, seat: int, card: Card, target: int) -> Verdict:
-    """GS-6.7, GS-2.6, GS-I.18: a weapon goes onto its player's own character (or building)."""
+    """GS-6.7, GS-I.28, GS-I.18: a weapon goes onto its player's own character (or building)."""
     if not target:
         return Verdict.illegal(
             "GS-6.7",
@@ -287,9 +288,9 @@ def _check_carrier(state: GammasphereState, seat: int, card: Card, target: int) 
             f"weapons go onto their player's own entities; "
             f"{_describe(state, carrier)} is not {SEATS[seat]}'s",
         )
-    if carrier.kind == "building" and not card.on_buildings:
+    if carrier.kind == "building" and not on_buildings(state, card):
         return Verdict.illegal(
-            "GS-2.6", f"{card.name} cannot be carried by a building (#{target} {carrier.card})"
+            "GS-I.28", f"{card.name} cannot be carried by a building (#{target} {carrier.card})"
         )
     if carrier.kind not in ("character", "building"):
         return Verdict.illegal(
