@@ -57,6 +57,7 @@ from service.bounds import LookAlikes, check_cut, check_name, check_reason, chec
 from service.errors import GameNotFoundError, RefusedError
 from service.pipeline import (
     Terms,
+    authorize_write,
     check_terms,
     commit,
     event_write,
@@ -81,6 +82,7 @@ __all__ = [
     "PenaltyOutcome",
     "StandingRow",
     "Tournaments",
+    "authorize_write",
     "event_write",
     "split_slip",
 ]
@@ -968,7 +970,7 @@ class Tournaments:
         return self._events_fold_lock
 
     # -- commands --------------------------------------------------------------
-    @event_write
+    @event_write("run")
     def event_new(
         self,
         name: str,
@@ -1033,7 +1035,7 @@ class Tournaments:
         self._events_cache[event_id] = loaded
         return self.event_info(event_id)
 
-    @event_write
+    @event_write("enter")
     def event_register(
         self,
         event_id: str,
@@ -1158,7 +1160,7 @@ class Tournaments:
                 f"deck size); this list has {deck.size}",
             )
 
-    @event_write
+    @event_write("enter")
     def event_drop(
         self,
         event_id: str,
@@ -1177,7 +1179,7 @@ class Tournaments:
         assert isinstance(fact, f.PlayerDropped)
         return fact.after_round
 
-    @event_write
+    @event_write("run")
     def event_pair(
         self,
         event_id: str,
@@ -1235,7 +1237,7 @@ class Tournaments:
             )
             self._append(self._event(loaded.event_id), [applied])
 
-    @event_write
+    @event_write("run")
     def event_repair(
         self,
         event_id: str,
@@ -1428,7 +1430,7 @@ class Tournaments:
                     continue  # ``_event`` reads the other writer's facts first
             return command()
 
-    @event_write
+    @event_write(None)
     def event_result(
         self,
         event_id: str,
@@ -1440,7 +1442,9 @@ class Tournaments:
     ) -> int:
         """Report several slips ``TABLE=W-L-D`` (pods ``TABLE=Ann>Ben=Cal``) for the
         current round, all or none; how many were stored (judged again once if another
-        writer stored first)."""
+        writer stored first). Who may: the head referee and the scorekeeper, a table
+        referee for their own tables of their own event (the slips' tables)."""
+        authorize_write("result", event_id, lambda: tuple(split_slip(s)[0] for s in slips))
         counted: int = self._raced(event_id, lambda: self._event_result(event_id, slips, by=by))
         return counted
 
@@ -1466,7 +1470,7 @@ class Tournaments:
         self._append(loaded, facts)
         return len(facts)
 
-    @event_write
+    @event_write("enter")
     def event_correct(
         self,
         event_id: str,
@@ -1495,7 +1499,7 @@ class Tournaments:
         self._append(loaded, facts)
         return round_number
 
-    @event_write
+    @event_write("run")
     def event_penalty(
         self,
         event_id: str,
@@ -1514,7 +1518,7 @@ class Tournaments:
             event_id, player, infraction, penalty=penalty, reason=reason, by=by
         ).penalty
 
-    @event_write
+    @event_write("run")
     def event_penalize(
         self,
         event_id: str,
@@ -1608,7 +1612,7 @@ class Tournaments:
             by=by,
         )
 
-    @event_write
+    @event_write("run")
     def event_round(
         self,
         event_id: str,
@@ -1628,7 +1632,7 @@ class Tournaments:
         self._append(loaded, self._decide(loaded.state, command))
         return number
 
-    @event_write
+    @event_write("run")
     def event_end(
         self,
         event_id: str,
