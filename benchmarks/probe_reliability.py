@@ -19,7 +19,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -27,8 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 # E402 on purpose: the project imports only once the lines above put it on sys.path
-from events.store import ConcurrentWriteError, GameStore  # noqa: E402
+from events.store import GameStore  # noqa: E402
 from service import RefereeService  # noqa: E402
+from tests.races import race  # noqa: E402
 
 
 def kills_during_import(count: int, work: Path) -> tuple[int, int]:
@@ -101,26 +101,10 @@ def races(rounds: int, work: Path) -> tuple[int, int, int]:
     game = base.create_game(
         "nim", {"first": "A", "second": "B"}, options={"heap": 10 * rounds}
     ).game_id
-    wins: list[int] = []
-    losses: list[int] = []
-
-    def referee() -> None:
-        svc = RefereeService(GameStore(db))
-        for _ in range(rounds):
-            try:
-                svc.record(game, "t1")
-                wins.append(1)
-            except ConcurrentWriteError:
-                losses.append(1)
-
-    threads = [threading.Thread(target=referee) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    wins, losses = race(lambda: RefereeService(GameStore(db)), game, rounds)
     view = base.load(game)
-    bad = int(view.ply != len(wins) or base.verify().bad != 0)
-    return len(wins) + len(losses), len(wins), bad
+    bad = int(view.ply != wins or base.verify().bad != 0)
+    return wins + losses, wins, bad
 
 
 def main() -> None:

@@ -69,55 +69,37 @@ def judge(
             readable=False,
             verdict=Verdict.illegal(exc.clause, f"cannot read {text!r}: {exc.reason}"),
         )
+    seat, incomplete = actor, ""
+    verdict: Verdict | None = None  # none yet: the game's rules judge the action
     if closed is not None:
-        return Judgement(
-            text=text,
-            action=action,
-            seat=actor,
-            verdict=Verdict.illegal(
-                "REF-1.3", f"the game is over ({closed}); no action can be recorded"
-            ),
+        verdict = Verdict.illegal(
+            "REF-1.3", f"the game is over ({closed}); no action can be recorded"
         )
-    may = rules.to_act(state)
-    if actor is None:
-        if len(may) == 1:
-            (actor,) = may
-        elif not may:
-            return Judgement(
-                text=text,
-                action=action,
-                seat=None,
-                verdict=Verdict.illegal("REF-1.3", "no seat may act in this position"),
-            )
-        else:
-            return Judgement(
-                text=text,
-                action=action,
-                seat=None,
-                verdict=Verdict.illegal(
-                    "REF-1.2", f"{seats_text(may, rules.seats)} may act now; name the seat"
-                ),
-                incomplete=f"{seats_text(may, rules.seats)} may act now: name the seat making "
-                "this entry",
-            )
-    elif actor not in may:
-        if len(may) == 1:
-            (mover,) = may
-            why = f"it is {mover}'s turn, not {actor}'s; {{}} was not recorded"
-        elif may:
-            others = seats_text(may, rules.seats)
-            why = f"only {others} may act now, not {actor}; {{}} was not recorded"
-        else:
-            why = "no seat may act now; {} was not recorded"
-        return Judgement(
-            text=text,
-            action=action,
-            seat=actor,
-            verdict=_quoting(rules, "REF-1.2", why, text, actor),
-        )
-    return Judgement(
-        text=text, action=action, seat=actor, verdict=rules.check(state, action, actor)
-    )
+    else:
+        may = rules.to_act(state)
+        if actor is None:
+            if len(may) == 1:
+                (seat,) = may
+            elif not may:
+                verdict = Verdict.illegal("REF-1.3", "no seat may act in this position")
+            else:
+                acting = seats_text(may, rules.seats)
+                verdict = Verdict.illegal("REF-1.2", f"{acting} may act now; name the seat")
+                incomplete = f"{acting} may act now: name the seat making this entry"
+        elif actor not in may:
+            if len(may) == 1:
+                (mover,) = may
+                why = f"it is {mover}'s turn, not {actor}'s; {{}} was not recorded"
+            elif may:
+                others = seats_text(may, rules.seats)
+                why = f"only {others} may act now, not {actor}; {{}} was not recorded"
+            else:
+                why = "no seat may act now; {} was not recorded"
+            verdict = _quoting(rules, "REF-1.2", why, text, actor)
+    if verdict is None:
+        assert seat is not None
+        verdict = rules.check(state, action, seat)
+    return Judgement(text=text, action=action, seat=seat, verdict=verdict, incomplete=incomplete)
 
 
 def _quoting(rules: GameRules[Any, Any], clause: str, why: str, text: str, actor: str) -> Verdict:

@@ -263,27 +263,15 @@ def test_s2_a_store_holding_an_unfit_adjustment_names_it_and_does_not_crash(
 def test_s3_an_old_rejection_without_readers_is_kept_from_other_viewers() -> None:
     """Reasons stored before ``seen_by`` existed: worded from a registered list, they are
     shown whole to their seat and the referee only (GS-1.2)."""
-    from datetime import UTC, datetime
-
     from events.records import redact
     from events.schema import ActionRejected
     from referee.verdicts import Violation
+    from tests.stored import stored_rejection
 
-    old = ActionRejected(
-        originator_id="gammasphere-x",
-        originator_version=9,
-        timestamp=datetime(2026, 1, 1, tzinfo=UTC),
-        prev_hash="",
-        hash="",
-        seq=3,
-        actor="p1",
-        text="play Gamma Trooper",
-        violations=(
-            Violation(
-                "GS-3.5", "p1's registered list has 2 Gamma Trooper; all 2 copies already seen"
-            ),
-        ),
+    seen = Violation(
+        "GS-3.5", "p1's registered list has 2 Gamma Trooper; all 2 copies already seen"
     )
+    old = stored_rejection("gammasphere-x", 9, 3, "p1", "play Gamma Trooper", seen)
     public = redact(old, "public")
     assert isinstance(public, ActionRejected)
     assert "registered list has" not in public.violations[0].reason

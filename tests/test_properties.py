@@ -32,12 +32,12 @@ def fresh_store() -> RefereeService:
     return RefereeService(GameStore(Path(tempfile.mkdtemp()) / "prop.db"))
 
 
-def play_random(
-    store: RefereeService, data: st.DataObject, max_actions: int
-) -> tuple[str, list[Any]]:
-    """Play random legal actions through the store; returns the game id and live states."""
+def play_random(data: st.DataObject, max_actions: int) -> tuple[RefereeService, str, list[Any]]:
+    """A fresh store with a game of random legal actions played through it: the store, the
+    game's id and its live states."""
+    store = fresh_store()
     view = store.create_game("prizmik", PLAYERS)
-    return view.game_id, played(store, view, RULES, data, max_actions)
+    return store, view.game_id, played(store, view, RULES, data, max_actions)
 
 
 def played(
@@ -66,8 +66,7 @@ def stored_rows(store: RefereeService, game_id: str) -> list[tuple[int, str, byt
 @SETTINGS
 @given(st.data(), st.integers(min_value=0, max_value=60))
 def test_rebuild_from_store_equals_live_state(data: st.DataObject, length: int) -> None:
-    store = fresh_store()
-    game_id, states = play_random(store, data, length)
+    store, game_id, states = play_random(data, length)
     rebuilt = store.load(game_id)
     assert rebuilt.state == states[-1]
     assert rebuilt.states == states  # every intermediate position too
@@ -77,8 +76,7 @@ def test_rebuild_from_store_equals_live_state(data: st.DataObject, length: int) 
 @SETTINGS
 @given(st.data(), st.integers(min_value=0, max_value=30))
 def test_rejected_action_changes_nothing(data: st.DataObject, length: int) -> None:
-    store = fresh_store()
-    game_id, _ = play_random(store, data, length)
+    store, game_id, _ = play_random(data, length)
     view = store.load(game_id)
     legal = {RULES.notation(a) for a in RULES.legal_actions(view.state)}
     squares = [f"{f}{r}" for f in "abcdefgh" for r in "12345678"]
@@ -103,8 +101,7 @@ def test_rejected_action_changes_nothing(data: st.DataObject, length: int) -> No
 @SETTINGS
 @given(st.data(), st.integers(min_value=0, max_value=40))
 def test_export_import_is_identity(data: st.DataObject, length: int) -> None:
-    store = fresh_store()
-    game_id, _ = play_random(store, data, length)
+    store, game_id, _ = play_random(data, length)
     if data.draw(st.booleans()):
         store.record(game_id, "a1-h8")  # a rejection in the record too
     view = store.load(game_id)
@@ -126,8 +123,7 @@ def test_export_import_is_identity(data: st.DataObject, length: int) -> None:
 @SETTINGS
 @given(st.data(), st.integers(min_value=1, max_value=30), st.integers(min_value=1, max_value=5))
 def test_retraction_restores_earlier_positions(data: st.DataObject, length: int, back: int) -> None:
-    store = fresh_store()
-    game_id, states = play_random(store, data, length)
+    store, game_id, states = play_random(data, length)
     played = len(states) - 1
     back = min(back, played)
     for _ in range(back):

@@ -5,7 +5,6 @@ library's in-memory recorder)."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from projections.projector import Projector
 from referee.contract import Player
 from service import RefereeService
 from tests.postgres import pg_url
+from tests.races import race
 
 PLAYERS = [Player("first", "Ann"), Player("second", "Ben")]
 
@@ -91,26 +91,11 @@ def test_one_writer_wins_a_race_and_the_other_stores_nothing(backend: RefereeSer
 
 def test_racing_threads_each_entry_stored_once(backend: RefereeService) -> None:
     game = backend.create_game("nim", PLAYERS, options={"heap": 200}).game_id
-    wins: list[int] = []
-    losses: list[int] = []
-
-    def referee() -> None:
-        for _ in range(10):
-            try:
-                backend.record(game, "t1")
-                wins.append(1)
-            except ConcurrentWriteError:
-                losses.append(1)
-
-    threads = [threading.Thread(target=referee) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    wins, losses = race(lambda: backend, game, 10)
     view = backend.load(game)
-    assert view.ply == len(wins)
-    assert view.state.left == 200 - len(wins)
-    assert len(wins) + len(losses) == 40
+    assert view.ply == wins
+    assert view.state.left == 200 - wins
+    assert wins + losses == 40
     assert backend.verify(game).bad == 0
 
 

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from referee.calls import NOTE_LIMIT, REASON_LIMIT, one_line
 from referee.errors import InvalidCommandError
 from referee.game.commands import AnswerCall
 from referee.game.facts import GameCallAnswered, GameEvent, JudgeCalledToGame
@@ -27,10 +28,6 @@ __all__ = [
     "fold_call",
     "game_calls",
 ]
-
-REASON_LIMIT = 200
-NOTE_LIMIT = 500
-
 
 class GameCall(msgspec.Struct, frozen=True, kw_only=True):
     """A call to a game's table: its number (the stream event that made it), who called
@@ -81,12 +78,7 @@ def game_calls(events: Iterable[GameEvent]) -> dict[int, GameCall]:
 
 
 def _line(text: str, limit: int, clause: str, what: str) -> str:
-    text = text.strip()
-    if "\n" in text or "\r" in text:
-        raise InvalidCommandError(clause, f"{what} is one line")
-    if len(text) > limit:
-        raise InvalidCommandError(clause, f"{what} is at most {limit} characters")
-    return text
+    return one_line(text, limit, clause, what, InvalidCommandError)
 
 
 def decide_call(

@@ -10,6 +10,9 @@ the history (and the audit).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import msgspec
 
 from referee.tournament.errors import Refusal
@@ -164,28 +167,25 @@ def decide_fix(state: Tournament, command: Fix) -> tuple[Fact, ...]:
         raise Refusal("EV-1.1", "no event has been created yet")
     if state.ended and not isinstance(command, WithdrawPenalty):
         raise Refusal("EV-1.4", "the event has ended: nothing more can be entered")
-    match command:
-        case RePair():
-            return _repair(state, command)
-        case UndoRound():
-            return _undo(state, command)
-        case Undrop():
-            return _undrop(state, command)
-        case ChangeSettings():
-            return _settings(state, command)
-        case WithdrawPenalty():
-            return _withdraw(state, command)
-        case AttachDecklist():
-            return _attach(state, command)
-    raise TypeError(f"not a fix: {command!r}")
+    decision = _FIXES.get(type(command))
+    if decision is None:
+        raise TypeError(f"not a fix: {command!r}")
+    return decision(state, command)
+
+
+def _latest_round(state: Tournament, reason: str, clause: str, what: str) -> int:
+    """The latest round, which a re-pairing (EV-5.12) or an undo (EV-5.13) takes on: refused
+    without a reason (``what`` needs one) or before round 1 is paired."""
+    if not reason.strip():
+        raise Refusal(clause, f"{what} needs a reason")
+    number = state.current_round
+    if not number:
+        raise Refusal(clause, "no round has been paired yet")
+    return number
 
 
 def _repair(state: Tournament, command: RePair) -> tuple[Fact, ...]:
-    if not command.reason.strip():
-        raise Refusal("EV-5.12", "a change of pairings needs a reason")
-    number = state.current_round
-    if not number:
-        raise Refusal("EV-5.12", "no round has been paired yet")
+    number = _latest_round(state, command.reason, "EV-5.12", "a change of pairings")
     if state.open_round() != number:
         raise Refusal(
             "EV-5.12", f"round {number} has every result in: correct results instead of re-pairing"
@@ -225,11 +225,7 @@ def _repair(state: Tournament, command: RePair) -> tuple[Fact, ...]:
 
 
 def _undo(state: Tournament, command: UndoRound) -> tuple[Fact, ...]:
-    if not command.reason.strip():
-        raise Refusal("EV-5.13", "undoing a round needs a reason")
-    number = state.current_round
-    if not number:
-        raise Refusal("EV-5.13", "no round has been paired yet")
+    number = _latest_round(state, command.reason, "EV-5.13", "undoing a round")
     for (rnd, at), table in sorted(state.tables.items()):
         if rnd == number and _has_result(table):
             raise Refusal(
@@ -491,3 +487,14 @@ def _attach(state: Tournament, command: AttachDecklist) -> tuple[Fact, ...]:
             "wrong list is a decklist problem for the head judge",
         )
     return (DecklistAttached(player=found, by=command.by),)
+
+
+_FIXES: dict[type, Callable[[Tournament, Any], tuple[Fact, ...]]] = {
+    RePair: _repair,
+    UndoRound: _undo,
+    Undrop: _undrop,
+    ChangeSettings: _settings,
+    WithdrawPenalty: _withdraw,
+    AttachDecklist: _attach,
+}
+"""The decision of each fix, as ``decisions._DECISIONS`` holds each command's."""

@@ -15,6 +15,8 @@ from datetime import datetime
 
 import msgspec
 
+from referee import calls
+from referee.calls import NOTE_LIMIT, REASON_LIMIT
 from referee.tournament.decisions import ReportResult, decide
 from referee.tournament.errors import Refusal
 from referee.tournament.facts import (
@@ -47,12 +49,6 @@ __all__ = [
     "player_table",
 ]
 
-REASON_LIMIT = 200
-"""A call's reason, an escalation's or a dispute's: one short line (EV-10.1)."""
-NOTE_LIMIT = 500
-"""A resolution's note (EV-10.6)."""
-
-
 class _HallCommand(msgspec.Struct, frozen=True, kw_only=True):
     at: datetime
 
@@ -68,22 +64,23 @@ class CallJudge(_HallCommand, frozen=True, kw_only=True):
     game: str = ""
 
 
-class ClaimCall(_HallCommand, frozen=True, kw_only=True):
+class _CallStep(_HallCommand, frozen=True, kw_only=True):
+    """A step on call ``call`` by the judge ``by`` (EV-10.4 to EV-10.6)."""
+
     call: int
     by: str
+
+
+class ClaimCall(_CallStep, frozen=True, kw_only=True):
     head: bool = False
     """Whether the claimant is the head referee (an escalated call is theirs, EV-10.4)."""
 
 
-class EscalateCall(_HallCommand, frozen=True, kw_only=True):
-    call: int
-    by: str
+class EscalateCall(_CallStep, frozen=True, kw_only=True):
     reason: str = ""
 
 
-class ResolveCall(_HallCommand, frozen=True, kw_only=True):
-    call: int
-    by: str
+class ResolveCall(_CallStep, frozen=True, kw_only=True):
     note: str
     head: bool = False
 
@@ -97,14 +94,18 @@ class FileReport(_HallCommand, frozen=True, kw_only=True):
     table: int | None = None
 
 
-class ConfirmReport(_HallCommand, frozen=True, kw_only=True):
+class _ReportAnswer(_HallCommand, frozen=True, kw_only=True):
+    """The opponent ``player`` answers report ``report`` (EV-11.4, EV-11.5)."""
+
     report: int
     player: str
 
 
-class DisputeReport(_HallCommand, frozen=True, kw_only=True):
-    report: int
-    player: str
+class ConfirmReport(_ReportAnswer, frozen=True, kw_only=True):
+    """The report is the result (EV-11.4)."""
+
+
+class DisputeReport(_ReportAnswer, frozen=True, kw_only=True):
     reason: str = ""
 
 
@@ -115,12 +116,7 @@ HallCommand = (
 
 def one_line(text: str, limit: int, clause: str, what: str) -> str:
     """``text`` stripped, refused (``clause``) when it breaks lines or is over ``limit``."""
-    text = text.strip()
-    if "\n" in text or "\r" in text:
-        raise Refusal(clause, f"{what} is one line")
-    if len(text) > limit:
-        raise Refusal(clause, f"{what} is at most {limit} characters (this one has {len(text)})")
-    return text
+    return calls.one_line(text, limit, clause, what, Refusal)
 
 
 def _running(state: Tournament) -> None:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -74,19 +73,12 @@ def test_a_reason_about_another_seats_secret_is_hidden_from_the_actor_too() -> N
     from events.records import redact
     from events.schema import ActionRejected
     from referee.verdicts import Violation
+    from tests.stored import stored_rejection
 
     rules = games.load("gammasphere")
     hidden = Violation("GS-3.5", "p2's list has 2 Ion Lancer", seen_by="p2", shown="refused")
-    event = ActionRejected(
-        originator_id="00000000-0000-0000-0000-000000000001",
-        originator_version=3,
-        timestamp=datetime(2026, 1, 1, tzinfo=UTC),
-        prev_hash="",
-        seq=1,
-        actor="p1",
-        text="play Ion Lancer",
-        violations=(hidden,),
-    )
+    stream = "00000000-0000-0000-0000-000000000001"
+    event = stored_rejection(stream, 3, 1, "p1", "play Ion Lancer", hidden)
     for viewer, reason in (("p1", "refused"), ("public", "refused"), ("p2", hidden.reason)):
         shown = redact(event, viewer, rules)
         assert isinstance(shown, ActionRejected)

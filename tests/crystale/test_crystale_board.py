@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -86,15 +87,10 @@ def test_cr_4_6_tile_atk_on_every_element(tile: str, servant: str) -> None:
 
 
 def test_cr_4_6_beats_cycle_and_ice_is_neutral() -> None:
-    assert BEATS == {
-        "Fire": "Wind",
-        "Water": "Fire",
-        "Earth": "Water",
-        "Thunder": "Earth",
-        "Wind": "Thunder",
-        "Light": "Darkness",
-        "Darkness": "Light",
-    }
+    # each tile element weakens the element it takes 5 from in the ATK table above
+    assert {tile: loses for tile, (_, loses) in TABLE.items() if loses is not None} == BEATS
+    cycle = ["Fire", "Wind", "Thunder", "Earth", "Water", "Fire"]
+    assert all(BEATS[a] == b for a, b in itertools.pairwise(cycle))
     assert tile_atk_modifier("I", "Ice") == 0
 
 

@@ -76,6 +76,19 @@ def test_cr_6_2_reshuffle_an_empty_pool() -> None:
     assert state.sides[0].mp == 110
 
 
+def test_cr_6_2_and_cr_13_1_paying_the_last_hit_for_a_reshuffle_ends_the_battle() -> None:
+    """One hit left is still a hit to pay with: the reshuffle is made, the hit box is then
+    empty and the battle ends by CR-13.1, not as a forfeit (CR-6.3 is for too little MP)."""
+    state = _pool(started(), 0, 0, {"Flame Lance": 1}, mp=120)
+    side = msgspec.structs.replace(state.sides[0], hits=1)
+    state = msgspec.structs.replace(state, sides=(side, state.sides[1]))
+    assert RULES.outcome(state).status != "win"
+    state = play(state, "reshuffle")
+    assert (state.sides[0].hits, state.sides[0].mp) == (0, 70)
+    out = RULES.outcome(state)
+    assert (out.status, out.winner, out.clause) == ("win", "p2", "CR-13.1")
+
+
 def test_cr_6_3_forfeit_when_the_reshuffle_cannot_be_paid() -> None:
     state = play(started(), "pull", "end")
     state = _pool(state, 0, 0, {"Flame Lance": 1}, mp=40)

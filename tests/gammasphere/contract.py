@@ -10,10 +10,16 @@ a table's own catalog passed as file text, and rejections citing their clauses.
 
 from __future__ import annotations
 
+from functools import partial
+
 from tests.contract.cases import Act, Adjust, ContractCase, OpenDeck, Reject
 from tests.gammasphere.helpers import DECK, OTHER
 
 SALT = "gammasphere-contract-salt-0001-0123456789"
+PLAYERS = {"p1": "Ann", "p2": "Ben"}
+
+_case = partial(ContractCase, game="gammasphere", players=PLAYERS)
+"""A Gammasphere case between Ann (p1) and Ben (p2)."""
 
 OWN_CATALOG = """
 # A table's own catalog (invented cards) for the contract case.
@@ -41,10 +47,8 @@ attack_mod = 100
 defense_mod = 100
 """
 
-OPEN_AND_SEALED = ContractCase(
-    game="gammasphere",
+OPEN_AND_SEALED = _case(
     name="open and sealed lists, rulings, combat and a deck check",
-    players={"p1": "Ann", "p2": "Ben"},
     decks={"p1": DECK},
     sealed={"p2": (OTHER, SALT)},
     steps=(
@@ -97,10 +101,8 @@ OPEN_AND_SEALED = ContractCase(
     ),
 )
 
-SEALED_LIST_FAILS = ContractCase(
-    game="gammasphere",
+SEALED_LIST_FAILS = _case(
     name="a sealed list that misses a card shown in play",
-    players={"p1": "Ann", "p2": "Ben"},
     variants={"first_draw": "no"},
     options={"first": "p2"},
     sealed={"p2": (OTHER, SALT)},
@@ -119,10 +121,8 @@ SEALED_LIST_FAILS = ContractCase(
     ),
 )
 
-OWN_CATALOG_DECK_OUT = ContractCase(
-    game="gammasphere",
+OWN_CATALOG_DECK_OUT = _case(
     name="a table's catalog file, no lists, an end-of-turn discard and a deck-out",
-    players={"p1": "Ann", "p2": "Ben"},
     variants={"empty_deck": "lose"},
     options={"catalog": OWN_CATALOG, "deck_size": "12"},
     steps=(

@@ -150,12 +150,13 @@ def test_gs_6_7_a_weapon_is_played_onto_a_character_named_with_on() -> None:
     assert refinery == 2
 
 
-def test_gs_2_6_only_a_weapon_that_allows_it_goes_on_a_building_with_its_defense_boost() -> None:
+def test_gs_i_28_only_a_weapon_that_allows_it_goes_on_a_building_with_its_defense_boost() -> None:
+    """The page leaves open which weapons go on buildings: an interpretation, cited as such."""
     state = started({"p2": OTHER})
     state = play(state, "end", "draw", seat=None)
     state, wall = put(state, "p2", "Bastion Wall")
     assert_illegal(
-        state, f"play Gauss Repeater on #{wall}", "GS-2.6", "cannot be carried by a building"
+        state, f"play Gauss Repeater on #{wall}", "GS-I.28", "cannot be carried by a building"
     )
     state = play(state, f"play Aegis Plating on #{wall}")
     assert defense_of(state, entity(state, wall)) == 2000 + 600

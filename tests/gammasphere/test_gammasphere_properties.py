@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.games.gammasphere import (
+    ACTION_TYPES,
     Activate,
     Attack,
     Construct,
@@ -185,9 +186,7 @@ def test_random_legal_play_keeps_the_invariants_and_never_mutates_its_input(
             sizes = (cards_held(state, 0), cards_held(state, 1))
         else:
             snapshot = msgspec.json.encode(msgspec.to_builtins(previous))
-            if isinstance(
-                step, Draw | Play | Construct | Attack | Switch | Activate | Discard | End
-            ):
+            if isinstance(step, ACTION_TYPES):
                 assert RULES.check(previous, step, seat).legal
                 again = RULES.apply(previous, step, seat)
             else:

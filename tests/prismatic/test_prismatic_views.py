@@ -184,23 +184,13 @@ def test_px_14_1_ref_1_2_a_sealed_bid_out_of_turn_is_not_quoted_to_others() -> N
 def test_px_14_1_a_stored_refusal_quoting_a_sealed_bid_is_redacted() -> None:
     """A refusal stored before its reason had readers quotes the bid it refused: every
     viewer but its seat and the referee reads the entry as the record shows it."""
-    from datetime import UTC, datetime
-
     from events.records import redact
     from events.schema import ActionRejected
     from referee.verdicts import Violation
+    from tests.stored import stored_rejection
 
-    old = ActionRejected(
-        originator_id="prismatic-x",
-        originator_version=13,
-        timestamp=datetime(2026, 1, 1, tzinfo=UTC),
-        prev_hash="",
-        hash="",
-        seq=12,
-        actor="p2",
-        text="bid 3",
-        violations=(Violation("REF-1.2", "it is p1's turn, not p2's; 'bid 3' was not recorded"),),
-    )
+    turn = Violation("REF-1.2", "it is p1's turn, not p2's; 'bid 3' was not recorded")
+    old = stored_rejection("prismatic-x", 13, 12, "p2", "bid 3", turn)
     for viewer in ("public", "p1"):
         seen = redact(old, viewer, RULES)
         assert isinstance(seen, ActionRejected)

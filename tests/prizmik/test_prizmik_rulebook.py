@@ -20,7 +20,13 @@ def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
         sections=[f"PZ-{n}" for n in range(1, 11)],
         titles=["Overview and turns", "Pieces and nests", "Board and setup"],
         interpretations="PZ-10",
-        variants={"setup_files", "fleet_capturable", "no_legal_action", "quiet_limit"},
+        variants={
+            "setup_files",
+            "fleet_capturable",
+            "no_legal_action",
+            "quiet_limit",
+            "far_rank_step",
+        },
     )
 
 

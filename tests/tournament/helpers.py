@@ -1,5 +1,6 @@
 """What the pure-core tournament tests share: running commands through ``decide`` (or, for
-the hall's commands, ``decide_hall``) and folding their facts, and the clause a refusal names."""
+the hall's commands, ``decide_hall``) and folding their facts, the clause a refusal names,
+and an event to start from (its players registered, round 1 paired or not)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,17 @@ from collections.abc import Sequence
 
 import pytest
 
-from referee.tournament import Command, Refusal, Tournament, decide, fold
+from referee.tournament import (
+    Command,
+    CreateEvent,
+    PairNext,
+    Refusal,
+    Register,
+    Settings,
+    Tournament,
+    decide,
+    fold,
+)
 from referee.tournament import facts as f
 from referee.tournament.hall import HallCommand, decide_hall
 
@@ -30,3 +41,17 @@ def refused(state: Tournament, command: Command | HallCommand) -> str:
     with pytest.raises(Refusal) as caught:
         _decided(state, command)
     return caught.value.clause
+
+
+FOUR = ("Ann", "Ben", "Cal", "Dee")
+
+
+def event(names: Sequence[str] = FOUR, **settings: object) -> Tournament:
+    """A PRIZMIK event (``settings`` besides the game) with ``names`` registered in order."""
+    created = CreateEvent(settings=Settings(game="prizmik", **settings))  # type: ignore[arg-type]
+    return run(run(Tournament(), created), *(Register(name=n) for n in names))
+
+
+def paired(names: Sequence[str] = FOUR, **settings: object) -> Tournament:
+    """``event`` with round 1 paired: of four, Ann v Cal at table 1 and Ben v Dee at table 2."""
+    return run(event(names, **settings), PairNext())

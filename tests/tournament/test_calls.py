@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 from referee.tournament import (
     CreateEvent,
     EndRound,
-    PairNext,
     Register,
     ReportResult,
     Score,
@@ -28,17 +27,9 @@ from referee.tournament.hall import (
     ResolveCall,
     decide_hall,
 )
-from tests.tournament.helpers import refused, run
+from tests.tournament.helpers import paired, refused, run
 
 AT = datetime(2026, 11, 28, 14, 0, tzinfo=UTC)
-
-
-def paired(names: tuple[str, ...] = ("Ann", "Ben", "Cal", "Dee"), **settings: object) -> Tournament:
-    """An event with round 1 paired: Ann v Cal at table 1, Ben v Dee at table 2."""
-    state = fold(decide(Tournament(), CreateEvent(settings=Settings(game="prizmik", **settings))))  # type: ignore[arg-type]
-    for name in names:
-        state = fold(decide(state, Register(name=name)), state)
-    return fold(decide(state, PairNext()), state)
 
 
 def table_of(state: Tournament, name: str) -> tuple[int, tuple[str, ...]]:

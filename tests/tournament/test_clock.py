@@ -13,22 +13,14 @@ from referee.tournament import decisions as d
 from referee.tournament.clock import RoundClock, clock_text, extended, marked
 from referee.tournament.errors import Refusal
 from referee.tournament.facts import RoundUndone
-from referee.tournament.model import Settings
-from referee.tournament.state import Tournament, fold
-from tests.tournament.helpers import run
+from referee.tournament.state import fold
+from tests.tournament.helpers import paired, run
 
 T0 = datetime(2026, 11, 28, 10, 0, tzinfo=UTC)
 
 
 def at(minutes: float) -> datetime:
     return T0 + timedelta(minutes=minutes)
-
-
-def paired() -> Tournament:
-    """An event of four with round 1 paired (tables 1 and 2)."""
-    state = run(Tournament(), d.CreateEvent(settings=Settings(game="prizmik")))
-    state = run(state, *(d.Register(name=name) for name in ("Ann", "Ben", "Cal", "Dee")))
-    return run(state, d.PairNext())
 
 
 def test_remaining_counts_only_running_time() -> None:

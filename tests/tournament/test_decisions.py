@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
 from referee.tournament import (
@@ -30,12 +28,7 @@ from referee.tournament import (
     decide,
     fold,
 )
-from tests.tournament.helpers import refused, run
-
-
-def event(names: Sequence[str] = ("Ann", "Ben", "Cal", "Dee"), **settings: object) -> Tournament:
-    state = run(Tournament(), CreateEvent(settings=Settings(game="prizmik", **settings)))  # type: ignore[arg-type]
-    return run(state, *(Register(name=n) for n in names))
+from tests.tournament.helpers import event, refused, run
 
 
 def test_nothing_before_the_event_exists() -> None:

@@ -9,7 +9,6 @@ import pytest
 
 from referee.tournament import (
     ChangePairing,
-    CreateEvent,
     Drop,
     EndEvent,
     LinkGame,
@@ -22,7 +21,6 @@ from referee.tournament import (
     Register,
     ReportResult,
     Score,
-    Settings,
     Tournament,
     decide,
     fold,
@@ -37,14 +35,9 @@ from referee.tournament.fixing import (
     Undrop,
     WithdrawPenalty,
 )
-from tests.tournament.helpers import refused, run
+from tests.tournament.helpers import event, refused, run
 
 NAMES = ("Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal")
-
-
-def event(names: Sequence[str] = NAMES, **settings: object) -> Tournament:
-    created = CreateEvent(settings=Settings(game="prizmik", **settings))  # type: ignore[arg-type]
-    return run(run(Tournament(), created), *(Register(name=n) for n in names))
 
 
 def linked(state: Tournament, games: int = 1) -> Tournament:
@@ -69,7 +62,7 @@ def pairs(state: Tournament, number: int) -> set[frozenset[str]]:
 def test_ev_5_12_the_engine_repairs_the_open_round_and_keeps_tables_with_a_result() -> None:
     """EV-5.12: `repair` without a file re-pairs the open round with the engine; a table
     with a result keeps it (and its games); the other tables' games are void (EV-3.9)."""
-    state = run(event(), Drop(player="Hal", reason="the wrong Hal"))  # before round 1
+    state = run(event(NAMES), Drop(player="Hal", reason="the wrong Hal"))  # before round 1
     state = linked(run(state, PairNext()))  # 7 players: someone has the bye
     state = run(state, ReportResult(round=1, table=1, slip="2-0-0"))
     kept = state.rounds[1].table(1)
@@ -117,7 +110,7 @@ def test_ev_5_4_a_replaced_pairing_is_not_met() -> None:
 def test_ev_5_13_a_round_is_undone_before_its_first_result_only() -> None:
     """EV-5.13: undo takes the round back (not met, games void); refused once a table
     of it has a result, or without a reason."""
-    state = linked(run(event(), PairNext()))
+    state = linked(run(event(NAMES), PairNext()))
     undone = run(state, UndoRound(reason="wrong player list"))
     assert undone.current_round == 0
     assert undone.history()[0]["p1"] == set()
@@ -126,7 +119,7 @@ def test_ev_5_13_a_round_is_undone_before_its_first_result_only() -> None:
     assert refused(state, UndoRound(reason="")) == "EV-5.13"
     reported = run(state, ReportResult(round=1, table=2, slip="2-1-0"))
     assert refused(reported, UndoRound(reason="too late")) == "EV-5.13"
-    assert refused(run(event(), PairNext(), UndoRound(reason="x")), UndoRound(reason="x")) == (
+    assert refused(run(event(NAMES), PairNext(), UndoRound(reason="x")), UndoRound(reason="x")) == (
         "EV-5.13"
     )
 
@@ -188,12 +181,12 @@ def test_ev_1_4_open_games_block_the_end_until_voided() -> None:
 def test_ev_2_7_undrop() -> None:
     """EV-2.7: a dropped player comes back with a reason; a second undrop, an undrop of a
     player who never dropped, or of a disqualified player is refused."""
-    state = run(event(), Drop(player="Ann"))
+    state = run(event(NAMES), Drop(player="Ann"))
     assert refused(state, Undrop(player="Ann", reason="")) == "EV-2.7"
     back = run(state, Undrop(player="Ann", reason="dropped the wrong Ann"))
     assert back.players["p1"].dropped_after is None
     assert refused(back, Undrop(player="Ann", reason="again")) == "EV-2.7"
-    dq = run(event(), RecordPenalty(player="Ben", infraction="cheating"))
+    dq = run(event(NAMES), RecordPenalty(player="Ben", infraction="cheating"))
     dq = run(dq, Drop(player="Ben", reason="disqualified"))
     assert refused(dq, Undrop(player="Ben", reason="mistake")) == "EV-2.7"
     withdrawn = run(dq, WithdrawPenalty(penalty=1, reason="wrong player"))
@@ -203,7 +196,7 @@ def test_ev_2_7_undrop() -> None:
 def test_ev_1_5_rounds_and_cut_change_while_possible() -> None:
     """EV-1.5: the Swiss rounds and the cut change with a reason; never below the rounds
     paired, and not once the cut is made."""
-    state = run(event(rounds=3, cut=4), PairNext())
+    state = run(event(NAMES, rounds=3, cut=4), PairNext())
     assert refused(state, ChangeSettings(rounds=4, reason="")) == "EV-1.5"
     assert refused(state, ChangeSettings(reason="nothing")) == "EV-1.5"
     changed = run(state, ChangeSettings(rounds=2, cut=2, reason="the hall closes early"))
@@ -223,7 +216,7 @@ def test_ev_1_5_rounds_and_cut_change_while_possible() -> None:
         changed = run(changed, *slips, PairNext())
     assert changed.cut  # round 3 is the cut
     assert refused(changed, ChangeSettings(rounds=5, reason="more")) == "EV-1.5"
-    two = run(event(rounds=3), PairNext(), ReportResult(round=1, table=1, slip="2-0-0"))
+    two = run(event(NAMES, rounds=3), PairNext(), ReportResult(round=1, table=1, slip="2-0-0"))
     two = run(two, *(ReportResult(round=1, table=t, slip="2-0-0") for t in (2, 3, 4)), PairNext())
     assert refused(two, ChangeSettings(rounds=1, reason="fewer")) == "EV-1.5"
 
@@ -298,12 +291,12 @@ def test_ev_8_7_withdrawing_a_penalty() -> None:
     assert fixed.result(1, 1) == Score(1, 1)
     assert fixed.withdrawn_penalties == {1}
     assert refused(fixed, WithdrawPenalty(penalty=1, reason="again")) == "EV-8.7"
-    late = run(event(), RecordPenalty(player="Ann", infraction="tardiness"))
+    late = run(event(NAMES), RecordPenalty(player="Ann", infraction="tardiness"))
     late = run(late, WithdrawPenalty(penalty=1, reason="the clock was wrong"))
     again = decide(late, RecordPenalty(player="Ann", infraction="tardiness"))[0]
     assert isinstance(again, f.PenaltyRecorded)
     assert again.suggested == "game-loss"
-    slow = run(event(), RecordPenalty(player="Ann", infraction="slow-play"))
+    slow = run(event(NAMES), RecordPenalty(player="Ann", infraction="slow-play"))
     slow = run(slow, WithdrawPenalty(penalty=1, reason="not slow"))
     second = decide(slow, RecordPenalty(player="Ann", infraction="slow-play"))[0]
     assert isinstance(second, f.PenaltyRecorded)

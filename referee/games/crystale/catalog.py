@@ -39,6 +39,7 @@ __all__ = [
 ]
 
 EntryT = TypeVar("EntryT")
+PrintedT = TypeVar("PrintedT", bound="_Printed")
 
 EXAMPLE_FILE = "example.toml"
 
@@ -50,7 +51,13 @@ EffectPhase = Literal["main", "recharge", "passive"]
 Kind = Literal["summoner", "servant", "spell", "god"]
 
 
-class Op(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class _Entry(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """What a catalog holds: read strictly (an unknown field is an error, not ignored) and
+    written without its defaults. Subclasses repeat ``frozen=True`` for mypy's sake (msgspec
+    inherits it anyway)."""
+
+
+class Op(_Entry, frozen=True):
     """One structured step of an effect (CR-2.6).
 
     ``damage`` N to the target unit (on a Summoner: one hit, CR-I.4), ``heal`` N
@@ -64,7 +71,7 @@ class Op(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=
     element: str | None = None
 
 
-class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class Effect(_Entry, frozen=True):
     """An effect printed on a crystal: MP cost, target, timing, and what it does."""
 
     name: str = ""
@@ -83,7 +90,7 @@ class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defau
         return self.name or self.text[:40] or "effect"
 
 
-class Rank(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class Rank(_Entry, frozen=True):
     """A Servant's stats at one rank and what it takes to reach that rank."""
 
     hp: Annotated[int, msgspec.Meta(ge=1, le=100_000)]
@@ -91,39 +98,41 @@ class Rank(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_default
     requires: str = ""
 
 
-class Summoner(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class _Printed(_Entry, frozen=True):
+    """What every crystal prints: its name and element (CR-2.2 to CR-2.5)."""
+
     name: Name
     element: str
+
+
+class _Paid(_Printed, frozen=True):
+    """A crystal with an MP price: a Servant, spell or god (CR-2.3 to CR-2.5)."""
+
+    cost: NonNegative
+
+
+class Summoner(_Printed, frozen=True):
     mana_pool: NonNegative
     recharge: NonNegative
     effects: tuple[Effect, ...] = ()
 
 
-class Servant(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    name: Name
-    element: str
-    cost: NonNegative
+class Servant(_Paid, frozen=True):
     ranks: tuple[Rank, ...]
     range: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
     effects: tuple[Effect, ...] = ()
 
 
-class Spell(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    name: Name
-    element: str
-    cost: NonNegative
+class Spell(_Paid, frozen=True):
     effects: tuple[Effect, ...]
     trigger: bool = False
 
 
-class God(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
-    name: Name
-    element: str
-    cost: NonNegative
+class God(_Paid, frozen=True):
     effects: tuple[Effect, ...]
 
 
-class Catalog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class Catalog(_Entry, frozen=True):
     """A whole catalog file."""
 
     name: str = "catalog"
@@ -263,19 +272,19 @@ def _each(
     return tuple(done)
 
 
+def _canonical(
+    entry: PrintedT, kind: Kind, element: str, effects: tuple[Effect, ...]
+) -> tuple[PrintedT, Crystal]:
+    """An entry in canonical form (its element and effects as checked), and its crystal:
+    what it prints, and its kind."""
+    entry = msgspec.structs.replace(entry, element=element, effects=effects)
+    return entry, Crystal(kind=kind, **msgspec.structs.asdict(entry))
+
+
 def _summoner(s: Summoner, source: str) -> tuple[Summoner, Crystal]:
     """A Summoner in canonical form (CR-2.2), and its crystal."""
     element = _element(s.element, s.name, source)
-    effects = _check_effects(s.effects, 5, s.name, source)
-    s = msgspec.structs.replace(s, element=element, effects=effects)
-    return s, Crystal(
-        s.name,
-        "summoner",
-        element,
-        mana_pool=s.mana_pool,
-        recharge=s.recharge,
-        effects=effects,
-    )
+    return _canonical(s, "summoner", element, _check_effects(s.effects, 5, s.name, source))
 
 
 def _servant(v: Servant, source: str) -> tuple[Servant, Crystal]:
@@ -295,40 +304,31 @@ def _servant(v: Servant, source: str) -> tuple[Servant, Crystal]:
             raise CatalogError(
                 f"{source}: {v.name}: an effect from rank {effect.rank}, which it lacks"
             )
-    v = msgspec.structs.replace(v, element=element, effects=effects)
-    return v, Crystal(
-        v.name,
-        "servant",
-        element,
-        cost=v.cost,
-        ranks=v.ranks,
-        range=v.range,
-        effects=effects,
-    )
+    return _canonical(v, "servant", element, effects)
+
+
+def _listed_effects(entry: Spell | God, what: str, source: str) -> tuple[Effect, ...]:
+    """The effects of a spell or god crystal: one or more (CR-2.4, CR-2.5), ten at most."""
+    if not entry.effects:
+        raise CatalogError(f"{source}: {what} {entry.name} lists no effects")
+    return _check_effects(entry.effects, 10, entry.name, source)
 
 
 def _spell(p: Spell, source: str) -> tuple[Spell, Crystal]:
     """A spell in canonical form (its effects take place when cast), and its crystal."""
     element = _element(p.element, p.name, source)
-    if not p.effects:
-        raise CatalogError(f"{source}: spell {p.name} lists no effects")
-    effects = _check_effects(p.effects, 10, p.name, source)
+    effects = _listed_effects(p, "spell", source)
     if any(e.phase != "main" for e in effects):
         raise CatalogError(
             f"{source}: spell {p.name}: spell effects take place when cast (phase main)"
         )
-    p = msgspec.structs.replace(p, element=element, effects=effects)
-    return p, Crystal(p.name, "spell", element, cost=p.cost, trigger=p.trigger, effects=effects)
+    return _canonical(p, "spell", element, effects)
 
 
 def _god(g: God, source: str) -> tuple[God, Crystal]:
     """A god crystal in canonical form, and its crystal."""
     element = _element(g.element, g.name, source)
-    if not g.effects:
-        raise CatalogError(f"{source}: god crystal {g.name} lists no effects")
-    effects = _check_effects(g.effects, 10, g.name, source)
-    g = msgspec.structs.replace(g, element=element, effects=effects)
-    return g, Crystal(g.name, "god", element, cost=g.cost, effects=effects)
+    return _canonical(g, "god", element, _listed_effects(g, "god crystal", source))
 
 
 def parse_catalog(text: str, source: str = "catalog") -> Book:

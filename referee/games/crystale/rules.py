@@ -190,17 +190,7 @@ class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
         pools stand on c1 (p1) and c7 (p2)."""
         setup = self.resolve_setup(setup)
         book = book_of(setup.options)
-        variants = setup.variants
-        table = Table(
-            counterattack=variants["counterattack"],
-            bonus_mp=variants["bonus_mp"],
-            start_mp=variants["start_mp"],
-            promotion_hp=variants["promotion_hp"],
-            attack_after_move=variants["attack_after_move"],
-            trigger_order=variants["trigger_order"],
-            summon_sacrifice=variants["summon_sacrifice"],
-            counter_range=variants["counter_range"],
-        )
+        table = Table(**setup.variants)  # one field a variant (CR-I), as resolved
         sides = []
         for index, seat in enumerate(SEATS):
             deck = setup.decks.get(seat)

@@ -303,6 +303,14 @@ def example_catalog() -> Catalog:
     return parse_catalog(ref.read_text(encoding="utf-8"), source=EXAMPLE_FILE)
 
 
+ROW_NUMBERS: dict[str, tuple[str, ...]] = {
+    "character": ("attack", "defense", "level", "attack_mod", "defense_mod"),
+    "building": ("defense",),
+    "weapon": ("attack_boost", "defense_boost", "on_buildings"),
+}
+"""The numbers a catalog row lists for each kind of card, in order."""
+
+
 def catalog_rows(catalog: Catalog) -> list[dict[str, Any]]:
     """One row per card for listing: name, kind, costs, numbers and text."""
     rows: list[dict[str, Any]] = []
@@ -314,22 +322,7 @@ def catalog_rows(catalog: Catalog) -> list[dict[str, Any]]:
             row["unique"] = True
         if card.type:
             row["type"] = card.type
-        if card.kind == "character":
-            row.update(
-                attack=card.attack,
-                defense=card.defense,
-                level=card.level,
-                attack_mod=card.attack_mod,
-                defense_mod=card.defense_mod,
-            )
-        if card.kind == "building":
-            row["defense"] = card.defense
-        if card.kind == "weapon":
-            row.update(
-                attack_boost=card.attack_boost,
-                defense_boost=card.defense_boost,
-                on_buildings=card.on_buildings,
-            )
+        row.update((field, getattr(card, field)) for field in ROW_NUMBERS.get(card.kind, ()))
         if card.refinery:
             row["refinery"] = True
         if card.text:

@@ -271,7 +271,7 @@ def _check_play(state: GammasphereState, action: Play, seat: int) -> Verdict:
 
 
 def _check_carrier(state: GammasphereState, seat: int, card: Card, target: int) -> Verdict:
-    """GS-6.7, GS-2.6, GS-I.18: a weapon goes onto its player's own character (or building)."""
+    """GS-6.7, GS-I.28, GS-I.18: a weapon goes onto its player's own character (or building)."""
     if not target:
         return Verdict.illegal(
             "GS-6.7",
@@ -289,7 +289,7 @@ def _check_carrier(state: GammasphereState, seat: int, card: Card, target: int) 
         )
     if carrier.kind == "building" and not card.on_buildings:
         return Verdict.illegal(
-            "GS-2.6", f"{card.name} cannot be carried by a building (#{target} {carrier.card})"
+            "GS-I.28", f"{card.name} cannot be carried by a building (#{target} {carrier.card})"
         )
     if carrier.kind not in ("character", "building"):
         return Verdict.illegal(

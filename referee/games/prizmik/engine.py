@@ -160,7 +160,7 @@ def _apply_move(state: PrizmikState, action: PrizmikAction, side: int) -> Prizmi
         board = board[:o] + EMPTY + board[o + 1 : t] + p + board[t + 1 :]
     else:
         board = board[:t] + p + board[t + 1 : o] + EMPTY + board[o + 1 :]
-    arrived = p == CHAR[side][FIGHTER]
+    arrived = p == CHAR[side][FIGHTER] and _reaches(state, side, o)
     return _after(
         state, side, board, t, arrived, state.bases, state.ships, state.fighters, state.quiet + 1
     )
@@ -211,10 +211,19 @@ def _apply_capture(state: PrizmikState, action: PrizmikAction, side: int) -> Pri
         board = board[:o] + EMPTY + board[o + 1 : t] + p + board[t + 1 :]
     else:
         board = board[:t] + p + board[t + 1 : o] + EMPTY + board[o + 1 :]
-    return _after(state, side, board, t, p == CHAR[side][FIGHTER], bases, ships, fighters, 0)
+    arrived = p == CHAR[side][FIGHTER] and _reaches(state, side, o)
+    return _after(state, side, board, t, arrived, bases, ships, fighters, 0)
 
 
 _EFFECTS = ENTRY_EFFECTS.handlers
+
+
+def _reaches(state: PrizmikState, side: int, origin: int) -> bool:
+    """Whether a lone fighter moving or capturing from ``origin`` reaches its far rank by it
+    (PZ-7.1): only from another rank, unless the table lets a step along the far rank count
+    (``far_rank_step``, PZ-10.5). A deployed fighter was no lone fighter before, so it always
+    arrives."""
+    return FAR_HOME[side][origin] < 0 or state.variants.far_rank_step
 
 
 def _less(counts: _Counts, side: int) -> _Counts:

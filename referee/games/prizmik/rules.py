@@ -72,6 +72,15 @@ VARIANT_OPTIONS: Final = (
         summary="draw after this many actions in a row without a capture or promotion "
         "(a whole number from 1 to 100000), or off (the default: no limit)",
     ),
+    VariantOption(
+        key="far_rank_step",
+        default="no",
+        choices=("no", "yes"),
+        clause="PZ-10.5",
+        summary="whether a lone fighter already on its far rank promotes when it moves or "
+        "captures along that rank (yes), or only when it comes onto the far rank from "
+        "another rank (no, the default)",
+    ),
 )
 
 _QUIET_LIMIT_MAX: Final = 100_000
@@ -147,6 +156,7 @@ def _variants_from(resolved: Mapping[str, str]) -> PrizmikVariants:
         fleet_capturable=resolved["fleet_capturable"] == "yes",
         no_legal_action="draw" if resolved["no_legal_action"] == "draw" else "loss",
         quiet_limit=0 if quiet == "off" else int(quiet),
+        far_rank_step=resolved["far_rank_step"] == "yes",
     )
 
 
