@@ -358,11 +358,11 @@ EVERY: Need = ("*", None, ())
 """What ``LOCAL`` is admitted to: every write (``admit(LOCAL, ...)`` always passes: the head)."""
 
 _CALLER: ContextVar[Caller | None] = ContextVar("_CALLER", default=None)
-_LOCAL: list[Caller] = []  # the command line's, inside a write: made on first use
+_LOCAL: list[Caller] = []  # the command line's: made on first use
 
 
 def _local() -> Caller:
-    """The command line's caller inside its write: ``LOCAL``, admitted to every write."""
+    """The command line's caller (no face set one): ``LOCAL``, admitted to every write."""
     if not _LOCAL:
         from service.access import LOCAL
 
@@ -393,7 +393,7 @@ def authorize_write(
     """The authorize stage for a rule that reads the write's arguments (``tables``: a slip's
     tables, read only when the caller's role needs them): ``admit`` the running write's
     principal unless it was admitted exactly this (or is ``LOCAL``); the principal."""
-    caller = _CALLER.get() or _local()
+    caller = _CALLER.get() or (_LOCAL[0] if _LOCAL else _local())
     if caller.admitted is not EVERY:
         wanted = need(action, event, tables() if tables is not None else ())
         if caller.admitted != wanted:
@@ -452,14 +452,13 @@ def event_write(action: str | None) -> Callable[[Callable[P, R]], Callable[P, R]
         @functools.wraps(method)
         def write(*args: P.args, **kwargs: P.kwargs) -> R:
             caller = _CALLER.get()
-            if caller is None:  # the command line's: LOCAL, admitted to every write
-                running = _CALLER.set(_LOCAL[0] if _LOCAL else _local())
-            elif caller.inside:
-                return method(*args, **kwargs)  # part of the running write
-            else:
+            running = None
+            if caller is not None and not caller.inside:  # a face's caller, not LOCAL's
                 if wanted is not None and caller.admitted not in (wanted, EVERY):
                     admit(caller.principal, wanted)  # the authorize stage: first, once
                 running = _CALLER.set(Caller(caller.principal, caller.admitted, inside=True))
+            # else the command line's (LOCAL, admitted to every write, inside or not), or a
+            # write inside the running one, authorized with it
             try:
                 expected = kwargs.get("expected_version")
                 key = kwargs.get("idempotency_key")
@@ -476,7 +475,8 @@ def event_write(action: str | None) -> Callable[[Callable[P, R]], Callable[P, R]
                 finally:
                     _TERMS.reset(reset)
             finally:
-                _CALLER.reset(running)
+                if running is not None:
+                    _CALLER.reset(running)
 
         return write
 
