@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cli.event import EventArg, event_app
-from cli.face import JsonOpt, emit_json, fail, handled, settings
+from cli.face import JsonOpt, emit_json, emit_rows, fail, handled, settings
 
 if TYPE_CHECKING:
-    from service.api import CallRow, EventService
+    from service.api import CallRow, EventService, ReportRow
 
 app = typer.Typer()
 
@@ -128,7 +128,6 @@ def calls(
     """The judge calls not resolved (oldest first) of one event, or of every running
     event: where, who called and why, who holds each, its age; OVERDUE when nobody
     claimed it within --call-after seconds."""
-    import msgspec
 
     with handled():
         svc = settings.service().parts.events
@@ -142,13 +141,9 @@ def calls(
             for ev in events
             for row in svc.event_calls(ev, resolved=every, call_seconds=call_after)
         ]
-        if as_json:
-            emit_json(msgspec.to_builtins(rows))
-            return
-        if not rows:
-            typer.echo("no judge call waits")
-        for row in rows:
-            typer.echo(f"{row.event_id} · {_line(row)}")
+        emit_rows(
+            rows, as_json, "no judge call waits", lambda row: f"{row.event_id} · {_line(row)}"
+        )
 
 
 @event_app.command("reports")
@@ -161,19 +156,16 @@ def reports(
 ) -> None:
     """Players' own reports waiting for the opponent or for the staff (EV-11): pending and
     disputed ones; a disputed table needs a slip ('referee event result')."""
-    import msgspec
 
     with handled():
         rows = settings.service().event_reports(event, every=every)
-        if as_json:
-            emit_json(msgspec.to_builtins(rows))
-            return
-        if not rows:
-            typer.echo("no report waits")
-        for r in rows:
-            answer = f" by {r.answered_by}" if r.answered_by else ""
-            why = f": {r.reason}" if r.reason else ""
-            typer.echo(
-                f"report {r.report} · round {r.round} table {r.table} ({' v '.join(r.players)}) · "
-                f"{r.player} reports {r.result} (slip {r.slip}) · {r.status}{answer}{why}"
-            )
+        emit_rows(rows, as_json, "no report waits", _report_line)
+
+
+def _report_line(r: ReportRow) -> str:
+    answer = f" by {r.answered_by}" if r.answered_by else ""
+    why = f": {r.reason}" if r.reason else ""
+    return (
+        f"report {r.report} · round {r.round} table {r.table} ({' v '.join(r.players)}) · "
+        f"{r.player} reports {r.result} (slip {r.slip}) · {r.status}{answer}{why}"
+    )

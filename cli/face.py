@@ -10,10 +10,10 @@ stayed locked longer than REFEREE_LOCK_TIMEOUT seconds (nothing of yours was sto
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 
@@ -219,6 +219,21 @@ def emit_json(data: Any) -> None:
     import msgspec
 
     typer.echo(msgspec.json.encode(data, enc_hook=str).decode())
+
+
+Row = TypeVar("Row")
+
+
+def emit_rows(rows: Sequence[Row], as_json: bool, none: str, text: Callable[[Row], str]) -> None:
+    """A listing: the rows as JSON (``--json``, for scripts), else each row's ``text`` (a line
+    or more), or the line ``none`` when there is no row."""
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        typer.echo(none)
+    for row in rows:
+        typer.echo(text(row))
 
 
 def emit_json_array(items: Iterable[Any]) -> None:

@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.face import JsonOpt, emit_json, fail, handled, settings
+from cli.face import JsonOpt, emit_json, emit_rows, fail, handled, settings
 
 if TYPE_CHECKING:
+    from service.api import Branch
     from service.outbox import Outbox, Pending, Synced
     from service.results import EntryResult
 
@@ -116,16 +117,16 @@ def list_branches(
         from service.api import branches
 
         found = branches(settings.service(), game)
-        if as_json:
-            emit_json(found)
-            return
-        if not found:
-            typer.echo("no branches")
-        for b in found:
-            state = f"kept the {b.kept}'s" if b.kept else "waiting for the head referee"
-            typer.echo(f"event {b.event}: after event {b.base_version}, {state} ({b.reason})")
-            typer.echo(f"  the table ({b.device}): {', '.join(b.theirs)}")
-            typer.echo(f"  the server: {'; '.join(b.ours) or 'nothing since'}")
+        emit_rows(found, as_json, "no branches", _branch_text)
+
+
+def _branch_text(b: Branch) -> str:
+    state = f"kept the {b.kept}'s" if b.kept else "waiting for the head referee"
+    return (
+        f"event {b.event}: after event {b.base_version}, {state} ({b.reason})\n"
+        f"  the table ({b.device}): {', '.join(b.theirs)}\n"
+        f"  the server: {'; '.join(b.ours) or 'nothing since'}"
+    )
 
 
 @branch_app.command("keep")

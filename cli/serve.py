@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.face import JsonOpt, emit_json, fail, handled, settings
+from cli.face import JsonOpt, emit_json, emit_rows, fail, handled, settings
 
 if TYPE_CHECKING:
-    from service.access import TokenStore
+    from service.access import TokenInfo, TokenStore
 
 app = typer.Typer()
 
@@ -333,27 +333,28 @@ def token_create(
 def token_list(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
     """List the tokens (never their secrets)."""
     with handled():
-        import msgspec
-
         with _tokens(store) as tokens:
             rows = tokens.list()
-        if as_json:
-            emit_json(msgspec.to_builtins(rows))
-            return
-        if not rows:
-            typer.echo("no tokens yet: 'referee token create --role head --name NAME'")
-        from service.access import expiry_text
+        emit_rows(
+            rows,
+            as_json,
+            "no tokens yet: 'referee token create --role head --name NAME'",
+            _token_line,
+        )
 
-        for r in rows:
-            tables = f" tables {','.join(r.tables)}" if r.tables else ""
-            if r.event:
-                tables += f" of event {r.event}"
-            bound = f" id {r.player_id}" if r.player_id else ""
-            until = f"  (expires {expiry_text(r.expires)})" if r.expires is not None else ""
-            typer.echo(
-                f"{r.token_id}  {r.role:<11} {r.name}{bound}{tables}"
-                f"{'  (revoked)' if r.revoked else ''}{until}"
-            )
+
+def _token_line(r: TokenInfo) -> str:
+    from service.access import expiry_text
+
+    tables = f" tables {','.join(r.tables)}" if r.tables else ""
+    if r.event:
+        tables += f" of event {r.event}"
+    bound = f" id {r.player_id}" if r.player_id else ""
+    until = f"  (expires {expiry_text(r.expires)})" if r.expires is not None else ""
+    return (
+        f"{r.token_id}  {r.role:<11} {r.name}{bound}{tables}"
+        f"{'  (revoked)' if r.revoked else ''}{until}"
+    )
 
 
 @token_app.command("rotate")

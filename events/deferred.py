@@ -17,6 +17,8 @@ from typing import TypeVar
 
 __all__ = ["Deferred"]
 
+_ABSENT = object()
+
 K = TypeVar("K")
 V = TypeVar("V")
 
@@ -48,12 +50,14 @@ class Deferred(Mapping[K, V]):
         return made
 
     def __getitem__(self, key: K) -> V:
-        try:
-            return self._eager[key]
-        except KeyError:
-            if self._keys is not None and key not in self._keys:
-                raise  # none of the later part's either: nothing to make
-            return self._rest()[key]
+        found = self._eager.get(key, _ABSENT)
+        if found is not _ABSENT:
+            return found  # type: ignore[return-value]
+        if self._keys is not None and key not in self._keys:
+            raise KeyError(key)  # none of the later part's either: nothing to make
+        # the later part's (a tournament event's topic: 10,000 asked by a pairing's seal
+        # and store) without a KeyError caught first
+        return self._rest()[key]
 
     def __contains__(self, key: object) -> bool:
         if key in self._eager:

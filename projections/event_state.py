@@ -220,6 +220,22 @@ def _digest(key: Any) -> int:
     return int.from_bytes(hashlib.blake2b(repr(key).encode(), digest_size=8).digest(), "little")
 
 
+def _named_digests(keys: Iterable[Any], known: dict[str, int]) -> set[int]:
+    """The digests of ``keys``, those of game ids taken from ``known`` (and added there):
+    a round's 5,000 games are the keys of two maps (its games, then the same games voided
+    by the slips), each digested once."""
+    out = set()
+    for key in keys:
+        if type(key) is str:
+            found = known.get(key)
+            if found is None:
+                found = known[key] = _digest(key)
+            out.add(found)
+        else:
+            out.add(_digest(key))
+    return out
+
+
 def _digests(keys: Any) -> bytes:
     """The keys' sorted digests (the first 64 bits of a BLAKE2b of their ``repr``),
     little-endian: a collision only makes a lookup read the history, never a wrong answer.
@@ -905,8 +921,9 @@ def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
     if history is not None:
         written = {**history.written, **dict.fromkeys(moving, version)}
         counts = {name: history.counts.get(name, 0) + len(moved.get(name, ())) for name in _PARTED}
+        known: dict[str, int] = {}
         keys = {
-            name: _merged(history.kept_keys.get(name, b""), moved[name])
+            name: _merged(history.kept_keys.get(name, b""), moved[name], known)
             if moved.get(name)
             else history.kept_keys.get(name, b"")
             for name in _KEYED
@@ -942,12 +959,13 @@ def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
     )
 
 
-def _merged(digests: bytes, keys: Iterable[Any]) -> bytes:
+def _merged(digests: bytes, keys: Iterable[Any], known: dict[str, int]) -> bytes:
     """``digests`` (``_digests``' bytes) with those of ``keys`` added, sorted: the new ones
-    sorted and appended, then one sort that merges the two runs (not 45,000 hashed again)."""
+    sorted and appended, then one sort that merges the two runs (not 45,000 hashed again);
+    ``known``: the game ids this cut digested already (``_named_digests``)."""
     old = _digest_array(digests)
     merged = old.tolist()
-    merged += sorted({_digest(key) for key in keys}.difference(old))
+    merged += sorted(_named_digests(keys, known).difference(old))
     merged.sort()
     return _packed(merged)
 

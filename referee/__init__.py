@@ -5,35 +5,8 @@ and the faces (``cli``).
 answers; ``procedure`` is the check every game shares; ``kit`` holds the pieces
 of hidden information (zones, decks, bags, catalogs, adjustments); ``games`` is
 the registry of the games themselves.
+
+The package itself re-exports nothing: a name is imported from the module that defines
+it (the contract's vocabulary from ``referee.contract``), so importing one part of the
+core (the tournament's, say) does not load the game contract with it.
 """
-
-from referee.contract import (
-    PUBLIC,
-    REFEREE,
-    GameRules,
-    Player,
-    Setup,
-    SetupField,
-    VariantOption,
-    Viewer,
-)
-from referee.outcomes import ONGOING, Outcome, Placing
-from referee.verdicts import LEGAL, RulingNeeded, Verdict, Violation
-
-__all__ = [
-    "LEGAL",
-    "ONGOING",
-    "PUBLIC",
-    "REFEREE",
-    "GameRules",
-    "Outcome",
-    "Placing",
-    "Player",
-    "RulingNeeded",
-    "Setup",
-    "SetupField",
-    "VariantOption",
-    "Verdict",
-    "Viewer",
-    "Violation",
-]

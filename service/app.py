@@ -340,7 +340,6 @@ class RefereeService:
     event_pairing_sheet = _Via(lambda s: s.parts.events.event_pairing_sheet)
     event_pairings = _Via(lambda s: s.parts.events.event_pairings)
     event_penalize = _Via(lambda s: s.parts.events.event_penalize)
-    event_penalty = _Via(lambda s: s.parts.events.event_penalty)
     event_penalty_withdraw = _Via(lambda s: s.parts.events.event_penalty_withdraw)
     event_player_of = _Via(lambda s: s.parts.events.event_player_of)
     event_player_standing = _Via(lambda s: s.parts.events.event_player_standing)

@@ -18,6 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from events.schema import (
     ActionRetracted,
     DeckOpened,
@@ -89,15 +91,8 @@ class Commands:
     def _corrected(
         self, view: GameView, written: Sequence[GameEvent], retracted: list[int]
     ) -> CorrectionResult:
-        base = self.written(view, written)
-        return CorrectionResult(
-            game_id=base.game_id,
-            events=base.events,
-            summaries=base.summaries,
-            version=base.version,
-            ended=base.ended,
-            retracted=retracted,
-        )
+        base = self.written(view, written)  # every field of it, and what was retracted
+        return CorrectionResult(**msgspec.structs.asdict(base), retracted=retracted)
 
     # -- the pipeline (service.pipeline), one write at a time ----------------
     def _commit(self, staged: Sequence[Staged[Any]]) -> None:

@@ -113,9 +113,7 @@ class EventFixes(Tournaments):
         idempotency_key: str | None = None,
     ) -> str:
         """Return a dropped player (EV-2.7); their display name."""
-        loaded = self._event(event_id)
-        facts = self._decide(loaded.state, fixing.Undrop(player=player, reason=reason, by=by))
-        self._append(loaded, facts)
+        loaded, facts = self._write(event_id, fixing.Undrop(player=player, reason=reason, by=by))
         fact = facts[0]
         assert isinstance(fact, f.PlayerUndropped)
         return loaded.state.players[fact.player].name
@@ -133,9 +131,7 @@ class EventFixes(Tournaments):
         idempotency_key: str | None = None,
     ) -> EventInfo:
         """Change the number of Swiss rounds or the cut while still possible (EV-1.5)."""
-        loaded = self._event(event_id)
-        command = fixing.ChangeSettings(rounds=rounds, cut=cut, reason=reason, by=by)
-        self._append(loaded, self._decide(loaded.state, command))
+        self._write(event_id, fixing.ChangeSettings(rounds=rounds, cut=cut, reason=reason, by=by))
         return self.event_info(event_id)
 
     @event_write("run")
@@ -152,10 +148,8 @@ class EventFixes(Tournaments):
     ) -> list[str]:
         """Withdraw the event's penalty ``number`` (EV-8.7); what reversing it stored, in
         words (the withdrawal, an undrop, a corrected result)."""
-        loaded = self._event(event_id)
         command = fixing.WithdrawPenalty(penalty=number, reason=reason, by=by, result=result)
-        facts = self._decide(loaded.state, command)
-        self._append(loaded, facts)
+        loaded, facts = self._write(event_id, command)
         from events.tournament import summary, to_stored
 
         header = self._header(loaded.event_id)

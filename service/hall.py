@@ -175,13 +175,12 @@ class Clocks(Tournaments):
         idempotency_key: str | None = None,
     ) -> ClockView:
         """Start, pause, resume or end the current round's clock now (EV-9.2); the clock."""
-        loaded = self._event(event_id)
         if action not in ("start", "pause", "resume", "end"):
             raise EventRefusedError(
                 "EV-9.2", f"no clock action {action!r}: start, pause, resume or end"
             )
         command = d.MarkClock(action=action, at=self.clock(), by=by)  # type: ignore[arg-type]
-        self._append(loaded, self._decide(loaded.state, command))
+        self._write(event_id, command)
         return self.event_clock_view(event_id)
 
     @event_write(None)
@@ -199,9 +198,10 @@ class Clocks(Tournaments):
         """Give a table of the current round ``minutes`` more, with the reason (EV-9.4):
         the head referee's, or that table's referee's at their own event."""
         authorize_write("clock", event_id, lambda: (table,))
-        loaded = self._event(event_id)
-        command = d.ExtendTime(table=table, minutes=minutes, reason=reason, at=self.clock(), by=by)
-        self._append(loaded, self._decide(loaded.state, command))
+        self._write(
+            event_id,
+            d.ExtendTime(table=table, minutes=minutes, reason=reason, at=self.clock(), by=by),
+        )
         return self.event_clock_view(event_id)
 
     @event_write("clock")
@@ -216,9 +216,7 @@ class Clocks(Tournaments):
         idempotency_key: str | None = None,
     ) -> ClockView:
         """Set the event's round length, the round in progress included (EV-9.1)."""
-        loaded = self._event(event_id)
-        command = d.SetRoundLength(minutes=minutes, reason=reason, by=by)
-        self._append(loaded, self._decide(loaded.state, command))
+        self._write(event_id, d.SetRoundLength(minutes=minutes, reason=reason, by=by))
         return self.event_clock_view(event_id)
 
     def event_clock_view(

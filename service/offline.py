@@ -65,15 +65,8 @@ __all__ = [
 ]
 
 
-class OfflineEntryIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class OfflineEntryIn(OfflineEntry, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """One pending entry as a table's outbox sends it."""
-
-    text: str
-    seat: str | None = None
-    key: str
-    recorded_at: datetime
-    judged: str = ""
-    judged_on: int = 0
 
 
 class SyncOutcome(msgspec.Struct, kw_only=True):

@@ -65,7 +65,6 @@ __all__ = [
     "PostingReport",
     "Postings",
     "by_name",
-    "event_board",
     "list_events",
     "make_posting",
     "pairings_rows",
@@ -732,76 +731,6 @@ def _format_words(info: EventInfo) -> str:
     return words + (f" · top {info.cut} cut" if info.cut else "")
 
 
-def event_board(
-    svc: EventPrinting,
-    event_id: str,
-    round_number: int | None = None,
-    *,
-    standings_after: int | None = None,
-    with_standings: bool = True,
-    with_pairings: bool = True,
-) -> tuple[EventBoard, Tournament]:
-    """The pages' view of an event, from the service's event reads: (``with_pairings``) the
-    round's pairings (by table and by name) and its results so far, and (``with_standings``)
-    the standings, now or after ``standings_after``. A page that shows neither (a player's
-    own, the standings without the round's tables) pays for neither: each is a pass over
-    every table or player of the event.
-
-    Standings rows are kept per event version: every open page reads itself again when a
-    result arrives, and they all share one computation of the table."""
-    info = svc.event_info(event_id)
-    state: Tournament = svc.event_state(event_id)
-    standings: list[dict[str, Any]] = []
-    if with_standings:
-        key = (id(svc), info.event_id, info.version, standings_after)
-        cached = _standings_seen.get(key)
-        if cached is None:
-            cached = _standings_now(svc, event_id, standings_after)
-            if len(_standings_seen) >= 64:
-                _standings_seen.clear()
-            _standings_seen[key] = cached
-        standings = cached
-    rounds = sorted(state.rounds)
-    shown = round_number if round_number is not None else (rounds[-1] if rounds else None)
-    pairings: list[dict[str, Any]] = []
-    named: list[dict[str, Any]] = []
-    results: dict[int, str] = {}
-    if shown is not None and with_pairings:
-        pairings, named = _round_rows(svc, event_id, state, shown)
-        for row in pairings:
-            if row["table"] is None:
-                continue
-            found = state.result(shown, row["table"])
-            if found is not None:
-                results[row["table"]] = _result_words(found, state)
-    from referee.tournament.playoff import is_playoff, round_label
-
-    labels = {n: round_label(state, n) for n in rounds}
-    board = EventBoard(
-        event=info.event_id,
-        name=info.name or info.event_id,
-        game=info.game,
-        format=_format_words(info),
-        version=info.version,
-        rounds=rounds,
-        round=shown,
-        after_round=standings_after,
-        pairings=pairings,
-        by_name=named,
-        results=results,
-        standings=standings,
-        players=info.players,
-        ended=info.ended,
-        stage=labels.get(shown, "") if shown is not None else "",
-        status=svc.event_stage(event_id),
-        labels=labels,
-        playoff=any(is_playoff(r) for r in state.rounds.values()),
-        pods=info.pods,
-        places=svc.event_pod_places(event_id) if info.pods else {},
-    )
-    return board, state
-
-
 _standings_seen: dict[tuple[int, str, int, int | None], list[dict[str, Any]]] = {}
 
 
@@ -1271,15 +1200,66 @@ class Postings:
         with_standings: bool = True,
         with_pairings: bool = True,
     ) -> tuple[EventBoard, Tournament]:
-        """What an event page shows (``event_board``)."""
-        return event_board(
-            self.events,
-            event_id,
-            round_number,
-            standings_after=standings_after,
-            with_standings=with_standings,
-            with_pairings=with_pairings,
+        """The pages' view of an event, from the service's event reads: (``with_pairings``) the
+        round's pairings (by table and by name) and its results so far, and (``with_standings``)
+        the standings, now or after ``standings_after``. A page that shows neither (a player's
+        own, the standings without the round's tables) pays for neither: each is a pass over
+        every table or player of the event.
+
+        Standings rows are kept per event version: every open page reads itself again when a
+        result arrives, and they all share one computation of the table."""
+        svc = self.events
+        info = svc.event_info(event_id)
+        state: Tournament = svc.event_state(event_id)
+        standings: list[dict[str, Any]] = []
+        if with_standings:
+            key = (id(svc), info.event_id, info.version, standings_after)
+            cached = _standings_seen.get(key)
+            if cached is None:
+                cached = _standings_now(svc, event_id, standings_after)
+                if len(_standings_seen) >= 64:
+                    _standings_seen.clear()
+                _standings_seen[key] = cached
+            standings = cached
+        rounds = sorted(state.rounds)
+        shown = round_number if round_number is not None else (rounds[-1] if rounds else None)
+        pairings: list[dict[str, Any]] = []
+        named: list[dict[str, Any]] = []
+        results: dict[int, str] = {}
+        if shown is not None and with_pairings:
+            pairings, named = _round_rows(svc, event_id, state, shown)
+            for row in pairings:
+                if row["table"] is None:
+                    continue
+                found = state.result(shown, row["table"])
+                if found is not None:
+                    results[row["table"]] = _result_words(found, state)
+        from referee.tournament.playoff import is_playoff, round_label
+
+        labels = {n: round_label(state, n) for n in rounds}
+        board = EventBoard(
+            event=info.event_id,
+            name=info.name or info.event_id,
+            game=info.game,
+            format=_format_words(info),
+            version=info.version,
+            rounds=rounds,
+            round=shown,
+            after_round=standings_after,
+            pairings=pairings,
+            by_name=named,
+            results=results,
+            standings=standings,
+            players=info.players,
+            ended=info.ended,
+            stage=labels.get(shown, "") if shown is not None else "",
+            status=svc.event_stage(event_id),
+            labels=labels,
+            playoff=any(is_playoff(r) for r in state.rounds.values()),
+            pods=info.pods,
+            places=svc.event_pod_places(event_id) if info.pods else {},
         )
+        return board, state
 
     def event_list(self) -> list[EventRow]:
         """Every event of the store, newest first (the events page)."""

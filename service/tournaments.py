@@ -23,13 +23,20 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import msgspec
 
 from events.schema import GameCreated, GameEnded, GameEvent
 from events.store import GameStore
-from events.tournament import EVENT_PREFIX, TournamentEvent, to_fact, to_stored
+from events.tournament import (
+    EVENT_PREFIX,
+    TournamentEvent,
+    fold_stored,
+    stored_type,
+    to_fact,
+    to_stored,
+)
 from referee import games as rulebooks
 from referee.contract import Player, Setup
 from referee.game.facts import game_opened
@@ -39,7 +46,7 @@ from referee.tournament import decisions as d
 from referee.tournament import facts as f
 from referee.tournament import fixing
 from referee.tournament.errors import Refusal
-from referee.tournament.model import Score, Settings, TableKey
+from referee.tournament.model import Pairing, Score, Settings, TableKey
 from referee.tournament.playoff import next_game_order
 from referee.tournament.standings import (
     MatchResult,
@@ -203,6 +210,41 @@ _MOVES_STANDINGS = (
 """The facts that move the standings (``_Loaded._project`` moves them by these alone)."""
 
 
+class _KeptPart:
+    """A part of an event's snapshot kept beside its head (``part``: the standings, or their
+    table), read from the snapshot's ``column`` when first asked for while ``_Loaded._later``
+    says it is kept, then held in the ``_Loaded``'s ``_raw_<part>``. Setting it replaces
+    what the snapshot kept: the flag is cleared under the snapshot's lock, so a read that
+    races with the set keeps the newer value."""
+
+    def __init__(self, part: Literal["standings", "table"], column: str) -> None:
+        self.part = part
+        self.column = column
+        self.held = f"_raw_{part}"
+
+    def __get__(self, loaded: _Loaded, owner: type[_Loaded] | None = None) -> msgspec.Raw | None:
+        later = loaded._later
+        if later is not None and getattr(later, self.part):
+            raw = later.read(self.column)
+            with later.lock:
+                if getattr(later, self.part):  # not set meanwhile
+                    self._hold(loaded, later, raw)
+        held: msgspec.Raw | None = getattr(loaded, self.held)
+        return held
+
+    def __set__(self, loaded: _Loaded, raw: msgspec.Raw | None) -> None:
+        later = loaded._later
+        if later is None:
+            setattr(loaded, self.held, raw)
+            return
+        with later.lock:
+            self._hold(loaded, later, raw)
+
+    def _hold(self, loaded: _Loaded, later: KeptLater, raw: msgspec.Raw | None) -> None:
+        setattr(loaded, self.held, raw)
+        setattr(later, self.part, False)
+
+
 class _Loaded:
     """An event folded up to ``version``: its state and its standings (incremental once
     built; until then, a snapshot's counts and the tables touched since)."""
@@ -305,43 +347,8 @@ class _Loaded:
         return loaded
 
     # the snapshot's standings and their table, read from it when first needed (``_later``)
-    @property
-    def _kept_standings(self) -> msgspec.Raw | None:
-        later = self._later
-        if later is not None and later.standings:
-            raw = later.read("standings")
-            with later.lock:
-                if later.standings:  # not set meanwhile
-                    self._raw_standings, later.standings = raw, False
-        return self._raw_standings
-
-    @_kept_standings.setter
-    def _kept_standings(self, raw: msgspec.Raw | None) -> None:
-        later = self._later
-        if later is None:
-            self._raw_standings = raw
-            return
-        with later.lock:
-            self._raw_standings, later.standings = raw, False
-
-    @property
-    def _kept_table(self) -> msgspec.Raw | None:
-        later = self._later
-        if later is not None and later.table:
-            raw = later.read("standings_table")
-            with later.lock:
-                if later.table:
-                    self._raw_table, later.table = raw, False
-        return self._raw_table
-
-    @_kept_table.setter
-    def _kept_table(self, raw: msgspec.Raw | None) -> None:
-        later = self._later
-        if later is None:
-            self._raw_table = raw
-            return
-        with later.lock:
-            self._raw_table, later.table = raw, False
+    _kept_standings = _KeptPart("standings", "standings")
+    _kept_table = _KeptPart("table", "standings_table")
 
     def _keeps_standings(self) -> bool:
         """Whether counts are kept (read or not): without reading them."""
@@ -453,6 +460,34 @@ class _Loaded:
         if counts is None:
             return None
         return tuple(zip(counts.players, (f[0] for f in counts.figures), strict=True))
+
+    def fold_all(self, events: Sequence[GameEvent]) -> None:
+        """Each of ``events`` folded in turn (``fold``), except that a run of games linked
+        to their tables (a pairing's 5,000) that no write foresaw is folded in one pass
+        from the stored events (``fold_stored``: the same state, without a fact, a
+        ``Tournament`` and a path of two maps made per game). A game linked moves no
+        standings, names no event and carries no deck; one with an idempotency key is
+        folded alone (``fold`` keeps its key)."""
+        linked = stored_type(f.GameLinked)
+        at = 0
+        while at < len(events):
+            end = at
+            while (
+                end < len(events)
+                and not self._ahead
+                and type(events[end]) is linked
+                and events[end].originator_version == self.version + 1 + end - at
+                and not cast(TournamentEvent, events[end]).key
+            ):
+                end += 1
+            if end - at < 2:
+                self.fold(events[at])
+                at += 1
+                continue
+            self.state = fold_stored(events[at:end], self.state)
+            self.version = events[end - 1].originator_version
+            self.last_hash = events[end - 1].hash
+            at = end
 
     def fold(self, event: GameEvent) -> None:
         if event.originator_version != self.version + 1:
@@ -862,6 +897,14 @@ class Tournaments:
         except Refusal as exc:
             raise _refused(exc) from None
 
+    def _write(self, event_id: str, command: d.Command) -> tuple[_Loaded, tuple[f.Fact, ...]]:
+        """Decide ``command`` on the event as loaded now and store its facts: the event
+        (folded with them) and the facts."""
+        loaded = self._event(event_id)
+        facts = self._decide(loaded.state, command)
+        self._append(loaded, facts)
+        return loaded, facts
+
     def _append(
         self,
         loaded: _Loaded,
@@ -884,8 +927,7 @@ class Tournaments:
         follow-up), and a snapshot kept when the kept one is far behind."""
         loaded: _Loaded = head
         with self._events_lock:
-            for event in sealed:
-                loaded.fold(event)
+            loaded.fold_all(sealed)
         self._keep(loaded)
 
     def void_closings(
@@ -1172,9 +1214,7 @@ class Tournaments:
     ) -> int:
         """Drop a player after the current round (EV-2.6); the round they leave after."""
         reason = check_reason(reason)
-        loaded = self._event(event_id)
-        facts = self._decide(loaded.state, d.Drop(player=player, reason=reason))
-        self._append(loaded, facts)
+        _, facts = self._write(event_id, d.Drop(player=player, reason=reason))
         fact = facts[0]
         assert isinstance(fact, f.PlayerDropped)
         return fact.after_round
@@ -1279,19 +1319,32 @@ class Tournaments:
     ) -> tuple[list[f.Fact], list[list[GameEvent]]]:
         links: list[f.Fact] = []
         streams: list[list[GameEvent]] = []
+        tables: list[tuple[int, Pairing]] = []
         for pairing in rnd.pairings:
-            if pairing.bye or pairing.table is None or pairing.table in skip:
-                continue
-            game_id, stream = self._game_stream(loaded, state, rnd.number, pairing, 1, by)
-            links.append(f.GameLinked(round=rnd.number, table=pairing.table, game=game_id))
+            if not pairing.bye and pairing.table is not None and pairing.table not in skip:
+                tables.append((pairing.table, pairing))
+        settings = state.settings
+        assert settings is not None
+        # the ids drawn together: one read of the random source, not one a game
+        ids = self.store.new_game_ids(rulebooks.load(settings.game).name, len(tables))
+        for (table, pairing), game_id in zip(tables, ids, strict=True):
+            stream = self._game_stream(loaded, state, rnd.number, pairing, 1, by, game_id)
+            links.append(f.GameLinked(round=rnd.number, table=table, game=game_id))
             streams.append(stream)
         return links, streams
 
     def _game_stream(
-        self, loaded: _Loaded, state: Tournament, number: int, pairing: Any, game: int, by: str
-    ) -> tuple[str, list[GameEvent]]:
-        """A new game of a match: its creation (with the tournament labels) and the
-        players' event decklists, ready to append. (Its imports are the module's: a
+        self,
+        loaded: _Loaded,
+        state: Tournament,
+        number: int,
+        pairing: Any,
+        game: int,
+        by: str,
+        game_id: str,
+    ) -> list[GameEvent]:
+        """A new game ``game_id`` of a match: its creation (with the tournament labels) and
+        the players' event decklists, ready to append. (Its imports are the module's: a
         pairing makes 5,000 games, four imports each.)"""
         settings = state.settings
         assert settings is not None
@@ -1312,7 +1365,6 @@ class Tournaments:
             reusable = _defaults_added(rules, players, options, setup, self.draw_seed)
             if reusable is not None:
                 cache[(rules.name, len(players))] = (setup, reusable)
-        game_id = self.store.new_game_id(rules.name)
         header = self._header(game_id)
         meta = {
             "event": loaded.event_id,
@@ -1328,8 +1380,7 @@ class Tournaments:
             for seat, player in zip(seats, pairing.players, strict=False)
             if (deck := loaded.decks.get(player)) is not None
         }
-        stream = game_opened(header, rules.name, setup, by=by, meta=meta, decks=decks)
-        return game_id, stream
+        return game_opened(header, rules.name, setup, by=by, meta=meta, decks=decks)
 
     def match_update(self, created: GameCreated, ended: GameEnded) -> MatchUpdate | None:
         """What a linked game's end writes to its match: the game's result and, if the
@@ -1374,8 +1425,11 @@ class Tournaments:
             order = next_game_order(table, players)  # the loser sits first (EV-I.10)
             if pairing is not None and set(order) == set(pairing.players):
                 pairing = msgspec.structs.replace(pairing, players=order)
-            game_id, stream = self._game_stream(
-                loaded, state, key[0], pairing, len(table.games) + 1, ""
+            settings = state.settings
+            assert settings is not None
+            game_id = self.store.new_game_id(rulebooks.load(settings.game).name)
+            stream = self._game_stream(
+                loaded, state, key[0], pairing, len(table.games) + 1, "", game_id
             )
             facts.append(f.GameLinked(round=key[0], table=key[1], game=game_id))
             streams.append(stream)
@@ -1498,25 +1552,6 @@ class Tournaments:
         )
         self._append(loaded, facts)
         return round_number
-
-    @event_write("run")
-    def event_penalty(
-        self,
-        event_id: str,
-        player: str,
-        infraction: str,
-        *,
-        penalty: str | None = None,
-        reason: str = "",
-        by: str = "",
-        expected_version: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> str:
-        """Record an IPG penalty carried across games; the penalty given
-        (``event_penalize`` says what it did to the match)."""
-        return self.event_penalize(
-            event_id, player, infraction, penalty=penalty, reason=reason, by=by
-        ).penalty
 
     @event_write("run")
     def event_penalize(
@@ -1646,9 +1681,7 @@ class Tournaments:
         """End the event (EV-1.4): refused while a game of the event is open, unless
         ``void_open`` closes those games as void (recorded, in the audit); the games closed."""
         reason = check_reason(reason)
-        loaded = self._event(event_id)
-        facts = self._decide(loaded.state, d.EndEvent(reason=reason, void_open=void_open, by=by))
-        self._append(loaded, facts)
+        _, facts = self._write(event_id, d.EndEvent(reason=reason, void_open=void_open, by=by))
         return [g for fact in facts if isinstance(fact, f.GamesVoided) for g in fact.games]
 
     # -- reads -------------------------------------------------------------------

@@ -156,6 +156,9 @@ def _numbered(store: GameStore) -> None:
     """Game ids drawn in order (the same in two stores), not at random."""
     drawn = iter(range(1, 10_000))
     store.new_game_id = lambda game: f"{game}-g{next(drawn):07d}"  # type: ignore[method-assign]
+    store.new_game_ids = lambda game, count: [  # type: ignore[method-assign]
+        store.new_game_id(game) for _ in range(count)
+    ]
 
 
 def test_an_event_s_writes_go_through_the_pipeline_from_both_doors(tmp_path: Path) -> None:

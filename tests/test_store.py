@@ -216,3 +216,29 @@ def test_setup_errors_store_nothing(db_path: Path) -> None:
     with pytest.raises(LookupError):
         store.create_game("chess", PLAYERS)
     assert rows(db_path) == []
+
+
+def test_game_ids_drawn_together_are_well_formed_distinct_and_uniform(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pairing's game ids drawn in one read of the random source (``new_game_ids``) are
+    ``new_game_id``'s kind: the game's name and eight characters of the alphabet; and each
+    character is uniform: bytes that would favour the alphabet's first letters are dropped
+    (every byte value once maps onto each of the 31 letters eight times)."""
+    from events import store as store_module
+
+    store = GameStore(tmp_path / "ids.db")
+    ids = store.new_game_ids("nim", 500)
+    assert len(set(ids)) == 500
+    alphabet = set(store_module._ALPHABET)
+    for game_id in ids:
+        name, token = game_id.split("-")
+        assert name == "nim"
+        assert len(token) == 8
+        assert set(token) <= alphabet
+    assert store.new_game_ids("nim", 0) == []
+
+    reads = iter([bytes(range(256)), b"\x00" * 64])
+    monkeypatch.setattr("os.urandom", lambda n: next(reads)[:n])
+    drawn = "".join(store_module._tokens(31))  # 248 characters: the 248 fair bytes
+    assert sorted(drawn) == sorted(store_module._ALPHABET * 8)

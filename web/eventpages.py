@@ -115,7 +115,7 @@ async def shared_board(
     with_pairings: bool = True,
 ) -> tuple[EventBoard, Any]:
     """The event as its pages show it at ``version``, computed once for every page and reader
-    (``service.postings.event_board``, with the folded state it was read from)."""
+    (``service.postings.Postings.event_board``, with the folded state it was read from)."""
     key = (event_id, version, "board", round_number, standings_after, with_standings, with_pairings)
 
     async def compute() -> tuple[EventBoard, Any]:

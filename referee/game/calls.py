@@ -29,6 +29,7 @@ __all__ = [
     "game_calls",
 ]
 
+
 class GameCall(msgspec.Struct, frozen=True, kw_only=True):
     """A call to a game's table: its number (the stream event that made it), who called
     and why, and where it stands (``open``, ``claimed``, ``escalated`` or ``resolved``)."""

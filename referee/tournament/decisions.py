@@ -152,8 +152,9 @@ class RecordGameResult(_Command, frozen=True, kw_only=True):
     placings: dict[str, int]
 
 
-class ReportResult(_Command, frozen=True, kw_only=True):
-    """A result slip: ``W-L-D`` for two players, ``Ann>Ben=Cal`` for a pod."""
+class _Slip(_Command, frozen=True, kw_only=True):
+    """A result slip for round ``round`` table ``table``: ``W-L-D`` for two players,
+    ``Ann>Ben=Cal`` for a pod; ``by``: who entered it."""
 
     round: int
     table: int
@@ -161,12 +162,14 @@ class ReportResult(_Command, frozen=True, kw_only=True):
     by: str = ""
 
 
-class CorrectResult(_Command, frozen=True, kw_only=True):
-    round: int
-    table: int
-    slip: str
+class ReportResult(_Slip, frozen=True, kw_only=True):
+    """A table's result (EV-3.5 to EV-3.8)."""
+
+
+class CorrectResult(_Slip, frozen=True, kw_only=True):
+    """A reported result corrected by the head judge, with a reason (EV-3.6, EV-8.1)."""
+
     reason: str
-    by: str = ""
 
 
 class RecordPenalty(_Command, frozen=True, kw_only=True):

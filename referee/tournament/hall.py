@@ -49,6 +49,7 @@ __all__ = [
     "player_table",
 ]
 
+
 class _HallCommand(msgspec.Struct, frozen=True, kw_only=True):
     at: datetime
 

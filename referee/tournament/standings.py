@@ -905,9 +905,12 @@ def _moved(
     people = {e.id: e for e in entrants}
     # the opponents' lists are the counts' own until a change moves them (then copied
     # first: the counts stay as taken); at 10,000 players a round's results touch half
-    tallies: dict[str, _Tally] = {}
-    for player, row, opponents in zip(counts.players, counts.counts, counts.opponents, strict=True):
-        tallies[player] = _Tally(*row, opponents=opponents)
+    tallies = {
+        player: _Tally(*row, opponents)
+        for player, row, opponents in zip(
+            counts.players, counts.counts, counts.opponents, strict=True
+        )
+    }
     own: set[str] = set()
     changed = False
     for player in people:
@@ -916,6 +919,7 @@ def _moved(
             own.add(player)
             changed = True
     results = dict(counts.results)
+    scored: dict[Score, tuple[Contribution, ...]] = {}  # a handful of distinct slips
     for key, result in changes.items():
         old = results.pop(key, None)
         if result is not None:
@@ -923,6 +927,12 @@ def _moved(
         if old == result:
             continue
         changed = True
+        if (
+            old is None
+            and result is not None
+            and _slip_added(tallies, own, result, settings, scored)
+        ):
+            continue
         for before, sign in ((old, -1), (result, 1)):
             if before is None:
                 continue
@@ -936,6 +946,37 @@ def _moved(
                     own.add(player)
                 tally.add(share, met[player], sign)
     return (people, tallies, results) if changed else None
+
+
+def _slip_added(
+    tallies: dict[str, _Tally],
+    own: set[str],
+    result: MatchResult,
+    settings: Settings,
+    scored: dict[Score, tuple[Contribution, ...]],
+) -> bool:
+    """``_moved``'s count of a new two-player slip (a round's 5,000), if ``result`` is one:
+    its shares by its score (a handful of distinct slips, as ``_tallies`` counts them), each
+    player's opponents copied with the new one (the counts' own lists stay as taken)."""
+    if not _two_scored(result) or result.players[0] == result.players[1]:
+        return False
+    first, second = result.players
+    assert result.score is not None
+    shares = scored.get(result.score)
+    if shares is None:
+        shares = scored[result.score] = tuple(contributions(result, settings).values())
+    for player in (first, second):
+        if player not in tallies:
+            raise KeyError(f"unknown player {player!r} in a result")
+    for player, share, opponent in ((first, shares[0], second), (second, shares[1], first)):
+        tally = tallies[player]
+        _counted(tally, share, 1)
+        if player in own:
+            tally.opponents.append(opponent)
+        else:
+            tally.opponents = [*tally.opponents, opponent]
+            own.add(player)
+    return True
 
 
 def _ordered(people: Mapping[str, Entrant], figured: _Figures) -> list[str]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec.structs import replace
+
 from referee.games.crystale import CrystaleState
 from tests.crystale.helpers import (
     REEFLING_REPLY,
@@ -259,3 +261,61 @@ def test_cr_i_28_counterattack_range_variant() -> None:
     )
     assert state.phase == "main"
     assert state.units[3].hp == 10
+
+
+def _two_strikes(**kwargs: Any) -> CrystaleState:
+    """The Archer attacks the Reefling from c4 and the Reefling strikes back (counter);
+    then a second p1 Servant next to it attacks it."""
+    from referee.games.crystale.board import TILE_INDEX
+    from referee.games.crystale.model import Unit
+    from referee.games.crystale.position import with_unit
+
+    state = play(face_off(**kwargs), "move u3 c4", "attack u3 u4")
+    if state.phase == "counter":
+        state = play(state, ("p2", "counter"))
+    pup = Unit(state.next_id, 0, "Cinderpup", TILE_INDEX["b5"], hp=40)
+    state = replace(with_unit(state, pup), next_id=state.next_id + 1)
+    state = with_unit(state, replace(state.units[4], hp=40))  # whole again: it survives
+    return play(state, f"attack u{pup.id} u4")
+
+
+def test_cr_i_29_a_defender_strikes_back_at_every_attack_it_survives() -> None:
+    """CR-I.29 (again, the default): striking back leaves the Reefling unfatigued, so the
+    second attack of the turn asks again; under once it was fatigued and does not."""
+    state = _two_strikes(variants={"counterattack": "always"})
+    assert state.phase == "main"
+    assert not state.units[4].attacked
+    assert state.units[5].hp == 40 - 20  # struck back twice: the Archer and the Cinderpup
+    assert _two_strikes().phase == "counter"
+    once = _two_strikes(variants={"counter_fatigue": "once"})
+    assert once.units[4].attacked  # fatigued by its first counterattack
+    assert once.phase == "main"
+    assert once.units[5].hp == 40
+    once = _two_strikes(variants={"counter_fatigue": "once", "counterattack": "always"})
+    assert once.units[5].hp == 40
+    # its own turn refreshes it (CR-8.9)
+    assert not play(once, "end", "done", "pull").units[4].attacked
+
+
+def test_cr_13_1_the_battle_ends_at_the_step_that_empties_a_hit_box() -> None:
+    """CR-13.1: a spell whose first step takes p2's last hit wins for p1 there; its later step
+    on p1's own Summoner (one hit left too) no longer happens."""
+    from referee.games.crystale.catalog import example_book
+    from referee.games.crystale.position import with_side
+
+    catalog = example_book().builtins()
+    lance = next(s for s in catalog["spells"] if s["name"] == "Flame Lance")
+    lance["effects"].append(
+        {
+            "text": "Deal 10 damage to your Summoner.",
+            "target": "self",
+            "ops": [{"op": "damage", "amount": 10}],
+        }
+    )
+    state = main_phase(options={"catalog": catalog})
+    for seat in (0, 1):
+        state = with_side(state, seat, replace(state.sides[seat], hits=1))
+    state = play(state, "cast Flame Lance @u2")
+    assert (state.sides[0].hits, state.sides[1].hits) == (1, 0)
+    assert RULES.outcome(state).winner == "p1"
+    assert RULES.outcome(state).clause == "CR-13.1"

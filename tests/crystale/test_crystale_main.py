@@ -97,6 +97,8 @@ def test_cr_7_8_summoner_effects_any_number_of_times() -> None:
     assert state.units[3].atk_turn == 20
     assert state.sides[0].mp == 40
     assert "has 3 effect(s); there is no effect 4" in rejected(state, "use u1 4", "CR-7.8")
+    # the opponent's Summoner: a Summoner's effects are its own player's (CR-7.8), not CR-7.9
+    assert "belongs to p2" in rejected(state, "use u2 1", "CR-7.8")
 
 
 def test_cr_7_9_one_effect_per_servant_per_turn() -> None:

@@ -30,6 +30,7 @@ def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
             "trigger_order",
             "summon_sacrifice",
             "counter_range",
+            "counter_fatigue",
         },
     )
     assert len(load_rulebook("crystale").clauses) >= 100

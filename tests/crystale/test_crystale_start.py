@@ -160,3 +160,18 @@ def test_cr_1_3_entries_belong_to_their_phase() -> None:
     rejected(state, "done", "CR-1.3")
     rejected(state, "discard Flame Lance", "CR-1.3")
     assert judge(state, "end").legal
+
+
+def test_cr_i_30_the_first_turn_is_a_whole_turn() -> None:
+    """CR-I.30: turn 1 has no exceptions: p1 pulls (CR-6.1), recharges within its Mana Pool
+    (CR-6.4), then summons, moves and casts like in any turn."""
+    state = started()
+    assert (state.turn, state.active, state.phase) == (1, 0, "pull")
+    before = state.sides[0]
+    state = play(state, "pull")
+    side = state.sides[0]
+    assert (side.hand.count, side.pool.count) == (before.hand.count + 1, before.pool.count - 1)
+    assert side.mp == side.mana_pool
+    state = play(state, "summon Cinderpup @c2", "move u3 c3", "move u1 b1")
+    assert state.phase == "main"
+    assert judge(state, "end").legal

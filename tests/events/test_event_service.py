@@ -125,9 +125,9 @@ def test_a_disqualification_drops_the_player_and_repeats_are_upgraded(
     event = svc.event_new("Penalties", "gammasphere").event_id
     svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
     svc.event_pair(event)
-    assert svc.event_penalty(event, "Ann", "deck-problem") == "warning"
-    assert svc.event_penalty(event, "Ann", "deck-problem") == "game-loss"  # the second one
-    assert svc.event_penalty(event, "Ben", "cheating") == "disqualification"
+    assert svc.event_penalize(event, "Ann", "deck-problem").penalty == "warning"
+    assert svc.event_penalize(event, "Ann", "deck-problem").penalty == "game-loss"  # the second
+    assert svc.event_penalize(event, "Ben", "cheating").penalty == "disqualification"
     (ben,) = [s for s in svc.event_standings(event) if s.player == "Ben"]
     assert ben.dropped_after == 1
     whats = [e["what"] for e in svc.event_audit(event)["entries"]]

@@ -457,7 +457,7 @@ def test_kept_standings_pair_as_the_standings_recomputed(
                 elif action == "late" and state.current_round:
                     svc.event_register(event, [f"Late {number}"], late_as_losses=True)
                 elif action == "penalty":
-                    svc.event_penalty(event, active[pick % len(active)], "deck-problem")
+                    svc.event_penalize(event, active[pick % len(active)], "deck-problem")
             with open_service(db) as svc:
                 assert reads(svc, event) == fresh_read(db, event)
                 assert svc.verify(event).bad == 0

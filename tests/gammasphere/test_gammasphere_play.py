@@ -163,6 +163,17 @@ def test_gs_i_28_only_a_weapon_that_allows_it_goes_on_a_building_with_its_defens
     assert attack_of(state, entity(state, wall)) == 0
 
 
+def test_gs_i_28_variant_any_weapon_goes_on_a_building() -> None:
+    state = started({"p2": OTHER}, building_weapons="any")
+    state = play(state, "end", "draw", seat=None)
+    state, wall = put(state, "p2", "Bastion Wall")
+    state, _pylon = put(state, "p2", "Pylon")
+    assert Play("Gauss Repeater", "", wall) in RULES.legal_actions(state)
+    state = play(state, f"play Gauss Repeater on #{wall}")
+    assert attack_of(state, entity(state, wall)) == 0  # a building has no attack to raise
+    assert defense_of(state, entity(state, wall)) == 2000 + 100
+
+
 def test_gs_i_18_weapons_go_on_own_entities_and_several_boosts_add_up() -> None:
     state = started({"p1": DECK})
     state, foe = put(state, "p2", "Gamma Trooper")

@@ -29,6 +29,7 @@ def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
             "attack_tie",
             "defender_loses",
             "direct_attack",
+            "building_weapons",
         },
     )
     assert load_rulebook("gammasphere").title == GammasphereRules.title

@@ -150,5 +150,11 @@ def resolving(
     return msgspec.structs.replace(state, step="resolve", order=order, resolver=order.index(seat))
 
 
+def table(players: int = 3, variants: dict[str, str] | None = None, **p1: object) -> PrismaticState:
+    """Step 3 of round 1 after ``started_with``, p1 resolving with p1's belongings as given
+    (``edit``'s fields)."""
+    return resolving(edit(started_with(players, variants or {}), "p1", **p1), "p1")
+
+
 def player(state: PrismaticState, seat: str) -> SeatState:
     return state.player(seat)

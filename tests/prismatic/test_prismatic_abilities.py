@@ -6,7 +6,6 @@ import msgspec
 import pytest
 
 from referee.errors import ActionSyntaxError
-from referee.games.prismatic.model import PrismaticState
 from tests.prismatic.helpers import (
     RULES,
     act,
@@ -16,13 +15,9 @@ from tests.prismatic.helpers import (
     play,
     player,
     resolving,
-    started_with,
+    table,
     verdict,
 )
-
-
-def table(players: int = 3, variants: dict[str, str] | None = None, **p1: object) -> PrismaticState:
-    return resolving(edit(started_with(players, variants or {}), "p1", **p1), "p1")
 
 
 def test_px_9_1_only_created_cards_in_their_owners_turn() -> None:
@@ -46,6 +41,22 @@ def test_px_9_2_additions_give_a_pool_colour_a_prism_or_a_mote() -> None:
     assert_illegal(state, "p1: use Ember Spark: pull R back", "PX-I.5")
     fresh = table(creation=["Ember Spark"])
     assert_illegal(fresh, "p1: use Ember Spark: pull R back", "PX-9.2", "takes no action details")
+
+
+@pytest.mark.parametrize(
+    ("card", "committed", "prisms", "clause"),
+    [
+        ("Rose Flicker", "M", 0, "PX-9.3"),
+        ("Glass Kiln", "R", 0, "PX-9.3"),
+        ("Prism Heart", "", 1, "PX-9.4"),
+    ],
+)
+def test_action_details_on_a_transformation_cite_the_transformation(
+    card: str, committed: str, prisms: int, clause: str
+) -> None:
+    # a mote -> pool, mote -> prism or prism -> pool ability is no addition (PX-9.2)
+    state = table(creation=[(card, committed, prisms)])
+    assert_illegal(state, f"p1: use {card}: pull R back", clause, "takes no action details")
 
 
 def test_px_9_3_a_mote_transformation_spends_a_mote_committed_on_that_card() -> None:
@@ -200,7 +211,19 @@ def test_px_10_3_draw_to_progress_or_common() -> None:
     assert_illegal(
         state, "p1: use Pale Shimmer: draw Eclipse to progress", "PX-1.9", "discard pile"
     )
-    assert_illegal(state, "p1: use Pale Shimmer: draw none", "PX-10.3", "name the card drawn")
+
+
+def test_px_10_3_the_draw_action_is_optional() -> None:
+    # text: the player *may* draw a play card (a pull, by contrast, draws at once)
+    state = table(creation=[("Pale Shimmer", "W", 0)])
+    assert state.deck
+    after = act(state, "p1: use Pale Shimmer: draw none")
+    assert after.deck == state.deck
+    assert after.commons == state.commons
+    assert player(after, "p1").progress == player(state, "p1").progress
+    assert player(after, "p1").creation[0].motes == ms()
+    assert "Pale Shimmer" in player(after, "p1").abilities_used
+    assert RULES.parse("use Pale Shimmer: draw none") in RULES.legal_actions(state, "p1")
 
 
 def test_px_i_19_a_full_common_area_needs_a_card_discarded() -> None:
@@ -257,7 +280,7 @@ def test_px_i_8_the_empty_deck_stops_draws_unless_reshuffled() -> None:
     assert_illegal(state, "p1: use Pale Shimmer: draw Eclipse to progress", "PX-1.9")
     mixed = table(variants={"empty_deck": "reshuffle"}, creation=[("Pale Shimmer", "W", 0)])
     mixed = msgspec.structs.replace(mixed, deck=())
-    assert_illegal(mixed, "p1: use Pale Shimmer: draw none", "PX-10.3", "still holds 3 cards")
+    assert act(mixed, "p1: use Pale Shimmer: draw none").discard == mixed.discard
     after = act(mixed, "p1: use Pale Shimmer: draw Eclipse to progress")
     assert after.discard == ()
     assert sorted(after.deck) == ["Moonrise", "Starfield"]
@@ -298,3 +321,22 @@ def test_px_i_23_a_progress_card_leaves_only_through_a_discard() -> None:
     after = act(state, "p1: create board discard-card.1: discard Noon Blaze")
     assert not player(after, "p1").progress
     assert after.discard[-1] == "Noon Blaze"
+
+
+def test_px_7_3_the_boards_discard_reaches_own_progress_and_commons_only() -> None:
+    # the board's Discard One Card breaks PX-7.3, not the Discard action's PX-10.4
+    state = table(palette="K")
+    for card, where in (("Glass Kiln", "p2's progress area"), ("Comet Trail", "not yet drawn")):
+        assert_illegal(state, f"p1: create board discard-card.1: discard {card}", "PX-7.3", where)
+    created = edit(state, "p1", creation=["Cobalt Tear"])
+    assert_illegal(
+        created, "p1: create board discard-card.1: discard Cobalt Tear", "PX-8.6", "cannot be"
+    )
+
+
+def test_px_i_27_the_boards_draw_keeps_to_progress_and_keeps_a_lone_card() -> None:
+    state = msgspec.structs.replace(table(palette="K K"), deck=("Comet Trail",))
+    assert_illegal(state, "p1: create board draw-cards.1: keep none", "PX-7.3", "so 1 are drawn")
+    after = act(state, "p1: create board draw-cards.1: keep Comet Trail")
+    assert player(after, "p1").progress[-1].name == "Comet Trail"
+    assert "Comet Trail" not in after.commons

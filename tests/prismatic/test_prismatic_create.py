@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import msgspec
 
-from referee.games.prismatic import PrismaticState
 from referee.games.prismatic.model import Pass
 from tests.prismatic.helpers import (
     RULES,
@@ -16,12 +15,8 @@ from tests.prismatic.helpers import (
     player,
     resolving,
     started,
+    table,
 )
-
-
-def table(**p1: object) -> PrismaticState:
-    """Three players in step 3 with p1 resolving and p1's belongings as given."""
-    return resolving(edit(started(3), "p1", **p1), "p1")
 
 
 def test_px_5_1_resolve_from_the_starter_clockwise_each_ending_with_pass() -> None:
@@ -91,7 +86,7 @@ def test_px_5_6_px_i_1_a_created_card_moves_and_its_payment_goes_to_the_supply()
 
 
 def test_px_i_1_variant_spent_motes_bag_returns_the_payment_to_the_bag() -> None:
-    state = resolving(edit(started(3, spent_motes="bag"), "p1", palette="R R", bag=""), "p1")
+    state = table(variants={"spent_motes": "bag"}, palette="R R", bag="")
     supply_before = state.supply
     state = act(state, "p1: create Ember Spark")
     assert player(state, "p1").bag == ms("R R")
@@ -213,7 +208,7 @@ def test_px_7_3_board_effects() -> None:
     assert "Chroma Lab" not in state.deck
     assert player(state, "p1").palette == ms("R B K")
     assert_illegal(
-        state, "p1: create board discard-card.1: discard Glass Kiln", "PX-10.4", "p2's progress"
+        state, "p1: create board discard-card.1: discard Glass Kiln", "PX-7.3", "p2's progress"
     )
     state = edit(state, "p1", progress=[("Noon Blaze", "R Y", 1), "Comet Trail"])
     state = act(state, "p1: create board discard-card.1: discard Noon Blaze")
@@ -274,7 +269,7 @@ def test_px_8_4_px_i_3_rewarded_motes_wait_until_the_round_ends() -> None:
 
 
 def test_px_i_3_variant_at_once_puts_gained_motes_straight_in_the_bag() -> None:
-    state = resolving(edit(started(3, gained_motes="at_once"), "p1", palette="R R", bag=""), "p1")
+    state = table(variants={"gained_motes": "at_once"}, palette="R R", bag="")
     state = play(state, ["p1: create Ember Spark", "p1: take mote R"])
     assert player(state, "p1").bag == ms("R")
 

@@ -19,6 +19,7 @@ from tests.prismatic.helpers import (
     player,
     resolving,
     started,
+    table,
 )
 
 
@@ -35,7 +36,7 @@ def pass_round(state: PrismaticState, draws: dict[str, str] | None = None) -> Pr
 
 
 def test_px_11_1_the_starter_refills_the_commons_one_card_each() -> None:
-    state = resolving(edit(started(3), "p1", palette="R R G G"), "p1")
+    state = table(palette="R R G G")
     state = play(
         state,
         [
@@ -61,7 +62,7 @@ def test_px_11_1_the_starter_refills_the_commons_one_card_each() -> None:
 
 
 def test_px_11_1_px_i_8_refills_stop_when_the_deck_is_spent() -> None:
-    state = resolving(edit(started(2), "p1", palette="R R"), "p1")
+    state = table(2, palette="R R")
     state = msgspec.structs.replace(state, deck=("Comet Trail",))
     state = play(state, ["p1: create Ember Spark", "p1: decline", "p1: pass", "p2: pass"])
     assert state.step == "refill"
@@ -370,6 +371,13 @@ def test_px_i_16_a_withdrawn_player_is_skipped_and_ranked_below() -> None:
     state = act(state, "p3: pass")
     state = resolving(edit(state, "p1", creation=[("Comet Trail", "C", 0)]), "p1", ("p3", "p1"))
     assert_illegal(state, "p1: use Comet Trail: steal Glass Kiln", "PX-I.16", "left the game")
+    anyone = msgspec.structs.replace(
+        edit(state, "p1", creation=[("Storm Front", "B", 0)]),
+        table=msgspec.structs.replace(state.table, empty_target="any"),
+    )
+    for target in ("palette of p2", "Glass Kiln"):
+        assert_illegal(anyone, f"p1: use Storm Front: empty {target}", "PX-I.16", "left the game")
+    assert_illegal(anyone, "p1: use Storm Front: empty palette of p4", "PX-1.1", "not a seat")
     done = finish(state)
     assert [line.seat for line in chart(done)] == ["p1", "p3"]
     done = act(done, "p1: colours p3>p1") if done.step == "colours" else done
@@ -409,3 +417,11 @@ def test_px_i_26_prisms_gained_in_step_3_may_be_bid_in_that_rounds_auction() -> 
     assert player(state, "p1").prisms == 1
     state = play(state, ["p1: bid 1", "p2: bid 0", "p3: bid 0"])
     assert (state.starter, player(state, "p1").prisms) == ("p1", 0)
+
+
+def test_px_i_26_committed_prisms_are_no_part_of_a_bid() -> None:
+    state = edit(auction_table(p1=1), "p1", palette_prisms=2, progress=[("Noon Blaze", "", 3)])
+    assert_illegal(state, "p1: bid 2", "PX-14.1", "has 1 prisms and cannot bid 2")
+    state = play(state, ["p1: bid 1", "p2: bid 0", "p3: bid 0"])
+    p1 = player(state, "p1")
+    assert (state.starter, p1.prisms, p1.palette_prisms, p1.progress[0].prisms) == ("p1", 0, 2, 3)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.prizmik.helpers import (
     RULES,
     act,
@@ -28,10 +30,23 @@ def test_pz_4_1_full_fleet_deploys_left_right_or_forward() -> None:
     assert after.fighters == state.fighters
 
 
-def test_pz_4_1_full_fleet_cannot_deploy_backward_or_diagonally() -> None:
-    state = pos(board(d4="F"))
-    assert_illegal(state, "d4>d3", "PZ-4.1", "left, right or forward", "c4, d5 or e4")
-    assert_illegal(state, "d4>e5", "PZ-4.1")
+@pytest.mark.parametrize(
+    ("nest", "clause", "worded", "also", "fragments"),
+    [
+        # PZ-4.1: a full fleet deploys left, right or forward: not back, not diagonally
+        ("F", "PZ-4.1", "d4>d3", "d4>e5", ("left, right or forward", "c4, d5 or e4")),
+        # PZ-4.2: a stack deploys one step orthogonally: not diagonally, not two away
+        ("S", "PZ-4.2", "d4>e5", "d4>d6", ("left, right, forward or back", "c4, d3, d5 or e4")),
+    ],
+)
+def test_pz_4_nests_deploy_only_in_their_directions(
+    nest: str, clause: str, worded: str, also: str, fragments: tuple[str, ...]
+) -> None:
+    """The clause of the nest names the squares it may deploy to; a square outside them is
+    refused under that clause."""
+    state = pos(board(d4=nest))
+    assert_illegal(state, worded, clause, *fragments)
+    assert_illegal(state, also, clause)
 
 
 def test_pz_4_1_blue_fleet_deploys_toward_rank_1() -> None:
@@ -66,12 +81,6 @@ def test_pz_4_2_stack_deploys_its_fighter_orthogonally() -> None:
     assert square(after, "d3") == "X"
     assert after.fighters == (state.fighters[0] + 1, state.fighters[1])
     assert after.ships == state.ships
-
-
-def test_pz_4_2_stack_cannot_deploy_diagonally_or_far() -> None:
-    state = pos(board(d4="S"))
-    assert_illegal(state, "d4>e5", "PZ-4.2", "left, right, forward or back", "c4, d3, d5 or e4")
-    assert_illegal(state, "d4>d6", "PZ-4.2")
 
 
 def test_pz_4_2_stack_deploy_needs_an_empty_square() -> None:

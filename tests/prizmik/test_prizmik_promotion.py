@@ -90,39 +90,37 @@ def test_pz_10_5_waiting_fighter_does_not_promote_when_home_empties() -> None:
     state = play(state, ["g6-g7"])
     assert square(state, "d8") == "X"
     assert state.reserves == (3, 3)
-    # a step along the far rank does not reach it again (PZ-10.5, far_rank_step=no)
+    # a new arrival, even a sideways step along the far rank, does promote (the default)
     state = play(state, ["h7-h6", "d8-e8"])
-    assert square(state, "e8") == "X"
-    assert square(state, "e1") == "."
-    assert state.reserves == (3, 3)
-    # stepping off the far rank and back onto it is a new arrival
-    state = play(state, ["h6-h5", "e8-e7", "h5-h4", "e7-e8"])
     assert square(state, "e8") == "."
     assert square(state, "e1") == "F"
 
 
-def test_pz_10_5_no_promotion_along_the_far_rank_by_default() -> None:
-    """A lone fighter already on its far rank does not reach it again by stepping or
-    capturing along it; a fighter deployed sideways from a stack there does arrive."""
+def test_pz_10_5_promotion_along_the_far_rank_by_default() -> None:
+    """By default a step or a capture along the far rank is an arrival (PZ-10.5)."""
     step = play(pos(board(d8="X")), ["d8-e8"])
-    assert (square(step, "e8"), square(step, "e1"), step.reserves) == ("X", ".", (3, 3))
+    assert (square(step, "e8"), square(step, "e1"), step.reserves) == (".", "F", (2, 3))
     capture = play(pos(board(d8="X", e8="h")), ["d8xe8"])
+    assert (square(capture, "e8"), square(capture, "e1")) == (".", "F")
+    blue = play(pos(board(e1="x"), turn="blue"), ["e1-d1"])
+    assert (square(blue, "d1"), square(blue, "d8"), blue.reserves) == (".", "f", (3, 2))
+
+
+def test_pz_10_5_variant_far_rank_step_no_only_an_arrival_from_another_rank() -> None:
+    """far_rank_step=no: a lone fighter already on its far rank does not reach it again by
+    stepping or capturing along it; stepping off and back, or a deploy, does arrive."""
+    step = play(pos(board(d8="X"), far_rank_step="no"), ["d8-e8"])
+    assert (square(step, "e8"), square(step, "e1"), step.reserves) == ("X", ".", (3, 3))
+    capture = play(pos(board(d8="X", e8="h"), far_rank_step="no"), ["d8xe8"])
     assert (square(capture, "e8"), square(capture, "e1")) == ("X", ".")
     assert capture.reserves == (3, 3)
-    blue = play(pos(board(e1="x"), turn="blue"), ["e1-d1"])
-    assert (square(blue, "d1"), square(blue, "d8"), blue.reserves) == ("x", ".", (3, 3))
-    deploy = play(pos(board(d8="S")), ["d8>e8"])
+    back = play(pos(board(d8="X", h2="h"), far_rank_step="no"), ["d8-e7", "h2-h3", "e7-e8"])
+    assert (square(back, "e8"), square(back, "e1")) == (".", "F")
+    deploy = play(pos(board(d8="S"), far_rank_step="no"), ["d8>e8"])
     assert (square(deploy, "d8"), square(deploy, "e8"), square(deploy, "e1")) == ("H", ".", "F")
     assert deploy.reserves == (2, 3)
-
-
-def test_pz_10_5_variant_far_rank_step_promotes_along_the_far_rank() -> None:
-    step = play(pos(board(d8="X"), far_rank_step="yes"), ["d8-e8"])
-    assert (square(step, "e8"), square(step, "e1"), step.reserves) == (".", "F", (2, 3))
-    capture = play(pos(board(d8="X", e8="h"), far_rank_step="yes"), ["d8xe8"])
-    assert (square(capture, "e8"), square(capture, "e1")) == (".", "F")
     # a fighter coming from the rank before promotes under either ruling
-    forward = play(pos(board(d7="X"), far_rank_step="yes"), ["d7-d8"])
+    forward = play(pos(board(d7="X"), far_rank_step="no"), ["d7-d8"])
     assert square(forward, "d1") == "F"
 
 

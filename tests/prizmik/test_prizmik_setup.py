@@ -116,7 +116,7 @@ def test_variants_defaults_and_validation() -> None:
         "fleet_capturable": "yes",
         "no_legal_action": "loss",
         "quiet_limit": "off",
-        "far_rank_step": "no",
+        "far_rank_step": "yes",
     }
     with pytest.raises(VariantError):
         RULES.resolve_variants({"fleet_capturable": "maybe"})

@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -123,6 +124,54 @@ def auth(token: str, **extra: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}", **extra}
 
 
+def follow_live(
+    url: str, headers: dict[str, str], count: int = 2
+) -> tuple[threading.Thread, list[str], threading.Event]:
+    """Follow a live stream in a thread of its own until ``count`` ``data:`` lines came:
+    the thread (started), the lines as they come, and an event set at the first."""
+    lines: list[str] = []
+    first = threading.Event()
+
+    def follow() -> None:
+        with httpx.stream("GET", url, headers=headers, timeout=20) as answer:
+            for line in answer.iter_lines():
+                if line.startswith("data:"):
+                    lines.append(line)
+                    first.set()
+                    if len(lines) == count:
+                        return
+
+    thread = threading.Thread(target=follow, daemon=True)
+    thread.start()
+    return thread, lines, first
+
+
+PLAYERS = [f"Player {n:02}" for n in range(16)]
+
+
+def make_event(http: Any, head: str) -> str:
+    """A PRIZMIK Swiss event with round 1 paired, made over the API as the head referee (so
+    the server's hub knows of each write as it answers it)."""
+    made = http.post(
+        "/api/events",
+        json={"name": "Spring Open", "game": "prizmik", "rounds": 3},
+        headers=auth(head),
+    )
+    assert made.status_code == 201, made.text
+    event: str = made.json()["event_id"]
+    for path, body in (("players", {"players": PLAYERS}), ("rounds", {})):
+        answer = http.post(f"/api/events/{event}/{path}", json=body, headers=auth(head))
+        assert answer.status_code == 201, answer.text
+    return event
+
+
+def report(client: Any, event: str, token: str, slip: str = "1=2-0-0") -> None:
+    answer = client.post(
+        f"/api/events/{event}/results", json={"slips": [slip]}, headers=auth(token)
+    )
+    assert answer.status_code == 201, answer.text
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> str:
     path = tmp_path / "games.db"
@@ -141,10 +190,29 @@ def client(store: str, tokens: Tokens) -> Iterator[TestClient[Litestar]]:
         yield test_client
 
 
+@pytest.fixture
+def event(client: TestClient[Litestar], tokens: Tokens) -> str:
+    """``make_event`` on the app in-process (a test module may keep an ``event`` of its own)."""
+    return make_event(client, tokens["head"])
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def referee_run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``referee ARGS`` run to its end from the project's folder (``env``: its whole
+    environment, else this one's), its output and errors kept."""
+    return subprocess.run(
+        [sys.executable, "-m", "cli.main", *args],
+        cwd=str(ROOT),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
 
 
 def start_serve(

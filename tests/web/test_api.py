@@ -31,6 +31,12 @@ def new_game(client: Client, token: str, table: str = "1", **extra: Any) -> dict
     return data
 
 
+@pytest.fixture
+def game(client: Client, tokens: Tokens) -> str:
+    """``new_game``'s id: a PRIZMIK game at table 1 made by the head referee."""
+    return str(new_game(client, tokens["head"])["game_id"])
+
+
 def events_of(store: str, game_id: str) -> list[Any]:
     svc = open_service(store)
     try:
@@ -87,10 +93,9 @@ def test_missing_or_wrong_token_is_refused_and_logged(
 
 
 def test_entries_answer_with_the_right_status_and_store_only_what_they_should(
-    client: Client, store: str, tokens: Tokens
+    client: Client, store: str, tokens: Tokens, game: str
 ) -> None:
     head = tokens["head"]
-    game = new_game(client, head)["game_id"]
     url = f"/api/games/{game}/entries"
 
     ok = client.post(url, json={"text": "e1>e2"}, headers=auth(head, **{"If-Match": '"1"'}))
@@ -154,9 +159,10 @@ def test_entries_answer_with_the_right_status_and_store_only_what_they_should(
     assert len(events_of(store, other)) == 1
 
 
-def test_position_log_and_replay_carry_the_version(client: Client, tokens: Tokens) -> None:
+def test_position_log_and_replay_carry_the_version(
+    client: Client, tokens: Tokens, game: str
+) -> None:
     head = tokens["head"]
-    game = new_game(client, head)["game_id"]
     client.post(f"/api/games/{game}/entries", json={"text": "e1>e2"}, headers=auth(head))
     position = client.get(f"/api/games/{game}", headers=auth(head))
     assert position.headers["etag"] == '"2"'
@@ -275,10 +281,9 @@ def test_roles(client: Client, tokens: Tokens) -> None:
 
 
 def test_idempotency_key_makes_a_retry_store_once(
-    client: Client, store: str, tokens: Tokens
+    client: Client, store: str, tokens: Tokens, game: str
 ) -> None:
     head = tokens["head"]
-    game = new_game(client, head)["game_id"]
     url = f"/api/games/{game}/entries"
     headers = auth(head, **{"Idempotency-Key": "k-1", "If-Match": '"1"'})
     first = client.post(url, json={"text": "e1>e2"}, headers=headers)
@@ -407,12 +412,11 @@ def test_public_read_lets_anonymous_readers_in_as_the_public(store: str, tokens:
 
 
 def test_a_stale_if_match_is_refused_by_the_service_for_every_simple_write(
-    client: Client, store: str, tokens: Tokens
+    client: Client, store: str, tokens: Tokens, game: str
 ) -> None:
     """The handlers leave If-Match to the service (issue 19): an end, a penalty or a
     dispute sent with a version the game has moved past is 412 and stores nothing."""
     head = tokens["head"]
-    game = new_game(client, head)["game_id"]
     assert client.post(f"/api/games/{game}/entries", json={"text": "e1>e2"}, headers=auth(head))
     stale = auth(head, **{"If-Match": '"1"'})
     writes = [
@@ -432,7 +436,7 @@ def test_a_stale_if_match_is_refused_by_the_service_for_every_simple_write(
 
 
 def test_a_rejection_is_worded_alike_on_the_command_line_and_over_http(
-    client: Client, tokens: Tokens
+    client: Client, tokens: Tokens, game: str
 ) -> None:
     """One formatter (service.wording) words a refused entry for both faces."""
     import msgspec
@@ -443,7 +447,6 @@ def test_a_rejection_is_worded_alike_on_the_command_line_and_over_http(
     from service.wording import rejection_text
 
     head = tokens["head"]
-    game = new_game(client, head)["game_id"]
     answer = client.post(f"/api/games/{game}/entries", json={"text": "e2-e5"}, headers=auth(head))
     problem = is_problem(answer, 422, "rejected")
     result = EntryResult(  # the service's answer, as the problem document carries it

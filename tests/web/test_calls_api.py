@@ -22,14 +22,20 @@ def make_event(store: str, players: tuple[str, ...] = ("Ann", "Ben")) -> str:
     return event
 
 
+@pytest.fixture
+def event(store: str, tokens: Tokens) -> str:
+    """``make_event`` once the players' tokens are made (their ids are registered): Ann and
+    Ben at table 1 of round 1 (this module's own event)."""
+    return make_event(store)
+
+
 def post(client: Any, token: str, path: str, body: dict[str, Any] | None = None) -> Any:
     return client.post(path, json=body or {}, headers=auth(token))
 
 
 def test_ev_10_a_players_call_is_claimed_escalated_and_resolved(
-    client: Any, tokens: Tokens, store: str
+    client: Any, tokens: Tokens, store: str, event: str
 ) -> None:
-    event = make_event(store)
     base = f"/api/events/{event}/calls"
     made = post(client, tokens["ann"], base, {"reason": "my opponent drew 2"})
     assert made.status_code == 201, made.text
@@ -83,9 +89,8 @@ def test_ev_10_a_players_call_is_claimed_escalated_and_resolved(
 
 
 def test_ev_10_1_the_reason_is_bounded_and_the_table_must_exist(
-    client: Any, tokens: Tokens, store: str
+    client: Any, tokens: Tokens, event: str
 ) -> None:
-    event = make_event(store)
     base = f"/api/events/{event}/calls"
     long = post(client, tokens["ann"], base, {"reason": "x" * 201})
     assert long.status_code == 422
@@ -97,9 +102,8 @@ def test_ev_10_1_the_reason_is_bounded_and_the_table_must_exist(
 
 
 def test_a_call_from_the_event_game_goes_to_its_table(
-    client: Any, tokens: Tokens, store: str
+    client: Any, tokens: Tokens, store: str, event: str
 ) -> None:
-    event = make_event(store)
     with open_service(store) as svc:
         (table,) = svc.event_pairings(event)
     game = f"/api/games/{table.games[0]}/calls"
@@ -144,9 +148,8 @@ def test_ref_11_an_idempotency_key_on_a_game_s_call_is_kept_with_the_call(
 
 
 def test_ev_11_two_players_report_and_confirm_and_the_standings_change(
-    client: Any, tokens: Tokens, store: str
+    client: Any, tokens: Tokens, store: str, event: str
 ) -> None:
-    event = make_event(store)
     base = f"/api/events/{event}/reports"
     filed = post(client, tokens["ann"], base, {"result": "2-1-0"})
     assert filed.status_code == 201, filed.text
@@ -172,9 +175,8 @@ def test_ev_11_two_players_report_and_confirm_and_the_standings_change(
 
 
 def test_ev_11_5_a_disagreement_reaches_the_queue_and_a_staff_slip_settles_it(
-    client: Any, tokens: Tokens, store: str
+    client: Any, tokens: Tokens, event: str
 ) -> None:
-    event = make_event(store)
     base = f"/api/events/{event}/reports"
     assert post(client, tokens["ann"], base, {"result": "2-0"}).status_code == 201
     other = post(client, tokens["ben"], base, {"result": "2-1"})  # says he won: a disagreement
@@ -207,13 +209,12 @@ def test_ev_11_5_a_disagreement_reaches_the_queue_and_a_staff_slip_settles_it(
 def test_ev_11_reports_refused(
     client: Any,
     tokens: Tokens,
-    store: str,
     who: str,
     body: dict[str, Any],
     status: int,
     clause: str,
+    event: str,
 ) -> None:
-    event = make_event(store)
     answer = post(client, tokens[who], f"/api/events/{event}/reports", body)
     assert answer.status_code == status, answer.text
     assert clause in answer.json()["detail"]

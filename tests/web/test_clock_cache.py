@@ -13,7 +13,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from tests.web.conftest import Tokens, auth, table_token
-from tests.web.test_event_cache import cache, make_event
+from tests.web.test_event_cache import cache
 from tests.web.test_fast_path import fast, fast_get, same, slow_get
 
 
@@ -39,13 +39,12 @@ def head_post(client: TestClient[Litestar], tokens: Tokens, path: str, body: obj
 
 
 def test_the_clock_page_is_one_answer_a_second_while_it_runs_and_new_after_each_fact(
-    client: TestClient[Litestar], tokens: Tokens
+    client: TestClient[Litestar], tokens: Tokens, event: str
 ) -> None:
     """EV-9.3: a running clock's page is kept for one second of the service's clock, then
     made again with the figure a second on and a new tag; EV-9.4: an extension is a new
     answer at once, showing the table's extra time; EV-9.2: a paused clock's page is kept
     (and answered 304) for as long as nothing happens."""
-    event = make_event(client, tokens["head"])
     clock = set_clock(client)
     head_post(client, tokens, f"/api/events/{event}/clock", {"action": "start"})
     url = f"/events/{event}/clock"
@@ -94,12 +93,11 @@ def test_the_clock_page_is_one_answer_a_second_while_it_runs_and_new_after_each_
 
 
 def test_the_controls_are_never_in_a_shared_answer_nor_a_shared_answer_given_for_them(
-    client: TestClient[Litestar], tokens: Tokens, store: str
+    client: TestClient[Litestar], tokens: Tokens, store: str, event: str
 ) -> None:
     """EV-9.2, EV-9.4: the head's marks and a table referee's extension form are on their
     own pages only, whoever read the page first; a table referee of another event, the
     scorekeeper, the public and the players read the page without controls."""
-    event = make_event(client, tokens["head"])
     set_clock(client)
     url = f"/events/{event}/clock"
     tom = table_token(store, event, "1", name="Tom")
@@ -120,9 +118,8 @@ def test_the_controls_are_never_in_a_shared_answer_nor_a_shared_answer_given_for
 
 
 def test_the_fast_path_sends_the_shared_clock_page_as_the_handler_does_never_the_heads(
-    client: TestClient[Litestar], tokens: Tokens, store: str
+    client: TestClient[Litestar], tokens: Tokens, store: str, event: str
 ) -> None:
-    event = make_event(client, tokens["head"])
     clock = set_clock(client)
     head_post(client, tokens, f"/api/events/{event}/clock", {"action": "start"})
     url = f"/events/{event}/clock"
@@ -148,12 +145,11 @@ def test_the_fast_path_sends_the_shared_clock_page_as_the_handler_does_never_the
 
 
 def test_the_api_clock_narrowed_to_one_table_or_the_tables_with_extra_time(
-    client: TestClient[Litestar], tokens: Tokens
+    client: TestClient[Litestar], tokens: Tokens, event: str
 ) -> None:
     """EV-9.4: a page showing one table's clock reads that table alone (with the round's
     figures); the hall's clock reads the tables with extra time; without either, every
     table of the round."""
-    event = make_event(client, tokens["head"])
     set_clock(client)
     head_post(client, tokens, f"/api/events/{event}/clock", {"action": "start"})
     head_post(
@@ -174,14 +170,13 @@ def test_the_api_clock_narrowed_to_one_table_or_the_tables_with_extra_time(
 
 
 def test_two_server_processes_give_one_clock_page_and_tag_within_a_second(
-    client: TestClient[Litestar], store: str, tokens: Tokens
+    client: TestClient[Litestar], store: str, tokens: Tokens, event: str
 ) -> None:
     """--workers: a phone's connections land on either process. Within one second of the
     service's clock both make the clock page of that second's start: the same bytes and
     tag, so the tag one process gave is answered 304 by the other."""
     from web.app import ServeConfig, create_app
 
-    event = make_event(client, tokens["head"])
     clock = set_clock(client)
     head_post(client, tokens, f"/api/events/{event}/clock", {"action": "start"})
     url = f"/events/{event}/clock"

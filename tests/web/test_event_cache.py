@@ -16,46 +16,20 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from service.app import open_service
-from tests.web.conftest import ThreadServer, Tokens, auth
+from tests.web.conftest import ThreadServer, Tokens, auth, follow_live, make_event, report
 from web.eventcache import SLOT, EventCache, Rendered, _deflate, cache_of
-
-PLAYERS = [f"Player {n:02}" for n in range(16)]
-
-
-def make_event(http: Any, head: str) -> str:
-    """A PRIZMIK Swiss event with round 1 paired, made over the API as the head referee (so
-    the server's hub knows of each write as it answers it)."""
-    made = http.post(
-        "/api/events",
-        json={"name": "Spring Open", "game": "prizmik", "rounds": 3},
-        headers=auth(head),
-    )
-    assert made.status_code == 201, made.text
-    event: str = made.json()["event_id"]
-    for path, body in (("players", {"players": PLAYERS}), ("rounds", {})):
-        answer = http.post(f"/api/events/{event}/{path}", json=body, headers=auth(head))
-        assert answer.status_code == 201, answer.text
-    return event
 
 
 def cache(client: TestClient[Litestar]) -> EventCache:
     return cache_of(client.app.state["web"])
 
 
-def report(client: Any, event: str, token: str, slip: str = "1=2-0-0") -> None:
-    answer = client.post(
-        f"/api/events/{event}/results", json={"slips": [slip]}, headers=auth(token)
-    )
-    assert answer.status_code == 201, answer.text
-
-
 @pytest.mark.parametrize(
     "path", ["pairings", "standings", "players/Player%2003", "api/standings", "api/pairings"]
 )
 def test_an_etag_is_answered_304_with_no_body_and_nothing_computed(
-    client: TestClient[Litestar], store: str, tokens: Tokens, path: str
+    client: TestClient[Litestar], tokens: Tokens, path: str, event: str
 ) -> None:
-    event = make_event(client, tokens["head"])
     url = (
         f"/api/events/{event}/{path[4:]}" if path.startswith("api/") else f"/events/{event}/{path}"
     )
@@ -76,9 +50,8 @@ def test_an_etag_is_answered_304_with_no_body_and_nothing_computed(
 
 
 def test_a_new_fact_of_the_event_is_a_new_answer(
-    client: TestClient[Litestar], store: str, tokens: Tokens
+    client: TestClient[Litestar], tokens: Tokens, event: str
 ) -> None:
-    event = make_event(client, tokens["head"])
     url = f"/api/events/{event}/standings"
     before = client.get(url, headers=auth(tokens["public"]))
     tag = before.headers["etag"]
@@ -93,9 +66,8 @@ def test_a_new_fact_of_the_event_is_a_new_answer(
 
 
 def test_viewer_kinds_never_share_an_answer_and_each_header_names_its_own_viewer(
-    client: TestClient[Litestar], store: str, tokens: Tokens
+    client: TestClient[Litestar], tokens: Tokens, event: str
 ) -> None:
-    event = make_event(client, tokens["head"])
     url = f"/events/{event}/players/Player%2003"
     head = client.get(url, headers=auth(tokens["head"]))  # a referee computes it first
     public = client.get(url, headers=auth(tokens["public"]))
@@ -121,9 +93,8 @@ def test_viewer_kinds_never_share_an_answer_and_each_header_names_its_own_viewer
 
 
 def test_gzip_when_asked_and_the_same_bytes_when_decoded(
-    client: TestClient[Litestar], store: str, tokens: Tokens
+    client: TestClient[Litestar], tokens: Tokens, event: str
 ) -> None:
-    event = make_event(client, tokens["head"])
     for url in (f"/events/{event}/pairings", f"/api/events/{event}/standings"):
         plain = client.get(url, headers=auth(tokens["ann"], **{"Accept-Encoding": "identity"}))
         packed = client.get(url, headers=auth(tokens["ann"], **{"Accept-Encoding": "gzip"}))
@@ -293,11 +264,10 @@ def test_an_append_the_store_announces_is_vouched_for_only_once_read() -> None:
 
 
 def test_a_write_by_another_process_reaches_the_shared_pages(
-    client: TestClient[Litestar], store: str, tokens: Tokens
+    client: TestClient[Litestar], store: str, tokens: Tokens, event: str
 ) -> None:
     import time
 
-    event = make_event(client, tokens["head"])
     url = f"/api/events/{event}/standings"
     first = client.get(url, headers=auth(tokens["public"]))
     with open_service(store) as svc:  # the command line, say: the server is not told
@@ -313,11 +283,10 @@ def test_a_write_by_another_process_reaches_the_shared_pages(
 
 
 def test_made_up_query_parameters_share_one_entry_and_the_cache_keeps_to_its_budget(
-    client: TestClient[Litestar], tokens: Tokens
+    client: TestClient[Litestar], tokens: Tokens, event: str
 ) -> None:
     import asyncio
 
-    event = make_event(client, tokens["head"])
     for n in range(5):
         answer = client.get(f"/events/{event}/pairings?junk={n}", headers=auth(tokens["ann"]))
         assert answer.status_code == 200
@@ -342,7 +311,11 @@ def test_made_up_query_parameters_share_one_entry_and_the_cache_keeps_to_its_bud
 
 
 def test_a_player_page_put_together_from_pieces_is_the_page_rendered_whole(
-    client: TestClient[Litestar], store: str, tokens: Tokens, monkeypatch: pytest.MonkeyPatch
+    client: TestClient[Litestar],
+    store: str,
+    tokens: Tokens,
+    monkeypatch: pytest.MonkeyPatch,
+    event: str,
 ) -> None:
     """The frame of a version, the name in the title and the live region, each kept under
     what it shows, join to the very bytes of the page rendered at once (plain and gzip);
@@ -357,7 +330,6 @@ def test_a_player_page_put_together_from_pieces_is_the_page_rendered_whole(
     def keyless(page: bytes) -> bytes:
         return re.sub(rb'name="idem" value="[^"]*"', b'name="idem" value=""', page)
 
-    event = make_event(client, tokens["head"])
     head = auth(tokens["head"])
     slips = [f"{t}={['2-0-0', '2-1-0', '0-2-0', '1-1-1'][t % 4]}" for t in range(1, 9)]
     assert client.post(f"/api/events/{event}/results", json={"slips": slips}, headers=head)
@@ -472,22 +444,7 @@ def test_the_player_pages_read_before_a_change_are_made_for_it_before_they_are_a
             token = tokens["ann" if kind == "player" else "public"]
             got = http.get(f"/events/{event}/players/Player%20{n:02}", headers=auth(token))
             assert got.status_code == 200
-    seen: list[str] = []
-    ready = threading.Event()
-
-    def subscribe() -> None:
-        with httpx.stream(
-            "GET", f"{base}/events/{event}/live", headers=auth(tokens["public"]), timeout=20
-        ) as answer:
-            for line in answer.iter_lines():
-                if line.startswith("data:"):
-                    seen.append(line)
-                    ready.set()
-                    if len(seen) == 2:
-                        return
-
-    follower = threading.Thread(target=subscribe, daemon=True)
-    follower.start()
+    follower, seen, ready = follow_live(f"{base}/events/{event}/live", auth(tokens["public"]))
     assert ready.wait(20)
     before = shared.newest(event)
     with httpx.Client(base_url=base) as http:

@@ -5,7 +5,6 @@ missing or revoked token) left to the handlers, counted once."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -18,8 +17,7 @@ from litestar.testing import TestClient
 from service.access import TokenStore
 from service.sidedb import open_side_db
 from service.stores import parse_store
-from tests.web.conftest import ThreadServer, Tokens, auth
-from tests.web.test_event_cache import make_event, report
+from tests.web.conftest import ThreadServer, Tokens, auth, follow_live, make_event, report
 from web.app import ServeConfig, create_app
 from web.fastpath import FastPath
 
@@ -82,9 +80,8 @@ def same(a: httpx.Response, b: httpx.Response) -> None:
 @pytest.mark.parametrize("url", URLS)
 @pytest.mark.parametrize("coding", ["gzip", "identity"])
 def test_a_cached_answer_and_its_304_are_the_handlers_own(
-    client: TestClient[Litestar], tokens: Tokens, url: str, coding: str
+    client: TestClient[Litestar], tokens: Tokens, url: str, coding: str, event: str
 ) -> None:
-    event = make_event(client, tokens["head"])
     url = url.format(e=event)
     for who in ("ann", "public", "head"):
         headers = auth(tokens[who], **{"Accept-Encoding": coding})
@@ -98,9 +95,8 @@ def test_a_cached_answer_and_its_304_are_the_handlers_own(
 
 
 def test_one_viewer_kind_is_never_served_another_kinds_entry(
-    client: TestClient[Litestar], tokens: Tokens
+    client: TestClient[Litestar], tokens: Tokens, event: str
 ) -> None:
-    event = make_event(client, tokens["head"])
     url = f"/events/{event}/players/Player%2003"
     ann = slow_get(client, url, auth(tokens["ann"]))
     fast_get(client, url, auth(tokens["ann"]))  # the players' entry is cached
@@ -122,9 +118,8 @@ def test_one_viewer_kind_is_never_served_another_kinds_entry(
 
 @pytest.mark.parametrize("url", ["/events/{e}/pairings", "/api/events/{e}/standings"])
 def test_refusals_are_the_handlers_and_counted_once(
-    client: TestClient[Litestar], store: str, tokens: Tokens, url: str
+    client: TestClient[Litestar], store: str, tokens: Tokens, url: str, event: str
 ) -> None:
-    event = make_event(client, tokens["head"])
     url = url.format(e=event)
     slow_get(client, url, auth(tokens["ann"]))
     fast_get(client, url, auth(tokens["ann"]))  # cached and served fast for a good token
@@ -418,20 +413,7 @@ def test_a_live_stream_is_answered_as_the_handler_answers_it(
     assert slow[2].startswith('data: {"version":')
     # a change reaches a stream the fast path answers; leaving it leaves the feed
     web = live_server.app.state["web"]
-    got: list[str] = []
-    opened = threading.Event()
-
-    def follow() -> None:
-        with httpx.stream("GET", f"{base}{path}", headers=auth(tokens["ben"]), timeout=20) as s:
-            for line in s.iter_lines():
-                if line.startswith("data:"):
-                    got.append(line)
-                    opened.set()
-                    if len(got) == 2:
-                        return
-
-    reader = threading.Thread(target=follow, daemon=True)
-    reader.start()
+    reader, got, opened = follow_live(f"{base}{path}", auth(tokens["ben"]))
     assert opened.wait(20)
     assert door.streams == streams + 2
     with httpx.Client(base_url=base) as http:

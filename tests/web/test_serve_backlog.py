@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable
 
 import pytest
 
 from cli.serve import BACKLOG, somaxconn
-from tests.web.conftest import ROOT, Server
+from tests.web.conftest import Server, referee_run
 
 
 def _listen_queue(port: int) -> int:
@@ -42,23 +41,12 @@ def test_serve_listens_with_the_backlog_asked_for_within_the_system_cap(
 
 
 def test_serve_refuses_a_backlog_below_one_and_documents_it(store: str) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "cli.main", "serve", "--store", store, "--backlog", "0"],
-        cwd=str(ROOT),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = referee_run("serve", "--store", store, "--backlog", "0")
     assert done.returncode == 2
     assert "--backlog" in done.stderr
     assert "Traceback" not in done.stderr
-    shown = subprocess.run(
-        [sys.executable, "-m", "cli.main", "serve", "--help"],
-        cwd=str(ROOT),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin", "TERM": "dumb"},
+    shown = referee_run(
+        "serve", "--help", env={"COLUMNS": "200", "PATH": "/usr/bin:/bin", "TERM": "dumb"}
     ).stdout
     assert "--backlog" in shown
     assert "4096" in shown

@@ -114,18 +114,9 @@ def test_a_body_sent_byte_by_byte_is_cut_off_and_nothing_is_stored(
 def test_serve_refuses_a_deadline_that_is_not_positive(
     serve: Callable[..., Server], store: str
 ) -> None:
-    import subprocess
-    import sys
+    from tests.web.conftest import referee_run
 
-    from tests.web.conftest import ROOT
-
-    done = subprocess.run(
-        [sys.executable, "-m", "cli.main", "serve", "--store", store, "--header-timeout", "0"],
-        cwd=str(ROOT),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = referee_run("serve", "--store", store, "--header-timeout", "0")
     assert done.returncode == 2
     assert "--header-timeout" in done.stderr
     assert "Traceback" not in done.stderr

@@ -459,12 +459,14 @@ def _check_cast(state: CrystaleState, action: Cast, seat: int) -> Verdict:
 
 @ENTRY_CHECKS.register(Use)
 def _check_use(state: CrystaleState, action: Use, seat: int) -> Verdict:
+    named = state.units.get(action.unit)
+    # another seat's Summoner breaks the Summoner-effect clause, not the Servant one
+    clause = SUMMONER_EFFECTS if named is not None and named.summoner else SERVANT_EFFECTS
     unit, verdict = _own_unit_in_main(
-        state, seat, action.unit, SERVANT_EFFECTS, "effects are used in the Main phase"
+        state, seat, action.unit, clause, "effects are used in the Main phase"
     )
     if unit is None:
         return verdict
-    clause = SUMMONER_EFFECTS if unit.summoner else SERVANT_EFFECTS
     crystal = crystal_of(state, unit)
     if not 1 <= action.effect <= len(crystal.effects):
         return Verdict.illegal(

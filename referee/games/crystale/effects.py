@@ -121,8 +121,10 @@ def resolve(
         paired.reverse()
     for effect, target in paired:
         for op in effect.ops:
-            state = _apply_op(state, seat, op.op, op.amount, op.element, target)
-    return settle(state)
+            state = settle(_apply_op(state, seat, op.op, op.amount, op.element, target))
+            if state.result is not None:
+                return state  # CR-13.1: the battle ended with this step; no later step happens
+    return state
 
 
 def _apply_op(

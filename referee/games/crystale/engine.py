@@ -141,7 +141,7 @@ def _apply_counter(state: CrystaleState, action: Counter, seat: int) -> Crystale
         raise ValueError("state.counter is missing: only an entry its check allowed is carried out")
     attacker_id, defender_id = state.counter
     state = replace(state, phase="main", counter=None)
-    return _strike(state, state.units[defender_id], state.units[attacker_id])
+    return _strike_back(state, state.units[defender_id], state.units[attacker_id])
 
 
 @ENTRY_EFFECTS.register(Hold)
@@ -246,7 +246,7 @@ def _apply_pull(state: CrystaleState, action: Pull, seat: int) -> CrystaleState:
     side = gain_mp(side, side.recharge)
     state = with_side(state, seat, side)
     for unit, _crystal, effect in recharge_effects(state, seat):
-        if effect.structured and unit.id in state.units:
+        if effect.structured and unit.id in state.units and state.result is None:
             state = resolve(state, seat, unit.id, [effect], ())
     return replace(state, phase="main")
 
@@ -299,6 +299,15 @@ def _strike(state: CrystaleState, striker: Unit, struck: Unit) -> CrystaleState:
     return kill(state, struck.id) if hp <= 0 else with_unit(state, replace(struck, hp=hp))
 
 
+def _strike_back(state: CrystaleState, defender: Unit, attacker: Unit) -> CrystaleState:
+    """CR-8.7: the defender's counterattack; under ``counter_fatigue=once`` it is then
+    fatigued for the rest of the turn (CR-I.29)."""
+    if state.table.counter_fatigue == "once":
+        defender = replace(defender, attacked=True)
+        state = with_unit(state, defender)
+    return _strike(state, defender, attacker)
+
+
 @ENTRY_EFFECTS.register(Attack)
 def _apply_attack(state: CrystaleState, action: Attack, seat: int) -> CrystaleState:
     attacker = replace(state.units[action.unit], attacked=True)
@@ -312,8 +321,10 @@ def _apply_attack(state: CrystaleState, action: Attack, seat: int) -> CrystaleSt
         and distance(defender.tile, attacker.tile) > crystal_of(state, defender).attack_range
     ):
         return state  # CR-I.28: the attacker stands beyond the defender's reach
+    if state.table.counter_fatigue == "once" and defender.attacked:
+        return state  # CR-I.29: it struck back already this turn and is fatigued
     if state.table.counterattack == "always":
-        return _strike(state, defender, state.units[attacker.id])
+        return _strike_back(state, defender, state.units[attacker.id])
     return replace(state, phase="counter", counter=(attacker.id, defender.id))
 
 

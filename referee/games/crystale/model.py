@@ -75,6 +75,7 @@ class Table(msgspec.Struct, frozen=True, gc=False):
     trigger_order: str = "reverse"
     summon_sacrifice: str = "either"
     counter_range: str = "in_range"
+    counter_fatigue: str = "again"
 
 
 class Unit(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):

@@ -96,6 +96,14 @@ VARIANTS = (
         summary="A surviving defender strikes back only when its attacker is within its own "
         "range (in_range, the default), or whatever the distance (any).",
     ),
+    VariantOption(
+        key="counter_fatigue",
+        default="again",
+        choices=("again", "once"),
+        clause="CR-I.29",
+        summary="A defender may strike back at every attack it survives in a turn (again, the "
+        "default), or striking back fatigues it for the rest of that turn (once).",
+    ),
 )
 
 SETUP_FIELDS = (

@@ -164,6 +164,7 @@ def observe(state: CrystaleState, viewer: str = REFEREE) -> dict[str, Any]:
             "trigger_order": state.table.trigger_order,
             "summon_sacrifice": state.table.summon_sacrifice,
             "counter_range": state.table.counter_range,
+            "counter_fatigue": state.table.counter_fatigue,
         },
     }
 

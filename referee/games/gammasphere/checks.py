@@ -30,6 +30,7 @@ from referee.games.gammasphere.position import (
     card_of,
     cost_of,
     find,
+    on_buildings,
 )
 from referee.games.gammasphere.view import own_secrets, secrets
 from referee.kit.dispatch import Dispatch
@@ -287,7 +288,7 @@ def _check_carrier(state: GammasphereState, seat: int, card: Card, target: int) 
             f"weapons go onto their player's own entities; "
             f"{_describe(state, carrier)} is not {SEATS[seat]}'s",
         )
-    if carrier.kind == "building" and not card.on_buildings:
+    if carrier.kind == "building" and not on_buildings(state, card):
         return Verdict.illegal(
             "GS-I.28", f"{card.name} cannot be carried by a building (#{target} {carrier.card})"
         )

@@ -17,7 +17,7 @@ from referee.games.gammasphere.model import (
     Play,
     Switch,
 )
-from referee.games.gammasphere.position import OPENING_HAND, card_of, finished
+from referee.games.gammasphere.position import OPENING_HAND, card_of, finished, on_buildings
 
 __all__ = ["legal_actions"]
 
@@ -45,7 +45,7 @@ def _plays(state: GammasphereState, seat: int) -> list[GammasphereAction]:
                 e.id
                 for e in state.field
                 if e.owner == seat
-                and (e.kind == "character" or (e.kind == "building" and card.on_buildings))
+                and (e.kind == "character" or (e.kind == "building" and on_buildings(state, card)))
             ]
             out.extend(Play(card.name, "", t) for t in carriers)
         elif card.plays_effect and card.effect is not None and card.effect.target != "none":

@@ -57,6 +57,7 @@ class Table(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     attack_tie: str = "both"
     defender_loses: str = "no"
     direct_attack: str = "no"
+    building_weapons: str = "marked"
 
 
 class Entity(msgspec.Struct, frozen=True, gc=False, kw_only=True, omit_defaults=True):

@@ -36,6 +36,7 @@ __all__ = [
     "gain_income",
     "leave",
     "lower",
+    "on_buildings",
     "pass_turn",
     "pay",
     "present",
@@ -133,6 +134,11 @@ def attack_of(state: GammasphereState, entity: Entity) -> int:
 def defense_of(state: GammasphereState, entity: Entity) -> int:
     """GS-2.4: defense at the current level, with weapons and adjustments, never below 0."""
     return max(0, raw_defense(state, entity))
+
+
+def on_buildings(state: GammasphereState, card: Card) -> bool:
+    """GS-I.28: whether weapon ``card`` may be attached to a building at this table."""
+    return card.on_buildings or state.table.building_weapons == "any"
 
 
 def refineries(state: GammasphereState, seat: int) -> int:

@@ -88,6 +88,14 @@ VARIANTS = (
         summary="Whether a player with no character in play may be attacked directly, losing "
         "the attacker's attack (yes), or never (no).",
     ),
+    VariantOption(
+        key="building_weapons",
+        default="marked",
+        choices=("marked", "any"),
+        clause="GS-I.28",
+        summary="Which weapons a player may attach to a building: only those the catalog marks "
+        "for buildings (marked) or every weapon (any).",
+    ),
 )
 
 SETUP_FIELDS = (

@@ -5,9 +5,17 @@ interchangeable units (see PM-I.9).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
 
 from referee.games.prismata.catalog import Catalog, load_catalog
+from referee.games.prismata.checks import (
+    breach_problem,
+    check_action,
+    check_undo,
+    click_problem,
+    consumable,
+    target_problem,
+)
+from referee.games.prismata.engine import can_block
 from referee.games.prismata.model import (
     Block,
     Breach,
@@ -22,19 +30,6 @@ from referee.games.prismata.model import (
     Undo,
     Unit,
 )
-
-if TYPE_CHECKING:
-    pass
-
-from referee.games.prismata.checks import (
-    breach_problem,
-    check_action,
-    check_undo,
-    click_problem,
-    consumable,
-    target_problem,
-)
-from referee.games.prismata.engine import can_block
 
 __all__ = ["legal_actions"]
 # ---------------------------------------------------------------------------

@@ -34,6 +34,7 @@ __all__ = [
     "Unbreach",
     "Undo",
     "Unit",
+    "UnitAction",
 ]
 
 SEATS = ("p1", "p2")
@@ -133,40 +134,34 @@ class Click(msgspec.Struct, frozen=True, tag="click", tag_field="act"):
     consume: tuple[int, ...] = ()
 
 
-class Undo(msgspec.Struct, frozen=True, tag="undo", tag_field="act"):
+class UnitAction(msgspec.Struct, frozen=True, tag_field="act"):
+    """An action on one unit instance, ``unit`` (its id): the six that name nothing else."""
+
+    unit: int
+
+
+class Undo(UnitAction, frozen=True, tag="undo"):
     """Take back the click of unit ``unit`` made this turn."""
 
-    unit: int
 
-
-class Sell(msgspec.Struct, frozen=True, tag="sell", tag_field="act"):
+class Sell(UnitAction, frozen=True, tag="sell"):
     """Take back the purchase of unit ``unit`` bought this turn."""
 
-    unit: int
 
-
-class Block(msgspec.Struct, frozen=True, tag="block", tag_field="act"):
+class Block(UnitAction, frozen=True, tag="block"):
     """Defense: let own unit ``unit`` take incoming damage."""
 
-    unit: int
 
-
-class Strike(msgspec.Struct, frozen=True, tag="hit", tag_field="act"):
+class Strike(UnitAction, frozen=True, tag="hit"):
     """Action phase: spend attack on the enemy frontline unit ``unit``."""
 
-    unit: int
 
-
-class Breach(msgspec.Struct, frozen=True, tag="breach", tag_field="act"):
+class Breach(UnitAction, frozen=True, tag="breach"):
     """Breach: assign remaining attack to enemy unit ``unit``."""
 
-    unit: int
 
-
-class Unbreach(msgspec.Struct, frozen=True, tag="unbreach", tag_field="act"):
+class Unbreach(UnitAction, frozen=True, tag="unbreach"):
     """Breach: take back the damage assigned to unit ``unit``."""
-
-    unit: int
 
 
 class End(msgspec.Struct, frozen=True, tag="end", tag_field="act"):

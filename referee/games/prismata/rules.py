@@ -6,6 +6,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+import msgspec
+
 from referee.contract import (
     ForeignRecord,
     Setup,
@@ -166,9 +168,7 @@ class PrismataRules(ModularRules[PrismataState, PrismataAction]):
             ):  # a recorded setup carries both: they must agree
                 raise SetupError(f"seed {seed} draws {', '.join(drawn)}, not the units named")
             options.update(random_size=size, seed=seed, units=drawn)
-        return Setup(
-            players=done.players, ruleset=done.ruleset, variants=done.variants, options=options
-        )
+        return msgspec.structs.replace(done, options=options)
 
     def read_position(self, text: str, setup: Setup) -> PrismataState:
         """A position string (the state's JSON), checked against the catalog it names."""

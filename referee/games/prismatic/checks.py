@@ -396,7 +396,7 @@ def _board(state: PrismaticState, action: CreateBoard, seat: str) -> Verdict:
     if effect.kind == "discard":
         if not isinstance(choice, Discard):
             return _bad("PX-7.3", f"{method.creation} discards a card: add ': discard CARD'")
-        return _discard(state, choice, seat)
+        return _discard_reach(state, choice, seat, "PX-7.3")
     if choice is not None:
         return _bad(
             "PX-7.3", f"{method.creation} ({effect_text(effect)}) takes no choice after ':'"
@@ -468,7 +468,10 @@ def _use(state: PrismaticState, action: Use, seat: str) -> Verdict:
             )
         return _detail(state, action.detail, seat)
     if action.detail is not None:
-        return _bad("PX-9.2", f"{name}'s ability ({effect_text(effect)}) takes no action details")
+        # the clause of the ability's own kind: an addition, or a transformation from a
+        # mote or a prism that gives no action
+        clause = "PX-9.4" if ability.takes == "prism" else "PX-9.3" if ability.takes else "PX-9.2"
+        return _bad(clause, f"{name}'s ability ({effect_text(effect)}) takes no action details")
     if effect.kind == "text":
         return Verdict.ruling(name, "PX-9.7", effect.text)
     return _gain(state, effect, seat)
@@ -555,8 +558,10 @@ def _empty(state: PrismaticState, detail: Empty, seat: str) -> Verdict:
         if owner != seat:
             if not anyone:
                 return _bad("PX-I.7", f"{seat} may empty only their own palette or cards")
+            if owner in state.withdrawn:
+                return _bad("PX-I.16", f"{owner} has left the game; no action can reach them")
             if owner not in state.active:
-                return _bad("PX-10.2", f"{owner} is not playing")
+                return _bad("PX-1.1", f"{owner} is not a seat at this table")
         return LEGAL
     name = _resolve_name(state, detail.target)
     place = locate(state, name)
@@ -569,7 +574,9 @@ def _empty(state: PrismaticState, detail: Empty, seat: str) -> Verdict:
                 f"{name} is {place.words()}; {seat} may empty only their own palette or cards",
             )
         if place.seat not in state.active:
-            return _bad("PX-10.2", f"{place.seat} is no longer playing")
+            return _bad(
+                "PX-I.16", f"{place.seat} has left the game; their cards left play with them"
+            )
         return LEGAL
     if place.zone == "common":
         return _bad("PX-10.2", f"{name} is a common card: nothing is committed on common cards")
@@ -578,11 +585,7 @@ def _empty(state: PrismaticState, detail: Empty, seat: str) -> Verdict:
 
 @DETAIL_CHECKS.register(DrawCard)
 def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> Verdict:
-    if not detail.card:
-        if drawable(state):
-            return _bad(
-                "PX-10.3", f"the deck still holds {drawable(state)} cards: name the card drawn"
-            )
+    if not detail.card:  # the draw is the player's option (PX-10.3), or the deck is spent
         return LEGAL
     name = _resolve_name(state, detail.card)
     drawn = _cards_from_deck(state, [name])
@@ -613,6 +616,12 @@ def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> Verdict:
 
 @DETAIL_CHECKS.register(Discard)
 def _discard(state: PrismaticState, detail: Discard, seat: str) -> Verdict:
+    return _discard_reach(state, detail, seat, "PX-10.4")
+
+
+def _discard_reach(state: PrismaticState, detail: Discard, seat: str, clause: str) -> Verdict:
+    """The Discard action (PX-10.4) and the board's discard creation (PX-7.3) reach the same
+    cards; a card out of reach breaks ``clause``, the one of the entry made."""
     name = _resolve_name(state, detail.card)
     place = locate(state, name)
     if place.zone == "common" or (place.zone == "progress" and place.seat == seat):
@@ -620,7 +629,7 @@ def _discard(state: PrismaticState, detail: Discard, seat: str) -> Verdict:
     if place.zone == "creation":
         return _bad("PX-8.6", f"{name} is {place.words()}; created cards cannot be removed")
     return _bad(
-        "PX-10.4",
+        clause,
         f"{name} is {place.words()}; {seat} may discard only their own progress cards "
         "or a common card",
     )

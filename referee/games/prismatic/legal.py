@@ -113,8 +113,7 @@ def _empties(state: PrismaticState, seat: str, player: SeatState) -> Iterator[Ac
 
 
 def _draws(state: PrismaticState, seat: str, player: SeatState) -> Iterator[ActionDetail]:
-    if not drawable(state):
-        yield DrawCard()
+    yield DrawCard()  # drawing is the player's option (PX-10.3)
     for card in _drawable_cards(state):
         yield DrawCard(card, "progress")
         if len(state.commons) < 3:

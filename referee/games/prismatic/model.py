@@ -80,7 +80,8 @@ class Empty(msgspec.Struct, frozen=True, gc=False, tag="empty", omit_defaults=Tr
 
 class DrawCard(msgspec.Struct, frozen=True, gc=False, tag="draw", omit_defaults=True):
     """Draw a named card to the progress area or the common area (``replace`` a common card
-    when three are out); ``card`` empty records a draw from an empty deck."""
+    when three are out); ``card`` empty records that no card was taken: the draw is
+    optional (PX-10.3), and the deck may be spent."""
 
     card: str = ""
     to: Literal["progress", "common"] = "progress"

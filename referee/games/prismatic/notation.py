@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from referee.errors import ActionSyntaxError
 from referee.games.prismatic.model import (
@@ -450,16 +450,14 @@ _WRITERS: dict[type, Callable[[Any], str]] = {
     Decline: lambda a: "decline",
     Bid: lambda a: f"bid {a.amount}",
     Forgo: lambda a: "forgo",
+    Colours: lambda a: "colours " + ">".join("=".join(group) for group in a.ranking),
 }
-"""The canonical text of each entry type but ``Colours``."""
+"""The canonical text of each entry type."""
 
 
 def notation(action: PrismaticAction) -> str:
     """The canonical text of ``action``: ``parse(notation(a)) == a``."""
-    writer = _WRITERS.get(type(action))
-    if writer is not None:
-        return writer(action)
-    return "colours " + ">".join("=".join(group) for group in cast(Colours, action).ranking)
+    return _WRITERS[type(action)](action)
 
 
 NAME_FIELDS: dict[type, tuple[str, ...]] = {

@@ -207,13 +207,7 @@ class PrismaticRules(ModularRules[PrismaticState, PrismaticAction]):
                 f"{len(done.players)} players need at least {needed} play cards (3 common, 2 "
                 f"dealt each); the cards catalog has {count}"
             )
-        return Setup(
-            players=done.players,
-            ruleset=done.ruleset,
-            variants=done.variants,
-            options=options,
-            decks=done.decks,
-        )
+        return msgspec.structs.replace(done, options=options)
 
     @staticmethod
     def _canonical(kind: str, value: Any) -> dict[str, Any]:

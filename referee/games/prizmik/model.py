@@ -55,15 +55,15 @@ class PrizmikVariants(msgspec.Struct, frozen=True, kw_only=True):
     """The variant rulings a table chose, already validated (see PZ-10).
 
     ``quiet_limit`` of 0 means the optional quiet-play draw (PZ-10.11) is off.
-    ``far_rank_step`` lets a lone fighter already on its far rank promote by stepping along
-    it (PZ-10.5).
+    ``far_rank_step`` (the default) lets a lone fighter already on its far rank promote by
+    stepping or capturing along it; off, only an arrival from another rank promotes (PZ-10.5).
     """
 
     setup_files: str = "ceg"
     fleet_capturable: bool = True
     no_legal_action: Literal["loss", "draw"] = "loss"
     quiet_limit: int = 0
-    far_rank_step: bool = False
+    far_rank_step: bool = True
 
     def as_dict(self) -> dict[str, str]:
         """The variants in the string form a ``Setup`` carries them."""

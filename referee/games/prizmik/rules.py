@@ -74,12 +74,12 @@ VARIANT_OPTIONS: Final = (
     ),
     VariantOption(
         key="far_rank_step",
-        default="no",
-        choices=("no", "yes"),
+        default="yes",
+        choices=("yes", "no"),
         clause="PZ-10.5",
         summary="whether a lone fighter already on its far rank promotes when it moves or "
-        "captures along that rank (yes), or only when it comes onto the far rank from "
-        "another rank (no, the default)",
+        "captures along that rank (yes, the default), or only when it comes onto the far "
+        "rank from another rank (no)",
     ),
 )
 
