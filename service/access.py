@@ -47,6 +47,7 @@ from service.bounds import check_name
 from service.sidedb import SideDB, SQLiteSide
 
 __all__ = [
+    "LOCAL",
     "PLAYER_ID",
     "PLAYER_ID_WORDS",
     "ROLES",
@@ -141,6 +142,9 @@ class Principal(msgspec.Struct, frozen=True, kw_only=True):
 
 
 ANONYMOUS = Principal(token_id="-", role="public", name="public")
+LOCAL = Principal(token_id="", role="head", name="local")
+"""The command line's principal: whoever may open the store writes as the head referee
+(every write; an event's writes are authorized by the pipeline, ``service.pipeline``)."""
 
 
 class TokenInfo(msgspec.Struct, kw_only=True):

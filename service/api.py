@@ -94,6 +94,12 @@ if TYPE_CHECKING:
         record_lines,
         resolve_branch,
     )
+    from service.pipeline import (
+        Need,
+        admit,
+        as_caller,
+        need,
+    )
     from service.postings import (
         EventBoard,
         PlayerIndex,
@@ -200,6 +206,7 @@ __all__ = [
     "ImportReport",
     "ListedGame",
     "LogLine",
+    "Need",
     "Notice",
     "NoticeLog",
     "OfflineEntryIn",
@@ -224,6 +231,8 @@ __all__ = [
     "SyncOutcome",
     "Undone",
     "VerifyReport",
+    "admit",
+    "as_caller",
     "backup_store",
     "bracket_view",
     "branches",
@@ -237,6 +246,7 @@ __all__ = [
     "handover",
     "merge_offline",
     "name_store",
+    "need",
     "open_service",
     "pairings_csv",
     "penalty_advice",
@@ -291,6 +301,10 @@ _HOME = {
     "PenaltyOutcome": "service.tournaments",
     "StandingRow": "service.tournaments",
     "split_slip": "service.tournaments",
+    "Need": "service.pipeline",
+    "admit": "service.pipeline",
+    "as_caller": "service.pipeline",
+    "need": "service.pipeline",
     "BracketView": "service.eventprint",
     "GamePlace": "service.eventprint",
     "PairingSheet": "service.eventprint",

@@ -433,7 +433,7 @@ class Hall(Tournaments):
         return found
 
     # -- judge calls -------------------------------------------------------------------
-    @event_write
+    @event_write("run")
     def event_call(
         self,
         event_id: str,
@@ -459,7 +459,7 @@ class Hall(Tournaments):
         state, _ = self._hall(event_id, command)
         return call_row(event_id, state, state.calls[number], self.clock(), CALL_SECONDS)
 
-    @event_write
+    @event_write("run")
     def event_call_claim(
         self,
         event_id: str,
@@ -475,7 +475,7 @@ class Hall(Tournaments):
             event_id, h.ClaimCall(call=call, by=by, head=head, at=self.clock()), call
         )
 
-    @event_write
+    @event_write("run")
     def event_call_escalate(
         self,
         event_id: str,
@@ -491,7 +491,7 @@ class Hall(Tournaments):
             event_id, h.EscalateCall(call=call, by=by, reason=reason, at=self.clock()), call
         )
 
-    @event_write
+    @event_write("run")
     def event_call_resolve(
         self,
         event_id: str,
@@ -546,7 +546,7 @@ class Hall(Tournaments):
             )
         return event_id, key[1]
 
-    @event_write
+    @event_write("run")
     def game_call(
         self,
         game_id: str,
@@ -584,7 +584,7 @@ class Hall(Tournaments):
         return game_call_row(view, calls[number], self.clock(), CALL_SECONDS)
 
     # -- players' own results ------------------------------------------------------------
-    @event_write
+    @event_write("run")
     def event_report(
         self,
         event_id: str,
@@ -603,7 +603,7 @@ class Hall(Tournaments):
         assert isinstance(filed, tf.ReportFiled)
         return report_row(event_id, state, state.reports[filed.report])
 
-    @event_write
+    @event_write("run")
     def event_report_confirm(
         self,
         event_id: str,
@@ -618,7 +618,7 @@ class Hall(Tournaments):
         state, _ = self._hall(event_id, command)
         return report_row(event_id, state, state.reports[report])
 
-    @event_write
+    @event_write("run")
     def event_report_dispute(
         self,
         event_id: str,
@@ -694,7 +694,7 @@ class HallFaces(Hall):
     report their own results; referees call, claim, escalate and resolve at their tables
     (the head everywhere); the scorekeeper reads; staff enter results as slips."""
 
-    @event_write
+    @event_write(None)
     def call_as(
         self,
         who: Principal,
@@ -715,7 +715,7 @@ class HallFaces(Hall):
             _own(tables, table, who)
         return self.event_call(event_id, table, by=who.label, reason=reason)
 
-    @event_write
+    @event_write(None)
     def call_step_as(
         self,
         who: Principal,
@@ -753,7 +753,7 @@ class HallFaces(Hall):
             return self.event_call_resolve(event_id, call, by=who.label, note=text, head=head)
         raise EventRefusedError("EV-10.4", f"{step!r}: a call is claimed, escalated or resolved")
 
-    @event_write
+    @event_write(None)
     def game_call_as(
         self,
         who: Principal,
@@ -820,7 +820,7 @@ class HallFaces(Hall):
             )
         return self.event_player_of(event_id, who.player_id, who.name)
 
-    @event_write
+    @event_write(None)
     def report_as(
         self,
         who: Principal,
@@ -833,7 +833,7 @@ class HallFaces(Hall):
     ) -> ReportRow:
         return self.event_report(event_id, self._reporter(who, event_id), result, table=table)
 
-    @event_write
+    @event_write(None)
     def answer_as(
         self,
         who: Principal,

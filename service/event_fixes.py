@@ -54,7 +54,7 @@ DRAW_RULE = "players sorted by sha256('SEED:1:PLAYER-ID') in hex, smallest first
 class EventFixes(Tournaments):
     """The event commands that put a mistake right (a part of the event service)."""
 
-    @event_write
+    @event_write("run")
     def event_repair_moves(
         self,
         event_id: str,
@@ -78,7 +78,7 @@ class EventFixes(Tournaments):
         after = self.event_repair(event_id, manual, reason=reason, by=by)
         return repaired(number, before, after, results)
 
-    @event_write
+    @event_write("run")
     def event_undo_round(
         self,
         event_id: str,
@@ -101,7 +101,7 @@ class EventFixes(Tournaments):
             voided=sorted(g for g in loaded.state.voided if g not in before.voided),
         )
 
-    @event_write
+    @event_write("run")
     def event_undrop(
         self,
         event_id: str,
@@ -118,7 +118,7 @@ class EventFixes(Tournaments):
         assert isinstance(fact, f.PlayerUndropped)
         return loaded.state.players[fact.player].name
 
-    @event_write
+    @event_write("run")
     def event_change(
         self,
         event_id: str,
@@ -134,7 +134,7 @@ class EventFixes(Tournaments):
         self._write(event_id, fixing.ChangeSettings(rounds=rounds, cut=cut, reason=reason, by=by))
         return self.event_info(event_id)
 
-    @event_write
+    @event_write("run")
     def event_penalty_withdraw(
         self,
         event_id: str,
@@ -155,7 +155,7 @@ class EventFixes(Tournaments):
         header = self._header(loaded.event_id)
         return [summary(to_stored(fact, header)) for fact in facts]
 
-    @event_write
+    @event_write("run")
     def event_attach_deck(
         self,
         event_id: str,

@@ -22,7 +22,12 @@ import msgspec
 from referee.tournament import decisions as d
 from referee.tournament.clock import RoundClock, clock_text
 from referee.tournament.state import Tournament
-from service.tournaments import EventRefusedError, Tournaments, event_write
+from service.tournaments import (
+    EventRefusedError,
+    Tournaments,
+    authorize_write,
+    event_write,
+)
 
 __all__ = ["ClockView", "Clocks", "ExtensionRow", "GameClock", "TableClock", "game_limit"]
 
@@ -159,7 +164,7 @@ def game_limit(created: datetime, minutes: int, now: datetime) -> tuple[float, s
 class Clocks(Tournaments):
     """The round clock's commands and reads (a part of the event service)."""
 
-    @event_write
+    @event_write("clock")
     def event_clock(
         self,
         event_id: str,
@@ -178,7 +183,7 @@ class Clocks(Tournaments):
         self._write(event_id, command)
         return self.event_clock_view(event_id)
 
-    @event_write
+    @event_write(None)
     def event_extend(
         self,
         event_id: str,
@@ -190,14 +195,16 @@ class Clocks(Tournaments):
         expected_version: int | None = None,
         idempotency_key: str | None = None,
     ) -> ClockView:
-        """Give a table of the current round ``minutes`` more, with the reason (EV-9.4)."""
+        """Give a table of the current round ``minutes`` more, with the reason (EV-9.4):
+        the head referee's, or that table's referee's at their own event."""
+        authorize_write("clock", event_id, lambda: (table,))
         self._write(
             event_id,
             d.ExtendTime(table=table, minutes=minutes, reason=reason, at=self.clock(), by=by),
         )
         return self.event_clock_view(event_id)
 
-    @event_write
+    @event_write("clock")
     def event_round_length(
         self,
         event_id: str,

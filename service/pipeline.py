@@ -4,10 +4,12 @@ Every write, to a game or to an event, from whichever door, goes through the sam
 
     GameWrite(ref, command, principal, action)  NewGame(command)   an event's write (@event_write)
         |                                          |                  |
-    authorize   service.access.authorize (a face's caller; the command line has none)
-        |                                          |                  |   (an event's: its
-    decide      referee.game.write.decision     referee.game         |    route's guard and
-                (the expected version checked    .decisions           |    the ``*_as`` roles)
+    authorize   a game's: service.access.authorize     an event's: ``admit(principal, need)``
+                (a face's caller; none: the command    (``@event_write(need)``, or the
+                 line's LOCAL, who may make any write)  write's ``authorize_write``)
+        |                                          |                  |
+    decide      referee.game.write.decision     referee.game         |
+                (the expected version checked    .decisions           |
                  here, once; then the entry or   .decide_new_game   referee.tournament.decide,
                  the command)                      |                  the version and key checked
         |                                          |                  once (``check_terms``)
@@ -83,18 +85,25 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "EVERY",
     "Answer",
+    "Caller",
     "EventWriting",
     "GameWrite",
     "Head",
+    "Need",
     "NewGame",
     "Staged",
     "Terms",
+    "admit",
+    "as_caller",
+    "authorize_write",
     "check_terms",
     "commit",
     "commit_through",
     "entry_result",
     "event_write",
+    "need",
     "no_answer",
     "stage",
     "stage_event",
@@ -174,8 +183,8 @@ def stage(svc: Writing, view: GameView, write: GameWrite) -> Staged[GameView]:
     """Authorize, decide, plan the follow-ups and seal ``write`` on ``view`` (advanced
     past it); a refusal raised leaves ``view`` as it was."""
     command = write.command
-    if write.principal is not None:
-        from service.access import authorize  # a face's caller; the command line has none
+    if write.principal is not None:  # none: the command line's LOCAL, who may make any write
+        from service.access import authorize
 
         action = write.action
         if action is None and isinstance(command, EntryCommand):
@@ -301,6 +310,97 @@ def _match_update(svc: Writing, view: GameView, new: Sequence[GameEvent]) -> Mat
 # -- an event's write ----------------------------------------------------------------
 
 
+Need = tuple[str, str | None, tuple[int, ...]]
+"""What an event's write asks of its writer's role: ``(action, event, tables)``, an
+``EventAction`` (``run``, ``enter``, ``result``) or ``clock`` (the round clock), with the
+event and tables when the rule depends on them (a slip's tables, a table's extension)."""
+
+
+def need(action: str, event: str | None = None, tables: tuple[int, ...] = ()) -> Need:
+    """A write's ``Need``: the event and tables named only where the rule reads them, so
+    that what a face admitted before it read the body compares equal to the write's own."""
+    if action in ("run", "enter") or (action == "clock" and not tables):
+        return (action, None, ())
+    return (action, event.strip() if event else None, tables)
+
+
+def admit(principal: Principal, wanted: Need) -> None:
+    """The authorize stage of an event's write, the one decision of whether ``principal``
+    may make it (``service.access``: ``authorize_event``, ``authorize_clock``);
+    ``AccessDeniedError`` (403) refuses it, before anything is read or decided."""
+    from service.access import authorize_clock, authorize_event
+
+    action, event, tables = wanted
+    if action == "clock":
+        authorize_clock(principal, table=tables[0] if tables else None, event=event)
+    else:
+        authorize_event(principal, action, tables=tables, event=event)  # type: ignore[arg-type]
+
+
+class Caller:
+    """Who an event's write is made by (``principal``: the token's holder over HTTP, the
+    command line's ``LOCAL``), what was already admitted for it (``admitted``: by a route's
+    guard, before it read the body, so the authorize stage does not decide it again;
+    ``EVERY`` for ``LOCAL``, who may make any write), and whether a write of it is running
+    (``inside``: one made inside it is part of it)."""
+
+    __slots__ = ("admitted", "inside", "principal")
+
+    def __init__(
+        self, principal: Principal, admitted: Need | None = None, *, inside: bool = False
+    ) -> None:
+        self.principal = principal
+        self.admitted = admitted
+        self.inside = inside
+
+
+EVERY: Need = ("*", None, ())
+"""What ``LOCAL`` is admitted to: every write (``admit(LOCAL, ...)`` always passes: the head)."""
+
+_CALLER: ContextVar[Caller | None] = ContextVar("_CALLER", default=None)
+_LOCAL: list[Caller] = []  # the command line's: made on first use
+
+
+def _local() -> Caller:
+    """The command line's caller (no face set one): ``LOCAL``, admitted to every write."""
+    if not _LOCAL:
+        from service.access import LOCAL
+
+        _LOCAL.append(Caller(LOCAL, EVERY, inside=True))
+    return _LOCAL[0]
+
+
+def as_caller(
+    principal: Principal, fn: Callable[P, R], admitted: Need | None = None
+) -> Callable[P, R]:
+    """``fn`` (an event's write, or a face's work that makes one) made by ``principal``:
+    its authorize stage asks of that principal (``admitted``: what the face's guard already
+    admitted for it). Without it a write is the command line's, ``LOCAL``."""
+
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        reset = _CALLER.set(Caller(principal, admitted))
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _CALLER.reset(reset)
+
+    return run
+
+
+def authorize_write(
+    action: str, event: str, tables: Callable[[], tuple[int, ...]] | None = None
+) -> Principal:
+    """The authorize stage for a rule that reads the write's arguments (``tables``: a slip's
+    tables, read only when the caller's role needs them): ``admit`` the running write's
+    principal unless it was admitted exactly this (or is ``LOCAL``); the principal."""
+    caller = _CALLER.get() or (_LOCAL[0] if _LOCAL else _local())
+    if caller.admitted is not EVERY:
+        wanted = need(action, event, tables() if tables is not None else ())
+        if caller.admitted != wanted:
+            admit(caller.principal, wanted)
+    return caller.principal
+
+
 class Terms:
     """A write's terms while it runs: the version its writer saw (``If-Match``) and its
     idempotency key (``Idempotency-Key``); whether they were checked (``check_terms``, on
@@ -332,30 +432,55 @@ terms: Callable[[], Terms | None] = _TERMS.get
 """The running write's terms (``event_write``), if it named any."""
 
 
-def event_write(method: Callable[P, R]) -> Callable[P, R]:
-    """Mark a write to an event: the method takes ``expected_version`` (the event's version
-    its writer saw, HTTP ``If-Match``) and ``idempotency_key`` (HTTP ``Idempotency-Key``),
-    both keyword-only and optional, and this holds them for the write (``Terms``): its
-    first load of the event checks them (``check_terms``: a stale version or a key already
-    stored refuses the write, nothing stored) and its first commit stores the key with its
-    first fact (``stage_event``). A write made inside another (a player's call through
-    ``call_as``) keeps the outer write's terms."""
+def event_write(action: str | None) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Mark a write to an event, and name what it asks of its writer's role (``action``: a
+    ``Need``'s action, checked by the authorize stage before the write reads anything;
+    ``None``: the write admits its caller itself, from its arguments, ``authorize_write``,
+    or from the event's state, the hall's ``*_as`` roles). A write made inside another (a
+    call's step through ``call_as``, a slip inside a penalty) is part of the outer one:
+    authorized with it, and keeping its terms.
 
-    @functools.wraps(method)
-    def write(*args: P.args, **kwargs: P.kwargs) -> R:
-        expected = kwargs.get("expected_version")
-        key = kwargs.get("idempotency_key")
-        if _TERMS.get() is not None or (expected is None and not key):
-            return method(*args, **kwargs)
-        reset = _TERMS.set(
-            Terms(expected if isinstance(expected, int) else None, str(key) if key else None)
-        )
-        try:
-            return method(*args, **kwargs)
-        finally:
-            _TERMS.reset(reset)
+    The method takes ``expected_version`` (the event's version its writer saw, HTTP
+    ``If-Match``) and ``idempotency_key`` (HTTP ``Idempotency-Key``), both keyword-only and
+    optional, and this holds them for the write (``Terms``): its first load of the event
+    checks them (``check_terms``: a stale version or a key already stored refuses the
+    write, nothing stored) and its first commit stores the key with its first fact
+    (``stage_event``)."""
+    wanted = need(action) if action is not None else None
 
-    return write
+    def mark(method: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(method)
+        def write(*args: P.args, **kwargs: P.kwargs) -> R:
+            caller = _CALLER.get()
+            running = None
+            if caller is not None and not caller.inside:  # a face's caller, not LOCAL's
+                if wanted is not None and caller.admitted not in (wanted, EVERY):
+                    admit(caller.principal, wanted)  # the authorize stage: first, once
+                running = _CALLER.set(Caller(caller.principal, caller.admitted, inside=True))
+            # else the command line's (LOCAL, admitted to every write, inside or not), or a
+            # write inside the running one, authorized with it
+            try:
+                expected = kwargs.get("expected_version")
+                key = kwargs.get("idempotency_key")
+                if _TERMS.get() is not None or (expected is None and not key):
+                    return method(*args, **kwargs)
+                reset = _TERMS.set(
+                    Terms(
+                        expected if isinstance(expected, int) else None,
+                        str(key) if key else None,
+                    )
+                )
+                try:
+                    return method(*args, **kwargs)
+                finally:
+                    _TERMS.reset(reset)
+            finally:
+                if running is not None:
+                    _CALLER.reset(running)
+
+        return write
+
+    return mark
 
 
 def check_terms(

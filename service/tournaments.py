@@ -64,6 +64,7 @@ from service.bounds import LookAlikes, check_cut, check_name, check_reason, chec
 from service.errors import GameNotFoundError, RefusedError
 from service.pipeline import (
     Terms,
+    authorize_write,
     check_terms,
     commit,
     event_write,
@@ -88,6 +89,7 @@ __all__ = [
     "PenaltyOutcome",
     "StandingRow",
     "Tournaments",
+    "authorize_write",
     "event_write",
     "split_slip",
 ]
@@ -1010,7 +1012,7 @@ class Tournaments:
         return self._events_fold_lock
 
     # -- commands --------------------------------------------------------------
-    @event_write
+    @event_write("run")
     def event_new(
         self,
         name: str,
@@ -1075,7 +1077,7 @@ class Tournaments:
         self._events_cache[event_id] = loaded
         return self.event_info(event_id)
 
-    @event_write
+    @event_write("enter")
     def event_register(
         self,
         event_id: str,
@@ -1200,7 +1202,7 @@ class Tournaments:
                 f"deck size); this list has {deck.size}",
             )
 
-    @event_write
+    @event_write("enter")
     def event_drop(
         self,
         event_id: str,
@@ -1217,7 +1219,7 @@ class Tournaments:
         assert isinstance(fact, f.PlayerDropped)
         return fact.after_round
 
-    @event_write
+    @event_write("run")
     def event_pair(
         self,
         event_id: str,
@@ -1275,7 +1277,7 @@ class Tournaments:
             )
             self._append(self._event(loaded.event_id), [applied])
 
-    @event_write
+    @event_write("run")
     def event_repair(
         self,
         event_id: str,
@@ -1482,7 +1484,7 @@ class Tournaments:
                     continue  # ``_event`` reads the other writer's facts first
             return command()
 
-    @event_write
+    @event_write(None)
     def event_result(
         self,
         event_id: str,
@@ -1494,7 +1496,9 @@ class Tournaments:
     ) -> int:
         """Report several slips ``TABLE=W-L-D`` (pods ``TABLE=Ann>Ben=Cal``) for the
         current round, all or none; how many were stored (judged again once if another
-        writer stored first)."""
+        writer stored first). Who may: the head referee and the scorekeeper, a table
+        referee for their own tables of their own event (the slips' tables)."""
+        authorize_write("result", event_id, lambda: tuple(split_slip(s)[0] for s in slips))
         counted: int = self._raced(event_id, lambda: self._event_result(event_id, slips, by=by))
         return counted
 
@@ -1520,7 +1524,7 @@ class Tournaments:
         self._append(loaded, facts)
         return len(facts)
 
-    @event_write
+    @event_write("enter")
     def event_correct(
         self,
         event_id: str,
@@ -1549,7 +1553,7 @@ class Tournaments:
         self._append(loaded, facts)
         return round_number
 
-    @event_write
+    @event_write("run")
     def event_penalize(
         self,
         event_id: str,
@@ -1643,7 +1647,7 @@ class Tournaments:
             by=by,
         )
 
-    @event_write
+    @event_write("run")
     def event_round(
         self,
         event_id: str,
@@ -1663,7 +1667,7 @@ class Tournaments:
         self._append(loaded, self._decide(loaded.state, command))
         return number
 
-    @event_write
+    @event_write("run")
     def event_end(
         self,
         event_id: str,

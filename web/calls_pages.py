@@ -24,6 +24,7 @@ from litestar.params import FromPath
 from litestar.response import Redirect
 
 from service.access import AccessDeniedError
+from service.api import as_caller
 from service.errors import RefusedError
 from web import formkeys
 from web.context import Web, web_of
@@ -85,7 +86,7 @@ async def _act(
 
     async def run() -> formkeys.Outcome:
         try:
-            await web.run_write(fn, who, *args, **kwargs)
+            await web.run_write(as_caller(who, fn), who, *args, **kwargs)
         except AccessDeniedError as exc:
             raise _Refused(str(exc), 403) from exc
         except (RefusedError, ValueError) as exc:

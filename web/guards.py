@@ -11,7 +11,10 @@ that may not is answered 403, never a 400 for a body the caller had no right to 
   ``may_game(action)``: one in the game named by the path (``service.access.authorize``
   with the game's seating, kept for the handler); ``may_event(action)``: one on events
   (``authorize_event``, scoped to the path's event for ``audit``); ``may_clock``: the round
-  clock's (``authorize_clock``, a table's extension by its own referee).
+  clock's (a table's extension by its own referee). For an event's write both are the write
+  pipeline's authorize stage (``service.pipeline.admit``), run before the body is read and
+  kept for the write, which does not decide it again; what only the body says (a result
+  slip's tables) the pipeline's stage decides in the write.
 
 What a handler needs comes by dependency injection (``dependencies``): ``web`` (the shared
 ``Web``: the service, tokens, the writer, the hub), ``caller`` (who asks), ``seating`` (the
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, TypedDict, TypeVar
+from typing import Annotated, Any, TypedDict, TypeVar, cast
 
 from litestar import Request, Response
 from litestar.connection import ASGIConnection
@@ -41,9 +44,9 @@ from service.access import (
     Principal,
     Seating,
     authorize,
-    authorize_clock,
     authorize_event,
 )
+from service.api import Need, admit, as_caller, need
 from service.cached import CachedService
 from service.errors import RefusedError
 from service.results import CorrectionResult, WrittenEvents
@@ -101,6 +104,7 @@ W = TypeVar("W", WrittenEvents, CorrectionResult)
 # pool (measured: ~200 us CPU more per request, and the writing token set on that thread).
 Guard = Callable[[Connection, BaseRouteHandler], Awaitable[None]]
 _SEATING = "referee_seating"
+_ADMITTED = "referee_admitted"  # what a guard admitted of an event's write
 
 
 async def authenticated(connection: Connection, handler: BaseRouteHandler) -> None:
@@ -125,9 +129,13 @@ def may(action: Action) -> Guard:
 
 def may_event(action: EventAction, *, scoped: bool = False) -> Guard:
     """The caller's role may do ``action`` to events (``scoped``: to the path's event, for a
-    table referee's own event)."""
+    table referee's own event). A write's (``run``, ``enter``) is the write pipeline's
+    authorize stage run before the body is read (``_admit``); a read's is the read's own."""
 
     async def guard(connection: Connection, handler: BaseRouteHandler) -> None:
+        if action in ("run", "enter"):
+            _admit(connection, need(action))
+            return
         event = connection.path_params.get("event_id") if scoped else None
         authorize_event(_who(connection), action, event=event)
 
@@ -136,10 +144,19 @@ def may_event(action: EventAction, *, scoped: bool = False) -> Guard:
 
 async def may_clock(connection: Connection, handler: BaseRouteHandler) -> None:
     """The caller may work the round clock: the head referee; for a time extension to the
-    path's table of the path's event, that table's referee too."""
+    path's table of the path's event, that table's referee too (the pipeline's stage)."""
     table = connection.path_params.get("table")
     event = connection.path_params.get("event_id")
-    authorize_clock(_who(connection), table=table, event=event.strip() if event else None)
+    _admit(connection, need("clock", event, (table,) if table is not None else ()))
+
+
+def _admit(connection: Connection, wanted: Need) -> None:
+    """The write pipeline's authorize stage (``service.pipeline.admit``) for an event's write,
+    run before the body is read (403 before 400: a role that may not never learns what is
+    wrong with its body), and kept for the write (``Writer.event``), whose stage then does
+    not decide it again."""
+    admit(_who(connection), wanted)
+    connection.scope[_ADMITTED] = wanted  # type: ignore[literal-required]
 
 
 def may_game_by(param: str, rights: Mapping[str, Action]) -> Guard:
@@ -218,8 +235,9 @@ class Writer:
     and the request's write terms (its ``If-Match`` version and ``Idempotency-Key``), applied
     to every write it carries out, so that a handler is its declaration and one call.
 
-    - ``event(fn, ...)``: an event's write on the writer thread, the terms handed to the
-      service, which checks them (a stale version 412, a key already stored 409);
+    - ``event(fn, ...)``: an event's write on the writer thread, made by the caller (the
+      pipeline's authorize stage asks of them: 403) with the terms handed to the service,
+      which checks them (a stale version 412, a key already stored 409);
     - ``game(work)``: a game's write, ``work`` giving (status, body, headers), once per
       ``Idempotency-Key`` (``Web.write``: a key sent again is answered as the first time);
     - ``written(fn, ...)``: a game's write whose answer is what it wrote (201, ``ETag``),
@@ -246,8 +264,13 @@ class Writer:
         return self.seating.game_id
 
     async def event(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        admitted = cast("Need | None", self.request.scope.get(_ADMITTED))
         return await self.web.run_write(
-            fn, *args, **kwargs, expected_version=self.expected, idempotency_key=self.key
+            as_caller(self.caller, fn, admitted),  # the pipeline authorizes the caller
+            *args,
+            **kwargs,
+            expected_version=self.expected,
+            idempotency_key=self.key,
         )
 
     async def game(self, work: Work) -> Response[Any]:

@@ -23,15 +23,17 @@ or the refusal with its clause (EV-9.2, EV-9.4).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, ParamSpec, TypeVar
 from urllib.parse import quote
 
 from litestar import Request, Response, get, post
 from litestar.params import FromPath, QueryParameter
 from litestar.response import Redirect
 
-from service.access import AccessDeniedError, Principal, authorize_clock, authorize_event
+from service.access import AccessDeniedError, Principal, authorize_event
+from service.api import Need, admit, as_caller, need
 from service.errors import RefusedError
 from web import formkeys
 from web.context import Web, web_of
@@ -120,6 +122,18 @@ async def clock_page(
     )
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _admitted(who: Principal, fn: Callable[P, R], wanted: Need) -> Callable[P, R]:
+    """``fn``, an event's write made by ``who``: the write pipeline's authorize stage run now,
+    before the rest of the form is read (a role that may not is answered 403 first), and
+    kept for the write, whose stage does not decide it again."""
+    admit(who, wanted)
+    return as_caller(who, fn, wanted)
+
+
 def _minutes(raw: str) -> int:
     if not raw.strip().isdigit():
         raise RefusedError(f"EV-9.4: extra time is a whole number of minutes, not {raw!r}")
@@ -146,8 +160,8 @@ async def clock_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
     async def run() -> formkeys.Outcome:
         try:
             if action in MARKS:
-                authorize_clock(who, event=event)
-                view = await web.run_write(web.svc.event_clock, event, action, by=who.label)
+                mark = _admitted(who, web.svc.event_clock, need("clock"))
+                view = await web.run_write(mark, event, action, by=who.label)
                 return formkeys.Outcome(True, f"round {view.round}'s clock: {view.state}", 201)
             if action != "extend":
                 raise RefusedError(f"the clock's controls are {', '.join(MARKS)} and extend")
@@ -155,7 +169,7 @@ async def clock_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
             if not raw_table.isdigit():
                 raise RefusedError(f"EV-9.4: name the table, not {raw_table!r}")
             table = int(raw_table)
-            authorize_clock(who, table=table, event=event)
+            extend = _admitted(who, web.svc.event_extend, need("clock", event, (table,)))
             reason = form.get("reason", "").strip()
             if len(reason) > REASON_LONGEST:
                 return formkeys.Outcome(
@@ -166,9 +180,7 @@ async def clock_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
                     form,
                 )
             minutes = _minutes(form.get("minutes", ""))
-            await web.run_write(
-                web.svc.event_extend, event, table, minutes, reason=reason, by=who.label
-            )
+            await web.run_write(extend, event, table, minutes, reason=reason, by=who.label)
             return formkeys.Outcome(True, f"table {table}: {minutes} more minutes ({reason})", 201)
         except AccessDeniedError as exc:
             return formkeys.Outcome(False, str(exc), 403, form)
