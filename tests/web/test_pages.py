@@ -148,7 +148,16 @@ def test_a_whole_prizmik_game_from_the_table_page_followed_live(
             referee.wait_for_function(
                 "document.getElementById('result').textContent.includes('retracted')"
             )
+            # the entry carries the page's version (If-Match): wait until the page holds the
+            # retraction's, else a loaded machine sends the stale one and meets a 412
+            stored = version_of(base, tokens["head"], game)
+            referee.wait_for_function(
+                f"document.getElementById('table').dataset.version === '{stored}'"
+            )
             enter(referee, move)
+            assert f"recorded {move}" in referee.inner_text("#result"), referee.inner_text(
+                "#result"
+            )
         if number in (4, len(moves)):  # the other browser follows without reloading
             public.wait_for_function(
                 f"document.getElementById('last').textContent.includes({json.dumps(move)})",
