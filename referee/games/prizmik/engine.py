@@ -220,10 +220,10 @@ _EFFECTS = ENTRY_EFFECTS.handlers
 
 def _reaches(state: PrizmikState, side: int, origin: int) -> bool:
     """Whether a lone fighter moving or capturing from ``origin`` reaches its far rank by it
-    (PZ-7.1): only from another rank, unless the table lets a step along the far rank count
-    (``far_rank_step``, PZ-10.5). A deployed fighter was no lone fighter before, so it always
+    (PZ-7.1): any step onto a far-rank square under the default ``far_rank_step`` (PZ-10.5),
+    else only from another rank. A deployed fighter was no lone fighter before, so it always
     arrives."""
-    return FAR_HOME[side][origin] < 0 or state.variants.far_rank_step
+    return state.variants.far_rank_step or FAR_HOME[side][origin] < 0
 
 
 def _less(counts: _Counts, side: int) -> _Counts:
