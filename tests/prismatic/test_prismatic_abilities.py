@@ -226,6 +226,46 @@ def test_px_10_3_the_draw_action_is_optional() -> None:
     assert RULES.parse("use Pale Shimmer: draw none") in RULES.legal_actions(state, "p1")
 
 
+def test_px_i_28_variant_compulsory_draw_takes_a_card_while_one_can_be_drawn() -> None:
+    # PX-I.28: with draw_action=compulsory, 'draw none' stands only for a spent deck
+    compulsory = {"draw_action": "compulsory"}
+    state = table(variants=compulsory, creation=[("Pale Shimmer", "W", 0)])
+    assert state.deck
+    assert_illegal(
+        state, "p1: use Pale Shimmer: draw none", "PX-I.28", "compulsory", "name the card drawn"
+    )
+    none = RULES.parse("use Pale Shimmer: draw none")
+    assert none not in RULES.legal_actions(state, "p1")
+    after = act(state, "p1: use Pale Shimmer: draw Comet Trail to progress")
+    assert player(after, "p1").progress[-1].name == "Comet Trail"
+    spent = msgspec.structs.replace(state, deck=())
+    assert act(spent, "p1: use Pale Shimmer: draw none").deck == ()
+    # with reshuffling, the discard pile is still there to draw from (PX-I.8)
+    mixed = table(
+        variants={**compulsory, "empty_deck": "reshuffle"}, creation=[("Pale Shimmer", "W", 0)]
+    )
+    mixed = msgspec.structs.replace(mixed, deck=())
+    assert_illegal(mixed, "p1: use Pale Shimmer: draw none", "PX-I.28", "3 cards can still")
+
+
+def test_px_i_28_a_compulsory_draw_reward_is_declined_not_taken_empty() -> None:
+    state = table(
+        variants={"draw_action": "compulsory"}, palette="R G B", palette_prisms=1, prisms=0
+    )
+    state = msgspec.structs.replace(state, commons=("Loom of Threads", *state.commons[1:]))
+    state = act(state, "p1: create Loom of Threads")
+    assert_illegal(state, "p1: take draw none", "PX-I.28", "declined instead")
+    declined = act(state, "p1: decline")
+    assert (declined.pending, declined.deck) == ((), state.deck)
+    optional = act(
+        msgspec.structs.replace(
+            state, table=msgspec.structs.replace(state.table, draw_action="optional")
+        ),
+        "p1: take draw none",
+    )
+    assert (optional.pending, optional.deck) == ((), state.deck)
+
+
 def test_px_i_19_a_full_common_area_needs_a_card_discarded() -> None:
     state = table(creation=[("Pale Shimmer", "W", 0)])
     assert_illegal(

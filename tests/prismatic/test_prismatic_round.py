@@ -68,8 +68,11 @@ def test_px_3_4_an_empty_bag_takes_back_committed_motes_first_but_not_prisms() -
 
 
 def test_px_3_4_px_i_21_a_player_with_no_motes_draws_none() -> None:
-    state = edit(started(2), "p1", bag="")
-    assert_illegal(state, "p1: draw R", "PX-3.5", "no motes")
+    # PX-3.4 covers a player with no motes at all (it used to cite PX-3.5 and speak of
+    # "the 0 motes committed" going back into the bag)
+    state = edit(started(2), "p1", bag="", progress=[("Noon Blaze", "", 1)])
+    reason = assert_illegal(state, "p1: draw R", "PX-3.4", "no motes at all", "'draw none'")
+    assert "0 motes" not in reason
     state = act(state, "p1: draw none")
     assert player(state, "p1").done
     assert_illegal(started(2), "p1: draw none", "PX-3.2", "not 0")

@@ -88,6 +88,11 @@ def motes_words(motes: Multiset | tuple[str, ...]) -> str:
     return ", ".join(parts) if parts else "no motes"
 
 
+def _cards(count: int) -> str:
+    """``1 card``, ``3 cards``."""
+    return f"{count} card" + ("" if count == 1 else "s")
+
+
 def _bad(clause: str, reason: str) -> Verdict:
     return Verdict.illegal(clause, reason)
 
@@ -205,6 +210,14 @@ def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> Verdict:
         bag = player.committed_motes()
     expected = min(5, bag.total)
     shown = Multiset.of(action.motes)
+    if not bag:
+        if shown:
+            return _bad(
+                "PX-3.4",
+                f"{seat} has no motes at all, neither in the bag nor committed, so nothing "
+                "is drawn: write 'draw none'",
+            )
+        return LEGAL
     short = bag.missing(shown)
     where = (
         f"{seat}'s bag was empty, so the {bag.total} motes committed went back into it (PX-3.4); "
@@ -585,7 +598,17 @@ def _empty(state: PrismaticState, detail: Empty, seat: str) -> Verdict:
 
 @DETAIL_CHECKS.register(DrawCard)
 def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> Verdict:
-    if not detail.card:  # the draw is the player's option (PX-10.3), or the deck is spent
+    if not detail.card:
+        # the draw is the player's option (PX-10.3), unless the table made it compulsory
+        # (PX-I.28): then only a spent deck leaves no card to take
+        left = drawable(state)
+        if state.table.draw_action == "compulsory" and left:
+            return _bad(
+                "PX-I.28",
+                "this table plays the draw action as compulsory (variant "
+                f"draw_action=compulsory) and {_cards(left)} can still be drawn: name the card "
+                "drawn and where it goes; a reward's draw may be declined instead",
+            )
         return LEGAL
     name = _resolve_name(state, detail.card)
     drawn = _cards_from_deck(state, [name])

@@ -81,7 +81,8 @@ class Empty(msgspec.Struct, frozen=True, gc=False, tag="empty", omit_defaults=Tr
 class DrawCard(msgspec.Struct, frozen=True, gc=False, tag="draw", omit_defaults=True):
     """Draw a named card to the progress area or the common area (``replace`` a common card
     when three are out); ``card`` empty records that no card was taken: the draw is
-    optional (PX-10.3), and the deck may be spent."""
+    optional (PX-10.3) unless the table made it compulsory (PX-I.28), and the deck may be
+    spent."""
 
     card: str = ""
     to: Literal["progress", "common"] = "progress"
@@ -306,6 +307,7 @@ class Table(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     empty_target: str = "own"
     empty_deck: str = "stop"
     starter_token: str = "pass"
+    draw_action: str = "optional"
 
 
 class Auction(msgspec.Struct, frozen=True, gc=False, kw_only=True):

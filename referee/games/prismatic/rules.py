@@ -96,6 +96,14 @@ VARIANTS = (
         summary="The starter token passes clockwise each round (default), or goes to the highest "
         "sealed prism bid (the text's house rule).",
     ),
+    VariantOption(
+        key="draw_action",
+        default="optional",
+        choices=("optional", "compulsory"),
+        clause="PX-I.28",
+        summary="The draw action may take no card even with cards left (default), or must take "
+        "one while any can be drawn.",
+    ),
 )
 
 SETUP_FIELDS = (
