@@ -333,7 +333,7 @@ def test_px_i_8_the_board_draw_gives_what_is_left() -> None:
         state,
         "p1: create board draw-cards.1: keep Comet Trail, discard Eclipse",
         "PX-7.3",
-        "holds 1 cards, so 1 are drawn",
+        "1 card can be drawn, so 1 is drawn",
     )
     after = act(state, "p1: create board draw-cards.1: keep Comet Trail")
     assert after.deck == ()
@@ -376,7 +376,7 @@ def test_px_7_3_the_boards_discard_reaches_own_progress_and_commons_only() -> No
 
 def test_px_i_27_the_boards_draw_keeps_to_progress_and_keeps_a_lone_card() -> None:
     state = msgspec.structs.replace(table(palette="K K"), deck=("Comet Trail",))
-    assert_illegal(state, "p1: create board draw-cards.1: keep none", "PX-7.3", "so 1 are drawn")
+    assert_illegal(state, "p1: create board draw-cards.1: keep none", "PX-7.3", "so 1 is drawn")
     after = act(state, "p1: create board draw-cards.1: keep Comet Trail")
     assert player(after, "p1").progress[-1].name == "Comet Trail"
     assert "Comet Trail" not in after.commons

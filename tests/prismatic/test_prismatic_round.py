@@ -116,7 +116,7 @@ def test_px_4_2_only_drawn_motes_and_held_prisms() -> None:
     state = play(started(2), ["p1: draw R R C M W", "p2: draw R R G G B"])
     assert_illegal(state, "p1: commit G to palette", "PX-4.2", "cannot be committed")
     assert_illegal(state, "p1: commit R R R to palette", "PX-4.2", "1 red")
-    assert_illegal(state, "p1: commit 2 prisms to palette", "PX-4.2", "has 1 prisms, not 2")
+    assert_illegal(state, "p1: commit 2 prisms to palette", "PX-4.2", "holds 1 prism, not 2")
     state = act(state, "p1: commit R R to palette")
     assert_illegal(state, "p1: commit R to palette", "PX-4.2", "cannot be committed")
 

@@ -88,9 +88,14 @@ def motes_words(motes: Multiset | tuple[str, ...]) -> str:
     return ", ".join(parts) if parts else "no motes"
 
 
-def _cards(count: int) -> str:
-    """``1 card``, ``3 cards``."""
-    return f"{count} card" + ("" if count == 1 else "s")
+def _count(count: int, noun: str) -> str:
+    """``1 card``, ``3 cards``: a count in plain words."""
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
+def _drawn(count: int) -> str:
+    """``1 is drawn``, ``5 are drawn``."""
+    return f"{count} {'is' if count == 1 else 'are'} drawn"
 
 
 def _bad(clause: str, reason: str) -> Verdict:
@@ -146,7 +151,8 @@ def _supply_motes(state: PrismaticState, colour: str, seat: str) -> Verdict:
 def _supply_prisms(state: PrismaticState, count: int, seat: str) -> Verdict:
     if state.supply_prisms < count:
         return _bad(
-            "PX-1.5", f"the supply holds {state.supply_prisms} prisms; {seat} cannot gain {count}"
+            "PX-1.5",
+            f"the supply holds {_count(state.supply_prisms, 'prism')}; {seat} cannot gain {count}",
         )
     return LEGAL
 
@@ -220,7 +226,8 @@ def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> Verdict:
         return LEGAL
     short = bag.missing(shown)
     where = (
-        f"{seat}'s bag was empty, so the {bag.total} motes committed went back into it (PX-3.4); "
+        f"{seat}'s bag was empty, so the {_count(bag.total, 'mote')} committed went back into it "
+        "(PX-3.4); "
         if refilled
         else ""
     )
@@ -233,7 +240,7 @@ def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> Verdict:
         clause = "PX-3.4" if refilled else ("PX-3.2" if bag.total >= 5 else "PX-3.3")
         return _bad(
             clause,
-            f"{where}{seat}'s bag holds {bag.total} motes, so {expected} are drawn, "
+            f"{where}{seat}'s bag holds {_count(bag.total, 'mote')}, so {_drawn(expected)}, "
             f"not {shown.total}",
         )
     return LEGAL
@@ -266,7 +273,7 @@ def _commit(state: PrismaticState, action: Commit, seat: str) -> Verdict:
             f"{motes_words(short)} cannot be committed",
         )
     if action.prisms > player.prisms:
-        return _bad("PX-4.2", f"{seat} has {player.prisms} prisms, not {action.prisms}")
+        return _bad("PX-4.2", f"{seat} holds {_count(player.prisms, 'prism')}, not {action.prisms}")
     if not motes and not action.prisms:
         return _bad("PX-4.1", "a commitment places at least one mote or prism")
     return _own_place(state, seat, action.target, "PX-4.1", "commits to")
@@ -328,7 +335,7 @@ def _payment(
             missing = (
                 (missing + ", " if missing else "") + f"{gap} prism" + ("s" if gap != 1 else "")
             )
-        held = motes_words(motes) + (f" and {prisms} prisms" if prisms else "")
+        held = motes_words(motes) + (f" and {_count(prisms, 'prism')}" if prisms else "")
         return _bad(
             "PX-5.4",
             f"{what} needs {recipe.text()}; {seat} has {held} on {source}"
@@ -427,8 +434,8 @@ def _board_draw(state: PrismaticState, choice: BoardDraw, seat: str) -> Verdict:
     if len(names) != can:
         return _bad(
             "PX-7.3",
-            f"the deck holds {drawable(state)} cards, so {can} are drawn; the entry names "
-            f"{len(names)}",
+            f"{_count(drawable(state), 'card')} can be drawn, so {_drawn(can)}; the entry "
+            f"names {len(names)}",
         )
     return _cards_from_deck(state, names)
 
@@ -605,8 +612,8 @@ def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> Verdict:
         if state.table.draw_action == "compulsory" and left:
             return _bad(
                 "PX-I.28",
-                "this table plays the draw action as compulsory (variant "
-                f"draw_action=compulsory) and {_cards(left)} can still be drawn: name the card "
+                "this table plays the draw action as compulsory (variant draw_action="
+                f"compulsory) and {_count(left, 'card')} can still be drawn: name the card "
                 "drawn and where it goes; a reward's draw may be declined instead",
             )
         return LEGAL
@@ -619,7 +626,7 @@ def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> Verdict:
             if detail.replace:
                 return _bad(
                     "PX-10.3",
-                    f"the common area has room ({len(state.commons)} cards); nothing is "
+                    f"the common area has room ({_count(len(state.commons), 'card')}); nothing is "
                     "discarded to add a card",
                 )
             return LEGAL
@@ -701,7 +708,7 @@ def _bid(state: PrismaticState, action: Bid, seat: str) -> Verdict:
         # the bid is sealed (PX-14.1): others read that it was refused, not its amount
         return Verdict.illegal(
             "PX-14.1",
-            f"{seat} has {prisms} prisms and cannot bid {action.amount}",
+            f"{seat} holds {_count(prisms, 'prism')} and cannot bid {action.amount}",
             seen_by=seat,
             shown=f"{seat}'s sealed bid is more prisms than {seat} has",
         )
