@@ -363,6 +363,40 @@ def test_px_i_23_a_progress_card_leaves_only_through_a_discard() -> None:
     assert after.discard[-1] == "Noon Blaze"
 
 
+def test_px_i_23_no_free_removal_unless_the_table_allows_it() -> None:
+    state = table(progress=[("Noon Blaze", "R Y", 2)])
+    assert_illegal(state, "p1: remove Noon Blaze", "PX-I.23", "only through a discard")
+    assert RULES.parse("remove Noon Blaze") not in RULES.legal_actions(state, "p1")
+
+
+def test_px_i_23_variant_free_removal_of_an_own_progress_card() -> None:
+    # the text: progress cards can be removed by their player (PX-8.7), read literally
+    state = table(
+        variants={"progress_removal": "free"},
+        bag="",
+        progress=[("Noon Blaze", "R Y", 2)],
+        creation=["Cobalt Tear"],
+    )
+    state = edit(state, "p2", progress=["Glass Kiln"])
+    assert RULES.parse("remove Noon Blaze") in RULES.legal_actions(state, "p1")
+    prisms = state.supply_prisms
+    after = act(state, "p1: remove Noon Blaze")
+    p1 = player(after, "p1")
+    assert (p1.progress, p1.bag, p1.incoming) == ((), ms("R Y"), ms())
+    assert after.discard[-1] == "Noon Blaze"
+    assert after.supply_prisms == prisms + 2
+    assert RULES.to_act(after) == {"p1"}
+    assert_illegal(state, "p1: remove Glass Kiln", "PX-8.7", "p2's progress area")
+    assert_illegal(state, "p1: remove Ember Spark", "PX-8.7", "a common card")
+    assert_illegal(state, "p1: remove Cobalt Tear", "PX-8.6", "cannot be removed")
+    waiting = resolving(edit(state, "p1", palette="R R"), "p1")
+    waiting = act(waiting, "p1: create Ember Spark")
+    assert_illegal(waiting, "p1: remove Noon Blaze", "PX-8.5", "still to be settled")
+    assert_illegal(
+        msgspec.structs.replace(state, step="commit"), "p1: remove Noon Blaze", "PX-15.4"
+    )
+
+
 def test_px_7_3_the_boards_discard_reaches_own_progress_and_commons_only() -> None:
     # the board's Discard One Card breaks PX-7.3, not the Discard action's PX-10.4
     state = table(palette="K")

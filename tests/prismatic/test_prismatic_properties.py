@@ -38,7 +38,7 @@ from tests.prismatic.helpers import RULES, new
 VARIANTS = [
     {},
     {"starter_token": "auction"},
-    {"spent_motes": "bag", "gained_motes": "at_once"},
+    {"spent_motes": "bag", "gained_motes": "at_once", "progress_removal": "free"},
     {
         "ability_uses": "per_commitment",
         "empty_target": "any",

@@ -28,6 +28,7 @@ from referee.games.prismatic.model import (
     PrismaticAction,
     PrismaticState,
     Pull,
+    Remove,
     Reveal,
     Reward,
     Steal,
@@ -75,6 +76,7 @@ ALLOWED: dict[type, tuple[str, ...]] = {
     Use: ("resolve",),
     Take: ("resolve",),
     Decline: ("resolve",),
+    Remove: ("resolve",),
     Bid: ("auction",),
     Forgo: ("auction",),
     Colours: ("colours",),
@@ -545,6 +547,30 @@ def _decline(state: PrismaticState, action: Decline, seat: str) -> Verdict:
     if not state.pending:
         return _bad("PX-8.3", "no one-time reward is waiting to be declined")
     return LEGAL
+
+
+@ENTRY_CHECKS.register(Remove)
+def _remove(state: PrismaticState, action: Remove, seat: str) -> Verdict:
+    """PX-I.23: a free removal of an own progress card, only where the table allows it."""
+    if state.pending:
+        return _pending_block(state)
+    name = _resolve_name(state, action.card)
+    if state.table.progress_removal != "free":
+        return _bad(
+            "PX-I.23",
+            "at this table a progress card leaves only through a discard (the Discard action "
+            "or the board's Discard One Card); variant progress_removal=free would let "
+            f"{seat} remove {name} without one",
+        )
+    place = locate(state, name)
+    if place.zone == "progress" and place.seat == seat:
+        return LEGAL
+    if place.zone == "creation":
+        return _bad("PX-8.6", f"{name} is {place.words()}; created cards cannot be removed")
+    return _bad(
+        "PX-8.7",
+        f"{name} is {place.words()}; {seat} may remove only a card in their own progress area",
+    )
 
 
 # -- actions ---------------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ __all__ = [
     "PrismaticAction",
     "PrismaticState",
     "Pull",
+    "Remove",
     "Reveal",
     "SeatState",
     "Steal",
@@ -201,6 +202,13 @@ class Decline(msgspec.Struct, frozen=True, gc=False, tag="decline"):
     """Decline every reward still pending."""
 
 
+class Remove(msgspec.Struct, frozen=True, gc=False, tag="remove"):
+    """A card taken out of the player's own progress area without an action (only with
+    variant progress_removal=free, PX-I.23)."""
+
+    card: str
+
+
 class Bid(msgspec.Struct, frozen=True, gc=False, tag="bid"):
     """A sealed bid of prisms for the starter token (auction house rule)."""
 
@@ -230,6 +238,7 @@ PrismaticAction = (
     | Use
     | Take
     | Decline
+    | Remove
     | Bid
     | Forgo
     | Colours
@@ -308,6 +317,7 @@ class Table(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     empty_deck: str = "stop"
     starter_token: str = "pass"
     draw_action: str = "optional"
+    progress_removal: str = "discard_only"
 
 
 class Auction(msgspec.Struct, frozen=True, gc=False, kw_only=True):

@@ -104,6 +104,14 @@ VARIANTS = (
         summary="The draw action may take no card even with cards left (default), or must take "
         "one while any can be drawn.",
     ),
+    VariantOption(
+        key="progress_removal",
+        default="discard_only",
+        choices=("discard_only", "free"),
+        clause="PX-I.23",
+        summary="A progress card leaves only by a discard action or the board's discard "
+        "(default), or its owner may also remove it freely in their resolve turn.",
+    ),
 )
 
 SETUP_FIELDS = (
