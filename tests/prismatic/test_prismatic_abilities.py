@@ -134,7 +134,16 @@ def test_px_10_1_pull_commits_or_returns_and_an_empty_bag_does_nothing() -> None
     state = table(bag="C", creation=[("Indigo Pulse", "K K", 0), ("Twilight Veil", "", 0)])
     assert_illegal(state, "p1: use Indigo Pulse: pull R to palette", "PX-10.1", "no red mote")
     assert_illegal(
-        state, "p1: use Indigo Pulse: pull C to Glass Kiln", "PX-10.1", "p2's progress area"
+        state,
+        "p1: use Indigo Pulse: pull C to Glass Kiln",
+        "PX-10.1",
+        "p2's progress area; p1 commits a pulled mote only to their own palette",
+    )
+    assert_illegal(
+        state,
+        "p1: use Indigo Pulse: pull C to Ember Spark",
+        "PX-I.4",
+        "what is meant for it goes on p1's palette",
     )
     back = act(state, "p1: use Indigo Pulse: pull C back")
     assert player(back, "p1").bag == ms("C")

@@ -153,7 +153,15 @@ def test_px_4_4_commitments_stay_into_later_rounds() -> None:
 
 def test_px_i_4_commitments_for_a_common_card_go_on_the_palette() -> None:
     state = play(started(2), ["p1: draw R R C M W", "p2: draw R R G G B"])
-    assert_illegal(state, "p1: commit R to Ember Spark", "PX-I.4", "common card", "palette")
+    assert_illegal(
+        state,
+        "p1: commit R to Ember Spark",
+        "PX-I.4",
+        "common card and holds nothing: what is meant for it goes on p1's palette",
+    )
+    assert_illegal(
+        state, "p1: commit R to Glass Kiln", "PX-4.1", "commits motes and prisms only to their own"
+    )
 
 
 def test_px_i_20_any_mote_may_go_on_any_own_card() -> None:

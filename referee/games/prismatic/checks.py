@@ -249,7 +249,8 @@ def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> Verdict:
 
 
 def _own_place(state: PrismaticState, seat: str, target: str, clause: str, what: str) -> Verdict:
-    """``target`` is ``palette`` or a card in ``seat``'s progress or creation area."""
+    """``target`` is ``palette`` or a card in ``seat``'s progress or creation area; ``what``
+    is committed (``motes and prisms``, ``a pulled mote``)."""
     if target == "palette":
         return LEGAL
     name = _resolve_name(state, target)
@@ -258,9 +259,15 @@ def _own_place(state: PrismaticState, seat: str, target: str, clause: str, what:
         return LEGAL
     if place.zone == "common":
         return _bad(
-            "PX-I.4", f"{name} is a common card: {what} go on {seat}'s palette to create it"
+            "PX-I.4",
+            f"{name} is a common card and holds nothing: what is meant for it goes on "
+            f"{seat}'s palette",
         )
-    return _bad(clause, f"{name} is {place.words()}; {seat} {what} only their palette or own cards")
+    return _bad(
+        clause,
+        f"{name} is {place.words()}; {seat} commits {what} only to their own palette or "
+        "their own cards",
+    )
 
 
 @ENTRY_CHECKS.register(Commit)
@@ -278,7 +285,7 @@ def _commit(state: PrismaticState, action: Commit, seat: str) -> Verdict:
         return _bad("PX-4.2", f"{seat} holds {_count(player.prisms, 'prism')}, not {action.prisms}")
     if not motes and not action.prisms:
         return _bad("PX-4.1", "a commitment places at least one mote or prism")
-    return _own_place(state, seat, action.target, "PX-4.1", "commits to")
+    return _own_place(state, seat, action.target, "PX-4.1", "motes and prisms")
 
 
 @ENTRY_CHECKS.register(Pass)
@@ -592,7 +599,7 @@ def _pull(state: PrismaticState, detail: Pull, seat: str) -> Verdict:
             f"{COLOUR_NAMES[detail.mote]} mote to pull",
         )
     if detail.to:
-        return _own_place(state, seat, detail.to, "PX-10.1", "commits a pulled mote to")
+        return _own_place(state, seat, detail.to, "PX-10.1", "a pulled mote")
     return LEGAL
 
 
