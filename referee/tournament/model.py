@@ -150,10 +150,9 @@ class Round(msgspec.Struct, frozen=True, kw_only=True):
 
 def history_pairings(rounds: Iterable[Round]) -> Iterator[Pairing]:
     """The pairings that make the pairing history (the opponents met, the byes had): every
-    round's but a playoff's (a cut or an elimination round)."""
-    for rnd in rounds:
-        if rnd.kind not in PLAYOFF_KINDS:
-            yield from rnd.pairings
+    round's but a playoff's (a cut or an elimination round). Chained in C: no step of Python
+    per pairing (45,000 of them by round 9 of the largest events)."""
+    return itertools.chain.from_iterable(r.pairings for r in rounds if r.kind not in PLAYOFF_KINDS)
 
 
 class Score(msgspec.Struct, frozen=True, gc=False):
