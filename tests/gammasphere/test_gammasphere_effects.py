@@ -63,6 +63,29 @@ defense = 100
 """
 
 
+DUELIST = """
+[[cards]]
+name = "Pylon"
+kind = "pylon"
+[[cards]]
+name = "Duelist"
+kind = "character"
+gas = 100
+level = 2
+attack = 700
+defense = 600
+text = "On arrival, one opposing character loses a level."
+effect = { target = "opposing character", level = -1 }
+[[cards]]
+name = "Veteran"
+kind = "character"
+level = 3
+attack = 900
+defense = 900
+attack_mod = 100
+"""
+
+
 def refused(state: object, change: str, clause: str, *fragments: str) -> None:
     v = RULES.check_change(state, parse_change(change))  # type: ignore[arg-type]
     assert not v.legal, f"{change} should be refused"
@@ -323,6 +346,31 @@ def test_gs_9_8_drawing_by_adjustment_is_limited_by_the_deck() -> None:
     state = adjust(state, "draw p1 1")
     assert (side(state, "p1").hand.count, side(state, "p1").deck.count) == (9, 0)
     refused(state, "move p1 deck>hand", "GS-5.7", "empty")
+
+
+def test_gs_i_5_an_effect_ruled_by_adjustment_that_overdraws_loses_under_lose() -> None:
+    """A free-text effect's draw recorded as an adjustment meets GS-I.5 as a structured
+    effect's draw does: under empty_deck=lose the seat draws what there is and loses."""
+    state = started({"p1": decklist("8 Pylon\n1 Rift Scout")}, empty_deck="lose")
+    state = adjust(state, "draw p1 2")
+    assert (side(state, "p1").hand.count, side(state, "p1").deck.count) == (9, 0)
+    out = RULES.outcome(state)
+    assert (out.winner, out.clause) == ("p2", "GS-I.5")
+    assert "p1 was made to draw 2 from a deck of 1" in (out.reason or "")
+
+
+def test_gs_6_6_and_gs_9_1_a_character_whose_arrival_aims_may_enter_in_either_mode() -> None:
+    from referee.games.gammasphere import Play
+
+    state = started(options={"catalog": DUELIST})
+    state, foe = put(state, "p2", "Veteran")
+    listed = RULES.legal_actions(state)
+    assert Play("Duelist", "", foe) in listed
+    assert Play("Duelist", "defense", foe) in listed
+    state = play(state, f"play Duelist (defense) on #{foe}")
+    duelist = state.field[-1]
+    assert (duelist.card, duelist.mode) == ("Duelist", "defense")
+    assert entity(state, foe).level == 2
 
 
 def test_gs_9_3_nothing_is_adjusted_before_the_opening_hands() -> None:

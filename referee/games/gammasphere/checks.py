@@ -31,6 +31,7 @@ from referee.games.gammasphere.position import (
     cost_of,
     find,
     on_buildings,
+    over_limit,
 )
 from referee.games.gammasphere.view import own_secrets, secrets
 from referee.kit.dispatch import Dispatch
@@ -426,11 +427,6 @@ def _check_activate(state: GammasphereState, action: Activate, seat: int) -> Ver
     return LEGAL if card.effect is not None else _ruling(card)
 
 
-def over_limit(state: GammasphereState) -> list[int]:
-    """GS-5.6: the seats holding more than ten cards."""
-    return [i for i, own in enumerate(state.sides) if own.hand.count > HAND_LIMIT]
-
-
 def _holding(state: GammasphereState, seats: list[int]) -> str:
     """``p1 holds 12 cards`` or ``p1 holds 12 cards and p2 holds 11 cards``."""
     return " and ".join(f"{SEATS[i]} holds {state.sides[i].hand.count} cards" for i in seats)
@@ -439,6 +435,13 @@ def _holding(state: GammasphereState, seats: list[int]) -> str:
 @ENTRY_CHECKS.register(Discard)
 def _check_discard(state: GammasphereState, action: Discard, seat: int) -> Verdict:
     count = state.sides[seat].hand.count
+    if state.phase == "discard" and count > HAND_LIMIT and seat not in over_limit(state):
+        return Verdict.illegal(
+            "GS-I.29",
+            f"this table counts only the hand of the player whose turn ends "
+            f"(hand_limit=own); {SEATS[seat]} holds {count} but discards at the end of "
+            "their own turn",
+        )
     if state.phase != "discard" or count <= HAND_LIMIT:
         return Verdict.illegal(
             "GS-5.6",

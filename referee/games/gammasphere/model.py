@@ -58,6 +58,7 @@ class Table(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     defender_loses: str = "no"
     direct_attack: str = "no"
     building_weapons: str = "marked"
+    hand_limit: str = "every"
 
 
 class Entity(msgspec.Struct, frozen=True, gc=False, kw_only=True, omit_defaults=True):

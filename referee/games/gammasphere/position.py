@@ -30,6 +30,7 @@ __all__ = [
     "cost_of",
     "defense_of",
     "draw_cards",
+    "draw_for_effect",
     "enter",
     "find",
     "finished",
@@ -37,6 +38,7 @@ __all__ = [
     "leave",
     "lower",
     "on_buildings",
+    "over_limit",
     "pass_turn",
     "pay",
     "present",
@@ -139,6 +141,13 @@ def defense_of(state: GammasphereState, entity: Entity) -> int:
 def on_buildings(state: GammasphereState, card: Card) -> bool:
     """GS-I.28: whether weapon ``card`` may be attached to a building at this table."""
     return card.on_buildings or state.table.building_weapons == "any"
+
+
+def over_limit(state: GammasphereState) -> list[int]:
+    """GS-5.6, GS-I.29: the seats holding more than ten cards whose hands the end of the
+    turn counts (every seat's, or the active seat's alone under hand_limit=own)."""
+    counted = (0, 1) if state.table.hand_limit == "every" else (state.active,)
+    return [i for i in counted if state.sides[i].hand.count > HAND_LIMIT]
 
 
 def refineries(state: GammasphereState, seat: int) -> int:
@@ -255,6 +264,17 @@ def draw_cards(state: GammasphereState, seat: int, count: int) -> GammasphereSta
             own, hand=own.hand.put_unseen(count), deck=own.deck.take_unseen(count)
         ),
     )
+
+
+def draw_for_effect(state: GammasphereState, seat: int, count: int, cause: str) -> GammasphereState:
+    """An effect makes ``seat`` draw ``count``: it draws what the deck holds, and when that
+    is too few under empty_deck=lose it loses (GS-I.5); ``cause`` opens the reason."""
+    held = state.sides[seat].deck.count
+    state = draw_cards(state, seat, min(held, count))
+    if held < count and state.table.empty_deck == "lose" and state.result is None:
+        reason = f"{cause} draw {count} from a deck of {held}"
+        state = msgspec.structs.replace(state, result=Result(1 - seat, "GS-I.5", reason))
+    return state
 
 
 def gain_income(state: GammasphereState, seat: int) -> GammasphereState:

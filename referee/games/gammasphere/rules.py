@@ -96,6 +96,14 @@ VARIANTS = (
         summary="Which weapons a player may attach to a building: only those the catalog marks "
         "for buildings (marked) or every weapon (any).",
     ),
+    VariantOption(
+        key="hand_limit",
+        default="every",
+        choices=("every", "own"),
+        clause="GS-I.29",
+        summary="Whose hand the limit of ten counts when a turn ends: every player's (every) "
+        "or only that of the player whose turn it was (own).",
+    ),
 )
 
 SETUP_FIELDS = (
