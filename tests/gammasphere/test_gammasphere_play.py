@@ -32,7 +32,7 @@ def test_gs_2_2_and_gs_6_2_gas_is_paid_and_a_card_that_cannot_be_paid_is_rejecte
 
 def test_gs_2_7_and_gs_6_3_jiggawatts_are_paid_by_tapping_untapped_pylons() -> None:
     state = started({"p1": DECK})
-    assert_illegal(state, "play Ion Lancer", "GS-6.3", "1 jiggawatts; p1 has 0 untapped pylons")
+    assert_illegal(state, "play Ion Lancer", "GS-6.3", "1 jiggawatt; p1 has 0 untapped pylons")
     state, first = put(state, "p1", "Pylon")
     state, second = put(state, "p1", "Pylon")
     state = play(state, "play Ion Lancer")
@@ -213,7 +213,7 @@ def test_gs_6_9_only_own_cards_with_an_activated_effect_activate() -> None:
     assert_illegal(state, f"activate #{foe}", "GS-6.9", "not")
     assert_illegal(state, "activate #7", "GS-1.3", "#7")
     state, warden = put(state, "p1", "Chrono Warden")
-    assert_illegal(state, f"activate #{warden}", "GS-6.3", "1 jiggawatts")
+    assert_illegal(state, f"activate #{warden}", "GS-6.3", "1 jiggawatt;")
     state = resources_of(state, "p1", gas=50)
     state, tower = put(state, "p1", "Signal Tower")
     assert_illegal(

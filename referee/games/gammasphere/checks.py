@@ -105,6 +105,11 @@ def _describe(state: GammasphereState, entity: Entity) -> str:
     return f"#{entity.id} {entity.card} ({SEATS[entity.owner]}'s {entity.kind})"
 
 
+def _count(number: int, thing: str) -> str:
+    """``1 jiggawatt``, ``2 jiggawatts``."""
+    return f"{number} {thing}{'' if number == 1 else 's'}"
+
+
 def _check_costs(
     state: GammasphereState, seat: int, what: str, gas: int, jiggawatts: int
 ) -> Verdict:
@@ -115,13 +120,15 @@ def _check_costs(
     if jiggawatts:
         available = available_jiggawatts(state, seat)
         if available < jiggawatts:
-            pool = f" and {own.jiggawatts} jiggawatts in the pool" if own.jiggawatts else ""
+            pool = (
+                f" and {_count(own.jiggawatts, 'jiggawatt')} in the pool" if own.jiggawatts else ""
+            )
             untapped = available - own.jiggawatts
             return Verdict.illegal(
                 "GS-6.3",
                 (
-                    f"{what} costs {jiggawatts} jiggawatts; {who} has {untapped} untapped "
-                    f"pylon{'s' if untapped != 1 else ''}{pool}"
+                    f"{what} costs {_count(jiggawatts, 'jiggawatt')}; {who} has "
+                    f"{_count(untapped, 'untapped pylon')}{pool}"
                 ),
             )
     return LEGAL
@@ -160,9 +167,14 @@ def _check_effect_target(
                 "GS-N.3", f"{card.name}'s effect takes no target; drop 'on #{target}'"
             )
         return LEGAL
+    wanted = {
+        "character": "a character",
+        "own character": f"one of {SEATS[seat]}'s own characters",
+        "opposing character": "an opposing character",
+    }[effect.target]
     if not target:
         return Verdict.illegal(
-            "GS-9.1", f"{card.name}'s effect needs {effect.target} as its target: add 'on #N'"
+            "GS-9.1", f"{card.name}'s effect needs {wanted} as its target: add 'on #N'"
         )
     found = _entity(state, target)
     if isinstance(found, Verdict):
@@ -170,7 +182,7 @@ def _check_effect_target(
     if found.kind != "character":
         return Verdict.illegal(
             "GS-9.1",
-            f"{card.name} needs {effect.target} as its target; "
+            f"{card.name} needs {wanted} as its target; "
             f"{_describe(state, found)} is not a character",
         )
     if effect.target == "own character" and found.owner != seat:
