@@ -38,6 +38,11 @@ name = "Cataclysm"
 kind = "event"
 text = "Both players lose 9000 power."
 effect = { power = -9000, opponent_power = -9000 }
+[[cards]]
+name = "Last Gambit"
+kind = "event"
+text = "The opponent loses 9000 power; then its player draws three cards."
+effect = { opponent_power = -9000, draw = 3 }
 """
 
 
@@ -154,6 +159,16 @@ def test_gs_i_15_an_effect_bringing_both_power_levels_to_zero_draws_the_game() -
     out = RULES.outcome(state)
     assert (out.status, out.winner, out.clause) == ("draw", None, "GS-I.15")
     assert (side(state, "p1").power, side(state, "p2").power) == (0, 0)
+
+
+def test_gs_9_1_and_gs_8_1_an_effect_ends_the_game_at_its_power_loss_before_its_draw() -> None:
+    """The parts of a structured effect take place in GS-9.1's order: the opponent at zero
+    has lost (GS-8.1) before the draw from an empty deck could cost the game (GS-I.5)."""
+    state = started(options={"catalog": SIPHON, "deck_size": 8}, empty_deck="lose")
+    assert side(state, "p1").deck.count == 0
+    state = play(state, "play Last Gambit")
+    out = RULES.outcome(state)
+    assert (out.winner, out.clause) == ("p1", "GS-8.1")
 
 
 def test_gs_8_1_a_structured_power_loss_can_end_the_game() -> None:

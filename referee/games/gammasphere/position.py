@@ -268,10 +268,12 @@ def draw_cards(state: GammasphereState, seat: int, count: int) -> GammasphereSta
 
 def draw_for_effect(state: GammasphereState, seat: int, count: int, cause: str) -> GammasphereState:
     """An effect makes ``seat`` draw ``count``: it draws what the deck holds, and when that
-    is too few under empty_deck=lose it loses (GS-I.5); ``cause`` opens the reason."""
+    is too few under empty_deck=lose it loses (GS-I.5), unless the game already ended;
+    ``cause`` opens the reason."""
     held = state.sides[seat].deck.count
+    over = finished(state) is not None  # a power level already at zero ended the game first
     state = draw_cards(state, seat, min(held, count))
-    if held < count and state.table.empty_deck == "lose" and state.result is None:
+    if held < count and state.table.empty_deck == "lose" and not over:
         reason = f"{cause} draw {count} from a deck of {held}"
         state = msgspec.structs.replace(state, result=Result(1 - seat, "GS-I.5", reason))
     return state
