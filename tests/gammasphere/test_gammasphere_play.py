@@ -254,6 +254,17 @@ def test_gs_i_26_a_character_may_switch_several_times_in_the_turn_it_arrives() -
     assert entity(state, 1).mode == "defense"
 
 
+def test_gs_i_26_a_table_may_allow_each_character_one_switch_a_turn() -> None:
+    state = started({"p1": DECK}, switch_limit="once")
+    state = play(state, "play Gamma Trooper", "play Gamma Trooper", "switch #1 defense")
+    assert_illegal(state, "switch #1 attack", "GS-I.26", "already switched", "switch_limit=once")
+    assert "#1 Gamma Trooper [defense, switched]" in RULES.render(state, "public")
+    assert Switch(2, "defense") in RULES.legal_actions(state)  # the other one still may
+    state = play(state, "end", "draw", "end", "draw")  # p1's next turn: it may switch again
+    state = play(state, "switch #1 attack")
+    assert entity(state, 1).mode == "attack"
+
+
 def test_gs_i_17_a_character_may_attack_in_the_turn_it_arrives() -> None:
     state = started({"p1": DECK})
     state, foe = put(state, "p2", "Rift Scout")

@@ -403,6 +403,12 @@ def _check_switch(state: GammasphereState, action: Switch, seat: int) -> Verdict
         return Verdict.illegal(
             "GS-6.10", f"#{entity.id} {entity.card} is already in {action.mode} mode"
         )
+    if entity.switched and state.table.switch_limit == "once":
+        return Verdict.illegal(
+            "GS-I.26",
+            f"#{entity.id} {entity.card} has already switched mode this turn; "
+            "this table allows one switch a turn (switch_limit=once)",
+        )
     return LEGAL
 
 

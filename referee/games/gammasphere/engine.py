@@ -164,7 +164,10 @@ def _apply_attack(state: GammasphereState, action: Attack, seat: int) -> Gammasp
 @ENTRY_EFFECTS.register(Switch)
 def _apply_switch(state: GammasphereState, action: Switch, seat: int) -> GammasphereState:
     entity = present(state, action.entity)
-    return with_entity(state, msgspec.structs.replace(entity, mode=action.mode))
+    once = state.table.switch_limit == "once"  # GS-I.26: marked only where it counts
+    return with_entity(
+        state, msgspec.structs.replace(entity, mode=action.mode, switched=once or entity.switched)
+    )
 
 
 @ENTRY_EFFECTS.register(Activate)

@@ -287,11 +287,14 @@ def gain_income(state: GammasphereState, seat: int) -> GammasphereState:
 
 
 def begin_turn(state: GammasphereState, seat: int, first_turn: bool = False) -> GammasphereState:
-    """The start of ``seat``'s turn: everything of theirs untaps (GS-5.3, GS-I.6), then the
-    draw is awaited, or skipped (GS-I.4, GS-I.5) with the income gained at once."""
-    if any(e.tapped for e in state.field if e.owner == seat):
+    """The start of ``seat``'s turn: everything of theirs untaps (GS-5.3, GS-I.6) and every
+    character may switch again (GS-I.26), then the draw is awaited, or skipped (GS-I.4,
+    GS-I.5) with the income gained at once."""
+    if any((e.tapped and e.owner == seat) or e.switched for e in state.field):
         field = tuple(
-            msgspec.structs.replace(e, tapped=False) if e.owner == seat and e.tapped else e
+            msgspec.structs.replace(e, tapped=e.tapped and e.owner != seat, switched=False)
+            if (e.tapped and e.owner == seat) or e.switched
+            else e
             for e in state.field
         )
         state = msgspec.structs.replace(state, field=field)

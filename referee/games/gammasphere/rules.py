@@ -104,6 +104,14 @@ VARIANTS = (
         summary="Whose hand the limit of ten counts when a turn ends: every player's (every) "
         "or only that of the player whose turn it was (own).",
     ),
+    VariantOption(
+        key="switch_limit",
+        default="any",
+        choices=("any", "once"),
+        clause="GS-I.26",
+        summary="How often an untapped character may change mode in a turn: as often as its "
+        "player likes (any) or once (once), as in Yu-Gi-Oh.",
+    ),
 )
 
 SETUP_FIELDS = (

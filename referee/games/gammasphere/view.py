@@ -55,6 +55,8 @@ def entity_line(state: GammasphereState, entity: Entity) -> str:
         notes.append(entity.mode)
     if entity.tapped:
         notes.append("tapped")
+    if entity.switched:
+        notes.append("switched")
     text = f"#{entity.id} {entity.card}" + (f" [{', '.join(notes)}]" if notes else "")
     card = card_of(state, entity)
     if entity.kind == "character":
@@ -123,6 +125,8 @@ def _entity_data(state: GammasphereState, entity: Entity) -> dict[str, Any]:
         "kind": entity.kind,
         "tapped": entity.tapped,
     }
+    if entity.switched:
+        data["switched"] = True
     if entity.kind == "character":
         data.update(
             mode=entity.mode,
