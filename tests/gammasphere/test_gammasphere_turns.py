@@ -181,6 +181,8 @@ def test_gs_5_6_a_discard_step_left_at_ten_by_an_adjustment_may_end() -> None:
     state = started()
     state = msgspec.structs.replace(state, phase="discard")
     assert RULES.legal_actions(state) == [End()]
+    reason = assert_illegal(state, "play Gamma Trooper", "GS-5.6", "the turn is over", "'end'")
+    assert " and :" not in reason
     state = play(state, "end")
     assert state.active == 1
 

@@ -64,6 +64,10 @@ def _phase_gate(state: GammasphereState, seat: int, what: str) -> Verdict | None
         )
     if state.phase == "discard":
         over = over_limit(state)
+        if not over:  # an adjustment took the hands down to ten: only 'end' is left
+            return Verdict.illegal(
+                "GS-5.6", f"the turn is over: record 'end' to pass it; {what} is not possible now"
+            )
         return Verdict.illegal(
             "GS-5.6",
             f"the turn is over and {_holding(state, over)}: discard down to "
