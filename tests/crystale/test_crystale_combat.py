@@ -319,3 +319,19 @@ def test_cr_13_1_the_battle_ends_at_the_step_that_empties_a_hit_box() -> None:
     assert (state.sides[0].hits, state.sides[1].hits) == (1, 0)
     assert RULES.outcome(state).winner == "p1"
     assert RULES.outcome(state).clause == "CR-13.1"
+
+
+def test_cr_i_4_one_damage_effect_takes_one_hit_however_many_steps() -> None:
+    """CR-I.4: a structured damage effect on a Summoner is one hit; an effect printing two
+    damage steps against the Summoner still takes one, not two."""
+    from referee.games.crystale.catalog import example_book
+
+    catalog = example_book().builtins()
+    lance = next(s for s in catalog["spells"] if s["name"] == "Flame Lance")
+    lance["effects"][0]["ops"].append({"op": "damage", "amount": 10})
+    state = play(main_phase(options={"catalog": catalog}), "cast Flame Lance @u2")
+    assert state.sides[1].hits == 2
+    # two damage effects are two hits (one each)
+    lance["effects"].append(dict(lance["effects"][0]))
+    state = play(main_phase(options={"catalog": catalog}), "cast Flame Lance @u2 @u2")
+    assert state.sides[1].hits == 1

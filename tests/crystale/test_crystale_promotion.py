@@ -140,3 +140,40 @@ def test_cr_10_3_and_cr_i_19_promotion_phase_asks_the_referee_to_confirm() -> No
     rejected(state, "promote u1", "CR-10.3")
     state = play(state, "done")
     assert state.active == 1
+
+
+def _slot_in_the_end_phase(**kwargs: object) -> CrystaleState:
+    """p1's Promotion phase after a slot was earned in the End phase: one Servant already in
+    the Higher Plane, a Cinderpup (rank 1 of 3) on the board and ten crystals in hand, so the
+    hand limit sends a second Servant to the Higher Plane."""
+    state = adjust(main_phase(**kwargs), "move p1 hand>plane Cinderpup")  # type: ignore[arg-type]
+    state = adjust(play(state, "summon Cinderpup @c2"), "draw p1 5")
+    state = play(state, "end", "discard Pyrelance Archer")
+    assert state.phase == "promotion"
+    assert (state.sides[0].slots_earned, state.sides[0].slots_used) == (1, 0)
+    return state
+
+
+def test_cr_i_31_a_slot_earned_in_the_end_phase_waits_for_the_main_phase() -> None:
+    """CR-I.31 (main, the default): slots are used in the Main phase, so one earned by the hand
+    limit waits for the player's next Main phase."""
+    state = _slot_in_the_end_phase()
+    reason = rejected(state, "slot promote u3", "CR-I.31")
+    assert "Main phase" in reason
+    state = play(state, "done", "pull", "end", "pull")
+    assert judge(state, "slot promote u3").legal
+
+
+def test_cr_i_31_a_table_may_promote_with_it_in_the_same_turn() -> None:
+    """CR-I.31 (promotion): the slot promotes in that turn's Promotion phase, counting as the
+    Servant's one promotion there (CR-I.19); a slot's Servant or MP still waits for the Main
+    phase."""
+    state = _slot_in_the_end_phase(variants={"slot_phase": "promotion"})
+    assert "Main phase" in rejected(state, "slot mp", "CR-I.31")
+    assert "Main phase" in rejected(state, "slot servant Sootwing Drake", "CR-I.31")
+    assert any(a == RULES.parse("slot promote u3") for a in RULES.legal_actions(state))
+    state = play(state, "slot promote u3")
+    assert (state.units[3].rank, state.units[3].hp) == (2, 60)
+    assert state.sides[0].slots_used == 1
+    assert state.phase == "promotion"
+    assert "already promoted" in rejected(state, "promote u3", "CR-I.19")

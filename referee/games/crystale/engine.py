@@ -339,7 +339,10 @@ def _apply_slot(
     if isinstance(action, SlotServant):
         return with_side(state, seat, _pull_named(state, side, action.crystal))
     state = with_side(state, seat, side)
-    return promote_unit(state, state.units[action.unit])
+    state = promote_unit(state, state.units[action.unit])
+    if state.phase == "promotion":  # CR-I.31 promotion: its one promotion there (CR-I.19)
+        state = replace(state, promoted=(*state.promoted, action.unit))
+    return state
 
 
 ENTRY_EFFECTS.add(SlotPromote, _apply_slot)

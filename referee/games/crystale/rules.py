@@ -104,6 +104,14 @@ VARIANTS = (
         summary="A defender may strike back at every attack it survives in a turn (again, the "
         "default), or striking back fatigues it for the rest of that turn (once).",
     ),
+    VariantOption(
+        key="slot_phase",
+        default="main",
+        choices=("main", "promotion"),
+        clause="CR-I.31",
+        summary="Promotion slots are used in the Main phase only (main, the default), or a slot "
+        "may also promote a Servant in the Promotion phase (promotion).",
+    ),
 )
 
 SETUP_FIELDS = (
