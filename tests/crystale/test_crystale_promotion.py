@@ -177,3 +177,27 @@ def test_cr_i_31_a_table_may_promote_with_it_in_the_same_turn() -> None:
     assert state.sides[0].slots_used == 1
     assert state.phase == "promotion"
     assert "already promoted" in rejected(state, "promote u3", "CR-I.19")
+
+
+def test_cr_i_32_a_table_may_earn_slots_again_after_a_reshuffle() -> None:
+    """CR-I.32 (again): a Higher Plane emptied by a reshuffle earns a slot again when its
+    Servants climb back to 2, 4 and 7, still no more than three slots a match (CR-9.2); by
+    default (once) each count earns only the first time (CR-I.17)."""
+    back = "move p1 plane>pool Cinderpup; move p1 plane>pool Cinderpup"
+    again = "move p1 hand>plane Pyrelance Archer; move p1 pool>plane Cinderpup"
+    for variant, earned in (("once", 1), ("again", 2)):
+        state = with_plane(2) if variant == "once" else main_phase(variants={"slot_earning": variant})
+        if variant == "again":
+            state = adjust(state, "move p1 hand>plane Cinderpup; move p1 hand>plane Cinderpup")
+        assert state.sides[0].slots_earned == 1
+        state = adjust(adjust(state, back), again)
+        assert state.sides[0].slots_earned == earned, variant
+    # three a match: a fourth climb past a count earns nothing
+    state = main_phase(variants={"slot_earning": "again"})
+    for _ in range(2):
+        state = adjust(state, "move p1 hand>plane Cinderpup; move p1 hand>plane Cinderpup")
+        state = adjust(state, back)
+    state = adjust(state, "draw p1 2; move p1 hand>plane Cinderpup; move p1 hand>plane Cinderpup")
+    assert state.sides[0].slots_earned == 3
+    state = adjust(state, back + "; move p1 hand>plane Magmaback Golem; move p1 pool>plane Cinderpup")
+    assert state.sides[0].slots_earned == 3

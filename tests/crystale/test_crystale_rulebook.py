@@ -32,6 +32,7 @@ def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
             "counter_range",
             "counter_fatigue",
             "slot_phase",
+            "slot_earning",
         },
     )
     assert len(load_rulebook("crystale").clauses) >= 100

@@ -77,6 +77,7 @@ class Table(msgspec.Struct, frozen=True, gc=False):
     counter_range: str = "in_range"
     counter_fatigue: str = "again"
     slot_phase: str = "main"
+    slot_earning: str = "once"
 
 
 class Unit(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):

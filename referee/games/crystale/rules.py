@@ -112,6 +112,15 @@ VARIANTS = (
         summary="Promotion slots are used in the Main phase only (main, the default), or a slot "
         "may also promote a Servant in the Promotion phase (promotion).",
     ),
+    VariantOption(
+        key="slot_earning",
+        default="once",
+        choices=("once", "again"),
+        clause="CR-I.32",
+        summary="Each of the Higher Plane counts 2, 4 and 7 earns a slot the first time only "
+        "(once, the default), or again each time the count climbs back to it after falling "
+        "below, three slots a match at most (again).",
+    ),
 )
 
 SETUP_FIELDS = (

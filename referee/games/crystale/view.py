@@ -167,6 +167,7 @@ def observe(state: CrystaleState, viewer: str = REFEREE) -> dict[str, Any]:
             "counter_range": state.table.counter_range,
             "counter_fatigue": state.table.counter_fatigue,
             "slot_phase": state.table.slot_phase,
+            "slot_earning": state.table.slot_earning,
         },
     }
 
