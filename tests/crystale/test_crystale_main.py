@@ -30,6 +30,10 @@ def test_cr_7_2_summon_from_hand_next_to_the_summoner_at_rank_1() -> None:
 def test_cr_7_2_summon_not_adjacent_is_refused() -> None:
     reason = rejected(main_phase(), "summon Cinderpup @c3", "CR-7.2")
     assert reason == "c3 is not next to p1's Summoner on c1; free tiles next to it: b1, c2, d1"
+    assert rejected(main_phase(), "summon Cinderpup @c1", "CR-7.2") == (
+        "c1 is the tile of p1's Summoner itself; a Servant is summoned next to it; "
+        "free tiles next to it: b1, c2, d1"
+    )
     assert "Flame Lance is a spell" in rejected(main_phase(), "summon Flame Lance @c2", "CR-7.2")
 
 

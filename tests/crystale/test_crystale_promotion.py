@@ -201,3 +201,16 @@ def test_cr_i_32_a_table_may_earn_slots_again_after_a_reshuffle() -> None:
     assert state.sides[0].slots_earned == 3
     state = adjust(state, back + "; move p1 hand>plane Magmaback Golem; move p1 pool>plane Cinderpup")
     assert state.sides[0].slots_earned == 3
+
+
+def test_cr_i_33_the_hand_limit_is_the_turn_players() -> None:
+    """CR-I.33: p2 holding ten crystals when p1's turn ends keeps them until its own End
+    phase, where it moves the two over nine (after its pull) to the Higher Plane (CR-10.2)."""
+    state = adjust(main_phase(), "draw p2 4")
+    assert state.sides[1].hand.count == 10
+    state = play(state, "end")
+    assert (state.active, state.phase) == (1, "pull")
+    state = play(state, "pull", "end")
+    assert state.phase == "discard"
+    assert RULES.to_act(state) == frozenset({"p2"})
+    assert "moves exactly 2" in rejected(state, "discard Reefling", "CR-10.2")

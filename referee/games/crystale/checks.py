@@ -363,10 +363,15 @@ def _check_summon(state: CrystaleState, action: Summon, seat: int) -> Verdict:
         return Verdict.illegal(SUMMON, f"{_who(seat)} has no Summoner on the board")
     if distance(home.tile, action.tile) != 1:
         free = [TILE_NAMES[t] for t in NEIGHBOURS[home.tile] if _free(state, t)]
+        where = (
+            f"{TILE_NAMES[action.tile]} is the tile of {_who(seat)}'s Summoner itself; a "
+            "Servant is summoned next to it"
+            if action.tile == home.tile
+            else f"{TILE_NAMES[action.tile]} is not next to {_who(seat)}'s Summoner on "
+            f"{TILE_NAMES[home.tile]}"
+        )
         return Verdict.illegal(
-            SUMMON,
-            f"{TILE_NAMES[action.tile]} is not next to {_who(seat)}'s Summoner on "
-            f"{TILE_NAMES[home.tile]}; free tiles next to it: {', '.join(free) or 'none'}",
+            SUMMON, f"{where}; free tiles next to it: {', '.join(free) or 'none'}"
         )
     holder = _holder(state, action.tile)
     if holder is not None:
