@@ -146,7 +146,7 @@ def _slot_in_the_end_phase(**kwargs: object) -> CrystaleState:
     """p1's Promotion phase after a slot was earned in the End phase: one Servant already in
     the Higher Plane, a Cinderpup (rank 1 of 3) on the board and ten crystals in hand, so the
     hand limit sends a second Servant to the Higher Plane."""
-    state = adjust(main_phase(**kwargs), "move p1 hand>plane Cinderpup")  # type: ignore[arg-type]
+    state = adjust(main_phase(**kwargs), "move p1 hand>plane Cinderpup")
     state = adjust(play(state, "summon Cinderpup @c2"), "draw p1 5")
     state = play(state, "end", "discard Pyrelance Archer")
     assert state.phase == "promotion"
@@ -186,7 +186,9 @@ def test_cr_i_32_a_table_may_earn_slots_again_after_a_reshuffle() -> None:
     back = "move p1 plane>pool Cinderpup; move p1 plane>pool Cinderpup"
     again = "move p1 hand>plane Pyrelance Archer; move p1 pool>plane Cinderpup"
     for variant, earned in (("once", 1), ("again", 2)):
-        state = with_plane(2) if variant == "once" else main_phase(variants={"slot_earning": variant})
+        state = (
+            with_plane(2) if variant == "once" else main_phase(variants={"slot_earning": variant})
+        )
         if variant == "again":
             state = adjust(state, "move p1 hand>plane Cinderpup; move p1 hand>plane Cinderpup")
         assert state.sides[0].slots_earned == 1
@@ -199,7 +201,9 @@ def test_cr_i_32_a_table_may_earn_slots_again_after_a_reshuffle() -> None:
         state = adjust(state, back)
     state = adjust(state, "draw p1 2; move p1 hand>plane Cinderpup; move p1 hand>plane Cinderpup")
     assert state.sides[0].slots_earned == 3
-    state = adjust(state, back + "; move p1 hand>plane Magmaback Golem; move p1 pool>plane Cinderpup")
+    state = adjust(
+        state, back + "; move p1 hand>plane Magmaback Golem; move p1 pool>plane Cinderpup"
+    )
     assert state.sides[0].slots_earned == 3
 
 
