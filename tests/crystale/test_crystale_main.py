@@ -184,3 +184,12 @@ def test_cr_i_27_summon_and_sacrifice_each_variant() -> None:
     assert not state.sides[0].summoned
     assert not state.sides[0].sacrificed
     assert judge(state, "sacrifice u4").legal
+
+
+def test_cr_i_34_an_effect_reaches_a_target_out_of_attack_range() -> None:
+    """CR-I.34: only attacks have a range; the Cinderpup's Blaze Nip (an enemy unit) reaches
+    p2's Summoner six tiles off, which its attack (range 1) cannot."""
+    state = play(main_phase(), "summon Cinderpup @c2")
+    rejected(state, "attack u3 u2", "CR-8.3")
+    state = play(state, "use u3 1 @u2")
+    assert state.sides[1].hits == 2
