@@ -22,6 +22,7 @@ from referee.games.prismatic.model import (
     ActionDetail,
     PrismaticAction,
     PrismaticState,
+    Remove,
     Reward,
     SeatState,
 )
@@ -140,6 +141,8 @@ def _resolve(state: PrismaticState, seat: str) -> Iterator[PrismaticAction]:
             yield model.Create(card, pool)
     yield from _board_creations(state, seat, player)
     yield from _uses(state, seat, player)
+    if state.table.progress_removal == "free":
+        yield from (Remove(h.name) for h in player.progress)
     yield model.Pass()
 
 
