@@ -20,8 +20,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from events.schema import ActionRejected
 from events.records import event_line, event_record, redact, revealed_entries
+from events.schema import ActionRejected
 from referee import games
 from referee.capabilities import reports_of
 from referee.contract import PUBLIC
@@ -169,3 +169,73 @@ def test_no_face_shows_a_viewer_another_seats_secrets_at_the_end(
             for face, text in faces.items():
                 leaked = _named(hidden, text)
                 assert not leaked, (face, viewer, owner, leaked)
+
+
+def test_no_hash_shown_to_a_viewer_confirms_a_guess_of_what_was_hidden(
+    hidden_played: Played,
+) -> None:
+    """An event's hash is SHA-256 over the whole event as stored, and the next event's hash
+    covers it through ``prev_hash``. A viewer shown a redacted event with its real hash (or any
+    later event's) could hash each guess of the hidden part (a sealed bid of 0 to N prisms, a
+    card name from the public catalog) and keep the one that matches: the hash would tell
+    what the view withholds (REF-8.2, PX-14.1). So once an event is redacted for a viewer, no
+    hash that covers it reaches that viewer."""
+    svc = hidden_played.svc
+    view = svc.load(hidden_played.game_id)
+    rules = view.rules
+    revealed = revealed_entries(view)
+    for viewer in [PUBLIC, *view.seats]:
+        covered: set[str] = set()  # real hashes that cover a hidden part
+        for event in view.events:
+            shown = redact(event, viewer, rules, view.setup, revealed)
+            plain = msgspec.structs.replace(shown, token_id=event.token_id)
+            if event.prev_hash in covered:
+                covered.add(event.hash)
+            if plain != event:
+                covered.add(event.hash)
+            leaked = {shown.hash, shown.prev_hash} & covered
+            assert not leaked, (viewer, event.originator_version, type(event).__name__)
+        for record in svc.log(hidden_played.game_id, viewer=viewer):
+            assert not {record.get("hash"), record.get("prev_hash")} & covered, (viewer, record)
+
+
+def test_a_sealed_bid_cannot_be_read_back_from_the_public_log(tmp_path: Path) -> None:
+    """The attack itself, on the Prismatic contract case stopped just after p1's sealed
+    bid: hash 'bid N' for each N p1 may hold and compare with what the public and p2 read
+    in the log (PX-14.1). Before the fix the guess of 1 matched."""
+    from dataclasses import replace
+
+    from events.codec import event_hash
+    from events.schema import ActionRecorded
+    from tests.contract.cases import Act
+
+    case = next(
+        p.values[0]
+        for p in _hidden_cases()
+        if p.values[0].game == "prismatic" and "auction" in p.values[0].name
+    )
+    first_bid = next(
+        n for n, step in enumerate(case.steps) if isinstance(step, Act) and "bid" in step.text
+    )
+    played = play(replace(case, steps=case.steps[: first_bid + 1]), tmp_path / "store.db")
+    for viewer in (PUBLIC, "p2"):
+        _, events = played.svc.log_events(played.game_id, viewer=viewer)
+        shown = events[-1]
+        assert isinstance(shown, ActionRecorded)
+        assert shown.notation == "sealed bid"
+        records = played.svc.log(played.game_id, viewer=viewer)
+        hashes = {r.get("hash") for r in records} | {r.get("prev_hash") for r in records}
+        for guess in range(10):
+            tried = msgspec.structs.replace(
+                shown,
+                notation=f"bid {guess}",
+                action=msgspec.Raw(msgspec.json.encode({"type": "bid", "amount": guess})),
+                hash="",
+                prev_hash=events[-2].hash or view_hash(played, -2),
+            )
+            assert event_hash(tried) not in hashes, (viewer, guess)
+
+
+def view_hash(played: Played, index: int) -> str:
+    """The real hash of event ``index`` (what a viewer would chain a guess onto)."""
+    return played.svc.load(played.game_id).events[index].hash
