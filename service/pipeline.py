@@ -5,8 +5,11 @@ Every write, to a game or to an event, from whichever door, goes through the sam
     GameWrite(ref, command, principal, action)  NewGame(command)   an event's write (@event_write)
         |                                          |                  |
     authorize   a game's: service.access.authorize     an event's: ``admit(principal, need)``
-                (a face's caller; none: the command    (``@event_write(need)``, or the
-                 line's LOCAL, who may make any write)  write's ``authorize_write``)
+                (the principal, or the running          (``@event_write(need)``, or the
+                 caller: ``admit_game``)                 write's ``authorize_write``)
+                the caller: a face's (``as_caller``, ``identified``), or with none the
+                command line's LOCAL, who may make any write; in a server's context
+                (``serving``) none is refused: ``NoCallerError``, never LOCAL
         |                                          |                  |
     decide      referee.game.write.decision     referee.game         |
                 (the expected version checked    .decisions           |
