@@ -54,7 +54,7 @@ import msgspec
 
 from projections.db import ProjectionDB, projection_db
 from referee.kit.decks import Deck
-from referee.tournament.model import Placement, Round, Score, TableKey
+from referee.tournament.model import Placement, Round, Score, TableKey, history_pairings
 from referee.tournament.standings import MatchResult, Standing, StandingsCounts
 from referee.tournament.state import TableState, Tournament
 
@@ -201,18 +201,15 @@ def _met_of(rounds: Iterable[Round], base: bytes) -> bytes:
     player's opponents are listed once each, in the order first met."""
     old = _MET.decode(base) if base else _Met(met={}, byes={})
     met, byes = old.met, old.byes
-    for rnd in rounds:
-        if rnd.kind in ("cut", "elimination"):
-            continue
-        for pairing in rnd.pairings:
-            players = pairing.players
-            if pairing.bye:
-                byes[players[0]] = byes.get(players[0], 0) + 1
-            for player in players:
-                known = met.get(player)
-                if known is None:
-                    known = met[player] = []
-                known.extend(q for q in players if q != player and q not in known)
+    for pairing in history_pairings(rounds):
+        players = pairing.players
+        if pairing.bye:
+            byes[players[0]] = byes.get(players[0], 0) + 1
+        for player in players:
+            known = met.get(player)
+            if known is None:
+                known = met[player] = []
+            known.extend(q for q in players if q != player and q not in known)
     return _ENCODER.encode(old)
 
 
