@@ -55,7 +55,7 @@ import msgspec
 
 from projections.db import ProjectionDB, projection_db
 from referee.kit.decks import Deck
-from referee.tournament.model import Placement, Round, Score, TableKey
+from referee.tournament.model import Placement, Round, Score, TableKey, history_pairings
 from referee.tournament.standings import MatchResult, Standing, StandingsCounts
 from referee.tournament.state import TableState, Tournament
 
@@ -209,18 +209,15 @@ def _met_of(rounds: Iterable[Round], base: bytes, decoded: _Met | None = None) -
     else:
         met, byes = {}, {}
     empty: list[str] = []
-    for rnd in rounds:
-        if rnd.kind in ("cut", "elimination"):
-            continue
-        for pairing in rnd.pairings:
-            players = pairing.players
-            if pairing.bye:
-                byes[players[0]] = byes.get(players[0], 0) + 1
-            for player in players:
-                known = met.get(player, empty)
-                new = [q for q in players if q != player and q not in known]
-                if new or player not in met:
-                    met[player] = known + new  # a new list: ``decoded``'s stay as read
+    for pairing in history_pairings(rounds):
+        players = pairing.players
+        if pairing.bye:
+            byes[players[0]] = byes.get(players[0], 0) + 1
+        for player in players:
+            known = met.get(player, empty)
+            new = [q for q in players if q != player and q not in known]
+            if new or player not in met:
+                met[player] = known + new  # a new list: ``decoded``'s stay as read
     return _ENCODER.encode(_Met(met=met, byes=byes))
 
 

@@ -92,7 +92,7 @@ REACHED = "CR-12.2"
 NAMED = "CR-12.3"
 MULLIGAN = "CR-I.5"
 MOVE_THEN_ATTACK = "CR-I.8"
-SLOT_PHASE = "CR-I.17"
+SLOT_PHASE = "CR-I.31"
 ONE_PROMOTION = "CR-I.19"
 SEALED_SUMMONER = "CR-I.24"
 
@@ -363,10 +363,15 @@ def _check_summon(state: CrystaleState, action: Summon, seat: int) -> Verdict:
         return Verdict.illegal(SUMMON, f"{_who(seat)} has no Summoner on the board")
     if distance(home.tile, action.tile) != 1:
         free = [TILE_NAMES[t] for t in NEIGHBOURS[home.tile] if _free(state, t)]
+        where = (
+            f"{TILE_NAMES[action.tile]} is the tile of {_who(seat)}'s Summoner itself; a "
+            "Servant is summoned next to it"
+            if action.tile == home.tile
+            else f"{TILE_NAMES[action.tile]} is not next to {_who(seat)}'s Summoner on "
+            f"{TILE_NAMES[home.tile]}"
+        )
         return Verdict.illegal(
-            SUMMON,
-            f"{TILE_NAMES[action.tile]} is not next to {_who(seat)}'s Summoner on "
-            f"{TILE_NAMES[home.tile]}; free tiles next to it: {', '.join(free) or 'none'}",
+            SUMMON, f"{where}; free tiles next to it: {', '.join(free) or 'none'}"
         )
     holder = _holder(state, action.tile)
     if holder is not None:
@@ -584,8 +589,22 @@ ENTRY_CHECKS.add(Counter, _check_counter)
 ENTRY_CHECKS.add(Hold, _check_counter)
 
 
-def _slot_verdict(state: CrystaleState, seat: int) -> Verdict:
-    if state.phase != "main":
+def _slot_verdict(state: CrystaleState, seat: int, *, promote: bool = False) -> Verdict:
+    """Whether ``seat`` may use a promotion slot now (``promote``: to promote a Servant)."""
+    if state.phase == "promotion":
+        if state.table.slot_phase != "promotion":
+            return Verdict.illegal(
+                SLOT_PHASE,
+                "it is the Promotion phase; promotion slots are used in the Main phase, so a "
+                f"slot {_who(seat)} has not used waits for its next Main phase",
+            )
+        if not promote:
+            return Verdict.illegal(
+                SLOT_PHASE,
+                "it is the Promotion phase; here a slot only promotes a Servant, and a slot's "
+                "Servant or MP is taken in the Main phase",
+            )
+    elif state.phase != "main":
         return _wrong_phase(state, "promotion slots are used in the Main phase")
     side = state.sides[seat]
     if side.slots_used >= len(SLOT_THRESHOLDS):
@@ -622,10 +641,15 @@ def _promotable(
 
 @ENTRY_CHECKS.register(SlotPromote)
 def _check_slot_promote(state: CrystaleState, action: SlotPromote, seat: int) -> Verdict:
-    verdict = _slot_verdict(state, seat)
+    verdict = _slot_verdict(state, seat, promote=True)
     if not verdict:
         return verdict
-    return _promotable(state, seat, action.unit, "CR-9.3")[1]
+    unit, verdict = _promotable(state, seat, action.unit, "CR-9.3")
+    if unit is not None and state.phase == "promotion" and unit.id in state.promoted:
+        return Verdict.illegal(
+            ONE_PROMOTION, f"{_unit_label(unit)} already promoted in this Promotion phase"
+        )
+    return verdict
 
 
 @ENTRY_CHECKS.register(SlotServant)

@@ -339,7 +339,10 @@ def _apply_slot(
     if isinstance(action, SlotServant):
         return with_side(state, seat, _pull_named(state, side, action.crystal))
     state = with_side(state, seat, side)
-    return promote_unit(state, state.units[action.unit])
+    state = promote_unit(state, state.units[action.unit])
+    if state.phase == "promotion":  # CR-I.31 promotion: its one promotion there (CR-I.19)
+        state = replace(state, promoted=(*state.promoted, action.unit))
+    return state
 
 
 ENTRY_EFFECTS.add(SlotPromote, _apply_slot)
@@ -349,8 +352,12 @@ ENTRY_EFFECTS.add(SlotMp, _apply_slot)
 
 @ENTRY_EFFECTS.register(End)
 def _apply_end(state: CrystaleState, action: End, seat: int) -> CrystaleState:
-    """CR-10.1: effects lasting to the end of the turn stop; then the hand limit (CR-10.2)."""
-    units = {uid: (replace(u, atk_turn=0) if u.atk_turn else u) for uid, u in state.units.items()}
+    """CR-10.1: effects lasting to the end of the turn stop (ATK for the turn, and fatigue,
+    CR-8.9); then the hand limit (CR-10.2)."""
+    units = {
+        uid: (replace(u, atk_turn=0, attacked=False) if (u.atk_turn or u.attacked) else u)
+        for uid, u in state.units.items()
+    }
     state = replace(state, units=units)
     if state.sides[seat].hand.count > HAND_LIMIT:
         return replace(state, phase="discard")

@@ -141,7 +141,10 @@ def _discard_candidates(state: CrystaleState, seat: int) -> list[CrystaleAction]
 
 
 def _promotion_candidates(state: CrystaleState, seat: int) -> list[CrystaleAction]:
-    out: list[CrystaleAction] = [Promote(u.id) for u in _own(state, seat) if not u.summoner]
+    servants = [u for u in _own(state, seat) if not u.summoner]
+    out: list[CrystaleAction] = [Promote(u.id) for u in servants]
+    if state.table.slot_phase == "promotion":  # CR-I.31
+        out += [SlotPromote(u.id) for u in servants]
     out.append(Done())
     return out
 

@@ -31,6 +31,7 @@ from referee.games.gammasphere.position import (
     cost_of,
     find,
     on_buildings,
+    over_limit,
 )
 from referee.games.gammasphere.view import own_secrets, secrets
 from referee.kit.dispatch import Dispatch
@@ -63,6 +64,10 @@ def _phase_gate(state: GammasphereState, seat: int, what: str) -> Verdict | None
         )
     if state.phase == "discard":
         over = over_limit(state)
+        if not over:  # an adjustment took the hands down to ten: only 'end' is left
+            return Verdict.illegal(
+                "GS-5.6", f"the turn is over: record 'end' to pass it; {what} is not possible now"
+            )
         return Verdict.illegal(
             "GS-5.6",
             f"the turn is over and {_holding(state, over)}: discard down to "
@@ -104,6 +109,11 @@ def _describe(state: GammasphereState, entity: Entity) -> str:
     return f"#{entity.id} {entity.card} ({SEATS[entity.owner]}'s {entity.kind})"
 
 
+def _count(number: int, thing: str) -> str:
+    """``1 jiggawatt``, ``2 jiggawatts``."""
+    return f"{number} {thing}{'' if number == 1 else 's'}"
+
+
 def _check_costs(
     state: GammasphereState, seat: int, what: str, gas: int, jiggawatts: int
 ) -> Verdict:
@@ -114,13 +124,15 @@ def _check_costs(
     if jiggawatts:
         available = available_jiggawatts(state, seat)
         if available < jiggawatts:
-            pool = f" and {own.jiggawatts} jiggawatts in the pool" if own.jiggawatts else ""
+            pool = (
+                f" and {_count(own.jiggawatts, 'jiggawatt')} in the pool" if own.jiggawatts else ""
+            )
             untapped = available - own.jiggawatts
             return Verdict.illegal(
                 "GS-6.3",
                 (
-                    f"{what} costs {jiggawatts} jiggawatts; {who} has {untapped} untapped "
-                    f"pylon{'s' if untapped != 1 else ''}{pool}"
+                    f"{what} costs {_count(jiggawatts, 'jiggawatt')}; {who} has "
+                    f"{_count(untapped, 'untapped pylon')}{pool}"
                 ),
             )
     return LEGAL
@@ -159,9 +171,14 @@ def _check_effect_target(
                 "GS-N.3", f"{card.name}'s effect takes no target; drop 'on #{target}'"
             )
         return LEGAL
+    wanted = {
+        "character": "a character",
+        "own character": f"one of {SEATS[seat]}'s own characters",
+        "opposing character": "an opposing character",
+    }[effect.target]
     if not target:
         return Verdict.illegal(
-            "GS-9.1", f"{card.name}'s effect needs {effect.target} as its target: add 'on #N'"
+            "GS-9.1", f"{card.name}'s effect needs {wanted} as its target: add 'on #N'"
         )
     found = _entity(state, target)
     if isinstance(found, Verdict):
@@ -169,7 +186,7 @@ def _check_effect_target(
     if found.kind != "character":
         return Verdict.illegal(
             "GS-9.1",
-            f"{card.name} needs {effect.target} as its target; "
+            f"{card.name} needs {wanted} as its target; "
             f"{_describe(state, found)} is not a character",
         )
     if effect.target == "own character" and found.owner != seat:
@@ -390,6 +407,12 @@ def _check_switch(state: GammasphereState, action: Switch, seat: int) -> Verdict
         return Verdict.illegal(
             "GS-6.10", f"#{entity.id} {entity.card} is already in {action.mode} mode"
         )
+    if entity.switched and state.table.switch_limit == "once":
+        return Verdict.illegal(
+            "GS-I.26",
+            f"#{entity.id} {entity.card} has already switched mode this turn; "
+            "this table allows one switch a turn (switch_limit=once)",
+        )
     return LEGAL
 
 
@@ -426,11 +449,6 @@ def _check_activate(state: GammasphereState, action: Activate, seat: int) -> Ver
     return LEGAL if card.effect is not None else _ruling(card)
 
 
-def over_limit(state: GammasphereState) -> list[int]:
-    """GS-5.6: the seats holding more than ten cards."""
-    return [i for i, own in enumerate(state.sides) if own.hand.count > HAND_LIMIT]
-
-
 def _holding(state: GammasphereState, seats: list[int]) -> str:
     """``p1 holds 12 cards`` or ``p1 holds 12 cards and p2 holds 11 cards``."""
     return " and ".join(f"{SEATS[i]} holds {state.sides[i].hand.count} cards" for i in seats)
@@ -439,6 +457,13 @@ def _holding(state: GammasphereState, seats: list[int]) -> str:
 @ENTRY_CHECKS.register(Discard)
 def _check_discard(state: GammasphereState, action: Discard, seat: int) -> Verdict:
     count = state.sides[seat].hand.count
+    if state.phase == "discard" and count > HAND_LIMIT and seat not in over_limit(state):
+        return Verdict.illegal(
+            "GS-I.29",
+            f"this table counts only the hand of the player whose turn ends "
+            f"(hand_limit=own); {SEATS[seat]} holds {count} but discards at the end of "
+            "their own turn",
+        )
     if state.phase != "discard" or count <= HAND_LIMIT:
         return Verdict.illegal(
             "GS-5.6",

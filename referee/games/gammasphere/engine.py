@@ -20,7 +20,6 @@ from referee.games.gammasphere.model import (
     GammasphereAction,
     GammasphereState,
     Play,
-    Result,
     Switch,
 )
 from referee.games.gammasphere.position import (
@@ -31,6 +30,7 @@ from referee.games.gammasphere.position import (
     cost_of,
     defense_of,
     draw_cards,
+    draw_for_effect,
     enter,
     find,
     finished,
@@ -74,17 +74,7 @@ def apply_effect(
                 ),
             )
     if effect.draw:
-        held = state.sides[seat].deck.count
-        state = draw_cards(state, seat, min(held, effect.draw))
-        if held < effect.draw and state.table.empty_deck == "lose" and state.result is None:
-            state = msgspec.structs.replace(
-                state,
-                result=Result(
-                    other,
-                    "GS-I.5",
-                    f"{card.name} made {SEATS[seat]} draw {effect.draw} from a deck of {held}",
-                ),
-            )
+        state = draw_for_effect(state, seat, effect.draw, f"{card.name} made {SEATS[seat]}")
     if target and effect.target != "none":
         aimed = find(state, target)
         if aimed is not None and effect.level:
@@ -174,7 +164,10 @@ def _apply_attack(state: GammasphereState, action: Attack, seat: int) -> Gammasp
 @ENTRY_EFFECTS.register(Switch)
 def _apply_switch(state: GammasphereState, action: Switch, seat: int) -> GammasphereState:
     entity = present(state, action.entity)
-    return with_entity(state, msgspec.structs.replace(entity, mode=action.mode))
+    once = state.table.switch_limit == "once"  # GS-I.26: marked only where it counts
+    return with_entity(
+        state, msgspec.structs.replace(entity, mode=action.mode, switched=once or entity.switched)
+    )
 
 
 @ENTRY_EFFECTS.register(Activate)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from referee.games.gammasphere.checks import check_action, over_limit
 from referee.games.gammasphere.decks import check_from_hand, hand_candidates
 from referee.games.gammasphere.model import (
@@ -48,12 +50,15 @@ def _plays(state: GammasphereState, seat: int) -> list[GammasphereAction]:
                 and (e.kind == "character" or (e.kind == "building" and on_buildings(state, card)))
             ]
             out.extend(Play(card.name, "", t) for t in carriers)
-        elif card.plays_effect and card.effect is not None and card.effect.target != "none":
-            out.extend(Play(card.name, "", t) for t in _targets(state, seat, card.effect.target))
-        elif card.kind == "character":
-            out.extend((Play(card.name, "", 0), Play(card.name, "defense", 0)))
         else:
-            out.append(Play(card.name))
+            # a structured effect on arrival aims at a target; a character enters either way
+            effect = card.effect if card.plays_effect else None
+            aimed = effect is not None and effect.target != "none"
+            targets = _targets(state, seat, effect.target) if effect and aimed else [0]
+            modes: tuple[Literal["", "defense"], ...] = (
+                ("", "defense") if card.kind == "character" else ("",)
+            )
+            out.extend(Play(card.name, mode, t) for t in targets for mode in modes)
     return out
 
 

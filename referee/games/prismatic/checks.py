@@ -28,6 +28,7 @@ from referee.games.prismatic.model import (
     PrismaticAction,
     PrismaticState,
     Pull,
+    Remove,
     Reveal,
     Reward,
     Steal,
@@ -75,6 +76,7 @@ ALLOWED: dict[type, tuple[str, ...]] = {
     Use: ("resolve",),
     Take: ("resolve",),
     Decline: ("resolve",),
+    Remove: ("resolve",),
     Bid: ("auction",),
     Forgo: ("auction",),
     Colours: ("colours",),
@@ -86,6 +88,16 @@ def motes_words(motes: Multiset | tuple[str, ...]) -> str:
     counts = motes if isinstance(motes, Multiset) else Multiset.of(motes)
     parts = [f"{counts.count(k)} {COLOUR_NAMES[k]}" for k in KINDS if counts.count(k)]
     return ", ".join(parts) if parts else "no motes"
+
+
+def _count(count: int, noun: str) -> str:
+    """``1 card``, ``3 cards``: a count in plain words."""
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
+def _drawn(count: int) -> str:
+    """``1 is drawn``, ``5 are drawn``."""
+    return f"{count} {'is' if count == 1 else 'are'} drawn"
 
 
 def _bad(clause: str, reason: str) -> Verdict:
@@ -141,7 +153,8 @@ def _supply_motes(state: PrismaticState, colour: str, seat: str) -> Verdict:
 def _supply_prisms(state: PrismaticState, count: int, seat: str) -> Verdict:
     if state.supply_prisms < count:
         return _bad(
-            "PX-1.5", f"the supply holds {state.supply_prisms} prisms; {seat} cannot gain {count}"
+            "PX-1.5",
+            f"the supply holds {_count(state.supply_prisms, 'prism')}; {seat} cannot gain {count}",
         )
     return LEGAL
 
@@ -205,9 +218,18 @@ def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> Verdict:
         bag = player.committed_motes()
     expected = min(5, bag.total)
     shown = Multiset.of(action.motes)
+    if not bag:
+        if shown:
+            return _bad(
+                "PX-3.4",
+                f"{seat} has no motes at all, neither in the bag nor committed, so nothing "
+                "is drawn: write 'draw none'",
+            )
+        return LEGAL
     short = bag.missing(shown)
     where = (
-        f"{seat}'s bag was empty, so the {bag.total} motes committed went back into it (PX-3.4); "
+        f"{seat}'s bag was empty, so the {_count(bag.total, 'mote')} committed went back into it "
+        "(PX-3.4); "
         if refilled
         else ""
     )
@@ -220,14 +242,15 @@ def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> Verdict:
         clause = "PX-3.4" if refilled else ("PX-3.2" if bag.total >= 5 else "PX-3.3")
         return _bad(
             clause,
-            f"{where}{seat}'s bag holds {bag.total} motes, so {expected} are drawn, "
+            f"{where}{seat}'s bag holds {_count(bag.total, 'mote')}, so {_drawn(expected)}, "
             f"not {shown.total}",
         )
     return LEGAL
 
 
 def _own_place(state: PrismaticState, seat: str, target: str, clause: str, what: str) -> Verdict:
-    """``target`` is ``palette`` or a card in ``seat``'s progress or creation area."""
+    """``target`` is ``palette`` or a card in ``seat``'s progress or creation area; ``what``
+    is committed (``motes and prisms``, ``a pulled mote``)."""
     if target == "palette":
         return LEGAL
     name = _resolve_name(state, target)
@@ -236,9 +259,15 @@ def _own_place(state: PrismaticState, seat: str, target: str, clause: str, what:
         return LEGAL
     if place.zone == "common":
         return _bad(
-            "PX-I.4", f"{name} is a common card: {what} go on {seat}'s palette to create it"
+            "PX-I.4",
+            f"{name} is a common card and holds nothing: what is meant for it goes on "
+            f"{seat}'s palette",
         )
-    return _bad(clause, f"{name} is {place.words()}; {seat} {what} only their palette or own cards")
+    return _bad(
+        clause,
+        f"{name} is {place.words()}; {seat} commits {what} only to their own palette or "
+        "their own cards",
+    )
 
 
 @ENTRY_CHECKS.register(Commit)
@@ -253,10 +282,10 @@ def _commit(state: PrismaticState, action: Commit, seat: str) -> Verdict:
             f"{motes_words(short)} cannot be committed",
         )
     if action.prisms > player.prisms:
-        return _bad("PX-4.2", f"{seat} has {player.prisms} prisms, not {action.prisms}")
+        return _bad("PX-4.2", f"{seat} holds {_count(player.prisms, 'prism')}, not {action.prisms}")
     if not motes and not action.prisms:
         return _bad("PX-4.1", "a commitment places at least one mote or prism")
-    return _own_place(state, seat, action.target, "PX-4.1", "commits to")
+    return _own_place(state, seat, action.target, "PX-4.1", "motes and prisms")
 
 
 @ENTRY_CHECKS.register(Pass)
@@ -315,7 +344,7 @@ def _payment(
             missing = (
                 (missing + ", " if missing else "") + f"{gap} prism" + ("s" if gap != 1 else "")
             )
-        held = motes_words(motes) + (f" and {prisms} prisms" if prisms else "")
+        held = motes_words(motes) + (f" and {_count(prisms, 'prism')}" if prisms else "")
         return _bad(
             "PX-5.4",
             f"{what} needs {recipe.text()}; {seat} has {held} on {source}"
@@ -414,8 +443,8 @@ def _board_draw(state: PrismaticState, choice: BoardDraw, seat: str) -> Verdict:
     if len(names) != can:
         return _bad(
             "PX-7.3",
-            f"the deck holds {drawable(state)} cards, so {can} are drawn; the entry names "
-            f"{len(names)}",
+            f"{_count(drawable(state), 'card')} can be drawn, so {_drawn(can)}; the entry "
+            f"names {len(names)}",
         )
     return _cards_from_deck(state, names)
 
@@ -527,6 +556,30 @@ def _decline(state: PrismaticState, action: Decline, seat: str) -> Verdict:
     return LEGAL
 
 
+@ENTRY_CHECKS.register(Remove)
+def _remove(state: PrismaticState, action: Remove, seat: str) -> Verdict:
+    """PX-I.23: a free removal of an own progress card, only where the table allows it."""
+    if state.pending:
+        return _pending_block(state)
+    name = _resolve_name(state, action.card)
+    if state.table.progress_removal != "free":
+        return _bad(
+            "PX-I.23",
+            "at this table a progress card leaves only through a discard (the Discard action "
+            "or the board's Discard One Card); variant progress_removal=free would let "
+            f"{seat} remove {name} without one",
+        )
+    place = locate(state, name)
+    if place.zone == "progress" and place.seat == seat:
+        return LEGAL
+    if place.zone == "creation":
+        return _bad("PX-8.6", f"{name} is {place.words()}; created cards cannot be removed")
+    return _bad(
+        "PX-8.7",
+        f"{name} is {place.words()}; {seat} may remove only a card in their own progress area",
+    )
+
+
 # -- actions ---------------------------------------------------------------------------------------
 
 
@@ -546,7 +599,7 @@ def _pull(state: PrismaticState, detail: Pull, seat: str) -> Verdict:
             f"{COLOUR_NAMES[detail.mote]} mote to pull",
         )
     if detail.to:
-        return _own_place(state, seat, detail.to, "PX-10.1", "commits a pulled mote to")
+        return _own_place(state, seat, detail.to, "PX-10.1", "a pulled mote")
     return LEGAL
 
 
@@ -585,7 +638,17 @@ def _empty(state: PrismaticState, detail: Empty, seat: str) -> Verdict:
 
 @DETAIL_CHECKS.register(DrawCard)
 def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> Verdict:
-    if not detail.card:  # the draw is the player's option (PX-10.3), or the deck is spent
+    if not detail.card:
+        # the draw is the player's option (PX-10.3), unless the table made it compulsory
+        # (PX-I.28): then only a spent deck leaves no card to take
+        left = drawable(state)
+        if state.table.draw_action == "compulsory" and left:
+            return _bad(
+                "PX-I.28",
+                "this table plays the draw action as compulsory (variant draw_action="
+                f"compulsory) and {_count(left, 'card')} can still be drawn: name the card "
+                "drawn and where it goes; a reward's draw may be declined instead",
+            )
         return LEGAL
     name = _resolve_name(state, detail.card)
     drawn = _cards_from_deck(state, [name])
@@ -596,7 +659,7 @@ def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> Verdict:
             if detail.replace:
                 return _bad(
                     "PX-10.3",
-                    f"the common area has room ({len(state.commons)} cards); nothing is "
+                    f"the common area has room ({_count(len(state.commons), 'card')}); nothing is "
                     "discarded to add a card",
                 )
             return LEGAL
@@ -678,7 +741,7 @@ def _bid(state: PrismaticState, action: Bid, seat: str) -> Verdict:
         # the bid is sealed (PX-14.1): others read that it was refused, not its amount
         return Verdict.illegal(
             "PX-14.1",
-            f"{seat} has {prisms} prisms and cannot bid {action.amount}",
+            f"{seat} holds {_count(prisms, 'prism')} and cannot bid {action.amount}",
             seen_by=seat,
             shown=f"{seat}'s sealed bid is more prisms than {seat} has",
         )

@@ -40,6 +40,7 @@ from referee.games.prismatic.model import (
     PrismaticAction,
     PrismaticState,
     Pull,
+    Remove,
     Reveal,
     SeatState,
     Steal,
@@ -656,6 +657,13 @@ def _steal(state: PrismaticState, detail: Steal, seat: str) -> PrismaticState:
     name = _name(state, detail.card)
     state = _lift(state, name, None)
     return update(state, seat, lambda p: replace(p, progress=(*p.progress, Held(name))))
+
+
+@ENTRY_EFFECTS.register(Remove)
+def _remove(state: PrismaticState, action: Remove, seat: str) -> PrismaticState:
+    """PX-I.23 (progress_removal=free): the card goes to the discard pile as a discarded one
+    does, its motes back to the owner's bag and its prisms lost."""
+    return _discard(state, Discard(action.card), seat)
 
 
 _DETAILS = DETAIL_EFFECTS.handlers

@@ -37,6 +37,7 @@ from referee.games.prismatic.model import (
     PrismaticAction,
     PrismaticState,
     Pull,
+    Remove,
     Reveal,
     Reward,
     SeatState,
@@ -163,6 +164,8 @@ def _resolve(state: PrismaticState, seat: str) -> Iterator[PrismaticAction]:
             yield Create(card, pool)
     yield from _board_creations(state, seat, player)
     yield from _uses(state, seat, player)
+    if state.table.progress_removal == "free":
+        yield from (Remove(h.name) for h in player.progress)
     yield Pass()
 
 

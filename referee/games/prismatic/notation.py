@@ -14,6 +14,7 @@ catalog spells it, any case accepted)::
     use NAME[: DETAIL]                   a card ability; DETAIL for an action
     take pool Y | take mote R | take prism | take 3 prisms | take text | take DETAIL
     decline                              the rest of the pending rewards
+    remove NAME                          an own progress card removed (progress_removal=free)
     bid N | forgo                        the starter-token auction (house rule)
     colours p3>p1=p2                     who wears the most colours (last tie-break)
 
@@ -53,6 +54,7 @@ from referee.games.prismatic.model import (
     PrismaticAction,
     PrismaticState,
     Pull,
+    Remove,
     Reveal,
     Reward,
     Steal,
@@ -78,7 +80,8 @@ __all__ = [
 NOTATION_CLAUSE = "PX-15.1"
 _METHOD = re.compile(r"^([a-z0-9][a-z0-9-]*)(?:\.(\d{1,3}))?$")
 _VERBS = (
-    "reveal, choose, keep, draw, commit, pass, create, use, take, decline, bid, forgo or colours"
+    "reveal, choose, keep, draw, commit, pass, create, use, take, decline, remove, bid, forgo "
+    "or colours"
 )
 
 
@@ -351,6 +354,10 @@ def _read_take(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
     return Take(_reward(rest))
 
 
+def _read_remove(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
+    return Remove(_name(rest))
+
+
 def _read_bid(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
     if len(low) != 1 or not low[0].isdigit():
         raise _Bad("write 'bid N' with a whole number of prisms")
@@ -373,6 +380,7 @@ _READERS: dict[str, Callable[[list[str], str, list[str]], PrismaticAction]] = {
     "create": _read_create,
     "use": _read_use,
     "take": _read_take,
+    "remove": _read_remove,
     "bid": _read_bid,
     "colours": _read_colours,
     "colors": _read_colours,
@@ -448,6 +456,7 @@ _WRITERS: dict[type, Callable[[Any], str]] = {
     Use: lambda a: f"use {a.card}" + (f": {detail_text(a.detail)}" if a.detail else ""),
     Take: lambda a: f"take {_reward_text(a.reward)}",
     Decline: lambda a: "decline",
+    Remove: lambda a: f"remove {a.card}",
     Bid: lambda a: f"bid {a.amount}",
     Forgo: lambda a: "forgo",
     Colours: lambda a: "colours " + ">".join("=".join(group) for group in a.ranking),
@@ -466,6 +475,7 @@ NAME_FIELDS: dict[type, tuple[str, ...]] = {
     Commit: ("target",),
     Create: ("card",),
     Use: ("card",),
+    Remove: ("card",),
     Pull: ("to",),
     Empty: ("target",),
     DrawCard: ("card", "replace"),
