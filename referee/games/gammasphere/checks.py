@@ -7,22 +7,10 @@ from a hidden pile is checked against what its seat's deck can still hold (GS-3.
 
 from __future__ import annotations
 
+from referee.games.gammasphere import model
 from referee.games.gammasphere.catalog import Card, Effect
 from referee.games.gammasphere.decks import catalog_card, check_from_hand
-from referee.games.gammasphere.model import (
-    SEATS,
-    Activate,
-    Attack,
-    Construct,
-    Discard,
-    Draw,
-    End,
-    Entity,
-    GammasphereAction,
-    GammasphereState,
-    Play,
-    Switch,
-)
+from referee.games.gammasphere.model import SEATS, Entity, GammasphereAction, GammasphereState
 from referee.games.gammasphere.position import (
     HAND_LIMIT,
     OPENING_HAND,
@@ -223,8 +211,8 @@ def _ruling(card: Card) -> Verdict:
 # -- entries ---------------------------------------------------------------------------
 
 
-@ENTRY_CHECKS.register(Draw)
-def _check_draw(state: GammasphereState, action: Draw, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Draw)
+def _check_draw(state: GammasphereState, action: model.Draw, seat: int) -> Verdict:
     own = state.sides[seat]
     who = SEATS[seat]
     if state.phase == "main":
@@ -252,8 +240,8 @@ def _check_draw(state: GammasphereState, action: Draw, seat: int) -> Verdict:
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Play)
-def _check_play(state: GammasphereState, action: Play, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Play)
+def _check_play(state: GammasphereState, action: model.Play, seat: int) -> Verdict:
     card = _main_phase_card(state, seat, f"playing {_spelt(state, action.card)}", action.card)
     if isinstance(card, Verdict):
         return card
@@ -316,8 +304,8 @@ def _check_carrier(state: GammasphereState, seat: int, card: Card, target: int) 
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Construct)
-def _check_construct(state: GammasphereState, action: Construct, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Construct)
+def _check_construct(state: GammasphereState, action: model.Construct, seat: int) -> Verdict:
     card = _main_phase_card(state, seat, f"constructing {_spelt(state, action.card)}", action.card)
     if isinstance(card, Verdict):
         return card
@@ -333,8 +321,8 @@ def _check_construct(state: GammasphereState, action: Construct, seat: int) -> V
     return _check_costs(state, seat, card.name, gas, jiggawatts)
 
 
-@ENTRY_CHECKS.register(Attack)
-def _check_attack(state: GammasphereState, action: Attack, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Attack)
+def _check_attack(state: GammasphereState, action: model.Attack, seat: int) -> Verdict:
     attacker = _main_phase_entity(state, seat, "an attack", action.attacker)
     if isinstance(attacker, Verdict):
         return attacker
@@ -385,8 +373,8 @@ def _check_attack(state: GammasphereState, action: Attack, seat: int) -> Verdict
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Switch)
-def _check_switch(state: GammasphereState, action: Switch, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Switch)
+def _check_switch(state: GammasphereState, action: model.Switch, seat: int) -> Verdict:
     entity = _main_phase_entity(state, seat, "switching modes", action.entity)
     if isinstance(entity, Verdict):
         return entity
@@ -416,8 +404,8 @@ def _check_switch(state: GammasphereState, action: Switch, seat: int) -> Verdict
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Activate)
-def _check_activate(state: GammasphereState, action: Activate, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Activate)
+def _check_activate(state: GammasphereState, action: model.Activate, seat: int) -> Verdict:
     entity = _main_phase_entity(state, seat, "activating an effect", action.entity)
     if isinstance(entity, Verdict):
         return entity
@@ -454,8 +442,8 @@ def _holding(state: GammasphereState, seats: list[int]) -> str:
     return " and ".join(f"{SEATS[i]} holds {state.sides[i].hand.count} cards" for i in seats)
 
 
-@ENTRY_CHECKS.register(Discard)
-def _check_discard(state: GammasphereState, action: Discard, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Discard)
+def _check_discard(state: GammasphereState, action: model.Discard, seat: int) -> Verdict:
     count = state.sides[seat].hand.count
     if state.phase == "discard" and count > HAND_LIMIT and seat not in over_limit(state):
         return Verdict.illegal(
@@ -476,8 +464,8 @@ def _check_discard(state: GammasphereState, action: Discard, seat: int) -> Verdi
     return check_from_hand(state, seat, card)
 
 
-@ENTRY_CHECKS.register(End)
-def _check_end(state: GammasphereState, action: End, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.End)
+def _check_end(state: GammasphereState, action: model.End, seat: int) -> Verdict:
     if state.phase == "main":
         return LEGAL
     if state.phase == "discard":

@@ -6,22 +6,11 @@ from __future__ import annotations
 
 import msgspec
 
+from referee.games.gammasphere import model
 from referee.games.gammasphere.catalog import Card, Effect
 from referee.games.gammasphere.checks import acting_seat, over_limit
 from referee.games.gammasphere.decks import take_from_hand
-from referee.games.gammasphere.model import (
-    SEATS,
-    Activate,
-    Attack,
-    Construct,
-    Discard,
-    Draw,
-    End,
-    GammasphereAction,
-    GammasphereState,
-    Play,
-    Switch,
-)
+from referee.games.gammasphere.model import SEATS, GammasphereAction, GammasphereState
 from referee.games.gammasphere.position import (
     attack_of,
     begin_turn,
@@ -86,8 +75,8 @@ def apply_effect(
     return state
 
 
-@ENTRY_EFFECTS.register(Draw)
-def _apply_draw(state: GammasphereState, action: Draw, seat: int) -> GammasphereState:
+@ENTRY_EFFECTS.register(model.Draw)
+def _apply_draw(state: GammasphereState, action: model.Draw, seat: int) -> GammasphereState:
     state = draw_cards(state, seat, action.count)
     if state.phase == "opening":
         own = state.sides[seat]
@@ -99,8 +88,8 @@ def _apply_draw(state: GammasphereState, action: Draw, seat: int) -> Gammasphere
     return msgspec.structs.replace(gain_income(state, seat), phase="main")
 
 
-@ENTRY_EFFECTS.register(Play)
-def _apply_play(state: GammasphereState, action: Play, seat: int) -> GammasphereState:
+@ENTRY_EFFECTS.register(model.Play)
+def _apply_play(state: GammasphereState, action: model.Play, seat: int) -> GammasphereState:
     card = state.cards.by_name[state.cards.canonical(action.card) or action.card]
     state = with_side(state, seat, take_from_hand(state, seat, card.name))
     gas, jiggawatts = cost_of(card)
@@ -119,8 +108,10 @@ def _apply_play(state: GammasphereState, action: Play, seat: int) -> Gammasphere
     return state
 
 
-@ENTRY_EFFECTS.register(Construct)
-def _apply_construct(state: GammasphereState, action: Construct, seat: int) -> GammasphereState:
+@ENTRY_EFFECTS.register(model.Construct)
+def _apply_construct(
+    state: GammasphereState, action: model.Construct, seat: int
+) -> GammasphereState:
     card = state.cards.by_name[state.cards.canonical(action.card) or action.card]
     state = with_side(state, seat, take_from_hand(state, seat, card.name))
     state = pay(state, seat, *cost_of(card))
@@ -132,8 +123,8 @@ def _lose_power(state: GammasphereState, seat: int, amount: int) -> GammasphereS
     return with_side(state, seat, msgspec.structs.replace(own, power=lower(own.power, -amount)))
 
 
-@ENTRY_EFFECTS.register(Attack)
-def _apply_attack(state: GammasphereState, action: Attack, seat: int) -> GammasphereState:
+@ENTRY_EFFECTS.register(model.Attack)
+def _apply_attack(state: GammasphereState, action: model.Attack, seat: int) -> GammasphereState:
     """GS-7.3 to GS-7.6 with GS-I.7 to GS-I.10."""
     attacker = present(state, action.attacker, "attacker")
     power = attack_of(state, attacker)
@@ -161,8 +152,8 @@ def _apply_attack(state: GammasphereState, action: Attack, seat: int) -> Gammasp
     return state
 
 
-@ENTRY_EFFECTS.register(Switch)
-def _apply_switch(state: GammasphereState, action: Switch, seat: int) -> GammasphereState:
+@ENTRY_EFFECTS.register(model.Switch)
+def _apply_switch(state: GammasphereState, action: model.Switch, seat: int) -> GammasphereState:
     entity = present(state, action.entity)
     once = state.table.switch_limit == "once"  # GS-I.26: marked only where it counts
     return with_entity(
@@ -170,8 +161,8 @@ def _apply_switch(state: GammasphereState, action: Switch, seat: int) -> Gammasp
     )
 
 
-@ENTRY_EFFECTS.register(Activate)
-def _apply_activate(state: GammasphereState, action: Activate, seat: int) -> GammasphereState:
+@ENTRY_EFFECTS.register(model.Activate)
+def _apply_activate(state: GammasphereState, action: model.Activate, seat: int) -> GammasphereState:
     entity = present(state, action.entity)
     card = card_of(state, entity)
     if card.tap:
@@ -182,16 +173,16 @@ def _apply_activate(state: GammasphereState, action: Activate, seat: int) -> Gam
     return state
 
 
-@ENTRY_EFFECTS.register(Discard)
-def _apply_discard(state: GammasphereState, action: Discard, seat: int) -> GammasphereState:
+@ENTRY_EFFECTS.register(model.Discard)
+def _apply_discard(state: GammasphereState, action: model.Discard, seat: int) -> GammasphereState:
     name = state.cards.canonical(action.card) or action.card
     own = take_from_hand(state, seat, name)
     state = with_side(state, seat, msgspec.structs.replace(own, discard=(*own.discard, name)))
     return state if over_limit(state) else pass_turn(state)
 
 
-@ENTRY_EFFECTS.register(End)
-def _apply_end(state: GammasphereState, action: End, seat: int) -> GammasphereState:
+@ENTRY_EFFECTS.register(model.End)
+def _apply_end(state: GammasphereState, action: model.End, seat: int) -> GammasphereState:
     """GS-5.5, GS-5.6: the turn passes, once every hand above ten is discarded down."""
     if over_limit(state):
         return msgspec.structs.replace(state, phase="discard")

@@ -7,38 +7,9 @@ Every rejection names the clause and says why with the cards and motes involved.
 
 from __future__ import annotations
 
+from referee.games.prismatic import model
 from referee.games.prismatic.catalog import Effect, Recipe, effect_text
-from referee.games.prismatic.model import (
-    SEATS,
-    Bid,
-    BoardDraw,
-    Choose,
-    Colours,
-    Commit,
-    Create,
-    CreateBoard,
-    Decline,
-    Discard,
-    DrawCard,
-    DrawMotes,
-    Empty,
-    Forgo,
-    Keep,
-    Pass,
-    PrismaticAction,
-    PrismaticState,
-    Pull,
-    Remove,
-    Reveal,
-    Reward,
-    Steal,
-    Take,
-    TakeMote,
-    TakePool,
-    TakePrisms,
-    TakeText,
-    Use,
-)
+from referee.games.prismatic.model import SEATS, PrismaticAction, PrismaticState, Remove, Reward
 from referee.games.prismatic.motes import COLOUR_NAMES, KINDS, PRISMATIC
 from referee.games.prismatic.position import drawable, locate, to_act
 from referee.games.prismatic.scoring import standing
@@ -65,21 +36,21 @@ STEP_WORDS = {
     "over": "the end of the game",
 }
 ALLOWED: dict[type, tuple[str, ...]] = {
-    Reveal: ("deal", "refill"),
-    Choose: ("setup",),
-    Keep: ("setup",),
-    DrawMotes: ("draw",),
-    Commit: ("commit",),
-    Pass: ("commit", "resolve"),
-    Create: ("resolve",),
-    CreateBoard: ("resolve",),
-    Use: ("resolve",),
-    Take: ("resolve",),
-    Decline: ("resolve",),
+    model.Reveal: ("deal", "refill"),
+    model.Choose: ("setup",),
+    model.Keep: ("setup",),
+    model.DrawMotes: ("draw",),
+    model.Commit: ("commit",),
+    model.Pass: ("commit", "resolve"),
+    model.Create: ("resolve",),
+    model.CreateBoard: ("resolve",),
+    model.Use: ("resolve",),
+    model.Take: ("resolve",),
+    model.Decline: ("resolve",),
     Remove: ("resolve",),
-    Bid: ("auction",),
-    Forgo: ("auction",),
-    Colours: ("colours",),
+    model.Bid: ("auction",),
+    model.Forgo: ("auction",),
+    model.Colours: ("colours",),
 }
 
 
@@ -171,8 +142,8 @@ def _gain(state: PrismaticState, effect: Effect, seat: str) -> Verdict:
 # -- setup and rounds ----------------------------------------------------------------------
 
 
-@ENTRY_CHECKS.register(Reveal)
-def _reveal(state: PrismaticState, action: Reveal, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Reveal)
+def _reveal(state: PrismaticState, action: model.Reveal, seat: str) -> Verdict:
     name = _resolve_name(state, action.card)
     clause = "PX-2.2" if state.step == "deal" else "PX-11.1"
     if len(state.commons) >= 3:
@@ -180,8 +151,8 @@ def _reveal(state: PrismaticState, action: Reveal, seat: str) -> Verdict:
     return _cards_from_deck(state, [name])
 
 
-@ENTRY_CHECKS.register(Choose)
-def _choose(state: PrismaticState, action: Choose, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Choose)
+def _choose(state: PrismaticState, action: model.Choose, seat: str) -> Verdict:
     player = state.player(seat)
     if player.chose:
         return _bad("PX-2.4", f"{seat} already chose the two extra motes for the bag")
@@ -196,8 +167,8 @@ def _choose(state: PrismaticState, action: Choose, seat: str) -> Verdict:
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Keep)
-def _keep(state: PrismaticState, action: Keep, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Keep)
+def _keep(state: PrismaticState, action: model.Keep, seat: str) -> Verdict:
     if state.player(seat).kept:
         return _bad("PX-2.3", f"{seat} already kept a dealt card")
     names: list[str] = []
@@ -209,8 +180,8 @@ def _keep(state: PrismaticState, action: Keep, seat: str) -> Verdict:
     return _cards_from_deck(state, names)
 
 
-@ENTRY_CHECKS.register(DrawMotes)
-def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.DrawMotes)
+def _draw(state: PrismaticState, action: model.DrawMotes, seat: str) -> Verdict:
     player = state.player(seat)
     bag = player.bag
     refilled = not bag
@@ -270,8 +241,8 @@ def _own_place(state: PrismaticState, seat: str, target: str, clause: str, what:
     )
 
 
-@ENTRY_CHECKS.register(Commit)
-def _commit(state: PrismaticState, action: Commit, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Commit)
+def _commit(state: PrismaticState, action: model.Commit, seat: str) -> Verdict:
     player = state.player(seat)
     motes = Multiset.of(action.motes)
     short = player.hand.missing(motes)
@@ -288,8 +259,8 @@ def _commit(state: PrismaticState, action: Commit, seat: str) -> Verdict:
     return _own_place(state, seat, action.target, "PX-4.1", "motes and prisms")
 
 
-@ENTRY_CHECKS.register(Pass)
-def _pass(state: PrismaticState, action: Pass, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Pass)
+def _pass(state: PrismaticState, action: model.Pass, seat: str) -> Verdict:
     if state.step == "resolve" and state.pending:
         return _pending_block(state)
     return LEGAL
@@ -354,8 +325,8 @@ def _payment(
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Create)
-def _create(state: PrismaticState, action: Create, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Create)
+def _create(state: PrismaticState, action: model.Create, seat: str) -> Verdict:
     if state.pending:
         return _pending_block(state)
     name = _resolve_name(state, action.card)
@@ -388,8 +359,8 @@ def _create(state: PrismaticState, action: Create, seat: str) -> Verdict:
     )
 
 
-@ENTRY_CHECKS.register(CreateBoard)
-def _board(state: PrismaticState, action: CreateBoard, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.CreateBoard)
+def _board(state: PrismaticState, action: model.CreateBoard, seat: str) -> Verdict:
     if state.pending:
         return _pending_block(state)
     method = state.catalog.methods.get(action.method)
@@ -417,13 +388,13 @@ def _board(state: PrismaticState, action: CreateBoard, seat: str) -> Verdict:
     effect = method.effect
     choice = action.choice
     if effect.kind == "draw2":
-        if not isinstance(choice, BoardDraw):
+        if not isinstance(choice, model.BoardDraw):
             return _bad(
                 "PX-7.3", f"{method.creation} draws two cards: add ': keep CARD, discard CARD'"
             )
         return _board_draw(state, choice, seat)
     if effect.kind == "discard":
-        if not isinstance(choice, Discard):
+        if not isinstance(choice, model.Discard):
             return _bad("PX-7.3", f"{method.creation} discards a card: add ': discard CARD'")
         return _discard_reach(state, choice, seat, "PX-7.3")
     if choice is not None:
@@ -433,7 +404,7 @@ def _board(state: PrismaticState, action: CreateBoard, seat: str) -> Verdict:
     return _gain(state, effect, seat)
 
 
-def _board_draw(state: PrismaticState, choice: BoardDraw, seat: str) -> Verdict:
+def _board_draw(state: PrismaticState, choice: model.BoardDraw, seat: str) -> Verdict:
     can = min(2, drawable(state))
     names: list[str] = []
     for text in (choice.keep, choice.discard):
@@ -452,8 +423,8 @@ def _board_draw(state: PrismaticState, choice: BoardDraw, seat: str) -> Verdict:
 # -- abilities and rewards ----------------------------------------------------------------------
 
 
-@ENTRY_CHECKS.register(Use)
-def _use(state: PrismaticState, action: Use, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Use)
+def _use(state: PrismaticState, action: model.Use, seat: str) -> Verdict:
     if state.pending:
         return _pending_block(state)
     name = _resolve_name(state, action.card)
@@ -507,11 +478,11 @@ def _use(state: PrismaticState, action: Use, seat: str) -> Verdict:
 
 
 _DETAIL_KINDS: dict[type, str] = {
-    Pull: "pull",
-    Empty: "empty",
-    DrawCard: "draw",
-    Discard: "discard",
-    Steal: "steal",
+    model.Pull: "pull",
+    model.Empty: "empty",
+    model.DrawCard: "draw",
+    model.Discard: "discard",
+    model.Steal: "steal",
 }
 
 
@@ -521,19 +492,19 @@ def _detail_kind(detail: object) -> str:
 
 def reward_matches(effect: Effect, reward: Reward) -> bool:
     """Whether taking ``reward`` receives the pending ``effect``."""
-    if isinstance(reward, TakePool):
+    if isinstance(reward, model.TakePool):
         return effect.kind == "pool" and effect.colour == reward.colour
-    if isinstance(reward, TakeMote):
+    if isinstance(reward, model.TakeMote):
         return effect.kind == "mote" and effect.colour == reward.colour
-    if isinstance(reward, TakePrisms):
+    if isinstance(reward, model.TakePrisms):
         return effect.kind == "prisms" and effect.count == reward.count
-    if isinstance(reward, TakeText):
+    if isinstance(reward, model.TakeText):
         return effect.kind == "text"
     return effect.kind == _detail_kind(reward)
 
 
-@ENTRY_CHECKS.register(Take)
-def _take(state: PrismaticState, action: Take, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Take)
+def _take(state: PrismaticState, action: model.Take, seat: str) -> Verdict:
     if not state.pending:
         return _bad("PX-8.3", "no one-time reward is waiting to be taken")
     match = next((e for e in state.pending if reward_matches(e, action.reward)), None)
@@ -543,14 +514,16 @@ def _take(state: PrismaticState, action: Take, seat: str) -> Verdict:
     if match.kind == "text":
         return Verdict.ruling(state.pending_card, "PX-9.7", match.text)
     if match.kind in ("pull", "empty", "draw", "discard", "steal"):
-        if not isinstance(action.reward, Pull | Empty | DrawCard | Discard | Steal):
+        if not isinstance(
+            action.reward, model.Pull | model.Empty | model.DrawCard | model.Discard | model.Steal
+        ):
             return _bad("PX-8.3", f"{effect_text(match)} is taken with its action's details")
         return _detail(state, action.reward, seat)
     return _gain(state, match, seat)
 
 
-@ENTRY_CHECKS.register(Decline)
-def _decline(state: PrismaticState, action: Decline, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Decline)
+def _decline(state: PrismaticState, action: model.Decline, seat: str) -> Verdict:
     if not state.pending:
         return _bad("PX-8.3", "no one-time reward is waiting to be declined")
     return LEGAL
@@ -583,8 +556,8 @@ def _remove(state: PrismaticState, action: Remove, seat: str) -> Verdict:
 # -- actions ---------------------------------------------------------------------------------------
 
 
-@DETAIL_CHECKS.register(Pull)
-def _pull(state: PrismaticState, detail: Pull, seat: str) -> Verdict:
+@DETAIL_CHECKS.register(model.Pull)
+def _pull(state: PrismaticState, detail: model.Pull, seat: str) -> Verdict:
     bag = state.player(seat).bag
     if not detail.mote:
         if bag:
@@ -603,8 +576,8 @@ def _pull(state: PrismaticState, detail: Pull, seat: str) -> Verdict:
     return LEGAL
 
 
-@DETAIL_CHECKS.register(Empty)
-def _empty(state: PrismaticState, detail: Empty, seat: str) -> Verdict:
+@DETAIL_CHECKS.register(model.Empty)
+def _empty(state: PrismaticState, detail: model.Empty, seat: str) -> Verdict:
     anyone = state.table.empty_target == "any"
     if detail.target == "palette":
         owner = detail.owner or seat
@@ -636,8 +609,8 @@ def _empty(state: PrismaticState, detail: Empty, seat: str) -> Verdict:
     return _bad("PX-10.2", f"{name} is {place.words()}; nothing is committed to it")
 
 
-@DETAIL_CHECKS.register(DrawCard)
-def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> Verdict:
+@DETAIL_CHECKS.register(model.DrawCard)
+def _draw_card(state: PrismaticState, detail: model.DrawCard, seat: str) -> Verdict:
     if not detail.card:
         # the draw is the player's option (PX-10.3), unless the table made it compulsory
         # (PX-I.28): then only a spent deck leaves no card to take
@@ -677,12 +650,12 @@ def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> Verdict:
     return LEGAL
 
 
-@DETAIL_CHECKS.register(Discard)
-def _discard(state: PrismaticState, detail: Discard, seat: str) -> Verdict:
+@DETAIL_CHECKS.register(model.Discard)
+def _discard(state: PrismaticState, detail: model.Discard, seat: str) -> Verdict:
     return _discard_reach(state, detail, seat, "PX-10.4")
 
 
-def _discard_reach(state: PrismaticState, detail: Discard, seat: str, clause: str) -> Verdict:
+def _discard_reach(state: PrismaticState, detail: model.Discard, seat: str, clause: str) -> Verdict:
     """The Discard action (PX-10.4) and the board's discard creation (PX-7.3) reach the same
     cards; a card out of reach breaks ``clause``, the one of the entry made."""
     name = _resolve_name(state, detail.card)
@@ -698,8 +671,8 @@ def _discard_reach(state: PrismaticState, detail: Discard, seat: str, clause: st
     )
 
 
-@DETAIL_CHECKS.register(Steal)
-def _steal(state: PrismaticState, detail: Steal, seat: str) -> Verdict:
+@DETAIL_CHECKS.register(model.Steal)
+def _steal(state: PrismaticState, detail: model.Steal, seat: str) -> Verdict:
     name = _resolve_name(state, detail.card)
     place = locate(state, name)
     if place.zone == "common":
@@ -731,8 +704,8 @@ def _detail(state: PrismaticState, detail: object, seat: str) -> Verdict:
 # -- the auction and the colours -------------------------------------------------------------------
 
 
-@ENTRY_CHECKS.register(Bid)
-def _bid(state: PrismaticState, action: Bid, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Bid)
+def _bid(state: PrismaticState, action: model.Bid, seat: str) -> Verdict:
     auction = state.auction
     if auction is None:
         return _bad("PX-15.4", "no starter-token auction is open")
@@ -750,8 +723,8 @@ def _bid(state: PrismaticState, action: Bid, seat: str) -> Verdict:
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Forgo)
-def _forgo(state: PrismaticState, action: Forgo, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Forgo)
+def _forgo(state: PrismaticState, action: model.Forgo, seat: str) -> Verdict:
     auction = state.auction
     if auction is None:
         return _bad("PX-15.4", "no starter-token auction is open")
@@ -760,8 +733,8 @@ def _forgo(state: PrismaticState, action: Forgo, seat: str) -> Verdict:
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Colours)
-def _colours(state: PrismaticState, action: Colours, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Colours)
+def _colours(state: PrismaticState, action: model.Colours, seat: str) -> Verdict:
     unsettled = standing(state).unsettled
     if not unsettled:
         return _bad("PX-13.2", "no tie is waiting for the colours judgement")
