@@ -751,6 +751,30 @@ def test_PM_I_16_a_built_unit_too_big_to_damage_still_shields_construction() -> 
     assert s.active == 1
 
 
+def test_PM_I_16_variant_overkill_once_no_built_unit_can_be_damaged() -> None:
+    # The rules summary's reading: the shield lifts once no other target can take damage.
+    s = scenario(
+        ["Wall"],
+        ["Animus", ("Drone", {"build": 1})],
+        res1=Res(attack=1),
+        phase="breach",
+        overkill="undamageable",
+    )
+    assert "PM-7.4" in refused(s, "end")  # the Drone under construction can still be hit
+    s = act(s, "breach #3")
+    assert 3 not in s.units
+    assert 2 in s.units
+    # A fragile unit can always take damage, so it still shields the construction.
+    s = scenario(
+        ["Wall"],
+        [("Gauss Cannon", {"health": 4}), ("Drone", {"build": 1})],
+        res1=Res(attack=1),
+        phase="breach",
+        overkill="undamageable",
+    )
+    assert "PM-7.3" in refused(s, "breach #3")
+
+
 def test_rules_object_is_registered() -> None:
     from referee import games
 

@@ -290,21 +290,36 @@ def breach_problem(state: PrismataState, cat: Catalog, u: Unit) -> tuple[str, st
     if attack <= 0:
         return ("PM-7.2", "there is no attack left to assign")
     if u.build:
+        shielded_by_any = state.table.overkill != "undamageable"
         for other in state.units.values():
-            if other.owner == u.owner and not other.build:
+            if (
+                other.owner == u.owner
+                and not other.build
+                and (shielded_by_any or _can_take(cat, other, attack))
+            ):
                 why = (
                     f"{label(u)} is under construction; it can only be damaged once every "
-                    f"other enemy unit is gone ({label(other)} remains)"
+                    + (
+                        "other enemy unit is gone"
+                        if shielded_by_any
+                        else "other enemy unit is gone or too big for the attack left"
+                    )
+                    + f" ({label(other)} remains)"
                 )
                 return ("PM-7.3", why)
-    utype = cat.units[u.kind]
-    if not utype.fragile and attack < u.health:
+    if not _can_take(cat, u, attack):
         why = (
             f"{label(u)} has {u.health} health and is not fragile; {attack} attack cannot "
             "destroy it"
         )
         return ("PM-7.2", why)
     return None
+
+
+def _can_take(cat: Catalog, u: Unit, attack: int) -> bool:
+    """PM-7.2: whether ``attack`` may be assigned to ``u`` in a breach (a fragile unit takes
+    any amount, another only enough to destroy it)."""
+    return cat.units[u.kind].fragile or attack >= u.health
 
 
 def target_problem(
