@@ -669,6 +669,22 @@ def test_PM_I_7_undo_at_start_of_breach_returns_to_action() -> None:
     assert "PM-5.8" in refused(t, "undo #1")
 
 
+def test_PM_I_7_a_chill_on_a_unit_killed_in_the_breach_can_be_taken_back() -> None:
+    # The wiki's Breach page: a freeze cannot be unassigned after the wipeout unless lethal
+    # damage has been assigned to the frozen unit while breaching.
+    s = scenario(["Shiver Yeti", "Tarsier"], ["Drone", "Animus"], res1=Res(attack=3))
+    s = act(s, "click #1 on #3", "end", "breach #3")
+    assert 3 not in s.units
+    s = act(s, "undo #1")
+    assert s.phase == "breach"
+    assert s.units[1].status == "ready"
+    assert 3 not in s.units
+    # The Drone, unfrozen now, would return as a blocker after the overrun: its damage stands.
+    assert "PM-7.5" in refused(s, "unbreach #3")
+    s = act(s, "breach #4")
+    assert not [u for u in s.units.values() if u.owner == 1]
+
+
 def test_PM_I_8_doomed_variant() -> None:
     s = scenario(["Wall"], [("Doomed Drone", {"lifespan": 1})], doomed="lose")
     s = act(s, "end")

@@ -479,7 +479,7 @@ def _apply_strike(w: Work, action: Strike, seat: int) -> None:
 
 @ENTRY_EFFECTS.register(Undo)
 def _apply_undo(w: Work, action: Undo, seat: int) -> None:
-    if w.phase == "breach":
+    if w.phase == "breach" and not w.overrun:
         w.phase = "action"
     _undo(w, action.unit)
 
