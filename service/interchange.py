@@ -494,8 +494,9 @@ def _offline_evidence(
     """The evidence event of an offline line (REF-9.4, REF-9.5), stored as the record states
     it (what a table recorded is not judged again here; the actions it became are), once
     it fits the game: its base and events are events of the game so far, and a choice
-    names a branch not yet chosen."""
+    names a branch not yet chosen. Each line carries its event's fields, by the same names."""
     at = header(view.game_id, svc.clock())
+    stated = msgspec.structs.asdict(line)
     if isinstance(line, BranchKeptLine):
         events = view.events
         if not 1 <= line.branch <= len(events) or not isinstance(
@@ -504,38 +505,20 @@ def _offline_evidence(
             raise ValueError(f"REF-9.5: event {line.branch} is not an offline branch")
         if any(isinstance(e, BranchResolved) and e.branch == line.branch for e in events):
             raise ValueError(f"REF-9.5: the branch of event {line.branch} was resolved already")
-        return BranchResolved(
-            **at, branch=line.branch, kept=line.kept, reason=line.reason, by=line.by
-        )
+        return BranchResolved(**at, **stated)
     if not 1 <= line.base_version <= view.version:
         raise ValueError(
             f"REF-9.4: the entries were recorded offline on event {line.base_version}; "
             f"the game has {view.version} events here"
         )
     if isinstance(line, BranchLine):
-        return BranchRecorded(
-            **at,
-            device=line.device,
-            base_version=line.base_version,
-            entries=line.entries,
-            theirs=line.theirs,
-            ours=line.ours,
-            reason=line.reason,
-            by=line.by,
-        )
+        return BranchRecorded(**at, **stated)
     if any(not line.base_version < n <= view.version for n in line.events):
         raise ValueError(
             f"REF-9.4: the entries merged on event {line.base_version} name events "
             f"{', '.join(map(str, line.events))}, not events of the game since"
         )
-    return EntriesMerged(
-        **at,
-        device=line.device,
-        base_version=line.base_version,
-        entries=line.entries,
-        events=line.events,
-        by=line.by,
-    )
+    return EntriesMerged(**at, **stated)
 
 
 def _end(svc: ScratchReferee, view: GameView, game_id: str, line: EndedLine, by: str) -> None:

@@ -246,18 +246,7 @@ class Queries:
                 or (since and s.created.isoformat() < since)
             ):
                 continue
-            rows.append(
-                GameRow(
-                    game_id=s.game_id,
-                    game=s.game,
-                    ruleset=s.ruleset,
-                    players=s.players,
-                    created=s.created,
-                    result=s.result,
-                    how=s.how,
-                    status=s.status,
-                )
-            )
+            rows.append(msgspec.convert(s, GameRow, from_attributes=True))  # its fields, by name
         return rows[offset : offset + limit]
 
     # -- positions -------------------------------------------------------------

@@ -16,7 +16,9 @@ Every package has the same modules, each with the same job in every game, so wha
 looked for in one game is found under the same name in the others:
 
 ``model.py``
-    The state, the actions (a tagged union of structs) and the game's value types.
+    The state, the actions (a tagged union of structs) and the game's value types. The
+    other modules name the entry types through it (``model.Strike``: a dispatch key, an
+    annotation, an entry made), importing by name what they use throughout (the state).
 ``notation.py``
     ``parse(text)`` and ``notation(action)``: the entry notation, both ways; where entries
     name cards or units, ``read_entry(state, text)`` matches them to the catalog's

@@ -10,11 +10,13 @@ case-insensitively on input. Nothing here computes: slips are read in
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Iterator
 from typing import Literal
 
 import msgspec
 
 __all__ = [
+    "PLAYOFF_KINDS",
     "Entrant",
     "Format",
     "MatchFormat",
@@ -26,11 +28,13 @@ __all__ = [
     "Settings",
     "TableKey",
     "games_to_win",
+    "history_pairings",
 ]
 
 Format = Literal["swiss", "elimination", "round-robin"]
 MatchFormat = Literal["bo1", "bo3", "bo5"]
 RoundKind = Literal["swiss", "cut", "elimination", "round-robin", "pods"]
+PLAYOFF_KINDS: tuple[RoundKind, ...] = ("cut", "elimination")
 Floor = Literal["1/3", "0.33"]
 PodPoints = Literal["pairwise", "pod"]
 
@@ -142,6 +146,13 @@ class Round(msgspec.Struct, frozen=True, kw_only=True):
 
     def players(self) -> list[str]:
         return [p for pairing in self.pairings for p in pairing.players]
+
+
+def history_pairings(rounds: Iterable[Round]) -> Iterator[Pairing]:
+    """The pairings that make the pairing history (the opponents met, the byes had): every
+    round's but a playoff's (a cut or an elimination round). Chained in C: no step of Python
+    per pairing (45,000 of them by round 9 of the largest events)."""
+    return itertools.chain.from_iterable(r.pairings for r in rounds if r.kind not in PLAYOFF_KINDS)
 
 
 class Score(msgspec.Struct, frozen=True, gc=False):

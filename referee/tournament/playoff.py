@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 import msgspec
 
-from referee.tournament.model import Pairing, Round, Score
+from referee.tournament.model import PLAYOFF_KINDS, Pairing, Round, Score
 from referee.tournament.state import TableState, Tournament
 
 __all__ = [
@@ -29,8 +29,6 @@ __all__ = [
     "round_label",
     "stage_name",
 ]
-
-PLAYOFF_KINDS = ("cut", "elimination")
 
 
 def ordinal(n: int) -> str:

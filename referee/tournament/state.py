@@ -60,6 +60,7 @@ from referee.tournament.facts import (
     TimeExtended,
 )
 from referee.tournament.model import (
+    PLAYOFF_KINDS,
     Entrant,
     Placement,
     Round,
@@ -67,6 +68,7 @@ from referee.tournament.model import (
     Settings,
     TableKey,
     games_to_win,
+    history_pairings,
 )
 from referee.tournament.pairing import Seat
 from referee.tournament.rounds import default_rounds, effective_players
@@ -323,7 +325,7 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
         """Final results of the Swiss, round-robin and pod rounds, byes included (EV-6.5)."""
         out: dict[TableKey, MatchResult] = self.late_losses(after_round)
         for number, rnd in self.rounds.items():
-            if rnd.kind in ("cut", "elimination"):
+            if rnd.kind in PLAYOFF_KINDS:
                 continue
             if after_round is not None and number > after_round:
                 continue
@@ -397,19 +399,16 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
             rounds: Iterable[Round] = [self.rounds[n] for n in self.rounds if n not in numbers]
         else:
             rounds = self.rounds.values()
-        for rnd in rounds:
-            if rnd.kind in ("cut", "elimination"):
+        for pairing in history_pairings(rounds):
+            players = pairing.players
+            if pairing.bye:
+                byes[players[0]] += 1
+            if len(players) == 2:  # a table (45,000 by round 9 of the largest events)
+                met[players[0]].add(players[1])
+                met[players[1]].add(players[0])
                 continue
-            for pairing in rnd.pairings:
-                players = pairing.players
-                if pairing.bye:
-                    byes[players[0]] += 1
-                if len(players) == 2:  # a table (45,000 by round 9 of the largest events)
-                    met[players[0]].add(players[1])
-                    met[players[1]].add(players[0])
-                    continue
-                for p in players:
-                    met[p].update(q for q in players if q != p)
+            for p in players:
+                met[p].update(q for q in players if q != p)
         return met, byes
 
     def awarded_in(
@@ -474,7 +473,7 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
             taking_part = self.active(round_number)
         active = {e.id: e for e in taking_part}
         met, byes = self.history()
-        played = any(k not in ("cut", "elimination") for k in self.round_kinds().values())
+        played = any(k not in PLAYOFF_KINDS for k in self.round_kinds().values())
         if played:
             ranked = (
                 ranking if ranking is not None else [(s.player, s.points) for s in self.standings()]

@@ -319,3 +319,31 @@ def test_cr_13_1_the_battle_ends_at_the_step_that_empties_a_hit_box() -> None:
     assert (state.sides[0].hits, state.sides[1].hits) == (1, 0)
     assert RULES.outcome(state).winner == "p1"
     assert RULES.outcome(state).clause == "CR-13.1"
+
+
+def test_cr_i_4_one_damage_effect_takes_one_hit_however_many_steps() -> None:
+    """CR-I.4: a structured damage effect on a Summoner is one hit; an effect printing two
+    damage steps against the Summoner still takes one, not two."""
+    from referee.games.crystale.catalog import example_book
+
+    catalog = example_book().builtins()
+    lance = next(s for s in catalog["spells"] if s["name"] == "Flame Lance")
+    lance["effects"][0]["ops"].append({"op": "damage", "amount": 10})
+    state = play(main_phase(options={"catalog": catalog}), "cast Flame Lance @u2")
+    assert state.sides[1].hits == 2
+    # two damage effects are two hits (one each)
+    lance["effects"].append(dict(lance["effects"][0]))
+    state = play(main_phase(options={"catalog": catalog}), "cast Flame Lance @u2 @u2")
+    assert state.sides[1].hits == 1
+
+
+def test_cr_8_9_and_cr_10_1_fatigue_ends_in_the_end_phase() -> None:
+    """CR-8.9: fatigue lasts to the end of the turn, and CR-10.1 ends such effects in the End
+    phase, so in the Promotion phase that follows the Archer no longer shows as fatigued."""
+    state = play(face_off(), "attack u3 u4")
+    assert state.units[3].attacked
+    state = play(state, "end")
+    assert state.phase == "promotion"
+    assert not state.units[3].attacked
+    archer = next(u for u in RULES.observe(state, "public")["units"] if u["id"] == "u3")
+    assert archer["fatigued"] is False

@@ -30,6 +30,10 @@ def test_cr_7_2_summon_from_hand_next_to_the_summoner_at_rank_1() -> None:
 def test_cr_7_2_summon_not_adjacent_is_refused() -> None:
     reason = rejected(main_phase(), "summon Cinderpup @c3", "CR-7.2")
     assert reason == "c3 is not next to p1's Summoner on c1; free tiles next to it: b1, c2, d1"
+    assert rejected(main_phase(), "summon Cinderpup @c1", "CR-7.2") == (
+        "c1 is the tile of p1's Summoner itself; a Servant is summoned next to it; "
+        "free tiles next to it: b1, c2, d1"
+    )
     assert "Flame Lance is a spell" in rejected(main_phase(), "summon Flame Lance @c2", "CR-7.2")
 
 
@@ -180,3 +184,12 @@ def test_cr_i_27_summon_and_sacrifice_each_variant() -> None:
     assert not state.sides[0].summoned
     assert not state.sides[0].sacrificed
     assert judge(state, "sacrifice u4").legal
+
+
+def test_cr_i_34_an_effect_reaches_a_target_out_of_attack_range() -> None:
+    """CR-I.34: only attacks have a range; the Cinderpup's Blaze Nip (an enemy unit) reaches
+    p2's Summoner six tiles off, which its attack (range 1) cannot."""
+    state = play(main_phase(), "summon Cinderpup @c2")
+    rejected(state, "attack u3 u2", "CR-8.3")
+    state = play(state, "use u3 1 @u2")
+    assert state.sides[1].hits == 2

@@ -140,3 +140,81 @@ def test_cr_10_3_and_cr_i_19_promotion_phase_asks_the_referee_to_confirm() -> No
     rejected(state, "promote u1", "CR-10.3")
     state = play(state, "done")
     assert state.active == 1
+
+
+def _slot_in_the_end_phase(**kwargs: object) -> CrystaleState:
+    """p1's Promotion phase after a slot was earned in the End phase: one Servant already in
+    the Higher Plane, a Cinderpup (rank 1 of 3) on the board and ten crystals in hand, so the
+    hand limit sends a second Servant to the Higher Plane."""
+    state = adjust(main_phase(**kwargs), "move p1 hand>plane Cinderpup")
+    state = adjust(play(state, "summon Cinderpup @c2"), "draw p1 5")
+    state = play(state, "end", "discard Pyrelance Archer")
+    assert state.phase == "promotion"
+    assert (state.sides[0].slots_earned, state.sides[0].slots_used) == (1, 0)
+    return state
+
+
+def test_cr_i_31_a_slot_earned_in_the_end_phase_waits_for_the_main_phase() -> None:
+    """CR-I.31 (main, the default): slots are used in the Main phase, so one earned by the hand
+    limit waits for the player's next Main phase."""
+    state = _slot_in_the_end_phase()
+    reason = rejected(state, "slot promote u3", "CR-I.31")
+    assert "Main phase" in reason
+    state = play(state, "done", "pull", "end", "pull")
+    assert judge(state, "slot promote u3").legal
+
+
+def test_cr_i_31_a_table_may_promote_with_it_in_the_same_turn() -> None:
+    """CR-I.31 (promotion): the slot promotes in that turn's Promotion phase, counting as the
+    Servant's one promotion there (CR-I.19); a slot's Servant or MP still waits for the Main
+    phase."""
+    state = _slot_in_the_end_phase(variants={"slot_phase": "promotion"})
+    assert "Main phase" in rejected(state, "slot mp", "CR-I.31")
+    assert "Main phase" in rejected(state, "slot servant Sootwing Drake", "CR-I.31")
+    assert any(a == RULES.parse("slot promote u3") for a in RULES.legal_actions(state))
+    state = play(state, "slot promote u3")
+    assert (state.units[3].rank, state.units[3].hp) == (2, 60)
+    assert state.sides[0].slots_used == 1
+    assert state.phase == "promotion"
+    assert "already promoted" in rejected(state, "promote u3", "CR-I.19")
+
+
+def test_cr_i_32_a_table_may_earn_slots_again_after_a_reshuffle() -> None:
+    """CR-I.32 (again): a Higher Plane emptied by a reshuffle earns a slot again when its
+    Servants climb back to 2, 4 and 7, still no more than three slots a match (CR-9.2); by
+    default (once) each count earns only the first time (CR-I.17)."""
+    back = "move p1 plane>pool Cinderpup; move p1 plane>pool Cinderpup"
+    again = "move p1 hand>plane Pyrelance Archer; move p1 pool>plane Cinderpup"
+    for variant, earned in (("once", 1), ("again", 2)):
+        state = (
+            with_plane(2) if variant == "once" else main_phase(variants={"slot_earning": variant})
+        )
+        if variant == "again":
+            state = adjust(state, "move p1 hand>plane Cinderpup; move p1 hand>plane Cinderpup")
+        assert state.sides[0].slots_earned == 1
+        state = adjust(adjust(state, back), again)
+        assert state.sides[0].slots_earned == earned, variant
+    # three a match: a fourth climb past a count earns nothing
+    state = main_phase(variants={"slot_earning": "again"})
+    for _ in range(2):
+        state = adjust(state, "move p1 hand>plane Cinderpup; move p1 hand>plane Cinderpup")
+        state = adjust(state, back)
+    state = adjust(state, "draw p1 2; move p1 hand>plane Cinderpup; move p1 hand>plane Cinderpup")
+    assert state.sides[0].slots_earned == 3
+    state = adjust(
+        state, back + "; move p1 hand>plane Magmaback Golem; move p1 pool>plane Cinderpup"
+    )
+    assert state.sides[0].slots_earned == 3
+
+
+def test_cr_i_33_the_hand_limit_is_the_turn_players() -> None:
+    """CR-I.33: p2 holding ten crystals when p1's turn ends keeps them until its own End
+    phase, where it moves the two over nine (after its pull) to the Higher Plane (CR-10.2)."""
+    state = adjust(main_phase(), "draw p2 4")
+    assert state.sides[1].hand.count == 10
+    state = play(state, "end")
+    assert (state.active, state.phase) == (1, "pull")
+    state = play(state, "pull", "end")
+    assert state.phase == "discard"
+    assert RULES.to_act(state) == frozenset({"p2"})
+    assert "moves exactly 2" in rejected(state, "discard Reefling", "CR-10.2")

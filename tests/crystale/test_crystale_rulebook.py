@@ -31,6 +31,8 @@ def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
             "summon_sacrifice",
             "counter_range",
             "counter_fatigue",
+            "slot_phase",
+            "slot_earning",
         },
     )
     assert len(load_rulebook("crystale").clauses) >= 100

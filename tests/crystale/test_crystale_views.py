@@ -91,3 +91,12 @@ def test_cr_3_8_a_rejected_entrys_reason_hides_its_crystal_in_a_mirror_match() -
             seen = violation.for_viewer(viewer).reason  # type: ignore[attr-defined]
             assert "Sootwing Drake" not in seen, (decks is not None, viewer, seen)
         assert "Sootwing Drake" in violation.for_viewer("p1").reason  # type: ignore[attr-defined]
+
+
+def test_cr_12_5_every_viewer_sees_whether_a_summoner_moved_this_turn() -> None:
+    """CR-12.5: whether a unit moved this turn is public, and a Summoner is a unit that moves
+    once a turn (CR-I.15), so its move shows like a Servant's."""
+    state = play(main_phase(), "move u1 c2")
+    for viewer in ("public", "p2"):
+        units = {u["id"]: u for u in RULES.observe(state, viewer)["units"]}
+        assert (units["u1"]["moved"], units["u2"]["moved"]) == (True, False)

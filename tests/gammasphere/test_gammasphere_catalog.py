@@ -203,7 +203,7 @@ def test_read_catalog_and_catalog_rows_list_the_cards() -> None:
     rows = RULES.catalog_rows(setup(), "cards")
     by_name = {r["name"]: r for r in rows}
     assert by_name["Pylon"]["cost"] == "100 gas"
-    assert by_name["Ion Lancer"]["cost"] == "500 gas and 1 jiggawatts"
+    assert by_name["Ion Lancer"]["cost"] == "500 gas and 1 jiggawatt"
     assert by_name["Gas Refinery"]["refinery"] is True
     assert by_name["Solar Flare"]["structured"] == {"target": "opposing character", "destroy": True}
     assert RULES.catalog_rows(setup(), "board") == []

@@ -35,6 +35,11 @@ attack = 500
 defense = 300
 attack_mod = 400
 defense_mod = 200
+
+[[cards]]
+name = "Spike"
+kind = "weapon"
+attack_boost = 500
 """
 
 
@@ -54,6 +59,13 @@ def test_gs_i_14_a_calculated_value_below_zero_counts_as_zero() -> None:
         0,
         0,
     )
+
+
+def test_gs_i_14_the_floor_at_zero_applies_to_the_whole_value_weapons_included() -> None:
+    state = started(options={"catalog": DUEL})
+    state, cannon = put(state, "p1", "Glass Cannon", level=8)  # 500 - 2*400 = -300 by level
+    state, _ = put(state, "p1", "Spike", carrier=cannon)
+    assert attack_of(state, entity(state, cannon)) == 200  # -300 + 500, not 0 + 500
 
 
 def test_gs_2_6_weapon_boosts_count_in_battle() -> None:

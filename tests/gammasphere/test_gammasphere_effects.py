@@ -38,6 +38,11 @@ name = "Cataclysm"
 kind = "event"
 text = "Both players lose 9000 power."
 effect = { power = -9000, opponent_power = -9000 }
+[[cards]]
+name = "Last Gambit"
+kind = "event"
+text = "The opponent loses 9000 power; then its player draws three cards."
+effect = { opponent_power = -9000, draw = 3 }
 """
 
 
@@ -60,6 +65,29 @@ kind = "character"
 level = 1
 attack = 100
 defense = 100
+"""
+
+
+DUELIST = """
+[[cards]]
+name = "Pylon"
+kind = "pylon"
+[[cards]]
+name = "Duelist"
+kind = "character"
+gas = 100
+level = 2
+attack = 700
+defense = 600
+text = "On arrival, one opposing character loses a level."
+effect = { target = "opposing character", level = -1 }
+[[cards]]
+name = "Veteran"
+kind = "character"
+level = 3
+attack = 900
+defense = 900
+attack_mod = 100
 """
 
 
@@ -131,6 +159,16 @@ def test_gs_i_15_an_effect_bringing_both_power_levels_to_zero_draws_the_game() -
     out = RULES.outcome(state)
     assert (out.status, out.winner, out.clause) == ("draw", None, "GS-I.15")
     assert (side(state, "p1").power, side(state, "p2").power) == (0, 0)
+
+
+def test_gs_9_1_and_gs_8_1_an_effect_ends_the_game_at_its_power_loss_before_its_draw() -> None:
+    """The parts of a structured effect take place in GS-9.1's order: the opponent at zero
+    has lost (GS-8.1) before the draw from an empty deck could cost the game (GS-I.5)."""
+    state = started(options={"catalog": SIPHON, "deck_size": 8}, empty_deck="lose")
+    assert side(state, "p1").deck.count == 0
+    state = play(state, "play Last Gambit")
+    out = RULES.outcome(state)
+    assert (out.winner, out.clause) == ("p1", "GS-8.1")
 
 
 def test_gs_8_1_a_structured_power_loss_can_end_the_game() -> None:
@@ -323,6 +361,31 @@ def test_gs_9_8_drawing_by_adjustment_is_limited_by_the_deck() -> None:
     state = adjust(state, "draw p1 1")
     assert (side(state, "p1").hand.count, side(state, "p1").deck.count) == (9, 0)
     refused(state, "move p1 deck>hand", "GS-5.7", "empty")
+
+
+def test_gs_i_5_an_effect_ruled_by_adjustment_that_overdraws_loses_under_lose() -> None:
+    """A free-text effect's draw recorded as an adjustment meets GS-I.5 as a structured
+    effect's draw does: under empty_deck=lose the seat draws what there is and loses."""
+    state = started({"p1": decklist("8 Pylon\n1 Rift Scout")}, empty_deck="lose")
+    state = adjust(state, "draw p1 2")
+    assert (side(state, "p1").hand.count, side(state, "p1").deck.count) == (9, 0)
+    out = RULES.outcome(state)
+    assert (out.winner, out.clause) == ("p2", "GS-I.5")
+    assert "p1 was made to draw 2 from a deck of 1" in (out.reason or "")
+
+
+def test_gs_6_6_and_gs_9_1_a_character_whose_arrival_aims_may_enter_in_either_mode() -> None:
+    from referee.games.gammasphere import Play
+
+    state = started(options={"catalog": DUELIST})
+    state, foe = put(state, "p2", "Veteran")
+    listed = RULES.legal_actions(state)
+    assert Play("Duelist", "", foe) in listed
+    assert Play("Duelist", "defense", foe) in listed
+    state = play(state, f"play Duelist (defense) on #{foe}")
+    duelist = state.field[-1]
+    assert (duelist.card, duelist.mode) == ("Duelist", "defense")
+    assert entity(state, foe).level == 2
 
 
 def test_gs_9_3_nothing_is_adjusted_before_the_opening_hands() -> None:

@@ -32,7 +32,7 @@ def test_gs_2_2_and_gs_6_2_gas_is_paid_and_a_card_that_cannot_be_paid_is_rejecte
 
 def test_gs_2_7_and_gs_6_3_jiggawatts_are_paid_by_tapping_untapped_pylons() -> None:
     state = started({"p1": DECK})
-    assert_illegal(state, "play Ion Lancer", "GS-6.3", "1 jiggawatts; p1 has 0 untapped pylons")
+    assert_illegal(state, "play Ion Lancer", "GS-6.3", "1 jiggawatt; p1 has 0 untapped pylons")
     state, first = put(state, "p1", "Pylon")
     state, second = put(state, "p1", "Pylon")
     state = play(state, "play Ion Lancer")
@@ -213,7 +213,7 @@ def test_gs_6_9_only_own_cards_with_an_activated_effect_activate() -> None:
     assert_illegal(state, f"activate #{foe}", "GS-6.9", "not")
     assert_illegal(state, "activate #7", "GS-1.3", "#7")
     state, warden = put(state, "p1", "Chrono Warden")
-    assert_illegal(state, f"activate #{warden}", "GS-6.3", "1 jiggawatts")
+    assert_illegal(state, f"activate #{warden}", "GS-6.3", "1 jiggawatt;")
     state = resources_of(state, "p1", gas=50)
     state, tower = put(state, "p1", "Signal Tower")
     assert_illegal(
@@ -252,6 +252,17 @@ def test_gs_i_26_a_character_may_switch_several_times_in_the_turn_it_arrives() -
         state, "play Gamma Trooper", "switch #1 defense", "switch #1 attack", "switch #1 defense"
     )
     assert entity(state, 1).mode == "defense"
+
+
+def test_gs_i_26_a_table_may_allow_each_character_one_switch_a_turn() -> None:
+    state = started({"p1": DECK}, switch_limit="once")
+    state = play(state, "play Gamma Trooper", "play Gamma Trooper", "switch #1 defense")
+    assert_illegal(state, "switch #1 attack", "GS-I.26", "already switched", "switch_limit=once")
+    assert "#1 Gamma Trooper [defense, switched]" in RULES.render(state, "public")
+    assert Switch(2, "defense") in RULES.legal_actions(state)  # the other one still may
+    state = play(state, "end", "draw", "end", "draw")  # p1's next turn: it may switch again
+    state = play(state, "switch #1 attack")
+    assert entity(state, 1).mode == "attack"
 
 
 def test_gs_i_17_a_character_may_attack_in_the_turn_it_arrives() -> None:

@@ -54,6 +54,7 @@ VARIANT_CHOICES: list[dict[str, str]] = [
     {"direct_attack": "yes", "defender_loses": "yes"},
     {"attack_taps": "no", "attack_tie": "neither"},
     {"empty_deck": "lose", "first_draw": "no"},
+    {"hand_limit": "own", "switch_limit": "once", "building_weapons": "any"},
 ]
 ADJUSTMENTS = [
     "draw {seat} 1",

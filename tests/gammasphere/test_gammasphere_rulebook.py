@@ -30,6 +30,8 @@ def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
             "defender_loses",
             "direct_attack",
             "building_weapons",
+            "hand_limit",
+            "switch_limit",
         },
     )
     assert load_rulebook("gammasphere").title == GammasphereRules.title

@@ -181,8 +181,43 @@ def test_gs_5_6_a_discard_step_left_at_ten_by_an_adjustment_may_end() -> None:
     state = started()
     state = msgspec.structs.replace(state, phase="discard")
     assert RULES.legal_actions(state) == [End()]
+    reason = assert_illegal(state, "play Gamma Trooper", "GS-5.6", "the turn is over", "'end'")
+    assert " and :" not in reason
     state = play(state, "end")
     assert state.active == 1
+
+
+def test_gs_i_29_a_table_may_count_only_the_hand_of_the_player_whose_turn_ends() -> None:
+    from tests.gammasphere.helpers import adjust
+
+    state = started(hand_limit="own")
+    state = adjust(state, "draw p2 4")  # an effect made the opponent draw in p1's turn
+    assert (side(state, "p1").hand.count, side(state, "p2").hand.count) == (8, 11)
+    state = play(state, "end")  # p2's eleven cards do not hold up the end of p1's turn
+    assert (state.active, state.phase) == (1, "draw")
+    state = adjust(state, "draw p1 3")
+    state = play(state, "draw", "end")  # p2 now ends a turn of its own holding twelve
+    assert (state.phase, RULES.to_act(state)) == ("discard", frozenset({"p2"}))
+    assert "Turn 2 is over: p2 to discard down to 10" in RULES.render(state, "public")
+    assert side(state, "p1").hand.count == 11
+    assert_illegal(state, "discard Pylon", "GS-I.29", "hand_limit=own", "p1 holds 11", seat="p1")
+    state = play(state, "discard Pylon", "discard Pylon", seat="p2")
+    assert (state.active, state.phase, side(state, "p1").hand.count) == (0, "draw", 11)
+
+
+def test_gs_i_30_there_is_no_mulligan() -> None:
+    import pytest
+
+    from referee.errors import ActionSyntaxError
+
+    with pytest.raises(ActionSyntaxError):
+        RULES.parse("mulligan")
+    state = new_game()
+    state = play(state, "draw 7", seat="p1")
+    assert_illegal(state, "draw 7", "GS-4.3", "already", seat="p1")
+    state = play(state, "draw 7", seat="p2")
+    assert_illegal(state, "draw 7", "GS-5.1", "one card, not 7")
+    assert RULES.observe(state)["variants"]["hand_limit"] == "every"
 
 
 def test_gs_5_7_no_draw_takes_more_than_the_deck_holds() -> None:

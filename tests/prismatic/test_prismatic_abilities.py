@@ -134,7 +134,16 @@ def test_px_10_1_pull_commits_or_returns_and_an_empty_bag_does_nothing() -> None
     state = table(bag="C", creation=[("Indigo Pulse", "K K", 0), ("Twilight Veil", "", 0)])
     assert_illegal(state, "p1: use Indigo Pulse: pull R to palette", "PX-10.1", "no red mote")
     assert_illegal(
-        state, "p1: use Indigo Pulse: pull C to Glass Kiln", "PX-10.1", "p2's progress area"
+        state,
+        "p1: use Indigo Pulse: pull C to Glass Kiln",
+        "PX-10.1",
+        "p2's progress area; p1 commits a pulled mote only to their own palette",
+    )
+    assert_illegal(
+        state,
+        "p1: use Indigo Pulse: pull C to Ember Spark",
+        "PX-I.4",
+        "what is meant for it goes on p1's palette",
     )
     back = act(state, "p1: use Indigo Pulse: pull C back")
     assert player(back, "p1").bag == ms("C")
@@ -226,6 +235,46 @@ def test_px_10_3_the_draw_action_is_optional() -> None:
     assert RULES.parse("use Pale Shimmer: draw none") in RULES.legal_actions(state, "p1")
 
 
+def test_px_i_28_variant_compulsory_draw_takes_a_card_while_one_can_be_drawn() -> None:
+    # PX-I.28: with draw_action=compulsory, 'draw none' stands only for a spent deck
+    compulsory = {"draw_action": "compulsory"}
+    state = table(variants=compulsory, creation=[("Pale Shimmer", "W", 0)])
+    assert state.deck
+    assert_illegal(
+        state, "p1: use Pale Shimmer: draw none", "PX-I.28", "compulsory", "name the card drawn"
+    )
+    none = RULES.parse("use Pale Shimmer: draw none")
+    assert none not in RULES.legal_actions(state, "p1")
+    after = act(state, "p1: use Pale Shimmer: draw Comet Trail to progress")
+    assert player(after, "p1").progress[-1].name == "Comet Trail"
+    spent = msgspec.structs.replace(state, deck=())
+    assert act(spent, "p1: use Pale Shimmer: draw none").deck == ()
+    # with reshuffling, the discard pile is still there to draw from (PX-I.8)
+    mixed = table(
+        variants={**compulsory, "empty_deck": "reshuffle"}, creation=[("Pale Shimmer", "W", 0)]
+    )
+    mixed = msgspec.structs.replace(mixed, deck=())
+    assert_illegal(mixed, "p1: use Pale Shimmer: draw none", "PX-I.28", "3 cards can still")
+
+
+def test_px_i_28_a_compulsory_draw_reward_is_declined_not_taken_empty() -> None:
+    state = table(
+        variants={"draw_action": "compulsory"}, palette="R G B", palette_prisms=1, prisms=0
+    )
+    state = msgspec.structs.replace(state, commons=("Loom of Threads", *state.commons[1:]))
+    state = act(state, "p1: create Loom of Threads")
+    assert_illegal(state, "p1: take draw none", "PX-I.28", "declined instead")
+    declined = act(state, "p1: decline")
+    assert (declined.pending, declined.deck) == ((), state.deck)
+    optional = act(
+        msgspec.structs.replace(
+            state, table=msgspec.structs.replace(state.table, draw_action="optional")
+        ),
+        "p1: take draw none",
+    )
+    assert (optional.pending, optional.deck) == ((), state.deck)
+
+
 def test_px_i_19_a_full_common_area_needs_a_card_discarded() -> None:
     state = table(creation=[("Pale Shimmer", "W", 0)])
     assert_illegal(
@@ -293,7 +342,7 @@ def test_px_i_8_the_board_draw_gives_what_is_left() -> None:
         state,
         "p1: create board draw-cards.1: keep Comet Trail, discard Eclipse",
         "PX-7.3",
-        "holds 1 cards, so 1 are drawn",
+        "1 card can be drawn, so 1 is drawn",
     )
     after = act(state, "p1: create board draw-cards.1: keep Comet Trail")
     assert after.deck == ()
@@ -323,6 +372,40 @@ def test_px_i_23_a_progress_card_leaves_only_through_a_discard() -> None:
     assert after.discard[-1] == "Noon Blaze"
 
 
+def test_px_i_23_no_free_removal_unless_the_table_allows_it() -> None:
+    state = table(progress=[("Noon Blaze", "R Y", 2)])
+    assert_illegal(state, "p1: remove Noon Blaze", "PX-I.23", "only through a discard")
+    assert RULES.parse("remove Noon Blaze") not in RULES.legal_actions(state, "p1")
+
+
+def test_px_i_23_variant_free_removal_of_an_own_progress_card() -> None:
+    # the text: progress cards can be removed by their player (PX-8.7), read literally
+    state = table(
+        variants={"progress_removal": "free"},
+        bag="",
+        progress=[("Noon Blaze", "R Y", 2)],
+        creation=["Cobalt Tear"],
+    )
+    state = edit(state, "p2", progress=["Glass Kiln"])
+    assert RULES.parse("remove Noon Blaze") in RULES.legal_actions(state, "p1")
+    prisms = state.supply_prisms
+    after = act(state, "p1: remove Noon Blaze")
+    p1 = player(after, "p1")
+    assert (p1.progress, p1.bag, p1.incoming) == ((), ms("R Y"), ms())
+    assert after.discard[-1] == "Noon Blaze"
+    assert after.supply_prisms == prisms + 2
+    assert RULES.to_act(after) == {"p1"}
+    assert_illegal(state, "p1: remove Glass Kiln", "PX-8.7", "p2's progress area")
+    assert_illegal(state, "p1: remove Ember Spark", "PX-8.7", "a common card")
+    assert_illegal(state, "p1: remove Cobalt Tear", "PX-8.6", "cannot be removed")
+    waiting = resolving(edit(state, "p1", palette="R R"), "p1")
+    waiting = act(waiting, "p1: create Ember Spark")
+    assert_illegal(waiting, "p1: remove Noon Blaze", "PX-8.5", "still to be settled")
+    assert_illegal(
+        msgspec.structs.replace(state, step="commit"), "p1: remove Noon Blaze", "PX-15.4"
+    )
+
+
 def test_px_7_3_the_boards_discard_reaches_own_progress_and_commons_only() -> None:
     # the board's Discard One Card breaks PX-7.3, not the Discard action's PX-10.4
     state = table(palette="K")
@@ -336,7 +419,7 @@ def test_px_7_3_the_boards_discard_reaches_own_progress_and_commons_only() -> No
 
 def test_px_i_27_the_boards_draw_keeps_to_progress_and_keeps_a_lone_card() -> None:
     state = msgspec.structs.replace(table(palette="K K"), deck=("Comet Trail",))
-    assert_illegal(state, "p1: create board draw-cards.1: keep none", "PX-7.3", "so 1 are drawn")
+    assert_illegal(state, "p1: create board draw-cards.1: keep none", "PX-7.3", "so 1 is drawn")
     after = act(state, "p1: create board draw-cards.1: keep Comet Trail")
     assert player(after, "p1").progress[-1].name == "Comet Trail"
     assert "Comet Trail" not in after.commons

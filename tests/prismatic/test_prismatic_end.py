@@ -326,7 +326,7 @@ def test_px_14_1_px_14_3_sealed_bids_the_highest_pays() -> None:
     state = auction_table(p1=3, p2=2, p3=5)
     assert state.step == "auction"
     assert RULES.to_act(state) == {"p1", "p2", "p3"}
-    assert_illegal(state, "p1: bid 4", "PX-14.1", "has 3 prisms")
+    assert_illegal(state, "p1: bid 4", "PX-14.1", "holds 3 prisms")
     state = play(state, ["p1: bid 2", "p3: bid 3"])
     assert RULES.shown_notation(RULES.parse("bid 2"), "p1", "p2") == "sealed bid"
     assert RULES.shown_notation(RULES.parse("bid 2"), "p1", "p1") == "bid 2"
@@ -421,7 +421,7 @@ def test_px_i_26_prisms_gained_in_step_3_may_be_bid_in_that_rounds_auction() -> 
 
 def test_px_i_26_committed_prisms_are_no_part_of_a_bid() -> None:
     state = edit(auction_table(p1=1), "p1", palette_prisms=2, progress=[("Noon Blaze", "", 3)])
-    assert_illegal(state, "p1: bid 2", "PX-14.1", "has 1 prisms and cannot bid 2")
+    assert_illegal(state, "p1: bid 2", "PX-14.1", "holds 1 prism and cannot bid 2")
     state = play(state, ["p1: bid 1", "p2: bid 0", "p3: bid 0"])
     p1 = player(state, "p1")
     assert (state.starter, p1.prisms, p1.palette_prisms, p1.progress[0].prisms) == ("p1", 0, 2, 3)

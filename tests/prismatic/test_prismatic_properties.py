@@ -38,8 +38,13 @@ from tests.prismatic.helpers import RULES, new
 VARIANTS = [
     {},
     {"starter_token": "auction"},
-    {"spent_motes": "bag", "gained_motes": "at_once"},
-    {"ability_uses": "per_commitment", "empty_target": "any", "empty_deck": "reshuffle"},
+    {"spent_motes": "bag", "gained_motes": "at_once", "progress_removal": "free"},
+    {
+        "ability_uses": "per_commitment",
+        "empty_target": "any",
+        "empty_deck": "reshuffle",
+        "draw_action": "compulsory",
+    },
 ]
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # The two walks of whole games are the quick loop's longest tests (some 20 s each): listing the

@@ -68,8 +68,11 @@ def test_px_3_4_an_empty_bag_takes_back_committed_motes_first_but_not_prisms() -
 
 
 def test_px_3_4_px_i_21_a_player_with_no_motes_draws_none() -> None:
-    state = edit(started(2), "p1", bag="")
-    assert_illegal(state, "p1: draw R", "PX-3.5", "no motes")
+    # PX-3.4 covers a player with no motes at all (it used to cite PX-3.5 and speak of
+    # "the 0 motes committed" going back into the bag)
+    state = edit(started(2), "p1", bag="", progress=[("Noon Blaze", "", 1)])
+    reason = assert_illegal(state, "p1: draw R", "PX-3.4", "no motes at all", "'draw none'")
+    assert "0 motes" not in reason
     state = act(state, "p1: draw none")
     assert player(state, "p1").done
     assert_illegal(started(2), "p1: draw none", "PX-3.2", "not 0")
@@ -113,7 +116,7 @@ def test_px_4_2_only_drawn_motes_and_held_prisms() -> None:
     state = play(started(2), ["p1: draw R R C M W", "p2: draw R R G G B"])
     assert_illegal(state, "p1: commit G to palette", "PX-4.2", "cannot be committed")
     assert_illegal(state, "p1: commit R R R to palette", "PX-4.2", "1 red")
-    assert_illegal(state, "p1: commit 2 prisms to palette", "PX-4.2", "has 1 prisms, not 2")
+    assert_illegal(state, "p1: commit 2 prisms to palette", "PX-4.2", "holds 1 prism, not 2")
     state = act(state, "p1: commit R R to palette")
     assert_illegal(state, "p1: commit R to palette", "PX-4.2", "cannot be committed")
 
@@ -150,7 +153,15 @@ def test_px_4_4_commitments_stay_into_later_rounds() -> None:
 
 def test_px_i_4_commitments_for_a_common_card_go_on_the_palette() -> None:
     state = play(started(2), ["p1: draw R R C M W", "p2: draw R R G G B"])
-    assert_illegal(state, "p1: commit R to Ember Spark", "PX-I.4", "common card", "palette")
+    assert_illegal(
+        state,
+        "p1: commit R to Ember Spark",
+        "PX-I.4",
+        "common card and holds nothing: what is meant for it goes on p1's palette",
+    )
+    assert_illegal(
+        state, "p1: commit R to Glass Kiln", "PX-4.1", "commits motes and prisms only to their own"
+    )
 
 
 def test_px_i_20_any_mote_may_go_on_any_own_card() -> None:

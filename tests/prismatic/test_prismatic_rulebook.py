@@ -28,6 +28,8 @@ def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
             "empty_target",
             "empty_deck",
             "starter_token",
+            "draw_action",
+            "progress_removal",
         },
     )
     for option in PrismaticRules.variant_options:

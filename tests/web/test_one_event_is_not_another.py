@@ -321,21 +321,35 @@ def test_an_imported_event_record_is_judged_by_the_live_decisions(
 ) -> None:
     """A re-hashed record that a live command would refuse is refused on import with the
     clause, nothing of it stored, and ``GET /events`` and the event list still answer."""
-    head = auth(tokens["head"])
     event = api_event(client, tokens["head"], ["Ann", "Ben"], name="Cup", rounds=3)
     honest, err = _played_and_exported(client, tokens["head"], store, event)
     assert honest.startswith('{"format"'), err
-    forged = _forged(honest.replace(event, "ev-forged1"), forge)
+    _forged_refused_honest_imported(client, tokens, honest, event, forge, clause, "1")
+
+
+def _forged_refused_honest_imported(
+    client: TestClient[Litestar],
+    tokens: Tokens,
+    honest: str,
+    event: str,
+    forge: Callable[..., None],
+    clause: str,
+    suffix: str,
+) -> None:
+    """The record of ``event`` forged by ``forge`` is refused on import with ``clause``,
+    nothing of it stored (``ev-forgedSUFFIX``), the event list still answers, and the honest
+    record under a new id (``ev-honestSUFFIX``) is judged intact."""
+    head = auth(tokens["head"])
+    forged = _forged(honest.replace(event, f"ev-forged{suffix}"), forge)
     answer = client.post("/api/imports", content=forged.encode(), headers=head)
     assert answer.status_code == 200, answer.text
     (outcome,) = answer.json()
     assert outcome["status"] == "refused", outcome
     assert clause in outcome["detail"], outcome["detail"]
-    assert client.get("/api/events/ev-forged1", headers=head).status_code == 404
+    assert client.get(f"/api/events/ev-forged{suffix}", headers=head).status_code == 404
     assert client.get("/events", headers=head, follow_redirects=False).status_code in (200, 303)
-    # the honest record, under a new id, is judged intact
-    honest = _forged(honest.replace(event, "ev-honest1"), lambda items: None)
-    again = client.post("/api/imports", content=honest.encode(), headers=head)
+    intact = _forged(honest.replace(event, f"ev-honest{suffix}"), lambda items: None)
+    again = client.post("/api/imports", content=intact.encode(), headers=head)
     assert again.json()[0]["status"] == "imported", again.text
 
 
@@ -376,7 +390,6 @@ def test_an_imported_fix_is_judged_by_the_live_fixing_decisions(
     undone after a result (EV-5.13) or a player undropped who never dropped (EV-2.7) is
     refused with the clause; an honest record with a drop, an undrop and a change of the
     number of rounds imports intact."""
-    head = auth(tokens["head"])
     event = api_event(client, tokens["head"], ["Ann", "Ben", "Cal"], name="Fixes", rounds=3)
     for args in (
         ("drop", event, "Cal", "--reason", "left early"),
@@ -388,14 +401,7 @@ def test_an_imported_fix_is_judged_by_the_live_fixing_decisions(
     honest, _ = _played_and_exported(client, tokens["head"], store, event)
     kinds = [json.loads(line)["kind"] for line in honest.splitlines()[1:]]
     assert {"player-undropped", "settings-changed"} <= set(kinds)
-    forged = _forged(honest.replace(event, "ev-forged2"), forge)
-    (outcome,) = client.post("/api/imports", content=forged.encode(), headers=head).json()
-    assert outcome["status"] == "refused", outcome
-    assert clause in outcome["detail"], outcome
-    assert client.get("/api/events/ev-forged2", headers=head).status_code == 404
-    intact = _forged(honest.replace(event, "ev-honest2"), lambda items: None)
-    (again,) = client.post("/api/imports", content=intact.encode(), headers=head).json()
-    assert again["status"] == "imported", again
+    _forged_refused_honest_imported(client, tokens, honest, event, forge, clause, "2")
 
 
 # -- 4. the wrong-token limit protects without locking out ------------------------------

@@ -9,28 +9,16 @@
   const root = document.getElementById("event");
   if (!root || !window.EventSource) return;
   if (root.dataset.ended) return; // an ended event does not move: no live stream, no dot
-  const dot = document.getElementById("live");
   const region = document.getElementById("live-region");
-  const source = new EventSource("/events/" + encodeURIComponent(root.dataset.event) + "/live?after=" + (root.dataset.version || "0"));
-  source.onopen = () => dot && dot.classList.add("on");
-  source.onerror = () => dot && dot.classList.remove("on");
-  let busy = false, again = false;
-  async function refresh() {
-    if (busy) { again = true; return; }
-    busy = true;
-    try {
-      const response = await fetch(window.location.href, { credentials: "same-origin", cache: "no-cache" });
-      if (response.ok) {
-        const doc = new DOMParser().parseFromString(await response.text(), "text/html");
-        const fresh = doc.getElementById("live-region");
-        const from = doc.getElementById("event");
-        if (fresh) region.innerHTML = fresh.innerHTML;
-        if (from) root.dataset.version = from.dataset.version;
-      }
-    } finally {
-      busy = false;
-      if (again) { again = false; refresh(); }
-    }
-  }
+  const source = livePage.stream("/events/" + encodeURIComponent(root.dataset.event) + "/live?after=" + (root.dataset.version || "0"));
+  const refresh = livePage.oneAtATime(async () => {
+    const response = await fetch(window.location.href, { credentials: "same-origin", cache: "no-cache" });
+    if (!response.ok) return;
+    const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = doc.getElementById("live-region");
+    const from = doc.getElementById("event");
+    if (fresh) region.innerHTML = fresh.innerHTML;
+    if (from) root.dataset.version = from.dataset.version;
+  });
   source.addEventListener("moved", refresh);
 })();

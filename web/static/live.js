@@ -6,10 +6,7 @@
   const root = games || board;
   if (!root) return;
   const esc = (t) => { const d = document.createElement("div"); d.textContent = t == null ? "" : String(t); return d.innerHTML; };
-  const source = new EventSource("/api/live?after=" + (root.dataset.after || "0"));
-  const dot = document.getElementById("live");
-  source.onopen = () => dot && dot.classList.add("on");
-  source.onerror = () => dot && dot.classList.remove("on");
+  const source = livePage.stream("/api/live?after=" + (root.dataset.after || "0"));
   if (games) source.addEventListener("game", (ev) => {
     const g = JSON.parse(ev.data);
     const body = games.querySelector("tbody");

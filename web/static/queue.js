@@ -6,7 +6,6 @@
 (function () {
   const root = document.getElementById("queue");
   if (!root) return;
-  const dot = document.getElementById("live");
   const settings = new URLSearchParams(location.search);
   let offset = 0; // server time minus this browser's, at the last reading
   function synced() {
@@ -25,30 +24,20 @@
   const query = new URLSearchParams();
   query.set("after", root.dataset.after || "0");
   for (const key of ["idle", "time_limit", "call_after"]) if (settings.has(key)) query.set(key, settings.get(key));
-  const source = new EventSource("/api/queue/events?" + query.toString());
-  source.onopen = () => dot && dot.classList.add("on");
-  source.onerror = () => dot && dot.classList.remove("on");
-  let busy = false, again = false;
-  async function reload() {
-    if (busy) { again = true; return; }
-    busy = true;
-    try {
-      const response = await fetch(location.pathname + location.search, { credentials: "same-origin" });
-      if (!response.ok) return;
-      const page = new DOMParser().parseFromString(await response.text(), "text/html");
-      const fresh = page.getElementById("queue");
-      if (fresh) {
-        root.innerHTML = fresh.innerHTML;
-        root.dataset.after = fresh.dataset.after;
-        root.dataset.now = fresh.dataset.now;
-        synced();
-        tick();
-      }
-    } finally {
-      busy = false;
-      if (again) { again = false; reload(); }
+  const source = livePage.stream("/api/queue/events?" + query.toString());
+  const reload = livePage.oneAtATime(async () => {
+    const response = await fetch(location.pathname + location.search, { credentials: "same-origin" });
+    if (!response.ok) return;
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = page.getElementById("queue");
+    if (fresh) {
+      root.innerHTML = fresh.innerHTML;
+      root.dataset.after = fresh.dataset.after;
+      root.dataset.now = fresh.dataset.now;
+      synced();
+      tick();
     }
-  }
+  });
   source.addEventListener("queue", reload);
   synced();
   tick();

@@ -42,10 +42,7 @@
   }
 
   // -- the live part of the page ---------------------------------------------------------
-  let refreshing = false, again = false;
-  async function refresh() {
-    if (refreshing) { again = true; return; }
-    refreshing = true;
+  const refresh = livePage.oneAtATime(async () => {
     try {
       const flip = root.classList.contains("flipped");
       const response = await fetch("/games/" + encodeURIComponent(gameId) + "/panel", { credentials: "same-origin" });
@@ -80,16 +77,10 @@
       }
     } catch (e) {
       // the server cannot be reached: the page stays as it was (entries go to the outbox)
-    } finally {
-      refreshing = false;
-      if (again) { again = false; refresh(); }
     }
-  }
+  });
   function follow() {
-    const source = new EventSource(api + "/events?after=" + version);
-    const dot = $("live");
-    source.onopen = () => dot && dot.classList.add("on");
-    source.onerror = () => dot && dot.classList.remove("on");
+    const source = livePage.stream(api + "/events?after=" + version);
     const onEvent = () => refresh();
     for (const kind of ["action", "rejected", "retracted", "ended", "voided", "dispute", "ruling", "appeal",
                         "deck", "deck-opened", "ruling-needed", "adjustment", "penalty", "penalty-withdrawal", "withdrawn", "created"]) {

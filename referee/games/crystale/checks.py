@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import msgspec
 
+from referee.games.crystale import model
 from referee.games.crystale.board import NEIGHBOURS, TILE_NAMES, distance
 from referee.games.crystale.catalog import Crystal, Effect, Kind
 from referee.games.crystale.effects import check_targets, rulings_for
@@ -18,31 +19,10 @@ from referee.games.crystale.model import (
     RESHUFFLE_MP,
     SEATS,
     SLOT_THRESHOLDS,
-    Attack,
-    Cast,
-    Counter,
     CrystaleAction,
     CrystaleState,
-    Declare,
-    Discard,
-    Done,
-    End,
-    First,
-    Hold,
-    Move,
-    Mulligan,
-    Promote,
-    Pull,
-    Reshuffle,
-    Sacrifice,
-    Show,
     Side,
-    SlotMp,
-    SlotPromote,
-    SlotServant,
-    Summon,
     Unit,
-    Use,
 )
 from referee.games.crystale.position import (
     crystal_of,
@@ -92,7 +72,7 @@ REACHED = "CR-12.2"
 NAMED = "CR-12.3"
 MULLIGAN = "CR-I.5"
 MOVE_THEN_ATTACK = "CR-I.8"
-SLOT_PHASE = "CR-I.17"
+SLOT_PHASE = "CR-I.31"
 ONE_PROMOTION = "CR-I.19"
 SEALED_SUMMONER = "CR-I.24"
 
@@ -179,8 +159,8 @@ def check_action(state: CrystaleState, action: CrystaleAction, seat: int) -> Ver
     return checker(state, action, seat)
 
 
-@ENTRY_CHECKS.register(First)
-def _check_first(state: CrystaleState, action: First, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.First)
+def _check_first(state: CrystaleState, action: model.First, seat: int) -> Verdict:
     if state.phase != "start":
         return Verdict.illegal(FIRST_PLAYER, "who goes first is settled before the battle starts")
     if state.first is not None:
@@ -188,8 +168,8 @@ def _check_first(state: CrystaleState, action: First, seat: int) -> Verdict:
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Declare)
-def _check_declare(state: CrystaleState, action: Declare, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Declare)
+def _check_declare(state: CrystaleState, action: model.Declare, seat: int) -> Verdict:
     if state.phase != "start":
         return _wrong_phase(state, "a Summoner is placed at the start")
     side = state.sides[seat]
@@ -202,8 +182,8 @@ def _check_declare(state: CrystaleState, action: Declare, seat: int) -> Verdict:
     )
 
 
-@ENTRY_CHECKS.register(Pull)
-def _check_pull(state: CrystaleState, action: Pull, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Pull)
+def _check_pull(state: CrystaleState, action: model.Pull, seat: int) -> Verdict:
     side = state.sides[seat]
     if state.phase == "start":
         if side.shown:
@@ -256,8 +236,8 @@ def _recharge_rulings(state: CrystaleState, seat: int) -> tuple[RulingNeeded, ..
     return tuple(out)
 
 
-@ENTRY_CHECKS.register(Mulligan)
-def _check_mulligan(state: CrystaleState, action: Mulligan, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Mulligan)
+def _check_mulligan(state: CrystaleState, action: model.Mulligan, seat: int) -> Verdict:
     side = state.sides[seat]
     if state.phase != "start" or side.shown:
         return Verdict.illegal(MULLIGAN, "a mulligan takes back an opening hand not yet shown")
@@ -270,8 +250,8 @@ def _check_mulligan(state: CrystaleState, action: Mulligan, seat: int) -> Verdic
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Show)
-def _check_show(state: CrystaleState, action: Show, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Show)
+def _check_show(state: CrystaleState, action: model.Show, seat: int) -> Verdict:
     side = state.sides[seat]
     if state.phase != "start" or side.shown:
         return Verdict.illegal(OPENING_SHOW, f"{_who(seat)} has no opening hand left to show")
@@ -303,8 +283,8 @@ def _check_show(state: CrystaleState, action: Show, seat: int) -> Verdict:
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Reshuffle)
-def _check_reshuffle(state: CrystaleState, action: Reshuffle, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Reshuffle)
+def _check_reshuffle(state: CrystaleState, action: model.Reshuffle, seat: int) -> Verdict:
     if state.phase != "pull":
         return _wrong_phase(state, "the Higher Plane is reshuffled in the Pull phase")
     side = state.sides[seat]
@@ -335,8 +315,8 @@ def _own_unit_in_main(
     return _own_unit(state, seat, uid, clause)
 
 
-@ENTRY_CHECKS.register(Summon)
-def _check_summon(state: CrystaleState, action: Summon, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Summon)
+def _check_summon(state: CrystaleState, action: model.Summon, seat: int) -> Verdict:
     verdict = _main(state, "Servants are summoned in the Main phase")
     if not verdict:
         return verdict
@@ -363,10 +343,15 @@ def _check_summon(state: CrystaleState, action: Summon, seat: int) -> Verdict:
         return Verdict.illegal(SUMMON, f"{_who(seat)} has no Summoner on the board")
     if distance(home.tile, action.tile) != 1:
         free = [TILE_NAMES[t] for t in NEIGHBOURS[home.tile] if _free(state, t)]
+        where = (
+            f"{TILE_NAMES[action.tile]} is the tile of {_who(seat)}'s Summoner itself; a "
+            "Servant is summoned next to it"
+            if action.tile == home.tile
+            else f"{TILE_NAMES[action.tile]} is not next to {_who(seat)}'s Summoner on "
+            f"{TILE_NAMES[home.tile]}"
+        )
         return Verdict.illegal(
-            SUMMON,
-            f"{TILE_NAMES[action.tile]} is not next to {_who(seat)}'s Summoner on "
-            f"{TILE_NAMES[home.tile]}; free tiles next to it: {', '.join(free) or 'none'}",
+            SUMMON, f"{where}; free tiles next to it: {', '.join(free) or 'none'}"
         )
     holder = _holder(state, action.tile)
     if holder is not None:
@@ -391,8 +376,8 @@ def _free(state: CrystaleState, tile: int) -> bool:
     return _holder(state, tile) is None
 
 
-@ENTRY_CHECKS.register(Sacrifice)
-def _check_sacrifice(state: CrystaleState, action: Sacrifice, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Sacrifice)
+def _check_sacrifice(state: CrystaleState, action: model.Sacrifice, seat: int) -> Verdict:
     unit, verdict = _own_unit_in_main(
         state, seat, action.unit, SACRIFICE, "a Servant is sacrificed in the Main phase"
     )
@@ -436,8 +421,8 @@ def _effect_verdict(
     return Verdict(rulings=rulings_for(crystal, effects, targets))
 
 
-@ENTRY_CHECKS.register(Cast)
-def _check_cast(state: CrystaleState, action: Cast, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Cast)
+def _check_cast(state: CrystaleState, action: model.Cast, seat: int) -> Verdict:
     verdict = _main(state, "crystals are cast in the Main phase")
     if not verdict:
         return verdict
@@ -457,8 +442,8 @@ def _check_cast(state: CrystaleState, action: Cast, seat: int) -> Verdict:
     )
 
 
-@ENTRY_CHECKS.register(Use)
-def _check_use(state: CrystaleState, action: Use, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Use)
+def _check_use(state: CrystaleState, action: model.Use, seat: int) -> Verdict:
     named = state.units.get(action.unit)
     # another seat's Summoner breaks the Summoner-effect clause, not the Servant one
     clause = SUMMONER_EFFECTS if named is not None and named.summoner else SERVANT_EFFECTS
@@ -502,8 +487,8 @@ def _check_use(state: CrystaleState, action: Use, seat: int) -> Verdict:
     return _effect_verdict(state, seat, crystal, [effect], action.targets, effect.cost)
 
 
-@ENTRY_CHECKS.register(Move)
-def _check_move(state: CrystaleState, action: Move, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Move)
+def _check_move(state: CrystaleState, action: model.Move, seat: int) -> Verdict:
     unit, verdict = _own_unit_in_main(
         state, seat, action.unit, MOVE, "units move in the Main phase"
     )
@@ -536,8 +521,8 @@ def _check_move(state: CrystaleState, action: Move, seat: int) -> Verdict:
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Attack)
-def _check_attack(state: CrystaleState, action: Attack, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Attack)
+def _check_attack(state: CrystaleState, action: model.Attack, seat: int) -> Verdict:
     unit, verdict = _own_unit_in_main(
         state, seat, action.unit, ATTACK, "attacks are made in the Main phase"
     )
@@ -574,18 +559,32 @@ def _check_attack(state: CrystaleState, action: Attack, seat: int) -> Verdict:
     return LEGAL
 
 
-def _check_counter(state: CrystaleState, action: Counter | Hold, seat: int) -> Verdict:
+def _check_counter(state: CrystaleState, action: model.Counter | model.Hold, seat: int) -> Verdict:
     if state.phase != "counter" or state.counter is None:
         return Verdict.illegal(COUNTER, "no attacked Servant is waiting to counterattack")
     return LEGAL
 
 
-ENTRY_CHECKS.add(Counter, _check_counter)
-ENTRY_CHECKS.add(Hold, _check_counter)
+ENTRY_CHECKS.add(model.Counter, _check_counter)
+ENTRY_CHECKS.add(model.Hold, _check_counter)
 
 
-def _slot_verdict(state: CrystaleState, seat: int) -> Verdict:
-    if state.phase != "main":
+def _slot_verdict(state: CrystaleState, seat: int, *, promote: bool = False) -> Verdict:
+    """Whether ``seat`` may use a promotion slot now (``promote``: to promote a Servant)."""
+    if state.phase == "promotion":
+        if state.table.slot_phase != "promotion":
+            return Verdict.illegal(
+                SLOT_PHASE,
+                "it is the Promotion phase; promotion slots are used in the Main phase, so a "
+                f"slot {_who(seat)} has not used waits for its next Main phase",
+            )
+        if not promote:
+            return Verdict.illegal(
+                SLOT_PHASE,
+                "it is the Promotion phase; here a slot only promotes a Servant, and a slot's "
+                "Servant or MP is taken in the Main phase",
+            )
+    elif state.phase != "main":
         return _wrong_phase(state, "promotion slots are used in the Main phase")
     side = state.sides[seat]
     if side.slots_used >= len(SLOT_THRESHOLDS):
@@ -620,16 +619,21 @@ def _promotable(
     return unit, LEGAL
 
 
-@ENTRY_CHECKS.register(SlotPromote)
-def _check_slot_promote(state: CrystaleState, action: SlotPromote, seat: int) -> Verdict:
-    verdict = _slot_verdict(state, seat)
+@ENTRY_CHECKS.register(model.SlotPromote)
+def _check_slot_promote(state: CrystaleState, action: model.SlotPromote, seat: int) -> Verdict:
+    verdict = _slot_verdict(state, seat, promote=True)
     if not verdict:
         return verdict
-    return _promotable(state, seat, action.unit, "CR-9.3")[1]
+    unit, verdict = _promotable(state, seat, action.unit, "CR-9.3")
+    if unit is not None and state.phase == "promotion" and unit.id in state.promoted:
+        return Verdict.illegal(
+            ONE_PROMOTION, f"{_unit_label(unit)} already promoted in this Promotion phase"
+        )
+    return verdict
 
 
-@ENTRY_CHECKS.register(SlotServant)
-def _check_slot_servant(state: CrystaleState, action: SlotServant, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.SlotServant)
+def _check_slot_servant(state: CrystaleState, action: model.SlotServant, seat: int) -> Verdict:
     verdict = _slot_verdict(state, seat)
     if not verdict:
         return verdict
@@ -648,18 +652,18 @@ def _check_slot_servant(state: CrystaleState, action: SlotServant, seat: int) ->
     )
 
 
-@ENTRY_CHECKS.register(SlotMp)
-def _check_slot_mp(state: CrystaleState, action: SlotMp, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.SlotMp)
+def _check_slot_mp(state: CrystaleState, action: model.SlotMp, seat: int) -> Verdict:
     return _slot_verdict(state, seat)
 
 
-@ENTRY_CHECKS.register(End)
-def _check_end(state: CrystaleState, action: End, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.End)
+def _check_end(state: CrystaleState, action: model.End, seat: int) -> Verdict:
     return _main(state, "the End phase follows the Main phase")
 
 
-@ENTRY_CHECKS.register(Discard)
-def _check_discard(state: CrystaleState, action: Discard, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Discard)
+def _check_discard(state: CrystaleState, action: model.Discard, seat: int) -> Verdict:
     if state.phase != "discard":
         return _wrong_phase(
             state, "crystals go to the Higher Plane for the hand limit in the End phase"
@@ -685,8 +689,8 @@ def _check_discard(state: CrystaleState, action: Discard, seat: int) -> Verdict:
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Promote)
-def _check_promote(state: CrystaleState, action: Promote, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Promote)
+def _check_promote(state: CrystaleState, action: model.Promote, seat: int) -> Verdict:
     if state.phase != "promotion":
         return _wrong_phase(
             state, "Servants meeting their requirements promote in the Promotion phase"
@@ -707,8 +711,8 @@ def _check_promote(state: CrystaleState, action: Promote, seat: int) -> Verdict:
     )
 
 
-@ENTRY_CHECKS.register(Done)
-def _check_done(state: CrystaleState, action: Done, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Done)
+def _check_done(state: CrystaleState, action: model.Done, seat: int) -> Verdict:
     if state.phase != "promotion":
         return _wrong_phase(state, "'done' closes the Promotion phase")
     return LEGAL

@@ -120,7 +120,14 @@ def resolve(
     if reverse:
         paired.reverse()
     for effect, target in paired:
+        hit = False  # CR-I.4: one damage effect takes at most one hit from a Summoner
         for op in effect.ops:
+            if op.op == "damage" and op.amount > 0:
+                unit = _unit_target(state, target) if target is not None else None
+                if unit is not None and unit.summoner:
+                    if hit:
+                        continue
+                    hit = True
             state = settle(_apply_op(state, seat, op.op, op.amount, op.element, target))
             if state.result is not None:
                 return state  # CR-13.1: the battle ended with this step; no later step happens

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import msgspec
 
+from referee.games.crystale import model
 from referee.games.crystale.board import distance
 from referee.games.crystale.catalog import Crystal
 from referee.games.crystale.effects import resolve
@@ -14,32 +15,11 @@ from referee.games.crystale.model import (
     RESHUFFLE_MP,
     SEATS,
     SECOND_PLAYER_BONUS,
-    Attack,
-    Cast,
-    Counter,
     CrystaleAction,
     CrystaleState,
-    Declare,
-    Discard,
-    Done,
-    End,
-    First,
-    Hold,
-    Move,
-    Mulligan,
-    Promote,
-    Pull,
-    Reshuffle,
     Result,
-    Sacrifice,
-    Show,
     Side,
-    SlotMp,
-    SlotPromote,
-    SlotServant,
-    Summon,
     Unit,
-    Use,
 )
 from referee.games.crystale.position import (
     crystal_of,
@@ -79,18 +59,18 @@ def apply_action(state: CrystaleState, action: CrystaleAction, seat: int) -> Cry
     return effect(state, action, seat)
 
 
-@ENTRY_EFFECTS.register(First)
-def _apply_first(state: CrystaleState, action: First, seat: int) -> CrystaleState:
+@ENTRY_EFFECTS.register(model.First)
+def _apply_first(state: CrystaleState, action: model.First, seat: int) -> CrystaleState:
     return _close_start(replace(state, first=SEATS.index(action.seat)))
 
 
-@ENTRY_EFFECTS.register(Declare)
-def _apply_declare(state: CrystaleState, action: Declare, seat: int) -> CrystaleState:
+@ENTRY_EFFECTS.register(model.Declare)
+def _apply_declare(state: CrystaleState, action: model.Declare, seat: int) -> CrystaleState:
     return _close_start(place_summoner(state, seat, _crystal(state, action.crystal)))
 
 
-@ENTRY_EFFECTS.register(Mulligan)
-def _apply_mulligan(state: CrystaleState, action: Mulligan, seat: int) -> CrystaleState:
+@ENTRY_EFFECTS.register(model.Mulligan)
+def _apply_mulligan(state: CrystaleState, action: model.Mulligan, seat: int) -> CrystaleState:
     side = state.sides[seat]
     return with_side(
         state,
@@ -103,24 +83,24 @@ def _apply_mulligan(state: CrystaleState, action: Mulligan, seat: int) -> Crysta
     )
 
 
-@ENTRY_EFFECTS.register(Show)
-def _apply_show(state: CrystaleState, action: Show, seat: int) -> CrystaleState:
+@ENTRY_EFFECTS.register(model.Show)
+def _apply_show(state: CrystaleState, action: model.Show, seat: int) -> CrystaleState:
     side, shown = _out_of_hand(state, seat, action.crystals)
     for name in shown:
         side = replace(side, hand=side.hand.put_known(name))
     return _close_start(with_side(state, seat, replace(side, shown=True)))
 
 
-@ENTRY_EFFECTS.register(Summon)
-def _apply_summon(state: CrystaleState, action: Summon, seat: int) -> CrystaleState:
+@ENTRY_EFFECTS.register(model.Summon)
+def _apply_summon(state: CrystaleState, action: model.Summon, seat: int) -> CrystaleState:
     side, crystal = _paid_from_hand(state, seat, action.crystal)
     state = with_side(state, seat, replace(side, summoned=True))
     unit = Unit(state.next_id, seat, crystal.name, action.tile, hp=crystal.ranks[0].hp)
     return replace(with_unit(state, unit), next_id=state.next_id + 1)
 
 
-@ENTRY_EFFECTS.register(Sacrifice)
-def _apply_sacrifice(state: CrystaleState, action: Sacrifice, seat: int) -> CrystaleState:
+@ENTRY_EFFECTS.register(model.Sacrifice)
+def _apply_sacrifice(state: CrystaleState, action: model.Sacrifice, seat: int) -> CrystaleState:
     side = state.sides[seat]
     if state.table.summon_sacrifice == "each":  # CR-I.27: the sacrifice leaves the summon
         side = replace(side, sacrificed=True)
@@ -129,14 +109,14 @@ def _apply_sacrifice(state: CrystaleState, action: Sacrifice, seat: int) -> Crys
     return kill(with_side(state, seat, side), action.unit)
 
 
-@ENTRY_EFFECTS.register(Move)
-def _apply_move(state: CrystaleState, action: Move, seat: int) -> CrystaleState:
+@ENTRY_EFFECTS.register(model.Move)
+def _apply_move(state: CrystaleState, action: model.Move, seat: int) -> CrystaleState:
     unit = state.units[action.unit]
     return with_unit(state, replace(unit, tile=action.tile, moved=True))
 
 
-@ENTRY_EFFECTS.register(Counter)
-def _apply_counter(state: CrystaleState, action: Counter, seat: int) -> CrystaleState:
+@ENTRY_EFFECTS.register(model.Counter)
+def _apply_counter(state: CrystaleState, action: model.Counter, seat: int) -> CrystaleState:
     if state.counter is None:
         raise ValueError("state.counter is missing: only an entry its check allowed is carried out")
     attacker_id, defender_id = state.counter
@@ -144,26 +124,26 @@ def _apply_counter(state: CrystaleState, action: Counter, seat: int) -> Crystale
     return _strike_back(state, state.units[defender_id], state.units[attacker_id])
 
 
-@ENTRY_EFFECTS.register(Hold)
-def _apply_hold(state: CrystaleState, action: Hold, seat: int) -> CrystaleState:
+@ENTRY_EFFECTS.register(model.Hold)
+def _apply_hold(state: CrystaleState, action: model.Hold, seat: int) -> CrystaleState:
     return replace(state, phase="main", counter=None)
 
 
-@ENTRY_EFFECTS.register(Discard)
-def _apply_discard(state: CrystaleState, action: Discard, seat: int) -> CrystaleState:
+@ENTRY_EFFECTS.register(model.Discard)
+def _apply_discard(state: CrystaleState, action: model.Discard, seat: int) -> CrystaleState:
     side, names = _out_of_hand(state, seat, action.crystals)
     state = put_in_plane(with_side(state, seat, side), seat, names)
     return _after_end(replace(state, phase="main"), seat)
 
 
-@ENTRY_EFFECTS.register(Promote)
-def _apply_promote(state: CrystaleState, action: Promote, seat: int) -> CrystaleState:
+@ENTRY_EFFECTS.register(model.Promote)
+def _apply_promote(state: CrystaleState, action: model.Promote, seat: int) -> CrystaleState:
     state = promote_unit(state, state.units[action.unit])
     return replace(state, promoted=(*state.promoted, action.unit))
 
 
-@ENTRY_EFFECTS.register(Done)
-def _apply_done(state: CrystaleState, action: Done, seat: int) -> CrystaleState:
+@ENTRY_EFFECTS.register(model.Done)
+def _apply_done(state: CrystaleState, action: model.Done, seat: int) -> CrystaleState:
     return next_turn(state)
 
 
@@ -231,8 +211,8 @@ def _close_start(state: CrystaleState) -> CrystaleState:
     return _begin_turn(replace(state, active=state.first, turn=1, phase="pull"))
 
 
-@ENTRY_EFFECTS.register(Pull)
-def _apply_pull(state: CrystaleState, action: Pull, seat: int) -> CrystaleState:
+@ENTRY_EFFECTS.register(model.Pull)
+def _apply_pull(state: CrystaleState, action: model.Pull, seat: int) -> CrystaleState:
     side = state.sides[seat]
     if state.phase == "start":
         side = replace(
@@ -251,8 +231,8 @@ def _apply_pull(state: CrystaleState, action: Pull, seat: int) -> CrystaleState:
     return replace(state, phase="main")
 
 
-@ENTRY_EFFECTS.register(Reshuffle)
-def _apply_reshuffle(state: CrystaleState, action: Reshuffle, seat: int) -> CrystaleState:
+@ENTRY_EFFECTS.register(model.Reshuffle)
+def _apply_reshuffle(state: CrystaleState, action: model.Reshuffle, seat: int) -> CrystaleState:
     side = spend_mp(state.sides[seat], RESHUFFLE_MP)
     knowledge = side.knowledge
     if knowledge is not None:
@@ -268,8 +248,8 @@ def _apply_reshuffle(state: CrystaleState, action: Reshuffle, seat: int) -> Crys
     return settle(with_side(state, seat, side))
 
 
-@ENTRY_EFFECTS.register(Cast)
-def _apply_cast(state: CrystaleState, action: Cast, seat: int) -> CrystaleState:
+@ENTRY_EFFECTS.register(model.Cast)
+def _apply_cast(state: CrystaleState, action: model.Cast, seat: int) -> CrystaleState:
     side, crystal = _paid_from_hand(state, seat, action.crystal)
     state = with_side(state, seat, side)
     reverse = crystal.trigger and state.table.trigger_order == "reverse"
@@ -277,8 +257,8 @@ def _apply_cast(state: CrystaleState, action: Cast, seat: int) -> CrystaleState:
     return put_in_plane(state, seat, [crystal.name])
 
 
-@ENTRY_EFFECTS.register(Use)
-def _apply_use(state: CrystaleState, action: Use, seat: int) -> CrystaleState:
+@ENTRY_EFFECTS.register(model.Use)
+def _apply_use(state: CrystaleState, action: model.Use, seat: int) -> CrystaleState:
     unit = state.units[action.unit]
     effect = crystal_of(state, unit).effects[action.effect - 1]
     state = with_side(state, seat, spend_mp(state.sides[seat], effect.cost))
@@ -308,8 +288,8 @@ def _strike_back(state: CrystaleState, defender: Unit, attacker: Unit) -> Crysta
     return _strike(state, defender, attacker)
 
 
-@ENTRY_EFFECTS.register(Attack)
-def _apply_attack(state: CrystaleState, action: Attack, seat: int) -> CrystaleState:
+@ENTRY_EFFECTS.register(model.Attack)
+def _apply_attack(state: CrystaleState, action: model.Attack, seat: int) -> CrystaleState:
     attacker = replace(state.units[action.unit], attacked=True)
     state = with_unit(state, attacker)
     state = _strike(state, attacker, state.units[action.target])
@@ -329,28 +309,35 @@ def _apply_attack(state: CrystaleState, action: Attack, seat: int) -> CrystaleSt
 
 
 def _apply_slot(
-    state: CrystaleState, action: SlotPromote | SlotServant | SlotMp, seat: int
+    state: CrystaleState, action: model.SlotPromote | model.SlotServant | model.SlotMp, seat: int
 ) -> CrystaleState:
     """CR-8: a slot spent on a promotion, a Servant drawn or MP."""
     side = state.sides[seat]
     side = replace(side, slots_used=side.slots_used + 1)
-    if isinstance(action, SlotMp):
+    if isinstance(action, model.SlotMp):
         return with_side(state, seat, gain_mp(side, side.recharge))
-    if isinstance(action, SlotServant):
+    if isinstance(action, model.SlotServant):
         return with_side(state, seat, _pull_named(state, side, action.crystal))
     state = with_side(state, seat, side)
-    return promote_unit(state, state.units[action.unit])
+    state = promote_unit(state, state.units[action.unit])
+    if state.phase == "promotion":  # CR-I.31 promotion: its one promotion there (CR-I.19)
+        state = replace(state, promoted=(*state.promoted, action.unit))
+    return state
 
 
-ENTRY_EFFECTS.add(SlotPromote, _apply_slot)
-ENTRY_EFFECTS.add(SlotServant, _apply_slot)
-ENTRY_EFFECTS.add(SlotMp, _apply_slot)
+ENTRY_EFFECTS.add(model.SlotPromote, _apply_slot)
+ENTRY_EFFECTS.add(model.SlotServant, _apply_slot)
+ENTRY_EFFECTS.add(model.SlotMp, _apply_slot)
 
 
-@ENTRY_EFFECTS.register(End)
-def _apply_end(state: CrystaleState, action: End, seat: int) -> CrystaleState:
-    """CR-10.1: effects lasting to the end of the turn stop; then the hand limit (CR-10.2)."""
-    units = {uid: (replace(u, atk_turn=0) if u.atk_turn else u) for uid, u in state.units.items()}
+@ENTRY_EFFECTS.register(model.End)
+def _apply_end(state: CrystaleState, action: model.End, seat: int) -> CrystaleState:
+    """CR-10.1: effects lasting to the end of the turn stop (ATK for the turn, and fatigue,
+    CR-8.9); then the hand limit (CR-10.2)."""
+    units = {
+        uid: (replace(u, atk_turn=0, attacked=False) if (u.atk_turn or u.attacked) else u)
+        for uid, u in state.units.items()
+    }
     state = replace(state, units=units)
     if state.sides[seat].hand.count > HAND_LIMIT:
         return replace(state, phase="discard")

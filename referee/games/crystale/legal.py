@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 
+from referee.games.crystale import model
 from referee.games.crystale.board import NEIGHBOURS, TILE_NAMES
 from referee.games.crystale.catalog import Effect
 from referee.games.crystale.checks import check_action
@@ -20,31 +21,10 @@ from referee.games.crystale.model import (
     OPENING_HAND,
     OPENING_SERVANTS,
     SEATS,
-    Attack,
-    Cast,
-    Counter,
     CrystaleAction,
     CrystaleState,
-    Declare,
-    Discard,
-    Done,
-    End,
-    First,
-    Hold,
-    Move,
-    Mulligan,
-    Promote,
-    Pull,
-    Reshuffle,
-    Sacrifice,
-    Show,
     Side,
-    SlotMp,
-    SlotPromote,
-    SlotServant,
-    Summon,
     Unit,
-    Use,
 )
 from referee.games.crystale.position import summoner_id
 
@@ -111,55 +91,58 @@ def _start_candidates(state: CrystaleState, seat: int) -> list[CrystaleAction]:
     side = state.sides[seat]
     out: list[CrystaleAction] = []
     if state.first is None:
-        out += [First("p1"), First("p2")]
+        out += [model.First("p1"), model.First("p2")]
     if side.summoner is None:
-        out += [Declare(n) for n in _possible(state, side, ("summoner",))]
+        out += [model.Declare(n) for n in _possible(state, side, ("summoner",))]
     if not side.shown:
-        out += [Pull(OPENING_HAND), Mulligan()]
+        out += [model.Pull(OPENING_HAND), model.Mulligan()]
         shown = _multiples(state, side, ("servant",), OPENING_SERVANTS)
         if len(shown) == OPENING_SERVANTS:
-            out.append(Show(tuple(shown)))
+            out.append(model.Show(tuple(shown)))
     return out
 
 
 def _pull_candidates(state: CrystaleState, seat: int) -> list[CrystaleAction]:
     side = state.sides[seat]
-    out: list[CrystaleAction] = [Pull(), Reshuffle()]
+    out: list[CrystaleAction] = [model.Pull(), model.Reshuffle()]
     if side.pool.count:
-        out += [Pull(1, n) for n in _possible(state, side, ("servant", "spell", "god"))]
+        out += [model.Pull(1, n) for n in _possible(state, side, ("servant", "spell", "god"))]
     return out
 
 
 def _counter_candidates(state: CrystaleState, seat: int) -> list[CrystaleAction]:
-    return [Counter(), Hold()]
+    return [model.Counter(), model.Hold()]
 
 
 def _discard_candidates(state: CrystaleState, seat: int) -> list[CrystaleAction]:
     side = state.sides[seat]
     names = _multiples(state, side, ("servant", "spell", "god"), side.hand.count - HAND_LIMIT)
-    return [Discard(tuple(names))] if names else []
+    return [model.Discard(tuple(names))] if names else []
 
 
 def _promotion_candidates(state: CrystaleState, seat: int) -> list[CrystaleAction]:
-    out: list[CrystaleAction] = [Promote(u.id) for u in _own(state, seat) if not u.summoner]
-    out.append(Done())
+    servants = [u for u in _own(state, seat) if not u.summoner]
+    out: list[CrystaleAction] = [model.Promote(u.id) for u in servants]
+    if state.table.slot_phase == "promotion":  # CR-I.31
+        out += [model.SlotPromote(u.id) for u in servants]
+    out.append(model.Done())
     return out
 
 
 def _main_candidates(state: CrystaleState, seat: int) -> list[CrystaleAction]:
     side = state.sides[seat]
-    out: list[CrystaleAction] = [End()]
+    out: list[CrystaleAction] = [model.End()]
     home = state.units.get(summoner_id(seat))
     for name in _hand_names(state, side, ("servant",)):
         if home is not None:
-            out += [Summon(name, t) for t in NEIGHBOURS[home.tile]]
+            out += [model.Summon(name, t) for t in NEIGHBOURS[home.tile]]
     for unit in _own(state, seat):
         out += _unit_candidates(state, seat, unit)
     for name in _hand_names(state, side, ("spell", "god")):
         spell = state.book.crystals[name]
-        out += [Cast(name, ts) for ts in _target_lists(state, seat, list(spell.effects))]
-    out.append(SlotMp())
-    out += [SlotServant(n) for n in _possible(state, side, ("servant",))]
+        out += [model.Cast(name, ts) for ts in _target_lists(state, seat, list(spell.effects))]
+    out.append(model.SlotMp())
+    out += [model.SlotServant(n) for n in _possible(state, side, ("servant",))]
     return out
 
 
@@ -167,14 +150,14 @@ def _unit_candidates(state: CrystaleState, seat: int, unit: Unit) -> list[Crysta
     """What one of ``seat``'s units may do in the main phase."""
     out: list[CrystaleAction] = []
     if not unit.summoner:
-        out.append(Sacrifice(unit.id))
-        out.append(SlotPromote(unit.id))
-        out += [Attack(unit.id, e.id) for e in state.units.values() if e.seat != seat]
-    out += [Move(unit.id, t) for t in NEIGHBOURS[unit.tile]]
+        out.append(model.Sacrifice(unit.id))
+        out.append(model.SlotPromote(unit.id))
+        out += [model.Attack(unit.id, e.id) for e in state.units.values() if e.seat != seat]
+    out += [model.Move(unit.id, t) for t in NEIGHBOURS[unit.tile]]
     crystal = state.book.crystals[unit.crystal]
     for number, effect in enumerate(crystal.effects, 1):
         if effect.phase == "main":
-            out += [Use(unit.id, number, ts) for ts in _target_lists(state, seat, [effect])]
+            out += [model.Use(unit.id, number, ts) for ts in _target_lists(state, seat, [effect])]
     return out
 
 

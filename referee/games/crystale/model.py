@@ -76,6 +76,8 @@ class Table(msgspec.Struct, frozen=True, gc=False):
     summon_sacrifice: str = "either"
     counter_range: str = "in_range"
     counter_fatigue: str = "again"
+    slot_phase: str = "main"
+    slot_earning: str = "once"
 
 
 class Unit(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):

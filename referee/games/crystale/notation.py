@@ -23,32 +23,9 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from referee.errors import ActionSyntaxError
+from referee.games.crystale import model
 from referee.games.crystale.board import TILE_INDEX, TILE_NAMES
-from referee.games.crystale.model import (
-    Attack,
-    Cast,
-    Counter,
-    CrystaleAction,
-    CrystaleState,
-    Declare,
-    Discard,
-    Done,
-    End,
-    First,
-    Hold,
-    Move,
-    Mulligan,
-    Promote,
-    Pull,
-    Reshuffle,
-    Sacrifice,
-    Show,
-    SlotMp,
-    SlotPromote,
-    SlotServant,
-    Summon,
-    Use,
-)
+from referee.games.crystale.model import CrystaleAction, CrystaleState
 from referee.kit.names import UnknownNameError, canonical_names, did_you_mean
 
 __all__ = [
@@ -70,12 +47,12 @@ TARGET_CLAUSE: Final = "CR-N.5"
 _UNIT = re.compile(r"^u(\d{1,6})$")
 _SEATS = ("p1", "p2")
 _BARE: Final[dict[str, CrystaleAction]] = {
-    "mulligan": Mulligan(),
-    "reshuffle": Reshuffle(),
-    "counter": Counter(),
-    "hold": Hold(),
-    "end": End(),
-    "done": Done(),
+    "mulligan": model.Mulligan(),
+    "reshuffle": model.Reshuffle(),
+    "counter": model.Counter(),
+    "hold": model.Hold(),
+    "end": model.End(),
+    "done": model.Done(),
 }
 _MAX_PULL = 31
 
@@ -178,34 +155,34 @@ def parse(text: str) -> CrystaleAction:
 def _read_first(text: str, word: str, rest: list[str]) -> CrystaleAction:
     if len(rest) != 1 or rest[0].lower() not in _SEATS:
         raise _fail(text, "write 'first p1' or 'first p2': the seat that plays the first turn")
-    return First(rest[0].lower())
+    return model.First(rest[0].lower())
 
 
 def _read_summoner(text: str, word: str, rest: list[str]) -> CrystaleAction:
-    return Declare(_name(text, rest))
+    return model.Declare(_name(text, rest))
 
 
 def _read_pull(text: str, word: str, rest: list[str]) -> CrystaleAction:
     if not rest:
-        return Pull()
+        return model.Pull()
     if len(rest) == 1 and rest[0].isdigit():
         count = int(rest[0])
         if not 1 <= count <= _MAX_PULL:
             raise _fail(text, f"a pull takes 1 to {_MAX_PULL} crystals, not {count}")
-        return Pull(count)
-    return Pull(1, _name(text, rest))
+        return model.Pull(count)
+    return model.Pull(1, _name(text, rest))
 
 
 def _read_names(text: str, word: str, rest: list[str]) -> CrystaleAction:
     """``show`` and ``discard``: crystal names separated by commas."""
     names = _names(text, text.split(None, 1)[1] if rest else "")
-    return Show(names) if word == "show" else Discard(names)
+    return model.Show(names) if word == "show" else model.Discard(names)
 
 
 def _read_summon(text: str, word: str, rest: list[str]) -> CrystaleAction:
     if len(rest) < 2 or not rest[-1].startswith("@"):
         raise _fail(text, "write 'summon NAME @TILE', such as summon Cinderpup @b1")
-    return Summon(_name(text, rest[:-1]), _tile(text, rest[-1][1:]))
+    return model.Summon(_name(text, rest[:-1]), _tile(text, rest[-1][1:]))
 
 
 def _read_one_unit(text: str, word: str, rest: list[str]) -> CrystaleAction:
@@ -213,12 +190,12 @@ def _read_one_unit(text: str, word: str, rest: list[str]) -> CrystaleAction:
     if len(rest) != 1:
         raise _fail(text, f"'{word}' takes one unit, such as {word} u3")
     unit = _unit(text, rest[0])
-    return Sacrifice(unit) if word == "sacrifice" else Promote(unit)
+    return model.Sacrifice(unit) if word == "sacrifice" else model.Promote(unit)
 
 
 def _read_cast(text: str, word: str, rest: list[str]) -> CrystaleAction:
     name_words, targets = _split_targets(text, rest)
-    return Cast(_name(text, name_words), targets)
+    return model.Cast(_name(text, name_words), targets)
 
 
 def _read_use(text: str, word: str, rest: list[str]) -> CrystaleAction:
@@ -228,29 +205,29 @@ def _read_use(text: str, word: str, rest: list[str]) -> CrystaleAction:
             text,
             "write 'use UNIT N [@TARGET ...]' with the effect's number 1-5, such as use u1 2 @c4",
         )
-    return Use(_unit(text, head[0]), int(head[1]), targets)
+    return model.Use(_unit(text, head[0]), int(head[1]), targets)
 
 
 def _read_move(text: str, word: str, rest: list[str]) -> CrystaleAction:
     if len(rest) != 2:
         raise _fail(text, "write 'move UNIT TILE', such as move u3 c3")
-    return Move(_unit(text, rest[0]), _tile(text, rest[1]))
+    return model.Move(_unit(text, rest[0]), _tile(text, rest[1]))
 
 
 def _read_attack(text: str, word: str, rest: list[str]) -> CrystaleAction:
     if len(rest) != 2:
         raise _fail(text, "write 'attack UNIT TARGET', such as attack u3 u4")
-    return Attack(_unit(text, rest[0]), _unit(text, rest[1]))
+    return model.Attack(_unit(text, rest[0]), _unit(text, rest[1]))
 
 
 def _read_slot(text: str, word: str, rest: list[str]) -> CrystaleAction:
     how = rest[0].lower() if rest else ""
     if how == "promote" and len(rest) == 2:
-        return SlotPromote(_unit(text, rest[1]))
+        return model.SlotPromote(_unit(text, rest[1]))
     if how == "servant" and len(rest) >= 2:
-        return SlotServant(_name(text, rest[1:]))
+        return model.SlotServant(_name(text, rest[1:]))
     if how == "mp" and len(rest) == 1:
-        return SlotMp()
+        return model.SlotMp()
     raise _fail(text, "write 'slot promote UNIT', 'slot servant NAME' or 'slot mp'")
 
 
@@ -276,28 +253,28 @@ def _targets(targets: tuple[str, ...]) -> str:
     return "".join(" " + format_target(t) for t in targets)
 
 
-def _pull_text(action: Pull) -> str:
+def _pull_text(action: model.Pull) -> str:
     if action.crystal is not None:
         return f"pull {action.crystal}"
     return "pull" if action.count == 1 else f"pull {action.count}"
 
 
 _WRITERS: dict[type, Callable[[Any], str]] = {
-    First: lambda a: f"first {a.seat}",
-    Declare: lambda a: f"summoner {a.crystal}",
-    Pull: _pull_text,
-    Show: lambda a: "show " + ", ".join(a.crystals),
-    Discard: lambda a: "discard " + ", ".join(a.crystals),
-    Summon: lambda a: f"summon {a.crystal} @{TILE_NAMES[a.tile]}",
-    Sacrifice: lambda a: f"sacrifice {unit_name(a.unit)}",
-    Promote: lambda a: f"promote {unit_name(a.unit)}",
-    Cast: lambda a: f"cast {a.crystal}{_targets(a.targets)}",
-    Use: lambda a: f"use {unit_name(a.unit)} {a.effect}{_targets(a.targets)}",
-    Move: lambda a: f"move {unit_name(a.unit)} {TILE_NAMES[a.tile]}",
-    Attack: lambda a: f"attack {unit_name(a.unit)} {unit_name(a.target)}",
-    SlotPromote: lambda a: f"slot promote {unit_name(a.unit)}",
-    SlotServant: lambda a: f"slot servant {a.crystal}",
-    SlotMp: lambda a: "slot mp",
+    model.First: lambda a: f"first {a.seat}",
+    model.Declare: lambda a: f"summoner {a.crystal}",
+    model.Pull: _pull_text,
+    model.Show: lambda a: "show " + ", ".join(a.crystals),
+    model.Discard: lambda a: "discard " + ", ".join(a.crystals),
+    model.Summon: lambda a: f"summon {a.crystal} @{TILE_NAMES[a.tile]}",
+    model.Sacrifice: lambda a: f"sacrifice {unit_name(a.unit)}",
+    model.Promote: lambda a: f"promote {unit_name(a.unit)}",
+    model.Cast: lambda a: f"cast {a.crystal}{_targets(a.targets)}",
+    model.Use: lambda a: f"use {unit_name(a.unit)} {a.effect}{_targets(a.targets)}",
+    model.Move: lambda a: f"move {unit_name(a.unit)} {TILE_NAMES[a.tile]}",
+    model.Attack: lambda a: f"attack {unit_name(a.unit)} {unit_name(a.target)}",
+    model.SlotPromote: lambda a: f"slot promote {unit_name(a.unit)}",
+    model.SlotServant: lambda a: f"slot servant {a.crystal}",
+    model.SlotMp: lambda a: "slot mp",
 }
 """The canonical text of each entry type that is more than its bare word."""
 
@@ -314,13 +291,13 @@ def notation(action: CrystaleAction) -> str:
 
 
 NAME_FIELDS: dict[type, tuple[str, ...]] = {
-    Declare: ("crystal",),
-    Pull: ("crystal",),
-    Show: ("crystals",),
-    Summon: ("crystal",),
-    Cast: ("crystal",),
-    SlotServant: ("crystal",),
-    Discard: ("crystals",),
+    model.Declare: ("crystal",),
+    model.Pull: ("crystal",),
+    model.Show: ("crystals",),
+    model.Summon: ("crystal",),
+    model.Cast: ("crystal",),
+    model.SlotServant: ("crystal",),
+    model.Discard: ("crystals",),
 }
 """Where each kind of entry names crystals (matched to the catalog by ``read_entry``)."""
 

@@ -137,16 +137,25 @@ def _servants_in(state: CrystaleState, plane: Multiset) -> int:
     return sum(count for name, count in plane.items if crystals[name].kind == "servant")
 
 
+def _counts_reached(state: CrystaleState, plane: Multiset) -> int:
+    """How many of the counts 2, 4 and 7 the Servants of ``plane`` reach (CR-9.1)."""
+    servants = _servants_in(state, plane)
+    return sum(1 for threshold in SLOT_THRESHOLDS if servants >= threshold)
+
+
 def put_in_plane(state: CrystaleState, seat: int, names: Iterable[str]) -> CrystaleState:
     """Crystals go to ``seat``'s Higher Plane; a slot is earned the first time its
-    Servants there reach 2, 4 and 7 (CR-9.1, CR-I.17)."""
+    Servants there reach 2, 4 and 7 (CR-9.1, CR-I.17), or under ``slot_earning=again``
+    each time they climb to one of those counts, three a match at most (CR-I.32)."""
     side = state.sides[seat]
     plane = side.plane.plus(list(names))
-    servants = _servants_in(state, plane)
-    reached = sum(1 for threshold in SLOT_THRESHOLDS if servants >= threshold)
-    return with_side(
-        state, seat, replace(side, plane=plane, slots_earned=max(side.slots_earned, reached))
-    )
+    reached = _counts_reached(state, plane)
+    if state.table.slot_earning == "again":
+        climbed = reached - _counts_reached(state, side.plane)
+        earned = min(len(SLOT_THRESHOLDS), side.slots_earned + max(0, climbed))
+    else:
+        earned = max(side.slots_earned, reached)
+    return with_side(state, seat, replace(side, plane=plane, slots_earned=earned))
 
 
 def kill(state: CrystaleState, unit_id: int) -> CrystaleState:

@@ -104,6 +104,23 @@ VARIANTS = (
         summary="A defender may strike back at every attack it survives in a turn (again, the "
         "default), or striking back fatigues it for the rest of that turn (once).",
     ),
+    VariantOption(
+        key="slot_phase",
+        default="main",
+        choices=("main", "promotion"),
+        clause="CR-I.31",
+        summary="Promotion slots are used in the Main phase only (main, the default), or a slot "
+        "may also promote a Servant in the Promotion phase (promotion).",
+    ),
+    VariantOption(
+        key="slot_earning",
+        default="once",
+        choices=("once", "again"),
+        clause="CR-I.32",
+        summary="Each of the Higher Plane counts 2, 4 and 7 earns a slot the first time only "
+        "(once, the default), or again each time the count climbs back to it after falling "
+        "below, three slots a match at most (again).",
+    ),
 )
 
 SETUP_FIELDS = (

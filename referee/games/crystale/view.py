@@ -101,6 +101,7 @@ def _unit_data(state: CrystaleState, unit: Unit) -> dict[str, Any]:
     }
     if unit.summoner:
         data["hits"] = state.sides[unit.seat].hits
+        data["moved"] = unit.moved  # a Summoner moves once a turn too (CR-I.15, CR-12.5)
         return data
     data.update(
         rank=unit.rank,
@@ -165,6 +166,8 @@ def observe(state: CrystaleState, viewer: str = REFEREE) -> dict[str, Any]:
             "summon_sacrifice": state.table.summon_sacrifice,
             "counter_range": state.table.counter_range,
             "counter_fatigue": state.table.counter_fatigue,
+            "slot_phase": state.table.slot_phase,
+            "slot_earning": state.table.slot_earning,
         },
     }
 

@@ -13,36 +13,9 @@ JSON and ``drawing.py`` the table as SVG. See ``rulebook.toml`` for the GS- clau
 the notation.
 """
 
-from referee.games.gammasphere.model import (
-    ACTION_TYPES,
-    Activate,
-    Attack,
-    Construct,
-    Discard,
-    Draw,
-    End,
-    Entity,
-    GammasphereAction,
-    GammasphereState,
-    Play,
-    Side,
-    Switch,
-)
+from referee.games.gammasphere import model
+from referee.games.gammasphere.model import *  # noqa: F403 - the model, as model.__all__ lists it
 from referee.games.gammasphere.rules import GammasphereRules
 
-__all__ = [
-    "ACTION_TYPES",
-    "Activate",
-    "Attack",
-    "Construct",
-    "Discard",
-    "Draw",
-    "End",
-    "Entity",
-    "GammasphereAction",
-    "GammasphereRules",
-    "GammasphereState",
-    "Play",
-    "Side",
-    "Switch",
-]
+__all__ = ["GammasphereRules"]
+__all__ += model.__all__

@@ -24,6 +24,7 @@ from referee.games.gammasphere.position import (
     LEVELS,
     await_draw,
     draw_cards,
+    draw_for_effect,
     enter,
     find,
     leave,
@@ -387,7 +388,7 @@ def _check_draw(state: GammasphereState, change: DrawCards, _: None) -> Verdict:
     if isinstance(seat, Verdict):
         return seat
     held = state.sides[seat].deck.count
-    if held < change.count:
+    if held < change.count and state.table.empty_deck != "lose":
         return Verdict.illegal(
             "GS-5.7",
             f"{change.seat}'s deck holds {held} card{'s' if held != 1 else ''}; "
@@ -398,7 +399,8 @@ def _check_draw(state: GammasphereState, change: DrawCards, _: None) -> Verdict:
 
 @CHANGE_EFFECTS.register(DrawCards)
 def _apply_draw(state: GammasphereState, change: DrawCards, _: None) -> GammasphereState:
-    return draw_cards(state, SEATS.index(change.seat), change.count)
+    seat = SEATS.index(change.seat)
+    return draw_for_effect(state, seat, change.count, f"{change.seat} was made to")
 
 
 def check_change(state: GammasphereState, change: Change) -> Verdict:

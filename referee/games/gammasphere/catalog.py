@@ -118,7 +118,7 @@ class Card(_Entry, frozen=True):
         if self.gas:
             parts.append(f"{self.gas} gas")
         if self.jiggawatts:
-            parts.append(f"{self.jiggawatts} jiggawatts")
+            parts.append(f"{self.jiggawatts} jiggawatt{'' if self.jiggawatts == 1 else 's'}")
         return " and ".join(parts) or "nothing"
 
     @property

@@ -7,22 +7,10 @@ from a hidden pile is checked against what its seat's deck can still hold (GS-3.
 
 from __future__ import annotations
 
+from referee.games.gammasphere import model
 from referee.games.gammasphere.catalog import Card, Effect
 from referee.games.gammasphere.decks import catalog_card, check_from_hand
-from referee.games.gammasphere.model import (
-    SEATS,
-    Activate,
-    Attack,
-    Construct,
-    Discard,
-    Draw,
-    End,
-    Entity,
-    GammasphereAction,
-    GammasphereState,
-    Play,
-    Switch,
-)
+from referee.games.gammasphere.model import SEATS, Entity, GammasphereAction, GammasphereState
 from referee.games.gammasphere.position import (
     HAND_LIMIT,
     OPENING_HAND,
@@ -31,6 +19,7 @@ from referee.games.gammasphere.position import (
     cost_of,
     find,
     on_buildings,
+    over_limit,
 )
 from referee.games.gammasphere.view import own_secrets, secrets
 from referee.kit.dispatch import Dispatch
@@ -63,6 +52,10 @@ def _phase_gate(state: GammasphereState, seat: int, what: str) -> Verdict | None
         )
     if state.phase == "discard":
         over = over_limit(state)
+        if not over:  # an adjustment took the hands down to ten: only 'end' is left
+            return Verdict.illegal(
+                "GS-5.6", f"the turn is over: record 'end' to pass it; {what} is not possible now"
+            )
         return Verdict.illegal(
             "GS-5.6",
             f"the turn is over and {_holding(state, over)}: discard down to "
@@ -104,6 +97,11 @@ def _describe(state: GammasphereState, entity: Entity) -> str:
     return f"#{entity.id} {entity.card} ({SEATS[entity.owner]}'s {entity.kind})"
 
 
+def _count(number: int, thing: str) -> str:
+    """``1 jiggawatt``, ``2 jiggawatts``."""
+    return f"{number} {thing}{'' if number == 1 else 's'}"
+
+
 def _check_costs(
     state: GammasphereState, seat: int, what: str, gas: int, jiggawatts: int
 ) -> Verdict:
@@ -114,13 +112,15 @@ def _check_costs(
     if jiggawatts:
         available = available_jiggawatts(state, seat)
         if available < jiggawatts:
-            pool = f" and {own.jiggawatts} jiggawatts in the pool" if own.jiggawatts else ""
+            pool = (
+                f" and {_count(own.jiggawatts, 'jiggawatt')} in the pool" if own.jiggawatts else ""
+            )
             untapped = available - own.jiggawatts
             return Verdict.illegal(
                 "GS-6.3",
                 (
-                    f"{what} costs {jiggawatts} jiggawatts; {who} has {untapped} untapped "
-                    f"pylon{'s' if untapped != 1 else ''}{pool}"
+                    f"{what} costs {_count(jiggawatts, 'jiggawatt')}; {who} has "
+                    f"{_count(untapped, 'untapped pylon')}{pool}"
                 ),
             )
     return LEGAL
@@ -159,9 +159,14 @@ def _check_effect_target(
                 "GS-N.3", f"{card.name}'s effect takes no target; drop 'on #{target}'"
             )
         return LEGAL
+    wanted = {
+        "character": "a character",
+        "own character": f"one of {SEATS[seat]}'s own characters",
+        "opposing character": "an opposing character",
+    }[effect.target]
     if not target:
         return Verdict.illegal(
-            "GS-9.1", f"{card.name}'s effect needs {effect.target} as its target: add 'on #N'"
+            "GS-9.1", f"{card.name}'s effect needs {wanted} as its target: add 'on #N'"
         )
     found = _entity(state, target)
     if isinstance(found, Verdict):
@@ -169,7 +174,7 @@ def _check_effect_target(
     if found.kind != "character":
         return Verdict.illegal(
             "GS-9.1",
-            f"{card.name} needs {effect.target} as its target; "
+            f"{card.name} needs {wanted} as its target; "
             f"{_describe(state, found)} is not a character",
         )
     if effect.target == "own character" and found.owner != seat:
@@ -206,8 +211,8 @@ def _ruling(card: Card) -> Verdict:
 # -- entries ---------------------------------------------------------------------------
 
 
-@ENTRY_CHECKS.register(Draw)
-def _check_draw(state: GammasphereState, action: Draw, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Draw)
+def _check_draw(state: GammasphereState, action: model.Draw, seat: int) -> Verdict:
     own = state.sides[seat]
     who = SEATS[seat]
     if state.phase == "main":
@@ -235,8 +240,8 @@ def _check_draw(state: GammasphereState, action: Draw, seat: int) -> Verdict:
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Play)
-def _check_play(state: GammasphereState, action: Play, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Play)
+def _check_play(state: GammasphereState, action: model.Play, seat: int) -> Verdict:
     card = _main_phase_card(state, seat, f"playing {_spelt(state, action.card)}", action.card)
     if isinstance(card, Verdict):
         return card
@@ -299,8 +304,8 @@ def _check_carrier(state: GammasphereState, seat: int, card: Card, target: int) 
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Construct)
-def _check_construct(state: GammasphereState, action: Construct, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Construct)
+def _check_construct(state: GammasphereState, action: model.Construct, seat: int) -> Verdict:
     card = _main_phase_card(state, seat, f"constructing {_spelt(state, action.card)}", action.card)
     if isinstance(card, Verdict):
         return card
@@ -316,8 +321,8 @@ def _check_construct(state: GammasphereState, action: Construct, seat: int) -> V
     return _check_costs(state, seat, card.name, gas, jiggawatts)
 
 
-@ENTRY_CHECKS.register(Attack)
-def _check_attack(state: GammasphereState, action: Attack, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Attack)
+def _check_attack(state: GammasphereState, action: model.Attack, seat: int) -> Verdict:
     attacker = _main_phase_entity(state, seat, "an attack", action.attacker)
     if isinstance(attacker, Verdict):
         return attacker
@@ -368,8 +373,8 @@ def _check_attack(state: GammasphereState, action: Attack, seat: int) -> Verdict
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Switch)
-def _check_switch(state: GammasphereState, action: Switch, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Switch)
+def _check_switch(state: GammasphereState, action: model.Switch, seat: int) -> Verdict:
     entity = _main_phase_entity(state, seat, "switching modes", action.entity)
     if isinstance(entity, Verdict):
         return entity
@@ -390,11 +395,17 @@ def _check_switch(state: GammasphereState, action: Switch, seat: int) -> Verdict
         return Verdict.illegal(
             "GS-6.10", f"#{entity.id} {entity.card} is already in {action.mode} mode"
         )
+    if entity.switched and state.table.switch_limit == "once":
+        return Verdict.illegal(
+            "GS-I.26",
+            f"#{entity.id} {entity.card} has already switched mode this turn; "
+            "this table allows one switch a turn (switch_limit=once)",
+        )
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Activate)
-def _check_activate(state: GammasphereState, action: Activate, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Activate)
+def _check_activate(state: GammasphereState, action: model.Activate, seat: int) -> Verdict:
     entity = _main_phase_entity(state, seat, "activating an effect", action.entity)
     if isinstance(entity, Verdict):
         return entity
@@ -426,19 +437,21 @@ def _check_activate(state: GammasphereState, action: Activate, seat: int) -> Ver
     return LEGAL if card.effect is not None else _ruling(card)
 
 
-def over_limit(state: GammasphereState) -> list[int]:
-    """GS-5.6: the seats holding more than ten cards."""
-    return [i for i, own in enumerate(state.sides) if own.hand.count > HAND_LIMIT]
-
-
 def _holding(state: GammasphereState, seats: list[int]) -> str:
     """``p1 holds 12 cards`` or ``p1 holds 12 cards and p2 holds 11 cards``."""
     return " and ".join(f"{SEATS[i]} holds {state.sides[i].hand.count} cards" for i in seats)
 
 
-@ENTRY_CHECKS.register(Discard)
-def _check_discard(state: GammasphereState, action: Discard, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.Discard)
+def _check_discard(state: GammasphereState, action: model.Discard, seat: int) -> Verdict:
     count = state.sides[seat].hand.count
+    if state.phase == "discard" and count > HAND_LIMIT and seat not in over_limit(state):
+        return Verdict.illegal(
+            "GS-I.29",
+            f"this table counts only the hand of the player whose turn ends "
+            f"(hand_limit=own); {SEATS[seat]} holds {count} but discards at the end of "
+            "their own turn",
+        )
     if state.phase != "discard" or count <= HAND_LIMIT:
         return Verdict.illegal(
             "GS-5.6",
@@ -451,8 +464,8 @@ def _check_discard(state: GammasphereState, action: Discard, seat: int) -> Verdi
     return check_from_hand(state, seat, card)
 
 
-@ENTRY_CHECKS.register(End)
-def _check_end(state: GammasphereState, action: End, seat: int) -> Verdict:
+@ENTRY_CHECKS.register(model.End)
+def _check_end(state: GammasphereState, action: model.End, seat: int) -> Verdict:
     if state.phase == "main":
         return LEGAL
     if state.phase == "discard":

@@ -6,23 +6,11 @@ from __future__ import annotations
 
 import msgspec
 
+from referee.games.gammasphere import model
 from referee.games.gammasphere.catalog import Card, Effect
 from referee.games.gammasphere.checks import acting_seat, over_limit
 from referee.games.gammasphere.decks import take_from_hand
-from referee.games.gammasphere.model import (
-    SEATS,
-    Activate,
-    Attack,
-    Construct,
-    Discard,
-    Draw,
-    End,
-    GammasphereAction,
-    GammasphereState,
-    Play,
-    Result,
-    Switch,
-)
+from referee.games.gammasphere.model import SEATS, GammasphereAction, GammasphereState
 from referee.games.gammasphere.position import (
     attack_of,
     begin_turn,
@@ -31,6 +19,7 @@ from referee.games.gammasphere.position import (
     cost_of,
     defense_of,
     draw_cards,
+    draw_for_effect,
     enter,
     find,
     finished,
@@ -74,17 +63,7 @@ def apply_effect(
                 ),
             )
     if effect.draw:
-        held = state.sides[seat].deck.count
-        state = draw_cards(state, seat, min(held, effect.draw))
-        if held < effect.draw and state.table.empty_deck == "lose" and state.result is None:
-            state = msgspec.structs.replace(
-                state,
-                result=Result(
-                    other,
-                    "GS-I.5",
-                    f"{card.name} made {SEATS[seat]} draw {effect.draw} from a deck of {held}",
-                ),
-            )
+        state = draw_for_effect(state, seat, effect.draw, f"{card.name} made {SEATS[seat]}")
     if target and effect.target != "none":
         aimed = find(state, target)
         if aimed is not None and effect.level:
@@ -96,8 +75,8 @@ def apply_effect(
     return state
 
 
-@ENTRY_EFFECTS.register(Draw)
-def _apply_draw(state: GammasphereState, action: Draw, seat: int) -> GammasphereState:
+@ENTRY_EFFECTS.register(model.Draw)
+def _apply_draw(state: GammasphereState, action: model.Draw, seat: int) -> GammasphereState:
     state = draw_cards(state, seat, action.count)
     if state.phase == "opening":
         own = state.sides[seat]
@@ -109,8 +88,8 @@ def _apply_draw(state: GammasphereState, action: Draw, seat: int) -> Gammasphere
     return msgspec.structs.replace(gain_income(state, seat), phase="main")
 
 
-@ENTRY_EFFECTS.register(Play)
-def _apply_play(state: GammasphereState, action: Play, seat: int) -> GammasphereState:
+@ENTRY_EFFECTS.register(model.Play)
+def _apply_play(state: GammasphereState, action: model.Play, seat: int) -> GammasphereState:
     card = state.cards.by_name[state.cards.canonical(action.card) or action.card]
     state = with_side(state, seat, take_from_hand(state, seat, card.name))
     gas, jiggawatts = cost_of(card)
@@ -129,8 +108,10 @@ def _apply_play(state: GammasphereState, action: Play, seat: int) -> Gammasphere
     return state
 
 
-@ENTRY_EFFECTS.register(Construct)
-def _apply_construct(state: GammasphereState, action: Construct, seat: int) -> GammasphereState:
+@ENTRY_EFFECTS.register(model.Construct)
+def _apply_construct(
+    state: GammasphereState, action: model.Construct, seat: int
+) -> GammasphereState:
     card = state.cards.by_name[state.cards.canonical(action.card) or action.card]
     state = with_side(state, seat, take_from_hand(state, seat, card.name))
     state = pay(state, seat, *cost_of(card))
@@ -142,8 +123,8 @@ def _lose_power(state: GammasphereState, seat: int, amount: int) -> GammasphereS
     return with_side(state, seat, msgspec.structs.replace(own, power=lower(own.power, -amount)))
 
 
-@ENTRY_EFFECTS.register(Attack)
-def _apply_attack(state: GammasphereState, action: Attack, seat: int) -> GammasphereState:
+@ENTRY_EFFECTS.register(model.Attack)
+def _apply_attack(state: GammasphereState, action: model.Attack, seat: int) -> GammasphereState:
     """GS-7.3 to GS-7.6 with GS-I.7 to GS-I.10."""
     attacker = present(state, action.attacker, "attacker")
     power = attack_of(state, attacker)
@@ -171,14 +152,17 @@ def _apply_attack(state: GammasphereState, action: Attack, seat: int) -> Gammasp
     return state
 
 
-@ENTRY_EFFECTS.register(Switch)
-def _apply_switch(state: GammasphereState, action: Switch, seat: int) -> GammasphereState:
+@ENTRY_EFFECTS.register(model.Switch)
+def _apply_switch(state: GammasphereState, action: model.Switch, seat: int) -> GammasphereState:
     entity = present(state, action.entity)
-    return with_entity(state, msgspec.structs.replace(entity, mode=action.mode))
+    once = state.table.switch_limit == "once"  # GS-I.26: marked only where it counts
+    return with_entity(
+        state, msgspec.structs.replace(entity, mode=action.mode, switched=once or entity.switched)
+    )
 
 
-@ENTRY_EFFECTS.register(Activate)
-def _apply_activate(state: GammasphereState, action: Activate, seat: int) -> GammasphereState:
+@ENTRY_EFFECTS.register(model.Activate)
+def _apply_activate(state: GammasphereState, action: model.Activate, seat: int) -> GammasphereState:
     entity = present(state, action.entity)
     card = card_of(state, entity)
     if card.tap:
@@ -189,16 +173,16 @@ def _apply_activate(state: GammasphereState, action: Activate, seat: int) -> Gam
     return state
 
 
-@ENTRY_EFFECTS.register(Discard)
-def _apply_discard(state: GammasphereState, action: Discard, seat: int) -> GammasphereState:
+@ENTRY_EFFECTS.register(model.Discard)
+def _apply_discard(state: GammasphereState, action: model.Discard, seat: int) -> GammasphereState:
     name = state.cards.canonical(action.card) or action.card
     own = take_from_hand(state, seat, name)
     state = with_side(state, seat, msgspec.structs.replace(own, discard=(*own.discard, name)))
     return state if over_limit(state) else pass_turn(state)
 
 
-@ENTRY_EFFECTS.register(End)
-def _apply_end(state: GammasphereState, action: End, seat: int) -> GammasphereState:
+@ENTRY_EFFECTS.register(model.End)
+def _apply_end(state: GammasphereState, action: model.End, seat: int) -> GammasphereState:
     """GS-5.5, GS-5.6: the turn passes, once every hand above ten is discarded down."""
     if over_limit(state):
         return msgspec.structs.replace(state, phase="discard")

@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
+from referee.games.gammasphere import model
 from referee.games.gammasphere.checks import check_action, over_limit
 from referee.games.gammasphere.decks import check_from_hand, hand_candidates
-from referee.games.gammasphere.model import (
-    SEATS,
-    Activate,
-    Attack,
-    Construct,
-    Discard,
-    Draw,
-    End,
-    GammasphereAction,
-    GammasphereState,
-    Play,
-    Switch,
-)
+from referee.games.gammasphere.model import SEATS, GammasphereAction, GammasphereState
 from referee.games.gammasphere.position import OPENING_HAND, card_of, finished, on_buildings
 
 __all__ = ["legal_actions"]
@@ -38,7 +29,7 @@ def _plays(state: GammasphereState, seat: int) -> list[GammasphereAction]:
     out: list[GammasphereAction] = []
     for card in hand_candidates(state, seat):
         if card.kind == "pylon":
-            out.append(Construct(card.name))
+            out.append(model.Construct(card.name))
             continue
         if card.kind == "weapon":
             carriers = [
@@ -47,13 +38,16 @@ def _plays(state: GammasphereState, seat: int) -> list[GammasphereAction]:
                 if e.owner == seat
                 and (e.kind == "character" or (e.kind == "building" and on_buildings(state, card)))
             ]
-            out.extend(Play(card.name, "", t) for t in carriers)
-        elif card.plays_effect and card.effect is not None and card.effect.target != "none":
-            out.extend(Play(card.name, "", t) for t in _targets(state, seat, card.effect.target))
-        elif card.kind == "character":
-            out.extend((Play(card.name, "", 0), Play(card.name, "defense", 0)))
+            out.extend(model.Play(card.name, "", t) for t in carriers)
         else:
-            out.append(Play(card.name))
+            # a structured effect on arrival aims at a target; a character enters either way
+            effect = card.effect if card.plays_effect else None
+            aimed = effect is not None and effect.target != "none"
+            targets = _targets(state, seat, effect.target) if effect and aimed else [0]
+            modes: tuple[Literal["", "defense"], ...] = (
+                ("", "defense") if card.kind == "character" else ("",)
+            )
+            out.extend(model.Play(card.name, mode, t) for t in targets for mode in modes)
     return out
 
 
@@ -63,20 +57,20 @@ def _main_actions(state: GammasphereState, seat: int) -> list[GammasphereAction]
     foes = [e.id for e in state.field if e.owner != seat and e.kind == "character"]
     for entity in own_chars:
         if entity.mode == "attack" and not entity.tapped:
-            out.extend(Attack(entity.id, t) for t in foes)
+            out.extend(model.Attack(entity.id, t) for t in foes)
             if not foes and state.table.direct_attack == "yes":
-                out.append(Attack(entity.id, 0))
+                out.append(model.Attack(entity.id, 0))
         if not entity.tapped:
-            out.append(Switch(entity.id, "defense" if entity.mode == "attack" else "attack"))
+            out.append(model.Switch(entity.id, "defense" if entity.mode == "attack" else "attack"))
     for entity in state.field:
         if entity.owner != seat or not card_of(state, entity).activates:
             continue
         effect = card_of(state, entity).effect
         if effect is not None and effect.target != "none":
-            out.extend(Activate(entity.id, t) for t in _targets(state, seat, effect.target))
+            out.extend(model.Activate(entity.id, t) for t in _targets(state, seat, effect.target))
         else:
-            out.append(Activate(entity.id))
-    out.append(End())
+            out.append(model.Activate(entity.id))
+    out.append(model.End())
     return out
 
 
@@ -95,21 +89,21 @@ def legal_actions(state: GammasphereState, seat: str | None = None) -> list[Gamm
         if any(
             not state.sides[i].opened and state.sides[i].deck.count >= OPENING_HAND for i in seats
         ):
-            return [Draw(OPENING_HAND)]
+            return [model.Draw(OPENING_HAND)]
         return []
     if state.phase == "discard":
         over = over_limit(state)
         if not over:
-            return [End()] if seat in (None, SEATS[state.active]) else []
+            return [model.End()] if seat in (None, SEATS[state.active]) else []
         seats = over if seat is None else [i for i in over if SEATS[i] == seat]
         names = dict.fromkeys(
             c.name for i in seats for c in hand_candidates(state, i) if check_from_hand(state, i, c)
         )
-        return [Discard(name) for name in names]
+        return [model.Discard(name) for name in names]
     index = state.active if seat is None else SEATS.index(seat)
     if index != state.active:
         return []
     if state.phase == "draw":
-        return [Draw(1)]
+        return [model.Draw(1)]
     candidates = _main_actions(state, index)
     return [a for a in candidates if check_action(state, a, SEATS[index]).legal]

@@ -58,6 +58,8 @@ class Table(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     defender_loses: str = "no"
     direct_attack: str = "no"
     building_weapons: str = "marked"
+    hand_limit: str = "every"
+    switch_limit: str = "any"
 
 
 class Entity(msgspec.Struct, frozen=True, gc=False, kw_only=True, omit_defaults=True):
@@ -66,7 +68,9 @@ class Entity(msgspec.Struct, frozen=True, gc=False, kw_only=True, omit_defaults=
     ``mode`` is ``attack`` or ``defense`` for characters and empty otherwise;
     ``level`` is a character's current level; ``attack_bonus`` and
     ``defense_bonus`` are changes the referee recorded (for a weapon, changes to
-    its boosts); ``carrier`` is the number of the entity a weapon is attached to.
+    its boosts); ``carrier`` is the number of the entity a weapon is attached to;
+    ``switched`` marks a character that changed mode this turn where a table allows one
+    switch a turn (GS-I.26).
     """
 
     id: int
@@ -79,6 +83,7 @@ class Entity(msgspec.Struct, frozen=True, gc=False, kw_only=True, omit_defaults=
     attack_bonus: int = 0
     defense_bonus: int = 0
     carrier: int = 0
+    switched: bool = False
 
 
 class Side(msgspec.Struct, frozen=True, gc=False, kw_only=True):

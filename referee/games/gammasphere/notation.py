@@ -23,19 +23,9 @@ import re
 from collections.abc import Callable
 
 from referee.errors import ActionSyntaxError
+from referee.games.gammasphere import model
 from referee.games.gammasphere.catalog import FORBIDDEN_IN_NAMES
-from referee.games.gammasphere.model import (
-    Activate,
-    Attack,
-    Construct,
-    Discard,
-    Draw,
-    End,
-    GammasphereAction,
-    GammasphereState,
-    Play,
-    Switch,
-)
+from referee.games.gammasphere.model import GammasphereAction, GammasphereState
 from referee.kit.names import UnknownNameError, canonical_names, did_you_mean
 
 __all__ = ["MAX_DRAW", "NAME_FIELDS", "NOTATION_CLAUSE", "notation", "parse", "read_entry"]
@@ -80,7 +70,7 @@ def _name(text: str, raw: str, verb: str) -> str:
     return name
 
 
-def _parse_play(text: str, rest: str) -> Play:
+def _parse_play(text: str, rest: str) -> model.Play:
     target = 0
     on = _ON.match(rest)
     if on:
@@ -91,10 +81,10 @@ def _parse_play(text: str, rest: str) -> Play:
         rest, mode = moded.group(1), _MODES[moded.group(2).lower()]
     name = _name(text, rest, "play")
     if mode == "attack":
-        return Play(name, "attack", target)
+        return model.Play(name, "attack", target)
     if mode == "defense":
-        return Play(name, "defense", target)
-    return Play(name, "", target)
+        return model.Play(name, "defense", target)
+    return model.Play(name, "", target)
 
 
 def parse(text: str) -> GammasphereAction:
@@ -114,12 +104,12 @@ def parse(text: str) -> GammasphereAction:
 def _read_end(text: str, rest: str, words: list[str]) -> GammasphereAction:
     if words:
         raise ActionSyntaxError(text, "'end' takes nothing after it", NOTATION_CLAUSE)
-    return End()
+    return model.End()
 
 
 def _read_draw(text: str, rest: str, words: list[str]) -> GammasphereAction:
     if not words:
-        return Draw(1)
+        return model.Draw(1)
     if len(words) != 1 or not words[0].isdigit():
         raise ActionSyntaxError(
             text, "write 'draw' or 'draw N' (a count of cards)", NOTATION_CLAUSE
@@ -129,7 +119,7 @@ def _read_draw(text: str, rest: str, words: list[str]) -> GammasphereAction:
         raise ActionSyntaxError(
             text, f"a draw takes 1 to {MAX_DRAW} cards, not {count}", NOTATION_CLAUSE
         )
-    return Draw(count)
+    return model.Draw(count)
 
 
 def _read_play(text: str, rest: str, words: list[str]) -> GammasphereAction:
@@ -137,11 +127,11 @@ def _read_play(text: str, rest: str, words: list[str]) -> GammasphereAction:
 
 
 def _read_construct(text: str, rest: str, words: list[str]) -> GammasphereAction:
-    return Construct(_name(text, rest, "construct"))
+    return model.Construct(_name(text, rest, "construct"))
 
 
 def _read_discard(text: str, rest: str, words: list[str]) -> GammasphereAction:
-    return Discard(_name(text, rest, "discard"))
+    return model.Discard(_name(text, rest, "discard"))
 
 
 def _read_attack(text: str, rest: str, words: list[str]) -> GammasphereAction:
@@ -149,8 +139,8 @@ def _read_attack(text: str, rest: str, words: list[str]) -> GammasphereAction:
         raise ActionSyntaxError(text, "write 'attack #A #T' or 'attack #A direct'", NOTATION_CLAUSE)
     attacker = _number(text, words[0], "the attacker")
     if words[1].lower() == "direct":
-        return Attack(attacker, 0)
-    return Attack(attacker, _number(text, words[1], "the attacked character"))
+        return model.Attack(attacker, 0)
+    return model.Attack(attacker, _number(text, words[1], "the attacked character"))
 
 
 def _read_switch(text: str, rest: str, words: list[str]) -> GammasphereAction:
@@ -159,14 +149,14 @@ def _read_switch(text: str, rest: str, words: list[str]) -> GammasphereAction:
             text, "write 'switch #N attack' or 'switch #N defense'", NOTATION_CLAUSE
         )
     entity = _number(text, words[0], "the character")
-    return Switch(entity, "attack" if _MODES[words[1].lower()] == "attack" else "defense")
+    return model.Switch(entity, "attack" if _MODES[words[1].lower()] == "attack" else "defense")
 
 
 def _read_activate(text: str, rest: str, words: list[str]) -> GammasphereAction:
     if len(words) == 1:
-        return Activate(_number(text, words[0], "the entity"))
+        return model.Activate(_number(text, words[0], "the entity"))
     if len(words) == 3 and words[1].lower() == "on":
-        return Activate(
+        return model.Activate(
             _number(text, words[0], "the entity"), _number(text, words[2], "the target")
         )
     raise ActionSyntaxError(text, "write 'activate #N' or 'activate #N on #T'", NOTATION_CLAUSE)
@@ -187,32 +177,32 @@ _READERS: dict[str, Callable[[str, str, list[str]], GammasphereAction]] = {
 
 def notation(action: GammasphereAction) -> str:
     """The canonical text of ``action``: ``parse(notation(a)) == a``."""
-    if isinstance(action, Draw):
+    if isinstance(action, model.Draw):
         return "draw" if action.count == 1 else f"draw {action.count}"
-    if isinstance(action, Play):
+    if isinstance(action, model.Play):
         text = f"play {action.card}"
         if action.mode:
             text += f" ({action.mode})"
         if action.target:
             text += f" on #{action.target}"
         return text
-    if isinstance(action, Construct):
+    if isinstance(action, model.Construct):
         return f"construct {action.card}"
-    if isinstance(action, Attack):
+    if isinstance(action, model.Attack):
         return f"attack #{action.attacker} " + (f"#{action.target}" if action.target else "direct")
-    if isinstance(action, Switch):
+    if isinstance(action, model.Switch):
         return f"switch #{action.entity} {action.mode}"
-    if isinstance(action, Activate):
+    if isinstance(action, model.Activate):
         return f"activate #{action.entity}" + (f" on #{action.target}" if action.target else "")
-    if isinstance(action, Discard):
+    if isinstance(action, model.Discard):
         return f"discard {action.card}"
     return "end"
 
 
 NAME_FIELDS: dict[type, tuple[str, ...]] = {
-    Play: ("card",),
-    Construct: ("card",),
-    Discard: ("card",),
+    model.Play: ("card",),
+    model.Construct: ("card",),
+    model.Discard: ("card",),
 }
 """Where each kind of entry names a card (matched to the catalog by ``read_entry``)."""
 

@@ -30,6 +30,7 @@ __all__ = [
     "cost_of",
     "defense_of",
     "draw_cards",
+    "draw_for_effect",
     "enter",
     "find",
     "finished",
@@ -37,6 +38,7 @@ __all__ = [
     "leave",
     "lower",
     "on_buildings",
+    "over_limit",
     "pass_turn",
     "pay",
     "present",
@@ -139,6 +141,13 @@ def defense_of(state: GammasphereState, entity: Entity) -> int:
 def on_buildings(state: GammasphereState, card: Card) -> bool:
     """GS-I.28: whether weapon ``card`` may be attached to a building at this table."""
     return card.on_buildings or state.table.building_weapons == "any"
+
+
+def over_limit(state: GammasphereState) -> list[int]:
+    """GS-5.6, GS-I.29: the seats holding more than ten cards whose hands the end of the
+    turn counts (every seat's, or the active seat's alone under hand_limit=own)."""
+    counted = (0, 1) if state.table.hand_limit == "every" else (state.active,)
+    return [i for i in counted if state.sides[i].hand.count > HAND_LIMIT]
 
 
 def refineries(state: GammasphereState, seat: int) -> int:
@@ -257,6 +266,19 @@ def draw_cards(state: GammasphereState, seat: int, count: int) -> GammasphereSta
     )
 
 
+def draw_for_effect(state: GammasphereState, seat: int, count: int, cause: str) -> GammasphereState:
+    """An effect makes ``seat`` draw ``count``: it draws what the deck holds, and when that
+    is too few under empty_deck=lose it loses (GS-I.5), unless the game already ended;
+    ``cause`` opens the reason."""
+    held = state.sides[seat].deck.count
+    over = finished(state) is not None  # a power level already at zero ended the game first
+    state = draw_cards(state, seat, min(held, count))
+    if held < count and state.table.empty_deck == "lose" and not over:
+        reason = f"{cause} draw {count} from a deck of {held}"
+        state = msgspec.structs.replace(state, result=Result(1 - seat, "GS-I.5", reason))
+    return state
+
+
 def gain_income(state: GammasphereState, seat: int) -> GammasphereState:
     """GS-5.2: 300 gas, and 300 more for each Refinery in play."""
     own = state.sides[seat]
@@ -265,11 +287,14 @@ def gain_income(state: GammasphereState, seat: int) -> GammasphereState:
 
 
 def begin_turn(state: GammasphereState, seat: int, first_turn: bool = False) -> GammasphereState:
-    """The start of ``seat``'s turn: everything of theirs untaps (GS-5.3, GS-I.6), then the
-    draw is awaited, or skipped (GS-I.4, GS-I.5) with the income gained at once."""
-    if any(e.tapped for e in state.field if e.owner == seat):
+    """The start of ``seat``'s turn: everything of theirs untaps (GS-5.3, GS-I.6) and every
+    character may switch again (GS-I.26), then the draw is awaited, or skipped (GS-I.4,
+    GS-I.5) with the income gained at once."""
+    if any((e.tapped and e.owner == seat) or e.switched for e in state.field):
         field = tuple(
-            msgspec.structs.replace(e, tapped=False) if e.owner == seat and e.tapped else e
+            msgspec.structs.replace(e, tapped=e.tapped and e.owner != seat, switched=False)
+            if (e.tapped and e.owner == seat) or e.switched
+            else e
             for e in state.field
         )
         state = msgspec.structs.replace(state, field=field)

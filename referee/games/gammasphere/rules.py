@@ -96,6 +96,22 @@ VARIANTS = (
         summary="Which weapons a player may attach to a building: only those the catalog marks "
         "for buildings (marked) or every weapon (any).",
     ),
+    VariantOption(
+        key="hand_limit",
+        default="every",
+        choices=("every", "own"),
+        clause="GS-I.29",
+        summary="Whose hand the limit of ten counts when a turn ends: every player's (every) "
+        "or only that of the player whose turn it was (own).",
+    ),
+    VariantOption(
+        key="switch_limit",
+        default="any",
+        choices=("any", "once"),
+        clause="GS-I.26",
+        summary="How often an untapped character may change mode in a turn: as often as its "
+        "player likes (any) or once (once), as in Yu-Gi-Oh.",
+    ),
 )
 
 SETUP_FIELDS = (

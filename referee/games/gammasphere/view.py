@@ -11,9 +11,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from referee.games.gammasphere.model import SEATS, Entity, GammasphereState, Side
 from referee.games.gammasphere.notation import notation, parse
-from referee.games.gammasphere.position import HAND_LIMIT, attack_of, card_of, defense_of, finished
+from referee.games.gammasphere.position import (
+    HAND_LIMIT,
+    attack_of,
+    card_of,
+    defense_of,
+    finished,
+    over_limit,
+)
 from referee.kit.secrecy import masked_text
 from referee.viewers import REFEREE
 
@@ -33,9 +42,7 @@ def status_line(state: GammasphereState) -> str:
         waiting = " and ".join(s.seat for s in state.sides if not s.opened)
         return f"Opening hands: {waiting} to draw 7; {SEATS[state.first]} plays first"
     if state.phase == "discard":
-        over = [own.seat for own in state.sides if own.hand.count > HAND_LIMIT] or [
-            SEATS[state.active]
-        ]
+        over = [SEATS[i] for i in over_limit(state)] or [SEATS[state.active]]
         return f"Turn {state.turn} is over: {' and '.join(over)} to discard down to {HAND_LIMIT}"
     step = "to draw" if state.phase == "draw" else "to play"
     return f"Turn {state.turn}: {SEATS[state.active]} {step}"
@@ -48,6 +55,8 @@ def entity_line(state: GammasphereState, entity: Entity) -> str:
         notes.append(entity.mode)
     if entity.tapped:
         notes.append("tapped")
+    if entity.switched:
+        notes.append("switched")
     text = f"#{entity.id} {entity.card}" + (f" [{', '.join(notes)}]" if notes else "")
     card = card_of(state, entity)
     if entity.kind == "character":
@@ -116,6 +125,8 @@ def _entity_data(state: GammasphereState, entity: Entity) -> dict[str, Any]:
         "kind": entity.kind,
         "tapped": entity.tapped,
     }
+    if entity.switched:
+        data["switched"] = True
     if entity.kind == "character":
         data.update(
             mode=entity.mode,
@@ -161,15 +172,7 @@ def observe(state: GammasphereState, viewer: str = REFEREE) -> dict[str, Any]:
     return {
         "game": "gammasphere",
         "catalog": {"title": state.cards.title, "digest": state.cards.digest},
-        "variants": {
-            "deck_limits": state.table.deck_limits,
-            "first_draw": state.table.first_draw,
-            "empty_deck": state.table.empty_deck,
-            "attack_taps": state.table.attack_taps,
-            "attack_tie": state.table.attack_tie,
-            "defender_loses": state.table.defender_loses,
-            "direct_attack": state.table.direct_attack,
-        },
+        "variants": msgspec.structs.asdict(state.table),
         "first": SEATS[state.first],
         "turn": state.turn,
         "active": SEATS[state.active],

@@ -9,24 +9,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, get_args
 
 from referee.contract import LEGAL, Verdict, Violation
+from referee.games.prismata import model
 from referee.games.prismata.catalog import Catalog, UnitType, load_catalog
 from referee.games.prismata.engine import can_block, label
-from referee.games.prismata.model import (
-    SEATS,
-    Block,
-    Breach,
-    Buy,
-    Click,
-    End,
-    Phase,
-    PrismataAction,
-    PrismataState,
-    Sell,
-    Strike,
-    Unbreach,
-    Undo,
-    Unit,
-)
+from referee.games.prismata.model import SEATS, Phase, PrismataAction, PrismataState, Unit
 from referee.kit.dispatch import Dispatch
 
 __all__ = [
@@ -116,13 +102,13 @@ ENTRY_CHECKS: Dispatch[PrismataState, Catalog, Verdict] = Dispatch("checks of Pr
 """Each entry type's check, given the game's catalog (the kit's idiom, ``referee.kit.dispatch``)."""
 
 PHASE_OF: dict[type, tuple[str, str, str]] = {
-    Buy: ("action", "PM-5.1", "units are bought in the action phase"),
-    Click: ("action", "PM-5.4", "abilities are used in the action phase"),
-    Sell: ("action", "PM-5.9", "a purchase can only be taken back in the action phase"),
-    Strike: ("action", "PM-6.1", "frontline units are attacked in the action phase"),
-    Block: ("defense", "PM-4.1", "blockers are chosen in the defense phase"),
-    Breach: ("breach", "PM-7.2", "damage is assigned to units during a breach"),
-    Unbreach: ("breach", "PM-7.5", "breach damage can only be taken back during the breach"),
+    model.Buy: ("action", "PM-5.1", "units are bought in the action phase"),
+    model.Click: ("action", "PM-5.4", "abilities are used in the action phase"),
+    model.Sell: ("action", "PM-5.9", "a purchase can only be taken back in the action phase"),
+    model.Strike: ("action", "PM-6.1", "frontline units are attacked in the action phase"),
+    model.Block: ("defense", "PM-4.1", "blockers are chosen in the defense phase"),
+    model.Breach: ("breach", "PM-7.2", "damage is assigned to units during a breach"),
+    model.Unbreach: ("breach", "PM-7.5", "breach damage can only be taken back during the breach"),
 }
 """The one phase each entry type is made in, the clause an entry made in another breaks
 and that clause in words; checked before the type's own check (``Undo`` and ``End`` are
@@ -143,8 +129,8 @@ def check_action(
     return checker(state, action, cat)
 
 
-@ENTRY_CHECKS.register(End)
-def _check_end(state: PrismataState, action: End, cat: Catalog) -> Verdict:
+@ENTRY_CHECKS.register(model.End)
+def _check_end(state: PrismataState, action: model.End, cat: Catalog) -> Verdict:
     if state.phase == "defense":
         incoming = state.res[1 - state.active].attack
         if incoming > 0:
@@ -172,8 +158,8 @@ def _check_breach_over(state: PrismataState, cat: Catalog) -> Verdict:
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Buy)
-def _check_buy(state: PrismataState, action: Buy, cat: Catalog) -> Verdict:
+@ENTRY_CHECKS.register(model.Buy)
+def _check_buy(state: PrismataState, action: model.Buy, cat: Catalog) -> Verdict:
     seat = state.active
     name = action.unit
     utype = cat.units.get(name)
@@ -190,8 +176,8 @@ def _check_buy(state: PrismataState, action: Buy, cat: Catalog) -> Verdict:
     return _check_consume(state, cat, utype.consume, action.consume, f"buying {name}")
 
 
-@ENTRY_CHECKS.register(Block)
-def _check_block(state: PrismataState, action: Block, cat: Catalog) -> Verdict:
+@ENTRY_CHECKS.register(model.Block)
+def _check_block(state: PrismataState, action: model.Block, cat: Catalog) -> Verdict:
     blocker, v = _own_unit(state, action.unit, "block")
     if blocker is None:
         return v
@@ -203,8 +189,8 @@ def _check_block(state: PrismataState, action: Block, cat: Catalog) -> Verdict:
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Strike)
-def _check_strike(state: PrismataState, action: Strike, cat: Catalog) -> Verdict:
+@ENTRY_CHECKS.register(model.Strike)
+def _check_strike(state: PrismataState, action: model.Strike, cat: Catalog) -> Verdict:
     seat = state.active
     u = state.units.get(action.unit)
     if u is None or u.owner == seat:
@@ -227,8 +213,8 @@ def _check_strike(state: PrismataState, action: Strike, cat: Catalog) -> Verdict
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Breach)
-def _check_breach(state: PrismataState, action: Breach, cat: Catalog) -> Verdict:
+@ENTRY_CHECKS.register(model.Breach)
+def _check_breach(state: PrismataState, action: model.Breach, cat: Catalog) -> Verdict:
     u = state.units.get(action.unit)
     if u is None or u.owner == state.active:
         return _bad("PM-7.2", f"#{action.unit} is not an enemy unit in play")
@@ -238,21 +224,21 @@ def _check_breach(state: PrismataState, action: Breach, cat: Catalog) -> Verdict
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Unbreach)
-def _check_unbreach(state: PrismataState, action: Unbreach, cat: Catalog) -> Verdict:
+@ENTRY_CHECKS.register(model.Unbreach)
+def _check_unbreach(state: PrismataState, action: model.Unbreach, cat: Catalog) -> Verdict:
     u = state.units.get(action.unit) or state.dead.get(action.unit)
     if u is None or u.owner == state.active or u.hit <= 0:
         return _bad("PM-7.5", f"#{action.unit} took no breach damage this turn")
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Undo)
-def _check_undo_entry(state: PrismataState, action: Undo, cat: Catalog) -> Verdict:
+@ENTRY_CHECKS.register(model.Undo)
+def _check_undo_entry(state: PrismataState, action: model.Undo, cat: Catalog) -> Verdict:
     return check_undo(state, cat, action.unit)
 
 
-@ENTRY_CHECKS.register(Sell)
-def _check_sell(state: PrismataState, action: Sell, cat: Catalog) -> Verdict:
+@ENTRY_CHECKS.register(model.Sell)
+def _check_sell(state: PrismataState, action: model.Sell, cat: Catalog) -> Verdict:
     seat = state.active
     u = state.units.get(action.unit)
     if u is None:
@@ -380,8 +366,8 @@ def click_problem(state: PrismataState, cat: Catalog, u: Unit, utype: UnitType) 
     return ""
 
 
-@ENTRY_CHECKS.register(Click)
-def _check_click(state: PrismataState, action: Click, cat: Catalog) -> Verdict:
+@ENTRY_CHECKS.register(model.Click)
+def _check_click(state: PrismataState, action: model.Click, cat: Catalog) -> Verdict:
     u, v = _own_unit(state, action.unit, "be clicked")
     if u is None:
         return v

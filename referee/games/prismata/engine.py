@@ -11,23 +11,9 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from referee.games.prismata import model
 from referee.games.prismata.catalog import Catalog, Effect, Res, UnitType, load_catalog
-from referee.games.prismata.model import (
-    SEATS,
-    Block,
-    Breach,
-    Buy,
-    Click,
-    End,
-    PrismataAction,
-    PrismataState,
-    Result,
-    Sell,
-    Strike,
-    Unbreach,
-    Undo,
-    Unit,
-)
+from referee.games.prismata.model import SEATS, PrismataAction, PrismataState, Result, Unit
 from referee.kit.dispatch import Dispatch
 from referee.outcomes import ONGOING, Outcome
 
@@ -413,13 +399,13 @@ def apply_into(w: Work, action: PrismataAction) -> None:
     effect(w, action, w.active)
 
 
-@ENTRY_EFFECTS.register(Click)
-def _apply_click(w: Work, action: Click, seat: int) -> None:
+@ENTRY_EFFECTS.register(model.Click)
+def _apply_click(w: Work, action: model.Click, seat: int) -> None:
     _click(w, action)
 
 
-@ENTRY_EFFECTS.register(Buy)
-def _apply_buy(w: Work, action: Buy, seat: int) -> None:
+@ENTRY_EFFECTS.register(model.Buy)
+def _apply_buy(w: Work, action: model.Buy, seat: int) -> None:
     utype = w.cat.units[action.unit]
     w.res[seat] = w.res[seat] - utype.cost
     supply = dict(w.state.supply)
@@ -440,8 +426,8 @@ def _apply_buy(w: Work, action: Buy, seat: int) -> None:
         w.kill(uid, "sacrifice")
 
 
-@ENTRY_EFFECTS.register(End)
-def _apply_end(w: Work, action: End, seat: int) -> None:
+@ENTRY_EFFECTS.register(model.End)
+def _apply_end(w: Work, action: model.End, seat: int) -> None:
     if w.phase == "defense":
         w.start_turn(seat)
     elif w.phase == "action":
@@ -461,31 +447,31 @@ def _apply_end(w: Work, action: End, seat: int) -> None:
         w.end_turn()
 
 
-@ENTRY_EFFECTS.register(Block)
-def _apply_block(w: Work, action: Block, seat: int) -> None:
+@ENTRY_EFFECTS.register(model.Block)
+def _apply_block(w: Work, action: model.Block, seat: int) -> None:
     w.damage(action.unit, 1 - seat, "blocked")
 
 
-@ENTRY_EFFECTS.register(Breach)
-def _apply_breach(w: Work, action: Breach, seat: int) -> None:
+@ENTRY_EFFECTS.register(model.Breach)
+def _apply_breach(w: Work, action: model.Breach, seat: int) -> None:
     w.damage(action.unit, seat, "breached")
     w.overrun += 1
 
 
-@ENTRY_EFFECTS.register(Strike)
-def _apply_strike(w: Work, action: Strike, seat: int) -> None:
+@ENTRY_EFFECTS.register(model.Strike)
+def _apply_strike(w: Work, action: model.Strike, seat: int) -> None:
     w.damage(action.unit, seat, "frontline")
 
 
-@ENTRY_EFFECTS.register(Undo)
-def _apply_undo(w: Work, action: Undo, seat: int) -> None:
+@ENTRY_EFFECTS.register(model.Undo)
+def _apply_undo(w: Work, action: model.Undo, seat: int) -> None:
     if w.phase == "breach":
         w.phase = "action"
     _undo(w, action.unit)
 
 
-@ENTRY_EFFECTS.register(Unbreach)
-def _apply_unbreach(w: Work, action: Unbreach, seat: int) -> None:
+@ENTRY_EFFECTS.register(model.Unbreach)
+def _apply_unbreach(w: Work, action: model.Unbreach, seat: int) -> None:
     uid = action.unit
     if uid in w.dead:
         w.revive(uid)
@@ -497,8 +483,8 @@ def _apply_unbreach(w: Work, action: Unbreach, seat: int) -> None:
     w.overrun -= 1
 
 
-@ENTRY_EFFECTS.register(Sell)
-def _apply_sell(w: Work, action: Sell, seat: int) -> None:
+@ENTRY_EFFECTS.register(model.Sell)
+def _apply_sell(w: Work, action: model.Sell, seat: int) -> None:
     _sell(w, action.unit)
 
 
@@ -519,7 +505,7 @@ def _overrun(w: Work, enemy: int) -> None:
         w.overrun += 1
 
 
-def _click(w: Work, action: Click) -> None:
+def _click(w: Work, action: model.Click) -> None:
     seat = w.active
     uid = action.unit
     u = w.units[uid]

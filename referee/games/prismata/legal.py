@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from referee.games.prismata import model
 from referee.games.prismata.catalog import Catalog, load_catalog
 from referee.games.prismata.checks import (
     breach_problem,
@@ -16,20 +17,7 @@ from referee.games.prismata.checks import (
     target_problem,
 )
 from referee.games.prismata.engine import can_block
-from referee.games.prismata.model import (
-    Block,
-    Breach,
-    Buy,
-    Click,
-    End,
-    PrismataAction,
-    PrismataState,
-    Sell,
-    Strike,
-    Unbreach,
-    Undo,
-    Unit,
-)
+from referee.games.prismata.model import PrismataAction, PrismataState, Unit
 
 __all__ = ["legal_actions"]
 # ---------------------------------------------------------------------------
@@ -120,7 +108,7 @@ def legal_actions(state: PrismataState, acting: str | None = None) -> list[Prism
     out += _undos(state, cat)
     out += _sells(state)
     out += _strikes(state, cat)
-    out.append(End())
+    out.append(model.End())
     return out
 
 
@@ -131,9 +119,9 @@ def _defense_actions(state: PrismataState, cat: Catalog) -> list[PrismataAction]
     if state.res[1 - seat].attack > 0:
         for u in state.units.values():
             if u.owner == seat and can_block(u, cat.units[u.kind]):
-                out.append(Block(u.id))
+                out.append(model.Block(u.id))
     else:
-        out.append(End())
+        out.append(model.End())
     return out
 
 
@@ -143,14 +131,14 @@ def _breach_actions(state: PrismataState, cat: Catalog) -> list[PrismataAction]:
     out: list[PrismataAction] = []
     for u in state.units.values():
         if u.owner != seat and breach_problem(state, cat, u) is None:
-            out.append(Breach(u.id))
+            out.append(model.Breach(u.id))
     for u in list(state.units.values()) + list(state.dead.values()):
         if u.owner != seat and u.hit > 0:
-            out.append(Unbreach(u.id))
+            out.append(model.Unbreach(u.id))
     if not state.overrun:
         out += _undos(state, cat)
-    if not check_action(state, End()).violations:
-        out.append(End())
+    if not check_action(state, model.End()).violations:
+        out.append(model.End())
     return out
 
 
@@ -162,7 +150,7 @@ def _buys(state: PrismataState, cat: Catalog) -> list[PrismataAction]:
         utype = cat.units[name]
         if left[seat] > 0 and have.covers(utype.cost):
             for consumed in _consume_choices(state, cat, utype.consume):
-                out.append(Buy(name, consumed))
+                out.append(model.Buy(name, consumed))
     return out
 
 
@@ -186,14 +174,14 @@ def _clicks(state: PrismataState, cat: Catalog) -> list[PrismataAction]:
             ]
         for target in targets:
             for consumed in _consume_choices(state, cat, ability.consume, exclude=u.id):
-                out.append(Click(u.id, target, consumed))
+                out.append(model.Click(u.id, target, consumed))
     return out
 
 
 def _undos(state: PrismataState, cat: Catalog) -> list[PrismataAction]:
     seat = state.active
     return [
-        Undo(u.id)
+        model.Undo(u.id)
         for u in list(state.units.values()) + list(state.dead.values())
         if u.owner == seat and u.status == "used" and not check_undo(state, cat, u.id).violations
     ]
@@ -202,9 +190,9 @@ def _undos(state: PrismataState, cat: Catalog) -> list[PrismataAction]:
 def _sells(state: PrismataState) -> list[PrismataAction]:
     seat = state.active
     return [
-        Sell(u.id)
+        model.Sell(u.id)
         for u in state.units.values()
-        if u.owner == seat and u.fresh and not check_action(state, Sell(u.id)).violations
+        if u.owner == seat and u.fresh and not check_action(state, model.Sell(u.id)).violations
     ]
 
 
@@ -213,9 +201,9 @@ def _strikes(state: PrismataState, cat: Catalog) -> list[PrismataAction]:
     if state.res[seat].attack <= 0:
         return []
     return [
-        Strike(u.id)
+        model.Strike(u.id)
         for u in state.units.values()
         if u.owner != seat
         and cat.units[u.kind].frontline
-        and not check_action(state, Strike(u.id)).violations
+        and not check_action(state, model.Strike(u.id)).violations
     ]

@@ -19,32 +19,25 @@ import re
 from functools import cache
 
 from referee.errors import ActionSyntaxError
+from referee.games.prismata import model
 from referee.games.prismata.catalog import CATALOG_FILES, load_catalog
-from referee.games.prismata.model import (
-    Block,
-    Breach,
-    Buy,
-    Click,
-    End,
-    PrismataAction,
-    Sell,
-    Strike,
-    Unbreach,
-    Undo,
-)
+from referee.games.prismata.model import PrismataAction
 from referee.kit.names import did_you_mean
 
 __all__ = ["NOTATION_CLAUSE", "notation", "parse"]
 
 NOTATION_CLAUSE = "PM-N.1"
 
-_SINGLE: dict[str, type[Undo | Sell | Block | Strike | Breach | Unbreach]] = {
-    "undo": Undo,
-    "sell": Sell,
-    "block": Block,
-    "hit": Strike,
-    "breach": Breach,
-    "unbreach": Unbreach,
+_OneUnit = model.Undo | model.Sell | model.Block | model.Strike | model.Breach | model.Unbreach
+"""The entries that name one unit and nothing more."""
+
+_SINGLE: dict[str, type[_OneUnit]] = {
+    "undo": model.Undo,
+    "sell": model.Sell,
+    "block": model.Block,
+    "hit": model.Strike,
+    "breach": model.Breach,
+    "unbreach": model.Unbreach,
 }
 _KEYWORD = {cls: word for word, cls in _SINGLE.items()}
 _ID = re.compile(r"#?(\d+)$")
@@ -91,7 +84,7 @@ def parse(text: str) -> PrismataAction:
     if word == "end":
         if rest:
             raise ActionSyntaxError(text, "'end' takes nothing after it", NOTATION_CLAUSE)
-        return End()
+        return model.End()
     if word in _SINGLE:
         if len(rest) != 1:
             raise ActionSyntaxError(text, f"'{word}' takes exactly one unit id", NOTATION_CLAUSE)
@@ -109,7 +102,7 @@ def parse(text: str) -> PrismataAction:
     )
 
 
-def _parse_buy(text: str, rest: list[str], lowered: list[str]) -> Buy:
+def _parse_buy(text: str, rest: list[str], lowered: list[str]) -> model.Buy:
     """``buy NAME [consume #id ...]``."""
     if "consume" in lowered:
         at = lowered.index("consume")
@@ -124,10 +117,10 @@ def _parse_buy(text: str, rest: list[str], lowered: list[str]) -> Buy:
         typed = " ".join(name_tokens)
         hint = did_you_mean(typed, sorted(set(_names().values())))
         raise ActionSyntaxError(text, f"no unit is called {typed!r}{hint}", NOTATION_CLAUSE)
-    return Buy(name, eaten)
+    return model.Buy(name, eaten)
 
 
-def _parse_click(text: str, rest: list[str], lowered: list[str]) -> Click:
+def _parse_click(text: str, rest: list[str], lowered: list[str]) -> model.Click:
     """``click #id [on #id] [consume #id ...]``."""
     if not rest:
         raise ActionSyntaxError(text, "'click' needs a unit id", NOTATION_CLAUSE)
@@ -148,23 +141,23 @@ def _parse_click(text: str, rest: list[str], lowered: list[str]) -> Click:
                 NOTATION_CLAUSE,
             )
         consumed = _ids(text, rest[i + 1 :])
-    return Click(unit, target, consumed)
+    return model.Click(unit, target, consumed)
 
 
 def notation(action: PrismataAction) -> str:
     """The canonical text of ``action``."""
-    if isinstance(action, Buy):
+    if isinstance(action, model.Buy):
         text = f"buy {action.unit}"
         if action.consume:
             text += " consume " + " ".join(f"#{i}" for i in action.consume)
         return text
-    if isinstance(action, Click):
+    if isinstance(action, model.Click):
         text = f"click #{action.unit}"
         if action.target is not None:
             text += f" on #{action.target}"
         if action.consume:
             text += " consume " + " ".join(f"#{i}" for i in action.consume)
         return text
-    if isinstance(action, End):
+    if isinstance(action, model.End):
         return "end"
     return f"{_KEYWORD[type(action)]} #{action.unit}"

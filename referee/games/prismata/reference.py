@@ -41,23 +41,11 @@ import msgspec
 from referee import games
 from referee.contract import ForeignRecord, ForeignStep, GameRules, Player, Setup
 from referee.errors import IllegalActionError
+from referee.games.prismata import model
 from referee.games.prismata.catalog import Catalog, load_catalog, units_table
 from referee.games.prismata.checks import check_action
 from referee.games.prismata.engine import apply_action, can_block
-from referee.games.prismata.model import (
-    SEATS,
-    Block,
-    Breach,
-    Buy,
-    Click,
-    End,
-    PrismataAction,
-    PrismataState,
-    Sell,
-    Strike,
-    Unbreach,
-    Undo,
-)
+from referee.games.prismata.model import SEATS, PrismataAction, PrismataState
 
 __all__ = [
     "BALANCES",
@@ -199,7 +187,7 @@ class ReferenceImport:
             raise ReferenceError_(f"unknown unit {a['card']!r}")
         deaths = a.get("deaths", [])
         consumed = tuple(self.our_id(d["id"]) for d in deaths if d["cause"] == "buySac")
-        self._play(Buy(name, consumed), out)
+        self._play(model.Buy(name, consumed), out)
 
     def _use_ability(self, a: Mapping[str, Any], out: list[PrismataAction]) -> None:
         """A click; a chill or snipe unit is only selected, its target comes next."""
@@ -217,7 +205,7 @@ class ReferenceImport:
             if len(hits) != 1:
                 raise ReferenceError_("a destroy ability without exactly one destroyed unit")
             target = self.our_id(hits[0]["id"])
-        self._play(Click(uid, target, consumed), out)
+        self._play(model.Click(uid, target, consumed), out)
         if a.get("shift"):
             self._shift(unit.kind, unit.owner, out)
 
@@ -227,14 +215,14 @@ class ReferenceImport:
         if self._pending != uid:
             raise ReferenceError_(f"{a['type']} by a unit that was not selected")
         self._pending = None
-        self._play(Click(uid, self.our_id(a["target"])), out)
+        self._play(model.Click(uid, self.our_id(a["target"])), out)
 
     def _undo_ability(self, a: Mapping[str, Any], out: list[PrismataAction]) -> None:
         uid = self.our_id(a["id"])
         if self._pending == uid:
             self._pending = None
         else:
-            self._play(Undo(uid), out)
+            self._play(model.Undo(uid), out)
 
     def _undo_chill(self, a: Mapping[str, Any], out: list[PrismataAction]) -> None:
         """Every click of the seat to act that chilled the unit is taken back."""
@@ -246,14 +234,14 @@ class ReferenceImport:
             if u.owner == seat and u.target == target and u.status == "used"
         ]
         for cid in chillers:
-            self._play(Undo(cid), out)
+            self._play(model.Undo(cid), out)
 
     def _wipeout(self, a: Mapping[str, Any], out: list[PrismataAction]) -> None:
-        self._play(End(), out)
+        self._play(model.End(), out)
 
     def _end_phase(self, a: Mapping[str, Any], out: list[PrismataAction]) -> None:
         if a["phaseBefore"] != "confirm":
-            self._play(End(), out)
+            self._play(model.End(), out)
 
     def _shift(self, kind: str, owner: int, out: list[PrismataAction]) -> None:
         """A shift-click: every further unit of ``kind`` that can click, in play order."""
@@ -262,9 +250,9 @@ class ReferenceImport:
                 if (
                     u.owner == owner
                     and u.kind == kind
-                    and check_action(self.state, Click(u.id)).legal
+                    and check_action(self.state, model.Click(u.id)).legal
                 ):
-                    self._play(Click(u.id), out)
+                    self._play(model.Click(u.id), out)
                     break
             else:
                 return
@@ -287,11 +275,11 @@ class ReferenceImport:
 
 
 _ONE_UNIT: dict[str, Callable[[int], PrismataAction]] = {
-    "SELL": Sell,
-    "ASSIGN_BLOCKER": Block,
-    "ASSIGN_FRONTLINE": Strike,
-    "ASSIGN_BREACH": Breach,
-    "UNDO_BREACH": Unbreach,
+    "SELL": model.Sell,
+    "ASSIGN_BLOCKER": model.Block,
+    "ASSIGN_FRONTLINE": model.Strike,
+    "ASSIGN_BREACH": model.Breach,
+    "UNDO_BREACH": model.Unbreach,
 }
 """Reference actions that are one of ours naming one unit."""
 

@@ -7,37 +7,9 @@ Every rejection names the clause and says why with the cards and motes involved.
 
 from __future__ import annotations
 
+from referee.games.prismatic import model
 from referee.games.prismatic.catalog import Effect, Recipe, effect_text
-from referee.games.prismatic.model import (
-    SEATS,
-    Bid,
-    BoardDraw,
-    Choose,
-    Colours,
-    Commit,
-    Create,
-    CreateBoard,
-    Decline,
-    Discard,
-    DrawCard,
-    DrawMotes,
-    Empty,
-    Forgo,
-    Keep,
-    Pass,
-    PrismaticAction,
-    PrismaticState,
-    Pull,
-    Reveal,
-    Reward,
-    Steal,
-    Take,
-    TakeMote,
-    TakePool,
-    TakePrisms,
-    TakeText,
-    Use,
-)
+from referee.games.prismatic.model import SEATS, PrismaticAction, PrismaticState, Remove, Reward
 from referee.games.prismatic.motes import COLOUR_NAMES, KINDS, PRISMATIC
 from referee.games.prismatic.position import drawable, locate, to_act
 from referee.games.prismatic.scoring import standing
@@ -64,20 +36,21 @@ STEP_WORDS = {
     "over": "the end of the game",
 }
 ALLOWED: dict[type, tuple[str, ...]] = {
-    Reveal: ("deal", "refill"),
-    Choose: ("setup",),
-    Keep: ("setup",),
-    DrawMotes: ("draw",),
-    Commit: ("commit",),
-    Pass: ("commit", "resolve"),
-    Create: ("resolve",),
-    CreateBoard: ("resolve",),
-    Use: ("resolve",),
-    Take: ("resolve",),
-    Decline: ("resolve",),
-    Bid: ("auction",),
-    Forgo: ("auction",),
-    Colours: ("colours",),
+    model.Reveal: ("deal", "refill"),
+    model.Choose: ("setup",),
+    model.Keep: ("setup",),
+    model.DrawMotes: ("draw",),
+    model.Commit: ("commit",),
+    model.Pass: ("commit", "resolve"),
+    model.Create: ("resolve",),
+    model.CreateBoard: ("resolve",),
+    model.Use: ("resolve",),
+    model.Take: ("resolve",),
+    model.Decline: ("resolve",),
+    Remove: ("resolve",),
+    model.Bid: ("auction",),
+    model.Forgo: ("auction",),
+    model.Colours: ("colours",),
 }
 
 
@@ -86,6 +59,16 @@ def motes_words(motes: Multiset | tuple[str, ...]) -> str:
     counts = motes if isinstance(motes, Multiset) else Multiset.of(motes)
     parts = [f"{counts.count(k)} {COLOUR_NAMES[k]}" for k in KINDS if counts.count(k)]
     return ", ".join(parts) if parts else "no motes"
+
+
+def _count(count: int, noun: str) -> str:
+    """``1 card``, ``3 cards``: a count in plain words."""
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
+def _drawn(count: int) -> str:
+    """``1 is drawn``, ``5 are drawn``."""
+    return f"{count} {'is' if count == 1 else 'are'} drawn"
 
 
 def _bad(clause: str, reason: str) -> Verdict:
@@ -141,7 +124,8 @@ def _supply_motes(state: PrismaticState, colour: str, seat: str) -> Verdict:
 def _supply_prisms(state: PrismaticState, count: int, seat: str) -> Verdict:
     if state.supply_prisms < count:
         return _bad(
-            "PX-1.5", f"the supply holds {state.supply_prisms} prisms; {seat} cannot gain {count}"
+            "PX-1.5",
+            f"the supply holds {_count(state.supply_prisms, 'prism')}; {seat} cannot gain {count}",
         )
     return LEGAL
 
@@ -158,8 +142,8 @@ def _gain(state: PrismaticState, effect: Effect, seat: str) -> Verdict:
 # -- setup and rounds ----------------------------------------------------------------------
 
 
-@ENTRY_CHECKS.register(Reveal)
-def _reveal(state: PrismaticState, action: Reveal, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Reveal)
+def _reveal(state: PrismaticState, action: model.Reveal, seat: str) -> Verdict:
     name = _resolve_name(state, action.card)
     clause = "PX-2.2" if state.step == "deal" else "PX-11.1"
     if len(state.commons) >= 3:
@@ -167,8 +151,8 @@ def _reveal(state: PrismaticState, action: Reveal, seat: str) -> Verdict:
     return _cards_from_deck(state, [name])
 
 
-@ENTRY_CHECKS.register(Choose)
-def _choose(state: PrismaticState, action: Choose, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Choose)
+def _choose(state: PrismaticState, action: model.Choose, seat: str) -> Verdict:
     player = state.player(seat)
     if player.chose:
         return _bad("PX-2.4", f"{seat} already chose the two extra motes for the bag")
@@ -183,8 +167,8 @@ def _choose(state: PrismaticState, action: Choose, seat: str) -> Verdict:
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Keep)
-def _keep(state: PrismaticState, action: Keep, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Keep)
+def _keep(state: PrismaticState, action: model.Keep, seat: str) -> Verdict:
     if state.player(seat).kept:
         return _bad("PX-2.3", f"{seat} already kept a dealt card")
     names: list[str] = []
@@ -196,8 +180,8 @@ def _keep(state: PrismaticState, action: Keep, seat: str) -> Verdict:
     return _cards_from_deck(state, names)
 
 
-@ENTRY_CHECKS.register(DrawMotes)
-def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.DrawMotes)
+def _draw(state: PrismaticState, action: model.DrawMotes, seat: str) -> Verdict:
     player = state.player(seat)
     bag = player.bag
     refilled = not bag
@@ -205,9 +189,18 @@ def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> Verdict:
         bag = player.committed_motes()
     expected = min(5, bag.total)
     shown = Multiset.of(action.motes)
+    if not bag:
+        if shown:
+            return _bad(
+                "PX-3.4",
+                f"{seat} has no motes at all, neither in the bag nor committed, so nothing "
+                "is drawn: write 'draw none'",
+            )
+        return LEGAL
     short = bag.missing(shown)
     where = (
-        f"{seat}'s bag was empty, so the {bag.total} motes committed went back into it (PX-3.4); "
+        f"{seat}'s bag was empty, so the {_count(bag.total, 'mote')} committed went back into it "
+        "(PX-3.4); "
         if refilled
         else ""
     )
@@ -220,14 +213,15 @@ def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> Verdict:
         clause = "PX-3.4" if refilled else ("PX-3.2" if bag.total >= 5 else "PX-3.3")
         return _bad(
             clause,
-            f"{where}{seat}'s bag holds {bag.total} motes, so {expected} are drawn, "
+            f"{where}{seat}'s bag holds {_count(bag.total, 'mote')}, so {_drawn(expected)}, "
             f"not {shown.total}",
         )
     return LEGAL
 
 
 def _own_place(state: PrismaticState, seat: str, target: str, clause: str, what: str) -> Verdict:
-    """``target`` is ``palette`` or a card in ``seat``'s progress or creation area."""
+    """``target`` is ``palette`` or a card in ``seat``'s progress or creation area; ``what``
+    is committed (``motes and prisms``, ``a pulled mote``)."""
     if target == "palette":
         return LEGAL
     name = _resolve_name(state, target)
@@ -236,13 +230,19 @@ def _own_place(state: PrismaticState, seat: str, target: str, clause: str, what:
         return LEGAL
     if place.zone == "common":
         return _bad(
-            "PX-I.4", f"{name} is a common card: {what} go on {seat}'s palette to create it"
+            "PX-I.4",
+            f"{name} is a common card and holds nothing: what is meant for it goes on "
+            f"{seat}'s palette",
         )
-    return _bad(clause, f"{name} is {place.words()}; {seat} {what} only their palette or own cards")
+    return _bad(
+        clause,
+        f"{name} is {place.words()}; {seat} commits {what} only to their own palette or "
+        "their own cards",
+    )
 
 
-@ENTRY_CHECKS.register(Commit)
-def _commit(state: PrismaticState, action: Commit, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Commit)
+def _commit(state: PrismaticState, action: model.Commit, seat: str) -> Verdict:
     player = state.player(seat)
     motes = Multiset.of(action.motes)
     short = player.hand.missing(motes)
@@ -253,14 +253,14 @@ def _commit(state: PrismaticState, action: Commit, seat: str) -> Verdict:
             f"{motes_words(short)} cannot be committed",
         )
     if action.prisms > player.prisms:
-        return _bad("PX-4.2", f"{seat} has {player.prisms} prisms, not {action.prisms}")
+        return _bad("PX-4.2", f"{seat} holds {_count(player.prisms, 'prism')}, not {action.prisms}")
     if not motes and not action.prisms:
         return _bad("PX-4.1", "a commitment places at least one mote or prism")
-    return _own_place(state, seat, action.target, "PX-4.1", "commits to")
+    return _own_place(state, seat, action.target, "PX-4.1", "motes and prisms")
 
 
-@ENTRY_CHECKS.register(Pass)
-def _pass(state: PrismaticState, action: Pass, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Pass)
+def _pass(state: PrismaticState, action: model.Pass, seat: str) -> Verdict:
     if state.step == "resolve" and state.pending:
         return _pending_block(state)
     return LEGAL
@@ -315,7 +315,7 @@ def _payment(
             missing = (
                 (missing + ", " if missing else "") + f"{gap} prism" + ("s" if gap != 1 else "")
             )
-        held = motes_words(motes) + (f" and {prisms} prisms" if prisms else "")
+        held = motes_words(motes) + (f" and {_count(prisms, 'prism')}" if prisms else "")
         return _bad(
             "PX-5.4",
             f"{what} needs {recipe.text()}; {seat} has {held} on {source}"
@@ -325,8 +325,8 @@ def _payment(
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Create)
-def _create(state: PrismaticState, action: Create, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Create)
+def _create(state: PrismaticState, action: model.Create, seat: str) -> Verdict:
     if state.pending:
         return _pending_block(state)
     name = _resolve_name(state, action.card)
@@ -359,8 +359,8 @@ def _create(state: PrismaticState, action: Create, seat: str) -> Verdict:
     )
 
 
-@ENTRY_CHECKS.register(CreateBoard)
-def _board(state: PrismaticState, action: CreateBoard, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.CreateBoard)
+def _board(state: PrismaticState, action: model.CreateBoard, seat: str) -> Verdict:
     if state.pending:
         return _pending_block(state)
     method = state.catalog.methods.get(action.method)
@@ -388,13 +388,13 @@ def _board(state: PrismaticState, action: CreateBoard, seat: str) -> Verdict:
     effect = method.effect
     choice = action.choice
     if effect.kind == "draw2":
-        if not isinstance(choice, BoardDraw):
+        if not isinstance(choice, model.BoardDraw):
             return _bad(
                 "PX-7.3", f"{method.creation} draws two cards: add ': keep CARD, discard CARD'"
             )
         return _board_draw(state, choice, seat)
     if effect.kind == "discard":
-        if not isinstance(choice, Discard):
+        if not isinstance(choice, model.Discard):
             return _bad("PX-7.3", f"{method.creation} discards a card: add ': discard CARD'")
         return _discard_reach(state, choice, seat, "PX-7.3")
     if choice is not None:
@@ -404,7 +404,7 @@ def _board(state: PrismaticState, action: CreateBoard, seat: str) -> Verdict:
     return _gain(state, effect, seat)
 
 
-def _board_draw(state: PrismaticState, choice: BoardDraw, seat: str) -> Verdict:
+def _board_draw(state: PrismaticState, choice: model.BoardDraw, seat: str) -> Verdict:
     can = min(2, drawable(state))
     names: list[str] = []
     for text in (choice.keep, choice.discard):
@@ -414,8 +414,8 @@ def _board_draw(state: PrismaticState, choice: BoardDraw, seat: str) -> Verdict:
     if len(names) != can:
         return _bad(
             "PX-7.3",
-            f"the deck holds {drawable(state)} cards, so {can} are drawn; the entry names "
-            f"{len(names)}",
+            f"{_count(drawable(state), 'card')} can be drawn, so {_drawn(can)}; the entry "
+            f"names {len(names)}",
         )
     return _cards_from_deck(state, names)
 
@@ -423,8 +423,8 @@ def _board_draw(state: PrismaticState, choice: BoardDraw, seat: str) -> Verdict:
 # -- abilities and rewards ----------------------------------------------------------------------
 
 
-@ENTRY_CHECKS.register(Use)
-def _use(state: PrismaticState, action: Use, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Use)
+def _use(state: PrismaticState, action: model.Use, seat: str) -> Verdict:
     if state.pending:
         return _pending_block(state)
     name = _resolve_name(state, action.card)
@@ -478,11 +478,11 @@ def _use(state: PrismaticState, action: Use, seat: str) -> Verdict:
 
 
 _DETAIL_KINDS: dict[type, str] = {
-    Pull: "pull",
-    Empty: "empty",
-    DrawCard: "draw",
-    Discard: "discard",
-    Steal: "steal",
+    model.Pull: "pull",
+    model.Empty: "empty",
+    model.DrawCard: "draw",
+    model.Discard: "discard",
+    model.Steal: "steal",
 }
 
 
@@ -492,19 +492,19 @@ def _detail_kind(detail: object) -> str:
 
 def reward_matches(effect: Effect, reward: Reward) -> bool:
     """Whether taking ``reward`` receives the pending ``effect``."""
-    if isinstance(reward, TakePool):
+    if isinstance(reward, model.TakePool):
         return effect.kind == "pool" and effect.colour == reward.colour
-    if isinstance(reward, TakeMote):
+    if isinstance(reward, model.TakeMote):
         return effect.kind == "mote" and effect.colour == reward.colour
-    if isinstance(reward, TakePrisms):
+    if isinstance(reward, model.TakePrisms):
         return effect.kind == "prisms" and effect.count == reward.count
-    if isinstance(reward, TakeText):
+    if isinstance(reward, model.TakeText):
         return effect.kind == "text"
     return effect.kind == _detail_kind(reward)
 
 
-@ENTRY_CHECKS.register(Take)
-def _take(state: PrismaticState, action: Take, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Take)
+def _take(state: PrismaticState, action: model.Take, seat: str) -> Verdict:
     if not state.pending:
         return _bad("PX-8.3", "no one-time reward is waiting to be taken")
     match = next((e for e in state.pending if reward_matches(e, action.reward)), None)
@@ -514,24 +514,50 @@ def _take(state: PrismaticState, action: Take, seat: str) -> Verdict:
     if match.kind == "text":
         return Verdict.ruling(state.pending_card, "PX-9.7", match.text)
     if match.kind in ("pull", "empty", "draw", "discard", "steal"):
-        if not isinstance(action.reward, Pull | Empty | DrawCard | Discard | Steal):
+        if not isinstance(
+            action.reward, model.Pull | model.Empty | model.DrawCard | model.Discard | model.Steal
+        ):
             return _bad("PX-8.3", f"{effect_text(match)} is taken with its action's details")
         return _detail(state, action.reward, seat)
     return _gain(state, match, seat)
 
 
-@ENTRY_CHECKS.register(Decline)
-def _decline(state: PrismaticState, action: Decline, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Decline)
+def _decline(state: PrismaticState, action: model.Decline, seat: str) -> Verdict:
     if not state.pending:
         return _bad("PX-8.3", "no one-time reward is waiting to be declined")
     return LEGAL
 
 
+@ENTRY_CHECKS.register(Remove)
+def _remove(state: PrismaticState, action: Remove, seat: str) -> Verdict:
+    """PX-I.23: a free removal of an own progress card, only where the table allows it."""
+    if state.pending:
+        return _pending_block(state)
+    name = _resolve_name(state, action.card)
+    if state.table.progress_removal != "free":
+        return _bad(
+            "PX-I.23",
+            "at this table a progress card leaves only through a discard (the Discard action "
+            "or the board's Discard One Card); variant progress_removal=free would let "
+            f"{seat} remove {name} without one",
+        )
+    place = locate(state, name)
+    if place.zone == "progress" and place.seat == seat:
+        return LEGAL
+    if place.zone == "creation":
+        return _bad("PX-8.6", f"{name} is {place.words()}; created cards cannot be removed")
+    return _bad(
+        "PX-8.7",
+        f"{name} is {place.words()}; {seat} may remove only a card in their own progress area",
+    )
+
+
 # -- actions ---------------------------------------------------------------------------------------
 
 
-@DETAIL_CHECKS.register(Pull)
-def _pull(state: PrismaticState, detail: Pull, seat: str) -> Verdict:
+@DETAIL_CHECKS.register(model.Pull)
+def _pull(state: PrismaticState, detail: model.Pull, seat: str) -> Verdict:
     bag = state.player(seat).bag
     if not detail.mote:
         if bag:
@@ -546,12 +572,12 @@ def _pull(state: PrismaticState, detail: Pull, seat: str) -> Verdict:
             f"{COLOUR_NAMES[detail.mote]} mote to pull",
         )
     if detail.to:
-        return _own_place(state, seat, detail.to, "PX-10.1", "commits a pulled mote to")
+        return _own_place(state, seat, detail.to, "PX-10.1", "a pulled mote")
     return LEGAL
 
 
-@DETAIL_CHECKS.register(Empty)
-def _empty(state: PrismaticState, detail: Empty, seat: str) -> Verdict:
+@DETAIL_CHECKS.register(model.Empty)
+def _empty(state: PrismaticState, detail: model.Empty, seat: str) -> Verdict:
     anyone = state.table.empty_target == "any"
     if detail.target == "palette":
         owner = detail.owner or seat
@@ -583,9 +609,19 @@ def _empty(state: PrismaticState, detail: Empty, seat: str) -> Verdict:
     return _bad("PX-10.2", f"{name} is {place.words()}; nothing is committed to it")
 
 
-@DETAIL_CHECKS.register(DrawCard)
-def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> Verdict:
-    if not detail.card:  # the draw is the player's option (PX-10.3), or the deck is spent
+@DETAIL_CHECKS.register(model.DrawCard)
+def _draw_card(state: PrismaticState, detail: model.DrawCard, seat: str) -> Verdict:
+    if not detail.card:
+        # the draw is the player's option (PX-10.3), unless the table made it compulsory
+        # (PX-I.28): then only a spent deck leaves no card to take
+        left = drawable(state)
+        if state.table.draw_action == "compulsory" and left:
+            return _bad(
+                "PX-I.28",
+                "this table plays the draw action as compulsory (variant draw_action="
+                f"compulsory) and {_count(left, 'card')} can still be drawn: name the card "
+                "drawn and where it goes; a reward's draw may be declined instead",
+            )
         return LEGAL
     name = _resolve_name(state, detail.card)
     drawn = _cards_from_deck(state, [name])
@@ -596,7 +632,7 @@ def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> Verdict:
             if detail.replace:
                 return _bad(
                     "PX-10.3",
-                    f"the common area has room ({len(state.commons)} cards); nothing is "
+                    f"the common area has room ({_count(len(state.commons), 'card')}); nothing is "
                     "discarded to add a card",
                 )
             return LEGAL
@@ -614,12 +650,12 @@ def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> Verdict:
     return LEGAL
 
 
-@DETAIL_CHECKS.register(Discard)
-def _discard(state: PrismaticState, detail: Discard, seat: str) -> Verdict:
+@DETAIL_CHECKS.register(model.Discard)
+def _discard(state: PrismaticState, detail: model.Discard, seat: str) -> Verdict:
     return _discard_reach(state, detail, seat, "PX-10.4")
 
 
-def _discard_reach(state: PrismaticState, detail: Discard, seat: str, clause: str) -> Verdict:
+def _discard_reach(state: PrismaticState, detail: model.Discard, seat: str, clause: str) -> Verdict:
     """The Discard action (PX-10.4) and the board's discard creation (PX-7.3) reach the same
     cards; a card out of reach breaks ``clause``, the one of the entry made."""
     name = _resolve_name(state, detail.card)
@@ -635,8 +671,8 @@ def _discard_reach(state: PrismaticState, detail: Discard, seat: str, clause: st
     )
 
 
-@DETAIL_CHECKS.register(Steal)
-def _steal(state: PrismaticState, detail: Steal, seat: str) -> Verdict:
+@DETAIL_CHECKS.register(model.Steal)
+def _steal(state: PrismaticState, detail: model.Steal, seat: str) -> Verdict:
     name = _resolve_name(state, detail.card)
     place = locate(state, name)
     if place.zone == "common":
@@ -668,8 +704,8 @@ def _detail(state: PrismaticState, detail: object, seat: str) -> Verdict:
 # -- the auction and the colours -------------------------------------------------------------------
 
 
-@ENTRY_CHECKS.register(Bid)
-def _bid(state: PrismaticState, action: Bid, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Bid)
+def _bid(state: PrismaticState, action: model.Bid, seat: str) -> Verdict:
     auction = state.auction
     if auction is None:
         return _bad("PX-15.4", "no starter-token auction is open")
@@ -678,7 +714,7 @@ def _bid(state: PrismaticState, action: Bid, seat: str) -> Verdict:
         # the bid is sealed (PX-14.1): others read that it was refused, not its amount
         return Verdict.illegal(
             "PX-14.1",
-            f"{seat} has {prisms} prisms and cannot bid {action.amount}",
+            f"{seat} holds {_count(prisms, 'prism')} and cannot bid {action.amount}",
             seen_by=seat,
             shown=f"{seat}'s sealed bid is more prisms than {seat} has",
         )
@@ -687,8 +723,8 @@ def _bid(state: PrismaticState, action: Bid, seat: str) -> Verdict:
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Forgo)
-def _forgo(state: PrismaticState, action: Forgo, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Forgo)
+def _forgo(state: PrismaticState, action: model.Forgo, seat: str) -> Verdict:
     auction = state.auction
     if auction is None:
         return _bad("PX-15.4", "no starter-token auction is open")
@@ -697,8 +733,8 @@ def _forgo(state: PrismaticState, action: Forgo, seat: str) -> Verdict:
     return LEGAL
 
 
-@ENTRY_CHECKS.register(Colours)
-def _colours(state: PrismaticState, action: Colours, seat: str) -> Verdict:
+@ENTRY_CHECKS.register(model.Colours)
+def _colours(state: PrismaticState, action: model.Colours, seat: str) -> Verdict:
     unsettled = standing(state).unsettled
     if not unsettled:
         return _bad("PX-13.2", "no tie is waiting for the colours judgement")

@@ -15,37 +15,18 @@ from collections.abc import Callable
 
 import msgspec
 
+from referee.games.prismatic import model
 from referee.games.prismatic.catalog import Effect
 from referee.games.prismatic.checks import reward_matches
 from referee.games.prismatic.model import (
     PALETTE,
     SEATS,
     Auction,
-    Bid,
-    BoardDraw,
-    Choose,
-    Colours,
-    Commit,
-    Create,
-    CreateBoard,
-    Decline,
-    Discard,
-    DrawCard,
-    DrawMotes,
-    Empty,
-    Forgo,
     Held,
-    Keep,
-    Pass,
     PrismaticAction,
     PrismaticState,
-    Pull,
-    Reveal,
+    Remove,
     SeatState,
-    Steal,
-    Take,
-    TakeText,
-    Use,
 )
 from referee.games.prismatic.position import (
     clear_card,
@@ -376,30 +357,30 @@ def add_to(
 # -- setup and steps 1-2 ---------------------------------------------------------------------------
 
 
-@ENTRY_EFFECTS.register(Reveal)
-def _reveal(state: PrismaticState, action: Reveal, seat: str) -> PrismaticState:
+@ENTRY_EFFECTS.register(model.Reveal)
+def _reveal(state: PrismaticState, action: model.Reveal, seat: str) -> PrismaticState:
     name = _name(state, action.card)
     state = take_from_deck(state, (name,))
     return replace(state, commons=(*state.commons, name))
 
 
-@ENTRY_EFFECTS.register(Choose)
-def _choose(state: PrismaticState, action: Choose, seat: str) -> PrismaticState:
+@ENTRY_EFFECTS.register(model.Choose)
+def _choose(state: PrismaticState, action: model.Choose, seat: str) -> PrismaticState:
     motes = Multiset.of(action.motes)
     state = replace(state, supply=state.supply.minus(motes))
     return update(state, seat, lambda p: replace(p, bag=p.bag.plus(motes), chose=True))
 
 
-@ENTRY_EFFECTS.register(Keep)
-def _keep(state: PrismaticState, action: Keep, seat: str) -> PrismaticState:
+@ENTRY_EFFECTS.register(model.Keep)
+def _keep(state: PrismaticState, action: model.Keep, seat: str) -> PrismaticState:
     kept, dropped = _name(state, action.keep), _name(state, action.discard)
     state = take_from_deck(state, (kept, dropped))
     state = replace(state, discard=(*state.discard, dropped))
     return update(state, seat, lambda p: replace(p, progress=(*p.progress, Held(kept)), kept=True))
 
 
-@ENTRY_EFFECTS.register(DrawMotes)
-def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> PrismaticState:
+@ENTRY_EFFECTS.register(model.DrawMotes)
+def _draw(state: PrismaticState, action: model.DrawMotes, seat: str) -> PrismaticState:
     drawn = Multiset.of(action.motes)
 
     def change(p: SeatState) -> SeatState:
@@ -416,8 +397,8 @@ def _draw(state: PrismaticState, action: DrawMotes, seat: str) -> PrismaticState
     return update(state, seat, change)
 
 
-@ENTRY_EFFECTS.register(Commit)
-def _commit(state: PrismaticState, action: Commit, seat: str) -> PrismaticState:
+@ENTRY_EFFECTS.register(model.Commit)
+def _commit(state: PrismaticState, action: model.Commit, seat: str) -> PrismaticState:
     motes = Multiset.of(action.motes)
     state = update(
         state, seat, lambda p: replace(p, hand=p.hand.minus(motes), prisms=p.prisms - action.prisms)
@@ -425,8 +406,8 @@ def _commit(state: PrismaticState, action: Commit, seat: str) -> PrismaticState:
     return add_to(state, seat, action.target, motes, action.prisms)
 
 
-@ENTRY_EFFECTS.register(Pass)
-def _pass(state: PrismaticState, action: Pass, seat: str) -> PrismaticState:
+@ENTRY_EFFECTS.register(model.Pass)
+def _pass(state: PrismaticState, action: model.Pass, seat: str) -> PrismaticState:
     if state.step == "commit":  # PX-4.3: uncommitted motes go back to the bag
         return update(
             state, seat, lambda p: replace(p, bag=p.bag.plus(p.hand), hand=EMPTY, done=True)
@@ -438,8 +419,8 @@ def _pass(state: PrismaticState, action: Pass, seat: str) -> PrismaticState:
 # -- creating --------------------------------------------------------------------------------------
 
 
-@ENTRY_EFFECTS.register(Create)
-def _create(state: PrismaticState, action: Create, seat: str) -> PrismaticState:
+@ENTRY_EFFECTS.register(model.Create)
+def _create(state: PrismaticState, action: model.Create, seat: str) -> PrismaticState:
     name = _name(state, action.card)
     spec = state.catalog.cards[name]
     from_pool = Multiset.of(action.pool)
@@ -477,8 +458,8 @@ def _create(state: PrismaticState, action: Create, seat: str) -> PrismaticState:
     return replace(state, pending=spec.rewards, pending_card=name if spec.rewards else "")
 
 
-@ENTRY_EFFECTS.register(CreateBoard)
-def _board(state: PrismaticState, action: CreateBoard, seat: str) -> PrismaticState:
+@ENTRY_EFFECTS.register(model.CreateBoard)
+def _board(state: PrismaticState, action: model.CreateBoard, seat: str) -> PrismaticState:
     method = state.catalog.methods[action.method]
     from_pool = Multiset.of(action.pool)
     need = method.recipe.motes.minus(from_pool)
@@ -497,7 +478,7 @@ def _board(state: PrismaticState, action: CreateBoard, seat: str) -> PrismaticSt
     state = spend_motes(state, seat, need)
     state = lose_prisms(state, prisms)
     choice = action.choice
-    if isinstance(choice, BoardDraw):
+    if isinstance(choice, model.BoardDraw):
         names = tuple(_name(state, n) for n in (choice.keep, choice.discard) if n)
         state = take_from_deck(state, names)
         if choice.keep:
@@ -506,7 +487,7 @@ def _board(state: PrismaticState, action: CreateBoard, seat: str) -> PrismaticSt
         if choice.discard:
             state = replace(state, discard=(*state.discard, _name(state, choice.discard)))
         return state
-    if isinstance(choice, Discard):
+    if isinstance(choice, model.Discard):
         return _discard(state, choice, seat)
     return apply_effect(state, method.effect, seat)
 
@@ -523,8 +504,8 @@ def apply_effect(state: PrismaticState, effect: Effect, seat: str) -> PrismaticS
     return state  # free text: the referee's adjustment carries it out (PX-9.7)
 
 
-@ENTRY_EFFECTS.register(Use)
-def _use(state: PrismaticState, action: Use, seat: str) -> PrismaticState:
+@ENTRY_EFFECTS.register(model.Use)
+def _use(state: PrismaticState, action: model.Use, seat: str) -> PrismaticState:
     name = _name(state, action.card)
     ability = state.catalog.cards[name].ability
     if ability is None:
@@ -557,8 +538,8 @@ def _use(state: PrismaticState, action: Use, seat: str) -> PrismaticState:
     return apply_effect(state, ability.effect, seat)
 
 
-@ENTRY_EFFECTS.register(Take)
-def _take(state: PrismaticState, action: Take, seat: str) -> PrismaticState:
+@ENTRY_EFFECTS.register(model.Take)
+def _take(state: PrismaticState, action: model.Take, seat: str) -> PrismaticState:
     pending = list(state.pending)
     index = next(i for i, e in enumerate(pending) if reward_matches(e, action.reward))
     effect = pending.pop(index)
@@ -566,23 +547,23 @@ def _take(state: PrismaticState, action: Take, seat: str) -> PrismaticState:
         state, pending=tuple(pending), pending_card=state.pending_card if pending else ""
     )
     reward = action.reward
-    if isinstance(reward, Pull | Empty | DrawCard | Discard | Steal):
+    if isinstance(reward, model.Pull | model.Empty | model.DrawCard | model.Discard | model.Steal):
         return _detail(state, reward, seat)
-    if isinstance(reward, TakeText):
+    if isinstance(reward, model.TakeText):
         return state
     return apply_effect(state, effect, seat)
 
 
-@ENTRY_EFFECTS.register(Decline)
-def _decline(state: PrismaticState, action: Decline, seat: str) -> PrismaticState:
+@ENTRY_EFFECTS.register(model.Decline)
+def _decline(state: PrismaticState, action: model.Decline, seat: str) -> PrismaticState:
     return replace(state, pending=(), pending_card="")
 
 
 # -- actions ---------------------------------------------------------------------------------------
 
 
-@DETAIL_EFFECTS.register(Pull)
-def _pull(state: PrismaticState, detail: Pull, seat: str) -> PrismaticState:
+@DETAIL_EFFECTS.register(model.Pull)
+def _pull(state: PrismaticState, detail: model.Pull, seat: str) -> PrismaticState:
     if not detail.mote or not detail.to:
         return state  # nothing in the bag, or the mote went straight back
     mote = Multiset.of([detail.mote])
@@ -590,8 +571,8 @@ def _pull(state: PrismaticState, detail: Pull, seat: str) -> PrismaticState:
     return add_to(state, seat, detail.to, mote, 0)
 
 
-@DETAIL_EFFECTS.register(Empty)
-def _empty(state: PrismaticState, detail: Empty, seat: str) -> PrismaticState:
+@DETAIL_EFFECTS.register(model.Empty)
+def _empty(state: PrismaticState, detail: model.Empty, seat: str) -> PrismaticState:
     if detail.target == PALETTE:
         owner = detail.owner or seat
         player = state.player(owner)
@@ -619,8 +600,8 @@ def _empty(state: PrismaticState, detail: Empty, seat: str) -> PrismaticState:
     return clear_card(state, owner, held)
 
 
-@DETAIL_EFFECTS.register(DrawCard)
-def _draw_card(state: PrismaticState, detail: DrawCard, seat: str) -> PrismaticState:
+@DETAIL_EFFECTS.register(model.DrawCard)
+def _draw_card(state: PrismaticState, detail: model.DrawCard, seat: str) -> PrismaticState:
     if not detail.card:
         return state
     name = _name(state, detail.card)
@@ -644,18 +625,25 @@ def _lift(state: PrismaticState, name: str, holder: str | None) -> PrismaticStat
     return clear_card(state, owner, held)
 
 
-@DETAIL_EFFECTS.register(Discard)
-def _discard(state: PrismaticState, detail: Discard, seat: str) -> PrismaticState:
+@DETAIL_EFFECTS.register(model.Discard)
+def _discard(state: PrismaticState, detail: model.Discard, seat: str) -> PrismaticState:
     name = _name(state, detail.card)
     state = _lift(state, name, seat)
     return replace(state, discard=(*state.discard, name))
 
 
-@DETAIL_EFFECTS.register(Steal)
-def _steal(state: PrismaticState, detail: Steal, seat: str) -> PrismaticState:
+@DETAIL_EFFECTS.register(model.Steal)
+def _steal(state: PrismaticState, detail: model.Steal, seat: str) -> PrismaticState:
     name = _name(state, detail.card)
     state = _lift(state, name, None)
     return update(state, seat, lambda p: replace(p, progress=(*p.progress, Held(name))))
+
+
+@ENTRY_EFFECTS.register(Remove)
+def _remove(state: PrismaticState, action: Remove, seat: str) -> PrismaticState:
+    """PX-I.23 (progress_removal=free): the card goes to the discard pile as a discarded one
+    does, its motes back to the owner's bag and its prisms lost."""
+    return _discard(state, model.Discard(action.card), seat)
 
 
 _DETAILS = DETAIL_EFFECTS.handlers
@@ -668,20 +656,20 @@ def _detail(state: PrismaticState, detail: object, seat: str) -> PrismaticState:
 # -- auction and colours ---------------------------------------------------------------------------
 
 
-def _bid(state: PrismaticState, action: Bid | Forgo, seat: str) -> PrismaticState:
+def _bid(state: PrismaticState, action: model.Bid | model.Forgo, seat: str) -> PrismaticState:
     auction = state.auction
     if auction is None:
         raise ValueError("auction is missing: only an entry its check allowed is carried out")
-    amount = action.amount if isinstance(action, Bid) else -1
+    amount = action.amount if isinstance(action, model.Bid) else -1
     return replace(state, auction=replace(auction, sealed=(*auction.sealed, (seat, amount))))
 
 
-ENTRY_EFFECTS.add(Bid, _bid)
-ENTRY_EFFECTS.add(Forgo, _bid)
+ENTRY_EFFECTS.add(model.Bid, _bid)
+ENTRY_EFFECTS.add(model.Forgo, _bid)
 
 
-@ENTRY_EFFECTS.register(Colours)
-def _colours(state: PrismaticState, action: Colours, seat: str) -> PrismaticState:
+@ENTRY_EFFECTS.register(model.Colours)
+def _colours(state: PrismaticState, action: model.Colours, seat: str) -> PrismaticState:
     positions = tuple(
         (s, rank) for rank, group in enumerate(action.ranking, start=1) for s in group
     )

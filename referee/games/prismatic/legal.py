@@ -13,40 +13,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from itertools import combinations, combinations_with_replacement
 
+from referee.games.prismatic import model
 from referee.games.prismatic.checks import check
 from referee.games.prismatic.engine import to_act
 from referee.games.prismatic.model import (
     PALETTE,
     SEATS,
     ActionDetail,
-    Bid,
-    BoardDraw,
-    Choose,
-    Colours,
-    Commit,
-    Create,
-    CreateBoard,
-    Decline,
-    Discard,
-    DrawCard,
-    DrawMotes,
-    Empty,
-    Forgo,
-    Keep,
-    Pass,
     PrismaticAction,
     PrismaticState,
-    Pull,
-    Reveal,
+    Remove,
     Reward,
     SeatState,
-    Steal,
-    Take,
-    TakeMote,
-    TakePool,
-    TakePrisms,
-    TakeText,
-    Use,
 )
 from referee.games.prismatic.motes import COLOURS, sort_motes
 from referee.games.prismatic.position import drawable
@@ -95,44 +73,44 @@ def _details(state: PrismaticState, seat: str, kind: str) -> Iterator[ActionDeta
 
 def _pulls(state: PrismaticState, seat: str, player: SeatState) -> Iterator[ActionDetail]:
     if not player.bag:
-        yield Pull()
+        yield model.Pull()
     for mote in sort_motes(player.bag.names()):
-        yield Pull(mote)
+        yield model.Pull(mote)
         for place in _own_places(state, seat):
-            yield Pull(mote, place)
+            yield model.Pull(mote, place)
 
 
 def _empties(state: PrismaticState, seat: str, player: SeatState) -> Iterator[ActionDetail]:
-    yield Empty(PALETTE)
+    yield model.Empty(PALETTE)
     for other in state.players:
         if other.seat != seat and other.active:
-            yield Empty(PALETTE, other.seat)
+            yield model.Empty(PALETTE, other.seat)
     for p in state.players:
         for held in p.progress + p.creation:
-            yield Empty(held.name)
+            yield model.Empty(held.name)
 
 
 def _draws(state: PrismaticState, seat: str, player: SeatState) -> Iterator[ActionDetail]:
-    yield DrawCard()  # drawing is the player's option (PX-10.3)
+    yield model.DrawCard()  # drawing is the player's option (PX-10.3)
     for card in _drawable_cards(state):
-        yield DrawCard(card, "progress")
+        yield model.DrawCard(card, "progress")
         if len(state.commons) < 3:
-            yield DrawCard(card, "common")
+            yield model.DrawCard(card, "common")
         else:
             for common in state.commons:
-                yield DrawCard(card, "common", common)
+                yield model.DrawCard(card, "common", common)
 
 
 def _discards(state: PrismaticState, seat: str, player: SeatState) -> Iterator[ActionDetail]:
     for card in state.commons + tuple(h.name for h in player.progress):
-        yield Discard(card)
+        yield model.Discard(card)
 
 
 def _steals(state: PrismaticState, seat: str, player: SeatState) -> Iterator[ActionDetail]:
-    yield from (Steal(card) for card in state.commons)
+    yield from (model.Steal(card) for card in state.commons)
     for p in state.players:
         if p.seat != seat:
-            yield from (Steal(h.name) for h in p.progress)
+            yield from (model.Steal(h.name) for h in p.progress)
 
 
 _DETAILS: dict[str, Callable[[PrismaticState, str, SeatState], Iterator[ActionDetail]]] = {
@@ -160,10 +138,12 @@ def _resolve(state: PrismaticState, seat: str) -> Iterator[PrismaticAction]:
     for card in [h.name for h in player.progress] + list(state.commons):
         recipe = catalog.cards[card].recipe.motes
         for pool in _pool_choices(state, seat, recipe):
-            yield Create(card, pool)
+            yield model.Create(card, pool)
     yield from _board_creations(state, seat, player)
     yield from _uses(state, seat, player)
-    yield Pass()
+    if state.table.progress_removal == "free":
+        yield from (Remove(h.name) for h in player.progress)
+    yield model.Pass()
 
 
 def _rewards(state: PrismaticState, seat: str) -> Iterator[PrismaticAction]:
@@ -171,17 +151,17 @@ def _rewards(state: PrismaticState, seat: str) -> Iterator[PrismaticAction]:
     for effect in dict.fromkeys(state.pending):
         rewards: list[Reward] = []
         if effect.kind == "pool":
-            rewards.append(TakePool(effect.colour))
+            rewards.append(model.TakePool(effect.colour))
         elif effect.kind == "mote":
-            rewards.append(TakeMote(effect.colour))
+            rewards.append(model.TakeMote(effect.colour))
         elif effect.kind == "prisms":
-            rewards.append(TakePrisms(effect.count))
+            rewards.append(model.TakePrisms(effect.count))
         elif effect.kind == "text":
-            rewards.append(TakeText())
+            rewards.append(model.TakeText())
         else:
             rewards.extend(_details(state, seat, effect.kind))
-        yield from (Take(r) for r in rewards)
-    yield Decline()
+        yield from (model.Take(r) for r in rewards)
+    yield model.Decline()
 
 
 def _board_creations(
@@ -191,29 +171,31 @@ def _board_creations(
     for ident, method in catalog.methods.items():
         if ident in player.board_used:
             continue
-        choices: list[BoardDraw | Discard | None] = [None]
+        choices: list[model.BoardDraw | model.Discard | None] = [None]
         if method.effect.kind == "draw2":
             choices = _board_draws(state)
         elif method.effect.kind == "discard":
-            choices = [Discard(c) for c in state.commons + tuple(h.name for h in player.progress)]
+            choices = [
+                model.Discard(c) for c in state.commons + tuple(h.name for h in player.progress)
+            ]
         for pool in _pool_choices(state, seat, method.recipe.motes):
             for choice in choices:
-                yield CreateBoard(ident, pool, choice)
+                yield model.CreateBoard(ident, pool, choice)
 
 
-def _board_draws(state: PrismaticState) -> list[BoardDraw | Discard | None]:
+def _board_draws(state: PrismaticState) -> list[model.BoardDraw | model.Discard | None]:
     """What a board method drawing two cards may keep and discard."""
     cards = _drawable_cards(state)
     if drawable(state) < 2:
-        return [BoardDraw(c) for c in cards] or [BoardDraw()]
+        return [model.BoardDraw(c) for c in cards] or [model.BoardDraw()]
     if len(state.deck) == 1:  # one from the deck, the other after reshuffling
         return [
-            BoardDraw(a, b)
+            model.BoardDraw(a, b)
             for a in cards + list(state.discard)
             for b in cards + list(state.discard)
             if a != b
         ]
-    return [BoardDraw(a, b) for a in cards for b in cards if a != b]
+    return [model.BoardDraw(a, b) for a in cards for b in cards if a != b]
 
 
 def _uses(state: PrismaticState, seat: str, player: SeatState) -> Iterator[PrismaticAction]:
@@ -224,9 +206,9 @@ def _uses(state: PrismaticState, seat: str, player: SeatState) -> Iterator[Prism
             continue
         kind = ability.effect.kind
         if kind in ("pull", "empty", "draw", "discard", "steal"):
-            yield from (Use(held.name, d) for d in _details(state, seat, kind))
+            yield from (model.Use(held.name, d) for d in _details(state, seat, kind))
         else:
-            yield Use(held.name)
+            yield model.Use(held.name)
 
 
 def _candidates(state: PrismaticState, seat: str) -> Iterator[PrismaticAction]:
@@ -237,30 +219,30 @@ def _candidates(state: PrismaticState, seat: str) -> Iterator[PrismaticAction]:
 
 
 def _reveals(state: PrismaticState, seat: str, player: SeatState) -> Iterator[PrismaticAction]:
-    yield from (Reveal(c) for c in _drawable_cards(state))
+    yield from (model.Reveal(c) for c in _drawable_cards(state))
 
 
 def _setup(state: PrismaticState, seat: str, player: SeatState) -> Iterator[PrismaticAction]:
     if not player.chose:
-        yield from (Choose(pair) for pair in combinations_with_replacement(COLOURS, 2))
+        yield from (model.Choose(pair) for pair in combinations_with_replacement(COLOURS, 2))
     if not player.kept:
         cards = state.deck
-        yield from (Keep(a, b) for a in cards for b in cards if a != b)
+        yield from (model.Keep(a, b) for a in cards for b in cards if a != b)
 
 
 def _mote_draws(state: PrismaticState, seat: str, player: SeatState) -> Iterator[PrismaticAction]:
     bag = player.bag or player.committed_motes()
-    yield from (DrawMotes(m) for m in sub_multisets(bag, min(5, bag.total)))
+    yield from (model.DrawMotes(m) for m in sub_multisets(bag, min(5, bag.total)))
 
 
 def _commits(state: PrismaticState, seat: str, player: SeatState) -> Iterator[PrismaticAction]:
     for place in _own_places(state, seat):
         for motes in sub_multisets(player.hand):
             if motes:
-                yield Commit(motes, 0, place)
+                yield model.Commit(motes, 0, place)
         if player.prisms:
-            yield Commit((), 1, place)
-    yield Pass()
+            yield model.Commit((), 1, place)
+    yield model.Pass()
 
 
 def _resolutions(state: PrismaticState, seat: str, player: SeatState) -> Iterator[PrismaticAction]:
@@ -271,15 +253,15 @@ def _bids(state: PrismaticState, seat: str, player: SeatState) -> Iterator[Prism
     if state.auction is None:
         return
     floor = state.auction.floor
-    yield from (Bid(n) for n in range(max(floor + 1, 0), player.prisms + 1))
+    yield from (model.Bid(n) for n in range(max(floor + 1, 0), player.prisms + 1))
     if floor >= 0:
-        yield Forgo()
+        yield model.Forgo()
 
 
 def _rankings(state: PrismaticState, seat: str, player: SeatState) -> Iterator[PrismaticAction]:
     unsettled = standing(state).unsettled
     if unsettled:
-        yield from (Colours(r) for r in _orderings(unsettled[0]))
+        yield from (model.Colours(r) for r in _orderings(unsettled[0]))
 
 
 _CANDIDATES: dict[str, Callable[[PrismaticState, str, SeatState], Iterator[PrismaticAction]]] = {

@@ -44,6 +44,7 @@ __all__ = [
     "PrismaticAction",
     "PrismaticState",
     "Pull",
+    "Remove",
     "Reveal",
     "SeatState",
     "Steal",
@@ -81,7 +82,8 @@ class Empty(msgspec.Struct, frozen=True, gc=False, tag="empty", omit_defaults=Tr
 class DrawCard(msgspec.Struct, frozen=True, gc=False, tag="draw", omit_defaults=True):
     """Draw a named card to the progress area or the common area (``replace`` a common card
     when three are out); ``card`` empty records that no card was taken: the draw is
-    optional (PX-10.3), and the deck may be spent."""
+    optional (PX-10.3) unless the table made it compulsory (PX-I.28), and the deck may be
+    spent."""
 
     card: str = ""
     to: Literal["progress", "common"] = "progress"
@@ -200,6 +202,13 @@ class Decline(msgspec.Struct, frozen=True, gc=False, tag="decline"):
     """Decline every reward still pending."""
 
 
+class Remove(msgspec.Struct, frozen=True, gc=False, tag="remove"):
+    """A card taken out of the player's own progress area without an action (only with
+    variant progress_removal=free, PX-I.23)."""
+
+    card: str
+
+
 class Bid(msgspec.Struct, frozen=True, gc=False, tag="bid"):
     """A sealed bid of prisms for the starter token (auction house rule)."""
 
@@ -229,6 +238,7 @@ PrismaticAction = (
     | Use
     | Take
     | Decline
+    | Remove
     | Bid
     | Forgo
     | Colours
@@ -306,6 +316,8 @@ class Table(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     empty_target: str = "own"
     empty_deck: str = "stop"
     starter_token: str = "pass"
+    draw_action: str = "optional"
+    progress_removal: str = "discard_only"
 
 
 class Auction(msgspec.Struct, frozen=True, gc=False, kw_only=True):

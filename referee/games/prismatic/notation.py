@@ -14,6 +14,7 @@ catalog spells it, any case accepted)::
     use NAME[: DETAIL]                   a card ability; DETAIL for an action
     take pool Y | take mote R | take prism | take 3 prisms | take text | take DETAIL
     decline                              the rest of the pending rewards
+    remove NAME                          an own progress card removed (progress_removal=free)
     bid N | forgo                        the starter-token auction (house rule)
     colours p3>p1=p2                     who wears the most colours (last tie-break)
 
@@ -30,38 +31,16 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.errors import ActionSyntaxError
+from referee.games.prismatic import model
 from referee.games.prismatic.model import (
     PALETTE,
     SEATS,
     ActionDetail,
-    Bid,
     BoardChoice,
-    BoardDraw,
-    Choose,
-    Colours,
-    Commit,
-    Create,
-    CreateBoard,
-    Decline,
-    Discard,
-    DrawCard,
-    DrawMotes,
-    Empty,
-    Forgo,
-    Keep,
-    Pass,
     PrismaticAction,
     PrismaticState,
-    Pull,
-    Reveal,
+    Remove,
     Reward,
-    Steal,
-    Take,
-    TakeMote,
-    TakePool,
-    TakePrisms,
-    TakeText,
-    Use,
 )
 from referee.games.prismatic.motes import ItemsError, colour_of, items_text, motes_text, parse_items
 from referee.kit.names import UnknownNameError, canonical_names, did_you_mean
@@ -78,7 +57,8 @@ __all__ = [
 NOTATION_CLAUSE = "PX-15.1"
 _METHOD = re.compile(r"^([a-z0-9][a-z0-9-]*)(?:\.(\d{1,3}))?$")
 _VERBS = (
-    "reveal, choose, keep, draw, commit, pass, create, use, take, decline, bid, forgo or colours"
+    "reveal, choose, keep, draw, commit, pass, create, use, take, decline, remove, bid, forgo "
+    "or colours"
 )
 
 
@@ -143,12 +123,12 @@ def _detail(text: str) -> ActionDetail:
 
 def _read_pull(words: list[str], rest: str, low: list[str]) -> ActionDetail:
     if low == ["none"]:
-        return Pull()
+        return model.Pull()
     if len(low) == 2 and low[1] == "back":
-        return Pull(_one_mote(words[1]))
+        return model.Pull(_one_mote(words[1]))
     if len(low) >= 3 and low[1] == "to":
         target = " ".join(words[3:])
-        return Pull(
+        return model.Pull(
             _one_mote(words[1]), "palette" if target.lower() == "palette" else _name(target)
         )
     raise _Bad("write 'pull X to palette', 'pull X to CARD', 'pull X back' or 'pull none'")
@@ -156,17 +136,17 @@ def _read_pull(words: list[str], rest: str, low: list[str]) -> ActionDetail:
 
 def _read_empty(words: list[str], rest: str, low: list[str]) -> ActionDetail:
     if low == ["palette"]:
-        return Empty("palette")
+        return model.Empty("palette")
     if len(low) == 3 and low[:2] == ["palette", "of"]:
         if low[2] not in SEATS:
             raise _Bad(f"{words[3]!r} is not a seat ({', '.join(SEATS)})")
-        return Empty("palette", low[2])
-    return Empty(_name(rest))
+        return model.Empty("palette", low[2])
+    return model.Empty(_name(rest))
 
 
 def _read_draw_card(words: list[str], rest: str, low: list[str]) -> ActionDetail:
     if low == ["none"]:
-        return DrawCard()
+        return model.DrawCard()
     head, _, tail = rest.partition(",")
     replace = ""
     if tail:
@@ -178,16 +158,16 @@ def _read_draw_card(words: list[str], rest: str, low: list[str]) -> ActionDetail
     if hw[-1].lower() == "progress":
         if replace:
             raise _Bad("only a card drawn to the common area replaces a common card")
-        return DrawCard(_name(" ".join(hw[:-2])), "progress")
-    return DrawCard(_name(" ".join(hw[:-2])), "common", replace)
+        return model.DrawCard(_name(" ".join(hw[:-2])), "progress")
+    return model.DrawCard(_name(" ".join(hw[:-2])), "common", replace)
 
 
 def _read_discard(words: list[str], rest: str, low: list[str]) -> ActionDetail:
-    return Discard(_name(rest))
+    return model.Discard(_name(rest))
 
 
 def _read_steal(words: list[str], rest: str, low: list[str]) -> ActionDetail:
-    return Steal(_name(rest))
+    return model.Steal(_name(rest))
 
 
 _DETAIL_READERS: dict[str, Callable[[list[str], str, list[str]], ActionDetail]] = {
@@ -207,20 +187,20 @@ def _reward(text: str) -> Reward:
         raise _Bad("'take' needs the reward taken")
     if low[0] in ("pool", "mote") and len(low) == 2:
         colour = _one_mote(words[1])
-        return TakePool(colour) if low[0] == "pool" else TakeMote(colour)
+        return model.TakePool(colour) if low[0] == "pool" else model.TakeMote(colour)
     if low in (["prism"], ["prisms"]):
-        return TakePrisms(1)
+        return model.TakePrisms(1)
     if len(low) == 2 and low[0].isdigit() and low[1] in ("prism", "prisms"):
         count = int(low[0])
         if not 1 <= count <= 50:
             raise _Bad("a prism count is 1 to 50")
-        return TakePrisms(count)
+        return model.TakePrisms(count)
     if low == ["text"]:
-        return TakeText()
+        return model.TakeText()
     return _detail(text)
 
 
-def _board(text: str) -> CreateBoard:
+def _board(text: str) -> model.CreateBoard:
     head, colon, tail = text.partition(":")
     parts = head.split(",")
     method = parts[0].strip().lower()
@@ -240,7 +220,7 @@ def _board(text: str) -> CreateBoard:
             raise _Bad("nothing after ':'")
         verb = words[0].lower()
         if verb == "discard" and len(words) == 2:
-            choice = Discard(_name(words[1]))
+            choice = model.Discard(_name(words[1]))
         elif verb == "keep" and len(words) == 2:
             kept, _, dropped = words[1].partition(",")
             keep = "" if kept.strip().lower() == "none" else _name(kept)
@@ -249,13 +229,13 @@ def _board(text: str) -> CreateBoard:
                 discard = _name(_after(dropped, "discard", "write ': keep CARD, discard CARD'"))
             if not keep and discard:
                 raise _Bad("'keep none' discards nothing")
-            choice = BoardDraw(keep, discard)
+            choice = model.BoardDraw(keep, discard)
         else:
             raise _Bad("after ':' write 'keep CARD, discard CARD' or 'discard CARD'")
-    return CreateBoard(ident, pool, choice)
+    return model.CreateBoard(ident, pool, choice)
 
 
-def _colours(text: str) -> Colours:
+def _colours(text: str) -> model.Colours:
     groups: list[tuple[str, ...]] = []
     seen: set[str] = set()
     for group in text.replace(" ", "").lower().split(">"):
@@ -269,7 +249,7 @@ def _colours(text: str) -> Colours:
         groups.append(tuple(sorted(seats, key=SEATS.index)))
     if len(seen) < 2:
         raise _Bad("rank at least two tied players, like 'colours p3>p1'")
-    return Colours(tuple(groups))
+    return model.Colours(tuple(groups))
 
 
 def _parse(text: str) -> PrismaticAction:
@@ -284,19 +264,23 @@ def _parse(text: str) -> PrismaticAction:
     return reader(words, rest, low)
 
 
-_BARE: dict[str, PrismaticAction] = {"pass": Pass(), "decline": Decline(), "forgo": Forgo()}
+_BARE: dict[str, PrismaticAction] = {
+    "pass": model.Pass(),
+    "decline": model.Decline(),
+    "forgo": model.Forgo(),
+}
 """The entries that are one word alone."""
 
 
 def _read_reveal(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
-    return Reveal(_name(rest))
+    return model.Reveal(_name(rest))
 
 
 def _read_choose(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
     motes = _motes(rest)
     if len(motes) != 2:
         raise _Bad("choose exactly two motes, like 'choose C M'")
-    return Choose(motes)
+    return model.Choose(motes)
 
 
 def _read_keep(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
@@ -304,15 +288,15 @@ def _read_keep(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
     dw = dropped.split(None, 1)
     if not comma or len(dw) != 2 or dw[0].lower() != "discard":
         raise _Bad("write 'keep CARD, discard CARD'")
-    return Keep(_name(kept), _name(dw[1]))
+    return model.Keep(_name(kept), _name(dw[1]))
 
 
 def _read_draw_motes(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
     if low == ["none"]:
-        return DrawMotes(())
+        return model.DrawMotes(())
     if not low:
         raise _Bad("name the motes drawn, like 'draw R R G K W', or 'draw none'")
-    return DrawMotes(_motes(rest))
+    return model.DrawMotes(_motes(rest))
 
 
 def _read_commit(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
@@ -327,7 +311,7 @@ def _read_commit(words: list[str], rest: str, low: list[str]) -> PrismaticAction
     if not motes and not prisms:
         raise _Bad("commit at least one mote or prism")
     target = " ".join(words[at + 2 :])
-    return Commit(motes, prisms, "palette" if target.lower() == "palette" else _name(target))
+    return model.Commit(motes, prisms, "palette" if target.lower() == "palette" else _name(target))
 
 
 def _read_create(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
@@ -339,16 +323,20 @@ def _read_create(words: list[str], rest: str, low: list[str]) -> PrismaticAction
     if len(parts) > 2:
         raise _Bad("write 'create CARD' or 'create CARD, pool X ...'")
     pool = _pool(parts[1]) if len(parts) == 2 else ()
-    return Create(_name(parts[0]), pool)
+    return model.Create(_name(parts[0]), pool)
 
 
 def _read_use(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
     head, colon, tail = rest.partition(":")
-    return Use(_name(head), _detail(tail) if colon else None)
+    return model.Use(_name(head), _detail(tail) if colon else None)
 
 
 def _read_take(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
-    return Take(_reward(rest))
+    return model.Take(_reward(rest))
+
+
+def _read_remove(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
+    return Remove(_name(rest))
 
 
 def _read_bid(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
@@ -357,7 +345,7 @@ def _read_bid(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
     amount = int(low[0])
     if amount > 50:
         raise _Bad("there are only 50 prisms")
-    return Bid(amount)
+    return model.Bid(amount)
 
 
 def _read_colours(words: list[str], rest: str, low: list[str]) -> PrismaticAction:
@@ -373,6 +361,7 @@ _READERS: dict[str, Callable[[list[str], str, list[str]], PrismaticAction]] = {
     "create": _read_create,
     "use": _read_use,
     "take": _read_take,
+    "remove": _read_remove,
     "bid": _read_bid,
     "colours": _read_colours,
     "colors": _read_colours,
@@ -390,32 +379,32 @@ def parse(text: str) -> PrismaticAction:
 
 def detail_text(detail: ActionDetail) -> str:
     """Canonical text of an action's details."""
-    if isinstance(detail, Pull):
+    if isinstance(detail, model.Pull):
         if not detail.mote:
             return "pull none"
         return f"pull {detail.mote} " + (f"to {detail.to}" if detail.to else "back")
-    if isinstance(detail, Empty):
+    if isinstance(detail, model.Empty):
         if detail.target == "palette" and detail.owner:
             return f"empty palette of {detail.owner}"
         return f"empty {detail.target}"
-    if isinstance(detail, DrawCard):
+    if isinstance(detail, model.DrawCard):
         if not detail.card:
             return "draw none"
         text = f"draw {detail.card} to {detail.to}"
         return text + (f", discard {detail.replace}" if detail.replace else "")
-    if isinstance(detail, Discard):
+    if isinstance(detail, model.Discard):
         return f"discard {detail.card}"
     return f"steal {detail.card}"
 
 
 def _reward_text(reward: Reward) -> str:
-    if isinstance(reward, TakePool):
+    if isinstance(reward, model.TakePool):
         return f"pool {reward.colour}"
-    if isinstance(reward, TakeMote):
+    if isinstance(reward, model.TakeMote):
         return f"mote {reward.colour}"
-    if isinstance(reward, TakePrisms):
+    if isinstance(reward, model.TakePrisms):
         return "prism" if reward.count == 1 else f"{reward.count} prisms"
-    if isinstance(reward, TakeText):
+    if isinstance(reward, model.TakeText):
         return "text"
     return detail_text(reward)
 
@@ -424,12 +413,12 @@ def _pool_text(pool: tuple[str, ...]) -> str:
     return f", pool {motes_text(pool)}" if pool else ""
 
 
-def _board_text(action: CreateBoard) -> str:
+def _board_text(action: model.CreateBoard) -> str:
     text = f"create board {action.method}{_pool_text(action.pool)}"
     choice = action.choice
-    if isinstance(choice, Discard):
+    if isinstance(choice, model.Discard):
         text += f": discard {choice.card}"
-    elif isinstance(choice, BoardDraw):
+    elif isinstance(choice, model.BoardDraw):
         text += f": keep {choice.keep or 'none'}" + (
             f", discard {choice.discard}" if choice.discard else ""
         )
@@ -437,20 +426,21 @@ def _board_text(action: CreateBoard) -> str:
 
 
 _WRITERS: dict[type, Callable[[Any], str]] = {
-    Reveal: lambda a: f"reveal {a.card}",
-    Choose: lambda a: f"choose {motes_text(a.motes)}",
-    Keep: lambda a: f"keep {a.keep}, discard {a.discard}",
-    DrawMotes: lambda a: f"draw {motes_text(a.motes)}",
-    Commit: lambda a: f"commit {items_text(a.motes, a.prisms)} to {a.target}",
-    Pass: lambda a: "pass",
-    Create: lambda a: f"create {a.card}{_pool_text(a.pool)}",
-    CreateBoard: _board_text,
-    Use: lambda a: f"use {a.card}" + (f": {detail_text(a.detail)}" if a.detail else ""),
-    Take: lambda a: f"take {_reward_text(a.reward)}",
-    Decline: lambda a: "decline",
-    Bid: lambda a: f"bid {a.amount}",
-    Forgo: lambda a: "forgo",
-    Colours: lambda a: "colours " + ">".join("=".join(group) for group in a.ranking),
+    model.Reveal: lambda a: f"reveal {a.card}",
+    model.Choose: lambda a: f"choose {motes_text(a.motes)}",
+    model.Keep: lambda a: f"keep {a.keep}, discard {a.discard}",
+    model.DrawMotes: lambda a: f"draw {motes_text(a.motes)}",
+    model.Commit: lambda a: f"commit {items_text(a.motes, a.prisms)} to {a.target}",
+    model.Pass: lambda a: "pass",
+    model.Create: lambda a: f"create {a.card}{_pool_text(a.pool)}",
+    model.CreateBoard: _board_text,
+    model.Use: lambda a: f"use {a.card}" + (f": {detail_text(a.detail)}" if a.detail else ""),
+    model.Take: lambda a: f"take {_reward_text(a.reward)}",
+    model.Decline: lambda a: "decline",
+    Remove: lambda a: f"remove {a.card}",
+    model.Bid: lambda a: f"bid {a.amount}",
+    model.Forgo: lambda a: "forgo",
+    model.Colours: lambda a: "colours " + ">".join("=".join(group) for group in a.ranking),
 }
 """The canonical text of each entry type."""
 
@@ -461,17 +451,18 @@ def notation(action: PrismaticAction) -> str:
 
 
 NAME_FIELDS: dict[type, tuple[str, ...]] = {
-    Reveal: ("card",),
-    Keep: ("keep", "discard"),
-    Commit: ("target",),
-    Create: ("card",),
-    Use: ("card",),
-    Pull: ("to",),
-    Empty: ("target",),
-    DrawCard: ("card", "replace"),
-    Discard: ("card",),
-    Steal: ("card",),
-    BoardDraw: ("keep", "discard"),
+    model.Reveal: ("card",),
+    model.Keep: ("keep", "discard"),
+    model.Commit: ("target",),
+    model.Create: ("card",),
+    model.Use: ("card",),
+    Remove: ("card",),
+    model.Pull: ("to",),
+    model.Empty: ("target",),
+    model.DrawCard: ("card", "replace"),
+    model.Discard: ("card",),
+    model.Steal: ("card",),
+    model.BoardDraw: ("keep", "discard"),
 }
 """Where each kind of entry (and action detail) names a card, matched by ``read_entry``."""
 NOT_NAMES = frozenset({"", PALETTE})

@@ -96,6 +96,22 @@ VARIANTS = (
         summary="The starter token passes clockwise each round (default), or goes to the highest "
         "sealed prism bid (the text's house rule).",
     ),
+    VariantOption(
+        key="draw_action",
+        default="optional",
+        choices=("optional", "compulsory"),
+        clause="PX-I.28",
+        summary="The draw action may take no card even with cards left (default), or must take "
+        "one while any can be drawn.",
+    ),
+    VariantOption(
+        key="progress_removal",
+        default="discard_only",
+        choices=("discard_only", "free"),
+        clause="PX-I.23",
+        summary="A progress card leaves only by a discard action or the board's discard "
+        "(default), or its owner may also remove it freely in their resolve turn.",
+    ),
 )
 
 SETUP_FIELDS = (
