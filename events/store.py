@@ -36,7 +36,7 @@ from events.backends import (
     server_settings,
     store_settings,
 )
-from events.codec import MsgspecMapper, bytes_hash, decode_rows, own_hash, seal_after
+from events.codec import MsgspecMapper, Sealed, bytes_hash, decode_rows, own_hash, seal_after
 from events.schema import (
     GENESIS_HASH,
     TOPIC_OF,
@@ -590,7 +590,7 @@ class GameStore:
             return []
         try:
             with persistence_errors():
-                return self._store_events(events)
+                return self._store_events(events, _sealed_states(streams))
         except IntegrityError as exc:
             _replica_refusal(self, exc, [e.originator_id for e in events])
             lead = streams[0][0] if streams and streams[0] else None
@@ -633,7 +633,9 @@ class GameStore:
             _replica_refusal(self, exc, [b[0].originator_id for b in batches if b])
             raise ConcurrentWriteError(conflict) from None
 
-    def _store_events(self, events: Sequence[GameEvent]) -> list[int]:
+    def _store_events(
+        self, events: Sequence[GameEvent], states: list[bytes] | None = None
+    ) -> list[int]:
         """Store sealed ``events`` (several streams', at least one) in one transaction;
         their positions in the log. A round's pairing (``BULK_FROM`` events or more) goes
         past the library's ``save``; a smaller write is saved through ONE carrier for every
@@ -641,11 +643,13 @@ class GameStore:
         protocols, which cost more than the rest of a hundred-game commit's mapping (py-spy,
         issue 23)."""
         if len(events) >= BULK_FROM:
-            return self._insert_many(events)
+            return self._insert_many(events, states)
         saved = self.app.save(cast(Any, _Batch(events[0].originator_id, events)))
         return [r.notification.id for r in saved]
 
-    def _insert_many(self, events: Sequence[GameEvent]) -> list[int]:
+    def _insert_many(
+        self, events: Sequence[GameEvent], states: list[bytes] | None = None
+    ) -> list[int]:
         """Store sealed ``events`` in one transaction without the library's ``save``, whose
         ``Recording`` and ``Notification`` per event nobody reads here (a pairing's 15,000
         events: a fifth of the command). The rows are the store's mapper's, so what is
@@ -653,16 +657,29 @@ class GameStore:
         library's own statement (its application recorder runs one ``execute`` per row to
         learn notification ids, which this write does not need), elsewhere the recorder's
         own insert (PostgreSQL: one call of the append function, its lock and notify).
-        Returns the events' positions in the log, as ``save`` does."""
-        to_stored = self.mapper.to_stored_event
-        stored = [to_stored(event) for event in events]
+        Returns the events' positions in the log, as ``save`` does. ``states``: the
+        events' JSON as they were sealed (``Sealed``), stored as it is where the mapper
+        stores plain JSON (no cipher, no compression): the same bytes, not encoded again."""
+        stored: list[StoredEvent]
+        if states is not None and self.mapper.plain:
+            topic_of = TOPIC_OF
+            rows = [
+                (e.originator_id, e.originator_version, topic_of[type(e)], state)
+                for e, state in zip(events, states, strict=True)
+            ]
+        else:
+            to_stored = self.mapper.to_stored_event
+            stored = [to_stored(event) for event in events]
+            rows = [(str(s.originator_id), s.originator_version, s.topic, s.state) for s in stored]
         direct = self.direct
         if direct is not None:
-            numbered = direct.insert_numbered(
-                [(str(s.originator_id), s.originator_version, s.topic, s.state) for s in stored]
-            )
+            numbered = direct.insert_numbered(rows)
             if numbered is not None:
                 return numbered
+        stored = [
+            StoredEvent(originator_id=i, originator_version=v, topic=t, state=b)
+            for i, v, t, b in rows
+        ]
         return list(self.recorder.insert_events(stored) or ())
 
     def new_event_id(self, seed: str | None = None) -> str:
@@ -768,6 +785,18 @@ def replica_refusal(store: GameStore, streams: Sequence[str]) -> ReplicaWriteErr
         f"(since {since}); record it there, or hand the event over (referee event handover); "
         "nothing was stored"
     )
+
+
+def _sealed_states(streams: Sequence[Sequence[GameEvent]]) -> list[bytes] | None:
+    """The JSON every event of ``streams`` was sealed as, where each stream is as
+    ``seal_after`` made it (``Sealed``), else ``None``."""
+    states: list[bytes] = []
+    for stream in streams:
+        kept = stream.kept_states() if isinstance(stream, Sealed) else None
+        if kept is None:
+            return None
+        states += kept
+    return states
 
 
 def _replica_refusal(store: GameStore, exc: BaseException, streams: Sequence[str]) -> None:

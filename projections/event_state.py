@@ -40,6 +40,7 @@ PostgreSQL), like the referees' queue's snapshot.
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
 import importlib.util
 import sys
@@ -195,38 +196,61 @@ class _Met(msgspec.Struct, array_like=True):
 _MET = msgspec.msgpack.Decoder(_Met)
 
 
-def _met_of(rounds: Iterable[Round], base: bytes) -> bytes:
+def _met_of(rounds: Iterable[Round], base: bytes, decoded: _Met | None = None) -> bytes:
     """The pairing history of ``base`` (``_Met`` bytes, or empty) and ``rounds``, walked as
     ``Tournament.history`` walks them (a playoff round's pairings do not count). Each
-    player's opponents are listed once each, in the order first met."""
-    old = _MET.decode(base) if base else _Met(met={}, byes={})
-    met, byes = old.met, old.byes
+    player's opponents are listed once each, in the order first met. ``decoded``: ``base``
+    as decoded already (the pairing just read it), left unchanged: not decoded again."""
+    if decoded is not None:
+        met, byes = dict(decoded.met), dict(decoded.byes)
+    elif base:
+        old = _MET.decode(base)
+        met, byes = old.met, old.byes
+    else:
+        met, byes = {}, {}
+    empty: list[str] = []
     for pairing in history_pairings(rounds):
         players = pairing.players
         if pairing.bye:
             byes[players[0]] = byes.get(players[0], 0) + 1
         for player in players:
-            known = met.get(player)
-            if known is None:
-                known = met[player] = []
-            known.extend(q for q in players if q != player and q not in known)
-    return _ENCODER.encode(old)
+            known = met.get(player, empty)
+            new = [q for q in players if q != player and q not in known]
+            if new or player not in met:
+                met[player] = known + new  # a new list: ``decoded``'s stay as read
+    return _ENCODER.encode(_Met(met=met, byes=byes))
 
 
 def _digest(key: Any) -> int:
     return int.from_bytes(hashlib.blake2b(repr(key).encode(), digest_size=8).digest(), "little")
 
 
+_NAMED: dict[str, int] = {}
+"""The digests of game ids looked up lately (``_named_digest``): a pairing looks up each of
+its 5,000 new games in the history's keys as it folds them, then digests the same ids
+again when its save moves them there. Forgotten whole past ``_NAMED_MOST``."""
+_NAMED_MOST = 65_536
+
+
+def _named_digest(key: str) -> int:
+    found = _NAMED.get(key)
+    if found is None:
+        if len(_NAMED) >= _NAMED_MOST:
+            _NAMED.clear()
+        found = _NAMED[key] = _digest(key)
+    return found
+
+
 def _named_digests(keys: Iterable[Any], known: dict[str, int]) -> set[int]:
-    """The digests of ``keys``, those of game ids taken from ``known`` (and added there):
-    a round's 5,000 games are the keys of two maps (its games, then the same games voided
-    by the slips), each digested once."""
+    """The digests of ``keys``, those of game ids taken from ``known`` (and added there)
+    or the ids digested lately (``_NAMED``): a round's 5,000 games are the keys of two maps
+    (its games, then the same games voided by the slips), each digested once."""
     out = set()
     for key in keys:
         if type(key) is str:
             found = known.get(key)
             if found is None:
-                found = known[key] = _digest(key)
+                found = known[key] = _named_digest(key)
             out.add(found)
         else:
             out.add(_digest(key))
@@ -355,6 +379,7 @@ class _History:
         self._lock = threading.Lock()
         self._maps: dict[str, immutables.Map[Any, Any]] | None = None
         self._rounds: dict[int, Round] | None = None
+        self._tests: dict[str, Callable[[Any], bool] | None] = {}
 
     @classmethod
     def of(cls, head: _Head, fetch: Fetch, refold: Callable[[], Tournament] | None) -> _History:
@@ -397,9 +422,32 @@ class _History:
         keys = self.old_keys.get(name)
         if keys is None:
             return False
-        wanted = _digest(key)
+        wanted = _named_digest(key) if type(key) is str else _digest(key)
         at = bisect.bisect_left(keys, wanted)
         return at < len(keys) and keys[at] == wanted
+
+    def old_test(self, name: str) -> Callable[[Any], bool] | None:
+        """``is_old`` for map ``name`` as one call (``None``: no key of it is old), for a
+        map or mutation that asks of every key it reads or sets (a pairing's 5,000 tables
+        and games)."""
+        tests = self._tests
+        if name not in tests:
+            tests[name] = self._old_test(name)
+        return tests[name]
+
+    def _old_test(self, name: str) -> Callable[[Any], bool] | None:
+        if not self.counts.get(name):
+            return None
+        if name in _BY_KEY_ROUND:
+            cut = self.cut
+
+            def by_round(key: Any) -> bool:
+                if not isinstance(key, tuple) or not key:
+                    return False
+                return isinstance(key[0], int) and key[0] < cut
+
+            return by_round
+        return functools.partial(self.is_old, name)
 
     def maps(self) -> dict[str, immutables.Map[Any, Any]]:
         with self._lock:
@@ -415,6 +463,11 @@ class _History:
             if self._met is None:
                 self._met = _MET.decode(self.met) if self.met else _Met(met={}, byes={})
             return self._met
+
+    def read_met(self, met: bytes) -> _Met | None:
+        """The pairing history as decoded already from ``met`` (``None``: not read)."""
+        with self._lock:
+            return self._met if self._met is not None and met is self.met else None
 
     def rounds(self) -> dict[int, Round]:
         with self._lock:
@@ -516,12 +569,14 @@ class PartedMap:
         return self._full
 
     def _old(self, key: Any) -> bool:
-        return self._history.is_old(self._name, key)
+        test = self._history.old_test(self._name)
+        return test is not None and test(key)
 
     def _where(self, key: Any) -> immutables.Map[Any, Any]:
         if self._full is not None:
             return self._full
-        return self.materialized() if self._old(key) else self._head
+        test = self._history.old_test(self._name)
+        return self.materialized() if test is not None and test(key) else self._head
 
     def get(self, key: Any, default: Any = None) -> Any:
         return self._where(key).get(key, default)
@@ -588,22 +643,30 @@ class _PartedMutation:
         self._parted = parted
         self._mutation: Any = parted._head.mutate()
         self._whole: Any = None
+        self._old = parted._history.old_test(parted._name)
 
     def _on(self, key: Any) -> Any:
-        if self._whole is None and self._parted._old(key):
+        if self._whole is None:
+            old = self._old
+            if old is None or not old(key):
+                return self._mutation
             parted = self._parted
             head = self._mutation.finish()
-            old = parted._history.maps()[parted._name]
-            self._whole = old.update(head).mutate()
-        return self._whole if self._whole is not None else self._mutation
+            self._whole = parted._history.maps()[parted._name].update(head).mutate()
+        return self._whole
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        if self._whole is None and (self._old is None or not self._old(key)):
+            self._mutation[key] = value
+            return
         self._on(key)[key] = value
 
     def set(self, key: Any, value: Any) -> None:
         self._on(key)[key] = value
 
     def __getitem__(self, key: Any) -> Any:
+        if self._whole is None and (self._old is None or not self._old(key)):
+            return self._mutation[key]
         return self._on(key)[key]
 
     def get(self, key: Any, default: Any = None) -> Any:
@@ -914,7 +977,9 @@ def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
             kinds = {number: rnd.kind for number, rnd in older.items()}
             met = _met_of((older[number] for number in sorted(older)), b"")
         kinds = {**kinds, **{number: kept_rounds[number].kind for number in moving}}
-        met = _met_of((kept_rounds[number] for number in sorted(moving)), met)
+        met = _met_of(
+            (kept_rounds[number] for number in sorted(moving)), met, history.read_met(met)
+        )
     if history is not None:
         written = {**history.written, **dict.fromkeys(moving, version)}
         counts = {name: history.counts.get(name, 0) + len(moved.get(name, ())) for name in _PARTED}

@@ -53,6 +53,7 @@ __all__ = [
     "ROLES",
     "AccessDeniedError",
     "Action",
+    "NoCallerError",
     "Principal",
     "Role",
     "Seating",
@@ -122,6 +123,12 @@ _STAFF_READS = frozenset({"audit", "verify", "export_record"})
 
 class AccessDeniedError(RefereeError, PermissionError):
     """The token's role may not do this here. Nothing was stored."""
+
+
+class NoCallerError(AccessDeniedError):
+    """A write reached a server's pipeline with no caller: the HTTP face handed it no
+    token's holder (``service.pipeline.serving``). Refused as no role may write (403),
+    never made as the command line's ``LOCAL``. Nothing was stored."""
 
 
 class Principal(msgspec.Struct, frozen=True, kw_only=True):

@@ -694,7 +694,7 @@ class HallFaces(Hall):
     report their own results; referees call, claim, escalate and resolve at their tables
     (the head everywhere); the scorekeeper reads; staff enter results as slips."""
 
-    @event_write(None)
+    @event_write(None, as_who=True)
     def call_as(
         self,
         who: Principal,
@@ -715,7 +715,7 @@ class HallFaces(Hall):
             _own(tables, table, who)
         return self.event_call(event_id, table, by=who.label, reason=reason)
 
-    @event_write(None)
+    @event_write(None, as_who=True)
     def call_step_as(
         self,
         who: Principal,
@@ -753,7 +753,7 @@ class HallFaces(Hall):
             return self.event_call_resolve(event_id, call, by=who.label, note=text, head=head)
         raise EventRefusedError("EV-10.4", f"{step!r}: a call is claimed, escalated or resolved")
 
-    @event_write(None)
+    @event_write(None, as_who=True)
     def game_call_as(
         self,
         who: Principal,
@@ -820,7 +820,7 @@ class HallFaces(Hall):
             )
         return self.event_player_of(event_id, who.player_id, who.name)
 
-    @event_write(None)
+    @event_write(None, as_who=True)
     def report_as(
         self,
         who: Principal,
@@ -833,7 +833,7 @@ class HallFaces(Hall):
     ) -> ReportRow:
         return self.event_report(event_id, self._reporter(who, event_id), result, table=table)
 
-    @event_write(None)
+    @event_write(None, as_who=True)
     def answer_as(
         self,
         who: Principal,

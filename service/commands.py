@@ -39,6 +39,7 @@ from service.pipeline import (
     GameWrite,
     NewGame,
     Staged,
+    admit_game,
     commit,
     no_answer,
     stage,
@@ -51,7 +52,7 @@ from service.results import CorrectionResult, EntryResult, WrittenEvents
 
 if TYPE_CHECKING:
     from referee.game.commands import AnswerCall, Backup, CallJudge, Command, EndKind, Retract
-    from service.access import Principal
+    from service.access import Action, Principal
     from service.ports import MatchHooks
 
 __all__ = ["Commands"]
@@ -109,11 +110,19 @@ class Commands:
         return staged
 
     def _append_to_game(
-        self, view: GameView, new: Sequence[GameEvent], *, applied: Any = None
+        self,
+        view: GameView,
+        new: Sequence[GameEvent],
+        *,
+        applied: Any = None,
+        action: Action = "record",
     ) -> list[GameEvent]:
-        """Append events already decided on ``view`` (an offline table's merge): the
-        pipeline from its seal on, so a game of an event's match that ends here has its
-        match updated in the SAME transaction."""
+        """Append events already decided on ``view`` (an offline table's merge, ``record``;
+        the head's choice of a branch, ``backup``): the pipeline's authorize stage
+        (``admit_game``: the running caller's right), then the pipeline from its seal on,
+        so a game of an event's match that ends here has its match updated in the SAME
+        transaction."""
+        admit_game(view, action)
         staged = stage_events(self, view, new, applied)
         if staged.events:
             self._commit([staged])

@@ -322,7 +322,7 @@ def resolve_branch(
     resolved = BranchResolved(
         **header(view.game_id, svc.clock()), branch=branch, kept=keep, reason=reason, by=by
     )
-    svc.parts.games._append_to_game(view, [resolved])
+    svc.parts.games._append_to_game(view, [resolved], action="backup")
     return results
 
 

@@ -5,8 +5,11 @@ Every write, to a game or to an event, from whichever door, goes through the sam
     GameWrite(ref, command, principal, action)  NewGame(command)   an event's write (@event_write)
         |                                          |                  |
     authorize   a game's: service.access.authorize     an event's: ``admit(principal, need)``
-                (a face's caller; none: the command    (``@event_write(need)``, or the
-                 line's LOCAL, who may make any write)  write's ``authorize_write``)
+                (the principal, or the running          (``@event_write(need)``, or the
+                 caller: ``admit_game``)                 write's ``authorize_write``)
+                the caller: a face's (``as_caller``, ``identified``), or with none the
+                command line's LOCAL, who may make any write; in a server's context
+                (``serving``) none is refused: ``NoCallerError``, never LOCAL
         |                                          |                  |
     decide      referee.game.write.decision     referee.game         |
                 (the expected version checked    .decisions           |
@@ -49,7 +52,7 @@ import gc
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Generic, ParamSpec, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, ParamSpec, Protocol, TypeVar, cast
 
 import msgspec
 
@@ -73,7 +76,7 @@ from service.results import EntryResult, ResultInfo, WrittenEvents
 
 if TYPE_CHECKING:
     from referee.game.commands import CreateGame, Write
-    from service.access import Action, Principal
+    from service.access import Action, Game, Principal
     from service.ports import MatchHooks, MatchPlan
 
     class Writing(Protocol):
@@ -86,6 +89,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EVERY",
+    "NOBODY",
     "Answer",
     "Caller",
     "EventWriting",
@@ -95,7 +99,11 @@ __all__ = [
     "NewGame",
     "Staged",
     "Terms",
+    "action_of",
     "admit",
+    "admit_game",
+    "admit_game_early",
+    "admitted",
     "as_caller",
     "authorize_write",
     "check_terms",
@@ -103,8 +111,12 @@ __all__ = [
     "commit_through",
     "entry_result",
     "event_write",
+    "game_need",
+    "identified",
     "need",
     "no_answer",
+    "ruling_action",
+    "serving",
     "stage",
     "stage_event",
     "stage_events",
@@ -183,7 +195,7 @@ def stage(svc: Writing, view: GameView, write: GameWrite) -> Staged[GameView]:
     """Authorize, decide, plan the follow-ups and seal ``write`` on ``view`` (advanced
     past it); a refusal raised leaves ``view`` as it was."""
     command = write.command
-    if write.principal is not None:  # none: the command line's LOCAL, who may make any write
+    if write.principal is not None:  # a face's caller, handed with the write (entries, ends)
         from service.access import authorize
 
         action = write.action
@@ -191,6 +203,8 @@ def stage(svc: Writing, view: GameView, write: GameWrite) -> Staged[GameView]:
             action = "check" if command.dry_run else "record"
         if action is not None:
             authorize(write.principal, action, view)
+    elif _CALLER.get() is not None:  # none: the command line's LOCAL, who may make any write
+        admit_game(view, action_of(command, view))
     decided = decision(view, command, header(view.game_id, svc.clock()))
     before = view.version
     if decided.entry is None:
@@ -233,6 +247,9 @@ def stage_new(svc: Writing, new_game: NewGame) -> Staged[GameView]:
     from referee.game.decisions import decide_new_game
 
     command = new_game.command
+    if _CALLER.get() is not None:  # none: the command line's LOCAL
+        meta = command.meta
+        admit_game(None, "create", table=meta.get("table"), event=meta.get("event"))
     game_id = new_game.game_id or svc.store.new_game_id(games.load(command.game).name)
     new = decide_new_game(command, header(game_id, svc.clock()), svc.draw_seed)
     sealed = sealed_at(0, GENESIS_HASH, new)
@@ -338,8 +355,9 @@ def admit(principal: Principal, wanted: Need) -> None:
 
 
 class Caller:
-    """Who an event's write is made by (``principal``: the token's holder over HTTP, the
-    command line's ``LOCAL``), what was already admitted for it (``admitted``: by a route's
+    """Who a write is made by (``principal``: the token's holder over HTTP, the command
+    line's ``LOCAL``; ``None``: nobody, a server's request whose caller is not known, whose
+    writes are refused), what was already admitted for it (``admitted``: by a route's
     guard, before it read the body, so the authorize stage does not decide it again;
     ``EVERY`` for ``LOCAL``, who may make any write), and whether a write of it is running
     (``inside``: one made inside it is part of it)."""
@@ -347,7 +365,7 @@ class Caller:
     __slots__ = ("admitted", "inside", "principal")
 
     def __init__(
-        self, principal: Principal, admitted: Need | None = None, *, inside: bool = False
+        self, principal: Principal | None, admitted: Need | None = None, *, inside: bool = False
     ) -> None:
         self.principal = principal
         self.admitted = admitted
@@ -357,8 +375,46 @@ class Caller:
 EVERY: Need = ("*", None, ())
 """What ``LOCAL`` is admitted to: every write (``admit(LOCAL, ...)`` always passes: the head)."""
 
+NOBODY = Caller(None)
+"""A server's caller before its request names one (``serving``): every write refused."""
+
 _CALLER: ContextVar[Caller | None] = ContextVar("_CALLER", default=None)
 _LOCAL: list[Caller] = []  # the command line's: made on first use
+
+
+def serving() -> None:
+    """Make this context a server's (the HTTP face's ASGI layer calls it for every request
+    it takes, before anything else): ``LOCAL`` is no longer the default caller, and a write
+    made here is refused (``NoCallerError``, 403) until the request's caller is known
+    (``identified``) or handed to the write (``as_caller``, a ``GameWrite``'s principal).
+    Without it (the command line, a test, a tool) a write with no caller is ``LOCAL``'s."""
+    _CALLER.set(NOBODY)
+
+
+def identified(principal: Principal) -> None:
+    """The request's caller, once authenticated (``web.context.Web.principal``): the
+    writes made in this context from now on are theirs, asked of by the authorize stage
+    (what a guard admitted already for them is kept)."""
+    current = _CALLER.get()
+    if current is None or current.principal is not principal:
+        _CALLER.set(Caller(principal))
+
+
+def admitted(wanted: Need) -> None:
+    """What a route's guard admitted for the request's caller (``identified``) before the
+    body was read: the authorize stage of a write it makes does not decide it again."""
+    current = _CALLER.get()
+    if current is not None and current.principal is not None and not current.inside:
+        _CALLER.set(Caller(current.principal, wanted))
+
+
+def _nobody() -> NoReturn:
+    from service.access import NoCallerError
+
+    raise NoCallerError(
+        "a write reached the server's pipeline with no caller (no token's holder was handed "
+        "to it); refused, nothing stored"
+    )
 
 
 def _local() -> Caller:
@@ -378,7 +434,7 @@ def as_caller(
     admitted for it). Without it a write is the command line's, ``LOCAL``."""
 
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
-        reset = _CALLER.set(Caller(principal, admitted))
+        reset = _CALLER.set(Caller(principal, admitted))  # over a server's NOBODY too
         try:
             return fn(*args, **kwargs)
         finally:
@@ -394,11 +450,112 @@ def authorize_write(
     tables, read only when the caller's role needs them): ``admit`` the running write's
     principal unless it was admitted exactly this (or is ``LOCAL``); the principal."""
     caller = _CALLER.get() or (_LOCAL[0] if _LOCAL else _local())
+    if caller.principal is None:
+        _nobody()
     if caller.admitted is not EVERY:
         wanted = need(action, event, tables() if tables is not None else ())
         if caller.admitted != wanted:
             admit(caller.principal, wanted)
     return caller.principal
+
+
+def game_need(
+    action: Action, game: str | None = None, table: str | None = None, event: str | None = None
+) -> Need:
+    """A game's write's ``Need``: ``action`` (a ``service.access.Action``) in the game
+    ``game``, or at ``table`` of ``event`` for a new game (``create``)."""
+    if game is not None:
+        return (f"game {action}", game, ())
+    tables = (int(table),) if table and str(table).isdigit() else ()
+    return (f"game {action}", f"event {event}" if event else None, tables)
+
+
+def action_of(command: Write, view: GameView) -> Action:
+    """What a game's command on ``view`` asks of its writer's role
+    (``service.access.authorize``). A ruling on appeal, or a final one, is the head's
+    (``ruling_action``). A judge call and a step on it are decided by the hall's write they
+    are made inside (``call_as``, ``call_step_as``: the caller's seat or table); outside
+    one, only a record's import writes them: the head's (``import``)."""
+    from referee.game import commands as c
+
+    if isinstance(command, EntryCommand):
+        return "check" if command.dry_run else "record"
+    if isinstance(command, c.End):
+        return "adjudicate" if command.how == "adjudication" else "end"
+    if isinstance(command, c.Rule):
+        return ruling_action(view, command.dispute, final=command.final)
+    return _ACTIONS.get(type(command).__name__, "import")
+
+
+def ruling_action(view: GameView, dispute: int, *, final: bool) -> Action:
+    """A ruling's ``Action`` on ``view``: the first ruling on a dispute is ``rule`` (a
+    table referee's at their table); one on appeal, or a final one, ``rule_appeal``, the
+    head referee's (REF-4.4). Whether there was an appeal is the game's state."""
+    record = view.disputes.get(dispute)
+    return "rule_appeal" if final or (record is not None and record.steps) else "rule"
+
+
+_ACTIONS: dict[str, Action] = {
+    "KeepRejection": "record",
+    "RegisterDeck": "deck",
+    "OpenDeck": "deck",
+    "Retract": "retract",
+    "Backup": "backup",
+    "Penalize": "penalty",
+    "WithdrawPenalty": "penalty",
+    "SetTimeLimit": "time_limit",
+    "Adjust": "adjust",
+    "OpenDispute": "dispute",
+    "Appeal": "appeal",
+    "CallJudge": "import",
+    "AnswerCall": "import",
+}
+"""The game commands' ``Action`` (an entry's and an end's are read from the command)."""
+
+
+def admit_game(
+    game: Game | None,
+    action: Action,
+    *,
+    table: str | None = None,
+    event: str | None = None,
+) -> None:
+    """The authorize stage of a game's write made by the running context's caller (not a
+    ``GameWrite``'s principal): ``LOCAL`` (the command line) and a write inside an event's
+    (a penalty's game loss, a round's games) pass; a server's context with no caller is
+    refused (``NoCallerError``); a face's caller is asked ``service.access.authorize``
+    (``action`` in ``game``, or at ``table`` of ``event`` for a new one) unless a guard
+    admitted exactly this before the body was read (``admit_game_early``)."""
+    caller = _CALLER.get()
+    if caller is None or caller.inside or caller.admitted is EVERY:
+        return
+    principal = caller.principal
+    if principal is None:
+        _nobody()
+    from service.access import authorize
+
+    game_id = game.game_id if game is not None else None
+    if caller.admitted == game_need(action, game_id, table, event):
+        return
+    authorize(principal, action, game, table=table, event=event)
+
+
+def admit_game_early(
+    principal: Principal,
+    action: Action,
+    game: Game | None = None,
+    *,
+    table: str | None = None,
+    event: str | None = None,
+) -> None:
+    """A game write's authorize stage run by a face before it reads the body (a route's
+    guard: 403 before 400), and kept for the request's writes (``admitted``), whose stage
+    does not decide it again."""
+    from service.access import authorize
+
+    authorize(principal, action, game, table=table, event=event)
+    game_id = game.game_id if game is not None else None
+    admitted(game_need(action, game_id, table, event))
 
 
 class Terms:
@@ -432,13 +589,17 @@ terms: Callable[[], Terms | None] = _TERMS.get
 """The running write's terms (``event_write``), if it named any."""
 
 
-def event_write(action: str | None) -> Callable[[Callable[P, R]], Callable[P, R]]:
+def event_write(
+    action: str | None, *, as_who: bool = False
+) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """Mark a write to an event, and name what it asks of its writer's role (``action``: a
     ``Need``'s action, checked by the authorize stage before the write reads anything;
     ``None``: the write admits its caller itself, from its arguments, ``authorize_write``,
     or from the event's state, the hall's ``*_as`` roles). A write made inside another (a
     call's step through ``call_as``, a slip inside a penalty) is part of the outer one:
-    authorized with it, and keeping its terms.
+    authorized with it, and keeping its terms. ``as_who``: the method acts as the principal
+    it is given first (``who``, the hall's ``*_as``), which must be the write's caller (the
+    stage's one principal; ``LOCAL``, the head, acts as anyone).
 
     The method takes ``expected_version`` (the event's version its writer saw, HTTP
     ``If-Match``) and ``idempotency_key`` (HTTP ``Idempotency-Key``), both keyword-only and
@@ -454,6 +615,16 @@ def event_write(action: str | None) -> Callable[[Callable[P, R]], Callable[P, R]
             caller = _CALLER.get()
             running = None
             if caller is not None and not caller.inside:  # a face's caller, not LOCAL's
+                if caller.principal is None:  # a server's request that named no caller
+                    _nobody()
+                if as_who and kwargs.get("who", args[1] if len(args) > 1 else None) != (
+                    caller.principal
+                ):
+                    from service.access import AccessDeniedError
+
+                    raise AccessDeniedError(
+                        f"{caller.principal.name} may act only as themselves here"
+                    )
                 if wanted is not None and caller.admitted not in (wanted, EVERY):
                     admit(caller.principal, wanted)  # the authorize stage: first, once
                 running = _CALLER.set(Caller(caller.principal, caller.admitted, inside=True))

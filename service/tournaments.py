@@ -663,8 +663,12 @@ def _match_result(state: Tournament, key: TableKey) -> MatchResult | None:
                 return MatchResult(round=number, players=bye.players, bye=True)
         return state.late_losses().get(key)  # a late entry's missed round (EV-2.9)
     current = state.tables.get(key)
+    if current is None:
+        return None
+    if isinstance(current.reported, Score):  # a slip stands as given (``Tournament.result``)
+        return MatchResult(round=number, players=current.players, score=current.reported)
     result = state.result(number, table)
-    if current is None or result is None:
+    if result is None:
         return None
     if isinstance(result, Score):
         return MatchResult(round=number, players=current.players, score=result)

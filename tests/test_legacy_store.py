@@ -47,14 +47,20 @@ def as_json(data: object) -> object:
 
 def shown_then(game_id: str, position: object) -> object:
     """``position`` without the variants added to the game since the store was written, each
-    of which must show its default (a recorded game never chose them)."""
-    if not isinstance(position, dict) or not isinstance(position.get("variants"), dict):
+    of which must show its default (a recorded game never chose them). A game shows its
+    variants under ``variants`` (PRIZMIK) or ``table`` (Prismata)."""
+    if not isinstance(position, dict):
         return position
-    then = EXPECTED[game_id]["position"].get("variants", {})
     options = {v.key: v.default for v in games.load(game_id.partition("-")[0]).variant_options}
-    added = {k: v for k, v in position["variants"].items() if k not in then}
-    assert added == {k: options[k] for k in added}, game_id
-    return {**position, "variants": {k: v for k, v in position["variants"].items() if k in then}}
+    for field in ("variants", "table"):
+        shown = position.get(field)
+        if not isinstance(shown, dict):
+            continue
+        then = EXPECTED[game_id]["position"].get(field, {})
+        added = {k: v for k, v in shown.items() if k not in then}
+        assert added == {k: options[k] for k in added}, game_id
+        position = {**position, field: {k: v for k, v in shown.items() if k in then}}
+    return position
 
 
 def test_legacy_topics_are_read_through_upcasters(legacy: RefereeService) -> None:

@@ -36,6 +36,7 @@ def test_ruff_format_is_clean() -> None:
     assert result.returncode == 0, f"ruff format --check .:\n{result.stdout}{result.stderr}"
 
 
+@pytest.mark.slow  # a minute of CPU from cold (a fresh checkout, CI): the full suite's side
 def test_mypy_strict_is_clean() -> None:
     # about a minute from cold; .mypy_cache (in the root, ignored by git) makes reruns quick
     result = run_module("mypy", "--strict", *TYPED)

@@ -10,6 +10,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -106,6 +107,7 @@ def _step(svc: RefereeService, games: list[str], data: st.DataObject, tmp: Path)
         svc.import_files([path], as_new=True)  # a late import: rated when it reaches the store
 
 
+@pytest.mark.slow  # a property run of some seconds of CPU: the full suite's side (issue 34 item 8)
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_incremental_projection_equals_a_rebuild(data: st.DataObject) -> None:

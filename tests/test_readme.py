@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,16 @@ def test_the_readme_has_a_quick_start_for_each_game() -> None:
     assert games == set(BUILT_IN)
 
 
-@pytest.mark.parametrize("block", quickstarts(), ids=lambda b: b.split()[2])
+def blocks() -> list[Any]:
+    """Every quick start; the first in the quick loop, the rest in the full suite only (each
+    block is 6 to 12 ``referee`` processes, some 3 s of CPU; -m "not slow" kept 28 s of them)."""
+    return [
+        pytest.param(block, id=block.split()[2], marks=() if n == 0 else pytest.mark.slow)
+        for n, block in enumerate(quickstarts())
+    ]
+
+
+@pytest.mark.parametrize("block", blocks())
 def test_a_readme_quick_start_runs_as_written(block: str, tmp_path: Path) -> None:
     assert shutil.which("bash"), "bash runs the README's blocks"
     (tmp_path / "fixtures").symlink_to(ROOT / "fixtures")

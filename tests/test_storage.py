@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from events import store as store_module
-from events.codec import decode, seal_after
+from events.codec import Sealed, decode, encode, event_hash, seal_after
 from events.schema import GENESIS_HASH, TOPIC_OF
 from events.store import ConcurrentWriteError, GameStore
 from projections.projector import Projector
@@ -222,3 +222,21 @@ def test_positions_notifications_and_checkpoints_on_every_backend(
     assert verify_checkpoint(store, checkpoint).ok
     backend.record(game, "t1")
     assert verify_checkpoint(store, checkpoint).ok  # the store still extends it
+
+
+def test_sealed_events_carry_the_bytes_the_mapper_stores(backend: RefereeService) -> None:
+    """``seal_after`` keeps each event's JSON as sealed (its hash written into the body it
+    was taken over): the bytes the mapper encodes, so a bulk insert stores them as they
+    are; a list changed since answers none."""
+    game = backend.create_game("nim", PLAYERS, options={"heap": 4}).game_id
+    for text in ("t1", "t2"):
+        backend.record(game, text)
+    events = backend.store.events(game)
+    keyed = [msgspec.structs.replace(e, token_id="tok-1") for e in events]
+    for batch in (events, keyed):
+        sealed = seal_after(0, GENESIS_HASH, batch)
+        assert isinstance(sealed, Sealed)
+        assert sealed.kept_states() == [encode(e) for e in sealed]
+        assert [e.hash for e in sealed] == [event_hash(e) for e in sealed]
+        sealed.append(sealed[0])
+        assert sealed.kept_states() is None

@@ -28,7 +28,6 @@ the statuses every route shares.
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import os
 import tempfile
@@ -61,6 +60,7 @@ from service.api import (
     ListedGame,
     RoomView,
     VerifyReport,
+    admit_game_early,
     game_events_after,
 )
 from service.errors import RefusedError
@@ -87,7 +87,6 @@ from web.guards import (
     expected_version,
     may,
     may_game,
-    may_rule,
     written_headers,
 )
 from web.problems import Problem
@@ -181,16 +180,6 @@ def _writes(action: Action, responses: Mapping[int, ResponseSpec] = PROBLEMS) ->
     """A game write route's options: written (201), the role's ``action`` in the path's game
     checked by a guard (``may_game``) before the body is read."""
     return Route(responses=responses, status_code=201, guards=[may_game(action)])
-
-
-def _rule(
-    svc: Any, caller: Principal, seating: Seating, dispute: int, **ruling: Any
-) -> WrittenEvents:
-    """A ruling, on the writer thread: whether it is a first one or on appeal is the game's
-    state, asked in order with the other writes (an appeal or final ruling: the head's)."""
-    may_rule(svc, caller, seating, dispute, final=ruling["final"])
-    result: WrittenEvents = svc.rule(seating.game_id, dispute, **ruling)
-    return result
 
 
 def _decks(given: dict[str, Any]) -> dict[str, Deck]:
@@ -353,7 +342,8 @@ class GamesController(Controller):
             raise RefusedError("a new game has no version for If-Match to name")
 
         async def work() -> Answer:
-            authorize(caller, "create", table=data.meta.get("table"), event=data.meta.get("event"))
+            table, event = data.meta.get("table"), data.meta.get("event")
+            admit_game_early(caller, "create", table=table, event=event)  # the stage, first
             unknown = sorted(set(data.player_ids) - set(data.players))
             if unknown:
                 raise RefusedError(f"player_ids names seats with no player: {', '.join(unknown)}")
@@ -617,9 +607,12 @@ class GamesController(Controller):
     async def rule(
         self, writer: WriterDep, dispute: FromPath[int], data: JSONBody[RulingIn]
     ) -> Response[WrittenEvents]:
+        # a ruling on appeal, or a final one, is the head's: the game's state, which the
+        # pipeline's stage reads on the writer thread (``ruling_action``)
         w = writer
-        ruling = functools.partial(_rule, w.svc, w.caller, w.seating)
-        return await w.written(ruling, dispute, **msgspec.structs.asdict(data), by=w.by)
+        return await w.written(
+            w.svc.rule, w.game_id, dispute, **msgspec.structs.asdict(data), by=w.by
+        )
 
     @post(
         "/{game_id:str}/penalties", summary="A judge's penalty (head referee)", **_writes("penalty")

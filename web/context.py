@@ -35,7 +35,7 @@ from service.access import (
     TokenRefusedError,
     TokenStore,
 )
-from service.api import Command, CreateGame
+from service.api import Command, CreateGame, identified
 from service.cached import CachedService
 from service.errors import ConcurrentWriteError
 from service.idempotency import IdempotencyStore, fingerprint
@@ -288,6 +288,7 @@ class Web:
         known = request.scope.get("referee_principal")
         if isinstance(known, Principal):  # asked before the body was read (web.app)
             WRITING_TOKEN.set("" if known is ANONYMOUS else known.token_id)
+            identified(known)
             return known
         host = request.client.host if request.client else "?"
         principal = self._principal(request, host)
@@ -295,6 +296,9 @@ class Web:
         # Events this request writes record the token's id (``service.procedure``);
         # each request is its own task, so its context is its own.
         WRITING_TOKEN.set("" if principal is ANONYMOUS else principal.token_id)
+        # ... and are made by its holder: the write pipeline's authorize stage asks of them
+        # (``service.pipeline.identified``; before this, the ASGI layer's ``serving`` refuses)
+        identified(principal)
         return principal
 
     def _principal(self, request: ASGIConnection[Any, Any, Any, Any], host: str) -> Principal:

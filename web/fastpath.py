@@ -57,7 +57,7 @@ import msgspec
 from litestar.exceptions import NotAuthorizedException, TooManyRequestsException
 
 from service.access import Principal
-from service.api import PlayerIndex
+from service.api import PlayerIndex, serving
 from service.procedure import WRITING_TOKEN
 from web.api import entry_answer
 from web.context import BODY_LIMIT, SAFE_METHODS, Web, encoded
@@ -99,6 +99,7 @@ class FastPath:
         self.made = 0  # players' pages made here (answered too: counted in ``served``)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        serving()  # a write in this request's context needs its caller: never LOCAL's
         if self.enabled and scope["type"] == "http":
             if scope["method"] == "GET":
                 live = self._live(scope)

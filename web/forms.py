@@ -21,12 +21,11 @@ import msgspec
 
 from referee.errors import RefereeError
 from service.access import AccessDeniedError, Action, Principal, viewer_for
-from service.api import ADJUSTMENT_GRAMMAR, penalty_advice
+from service.api import ADJUSTMENT_GRAMMAR, admit_game_early, penalty_advice, ruling_action
 from service.app import RefereeService
 from service.errors import RefusedError
 from service.wording import rejection_text
 from web.formkeys import Outcome
-from web.guards import may_rule
 from web.schemas import (
     AdjustIn,
     AppealIn,
@@ -227,7 +226,9 @@ def _dispute(svc: RefereeService, who: Principal, view: GameView, form: Form) ->
 def _rule(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
     number = _number(form, "dispute", "the dispute's number")
     final = bool(_text(form, "final"))
-    may_rule(svc, who, view, number, final=final)
+    # the pipeline's stage before the rest of the form is read: an appeal's or a final
+    # ruling is the head's (REF-4.4), by the game's state
+    admit_game_early(who, ruling_action(view, number, final=final), view)
     decision = _text(form, "decision")
     if decision not in ("uphold", "overturn"):
         raise RefusedError(f"dispute {number}: a ruling upholds or overturns, not {decision!r}")
@@ -276,7 +277,7 @@ RIGHTS: dict[str, Action] = {
     "withdraw": "penalty",
     "end": "end",
     "dispute": "dispute",
-    "rule": "rule",  # on appeal, or a final ruling: the head's (``may_rule``, by the game's state)
+    "rule": "rule",  # on appeal, or a final ruling: the head's (``ruling_action``)
     "appeal": "appeal",
 }
 """What the caller's role must be allowed in the game to send each form (a guard's check)."""

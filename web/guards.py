@@ -40,13 +40,12 @@ from litestar.params import HeaderParameter
 from service.access import (
     Action,
     EventAction,
-    Game,
     Principal,
     Seating,
     authorize,
     authorize_event,
 )
-from service.api import Need, admit, as_caller, need
+from service.api import Need, admit, admit_game_early, as_caller, need
 from service.cached import CachedService
 from service.errors import RefusedError
 from service.results import CorrectionResult, WrittenEvents
@@ -68,7 +67,6 @@ __all__ = [
     "may_event",
     "may_game",
     "may_game_by",
-    "may_rule",
     "written_headers",
 ]
 
@@ -166,17 +164,9 @@ def may_game_by(param: str, rights: Mapping[str, Action]) -> Guard:
     async def guard(connection: Connection, handler: BaseRouteHandler) -> None:
         action = rights.get(connection.path_params.get(param, ""))
         if action is not None:
-            authorize(_who(connection), action, await _seating(connection))
+            admit_game_early(_who(connection), action, await _seating(connection))
 
     return guard
-
-
-def may_rule(svc: Any, caller: Principal, game: Game, dispute: int, *, final: bool) -> None:
-    """A ruling on appeal, or a final one, is the head referee's (REF-4.4): whether there was
-    an appeal is the game's state, asked on the writer thread in order with the other writes
-    (the first ruling's right, ``rule``, a guard checked)."""
-    if final or svc.dispute_steps(game.game_id, dispute):
-        authorize(caller, "rule_appeal", game)
 
 
 def may_game(action: Action) -> Guard:
@@ -185,7 +175,7 @@ def may_game(action: Action) -> Guard:
 
     async def guard(connection: Connection, handler: BaseRouteHandler) -> None:
         seating = await _seating(connection)
-        authorize(_who(connection), action, seating)
+        admit_game_early(_who(connection), action, seating)  # the pipeline's stage, kept
 
     return guard
 

@@ -16,8 +16,8 @@ from litestar.response import Redirect
 
 from referee.contract import Player
 from referee.errors import RefereeError
-from service.access import AccessDeniedError, Principal, authorize
-from service.api import CreateGame
+from service.access import AccessDeniedError, Principal
+from service.api import CreateGame, admit_game_early
 from web import formkeys
 from web.context import Web, web_of
 from web.schemas import LINE
@@ -45,7 +45,7 @@ def _players(form: dict[str, str]) -> dict[str, str]:
 async def _start(web: Web, who: Principal, form: dict[str, str]) -> str:
     """The new game's id, started as ``POST /api/games`` starts one."""
     table = form.get("table", "").strip()
-    authorize(who, "create", table=table or None)
+    admit_game_early(who, "create", table=table or None)  # the pipeline's stage, first
     raw = form.get("options", "").strip() or "{}"
     if len(raw) > LINE:
         raise ValueError(f"the options are {len(raw):,} characters; at most {LINE:,} are taken")

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any, Literal
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -256,6 +257,7 @@ def unlisted_spelling(state: GammasphereState, action: GammasphereAction) -> boo
     return False
 
 
+@pytest.mark.slow  # a property run of some seconds of CPU: the full suite's side (issue 34 item 8)
 @SETTINGS
 @given(positions())
 def test_near_misses_are_legal_exactly_when_listed(state: GammasphereState) -> None:

@@ -14,4 +14,6 @@ def test_rulebook_has_its_sections_and_variants() -> None:
     sections = [f"PM-{n}" for n in range(1, 10)] + ["PM-N", "PM-I"]
     titles = ["General", "Setup, catalogs and supply", "Start of turn"]
     check_sections("prismata", RULES, sections, titles)
-    check_variants_name_interpretations("prismata", RULES, {"supply", "doomed", "wipeout"})
+    check_variants_name_interpretations(
+        "prismata", RULES, {"supply", "doomed", "wipeout", "overkill"}
+    )

@@ -669,6 +669,22 @@ def test_PM_I_7_undo_at_start_of_breach_returns_to_action() -> None:
     assert "PM-5.8" in refused(t, "undo #1")
 
 
+def test_PM_I_7_a_chill_on_a_unit_killed_in_the_breach_can_be_taken_back() -> None:
+    # The wiki's Breach page: a freeze cannot be unassigned after the wipeout unless lethal
+    # damage has been assigned to the frozen unit while breaching.
+    s = scenario(["Shiver Yeti", "Tarsier"], ["Drone", "Animus"], res1=Res(attack=3))
+    s = act(s, "click #1 on #3", "end", "breach #3")
+    assert 3 not in s.units
+    s = act(s, "undo #1")
+    assert s.phase == "breach"
+    assert s.units[1].status == "ready"
+    assert 3 not in s.units
+    # The Drone, unfrozen now, would return as a blocker after the overrun: its damage stands.
+    assert "PM-7.5" in refused(s, "unbreach #3")
+    s = act(s, "breach #4")
+    assert not [u for u in s.units.values() if u.owner == 1]
+
+
 def test_PM_I_8_doomed_variant() -> None:
     s = scenario(["Wall"], [("Doomed Drone", {"lifespan": 1})], doomed="lose")
     s = act(s, "end")
@@ -749,6 +765,30 @@ def test_PM_I_16_a_built_unit_too_big_to_damage_still_shields_construction() -> 
     s = act(s, "end")
     assert 3 in s.units
     assert s.active == 1
+
+
+def test_PM_I_16_variant_overkill_once_no_built_unit_can_be_damaged() -> None:
+    # The rules summary's reading: the shield lifts once no other target can take damage.
+    s = scenario(
+        ["Wall"],
+        ["Animus", ("Drone", {"build": 1})],
+        res1=Res(attack=1),
+        phase="breach",
+        overkill="undamageable",
+    )
+    assert "PM-7.4" in refused(s, "end")  # the Drone under construction can still be hit
+    s = act(s, "breach #3")
+    assert 3 not in s.units
+    assert 2 in s.units
+    # A fragile unit can always take damage, so it still shields the construction.
+    s = scenario(
+        ["Wall"],
+        [("Gauss Cannon", {"health": 4}), ("Drone", {"build": 1})],
+        res1=Res(attack=1),
+        phase="breach",
+        overkill="undamageable",
+    )
+    assert "PM-7.3" in refused(s, "breach #3")
 
 
 def test_rules_object_is_registered() -> None:

@@ -193,6 +193,7 @@ def near_misses(draw: st.DrawFn) -> tuple[PrismaticState, str, PrismaticAction]:
     return state, seat, action
 
 
+@pytest.mark.slow  # a property run of some seconds of CPU: the full suite's side (issue 34 item 8)
 @SETTINGS
 @given(near_misses())
 def test_checking_any_entry_never_crashes_and_cites_a_real_clause(

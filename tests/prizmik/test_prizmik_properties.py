@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -64,6 +65,7 @@ def test_pz_9_3_parse_of_notation_round_trips_for_legal_actions(state: PrizmikSt
         assert RULES.parse(text) == action
 
 
+@pytest.mark.slow  # a property run of some seconds of CPU: the full suite's side (issue 34 item 8)
 @SETTINGS
 @given(positions(), st.randoms(use_true_random=False))
 def test_pz_9_3_case_and_space_tolerance(state: PrizmikState, rnd: random.Random) -> None:

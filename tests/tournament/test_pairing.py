@@ -7,6 +7,7 @@ import random
 from collections.abc import Sequence
 from functools import cache
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -49,6 +50,7 @@ def rounds(draw: st.DrawFn, most: int = 11, top: int = 5) -> list[Seat]:
     ]
 
 
+@pytest.mark.slow  # a property run of some seconds of CPU: the full suite's side (issue 34 item 8)
 @settings(max_examples=300, deadline=None)
 @given(rounds())
 def test_swiss_pairing_properties(seats: list[Seat]) -> None:

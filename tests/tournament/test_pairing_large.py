@@ -89,6 +89,7 @@ def test_round_beyond_the_score_gap_bound_falls_back_to_the_whole_round() -> Non
     assert gaps(pairs) == gaps(full) > bound
 
 
+@pytest.mark.slow  # a property run of some seconds of CPU: the full suite's side (issue 34 item 8)
 @settings(max_examples=300, deadline=None)
 @given(rounds(most=14, top=4))
 def test_blocks_keep_the_complete_graphs_tiers(seats: list[Seat]) -> None:

@@ -7,6 +7,7 @@ import itertools
 from fractions import Fraction
 
 import msgspec
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -76,6 +77,7 @@ def events(
     return settings_, entrants, steps
 
 
+@pytest.mark.slow  # a property run of some seconds of CPU: the full suite's side (issue 34 item 8)
 @settings(max_examples=150, deadline=None)
 @given(events())
 def test_incremental_equals_from_scratch(
@@ -104,6 +106,7 @@ def test_incremental_equals_from_scratch(
     assert all(s.points == 0 and s.omw == s.gw for s in live.table())
 
 
+@pytest.mark.slow  # a property run of some seconds of CPU: the full suite's side (issue 34 item 8)
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_reads_between_any_number_of_results_equal_from_scratch(data: st.DataObject) -> None:
@@ -134,6 +137,7 @@ def test_reads_between_any_number_of_results_equal_from_scratch(data: st.DataObj
         assert live.table() == expected
 
 
+@pytest.mark.slow  # a property run of some seconds of CPU: the full suite's side (issue 34 item 8)
 @settings(max_examples=150, deadline=None)
 @given(events(), st.data())
 def test_counts_advanced_in_one_pass_equal_the_results_recorded(

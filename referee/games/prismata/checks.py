@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, get_args
 
+import msgspec
+
 from referee.contract import LEGAL, Verdict, Violation
 from referee.games.prismata import model
 from referee.games.prismata.catalog import Catalog, UnitType, load_catalog
@@ -229,6 +231,14 @@ def _check_unbreach(state: PrismataState, action: model.Unbreach, cat: Catalog) 
     u = state.units.get(action.unit) or state.dead.get(action.unit)
     if u is None or u.owner == state.active or u.hit <= 0:
         return _bad("PM-7.5", f"#{action.unit} took no breach damage this turn")
+    utype = cat.units[u.kind]
+    restored = msgspec.structs.replace(u, health=u.health + u.hit) if utype.fragile else u
+    if can_block(restored, utype):
+        return _bad(
+            "PM-7.5",
+            f"{label(u)} would return as a blocker after the overrun (the chill on it was "
+            "taken back), so its breach damage stands",
+        )
     return LEGAL
 
 
@@ -276,21 +286,36 @@ def breach_problem(state: PrismataState, cat: Catalog, u: Unit) -> tuple[str, st
     if attack <= 0:
         return ("PM-7.2", "there is no attack left to assign")
     if u.build:
+        shielded_by_any = state.table.overkill != "undamageable"
         for other in state.units.values():
-            if other.owner == u.owner and not other.build:
+            if (
+                other.owner == u.owner
+                and not other.build
+                and (shielded_by_any or _can_take(cat, other, attack))
+            ):
                 why = (
                     f"{label(u)} is under construction; it can only be damaged once every "
-                    f"other enemy unit is gone ({label(other)} remains)"
+                    + (
+                        "other enemy unit is gone"
+                        if shielded_by_any
+                        else "other enemy unit is gone or too big for the attack left"
+                    )
+                    + f" ({label(other)} remains)"
                 )
                 return ("PM-7.3", why)
-    utype = cat.units[u.kind]
-    if not utype.fragile and attack < u.health:
+    if not _can_take(cat, u, attack):
         why = (
             f"{label(u)} has {u.health} health and is not fragile; {attack} attack cannot "
             "destroy it"
         )
         return ("PM-7.2", why)
     return None
+
+
+def _can_take(cat: Catalog, u: Unit, attack: int) -> bool:
+    """PM-7.2: whether ``attack`` may be assigned to ``u`` in a breach (a fragile unit takes
+    any amount, another only enough to destroy it)."""
+    return cat.units[u.kind].fragile or attack >= u.health
 
 
 def target_problem(
@@ -396,10 +421,11 @@ def _check_click(state: PrismataState, action: model.Click, cat: Catalog) -> Ver
 def check_undo(state: PrismataState, cat: Catalog, uid: int) -> Verdict:
     seat = state.active
     if state.phase == "breach":
-        if state.overrun:
+        if state.overrun and not _chilled_unit_breached(state, cat, uid):
             return _bad(
                 "PM-5.8",
-                "once units have been overrun or breached, clicks can no longer be taken back",
+                "once units have been overrun or breached, clicks can no longer be taken back "
+                "(except a chill on a unit the breach has destroyed)",
             )
     elif state.phase != "action":
         return _bad(
@@ -432,6 +458,19 @@ def check_undo(state: PrismataState, cat: Catalog, uid: int) -> Verdict:
         if cid not in state.dead:
             return _bad("PM-5.8", f"unit #{cid} removed by {label(u)} cannot be brought back")
     return LEGAL
+
+
+def _chilled_unit_breached(state: PrismataState, cat: Catalog, uid: int) -> bool:
+    """PM-I.7: whether ``uid``'s click chilled a unit that has since been destroyed by breach
+    damage, so that taking the chill back cannot change the defense that was overrun."""
+    u = state.units.get(uid) or state.dead.get(uid)
+    if u is None or u.target is None:
+        return False
+    ability = cat.units[u.kind].click
+    if ability is None or ability.target is None or ability.target.kind != "chill":
+        return False
+    target = state.dead.get(u.target)
+    return target is not None and target.cause == "breached"
 
 
 def _wrong_phase(state: PrismataState, action: PrismataAction, cat: Catalog) -> Verdict:

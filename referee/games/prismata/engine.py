@@ -465,7 +465,7 @@ def _apply_strike(w: Work, action: model.Strike, seat: int) -> None:
 
 @ENTRY_EFFECTS.register(model.Undo)
 def _apply_undo(w: Work, action: model.Undo, seat: int) -> None:
-    if w.phase == "breach":
+    if w.phase == "breach" and not w.overrun:
         w.phase = "action"
     _undo(w, action.unit)
 

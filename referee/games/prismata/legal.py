@@ -126,17 +126,17 @@ def _defense_actions(state: PrismataState, cat: Catalog) -> list[PrismataAction]
 
 
 def _breach_actions(state: PrismataState, cat: Catalog) -> list[PrismataAction]:
-    """PM-7: breach damage given and taken back, clicks undone before any overrun, the end."""
+    """PM-7: breach damage given and taken back, clicks undone (before any overrun, or a chill
+    on a unit the breach destroyed, PM-I.7), the end."""
     seat = state.active
     out: list[PrismataAction] = []
     for u in state.units.values():
         if u.owner != seat and breach_problem(state, cat, u) is None:
             out.append(model.Breach(u.id))
     for u in list(state.units.values()) + list(state.dead.values()):
-        if u.owner != seat and u.hit > 0:
+        if u.owner != seat and u.hit > 0 and check_action(state, model.Unbreach(u.id)).legal:
             out.append(model.Unbreach(u.id))
-    if not state.overrun:
-        out += _undos(state, cat)
+    out += _undos(state, cat)
     if not check_action(state, model.End()).violations:
         out.append(model.End())
     return out

@@ -81,6 +81,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     supply: str = "rarity"
     wipeout: str = "draw"
     doomed: str = "survive"
+    overkill: str = "destroyed"
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):

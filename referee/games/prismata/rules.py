@@ -55,6 +55,15 @@ VARIANTS = (
         summary="A seat whose every unit will die at its next start of turn: plays on (default) or "
         "loses at once at the end of a turn, as the live client rules.",
     ),
+    VariantOption(
+        key="overkill",
+        default="destroyed",
+        choices=("destroyed", "undamageable"),
+        clause="PM-I.16",
+        summary="When a breach may damage units under construction: once every other enemy unit "
+        "is destroyed (default, the wiki and the reference engine), or as soon as no other enemy "
+        "unit can take the attack left (the rules summary).",
+    ),
 )
 
 
@@ -192,7 +201,10 @@ class PrismataRules(ModularRules[PrismataState, PrismataAction]):
         cat = load_catalog(setup.ruleset)
         variants = setup.variants
         table = Table(
-            supply=variants["supply"], wipeout=variants["wipeout"], doomed=variants["doomed"]
+            supply=variants["supply"],
+            wipeout=variants["wipeout"],
+            doomed=variants["doomed"],
+            overkill=variants["overkill"],
         )
         randoms = tuple(setup.options["units"])
         supply_max: dict[str, tuple[int, int]] = {}
