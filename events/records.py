@@ -101,11 +101,18 @@ def redact(
     size alone (and the cards the game's ``setup`` put in sight from it), an entry's
     private part by what the viewer may see of it (unless its event number is in
     ``revealed``: see ``revealed_entries``), and which token wrote it (a referee's
-    device) is left out."""
+    device) and the hash chain (which would confirm a guess of a withheld part) are left
+    out."""
     if viewer == REFEREE:
         return event
-    if event.token_id is not msgspec.UNSET:
-        event = msgspec.structs.replace(event, token_id=msgspec.UNSET)
+    # The hash chain is the referee's: an event's hash is SHA-256 over the whole event as
+    # stored, and each later hash covers it through ``prev_hash``, so a viewer shown any hash
+    # from a withheld part on could hash each guess of that part (a sealed bid of 0 to N
+    # prisms, a card name from the public catalog) and keep the one that matches (REF-8.2,
+    # PX-14.1). Whoever checks the chain checks the referee's record (``referee verify``,
+    # the JSONL export), which only the referee's view may read.
+    if event.token_id is not msgspec.UNSET or event.hash or event.prev_hash:
+        event = msgspec.structs.replace(event, token_id=msgspec.UNSET, hash="", prev_hash="")
     if (
         isinstance(event, DeckRegistered)
         and not isinstance(event.deck, SealedDeck)  # a commitment is public, so anyone can
