@@ -82,6 +82,7 @@ def _text_without_catalog(text: str) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.slow  # a prefix log per viewer after every event: ~18 s of the quick loop
 def test_the_log_as_it_grew_names_no_secret_of_another_seat(hidden_played: Played) -> None:
     """After each event, the lines of the record up to it, as each other viewer reads them,
     name none of a seat's secrets at that moment (an entry that drew face down names no
