@@ -7,29 +7,21 @@ nothing. What a face's guard admitted before it read the body is not decided aga
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from events.store import GameStore
 from service import pipeline
 from service.access import LOCAL, AccessDeniedError, Principal
 from service.app import RefereeService
 from service.pipeline import as_caller, authorize_write, event_write, need
-
-WHEN = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
-
-
-def _clock() -> datetime:
-    return WHEN
+from tests.fixed_service import fixed_clock_service
 
 
 @pytest.fixture
 def svc(tmp_path: Path) -> Iterator[RefereeService]:
-    service = RefereeService(GameStore(tmp_path / "store.db"), clock=_clock)
-    yield service
-    service.close()
+    with fixed_clock_service(tmp_path / "store.db") as service:
+        yield service
 
 
 def _event(svc: RefereeService) -> str:

@@ -10,32 +10,25 @@ from __future__ import annotations
 
 import contextvars
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
 
-from events.store import GameStore
 from referee.contract import Player
 from service import pipeline
 from service.access import LOCAL, AccessDeniedError, NoCallerError, Principal
 from service.app import RefereeService
+from tests.fixed_service import fixed_clock_service
 
-WHEN = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 PLAYERS = (Player("first", "Ann"), Player("second", "Ben"))
 T = TypeVar("T")
 
 
-def _clock() -> datetime:
-    return WHEN
-
-
 @pytest.fixture
 def svc(tmp_path: Path) -> Iterator[RefereeService]:
-    service = RefereeService(GameStore(tmp_path / "store.db"), clock=_clock)
-    yield service
-    service.close()
+    with fixed_clock_service(tmp_path / "store.db") as service:
+        yield service
 
 
 def _who(role: str, *, tables: tuple[str, ...] = (), event: str = "") -> Principal:
