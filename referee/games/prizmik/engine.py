@@ -304,21 +304,23 @@ def _after(  # noqa: PLR0913, PLR0917 - the move's hot path: counts passed as th
     # first test (both sides keep a base and a way to capture one).
     opp = 1 - side
     limit = state.variants.quiet_limit
-    closed = (
-        not ships[0]
-        and not ships[1]
-        and state.variants.impossible_test == "files"
-        and files_closed(board, ships)
-    )
+    # PZ-10.13 can apply only with no ship on the board: asked only when opp has none.
     if (
         bases[opp]
-        and (ships[opp] or (fighters[opp] and reserves[opp]))
+        and (
+            ships[opp]
+            or (
+                fighters[opp]
+                and reserves[opp]
+                and (ships[side] or state.variants.impossible_test == "pieces")
+            )
+        )
         and (ships[side] or (fighters[side] and reserves[side]))
         and not (limit and quiet >= limit)
-        and not closed
     ):
         result = state.result
     else:
+        closed = state.variants.impossible_test == "files" and files_closed(board, ships)
         result = state.result or decide(
             side, bases, ships, fighters, reserves, quiet, limit, closed=closed
         )
