@@ -55,6 +55,12 @@ from referee.games.crystale.catalog import Crystal, Effect, Op
 from referee.games.crystale.model import CrystaleAction, CrystaleState
 
 SUPPORTED = {
+    "bonus_mp": ("over_cap", "within_cap"),
+    "start_mp": ("full", "zero"),
+    "promotion_hp": ("full", "keep_damage"),
+    "trigger_order": ("reverse", "printed"),
+    "slot_phase": ("main", "promotion"),
+    "slot_earning": ("once", "again"),
     "counterattack": ("choice", "always"),
     "attack_after_move": ("yes", "no"),
     "counter_range": ("in_range", "any"),
@@ -256,9 +262,33 @@ def public(s: RState) -> dict[str, Any]:
 class Reference:
     """Legality and effect of one entry, from the texts."""
 
-    def __init__(self, crystals: dict[str, Crystal], unaccounted: list[Counter[str] | None]):
+    def __init__(
+        self,
+        crystals: dict[str, Crystal],
+        unaccounted: list[Counter[str] | None],
+        seen: list[Counter[str]] | None = None,
+    ):
         self.crystals = crystals
         self.unaccounted = unaccounted
+        self.seen = seen or [Counter(), Counter()]
+
+    def fits(self, seat: int, name: str, also: Counter[str] | None = None) -> bool:
+        """Whether ``name`` can be one more crystal of ``seat``'s pool. An open pool's list
+        says it (``unaccounted``); a sealed one is still a pool: what is seen of it at once,
+        with ``also`` and ``name``, must be of one element, four copies of a crystal at
+        most, ten Servants at most, one God at most."""
+        ua = self.unaccounted[seat]
+        if ua is not None:
+            return ua[name] - (also or Counter())[name] > 0
+        crystal = self.crystals[name]
+        shown = self.seen[seat] + (also or Counter()) + Counter({name: 1})
+        printed = [self.crystals[n] for n in shown.elements()]
+        return (
+            all(c.element == crystal.element for c in printed)
+            and shown[name] <= 4
+            and sum(c.kind == "servant" for c in printed) <= 10
+            and sum(c.kind == "god" for c in printed) <= 1
+        )
 
     # ---- facts
     def kind(self, name: str) -> str | None:
@@ -295,12 +325,10 @@ class Reference:
         if side.known[name] > 0:
             return True
         unseen = side.hand - sum(side.known.values())
-        ua = self.unaccounted[seat]
-        return unseen > 0 and (ua is None or ua[name] > 0)
+        return unseen > 0 and self.fits(seat, name)
 
     def may_name_from_pool(self, s: RState, seat: int, name: str) -> bool:
-        ua = self.unaccounted[seat]
-        return s.sides[seat].pool > 0 and (ua is None or ua[name] > 0)
+        return s.sides[seat].pool > 0 and self.fits(seat, name)
 
     def to_act(self, s: RState) -> set[int]:
         if s.winner is not None:
@@ -308,8 +336,15 @@ class Reference:
         if s.phase == "counter":
             return {1 - s.active}
         if s.phase == "start":  # CR-5.5: both seats, until each has shown and a first is named
-            return {i for i in (0, 1) if s.first is None or not s.shown[i]}
+            return {
+                i
+                for i in (0, 1)
+                if s.first is None or not s.shown[i] or not self.has_summoner(s, i)
+            }
         return {s.active}
+
+    def has_summoner(self, s: RState, seat: int) -> bool:
+        return any(u.summoner and u.seat == seat for u in s.units.values())
 
     def slot_free(self, side: RSide) -> bool:
         return side.slots_used < 3 and side.slots_earned > side.slots_used
@@ -364,7 +399,11 @@ class Reference:
         if s.phase == "promotion":
             if isinstance(a, m.Done):
                 return True
-            if isinstance(a, m.Promote):
+            if isinstance(a, m.SlotPromote) and s.variants["slot_phase"] != "promotion":
+                return False
+            if isinstance(a, m.SlotPromote) and not self.slot_free(side):
+                return False
+            if isinstance(a, m.Promote | m.SlotPromote):
                 u = s.units.get(a.unit)
                 return (
                     u is not None
@@ -455,17 +494,15 @@ class Reference:
         """Whether the hand can hold every one of ``names`` at once (copies counted)."""
         known = Counter(s.sides[seat].known)
         unseen = s.sides[seat].hand - sum(known.values())
-        ua = self.unaccounted[seat]
-        left = None if ua is None else Counter(ua)
+        named: Counter[str] = Counter()
         for name in names:
             if self.kind(name) not in kinds:
                 return False
             if known[name] > 0:
                 known[name] -= 1
-            elif unseen > 0 and (left is None or left[name] > 0):
+            elif unseen > 0 and self.fits(seat, name, named):
                 unseen -= 1
-                if left is not None:
-                    left[name] -= 1
+                named[name] += 1
             else:
                 return False
         return True
@@ -475,6 +512,12 @@ class Reference:
         side = s.sides[seat]
         if isinstance(a, m.First):
             return s.first is None
+        if isinstance(a, m.Declare):
+            return (
+                not self.has_summoner(s, seat)
+                and self.kind(a.crystal) == "summoner"
+                and self.fits(seat, a.crystal)
+            )
         if s.shown[seat]:
             return False
         if isinstance(a, m.Pull):
@@ -488,11 +531,14 @@ class Reference:
         return False
 
     def _start_done(self, s: RState) -> None:
-        if s.first is None or not all(s.shown):
+        if s.first is None or not all(s.shown) or not all(self.has_summoner(s, i) for i in (0, 1)):
             return
         second = s.sides[1 - s.first]
-        second.mp += 20  # the second player's bonus (CR-5.4), above the Mana Pool (CR-I.6)
-        second.bonus = max(0, second.mp - second.mana_pool)
+        if s.variants["bonus_mp"] == "over_cap":
+            second.mp += 20  # the second player's bonus (CR-5.4), above the Mana Pool (CR-I.6)
+            second.bonus = max(0, second.mp - second.mana_pool)
+        else:
+            second.mp = min(second.mana_pool, second.mp + 20)
         s.active = 1 - s.first
         self._turn(s)
 
@@ -507,6 +553,10 @@ class Reference:
         side = s.sides[seat]
         side.plane[name] += 1
         servants = sum(n for c, n in side.plane.items() if self.kind(c) == "servant")
+        if s.variants["slot_earning"] == "again":  # a count climbed to from below (CR-I.32)
+            if self.kind(name) == "servant" and servants in (2, 4, 7):
+                side.slots_earned = min(3, side.slots_earned + 1)
+            return
         reached = sum(1 for t in (2, 4, 7) if servants >= t)
         side.slots_earned = max(side.slots_earned, reached)
 
@@ -589,9 +639,12 @@ class Reference:
             u.atk_turn += op.amount
         return struck
 
-    def _promote(self, u: RUnit) -> None:
+    def _promote(self, s: RState, u: RUnit) -> None:
+        lost = self.top_hp(u) - u.hp
         u.rank += 1
         u.hp = self.top_hp(u)
+        if s.variants["promotion_hp"] == "keep_damage":  # CR-I.10
+            u.hp = max(1, u.hp - lost)
 
     def _strike(self, s: RState, by: RUnit, at: RUnit) -> None:
         self._damage(s, at, self.atk(s, by))
@@ -625,6 +678,12 @@ class Reference:
         if s.phase == "start":
             if isinstance(a, m.First):
                 s.first = m.SEATS.index(a.seat)
+            elif isinstance(a, m.Declare):
+                c = self.crystals[a.crystal]
+                side.mp = c.mana_pool if v["start_mp"] == "full" else 0
+                side.mana_pool, side.recharge = c.mana_pool, c.recharge
+                tile = NAMES.index("c1" if seat == 0 else "c7")
+                s.units[seat + 1] = RUnit(seat + 1, seat, c.name, tile, True)
             elif isinstance(a, m.Pull):
                 side.pool -= 6
                 side.hand += 6
@@ -704,7 +763,8 @@ class Reference:
             self._take(s, seat, c.name)
             self._spend(side, c.cost)
             home = self.summoner(s, seat).id
-            self._effects(s, seat, home, c.effects, a.targets, c.trigger)
+            backwards = c.trigger and s.variants["trigger_order"] == "reverse"
+            self._effects(s, seat, home, c.effects, a.targets, backwards)
             self._to_plane(s, seat, c.name)
         elif isinstance(a, m.Use):
             u = s.units[a.unit]
@@ -716,7 +776,9 @@ class Reference:
         elif isinstance(a, m.SlotPromote | m.SlotServant | m.SlotMp):
             side.slots_used += 1
             if isinstance(a, m.SlotPromote):
-                self._promote(s.units[a.unit])
+                self._promote(s, s.units[a.unit])
+                if s.phase == "promotion":
+                    s.promoted.append(a.unit)
             elif isinstance(a, m.SlotServant):
                 side.pool -= 1
                 side.hand += 1
@@ -738,7 +800,7 @@ class Reference:
                 self._to_plane(s, seat, canonical)
             self._after_end(s, seat)
         elif isinstance(a, m.Promote):
-            self._promote(s.units[a.unit])
+            self._promote(s, s.units[a.unit])
             s.promoted.append(a.unit)
         elif isinstance(a, m.Done):
             self._turn(s)

@@ -19,23 +19,27 @@ from hypothesis import strategies as st
 from referee.games.crystale import CrystaleState
 from referee.games.crystale import model as m
 from referee.games.crystale.model import CrystaleAction
-from tests.crystale.helpers import OPENING, RULES, fresh, play
+from referee.kit.decks import Deck, SealedDeck
+from tests.crystale.helpers import FIRE_POOL, OPENING, RULES, fresh, play
 from tests.crystale.reference import NAMES, Reference, from_engine, hex_distance, public
 
 VARIANTS = [
     {},
-    {"counterattack": "always"},
-    {"attack_after_move": "no", "counter_range": "any"},
-    {"counter_fatigue": "once", "summon_sacrifice": "each"},
+    {"counterattack": "always", "bonus_mp": "within_cap", "start_mp": "zero"},
+    {"attack_after_move": "no", "counter_range": "any", "promotion_hp": "keep_damage"},
+    {"counter_fatigue": "once", "summon_sacrifice": "each", "trigger_order": "printed"},
+    {"slot_phase": "promotion", "slot_earning": "again"},
 ]
 
 
 def _reference(state: CrystaleState) -> Reference:
     unaccounted: list[Counter[str] | None] = []
+    seen: list[Counter[str]] = []
     for side in state.sides:
         known = side.knowledge.unaccounted() if side.knowledge is not None else None
         unaccounted.append(None if known is None else Counter(known.as_dict()))
-    return Reference(dict(state.book.crystals), unaccounted)
+        seen.append(Counter(side.knowledge.seen.as_dict() if side.knowledge else {}))
+    return Reference(dict(state.book.crystals), unaccounted, seen)
 
 
 def _near_misses(state: CrystaleState, rng: random.Random, seat: int) -> list[CrystaleAction]:
@@ -60,6 +64,8 @@ def _near_misses(state: CrystaleState, rng: random.Random, seat: int) -> list[Cr
         m.Mulligan(),
         m.First(rng.choice(m.SEATS)),
         m.Show(tuple(rng.sample(names, rng.randint(2, 4)))),
+        m.Show(tuple(rng.choice(names) for _ in range(rng.randint(3, 6)))),
+        m.Declare(rng.choice(names)),
     ]
     for u in units:
         near = [t for t in range(len(NAMES)) if hex_distance(u.tile, t) <= 2]
@@ -87,6 +93,43 @@ def _near_misses(state: CrystaleState, rng: random.Random, seat: int) -> list[Cr
                     for _ in range(rng.randint(0, 2))
                 )
                 out.append(m.Cast(name, targets))
+    return out
+
+
+def _every_plain_entry(state: CrystaleState) -> list[CrystaleAction]:
+    """Every entry that names no hidden crystal and no effect target, of every kind,
+    for the listing's completeness (each one the model allows must be listed)."""
+    tiles = range(len(NAMES))
+    units = sorted(state.units)
+    out: list[CrystaleAction] = [
+        m.Pull(),
+        m.Reshuffle(),
+        m.End(),
+        m.Done(),
+        m.Counter(),
+        m.Hold(),
+        m.SlotMp(),
+        m.Mulligan(),
+        m.Pull(6),
+        m.First("p1"),
+        m.First("p2"),
+    ]
+    for u in units:
+        out += [m.Move(u, t) for t in tiles]
+        out += [m.Attack(u, t) for t in units]
+        out += [m.Sacrifice(u), m.Promote(u), m.SlotPromote(u)]
+        effects = state.book.crystals[state.units[u].crystal].effects
+        for number, effect in enumerate(effects, 1):
+            if effect.target in ("unit", "ally", "enemy"):
+                out += [m.Use(u, number, (f"u{t}",)) for t in units]
+            elif effect.target == "tile":
+                out += [m.Use(u, number, (name,)) for name in NAMES]
+            else:
+                out.append(m.Use(u, number))
+    for side in state.sides:
+        for name in side.hand.known.names():
+            if state.book.crystals[name].kind == "servant":
+                out += [m.Summon(name, t) for t in tiles]
     return out
 
 
@@ -118,13 +161,25 @@ def _choose(
     return rng.choice(fights) if fights and rng.random() < 0.6 else rng.choice(listed)
 
 
-def _walk(seed: int, variants: dict[str, str], plies: int, probes: int, long: bool = False) -> int:
-    """Random play from the start of turn 1; returns how many entries were compared."""
+def _walk(
+    seed: int,
+    variants: dict[str, str],
+    plies: int,
+    probes: int,
+    long: bool = False,
+    sealed: bool = False,
+) -> int:
+    """Random play from the start of the battle (p2's pool sealed if ``sealed``); returns
+    how many entries were compared."""
     rng = random.Random(seed)
     tiles = "".join(rng.choice("FWETALDI") for _ in range(29))
-    state = fresh(tiles=tiles, variants=variants)
-    if rng.random() < 0.5:  # half the games open as the helpers do, half at random
-        state = play(state, *OPENING)
+    if sealed:
+        decks: dict[str, Deck] = {"p1": FIRE_POOL, "p2": SealedDeck("ab" * 32, 31)}
+        state = fresh(tiles=tiles, variants=variants, decks=decks)
+    else:
+        state = fresh(tiles=tiles, variants=variants)
+        if rng.random() < 0.5:  # half the games open as the helpers do, half at random
+            state = play(state, *OPENING)
     compared = 0
     for _ in range(plies):
         if RULES.outcome(state).over:
@@ -147,6 +202,9 @@ def _walk(seed: int, variants: dict[str, str], plies: int, probes: int, long: bo
                 f"{RULES.check(state, action, who).explain()}\n{RULES.render(state)}"
             )
         assert listed, RULES.render(state)
+        for action in _every_plain_entry(state):
+            if ref.legal(before, action, seat):
+                assert action in listed, f"{RULES.notation(action)} is legal but not listed"
         action = _choose(state, listed, rng, long)
         after = RULES.apply(state, action, who)
         expected = public(ref.apply(before, action, seat))
@@ -159,10 +217,11 @@ def _walk(seed: int, variants: dict[str, str], plies: int, probes: int, long: bo
     return compared
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(4))
 def test_cr_engine_agrees_with_the_reference_model_quick(seed: int) -> None:
-    """A few short games in the quick loop (CR-1.3, CR-4 to CR-10, CR-13)."""
-    assert _walk(seed, VARIANTS[seed % len(VARIANTS)], plies=60, probes=15) > 0
+    """A few short games in the quick loop (CR-1.3, CR-4 to CR-10, CR-12.3, CR-13)."""
+    variants = VARIANTS[seed % len(VARIANTS)]
+    assert _walk(seed, variants, plies=60, probes=15, sealed=seed == 3) > 0
 
 
 @pytest.mark.slow
@@ -172,9 +231,11 @@ def test_cr_engine_agrees_with_the_reference_model_quick(seed: int) -> None:
     variants=st.sampled_from(VARIANTS),
     plies=st.integers(20, 1500),
     long=st.booleans(),
+    sealed=st.booleans(),
 )
 def test_cr_engine_agrees_with_the_reference_model(
-    seed: int, variants: dict[str, str], plies: int, long: bool
+    seed: int, variants: dict[str, str], plies: int, long: bool, sealed: bool
 ) -> None:
-    """Long random games with near misses at every step (CR-1.3, CR-4 to CR-10, CR-13)."""
-    assert _walk(seed, variants, plies, probes=40, long=long) > 0
+    """Long random games with near misses at every step (CR-1.3, CR-4 to CR-10, CR-12.3,
+    CR-13), open or sealed pools."""
+    assert _walk(seed, variants, plies, probes=40, long=long, sealed=sealed) > 0
