@@ -221,7 +221,7 @@ def _walk(
 def test_cr_engine_agrees_with_the_reference_model_quick(seed: int) -> None:
     """A few short games in the quick loop (CR-1.3, CR-4 to CR-10, CR-12.3, CR-13)."""
     variants = VARIANTS[seed % len(VARIANTS)]
-    assert _walk(seed, variants, plies=60, probes=15, sealed=seed == 3) > 0
+    assert _walk(seed, variants, plies=120, probes=15, sealed=seed == 3) > 0
 
 
 @pytest.mark.slow
