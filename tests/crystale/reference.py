@@ -66,6 +66,7 @@ SUPPORTED = {
     "counter_range": ("in_range", "any"),
     "counter_fatigue": ("again", "once"),
     "summon_sacrifice": ("either", "each"),
+    "zero_strike": ("no_hit", "hit"),
 }
 """Variants the model knows (the first of each is the default)."""
 
@@ -647,6 +648,9 @@ class Reference:
             u.hp = max(1, u.hp - lost)
 
     def _strike(self, s: RState, by: RUnit, at: RUnit) -> None:
+        if at.summoner and s.variants["zero_strike"] == "hit":  # any strike is a hit (CR-I.35)
+            self._hit(s, at.seat)
+            return
         self._damage(s, at, self.atk(s, by))
 
     def _turn(self, s: RState) -> None:

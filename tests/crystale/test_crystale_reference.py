@@ -28,7 +28,7 @@ VARIANTS = [
     {"counterattack": "always", "bonus_mp": "within_cap", "start_mp": "zero"},
     {"attack_after_move": "no", "counter_range": "any", "promotion_hp": "keep_damage"},
     {"counter_fatigue": "once", "summon_sacrifice": "each", "trigger_order": "printed"},
-    {"slot_phase": "promotion", "slot_earning": "again"},
+    {"slot_phase": "promotion", "slot_earning": "again", "zero_strike": "hit"},
 ]
 
 
