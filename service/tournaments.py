@@ -1331,8 +1331,9 @@ class Tournaments:
         assert settings is not None
         # the ids drawn together: one read of the random source, not one a game
         ids = self.store.new_game_ids(rulebooks.load(settings.game).name, len(tables))
+        make = self._game_maker(loaded, state, rnd.number, by)
         for (table, pairing), game_id in zip(tables, ids, strict=True):
-            stream = self._game_stream(loaded, state, rnd.number, pairing, 1, by, game_id)
+            stream = make(pairing, 1, game_id)
             links.append(f.GameLinked(round=rnd.number, table=table, game=game_id))
             streams.append(stream)
         return links, streams
@@ -1348,43 +1349,70 @@ class Tournaments:
         game_id: str,
     ) -> list[GameEvent]:
         """A new game ``game_id`` of a match: its creation (with the tournament labels) and
-        the players' event decklists, ready to append. (Its imports are the module's: a
-        pairing makes 5,000 games, four imports each.)"""
+        the players' event decklists, ready to append."""
+        return self._game_maker(loaded, state, number, by)(pairing, game, game_id)
+
+    def _game_maker(
+        self, loaded: _Loaded, state: Tournament, number: int, by: str
+    ) -> Callable[[Any, int, str], list[GameEvent]]:
+        """What makes each new game of round ``number`` (``_game_stream``), with what
+        every game of the round shares worked out once: the rules, the event's labels, the
+        setup resolved for that many players (a pairing makes 5,000 games). (Its imports
+        are the module's: four imports a game were a tenth of it.)"""
         settings = state.settings
         assert settings is not None
         rules = rulebooks.load(settings.game)
-        seats = rules.seats[: len(pairing.players)]
-        players = tuple(
-            Player(seat, state.players[p].name, state.players[p].player_id or "")
-            for seat, p in zip(seats, pairing.players, strict=False)
+        cache, draw_seed, players_of = self._setups, self.draw_seed, state.players
+        event_id, name, decks_of, round_label = (
+            loaded.event_id,
+            loaded.name,
+            loaded.decks,
+            str(number),
         )
-        options = resolve_options(rules, {}, self.draw_seed)
-        cache = self._setups
-        known = cache.get((rules.name, len(players)))
-        if known is not None:  # same ruleset, variants and defaults: players and seeds differ
-            resolved, added = known
-            setup = msgspec.structs.replace(resolved, players=players, options={**options, **added})
-        else:
-            setup = rules.resolve_setup(Setup(players=players, options=options))
-            reusable = _defaults_added(rules, players, options, setup, self.draw_seed)
-            if reusable is not None:
-                cache[(rules.name, len(players))] = (setup, reusable)
-        header = self._header(game_id)
-        meta = {
-            "event": loaded.event_id,
-            "round": str(number),
-            "table": str(pairing.table),
-            "game": str(game),
-            "players": ",".join(pairing.players),
-        }
-        if loaded.name:
-            meta["event_name"] = loaded.name
-        decks = {
-            seat: deck
-            for seat, player in zip(seats, pairing.players, strict=False)
-            if (deck := loaded.decks.get(player)) is not None
-        }
-        return game_opened(header, rules.name, setup, by=by, meta=meta, decks=decks)
+
+        def make(pairing: Any, game: int, game_id: str) -> list[GameEvent]:
+            taking = pairing.players
+            seats = rules.seats[: len(taking)]
+            entrants = [players_of[p] for p in taking]
+            players = tuple(
+                Player(seat, e.name, e.player_id or "")
+                for seat, e in zip(seats, entrants, strict=False)
+            )
+            options = resolve_options(rules, {}, draw_seed)
+            known = cache.get((rules.name, len(players)))
+            if known is not None:  # same ruleset, variants and defaults: players, seeds differ
+                resolved, added = known
+                setup = msgspec.structs.replace(
+                    resolved, players=players, options={**options, **added}
+                )
+            else:
+                setup = rules.resolve_setup(Setup(players=players, options=options))
+                reusable = _defaults_added(rules, players, options, setup, draw_seed)
+                if reusable is not None:
+                    cache[(rules.name, len(players))] = (setup, reusable)
+            meta = {
+                "event": event_id,
+                "round": round_label,
+                "table": str(pairing.table),
+                "game": str(game),
+                "players": ",".join(taking),
+            }
+            if name:
+                meta["event_name"] = name
+            decks = (
+                {
+                    seat: deck
+                    for seat, player in zip(seats, taking, strict=False)
+                    if (deck := decks_of.get(player)) is not None
+                }
+                if decks_of
+                else {}
+            )
+            return game_opened(
+                self._header(game_id), rules.name, setup, by=by, meta=meta, decks=decks
+            )
+
+        return make
 
     def match_update(self, created: GameCreated, ended: GameEnded) -> MatchUpdate | None:
         """What a linked game's end writes to its match: the game's result and, if the
