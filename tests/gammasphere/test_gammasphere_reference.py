@@ -251,12 +251,14 @@ def run_game(
     table: dict[str, str] = {}
     lists: list[dict[str, int] | int] = [random_deck(rng, cards), random_deck(rng, cards)]
     power = [START_POWER, START_POWER]
+    pools = [0, 0]  # jiggawatts an effect gave (GS-I.21), scaffolding like the power levels
     size = rng.choice([7, 12, 40])  # an unregistered deck's size (GS-I.2)
     first = rng.choice([0, 0, 1])
     if variants:
         table = {k: rng.choice(v) for k, v in VARIANTS.items() if rng.random() < 0.5}
         lists = [d if rng.random() < 0.7 else size for d in lists]
         power = [rng.choice([START_POWER, 3000, 1000, 300]) for _ in SEATS]
+        pools = [rng.choice([0, 0, 1, 3]) for _ in SEATS]
     registered = {
         seat: parse_decklist("\n".join(f"{n} {c}" for c, n in d.items()))
         for seat, d in zip(SEATS, lists, strict=True)
@@ -266,11 +268,12 @@ def run_game(
     if TEXTS[catalog] is not None:
         options["catalog"] = TEXTS[catalog]
     state = new_game(registered, options, **table)
-    for seat, value in zip(SEATS, power, strict=True):
-        state = resources_of(state, seat, power=value)
+    for seat, value, pool in zip(SEATS, power, pools, strict=True):
+        state = resources_of(state, seat, power=value, jiggawatts=pool)
     ref = Ref(cards, (lists[0], lists[1]), table, first)
     for i, value in enumerate(power):
         ref.sides[i].power = value
+        ref.sides[i].pool = pools[i]
     made = 0
     history: list[str] = []
     for step in range(steps):
