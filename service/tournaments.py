@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -64,6 +64,7 @@ from service.bounds import LookAlikes, check_cut, check_name, check_reason, chec
 from service.errors import GameNotFoundError, RefusedError
 from service.pipeline import (
     Terms,
+    after_commit,
     authorize_write,
     check_terms,
     commit,
@@ -282,6 +283,9 @@ class _Loaded:
         that carries each. Complete from ``keys_from`` on (a snapshot holds none)."""
         self.keys_from = 0
         self._holders: tuple[Mapping[str, Any], dict[str, str]] | None = None
+        self.forgotten = False
+        """Dropped from the service's cache (``Tournaments.forget_events``): folded past
+        the store by a held commit that failed, so never cached, folded or kept again."""
         self._ahead: list[tuple[Tournament, f.Fact, Tournament]] = []
         """Facts a write applied to this state before storing them (``applied``), with the
         states before and after: folding them once stored takes those states (a round's
@@ -780,6 +784,8 @@ class Tournaments:
         loaded = cache.get(ref)
         from events.codec import decode
 
+        if loaded is not None and loaded.forgotten:
+            loaded = None
         if loaded is None:
             loaded = self._from_snapshot(ref)
         if loaded is not None:
@@ -797,7 +803,12 @@ class Tournaments:
             raise EventNotFoundError(
                 f"no event {ref!r} in this store ('referee event new' makes one)"
             )
-        cache[ref] = loaded
+        with self._events_lock:
+            forgotten = loaded.forgotten
+            if not forgotten:
+                cache[ref] = loaded
+        if forgotten:  # dropped while this read folded it: read it again
+            return self._event(event_id, check=check)
         self._keep(loaded)
         running = terms()
         if check and running is not None and not running.checked:
@@ -932,7 +943,21 @@ class Tournaments:
         loaded: _Loaded = head
         with self._events_lock:
             loaded.fold_all(sealed)
-        self._keep(loaded)
+        after_commit(functools.partial(self._keep_cached, loaded))
+
+    def _keep_cached(self, loaded: _Loaded) -> None:
+        if not loaded.forgotten:  # a snapshot only of what the store holds
+            self._keep(loaded)
+
+    def forget_events(self, event_ids: Iterable[str]) -> None:
+        """Drop these events' folds from the cache: the server's writer folded a held
+        batch's facts into them and the batch's commit failed (``service.writer``); the
+        next load reads each again from its snapshot and the store."""
+        with self._events_lock:
+            for event_id in event_ids:
+                loaded = self._events_cache.pop(event_id, None)
+                if loaded is not None:
+                    loaded.forgotten = True
 
     def void_closings(
         self, before: Tournament, facts: Sequence[f.Fact]

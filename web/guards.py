@@ -255,7 +255,7 @@ class Writer:
 
     async def event(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         admitted = cast("Need | None", self.request.scope.get(_ADMITTED))
-        return await self.web.run_write(
+        return await self.web.run_event_write(
             as_caller(self.caller, fn, admitted),  # the pipeline authorizes the caller
             *args,
             **kwargs,
