@@ -115,6 +115,7 @@ __all__ = [
     "entry_result",
     "event_write",
     "game_need",
+    "held",
     "hold_after",
     "identified",
     "need",
@@ -295,6 +296,12 @@ def after_commit(step: Callable[[], None]) -> None:
         step()
     else:
         held.append(step)
+
+
+def held() -> bool:
+    """Whether the running write's commit is held (``hold_after``): what it folds into a
+    cache is not stored yet, and is for its own thread alone until it is."""
+    return _AFTER.get() is not None
 
 
 hold_after: Callable[[list[Callable[[], None]] | None], object] = _AFTER.set

@@ -297,19 +297,23 @@ class GroupWriter:
 
     def _batch(self, batch: list[_Item | _Call], waited: bool) -> None:
         group = _Group(self, waited)
-        for item in batch:
-            if isinstance(item, _Call):
-                group.flush()  # the games' writes before it, committed
-                if item.held:
-                    group.hold(item)
+        try:
+            for item in batch:
+                if isinstance(item, _Call):
+                    group.flush()  # the games' writes before it, committed
+                    if item.held:
+                        group.hold(item)
+                    else:
+                        group.commit_held()
+                        group.run(item)
                 else:
-                    group.commit_held()
-                    group.run(item)
-            else:
-                group.commit_held()  # the event writes before it, committed
-                group.add(item)
-        group.commit_held()
-        group.flush()
+                    group.commit_held()  # the event writes before it, committed
+                    group.add(item)
+            group.commit_held()
+            group.flush()
+        except BaseException:
+            group.drop_held()  # nothing folded ahead of a commit that never came stays
+            raise
 
 
 class _Group:
@@ -560,6 +564,13 @@ class _Group:
                 for step in one.after:
                     step()  # the snapshots kept, of what is now stored
                 one.answer()
+
+    def drop_held(self) -> None:
+        """Forget what the held writes folded (the batch failed before their commit)."""
+        held, self.held = self.held, []
+        if self.holding is not None:
+            held.append(self.holding)
+        self._undo([stream for one in held for stream in one.streams])
 
     def _undo(self, streams: Sequence[Sequence[GameEvent]]) -> None:
         """Nothing of a failed held commit stays cached: its streams are read again."""

@@ -675,3 +675,33 @@ def test_an_event_write_that_creates_streams_commits_alone_after_the_held_ones(
     (game,) = next(r.games for r in rows if r.table == 1)[:1]
     assert svc.load(game).ended is not None  # closed as void by the slip (EV-3.9)
     assert not svc.verify().bad
+
+
+def test_a_read_on_another_thread_never_sees_event_facts_before_their_commit(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    """The writer folds a held write's facts into the cached event at once (the writes
+    after it decide on them); a page's read on another thread meanwhile waits for the
+    commit, and is never shown a version the store does not hold."""
+    event, tables = paired_event(svc)
+    seen: list[tuple[int, int]] = []
+
+    def read() -> None:
+        version = svc.event_version(event)
+        seen.append((version, svc.store.rows(event)[-1][0]))
+
+    def slip_then_read() -> int:
+        count = svc.event_result(event, [f"{tables[0]}=2-0-0"])  # held, folded
+        reader = threading.Thread(target=read)
+        reader.start()
+        reader.join(0.3)  # it waits for the commit, which comes after this write returns
+        assert reader.is_alive()
+        readers.append(reader)
+        return count
+
+    readers: list[threading.Thread] = []
+    before = svc.event_version(event)
+    assert writer.event(slip_then_read).result(10) >= 1
+    readers[0].join(10)
+    ((version, stored),) = seen
+    assert version == stored > before
