@@ -120,6 +120,7 @@ __all__ = [
     "identified",
     "need",
     "no_answer",
+    "party",
     "ruling_action",
     "serving",
     "stage",
@@ -200,6 +201,7 @@ def stage(svc: Writing, view: GameView, write: GameWrite) -> Staged[GameView]:
     """Authorize, decide, plan the follow-ups and seal ``write`` on ``view`` (advanced
     past it); a refusal raised leaves ``view`` as it was."""
     command = write.command
+    caller = _CALLER.get()
     if write.principal is not None:  # a face's caller, handed with the write (entries, ends)
         from service.access import authorize
 
@@ -208,8 +210,11 @@ def stage(svc: Writing, view: GameView, write: GameWrite) -> Staged[GameView]:
             action = "check" if command.dry_run else "record"
         if action is not None:
             authorize(write.principal, action, view)
-    elif _CALLER.get() is not None:  # none: the command line's LOCAL, who may make any write
+        command = write.command = party(write.principal, view, command)
+    elif caller is not None:  # none: the command line's LOCAL, who may make any write
         admit_game(view, action_of(command, view))
+        if caller.principal is not None and not caller.inside and caller.admitted is not EVERY:
+            command = write.command = party(caller.principal, view, command)  # a face's
     decided = decision(view, command, header(view.game_id, svc.clock()))
     before = view.version
     if decided.entry is None:
@@ -217,6 +222,27 @@ def stage(svc: Writing, view: GameView, write: GameWrite) -> Staged[GameView]:
     staged = stage_events(svc, view, decided.new, decided.applied, answer=no_answer)
     staged.answer = entry_result(view, before, decided)  # an entry's answer is its result
     return staged
+
+
+def party(principal: Principal, view: GameView, command: Write) -> Write:
+    """The authorize stage's decision of whom a face's dispute or appeal is by (the
+    command's ``by``): a player's own seat, found by their token's player id (never by a
+    name another player may share), whatever the request named; the staff name the player
+    (``RefusedError`` without one). Any other command is returned as it is."""
+    from referee.game.commands import Appeal, OpenDispute
+
+    if not isinstance(command, OpenDispute | Appeal):
+        return command
+    if principal.role == "player":
+        from service.access import viewer_for
+
+        seat = viewer_for(principal, view)
+        return command if command.by == seat else msgspec.structs.replace(command, by=seat)
+    if not command.by:
+        from referee.errors import RefusedError
+
+        raise RefusedError("name the player (by) who disputes or appeals")
+    return command
 
 
 def stage_events(
