@@ -121,7 +121,8 @@ def run(
         if calls:
             print(
                 f"Python / C calls per write: slip {slip_calls[0]:.0f} / {slip_calls[1]:.0f}, "
-                f"report {report_calls[0]:.0f} / {report_calls[1]:.0f}"
+                f"report {report_calls[0]:.0f} / {report_calls[1]:.0f}, "
+                f"slip {burst} at a time {BURST_CALLS[0]:.0f} / {BURST_CALLS[1]:.0f}"
             )
         return slips, per_report, per_burst, per_commit
 
@@ -137,6 +138,7 @@ def _bursts(
     """Every table's slip, ``burst`` queued before any is awaited: CPU per write and the
     writes per commit of the writer."""
     queue_write: Any = getattr(writer, "event", writer.call)
+    COUNT[:] = [0, 0]
     commits, start = writer.commits, time.process_time()
     for first in range(0, len(tables), burst):
         if direct:
@@ -150,10 +152,12 @@ def _bursts(
         for future in futures:
             future.result()
     per_write = (time.process_time() - start) / len(tables)
+    BURST_CALLS[:] = [COUNT[0] / len(tables), COUNT[1] / len(tables)]
     return per_write, len(tables) / max(1, writer.commits - commits)
 
 
 COUNT = [0, 0]
+BURST_CALLS = [0.0, 0.0]
 
 
 def main() -> None:

@@ -131,7 +131,8 @@ class _Call:
 @dataclass(slots=True)
 class _Held:
     """An event's write run with its commit held (``_Group.hold``): the streams it would
-    have appended, its ``after_commit`` steps, and its outcome, told once they are stored."""
+    have appended, its ``after_commit`` steps (of those and of a commit it made alone, when
+    it was the first to commit: a pairing), and its outcome, told once they are stored."""
 
     item: _Call
     streams: list[Sequence[GameEvent]] = field(default_factory=list)
@@ -140,6 +141,9 @@ class _Held:
     error: BaseException | None = None
 
     def answer(self) -> None:
+        """Run its ``after_commit`` steps (its commits are stored), then answer its caller."""
+        for step in self.after:
+            step()
         if self.error is not None:
             self.item.future.set_exception(self.error)
         else:
@@ -513,9 +517,7 @@ class _Group:
         if held is None:  # not from ``hold``'s own write: as a group of one
             return self.commit_alone(store, staged)
         streams = streams_of(staged)
-        if any(isinstance(one.view, GameView) for one in staged) or any(
-            stream and stream[0].originator_version == 1 for stream in streams
-        ):
+        if _alone_only(staged, streams):
             if self.held or held.streams:
                 raise _Alone
             return self.commit_alone(store, staged)
@@ -531,15 +533,18 @@ class _Group:
         ``Tournaments._raced``); any other failure is the answer of those writes and of the
         ones after them (decided on their folds), nothing stored and nothing cached."""
         held, self.held = self.held, []
-        first = next((n for n, one in enumerate(held) if one.streams), len(held))
-        if first == len(held):
+        first, writes, streams = len(held), 0, []
+        for n, one in enumerate(held):
+            if one.streams:
+                first, writes = min(first, n), writes + 1
+                streams += one.streams
+        if not writes:
             for one in held:
                 one.answer()
             return
-        streams = [stream for one in held for stream in one.streams]
         writer = self.writer
         writer.commits += 1
-        writer.entries += sum(1 for one in held if one.streams)
+        writer.entries += writes
         writer.trusted = False
         self.followed = False
         try:
@@ -555,15 +560,13 @@ class _Group:
             self._undo(streams)
             for one in held[:first]:
                 one.answer()
-            for one in held[first:]:
+            for one in held[first:]:  # folds dropped (``_undo``), nothing kept of them
                 one.item.future.set_exception(exc)
         else:
             self._stored(ids, (), {})
             writer.fresh.difference_update(_ids(streams))  # read from the store when next
             for one in held:
-                for step in one.after:
-                    step()  # the snapshots kept, of what is now stored
-                one.answer()
+                one.answer()  # its snapshots kept, of what is now stored
 
     def drop_held(self) -> None:
         """Forget what the held writes folded (the batch failed before their commit)."""
@@ -660,6 +663,18 @@ class _Group:
 
     def _clear(self) -> None:
         self.views, self.events, self.matches, self.waiting = {}, {}, {}, []
+
+
+def _alone_only(staged: Sequence[Staged[Any]], streams: Sequence[Sequence[GameEvent]]) -> bool:
+    """Whether a commit is not to be held: it writes a game (``Staged[GameView]``) or
+    creates a stream (its first event is number 1)."""
+    for one in staged:
+        if isinstance(one.view, GameView):
+            return True
+    for stream in streams:  # noqa: SIM110 - a loop, not a generator's call per write
+        if stream and stream[0].originator_version == 1:
+            return True
+    return False
 
 
 def _ids(streams: Sequence[Sequence[GameEvent]]) -> set[str]:

@@ -675,6 +675,27 @@ def test_an_event_write_that_creates_streams_commits_alone_after_the_held_ones(
     (game,) = next(r.games for r in rows if r.table == 1)[:1]
     assert svc.load(game).ended is not None  # closed as void by the slip (EV-3.9)
     assert not svc.verify().bad
+    # the folds of the writes committed alone are settled too: a read elsewhere never waits
+    reader = threading.Thread(target=svc.event_version, args=(event,))
+    reader.start()
+    reader.join(2)
+    assert not reader.is_alive()
+
+
+def test_a_pairing_alone_leaves_the_event_readable_at_once_on_another_thread(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    """EV-5.1's pairing creates the round's games, so its commit is not held; once it is
+    answered, a page's read on another thread neither waits for it nor folds it again."""
+    event = svc.event_new("Nim cup", "nim", rounds=3).event_id
+    svc.event_register(event, [f"Player {n}" for n in range(8)])
+    assert writer.event(lambda: svc.event_pair(event)).result(10)
+    seen: list[int] = []
+    reader = threading.Thread(target=lambda: seen.append(svc.event_version(event)))
+    reader.start()
+    reader.join(2)
+    assert not reader.is_alive()
+    assert seen == [svc.store.rows(event)[-1][0]]
 
 
 def test_a_read_on_another_thread_never_sees_event_facts_before_their_commit(
