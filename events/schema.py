@@ -5,10 +5,11 @@ beside the rules (``referee.game.facts``); this module maps each to the explicit
 versioned topic it is stored under (``TOPICS``), keeps the shapes of earlier topics
 that old stores hold (``LEGACY_TOPICS``, read exactly for hashing, then upcast by
 ``events.codec``) and names each kind for logs and exports. The facts are
-re-exported here so the event layer, the service and the tests keep naming them
-from one place. Topics are explicit strings, never derived from module paths, so
-moving a class never orphans stored events. A new shape of an event gets a new
-topic (``.v2``) and an upcaster in ``events.codec``.
+re-exported here, as ``referee.game.facts.__all__`` lists them, so the event layer,
+the service and the tests keep naming them from one place. Topics are explicit
+strings, never derived from module paths, so moving a class never orphans stored
+events. A new shape of an event gets a new topic (``.v2``) and an upcaster in
+``events.codec``.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ from typing import Any, Literal
 from events.deferred import Deferred
 from events.tournament import TOURNAMENT_KINDS, TOURNAMENT_TOPICS
 from referee.contract import Player
+from referee.game import facts
+from referee.game.facts import *  # noqa: F403 - the game's facts, as referee.game.facts lists them
 from referee.game.facts import (
     ActionRecorded,
     ActionRejected,
     ActionRetracted,
     AdjustmentRecorded,
-    BranchKept,
     BranchRecorded,
     BranchResolved,
     DeckOpened,
@@ -32,24 +34,18 @@ from referee.game.facts import (
     DisputeAppealed,
     DisputeOpened,
     DisputeRuled,
-    EndHow,
     EntriesMerged,
     GameCallAnswered,
     GameCreated,
     GameEnded,
     GameEvent,
     JudgeCalledToGame,
-    OfflineEntry,
     PenaltyIssued,
-    PenaltyLevel,
     PenaltyWithdrawn,
     ResultVoided,
-    RulingDecision,
-    RulingLevel,
     RulingRequested,
     SeatWithdrawn,
     TimeLimitSet,
-    WithdrawHow,
 )
 
 __all__ = [
@@ -60,43 +56,14 @@ __all__ = [
     "SUPERSEDED_BY",
     "TOPICS",
     "TOPIC_OF",
-    "ActionRecorded",
-    "ActionRejected",
-    "ActionRetracted",
-    "AdjustmentRecorded",
     "AnyEvent",
-    "BranchKept",
-    "BranchRecorded",
-    "BranchResolved",
-    "DeckOpened",
-    "DeckRegistered",
-    "DisputeAppealed",
-    "DisputeOpened",
-    "DisputeRuled",
-    "EndHow",
-    "EntriesMerged",
-    "GameCallAnswered",
-    "GameCreated",
     "GameCreatedV1",
-    "GameEnded",
     "GameEndedV1",
-    "GameEvent",
-    "JudgeCalledToGame",
-    "OfflineEntry",
-    "PenaltyIssued",
-    "PenaltyLevel",
-    "PenaltyWithdrawn",
-    "ResultVoided",
-    "RulingDecision",
-    "RulingLevel",
-    "RulingRequested",
-    "SeatWithdrawn",
-    "TimeLimitSet",
-    "WithdrawHow",
     "kind_of",
     "topic_of",
     "topics_for",
 ]
+__all__ += facts.__all__
 
 GENESIS_HASH = "0" * 64
 

@@ -8,6 +8,7 @@ same pairings and standings. The rulebook is ``load_rulebook("event")``
 
 from __future__ import annotations
 
+from referee.tournament import decisions
 from referee.tournament.brackets import (
     bracket_order,
     next_elimination_round,
@@ -15,26 +16,7 @@ from referee.tournament.brackets import (
     round_robin_schedule,
     seed_bracket,
 )
-from referee.tournament.decisions import (
-    AwardBye,
-    ChangePairing,
-    Command,
-    CorrectResult,
-    CreateEvent,
-    Drop,
-    EndEvent,
-    EndRound,
-    LinkGame,
-    PairManual,
-    PairNext,
-    RecordGameResult,
-    RecordPenalty,
-    Register,
-    ReportResult,
-    StartRound,
-    check_game_reopened,
-    decide,
-)
+from referee.tournament.decisions import *  # noqa: F403 - as decisions.__all__ lists them
 from referee.tournament.errors import Refusal
 from referee.tournament.facts import Fact
 from referee.tournament.manual import ManualCheck, check_manual
@@ -62,43 +44,25 @@ from referee.tournament.state import Tournament, apply, fold
 
 __all__ = [
     "DEFAULT_ROUNDS",
-    "AwardBye",
-    "ChangePairing",
-    "Command",
-    "CorrectResult",
-    "CreateEvent",
-    "Drop",
-    "EndEvent",
-    "EndRound",
     "Entrant",
     "Fact",
-    "LinkGame",
     "ManualCheck",
     "MatchResult",
-    "PairManual",
-    "PairNext",
     "Pairing",
     "Placement",
-    "RecordGameResult",
-    "RecordPenalty",
     "Refusal",
-    "Register",
-    "ReportResult",
     "Round",
     "Score",
     "Seat",
     "Settings",
     "Standing",
     "Standings",
-    "StartRound",
     "Tournament",
     "apply",
     "assign_tables",
     "bracket_order",
-    "check_game_reopened",
     "check_manual",
     "compute_standings",
-    "decide",
     "decided",
     "default_rounds",
     "explain",
@@ -115,3 +79,4 @@ __all__ = [
     "seed_bracket",
     "swiss_pairs",
 ]
+__all__ += decisions.__all__
