@@ -19,9 +19,23 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.tournament import Entrant, MatchResult, Score, Settings, compute_standings
+from referee.tournament import (
+    CreateEvent,
+    Drop,
+    Entrant,
+    MatchResult,
+    PairNext,
+    RecordPenalty,
+    Register,
+    ReportResult,
+    Score,
+    Settings,
+    Tournament,
+    compute_standings,
+)
 from referee.tournament.standings import Standings
 from tests.tournament import mtr_reference as mtr
+from tests.tournament.helpers import run
 
 FORMATS = {"bo1": 1, "bo3": 2, "bo5": 3}
 
@@ -163,3 +177,81 @@ def test_standings_agree_with_the_mtr_reference_quick(event: Event) -> None:
 def test_standings_agree_with_the_mtr_reference(event: Event) -> None:
     """EV-4.1 to EV-4.7 against MTR 3.1 and Appendix C, up to 40 players and 8 rounds."""
     _check(event)
+
+
+@st.composite
+def played_events(draw: st.DrawFn) -> tuple[Tournament, list[mtr.Outcome], list[str]]:
+    """An event run through ``decide``: players registered (some with awarded byes, EV-2.4),
+    late entries before any round (with match losses or not, EV-2.9, EV-I.6), every table
+    reported with a random slip, intentional draws as 0-0-0 (EV-3.4), or decided by a match
+    loss given to one of its players (EV-8.6), and drops after any round (EV-2.5). Returns
+    the state, the outcomes as this test saw them happen, and the players in order."""
+    rounds = draw(st.integers(1, 5))
+    names = [f"N{i}" for i in range(draw(st.integers(2, 12)))]
+    state = run(Tournament(), CreateEvent(settings=Settings(game="prizmik", rounds=rounds)))
+    state = run(
+        state, *(Register(name=n, byes=draw(st.sampled_from([0] * 6 + [1, 2]))) for n in names)
+    )
+    outcomes: list[mtr.Outcome] = []
+    slips = [s for s in _slips(2)]
+    for number in range(1, rounds + 1):
+        if number > 1:
+            for _ in range(draw(st.integers(0, 2))):
+                name = f"L{len(names)}"
+                as_losses = draw(st.booleans())
+                state = run(state, Register(name=name, late_as_losses=as_losses))
+                names.append(name)
+                if as_losses:
+                    player = _id(state, name)
+                    outcomes += [mtr.MissedLoss(n, player) for n in range(1, number)]
+        state = run(state, PairNext())
+        for pairing in state.rounds[number].pairings:
+            if pairing.bye:
+                outcomes.append(mtr.Bye(number, pairing.players[0]))
+                continue
+            assert pairing.table is not None
+            first, second = pairing.players
+            how = draw(st.sampled_from(["slip"] * 6 + ["loss-first", "loss-second"]))
+            if how == "slip":
+                a, b, d = draw(st.sampled_from(slips))
+                state = run(
+                    state, ReportResult(round=number, table=pairing.table, slip=f"{a}-{b}-{d}")
+                )
+            else:
+                loser = first if how == "loss-first" else second
+                penalty = RecordPenalty(
+                    player=state.players[loser].name,
+                    infraction="outside-assistance",
+                    penalty="match-loss",
+                )
+                state = run(state, penalty)
+                a, b, d = (0, 2, 0) if loser == first else (2, 0, 0)
+            outcomes.append(mtr.Played(number, first, second, a, b, d))
+        if number < rounds:
+            for player in draw(st.sets(st.sampled_from(sorted(state.players)), max_size=2)):
+                staying = [e for e in state.players.values() if e.dropped_after is None]
+                if state.players[player].dropped_after is None and len(staying) > 2:
+                    state = run(state, Drop(player=state.players[player].name))
+    return state, outcomes, [_id(state, n) for n in names]
+
+
+def _id(state: Tournament, name: str) -> str:
+    return next(p for p, e in state.players.items() if e.name == name)
+
+
+@given(played_events())
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_an_event_played_through_decide_agrees_with_the_mtr_reference(
+    played: tuple[Tournament, list[mtr.Outcome], list[str]],
+) -> None:
+    """The standings of an event run command by command (awarded byes, late entries, match
+    losses from penalties, intentional draws, drops) are the MTR's (EV-4.1 to EV-4.7,
+    EV-2.4, EV-2.5, EV-2.9, EV-8.6)."""
+    state, outcomes, players = played
+    want = mtr.standings(players, outcomes)
+    got = state.standings()
+    assert [s.player for s in got] == [line.player for line in want]
+    for line, mine in zip(got, want, strict=True):
+        assert (line.points, line.rank) == (mine.match_points, mine.rank), line.player
+        figures = tuple(Fraction(x) for x in (line.mw, line.gw, line.omw, line.ogw))
+        assert figures == (mine.mw, mine.gw, mine.omw, mine.ogw), line.player
