@@ -229,11 +229,21 @@ class Ref:
     pending: list[Icon] = field(default_factory=list)
     reached: int = 0
     variants: dict[str, str] = field(default_factory=dict)
+    bids: dict[str, int] = field(default_factory=dict)
+    asked: list[str] = field(default_factory=list)
+    sealed: dict[str, int] = field(default_factory=dict)
+    floor: int = -1
 
     @classmethod
-    def new(cls, seats: int, goal: int, starter: str, **variants: str) -> Ref:
+    def new(
+        cls, seats: int, goal: int, starter: str, deck: list[str] | None = None, **variants: str
+    ) -> Ref:
+        """The game before its first entry; ``deck`` the catalog's cards when a table
+        loaded only some of the example cards."""
         names = list(SEAT_ORDER[:seats])
         ref = cls(names, goal, starter, variants=dict(variants))
+        if deck is not None:
+            ref.deck = set(deck)
         ref.supply = Counter({c: 25 for c in COLOURS})
         ref.supply["P"] = 5
         start = Counter({"R": 2, "G": 2, "B": 2, "W": 1, "K": 1})
@@ -257,6 +267,8 @@ class Ref:
             return [s for s in self.seats if not self.players[s].done]
         if self.step == "resolve":
             return [self.order[self.turn]]
+        if self.step == "auction":
+            return [s for s in self.asked if s not in self.sealed]
         return []
 
     # -- the entry point -----------------------------------------------------------------
@@ -277,7 +289,7 @@ class Ref:
         if isinstance(a, m.Reveal) and self.step in ("deal", "refill"):
             self._draw_from_deck(a.card)
             self.commons.append(a.card)
-            if len(self.commons) == 3 or not self.deck:
+            if len(self.commons) == 3 or not self.drawable():
                 if self.step == "deal":
                     self.step = "setup"
                 else:
@@ -314,12 +326,21 @@ class Ref:
                 self.turn = 0
         elif self.step == "resolve":
             self._resolve(me, a)
+        elif isinstance(a, m.Bid | m.Forgo) and self.step == "auction":
+            self._bid(me, a)
         else:
             raise Illegal("not now")
 
     # -- setup ---------------------------------------------------------------------------
 
+    def drawable(self) -> int:
+        """Cards that can still be drawn (PX-I.8: with reshuffle, the discards too)."""
+        extra = len(self.discards) if self.variant("empty_deck", "stop") == "reshuffle" else 0
+        return len(self.deck) + extra
+
     def _draw_from_deck(self, card: str) -> None:
+        if not self.deck and self.variant("empty_deck", "stop") == "reshuffle":
+            self.deck, self.discards = set(self.discards), []
         if card not in self.deck:
             raise Illegal(f"{card} is not in the deck")
         self.deck.remove(card)
@@ -455,20 +476,17 @@ class Ref:
             choice = a.choice
             if not isinstance(choice, m.BoardDraw):
                 raise Illegal("draw choice")
-            if len(self.deck) >= 2:
-                if not choice.keep or not choice.discard or choice.keep == choice.discard:
-                    raise Illegal("two cards")
-                self._draw_from_deck(choice.keep)
-                self._draw_from_deck(choice.discard)
+            named = [c for c in (choice.keep, choice.discard) if c]
+            if len(named) != min(2, self.drawable()) or (choice.discard and not choice.keep):
+                raise Illegal("two cards, or what the deck has")
+            if len(set(named)) != len(named):
+                raise Illegal("two different cards")
+            for card in sorted(named, key=lambda c: c not in self.deck):  # the deck first
+                self._draw_from_deck(card)
+            if choice.keep:
+                me.progress[choice.keep] = Spot()
+            if choice.discard:
                 self.discards.append(choice.discard)
-                me.progress[choice.keep] = Spot()
-            elif len(self.deck) == 1:
-                if choice.discard:
-                    raise Illegal("one card only")
-                self._draw_from_deck(choice.keep)
-                me.progress[choice.keep] = Spot()
-            elif choice.keep or choice.discard:
-                raise Illegal("deck empty")
         elif icon.kind == "discard":
             if not isinstance(a.choice, m.Discard):
                 raise Illegal("discard choice")
@@ -593,8 +611,10 @@ class Ref:
         spot.motes, spot.prisms = Counter(), 0
 
     def _draw_card(self, me: Seat, d: m.DrawCard) -> None:
-        if not d.card:
-            return  # PX-I.28: optional
+        if not d.card:  # PX-I.28: optional, unless the table made it compulsory
+            if self.variant("draw_action", "optional") == "compulsory" and self.drawable():
+                raise Illegal("a card must be drawn")
+            return
         self._draw_from_deck(d.card)
         if d.to == "progress":
             if d.replace:
@@ -650,7 +670,7 @@ class Ref:
         if self.final and self.round == self.final:
             self._finish()
             return
-        if len(self.commons) < 3 and self.deck:
+        if len(self.commons) < 3 and self.drawable():
             self.step = "refill"
         else:
             self._end_round()
@@ -658,15 +678,57 @@ class Ref:
     def _end_round(self) -> None:
         if not self.final and any(len(p.creation) >= self.goal for p in self.players.values()):
             self.final = self.round + 1
-        i = self.seats.index(self.starter)
-        self.starter = self.seats[(i + 1) % len(self.seats)]
-        self.round += 1
         for p in self.players.values():
             _add(p.bag, p.waiting)
             p.waiting = Counter()
             p.board_used = set()
             p.used = set()
+        if self.variant("starter_token", "pass") == "auction":  # PX-14, PX-I.9
+            self.step = "auction"
+            self.bids, self.asked, self.sealed, self.floor = {}, list(self.seats), {}, -1
+            return
+        i = self.seats.index(self.starter)
+        self.starter = self.seats[(i + 1) % len(self.seats)]
+        self._next_round()
+
+    def _next_round(self) -> None:
+        self.round += 1
         self._start_round()
+
+    def _bid(self, me: Seat, a: m.Bid | m.Forgo) -> None:
+        """A sealed bid of held prisms (0: none), or, among tied top bidders, a higher bid
+        or dropping out; the top bid alone wins and is paid, else the token stays."""
+        if me.seat not in self.asked or me.seat in self.sealed:
+            raise Illegal("not bidding now")
+        if isinstance(a, m.Forgo):
+            if self.floor < 0:
+                raise Illegal("only a tied bidder forgoes")
+            amount = -1
+        else:
+            if a.amount > me.prisms or a.amount < max(0, self.floor + 1):
+                raise Illegal("bid out of range")
+            amount = a.amount
+        self.sealed[me.seat] = amount
+        if len(self.sealed) < len(self.asked):
+            return
+        for seat, bid in self.sealed.items():
+            if bid < 0 or (self.floor < 0 and bid == 0):
+                self.bids.pop(seat, None)
+            else:
+                self.bids[seat] = bid
+        self.sealed = {}
+        if not self.bids:
+            self._next_round()
+            return
+        top = max(self.bids.values())
+        leaders = [s for s in self.seats if self.bids.get(s) == top]
+        if len(leaders) == 1:
+            self.players[leaders[0]].prisms -= top
+            self.supply_prisms += top
+            self.starter = leaders[0]
+            self._next_round()
+        else:
+            self.asked, self.floor = leaders, top
 
     def _finish(self) -> None:
         self.step = "over"
@@ -739,6 +801,14 @@ class Ref:
             "supply_prisms": self.supply_prisms,
             "pending": sorted((i.kind, i.colour, i.count) for i in self.pending),
             "to_act": sorted(self.to_act()),
+            "auction": (
+                sorted(self.bids.items()),
+                sorted(self.asked),
+                sorted(self.sealed.items()),
+                self.floor,
+            )
+            if self.step == "auction"
+            else None,
             "players": {
                 s: {
                     "bag": ms(p.bag),

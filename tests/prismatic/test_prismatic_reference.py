@@ -9,6 +9,7 @@ public positions must be equal. The end of the game's score chart is compared to
 from __future__ import annotations
 
 import random
+import tomllib
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,8 +22,8 @@ from referee.games.prismatic import PrismaticAction, PrismaticState
 from referee.games.prismatic import model as m
 from referee.games.prismatic.scoring import chart, standing
 from referee.kit.multiset import Multiset
-from tests.prismatic.helpers import RULES, new
-from tests.prismatic.reference import BOARD, CARDS, COLOURS, Ref
+from tests.prismatic.helpers import RULES, setup
+from tests.prismatic.reference import BOARD, CARDS, CATALOGS, COLOURS, Ref
 
 KINDS = COLOURS + "P"
 
@@ -51,6 +52,14 @@ def project(state: PrismaticState) -> dict[str, Any]:
             (e.kind, e.colour, e.count if e.kind == "prisms" else 0) for e in state.pending
         ),
         "to_act": sorted(RULES.to_act(state)) if state.step != "colours" else [],
+        "auction": (
+            sorted(state.auction.standing),
+            sorted(state.auction.asked),
+            sorted(state.auction.sealed),
+            state.auction.floor,
+        )
+        if state.auction is not None and state.step == "auction"
+        else None,
         "players": {
             p.seat: {
                 "bag": _ms(p.bag),
@@ -117,6 +126,8 @@ def near_misses(
                 rng.choice(places),
             ),
             m.DrawMotes(tuple(sorted(rng.choice(KINDS) for _ in range(rng.randint(0, 5))))),
+            m.Bid(rng.randint(0, 4)),
+            m.Forgo(),
         ]
         if isinstance(action, m.Create):
             options.append(m.Create(action.card, pool))
@@ -157,17 +168,38 @@ def choose(
     return rng.choice(actions)
 
 
+def short_deck(
+    rng: random.Random, players: int
+) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+    """A table (ruleset prismatic/table) whose cards catalog is a random few of the example
+    cards, so the deck runs out within a game (PX-I.8)."""
+    rows = tomllib.loads((CATALOGS / "example-cards.toml").read_text())["cards"]
+    board = tomllib.loads((CATALOGS / "example-board.toml").read_text())
+    chosen = rng.sample(rows, 3 + 2 * players + rng.randint(1, 6))
+    return {"cards": chosen}, board, [row["name"] for row in chosen]
+
+
 def differ(
-    seed: int, steps: int, misses: int, variants: dict[str, str] | None = None
+    seed: int,
+    steps: int,
+    misses: int,
+    variants: dict[str, str] | None = None,
+    *,
+    small: bool = False,
 ) -> PrismaticState:
-    """Play ``steps`` random entries, comparing engine and model throughout."""
+    """Play ``steps`` random entries, comparing engine and model throughout (``small``: on a
+    short deck)."""
     rng = random.Random(seed)
     players = rng.choice((2, 3, 4))
-    goal = rng.choice((1, 2, 3))
+    goal = rng.choice((1, 2, 3)) if not small else rng.choice((3, 4, 5))
     starter = f"p{rng.randint(1, players)}"
     variants = variants or {}
-    state = new(players, goal=goal, starter=starter, **variants)
-    ref = Ref.new(players, goal, starter, **variants)
+    options: dict[str, Any] = {"goal": str(goal), "starter": starter}
+    deck = None
+    if small:
+        options["cards"], options["board"], deck = short_deck(rng, players)
+    state = RULES.initial_state(setup(players, options=options, **variants))
+    ref = Ref.new(players, goal, starter, deck, **variants)
     trail: list[str] = []
     for _ in range(steps):
         assert project(state) == ref.snapshot(), trail[-6:]
@@ -203,8 +235,9 @@ def differ(
 
 def test_px_reference_model_agrees_on_short_games() -> None:
     """Quick loop: a few short differential games, near misses included (PX-3 to PX-12)."""
-    for seed in range(3):
-        differ(seed, 90, 4)
+    for seed in range(2):
+        differ(seed, 70, 3)
+    differ(7, 70, 3, {"starter_token": "auction"}, small=True)
 
 
 SLOW = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -227,8 +260,19 @@ def test_px_reference_model_agrees_on_whole_games(seed: int) -> None:
             {"spent_motes": "bag", "gained_motes": "at_once"},
             {"ability_uses": "per_commitment", "empty_target": "any"},
             {"progress_removal": "free"},
+            {"empty_deck": "reshuffle", "draw_action": "compulsory"},
+            {"starter_token": "auction"},
         ]
     ),
 )
 def test_px_reference_model_agrees_under_variants(seed: int, variants: dict[str, str]) -> None:
     differ(seed, 600, 3, variants)
+
+
+@pytest.mark.slow
+@SLOW
+@given(st.integers(0, 2**32 - 1), st.sampled_from([{}, {"empty_deck": "reshuffle"}]))
+def test_px_i_8_reference_model_agrees_when_the_deck_runs_out(
+    seed: int, variants: dict[str, str]
+) -> None:
+    differ(seed, 800, 3, variants, small=True)
