@@ -129,6 +129,9 @@ def near_misses(
             m.Bid(rng.randint(0, 4)),
             m.Forgo(),
         ]
+        own = [h.name for h in player.creation]
+        if own:
+            options.append(m.Use(rng.choice(own), rng.choice((None, detail(), detail()))))
         if isinstance(action, m.Create):
             options.append(m.Create(action.card, pool))
         if isinstance(action, m.Use):
@@ -219,6 +222,12 @@ def differ(
                 assert project(RULES.apply(state, miss, who)) == theirs.snapshot(), (
                     who,
                     RULES.notation(miss),
+                )
+                # outside step 2 (a generating set) the list holds every legal entry
+                listed = actions if who == seat else RULES.legal_actions(state, who)
+                written = {RULES.notation(a) for a in listed}  # the order of motes aside
+                assert isinstance(miss, m.Commit) or RULES.notation(miss) in written, (
+                    RULES.notation(miss)
                 )
         trail.append(f"{seat}: {RULES.notation(action)}")
         after = ref.after(seat, action)
