@@ -43,6 +43,7 @@ import bisect
 import functools
 import hashlib
 import importlib.util
+import struct
 import sys
 import threading
 import typing
@@ -63,6 +64,7 @@ __all__ = [
     "FINGERPRINT",
     "EventSnapshot",
     "EventSnapshots",
+    "KeptKeys",
     "KeptLater",
     "PartedMap",
     "PartedRounds",
@@ -1119,43 +1121,78 @@ def decode_snapshot(data: bytes) -> EventSnapshot:
     return _decode_head(head, fetch, None, standings, table)
 
 
-class _KeptCounts(msgspec.Struct, array_like=True):
-    """Standings counts as kept: the figures (the counts without their results), the
-    results' keys, and the results (45,000 of them at 10,000 players in round 9: most of
-    the bytes, decoded only when a command needs them; a pairing does not)."""
-
-    figures: msgspec.Raw
-    keys: list[TableKey]
-    results: msgspec.Raw
+_COUNTS_MARK = b"\xc1"  # a byte msgpack never writes: not a value, a framed layout
+_COUNTS_FRAME = struct.Struct("<4Q")
 
 
-_KEPT_COUNTS = msgspec.msgpack.Decoder(_KeptCounts)
+def _sections(raw: Any) -> list[memoryview]:
+    """The four sections of kept counts (``encode_counts``), as views: nothing parsed."""
+    view = memoryview(raw)
+    if view[:1] != _COUNTS_MARK:
+        raise msgspec.DecodeError("not kept standings counts")
+    at = 1 + _COUNTS_FRAME.size
+    out = []
+    for size in _COUNTS_FRAME.unpack_from(view, 1):
+        if at + size > len(view):
+            raise msgspec.DecodeError("kept standings counts cut short")
+        out.append(view[at : at + size])
+        at += size
+    return out
+
+
 _RESULTS = msgspec.msgpack.Decoder(list[tuple[TableKey, MatchResult]])
+_ROUNDS = msgspec.msgpack.Decoder(list[int])
+_KEYS = msgspec.msgpack.Decoder(list[TableKey])
 
 
 def encode_counts(counts: StandingsCounts) -> msgspec.Raw:
-    return msgspec.Raw(
-        _ENCODER.encode(
-            _KeptCounts(
-                figures=msgspec.Raw(_ENCODER.encode(msgspec.structs.replace(counts, results=[]))),
-                keys=[key for key, _ in counts.results],
-                results=msgspec.Raw(_ENCODER.encode(counts.results)),
-            )
-        )
-    )
+    """Standings counts as kept, in four sections of their own, each its own msgpack
+    behind a frame of their sizes: the figures (the counts without their results), the
+    rounds their results are of, the results' keys, and the results (45,000 of them at
+    10,000 players in round 9: most of the bytes). A reader takes the section it needs
+    and parses nothing else (a pairing reads the figures and the rounds; msgpack in one
+    piece made it skip the 3.4 MB of results and decode 40,000 keys to learn that none
+    was of the round its slips moved)."""
+    keys = [key for key, _ in counts.results]
+    parts = [
+        _ENCODER.encode(msgspec.structs.replace(counts, results=[])),
+        _ENCODER.encode(sorted({number for number, _ in keys})),
+        _ENCODER.encode(keys),
+        _ENCODER.encode(counts.results),
+    ]
+    frame = _COUNTS_FRAME.pack(*(len(part) for part in parts))
+    return msgspec.Raw(b"".join([_COUNTS_MARK, frame, *parts]))
 
 
 def decode_counts(raw: msgspec.Raw) -> StandingsCounts:
-    kept = _KEPT_COUNTS.decode(raw)
-    return msgspec.structs.replace(
-        _COUNTS.decode(kept.figures), results=_RESULTS.decode(kept.results)
-    )
+    figures, _, _, results = _sections(raw)
+    return msgspec.structs.replace(_COUNTS.decode(figures), results=_RESULTS.decode(results))
 
 
-def decode_figures(raw: msgspec.Raw) -> tuple[StandingsCounts, set[TableKey]]:
+class KeptKeys:
+    """The keys of kept counts' results, read only where a question needs them."""
+
+    def __init__(self, rounds: memoryview, keys: memoryview) -> None:
+        self._rounds = frozenset(_ROUNDS.decode(rounds))
+        self._keys = keys
+        self._read: set[TableKey] | None = None
+
+    def isdisjoint(self, keys: Iterable[TableKey]) -> bool:
+        """Whether none of ``keys`` is a kept result's: the keys are read only when one
+        of ``keys`` is of a round a kept result is of (a pairing after a round's slips
+        asks of that round's tables, of which none is kept)."""
+        wanted = [key for key in keys if key[0] in self._rounds]
+        if not wanted:
+            return True
+        if self._read is None:
+            self._read = set(_KEYS.decode(self._keys))
+        return self._read.isdisjoint(wanted)
+
+
+def decode_figures(raw: msgspec.Raw) -> tuple[StandingsCounts, KeptKeys]:
     """The kept counts without their results (left empty), and the keys of those results."""
-    kept = _KEPT_COUNTS.decode(raw)
-    return _COUNTS.decode(kept.figures), set(kept.keys)
+    figures, rounds, keys, _ = _sections(raw)
+    return _COUNTS.decode(figures), KeptKeys(rounds, keys)
 
 
 def encode_table(table: list[Standing]) -> msgspec.Raw:

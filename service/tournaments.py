@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -64,10 +64,12 @@ from service.bounds import LookAlikes, check_cut, check_name, check_reason, chec
 from service.errors import GameNotFoundError, RefusedError
 from service.pipeline import (
     Terms,
+    after_commit,
     authorize_write,
     check_terms,
     commit,
     event_write,
+    held,
     stage_event,
     terms,
     uncollected,
@@ -183,6 +185,9 @@ RACE_TRIES = 5
 """How many times an event write lost to another process is judged again (``_raced``): at a
 round's end two workers race for the one event stream; one retry left a third of the lost
 writes lost again (measured: 995 of 7,234 writes at 10,000 players, two workers)."""
+SETTLE_WAIT = 10.0
+"""Seconds a load on another thread waits for facts the server's writer folded ahead of
+their held commit (``Tournaments._settled``): a batch's commit takes milliseconds."""
 SAVE_BEHIND = 500
 """A command keeps a new snapshot of an event once it folded this many facts past the kept
 one (or built standings the kept one lacks): the next command folds at most this many."""
@@ -282,6 +287,12 @@ class _Loaded:
         that carries each. Complete from ``keys_from`` on (a snapshot holds none)."""
         self.keys_from = 0
         self._holders: tuple[Mapping[str, Any], dict[str, str]] | None = None
+        self.held_by: int | None = None
+        """The thread that folded facts whose commit it holds (the server's writer,
+        ``pipeline.held``), until they are stored: another thread's load waits for them."""
+        self.forgotten = False
+        """Dropped from the service's cache (``Tournaments.forget_events``): folded past
+        the store by a held commit that failed, so never cached, folded or kept again."""
         self._ahead: list[tuple[Tournament, f.Fact, Tournament]] = []
         """Facts a write applied to this state before storing them (``applied``), with the
         states before and after: folding them once stored takes those states (a round's
@@ -761,6 +772,7 @@ class Tournaments:
         self._event_snapshots: EventSnapshots | None = None
         self._snapshots_looked = False  # whether the store keeps snapshots was asked
         self._events_fold_lock = threading.Lock()
+        self._events_settled = threading.Condition(self._events_fold_lock)
         self._setups: dict[tuple[str, int], tuple[Setup, dict[str, Any]]] = {}
         self.save_seconds = 0.0
         """Keep an event's snapshot at most this often (``_keep``): 0 in a command, which
@@ -780,6 +792,10 @@ class Tournaments:
         loaded = cache.get(ref)
         from events.codec import decode
 
+        if loaded is not None and loaded.held_by not in (None, threading.get_ident()):
+            loaded = self._settled(ref, loaded)
+        if loaded is not None and loaded.forgotten:
+            loaded = None
         if loaded is None:
             loaded = self._from_snapshot(ref)
         if loaded is not None:
@@ -797,7 +813,12 @@ class Tournaments:
             raise EventNotFoundError(
                 f"no event {ref!r} in this store ('referee event new' makes one)"
             )
-        cache[ref] = loaded
+        with self._events_lock:
+            forgotten = loaded.forgotten
+            if not forgotten:
+                cache[ref] = loaded
+        if forgotten:  # dropped while this read folded it: read it again
+            return self._event(event_id, check=check)
         self._keep(loaded)
         running = terms()
         if check and running is not None and not running.checked:
@@ -932,7 +953,46 @@ class Tournaments:
         loaded: _Loaded = head
         with self._events_lock:
             loaded.fold_all(sealed)
-        self._keep(loaded)
+            if held():  # not stored yet: for the writer's thread alone until it is
+                loaded.held_by = threading.get_ident()
+        after_commit(functools.partial(self._fold_stored, loaded))
+
+    def _fold_stored(self, loaded: _Loaded) -> None:
+        """After the commit of facts folded into ``loaded``: other threads read it again,
+        and a snapshot is kept (only of what the store holds)."""
+        with self._events_lock:
+            if loaded.held_by is not None:
+                loaded.held_by = None
+                self._events_settled.notify_all()
+        if not loaded.forgotten:
+            self._keep(loaded)
+
+    def _settled(self, ref: str, loaded: _Loaded) -> _Loaded | None:
+        """``ref``'s cached fold once the facts another thread folded into it ahead of their
+        commit are stored, or dropped (a failed commit: ``None``, read it again). A fold
+        held past ``SETTLE_WAIT`` seconds (a writer that died) is dropped."""
+        deadline = time.monotonic() + SETTLE_WAIT
+        with self._events_lock:
+            while loaded.held_by is not None and not loaded.forgotten:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    self._events_cache.pop(ref, None)
+                    loaded.forgotten = True
+                    break
+                self._events_settled.wait(left)
+        return None if loaded.forgotten else loaded
+
+    def forget_events(self, event_ids: Iterable[str]) -> None:
+        """Drop these events' folds from the cache: the server's writer folded a held
+        batch's facts into them and the batch's commit failed (``service.writer``); the
+        next load reads each again from its snapshot and the store."""
+        with self._events_lock:
+            for event_id in event_ids:
+                loaded = self._events_cache.pop(event_id, None)
+                if loaded is not None:
+                    loaded.forgotten = True
+                    loaded.held_by = None
+            self._events_settled.notify_all()
 
     def void_closings(
         self, before: Tournament, facts: Sequence[f.Fact]
@@ -1331,8 +1391,9 @@ class Tournaments:
         assert settings is not None
         # the ids drawn together: one read of the random source, not one a game
         ids = self.store.new_game_ids(rulebooks.load(settings.game).name, len(tables))
+        make = self._game_maker(loaded, state, rnd.number, by)
         for (table, pairing), game_id in zip(tables, ids, strict=True):
-            stream = self._game_stream(loaded, state, rnd.number, pairing, 1, by, game_id)
+            stream = make(pairing, 1, game_id)
             links.append(f.GameLinked(round=rnd.number, table=table, game=game_id))
             streams.append(stream)
         return links, streams
@@ -1348,43 +1409,70 @@ class Tournaments:
         game_id: str,
     ) -> list[GameEvent]:
         """A new game ``game_id`` of a match: its creation (with the tournament labels) and
-        the players' event decklists, ready to append. (Its imports are the module's: a
-        pairing makes 5,000 games, four imports each.)"""
+        the players' event decklists, ready to append."""
+        return self._game_maker(loaded, state, number, by)(pairing, game, game_id)
+
+    def _game_maker(
+        self, loaded: _Loaded, state: Tournament, number: int, by: str
+    ) -> Callable[[Any, int, str], list[GameEvent]]:
+        """What makes each new game of round ``number`` (``_game_stream``), with what
+        every game of the round shares worked out once: the rules, the event's labels, the
+        setup resolved for that many players (a pairing makes 5,000 games). (Its imports
+        are the module's: four imports a game were a tenth of it.)"""
         settings = state.settings
         assert settings is not None
         rules = rulebooks.load(settings.game)
-        seats = rules.seats[: len(pairing.players)]
-        players = tuple(
-            Player(seat, state.players[p].name, state.players[p].player_id or "")
-            for seat, p in zip(seats, pairing.players, strict=False)
+        cache, draw_seed, players_of = self._setups, self.draw_seed, state.players
+        event_id, name, decks_of, round_label = (
+            loaded.event_id,
+            loaded.name,
+            loaded.decks,
+            str(number),
         )
-        options = resolve_options(rules, {}, self.draw_seed)
-        cache = self._setups
-        known = cache.get((rules.name, len(players)))
-        if known is not None:  # same ruleset, variants and defaults: players and seeds differ
-            resolved, added = known
-            setup = msgspec.structs.replace(resolved, players=players, options={**options, **added})
-        else:
-            setup = rules.resolve_setup(Setup(players=players, options=options))
-            reusable = _defaults_added(rules, players, options, setup, self.draw_seed)
-            if reusable is not None:
-                cache[(rules.name, len(players))] = (setup, reusable)
-        header = self._header(game_id)
-        meta = {
-            "event": loaded.event_id,
-            "round": str(number),
-            "table": str(pairing.table),
-            "game": str(game),
-            "players": ",".join(pairing.players),
-        }
-        if loaded.name:
-            meta["event_name"] = loaded.name
-        decks = {
-            seat: deck
-            for seat, player in zip(seats, pairing.players, strict=False)
-            if (deck := loaded.decks.get(player)) is not None
-        }
-        return game_opened(header, rules.name, setup, by=by, meta=meta, decks=decks)
+
+        def make(pairing: Any, game: int, game_id: str) -> list[GameEvent]:
+            taking = pairing.players
+            seats = rules.seats[: len(taking)]
+            entrants = [players_of[p] for p in taking]
+            players = tuple(
+                Player(seat, e.name, e.player_id or "")
+                for seat, e in zip(seats, entrants, strict=False)
+            )
+            options = resolve_options(rules, {}, draw_seed)
+            known = cache.get((rules.name, len(players)))
+            if known is not None:  # same ruleset, variants and defaults: players, seeds differ
+                resolved, added = known
+                setup = msgspec.structs.replace(
+                    resolved, players=players, options={**options, **added}
+                )
+            else:
+                setup = rules.resolve_setup(Setup(players=players, options=options))
+                reusable = _defaults_added(rules, players, options, setup, draw_seed)
+                if reusable is not None:
+                    cache[(rules.name, len(players))] = (setup, reusable)
+            meta = {
+                "event": event_id,
+                "round": round_label,
+                "table": str(pairing.table),
+                "game": str(game),
+                "players": ",".join(taking),
+            }
+            if name:
+                meta["event_name"] = name
+            decks = (
+                {
+                    seat: deck
+                    for seat, player in zip(seats, taking, strict=False)
+                    if (deck := decks_of.get(player)) is not None
+                }
+                if decks_of
+                else {}
+            )
+            return game_opened(
+                self._header(game_id), rules.name, setup, by=by, meta=meta, decks=decks
+            )
+
+        return make
 
     def match_update(self, created: GameCreated, ended: GameEnded) -> MatchUpdate | None:
         """What a linked game's end writes to its match: the game's result and, if the

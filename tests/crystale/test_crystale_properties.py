@@ -24,7 +24,7 @@ VARIANTS = st.sampled_from(
         {"bonus_mp": "within_cap", "start_mp": "zero"},
         {"promotion_hp": "keep_damage", "attack_after_move": "no", "trigger_order": "printed"},
         {"summon_sacrifice": "each", "counter_range": "any", "counter_fatigue": "once"},
-        {"slot_phase": "promotion", "slot_earning": "again"},
+        {"slot_phase": "promotion", "slot_earning": "again", "zero_strike": "hit"},
     ]
 )
 

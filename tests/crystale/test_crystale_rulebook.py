@@ -33,6 +33,7 @@ def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
             "counter_fatigue",
             "slot_phase",
             "slot_earning",
+            "zero_strike",
         },
     )
     assert len(load_rulebook("crystale").clauses) >= 100

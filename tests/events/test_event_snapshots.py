@@ -19,7 +19,10 @@ from projections.event_state import (
     EventSnapshots,
     PartedMap,
     PartedRounds,
+    decode_counts,
+    decode_figures,
     decode_snapshot,
+    encode_counts,
 )
 from referee.tournament.state import Tournament
 from service import tournaments
@@ -554,3 +557,29 @@ def test_the_kept_standings_are_read_when_first_needed(tmp_path: Path) -> None:
     assert replaced == fresh_read(db, event)
     with open_service(db) as svc:  # the newer one, read when the standings are asked
         assert reads(svc, event) == fresh_read(db, event)
+
+
+def test_kept_counts_are_read_a_section_at_a_time(tmp_path: Path) -> None:
+    """The kept standings counts (EV-4.1) are kept in sections of their own: the whole
+    counts read back as written, the figures without their results, and the results' keys
+    asked about only where a question names a round a kept result is of (a pairing after
+    a round's slips asks of that round's tables: none read)."""
+    db = tmp_path / "e.db"
+    event = build(db, rounds=2)  # rounds 1 and 2 reported, the standings kept
+    with open_service(db) as svc:
+        counts = svc.parts.events._event(event).kept_counts()
+    assert counts is not None
+    assert counts.results
+    raw = encode_counts(counts)
+    assert decode_counts(raw) == counts
+    figures, keys = decode_figures(raw)
+    assert figures == msgspec.structs.replace(counts, results=[])
+    kept_key = counts.results[0][0]
+    assert keys.isdisjoint([(3, 1), (3, 2)])  # round 3: no kept result is of it
+    assert keys._read is None  # ... known from the rounds alone, the keys not decoded
+    assert not keys.isdisjoint([(3, 1), kept_key])
+    assert keys.isdisjoint([(kept_key[0], 999)])
+    with pytest.raises(msgspec.DecodeError):
+        decode_counts(msgspec.Raw(msgspec.msgpack.encode(counts)))  # not the framed layout
+    with pytest.raises(msgspec.DecodeError):
+        decode_counts(msgspec.Raw(bytes(raw)[:-10]))  # cut short

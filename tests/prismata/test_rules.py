@@ -731,6 +731,37 @@ def test_PM_I_12_lifespan_waits_while_exhausted_stamina_per_click() -> None:
     assert act(r, "click #1").units[1].stamina == 1
 
 
+def test_PM_I_17_variant_lifespan_built_or_always() -> None:
+    """PM-I.17: by default (reference) lifespan waits out construction and exhaust; built
+    runs it down for an exhausted unit, always for one under construction too."""
+    cases = {"reference": (3, 4, True), "built": (2, 4, True), "always": (2, 3, False)}
+    for aging, (tired, building, nivo) in cases.items():
+        s = scenario(
+            ["Wall"],
+            [
+                ("Frostbite", {"exhaust": 1, "lifespan": 3, "status": "idle"}),
+                ("Doomed Drone", {"build": 1, "lifespan": 4}),
+                ("Nivo Charge", {"build": 1}),
+            ],
+            lifespan=aging,
+        )
+        assert s.units[4].lifespan == 1  # Nivo Charge: lifespan 1, build time 1
+        s = act(s, "end")
+        assert (s.units[2].lifespan, s.units[3].lifespan) == (tired, building), aging
+        assert (4 in s.units) == nivo, aging  # always: dead before it was ever built
+
+
+def test_PM_I_17_doomed_follows_the_lifespan_variant() -> None:
+    """PM-I.8 with PM-I.17: a lifespan-1 unit under construction is doomed only when its
+    lifespan runs down while it is built (always)."""
+    for aging, over in (("reference", False), ("always", True)):
+        s = scenario(
+            ["Wall"], [("Doomed Drone", {"lifespan": 1, "build": 1})], doomed="lose", lifespan=aging
+        )
+        out = RULES.outcome(act(s, "end"))
+        assert (out.winner == "p1") == over, aging
+
+
 def test_PM_I_13_spell_is_gone_after_purchase() -> None:
     s = scenario(["Wall"], ["Wall"], res1=Res(green=4), offer=["Cluster Bolt"])
     s = act(s, "buy Cluster Bolt")

@@ -227,6 +227,25 @@ def test_px_7_3_px_1_5_a_board_gain_from_an_empty_supply_is_rejected() -> None:
     assert state.supply_prisms == 0
 
 
+def test_px_i_29_a_table_may_proxy_motes_and_prisms_the_supply_lacks() -> None:
+    """PX-I.29 (components=proxy): a gain the supply cannot cover is paid with proxies, the
+    supply staying at zero; the five prismatic motes still run out (PX-1.5)."""
+    proxy = {"components": "proxy"}
+    state = table(palette="R G B W K Y M", variants=proxy)
+    reds = ms("R" * state.supply.count("R"))
+    state = msgspec.structs.replace(state, supply_prisms=2, supply=state.supply.minus(reds))
+    state = act(state, "p1: create board three-prisms.1")
+    assert player(state, "p1").prisms == 4
+    assert state.supply_prisms == 0
+    state = act(state, "p1: create board red-mote.1")
+    assert player(state, "p1").incoming.count("R") == 1
+    assert state.supply.count("R") == 0
+    # the prismatic motes are not proxied
+    state = table(palette="R G B C M Y", variants=proxy)
+    state = msgspec.structs.replace(state, supply=state.supply.minus(ms("P" * 5)))
+    assert_illegal(state, "p1: create board prismatic-mote.1", "PX-1.5", "no prismatic mote")
+
+
 def test_px_7_4_board_creations_do_not_count_towards_the_goal() -> None:
     state = resolving(edit(started(3, goal=3), "p1", palette="W K C W"), "p1")
     state = play(state, ["p1: create board red-mote.2", "p1: create board one-prism.1"])

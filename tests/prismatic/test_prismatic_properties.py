@@ -37,7 +37,7 @@ from tests.prismatic.helpers import RULES, new
 
 VARIANTS = [
     {},
-    {"starter_token": "auction"},
+    {"starter_token": "auction", "components": "proxy"},
     {"spent_motes": "bag", "gained_motes": "at_once", "progress_removal": "free"},
     {
         "ability_uses": "per_commitment",
@@ -97,7 +97,10 @@ def walk(seed: int, steps: int) -> Iterator[tuple[PrismaticState, str, Prismatic
 
 
 def conserved(state: PrismaticState) -> None:
-    """25 of each colour, 5 prismatic motes, 50 prisms, each card in exactly one place."""
+    """25 of each colour, 5 prismatic motes, 50 prisms, each card in exactly one place;
+    with components=proxy (PX-I.29) proxies may add colour motes and prisms, never take
+    any away, and the supply never falls below zero."""
+    proxy = state.table.components == "proxy"
     for kind in KINDS:
         held = sum(
             p.bag.count(kind)
@@ -106,9 +109,14 @@ def conserved(state: PrismaticState) -> None:
             + p.committed_motes().count(kind)
             for p in state.players
         )
-        assert held + state.supply.count(kind) == (5 if kind == "P" else 25), kind
+        total = held + state.supply.count(kind)
+        if proxy and kind != "P":
+            assert total >= 25, kind
+        else:
+            assert total == (5 if kind == "P" else 25), kind
     prisms = sum(p.prisms + p.committed_prisms() for p in state.players)
-    assert prisms + state.supply_prisms == 50
+    assert state.supply_prisms >= 0
+    assert prisms + state.supply_prisms >= 50 if proxy else prisms + state.supply_prisms == 50
     places = list(state.commons) + list(state.discard) + list(state.deck)
     for p in state.players:
         places += [h.name for h in p.progress + p.creation]

@@ -30,6 +30,7 @@ def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
             "starter_token",
             "draw_action",
             "progress_removal",
+            "components",
         },
     )
     for option in PrismaticRules.variant_options:

@@ -79,6 +79,18 @@ def test_px_1_5_a_gain_the_supply_cannot_cover_is_rejected() -> None:
     act(state, "p1: choose C M")
 
 
+def test_px_i_29_with_proxies_a_chosen_mote_never_runs_out() -> None:
+    """PX-I.29 (components=proxy): the second cyan the supply lacks is a proxy."""
+    import msgspec
+
+    state = new(2, components="proxy")
+    state = play(state, ["reveal Ember Spark", "reveal Verdant Drop", "reveal Sunset Sky"])
+    state = msgspec.structs.replace(state, supply=state.supply.minus(ms("C" * 24)))
+    state = act(state, "p1: choose C C")
+    assert player(state, "p1").bag.count("C") == 2
+    assert state.supply.count("C") == 0
+
+
 def test_px_1_6_px_8_1_px_8_2_the_example_catalog_has_42_typed_cards() -> None:
     cards = example_cards().cards
     assert len(cards) == 42

@@ -8,7 +8,18 @@ import msgspec
 import pytest
 
 from referee.kit.adjustments import parse_adjustment
-from tests.prismatic.helpers import RULES, act, edit, ms, play, player, resolving, started, verdict
+from tests.prismatic.helpers import (
+    RULES,
+    act,
+    edit,
+    ms,
+    play,
+    player,
+    resolving,
+    started,
+    started_with,
+    verdict,
+)
 from tests.prismatic.test_prismatic_end import THREE, auction_table, scored
 
 VIEWERS = ("referee", "public", "p1", "p2", "p3")
@@ -131,6 +142,18 @@ def test_px_1_5_px_15_5_an_adjustment_cannot_overdraw_the_supply() -> None:
     state = msgspec.structs.replace(started(3), supply_prisms=1)
     (change,) = parse_adjustment("resource p2 prisms +2")
     assert RULES.check_change(state, change).violations[0].clause == "PX-1.5"
+
+
+def test_px_i_29_with_proxies_an_adjustment_may_give_what_the_supply_lacks() -> None:
+    """PX-I.29 (components=proxy): the prisms past the supply's one are proxies; the
+    supply stays at zero and takes back what is lost."""
+    state = msgspec.structs.replace(started_with(3, {"components": "proxy"}), supply_prisms=1)
+    (change,) = parse_adjustment("resource p2 prisms +2")
+    assert RULES.check_change(state, change).legal
+    state = RULES.apply_change(state, change)
+    assert (state.player("p2").prisms, state.supply_prisms) == (3, 0)
+    (back,) = parse_adjustment("resource p2 prisms -1")
+    assert RULES.apply_change(state, back).supply_prisms == 1
 
 
 def test_px_15_5_moving_cards() -> None:

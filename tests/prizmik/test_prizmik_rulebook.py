@@ -26,6 +26,7 @@ def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
             "no_legal_action",
             "quiet_limit",
             "far_rank_step",
+            "impossible_test",
         },
     )
 

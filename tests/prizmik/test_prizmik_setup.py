@@ -117,6 +117,7 @@ def test_variants_defaults_and_validation() -> None:
         "no_legal_action": "loss",
         "quiet_limit": "off",
         "far_rank_step": "yes",
+        "impossible_test": "pieces",
     }
     with pytest.raises(VariantError):
         RULES.resolve_variants({"fleet_capturable": "maybe"})

@@ -178,3 +178,65 @@ def test_ref_1_3_a_finished_game_takes_no_action(text: str) -> None:
     assert not v.legal
     assert v.violations[0].clause == "REF-1.3"
     assert "red won by PZ-8.1" in v.violations[0].reason
+
+
+# No ship anywhere; a base at one end of every file: red's on a1-d1, blue's on e8-h8. Each
+# side keeps a lone fighter and two reserve fleets (six bases each at most, PZ-2.1).
+CLOSED = {"a1": "B", "b1": "B", "c1": "B", "d1": "B", "e8": "b", "f8": "b", "g8": "b", "h8": "b"}
+CLOSED_FIGHTERS = {**CLOSED, "d4": "X", "e5": "x"}
+
+
+def test_pz_10_13_closed_files_draw_only_under_the_files_test() -> None:
+    """PZ-10.13 (impossible_test=files): with no ship on the board and a base at an end of
+    every file no fighter can promote, so nobody can take a base: a draw. The default
+    (pieces, PZ-10.7) sees fighters and reserves on both sides and plays on."""
+    state = pos(CLOSED_FIGHTERS, reserves=(2, 2), judge=False)
+    assert not RULES.outcome(play(state, ["d4-d5"])).over
+    assert not RULES.outcome(pos(CLOSED_FIGHTERS, reserves=(2, 2))).over
+    files = pos(CLOSED_FIGHTERS, reserves=(2, 2), judge=False, impossible_test="files")
+    out = RULES.outcome(play(files, ["d4-d5"]))
+    assert (out.status, out.winner, out.clause) == ("draw", None, "PZ-10.13")
+    judged = RULES.outcome(pos(CLOSED_FIGHTERS, reserves=(2, 2), impossible_test="files"))
+    assert (judged.status, judged.clause) == ("draw", "PZ-10.13")
+
+
+def test_pz_10_13_the_files_test_turns_a_one_sided_win_into_the_draw_it_is() -> None:
+    """PZ-10.13: blue has no fighter (PZ-10.7 unable) while red, with a fighter and reserves
+    but no ship, is shut out by the closed files too: the default gives red the win by
+    PZ-8.2, the files test the draw."""
+    pieces = {**CLOSED, "d4": "X"}
+    out = RULES.outcome(pos(pieces, reserves=(2, 2)))
+    assert (out.winner, out.clause) == ("red", "PZ-8.2")
+    out = RULES.outcome(pos(pieces, reserves=(2, 2), impossible_test="files"))
+    assert (out.status, out.winner, out.clause) == ("draw", None, "PZ-10.13")
+
+
+@pytest.mark.parametrize(
+    "pieces",
+    [
+        {k: v for k, v in CLOSED_FIGHTERS.items() if k != "h8"},  # file h open at both ends
+        {**CLOSED_FIGHTERS, "b6": "S"},  # a ship on the board
+    ],
+)
+def test_pz_10_13_an_open_file_or_a_ship_plays_on(pieces: dict[str, str]) -> None:
+    """PZ-10.13 needs every file closed and no ship at all; otherwise the game goes on."""
+    state = pos(pieces, reserves=(1, 2), judge=False, impossible_test="files")
+    assert not RULES.outcome(play(state, ["d4-d3"])).over
+
+
+def test_pz_10_13_in_closed_files_no_play_ever_promotes() -> None:
+    """PZ-10.13 is sure: from the closed position, random play (default rules, so the game
+    goes on) never promotes, never brings a ship and never takes a base."""
+    import random
+
+    rnd = random.Random(1013)
+    for _ in range(20):
+        state = pos(CLOSED_FIGHTERS, reserves=(2, 2))
+        for _ in range(60):
+            actions = RULES.legal_actions(state)
+            if not actions:
+                break
+            state = RULES.apply(state, rnd.choice(actions))
+            assert state.ships == (0, 0)
+            assert state.bases == (4, 4)
+            assert state.reserves == (2, 2)

@@ -268,10 +268,11 @@ def _apply_use(state: CrystaleState, action: model.Use, seat: int) -> CrystaleSt
 
 
 def _strike(state: CrystaleState, striker: Unit, struck: Unit) -> CrystaleState:
-    """``striker`` deals its ATK on its tile to ``struck`` (CR-8.4, CR-8.6)."""
+    """``striker`` deals its ATK on its tile to ``struck`` (CR-8.4, CR-8.6); on a
+    Summoner one hit, none with 0 ATK unless ``zero_strike=hit`` (CR-I.4, CR-I.35)."""
     damage = effective_atk(state, striker)
     if struck.summoner:
-        if damage <= 0:
+        if damage <= 0 and state.table.zero_strike == "no_hit":
             return state
         side = state.sides[struck.seat]
         return settle(with_side(state, struck.seat, replace(side, hits=side.hits - 1)))

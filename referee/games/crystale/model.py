@@ -78,6 +78,7 @@ class Table(msgspec.Struct, frozen=True, gc=False):
     counter_fatigue: str = "again"
     slot_phase: str = "main"
     slot_earning: str = "once"
+    zero_strike: str = "no_hit"
 
 
 class Unit(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):

@@ -121,6 +121,14 @@ VARIANTS = (
         "(once, the default), or again each time the count climbs back to it after falling "
         "below, three slots a match at most (again).",
     ),
+    VariantOption(
+        key="zero_strike",
+        default="no_hit",
+        choices=("no_hit", "hit"),
+        clause="CR-I.35",
+        summary="A Servant's attack on a Summoner with 0 ATK on its tile takes no hit "
+        "(no_hit, the default), or takes one hit like any attack that reaches it (hit).",
+    ),
 )
 
 SETUP_FIELDS = (

@@ -168,6 +168,7 @@ def observe(state: CrystaleState, viewer: str = REFEREE) -> dict[str, Any]:
             "counter_fatigue": state.table.counter_fatigue,
             "slot_phase": state.table.slot_phase,
             "slot_earning": state.table.slot_earning,
+            "zero_strike": state.table.zero_strike,
         },
     }
 

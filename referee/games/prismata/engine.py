@@ -218,12 +218,13 @@ class Work:
         r = self.res[seat]
         self.res[seat] = Res(r.gold, 0, 0, 0, r.green, 0)
         order = [uid for uid, u in self.units.items() if u.owner == seat]
+        aging = self.state.table.lifespan
         for uid in order:
             u = self.units[uid]
             utype = cat.units[u.kind]
             lifespan, exhaust, build, status = u.lifespan, u.exhaust, u.build, u.status
             health, chill = u.health, u.chill
-            if build == 0 and exhaust == 0 and lifespan > 0:
+            if lifespan > 0 and _ages(aging, build, exhaust):
                 lifespan -= 1
                 if lifespan == 0:
                     self.units[uid] = _replace(
@@ -328,13 +329,22 @@ def _destroy_candidates(
     return [u.id for u in out]
 
 
-def _all_gone(units: dict[int, Unit], seat: int, doomed: bool) -> bool:
+def _ages(aging: str, build: int, exhaust: int) -> bool:
+    """PM-3.2, PM-I.12, PM-I.17: whether a unit's lifespan runs down at its owner's start
+    of turn under the table's ``lifespan`` variant (``aging``): by default only when it is
+    neither under construction nor exhausted; ``built``: once built; ``always``: always."""
+    if aging == "reference":
+        return build == 0 and exhaust == 0
+    return aging == "always" or build == 0
+
+
+def _all_gone(units: dict[int, Unit], seat: int, doomed: bool, aging: str) -> bool:
     for u in units.values():
         if u.owner != seat:
             continue
         if not doomed:
             return False
-        if not (u.lifespan == 1 and u.build == 0 and u.exhaust == 0):
+        if not (u.lifespan == 1 and _ages(aging, u.build, u.exhaust)):
             return False
     return True
 
@@ -343,7 +353,8 @@ def _decide(w: Work) -> Result | None:
     """PM-9.1: at the end of a turn, a seat with no units (or, by variant, only doomed
     ones) loses."""
     doomed = w.state.table.doomed == "lose"
-    gone = [_all_gone(w.units, 0, doomed), _all_gone(w.units, 1, doomed)]
+    aging = w.state.table.lifespan
+    gone = [_all_gone(w.units, 0, doomed, aging), _all_gone(w.units, 1, doomed, aging)]
     if gone[0] and gone[1]:
         if w.state.table.wipeout == "second_player":
             return Result(

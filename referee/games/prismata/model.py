@@ -82,6 +82,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     wipeout: str = "draw"
     doomed: str = "survive"
     overkill: str = "destroyed"
+    lifespan: str = "reference"
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):

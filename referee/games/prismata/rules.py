@@ -64,6 +64,16 @@ VARIANTS = (
         "is destroyed (default, the wiki and the reference engine), or as soon as no other enemy "
         "unit can take the attack left (the rules summary).",
     ),
+    VariantOption(
+        key="lifespan",
+        default="reference",
+        choices=("reference", "built", "always"),
+        clause="PM-I.17",
+        summary="When lifespan runs down at the start of its owner's turn: only for a unit "
+        "neither under construction nor exhausted (reference, the default, the reference "
+        "engine's), for every built unit, exhausted or not (built), or for every unit, as the "
+        "comprehensive rules word it (always).",
+    ),
 )
 
 
@@ -205,6 +215,7 @@ class PrismataRules(ModularRules[PrismataState, PrismataAction]):
             wipeout=variants["wipeout"],
             doomed=variants["doomed"],
             overkill=variants["overkill"],
+            lifespan=variants["lifespan"],
         )
         randoms = tuple(setup.options["units"])
         supply_max: dict[str, tuple[int, int]] = {}

@@ -19,7 +19,17 @@ import msgspec
 
 from referee.games.prismatic.model import Held, PrismaticState, SeatState
 from referee.games.prismatic.motes import COLOUR_NAMES, colour_of
-from referee.games.prismatic.position import clear_card, locate, take_from_deck, update
+from referee.games.prismatic.position import (
+    clear_card,
+    locate,
+    lose_prisms,
+    prisms_short,
+    supply_short,
+    take_from_deck,
+    take_prisms,
+    take_supply,
+    update,
+)
 from referee.kit.adjustments import Change, ChangeResource, MoveCard, change_tables, refuse_changes
 from referee.kit.multiset import Multiset
 from referee.verdicts import LEGAL, Verdict
@@ -98,9 +108,9 @@ def _check_resource(state: PrismaticState, change: ChangeResource, _: None) -> V
     if where == "pool":
         return LEGAL
     if what == "prisms":
-        if state.supply_prisms < change.amount:
+        if prisms_short(state, change.amount):
             return Verdict.illegal("PX-1.5", f"the supply holds {state.supply_prisms} prisms")
-    elif state.supply.count(what) < change.amount:
+    elif supply_short(state, Multiset.of({what: change.amount})):
         return Verdict.illegal(
             "PX-1.5", f"the supply holds {state.supply.count(what)} {COLOUR_NAMES[what]} motes"
         )
@@ -144,7 +154,7 @@ def _apply_resource(state: PrismaticState, change: ChangeResource, _: None) -> P
     where, what = parsed
     n = change.amount
     if what == "prisms":
-        state = replace(state, supply_prisms=state.supply_prisms - n)
+        state = take_prisms(state, n) if n > 0 else lose_prisms(state, -n)
         if where == "stock":
             return update(state, change.seat, lambda p: replace(p, prisms=p.prisms + n))
         return update(state, change.seat, lambda p: replace(p, palette_prisms=p.palette_prisms + n))
@@ -154,8 +164,8 @@ def _apply_resource(state: PrismaticState, change: ChangeResource, _: None) -> P
         return current.plus(motes) if n > 0 else current.minus(motes)
 
     if where != "pool":
-        state = replace(
-            state, supply=state.supply.minus(motes) if n > 0 else state.supply.plus(motes)
+        state = (
+            take_supply(state, motes) if n > 0 else replace(state, supply=state.supply.plus(motes))
         )
     if where == "pool":
         return update(state, change.seat, lambda p: replace(p, pool=shift(p.pool)))

@@ -11,7 +11,7 @@ from referee.games.prismatic import model
 from referee.games.prismatic.catalog import Effect, Recipe, effect_text
 from referee.games.prismatic.model import SEATS, PrismaticAction, PrismaticState, Remove, Reward
 from referee.games.prismatic.motes import COLOUR_NAMES, KINDS, PRISMATIC
-from referee.games.prismatic.position import drawable, locate, to_act
+from referee.games.prismatic.position import drawable, locate, prisms_short, supply_short, to_act
 from referee.games.prismatic.scoring import standing
 from referee.kit.dispatch import Dispatch
 from referee.kit.multiset import Multiset
@@ -116,13 +116,13 @@ def _cards_from_deck(state: PrismaticState, names: list[str], clause: str = "PX-
 
 
 def _supply_motes(state: PrismaticState, colour: str, seat: str) -> Verdict:
-    if not state.supply.count(colour):
+    if supply_short(state, Multiset.of([colour])):
         return _bad("PX-1.5", f"the supply has no {COLOUR_NAMES[colour]} mote left for {seat}")
     return LEGAL
 
 
 def _supply_prisms(state: PrismaticState, count: int, seat: str) -> Verdict:
-    if state.supply_prisms < count:
+    if prisms_short(state, count):
         return _bad(
             "PX-1.5",
             f"the supply holds {_count(state.supply_prisms, 'prism')}; {seat} cannot gain {count}",
@@ -161,7 +161,7 @@ def _choose(state: PrismaticState, action: model.Choose, seat: str) -> Verdict:
     if PRISMATIC in action.motes:
         return _bad("PX-2.4", "a prismatic mote cannot be one of the two chosen at setup")
     need = Multiset.of(action.motes)
-    short = state.supply.missing(need)
+    short = supply_short(state, need)
     if short:
         return _bad("PX-1.5", f"the supply cannot give {motes_words(short)} to {seat}")
     return LEGAL

@@ -39,6 +39,8 @@ from referee.games.prismatic.position import (
     return_motes,
     spend_motes,
     take_from_deck,
+    take_prisms,
+    take_supply,
     to_act,
     update,
 )
@@ -367,7 +369,7 @@ def _reveal(state: PrismaticState, action: model.Reveal, seat: str) -> Prismatic
 @ENTRY_EFFECTS.register(model.Choose)
 def _choose(state: PrismaticState, action: model.Choose, seat: str) -> PrismaticState:
     motes = Multiset.of(action.motes)
-    state = replace(state, supply=state.supply.minus(motes))
+    state = take_supply(state, motes)
     return update(state, seat, lambda p: replace(p, bag=p.bag.plus(motes), chose=True))
 
 
@@ -499,7 +501,7 @@ def apply_effect(state: PrismaticState, effect: Effect, seat: str) -> PrismaticS
     if effect.kind == "mote":
         return gain_motes(state, seat, Multiset.of([effect.colour]))
     if effect.kind == "prisms":
-        state = replace(state, supply_prisms=state.supply_prisms - effect.count)
+        state = take_prisms(state, effect.count)
         return update(state, seat, lambda p: replace(p, prisms=p.prisms + effect.count))
     return state  # free text: the referee's adjustment carries it out (PX-9.7)
 

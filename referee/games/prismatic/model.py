@@ -318,6 +318,7 @@ class Table(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     starter_token: str = "pass"
     draw_action: str = "optional"
     progress_removal: str = "discard_only"
+    components: str = "limited"
 
 
 class Auction(msgspec.Struct, frozen=True, gc=False, kw_only=True):

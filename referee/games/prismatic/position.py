@@ -12,6 +12,7 @@ from typing import Literal
 import msgspec
 
 from referee.games.prismatic.model import SEATS, Held, PrismaticState, SeatState
+from referee.games.prismatic.motes import PRISMATIC
 from referee.games.prismatic.scoring import standing
 from referee.kit.multiset import Multiset
 
@@ -23,10 +24,14 @@ __all__ = [
     "locate",
     "lose_prisms",
     "next_active",
+    "prisms_short",
     "remove_from_area",
     "return_motes",
     "spend_motes",
+    "supply_short",
     "take_from_deck",
+    "take_prisms",
+    "take_supply",
     "to_act",
     "update",
 ]
@@ -99,12 +104,46 @@ def return_motes(state: PrismaticState, seat: str, motes: Multiset) -> Prismatic
     return update(state, seat, lambda p: msgspec.structs.replace(p, bag=p.bag.plus(motes)))
 
 
+def supply_short(state: PrismaticState, motes: Multiset) -> Multiset:
+    """What of ``motes`` the supply cannot give (PX-1.5): with components=proxy only
+    prismatic motes run out, a colour mote the supply lacks being a proxy (PX-I.29)."""
+    short = state.supply.missing(motes)
+    if state.table.components == "proxy":
+        return Multiset.of({PRISMATIC: short.count(PRISMATIC)})
+    return short
+
+
+def prisms_short(state: PrismaticState, count: int) -> int:
+    """How many of ``count`` prisms the supply cannot give (none with components=proxy,
+    PX-I.29)."""
+    if state.table.components == "proxy":
+        return 0
+    return max(0, count - state.supply_prisms)
+
+
+def take_supply(state: PrismaticState, motes: Multiset) -> PrismaticState:
+    """``motes`` leave the supply; with components=proxy those it lacks are proxies, and
+    it keeps none below zero (PX-I.29)."""
+    present = Multiset.of({c: min(n, state.supply.count(c)) for c, n in motes.items})
+    taken = present if state.table.components == "proxy" else motes
+    return msgspec.structs.replace(state, supply=state.supply.minus(taken))
+
+
+def take_prisms(state: PrismaticState, count: int) -> PrismaticState:
+    """``count`` prisms leave the supply; with components=proxy those it lacks are
+    proxies, and it keeps none below zero (PX-I.29)."""
+    left = state.supply_prisms - count
+    if state.table.components == "proxy":
+        left = max(0, left)
+    return msgspec.structs.replace(state, supply_prisms=left)
+
+
 def gain_motes(state: PrismaticState, seat: str, motes: Multiset) -> PrismaticState:
     """Motes come from the supply to ``seat``: into the bag at the round's end (PX-I.3),
     or at once with variant gained_motes=at_once."""
     if not motes:
         return state
-    state = msgspec.structs.replace(state, supply=state.supply.minus(motes))
+    state = take_supply(state, motes)
     if state.table.gained_motes == "at_once":
         return return_motes(state, seat, motes)
     return update(

@@ -112,6 +112,15 @@ VARIANTS = (
         summary="A progress card leaves only by a discard action or the board's discard "
         "(default), or its owner may also remove it freely in their resolve turn.",
     ),
+    VariantOption(
+        key="components",
+        default="limited",
+        choices=("limited", "proxy"),
+        clause="PX-I.29",
+        summary="The box's 25 motes of each colour and 50 prisms are the most there can be "
+        "(limited, the default), or a colour mote or prism the supply lacks is stood in for "
+        "by a proxy (proxy); the 5 prismatic motes stay limited either way.",
+    ),
 )
 
 SETUP_FIELDS = (

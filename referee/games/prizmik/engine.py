@@ -35,13 +35,23 @@ from referee.games.prizmik.model import (
 )
 from referee.kit.dispatch import Dispatch
 
-__all__ = ["ENTRY_EFFECTS", "apply", "count_pieces", "decide", "outcome", "to_act", "to_move"]
+__all__ = [
+    "ENTRY_EFFECTS",
+    "apply",
+    "count_pieces",
+    "decide",
+    "files_closed",
+    "outcome",
+    "to_act",
+    "to_move",
+]
 
 # -- clause ids --------------------------------------------------------------
 WIN_ALL_BASES: Final = "PZ-8.1"
 WIN_IMPOSSIBLE: Final = "PZ-8.2"
 NO_LEGAL_ACTION: Final = "PZ-10.6"
 BOTH_UNABLE: Final = "PZ-10.8"
+FILES_CLOSED: Final = "PZ-10.13"
 QUIET_LIMIT: Final = "PZ-10.11"
 
 
@@ -72,6 +82,23 @@ def _unable(
     return ships[side] == 0 and (fighters[side] == 0 or reserves[side] == 0)
 
 
+_BASE_KINDS: Final = frozenset((BASE, FLEET))
+
+
+def files_closed(board: str, ships: tuple[int, int]) -> bool:
+    """PZ-10.13: no ship stands on the board, in any nest of either player, and every file
+    has a base (lone or in a full fleet, either player's) on rank 1 or rank 8. Then no
+    fighter can ever promote, since a promotion needs both ends of its file free of bases
+    (the fighter on one end, the other end empty, PZ-7.1), and only a ship, which only a
+    promotion can bring back, can remove a base: nobody can ever capture a base again."""
+    if ships[0] or ships[1]:
+        return False
+    for f in range(8):
+        if KIND_OF[board[f]] not in _BASE_KINDS and KIND_OF[board[56 + f]] not in _BASE_KINDS:
+            return False
+    return True
+
+
 def decide(
     side: int,
     bases: tuple[int, int],
@@ -80,12 +107,23 @@ def decide(
     reserves: tuple[int, int],
     quiet: int,
     limit: int,
+    *,
+    closed: bool = False,
 ) -> Outcome | None:
-    """The by-rule result after ``side`` acted, in the order of PZ-10.8, or None."""
+    """The by-rule result after ``side`` acted, in the order of PZ-10.8, or None;
+    ``closed``: ``files_closed`` found under ``impossible_test=files`` (PZ-10.13)."""
     opp = 1 - side
     mover, other = SEATS[side], SEATS[opp]
     if bases[opp] == 0:
         return Outcome("win", mover, WIN_ALL_BASES, f"{other} has no base left on the board")
+    if closed:
+        return Outcome(
+            "draw",
+            None,
+            FILES_CLOSED,
+            "neither player can ever capture a base again: no ship is on the board, and "
+            "every file has a base on rank 1 or rank 8, so no fighter can ever promote",
+        )
     opp_unable = _unable(opp, ships, fighters, reserves)
     mover_unable = _unable(side, ships, fighters, reserves)
     if opp_unable and mover_unable:
@@ -266,15 +304,26 @@ def _after(  # noqa: PLR0913, PLR0917 - the move's hot path: counts passed as th
     # first test (both sides keep a base and a way to capture one).
     opp = 1 - side
     limit = state.variants.quiet_limit
+    # PZ-10.13 can apply only with no ship on the board: asked only when opp has none.
     if (
         bases[opp]
-        and (ships[opp] or (fighters[opp] and reserves[opp]))
+        and (
+            ships[opp]
+            or (
+                fighters[opp]
+                and reserves[opp]
+                and (ships[side] or state.variants.impossible_test == "pieces")
+            )
+        )
         and (ships[side] or (fighters[side] and reserves[side]))
         and not (limit and quiet >= limit)
     ):
         result = state.result
     else:
-        result = state.result or decide(side, bases, ships, fighters, reserves, quiet, limit)
+        closed = state.variants.impossible_test == "files" and files_closed(board, ships)
+        result = state.result or decide(
+            side, bases, ships, fighters, reserves, quiet, limit, closed=closed
+        )
     return PrizmikState(
         board,
         "blue" if side == 0 else "red",

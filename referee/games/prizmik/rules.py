@@ -33,7 +33,7 @@ from referee.games.prizmik.board import (
     SQUARE_INDEX,
     STACK,
 )
-from referee.games.prizmik.engine import WIN_ALL_BASES, count_pieces, decide
+from referee.games.prizmik.engine import WIN_ALL_BASES, count_pieces, decide, files_closed
 from referee.games.prizmik.model import PrizmikAction, PrizmikState, PrizmikVariants
 from referee.games.prizmik.notation import read_position_fields
 from referee.outcomes import Outcome
@@ -80,6 +80,16 @@ VARIANT_OPTIONS: Final = (
         summary="whether a lone fighter already on its far rank promotes when it moves or "
         "captures along that rank (yes, the default), or only when it comes onto the far "
         "rank from another rank (no)",
+    ),
+    VariantOption(
+        key="impossible_test",
+        default="pieces",
+        choices=("pieces", "files"),
+        clause="PZ-10.13",
+        summary="how a player is found unable ever to capture a base again: by their pieces "
+        "alone (pieces, the default: no ship, and no lone fighter or no reserve fleet), or also "
+        "when no ship is on the board and every file has a base at one end, so no fighter can "
+        "ever promote: then the game is drawn (files)",
     ),
 )
 
@@ -157,6 +167,7 @@ def _variants_from(resolved: Mapping[str, str]) -> PrizmikVariants:
         no_legal_action="draw" if resolved["no_legal_action"] == "draw" else "loss",
         quiet_limit=0 if quiet == "off" else int(quiet),
         far_rank_step=resolved["far_rank_step"] == "yes",
+        impossible_test="files" if resolved["impossible_test"] == "files" else "pieces",
     )
 
 
@@ -285,7 +296,10 @@ class PrizmikRules(ModularRules[PrizmikState, PrizmikAction]):
                     f"{SEATS[prev]} has no base left on the board",
                 )
             else:
-                result = decide(prev, bases, ships, fighters, res, quiet, chosen.quiet_limit)
+                closed = chosen.impossible_test == "files" and files_closed(board, ships)
+                result = decide(
+                    prev, bases, ships, fighters, res, quiet, chosen.quiet_limit, closed=closed
+                )
         return PrizmikState(
             board=board,
             turn="red" if turn == "red" else "blue",
