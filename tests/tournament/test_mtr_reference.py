@@ -78,7 +78,8 @@ def events(draw: st.DrawFn, most_players: int = 40) -> Event:
     for order in range(count):
         late = draw(st.sampled_from([1] * 5 + list(range(1, rounds + 1))))
         as_losses = late > 1 and draw(st.booleans())
-        dropped = draw(st.none() | st.integers(late, rounds))
+        # late - 1: gone before their first round, having played nothing (EV-I.3)
+        dropped = draw(st.none() | st.integers(late - 1, rounds))
         entrants.append(
             Entrant(
                 id=f"p{order}",
