@@ -84,7 +84,9 @@ def export(
             "--sqlite",
             help="Every game as plain tables in a new SQLite file (games, entries, "
             "rejections, disputes, rulings, penalties, standings, the log with full-text "
-            "search), for Datasette or any SQLite tool.",
+            "search), for Datasette or any SQLite tool. An earlier export is written again; "
+            "any other file, the store included, is refused. Example: referee export "
+            "--sqlite analysis.db",
         ),
     ] = None,
 ) -> None:
