@@ -261,6 +261,34 @@ def parse_pairs(values: list[str] | None, what: str) -> dict[str, str]:
     return pairs
 
 
+def public_key_arg(value: str) -> str:
+    """``--public-key``: the key in hex, or a file holding it. Anything else (a typo, a
+    shortened key, the private key's file) is bad input, refused with exit 2, not a check
+    that failed: a posting or checkpoint reported "broken" over a mistyped key would send a
+    head referee looking for tampering that never happened."""
+    text = value
+    where = f"--public-key {value!r}"
+    path = Path(value)
+    if path.is_file():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(f"--public-key {value}: cannot be read ({exc})")
+        where = f"--public-key {value}"
+        if "PRIVATE KEY" in text:
+            fail(
+                f"{where} holds a private key; give the public key (64 hex digits) that "
+                "'referee seal --new-key' printed, or a file holding it"
+            )
+    key = text.strip()
+    if len(key) != 64 or any(c not in "0123456789abcdefABCDEF" for c in key):
+        fail(
+            f"{where} is not a public key: give the 64 hex digits 'referee seal --new-key' "
+            "printed, or a file holding them"
+        )
+    return key
+
+
 def echo_err(text: str) -> None:
     typer.echo(text, err=True)
 

@@ -19,6 +19,7 @@ from cli.face import (
     handled,
     parse_pairs,
     progress_bar,
+    public_key_arg,
     settings,
 )
 
@@ -365,11 +366,9 @@ def verify(
         svc = settings.service()
         if checkpoint is not None:
             text = Path(checkpoint).read_text() if Path(checkpoint).is_file() else checkpoint
-            key = public_key
-            if key is not None and Path(key).is_file():
-                key = Path(key).read_text()
-            if key is None:
+            if public_key is None:
                 fail("--checkpoint needs --public-key (the key that signed it)")
+            key = public_key_arg(public_key)
             held = svc.verify_checkpoint(text.strip(), key)
             # ... and every chain under it (issue 31): the checkpoint proves the store extends
             # the sealed head, not that each stored row still matches its own hash

@@ -392,3 +392,21 @@ def test_ref_7_3_referee_penalty_withdraw_and_penalty_as_before(db_path: Path) -
     code, out, _ = call(db_path, "log", game, "--json")
     assert code == 0
     assert "penalty of event 2 withdrawn" in out
+
+
+def test_verify_refuses_a_key_that_is_not_a_public_key(db_path: Path, tmp_path: Path) -> None:
+    # 'verify --checkpoint C --public-key seal.pem' (the private key's file) said
+    # "checkpoint broken" with exit 1, as if the store had been tampered with
+    game = new_game(db_path)
+    done(db_path, "act", game, "t3")
+    key = tmp_path / "seal.pem"
+    public = done(db_path, "seal", "--new-key", str(key)).strip().splitlines()[-1]
+    checkpoint = done(db_path, "seal", "--key", str(key)).strip()
+    for given, said in ((str(key), "holds a private key"), ("zzzz", "is not a public key")):
+        code, out, err = call(db_path, "verify", "--checkpoint", checkpoint, "--public-key", given)
+        assert code == 2, out
+        assert said in err
+        assert "broken" not in out
+        assert len(err.strip().splitlines()) == 1
+    out = done(db_path, "verify", "--checkpoint", checkpoint, "--public-key", public)
+    assert "signature verified" in out
