@@ -353,8 +353,11 @@ def result(
     \b
     A pod: referee event result EV 3=1:Ann,2:Ben,2:Cal,4:Dee   (EV-7.5)"""
     with handled():
-        count = _event_service().event_result(event, slips, by=settings.referee)
-        typer.echo(f"{count} result(s) recorded")
+        _event_service().event_result(event, slips, by=settings.referee)
+        # all or none are stored: every slip given (the service counts the facts it
+        # wrote, a slip's result and its table's games closed as void, EV-3.9)
+        count = len(slips)
+        typer.echo(f"{count} result{'s' if count != 1 else ''} recorded")
 
 
 @event_app.command("correct")

@@ -459,3 +459,15 @@ def test_ev_2_2_register_with_a_player_id(tmp_path: Path) -> None:
     assert ids[0] == ("Ann Lee", "ann-7")
     assert ids[1][0] == "Bo"
     assert ids[1][1].startswith("pl-")
+
+
+def test_result_says_how_many_slips_were_recorded(tmp_path: Path) -> None:
+    # one slip printed "2 result(s) recorded": the count was of the facts stored (the
+    # result and its table's games closed as void, EV-3.9), not of the slips
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "Count", "--game", "gammasphere").strip().splitlines()[-1]
+    names = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay"]
+    ok(db, "event", "register", event, *[a for n in names for a in ("--player", n)])
+    ok(db, "event", "pair", event)
+    assert ok(db, "event", "result", event, "1=2-0-0").strip() == "1 result recorded"
+    assert ok(db, "event", "result", event, "2=0-2-0", "3=2-1-0").strip() == "2 results recorded"
