@@ -286,6 +286,7 @@ def seal(
             typer.echo(public)
             return
         assert key is not None
+        _check_seal_key_file(key)
         svc = settings.service()
         for warning in svc.seal_key_warnings(key):
             typer.echo(f"warning: {warning}", err=True)
@@ -306,6 +307,22 @@ def seal(
             )
             return
         typer.echo(checkpoint.text())
+
+
+def _check_seal_key_file(key: Path) -> None:
+    """Refuse a --key that is no key file in one line, before any warning about where the
+    key is kept (a mistyped path printed a warning about the file's folder, then the
+    error)."""
+    if not key.is_file():
+        what = "a folder" if key.is_dir() else "no such file"
+        fail(f"--key {key}: {what}; give the key file 'referee seal --new-key FILE' wrote")
+    try:
+        with key.open("rb") as handle:
+            head = handle.read(4096)
+    except OSError as exc:
+        fail(f"--key {key}: cannot be read ({exc.strerror or exc})")
+    if b"-----BEGIN" not in head or b"PRIVATE KEY-----" not in head:
+        fail(f"--key {key}: not a seal key (the PEM file 'referee seal --new-key FILE' wrote)")
 
 
 def verified_streams(games: int, tournaments: int) -> str:

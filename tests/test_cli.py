@@ -410,3 +410,20 @@ def test_verify_refuses_a_key_that_is_not_a_public_key(db_path: Path, tmp_path: 
         assert len(err.strip().splitlines()) == 1
     out = done(db_path, "verify", "--checkpoint", checkpoint, "--public-key", public)
     assert "signature verified" in out
+
+
+def test_seal_refuses_a_key_path_that_is_no_key_in_one_line(db_path: Path, tmp_path: Path) -> None:
+    # a mistyped --key printed a warning about the (missing) file's folder, then the error;
+    # a text file gave the crypto library's message with a link: one line each now
+    new_game(db_path)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a key\n")
+    for given, said in (
+        (tmp_path / "missing.pem", "no such file"),
+        (tmp_path, "a folder"),
+        (notes, "not a seal key"),
+    ):
+        err = refused(db_path, "seal", "--key", str(given))
+        assert said in err
+        assert "warning" not in err
+        assert len(err.strip().splitlines()) == 1
