@@ -427,3 +427,16 @@ def test_seal_refuses_a_key_path_that_is_no_key_in_one_line(db_path: Path, tmp_p
         assert said in err
         assert "warning" not in err
         assert len(err.strip().splitlines()) == 1
+
+
+def test_an_empty_file_is_no_store_and_a_read_leaves_it_empty(db_path: Path) -> None:
+    # `referee games` on a file of no bytes (a `touch`, a failed copy) wrote a store's
+    # schema into it and said "no games yet": a read command changed the file
+    db_path.write_bytes(b"")
+    for args in (["games"], ["verify"], ["show", "nothing-here"], ["event", "list"]):
+        err = refused(db_path, *args)
+        assert "an empty file, not a store" in err
+        assert len(err.strip().splitlines()) == 1
+        assert db_path.read_bytes() == b""
+    new_game(db_path)  # a command that makes a store may make it there
+    assert done(db_path, "games").strip()
