@@ -95,7 +95,13 @@ def export(
 
     JSONL holds every event exactly as stored (hidden cards included: the referee's
     view only); --as public or --as SEAT gives the text record, or the HTML replay
-    of one game, as that viewer may see it."""
+    of one game, as that viewer may see it.
+
+    \b
+    Examples:
+      referee export $id -o game.jsonl
+      referee export $id --format html --as public -o replay.html
+    """
     with handled():
         if sqlite is not None:
             if game is not None or output is not None or fmt != "jsonl":
@@ -182,7 +188,12 @@ def import_(
 ) -> None:
     """Import game records. Every entry is checked again; each game is imported, skipped
     (already in the store) or refused (naming the file, line and reason) on its own.
-    Exit 1 if any was refused."""
+    Exit 1 if any was refused.
+
+    \b
+    Example:
+      referee import game.jsonl
+    """
     with handled():
         import msgspec
 
@@ -271,7 +282,13 @@ def seal(
     as_json: JsonOpt = False,
 ) -> None:
     """Sign the store-wide chain: prints a checkpoint a head referee can publish or print on
-    the result sheet; 'referee verify --checkpoint' later proves the store still extends it."""
+    the result sheet; 'referee verify --checkpoint' later proves the store still extends it.
+
+    \b
+    Examples:
+      referee seal --new-key /media/usb/seal.pem
+      referee seal --key /media/usb/seal.pem
+    """
     with handled():
         if (key is None) == (new_key is None):
             fail("give --key FILE to seal, or --new-key FILE to create a key")
@@ -376,7 +393,13 @@ def verify(
     as_json: JsonOpt = False,
 ) -> None:
     """Check hash chains and replay every decision; prove the store extends a signed
-    checkpoint; or, with --variant, show what a ruling changes."""
+    checkpoint; or, with --variant, show what a ruling changes.
+
+    \b
+    Examples:
+      referee verify
+      referee verify --checkpoint checkpoint.txt --public-key KEY_HEX_OR_FILE
+    """
     with handled():
         import msgspec
 
@@ -504,7 +527,12 @@ def store_backup(
     """Copy the whole live store to DEST (SQLite's online backup API: safe while serving;
     a PostgreSQL store is dumped in one snapshot into such a file), keeping store order and
     recorded checkpoints. Cron: '0 * * * * referee --db /srv/referee.db
-    store backup /backups/referee-$(date +\\%H).db'."""
+    store backup /backups/referee-$(date +\\%H).db'.
+
+    \b
+    Example:
+      referee store backup /backups/referee.db
+    """
     with handled():
         from service.api import backup_store
 
@@ -518,7 +546,12 @@ def store_restore(
 ) -> None:
     """Make the store (--db: a SQLite file that must not exist yet, or an empty PostgreSQL
     schema) from the backup SOURCE; it then verifies against the last checkpoint published
-    before the backup."""
+    before the backup.
+
+    \b
+    Example:
+      referee --db restored.db store restore backup.db
+    """
     with handled():
         from service.api import restore_store
 

@@ -440,3 +440,41 @@ def test_an_empty_file_is_no_store_and_a_read_leaves_it_empty(db_path: Path) -> 
         assert db_path.read_bytes() == b""
     new_game(db_path)  # a command that makes a store may make it there
     assert done(db_path, "games").strip()
+
+
+def _leaf_commands(command: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
+    if hasattr(command, "commands"):
+        return [
+            leaf
+            for name, sub in sorted(command.commands.items())
+            for leaf in _leaf_commands(sub, (*path, name))
+        ]
+    return [(path, command)]
+
+
+def test_every_commands_help_teaches_with_an_example_that_parses() -> None:
+    # forty-odd commands' --help said what they do but showed no command line to copy;
+    # each now ends with an example, and its options are the command's own
+    import re
+    import shlex
+
+    root = typer.main.get_command(app)
+    global_options = {"--db", "--referee", "--server", "--token", "--offline-store"}
+    lacking = []
+    for path, command in _leaf_commands(root):
+        lines = [
+            re.sub(r" --(db|referee|server|token) \S+", "", line.strip())
+            for line in (command.help or "").splitlines()
+            if line.strip().startswith(("referee ", "ev=$(referee ", "id=$(referee "))
+        ]
+        mine = [line for line in lines if f"referee {' '.join(path)}" in line]
+        if not mine:
+            lacking.append(" ".join(path))
+            continue
+        options = {o for p in command.params for o in (*p.opts, *p.secondary_opts)}
+        for line in mine:
+            words = shlex.split(line.split(f"referee {' '.join(path)}", 1)[1], comments=True)
+            words = words[: next((i for i, w in enumerate(words) if w in (">", "|")), None)]
+            unknown = [w for w in words if w.startswith("--") and w not in options]
+            assert not [w for w in unknown if w not in global_options], (path, line)
+    assert lacking == [], " | ".join(lacking)
