@@ -587,6 +587,7 @@ def pairings(
     """
     if by not in ("table", "name"):
         fail(f"--by is table or name, not {by!r}")
+    _one_output(as_json=as_json, as_csv=as_csv, posting=posting, key=key)
     with handled():
         if posting:
             print_posting(event, "pairings", round_number, key)
@@ -609,6 +610,24 @@ def pairings(
             typer.echo(pairings_csv(sheet, by_name=by == "name"), nl=False)
         else:
             _print_sheet(sheet, by_name=by == "name")
+
+
+def _one_output(
+    *, as_json: bool, as_csv: bool, posting: bool, key: Path | None, explain: str | None = None
+) -> None:
+    """Refuse output options that cannot go together: one was silently dropped
+    (``--csv --json`` printed JSON; ``--key`` without ``--posting`` printed the table
+    and sealed nothing, so an organizer believed the sheet was sealed)."""
+    if key is not None and not posting:
+        fail("--key seals a --posting: give --posting too, or leave --key out")
+    given = [name for name, on in (("--json", as_json), ("--csv", as_csv)) if on]
+    if posting:
+        given = [*(n for n in given if n != "--json"), "--posting"]  # a posting is JSON
+    if explain is not None:
+        given.append("--explain")
+        given = [n for n in given if n != "--json"]  # the working, as JSON
+    if len(given) > 1:
+        fail(f"{' and '.join(given)} are two outputs: give one")
 
 
 @event_app.command("standings")
@@ -634,6 +653,7 @@ def standings(
       referee event standings $ev
       referee event standings $ev --round 2 --explain Ann
     """
+    _one_output(as_json=as_json, as_csv=as_csv, posting=posting, key=key, explain=explain)
     with handled():
         if posting:
             print_posting(event, "standings", round_number, key)

@@ -471,3 +471,28 @@ def test_result_says_how_many_slips_were_recorded(tmp_path: Path) -> None:
     ok(db, "event", "pair", event)
     assert ok(db, "event", "result", event, "1=2-0-0").strip() == "1 result recorded"
     assert ok(db, "event", "result", event, "2=0-2-0", "3=2-1-0").strip() == "2 results recorded"
+
+
+def test_output_options_that_cannot_go_together_are_refused(tmp_path: Path) -> None:
+    # `standings --csv --json` printed JSON and `pairings --key K` printed the table and
+    # sealed nothing: an option was dropped without a word
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "Out", "--game", "gammasphere").strip().splitlines()[-1]
+    ok(db, "event", "register", event, "--player", "Ann", "--player", "Ben")
+    ok(db, "event", "pair", event)
+    key = tmp_path / "seal.pem"
+    ok(db, "seal", "--new-key", str(key))
+    before = store_rows(db)
+    for args, said in (
+        (["pairings", event, "--key", str(key)], "--key seals a --posting"),
+        (["standings", event, "--csv", "--json"], "--json and --csv"),
+        (["pairings", event, "--csv", "--posting"], "--csv and --posting"),
+        (["standings", event, "--explain", "Ann", "--csv"], "--csv and --explain"),
+    ):
+        code, _, err = call(db, "event", *args)
+        assert code == REFUSED, args
+        assert said in err
+        assert len(err.strip().splitlines()) == 1
+    assert store_rows(db) == before
+    assert json.loads(ok(db, "event", "standings", event, "--explain", "Ann", "--json"))
+    assert ok(db, "event", "standings", event, "--csv").startswith("final")
