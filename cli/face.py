@@ -257,7 +257,10 @@ def parse_pairs(values: list[str] | None, what: str) -> dict[str, str]:
         key, sep, rest = value.partition("=")
         if not sep or not key.strip():
             fail(f"{what} must look like KEY=VALUE, not {value!r}")
-        pairs[key.strip().lower()] = rest.strip()
+        name = key.strip().lower()
+        if name in pairs:  # the later one silently replaced the earlier: refuse both
+            fail(f"{what} gives {key.strip()} twice ({pairs[name]!r} and {rest.strip()!r})")
+        pairs[name] = rest.strip()
     return pairs
 
 

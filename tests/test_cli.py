@@ -478,3 +478,22 @@ def test_every_commands_help_teaches_with_an_example_that_parses() -> None:
             unknown = [w for w in words if w.startswith("--") and w not in options]
             assert not [w for w in unknown if w not in global_options], (path, line)
     assert lacking == [], " | ".join(lacking)
+
+
+def test_a_seat_given_twice_is_refused_not_replaced(db_path: Path) -> None:
+    # `new nim --player first=Ann --player first=Cy --player second=Ben` started a game
+    # with Cy in the first seat: Ann was dropped without a word
+    err = refused(
+        db_path,
+        "new",
+        "nim",
+        "--player",
+        "first=Ann",
+        "--player",
+        "first=Cy",
+        "--player",
+        "second=Ben",
+    )
+    assert "--player gives first twice ('Ann' and 'Cy')" in err
+    assert len(err.strip().splitlines()) == 1
+    assert not db_path.exists()
