@@ -579,6 +579,13 @@ def _next_kind(state: Tournament) -> RoundKind:
         return "pods" if settings.pods else "swiss"
     if settings.cut:
         return "cut"
+    if swiss == 0:  # nothing paired yet: "all 0 Swiss rounds have been played" was nonsense
+        active = sum(p.dropped_after is None for p in state.players.values())
+        raise Refusal(
+            "EV-1.3",
+            f"{active} player{'' if active == 1 else 's'} registered give no Swiss round: "
+            "register at least two players",
+        )
     raise Refusal(
         "EV-1.3",
         f"all {swiss} Swiss rounds have been played and there is no cut: end the event",

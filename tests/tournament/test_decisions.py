@@ -37,6 +37,17 @@ def test_nothing_before_the_event_exists() -> None:
     assert refused(event(), CreateEvent(settings=Settings(game="x"))) == "EV-1.1"
 
 
+def test_ev_1_3_pairing_with_fewer_than_two_players_says_so() -> None:
+    """EV-1.3: with no player or one, the default gives no Swiss round; the refusal said
+    "all 0 Swiss rounds have been played ... end the event" before any round was paired."""
+    for names in ((), ("Ann",)):
+        with pytest.raises(Refusal) as caught:
+            decide(event(names), PairNext())
+        assert caught.value.clause == "EV-1.3"
+        assert "register at least two players" in str(caught.value)
+        assert "have been played" not in str(caught.value)
+
+
 def test_ev_2_2_a_player_id_binds_one_registration() -> None:
     """EV-2.2: a registration may carry the person's id across the house; one person is
     registered once, and a registration without one stores the same bytes as before."""
