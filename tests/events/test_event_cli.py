@@ -496,3 +496,18 @@ def test_output_options_that_cannot_go_together_are_refused(tmp_path: Path) -> N
     assert store_rows(db) == before
     assert json.loads(ok(db, "event", "standings", event, "--explain", "Ann", "--json"))
     assert ok(db, "event", "standings", event, "--csv").startswith("final")
+
+
+def test_a_name_given_twice_in_one_registration_is_not_called_already_registered(
+    tmp_path: Path,
+) -> None:
+    # `register --player Bob --player Bob` said "'Bob' looks like 'Bob', already in this
+    # event" while no Bob was registered (all or none: nothing was)
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "Twice", "--game", "gammasphere").strip().splitlines()[-1]
+    err = refused(db, "EV-2.2", "event", "register", event, "--player", "Bob", "--player", "Bob")
+    assert "given earlier in this registration (the same name)" in err
+    assert "already in this event" not in err
+    ok(db, "event", "register", event, "--player", "Ann")
+    err = refused(db, "EV-2.2", "event", "register", event, "--player", "ann")
+    assert "'Ann' (p1), already in this event (the same letters in another case" in err
