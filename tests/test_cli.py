@@ -497,3 +497,15 @@ def test_a_seat_given_twice_is_refused_not_replaced(db_path: Path) -> None:
     assert "--player gives first twice ('Ann' and 'Cy')" in err
     assert len(err.strip().splitlines()) == 1
     assert not db_path.exists()
+
+
+def test_games_since_takes_a_date_or_an_iso_time_only(db_path: Path) -> None:
+    # `games --since yesterday` was compared as text with the start times: no game
+    # matched and the listing said "no games match", exit 0
+    game = new_game(db_path)
+    err = refused(db_path, "games", "--since", "yesterday")
+    assert "--since is a date (2026-11-23) or an ISO time" in err
+    assert len(err.strip().splitlines()) == 1
+    assert game in done(db_path, "games", "--since", "2000-01-01")
+    assert game in done(db_path, "games", "--since", "2000-01-01T10:00:00+02:00")
+    assert done(db_path, "games", "--since", "2999-01-01").strip() == "no games match"
