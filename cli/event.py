@@ -740,7 +740,8 @@ def bracket(event: EventArg, as_json: JsonOpt = False) -> None:
         if as_json:
             emit_json(view)
             return
-        typer.echo(f"{view.name} · top {view.cut} playoff" + (" · ended" if view.ended else ""))
+        what = f"top {view.cut} playoff" if view.cut else "single elimination"
+        typer.echo(f"{view.name} · {what}" + (" · ended" if view.ended else ""))
         for rnd in view.rounds:
             typer.echo(f"{rnd.stage} (round {rnd.round})")
             for match in rnd.matches:

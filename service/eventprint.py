@@ -280,6 +280,10 @@ def bracket_view(svc: Tournaments, event_id: str) -> BracketView:
     info = svc.event_info(event_id)
     names = people(state)
     seed = {p: n for n, p in enumerate(state.cut, start=1)}
+    if not seed and info.format == "elimination" and state.current_round:
+        # no cut: the bracket was seeded from round 1's order, by rating then registration
+        # (EV-6.2); every seed printed as (0) and the text said "top 0 playoff"
+        seed = {s.id: n for n, s in enumerate(state.seats(1), start=1)}
     rounds: list[BracketRoundView] = []
     champion: str | None = None
     for rnd in bracket(state):

@@ -511,3 +511,24 @@ def test_a_name_given_twice_in_one_registration_is_not_called_already_registered
     ok(db, "event", "register", event, "--player", "Ann")
     err = refused(db, "EV-2.2", "event", "register", event, "--player", "ann")
     assert "'Ann' (p1), already in this event (the same letters in another case" in err
+
+
+def test_an_elimination_events_bracket_names_its_seeds(tmp_path: Path) -> None:
+    # an elimination event (no cut) printed "El · top 0 playoff" and every seed as (0)
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "El", "--game", "prizmik", "--format", "elimination")
+    event = event.strip().splitlines()[-1]
+    ok(db, "event", "register", event, "--player", "Ann", "--player", "Ben", "--player", "Cal")
+    paired = as_json(db, "event", "pair", event)
+    text = ok(db, "event", "bracket", event)
+    assert text.splitlines()[0] == "El · single elimination"
+    assert "(0)" not in text
+    seeds = {
+        side["player"]: side["seed"]
+        for rnd in as_json(db, "event", "bracket", event)["rounds"]
+        for match in rnd["matches"]
+        for side in match["players"]
+    }
+    assert sorted(seeds.values()) == [1, 2, 3]
+    bye = next(row["players"][0] for row in paired if row["bye"])
+    assert seeds[bye] == 1  # the top seed has the bye (EV-6.2)
