@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Unpack
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Unpack, cast
 
 from events.codec import decode
 from events.store import GameStore
@@ -24,6 +25,9 @@ from service.app import RefereeService, ServiceOptions
 from service.game_service import GameService
 from service.ports import Basis
 from service.tournaments import SERVED_SAVE_SECONDS
+
+if TYPE_CHECKING:
+    from service.event_service import EventService
 
 __all__ = ["CachedGames", "CachedService"]
 
@@ -68,6 +72,17 @@ class CachedService(RefereeService):
     def exists(self, game_id: str) -> bool:
         """``CachedGames.exists``."""
         return self.cache.exists(game_id)
+
+    def forget_streams(self, stream_ids: Iterable[str]) -> None:
+        """Drop what is cached of these streams (games' views, events' folds), so that
+        each is read again from the store: a held commit of the writer failed after
+        folding its events' facts (``service.writer``)."""
+        ids = list(stream_ids)
+        for stream_id in ids:
+            self.cache.forget(stream_id)
+        events = self.parts.built().get("events")
+        if events is not None:
+            cast("EventService", events).forget_events(ids)
 
 
 class CachedGames(GameService):

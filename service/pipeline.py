@@ -27,11 +27,13 @@ Every write, to a game or to an event, from whichever door, goes through the sam
         |
     append      store.append_sealed: ONE transaction for the write's streams (the game's or
                 the event's, the match's, new games, games closed as void) -- one write
-                (the command line, imports) or many games' writes at once (the server's
-                group commit, ``service.writer``; an event's write is a group of one there)
+                (the command line, imports) or many writes at once (the server's group
+                commit, ``service.writer``: many games' writes; the event writes queued
+                together, their commits held, each run again alone after a race)
         |
     follow-ups  the match told of its events as stored; an event's facts folded into its
-                cached fold (and a snapshot kept); the write's key marked stored
+                cached fold (on the server, at the held commit: dropped if it fails), a
+                snapshot kept once stored (``after_commit``); the write's key marked stored
 
 ``stage`` carries a game's write up to the seal and ``stage_event`` an event's (a
 ``Staged``: the stream's state as the write leaves it, a ``GameView`` or an event's fold,
@@ -39,9 +41,9 @@ the sealed streams, the caller's answer, what to do once stored); ``commit`` app
 staged writes in one transaction and runs their follow-ups. The command line stages and
 commits one write at a time (``Commands``, ``Tournaments``); the server's writer stages
 many games' writes on its cached views and commits them together, judging again after a
-race, and commits an event's write through the same path (``commit_through``: the
-writer runs the write with its group's commit). A refusal at any step raises before
-anything is written.
+race, and runs the event writes queued together with their commits held
+(``commit_through``: the writer runs each write with its own commit), stored in one
+transaction. A refusal at any step raises before anything is written.
 """
 
 from __future__ import annotations
@@ -104,6 +106,7 @@ __all__ = [
     "admit_game",
     "admit_game_early",
     "admitted",
+    "after_commit",
     "as_caller",
     "authorize_write",
     "check_terms",
@@ -112,9 +115,12 @@ __all__ = [
     "entry_result",
     "event_write",
     "game_need",
+    "held",
+    "hold_after",
     "identified",
     "need",
     "no_answer",
+    "party",
     "ruling_action",
     "serving",
     "stage",
@@ -195,6 +201,7 @@ def stage(svc: Writing, view: GameView, write: GameWrite) -> Staged[GameView]:
     """Authorize, decide, plan the follow-ups and seal ``write`` on ``view`` (advanced
     past it); a refusal raised leaves ``view`` as it was."""
     command = write.command
+    caller = _CALLER.get()
     if write.principal is not None:  # a face's caller, handed with the write (entries, ends)
         from service.access import authorize
 
@@ -203,8 +210,11 @@ def stage(svc: Writing, view: GameView, write: GameWrite) -> Staged[GameView]:
             action = "check" if command.dry_run else "record"
         if action is not None:
             authorize(write.principal, action, view)
-    elif _CALLER.get() is not None:  # none: the command line's LOCAL, who may make any write
+        command = write.command = party(write.principal, view, command)
+    elif caller is not None:  # none: the command line's LOCAL, who may make any write
         admit_game(view, action_of(command, view))
+        if caller.principal is not None and not caller.inside and caller.admitted is not EVERY:
+            command = write.command = party(caller.principal, view, command)  # a face's
     decided = decision(view, command, header(view.game_id, svc.clock()))
     before = view.version
     if decided.entry is None:
@@ -212,6 +222,27 @@ def stage(svc: Writing, view: GameView, write: GameWrite) -> Staged[GameView]:
     staged = stage_events(svc, view, decided.new, decided.applied, answer=no_answer)
     staged.answer = entry_result(view, before, decided)  # an entry's answer is its result
     return staged
+
+
+def party(principal: Principal, view: GameView, command: Write) -> Write:
+    """The authorize stage's decision of whom a face's dispute or appeal is by (the
+    command's ``by``): a player's own seat, found by their token's player id (never by a
+    name another player may share), whatever the request named; the staff name the player
+    (``RefusedError`` without one). Any other command is returned as it is."""
+    from referee.game.commands import Appeal, OpenDispute
+
+    if not isinstance(command, OpenDispute | Appeal):
+        return command
+    if principal.role == "player":
+        from service.access import viewer_for
+
+        seat = viewer_for(principal, view)
+        return command if command.by == seat else msgspec.structs.replace(command, by=seat)
+    if not command.by:
+        from referee.errors import RefusedError
+
+        raise RefusedError("name the player (by) who disputes or appeals")
+    return command
 
 
 def stage_events(
@@ -278,6 +309,33 @@ def commit(store: GameStore, staged: Sequence[Staged[Any]]) -> list[int]:
     return ids
 
 
+_AFTER: ContextVar[list[Callable[[], None]] | None] = ContextVar("_AFTER", default=None)
+
+
+def after_commit(step: Callable[[], None]) -> None:
+    """Run ``step`` (a cache's own work: an event's snapshot kept) once the running write's
+    events are stored for good: now, unless the server's writer holds the commit of an
+    event's write to commit it with the event writes around it (``hold_after``); then
+    after that commit, and never if it fails."""
+    held = _AFTER.get()
+    if held is None:
+        step()
+    else:
+        held.append(step)
+
+
+def held() -> bool:
+    """Whether the running write's commit is held (``hold_after``): what it folds into a
+    cache is not stored yet, and is for its own thread alone until it is."""
+    return _AFTER.get() is not None
+
+
+hold_after: Callable[[list[Callable[[], None]] | None], object] = _AFTER.set
+"""Hold the ``after_commit`` steps of the writes made from now on in this context in the
+given list (``None``: run them at once again): the server's writer, for an event's write
+whose commit it holds for the batch."""
+
+
 def streams_of(staged: Sequence[Staged[Any]]) -> Sequence[Sequence[GameEvent]]:
     """The staged writes' streams that hold events, as ``append_sealed`` takes them."""
     if len(staged) == 1 and all(staged[0].streams):
@@ -288,7 +346,8 @@ def streams_of(staged: Sequence[Staged[Any]]) -> Sequence[Sequence[GameEvent]]:
 commit_through: Callable[[Commit], object] = _COMMIT.set
 """Commit every write made from now on in this context (``commit``) through the given
 commit: the server's writer runs an event's write, in its caller's context, with its
-group's commit (``context.run(commit_through, ...)``), as a group of one."""
+own commit (``context.run(commit_through, ...)``): held for the event writes around it,
+or as a group of one."""
 
 
 def follow_up(staged: Sequence[Staged[Any]]) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -64,10 +64,12 @@ from service.bounds import LookAlikes, check_cut, check_name, check_reason, chec
 from service.errors import GameNotFoundError, RefusedError
 from service.pipeline import (
     Terms,
+    after_commit,
     authorize_write,
     check_terms,
     commit,
     event_write,
+    held,
     stage_event,
     terms,
     uncollected,
@@ -183,6 +185,9 @@ RACE_TRIES = 5
 """How many times an event write lost to another process is judged again (``_raced``): at a
 round's end two workers race for the one event stream; one retry left a third of the lost
 writes lost again (measured: 995 of 7,234 writes at 10,000 players, two workers)."""
+SETTLE_WAIT = 10.0
+"""Seconds a load on another thread waits for facts the server's writer folded ahead of
+their held commit (``Tournaments._settled``): a batch's commit takes milliseconds."""
 SAVE_BEHIND = 500
 """A command keeps a new snapshot of an event once it folded this many facts past the kept
 one (or built standings the kept one lacks): the next command folds at most this many."""
@@ -282,6 +287,12 @@ class _Loaded:
         that carries each. Complete from ``keys_from`` on (a snapshot holds none)."""
         self.keys_from = 0
         self._holders: tuple[Mapping[str, Any], dict[str, str]] | None = None
+        self.held_by: int | None = None
+        """The thread that folded facts whose commit it holds (the server's writer,
+        ``pipeline.held``), until they are stored: another thread's load waits for them."""
+        self.forgotten = False
+        """Dropped from the service's cache (``Tournaments.forget_events``): folded past
+        the store by a held commit that failed, so never cached, folded or kept again."""
         self._ahead: list[tuple[Tournament, f.Fact, Tournament]] = []
         """Facts a write applied to this state before storing them (``applied``), with the
         states before and after: folding them once stored takes those states (a round's
@@ -761,6 +772,7 @@ class Tournaments:
         self._event_snapshots: EventSnapshots | None = None
         self._snapshots_looked = False  # whether the store keeps snapshots was asked
         self._events_fold_lock = threading.Lock()
+        self._events_settled = threading.Condition(self._events_fold_lock)
         self._setups: dict[tuple[str, int], tuple[Setup, dict[str, Any]]] = {}
         self.save_seconds = 0.0
         """Keep an event's snapshot at most this often (``_keep``): 0 in a command, which
@@ -780,6 +792,10 @@ class Tournaments:
         loaded = cache.get(ref)
         from events.codec import decode
 
+        if loaded is not None and loaded.held_by not in (None, threading.get_ident()):
+            loaded = self._settled(ref, loaded)
+        if loaded is not None and loaded.forgotten:
+            loaded = None
         if loaded is None:
             loaded = self._from_snapshot(ref)
         if loaded is not None:
@@ -797,7 +813,12 @@ class Tournaments:
             raise EventNotFoundError(
                 f"no event {ref!r} in this store ('referee event new' makes one)"
             )
-        cache[ref] = loaded
+        with self._events_lock:
+            forgotten = loaded.forgotten
+            if not forgotten:
+                cache[ref] = loaded
+        if forgotten:  # dropped while this read folded it: read it again
+            return self._event(event_id, check=check)
         self._keep(loaded)
         running = terms()
         if check and running is not None and not running.checked:
@@ -932,7 +953,46 @@ class Tournaments:
         loaded: _Loaded = head
         with self._events_lock:
             loaded.fold_all(sealed)
-        self._keep(loaded)
+            if held():  # not stored yet: for the writer's thread alone until it is
+                loaded.held_by = threading.get_ident()
+        after_commit(functools.partial(self._fold_stored, loaded))
+
+    def _fold_stored(self, loaded: _Loaded) -> None:
+        """After the commit of facts folded into ``loaded``: other threads read it again,
+        and a snapshot is kept (only of what the store holds)."""
+        with self._events_lock:
+            if loaded.held_by is not None:
+                loaded.held_by = None
+                self._events_settled.notify_all()
+        if not loaded.forgotten:
+            self._keep(loaded)
+
+    def _settled(self, ref: str, loaded: _Loaded) -> _Loaded | None:
+        """``ref``'s cached fold once the facts another thread folded into it ahead of their
+        commit are stored, or dropped (a failed commit: ``None``, read it again). A fold
+        held past ``SETTLE_WAIT`` seconds (a writer that died) is dropped."""
+        deadline = time.monotonic() + SETTLE_WAIT
+        with self._events_lock:
+            while loaded.held_by is not None and not loaded.forgotten:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    self._events_cache.pop(ref, None)
+                    loaded.forgotten = True
+                    break
+                self._events_settled.wait(left)
+        return None if loaded.forgotten else loaded
+
+    def forget_events(self, event_ids: Iterable[str]) -> None:
+        """Drop these events' folds from the cache: the server's writer folded a held
+        batch's facts into them and the batch's commit failed (``service.writer``); the
+        next load reads each again from its snapshot and the store."""
+        with self._events_lock:
+            for event_id in event_ids:
+                loaded = self._events_cache.pop(event_id, None)
+                if loaded is not None:
+                    loaded.forgotten = True
+                    loaded.held_by = None
+            self._events_settled.notify_all()
 
     def void_closings(
         self, before: Tournament, facts: Sequence[f.Fact]

@@ -32,9 +32,20 @@ cache only follows the store, so a failed commit leaves nothing ahead of it. A w
 that ends a game of an event's match updates the match in the same transaction (the
 pipeline's follow-up): the match's events go into the same commit as the game's, one
 such match update per commit, so each is planned on the match as the commit before
-left it. An event's write, or any other (``call``), runs alone between two batches, and
-what it commits through the pipeline is committed by the same path as a group of one
+left it. Any other write (``call``) runs alone between two batches, and what it commits
+through the pipeline is committed by the same path as a group of one
 (``_Group.commit_alone``: one transaction, the follow-ups, the log's position moved on).
+
+Event writes queued together (``event``) are run one after another with their commits
+held (``_Group.hold``): each write's facts are sealed and folded into the cached event
+at once, so the write and those after it decide on them, and the held streams of them
+all are appended in ONE transaction (``_Group.commit_held``) before their callers are
+answered. A refusal is its caller's alone and holds nothing. A write whose commit
+creates streams (a new event, a round's games) or writes a game goes alone, after the
+writes held before it are stored: a write after it may read those streams back from the
+store. A race refuses the whole transaction: the folds are dropped and each write is run
+again alone (``Tournaments._raced`` decides it again on the event as stored); any other
+failure is the answer of the writes held, nothing stored and nothing left in the cache.
 """
 
 from __future__ import annotations
@@ -62,6 +73,7 @@ from service.pipeline import (
     Staged,
     commit_through,
     follow_up,
+    hold_after,
     stage,
     stage_new,
     streams_of,
@@ -107,9 +119,41 @@ class _Item:
 
 @dataclass(slots=True)
 class _Call:
+    """A write run as a whole on the writer thread (``call``), or an event's write whose
+    commit is held for the event writes around it (``event``: ``held``)."""
+
     fn: Callable[[], Any]
     future: Future[Any] = field(default_factory=Future)
     context: contextvars.Context = field(default_factory=contextvars.copy_context)
+    held: bool = False
+
+
+@dataclass(slots=True)
+class _Held:
+    """An event's write run with its commit held (``_Group.hold``): the streams it would
+    have appended, its ``after_commit`` steps (of those and of a commit it made alone, when
+    it was the first to commit: a pairing), and its outcome, told once they are stored."""
+
+    item: _Call
+    streams: list[Sequence[GameEvent]] = field(default_factory=list)
+    after: list[Callable[[], None]] = field(default_factory=list)
+    result: Any = None
+    error: BaseException | None = None
+
+    def answer(self) -> None:
+        """Run its ``after_commit`` steps (its commits are stored), then answer its caller."""
+        for step in self.after:
+            step()
+        if self.error is not None:
+            self.item.future.set_exception(self.error)
+        else:
+            self.item.future.set_result(self.result)
+
+
+class _Alone(BaseException):
+    """Raised into an event's write whose commit creates a stream (a new event, a round's
+    games), met after writes of the batch were held: it stops, and is run again alone once
+    they are stored (see ``_Group.held_commit``)."""
 
 
 _STOP = object()
@@ -209,9 +253,18 @@ class GroupWriter:
         return future
 
     def call(self, fn: Callable[[], T]) -> Future[T]:
-        """Run any other write (an event's) on the writer thread, alone, after the writes
-        before it; what it commits through the pipeline is committed as a group of one."""
+        """Run any other write on the writer thread, alone, after the writes before it;
+        what it commits through the pipeline is committed as a group of one."""
         item = _Call(fn)
+        self._queue.put(item)
+        return item.future
+
+    def event(self, fn: Callable[[], T]) -> Future[T]:
+        """Run an event's write (one that writes only through the pipeline: nothing past
+        it that a second run would write twice) on the writer thread, after the writes
+        before it; its commit joins those of the event writes queued with it, in ONE
+        transaction (``_Group.hold``); answered once that commit has returned."""
+        item = _Call(fn, held=True)
         self._queue.put(item)
         return item.future
 
@@ -248,13 +301,23 @@ class GroupWriter:
 
     def _batch(self, batch: list[_Item | _Call], waited: bool) -> None:
         group = _Group(self, waited)
-        for item in batch:
-            if isinstance(item, _Call):
-                group.flush()
-                group.run(item)
-            else:
-                group.add(item)
-        group.flush()
+        try:
+            for item in batch:
+                if isinstance(item, _Call):
+                    group.flush()  # the games' writes before it, committed
+                    if item.held:
+                        group.hold(item)
+                    else:
+                        group.commit_held()
+                        group.run(item)
+                else:
+                    group.commit_held()  # the event writes before it, committed
+                    group.add(item)
+            group.commit_held()
+            group.flush()
+        except BaseException:
+            group.drop_held()  # nothing folded ahead of a commit that never came stays
+            raise
 
 
 class _Group:
@@ -273,6 +336,10 @@ class _Group:
         self.matches: dict[str, Staged[GameView]] = {}
         self.waiting: list[tuple[Future[Any], Any, str, _Item]] = []
         self.followed = False
+        # event writes whose commit is held for one transaction (``hold``), and the one
+        # running
+        self.held: list[_Held] = []
+        self.holding: _Held | None = None
 
     def _follow(self) -> None:
         """Once per commit: read which games the store's log says moved since the writer
@@ -373,15 +440,15 @@ class _Group:
             self.matches[game_id] = staged
         self.waiting.append((item.future, staged.answer, game_id, item))
 
-    # -- a write of its own (an event's) ---------------------------------------------
-    def run(self, item: _Call) -> None:
-        """Run ``item`` (an event's write, or any other) alone, after the writes before it
-        were committed: what it commits through the pipeline (``pipeline.commit``) is
-        committed here, as a group of one (``commit_alone``)."""
-        if not item.future.set_running_or_notify_cancel():
+    # -- a write of its own -----------------------------------------------------------
+    def run(self, item: _Call, *, started: bool = False) -> None:
+        """Run ``item`` (any write, or an event's that could not be held) alone, after the
+        writes before it were committed: what it commits through the pipeline
+        (``pipeline.commit``) is committed here, as a group of one (``commit_alone``)."""
+        if not started and not item.future.set_running_or_notify_cancel():
             return
         try:
-            item.context.run(commit_through, self.commit_alone)  # the item's context alone
+            item.context.run(_alone, self.commit_alone)  # the item's context alone
             item.future.set_result(item.context.run(item.fn))
         except BaseException as exc:
             item.future.set_exception(exc)
@@ -407,6 +474,112 @@ class _Group:
             fresh.discard(stream[0].originator_id)
         self._stored(ids, staged, {})
         return ids
+
+    # -- event writes, their commits held for one transaction --------------------------
+    def hold(self, item: _Call) -> None:
+        """Run ``item``, an event's write, with its commits held (``held_commit``): its
+        facts are sealed and folded into the cached event at once (the write, and those
+        after it in the batch, decide on them), and stored with the writes held around it
+        in ONE transaction (``commit_held``), which answers its caller. A write whose
+        commit creates a stream (a new event; pairing a round, which makes its games) is
+        committed alone, before anything else is held: a write after it may read those
+        streams from the store (a slip's games), which a held commit would not yet hold;
+        so is a game's write made inside an event's, which may read its game back."""
+        if not item.future.set_running_or_notify_cancel():
+            return
+        held = self.holding = _Held(item)
+        try:
+            item.context.run(_holding, self.held_commit, held.after)
+            held.result = item.context.run(item.fn)
+        except _Alone:
+            self.holding = None
+            # its own folds are undone (with those of the writes held on the same events,
+            # which the store brings back once they are committed)
+            self.svc.forget_streams(_ids(held.streams))
+            self.commit_held()
+            self.run(item, started=True)
+            return
+        except BaseException as exc:
+            held.error = exc
+        finally:
+            self.holding = None
+        self.held.append(held)
+
+    def held_commit(self, store: GameStore, staged: Sequence[Staged[Any]]) -> list[int]:
+        """The running event write's commit, held (``pipeline.commit`` on the writer thread,
+        ``hold``): its streams kept for ``commit_held`` and its follow-ups run now (its
+        facts folded into the cached event; a snapshot waits for the commit); no positions
+        yet (nobody reads them). A commit that creates a stream, or a game's write (a call
+        kept in a game outside any event: the write reads the game back from the store,
+        ``Calls.table_call``), is stored at once when nothing is held yet, else the write is
+        stopped (``_Alone``) and run alone."""
+        held = self.holding
+        if held is None:  # not from ``hold``'s own write: as a group of one
+            return self.commit_alone(store, staged)
+        streams = streams_of(staged)
+        if _alone_only(staged, streams):
+            if self.held or held.streams:
+                raise _Alone
+            return self.commit_alone(store, staged)
+        held.streams.extend(streams)
+        follow_up(staged)
+        return []
+
+    def commit_held(self) -> None:
+        """Store the held event writes' streams in ONE transaction and answer their callers.
+        A race (another process wrote one of the streams: ``ConcurrentWriteError``, or a
+        replica's: ``ReplicaWriteError``) undoes the folds and runs each write from the
+        first that wrote again alone (a race then is that write's own, decided again by
+        ``Tournaments._raced``); any other failure is the answer of those writes and of the
+        ones after them (decided on their folds), nothing stored and nothing cached."""
+        held, self.held = self.held, []
+        first, writes, streams = len(held), 0, []
+        for n, one in enumerate(held):
+            if one.streams:
+                first, writes = min(first, n), writes + 1
+                streams += one.streams
+        if not writes:
+            for one in held:
+                one.answer()
+            return
+        writer = self.writer
+        writer.commits += 1
+        writer.entries += writes
+        writer.trusted = False
+        self.followed = False
+        try:
+            ids = self.svc.store.append_sealed(streams)
+        except (ConcurrentWriteError, ReplicaWriteError):
+            self._undo(streams)
+            for one in held[:first]:
+                one.answer()
+            for one in held[first:]:
+                self.run(one.item, started=True)
+        except BaseException as exc:
+            log.warning("a held commit of %d event writes failed: %s", len(held), exc)
+            self._undo(streams)
+            for one in held[:first]:
+                one.answer()
+            for one in held[first:]:  # folds dropped (``_undo``), nothing kept of them
+                one.item.future.set_exception(exc)
+        else:
+            self._stored(ids, (), {})
+            writer.fresh.difference_update(_ids(streams))  # read from the store when next
+            for one in held:
+                one.answer()  # its snapshots kept, of what is now stored
+
+    def drop_held(self) -> None:
+        """Forget what the held writes folded (the batch failed before their commit)."""
+        held, self.held = self.held, []
+        if self.holding is not None:
+            held.append(self.holding)
+        self._undo([stream for one in held for stream in one.streams])
+
+    def _undo(self, streams: Sequence[Sequence[GameEvent]]) -> None:
+        """Nothing of a failed held commit stays cached: its streams are read again."""
+        ids = _ids(streams)
+        self.writer.fresh.difference_update(ids)
+        self.svc.forget_streams(ids)
 
     # -- committing ------------------------------------------------------------
     def _streams(self, game_id: str) -> list[list[GameEvent]]:
@@ -490,3 +663,36 @@ class _Group:
 
     def _clear(self) -> None:
         self.views, self.events, self.matches, self.waiting = {}, {}, {}, []
+
+
+def _alone_only(staged: Sequence[Staged[Any]], streams: Sequence[Sequence[GameEvent]]) -> bool:
+    """Whether a commit is not to be held: it writes a game (``Staged[GameView]``) or
+    creates a stream (its first event is number 1)."""
+    for one in staged:
+        if isinstance(one.view, GameView):
+            return True
+    for stream in streams:  # noqa: SIM110 - a loop, not a generator's call per write
+        if stream and stream[0].originator_version == 1:
+            return True
+    return False
+
+
+def _ids(streams: Sequence[Sequence[GameEvent]]) -> set[str]:
+    return {stream[0].originator_id for stream in streams if stream}
+
+
+def _alone(commit: Callable[[GameStore, Sequence[Staged[Any]]], list[int]]) -> None:
+    """In a write's context: its commits made through ``commit``, its ``after_commit``
+    steps run at once."""
+    commit_through(commit)
+    hold_after(None)
+
+
+def _holding(
+    commit: Callable[[GameStore, Sequence[Staged[Any]]], list[int]],
+    after: list[Callable[[], None]],
+) -> None:
+    """In an event write's context: its commits held (``commit``), and its ``after_commit``
+    steps kept in ``after`` until they are stored."""
+    commit_through(commit)
+    hold_after(after)

@@ -5,6 +5,7 @@ queued, so every test knows exactly which entries share a commit."""
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from collections.abc import Iterator
 from concurrent.futures import Future
@@ -517,3 +518,211 @@ def test_a_busy_writer_judging_on_its_last_commit_refuses_only_a_game_moved_mean
     assert again.version == 5
     assert svc.load(moved).state.left == 3
     other.close()
+
+
+# -- event writes in the group commit (``GroupWriter.event``) ---------------------------------
+
+
+def paired_event(svc: CachedService, players: int = 8) -> tuple[str, list[int]]:
+    """A nim event of ``players`` players, round 1 paired (its games created): the tables."""
+    event = svc.event_new("Nim cup", "nim", rounds=3).event_id
+    svc.event_register(event, [f"Player {n}" for n in range(players)])
+    tables = [t.table or 0 for t in svc.event_pair(event) if not t.bye]
+    return event, tables
+
+
+def slip(svc: CachedService, event: str, table: int, **terms: Any) -> Any:
+    return lambda: svc.event_result(event, [f"{table}=2-0-0"], **terms)
+
+
+def test_event_writes_queued_together_land_in_one_commit_each_answered(
+    svc: CachedService, writer: GroupWriter, store_env: dict[str, Any]
+) -> None:
+    """EV-3.1's slips of four tables at once: one transaction (their facts and the games
+    they close as void, EV-3.9), each caller answered with its own count."""
+    event, tables = paired_event(svc)
+    version = svc.event_version(event)
+    release = hold(writer)
+    futures = [writer.event(slip(svc, event, table)) for table in tables]
+    before = writer.commits
+    release.set()
+    assert all(f.result(10) >= 1 for f in futures)  # facts stored, each write's own
+    assert writer.commits == before + 1  # four event writes, one transaction
+    stored = [row[0] for row in svc.store.rows(event)]
+    assert stored == list(range(1, stored[-1] + 1))  # no gap, nothing twice
+    assert stored[-1] > version
+    state = svc.event_state(event)
+    assert all(state.result(1, t) is not None for t in tables)
+    with CachedService(GameStore(**store_env)) as fresh:  # the store, read afresh
+        assert fresh.event_version(event) == svc.event_version(event)
+    assert not svc.verify().bad
+
+
+def test_a_refused_event_write_in_a_batch_is_its_callers_alone(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    """A slip for a table that is not paired (EV-3.1) and a second slip for a table already
+    reported in the batch are refused, nothing of theirs stored; the others share a commit."""
+    event, tables = paired_event(svc)
+    release = hold(writer)
+    first = writer.event(slip(svc, event, tables[0]))
+    unknown = writer.event(slip(svc, event, 99))
+    again = writer.event(slip(svc, event, tables[0]))  # decided on the first's fold
+    second = writer.event(slip(svc, event, tables[1]))
+    before = writer.commits
+    release.set()
+    assert first.result(10) >= 1
+    assert second.result(10) >= 1
+    assert isinstance(outcome(unknown), RefusedError)
+    assert isinstance(outcome(again), RefusedError)
+    assert writer.commits == before + 1
+    assert not svc.verify().bad
+
+
+def test_two_event_writes_with_the_same_if_match_give_one_stored_and_one_stale(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    event, tables = paired_event(svc)
+    version = svc.event_version(event)
+    release = hold(writer)
+    first = writer.event(slip(svc, event, tables[0], expected_version=version))
+    second = writer.event(slip(svc, event, tables[1], expected_version=version))
+    release.set()
+    assert first.result(10) >= 1
+    assert isinstance(outcome(second), StaleVersionError)  # 412: the first moved the event
+    state = svc.event_state(event)
+    assert state.result(1, tables[1]) is None
+
+
+def test_a_failed_event_commit_answers_its_callers_and_leaves_store_and_cache_as_they_were(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    event, tables = paired_event(svc)
+    version = svc.event_version(event)
+    games = svc.store.rows(event)  # the stream as stored before
+    release = hold(writer)
+    futures = [writer.event(slip(svc, event, table)) for table in tables[:3]]
+    save = svc.store.app.save
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        from eventsourcing.persistence import OperationalError
+
+        raise OperationalError("disk I/O error")
+
+    svc.store.app.save = broken  # type: ignore[method-assign]
+    release.set()
+    errors = [outcome(f) for f in futures]
+    svc.store.app.save = save  # type: ignore[method-assign]
+    assert all(isinstance(e, StoreError) and "disk I/O error" in str(e) for e in errors)
+    assert svc.store.rows(event) == games  # nothing stored
+    assert svc.event_version(event) == version  # the cache folded nothing past the store
+    assert all(svc.event_state(event).result(1, t) is None for t in tables)
+    again = [writer.event(slip(svc, event, t, expected_version=version)) for t in tables[:1]]
+    assert all(f.result(10) >= 1 for f in again)
+
+
+def test_an_event_write_raced_by_another_process_is_decided_again_alone(
+    svc: CachedService, writer: GroupWriter, store_env: dict[str, Any]
+) -> None:
+    """Another process reports a table between the batch's decisions and its commit: the
+    commit is refused whole, and each write is decided again alone on the event as stored
+    (``Tournaments._raced``), so every slip lands, in order, with no gap in the stream."""
+    event, tables = paired_event(svc)
+    raced: list[bool] = []
+
+    def first_then_race() -> int:
+        count = svc.event_result(event, [f"{tables[0]}=2-0-0"])
+        if not raced:
+            raced.append(True)
+            contextvars.Context().run(another_process)  # not this write's context
+        return count
+
+    def another_process() -> None:
+        with CachedService(GameStore(**store_env)) as other:
+            other.event_result(event, [f"{tables[3]}=0-2-0"])
+
+    release = hold(writer)
+    futures = [writer.event(first_then_race)]
+    futures += [writer.event(slip(svc, event, t)) for t in tables[1:3]]
+    release.set()
+    assert all(f.result(10) >= 1 for f in futures)
+    state = svc.event_state(event)
+    results = {t: state.result(1, t) for t in tables}
+    assert all(result is not None for result in results.values()), results
+    stored = [row[0] for row in svc.store.rows(event)]
+    assert stored == list(range(1, stored[-1] + 1))
+    assert not svc.verify().bad
+
+
+def test_an_event_write_that_creates_streams_commits_alone_after_the_held_ones(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    """Pairing a round creates its games: it is not held with the writes before it (they
+    commit first), and a slip after it in the same batch closes the games it created."""
+    event, tables = paired_event(svc, players=4)
+    release = hold(writer)
+    slips = [writer.event(slip(svc, event, table)) for table in tables]
+    ended = writer.event(lambda: svc.event_round(event, "end"))
+    paired = writer.event(lambda: svc.event_pair(event))
+    after = writer.event(slip(svc, event, 1))
+    before = writer.commits
+    release.set()
+    assert all(f.result(10) >= 1 for f in slips)
+    ended.result(10)
+    rows = paired.result(10)
+    assert after.result(10) >= 1
+    assert writer.commits == before + 3  # slips and the round's end; the pairing; the slip
+    (game,) = next(r.games for r in rows if r.table == 1)[:1]
+    assert svc.load(game).ended is not None  # closed as void by the slip (EV-3.9)
+    assert not svc.verify().bad
+    # the folds of the writes committed alone are settled too: a read elsewhere never waits
+    reader = threading.Thread(target=svc.event_version, args=(event,))
+    reader.start()
+    reader.join(2)
+    assert not reader.is_alive()
+
+
+def test_a_pairing_alone_leaves_the_event_readable_at_once_on_another_thread(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    """EV-5.1's pairing creates the round's games, so its commit is not held; once it is
+    answered, a page's read on another thread neither waits for it nor folds it again."""
+    event = svc.event_new("Nim cup", "nim", rounds=3).event_id
+    svc.event_register(event, [f"Player {n}" for n in range(8)])
+    assert writer.event(lambda: svc.event_pair(event)).result(10)
+    seen: list[int] = []
+    reader = threading.Thread(target=lambda: seen.append(svc.event_version(event)))
+    reader.start()
+    reader.join(2)
+    assert not reader.is_alive()
+    assert seen == [svc.store.rows(event)[-1][0]]
+
+
+def test_a_read_on_another_thread_never_sees_event_facts_before_their_commit(
+    svc: CachedService, writer: GroupWriter
+) -> None:
+    """The writer folds a held write's facts into the cached event at once (the writes
+    after it decide on them); a page's read on another thread meanwhile waits for the
+    commit, and is never shown a version the store does not hold."""
+    event, tables = paired_event(svc)
+    seen: list[tuple[int, int]] = []
+
+    def read() -> None:
+        version = svc.event_version(event)
+        seen.append((version, svc.store.rows(event)[-1][0]))
+
+    def slip_then_read() -> int:
+        count = svc.event_result(event, [f"{tables[0]}=2-0-0"])  # held, folded
+        reader = threading.Thread(target=read)
+        reader.start()
+        reader.join(0.3)  # it waits for the commit, which comes after this write returns
+        assert reader.is_alive()
+        readers.append(reader)
+        return count
+
+    readers: list[threading.Thread] = []
+    before = svc.event_version(event)
+    assert writer.event(slip_then_read).result(10) >= 1
+    readers[0].join(10)
+    ((version, stored),) = seen
+    assert version == stored > before

@@ -103,3 +103,26 @@ def test_what_a_face_admitted_is_not_decided_again(
     assert asked == []
     as_caller(head, svc.event_undrop)(event_id, "Cal", reason="back")
     assert asked == [need("run")]
+
+
+def test_whom_a_dispute_is_by_is_decided_by_the_pipeline_not_the_face(
+    svc: RefereeService,
+) -> None:
+    """REF-4.1: a player disputes as their own seat, found by their token's player id
+    (issue 22), whatever the request named; a referee names the player, and a dispute that
+    names nobody is refused with nothing stored. The stage decides it for every face."""
+    from referee.contract import Player
+    from referee.errors import RefusedError
+
+    players = [Player("first", "Ann", id="p-ann"), Player("second", "Ben", id="p-ben")]
+    game = svc.create_game("nim", players, options={"heap": 9}).game_id
+    svc.record(game, "t1")
+    ann = Principal(token_id="t-ann", role="player", name="Ann", player_id="p-ann")
+    as_caller(ann, svc.dispute)(game, 2, by="second", claim="Ben's own take")
+    assert svc.store.events(game)[-1].by == "Ann"  # type: ignore[attr-defined]  # not Ben
+    version = svc.load(game).version
+    with pytest.raises(RefusedError, match=r"name the player \(by\)"):
+        as_caller(_who("head"), svc.dispute)(game, 2, by="", claim="who?")
+    assert svc.load(game).version == version
+    as_caller(_who("head"), svc.dispute)(game, 2, by="second", claim="a second look")
+    assert svc.store.events(game)[-1].by == "Ben"  # type: ignore[attr-defined]

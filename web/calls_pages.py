@@ -86,7 +86,7 @@ async def _act(
 
     async def run() -> formkeys.Outcome:
         try:
-            await web.run_write(as_caller(who, fn), who, *args, **kwargs)
+            await web.run_event_write(as_caller(who, fn), who, *args, **kwargs)
         except AccessDeniedError as exc:
             raise _Refused(str(exc), 403) from exc
         except (RefusedError, ValueError) as exc:

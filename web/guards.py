@@ -67,6 +67,7 @@ __all__ = [
     "may_event",
     "may_game",
     "may_game_by",
+    "may_write",
     "written_headers",
 ]
 
@@ -117,10 +118,22 @@ def _who(connection: Connection) -> Principal:
 
 
 def may(action: Action) -> Guard:
-    """The caller's role may do ``action``, which concerns no one game."""
+    """The caller's role may do ``action``, a read that concerns no one game (a write's is
+    ``may_write``)."""
 
     async def guard(connection: Connection, handler: BaseRouteHandler) -> None:
         authorize(_who(connection), action)
+
+    return guard
+
+
+def may_write(action: Action) -> Guard:
+    """The caller's role may make a game write ``action`` that names no game yet (an
+    import: the games a record holds): the write pipeline's authorize stage
+    (``admit_game_early``), run before the body is read and kept for the request's writes."""
+
+    async def guard(connection: Connection, handler: BaseRouteHandler) -> None:
+        admit_game_early(_who(connection), action)
 
     return guard
 
@@ -255,7 +268,7 @@ class Writer:
 
     async def event(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         admitted = cast("Need | None", self.request.scope.get(_ADMITTED))
-        return await self.web.run_write(
+        return await self.web.run_event_write(
             as_caller(self.caller, fn, admitted),  # the pipeline authorizes the caller
             *args,
             **kwargs,

@@ -161,7 +161,7 @@ async def clock_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
         try:
             if action in MARKS:
                 mark = _admitted(who, web.svc.event_clock, need("clock"))
-                view = await web.run_write(mark, event, action, by=who.label)
+                view = await web.run_event_write(mark, event, action, by=who.label)
                 return formkeys.Outcome(True, f"round {view.round}'s clock: {view.state}", 201)
             if action != "extend":
                 raise RefusedError(f"the clock's controls are {', '.join(MARKS)} and extend")
@@ -180,7 +180,7 @@ async def clock_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
                     form,
                 )
             minutes = _minutes(form.get("minutes", ""))
-            await web.run_write(extend, event, table, minutes, reason=reason, by=who.label)
+            await web.run_event_write(extend, event, table, minutes, reason=reason, by=who.label)
             return formkeys.Outcome(True, f"table {table}: {minutes} more minutes ({reason})", 201)
         except AccessDeniedError as exc:
             return formkeys.Outcome(False, str(exc), 403, form)

@@ -6,10 +6,21 @@ import pytest
 
 from referee.contract import Setup
 from referee.errors import CatalogError, SetupError
+from referee.games.crystale import CrystaleState
 from referee.games.crystale.catalog import example_book, example_text, parse_catalog
 from referee.kit.decks import Decklist, SealedDeck
 from referee.kit.multiset import Multiset
-from tests.crystale.helpers import FIRE_POOL, PLAYERS, POOLS, RULES, WATER_POOL, make_setup
+from tests.crystale.helpers import (
+    FIRE_POOL,
+    PLAYERS,
+    POOLS,
+    RULES,
+    WATER_POOL,
+    judge,
+    make_setup,
+    play,
+    rejected,
+)
 
 MINI = """
 name = "mini"
@@ -258,3 +269,49 @@ def test_ref_5_1_no_entry_before_both_pools_are_registered() -> None:
     assert verdict.violations[0].clause == "REF-5.1"
     assert "p2's pool is not registered" in verdict.violations[0].reason
     assert WATER_POOL.size == 31
+
+
+def _sealed_water() -> CrystaleState:
+    """p1's Fire pool is open, p2's is sealed; p2 has not yet shown its Summoner."""
+    state = RULES.initial_state(
+        make_setup(decks={"p1": FIRE_POOL, "p2": SealedDeck("ab" * 32, 31)})
+    )
+    return play(
+        state,
+        ("p1", "first p1"),
+        ("p1", "pull 6"),
+        ("p2", "pull 6"),
+        ("p1", "show Pyrelance Archer, Cinderpup, Cinderpup"),
+    )
+
+
+def test_cr_12_3_a_sealed_pool_names_only_crystals_of_its_element() -> None:
+    """CR-3.2: a pool is of one element, so a crystal of another element than the ones seen
+    from a sealed pool (its Summoner's first of all) cannot come out of it (CR-12.3)."""
+    state = play(_sealed_water(), ("p2", "summoner Thalassa Tidecaller"))
+    reason = rejected(state, "show Cinderpup, Cinderpup, Cinderpup", "CR-12.3", "p2")
+    assert "Fire crystal" in reason
+    assert "CR-3.2" in reason
+    assert judge(state, "show Reefling, Reefling, Kelpie Skirmisher", "p2").legal
+    # the other way round: Water Servants shown first rule out a Fire Summoner
+    shown = play(_sealed_water(), ("p2", "show Reefling, Reefling, Kelpie Skirmisher"))
+    assert "Water" in rejected(shown, "summoner Vulkara Emberqueen", "CR-12.3", "p2")
+    assert judge(shown, "summoner Thalassa Tidecaller", "p2").legal
+
+
+def test_cr_12_3_a_sealed_pool_shows_no_fifth_copy() -> None:
+    """CR-3.3: at most four copies of a crystal, so a fifth seen at once from a sealed pool
+    is refused (CR-12.3); the open pool's list already says so."""
+    state = play(_sealed_water(), ("p2", "summoner Thalassa Tidecaller"))
+    reason = rejected(
+        state, "show Reefling, Reefling, Reefling, Reefling, Reefling", "CR-12.3", "p2"
+    )
+    assert "CR-3.3" in reason
+    state = play(
+        state,
+        ("p2", "show Reefling, Reefling, Reefling, Reefling"),
+        "pull",
+        "end",  # p1 has no Servant to promote: p2's turn follows at once
+    )
+    assert "4 copies of Reefling" in rejected(state, "pull Reefling", "CR-12.3")
+    assert judge(state, "pull Kelpie Skirmisher").legal

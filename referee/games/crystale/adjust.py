@@ -14,6 +14,8 @@ from __future__ import annotations
 import msgspec
 
 from referee.games.crystale.board import ELEMENT_ALIASES, LETTER_OF, TILE_INDEX
+from referee.games.crystale.catalog import Book
+from referee.games.crystale.decks import check_named
 from referee.games.crystale.model import HIT_BOX, SEATS, SLOT_THRESHOLDS, CrystaleState, Side, Unit
 from referee.games.crystale.position import (
     crystal_of,
@@ -128,7 +130,7 @@ def _check_move(state: CrystaleState, change: MoveCard, _: None) -> Verdict:
     named = _named_crystal(state, change)
     if isinstance(named, Verdict):
         return named
-    verdict = _check_source(state.sides[seat], seat, change, named)
+    verdict = _check_source(state.book, state.sides[seat], seat, change, named)
     if not verdict:
         return verdict
     if target in TILE_INDEX:
@@ -192,21 +194,21 @@ def _named_crystal(state: CrystaleState, change: MoveCard) -> str | Verdict | No
     return crystal.name
 
 
-def _check_source(side: Side, seat: int, change: MoveCard, name: str | None) -> Verdict:
+def _check_source(book: Book, side: Side, seat: int, change: MoveCard, name: str | None) -> Verdict:
     """The zone the crystal leaves holds it (as far as the referee knows)."""
     source = change.source
     if source == "pool":
         if side.pool.count == 0:
             return Verdict.illegal(FIT, f"{change.seat}'s pool is empty")
-        if name is not None and side.knowledge is not None:
-            return side.knowledge.check_seen(name, NAMED)
+        if name is not None:
+            return check_named(book, side.knowledge, name, NAMED)
         return LEGAL
     if source == "hand":
         if name is None:
             if side.hand.count == 0:
                 return Verdict.illegal(FIT, f"{change.seat} holds no crystals")
             return LEGAL
-        return hand_check(side, seat, name, NAMED)
+        return hand_check(book, side, seat, name, NAMED)
     if name is not None and not side.plane.count(name):
         return Verdict.illegal(FIT, f"{change.seat}'s Higher Plane holds no {name}")
     return LEGAL

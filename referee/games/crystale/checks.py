@@ -10,6 +10,7 @@ import msgspec
 from referee.games.crystale import model
 from referee.games.crystale.board import NEIGHBOURS, TILE_NAMES, distance
 from referee.games.crystale.catalog import Crystal, Effect, Kind
+from referee.games.crystale.decks import check_named
 from referee.games.crystale.effects import check_targets, rulings_for
 from referee.games.crystale.engine import seat_index
 from referee.games.crystale.model import (
@@ -119,9 +120,7 @@ def _from_pool(
         return verdict
     if crystal.kind != kind:
         return Verdict.illegal(clause, f"{crystal.name} is a {crystal.kind} crystal{not_it}")
-    if side.knowledge is None:  # no registered pool: nothing to hold the name against
-        return LEGAL
-    return side.knowledge.check_seen(crystal.name, NAMED)
+    return check_named(state.book, side.knowledge, crystal.name, NAMED)
 
 
 def _wrong_phase(state: CrystaleState, wanted: str) -> Verdict:
@@ -218,9 +217,7 @@ def _check_pull(state: CrystaleState, action: model.Pull, seat: int) -> Verdict:
             return Verdict.illegal(
                 NAMED, f"{crystal.name} is a Summoner; it is on the board, never in the pool"
             )
-        verdict = (
-            LEGAL if side.knowledge is None else side.knowledge.check_seen(crystal.name, NAMED)
-        )
+        verdict = check_named(state.book, side.knowledge, crystal.name, NAMED)
         if not verdict:
             return verdict
     return Verdict(rulings=_recharge_rulings(state, seat))
@@ -276,7 +273,7 @@ def _check_show(state: CrystaleState, action: model.Show, seat: int) -> Verdict:
             return Verdict.illegal(
                 OPENING_SHOW, f"{crystal.name} is a {crystal.kind} crystal, not a Servant"
             )
-        verdict = hand_check(side, seat, crystal.name, NAMED)
+        verdict = hand_check(state.book, side, seat, crystal.name, NAMED)
         if not verdict:
             return verdict
         side = take_from_hand(side, crystal.name)
@@ -335,7 +332,7 @@ def _check_summon(state: CrystaleState, action: model.Summon, seat: int) -> Verd
             if state.table.summon_sacrifice == "each"
             else f"{_who(seat)} already summoned or sacrificed a Servant this turn",
         )
-    verdict = hand_check(side, seat, crystal.name, NAMED)
+    verdict = hand_check(state.book, side, seat, crystal.name, NAMED)
     if not verdict:
         return verdict
     home = state.units.get(summoner_id(seat))
@@ -434,7 +431,7 @@ def _check_cast(state: CrystaleState, action: model.Cast, seat: int) -> Verdict:
         return Verdict.illegal(
             SPELLS, f"{crystal.name} is a {crystal.kind} crystal; it is {how}, not cast"
         )
-    verdict = hand_check(state.sides[seat], seat, crystal.name, NAMED)
+    verdict = hand_check(state.book, state.sides[seat], seat, crystal.name, NAMED)
     if not verdict:
         return verdict
     return _effect_verdict(
@@ -682,7 +679,7 @@ def _check_discard(state: CrystaleState, action: model.Discard, seat: int) -> Ve
             return verdict
         if crystal.kind == "summoner":
             return Verdict.illegal(NAMED, f"{crystal.name} is a Summoner; it is never in the hand")
-        verdict = hand_check(side, seat, crystal.name, NAMED)
+        verdict = hand_check(state.book, side, seat, crystal.name, NAMED)
         if not verdict:
             return verdict
         side = take_from_hand(side, crystal.name)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from referee.games.crystale.catalog import Book
-from referee.kit.decks import Decklist
+from referee.kit.decks import DeckKnowledge, Decklist
 from referee.verdicts import LEGAL, Verdict, Violation
 
-__all__ = ["POOL_SIZE", "check_pool", "check_pool_size"]
+__all__ = ["POOL_SIZE", "check_named", "check_pool", "check_pool_size"]
 
 POOL_SIZE = 31
 MOST_COPIES = 4
@@ -73,3 +73,46 @@ def check_pool(book: Book, seat: str, decklist: Decklist) -> Verdict:
     if kinds["god"] > MOST_GODS:
         found.append(Violation("CR-3.6", f"{kinds['god']} God crystals; at most {MOST_GODS}"))
     return Verdict(tuple(found)) if found else LEGAL
+
+
+def check_named(book: Book, knowledge: DeckKnowledge | None, name: str, clause: str) -> Verdict:
+    """CR-12.3: whether the catalog crystal ``name`` can be one more crystal of a seat's
+    registered pool, given the crystals identified from it now.
+
+    An open pool's list says it (``DeckKnowledge.check_seen``). A sealed pool's list is
+    not known, but it is a pool: whatever is seen of it at once must fit CR-3, so a
+    crystal of another element than the ones seen (its Summoner's, CR-3.2), a fifth copy
+    (CR-3.3), an eleventh Servant (CR-3.5) or a second God (CR-3.6) cannot come from it.
+    The crystals seen are public, so the reason names them.
+    """
+    if knowledge is None:
+        return LEGAL
+    if knowledge.listed is not None:
+        return knowledge.check_seen(name, clause)
+    crystal = book.crystals[name]
+    seen = knowledge.seen
+    who = knowledge.seat
+    others = sorted({book.crystals[n].element for n in seen.names()} - {crystal.element})
+    if others:
+        return Verdict.illegal(
+            clause,
+            f"{crystal.name} is a {crystal.element} crystal; {who}'s pool is of one element "
+            f"and the crystals seen from it are {', '.join(others)} (CR-3.2)",
+        )
+    if seen.count(crystal.name) >= MOST_COPIES:
+        return Verdict.illegal(
+            clause,
+            f"{MOST_COPIES} copies of {crystal.name} are already seen from {who}'s pool, "
+            f"which holds at most {MOST_COPIES} (CR-3.3)",
+        )
+    limits = {"servant": (MOST_SERVANTS, "CR-3.5"), "god": (MOST_GODS, "CR-3.6")}
+    if crystal.kind in limits:
+        most, rule = limits[crystal.kind]
+        count = sum(n for c, n in seen.items if book.crystals[c].kind == crystal.kind)
+        if count >= most:
+            return Verdict.illegal(
+                clause,
+                f"{count} {crystal.kind} crystal(s) are already seen from {who}'s pool, "
+                f"which holds at most {most} ({rule}); {crystal.name} cannot be another",
+            )
+    return LEGAL

@@ -10,7 +10,8 @@ from collections.abc import Iterable
 import msgspec
 
 from referee.games.crystale.board import P1_START, P2_START, tile_atk_modifier
-from referee.games.crystale.catalog import Crystal, Effect
+from referee.games.crystale.catalog import Book, Crystal, Effect
+from referee.games.crystale.decks import check_named
 from referee.games.crystale.model import SEATS, SLOT_THRESHOLDS, CrystaleState, Result, Side, Unit
 from referee.kit.multiset import Multiset
 from referee.kit.zones import HiddenZone
@@ -106,7 +107,7 @@ def gain_mp(side: Side, amount: int) -> Side:
 
 
 # -- hands and the Higher Plane -----------------------------------------------------
-def hand_check(side: Side, seat: int, name: str, clause: str) -> Verdict:
+def hand_check(book: Book, side: Side, seat: int, name: str, clause: str) -> Verdict:
     """Whether ``name`` can come out of ``seat``'s hand (CR-12.3)."""
     who = SEATS[seat]
     hand = side.hand
@@ -119,9 +120,7 @@ def hand_check(side: Side, seat: int, name: str, clause: str) -> Verdict:
             clause,
             f"every crystal {who} holds is known ({hand.known.text()}); {name} is not one of them",
         )
-    if side.knowledge is not None:
-        return side.knowledge.check_seen(name, clause)
-    return LEGAL
+    return check_named(book, side.knowledge, name, clause)
 
 
 def take_from_hand(side: Side, name: str) -> Side:
