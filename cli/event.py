@@ -15,7 +15,7 @@ import typer
 
 from cli.event_fixes import DeckOpt, SealedOpt
 from cli.event_fixes import register as register_fixes
-from cli.face import JsonOpt, emit_json, fail, handled, settings
+from cli.face import JsonOpt, emit_json, fail, handled, refuse_replacing_a_database, settings
 from cli.postings import KeyOpt, PostingOpt, print_posting
 from cli.postings import verify as verify_posting
 
@@ -866,6 +866,8 @@ def export(
       referee event export $ev -o friday.jsonl
     """
     with handled():
+        if output is not None:
+            refuse_replacing_a_database(output)
         lines = _event_service().event_export(event)
         if output is None:
             for line in lines:

@@ -264,6 +264,22 @@ def parse_pairs(values: list[str] | None, what: str) -> dict[str, str]:
     return pairs
 
 
+def refuse_replacing_a_database(path: Path) -> None:
+    """An export's ``-o FILE`` that is a SQLite database, the store itself most of all, is
+    refused: ``referee export --all -o referee.db`` replaced the whole store with its JSONL
+    record. An earlier export (text) may be written again."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(16)
+    except OSError:  # no file there (or a folder: the writer says so)
+        return
+    if head == b"SQLite format 3\x00":
+        fail(
+            f"{path}: is a SQLite database (a store?), left as it was; an export never "
+            "replaces one: name another file, such as record.jsonl"
+        )
+
+
 def public_key_arg(value: str) -> str:
     """``--public-key``: the key in hex, or a file holding it. Anything else (a typo, a
     shortened key, the private key's file) is bad input, refused with exit 2, not a check

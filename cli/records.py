@@ -20,6 +20,7 @@ from cli.face import (
     parse_pairs,
     progress_bar,
     public_key_arg,
+    refuse_replacing_a_database,
     settings,
 )
 
@@ -36,6 +37,7 @@ def _write_atomically(path: Path, lines: object) -> None:
         fail(f"{path}: is a folder; name a file (or use --all -o FILE for every game in one file)")
     if not path.parent.exists():
         fail(f"{path}: the folder {path.parent} does not exist")
+    refuse_replacing_a_database(path)
     handle, temp = tempfile.mkstemp(prefix=".referee-", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:

@@ -509,3 +509,27 @@ def test_games_since_takes_a_date_or_an_iso_time_only(db_path: Path) -> None:
     assert game in done(db_path, "games", "--since", "2000-01-01")
     assert game in done(db_path, "games", "--since", "2000-01-01T10:00:00+02:00")
     assert done(db_path, "games", "--since", "2999-01-01").strip() == "no games match"
+
+
+def _stored_events(db: Path) -> list[tuple[Any, ...]]:
+    import sqlite3
+
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT * FROM stored_events ORDER BY rowid").fetchall()
+
+
+def test_an_export_never_replaces_the_store_or_another_database(db_path: Path) -> None:
+    # `export --all -o referee.db` wrote the JSONL record over the store: every game gone
+    game = new_game(db_path)
+    done(db_path, "act", game, "t3")
+    stored = _stored_events(db_path)
+    for args in (["--all"], [game], [game, "--format", "text"]):
+        err = refused(db_path, "export", *args, "-o", str(db_path))
+        assert "is a SQLite database" in err
+        assert len(err.strip().splitlines()) == 1
+    assert _stored_events(db_path) == stored
+    assert "t3" in done(db_path, "log", game)
+    out = db_path.parent / "record.jsonl"
+    for _ in range(2):  # an earlier export is written again
+        done(db_path, "export", "--all", "-o", str(out))
+    assert game in out.read_text()

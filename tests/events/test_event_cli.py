@@ -532,3 +532,17 @@ def test_an_elimination_events_bracket_names_its_seeds(tmp_path: Path) -> None:
     assert sorted(seeds.values()) == [1, 2, 3]
     bye = next(row["players"][0] for row in paired if row["bye"])
     assert seeds[bye] == 1  # the top seed has the bye (EV-6.2)
+
+
+def test_event_export_never_replaces_the_store(tmp_path: Path) -> None:
+    # `event export EV -o referee.db` wrote the event's record over the whole store
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "Keep", "--game", "gammasphere").strip().splitlines()[-1]
+    before = store_rows(db)
+    code, _, err = call(db, "event", "export", event, "-o", str(db))
+    assert code == REFUSED
+    assert "is a SQLite database" in err
+    assert store_rows(db) == before
+    out = tmp_path / "keep.jsonl"
+    ok(db, "event", "export", event, "-o", str(out))
+    assert event in out.read_text()
