@@ -178,6 +178,13 @@ def _one_line() -> Iterator[None]:
         fail(f"the store cannot be used: {exc}")
     except OSError as exc:
         fail(_os_error(exc))
+    except _decode_errors() as exc:
+        if _read_from_the_store(exc):  # said "JSON is malformed: invalid character (byte 0)"
+            fail(
+                f"a stored event cannot be read ({' '.join(str(exc).split())}): the store is "
+                "damaged; 'referee verify' names the damaged games and events"
+            )
+        fail(str(exc))
     except (ValueError, LookupError) as exc:
         fail(str(exc))
     except RecursionError:
@@ -203,6 +210,27 @@ def _library_errors() -> tuple[type[BaseException], ...]:
     from eventsourcing.persistence import PersistenceError
 
     return (PersistenceError, sqlite3.Error)
+
+
+def _decode_errors() -> tuple[type[BaseException], ...]:
+    import msgspec
+
+    return (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError)
+
+
+def _read_from_the_store(exc: BaseException) -> bool:
+    """Whether a decoding error was raised decoding stored events (the ledger's codec, or
+    an export writing them out), not reading a file the user gave."""
+    import os
+    import traceback
+
+    codec = f"{os.sep}events{os.sep}codec.py"
+    records = f"{os.sep}events{os.sep}interchange{os.sep}"
+    return any(
+        frame.filename.endswith(codec)
+        or (records in frame.filename and frame.name.startswith("export"))
+        for frame in traceback.extract_tb(exc.__traceback__)
+    )
 
 
 def _os_error(exc: OSError) -> str:

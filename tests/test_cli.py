@@ -533,3 +533,27 @@ def test_an_export_never_replaces_the_store_or_another_database(db_path: Path) -
     for _ in range(2):  # an earlier export is written again
         done(db_path, "export", "--all", "-o", str(out))
     assert game in out.read_text()
+
+
+def test_a_damaged_stored_event_is_named_as_damage_in_one_line(db_path: Path) -> None:
+    # a stored event's bytes garbled on disk: the reads said only "error: JSON is malformed:
+    # invalid character (byte 0)", as if the command's own input were wrong
+    import sqlite3
+
+    game = new_game(db_path)
+    done(db_path, "act", game, "t3")
+    with sqlite3.connect(db_path) as con:
+        con.execute(
+            "UPDATE stored_events SET state = X'00ff00ff' WHERE originator_id = ? AND "
+            "originator_version = 2",
+            (game,),
+        )
+    con.close()
+    for args in (["log", game], ["show", game], ["export", game]):
+        err = refused(db_path, *args)
+        assert err.startswith("error: a stored event cannot be read (")
+        assert "the store is damaged; 'referee verify' names" in err
+        assert len(err.strip().splitlines()) == 1
+    code, out, _ = call(db_path, "verify")
+    assert code == 1
+    assert game in out
