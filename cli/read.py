@@ -533,7 +533,12 @@ def catalog_check(
 def catalog_show(
     game: Annotated[str, typer.Argument(help="Game type.")],
     ruleset: Annotated[
-        str | None, typer.Option("--ruleset", "--catalog", help="Which catalog (ruleset).")
+        str | None,
+        typer.Option(
+            "--ruleset",
+            "--catalog",
+            help="Which catalog: a ruleset, or a table's own catalog FILE (Crystale, Gammasphere).",
+        ),
     ] = None,
     kind: Annotated[str | None, typer.Option("--kind", help="Which kind of catalog.")] = None,
     as_json: JsonOpt = False,
@@ -555,10 +560,25 @@ def _catalog_rows(game: str, ruleset: str | None, kind: str | None, as_json: boo
 
     rules = games.load(game)
     players = tuple(Player(s, s) for s in rules.seats[: rules.player_range()[0]])
+    options: dict[str, str] = {}
+    file_field = next(
+        (f for f in rules.setup_fields if f.flag == "--catalog" and f.kind == "file"), None
+    )
+    if ruleset is not None and ruleset not in rules.rulesets and file_field is not None:
+        # a table's own catalog FILE, as 'referee new GAME --catalog FILE' reads it (the
+        # command said "unknown ruleset 'my-cards.toml'")
+        path = Path(ruleset)
+        try:
+            options[file_field.key] = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            fail(f"{path}: not UTF-8 text")
+        except OSError as exc:
+            fail(f"{path}: {exc.strerror or exc}")
+        ruleset = None
     if ruleset is not None and ruleset not in rules.rulesets:
         fail(f"unknown ruleset {ruleset!r} for {rules.name}; known: {', '.join(rules.rulesets)}")
     # No ruleset named: the game's own default, which is the one with a shipped catalog.
-    setup = Setup(players=players, ruleset=ruleset)
+    setup = Setup(players=players, ruleset=ruleset, options=options)
     listing = catalogs_of(rules)
     rows = (
         listing.catalog_rows(
@@ -585,7 +605,13 @@ def _catalog_rows(game: str, ruleset: str | None, kind: str | None, as_json: boo
 def units(
     game: Annotated[str, typer.Argument(help="Game with a unit catalog: prismata.")] = "prismata",
     catalog: Annotated[
-        str | None, typer.Option("--catalog", "--ruleset", help="e.g. prismata/2020.")
+        str | None,
+        typer.Option(
+            "--catalog",
+            "--ruleset",
+            help="A shipped catalog by its ruleset (prismata/2020), or a table's own catalog "
+            "FILE as 'referee new GAME --catalog FILE' reads it (Crystale, Gammasphere).",
+        ),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:

@@ -557,3 +557,21 @@ def test_a_damaged_stored_event_is_named_as_damage_in_one_line(db_path: Path) ->
     code, out, _ = call(db_path, "verify")
     assert code == 1
     assert game in out
+
+
+def test_units_and_catalog_show_read_a_tables_own_catalog_file() -> None:
+    # `referee units crystale --catalog my-crystals.toml` said "unknown ruleset
+    # 'my-crystals.toml'", though 'referee new crystale --catalog FILE' reads that file
+    own = str(Path(__file__).resolve().parent.parent / "fixtures/crystale/low-mana-catalog.toml")
+    for command in (["units", "crystale"], ["catalog", "show", "crystale"]):
+        result = runner.invoke(app, [*command, "--catalog", own])
+        assert result.exit_code == 0, result.stderr
+        assert result.stdout.startswith("Dimwick the Spent: kind summoner")
+        shipped = runner.invoke(app, command)
+        assert "Dimwick the Spent" not in shipped.stdout
+    result = runner.invoke(app, ["units", "crystale", "--catalog", "no-such-file.toml"])
+    assert result.exit_code == 2
+    assert "no-such-file.toml: No such file or directory" in result.stderr
+    result = runner.invoke(app, ["units", "prismata", "--catalog", "x.toml"])
+    assert result.exit_code == 2
+    assert "unknown ruleset 'x.toml' for prismata" in result.stderr
