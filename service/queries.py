@@ -507,7 +507,8 @@ class Queries:
         if not 0 <= start <= last <= view.ply:
             raise RefusedError(
                 f"the game has positions 0 to {view.ply}; --from and --to pick positions "
-                f"between them, --from first (from {start} to {stop})"
+                f"between them, --from first (from {start} to "
+                f"{stop if stop is not None else 'the end'})"  # not "to None"
             )
         standing = {e.originator_version for e in view.standing}
         # A dispute, its rulings and appeals are noted on the action they dispute, where

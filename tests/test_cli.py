@@ -575,3 +575,11 @@ def test_units_and_catalog_show_read_a_tables_own_catalog_file() -> None:
     result = runner.invoke(app, ["units", "prismata", "--catalog", "x.toml"])
     assert result.exit_code == 2
     assert "unknown ruleset 'x.toml' for prismata" in result.stderr
+
+
+def test_replay_from_past_the_end_says_so_without_none(db_path: Path) -> None:
+    # `replay GAME --from 5` on a shorter game ended its refusal "(from 5 to None)"
+    game = new_game(db_path)
+    err = refused(db_path, "replay", game, "--from", "5")
+    assert "(from 5 to the end)" in err
+    assert "None" not in err
