@@ -583,3 +583,16 @@ def test_replay_from_past_the_end_says_so_without_none(db_path: Path) -> None:
     err = refused(db_path, "replay", game, "--from", "5")
     assert "(from 5 to the end)" in err
     assert "None" not in err
+
+
+def test_a_players_name_is_one_line_of_printable_text(db_path: Path) -> None:
+    # `new` stored a tab or a terminal escape sequence as a seat's name, which an event's
+    # registration refuses (EV-2.2)
+    for name, char in (("A\tB", "U+0009"), ("A\x1b[31mB", "U+001B")):
+        err = refused(db_path, "new", "nim", "--player", f"first={name}", "--player", "second=B")
+        assert f"first's name is one line of printable text: {char}" in err
+        assert len(err.strip().splitlines()) == 1
+    assert not db_path.exists()
+    new_game(db_path)  # Ann and Ben
+    code, _, _ = call(db_path, "new", "nim", "--player", "first=Zoë", "--player", "second=李雷")
+    assert code == 0
