@@ -6,6 +6,7 @@ import msgspec
 import pytest
 
 from referee.errors import ActionSyntaxError
+from referee.games.prismatic.model import DrawCard, Empty, Use
 from tests.prismatic.helpers import (
     RULES,
     act,
@@ -423,3 +424,38 @@ def test_px_i_27_the_boards_draw_keeps_to_progress_and_keeps_a_lone_card() -> No
     after = act(state, "p1: create board draw-cards.1: keep Comet Trail")
     assert player(after, "p1").progress[-1].name == "Comet Trail"
     assert "Comet Trail" not in after.commons
+
+
+def test_px_10_3_a_card_drawn_to_progress_replaces_no_common_card() -> None:
+    # PX-10.3: a common card is discarded only to make room for the drawn card among the
+    # commons; an entry drawing to progress that also names a replaced common (possible in
+    # JSON, not in the notation) was accepted and its discard silently ignored
+    state = table(creation=[("Pale Shimmer", "W", 0)])
+    assert len(state.commons) == 3
+    entry = RULES.parse("use Pale Shimmer: draw Comet Trail to progress")
+    assert isinstance(entry, Use)
+    assert isinstance(entry.detail, DrawCard)
+    bad = msgspec.structs.replace(
+        entry, detail=msgspec.structs.replace(entry.detail, replace="Ember Spark")
+    )
+    verdict = RULES.check(state, bad, "p1")
+    assert not verdict.legal
+    assert verdict.violations[0].clause == "PX-10.3"
+    assert "only a card drawn to the common area" in verdict.violations[0].reason
+    assert bad not in RULES.legal_actions(state, "p1")
+
+
+def test_px_10_2_an_empty_naming_a_card_and_another_owner_is_refused() -> None:
+    # PX-10.2: a card is emptied where it lies, so an entry (JSON or API; the notation names
+    # no owner for a card) giving it an owner who does not hold it contradicts itself; it was
+    # accepted with the owner ignored
+    state = table(creation=[("Storm Front", "B", 0), ("Glass Kiln", "R", 0)])
+    good = RULES.parse("use Storm Front: empty Glass Kiln")
+    assert RULES.check(state, good, "p1").legal
+    assert isinstance(good, Use)
+    assert isinstance(good.detail, Empty)
+    bad = msgspec.structs.replace(good, detail=msgspec.structs.replace(good.detail, owner="p2"))
+    verdict = RULES.check(state, bad, "p1")
+    assert not verdict.legal
+    assert verdict.violations[0].clause == "PX-10.2"
+    assert "not a card of p2" in verdict.violations[0].reason

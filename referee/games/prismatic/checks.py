@@ -591,6 +591,10 @@ def _empty(state: PrismaticState, detail: model.Empty, seat: str) -> Verdict:
         return LEGAL
     name = _resolve_name(state, detail.target)
     place = locate(state, name)
+    if detail.owner and place.seat != detail.owner:
+        # the notation names no owner for a card (its holder is its owner); an entry (JSON
+        # or API) naming another seat's ownership was accepted with the seat ignored
+        return _bad("PX-10.2", f"{name} is {place.words()}, not a card of {detail.owner}")
     if place.zone in ("progress", "creation"):
         if place.seat == seat:
             return LEGAL
@@ -627,6 +631,15 @@ def _draw_card(state: PrismaticState, detail: model.DrawCard, seat: str) -> Verd
     drawn = _cards_from_deck(state, [name])
     if not drawn:
         return drawn
+    if detail.to == "progress" and detail.replace:
+        # PX-10.3: only a card going among the common cards may replace one of them; an
+        # entry (JSON or API; the notation cannot write it) naming a replaced common while
+        # drawing to progress would record a discard that never happens
+        return _bad(
+            "PX-10.3",
+            f"{name} goes to the progress area; only a card drawn to the common area "
+            "replaces a common card",
+        )
     if detail.to == "common":
         if len(state.commons) < 3:
             if detail.replace:
