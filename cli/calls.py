@@ -81,7 +81,13 @@ def call(
 ) -> None:
     """Call a judge to a table of the current round (`referee call 5`, `referee call --game
     GAME`), or claim, escalate or resolve a call (`referee call claim 3`, `referee call
-    resolve 3 --note TEXT`). Refusals name their EV-10 clause (exit 2, nothing stored)."""
+    resolve 3 --note TEXT`). Refusals name their EV-10 clause (exit 2, nothing stored).
+
+    \b
+    Examples:
+      referee call 4 --event $ev --reason 'rules question'
+      referee call resolve 3 --note 'explained PZ-6.2'
+    """
     import msgspec
 
     with handled():
@@ -127,7 +133,12 @@ def calls(
 ) -> None:
     """The judge calls not resolved (oldest first) of one event, or of every running
     event: where, who called and why, who holds each, its age; OVERDUE when nobody
-    claimed it within --call-after seconds."""
+    claimed it within --call-after seconds.
+
+    \b
+    Example:
+      referee calls --event $ev --all
+    """
 
     with handled():
         svc = settings.service().parts.events
@@ -155,7 +166,12 @@ def reports(
     as_json: JsonOpt = False,
 ) -> None:
     """Players' own reports waiting for the opponent or for the staff (EV-11): pending and
-    disputed ones; a disputed table needs a slip ('referee event result')."""
+    disputed ones; a disputed table needs a slip ('referee event result').
+
+    \b
+    Example:
+      referee event reports $ev
+    """
 
     with handled():
         rows = settings.service().event_reports(event, every=every)

@@ -28,7 +28,12 @@ def dispute(
     by: Annotated[str, typer.Option("--by", help="The player who disputes (name or seat).")],
     claim: Annotated[str, typer.Option("--claim", help="What they claim.")],
 ) -> None:
-    """Record that a player disputes a decision (an entry, a rejection, a correction, a result)."""
+    """Record that a player disputes a decision (an entry, a rejection, a correction, a result).
+
+    \b
+    Example:
+      referee dispute $id --event 7 --by Bob --claim 'the ship could move'
+    """
     with handled():
         written = settings.service().dispute(game, event, by=by, claim=claim)
         typer.echo(f"{written.summaries[0]} (event {written.events[0]})")
@@ -52,7 +57,12 @@ def rule(
     final: Annotated[bool, typer.Option("--final", help="A head referee's final ruling.")] = False,
 ) -> None:
     """Rule on a dispute: uphold or overturn, citing a clause of the game's rulebook or the
-    procedure. After an appeal this is the appeal ruling."""
+    procedure. After an appeal this is the appeal ruling.
+
+    \b
+    Example:
+      referee rule $id 1 --uphold --clause PZ-6.2 --reason 'the move was legal'
+    """
     with handled():
         if uphold == overturn:
             fail("give exactly one of --uphold or --overturn")
@@ -78,7 +88,12 @@ def appeal(
     grounds: Annotated[str, typer.Option("--grounds", help="Why the ruling is wrong.")],
 ) -> None:
     """Appeal the latest ruling on a dispute to a higher referee
-    ('referee rule ... --final' closes it)."""
+    ('referee rule ... --final' closes it).
+
+    \b
+    Example:
+      referee appeal $id 1 --by Bob --grounds 'PZ-6.2 lets the ship move'
+    """
     with handled():
         written = settings.service().appeal(game, dispute_no, by=by, grounds=grounds)
         typer.echo(f"dispute {dispute_no} appealed (event {written.events[0]})")
@@ -92,7 +107,12 @@ def audit(
     as_json: JsonOpt = False,
 ) -> None:
     """The dossier a head referee reads: each dispute (position, decision, what the rules
-    say, claim, rulings) and every adjustment, penalty and deck check."""
+    say, claim, rulings) and every adjustment, penalty and deck check.
+
+    \b
+    Example:
+      referee audit $id
+    """
     with handled():
         from projections.audit import render_dossier, render_referee_entries
 
@@ -120,7 +140,12 @@ def scoreboard(
     as_json: JsonOpt = False,
 ) -> None:
     """Standings per game type and player: played, won, drawn, lost, points, rating
-    (Elo for two-player games, openskill for multiplayer ones)."""
+    (Elo for two-player games, openskill for multiplayer ones).
+
+    \b
+    Example:
+      referee scoreboard --game-type prizmik
+    """
     with handled():
         svc = settings.service()
         total = svc.event_count()
@@ -177,7 +202,12 @@ def queue(
     limit); then, for information,
     penalties issued (an IPG upgrade or a DQ marked to investigate), idle tables and tables
     still playing. Each names the table, the players, the table referee and the last
-    action. 'referee serve' shows the same at /queue."""
+    action. 'referee serve' shows the same at /queue.
+
+    \b
+    Example:
+      referee queue
+    """
     with handled():
         import msgspec
 

@@ -15,7 +15,7 @@ import typer
 
 from cli.event_fixes import DeckOpt, SealedOpt
 from cli.event_fixes import register as register_fixes
-from cli.face import JsonOpt, emit_json, fail, handled, settings
+from cli.face import JsonOpt, emit_json, fail, handled, refuse_replacing_a_database, settings
 from cli.postings import KeyOpt, PostingOpt, print_posting
 from cli.postings import verify as verify_posting
 
@@ -132,7 +132,12 @@ def new(
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Create an event; prints its id alone on the last line."""
+    """Create an event; prints its id alone on the last line.
+
+    \b
+    Example:
+      ev=$(referee event new 'Friday Open' --game prizmik --rounds 5 --match bo3 --cut 8 | tail -1)
+    """
     with handled():
         info = settings.service(create=True).event_new(
             name,
@@ -197,7 +202,12 @@ def register(
     as_json: JsonOpt = False,
 ) -> None:
     """Register players (after round 1 is paired: a late entry, EV-2.3). Each gets an
-    event id (p1, p2, ...) and is bound to a player id across the house (printed)."""
+    event id (p1, p2, ...) and is bound to a player id across the house (printed).
+
+    \b
+    Example:
+      referee event register $ev --player Ann --player Ben --player Cal
+    """
     with handled():
         chosen: Deck | None = None
         if deck is not None and sealed is not None:
@@ -243,7 +253,12 @@ def drop(
     name: Annotated[str, typer.Argument(help="The player who leaves.")],
     reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
 ) -> None:
-    """Drop a player: they leave after the current round and stay in the standings."""
+    """Drop a player: they leave after the current round and stay in the standings.
+
+    \b
+    Example:
+      referee event drop $ev Cal --reason 'went home'
+    """
     with handled():
         after = _event_service().event_drop(event, name, reason=reason)
         typer.echo(f"{name} drops after round {after}")
@@ -288,7 +303,13 @@ def pair(
 ) -> None:
     """Pair the next round, create its games, and print the pairings. By hand (--manual)
     needs --reason (EV-5.11). Round 1 is drawn from the event's seed (EV-5.6, 'event
-    draw'); a deck event warns about players without a list (EV-2.8)."""
+    draw'); a deck event warns about players without a list (EV-2.8).
+
+    \b
+    Examples:
+      referee event pair $ev
+      referee event pair $ev --manual hand.json --reason 'travel byes'
+    """
     with handled():
         spec = _read_manual(manual) if manual is not None else None
         svc = _event_service()
@@ -320,7 +341,12 @@ def repair(
     as_json: JsonOpt = False,
 ) -> None:
     """Re-pair the open round (head judge, EV-5.12): shows the tables kept and what moved;
-    the replaced tables' games are closed as void (EV-3.9)."""
+    the replaced tables' games are closed as void (EV-3.9).
+
+    \b
+    Example:
+      referee event repair $ev --reason 'Hal is back'
+    """
     with handled():
         spec = _read_manual(manual) if manual is not None else None
         done = _event_service().event_repair_moves(event, spec, reason=reason, by=settings.referee)
@@ -351,10 +377,18 @@ def result(
     """Report result slips of the current round (all or none are stored).
 
     \b
-    A pod: referee event result EV 3=1:Ann,2:Ben,2:Cal,4:Dee   (EV-7.5)"""
+    A pod: referee event result EV 3=1:Ann,2:Ben,2:Cal,4:Dee   (EV-7.5)
+
+    \b
+    Example:
+      referee event result $ev 1=2-1-0 2=0-2-0 3=1-1-1
+    """
     with handled():
-        count = _event_service().event_result(event, slips, by=settings.referee)
-        typer.echo(f"{count} result(s) recorded")
+        _event_service().event_result(event, slips, by=settings.referee)
+        # all or none are stored: every slip given (the service counts the facts it
+        # wrote, a slip's result and its table's games closed as void, EV-3.9)
+        count = len(slips)
+        typer.echo(f"{count} result{'s' if count != 1 else ''} recorded")
 
 
 @event_app.command("correct")
@@ -367,7 +401,12 @@ def correct(
         typer.Option("--round", min=1, help="The round (default: the open one, else the latest)."),
     ] = None,
 ) -> None:
-    """Correct a reported result, with its reason and who (the --referee name)."""
+    """Correct a reported result, with its reason and who (the --referee name).
+
+    \b
+    Example:
+      referee event correct $ev 3=0-2-0 --reason 'slip swapped'
+    """
     with handled():
         number = _event_service().event_correct(
             event, round_number, slip, reason=reason, by=settings.referee
@@ -406,7 +445,13 @@ def penalty(
     player's game in progress as a loss, a match loss decides the match, a
     disqualification drops the player; a repeat is upgraded as the IPG suggests.
     'event penalty EVENT withdraw N --reason TEXT' withdraws penalty N (head referee,
-    EV-8.7): its effects are reversed by new facts (an undrop, a corrected result)."""
+    EV-8.7): its effects are reversed by new facts (an undrop, a corrected result).
+
+    \b
+    Examples:
+      referee event penalty $ev Max tardiness
+      referee event penalty $ev withdraw 2 --reason misjudged --result 1-1-0
+    """
     with handled():
         svc = _event_service()
         if player.strip().lower() == "withdraw":
@@ -444,7 +489,12 @@ def penalty(
 
 @event_app.command("start-round")
 def start_round(event: EventArg, round_number: RoundOpt = None) -> None:
-    """Mark the round as started (its time is in the log)."""
+    """Mark the round as started (its time is in the log).
+
+    \b
+    Example:
+      referee event start-round $ev
+    """
     with handled():
         number = _event_service().event_round(event, "start", round_number)
         typer.echo(f"round {number} started")
@@ -452,7 +502,12 @@ def start_round(event: EventArg, round_number: RoundOpt = None) -> None:
 
 @event_app.command("end-round")
 def end_round(event: EventArg, round_number: RoundOpt = None) -> None:
-    """Mark the round as ended: refused while a table lacks its result (EV-5.10)."""
+    """Mark the round as ended: refused while a table lacks its result (EV-5.10).
+
+    \b
+    Example:
+      referee event end-round $ev
+    """
     with handled():
         number = _event_service().event_round(event, "end", round_number)
         typer.echo(f"round {number} ended")
@@ -472,7 +527,13 @@ def end(
     ] = False,
 ) -> None:
     """End the event: refused while a round is open, or while a game of the event is
-    open unless --void-open (EV-1.4); nothing is left open silently."""
+    open unless --void-open (EV-1.4); nothing is left open silently.
+
+    \b
+    Examples:
+      referee event end $ev
+      referee event end $ev --void-open --reason 'the hall closed'
+    """
     with handled():
         closed = _event_service().event_end(
             event, reason=reason, void_open=void_open, by=settings.referee
@@ -489,7 +550,12 @@ def handover(
 ) -> None:
     """Hand the event and its games over to another store (REF-9.2, docs/offline.md):
     recorded in the event; this store then holds a replica and refuses writes to it, and
-    the other store writes it once its replica has copied the hand-over."""
+    the other store writes it once its replica has copied the hand-over.
+
+    \b
+    Example:
+      referee event handover $ev --to cloud
+    """
     from service.api import handover
 
     with handled():
@@ -513,9 +579,15 @@ def pairings(
     """A round's pairings (the latest by default) under the event's name and the round's
     (a playoff round by its stage): each player's points going in and, once in, the result;
     by table (byes last) or --by name; --csv for a spreadsheet; with --posting, the
-    verifiable posting (docs/tournaments.md, "Postings")."""
+    verifiable posting (docs/tournaments.md, "Postings").
+
+    \b
+    Example:
+      referee event pairings $ev --by name --csv > wall.csv
+    """
     if by not in ("table", "name"):
         fail(f"--by is table or name, not {by!r}")
+    _one_output(as_json=as_json, as_csv=as_csv, posting=posting, key=key)
     with handled():
         if posting:
             print_posting(event, "pairings", round_number, key)
@@ -540,6 +612,24 @@ def pairings(
             _print_sheet(sheet, by_name=by == "name")
 
 
+def _one_output(
+    *, as_json: bool, as_csv: bool, posting: bool, key: Path | None, explain: str | None = None
+) -> None:
+    """Refuse output options that cannot go together: one was silently dropped
+    (``--csv --json`` printed JSON; ``--key`` without ``--posting`` printed the table
+    and sealed nothing, so an organizer believed the sheet was sealed)."""
+    if key is not None and not posting:
+        fail("--key seals a --posting: give --posting too, or leave --key out")
+    given = [name for name, on in (("--json", as_json), ("--csv", as_csv)) if on]
+    if posting:
+        given = [*(n for n in given if n != "--json"), "--posting"]  # a posting is JSON
+    if explain is not None:
+        given.append("--explain")
+        given = [n for n in given if n != "--json"]  # the working, as JSON
+    if len(given) > 1:
+        fail(f"{' and '.join(given)} are two outputs: give one")
+
+
 @event_app.command("standings")
 def standings(
     event: EventArg,
@@ -556,7 +646,14 @@ def standings(
 ) -> None:
     """Standings (MTR Appendix C): points, OMW%, GW%, OGW%, exact fractions; after a cut in
     final order, each player of the cut with how far they went (EV-6.7); --csv for a
-    spreadsheet; with --posting, the verifiable posting (docs/tournaments.md, "Postings")."""
+    spreadsheet; with --posting, the verifiable posting (docs/tournaments.md, "Postings").
+
+    \b
+    Examples:
+      referee event standings $ev
+      referee event standings $ev --round 2 --explain Ann
+    """
+    _one_output(as_json=as_json, as_csv=as_csv, posting=posting, key=key, explain=explain)
     with handled():
         if posting:
             print_posting(event, "standings", round_number, key)
@@ -632,13 +729,19 @@ def _pct(fraction: str) -> str:
 @event_app.command("bracket")
 def bracket(event: EventArg, as_json: JsonOpt = False) -> None:
     """The playoff bracket: each stage (quarterfinal, semifinal, final) with its matches,
-    seeds, results and winners, and the champion once the final is in (EV-6.6)."""
+    seeds, results and winners, and the champion once the final is in (EV-6.6).
+
+    \b
+    Example:
+      referee event bracket $ev --json
+    """
     with handled():
         view = _event_service().event_bracket(event)
         if as_json:
             emit_json(view)
             return
-        typer.echo(f"{view.name} · top {view.cut} playoff" + (" · ended" if view.ended else ""))
+        what = f"top {view.cut} playoff" if view.cut else "single elimination"
+        typer.echo(f"{view.name} · {what}" + (" · ended" if view.ended else ""))
         for rnd in view.rounds:
             typer.echo(f"{rnd.stage} (round {rnd.round})")
             for match in rnd.matches:
@@ -656,7 +759,12 @@ def bracket(event: EventArg, as_json: JsonOpt = False) -> None:
 
 @event_app.command("list")
 def list_events(as_json: JsonOpt = False) -> None:
-    """Every event in the store, oldest first."""
+    """Every event in the store, oldest first.
+
+    \b
+    Example:
+      referee event list
+    """
     with handled():
         svc = _event_service()
         infos = [svc.event_info(event) for event in svc.event_ids()]
@@ -672,7 +780,12 @@ def list_events(as_json: JsonOpt = False) -> None:
 
 @event_app.command("show")
 def show(event: EventArg, as_json: JsonOpt = False) -> None:
-    """What the event is and where it stands."""
+    """What the event is and where it stands.
+
+    \b
+    Example:
+      referee event show $ev
+    """
     with handled():
         info = _event_service().event_info(event)
         if as_json:
@@ -699,7 +812,12 @@ def show(event: EventArg, as_json: JsonOpt = False) -> None:
 
 @event_app.command("log")
 def log(event: EventArg, as_json: JsonOpt = False) -> None:
-    """Every event of the event's stream, one line each."""
+    """Every event of the event's stream, one line each.
+
+    \b
+    Example:
+      referee event log $ev
+    """
     with handled():
         lines = _event_service().event_log_named(event)
         if as_json:
@@ -714,7 +832,12 @@ def log(event: EventArg, as_json: JsonOpt = False) -> None:
 @event_app.command("audit")
 def audit(event: EventArg, as_json: JsonOpt = False) -> None:
     """Manual pairings and re-pairings, corrections, penalties, drops and late entries, with
-    reasons; people by name (with their id where two share a name)."""
+    reasons; people by name (with their id where two share a name).
+
+    \b
+    Example:
+      referee event audit $ev
+    """
     with handled():
         data = _event_service().event_audit_named(event)
         if as_json:
@@ -736,8 +859,15 @@ def export(
         Path | None, typer.Option("-o", "--output", help="Write to FILE (default stdout).")
     ] = None,
 ) -> None:
-    """The event's stream as a JSONL record; 'referee import FILE' reads it back."""
+    """The event's stream as a JSONL record; 'referee import FILE' reads it back.
+
+    \b
+    Example:
+      referee event export $ev -o friday.jsonl
+    """
     with handled():
+        if output is not None:
+            refuse_replacing_a_database(output)
         lines = _event_service().event_export(event)
         if output is None:
             for line in lines:

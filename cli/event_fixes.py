@@ -45,7 +45,12 @@ def register(group: typer.Typer) -> None:
 
 def undo_round(event: EventArg, reason: ReasonOpt, as_json: JsonOpt = False) -> None:
     """Take back the latest round before its first result (head judge, EV-5.13): its
-    pairings no longer count as met and its games are closed as void; pair it again."""
+    pairings no longer count as met and its games are closed as void; pair it again.
+
+    \b
+    Example:
+      referee event undo-round $ev --reason 'Ann was registered twice'
+    """
     with handled():
         done = _event_service().event_undo_round(event, reason=reason, by=settings.referee)
         if as_json:
@@ -61,7 +66,12 @@ def undrop(
     name: Annotated[str, typer.Argument(help="The player dropped by mistake.")],
     reason: ReasonOpt,
 ) -> None:
-    """Return a dropped player (EV-2.7): paired again from the next round."""
+    """Return a dropped player (EV-2.7): paired again from the next round.
+
+    \b
+    Example:
+      referee event undrop $ev Hal --reason 'dropped the wrong Hal'
+    """
     with handled():
         who = _event_service().event_undrop(event, name, reason=reason, by=settings.referee)
         typer.echo(f"{who} is back in the event from the next round")
@@ -79,7 +89,12 @@ def change(
     as_json: JsonOpt = False,
 ) -> None:
     """Change the number of Swiss rounds or the cut while still possible (EV-1.5): never
-    below the rounds paired, and not once the cut is made."""
+    below the rounds paired, and not once the cut is made.
+
+    \b
+    Example:
+      referee event change $ev --rounds 4 --reason 'the hall closes at six'
+    """
     with handled():
         info = _event_service().event_change(
             event, rounds=rounds, cut=cut, reason=reason, by=settings.referee
@@ -99,7 +114,12 @@ def deck(
     sealed: SealedOpt = None,
 ) -> None:
     """Attach or replace a player's event decklist until their first round is paired
-    (EV-2.8, MTR 2.7); then it is locked. The list is checked as at registration."""
+    (EV-2.8, MTR 2.7); then it is locked. The list is checked as at registration.
+
+    \b
+    Example:
+      referee event deck $ev Ann --deck ann.txt
+    """
     with handled():
         if (deck_file is None) == (sealed is None):
             fail("give --deck FILE or --sealed COMMIT:SIZE (one of them)")
@@ -122,7 +142,12 @@ def deck(
 
 def draw(event: EventArg, as_json: JsonOpt = False) -> None:
     """Round 1's draw (EV-5.6): the seed recorded with the event and each player's key,
-    in the drawn order, so anyone can recompute it (sha256 of 'SEED:1:PLAYER-ID')."""
+    in the drawn order, so anyone can recompute it (sha256 of 'SEED:1:PLAYER-ID').
+
+    \b
+    Example:
+      referee event draw $ev
+    """
     with handled():
         info = _event_service().event_draw(event)
         if as_json:

@@ -178,6 +178,13 @@ def _one_line() -> Iterator[None]:
         fail(f"the store cannot be used: {exc}")
     except OSError as exc:
         fail(_os_error(exc))
+    except _decode_errors() as exc:
+        if _read_from_the_store(exc):  # said "JSON is malformed: invalid character (byte 0)"
+            fail(
+                f"a stored event cannot be read ({' '.join(str(exc).split())}): the store is "
+                "damaged; 'referee verify' names the damaged games and events"
+            )
+        fail(str(exc))
     except (ValueError, LookupError) as exc:
         fail(str(exc))
     except RecursionError:
@@ -203,6 +210,27 @@ def _library_errors() -> tuple[type[BaseException], ...]:
     from eventsourcing.persistence import PersistenceError
 
     return (PersistenceError, sqlite3.Error)
+
+
+def _decode_errors() -> tuple[type[BaseException], ...]:
+    import msgspec
+
+    return (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError)
+
+
+def _read_from_the_store(exc: BaseException) -> bool:
+    """Whether a decoding error was raised decoding stored events (the ledger's codec, or
+    an export writing them out), not reading a file the user gave."""
+    import os
+    import traceback
+
+    codec = f"{os.sep}events{os.sep}codec.py"
+    records = f"{os.sep}events{os.sep}interchange{os.sep}"
+    return any(
+        frame.filename.endswith(codec)
+        or (records in frame.filename and frame.name.startswith("export"))
+        for frame in traceback.extract_tb(exc.__traceback__)
+    )
 
 
 def _os_error(exc: OSError) -> str:
@@ -257,8 +285,55 @@ def parse_pairs(values: list[str] | None, what: str) -> dict[str, str]:
         key, sep, rest = value.partition("=")
         if not sep or not key.strip():
             fail(f"{what} must look like KEY=VALUE, not {value!r}")
-        pairs[key.strip().lower()] = rest.strip()
+        name = key.strip().lower()
+        if name in pairs:  # the later one silently replaced the earlier: refuse both
+            fail(f"{what} gives {key.strip()} twice ({pairs[name]!r} and {rest.strip()!r})")
+        pairs[name] = rest.strip()
     return pairs
+
+
+def refuse_replacing_a_database(path: Path) -> None:
+    """An export's ``-o FILE`` that is a SQLite database, the store itself most of all, is
+    refused: ``referee export --all -o referee.db`` replaced the whole store with its JSONL
+    record. An earlier export (text) may be written again."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(16)
+    except OSError:  # no file there (or a folder: the writer says so)
+        return
+    if head == b"SQLite format 3\x00":
+        fail(
+            f"{path}: is a SQLite database (a store?), left as it was; an export never "
+            "replaces one: name another file, such as record.jsonl"
+        )
+
+
+def public_key_arg(value: str) -> str:
+    """``--public-key``: the key in hex, or a file holding it. Anything else (a typo, a
+    shortened key, the private key's file) is bad input, refused with exit 2, not a check
+    that failed: a posting or checkpoint reported "broken" over a mistyped key would send a
+    head referee looking for tampering that never happened."""
+    text = value
+    where = f"--public-key {value!r}"
+    path = Path(value)
+    if path.is_file():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(f"--public-key {value}: cannot be read ({exc})")
+        where = f"--public-key {value}"
+        if "PRIVATE KEY" in text:
+            fail(
+                f"{where} holds a private key; give the public key (64 hex digits) that "
+                "'referee seal --new-key' printed, or a file holding it"
+            )
+    key = text.strip()
+    if len(key) != 64 or any(c not in "0123456789abcdefABCDEF" for c in key):
+        fail(
+            f"{where} is not a public key: give the 64 hex digits 'referee seal --new-key' "
+            "printed, or a file holding them"
+        )
+    return key
 
 
 def echo_err(text: str) -> None:

@@ -54,7 +54,12 @@ def clock(
     as_json: JsonOpt = False,
 ) -> None:
     """The current round's clock: start, pause, resume or end it (EV-9.2), or show it. The
-    time left is worked out from the recorded marks whenever it is asked (EV-9.3)."""
+    time left is worked out from the recorded marks whenever it is asked (EV-9.3).
+
+    \b
+    Example:
+      referee event clock $ev start
+    """
     with handled():
         if action not in _ACTIONS:
             fail(f"no clock action {action!r}: {', '.join(_ACTIONS)}")
@@ -76,7 +81,12 @@ def extend(
     ],
     as_json: JsonOpt = False,
 ) -> None:
-    """Give one table of the current round extra time, with the reason (EV-9.4)."""
+    """Give one table of the current round extra time, with the reason (EV-9.4).
+
+    \b
+    Example:
+      referee event extend $ev 4 5 --reason 'deck check'
+    """
     with handled():
         view = settings.service().event_extend(
             event, table, minutes, reason=reason, by=settings.referee
@@ -90,7 +100,12 @@ def length(
     minutes: Annotated[int, typer.Argument(help="The round length in minutes (1 to 600).")],
     reason: Annotated[str, typer.Option("--reason", help="Why it changes.")] = "",
 ) -> None:
-    """Set the event's round length; the round in progress follows it too (EV-9.1)."""
+    """Set the event's round length; the round in progress follows it too (EV-9.1).
+
+    \b
+    Example:
+      referee event length $ev 55 --reason 'the hall closes at six'
+    """
     with handled():
         view = settings.service().event_round_length(
             event, minutes, reason=reason, by=settings.referee
@@ -105,7 +120,12 @@ def time_limit(
     reason: Annotated[str, typer.Option("--reason", help="Why it changes.")] = "",
 ) -> None:
     """Set or change a game's time limit (a game outside an event; REF-10.1). The queue
-    lists the table once it has passed while the game is open."""
+    lists the table once it has passed while the game is open.
+
+    \b
+    Example:
+      referee time-limit $id 50 --reason 'a longer round'
+    """
     with handled():
         written = settings.service().time_limit(game, minutes, reason=reason, by=settings.referee)
         typer.echo(f"time limit {minutes} min (event {written.events[-1]})")

@@ -112,7 +112,12 @@ def sync(as_json: JsonOpt = False) -> None:
 def list_branches(
     game: Annotated[str, typer.Argument(help="The game's id.")], as_json: JsonOpt = False
 ) -> None:
-    """A game's branches kept as evidence, side by side, and which were resolved."""
+    """A game's branches kept as evidence, side by side, and which were resolved.
+
+    \b
+    Example:
+      referee branch list $id
+    """
     with handled():
         from service.api import branches
 
@@ -144,7 +149,12 @@ def keep(
     ] = False,
     reason: Annotated[str, typer.Option("--reason", help="Why.")] = "",
 ) -> None:
-    """Keep one branch (REF-9.5): recorded in the game; the queue item goes."""
+    """Keep one branch (REF-9.5): recorded in the game; the queue item goes.
+
+    \b
+    Example:
+      referee branch keep $id 14 --server --reason 'the server was right'
+    """
     with handled():
         if server == table:
             fail("give one of --server or --table")

@@ -116,6 +116,20 @@ def _game_options(
     return options, ruleset
 
 
+def _check_player_names(seats: dict[str, str]) -> None:
+    """A name is one line of printable text, as an event's players' are (EV-2.2): a tab or
+    a terminal's escape sequence was stored as a seat's name, shown escaped ever after."""
+    from service.bounds import BoundsError, check_name
+
+    for seat, name in seats.items():
+        if not name.strip():
+            continue  # the game's own refusal: "every player needs a name"
+        try:
+            check_name(name, f"{seat}'s name")
+        except BoundsError as exc:
+            fail(str(exc))
+
+
 def _decks(
     rules: GameRules[Any, Any], deck: list[str] | None, sealed: list[str] | None
 ) -> dict[str, Any]:
@@ -227,7 +241,12 @@ def new(
 ) -> None:
     """Start a game and print its id alone, so scripts can capture it.
 
-    Game options follow the game's name; 'referee new --help' lists every game's."""
+    Game options follow the game's name; 'referee new --help' lists every game's.
+
+    \b
+    Example:
+      id=$(referee new prizmik --player red=Alice --player blue=Bob)
+    """
     with handled():
         from referee import games
         from referee.contract import Player
@@ -249,6 +268,7 @@ def new(
         missing = [s for s in needed if s not in seats]
         if missing:
             fail(f"name every player: --player {missing[0]}=NAME (seats: {', '.join(needed)})")
+        _check_player_names(seats)
         ids = parse_pairs(player_id, "--player-id")
         unseated = [s for s in ids if s not in seats]
         if unseated:
@@ -331,7 +351,13 @@ def act(
     """Record one entry, or exit 1 naming the clause it breaks (the attempt is kept as evidence).
 
     Text that is not an entry of the game is refused (exit 2) and nothing is stored. With
-    --server the entry goes to that running server, checked and kept there."""
+    --server the entry goes to that running server, checked and kept there.
+
+    \b
+    Examples:
+      referee act $id 'e1>e2'
+      referee act $id 'draw 7' --by p2 --dry-run
+    """
     with handled():
         box = settings.outbox()
         offline = False
@@ -381,7 +407,12 @@ def undo(
     game: GameArg,
     reason: Annotated[str, typer.Option("--reason", help="Why the action is taken back.")],
 ) -> None:
-    """Retract the latest standing action (kept in the history as a correction)."""
+    """Retract the latest standing action (kept in the history as a correction).
+
+    \b
+    Example:
+      referee undo $id --reason 'misheard the move'
+    """
     with handled():
         result = settings.service().retract(game, reason, by=settings.referee)
         typer.echo(f"retracted action {result.retracted[0]} in event {result.events[0]}")
@@ -395,7 +426,12 @@ def backup(
 ) -> None:
     """Back one game up to action N (IPG game backup), not a file copy ('referee store
     backup' copies the store): every later action is retracted, newest first, as one
-    correction (REF-2.3)."""
+    correction (REF-2.3).
+
+    \b
+    Example:
+      referee backup $id --to 3 --reason 'wrong pieces'
+    """
     with handled():
         result = settings.service().backup(game, to, reason, by=settings.referee)
         actions = ", ".join(str(n) for n in result.retracted)
@@ -428,7 +464,13 @@ def end(
     as_json: JsonOpt = False,
 ) -> None:
     """End a game by resignation, agreement or adjudication. With three or more seats a
-    resignation withdraws the seat and the others play on (REF-3.5)."""
+    resignation withdraws the seat and the others play on (REF-3.5).
+
+    \b
+    Examples:
+      referee end $id --resign blue
+      referee end $id --adjudicate red --reason 'time: red ahead'
+    """
     with handled():
         chosen = [
             x for x in (resign is not None, draw, adjudicate is not None, ranking is not None) if x
@@ -513,7 +555,12 @@ def penalty(
     reason: Annotated[str, typer.Option("--reason", help="Why.")] = "",
     as_json: JsonOpt = False,
 ) -> None:
-    """Record a judge's penalty (REF-7). A loss ends the seat's game by ruling."""
+    """Record a judge's penalty (REF-7). A loss ends the seat's game by ruling.
+
+    \b
+    Example:
+      referee penalty issue $id red warning --infraction slow-play
+    """
     with handled():
         chosen = PENALTIES.get(level.strip().lower().replace("_", "-"))
         if chosen is None:
@@ -538,7 +585,12 @@ def withdraw_penalty(
 ) -> None:
     """Withdraw a penalty given in error (REF-7.3, the head referee): it stays in the
     record, marked withdrawn; a result it declared is voided, one it set aside declared
-    again."""
+    again.
+
+    \b
+    Example:
+      referee penalty withdraw $id 9 --reason 'given in error'
+    """
     with handled():
         written = settings.service().withdraw_penalty(
             game, number, reason=reason, by=settings.referee
@@ -579,7 +631,12 @@ def adjust(
     ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Carry out a referee's ruling on card text as primitive changes (REF-6)."""
+    """Carry out a referee's ruling on card text as primitive changes (REF-6).
+
+    \b
+    Example:
+      referee adjust $id 'stat #12 attack +300' --card 'Fire Imp' --reason 'its text'
+    """
     with handled():
         if none == bool(changes):
             fail("give the changes, or --none when the ruling changes nothing")
@@ -613,7 +670,12 @@ def deck_seal(
     ],
     as_json: JsonOpt = False,
 ) -> None:
-    """Seal a decklist: prints the commitment to register and the salt to keep secret."""
+    """Seal a decklist: prints the commitment to register and the salt to keep secret.
+
+    \b
+    Example:
+      referee deck seal ann.txt
+    """
     with handled():
         from service.api import seal_decklist
 
@@ -644,7 +706,13 @@ def deck_register(
         str | None, typer.Option("--sealed", help="COMMITMENT:SIZE from 'deck seal'.")
     ] = None,
 ) -> None:
-    """Register a seat's decklist before the first action (REF-5.1, REF-5.2)."""
+    """Register a seat's decklist before the first action (REF-5.1, REF-5.2).
+
+    \b
+    Examples:
+      referee deck register $id p1 ann.txt
+      referee deck register $id p2 --sealed COMMITMENT:40
+    """
     with handled():
         from referee.kit.decks import SealedDeck
 
@@ -666,7 +734,12 @@ def deck_open(
     file: Annotated[Path, typer.Argument(help="The decklist that was sealed.")],
     salt: Annotated[str, typer.Option("--salt", help="The salt 'deck seal' printed.")],
 ) -> None:
-    """Open a sealed decklist at a deck check or at the end (REF-5.3); exit 1 if it fails."""
+    """Open a sealed decklist at a deck check or at the end (REF-5.3); exit 1 if it fails.
+
+    \b
+    Example:
+      referee deck open $id p1 ann.txt --salt SALT
+    """
     with handled():
         result = settings.service().open_deck(
             game, who, _read_list(file), salt.strip(), by=settings.referee

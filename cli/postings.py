@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 import typer
 
-from cli.face import EXIT_REJECTED, JsonOpt, emit_json, handled, settings
+from cli.face import EXIT_REJECTED, JsonOpt, emit_json, handled, public_key_arg, settings
 
 PostingOpt = Annotated[
     bool,
@@ -84,9 +84,7 @@ def verify(
 
         from service.api import read_posting
 
-        key = public_key
-        if key is not None and Path(key).is_file():
-            key = Path(key).read_text()
+        key = public_key_arg(public_key) if public_key is not None else None
         report = settings.service().verify_event_posting(event, read_posting(posting), key)
         if as_json:
             emit_json(msgspec.to_builtins(report))

@@ -85,7 +85,13 @@ def show(
     ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Draw the position (now, or after N actions), as the referee or a seat may see it."""
+    """Draw the position (now, or after N actions), as the referee or a seat may see it.
+
+    \b
+    Examples:
+      referee show $id --at 3
+      referee show $id --svg --as public > board.svg
+    """
     with handled():
         import msgspec
 
@@ -136,7 +142,12 @@ def legal(
     """List every legal entry in the current position.
 
     While a ruling on card text is awaited (REF-6.2) no entry of the game may be recorded:
-    the command says so, by whom it is awaited, and lists the adjustments that answer it."""
+    the command says so, by whom it is awaited, and lists the adjustments that answer it.
+
+    \b
+    Example:
+      referee legal $id --by p1
+    """
     with handled():
         import msgspec
 
@@ -188,7 +199,12 @@ def legal_lines(actions: list[str]) -> list[str]:
 
 @app.command()
 def log(game: GameArg, as_: AsOpt = None, as_json: JsonOpt = False) -> None:
-    """Every event of a game: entries, rejections, corrections, rulings, penalties, the result."""
+    """Every event of a game: entries, rejections, corrections, rulings, penalties, the result.
+
+    \b
+    Example:
+      referee log $id --as public
+    """
     with handled():
         from service.wording import event_line
 
@@ -224,7 +240,12 @@ def replay(
     """Step through a game: the starting position, then each action and the position after it.
 
     By default the standing line of play, with rejections and corrections noted where
-    they happened; --session replays the table's events in order instead."""
+    they happened; --session replays the table's events in order instead.
+
+    \b
+    Example:
+      referee replay $id --from 0 --session
+    """
     with handled():
         import msgspec
 
@@ -270,7 +291,12 @@ def list_games(
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """List the games in the store, newest first, a page at a time."""
+    """List the games in the store, newest first, a page at a time.
+
+    \b
+    Example:
+      referee games --player Alice --status open
+    """
     with handled():
         import msgspec
 
@@ -335,7 +361,13 @@ def rules(
     ] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Show a game's rulebook, a section of it, or one clause."""
+    """Show a game's rulebook, a section of it, or one clause.
+
+    \b
+    Examples:
+      referee rules prizmik PZ-6
+      referee rules gammasphere --all --markdown > rules.md
+    """
     with handled():
         import msgspec
 
@@ -403,7 +435,12 @@ def report(
     as_: AsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """One of a game's own reports on the position (Prismatic's score chart, say)."""
+    """One of a game's own reports on the position (Prismatic's score chart, say).
+
+    \b
+    Example:
+      referee report $id score
+    """
     with handled():
         import msgspec
 
@@ -417,7 +454,12 @@ def report(
 
 @app.command()
 def score(game: GameArg, as_: AsOpt = None, as_json: JsonOpt = False) -> None:
-    """The score chart of a game that keeps one ('referee report GAME score')."""
+    """The score chart of a game that keeps one ('referee report GAME score').
+
+    \b
+    Example:
+      referee score $id
+    """
     report(game, "score", as_, as_json)
 
 
@@ -436,7 +478,12 @@ def catalog_check(
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Validate a catalog file; one line naming the file and the problem if it is wrong."""
+    """Validate a catalog file; one line naming the file and the problem if it is wrong.
+
+    \b
+    Example:
+      referee catalog check my-cards.toml --game gammasphere
+    """
     with handled():
         from referee import games
         from referee.capabilities import catalogs_of
@@ -486,12 +533,22 @@ def catalog_check(
 def catalog_show(
     game: Annotated[str, typer.Argument(help="Game type.")],
     ruleset: Annotated[
-        str | None, typer.Option("--ruleset", "--catalog", help="Which catalog (ruleset).")
+        str | None,
+        typer.Option(
+            "--ruleset",
+            "--catalog",
+            help="Which catalog: a ruleset, or a table's own catalog FILE (Crystale, Gammasphere).",
+        ),
     ] = None,
     kind: Annotated[str | None, typer.Option("--kind", help="Which kind of catalog.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """List a shipped catalog's entries by the names players know."""
+    """List a shipped catalog's entries by the names players know.
+
+    \b
+    Example:
+      referee catalog show gammasphere
+    """
     with handled():
         _catalog_rows(game, ruleset, kind, as_json)
 
@@ -503,10 +560,25 @@ def _catalog_rows(game: str, ruleset: str | None, kind: str | None, as_json: boo
 
     rules = games.load(game)
     players = tuple(Player(s, s) for s in rules.seats[: rules.player_range()[0]])
+    options: dict[str, str] = {}
+    file_field = next(
+        (f for f in rules.setup_fields if f.flag == "--catalog" and f.kind == "file"), None
+    )
+    if ruleset is not None and ruleset not in rules.rulesets and file_field is not None:
+        # a table's own catalog FILE, as 'referee new GAME --catalog FILE' reads it (the
+        # command said "unknown ruleset 'my-cards.toml'")
+        path = Path(ruleset)
+        try:
+            options[file_field.key] = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            fail(f"{path}: not UTF-8 text")
+        except OSError as exc:
+            fail(f"{path}: {exc.strerror or exc}")
+        ruleset = None
     if ruleset is not None and ruleset not in rules.rulesets:
         fail(f"unknown ruleset {ruleset!r} for {rules.name}; known: {', '.join(rules.rulesets)}")
     # No ruleset named: the game's own default, which is the one with a shipped catalog.
-    setup = Setup(players=players, ruleset=ruleset)
+    setup = Setup(players=players, ruleset=ruleset, options=options)
     listing = catalogs_of(rules)
     rows = (
         listing.catalog_rows(
@@ -533,10 +605,21 @@ def _catalog_rows(game: str, ruleset: str | None, kind: str | None, as_json: boo
 def units(
     game: Annotated[str, typer.Argument(help="Game with a unit catalog: prismata.")] = "prismata",
     catalog: Annotated[
-        str | None, typer.Option("--catalog", "--ruleset", help="e.g. prismata/2020.")
+        str | None,
+        typer.Option(
+            "--catalog",
+            "--ruleset",
+            help="A shipped catalog by its ruleset (prismata/2020), or a table's own catalog "
+            "FILE as 'referee new GAME --catalog FILE' reads it (Crystale, Gammasphere).",
+        ),
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """List a catalog's units with their stats, by display name ('catalog show')."""
+    """List a catalog's units with their stats, by display name ('catalog show').
+
+    \b
+    Example:
+      referee units crystale
+    """
     with handled():
         _catalog_rows(game, catalog, None, as_json)

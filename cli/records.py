@@ -19,6 +19,8 @@ from cli.face import (
     handled,
     parse_pairs,
     progress_bar,
+    public_key_arg,
+    refuse_replacing_a_database,
     settings,
 )
 
@@ -35,6 +37,7 @@ def _write_atomically(path: Path, lines: object) -> None:
         fail(f"{path}: is a folder; name a file (or use --all -o FILE for every game in one file)")
     if not path.parent.exists():
         fail(f"{path}: the folder {path.parent} does not exist")
+    refuse_replacing_a_database(path)
     handle, temp = tempfile.mkstemp(prefix=".referee-", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
@@ -84,7 +87,9 @@ def export(
             "--sqlite",
             help="Every game as plain tables in a new SQLite file (games, entries, "
             "rejections, disputes, rulings, penalties, standings, the log with full-text "
-            "search), for Datasette or any SQLite tool.",
+            "search), for Datasette or any SQLite tool. An earlier export is written again; "
+            "any other file, the store included, is refused. Example: referee export "
+            "--sqlite analysis.db",
         ),
     ] = None,
 ) -> None:
@@ -92,7 +97,13 @@ def export(
 
     JSONL holds every event exactly as stored (hidden cards included: the referee's
     view only); --as public or --as SEAT gives the text record, or the HTML replay
-    of one game, as that viewer may see it."""
+    of one game, as that viewer may see it.
+
+    \b
+    Examples:
+      referee export $id -o game.jsonl
+      referee export $id --format html --as public -o replay.html
+    """
     with handled():
         if sqlite is not None:
             if game is not None or output is not None or fmt != "jsonl":
@@ -179,7 +190,12 @@ def import_(
 ) -> None:
     """Import game records. Every entry is checked again; each game is imported, skipped
     (already in the store) or refused (naming the file, line and reason) on its own.
-    Exit 1 if any was refused."""
+    Exit 1 if any was refused.
+
+    \b
+    Example:
+      referee import game.jsonl
+    """
     with handled():
         import msgspec
 
@@ -268,7 +284,13 @@ def seal(
     as_json: JsonOpt = False,
 ) -> None:
     """Sign the store-wide chain: prints a checkpoint a head referee can publish or print on
-    the result sheet; 'referee verify --checkpoint' later proves the store still extends it."""
+    the result sheet; 'referee verify --checkpoint' later proves the store still extends it.
+
+    \b
+    Examples:
+      referee seal --new-key /media/usb/seal.pem
+      referee seal --key /media/usb/seal.pem
+    """
     with handled():
         if (key is None) == (new_key is None):
             fail("give --key FILE to seal, or --new-key FILE to create a key")
@@ -283,6 +305,7 @@ def seal(
             typer.echo(public)
             return
         assert key is not None
+        _check_seal_key_file(key)
         svc = settings.service()
         for warning in svc.seal_key_warnings(key):
             typer.echo(f"warning: {warning}", err=True)
@@ -303,6 +326,22 @@ def seal(
             )
             return
         typer.echo(checkpoint.text())
+
+
+def _check_seal_key_file(key: Path) -> None:
+    """Refuse a --key that is no key file in one line, before any warning about where the
+    key is kept (a mistyped path printed a warning about the file's folder, then the
+    error)."""
+    if not key.is_file():
+        what = "a folder" if key.is_dir() else "no such file"
+        fail(f"--key {key}: {what}; give the key file 'referee seal --new-key FILE' wrote")
+    try:
+        with key.open("rb") as handle:
+            head = handle.read(4096)
+    except OSError as exc:
+        fail(f"--key {key}: cannot be read ({exc.strerror or exc})")
+    if b"-----BEGIN" not in head or b"PRIVATE KEY-----" not in head:
+        fail(f"--key {key}: not a seal key (the PEM file 'referee seal --new-key FILE' wrote)")
 
 
 def verified_streams(games: int, tournaments: int) -> str:
@@ -356,18 +395,22 @@ def verify(
     as_json: JsonOpt = False,
 ) -> None:
     """Check hash chains and replay every decision; prove the store extends a signed
-    checkpoint; or, with --variant, show what a ruling changes."""
+    checkpoint; or, with --variant, show what a ruling changes.
+
+    \b
+    Examples:
+      referee verify
+      referee verify --checkpoint checkpoint.txt --public-key KEY_HEX_OR_FILE
+    """
     with handled():
         import msgspec
 
         svc = settings.service()
         if checkpoint is not None:
             text = Path(checkpoint).read_text() if Path(checkpoint).is_file() else checkpoint
-            key = public_key
-            if key is not None and Path(key).is_file():
-                key = Path(key).read_text()
-            if key is None:
+            if public_key is None:
                 fail("--checkpoint needs --public-key (the key that signed it)")
+            key = public_key_arg(public_key)
             held = svc.verify_checkpoint(text.strip(), key)
             # ... and every chain under it (issue 31): the checkpoint proves the store extends
             # the sealed head, not that each stored row still matches its own hash
@@ -486,7 +529,12 @@ def store_backup(
     """Copy the whole live store to DEST (SQLite's online backup API: safe while serving;
     a PostgreSQL store is dumped in one snapshot into such a file), keeping store order and
     recorded checkpoints. Cron: '0 * * * * referee --db /srv/referee.db
-    store backup /backups/referee-$(date +\\%H).db'."""
+    store backup /backups/referee-$(date +\\%H).db'.
+
+    \b
+    Example:
+      referee store backup /backups/referee.db
+    """
     with handled():
         from service.api import backup_store
 
@@ -500,7 +548,12 @@ def store_restore(
 ) -> None:
     """Make the store (--db: a SQLite file that must not exist yet, or an empty PostgreSQL
     schema) from the backup SOURCE; it then verifies against the last checkpoint published
-    before the backup."""
+    before the backup.
+
+    \b
+    Example:
+      referee --db restored.db store restore backup.db
+    """
     with handled():
         from service.api import restore_store
 

@@ -118,7 +118,12 @@ def name(
     ] = None,
 ) -> None:
     """Name this store (hall, cloud, ...), or print its name: hand-overs name the store
-    that writes an event from then on."""
+    that writes an event from then on.
+
+    \b
+    Example:
+      referee store name hall
+    """
     from service.api import name_store
 
     with handled():
@@ -131,7 +136,12 @@ def name(
 @store_app.command("status")
 def status(as_json: JsonOpt = False) -> None:
     """This store's name, the stores it copies from (with the position reached), and how
-    many streams it holds as a replica, by the store that writes them."""
+    many streams it holds as a replica, by the store that writes them.
+
+    \b
+    Example:
+      referee store status --json
+    """
     from service.api import store_status
 
     with handled():

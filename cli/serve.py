@@ -131,7 +131,12 @@ def serve(
     """Serve the HTTP API (/api, OpenAPI at /schema) and the pages (/) for many referees at once.
 
     Every request needs a token ('referee token create') unless --public-read lets
-    the public read without one."""
+    the public read without one.
+
+    \b
+    Example:
+      referee serve --host 0.0.0.0 --port 8000
+    """
     with handled():
         import uvicorn
 
@@ -280,7 +285,12 @@ def token_create(
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Create a token and print it once (only its hash is kept)."""
+    """Create a token and print it once (only its hash is kept).
+
+    \b
+    Example:
+      referee token create --role table --name Tom --event $ev --table 4
+    """
     with handled():
         from service.access import expiry_text, parse_expiry
 
@@ -331,7 +341,12 @@ def token_create(
 
 @token_app.command("list")
 def token_list(store: StoreOpt = None, as_json: JsonOpt = False) -> None:
-    """List the tokens (never their secrets)."""
+    """List the tokens (never their secrets).
+
+    \b
+    Example:
+      referee token list
+    """
     with handled():
         with _tokens(store) as tokens:
             rows = tokens.list()
@@ -366,7 +381,12 @@ def token_rotate(
     """Give a token a new secret and print it once; the old secret is refused at once.
 
     The id, holder, role and tables stay, so a lost or leaked device token is
-    replaced without changing who its entries name."""
+    replaced without changing who its entries name.
+
+    \b
+    Example:
+      referee token rotate TOKEN_ID
+    """
     with handled():
         with _tokens(store) as tokens:
             text = tokens.rotate(token_id.strip())
@@ -388,7 +408,12 @@ def token_revoke(
     token_id: Annotated[str, typer.Argument(help="The token's id ('referee token list').")],
     store: StoreOpt = None,
 ) -> None:
-    """Revoke a token (a running server refuses it from its next request)."""
+    """Revoke a token (a running server refuses it from its next request).
+
+    \b
+    Example:
+      referee token revoke TOKEN_ID
+    """
     with handled():
         with _tokens(store) as tokens:
             found = tokens.revoke(token_id.strip())

@@ -136,7 +136,12 @@ def table(game: GameArg) -> None:
     """Play at the table: shows the position, reads entries, explains rejections.
 
     Type an entry to record it ('p2: ENTRY' names the seat when several may act);
-    'check ENTRY' asks whether it would be legal; 'help' lists the table commands."""
+    'check ENTRY' asks whether it would be legal; 'help' lists the table commands.
+
+    \b
+    Example:
+      referee table $id
+    """
     with handled():
         # the game stays folded between entries: each entry and each redraw reads only the
         # events stored since (another referee's too), not the whole game again

@@ -13,6 +13,7 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Iterable
+from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -167,6 +168,34 @@ def _game_rows(game_id: str, events: Iterable[GameEvent], lines: list[str]) -> d
     return rows
 
 
+def _check_replaceable(target: Path) -> None:
+    """Refuse to replace an existing file that is not an earlier analysis export: the
+    store itself (``--sqlite referee.db`` once replaced every stored event) or any other
+    file. An earlier export (tables among :data:`TABLES` and the log's full-text ones), or
+    an empty file, may be written again, so a refreshed export needs no ``rm`` first."""
+    if not target.exists():
+        return
+    import sqlite3
+
+    tables: set[str] | None
+    try:
+        with closing(sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)) as con:
+            found = con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            tables = {str(row[0]) for row in found if not str(row[0]).startswith("log_fts")}
+    except sqlite3.Error:
+        tables = None
+    if tables is not None and "stored_events" in tables:
+        raise ValueError(
+            f"{target}: is an event store, left as it was; --sqlite writes a new file "
+            "(name another one)"
+        )
+    if tables is None or not tables <= set(TABLES):
+        raise ValueError(
+            f"{target}: already exists and is not an earlier --sqlite export; it is left "
+            "as it was (name a new file)"
+        )
+
+
 def write_analysis(
     svc: _Games,
     path: str | os.PathLike[str],
@@ -186,6 +215,7 @@ def write_analysis(
         raise ValueError(f"{target}: is a folder; name a file")
     if not target.parent.exists():
         raise ValueError(f"{target}: the folder {target.parent} does not exist")
+    _check_replaceable(target)
     handle, temp = tempfile.mkstemp(prefix=".referee-", suffix=".db", dir=target.parent)
     os.close(handle)
     counts = dict.fromkeys(TABLES, 0)

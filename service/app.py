@@ -433,7 +433,26 @@ def open_service(
             raise NoStoreError(f"{path}: the folder {path.parent} does not exist")
     elif path.is_dir():
         raise NoStoreError(f"{path}: is a folder, not a store file")
+    elif not create and _empty_file(path):
+        # a read would write the schema into it: a `touch referee.db`, or a copy that
+        # failed, is no store, and a read command leaves the file as it was
+        raise NoStoreError(
+            f"{path}: an empty file, not a store (a store is made by 'referee new' or "
+            f"'referee import'; --db or REFEREE_DB names another)"
+        )
     return kind(_open_sqlite(path, settings, create))
+
+
+def _empty_file(path: Path) -> bool:
+    """Whether ``path`` is a file of no bytes with no write-ahead log holding any (a
+    store in WAL mode can be empty on disk until its first checkpoint)."""
+    try:
+        if path.stat().st_size:
+            return False
+        wal = Path(f"{path}-wal")
+        return not (wal.exists() and wal.stat().st_size)
+    except OSError:
+        return False
 
 
 def store_file_to_make(db: str | os.PathLike[str] | None = None) -> Path | None:

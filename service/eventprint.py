@@ -177,6 +177,14 @@ def pairing_sheet(svc: Tournaments, event_id: str, round_number: int | None = No
     )
 
 
+def _cell(text: str) -> str:
+    """A name as a spreadsheet cell: one starting ``=``, ``+``, ``-``, ``@`` (or a tab or a
+    carriage return) is a formula to a spreadsheet, so ``=HYPERLINK(...)`` registered as a
+    name ran when the organizer opened the CSV; a leading ``'`` keeps it text (OWASP's
+    advice for CSV exports)."""
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def pairings_csv(sheet: PairingSheet, *, by_name: bool = False) -> str:
     """One row per player and table: round, stage, table, player, points, opponents,
     result for the player (byes: table ``bye``)."""
@@ -193,6 +201,8 @@ def pairings_csv(sheet: PairingSheet, *, by_name: bool = False) -> str:
             )
     if by_name:
         rows.sort(key=lambda r: (str(r[3]).casefold(), str(r[3])))
+    for row in rows:
+        row[3], row[5] = _cell(str(row[3])), _cell(str(row[5]))
     writer.writerows(rows)
     return out.getvalue()
 
@@ -227,7 +237,7 @@ def standings_csv(rows: Sequence[StandingRow]) -> str:
                 row.final_rank if row.final_rank is not None else "",
                 row.went or "",
                 row.rank,
-                row.player,
+                _cell(row.player),
                 row.points,
                 r.wins,
                 r.losses,
@@ -280,6 +290,10 @@ def bracket_view(svc: Tournaments, event_id: str) -> BracketView:
     info = svc.event_info(event_id)
     names = people(state)
     seed = {p: n for n, p in enumerate(state.cut, start=1)}
+    if not seed and info.format == "elimination" and state.current_round:
+        # no cut: the bracket was seeded from round 1's order, by rating then registration
+        # (EV-6.2); every seed printed as (0) and the text said "top 0 playoff"
+        seed = {s.id: n for n, s in enumerate(state.seats(1), start=1)}
     rounds: list[BracketRoundView] = []
     champion: str | None = None
     for rnd in bracket(state):

@@ -94,6 +94,26 @@ def awaited_ruling(view: GameView) -> AwaitedRuling | None:
     )
 
 
+def since_key(text: str) -> str:
+    """``--since``: a date (``2026-11-23``) or an ISO time, as the text the games catalog
+    compares its start times with (UTC, ``YYYY-MM-DDTHH:MM:SS``). Anything else is refused:
+    compared as text, ``yesterday`` matched no game and the listing said "no games match"."""
+    from datetime import UTC, date
+
+    given = text.strip()
+    try:
+        if len(given) == 10:
+            return date.fromisoformat(given).isoformat()
+        moment = datetime.fromisoformat(given)
+    except ValueError:
+        raise RefusedError(
+            f"--since is a date (2026-11-23) or an ISO time (2026-11-23T18:00:00Z), not {text!r}"
+        ) from None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment.isoformat()
+
+
 class VerifyReport(msgspec.Struct, kw_only=True):
     """What ``verify`` checked: ``games`` game streams and ``tournaments`` event
     (tournament) streams, ``events`` stored entries in all, ``bad`` streams with problems."""
@@ -190,6 +210,8 @@ class Queries:
             raise RefusedError(f"--status is open or finished, not {status!r}")
         if not 1 <= limit <= 10_000:
             raise RefusedError("--limit is 1 to 10000")
+        if since is not None:
+            since = since_key(since)
         if self.store.read_only and not self.basis.projector.exists():
             return self._scanned_games(
                 limit=limit, offset=offset, player=player, game=game, status=status, since=since
@@ -485,7 +507,8 @@ class Queries:
         if not 0 <= start <= last <= view.ply:
             raise RefusedError(
                 f"the game has positions 0 to {view.ply}; --from and --to pick positions "
-                f"between them, --from first (from {start} to {stop})"
+                f"between them, --from first (from {start} to "
+                f"{stop if stop is not None else 'the end'})"  # not "to None"
             )
         standing = {e.originator_version for e in view.standing}
         # A dispute, its rulings and appeals are noted on the action they dispute, where

@@ -1224,12 +1224,22 @@ class Tournaments:
             clash = alike.similar_to(name)
             if clash is not None:
                 other = known[clash]
-                who = f"{other!r} ({clash})" if not clash.startswith("#") else repr(other)
+                # a name given earlier in the same registration is not in the event yet
+                where = (
+                    f"{other!r}, given earlier in this registration"
+                    if clash.startswith("#")
+                    else f"{other!r} ({clash}), already in this event"
+                )
+                how = (
+                    "the same name"
+                    if other == name
+                    else "the same letters in another case, or look-alike letters from another "
+                    "script"
+                )
                 raise EventRefusedError(
                     "EV-2.2",
-                    f"{name!r} looks like {who}, already in this event (the same letters in "
-                    "another case, or look-alike letters from another script); give another "
-                    "name, or allow similar names (--allow-similar)",
+                    f"{name!r} looks like {where} ({how}); give another name, or allow "
+                    "similar names (--allow-similar)",
                 )
             known[f"#{number}"] = name
             alike.add(f"#{number}", name)

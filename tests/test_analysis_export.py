@@ -72,3 +72,33 @@ def test_a_bad_target_is_one_line_and_nothing_is_written(tmp_path: Path) -> None
         assert len(err.strip().splitlines()) == 1
     assert not (tmp_path / "a.db").exists()
     assert not list(tmp_path.glob(".referee-*"))
+
+
+def test_an_existing_file_other_than_an_earlier_export_is_never_replaced(tmp_path: Path) -> None:
+    # `export --sqlite referee.db` replaced the store itself with the analysis file (every
+    # stored event gone), and `--sqlite notes.txt` overwrote the notes: both are refused now
+    db, game = a_store(tmp_path)
+    with sqlite3.connect(db) as con:
+        stored = list(con.iterdump())
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    for target, said in ((db, "is an event store"), (notes, "not an earlier --sqlite export")):
+        code, _, err = call(db, "export", "--sqlite", str(target))
+        assert code == 2
+        assert said in err
+        assert len(err.strip().splitlines()) == 1
+    with sqlite3.connect(db) as con:
+        assert list(con.iterdump()) == stored
+    assert notes.read_text() == "my notes\n"
+    assert call(db, "show", game)[0] == 0
+    assert not list(tmp_path.glob(".referee-*"))
+
+
+def test_an_earlier_export_is_written_again(tmp_path: Path) -> None:
+    db, _ = a_store(tmp_path)
+    out = tmp_path / "analysis.db"
+    assert call(db, "export", "--sqlite", str(out))[0] == 0
+    code, _, err = call(db, "export", "--sqlite", str(out))
+    assert code == 0, err
+    with sqlite3.connect(out) as con:
+        assert con.execute("SELECT count(*) FROM games").fetchone() == (1,)

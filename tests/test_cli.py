@@ -392,3 +392,207 @@ def test_ref_7_3_referee_penalty_withdraw_and_penalty_as_before(db_path: Path) -
     code, out, _ = call(db_path, "log", game, "--json")
     assert code == 0
     assert "penalty of event 2 withdrawn" in out
+
+
+def test_verify_refuses_a_key_that_is_not_a_public_key(db_path: Path, tmp_path: Path) -> None:
+    # 'verify --checkpoint C --public-key seal.pem' (the private key's file) said
+    # "checkpoint broken" with exit 1, as if the store had been tampered with
+    game = new_game(db_path)
+    done(db_path, "act", game, "t3")
+    key = tmp_path / "seal.pem"
+    public = done(db_path, "seal", "--new-key", str(key)).strip().splitlines()[-1]
+    checkpoint = done(db_path, "seal", "--key", str(key)).strip()
+    for given, said in ((str(key), "holds a private key"), ("zzzz", "is not a public key")):
+        code, out, err = call(db_path, "verify", "--checkpoint", checkpoint, "--public-key", given)
+        assert code == 2, out
+        assert said in err
+        assert "broken" not in out
+        assert len(err.strip().splitlines()) == 1
+    out = done(db_path, "verify", "--checkpoint", checkpoint, "--public-key", public)
+    assert "signature verified" in out
+
+
+def test_seal_refuses_a_key_path_that_is_no_key_in_one_line(db_path: Path, tmp_path: Path) -> None:
+    # a mistyped --key printed a warning about the (missing) file's folder, then the error;
+    # a text file gave the crypto library's message with a link: one line each now
+    new_game(db_path)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a key\n")
+    for given, said in (
+        (tmp_path / "missing.pem", "no such file"),
+        (tmp_path, "a folder"),
+        (notes, "not a seal key"),
+    ):
+        err = refused(db_path, "seal", "--key", str(given))
+        assert said in err
+        assert "warning" not in err
+        assert len(err.strip().splitlines()) == 1
+
+
+def test_an_empty_file_is_no_store_and_a_read_leaves_it_empty(db_path: Path) -> None:
+    # `referee games` on a file of no bytes (a `touch`, a failed copy) wrote a store's
+    # schema into it and said "no games yet": a read command changed the file
+    db_path.write_bytes(b"")
+    for args in (["games"], ["verify"], ["show", "nothing-here"], ["event", "list"]):
+        err = refused(db_path, *args)
+        assert "an empty file, not a store" in err
+        assert len(err.strip().splitlines()) == 1
+        assert db_path.read_bytes() == b""
+    new_game(db_path)  # a command that makes a store may make it there
+    assert done(db_path, "games").strip()
+
+
+def _leaf_commands(command: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
+    if hasattr(command, "commands"):
+        return [
+            leaf
+            for name, sub in sorted(command.commands.items())
+            for leaf in _leaf_commands(sub, (*path, name))
+        ]
+    return [(path, command)]
+
+
+def test_every_commands_help_teaches_with_an_example_that_parses() -> None:
+    # forty-odd commands' --help said what they do but showed no command line to copy;
+    # each now ends with an example, and its options are the command's own
+    import re
+    import shlex
+
+    root = typer.main.get_command(app)
+    global_options = {"--db", "--referee", "--server", "--token", "--offline-store"}
+    lacking = []
+    for path, command in _leaf_commands(root):
+        lines = [
+            re.sub(r" --(db|referee|server|token) \S+", "", line.strip())
+            for line in (command.help or "").splitlines()
+            if line.strip().startswith(("referee ", "ev=$(referee ", "id=$(referee "))
+        ]
+        mine = [line for line in lines if f"referee {' '.join(path)}" in line]
+        if not mine:
+            lacking.append(" ".join(path))
+            continue
+        options = {o for p in command.params for o in (*p.opts, *p.secondary_opts)}
+        for line in mine:
+            words = shlex.split(line.split(f"referee {' '.join(path)}", 1)[1], comments=True)
+            words = words[: next((i for i, w in enumerate(words) if w in (">", "|")), None)]
+            unknown = [w for w in words if w.startswith("--") and w not in options]
+            assert not [w for w in unknown if w not in global_options], (path, line)
+    assert lacking == [], " | ".join(lacking)
+
+
+def test_a_seat_given_twice_is_refused_not_replaced(db_path: Path) -> None:
+    # `new nim --player first=Ann --player first=Cy --player second=Ben` started a game
+    # with Cy in the first seat: Ann was dropped without a word
+    err = refused(
+        db_path,
+        "new",
+        "nim",
+        "--player",
+        "first=Ann",
+        "--player",
+        "first=Cy",
+        "--player",
+        "second=Ben",
+    )
+    assert "--player gives first twice ('Ann' and 'Cy')" in err
+    assert len(err.strip().splitlines()) == 1
+    assert not db_path.exists()
+
+
+def test_games_since_takes_a_date_or_an_iso_time_only(db_path: Path) -> None:
+    # `games --since yesterday` was compared as text with the start times: no game
+    # matched and the listing said "no games match", exit 0
+    game = new_game(db_path)
+    err = refused(db_path, "games", "--since", "yesterday")
+    assert "--since is a date (2026-11-23) or an ISO time" in err
+    assert len(err.strip().splitlines()) == 1
+    assert game in done(db_path, "games", "--since", "2000-01-01")
+    assert game in done(db_path, "games", "--since", "2000-01-01T10:00:00+02:00")
+    assert done(db_path, "games", "--since", "2999-01-01").strip() == "no games match"
+
+
+def _stored_events(db: Path) -> list[tuple[Any, ...]]:
+    import sqlite3
+
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT * FROM stored_events ORDER BY rowid").fetchall()
+
+
+def test_an_export_never_replaces_the_store_or_another_database(db_path: Path) -> None:
+    # `export --all -o referee.db` wrote the JSONL record over the store: every game gone
+    game = new_game(db_path)
+    done(db_path, "act", game, "t3")
+    stored = _stored_events(db_path)
+    for args in (["--all"], [game], [game, "--format", "text"]):
+        err = refused(db_path, "export", *args, "-o", str(db_path))
+        assert "is a SQLite database" in err
+        assert len(err.strip().splitlines()) == 1
+    assert _stored_events(db_path) == stored
+    assert "t3" in done(db_path, "log", game)
+    out = db_path.parent / "record.jsonl"
+    for _ in range(2):  # an earlier export is written again
+        done(db_path, "export", "--all", "-o", str(out))
+    assert game in out.read_text()
+
+
+def test_a_damaged_stored_event_is_named_as_damage_in_one_line(db_path: Path) -> None:
+    # a stored event's bytes garbled on disk: the reads said only "error: JSON is malformed:
+    # invalid character (byte 0)", as if the command's own input were wrong
+    import sqlite3
+
+    game = new_game(db_path)
+    done(db_path, "act", game, "t3")
+    with sqlite3.connect(db_path) as con:
+        con.execute(
+            "UPDATE stored_events SET state = X'00ff00ff' WHERE originator_id = ? AND "
+            "originator_version = 2",
+            (game,),
+        )
+    con.close()
+    for args in (["log", game], ["show", game], ["export", game]):
+        err = refused(db_path, *args)
+        assert err.startswith("error: a stored event cannot be read (")
+        assert "the store is damaged; 'referee verify' names" in err
+        assert len(err.strip().splitlines()) == 1
+    code, out, _ = call(db_path, "verify")
+    assert code == 1
+    assert game in out
+
+
+def test_units_and_catalog_show_read_a_tables_own_catalog_file() -> None:
+    # `referee units crystale --catalog my-crystals.toml` said "unknown ruleset
+    # 'my-crystals.toml'", though 'referee new crystale --catalog FILE' reads that file
+    own = str(Path(__file__).resolve().parent.parent / "fixtures/crystale/low-mana-catalog.toml")
+    for command in (["units", "crystale"], ["catalog", "show", "crystale"]):
+        result = runner.invoke(app, [*command, "--catalog", own])
+        assert result.exit_code == 0, result.stderr
+        assert result.stdout.startswith("Dimwick the Spent: kind summoner")
+        shipped = runner.invoke(app, command)
+        assert "Dimwick the Spent" not in shipped.stdout
+    result = runner.invoke(app, ["units", "crystale", "--catalog", "no-such-file.toml"])
+    assert result.exit_code == 2
+    assert "no-such-file.toml: No such file or directory" in result.stderr
+    result = runner.invoke(app, ["units", "prismata", "--catalog", "x.toml"])
+    assert result.exit_code == 2
+    assert "unknown ruleset 'x.toml' for prismata" in result.stderr
+
+
+def test_replay_from_past_the_end_says_so_without_none(db_path: Path) -> None:
+    # `replay GAME --from 5` on a shorter game ended its refusal "(from 5 to None)"
+    game = new_game(db_path)
+    err = refused(db_path, "replay", game, "--from", "5")
+    assert "(from 5 to the end)" in err
+    assert "None" not in err
+
+
+def test_a_players_name_is_one_line_of_printable_text(db_path: Path) -> None:
+    # `new` stored a tab or a terminal escape sequence as a seat's name, which an event's
+    # registration refuses (EV-2.2)
+    for name, char in (("A\tB", "U+0009"), ("A\x1b[31mB", "U+001B")):
+        err = refused(db_path, "new", "nim", "--player", f"first={name}", "--player", "second=B")
+        assert f"first's name is one line of printable text: {char}" in err
+        assert len(err.strip().splitlines()) == 1
+    assert not db_path.exists()
+    new_game(db_path)  # Ann and Ben
+    code, _, _ = call(db_path, "new", "nim", "--player", "first=Zoë", "--player", "second=李雷")
+    assert code == 0

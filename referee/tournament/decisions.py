@@ -46,7 +46,7 @@ from referee.tournament.model import Entrant, Placement, Round, RoundKind, Score
 from referee.tournament.pairing import pair_swiss
 from referee.tournament.penalties import INFRACTIONS, suggested_penalty
 from referee.tournament.pods import pair_pods
-from referee.tournament.slips import parse_placement, parse_slip
+from referee.tournament.slips import is_match_slip, parse_placement, parse_slip
 from referee.tournament.state import Tournament, apply
 
 __all__ = [
@@ -287,6 +287,11 @@ def _winners(state: Tournament, rnd: Round) -> dict[int, str]:
     return winners
 
 
+def _shown(state: Tournament, players: Sequence[str]) -> list[str]:
+    """The players of a table by name, for a refusal."""
+    return [state.players[p].name if p in state.players else p for p in players]
+
+
 def _slip(state: Tournament, number: int, table: int, text: str) -> Score | Placement:
     settings = _event(state)
     rnd = state.rounds.get(number)
@@ -296,7 +301,22 @@ def _slip(state: Tournament, number: int, table: int, text: str) -> Score | Plac
     if pairing is None:
         raise Refusal("EV-3.5", f"round {number} has no table {table}")
     if len(pairing.players) == 2 and not settings.pods:
+        if ":" in text or ">" in text:  # a pod's placing: "'1:Ann,2:Ben' is not W-L-D" alone
+            shown = _shown(state, pairing.players)
+            raise Refusal(
+                "EV-3.1",
+                f"table {table} is a match ({shown[0]} v {shown[1]}): report W-L-D, the games "
+                f"won by {shown[0]}, by {shown[1]}, and drawn, such as {table}=2-1-0",
+            )
         return parse_slip(text, settings.match, playoff=_playoff(rnd.kind))
+    if is_match_slip(text):  # "'2-0-0' is not in this pod" said nothing of what to write
+        shown = _shown(state, pairing.players)
+        example = ",".join(f"{place}:{name}" for place, name in enumerate(shown, start=1))
+        raise Refusal(
+            "EV-7.3",
+            f"table {table} is a pod ({', '.join(shown)}): report each player's place and "
+            f"name, such as {table}={example}",
+        )
     return parse_placement(text, pairing.players, state.names())
 
 
@@ -579,6 +599,13 @@ def _next_kind(state: Tournament) -> RoundKind:
         return "pods" if settings.pods else "swiss"
     if settings.cut:
         return "cut"
+    if swiss == 0:  # nothing paired yet: "all 0 Swiss rounds have been played" was nonsense
+        active = sum(p.dropped_after is None for p in state.players.values())
+        raise Refusal(
+            "EV-1.3",
+            f"{active} player{'' if active == 1 else 's'} registered give no Swiss round: "
+            "register at least two players",
+        )
     raise Refusal(
         "EV-1.3",
         f"all {swiss} Swiss rounds have been played and there is no cut: end the event",

@@ -26,10 +26,22 @@ from collections.abc import Sequence
 from referee.tournament.errors import Refusal
 from referee.tournament.model import MatchFormat, Placement, Score, games_to_win
 
-__all__ = ["decided", "parse_placement", "parse_slip", "placement_order", "validate_score"]
+__all__ = [
+    "decided",
+    "is_match_slip",
+    "parse_placement",
+    "parse_slip",
+    "placement_order",
+    "validate_score",
+]
 
 # ASCII digits only (issue 31): ``\d`` would take "２" or "٢" as a 2.
 _SLIP = re.compile(r"^\s*([0-9]{1,2})\s*-\s*([0-9]{1,2})(?:\s*-\s*([0-9]{1,2}))?\s*$", re.ASCII)
+
+
+def is_match_slip(text: str) -> bool:
+    """Whether ``text`` is written as a two-player slip ``W-L-D`` (or ``W-L``)."""
+    return _SLIP.match(text) is not None
 
 
 def parse_slip(text: str, match: MatchFormat, *, playoff: bool = False) -> Score:

@@ -459,3 +459,90 @@ def test_ev_2_2_register_with_a_player_id(tmp_path: Path) -> None:
     assert ids[0] == ("Ann Lee", "ann-7")
     assert ids[1][0] == "Bo"
     assert ids[1][1].startswith("pl-")
+
+
+def test_result_says_how_many_slips_were_recorded(tmp_path: Path) -> None:
+    # one slip printed "2 result(s) recorded": the count was of the facts stored (the
+    # result and its table's games closed as void, EV-3.9), not of the slips
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "Count", "--game", "gammasphere").strip().splitlines()[-1]
+    names = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay"]
+    ok(db, "event", "register", event, *[a for n in names for a in ("--player", n)])
+    ok(db, "event", "pair", event)
+    assert ok(db, "event", "result", event, "1=2-0-0").strip() == "1 result recorded"
+    assert ok(db, "event", "result", event, "2=0-2-0", "3=2-1-0").strip() == "2 results recorded"
+
+
+def test_output_options_that_cannot_go_together_are_refused(tmp_path: Path) -> None:
+    # `standings --csv --json` printed JSON and `pairings --key K` printed the table and
+    # sealed nothing: an option was dropped without a word
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "Out", "--game", "gammasphere").strip().splitlines()[-1]
+    ok(db, "event", "register", event, "--player", "Ann", "--player", "Ben")
+    ok(db, "event", "pair", event)
+    key = tmp_path / "seal.pem"
+    ok(db, "seal", "--new-key", str(key))
+    before = store_rows(db)
+    for args, said in (
+        (["pairings", event, "--key", str(key)], "--key seals a --posting"),
+        (["standings", event, "--csv", "--json"], "--json and --csv"),
+        (["pairings", event, "--csv", "--posting"], "--csv and --posting"),
+        (["standings", event, "--explain", "Ann", "--csv"], "--csv and --explain"),
+    ):
+        code, _, err = call(db, "event", *args)
+        assert code == REFUSED, args
+        assert said in err
+        assert len(err.strip().splitlines()) == 1
+    assert store_rows(db) == before
+    assert json.loads(ok(db, "event", "standings", event, "--explain", "Ann", "--json"))
+    assert ok(db, "event", "standings", event, "--csv").startswith("final")
+
+
+def test_a_name_given_twice_in_one_registration_is_not_called_already_registered(
+    tmp_path: Path,
+) -> None:
+    # `register --player Bob --player Bob` said "'Bob' looks like 'Bob', already in this
+    # event" while no Bob was registered (all or none: nothing was)
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "Twice", "--game", "gammasphere").strip().splitlines()[-1]
+    err = refused(db, "EV-2.2", "event", "register", event, "--player", "Bob", "--player", "Bob")
+    assert "given earlier in this registration (the same name)" in err
+    assert "already in this event" not in err
+    ok(db, "event", "register", event, "--player", "Ann")
+    err = refused(db, "EV-2.2", "event", "register", event, "--player", "ann")
+    assert "'Ann' (p1), already in this event (the same letters in another case" in err
+
+
+def test_an_elimination_events_bracket_names_its_seeds(tmp_path: Path) -> None:
+    # an elimination event (no cut) printed "El · top 0 playoff" and every seed as (0)
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "El", "--game", "prizmik", "--format", "elimination")
+    event = event.strip().splitlines()[-1]
+    ok(db, "event", "register", event, "--player", "Ann", "--player", "Ben", "--player", "Cal")
+    paired = as_json(db, "event", "pair", event)
+    text = ok(db, "event", "bracket", event)
+    assert text.splitlines()[0] == "El · single elimination"
+    assert "(0)" not in text
+    seeds = {
+        side["player"]: side["seed"]
+        for rnd in as_json(db, "event", "bracket", event)["rounds"]
+        for match in rnd["matches"]
+        for side in match["players"]
+    }
+    assert sorted(seeds.values()) == [1, 2, 3]
+    bye = next(row["players"][0] for row in paired if row["bye"])
+    assert seeds[bye] == 1  # the top seed has the bye (EV-6.2)
+
+
+def test_event_export_never_replaces_the_store(tmp_path: Path) -> None:
+    # `event export EV -o referee.db` wrote the event's record over the whole store
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "Keep", "--game", "gammasphere").strip().splitlines()[-1]
+    before = store_rows(db)
+    code, _, err = call(db, "event", "export", event, "-o", str(db))
+    assert code == REFUSED
+    assert "is a SQLite database" in err
+    assert store_rows(db) == before
+    out = tmp_path / "keep.jsonl"
+    ok(db, "event", "export", event, "-o", str(out))
+    assert event in out.read_text()

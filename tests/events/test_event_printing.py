@@ -164,3 +164,23 @@ def test_the_bracket_over_http(client: Any, tokens: Any, store: str) -> None:
     page = client.get(f"/events/{event}/bracket", headers=head).text
     assert "Champion: <b>" in page
     assert 'data-stage="final"' in page
+
+
+def test_a_name_a_spreadsheet_would_run_as_a_formula_is_kept_text_in_the_csv(
+    svc: RefereeService,
+) -> None:
+    # a player registered as '=HYPERLINK("http://x","prize")' came out of --csv as that
+    # formula, run by the spreadsheet the organizer opened it in
+    event = svc.event_new("Cells", "prizmik", rounds=1).event_id
+    svc.event_register(event, ['=HYPERLINK("http://x","prize")', "+Ben", "Cal", "Dee"])
+    svc.event_pair(event)
+    sheet = svc.event_pairing_sheet(event, None)
+    table = list(csv.DictReader(io.StringIO(pairings_csv(sheet))))
+    cells = [row["player"] for row in table] + [row["opponents"] for row in table]
+    assert '\'=HYPERLINK("http://x","prize")' in cells
+    assert "'+Ben" in cells
+    assert "Cal" in cells
+    assert not [c for c in cells if c[:1] in "=+-@"]
+    standings = list(csv.DictReader(io.StringIO(standings_csv(svc.event_standings(event)))))
+    assert not [r["player"] for r in standings if r["player"][:1] in "=+-@"]
+    assert {r["player"] for r in standings} >= {"'+Ben", "Cal"}

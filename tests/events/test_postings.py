@@ -434,3 +434,30 @@ def test_standings_json_is_the_bytes_of_the_dicts() -> None:
         set(msgspec.structs.asdict(rows[0])),
         set(msgspec.structs.asdict(rows[1])) - {"dropped_after", "went"},
     ]
+
+
+def test_cli_verify_refuses_a_key_that_is_not_a_public_key(event: Event, tmp_path: Path) -> None:
+    # a mistyped key, a shortened one, or the private key's file was reported as
+    # "posting BROKEN" (exit 1, a signature failure): bad input now, exit 2, one line
+    code, out, err = call(
+        event.db, "event", "pairings", event.id, "--posting", "--key", str(event.key)
+    )
+    assert code == 0, err
+    file = tmp_path / "pairings.json"
+    file.write_text(out)
+    for key, said in (
+        (str(event.key), "holds a private key"),
+        ("zzzz", "is not a public key"),
+        (event.public[:16], "is not a public key"),
+    ):
+        code, out, err = call(
+            event.db, "event", "verify", event.id, "--posting", str(file), "--public-key", key
+        )
+        assert code == 2, out
+        assert said in err
+        assert "BROKEN" not in out
+        assert len(err.strip().splitlines()) == 1
+    code, out, err = call(
+        event.db, "event", "verify", event.id, "--posting", str(file), "--public-key", event.public
+    )
+    assert code == 0, err

@@ -37,6 +37,39 @@ def test_nothing_before_the_event_exists() -> None:
     assert refused(event(), CreateEvent(settings=Settings(game="x"))) == "EV-1.1"
 
 
+def test_ev_1_3_pairing_with_fewer_than_two_players_says_so() -> None:
+    """EV-1.3: with no player or one, the default gives no Swiss round; the refusal said
+    "all 0 Swiss rounds have been played ... end the event" before any round was paired."""
+    for names in ((), ("Ann",)):
+        with pytest.raises(Refusal) as caught:
+            decide(event(names), PairNext())
+        assert caught.value.clause == "EV-1.3"
+        assert "register at least two players" in str(caught.value)
+        assert "have been played" not in str(caught.value)
+
+
+def test_ev_3_1_and_ev_7_3_a_slip_of_the_other_kind_says_what_the_table_needs() -> None:
+    """EV-3.1 / EV-7.3: a W-L-D slip for a pod was refused as "'2-0-0' is not in this
+    pod", a placing for a match as "cannot read '1:Ann,2:Cal' as a match slip"; each now
+    names the table's players and the form to write."""
+    from tests.tournament.helpers import paired
+
+    match = paired()  # table 1: Ann v Cal
+    with pytest.raises(Refusal) as caught:
+        decide(match, ReportResult(round=1, table=1, slip="1:Ann,2:Cal"))
+    assert caught.value.clause == "EV-3.1"
+    assert "table 1 is a match (Ann v Cal): report W-L-D" in str(caught.value)
+    pods = paired(pods=True)
+    pod = pods.rounds[1].table(1)
+    assert pod is not None
+    with pytest.raises(Refusal) as caught:
+        decide(pods, ReportResult(round=1, table=1, slip="2-0-0"))
+    assert caught.value.clause == "EV-7.3"
+    shown = ",".join(f"{n}:{pods.players[p].name}" for n, p in enumerate(pod.players, start=1))
+    assert "table 1 is a pod" in str(caught.value)
+    assert f"such as 1={shown}" in str(caught.value)
+
+
 def test_ev_2_2_a_player_id_binds_one_registration() -> None:
     """EV-2.2: a registration may carry the person's id across the house; one person is
     registered once, and a registration without one stores the same bytes as before."""
