@@ -33,7 +33,7 @@ from referee.tournament import (
     Tournament,
     compute_standings,
 )
-from referee.tournament.standings import Standings
+from referee.tournament.standings import Standings, advanced, table_of
 from tests.tournament import mtr_reference as mtr
 from tests.tournament.helpers import run
 
@@ -163,6 +163,13 @@ def _check(event: Event) -> None:
                 )
             table.record((result.round, index), result)
         assert table.table() == got
+        # and the service's kept counts, moved by the rest of the results in one pass
+        results = {(o.round, i): _project_result(o) for i, o in enumerate(event.outcomes)}
+        half = dict(list(results.items())[: len(results) // 2])
+        kept = Standings.built(game_settings, event.entrants, half).counts()
+        rest = {k: r for k, r in results.items() if k not in half}
+        moved = advanced(kept, game_settings, event.entrants, rest)
+        assert table_of(moved, game_settings, event.entrants) == got
 
 
 @given(events(most_players=16))
@@ -246,13 +253,19 @@ def test_an_event_played_through_decide_agrees_with_the_mtr_reference(
     played: tuple[Tournament, list[mtr.Outcome], list[str]],
 ) -> None:
     """The standings of an event run command by command (awarded byes, late entries, match
-    losses from penalties, intentional draws, drops) are the MTR's (EV-4.1 to EV-4.7,
+    losses from penalties, intentional draws, drops) are the MTR's, now and after each
+    round (EV-4.1 to EV-4.7,
     EV-2.4, EV-2.5, EV-2.9, EV-8.6)."""
     state, outcomes, players = played
-    want = mtr.standings(players, outcomes)
-    got = state.standings()
-    assert [s.player for s in got] == [line.player for line in want]
-    for line, mine in zip(got, want, strict=True):
-        assert (line.points, line.rank) == (mine.match_points, mine.rank), line.player
-        figures = tuple(Fraction(x) for x in (line.mw, line.gw, line.omw, line.ogw))
-        assert figures == (mine.mw, mine.gw, mine.omw, mine.ogw), line.player
+    last = state.current_round
+    for after in [None, *range(1, last)]:  # and as they stood after each round (EV-4.7)
+        upto = last if after is None else after
+        entered = [p for p in players if state.players[p].entry_round <= upto]
+        counted = [o for o in outcomes if o.round <= upto and _player_of(o) in entered]
+        want = mtr.standings(entered, counted)
+        got = state.standings(after_round=after)
+        assert [s.player for s in got] == [line.player for line in want], after
+        for line, mine in zip(got, want, strict=True):
+            assert (line.points, line.rank) == (mine.match_points, mine.rank), line.player
+            figures = tuple(Fraction(x) for x in (line.mw, line.gw, line.omw, line.ogw))
+            assert figures == (mine.mw, mine.gw, mine.omw, mine.ogw), (after, line.player)
