@@ -23,8 +23,10 @@ from referee.tournament import (
     CreateEvent,
     Drop,
     Entrant,
+    LinkGame,
     MatchResult,
     PairNext,
+    RecordGameResult,
     RecordPenalty,
     Register,
     ReportResult,
@@ -191,9 +193,10 @@ def test_standings_agree_with_the_mtr_reference(event: Event) -> None:
 def played_events(draw: st.DrawFn) -> tuple[Tournament, list[mtr.Outcome], list[str]]:
     """An event run through ``decide``: players registered (some with awarded byes, EV-2.4),
     late entries before any round (with match losses or not, EV-2.9, EV-I.6), every table
-    reported with a random slip, intentional draws as 0-0-0 (EV-3.4), or decided by a match
-    loss given to one of its players (EV-8.6), and drops after any round (EV-2.5). Returns
-    the state, the outcomes as this test saw them happen, and the players in order."""
+    reported with a random slip, intentional draws as 0-0-0 (EV-3.4), a slip counting a game
+    loss given to one of its players, or decided by a match loss (EV-8.6), and drops after any
+    round (EV-2.5). Returns the state, the outcomes as this test saw them happen, and the
+    players in order."""
     rounds = draw(st.integers(1, 5))
     names = [f"N{i}" for i in range(draw(st.integers(2, 12)))]
     state = run(Tournament(), CreateEvent(settings=Settings(game="prizmik", rounds=rounds)))
@@ -219,21 +222,38 @@ def played_events(draw: st.DrawFn) -> tuple[Tournament, list[mtr.Outcome], list[
                 continue
             assert pairing.table is not None
             first, second = pairing.players
-            how = draw(st.sampled_from(["slip"] * 6 + ["loss-first", "loss-second"]))
+            how = draw(st.sampled_from(["slip"] * 6 + ["match-loss", "game-loss"]))
             if how == "slip":
                 a, b, d = draw(st.sampled_from(slips))
+            else:
+                loser = draw(st.sampled_from([first, second]))
+                if how == "game-loss":
+                    # the penalty ends the game in progress as a loss (EV-8.6, IPG 1.2); the
+                    # slip then counts that game as one the penalized player lost (EV-3.10)
+                    game = f"g{number}-{pairing.table}"
+                    state = run(state, LinkGame(round=number, table=pairing.table, game=game))
+                state = run(
+                    state,
+                    RecordPenalty(
+                        player=state.players[loser].name,
+                        infraction="outside-assistance",
+                        penalty=how,  # type: ignore[arg-type]
+                    ),
+                )
+                if how == "game-loss":
+                    other = second if loser == first else first
+                    placings = {state.players[loser].name: 2, state.players[other].name: 1}
+                    state = run(state, RecordGameResult(game=game, placings=placings))
+                    a, b, d = draw(
+                        st.sampled_from([x for x in slips if x[0 if other == first else 1]])
+                    )
+                else:
+                    # a match loss: lost by the games the match needs, 0-2 (EV-8.6)
+                    a, b, d = (0, 2, 0) if loser == first else (2, 0, 0)
+            if how != "match-loss":
                 state = run(
                     state, ReportResult(round=number, table=pairing.table, slip=f"{a}-{b}-{d}")
                 )
-            else:
-                loser = first if how == "loss-first" else second
-                penalty = RecordPenalty(
-                    player=state.players[loser].name,
-                    infraction="outside-assistance",
-                    penalty="match-loss",
-                )
-                state = run(state, penalty)
-                a, b, d = (0, 2, 0) if loser == first else (2, 0, 0)
             outcomes.append(mtr.Played(number, first, second, a, b, d))
         if number < rounds:
             for player in draw(st.sets(st.sampled_from(sorted(state.players)), max_size=2)):
