@@ -13,7 +13,6 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Iterable
-from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -175,15 +174,10 @@ def _check_replaceable(target: Path) -> None:
     an empty file, may be written again, so a refreshed export needs no ``rm`` first."""
     if not target.exists():
         return
-    import sqlite3
+    from events.backends import sqlite_table_names
 
-    tables: set[str] | None
-    try:
-        with closing(sqlite3.connect(f"{target.resolve().as_uri()}?mode=ro", uri=True)) as con:
-            found = con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-            tables = {str(row[0]) for row in found if not str(row[0]).startswith("log_fts")}
-    except sqlite3.Error:
-        tables = None
+    found = sqlite_table_names(str(target))
+    tables = None if found is None else {t for t in found if not t.startswith("log_fts")}
     if tables is not None and "stored_events" in tables:
         raise ValueError(
             f"{target}: is an event store, left as it was; --sqlite writes a new file "

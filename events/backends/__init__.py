@@ -24,6 +24,7 @@ __all__ = [
     "is_server_store",
     "is_server_url",
     "server_settings",
+    "sqlite_table_names",
     "store_settings",
 ]
 
@@ -154,6 +155,14 @@ def server_settings(settings: dict[str, str], lock_timeout: str) -> None:
     settings.setdefault(
         "APPLICATION_RECORDER_TOPIC", "events.backends.postgres:RefereePostgresRecorder"
     )
+
+
+def sqlite_table_names(path: str) -> set[str] | None:
+    """The tables of the SQLite file at ``path`` (read-only), or None when it is not a
+    SQLite database: asked before a file of the project's own is written over it."""
+    from events.backends.sqlite import table_names_of
+
+    return table_names_of(path)
 
 
 def backend_for(recorder: object) -> Backend | None:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
-__all__ = ["SQLiteBackend"]
+__all__ = ["SQLiteBackend", "table_names_of"]
 
 
 class SQLiteBackend:
@@ -78,3 +78,20 @@ class SQLiteBackend:
                 (before,),
             )
             return [row[0] for row in cursor.fetchall()]
+
+
+def table_names_of(path: str) -> set[str] | None:
+    """The tables of the SQLite file at ``path``, opened read-only, or None when the file
+    is not a SQLite database (a text file, a damaged one): what ``export --sqlite`` asks
+    before it replaces a file, so that it never writes over a store or a stranger's file."""
+    import sqlite3
+    from contextlib import closing
+    from pathlib import Path
+
+    try:
+        uri = f"{Path(path).resolve().as_uri()}?mode=ro"
+        with closing(sqlite3.connect(uri, uri=True)) as con:
+            found = con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            return {str(row[0]) for row in found}
+    except sqlite3.Error:
+        return None
