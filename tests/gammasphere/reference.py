@@ -34,7 +34,8 @@ player untaps with the pylons (GS-I.6), attacking taps (GS-I.7), equal battle va
 (GS-I.8), no direct attacks (GS-I.10), weapons on buildings only when the card says so
 and they add defense only (GS-I.28), values floored at zero (GS-I.14), power floored at
 zero (GS-I.15), every hand over ten discards at a turn's end (GS-I.29), jiggawatt pools
-lapse at the turn's end (GS-I.21), switches unlimited (GS-I.26).
+lapse at the turn's end (GS-I.21), switches unlimited (GS-I.26), attacks open from
+the first turn (GS-I.31).
 """
 
 from __future__ import annotations
@@ -103,6 +104,7 @@ class Ref:
             "building_weapons": "marked",
             "hand_limit": "every",
             "switch_limit": "any",
+            "first_turn_attack": "yes",
             **(table or {}),
         }
         self.sides = [RefSide(), RefSide()]
@@ -356,8 +358,13 @@ class Ref:
         self._shown(seat, card.name)
         self._place(seat, card)
 
+    def _may_attack(self, seat: int) -> None:
+        self._main(seat)  # R3: "you may attack during this phase", every turn's
+        if self.turn == 1 and self.table["first_turn_attack"] == "no":  # GS-I.31
+            raise Refused("no attack in the game's first turn")
+
     def _attack(self, action: model.Attack, seat: int) -> None:
-        self._main(seat)
+        self._may_attack(seat)
         attacker = self.get(action.attacker)
         if attacker.owner != seat or attacker.kind != "character":
             raise Refused("attack with one's own character")

@@ -196,6 +196,32 @@ def test_gs_i_10_a_table_may_allow_direct_attacks_on_a_player_without_characters
     assert wall == 2
 
 
+def test_gs_i_31_by_default_the_first_player_may_attack_in_the_first_turn() -> None:
+    """The page lets a player attack in the main phase of every turn, the first included."""
+    state = started(direct_attack="yes")
+    assert state.turn == 1
+    state, lancer = put(state, "p1", "Ion Lancer")
+    assert Attack(lancer, 0) in RULES.legal_actions(state)
+    state = play(state, f"attack #{lancer} direct")
+    assert side(state, "p2").power == 9000 - 1800
+
+
+def test_gs_i_31_a_table_may_play_yu_gi_ohs_limit_of_no_attack_in_the_first_turn() -> None:
+    state = started(direct_attack="yes", first_turn_attack="no")
+    state, lancer = put(state, "p1", "Ion Lancer")
+    state, foe = put(state, "p2", "Gamma Trooper")
+    for text in (f"attack #{lancer} #{foe}", f"attack #{lancer} direct"):
+        assert_illegal(
+            state, text, "GS-I.31", "first_turn_attack=no", "nobody attacks in the game's first"
+        )
+    assert not any(isinstance(a, Attack) for a in RULES.legal_actions(state))
+    state = play(state, f"switch #{lancer} defense", "end", "draw")  # only the first turn
+    assert (state.turn, RULES.to_move(state)) == (2, "p2")
+    assert Attack(foe, lancer) in RULES.legal_actions(state)
+    state = play(state, f"attack #{foe} #{lancer}")
+    assert entity(state, foe).tapped
+
+
 def test_gs_i_7_attacking_taps_the_attacker_by_default() -> None:
     state = started()
     state, lancer = put(state, "p1", "Ion Lancer")

@@ -51,7 +51,7 @@ DECK_CHOICES: list[dict[str, Deck]] = [
 ]
 VARIANT_CHOICES: list[dict[str, str]] = [
     {},
-    {"direct_attack": "yes", "defender_loses": "yes"},
+    {"direct_attack": "yes", "defender_loses": "yes", "first_turn_attack": "no"},
     {"attack_taps": "no", "attack_tie": "neither"},
     {"empty_deck": "lose", "first_draw": "no"},
     {"hand_limit": "own", "switch_limit": "once", "building_weapons": "any"},

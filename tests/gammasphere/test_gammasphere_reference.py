@@ -202,6 +202,7 @@ VARIANTS = {
     "building_weapons": ("marked", "any"),
     "hand_limit": ("every", "own"),
     "switch_limit": ("any", "once"),
+    "first_turn_attack": ("yes", "no"),
 }
 
 
@@ -431,6 +432,9 @@ def battles(draw: st.DrawFn) -> tuple[str, dict[str, str], list[Any]]:
         key: draw(st.sampled_from(VARIANTS[key]))
         for key in ("attack_tie", "defender_loses", "attack_taps", "direct_attack")
     }
+    # the board stands in the game's first turn: now and then a table that allows no attack
+    # in it (GS-I.31), where every attack is refused
+    table["first_turn_attack"] = draw(st.sampled_from(("yes", "yes", "yes", "no")))
     pieces = []
     seats = [0, 1, *draw(st.lists(st.sampled_from([0, 1]), max_size=2))]
     for seat in seats:
@@ -451,7 +455,7 @@ def battles(draw: st.DrawFn) -> tuple[str, dict[str, str], list[Any]]:
 def test_gs_7_battles_agree_with_the_reference_model(
     battle: tuple[str, dict[str, str], list[Any]], data: st.DataObject
 ) -> None:
-    """GS-7.1 to GS-7.6 (and GS-I.7 to GS-I.10): every attack p1 may try on a board of
+    """GS-7.1 to GS-7.6 (and GS-I.7 to GS-I.10, GS-I.31): every attack p1 may try on a board of
     characters at any level with any weapons has the model's verdict and result."""
     catalog, table, pieces = battle
     state, ref = battle_board(catalog, table, pieces)

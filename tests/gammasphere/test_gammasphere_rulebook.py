@@ -32,6 +32,7 @@ def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
             "building_weapons",
             "hand_limit",
             "switch_limit",
+            "first_turn_attack",
         },
     )
     assert load_rulebook("gammasphere").title == GammasphereRules.title

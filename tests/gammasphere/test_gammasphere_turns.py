@@ -299,6 +299,24 @@ def test_gs_1_4_and_gs_i_25_only_the_player_to_act_makes_entries_in_their_own_ma
     assert_illegal(state, "play Gamma Trooper", "GS-5.1")
 
 
+def test_gs_1_4_the_seat_whose_turn_it_is_not_can_neither_end_it_nor_act_in_it() -> None:
+    """check itself refuses an entry by the other seat, not only the procedure (REF-1.2)."""
+    state = opened({"p1": DECK})
+    assert_illegal(state, "draw", "GS-1.4", "it is p1's turn, not p2's", seat="p2")
+    state = play(state, "draw")
+    assert state.phase == "main"
+    assert_illegal(
+        state, "end", "GS-1.4", "it is p1's turn, not p2's", "p2 cannot end it", seat="p2"
+    )
+    assert_illegal(state, "play Gamma Trooper", "GS-1.4", "not p2's", seat="p2")
+    assert_legal(state, "end", seat="p1")
+    left = msgspec.structs.replace(state, phase="discard")  # hands at ten: only 'end' is left
+    assert_illegal(left, "end", "GS-1.4", "p2 cannot end it", seat="p2")
+    state = play(state, "end", seat="p1")
+    assert_illegal(state, "draw", "GS-1.4", "it is p2's turn, not p1's", seat="p1")
+    assert_legal(state, "draw", seat="p2")
+
+
 def test_the_draw_entry_is_one_action_in_every_phase() -> None:
     assert act("draw") == Draw(1)
     assert act("DRAW 7") == Draw(7)

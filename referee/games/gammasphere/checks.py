@@ -323,6 +323,13 @@ def _check_construct(state: GammasphereState, action: model.Construct, seat: int
 
 @ENTRY_CHECKS.register(model.Attack)
 def _check_attack(state: GammasphereState, action: model.Attack, seat: int) -> Verdict:
+    if state.phase == "main" and state.turn == 1 and state.table.first_turn_attack == "no":
+        return Verdict.illegal(
+            "GS-I.31",
+            f"this table plays Yu-Gi-Oh's limit (first_turn_attack=no): nobody attacks in "
+            f"the game's first turn, so {SEATS[seat]}'s first attack waits for their next "
+            "turn",
+        )
     attacker = _main_phase_entity(state, seat, "an attack", action.attacker)
     if isinstance(attacker, Verdict):
         return attacker
@@ -499,11 +506,30 @@ def acting_seat(state: GammasphereState, seat: str | None) -> int:
     return state.active
 
 
+def _turn_gate(state: GammasphereState, action: GammasphereAction, seat: int) -> Verdict | None:
+    """GS-1.4: outside the opening hands and the discards down to ten, only the player whose
+    turn it is makes entries, so the other seat cannot draw, play, attack or end that turn."""
+    if seat == state.active or state.phase == "opening":
+        return None
+    if state.phase == "discard" and over_limit(state):
+        return None  # a seat over ten discards in the other's turn (GS-5.6, GS-I.29)
+    who, other = SEATS[seat], SEATS[state.active]
+    what = "end it" if isinstance(action, model.End) else "make an entry in it"
+    return Verdict.illegal(
+        "GS-1.4",
+        f"it is {other}'s turn, not {who}'s: only the player whose turn it is "
+        f"makes entries, so {who} cannot {what}",
+    )
+
+
 def check_action(
     state: GammasphereState, action: GammasphereAction, seat: str | None = None
 ) -> Verdict:
-    """Legal, needing a ruling (GS-9.2), or the first clause ``action`` breaks."""
-    return _CHECKS[type(action)](state, action, acting_seat(state, seat))
+    """Legal, needing a ruling (GS-9.2), or the first clause ``action`` breaks (the seat
+    whose turn it is not first of all, GS-1.4)."""
+    index = acting_seat(state, seat)
+    gate = _turn_gate(state, action, index)
+    return gate if gate is not None else _CHECKS[type(action)](state, action, index)
 
 
 def check(state: GammasphereState, action: GammasphereAction, seat: str | None = None) -> Verdict:

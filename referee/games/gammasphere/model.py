@@ -60,6 +60,7 @@ class Table(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     building_weapons: str = "marked"
     hand_limit: str = "every"
     switch_limit: str = "any"
+    first_turn_attack: str = "yes"
 
 
 class Entity(msgspec.Struct, frozen=True, gc=False, kw_only=True, omit_defaults=True):

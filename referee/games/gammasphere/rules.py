@@ -112,6 +112,14 @@ VARIANTS = (
         summary="How often an untapped character may change mode in a turn: as often as its "
         "player likes (any) or once (once), as in Yu-Gi-Oh.",
     ),
+    VariantOption(
+        key="first_turn_attack",
+        default="yes",
+        choices=("yes", "no"),
+        clause="GS-I.31",
+        summary="Whether the first player may attack in the game's first turn (yes) or not "
+        "(no), as in Yu-Gi-Oh.",
+    ),
 )
 
 SETUP_FIELDS = (
