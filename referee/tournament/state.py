@@ -725,8 +725,8 @@ def _fold_results(state: Tournament, fact: Fact) -> Tournament:
             applied = {**state.applied_penalties, number: (at, table)}
             if not game:
                 return replace(state, applied_penalties=applied)
-            ended = {**state.penalty_games, number: game}
-            return replace(state, applied_penalties=applied, penalty_games=ended)
+            games = {**state.penalty_games, number: game}
+            return replace(state, applied_penalties=applied, penalty_games=games)
     raise TypeError(f"not a tournament fact: {fact!r}")
 
 
