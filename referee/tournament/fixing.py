@@ -46,6 +46,7 @@ __all__ = [
     "WithdrawPenalty",
     "current_table",
     "decide_fix",
+    "game_losses_to_come",
     "open_games",
     "penalty_effects",
     "pending_at_pairing",
@@ -136,25 +137,66 @@ def _has_result(table: TableState) -> bool:
     return table.reported is not None or bool(table.game_results)
 
 
+def game_losses_to_come(state: Tournament, table: TableState) -> list[tuple[int, str]]:
+    """The game losses (penalty number, player) that count in the match at ``table`` but
+    are not among its recorded games yet (EV-3.10, IPG 1.2): one that ended a game of this
+    table whose result is not recorded, and one still waiting for the player's next game
+    (given between games or between matches), which is in this match when it is the
+    player's match in progress. Withdrawn ones, and those whose game was void, count not."""
+    recorded = {game for game, _ in table.game_results}
+    here = (table.round, table.table)
+    out: list[tuple[int, str]] = []
+    for number, penalty in enumerate(state.penalties, start=1):
+        if (
+            penalty.penalty != "game-loss"
+            or penalty.player not in table.players
+            or number in state.withdrawn_penalties
+        ):
+            continue
+        at = state.applied_penalties.get(number)
+        if at is None:
+            mine = current_table(state, penalty.player)
+            if mine is not None and (mine.round, mine.table) == here:
+                out.append((number, penalty.player))
+            continue
+        game = penalty.game if isinstance(penalty.game, str) else state.penalty_games.get(number)
+        if at == here and game not in recorded and game not in state.voided:
+            out.append((number, penalty.player))
+    return out
+
+
 def slip_against_games(state: Tournament, table: TableState, result: Score) -> None:
     """Refuse (EV-3.10) a slip that disagrees with the games recorded at ``table``: each
-    recorded game's winner needs at least that many games in the slip."""
+    recorded game's winner needs at least that many games in the slip, and each game loss
+    still to be recorded (``game_losses_to_come``) is one more game the penalized player's
+    opponent won."""
     if len(table.players) != 2:
         return
     first, second = table.players
     counted = [0, 0, 0]
+    slip = (result.wins, result.losses, result.draws)
     for game, placings in table.game_results:
         places = dict(placings)
         a, b = places.get(first, 99), places.get(second, 99)
         index = 2 if a == b else 0 if a < b else 1
         counted[index] += 1
-        slip = (result.wins, result.losses, result.draws)
         if slip[index] < counted[index]:
             won = "a draw" if index == 2 else f"won by {state.players[table.players[index]].name}"
             raise Refusal(
                 "EV-3.10",
                 f"game {game} at round {table.round} table {table.table} was {won}; the slip "
                 f"{result.text} does not count it: correct the games or give a slip that agrees",
+            )
+    for number, player in game_losses_to_come(state, table):
+        index = 1 if player == first else 0  # the game is the opponent's
+        counted[index] += 1
+        if slip[index] < counted[index]:
+            name = state.players[player].name
+            raise Refusal(
+                "EV-3.10",
+                f"{name} has a game loss in this match (penalty {number}, IPG 1.2) that the "
+                f"recorded games do not hold yet; the slip {result.text} does not count it as "
+                f"a game {name} lost: give a slip that does, or withdraw the penalty",
             )
 
 

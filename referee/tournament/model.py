@@ -37,6 +37,7 @@ RoundKind = Literal["swiss", "cut", "elimination", "round-robin", "pods"]
 PLAYOFF_KINDS: tuple[RoundKind, ...] = ("cut", "elimination")
 Floor = Literal["1/3", "0.33"]
 PodPoints = Literal["pairwise", "pod"]
+MissedLosses = Literal["0-2", "match"]
 
 TableKey = tuple[int, int]
 """A table of a round: ``(round, table)``; a bye is keyed ``(round, -(registration + 1))``."""
@@ -54,7 +55,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     (``rounds.default_rounds``); ``cut`` of 0 means no top-N playoff; ``floor``
     is the minimum of every percentage (EV-I.1: exact one third unless the
     table chose the printed 0.33); ``pod_points`` chooses how a pod is scored
-    (EV-I.7).
+    (EV-I.7); ``missed_losses`` how many games a late entry's missed round is lost by
+    (EV-I.12: unset is 0-2, ``"match"`` the games the match needs).
     """
 
     game: str
@@ -71,6 +73,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # decklists lock once this round is paired (a late entry's: their first round; EV-2.8);
     # unset: round 1
     deck_deadline: int | msgspec.UnsetType = msgspec.UNSET
+    # a late entry's missed round lost 0-2 whatever the match length, or by the games the
+    # match needs (EV-I.12); unset: 0-2, and left out of the stored bytes
+    missed_losses: MissedLosses | msgspec.UnsetType = msgspec.UNSET
 
 
 class Entrant(msgspec.Struct, frozen=True, kw_only=True):
@@ -94,7 +99,7 @@ class Entrant(msgspec.Struct, frozen=True, kw_only=True):
     entry_round: int = 1
     dropped_after: int | None = None
     player_id: str | msgspec.UnsetType = msgspec.UNSET
-    # a late entry taking match losses for the rounds missed (EV-2.9, MTR 2.? option)
+    # a late entry taking match losses for the rounds missed (EV-2.9, EV-I.12)
     late_as_losses: bool | msgspec.UnsetType = msgspec.UNSET
 
     def active_in(self, round_number: int) -> bool:

@@ -36,7 +36,14 @@ from fractions import Fraction
 import msgspec
 from sortedcontainers import SortedList  # type: ignore[import-untyped]
 
-from referee.tournament.model import Entrant, Placement, Score, Settings, TableKey
+from referee.tournament.model import (
+    Entrant,
+    Placement,
+    Score,
+    Settings,
+    TableKey,
+    games_to_win,
+)
 
 __all__ = [
     "Contribution",
@@ -125,8 +132,8 @@ def contributions(result: MatchResult, settings: Settings) -> dict[str, Contribu
     """Each player's share of ``result`` (EV-4.2, EV-4.3, EV-4.4; pods EV-7.4)."""
     if result.bye:
         return {result.players[0]: _bye(settings)}
-    if result.loss:  # lost 0-2 with no opponent (EV-2.9)
-        return {result.players[0]: Contribution(0, 3, 0, 2, losses=1)}
+    if result.loss:  # a round missed, lost with no opponent (EV-2.9)
+        return {result.players[0]: _missed(settings)}
     if result.placement is not None:
         return pod_contributions(result.placement, settings)
     assert result.score is not None, "a two-player result needs a score"
@@ -154,6 +161,17 @@ def _bye(settings: Settings) -> Contribution:
         per_round = 9 if settings.pod_points == "pairwise" else 3
         return Contribution(per_round, per_round, 3, 1, wins=1, byes=1)
     return Contribution(3, 3, 6, 2, wins=1, byes=1)
+
+
+def _missed(settings: Settings) -> Contribution:
+    """A late entry's round missed, lost with no opponent (EV-2.9, EV-I.12): the mirror of
+    a bye, 0-2 in games, or the games the match needs with ``missed_losses="match"``; in a
+    pod event, nothing of a bye's points possible and one game (EV-I.7)."""
+    if settings.pods:
+        per_round = 9 if settings.pod_points == "pairwise" else 3
+        return Contribution(0, per_round, 0, 1, losses=1)
+    games = games_to_win(settings.match) if settings.missed_losses == "match" else 2
+    return Contribution(0, 3, 0, games, losses=1)
 
 
 def pod_contributions(placement: Placement, settings: Settings) -> dict[str, Contribution]:

@@ -178,6 +178,7 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
     """Games closed as void (EV-3.9), as a set: one a slip at most, so a persistent map."""
     withdrawn_penalties: frozenset[int] = frozenset()  # 1-based numbers (EV-8.7)
     applied_penalties: dict[int, TableKey] = {}  # number -> where it took effect (EV-8.6)
+    penalty_games: dict[int, str] = {}  # number -> the game a game loss ended (EV-8.6)
     run_from: str = ""
     run_from_since: datetime | None = None
     """When the event was last handed over (``None``: never)."""
@@ -720,9 +721,12 @@ def _fold_results(state: Tournament, fact: Fact) -> Tournament:
             return replace(state, penalties=(*state.penalties, fact))
         case PenaltyWithdrawn(penalty=number):
             return replace(state, withdrawn_penalties=state.withdrawn_penalties | {number})
-        case PenaltyApplied(penalty=number, round=at, table=table):
+        case PenaltyApplied(penalty=number, round=at, table=table, game=game):
             applied = {**state.applied_penalties, number: (at, table)}
-            return replace(state, applied_penalties=applied)
+            if not game:
+                return replace(state, applied_penalties=applied)
+            games = {**state.penalty_games, number: game}
+            return replace(state, applied_penalties=applied, penalty_games=games)
     raise TypeError(f"not a tournament fact: {fact!r}")
 
 

@@ -31,8 +31,10 @@ difference of arithmetic, not of reading):
 * An intentional draw, or a match not played, is a drawn match with no games (0-0-0,
   EV-3.4): 1 match point, a round played, no game points and no games played.
 * A late entry's missed rounds are not played (EV-I.6); with the organiser's choice of
-  match losses (EV-2.9, as Magic allows) each missed round is a round played, lost 0-2,
-  against no one.
+  match losses (EV-2.9, as Magic allows) each missed round is a round played and lost,
+  against no one: 0-2 as the mirror of a bye, whatever the match length (EV-I.12), or with
+  the variant the games the match needs (``MissedLoss.games``). A penalty's match loss is
+  a played match lost by the games the match needs (EV-I.12 too).
 * An opponent met twice counts twice (EV-4.5: one entry per match; the MTR's "ignoring the
   rounds of a bye" reads the average per round as well).
 * Equal on all four figures: the place is shared (rank = 1 + players strictly ahead,
@@ -70,10 +72,12 @@ class Bye:
 
 @dataclass(frozen=True)
 class MissedLoss:
-    """A late entry's match loss for a round missed (EV-2.9): 0-2, no opponent."""
+    """A late entry's match loss for a round missed (EV-2.9), no opponent: lost by ``games``
+    games, 2 (0-2) unless the event counts it by the games the match needs (EV-I.12)."""
 
     round: int
     player: str
+    games: int = 2
 
 
 Outcome = Played | Bye | MissedLoss
@@ -138,7 +142,7 @@ def standings(
             line = lines[outcome.player]
             line.rounds += 1
             line.losses += 1
-            line.games += 2
+            line.games += outcome.games
         else:
             sides = (
                 (outcome.first, outcome.second, outcome.first_wins, outcome.second_wins),

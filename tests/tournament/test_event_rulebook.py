@@ -28,7 +28,11 @@ def test_numbered_in_order_and_interpretations_in_their_section() -> None:
         assert numbers == list(range(1, len(numbers) + 1)), section.id
     for clause in book.clauses:
         assert (clause.kind == "interpretation") == (clause.section == "EV-I"), clause.id
-    assert {c.variant for c in book.clauses if c.variant} == {"floor", "pod_points"}
+    assert {c.variant for c in book.clauses if c.variant} == {
+        "floor",
+        "pod_points",
+        "missed_losses",
+    }
 
 
 def test_every_clause_cited_by_the_core_exists() -> None:

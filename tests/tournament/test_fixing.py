@@ -452,3 +452,58 @@ def test_ev_i_11_a_match_loss_leaving_one_player_decides_the_pod() -> None:
     assert isinstance(result, Placement)
     assert result.place_of(winner) == 1
     assert result.place_of(loser) == 2
+
+
+def test_ev_3_10_a_slip_counts_a_game_loss_whose_game_is_not_recorded_yet() -> None:
+    """EV-3.10 (IPG 1.2, EV-8.6): a game loss ended the first-listed player's game 1,
+    whose result has not reached the table yet: a 2-0 slip for them is refused naming the
+    penalty, as it is once the game is recorded; 2-1 for them is taken."""
+    state = linked(run(event(("Ann", "Ben")), PairNext()))
+    first, second = state.rounds[1].table(1).players  # type: ignore[union-attr]
+    name = state.players[first].name
+    state = run(state, RecordPenalty(player=name, infraction="tardiness"))
+    assert state.applied_penalties == {1: (1, 1)}
+    with pytest.raises(Refusal) as caught:
+        decide(state, ReportResult(round=1, table=1, slip="2-0-0"))
+    assert caught.value.clause == "EV-3.10"
+    assert "penalty 1" in caught.value.reason
+    facts = decide(state, ReportResult(round=1, table=1, slip="2-1-0"))
+    assert isinstance(facts[0], f.MatchReported)
+    assert not any(isinstance(x, f.PenaltyApplied) for x in facts)  # applied already
+    recorded = run(state, RecordGameResult(game="g1-1-1", placings={first: 2, second: 1}))
+    assert refused(recorded, ReportResult(round=1, table=1, slip="2-0-0")) == "EV-3.10"
+    assert recorded.penalty_games == {1: "g1-1-1"}
+
+
+def test_ev_3_10_a_waiting_game_loss_counts_in_the_slip_of_the_next_match() -> None:
+    """EV-3.10 (IPG 1.2: a game loss given between matches is applied to the player's next
+    game): the slip of Ann's next match must leave her a lost game; the slip that does
+    marks the penalty applied there (EV-8.6), so it waits for no later match. Withdrawn
+    first (EV-8.7), it asks nothing of the slip."""
+    from referee.tournament.fixing import pending_penalties
+
+    state = run(
+        event(("Ann", "Ben"), rounds=3), PairNext(), ReportResult(round=1, table=1, slip="2-0-0")
+    )
+    state = run(state, RecordPenalty(player="Ann", infraction="tardiness"), PairNext())
+    assert [n for n, _ in pending_penalties(state)] == [1]
+    first = state.rounds[2].table(1).players[0]  # type: ignore[union-attr]
+    ann_won_all, ann_lost_one = ("2-0-0", "2-1-0") if first == "p1" else ("0-2-0", "1-2-0")
+    assert refused(state, ReportResult(round=2, table=1, slip=ann_won_all)) == "EV-3.10"
+    facts = decide(state, ReportResult(round=2, table=1, slip=ann_lost_one))
+    assert facts[-1] == f.PenaltyApplied(penalty=1, round=2, table=1)
+    state = fold(facts, state)
+    assert pending_penalties(state) == []
+    state = run(state, PairNext())
+    assert decide(state, ReportResult(round=3, table=1, slip=ann_won_all))  # counted once
+    withdrawn = run(
+        event(("Ann", "Ben"), rounds=2), PairNext(), ReportResult(round=1, table=1, slip="2-0-0")
+    )
+    withdrawn = run(
+        withdrawn,
+        RecordPenalty(player="Ann", infraction="tardiness"),
+        WithdrawPenalty(penalty=1, reason="Ann was seated on time"),
+        PairNext(),
+    )
+    facts = decide(withdrawn, ReportResult(round=2, table=1, slip=ann_won_all))
+    assert not any(isinstance(x, f.PenaltyApplied) for x in facts)

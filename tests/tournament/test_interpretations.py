@@ -1,10 +1,12 @@
 """The interpretations and the remaining rules, each pinned by a case that could go the
-other way (EV-1.2, EV-5.6, EV-5.8, EV-6.5, EV-8.3, EV-I.1, EV-I.3, EV-I.6, EV-I.8)."""
+other way (EV-1.2, EV-5.6, EV-5.8, EV-6.5, EV-8.3, EV-I.1, EV-I.3, EV-I.6, EV-I.8,
+EV-I.12)."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
+import msgspec
 import pytest
 
 from referee.tournament import (
@@ -15,6 +17,7 @@ from referee.tournament import (
     Entrant,
     MatchResult,
     PairNext,
+    RecordPenalty,
     Refusal,
     Register,
     ReportResult,
@@ -25,6 +28,7 @@ from referee.tournament import (
     decide,
     games_to_win,
 )
+from referee.tournament.facts import MatchReported
 from tests.tournament.helpers import run
 
 
@@ -187,3 +191,38 @@ def test_final_ranking_after_a_cut() -> None:
     champion, runner_up = final.players[1], final.players[0]
     assert state.final_ranking(swiss) == [champion, runner_up, *losers, *swiss[4:]]
     assert [s.player for s in state.standings()] == swiss
+
+
+def test_a_match_lost_without_play_by_the_games_it_needs_or_a_missed_round_0_2() -> None:
+    """EV-I.12: a late entry's missed round is lost 0-2 whatever the match length, the
+    mirror of a bye; with missed_losses=match, by the games the match needs. In best of
+    one, a missed round then a 1-0 win is GW 3/9 = 1/3 by default, 3/6 = 1/2 with the
+    variant. A penalty's match loss is always by the games the match needs (EV-8.6): 0-3
+    in best of five. In a pod event the missed round is nothing of the bye's 9 possible."""
+    people = [Entrant(id=p, name=p, order=i) for i, p in enumerate("ab")]
+    results = [
+        MatchResult(round=1, players=("a",), loss=True),
+        MatchResult(round=2, players=("a", "b"), score=Score(1, 0)),
+    ]
+    mirror = {
+        s.player: s for s in compute_standings(people, results, Settings(game="x", match="bo1"))
+    }
+    needed = Settings(game="x", match="bo1", missed_losses="match")
+    by_match = {s.player: s for s in compute_standings(people, results, needed)}
+    assert (mirror["a"].gw, by_match["a"].gw) == ("1/3", "1/2")
+    assert mirror["a"].record == by_match["a"].record
+    assert Settings(game="x").missed_losses is msgspec.UNSET  # stored as before
+    pods = [
+        MatchResult(round=1, players=("a",), loss=True),
+        MatchResult(round=2, players=("a",), bye=True),
+    ]
+    pod = compute_standings(people[:1], pods, Settings(game="x", pods=True))
+    assert pod[0].mw == "1/2"  # 9 of 18, not 9 of 12
+    state = run(Tournament(), CreateEvent(settings=Settings(game="x", match="bo5")))
+    state = run(state, Register(name="A"), Register(name="B"), PairNext())
+    first = state.rounds[1].pairings[0].players[0]
+    facts = decide(
+        state, RecordPenalty(player=state.players[first].name, infraction="outside-assistance")
+    )
+    reported = next(x for x in facts if isinstance(x, MatchReported))
+    assert reported.score == Score(0, 3)

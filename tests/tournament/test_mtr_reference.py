@@ -35,6 +35,7 @@ from referee.tournament import (
     Tournament,
     compute_standings,
 )
+from referee.tournament.model import games_to_win
 from referee.tournament.standings import Standings, advanced, table_of
 from tests.tournament import mtr_reference as mtr
 from tests.tournament.helpers import run
@@ -58,6 +59,7 @@ def _slips(need: int) -> list[tuple[int, int, int]]:
 class Event:
     match: str
     floor: str
+    missed: str  # EV-I.12: a missed round lost 0-2, or by the games the match needs
     rounds: int
     entrants: tuple[Entrant, ...]
     outcomes: tuple[mtr.Outcome, ...]
@@ -92,10 +94,14 @@ def events(draw: st.DrawFn, most_players: int = 40) -> Event:
                 late_as_losses=True if as_losses else msgspec.UNSET,
             )
         )
+    missed = draw(st.sampled_from(["0-2", "match"]))
+    lost_by = games_to_win(match) if missed == "match" else 2  # type: ignore[arg-type]
     outcomes: list[mtr.Outcome] = []
     for entrant in entrants:
         if entrant.late_as_losses is True:
-            outcomes += [mtr.MissedLoss(n, entrant.id) for n in range(1, entrant.entry_round)]
+            outcomes += [
+                mtr.MissedLoss(n, entrant.id, lost_by) for n in range(1, entrant.entry_round)
+            ]
     for number in range(1, rounds + 1):
         active = [e.id for e in entrants if e.active_in(number)]
         active = draw(st.permutations(active))
@@ -108,7 +114,9 @@ def events(draw: st.DrawFn, most_players: int = 40) -> Event:
     floor = draw(st.sampled_from(["1/3", "0.33"]))
     arrival = tuple(draw(st.permutations(range(len(outcomes)))))
     corrected = frozenset(draw(st.sets(st.sampled_from(arrival))) if arrival else ())
-    return Event(match, floor, rounds, tuple(entrants), tuple(outcomes), after, arrival, corrected)
+    return Event(
+        match, floor, missed, rounds, tuple(entrants), tuple(outcomes), after, arrival, corrected
+    )
 
 
 def _project_result(outcome: mtr.Outcome) -> MatchResult:
@@ -125,7 +133,12 @@ def _player_of(outcome: mtr.Outcome) -> str:
 
 
 def _check(event: Event) -> None:
-    game_settings = Settings(game="prizmik", match=event.match, floor=event.floor)  # type: ignore[arg-type]
+    game_settings = Settings(
+        game="prizmik",
+        match=event.match,  # type: ignore[arg-type]
+        floor=event.floor,  # type: ignore[arg-type]
+        missed_losses=event.missed,  # type: ignore[arg-type]
+    )
     got = compute_standings(
         event.entrants,
         [_project_result(o) for o in event.outcomes],
@@ -194,7 +207,8 @@ def played_events(draw: st.DrawFn) -> tuple[Tournament, list[mtr.Outcome], list[
     """An event run through ``decide``: players registered (some with awarded byes, EV-2.4),
     late entries before any round (with match losses or not, EV-2.9, EV-I.6), every table
     reported with a random slip, intentional draws as 0-0-0 (EV-3.4), a slip counting a game
-    loss given to one of its players, or decided by a match loss (EV-8.6), and drops after any
+    loss given to one of its players, its game recorded before the slip or not (EV-3.10), or
+    decided by a match loss (EV-8.6), and drops after any
     round (EV-2.5). Returns the state, the outcomes as this test saw them happen, and the
     players in order."""
     rounds = draw(st.integers(1, 5))
@@ -243,12 +257,15 @@ def played_events(draw: st.DrawFn) -> tuple[Tournament, list[mtr.Outcome], list[
                 if how == "game-loss":
                     other = second if loser == first else first
                     placings = {state.players[loser].name: 2, state.players[other].name: 1}
-                    state = run(state, RecordGameResult(game=game, placings=placings))
+                    # the game's end may reach the table after the slip: the slip counts
+                    # the game loss all the same (EV-3.10)
+                    if draw(st.booleans()):
+                        state = run(state, RecordGameResult(game=game, placings=placings))
                     a, b, d = draw(
                         st.sampled_from([x for x in slips if x[0 if other == first else 1]])
                     )
                 else:
-                    # a match loss: lost by the games the match needs, 0-2 (EV-8.6)
+                    # a match loss: lost by the games the match needs, 0-2 (EV-8.6, EV-I.12)
                     a, b, d = (0, 2, 0) if loser == first else (2, 0, 0)
             if how != "match-loss":
                 state = run(
