@@ -596,3 +596,23 @@ def test_a_players_name_is_one_line_of_printable_text(db_path: Path) -> None:
     new_game(db_path)  # Ann and Ben
     code, _, _ = call(db_path, "new", "nim", "--player", "first=Zoë", "--player", "second=李雷")
     assert code == 0
+
+
+def test_version_prints_the_installed_version_and_imports_no_command() -> None:
+    # `referee --version` was "No such option" (a fresh user's first command)
+    from importlib.metadata import version
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"referee {version('referee')}\n"
+    assert app_for(["--db", "x.db", "--version"]).registered_commands == []
+    listing = (
+        "import sys; sys.argv = ['referee', '--version']\n"
+        "from cli.main import run\n"
+        "try:\n    run()\nexcept SystemExit as e:\n"
+        "    print(e.code, sorted(m for m in sys.modules if m.startswith('cli')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", listing], capture_output=True, text=True, timeout=120
+    ).stdout
+    assert out.splitlines()[-1] == "0 ['cli', 'cli.face', 'cli.main']"
