@@ -616,3 +616,47 @@ def test_version_prints_the_installed_version_and_imports_no_command() -> None:
         [sys.executable, "-c", listing], capture_output=True, text=True, timeout=120
     ).stdout
     assert out.splitlines()[-1] == "0 ['cli', 'cli.face', 'cli.main']"
+
+
+def _dump(db: Path) -> list[str]:
+    import sqlite3
+
+    with sqlite3.connect(db) as con:
+        return list(con.iterdump())
+
+
+def test_a_bad_import_file_is_refused_in_one_line_and_stores_nothing(
+    db_path: Path, tmp_path: Path
+) -> None:
+    # a refused file printed its error and then "imported 0 games (0 events), skipped 0,
+    # refused 1"; a JSON object with no header was "unknown format ''"
+    game = new_game(db_path, heap=4)
+    record = tmp_path / "g.jsonl"
+    assert call(db_path, "export", game, "-o", str(record))[0] == 0
+    text = record.read_text()
+    bad = {
+        "not-json.jsonl": ("not json {", "neither a referee-jsonl nor a referee-text record"),
+        "no-header.jsonl": ('{"x": 1}\n', ":1: the first line must be the record's header"),
+        "other.jsonl": ('{"format": "x/1"}\n', ":1: unknown format 'x/1'"),
+        "truncated.jsonl": (text[: len(text) // 2], ":2: malformed"),
+        "empty.jsonl": ("", "the file is empty"),
+    }
+    other = tmp_path / "other.db"
+    assert call(other, "new", "nim", "-p", "first=A", "-p", "second=B")[0] == 0
+    before = _dump(other)
+    for name, (body, reason) in bad.items():
+        path = tmp_path / name
+        path.write_text(body)
+        for db in (other, tmp_path / "none.db"):
+            code, out, err = call(db, "import", str(path))
+            assert code == 1, err  # as `referee import --help` says: any file refused
+            assert out == ""
+            assert err.startswith(f"error: {path}"), err
+            assert reason in err, err
+            assert len(err.splitlines()) == 1, err
+        assert _dump(other) == before
+        assert not (tmp_path / "none.db").exists()
+    # beside a good record, the summary still counts what was refused
+    code, _, err = call(tmp_path / "none.db", "import", str(record), str(tmp_path / "empty.jsonl"))
+    assert code == 1
+    assert err.splitlines()[-1].endswith("skipped 0, refused 1"), err
