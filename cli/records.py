@@ -150,6 +150,11 @@ def export(
         typer.echo(f"wrote {output}", err=True)
 
 
+def _many(count: int, word: str) -> str:
+    """``1 game``, ``2 games``."""
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
 @app.command(name="import")
 def import_(
     files: Annotated[
@@ -231,10 +236,11 @@ def import_(
                 agreeing = sum(1 for r in results if r.agree and not r.error)
                 if compare or len(failed) < len(results):  # else the refusals' lines say all
                     typer.echo(
-                        f"{agreeing}/{len(results)} games agree with the other tool's record"
+                        f"{agreeing}/{_many(len(results), 'game')} agree with the other "
+                        "tool's record"
                         if compare
-                        else f"imported {sum(1 for r in results if r.game_id)}/{len(results)} "
-                        "games",
+                        else f"imported {sum(1 for r in results if r.game_id)}/"
+                        f"{_many(len(results), 'game')}",
                         err=True,
                     )
             if failed:
@@ -264,7 +270,8 @@ def import_(
                     typer.echo(f"error: {outcome.detail}", err=True)
             if report.imported or report.skipped:  # else each refusal's line says it all
                 typer.echo(
-                    f"imported {len(report.imported)} games ({report.events} events), skipped "
+                    f"imported {_many(len(report.imported), 'game')} "
+                    f"({_many(report.events, 'event')}), skipped "
                     f"{len(report.skipped)}, refused {len(report.refused)}",
                     err=True,
                 )

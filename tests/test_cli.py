@@ -136,6 +136,8 @@ def test_export_import_verify(db_path: Path, tmp_path: Path) -> None:
     code, out, err = call(other, "import", str(out_file))
     assert code == 0, err
     assert out.strip() == game, err
+    # the count agrees with its noun: it was "imported 1 games (3 events)"
+    assert err.splitlines()[-1] == "imported 1 game (4 events), skipped 0, refused 0", err
     code, out, _ = call(other, "verify")
     assert code == 0
     assert "all intact" in out
@@ -145,6 +147,11 @@ def test_export_import_verify(db_path: Path, tmp_path: Path) -> None:
     assert "skipped 1" in err
     code, out, _ = call(db_path, "export", game, "--format", "text")
     assert out.startswith("[Format")
+    code, _, err = call(tmp_path / "third.db", "import", str(out_file), "--as-new")
+    assert code == 0, err
+    code, _, err = call(tmp_path / "third.db", "import", str(out_file), "--as-new", str(out_file))
+    assert code == 0, err
+    assert err.splitlines()[-1] == "imported 2 games (8 events), skipped 0, refused 0", err
 
 
 def test_table_loop_records_and_undoes(db_path: Path) -> None:
