@@ -140,6 +140,16 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def _show_version(asked: bool) -> None:
+    """``--version``: the installed package's version, then stop (read from its metadata
+    only when asked, so other command lines do not pay for it)."""
+    if asked:
+        from importlib.metadata import version
+
+        sys.stdout.write(f"referee {version('referee')}\n")
+        raise typer.Exit()
+
+
 def main(
     db: Annotated[
         str | None,
@@ -179,6 +189,16 @@ def main(
             "docs/offline.md).",
         ),
     ] = None,
+    _version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_show_version,
+            is_eager=True,
+            expose_value=False,
+            help="Print the installed version and stop.",
+        ),
+    ] = False,
 ) -> None:
     """Global options come before the command: referee --db games.db act ..."""
     face.settings.reset(db, referee, server, token)
@@ -214,6 +234,8 @@ def app_for(argv: list[str]) -> typer.Typer:
     that is not a command (so that typer says so, with suggestions), get the whole
     application."""
     word = command_word(argv)
+    if word is None and "--version" in argv:  # no command module to import
+        return _application([])
     if word is None or word not in COMMANDS:
         return whole_app()
     return _application(_modules(COMMANDS[word]), word)

@@ -116,20 +116,6 @@ def _game_options(
     return options, ruleset
 
 
-def _check_player_names(seats: dict[str, str]) -> None:
-    """A name is one line of printable text, as an event's players' are (EV-2.2): a tab or
-    a terminal's escape sequence was stored as a seat's name, shown escaped ever after."""
-    from service.bounds import BoundsError, check_name
-
-    for seat, name in seats.items():
-        if not name.strip():
-            continue  # the game's own refusal: "every player needs a name"
-        try:
-            check_name(name, f"{seat}'s name")
-        except BoundsError as exc:
-            fail(str(exc))
-
-
 def _decks(
     rules: GameRules[Any, Any], deck: list[str] | None, sealed: list[str] | None
 ) -> dict[str, Any]:
@@ -268,7 +254,6 @@ def new(
         missing = [s for s in needed if s not in seats]
         if missing:
             fail(f"name every player: --player {missing[0]}=NAME (seats: {', '.join(needed)})")
-        _check_player_names(seats)
         ids = parse_pairs(player_id, "--player-id")
         unseated = [s for s in ids if s not in seats]
         if unseated:

@@ -150,6 +150,11 @@ def export(
         typer.echo(f"wrote {output}", err=True)
 
 
+def _many(count: int, word: str) -> str:
+    """``1 game``, ``2 games``."""
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
 @app.command(name="import")
 def import_(
     files: Annotated[
@@ -223,18 +228,21 @@ def import_(
             else:
                 for r in results:
                     if r.error:
-                        typer.echo(f"{r.source}: error: {r.error}", err=True)
+                        typer.echo(f"error: {r.source}: {r.error}", err=True)
                     elif not r.agree:
                         typer.echo(f"{r.source}: differs: {r.first_difference}", err=True)
                     elif r.game_id:
                         typer.echo(r.game_id)
                 agreeing = sum(1 for r in results if r.agree and not r.error)
-                typer.echo(
-                    f"{agreeing}/{len(results)} games agree with the other tool's record"
-                    if compare
-                    else f"imported {sum(1 for r in results if r.game_id)}/{len(results)} games",
-                    err=True,
-                )
+                if compare or len(failed) < len(results):  # else the refusals' lines say all
+                    typer.echo(
+                        f"{agreeing}/{_many(len(results), 'game')} agree with the other "
+                        "tool's record"
+                        if compare
+                        else f"imported {sum(1 for r in results if r.game_id)}/"
+                        f"{_many(len(results), 'game')}",
+                        err=True,
+                    )
             if failed:
                 raise typer.Exit(EXIT_REJECTED)
             return
@@ -260,11 +268,13 @@ def import_(
                     typer.echo(f"{outcome.source}: skipped: {outcome.detail}", err=True)
                 else:
                     typer.echo(f"error: {outcome.detail}", err=True)
-            typer.echo(
-                f"imported {len(report.imported)} games ({report.events} events), skipped "
-                f"{len(report.skipped)}, refused {len(report.refused)}",
-                err=True,
-            )
+            if report.imported or report.skipped:  # else each refusal's line says it all
+                typer.echo(
+                    f"imported {_many(len(report.imported), 'game')} "
+                    f"({_many(report.events, 'event')}), skipped "
+                    f"{len(report.skipped)}, refused {len(report.refused)}",
+                    err=True,
+                )
         if report.refused:
             raise typer.Exit(EXIT_REJECTED)
 

@@ -116,6 +116,7 @@ def name(
         str | None,
         typer.Argument(help="The name to give (once); without it, the store's name is printed."),
     ] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Name this store (hall, cloud, ...), or print its name: hand-overs name the store
     that writes an event from then on.
@@ -123,6 +124,7 @@ def name(
     \b
     Example:
       referee store name hall
+      referee store name --json
     """
     from service.api import name_store
 
@@ -130,7 +132,11 @@ def name(
         if settings.server is not None:
             fail("a store is named on its own machine, without --server")
         svc = settings.service()
-        typer.echo(name_store(svc.store, new_name))
+        named = name_store(svc.store, new_name)
+        if as_json:
+            emit_json({"name": named})
+            return
+        typer.echo(named)
 
 
 @store_app.command("status")

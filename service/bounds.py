@@ -19,8 +19,13 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from service.errors import RefusedError
+
+if TYPE_CHECKING:
+    from referee.contract import Player
 
 __all__ = [
     "LINE",
@@ -31,6 +36,7 @@ __all__ = [
     "LookAlikes",
     "check_cut",
     "check_name",
+    "check_player_names",
     "check_reason",
     "check_rounds",
     "skeleton",
@@ -62,6 +68,15 @@ def check_name(text: str, what: str = "a name", limit: int = LINE) -> str:
     if not cleaned:
         raise BoundsError(f"{what} is empty")
     return cleaned
+
+
+def check_player_names(players: Iterable[Player]) -> None:
+    """Every seat's name is a name (``check_name``), as an event's players' are (EV-2.2):
+    a tab or a terminal's escape sequence was stored as a seat's name, shown escaped ever
+    after. A blank name is left to the game's own refusal ("every player needs a name")."""
+    for player in players:
+        if player.name.strip():
+            check_name(player.name, f"{player.seat}'s name")
 
 
 def check_reason(text: str, what: str = "a reason", limit: int = PAGE) -> str:

@@ -276,11 +276,14 @@ def stage_new(svc: Writing, new_game: NewGame) -> Staged[GameView]:
     its first events; the answer is the game's view."""
     from referee import games
     from referee.game.decisions import decide_new_game
+    from service.bounds import check_player_names
 
     command = new_game.command
     if _CALLER.get() is not None:  # none: the command line's LOCAL
         meta = command.meta
         admit_game(None, "create", table=meta.get("table"), event=meta.get("event"))
+    if command.raw_options:  # a face's new game, not a recorded setup replayed as it was
+        check_player_names(command.players)
     game_id = new_game.game_id or svc.store.new_game_id(games.load(command.game).name)
     new = decide_new_game(command, header(game_id, svc.clock()), svc.draw_seed)
     sealed = sealed_at(0, GENESIS_HASH, new)

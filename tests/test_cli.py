@@ -136,6 +136,8 @@ def test_export_import_verify(db_path: Path, tmp_path: Path) -> None:
     code, out, err = call(other, "import", str(out_file))
     assert code == 0, err
     assert out.strip() == game, err
+    # the count agrees with its noun: it was "imported 1 games (3 events)"
+    assert err.splitlines()[-1] == "imported 1 game (4 events), skipped 0, refused 0", err
     code, out, _ = call(other, "verify")
     assert code == 0
     assert "all intact" in out
@@ -145,6 +147,11 @@ def test_export_import_verify(db_path: Path, tmp_path: Path) -> None:
     assert "skipped 1" in err
     code, out, _ = call(db_path, "export", game, "--format", "text")
     assert out.startswith("[Format")
+    code, _, err = call(tmp_path / "third.db", "import", str(out_file), "--as-new")
+    assert code == 0, err
+    code, _, err = call(tmp_path / "third.db", "import", str(out_file), "--as-new", str(out_file))
+    assert code == 0, err
+    assert err.splitlines()[-1] == "imported 2 games (8 events), skipped 0, refused 0", err
 
 
 def test_table_loop_records_and_undoes(db_path: Path) -> None:
@@ -596,3 +603,67 @@ def test_a_players_name_is_one_line_of_printable_text(db_path: Path) -> None:
     new_game(db_path)  # Ann and Ben
     code, _, _ = call(db_path, "new", "nim", "--player", "first=Zoë", "--player", "second=李雷")
     assert code == 0
+
+
+def test_version_prints_the_installed_version_and_imports_no_command() -> None:
+    # `referee --version` was "No such option" (a fresh user's first command)
+    from importlib.metadata import version
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"referee {version('referee')}\n"
+    assert app_for(["--db", "x.db", "--version"]).registered_commands == []
+    listing = (
+        "import sys; sys.argv = ['referee', '--version']\n"
+        "from cli.main import run\n"
+        "try:\n    run()\nexcept SystemExit as e:\n"
+        "    print(e.code, sorted(m for m in sys.modules if m.startswith('cli')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", listing], capture_output=True, text=True, timeout=120
+    ).stdout
+    assert out.splitlines()[-1] == "0 ['cli', 'cli.face', 'cli.main']"
+
+
+def _dump(db: Path) -> list[str]:
+    import sqlite3
+
+    with sqlite3.connect(db) as con:
+        return list(con.iterdump())
+
+
+def test_a_bad_import_file_is_refused_in_one_line_and_stores_nothing(
+    db_path: Path, tmp_path: Path
+) -> None:
+    # a refused file printed its error and then "imported 0 games (0 events), skipped 0,
+    # refused 1"; a JSON object with no header was "unknown format ''"
+    game = new_game(db_path, heap=4)
+    record = tmp_path / "g.jsonl"
+    assert call(db_path, "export", game, "-o", str(record))[0] == 0
+    text = record.read_text()
+    bad = {
+        "not-json.jsonl": ("not json {", "neither a referee-jsonl nor a referee-text record"),
+        "no-header.jsonl": ('{"x": 1}\n', ":1: the first line must be the record's header"),
+        "other.jsonl": ('{"format": "x/1"}\n', ":1: unknown format 'x/1'"),
+        "truncated.jsonl": (text[: len(text) // 2], ":2: malformed"),
+        "empty.jsonl": ("", "the file is empty"),
+    }
+    other = tmp_path / "other.db"
+    assert call(other, "new", "nim", "-p", "first=A", "-p", "second=B")[0] == 0
+    before = _dump(other)
+    for name, (body, reason) in bad.items():
+        path = tmp_path / name
+        path.write_text(body)
+        for db in (other, tmp_path / "none.db"):
+            code, out, err = call(db, "import", str(path))
+            assert code == 1, err  # as `referee import --help` says: any file refused
+            assert out == ""
+            assert err.startswith(f"error: {path}"), err
+            assert reason in err, err
+            assert len(err.splitlines()) == 1, err
+        assert _dump(other) == before
+        assert not (tmp_path / "none.db").exists()
+    # beside a good record, the summary still counts what was refused
+    code, _, err = call(tmp_path / "none.db", "import", str(record), str(tmp_path / "empty.jsonl"))
+    assert code == 1
+    assert err.splitlines()[-1].endswith("skipped 0, refused 1"), err

@@ -80,3 +80,17 @@ def test_reference_import_compare_and_verify(db_path: Path) -> None:
     code, _, err = call(db_path, "import", "--format", "prismata-reference", files[0])
     assert code == 1
     assert "already in the store" in err
+
+
+def test_a_file_that_is_no_reference_game_is_refused_in_one_line(
+    db_path: Path, tmp_path: Path
+) -> None:
+    # it printed "bad.json: error: ..." and then "imported 0/1 games"
+    bad = tmp_path / "bad.json"
+    bad.write_text("not json {")
+    code, out, err = call(db_path, "import", "--format", "prismata-reference", str(bad))
+    assert code == 1
+    assert out == ""
+    assert err.startswith(f"error: {bad}: not a reference-engine game file"), err
+    assert len(err.splitlines()) == 1, err
+    assert not db_path.exists()

@@ -253,7 +253,7 @@ def test_text_record_writes_rejection_reasons_as_plain_text_and_reads_them_back(
     assert "[[" not in line
     code, out, err = call(tmp_path / "other.db", "import", str(record))
     assert code == 0, err
-    assert "imported 1 games" in out + err, err
+    assert "imported 1 game (" in out + err, err
     # a record written before keeps its JSON-in-a-string form readable
     older = record.read_text().replace(
         line.split(": ", 1)[1],
@@ -262,7 +262,7 @@ def test_text_record_writes_rejection_reasons_as_plain_text_and_reads_them_back(
     record.write_text(older)
     code, out, err = call(tmp_path / "third.db", "import", str(record))
     assert code == 0, err
-    assert "imported 1 games" in out + err, err
+    assert "imported 1 game (" in out + err, err
 
 
 def test_a_prismatic_game_where_a_seat_withdrew_exports_and_reimports(
@@ -279,7 +279,7 @@ def test_a_prismatic_game_where_a_seat_withdrew_exports_and_reimports(
     assert '[Result "p1>p2>p3"]' in record.read_text()
     code, out, err = call(tmp_path / "other.db", "import", str(record))
     assert code == 0, err
-    assert "imported 1 games" in out + err, err
+    assert "imported 1 game (" in out + err, err
     _, shown, _ = call(tmp_path / "other.db", "show", game, "--json")
     assert "p1>p2>p3" in json.dumps(json.loads(shown))
 

@@ -8,6 +8,7 @@ with SIGKILL at random moments loses and duplicates nothing."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -401,3 +402,16 @@ def test_sqlite_to_postgresql_under_writes_a_cut_link_and_kills_loses_and_duplic
     assert figures.written > 0
     assert figures.identical, figures.notes
     assert figures.copied == figures.source_events == figures.initial + figures.written
+
+
+def test_store_name_reads_as_json_as_every_read_command(tmp_path: Path) -> None:
+    # `referee store name` was the one read command without --json
+    db = tmp_path / "named.db"
+    assert call(db, "new", "nim", "-p", "first=Ann", "-p", "second=Ben")[0] == 0
+    code, out, err = call(db, "store", "name", "hall", "--json")
+    assert code == 0, err
+    assert json.loads(out) == {"name": "hall"}
+    code, out, err = call(db, "store", "name", "--json")
+    assert code == 0, err
+    assert json.loads(out) == {"name": "hall"}
+    assert call(db, "store", "name")[1] == "hall\n"

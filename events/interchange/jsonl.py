@@ -115,6 +115,8 @@ def read_jsonl(lines: Iterable[str], source: str) -> list[tuple[int, GameEvent, 
         if head is None:
             try:
                 head = _head_decoder.decode(line)
+                if not head.format:  # a JSON object, but no record's header
+                    raise msgspec.ValidationError
             except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
                 raise ImportFileError(
                     source,

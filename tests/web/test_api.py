@@ -468,3 +468,20 @@ def test_a_rejection_is_worded_alike_on_the_command_line_and_over_http(
     _, err = entry_lines(result)
     assert problem["detail"].startswith(err[0])
     assert err[1] == f"  {clause}: " + (result.violations[0].reason)
+
+
+def test_a_players_name_with_a_tab_or_an_escape_is_refused_as_on_the_command_line(
+    client: Client, tokens: Tokens, store: str
+) -> None:
+    # `referee new` refused such names (EV-2.2) while POST /api/games stored them
+    for name, char in (("A\tB", "U+0009"), ("A\x1b[31mB", "U+001B")):
+        body = {"game": "prizmik", "players": {"red": name, "blue": "Ben"}}
+        response = client.post("/api/games", json=body, headers=auth(tokens["head"]))
+        problem = is_problem(response, 400, "refused")
+        assert f"red's name is one line of printable text: {char}" in problem["detail"]
+    svc = open_service(store)
+    try:
+        assert list(svc.store.game_ids()) == []
+    finally:
+        svc.close()
+    assert new_game(client, tokens["head"], players={"red": "Zoë", "blue": "李雷"})["game_id"]
