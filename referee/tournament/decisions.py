@@ -732,8 +732,12 @@ def _link(state: Tournament, number: int, table: int, game: str) -> tuple[Fact, 
         )
     if state.result(number, table) is not None:
         raise Refusal("EV-3.8", f"round {number} table {table} already has its result")
-    del current
-    return (GameLinked(round=number, table=table, game=game),)
+    linked = GameLinked(round=number, table=table, game=game)
+    waiting = fixing.next_game_losses(state, current)
+    if not waiting:
+        return (linked,)
+    # the match's next game is the one a waiting game loss ends (EV-8.6, IPG 1.2)
+    return (linked, PenaltyApplied(penalty=waiting[0], round=number, table=table, game=game))
 
 
 def _game_result(state: Tournament, game: str, placings: dict[str, int]) -> tuple[Fact, ...]:

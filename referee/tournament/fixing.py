@@ -47,6 +47,7 @@ __all__ = [
     "current_table",
     "decide_fix",
     "game_losses_to_come",
+    "next_game_losses",
     "open_games",
     "penalty_effects",
     "pending_at_pairing",
@@ -162,6 +163,32 @@ def game_losses_to_come(state: Tournament, table: TableState) -> list[tuple[int,
         game = penalty.game if isinstance(penalty.game, str) else state.penalty_games.get(number)
         if at == here and game not in recorded and game not in state.voided:
             out.append((number, penalty.player))
+    return out
+
+
+def next_game_losses(state: Tournament, table: TableState) -> list[int]:
+    """The game losses (penalty numbers, in order) waiting for the next game of the match
+    at ``table`` (EV-8.6, IPG 1.2): given between games of this match (applied here, their
+    game not named yet), or between matches to a player whose match in progress this is.
+    Withdrawn ones wait for nothing."""
+    here = (table.round, table.table)
+    out: list[int] = []
+    for number, penalty in enumerate(state.penalties, start=1):
+        if (
+            penalty.penalty != "game-loss"
+            or penalty.player not in table.players
+            or number in state.withdrawn_penalties
+            or isinstance(penalty.game, str)
+            or number in state.penalty_games
+        ):
+            continue
+        at = state.applied_penalties.get(number)
+        if at is None:
+            mine = current_table(state, penalty.player)
+            if mine is not None and (mine.round, mine.table) == here:
+                out.append(number)
+        elif at == here:
+            out.append(number)
     return out
 
 
@@ -339,12 +366,14 @@ def penalty_effects(state: Tournament, penalty: PenaltyRecorded) -> tuple[Fact, 
     """What an event penalty does to the match (EV-8.6, IPG 1.2), given as penalty number
     ``len(state.penalties) + 1``: a match loss decides the player's match of the round, if
     it has no result yet, and closes its open games as void; a game loss names the
-    player's open game (the fact's ``game``; the service ends it in the game itself); both
-    are then marked applied. With no match in progress they wait for the player's next
-    match (``pending_at_pairing``). A disqualification loses the player's match in progress
-    as a match loss does (IPG 1.1: the player loses their current match and is removed) and
-    drops the player (the service adds the drop); given between matches it waits for none,
-    as the player is not paired again."""
+    player's open game (the fact's ``game``; the service ends it in the game itself), or,
+    given between games of the match (no game open), the match's next game, named when it
+    is linked (``next_game_losses``); both are then marked applied. With no match in
+    progress they wait for the player's next match (``pending_at_pairing``). A
+    disqualification loses the player's match in progress as a match loss does (IPG 1.1:
+    the player loses their current match and is removed) and drops the player (the service
+    adds the drop); given between matches it waits for none, as the player is not paired
+    again."""
     number = len(state.penalties) + 1
     table = current_table(state, penalty.player)
     if table is None:
@@ -353,6 +382,10 @@ def penalty_effects(state: Tournament, penalty: PenaltyRecorded) -> tuple[Fact, 
         return (
             PenaltyApplied(penalty=number, round=table.round, table=table.table, game=penalty.game),
         )
+    if penalty.penalty == "game-loss":
+        # between games of the match in progress: it takes effect in this match, in its
+        # next game (named when that game is linked), and never waits for the next round
+        return (PenaltyApplied(penalty=number, round=table.round, table=table.table),)
     if penalty.penalty not in ("match-loss", "disqualification"):
         return ()
     decided = _match_loss(state, penalty, table)

@@ -507,3 +507,46 @@ def test_ev_3_10_a_waiting_game_loss_counts_in_the_slip_of_the_next_match() -> N
     )
     facts = decide(withdrawn, ReportResult(round=2, table=1, slip=ann_won_all))
     assert not any(isinstance(x, f.PenaltyApplied) for x in facts)
+
+
+def test_ev_8_6_a_game_loss_between_games_ends_the_same_matchs_next_game() -> None:
+    """EV-8.6 (IPG 1.2: a Game Loss issued between games applies to the match's next game):
+    Ann won game 1 and is given a game loss before game 2 is linked. It takes effect in
+    this match, names game 2 when it is linked, and counts in this match's score; it is
+    never carried to round 2, whose 2-0 slip for Ann is taken (EV-3.10)."""
+    from referee.tournament.fixing import pending_penalties
+
+    state = run(event(("Ann", "Ben"), rounds=2), PairNext())
+    first, second = state.rounds[1].table(1).players  # type: ignore[union-attr]
+    ann = "p1"
+    ben = second if first == ann else first
+    state = run(
+        state,
+        LinkGame(round=1, table=1, game="g1"),
+        RecordGameResult(game="g1", placings={"Ann": 1, "Ben": 2}),
+    )
+    facts = decide(state, RecordPenalty(player="Ann", infraction="tardiness"))
+    assert facts[-1] == f.PenaltyApplied(penalty=1, round=1, table=1)
+    state = fold(facts, state)
+    assert pending_penalties(state) == []
+    linked_facts = decide(state, LinkGame(round=1, table=1, game="g2"))
+    assert linked_facts[-1] == f.PenaltyApplied(penalty=1, round=1, table=1, game="g2")
+    state = fold(linked_facts, state)
+    assert state.penalty_games == {1: "g2"}
+    state = run(
+        state,
+        RecordGameResult(game="g2", placings={"Ann": 2, "Ben": 1}),
+        LinkGame(round=1, table=1, game="g3"),
+    )
+    assert state.penalty_games == {1: "g2"}  # one game loss, one game
+    state = run(state, RecordGameResult(game="g3", placings={"Ann": 2, "Ben": 1}))
+    score = state.result(1, 1)
+    assert isinstance(score, Score)
+    assert (score.wins, score.losses) == ((1, 2) if first == ann else (2, 1))
+    state = run(state, PairNext())
+    again = state.rounds[2].table(1)
+    assert again is not None
+    assert ben in again.players
+    ann_won_all = "2-0-0" if again.players[0] == ann else "0-2-0"
+    facts = decide(state, ReportResult(round=2, table=1, slip=ann_won_all))
+    assert not any(isinstance(x, f.PenaltyApplied) for x in facts)
