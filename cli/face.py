@@ -142,6 +142,17 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     raise typer.Exit(code)
 
 
+def read_option_file(path: Path) -> str:
+    """A game option given as a FILE (a table's own catalog), read as UTF-8 text, or one
+    line naming what is wrong with it."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        fail(f"{path}: not UTF-8 text")
+    except OSError as exc:
+        fail(f"{path}: {exc.strerror or exc}")
+
+
 @contextmanager
 def handled() -> Iterator[None]:
     """Turn the project's errors, and file errors, into one clear line and an exit code;

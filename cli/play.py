@@ -17,6 +17,7 @@ from cli.face import (
     fail,
     handled,
     parse_pairs,
+    read_option_file,
     say_which,
     settings,
 )
@@ -104,13 +105,7 @@ def _game_options(
                 f"{rules.name} has no option {flag}; its options: {offered} ('referee new --help')"
             )
         if field.kind == "file":
-            path = Path(value)
-            try:
-                options[field.key] = path.read_text(encoding="utf-8")
-            except UnicodeDecodeError:
-                fail(f"{path}: not UTF-8 text")
-            except OSError as exc:
-                fail(f"{path}: {exc.strerror or exc}")
+            options[field.key] = read_option_file(Path(value))
         else:
             options[field.key] = value
     return options, ruleset

@@ -16,6 +16,7 @@ from cli.face import (
     emit_json_array,
     fail,
     handled,
+    read_option_file,
     say_which,
     settings,
 )
@@ -567,13 +568,7 @@ def _catalog_rows(game: str, ruleset: str | None, kind: str | None, as_json: boo
     if ruleset is not None and ruleset not in rules.rulesets and file_field is not None:
         # a table's own catalog FILE, as 'referee new GAME --catalog FILE' reads it (the
         # command said "unknown ruleset 'my-cards.toml'")
-        path = Path(ruleset)
-        try:
-            options[file_field.key] = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            fail(f"{path}: not UTF-8 text")
-        except OSError as exc:
-            fail(f"{path}: {exc.strerror or exc}")
+        options[file_field.key] = read_option_file(Path(ruleset))
         ruleset = None
     if ruleset is not None and ruleset not in rules.rulesets:
         fail(f"unknown ruleset {ruleset!r} for {rules.name}; known: {', '.join(rules.rulesets)}")

@@ -93,6 +93,25 @@ def race_on_each_load(svc: CachedService, moved: str, store_env: dict[str, Any])
     return original_load
 
 
+def _answers_with_a_broken_disk(svc: Any, release: Any, futures: list[Any]) -> None:
+    """Let the held ``futures`` go while every save fails as a full disk would, and check
+    that each is answered with that failure; the store saves again after."""
+    save = svc.store.app.save
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        from eventsourcing.persistence import OperationalError
+
+        raise OperationalError("disk I/O error")
+
+    svc.store.app.save = broken
+    try:
+        release.set()
+        errors = [outcome(f) for f in futures]
+    finally:
+        svc.store.app.save = save
+    assert all(isinstance(e, StoreError) and "disk I/O error" in str(e) for e in errors)
+
+
 def test_entries_of_many_tables_land_in_one_commit_with_their_versions(
     svc: CachedService, writer: GroupWriter
 ) -> None:
@@ -216,18 +235,7 @@ def test_a_failed_commit_answers_every_caller_and_leaves_the_cache_with_the_stor
         assert svc.load(game).version == 1
     release = hold(writer)
     futures = [writer.entry(game, "t1") for game in games for _ in range(2)]
-    save = svc.store.app.save
-
-    def broken(*args: Any, **kwargs: Any) -> Any:
-        from eventsourcing.persistence import OperationalError
-
-        raise OperationalError("disk I/O error")
-
-    svc.store.app.save = broken  # type: ignore[method-assign]
-    release.set()
-    errors = [outcome(f) for f in futures]
-    assert all(isinstance(e, StoreError) and "disk I/O error" in str(e) for e in errors)
-    svc.store.app.save = save  # type: ignore[method-assign]
+    _answers_with_a_broken_disk(svc, release, futures)
     for game in games:
         assert [r[0] for r in svc.store.rows(game)] == [1]
         assert svc.load(game).version == 1  # the cache never ran ahead of the store
@@ -602,18 +610,7 @@ def test_a_failed_event_commit_answers_its_callers_and_leaves_store_and_cache_as
     games = svc.store.rows(event)  # the stream as stored before
     release = hold(writer)
     futures = [writer.event(slip(svc, event, table)) for table in tables[:3]]
-    save = svc.store.app.save
-
-    def broken(*args: Any, **kwargs: Any) -> Any:
-        from eventsourcing.persistence import OperationalError
-
-        raise OperationalError("disk I/O error")
-
-    svc.store.app.save = broken  # type: ignore[method-assign]
-    release.set()
-    errors = [outcome(f) for f in futures]
-    svc.store.app.save = save  # type: ignore[method-assign]
-    assert all(isinstance(e, StoreError) and "disk I/O error" in str(e) for e in errors)
+    _answers_with_a_broken_disk(svc, release, futures)
     assert svc.store.rows(event) == games  # nothing stored
     assert svc.event_version(event) == version  # the cache folded nothing past the store
     assert all(svc.event_state(event).result(1, t) is None for t in tables)

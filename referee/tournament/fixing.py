@@ -10,7 +10,7 @@ the history (and the audit).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import msgspec
@@ -30,7 +30,7 @@ from referee.tournament.facts import (
     RoundUndone,
     SettingsChanged,
 )
-from referee.tournament.model import Round, Score, games_to_win
+from referee.tournament.model import Round, Score, TableKey, games_to_win
 from referee.tournament.pairing import Seat, pair_swiss
 from referee.tournament.pods import pair_pods
 from referee.tournament.state import TableState, Tournament
@@ -147,6 +147,23 @@ def game_losses_to_come(state: Tournament, table: TableState) -> list[tuple[int,
     recorded = {game for game, _ in table.game_results}
     here = (table.round, table.table)
     out: list[tuple[int, str]] = []
+    for number, penalty, at in _game_losses_at(state, table):
+        if at is None:
+            out.append((number, penalty.player))
+            continue
+        game = penalty.game if isinstance(penalty.game, str) else state.penalty_games.get(number)
+        if at == here and game not in recorded and game not in state.voided:
+            out.append((number, penalty.player))
+    return out
+
+
+def _game_losses_at(
+    state: Tournament, table: TableState
+) -> Iterator[tuple[int, PenaltyRecorded, TableKey | None]]:
+    """The game losses given to a player of ``table`` and not withdrawn, each with where
+    it was applied; one not applied yet only when ``table`` is its player's match in
+    progress (where it waits for the next game)."""
+    here = (table.round, table.table)
     for number, penalty in enumerate(state.penalties, start=1):
         if (
             penalty.penalty != "game-loss"
@@ -157,13 +174,9 @@ def game_losses_to_come(state: Tournament, table: TableState) -> list[tuple[int,
         at = state.applied_penalties.get(number)
         if at is None:
             mine = current_table(state, penalty.player)
-            if mine is not None and (mine.round, mine.table) == here:
-                out.append((number, penalty.player))
-            continue
-        game = penalty.game if isinstance(penalty.game, str) else state.penalty_games.get(number)
-        if at == here and game not in recorded and game not in state.voided:
-            out.append((number, penalty.player))
-    return out
+            if mine is None or (mine.round, mine.table) != here:
+                continue
+        yield number, penalty, at
 
 
 def next_game_losses(state: Tournament, table: TableState) -> list[int]:
@@ -172,24 +185,13 @@ def next_game_losses(state: Tournament, table: TableState) -> list[int]:
     game not named yet), or between matches to a player whose match in progress this is.
     Withdrawn ones wait for nothing."""
     here = (table.round, table.table)
-    out: list[int] = []
-    for number, penalty in enumerate(state.penalties, start=1):
-        if (
-            penalty.penalty != "game-loss"
-            or penalty.player not in table.players
-            or number in state.withdrawn_penalties
-            or isinstance(penalty.game, str)
-            or number in state.penalty_games
-        ):
-            continue
-        at = state.applied_penalties.get(number)
-        if at is None:
-            mine = current_table(state, penalty.player)
-            if mine is not None and (mine.round, mine.table) == here:
-                out.append(number)
-        elif at == here:
-            out.append(number)
-    return out
+    return [
+        number
+        for number, penalty, at in _game_losses_at(state, table)
+        if not isinstance(penalty.game, str)
+        and number not in state.penalty_games
+        and (at is None or at == here)
+    ]
 
 
 def slip_against_games(state: Tournament, table: TableState, result: Score) -> None:

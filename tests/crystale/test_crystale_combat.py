@@ -166,39 +166,33 @@ def test_cr_8_6_and_cr_i_4_a_hit_takes_one_from_the_hit_box() -> None:
     assert state.phase == "main"  # a Summoner never counterattacks
 
 
-def test_cr_i_4_a_strike_with_zero_atk_is_no_hit() -> None:
+def _archer_at_zero_atk(variants: dict[str, str] | None = None) -> CrystaleState:
+    """The Archer marched next to p2's Summoner, its ATK brought to 0 by an adjustment."""
+    from referee.kit.adjustments import parse_change
+
     state = play(
-        main_phase(),
+        main_phase(variants=variants),
         *ARCHER_MARCH,
         "use u2 1 @u3",
         "end",
         "pull",
         "move u3 c5",
     )
-    from referee.kit.adjustments import parse_change
-
     state = RULES.apply_change(state, parse_change("stat u3 atk -30"))
     assert RULES.observe(state)["units"][2]["atk"] == 0
-    state = play(state, "attack u3 u2")
+    return state
+
+
+def test_cr_i_4_a_strike_with_zero_atk_is_no_hit() -> None:
+    state = play(_archer_at_zero_atk(), "attack u3 u2")
     assert state.sides[1].hits == 3
 
 
 def test_cr_i_35_a_table_may_count_a_zero_atk_strike_as_a_hit() -> None:
     """CR-I.35 (zero_strike=hit): an attack that reaches a Summoner is one hit even with
     0 ATK; the default (no_hit, CR-I.4) leaves the hit box full."""
-    from referee.kit.adjustments import parse_change
-
     for variant, hits in (("no_hit", 3), ("hit", 2)):
-        state = play(
-            main_phase(variants={"zero_strike": variant}),
-            *ARCHER_MARCH,
-            "use u2 1 @u3",
-            "end",
-            "pull",
-            "move u3 c5",
-        )
-        state = RULES.apply_change(state, parse_change("stat u3 atk -30"))
-        assert RULES.observe(state)["units"][2]["atk"] == 0
+        state = _archer_at_zero_atk({"zero_strike": variant})
         assert RULES.observe(state)["variants"]["zero_strike"] == variant
         state = play(state, "attack u3 u2")
         assert state.sides[1].hits == hits, variant
