@@ -63,10 +63,13 @@ def referee(
 
 def test_1_hostile_free_text_round_trips_and_never_reaches_the_terminal_raw(tmp_path: Path) -> None:
     svc = RefereeService(GameStore(tmp_path / "s.db"))
-    game = svc.create_game("prizmik", {"red": "Ann\u2028x", "blue": "Ben\x1b[31m"}).game_id
+    for hostile in ("Ann\u2028x", "Ben\x1b[31m"):  # a seat's name is one printable line
+        with pytest.raises(ValueError, match="one line of printable text"):
+            svc.create_game("prizmik", {"red": hostile, "blue": "Ben"})
+    game = svc.create_game("prizmik", {"red": "Ann", "blue": "Ben"}).game_id
     svc.record(game, "e1>e2")
     for index, text in enumerate(HOSTILE):
-        svc.dispute(game, 2, by="Ben\x1b[31m", claim=text)
+        svc.dispute(game, 2, by="Ben", claim=text)
         svc.rule(game, index + 1, decision="uphold", clause="PZ-4.1", reason=text, by=text)
     svc.retract(game, HOSTILE[0])
     svc.end(game, "adjudication", who="red", reason=HOSTILE[-2])
