@@ -68,6 +68,21 @@ def test_ev_5_12_repair_by_the_engine_keeps_results_and_shows_what_moved(tmp_pat
     assert [e["what"] for e in audit] == ["drop", "games voided", "undrop", "pairing changed"]
 
 
+def test_ev_5_12_ev_1_5_ev_9_1_a_command_that_changes_nothing_stores_nothing(
+    tmp_path: Path,
+) -> None:
+    """EV-5.12, EV-1.5, EV-9.1: a re-pairing that moves no one, the rounds the event already
+    plays, the round length it already has: each refused with its clause, exit 2, the store
+    exactly as it was (no fact that changes nothing in the log or the audit)."""
+    db = tmp_path / "s.db"
+    event = new_event(db, "--rounds", "3", names=EIGHT[:4])
+    ok(db, "event", "pair", event)
+    assert "nothing changed" in refused(db, "EV-5.12", "event", "repair", event, "--reason", "x")
+    refused(db, "EV-1.5", "event", "change", event, "--rounds", "3", "--reason", "same")
+    refused(db, "EV-9.1", "event", "length", event, "50")
+    assert as_json(db, "event", "audit", event)["entries"] == []
+
+
 def test_ev_5_11_a_manual_pairing_needs_a_reason_and_a_repair_makes_no_false_rematch(
     tmp_path: Path,
 ) -> None:
