@@ -53,6 +53,7 @@ __all__ = [
     "pending_at_pairing",
     "pending_penalties",
     "refuse_same_pairings",
+    "same_pairings",
     "slip_against_games",
     "without_round",
 ]
@@ -300,12 +301,17 @@ def _repair(state: Tournament, command: RePair) -> tuple[Fact, ...]:
 def refuse_same_pairings(old: Round, new: Round) -> None:
     """Refuse (EV-5.12) a re-pairing that leaves every table and bye as it was: it would
     store a change that changes nothing."""
-    if _tables_of(old) == _tables_of(new):
+    if same_pairings(old, new):
         raise Refusal(
             "EV-5.12",
             f"round {old.number} would be paired exactly as it is: nothing changed, "
             "nothing is recorded",
         )
+
+
+def same_pairings(old: Round, new: Round) -> bool:
+    """Whether ``new`` seats every table and bye of ``old`` as it is (in any order)."""
+    return _tables_of(old) == _tables_of(new)
 
 
 def _tables_of(rnd: Round) -> list[tuple[bool, int, tuple[str, ...], bool]]:
