@@ -160,6 +160,10 @@ def judge_event(events: Sequence[GameEvent]) -> None:
             raise EventJudgement(number, clause, str(exc)) from None
         command = _commands(state, fact)
         fix = None if command is not None else _fix(fact, _next(facts, index))
+        if _changed_nothing(state, fact):
+            # stored before such a change was refused (EV-5.12, EV-1.5): it changes
+            # nothing, so it is folded as stored and the record replays as it was
+            command = fix = None
         if command is None and fix is None:
             # a fact only another command makes after its own first fact (voided games,
             # penalties applied), or one the record cannot say who made with what standing
@@ -192,6 +196,19 @@ def judge_event(events: Sequence[GameEvent]) -> None:
         # the command's first fact is the one stored; any others it makes follow in the record
         state = apply(state, fact)
         index += 1
+
+
+def _changed_nothing(state: Tournament, fact: f.Fact) -> bool:
+    """A re-pairing or a change of settings that changes nothing, which a live command now
+    refuses (EV-5.12, EV-1.5) but an earlier record may hold."""
+    match fact:
+        case f.PairingChanged(round=rnd):
+            current = state.rounds.get(rnd.number)
+            return current is not None and fx.same_pairings(current, rnd)
+        case f.SettingsChanged(rounds=rounds, cut=cut) if state.settings is not None:
+            settings = state.settings
+            return rounds in (None, settings.rounds) and cut in (None, settings.cut)
+    return False
 
 
 def _next(facts: Sequence[tuple[GameEvent, f.Fact]], index: int) -> f.Fact | None:

@@ -413,6 +413,12 @@ def _set_round_length(state: Tournament, command: SetRoundLength) -> tuple[Fact,
     if not 1 <= command.minutes <= MAX_ROUND_MINUTES:
         raise Refusal("EV-9.1", f"a round lasts 1 to {MAX_ROUND_MINUTES} minutes")
     _short(command.reason, "EV-9.1")
+    if command.minutes == state.round_minutes:
+        raise Refusal(
+            "EV-9.1",
+            f"a round already lasts {command.minutes} minutes: nothing changed, "
+            "nothing is recorded",
+        )
     return (RoundLengthSet(minutes=command.minutes, reason=command.reason.strip(), by=command.by),)
 
 
@@ -710,6 +716,7 @@ def _change_pairing(
             )
     # the pairings being replaced are not "met" (EV-5.4): check against the round unpaired
     check = _manual_round(fixing.without_round(state, number), number, spec)
+    fixing.refuse_same_pairings(state.rounds[number], check.round)
     return (PairingChanged(round=check.round, reason=reason, by=by, warnings=check.warnings),)
 
 

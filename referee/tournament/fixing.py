@@ -52,6 +52,8 @@ __all__ = [
     "penalty_effects",
     "pending_at_pairing",
     "pending_penalties",
+    "refuse_same_pairings",
+    "same_pairings",
     "slip_against_games",
     "without_round",
 ]
@@ -292,7 +294,28 @@ def _repair(state: Tournament, command: RePair) -> tuple[Fact, ...]:
         [*kept, *renumbered], key=lambda p: (p.table is None, p.table or 0, p.players)
     )
     new = Round(number=number, kind=rnd.kind, pairings=tuple(pairings))
+    refuse_same_pairings(rnd, new)
     return (PairingChanged(round=new, reason=command.reason, by=command.by),)
+
+
+def refuse_same_pairings(old: Round, new: Round) -> None:
+    """Refuse (EV-5.12) a re-pairing that leaves every table and bye as it was: it would
+    store a change that changes nothing."""
+    if same_pairings(old, new):
+        raise Refusal(
+            "EV-5.12",
+            f"round {old.number} would be paired exactly as it is: nothing changed, "
+            "nothing is recorded",
+        )
+
+
+def same_pairings(old: Round, new: Round) -> bool:
+    """Whether ``new`` seats every table and bye of ``old`` as it is (in any order)."""
+    return _tables_of(old) == _tables_of(new)
+
+
+def _tables_of(rnd: Round) -> list[tuple[bool, int, tuple[str, ...], bool]]:
+    return sorted((p.table is None, p.table or 0, p.players, p.bye) for p in rnd.pairings)
 
 
 def _undo(state: Tournament, command: UndoRound) -> tuple[Fact, ...]:
@@ -357,6 +380,12 @@ def _settings(state: Tournament, command: ChangeSettings) -> tuple[Fact, ...]:
             )
     if command.cut is not None and command.cut != 0 and command.cut < 2:
         raise Refusal("EV-6.1", "a cut needs at least two players")
+    if command.rounds in (None, settings.rounds) and command.cut in (None, settings.cut):
+        raise Refusal(
+            "EV-1.5",
+            f"the event already plays {settings.rounds or 'the default'} Swiss rounds and a "
+            f"cut of {settings.cut}: nothing changed, nothing is recorded",
+        )
     return (
         SettingsChanged(
             rounds=command.rounds, cut=command.cut, reason=command.reason, by=command.by

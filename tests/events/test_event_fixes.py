@@ -8,16 +8,23 @@ one line naming its clause, exit 2, nothing stored."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from events.schema import GameCreated, GameEnded, PenaltyIssued
+from events.tournament import fold_stored, to_stored
+from referee.tournament import PairNext, Refusal, decide, fold
+from referee.tournament import facts as f
+from referee.tournament.fixing import ChangeSettings, decide_fix
 from service.app import RefereeService, open_service
+from service.event_judge import judge_event
 from service.tournaments import EventRefusedError
 from tests.events.test_event_cli import as_json, call, ok, refused
 from tests.gammasphere.helpers import DECK_TEXT
+from tests.tournament.helpers import event as pure_event
 
 EIGHT = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
@@ -66,6 +73,21 @@ def test_ev_5_12_repair_by_the_engine_keeps_results_and_shows_what_moved(tmp_pat
     audit = as_json(db, "event", "audit", event)["entries"]
     # the slip of table 1 closed its open game (EV-3.9); then the undrop and the re-pairing
     assert [e["what"] for e in audit] == ["drop", "games voided", "undrop", "pairing changed"]
+
+
+def test_ev_5_12_ev_1_5_ev_9_1_a_command_that_changes_nothing_stores_nothing(
+    tmp_path: Path,
+) -> None:
+    """EV-5.12, EV-1.5, EV-9.1: a re-pairing that moves no one, the rounds the event already
+    plays, the round length it already has: each refused with its clause, exit 2, the store
+    exactly as it was (no fact that changes nothing in the log or the audit)."""
+    db = tmp_path / "s.db"
+    event = new_event(db, "--rounds", "3", names=EIGHT[:4])
+    ok(db, "event", "pair", event)
+    assert "nothing changed" in refused(db, "EV-5.12", "event", "repair", event, "--reason", "x")
+    refused(db, "EV-1.5", "event", "change", event, "--rounds", "3", "--reason", "same")
+    refused(db, "EV-9.1", "event", "length", event, "50")
+    assert as_json(db, "event", "audit", event)["entries"] == []
 
 
 def test_ev_5_11_a_manual_pairing_needs_a_reason_and_a_repair_makes_no_false_rematch(
@@ -461,3 +483,27 @@ def test_ev_5_13_undoing_a_round_takes_its_bye_out_of_the_standings(tmp_path: Pa
     assert all(row.dropped_after is None for row in live)
     fresh = [(s.name, s.points) for s in svc.event_state(event).standings()]
     assert [(row.player, row.points) for row in live] == fresh
+
+
+def test_ev_5_12_ev_1_5_a_record_holding_a_change_of_nothing_still_imports() -> None:
+    """EV-5.12, EV-1.5: a record stored before a change of nothing was refused (a re-pairing
+    that moved no one, the rounds the event already played) is judged as it was stored, so
+    an earlier export imports and replays unchanged."""
+    state = pure_event(("Ann", "Ben", "Cal", "Dee"), rounds=3)
+    created = [f.EventCreated(settings=state.settings)] if state.settings else []
+    facts: list[f.Fact] = [*created]
+    for name in ("Ann", "Ben", "Cal", "Dee"):
+        facts.append(f.PlayerRegistered(player=state.players[state.find(name) or ""]))
+    facts.extend(decide(state, PairNext()))
+    paired = fold(facts)
+    facts.append(f.PairingChanged(round=paired.rounds[1], reason="check", by="HJ"))
+    facts.append(f.SettingsChanged(rounds=3, cut=None, reason="same", by="HJ"))
+    with pytest.raises(Refusal, match=r"EV-1\.5"):
+        decide_fix(paired, ChangeSettings(rounds=3, reason="same"))  # refused live now
+    when = datetime(2026, 11, 28, tzinfo=UTC)
+    header = {"originator_id": "ev-nothing1", "timestamp": when, "prev_hash": "", "hash": ""}
+    stored = [
+        to_stored(fact, {**header, "originator_version": n}) for n, fact in enumerate(facts, 1)
+    ]
+    judge_event(stored)  # raises EventJudgement if a stored fact would be refused
+    assert fold_stored(stored).rounds == paired.rounds

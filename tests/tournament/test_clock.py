@@ -96,6 +96,18 @@ def test_round_length_applies_to_the_round_in_progress() -> None:
         d.decide(state, d.SetRoundLength(minutes=30, reason="x" * 201))
 
 
+def test_ev_9_1_setting_the_length_the_rounds_have_is_refused() -> None:
+    """EV-9.1: the length the rounds already have (the default 50, then as set) is no
+    change: refused, so nothing is stored."""
+    state = paired()
+    with pytest.raises(Refusal, match=r"EV-9.1"):
+        d.decide(state, d.SetRoundLength(minutes=50))
+    state = run(state, d.SetRoundLength(minutes=40, reason="short round"))
+    with pytest.raises(Refusal, match=r"EV-9.1"):
+        d.decide(state, d.SetRoundLength(minutes=40))
+    assert run(state, d.SetRoundLength(minutes=45)).round_minutes == 45
+
+
 def test_extensions_are_checked() -> None:
     """EV-9.4: a real table of the current round, 1 to 60 minutes, a reason, no result yet,
     the clock not ended."""

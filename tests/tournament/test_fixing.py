@@ -550,3 +550,29 @@ def test_ev_8_6_a_game_loss_between_games_ends_the_same_matchs_next_game() -> No
     ann_won_all = "2-0-0" if again.players[0] == ann else "0-2-0"
     facts = decide(state, ReportResult(round=2, table=1, slip=ann_won_all))
     assert not any(isinstance(x, f.PenaltyApplied) for x in facts)
+
+
+def test_ev_5_12_a_repair_that_moves_nothing_is_refused() -> None:
+    """EV-5.12: a re-pairing (by the engine or by hand) that leaves every table and bye as
+    it was is refused, so no change that changes nothing is stored; a real change is not."""
+    state = run(event(("Ann", "Ben", "Cal", "Dee", "Eve")), PairNext())
+    assert refused(state, RePair(reason="check")) == "EV-5.12"
+    rnd = state.rounds[1]
+    tables = [[state.players[p].name for p in t.players] for t in rnd.pairings if not t.bye]
+    byes = [state.players[t.players[0]].name for t in rnd.pairings if t.bye]
+    same = {"pairs": tables, "byes": byes}
+    assert refused(state, ChangePairing(spec=same, reason="check")) == "EV-5.12"
+    swapped = {"pairs": [tables[0][::-1], *tables[1:]], "byes": byes}
+    after = run(state, ChangePairing(spec=swapped, reason="seats swapped"))
+    assert after.rounds[1].table(1).players == rnd.table(1).players[::-1]  # type: ignore[union-attr]
+
+
+def test_ev_1_5_a_change_to_the_settings_the_event_has_is_refused() -> None:
+    """EV-1.5: the rounds and cut the event already plays are no change: refused."""
+    state = run(event(NAMES, rounds=3, cut=4), PairNext())
+    assert refused(state, ChangeSettings(rounds=3, reason="same")) == "EV-1.5"
+    assert refused(state, ChangeSettings(cut=4, reason="same")) == "EV-1.5"
+    assert refused(state, ChangeSettings(rounds=3, cut=4, reason="same")) == "EV-1.5"
+    changed = run(state, ChangeSettings(rounds=3, cut=2, reason="a smaller cut"))
+    assert changed.settings is not None
+    assert changed.settings.cut == 2

@@ -23,8 +23,9 @@ def _refused(client: Client, head: str, event: str, path: str, body: Any, clause
 
 
 def test_fix_routes_answer_and_refuse_with_their_clauses(client: Client, tokens: Tokens) -> None:
-    """EV-5.12 (engine repair), EV-5.13 (undo), EV-2.7 (undrop), EV-1.5 (change), EV-8.6 and
-    EV-8.7 (penalty and withdrawal), EV-1.4 (end), EV-5.6 (draw) over HTTP."""
+    """EV-5.12 (engine repair, refused when it moves no one), EV-5.13 (undo), EV-2.7
+    (undrop), EV-1.5 (change), EV-8.6 and EV-8.7 (penalty and withdrawal), EV-1.4 (end),
+    EV-5.6 (draw) over HTTP."""
     head = tokens["head"]
     event = api_event(client, head, ["Ann", "Ben", "Cal", "Dee"], name="Fix", seed=11, rounds=2)
     draw = client.get(f"/api/events/{event}/draw", headers=auth(tokens["public"])).json()
@@ -34,15 +35,9 @@ def test_fix_routes_answer_and_refuse_with_their_clauses(client: Client, tokens:
     assert (
         client.post(f"/api/events/{event}/rounds", json={}, headers=auth(head)).status_code == 201
     )
-    repaired = client.post(
-        f"/api/events/{event}/repairs", json={"reason": "check"}, headers=auth(head)
-    )
-    assert repaired.status_code == 201
-    assert repaired.json()["moved"] == []
-    again = client.post(
-        f"/api/events/{event}/rounds", json={"repair": True, "reason": "engine"}, headers=auth(head)
-    )
-    assert again.status_code == 201, again.text
+    # an engine repair that would move no one changes nothing: refused, nothing stored
+    _refused(client, head, event, "repairs", {"reason": "check"}, "EV-5.12")
+    _refused(client, head, event, "rounds", {"repair": True, "reason": "engine"}, "EV-5.12")
     undone = client.post(f"/api/events/{event}/undo", json={"reason": "wrong"}, headers=auth(head))
     assert undone.status_code == 201
     assert undone.json()["round"] == 1
