@@ -6,7 +6,7 @@ from __future__ import annotations
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from tests.web.conftest import Tokens, auth
+from tests.web.conftest import Tokens, auth, house_ids
 
 Client = TestClient[Litestar]
 
@@ -31,3 +31,39 @@ def test_the_sign_in_form_counts_wrong_tokens_like_the_api(client: Client, token
     assert api.status_code == 429
     signed = client.post("/login", data={"token": tokens["head"]}, follow_redirects=False)
     assert signed.status_code == 303
+
+
+def test_answering_a_report_of_another_table_names_the_player(
+    client: Client, tokens: Tokens, store: str
+) -> None:
+    """docs/hall.md, "Players' own results" (EV-11.2): a report is answered only by the other
+    player at its table. Ann answering table 2's report was told "p1 does not play at round 1
+    table 2": the event's internal registration id instead of her name."""
+    head = tokens["head"]
+    names = ["Ann", "Ben", "Cal", "Dee"]
+    made = client.post(
+        "/api/events", json={"name": "Cup", "game": "prizmik", "rounds": 3}, headers=auth(head)
+    )
+    event = made.json()["event_id"]
+    ids = house_ids(store, ["Ann", "Ben"])
+    body = {"players": names, "player_ids": [*ids, "pl-cal0000000", "pl-dee0000000"]}
+    assert client.post(f"/api/events/{event}/players", json=body, headers=auth(head)).is_success
+    manual = {"pairs": [["Cal", "Ben"], ["Ann", "Dee"]], "byes": []}
+    paired = client.post(
+        f"/api/events/{event}/rounds", json={"manual": manual, "reason": "t"}, headers=auth(head)
+    )
+    assert paired.status_code == 201, paired.text
+    filed = client.post(
+        f"/api/events/{event}/reports", json={"result": "2-0-0"}, headers=auth(tokens["ben"])
+    )
+    assert filed.status_code == 201, filed.text
+    number = filed.json()["report"]
+    before = client.get(f"/api/events/{event}", headers=auth(head)).json()["version"]
+    answer = client.post(
+        f"/api/events/{event}/reports/{number}/confirm", headers=auth(tokens["ann"])
+    )
+    assert answer.status_code == 400
+    detail = answer.json()["detail"]
+    assert detail.startswith("EV-11.2: Ann does not play at round 1 table"), detail
+    after = client.get(f"/api/events/{event}", headers=auth(head)).json()["version"]
+    assert after == before  # nothing stored
