@@ -11,6 +11,26 @@ from tests.web.conftest import Tokens, auth, house_ids
 Client = TestClient[Litestar]
 
 
+def _paired(client: Client, tokens: Tokens, store: str) -> str:
+    """A PRIZMIK event of Ann, Ben (the fixture's player tokens), Cal and Dee, round 1 paired
+    by hand: Cal-Ben at table 1, Ann-Dee at table 2."""
+    head = tokens["head"]
+    names = ["Ann", "Ben", "Cal", "Dee"]
+    made = client.post(
+        "/api/events", json={"name": "Cup", "game": "prizmik", "rounds": 3}, headers=auth(head)
+    )
+    event = made.json()["event_id"]
+    ids = house_ids(store, ["Ann", "Ben"])
+    body = {"players": names, "player_ids": [*ids, "pl-cal0000000", "pl-dee0000000"]}
+    assert client.post(f"/api/events/{event}/players", json=body, headers=auth(head)).is_success
+    manual = {"pairs": [["Cal", "Ben"], ["Ann", "Dee"]], "byes": []}
+    paired = client.post(
+        f"/api/events/{event}/rounds", json={"manual": manual, "reason": "t"}, headers=auth(head)
+    )
+    assert paired.status_code == 201, paired.text
+    return str(event)
+
+
 def test_the_sign_in_form_counts_wrong_tokens_like_the_api(client: Client, tokens: Tokens) -> None:
     """docs/server.md, Bounds: past 20 wrong tokens within 10 s from one address a wrong token
     is answered 429 with Retry-After. The sign-in form took wrong tokens without end, a way
@@ -40,19 +60,7 @@ def test_answering_a_report_of_another_table_names_the_player(
     player at its table. Ann answering table 2's report was told "p1 does not play at round 1
     table 2": the event's internal registration id instead of her name."""
     head = tokens["head"]
-    names = ["Ann", "Ben", "Cal", "Dee"]
-    made = client.post(
-        "/api/events", json={"name": "Cup", "game": "prizmik", "rounds": 3}, headers=auth(head)
-    )
-    event = made.json()["event_id"]
-    ids = house_ids(store, ["Ann", "Ben"])
-    body = {"players": names, "player_ids": [*ids, "pl-cal0000000", "pl-dee0000000"]}
-    assert client.post(f"/api/events/{event}/players", json=body, headers=auth(head)).is_success
-    manual = {"pairs": [["Cal", "Ben"], ["Ann", "Dee"]], "byes": []}
-    paired = client.post(
-        f"/api/events/{event}/rounds", json={"manual": manual, "reason": "t"}, headers=auth(head)
-    )
-    assert paired.status_code == 201, paired.text
+    event = _paired(client, tokens, store)
     filed = client.post(
         f"/api/events/{event}/reports", json={"result": "2-0-0"}, headers=auth(tokens["ben"])
     )
@@ -67,3 +75,47 @@ def test_answering_a_report_of_another_table_names_the_player(
     assert detail.startswith("EV-11.2: Ann does not play at round 1 table"), detail
     after = client.get(f"/api/events/{event}", headers=auth(head)).json()["version"]
     assert after == before  # nothing stored
+
+
+def test_a_hall_form_refuses_a_field_past_the_apis_bound_with_422(
+    client: Client, tokens: Tokens, store: str
+) -> None:
+    """docs/forms.md, Bounds: a form's fields are held to the API's bounds for the same field
+    and the server refuses a longer value with 422, as the API does, before anything is
+    stored. The hall's forms (a player's call, report and answer, the queue's steps) cut a
+    field to 1,000 characters and left the rest to the service: a 201-character reason was
+    answered 400, and a result padded past the API's 20 characters was stored."""
+    event = _paired(client, tokens, store)
+    head, ben = tokens["head"], tokens["ben"]
+    client.cookies.set("referee_token", ben)
+    same = {"Sec-Fetch-Site": "same-origin"}
+
+    def version() -> int:
+        answer = client.get(f"/api/events/{event}", headers=auth(head))
+        return int(answer.json()["version"])
+
+    before = version()
+    call = client.post(
+        f"/events/{event}/me/call",
+        data={"reason": "x" * 201},
+        headers=same,
+        follow_redirects=False,
+    )
+    assert call.status_code == 422, call.text
+    assert "Nothing was stored" in call.text
+    padded = client.post(
+        f"/events/{event}/me/report",
+        data={"result": "2-0-0" + " " * 30},
+        headers=same,
+        follow_redirects=False,
+    )
+    assert padded.status_code == 422, padded.text
+    assert version() == before  # nothing stored
+    done = client.post(
+        f"/events/{event}/me/report",
+        data={"result": "2-0-0"},
+        headers=same,
+        follow_redirects=False,
+    )
+    assert done.status_code == 303, done.text
+    assert version() == before + 1
