@@ -119,3 +119,27 @@ def test_a_hall_form_refuses_a_field_past_the_apis_bound_with_422(
     )
     assert done.status_code == 303, done.text
     assert version() == before + 1
+
+
+def test_a_clock_control_refused_says_why_on_the_page(
+    client: Client, tokens: Tokens, store: str
+) -> None:
+    """docs/hall.md, "Where the time shows": a clock control redirects to the page, which shows
+    what was done or the refusal. A player's post (403: only the head marks the clock) was
+    redirected to a page without its controls, which showed nothing at all."""
+    event = _paired(client, tokens, store)
+    head = tokens["head"]
+    client.cookies.set("referee_token", tokens["ann"])
+    posted = client.post(
+        f"/events/{event}/clock/do",
+        data={"action": "start"},
+        headers={"Sec-Fetch-Site": "same-origin"},
+        follow_redirects=False,
+    )
+    assert posted.status_code == 303
+    page = client.get(posted.headers["location"].partition("#")[0])
+    assert page.status_code == 200
+    assert 'id="clock-said"' in page.text
+    assert 'data-status="403"' in page.text
+    clock = client.get(f"/api/events/{event}/clock", headers=auth(head)).json()
+    assert clock["started"] is None  # nothing stored
