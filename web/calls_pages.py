@@ -24,7 +24,7 @@ from litestar.params import FromPath
 from litestar.response import Redirect
 
 from service.access import AccessDeniedError
-from service.api import as_caller
+from service.api import NOTE_LIMIT, REASON_LIMIT, as_caller
 from service.errors import RefusedError
 from web import formkeys
 from web.context import Web, web_of
@@ -42,6 +42,9 @@ async def _form(request: AnyRequest) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()}
 
 
+RESULT_LIMIT = 20
+"""A result's bound, as ``POST /api/events/ID/reports`` takes it (``ReportIn.result``)."""
+
 DONE = {
     "call": "a judge is called",
     "report": "your result is reported",
@@ -52,6 +55,20 @@ DONE = {
     "resolve": "the call is resolved",
 }
 """What a form did, shown by the page its redirect lands on (``?said=KEY``)."""
+
+
+BOUNDS = {"reason": REASON_LIMIT, "note": NOTE_LIMIT, "result": RESULT_LIMIT}
+"""The API's bounds for the hall forms' fields (``web.calls_api``'s bodies): a longer value
+is refused with 422 before anything runs, as the API refuses it (docs/forms.md, Bounds)."""
+
+
+def _too_long(form: dict[str, str]) -> str:
+    """Why a field of ``form`` is past its bound (``BOUNDS``), or ``""``."""
+    for field, bound in BOUNDS.items():
+        length = len(form.get(field, ""))
+        if length > bound:
+            return f"the {field} is {length:,} characters; at most {bound:,} are taken"
+    return ""
 
 
 def _table(form: dict[str, str]) -> int | None:
@@ -83,6 +100,9 @@ async def _act(
     key = form.pop(formkeys.FIELD, "").strip()
     if not formkeys.valid_key(key):
         key = formkeys.new_key()  # a form without one (a script): carried out once all the same
+    too_long = _too_long(form)
+    if too_long:  # refused as the API refuses it, before anything runs; the key stays free
+        return _page(render("calls_said.html", who=who, text=too_long, back=back), 422)
 
     async def run() -> formkeys.Outcome:
         try:
@@ -109,9 +129,10 @@ async def _act(
     return Redirect(path=back, status_code=303)
 
 
-def _text(form: dict[str, str], field: str, bound: int = 1000) -> str:
-    """A field of the form, cut to its bound (what the API would refuse as too long)."""
-    return form.get(field, "")[:bound]
+def _text(form: dict[str, str], field: str) -> str:
+    """A field of the form as sent: one past its bound is refused by ``_act`` (``BOUNDS``)
+    before the action runs, never cut and stored."""
+    return form.get(field, "")
 
 
 def _form_route(path: str) -> post:
@@ -143,7 +164,7 @@ async def my_report(request: AnyRequest, event_id: FromPath[str]) -> Response[st
     form = await _form(request)
     report = web_of(request).svc.report_as
     return await _as_player(
-        request, event_id, form, report, _text(form, "result", 100), table=_table(form)
+        request, event_id, form, report, _text(form, "result"), table=_table(form)
     )
 
 

@@ -15,7 +15,11 @@ from urllib.parse import quote
 
 from litestar import Request, Response, get, post
 from litestar.datastructures import Cookie
-from litestar.exceptions import NotAuthorizedException, NotFoundException
+from litestar.exceptions import (
+    NotAuthorizedException,
+    NotFoundException,
+    TooManyRequestsException,
+)
 from litestar.params import FromPath, FromQuery, QueryParameter
 from litestar.response import Redirect
 from litestar.static_files import create_static_files_router
@@ -178,10 +182,21 @@ async def login(request: AnyRequest) -> Response[str] | Redirect:
     except TokenRefusedError as refused:
         web_log_refusal(request, f"sign-in refused: {refused}")
         why = str(refused)
-        return _page(
+        status, retry = 401, ""
+        if token:  # a wrong token counts as the API's do (429 past the limit), no way around it
+            host = request.client.host if request.client else "?"
+            try:
+                web.failed_auth.failed(host, token)
+            except TooManyRequestsException as over:
+                status, why = 429, str(over.detail)
+                retry = (over.headers or {}).get("Retry-After", "")
+        page = _page(
             render("login.html", who=None, next=target, error=why[0].upper() + why[1:] + "."),
-            401,
+            status,
         )
+        if retry:
+            page.headers["Retry-After"] = retry
+        return page
     cookie = Cookie(
         key=COOKIE,
         value=token,

@@ -168,8 +168,9 @@ def _report(state: Tournament, number: int, player: str) -> tuple[ReportState, s
     who = state.find(player)
     table = state.tables.get((report.round, report.table))
     if who is None or table is None or who not in table.players:
+        name = state.players[who].name if who is not None else player  # a name, not an id
         raise Refusal(
-            "EV-11.2", f"{player} does not play at round {report.round} table {report.table}"
+            "EV-11.2", f"{name} does not play at round {report.round} table {report.table}"
         )
     if who == report.player:
         raise Refusal("EV-11.2", "the player who reported cannot answer their own report")
