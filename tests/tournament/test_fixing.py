@@ -98,11 +98,14 @@ def test_ev_5_4_a_replaced_pairing_is_not_met() -> None:
     players whose only meeting was replaced."""
     state = run(event(("Ann", "Ben", "Cal", "Dee")), PairNext())
     first = pairs(state, 1)
-    swapped = {"pairs": [list(p) for p in first]}  # the same tables again: no rematch
+    # the same opponents, seats swapped (the same seats would change nothing: EV-5.12)
+    seated = [p.players for p in state.rounds[1].pairings if not p.bye]
+    swapped = {"pairs": [list(reversed(players)) for players in seated]}
     facts = decide(state, ChangePairing(spec=swapped, reason="seating"))
     changed = facts[0]
     assert isinstance(changed, f.PairingChanged)
     assert changed.warnings == ()
+    assert pairs(fold(facts, state), 1) == first  # the same opponents
     met, _ = fold(facts, state).history()
     assert all(len(opponents) == 1 for opponents in met.values())  # one meeting each
 
