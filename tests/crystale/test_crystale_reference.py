@@ -225,7 +225,7 @@ def test_cr_engine_agrees_with_the_reference_model_quick(seed: int) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**31),
     variants=st.sampled_from(VARIANTS),

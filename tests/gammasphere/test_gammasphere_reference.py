@@ -344,7 +344,7 @@ def test_gs_reference_model_agrees_on_a_few_fixed_games() -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32 - 1), st.integers(50, 600), st.sampled_from(sorted(CATALOGS)))
 def test_gs_reference_model_agrees_on_random_games(seed: int, steps: int, catalog: str) -> None:
     """GS-4 to GS-8 over many random games with near misses at every step."""

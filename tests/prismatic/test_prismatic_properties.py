@@ -46,7 +46,7 @@ VARIANTS = [
         "draw_action": "compulsory",
     },
 ]
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # The two walks of whole games are the quick loop's longest tests (some 20 s each): listing the
 # legal entries at every step checks every candidate, so they run in the full suite only.
 WHOLE_GAMES = pytest.mark.slow

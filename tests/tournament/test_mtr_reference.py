@@ -196,7 +196,7 @@ def test_standings_agree_with_the_mtr_reference_quick(event: Event) -> None:
 
 @pytest.mark.slow
 @given(events())
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_standings_agree_with_the_mtr_reference(event: Event) -> None:
     """EV-4.1 to EV-4.7 against MTR 3.1 and Appendix C, up to 40 players and 8 rounds."""
     _check(event)
