@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import cache
 
 import msgspec
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from referee.tournament import Pairing, Seat, assign_tables, pair_swiss, swiss_pairs
 
 
-def _rematch_free_exists(ids: Sequence[str], met: dict[str, frozenset[str]]) -> bool:
+def _rematch_free_exists(ids: Sequence[str], met: Mapping[str, Collection[str]]) -> bool:
     """Oracle: can ``ids`` (even count) be paired with no rematch? (plain backtracking)"""
 
     @cache

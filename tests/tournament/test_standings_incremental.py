@@ -204,13 +204,14 @@ def test_a_rounds_new_slips_rank_in_columns_as_the_table_orders(
     first = dict(steps[: len(steps) // 2])
     kept = Standings.built(settings_, entrants, first).counts()
     ids = [e.id for e in entrants]
-    changes: dict[tuple[int, int], MatchResult | None] = {}
+    slips: dict[tuple[int, int], MatchResult] = {}
     for table in range(1, data.draw(st.integers(1, 4)) + 1):
         a, b = data.draw(st.permutations(ids))[:2]
-        changes[(99, table)] = MatchResult(
+        slips[(99, table)] = MatchResult(
             round=99, players=(a, b), score=data.draw(st.sampled_from(SCORES))
         )
-    final = {**first, **changes}
+    changes: dict[tuple[int, int], MatchResult | None] = dict(slips)
+    final = {**first, **slips}
     expected = [
         (s.player, s.points) for s in compute_standings(entrants, final.values(), settings_)
     ]
