@@ -161,7 +161,8 @@ def calls(
 def reports(
     event: EventArg,
     every: Annotated[
-        bool, typer.Option("--all", help="Every report (confirmed, replaced, superseded too).")
+        bool,
+        typer.Option("--all", help="Every report (confirmed, replaced, superseded, void too)."),
     ] = False,
     as_json: JsonOpt = False,
 ) -> None:

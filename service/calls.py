@@ -104,7 +104,7 @@ class ReportRow(msgspec.Struct, kw_only=True):
     result: str
     slip: str
     status: str
-    """``pending``, ``confirmed``, ``disputed``, ``replaced`` or ``superseded``."""
+    """``pending``, ``confirmed``, ``disputed``, ``replaced``, ``superseded`` or ``void``."""
     answered_by: str
     reason: str
     at: datetime

@@ -165,6 +165,12 @@ def _report(state: Tournament, number: int, player: str) -> tuple[ReportState, s
     report = state.reports.get(number)
     if report is None:
         raise Refusal("EV-11.2", f"there is no report {number} in this event")
+    if report.status == "void":
+        raise Refusal(
+            "EV-11.7",
+            f"report {number} was about round {report.round} table {report.table} as it was "
+            "paired before the pairings were taken back or replaced: it is void; report again",
+        )
     who = state.find(player)
     table = state.tables.get((report.round, report.table))
     if who is None or table is None or who not in table.players:
