@@ -71,8 +71,9 @@ def _label(state: Tournament, number: int) -> str:
 
 def _stage_words(state: Tournament, number: int) -> str:
     """``round 3`` for a Swiss round, ``semifinal (round 7)`` for a playoff round."""
-    label = _label(state, number)
-    return label if label == f"round {number}" else f"{label} (round {number})"
+    from referee.tournament.playoff import round_words
+
+    return round_words(state, number)
 
 
 class PairingSeat(msgspec.Struct, kw_only=True):

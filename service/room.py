@@ -50,6 +50,7 @@ import msgspec
 from events.codec import decode
 from projections.queue import FoldedEvent, FoldedGame, QueueFold
 from referee.tournament.clock import clock_text
+from referee.tournament.playoff import round_words
 from service.calls import CALL_SECONDS, call_line, call_order, hall_items, overdue
 
 __all__ = [
@@ -142,6 +143,8 @@ class QueueItem(msgspec.Struct, kw_only=True):
     """The event (tournament) an ``unreported`` table belongs to."""
     round: int | None = None
     """The round of an ``unreported`` table."""
+    stage: str | None = None
+    """That round in words: ``round 3``, or ``semifinal (round 7)`` in a playoff (EV-6.6)."""
     # A judge call or a result disagreement (``service.calls``, EV-10, EV-11):
     call: int | None = None
     report: int | None = None
@@ -462,7 +465,8 @@ class RoomQueue(QueueFold):
                     continue
                 linked = state.tables.get((number, pairing.table))
                 names = [state.players[p].name for p in pairing.players]
-                where = f"{folded.name or event_id} round {number}"
+                stage = round_words(state, number)
+                where = f"{folded.name or event_id} {stage}"
                 started = clock.started is not None
                 gid = linked.games[-1] if linked and linked.games else ""
                 game = self._games.get(gid)
@@ -489,6 +493,7 @@ class RoomQueue(QueueFold):
                         link=f"/events/{event_id}/pairings",
                         tournament=event_id,
                         round=number,
+                        stage=stage,
                         needs_action=True if due else None,
                         remaining=clock_text(clock.remaining(now, pairing.table))
                         if started

@@ -167,3 +167,33 @@ def test_ref_11_an_idempotency_key_on_a_game_s_call_is_stored_with_it(tmp_path: 
                 svc.call_step_as(rita, game, row.call, "claim", idempotency_key="k1")
         finally:
             WRITING_TOKEN.reset(reset)
+
+
+def test_ev_6_6_the_hall_names_a_playoff_round_by_its_stage(tmp_path: Path) -> None:
+    """EV-6.6: the clock, the calls, the reports and the queue say "final (round 2)",
+    never "round 2" alone, as the pairings and standings do."""
+    with open_service(tmp_path / "g.db", create=True) as svc:
+        svc.clock = lambda: T0
+        event = svc.event_new("Open", "prizmik", rounds=1, cut=2, seed=5).event_id
+        svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
+        svc.event_pair(event)
+        svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
+        svc.event_pair(event)  # the final: round 2
+        assert svc.event_clock_view(event).stage == "final (round 2)"
+        svc.event_call(event, 1, by="Tom", reason="ruling")
+        (call,) = svc.event_calls(event)
+        assert call.stage == "final (round 2)"
+        finalist = svc.event_state(event).rounds[2].pairings[0].players[0]
+        report = svc.event_report(event, finalist, "2-0-0")
+        assert report.stage == "final (round 2)"
+        queue = svc.queue(now=T0)
+        items = [*queue.calls, *queue.unreported]
+        assert {i.stage for i in items} == {"final (round 2)"}
+        assert all("Open final (round 2): " in i.line for i in items)
+        assert not any("round 2:" in i.line for i in items)
+        assert svc.event_clock_view(event, round_number=1).stage == "round 1"
+        game = svc.event_state(event).tables[(2, 1)].games[0]
+        view = svc.load(game)
+        clock = svc.game_clock(view.created.meta, view.created.timestamp)
+        assert clock is not None
+        assert clock.label == "final (round 2) · table 1"
