@@ -197,3 +197,20 @@ def test_ev_6_6_the_hall_names_a_playoff_round_by_its_stage(tmp_path: Path) -> N
         clock = svc.game_clock(view.created.meta, view.created.timestamp)
         assert clock is not None
         assert clock.label == "final (round 2) · table 1"
+
+
+def test_ev_8_4_an_event_penalty_s_upgrade_is_flagged_in_the_queue(tmp_path: Path) -> None:
+    """EV-8.4, Q-5: a second slow play (a tournament error) is upgraded to a game loss by
+    the event, which ends the player's game; the queue lists that game's penalty as the
+    repeat it is (to investigate), as it does for a repeat recorded game by game."""
+    with open_service(tmp_path / "g.db", create=True) as svc:
+        svc.clock = lambda: T0
+        event = svc.event_new("Open", "prizmik", rounds=3, seed=5).event_id
+        svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
+        svc.event_pair(event)
+        assert svc.event_penalize(event, "Ann", "slow-play").penalty == "warning"
+        given = svc.event_penalize(event, "Ann", "slow-play")
+        assert (given.penalty, given.suggested) == ("game-loss", "game-loss")
+        (item,) = svc.queue(now=T0).penalties
+        assert item.investigate
+        assert "a repeat: the IPG suggests game-loss (EV-8.4)" in item.line
