@@ -35,6 +35,7 @@ __all__ = [
     "PairingLine",
     "PairingSeat",
     "PairingSheet",
+    "named_lines",
     "pairings_csv",
     "people",
     "standings_csv",
@@ -61,6 +62,12 @@ def _named(text: str, names: dict[str, str]) -> str:
     ids = sorted(names, key=len, reverse=True)
     pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(i) for i in ids) + r")(?![\w-])")
     return pattern.sub(lambda m: names[m.group(1)], text)
+
+
+def named_lines(lines: list[str], state: Tournament) -> list[str]:
+    """``lines`` with player ids written as people know them (``people``)."""
+    names = people(state)
+    return [_named(line, names) for line in lines]
 
 
 def _label(state: Tournament, number: int) -> str:

@@ -310,3 +310,5 @@ def test_a_penalty_at_a_pod_says_where_it_took_effect(svc: RefereeService) -> No
     svc.event_result(event, ["1=1:Ann,2:Ben,3:Cal"])
     with pytest.raises(EventRefusedError, match=r"already reported \(Ann>Ben>Cal\)"):
         svc.event_result(event, ["1=1:Ann,2:Cal,3:Ben"])
+    said = svc.event_penalty_withdraw(event, 2, reason="misjudged")  # EV-8.7: Cal returns
+    assert "undropped: Cal (penalty 2 withdrawn: misjudged)" in said, said
