@@ -186,6 +186,10 @@ def test_ev_6_6_the_hall_names_a_playoff_round_by_its_stage(tmp_path: Path) -> N
         finalist = svc.event_state(event).rounds[2].pairings[0].players[0]
         report = svc.event_report(event, finalist, "2-0-0")
         assert report.stage == "final (round 2)"
+        state = svc.event_state(event)
+        out = next(p for p in state.players if p not in state.rounds[2].pairings[0].players)
+        with pytest.raises(RefusedError, match=r"is not paired in the final \(round 2\):"):
+            svc.event_report(event, out, "2-0-0")
         queue = svc.queue(now=T0)
         items = [*queue.calls, *queue.unreported]
         assert {i.stage for i in items} == {"final (round 2)"}
