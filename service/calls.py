@@ -434,12 +434,15 @@ class Hall(Tournaments):
         done: tuple[Tournament, list[Any]] = self._raced(event_id, once)
         return done
 
-    def event_player_of(self, event_id: str, player_id: str, name: str) -> str:
+    def event_player_of(
+        self, event_id: str, player_id: str, name: str, clause: str = "EV-11.2"
+    ) -> str:
         """The registered player a player's token is (their id across the house, else
-        their name, EV-2.2), or a refusal (EV-11.2) for someone not in this event."""
+        their name, EV-2.2), or a refusal for someone not in this event: ``clause`` is
+        the rule of what they tried (EV-11.2 a report, EV-10.2 a call)."""
         found = self._event(event_id, check=False).holder(player_id, name)  # who, not what
         if found is None:
-            raise EventRefusedError("EV-11.2", f"{name} is not a player of this event")
+            raise EventRefusedError(clause, f"{name} is not a player of this event")
         return found
 
     # -- judge calls -------------------------------------------------------------------
@@ -716,7 +719,7 @@ class HallFaces(Hall):
         idempotency_key: str | None = None,
     ) -> CallRow:
         if who.role == "player":
-            player = self.event_player_of(event_id, who.player_id, who.name)
+            player = self.event_player_of(event_id, who.player_id, who.name, "EV-10.2")
             return self.event_call(event_id, table, player=player, reason=reason)
         if who.role == "scorekeeper":
             return self.event_call(event_id, table, by=who.label, reason=reason)
@@ -792,7 +795,7 @@ class HallFaces(Hall):
             return self.table_call(game_id, command)
         event_id, table = self._game_table(game_id)
         if who.role == "player":
-            player = self.event_player_of(event_id, who.player_id, who.name)
+            player = self.event_player_of(event_id, who.player_id, who.name, "EV-10.2")
             return self.event_call(event_id, table, player=player, reason=reason, game=game_id)
         if who.role != "scorekeeper":
             _own(_staff(who, "and the players call a judge", event_id), table, who)

@@ -218,3 +218,24 @@ def test_ev_8_4_an_event_penalty_s_upgrade_is_flagged_in_the_queue(tmp_path: Pat
         (item,) = svc.queue(now=T0).penalties
         assert item.investigate
         assert "a repeat: the IPG suggests game-loss (EV-8.4)" in item.line
+
+
+def test_ev_10_2_a_call_from_someone_not_in_the_event_names_the_calls_clause(
+    tmp_path: Path,
+) -> None:
+    """EV-10.2: a player's token of someone not registered in the event calls nobody; the
+    refusal named EV-11.2, the clause of players' reports."""
+    from service.tournaments import EventRefusedError
+
+    zed = Principal(token_id="z", role="player", name="Zed", player_id="pl-zed")
+    with open_service(tmp_path / "g.db", create=True) as svc:
+        event = svc.event_new("Open", "prizmik", rounds=3, seed=5).event_id
+        svc.event_register(event, ["Ann", "Ben"])
+        svc.event_pair(event)
+        with pytest.raises(EventRefusedError) as caught:
+            svc.call_as(zed, event, None, reason="help")
+        assert caught.value.clause == "EV-10.2"
+        assert "Zed is not a player of this event" in str(caught.value)
+        with pytest.raises(EventRefusedError) as reported:
+            svc.report_as(zed, event, "2-0-0")
+        assert reported.value.clause == "EV-11.2"
