@@ -29,12 +29,14 @@ from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
 from events.backends import (
     ONE_SHOT_MODULE,
     Backend,
+    TakeLock,
     backend_for,
     is_server_store,
     is_server_url,
     queries,
     server_settings,
     store_settings,
+    unlocked,
 )
 from events.codec import MsgspecMapper, Sealed, bytes_hash, decode_rows, own_hash, seal_after
 from events.schema import (
@@ -285,6 +287,25 @@ class GameStore:
             return
         with persistence_errors(), self.backend.stream_lock(stream_id):
             yield
+
+    @contextmanager
+    def stream_locks(self) -> Iterator[TakeLock]:
+        """Streams' write locks (``stream_lock``) held together until leaving:
+        ``take(stream, wait)`` takes one more (``Backend.stream_locks``; a wait longer than
+        the store's lock wait is ``StoreBusyError``), or answers that another writer holds
+        it when not ``wait``. The server's writer holds those of a batch of event writes
+        until the batch is stored."""
+        if self.backend is None:
+            with unlocked() as free:
+                yield free
+            return
+        with persistence_errors(), self.backend.stream_locks() as take:
+
+            def taking(stream: str, wait: bool) -> bool:
+                with persistence_errors():
+                    return take(stream, wait)
+
+            yield taking
 
     # -- reading -------------------------------------------------------------
     def stored_events(self, game_id: str) -> Sequence[StoredEvent]:

@@ -71,6 +71,7 @@ from service.pipeline import (
     event_write,
     held,
     stage_event,
+    stream_lock,
     terms,
     uncollected,
 )
@@ -1572,7 +1573,7 @@ class Tournaments:
         from events.store import ConcurrentWriteError
 
         running = terms()
-        with self.store.stream_lock(event_id.strip()):
+        with stream_lock(self.store, event_id.strip()):
             if running is not None and not running.appended:
                 # checked (``check_terms``) when ``command`` loads the event under the lock;
                 # a write that decided on a load before it is checked again there
