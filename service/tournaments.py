@@ -799,7 +799,11 @@ class Tournaments:
             loaded = None
         if loaded is None:
             loaded = self._from_snapshot(ref)
-        if loaded is not None:
+        if loaded is not None and loaded.held_by is not None:
+            # this thread's facts folded ahead of their held commit: a writer that stored
+            # past them loses that commit's race, and what it stored is read then
+            stored = []
+        elif loaded is not None:
             stored = self.store.rows(ref, after=loaded.version)
         else:
             loaded = _Loaded(ref)

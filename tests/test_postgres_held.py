@@ -20,6 +20,7 @@ from events.store import GameStore
 from service.cached import CachedService
 from service.tournaments import EventRefusedError
 from service.writer import GroupWriter
+from tests.test_group_commit import hold
 
 Side = tuple[CachedService, GroupWriter]
 
@@ -44,19 +45,6 @@ def paired(svc: CachedService, players: int) -> tuple[str, list[int]]:
     return event, [t.table or 0 for t in svc.event_pair(event) if not t.bye]
 
 
-def busy(writer: GroupWriter) -> threading.Event:
-    """Keep ``writer``'s thread busy until the answer is set (its queue fills meanwhile)."""
-    release, started = threading.Event(), threading.Event()
-
-    def wait() -> None:
-        started.set()
-        release.wait(10)
-
-    writer.call(wait)
-    assert started.wait(10)
-    return release
-
-
 def slip(svc: CachedService, event: str, table: int, *, then: Callable[[], None] = bool) -> Any:
     def write() -> int:
         count = svc.event_result(event, [f"{table}=2-0-0"])
@@ -77,7 +65,7 @@ def test_two_processes_batching_one_event_lose_no_write_and_no_race(
     (svc_a, writer_a), (svc_b, writer_b) = two
     event, tables = paired(svc_a, 32)
     svc_b.event_version(event)  # both have the event cached, as serving processes do
-    releases = [busy(writer_a), busy(writer_b)]
+    releases = [hold(writer_a), hold(writer_b)]
     before = writer_a.commits + writer_b.commits
     futures = [
         (writer_a if n % 2 else writer_b).event(slip(svc_a if n % 2 else svc_b, event, table))
@@ -118,7 +106,7 @@ def test_two_processes_holding_two_events_in_opposite_orders_do_not_deadlock(
 
         return then
 
-    releases = [busy(writer_a), busy(writer_b)]
+    releases = [hold(writer_a), hold(writer_b)]
     futures = [
         writer_a.event(slip(svc_a, x, x_tables[0], then=meet(a_holds, b_holds))),
         writer_a.event(slip(svc_a, y, y_tables[0])),
@@ -152,7 +140,7 @@ def test_a_batch_keeps_its_events_lock_until_it_is_stored(pg_env: dict[str, str]
             seen.append(other.execute(take, (STREAM_LOCK_KEY, name)).fetchone())
             other.rollback()
 
-        release = busy(writer)
+        release = hold(writer)
         first = writer.event(slip(svc, event, tables[0], then=look))
         second = writer.event(slip(svc, event, tables[1], then=look))
         release.set()
