@@ -19,7 +19,7 @@ import hashlib
 import os
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, cast
 
@@ -28,6 +28,7 @@ from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
 
 from events.backends import (
     ONE_SHOT_MODULE,
+    UNLOCKED,
     Backend,
     TakeLock,
     backend_for,
@@ -36,7 +37,6 @@ from events.backends import (
     queries,
     server_settings,
     store_settings,
-    unlocked,
 )
 from events.codec import MsgspecMapper, Sealed, bytes_hash, decode_rows, own_hash, seal_after
 from events.schema import (
@@ -288,18 +288,18 @@ class GameStore:
         with persistence_errors(), self.backend.stream_lock(stream_id):
             yield
 
-    @contextmanager
-    def stream_locks(self) -> Iterator[TakeLock]:
+    def stream_locks(self) -> AbstractContextManager[TakeLock]:
         """Streams' write locks (``stream_lock``) held together until leaving:
         ``take(stream, wait)`` takes one more (``Backend.stream_locks``; a wait longer than
         the store's lock wait is ``StoreBusyError``), or answers that another writer holds
         it when not ``wait``. The server's writer holds those of a batch of event writes
         until the batch is stored."""
-        if self.backend is None:
-            with unlocked() as free:
-                yield free
-            return
-        with persistence_errors(), self.backend.stream_locks() as take:
+        locks = UNLOCKED if self.backend is None else self.backend.stream_locks()
+        return locks if locks is UNLOCKED else self._stream_locks(locks)
+
+    @contextmanager
+    def _stream_locks(self, locks: AbstractContextManager[TakeLock]) -> Iterator[TakeLock]:
+        with persistence_errors(), locks as take:
 
             def taking(stream: str, wait: bool) -> bool:
                 with persistence_errors():

@@ -62,7 +62,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from contextlib import AbstractContextManager, ExitStack, nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeVar, overload
 
@@ -362,7 +362,7 @@ class _Group:
         self.holding: _Held | None = None
         # the write locks of the streams the held writes decided on, kept until they are
         # stored (``lock``)
-        self.locks: ExitStack | None = None
+        self.locks: AbstractContextManager[TakeLock] | None = None
         self.take: TakeLock | None = None
         self.locked: set[str] = set()
 
@@ -545,12 +545,12 @@ class _Group:
         if stream in self.locked:
             return _KEPT
         if self.take is None:
-            locks = ExitStack()
-            take = locks.enter_context(store.stream_locks())
+            locks = store.stream_locks()
+            take = locks.__enter__()
             try:
                 take(stream, True)  # a wait too long: the write's own StoreBusyError
             except BaseException:
-                locks.close()
+                locks.__exit__(None, None, None)
                 raise
             self.locks, self.take = locks, take
         elif not self.take(stream, False):
@@ -560,13 +560,15 @@ class _Group:
 
     def unlock(self) -> None:
         """Let go of the held writes' locks (their commit returned, or failed)."""
-        locks, self.locks, self.take = self.locks, None, None
+        locks = self.locks
+        if locks is None:
+            return
+        self.locks = self.take = None
         self.locked = set()
-        if locks is not None:
-            try:
-                locks.close()
-            except Exception as exc:  # the lock's connection lost: the server let go too
-                log.warning("letting go of event locks failed: %s", exc)
+        try:
+            locks.__exit__(None, None, None)
+        except Exception as exc:  # the lock's connection lost: the server let go too
+            log.warning("letting go of event locks failed: %s", exc)
 
     def held_commit(self, store: GameStore, staged: Sequence[Staged[Any]]) -> list[int]:
         """The running event write's commit, held (``pipeline.commit`` on the writer thread,

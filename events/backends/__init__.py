@@ -13,8 +13,8 @@ line in ``backend_for``.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 TakeLock = Callable[[str, bool], bool]
@@ -22,6 +22,7 @@ TakeLock = Callable[[str, bool], bool]
 
 __all__ = [
     "ONE_SHOT_MODULE",
+    "UNLOCKED",
     "Backend",
     "TakeLock",
     "backend_for",
@@ -112,10 +113,21 @@ def _free(stream: str, wait: bool) -> bool:
     return True
 
 
-@contextmanager
-def unlocked() -> Iterator[TakeLock]:
-    """``Backend.stream_locks`` where no lock is needed: every stream's is free."""
-    yield _free
+class _Unlocked:
+    def __enter__(self) -> TakeLock:
+        return _free
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+UNLOCKED: AbstractContextManager[TakeLock] = _Unlocked()
+
+
+def unlocked() -> AbstractContextManager[TakeLock]:
+    """``Backend.stream_locks`` where no lock is needed (``UNLOCKED``): every stream's is
+    free, at the cost of two calls (a SQLite server's writer asks it for every batch)."""
+    return UNLOCKED
 
 
 def is_server_url(target: str) -> bool:
