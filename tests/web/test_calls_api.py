@@ -249,6 +249,7 @@ def _token_of(store: str, event: str, name: str) -> str:
     with open_service(store) as svc:
         state = svc.event_state(event)
         player_id = state.players[state.find(name) or ""].player_id
+    assert isinstance(player_id, str)  # every registration carries one (EV-2.2)
     tokens = TokenStore(open_side_db(parse_store(store)))
     try:
         return tokens.create("player", name, player_id=player_id)[1]
