@@ -1709,19 +1709,8 @@ class Tournaments:
             effect = f"game {fact.game} ended as a loss for {entrant.name}"
         elif fact.penalty == "game-loss":
             effect = f"{entrant.name} has no game in progress: it ends their next game"
-        elif fact.penalty == "match-loss" and any(isinstance(x, f.MatchReported) for x in facts):
-            effect = f"round {fact.round} table {fact.table}: a match loss for {entrant.name}"
-        elif fact.penalty == "match-loss":
-            effect = f"{entrant.name} has no match in progress: it decides their next match"
-        elif fact.penalty == "disqualification" and any(
-            isinstance(x, f.MatchReported) for x in facts
-        ):
-            effect = (
-                f"round {fact.round} table {fact.table}: a match loss for {entrant.name}, "
-                "who is dropped"
-            )
-        elif fact.penalty == "disqualification":
-            effect = f"{entrant.name} is dropped"
+        elif fact.penalty in ("match-loss", "disqualification"):
+            effect = _match_loss_effect(fact, facts, number, entrant.name)
         return PenaltyOutcome(
             number=number,
             player=entrant.name,
@@ -2104,3 +2093,28 @@ def split_slip(slip: str) -> tuple[int, str]:
         # ASCII digits only (issue 31): int() would read "２" or "٢" as a table number
         raise EventRefusedError("EV-3.5", f"{digits!r} is not a table number")
     return int(digits), text.strip()
+
+
+def _match_loss_effect(
+    fact: f.PenaltyRecorded, facts: Sequence[f.Fact], number: int, name: str
+) -> str:
+    """Where a match loss (or a disqualification's lost match) took effect (EV-8.6): the
+    two-player match it decided, the pod where it places the player last (EV-I.11), or,
+    with no match in progress, the player's next match."""
+    dq = fact.penalty == "disqualification"
+    dropped = ", and dropped" if dq else ""
+    if any(isinstance(x, f.MatchReported) for x in facts):
+        return f"round {fact.round} table {fact.table}: a match loss for {name}" + (
+            ", who is dropped" if dq else ""
+        )
+    applied = next(
+        (x for x in facts if isinstance(x, f.PenaltyApplied) and x.penalty == number), None
+    )
+    if applied is not None:
+        return (
+            f"round {applied.round} table {applied.table}: {name} is placed last in the pod "
+            f"(EV-I.11){dropped}"
+        )
+    if dq:
+        return f"{name} is dropped"
+    return f"{name} has no match in progress: it decides their next match"

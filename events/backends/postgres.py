@@ -117,6 +117,7 @@ def _configure_at_connect(datastore: PostgresDatastore) -> None:
     pool: Any = datastore.pool
     library_get_connection = datastore.get_connection
     opened = threading.Event()
+    failed: list[str] = []  # why the pool could not open: every later use says the same
 
     @contextmanager
     def get_connection() -> Iterator[Any]:
@@ -125,7 +126,9 @@ def _configure_at_connect(datastore: PostgresDatastore) -> None:
             try:
                 pool.open(wait=True, timeout=pool.timeout)  # POSTGRES_CONNECT_TIMEOUT
             except psycopg.OperationalError as exc:  # no server, or it refused us
-                raise OperationalError(str(exc)) from None
+                failed.append(_why_not(pool, exc))
+        if failed:
+            raise OperationalError(failed[0])
         with library_get_connection() as conn:
             yield conn
 
@@ -137,6 +140,19 @@ def _configure_at_connect(datastore: PostgresDatastore) -> None:
         "options": f"-c idle_in_transaction_session_timeout={idle_ms}",
     }
     pool._configure = None  # what the library's configure did is done by the kwargs above
+
+
+def _why_not(pool: Any, exc: Exception) -> str:
+    """Why the pool could not open, in one line. The pool's own error says only that it
+    gave up waiting ("pool initialization incomplete after 5 sec"), for a server not
+    listening, a database or a role that does not exist alike: one direct connection
+    brings the server's reason (only on this failure: a store that opens pays nothing)."""
+    params = {k: pool.kwargs[k] for k in ("dbname", "host", "port", "user", "password")}
+    try:
+        psycopg.connect(**params, connect_timeout=max(1, int(pool.timeout))).close()
+    except psycopg.Error as direct:
+        return " ".join(str(direct).split())
+    return " ".join(str(exc).split())
 
 
 def ensure_tables(recorder: Any) -> bool:

@@ -147,9 +147,10 @@ class ReportState(msgspec.Struct, frozen=True, kw_only=True):
     score: Score
     at: datetime
     status: str = "pending"
-    """``pending``, ``confirmed``, ``disputed`` or ``replaced`` (the same player filed
-    again while it was pending or disputed); a pending or disputed report of a table
-    with a result is superseded (``Tournament.report_status``)."""
+    """``pending``, ``confirmed``, ``disputed``, ``replaced`` (the same player filed
+    again while it was pending or disputed) or ``void`` (its pairing was taken back or
+    replaced while it was open, EV-11.7); a pending or disputed report of a table with a
+    result is superseded (``Tournament.report_status``)."""
     answered_by: str = ""
     answered_at: datetime | None = None
     reason: str = ""
@@ -542,12 +543,13 @@ def _round_tables(state: Tournament, rnd: Round) -> immutables.Map[TableKey, Tab
 
 def _kept_tables(
     state: Tournament, rnd: Round
-) -> tuple[immutables.Map[TableKey, TableState], frozenset[str]]:
+) -> tuple[immutables.Map[TableKey, TableState], frozenset[str], frozenset[TableKey]]:
     """The tables after a re-pairing of ``rnd.number`` (EV-5.12): a table with the same
     number and players keeps its games and results; every other old table's games are
-    void (EV-3.9). The new tables, and the games made void."""
+    void (EV-3.9). The new tables, the games made void and the old tables that changed."""
     tables = _round_tables(state, rnd).mutate()
     void: set[str] = set()
+    changed: set[TableKey] = set()
     old_round = state.rounds.get(rnd.number)
     for pairing in old_round.pairings if old_round is not None else ():
         if pairing.table is None:
@@ -561,7 +563,26 @@ def _kept_tables(
             tables[key] = old
         else:
             void.update(old.games)
-    return tables.finish(), frozenset(void)
+            changed.add(key)
+    return tables.finish(), frozenset(void), frozenset(changed)
+
+
+def _void_reports(state: Tournament, keys: Iterable[TableKey]) -> Tournament:
+    """``state`` with the open reports of the tables ``keys`` void (EV-11.7): their
+    pairing was taken back or replaced, so no report of it can become a result."""
+    keys = [k for k in keys if k in state.table_reports]
+    if not keys:
+        return state
+    reports = state.reports.mutate()
+    table_reports = state.table_reports.mutate()
+    for key in keys:
+        for n in table_reports[key]:
+            if reports[n].status in ("pending", "disputed"):
+                reports[n] = msgspec.structs.replace(reports[n], status="void")
+        del table_reports[key]
+    return msgspec.structs.replace(
+        state, reports=reports.finish(), table_reports=table_reports.finish()
+    )
 
 
 def _without_round_tables(
@@ -588,6 +609,8 @@ def _undone(state: Tournament, number: int) -> Tournament:
     if state.rounds[number].kind == "cut" and not any(r.kind == "cut" for r in rounds.values()):
         cut = ()  # the first playoff round taken back takes the cut with it
     overrides = {n: o for n, o in state.overrides.items() if n != number}
+    keys = [(number, p.table) for p in state.rounds[number].pairings if p.table is not None]
+    state = _void_reports(state, keys)
     return replace(
         state,
         rounds=rounds,
@@ -667,9 +690,9 @@ def _fold_rounds(state: Tournament, fact: Fact) -> Tournament:
                 overrides=overrides,
             )
         case PairingChanged(round=rnd, reason=reason):
-            tables, void = _kept_tables(state, rnd)
+            tables, void, changed = _kept_tables(state, rnd)
             return replace(
-                state,
+                _void_reports(state, changed),
                 rounds=state.rounds | {rnd.number: rnd},  # a kept snapshot's rounds stay unread
                 tables=tables,
                 overrides={**state.overrides, rnd.number: reason},
