@@ -169,9 +169,20 @@ class EventFixes(Tournaments):
         idempotency_key: str | None = None,
     ) -> str:
         """Attach or replace a player's event decklist before their first round is paired
-        (EV-2.8); their display name. The list is checked as at registration."""
+        (EV-2.8); their display name. The list is checked as at registration; the list the
+        player already has is refused (compared by digest: the facts do not hold lists)."""
+        from referee.kit.decks import deck_digest
+
         loaded = self._event(event_id)
-        facts = self._decide(loaded.state, fixing.AttachDecklist(player=player, by=by))
+        who = loaded.state.find(player)
+        held = loaded.decks.get(who) if who is not None else None
+        command = fixing.AttachDecklist(
+            player=player,
+            by=by,
+            digest=deck_digest(deck),
+            held=deck_digest(held) if held is not None else "",
+        )
+        facts = self._decide(loaded.state, command)
         self._check_event_deck(loaded, deck)
         self._append(loaded, facts, extra={0: {"deck": deck}})
         fact = facts[0]

@@ -831,6 +831,12 @@ def _correct(
     if not reason.strip():
         raise Refusal("EV-8.1", "a correction needs a reason")
     result = _slip(state, number, table, text)
+    if result == state.result(number, table):
+        raise Refusal(
+            "EV-8.1",
+            f"round {number} table {table} already has the result {result.text}: nothing "
+            "changed, nothing is recorded",
+        )
     rnd = state.rounds[number]
     if _playoff(rnd.kind) and isinstance(result, Score):
         old = state.result(number, table)

@@ -48,6 +48,7 @@ __all__ = [
     "decide_hall",
     "one_line",
     "player_table",
+    "sees_hall",
 ]
 
 
@@ -159,6 +160,15 @@ def player_table(state: Tournament, who: str, clause: str) -> tuple[str, int]:
             clause, f"{name} {what} in {_round(state, number)}: there is no table of theirs"
         )
     return player, pairing.table
+
+
+def sees_hall(reader: str | None, player: str | None) -> bool:
+    """EV-10.7: whether player ``player``'s page (their id) shows its table's judge call and
+    result reports, with their reasons, to ``reader`` (the id of the player reading it;
+    ``None``: a reader who is no player of the event): to that player only. The staff read
+    them in their own lists; other players, the table's opponent on this page included, and
+    spectators read the pairings and results."""
+    return reader is not None and reader == player
 
 
 def _call(state: Tournament, number: int) -> CallState:

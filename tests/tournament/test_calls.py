@@ -26,6 +26,7 @@ from referee.tournament.hall import (
     FileReport,
     ResolveCall,
     decide_hall,
+    sees_hall,
 )
 from tests.tournament.helpers import paired, refused, run
 
@@ -108,6 +109,21 @@ def test_ev_10_4_to_10_6_claim_escalate_resolve() -> None:
     assert (state.calls[1].status, state.calls[1].note) == ("resolved", "rewound")
     assert refused(state, ClaimCall(call=1, by="Hera", head=True, at=AT)) == "EV-10.6"
     assert refused(state, ResolveCall(call=1, by="Hera", note="x", head=True, at=AT)) == "EV-10.6"
+
+
+def test_ev_10_7_a_tables_call_and_reports_are_shown_on_its_players_own_page_only() -> None:
+    """EV-10.7: Ann's page shows her table's call and reports to Ann; not to Cal, her
+    opponent at that table (his own page shows them to him), nor to Ben of the other table,
+    nor to a reader who is no player of the event."""
+    state = run(paired(), CallJudge(player="Ann", reason="ruling please", at=AT))
+    ann, cal, ben = (state.find(n) for n in ("Ann", "Cal", "Ben"))
+    assert table_of(state, "Ann") == (1, ("Ann", "Cal"))
+    assert sees_hall(ann, ann)
+    assert sees_hall(cal, cal)
+    assert not sees_hall(cal, ann)
+    assert not sees_hall(ben, ann)
+    assert not sees_hall(None, ann)
+    assert not sees_hall(None, None)
 
 
 # -- players' own results ------------------------------------------------------------------

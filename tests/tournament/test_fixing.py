@@ -324,6 +324,23 @@ def test_ev_2_8_a_decklist_is_attached_until_the_first_round_is_paired() -> None
     assert decide(state, AttachDecklist(player="Cal"))[0] == f.DecklistAttached(player="p3")
 
 
+def test_ev_2_8_the_list_the_player_already_has_is_refused() -> None:
+    """EV-2.8: attaching the list a player already has (the same digest) changes nothing and
+    is refused; another list, or a first one, is attached; a command without a digest (a
+    stored fact judged again) is not compared."""
+    state = event(("Ann", "Ben"))
+    again = AttachDecklist(player="Ann", digest="d1", held="d1")
+    assert refused(state, again) == "EV-2.8"
+    with pytest.raises(Refusal, match="Ann already has this decklist: nothing changed"):
+        decide(state, again)
+    for attached in (
+        AttachDecklist(player="Ann", digest="d2", held="d1"),
+        AttachDecklist(player="Ann", digest="d1"),
+        AttachDecklist(player="Ann"),
+    ):
+        assert decide(state, attached) == (f.DecklistAttached(player="p1"),)
+
+
 def test_ev_5_6_round_1_is_drawn_from_the_seed() -> None:
     """EV-5.6: with a seed, round 1 follows the seeded draw (recomputable by anyone from
     sha256("SEED:1:ID")), not registration order; same seed, same round; the lowest drawn
