@@ -135,6 +135,12 @@ class CallState(msgspec.Struct, frozen=True, kw_only=True):
     escalated: bool = False
     changed: datetime | None = None
     note: str = ""
+    players: tuple[str, ...] = ()
+    """The players of the table when the call was made: the call is about them (EV-10.7)."""
+    taken_back: bool = False
+    """Its round was taken back, or its table re-paired with other players, while it was
+    not resolved (EV-10.7): it stays with its players for the judges, and no longer holds
+    the table (EV-10.3)."""
 
 
 class ReportState(msgspec.Struct, frozen=True, kw_only=True):
@@ -585,6 +591,23 @@ def _void_reports(state: Tournament, keys: Iterable[TableKey]) -> Tournament:
     )
 
 
+def _unseat_calls(state: Tournament, keys: Iterable[TableKey]) -> Tournament:
+    """``state`` with the calls of the tables ``keys`` about a pairing taken back or
+    replaced (EV-10.7): those not resolved stay open with the players they were made at,
+    marked ``taken_back``; the table starts without calls, so the new match may call."""
+    keys = [k for k in keys if k in state.table_calls]
+    if not keys:
+        return state
+    calls = state.calls.mutate()
+    table_calls = state.table_calls.mutate()
+    for key in keys:
+        for n in table_calls[key]:
+            if calls[n].status != "resolved":
+                calls[n] = msgspec.structs.replace(calls[n], taken_back=True)
+        del table_calls[key]
+    return msgspec.structs.replace(state, calls=calls.finish(), table_calls=table_calls.finish())
+
+
 def _without_round_tables(
     state: Tournament, number: int
 ) -> tuple[immutables.Map[TableKey, TableState], frozenset[str]]:
@@ -610,7 +633,7 @@ def _undone(state: Tournament, number: int) -> Tournament:
         cut = ()  # the first playoff round taken back takes the cut with it
     overrides = {n: o for n, o in state.overrides.items() if n != number}
     keys = [(number, p.table) for p in state.rounds[number].pairings if p.table is not None]
-    state = _void_reports(state, keys)
+    state = _unseat_calls(_void_reports(state, keys), keys)
     return replace(
         state,
         rounds=rounds,
@@ -692,7 +715,7 @@ def _fold_rounds(state: Tournament, fact: Fact) -> Tournament:
         case PairingChanged(round=rnd, reason=reason):
             tables, void, changed = _kept_tables(state, rnd)
             return replace(
-                _void_reports(state, changed),
+                _unseat_calls(_void_reports(state, changed), changed),
                 rounds=state.rounds | {rnd.number: rnd},  # a kept snapshot's rounds stay unread
                 tables=tables,
                 overrides={**state.overrides, rnd.number: reason},
@@ -778,7 +801,10 @@ def _fold_calls(state: Tournament, fact: Fact) -> Tournament:
     replace = msgspec.structs.replace
     match fact:
         case JudgeCalled():
+            key = (fact.round, fact.table)
+            seated = state.tables.get(key)
             call = CallState(
+                players=seated.players if seated is not None else (),
                 number=fact.call,
                 round=fact.round,
                 table=fact.table,
@@ -788,7 +814,6 @@ def _fold_calls(state: Tournament, fact: Fact) -> Tournament:
                 game=fact.game,
                 changed=fact.at,
             )
-            key = (fact.round, fact.table)
             return replace(
                 state,
                 calls=state.calls.set(fact.call, call),
