@@ -161,8 +161,7 @@ def call_row(
         event_id=event_id,
         round=call.round,
         table=call.table,
-        players=[_name(state, p) for p in call.players]
-        or _players(state, call.round, call.table),
+        players=[_name(state, p) for p in call.players] or _players(state, call.round, call.table),
         by=_name(state, call.by),
         game=call.game or ("" if call.taken_back else _game_at(state, call.round, call.table)),
         stage=round_words(state, call.round),

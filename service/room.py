@@ -119,6 +119,12 @@ for _kind in (
     ItemKind(name="penalty", title="Penalties issued", needs_action=False, urgency=100),
     ItemKind(name="idle", title="Idle tables", needs_action=False, urgency=110),
     ItemKind(name="playing", title="Still playing", needs_action=False, urgency=120),
+    ItemKind(
+        name="rejected-offline",
+        title="Entries rejected offline, to review",
+        needs_action=False,
+        urgency=105,
+    ),
 ):
     register_kind(_kind)
 
@@ -311,6 +317,8 @@ class RoomQueue(QueueFold):
                 continue
             for number, (since, line) in g.branches.items():
                 conflicts.append(item(gid, g, "conflict", since, line, event=number))
+            for number, (since, line) in g.rejected.items():  # REF-9.6: nothing to choose
+                playing.append(item(gid, g, "rejected-offline", since, line, event=number))
             for number, c in g.calls.items():
                 game_calls.append(
                     item(gid, g, "call", c.at, call_line(c, c.by), event=number, call=number,

@@ -83,11 +83,11 @@ if TYPE_CHECKING:
     from service.ports import GameDoor
 
 __all__ = [
+    "DropRow",
     "EventInfo",
     "EventNotFoundError",
     "EventRefusedError",
     "MatchUpdate",
-    "DropRow",
     "PairingRow",
     "PenaltyOutcome",
     "StandingRow",

@@ -635,7 +635,11 @@ def _playoff_concession(state: Tournament, player: str) -> tuple[Fact, ...]:
     need = games_to_win(settings.match)
     played = table.games_score()  # for the first-listed player
     first = table.players[0] == player
-    score = Score(played.wins, need, played.draws) if first else Score(need, played.losses, played.draws)
+    score = (
+        Score(played.wins, need, played.draws)
+        if first
+        else Score(need, played.losses, played.draws)
+    )
     by = f"{name} conceded by dropping (EV-2.10)"
     facts: list[Fact] = [MatchReported(round=number, table=pairing.table, score=score, by=by)]
     games = fixing.open_games(state, table)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from operator import attrgetter
-from typing import Any
+from typing import Any, TypeVar
 
 import immutables
 import msgspec
@@ -573,39 +573,55 @@ def _kept_tables(
     return tables.finish(), frozenset(void), frozenset(changed)
 
 
-def _void_reports(state: Tournament, keys: Iterable[TableKey]) -> Tournament:
-    """``state`` with the open reports of the tables ``keys`` void (EV-11.7): their
-    pairing was taken back or replaced, so no report of it can become a result."""
-    keys = [k for k in keys if k in state.table_reports]
+_Item = TypeVar("_Item", CallState, ReportState)
+
+
+def _unseated(
+    items: immutables.Map[int, _Item],
+    index: immutables.Map[TableKey, tuple[int, ...]],
+    keys: Iterable[TableKey],
+    change: Callable[[_Item], _Item | None],
+) -> tuple[immutables.Map[int, _Item], immutables.Map[TableKey, tuple[int, ...]]]:
+    """``items`` with ``change`` made to those of the tables ``keys`` (``None``: left as
+    they are), and ``index`` without those tables: their pairing was taken back or replaced."""
+    keys = [k for k in keys if k in index]
     if not keys:
-        return state
-    reports = state.reports.mutate()
-    table_reports = state.table_reports.mutate()
+        return items, index
+    changed = items.mutate()
+    left = index.mutate()
     for key in keys:
-        for n in table_reports[key]:
-            if reports[n].status in ("pending", "disputed"):
-                reports[n] = msgspec.structs.replace(reports[n], status="void")
-        del table_reports[key]
-    return msgspec.structs.replace(
-        state, reports=reports.finish(), table_reports=table_reports.finish()
+        for n in left.pop(key, ()):
+            done = change(changed[n])
+            if done is not None:
+                changed[n] = done
+    return changed.finish(), left.finish()
+
+
+def _unseat(state: Tournament, keys: Iterable[TableKey]) -> Tournament:
+    """``state`` after the pairing of the tables ``keys`` was taken back or replaced: their
+    open reports are void (EV-11.7), so no report of it can become a result; their calls not
+    resolved stay open with the players they were made at, marked ``taken_back`` (EV-10.7).
+    The tables start without reports or calls, so the new match may report and call."""
+    keys = list(keys)
+    reports, table_reports = _unseated(
+        state.reports,
+        state.table_reports,
+        keys,
+        lambda r: (
+            msgspec.structs.replace(r, status="void")
+            if r.status in ("pending", "disputed")
+            else None
+        ),
     )
-
-
-def _unseat_calls(state: Tournament, keys: Iterable[TableKey]) -> Tournament:
-    """``state`` with the calls of the tables ``keys`` about a pairing taken back or
-    replaced (EV-10.7): those not resolved stay open with the players they were made at,
-    marked ``taken_back``; the table starts without calls, so the new match may call."""
-    keys = [k for k in keys if k in state.table_calls]
-    if not keys:
-        return state
-    calls = state.calls.mutate()
-    table_calls = state.table_calls.mutate()
-    for key in keys:
-        for n in table_calls[key]:
-            if calls[n].status != "resolved":
-                calls[n] = msgspec.structs.replace(calls[n], taken_back=True)
-        del table_calls[key]
-    return msgspec.structs.replace(state, calls=calls.finish(), table_calls=table_calls.finish())
+    calls, table_calls = _unseated(
+        state.calls,
+        state.table_calls,
+        keys,
+        lambda c: msgspec.structs.replace(c, taken_back=True) if c.status != "resolved" else None,
+    )
+    return msgspec.structs.replace(
+        state, reports=reports, table_reports=table_reports, calls=calls, table_calls=table_calls
+    )
 
 
 def _without_round_tables(
@@ -633,7 +649,7 @@ def _undone(state: Tournament, number: int) -> Tournament:
         cut = ()  # the first playoff round taken back takes the cut with it
     overrides = {n: o for n, o in state.overrides.items() if n != number}
     keys = [(number, p.table) for p in state.rounds[number].pairings if p.table is not None]
-    state = _unseat_calls(_void_reports(state, keys), keys)
+    state = _unseat(state, keys)
     return replace(
         state,
         rounds=rounds,
@@ -715,7 +731,7 @@ def _fold_rounds(state: Tournament, fact: Fact) -> Tournament:
         case PairingChanged(round=rnd, reason=reason):
             tables, void, changed = _kept_tables(state, rnd)
             return replace(
-                _unseat_calls(_void_reports(state, changed), changed),
+                _unseat(state, changed),
                 rounds=state.rounds | {rnd.number: rnd},  # a kept snapshot's rounds stay unread
                 tables=tables,
                 overrides={**state.overrides, rnd.number: reason},
