@@ -71,6 +71,7 @@ from service.pipeline import (
     event_write,
     held,
     stage_event,
+    stream_lock,
     terms,
     uncollected,
 )
@@ -833,7 +834,11 @@ class Tournaments:
             loaded = None
         if loaded is None:
             loaded = self._from_snapshot(ref)
-        if loaded is not None:
+        if loaded is not None and loaded.held_by is not None:
+            # this thread's facts folded ahead of their held commit: a writer that stored
+            # past them loses that commit's race, and what it stored is read then
+            stored = []
+        elif loaded is not None:
             stored = self.store.rows(ref, after=loaded.version)
         else:
             loaded = _Loaded(ref)
@@ -1606,7 +1611,7 @@ class Tournaments:
         from events.store import ConcurrentWriteError
 
         running = terms()
-        with self.store.stream_lock(event_id.strip()):
+        with stream_lock(self.store, event_id.strip()):
             if running is not None and not running.appended:
                 # checked (``check_terms``) when ``command`` loads the event under the lock;
                 # a write that decided on a load before it is checked again there
