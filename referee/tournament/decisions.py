@@ -43,9 +43,18 @@ from referee.tournament.facts import (
     TimeExtended,
 )
 from referee.tournament.manual import check_manual
-from referee.tournament.model import Entrant, Placement, Round, RoundKind, Score, Settings
+from referee.tournament.model import (
+    Entrant,
+    Placement,
+    Round,
+    RoundKind,
+    Score,
+    Settings,
+    games_to_win,
+)
 from referee.tournament.pairing import pair_swiss
 from referee.tournament.penalties import INFRACTIONS, suggested_penalty
+from referee.tournament.playoff import round_words as _round_words
 from referee.tournament.pods import pair_pods
 from referee.tournament.slips import is_match_slip, parse_placement, parse_slip
 from referee.tournament.state import Tournament, apply
@@ -592,7 +601,51 @@ def _drop(state: Tournament, who: str, reason: str) -> tuple[Fact, ...]:
         raise Refusal(
             "EV-2.6", f"{entrant.name} already dropped after round {entrant.dropped_after}"
         )
-    return (PlayerDropped(player=player, after_round=state.current_round, reason=reason),)
+    dropped = PlayerDropped(player=player, after_round=state.current_round, reason=reason)
+    return (dropped, *_playoff_concession(state, player))
+
+
+def _playoff_concession(state: Tournament, player: str) -> tuple[Fact, ...]:
+    """A drop in a playoff (EV-2.10): the player's match still being played is conceded,
+    won by the opponent by the games the match needs (the dropping player keeps the games
+    they won, and the match's open games are closed as void); a player who has won their
+    match and waits for the next bracket round is refused: they concede that match once
+    it is paired. Nothing for a player out of the bracket or outside a playoff."""
+    number = state.current_round
+    rnd = state.rounds.get(number)
+    if rnd is None or not _playoff(rnd.kind):
+        return ()
+    pairing = next((p for p in rnd.pairings if player in p.players), None)
+    if pairing is None:
+        return ()  # not in this bracket round: out of the playoff already
+    name = state.players[player].name
+    stage = _round_words(state, number)
+    if pairing.table is None or state.result(number, pairing.table) is not None:
+        won = pairing.table is None or _winners(state, rnd).get(pairing.table) == player
+        if won and len(rnd.pairings) > 1:
+            raise Refusal(
+                "EV-2.10",
+                f"{name} has won their match in the {stage} and is still in the bracket: "
+                "a drop in a playoff concedes a match, so pair the next bracket round first "
+                "and drop them then (their opponent advances)",
+            )
+        return ()
+    table = state.tables[(number, pairing.table)]
+    settings = _event(state)
+    need = games_to_win(settings.match)
+    played = table.games_score()  # for the first-listed player
+    first = table.players[0] == player
+    score = (
+        Score(played.wins, need, played.draws)
+        if first
+        else Score(need, played.losses, played.draws)
+    )
+    by = f"{name} conceded by dropping (EV-2.10)"
+    facts: list[Fact] = [MatchReported(round=number, table=pairing.table, score=score, by=by)]
+    games = fixing.open_games(state, table)
+    if games:
+        facts.append(GamesVoided(games=tuple(games), reason=by, by=by))
+    return tuple(facts)
 
 
 def _next_kind(state: Tournament) -> RoundKind:

@@ -5,6 +5,7 @@ match's next game (EV-I.10); the safe pod slip (EV-7.5)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -14,6 +15,7 @@ from referee.tournament import (
     Refusal,
     Register,
     ReportResult,
+    Score,
     Settings,
     Tournament,
 )
@@ -188,3 +190,46 @@ def test_ordinals() -> None:
         "22nd",
         "101st",
     ]
+
+
+def test_ev_2_10_a_drop_in_a_playoff_concedes_the_match() -> None:
+    """EV-2.10 (MTR 2.10): in the final, a drop concedes the match still being played: the
+    opponent wins it by the games it needs and the dropping player is recorded as dropped
+    in the final; a player who won their semifinal is not dropped before the final is
+    paired; a player out of the bracket drops as in a Swiss round."""
+    from referee.tournament import facts as f
+    from service.tournaments import drop_row
+
+    state = play_round(swiss_then_cut(NAMES[:8], cut=4))  # the semifinal played
+    semi = state.current_round
+    winner = state.rounds[semi].pairings[0].players[0]
+    name = state.players[winner].name
+    assert refused_drop(state, name) == "EV-2.10"
+    loser = state.players[state.rounds[semi].pairings[0].players[1]].name
+    out = fold_drop(state, loser)
+    assert drop_row(out[0], out[1]).line == f"{loser} drops after the semifinal (round {semi})"
+    final = run(state, PairNext())
+    first, second = final.rounds[semi + 1].pairings[0].players
+    after, facts = fold_drop(final, final.players[second].name)
+    assert [type(x) for x in facts] == [f.PlayerDropped, f.MatchReported]
+    assert after.result(semi + 1, 1) == Score(2, 0, 0)  # the first-listed wins the final
+    assert drop_row(after, facts).line == (
+        f"{after.players[second].name} drops in the final (round {semi + 1}) and concedes "
+        f"the match at table 1: {after.players[first].name} wins 2-0-0 (EV-2.10)"
+    )
+
+
+def fold_drop(state: Tournament, name: str) -> tuple[Tournament, tuple[Any, ...]]:
+    from referee.tournament import decide, fold
+    from referee.tournament.decisions import Drop
+
+    facts = decide(state, Drop(player=name))
+    return fold(list(facts), state), facts
+
+
+def refused_drop(state: Tournament, name: str) -> str:
+    from referee.tournament.decisions import Drop
+
+    with pytest.raises(Refusal) as refusal:
+        run(state, Drop(player=name))
+    return refusal.value.clause
