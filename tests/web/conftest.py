@@ -287,9 +287,8 @@ class Server:
         self._out.close()
 
 
-@pytest.fixture
-def serve() -> Iterator[Callable[..., Server]]:
-    """Start ``referee serve`` processes; every one is stopped after the test."""
+def servers() -> Iterator[Callable[..., Server]]:
+    """Start ``referee serve`` processes; every one is stopped when the generator is closed."""
     started: list[Server] = []
 
     def start(store: str, *extra: str, env: dict[str, str] | None = None) -> Server:
@@ -300,6 +299,18 @@ def serve() -> Iterator[Callable[..., Server]]:
     yield start
     for server in started:
         server.stop()
+
+
+@pytest.fixture
+def serve() -> Iterator[Callable[..., Server]]:
+    """Start ``referee serve`` processes; every one is stopped after the test."""
+    yield from servers()
+
+
+@pytest.fixture(scope="module")
+def module_serve() -> Iterator[Callable[..., Server]]:
+    """``serve`` for a module's tests to share: every one is stopped after the module."""
+    yield from servers()
 
 
 class ThreadServer:
