@@ -151,9 +151,11 @@ class EventFixes(Tournaments):
         command = fixing.WithdrawPenalty(penalty=number, reason=reason, by=by, result=result)
         loaded, facts = self._write(event_id, command)
         from events.tournament import summary, to_stored
+        from service.eventprint import named_lines
 
         header = self._header(loaded.event_id)
-        return [summary(to_stored(fact, header)) for fact in facts]
+        lines = [summary(to_stored(fact, header)) for fact in facts]
+        return named_lines(lines, loaded.state)  # people by name, as the log names them
 
     @event_write("run")
     def event_attach_deck(

@@ -21,6 +21,7 @@ import msgspec
 
 from referee.tournament import decisions as d
 from referee.tournament.clock import RoundClock, clock_text
+from referee.tournament.playoff import round_words
 from referee.tournament.state import Tournament
 from service.tournaments import (
     EventRefusedError,
@@ -72,6 +73,8 @@ class ClockView(msgspec.Struct, kw_only=True):
     """Whether the figures move (a page ticks them down only then)."""
     tables: list[TableClock]
     extensions: list[ExtensionRow]
+    stage: str = ""
+    """The round in words: ``round 3``, or ``semifinal (round 7)`` in a playoff (EV-6.6)."""
 
 
 class GameClock(msgspec.Struct, kw_only=True):
@@ -152,6 +155,7 @@ def clock_view(
         running=clock.state == "running",
         tables=rows,
         extensions=[ExtensionRow(table=t, minutes=m, reason=r) for t, m, r in clock.given],
+        stage=round_words(state, number) if number else "",
     )
 
 
@@ -287,7 +291,7 @@ def _round_game_clock(
     left = clock.remaining(now, table)
     finished = state.result(clock.round, table) is not None
     return GameClock(
-        label=f"round {clock.round} · table {table}",
+        label=f"{round_words(state, clock.round)} · table {table}",
         state="done" if finished else clock.state,
         running=clock.state == "running" and not finished,
         remaining_seconds=left,

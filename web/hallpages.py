@@ -162,7 +162,7 @@ async def clock_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
             if action in MARKS:
                 mark = _admitted(who, web.svc.event_clock, need("clock"))
                 view = await web.run_event_write(mark, event, action, by=who.label)
-                return formkeys.Outcome(True, f"round {view.round}'s clock: {view.state}", 201)
+                return formkeys.Outcome(True, f"{view.stage}'s clock: {view.state}", 201)
             if action != "extend":
                 raise RefusedError(f"the clock's controls are {', '.join(MARKS)} and extend")
             raw_table = form.get("table", "").strip()

@@ -322,10 +322,16 @@ def _undo(state: Tournament, command: UndoRound) -> tuple[Fact, ...]:
     number = _latest_round(state, command.reason, "EV-5.13", "undoing a round")
     for (rnd, at), table in sorted(state.tables.items()):
         if rnd == number and _has_result(table):
+            what = (
+                "a result"
+                if table.reported is not None
+                else f"a game result (game {table.game_results[0][0]})"
+            )
             raise Refusal(
                 "EV-5.13",
-                f"round {number} table {at} already has a result: a round is undone only "
-                "before its first result; correct the results instead",
+                f"round {number} table {at} already has {what}: a round is undone only "
+                "before its first result; re-pair the tables still playing ('event repair', "
+                "EV-5.12) or correct a result (EV-8.1)",
             )
     return (RoundUndone(round=number, reason=command.reason, by=command.by),)
 

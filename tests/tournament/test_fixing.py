@@ -122,6 +122,12 @@ def test_ev_5_13_a_round_is_undone_before_its_first_result_only() -> None:
     assert refused(state, UndoRound(reason="")) == "EV-5.13"
     reported = run(state, ReportResult(round=1, table=2, slip="2-1-0"))
     assert refused(reported, UndoRound(reason="too late")) == "EV-5.13"
+    # a game's result is one too; the refusal names it and points to the re-pairing, since
+    # a table without a match result has nothing to correct (EV-8.2)
+    a, b = state.tables[(1, 1)].players
+    ended = run(state, RecordGameResult(game="g1-1-1", placings={a: 1, b: 2}))
+    with pytest.raises(Refusal, match=r"a game result \(game g1-1-1\).*'event repair'"):
+        decide(ended, UndoRound(reason="too late"))
     assert refused(run(event(NAMES), PairNext(), UndoRound(reason="x")), UndoRound(reason="x")) == (
         "EV-5.13"
     )
