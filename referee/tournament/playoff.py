@@ -27,6 +27,7 @@ __all__ = [
     "next_game_order",
     "ordinal",
     "round_label",
+    "round_words",
     "stage_name",
 ]
 
@@ -66,6 +67,14 @@ def round_label(state: Tournament, number: int) -> str:
     earlier = [n for n in state.rounds if n < number and state.rounds[n].kind == rnd.kind]
     first = state.rounds[min(earlier)] if earlier else rnd
     return stage_name(max(2, _bracket_size(first) >> len(earlier)))
+
+
+def round_words(state: Tournament, number: int) -> str:
+    """Round ``number`` as every face names it: ``round 3`` for a Swiss, pod or
+    round-robin round, ``semifinal (round 7)`` for a playoff round, never ``round 7`` alone
+    (EV-6.6)."""
+    label = round_label(state, number)
+    return label if label == f"round {number}" else f"{label} (round {number})"
 
 
 def _winner(state: Tournament, number: int, pairing: Pairing) -> str | None:
