@@ -15,7 +15,12 @@ from typing import Any
 import msgspec
 
 from referee.tournament import fixing
-from referee.tournament.brackets import next_elimination_round, round_robin_round, seed_bracket
+from referee.tournament.brackets import (
+    bracket_seeds,
+    next_bracket_round,
+    round_robin_round,
+    seed_bracket,
+)
 from referee.tournament.errors import Refusal
 from referee.tournament.facts import (
     ByeAwarded,
@@ -715,8 +720,12 @@ def _pair_bracket(state: Tournament, number: int, kind: RoundKind) -> tuple[Fact
             return (CutMade(seeds=seeds), RoundPaired(round=seed_bracket(number, seeds, kind)))
         seats = state.seats(number)
         return (RoundPaired(round=seed_bracket(number, [s.id for s in seats], kind)),)
-    last = previous[-1]
-    following = next_elimination_round(number, last, _winners(state, last), kind)
+    # the better seed is listed (so seated) first: they choose to play first (EV-6.8); a
+    # player who dropped is not paired again, nor replaced (EV-2.5, EV-6.9)
+    seeded = state.cut if kind == "cut" else bracket_seeds(previous[0])
+    gone = {p for p, e in state.players.items() if e.dropped_after is not None}
+    winners = {rnd.number: _winners(state, rnd) for rnd in previous}
+    following = next_bracket_round(number, previous, winners, kind, seeded, gone)
     if following is None:
         raise Refusal("EV-6.3", "the bracket is finished: the event can end")
     return (RoundPaired(round=following),)

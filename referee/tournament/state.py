@@ -485,13 +485,23 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
         position = {p: i for i, p in enumerate(order)}
         reached = dict.fromkeys(self.cut, 0)
         won: dict[str, int] = {}
+        before = 0  # the cut round before this one
         for number in sorted(self.rounds):
             rnd = self.rounds[number]
             if rnd.kind != "cut":
                 continue
+            here = set(rnd.players())
+            for player in [p for p, last in won.items() if last == before and p not in here]:
+                # through the round before, not paired in this one (dropped, EV-6.9): out
+                # here, as if they had lost it
+                reached[player] = number
+            before = number
             for pairing in rnd.pairings:
                 for player in pairing.players:
                     reached[player] = number
+                if pairing.bye:  # a bye goes through its round as a win does (EV-I.9)
+                    won[pairing.players[0]] = number
+                    continue
                 result = self.result(number, pairing.table) if pairing.table is not None else None
                 if isinstance(result, Score) and result.winner is not None:
                     won[pairing.players[result.winner]] = number
