@@ -59,7 +59,6 @@ from referee.tournament.model import (
 )
 from referee.tournament.pairing import pair_swiss
 from referee.tournament.penalties import INFRACTIONS, suggested_penalty
-from referee.tournament.playoff import round_words as _round_words
 from referee.tournament.pods import pair_pods
 from referee.tournament.slips import is_match_slip, parse_placement, parse_slip
 from referee.tournament.state import Tournament, apply
@@ -614,8 +613,9 @@ def _playoff_concession(state: Tournament, player: str) -> tuple[Fact, ...]:
     """A drop in a playoff (EV-2.10): the player's match still being played is conceded,
     won by the opponent by the games the match needs (the dropping player keeps the games
     they won, and the match's open games are closed as void); a player who has won their
-    match and waits for the next bracket round is refused: they concede that match once
-    it is paired. Nothing for a player out of the bracket or outside a playoff."""
+    match and waits for the next bracket round is dropped as decided: nobody takes their
+    place, and their next opponent has a bye (EV-6.9). Nothing for a player out of the
+    bracket or outside a playoff."""
     number = state.current_round
     rnd = state.rounds.get(number)
     if rnd is None or not _playoff(rnd.kind):
@@ -623,18 +623,9 @@ def _playoff_concession(state: Tournament, player: str) -> tuple[Fact, ...]:
     pairing = next((p for p in rnd.pairings if player in p.players), None)
     if pairing is None:
         return ()  # not in this bracket round: out of the playoff already
-    name = state.players[player].name
-    stage = _round_words(state, number)
     if pairing.table is None or state.result(number, pairing.table) is not None:
-        won = pairing.table is None or _winners(state, rnd).get(pairing.table) == player
-        if won and len(rnd.pairings) > 1:
-            raise Refusal(
-                "EV-2.10",
-                f"{name} has won their match in the {stage} and is still in the bracket: "
-                "a drop in a playoff concedes a match, so pair the next bracket round first "
-                "and drop them then (their opponent advances)",
-            )
-        return ()
+        return ()  # decided: a winner who drops is not replaced (EV-6.9)
+    name = state.players[player].name
     table = state.tables[(number, pairing.table)]
     settings = _event(state)
     need = games_to_win(settings.match)

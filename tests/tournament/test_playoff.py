@@ -285,8 +285,8 @@ def test_ordinals() -> None:
 def test_ev_2_10_a_drop_in_a_playoff_concedes_the_match() -> None:
     """EV-2.10 (MTR 2.10): in the final, a drop concedes the match still being played: the
     opponent wins it by the games it needs and the dropping player is recorded as dropped
-    in the final; a player who won their semifinal is not dropped before the final is
-    paired; a player out of the bracket drops as in a Swiss round."""
+    in the final; a player who won their semifinal drops at once, not replaced (EV-6.9);
+    a player out of the bracket drops as in a Swiss round."""
     from referee.tournament import facts as f
     from service.tournaments import drop_row
 
@@ -294,7 +294,9 @@ def test_ev_2_10_a_drop_in_a_playoff_concedes_the_match() -> None:
     semi = state.current_round
     winner = state.rounds[semi].pairings[0].players[0]
     name = state.players[winner].name
-    assert refused_drop(state, name) == "EV-2.10"
+    won, facts = fold_drop(state, name)
+    assert [type(x) for x in facts] == [f.PlayerDropped]  # nothing to concede: decided
+    assert won.players[winner].dropped_after == semi
     loser = state.players[state.rounds[semi].pairings[0].players[1]].name
     out = fold_drop(state, loser)
     assert drop_row(out[0], out[1]).line == f"{loser} drops after the semifinal (round {semi})"
@@ -315,11 +317,3 @@ def fold_drop(state: Tournament, name: str) -> tuple[Tournament, tuple[Any, ...]
 
     facts = decide(state, Drop(player=name))
     return fold(list(facts), state), facts
-
-
-def refused_drop(state: Tournament, name: str) -> str:
-    from referee.tournament.decisions import Drop
-
-    with pytest.raises(Refusal) as refusal:
-        run(state, Drop(player=name))
-    return refusal.value.clause
