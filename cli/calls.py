@@ -48,9 +48,10 @@ def _line(row: CallRow) -> str:
     why = f" · {row.reason}" if row.reason else ""
     note = f" · {row.note}" if row.note else ""
     late = " · OVERDUE" if row.overdue else ""
+    gone = " as paired before it was taken back (EV-10.8)" if row.taken_back else ""
     return (
         f"call {row.call} · {row.stage or f'round {row.round}'} table {row.table} "
-        f"({' v '.join(row.players)}) · "
+        f"({' v '.join(row.players)}){gone} · "
         f"by {row.by} · {row.status}{held} · {row.age_seconds:g} s{late}{why}{note}"
     )
 

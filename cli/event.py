@@ -253,15 +253,15 @@ def drop(
     name: Annotated[str, typer.Argument(help="The player who leaves.")],
     reason: Annotated[str, typer.Option("--reason", help="Why (kept in the log).")] = "",
 ) -> None:
-    """Drop a player: they leave after the current round and stay in the standings.
+    """Drop a player: they leave after the current round and stay in the standings; in a
+    playoff the drop concedes their match (EV-2.10).
 
     \b
     Example:
       referee event drop $ev Cal --reason 'went home'
     """
     with handled():
-        after = _event_service().event_drop(event, name, reason=reason)
-        typer.echo(f"{name} drops after round {after}")
+        typer.echo(_event_service().event_drop(event, name, reason=reason).line)
 
 
 def _read_manual(path: Path) -> dict[str, Any]:

@@ -127,6 +127,8 @@ def list_branches(
 
 def _branch_text(b: Branch) -> str:
     state = f"kept the {b.kept}'s" if b.kept else "waiting for the head referee"
+    if b.rejected:  # REF-9.6: nothing to choose
+        state = "reviewed" if b.kept else "rejected entries to review (keep the server's)"
     return (
         f"event {b.event}: after event {b.base_version}, {state} ({b.reason})\n"
         f"  the table ({b.device}): {', '.join(b.theirs)}\n"

@@ -50,6 +50,7 @@ from events.tournament import TOURNAMENT_TOPICS, TournamentEvent, to_fact
 from projections.catchup import Follower
 from projections.status import OPEN, Outcome, outcome_after
 from referee.game.calls import GameCall, fold_call
+from referee.game.facts import rejected_offline
 from referee.tournament import facts as tf
 from referee.tournament.penalties import INFRACTIONS, infraction_key, suggested_penalty
 from referee.tournament.state import Tournament, apply
@@ -72,6 +73,9 @@ class FoldedGame(msgspec.Struct, kw_only=True):
     """ruling asked (event) -> (the action's event, since, line)."""
     branches: dict[int, tuple[datetime, str]] = {}
     """a table's branch kept as evidence (event) -> (since, line), until resolved (REF-9.5)."""
+    rejected: dict[int, tuple[datetime, str]] = {}
+    """a table's branch of entries its copy rejected only (event) -> (since, line), until
+    reviewed (REF-9.6): for information, no choice to make."""
     calls: dict[int, GameCall] = {}
     """A judge call from the game outside any event (its event) -> the call, until it is
     resolved (REF-11)."""
@@ -258,7 +262,7 @@ class QueueFold:
         waiting = any(status in ("open", "appealed") for status, *_ in game.disputes.values()) or (
             game.open and (bool(game.rulings) or bool(game.meta.get("table", "").strip()))
         )
-        waiting = waiting or bool(game.branches)  # REF-9.5: until the head referee chooses
+        waiting = waiting or bool(game.branches) or bool(game.rejected)  # REF-9.5, REF-9.6
         waiting = waiting or bool(game.calls)  # REF-11: until the call is resolved
         if waiting:
             self._watched.add(gid)
@@ -349,17 +353,22 @@ class QueueFold:
             ]
         elif isinstance(event, BranchRecorded):
             theirs = ", ".join(event.theirs) or "-"
-            ours = "; ".join(event.ours) or "nothing"
-            game.branches = {
-                **game.branches,
-                n: (
-                    event.timestamp,
+            if rejected_offline(event.entries):  # REF-9.6: nothing to choose, to review
+                line = (
+                    f"{event.device} sent entries its copy rejected offline, to review: "
+                    f"{theirs}; the game is as the server has it (REF-9.6)"
+                )
+                game.rejected = {**game.rejected, n: (event.timestamp, line)}
+            else:
+                ours = "; ".join(event.ours) or "nothing"
+                line = (
                     f"branches disagree after event {event.base_version}: {event.device} "
-                    f"recorded {theirs} offline | the server has {ours} (REF-9.5)",
-                ),
-            }
+                    f"recorded {theirs} offline | the server has {ours} (REF-9.5)"
+                )
+                game.branches = {**game.branches, n: (event.timestamp, line)}
         elif isinstance(event, BranchResolved):
             game.branches = {k: v for k, v in game.branches.items() if k != event.branch}
+            game.rejected = {k: v for k, v in game.rejected.items() if k != event.branch}
         elif isinstance(event, JudgeCalledToGame | GameCallAnswered):
             calls = dict(game.calls)
             fold_call(calls, event)

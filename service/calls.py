@@ -93,6 +93,9 @@ class CallRow(msgspec.Struct, kw_only=True):
     stage: str = ""
     """The round in words: ``round 3``, or ``semifinal (round 7)`` in a playoff (EV-6.6);
     empty for a game outside any event."""
+    taken_back: bool = False
+    """Its round was taken back or its table re-paired while it was open (EV-10.8):
+    ``players`` are those it was made at, no longer that table's."""
 
 
 class ReportRow(msgspec.Struct, kw_only=True):
@@ -158,10 +161,11 @@ def call_row(
         event_id=event_id,
         round=call.round,
         table=call.table,
-        players=_players(state, call.round, call.table),
+        players=[_name(state, p) for p in call.players] or _players(state, call.round, call.table),
         by=_name(state, call.by),
-        game=call.game or _game_at(state, call.round, call.table),
+        game=call.game or ("" if call.taken_back else _game_at(state, call.round, call.table)),
         stage=round_words(state, call.round),
+        taken_back=call.taken_back,
         **_call_fields(call, now, call_seconds),
     )
 
@@ -373,7 +377,12 @@ def call_line(call: CallState | GameCall, by: str) -> str:
         + (f", held by {call.holder}" if call.holder else ""),
     }[call.status]
     why = f": {call.reason}" if call.reason else ""
-    return f"judge call {call.number} by {by}{why} ({held})"
+    gone = (
+        "; its pairing was taken back: it is about the players it was made at (EV-10.8)"
+        if isinstance(call, CallState) and call.taken_back
+        else ""
+    )
+    return f"judge call {call.number} by {by}{why} ({held}{gone})"
 
 
 def call_order(item: Mapping[str, Any]) -> tuple[bool, datetime]:

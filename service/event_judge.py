@@ -16,13 +16,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
+
 from events.schema import GameEvent
 from events.tournament import to_fact
 from referee.tournament import decisions as d
 from referee.tournament import facts as f
 from referee.tournament import fixing as fx
 from referee.tournament.errors import Refusal
-from referee.tournament.model import Round
+from referee.tournament.model import PLAYOFF_KINDS, Round
 from referee.tournament.state import Tournament, apply
 from service.bounds import check_cut, check_name, check_reason, check_rounds
 from service.errors import RefusedError
@@ -181,6 +183,8 @@ def judge_event(events: Sequence[GameEvent]) -> None:
         except Refusal as exc:
             raise EventJudgement(number, exc.clause, exc.reason) from None
         stored = tuple(one for _, one in facts[index : index + len(made)])
+        if len(made) == 1 and _seated_before_ev_6_8(fact, made[0]):
+            made = (fact,)
         if stored == made:  # every fact the command makes, as stored (a cut and its round)
             for one in made:
                 state = apply(state, one)
@@ -196,6 +200,23 @@ def judge_event(events: Sequence[GameEvent]) -> None:
         # the command's first fact is the one stored; any others it makes follow in the record
         state = apply(state, fact)
         index += 1
+
+
+def _seated_before_ev_6_8(stored: f.Fact, made: f.Fact) -> bool:
+    """A playoff round stored before EV-6.8 listed the upper bracket slot's winner first:
+    the same round as the one decided now but for the order of a table's two players. It is
+    folded as stored, so an earlier export imports and replays unchanged."""
+    if not (isinstance(stored, f.RoundPaired) and isinstance(made, f.RoundPaired)):
+        return False
+    old, new = stored.round, made.round
+    if old.kind not in PLAYOFF_KINDS or len(old.pairings) != len(new.pairings):
+        return False
+    if msgspec.structs.replace(stored, round=new) != made:
+        return False
+    return msgspec.structs.replace(old, pairings=new.pairings) == new and all(
+        (a.table, a.bye, sorted(a.players)) == (b.table, b.bye, sorted(b.players))
+        for a, b in zip(old.pairings, new.pairings, strict=True)
+    )
 
 
 def _changed_nothing(state: Tournament, fact: f.Fact) -> bool:

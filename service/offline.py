@@ -39,6 +39,7 @@ from events.schema import (
 )
 from events.store import ConcurrentWriteError, fold_written, sealed_after
 from referee.game.entry import EntryCommand
+from referee.game.facts import rejected_offline
 from referee.game.write import decision
 from service.errors import InvalidCommandError, RefusedError, StaleVersionError
 from service.pipeline import entry_result
@@ -95,6 +96,8 @@ class Branch(msgspec.Struct, kw_only=True):
     entries: list[str]
     reason: str
     kept: str | None = None
+    rejected: bool = False
+    """Every entry was rejected by the table's own copy (REF-9.6): nothing to choose."""
 
 
 def _entries(entries: Sequence[OfflineEntryIn]) -> tuple[OfflineEntry, ...]:
@@ -275,6 +278,7 @@ def branches(svc: RefereeService, ref: str) -> list[Branch]:
                 ours=list(event.ours),
                 entries=[e.text for e in event.entries],
                 reason=event.reason,
+                rejected=rejected_offline(event.entries),
             )
         elif isinstance(event, BranchResolved) and event.branch in found:
             found[event.branch].kept = event.kept
@@ -294,7 +298,9 @@ def resolve_branch(
 
     ``server``: the game stays as it is; the choice is recorded. ``table``: the server's
     actions after the branch's base are retracted (one backup, REF-2.3), the table's
-    entries recorded in their order, then the choice; the answers of those entries."""
+    entries recorded in their order as who sent them from the table (the token holder,
+    else the device), then the choice, by ``by``; the answers of those entries. A branch
+    of entries the table's copy rejected only is not kept as the table's (REF-9.6)."""
     view = svc.load(ref)
     chosen = next((b for b in branches(svc, view.game_id) if b.event == branch), None)
     if chosen is None:
@@ -306,6 +312,13 @@ def resolve_branch(
         )
     event = view.events[branch - 1]
     assert isinstance(event, BranchRecorded)
+    if keep == "table" and rejected_offline(event.entries):
+        raise InvalidCommandError(
+            "REF-9.6",
+            f"the table's entries of event {branch} were all rejected by its own copy: keeping "
+            "them would retract the server's entries for nothing; keep the server's to mark "
+            "them reviewed",
+        )
     results: list[EntryResult] = []
     if keep == "table":
         base_ply = svc.store.load(view.game_id, upto=event.base_version).ply
@@ -316,8 +329,10 @@ def resolve_branch(
                 reason or f"kept the table's branch of event {branch} (REF-9.5)",
                 by=by,
             )
+        # the entries stay the table's, as recorded there; the choice is the head's
+        table = event.by or event.device
         for entry in event.entries:
-            results.append(svc.record(view.game_id, entry.text, actor=entry.seat, by=by))
+            results.append(svc.record(view.game_id, entry.text, actor=entry.seat, by=table))
         view = svc.load(view.game_id)
     resolved = BranchResolved(
         **header(view.game_id, svc.clock()), branch=branch, kept=keep, reason=reason, by=by

@@ -76,6 +76,19 @@ def _device(referee: str) -> str:
     return os.environ.get("REFEREE_DEVICE") or f"{socket.gethostname()}/{referee}"
 
 
+def _token_device(remote: Remote, device: str) -> str:
+    """The device a batch is sent as (REF-9.4): with a token, this machine and the token's
+    holder (``hall-3/Tom``), since the server records the entries as the holder's, not as
+    the laptop's local ``--referee`` name (``vm/referee``); ``REFEREE_DEVICE`` wins."""
+    if os.environ.get("REFEREE_DEVICE") or not remote.token:
+        return device
+    try:
+        holder = remote.whoami().strip()
+    except RemoteError:  # a server without /api/whoami: the laptop's own name
+        return device
+    return f"{socket.gethostname()}/{holder}" if holder else device
+
+
 def _safe_name(game: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in game)
 
@@ -217,16 +230,18 @@ class Outbox:
         ``ServerUnreachableError`` when the server still cannot be reached (the outbox is
         kept as it is)."""
         done: list[Synced] = []
+        device = ""
         while True:
             mine = self.pending()
             if not mine:
                 return done
+            device = device or _token_device(self.remote, self.device)
             game = mine[0].game
             batch = [p for p in mine if p.game == game]
             answer = self.remote.sync(
                 game,
                 {
-                    "device": self.device,
+                    "device": device,
                     "base_version": batch[0].base_version,
                     "entries": [
                         {

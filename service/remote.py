@@ -185,6 +185,13 @@ class Remote:
             return answer
         raise self._refusal(status, self._problem(status, raw))
 
+    def whoami(self) -> str:
+        """The name the server knows the token by (``GET /api/whoami``)."""
+        status, raw = self._request("GET", "/api/whoami", None)
+        if status == 200:
+            return str(self._decode(raw, dict[str, Any]).get("name", ""))
+        raise self._refusal(status, self._problem(status, raw))
+
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()

@@ -39,6 +39,9 @@ Interpretations (the texts are silent):
   for it (a slip, a correction, or the games deciding the match, EV-3.8); its age runs
   from when the round was paired (or re-paired, EV-5.12: the tables are new then). An
   ended event and an ended round have none; byes never wait.
+- Q-7: one table is one item in the triaged lists: a table over time (Q-6) that has no
+  result yet is its "over time" item, whose line says it has no result; its "no result
+  yet" item is not listed beside it. A scorekeeper, who is shown no "over time", keeps it.
 """
 
 from __future__ import annotations
@@ -116,6 +119,12 @@ for _kind in (
     ItemKind(name="penalty", title="Penalties issued", needs_action=False, urgency=100),
     ItemKind(name="idle", title="Idle tables", needs_action=False, urgency=110),
     ItemKind(name="playing", title="Still playing", needs_action=False, urgency=120),
+    ItemKind(
+        name="rejected-offline",
+        title="Entries rejected offline, to review",
+        needs_action=False,
+        urgency=105,
+    ),
 ):
     register_kind(_kind)
 
@@ -308,6 +317,8 @@ class RoomQueue(QueueFold):
                 continue
             for number, (since, line) in g.branches.items():
                 conflicts.append(item(gid, g, "conflict", since, line, event=number))
+            for number, (since, line) in g.rejected.items():  # REF-9.6: nothing to choose
+                playing.append(item(gid, g, "rejected-offline", since, line, event=number))
             for number, c in g.calls.items():
                 game_calls.append(
                     item(gid, g, "call", c.at, call_line(c, c.by), event=number, call=number,
@@ -574,6 +585,8 @@ def _triaged(view: RoomView, extra: list[QueueItem]) -> RoomView:
         *view.conflicts,
         *extra,
     ]
+    if not view.results_only:
+        everything = _one_item_a_table(everything)
     needs: list[QueueItem] = []
     info: list[QueueItem] = []
     for found in everything:
@@ -597,6 +610,20 @@ def _triaged(view: RoomView, extra: list[QueueItem]) -> RoomView:
             setattr(view, name, [])
     view.needs, view.info, view.count = needs, info, len(needs)
     return view
+
+
+def _one_item_a_table(items: list[QueueItem]) -> list[QueueItem]:
+    """``items`` with a table's "no result yet" folded into its "over time" item (Q-7): the
+    more urgent one stays and says both."""
+    over = {i.game_id: i for i in items if i.kind == "overtime" and i.game_id}
+    kept: list[QueueItem] = []
+    for found in items:
+        timed = over.get(found.game_id) if found.kind == "unreported" else None
+        if timed is None:
+            kept.append(found)
+        elif "no result yet" not in timed.line:
+            timed.line += "; no result yet (Q-4, Q-7)"
+    return kept
 
 
 def _limit(g: FoldedGame, default: int) -> int:

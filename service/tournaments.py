@@ -47,7 +47,7 @@ from referee.tournament import facts as f
 from referee.tournament import fixing
 from referee.tournament.errors import Refusal
 from referee.tournament.model import Pairing, Score, Settings, TableKey
-from referee.tournament.playoff import next_game_order
+from referee.tournament.playoff import next_game_order, round_words
 from referee.tournament.standings import (
     MatchResult,
     Standing,
@@ -84,6 +84,7 @@ if TYPE_CHECKING:
     from service.ports import GameDoor
 
 __all__ = [
+    "DropRow",
     "EventInfo",
     "EventNotFoundError",
     "EventRefusedError",
@@ -129,6 +130,40 @@ class PenaltyOutcome(msgspec.Struct, kw_only=True):
     penalty: str
     suggested: str
     effect: str
+
+
+class DropRow(msgspec.Struct, kw_only=True):
+    """A drop as every face says it: the round the player leaves after, and in a playoff
+    the match their drop conceded (EV-2.10; ``table`` 0 when none)."""
+
+    player: str
+    after_round: int
+    line: str
+    table: int = 0
+
+
+def drop_row(state: Tournament, facts: Sequence[f.Fact]) -> DropRow:
+    """The drop ``facts`` stored, in words: ``Cal drops after round 3``; in a playoff
+    ``Cal drops in the final (round 5) and concedes the match at table 1: Ann wins 2-0``."""
+    dropped = facts[0]
+    assert isinstance(dropped, f.PlayerDropped)
+    name = state.players[dropped.player].name
+    after = dropped.after_round
+    words = round_words(state, after)
+    if not words.startswith("round "):
+        words = f"the {words}"  # the final (round 5) (EV-6.6)
+    conceded = next((x for x in facts if isinstance(x, f.MatchReported)), None)
+    if conceded is None or conceded.score is None:
+        when = f"after {words}" if after else "before round 1"
+        return DropRow(player=name, after_round=after, line=f"{name} drops {when}")
+    players = state.tables[(conceded.round, conceded.table)].players
+    winner = players[1] if players[0] == dropped.player else players[0]
+    score = conceded.score if players[0] == winner else conceded.score.flipped()
+    line = (
+        f"{name} drops in {words} and concedes the match at table "
+        f"{conceded.table}: {state.players[winner].name} wins {score.text} (EV-2.10)"
+    )
+    return DropRow(player=name, after_round=after, line=line, table=conceded.table)
 
 
 class RecordRow(msgspec.Struct, kw_only=True):
@@ -1290,13 +1325,12 @@ class Tournaments:
         reason: str = "",
         expected_version: int | None = None,
         idempotency_key: str | None = None,
-    ) -> int:
-        """Drop a player after the current round (EV-2.6); the round they leave after."""
+    ) -> DropRow:
+        """Drop a player after the current round (EV-2.5, EV-2.6); in a playoff the drop
+        concedes their match (EV-2.10). The round they leave after, and the line saying so."""
         reason = check_reason(reason)
-        _, facts = self._write(event_id, d.Drop(player=player, reason=reason))
-        fact = facts[0]
-        assert isinstance(fact, f.PlayerDropped)
-        return fact.after_round
+        loaded, facts = self._write(event_id, d.Drop(player=player, reason=reason))
+        return drop_row(loaded.state, facts)
 
     @event_write("run")
     def event_pair(

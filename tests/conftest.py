@@ -52,7 +52,9 @@ def _test_games_stay_registered() -> None:
 # hall in a thread or a subprocess. A test using one of these fixtures is marked ``slow`` at
 # collection, so `pytest -m "not slow"` is the quick loop (docs/development.md) and a new test of
 # that kind joins the full suite's side without anyone remembering to mark it.
-SLOW_FIXTURES = frozenset({"browser", "pg_env", "live_server", "serve"})
+SLOW_FIXTURES = frozenset(
+    {"browser", "pg_env", "pg_servers", "live_server", "serve", "module_serve"}
+)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -67,7 +67,7 @@ def test_a_server_s_event_write_without_a_caller_is_refused_not_made_as_local(
         _served(svc.event_result, event_id, ["1=2-0-0"])
     assert svc.event_version(event_id) == version  # nothing stored
     # the command line (no server): LOCAL, the head, as before
-    assert svc.event_drop(event_id, "Cal", reason="ill") == 0
+    assert svc.event_drop(event_id, "Cal", reason="ill").after_round == 0
     assert svc.event_version(event_id) == version + 1
 
 
@@ -98,7 +98,10 @@ def test_a_server_s_request_writes_as_its_identified_caller(svc: RefereeService)
         _served(svc.create_game, "nim", PLAYERS, who=_who("public"))
     with pytest.raises(AccessDeniedError, match="a player may not"):
         _served(svc.event_drop, event_id, "Cal", reason="ill", who=_who("player"))
-    assert _served(svc.event_drop, event_id, "Cal", reason="ill", who=_who("scorekeeper")) == 0
+    assert (
+        _served(svc.event_drop, event_id, "Cal", reason="ill", who=_who("scorekeeper")).after_round
+        == 0
+    )
     table = _who("table", tables=("1",))
     with pytest.raises(AccessDeniedError, match="referees tables 1"):  # the game has no table
         _served(svc.retract, view.game_id, "misread", who=table)

@@ -91,6 +91,10 @@ class DropIn(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 class Dropped(msgspec.Struct, kw_only=True):
     player: str
     after_round: int
+    line: str = ""
+    """The drop in words; in a playoff, the match it conceded (EV-2.10)."""
+    table: int = 0
+    """The playoff table whose match the drop conceded (0: none)."""
 
 
 class PairIn(msgspec.Struct, kw_only=True):
@@ -266,8 +270,11 @@ class EventsController(Controller):
         self, writer: WriterDep, event_id: EventId, data: JSONBody[DropIn]
     ) -> Response[Dropped]:
         data = await _strict(writer.request, data)
-        after = await writer.event(writer.svc.event_drop, event_id, data.player, reason=data.reason)
-        return _created(Dropped(player=data.player, after_round=after), event_id)
+        row = await writer.event(writer.svc.event_drop, event_id, data.player, reason=data.reason)
+        dropped = Dropped(
+            player=data.player, after_round=row.after_round, line=row.line, table=row.table
+        )
+        return _created(dropped, event_id)
 
     @post(
         "/{event_id:str}/rounds",

@@ -365,6 +365,13 @@ class OfflineEntry(msgspec.Struct, frozen=True, kw_only=True):
     judged_on: int = 0
 
 
+def rejected_offline(entries: tuple[OfflineEntry, ...]) -> bool:
+    """Whether the table's own copy rejected every one of ``entries`` (REF-9.6): such a
+    branch moved nothing at the table, so it is no line of play to choose against the
+    server's."""
+    return bool(entries) and all(e.judged.startswith("rejected ") for e in entries)
+
+
 class EntriesMerged(GameEvent, frozen=True, kw_only=True):
     """Entries a table recorded offline on ``base_version``, stored as if they had arrived
     live because the game did not move meanwhile (REF-9.4): ``events`` are the events

@@ -11,6 +11,7 @@ from __future__ import annotations
 from referee.tournament import decisions
 from referee.tournament.brackets import (
     bracket_order,
+    bracket_seeds,
     next_elimination_round,
     round_robin_round,
     round_robin_schedule,
@@ -61,6 +62,7 @@ __all__ = [
     "apply",
     "assign_tables",
     "bracket_order",
+    "bracket_seeds",
     "check_manual",
     "compute_standings",
     "decided",

@@ -5,7 +5,8 @@ the next power of two, built by repeatedly pairing each seed s of a bracket of
 size m with m*2+1-s: 1 v 8, 4 v 5, 2 v 7, 3 v 6 for eight, so seeds 1 and 2 can
 meet only in the final and each round's favourite meets the weakest seed left in
 its quarter. Seeds past N are missing, so the top seeds get the byes. The next
-round pairs the winners of neighbouring bracket slots, in order.
+round pairs the winners of neighbouring bracket slots, in order, the better seed listed
+(so seated) first: the higher-ranked player chooses to play first (EV-6.8, MTR 2.2).
 
 Round robin (EV-5.9): the circle (Berger) method. Players sit on a circle with
 the first fixed; each round pairs seat i with seat n-1-i and the others turn one
@@ -14,12 +15,15 @@ place. With an odd count an empty seat is added, and its partner has the bye.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from referee.tournament.model import Pairing, Round, RoundKind
 
 __all__ = [
     "bracket_order",
+    "bracket_seeds",
+    "bracket_through",
+    "next_bracket_round",
     "next_elimination_round",
     "round_robin_round",
     "round_robin_schedule",
@@ -59,32 +63,95 @@ def seed_bracket(number: int, seeds: Sequence[str], kind: RoundKind = "cut") -> 
     return Round(number=number, kind=kind, pairings=tuple(pairings))
 
 
+def bracket_seeds(first: Round) -> list[str]:
+    """The seeds, best first, of a bracket whose first round is ``first`` (as
+    ``seed_bracket`` lays it out): the inverse of ``seed_bracket``."""
+    slots = 2 * len(first.pairings)
+    order = bracket_order(slots) if slots >= 2 and not slots & (slots - 1) else None
+    if order is None:  # not a seeded bracket (paired by hand): the order it lists
+        return [p for pairing in first.pairings for p in pairing.players]
+    seeded: list[tuple[int, str]] = []
+    for index, pairing in enumerate(first.pairings):
+        # the upper seed of a slot is listed first; a bye is the upper seed alone
+        seeded += zip(order[2 * index : 2 * index + 2], pairing.players, strict=False)
+    return [p for _, p in sorted(seeded)]
+
+
 def next_elimination_round(
-    number: int, previous: Round, winners: Mapping[int, str], kind: RoundKind | None = None
+    number: int,
+    previous: Round,
+    winners: Mapping[int, str],
+    kind: RoundKind | None = None,
+    seeds: Sequence[str] = (),
 ) -> Round | None:
     """Pair the winners of ``previous`` by bracket slot; ``None`` once a champion is left.
 
     ``winners`` maps each table of ``previous`` to the id of its match winner;
-    byes carry their player through.
+    byes carry their player through. ``seeds`` (best first) lists the better seed of
+    each match first (EV-6.8); without them, the upper slot's winner is first.
     """
-    through: list[str] = []
-    for pairing in previous.pairings:
-        if pairing.bye:
-            through.append(pairing.players[0])
-        else:
-            assert pairing.table is not None
-            winner = winners[pairing.table]
-            if winner not in pairing.players:
-                raise ValueError(f"{winner!r} did not play at table {pairing.table}")
-            through.append(winner)
-    if len(through) == 1:
+    return next_bracket_round(number, [previous], {previous.number: winners}, kind, seeds)
+
+
+def bracket_through(
+    rounds: Sequence[Round], winners: Mapping[int, Mapping[int, str]]
+) -> list[str | None]:
+    """Who went through each slot of the latest of ``rounds`` (a bracket's rounds in order),
+    slot by slot; ``None`` where nobody did. A player's slot in round k is their first-round
+    slot halved k times, so a slot nobody came to keeps its place in the bracket."""
+    first = rounds[0]
+    slot0 = {p: i for i, pairing in enumerate(first.pairings) for p in pairing.players}
+    width = len(first.pairings)
+    through: list[str | None] = []
+    for level, rnd in enumerate(rounds):
+        through = [None] * width
+        for pairing in rnd.pairings:
+            if pairing.bye:
+                winner = pairing.players[0]
+            else:
+                assert pairing.table is not None
+                winner = winners[rnd.number][pairing.table]
+                if winner not in pairing.players:
+                    raise ValueError(f"{winner!r} did not play at table {pairing.table}")
+            through[slot0[winner] >> level] = winner
+        width = (width + 1) // 2
+    return through
+
+
+def next_bracket_round(
+    number: int,
+    rounds: Sequence[Round],
+    winners: Mapping[int, Mapping[int, str]],
+    kind: RoundKind | None = None,
+    seeds: Sequence[str] = (),
+    gone: Collection[str] = (),
+) -> Round | None:
+    """The bracket round after ``rounds`` (its rounds so far, in order; ``winners``: per
+    round number, each table's match winner); ``None`` once one slot is left.
+
+    Neighbouring slots meet (EV-6.3), the better of ``seeds`` listed first (EV-6.8). A
+    player in ``gone`` (dropped) is not paired again and nobody takes their place: the
+    opponent they would have met has a bye, and a slot left empty on both sides sends
+    nobody on (EV-2.5, EV-6.9)."""
+    through = [p if p not in gone else None for p in bracket_through(rounds, winners)]
+    if len(through) <= 1:
         return None
+    rank = {p: i for i, p in enumerate(seeds)}
     pairings: list[Pairing] = []
     table = 1
     for slot in range(0, len(through), 2):
-        pairings.append(Pairing(table=table, players=(through[slot], through[slot + 1])))
-        table += 1
-    return Round(number=number, kind=kind or previous.kind, pairings=tuple(pairings))
+        pair = sorted(
+            (p for p in through[slot : slot + 2] if p is not None),
+            key=lambda p: rank.get(p, len(rank)),
+        )
+        if len(pair) == 2:
+            pairings.append(Pairing(table=table, players=(pair[0], pair[1])))
+            table += 1
+        elif pair:
+            pairings.append(Pairing(table=None, players=(pair[0],), bye=True))
+    if not pairings:
+        return None
+    return Round(number=number, kind=kind or rounds[-1].kind, pairings=tuple(pairings))
 
 
 def round_robin_schedule(players: Sequence[str]) -> list[list[tuple[str, str | None]]]:

@@ -15,7 +15,12 @@ from typing import Any
 import msgspec
 
 from referee.tournament import fixing
-from referee.tournament.brackets import next_elimination_round, round_robin_round, seed_bracket
+from referee.tournament.brackets import (
+    bracket_seeds,
+    next_bracket_round,
+    round_robin_round,
+    seed_bracket,
+)
 from referee.tournament.errors import Refusal
 from referee.tournament.facts import (
     ByeAwarded,
@@ -43,9 +48,18 @@ from referee.tournament.facts import (
     TimeExtended,
 )
 from referee.tournament.manual import check_manual
-from referee.tournament.model import Entrant, Placement, Round, RoundKind, Score, Settings
+from referee.tournament.model import (
+    Entrant,
+    Placement,
+    Round,
+    RoundKind,
+    Score,
+    Settings,
+    games_to_win,
+)
 from referee.tournament.pairing import pair_swiss
 from referee.tournament.penalties import INFRACTIONS, suggested_penalty
+from referee.tournament.playoff import round_words as _round_words
 from referee.tournament.pods import pair_pods
 from referee.tournament.slips import is_match_slip, parse_placement, parse_slip
 from referee.tournament.state import Tournament, apply
@@ -592,7 +606,51 @@ def _drop(state: Tournament, who: str, reason: str) -> tuple[Fact, ...]:
         raise Refusal(
             "EV-2.6", f"{entrant.name} already dropped after round {entrant.dropped_after}"
         )
-    return (PlayerDropped(player=player, after_round=state.current_round, reason=reason),)
+    dropped = PlayerDropped(player=player, after_round=state.current_round, reason=reason)
+    return (dropped, *_playoff_concession(state, player))
+
+
+def _playoff_concession(state: Tournament, player: str) -> tuple[Fact, ...]:
+    """A drop in a playoff (EV-2.10): the player's match still being played is conceded,
+    won by the opponent by the games the match needs (the dropping player keeps the games
+    they won, and the match's open games are closed as void); a player who has won their
+    match and waits for the next bracket round is refused: they concede that match once
+    it is paired. Nothing for a player out of the bracket or outside a playoff."""
+    number = state.current_round
+    rnd = state.rounds.get(number)
+    if rnd is None or not _playoff(rnd.kind):
+        return ()
+    pairing = next((p for p in rnd.pairings if player in p.players), None)
+    if pairing is None:
+        return ()  # not in this bracket round: out of the playoff already
+    name = state.players[player].name
+    stage = _round_words(state, number)
+    if pairing.table is None or state.result(number, pairing.table) is not None:
+        won = pairing.table is None or _winners(state, rnd).get(pairing.table) == player
+        if won and len(rnd.pairings) > 1:
+            raise Refusal(
+                "EV-2.10",
+                f"{name} has won their match in the {stage} and is still in the bracket: "
+                "a drop in a playoff concedes a match, so pair the next bracket round first "
+                "and drop them then (their opponent advances)",
+            )
+        return ()
+    table = state.tables[(number, pairing.table)]
+    settings = _event(state)
+    need = games_to_win(settings.match)
+    played = table.games_score()  # for the first-listed player
+    first = table.players[0] == player
+    score = (
+        Score(played.wins, need, played.draws)
+        if first
+        else Score(need, played.losses, played.draws)
+    )
+    by = f"{name} conceded by dropping (EV-2.10)"
+    facts: list[Fact] = [MatchReported(round=number, table=pairing.table, score=score, by=by)]
+    games = fixing.open_games(state, table)
+    if games:
+        facts.append(GamesVoided(games=tuple(games), reason=by, by=by))
+    return tuple(facts)
 
 
 def _next_kind(state: Tournament) -> RoundKind:
@@ -662,8 +720,12 @@ def _pair_bracket(state: Tournament, number: int, kind: RoundKind) -> tuple[Fact
             return (CutMade(seeds=seeds), RoundPaired(round=seed_bracket(number, seeds, kind)))
         seats = state.seats(number)
         return (RoundPaired(round=seed_bracket(number, [s.id for s in seats], kind)),)
-    last = previous[-1]
-    following = next_elimination_round(number, last, _winners(state, last), kind)
+    # the better seed is listed (so seated) first: they choose to play first (EV-6.8); a
+    # player who dropped is not paired again, nor replaced (EV-2.5, EV-6.9)
+    seeded = state.cut if kind == "cut" else bracket_seeds(previous[0])
+    gone = {p for p, e in state.players.items() if e.dropped_after is not None}
+    winners = {rnd.number: _winners(state, rnd) for rnd in previous}
+    following = next_bracket_round(number, previous, winners, kind, seeded, gone)
     if following is None:
         raise Refusal("EV-6.3", "the bracket is finished: the event can end")
     return (RoundPaired(round=following),)

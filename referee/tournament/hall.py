@@ -363,5 +363,10 @@ def decide_hall(state: Tournament, command: HallCommand) -> tuple[Fact, ...]:
             _running(state)
             why = one_line(reason, REASON_LIMIT, "EV-11.5", "a dispute's reason")
             _, player = _report(state, number, who)
+            if not why:
+                raise Refusal(
+                    "EV-11.5",
+                    "a dispute gives one short line of reason: what is wrong with the report",
+                )
             return (ReportDisputed(report=number, player=player, at=at, reason=why),)
     raise TypeError(f"not a hall command: {command!r}")

@@ -59,11 +59,14 @@ def stage_name(players: int) -> str:
 
 def round_label(state: Tournament, number: int) -> str:
     """How people call round ``number``: "round 3" for a Swiss, pod or round-robin round,
-    the stage for a playoff round ("quarterfinal"), EV-6.6."""
+    the stage for a playoff round ("quarterfinal"), EV-6.6: the first playoff round's size
+    halved once a round, so a round with a slot nobody came to (EV-6.9) keeps its name."""
     rnd = state.rounds.get(number)
     if rnd is None or not is_playoff(rnd):
         return f"round {number}"
-    return stage_name(_bracket_size(rnd))
+    earlier = [n for n in state.rounds if n < number and state.rounds[n].kind == rnd.kind]
+    first = state.rounds[min(earlier)] if earlier else rnd
+    return stage_name(max(2, _bracket_size(first) >> len(earlier)))
 
 
 def round_words(state: Tournament, number: int) -> str:
@@ -144,13 +147,16 @@ class FinalPlace(msgspec.Struct, frozen=True, kw_only=True):
 
 def _went(state: Tournament, player: str) -> str | None:
     last: tuple[int, Pairing] | None = None
+    after: int | None = None  # the playoff round after the player's last, if paired
     for number in sorted(state.rounds):
         rnd = state.rounds[number]
         if not is_playoff(rnd):
             continue
+        if last is not None and after is None and last[0] < number:
+            after = number
         for pairing in rnd.pairings:
             if player in pairing.players:
-                last = (number, pairing)
+                last, after = (number, pairing), None
     if last is None:
         return None
     number, pairing = last
@@ -159,7 +165,9 @@ def _went(state: Tournament, player: str) -> str | None:
     if winner is None:
         return f"in the {stage}"
     if winner == player:
-        return "champion" if stage == "final" else f"through the {stage}"
+        if after is None:
+            return "champion" if stage == "final" else f"through the {stage}"
+        stage = round_label(state, after)  # through, then dropped: out in the next (EV-6.9)
     return {
         "final": "finalist",
         "semifinal": "semifinalist",

@@ -125,12 +125,13 @@ def parse_placement(text: str, pod: Sequence[str], names: dict[str, str]) -> Pla
     """Read ``1:Ann,2:Ben,2:Cal,4:Dee`` or ``Ann>Ben=Cal>Dee`` for a pod of player ids ``pod``.
 
     ``names`` maps each id to its display name; each token may be either, matched
-    case-insensitively. Every pod player appears exactly once (EV-7.3).
+    case-insensitively. Every pod player appears exactly once (EV-7.3). A token written
+    exactly as an id or a name is that player, ids first (EV-2.2); only then is case set
+    aside, names first: so Bob named ``P1`` is ``P1`` whatever the pod's order, even beside
+    the player whose id is ``p1``.
     """
-    lookup: dict[str, str] = {}
-    for player in pod:
-        lookup[player.casefold()] = player
-        lookup[names.get(player, player).casefold()] = player
+    exact = {names.get(p, p): p for p in pod} | {p: p for p in pod}
+    folded = {p.casefold(): p for p in pod} | {names.get(p, p).casefold(): p for p in pod}
     text = placement_order(text)
     places: list[tuple[str, int]] = []
     seen: set[str] = set()
@@ -140,7 +141,7 @@ def parse_placement(text: str, pod: Sequence[str], names: dict[str, str]) -> Pla
             key = token.strip().casefold()
             if not key:
                 raise Refusal("EV-7.3", f"{text!r}: an empty name in the placing")
-            found = lookup.get(key)
+            found = exact.get(token.strip()) or folded.get(key)
             if found is None:
                 shown = ", ".join(names.get(p, p) for p in pod)
                 raise Refusal("EV-7.3", f"{token.strip()!r} is not in this pod ({shown})")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from datetime import datetime
 from operator import attrgetter
-from typing import Any
+from typing import Any, TypeVar
 
 import immutables
 import msgspec
@@ -136,6 +136,12 @@ class CallState(msgspec.Struct, frozen=True, kw_only=True):
     escalated: bool = False
     changed: datetime | None = None
     note: str = ""
+    players: tuple[str, ...] = ()
+    """The players of the table when the call was made: the call is about them (EV-10.8)."""
+    taken_back: bool = False
+    """Its round was taken back, or its table re-paired with other players, while it was
+    not resolved (EV-10.8): it stays with its players for the judges, and no longer holds
+    the table (EV-10.3)."""
 
 
 class ReportState(msgspec.Struct, frozen=True, kw_only=True):
@@ -479,13 +485,23 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
         position = {p: i for i, p in enumerate(order)}
         reached = dict.fromkeys(self.cut, 0)
         won: dict[str, int] = {}
+        before = 0  # the cut round before this one
         for number in sorted(self.rounds):
             rnd = self.rounds[number]
             if rnd.kind != "cut":
                 continue
+            here = set(rnd.players())
+            for player in [p for p, last in won.items() if last == before and p not in here]:
+                # through the round before, not paired in this one (dropped, EV-6.9): out
+                # here, as if they had lost it
+                reached[player] = number
+            before = number
             for pairing in rnd.pairings:
                 for player in pairing.players:
                     reached[player] = number
+                if pairing.bye:  # a bye goes through its round as a win does (EV-I.9)
+                    won[pairing.players[0]] = number
+                    continue
                 result = self.result(number, pairing.table) if pairing.table is not None else None
                 if isinstance(result, Score) and result.winner is not None:
                     won[pairing.players[result.winner]] = number
@@ -599,21 +615,54 @@ def _kept_tables(
     return tables.finish(), frozenset(void), frozenset(changed)
 
 
-def _void_reports(state: Tournament, keys: Iterable[TableKey]) -> Tournament:
-    """``state`` with the open reports of the tables ``keys`` void (EV-11.7): their
-    pairing was taken back or replaced, so no report of it can become a result."""
-    keys = [k for k in keys if k in state.table_reports]
+_Item = TypeVar("_Item", CallState, ReportState)
+
+
+def _unseated(
+    items: immutables.Map[int, _Item],
+    index: immutables.Map[TableKey, tuple[int, ...]],
+    keys: Iterable[TableKey],
+    change: Callable[[_Item], _Item | None],
+) -> tuple[immutables.Map[int, _Item], immutables.Map[TableKey, tuple[int, ...]]]:
+    """``items`` with ``change`` made to those of the tables ``keys`` (``None``: left as
+    they are), and ``index`` without those tables: their pairing was taken back or replaced."""
+    keys = [k for k in keys if k in index]
     if not keys:
-        return state
-    reports = state.reports.mutate()
-    table_reports = state.table_reports.mutate()
+        return items, index
+    changed = items.mutate()
+    left = index.mutate()
     for key in keys:
-        for n in table_reports[key]:
-            if reports[n].status in ("pending", "disputed"):
-                reports[n] = msgspec.structs.replace(reports[n], status="void")
-        del table_reports[key]
+        for n in left.pop(key, ()):
+            done = change(changed[n])
+            if done is not None:
+                changed[n] = done
+    return changed.finish(), left.finish()
+
+
+def _unseat(state: Tournament, keys: Iterable[TableKey]) -> Tournament:
+    """``state`` after the pairing of the tables ``keys`` was taken back or replaced: their
+    open reports are void (EV-11.7), so no report of it can become a result; their calls not
+    resolved stay open with the players they were made at, marked ``taken_back`` (EV-10.8).
+    The tables start without reports or calls, so the new match may report and call."""
+    keys = list(keys)
+    reports, table_reports = _unseated(
+        state.reports,
+        state.table_reports,
+        keys,
+        lambda r: (
+            msgspec.structs.replace(r, status="void")
+            if r.status in ("pending", "disputed")
+            else None
+        ),
+    )
+    calls, table_calls = _unseated(
+        state.calls,
+        state.table_calls,
+        keys,
+        lambda c: msgspec.structs.replace(c, taken_back=True) if c.status != "resolved" else None,
+    )
     return msgspec.structs.replace(
-        state, reports=reports.finish(), table_reports=table_reports.finish()
+        state, reports=reports, table_reports=table_reports, calls=calls, table_calls=table_calls
     )
 
 
@@ -642,7 +691,7 @@ def _undone(state: Tournament, number: int) -> Tournament:
         cut = ()  # the first playoff round taken back takes the cut with it
     overrides = {n: o for n, o in state.overrides.items() if n != number}
     keys = [(number, p.table) for p in state.rounds[number].pairings if p.table is not None]
-    state = _void_reports(state, keys)
+    state = _unseat(state, keys)
     return replace(
         state,
         rounds=rounds,
@@ -724,7 +773,7 @@ def _fold_rounds(state: Tournament, fact: Fact) -> Tournament:
         case PairingChanged(round=rnd, reason=reason):
             tables, void, changed = _kept_tables(state, rnd)
             return replace(
-                _void_reports(state, changed),
+                _unseat(state, changed),
                 rounds=state.rounds | {rnd.number: rnd},  # a kept snapshot's rounds stay unread
                 tables=tables,
                 overrides={**state.overrides, rnd.number: reason},
@@ -810,7 +859,10 @@ def _fold_calls(state: Tournament, fact: Fact) -> Tournament:
     replace = msgspec.structs.replace
     match fact:
         case JudgeCalled():
+            key = (fact.round, fact.table)
+            seated = state.tables.get(key)
             call = CallState(
+                players=seated.players if seated is not None else (),
                 number=fact.call,
                 round=fact.round,
                 table=fact.table,
@@ -820,7 +872,6 @@ def _fold_calls(state: Tournament, fact: Fact) -> Tournament:
                 game=fact.game,
                 changed=fact.at,
             )
-            key = (fact.round, fact.table)
             return replace(
                 state,
                 calls=state.calls.set(fact.call, call),

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from events.schema import GameCreated, GameEnded, PenaltyIssued
@@ -20,7 +21,7 @@ from referee.tournament import CorrectResult, PairNext, Refusal, ReportResult, S
 from referee.tournament import facts as f
 from referee.tournament.fixing import ChangeSettings, decide_fix
 from service.app import RefereeService, open_service
-from service.event_judge import judge_event
+from service.event_judge import EventJudgement, judge_event
 from service.tournaments import EventRefusedError
 from tests.events.test_event_cli import as_json, call, ok, refused
 from tests.gammasphere.helpers import DECK_TEXT, OTHER_TEXT
@@ -524,3 +525,52 @@ def test_ev_5_12_ev_1_5_a_record_holding_a_change_of_nothing_still_imports() -> 
     ]
     judge_event(stored)  # raises EventJudgement if a stored fact would be refused
     assert fold_stored(stored).rounds == paired.rounds
+
+
+def test_ev_6_8_a_record_seating_the_lower_seed_first_still_imports() -> None:
+    """EV-6.8: a playoff round stored before the better seed was listed first (seed 4
+    before seed 3 in the final) is judged as it was stored, so an earlier export imports
+    and replays unchanged; the same round with another player in it is still refused."""
+    state = pure_event(("Ann", "Ben", "Cal", "Dee"), rounds=1, cut=4)
+    facts: list[f.Fact] = [f.EventCreated(settings=state.settings)] if state.settings else []
+    facts += [
+        f.PlayerRegistered(player=e) for e in sorted(state.players.values(), key=lambda e: e.order)
+    ]
+
+    def step(command: Any) -> None:
+        nonlocal state
+        made = decide(state, command)
+        facts.extend(made)
+        state = fold(made, state)
+
+    for _ in range(2):  # the Swiss round, then the semifinal: the second-listed wins
+        step(PairNext())
+        for pairing in state.rounds[state.current_round].pairings:
+            step(ReportResult(round=state.current_round, table=pairing.table or 0, slip="0-2-0"))
+    step(PairNext())
+    final = state.rounds[3]
+    seed = {p: n for n, p in enumerate(state.cut, start=1)}
+    assert [seed[p] for p in final.pairings[0].players] == [3, 4]  # EV-6.8 now
+    swapped = msgspec.structs.replace(
+        final,
+        pairings=(
+            msgspec.structs.replace(final.pairings[0], players=final.pairings[0].players[::-1]),
+        ),
+    )
+    when = datetime(2026, 11, 28, tzinfo=UTC)
+    header = {"originator_id": "ev-seated1", "timestamp": when, "prev_hash": "", "hash": ""}
+
+    def stored(last: f.Fact) -> list[Any]:
+        record = [*facts[:-1], last]
+        return [to_stored(x, {**header, "originator_version": n}) for n, x in enumerate(record, 1)]
+
+    judge_event(stored(f.RoundPaired(round=swapped)))
+    assert fold_stored(stored(f.RoundPaired(round=swapped))).rounds[3] == swapped
+    other = msgspec.structs.replace(
+        final,
+        pairings=(
+            msgspec.structs.replace(final.pairings[0], players=(state.cut[0], state.cut[3])),
+        ),
+    )
+    with pytest.raises(EventJudgement):
+        judge_event(stored(f.RoundPaired(round=other)))

@@ -4,9 +4,13 @@ and an event to start from (its players registered, round 1 paired or not)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar
 
 import pytest
+from hypothesis import strategies as st
 
 from referee.tournament import (
     Command,
@@ -55,3 +59,62 @@ def event(names: Sequence[str] = FOUR, **settings: object) -> Tournament:
 def paired(names: Sequence[str] = FOUR, **settings: object) -> Tournament:
     """``event`` with round 1 paired: of four, Ann v Cal at table 1 and Ben v Dee at table 2."""
     return run(event(names, **settings), PairNext())
+
+
+T = TypeVar("T")
+
+
+class Chooser(Protocol):
+    """Where the event's random choices come from: hypothesis in the suite, a seeded
+    ``random.Random`` in the long hunt."""
+
+    def integer(self, low: int, high: int) -> int: ...
+
+    def choice(self, options: Sequence[T]) -> T: ...
+
+
+class Seeded:
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def integer(self, low: int, high: int) -> int:
+        return self.rng.randint(low, high)
+
+    def choice(self, options: Sequence[T]) -> T:
+        return self.rng.choice(options)
+
+
+class Drawn:
+    def __init__(self, data: st.DataObject) -> None:
+        self.data = data
+
+    def integer(self, low: int, high: int) -> int:
+        return self.data.draw(st.integers(low, high))
+
+    def choice(self, options: Sequence[T]) -> T:
+        return self.data.draw(st.sampled_from(options))
+
+
+def slips(need: int, *, playoff: bool = False) -> list[tuple[int, int, int]]:
+    """Every W-L-D slip a match of ``need`` wins allows (EV-3.2, EV-3.3, EV-3.4); a playoff
+    slip needs a winner (EV-6.4)."""
+    most = 2 * need - 1
+    return [
+        (a, b, d)
+        for a in range(need + 1)
+        for b in range(need + 1)
+        for d in range(most + 1)
+        if not (a == need and b == need) and a + b <= most and not (playoff and a == b)
+    ]
+
+
+def hunt(*plays: Callable[[Chooser], None]) -> None:
+    """The long hunt of a reference test, run apart from the suite: ``python -m MODULE N``
+    plays N seeded events with each of ``plays`` and names the first seed that diverges."""
+    for seed in range(int(sys.argv[1]) if len(sys.argv) > 1 else 1000):
+        for play in plays:
+            try:
+                play(Seeded(seed))
+            except AssertionError:
+                print(f"seed {seed} diverges ({play.__name__})")
+                raise

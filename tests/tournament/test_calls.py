@@ -168,6 +168,10 @@ def test_ev_11_5_a_different_result_or_a_dispute_is_a_disagreement() -> None:
     assert fold(facts, state).reports[1].status == "disputed"
     long = DisputeReport(report=1, player=second, reason="x" * 201, at=AT)
     assert refused(state, long) == "EV-11.5"
+    for blank in ("", "   "):  # the staff settle it from the reason: one is needed
+        assert refused(state, DisputeReport(report=1, player=second, reason=blank, at=AT)) == (
+            "EV-11.5"
+        )
     state = run(state, DisputeReport(report=1, player=second, reason="I won game 2", at=AT))
     assert state.reports[1].status == "disputed"
     assert state.reports[1].reason == "I won game 2"
@@ -254,3 +258,33 @@ def test_ev_11_7_a_report_of_pairings_taken_back_is_void() -> None:
     assert {changed.report_status(r) for r in changed.reports.values()} == {"void"}
     assert refused(changed, ConfirmReport(report=1, player="Ben", at=AT)) == "EV-11.7"
     assert refused(changed, DisputeReport(report=2, player="Dee", at=AT)) == "EV-11.7"
+
+
+def test_ev_10_7_a_call_stays_with_its_players_when_its_pairing_is_taken_back() -> None:
+    """EV-10.8 (EV-5.12, EV-5.13): a call open when its round is undone, or its table
+    re-paired, keeps the players it was made at (not empty, nor the new table's), stays open
+    for the judges marked as about the pairing taken back, and no longer holds the table."""
+    from referee.tournament import ChangePairing, PairNext
+    from referee.tournament.fixing import UndoRound
+    from service.calls import call_row
+
+    state = paired()  # Ann v Cal at table 1, Ben v Dee at table 2
+    state = run(state, CallJudge(player="Ann", reason="ruling", at=AT))
+    ann_cal = state.calls[1].players
+    undone = run(state, UndoRound(reason="wrong players"))
+    assert undone.calls[1].taken_back
+    assert undone.calls[1].status == "open"
+    assert call_row("e", undone, undone.calls[1], AT, 60).players == ["Ann", "Cal"]
+    again = run(undone, PairNext())
+    assert call_row("e", again, again.calls[1], AT, 60).players == ["Ann", "Cal"]
+    table, _ = table_of(again, "Ann")
+    assert run(again, CallJudge(table=table, by="judge", at=AT)).calls[2].status == "open"
+    run(again, ResolveCall(call=1, by="judge", note="settled with Ann and Cal", at=AT))
+    # re-paired by hand: only the tables that changed let their calls go
+    state = run(state, CallJudge(player="Ben", reason="clock", at=AT))
+    spec = {"pairs": [["Ann", "Ben"], ["Cal", "Dee"]]}
+    changed = run(state, ChangePairing(spec=spec, reason="seating"))
+    assert changed.calls[1].players == ann_cal
+    assert changed.calls[1].taken_back
+    assert changed.calls[2].taken_back
+    assert changed.table_calls.get((1, 1), ()) == ()

@@ -39,20 +39,9 @@ from referee.tournament.model import games_to_win
 from referee.tournament.standings import Standings, advanced, table_of
 from tests.tournament import mtr_reference as mtr
 from tests.tournament.helpers import run
+from tests.tournament.helpers import slips as every_slip
 
 FORMATS = {"bo1": 1, "bo3": 2, "bo5": 3}
-
-
-def _slips(need: int) -> list[tuple[int, int, int]]:
-    """Every W-L-D slip a match of ``need`` wins allows (EV-3.2, EV-3.3, EV-3.4)."""
-    most = 2 * need - 1
-    return [
-        (a, b, d)
-        for a in range(need + 1)
-        for b in range(need + 1)
-        for d in range(most + 1)
-        if not (a == need and b == need) and a + b <= most
-    ]
 
 
 @dataclass(frozen=True)
@@ -73,7 +62,7 @@ class Event:
 @st.composite
 def events(draw: st.DrawFn, most_players: int = 40) -> Event:
     match = draw(st.sampled_from(sorted(FORMATS)))
-    slips = _slips(FORMATS[match])
+    slips = every_slip(FORMATS[match])
     # the usual slips weigh more, so decided matches dominate as in a real event
     common = [s for s in [(2, 0, 0), (2, 1, 0), (1, 1, 1), (1, 1, 0), (0, 0, 3)] if s in slips]
     rounds = draw(st.integers(1, 8))
@@ -218,7 +207,7 @@ def played_events(draw: st.DrawFn) -> tuple[Tournament, list[mtr.Outcome], list[
         state, *(Register(name=n, byes=draw(st.sampled_from([0] * 6 + [1, 2]))) for n in names)
     )
     outcomes: list[mtr.Outcome] = []
-    slips = [s for s in _slips(2)]
+    slips = every_slip(2)
     for number in range(1, rounds + 1):
         if number > 1:
             for _ in range(draw(st.integers(0, 2))):

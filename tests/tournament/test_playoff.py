@@ -5,15 +5,18 @@ match's next game (EV-I.10); the safe pod slip (EV-7.5)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
 from referee.tournament import (
     CreateEvent,
+    Drop,
     PairNext,
     Refusal,
     Register,
     ReportResult,
+    Score,
     Settings,
     Tournament,
 )
@@ -27,7 +30,7 @@ from referee.tournament.playoff import (
 )
 from referee.tournament.slips import parse_placement, placement_order
 from referee.tournament.state import TableState
-from tests.tournament.helpers import run
+from tests.tournament.helpers import refused, run
 
 NAMES = [f"P{n:02}" for n in range(1, 17)]
 
@@ -133,6 +136,95 @@ def test_ev_6_7_nothing_before_the_cut() -> None:
     assert bracket(state) == []
 
 
+def _went(state: Tournament) -> list[tuple[str, str | None]]:
+    return [(p.player, p.went) for p in final_places(state, swiss_order(state))]
+
+
+def _went_by_seed(state: Tournament, places: int) -> str:
+    """The first ``places`` final places as "SEED WENT, ...": "2 champion, 1 finalist"."""
+    seed = {p: n for n, p in enumerate(state.cut, start=1)}
+    return ", ".join(f"{seed[p]} {went}" for p, went in _went(state)[:places])
+
+
+def test_ev_6_8_the_better_seed_is_listed_first_in_every_playoff_round() -> None:
+    """EV-6.8 (MTR 2.2: the player ranked higher in the Swiss chooses to play or draw): when
+    the lower seeds win their quarterfinals, the semifinals list seed 5 before seed 8 and
+    seed 6 before seed 7, so the better seed sits first in the first game."""
+    state = play_round(swiss_then_cut(), "0-2-0")  # 8, 5, 7 and 6 win
+    seed = {p: n for n, p in enumerate(state.cut, start=1)}
+    state = run(state, PairNext())
+    semis = [tuple(seed[p] for p in m.players) for m in bracket(state)[-1].matches]
+    assert semis == [(5, 8), (6, 7)]
+
+
+def test_ev_6_8_an_elimination_event_lists_the_better_rated_first() -> None:
+    """EV-6.8 in an elimination event: its seeds are its first round's (by rating, EV-6.2)."""
+    settings = Settings(game="gammasphere", format="elimination", match="bo3")
+    state = run(Tournament(), CreateEvent(settings=settings))
+    ratings = {"Ann": 1500, "Ben": 1900, "Cal": 1700, "Dee": 1800}
+    state = run(state, *(Register(name=n, rating=r) for n, r in ratings.items()))
+    state = play_round(state, "0-2-0")  # Ben (1) v Ann (4), Dee (2) v Cal (3): 4 and 3 win
+    state = run(state, PairNext())
+    final = bracket(state)[-1].matches[0]
+    assert [state.players[p].name for p in final.players] == ["Cal", "Ann"]
+
+
+def test_ev_6_9_a_quarterfinal_winner_who_drops_is_not_replaced() -> None:
+    """EV-6.9 (MTR 2.10, EV-2.5): seed 4 wins its quarterfinal and drops; seed 1 has a bye
+    in the semifinal, nobody takes seed 4's place, and seed 4 went out in the semifinal:
+    placed with the other semifinal loser by Swiss order, never "through" to a final."""
+    state = play_round(swiss_then_cut())  # seeds 1, 4, 2, 3 win
+    s = {n: p for n, p in enumerate(state.cut, start=1)}
+    state = run(state, Drop(player=state.players[s[4]].name))
+    state = run(state, PairNext())
+    semi = bracket(state)[-1]
+    assert semi.stage == "semifinal"
+    assert [(m.players, m.bye) for m in semi.matches] == [((s[1],), True), ((s[2], s[3]), False)]
+    state = run(state, ReportResult(round=state.current_round, table=1, slip="2-1-0"))
+    went = dict(_went(state))
+    assert went[s[4]] == "semifinalist"
+    assert went[s[3]] == "semifinalist"
+    assert [p for p, _ in _went(state)][:4] == [s[1], s[2], s[3], s[4]]
+    state = play_round(state, "0-2-0")
+    assert _went_by_seed(state, 4) == "2 champion, 1 finalist, 3 semifinalist, 4 semifinalist"
+
+
+def test_ev_6_9_a_slot_whose_players_both_dropped_sends_nobody_on() -> None:
+    """EV-6.9: seeds 1 and 4 win their quarterfinals and both drop: the semifinal is seed 2
+    v seed 3 alone, its winner has a bye in the final and is the champion; nobody is a
+    finalist, and the bracket is then finished (EV-6.3)."""
+    state = play_round(swiss_then_cut())
+    s = {n: p for n, p in enumerate(state.cut, start=1)}
+    state = run(state, *(Drop(player=state.players[s[n]].name) for n in (1, 4)))
+    state = play_round(state)  # the semifinal: seed 2 beats seed 3
+    assert [m.players for m in bracket(state)[-1].matches] == [(s[2], s[3])]
+    state = run(state, PairNext())
+    final = bracket(state)[-1]
+    assert final.stage == "final"
+    assert [(m.players, m.bye) for m in final.matches] == [((s[2],), True)]
+    assert refused(state, PairNext()) == "EV-6.3"
+    assert _went_by_seed(state, 4) == "2 champion, 1 semifinalist, 3 semifinalist, 4 semifinalist"
+
+
+def test_ev_i_9_a_bye_goes_through_its_round_as_a_win_does() -> None:
+    """EV-I.9: in a top 6 the two byes are through the quarterfinal as much as a player who
+    won it, so while the other quarterfinal is played they come first, in Swiss order,
+    then the players still playing it and the one out of it, together in Swiss order."""
+    state = run(swiss_then_cut(cut=6), PairNext())
+    s = {n: p for n, p in enumerate(state.cut, start=1)}
+    table = next(m.table for m in bracket(state)[0].matches if m.players == (s[4], s[5]))
+    assert table is not None
+    state = run(state, ReportResult(round=state.current_round, table=table, slip="0-2-0"))
+    assert _went(state)[:6] == [
+        (s[1], "through the quarterfinal"),
+        (s[2], "through the quarterfinal"),
+        (s[5], "through the quarterfinal"),
+        (s[3], "in the quarterfinal"),
+        (s[4], "quarterfinalist"),
+        (s[6], "in the quarterfinal"),
+    ]
+
+
 def test_ev_i_10_the_loser_of_a_game_sits_first_in_the_next() -> None:
     """EV-I.10: the loser of the previous game plays first; a drawn game keeps the seats."""
     table = TableState(round=1, table=1, players=("a", "b"))
@@ -188,3 +280,46 @@ def test_ordinals() -> None:
         "22nd",
         "101st",
     ]
+
+
+def test_ev_2_10_a_drop_in_a_playoff_concedes_the_match() -> None:
+    """EV-2.10 (MTR 2.10): in the final, a drop concedes the match still being played: the
+    opponent wins it by the games it needs and the dropping player is recorded as dropped
+    in the final; a player who won their semifinal is not dropped before the final is
+    paired; a player out of the bracket drops as in a Swiss round."""
+    from referee.tournament import facts as f
+    from service.tournaments import drop_row
+
+    state = play_round(swiss_then_cut(NAMES[:8], cut=4))  # the semifinal played
+    semi = state.current_round
+    winner = state.rounds[semi].pairings[0].players[0]
+    name = state.players[winner].name
+    assert refused_drop(state, name) == "EV-2.10"
+    loser = state.players[state.rounds[semi].pairings[0].players[1]].name
+    out = fold_drop(state, loser)
+    assert drop_row(out[0], out[1]).line == f"{loser} drops after the semifinal (round {semi})"
+    final = run(state, PairNext())
+    first, second = final.rounds[semi + 1].pairings[0].players
+    after, facts = fold_drop(final, final.players[second].name)
+    assert [type(x) for x in facts] == [f.PlayerDropped, f.MatchReported]
+    assert after.result(semi + 1, 1) == Score(2, 0, 0)  # the first-listed wins the final
+    assert drop_row(after, facts).line == (
+        f"{after.players[second].name} drops in the final (round {semi + 1}) and concedes "
+        f"the match at table 1: {after.players[first].name} wins 2-0-0 (EV-2.10)"
+    )
+
+
+def fold_drop(state: Tournament, name: str) -> tuple[Tournament, tuple[Any, ...]]:
+    from referee.tournament import decide, fold
+    from referee.tournament.decisions import Drop
+
+    facts = decide(state, Drop(player=name))
+    return fold(list(facts), state), facts
+
+
+def refused_drop(state: Tournament, name: str) -> str:
+    from referee.tournament.decisions import Drop
+
+    with pytest.raises(Refusal) as refusal:
+        run(state, Drop(player=name))
+    return refusal.value.clause

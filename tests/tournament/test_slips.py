@@ -98,3 +98,15 @@ def test_pod_placement_refusals(text: str) -> None:
     with pytest.raises(Refusal) as caught:
         parse_placement(text, list(NAMES), NAMES)
     assert caught.value.clause == "EV-7.3"
+
+
+@pytest.mark.parametrize("pod", [["p1", "p2"], ["p2", "p1"]])
+def test_pod_placement_a_name_like_another_players_id(pod: list[str]) -> None:
+    """EV-7.3, EV-2.2: P0 is p1 and P1 is p2; a token written exactly as a name is that
+    player whatever the pod's order (the case-blind ``p1`` of the id took P1 when p1 sat
+    second, and the slip was refused as naming P0 twice); an exact id still comes first."""
+    names = {"p1": "P0", "p2": "P1"}
+    assert parse_placement("1:P1,2:P0", pod, names).place_of("p2") == 1
+    assert parse_placement("P0>P1", pod, names).place_of("p1") == 1
+    assert parse_placement("p1>p2", pod, names).place_of("p1") == 1
+    assert parse_placement("p0>P1", pod, names).place_of("p1") == 1  # any case for names

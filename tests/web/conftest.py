@@ -165,11 +165,29 @@ def report(client: Any, event: str, token: str, slip: str = "1=2-0-0") -> None:
     assert answer.status_code == 201, answer.text
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> str:
-    path = tmp_path / "games.db"
+def new_store(folder: Path) -> str:
+    """An empty store in ``folder``."""
+    path = folder / "games.db"
     open_service(path, create=True).close()
     return str(path)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> str:
+    return new_store(tmp_path)
+
+
+# A module whose tests only read (pages looked at, nothing written) shares one store, its
+# tokens and one served app: building the games and starting the server for each test cost
+# each of them about a second of CPU (ThreadServer 0.45 s, a board page's games 0.65 s).
+@pytest.fixture(scope="module")
+def module_store(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return new_store(tmp_path_factory.mktemp("module"))
+
+
+@pytest.fixture(scope="module")
+def module_tokens(module_store: str) -> Tokens:
+    return make_tokens(module_store)
 
 
 @pytest.fixture
@@ -225,13 +243,16 @@ def serving(base: str, process: subprocess.Popen[bytes]) -> bool:
     """Whether the server ``process`` at ``base`` answers its health check within 60 s (a
     wait, not a timing: --workers 2 on a busy host), or ``False`` once it has ended."""
     deadline = time.monotonic() + 60
-    while process.poll() is None and time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                return True
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
+    # one client for every try: a client made for each cost 15-30 ms of CPU (its TLS context),
+    # taken from the server starting on a loaded machine, ten times a second
+    with httpx.Client(timeout=1) as client:
+        while process.poll() is None and time.monotonic() < deadline:
+            try:
+                if client.get(f"{base}/api/health").status_code == 200:
+                    return True
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
     return False
 
 
@@ -266,9 +287,8 @@ class Server:
         self._out.close()
 
 
-@pytest.fixture
-def serve() -> Iterator[Callable[..., Server]]:
-    """Start ``referee serve`` processes; every one is stopped after the test."""
+def servers() -> Iterator[Callable[..., Server]]:
+    """Start ``referee serve`` processes; every one is stopped when the generator is closed."""
     started: list[Server] = []
 
     def start(store: str, *extra: str, env: dict[str, str] | None = None) -> Server:
@@ -279,6 +299,18 @@ def serve() -> Iterator[Callable[..., Server]]:
     yield start
     for server in started:
         server.stop()
+
+
+@pytest.fixture
+def serve() -> Iterator[Callable[..., Server]]:
+    """Start ``referee serve`` processes; every one is stopped after the test."""
+    yield from servers()
+
+
+@pytest.fixture(scope="module")
+def module_serve() -> Iterator[Callable[..., Server]]:
+    """``serve`` for a module's tests to share: every one is stopped after the module."""
+    yield from servers()
 
 
 class ThreadServer:
@@ -314,8 +346,13 @@ class ThreadServer:
         assert not self.thread.is_alive(), "the in-process server did not stop within 10 s"
 
 
-@pytest.fixture
-def live_server(store: str, tokens: Tokens) -> Iterator[ThreadServer]:
+def served(store: str) -> Iterator[ThreadServer]:
+    """``store`` served on a thread until the generator is closed (a fixture's body)."""
     server = ThreadServer(ServeConfig(store=store, poll_interval=0.05))
     yield server
     server.stop()
+
+
+@pytest.fixture
+def live_server(store: str, tokens: Tokens) -> Iterator[ThreadServer]:
+    yield from served(store)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ import pytest
 from referee.games import BUILT_IN
 from tests.contract.test_contract import CASES, play
 from tests.web import test_pages
-from tests.web.conftest import ROOT, ThreadServer, Tokens
+from tests.web.conftest import ROOT, ThreadServer, Tokens, served
 from tests.web.test_pages import CHROMIUM, box, signed_in
 
 pytestmark = pytest.mark.skipif(
@@ -50,9 +50,8 @@ def first_case(game: str) -> Any:
     return next(p.values[0] for p in CASES if p.values[0] is not None and p.values[0].game == game)
 
 
-@pytest.fixture
-def games(store: str, tmp_path: Path) -> dict[str, str]:
-    """Every game part-played into the page's store (before the server starts)."""
+def part_played(store: str) -> dict[str, str]:
+    """Every game part-played into ``store``: game name -> its game id."""
     made: dict[str, str] = {}
     for game in BUILT_IN:  # a game missing from STEPS fails here, not silently
         case = first_case(game)
@@ -63,10 +62,22 @@ def games(store: str, tmp_path: Path) -> dict[str, str]:
     return made
 
 
-@pytest.fixture
-def server(games: dict[str, str], request: pytest.FixtureRequest) -> ThreadServer:
-    found: ThreadServer = request.getfixturevalue("live_server")
-    return found
+# The tests here only look at the pages (a click fills the entry line, a check stores
+# nothing): one store, its games and one server serve them all.
+@pytest.fixture(scope="module")
+def games(module_store: str) -> dict[str, str]:
+    """Every game part-played into the module's store (before the server starts)."""
+    return part_played(module_store)
+
+
+@pytest.fixture(scope="module")
+def tokens(module_tokens: Tokens) -> Tokens:
+    return module_tokens
+
+
+@pytest.fixture(scope="module")
+def server(games: dict[str, str], module_store: str) -> Iterator[ThreadServer]:
+    yield from served(module_store)
 
 
 def on_page(browser: Any, server: ThreadServer, token: str, game: str, **context: Any) -> Any:

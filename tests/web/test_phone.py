@@ -6,17 +6,17 @@ An event's pages are among them, with its round clock running and a table's extr
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from referee.games import BUILT_IN
 from service.app import open_service
-from tests.contract.test_contract import play
 from tests.web import test_pages
-from tests.web.conftest import ThreadServer, Tokens, event_of_five
-from tests.web.test_board_pages import STEPS, first_case
+from tests.web.conftest import ThreadServer, Tokens, event_of_five, served
+from tests.web.test_board_pages import part_played
 from tests.web.test_pages import CHROMIUM, signed_in
 from tests.web.test_toolkit import tribute
 
@@ -28,19 +28,14 @@ browser = test_pages.browser
 PHONE = {"width": 375, "height": 800}
 
 
-@pytest.fixture
-def games(store: str) -> dict[str, str]:
+# Both tests only read the pages (a form opened is not sent): one store, its games, its
+# event and one server serve them (building them took each test a second of CPU).
+@pytest.fixture(scope="module")
+def games(module_store: str) -> dict[str, str]:
     """Every game part-played, with long player names, a dispute and a penalty, and a
     finished game on the scoreboard."""
-    import dataclasses
-
-    made: dict[str, str] = {}
-    for game in BUILT_IN:
-        case = first_case(game)
-        done = play(dataclasses.replace(case, steps=case.steps[: STEPS[game]]), Path(store))
-        made[game] = done.game_id
-        done.svc.close()
-    svc = open_service(Path(store))
+    made = part_played(module_store)
+    svc = open_service(Path(module_store))
     try:
         made["tribute"] = tribute(svc, table="1")
         svc.dispute(made["tribute"], 5, by="Ben", claim="a long claim " * 6)
@@ -55,14 +50,53 @@ def games(store: str) -> dict[str, str]:
     return made
 
 
-@pytest.fixture
-def hall_event(store: str) -> str:
+@pytest.fixture(scope="module")
+def hall_event(module_store: str) -> str:
     """An event of five in round 1 with its clock running and five extra minutes at table 1."""
-    event = event_of_five(store, "Hall Open with a rather long name for a phone")
-    with open_service(Path(store)) as svc:
+    event = event_of_five(module_store, "Hall Open with a rather long name for a phone")
+    with open_service(Path(module_store)) as svc:
         svc.event_clock(event, "start")
         svc.event_extend(event, 1, 5, reason="deck check")
     return event
+
+
+@pytest.fixture(scope="module")
+def tokens(module_tokens: Tokens) -> Tokens:
+    return module_tokens
+
+
+@pytest.fixture(scope="module")
+def server(games: dict[str, str], hall_event: str, module_store: str) -> Iterator[ThreadServer]:
+    yield from served(module_store)
+
+
+def watch_requests(page: Any) -> Any:
+    """Keep ``page.pending``: the requests it has in flight, its live streams aside (an
+    EventSource stays open as long as the page)."""
+    pending: set[Any] = set()
+
+    def started(request: Any) -> None:
+        if request.resource_type != "eventsource":
+            pending.add(request)
+
+    def ended(request: Any) -> None:  # a bound method is refused: Playwright wraps functions
+        pending.discard(request)
+
+    page.on("request", started)
+    page.on("requestfinished", ended)
+    page.on("requestfailed", ended)
+    page.pending = pending
+    return page
+
+
+def settle(page: Any) -> None:
+    """Wait until the page's scripts have had their answers (the clock's reading, a
+    panel): what ``networkidle`` waits for, without its half second of quiet after each page
+    (some 16 s over this module's pages)."""
+    deadline = time.monotonic() + 15
+    while page.pending:
+        assert time.monotonic() < deadline, [r.url for r in page.pending]
+        page.wait_for_timeout(20)
 
 
 def _wide(page: Any) -> int:
@@ -74,9 +108,8 @@ def test_no_page_scrolls_sideways_on_a_phone(
     games: dict[str, str],
     hall_event: str,
     tokens: Tokens,
-    request: pytest.FixtureRequest,
+    server: ThreadServer,
 ) -> None:
-    server: ThreadServer = request.getfixturevalue("live_server")
     base = server.base
     pages = [
         "/",
@@ -93,12 +126,12 @@ def test_no_page_scrolls_sideways_on_a_phone(
             for page in ("", "/pairings", "/standings", "/clock", "/slips", "/players/Ann")
         ),
     ]
-    head = signed_in(browser, base, tokens["head"], viewport=PHONE)
+    head = watch_requests(signed_in(browser, base, tokens["head"], viewport=PHONE))
     for path in pages:
         answer = head.goto(base + path)
         assert answer is not None, path
         assert answer.ok, (path, answer.status)
-        head.wait_for_load_state("networkidle")
+        settle(head)
         for details in head.locator("details").all():  # the referee's forms opened too
             if details.get_attribute("open") is None:
                 details.locator("summary").click()
@@ -111,7 +144,7 @@ def test_no_page_scrolls_sideways_on_a_phone(
     assert row["width"] <= 375
     assert not head.errors
     head.context.close()
-    public = signed_in(browser, base, tokens["public"], viewport=PHONE)
+    public = watch_requests(signed_in(browser, base, tokens["public"], viewport=PHONE))
     public.goto(base + "/login")
     assert _wide(public) <= 375
     for game in games.values():
@@ -121,15 +154,14 @@ def test_no_page_scrolls_sideways_on_a_phone(
         answer = public.goto(f"{base}/events/{hall_event}{page}")
         assert answer is not None, page
         assert answer.ok, (page, answer.status)
-        public.wait_for_load_state("networkidle")
+        settle(public)
         assert _wide(public) <= 375, (page, _wide(public))
     public.context.close()
 
 
 def test_printed_pages_have_a_print_stylesheet(
-    browser: Any, games: dict[str, str], tokens: Tokens, request: pytest.FixtureRequest
+    browser: Any, games: dict[str, str], tokens: Tokens, server: ThreadServer
 ) -> None:
-    server: ThreadServer = request.getfixturevalue("live_server")
     page = signed_in(browser, server.base, tokens["head"])
     tribute_game = games["tribute"]
     printed = (

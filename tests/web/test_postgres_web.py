@@ -9,14 +9,15 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 import httpx
+import pytest
 
 from events.store import GameStore
 from service.app import RefereeService
+from tests.postgres import SETTINGS, fresh_schema, server_problem
 from tests.web.conftest import ROOT, Server, auth
 from tests.web.test_live_and_hidden import read_events
 
@@ -52,19 +53,40 @@ def cli_token(url: str, role: str, name: str, *tables: str) -> str:
     return token
 
 
-def two_servers(
-    pg_env: dict[str, str], serve: Callable[..., Server], tmp_path: Path
-) -> tuple[str, Server, Server]:
-    url = pg_url(pg_env)
-    a = serve(url)
-    b = serve(url)
-    return url, a, b
+class TwoServers(NamedTuple):
+    """Two ``referee serve`` processes on one fresh schema: its store settings and URL."""
+
+    env: dict[str, str]
+    url: str
+    a: Server
+    b: Server
 
 
-def test_two_processes_one_winner_per_racing_entry(
-    pg_env: dict[str, str], serve: Callable[..., Server], tmp_path: Path
-) -> None:
-    url, a, b = two_servers(pg_env, serve, tmp_path)
+@pytest.fixture(scope="module")
+def pg_servers() -> Iterator[TwoServers]:
+    """One pair for the module's tests (each writes and reads its own game only): starting
+    two servers for each test cost it two processes' imports and start-ups."""
+    problem = server_problem()
+    if problem is not None:
+        pytest.skip(problem)
+    with fresh_schema() as schema:
+        env = {**SETTINGS, "POSTGRES_SCHEMA": schema}
+        url = pg_url(env)
+        a = Server(url)
+        try:
+            b = Server(url)
+        except BaseException:
+            a.stop()
+            raise
+        try:
+            yield TwoServers(env, url, a, b)
+        finally:
+            a.stop()
+            b.stop()
+
+
+def test_two_processes_one_winner_per_racing_entry(pg_servers: TwoServers) -> None:
+    pg_env, url, a, b = pg_servers
     head = cli_token(url, "head", "Hera")
     created = httpx.post(
         f"{a.base}/api/games",
@@ -113,10 +135,8 @@ def test_two_processes_one_winner_per_racing_entry(
         svc.close()
 
 
-def test_idempotency_key_is_honoured_across_processes(
-    pg_env: dict[str, str], serve: Callable[..., Server], tmp_path: Path
-) -> None:
-    url, a, b = two_servers(pg_env, serve, tmp_path)
+def test_idempotency_key_is_honoured_across_processes(pg_servers: TwoServers) -> None:
+    _, url, a, b = pg_servers
     tom = cli_token(url, "table", "Tom", "5")
     game = httpx.post(
         f"{a.base}/api/games",
@@ -159,10 +179,8 @@ def test_idempotency_key_is_honoured_across_processes(
     assert all(e.get("recorded_by") == "Tom" for e in log[1:])
 
 
-def test_live_stream_and_scoreboard_follow_the_other_process(
-    pg_env: dict[str, str], serve: Callable[..., Server], tmp_path: Path
-) -> None:
-    url, a, b = two_servers(pg_env, serve, tmp_path)
+def test_live_stream_and_scoreboard_follow_the_other_process(pg_servers: TwoServers) -> None:
+    _, url, a, b = pg_servers
     head = cli_token(url, "head", "Hera")
     public = cli_token(url, "public", "Screen")
     game = httpx.post(

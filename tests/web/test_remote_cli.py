@@ -71,15 +71,31 @@ def twin_games(store: str) -> tuple[str, str]:
     return ids[0], ids[1]
 
 
+# The hall's tests share one store, its tokens and one ``referee serve`` (a start is a process
+# importing the app): each plays twin games of its own, made while the server runs.
+@pytest.fixture(scope="module")
+def store(module_store: str) -> str:
+    return module_store
+
+
+@pytest.fixture(scope="module")
+def tokens(module_tokens: Tokens) -> Tokens:
+    return module_tokens
+
+
+@pytest.fixture(scope="module")
+def hall_server(store: str, tokens: Tokens, module_serve: Callable[..., Server]) -> Server:
+    found: Server = module_serve(store)
+    return found
+
+
 @pytest.fixture
-def hall(
-    store: str, tokens: Tokens, serve: Callable[..., Server], tmp_path: Path
-) -> tuple[Server, str, str, Path]:
+def hall(store: str, hall_server: Server, tmp_path: Path) -> tuple[Server, str, str, Path]:
     """A server on the store, twin games in it, and an empty directory to run from."""
     local, remote = twin_games(store)
     laptop = tmp_path / "laptop"
     laptop.mkdir()
-    return serve(store), local, remote, laptop
+    return hall_server, local, remote, laptop
 
 
 def same(local: str, remote: str, local_id: str, remote_id: str) -> None:
