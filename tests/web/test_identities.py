@@ -435,6 +435,15 @@ def test_a_cached_token_is_refused_once_it_expires(
         tokens.db.close()
 
 
+def notified(server: TokenStore, before: int) -> None:
+    """Wait until ``server`` has emptied its cache since its epoch was ``before`` (the
+    NOTIFY of a revoke or rotation by another process reached its LISTEN thread)."""
+    deadline = time.monotonic() + 10
+    while server._epoch == before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert server._epoch != before, "the NOTIFY did not reach the server"
+
+
 def test_a_postgresql_server_forgets_a_token_revoked_by_another_process(
     pg_env: dict[str, str],
 ) -> None:
@@ -451,10 +460,7 @@ def test_a_postgresql_server_forgets_a_token_revoked_by_another_process(
         assert server._cache.get(token) == principal  # the server keeps the answer
         before = server._epoch
         assert elsewhere.revoke(principal.token_id)
-        deadline = time.monotonic() + 10
-        while server._epoch == before and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert server._epoch != before, "the revoke's NOTIFY did not reach the server"
+        notified(server, before)
         assert server.authenticate(token) is None
     finally:
         server.db.close()
@@ -477,8 +483,9 @@ def test_a_postgresql_server_reads_the_live_tokens_in_one_query_and_refuses_as_b
     try:
         made = [elsewhere.create("player", f"P{n}") for n in range(20)]
         revoked_principal, revoked = elsewhere.create("player", "Gone")
+        emptied = server._epoch
         assert elsewhere.revoke(revoked_principal.token_id)
-        time.sleep(0.2)  # the revoke's NOTIFY has come and gone
+        notified(server, emptied)  # the revoke's NOTIFY has come and gone
         queries: list[str] = []
         execute = server.db.execute
 
@@ -499,9 +506,7 @@ def test_a_postgresql_server_reads_the_live_tokens_in_one_query_and_refuses_as_b
         before = server._epoch
         rotated = elsewhere.rotate(made[1][0].token_id)
         assert rotated is not None
-        deadline = time.monotonic() + 10
-        while server._epoch == before and time.monotonic() < deadline:
-            time.sleep(0.01)
+        notified(server, before)
         assert server.authenticate(made[1][1]) is None
         assert server.identify(rotated) == made[1][0]
     finally:

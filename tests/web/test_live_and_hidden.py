@@ -23,9 +23,14 @@ Client = TestClient[Litestar]
 
 
 def read_events(
-    url: str, headers: dict[str, str], count: int, timeout: float = 5.0
+    url: str,
+    headers: dict[str, str],
+    count: int,
+    timeout: float = 5.0,
+    reached: tuple[int, threading.Event] | None = None,
 ) -> list[dict[str, Any]]:
-    """The first ``count`` server-sent events of ``url`` (fails after ``timeout`` seconds)."""
+    """The first ``count`` server-sent events of ``url`` (fails after ``timeout`` seconds);
+    ``reached``: (n, an event set once n of them have come)."""
     found: list[dict[str, Any]] = []
     current: dict[str, Any] = {}
     deadline = time.monotonic() + timeout
@@ -38,6 +43,8 @@ def read_events(
             if not line:
                 if "data" in current:
                     found.append(current)
+                    if reached is not None and len(found) == reached[0]:
+                        reached[1].set()
                     if len(found) >= count:
                         break
                 current = {}
@@ -345,11 +352,14 @@ def test_px_14_1_a_live_stream_sends_a_sealed_bid_whole_once_its_round_is_comple
             assert svc.record(game, text, actor=seat).accepted, entry
     url = f"{live_server.base}/api/games/{game}/events?after=0"
     got: list[list[dict[str, Any]]] = []
+    sealed = threading.Event()
     reader = threading.Thread(
-        target=lambda: got.append(read_events(url, auth(tokens["public"]), 17, timeout=15))
+        target=lambda: got.append(
+            read_events(url, auth(tokens["public"]), 17, timeout=15, reached=(15, sealed))
+        )
     )
     reader.start()
-    time.sleep(1.0)  # the stream has sent the 15 events: p1's bid sealed
+    assert sealed.wait(15)  # the stream has sent the 15 events: p1's bid sealed
     with open_service(store) as svc:
         assert svc.record(game, "bid 0", actor="p2").accepted
     reader.join(20)
