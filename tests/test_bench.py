@@ -325,7 +325,7 @@ def test_imports_name_the_file_and_agree_on_exit_codes(tmp_path: Path) -> None:
         str(binary),
         str(tmp_path / "missing.jsonl"),
     )
-    assert code == 1
+    assert code == 2  # files refused: the refusal exit code, the others still imported
     for name in ("empty.jsonl", "latin1.txt", "missing.jsonl"):
         assert name in err
     assert "skipped 1" in err

@@ -45,7 +45,11 @@ def paired(svc: CachedService, players: int) -> tuple[str, list[int]]:
     return event, [t.table or 0 for t in svc.event_pair(event) if not t.bye]
 
 
-def slip(svc: CachedService, event: str, table: int, *, then: Callable[[], None] = bool) -> Any:
+def _nothing() -> None:
+    return None
+
+
+def slip(svc: CachedService, event: str, table: int, *, then: Callable[[], None] = _nothing) -> Any:
     def write() -> int:
         count = svc.event_result(event, [f"{table}=2-0-0"])
         then()

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, cast
 import msgspec
 from litestar import Litestar, Request, Response, Router
 from litestar.enums import RequestEncodingType
-from litestar.exceptions import HTTPException
+from litestar.exceptions import HTTPException, NotAuthorizedException
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.params import BodyKwarg
@@ -167,10 +167,19 @@ def _body_type(request: Request[Any, Any, Any]) -> None:
             return
     else:
         wanted = "a form (application/x-www-form-urlencoded or multipart/form-data)"
-        if sent in _FORMS:
-            return
+        if sent in _FORMS or not _signed_in(request):
+            return  # a page asks who writes first: sends the stranger to sign in
     what = f"a body of type {sent[:100]}" if sent else "a body without a Content-Type"
     raise HTTPException(status_code=415, detail=f"{what} sent; this route takes {wanted}")
+
+
+def _signed_in(request: Request[Any, Any, Any]) -> bool:
+    """Whether the request carries a token or session the server accepts."""
+    try:
+        web_of(request).principal(request)
+    except NotAuthorizedException:
+        return False
+    return True
 
 
 _TYPED = re.compile(r"\{(\w+):\w+\}")  # a path parameter with its type: {game_id:str}

@@ -17,8 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-TakeLock = Callable[[str, bool], bool]
-"""``take(stream, wait)`` of ``Backend.stream_locks``: whether ``stream``'s lock is now held."""
+from events.backends.locks import UNLOCKED, TakeLock, unlocked
 
 __all__ = [
     "ONE_SHOT_MODULE",
@@ -107,27 +106,6 @@ class Backend(Protocol):
         announces nothing (SQLite: a store written by one server, whose other writers are
         the command line's, found by reading the log)."""
         ...
-
-
-def _free(stream: str, wait: bool) -> bool:
-    return True
-
-
-class _Unlocked:
-    def __enter__(self) -> TakeLock:
-        return _free
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-UNLOCKED: AbstractContextManager[TakeLock] = _Unlocked()
-
-
-def unlocked() -> AbstractContextManager[TakeLock]:
-    """``Backend.stream_locks`` where no lock is needed (``UNLOCKED``): every stream's is
-    free, at the cost of two calls (a SQLite server's writer asks it for every batch)."""
-    return UNLOCKED
 
 
 def is_server_url(target: str) -> bool:

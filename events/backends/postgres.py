@@ -32,8 +32,7 @@ from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastor
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Composed, Identifier, Literal
 
-from events.backends import TakeLock
-from events.backends.locks import SCHEMA_LOCK_KEY, STREAM_LOCK_KEY
+from events.backends.locks import SCHEMA_LOCK_KEY, STREAM_LOCK_KEY, TakeLock
 from events.backends.pgcommon import APPEND_FUNCTION, PostgresNaming, append_params
 
 __all__ = ["APPEND_FUNCTION", "PostgresBackend", "RefereePostgresRecorder"]

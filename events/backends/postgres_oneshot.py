@@ -47,7 +47,7 @@ from eventsourcing.persistence import (
     TrackingRecorder,
 )
 
-from events.backends import TakeLock, unlocked
+from events.backends.locks import TakeLock, unlocked
 from events.backends.pgcommon import APPEND_FUNCTION, PostgresNaming, append_params
 
 __all__ = [

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
-from events.backends import TakeLock, unlocked
+from events.backends.locks import TakeLock, unlocked
 
 __all__ = ["SQLiteBackend", "table_names_of"]
 

@@ -454,7 +454,9 @@ def test_kept_standings_pair_as_the_standings_recomputed(
                     ]
                     svc.event_result(event, slips)
                 elif action == "correct" and state.current_round > 1:
-                    svc.event_correct(event, 1, "1=0-2-0", reason="the slip was misread")
+                    was = state.result(1, 1)  # a correction changes the result (EV-8.1)
+                    slip = "1=2-0-0" if getattr(was, "losses", None) == 2 else "1=0-2-0"
+                    svc.event_correct(event, 1, slip, reason="the slip was misread")
                 elif action == "drop" and len(active) > 3:
                     svc.event_drop(event, active[pick % len(active)])
                 elif action == "late" and state.current_round:
