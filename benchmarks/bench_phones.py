@@ -95,13 +95,45 @@ def make_store(kind: str, workdir: Path) -> tuple[str, dict[str, str]]:
     import psycopg
 
     DATABASE[:] = [PG["dbname"]]
+    SCHEMA[:] = []
 
     schema = f"phones_{uuid.uuid4().hex[:10]}"
     dsn = " ".join(f"{k}={v}" for k, v in PG.items())
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
+    SCHEMA[:] = [schema]
     store = f"postgresql://{PG['user']}@{PG['host']}:{PG['port']}/{PG['dbname']}?schema={schema}"
     return store, {"schema": schema}
+
+
+SCHEMA: list[str] = []  # the PostgreSQL store's schema, when the run is on PostgreSQL
+
+
+def event_commits(event: str, after: int) -> tuple[int, int] | None:
+    """PostgreSQL: the event's facts stored past version ``after`` and the transactions
+    that stored them (their rows' ``xmin``): every event write appends to the event, so
+    the second is the commits of the writes (one per write alone; fewer, held)."""
+    if not SCHEMA:
+        return None
+    import psycopg
+
+    dsn = " ".join(f"{k}={v}" for k, v in PG.items())
+    try:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            (table,) = conn.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = %s "
+                "AND table_name LIKE '%%events' ORDER BY length(table_name) LIMIT 1",
+                (SCHEMA[0],),
+            ).fetchone() or ("referee_events",)
+            row = conn.execute(
+                f"SELECT count(*), count(DISTINCT xmin::text) FROM {SCHEMA[0]}.{table} "
+                "WHERE originator_id = %s AND originator_version > %s",
+                (event, after),
+            ).fetchone()
+    except psycopg.Error as exc:
+        print(f"the commits were not counted: {exc}")
+        return None
+    return (int(row[0]), int(row[1])) if row else None
 
 
 def drop_store(kind: str, extra: dict[str, str]) -> None:
@@ -681,6 +713,7 @@ async def end_of_round(
             await post(head, f"/api/events/{e}/results", {"slips": [f"{table}={slip}"]}, "slip")
         done_at.append(time.monotonic())
 
+    before = await event_version(port, event, head)
     cpu = cpu_seconds(pid)
     t0 = time.monotonic()
     await asyncio.gather(
@@ -721,6 +754,7 @@ async def end_of_round(
         "end_error_samples": errors[:5],
         "end_server_cpu_per_write_ms": cpu / max(1, len(writes)) * 1000,
         "standings_current_after_s": current_after,
+        "end_facts_and_commits": event_commits(event, before),  # PostgreSQL: writes per commit
     }
 
 

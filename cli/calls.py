@@ -49,7 +49,8 @@ def _line(row: CallRow) -> str:
     note = f" · {row.note}" if row.note else ""
     late = " · OVERDUE" if row.overdue else ""
     return (
-        f"call {row.call} · round {row.round} table {row.table} ({' v '.join(row.players)}) · "
+        f"call {row.call} · {row.stage or f'round {row.round}'} table {row.table} "
+        f"({' v '.join(row.players)}) · "
         f"by {row.by} · {row.status}{held} · {row.age_seconds:g} s{late}{why}{note}"
     )
 
@@ -161,7 +162,8 @@ def calls(
 def reports(
     event: EventArg,
     every: Annotated[
-        bool, typer.Option("--all", help="Every report (confirmed, replaced, superseded too).")
+        bool,
+        typer.Option("--all", help="Every report (confirmed, replaced, superseded, void too)."),
     ] = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -182,6 +184,6 @@ def _report_line(r: ReportRow) -> str:
     answer = f" by {r.answered_by}" if r.answered_by else ""
     why = f": {r.reason}" if r.reason else ""
     return (
-        f"report {r.report} · round {r.round} table {r.table} ({' v '.join(r.players)}) · "
+        f"report {r.report} · {r.stage} table {r.table} ({' v '.join(r.players)}) · "
         f"{r.player} reports {r.result} (slip {r.slip}) · {r.status}{answer}{why}"
     )

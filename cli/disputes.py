@@ -235,7 +235,11 @@ def _queue_line(item: QueueItem) -> str:
     """One item: where, who, how long, what; the table referee and the last action."""
     where = f"table {item.table}" if item.table else "no table"
     flag = "INVESTIGATE " if item.investigate else ""
-    what = f"{item.tournament} round {item.round}" if item.tournament else item.game_id
+    what = (
+        f"{item.tournament} {item.stage or f'round {item.round}'}"
+        if item.tournament
+        else item.game_id
+    )
     players = " vs ".join(item.players.values())
     line = f"{flag}{where} · {players} · {what} · {item.age_minutes:g} min · {item.line}"
     if item.referee:

@@ -27,7 +27,8 @@ def print_clock(view: ClockView) -> None:
     """The round clock, then each table's with its extensions (people's form)."""
     label = view.name or view.event_id
     typer.echo(
-        f"{label} round {view.round}: {view.remaining} left of {view.minutes} min ({view.state})"
+        f"{label} {view.stage or f'round {view.round}'}: {view.remaining} left of "
+        f"{view.minutes} min ({view.state})"
     )
     for table in view.tables:
         extra = f" (+{table.extension_minutes} min)" if table.extension_minutes else ""

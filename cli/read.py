@@ -327,8 +327,7 @@ def list_games(
             return
         for r in rows:
             players = " vs ".join(f"{safe_text(name)} ({seat})" for seat, name in r.players.items())
-            how = f" by {r.how}" if r.how else ""
-            typer.echo(f"{r.game_id}  {r.created:%Y-%m-%d %H:%M}  {players}  {r.result}{how}")
+            typer.echo(f"{r.game_id}  {r.created:%Y-%m-%d %H:%M}  {players}  {r.result_text}")
         if len(rows) == limit:
             typer.echo(f"(more: --before {rows[-1].cursor})", err=True)
 

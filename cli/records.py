@@ -12,6 +12,7 @@ import typer
 
 from cli.face import (
     EXIT_REJECTED,
+    EXIT_USAGE,
     AsOpt,
     JsonOpt,
     emit_json,
@@ -195,7 +196,8 @@ def import_(
 ) -> None:
     """Import game records. Every entry is checked again; each game is imported, skipped
     (already in the store) or refused (naming the file, line and reason) on its own.
-    Exit 1 if any was refused.
+    Exit 2 if any was refused (as every refusal), the others imported; with --compare,
+    exit 1 if a game differs from the other tool's record (a check failed).
 
     \b
     Example:
@@ -243,8 +245,10 @@ def import_(
                         f"{_many(len(results), 'game')}",
                         err=True,
                     )
+            if any(r.error for r in results):
+                raise typer.Exit(EXIT_USAGE)  # a file refused, as every refusal
             if failed:
-                raise typer.Exit(EXIT_REJECTED)
+                raise typer.Exit(EXIT_REJECTED)  # a game differs: a check failed
             return
         with progress_bar(len(files), "importing", as_json or len(files) < 20) as bar:
             report = svc.import_files(
@@ -276,7 +280,7 @@ def import_(
                     err=True,
                 )
         if report.refused:
-            raise typer.Exit(EXIT_REJECTED)
+            raise typer.Exit(EXIT_USAGE)  # a file refused, as every refusal
 
 
 @app.command()

@@ -19,7 +19,7 @@ import hashlib
 import os
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, cast
 
@@ -28,7 +28,9 @@ from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent
 
 from events.backends import (
     ONE_SHOT_MODULE,
+    UNLOCKED,
     Backend,
+    TakeLock,
     backend_for,
     is_server_store,
     is_server_url,
@@ -285,6 +287,25 @@ class GameStore:
             return
         with persistence_errors(), self.backend.stream_lock(stream_id):
             yield
+
+    def stream_locks(self) -> AbstractContextManager[TakeLock]:
+        """Streams' write locks (``stream_lock``) held together until leaving:
+        ``take(stream, wait)`` takes one more (``Backend.stream_locks``; a wait longer than
+        the store's lock wait is ``StoreBusyError``), or answers that another writer holds
+        it when not ``wait``. The server's writer holds those of a batch of event writes
+        until the batch is stored."""
+        locks = UNLOCKED if self.backend is None else self.backend.stream_locks()
+        return locks if locks is UNLOCKED else self._stream_locks(locks)
+
+    @contextmanager
+    def _stream_locks(self, locks: AbstractContextManager[TakeLock]) -> Iterator[TakeLock]:
+        with persistence_errors(), locks as take:
+
+            def taking(stream: str, wait: bool) -> bool:
+                with persistence_errors():
+                    return take(stream, wait)
+
+            yield taking
 
     # -- reading -------------------------------------------------------------
     def stored_events(self, game_id: str) -> Sequence[StoredEvent]:

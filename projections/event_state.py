@@ -215,6 +215,14 @@ def _met_of(rounds: Iterable[Round], base: bytes, decoded: _Met | None = None) -
         players = pairing.players
         if pairing.bye:
             byes[players[0]] = byes.get(players[0], 0) + 1
+        if len(players) == 2 and players[0] != players[1]:  # a table: 5,000 a round
+            for player, other in (players, players[::-1]):
+                known = met.get(player)
+                if known is None:
+                    met[player] = [other]
+                elif other not in known:
+                    met[player] = [*known, other]  # a new list: ``decoded``'s stay as read
+            continue
         for player in players:
             known = met.get(player, empty)
             new = [q for q in players if q != player and q not in known]

@@ -20,7 +20,7 @@ from events.store import GameStore, LogPage
 from projections.catchup import Follower
 from projections.status import OPEN, STATUS_TOPICS, Outcome, Status, outcome_after
 
-__all__ = ["GameListing", "ListedGame", "listed_games"]
+__all__ = ["GameListing", "ListedGame", "listed_games", "shown_result"]
 
 PAGE = 5_000
 """Events per page read while catching up."""
@@ -44,6 +44,16 @@ class ListedGame(msgspec.Struct, kw_only=True):
     def outcome(self) -> Outcome:
         """Where the game stands, as ``projections.status`` folds it."""
         return Outcome(result=self.result, how=self.how, status=self.status)
+
+    @property
+    def result_text(self) -> str:
+        return shown_result(self.result, self.how)
+
+
+def shown_result(result: str, how: str | None) -> str:
+    """A game's result as a list shows it: ``p1 by penalty``; ``void`` (a game closed by
+    its event, whose ``how`` is its result too: never ``void by void``)."""
+    return f"{result} by {how}" if how and how != result else result
 
 
 class GameListing:

@@ -65,6 +65,7 @@ __all__ = [
     "check_player_id",
     "event_of",
     "expiry_text",
+    "hall_staff",
     "new_player_id",
     "parse_expiry",
     "queue_results_only",
@@ -343,6 +344,16 @@ def queue_tables(principal: Principal) -> list[str] | None:
     raise AccessDeniedError(
         f"the queue is the referees' and the scorekeeper's; a {principal.role} may not read it"
     )
+
+
+def hall_staff(principal: Principal, event_id: str) -> bool:
+    """Whether ``principal`` reads the hall's own matters at ``event_id``: the reasons of
+    judge calls, disputes and the tables' extra time (EV-10.7). The head referee and the
+    scorekeeper do, and a table referee of that event; players and the public read the
+    pairings, the results and the minutes each table has, not why."""
+    if principal.role in ("head", "scorekeeper"):
+        return True
+    return principal.role == "table" and principal.event == event_id.strip()
 
 
 def queue_results_only(principal: Principal) -> bool:

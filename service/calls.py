@@ -37,6 +37,7 @@ from referee.tournament import facts as tf
 from referee.tournament import hall as h
 from referee.tournament.errors import Refusal
 from referee.tournament.model import Pairing
+from referee.tournament.playoff import round_words
 from referee.tournament.state import CallState, ReportState, Tournament
 from service.access import AccessDeniedError, Principal, viewer_for
 from service.tournaments import EventRefusedError, Tournaments, event_write
@@ -89,6 +90,9 @@ class CallRow(msgspec.Struct, kw_only=True):
     overdue: bool
     """Nobody holds it (open, or escalated and not yet taken by the head referee) and it
     has waited longer than the queue's ``call_after`` seconds."""
+    stage: str = ""
+    """The round in words: ``round 3``, or ``semifinal (round 7)`` in a playoff (EV-6.6);
+    empty for a game outside any event."""
 
 
 class ReportRow(msgspec.Struct, kw_only=True):
@@ -104,10 +108,12 @@ class ReportRow(msgspec.Struct, kw_only=True):
     result: str
     slip: str
     status: str
-    """``pending``, ``confirmed``, ``disputed``, ``replaced`` or ``superseded``."""
+    """``pending``, ``confirmed``, ``disputed``, ``replaced``, ``superseded`` or ``void``."""
     answered_by: str
     reason: str
     at: datetime
+    stage: str = ""
+    """The round in words: ``round 3``, or ``semifinal (round 7)`` in a playoff (EV-6.6)."""
 
 
 def _name(state: Tournament, who: str) -> str:
@@ -155,6 +161,7 @@ def call_row(
         players=_players(state, call.round, call.table),
         by=_name(state, call.by),
         game=call.game or _game_at(state, call.round, call.table),
+        stage=round_words(state, call.round),
         **_call_fields(call, now, call_seconds),
     )
 
@@ -190,6 +197,7 @@ def report_row(event_id: str, state: Tournament, report: ReportState) -> ReportR
         answered_by=_name(state, report.answered_by) if report.answered_by else "",
         reason=report.reason,
         at=report.at,
+        stage=round_words(state, report.round),
     )
 
 
@@ -313,7 +321,7 @@ def hall_items(
                     name,
                     game,
                     row.game,
-                    call.round,
+                    (call.round, row.stage),
                     call.table,
                     row.players,
                     call.at,
@@ -340,7 +348,7 @@ def hall_items(
                     name,
                     game,
                     _game_at(state, report.round, report.table),
-                    report.round,
+                    (report.round, row_r.stage),
                     report.table,
                     row_r.players,
                     since,
@@ -379,7 +387,7 @@ def _item(  # noqa: PLR0913, PLR0917 - one argument per column of the row it bui
     name: str,
     game: str,
     game_id: str,
-    round_number: int,
+    round_at: tuple[int, str],
     table: int,
     players: Sequence[str],
     since: datetime,
@@ -387,7 +395,8 @@ def _item(  # noqa: PLR0913, PLR0917 - one argument per column of the row it bui
     line: str,
     **more: Any,
 ) -> dict[str, Any]:
-    where = f"{name or event_id} round {round_number}"
+    round_number, stage = round_at  # the number, and the round in words (EV-6.6)
+    where = f"{name or event_id} {stage}"
     return {
         "kind": kind,
         "game_id": game_id,
@@ -401,6 +410,7 @@ def _item(  # noqa: PLR0913, PLR0917 - one argument per column of the row it bui
         "link": f"/games/{game_id}" if game_id else f"/events/{event_id}/pairings",
         "tournament": event_id,
         "round": round_number,
+        "stage": stage,
         **more,
     }
 
@@ -424,12 +434,15 @@ class Hall(Tournaments):
         done: tuple[Tournament, list[Any]] = self._raced(event_id, once)
         return done
 
-    def event_player_of(self, event_id: str, player_id: str, name: str) -> str:
+    def event_player_of(
+        self, event_id: str, player_id: str, name: str, clause: str = "EV-11.2"
+    ) -> str:
         """The registered player a player's token is (their id across the house, else
-        their name, EV-2.2), or a refusal (EV-11.2) for someone not in this event."""
+        their name, EV-2.2), or a refusal for someone not in this event: ``clause`` is
+        the rule of what they tried (EV-11.2 a report, EV-10.2 a call)."""
         found = self._event(event_id, check=False).holder(player_id, name)  # who, not what
         if found is None:
-            raise EventRefusedError("EV-11.2", f"{name} is not a player of this event")
+            raise EventRefusedError(clause, f"{name} is not a player of this event")
         return found
 
     # -- judge calls -------------------------------------------------------------------
@@ -706,7 +719,7 @@ class HallFaces(Hall):
         idempotency_key: str | None = None,
     ) -> CallRow:
         if who.role == "player":
-            player = self.event_player_of(event_id, who.player_id, who.name)
+            player = self.event_player_of(event_id, who.player_id, who.name, "EV-10.2")
             return self.event_call(event_id, table, player=player, reason=reason)
         if who.role == "scorekeeper":
             return self.event_call(event_id, table, by=who.label, reason=reason)
@@ -782,7 +795,7 @@ class HallFaces(Hall):
             return self.table_call(game_id, command)
         event_id, table = self._game_table(game_id)
         if who.role == "player":
-            player = self.event_player_of(event_id, who.player_id, who.name)
+            player = self.event_player_of(event_id, who.player_id, who.name, "EV-10.2")
             return self.event_call(event_id, table, player=player, reason=reason, game=game_id)
         if who.role != "scorekeeper":
             _own(_staff(who, "and the players call a judge", event_id), table, who)

@@ -151,9 +151,11 @@ class EventFixes(Tournaments):
         command = fixing.WithdrawPenalty(penalty=number, reason=reason, by=by, result=result)
         loaded, facts = self._write(event_id, command)
         from events.tournament import summary, to_stored
+        from service.eventprint import named_lines
 
         header = self._header(loaded.event_id)
-        return [summary(to_stored(fact, header)) for fact in facts]
+        lines = [summary(to_stored(fact, header)) for fact in facts]
+        return named_lines(lines, loaded.state)  # people by name, as the log names them
 
     @event_write("run")
     def event_attach_deck(
@@ -167,9 +169,20 @@ class EventFixes(Tournaments):
         idempotency_key: str | None = None,
     ) -> str:
         """Attach or replace a player's event decklist before their first round is paired
-        (EV-2.8); their display name. The list is checked as at registration."""
+        (EV-2.8); their display name. The list is checked as at registration; the list the
+        player already has is refused (compared by digest: the facts do not hold lists)."""
+        from referee.kit.decks import deck_digest
+
         loaded = self._event(event_id)
-        facts = self._decide(loaded.state, fixing.AttachDecklist(player=player, by=by))
+        who = loaded.state.find(player)
+        held = loaded.decks.get(who) if who is not None else None
+        command = fixing.AttachDecklist(
+            player=player,
+            by=by,
+            digest=deck_digest(deck),
+            held=deck_digest(held) if held is not None else "",
+        )
+        facts = self._decide(loaded.state, command)
         self._check_event_deck(loaded, deck)
         self._append(loaded, facts, extra={0: {"deck": deck}})
         fact = facts[0]

@@ -199,9 +199,11 @@ def judge_event(events: Sequence[GameEvent]) -> None:
 
 
 def _changed_nothing(state: Tournament, fact: f.Fact) -> bool:
-    """A re-pairing or a change of settings that changes nothing, which a live command now
-    refuses (EV-5.12, EV-1.5) but an earlier record may hold."""
+    """A re-pairing, a change of settings or a correction that changes nothing, which a live
+    command now refuses (EV-5.12, EV-1.5, EV-8.1) but an earlier record may hold."""
     match fact:
+        case f.ResultCorrected(round=number, table=table, score=score, placement=placement):
+            return (score if score is not None else placement) == state.result(number, table)
         case f.PairingChanged(round=rnd):
             current = state.rounds.get(rnd.number)
             return current is not None and fx.same_pairings(current, rnd)

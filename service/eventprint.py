@@ -35,6 +35,7 @@ __all__ = [
     "PairingLine",
     "PairingSeat",
     "PairingSheet",
+    "named_lines",
     "pairings_csv",
     "people",
     "standings_csv",
@@ -63,6 +64,12 @@ def _named(text: str, names: dict[str, str]) -> str:
     return pattern.sub(lambda m: names[m.group(1)], text)
 
 
+def named_lines(lines: list[str], state: Tournament) -> list[str]:
+    """``lines`` with player ids written as people know them (``people``)."""
+    names = people(state)
+    return [_named(line, names) for line in lines]
+
+
 def _label(state: Tournament, number: int) -> str:
     from referee.tournament.playoff import round_label
 
@@ -71,8 +78,9 @@ def _label(state: Tournament, number: int) -> str:
 
 def _stage_words(state: Tournament, number: int) -> str:
     """``round 3`` for a Swiss round, ``semifinal (round 7)`` for a playoff round."""
-    label = _label(state, number)
-    return label if label == f"round {number}" else f"{label} (round {number})"
+    from referee.tournament.playoff import round_words
+
+    return round_words(state, number)
 
 
 class PairingSeat(msgspec.Struct, kw_only=True):

@@ -21,6 +21,7 @@ import msgspec
 
 from referee.tournament import decisions as d
 from referee.tournament.clock import RoundClock, clock_text
+from referee.tournament.playoff import round_words
 from referee.tournament.state import Tournament
 from service.tournaments import (
     EventRefusedError,
@@ -72,6 +73,8 @@ class ClockView(msgspec.Struct, kw_only=True):
     """Whether the figures move (a page ticks them down only then)."""
     tables: list[TableClock]
     extensions: list[ExtensionRow]
+    stage: str = ""
+    """The round in words: ``round 3``, or ``semifinal (round 7)`` in a playoff (EV-6.6)."""
 
 
 class GameClock(msgspec.Struct, kw_only=True):
@@ -107,9 +110,11 @@ def clock_view(
     round_number: int | None = None,
     *,
     tables: Tables = "all",
+    reasons: bool = True,
 ) -> ClockView:
     """The clock of ``state``'s current round (or ``round_number``) at ``now``, listing
-    ``tables``: pure."""
+    ``tables``; the extensions' reasons when ``reasons`` (a reader of the staff's, EV-10.7;
+    anyone else reads each table's extra minutes only): pure."""
     number = state.current_round if round_number is None else round_number
     clock = state.clock(number)
     rnd = state.rounds.get(number)
@@ -151,7 +156,10 @@ def clock_view(
         remaining=clock_text(left),
         running=clock.state == "running",
         tables=rows,
-        extensions=[ExtensionRow(table=t, minutes=m, reason=r) for t, m, r in clock.given],
+        extensions=[
+            ExtensionRow(table=t, minutes=m, reason=r if reasons else "") for t, m, r in clock.given
+        ],
+        stage=round_words(state, number) if number else "",
     )
 
 
@@ -226,9 +234,11 @@ class Clocks(Tournaments):
         *,
         now: datetime | None = None,
         tables: Tables = "all",
+        reasons: bool = True,
     ) -> ClockView:
         """The round clock now (computed from the recorded marks, EV-9.3), listing
-        ``tables`` (every table by default)."""
+        ``tables`` (every table by default), with the extensions' reasons when ``reasons``
+        (for the staff: ``service.access.hall_staff``; EV-10.7)."""
         loaded = self._event(event_id)
         if round_number is not None and round_number not in loaded.state.rounds:
             raise EventRefusedError("EV-9.2", f"round {round_number} has not been paired")
@@ -239,6 +249,7 @@ class Clocks(Tournaments):
             now or self.clock(),
             round_number,
             tables=tables,
+            reasons=reasons,
         )
 
     def game_clock(
@@ -287,7 +298,7 @@ def _round_game_clock(
     left = clock.remaining(now, table)
     finished = state.result(clock.round, table) is not None
     return GameClock(
-        label=f"round {clock.round} · table {table}",
+        label=f"{round_words(state, clock.round)} · table {table}",
         state="done" if finished else clock.state,
         running=clock.state == "running" and not finished,
         remaining_seconds=left,

@@ -118,6 +118,7 @@ __all__ = [
     "held",
     "hold_after",
     "identified",
+    "lock_through",
     "need",
     "no_answer",
     "party",
@@ -127,6 +128,7 @@ __all__ = [
     "stage_event",
     "stage_events",
     "stage_new",
+    "stream_lock",
     "streams_of",
     "terms",
     "written",
@@ -351,6 +353,28 @@ commit_through: Callable[[Commit], object] = _COMMIT.set
 commit: the server's writer runs an event's write, in its caller's context, with its
 own commit (``context.run(commit_through, ...)``): held for the event writes around it,
 or as a group of one."""
+
+
+Lock = Callable[[GameStore, str], contextlib.AbstractContextManager[None]]
+"""How a write takes a stream's write lock: the store's own (``GameStore.stream_lock``),
+or the server's writer's, kept for the batch of event writes it holds."""
+
+_LOCK: ContextVar[Lock | None] = ContextVar("_LOCK", default=None)
+
+
+def stream_lock(store: GameStore, stream: str) -> contextlib.AbstractContextManager[None]:
+    """``stream``'s write lock, held around a write's decision and its append
+    (``GameStore.stream_lock``): on the server's writer, for an event's write whose commit
+    is held, kept until the held batch is stored (``lock_through``)."""
+    through = _LOCK.get()
+    return store.stream_lock(stream) if through is None else through(store, stream)
+
+
+lock_through: Callable[[Lock | None], object] = _LOCK.set
+"""Take every stream lock of the writes made from now on in this context through the given
+function (``None``: the store's own again): the server's writer, for the event writes whose
+commit it holds, keeps each lock until their batch is stored, so another server process
+writing the same event waits for the batch rather than deciding on the event without it."""
 
 
 def follow_up(staged: Sequence[Staged[Any]]) -> None:

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import msgspec
 
 from events.ledger import Checkpoint, CheckpointError, check_signature
+from referee.tournament.hall import sees_hall
 from service.calls import PlayerHall, player_hall
 from service.errors import RefusedError
 from service.pipeline import uncollected
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
     from events.tournament import TournamentEvent
     from referee.tournament.model import Pairing
     from referee.tournament.state import Result, Tournament
+    from service.access import Principal
     from service.eventprint import EventPrinting
     from service.tournaments import EventInfo
 
@@ -916,7 +918,8 @@ class PlayerLine(msgspec.Struct, kw_only=True):
     standing: dict[str, Any] | None
     history: list[PlayerRound]
     hall: PlayerHall | None = None
-    """Judge calls and result reports at the player's table (``service.calls``)."""
+    """Judge calls and result reports at the player's table (``service.calls``): for the
+    player's own eyes only (``own``, EV-10.7), else ``None``."""
 
 
 def _line(
@@ -926,10 +929,13 @@ def _line(
     history: list[PlayerRound],
     standing: dict[str, Any] | None,
     paired: list[tuple[int, Pairing]] | None = None,
+    *,
+    own: bool = False,
 ) -> PlayerLine:
     """Player ``who``'s line: their table of round ``current`` (if any), ``history`` and
-    ``standing``, and the calls and reports at their table (``paired``: their pairings,
-    where the caller has them indexed, ``player_hall``)."""
+    ``standing``, and, when ``own`` (the reader is that player), the calls and reports at
+    their table (``paired``: their pairings, where the caller has them indexed,
+    ``player_hall``). Anyone else reads the pairings and results only (EV-10.7)."""
     now = next((h for h in history if h.round == current), None)
     return PlayerLine(
         player=state.players[who].name,
@@ -939,18 +945,22 @@ def _line(
         result=now.result if now else "",
         standing=standing,
         history=history,
-        hall=player_hall(state, who, paired),
+        hall=player_hall(state, who, paired) if own else None,
     )
 
 
-def player_line(board: EventBoard, state: Tournament, player_name: str) -> PlayerLine:
+def player_line(
+    board: EventBoard, state: Tournament, player_name: str, *, own: bool = False
+) -> PlayerLine:
+    """Player ``player_name``'s line, with their table's calls and reports when ``own``
+    (the reader is that player: ``PlayerIndex.own``)."""
     who = state.find(player_name)
     if who is None:
         raise RefusedError(f"no player {player_name!r} in this event")
     name = state.players[who].name
     history = player_rounds(state, name)
     standing = next((s for s in board.standings if s["player"] == name), None)
-    return _line(state, who, board.round, history, standing)
+    return _line(state, who, board.round, history, standing, own=own)
 
 
 _PlayersIndex = tuple[
@@ -1077,16 +1087,17 @@ class PlayerIndex:
             found = self.memo[key] = explain(who, people, results, state.settings)
         return found
 
-    def page(self, player_name: str) -> tuple[PlayerLine, str]:
-        """What a player's own page shows: ``line`` and ``explain``, in one call."""
-        return self.line(player_name), self.explain(player_name)
+    def page(self, player_name: str, *, own: bool = False) -> tuple[PlayerLine, str]:
+        """What a player's page shows: ``line`` and ``explain``, in one call."""
+        return self.line(player_name, own=own), self.explain(player_name)
 
-    def pages(self, player_names: Sequence[str]) -> list[tuple[PlayerLine, str] | None]:
-        """``page`` of each player (``None`` for a name that is no player of the event)."""
+    def pages(self, asked: Sequence[tuple[str, bool]]) -> list[tuple[PlayerLine, str] | None]:
+        """``page`` of each player asked (a name, and whether its reader is that player: its
+        ``own``), ``None`` for a name that is no player of the event."""
         out: list[tuple[PlayerLine, str] | None] = []
-        for name in player_names:
+        for name, own in asked:
             try:
-                out.append(self.page(name))
+                out.append(self.page(name, own=own))
             except RefusedError:
                 out.append(None)
         return out
@@ -1110,8 +1121,17 @@ class PlayerIndex:
             return None  # someone else of that name, bound to their own id
         return found
 
-    def line(self, player_name: str) -> PlayerLine:
-        """``player_line(board, state, player_name)``, from the index."""
+    def own(self, who: Principal, player_name: str) -> bool:
+        """Whether ``who`` is the player whose page is ``player_name``: the one reader shown
+        that page's calls and reports (EV-10.7). The staff read them in the queue and the
+        hall's lists, each as far as their role reaches (``service.calls``); other players
+        and the public read the pairings and results only."""
+        if who.role != "player":
+            return False
+        return sees_hall(self.holder(who.player_id, who.name), self.find(player_name))
+
+    def line(self, player_name: str, *, own: bool = False) -> PlayerLine:
+        """``player_line(board, state, player_name, own=own)``, from the index."""
         who = self.find(player_name)
         if who is None:
             raise RefusedError(f"no player {player_name!r} in this event")
@@ -1121,7 +1141,8 @@ class PlayerIndex:
             for number, _, pairing in self._paired.get(who, [])
         ]
         paired = [(n, p) for n, _, p in self._paired.get(who, [])]
-        return _line(state, who, self.board.round, history, self.standing(who), paired)
+        standing = self.standing(who)
+        return _line(state, who, self.board.round, history, standing, paired, own=own)
 
     def standing(self, who: str) -> dict[str, Any] | None:
         """The player's standings row (``who``: their id): from the board's rows, or, for a
@@ -1266,7 +1287,8 @@ class Postings:
         return list_events(self.events)
 
     def event_player(self, event_id: str, player: str) -> tuple[EventBoard, PlayerLine]:
-        """A player's own page: the event as its pages show it, and the player's line (this
-        round's table and opponents, record, every round)."""
+        """A player's page: the event as its pages show it, and the player's line (this
+        round's table and opponents, record, every round; not their table's calls and
+        reports, which are for the player's own eyes, EV-10.7)."""
         board, state = self.event_board(event_id)
         return board, player_line(board, state, player)

@@ -214,7 +214,13 @@ def follow(
     kept. A diverged copy (REF-9.3) stops it: a person has to compare the stores."""
     source: GameStore | None = None
     target: GameStore | None = None
-    last = Replication(source="?", target="?", position=0, source_last=0)
+    # named by their labels until they are reached (a follower stopped before then)
+    last = Replication(
+        source=environment_label(source_text),
+        target=environment_label(target_text),
+        position=0,
+        source_last=0,
+    )
     waiting = ""
     wait = interval
     try:

@@ -216,6 +216,13 @@ class GameRow(msgspec.Struct, kw_only=True):
     cursor: int = 0
     """Where this game stands in the store's order: ``--before`` it lists the next page."""
 
+    @property
+    def result_text(self) -> str:
+        """The result as the list shows it (``projections.listing.shown_result``)."""
+        from projections.listing import shown_result
+
+        return shown_result(self.result, self.how)
+
 
 def __getattr__(name: str) -> Any:
     """``GameReport`` and ``PenaltyLevel``, the event layer's, loaded when first asked for:

@@ -24,7 +24,8 @@ Interpretations (the texts are silent):
 - Q-3: penalties are listed from the last ``penalty_hours`` (default 12, one day's
   play) until rounds exist; an upgrade counts the player's earlier penalties for the
   same infraction in every game of the store (by player name), as EV-8.4 counts them
-  across an event.
+  across an event; a running event's penalty that ended a game takes the event's own
+  suggestion, which counts the warnings that ended no game.
 - Q-5 (triage): the queue is one list "needs me now" (``RoomView.needs``), by urgency
   (``ITEM_KINDS``: disputes, appeals, rulings awaited, tables over time, results due
   once the round's clock has ended, and whatever other kinds register) then by age,
@@ -50,6 +51,8 @@ import msgspec
 from events.codec import decode
 from projections.queue import FoldedEvent, FoldedGame, QueueFold
 from referee.tournament.clock import clock_text
+from referee.tournament.penalties import infraction_key
+from referee.tournament.playoff import round_words
 from service.calls import CALL_SECONDS, call_line, call_order, hall_items, overdue
 
 __all__ = [
@@ -142,6 +145,8 @@ class QueueItem(msgspec.Struct, kw_only=True):
     """The event (tournament) an ``unreported`` table belongs to."""
     round: int | None = None
     """The round of an ``unreported`` table."""
+    stage: str | None = None
+    """That round in words: ``round 3``, or ``semifinal (round 7)`` in a playoff (EV-6.6)."""
     # A judge call or a result disagreement (``service.calls``, EV-10, EV-11):
     call: int | None = None
     report: int | None = None
@@ -378,17 +383,21 @@ class RoomQueue(QueueFold):
                 )
         shown_penalties = []
         cutoff = now - timedelta(hours=penalty_hours)
+        by_event = _event_suggestions(running)
         for p in penalties:
             found = games.get(p.game_id)
             if found is None or not covered(found) or p.at < cutoff:
                 continue
-            upgrade = p.suggested is not None and p.suggested != p.base
+            # an event's penalty counts the player's earlier ones of the event (EV-8.4),
+            # which a game's own record does not hold (a warning ends no game)
+            suggested = by_event.get((p.game_id, p.infraction), p.suggested)
+            upgrade = suggested is not None and suggested != p.base
             dq = p.given == "disqualification"
             line = f"{p.given} for {p.player} ({p.seat}): {p.infraction}"
             if p.reason:
                 line += f" ({p.reason})"
             if upgrade:
-                line += f" — a repeat: the IPG suggests {p.suggested} (EV-8.4)"
+                line += f" — a repeat: the IPG suggests {suggested} (EV-8.4)"
             if upgrade or dq:
                 line += " — investigate"
             shown_penalties.append(item(p.game_id, found, "penalty", p.at, line, event=p.event,
@@ -462,7 +471,8 @@ class RoomQueue(QueueFold):
                     continue
                 linked = state.tables.get((number, pairing.table))
                 names = [state.players[p].name for p in pairing.players]
-                where = f"{folded.name or event_id} round {number}"
+                stage = round_words(state, number)
+                where = f"{folded.name or event_id} {stage}"
                 started = clock.started is not None
                 gid = linked.games[-1] if linked and linked.games else ""
                 game = self._games.get(gid)
@@ -489,6 +499,7 @@ class RoomQueue(QueueFold):
                         link=f"/events/{event_id}/pairings",
                         tournament=event_id,
                         round=number,
+                        stage=stage,
                         needs_action=True if due else None,
                         remaining=clock_text(clock.remaining(now, pairing.table))
                         if started
@@ -591,3 +602,16 @@ def _triaged(view: RoomView, extra: list[QueueItem]) -> RoomView:
 def _limit(g: FoldedGame, default: int) -> int:
     raw = g.meta.get("time_limit", "").strip()
     return int(raw) if raw.isdigit() and int(raw) > 0 else default
+
+
+def _event_suggestions(running: Sequence[tuple[str, FoldedEvent]]) -> dict[tuple[str, str], str]:
+    """What the IPG suggested for each running event's penalty that ended a game, by
+    ``(game, infraction)``: the event counts the player's earlier penalties (EV-8.4)."""
+    found: dict[tuple[str, str], str] = {}
+    for _, folded in running:
+        state = folded.state
+        for number, game in state.penalty_games.items():
+            given = state.penalties[number - 1]
+            key = infraction_key(given.infraction) or given.infraction
+            found[(game, key)] = given.suggested
+    return found

@@ -71,6 +71,7 @@ from service.pipeline import (
     event_write,
     held,
     stage_event,
+    stream_lock,
     terms,
     uncollected,
 )
@@ -798,7 +799,11 @@ class Tournaments:
             loaded = None
         if loaded is None:
             loaded = self._from_snapshot(ref)
-        if loaded is not None:
+        if loaded is not None and loaded.held_by is not None:
+            # this thread's facts folded ahead of their held commit: a writer that stored
+            # past them loses that commit's race, and what it stored is read then
+            stored = []
+        elif loaded is not None:
             stored = self.store.rows(ref, after=loaded.version)
         else:
             loaded = _Loaded(ref)
@@ -1572,7 +1577,7 @@ class Tournaments:
         from events.store import ConcurrentWriteError
 
         running = terms()
-        with self.store.stream_lock(event_id.strip()):
+        with stream_lock(self.store, event_id.strip()):
             if running is not None and not running.appended:
                 # checked (``check_terms``) when ``command`` loads the event under the lock;
                 # a write that decided on a load before it is checked again there
@@ -1709,19 +1714,8 @@ class Tournaments:
             effect = f"game {fact.game} ended as a loss for {entrant.name}"
         elif fact.penalty == "game-loss":
             effect = f"{entrant.name} has no game in progress: it ends their next game"
-        elif fact.penalty == "match-loss" and any(isinstance(x, f.MatchReported) for x in facts):
-            effect = f"round {fact.round} table {fact.table}: a match loss for {entrant.name}"
-        elif fact.penalty == "match-loss":
-            effect = f"{entrant.name} has no match in progress: it decides their next match"
-        elif fact.penalty == "disqualification" and any(
-            isinstance(x, f.MatchReported) for x in facts
-        ):
-            effect = (
-                f"round {fact.round} table {fact.table}: a match loss for {entrant.name}, "
-                "who is dropped"
-            )
-        elif fact.penalty == "disqualification":
-            effect = f"{entrant.name} is dropped"
+        elif fact.penalty in ("match-loss", "disqualification"):
+            effect = _match_loss_effect(fact, facts, number, entrant.name)
         return PenaltyOutcome(
             number=number,
             player=entrant.name,
@@ -2104,3 +2098,28 @@ def split_slip(slip: str) -> tuple[int, str]:
         # ASCII digits only (issue 31): int() would read "２" or "٢" as a table number
         raise EventRefusedError("EV-3.5", f"{digits!r} is not a table number")
     return int(digits), text.strip()
+
+
+def _match_loss_effect(
+    fact: f.PenaltyRecorded, facts: Sequence[f.Fact], number: int, name: str
+) -> str:
+    """Where a match loss (or a disqualification's lost match) took effect (EV-8.6): the
+    two-player match it decided, the pod where it places the player last (EV-I.11), or,
+    with no match in progress, the player's next match."""
+    dq = fact.penalty == "disqualification"
+    dropped = ", and dropped" if dq else ""
+    if any(isinstance(x, f.MatchReported) for x in facts):
+        return f"round {fact.round} table {fact.table}: a match loss for {name}" + (
+            ", who is dropped" if dq else ""
+        )
+    applied = next(
+        (x for x in facts if isinstance(x, f.PenaltyApplied) and x.penalty == number), None
+    )
+    if applied is not None:
+        return (
+            f"round {applied.round} table {applied.table}: {name} is placed last in the pod "
+            f"(EV-I.11){dropped}"
+        )
+    if dq:
+        return f"{name} is dropped"
+    return f"{name} has no match in progress: it decides their next match"

@@ -43,9 +43,14 @@ all are appended in ONE transaction (``_Group.commit_held``) before their caller
 answered. A refusal is its caller's alone and holds nothing. A write whose commit
 creates streams (a new event, a round's games) or writes a game goes alone, after the
 writes held before it are stored: a write after it may read those streams back from the
-store. A race refuses the whole transaction: the folds are dropped and each write is run
-again alone (``Tournaments._raced`` decides it again on the event as stored); any other
-failure is the answer of the writes held, nothing stored and nothing left in the cache.
+store. Each held write's event lock (``Tournaments._raced``: on PostgreSQL, an advisory lock
+that server processes sharing the store take in turn) is kept until the batch is stored
+(``_Group.lock``), so the other process waits for the batch and decides after it; a batch
+waits for a lock only while it holds none, so two processes cannot deadlock. A race (a
+writer that takes no lock) refuses the whole transaction: the folds are dropped and the
+writes are held once more on the events as stored, then, after a second race, each run
+alone (``Tournaments._raced`` decides it again); any other failure is the answer of the
+writes held, nothing stored and nothing left in the cache.
 """
 
 from __future__ import annotations
@@ -57,9 +62,11 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeVar, overload
 
+from events.backends import TakeLock
 from events.schema import GameEvent
 from events.store import ConcurrentWriteError, GameStore, ReplicaWriteError
 from events.view import GameView
@@ -74,6 +81,7 @@ from service.pipeline import (
     commit_through,
     follow_up,
     hold_after,
+    lock_through,
     stage,
     stage_new,
     streams_of,
@@ -156,6 +164,17 @@ class _Alone(BaseException):
     they are stored (see ``_Group.held_commit``)."""
 
 
+class _Wait(BaseException):
+    """Raised into an event's write whose event's lock another process holds while the
+    batch holds the locks of other events: it stops before deciding, and is held again once
+    the batch is stored and its locks let go, waiting for the lock then holding no other
+    (see ``_Group.lock``)."""
+
+
+_KEPT = nullcontext()
+"""A lock the batch already holds: leaving the write lets go of nothing."""
+
+
 _STOP = object()
 
 FOLLOW_WITHIN = 0.02
@@ -176,6 +195,7 @@ class GroupWriter:
         self._thread.start()
         self.commits = 0  # transactions that held grouped writes (for tests and benchmarks)
         self.entries = 0  # the grouped writes they held: entries, commands, new games
+        self.races = 0  # held commits of event writes lost to another writer, held again
         # The writer follows the store's log (one query per commit, whoever wrote): the
         # games in ``fresh`` have cached views folded up to ``position``, so a batch judges
         # on them with no query per game.
@@ -340,6 +360,11 @@ class _Group:
         # running
         self.held: list[_Held] = []
         self.holding: _Held | None = None
+        # the write locks of the streams the held writes decided on, kept until they are
+        # stored (``lock``)
+        self.locks: AbstractContextManager[TakeLock] | None = None
+        self.take: TakeLock | None = None
+        self.locked: set[str] = set()
 
     def _follow(self) -> None:
         """Once per commit: read which games the store's log says moved since the writer
@@ -476,7 +501,7 @@ class _Group:
         return ids
 
     # -- event writes, their commits held for one transaction --------------------------
-    def hold(self, item: _Call) -> None:
+    def hold(self, item: _Call, *, started: bool = False) -> None:
         """Run ``item``, an event's write, with its commits held (``held_commit``): its
         facts are sealed and folded into the cached event at once (the write, and those
         after it in the batch, decide on them), and stored with the writes held around it
@@ -485,25 +510,65 @@ class _Group:
         committed alone, before anything else is held: a write after it may read those
         streams from the store (a slip's games), which a held commit would not yet hold;
         so is a game's write made inside an event's, which may read its game back."""
-        if not item.future.set_running_or_notify_cancel():
+        if not started and not item.future.set_running_or_notify_cancel():
             return
         held = self.holding = _Held(item)
         try:
-            item.context.run(_holding, self.held_commit, held.after)
+            item.context.run(_holding, self.held_commit, held.after, self.lock)
             held.result = item.context.run(item.fn)
-        except _Alone:
+        except (_Alone, _Wait) as stop:
             self.holding = None
             # its own folds are undone (with those of the writes held on the same events,
             # which the store brings back once they are committed)
             self.svc.forget_streams(_ids(held.streams))
             self.commit_held()
-            self.run(item, started=True)
+            if isinstance(stop, _Alone):
+                self.run(item, started=True)
+            else:
+                self.hold(item, started=True)  # holding no lock now: it waits for its own
             return
         except BaseException as exc:
             held.error = exc
         finally:
             self.holding = None
         self.held.append(held)
+
+    def lock(self, store: GameStore, stream: str) -> AbstractContextManager[None]:
+        """A held write's lock on ``stream`` (``pipeline.stream_lock``), kept until the
+        batch's held commit (``commit_held``) has stored it: another server process
+        writing the same event waits for the batch, then reads it and decides on it,
+        rather than deciding on the event without it and winning the race for its next
+        version. The batch waits for a lock only while it holds none (it cannot deadlock
+        with another process doing the same); one another process holds while the batch
+        holds others stops the write (``_Wait``), which is held again, first, once the
+        batch is stored."""
+        if stream in self.locked:
+            return _KEPT
+        if self.take is None:
+            locks = store.stream_locks()
+            take = locks.__enter__()
+            try:
+                take(stream, True)  # a wait too long: the write's own StoreBusyError
+            except BaseException:
+                locks.__exit__(None, None, None)
+                raise
+            self.locks, self.take = locks, take
+        elif not self.take(stream, False):
+            raise _Wait
+        self.locked.add(stream)
+        return _KEPT
+
+    def unlock(self) -> None:
+        """Let go of the held writes' locks (their commit returned, or failed)."""
+        locks = self.locks
+        if locks is None:
+            return
+        self.locks = self.take = None
+        self.locked = set()
+        try:
+            locks.__exit__(None, None, None)
+        except Exception as exc:  # the lock's connection lost: the server let go too
+            log.warning("letting go of event locks failed: %s", exc)
 
     def held_commit(self, store: GameStore, staged: Sequence[Staged[Any]]) -> list[int]:
         """The running event write's commit, held (``pipeline.commit`` on the writer thread,
@@ -525,13 +590,15 @@ class _Group:
         follow_up(staged)
         return []
 
-    def commit_held(self) -> None:
-        """Store the held event writes' streams in ONE transaction and answer their callers.
-        A race (another process wrote one of the streams: ``ConcurrentWriteError``, or a
-        replica's: ``ReplicaWriteError``) undoes the folds and runs each write from the
-        first that wrote again alone (a race then is that write's own, decided again by
-        ``Tournaments._raced``); any other failure is the answer of those writes and of the
-        ones after them (decided on their folds), nothing stored and nothing cached."""
+    def commit_held(self, *, again: bool = False) -> None:
+        """Store the held event writes' streams in ONE transaction, let go of their events'
+        locks (``lock``) and answer their callers. A race (a writer that takes no lock, a
+        one-shot command, stored first: ``ConcurrentWriteError``) undoes the folds and holds
+        the writes from the first that wrote once more, on the events as stored; a second
+        race, or a replica's stream (``ReplicaWriteError``), runs each of them alone (a
+        race then is that write's own, decided again by ``Tournaments._raced``). Any other
+        failure is the answer of those writes and of the ones after them (decided on their
+        folds), nothing stored and nothing cached."""
         held, self.held = self.held, []
         first, writes, streams = len(held), 0, []
         for n, one in enumerate(held):
@@ -539,6 +606,7 @@ class _Group:
                 first, writes = min(first, n), writes + 1
                 streams += one.streams
         if not writes:
+            self.unlock()
             for one in held:
                 one.answer()
             return
@@ -549,13 +617,21 @@ class _Group:
         self.followed = False
         try:
             ids = self.svc.store.append_sealed(streams)
-        except (ConcurrentWriteError, ReplicaWriteError):
+        except (ConcurrentWriteError, ReplicaWriteError) as exc:
             self._undo(streams)
             for one in held[:first]:
                 one.answer()
-            for one in held[first:]:
-                self.run(one.item, started=True)
+            if again or isinstance(exc, ReplicaWriteError):
+                self.unlock()
+                for one in held[first:]:
+                    self.run(one.item, started=True)
+                return
+            writer.races += 1
+            for one in held[first:]:  # their locks still held: nobody else moves them
+                self.hold(one.item, started=True)
+            self.commit_held(again=True)
         except BaseException as exc:
+            self.unlock()
             log.warning("a held commit of %d event writes failed: %s", len(held), exc)
             self._undo(streams)
             for one in held[:first]:
@@ -563,6 +639,7 @@ class _Group:
             for one in held[first:]:  # folds dropped (``_undo``), nothing kept of them
                 one.item.future.set_exception(exc)
         else:
+            self.unlock()  # stored: another process may read it and write after it
             self._stored(ids, (), {})
             writer.fresh.difference_update(_ids(streams))  # read from the store when next
             for one in held:
@@ -573,6 +650,7 @@ class _Group:
         held, self.held = self.held, []
         if self.holding is not None:
             held.append(self.holding)
+        self.unlock()
         self._undo([stream for one in held for stream in one.streams])
 
     def _undo(self, streams: Sequence[Sequence[GameEvent]]) -> None:
@@ -686,13 +764,16 @@ def _alone(commit: Callable[[GameStore, Sequence[Staged[Any]]], list[int]]) -> N
     steps run at once."""
     commit_through(commit)
     hold_after(None)
+    lock_through(None)
 
 
 def _holding(
     commit: Callable[[GameStore, Sequence[Staged[Any]]], list[int]],
     after: list[Callable[[], None]],
+    lock: Callable[[GameStore, str], AbstractContextManager[None]],
 ) -> None:
-    """In an event write's context: its commits held (``commit``), and its ``after_commit``
-    steps kept in ``after`` until they are stored."""
+    """In an event write's context: its commits held (``commit``), its ``after_commit``
+    steps kept in ``after`` and its streams' locks (``lock``) until they are stored."""
     commit_through(commit)
     hold_after(after)
+    lock_through(lock)

@@ -167,3 +167,75 @@ def test_ref_11_an_idempotency_key_on_a_game_s_call_is_stored_with_it(tmp_path: 
                 svc.call_step_as(rita, game, row.call, "claim", idempotency_key="k1")
         finally:
             WRITING_TOKEN.reset(reset)
+
+
+def test_ev_6_6_the_hall_names_a_playoff_round_by_its_stage(tmp_path: Path) -> None:
+    """EV-6.6: the clock, the calls, the reports and the queue say "final (round 2)",
+    never "round 2" alone, as the pairings and standings do."""
+    with open_service(tmp_path / "g.db", create=True) as svc:
+        svc.clock = lambda: T0
+        event = svc.event_new("Open", "prizmik", rounds=1, cut=2, seed=5).event_id
+        svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
+        svc.event_pair(event)
+        svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
+        svc.event_pair(event)  # the final: round 2
+        assert svc.event_clock_view(event).stage == "final (round 2)"
+        svc.event_call(event, 1, by="Tom", reason="ruling")
+        (call,) = svc.event_calls(event)
+        assert call.stage == "final (round 2)"
+        finalist = svc.event_state(event).rounds[2].pairings[0].players[0]
+        report = svc.event_report(event, finalist, "2-0-0")
+        assert report.stage == "final (round 2)"
+        state = svc.event_state(event)
+        out = next(p for p in state.players if p not in state.rounds[2].pairings[0].players)
+        with pytest.raises(RefusedError, match=r"is not paired in the final \(round 2\):"):
+            svc.event_report(event, out, "2-0-0")
+        queue = svc.queue(now=T0)
+        items = [*queue.calls, *queue.unreported]
+        assert {i.stage for i in items} == {"final (round 2)"}
+        assert all("Open final (round 2): " in i.line for i in items)
+        assert not any("round 2:" in i.line for i in items)
+        assert svc.event_clock_view(event, round_number=1).stage == "round 1"
+        game = svc.event_state(event).tables[(2, 1)].games[0]
+        view = svc.load(game)
+        clock = svc.game_clock(view.created.meta, view.created.timestamp)
+        assert clock is not None
+        assert clock.label == "final (round 2) · table 1"
+
+
+def test_ev_8_4_an_event_penalty_s_upgrade_is_flagged_in_the_queue(tmp_path: Path) -> None:
+    """EV-8.4, Q-5: a second slow play (a tournament error) is upgraded to a game loss by
+    the event, which ends the player's game; the queue lists that game's penalty as the
+    repeat it is (to investigate), as it does for a repeat recorded game by game."""
+    with open_service(tmp_path / "g.db", create=True) as svc:
+        svc.clock = lambda: T0
+        event = svc.event_new("Open", "prizmik", rounds=3, seed=5).event_id
+        svc.event_register(event, ["Ann", "Ben", "Cal", "Dee"])
+        svc.event_pair(event)
+        assert svc.event_penalize(event, "Ann", "slow-play").penalty == "warning"
+        given = svc.event_penalize(event, "Ann", "slow-play")
+        assert (given.penalty, given.suggested) == ("game-loss", "game-loss")
+        (item,) = svc.queue(now=T0).penalties
+        assert item.investigate
+        assert "a repeat: the IPG suggests game-loss (EV-8.4)" in item.line
+
+
+def test_ev_10_2_a_call_from_someone_not_in_the_event_names_the_calls_clause(
+    tmp_path: Path,
+) -> None:
+    """EV-10.2: a player's token of someone not registered in the event calls nobody; the
+    refusal named EV-11.2, the clause of players' reports."""
+    from service.tournaments import EventRefusedError
+
+    zed = Principal(token_id="z", role="player", name="Zed", player_id="pl-zed")
+    with open_service(tmp_path / "g.db", create=True) as svc:
+        event = svc.event_new("Open", "prizmik", rounds=3, seed=5).event_id
+        svc.event_register(event, ["Ann", "Ben"])
+        svc.event_pair(event)
+        with pytest.raises(EventRefusedError) as caught:
+            svc.call_as(zed, event, None, reason="help")
+        assert caught.value.clause == "EV-10.2"
+        assert "Zed is not a player of this event" in str(caught.value)
+        with pytest.raises(EventRefusedError) as reported:
+            svc.report_as(zed, event, "2-0-0")
+        assert reported.value.clause == "EV-11.2"

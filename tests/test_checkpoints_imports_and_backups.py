@@ -190,7 +190,7 @@ def test_s2_imported_adjustments_are_refused_with_their_clause_and_the_run_goes_
     good.write_text(source.read_text())
     target = tmp_path / "target.db"
     run = referee(target, "import", *map(str, paths.values()), str(good))
-    assert run.returncode == 1, run.stdout + run.stderr
+    assert run.returncode == 2, run.stdout + run.stderr
     assert "Traceback" not in run.stderr
     assert "tuple.index" not in run.stdout + run.stderr
     out = run.stdout + run.stderr
@@ -228,7 +228,7 @@ def test_s2_import_cites_the_clause_live_adjust_cites_for_the_same_change(
     assert live.stderr.startswith("error: GS-"), live.stderr
     clause = live.stderr.split(":")[1].strip()
     run = referee(tmp_path / "other.db", "import", str(path))
-    assert run.returncode == 1, run.stdout + run.stderr
+    assert run.returncode == 2, run.stdout + run.stderr  # refused, as the live command is
     assert clause in run.stdout + run.stderr, run.stdout + run.stderr
 
 

@@ -636,7 +636,8 @@ def test_a_bad_import_file_is_refused_in_one_line_and_stores_nothing(
     db_path: Path, tmp_path: Path
 ) -> None:
     # a refused file printed its error and then "imported 0 games (0 events), skipped 0,
-    # refused 1"; a JSON object with no header was "unknown format ''"
+    # refused 1"; a JSON object with no header was "unknown format ''"; a refused file
+    # exited 1 where every other refusal exits 2
     game = new_game(db_path, heap=4)
     record = tmp_path / "g.jsonl"
     assert call(db_path, "export", game, "-o", str(record))[0] == 0
@@ -656,7 +657,7 @@ def test_a_bad_import_file_is_refused_in_one_line_and_stores_nothing(
         path.write_text(body)
         for db in (other, tmp_path / "none.db"):
             code, out, err = call(db, "import", str(path))
-            assert code == 1, err  # as `referee import --help` says: any file refused
+            assert code == 2, err  # as `referee import --help` says: any file refused
             assert out == ""
             assert err.startswith(f"error: {path}"), err
             assert reason in err, err
@@ -665,5 +666,8 @@ def test_a_bad_import_file_is_refused_in_one_line_and_stores_nothing(
         assert not (tmp_path / "none.db").exists()
     # beside a good record, the summary still counts what was refused
     code, _, err = call(tmp_path / "none.db", "import", str(record), str(tmp_path / "empty.jsonl"))
-    assert code == 1
+    assert code == 2
     assert err.splitlines()[-1].endswith("skipped 0, refused 1"), err
+    code, out, _ = call(tmp_path / "none.db", "import", "--help")
+    assert code == 0
+    assert "Exit 2 if any was refused" in " ".join(out.split()), out

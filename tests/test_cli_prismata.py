@@ -78,7 +78,7 @@ def test_reference_import_compare_and_verify(db_path: Path) -> None:
     assert code == 0
     assert f"verified {len(files)} games" in out
     code, _, err = call(db_path, "import", "--format", "prismata-reference", files[0])
-    assert code == 1
+    assert code == 2
     assert "already in the store" in err
 
 
@@ -89,7 +89,7 @@ def test_a_file_that_is_no_reference_game_is_refused_in_one_line(
     bad = tmp_path / "bad.json"
     bad.write_text("not json {")
     code, out, err = call(db_path, "import", "--format", "prismata-reference", str(bad))
-    assert code == 1
+    assert code == 2
     assert out == ""
     assert err.startswith(f"error: {bad}: not a reference-engine game file"), err
     assert len(err.splitlines()) == 1, err

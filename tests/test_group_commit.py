@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import service.writer as writer_module
+from events.backends import ONE_SHOT_MODULE
 from events.store import GameStore
 from referee.contract import Player
 from referee.errors import SetupError
@@ -618,12 +619,13 @@ def test_a_failed_event_commit_answers_its_callers_and_leaves_store_and_cache_as
     assert all(f.result(10) >= 1 for f in again)
 
 
-def test_an_event_write_raced_by_another_process_is_decided_again_alone(
+def test_an_event_write_raced_by_a_writer_taking_no_lock_is_held_again(
     svc: CachedService, writer: GroupWriter, store_env: dict[str, Any]
 ) -> None:
-    """Another process reports a table between the batch's decisions and its commit: the
-    commit is refused whole, and each write is decided again alone on the event as stored
-    (``Tournaments._raced``), so every slip lands, in order, with no gap in the stream."""
+    """A writer that takes no event lock (a one-shot command) reports a table between the
+    batch's decisions and its commit: the commit is refused whole, and the writes are held
+    once more on the event as stored, in one more commit (not each alone), so every slip
+    lands, in order, with no gap in the stream."""
     event, tables = paired_event(svc)
     raced: list[bool] = []
 
@@ -635,14 +637,18 @@ def test_an_event_write_raced_by_another_process_is_decided_again_alone(
         return count
 
     def another_process() -> None:
-        with CachedService(GameStore(**store_env)) as other:
+        env = store_env.get("env")
+        lockless = {"env": {**env, "PERSISTENCE_MODULE": ONE_SHOT_MODULE}} if env else store_env
+        with CachedService(GameStore(**lockless)) as other:
             other.event_result(event, [f"{tables[3]}=0-2-0"])
 
     release = hold(writer)
     futures = [writer.event(first_then_race)]
     futures += [writer.event(slip(svc, event, t)) for t in tables[1:3]]
+    before = writer.commits
     release.set()
     assert all(f.result(10) >= 1 for f in futures)
+    assert (writer.races, writer.commits - before) == (1, 2)  # refused, then held again
     state = svc.event_state(event)
     results = {t: state.result(1, t) for t in tables}
     assert all(result is not None for result in results.values()), results

@@ -152,3 +152,28 @@ def test_act_with_no_server_or_an_unknown_role_says_so_in_one_line(
         assert lines[0].startswith("error: the store cannot be used: ")
         assert said in lines[0]
         assert "Traceback" not in done.stderr
+
+
+def test_a_pooled_store_that_cannot_connect_says_why(pg_env: dict[str, str]) -> None:
+    """A command that opens the pool (``games``, ``serve``, ``replicate``) said only "pool
+    initialization incomplete after 5 sec" for a server not listening, a database or a
+    role that does not exist: it now gives the server's own reason, as ``act`` does."""
+    from eventsourcing.persistence import OperationalError
+
+    from service.stores import open_store, parse_store
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # nothing listens there once closed
+    base = pg_url(pg_env).partition("?")[0].rpartition("/")[0]
+    for url, said in (
+        (f"postgresql://postgres@127.0.0.1:{port}/test", "Connection refused"),
+        (f"{base}/no_such_database_here", 'database "no_such_database_here" does not exist'),
+    ):
+        spec = parse_store(f"{url}?connect_timeout=1")
+        store = open_store(spec)
+        with pytest.raises(OperationalError) as caught:
+            store.probe()
+        store.close()
+        assert said in str(caught.value)
+        assert "\n" not in str(caught.value)

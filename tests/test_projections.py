@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -255,3 +256,17 @@ def test_ref_4_5_rule_results_and_stale_retractions_are_refused(db_path: Path) -
     assert isinstance(last, ActionRecorded)
     assert last.notation == "t3"
     assert store.load(other).state.left == 6
+
+
+def test_a_void_game_is_listed_as_void_not_void_by_void() -> None:
+    """EV-3.9: a game its event closed ends with result and ``how`` both ``void``; the
+    lists (``referee games``, the games page) read ``void by void``."""
+    from projections.listing import shown_result
+    from service.results import GameRow
+
+    assert shown_result("void", "void") == "void"
+    assert shown_result("p1", "penalty") == "p1 by penalty"
+    assert shown_result("*", None) == "*"
+    row = GameRow(game_id="g", game="prizmik", ruleset="r", players={}, created=datetime.now(UTC),
+                  result="void", how="void", status="finished")  # fmt: skip
+    assert row.result_text == "void"

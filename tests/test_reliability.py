@@ -190,7 +190,7 @@ def test_6_deep_nesting_is_refused_not_a_crash(tmp_path: Path) -> None:
         path = tmp_path / name
         path.write_text(body)
         code, _, err = cli(tmp_path / "other.db", "import", str(path))
-        assert code == 1
+        assert code == 2
         assert name in err
         assert "Traceback" not in err
 
@@ -213,7 +213,7 @@ def test_7_one_bad_file_refuses_only_itself(tmp_path: Path) -> None:
     bad = tmp_path / "g025.jsonl"
     bad.write_text(bad.read_text().replace("e1>e2", "e1>e3"))
     code, out, err = cli(tmp_path / "other.db", "import", *files)
-    assert code == 1
+    assert code == 2
     assert "g025.jsonl" in err
     assert "imported 29 games" in err
     assert len(out.split()) == 29

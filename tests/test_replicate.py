@@ -14,6 +14,7 @@ import random
 import signal
 import sqlite3
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from events.replica import ReplicaDivergedError
 from events.store import GameStore
 from service.app import open_service
 from service.postings import make_posting, verify_posting
-from service.replication import Replication, name_store, replicate
+from service.replication import Replication, follow, name_store, replicate
 from service.seal import create_key
 from tests.postgres import pg_url
 from tests.replication_drill import Link, drill, follow_command
@@ -415,3 +416,17 @@ def test_store_name_reads_as_json_as_every_read_command(tmp_path: Path) -> None:
     assert code == 0, err
     assert json.loads(out) == {"name": "hall"}
     assert call(db, "store", "name")[1] == "hall\n"
+
+
+def test_a_follower_stopped_before_reaching_the_replica_names_both_stores(
+    tmp_path: Path,
+) -> None:
+    """Stopped (SIGTERM) before the replica ever answered, ``replicate --follow`` printed
+    '? follows ? up to position 0': it names the stores as they were given."""
+    stop = threading.Event()
+    stop.set()
+    hall = str(tmp_path / "hall.db")
+    report = follow(hall, "postgresql://ref@127.0.0.1:1/cloud", stop=stop)
+    assert report.source == hall
+    assert report.target == "postgresql://ref@127.0.0.1:1/cloud"
+    assert report.copied == 0

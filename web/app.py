@@ -26,8 +26,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 from litestar import Litestar, Request, Response, Router
+from litestar.enums import RequestEncodingType
+from litestar.exceptions import HTTPException
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
+from litestar.params import BodyKwarg
 from litestar.routes import HTTPRoute
 
 from web import (
@@ -43,7 +46,7 @@ from web import (
     offline_api,
     pages,
 )
-from web.context import BODY_LIMIT, COOKIE, ServeConfig, Web, web_of
+from web.context import BODY_LIMIT, COOKIE, SAFE_METHODS, ServeConfig, Web, web_of
 from web.fastpath import FastPath
 from web.guards import authenticated, dependencies
 from web.openapi import Completion, TruthfulJson, TruthfulRedoc
@@ -130,11 +133,44 @@ def create_app(config: ServeConfig | None = None) -> Litestar:
 
 
 async def _before(request: Request[Any, Any, Any]) -> Response[None] | None:
-    """``OPTIONS`` answered with every method of its path (``_allow``); every other request
-    goes on to its handler."""
+    """``OPTIONS`` answered with every method of its path (``_allow``); a body of a type its
+    route does not take refused (``_body_type``, 415); every other request goes on to its
+    handler."""
     if request.method == "OPTIONS":
         return Response(None, status_code=204, headers={"Allow": _allow(request)})
+    if request.method not in SAFE_METHODS:
+        _body_type(request)
     return None
+
+
+JSON_BODY = RequestEncodingType.JSON
+_FORMS = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
+
+
+def _body_type(request: Request[Any, Any, Any]) -> None:
+    """Refuse (415, nothing read or stored) a body its route does not take: an API route
+    taking a JSON body (its handler's ``data``) takes ``application/json`` (or a ``+json``
+    type), a page's form (any other route's ``POST``) a form's two types. A request without
+    a body is its handler's to answer; so are the routes reading a body of their own
+    (``/api/imports``, a record's text)."""
+    headers = request.headers
+    if headers.get("content-length", "0") in ("", "0") and "transfer-encoding" not in headers:
+        return
+    sent = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if str(request.url.path).startswith("/api/"):
+        data = request.route_handler.parsed_fn_signature.parameters.get("data")
+        body = data.kwarg_definition if data is not None else None
+        if data is None or (isinstance(body, BodyKwarg) and body.media_type != JSON_BODY):
+            return
+        wanted = "application/json"
+        if sent == wanted or (sent.startswith("application/") and sent.endswith("+json")):
+            return
+    else:
+        wanted = "a form (application/x-www-form-urlencoded or multipart/form-data)"
+        if sent in _FORMS:
+            return
+    what = f"a body of type {sent[:100]}" if sent else "a body without a Content-Type"
+    raise HTTPException(status_code=415, detail=f"{what} sent; this route takes {wanted}")
 
 
 _TYPED = re.compile(r"\{(\w+):\w+\}")  # a path parameter with its type: {game_id:str}

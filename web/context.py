@@ -406,15 +406,11 @@ class Web:
         its commit joins those of the event writes queued with it (``GroupWriter.event``),
         one transaction for them all. Then the hub reads the log at once.
 
-        On PostgreSQL each runs alone (``GroupWriter.call``), as before the writes were
-        held: there, several server processes write one event, and a held batch releases
-        the event's lock before its commit, so the other process lost race after race and
-        reran each write alone (end of round at 10,000 players, ``--workers 2``: p99
-        107 ms -> 2.6 s, 4.4 -> 8.5 ms of CPU a write; BENCHMARKS.md)."""
+        On PostgreSQL with several server processes, each held write keeps its event's
+        lock until the batch is stored (``_Group.lock``): the other process waits for the
+        batch, then decides on it (BENCHMARKS.md, "Event writes held on PostgreSQL")."""
         call = functools.partial(fn, *args, **kwargs)
         try:
-            if self.spec.is_postgres:
-                return await asyncio.wrap_future(self.writer.call(call))
             return await asyncio.wrap_future(self.writer.event(call))
         finally:
             self.hub.poke()

@@ -167,9 +167,11 @@ async def _json(
     event_id: str,
     work: Callable[[Web, int], Awaitable[Any]],
     variant: tuple[Any, ...] = (),
+    kind: str | None = None,
 ) -> Response[bytes]:
     """A read every reader shares: ``work(web, version)`` encoded once per event version and
-    viewer kind (``web.eventcache``), with its ETag and gzip."""
+    viewer kind (``web.eventcache``; ``kind``: the reader's, when not their kind of viewer),
+    with its ETag and gzip."""
     from web.eventpages import shared_answer
 
     web = web_of(request)
@@ -179,7 +181,9 @@ async def _json(
     async def make(version: int) -> bytes:
         return msgspec.json.encode(await work(web, version))
 
-    return await shared_answer(request, web, caller, event_id, make, media=JSON, variant=variant)
+    return await shared_answer(
+        request, web, caller, event_id, make, media=JSON, variant=variant, kind=kind
+    )
 
 
 class RoundPairingRow(msgspec.Struct, kw_only=True):
@@ -357,20 +361,28 @@ class EventsController(Controller):
     @get(
         "/{event_id:str}/players/{name:str}",
         summary="A player's own line: this round's table and opponents, record, every round",
-        description="The player's page as JSON (PlayerLine), computed once per event version.",
+        description="The player's page as JSON (PlayerLine), computed once per event version. "
+        "Its hall (the table's judge call and result reports) is shown to that player only "
+        "(EV-10.7): anyone else reads null there.",
         responses={**PROBLEMS, 200: _shared(PlayerLine, "The player's line")},
     )
     async def event_player(
         self, request: AnyRequest, event_id: FromPath[str], name: FromPath[str]
     ) -> Response[bytes]:
-        from web.eventpages import shared_index
+        from web.eventpages import OWN, event_version, player_kind, shared_index
+
+        web = web_of(request)
+        caller = web.principal(request)
+        authorize_event(caller, "read")
+        index = await shared_index(web, event_id, await event_version(web, event_id))
+        kind = player_kind(caller, index, name)  # the hall is the player's own (EV-10.7)
 
         async def work(web: Web, version: int) -> PlayerLine:
             index = await shared_index(web, event_id, version)
-            line: PlayerLine = await web.run(index.line, name)
+            line: PlayerLine = await web.run(index.line, name, own=kind == OWN)
             return line
 
-        return await _json(request, event_id, work)
+        return await _json(request, event_id, work, kind=kind)
 
     @get(
         "/{event_id:str}/bracket",

@@ -212,18 +212,15 @@ def shared_key(
 
 
 OWN = "own"
-"""The kind of reader of a player's page who is that player: the page's hall forms (a judge
-call, a result report) act on the reader's own table, so only they are shown them."""
+"""The kind of reader of a player's page who is that player: only they are shown their
+table's judge call and result reports (``PlayerIndex.own``, EV-10.7), and the hall's forms
+that act on them."""
 
 
 def player_kind(who: Principal, index: PlayerIndex, name: str) -> str:
-    """Whom a player's page named ``name`` is kept for: ``OWN`` when ``who`` is that player,
-    else ``who``'s kind of viewer (``view_kind``)."""
-    if who.role == "player":
-        page = index.find(name)
-        if page is not None and index.holder(who.player_id, who.name) == page:
-            return OWN
-    return view_kind(who)
+    """Whom a player's page (or its JSON) named ``name`` is kept for: ``OWN`` when ``who``
+    is that player, else ``who``'s kind of viewer (``view_kind``)."""
+    return OWN if index.own(who, name) else view_kind(who)
 
 
 async def _read_checkpoint(web: Web) -> str:
@@ -670,7 +667,7 @@ async def prepare_player_pages(web: Web, event_id: str, previous: int, version: 
         if cache.newest(event_id) > version:
             break  # the event moved on: these would be stale
         chunk = wanted[start : start + PREPARED_AT_ONCE]
-        pages = await web.run(index.pages, [name for _, _, name in chunk])
+        pages = await web.run(index.pages, [(name, kind == OWN) for kind, _, name in chunk])
         for (kind, path, _), page in zip(chunk, pages, strict=True):
             if page is None:
                 continue
@@ -694,7 +691,7 @@ async def player_page_pieces(web: Web, event_id: str, name: str, kind: str, vers
     handler's and the fast path's one way to make it."""
     index = await shared_index(web, event_id, version)
     frame = await player_frame(web, event_id, version)
-    me, explained = await web.run(index.page, name)
+    me, explained = await web.run(index.page, name, own=kind == OWN)
     return player_pieces(web, index, frame, me, explained, forms=kind == OWN, version=version)
 
 
@@ -733,7 +730,7 @@ async def _player_at_round(
 
     async def make(version: int) -> str:
         board, state = await shared_board(web, event_id, version, round_number)
-        me = await web.run(player_line, board, state, name)
+        me = await web.run(player_line, board, state, name, own=kind == OWN)
         explained = await web.run(web.svc.event_explain, event_id, me.player)
         return render(
             "event_player.html",

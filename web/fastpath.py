@@ -262,7 +262,7 @@ class FastPath:
         if version is None:
             return None
         kind = None
-        own_page = page == "players" and not api
+        own_page = page == "players"  # the page or its JSON: kept per ``player_kind``
         index = cache_of(web).peek((event_id, version, "players")) if own_page else None
         if isinstance(index, PlayerIndex):  # its own player's, or not: as the handler asks
             kind = player_kind(who, index, parts[4])
@@ -277,7 +277,8 @@ class FastPath:
         cache = cache_of(web)
         entry = cache.peek(key)
         if not isinstance(entry, Rendered):
-            if kind is not None and isinstance(index, PlayerIndex) and index.find(parts[4]):
+            found = isinstance(index, PlayerIndex) and index.find(parts[4])
+            if kind is not None and not api and found:
                 # a player's page not made yet at this version: made here, as the handler
                 # makes it (``player_page_pieces``), once the version's index exists
                 return _Make(key, event_id, version, parts[4], kind, who, headers, path)

@@ -17,11 +17,12 @@ import msgspec
 from litestar import Response, get, post
 from litestar.params import FromPath, FromQuery, JSONBody
 
+from service.access import hall_staff
 from service.api import ClockView
 from service.errors import RefusedError
 from service.results import WrittenEvents
 from web.api import PROBLEMS
-from web.guards import Route, WebDep, WriterDep, may_clock, may_event, may_game
+from web.guards import CallerDep, Route, WebDep, WriterDep, may_clock, may_event, may_game
 
 __all__ = ["HALL_HANDLERS"]
 
@@ -54,12 +55,14 @@ def _created(view: ClockView) -> Response[ClockView]:
     description="Worked out from the recorded marks at the moment of the answer (EV-9.3); "
     "'running' says whether the figures move. ?table=N lists that table alone, ?extended=true "
     "only the tables with extra time (a page that shows one table, or the hall's clock, "
-    "reads a few rows instead of the whole round).",
+    "reads a few rows instead of the whole round). The extensions' reasons are the "
+    "staff's (EV-10.7): empty for a player or the public.",
     responses=PROBLEMS,
     guards=[may_event("read")],
 )
 async def event_clock(
     web: WebDep,
+    caller: CallerDep,
     event_id: FromPath[str],
     round: FromQuery[int | None] = None,
     table: FromQuery[int | None] = None,
@@ -68,7 +71,10 @@ async def event_clock(
     tables: int | Literal["all", "extended"] = "extended" if extended else "all"
     if table is not None:
         tables = table
-    view: ClockView = await web.run(web.svc.event_clock_view, event_id, round, tables=tables)
+    reasons = hall_staff(caller, event_id)
+    view: ClockView = await web.run(
+        web.svc.event_clock_view, event_id, round, tables=tables, reasons=reasons
+    )
     return Response(content=view, headers={"Cache-Control": "no-store"})
 
 

@@ -78,7 +78,9 @@ async def _shared_clock(
     moment = now.replace(microsecond=0)
 
     async def compute() -> Rendered:
-        view = await web.run(web.svc.event_clock_view, event_id, now=moment, tables="extended")
+        view = await web.run(  # shared by readers of every role: no reasons (EV-10.7)
+            web.svc.event_clock_view, event_id, now=moment, tables="extended", reasons=False
+        )
         page = render(
             "event_clock.html", c=view, standalone=True, controls=False, **formkeys.key_field()
         )
@@ -107,7 +109,7 @@ async def clock_page(
     controls = not clock_shared(who, event_id)
     if not controls and said_key is None:
         return await _shared_clock(request, web, who, event_id)
-    view = await web.run(web.svc.event_clock_view, event_id)
+    view = await web.run(web.svc.event_clock_view, event_id, reasons=controls)
     said = await formkeys.said(web, who, said_key)
     return _page(
         render(
@@ -162,7 +164,7 @@ async def clock_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
             if action in MARKS:
                 mark = _admitted(who, web.svc.event_clock, need("clock"))
                 view = await web.run_event_write(mark, event, action, by=who.label)
-                return formkeys.Outcome(True, f"round {view.round}'s clock: {view.state}", 201)
+                return formkeys.Outcome(True, f"{view.stage}'s clock: {view.state}", 201)
             if action != "extend":
                 raise RefusedError(f"the clock's controls are {', '.join(MARKS)} and extend")
             raw_table = form.get("table", "").strip()

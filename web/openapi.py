@@ -16,7 +16,8 @@ every route answers by construction is stated here once, as rules, rather than b
   is no such thing, as do the reads filtered by a game type;
 - a route taking a body answers 413 past the body limit and 422 for a field past its
   bound or a body nested too deeply (``web.problems``); a write answers 409 when the
-  procedure does not allow it now or another write came first;
+  procedure does not allow it now or another write came first; a route taking a JSON body
+  answers 415 to a body of another type (``web.app``);
 - every error is a problem document (``application/problem+json``), never Litestar's own
   ``application/json`` error shape;
 - a live stream answers ``text/event-stream``.
@@ -67,6 +68,7 @@ _COMMON: dict[int, str] = {
     404: "No such game, event, game type, clause or item",
     409: "Not allowed in this state, or another write came first; nothing stored",
     413: "The body is larger than the server takes",
+    415: "The body is not JSON (Content-Type: application/json); nothing read or stored",
     422: "A field is past its bound, or the body is nested too deeply; nothing stored",
     429: "Too many failed authentications from this address or with this token",
 }
@@ -135,6 +137,8 @@ def _operation(path: str, method: str, operation: Doc, *, public_read: bool) -> 
         statuses.add(404)
     if method != "get":
         statuses |= {409, 413, 422}
+    if "application/json" in operation.get("requestBody", {}).get("content", {}):
+        statuses.add(415)
     for status in sorted(statuses):
         answer = responses.setdefault(str(status), {"description": _COMMON[status]})
         if status in _HEADERS:

@@ -85,6 +85,13 @@ PROBLEM_TYPES: dict[str, tuple[str, str]] = {
         "The request is malformed",
         "The body or a parameter does not have the expected form.",
     ),
+    "unsupported-media-type": (
+        "The body is not of a type this route takes",
+        (
+            "The API's routes that take a body take JSON (`Content-Type: application/json`); "
+            "the pages' forms take a form. Nothing was read or stored."
+        ),
+    ),
     "unauthorized": (
         "A valid token is needed",
         (
@@ -302,6 +309,7 @@ def problem_for(exc: Exception, method: str, path: str, host: str) -> Answered:
             401: "unauthorized",
             403: "forbidden",
             413: "too-large",
+            415: "unsupported-media-type",
             429: "too-many-requests",
         }.get(exc.status_code, "bad-request")
         if exc.status_code >= 500:

@@ -17,15 +17,21 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
+TakeLock = Callable[[str, bool], bool]
+"""``take(stream, wait)`` of ``Backend.stream_locks``: whether ``stream``'s lock is now held."""
+
 __all__ = [
     "ONE_SHOT_MODULE",
+    "UNLOCKED",
     "Backend",
+    "TakeLock",
     "backend_for",
     "is_server_store",
     "is_server_url",
     "server_settings",
     "sqlite_table_names",
     "store_settings",
+    "unlocked",
 ]
 
 SERVER_SCHEMES = ("postgresql://", "postgres://")
@@ -88,12 +94,40 @@ class Backend(Protocol):
         written by one process at a time, needs none)."""
         ...
 
+    def stream_locks(self) -> AbstractContextManager[TakeLock]:
+        """Locks of several streams held together until leaving (the server's writer holds
+        those of a batch of event writes until the batch's commit): ``take(stream, wait)``
+        takes one more, waiting (at most the store's lock wait) when ``wait``, else
+        answering at once whether it was free. Where no lock is needed, every one is."""
+        ...
+
     def watch(self, heard: Callable[[], None]) -> Callable[[], None] | None:
         """Call ``heard`` (from a thread of its own) whenever any process appends to the
         store, soon after its commit; the answer stops it. ``None`` where the database
         announces nothing (SQLite: a store written by one server, whose other writers are
         the command line's, found by reading the log)."""
         ...
+
+
+def _free(stream: str, wait: bool) -> bool:
+    return True
+
+
+class _Unlocked:
+    def __enter__(self) -> TakeLock:
+        return _free
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+UNLOCKED: AbstractContextManager[TakeLock] = _Unlocked()
+
+
+def unlocked() -> AbstractContextManager[TakeLock]:
+    """``Backend.stream_locks`` where no lock is needed (``UNLOCKED``): every stream's is
+    free, at the cost of two calls (a SQLite server's writer asks it for every batch)."""
+    return UNLOCKED
 
 
 def is_server_url(target: str) -> bool:

@@ -27,11 +27,12 @@ from contextlib import contextmanager
 from typing import Any
 
 import psycopg
-from eventsourcing.persistence import OperationalError, StoredEvent
+from eventsourcing.persistence import OperationalError, PersistenceError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Composed, Identifier, Literal
 
+from events.backends import TakeLock
 from events.backends.locks import SCHEMA_LOCK_KEY, STREAM_LOCK_KEY
 from events.backends.pgcommon import APPEND_FUNCTION, PostgresNaming, append_params
 
@@ -117,6 +118,7 @@ def _configure_at_connect(datastore: PostgresDatastore) -> None:
     pool: Any = datastore.pool
     library_get_connection = datastore.get_connection
     opened = threading.Event()
+    failed: list[str] = []  # why the pool could not open: every later use says the same
 
     @contextmanager
     def get_connection() -> Iterator[Any]:
@@ -125,7 +127,9 @@ def _configure_at_connect(datastore: PostgresDatastore) -> None:
             try:
                 pool.open(wait=True, timeout=pool.timeout)  # POSTGRES_CONNECT_TIMEOUT
             except psycopg.OperationalError as exc:  # no server, or it refused us
-                raise OperationalError(str(exc)) from None
+                failed.append(_why_not(pool, exc))
+        if failed:
+            raise OperationalError(failed[0])
         with library_get_connection() as conn:
             yield conn
 
@@ -137,6 +141,19 @@ def _configure_at_connect(datastore: PostgresDatastore) -> None:
         "options": f"-c idle_in_transaction_session_timeout={idle_ms}",
     }
     pool._configure = None  # what the library's configure did is done by the kwargs above
+
+
+def _why_not(pool: Any, exc: Exception) -> str:
+    """Why the pool could not open, in one line. The pool's own error says only that it
+    gave up waiting ("pool initialization incomplete after 5 sec"), for a server not
+    listening, a database or a role that does not exist alike: one direct connection
+    brings the server's reason (only on this failure: a store that opens pays nothing)."""
+    params = {k: pool.kwargs[k] for k in ("dbname", "host", "port", "user", "password")}
+    try:
+        psycopg.connect(**params, connect_timeout=max(1, int(pool.timeout))).close()
+    except psycopg.Error as direct:
+        return " ".join(str(direct).split())
+    return " ".join(str(exc).split())
 
 
 def ensure_tables(recorder: Any) -> bool:
@@ -224,22 +241,55 @@ class PostgresBackend(PostgresNaming):
         store's lock wait, and let go when that transaction ends, even if this process
         dies. Two server processes writing one event then take turns: the second reads
         what the first stored and decides on it, instead of losing the race."""
-        # Two round trips, not four: the transaction's start, its lock wait and the lock
-        # go as one simple query (no parameters: the values are literals), the rollback
+        with self.stream_locks() as take:
+            take(stream, True)
+            yield
+
+    @contextmanager
+    def stream_locks(self) -> Iterator[TakeLock]:
+        """Streams' write locks (``stream_lock``) held together until leaving, all on one
+        connection in one transaction: the server's writer keeps those of a batch of event
+        writes until the batch is stored. ``take(stream, wait=False)`` waits for nothing
+        (a writer holding locks that waited for another could deadlock with another
+        process doing the same): it answers whether the lock was free."""
+        # Two round trips, not four: the transaction's start, its lock wait and the first
+        # lock go as one simple query (no parameters: the values are literals), the rollback
         # that lets go as the other. Every event write of two server processes pays them.
-        wait = int(self.datastore.lock_timeout or 0)
-        take = SQL("BEGIN; {wait}SELECT pg_advisory_xact_lock({key}, hashtext({name}))").format(
-            wait=SQL("SET LOCAL lock_timeout = {}; ").format(Literal(f"{wait}s"))
-            if wait
-            else SQL(""),
-            key=Literal(STREAM_LOCK_KEY),
-            name=Literal(f"{self.schema}.{stream}"),
+        seconds = int(self.datastore.lock_timeout or 0)
+        begin = SQL("BEGIN; {wait}").format(
+            wait=SQL("SET LOCAL lock_timeout = {}; ").format(Literal(f"{seconds}s"))
+            if seconds
+            else SQL("")
         )
         status = psycopg.pq.TransactionStatus
-        with self.datastore.get_connection() as conn, conn.cursor() as cursor:
+        with (
+            self.datastore.get_connection() as conn,
+            conn.cursor(row_factory=tuple_row) as cursor,
+        ):
+
+            def take(stream: str, wait: bool) -> bool:
+                lock = SQL("SELECT pg_{}advisory_xact_lock({}, hashtext({}))").format(
+                    SQL("" if wait else "try_"),
+                    Literal(STREAM_LOCK_KEY),
+                    Literal(f"{self.schema}.{stream}"),
+                )
+                if conn.info.transaction_status == status.IDLE:
+                    lock = begin + lock
+                try:
+                    cursor.execute(lock)
+                    if wait:
+                        return True
+                    while cursor.nextset():
+                        pass
+                    row = cursor.fetchone()
+                except psycopg.OperationalError as exc:  # a wait past the bound, a lost server
+                    raise OperationalError(str(exc)) from exc
+                except psycopg.Error as exc:
+                    raise PersistenceError(str(exc)) from exc
+                return bool(row and row[0])
+
             try:
-                cursor.execute(take)
-                yield
+                yield take
             finally:
                 if conn.info.transaction_status in (status.INTRANS, status.INERROR):
                     cursor.execute("ROLLBACK")

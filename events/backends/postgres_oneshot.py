@@ -47,6 +47,7 @@ from eventsourcing.persistence import (
     TrackingRecorder,
 )
 
+from events.backends import TakeLock, unlocked
 from events.backends.pgcommon import APPEND_FUNCTION, PostgresNaming, append_params
 
 __all__ = [
@@ -393,6 +394,10 @@ class OneShotBackend(PostgresNaming):
         """None taken: a one-shot command writes once over its one connection; a race it
         loses to a server is judged again (``Tournaments._raced``)."""
         return contextlib.nullcontext()
+
+    def stream_locks(self) -> contextlib.AbstractContextManager[TakeLock]:
+        """None taken either (``stream_lock``)."""
+        return unlocked()
 
     def insert_numbered(self, rows: Sequence[tuple[str, int, str, bytes]]) -> list[int] | None:
         """None: COPY tells no positions; the store inserts through the recorder's append

@@ -7,6 +7,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
+from events.backends import TakeLock, unlocked
+
 __all__ = ["SQLiteBackend", "table_names_of"]
 
 
@@ -56,6 +58,10 @@ class SQLiteBackend:
     def stream_lock(self, stream: str) -> AbstractContextManager[None]:
         """None needed: a SQLite store's server is one process, writing on one thread."""
         return nullcontext()
+
+    def stream_locks(self) -> AbstractContextManager[TakeLock]:
+        """None needed either (``stream_lock``)."""
+        return unlocked()
 
     def bulk_insert(self, rows: Sequence[tuple[str, int, str, bytes]]) -> None:
         # One executemany of the rows as they are, with the library's own statement

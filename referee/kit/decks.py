@@ -31,6 +31,7 @@ __all__ = [
     "Decklist",
     "SealedDeck",
     "commitment",
+    "deck_digest",
     "parse_decklist",
     "salt_problem",
     "seal",
@@ -103,6 +104,17 @@ class SealedDeck(msgspec.Struct, frozen=True, gc=False, tag="sealed", omit_defau
 
 
 Deck = Decklist | SealedDeck
+
+
+def deck_digest(deck: Deck) -> str:
+    """SHA-256 of ``deck`` as its kind and its canonical form: the same for the same list (its
+    cards and counts, in whatever order they were typed) or the same seal, and for no other.
+    What an event compares a list attached again with (EV-2.8): its facts do not hold lists."""
+    import hashlib  # as in ``commitment``: loaded only when a list is compared
+
+    if isinstance(deck, Decklist):
+        return hashlib.sha256(b"list\n" + deck.canonical()).hexdigest()
+    return hashlib.sha256(b"sealed\n" + str(deck).encode()).hexdigest()
 
 
 def _field(data: bytes) -> bytes:

@@ -778,7 +778,7 @@ def _report(state: Tournament, number: int, table: int, text: str, by: str) -> t
     if current.reported is not None:
         raise Refusal(
             "EV-3.6",
-            f"round {number} table {table} is already reported ({_text(current.reported)}): "
+            f"round {number} table {table} is already reported ({_text(state, current.reported)}): "
             "a change is a correction, with a reason",
         )
     by_games = state.decided_by_games(current)
@@ -786,7 +786,7 @@ def _report(state: Tournament, number: int, table: int, text: str, by: str) -> t
         raise Refusal(
             "EV-3.7",
             f"the games at round {number} table {table} already decided the match "
-            f"({_text(by_games)}): correct it instead",
+            f"({_text(state, by_games)}): correct it instead",
         )
     result = _slip(state, number, table, text)
     waiting: list[Fact] = []
@@ -812,7 +812,10 @@ def _report(state: Tournament, number: int, table: int, text: str, by: str) -> t
     return (reported, GamesVoided(games=tuple(left), reason=why, by=by), *waiting)
 
 
-def _text(result: Score | Placement) -> str:
+def _text(state: Tournament, result: Score | Placement) -> str:
+    """A result as a refusal names it: a pod's order by the players' names."""
+    if isinstance(result, Placement):
+        return result.named({p: state.players[p].name for p, _ in result.places})
     return result.text
 
 
@@ -828,6 +831,12 @@ def _correct(
     if not reason.strip():
         raise Refusal("EV-8.1", "a correction needs a reason")
     result = _slip(state, number, table, text)
+    if result == state.result(number, table):
+        raise Refusal(
+            "EV-8.1",
+            f"round {number} table {table} already has the result {result.text}: nothing "
+            "changed, nothing is recorded",
+        )
     rnd = state.rounds[number]
     if _playoff(rnd.kind) and isinstance(result, Score):
         old = state.result(number, table)

@@ -99,10 +99,16 @@ class WithdrawPenalty(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class AttachDecklist(msgspec.Struct, frozen=True, kw_only=True):
-    """Attach or replace a registered player's list before their first round (EV-2.8)."""
+    """Attach or replace a registered player's list before their first round (EV-2.8).
+    ``digest``: the list's (``referee.kit.decks.deck_digest``); ``held``: the digest of the
+    list the player has now, ``""`` for none (the service keeps the lists: the facts do not
+    hold them). The same list again is refused; a command without a digest (a stored fact
+    judged again) is not compared."""
 
     player: str
     by: str = ""
+    digest: str = ""
+    held: str = ""
 
 
 Fix = RePair | UndoRound | Undrop | ChangeSettings | WithdrawPenalty | AttachDecklist
@@ -322,10 +328,16 @@ def _undo(state: Tournament, command: UndoRound) -> tuple[Fact, ...]:
     number = _latest_round(state, command.reason, "EV-5.13", "undoing a round")
     for (rnd, at), table in sorted(state.tables.items()):
         if rnd == number and _has_result(table):
+            what = (
+                "a result"
+                if table.reported is not None
+                else f"a game result (game {table.game_results[0][0]})"
+            )
             raise Refusal(
                 "EV-5.13",
-                f"round {number} table {at} already has a result: a round is undone only "
-                "before its first result; correct the results instead",
+                f"round {number} table {at} already has {what}: a round is undone only "
+                "before its first result; re-pair the tables still playing ('event repair', "
+                "EV-5.12) or correct a result (EV-8.1)",
             )
     return (RoundUndone(round=number, reason=command.reason, by=command.by),)
 
@@ -591,6 +603,11 @@ def _attach(state: Tournament, command: AttachDecklist) -> tuple[Fact, ...]:
             "EV-2.8",
             f"round {lock} has been paired: {entrant.name}'s decklist is locked (MTR 2.7); a "
             "wrong list is a decklist problem for the head judge",
+        )
+    if command.digest and command.digest == command.held:
+        raise Refusal(
+            "EV-2.8",
+            f"{entrant.name} already has this decklist: nothing changed, nothing is recorded",
         )
     return (DecklistAttached(player=found, by=command.by),)
 

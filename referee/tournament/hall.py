@@ -30,6 +30,7 @@ from referee.tournament.facts import (
     ReportFiled,
 )
 from referee.tournament.model import Score
+from referee.tournament.playoff import round_words
 from referee.tournament.slips import parse_slip
 from referee.tournament.state import CallState, ReportState, Tournament
 
@@ -47,6 +48,7 @@ __all__ = [
     "decide_hall",
     "one_line",
     "player_table",
+    "sees_hall",
 ]
 
 
@@ -127,13 +129,19 @@ def _running(state: Tournament) -> None:
         raise Refusal("EV-1.4", "the event has ended: nothing more can be entered")
 
 
+def _round(state: Tournament, number: int) -> str:
+    """Round ``number`` as a refusal names it: ``round 3``, ``the final (round 5)`` (EV-6.6)."""
+    words = round_words(state, number)
+    return words if words.startswith("round ") else f"the {words}"
+
+
 def _open_round(state: Tournament, clause: str) -> int:
     """The round open for calls and reports: the latest, paired and not ended."""
     number = state.current_round
     if not number:
         raise Refusal(clause, "no round has been paired yet")
     if number in state.ended_rounds:
-        raise Refusal(clause, f"round {number} has ended: no round is open")
+        raise Refusal(clause, f"{_round(state, number)} has ended: no round is open")
     return number
 
 
@@ -148,8 +156,19 @@ def player_table(state: Tournament, who: str, clause: str) -> tuple[str, int]:
     if pairing is None or pairing.table is None:
         name = state.players[player].name
         what = "has a bye" if pairing is not None else "is not paired"
-        raise Refusal(clause, f"{name} {what} in round {number}: there is no table of theirs")
+        raise Refusal(
+            clause, f"{name} {what} in {_round(state, number)}: there is no table of theirs"
+        )
     return player, pairing.table
+
+
+def sees_hall(reader: str | None, player: str | None) -> bool:
+    """EV-10.7: whether player ``player``'s page (their id) shows its table's judge call and
+    result reports, with their reasons, to ``reader`` (the id of the player reading it;
+    ``None``: a reader who is no player of the event): to that player only. The staff read
+    them in their own lists; other players, the table's opponent on this page included, and
+    spectators read the pairings and results."""
+    return reader is not None and reader == player
 
 
 def _call(state: Tournament, number: int) -> CallState:
@@ -165,12 +184,19 @@ def _report(state: Tournament, number: int, player: str) -> tuple[ReportState, s
     report = state.reports.get(number)
     if report is None:
         raise Refusal("EV-11.2", f"there is no report {number} in this event")
+    if report.status == "void":
+        raise Refusal(
+            "EV-11.7",
+            f"report {number} was about {_round(state, report.round)} table {report.table} "
+            "as it was paired before the pairings were taken back or replaced: it is void; "
+            "report again",
+        )
     who = state.find(player)
     table = state.tables.get((report.round, report.table))
     if who is None or table is None or who not in table.players:
         name = state.players[who].name if who is not None else player  # a name, not an id
         raise Refusal(
-            "EV-11.2", f"{name} does not play at round {report.round} table {report.table}"
+            "EV-11.2", f"{name} does not play at {_round(state, report.round)} table {report.table}"
         )
     if who == report.player:
         raise Refusal("EV-11.2", "the player who reported cannot answer their own report")
@@ -178,7 +204,7 @@ def _report(state: Tournament, number: int, player: str) -> tuple[ReportState, s
     if status == "superseded":
         raise Refusal(
             "EV-11.6",
-            f"round {report.round} table {report.table} already has its result: "
+            f"{_round(state, report.round)} table {report.table} already has its result: "
             "the report can no longer be answered",
         )
     if status != "pending":
@@ -222,7 +248,7 @@ def _file(state: Tournament, command: FileReport) -> tuple[Fact, ...]:
         raise Refusal("EV-11.1", "players report two-player matches; the staff enter pods")
     known = state.result(number, table)
     if known is not None:
-        where = f"round {number} table {table}"
+        where = f"{_round(state, number)} table {table}"
         raise Refusal("EV-3.6", f"{where} already has its result ({known.text})")
     playoff = state.rounds[number].kind in ("cut", "elimination")
     own = parse_slip(command.result.strip(), settings.match, playoff=playoff)
@@ -272,7 +298,7 @@ def _call_judge(state: Tournament, command: CallJudge) -> tuple[Fact, ...]:
             raise Refusal("EV-10.2", f"{name} plays at table {table}, not table {command.table}")
         by = player
     elif command.table is None or (number, command.table) not in state.tables:
-        raise Refusal("EV-10.1", f"round {number} has no table {command.table}")
+        raise Refusal("EV-10.1", f"{_round(state, number)} has no table {command.table}")
     else:
         table = command.table
     for called in state.table_calls.get((number, table), ()):

@@ -10,7 +10,7 @@ case-insensitively on input. Nothing here computes: slips are read in
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Literal
 
 import msgspec
@@ -192,10 +192,14 @@ class Placement(msgspec.Struct, frozen=True, gc=False):
 
     @property
     def text(self) -> str:
+        return self.named({})
+
+    def named(self, names: Mapping[str, str]) -> str:
+        """``text`` with each player id written as ``names`` has it (``A1>F6=C3``)."""
         ordered = sorted(self.places, key=lambda p: p[1])
-        out = ordered[0][0]
+        out = names.get(ordered[0][0], ordered[0][0])
         for (_, before), (player, place) in itertools.pairwise(ordered):
-            out += ("=" if place == before else ">") + player
+            out += ("=" if place == before else ">") + names.get(player, player)
         return out
 
     def with_last(self, players: frozenset[str]) -> Placement:

@@ -52,7 +52,8 @@ complete graph is used from the start.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+import operator
+from collections.abc import Collection, Mapping, Sequence
 
 import msgspec
 import rustworkx as rx
@@ -67,13 +68,14 @@ class Seat(msgspec.Struct, frozen=True, kw_only=True):
 
     Seats are passed best first (the current standings, or the round-1 order);
     ``points`` must not increase down the list. ``opponents`` are everyone the
-    player has met in this event's Swiss rounds; ``byes`` how many byes they had
-    (awarded or not); ``table`` a fixed table (EV-5.7).
+    player has met in this event's Swiss rounds (a set, or a list: only ``in`` is asked
+    of it); ``byes`` how many byes they had (awarded or not); ``table`` a fixed table
+    (EV-5.7).
     """
 
     id: str
     points: int = 0
-    opponents: frozenset[str] = frozenset()
+    opponents: Collection[str] = frozenset()
     byes: int = 0
     table: int | None = None
 
@@ -85,21 +87,18 @@ class _Costs:
         n = len(seats)
         self.points = [s.points for s in seats]
         spread = (max(self.points) - min(self.points)) if seats else 0
+        # each run of equal points (a score group) at once: a handful of groups, not a
+        # step of Python per player (10,000 in the largest events)
         self.start: list[int] = []
         self.end: list[int] = []
+        self.half: list[int] = []
         first = 0
-        for i in range(n):
-            if i and self.points[i] != self.points[i - 1]:
-                first = i
-            self.start.append(first)
-        last = n - 1
-        ends = [0] * n
-        for i in range(n - 1, -1, -1):
-            if i < n - 1 and self.points[i] != self.points[i + 1]:
-                last = i
-            ends[i] = last
-        self.end = ends
-        self.half = [(ends[i] - self.start[i] + 1) // 2 for i in range(n)]
+        for _, run in itertools.groupby(self.points):
+            size = len(list(run))
+            self.start += [first] * size
+            self.end += [first + size - 1] * size
+            self.half += [size // 2] * size
+            first += size
         self.shape_unit = 1
         self.score_unit = 2 * n * n + 1
         self.bye_unit = (n // 2 + 1) * (spread * spread + 1) * self.score_unit
@@ -333,14 +332,23 @@ def swiss_pairs(
     Up to ``complete_up_to`` players the complete graph is matched; above, blocks of
     ``block`` players, else the sparse graph starting at ``start_k`` (module doc).
     """
+    pairs, bye = _swiss_places(seats, complete_up_to=complete_up_to, start_k=start_k, block=block)
+    return [(seats[i].id, seats[j].id) for i, j in pairs], None if bye is None else seats[bye].id
+
+
+def _swiss_places(
+    seats: Sequence[Seat], *, complete_up_to: int, start_k: int, block: int
+) -> tuple[list[tuple[int, int]], int | None]:
+    """``swiss_pairs`` by the players' places in ``seats``: each pair ``(i, j)`` with
+    ``i < j``, in order of ``i``, and the bye's place."""
     n = len(seats)
     if n == 0:
         return [], None
     if n == 1:
-        return [], seats[0].id
-    for before, after in itertools.pairwise(seats):
-        if after.points > before.points:
-            raise ValueError("seats must be ordered by points, best first")
+        return [], 0
+    points = [s.points for s in seats]
+    if any(map(operator.lt, points, itertools.islice(points, 1, None))):
+        raise ValueError("seats must be ordered by points, best first")
     costs = _Costs(seats)
     eligible = [i for i in range(n) if seats[i].byes == 0]
     lowest_eligible = eligible[-1] if eligible else n - 1
@@ -349,8 +357,7 @@ def swiss_pairs(
         found = _blocks(seats, costs, rest, block)
         if found is not None:
             ordered = sorted((min(i, j), max(i, j)) for i, j in found)
-            bye_id = seats[lowest_eligible].id if n % 2 else None
-            return [(seats[i].id, seats[j].id) for i, j in ordered], bye_id
+            return ordered, lowest_eligible if n % 2 else None
     k = n if n <= complete_up_to else start_k
     wanted = (n + 1) // 2
     mate: dict[int, int] = {}
@@ -364,14 +371,14 @@ def swiss_pairs(
             mate = _match(seats, costs, _candidates(seats, costs, n), repeats=True)
             break
         k = min(2 * k, n)
-    pairs: list[tuple[str, str]] = []
-    bye: str | None = None
+    pairs: list[tuple[int, int]] = []
+    bye: int | None = None
     for i in range(n):
         j = mate[i]
         if j == n:
-            bye = seats[i].id
+            bye = i
         elif i < j:
-            pairs.append((seats[i].id, seats[j].id))
+            pairs.append((i, j))
     return pairs, bye
 
 
@@ -427,6 +434,8 @@ def pair_swiss(
     those given a bye for it in advance (EV-2.4), who are left out of the
     matching. Pairings list the tables in number order, then the byes.
     """
+    if not awarded and set(map(operator.attrgetter("table"), seats)) <= {None}:
+        return _numbered(number, seats, complete_up_to)
     awarded_set = set(awarded)
     to_pair = [s for s in seats if s.id not in awarded_set]
     pairs, bye = swiss_pairs(to_pair, complete_up_to=complete_up_to)
@@ -439,4 +448,23 @@ def pair_swiss(
         byes.append(bye)
     byes.sort(key=lambda p: position[p])
     pairings = tables + [Pairing(table=None, players=(p,), bye=True) for p in byes]
+    return Round(number=number, kind="swiss", pairings=tuple(pairings))
+
+
+def _numbered(number: int, seats: Sequence[Seat], complete_up_to: int) -> Round:
+    """``pair_swiss`` with no awarded bye and no fixed table (a large event's every round):
+    every seat is matched, and ``assign_tables``' order is worked out from the places
+    (the pair ``(i, j)``, ``i < j``, holds points ``p[i] >= p[j]`` and its best standing
+    is ``i``: the key ``(-p[i], -p[j], i)``), without its dicts of 10,000 players and a
+    key made by a Python call per table."""
+    pairs, bye = _swiss_places(seats, complete_up_to=complete_up_to, start_k=8, block=64)
+    points = [s.points for s in seats]
+    ordered = sorted([(-points[i], -points[j], i, j) for i, j in pairs])
+    ids = [s.id for s in seats]
+    pairings = [
+        Pairing(table=table, players=(ids[i], ids[j]))
+        for table, (_, _, i, j) in enumerate(ordered, start=1)
+    ]
+    if bye is not None:
+        pairings.append(Pairing(table=None, players=(ids[bye],), bye=True))
     return Round(number=number, kind="swiss", pairings=tuple(pairings))

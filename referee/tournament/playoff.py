@@ -27,6 +27,7 @@ __all__ = [
     "next_game_order",
     "ordinal",
     "round_label",
+    "round_words",
     "stage_name",
 ]
 
@@ -63,6 +64,14 @@ def round_label(state: Tournament, number: int) -> str:
     if rnd is None or not is_playoff(rnd):
         return f"round {number}"
     return stage_name(_bracket_size(rnd))
+
+
+def round_words(state: Tournament, number: int) -> str:
+    """Round ``number`` as every face names it: ``round 3`` for a Swiss, pod or
+    round-robin round, ``semifinal (round 7)`` for a playoff round, never ``round 7`` alone
+    (EV-6.6)."""
+    label = round_label(state, number)
+    return label if label == f"round {number}" else f"{label} (round {number})"
 
 
 def _winner(state: Tournament, number: int, pairing: Pairing) -> str | None:

@@ -14,7 +14,7 @@ standings, and the seats for the next pairing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from datetime import datetime
 from operator import attrgetter
 from typing import Any
@@ -88,6 +88,7 @@ __all__ = [
 
 Result = Score | Placement
 
+_HAS_BYES = attrgetter("byes")
 _BY_ORDER = attrgetter("order")
 
 
@@ -147,9 +148,10 @@ class ReportState(msgspec.Struct, frozen=True, kw_only=True):
     score: Score
     at: datetime
     status: str = "pending"
-    """``pending``, ``confirmed``, ``disputed`` or ``replaced`` (the same player filed
-    again while it was pending or disputed); a pending or disputed report of a table
-    with a result is superseded (``Tournament.report_status``)."""
+    """``pending``, ``confirmed``, ``disputed``, ``replaced`` (the same player filed
+    again while it was pending or disputed) or ``void`` (its pairing was taken back or
+    replaced while it was open, EV-11.7); a pending or disputed report of a table with a
+    result is superseded (``Tournament.report_status``)."""
     answered_by: str = ""
     answered_at: datetime | None = None
     reason: str = ""
@@ -422,17 +424,48 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
                 met[p].update(q for q in players if q != p)
         return met, byes
 
+    def meetings(self) -> tuple[dict[str, Collection[str]], dict[str, int]]:
+        """``history`` as a pairing's seats take it: each player's opponents as a list (a
+        repeat listed twice), the kept history's own lists where the head keeps it (never
+        changed: a player the walked rounds move gets a new list). A large event's round 10
+        then makes 10,000 short lists, where ``history`` makes 10,000 sets and the seats
+        froze each again."""
+        kept = getattr(self.rounds, "kept_history", None)
+        older = kept() if kept is not None else None
+        if older is None:
+            sets, counted = self.history()
+            walked: dict[str, Collection[str]] = dict(sets)
+            return walked, counted
+        old_met, old_byes, numbers = older
+        none: tuple[str, ...] = ()
+        met: dict[str, Collection[str]] = {p: old_met.get(p, none) for p in self.players}
+        byes: dict[str, int] = dict.fromkeys(self.players, 0)
+        for player, count in old_byes.items():
+            byes[player] += count
+        rounds = [self.rounds[n] for n in self.rounds if n not in numbers]
+        for pairing in history_pairings(rounds):
+            players = pairing.players
+            if pairing.bye:
+                byes[players[0]] += 1
+            if len(players) == 2:
+                first, second = players
+                met[first] = [*met[first], second]
+                met[second] = [*met[second], first]
+                continue
+            for p in players:
+                met[p] = [*met[p], *(q for q in players if q != p)]
+        return met, byes
+
     def awarded_in(
         self, round_number: int, taking_part: Sequence[Entrant] | None = None
     ) -> list[str]:
         """Players with an awarded bye in ``round_number`` (EV-2.4); ``taking_part``:
         ``active(round_number)`` where the caller has it (not sorted again)."""
         extra = self.awarded.get(round_number, frozenset())
-        return [
-            e.id
-            for e in (taking_part if taking_part is not None else self.active(round_number))
-            if e.awarded_bye_in(round_number) or e.id in extra
-        ]
+        players = taking_part if taking_part is not None else self.active(round_number)
+        if not extra:  # only a player given byes at entry has one (10,000 calls spared)
+            return [e.id for e in filter(_HAS_BYES, players) if e.awarded_bye_in(round_number)]
+        return [e.id for e in players if e.awarded_bye_in(round_number) or e.id in extra]
 
     def final_ranking(self, swiss: Iterable[str]) -> list[str]:
         """Every player in final order once a cut is made (EV-I.9, MTR): the cut players
@@ -483,7 +516,7 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
         if taking_part is None:
             taking_part = self.active(round_number)
         active = {e.id: e for e in taking_part}
-        met, byes = self.history()
+        met, byes = self.meetings()
         played = any(k not in PLAYOFF_KINDS for k in self.round_kinds().values())
         if played:
             ranked = (
@@ -510,7 +543,7 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
             Seat(
                 id=p,
                 points=points.get(p, 0),
-                opponents=frozenset(met[p]),
+                opponents=met[p],
                 byes=byes[p],
                 table=active[p].table,
             )
@@ -542,12 +575,13 @@ def _round_tables(state: Tournament, rnd: Round) -> immutables.Map[TableKey, Tab
 
 def _kept_tables(
     state: Tournament, rnd: Round
-) -> tuple[immutables.Map[TableKey, TableState], frozenset[str]]:
+) -> tuple[immutables.Map[TableKey, TableState], frozenset[str], frozenset[TableKey]]:
     """The tables after a re-pairing of ``rnd.number`` (EV-5.12): a table with the same
     number and players keeps its games and results; every other old table's games are
-    void (EV-3.9). The new tables, and the games made void."""
+    void (EV-3.9). The new tables, the games made void and the old tables that changed."""
     tables = _round_tables(state, rnd).mutate()
     void: set[str] = set()
+    changed: set[TableKey] = set()
     old_round = state.rounds.get(rnd.number)
     for pairing in old_round.pairings if old_round is not None else ():
         if pairing.table is None:
@@ -561,7 +595,26 @@ def _kept_tables(
             tables[key] = old
         else:
             void.update(old.games)
-    return tables.finish(), frozenset(void)
+            changed.add(key)
+    return tables.finish(), frozenset(void), frozenset(changed)
+
+
+def _void_reports(state: Tournament, keys: Iterable[TableKey]) -> Tournament:
+    """``state`` with the open reports of the tables ``keys`` void (EV-11.7): their
+    pairing was taken back or replaced, so no report of it can become a result."""
+    keys = [k for k in keys if k in state.table_reports]
+    if not keys:
+        return state
+    reports = state.reports.mutate()
+    table_reports = state.table_reports.mutate()
+    for key in keys:
+        for n in table_reports[key]:
+            if reports[n].status in ("pending", "disputed"):
+                reports[n] = msgspec.structs.replace(reports[n], status="void")
+        del table_reports[key]
+    return msgspec.structs.replace(
+        state, reports=reports.finish(), table_reports=table_reports.finish()
+    )
 
 
 def _without_round_tables(
@@ -588,6 +641,8 @@ def _undone(state: Tournament, number: int) -> Tournament:
     if state.rounds[number].kind == "cut" and not any(r.kind == "cut" for r in rounds.values()):
         cut = ()  # the first playoff round taken back takes the cut with it
     overrides = {n: o for n, o in state.overrides.items() if n != number}
+    keys = [(number, p.table) for p in state.rounds[number].pairings if p.table is not None]
+    state = _void_reports(state, keys)
     return replace(
         state,
         rounds=rounds,
@@ -667,9 +722,9 @@ def _fold_rounds(state: Tournament, fact: Fact) -> Tournament:
                 overrides=overrides,
             )
         case PairingChanged(round=rnd, reason=reason):
-            tables, void = _kept_tables(state, rnd)
+            tables, void, changed = _kept_tables(state, rnd)
             return replace(
-                state,
+                _void_reports(state, changed),
                 rounds=state.rounds | {rnd.number: rnd},  # a kept snapshot's rounds stay unread
                 tables=tables,
                 overrides={**state.overrides, rnd.number: reason},

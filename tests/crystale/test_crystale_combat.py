@@ -153,15 +153,14 @@ def test_cr_i_9_always_counterattack_variant() -> None:
     assert state.units[3].hp == 10
 
 
+def _archer_beside_summoner(*first: str, variants: dict[str, str] | None = None) -> CrystaleState:
+    """The Archer marched next to p2's Summoner (``first``: the entries made before the turn
+    that brings it there)."""
+    return play(main_phase(variants=variants), *ARCHER_MARCH, *first, "end", "pull", "move u3 c5")
+
+
 def test_cr_8_6_and_cr_i_4_a_hit_takes_one_from_the_hit_box() -> None:
-    state = play(
-        main_phase(),
-        *ARCHER_MARCH,
-        "end",
-        "pull",
-        "move u3 c5",
-    )
-    state = play(state, "attack u3 u2")
+    state = play(_archer_beside_summoner(), "attack u3 u2")
     assert state.sides[1].hits == 2  # one hit, whatever the ATK
     assert state.phase == "main"  # a Summoner never counterattacks
 
@@ -170,14 +169,7 @@ def _archer_at_zero_atk(variants: dict[str, str] | None = None) -> CrystaleState
     """The Archer marched next to p2's Summoner, its ATK brought to 0 by an adjustment."""
     from referee.kit.adjustments import parse_change
 
-    state = play(
-        main_phase(variants=variants),
-        *ARCHER_MARCH,
-        "use u2 1 @u3",
-        "end",
-        "pull",
-        "move u3 c5",
-    )
+    state = _archer_beside_summoner("use u2 1 @u3", variants=variants)
     state = RULES.apply_change(state, parse_change("stat u3 atk -30"))
     assert RULES.observe(state)["units"][2]["atk"] == 0
     return state

@@ -42,6 +42,17 @@ def _reference(state: CrystaleState) -> Reference:
     return Reference(dict(state.book.crystals), unaccounted, seen)
 
 
+# the entries that name nothing, in every phase's list of candidates
+_BARE: tuple[CrystaleAction, ...] = (
+    m.Reshuffle(),
+    m.End(),
+    m.Done(),
+    m.Counter(),
+    m.Hold(),
+    m.SlotMp(),
+)
+
+
 def _near_misses(state: CrystaleState, rng: random.Random, seat: int) -> list[CrystaleAction]:
     """Entries close to legal ones, of every kind, for whatever phase it is."""
     units = sorted(state.units.values(), key=lambda u: u.id)
@@ -50,12 +61,7 @@ def _near_misses(state: CrystaleState, rng: random.Random, seat: int) -> list[Cr
     out: list[CrystaleAction] = [
         m.Pull(),
         m.Pull(2),
-        m.Reshuffle(),
-        m.End(),
-        m.Done(),
-        m.Counter(),
-        m.Hold(),
-        m.SlotMp(),
+        *_BARE,
         m.SlotServant(rng.choice(names)),
         m.Discard((rng.choice(names),)),
         m.Pull(1, rng.choice(names)),
@@ -103,12 +109,7 @@ def _every_plain_entry(state: CrystaleState) -> list[CrystaleAction]:
     units = sorted(state.units)
     out: list[CrystaleAction] = [
         m.Pull(),
-        m.Reshuffle(),
-        m.End(),
-        m.Done(),
-        m.Counter(),
-        m.Hold(),
-        m.SlotMp(),
+        *_BARE,
         m.Mulligan(),
         m.Pull(6),
         m.First("p1"),

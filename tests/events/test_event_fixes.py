@@ -16,14 +16,14 @@ import pytest
 
 from events.schema import GameCreated, GameEnded, PenaltyIssued
 from events.tournament import fold_stored, to_stored
-from referee.tournament import PairNext, Refusal, decide, fold
+from referee.tournament import CorrectResult, PairNext, Refusal, ReportResult, Score, decide, fold
 from referee.tournament import facts as f
 from referee.tournament.fixing import ChangeSettings, decide_fix
 from service.app import RefereeService, open_service
 from service.event_judge import judge_event
 from service.tournaments import EventRefusedError
 from tests.events.test_event_cli import as_json, call, ok, refused
-from tests.gammasphere.helpers import DECK_TEXT
+from tests.gammasphere.helpers import DECK_TEXT, OTHER_TEXT
 from tests.tournament.helpers import event as pure_event
 
 EIGHT = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -304,15 +304,25 @@ def test_ev_5_6_round_1_is_drawn_from_the_recorded_seed_and_posted(tmp_path: Pat
 def test_ev_2_8_decklists_until_the_deadline_with_the_games_deck_size(tmp_path: Path) -> None:
     """EV-2.8: a list is attached or replaced after registration until the player's first
     round is paired, then locked; a list of another size than the games' deck size is
-    refused; pairing warns about a player without a list."""
+    refused, and so is the list the player already has (compared by digest); pairing warns
+    about a player without a list."""
     db = tmp_path / "s.db"
     event = new_event(db, names=EIGHT[:2])
     deck = tmp_path / "deck.txt"
     deck.write_text(DECK_TEXT)
     short = tmp_path / "short.txt"
     short.write_text("4 Gamma Trooper\n6 Pylon\n")
+    other = tmp_path / "other.txt"
+    other.write_text(OTHER_TEXT)
+    reordered = tmp_path / "reordered.txt"  # the same list, typed in another order
+    reordered.write_text("\n".join(reversed(OTHER_TEXT.strip().splitlines())) + "\n")
     assert "40 cards" in ok(db, "event", "deck", event, "Ann", "--deck", str(deck))
-    ok(db, "event", "deck", event, "Ann", "--deck", str(deck))  # replaced
+    ok(db, "event", "deck", event, "Ann", "--deck", str(other))  # replaced
+    # the list Ann already has, as typed or in another order: nothing changes, nothing stored
+    for same in (other, reordered):
+        err = refused(db, "EV-2.8", "event", "deck", event, "Ann", "--deck", str(same))
+        assert "Ann already has this decklist" in err, err
+    ok(db, "event", "deck", event, "Ann", "--deck", str(deck))  # back to the first list
     refused(db, "EV-2.8", "event", "deck", event, "Ben", "--deck", str(short))
     code, _, err = call(db, "event", "pair", event)
     assert code == 0
@@ -486,9 +496,10 @@ def test_ev_5_13_undoing_a_round_takes_its_bye_out_of_the_standings(tmp_path: Pa
 
 
 def test_ev_5_12_ev_1_5_a_record_holding_a_change_of_nothing_still_imports() -> None:
-    """EV-5.12, EV-1.5: a record stored before a change of nothing was refused (a re-pairing
-    that moved no one, the rounds the event already played) is judged as it was stored, so
-    an earlier export imports and replays unchanged."""
+    """EV-5.12, EV-1.5, EV-8.1: a record stored before a change of nothing was refused (a
+    re-pairing that moved no one, the rounds the event already played, a correction to the
+    result the table had) is judged as it was stored, so an earlier export imports and
+    replays unchanged."""
     state = pure_event(("Ann", "Ben", "Cal", "Dee"), rounds=3)
     created = [f.EventCreated(settings=state.settings)] if state.settings else []
     facts: list[f.Fact] = [*created]
@@ -500,6 +511,12 @@ def test_ev_5_12_ev_1_5_a_record_holding_a_change_of_nothing_still_imports() -> 
     facts.append(f.SettingsChanged(rounds=3, cut=None, reason="same", by="HJ"))
     with pytest.raises(Refusal, match=r"EV-1\.5"):
         decide_fix(paired, ChangeSettings(rounds=3, reason="same"))  # refused live now
+    reported = decide(paired, ReportResult(round=1, table=1, slip="2-1-0"))
+    facts.extend(reported)
+    same = CorrectResult(round=1, table=1, slip="2-1-0", reason="same", by="HJ")
+    with pytest.raises(Refusal, match=r"EV-8\.1"):
+        decide(fold(reported, paired), same)  # refused live now
+    facts.append(f.ResultCorrected(round=1, table=1, reason="same", by="HJ", score=Score(2, 1)))
     when = datetime(2026, 11, 28, tzinfo=UTC)
     header = {"originator_id": "ev-nothing1", "timestamp": when, "prev_hash": "", "hash": ""}
     stored = [

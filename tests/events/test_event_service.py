@@ -292,3 +292,23 @@ def test_a_match_loss_at_a_pod_places_the_player_last_in_the_standings(
     assert back == {"Ben": 9, "Ann": 6, "Cal": 3, "Dee": 0}
     fresh = open_service(tmp_path / "store.db")
     assert {s.player: s.points for s in fresh.event_standings(event)} == back
+
+
+def test_a_penalty_at_a_pod_says_where_it_took_effect(svc: RefereeService) -> None:
+    """EV-8.6, EV-I.11: a match loss given while the player's pod is playing places them
+    last there; the head referee was told "has no match in progress: it decides their
+    next match". A slip refused once the pod's result stands names the players, not their
+    ids (EV-3.6)."""
+    event = svc.event_new("Pod", "prismatic", pods=True, seed=3).event_id
+    svc.event_register(event, ["Ann", "Ben", "Cal"])
+    svc.event_pair(event)
+    done = svc.event_penalize(event, "Ben", "outside-assistance")
+    assert done.penalty == "match-loss"
+    assert done.effect == "round 1 table 1: Ben is placed last in the pod (EV-I.11)"
+    cheat = svc.event_penalize(event, "Cal", "cheating")
+    assert cheat.effect == "round 1 table 1: Cal is placed last in the pod (EV-I.11), and dropped"
+    svc.event_result(event, ["1=1:Ann,2:Ben,3:Cal"])
+    with pytest.raises(EventRefusedError, match=r"already reported \(Ann>Ben>Cal\)"):
+        svc.event_result(event, ["1=1:Ann,2:Cal,3:Ben"])
+    said = svc.event_penalty_withdraw(event, 2, reason="misjudged")  # EV-8.7: Cal returns
+    assert "undropped: Cal (penalty 2 withdrawn: misjudged)" in said, said

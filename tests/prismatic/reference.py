@@ -41,6 +41,7 @@ from __future__ import annotations
 import copy
 import tomllib
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -492,7 +493,7 @@ class Ref:
         elif icon.kind == "discard":
             if not isinstance(a.choice, m.Discard):
                 raise Illegal("discard choice")
-            self._discard(me, a.choice.card)
+            self._discard(me, a.choice)
         else:
             self._gain(me, icon)
 
@@ -562,7 +563,7 @@ class Ref:
                 self.supply[power.source] += 1
 
     def _effect(self, me: Seat, icon: Icon, detail: object) -> None:
-        if icon.kind in ("pull", "empty", "draw", "discard", "steal"):
+        if icon.kind in ACTIONS:
             if _tag(detail) != icon.kind:
                 raise Illegal("wrong details")
             self._action(me, detail)
@@ -575,7 +576,7 @@ class Ref:
         for i, icon in enumerate(self.pending):
             if _matches(icon, reward):
                 del self.pending[i]
-                if icon.kind in ("pull", "empty", "draw", "discard", "steal"):
+                if icon.kind in ACTIONS:
                     self._action(me, reward)
                 else:
                     self._gain(me, icon)
@@ -584,19 +585,19 @@ class Ref:
 
     # -- actions ---------------------------------------------------------------------
 
-    def _action(self, me: Seat, d: object) -> None:
-        if isinstance(d, m.Pull):
-            self._pull(me, d)
-        elif isinstance(d, m.Empty):
-            self._empty(me, d)
-        elif isinstance(d, m.DrawCard):
-            self._draw_card(me, d)
-        elif isinstance(d, m.Discard):
-            self._discard(me, d.card)
-        elif isinstance(d, m.Steal):
-            self._steal(me, d.card)
-        else:
+    def _action(self, me: Seat, d: Any) -> None:
+        """The action (PX-10) an ability's or a reward's details name, by their kind."""
+        steps: dict[str, Callable[[Seat, Any], None]] = {
+            "pull": self._pull,
+            "empty": self._empty,
+            "draw": self._draw_card,
+            "discard": self._discard,
+            "steal": self._steal,
+        }
+        kind = _tag(d)
+        if kind not in steps:
             raise Illegal("unknown action")
+        steps[kind](me, d)
 
     def _pull(self, me: Seat, d: m.Pull) -> None:
         if not d.mote:
@@ -651,7 +652,8 @@ class Ref:
             self.discards.append(d.replace)
             self.commons.append(d.card)
 
-    def _steal(self, me: Seat, card: str) -> None:
+    def _steal(self, me: Seat, d: m.Steal) -> None:
+        card = d.card
         if card in self.commons:
             self.commons.remove(card)
         else:
@@ -675,7 +677,8 @@ class Ref:
         _add(holder.bag, spot.motes)
         self.supply_prisms += spot.prisms
 
-    def _discard(self, me: Seat, card: str) -> None:
+    def _discard(self, me: Seat, d: m.Discard) -> None:
+        card = d.card
         if card in self.commons:
             self.commons.remove(card)
         elif card in me.progress:

@@ -26,6 +26,7 @@ from referee.tournament.hall import (
     FileReport,
     ResolveCall,
     decide_hall,
+    sees_hall,
 )
 from tests.tournament.helpers import paired, refused, run
 
@@ -108,6 +109,21 @@ def test_ev_10_4_to_10_6_claim_escalate_resolve() -> None:
     assert (state.calls[1].status, state.calls[1].note) == ("resolved", "rewound")
     assert refused(state, ClaimCall(call=1, by="Hera", head=True, at=AT)) == "EV-10.6"
     assert refused(state, ResolveCall(call=1, by="Hera", note="x", head=True, at=AT)) == "EV-10.6"
+
+
+def test_ev_10_7_a_tables_call_and_reports_are_shown_on_its_players_own_page_only() -> None:
+    """EV-10.7: Ann's page shows her table's call and reports to Ann; not to Cal, her
+    opponent at that table (his own page shows them to him), nor to Ben of the other table,
+    nor to a reader who is no player of the event."""
+    state = run(paired(), CallJudge(player="Ann", reason="ruling please", at=AT))
+    ann, cal, ben = (state.find(n) for n in ("Ann", "Cal", "Ben"))
+    assert table_of(state, "Ann") == (1, ("Ann", "Cal"))
+    assert sees_hall(ann, ann)
+    assert sees_hall(cal, cal)
+    assert not sees_hall(cal, ann)
+    assert not sees_hall(ben, ann)
+    assert not sees_hall(None, ann)
+    assert not sees_hall(None, None)
 
 
 # -- players' own results ------------------------------------------------------------------
@@ -215,3 +231,26 @@ def test_ev_11_1_slip_limits_and_pods() -> None:
     assert refused(state, FileReport(player="Ann", result="won", at=AT)) == "EV-3.1"
     pods = paired(("Ann", "Ben", "Cal", "Dee"), pods=True)
     assert refused(pods, FileReport(player="Ann", result="1-0", at=AT)) == "EV-11.1"
+
+
+def test_ev_11_7_a_report_of_pairings_taken_back_is_void() -> None:
+    """EV-11.7 (EV-5.12, EV-5.13): a report is about a match between two players; once
+    the round is taken back, or its table re-paired, the report is void: nobody can confirm
+    it (the new opponent could otherwise make it the result of a match it never was about),
+    it leaves the staff's disagreements, and the new table starts without reports."""
+    from referee.tournament import ChangePairing, PairNext
+    from referee.tournament.fixing import UndoRound
+
+    state = paired()  # Ann v Cal at table 1, Ben v Dee at table 2
+    state = run(state, FileReport(player="Ann", result="2-0", at=AT))
+    undone = run(state, UndoRound(reason="wrong players"), PairNext())
+    assert undone.report_status(undone.reports[1]) == "void"
+    assert refused(undone, ConfirmReport(report=1, player="Cal", at=AT)) == "EV-11.7"
+    assert undone.table_reports.get((1, 1), ()) == ()
+    # re-paired by hand: the tables that changed lose their open reports
+    state = run(state, FileReport(player="Ben", result="2-1", at=AT))
+    spec = {"pairs": [["Ann", "Ben"], ["Cal", "Dee"]]}
+    changed = run(state, ChangePairing(spec=spec, reason="seating"))
+    assert {changed.report_status(r) for r in changed.reports.values()} == {"void"}
+    assert refused(changed, ConfirmReport(report=1, player="Ben", at=AT)) == "EV-11.7"
+    assert refused(changed, DisputeReport(report=2, player="Dee", at=AT)) == "EV-11.7"

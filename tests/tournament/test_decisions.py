@@ -149,7 +149,8 @@ def test_unknown_players_and_double_drops() -> None:
 
 def test_results_need_a_table_and_are_reported_once() -> None:
     """EV-3.5 no such table; EV-3.6 a second report is refused; EV-8.2 nothing to correct;
-    EV-8.1 a correction needs a reason and replaces the result."""
+    EV-8.1 a correction needs a reason and replaces the result, and is refused when it
+    gives the result the table has."""
     state = run(event(), PairNext())
     assert refused(state, ReportResult(round=1, table=9, slip="2-0")) == "EV-3.5"
     assert refused(state, ReportResult(round=2, table=1, slip="2-0")) == "EV-3.5"
@@ -160,6 +161,11 @@ def test_results_need_a_table_and_are_reported_once() -> None:
     state = run(state, CorrectResult(round=1, table=1, slip="0-2", reason="swapped", by="HJ"))
     assert state.result(1, 1) == Score(0, 2)
     assert state.tables[(1, 1)].corrections == 1
+    # EV-8.1: a correction to the result the table has changes nothing and is refused
+    same = CorrectResult(round=1, table=1, slip="0-2-0", reason="again", by="HJ")
+    assert refused(state, same) == "EV-8.1"
+    with pytest.raises(Refusal, match="already has the result 0-2-0: nothing changed"):
+        decide(state, same)
 
 
 def test_no_pairing_while_a_round_is_open() -> None:

@@ -122,6 +122,12 @@ def test_ev_5_13_a_round_is_undone_before_its_first_result_only() -> None:
     assert refused(state, UndoRound(reason="")) == "EV-5.13"
     reported = run(state, ReportResult(round=1, table=2, slip="2-1-0"))
     assert refused(reported, UndoRound(reason="too late")) == "EV-5.13"
+    # a game's result is one too; the refusal names it and points to the re-pairing, since
+    # a table without a match result has nothing to correct (EV-8.2)
+    a, b = state.tables[(1, 1)].players
+    ended = run(state, RecordGameResult(game="g1-1-1", placings={a: 1, b: 2}))
+    with pytest.raises(Refusal, match=r"a game result \(game g1-1-1\).*'event repair'"):
+        decide(ended, UndoRound(reason="too late"))
     assert refused(run(event(NAMES), PairNext(), UndoRound(reason="x")), UndoRound(reason="x")) == (
         "EV-5.13"
     )
@@ -316,6 +322,23 @@ def test_ev_2_8_a_decklist_is_attached_until_the_first_round_is_paired() -> None
     assert refused(state, AttachDecklist(player="Ann")) == "EV-2.8"
     state = run(state, Register(name="Cal"))  # a late entry: round 2 is theirs
     assert decide(state, AttachDecklist(player="Cal"))[0] == f.DecklistAttached(player="p3")
+
+
+def test_ev_2_8_the_list_the_player_already_has_is_refused() -> None:
+    """EV-2.8: attaching the list a player already has (the same digest) changes nothing and
+    is refused; another list, or a first one, is attached; a command without a digest (a
+    stored fact judged again) is not compared."""
+    state = event(("Ann", "Ben"))
+    again = AttachDecklist(player="Ann", digest="d1", held="d1")
+    assert refused(state, again) == "EV-2.8"
+    with pytest.raises(Refusal, match="Ann already has this decklist: nothing changed"):
+        decide(state, again)
+    for attached in (
+        AttachDecklist(player="Ann", digest="d2", held="d1"),
+        AttachDecklist(player="Ann", digest="d1"),
+        AttachDecklist(player="Ann"),
+    ):
+        assert decide(state, attached) == (f.DecklistAttached(player="p1"),)
 
 
 def test_ev_5_6_round_1_is_drawn_from_the_seed() -> None:

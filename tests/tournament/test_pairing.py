@@ -4,17 +4,18 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import cache
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.tournament import Seat, pair_swiss, swiss_pairs
+from referee.tournament import Pairing, Seat, assign_tables, pair_swiss, swiss_pairs
 
 
-def _rematch_free_exists(ids: Sequence[str], met: dict[str, frozenset[str]]) -> bool:
+def _rematch_free_exists(ids: Sequence[str], met: Mapping[str, Collection[str]]) -> bool:
     """Oracle: can ``ids`` (even count) be paired with no rematch? (plain backtracking)"""
 
     @cache
@@ -183,3 +184,31 @@ def test_rematch_only_when_unavoidable() -> None:
     pairs, bye = swiss_pairs(seats)
     assert bye is None
     assert sorted(p for pair in pairs for p in pair) == ids
+
+
+@settings(max_examples=40, deadline=None)
+@given(rounds(most=15))
+def test_tables_numbered_from_places_as_assign_tables_numbers_them(seats: list[Seat]) -> None:
+    """EV-5.7: a round with no awarded bye and no fixed table is numbered from the players'
+    places (``pair_swiss``' short path): the tables ``assign_tables`` gives the same pairs,
+    top tables to top scores, the bye last; the opponents may be a list as well as a set."""
+    listed = [msgspec.structs.replace(s, opponents=sorted(s.opponents)) for s in seats]
+    pairs, bye = swiss_pairs(seats)
+    position = {s.id: i for i, s in enumerate(seats)}
+    points = {s.id: s.points for s in seats}
+    tables = assign_tables(pairs, points, position, dict.fromkeys(position))
+    byes = [Pairing(table=None, players=(bye,), bye=True)] if bye is not None else []
+    assert pair_swiss(4, seats).pairings == tuple(tables + byes)
+    assert pair_swiss(4, listed).pairings == tuple(tables + byes)
+
+
+def test_large_round_numbered_from_places_as_assign_tables_numbers_them() -> None:
+    """EV-5.7: the same at 301 players after five rounds (the blocks' path)."""
+    seats = _realistic(301, 5, 7)
+    pairs, bye = swiss_pairs(seats)
+    position = {s.id: i for i, s in enumerate(seats)}
+    points = {s.id: s.points for s in seats}
+    tables = assign_tables(pairs, points, position, dict.fromkeys(position))
+    assert bye is not None
+    expected = (*tables, Pairing(table=None, players=(bye,), bye=True))
+    assert pair_swiss(6, seats).pairings == expected

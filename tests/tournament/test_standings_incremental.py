@@ -20,7 +20,7 @@ from referee.tournament import (
     Standings,
     compute_standings,
 )
-from referee.tournament.standings import advanced, ranked, table_of
+from referee.tournament.standings import _ranked_slips, advanced, ranked, table_of
 
 SCORES = [
     Score(2, 0),
@@ -187,6 +187,44 @@ def test_counts_advanced_in_one_pass_equal_the_results_recorded(
     earlier = [(k, r) for k, r in kept.results if k in changes]
     bare = msgspec.structs.replace(kept, results=earlier)
     assert ranked(bare, settings_, entrants, changes) == ranking
+
+
+@settings(max_examples=40, deadline=None)
+@given(events(), st.data())
+def test_a_rounds_new_slips_rank_in_columns_as_the_table_orders(
+    event: tuple[Settings, list[Entrant], list[tuple[tuple[int, int], MatchResult]]],
+    data: st.DataObject,
+) -> None:
+    """EV-4.1, EV-4.6, EV-I.2: a pairing after a round's slips (every change a new
+    two-player slip, every player kept) ranks in integer columns (``_ranked_slips``): the
+    order and points of the table worked out from scratch, with and without the kept
+    counts' results; anything else (a correction, a bye, a new player) is left to the
+    general path (``None``)."""
+    settings_, entrants, steps = event
+    first = dict(steps[: len(steps) // 2])
+    kept = Standings.built(settings_, entrants, first).counts()
+    ids = [e.id for e in entrants]
+    slips: dict[tuple[int, int], MatchResult] = {}
+    for table in range(1, data.draw(st.integers(1, 4)) + 1):
+        a, b = data.draw(st.permutations(ids))[:2]
+        slips[(99, table)] = MatchResult(
+            round=99, players=(a, b), score=data.draw(st.sampled_from(SCORES))
+        )
+    changes: dict[tuple[int, int], MatchResult | None] = dict(slips)
+    final = {**first, **slips}
+    expected = [
+        (s.player, s.points) for s in compute_standings(entrants, final.values(), settings_)
+    ]
+    people = {e.id: e for e in entrants}
+    assert _ranked_slips(kept, settings_, people, changes) == expected
+    bare = msgspec.structs.replace(kept, results=[])
+    assert _ranked_slips(bare, settings_, people, changes) == expected
+    assert ranked(bare, settings_, entrants, changes) == expected
+    if first:  # a correction of a kept result is the general path's
+        key = next(iter(first))
+        assert _ranked_slips(kept, settings_, people, {**changes, key: None}) is None
+    late = Entrant(id="late", name="Late", order=len(entrants))
+    assert _ranked_slips(kept, settings_, {**people, "late": late}, changes) is None
 
 
 @settings(max_examples=60, deadline=None)

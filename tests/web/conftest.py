@@ -152,16 +152,9 @@ PLAYERS = [f"Player {n:02}" for n in range(16)]
 def make_event(http: Any, head: str) -> str:
     """A PRIZMIK Swiss event with round 1 paired, made over the API as the head referee (so
     the server's hub knows of each write as it answers it)."""
-    made = http.post(
-        "/api/events",
-        json={"name": "Spring Open", "game": "prizmik", "rounds": 3},
-        headers=auth(head),
-    )
-    assert made.status_code == 201, made.text
-    event: str = made.json()["event_id"]
-    for path, body in (("players", {"players": PLAYERS}), ("rounds", {})):
-        answer = http.post(f"/api/events/{event}/{path}", json=body, headers=auth(head))
-        assert answer.status_code == 201, answer.text
+    event = api_event(http, head, PLAYERS, name="Spring Open", rounds=3)
+    paired = http.post(f"/api/events/{event}/rounds", json={}, headers=auth(head))
+    assert paired.status_code == 201, paired.text
     return event
 
 

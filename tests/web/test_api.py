@@ -485,3 +485,56 @@ def test_a_players_name_with_a_tab_or_an_escape_is_refused_as_on_the_command_lin
     finally:
         svc.close()
     assert new_game(client, tokens["head"], players={"red": "Zoë", "blue": "李雷"})["game_id"]
+
+
+def test_a_json_route_refuses_a_body_of_another_type_and_a_form_route_a_non_form(
+    client: Client, tokens: Tokens, store: str, game: str
+) -> None:
+    """A JSON body sent as text/plain, as a form or without a type is refused with 415 and
+    a one-line problem, nothing stored (the entry too, past the fast path); JSON (and a
+    +json type) is taken; a body-less write is its handler's. The pages' forms take forms
+    only; the OpenAPI document says 415 where a route takes a JSON body."""
+    head = auth(tokens["head"])
+    body = json.dumps({"name": "Open", "game": "prizmik", "rounds": 3}).encode()
+    for sent in ("text/plain", "application/x-www-form-urlencoded", None, "text/json"):
+        headers = {**head, **({"Content-Type": sent} if sent else {})}
+        refused = client.post("/api/events", content=body, headers=headers)
+        assert refused.status_code == 415, (sent, refused.text)
+        assert refused.headers["content-type"] == "application/problem+json"
+        problem = refused.json()
+        assert problem["type"] == "/problems/unsupported-media-type"
+        assert "application/json" in problem["detail"]
+        assert "\n" not in problem["detail"]
+    entry = client.post(
+        f"/api/games/{game}/entries",
+        content=b'{"text": "e1>e2"}',
+        headers={**auth(tokens["table1"]), "Content-Type": "text/plain"},
+    )
+    assert entry.status_code == 415, entry.text
+    assert len(events_of(store, game)) == 1  # the game's creation only
+    with open_service(store) as svc:
+        assert svc.event_list() == []
+    for sent in ("application/json", "application/json; charset=utf-8", "application/vnd+json"):
+        made = client.post("/api/events", content=body, headers={**head, "Content-Type": sent})
+        assert made.status_code == 201, (sent, made.text)
+    event = made.json()["event_id"]
+    ended = client.post(f"/api/events/{event}/end", headers=head)  # no body: the handler's
+    assert ended.status_code != 415, ended.text
+    same_site = {**head, "Sec-Fetch-Site": "same-origin"}
+    page = client.post(
+        "/games/new",
+        content=b'{"game": "prizmik"}',
+        headers={**same_site, "Content-Type": "application/json", "Accept": "text/html"},
+        follow_redirects=False,
+    )
+    assert page.status_code == 415, page.text
+    assert "text/html" in page.headers["content-type"]
+    form = {"game": "prizmik", "players": "red=Ann, blue=Ben", "table": "2"}
+    started = client.post("/games/new", data=form, headers=same_site, follow_redirects=False)
+    assert started.status_code == 303, started.text
+    assert started.headers["location"].startswith("/games/prizmik-"), started.headers
+    paths = client.get("/schema/openapi.json").json()["paths"]
+    assert "415" in paths["/api/events"]["post"]["responses"]
+    assert "415" in paths["/api/games/{game_id}/entries"]["post"]["responses"]
+    assert "415" not in paths["/api/imports"]["post"]["responses"]
+    assert "415" not in paths["/api/events/{event_id}/calls/{call}/claim"]["post"]["responses"]

@@ -240,6 +240,61 @@ def test_ev_11_2_a_player_not_at_the_table_is_refused(
     assert "EV-10.2" in call.json()["detail"]
 
 
+def _token_of(store: str, event: str, name: str) -> str:
+    """A player token for ``name`` of ``event``, bound to the id they were registered with."""
+    from service.access import TokenStore
+    from service.sidedb import open_side_db
+    from service.stores import parse_store
+
+    with open_service(store) as svc:
+        state = svc.event_state(event)
+        player_id = state.players[state.find(name) or ""].player_id
+    assert isinstance(player_id, str)  # every registration carries one (EV-2.2)
+    tokens = TokenStore(open_side_db(parse_store(store)))
+    try:
+        return tokens.create("player", name, player_id=player_id)[1]
+    finally:
+        tokens.db.close()
+
+
+def test_ev_10_7_a_tables_call_and_dispute_are_for_its_own_players_eyes(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    """EV-10.7: Ann's call, her report and Cal's dispute with its reason are shown on Ann's
+    page to Ann (and on Cal's to Cal; the call's reason to the staff only); Cal, Ben (a
+    player of the other table), the public and the staff reading Ann's page (its HTML, as
+    of a round, its JSON, each read twice so that the second comes from the shared cache)
+    are shown her table and result, never the call or the dispute."""
+    event = make_event(store, ("Ann", "Ben", "Cal", "Dee"))  # Ann v Cal at table 1
+    cal = _token_of(store, event, "Cal")
+    calls, reports = f"/api/events/{event}/calls", f"/api/events/{event}/reports"
+    assert post(client, tokens["ann"], calls, {"reason": "CALLREASON"}).status_code == 201
+    assert post(client, tokens["ann"], reports, {"result": "2-0-0"}).status_code == 201
+    disputed = post(client, cal, f"{reports}/1/dispute", {"reason": "DISPUTEREASON"})
+    assert disputed.status_code == 201, disputed.text
+    secrets = ("DISPUTEREASON", "judge is called", "report 1")  # the call's reason: staff's
+    pages = [f"/events/{event}/players/Ann", f"/events/{event}/players/Ann?round=1"]
+    api = f"/api/events/{event}/players/Ann"
+    for reader in (cal, tokens["ann"], tokens["ben"], tokens["public"], tokens["head"]):
+        for _ in range(2):
+            for page in pages:
+                text = client.get(page, headers=auth(reader)).text
+                assert 'id="my-table">1<' in text, text
+                shown = [s for s in secrets if s in text]
+                assert "CALLREASON" not in text
+                assert shown == (list(secrets) if reader == tokens["ann"] else []), (page, shown)
+            line = client.get(api, headers=auth(reader)).json()
+            assert line["table"] == 1
+            hall = line["hall"]
+            if reader == tokens["ann"]:
+                assert hall["call"] == 1
+                assert hall["reports"][0]["reason"] == "DISPUTEREASON"
+            else:
+                assert hall is None, hall
+    own = client.get(f"/api/events/{event}/players/Cal", headers=auth(cal)).json()["hall"]
+    assert own["reports"][0]["reason"] == "DISPUTEREASON"
+
+
 def test_the_hall_routes_are_in_the_openapi_document(client: Any) -> None:
     paths = client.get("/schema/openapi.json").json()["paths"]
     for path, method, statuses in [

@@ -104,8 +104,9 @@ def test_only_the_head_fixes_and_the_routes_are_documented(client: Client, token
 def test_a_decklist_is_attached_over_http_until_the_deadline(
     client: Client, tokens: Tokens
 ) -> None:
-    """EV-2.8: the head attaches a list (201), a list of the wrong size is refused (400,
-    nothing stored), and once round 1 is paired the list is locked (400)."""
+    """EV-2.8: the head attaches a list (201), the same list again and a list of the wrong
+    size are refused (400, nothing stored), and once round 1 is paired the list is locked
+    (400)."""
     from tests.gammasphere.helpers import DECK_TEXT
 
     head = tokens["head"]
@@ -120,6 +121,8 @@ def test_a_decklist_is_attached_over_http_until_the_deadline(
     answer = client.post(url, json={"decklist": DECK_TEXT}, headers=auth(head))
     assert answer.status_code == 201
     assert answer.json() == {"player": "Ann"}
+    # the same list again changes nothing: refused, nothing stored
+    _refused(client, head, event, "players/Ann/decklist", {"decklist": DECK_TEXT}, "EV-2.8")
     _refused(client, head, event, "players/Ben/decklist", {"decklist": "7 Pylon\n"}, "EV-2.8")
     assert (
         client.post(f"/api/events/{event}/rounds", json={}, headers=auth(head)).status_code == 201

@@ -188,7 +188,8 @@ def test_the_clock_over_http(
 ) -> None:
     """The head marks the clock; a table referee extends their own table of their own event
     only (issue 31: another event's table 1 is not theirs); anyone who reads the event reads
-    the clock; refusals cite EV-9 and store nothing."""
+    the clock, the extensions' reasons the staff only (EV-10.7); refusals cite EV-9 and
+    store nothing."""
     url = f"/api/events/{event}/clock"
     assert (
         client.post(url, json={"action": "start"}, headers=auth(tokens["table1"])).status_code
@@ -216,6 +217,12 @@ def test_the_clock_over_http(
     read = client.get(url, headers=auth(tokens["ann"]))
     assert read.status_code == 200
     assert read.json()["tables"][0]["extension_minutes"] == 3
+    # EV-10.7: why a table has extra time is the staff's; the minutes are everyone's
+    assert read.json()["extensions"] == [{"table": 1, "minutes": 3, "reason": ""}]
+    for staff in (tokens["head"], tokens["scorekeeper"], tom):
+        given = client.get(url, headers=auth(staff)).json()["extensions"]
+        assert given == [{"table": 1, "minutes": 3, "reason": "deck check"}]
+    assert client.get(url, headers=auth(elsewhere)).json()["extensions"][0]["reason"] == ""
     length = client.post(
         url, json={"action": "length", "minutes": 45}, headers=auth(tokens["head"])
     )
@@ -228,6 +235,12 @@ def test_the_clock_over_http(
     assert page.status_code == 200
     assert 'id="round-clock"' in page.text
     assert "+3 min" in page.text
+    for reader in ("public", "ann", "scorekeeper"):  # the shared page: no reasons
+        shared = client.get(f"/events/{event}/clock", headers=auth(tokens[reader])).text
+        assert "table 1 +3" in shared
+        assert "deck check)" not in shared
+    controls = client.get(f"/events/{event}/clock", headers=auth(tokens["head"])).text
+    assert "table 1 +3 (deck check)" in controls
     assert 'http-equiv="refresh"' in page.text
 
 

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from cli.main import app
 from service.app import open_service
 from service.seal import create_key, seal
-from tests.web.conftest import ThreadServer, Tokens, auth
+from tests.web.conftest import ThreadServer, Tokens, api_event, auth
 from tests.web.test_event_pages import browser, cells
 from tests.web.test_pages import CHROMIUM, signed_in
 
@@ -291,16 +291,10 @@ def test_an_elimination_events_bracket_page_is_no_top_0_playoff(
 ) -> None:
     # with no cut the page's heading read "Top 0 playoff" and every seed "(0)"
     head = auth(tokens["head"])
-    made = client.post(
-        "/api/events",
-        json={"name": "Knockout", "game": "prizmik", "format": "elimination"},
-        headers=head,
-    )
-    assert made.status_code == 201, made.text
-    event = made.json()["event_id"]
-    for path, body in (("players", {"players": ["Ann", "Ben", "Cal"]}), ("rounds", {})):
-        answer = client.post(f"/api/events/{event}/{path}", json=body, headers=head)
-        assert answer.status_code == 201, answer.text
+    players = ["Ann", "Ben", "Cal"]
+    event = api_event(client, tokens["head"], players, name="Knockout", format="elimination")
+    paired = client.post(f"/api/events/{event}/rounds", json={}, headers=head)
+    assert paired.status_code == 201, paired.text
     page = client.get(f"/events/{event}/bracket", headers=head)
     assert page.status_code == 200, page.text
     assert "Single elimination" in page.text
