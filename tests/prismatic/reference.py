@@ -31,7 +31,9 @@ What the model holds, as the text has it:
 Where the text is silent the model follows the project's numbered defaults (PX-I.*), named
 where used: spent motes to the supply (I.1), the surplus of a created progress card home
 (I.2), gained motes joining the bag at the round's end (I.3), abilities once a round (I.5),
-empty on own things (I.7), no reshuffle (I.8), draw optional (I.28), no free removal (I.23).
+empty on own things (I.7), no reshuffle (I.8), draw optional (I.28), no free removal (I.23),
+the box's counts as the limit (I.29; with components=proxy a missing colour mote or prism is
+stood in for, the supply's count staying at zero, and only the prismatic motes run out).
 """
 
 from __future__ import annotations
@@ -299,7 +301,7 @@ class Ref:
             if len(a.motes) != 2 or any(c not in COLOURS for c in a.motes):
                 raise Illegal("two non-prismatic motes")
             got = Counter(a.motes)
-            _take(self.supply, got)
+            self._from_supply(got)
             _add(me.bag, got)
             me.chose = True
             self._setup_done()
@@ -499,20 +501,38 @@ class Ref:
         if icon.kind == "pool":
             me.pool[icon.colour] += 1
         elif icon.kind == "mote":
-            _take(self.supply, Counter(icon.colour))
+            self._from_supply(Counter(icon.colour))
             if self.variant("gained_motes", "next_round") == "at_once":
                 me.bag[icon.colour] += 1
             else:  # PX-I.3
                 me.waiting[icon.colour] += 1
         elif icon.kind == "prisms":
-            if self.supply_prisms < icon.count:
+            if self.supply_prisms < icon.count and not self._proxies():
                 raise Illegal("no prisms left")
-            self.supply_prisms -= icon.count
+            self.supply_prisms = max(0, self.supply_prisms - icon.count)
             me.prisms += icon.count
         elif icon.kind == "text":
             pass
         else:
             raise Illegal("an action needs details")
+
+    def _proxies(self) -> bool:
+        """PX-I.29: with components=proxy, a colour mote or prism the supply lacks is
+        stood in for (the five prismatic motes never are)."""
+        return self.variant("components", "limited") == "proxy"
+
+    def _from_supply(self, motes: Counter[str]) -> None:
+        """Motes leave the supply: all must be there (PX-1.5), or with proxies only the
+        prismatic ones, the count of a colour that runs short staying at zero (PX-I.29)."""
+        if not self._proxies():
+            _take(self.supply, motes)
+            return
+        _take(self.supply, Counter({"P": motes["P"]}))
+        for colour, n in motes.items():
+            if colour != "P":
+                self.supply[colour] = max(0, self.supply[colour] - n)
+        for k in [k for k, n in self.supply.items() if n <= 0]:
+            del self.supply[k]
 
     def _use(self, me: Seat, a: m.Use) -> None:
         if a.card not in me.creation:

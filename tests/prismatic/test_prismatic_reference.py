@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import tomllib
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -201,9 +202,11 @@ def differ(
     variants: dict[str, str] | None = None,
     *,
     small: bool = False,
+    scarce: bool = False,
 ) -> PrismaticState:
     """Play ``steps`` random entries, comparing engine and model throughout (``small``: on a
-    short deck)."""
+    short deck; ``scarce``: from a supply left with a few motes and prisms, so that it runs
+    out, PX-1.5 and PX-I.29)."""
     rng = random.Random(seed)
     players = rng.choice((2, 3, 4))
     goal = rng.choice((1, 2, 3)) if not small else rng.choice((3, 4, 5))
@@ -217,6 +220,12 @@ def differ(
     ref = Ref.new(players, goal, starter, deck, **variants)
     trail: list[str] = []
     for _ in range(steps):
+        if scarce and state.step == "draw":  # once setup is over (its choices need motes)
+            scarce = False
+            left = {k: rng.randint(0, 1) for k in KINDS}
+            prisms = rng.randint(0, 2)
+            state = msgspec.structs.replace(state, supply=Multiset.of(left), supply_prisms=prisms)
+            ref.supply, ref.supply_prisms = Counter(left), prisms
         assert project(state) == ref.snapshot(), trail[-6:]
         if state.step in ("over", "colours"):
             break
@@ -261,6 +270,13 @@ def test_px_reference_model_agrees_on_short_games() -> None:
     differ(7, 70, 3, {"starter_token": "auction"}, small=True)
 
 
+def test_px_i_29_reference_model_agrees_when_the_supply_runs_out() -> None:
+    """Quick loop: from a supply left with a mote or two, seed 10 gains green motes and prisms
+    the supply lacks: proxies under components=proxy (PX-I.29), refused by default (PX-1.5)."""
+    differ(10, 70, 3, {"components": "proxy"}, scarce=True)
+    differ(10, 70, 3, scarce=True)
+
+
 # the full suite keeps these few (whole games take seconds each); a longer hunt:
 # raise max_examples here and run the file alone
 SLOW = settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -285,11 +301,13 @@ def test_px_reference_model_agrees_on_whole_games(seed: int) -> None:
             {"progress_removal": "free"},
             {"empty_deck": "reshuffle", "draw_action": "compulsory"},
             {"starter_token": "auction"},
+            {"components": "proxy"},
         ]
     ),
 )
 def test_px_reference_model_agrees_under_variants(seed: int, variants: dict[str, str]) -> None:
-    differ(seed, 600, 3, variants)
+    # proxies only matter once the supply runs short: that game starts from a scarce one
+    differ(seed, 600, 3, variants, scarce="components" in variants)
 
 
 @pytest.mark.slow
