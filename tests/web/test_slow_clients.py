@@ -34,6 +34,8 @@ def _dribble(port: int, head: bytes, drip: bytes) -> tuple[float, bytes]:
                 chunk = sock.recv(4096)
             except TimeoutError:
                 chunk = None
+            except ConnectionResetError:  # closed by the server with our bytes unread
+                return time.monotonic() - started, answer
             if chunk is not None:
                 answer += chunk
                 if not chunk:  # closed by the server
