@@ -397,14 +397,20 @@ class Commands:
         reason: str = "",
         by: str = "",
         expected_version: int | None = None,
+        recorded: bool = False,
     ) -> WrittenEvents:
-        """Set or change a game's time limit in minutes from its start (REF-10.1)."""
+        """Set or change a game's time limit in minutes from its start (REF-10.1); the limit
+        the game has is refused, unless ``recorded`` (an import replaying a stored line)."""
         from referee.game.commands import SetTimeLimit
 
-        return self._carried_out(
-            ref,
-            SetTimeLimit(minutes=minutes, reason=reason, by=by, expected_version=expected_version),
+        command = SetTimeLimit(
+            minutes=minutes,
+            reason=reason,
+            by=by,
+            expected_version=expected_version,
+            recorded=recorded,
         )
+        return self._carried_out(ref, command)
 
     def withdraw_penalty(
         self,

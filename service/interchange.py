@@ -470,7 +470,7 @@ def _enter(
     elif isinstance(line, PenaltyLine):
         svc.penalty(game_id, line.seat, line.penalty, line.infraction, reason=line.reason, by=by)
     elif isinstance(line, TimeLimitLine):
-        svc.time_limit(game_id, line.minutes, reason=line.reason, by=by)
+        svc.time_limit(game_id, line.minutes, reason=line.reason, by=by, recorded=True)
     elif isinstance(line, CallLine):
         svc.table_call(game_id, CallJudge(by=line.by, reason=line.reason))
     elif isinstance(line, CallAnsweredLine):  # the record's referee may take an escalated call

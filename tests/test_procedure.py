@@ -299,6 +299,35 @@ def test_ref_10_1_a_games_time_limit_is_set_later_and_the_latest_counts(
         svc.time_limit(from_event.game_id, 60)
 
 
+def test_ref_10_1_the_limit_a_game_has_is_refused_but_a_record_repeating_it_imports(
+    svc: RefereeService, tmp_path: Path
+) -> None:
+    """REF-10.1: the limit the game already has (its created label, else its latest) is
+    refused, nothing stored; a stored record that repeats a limit still imports as it is."""
+    game = svc.create_game(
+        "prizmik", {"red": "Ann", "blue": "Ben"}, meta={"table": "4", "time_limit": "30"}
+    ).game_id
+    with pytest.raises(InvalidCommandError, match=r"REF-10.1.*already 30 minutes: nothing chan"):
+        svc.time_limit(game, 30)
+    svc.time_limit(game, 45, reason="slow")
+    version = svc.load(game).version
+    with pytest.raises(InvalidCommandError, match=r"REF-10.1.*already 45 minutes"):
+        svc.time_limit(game, 45, reason="again")
+    assert svc.load(game).version == version
+    line = '{time-limit 45: "slow"}'
+    record = "\n".join(svc.export([game], "text"))
+    assert record.count(line) == 1
+    path = tmp_path / "repeated.txt"
+    path.write_text(record.replace(line, f"{line}\n{line}"))
+    other = RefereeService(GameStore(tmp_path / "other.db"))
+    (outcome,) = other.import_files([path], as_new=True).files
+    assert outcome.status == "imported", outcome.detail
+    assert outcome.game_id is not None
+    imported = other.load(outcome.game_id)
+    assert imported.time_limit == 45
+    assert "\n".join(other.export([outcome.game_id], "text")).count(line) == 2
+
+
 # -- REF-7.3: withdrawing a penalty (issue 30) ------------------------------------------------
 
 

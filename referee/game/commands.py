@@ -109,10 +109,13 @@ class Penalize(Versioned, frozen=True, kw_only=True):
 
 
 class SetTimeLimit(Versioned, frozen=True, kw_only=True):
-    """A game's time limit in minutes from its start (REF-10.1)."""
+    """A game's time limit in minutes from its start (REF-10.1). The limit the game has is
+    refused (nothing changed), unless ``recorded``: a stored record's line an import
+    replays, which stores what the record holds."""
 
     minutes: int
     reason: str = ""
+    recorded: bool = False
 
 
 class CallJudge(Versioned, frozen=True, kw_only=True):

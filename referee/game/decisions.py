@@ -420,6 +420,14 @@ def _time_limit(view: FoldedGame, command: SetTimeLimit, base: dict[str, Any]) -
             f"a game of event {event} runs on its round clock: 'referee event length' or "
             "'referee event extend' (EV-9.1, EV-9.4)",
         )
+    label = (view.created.meta or {}).get("time_limit", "").strip()
+    held = view.time_limit or (int(label) if label.isdigit() else None)
+    if command.minutes == held and not command.recorded:
+        raise InvalidCommandError(
+            "REF-10.1",
+            f"the game's time limit is already {held} minutes: nothing changed, nothing is "
+            "recorded",
+        )
     reason = " ".join(command.reason.split())
     return [TimeLimitSet(**base, minutes=command.minutes, reason=reason, by=command.by)]
 

@@ -51,6 +51,10 @@ class FoldedGame(Protocol):
     @property
     def penalties(self) -> list[PenaltyIssued]: ...
     @property
+    def time_limit(self) -> int | None:
+        """The latest ``TimeLimitSet``'s minutes, ``None`` before one."""
+
+    @property
     def game_id(self) -> str: ...
     @property
     def game(self) -> str: ...

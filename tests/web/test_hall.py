@@ -276,6 +276,16 @@ def test_a_games_time_limit_over_http_and_on_its_table_page(
     assert out.exit_code == 0
     assert "time limit 25 min" in out.stdout
     assert runner.invoke(cli_app, ["--db", store, "time-limit", game, "2000"]).exit_code == 2
+    same = runner.invoke(cli_app, ["--db", store, "time-limit", game, "25"])  # nothing changes
+    assert same.exit_code == 2
+    assert "REF-10.1" in same.output
+    assert "nothing is recorded" in same.output
+    assert len(same.output.strip().splitlines()) == 1  # one line
+    assert "Traceback" not in same.output
+    assert client.post(url, json={"minutes": 25}, headers=auth(tokens["head"])).status_code == 409
+    with open_service(Path(store)) as svc:
+        assert svc.load(game).time_limit == 25
+        assert svc.load(game).version == 3  # created, then 20, then 25: nothing more
     with open_service(Path(store)) as svc:
         svc.end(game, "resignation", who="blue")
     ended = client.post(url, json=body, headers=auth(tokens["head"]))
