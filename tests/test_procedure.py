@@ -328,6 +328,27 @@ def test_ref_10_1_the_limit_a_game_has_is_refused_but_a_record_repeating_it_impo
     assert "\n".join(other.export([outcome.game_id], "text")).count(line) == 2
 
 
+def test_ref_10_1_the_limit_a_game_was_created_with_survives_its_text_record(
+    svc: RefereeService, tmp_path: Path
+) -> None:
+    """REF-10.1: a game created with a time limit keeps it through export and import (the
+    record's ``TimeLimit`` tag); the record left the label out, so the import lost it."""
+    game = svc.create_game(
+        "prizmik", {"red": "Ann", "blue": "Ben"}, meta={"table": "4", "time_limit": "30"}
+    ).game_id
+    record = "\n".join(svc.export([game], "text"))
+    assert '[TimeLimit "30"]' in record
+    path = tmp_path / "limit.txt"
+    path.write_text(record)
+    other = RefereeService(GameStore(tmp_path / "other.db"))
+    (outcome,) = other.import_files([path], as_new=True).files
+    assert outcome.status == "imported", outcome.detail
+    assert outcome.game_id is not None
+    with pytest.raises(InvalidCommandError, match=r"REF-10.1.*already 30 minutes"):
+        other.time_limit(outcome.game_id, 30)
+    assert "\n".join(other.export([outcome.game_id], "text")).count('[TimeLimit "30"]') == 1
+
+
 # -- REF-7.3: withdrawing a penalty (issue 30) ------------------------------------------------
 
 

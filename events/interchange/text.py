@@ -61,6 +61,9 @@ __all__ = [
 TEXT_FORMAT = "referee-text/1"
 MAX_LINE = 100_000
 META_TAGS = ("Event", "Site", "Round", "Table", "Board", "View")
+LABEL_TAGS = {"TimeLimit": "time_limit"}
+"""Labels whose tag is not their name capitalised: the game's time limit in minutes (REF-10.1),
+which a record that left it out would lose on import."""
 # ``[View "public"]`` (or a seat) marks a record written for one viewer: hidden cards are
 # left out, so an import takes its rejections as stated (REF-8.1, service.interchange).
 REFEREE_VIEW = "referee"
@@ -108,6 +111,7 @@ def export_text(
         ("Variants", ", ".join(f"{k}={v}" for k, v in created.variants.items())),
     ]
     tags += [(key, created.meta[key.lower()]) for key in META_TAGS if key.lower() in created.meta]
+    tags += [(tag, created.meta[key]) for tag, key in LABEL_TAGS.items() if key in created.meta]
     if view != REFEREE_VIEW and "view" not in created.meta:
         tags.append(("View", view))
     tags += [(f"Player:{p.seat}", p.name) for p in created.players]
@@ -349,7 +353,9 @@ class TextRecord(msgspec.Struct, kw_only=True):
         return "public" if hidden else REFEREE_VIEW
 
     def meta(self) -> dict[str, str]:
-        return {key.lower(): self.tags[key] for key in META_TAGS if key in self.tags}
+        meta = {key.lower(): self.tags[key] for key in META_TAGS if key in self.tags}
+        meta.update((key, self.tags[tag]) for tag, key in LABEL_TAGS.items() if tag in self.tags)
+        return meta
 
     def date(self) -> datetime | None:
         try:
