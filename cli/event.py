@@ -132,7 +132,7 @@ def new(
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Create an event; prints its id alone on the last line.
+    """Create an event; prints its id alone on the last line (with --json, one JSON object).
 
     \b
     Example:
@@ -152,12 +152,12 @@ def new(
             deck_deadline=deck_deadline,
         )
         if as_json:
-            emit_json(info)
-        else:
-            typer.echo(
-                f"{info.name}: {info.game} {info.format}{' pods' if info.pods else ''}, "
-                f"{info.match}{f', top {info.cut} cut' if info.cut else ''}"
-            )
+            emit_json(info)  # one JSON document: its id is in it
+            return
+        typer.echo(
+            f"{info.name}: {info.game} {info.format}{' pods' if info.pods else ''}, "
+            f"{info.match}{f', top {info.cut} cut' if info.cut else ''}"
+        )
         typer.echo(info.event_id)
 
 

@@ -546,3 +546,15 @@ def test_event_export_never_replaces_the_store(tmp_path: Path) -> None:
     out = tmp_path / "keep.jsonl"
     ok(db, "event", "export", event, "-o", str(out))
     assert event in out.read_text()
+
+
+def test_event_new_and_the_event_reads_with_json_print_one_json_document(tmp_path: Path) -> None:
+    """``--json`` is for scripts: the whole output is one JSON document (``event new`` printed
+    its id on a line after the JSON, which no JSON reader takes)."""
+    db = tmp_path / "e.db"
+    made = as_json(db, "event", "new", "Cup", "--game", "prizmik", "--rounds", "1")
+    event = made["event_id"]
+    assert event.startswith("ev-")
+    ok(db, "event", "register", event, "--player", "Ann", "--player", "Ben")
+    for read in ("pair", "show", "standings", "pairings"):
+        assert as_json(db, "event", read, event) is not None, read
