@@ -267,15 +267,30 @@ def test_ref_1_2_says_who_decides_a_pending_decision_and_when() -> None:
     assert "alone may act until it has made the decision" in text
 
 
+def _table_4_with_30_minutes(svc: RefereeService) -> str:
+    return svc.create_game(
+        "prizmik", {"red": "Ann", "blue": "Ben"}, meta={"table": "4", "time_limit": "30"}
+    ).game_id
+
+
+def _imported(record: str, tmp_path: Path) -> tuple[RefereeService, str]:
+    """``record`` imported as a new game into a store of its own: that store and the game."""
+    path = tmp_path / "record.txt"
+    path.write_text(record)
+    other = RefereeService(GameStore(tmp_path / "other.db"))
+    (outcome,) = other.import_files([path], as_new=True).files
+    assert outcome.status == "imported", outcome.detail
+    assert outcome.game_id is not None
+    return other, outcome.game_id
+
+
 def test_ref_10_1_a_games_time_limit_is_set_later_and_the_latest_counts(
     svc: RefereeService, tmp_path: Path
 ) -> None:
     """REF-10.1: an open game outside an event takes a new limit (1 to 1440 minutes), the
     latest counts; an ended game and a game of an event are refused; the change is an
     event that a text record carries and an import replays."""
-    game = svc.create_game(
-        "prizmik", {"red": "Ann", "blue": "Ben"}, meta={"table": "4", "time_limit": "30"}
-    ).game_id
+    game = _table_4_with_30_minutes(svc)
     written = svc.time_limit(game, 45, reason="slow  start", by="Rita")
     assert written.summaries == ["time limit set to 45 minutes (slow start)"]
     assert svc.load(game).time_limit == 45
@@ -284,13 +299,8 @@ def test_ref_10_1_a_games_time_limit_is_set_later_and_the_latest_counts(
             svc.time_limit(game, bad)
     record = "\n".join(svc.export([game], "text"))
     assert '{time-limit 45: "slow start"}' in record
-    path = tmp_path / "game.txt"
-    path.write_text(record)
-    other = RefereeService(GameStore(tmp_path / "other.db"))
-    (outcome,) = other.import_files([path], as_new=True).files
-    assert outcome.status == "imported", outcome.detail
-    assert outcome.game_id is not None
-    assert other.load(outcome.game_id).time_limit == 45
+    other, imported = _imported(record, tmp_path)
+    assert other.load(imported).time_limit == 45
     svc.end(game, "resignation", who="blue")
     with pytest.raises(InvalidCommandError, match=r"REF-10.1.*has ended"):
         svc.time_limit(game, 60)
@@ -304,9 +314,7 @@ def test_ref_10_1_the_limit_a_game_has_is_refused_but_a_record_repeating_it_impo
 ) -> None:
     """REF-10.1: the limit the game already has (its created label, else its latest) is
     refused, nothing stored; a stored record that repeats a limit still imports as it is."""
-    game = svc.create_game(
-        "prizmik", {"red": "Ann", "blue": "Ben"}, meta={"table": "4", "time_limit": "30"}
-    ).game_id
+    game = _table_4_with_30_minutes(svc)
     with pytest.raises(InvalidCommandError, match=r"REF-10.1.*already 30 minutes: nothing chan"):
         svc.time_limit(game, 30)
     svc.time_limit(game, 45, reason="slow")
@@ -317,15 +325,9 @@ def test_ref_10_1_the_limit_a_game_has_is_refused_but_a_record_repeating_it_impo
     line = '{time-limit 45: "slow"}'
     record = "\n".join(svc.export([game], "text"))
     assert record.count(line) == 1
-    path = tmp_path / "repeated.txt"
-    path.write_text(record.replace(line, f"{line}\n{line}"))
-    other = RefereeService(GameStore(tmp_path / "other.db"))
-    (outcome,) = other.import_files([path], as_new=True).files
-    assert outcome.status == "imported", outcome.detail
-    assert outcome.game_id is not None
-    imported = other.load(outcome.game_id)
-    assert imported.time_limit == 45
-    assert "\n".join(other.export([outcome.game_id], "text")).count(line) == 2
+    other, imported = _imported(record.replace(line, f"{line}\n{line}"), tmp_path)
+    assert other.load(imported).time_limit == 45
+    assert "\n".join(other.export([imported], "text")).count(line) == 2
 
 
 def test_ref_10_1_the_limit_a_game_was_created_with_survives_its_text_record(
@@ -333,20 +335,13 @@ def test_ref_10_1_the_limit_a_game_was_created_with_survives_its_text_record(
 ) -> None:
     """REF-10.1: a game created with a time limit keeps it through export and import (the
     record's ``TimeLimit`` tag); the record left the label out, so the import lost it."""
-    game = svc.create_game(
-        "prizmik", {"red": "Ann", "blue": "Ben"}, meta={"table": "4", "time_limit": "30"}
-    ).game_id
+    game = _table_4_with_30_minutes(svc)
     record = "\n".join(svc.export([game], "text"))
     assert '[TimeLimit "30"]' in record
-    path = tmp_path / "limit.txt"
-    path.write_text(record)
-    other = RefereeService(GameStore(tmp_path / "other.db"))
-    (outcome,) = other.import_files([path], as_new=True).files
-    assert outcome.status == "imported", outcome.detail
-    assert outcome.game_id is not None
+    other, imported = _imported(record, tmp_path)
     with pytest.raises(InvalidCommandError, match=r"REF-10.1.*already 30 minutes"):
-        other.time_limit(outcome.game_id, 30)
-    assert "\n".join(other.export([outcome.game_id], "text")).count('[TimeLimit "30"]') == 1
+        other.time_limit(imported, 30)
+    assert "\n".join(other.export([imported], "text")).count('[TimeLimit "30"]') == 1
 
 
 # -- REF-7.3: withdrawing a penalty (issue 30) ------------------------------------------------
