@@ -285,6 +285,10 @@ def test_each_form_submits_and_shows_its_result_or_refusal_in_chromium(
         "REF-6.3",
         good=False,
     )
+    # a refusal keeps what was typed, to be corrected rather than typed again
+    adjust = page.locator('form[data-tool="adjust"]')
+    assert adjust.locator('[name="changes"]').input_value() == "p1 score -50"
+    assert adjust.locator('[name="kind"]').input_value() == "resource"
     submit(
         "adjust",
         {"kind": "resource", "changes": "p1 score +4", "reason": "ruled four"},

@@ -263,6 +263,12 @@
       for (const id of open) if (id && $(id)) $(id).open = true;
     }
   }
+  function freshKey(form) {  // a form's idempotency key (web/formkeys.py), made here as the page would
+    const field = form.querySelector('input[name="idem"]');
+    if (!field) return;
+    const bytes = crypto.getRandomValues(new Uint8Array(16));  // also outside a secure context
+    field.value = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
   function formData(form, submitter) {  // the pressed button's name=value too (End: how)
     try { return new FormData(form, submitter || undefined); } catch (e) {
       const data = new FormData(form);
@@ -276,20 +282,23 @@
     ev.preventDefault();
     const button = form.querySelector("button[type=submit]");
     if (button) button.disabled = true;
+    let data = { ok: false, message: "the server could not be reached" };
     try {
       const response = await fetch(form.action, {
         method: "POST", credentials: "same-origin", headers: { Accept: "application/json" },
         body: new URLSearchParams(formData(form, ev.submitter)),
       });
-      let data = {};
       try { data = await response.json(); } catch (e) { data = { ok: false, message: "the server did not answer (" + response.status + ")" }; }
-      // a refusal before the form was read (the role may not: a guard's) is a problem document
-      showResult(data.ok ? "good" : "bad", esc(data.message || data.detail || "refused"));
-      if (data.ok) form.reset();
     } finally {
       if (button) button.disabled = false;
+      // only a recorded change redraws the forms: a refusal keeps what was typed, to be
+      // corrected; the answer is shown once the redraw is done, so nothing typed after
+      // reading it is wiped by a redraw still under way
       await refresh();
-      await reloadToolkit();
+      if (data.ok) await reloadToolkit();
+      else freshKey(form);  // the refused values are kept; corrected, they go under a key of their own
+      // a refusal before the form was read (the role may not: a guard's) is a problem document
+      showResult(data.ok ? "good" : "bad", esc(data.message || data.detail || "refused"));
     }
   });
   const kind = () => $("adjust-kind");
