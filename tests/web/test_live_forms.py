@@ -97,7 +97,8 @@ def test_a_players_page_in_a_second_event_posts_to_that_event(hall: _Hall, token
     other = make_event(hall.store)
     ann.goto(f"{hall.base}/events/{other}/me")
     actions = ann.locator("#hall form").evaluate_all("forms => forms.map(f => f.action)")
-    assert actions and all(f"/events/{other}/me/" in action for action in actions), actions
+    assert actions
+    assert all(f"/events/{other}/me/" in action for action in actions), actions
     hall.send(ann, "#call-reason", "dice fell", "#call-judge")
     ann.wait_for_url(f"{hall.base}/events/{other}/players/Ann")
     with open_service(hall.store) as svc:
