@@ -35,7 +35,7 @@ player untaps with the pylons (GS-I.6), attacking taps (GS-I.7), equal battle va
 and they add defense only (GS-I.28), values floored at zero (GS-I.14), power floored at
 zero (GS-I.15), every hand over ten discards at a turn's end (GS-I.29), jiggawatt pools
 lapse at the turn's end (GS-I.21), switches unlimited (GS-I.26), attacks open from
-the first turn (GS-I.31).
+the first turn (GS-I.31), a card aiming at no character there is still played (GS-I.32).
 """
 
 from __future__ import annotations
@@ -105,6 +105,7 @@ class Ref:
             "hand_limit": "every",
             "switch_limit": "any",
             "first_turn_attack": "yes",
+            "no_target": "play",
             **(table or {}),
         }
         self.sides = [RefSide(), RefSide()]
@@ -311,7 +312,20 @@ class Ref:
         e = card.effect if works else None
         if e is not None and e.target != "none":
             if not number:
-                raise Refused("the effect needs a target")
+                # GS-I.32: with nothing of the kind on the field the card goes without a
+                # target (R3: played or activated as long as it is paid for), unless refused
+                wanted = [
+                    f
+                    for f in self.field
+                    if f.kind == "character"
+                    and (
+                        e.target == "character"
+                        or (f.owner == seat) == (e.target == "own character")
+                    )
+                ]
+                if self.table["no_target"] == "refuse" or wanted:
+                    raise Refused("the effect needs a target")
+                return None
             target = self.get(number)
             if target.kind != "character":
                 raise Refused("the effect aims at a character")

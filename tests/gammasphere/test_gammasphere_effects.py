@@ -3,7 +3,7 @@ the referee's adjustments (GS-2.9, GS-9 and their interpretations)."""
 
 from __future__ import annotations
 
-from referee.games.gammasphere import Play
+from referee.games.gammasphere import Activate, Play
 from referee.games.gammasphere.position import attack_of, defense_of
 from referee.kit.adjustments import parse_change
 from tests.gammasphere.helpers import (
@@ -409,8 +409,6 @@ def test_gs_i_5_a_draw_awaited_from_a_deck_an_adjustment_emptied_is_skipped_or_l
 
 
 def test_gs_9_1_and_gs_6_9_a_structured_activated_effect_with_a_target() -> None:
-    from referee.games.gammasphere import Activate
-
     state = started(options={"catalog": NEST})
     state, nest = put(state, "p1", "Sniper Nest")
     state, _ = put(state, "p1", "Pylon")
@@ -425,3 +423,47 @@ def test_gs_9_1_and_gs_6_9_a_structured_activated_effect_with_a_target() -> None
     assert entity(state, foe) is None
     assert entity(state, nest).tapped
     assert side(state, "p2").discard == ("Recruit",)
+
+
+def test_gs_i_32_a_card_with_nothing_to_aim_at_is_still_played_and_that_part_does_nothing() -> None:
+    """GS-I.32 (no_target=play, the default): the page lets a player play what they can
+    afford; with no character of the kind an effect aims at, the card is played without
+    'on #N', paid for, and the aimed part does nothing. Before this ruling the play was
+    refused under GS-9.1."""
+    state = started(options={"catalog": DUELIST})
+    state = resources_of(state, "p1", gas=1000)
+    hand = side(state, "p1").hand.count
+    assert Play("Duelist", "", 0) in RULES.legal_actions(state)
+    state = play(state, "play Duelist (defense)")
+    duelist = state.field[-1]
+    assert (duelist.card, duelist.mode, duelist.level) == ("Duelist", "defense", 2)
+    assert side(state, "p1").gas == 900
+    assert side(state, "p1").hand.count == hand - 1
+    # once an opposing character is there, the effect must name it again (GS-9.1)
+    state, foe = put(state, "p2", "Veteran")
+    assert_illegal(state, "play Duelist", "GS-9.1", "add 'on #N'")
+    state = play(state, f"play Duelist on #{foe}")
+    assert entity(state, foe).level == 2
+
+
+def test_gs_i_32_an_activated_effect_with_nothing_to_aim_at_pays_and_taps() -> None:
+    state = started(options={"catalog": NEST})
+    state, nest = put(state, "p1", "Sniper Nest")
+    state, _ = put(state, "p1", "Pylon")
+    state, mine = put(state, "p1", "Recruit")
+    assert Activate(nest, 0) in RULES.legal_actions(state)
+    state = play(state, f"activate #{nest}")
+    assert entity(state, nest).tapped
+    assert entity(state, mine) is not None  # only opposing characters are aimed at
+    assert all(e.tapped for e in state.field if e.kind == "pylon")
+
+
+def test_gs_i_32_a_table_may_refuse_a_card_with_nothing_to_aim_at() -> None:
+    state = started(options={"catalog": DUELIST}, no_target="refuse")
+    state = resources_of(state, "p1", gas=1000)
+    assert_illegal(state, "play Duelist", "GS-I.32", "none is on the field", "no_target=refuse")
+    assert not [a for a in RULES.legal_actions(state) if getattr(a, "card", "") == "Duelist"]
+    nest = started(options={"catalog": NEST}, no_target="refuse")
+    nest, number = put(nest, "p1", "Sniper Nest")
+    nest, _ = put(nest, "p1", "Pylon")
+    assert_illegal(nest, f"activate #{number}", "GS-I.32", "opposing character")

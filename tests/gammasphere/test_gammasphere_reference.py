@@ -203,6 +203,7 @@ VARIANTS = {
     "hand_limit": ("every", "own"),
     "switch_limit": ("any", "once"),
     "first_turn_attack": ("yes", "no"),
+    "no_target": ("play", "refuse"),
 }
 
 

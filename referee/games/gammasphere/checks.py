@@ -14,6 +14,7 @@ from referee.games.gammasphere.model import SEATS, Entity, GammasphereAction, Ga
 from referee.games.gammasphere.position import (
     HAND_LIMIT,
     OPENING_HAND,
+    aimable,
     available_jiggawatts,
     card_of,
     cost_of,
@@ -165,9 +166,17 @@ def _check_effect_target(
         "opposing character": "an opposing character",
     }[effect.target]
     if not target:
-        return Verdict.illegal(
-            "GS-9.1", f"{card.name}'s effect needs {wanted} as its target: add 'on #N'"
-        )
+        if aimable(state, seat, effect.target):
+            return Verdict.illegal(
+                "GS-9.1", f"{card.name}'s effect needs {wanted} as its target: add 'on #N'"
+            )
+        if state.table.no_target == "refuse":
+            return Verdict.illegal(
+                "GS-I.32",
+                f"{card.name}'s effect needs {wanted} as its target and none is on the field; "
+                "this table plays no card without one (no_target=refuse)",
+            )
+        return LEGAL  # GS-I.32: nothing to aim at, so that part of the effect does nothing
     found = _entity(state, target)
     if isinstance(found, Verdict):
         return found

@@ -8,7 +8,13 @@ from referee.games.gammasphere import model
 from referee.games.gammasphere.checks import check_action, over_limit
 from referee.games.gammasphere.decks import check_from_hand, hand_candidates
 from referee.games.gammasphere.model import SEATS, GammasphereAction, GammasphereState
-from referee.games.gammasphere.position import OPENING_HAND, card_of, finished, on_buildings
+from referee.games.gammasphere.position import (
+    OPENING_HAND,
+    aimable,
+    card_of,
+    finished,
+    on_buildings,
+)
 
 __all__ = ["legal_actions"]
 
@@ -17,12 +23,10 @@ __all__ = ["legal_actions"]
 
 
 def _targets(state: GammasphereState, seat: int, kind: str) -> list[int]:
-    chars = [e for e in state.field if e.kind == "character"]
-    if kind == "own character":
-        chars = [e for e in chars if e.owner == seat]
-    elif kind == "opposing character":
-        chars = [e for e in chars if e.owner != seat]
-    return [e.id for e in chars]
+    """The numbers a structured effect aiming at ``kind`` may name; with none on the field,
+    the card goes without one where the table allows it (GS-I.32)."""
+    ids = [e.id for e in aimable(state, seat, kind)]
+    return ids or ([0] if state.table.no_target == "play" else [])
 
 
 def _plays(state: GammasphereState, seat: int) -> list[GammasphereAction]:

@@ -61,6 +61,7 @@ class Table(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     hand_limit: str = "every"
     switch_limit: str = "any"
     first_turn_attack: str = "yes"
+    no_target: str = "play"
 
 
 class Entity(msgspec.Struct, frozen=True, gc=False, kw_only=True, omit_defaults=True):

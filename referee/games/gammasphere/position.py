@@ -21,6 +21,7 @@ __all__ = [
     "REFINERY_INCOME",
     "START_GAS",
     "START_POWER",
+    "aimable",
     "attack_of",
     "available_jiggawatts",
     "await_draw",
@@ -136,6 +137,21 @@ def attack_of(state: GammasphereState, entity: Entity) -> int:
 def defense_of(state: GammasphereState, entity: Entity) -> int:
     """GS-2.4: defense at the current level, with weapons and adjustments, never below 0."""
     return max(0, raw_defense(state, entity))
+
+
+def aimable(state: GammasphereState, seat: int, kind: str) -> list[Entity]:
+    """The characters a structured effect of ``seat``'s aiming at ``kind`` (``character``,
+    ``own character`` or ``opposing character``) may name, in the order they entered."""
+    return [
+        e
+        for e in state.field
+        if e.kind == "character"
+        and (
+            kind == "character"
+            or (kind == "own character" and e.owner == seat)
+            or (kind == "opposing character" and e.owner != seat)
+        )
+    ]
 
 
 def on_buildings(state: GammasphereState, card: Card) -> bool:

@@ -120,6 +120,15 @@ VARIANTS = (
         summary="Whether the first player may attack in the game's first turn (yes) or not "
         "(no), as in Yu-Gi-Oh.",
     ),
+    VariantOption(
+        key="no_target",
+        default="play",
+        choices=("play", "refuse"),
+        clause="GS-I.32",
+        summary="A card whose structured effect aims at a kind of character none of which is "
+        "on the field: played or activated all the same, that part doing nothing (play), "
+        "or not at all (refuse).",
+    ),
 )
 
 SETUP_FIELDS = (
