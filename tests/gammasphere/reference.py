@@ -34,8 +34,9 @@ player untaps with the pylons (GS-I.6), attacking taps (GS-I.7), equal battle va
 (GS-I.8), no direct attacks (GS-I.10), weapons on buildings only when the card says so
 and they add defense only (GS-I.28), values floored at zero (GS-I.14), power floored at
 zero (GS-I.15), every hand over ten discards at a turn's end (GS-I.29), jiggawatt pools
-lapse at the turn's end (GS-I.21), switches unlimited (GS-I.26), attacks open from
-the first turn (GS-I.31), a card aiming at no character there is still played (GS-I.32).
+lapse at the turn's end (GS-I.21), switches unlimited (GS-I.26), weapons on one's own
+entities (GS-I.18), attacks open from the first turn (GS-I.31), a card aiming at no
+character there is still played (GS-I.32).
 """
 
 from __future__ import annotations
@@ -106,6 +107,7 @@ class Ref:
             "switch_limit": "any",
             "first_turn_attack": "yes",
             "no_target": "play",
+            "weapon_carriers": "own",
             **(table or {}),
         }
         self.sides = [RefSide(), RefSide()]
@@ -294,12 +296,13 @@ class Ref:
             self._effect(seat, card, target if card.kind != "weapon" else None)
 
     def _carrier(self, seat: int, card: Card, number: int) -> None:
-        """R9: a weapon goes on one's own character, or a building (GS-I.18, GS-I.28)."""
+        """R9: a weapon goes on a character, or a building (GS-I.28), one's own unless the
+        table lets weapons go on the opponent's too (GS-I.18)."""
         if not number:
             raise Refused("a weapon needs a carrier")
         carrier = self.get(number)
-        if carrier.owner != seat:
-            raise Refused("own entities only")
+        if carrier.owner != seat and self.table["weapon_carriers"] == "own":
+            raise Refused("own entities only")  # GS-I.18; "any": the opponent's too
         if carrier.kind == "building":
             if not card.on_buildings and self.table["building_weapons"] == "marked":
                 raise Refused("not for buildings")

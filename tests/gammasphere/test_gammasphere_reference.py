@@ -204,6 +204,7 @@ VARIANTS = {
     "switch_limit": ("any", "once"),
     "first_turn_attack": ("yes", "no"),
     "no_target": ("play", "refuse"),
+    "weapon_carriers": ("own", "any"),
 }
 
 

@@ -34,6 +34,7 @@ def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
             "switch_limit",
             "first_turn_attack",
             "no_target",
+            "weapon_carriers",
         },
     )
     assert load_rulebook("gammasphere").title == GammasphereRules.title

@@ -286,7 +286,8 @@ def _check_play(state: GammasphereState, action: model.Play, seat: int) -> Verdi
 
 
 def _check_carrier(state: GammasphereState, seat: int, card: Card, target: int) -> Verdict:
-    """GS-6.7, GS-I.28, GS-I.18: a weapon goes onto its player's own character (or building)."""
+    """GS-6.7, GS-I.28, GS-I.18: a weapon goes onto a character (or building) of its player's,
+    or of either player's where the table allows it."""
     if not target:
         return Verdict.illegal(
             "GS-6.7",
@@ -296,7 +297,7 @@ def _check_carrier(state: GammasphereState, seat: int, card: Card, target: int) 
     carrier = _entity(state, target)
     if isinstance(carrier, Verdict):
         return carrier
-    if carrier.owner != seat:
+    if carrier.owner != seat and state.table.weapon_carriers == "own":
         return Verdict.illegal(
             "GS-I.18",
             f"weapons go onto their player's own entities; "

@@ -39,7 +39,7 @@ def _plays(state: GammasphereState, seat: int) -> list[GammasphereAction]:
             carriers = [
                 e.id
                 for e in state.field
-                if e.owner == seat
+                if (e.owner == seat or state.table.weapon_carriers == "any")
                 and (e.kind == "character" or (e.kind == "building" and on_buildings(state, card)))
             ]
             out.extend(model.Play(card.name, "", t) for t in carriers)

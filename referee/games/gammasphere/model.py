@@ -62,6 +62,7 @@ class Table(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     switch_limit: str = "any"
     first_turn_attack: str = "yes"
     no_target: str = "play"
+    weapon_carriers: str = "own"
 
 
 class Entity(msgspec.Struct, frozen=True, gc=False, kw_only=True, omit_defaults=True):

@@ -129,6 +129,14 @@ VARIANTS = (
         "on the field: played or activated all the same, that part doing nothing (play), "
         "or not at all (refuse).",
     ),
+    VariantOption(
+        key="weapon_carriers",
+        default="own",
+        choices=("own", "any"),
+        clause="GS-I.18",
+        summary="Whose characters (and buildings) a player's weapon may be played onto: only "
+        "the player's own (own) or the opponent's too (any), as equip cards in Yu-Gi-Oh.",
+    ),
 )
 
 SETUP_FIELDS = (
