@@ -36,7 +36,8 @@ and they add defense only (GS-I.28), values floored at zero (GS-I.14), power flo
 zero (GS-I.15), every hand over ten discards at a turn's end (GS-I.29), jiggawatt pools
 lapse at the turn's end (GS-I.21), switches unlimited (GS-I.26), weapons on one's own
 entities (GS-I.18), attacks open from the first turn (GS-I.31), a card aiming at no
-character there is still played (GS-I.32).
+character there is still played (GS-I.32), an arriving character never aims at itself
+(GS-I.33).
 """
 
 from __future__ import annotations
@@ -108,6 +109,7 @@ class Ref:
             "first_turn_attack": "yes",
             "no_target": "play",
             "weapon_carriers": "own",
+            "self_target": "no",
             **(table or {}),
         }
         self.sides = [RefSide(), RefSide()]
@@ -280,16 +282,27 @@ class Ref:
             raise Refused("unique")
         effect = card.effect if card.when == "play" else None
         target: RefField | None = None
+        # GS-I.33: where the table lets it, a character aiming at any or an own character
+        # may aim at itself, by the number it is about to take
+        may_self = (
+            card.kind == "character"
+            and effect is not None
+            and effect.target in ("character", "own character")
+            and self.table["self_target"] == "yes"
+        )
+        aims_self = may_self and action.target == self.next_id
         if card.kind == "weapon":
             self._carrier(seat, card, action.target)
-        else:
-            target = self._aim(seat, card, action.target, card.when == "play")  # on arrival
+        elif not aims_self:
+            target = self._aim(seat, card, action.target, card.when == "play", may_self)
         self._pay(seat, card.gas, card.jiggawatts)
         self._shown(seat, card.name)
         if card.kind == "event":
             self.sides[seat].discard.append(card.name)  # GS-I.20
         elif card.kind == "character":
-            self._place(seat, card, action.mode or "attack")  # R7
+            placed = self._place(seat, card, action.mode or "attack")  # R7
+            if aims_self:
+                target = placed
         else:
             self._place(seat, card, "", action.target if card.kind == "weapon" else 0)
         if effect is not None:
@@ -309,7 +322,9 @@ class Ref:
         elif carrier.kind != "character":
             raise Refused("weapons go on characters")
 
-    def _aim(self, seat: int, card: Card, number: int, works: bool) -> RefField | None:
+    def _aim(
+        self, seat: int, card: Card, number: int, works: bool, may_self: bool = False
+    ) -> RefField | None:
         """The character a structured effect aims at; a free-text effect that ``works`` now
         may name any field card for the record; nothing else takes a target."""
         e = card.effect if works else None
@@ -326,7 +341,7 @@ class Ref:
                         or (f.owner == seat) == (e.target == "own character")
                     )
                 ]
-                if self.table["no_target"] == "refuse" or wanted:
+                if self.table["no_target"] == "refuse" or wanted or may_self:
                     raise Refused("the effect needs a target")
                 return None
             target = self.get(number)

@@ -467,3 +467,54 @@ def test_gs_i_32_a_table_may_refuse_a_card_with_nothing_to_aim_at() -> None:
     nest, number = put(nest, "p1", "Sniper Nest")
     nest, _ = put(nest, "p1", "Pylon")
     assert_illegal(nest, f"activate #{number}", "GS-I.32", "opposing character")
+
+
+DRILL = """
+[[cards]]
+name = "Pylon"
+kind = "pylon"
+[[cards]]
+name = "Drillmaster"
+kind = "character"
+gas = 100
+level = 3
+attack = 800
+defense = 700
+attack_mod = 200
+text = "On arrival, one own character rises two levels."
+effect = { target = "own character", level = 2 }
+[[cards]]
+name = "Duelist"
+kind = "character"
+gas = 100
+level = 2
+attack = 700
+defense = 600
+text = "On arrival, one opposing character loses a level."
+effect = { target = "opposing character", level = -1 }
+"""
+
+
+def test_gs_i_33_an_arriving_character_does_not_aim_at_itself_by_default() -> None:
+    """GS-I.33 (self_target=no): the target is among the cards on the field when the entry
+    is made; naming the number the arriving character takes is refused in plain words."""
+    state = started(options={"catalog": DRILL})
+    number = state.next_id
+    reason = assert_illegal(state, f"play Drillmaster on #{number}", "GS-I.33", "never at itself")
+    assert f"#{number} is the number Drillmaster would take" in reason
+    state = play(state, "play Drillmaster")  # nothing else to aim at (GS-I.32)
+    assert entity(state, number).level == 3
+
+
+def test_gs_i_33_a_table_may_let_an_arriving_character_aim_at_itself() -> None:
+    state = started(options={"catalog": DRILL}, self_target="yes")
+    number = state.next_id
+    assert RULES.legal_actions(state).count(Play("Drillmaster", "", number)) == 1
+    assert_illegal(state, "play Drillmaster", "GS-9.1", "add 'on #N'")  # itself is there
+    state = play(state, f"play Drillmaster (defense) on #{number}")
+    arrived = entity(state, number)
+    assert (arrived.level, arrived.mode) == (5, "defense")
+    assert attack_of(state, arrived) == 800 + 2 * 200
+    # an effect aiming at an opposing character never names the card itself
+    after = state.next_id
+    assert_illegal(state, f"play Duelist on #{after}", "GS-9.1", "opposing character")

@@ -119,6 +119,26 @@ effect = { target = "own character", level = 9, draw = 3 }
 name = "Rumour"
 kind = "event"
 text = "The referee rules."
+[[cards]]
+name = "Drillmaster"
+kind = "character"
+gas = 100
+level = 3
+attack = 800
+defense = 700
+attack_mod = 200
+defense_mod = 100
+text = "On arrival, one own character rises two levels."
+effect = { target = "own character", level = 2 }
+[[cards]]
+name = "Martyr"
+kind = "character"
+gas = 100
+level = 2
+attack = 600
+defense = 600
+text = "On arrival, one character, any side, is destroyed."
+effect = { target = "character", destroy = true }
 """
 CATALOGS = {
     "example": example_catalog(),
@@ -205,6 +225,7 @@ VARIANTS = {
     "first_turn_attack": ("yes", "no"),
     "no_target": ("play", "refuse"),
     "weapon_carriers": ("own", "any"),
+    "self_target": ("no", "yes"),
 }
 
 

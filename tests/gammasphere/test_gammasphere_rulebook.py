@@ -35,6 +35,7 @@ def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
             "first_turn_attack",
             "no_target",
             "weapon_carriers",
+            "self_target",
         },
     )
     assert load_rulebook("gammasphere").title == GammasphereRules.title

@@ -21,6 +21,7 @@ from referee.games.gammasphere.position import (
     find,
     on_buildings,
     over_limit,
+    self_aimable,
 )
 from referee.games.gammasphere.view import own_secrets, secrets
 from referee.kit.dispatch import Dispatch
@@ -151,9 +152,15 @@ def _check_unique(state: GammasphereState, seat: int, card: Card) -> Verdict:
 
 
 def _check_effect_target(
-    state: GammasphereState, seat: int, card: Card, effect: Effect, target: int
+    state: GammasphereState,
+    seat: int,
+    card: Card,
+    effect: Effect,
+    target: int,
+    arriving: bool = False,
 ) -> Verdict:
-    """GS-9.1: a structured effect's target named with ``on #N`` fits its kind."""
+    """GS-9.1: a structured effect's target named with ``on #N`` fits its kind; ``arriving``
+    when the card is being played, so that a character may aim at itself (GS-I.33)."""
     if effect.target == "none":
         if target:
             return Verdict.illegal(
@@ -165,8 +172,11 @@ def _check_effect_target(
         "own character": f"one of {SEATS[seat]}'s own characters",
         "opposing character": "an opposing character",
     }[effect.target]
+    itself = arriving and card.kind == "character"
+    if itself and target == state.next_id:
+        return _check_self_target(state, seat, card, effect, wanted)
     if not target:
-        if aimable(state, seat, effect.target):
+        if aimable(state, seat, effect.target) or self_aimable(state, card, effect, arriving):
             return Verdict.illegal(
                 "GS-9.1", f"{card.name}'s effect needs {wanted} as its target: add 'on #N'"
             )
@@ -197,6 +207,26 @@ def _check_effect_target(
             "GS-9.1",
             f"{card.name} targets an opposing character; "
             f"#{target} {found.card} is {SEATS[seat]}'s own",
+        )
+    return LEGAL
+
+
+def _check_self_target(
+    state: GammasphereState, seat: int, card: Card, effect: Effect, wanted: str
+) -> Verdict:
+    """GS-I.33: an arriving character naming itself, by the number it is about to take."""
+    number = state.next_id
+    if effect.target == "opposing character":
+        return Verdict.illegal(
+            "GS-9.1",
+            f"{card.name} targets an opposing character; #{number} is the number it takes "
+            f"itself as it enters on {SEATS[seat]}'s side",
+        )
+    if state.table.self_target != "yes":
+        return Verdict.illegal(
+            "GS-I.33",
+            f"#{number} is the number {card.name} would take as it enters; its arrival effect "
+            f"aims at {wanted} already on the field, never at itself (self_target=no)",
         )
     return LEGAL
 
@@ -271,7 +301,7 @@ def _check_play(state: GammasphereState, action: model.Play, seat: int) -> Verdi
     if card.kind == "weapon":
         aimed = _check_carrier(state, seat, card, action.target)
     elif card.plays_effect and card.effect is not None:
-        aimed = _check_effect_target(state, seat, card, card.effect, action.target)
+        aimed = _check_effect_target(state, seat, card, card.effect, action.target, True)
     else:
         aimed = _check_free_target(state, card, action.target, card.plays_effect)
     if not aimed:

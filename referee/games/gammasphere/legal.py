@@ -14,6 +14,7 @@ from referee.games.gammasphere.position import (
     card_of,
     finished,
     on_buildings,
+    self_aimable,
 )
 
 __all__ = ["legal_actions"]
@@ -22,10 +23,13 @@ __all__ = ["legal_actions"]
 # -- legal entries ---------------------------------------------------------------------
 
 
-def _targets(state: GammasphereState, seat: int, kind: str) -> list[int]:
-    """The numbers a structured effect aiming at ``kind`` may name; with none on the field,
-    the card goes without one where the table allows it (GS-I.32)."""
+def _targets(state: GammasphereState, seat: int, kind: str, itself: bool = False) -> list[int]:
+    """The numbers a structured effect aiming at ``kind`` may name, with the number an
+    arriving character takes when it may aim at ``itself`` (GS-I.33); with none, the card
+    goes without one where the table allows it (GS-I.32)."""
     ids = [e.id for e in aimable(state, seat, kind)]
+    if itself:
+        ids.append(state.next_id)
     return ids or ([0] if state.table.no_target == "play" else [])
 
 
@@ -47,7 +51,8 @@ def _plays(state: GammasphereState, seat: int) -> list[GammasphereAction]:
             # a structured effect on arrival aims at a target; a character enters either way
             effect = card.effect if card.plays_effect else None
             aimed = effect is not None and effect.target != "none"
-            targets = _targets(state, seat, effect.target) if effect and aimed else [0]
+            itself = effect is not None and self_aimable(state, card, effect, True)
+            targets = _targets(state, seat, effect.target, itself) if effect and aimed else [0]
             modes: tuple[Literal["", "defense"], ...] = (
                 ("", "defense") if card.kind == "character" else ("",)
             )

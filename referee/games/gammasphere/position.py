@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
-from referee.games.gammasphere.catalog import PYLON_GAS, Card
+from referee.games.gammasphere.catalog import PYLON_GAS, Card, Effect
 from referee.games.gammasphere.model import SEATS, Entity, GammasphereState, Result, Side
 
 __all__ = [
@@ -46,6 +46,7 @@ __all__ = [
     "raw_attack",
     "raw_defense",
     "refineries",
+    "self_aimable",
     "side",
     "untapped_pylons",
     "with_entity",
@@ -152,6 +153,17 @@ def aimable(state: GammasphereState, seat: int, kind: str) -> list[Entity]:
             or (kind == "opposing character" and e.owner != seat)
         )
     ]
+
+
+def self_aimable(state: GammasphereState, card: Card, effect: Effect, arriving: bool) -> bool:
+    """GS-I.33: whether ``card``, ``arriving`` on the field, may be the target of its own
+    ``effect`` (a character aiming at any or an own character, where the table allows it)."""
+    return (
+        arriving
+        and card.kind == "character"
+        and effect.target in ("character", "own character")
+        and state.table.self_target == "yes"
+    )
 
 
 def on_buildings(state: GammasphereState, card: Card) -> bool:

@@ -137,6 +137,14 @@ VARIANTS = (
         summary="Whose characters (and buildings) a player's weapon may be played onto: only "
         "the player's own (own) or the opponent's too (any), as equip cards in Yu-Gi-Oh.",
     ),
+    VariantOption(
+        key="self_target",
+        default="no",
+        choices=("no", "yes"),
+        clause="GS-I.33",
+        summary="Whether a character's arrival effect may aim at the character itself, named "
+        "by the number it takes (yes), or only at cards already on the field (no).",
+    ),
 )
 
 SETUP_FIELDS = (
