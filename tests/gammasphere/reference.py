@@ -375,6 +375,7 @@ class Ref:
         own.hand += n
         if n < e.draw and self.table["empty_deck"] == "lose":  # GS-I.5
             self.winner = 1 - seat  # the game is over; the rest of the effect is moot
+            return
         if target is not None:
             if e.destroy:
                 self.destroy(target.id)

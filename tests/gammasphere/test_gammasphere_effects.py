@@ -171,6 +171,18 @@ def test_gs_9_1_and_gs_8_1_an_effect_ends_the_game_at_its_power_loss_before_its_
     assert (out.winner, out.clause) == ("p1", "GS-8.1")
 
 
+def test_gs_9_1_a_game_ended_by_an_effects_power_loss_takes_none_of_the_rest() -> None:
+    """GS-9.1, GS-8.1: the game ends at once when the power part brings a level to zero, so
+    the draw (and any aimed part) that follows never happens: the final position shows the
+    hand and deck as they were, not three cards drawn after the game was over."""
+    state = started(options={"catalog": SIPHON})
+    state = resources_of(state, "p1", hand=side(state, "p1").hand.put_known("Last Gambit"))
+    hand, deck = side(state, "p1").hand.count, side(state, "p1").deck.count
+    state = play(state, "play Last Gambit")
+    assert (RULES.outcome(state).winner, RULES.outcome(state).clause) == ("p1", "GS-8.1")
+    assert (side(state, "p1").hand.count, side(state, "p1").deck.count) == (hand - 1, deck)
+
+
 def test_gs_8_1_a_structured_power_loss_can_end_the_game() -> None:
     state = started({"p1": DECK})
     state = resources_of(state, "p2", power=700)

@@ -120,6 +120,12 @@ name = "Rumour"
 kind = "event"
 text = "The referee rules."
 [[cards]]
+name = "Doom"
+kind = "event"
+gas = 100
+text = "The opponent loses 2000 power; its player draws two; one character is destroyed."
+effect = { opponent_power = -2000, draw = 2, target = "character", destroy = true }
+[[cards]]
 name = "Drillmaster"
 kind = "character"
 gas = 100
