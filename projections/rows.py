@@ -1,6 +1,7 @@
 """A game's line in any games list: the fields and the shown result every list of games
 shares (the live list, ``projections.listing.ListedGame``, and the catalog's page,
-``service.results.GameRow``), written once.
+``service.results.GameRow``), written once; and the filters of a page of the list
+(``GameQuery``), which the service checks and the catalog or a scan of the log answers.
 
 Light on purpose (msgspec and typing only): ``service.results`` names it, and the answers
 of an entry or a position (what ``service.remote`` decodes) need no store.
@@ -13,7 +14,7 @@ from typing import Literal
 
 import msgspec
 
-__all__ = ["GameLine", "Status", "shown_result"]
+__all__ = ["FIRST_PAGE", "GameLine", "GameQuery", "Status", "shown_result"]
 
 Status = Literal["open", "finished"]
 
@@ -40,3 +41,21 @@ class GameLine(msgspec.Struct, kw_only=True):
     def result_text(self) -> str:
         """The result as the list shows it (``shown_result``)."""
         return shown_result(self.result, self.how)
+
+
+class GameQuery(msgspec.Struct, frozen=True, kw_only=True):
+    """A page of the games list, newest first: ``limit`` rows after ``offset`` (or those
+    created before the ``before`` cursor), of ``player``, of a ``game`` type, of a
+    ``status``, created at or after ``since`` (an ISO moment)."""
+
+    limit: int = 50
+    offset: int = 0
+    before: int | None = None
+    player: str | None = None
+    game: str | None = None
+    status: str | None = None
+    since: str | None = None
+
+
+FIRST_PAGE = GameQuery()
+"""The newest 50 games, unfiltered."""

@@ -31,6 +31,7 @@ from events.schema import (
 from events.store import GameStore
 from events.tournament import EVENT_PREFIX
 from events.view import GameView
+from projections.rows import GameQuery
 from referee import games
 from referee.capabilities import reports_of
 from referee.contract import PUBLIC, REFEREE, Report, Viewer
@@ -210,27 +211,22 @@ class Queries:
             raise RefusedError(f"--status is open or finished, not {status!r}")
         if not 1 <= limit <= 10_000:
             raise RefusedError("--limit is 1 to 10000")
-        if since is not None:
-            since = since_key(since)
-        if self.store.read_only and not self.basis.projector.exists():
-            return self._scanned_games(
-                limit=limit, offset=offset, player=player, game=game, status=status, since=since
-            )
-        try:
-            self.basis.projector.catch_up()
-        except (OSError, sqlite3.Error):  # the catalog cannot be written beside the store
-            return self._scanned_games(
-                limit=limit, offset=offset, player=player, game=game, status=status, since=since
-            )
-        rows = self.basis.projector.games(
+        query = GameQuery(
             limit=limit,
             offset=offset,
             before=before,
             player=player,
             game=game,
             status=status,
-            since=since,
+            since=since_key(since) if since is not None else None,
         )
+        if self.store.read_only and not self.basis.projector.exists():
+            return self._scanned_games(query)
+        try:
+            self.basis.projector.catch_up()
+        except (OSError, sqlite3.Error):  # the catalog cannot be written beside the store
+            return self._scanned_games(query)
+        rows = self.basis.projector.games(query)
         return [
             GameRow(
                 game_id=r["game_id"],
@@ -246,30 +242,21 @@ class Queries:
             for r in rows
         ]
 
-    def _scanned_games(
-        self,
-        *,
-        limit: int,
-        offset: int,
-        player: str | None,
-        game: str | None,
-        status: str | None,
-        since: str | None,
-    ) -> list[GameRow]:
+    def _scanned_games(self, query: GameQuery) -> list[GameRow]:
         """The games list read from the log itself (a read-only store with no catalog beside it)."""
         from projections.listing import listed_games
 
         rows = []
         for s in reversed(listed_games(self.store)):
             if (
-                (player and player not in s.players.values())
-                or (game and s.game != game)
-                or (status and status != s.status)
-                or (since and s.created.isoformat() < since)
+                (query.player and query.player not in s.players.values())
+                or (query.game and s.game != query.game)
+                or (query.status and query.status != s.status)
+                or (query.since and s.created.isoformat() < query.since)
             ):
                 continue
             rows.append(msgspec.convert(s, GameRow, from_attributes=True))  # its fields, by name
-        return rows[offset : offset + limit]
+        return rows[query.offset : query.offset + query.limit]
 
     # -- positions -------------------------------------------------------------
     def seating(self, ref: str) -> Seating:
