@@ -31,7 +31,7 @@ from events.schema import (
 from events.store import GameStore
 from events.tournament import EVENT_PREFIX
 from events.view import GameView
-from projections.rows import GameQuery
+from projections.rows import FIRST_PAGE, GameQuery
 from referee import games
 from referee.capabilities import reports_of
 from referee.contract import PUBLIC, REFEREE, Report, Viewer
@@ -193,33 +193,15 @@ class Queries:
             self.on_resolved(ref, matches[0])
         return matches[0]
 
-    def games(
-        self,
-        *,
-        limit: int = 50,
-        offset: int = 0,
-        before: int | None = None,
-        player: str | None = None,
-        game: str | None = None,
-        status: str | None = None,
-        since: str | None = None,
-    ) -> list[GameRow]:
+    def games(self, query: GameQuery = FIRST_PAGE) -> list[GameRow]:
         """Games newest first, from the games catalog (caught up first), a page at a time."""
-        if game is not None:
-            game = games.load(game).name
-        if status not in (None, "open", "finished"):
-            raise RefusedError(f"--status is open or finished, not {status!r}")
-        if not 1 <= limit <= 10_000:
+        game = games.load(query.game).name if query.game is not None else None
+        if query.status not in (None, "open", "finished"):
+            raise RefusedError(f"--status is open or finished, not {query.status!r}")
+        if not 1 <= query.limit <= 10_000:
             raise RefusedError("--limit is 1 to 10000")
-        query = GameQuery(
-            limit=limit,
-            offset=offset,
-            before=before,
-            player=player,
-            game=game,
-            status=status,
-            since=since_key(since) if since is not None else None,
-        )
+        since = since_key(query.since) if query.since is not None else None
+        query = msgspec.structs.replace(query, game=game, since=since)
         if self.store.read_only and not self.basis.projector.exists():
             return self._scanned_games(query)
         try:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
-from projections.rows import GameLine
+from projections.rows import GameLine, GameQuery
 from referee.contract import SetupField, VariantOption
 from referee.outcomes import Placing
 from referee.verdicts import RulingNeeded, Violation
@@ -28,6 +28,7 @@ __all__ = [
     "CorrectionResult",
     "EntryResult",
     "GameInfo",
+    "GameQuery",
     "GameReport",
     "GameView",
     "LegalActions",
