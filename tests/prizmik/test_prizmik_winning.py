@@ -172,6 +172,23 @@ def test_pz_10_11_off_by_default() -> None:
     assert not RULES.outcome(state).over
 
 
+def test_pz_10_11_a_repeated_position_ends_nothing_but_the_quiet_limit_counts_it() -> None:
+    """PZ-10.11: no repetition draw. The same position (board, side, reserves) comes back ten
+    times and the game goes on; under a quiet limit the same shuffle is drawn, since a
+    position can only come back through moves."""
+    cycle = ["c2-c3", "c7-c6", "c3-c2", "c6-c7"]
+    state = play(start(), ["c1>c2", "c8>c7"])
+    seen = (state.board, state.turn, state.reserves)
+    for _ in range(10):
+        state = play(state, cycle)
+        assert (state.board, state.turn, state.reserves) == seen
+        assert not RULES.outcome(state).over
+    limited = play(start(quiet_limit="30"), ["c1>c2", "c8>c7"])
+    for _ in range(7):
+        limited = play(limited, cycle)
+    assert (RULES.outcome(limited).status, RULES.outcome(limited).clause) == ("draw", "PZ-10.11")
+
+
 @pytest.mark.parametrize("text", ["a2-a3", "d5-d6", "h7-h6"])
 def test_ref_1_3_a_finished_game_takes_no_action(text: str) -> None:
     state = play(pos({"a1": "B", "a2": "H", "d4": "H", "d5": "b", "h7": "h"}), ["d4xd5"])
