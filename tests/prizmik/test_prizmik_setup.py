@@ -119,11 +119,11 @@ def test_variants_defaults_and_validation() -> None:
         "far_rank_step": "yes",
         "impossible_test": "pieces",
     }
-    with pytest.raises(VariantError):
+    with pytest.raises(VariantError, match=r"yes, no \(PZ-10\.3\)"):
         RULES.resolve_variants({"fleet_capturable": "maybe"})
-    with pytest.raises(VariantError):
+    with pytest.raises(VariantError, match=r"\(PZ-10\.6\)"):
         RULES.resolve_variants({"no_legal_action": "pass"})
-    with pytest.raises(VariantError):
+    with pytest.raises(VariantError, match=r"\(PZ-10\.11\)"):
         RULES.resolve_variants({"quiet_limit": "-3"})
     with pytest.raises(VariantError):
         RULES.resolve_variants({"no_such_switch": "1"})
