@@ -10,12 +10,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.face import JsonOpt, emit_json, fail, handled, settings
+from cli.face import EventArg, JsonOpt, deck_from, emit, fail, handled, settings
 
 if TYPE_CHECKING:
-    from service.api import EventService
-
-EventArg = Annotated[str, typer.Argument(help="The event's id (ev-...), as 'event new' printed.")]
+    from service.api import DrawInfo, EventInfo, Undone
 
 ReasonOpt = Annotated[str, typer.Option("--reason", help="Why (kept in the log and audit).")]
 
@@ -24,11 +22,6 @@ SealedOpt = Annotated[
     str | None,
     typer.Option("--sealed", help="COMMIT:SIZE from 'referee deck seal' (stays sealed)."),
 ]
-
-
-def _event_service() -> EventService:
-    """The event service of the store (``--db``): these commands' door."""
-    return settings.service().parts.events
 
 
 def register(group: typer.Typer) -> None:
@@ -52,13 +45,14 @@ def undo_round(event: EventArg, reason: ReasonOpt, as_json: JsonOpt = False) -> 
       referee event undo-round $ev --reason 'Ann was registered twice'
     """
     with handled():
-        done = _event_service().event_undo_round(event, reason=reason, by=settings.referee)
-        if as_json:
-            emit_json(done)
-            return
-        typer.echo(f"round {done.round} undone")
-        if done.voided:
-            typer.echo(f"closed as void: {', '.join(done.voided)}")
+        done = settings.events().event_undo_round(event, reason=reason, by=settings.referee)
+        emit(done, as_json, _print_undone)
+
+
+def _print_undone(done: Undone) -> None:
+    typer.echo(f"round {done.round} undone")
+    if done.voided:
+        typer.echo(f"closed as void: {', '.join(done.voided)}")
 
 
 def undrop(
@@ -73,7 +67,7 @@ def undrop(
       referee event undrop $ev Hal --reason 'dropped the wrong Hal'
     """
     with handled():
-        who = _event_service().event_undrop(event, name, reason=reason, by=settings.referee)
+        who = settings.events().event_undrop(event, name, reason=reason, by=settings.referee)
         typer.echo(f"{who} is back in the event from the next round")
 
 
@@ -96,15 +90,15 @@ def change(
       referee event change $ev --rounds 4 --reason 'the hall closes at six'
     """
     with handled():
-        info = _event_service().event_change(
+        info = settings.events().event_change(
             event, rounds=rounds, cut=cut, reason=reason, by=settings.referee
         )
-        if as_json:
-            emit_json(info)
-            return
-        typer.echo(
-            f"{info.rounds} Swiss rounds" + (f", top {info.cut} cut" if info.cut else ", no cut")
-        )
+        emit(info, as_json, _print_rounds_and_cut)
+
+
+def _print_rounds_and_cut(info: EventInfo) -> None:
+    cut = f", top {info.cut} cut" if info.cut else ", no cut"
+    typer.echo(f"{info.rounds} Swiss rounds{cut}")
 
 
 def deck(
@@ -123,20 +117,9 @@ def deck(
     with handled():
         if (deck_file is None) == (sealed is None):
             fail("give --deck FILE or --sealed COMMIT:SIZE (one of them)")
-        from referee.kit.decks import Deck, SealedDeck, parse_decklist
-
-        chosen: Deck
-        if sealed is not None:
-            chosen = SealedDeck.parse(sealed)
-        else:
-            assert deck_file is not None
-            try:
-                chosen = parse_decklist(deck_file.read_text(encoding="utf-8"), str(deck_file))
-            except UnicodeDecodeError:
-                fail(f"{deck_file}: not UTF-8 text")
-            except OSError as exc:
-                fail(f"{deck_file}: {exc.strerror}")
-        who = _event_service().event_attach_deck(event, name, chosen, by=settings.referee)
+        chosen = deck_from(deck_file, sealed)
+        assert chosen is not None
+        who = settings.events().event_attach_deck(event, name, chosen, by=settings.referee)
         typer.echo(f"decklist attached for {who} ({chosen.size} cards)")
 
 
@@ -149,13 +132,13 @@ def draw(event: EventArg, as_json: JsonOpt = False) -> None:
       referee event draw $ev
     """
     with handled():
-        info = _event_service().event_draw(event)
-        if as_json:
-            emit_json(info)
-            return
-        if info.seed is None:
-            typer.echo(f"no seed recorded: {info.rule}")
-            return
-        typer.echo(f"seed {info.seed}: {info.rule}")
-        for n, line in enumerate(info.order, start=1):
-            typer.echo(f"{n:>4}  {line.name:<24} {line.player:<8} {line.key[:16]}")
+        emit(settings.events().event_draw(event), as_json, _print_draw)
+
+
+def _print_draw(info: DrawInfo) -> None:
+    if info.seed is None:
+        typer.echo(f"no seed recorded: {info.rule}")
+        return
+    typer.echo(f"seed {info.seed}: {info.rule}")
+    for n, line in enumerate(info.order, start=1):
+        typer.echo(f"{n:>4}  {line.name:<24} {line.player:<8} {line.key[:16]}")
