@@ -222,9 +222,7 @@ def register(
       referee event register $ev --player Ann --player Ben --player Cal
     """
     with handled():
-        if deck is not None and sealed is not None:
-            fail("give --deck FILE or --sealed COMMIT:SIZE, not both")
-        chosen = deck_from(deck, sealed)
+        chosen = deck_from(deck, sealed, "give --deck FILE or --sealed COMMIT:SIZE, not both")
         svc = settings.events()
         ids = svc.event_register(
             event,

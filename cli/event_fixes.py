@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.face import EventArg, JsonOpt, deck_from, emit, fail, handled, settings
+from cli.face import EventArg, JsonOpt, emit, handled, one_deck, settings
 
 if TYPE_CHECKING:
     from service.api import DrawInfo, EventInfo, Undone
@@ -115,10 +115,8 @@ def deck(
       referee event deck $ev Ann --deck ann.txt
     """
     with handled():
-        if (deck_file is None) == (sealed is None):
-            fail("give --deck FILE or --sealed COMMIT:SIZE (one of them)")
-        chosen = deck_from(deck_file, sealed)
-        assert chosen is not None
+        refusal = "give --deck FILE or --sealed COMMIT:SIZE (one of them)"
+        chosen = one_deck(deck_file, sealed, refusal)
         who = settings.events().event_attach_deck(event, name, chosen, by=settings.referee)
         typer.echo(f"decklist attached for {who} ({chosen.size} cards)")
 

@@ -331,14 +331,24 @@ def read_decklist(path: Path) -> Decklist:
         fail(f"{path}: not UTF-8 text")
 
 
-def deck_from(file: Path | None, sealed: str | None) -> Deck | None:
+def deck_from(file: Path | None, sealed: str | None, refusal: str) -> Deck | None:
     """The deck a command was given: sealed (``COMMIT:SIZE``), else the list in ``file``, else
-    none. The command says first which of the two it takes."""
+    none; both are refused (``refusal``, the command's own words)."""
+    if file is not None and sealed is not None:
+        fail(refusal)
     if sealed is not None:
         from referee.kit.decks import SealedDeck
 
         return SealedDeck.parse(sealed)  # DeckError names the form
     return read_decklist(file) if file is not None else None
+
+
+def one_deck(file: Path | None, sealed: str | None, refusal: str) -> Deck:
+    """The one deck a command takes: the list in ``file`` or sealed, not none, not both."""
+    deck = deck_from(file, sealed, refusal)
+    if deck is None:
+        fail(refusal)
+    return deck
 
 
 def refuse_replacing_a_database(path: Path) -> None:

@@ -14,10 +14,10 @@ from cli.face import (
     GameArg,
     JsonOpt,
     ReasonOpt,
-    deck_from,
     emit_json,
     fail,
     handled,
+    one_deck,
     parse_pairs,
     read_decklist,
     read_option_file,
@@ -689,10 +689,7 @@ def deck_register(
       referee deck register $id p2 --sealed COMMITMENT:40
     """
     with handled():
-        if (file is None) == (sealed is None):
-            fail("give the decklist file, or --sealed COMMITMENT:SIZE")
-        deck = deck_from(file, sealed)
-        assert deck is not None
+        deck = one_deck(file, sealed, "give the decklist file, or --sealed COMMITMENT:SIZE")
         written = settings.service().register_deck(game, who, deck, by=settings.referee)
         _echo_written(written)
 
