@@ -46,6 +46,11 @@ def register(db: Path, event: str, *names: str) -> None:
     ok(db, "event", "register", event, *[a for n in names for a in ("--player", n)])
 
 
+def correct(db: Path, event: str, round_number: int, slip: str, reason: str) -> None:
+    """``event correct``: round ``round_number``'s result corrected to ``slip``, for ``reason``."""
+    ok(db, "event", "correct", event, "--round", str(round_number), slip, "--reason", reason)
+
+
 def store_rows(db: Path) -> list[tuple[Any, ...]]:
     with sqlite3.connect(db) as conn:
         return conn.execute(
@@ -165,17 +170,7 @@ def test_gammasphere_swiss_64_players_six_rounds_and_a_top_8_cut(tmp_path: Path)
             refused(db, "EV-2.1", "event", "drop", event, "player 07")
             ok(db, "event", "drop", event, "Player 07", "--reason", "went home")
             refused(db, "EV-2.6", "event", "drop", event, "Player 07")  # dropped already
-            ok(
-                db,
-                "event",
-                "correct",
-                event,
-                "--round",
-                "2",
-                "3=0-2-0",
-                "--reason",
-                "the slip was filled in the wrong way round",
-            )
+            correct(db, event, 2, "3=0-2-0", "the slip was filled in the wrong way round")
         if number == 4:
             ok(db, "event", "drop", event, "Player 11")
 
@@ -340,17 +335,7 @@ def test_prismatic_pods_13_players_four_rounds(tmp_path: Path) -> None:
         if number == 2:
             ok(db, "event", "drop", event, "Gus")
             first = pods[0]["players"]
-            ok(
-                db,
-                "event",
-                "correct",
-                event,
-                "--round",
-                "2",
-                f"{pods[0]['table']}={'>'.join(reversed(first))}",
-                "--reason",
-                "misheard",
-            )
+            correct(db, event, 2, f"{pods[0]['table']}={'>'.join(reversed(first))}", "misheard")
     standings = as_json(db, "event", "standings", event)
     assert len(standings) == 14
     assert [r["rank"] for r in standings] == sorted(r["rank"] for r in standings)
