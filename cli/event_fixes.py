@@ -15,7 +15,7 @@ from cli.face import EventArg, JsonOpt, emit, handled, one_deck, settings
 if TYPE_CHECKING:
     from service.api import DrawInfo, EventInfo, Undone
 
-ReasonOpt = Annotated[str, typer.Option("--reason", help="Why (kept in the log and audit).")]
+LoggedReasonOpt = Annotated[str, typer.Option("--reason", help="Why (kept in the log and audit).")]
 
 DeckOpt = Annotated[Path | None, typer.Option("--deck", help="The player's event decklist (open).")]
 SealedOpt = Annotated[
@@ -36,7 +36,7 @@ def register(group: typer.Typer) -> None:
         group.command(name)(command)
 
 
-def undo_round(event: EventArg, reason: ReasonOpt, as_json: JsonOpt = False) -> None:
+def undo_round(event: EventArg, reason: LoggedReasonOpt, as_json: JsonOpt = False) -> None:
     """Take back the latest round before its first result (head judge, EV-5.13): its
     pairings no longer count as met and its games are closed as void; pair it again.
 
@@ -58,7 +58,7 @@ def _print_undone(done: Undone) -> None:
 def undrop(
     event: EventArg,
     name: Annotated[str, typer.Argument(help="The player dropped by mistake.")],
-    reason: ReasonOpt,
+    reason: LoggedReasonOpt,
 ) -> None:
     """Return a dropped player (EV-2.7): paired again from the next round.
 
@@ -73,7 +73,7 @@ def undrop(
 
 def change(
     event: EventArg,
-    reason: ReasonOpt,
+    reason: LoggedReasonOpt,
     rounds: Annotated[
         int | None, typer.Option("--rounds", min=1, help="The new number of Swiss rounds.")
     ] = None,

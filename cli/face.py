@@ -322,7 +322,7 @@ def parse_pairs(values: list[str] | None, what: str) -> dict[str, str]:
 
 
 def read_decklist(path: Path) -> Decklist:
-    """A decklist file (an open list); one line if it is not UTF-8 text or cannot be read."""
+    """A decklist file (an open list); one that is not UTF-8 text is refused in one line."""
     from referee.kit.decks import parse_decklist
 
     try:
