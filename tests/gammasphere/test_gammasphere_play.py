@@ -298,6 +298,7 @@ def test_gs_i_18_a_table_may_let_weapons_go_on_the_opponents_characters() -> Non
     blade = state.field[-1]
     assert (blade.owner, blade.carrier) == (0, foe)
     assert attack_of(state, entity(state, foe)) == 1200 + 500
+    assert f"carrying #{blade.id} Plasma Blade (p1's)" in RULES.render(state, "public")
     state = adjust(state, f"destroy #{foe}")
     assert side(state, "p1").discard == ("Plasma Blade",)  # GS-I.12: to its owner's pile
     assert side(state, "p2").discard == ("Gamma Trooper",)
