@@ -328,7 +328,7 @@ class GammasphereRules(ModularRules[GammasphereState, GammasphereAction]):
         if state.cards.digest != cards.digest:
             raise SetupError(
                 f"the position is on the catalog {state.cards.digest}, not the setup's "
-                f"{cards.digest}"
+                f"{cards.digest}: start it with the catalog it was played on (--catalog FILE)"
             )
         table = Table(**resolved.variants)
         differ = [
