@@ -249,6 +249,34 @@ def test_a_pod_event_posts_its_pods_places_and_slips(
     assert "bo3" not in standings.split("</h1>")[0]  # no match length in a pod event's header
 
 
+def test_an_elimination_events_standings_page_gives_final_places(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    """EV-I.13: an elimination event's standings page lists the final places (it had none),
+    the champion first, with the note naming the seed order; a player's page, their place."""
+    with open_service(store) as svc:
+        event = svc.event_new("Knockout", "prizmik", format="elimination", seed=3).event_id
+        svc.event_register(event, PLAYERS[:4])
+        semis = svc.event_pair(event)
+        svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
+        final = svc.event_pair(event)
+        svc.event_result(event, ["1=0-2-0"])
+        svc.event_end(event)
+    champion, finalist = final[0].players[1], final[0].players[0]
+    head = auth(tokens["head"])
+    page = client.get(f"/events/{event}/standings", headers=head).text
+    assert "Final standings" in page
+    assert "by seed (EV-I.13)" in page
+    places = re.findall(r'final-place">(\d+)</td>', page)
+    assert places == ["1", "2", "3", "4"]
+    assert page.index(f'>{champion}</a> <span class="went">(champion)') < page.index(
+        f'>{finalist}</a> <span class="went">(finalist)'
+    )
+    loser = next(p for p in semis[0].players if p not in (finalist, champion))
+    mine = client.get(f"/events/{event}/players/{loser}", headers=head).text
+    assert re.search(r"Final place <b>[34]</b></span> · semifinalist", mine)
+
+
 def test_unknown_events_and_players_get_a_clear_answer(
     client: Any, tokens: Tokens, store: str
 ) -> None:
