@@ -646,7 +646,7 @@ def _unseated(
     items: immutables.Map[int, _Item],
     index: immutables.Map[TableKey, tuple[int, ...]],
     keys: Iterable[TableKey],
-    change: Callable[[_Item], _Item | None],
+    change: Callable[[_Item, TableKey], _Item | None],
 ) -> tuple[immutables.Map[int, _Item], immutables.Map[TableKey, tuple[int, ...]]]:
     """``items`` with ``change`` made to those of the tables ``keys`` (``None``: left as
     they are), and ``index`` without those tables: their pairing was taken back or replaced."""
@@ -657,7 +657,7 @@ def _unseated(
     left = index.mutate()
     for key in keys:
         for n in left.pop(key, ()):
-            done = change(changed[n])
+            done = change(changed[n], key)
             if done is not None:
                 changed[n] = done
     return changed.finish(), left.finish()
@@ -673,18 +673,23 @@ def _unseat(state: Tournament, keys: Iterable[TableKey]) -> Tournament:
         state.reports,
         state.table_reports,
         keys,
-        lambda r: (
+        lambda r, _: (
             msgspec.structs.replace(r, status="void")
             if r.status in ("pending", "disputed")
             else None
         ),
     )
-    calls, table_calls = _unseated(
-        state.calls,
-        state.table_calls,
-        keys,
-        lambda c: msgspec.structs.replace(c, taken_back=True) if c.status != "resolved" else None,
-    )
+
+    def kept(call: CallState, key: TableKey) -> CallState | None:
+        # the players it was made at; a call folded before calls kept them (EV-10.8) has
+        # none, and takes them from the table as it stands, before the change: the
+        # players a fold of the log from the start gives it
+        if call.status == "resolved":
+            return None
+        seated = call.players or (found.players if (found := state.tables.get(key)) else ())
+        return msgspec.structs.replace(call, taken_back=True, players=seated)
+
+    calls, table_calls = _unseated(state.calls, state.table_calls, keys, kept)
     return msgspec.structs.replace(
         state, reports=reports, table_reports=table_reports, calls=calls, table_calls=table_calls
     )
