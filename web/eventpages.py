@@ -603,6 +603,7 @@ def player_pieces(
     )
     board = index.board  # the region shows the round's name and whether the event ended
     shown = (
+        board.event,  # the hall's forms post to this event: two events' like lines differ
         board.round,
         board.ended,
         board.playoff,

@@ -10,14 +10,14 @@ hand-built positions of ``position``). The clause ids cited here are those of
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final
+from typing import ClassVar, Final
 
 import msgspec
 
 from referee.contract import Setup, VariantOption
 from referee.errors import SetupError, VariantError
-from referee.games.base import GameParts, ModularRules
-from referee.games.prizmik import checks, engine, legal, notation, view
+from referee.games.base import ModularRules
+from referee.games.prizmik import engine, notation
 from referee.games.prizmik.board import (
     BASE,
     CHAR,
@@ -183,11 +183,6 @@ class PrizmikRules(ModularRules[PrizmikState, PrizmikAction]):
     seats: ClassVar[tuple[str, ...]] = SEATS
     rulesets: ClassVar[tuple[str, ...]] = ("prizmik/1",)
     variant_options: ClassVar[tuple[VariantOption, ...]] = VARIANT_OPTIONS
-    action_type: ClassVar[Any] = PrizmikAction
-    state_type: ClassVar[Any] = PrizmikState
-    parts: ClassVar[GameParts[Any, Any]] = GameParts.of(
-        notation=notation, checks=checks, engine=engine, legal=legal, view=view
-    )
 
     # -- setup -----------------------------------------------------------
     def resolve_variants(self, chosen: Mapping[str, str]) -> dict[str, str]:
