@@ -494,12 +494,15 @@ def _board(state: PrismaticState, action: model.CreateBoard, seat: str) -> Prism
     return apply_effect(state, method.effect, seat)
 
 
-def apply_effect(state: PrismaticState, effect: Effect, seat: str) -> PrismaticState:
-    """An addition's gain: a pool colour, a mote from the supply, prisms from the supply."""
+def apply_effect(
+    state: PrismaticState, effect: Effect, seat: str, *, rewarded: bool = False
+) -> PrismaticState:
+    """An addition's gain: a pool colour, a mote from the supply, prisms from the supply;
+    ``rewarded`` when a one-time reward gives it (a rewarded mote waits, PX-8.4, PX-I.3)."""
     if effect.kind == "pool":
         return update(state, seat, lambda p: replace(p, pool=p.pool.plus([effect.colour])))
     if effect.kind == "mote":
-        return gain_motes(state, seat, Multiset.of([effect.colour]))
+        return gain_motes(state, seat, Multiset.of([effect.colour]), rewarded=rewarded)
     if effect.kind == "prisms":
         state = take_prisms(state, effect.count)
         return update(state, seat, lambda p: replace(p, prisms=p.prisms + effect.count))
@@ -553,7 +556,7 @@ def _take(state: PrismaticState, action: model.Take, seat: str) -> PrismaticStat
         return _detail(state, reward, seat)
     if isinstance(reward, model.TakeText):
         return state
-    return apply_effect(state, effect, seat)
+    return apply_effect(state, effect, seat, rewarded=True)
 
 
 @ENTRY_EFFECTS.register(model.Decline)
