@@ -727,9 +727,7 @@ class Ref:
         or dropping out; the top bid alone wins and is paid, else the token stays."""
         if me.seat not in self.asked or me.seat in self.sealed:
             raise Illegal("not bidding now")
-        if isinstance(a, m.Forgo):
-            if self.floor < 0:
-                raise Illegal("only a tied bidder forgoes")
+        if isinstance(a, m.Forgo):  # dropping out; "all players forgo" keeps the token
             amount = -1
         else:
             if a.amount > me.prisms or a.amount < max(0, self.floor + 1):

@@ -5,9 +5,36 @@ from __future__ import annotations
 
 import pytest
 
-from tests.prismatic.helpers import act, assert_illegal, ms, play, player, table
+from referee.games.prismatic import PrismaticState
+from tests.prismatic.helpers import (
+    RULES,
+    act,
+    assert_illegal,
+    edit,
+    ms,
+    play,
+    player,
+    started,
+    table,
+)
 
 PULL = ("Indigo Pulse", "K", 0)  # ability K -> pull
+
+
+def auction_table(**prisms: int) -> PrismaticState:
+    """Three players, p2 holding the token, each with the prisms given, at the auction that
+    ends round 1 (everyone drew R R G G B, committed nothing and passed)."""
+    state = started(3, starter="p2", starter_token="auction")
+    for seat, n in prisms.items():
+        state = edit(state, seat, prisms=n)
+    for seat in state.active:
+        state = act(state, f"{seat}: draw R R G G B")
+    for seat in state.active:
+        state = act(state, f"{seat}: pass")
+    for seat in state.order:
+        state = act(state, f"{seat}: pass")
+    assert state.step == "auction"
+    return state
 
 
 def test_px_7_3_px_i_3_a_board_mote_is_in_the_bag_at_once() -> None:
@@ -52,3 +79,34 @@ def test_px_i_3_variants_treat_every_gain_alike(variant: str, bag: str, incoming
     for state in (board, reward):
         p1 = player(state, "p1")
         assert (p1.bag, p1.incoming) == (ms(bag), ms(incoming))
+
+
+def test_px_14_4_px_i_9_forgoing_the_first_round_is_making_no_bid() -> None:
+    """The token stays when nobody bids or all forgo (PX-14.4): in the first round a forgo is
+    no bid, like bid 0, so the sealed entry is not refused (a refusal would tell everyone
+    what it was)."""
+    state = auction_table()
+    state = play(state, ["p1: forgo", "p2: bid 0", "p3: forgo"])
+    assert (state.starter, state.step) == ("p2", "draw")
+    state = auction_table(p1=3, p2=2, p3=5)
+    state = play(state, ["p1: forgo", "p2: bid 1", "p3: bid 0"])
+    assert (state.starter, player(state, "p2").prisms) == ("p2", 1)
+
+
+def test_px_14_1_px_14_2_a_refused_sealed_bid_reads_alike_for_the_others() -> None:
+    """A tied bidder's bid that does not raise is refused (PX-14.2); the reason, which tells
+    what the sealed bid was, is for its seat and the referee: the others read that a sealed
+    entry was refused, and nothing of its amount."""
+    state = auction_table(p1=3, p2=2, p3=5)
+    state = play(state, ["p1: bid 2", "p2: bid 1", "p3: bid 2"])
+    verdict = RULES.check(state, RULES.parse("bid 1"), "p1")
+    (whole,) = verdict.violations
+    assert (whole.clause, whole.seen_by) == ("PX-14.2", "p1")
+    assert "raise above" in whole.reason
+    for viewer in ("p2", "p3", "public"):
+        (shown,) = verdict.for_viewer(viewer).violations
+        assert "raise" not in shown.reason
+        assert "bid 1" not in shown.reason
+        assert shown.reason == "p1's sealed bid was refused; what it was stays sealed"
+    too_many = RULES.check(state, RULES.parse("bid 4"), "p1")
+    assert too_many.for_viewer("p2").violations[0].reason == shown.reason
