@@ -703,7 +703,15 @@ class Ref:
             self._end_round()
 
     def _end_round(self) -> None:
-        if not self.final and any(len(p.creation) >= self.goal for p in self.players.values()):
+        # PX-I.30: the end also comes when no one could reach the goal with every card that
+        # is still to be had (commons, what the deck gives, anyone's progress cards)
+        to_be_had = (
+            len(self.commons)
+            + self.drawable()
+            + sum(len(p.progress) for p in self.players.values())
+        )
+        counts = [len(p.creation) for p in self.players.values()]
+        if not self.final and (max(counts) >= self.goal or max(counts) + to_be_had < self.goal):
             self.final = self.round + 1
         for p in self.players.values():
             _add(p.bag, p.waiting)

@@ -3,9 +3,11 @@ gain, sealed refusals), each test citing the clause it checks."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from referee.games.prismatic import PrismaticState
+from referee.games.prismatic.scoring import standing
 from tests.prismatic.helpers import (
     RULES,
     act,
@@ -110,3 +112,67 @@ def test_px_14_1_px_14_2_a_refused_sealed_bid_reads_alike_for_the_others() -> No
         assert shown.reason == "p1's sealed bid was refused; what it was stays sealed"
     too_many = RULES.check(state, RULES.parse("bid 4"), "p1")
     assert too_many.for_viewer("p2").violations[0].reason == shown.reason
+
+
+def _spent(goal: int, p1_progress: tuple[str, ...] = ()) -> PrismaticState:
+    """Round 1, step 1, two players, goal ``goal``: the deck and the commons spent, p1 with
+    two created cards (and ``p1_progress``), p2 with one."""
+    state = started(2, goal=goal)
+    state = msgspec.structs.replace(state, deck=(), commons=())
+    state = edit(state, "p1", creation=["Ember Spark", "Noon Blaze"], progress=list(p1_progress))
+    return edit(state, "p2", creation=["Glass Kiln"], progress=[], bag="")
+
+
+def _pass_round(state: PrismaticState) -> PrismaticState:
+    for seat in state.active:
+        bag = player(state, seat).bag
+        shown = " ".join(list(bag)[:5]) if bag else "none"
+        state = act(state, f"{seat}: draw {shown}")
+    for seat in state.active:
+        state = act(state, f"{seat}: pass")
+    for seat in state.order:
+        state = act(state, f"{seat}: pass")
+    return state
+
+
+def test_px_i_30_an_unreachable_goal_triggers_the_end() -> None:
+    """With the deck and the commons spent and no progress card left, nobody can reach a goal
+    of 3 any more: the end check triggers the end as the goal would (PX-11.2, PX-I.30), one
+    last round is played and the chart is tallied with no star for reaching the goal."""
+    state = _pass_round(_spent(goal=3))
+    assert state.final_round == 2
+    state = _pass_round(state)
+    assert state.step == "over"
+    assert all(line.first == 0 for line in standing(state).lines)
+
+
+def test_px_i_30_a_goal_still_in_reach_plays_on() -> None:
+    """One progress card left is enough for p1 to reach 3 in principle: play goes on."""
+    state = _pass_round(_spent(goal=3, p1_progress=("Moonrise",)))
+    assert (state.final_round, state.step, state.round) == (0, "draw", 2)
+
+
+def test_px_1_8_px_i_30_a_goal_beyond_the_catalog_is_refused_at_setup() -> None:
+    """The example catalog holds 42 play cards: a goal of 42 may be agreed, 43 never reached."""
+    from referee.errors import SetupError
+    from tests.prismatic.helpers import setup
+
+    assert RULES.resolve_setup(setup(2, options={"goal": "42"})).options["goal"] == 42
+    with pytest.raises(SetupError, match="never be reached with the 42 cards"):
+        RULES.resolve_setup(setup(2, options={"goal": "43"}))
+
+
+@pytest.mark.parametrize("viewer", ["p2", "p3", "public"])
+def test_px_i_31_a_commitment_is_seen_by_all_before_the_step_ends(viewer: str) -> None:
+    """Step 2 is simultaneous but open (PX-I.31): p1's commitment shows in every view while
+    p2 and p3 are still committing."""
+    state = started(3)
+    for seat in ("p1", "p2", "p3"):
+        state = act(state, f"{seat}: draw R R G G B")
+    state = act(state, "p1: commit R G 1 prism to palette")
+    assert RULES.to_act(state) == {"p1", "p2", "p3"}
+    seen = RULES.observe(state, viewer)["players"]["p1"]
+    assert seen["palette"] == {"motes": {"R": 1, "G": 1}, "prisms": 1}
+    assert RULES.shown_notation(RULES.parse("commit R G 1 prism to palette"), "p1", viewer) == (
+        "commit R G 1 prism to palette"
+    )

@@ -228,6 +228,11 @@ class PrismaticRules(ModularRules[PrismaticState, PrismaticAction]):
                 f"{len(done.players)} players need at least {needed} play cards (3 common, 2 "
                 f"dealt each); the cards catalog has {count}"
             )
+        if options["goal"] > count:
+            raise SetupError(
+                f"a creation goal of {options['goal']} play cards can never be reached with the "
+                f"{count} cards of the catalog (PX-1.8, PX-I.30)"
+            )
         return msgspec.structs.replace(done, options=options)
 
     @staticmethod
