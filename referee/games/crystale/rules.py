@@ -38,8 +38,8 @@ VARIANTS = (
         default="choice",
         choices=("choice", "always"),
         clause="CR-I.9",
-        summary="A surviving Servant within range of its attacker may strike back: the defending "
-        "player chooses (choice, the default), or it always does (always).",
+        summary="A defending Servant that survives may strike back (CR-I.28 says from how far): "
+        "the defending player chooses (choice, the default), or it always does (always).",
     ),
     VariantOption(
         key="bonus_mp",
@@ -90,11 +90,12 @@ VARIANTS = (
     ),
     VariantOption(
         key="counter_range",
-        default="in_range",
-        choices=("in_range", "any"),
+        default="any",
+        choices=("any", "in_range"),
         clause="CR-I.28",
-        summary="A surviving defender strikes back only when its attacker is within its own "
-        "range (in_range, the default), or whatever the distance (any).",
+        summary="A surviving defending Servant may strike back whatever the distance to its "
+        "attacker (any, the default), or only when the attacker is within the defender's own "
+        "range (in_range).",
     ),
     VariantOption(
         key="counter_fatigue",
