@@ -465,8 +465,12 @@ def _apply_block(w: Work, action: model.Block, seat: int) -> None:
 
 @ENTRY_EFFECTS.register(model.Breach)
 def _apply_breach(w: Work, action: model.Breach, seat: int) -> None:
+    # ``overrun`` counts units damaged (PM-I.7); a fragile unit hit again is counted once,
+    # so taking its damage back (which undoes every hit at once) leaves the count right
+    first = w.units[action.unit].hit == 0
     w.damage(action.unit, seat, "breached")
-    w.overrun += 1
+    if first:
+        w.overrun += 1
 
 
 @ENTRY_EFFECTS.register(model.Strike)
