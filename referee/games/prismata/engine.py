@@ -444,11 +444,9 @@ def _apply_end(w: Work, action: model.End, seat: int) -> None:
     elif w.phase == "action":
         enemy = 1 - seat
         attack = w.res[seat].attack
-        if (
-            attack > 0
-            and any(u.owner == enemy for u in w.units.values())
-            and attack >= defense(w.units, enemy, w.cat)
-        ):
+        # PM-7.1, PM-I.18: the attack must reach the defense (variant exceed: pass it)
+        needed = defense(w.units, enemy, w.cat) + (w.state.table.breach == "exceed")
+        if attack > 0 and any(u.owner == enemy for u in w.units.values()) and attack >= needed:
             _overrun(w, enemy)
             w.phase = "breach"
         else:

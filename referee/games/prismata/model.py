@@ -83,6 +83,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     doomed: str = "survive"
     overkill: str = "destroyed"
     lifespan: str = "reference"
+    breach: str = "reach"
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):

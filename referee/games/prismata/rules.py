@@ -74,6 +74,15 @@ VARIANTS = (
         "engine's), for every built unit, exhausted or not (built), or for every unit, as the "
         "comprehensive rules word it (always).",
     ),
+    VariantOption(
+        key="breach",
+        default="reach",
+        choices=("reach", "exceed"),
+        clause="PM-I.18",
+        summary="When attack left at the end of the action phase overruns the defense: once it "
+        "reaches the defense (default, the rules summary, the wiki and the reference engine) or "
+        "only once it exceeds it (the comprehensive rules' words).",
+    ),
 )
 
 
@@ -211,6 +220,7 @@ class PrismataRules(ModularRules[PrismataState, PrismataAction]):
             doomed=variants["doomed"],
             overkill=variants["overkill"],
             lifespan=variants["lifespan"],
+            breach=variants["breach"],
         )
         randoms = tuple(setup.options["units"])
         supply_max: dict[str, tuple[int, int]] = {}
