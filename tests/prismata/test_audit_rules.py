@@ -6,7 +6,7 @@ Each test names the clause it checks; positions are built by hand (``tests.prism
 from __future__ import annotations
 
 from referee.games.prismata.catalog import Res
-from tests.prismata.helpers import act, scenario
+from tests.prismata.helpers import act, reason, refused, scenario
 
 
 def test_PM_I_7_damage_taken_back_in_full_lets_a_click_be_undone() -> None:
@@ -49,3 +49,30 @@ def test_PM_I_18_variant_breach_needs_more_attack_than_the_defense() -> None:
     assert s.result is None
     more = scenario(["Tarsier"], ["Wall"], res1=Res(attack=4), breach="exceed")
     assert act(more, "end").phase == "breach"
+
+
+def test_PM_I_19_units_under_construction_are_out_of_reach_of_destroys() -> None:
+    """PM-5.7 (PM-I.19): Deadeye Operative destroys an exhausted Drone (it cannot block) but
+    not one under construction, nor can a snipe reach a unit under construction."""
+    s = scenario(
+        ["Deadeye Operative", "Kinetic Driver"],
+        [("Drone", {"build": 1, "status": "idle"}), ("Drone", {"exhaust": 1, "status": "idle"})],
+        offer=["Animus"],
+        res1=Res(gold=2),
+    )
+    assert refused(s, "click #1 on #3") == ["PM-5.7"]
+    assert "under construction" in reason(s, "click #1 on #3")
+    s = act(s, "click #1 on #4")
+    assert 4 not in s.units
+    t = scenario(["Kinetic Driver"], [("Animus", {"build": 1})], res1=Res(gold=2))
+    assert refused(t, "click #1 on #2") == ["PM-5.7"]
+
+
+def test_PM_I_20_the_breach_closes_the_action_phase() -> None:
+    """PM-1.4 (PM-I.20): once the defense has been overrun, no unit is bought or clicked; the
+    breach only assigns damage."""
+    s = scenario(["Tarsier", "Drone"], ["Drone"], res1=Res(gold=3, energy=1, attack=1))
+    s = act(s, "end")
+    assert (s.phase, s.overrun) == ("breach", 1)
+    assert refused(s, "buy Drone") == ["PM-5.1"]
+    assert refused(s, "click #2") == ["PM-5.4"]

@@ -362,11 +362,15 @@ def target_problem(
             )
         return LEGAL
     d = ability.effect.destroy[0]
-    if t.kind != d.unit or t.build or (d.not_blocking and can_block(t, ttype)):
+    if t.kind != d.unit or (d.not_blocking and can_block(t, ttype)):
         cond = " non-blocking" if d.not_blocking else ""
         return _bad(
             "PM-5.7",
             f"{label(ability_unit)} destroys a{cond} enemy {d.unit}; {label(t)} is not one",
+        )
+    if t.build:  # PM-I.19
+        return _bad(
+            "PM-5.7", f"{label(t)} is under construction and cannot be destroyed until it is built"
         )
     return LEGAL
 
