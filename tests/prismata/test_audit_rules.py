@@ -76,3 +76,26 @@ def test_PM_I_20_the_breach_closes_the_action_phase() -> None:
     assert (s.phase, s.overrun) == ("breach", 1)
     assert refused(s, "buy Drone") == ["PM-5.1"]
     assert refused(s, "click #2") == ["PM-5.4"]
+
+
+def test_PM_5_4_a_unit_may_pay_its_last_health() -> None:
+    """PM-5.4 (PM-I.21): a unit with exactly the health its ability costs may click; it dies
+    of the cost (the reference engine clicks a Cryo Ray on its last health)."""
+    s = scenario(["Cryo Ray", ("Cryo Ray", {"health": 1})], ["Wall"])
+    s = act(s, "click #2 on #3")
+    assert 2 not in s.units
+    assert s.units[3].chill == 1
+
+
+def test_PM_I_21_variant_health_cost_must_leave_the_unit_alive() -> None:
+    """PM-I.21, variant health_cost=must_survive: the cost must leave the unit at least one
+    health, so a Cryo Ray on its last health cannot click, and Xaetron needs more than 7."""
+    s = scenario(
+        [("Cryo Ray", {"health": 1}), ("Xaetron", {"health": 7}), ("Xaetron", {"health": 8})],
+        ["Wall"],
+        health_cost="must_survive",
+    )
+    assert refused(s, "click #1 on #4") == ["PM-5.4"]
+    assert "more than 7 health" in reason(s, "click #2")
+    s = act(s, "click #3")
+    assert s.units[3].health == 1

@@ -84,6 +84,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     overkill: str = "destroyed"
     lifespan: str = "reference"
     breach: str = "reach"
+    health_cost: str = "may_die"
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):

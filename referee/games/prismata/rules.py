@@ -83,6 +83,14 @@ VARIANTS = (
         "reaches the defense (default, the rules summary, the wiki and the reference engine) or "
         "only once it exceeds it (the comprehensive rules' words).",
     ),
+    VariantOption(
+        key="health_cost",
+        default="may_die",
+        choices=("may_die", "must_survive"),
+        clause="PM-I.21",
+        summary="Whether a unit may pay its last health for its ability and die of it (default, "
+        "as the reference engine plays) or must keep at least one health after paying.",
+    ),
 )
 
 
@@ -221,6 +229,7 @@ class PrismataRules(ModularRules[PrismataState, PrismataAction]):
             overkill=variants["overkill"],
             lifespan=variants["lifespan"],
             breach=variants["breach"],
+            health_cost=variants["health_cost"],
         )
         randoms = tuple(setup.options["units"])
         supply_max: dict[str, tuple[int, int]] = {}
