@@ -5,6 +5,9 @@ Each test names the clause it checks; positions are built by hand (``tests.prism
 
 from __future__ import annotations
 
+import msgspec
+
+from referee.games.prismata import PrismataState
 from referee.games.prismata.catalog import Res
 from tests.prismata.helpers import act, reason, refused, scenario
 
@@ -99,3 +102,32 @@ def test_PM_I_21_variant_health_cost_must_leave_the_unit_alive() -> None:
     assert "more than 7 health" in reason(s, "click #2")
     s = act(s, "click #3")
     assert s.units[3].health == 1
+
+
+def _hellhound_turn(**variants: str) -> PrismataState:
+    """p1 buys a Hellhound (its purchase makes an Engineer) beside a Drone and an Animus; p2
+    then overruns the Drone with 3 attack and breaches."""
+    s = scenario(["Drone", "Animus"], ["Tarsier"], res1=Res(gold=5, blue=1, red=1), offer=["Hellhound"], **variants)
+    s = act(s, "click #1", "buy Hellhound", "end")
+    s = msgspec.structs.replace(s, res=(s.res[0], Res(attack=3)))
+    return act(s, "end")
+
+
+def test_PM_I_2_a_unit_made_by_a_purchase_is_shielded_by_construction() -> None:
+    """PM-I.2, PM-7.3: the Engineer a Hellhound's purchase makes is under construction, so a
+    breach cannot reach it while the Animus stands."""
+    s = _hellhound_turn()
+    engineer = max(u.id for u in s.units.values() if u.kind == "Engineer")
+    assert (s.units[engineer].build, s.units[engineer].exhaust) == (1, 0)
+    assert refused(s, f"breach #{engineer}") == ["PM-7.3"]
+
+
+def test_PM_I_2_variant_made_exhaust_units_made_by_purchases_are_exhausted() -> None:
+    """PM-I.2, variant made=exhaust: as the comprehensive rules word it, every unit made by
+    another is exhausted for the effect's delay and never under construction, so the breach
+    may destroy the Engineer at once."""
+    s = _hellhound_turn(made="exhaust")
+    engineer = max(u.id for u in s.units.values() if u.kind == "Engineer")
+    assert (s.units[engineer].build, s.units[engineer].exhaust) == (0, 1)
+    s = act(s, f"breach #{engineer}")
+    assert engineer not in s.units

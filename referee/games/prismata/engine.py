@@ -191,10 +191,11 @@ class Work:
             if n:
                 self.res[owner] = self.res[owner] + effect.resonate.gain.times(n)
         made: list[int] = []
+        construct = on_buy and self.state.table.made == "construct"  # PM-I.2
         for c in effect.create:
             who = owner if c.owner == "self" else 1 - owner
             for _ in range(c.count):
-                if on_buy:
+                if construct:
                     made.append(self.create(c.unit, who, build=c.delay, lifespan=c.lifespan))
                 else:
                     made.append(self.create(c.unit, who, exhaust=c.delay, lifespan=c.lifespan))

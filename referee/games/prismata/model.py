@@ -85,6 +85,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     lifespan: str = "reference"
     breach: str = "reach"
     health_cost: str = "may_die"
+    made: str = "construct"
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):

@@ -91,6 +91,15 @@ VARIANTS = (
         summary="Whether a unit may pay its last health for its ability and die of it (default, "
         "as the reference engine plays) or must keep at least one health after paying.",
     ),
+    VariantOption(
+        key="made",
+        default="construct",
+        choices=("construct", "exhaust"),
+        clause="PM-I.2",
+        summary="Units made when a unit is bought: under construction for the effect's delay "
+        "(default, the unit data and the reference engine) or exhausted for it like every other "
+        "made unit (the comprehensive rules' words).",
+    ),
 )
 
 
@@ -230,6 +239,7 @@ class PrismataRules(ModularRules[PrismataState, PrismataAction]):
             lifespan=variants["lifespan"],
             breach=variants["breach"],
             health_cost=variants["health_cost"],
+            made=variants["made"],
         )
         randoms = tuple(setup.options["units"])
         supply_max: dict[str, tuple[int, int]] = {}
