@@ -104,10 +104,16 @@ def test_PM_I_21_variant_health_cost_must_leave_the_unit_alive() -> None:
     assert s.units[3].health == 1
 
 
-def _hellhound_turn(**variants: str) -> PrismataState:
+def _hellhound_turn(made: str = "construct") -> PrismataState:
     """p1 buys a Hellhound (its purchase makes an Engineer) beside a Drone and an Animus; p2
     then overruns the Drone with 3 attack and breaches."""
-    s = scenario(["Drone", "Animus"], ["Tarsier"], res1=Res(gold=5, blue=1, red=1), offer=["Hellhound"], **variants)
+    s = scenario(
+        ["Drone", "Animus"],
+        ["Tarsier"],
+        res1=Res(gold=5, blue=1, red=1),
+        offer=["Hellhound"],
+        made=made,
+    )
     s = act(s, "click #1", "buy Hellhound", "end")
     s = msgspec.structs.replace(s, res=(s.res[0], Res(attack=3)))
     return act(s, "end")

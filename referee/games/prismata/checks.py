@@ -392,12 +392,15 @@ def click_problem(state: PrismataState, cat: Catalog, u: Unit, utype: UnitType) 
         return "it has no stamina left"
     if u.health < ability.health_cost:
         return f"it needs {ability.health_cost} health to pay for its ability and has {u.health}"
-    if ability.health_cost and state.table.health_cost == "must_survive":
-        if u.health <= ability.health_cost:  # PM-I.21
-            return (
-                f"it needs more than {ability.health_cost} health to pay for its ability and "
-                f"stay alive, and has {u.health}"
-            )
+    if (
+        ability.health_cost
+        and state.table.health_cost == "must_survive"
+        and u.health <= ability.health_cost
+    ):  # PM-I.21
+        return (
+            f"it needs more than {ability.health_cost} health to pay for its ability and "
+            f"stay alive, and has {u.health}"
+        )
     return ""
 
 
