@@ -301,16 +301,19 @@ def list_games(
     with handled():
         import msgspec
 
+        from service.results import GameQuery
         from service.wording import safe_text
 
         rows = settings.service().games(
-            limit=limit,
-            offset=offset,
-            before=before,
-            player=player,
-            game=game_type,
-            status=status,
-            since=since,
+            GameQuery(
+                limit=limit,
+                offset=offset,
+                before=before,
+                player=player,
+                game=game_type,
+                status=status,
+                since=since,
+            )
         )
         if as_json:
             emit_json(msgspec.to_builtins(rows))
