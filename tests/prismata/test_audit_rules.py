@@ -137,3 +137,25 @@ def test_PM_I_2_variant_made_exhaust_units_made_by_purchases_are_exhausted() -> 
     assert (s.units[engineer].build, s.units[engineer].exhaust) == (0, 1)
     s = act(s, f"breach #{engineer}")
     assert engineer not in s.units
+
+
+def test_PM_I_22_an_exhausted_blocker_does_not_block() -> None:
+    """PM-4.2 (PM-I.22): an Immolite still exhausted from an earlier click (no longer marked as
+    used) neither blocks nor counts in the defense; once rested it blocks again."""
+    s = scenario(
+        ["Tarsier"],
+        [("Immolite", {"exhaust": 1, "status": "idle"}), "Wall"],
+        res1=Res(attack=2),
+        active=1,
+        phase="defense",
+    )
+    assert refused(s, "block #2") == ["PM-4.2"]
+    assert "exhausted" in reason(s, "block #2")
+    s = act(s, "block #3", "end", "end")
+    assert (s.active, s.phase) == (0, "action")
+    assert s.units[2].exhaust == 0
+    s = msgspec.structs.replace(s, res=(Res(attack=1), s.res[1]))
+    s = act(s, "end")
+    assert (s.active, s.phase) == (1, "defense")
+    s = act(s, "block #2")
+    assert 2 not in s.units
