@@ -130,6 +130,9 @@ def _bounds(event: GameEvent, fact: f.Fact) -> None:
         check_name(str(getattr(event, "name", "") or "?"), "an event's name")
         check_rounds(fact.settings.rounds)
         check_cut(fact.settings.cut)
+    elif isinstance(fact, f.SettingsChanged):
+        check_rounds(fact.rounds)
+        check_cut(fact.cut if fact.cut is not None else 0)
     elif isinstance(fact, f.PlayerRegistered):
         check_name(fact.player.name, "a player's name")
     reason = getattr(fact, "reason", None)
@@ -151,7 +154,13 @@ def judge_event(events: Sequence[GameEvent]) -> None:
         try:
             _bounds(event, fact)
         except RefusedError as exc:
-            clause = "EV-1.1" if isinstance(fact, f.EventCreated) else "EV-2.2"
+            clause = (
+                "EV-1.1"
+                if isinstance(fact, f.EventCreated)
+                else "EV-1.5"
+                if isinstance(fact, f.SettingsChanged)
+                else "EV-2.2"
+            )
             raise EventJudgement(number, clause, str(exc)) from None
         command = _commands(state, fact)
         fix = None if command is not None else _fix(fact, _next(facts, index))
