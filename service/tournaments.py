@@ -1158,8 +1158,11 @@ class Tournaments:
         if not name.strip():
             raise EventRefusedError("EV-1.1", "an event needs a name")
         name = check_name(name, "an event's name")
-        rounds = check_rounds(rounds)
-        cut = check_cut(cut)
+        try:
+            rounds = check_rounds(rounds)
+            cut = check_cut(cut)
+        except RefusedError as exc:  # one line naming the clause, as every refusal
+            raise EventRefusedError("EV-1.1", str(exc)) from None
         settings = msgspec.convert(
             {
                 "game": rules.name,

@@ -28,3 +28,11 @@ def test_ev_1_5_a_change_keeps_the_bounds_event_new_keeps(tmp_path: Path) -> Non
     info = as_json(db, "event", "show", event)
     assert (info["rounds"], info["cut"]) == (3, 2)
 
+
+def test_ev_1_1_event_new_bounds_name_their_clause(tmp_path: Path) -> None:
+    """EV-1.1: `event new` with 50 rounds or a top-3 cut is refused in one line naming the
+    clause (every refusal names its EV clause), nothing stored."""
+    db = tmp_path / "s.db"
+    new_event(db)
+    for option in (["--rounds", "50"], ["--cut", "3"]):
+        refused(db, "EV-1.1", "event", "new", "X", "--game", "gammasphere", *option)
