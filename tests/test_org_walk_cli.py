@@ -36,3 +36,25 @@ def test_ev_1_1_event_new_bounds_name_their_clause(tmp_path: Path) -> None:
     new_event(db)
     for option in (["--rounds", "50"], ["--cut", "3"]):
         refused(db, "EV-1.1", "event", "new", "X", "--game", "gammasphere", *option)
+
+
+def test_ev_5_12_an_engine_repair_after_a_result_exports_and_imports(tmp_path: Path) -> None:
+    """EV-5.12 (docs: "Once some tables have results, re-pair the rest with the engine"):
+    an event re-paired by the engine after a table's result is exported and imported into a
+    fresh store with the same standings; the import judged the re-pairing as a hand pairing
+    of a round with results and refused the whole record."""
+    db, fresh = tmp_path / "s.db", tmp_path / "fresh.db"
+    names = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    event = new_event(db, "--seed", "5", "--rounds", "2", names=names)
+    ok(db, "event", "drop", event, "Hal", "--reason", "signed out by mistake")
+    ok(db, "event", "pair", event)
+    ok(db, "event", "result", event, "1=2-0-0")
+    ok(db, "event", "undrop", event, "Hal", "--reason", "Hal is here")
+    assert "kept with their result: table 1" in ok(
+        db, "event", "repair", event, "--reason", "Hal is back"
+    )
+    ok(db, "event", "result", event, "2=2-1-0", "3=0-2-0", "4=1-1-1")
+    record = tmp_path / "ev.jsonl"
+    ok(db, "event", "export", event, "-o", str(record))
+    ok(fresh, "import", str(record))
+    assert as_json(fresh, "event", "standings", event) == as_json(db, "event", "standings", event)
