@@ -455,10 +455,12 @@ def penalty(
     with handled():
         svc = settings.events()
         if player.strip().lower() == "withdraw":
-            try:
-                number = int(infraction)
-            except ValueError:
-                fail(f"withdraw takes the penalty's number ('event audit'), not {infraction!r}")
+            if not (infraction.isascii() and infraction.isdigit()):
+                fail(
+                    "EV-8.7: withdraw takes the penalty's number ('event audit'), "
+                    f"not {infraction!r}"
+                )
+            number = int(infraction)
             lines = svc.event_penalty_withdraw(
                 event, number, reason=reason, by=settings.referee, result=result
             )

@@ -58,3 +58,14 @@ def test_ev_5_12_an_engine_repair_after_a_result_exports_and_imports(tmp_path: P
     ok(db, "event", "export", event, "-o", str(record))
     ok(fresh, "import", str(record))
     assert as_json(fresh, "event", "standings", event) == as_json(db, "event", "standings", event)
+
+
+def test_ev_8_7_withdraw_takes_a_number_and_says_its_clause(tmp_path: Path) -> None:
+    """EV-8.7: `event penalty EVENT withdraw N` with N not a penalty's number (a word, a
+    full-width digit) is refused in one line naming EV-8.7, nothing stored."""
+    db = tmp_path / "s.db"
+    event = new_event(db)
+    ok(db, "event", "pair", event)
+    ok(db, "event", "penalty", event, "Ann", "looking-at-extra-cards")
+    for number in ("abc", "\uff11"):
+        refused(db, "EV-8.7", "event", "penalty", event, "withdraw", number, "--reason", "x")
