@@ -663,6 +663,17 @@ def _read_all(
             if existing is None and checked.game_id in present:
                 existing = _stored_last_hash(store, checked.game_id)
             if existing is not None:
+                if as_new and checked.game == "event":
+                    # one event is not another (issue 31): a copy would name the tables'
+                    # games, which belong to the event the record names
+                    outcome.status, outcome.events = "refused", 0
+                    outcome.detail = (
+                        f"{checked.source}: event {checked.game_id} is already in the store, "
+                        "and an event record is not copied under a new id (--as-new): its "
+                        "tables' games belong to that event"
+                    )
+                    outcomes.append(outcome)
+                    continue
                 if as_new:
                     checked = _copy(store, checked)
                     outcome.game_id = checked.game_id

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.events.test_event_cli import as_json, ok, refused
+from tests.events.test_event_cli import as_json, call, ok, refused, store_rows
 
 FOUR = ["Ann", "Ben", "Cal", "Dee"]
 
@@ -69,3 +69,24 @@ def test_ev_8_7_withdraw_takes_a_number_and_says_its_clause(tmp_path: Path) -> N
     ok(db, "event", "penalty", event, "Ann", "looking-at-extra-cards")
     for number in ("abc", "\uff11"):
         refused(db, "EV-8.7", "event", "penalty", event, "withdraw", number, "--reason", "x")
+
+
+def test_one_event_is_not_another_a_copied_event_links_no_other_events_games(
+    tmp_path: Path,
+) -> None:
+    """Issue 31 (one event is not another): `referee import --as-new` of an event record
+    into the store holding the event made a copy whose tables named the original event's
+    games (read and played there), under an id `event list` did not show. An event record
+    is refused as a copy, naming why; nothing is stored, the original is untouched."""
+    db = tmp_path / "s.db"
+    event = new_event(db, "--rounds", "2")
+    ok(db, "event", "pair", event)
+    record = tmp_path / "ev.jsonl"
+    ok(db, "event", "export", event, "-o", str(record))
+    before = store_rows(db)
+    code, out, err = call(db, "import", "--as-new", str(record))
+    assert code == 2, (out, err)
+    assert "Traceback" not in err
+    assert "event" in err
+    assert store_rows(db) == before
+    assert [e["event_id"] for e in as_json(db, "event", "list")] == [event]
