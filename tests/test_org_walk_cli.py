@@ -90,3 +90,54 @@ def test_one_event_is_not_another_a_copied_event_links_no_other_events_games(
     assert "event" in err
     assert store_rows(db) == before
     assert [e["event_id"] for e in as_json(db, "event", "list")] == [event]
+
+
+def test_one_event_is_not_another_an_imported_event_links_no_other_events_game(
+    tmp_path: Path,
+) -> None:
+    """Issue 31 (imports are judged; one event is not another): an event record, re-hashed,
+    whose table names a game the store holds for another event imported, and that event's
+    game was then listed at its table. Refused naming the game; nothing stored."""
+    db = tmp_path / "s.db"
+    first = new_event(db, "--rounds", "2", "--seed", "1")
+    other = new_event(db, "--rounds", "2", "--seed", "2")
+    for event in (first, other):
+        ok(db, "event", "pair", event)
+    theirs = as_json(db, "event", "pairings", other)[0]["games"][0]
+    record = tmp_path / "ev.jsonl"
+    ok(db, "event", "export", first, "-o", str(record))
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text(_relinked(record, "ev-forged0001", theirs))
+    before = store_rows(db)
+    code, out, err = call(db, "import", str(forged))
+    assert code == 2, (out, err)
+    assert theirs in err and "Traceback" not in err
+    assert store_rows(db) == before
+
+
+def _relinked(record: Path, new_id: str, game: str) -> str:
+    """``record`` under ``new_id``, its first linked game replaced by ``game``, re-sealed."""
+    import json
+
+    import msgspec
+
+    from events.codec import TOPIC_OF, encode, seal_after
+    from events.interchange.jsonl import KIND_OF_TOPIC, read_jsonl
+    from events.schema import GENESIS_HASH
+
+    rows = read_jsonl(record.read_text().splitlines(), str(record))
+    events = []
+    for _, event, _, _ in rows:
+        event = msgspec.structs.replace(event, originator_id=new_id, hash="", prev_hash="")
+        if type(event).__name__ == "EventGameLinked" and game:
+            event = msgspec.structs.replace(event, game=game)
+            game = ""
+        events.append(event)
+    sealed = seal_after(0, GENESIS_HASH, events)
+    header = {"format": "referee-jsonl/1", "game_id": new_id, "game": ""}
+    lines = [json.dumps({**header, "events": len(sealed), "last_hash": sealed[-1].hash})]
+    for event in sealed:
+        topic = TOPIC_OF[type(event)]
+        body = encode(event).decode()[1:]
+        lines.append(f'{{"kind":"{KIND_OF_TOPIC[topic]}","topic":"{topic}",' + body)
+    return "\n".join(lines) + "\n"
