@@ -111,7 +111,8 @@ def test_one_event_is_not_another_an_imported_event_links_no_other_events_game(
     before = store_rows(db)
     code, out, err = call(db, "import", str(forged))
     assert code == 2, (out, err)
-    assert theirs in err and "Traceback" not in err
+    assert theirs in err
+    assert "Traceback" not in err
     assert store_rows(db) == before
 
 
@@ -121,9 +122,9 @@ def _relinked(record: Path, new_id: str, game: str) -> str:
 
     import msgspec
 
-    from events.codec import TOPIC_OF, encode, seal_after
-    from events.interchange.jsonl import KIND_OF_TOPIC, read_jsonl
-    from events.schema import GENESIS_HASH
+    from events.codec import encode, seal_after
+    from events.interchange.jsonl import read_jsonl
+    from events.schema import GENESIS_HASH, KIND_OF_TOPIC, TOPIC_OF
 
     rows = read_jsonl(record.read_text().splitlines(), str(record))
     events = []
