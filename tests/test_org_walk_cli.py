@@ -142,3 +142,24 @@ def _relinked(record: Path, new_id: str, game: str) -> str:
         body = encode(event).decode()[1:]
         lines.append(f'{{"kind":"{KIND_OF_TOPIC[topic]}","topic":"{topic}",' + body)
     return "\n".join(lines) + "\n"
+
+
+def test_ev_6_6_the_audit_calls_playoff_rounds_by_their_stage(tmp_path: Path) -> None:
+    """EV-6.6 (docs: `event log` and `event audit` call playoff rounds by their stage): the
+    audit's closed games and a correction in the final name "final (round 2)", as the log
+    does, not "round 2" alone."""
+    db = tmp_path / "s.db"
+    event = new_event(db, "--rounds", "1", "--cut", "2", "--seed", "4")
+    ok(db, "event", "pair", event)
+    ok(db, "event", "result", event, "1=2-0-0", "2=0-2-0")
+    ok(db, "event", "pair", event)  # the cut: the final
+    ok(db, "event", "result", event, "1=2-0-0")
+    ok(db, "event", "correct", event, "1=2-1-0", "--reason", "a game was missed")
+    entries = as_json(db, "event", "audit", event)["entries"]
+    voided = [e for e in entries if e["what"] == "games voided" and "(round 2)" in e["reason"]]
+    assert voided
+    assert all(e["reason"].startswith("final (round 2) table 1") for e in voided)
+    corrected = [e for e in entries if e["what"] == "result corrected"]
+    assert [e.get("stage") for e in corrected] == ["final (round 2)"]
+    text = ok(db, "event", "audit", event)
+    assert "round 2 table" not in text.replace("final (round 2) table", "")
