@@ -475,7 +475,7 @@ def penalty(
         from referee.tournament.facts import PENALTY_LEVELS
 
         if chosen is not None and chosen not in PENALTY_LEVELS:  # worded for the option
-            fail(f"--penalty is one of {', '.join(PENALTY_LEVELS)}, not {chosen!r}")
+            fail(f"EV-8.6: --penalty is one of {', '.join(PENALTY_LEVELS)}, not {chosen!r}")
         if result is not None:
             fail("--result goes with 'withdraw' only")
         given = svc.event_penalize(

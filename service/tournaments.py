@@ -1147,7 +1147,7 @@ class Tournaments:
         try:
             rules = games.load(game)
         except LookupError as exc:
-            raise RefusedError(str(exc)) from None
+            raise EventRefusedError("EV-1.1", str(exc)) from None
         if format not in ("swiss", "elimination", "round-robin"):
             raise EventRefusedError(
                 "EV-1.1", f"no format {format!r}: swiss, elimination, round-robin"
@@ -1721,8 +1721,8 @@ class Tournaments:
         referee's choice; the IPG's suggestion is recorded beside it."""
         reason = check_reason(reason)
         if penalty is not None and penalty not in f.PENALTY_LEVELS:
-            raise RefusedError(
-                f"the penalty is one of {', '.join(f.PENALTY_LEVELS)}, not {penalty!r}"
+            raise EventRefusedError(
+                "EV-8.6", f"the penalty is one of {', '.join(f.PENALTY_LEVELS)}, not {penalty!r}"
             )
         loaded = self._event(event_id)
         facts = self._decide(

@@ -163,3 +163,14 @@ def test_ev_6_6_the_audit_calls_playoff_rounds_by_their_stage(tmp_path: Path) ->
     assert [e.get("stage") for e in corrected] == ["final (round 2)"]
     text = ok(db, "event", "audit", event)
     assert "round 2 table" not in text.replace("final (round 2) table", "")
+
+
+def test_ev_8_6_ev_1_1_an_unknown_penalty_or_game_names_the_clause(tmp_path: Path) -> None:
+    """EV-8.6 (the head referee chooses among the IPG's penalties) and EV-1.1 (an event names
+    its game): `event penalty ... --penalty death` and `event new --game nope` are refused in
+    one line naming the clause, nothing stored."""
+    db = tmp_path / "s.db"
+    event = new_event(db)
+    ok(db, "event", "pair", event)
+    refused(db, "EV-8.6", "event", "penalty", event, "Ann", "tardiness", "--penalty", "death")
+    refused(db, "EV-1.1", "event", "new", "X", "--game", "nope")
