@@ -249,10 +249,12 @@ def test_events_made_numbered_and_chained_seal_as_any_other(backend: RefereeServ
     game = backend.create_game("nim", PLAYERS, options={"heap": 4}).game_id
     backend.record(game, "t1")
     events = backend.store.events(game)
-    blank = [msgspec.structs.replace(e, originator_version=0, prev_hash="", hash="") for e in events]
-    numbered = [msgspec.structs.replace(blank[0], originator_version=1, prev_hash=GENESIS_HASH)]
+    replace = msgspec.structs.replace
+    blank = [replace(e, originator_version=0, prev_hash="", hash="") for e in events]
+    numbered = [replace(blank[0], originator_version=1, prev_hash=GENESIS_HASH)]
     numbered += blank[1:]
     plain, made = seal_after(0, GENESIS_HASH, blank), seal_after(0, GENESIS_HASH, numbered)
     assert made == plain == events
-    assert isinstance(made, Sealed) and isinstance(plain, Sealed)
+    assert isinstance(made, Sealed)
+    assert isinstance(plain, Sealed)
     assert made.kept_states() == plain.kept_states() == [encode(e) for e in events]
