@@ -1041,7 +1041,7 @@ class Tournaments:
         as void (EV-3.9): one ``GameEnded`` (how ``void``) per game, as batches for the same
         transaction, so the game refuses entries from then on whatever face writes to it."""
         reasons: dict[str, str] = {}
-        if not any(isinstance(fact, f.PairingChanged | f.RoundUndone) for fact in facts):
+        if not any(isinstance(fact, _VOIDS_BY_FOLD) for fact in facts):
             # only ``GamesVoided`` makes games void here (pairing a round, slips): its games
             # are the new ones, without folding the facts again (15,000 at a large round)
             for fact in facts:
@@ -2044,6 +2044,10 @@ class Tournaments:
 
     def event_ids(self) -> list[str]:
         return [g for g in self.store.game_ids() if g.startswith(EVENT_PREFIX)]
+
+
+_VOIDS_BY_FOLD = (f.PairingChanged, f.RoundUndone)
+"""The facts whose voided games only their fold tells (``void_closings``)."""
 
 
 def _newly_voided(before: Tournament, after: Tournament) -> list[str]:
