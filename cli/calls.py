@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.event import EventArg, event_app
-from cli.face import JsonOpt, emit_json, emit_rows, fail, handled, settings
+from cli.event import event_app
+from cli.face import EventArg, JsonOpt, emit_json, emit_rows, fail, handled, settings
 
 if TYPE_CHECKING:
     from service.api import CallRow, EventService, ReportRow
@@ -93,7 +93,7 @@ def call(
     import msgspec
 
     with handled():
-        svc = settings.service().parts.events
+        svc = settings.events()
         by = settings.referee
         if what in STEPS:
             if number is None:
@@ -143,7 +143,7 @@ def calls(
     """
 
     with handled():
-        svc = settings.service().parts.events
+        svc = settings.events()
         events = (
             [event.strip()]
             if event

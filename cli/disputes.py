@@ -6,12 +6,24 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.face import GameArg, JsonOpt, emit_json, fail, handled, progress_bar, settings
+from cli.face import (
+    GameArg,
+    GameTypeOpt,
+    JsonOpt,
+    ReasonOpt,
+    emit_json,
+    fail,
+    handled,
+    progress_bar,
+    settings,
+)
 
 if TYPE_CHECKING:
     from service.api import QueueItem
 
 app = typer.Typer()
+
+DisputeArg = Annotated[int, typer.Argument(metavar="DISPUTE", help="Dispute number.")]
 
 
 def _echo(written: object) -> None:
@@ -42,7 +54,7 @@ def dispute(
 @app.command()
 def rule(
     game: GameArg,
-    dispute_no: Annotated[int, typer.Argument(metavar="DISPUTE", help="Dispute number.")],
+    dispute_no: DisputeArg,
     uphold: Annotated[bool, typer.Option("--uphold", help="The decision stands.")] = False,
     overturn: Annotated[
         bool, typer.Option("--overturn", help="The decision is reversed (carried out as events).")
@@ -50,7 +62,7 @@ def rule(
     clause: Annotated[
         str, typer.Option("--clause", help="Clause relied on, e.g. PZ-6.2 or REF-3.3.")
     ] = "",
-    reason: Annotated[str, typer.Option("--reason", help="Why.")] = "",
+    reason: ReasonOpt = "",
     by: Annotated[
         str | None, typer.Option("--by", help="Referee ruling (default: --referee).")
     ] = None,
@@ -83,7 +95,7 @@ def rule(
 @app.command()
 def appeal(
     game: GameArg,
-    dispute_no: Annotated[int, typer.Argument(metavar="DISPUTE", help="Dispute number.")],
+    dispute_no: DisputeArg,
     by: Annotated[str, typer.Option("--by", help="The player who appeals.")],
     grounds: Annotated[str, typer.Option("--grounds", help="Why the ruling is wrong.")],
 ) -> None:
@@ -131,9 +143,7 @@ def audit(
 
 @app.command()
 def scoreboard(
-    game_type: Annotated[
-        str | None, typer.Option("--game-type", "-g", help="Only this game type.")
-    ] = None,
+    game_type: GameTypeOpt = None,
     rebuild: Annotated[
         bool, typer.Option("--rebuild", help="Build the projection again from the whole log.")
     ] = False,

@@ -8,6 +8,7 @@ commands so ``referee --help`` stays quick.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -15,13 +16,31 @@ import typer
 
 from cli.event_fixes import DeckOpt, SealedOpt
 from cli.event_fixes import register as register_fixes
-from cli.face import JsonOpt, emit_json, fail, handled, refuse_replacing_a_database, settings
+from cli.face import (
+    EventArg,
+    JsonOpt,
+    ReasonOpt,
+    deck_from,
+    emit,
+    emit_json,
+    fail,
+    handled,
+    refuse_replacing_a_database,
+    settings,
+)
 from cli.postings import KeyOpt, PostingOpt, print_posting
 from cli.postings import verify as verify_posting
 
 if TYPE_CHECKING:
-    from referee.kit.decks import Deck
-    from service.api import EventService, PairingRow, PairingSheet, StandingRow
+    from service.api import (
+        BracketView,
+        EventInfo,
+        EventService,
+        LogLine,
+        PairingRow,
+        PairingSheet,
+        StandingRow,
+    )
 
 app = typer.Typer()
 
@@ -43,18 +62,12 @@ event_app = typer.Typer(
 )
 app.add_typer(event_app)
 
-EventArg = Annotated[str, typer.Argument(help="The event's id (ev-...), as 'event new' printed.")]
 RoundOpt = Annotated[
     int | None, typer.Option("--round", min=1, help="A round number (default: the latest).")
 ]
 
 
 CsvOpt = Annotated[bool, typer.Option("--csv", help="Comma-separated values, a header first.")]
-
-
-def _event_service() -> EventService:
-    """The event service of the store (``--db``): every ``referee event`` command's door."""
-    return settings.service().parts.events
 
 
 def _print_sheet(sheet: PairingSheet, *, by_name: bool = False) -> None:
@@ -209,21 +222,8 @@ def register(
       referee event register $ev --player Ann --player Ben --player Cal
     """
     with handled():
-        chosen: Deck | None = None
-        if deck is not None and sealed is not None:
-            fail("give --deck FILE or --sealed COMMIT:SIZE, not both")
-        if sealed is not None:
-            from referee.kit.decks import SealedDeck
-
-            chosen = SealedDeck.parse(sealed)
-        elif deck is not None:
-            from referee.kit.decks import parse_decklist
-
-            try:
-                chosen = parse_decklist(deck.read_text(encoding="utf-8"), str(deck))
-            except UnicodeDecodeError:
-                fail(f"{deck}: not UTF-8 text")
-        svc = _event_service()
+        chosen = deck_from(deck, sealed, "give --deck FILE or --sealed COMMIT:SIZE, not both")
+        svc = settings.events()
         ids = svc.event_register(
             event,
             player,
@@ -261,7 +261,7 @@ def drop(
       referee event drop $ev Cal --reason 'went home'
     """
     with handled():
-        typer.echo(_event_service().event_drop(event, name, reason=reason).line)
+        typer.echo(settings.events().event_drop(event, name, reason=reason).line)
 
 
 def _read_manual(path: Path) -> dict[str, Any]:
@@ -312,7 +312,7 @@ def pair(
     """
     with handled():
         spec = _read_manual(manual) if manual is not None else None
-        svc = _event_service()
+        svc = settings.events()
         rows = svc.event_pair(event, manual=spec, reason=reason, by=settings.referee)
         missing = svc.event_missing_decks(event)
         if as_json:
@@ -349,7 +349,7 @@ def repair(
     """
     with handled():
         spec = _read_manual(manual) if manual is not None else None
-        done = _event_service().event_repair_moves(event, spec, reason=reason, by=settings.referee)
+        done = settings.events().event_repair_moves(event, spec, reason=reason, by=settings.referee)
         if as_json:
             emit_json(done)
             return
@@ -384,7 +384,7 @@ def result(
       referee event result $ev 1=2-1-0 2=0-2-0 3=1-1-1
     """
     with handled():
-        _event_service().event_result(event, slips, by=settings.referee)
+        settings.events().event_result(event, slips, by=settings.referee)
         # all or none are stored: every slip given (the service counts the facts it
         # wrote, a slip's result and its table's games closed as void, EV-3.9)
         count = len(slips)
@@ -408,7 +408,7 @@ def correct(
       referee event correct $ev 3=0-2-0 --reason 'slip swapped'
     """
     with handled():
-        number = _event_service().event_correct(
+        number = settings.events().event_correct(
             event, round_number, slip, reason=reason, by=settings.referee
         )
         typer.echo(f"round {number} {slip} corrected")
@@ -453,7 +453,7 @@ def penalty(
       referee event penalty $ev withdraw 2 --reason misjudged --result 1-1-0
     """
     with handled():
-        svc = _event_service()
+        svc = settings.events()
         if player.strip().lower() == "withdraw":
             try:
                 number = int(infraction)
@@ -487,36 +487,42 @@ def penalty(
         typer.echo(given.effect)
 
 
-@event_app.command("start-round")
-def start_round(event: EventArg, round_number: RoundOpt = None) -> None:
-    """Mark the round as started (its time is in the log).
+def _round_mark(action: str, done: str) -> Callable[[str, int | None], None]:
+    """The command that marks the round ``action`` (start, end) and says it is ``done``."""
+
+    def mark(event: EventArg, round_number: RoundOpt = None) -> None:
+        with handled():
+            number = settings.events().event_round(event, action, round_number)
+            typer.echo(f"round {number} {done}")
+
+    return mark
+
+
+event_app.command(
+    "start-round",
+    help="""Mark the round as started (its time is in the log).
 
     \b
     Example:
       referee event start-round $ev
-    """
-    with handled():
-        number = _event_service().event_round(event, "start", round_number)
-        typer.echo(f"round {number} started")
+    """,
+)(_round_mark("start", "started"))
 
-
-@event_app.command("end-round")
-def end_round(event: EventArg, round_number: RoundOpt = None) -> None:
-    """Mark the round as ended: refused while a table lacks its result (EV-5.10).
+event_app.command(
+    "end-round",
+    help="""Mark the round as ended: refused while a table lacks its result (EV-5.10).
 
     \b
     Example:
       referee event end-round $ev
-    """
-    with handled():
-        number = _event_service().event_round(event, "end", round_number)
-        typer.echo(f"round {number} ended")
+    """,
+)(_round_mark("end", "ended"))
 
 
 @event_app.command("end")
 def end(
     event: EventArg,
-    reason: Annotated[str, typer.Option("--reason", help="Why.")] = "",
+    reason: ReasonOpt = "",
     void_open: Annotated[
         bool,
         typer.Option(
@@ -535,7 +541,7 @@ def end(
       referee event end $ev --void-open --reason 'the hall closed'
     """
     with handled():
-        closed = _event_service().event_end(
+        closed = settings.events().event_end(
             event, reason=reason, void_open=void_open, by=settings.referee
         )
         if closed:
@@ -592,7 +598,7 @@ def pairings(
         if posting:
             print_posting(event, "pairings", round_number, key)
             return
-        svc = _event_service()
+        svc = settings.events()
         rows = svc.event_pairings(event, round_number)
         sheet = svc.event_pairing_sheet(event, round_number)
         if as_json:
@@ -658,7 +664,7 @@ def standings(
         if posting:
             print_posting(event, "standings", round_number, key)
             return
-        svc = _event_service()
+        svc = settings.events()
         if explain is not None:
             text = svc.event_explain(event, explain, round_number)
             if as_json:
@@ -736,25 +742,23 @@ def bracket(event: EventArg, as_json: JsonOpt = False) -> None:
       referee event bracket $ev --json
     """
     with handled():
-        view = _event_service().event_bracket(event)
-        if as_json:
-            emit_json(view)
-            return
-        what = f"top {view.cut} playoff" if view.cut else "single elimination"
-        typer.echo(f"{view.name} · {what}" + (" · ended" if view.ended else ""))
-        for rnd in view.rounds:
-            typer.echo(f"{rnd.stage} (round {rnd.round})")
-            for match in rnd.matches:
-                sides = " v ".join(f"({p.seed}) {p.player}" for p in match.players)
-                if match.bye:
-                    typer.echo(f"  bye    {sides}")
-                    continue
-                said = (
-                    f"   {match.result}, {match.winner} through" if match.winner else "   playing"
-                )
-                typer.echo(f"  {match.table:>5}  {sides}{said}")
-        if view.champion:
-            typer.echo(f"champion: {view.champion}")
+        emit(settings.events().event_bracket(event), as_json, _print_bracket)
+
+
+def _print_bracket(view: BracketView) -> None:
+    what = f"top {view.cut} playoff" if view.cut else "single elimination"
+    typer.echo(f"{view.name} · {what}" + (" · ended" if view.ended else ""))
+    for rnd in view.rounds:
+        typer.echo(f"{rnd.stage} (round {rnd.round})")
+        for match in rnd.matches:
+            sides = " v ".join(f"({p.seed}) {p.player}" for p in match.players)
+            if match.bye:
+                typer.echo(f"  bye    {sides}")
+                continue
+            said = f"   {match.result}, {match.winner} through" if match.winner else "   playing"
+            typer.echo(f"  {match.table:>5}  {sides}{said}")
+    if view.champion:
+        typer.echo(f"champion: {view.champion}")
 
 
 @event_app.command("list")
@@ -766,7 +770,7 @@ def list_events(as_json: JsonOpt = False) -> None:
       referee event list
     """
     with handled():
-        svc = _event_service()
+        svc = settings.events()
         infos = [svc.event_info(event) for event in svc.event_ids()]
         if as_json:
             emit_json(infos)
@@ -787,27 +791,28 @@ def show(event: EventArg, as_json: JsonOpt = False) -> None:
       referee event show $ev
     """
     with handled():
-        info = _event_service().event_info(event)
-        if as_json:
-            emit_json(info)
-            return
-        typer.echo(f"{info.name} ({info.event_id}): {info.game} {info.format}, {info.match}")
-        typer.echo(f"players: {info.players} ({info.active} active)")
-        svc = _event_service()
-        typer.echo(f"stage: {svc.event_stage(event)}")
-        typer.echo(
-            f"format: {info.rounds} Swiss rounds" + (f", top {info.cut} cut" if info.cut else "")
-            if info.format == "swiss"
-            else f"format: {info.format}"
-        )
-        if info.open_round and not info.ended:
-            label = svc.event_round_label(event, info.open_round)
-            typer.echo(f"{label} is open (tables still to report)")
-        if info.ended:
-            typer.echo("the event has ended")
-        from service.api import describe, event_host
+        emit(settings.events().event_info(event), as_json, lambda info: _print_info(info, event))
 
-        typer.echo(describe(event_host(settings.service(), event)))
+
+def _print_info(info: EventInfo, event: str) -> None:
+    """What the event is and where it stands (``event``: its id as given)."""
+    typer.echo(f"{info.name} ({info.event_id}): {info.game} {info.format}, {info.match}")
+    typer.echo(f"players: {info.players} ({info.active} active)")
+    svc = settings.events()
+    typer.echo(f"stage: {svc.event_stage(event)}")
+    typer.echo(
+        f"format: {info.rounds} Swiss rounds" + (f", top {info.cut} cut" if info.cut else "")
+        if info.format == "swiss"
+        else f"format: {info.format}"
+    )
+    if info.open_round and not info.ended:
+        label = svc.event_round_label(event, info.open_round)
+        typer.echo(f"{label} is open (tables still to report)")
+    if info.ended:
+        typer.echo("the event has ended")
+    from service.api import describe, event_host
+
+    typer.echo(describe(event_host(settings.service(), event)))
 
 
 @event_app.command("log")
@@ -819,14 +824,14 @@ def log(event: EventArg, as_json: JsonOpt = False) -> None:
       referee event log $ev
     """
     with handled():
-        lines = _event_service().event_log_named(event)
-        if as_json:
-            emit_json(lines)
-            return
-        from service.wording import safe_text
+        emit(settings.events().event_log_named(event), as_json, _print_log)
 
-        for line in lines:
-            typer.echo(f"#{line.number:<5} {line.time:%H:%M:%S}  {safe_text(line.text)}")
+
+def _print_log(lines: list[LogLine]) -> None:
+    from service.wording import safe_text
+
+    for line in lines:
+        typer.echo(f"#{line.number:<5} {line.time:%H:%M:%S}  {safe_text(line.text)}")
 
 
 @event_app.command("audit")
@@ -839,17 +844,17 @@ def audit(event: EventArg, as_json: JsonOpt = False) -> None:
       referee event audit $ev
     """
     with handled():
-        data = _event_service().event_audit_named(event)
-        if as_json:
-            emit_json(data)
-            return
-        from service.wording import safe_text
+        emit(settings.events().event_audit_named(event), as_json, _print_audit)
 
-        if not data["entries"]:
-            typer.echo("nothing to audit: no override, correction, penalty or drop")
-        for entry in data["entries"]:
-            rest = ", ".join(f"{k}={v}" for k, v in entry.items() if k not in ("event", "what"))
-            typer.echo(f"#{entry['event']:<5} {entry['what']}: {safe_text(rest)}")
+
+def _print_audit(data: dict[str, Any]) -> None:
+    from service.wording import safe_text
+
+    if not data["entries"]:
+        typer.echo("nothing to audit: no override, correction, penalty or drop")
+    for entry in data["entries"]:
+        rest = ", ".join(f"{k}={v}" for k, v in entry.items() if k not in ("event", "what"))
+        typer.echo(f"#{entry['event']:<5} {entry['what']}: {safe_text(rest)}")
 
 
 @event_app.command("export")
@@ -868,7 +873,7 @@ def export(
     with handled():
         if output is not None:
             refuse_replacing_a_database(output)
-        lines = _event_service().event_export(event)
+        lines = settings.events().event_export(event)
         if output is None:
             for line in lines:
                 typer.echo(line, nl=False)

@@ -10,25 +10,18 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.face import JsonOpt, emit_json, fail, handled, settings
+from cli.face import EventArg, JsonOpt, emit, handled, one_deck, settings
 
 if TYPE_CHECKING:
-    from service.api import EventService
+    from service.api import DrawInfo, EventInfo, Undone
 
-EventArg = Annotated[str, typer.Argument(help="The event's id (ev-...), as 'event new' printed.")]
-
-ReasonOpt = Annotated[str, typer.Option("--reason", help="Why (kept in the log and audit).")]
+LoggedReasonOpt = Annotated[str, typer.Option("--reason", help="Why (kept in the log and audit).")]
 
 DeckOpt = Annotated[Path | None, typer.Option("--deck", help="The player's event decklist (open).")]
 SealedOpt = Annotated[
     str | None,
     typer.Option("--sealed", help="COMMIT:SIZE from 'referee deck seal' (stays sealed)."),
 ]
-
-
-def _event_service() -> EventService:
-    """The event service of the store (``--db``): these commands' door."""
-    return settings.service().parts.events
 
 
 def register(group: typer.Typer) -> None:
@@ -43,7 +36,7 @@ def register(group: typer.Typer) -> None:
         group.command(name)(command)
 
 
-def undo_round(event: EventArg, reason: ReasonOpt, as_json: JsonOpt = False) -> None:
+def undo_round(event: EventArg, reason: LoggedReasonOpt, as_json: JsonOpt = False) -> None:
     """Take back the latest round before its first result (head judge, EV-5.13): its
     pairings no longer count as met and its games are closed as void; pair it again.
 
@@ -52,19 +45,20 @@ def undo_round(event: EventArg, reason: ReasonOpt, as_json: JsonOpt = False) -> 
       referee event undo-round $ev --reason 'Ann was registered twice'
     """
     with handled():
-        done = _event_service().event_undo_round(event, reason=reason, by=settings.referee)
-        if as_json:
-            emit_json(done)
-            return
-        typer.echo(f"round {done.round} undone")
-        if done.voided:
-            typer.echo(f"closed as void: {', '.join(done.voided)}")
+        done = settings.events().event_undo_round(event, reason=reason, by=settings.referee)
+        emit(done, as_json, _print_undone)
+
+
+def _print_undone(done: Undone) -> None:
+    typer.echo(f"round {done.round} undone")
+    if done.voided:
+        typer.echo(f"closed as void: {', '.join(done.voided)}")
 
 
 def undrop(
     event: EventArg,
     name: Annotated[str, typer.Argument(help="The player dropped by mistake.")],
-    reason: ReasonOpt,
+    reason: LoggedReasonOpt,
 ) -> None:
     """Return a dropped player (EV-2.7): paired again from the next round.
 
@@ -73,13 +67,13 @@ def undrop(
       referee event undrop $ev Hal --reason 'dropped the wrong Hal'
     """
     with handled():
-        who = _event_service().event_undrop(event, name, reason=reason, by=settings.referee)
+        who = settings.events().event_undrop(event, name, reason=reason, by=settings.referee)
         typer.echo(f"{who} is back in the event from the next round")
 
 
 def change(
     event: EventArg,
-    reason: ReasonOpt,
+    reason: LoggedReasonOpt,
     rounds: Annotated[
         int | None, typer.Option("--rounds", min=1, help="The new number of Swiss rounds.")
     ] = None,
@@ -96,15 +90,15 @@ def change(
       referee event change $ev --rounds 4 --reason 'the hall closes at six'
     """
     with handled():
-        info = _event_service().event_change(
+        info = settings.events().event_change(
             event, rounds=rounds, cut=cut, reason=reason, by=settings.referee
         )
-        if as_json:
-            emit_json(info)
-            return
-        typer.echo(
-            f"{info.rounds} Swiss rounds" + (f", top {info.cut} cut" if info.cut else ", no cut")
-        )
+        emit(info, as_json, _print_rounds_and_cut)
+
+
+def _print_rounds_and_cut(info: EventInfo) -> None:
+    cut = f", top {info.cut} cut" if info.cut else ", no cut"
+    typer.echo(f"{info.rounds} Swiss rounds{cut}")
 
 
 def deck(
@@ -121,22 +115,9 @@ def deck(
       referee event deck $ev Ann --deck ann.txt
     """
     with handled():
-        if (deck_file is None) == (sealed is None):
-            fail("give --deck FILE or --sealed COMMIT:SIZE (one of them)")
-        from referee.kit.decks import Deck, SealedDeck, parse_decklist
-
-        chosen: Deck
-        if sealed is not None:
-            chosen = SealedDeck.parse(sealed)
-        else:
-            assert deck_file is not None
-            try:
-                chosen = parse_decklist(deck_file.read_text(encoding="utf-8"), str(deck_file))
-            except UnicodeDecodeError:
-                fail(f"{deck_file}: not UTF-8 text")
-            except OSError as exc:
-                fail(f"{deck_file}: {exc.strerror}")
-        who = _event_service().event_attach_deck(event, name, chosen, by=settings.referee)
+        refusal = "give --deck FILE or --sealed COMMIT:SIZE (one of them)"
+        chosen = one_deck(deck_file, sealed, refusal)
+        who = settings.events().event_attach_deck(event, name, chosen, by=settings.referee)
         typer.echo(f"decklist attached for {who} ({chosen.size} cards)")
 
 
@@ -149,13 +130,13 @@ def draw(event: EventArg, as_json: JsonOpt = False) -> None:
       referee event draw $ev
     """
     with handled():
-        info = _event_service().event_draw(event)
-        if as_json:
-            emit_json(info)
-            return
-        if info.seed is None:
-            typer.echo(f"no seed recorded: {info.rule}")
-            return
-        typer.echo(f"seed {info.seed}: {info.rule}")
-        for n, line in enumerate(info.order, start=1):
-            typer.echo(f"{n:>4}  {line.name:<24} {line.player:<8} {line.key[:16]}")
+        emit(settings.events().event_draw(event), as_json, _print_draw)
+
+
+def _print_draw(info: DrawInfo) -> None:
+    if info.seed is None:
+        typer.echo(f"no seed recorded: {info.rule}")
+        return
+    typer.echo(f"seed {info.seed}: {info.rule}")
+    for n, line in enumerate(info.order, start=1):
+        typer.echo(f"{n:>4}  {line.name:<24} {line.player:<8} {line.key[:16]}")

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 import typer
 
 if TYPE_CHECKING:
+    from referee.kit.decks import Deck, Decklist
+    from service.api import EventService
     from service.app import RefereeService
     from service.outbox import Outbox
     from service.remote import Remote
@@ -107,6 +109,10 @@ class Settings:
             self._service.on_resolved = say_which
             self._created = create
         return self._service
+
+    def events(self) -> EventService:
+        """The event service of the store (``--db``): every ``referee event`` command's door."""
+        return self.service().parts.events
 
     def discard_unused_store(self) -> None:
         """After a refused command: delete the store file it made if it holds no event, so
@@ -275,6 +281,18 @@ def emit_rows(rows: Sequence[Row], as_json: bool, none: str, text: Callable[[Row
         typer.echo(text(row))
 
 
+Data = TypeVar("Data")
+
+
+def emit(data: Data, as_json: bool, text: Callable[[Data], None]) -> None:
+    """One answer: ``data`` as JSON (``--json``, for scripts), else as ``text`` prints it for
+    people."""
+    if as_json:
+        emit_json(data)
+    else:
+        text(data)
+
+
 def emit_json_array(items: Iterable[Any]) -> None:
     """A JSON array written an item at a time: the same bytes as ``emit_json(list(items))``."""
     import msgspec
@@ -301,6 +319,36 @@ def parse_pairs(values: list[str] | None, what: str) -> dict[str, str]:
             fail(f"{what} gives {key.strip()} twice ({pairs[name]!r} and {rest.strip()!r})")
         pairs[name] = rest.strip()
     return pairs
+
+
+def read_decklist(path: Path) -> Decklist:
+    """A decklist file (an open list); one that is not UTF-8 text is refused in one line."""
+    from referee.kit.decks import parse_decklist
+
+    try:
+        return parse_decklist(path.read_text(encoding="utf-8"), str(path))
+    except UnicodeDecodeError:
+        fail(f"{path}: not UTF-8 text")
+
+
+def deck_from(file: Path | None, sealed: str | None, refusal: str) -> Deck | None:
+    """The deck a command was given: sealed (``COMMIT:SIZE``), else the list in ``file``, else
+    none; both are refused (``refusal``, the command's own words)."""
+    if file is not None and sealed is not None:
+        fail(refusal)
+    if sealed is not None:
+        from referee.kit.decks import SealedDeck
+
+        return SealedDeck.parse(sealed)  # DeckError names the form
+    return read_decklist(file) if file is not None else None
+
+
+def one_deck(file: Path | None, sealed: str | None, refusal: str) -> Deck:
+    """The one deck a command takes: the list in ``file`` or sealed, not none, not both."""
+    deck = deck_from(file, sealed, refusal)
+    if deck is None:
+        fail(refusal)
+    return deck
 
 
 def refuse_replacing_a_database(path: Path) -> None:
@@ -362,6 +410,9 @@ def progress_bar(length: int, label: str, hidden: bool) -> Any:
 
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for scripts.")]
+ReasonOpt = Annotated[str, typer.Option("--reason", help="Why.")]
+GameTypeOpt = Annotated[str | None, typer.Option("--game-type", "-g", help="Only this game type.")]
+EventArg = Annotated[str, typer.Argument(help="The event's id (ev-...), as 'event new' printed.")]
 GameArg = Annotated[
     str, typer.Argument(help="Game id, or a unique ending of it (at least 4 characters).")
 ]

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.event import EventArg, event_app
-from cli.face import GameArg, JsonOpt, emit_json, fail, handled, settings
+from cli.event import event_app
+from cli.face import EventArg, GameArg, JsonOpt, emit_json, fail, handled, settings
 
 if TYPE_CHECKING:
     from service.api import ClockView
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 app = typer.Typer()  # the commands below join 'referee event'
 
 _ACTIONS = ("start", "pause", "resume", "end", "show")
+
+ChangeReasonOpt = Annotated[str, typer.Option("--reason", help="Why it changes.")]
 
 
 def print_clock(view: ClockView) -> None:
@@ -99,7 +101,7 @@ def extend(
 def length(
     event: EventArg,
     minutes: Annotated[int, typer.Argument(help="The round length in minutes (1 to 600).")],
-    reason: Annotated[str, typer.Option("--reason", help="Why it changes.")] = "",
+    reason: ChangeReasonOpt = "",
 ) -> None:
     """Set the event's round length; the round in progress follows it too (EV-9.1).
 
@@ -118,7 +120,7 @@ def length(
 def time_limit(
     game: GameArg,
     minutes: Annotated[int, typer.Argument(help="Minutes from the game's start (1 to 1440).")],
-    reason: Annotated[str, typer.Option("--reason", help="Why it changes.")] = "",
+    reason: ChangeReasonOpt = "",
 ) -> None:
     """Set or change a game's time limit (a game outside an event; REF-10.1). The queue
     lists the table once it has passed while the game is open.

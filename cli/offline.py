@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from cli.face import JsonOpt, emit_json, emit_rows, fail, handled, settings
+from cli.face import JsonOpt, ReasonOpt, emit_json, emit_rows, fail, handled, settings
 
 if TYPE_CHECKING:
     from service.api import Branch
@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from service.results import EntryResult
 
 app = typer.Typer()
+
+GameIdArg = Annotated[str, typer.Argument(help="The game's id.")]
 
 branch_app = typer.Typer(
     name="branch",
@@ -109,9 +111,7 @@ def sync(as_json: JsonOpt = False) -> None:
 
 
 @branch_app.command("list")
-def list_branches(
-    game: Annotated[str, typer.Argument(help="The game's id.")], as_json: JsonOpt = False
-) -> None:
+def list_branches(game: GameIdArg, as_json: JsonOpt = False) -> None:
     """A game's branches kept as evidence, side by side, and which were resolved.
 
     \b
@@ -138,7 +138,7 @@ def _branch_text(b: Branch) -> str:
 
 @branch_app.command("keep")
 def keep(
-    game: Annotated[str, typer.Argument(help="The game's id.")],
+    game: GameIdArg,
     event: Annotated[int, typer.Argument(help="The branch's event, as the queue names it.")],
     server: Annotated[bool, typer.Option("--server", help="Keep the game as it is.")] = False,
     table: Annotated[
@@ -149,7 +149,7 @@ def keep(
             "(one backup, REF-2.3) and the table's recorded in their order.",
         ),
     ] = False,
-    reason: Annotated[str, typer.Option("--reason", help="Why.")] = "",
+    reason: ReasonOpt = "",
 ) -> None:
     """Keep one branch (REF-9.5): recorded in the game; the queue item goes.
 

@@ -13,10 +13,13 @@ from cli.face import (
     EXIT_REJECTED,
     GameArg,
     JsonOpt,
+    ReasonOpt,
     emit_json,
     fail,
     handled,
+    one_deck,
     parse_pairs,
+    read_decklist,
     read_option_file,
     say_which,
     settings,
@@ -24,7 +27,6 @@ from cli.face import (
 
 if TYPE_CHECKING:
     from referee.contract import GameRules
-    from referee.kit.decks import Deck, Decklist
     from service.app import RefereeService
     from service.results import EntryResult, WrittenEvents
 
@@ -402,7 +404,7 @@ def undo(
 def backup(
     game: GameArg,
     to: Annotated[int, typer.Option("--to", help="The action to back up to (0 for the start).")],
-    reason: Annotated[str, typer.Option("--reason", help="Why.")],
+    reason: ReasonOpt,
 ) -> None:
     """Back one game up to action N (IPG game backup), not a file copy ('referee store
     backup' copies the store): every later action is retracted, newest first, as one
@@ -532,7 +534,7 @@ def penalty(
     infraction: Annotated[
         str, typer.Option("--infraction", help="The infraction, as the judge names it.")
     ],
-    reason: Annotated[str, typer.Option("--reason", help="Why.")] = "",
+    reason: ReasonOpt = "",
     as_json: JsonOpt = False,
 ) -> None:
     """Record a judge's penalty (REF-7). A loss ends the seat's game by ruling.
@@ -627,16 +629,9 @@ def adjust(
 
 
 deck_app = typer.Typer(help="Register, seal and open decklists (REF-5).", no_args_is_help=True)
+
+WhoArg = Annotated[str, typer.Argument(help="Seat or player.")]
 app.add_typer(deck_app, name="deck")
-
-
-def _read_list(path: Path) -> Decklist:
-    from referee.kit.decks import parse_decklist
-
-    try:
-        return parse_decklist(path.read_text(encoding="utf-8"), str(path))
-    except UnicodeDecodeError:
-        fail(f"{path}: not UTF-8 text")
 
 
 @deck_app.command("seal")
@@ -659,7 +654,7 @@ def deck_seal(
     with handled():
         from service.api import seal_decklist
 
-        decklist = _read_list(file)
+        decklist = read_decklist(file)
         sealed, salt = seal_decklist(decklist)
         if as_json:
             emit_json(
@@ -678,7 +673,7 @@ def deck_seal(
 @deck_app.command("register")
 def deck_register(
     game: GameArg,
-    who: Annotated[str, typer.Argument(help="Seat or player.")],
+    who: WhoArg,
     file: Annotated[
         Path | None, typer.Argument(help="The decklist file (open registration).")
     ] = None,
@@ -694,15 +689,7 @@ def deck_register(
       referee deck register $id p2 --sealed COMMITMENT:40
     """
     with handled():
-        from referee.kit.decks import SealedDeck
-
-        if (file is None) == (sealed is None):
-            fail("give the decklist file, or --sealed COMMITMENT:SIZE")
-        if sealed is not None:
-            deck: Deck = SealedDeck.parse(sealed)  # DeckError names the form
-        else:
-            assert file is not None
-            deck = _read_list(file)
+        deck = one_deck(file, sealed, "give the decklist file, or --sealed COMMITMENT:SIZE")
         written = settings.service().register_deck(game, who, deck, by=settings.referee)
         _echo_written(written)
 
@@ -710,7 +697,7 @@ def deck_register(
 @deck_app.command("open")
 def deck_open(
     game: GameArg,
-    who: Annotated[str, typer.Argument(help="Seat or player.")],
+    who: WhoArg,
     file: Annotated[Path, typer.Argument(help="The decklist that was sealed.")],
     salt: Annotated[str, typer.Option("--salt", help="The salt 'deck seal' printed.")],
 ) -> None:
@@ -722,7 +709,7 @@ def deck_open(
     """
     with handled():
         result = settings.service().open_deck(
-            game, who, _read_list(file), salt.strip(), by=settings.referee
+            game, who, read_decklist(file), salt.strip(), by=settings.referee
         )
         if result.accepted:
             typer.echo(f"{result.seat}'s sealed list opened (event {result.event})")

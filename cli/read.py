@@ -11,6 +11,7 @@ import typer
 from cli.face import (
     AsOpt,
     GameArg,
+    GameTypeOpt,
     JsonOpt,
     emit_json,
     emit_json_array,
@@ -279,9 +280,7 @@ def list_games(
     player: Annotated[
         str | None, typer.Option("--player", help="Only games this player sat in.")
     ] = None,
-    game_type: Annotated[
-        str | None, typer.Option("--game-type", "-g", help="Only this game type.")
-    ] = None,
+    game_type: GameTypeOpt = None,
     status: Annotated[str | None, typer.Option("--status", help="open or finished.")] = None,
     since: Annotated[
         str | None,
@@ -301,16 +300,19 @@ def list_games(
     with handled():
         import msgspec
 
+        from service.results import GameQuery
         from service.wording import safe_text
 
         rows = settings.service().games(
-            limit=limit,
-            offset=offset,
-            before=before,
-            player=player,
-            game=game_type,
-            status=status,
-            since=since,
+            GameQuery(
+                limit=limit,
+                offset=offset,
+                before=before,
+                player=player,
+                game=game_type,
+                status=status,
+                since=since,
+            )
         )
         if as_json:
             emit_json(msgspec.to_builtins(rows))

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 app = typer.Typer()
 
+TokenIdArg = Annotated[str, typer.Argument(help="The token's id ('referee token list').")]
 StoreOpt = Annotated[
     str | None,
     typer.Option(
@@ -374,7 +375,7 @@ def _token_line(r: TokenInfo) -> str:
 
 @token_app.command("rotate")
 def token_rotate(
-    token_id: Annotated[str, typer.Argument(help="The token's id ('referee token list').")],
+    token_id: TokenIdArg,
     store: StoreOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -405,7 +406,7 @@ def token_rotate(
 
 @token_app.command("revoke")
 def token_revoke(
-    token_id: Annotated[str, typer.Argument(help="The token's id ('referee token list').")],
+    token_id: TokenIdArg,
     store: StoreOpt = None,
 ) -> None:
     """Revoke a token (a running server refuses it from its next request).

@@ -22,31 +22,6 @@ from events.tournament import TOURNAMENT_KINDS, TOURNAMENT_TOPICS
 from referee.contract import Player
 from referee.game import facts
 from referee.game.facts import *  # noqa: F403 - the game's facts, as referee.game.facts lists them
-from referee.game.facts import (
-    ActionRecorded,
-    ActionRejected,
-    ActionRetracted,
-    AdjustmentRecorded,
-    BranchRecorded,
-    BranchResolved,
-    DeckOpened,
-    DeckRegistered,
-    DisputeAppealed,
-    DisputeOpened,
-    DisputeRuled,
-    EntriesMerged,
-    GameCallAnswered,
-    GameCreated,
-    GameEnded,
-    GameEvent,
-    JudgeCalledToGame,
-    PenaltyIssued,
-    PenaltyWithdrawn,
-    ResultVoided,
-    RulingRequested,
-    SeatWithdrawn,
-    TimeLimitSet,
-)
 
 __all__ = [
     "GENESIS_HASH",
@@ -56,7 +31,6 @@ __all__ = [
     "SUPERSEDED_BY",
     "TOPICS",
     "TOPIC_OF",
-    "AnyEvent",
     "GameCreatedV1",
     "GameEndedV1",
     "kind_of",
@@ -68,7 +42,7 @@ __all__ += facts.__all__
 GENESIS_HASH = "0" * 64
 
 
-class GameCreatedV1(GameEvent, frozen=True, kw_only=True):
+class GameCreatedV1(facts.GameEvent, frozen=True, kw_only=True):
     """``referee.GameCreated.v1``: a creation without tournament labels (read, never written)."""
 
     game: str
@@ -80,7 +54,7 @@ class GameCreatedV1(GameEvent, frozen=True, kw_only=True):
     imported_from: str | None = None
 
 
-class GameEndedV1(GameEvent, frozen=True, kw_only=True):
+class GameEndedV1(facts.GameEvent, frozen=True, kw_only=True):
     """``referee.GameEnded.v1``: the two-seat result before rankings (read, never written)."""
 
     winner: str | None
@@ -90,32 +64,36 @@ class GameEndedV1(GameEvent, frozen=True, kw_only=True):
     by: str = ""
 
 
-_GAME_TOPICS: dict[str, type[GameEvent]] = {
-    "referee.GameCreated.v2": GameCreated,
-    "referee.ActionRecorded.v1": ActionRecorded,
-    "referee.ActionRejected.v1": ActionRejected,
-    "referee.ActionRetracted.v1": ActionRetracted,
-    "referee.GameEnded.v2": GameEnded,
-    "referee.ResultVoided.v1": ResultVoided,
-    "referee.DisputeOpened.v1": DisputeOpened,
-    "referee.DisputeRuled.v1": DisputeRuled,
-    "referee.DisputeAppealed.v1": DisputeAppealed,
-    "referee.DeckRegistered.v1": DeckRegistered,
-    "referee.DeckOpened.v1": DeckOpened,
-    "referee.RulingRequested.v1": RulingRequested,
-    "referee.AdjustmentRecorded.v1": AdjustmentRecorded,
-    "referee.PenaltyIssued.v1": PenaltyIssued,
-    "referee.PenaltyWithdrawn.v1": PenaltyWithdrawn,
-    "referee.SeatWithdrawn.v1": SeatWithdrawn,
-    "referee.EntriesMerged.v1": EntriesMerged,
-    "referee.BranchRecorded.v1": BranchRecorded,
-    "referee.BranchResolved.v1": BranchResolved,
-    "referee.TimeLimitSet.v1": TimeLimitSet,
-    "referee.JudgeCalledToGame.v1": JudgeCalledToGame,
-    "referee.GameCallAnswered.v1": GameCallAnswered,
+_GAME: dict[type[facts.GameEvent], tuple[str, str]] = {
+    facts.GameCreated: ("referee.GameCreated.v2", "created"),
+    facts.ActionRecorded: ("referee.ActionRecorded.v1", "action"),
+    facts.ActionRejected: ("referee.ActionRejected.v1", "rejected"),
+    facts.ActionRetracted: ("referee.ActionRetracted.v1", "retracted"),
+    facts.GameEnded: ("referee.GameEnded.v2", "ended"),
+    facts.ResultVoided: ("referee.ResultVoided.v1", "voided"),
+    facts.DisputeOpened: ("referee.DisputeOpened.v1", "dispute"),
+    facts.DisputeRuled: ("referee.DisputeRuled.v1", "ruling"),
+    facts.DisputeAppealed: ("referee.DisputeAppealed.v1", "appeal"),
+    facts.DeckRegistered: ("referee.DeckRegistered.v1", "deck"),
+    facts.DeckOpened: ("referee.DeckOpened.v1", "deck-opened"),
+    facts.RulingRequested: ("referee.RulingRequested.v1", "ruling-needed"),
+    facts.AdjustmentRecorded: ("referee.AdjustmentRecorded.v1", "adjustment"),
+    facts.PenaltyIssued: ("referee.PenaltyIssued.v1", "penalty"),
+    # "penalty-withdrawn" is the event stream's fact
+    facts.PenaltyWithdrawn: ("referee.PenaltyWithdrawn.v1", "penalty-withdrawal"),
+    facts.SeatWithdrawn: ("referee.SeatWithdrawn.v1", "withdrawn"),
+    facts.EntriesMerged: ("referee.EntriesMerged.v1", "offline-merged"),
+    facts.BranchRecorded: ("referee.BranchRecorded.v1", "branch"),
+    facts.BranchResolved: ("referee.BranchResolved.v1", "branch-resolved"),
+    facts.TimeLimitSet: ("referee.TimeLimitSet.v1", "time-limit"),
+    facts.JudgeCalledToGame: ("referee.JudgeCalledToGame.v1", "table-call"),
+    facts.GameCallAnswered: ("referee.GameCallAnswered.v1", "table-call-step"),
 }
+"""Each game event type, once: the topic it is written under today and its kind's name (for
+logs and exports); ``TOPICS``, ``TOPIC_OF``, ``KINDS`` and ``KIND_OF_TOPIC`` are read from it."""
+_GAME_TOPICS = {topic: cls for cls, (topic, _) in _GAME.items()}
 
-TOPICS: Mapping[str, type[GameEvent]] = Deferred(
+TOPICS: Mapping[str, type[facts.GameEvent]] = Deferred(
     _GAME_TOPICS,
     lambda: TOURNAMENT_TOPICS,  # each event (tournament) is a stream of its own in the same store
     keys=tuple(TOURNAMENT_TOPICS),
@@ -123,81 +101,33 @@ TOPICS: Mapping[str, type[GameEvent]] = Deferred(
 """Every topic written today, with the class that writes it (the tournament types made
 when one is first read: ``events.deferred``)."""
 
-LEGACY_TOPICS: dict[str, type[GameEvent]] = {
+LEGACY_TOPICS: dict[str, type[facts.GameEvent]] = {
     "referee.GameCreated.v1": GameCreatedV1,
     "referee.GameEnded.v1": GameEndedV1,
 }
 """Topics of earlier versions: read exactly with their own class (for hashing and
 canonical checks), then upcast to today's class (``events.codec``)."""
 
-SUPERSEDED_BY: dict[str, type[GameEvent]] = {
-    "referee.GameCreated.v1": GameCreated,
-    "referee.GameEnded.v1": GameEnded,
+SUPERSEDED_BY: dict[str, type[facts.GameEvent]] = {
+    "referee.GameCreated.v1": facts.GameCreated,
+    "referee.GameEnded.v1": facts.GameEnded,
 }
 """Each legacy topic and the class it is read as today."""
 
-TOPIC_OF: Mapping[type[GameEvent], str] = Deferred(
-    {cls: topic for topic, cls in _GAME_TOPICS.items()},
+TOPIC_OF: Mapping[type[facts.GameEvent], str] = Deferred(
+    {cls: topic for cls, (topic, _) in _GAME.items()},
     lambda: {cls: topic for topic, cls in TOURNAMENT_TOPICS.items()},
 )
 
 
-def topics_for(cls: type[GameEvent]) -> list[str]:
+def topics_for(cls: type[facts.GameEvent]) -> list[str]:
     """Every topic stored events of ``cls`` may carry: today's and older ones."""
     return [TOPIC_OF[cls]] + [topic for topic, new in SUPERSEDED_BY.items() if new is cls]
 
 
-AnyEvent = (
-    GameCreated
-    | ActionRecorded
-    | ActionRejected
-    | ActionRetracted
-    | GameEnded
-    | ResultVoided
-    | DisputeOpened
-    | DisputeRuled
-    | DisputeAppealed
-    | DeckRegistered
-    | DeckOpened
-    | RulingRequested
-    | AdjustmentRecorded
-    | PenaltyIssued
-    | PenaltyWithdrawn
-    | SeatWithdrawn
-    | EntriesMerged
-    | BranchRecorded
-    | BranchResolved
-    | TimeLimitSet
-    | JudgeCalledToGame
-    | GameCallAnswered
-)
+_GAME_KINDS = {cls: kind for cls, (_, kind) in _GAME.items()}
 
-_GAME_KINDS: dict[type[GameEvent], str] = {
-    GameCreated: "created",
-    ActionRecorded: "action",
-    ActionRejected: "rejected",
-    ActionRetracted: "retracted",
-    GameEnded: "ended",
-    ResultVoided: "voided",
-    DisputeOpened: "dispute",
-    DisputeRuled: "ruling",
-    DisputeAppealed: "appeal",
-    DeckRegistered: "deck",
-    DeckOpened: "deck-opened",
-    RulingRequested: "ruling-needed",
-    AdjustmentRecorded: "adjustment",
-    PenaltyIssued: "penalty",
-    PenaltyWithdrawn: "penalty-withdrawal",  # "penalty-withdrawn" is the event stream's fact
-    SeatWithdrawn: "withdrawn",
-    EntriesMerged: "offline-merged",
-    BranchRecorded: "branch",
-    BranchResolved: "branch-resolved",
-    TimeLimitSet: "time-limit",
-    JudgeCalledToGame: "table-call",
-    GameCallAnswered: "table-call-step",
-}
-
-KINDS: Mapping[type[GameEvent], str] = Deferred(_GAME_KINDS, lambda: TOURNAMENT_KINDS)
+KINDS: Mapping[type[facts.GameEvent], str] = Deferred(_GAME_KINDS, lambda: TOURNAMENT_KINDS)
 
 KIND_OF_TOPIC: Mapping[str, str] = Deferred(
     {
@@ -209,10 +139,10 @@ KIND_OF_TOPIC: Mapping[str, str] = Deferred(
 )
 
 
-def topic_of(event: GameEvent) -> str:
+def topic_of(event: facts.GameEvent) -> str:
     return TOPIC_OF[type(event)]
 
 
-def kind_of(event: GameEvent) -> str:
+def kind_of(event: facts.GameEvent) -> str:
     """Short lower-case name of an event's kind, for logs and exports."""
     return KINDS[type(event)]

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from datetime import datetime
-
-import msgspec
 
 from events.codec import decode
 from events.schema import GameCreated, GameEvent
 from events.store import GameStore, LogPage
 from projections.catchup import Follower
-from projections.status import OPEN, STATUS_TOPICS, Outcome, Status, outcome_after
+from projections.rows import GameLine, shown_result
+from projections.status import OPEN, STATUS_TOPICS, Outcome, outcome_after
 
 __all__ = ["GameListing", "ListedGame", "listed_games", "shown_result"]
 
@@ -26,17 +24,9 @@ PAGE = 5_000
 """Events per page read while catching up."""
 
 
-class ListedGame(msgspec.Struct, kw_only=True):
+class ListedGame(GameLine, kw_only=True):
     """One game of the games list, with its tournament labels."""
 
-    game_id: str
-    game: str
-    ruleset: str
-    players: dict[str, str]
-    created: datetime
-    result: str
-    how: str | None
-    status: Status
     meta: dict[str, str]
     changed: int  # the notification id that last changed this row
 
@@ -44,16 +34,6 @@ class ListedGame(msgspec.Struct, kw_only=True):
     def outcome(self) -> Outcome:
         """Where the game stands, as ``projections.status`` folds it."""
         return Outcome(result=self.result, how=self.how, status=self.status)
-
-    @property
-    def result_text(self) -> str:
-        return shown_result(self.result, self.how)
-
-
-def shown_result(result: str, how: str | None) -> str:
-    """A game's result as a list shows it: ``p1 by penalty``; ``void`` (a game closed by
-    its event, whose ``how`` is its result too: never ``void by void``)."""
-    return f"{result} by {how}" if how and how != result else result
 
 
 class GameListing:

@@ -69,6 +69,7 @@ from projections.db import (
     projection_path,
 )
 from projections.ratings import Change, Ratings, placings_points
+from projections.rows import FIRST_PAGE, GameQuery
 from projections.status import STATUS_TOPICS, Outcome, outcome_after
 
 if TYPE_CHECKING:
@@ -603,42 +604,32 @@ class Projector:
         )
         return [dict(zip(keys, row, strict=True)) for row in self._query(sql, params)]
 
-    def games(
-        self,
-        *,
-        limit: int = 50,
-        offset: int = 0,
-        before: int | None = None,
-        player: str | None = None,
-        game: str | None = None,
-        status: str | None = None,
-        since: str | None = None,
-    ) -> list[dict[str, Any]]:
+    def games(self, query: GameQuery = FIRST_PAGE) -> list[dict[str, Any]]:
         """Games newest first (by when they reached the store), filtered, a page at a time."""
         t = self.db.t
         where: list[str] = []
         params: list[Any] = []
         source = f"{t('games')} g"
-        if player:
+        if query.player:
             source += f" JOIN {t('game_players')} p ON p.game_id = g.game_id AND p.player = ?"
-            params.append(player)
-        if game:
+            params.append(query.player)
+        if query.game:
             where.append("g.game = ?")
-            params.append(game)
-        if status:
+            params.append(query.game)
+        if query.status:
             where.append("g.status = ?")
-            params.append(status)
-        if since:
+            params.append(query.status)
+        if query.since:
             where.append("g.started >= ?")
-            params.append(since)
-        if before is not None:
+            params.append(query.since)
+        if query.before is not None:
             where.append("g.created_at < ?")
-            params.append(before)
+            params.append(query.before)
         sql = f"SELECT {', '.join('g.' + c for c in GAME_COLUMNS)} FROM {source}"
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY g.created_at DESC LIMIT ? OFFSET ?"
-        params += [limit, offset]
+        params += [query.limit, query.offset]
         return [dict(zip(GAME_COLUMNS, row, strict=True)) for row in self._query(sql, params)]
 
     def ids_ending(self, suffix: str, limit: int = 6) -> list[str]:

@@ -15,7 +15,7 @@ agree on one log).
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Final
 
 import msgspec
 
@@ -27,10 +27,10 @@ from events.schema import (
     ResultVoided,
     topics_for,
 )
+from projections.rows import Status
 
 __all__ = ["OPEN", "STATUSES", "STATUS_TOPICS", "Outcome", "Status", "outcome_after"]
 
-Status = Literal["open", "finished"]
 STATUSES: Final = ("open", "finished")
 """Every status a game can have, in the order a list offers them as filters."""
 

@@ -100,6 +100,7 @@ class VariantOption(msgspec.Struct, frozen=True, kw_only=True):
             raise VariantError(
                 f"variant {self.key}={value!r} is not offered; choose one of: "
                 + ", ".join(self.choices)
+                + f" ({self.clause})"
             )
         return value
 

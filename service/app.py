@@ -27,7 +27,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Generic, ParamSpec, TypedDict, TypeVar, cast
+from typing import TYPE_CHECKING, Generic, ParamSpec, TypedDict, TypeVar, cast, overload
 
 from events.backends import is_server_store
 from events.store import DEFAULT_DB, GameStore, resolve_db_path
@@ -183,6 +183,31 @@ class _Via(cached_property[Callable[_P, _R]], Generic[_P, _R]):
         super().__init__(bind)
 
 
+class _Setting(Generic[_T]):
+    """A setting of the facade that is an attribute of what the parts share (``holder``
+    finds it, ``name`` names it): reading it reads theirs, setting it sets theirs, so every
+    part sees what a caller (a test, a face) sets."""
+
+    def __init__(self, holder: Callable[[RefereeService], object], name: str, doc: str) -> None:
+        self.holder = holder
+        self.name = name
+        self.__doc__ = doc
+
+    @overload
+    def __get__(self, svc: None, owner: type[RefereeService]) -> _Setting[_T]: ...
+
+    @overload
+    def __get__(self, svc: RefereeService, owner: type[RefereeService]) -> _T: ...
+
+    def __get__(self, svc: RefereeService | None, owner: type[RefereeService]) -> _T | _Setting[_T]:
+        if svc is None:
+            return self
+        return cast("_T", getattr(self.holder(svc), self.name))
+
+    def __set__(self, svc: RefereeService, value: _T) -> None:
+        setattr(self.holder(svc), self.name, value)
+
+
 class RefereeService:
     """Everything a referee, a scorekeeper or a viewer can ask of a store of games."""
 
@@ -204,32 +229,19 @@ class RefereeService:
         """The game service (a long-running server keeps games folded: ``CachedService``)."""
         return GameService(basis)
 
-    @property
-    def clock(self) -> Callable[[], datetime]:
-        """The clock every part reads (a test may set another)."""
-        return self.basis.clock_source
-
-    @clock.setter
-    def clock(self, clock: Callable[[], datetime]) -> None:
-        self.basis.clock_source = clock
-
-    @property
-    def draw_seed(self) -> Callable[[], int]:
-        """Where every part draws its seeds (a test may set another)."""
-        return self.basis.seed_source
-
-    @draw_seed.setter
-    def draw_seed(self, draw_seed: Callable[[], int]) -> None:
-        self.basis.seed_source = draw_seed
-
-    @property
-    def on_resolved(self) -> Callable[[str, str], None] | None:
-        """Told ``(ending, game id)`` when a game is named by the ending of its id."""
-        return self.parts.games.on_resolved
-
-    @on_resolved.setter
-    def on_resolved(self, told: Callable[[str, str], None] | None) -> None:
-        self.parts.games.on_resolved = told
+    clock: _Setting[Callable[[], datetime]] = _Setting(
+        lambda s: s.basis, "clock_source", "The clock every part reads (a test may set another)."
+    )
+    draw_seed: _Setting[Callable[[], int]] = _Setting(
+        lambda s: s.basis,
+        "seed_source",
+        "Where every part draws its seeds (a test may set another).",
+    )
+    on_resolved: _Setting[Callable[[str, str], None] | None] = _Setting(
+        lambda s: s.parts.games,
+        "on_resolved",
+        "Told ``(ending, game id)`` when a game is named by the ending of its id.",
+    )
 
     @property
     def projector(self) -> Projector:

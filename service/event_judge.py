@@ -88,15 +88,8 @@ def _commands(state: Tournament, fact: f.Fact) -> d.Command | None:
             return d.CorrectResult(
                 round=number, table=table, slip=_slip(fact), reason=reason, by=by
             )
-        case f.PenaltyRecorded():
-            return d.RecordPenalty(
-                player=fact.player,
-                infraction=fact.infraction,
-                penalty=fact.penalty,
-                reason=fact.reason,
-                by=fact.by,
-                table=fact.table,
-            )
+        case f.PenaltyRecorded():  # the command's every field is the fact's, by name
+            return msgspec.convert(fact, d.RecordPenalty, from_attributes=True)
         case f.RoundStarted(round=number):
             return d.StartRound(round=number)
         case f.RoundEnded(round=number):

@@ -73,21 +73,14 @@ class Basis:
 
 class GameDoor(Protocol):
     """What the event service asks of the games: a game folded by its id, the game's own
-    penalty event (an event's game loss ends the game through it, EV-8.6), and a judge
-    call from a game outside any event, kept in the game (REF-11)."""
+    penalty event (an event's game loss ends the game through it, EV-8.6: always with its
+    reason and who gives it, never against a version), and a judge call from a game outside
+    any event, kept in the game (REF-11)."""
 
     def load(self, ref: str) -> GameView: ...
 
     def penalty(
-        self,
-        ref: str,
-        who: str,
-        level: PenaltyLevel,
-        infraction: str,
-        *,
-        reason: str = "",
-        by: str = "",
-        expected_version: int | None = None,
+        self, ref: str, who: str, level: PenaltyLevel, infraction: str, *, reason: str, by: str
     ) -> WrittenEvents: ...
 
     def table_call(self, ref: str, command: CallJudge | AnswerCall) -> WrittenEvents: ...

@@ -31,6 +31,7 @@ from events.schema import (
 from events.store import GameStore
 from events.tournament import EVENT_PREFIX
 from events.view import GameView
+from projections.rows import FIRST_PAGE, GameQuery
 from referee import games
 from referee.capabilities import reports_of
 from referee.contract import PUBLIC, REFEREE, Report, Viewer
@@ -192,45 +193,22 @@ class Queries:
             self.on_resolved(ref, matches[0])
         return matches[0]
 
-    def games(
-        self,
-        *,
-        limit: int = 50,
-        offset: int = 0,
-        before: int | None = None,
-        player: str | None = None,
-        game: str | None = None,
-        status: str | None = None,
-        since: str | None = None,
-    ) -> list[GameRow]:
+    def games(self, query: GameQuery = FIRST_PAGE) -> list[GameRow]:
         """Games newest first, from the games catalog (caught up first), a page at a time."""
-        if game is not None:
-            game = games.load(game).name
-        if status not in (None, "open", "finished"):
-            raise RefusedError(f"--status is open or finished, not {status!r}")
-        if not 1 <= limit <= 10_000:
+        game = games.load(query.game).name if query.game is not None else None
+        if query.status not in (None, "open", "finished"):
+            raise RefusedError(f"--status is open or finished, not {query.status!r}")
+        if not 1 <= query.limit <= 10_000:
             raise RefusedError("--limit is 1 to 10000")
-        if since is not None:
-            since = since_key(since)
+        since = since_key(query.since) if query.since is not None else None
+        query = msgspec.structs.replace(query, game=game, since=since)
         if self.store.read_only and not self.basis.projector.exists():
-            return self._scanned_games(
-                limit=limit, offset=offset, player=player, game=game, status=status, since=since
-            )
+            return self._scanned_games(query)
         try:
             self.basis.projector.catch_up()
         except (OSError, sqlite3.Error):  # the catalog cannot be written beside the store
-            return self._scanned_games(
-                limit=limit, offset=offset, player=player, game=game, status=status, since=since
-            )
-        rows = self.basis.projector.games(
-            limit=limit,
-            offset=offset,
-            before=before,
-            player=player,
-            game=game,
-            status=status,
-            since=since,
-        )
+            return self._scanned_games(query)
+        rows = self.basis.projector.games(query)
         return [
             GameRow(
                 game_id=r["game_id"],
@@ -246,30 +224,21 @@ class Queries:
             for r in rows
         ]
 
-    def _scanned_games(
-        self,
-        *,
-        limit: int,
-        offset: int,
-        player: str | None,
-        game: str | None,
-        status: str | None,
-        since: str | None,
-    ) -> list[GameRow]:
+    def _scanned_games(self, query: GameQuery) -> list[GameRow]:
         """The games list read from the log itself (a read-only store with no catalog beside it)."""
         from projections.listing import listed_games
 
         rows = []
         for s in reversed(listed_games(self.store)):
             if (
-                (player and player not in s.players.values())
-                or (game and s.game != game)
-                or (status and status != s.status)
-                or (since and s.created.isoformat() < since)
+                (query.player and query.player not in s.players.values())
+                or (query.game and s.game != query.game)
+                or (query.status and query.status != s.status)
+                or (query.since and s.created.isoformat() < query.since)
             ):
                 continue
             rows.append(msgspec.convert(s, GameRow, from_attributes=True))  # its fields, by name
-        return rows[offset : offset + limit]
+        return rows[query.offset : query.offset + query.limit]
 
     # -- positions -------------------------------------------------------------
     def seating(self, ref: str) -> Seating:

@@ -9,11 +9,11 @@ take every answer's type from the application layer.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
+from projections.rows import GameLine, GameQuery
 from referee.contract import SetupField, VariantOption
 from referee.outcomes import Placing
 from referee.verdicts import RulingNeeded, Violation
@@ -28,6 +28,7 @@ __all__ = [
     "CorrectionResult",
     "EntryResult",
     "GameInfo",
+    "GameQuery",
     "GameReport",
     "GameView",
     "LegalActions",
@@ -202,26 +203,11 @@ class GameInfo(msgspec.Struct, kw_only=True):
     takes_decks: bool
 
 
-class GameRow(msgspec.Struct, kw_only=True):
+class GameRow(GameLine, kw_only=True):
     """One line of the games list."""
 
-    game_id: str
-    game: str
-    ruleset: str
-    players: dict[str, str]
-    created: datetime
-    result: str
-    how: str | None
-    status: Literal["open", "finished"]
     cursor: int = 0
     """Where this game stands in the store's order: ``--before`` it lists the next page."""
-
-    @property
-    def result_text(self) -> str:
-        """The result as the list shows it (``projections.listing.shown_result``)."""
-        from projections.listing import shown_result
-
-        return shown_result(self.result, self.how)
 
 
 def __getattr__(name: str) -> Any:

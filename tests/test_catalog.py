@@ -8,6 +8,7 @@ import pytest
 
 from events.store import GameStore
 from service import GameNotFoundError, RefereeService, RefusedError
+from service.results import GameQuery
 
 
 @pytest.fixture
@@ -17,11 +18,11 @@ def svc(db_path: Path) -> RefereeService:
 
 def test_games_page_newest_first_with_a_cursor(svc: RefereeService) -> None:
     ids = [svc.create_game("nim", {"first": f"A{i}", "second": f"B{i}"}).game_id for i in range(7)]
-    first = svc.games(limit=3)
+    first = svc.games(GameQuery(limit=3))
     assert [g.game_id for g in first] == ids[::-1][:3]
-    second = svc.games(limit=3, before=first[-1].cursor)
+    second = svc.games(GameQuery(limit=3, before=first[-1].cursor))
     assert [g.game_id for g in second] == ids[::-1][3:6]
-    assert [g.game_id for g in svc.games(limit=3, offset=6)] == [ids[0]]
+    assert [g.game_id for g in svc.games(GameQuery(limit=3, offset=6))] == [ids[0]]
 
 
 def test_games_filters(svc: RefereeService) -> None:
@@ -29,16 +30,17 @@ def test_games_filters(svc: RefereeService) -> None:
     svc.record(done, "t1")
     svc.create_game("nim", {"first": "Cy", "second": "Ann"})
     svc.create_game("prizmik", {"red": "Dee", "blue": "Eve"})
-    assert {g.game_id for g in svc.games(player="Ann")} == {done, svc.games(player="Cy")[0].game_id}
-    assert [g.game_id for g in svc.games(status="finished")] == [done]
-    assert {g.game for g in svc.games(game="prizmik")} == {"prizmik"}
-    assert svc.games(since="2999-01-01") == []
+    cy = svc.games(GameQuery(player="Cy"))[0].game_id
+    assert {g.game_id for g in svc.games(GameQuery(player="Ann"))} == {done, cy}
+    assert [g.game_id for g in svc.games(GameQuery(status="finished"))] == [done]
+    assert {g.game for g in svc.games(GameQuery(game="prizmik"))} == {"prizmik"}
+    assert svc.games(GameQuery(since="2999-01-01")) == []
     with pytest.raises(LookupError):
-        svc.games(game="chess")
+        svc.games(GameQuery(game="chess"))
     with pytest.raises(RefusedError):
-        svc.games(status="lost")
+        svc.games(GameQuery(status="lost"))
     svc.retract(done, "miscounted")  # the catalog follows corrections
-    assert svc.games(status="finished") == []
+    assert svc.games(GameQuery(status="finished")) == []
 
 
 def test_short_ids_resolve_through_the_index(svc: RefereeService) -> None:

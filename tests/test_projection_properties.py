@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from events.store import GameStore
 from projections.projector import Projector
 from service import RefereeService
+from service.results import GameQuery
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 TABLES = {
@@ -124,7 +125,7 @@ def test_incremental_projection_equals_a_rebuild(data: st.DataObject) -> None:
     assert dump(svc.projector.path) == dump(tmp / "rebuilt.db")
     standings = svc.scoreboard()
     assert sum(r["played"] for r in standings) == sum(
-        len(g.players) for g in svc.games(limit=10_000) if g.status == "finished"
+        len(g.players) for g in svc.games(GameQuery(limit=10_000)) if g.status == "finished"
     )
 
 

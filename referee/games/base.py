@@ -7,6 +7,11 @@ how the game stands, ``legal`` lists them, ``view`` shows a position to each vie
 from them, so a game's rules class keeps only its declarations (name, seats, variants,
 setup fields) and what is truly its own (its setup, its position strings).
 
+A game's rules class states nothing the layout already says: ``ModularRules`` finds its
+``parts`` in the modules of the class's own package (``GameParts.of_package``), and its
+``state_type`` and ``action_type`` in the ``ModularRules[State, Action]`` it subclasses,
+where every game wrote the same wiring and named its two types a second time.
+
 The forwarding costs nothing on the hot paths: when a game does not override a
 forwarded method, the instance carries the module's function itself under that name,
 so ``rules.check(...)`` calls ``checks.check(...)`` with no frame in between.
@@ -15,8 +20,9 @@ so ``rules.check(...)`` calls ``checks.check(...)`` with no frame in between.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from importlib import import_module
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, get_args, get_origin
 
 import msgspec
 
@@ -75,6 +81,16 @@ class GameParts(msgspec.Struct, Generic[StateT, ActionT], frozen=True, kw_only=T
             shown_text=getattr(view, "shown_text", None),
         )
 
+    @classmethod
+    def of_package(cls, package: str) -> GameParts[Any, Any]:
+        """The parts from the modules of the game package ``package``, by the layout's
+        module names (``referee.games``: the layout of a game package)."""
+        modules = {name: import_module(f"{package}.{name}") for name in _LAYOUT}
+        return cls.of(**modules)
+
+
+_LAYOUT = ("notation", "checks", "engine", "legal", "view")
+
 
 FORWARDED = GameParts.__struct_fields__
 
@@ -83,6 +99,18 @@ class ModularRules(GameRules[StateT, ActionT]):
     """Rules whose contract methods come from the game's modules (``parts``)."""
 
     parts: ClassVar[GameParts[Any, Any]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Wire a game's rules class from its package: its ``parts`` from the package's
+        modules, unless it names its own (or inherits them from a game's rules class), and
+        ``state_type`` and ``action_type`` from the ``ModularRules[State, Action]`` it
+        subclasses, so the class names each of them once."""
+        super().__init_subclass__(**kwargs)
+        if not hasattr(cls, "parts"):
+            cls.parts = GameParts.of_package(cls.__module__.rpartition(".")[0])
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            if get_origin(base) is ModularRules:
+                cls.state_type, cls.action_type = get_args(base)
 
     def __init__(self) -> None:
         self._parts: GameParts[StateT, ActionT] = self.parts

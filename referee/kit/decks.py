@@ -17,7 +17,7 @@ Salts are drawn by the application layer; nothing here is random.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import msgspec
 
@@ -35,6 +35,7 @@ __all__ = [
     "parse_decklist",
     "salt_problem",
     "seal",
+    "with_seat_knowledge",
 ]
 
 COMMITMENT_PREFIX = b"referee-deck/1\n"
@@ -318,3 +319,24 @@ class DeckKnowledge(msgspec.Struct, frozen=True, gc=False):
             unaccounted = self.unaccounted()
             data["unaccounted"] = unaccounted.as_dict() if unaccounted is not None else None
         return data
+
+
+class _Sided(Protocol):
+    """A game state that keeps one side a seat, in seat order, each with its ``knowledge``."""
+
+    @property
+    def sides(self) -> tuple[Any, ...]: ...
+
+
+SidedT = TypeVar("SidedT", bound=_Sided)
+
+
+def with_seat_knowledge(state: SidedT, index: int, knowledge: DeckKnowledge) -> SidedT:
+    """``state`` with the ``index``-th side's deck knowledge replaced: the contract's
+    ``with_deck_knowledge`` (a list opened, a card seen) for every game that keeps its
+    knowledge on its sides (Crystale, Gammasphere), which each wrote the same steps."""
+    sides = list(state.sides)
+    sides[index] = msgspec.structs.replace(sides[index], knowledge=knowledge)
+    struct: Any = state  # a msgspec struct, as every state is; the protocol cannot say so
+    changed: SidedT = msgspec.structs.replace(struct, sides=tuple(sides))
+    return changed

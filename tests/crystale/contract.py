@@ -29,12 +29,13 @@ _REJECTS: dict[int, tuple[Step, ...]] = {
     7: (Reject("summon Pyrelance Archer @c2", "CR-1.3"),),  # T1 before the pull: wrong phase
     8: (Reject("summon Pyrelance Archer @c3", "CR-7.2"),),  # T1: c3 is not next to u1 on c1
     9: (Reject("summon Cinderpup @d1", "CR-7.3"),),  # T1: a second summon
-    20: (Reject("attack u3 u4", "CR-8.9"),),  # T3: the Archer is fatigued
-    21: (Reject("cast Ignarok the Unbound", "CR-7.5"),),  # T3: 90 MP, Ignarok costs 100
-    27: (Reject("attack u6 u3", "CR-8.3"),),  # T4: c5 to c3 is beyond range 1
-    31: (Reject("move u1 c2", "CR-8.2"),),  # T5: c2 holds u5
-    33: (Reject("summon Cinderpup @c3", "CR-4.4"),),  # T5: u1 on c2, c3 holds u5
-    40: (Reject("end", "CR-8.7", "p1"),),  # T6: p1 first decides the counterattack
+    20: (Reject("end", "CR-8.7"),),  # T3: p2 first answers the Archer's attack (CR-I.28)
+    21: (Reject("attack u3 u4", "CR-8.9"),),  # T3: the Archer is fatigued
+    22: (Reject("cast Ignarok the Unbound", "CR-7.5"),),  # T3: 90 MP, Ignarok costs 100
+    28: (Reject("attack u6 u3", "CR-8.3"),),  # T4: c5 to c3 is beyond range 1
+    32: (Reject("move u1 c2", "CR-8.2"),),  # T5: c2 holds u5
+    34: (Reject("summon Cinderpup @c3", "CR-4.4"),),  # T5: u1 on c2, c3 holds u5
+    41: (Reject("end", "CR-8.7", "p1"),),  # T6: p1 first decides the counterattack
 }
 
 

@@ -31,8 +31,9 @@ What the texts say, in short (the clause of the project's rulebook in brackets):
 Interpretations followed: range 1 when none is printed and range not blocked (CR-I.3);
 one hit per attack with ATK above 0 and per damage effect (CR-I.4); bonus MP over the
 Mana Pool spent first and never refilled (CR-I.6); Summoners start full (CR-I.7); moving
-then attacking allowed (CR-I.8); the defender chooses to counterattack (CR-I.9), only
-when its own range reaches the attacker (CR-I.28), as often as it survives (CR-I.29);
+then attacking allowed (CR-I.8); the defender chooses to counterattack (CR-I.9), at any
+distance, since the texts ask only a Servant with HP left (CR-I.28), as often as it
+survives (CR-I.29);
 one summon-or-sacrifice (CR-I.27); slots used in the Main phase (CR-I.31), each count
 earns once (CR-I.17); a spent spell goes to the Higher Plane (CR-I.14); the pull carries
 out the Recharge phase (CR-I.23); empty pool and plane forfeits (CR-I.22); effects reach
@@ -63,7 +64,7 @@ SUPPORTED = {
     "slot_earning": ("once", "again"),
     "counterattack": ("choice", "always"),
     "attack_after_move": ("yes", "no"),
-    "counter_range": ("in_range", "any"),
+    "counter_range": ("any", "in_range"),
     "counter_fatigue": ("again", "once"),
     "summon_sacrifice": ("either", "each"),
     "zero_strike": ("no_hit", "hit"),

@@ -108,6 +108,25 @@ def test_cr_2_3_servant_ranks_requirements_effects_and_range() -> None:
         parse_catalog(MINI + effect * 4)
 
 
+def test_cr_2_3_only_servant_effects_come_at_a_higher_rank() -> None:
+    """CR-2.3: ranks are a Servant's; a Summoner's or a spell's effect marked for rank 2 could
+    never be used (or would be carried out anyway), so the catalog is refused."""
+    summoner = MINI.replace(
+        "[[servants]]", '[[summoners.effects]]\ntext = "x"\nrank = 2\n[[servants]]'
+    )
+    with pytest.raises(CatalogError, match=r"Zephra effect 1 comes at rank 2.*CR-2\.3"):
+        parse_catalog(summoner)
+    spell = '[[spells]]\nname = "Dud"\nelement = "Thunder"\ncost = 1\n'
+    with pytest.raises(CatalogError, match=r"Dud effect 1 comes at rank 3"):
+        parse_catalog(MINI + spell + '[[spells.effects]]\ntext = "x"\nrank = 3\n')
+    ranked = MINI.replace(
+        "ranks = [{ hp = 20, atk = 10 }]",
+        "ranks = [{ hp = 20, atk = 10 }, { hp = 30, atk = 20, requires = 'x' }]",
+    )
+    servant = parse_catalog(ranked + '[[servants.effects]]\ntext = "x"\nrank = 2\n')
+    assert servant.crystals["Volt Imp"].effects[0].rank == 2
+
+
 def test_cr_2_4_spells_list_effects_and_may_be_trigger_spells() -> None:
     cinders = example_book().crystals["Twisted Cinders"]
     assert cinders.kind == "spell"

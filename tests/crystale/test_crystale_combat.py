@@ -121,15 +121,14 @@ def test_cr_i_3_printed_range_and_default_range_1_not_blocked() -> None:
     assert RULES.observe(state)["units"][2]["crystal"] == "Pyrelance Archer"
 
 
-def test_cr_8_4_attacker_strikes_first_and_cr_i_28_no_counter_out_of_range() -> None:
+def test_cr_8_4_attacker_strikes_first() -> None:
     state = play(face_off(), "attack u3 u4")
     assert state.units[4].hp == 15  # 40 - 25
-    assert state.phase == "main"
-    assert state.counter is None
+    assert state.units[3].hp == 30  # the Reefling has not struck back yet
 
 
 def test_cr_8_5_zero_hp_goes_to_the_higher_plane() -> None:
-    state = play(face_off(), "attack u3 u4", "cast Flame Lance @u4")
+    state = play(face_off(), "attack u3 u4", ("p2", "hold"), "cast Flame Lance @u4")
     assert 4 not in state.units
     assert state.sides[1].plane.as_dict() == {"Reefling": 1}
 
@@ -196,7 +195,7 @@ def test_cr_8_8_summoners_do_not_attack() -> None:
 
 
 def test_cr_8_9_fatigue_after_attacking() -> None:
-    state = play(face_off(), "attack u3 u4")
+    state = play(face_off(), "attack u3 u4", ("p2", "hold"))
     assert "fatigued" in rejected(state, "attack u3 u4", "CR-8.9")
     assert "cannot move" in rejected(state, "move u3 c4", "CR-8.9")
     assert "fatigued" in rejected(state, "use u3 1", "CR-8.9")
@@ -220,7 +219,7 @@ def test_cr_8_10_atk_as_it_stands_on_its_tile() -> None:
 
 
 def test_cr_i_20_heal_never_above_the_rank_hp_and_atk_changes_end_with_the_turn() -> None:
-    state = play(face_off(), "attack u3 u4", "end", "done", "pull", "use u2 2 @u4")
+    state = play(face_off(), "attack u3 u4", ("p2", "hold"), "end", "done", "pull", "use u2 2 @u4")
     assert state.units[4].hp == 35  # 15 + 20
     state = play(state, "end", "done", "pull", "end", "done", "pull", "use u2 2 @u4")
     assert state.units[4].hp == 40  # capped at rank 1's 40
@@ -250,25 +249,37 @@ def test_cr_i_26_every_servant_attacks_once_a_turn() -> None:
     state = face_off()
     pup = Unit(state.next_id, 0, "Cinderpup", TILE_INDEX["c4"], hp=40)
     state = with_unit(state, pup)
-    state = play(state, "attack u3 u4")  # the Archer at range 2: the Reefling cannot strike back
+    state = play(state, "attack u3 u4", ("p2", "hold"))  # the Reefling does not strike back
     assert state.phase == "main"
     assert judge(state, f"attack u{pup.id} u4").legal
     assert "fatigued" in rejected(state, "attack u3 u4", "CR-8.9")
     assert judge(state, "sacrifice u3").legal  # CR-I.27: fatigue does not stop a sacrifice
 
 
-def test_cr_i_28_counterattack_range_variant() -> None:
-    """CR-I.28: the Reefling (range 1) two tiles from the Archer strikes back only when the
-    table rules any."""
-    assert play(face_off(), "attack u3 u4").phase == "main"
-    state = play(face_off(variants={"counter_range": "any"}), "attack u3 u4")
+def test_cr_i_28_a_defender_strikes_back_whatever_the_distance() -> None:
+    """CR-I.28 (any, the default): the battle chapter names only two conditions for a
+    counterattack, a Servant defender and HP left, so the Reefling (range 1) struck by the
+    Archer from two tiles away may still strike back; its player is asked (CR-I.9)."""
+    state = play(face_off(), "attack u3 u4")
+    assert state.units[4].hp == 15  # it survived the Archer's 25
     assert state.phase == "counter"
-    assert play(state, ("p2", "counter")).units[3].hp == 10
-    state = play(
-        face_off(variants={"counter_range": "any", "counterattack": "always"}), "attack u3 u4"
-    )
+    assert state.counter == (3, 4)
+    assert RULES.to_act(state) == frozenset({"p2"})
+    assert play(state, ("p2", "counter")).units[3].hp == 10  # 30 - the Reefling's 20
+    state = play(face_off(variants={"counterattack": "always"}), "attack u3 u4")
     assert state.phase == "main"
     assert state.units[3].hp == 10
+
+
+def test_cr_i_28_in_range_variant_keeps_a_far_defender_silent() -> None:
+    """CR-I.28 (in_range): the table may require the attacker within the defender's own
+    range; the Reefling two tiles off then neither strikes back nor is asked."""
+    state = play(face_off(variants={"counter_range": "in_range"}), "attack u3 u4")
+    assert state.phase == "main"
+    assert state.counter is None
+    assert state.units[3].hp == 30
+    state = play(face_off(variants={"counter_range": "in_range"}), "move u3 c4", "attack u3 u4")
+    assert state.phase == "counter"  # next to it, the Reefling is in its own range
 
 
 def _two_strikes(**kwargs: Any) -> CrystaleState:
@@ -348,7 +359,7 @@ def test_cr_i_4_one_damage_effect_takes_one_hit_however_many_steps() -> None:
 def test_cr_8_9_and_cr_10_1_fatigue_ends_in_the_end_phase() -> None:
     """CR-8.9: fatigue lasts to the end of the turn, and CR-10.1 ends such effects in the End
     phase, so in the Promotion phase that follows the Archer no longer shows as fatigued."""
-    state = play(face_off(), "attack u3 u4")
+    state = play(face_off(), "attack u3 u4", ("p2", "hold"))
     assert state.units[3].attacked
     state = play(state, "end")
     assert state.phase == "promotion"

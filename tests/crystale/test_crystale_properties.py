@@ -23,7 +23,7 @@ VARIANTS = st.sampled_from(
         {"counterattack": "always"},
         {"bonus_mp": "within_cap", "start_mp": "zero"},
         {"promotion_hp": "keep_damage", "attack_after_move": "no", "trigger_order": "printed"},
-        {"summon_sacrifice": "each", "counter_range": "any", "counter_fatigue": "once"},
+        {"summon_sacrifice": "each", "counter_range": "in_range", "counter_fatigue": "once"},
         {"slot_phase": "promotion", "slot_earning": "again", "zero_strike": "hit"},
     ]
 )

@@ -26,7 +26,7 @@ from tests.crystale.reference import NAMES, Reference, from_engine, hex_distance
 VARIANTS = [
     {},
     {"counterattack": "always", "bonus_mp": "within_cap", "start_mp": "zero"},
-    {"attack_after_move": "no", "counter_range": "any", "promotion_hp": "keep_damage"},
+    {"attack_after_move": "no", "counter_range": "in_range", "promotion_hp": "keep_damage"},
     {"counter_fatigue": "once", "summon_sacrifice": "each", "trigger_order": "printed"},
     {"slot_phase": "promotion", "slot_earning": "again", "zero_strike": "hit"},
 ]

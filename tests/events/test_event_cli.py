@@ -36,6 +36,21 @@ def as_json(db: Path, *args: str) -> Any:
     return json.loads(ok(db, *args, "--json"))
 
 
+def new_event(db: Path, name: str, game: str, *options: str) -> str:
+    """``event new``: the id it prints on its last line."""
+    return ok(db, "event", "new", name, "--game", game, *options).strip().splitlines()[-1]
+
+
+def register(db: Path, event: str, *names: str) -> None:
+    """``event register`` of ``names`` (a --player each)."""
+    ok(db, "event", "register", event, *[a for n in names for a in ("--player", n)])
+
+
+def correct(db: Path, event: str, round_number: int, slip: str, reason: str) -> None:
+    """``event correct``: round ``round_number``'s result corrected to ``slip``, for ``reason``."""
+    ok(db, "event", "correct", event, "--round", str(round_number), slip, "--reason", reason)
+
+
 def store_rows(db: Path) -> list[tuple[Any, ...]]:
     with sqlite3.connect(db) as conn:
         return conn.execute(
@@ -83,25 +98,13 @@ def check_standings_shape(rows: list[dict[str, Any]]) -> None:
 
 def test_gammasphere_swiss_64_players_six_rounds_and_a_top_8_cut(tmp_path: Path) -> None:
     db = tmp_path / "store.db"
-    out = ok(
-        db,
-        "event",
-        "new",
-        "Friday Open",
-        "--game",
-        "gammasphere",
-        "--rounds",
-        "6",
-        "--match",
-        "bo3",
-        "--cut",
-        "8",
+    event = new_event(
+        db, "Friday Open", "gammasphere", "--rounds", "6", "--match", "bo3", "--cut", "8"
     )
-    event = out.strip().splitlines()[-1]
     assert event.startswith("ev-")
     assert len(event) == 11
     names = [f"Player {n:02}" for n in range(1, 64)]
-    ok(db, "event", "register", event, *[a for n in names[:-1] for a in ("--player", n)])
+    register(db, event, *names[:-1])
     ok(db, "event", "register", event, "--player", names[-1], "--bye", "1")  # EV-2.4
 
     # -- round 1: paired, the awarded bye is a bye; every table has one game
@@ -118,7 +121,7 @@ def test_gammasphere_swiss_64_players_six_rounds_and_a_top_8_cut(tmp_path: Path)
     assert posted == rows  # 'pairings --json' carries the round (issue 29)
 
     # a late entry after round 1 is paired (EV-2.3); then round 1's bad input
-    ok(db, "event", "register", event, "--player", "Late Lou")
+    register(db, event, "Late Lou")
     refused(db, "EV-5.10", "event", "pair", event)  # pairing while a round is open
     refused(db, "EV-3.5", "event", "result", event, "99=2-0-0")  # no such table
     refused(db, "EV-2.1", "event", "drop", event, "Nobody")  # unknown player
@@ -160,29 +163,14 @@ def test_gammasphere_swiss_64_players_six_rounds_and_a_top_8_cut(tmp_path: Path)
             )
             rows = as_json(db, "event", "pairings", event)
             assert [r["players"] for r in rows if not r["bye"]][:2] == pairs[:2]
-        ok(
-            db,
-            "event",
-            "result",
-            event,
-            *[slip_for(r["table"], number) for r in rows if not r["bye"]],
-        )
+        slips = [slip_for(r["table"], number) for r in rows if not r["bye"]]
+        ok(db, "event", "result", event, *slips)
         if number == 2:
             # a name is matched exactly (issue 31): "player 07" is nobody
             refused(db, "EV-2.1", "event", "drop", event, "player 07")
             ok(db, "event", "drop", event, "Player 07", "--reason", "went home")
             refused(db, "EV-2.6", "event", "drop", event, "Player 07")  # dropped already
-            ok(
-                db,
-                "event",
-                "correct",
-                event,
-                "--round",
-                "2",
-                "3=0-2-0",
-                "--reason",
-                "the slip was filled in the wrong way round",
-            )
+            correct(db, event, 2, "3=0-2-0", "the slip was filled in the wrong way round")
         if number == 4:
             ok(db, "event", "drop", event, "Player 11")
 
@@ -261,8 +249,8 @@ def test_gammasphere_swiss_64_players_six_rounds_and_a_top_8_cut(tmp_path: Path)
 
 def test_a_tampered_event_stream_fails_verify(tmp_path: Path) -> None:
     db = tmp_path / "store.db"
-    event = ok(db, "event", "new", "Small", "--game", "gammasphere").strip().splitlines()[-1]
-    ok(db, "event", "register", event, "--player", "Ann", "--player", "Ben")
+    event = new_event(db, "Small", "gammasphere")
+    register(db, event, "Ann", "Ben")
     with sqlite3.connect(db) as conn:
         (state,) = conn.execute(
             "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = 2",
@@ -280,8 +268,8 @@ def test_a_tampered_event_stream_fails_verify(tmp_path: Path) -> None:
 def test_verify_counts_games_and_events_apart(tmp_path: Path) -> None:
     """One event of two players paired: one game and one event, not two games."""
     db = tmp_path / "store.db"
-    event = ok(db, "event", "new", "Small", "--game", "gammasphere").strip().splitlines()[-1]
-    ok(db, "event", "register", event, "--player", "Ann", "--player", "Ben")
+    event = new_event(db, "Small", "gammasphere")
+    register(db, event, "Ann", "Ben")
     ok(db, "event", "pair", event)
     code, out, _ = call(db, "verify")
     assert code == 0
@@ -294,8 +282,8 @@ def test_verify_names_a_row_stored_as_text_as_damaged(tmp_path: Path) -> None:
     """A state written as text (outside the store) is one finding naming the event, not
     a traceback; verify exits 1."""
     db = tmp_path / "store.db"
-    event = ok(db, "event", "new", "Small", "--game", "gammasphere").strip().splitlines()[-1]
-    ok(db, "event", "register", event, "--player", "Ann", "--player", "Ben")
+    event = new_event(db, "Small", "gammasphere")
+    register(db, event, "Ann", "Ben")
     with sqlite3.connect(db) as conn:
         conn.execute(
             "UPDATE stored_events SET state = CAST(state AS TEXT) "
@@ -318,25 +306,9 @@ def placement(players: list[str], shift: int) -> str:
 
 def test_prismatic_pods_13_players_four_rounds(tmp_path: Path) -> None:
     db = tmp_path / "store.db"
-    event = (
-        ok(
-            db,
-            "event",
-            "new",
-            "Pod night",
-            "--game",
-            "prismatic",
-            "--pods",
-            "--rounds",
-            "4",
-            "--match",
-            "bo1",
-        )
-        .strip()
-        .splitlines()[-1]
-    )
+    event = new_event(db, "Pod night", "prismatic", "--pods", "--rounds", "4", "--match", "bo1")
     names = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lea"]
-    ok(db, "event", "register", event, *[a for n in names for a in ("--player", n)])
+    register(db, event, *names)
     ok(db, "event", "register", event, "--player", "Max", "--bye", "1")
 
     rows = as_json(db, "event", "pair", event)
@@ -358,27 +330,12 @@ def test_prismatic_pods_13_players_four_rounds(tmp_path: Path) -> None:
             ok(db, "event", "repair", event, "--manual", str(manual), "--reason", "a table broke")
             pods = [r for r in as_json(db, "event", "pairings", event) if not r["bye"]]
             assert [p["players"] for p in pods] == spec["pods"]
-        ok(
-            db,
-            "event",
-            "result",
-            event,
-            *[f"{p['table']}={placement(p['players'], number)}" for p in pods],
-        )
+        slips = [f"{p['table']}={placement(p['players'], number)}" for p in pods]
+        ok(db, "event", "result", event, *slips)
         if number == 2:
             ok(db, "event", "drop", event, "Gus")
             first = pods[0]["players"]
-            ok(
-                db,
-                "event",
-                "correct",
-                event,
-                "--round",
-                "2",
-                f"{pods[0]['table']}={'>'.join(reversed(first))}",
-                "--reason",
-                "misheard",
-            )
+            correct(db, event, 2, f"{pods[0]['table']}={'>'.join(reversed(first))}", "misheard")
     standings = as_json(db, "event", "standings", event)
     assert len(standings) == 14
     assert [r["rank"] for r in standings] == sorted(r["rank"] for r in standings)
@@ -394,7 +351,7 @@ def test_prismatic_pods_13_players_four_rounds(tmp_path: Path) -> None:
 
 def test_reads_refuse_unknown_events_and_rounds(tmp_path: Path) -> None:
     db = tmp_path / "store.db"
-    event = ok(db, "event", "new", "X", "--game", "gammasphere").strip().splitlines()[-1]
+    event = new_event(db, "X", "gammasphere")
     assert [e["event_id"] for e in as_json(db, "event", "list")] == [event]
     code, _, err = call(db, "event", "standings", "ev-nothere")
     assert code == REFUSED
@@ -412,9 +369,9 @@ def test_a_round_paired_by_hand_with_two_byes_is_audited(tmp_path: Path) -> None
     """EV-5.11: a manual FILE pairs every active player once and may give several byes;
     its reason is in the audit; an unknown name is refused with nothing stored."""
     db = tmp_path / "store.db"
-    event = ok(db, "event", "new", "Hand", "--game", "gammasphere").strip().splitlines()[-1]
+    event = new_event(db, "Hand", "gammasphere")
     names = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay"]
-    ok(db, "event", "register", event, *[a for n in names for a in ("--player", n)])
+    register(db, event, *names)
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"pairs": [["Ann", "Zed"], ["Cal", "Dee"]], "byes": ["Eve", "Fay"]}))
     refused(db, "EV-2.1", "event", "pair", event, "--manual", str(bad), "--reason", "x")
@@ -445,13 +402,13 @@ def test_ev_2_2_register_with_a_player_id(tmp_path: Path) -> None:
     id); a malformed id, more ids than players, or one already registered is refused
     with one line naming EV-2.2 and nothing stored."""
     db = tmp_path / "ev.db"
-    event = ok(db, "event", "new", "Small", "--game", "prizmik").strip().splitlines()[-1]
+    event = new_event(db, "Small", "prizmik")
     ok(db, "event", "register", event, "--player", "Ann Lee", "--player-id", "ann-7")
     refused(db, "EV-2.2", "event", "register", event, "--player", "Bo", "--player-id", "Not Ok")
     both = ("--player", "Bo", "--player-id", "bo-1", "--player-id", "cy-1")
     refused(db, "EV-2.2", "event", "register", event, *both)
     refused(db, "EV-2.2", "event", "register", event, "--player", "Al", "--player-id", "ann-7")
-    ok(db, "event", "register", event, "--player", "Bo")
+    register(db, event, "Bo")
     (table,) = as_json(db, "event", "pair", event)
     (game,) = table["games"]
     players = as_json(db, "log", game)[0]["players"]  # the game's creation
@@ -465,9 +422,9 @@ def test_result_says_how_many_slips_were_recorded(tmp_path: Path) -> None:
     # one slip printed "2 result(s) recorded": the count was of the facts stored (the
     # result and its table's games closed as void, EV-3.9), not of the slips
     db = tmp_path / "store.db"
-    event = ok(db, "event", "new", "Count", "--game", "gammasphere").strip().splitlines()[-1]
+    event = new_event(db, "Count", "gammasphere")
     names = ["Ann", "Ben", "Cal", "Dee", "Eve", "Fay"]
-    ok(db, "event", "register", event, *[a for n in names for a in ("--player", n)])
+    register(db, event, *names)
     ok(db, "event", "pair", event)
     assert ok(db, "event", "result", event, "1=2-0-0").strip() == "1 result recorded"
     assert ok(db, "event", "result", event, "2=0-2-0", "3=2-1-0").strip() == "2 results recorded"
@@ -477,8 +434,8 @@ def test_output_options_that_cannot_go_together_are_refused(tmp_path: Path) -> N
     # `standings --csv --json` printed JSON and `pairings --key K` printed the table and
     # sealed nothing: an option was dropped without a word
     db = tmp_path / "store.db"
-    event = ok(db, "event", "new", "Out", "--game", "gammasphere").strip().splitlines()[-1]
-    ok(db, "event", "register", event, "--player", "Ann", "--player", "Ben")
+    event = new_event(db, "Out", "gammasphere")
+    register(db, event, "Ann", "Ben")
     ok(db, "event", "pair", event)
     key = tmp_path / "seal.pem"
     ok(db, "seal", "--new-key", str(key))
@@ -504,11 +461,11 @@ def test_a_name_given_twice_in_one_registration_is_not_called_already_registered
     # `register --player Bob --player Bob` said "'Bob' looks like 'Bob', already in this
     # event" while no Bob was registered (all or none: nothing was)
     db = tmp_path / "store.db"
-    event = ok(db, "event", "new", "Twice", "--game", "gammasphere").strip().splitlines()[-1]
+    event = new_event(db, "Twice", "gammasphere")
     err = refused(db, "EV-2.2", "event", "register", event, "--player", "Bob", "--player", "Bob")
     assert "given earlier in this registration (the same name)" in err
     assert "already in this event" not in err
-    ok(db, "event", "register", event, "--player", "Ann")
+    register(db, event, "Ann")
     err = refused(db, "EV-2.2", "event", "register", event, "--player", "ann")
     assert "'Ann' (p1), already in this event (the same letters in another case" in err
 
@@ -516,9 +473,8 @@ def test_a_name_given_twice_in_one_registration_is_not_called_already_registered
 def test_an_elimination_events_bracket_names_its_seeds(tmp_path: Path) -> None:
     # an elimination event (no cut) printed "El · top 0 playoff" and every seed as (0)
     db = tmp_path / "store.db"
-    event = ok(db, "event", "new", "El", "--game", "prizmik", "--format", "elimination")
-    event = event.strip().splitlines()[-1]
-    ok(db, "event", "register", event, "--player", "Ann", "--player", "Ben", "--player", "Cal")
+    event = new_event(db, "El", "prizmik", "--format", "elimination")
+    register(db, event, "Ann", "Ben", "Cal")
     paired = as_json(db, "event", "pair", event)
     text = ok(db, "event", "bracket", event)
     assert text.splitlines()[0] == "El · single elimination"
@@ -534,10 +490,43 @@ def test_an_elimination_events_bracket_names_its_seeds(tmp_path: Path) -> None:
     assert seeds[bye] == 1  # the top seed has the bye (EV-6.2)
 
 
+def test_an_elimination_event_ends_with_final_places(tmp_path: Path) -> None:
+    # EV-I.13: an elimination event's standings had no final place at all; now the champion,
+    # the finalist, then the semifinal losers by seed, in --json and in text
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "El", "--game", "prizmik", "--format", "elimination")
+    event = event.strip().splitlines()[-1]
+    ok(db, "event", "register", event, *(a for n in "ABCD" for a in ("--player", f"P{n}")))
+    assert all(r.get("final_rank") is None for r in as_json(db, "event", "standings", event))
+    ok(db, "event", "pair", event)
+    seed = {
+        side["player"]: side["seed"]
+        for rnd in as_json(db, "event", "bracket", event)["rounds"]
+        for match in rnd["matches"]
+        for side in match["players"]
+    }
+    ok(db, "event", "result", event, "1=2-0-0", "2=0-2-0")  # seed 1 wins, seed 3 wins
+    ok(db, "event", "pair", event)
+    ok(db, "event", "result", event, "1=0-2-0")  # the final: the second-listed, seed 3, wins
+    ok(db, "event", "end", event)
+    rows = as_json(db, "event", "standings", event)
+    by_seed = sorted(seed, key=seed.__getitem__)
+    assert [(r["player"], r["final_rank"], r["went"]) for r in rows] == [
+        (by_seed[2], 1, "champion"),
+        (by_seed[0], 2, "finalist"),
+        (by_seed[1], 3, "semifinalist"),  # the semifinal losers by seed: 2 before 4
+        (by_seed[3], 4, "semifinalist"),
+    ]
+    text = ok(db, "event", "standings", event)
+    assert "final standings" in text.splitlines()[0]
+    assert f"{by_seed[2]}" in text.splitlines()[2]
+    assert "(champion)" in text.splitlines()[2]
+
+
 def test_event_export_never_replaces_the_store(tmp_path: Path) -> None:
     # `event export EV -o referee.db` wrote the event's record over the whole store
     db = tmp_path / "store.db"
-    event = ok(db, "event", "new", "Keep", "--game", "gammasphere").strip().splitlines()[-1]
+    event = new_event(db, "Keep", "gammasphere")
     before = store_rows(db)
     code, _, err = call(db, "event", "export", event, "-o", str(db))
     assert code == REFUSED
@@ -555,6 +544,6 @@ def test_event_new_and_the_event_reads_with_json_print_one_json_document(tmp_pat
     made = as_json(db, "event", "new", "Cup", "--game", "prizmik", "--rounds", "1")
     event = made["event_id"]
     assert event.startswith("ev-")
-    ok(db, "event", "register", event, "--player", "Ann", "--player", "Ben")
+    register(db, event, "Ann", "Ben")
     for read in ("pair", "show", "standings", "pairings"):
         assert as_json(db, "event", read, event) is not None, read

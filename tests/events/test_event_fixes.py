@@ -335,6 +335,19 @@ def test_ev_2_8_decklists_until_the_deadline_with_the_games_deck_size(tmp_path: 
     assert "EV-2.8" in err
 
 
+def test_a_decklist_is_given_as_one_file_or_one_seal(tmp_path: Path) -> None:
+    """EV-2.8's list is --deck FILE or --sealed COMMIT:SIZE: ``event register`` takes at most
+    one of them, ``event deck`` exactly one; otherwise one line, exit 2, nothing stored."""
+    db = tmp_path / "s.db"
+    event = new_event(db, names=EIGHT[:2])
+    deck = tmp_path / "deck.txt"
+    deck.write_text(DECK_TEXT)
+    both = ("--deck", str(deck), "--sealed", "ab12:40")
+    refused(db, "COMMIT:SIZE, not both", "event", "register", event, "--player", "Cal", *both)
+    for given in ((), both):
+        refused(db, "COMMIT:SIZE (one of them)", "event", "deck", event, "Ann", *given)
+
+
 def test_ev_2_9_late_entry_with_losses_and_the_default_in_help(tmp_path: Path) -> None:
     """EV-2.9: `register --late-as-losses` gives a late entry a 0-2 loss per missed round;
     the default (no losses, EV-I.6) is in --help."""

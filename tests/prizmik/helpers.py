@@ -180,9 +180,11 @@ def ref_actions(board: str, turn: str, fleet_capturable: bool = True) -> set[str
 
 
 def ref_apply(
-    board: str, turn: str, reserves: tuple[int, int], text: str
+    board: str, turn: str, reserves: tuple[int, int], text: str, far_rank_step: bool = True
 ) -> tuple[str, tuple[int, int]]:
-    """The board and reserves after a legal action, computed naively."""
+    """The board and reserves after a legal action, computed naively; with
+    ``far_rank_step`` off a fighter that moves or captures from its far rank has not
+    reached it (PZ-10.5), while a deployed fighter always has."""
     cells = list(board)
     o = (int(text[1]) - 1) * 8 + FILES.index(text[0])
     t = (int(text[4]) - 1) * 8 + FILES.index(text[3])
@@ -200,7 +202,8 @@ def ref_apply(
     far = 7 if red else 0
     res = list(reserves)
     side = 0 if red else 1
-    if landed.upper() == "X" and t // 8 == far:
+    arrived = sign == ">" or far_rank_step or o // 8 != far
+    if landed.upper() == "X" and t // 8 == far and arrived:
         home = (0 if red else 7) * 8 + t % 8
         if cells[home] == "." and res[side] > 0:
             cells[t] = "."
@@ -220,3 +223,10 @@ def ref_unable(board: str, seat: str, reserves: tuple[int, int]) -> bool:
 
 def ref_bases(board: str, seat: str) -> int:
     return sum(1 for ch in board if _owner(ch) == seat and ch.upper() in "FB")
+
+
+def ref_closed(board: str) -> bool:
+    """PZ-10.13 judged from the board: no ship in any nest, a base at an end of every file."""
+    if any(ch.upper() in "FSH" for ch in board):
+        return False
+    return all(board[f].upper() in "FB" or board[56 + f].upper() in "FB" for f in range(8))

@@ -172,11 +172,22 @@ def test_pz_9_5_a_position_string_carries_turn_reserves_ply_and_quiet_count() ->
         "2f1f1f2/8/8/8/8/8/8/2F1F1F2 r -1/3 0 0",  # a negative count
         "2z1f1f2/8/8/8/8/8/8/2F1F1F2 r 3/3 0 0",  # not a piece letter
         "8/8/8/8/8/8/8/8 r 3/3 0 0",  # nobody has a base
+        "2f1f1f1/8/8/44/8/8/8/2F1F1F1 r 3/3 0 0",  # one run of empty squares written as two
+        "2f1f1f1/8/8/08/8/8/8/2F1F1F1 r 3/3 0 0",  # a run of no squares
+        "2f1f1f1/8/8/9/8/8/8/2F1F1F1 r 3/3 0 0",  # a run longer than a rank
+        "2f1f1f1/8/8/8/8/8/8/2F1F1F1 r 3/3 0 \u00b2",  # a superscript two, not a number
+        "2f1f1f1/8/8/8/8/8/8/2F1F1F1 r \u00b3/3 0 0",  # a superscript three as a reserve
+        "2f1f1f1/8/8/8/8/8/8/2F1F1F1 r 3/3 0 \u0663",  # an Arabic-Indic three
+        "2f1f1f1/8/8/8/8/8/8/2F1F1F\u00b9 r 3/3 0 0",  # a superscript one as a run
     ],
 )
 def test_pz_9_5_malformed_position_strings_are_refused(text: str) -> None:
-    with pytest.raises(SetupError):
+    """PZ-9.5: a string not of the shape is refused with a SetupError naming the clause (never
+    another exception); runs of empty squares are single digits 1-8 and the counts are
+    written in the digits 0-9."""
+    with pytest.raises(SetupError) as refused:
         RULES.read_position(text, setup())
+    assert "(PZ-9.5)" in str(refused.value)
 
 
 def test_pz_9_5_the_example_a_refusal_gives_is_itself_readable() -> None:

@@ -104,7 +104,7 @@ def test_pz_10_1_setup_files_is_normalised(raw: str) -> None:
 
 @pytest.mark.parametrize("bad", ["ce", "cegh", "cce", "cei", "c1e", ""])
 def test_pz_10_1_setup_files_rejects_bad_values(bad: str) -> None:
-    with pytest.raises(VariantError):
+    with pytest.raises(VariantError, match=r"\(PZ-10\.1\)"):
         RULES.resolve_variants({"setup_files": bad})
     with pytest.raises(VariantError):
         start(setup_files=bad)
@@ -119,16 +119,16 @@ def test_variants_defaults_and_validation() -> None:
         "far_rank_step": "yes",
         "impossible_test": "pieces",
     }
-    with pytest.raises(VariantError):
+    with pytest.raises(VariantError, match=r"yes, no \(PZ-10\.3\)"):
         RULES.resolve_variants({"fleet_capturable": "maybe"})
-    with pytest.raises(VariantError):
+    with pytest.raises(VariantError, match=r"\(PZ-10\.6\)"):
         RULES.resolve_variants({"no_legal_action": "pass"})
-    with pytest.raises(VariantError):
+    with pytest.raises(VariantError, match=r"\(PZ-10\.11\)"):
         RULES.resolve_variants({"quiet_limit": "-3"})
     with pytest.raises(VariantError):
         RULES.resolve_variants({"no_such_switch": "1"})
     assert RULES.resolve_variants({"quiet_limit": "040"})["quiet_limit"] == "40"
-    with pytest.raises(VariantError, match="1 to"):  # 0 is not a limit: say off
+    with pytest.raises(VariantError, match=r"1 to .*\(PZ-10\.11\)"):  # 0 is no limit: say off
         RULES.resolve_variants({"quiet_limit": "0"})
     assert RULES.resolve_variants({"quiet_limit": "OFF"})["quiet_limit"] == "off"
 
@@ -205,16 +205,19 @@ def test_describe_is_json_ready() -> None:
 
 
 def test_position_builder_rejects_bad_input() -> None:
-    with pytest.raises(SetupError):
+    """Every refusal of a hand-built position names the clause it breaks."""
+    with pytest.raises(SetupError, match=r"\(PZ-3\.1\)"):
         pos({"z9": "F"})
-    with pytest.raises(SetupError):
+    with pytest.raises(SetupError, match=r"\(PZ-9\.5\)"):
         pos({"c1": "Q"})
-    with pytest.raises(SetupError):
+    with pytest.raises(SetupError, match=r"\(PZ-9\.5\)"):
         pos("........\n........")
-    with pytest.raises(SetupError):
+    with pytest.raises(SetupError, match=r"\(PZ-1\.1\)"):
         pos({"c1": "F"}, turn="green")
-    with pytest.raises(SetupError):
+    with pytest.raises(SetupError, match=r"\(PZ-9\.5\)"):
         pos({"c2": "H", "c7": "x"})  # nobody has a base
+    with pytest.raises(SetupError, match=r"\(PZ-3\.4\)"):
+        pos({"c1": "F", "c8": "f"}, reserves=(-1, 3))
     diagram = pos(
         """
         8 . . f . . . . .

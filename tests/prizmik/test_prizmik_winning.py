@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from referee.contract import Outcome
-from tests.prizmik.helpers import RULES, act, assert_legal, play, pos, start
+from tests.prizmik.helpers import RULES, act, assert_legal, play, pos, random_states, square, start
 
 # Blue to move, and stuck: the h8 stack is walled in by its own base on g8 and
 # red ships on g7 and h7 (no step, no two-step through an occupied square, no
@@ -170,6 +172,23 @@ def test_pz_10_11_off_by_default() -> None:
     assert not RULES.outcome(state).over
 
 
+def test_pz_10_11_a_repeated_position_ends_nothing_but_the_quiet_limit_counts_it() -> None:
+    """PZ-10.11: no repetition draw. The same position (board, side, reserves) comes back ten
+    times and the game goes on; under a quiet limit the same shuffle is drawn, since a
+    position can only come back through moves."""
+    cycle = ["c2-c3", "c7-c6", "c3-c2", "c6-c7"]
+    state = play(start(), ["c1>c2", "c8>c7"])
+    seen = (state.board, state.turn, state.reserves)
+    for _ in range(10):
+        state = play(state, cycle)
+        assert (state.board, state.turn, state.reserves) == seen
+        assert not RULES.outcome(state).over
+    limited = play(start(quiet_limit="30"), ["c1>c2", "c8>c7"])
+    for _ in range(7):
+        limited = play(limited, cycle)
+    assert (RULES.outcome(limited).status, RULES.outcome(limited).clause) == ("draw", "PZ-10.11")
+
+
 @pytest.mark.parametrize("text", ["a2-a3", "d5-d6", "h7-h6"])
 def test_ref_1_3_a_finished_game_takes_no_action(text: str) -> None:
     state = play(pos({"a1": "B", "a2": "H", "d4": "H", "d5": "b", "h7": "h"}), ["d4xd5"])
@@ -240,3 +259,102 @@ def test_pz_10_13_in_closed_files_no_play_ever_promotes() -> None:
             assert state.ships == (0, 0)
             assert state.bases == (4, 4)
             assert state.reserves == (2, 2)
+
+
+# -- PZ-10.14: where the impossibility tests are exact, and what they leave to the referee --
+
+
+@pytest.mark.parametrize(
+    "variants",
+    [{}, {"fleet_capturable": "no"}, {"setup_files": "abh"}, {"far_rank_step": "no"}],
+)
+def test_pz_10_14_in_play_every_base_stays_on_its_owners_home_rank(
+    variants: dict[str, str],
+) -> None:
+    """PZ-10.14 rests on this: bases never move (PZ-5.1), start on the home rank (PZ-3.3) and
+    new ones come only there (PZ-7.2), so in any position reached by play red's lone bases and
+    fleets stand on rank 1 and blue's on rank 8."""
+    for seed in range(12):
+        for state in random_states(seed, 300, **variants):
+            for sq, ch in enumerate(state.board):
+                if ch in "BF":
+                    assert sq // 8 == 0, (seed, state.ply, sq, state.board)
+                elif ch in "bf":
+                    assert sq // 8 == 7, (seed, state.ply, sq, state.board)
+
+
+# Blue keeps six bases, all on rank 8 (a8 a full fleet, so blue has a ship), and a lone ship on
+# g2; red has no ship, a fighter on g7 and one reserve fleet, and bases on g1 and h1. A base
+# stands at one end of every file, yet red is not shut out: blue may take g1.
+SHUT_BY_FILES = {
+    "a8": "f",
+    "b8": "b",
+    "c8": "b",
+    "d8": "b",
+    "e8": "b",
+    "f8": "b",
+    "g2": "h",
+    "g1": "B",
+    "h1": "B",
+    "g7": "X",
+}
+
+
+@pytest.mark.parametrize("test", ["pieces", "files"])
+def test_pz_10_14_files_never_shut_out_a_player_while_the_opponent_keeps_a_ship(test: str) -> None:
+    """PZ-10.14: every file is closed against red, but blue still holds a ship, so both tests
+    play on; and rightly, for once blue takes g1 and moves off, red's fighter promotes on g8."""
+    state = pos(SHUT_BY_FILES, turn="blue", reserves=(1, 0), impossible_test=test)
+    assert not RULES.outcome(state).over
+    state = play(state, ["g2xg1", "g7-f7", "g1-g3"])
+    assert not RULES.outcome(state).over
+    state = play(state, ["f7-g8"])  # arrives on the far rank with g1 empty: a promotion
+    assert square(state, "g1") == "F"
+    assert state.ships == (1, 2)
+    assert state.reserves == (0, 0)
+    assert not RULES.outcome(state).over
+
+
+# Walls only a position set up by hand can hold: red's ship on a1 is ringed by red's own bases
+# (a2, b1, b2), which only a blue ship could take; blue's ship on h8 is ringed by blue's own
+# bases (g7, g8, h7). No reserve fleet is left, so no new ship can come: nobody can ever take a
+# base again, though each side keeps a ship.
+WALLED = {
+    "a1": "H",
+    "a2": "B",
+    "b1": "B",
+    "b2": "B",
+    "h8": "h",
+    "g7": "b",
+    "g8": "b",
+    "h7": "b",
+}
+
+
+@pytest.mark.parametrize("test", ["pieces", "files"])
+def test_pz_10_14_walls_set_up_by_hand_are_left_to_the_referee(test: str) -> None:
+    """PZ-10.14: walls of bases are not searched. With a free fighter each, both sides keep a
+    ship, so the game plays on although no base can ever be taken: random play never takes
+    one, and the end is the referee's (agreement, adjudication or the quiet limit)."""
+    pieces = {**WALLED, "d4": "X", "e5": "x"}
+    state = pos(pieces, reserves=(0, 0), impossible_test=test)
+    assert not RULES.outcome(state).over
+    rnd = random.Random(1014)
+    for _ in range(80):
+        out = RULES.outcome(state)
+        if out.over:  # a side whose fighter was taken is left with no action at all
+            assert out.clause == "PZ-10.6"
+            break
+        state = RULES.apply(state, rnd.choice(RULES.legal_actions(state)))
+        assert state.bases == (3, 3)
+    assert state.ply >= 10
+
+
+def test_pz_10_14_a_walled_in_player_can_still_win_by_the_pieces_test() -> None:
+    """PZ-10.14: blue has nothing but a base, so PZ-10.7 gives red the game, although red's
+    only ship is walled in by red's own bases and red has no reserve: red could never take a
+    base either. The walls are not searched; a referee who finds this may rule otherwise."""
+    pieces = {k: v for k, v in WALLED.items() if k in ("a1", "a2", "b1", "b2")}
+    state = pos({**pieces, "h8": "b", "d4": "X"}, reserves=(0, 0), judge=False)
+    out = RULES.outcome(play(state, ["d4-d5"]))
+    assert (out.status, out.winner, out.clause) == ("win", "red", "PZ-8.2")

@@ -40,11 +40,16 @@ def run(state: Tournament, *commands: Command | HallCommand) -> Tournament:
     return state
 
 
-def refused(state: Tournament, command: Command | HallCommand) -> str:
-    """The clause ``command`` is refused with in ``state`` (it must be refused)."""
+def refusal(state: Tournament, command: Command | HallCommand) -> Refusal:
+    """The refusal of ``command`` in ``state`` (it must be refused): its clause and words."""
     with pytest.raises(Refusal) as caught:
         _decided(state, command)
-    return caught.value.clause
+    return caught.value
+
+
+def refused(state: Tournament, command: Command | HallCommand) -> str:
+    """The clause ``command`` is refused with in ``state`` (it must be refused)."""
+    return refusal(state, command).clause
 
 
 FOUR = ("Ann", "Ben", "Cal", "Dee")

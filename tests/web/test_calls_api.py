@@ -33,20 +33,32 @@ def post(client: Any, token: str, path: str, body: dict[str, Any] | None = None)
     return client.post(path, json=body or {}, headers=auth(token))
 
 
+def created(client: Any, token: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    """``post`` answered 201 Created: what was created (its JSON)."""
+    answer = post(client, token, path, body)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def refused(
+    client: Any, token: str, path: str, body: dict[str, Any] | None = None, *, clause: str
+) -> None:
+    """``post`` answered 400 Bad Request, naming ``clause``."""
+    answer = post(client, token, path, body)
+    assert answer.status_code == 400, answer.text
+    assert clause in answer.json()["detail"]
+
+
 def test_ev_10_a_players_call_is_claimed_escalated_and_resolved(
     client: Any, tokens: Tokens, store: str, event: str
 ) -> None:
     base = f"/api/events/{event}/calls"
-    made = post(client, tokens["ann"], base, {"reason": "my opponent drew 2"})
-    assert made.status_code == 201, made.text
-    call = made.json()
+    call = created(client, tokens["ann"], base, {"reason": "my opponent drew 2"})
     assert (call["call"], call["table"], call["by"], call["status"]) == (1, 1, "Ann", "open")
     queue = client.get("/api/queue", headers=auth(tokens["head"])).json()
     assert [i["call"] for i in queue["calls"]] == [1]
     assert queue["calls"][0]["holder"] == ""
-    again = post(client, tokens["ben"], base, {})
-    assert again.status_code == 400
-    assert "EV-10.3" in again.json()["detail"]
+    refused(client, tokens["ben"], base, {}, clause="EV-10.3")
 
     tom = table_token(store, event, "1", name="Tom")  # table 1 of this event (issue 31)
     tia = table_token(store, event, "2", name="Tia")
@@ -55,22 +67,17 @@ def test_ev_10_a_players_call_is_claimed_escalated_and_resolved(
     assert post(client, elsewhere, f"{base}/1/claim").status_code == 403  # not her event
     assert post(client, tokens["table1"], f"{base}/1/claim").status_code == 403  # no event
     assert client.get("/api/queue", headers=auth(elsewhere)).json()["calls"] == []
-    claimed = post(client, tom, f"{base}/1/claim")
-    assert claimed.status_code == 201
-    assert claimed.json()["holder"] == "Tom"
+    claimed = created(client, tom, f"{base}/1/claim")
+    assert claimed["holder"] == "Tom"
     queue = client.get("/api/queue", headers=auth(tom)).json()
     assert queue["calls"][0]["holder"] == "Tom"
     assert "claimed by Tom" in queue["calls"][0]["line"]
-    up = post(client, tom, f"{base}/1/escalate", {"reason": "an appeal"})
-    assert up.status_code == 201
-    assert up.json()["status"] == "escalated"
-    late = post(client, tom, f"{base}/1/resolve", {"note": "done"})
-    assert late.status_code == 400
-    assert "EV-10.4" in late.json()["detail"]
+    up = created(client, tom, f"{base}/1/escalate", {"reason": "an appeal"})
+    assert up["status"] == "escalated"
+    refused(client, tom, f"{base}/1/resolve", {"note": "done"}, clause="EV-10.4")
     assert post(client, tokens["ann"], f"{base}/1/resolve", {"note": "x"}).status_code == 403
-    done = post(client, tokens["head"], f"{base}/1/resolve", {"note": "game rewound"})
-    assert done.status_code == 201
-    assert done.json()["status"] == "resolved"
+    done = created(client, tokens["head"], f"{base}/1/resolve", {"note": "game rewound"})
+    assert done["status"] == "resolved"
     assert client.get("/api/queue", headers=auth(tokens["head"])).json()["calls"] == []
     every = client.get(f"{base}?all=true", headers=auth(tokens["scorekeeper"])).json()
     assert [(c["call"], c["note"]) for c in every] == [(1, "game rewound")]
@@ -111,12 +118,11 @@ def test_a_call_from_the_event_game_goes_to_its_table(
     assert post(client, tokens["public"], game, {}).status_code == 403
     body = {"game": "prizmik", "players": {"red": "Cal", "blue": "Dee"}, "meta": {"table": "4"}}
     alone = client.post("/api/games", json=body, headers=auth(tokens["head"])).json()["game_id"]
-    outside = post(client, tokens["head"], f"/api/games/{alone}/calls", {})
-    assert outside.status_code == 201, outside.text  # to the game's own table (REF-11.1)
-    assert (outside.json()["event_id"], outside.json()["table"]) == ("", 4)
-    made = post(client, tokens["ben"], game, {"reason": "ruling"})
-    assert made.status_code == 201, made.text
-    assert (made.json()["table"], made.json()["by"], made.json()["game"]) == (
+    # to the game's own table (REF-11.1)
+    outside = created(client, tokens["head"], f"/api/games/{alone}/calls")
+    assert (outside["event_id"], outside["table"]) == ("", 4)
+    made = created(client, tokens["ben"], game, {"reason": "ruling"})
+    assert (made["table"], made["by"], made["game"]) == (
         1,
         "Ben",
         table.games[0],
@@ -151,19 +157,15 @@ def test_ev_11_two_players_report_and_confirm_and_the_standings_change(
     client: Any, tokens: Tokens, store: str, event: str
 ) -> None:
     base = f"/api/events/{event}/reports"
-    filed = post(client, tokens["ann"], base, {"result": "2-1-0"})
-    assert filed.status_code == 201, filed.text
-    assert (filed.json()["result"], filed.json()["status"]) == ("2-1-0", "pending")
+    filed = created(client, tokens["ann"], base, {"result": "2-1-0"})
+    assert (filed["result"], filed["status"]) == ("2-1-0", "pending")
     waiting = client.get(base, headers=auth(tokens["scorekeeper"])).json()
     assert [r["report"] for r in waiting] == [1]
-    own = post(client, tokens["ann"], f"{base}/1/confirm")
-    assert own.status_code == 400
-    assert "EV-11.2" in own.json()["detail"]
+    refused(client, tokens["ann"], f"{base}/1/confirm", clause="EV-11.2")
     staff = post(client, tokens["head"], f"{base}/1/confirm")
     assert staff.status_code == 403
-    done = post(client, tokens["ben"], f"{base}/1/confirm")
-    assert done.status_code == 201
-    assert done.json()["status"] == "confirmed"
+    done = created(client, tokens["ben"], f"{base}/1/confirm")
+    assert done["status"] == "confirmed"
     standings = client.get(f"/api/events/{event}/standings", headers=auth(tokens["ann"])).json()
     assert (standings[0]["player"], standings[0]["points"]) == ("Ann", 3)
     pairings = client.get(f"/api/events/{event}/pairings", headers=auth(tokens["ann"])).json()
@@ -178,22 +180,18 @@ def test_ev_11_5_a_disagreement_reaches_the_queue_and_a_staff_slip_settles_it(
     client: Any, tokens: Tokens, event: str
 ) -> None:
     base = f"/api/events/{event}/reports"
-    assert post(client, tokens["ann"], base, {"result": "2-0"}).status_code == 201
-    other = post(client, tokens["ben"], base, {"result": "2-1"})  # says he won: a disagreement
-    assert other.status_code == 201
+    created(client, tokens["ann"], base, {"result": "2-0"})
+    created(client, tokens["ben"], base, {"result": "2-1"})  # says he won: a disagreement
     queue = client.get("/api/queue", headers=auth(tokens["head"])).json()
     (item,) = queue["disagreements"]
     assert item["table"] == "1"
     assert item["report"] == 1
     assert "Ben disagrees" in item["line"]
-    slip = post(client, tokens["scorekeeper"], f"/api/events/{event}/results", {"slips": ["1=2-1"]})
-    assert slip.status_code == 201
+    created(client, tokens["scorekeeper"], f"/api/events/{event}/results", {"slips": ["1=2-1"]})
     assert client.get("/api/queue", headers=auth(tokens["head"])).json()["disagreements"] == []
     every = client.get(f"{base}?all=true", headers=auth(tokens["head"])).json()
     assert {r["status"] for r in every} == {"superseded"}
-    late = post(client, tokens["ann"], f"{base}/2/confirm")
-    assert late.status_code == 400
-    assert "EV-11.6" in late.json()["detail"]
+    refused(client, tokens["ann"], f"{base}/2/confirm", clause="EV-11.6")
 
 
 @pytest.mark.parametrize(
@@ -228,16 +226,10 @@ def test_ev_11_2_a_player_not_at_the_table_is_refused(
         tables = [t.players for t in svc.event_pairings(event)]
     assert ["Ann", "Cal"] in tables
     base = f"/api/events/{event}/reports"
-    assert post(client, tokens["ann"], base, {"result": "2-0"}).status_code == 201
-    answer = post(client, tokens["ben"], f"{base}/1/confirm")
-    assert answer.status_code == 400
-    assert "EV-11.2" in answer.json()["detail"]
-    answer = post(client, tokens["ben"], f"{base}/1/dispute", {"reason": "no"})
-    assert answer.status_code == 400
-    assert "EV-11.2" in answer.json()["detail"]
-    call = post(client, tokens["ben"], f"/api/events/{event}/calls", {"table": 1})
-    assert call.status_code == 400
-    assert "EV-10.2" in call.json()["detail"]
+    created(client, tokens["ann"], base, {"result": "2-0"})
+    refused(client, tokens["ben"], f"{base}/1/confirm", clause="EV-11.2")
+    refused(client, tokens["ben"], f"{base}/1/dispute", {"reason": "no"}, clause="EV-11.2")
+    refused(client, tokens["ben"], f"/api/events/{event}/calls", {"table": 1}, clause="EV-10.2")
 
 
 def _token_of(store: str, event: str, name: str) -> str:
@@ -268,10 +260,9 @@ def test_ev_10_7_a_tables_call_and_dispute_are_for_its_own_players_eyes(
     event = make_event(store, ("Ann", "Ben", "Cal", "Dee"))  # Ann v Cal at table 1
     cal = _token_of(store, event, "Cal")
     calls, reports = f"/api/events/{event}/calls", f"/api/events/{event}/reports"
-    assert post(client, tokens["ann"], calls, {"reason": "CALLREASON"}).status_code == 201
-    assert post(client, tokens["ann"], reports, {"result": "2-0-0"}).status_code == 201
-    disputed = post(client, cal, f"{reports}/1/dispute", {"reason": "DISPUTEREASON"})
-    assert disputed.status_code == 201, disputed.text
+    created(client, tokens["ann"], calls, {"reason": "CALLREASON"})
+    created(client, tokens["ann"], reports, {"result": "2-0-0"})
+    created(client, cal, f"{reports}/1/dispute", {"reason": "DISPUTEREASON"})
     secrets = ("DISPUTEREASON", "judge is called", "report 1")  # the call's reason: staff's
     pages = [f"/events/{event}/players/Ann", f"/events/{event}/players/Ann?round=1"]
     api = f"/api/events/{event}/players/Ann"

@@ -17,7 +17,7 @@
     const doc = new DOMParser().parseFromString(await response.text(), "text/html");
     const fresh = doc.getElementById("live-region");
     const from = doc.getElementById("event");
-    if (fresh) region.innerHTML = fresh.innerHTML;
+    if (fresh) livePage.swap(region, fresh);
     if (from) root.dataset.version = from.dataset.version;
   });
   source.addEventListener("moved", refresh);

@@ -31,7 +31,7 @@
     const page = new DOMParser().parseFromString(await response.text(), "text/html");
     const fresh = page.getElementById("queue");
     if (fresh) {
-      root.innerHTML = fresh.innerHTML;
+      livePage.swap(root, fresh);
       root.dataset.after = fresh.dataset.after;
       root.dataset.now = fresh.dataset.now;
       synced();

@@ -257,11 +257,7 @@
     if (!response.ok) return;
     const page = new DOMParser().parseFromString(await response.text(), "text/html");
     const fresh = page.getElementById("toolkit"), here = $("toolkit");
-    if (fresh && here) {
-      const open = new Set([...here.querySelectorAll("details[open]")].map((d) => d.id));
-      here.innerHTML = fresh.innerHTML;
-      for (const id of open) if (id && $(id)) $(id).open = true;
-    }
+    if (fresh && here) livePage.swap(here, fresh);
   }
   function freshKey(form) {  // a form's idempotency key (web/formkeys.py), made here as the page would
     const field = form.querySelector('input[name="idem"]');
@@ -295,7 +291,10 @@
       // corrected; the answer is shown once the redraw is done, so nothing typed after
       // reading it is wiped by a redraw still under way
       await refresh();
-      if (data.ok) await reloadToolkit();
+      if (data.ok) {
+        form.reset();  // what was sent is done: the redraw keeps only what is typed elsewhere
+        await reloadToolkit();
+      }
       else freshKey(form);  // the refused values are kept; corrected, they go under a key of their own
       // a refusal before the form was read (the role may not: a guard's) is a problem document
       showResult(data.ok ? "good" : "bad", esc(data.message || data.detail || "refused"));

@@ -281,10 +281,24 @@ def _canonical(
     return entry, Crystal(kind=kind, **msgspec.structs.asdict(entry))
 
 
+def _unranked(effects: tuple[Effect, ...], what: str, source: str) -> tuple[Effect, ...]:
+    """The effects of a crystal without ranks: only a Servant ranks up (CR-2.3), so an
+    effect from rank 2 or 3 on a Summoner, spell or god crystal could never be used or would
+    be used before its rank; the catalog is refused."""
+    for n, effect in enumerate(effects, 1):
+        if effect.rank > 1:
+            raise CatalogError(
+                f"{source}: {what} effect {n} comes at rank {effect.rank}, but only Servants "
+                "have ranks (CR-2.3)"
+            )
+    return effects
+
+
 def _summoner(s: Summoner, source: str) -> tuple[Summoner, Crystal]:
     """A Summoner in canonical form (CR-2.2), and its crystal."""
     element = _element(s.element, s.name, source)
-    return _canonical(s, "summoner", element, _check_effects(s.effects, 5, s.name, source))
+    effects = _unranked(_check_effects(s.effects, 5, s.name, source), s.name, source)
+    return _canonical(s, "summoner", element, effects)
 
 
 def _servant(v: Servant, source: str) -> tuple[Servant, Crystal]:
@@ -311,7 +325,7 @@ def _listed_effects(entry: Spell | God, what: str, source: str) -> tuple[Effect,
     """The effects of a spell or god crystal: one or more (CR-2.4, CR-2.5), ten at most."""
     if not entry.effects:
         raise CatalogError(f"{source}: {what} {entry.name} lists no effects")
-    return _check_effects(entry.effects, 10, entry.name, source)
+    return _unranked(_check_effects(entry.effects, 10, entry.name, source), entry.name, source)
 
 
 def _spell(p: Spell, source: str) -> tuple[Spell, Crystal]:

@@ -301,7 +301,7 @@ def _apply_attack(state: CrystaleState, action: model.Attack, seat: int) -> Crys
         state.table.counter_range == "in_range"
         and distance(defender.tile, attacker.tile) > crystal_of(state, defender).attack_range
     ):
-        return state  # CR-I.28: the attacker stands beyond the defender's reach
+        return state  # CR-I.28 in_range: the attacker stands beyond the defender's reach
     if state.table.counter_fatigue == "once" and defender.attacked:
         return state  # CR-I.29: it struck back already this turn and is fatigued
     if state.table.counterattack == "always":

@@ -74,7 +74,7 @@ class Table(msgspec.Struct, frozen=True, gc=False):
     attack_after_move: str = "yes"
     trigger_order: str = "reverse"
     summon_sacrifice: str = "either"
-    counter_range: str = "in_range"
+    counter_range: str = "any"
     counter_fatigue: str = "again"
     slot_phase: str = "main"
     slot_earning: str = "once"

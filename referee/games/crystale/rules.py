@@ -10,8 +10,8 @@ import msgspec
 
 from referee.contract import Setup, SetupField, VariantOption, Verdict
 from referee.errors import CatalogError, SetupError
-from referee.games.base import GameParts, ModularRules
-from referee.games.crystale import adjust, checks, engine, legal, notation, view
+from referee.games.base import ModularRules
+from referee.games.crystale import adjust
 from referee.games.crystale.board import ELEMENT_LETTERS, TILE_COUNT, draw_tiles
 from referee.games.crystale.catalog import (
     Book,
@@ -22,8 +22,8 @@ from referee.games.crystale.catalog import (
 )
 from referee.games.crystale.decks import POOL_SIZE, check_pool, check_pool_size
 from referee.games.crystale.model import SEATS, CrystaleAction, CrystaleState, Table
-from referee.games.crystale.position import empty_side, place_summoner, with_side
-from referee.kit.decks import DeckKnowledge, Decklist
+from referee.games.crystale.position import empty_side, place_summoner
+from referee.kit.decks import DeckKnowledge, Decklist, with_seat_knowledge
 
 __all__ = ["RULESETS", "VARIANTS", "CrystaleRules"]
 
@@ -38,8 +38,8 @@ VARIANTS = (
         default="choice",
         choices=("choice", "always"),
         clause="CR-I.9",
-        summary="A surviving Servant within range of its attacker may strike back: the defending "
-        "player chooses (choice, the default), or it always does (always).",
+        summary="A defending Servant that survives may strike back (CR-I.28 says from how far): "
+        "the defending player chooses (choice, the default), or it always does (always).",
     ),
     VariantOption(
         key="bonus_mp",
@@ -90,11 +90,12 @@ VARIANTS = (
     ),
     VariantOption(
         key="counter_range",
-        default="in_range",
-        choices=("in_range", "any"),
+        default="any",
+        choices=("any", "in_range"),
         clause="CR-I.28",
-        summary="A surviving defender strikes back only when its attacker is within its own "
-        "range (in_range, the default), or whatever the distance (any).",
+        summary="A surviving defending Servant may strike back whatever the distance to its "
+        "attacker (any, the default), or only when the attacker is within the defender's own "
+        "range (in_range).",
     ),
     VariantOption(
         key="counter_fatigue",
@@ -177,11 +178,6 @@ class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
     setup_fields: ClassVar[tuple[SetupField, ...]] = SETUP_FIELDS
     takes_decks: ClassVar[bool] = True
     catalog_kinds: ClassVar[tuple[str, ...]] = ("crystals",)
-    action_type: ClassVar[Any] = CrystaleAction
-    state_type: ClassVar[Any] = CrystaleState
-    parts: ClassVar[GameParts[Any, Any]] = GameParts.of(
-        notation=notation, checks=checks, engine=engine, legal=legal, view=view
-    )
 
     # -- setup -------------------------------------------------------------
     def resolve_setup(self, setup: Setup) -> Setup:
@@ -282,10 +278,7 @@ class CrystaleRules(ModularRules[CrystaleState, CrystaleAction]):
     def with_deck_knowledge(
         self, state: CrystaleState, seat: str, knowledge: DeckKnowledge
     ) -> CrystaleState:
-        index = SEATS.index(seat)
-        return with_side(
-            state, index, msgspec.structs.replace(state.sides[index], knowledge=knowledge)
-        )
+        return with_seat_knowledge(state, SEATS.index(seat), knowledge)
 
     # -- adjustments -------------------------------------------------------
     check_change = staticmethod(adjust.check_change)

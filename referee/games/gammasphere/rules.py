@@ -9,8 +9,8 @@ import msgspec
 
 from referee.contract import Setup, SetupField, VariantOption, Verdict
 from referee.errors import CatalogError, SetupError
-from referee.games.base import GameParts, ModularRules
-from referee.games.gammasphere import adjust, checks, engine, legal, notation, view
+from referee.games.base import ModularRules
+from referee.games.gammasphere import adjust
 from referee.games.gammasphere.catalog import (
     Cards,
     Catalog,
@@ -21,8 +21,8 @@ from referee.games.gammasphere.catalog import (
 )
 from referee.games.gammasphere.decks import DECK_LIMITS, check_construction, size_problem
 from referee.games.gammasphere.model import SEATS, GammasphereAction, GammasphereState, Side, Table
-from referee.games.gammasphere.position import START_GAS, START_POWER, with_side
-from referee.kit.decks import DeckKnowledge, Decklist
+from referee.games.gammasphere.position import START_GAS, START_POWER
+from referee.kit.decks import DeckKnowledge, Decklist, with_seat_knowledge
 from referee.kit.zones import HiddenZone
 
 __all__ = ["DEFAULT_DECK_SIZE", "EXAMPLE", "P3", "RULESETS", "GammasphereRules", "catalog_of"]
@@ -177,11 +177,6 @@ class GammasphereRules(ModularRules[GammasphereState, GammasphereAction]):
     setup_fields: ClassVar[tuple[SetupField, ...]] = SETUP_FIELDS
     takes_decks: ClassVar[bool] = True
     catalog_kinds: ClassVar[tuple[str, ...]] = ("cards",)
-    action_type: ClassVar[Any] = GammasphereAction
-    state_type: ClassVar[Any] = GammasphereState
-    parts: ClassVar[GameParts[Any, Any]] = GameParts.of(
-        notation=notation, checks=checks, engine=engine, legal=legal, view=view
-    )
 
     # -- setup -----------------------------------------------------------
     def resolve_setup(self, setup: Setup) -> Setup:
@@ -286,10 +281,7 @@ class GammasphereRules(ModularRules[GammasphereState, GammasphereAction]):
     def with_deck_knowledge(
         self, state: GammasphereState, seat: str, knowledge: DeckKnowledge
     ) -> GammasphereState:
-        index = SEATS.index(seat)
-        return with_side(
-            state, index, msgspec.structs.replace(state.sides[index], knowledge=knowledge)
-        )
+        return with_seat_knowledge(state, SEATS.index(seat), knowledge)
 
     # -- adjustments -----------------------------------------------------
     check_change = staticmethod(adjust.check_change)

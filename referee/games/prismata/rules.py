@@ -15,8 +15,8 @@ from referee.contract import (
     VariantOption,
 )
 from referee.errors import CatalogError, SetupError
-from referee.games.base import GameParts, ModularRules
-from referee.games.prismata import checks, engine, legal, notation, view
+from referee.games.base import ModularRules
+from referee.games.prismata import engine
 from referee.games.prismata.catalog import Catalog, Res, load_catalog, units_table
 from referee.games.prismata.model import (
     SEATS,
@@ -129,11 +129,6 @@ class PrismataRules(ModularRules[PrismataState, PrismataAction]):
     variant_options: ClassVar[tuple[VariantOption, ...]] = VARIANTS
     setup_fields: ClassVar[tuple[SetupField, ...]] = SETUP_FIELDS
     record_formats: ClassVar[tuple[str, ...]] = ("prismata-reference",)
-    action_type: ClassVar[Any] = PrismataAction
-    state_type: ClassVar[Any] = PrismataState
-    parts: ClassVar[GameParts[Any, Any]] = GameParts.of(
-        notation=notation, checks=checks, engine=engine, legal=legal, view=view
-    )
 
     # -- setup -----------------------------------------------------------
     def resolve_setup(self, setup: Setup) -> Setup:

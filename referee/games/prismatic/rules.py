@@ -16,8 +16,8 @@ from referee.contract import (
     Viewer,
 )
 from referee.errors import CatalogError, SetupError
-from referee.games.base import GameParts, ModularRules
-from referee.games.prismatic import adjust, checks, engine, legal, notation, view
+from referee.games.base import ModularRules
+from referee.games.prismatic import adjust, engine, view
 from referee.games.prismatic.catalog import (
     BoardFile,
     CardsFile,
@@ -178,11 +178,6 @@ class PrismaticRules(ModularRules[PrismaticState, PrismaticAction]):
     setup_fields: ClassVar[tuple[SetupField, ...]] = SETUP_FIELDS
     catalog_kinds: ClassVar[tuple[str, ...]] = ("cards", "board")
     reports: ClassVar[tuple[str, ...]] = ("score",)
-    action_type: ClassVar[Any] = PrismaticAction
-    state_type: ClassVar[Any] = PrismaticState
-    parts: ClassVar[GameParts[Any, Any]] = GameParts.of(
-        notation=notation, checks=checks, engine=engine, legal=legal, view=view
-    )
 
     # -- setup -----------------------------------------------------------------
     def resolve_setup(self, setup: Setup) -> Setup:

@@ -19,6 +19,7 @@ from referee.games.prizmik.model import SEPARATORS, ActionKind, PrizmikAction, P
 __all__ = [
     "ACTIONS",
     "NOTATION_CLAUSE",
+    "POSITION_CLAUSE",
     "action",
     "notation",
     "parse",
@@ -149,37 +150,55 @@ def position_text(state: PrizmikState) -> str:
     )
 
 
+_COUNT: Final = re.compile(r"[0-9]+")
+"""A count in a position string: the digits 0-9 only (``str.isdigit`` also takes ``²``)."""
+_RUNS: Final = "12345678"
+"""The lengths a run of empty squares can have on a rank of eight, one digit each."""
+POSITION_CLAUSE: Final = "PZ-9.5"
+"""The clause named when a position string cannot be read."""
+
+
 def read_position_fields(text: str) -> tuple[str, str, tuple[int, int], int, int]:
     """The fields of a position string (``position_text``): the board as a diagram of eight
     rows (rank 8 first), the side to move, the reserves, the ply and the quiet count;
-    ``SetupError`` names what is malformed (PZ-9.5)."""
+    ``SetupError`` names what is malformed (PZ-9.5). A run of empty squares is one digit
+    1-8, never next to another digit; the counts are written in the digits 0-9."""
     parts = text.split()
     if len(parts) != 5:
         raise SetupError(
             "a PRIZMIK position is BOARD SIDE RESERVES PLY QUIET, e.g. "
-            "'2f1f1f1/8/8/8/8/8/8/2F1F1F1 r 3/3 0 0'"
+            f"'2f1f1f1/8/8/8/8/8/8/2F1F1F1 r 3/3 0 0' ({POSITION_CLAUSE})"
         )
     board, side, reserves, ply, quiet = parts
     rows = board.split("/")
     if len(rows) != 8:
-        raise SetupError("a PRIZMIK board has eight ranks separated by /")
+        raise SetupError(f"a PRIZMIK board has eight ranks separated by / ({POSITION_CLAUSE})")
     diagram = []
     for row in rows:
         cells = ""
+        after_run = False
         for ch in row:
-            cells += EMPTY * int(ch) if ch.isdigit() else ch
+            if ch in _RUNS and not after_run:
+                cells += EMPTY * int(ch)
+                after_run = True
+                continue
+            if ch.isdigit() or ch.isnumeric():
+                raise SetupError(
+                    f"rank {row!r}: a run of empty squares is written as one digit 1 to 8, "
+                    f"and two runs are never written side by side ({POSITION_CLAUSE})"
+                )
+            cells += ch
+            after_run = False
         if len(cells) != 8:
-            raise SetupError(f"rank {row!r} does not hold eight squares")
+            raise SetupError(f"rank {row!r} does not hold eight squares ({POSITION_CLAUSE})")
         diagram.append(cells)
     if side not in ("r", "b"):
-        raise SetupError(f"the side to move is r or b, not {side!r}")
+        raise SetupError(f"the side to move is r or b, not {side!r} ({POSITION_CLAUSE})")
     counts = reserves.split("/")
-    if (
-        len(counts) != 2
-        or not all(c.isdigit() for c in counts)
-        or not ply.isdigit()
-        or not quiet.isdigit()
-    ):
-        raise SetupError("reserves are RED/BLUE counts; ply and quiet are whole numbers")
+    if len(counts) != 2 or not all(_COUNT.fullmatch(c) for c in (*counts, ply, quiet)):
+        raise SetupError(
+            "reserves are RED/BLUE counts; ply and quiet are whole numbers, in the digits 0-9 "
+            f"({POSITION_CLAUSE})"
+        )
     turn = "red" if side == "r" else "blue"
     return "\n".join(diagram), turn, (int(counts[0]), int(counts[1])), int(ply), int(quiet)

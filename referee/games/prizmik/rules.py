@@ -10,14 +10,14 @@ hand-built positions of ``position``). The clause ids cited here are those of
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final
+from typing import ClassVar, Final
 
 import msgspec
 
 from referee.contract import Setup, VariantOption
 from referee.errors import SetupError, VariantError
-from referee.games.base import GameParts, ModularRules
-from referee.games.prizmik import checks, engine, legal, notation, view
+from referee.games.base import ModularRules
+from referee.games.prizmik import engine, notation
 from referee.games.prizmik.board import (
     BASE,
     CHAR,
@@ -140,7 +140,8 @@ def _normalise_setup_files(value: str) -> str:
     letters = "".join(ch for ch in value.lower() if ch not in " ,")
     if len(letters) != 3 or any(ch not in FILES for ch in letters) or len(set(letters)) != 3:
         raise VariantError(
-            f"variant setup_files={value!r} must be three different files a-h, such as ceg or bdf"
+            f"variant setup_files={value!r} must be three different files a-h, such as ceg or "
+            "bdf (PZ-10.1)"
         )
     return "".join(sorted(letters))
 
@@ -153,7 +154,7 @@ def _normalise_quiet_limit(value: str) -> str:
     if not text.isdigit() or not 1 <= int(text) <= _QUIET_LIMIT_MAX:
         raise VariantError(
             f"variant quiet_limit={value!r} must be off or a whole number from 1 to "
-            f"{_QUIET_LIMIT_MAX}"
+            f"{_QUIET_LIMIT_MAX} (PZ-10.11)"
         )
     return str(int(text))
 
@@ -183,11 +184,6 @@ class PrizmikRules(ModularRules[PrizmikState, PrizmikAction]):
     seats: ClassVar[tuple[str, ...]] = SEATS
     rulesets: ClassVar[tuple[str, ...]] = ("prizmik/1",)
     variant_options: ClassVar[tuple[VariantOption, ...]] = VARIANT_OPTIONS
-    action_type: ClassVar[Any] = PrizmikAction
-    state_type: ClassVar[Any] = PrizmikState
-    parts: ClassVar[GameParts[Any, Any]] = GameParts.of(
-        notation=notation, checks=checks, engine=engine, legal=legal, view=view
-    )
 
     # -- setup -----------------------------------------------------------
     def resolve_variants(self, chosen: Mapping[str, str]) -> dict[str, str]:
@@ -255,7 +251,7 @@ class PrizmikRules(ModularRules[PrizmikState, PrizmikAction]):
         reserve fleets, PZ-3.4).
         """
         if turn not in SEATS:
-            raise SetupError(f"turn must be red or blue, not {turn!r}")
+            raise SetupError(f"the side to act is red or blue, not {turn!r} (PZ-1.1)")
         cells = [EMPTY] * 64
         if isinstance(pieces, str):
             rows = []
@@ -264,7 +260,10 @@ class PrizmikRules(ModularRules[PrizmikState, PrizmikAction]):
                 if len(row) == 8 and all(ch in KIND_OF for ch in row):
                     rows.append(row)
             if len(rows) != 8:
-                raise SetupError("a diagram needs eight rows of eight squares, rank 8 first")
+                raise SetupError(
+                    "a diagram needs eight rows of eight squares, rank 8 first, each square a "
+                    "piece letter (FBSHX / fbshx) or . for an empty square (PZ-9.5)"
+                )
             for r, row in enumerate(rows):
                 for f, ch in enumerate(row):
                     cells[(7 - r) * 8 + f] = ch
@@ -272,16 +271,22 @@ class PrizmikRules(ModularRules[PrizmikState, PrizmikAction]):
             for name, ch in pieces.items():
                 sq = SQUARE_INDEX.get(name.strip().lower())
                 if sq is None:
-                    raise SetupError(f"{name!r} is not a square")
+                    raise SetupError(
+                        f"{name!r} is not a square: a file a-h and a rank 1-8, such as c2 (PZ-3.1)"
+                    )
                 if ch not in KIND_OF or ch == EMPTY:
-                    raise SetupError(f"{ch!r} on {name} is not a piece letter (FBSHX / fbshx)")
+                    raise SetupError(
+                        f"{ch!r} on {name} is not a piece letter (FBSHX / fbshx) (PZ-9.5)"
+                    )
                 cells[sq] = ch
         if any(r < 0 for r in reserves):
-            raise SetupError("reserves cannot be negative")
+            raise SetupError("a count of reserve fleets cannot be negative (PZ-3.4)")
         board = "".join(cells)
         bases, ships, fighters = count_pieces(board)
         if bases == (0, 0):
-            raise SetupError("a position needs a base for at least one player")
+            raise SetupError(
+                "a position needs a base, lone or in a full fleet, for at least one player (PZ-9.5)"
+            )
         _check_supply(board, (reserves[0], reserves[1]))
         chosen = self.variants(variants)
         res = (reserves[0], reserves[1])
