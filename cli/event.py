@@ -428,8 +428,9 @@ def penalty(
         str | None,
         typer.Option(
             "--penalty",
-            help="The head referee's choice: warning, game-loss, match-loss or "
-            "disqualification (default: the IPG's suggestion, shown either way).",
+            help="The head referee's choice: none, warning, game-loss, match-loss or "
+            "disqualification (default: the IPG's suggestion, shown either way; none "
+            "records the infraction without a penalty).",
         ),
     ] = None,
     result: Annotated[
