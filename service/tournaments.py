@@ -1361,6 +1361,12 @@ class Tournaments:
         self, event_id: str, manual: dict[str, Any] | None, reason: str, by: str
     ) -> list[PairingRow]:
         reason = check_reason(reason)
+        if manual is None and reason:  # not kept anywhere: a reason given in vain is refused
+            raise EventRefusedError(
+                "EV-5.11",
+                "a reason goes with a pairing by hand (--manual); the engine's pairing needs "
+                "none and would not keep it",
+            )
         loaded = self._event(event_id)
         # EV-5.11: a manual pairing's reason is required, never filled in
         command: d.Command = (

@@ -174,3 +174,14 @@ def test_ev_8_6_ev_1_1_an_unknown_penalty_or_game_names_the_clause(tmp_path: Pat
     ok(db, "event", "pair", event)
     refused(db, "EV-8.6", "event", "penalty", event, "Ann", "tardiness", "--penalty", "death")
     refused(db, "EV-1.1", "event", "new", "X", "--game", "nope")
+
+
+def test_ev_5_11_a_reason_without_a_pairing_by_hand_is_refused(tmp_path: Path) -> None:
+    """EV-5.11: the reason belongs to a pairing by hand; given to the engine's pairing it
+    would be kept nowhere, so it is refused (exit 2, nothing stored) rather than dropped."""
+    db = tmp_path / "s.db"
+    event = new_event(db, "--rounds", "3")
+    before = store_rows(db)
+    refused(db, "EV-5.11", "event", "pair", event, "--reason", "travel byes")
+    assert store_rows(db) == before
+    assert "Ann" in ok(db, "event", "pair", event)
