@@ -1,0 +1,90 @@
+"""The hall walked again in a real headless Chromium, in the shoes of the scorekeeper, the head
+referee, a table judge and the players, JavaScript on and off: each test is a defect found that
+way (a page that left the hall to paper or the command line, a button that could only be
+refused), written to fail before its fix."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.app import open_service
+from tests.web.conftest import ThreadServer, Tokens
+from tests.web.test_calls_pages import JS, _Hall
+from tests.web.test_event_pages import browser
+from tests.web.test_pages import CHROMIUM
+
+__all__ = ["browser"]  # the module's browser fixture, shared
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists() or shutil.which("chromium") is None,
+    reason=f"no browser: {CHROMIUM} is not installed",
+)
+
+
+@pytest.fixture
+def hall(browser: Any, live_server: ThreadServer, store: str) -> _Hall:
+    return _Hall(browser, live_server, store)
+
+
+@pytest.mark.parametrize("js", JS)
+def test_the_scorekeeper_settles_a_disagreement_from_the_slips_page(
+    hall: _Hall, tokens: Tokens, js: bool
+) -> None:
+    """The queue says of a disputed report 'EV-11.5: enter the slip'; the scorekeeper enters it
+    on the slips page (no command line), once, and sees it recorded: the disagreement leaves
+    the queue and the players' table has its result. A player's slips page has no such form."""
+    base, event = hall.base, hall.event
+    ann = hall.page(tokens["ann"], js, hall.mine)
+    hall.send(ann, "#report-result-text", "2-0", "#report-result", "Ann")
+    ben = hall.page(tokens["ben"], js, hall.mine)
+    hall.send(ben, "#dispute-reason-1", "I won the second game", "#dispute-1", "Ben")
+
+    sam = hall.page(tokens["scorekeeper"], js, f"{base}/queue")
+    item = sam.locator(".card-item", has_text="enter the slip")
+    assert item.count() == 1
+    item.locator("a").first.click()  # the queue's item leads to where the slip is entered
+    sam.wait_for_url(f"{base}/events/{event}/slips#slip-1")
+    form = sam.locator("section.slip[data-table='1'] form.slip-enter")
+    assert form.count() == 1
+    form.locator("input[name=result]").fill("1-1-0")
+    form.locator("button[type=submit]").dblclick()  # a double click records it once
+    sam.wait_for_selector("#slips-said.good")
+    assert "table 1: 1-1-0" in sam.inner_text("#slips-said")
+    # the table has its result now: its slip shows it and offers no form
+    assert sam.locator("section.slip[data-table='1'] form.slip-enter").count() == 0
+    assert "1-1-0" in sam.inner_text("section.slip[data-table='1']")
+    with open_service(hall.store) as svc:
+        facts = [e for e in svc.event_log(event) if "reported 1-1-0" in e.text]
+    assert len(facts) == 1
+    sam.goto(f"{base}/queue")
+    assert "enter the slip" not in sam.inner_text("main")
+
+    ann.goto(f"{base}/events/{event}/slips")  # a player prints slips but enters none
+    assert ann.locator("form.slip-enter").count() == 0
+    assert sam.errors == []
+    assert ann.errors == []
+
+
+def test_a_refused_slip_says_why_and_keeps_what_was_typed(hall: _Hall, tokens: Tokens) -> None:
+    """A slip the rules refuse (EV-3.2: more games than a best of 3 holds) is shown on the
+    slips page with its clause, nothing stored, and the form sent again corrected is taken."""
+    base, event = hall.base, hall.event
+    head = hall.page(tokens["head"], False, f"{base}/events/{event}/slips")
+    form = head.locator("section.slip[data-table='1'] form.slip-enter")
+    form.locator("input[name=result]").fill("3-0-0")
+    form.locator("button[type=submit]").click()
+    head.wait_for_selector("#slips-said.bad")
+    assert "EV-3" in head.inner_text("#slips-said")
+    with open_service(hall.store) as svc:
+        assert not [e for e in svc.event_log(event) if "reported" in e.text]
+    retry = head.locator("section.slip[data-table='1'] form.slip-enter")
+    assert retry.locator("input[name=result]").input_value() == "3-0-0"
+    retry.locator("input[name=result]").fill("2-0-0")
+    retry.locator("button[type=submit]").click()
+    head.wait_for_selector("#slips-said.good")
+    with open_service(hall.store) as svc:
+        assert [e for e in svc.event_log(event) if "reported 2-0-0" in e.text]
