@@ -34,7 +34,7 @@ from service.access import (
     queue_tables,
     viewer_for,
 )
-from service.api import ITEM_KINDS, replay_html, toolkit
+from service.api import ITEM_KINDS, CallRow, GamePlace, replay_html, toolkit
 from web import formkeys, newgame
 from web.context import COOKIE, Web, web_of
 from web.export import ROLE_WORDS, render
@@ -270,6 +270,15 @@ async def table_page(
     )
 
 
+def _open_call(web: Web, place: GamePlace) -> CallRow | None:
+    """The judge call not yet resolved at the table ``place`` is played at, in its round (a
+    call whose pairing was taken back no longer holds the table, EV-10.8), or ``None``."""
+    for call in web.svc.event_calls(place.event, tables=[str(place.table)]):
+        if call.round == place.round and not call.taken_back:
+            return call
+    return None
+
+
 async def _table_response(
     web: Web,
     who: Principal,
@@ -299,6 +308,12 @@ async def _table_response(
         if (view.created.meta or {}).get("event")
         else None
     )
+    event_call = (view.created.meta or {}).get("event", "").startswith("ev-") and (
+        viewer != PUBLIC or who.role in ("head", "scorekeeper")
+    )  # service.calls
+    open_call = (  # the call that holds the game's table (EV-10.3): shown in place of the button
+        await web.run(_open_call, web, event) if event_call and event is not None else None
+    )
     flipped = flip or (viewer not in (REFEREE, PUBLIC) and view.seats and viewer != view.seats[0])
     return _page(
         render(
@@ -326,8 +341,8 @@ async def _table_response(
             clock=clock,
             bounds=FORM_BOUNDS,
             **formkeys.key_field(),
-            event_call=(view.created.meta or {}).get("event", "").startswith("ev-")
-            and (viewer != PUBLIC or who.role in ("head", "scorekeeper")),  # service.calls
+            event_call=event_call,
+            open_call=open_call,
         ),
         status,
     )

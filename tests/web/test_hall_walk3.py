@@ -88,3 +88,33 @@ def test_a_refused_slip_says_why_and_keeps_what_was_typed(hall: _Hall, tokens: T
     head.wait_for_selector("#slips-said.good")
     with open_service(hall.store) as svc:
         assert [e for e in svc.event_log(event) if "reported 2-0-0" in e.text]
+
+
+@pytest.mark.parametrize("js", JS)
+def test_a_tables_page_shows_its_open_call_instead_of_a_button_that_is_refused(
+    hall: _Hall, tokens: Tokens, js: bool
+) -> None:
+    """A player who called a judge from the game's page saw the button again, and pressing
+    it led to an error page (EV-10.3: a judge is already called); the page now says where the
+    call stands, as the player's own page does, and offers the button again once resolved."""
+    base, event = hall.base, hall.event
+    with open_service(hall.store) as svc:
+        (row, *_) = svc.event_pairings(event)
+    url = f"{base}/games/{row.games[0]}"
+    ann = hall.page(tokens["ann"], js, url)
+    ann.fill("#table-call input[name=reason]", "a piece fell off the board")
+    ann.click("#call-judge")
+    ann.wait_for_selector("#table-call-status")
+    assert ann.locator("#table-call").count() == 0
+    assert "waiting for a judge" in ann.inner_text("#table-call-status")
+    with open_service(hall.store) as svc:
+        (call,) = svc.event_calls(event)
+        svc.event_call_claim(event, call.call, by="Tom", head=False)
+    ann.goto(url)
+    assert "Tom has it" in ann.inner_text("#table-call-status")
+    with open_service(hall.store) as svc:
+        svc.event_call_resolve(event, call.call, by="Tom", note="put back", head=False)
+    ann.goto(url)
+    assert ann.locator("#table-call-status").count() == 0
+    assert ann.locator("#table-call").count() == 1
+    assert ann.errors == []
