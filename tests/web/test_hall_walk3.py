@@ -118,3 +118,27 @@ def test_a_tables_page_shows_its_open_call_instead_of_a_button_that_is_refused(
     assert ann.locator("#table-call-status").count() == 0
     assert ann.locator("#table-call").count() == 1
     assert ann.errors == []
+
+
+def test_time_called_lists_a_disputed_table_once_and_without_time_left(
+    hall: _Hall, tokens: Tokens
+) -> None:
+    """The head referee ends the round's clock early: the queue listed a disputed table twice
+    (its disagreement and 'no result and time is called'; Q-7, one table is one item) and the
+    called table with 'time left 40:00' beside 'time is called' (an ended clock stands still,
+    EV-9.3, but no table has time left once time is called)."""
+    event = hall.event
+    with open_service(hall.store) as svc:
+        state = svc.event_state(event)
+        first, second = state.rounds[1].pairings[0].players
+        report = svc.event_report(event, first, "2-0-0")
+        svc.event_report_dispute(event, report.report, second, reason="I won game 2")
+        svc.event_clock(event, "start", by="Hera")
+        svc.event_clock(event, "end", by="Hera")
+    head = hall.page(tokens["head"], False, f"{hall.base}/queue")
+    needs = head.locator("#q-needs .card-item")
+    assert needs.count() == 1, needs.all_inner_texts()
+    line = needs.first.inner_text()
+    assert "enter the slip" in line
+    assert "time is called" in line
+    assert "time left" not in head.inner_text("main")
