@@ -142,3 +142,15 @@ def test_time_called_lists_a_disputed_table_once_and_without_time_left(
     assert "enter the slip" in line
     assert "time is called" in line
     assert "time left" not in head.inner_text("main")
+
+
+@pytest.mark.parametrize("js", JS)
+def test_a_dropped_players_page_says_so(hall: _Hall, tokens: Tokens, js: bool) -> None:
+    """A drop entered for the wrong player is found by the player looking at their page: it
+    said nothing of it (only the standings' row did), so a player dropped by mistake learned
+    it when the next round's pairings left them out."""
+    with open_service(hall.store) as svc:
+        svc.event_drop(hall.event, "Ann", reason="went home")
+    ann = hall.page(tokens["ann"], js, hall.mine)
+    assert "dropped after round 1" in ann.inner_text("#my-drop")
+    assert ann.errors == []
