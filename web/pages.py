@@ -270,13 +270,15 @@ async def table_page(
     )
 
 
-def _open_call(web: Web, place: GamePlace) -> CallRow | None:
-    """The judge call not yet resolved at the table ``place`` is played at, in its round (a
-    call whose pairing was taken back no longer holds the table, EV-10.8), or ``None``."""
+def _table_call(web: Web, place: GamePlace) -> tuple[bool, CallRow | None]:
+    """Whether a judge may be called to the table ``place`` is played at (a game of an
+    earlier round is refused, EV-10.1), and the call not yet resolved there, in its round
+    (shown in place of the button: it holds the table, EV-10.3; a call whose pairing was
+    taken back no longer does, EV-10.8)."""
     for call in web.svc.event_calls(place.event, tables=[str(place.table)]):
         if call.round == place.round and not call.taken_back:
-            return call
-    return None
+            return True, call
+    return place.round == web.svc.event_state(place.event).current_round, None
 
 
 async def _table_response(
@@ -311,9 +313,10 @@ async def _table_response(
     event_call = (view.created.meta or {}).get("event", "").startswith("ev-") and (
         viewer != PUBLIC or who.role in ("head", "scorekeeper")
     )  # service.calls
-    open_call = (  # the call that holds the game's table (EV-10.3): shown in place of the button
-        await web.run(_open_call, web, event) if event_call and event is not None else None
-    )
+    if event_call and event is not None:  # a call goes to the current round's table (EV-10.1)
+        event_call, open_call = await web.run(_table_call, web, event)
+    else:
+        open_call = None
     flipped = flip or (viewer not in (REFEREE, PUBLIC) and view.seats and viewer != view.seats[0])
     return _page(
         render(

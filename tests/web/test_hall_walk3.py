@@ -154,3 +154,20 @@ def test_a_dropped_players_page_says_so(hall: _Hall, tokens: Tokens, js: bool) -
     ann = hall.page(tokens["ann"], js, hall.mine)
     assert "dropped after round 1" in ann.inner_text("#my-drop")
     assert ann.errors == []
+
+
+def test_a_game_of_an_earlier_round_offers_no_call(hall: _Hall, tokens: Tokens) -> None:
+    """A player opening last round's game (a link in their history) was offered 'Call a
+    judge', which could only be refused (EV-10.1: the game was played in round 1, not the
+    current round); the current round's game still offers it."""
+    event = hall.event
+    with open_service(hall.store) as svc:
+        (old, *_) = svc.event_pairings(event)
+        svc.event_result(event, ["1=2-0-0"])
+        svc.event_pair(event)
+        (new, *_) = svc.event_pairings(event)
+    ann = hall.page(tokens["ann"], False, f"{hall.base}/games/{old.games[0]}")
+    assert "round 1" in ann.inner_text("main")
+    assert ann.locator("#table-call").count() == 0
+    ann.goto(f"{hall.base}/games/{new.games[0]}")
+    assert ann.locator("#table-call").count() == 1
