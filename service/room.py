@@ -509,7 +509,7 @@ class RoomQueue(QueueFold):
                             if due
                             else "has no result yet (Q-4)"
                         ),
-                        link=f"/events/{event_id}/pairings",
+                        link=f"/events/{event_id}/slips#slip-{table}",  # where it is entered
                         tournament=event_id,
                         round=number,
                         stage=stage,

@@ -171,3 +171,23 @@ def test_a_game_of_an_earlier_round_offers_no_call(hall: _Hall, tokens: Tokens) 
     assert ann.locator("#table-call").count() == 0
     ann.goto(f"{hall.base}/games/{new.games[0]}")
     assert ann.locator("#table-call").count() == 1
+
+
+def test_a_table_without_a_result_at_time_leads_to_its_slip(hall: _Hall, tokens: Tokens) -> None:
+    """Time is called and table 1 has no result: the scorekeeper's queue item led to the
+    pairings (a list to read, nothing to enter); it now leads to the table's slip, whose
+    form takes the result."""
+    base, event = hall.base, hall.event
+    with open_service(hall.store) as svc:
+        svc.event_clock(event, "start", by="Hera")
+        svc.event_clock(event, "end", by="Hera")
+    sam = hall.page(tokens["scorekeeper"], False, f"{base}/queue")
+    item = sam.locator("#q-needs .card-item", has_text="time is called")
+    assert item.count() == 1
+    item.locator("a").first.click()
+    sam.wait_for_url(f"{base}/events/{event}/slips#slip-1")
+    sam.fill("#slip-result-1", "2-1-0")
+    sam.click("#slip-enter-1")
+    sam.wait_for_selector("#slips-said.good")
+    sam.goto(f"{base}/queue")
+    assert sam.locator("#q-needs .card-item").count() == 0
