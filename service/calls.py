@@ -161,7 +161,9 @@ def call_row(
         event_id=event_id,
         round=call.round,
         table=call.table,
-        players=[_name(state, p) for p in call.players] or _players(state, call.round, call.table),
+        # a call taken back is about the players it was made at (EV-10.8), never the table's
+        players=[_name(state, p) for p in call.players]
+        or ([] if call.taken_back else _players(state, call.round, call.table)),
         by=_name(state, call.by),
         game=call.game or ("" if call.taken_back else _game_at(state, call.round, call.table)),
         stage=round_words(state, call.round),

@@ -765,15 +765,20 @@ def in_final_order(
     state: Tournament, table: Sequence[Standing], rows: list[StandingRow]
 ) -> list[StandingRow]:
     """The standings rows (``rows[i]`` is ``table[i]``'s) listed by final place once the cut
-    is made, each player of the cut with how far they went (EV-6.7, EV-I.9)."""
+    is made (or an elimination event paired), each player of the playoff with how far they
+    went (EV-6.7, EV-I.9, EV-I.13)."""
     from referee.tournament.playoff import final_places
 
-    places = {p.player: p for p in final_places(state, (s.player for s in table))}
-    for standing, row in zip(table, rows, strict=True):
+    listed = final_places(state, (s.player for s in table))
+    places = {p.player: (n, p) for n, p in enumerate(listed)}
+    listing: dict[int, int] = {}  # row -> its line in final order (shared places: EV-I.13)
+    for index, (standing, row) in enumerate(zip(table, rows, strict=True)):
         found = places.get(standing.player)
         if found is not None:
-            row.final_rank, row.went = found.place, found.went
-    return sorted(rows, key=lambda r: r.final_rank or 0)
+            listing[index] = found[0]
+            row.final_rank, row.went = found[1].place, found[1].went
+    order = sorted(range(len(rows)), key=lambda i: listing.get(i, -1))
+    return [rows[i] for i in order]
 
 
 # The audit entries that name a fact's own fields, in the order the audit lists them (the
@@ -1864,12 +1869,9 @@ class Tournaments:
             table = loaded.counted_table()
         self._keep(loaded)
         rows = [_row(s) for s in table]
-        final = state.final_ranking(s.player for s in table)
-        if final:  # after the cut: each player's place in the final ranking (EV-I.9)
-            place = {player: n for n, player in enumerate(final, start=1)}
-            for standing, row in zip(table, rows, strict=True):
-                row.final_rank = place[standing.player]
-            return in_final_order(state, table, rows)  # listed by final place (EV-6.7)
+        if state.bracket_players():  # after the cut, or in an elimination event: each
+            # player's final place (EV-I.9, EV-I.13), listed by it (EV-6.7)
+            return in_final_order(state, table, rows)
         return rows
 
     def event_swiss_rows(self, event_id: str, version: int) -> list[StandingRow] | None:
@@ -1900,7 +1902,7 @@ class Tournaments:
         if loaded is None or loaded.version < at_least:
             loaded = self._event(event_id)
         with self._events_lock:  # no fact folded while the rank is found
-            if loaded.state.settings is None or loaded.state.cut:
+            if loaded.state.settings is None or loaded.state.bracket_players():
                 return None
             try:
                 return _row(loaded.live_standings().row(player))
@@ -1919,7 +1921,7 @@ class Tournaments:
             state = loaded.state
             if version is not None and loaded.version != version:
                 return None
-            if state.settings is None or (live and state.cut):
+            if state.settings is None or (live and state.bracket_players()):
                 return None
             kept = None if live else loaded.kept_table()
             if kept is not None:

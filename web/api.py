@@ -479,7 +479,7 @@ class GamesController(Controller):
                     )
                 known = now.known
                 last = max(last, now.view.version)
-                if not await web.hub.wait_game(game, last, timeout=15.0):
+                if not await web.hub.wait_game(game, last, timeout=GAME_RECHECK):
                     yield ServerSentEventMessage(comment="keep-alive")
 
         return ServerSentEvent(stream(), headers=STREAM_HEADERS)
@@ -795,6 +795,10 @@ class RecordsController(Controller):
 
 QUEUE_RECHECK = 15.0
 """Seconds between two readings of the queue for a live page when nothing was recorded."""
+
+GAME_RECHECK = 15.0
+"""Seconds a game's stream waits for a new event before it sends a keep-alive and reads the
+game again."""
 
 Signature = list[tuple[str, str, int | None, bool | None, int | None, str, str, bool]]
 

@@ -538,7 +538,7 @@ async def shared_index(web: Web, event_id: str, version: int) -> PlayerIndex:
             web, event_id, version, with_standings=False, with_pairings=False
         )
         standing = functools.partial(web.svc.event_player_standing, event_id, at_least=version)
-        if state.cut:  # a final place (EV-6.7) is read from the whole table
+        if state.bracket_players():  # a final place (EV-6.7) is read from the whole table
             board, state = await shared_board(web, event_id, version, with_pairings=False)
         index: PlayerIndex = await web.run(
             PlayerIndex, board, state, cache.memo(event_id), standing

@@ -27,6 +27,9 @@ from web.hub import Hub
 __all__ = ["Feed", "Feeds", "feeds_of", "moved_message"]
 
 KEEP_ALIVE = b": keep-alive\n\n"
+KEEP_ALIVE_SECONDS = 15.0
+"""How long an event's stream waits for a change before it sends a keep-alive (and looks
+again at the newest version the hub has noted, say by a page read meanwhile)."""
 
 Moved = Callable[[str, int, int], None]
 
@@ -46,12 +49,12 @@ class Feed:
         event_id: str,
         describe: Callable[[int], Awaitable[int]],
         *,
-        keep_alive: float = 15.0,
+        keep_alive: float | None = None,
     ) -> None:
         self.hub = hub
         self.event_id = event_id
         self.describe = describe
-        self.keep_alive = keep_alive
+        self.keep_alive = KEEP_ALIVE_SECONDS if keep_alive is None else keep_alive
         self.version = 0
         self.message = b""
         self.pulses = 0

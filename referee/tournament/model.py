@@ -22,6 +22,7 @@ __all__ = [
     "MatchFormat",
     "Pairing",
     "Placement",
+    "PlayoffPlaces",
     "Round",
     "RoundKind",
     "Score",
@@ -38,6 +39,7 @@ PLAYOFF_KINDS: tuple[RoundKind, ...] = ("cut", "elimination")
 Floor = Literal["1/3", "0.33"]
 PodPoints = Literal["pairwise", "pod"]
 MissedLosses = Literal["0-2", "match"]
+PlayoffPlaces = Literal["standing", "shared"]
 
 TableKey = tuple[int, int]
 """A table of a round: ``(round, table)``; a bye is keyed ``(round, -(registration + 1))``."""
@@ -56,7 +58,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     is the minimum of every percentage (EV-I.1: exact one third unless the
     table chose the printed 0.33); ``pod_points`` chooses how a pod is scored
     (EV-I.7); ``missed_losses`` how many games a late entry's missed round is lost by
-    (EV-I.12: unset is 0-2, ``"match"`` the games the match needs).
+    (EV-I.12: unset is 0-2, ``"match"`` the games the match needs); ``playoff_places``
+    whether players out in the same playoff round share their final place (EV-I.13).
     """
 
     game: str
@@ -76,6 +79,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # a late entry's missed round lost 0-2 whatever the match length, or by the games the
     # match needs (EV-I.12); unset: 0-2, and left out of the stored bytes
     missed_losses: MissedLosses | msgspec.UnsetType = msgspec.UNSET
+    # the players out in the same playoff round: placed by Swiss standing (an elimination
+    # event's: by seed), or sharing their place (EV-I.13); unset: by standing, and left out
+    # of the stored bytes
+    playoff_places: PlayoffPlaces | msgspec.UnsetType = msgspec.UNSET
 
 
 class Entrant(msgspec.Struct, frozen=True, kw_only=True):

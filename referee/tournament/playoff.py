@@ -4,8 +4,9 @@ final places, and who plays first in a match's next game.
 Pure reads of a folded ``Tournament``: nothing here decides or stores. A single-elimination
 round is named by how many players it starts with (EV-6.6): two make the final, four the
 semifinal, eight the quarterfinal, more "the round of N". The final places follow
-``Tournament.final_ranking`` (EV-I.9); ``final_places`` adds, for each player of the cut,
-how far they went, so a page can say "semifinalist" beside the place (EV-6.7).
+``Tournament.final_ranking`` (EV-I.9; an elimination event's, EV-I.13); ``final_places``
+adds, for each player of the playoff, how far they went, so a page can say "semifinalist"
+beside the place (EV-6.7).
 """
 
 from __future__ import annotations
@@ -176,13 +177,23 @@ def _went(state: Tournament, player: str) -> str | None:
 
 
 def final_places(state: Tournament, swiss: Iterable[str]) -> list[FinalPlace]:
-    """Every player's final place once the cut is made (EV-I.9), with how far each player
-    of the cut went (EV-6.7); ``swiss`` is the player ids in Swiss standing order. Empty
-    before the cut."""
-    return [
-        FinalPlace(player=p, place=n, went=_went(state, p) if p in state.cut else None)
-        for n, p in enumerate(state.final_ranking(swiss), start=1)
-    ]
+    """Every player's final place once the playoff has begun (EV-I.9; an elimination
+    event's, EV-I.13), with how far each player of the playoff went (EV-6.7); ``swiss`` is
+    the player ids in Swiss standing order. Players out in the same playoff round are placed
+    by Swiss standing (an elimination event's: by seed), or, with the ``playoff_places``
+    variant ``shared``, share the place of the first of them (EV-I.13). Empty before the
+    playoff."""
+    shared = state.settings is not None and state.settings.playoff_places == "shared"
+    out: list[FinalPlace] = []
+    previous: tuple[int, int] | None = None
+    place = 0
+    for n, (player, far) in enumerate(state.playoff_order(swiss), start=1):
+        if not (shared and far is not None and far == previous):
+            place = n
+        previous = far
+        went = _went(state, player) if far is not None else None
+        out.append(FinalPlace(player=player, place=place, went=went))
+    return out
 
 
 def next_game_order(table: TableState, players: Sequence[str]) -> tuple[str, ...]:

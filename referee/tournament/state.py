@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import immutables
 import msgspec
 
+from referee.tournament.brackets import bracket_seeds
 from referee.tournament.clock import DEFAULT_MINUTES, RoundClock, extended, marked
 from referee.tournament.draw import seeded_order
 from referee.tournament.facts import (
@@ -473,22 +474,43 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
             return [e.id for e in filter(_HAS_BYES, players) if e.awarded_bye_in(round_number)]
         return [e.id for e in players if e.awarded_bye_in(round_number) or e.id in extra]
 
+    def bracket_players(self) -> tuple[str, ...]:
+        """The players of the playoff, best seed first: the cut (EV-6.1), or an elimination
+        event's, by their seeds in its first round (EV-6.8, EV-I.13). Empty before either."""
+        if self.cut:
+            return self.cut
+        if self.settings is None or self.settings.format != "elimination":
+            return ()
+        first = self.kind_rounds("elimination")[:1]
+        return tuple(bracket_seeds(first[0])) if first else ()
+
     def final_ranking(self, swiss: Iterable[str]) -> list[str]:
-        """Every player in final order once a cut is made (EV-I.9, MTR): the cut players
-        by how far they went in the playoff (the champion, the finalist, the semi-final
-        losers, ...), those who went equally far by their Swiss standing; then everyone
-        else in Swiss order. ``swiss`` is the player ids in Swiss standing order. Empty
-        before the cut."""
-        if not self.cut:
+        """Every player in final order once the playoff has begun (EV-I.9, EV-I.13; MTR):
+        the players of the cut (or of an elimination event) by how far they went in the
+        playoff (the champion, the finalist, the semi-final losers, ...), those who went
+        equally far by their Swiss standing (an elimination event's: by seed, EV-I.13); then
+        everyone else in Swiss order. ``swiss`` is the player ids in Swiss standing order.
+        Empty before the playoff."""
+        return [player for player, _ in self.playoff_order(swiss)]
+
+    def playoff_order(self, swiss: Iterable[str]) -> list[tuple[str, tuple[int, int] | None]]:
+        """``final_ranking`` with, for each player of the playoff, how far they went as
+        ``(-latest playoff round reached, 0 if through it else 1)``: players with the same
+        key went equally far (EV-I.13's shared places); ``None`` outside the playoff."""
+        seeds = self.bracket_players()
+        if not seeds:
             return []
+        kind = "cut" if self.cut else "elimination"
         order = list(swiss)
         position = {p: i for i, p in enumerate(order)}
-        reached = dict.fromkeys(self.cut, 0)
+        if kind == "elimination":  # no Swiss standing: the seeds order the equals (EV-I.13)
+            position = {p: i for i, p in enumerate(seeds)}
+        reached = dict.fromkeys(seeds, 0)
         won: dict[str, int] = {}
-        before = 0  # the cut round before this one
+        before = 0  # the playoff round before this one
         for number in sorted(self.rounds):
             rnd = self.rounds[number]
-            if rnd.kind != "cut":
+            if rnd.kind != kind:
                 continue
             here = set(rnd.players())
             for player in [p for p, last in won.items() if last == before and p not in here]:
@@ -506,12 +528,14 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
                 if isinstance(result, Score) and result.winner is not None:
                     won[pairing.players[result.winner]] = number
 
-        def how_far(player: str) -> tuple[int, int, int]:
+        def how_far(player: str) -> tuple[int, int]:
             last = reached[player]
-            return (-last, 0 if last and won.get(player) == last else 1, position[player])
+            return (-last, 0 if last and won.get(player) == last else 1)
 
-        cut = sorted((p for p in self.cut if p in position), key=how_far)
-        return cut + [p for p in order if p not in reached]
+        ranked = sorted(
+            (p for p in seeds if p in position), key=lambda p: (how_far(p), position[p])
+        )
+        return [(p, how_far(p)) for p in ranked] + [(p, None) for p in order if p not in reached]
 
     def seats(
         self,
@@ -622,7 +646,7 @@ def _unseated(
     items: immutables.Map[int, _Item],
     index: immutables.Map[TableKey, tuple[int, ...]],
     keys: Iterable[TableKey],
-    change: Callable[[_Item], _Item | None],
+    change: Callable[[_Item, TableKey], _Item | None],
 ) -> tuple[immutables.Map[int, _Item], immutables.Map[TableKey, tuple[int, ...]]]:
     """``items`` with ``change`` made to those of the tables ``keys`` (``None``: left as
     they are), and ``index`` without those tables: their pairing was taken back or replaced."""
@@ -633,7 +657,7 @@ def _unseated(
     left = index.mutate()
     for key in keys:
         for n in left.pop(key, ()):
-            done = change(changed[n])
+            done = change(changed[n], key)
             if done is not None:
                 changed[n] = done
     return changed.finish(), left.finish()
@@ -649,18 +673,23 @@ def _unseat(state: Tournament, keys: Iterable[TableKey]) -> Tournament:
         state.reports,
         state.table_reports,
         keys,
-        lambda r: (
+        lambda r, _: (
             msgspec.structs.replace(r, status="void")
             if r.status in ("pending", "disputed")
             else None
         ),
     )
-    calls, table_calls = _unseated(
-        state.calls,
-        state.table_calls,
-        keys,
-        lambda c: msgspec.structs.replace(c, taken_back=True) if c.status != "resolved" else None,
-    )
+
+    def kept(call: CallState, key: TableKey) -> CallState | None:
+        # the players it was made at; a call folded before calls kept them (EV-10.8) has
+        # none, and takes them from the table as it stands, before the change: the
+        # players a fold of the log from the start gives it
+        if call.status == "resolved":
+            return None
+        seated = call.players or (found.players if (found := state.tables.get(key)) else ())
+        return msgspec.structs.replace(call, taken_back=True, players=seated)
+
+    calls, table_calls = _unseated(state.calls, state.table_calls, keys, kept)
     return msgspec.structs.replace(
         state, reports=reports, table_reports=table_reports, calls=calls, table_calls=table_calls
     )

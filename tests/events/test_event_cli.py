@@ -490,6 +490,39 @@ def test_an_elimination_events_bracket_names_its_seeds(tmp_path: Path) -> None:
     assert seeds[bye] == 1  # the top seed has the bye (EV-6.2)
 
 
+def test_an_elimination_event_ends_with_final_places(tmp_path: Path) -> None:
+    # EV-I.13: an elimination event's standings had no final place at all; now the champion,
+    # the finalist, then the semifinal losers by seed, in --json and in text
+    db = tmp_path / "store.db"
+    event = ok(db, "event", "new", "El", "--game", "prizmik", "--format", "elimination")
+    event = event.strip().splitlines()[-1]
+    ok(db, "event", "register", event, *(a for n in "ABCD" for a in ("--player", f"P{n}")))
+    assert all(r.get("final_rank") is None for r in as_json(db, "event", "standings", event))
+    ok(db, "event", "pair", event)
+    seed = {
+        side["player"]: side["seed"]
+        for rnd in as_json(db, "event", "bracket", event)["rounds"]
+        for match in rnd["matches"]
+        for side in match["players"]
+    }
+    ok(db, "event", "result", event, "1=2-0-0", "2=0-2-0")  # seed 1 wins, seed 3 wins
+    ok(db, "event", "pair", event)
+    ok(db, "event", "result", event, "1=0-2-0")  # the final: the second-listed, seed 3, wins
+    ok(db, "event", "end", event)
+    rows = as_json(db, "event", "standings", event)
+    by_seed = sorted(seed, key=seed.__getitem__)
+    assert [(r["player"], r["final_rank"], r["went"]) for r in rows] == [
+        (by_seed[2], 1, "champion"),
+        (by_seed[0], 2, "finalist"),
+        (by_seed[1], 3, "semifinalist"),  # the semifinal losers by seed: 2 before 4
+        (by_seed[3], 4, "semifinalist"),
+    ]
+    text = ok(db, "event", "standings", event)
+    assert "final standings" in text.splitlines()[0]
+    assert f"{by_seed[2]}" in text.splitlines()[2]
+    assert "(champion)" in text.splitlines()[2]
+
+
 def test_event_export_never_replaces_the_store(tmp_path: Path) -> None:
     # `event export EV -o referee.db` wrote the event's record over the whole store
     db = tmp_path / "store.db"

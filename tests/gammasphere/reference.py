@@ -34,8 +34,10 @@ player untaps with the pylons (GS-I.6), attacking taps (GS-I.7), equal battle va
 (GS-I.8), no direct attacks (GS-I.10), weapons on buildings only when the card says so
 and they add defense only (GS-I.28), values floored at zero (GS-I.14), power floored at
 zero (GS-I.15), every hand over ten discards at a turn's end (GS-I.29), jiggawatt pools
-lapse at the turn's end (GS-I.21), switches unlimited (GS-I.26), attacks open from
-the first turn (GS-I.31).
+lapse at the turn's end (GS-I.21), switches unlimited (GS-I.26), weapons on one's own
+entities (GS-I.18), attacks open from the first turn (GS-I.31), a card aiming at no
+character there is still played (GS-I.32), an arriving character never aims at itself
+(GS-I.33).
 """
 
 from __future__ import annotations
@@ -105,6 +107,9 @@ class Ref:
             "hand_limit": "every",
             "switch_limit": "any",
             "first_turn_attack": "yes",
+            "no_target": "play",
+            "weapon_carriers": "own",
+            "self_target": "no",
             **(table or {}),
         }
         self.sides = [RefSide(), RefSide()]
@@ -277,41 +282,68 @@ class Ref:
             raise Refused("unique")
         effect = card.effect if card.when == "play" else None
         target: RefField | None = None
+        # GS-I.33: where the table lets it, a character aiming at any or an own character
+        # may aim at itself, by the number it is about to take
+        may_self = (
+            card.kind == "character"
+            and effect is not None
+            and effect.target in ("character", "own character")
+            and self.table["self_target"] == "yes"
+        )
+        aims_self = may_self and action.target == self.next_id
         if card.kind == "weapon":
             self._carrier(seat, card, action.target)
-        else:
-            target = self._aim(seat, card, action.target, card.when == "play")  # on arrival
+        elif not aims_self:
+            target = self._aim(seat, card, action.target, card.when == "play", may_self)
         self._pay(seat, card.gas, card.jiggawatts)
         self._shown(seat, card.name)
         if card.kind == "event":
             self.sides[seat].discard.append(card.name)  # GS-I.20
         elif card.kind == "character":
-            self._place(seat, card, action.mode or "attack")  # R7
+            placed = self._place(seat, card, action.mode or "attack")  # R7
+            if aims_self:
+                target = placed
         else:
             self._place(seat, card, "", action.target if card.kind == "weapon" else 0)
         if effect is not None:
             self._effect(seat, card, target if card.kind != "weapon" else None)
 
     def _carrier(self, seat: int, card: Card, number: int) -> None:
-        """R9: a weapon goes on one's own character, or a building (GS-I.18, GS-I.28)."""
+        """R9: a weapon goes on a character, or a building (GS-I.28), one's own unless the
+        table lets weapons go on the opponent's too (GS-I.18)."""
         if not number:
             raise Refused("a weapon needs a carrier")
         carrier = self.get(number)
-        if carrier.owner != seat:
-            raise Refused("own entities only")
+        if carrier.owner != seat and self.table["weapon_carriers"] == "own":
+            raise Refused("own entities only")  # GS-I.18; "any": the opponent's too
         if carrier.kind == "building":
             if not card.on_buildings and self.table["building_weapons"] == "marked":
                 raise Refused("not for buildings")
         elif carrier.kind != "character":
             raise Refused("weapons go on characters")
 
-    def _aim(self, seat: int, card: Card, number: int, works: bool) -> RefField | None:
+    def _aim(
+        self, seat: int, card: Card, number: int, works: bool, may_self: bool = False
+    ) -> RefField | None:
         """The character a structured effect aims at; a free-text effect that ``works`` now
         may name any field card for the record; nothing else takes a target."""
         e = card.effect if works else None
         if e is not None and e.target != "none":
             if not number:
-                raise Refused("the effect needs a target")
+                # GS-I.32: with nothing of the kind on the field the card goes without a
+                # target (R3: played or activated as long as it is paid for), unless refused
+                wanted = [
+                    f
+                    for f in self.field
+                    if f.kind == "character"
+                    and (
+                        e.target == "character"
+                        or (f.owner == seat) == (e.target == "own character")
+                    )
+                ]
+                if self.table["no_target"] == "refuse" or wanted or may_self:
+                    raise Refused("the effect needs a target")
+                return None
             target = self.get(number)
             if target.kind != "character":
                 raise Refused("the effect aims at a character")
@@ -343,6 +375,7 @@ class Ref:
         own.hand += n
         if n < e.draw and self.table["empty_deck"] == "lose":  # GS-I.5
             self.winner = 1 - seat  # the game is over; the rest of the effect is moot
+            return
         if target is not None:
             if e.destroy:
                 self.destroy(target.id)

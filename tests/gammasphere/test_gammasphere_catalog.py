@@ -11,7 +11,16 @@ from referee.contract import Setup
 from referee.errors import CatalogError, SetupError
 from referee.games.gammasphere.catalog import Cards, example_catalog, parse_catalog
 from referee.games.gammasphere.rules import EXAMPLE, P3
-from tests.gammasphere.helpers import EXAMPLE_TEXT, PLAYERS, RULES, assert_illegal, setup, started
+from tests.gammasphere.helpers import (
+    EXAMPLE_TEXT,
+    PLAYERS,
+    RULES,
+    assert_illegal,
+    play,
+    put,
+    setup,
+    started,
+)
 
 SMALL = """
 title = "Two cards"
@@ -207,3 +216,69 @@ def test_read_catalog_and_catalog_rows_list_the_cards() -> None:
     assert by_name["Gas Refinery"]["refinery"] is True
     assert by_name["Solar Flare"]["structured"] == {"target": "opposing character", "destroy": True}
     assert RULES.catalog_rows(setup(), "board") == []
+
+
+def test_a_position_string_reads_back_and_is_held_to_the_setups_catalog_and_variants() -> None:
+    """A game started from a position (``--from-position``) plays the setup's pinned catalog
+    and variants: a position on other cards or other rulings is refused, not played."""
+    state = play(started(), "construct Pylon")
+    state, trooper = put(state, "p1", "Gamma Trooper")
+    state, _ = put(state, "p1", "Plasma Blade", carrier=trooper)
+    text = RULES.position_text(state)
+    assert RULES.read_position(text, setup()) == state
+    given = msgspec.structs.replace(setup(), options={**setup().options, "position": text})
+    assert RULES.start(given) == state
+    with pytest.raises(SetupError, match="attack_taps=yes"):
+        RULES.read_position(text, setup(attack_taps="no"))
+    other = json.loads(text)
+    other["cards"]["digest"] = "0" * 64
+    with pytest.raises(SetupError, match="catalog"):
+        RULES.read_position(json.dumps(other), setup())
+
+
+@pytest.mark.parametrize(
+    ("where", "change", "words"),
+    [
+        (("field", 1), {"card": "Nonesuch"}, "no character of the catalog"),
+        (("field", 1), {"level": 11}, "level from 1 to 10 (GS-2.3)"),
+        (("field", 1), {"mode": ""}, "needs a mode"),
+        (("field", 2), {"carrier": 99}, "not on a character or building (GS-6.7)"),
+        (("field", 2), {"carrier": 1}, "not on a character or building (GS-6.7)"),
+        (("field", 0), {"level": 3}, "has no mode or level"),
+        (("sides", 0), {"gas": -5}, "below zero"),
+        ((), {"next_id": 3}, "below #3 (GS-1.3)"),
+        ((), {"turn": 0}, "cannot be in the main phase"),
+    ],
+)
+def test_an_impossible_position_is_refused_in_plain_words(
+    where: tuple[object, ...], change: dict[str, object], words: str
+) -> None:
+    """GS-1.3, GS-2.3, GS-6.7: a position the rules cannot reach is refused at reading,
+    before any entry could stumble on it."""
+    state = play(started(), "construct Pylon")
+    state, trooper = put(state, "p1", "Gamma Trooper")
+    state, _ = put(state, "p1", "Plasma Blade", carrier=trooper)
+    data = json.loads(RULES.position_text(state))
+    part = data
+    for key in where:
+        part = part[key]
+    part.update(change)
+    with pytest.raises(SetupError, match="not a Gammasphere position") as caught:
+        RULES.read_position(json.dumps(data), setup())
+    assert words in str(caught.value)
+
+
+def test_a_position_with_a_unique_entity_twice_or_a_weapon_on_a_foe_is_refused() -> None:
+    """GS-6.4, GS-6.5, GS-I.18: two of a unique entity in play, or a weapon on the opponent's
+    character where the table keeps weapons to their own side, cannot be reached."""
+    state, _ = put(started(), "p1", "Vesper the Undying")
+    state, _ = put(state, "p2", "Vesper the Undying")
+    with pytest.raises(SetupError, match=r"twice: Vesper the Undying \(GS-6.4, GS-6.5\)"):
+        RULES.read_position(RULES.position_text(state), setup())
+    state, foe = put(started(), "p2", "Gamma Trooper")
+    state, _ = put(state, "p1", "Plasma Blade", carrier=foe)
+    with pytest.raises(SetupError, match=r"opponent's #\d+ \(GS-I.18\)"):
+        RULES.read_position(RULES.position_text(state), setup())
+    state, foe = put(started(weapon_carriers="any"), "p2", "Gamma Trooper")
+    state, _ = put(state, "p1", "Plasma Blade", carrier=foe)
+    assert RULES.read_position(RULES.position_text(state), setup(weapon_carriers="any")) == state

@@ -3,7 +3,7 @@ the referee's adjustments (GS-2.9, GS-9 and their interpretations)."""
 
 from __future__ import annotations
 
-from referee.games.gammasphere import Play
+from referee.games.gammasphere import Activate, Play
 from referee.games.gammasphere.position import attack_of, defense_of
 from referee.kit.adjustments import parse_change
 from tests.gammasphere.helpers import (
@@ -169,6 +169,18 @@ def test_gs_9_1_and_gs_8_1_an_effect_ends_the_game_at_its_power_loss_before_its_
     state = play(state, "play Last Gambit")
     out = RULES.outcome(state)
     assert (out.winner, out.clause) == ("p1", "GS-8.1")
+
+
+def test_gs_9_1_a_game_ended_by_an_effects_power_loss_takes_none_of_the_rest() -> None:
+    """GS-9.1, GS-8.1: the game ends at once when the power part brings a level to zero, so
+    the draw (and any aimed part) that follows never happens: the final position shows the
+    hand and deck as they were, not three cards drawn after the game was over."""
+    state = started(options={"catalog": SIPHON})
+    state = resources_of(state, "p1", hand=side(state, "p1").hand.put_known("Last Gambit"))
+    hand, deck = side(state, "p1").hand.count, side(state, "p1").deck.count
+    state = play(state, "play Last Gambit")
+    assert (RULES.outcome(state).winner, RULES.outcome(state).clause) == ("p1", "GS-8.1")
+    assert (side(state, "p1").hand.count, side(state, "p1").deck.count) == (hand - 1, deck)
 
 
 def test_gs_8_1_a_structured_power_loss_can_end_the_game() -> None:
@@ -409,8 +421,6 @@ def test_gs_i_5_a_draw_awaited_from_a_deck_an_adjustment_emptied_is_skipped_or_l
 
 
 def test_gs_9_1_and_gs_6_9_a_structured_activated_effect_with_a_target() -> None:
-    from referee.games.gammasphere import Activate
-
     state = started(options={"catalog": NEST})
     state, nest = put(state, "p1", "Sniper Nest")
     state, _ = put(state, "p1", "Pylon")
@@ -425,3 +435,98 @@ def test_gs_9_1_and_gs_6_9_a_structured_activated_effect_with_a_target() -> None
     assert entity(state, foe) is None
     assert entity(state, nest).tapped
     assert side(state, "p2").discard == ("Recruit",)
+
+
+def test_gs_i_32_a_card_with_nothing_to_aim_at_is_still_played_and_that_part_does_nothing() -> None:
+    """GS-I.32 (no_target=play, the default): the page lets a player play what they can
+    afford; with no character of the kind an effect aims at, the card is played without
+    'on #N', paid for, and the aimed part does nothing. Before this ruling the play was
+    refused under GS-9.1."""
+    state = started(options={"catalog": DUELIST})
+    state = resources_of(state, "p1", gas=1000)
+    hand = side(state, "p1").hand.count
+    assert Play("Duelist", "", 0) in RULES.legal_actions(state)
+    state = play(state, "play Duelist (defense)")
+    duelist = state.field[-1]
+    assert (duelist.card, duelist.mode, duelist.level) == ("Duelist", "defense", 2)
+    assert side(state, "p1").gas == 900
+    assert side(state, "p1").hand.count == hand - 1
+    # once an opposing character is there, the effect must name it again (GS-9.1)
+    state, foe = put(state, "p2", "Veteran")
+    assert_illegal(state, "play Duelist", "GS-9.1", "add 'on #N'")
+    state = play(state, f"play Duelist on #{foe}")
+    assert entity(state, foe).level == 2
+
+
+def test_gs_i_32_an_activated_effect_with_nothing_to_aim_at_pays_and_taps() -> None:
+    state = started(options={"catalog": NEST})
+    state, nest = put(state, "p1", "Sniper Nest")
+    state, _ = put(state, "p1", "Pylon")
+    state, mine = put(state, "p1", "Recruit")
+    assert Activate(nest, 0) in RULES.legal_actions(state)
+    state = play(state, f"activate #{nest}")
+    assert entity(state, nest).tapped
+    assert entity(state, mine) is not None  # only opposing characters are aimed at
+    assert all(e.tapped for e in state.field if e.kind == "pylon")
+
+
+def test_gs_i_32_a_table_may_refuse_a_card_with_nothing_to_aim_at() -> None:
+    state = started(options={"catalog": DUELIST}, no_target="refuse")
+    state = resources_of(state, "p1", gas=1000)
+    assert_illegal(state, "play Duelist", "GS-I.32", "none is on the field", "no_target=refuse")
+    assert not [a for a in RULES.legal_actions(state) if getattr(a, "card", "") == "Duelist"]
+    nest = started(options={"catalog": NEST}, no_target="refuse")
+    nest, number = put(nest, "p1", "Sniper Nest")
+    nest, _ = put(nest, "p1", "Pylon")
+    assert_illegal(nest, f"activate #{number}", "GS-I.32", "opposing character")
+
+
+DRILL = """
+[[cards]]
+name = "Pylon"
+kind = "pylon"
+[[cards]]
+name = "Drillmaster"
+kind = "character"
+gas = 100
+level = 3
+attack = 800
+defense = 700
+attack_mod = 200
+text = "On arrival, one own character rises two levels."
+effect = { target = "own character", level = 2 }
+[[cards]]
+name = "Duelist"
+kind = "character"
+gas = 100
+level = 2
+attack = 700
+defense = 600
+text = "On arrival, one opposing character loses a level."
+effect = { target = "opposing character", level = -1 }
+"""
+
+
+def test_gs_i_33_an_arriving_character_does_not_aim_at_itself_by_default() -> None:
+    """GS-I.33 (self_target=no): the target is among the cards on the field when the entry
+    is made; naming the number the arriving character takes is refused in plain words."""
+    state = started(options={"catalog": DRILL})
+    number = state.next_id
+    reason = assert_illegal(state, f"play Drillmaster on #{number}", "GS-I.33", "never at itself")
+    assert f"#{number} is the number Drillmaster would take" in reason
+    state = play(state, "play Drillmaster")  # nothing else to aim at (GS-I.32)
+    assert entity(state, number).level == 3
+
+
+def test_gs_i_33_a_table_may_let_an_arriving_character_aim_at_itself() -> None:
+    state = started(options={"catalog": DRILL}, self_target="yes")
+    number = state.next_id
+    assert RULES.legal_actions(state).count(Play("Drillmaster", "", number)) == 1
+    assert_illegal(state, "play Drillmaster", "GS-9.1", "add 'on #N'")  # itself is there
+    state = play(state, f"play Drillmaster (defense) on #{number}")
+    arrived = entity(state, number)
+    assert (arrived.level, arrived.mode) == (5, "defense")
+    assert attack_of(state, arrived) == 800 + 2 * 200
+    # an effect aiming at an opposing character never names the card itself
+    after = state.next_id
+    assert_illegal(state, f"play Duelist on #{after}", "GS-9.1", "opposing character")

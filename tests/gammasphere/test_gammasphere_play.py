@@ -9,6 +9,7 @@ from tests.gammasphere.helpers import (
     DECK,
     OTHER,
     RULES,
+    adjust,
     assert_illegal,
     assert_legal,
     entity,
@@ -285,3 +286,19 @@ def test_the_catalog_cost_text_of_a_card_is_in_the_rejection() -> None:
     state = resources_of(state, "p1", gas=0)
     v = verdict(state, "play Shale Golem")
     assert v.violations[0].reason == "Shale Golem costs 600 gas; p1 has 0"
+
+
+def test_gs_i_18_a_table_may_let_weapons_go_on_the_opponents_characters() -> None:
+    """GS-I.18 (weapon_carriers=any): the page does not say whose character a weapon goes
+    on; such a table lets it go on an opposing one, where it stays its player's card."""
+    state = started({"p1": DECK}, weapon_carriers="any")
+    state, foe = put(state, "p2", "Gamma Trooper")
+    assert Play("Plasma Blade", "", foe) in RULES.legal_actions(state)
+    state = play(state, f"play Plasma Blade on #{foe}")
+    blade = state.field[-1]
+    assert (blade.owner, blade.carrier) == (0, foe)
+    assert attack_of(state, entity(state, foe)) == 1200 + 500
+    assert f"carrying #{blade.id} Plasma Blade (p1's)" in RULES.render(state, "public")
+    state = adjust(state, f"destroy #{foe}")
+    assert side(state, "p1").discard == ("Plasma Blade",)  # GS-I.12: to its owner's pile
+    assert side(state, "p2").discard == ("Gamma Trooper",)

@@ -119,6 +119,32 @@ effect = { target = "own character", level = 9, draw = 3 }
 name = "Rumour"
 kind = "event"
 text = "The referee rules."
+[[cards]]
+name = "Doom"
+kind = "event"
+gas = 100
+text = "The opponent loses 2000 power; its player draws two; one character is destroyed."
+effect = { opponent_power = -2000, draw = 2, target = "character", destroy = true }
+[[cards]]
+name = "Drillmaster"
+kind = "character"
+gas = 100
+level = 3
+attack = 800
+defense = 700
+attack_mod = 200
+defense_mod = 100
+text = "On arrival, one own character rises two levels."
+effect = { target = "own character", level = 2 }
+[[cards]]
+name = "Martyr"
+kind = "character"
+gas = 100
+level = 2
+attack = 600
+defense = 600
+text = "On arrival, one character, any side, is destroyed."
+effect = { target = "character", destroy = true }
 """
 CATALOGS = {
     "example": example_catalog(),
@@ -203,6 +229,9 @@ VARIANTS = {
     "hand_limit": ("every", "own"),
     "switch_limit": ("any", "once"),
     "first_turn_attack": ("yes", "no"),
+    "no_target": ("play", "refuse"),
+    "weapon_carriers": ("own", "any"),
+    "self_target": ("no", "yes"),
 }
 
 

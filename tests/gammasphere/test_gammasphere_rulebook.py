@@ -33,6 +33,9 @@ def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
             "hand_limit",
             "switch_limit",
             "first_turn_attack",
+            "no_target",
+            "weapon_carriers",
+            "self_target",
         },
     )
     assert load_rulebook("gammasphere").title == GammasphereRules.title

@@ -15,5 +15,7 @@ def test_rulebook_has_its_sections_and_variants() -> None:
     titles = ["General", "Setup, catalogs and supply", "Start of turn"]
     check_sections("prismata", RULES, sections, titles)
     check_variants_name_interpretations(
-        "prismata", RULES, {"supply", "doomed", "wipeout", "overkill", "lifespan"}
+        "prismata",
+        RULES,
+        {"supply", "doomed", "wipeout", "overkill", "lifespan", "breach", "health_cost", "made"},
     )

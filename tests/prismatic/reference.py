@@ -30,10 +30,11 @@ What the model holds, as the text has it:
 
 Where the text is silent the model follows the project's numbered defaults (PX-I.*), named
 where used: spent motes to the supply (I.1), the surplus of a created progress card home
-(I.2), gained motes joining the bag at the round's end (I.3), abilities once a round (I.5),
-empty on own things (I.7), no reshuffle (I.8), draw optional (I.28), no free removal (I.23),
-the box's counts as the limit (I.29; with components=proxy a missing colour mote or prism is
-stood in for, the supply's count staying at zero, and only the prismatic motes run out).
+(I.2), rewarded motes joining the bag at the round's end while board and addition motes go
+in at once (I.3), abilities once a round (I.5), empty on own things (I.7), no reshuffle
+(I.8), draw optional (I.28), no free removal (I.23), the box's counts as the limit (I.29;
+with components=proxy a missing colour mote or prism is stood in for, the supply's count
+staying at zero, and only the prismatic motes run out).
 """
 
 from __future__ import annotations
@@ -497,15 +498,18 @@ class Ref:
         else:
             self._gain(me, icon)
 
-    def _gain(self, me: Seat, icon: Icon) -> None:
+    def _gain(self, me: Seat, icon: Icon, rewarded: bool = False) -> None:
         if icon.kind == "pool":
             me.pool[icon.colour] += 1
         elif icon.kind == "mote":
             self._from_supply(Counter(icon.colour))
-            if self.variant("gained_motes", "next_round") == "at_once":
-                me.bag[icon.colour] += 1
-            else:  # PX-I.3
+            # the text: a rewarded mote is "not immediately available"; the board and an
+            # addition put theirs into the bag (PX-I.3; the variants treat all gains alike)
+            rule = self.variant("gained_motes", "rewards_wait")
+            if rule == "next_round" or (rule == "rewards_wait" and rewarded):
                 me.waiting[icon.colour] += 1
+            else:
+                me.bag[icon.colour] += 1
         elif icon.kind == "prisms":
             if self.supply_prisms < icon.count and not self._proxies():
                 raise Illegal("no prisms left")
@@ -579,7 +583,7 @@ class Ref:
                 if icon.kind in ACTIONS:
                     self._action(me, reward)
                 else:
-                    self._gain(me, icon)
+                    self._gain(me, icon, rewarded=True)
                 return
         raise Illegal("not a pending reward")
 
@@ -699,7 +703,15 @@ class Ref:
             self._end_round()
 
     def _end_round(self) -> None:
-        if not self.final and any(len(p.creation) >= self.goal for p in self.players.values()):
+        # PX-I.30: the end also comes when no one could reach the goal with every card that
+        # is still to be had (commons, what the deck gives, anyone's progress cards)
+        to_be_had = (
+            len(self.commons)
+            + self.drawable()
+            + sum(len(p.progress) for p in self.players.values())
+        )
+        counts = [len(p.creation) for p in self.players.values()]
+        if not self.final and (max(counts) >= self.goal or max(counts) + to_be_had < self.goal):
             self.final = self.round + 1
         for p in self.players.values():
             _add(p.bag, p.waiting)
@@ -723,9 +735,7 @@ class Ref:
         or dropping out; the top bid alone wins and is paid, else the token stays."""
         if me.seat not in self.asked or me.seat in self.sealed:
             raise Illegal("not bidding now")
-        if isinstance(a, m.Forgo):
-            if self.floor < 0:
-                raise Illegal("only a tied bidder forgoes")
+        if isinstance(a, m.Forgo):  # dropping out; "all players forgo" keeps the token
             amount = -1
         else:
             if a.amount > me.prisms or a.amount < max(0, self.floor + 1):

@@ -35,10 +35,10 @@ def test_px_9_1_only_created_cards_in_their_owners_turn() -> None:
 
 
 def test_px_9_2_additions_give_a_pool_colour_a_prism_or_a_mote() -> None:
-    state = table(prisms=0, creation=["Ember Spark", "Dawn Chorus", "Violet Hush"])
+    state = table(prisms=0, bag="", creation=["Ember Spark", "Dawn Chorus", "Violet Hush"])
     state = play(state, ["p1: use Ember Spark", "p1: use Dawn Chorus", "p1: use Violet Hush"])
     p1 = player(state, "p1")
-    assert (p1.pool, p1.prisms, p1.incoming) == (ms("R"), 1, ms("M"))
+    assert (p1.pool, p1.prisms, p1.bag) == (ms("R"), 1, ms("M"))
     assert_illegal(state, "p1: use Ember Spark: pull R back", "PX-I.5")
     fresh = table(creation=["Ember Spark"])
     assert_illegal(fresh, "p1: use Ember Spark: pull R back", "PX-9.2", "takes no action details")

@@ -297,6 +297,7 @@ def test_px_reference_model_agrees_on_whole_games(seed: int) -> None:
     st.sampled_from(
         [
             {"spent_motes": "bag", "gained_motes": "at_once"},
+            {"gained_motes": "next_round"},
             {"ability_uses": "per_commitment", "empty_target": "any"},
             {"progress_removal": "free"},
             {"empty_deck": "reshuffle", "draw_action": "compulsory"},

@@ -288,3 +288,31 @@ def test_ev_10_7_a_call_stays_with_its_players_when_its_pairing_is_taken_back() 
     assert changed.calls[1].taken_back
     assert changed.calls[2].taken_back
     assert changed.table_calls.get((1, 1), ()) == ()
+
+
+def test_ev_10_8_a_call_folded_without_its_players_is_taken_back_with_them() -> None:
+    """EV-10.8: a call state kept from before calls kept their players (decoded from bytes
+    written without ``players``) is taken back with the players the table had, as a fold of
+    the whole log from the start gives it, so the live state and the rebuilt one agree; it
+    was taken back with nobody, and its row named nobody after an undo (or, re-paired, the
+    new table's players)."""
+    import msgspec
+
+    from referee.tournament import ChangePairing
+    from referee.tournament.fixing import UndoRound
+    from referee.tournament.state import CallState
+    from service.calls import call_row
+
+    state = paired()  # Ann v Cal at table 1, Ben v Dee at table 2
+    state = run(state, CallJudge(player="Ann", reason="ruling", at=AT))
+    written = msgspec.to_builtins(state.calls[1])
+    del written["players"], written["taken_back"]  # as written before EV-10.8
+    kept = msgspec.structs.replace(
+        state, calls=state.calls.set(1, msgspec.convert(written, CallState))
+    )
+    assert kept.calls[1].players == ()
+    spec = {"pairs": [["Ann", "Ben"], ["Cal", "Dee"]]}
+    for command in (UndoRound(reason="wrong players"), ChangePairing(spec=spec, reason="seats")):
+        live, rebuilt = run(kept, command), run(state, command)
+        assert live.calls[1] == rebuilt.calls[1]
+        assert call_row("e", live, live.calls[1], AT, 60).players == ["Ann", "Cal"]

@@ -156,7 +156,8 @@ def _play_bracket(
 
 def play_elimination(pick: Chooser) -> None:
     """A random single-elimination event (EV-6.2, EV-6.3, EV-6.8, EV-6.9): seeded by rating,
-    highest first, then registration order; checked against the model every round."""
+    highest first, then registration order; checked against the model every round, its
+    final places and how far each player went too (EV-6.7, EV-I.13)."""
     count = pick.integer(2, 20)
     match: MatchFormat = pick.choice(["bo1", "bo3", "bo5"])
     event = Settings(game="prizmik", format="elimination", match=match)
@@ -170,7 +171,14 @@ def play_elimination(pick: Chooser) -> None:
     playoff.first_round()
     state = run(state, PairNext())
     allowed = slips(games_to_win(match), playoff=True)
-    _play_bracket(state, pick, playoff, "elimination", allowed, lambda _: None)
+
+    def check(now: Tournament) -> None:
+        # EV-I.13: the Swiss standing's place is the seed's; the players who never played
+        # (dropped before round 1) after the bracket, in the standings' order
+        standing = [s.player for s in now.standings()]
+        _check_places(now, playoff, playoff.seeds + [p for p in standing if p not in playoff.seeds])
+
+    check(_play_bracket(state, pick, playoff, "elimination", allowed, check))
 
 
 @given(st.data())
@@ -183,7 +191,8 @@ def test_cut_and_final_standings_agree_with_the_reference(data: st.DataObject) -
 @given(st.data())
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_elimination_events_agree_with_the_reference(data: st.DataObject) -> None:
-    """EV-6.2, EV-6.3, EV-6.8, EV-6.9: a single-elimination event's bracket (quick loop)."""
+    """EV-6.2, EV-6.3, EV-6.8, EV-6.9, EV-I.13: a single-elimination event's bracket and
+    final places (quick loop)."""
     play_elimination(Drawn(data))
 
 

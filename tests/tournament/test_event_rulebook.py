@@ -32,6 +32,7 @@ def test_numbered_in_order_and_interpretations_in_their_section() -> None:
         "floor",
         "pod_points",
         "missed_losses",
+        "playoff_places",
     }
 
 

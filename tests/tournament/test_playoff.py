@@ -4,9 +4,10 @@ match's next game (EV-I.10); the safe pod slip (EV-7.5)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+import msgspec
 import pytest
 
 from referee.tournament import (
@@ -317,3 +318,98 @@ def fold_drop(state: Tournament, name: str) -> tuple[Tournament, tuple[Any, ...]
 
     facts = decide(state, Drop(player=name))
     return fold(list(facts), state), facts
+
+
+def _elimination(ratings: Mapping[str, int], playoff_places: Any = msgspec.UNSET) -> Tournament:
+    settings = Settings(
+        game="gammasphere", format="elimination", match="bo3", playoff_places=playoff_places
+    )
+    state = run(Tournament(), CreateEvent(settings=settings))
+    return run(state, *(Register(name=n, rating=r) for n, r in ratings.items()))
+
+
+def _names_places(state: Tournament) -> list[tuple[str, int, str | None]]:
+    return [
+        (state.players[p.player].name, p.place, p.went)
+        for p in final_places(state, swiss_order(state))
+    ]
+
+
+# eight players, seeded by rating: A1 (seed 1) ... A8 (seed 8), registered in reverse
+RATED = {f"A{n}": 2000 - 10 * n for n in range(8, 0, -1)}
+
+
+def test_ev_i_13_an_elimination_event_has_final_places() -> None:
+    """EV-I.13: the champion 1st, the finalist 2nd, the semifinal losers 3rd-4th, the
+    quarterfinal losers 5th-8th; those out in one round by seed, not by registration (the
+    standings of an elimination event are all level, registration order: EV-I.2)."""
+    state = _elimination(RATED)
+    assert final_places(state, swiss_order(state)) == []  # nothing before round 1
+    state = play_round(state, "0-2-0")  # 1 v 8, 4 v 5, 2 v 7, 3 v 6: the lower seeds win
+    state = play_round(state, "2-0-0")  # A8 v A5, A7 v A6: the better seeds (A5, A6) win
+    state = play_round(state, "0-2-0")  # A5 v A6: A6 wins
+    assert _names_places(state) == [
+        ("A6", 1, "champion"),
+        ("A5", 2, "finalist"),
+        ("A7", 3, "semifinalist"),
+        ("A8", 4, "semifinalist"),
+        ("A1", 5, "quarterfinalist"),
+        ("A2", 6, "quarterfinalist"),
+        ("A3", 7, "quarterfinalist"),
+        ("A4", 8, "quarterfinalist"),
+    ]
+
+
+def test_ev_i_13_while_a_round_is_played_those_through_it_come_first() -> None:
+    """EV-I.13 (as EV-I.9): mid-quarterfinal, the winners so far first, by seed, then the
+    players still playing and those out, by seed; a bye goes through its round."""
+    state = _elimination({"A1": 1900, "A2": 1800, "A3": 1700, "A4": 1600, "A5": 1500})
+    state = run(state, PairNext())  # 1 bye, 2 bye, 3 bye, 4 v 5 (a bracket of 8)
+    assert [(n, w) for n, _, w in _names_places(state)] == [
+        ("A1", "through the quarterfinal"),
+        ("A2", "through the quarterfinal"),
+        ("A3", "through the quarterfinal"),
+        ("A4", "in the quarterfinal"),
+        ("A5", "in the quarterfinal"),
+    ]
+    table = next(p.table for p in state.rounds[1].pairings if p.table is not None)
+    assert table is not None
+    state = run(state, ReportResult(round=1, table=table, slip="0-2-0"))  # A5 beats A4
+    assert [n for n, _, _ in _names_places(state)] == ["A1", "A2", "A3", "A5", "A4"]
+
+
+def test_ev_i_13_a_player_who_never_played_follows_the_bracket() -> None:
+    """EV-I.13: a player who dropped before round 1 is in no bracket and follows it."""
+    state = _elimination({"A1": 1900, "A2": 1800, "A3": 1700})
+    state = run(state, Drop(player="A1"))
+    state = play_round(state)  # A2 v A3: A2 wins the final
+    assert _names_places(state) == [("A2", 1, "champion"), ("A3", 2, "finalist"), ("A1", 3, None)]
+
+
+@pytest.mark.parametrize("elimination", [True, False])
+def test_ev_i_13_with_the_shared_variant_equals_share_a_place(elimination: bool) -> None:
+    """EV-I.13, playoff_places=shared: the semifinal losers are both 3rd, the quarterfinal
+    losers all 5th, still listed by seed (or Swiss standing after a cut); the players
+    outside the cut keep their own places."""
+    if elimination:
+        state = _elimination(RATED, playoff_places="shared")
+    else:
+        settings = Settings(
+            game="gammasphere", rounds=3, cut=8, match="bo3", playoff_places="shared"
+        )
+        state = run(Tournament(), CreateEvent(settings=settings))
+        state = run(state, *(Register(name=n) for n in NAMES))
+        for _ in range(3):
+            state = play_round(state)
+    for slip in ("0-2-0", "2-0-0", "0-2-0"):
+        state = play_round(state, slip)
+    places = _names_places(state)
+    assert [place for _, place, _ in places] == [1, 2, 3, 3, 5, 5, 5, 5, *range(9, len(places) + 1)]
+    assert [went for _, _, went in places[:8]] == [
+        "champion",
+        "finalist",
+        *["semifinalist"] * 2,
+        *["quarterfinalist"] * 4,
+    ]
+    if elimination:
+        assert [n for n, _, _ in places] == ["A6", "A5", "A7", "A8", "A1", "A2", "A3", "A4"]

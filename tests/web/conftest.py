@@ -346,9 +346,10 @@ class ThreadServer:
         assert not self.thread.is_alive(), "the in-process server did not stop within 10 s"
 
 
-def served(store: str) -> Iterator[ThreadServer]:
-    """``store`` served on a thread until the generator is closed (a fixture's body)."""
-    server = ThreadServer(ServeConfig(store=store, poll_interval=0.05))
+def served(store: str, poll_interval: float = 0.05) -> Iterator[ThreadServer]:
+    """``store`` served on a thread until the generator is closed (a fixture's body);
+    ``poll_interval``: how often its hub reads the log for writes it was not told of."""
+    server = ThreadServer(ServeConfig(store=store, poll_interval=poll_interval))
     yield server
     server.stop()
 
@@ -356,3 +357,32 @@ def served(store: str) -> Iterator[ThreadServer]:
 @pytest.fixture
 def live_server(store: str, tokens: Tokens) -> Iterator[ThreadServer]:
     yield from served(store)
+
+
+PUSH_ONLY = 3600.0
+"""The hub's poll interval of ``pushed_server``: longer than any test, so a change shows on a
+live page (or stream) only because the write that made it woke the streams (``Hub.poke``):
+a test of liveness then waits as long as a loaded machine needs (``LIVE_WAIT``) and checks
+what came, not how fast."""
+
+LIVE_WAIT = 30.0
+"""Seconds a liveness test waits for a push: generous, as the push is the only way the
+change can come (``PUSH_ONLY``); the time it took is never asserted."""
+
+
+@pytest.fixture
+def pushed_server(
+    store: str, tokens: Tokens, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[ThreadServer]:
+    """``live_server`` that reads nothing on its own within a test (``PUSH_ONLY``): its hub
+    never polls the log, the queue's and a game's streams never read again on their own
+    (``QUEUE_RECHECK``, ``GAME_RECHECK``), nor an event's stream looks again between
+    keep-alives (``KEEP_ALIVE_SECONDS``), so only this server's writes, which wake its
+    streams, reach a live page."""
+    import web.api
+    import web.fanout
+
+    monkeypatch.setattr(web.api, "QUEUE_RECHECK", PUSH_ONLY)
+    monkeypatch.setattr(web.api, "GAME_RECHECK", PUSH_ONLY)
+    monkeypatch.setattr(web.fanout, "KEEP_ALIVE_SECONDS", PUSH_ONLY)
+    yield from served(store, poll_interval=PUSH_ONLY)

@@ -21,7 +21,7 @@ from service.seal import create_key, seal
 from service.sidedb import open_side_db
 from service.stores import parse_store
 from tests.web import test_pages
-from tests.web.conftest import ThreadServer, Tokens, auth
+from tests.web.conftest import LIVE_WAIT, ThreadServer, Tokens, auth
 from tests.web.test_pages import CHROMIUM, signed_in
 
 browser = test_pages.browser  # the one Chromium fixture, this module's own instance
@@ -151,20 +151,25 @@ def test_the_player_page_shows_my_table_and_opponent(
 
 
 def test_a_result_shows_up_live_on_the_standings_page(
-    browser: Any, live_server: ThreadServer, tokens: Tokens, store: str
+    browser: Any, pushed_server: ThreadServer, tokens: Tokens, store: str
 ) -> None:
+    """A slip entered meanwhile is pushed to the open standings page: the server reads
+    nothing on its own (``pushed_server``), so only the write's push can bring it; the page
+    stays the same document, and how long a loaded machine takes is not asserted."""
+    base = pushed_server.base
     event = make_event(store, PLAYERS)
     with open_service(store) as svc:
         table = next(p for p in svc.event_pairings(event) if not p.bye)
-    page = signed_in(browser, live_server.base, tokens["public"])
-    page.goto(f"{live_server.base}/events/{event}/standings")
+    page = signed_in(browser, base, tokens["public"])
+    page.goto(f"{base}/events/{event}/standings")
     page.wait_for_function("document.getElementById('live').classList.contains('on')")
+    page.evaluate("window.stillHere = true")  # gone if the page were loaded again
     winner = table.players[0]
     before = next(r for r in cells(page, "#standings") if r[1].startswith(winner))
     assert before[2] == "0"
     assert before[3] == "0-0-0"
     reported = httpx.post(  # the scorekeeper's slip, through the HTTP API
-        f"{live_server.base}/api/events/{event}/results",
+        f"{base}/api/events/{event}/results",
         json={"slips": [f"{table.table}=2-0-0"]},
         headers=auth(tokens["scorekeeper"]),
     )
@@ -173,8 +178,9 @@ def test_a_result_shows_up_live_on_the_standings_page(
         "w => [...document.querySelectorAll('#standings tbody tr')].some("
         "r => r.dataset.player === w && r.cells[2].innerText.trim() === '3')",
         arg=winner,
-        timeout=10_000,
+        timeout=LIVE_WAIT * 1000,
     )
+    assert page.evaluate("window.stillHere === true")  # pushed, not loaded again
     row = next(r for r in cells(page, "#standings") if r[1].startswith(winner))
     assert row[3] == "1-0-0"
     assert page.errors == []
@@ -247,6 +253,34 @@ def test_a_pod_event_posts_its_pods_places_and_slips(
     assert "2nd" in standings
     assert "W-L-D" not in standings
     assert "bo3" not in standings.split("</h1>")[0]  # no match length in a pod event's header
+
+
+def test_an_elimination_events_standings_page_gives_final_places(
+    client: Any, tokens: Tokens, store: str
+) -> None:
+    """EV-I.13: an elimination event's standings page lists the final places (it had none),
+    the champion first, with the note naming the seed order; a player's page, their place."""
+    with open_service(store) as svc:
+        event = svc.event_new("Knockout", "prizmik", format="elimination", seed=3).event_id
+        svc.event_register(event, PLAYERS[:4])
+        semis = svc.event_pair(event)
+        svc.event_result(event, ["1=2-0-0", "2=2-0-0"])
+        final = svc.event_pair(event)
+        svc.event_result(event, ["1=0-2-0"])
+        svc.event_end(event)
+    champion, finalist = final[0].players[1], final[0].players[0]
+    head = auth(tokens["head"])
+    page = client.get(f"/events/{event}/standings", headers=head).text
+    assert "Final standings" in page
+    assert "by seed (EV-I.13)" in page
+    places = re.findall(r'final-place">(\d+)</td>', page)
+    assert places == ["1", "2", "3", "4"]
+    assert page.index(f'>{champion}</a> <span class="went">(champion)') < page.index(
+        f'>{finalist}</a> <span class="went">(finalist)'
+    )
+    loser = next(p for p in semis[0].players if p not in (finalist, champion))
+    mine = client.get(f"/events/{event}/players/{loser}", headers=head).text
+    assert re.search(r"Final place <b>[34]</b></span> · semifinalist", mine)
 
 
 def test_unknown_events_and_players_get_a_clear_answer(

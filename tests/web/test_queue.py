@@ -1,11 +1,10 @@
 """The referees' queue (``service.room``): one query for ``referee queue``, ``GET
 /api/queue`` and the page ``/queue``; a table referee sees only their tables; the page
-follows the store live (a new dispute at another table shows within a second)."""
+follows the store live (a new dispute at another table is pushed to the open page)."""
 
 from __future__ import annotations
 
 import json
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,14 @@ from events.store import GameStore
 from service.app import RefereeService, open_service
 from service.room import RoomQueue
 from tests.web import test_pages
-from tests.web.conftest import ThreadServer, Tokens, auth, event_of_five, table_token
+from tests.web.conftest import (
+    LIVE_WAIT,
+    ThreadServer,
+    Tokens,
+    auth,
+    event_of_five,
+    table_token,
+)
 from tests.web.test_pages import CHROMIUM, signed_in
 from tests.web.test_toolkit import tribute
 
@@ -162,25 +168,31 @@ browser = test_pages.browser
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no browser: {CHROMIUM}")
-def test_a_new_dispute_at_another_table_shows_on_the_queue_within_a_second(
+def test_a_new_dispute_at_another_table_is_pushed_to_the_open_queue(
     browser: Any, room: dict[str, str], tokens: Tokens, request: pytest.FixtureRequest
 ) -> None:
-    server: ThreadServer = request.getfixturevalue("live_server")
+    """The open queue page shows a dispute opened meanwhile at another table without being
+    read again by hand: the server's hub never reads the log on its own during the test
+    (``PUSH_ONLY``), so only the write's push can bring it, however long a loaded machine
+    takes (no time is asserted); the page is the same document throughout."""
+    server: ThreadServer = request.getfixturevalue("pushed_server")
     page = signed_in(browser, server.base, tokens["head"])
     page.click("#queue-link")
     page.wait_for_selector("#q-needs")
     page.wait_for_function("document.getElementById('live').classList.contains('on')")
     disputes = '#q-needs li[data-kind="dispute"]'
     assert page.locator(disputes).count() == 1
+    page.evaluate("window.stillHere = true")  # gone if the page were loaded again
     opened = httpx.post(
         f"{server.base}/api/games/{room['2']}/disputes",
         json={"event": 5, "by": "Ann", "claim": "a card was seen"},
         headers=auth(tokens["table2"]),
     )
     assert opened.status_code == 201, opened.text
-    started = time.monotonic()
-    page.wait_for_function(f"document.querySelectorAll('{disputes}').length === 2", timeout=3000)
-    assert time.monotonic() - started < 1.0
+    page.wait_for_function(
+        f"document.querySelectorAll('{disputes}').length === 2", timeout=LIVE_WAIT * 1000
+    )
+    assert page.evaluate("window.stillHere === true")  # pushed, not loaded again
     item = page.locator(f'{disputes}[data-game="{room["2"]}"]')
     assert "table 2" in item.inner_text()
     item.locator("a").click()

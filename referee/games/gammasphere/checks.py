@@ -14,12 +14,14 @@ from referee.games.gammasphere.model import SEATS, Entity, GammasphereAction, Ga
 from referee.games.gammasphere.position import (
     HAND_LIMIT,
     OPENING_HAND,
+    aimable,
     available_jiggawatts,
     card_of,
     cost_of,
     find,
     on_buildings,
     over_limit,
+    self_aimable,
 )
 from referee.games.gammasphere.view import own_secrets, secrets
 from referee.kit.dispatch import Dispatch
@@ -150,9 +152,15 @@ def _check_unique(state: GammasphereState, seat: int, card: Card) -> Verdict:
 
 
 def _check_effect_target(
-    state: GammasphereState, seat: int, card: Card, effect: Effect, target: int
+    state: GammasphereState,
+    seat: int,
+    card: Card,
+    effect: Effect,
+    target: int,
+    arriving: bool = False,
 ) -> Verdict:
-    """GS-9.1: a structured effect's target named with ``on #N`` fits its kind."""
+    """GS-9.1: a structured effect's target named with ``on #N`` fits its kind; ``arriving``
+    when the card is being played, so that a character may aim at itself (GS-I.33)."""
     if effect.target == "none":
         if target:
             return Verdict.illegal(
@@ -164,10 +172,21 @@ def _check_effect_target(
         "own character": f"one of {SEATS[seat]}'s own characters",
         "opposing character": "an opposing character",
     }[effect.target]
+    itself = arriving and card.kind == "character"
+    if itself and target == state.next_id:
+        return _check_self_target(state, seat, card, effect, wanted)
     if not target:
-        return Verdict.illegal(
-            "GS-9.1", f"{card.name}'s effect needs {wanted} as its target: add 'on #N'"
-        )
+        if aimable(state, seat, effect.target) or self_aimable(state, card, effect, arriving):
+            return Verdict.illegal(
+                "GS-9.1", f"{card.name}'s effect needs {wanted} as its target: add 'on #N'"
+            )
+        if state.table.no_target == "refuse":
+            return Verdict.illegal(
+                "GS-I.32",
+                f"{card.name}'s effect needs {wanted} as its target and none is on the field; "
+                "this table plays no card without one (no_target=refuse)",
+            )
+        return LEGAL  # GS-I.32: nothing to aim at, so that part of the effect does nothing
     found = _entity(state, target)
     if isinstance(found, Verdict):
         return found
@@ -188,6 +207,26 @@ def _check_effect_target(
             "GS-9.1",
             f"{card.name} targets an opposing character; "
             f"#{target} {found.card} is {SEATS[seat]}'s own",
+        )
+    return LEGAL
+
+
+def _check_self_target(
+    state: GammasphereState, seat: int, card: Card, effect: Effect, wanted: str
+) -> Verdict:
+    """GS-I.33: an arriving character naming itself, by the number it is about to take."""
+    number = state.next_id
+    if effect.target == "opposing character":
+        return Verdict.illegal(
+            "GS-9.1",
+            f"{card.name} targets an opposing character; #{number} is the number it takes "
+            f"itself as it enters on {SEATS[seat]}'s side",
+        )
+    if state.table.self_target != "yes":
+        return Verdict.illegal(
+            "GS-I.33",
+            f"#{number} is the number {card.name} would take as it enters; its arrival effect "
+            f"aims at {wanted} already on the field, never at itself (self_target=no)",
         )
     return LEGAL
 
@@ -262,7 +301,7 @@ def _check_play(state: GammasphereState, action: model.Play, seat: int) -> Verdi
     if card.kind == "weapon":
         aimed = _check_carrier(state, seat, card, action.target)
     elif card.plays_effect and card.effect is not None:
-        aimed = _check_effect_target(state, seat, card, card.effect, action.target)
+        aimed = _check_effect_target(state, seat, card, card.effect, action.target, True)
     else:
         aimed = _check_free_target(state, card, action.target, card.plays_effect)
     if not aimed:
@@ -277,7 +316,8 @@ def _check_play(state: GammasphereState, action: model.Play, seat: int) -> Verdi
 
 
 def _check_carrier(state: GammasphereState, seat: int, card: Card, target: int) -> Verdict:
-    """GS-6.7, GS-I.28, GS-I.18: a weapon goes onto its player's own character (or building)."""
+    """GS-6.7, GS-I.28, GS-I.18: a weapon goes onto a character (or building) of its player's,
+    or of either player's where the table allows it."""
     if not target:
         return Verdict.illegal(
             "GS-6.7",
@@ -287,7 +327,7 @@ def _check_carrier(state: GammasphereState, seat: int, card: Card, target: int) 
     carrier = _entity(state, target)
     if isinstance(carrier, Verdict):
         return carrier
-    if carrier.owner != seat:
+    if carrier.owner != seat and state.table.weapon_carriers == "own":
         return Verdict.illegal(
             "GS-I.18",
             f"weapons go onto their player's own entities; "

@@ -47,7 +47,8 @@ __all__ = ["apply", "apply_effect", "outcome", "to_act"]
 def apply_effect(
     state: GammasphereState, seat: int, card: Card, effect: Effect, target: int
 ) -> GammasphereState:
-    """GS-9.1: a structured effect of ``seat``'s ``card``; amounts stop at zero (GS-I.24)."""
+    """GS-9.1: a structured effect of ``seat``'s ``card``; amounts stop at zero (GS-I.24). A
+    power level brought to zero ends the game at once (GS-8.1): nothing after it happens."""
     other = 1 - seat
     for index, gas, power in (
         (seat, effect.gas, effect.power),
@@ -62,8 +63,12 @@ def apply_effect(
                     own, gas=lower(own.gas, gas), power=lower(own.power, power)
                 ),
             )
+    if finished(state) is not None:
+        return state
     if effect.draw:
         state = draw_for_effect(state, seat, effect.draw, f"{card.name} made {SEATS[seat]}")
+        if finished(state) is not None:  # a draw the deck could not meet lost it (GS-I.5)
+            return state
     if target and effect.target != "none":
         aimed = find(state, target)
         if aimed is not None and effect.level:

@@ -8,7 +8,14 @@ from referee.games.gammasphere import model
 from referee.games.gammasphere.checks import check_action, over_limit
 from referee.games.gammasphere.decks import check_from_hand, hand_candidates
 from referee.games.gammasphere.model import SEATS, GammasphereAction, GammasphereState
-from referee.games.gammasphere.position import OPENING_HAND, card_of, finished, on_buildings
+from referee.games.gammasphere.position import (
+    OPENING_HAND,
+    aimable,
+    card_of,
+    finished,
+    on_buildings,
+    self_aimable,
+)
 
 __all__ = ["legal_actions"]
 
@@ -16,13 +23,14 @@ __all__ = ["legal_actions"]
 # -- legal entries ---------------------------------------------------------------------
 
 
-def _targets(state: GammasphereState, seat: int, kind: str) -> list[int]:
-    chars = [e for e in state.field if e.kind == "character"]
-    if kind == "own character":
-        chars = [e for e in chars if e.owner == seat]
-    elif kind == "opposing character":
-        chars = [e for e in chars if e.owner != seat]
-    return [e.id for e in chars]
+def _targets(state: GammasphereState, seat: int, kind: str, itself: bool = False) -> list[int]:
+    """The numbers a structured effect aiming at ``kind`` may name, with the number an
+    arriving character takes when it may aim at ``itself`` (GS-I.33); with none, the card
+    goes without one where the table allows it (GS-I.32)."""
+    ids = [e.id for e in aimable(state, seat, kind)]
+    if itself:
+        ids.append(state.next_id)
+    return ids or ([0] if state.table.no_target == "play" else [])
 
 
 def _plays(state: GammasphereState, seat: int) -> list[GammasphereAction]:
@@ -35,7 +43,7 @@ def _plays(state: GammasphereState, seat: int) -> list[GammasphereAction]:
             carriers = [
                 e.id
                 for e in state.field
-                if e.owner == seat
+                if (e.owner == seat or state.table.weapon_carriers == "any")
                 and (e.kind == "character" or (e.kind == "building" and on_buildings(state, card)))
             ]
             out.extend(model.Play(card.name, "", t) for t in carriers)
@@ -43,7 +51,8 @@ def _plays(state: GammasphereState, seat: int) -> list[GammasphereAction]:
             # a structured effect on arrival aims at a target; a character enters either way
             effect = card.effect if card.plays_effect else None
             aimed = effect is not None and effect.target != "none"
-            targets = _targets(state, seat, effect.target) if effect and aimed else [0]
+            itself = effect is not None and self_aimable(state, card, effect, True)
+            targets = _targets(state, seat, effect.target, itself) if effect and aimed else [0]
             modes: tuple[Literal["", "defense"], ...] = (
                 ("", "defense") if card.kind == "character" else ("",)
             )

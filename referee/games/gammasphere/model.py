@@ -61,6 +61,9 @@ class Table(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     hand_limit: str = "every"
     switch_limit: str = "any"
     first_turn_attack: str = "yes"
+    no_target: str = "play"
+    weapon_carriers: str = "own"
+    self_target: str = "no"
 
 
 class Entity(msgspec.Struct, frozen=True, gc=False, kw_only=True, omit_defaults=True):

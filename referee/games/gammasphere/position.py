@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
-from referee.games.gammasphere.catalog import PYLON_GAS, Card
+from referee.games.gammasphere.catalog import PYLON_GAS, Card, Effect
 from referee.games.gammasphere.model import SEATS, Entity, GammasphereState, Result, Side
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "REFINERY_INCOME",
     "START_GAS",
     "START_POWER",
+    "aimable",
     "attack_of",
     "available_jiggawatts",
     "await_draw",
@@ -45,6 +46,7 @@ __all__ = [
     "raw_attack",
     "raw_defense",
     "refineries",
+    "self_aimable",
     "side",
     "untapped_pylons",
     "with_entity",
@@ -136,6 +138,32 @@ def attack_of(state: GammasphereState, entity: Entity) -> int:
 def defense_of(state: GammasphereState, entity: Entity) -> int:
     """GS-2.4: defense at the current level, with weapons and adjustments, never below 0."""
     return max(0, raw_defense(state, entity))
+
+
+def aimable(state: GammasphereState, seat: int, kind: str) -> list[Entity]:
+    """The characters a structured effect of ``seat``'s aiming at ``kind`` (``character``,
+    ``own character`` or ``opposing character``) may name, in the order they entered."""
+    return [
+        e
+        for e in state.field
+        if e.kind == "character"
+        and (
+            kind == "character"
+            or (kind == "own character" and e.owner == seat)
+            or (kind == "opposing character" and e.owner != seat)
+        )
+    ]
+
+
+def self_aimable(state: GammasphereState, card: Card, effect: Effect, arriving: bool) -> bool:
+    """GS-I.33: whether ``card``, ``arriving`` on the field, may be the target of its own
+    ``effect`` (a character aiming at any or an own character, where the table allows it)."""
+    return (
+        arriving
+        and card.kind == "character"
+        and effect.target in ("character", "own character")
+        and state.table.self_target == "yes"
+    )
 
 
 def on_buildings(state: GammasphereState, card: Card) -> bool:

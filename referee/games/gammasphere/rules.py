@@ -20,8 +20,15 @@ from referee.games.gammasphere.catalog import (
     parse_catalog,
 )
 from referee.games.gammasphere.decks import DECK_LIMITS, check_construction, size_problem
-from referee.games.gammasphere.model import SEATS, GammasphereAction, GammasphereState, Side, Table
-from referee.games.gammasphere.position import START_GAS, START_POWER
+from referee.games.gammasphere.model import (
+    SEATS,
+    Entity,
+    GammasphereAction,
+    GammasphereState,
+    Side,
+    Table,
+)
+from referee.games.gammasphere.position import LEVELS, START_GAS, START_POWER, find, on_buildings
 from referee.kit.decks import DeckKnowledge, Decklist, with_seat_knowledge
 from referee.kit.zones import HiddenZone
 
@@ -120,6 +127,31 @@ VARIANTS = (
         summary="Whether the first player may attack in the game's first turn (yes) or not "
         "(no), as in Yu-Gi-Oh.",
     ),
+    VariantOption(
+        key="no_target",
+        default="play",
+        choices=("play", "refuse"),
+        clause="GS-I.32",
+        summary="A card whose structured effect aims at a kind of character none of which is "
+        "on the field: played or activated all the same, that part doing nothing (play), "
+        "or not at all (refuse).",
+    ),
+    VariantOption(
+        key="weapon_carriers",
+        default="own",
+        choices=("own", "any"),
+        clause="GS-I.18",
+        summary="Whose characters (and buildings) a player's weapon may be played onto: only "
+        "the player's own (own) or the opponent's too (any), as equip cards in Yu-Gi-Oh.",
+    ),
+    VariantOption(
+        key="self_target",
+        default="no",
+        choices=("no", "yes"),
+        clause="GS-I.33",
+        summary="Whether a character's arrival effect may aim at the character itself, named "
+        "by the number it takes (yes), or only at cards already on the field (no).",
+    ),
 )
 
 SETUP_FIELDS = (
@@ -156,6 +188,67 @@ def _read_catalog_option(raw: Any) -> Catalog:
         return catalog_from_builtins(raw, source="stored catalog")
     except CatalogError as exc:
         raise SetupError(str(exc)) from None
+
+
+def position_problem(state: GammasphereState) -> str | None:
+    """Why ``state`` (its cards already the setup's) is no position the rules can reach, in
+    plain words, or ``None``: piles and resources below zero, a field card the catalog does
+    not hold as that kind, a character off its modes or levels (GS-2.3, GS-I.23), a weapon
+    with no carrier it may have (GS-6.7, GS-I.18, GS-I.28), two of a unique entity (GS-6.4,
+    GS-6.5), or numbers given twice or not yet given (GS-1.3)."""
+    if state.first not in (0, 1) or state.active not in (0, 1) or state.turn < 0:
+        return "first and active are seats 0 or 1 and the turn is not negative"
+    if (state.turn == 0) != (state.phase == "opening"):
+        return f"turn {state.turn} cannot be in the {state.phase} phase"
+    for index, own in enumerate(state.sides):
+        problem = _side_problem(state, index, own)
+        if problem:
+            return problem
+    numbers = [e.id for e in state.field]
+    if len(set(numbers)) != len(numbers) or any(not 0 < n < state.next_id for n in numbers):
+        return f"field numbers must be distinct, from #1 and below #{state.next_id} (GS-1.3)"
+    for entity in state.field:
+        problem = _entity_problem(state, entity)
+        if problem:
+            return problem
+    uniques = [e.card for e in state.field if state.cards.by_name[e.card].unique]
+    doubled = sorted({n for n in uniques if uniques.count(n) > 1})
+    if doubled:
+        return f"unique entities are in play twice: {', '.join(doubled)} (GS-6.4, GS-6.5)"
+    return None
+
+
+def _side_problem(state: GammasphereState, index: int, own: Side) -> str | None:
+    if own.seat != SEATS[index]:
+        return f"side {index + 1} is {own.seat!r}, not {SEATS[index]}"
+    if min(own.gas, own.power, own.jiggawatts, own.hand.unknown, own.deck.unknown) < 0:
+        return f"{own.seat} has a pile or resource below zero"
+    named = [*own.discard, *own.hand.known.names(), *own.deck.known.names()]
+    stray = sorted({n for n in named if n not in state.cards.by_name})
+    if stray:
+        return f"{own.seat}'s piles name cards the catalog does not hold: {', '.join(stray)}"
+    return None
+
+
+def _entity_problem(state: GammasphereState, e: Entity) -> str | None:
+    card = state.cards.by_name.get(e.card)
+    if card is None or card.kind != e.kind or e.kind == "event" or e.owner not in (0, 1):
+        return f"#{e.id} {e.card} is no {e.kind} of the catalog a seat could have in play"
+    if e.kind == "character":
+        if e.mode not in ("attack", "defense") or not LEVELS[0] <= e.level <= LEVELS[1]:
+            return f"#{e.id} {e.card} needs a mode and a level from 1 to 10 (GS-2.3)"
+    elif e.mode or e.level or e.switched:
+        return f"#{e.id} {e.card} is a {e.kind}: it has no mode or level"
+    if e.kind != "weapon":
+        return f"#{e.id} {e.card} is a {e.kind}; only weapons are carried" if e.carrier else None
+    carrier = find(state, e.carrier)
+    if carrier is None or carrier.kind not in ("character", "building"):
+        return f"weapon #{e.id} {e.card} is not on a character or building (GS-6.7)"
+    if carrier.owner != e.owner and state.table.weapon_carriers == "own":
+        return f"weapon #{e.id} {e.card} is on the opponent's #{carrier.id} (GS-I.18)"
+    if carrier.kind == "building" and not on_buildings(state, card):
+        return f"weapon #{e.id} {e.card} cannot be on building #{carrier.id} (GS-I.28)"
+    return None
 
 
 def catalog_of(setup: Setup) -> Catalog:
@@ -224,6 +317,32 @@ class GammasphereRules(ModularRules[GammasphereState, GammasphereAction]):
             raise SetupError(f"--deck-size {size}: {problem} (GS-I.1)")
         options["deck_size"] = size
         return msgspec.structs.replace(done, options=options)
+
+    def read_position(self, text: str, setup: Setup) -> GammasphereState:
+        """A position string (the state's JSON), checked against the setup: the catalog it
+        pins (the position's cards must have its digest and are read from the setup), the
+        table's variants, and a field and piles the rules can reach (``position_problem``)."""
+        state = super().read_position(text, setup)
+        resolved = self.resolve_setup(setup)
+        cards = Cards.of(catalog_of(resolved))
+        if state.cards.digest != cards.digest:
+            raise SetupError(
+                f"the position is on the catalog {state.cards.digest}, not the setup's "
+                f"{cards.digest}: start it with the catalog it was played on (--catalog FILE)"
+            )
+        table = Table(**resolved.variants)
+        differ = [
+            f"{key}={getattr(state.table, key)} (the setup: {getattr(table, key)})"
+            for key in resolved.variants
+            if getattr(state.table, key) != getattr(table, key)
+        ]
+        if differ:
+            raise SetupError(f"the position plays {', '.join(differ)}")
+        state = msgspec.structs.replace(state, cards=cards)
+        problem = position_problem(state)
+        if problem:
+            raise SetupError(f"not a Gammasphere position: {problem}")
+        return state
 
     def initial_state(self, setup: Setup) -> GammasphereState:
         """GS-4: 3000 gas and a power level of 9000 each, full decks, empty hands; the opening

@@ -70,7 +70,10 @@ def entity_line(state: GammasphereState, entity: Entity) -> str:
         text += f" on #{entity.carrier}"
     carried = [w for w in state.field if w.carrier == entity.id]
     if carried:
-        text += " carrying " + ", ".join(f"#{w.id} {w.card}" for w in carried)
+        text += " carrying " + ", ".join(
+            f"#{w.id} {w.card}" + (f" ({SEATS[w.owner]}'s)" if w.owner != entity.owner else "")
+            for w in carried
+        )  # a weapon on an opposing carrier stays its player's (GS-I.18)
     return text
 
 

@@ -362,11 +362,15 @@ def target_problem(
             )
         return LEGAL
     d = ability.effect.destroy[0]
-    if t.kind != d.unit or t.build or (d.not_blocking and can_block(t, ttype)):
+    if t.kind != d.unit or (d.not_blocking and can_block(t, ttype)):
         cond = " non-blocking" if d.not_blocking else ""
         return _bad(
             "PM-5.7",
             f"{label(ability_unit)} destroys a{cond} enemy {d.unit}; {label(t)} is not one",
+        )
+    if t.build:  # PM-I.19
+        return _bad(
+            "PM-5.7", f"{label(t)} is under construction and cannot be destroyed until it is built"
         )
     return LEGAL
 
@@ -388,6 +392,15 @@ def click_problem(state: PrismataState, cat: Catalog, u: Unit, utype: UnitType) 
         return "it has no stamina left"
     if u.health < ability.health_cost:
         return f"it needs {ability.health_cost} health to pay for its ability and has {u.health}"
+    if (
+        ability.health_cost
+        and state.table.health_cost == "must_survive"
+        and u.health <= ability.health_cost
+    ):  # PM-I.21
+        return (
+            f"it needs more than {ability.health_cost} health to pay for its ability and "
+            f"stay alive, and has {u.health}"
+        )
     return ""
 
 

@@ -191,10 +191,11 @@ class Work:
             if n:
                 self.res[owner] = self.res[owner] + effect.resonate.gain.times(n)
         made: list[int] = []
+        construct = on_buy and self.state.table.made == "construct"  # PM-I.2
         for c in effect.create:
             who = owner if c.owner == "self" else 1 - owner
             for _ in range(c.count):
-                if on_buy:
+                if construct:
                     made.append(self.create(c.unit, who, build=c.delay, lifespan=c.lifespan))
                 else:
                     made.append(self.create(c.unit, who, exhaust=c.delay, lifespan=c.lifespan))
@@ -444,11 +445,9 @@ def _apply_end(w: Work, action: model.End, seat: int) -> None:
     elif w.phase == "action":
         enemy = 1 - seat
         attack = w.res[seat].attack
-        if (
-            attack > 0
-            and any(u.owner == enemy for u in w.units.values())
-            and attack >= defense(w.units, enemy, w.cat)
-        ):
+        # PM-7.1, PM-I.18: the attack must reach the defense (variant exceed: pass it)
+        needed = defense(w.units, enemy, w.cat) + (w.state.table.breach == "exceed")
+        if attack > 0 and any(u.owner == enemy for u in w.units.values()) and attack >= needed:
             _overrun(w, enemy)
             w.phase = "breach"
         else:
@@ -465,8 +464,12 @@ def _apply_block(w: Work, action: model.Block, seat: int) -> None:
 
 @ENTRY_EFFECTS.register(model.Breach)
 def _apply_breach(w: Work, action: model.Breach, seat: int) -> None:
+    # ``overrun`` counts units damaged (PM-I.7); a fragile unit hit again is counted once,
+    # so taking its damage back (which undoes every hit at once) leaves the count right
+    first = w.units[action.unit].hit == 0
     w.damage(action.unit, seat, "breached")
-    w.overrun += 1
+    if first:
+        w.overrun += 1
 
 
 @ENTRY_EFFECTS.register(model.Strike)

@@ -83,6 +83,9 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     doomed: str = "survive"
     overkill: str = "destroyed"
     lifespan: str = "reference"
+    breach: str = "reach"
+    health_cost: str = "may_die"
+    made: str = "construct"
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):

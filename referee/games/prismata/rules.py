@@ -74,6 +74,32 @@ VARIANTS = (
         "engine's), for every built unit, exhausted or not (built), or for every unit, as the "
         "comprehensive rules word it (always).",
     ),
+    VariantOption(
+        key="breach",
+        default="reach",
+        choices=("reach", "exceed"),
+        clause="PM-I.18",
+        summary="When attack left at the end of the action phase overruns the defense: once it "
+        "reaches the defense (default, the rules summary, the wiki and the reference engine) or "
+        "only once it exceeds it (the comprehensive rules' words).",
+    ),
+    VariantOption(
+        key="health_cost",
+        default="may_die",
+        choices=("may_die", "must_survive"),
+        clause="PM-I.21",
+        summary="Whether a unit may pay its last health for its ability and die of it (default, "
+        "as the reference engine plays) or must keep at least one health after paying.",
+    ),
+    VariantOption(
+        key="made",
+        default="construct",
+        choices=("construct", "exhaust"),
+        clause="PM-I.2",
+        summary="Units made when a unit is bought: under construction for the effect's delay "
+        "(default, the unit data and the reference engine) or exhausted for it like every other "
+        "made unit (the comprehensive rules' words).",
+    ),
 )
 
 
@@ -211,6 +237,9 @@ class PrismataRules(ModularRules[PrismataState, PrismataAction]):
             doomed=variants["doomed"],
             overkill=variants["overkill"],
             lifespan=variants["lifespan"],
+            breach=variants["breach"],
+            health_cost=variants["health_cost"],
+            made=variants["made"],
         )
         randoms = tuple(setup.options["units"])
         supply_max: dict[str, tuple[int, int]] = {}

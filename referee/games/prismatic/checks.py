@@ -724,16 +724,31 @@ def _bid(state: PrismaticState, action: model.Bid, seat: str) -> Verdict:
         return _bad("PX-15.4", "no starter-token auction is open")
     prisms = state.player(seat).prisms
     if action.amount > prisms:
-        # the bid is sealed (PX-14.1): others read that it was refused, not its amount
-        return Verdict.illegal(
+        return _sealed_refusal(
             "PX-14.1",
             f"{seat} holds {_count(prisms, 'prism')} and cannot bid {action.amount}",
-            seen_by=seat,
-            shown=f"{seat}'s sealed bid is more prisms than {seat} has",
+            seat,
         )
     if auction.floor >= 0 and action.amount <= auction.floor:
-        return _bad("PX-14.2", f"the tied bids stand at {auction.floor}: raise above it or forgo")
+        return _sealed_refusal(
+            "PX-14.2",
+            f"the tied bids stand at {auction.floor}: raise above it or forgo, not bid "
+            f"{action.amount}",
+            seat,
+        )
     return LEGAL
+
+
+def _sealed_refusal(clause: str, reason: str, seat: str) -> Verdict:
+    """A refused bid is as sealed as a recorded one (PX-14.1): ``reason`` tells its amount,
+    so only its seat and the referee read it; the others read the same words for every
+    refused sealed entry."""
+    return Verdict.illegal(
+        clause,
+        reason,
+        seen_by=seat,
+        shown=f"{seat}'s sealed bid was refused; what it was stays sealed",
+    )
 
 
 @ENTRY_CHECKS.register(model.Forgo)
@@ -741,9 +756,7 @@ def _forgo(state: PrismaticState, action: model.Forgo, seat: str) -> Verdict:
     auction = state.auction
     if auction is None:
         return _bad("PX-15.4", "no starter-token auction is open")
-    if auction.floor < 0:
-        return _bad("PX-I.9", "only a tied bidder forgoes; in the first round 'bid 0' makes no bid")
-    return LEGAL
+    return LEGAL  # a tied bidder drops out; in a first round it makes no bid (PX-14.4, PX-I.9)
 
 
 @ENTRY_CHECKS.register(model.Colours)

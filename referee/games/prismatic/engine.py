@@ -60,6 +60,7 @@ __all__ = [
     "apply",
     "apply_effect",
     "finish",
+    "goal_in_reach",
     "outcome",
     "to_act",
     "withdraw",
@@ -146,13 +147,23 @@ def _end_round(state: PrismaticState) -> PrismaticState:
         for p in state.players
     )
     state = msgspec.structs.replace(state, players=players, order=(), resolver=0)
-    if not state.final_round and any(
-        len(p.creation) >= state.table.goal for p in players if p.active
+    if not state.final_round and (
+        any(len(p.creation) >= state.table.goal for p in players if p.active)
+        or not goal_in_reach(state)
     ):
         state = msgspec.structs.replace(state, final_round=state.round + 1)
     if state.table.starter_token == "auction":
         return msgspec.structs.replace(state, step="auction", auction=Auction(asked=state.active))
     return _next_round(msgspec.structs.replace(state, starter=next_active(state, state.starter)))
+
+
+def goal_in_reach(state: PrismaticState) -> bool:
+    """PX-I.30: whether some player still in could yet reach the goal, counting every card
+    that might still come their way: the common cards, the cards the deck can give (PX-I.8)
+    and every progress card in play (their own, or another's to steal)."""
+    active = [p for p in state.players if p.active]
+    left = len(state.commons) + drawable(state) + sum(len(p.progress) for p in active)
+    return any(len(p.creation) + left >= state.table.goal for p in active)
 
 
 def close_auction_round(state: PrismaticState) -> PrismaticState:
@@ -494,12 +505,15 @@ def _board(state: PrismaticState, action: model.CreateBoard, seat: str) -> Prism
     return apply_effect(state, method.effect, seat)
 
 
-def apply_effect(state: PrismaticState, effect: Effect, seat: str) -> PrismaticState:
-    """An addition's gain: a pool colour, a mote from the supply, prisms from the supply."""
+def apply_effect(
+    state: PrismaticState, effect: Effect, seat: str, *, rewarded: bool = False
+) -> PrismaticState:
+    """An addition's gain: a pool colour, a mote from the supply, prisms from the supply;
+    ``rewarded`` when a one-time reward gives it (a rewarded mote waits, PX-8.4, PX-I.3)."""
     if effect.kind == "pool":
         return update(state, seat, lambda p: replace(p, pool=p.pool.plus([effect.colour])))
     if effect.kind == "mote":
-        return gain_motes(state, seat, Multiset.of([effect.colour]))
+        return gain_motes(state, seat, Multiset.of([effect.colour]), rewarded=rewarded)
     if effect.kind == "prisms":
         state = take_prisms(state, effect.count)
         return update(state, seat, lambda p: replace(p, prisms=p.prisms + effect.count))
@@ -553,7 +567,7 @@ def _take(state: PrismaticState, action: model.Take, seat: str) -> PrismaticStat
         return _detail(state, reward, seat)
     if isinstance(reward, model.TakeText):
         return state
-    return apply_effect(state, effect, seat)
+    return apply_effect(state, effect, seat, rewarded=True)
 
 
 @ENTRY_EFFECTS.register(model.Decline)

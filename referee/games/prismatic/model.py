@@ -311,7 +311,7 @@ class Table(msgspec.Struct, frozen=True, gc=False, kw_only=True):
 
     goal: int
     spent_motes: str = "supply"
-    gained_motes: str = "next_round"
+    gained_motes: str = "rewards_wait"
     ability_uses: str = "once"
     empty_target: str = "own"
     empty_deck: str = "stop"

@@ -138,13 +138,18 @@ def take_prisms(state: PrismaticState, count: int) -> PrismaticState:
     return msgspec.structs.replace(state, supply_prisms=left)
 
 
-def gain_motes(state: PrismaticState, seat: str, motes: Multiset) -> PrismaticState:
-    """Motes come from the supply to ``seat``: into the bag at the round's end (PX-I.3),
-    or at once with variant gained_motes=at_once."""
+def gain_motes(
+    state: PrismaticState, seat: str, motes: Multiset, *, rewarded: bool = False
+) -> PrismaticState:
+    """Motes come from the supply to ``seat`` (PX-I.3): ``rewarded`` ones (a one-time
+    reward, PX-8.4) into the bag at the round's end, others (the board, an addition) into
+    it at once; variant gained_motes=next_round holds every gain until the round's end,
+    gained_motes=at_once puts every gain in the bag at once."""
     if not motes:
         return state
     state = take_supply(state, motes)
-    if state.table.gained_motes == "at_once":
+    waits = {"next_round": True, "at_once": False}.get(state.table.gained_motes, rewarded)
+    if not waits:
         return return_motes(state, seat, motes)
     return update(
         state, seat, lambda p: msgspec.structs.replace(p, incoming=p.incoming.plus(motes))

@@ -58,11 +58,12 @@ VARIANTS = (
     ),
     VariantOption(
         key="gained_motes",
-        default="next_round",
-        choices=("next_round", "at_once"),
+        default="rewards_wait",
+        choices=("rewards_wait", "next_round", "at_once"),
         clause="PX-I.3",
-        summary="Motes gained in step 3 join the bag when the round ends (default), so a pull the "
-        "same round cannot find them; or go into the bag at once.",
+        summary="Rewarded motes join the bag when the round ends and board or addition motes go "
+        "in at once (default, as the text has it); or every mote gained in step 3 waits for "
+        "the round's end (next_round); or every one goes into the bag at once (at_once).",
     ),
     VariantOption(
         key="ability_uses",
@@ -226,6 +227,11 @@ class PrismaticRules(ModularRules[PrismaticState, PrismaticAction]):
             raise SetupError(
                 f"{len(done.players)} players need at least {needed} play cards (3 common, 2 "
                 f"dealt each); the cards catalog has {count}"
+            )
+        if options["goal"] > count:
+            raise SetupError(
+                f"a creation goal of {options['goal']} play cards can never be reached with the "
+                f"{count} cards of the catalog (PX-1.8, PX-I.30)"
             )
         return msgspec.structs.replace(done, options=options)
 
