@@ -455,10 +455,12 @@ def penalty(
     with handled():
         svc = settings.events()
         if player.strip().lower() == "withdraw":
-            try:
-                number = int(infraction)
-            except ValueError:
-                fail(f"withdraw takes the penalty's number ('event audit'), not {infraction!r}")
+            if not (infraction.isascii() and infraction.isdigit()):
+                fail(
+                    "EV-8.7: withdraw takes the penalty's number ('event audit'), "
+                    f"not {infraction!r}"
+                )
+            number = int(infraction)
             lines = svc.event_penalty_withdraw(
                 event, number, reason=reason, by=settings.referee, result=result
             )
@@ -473,7 +475,7 @@ def penalty(
         from referee.tournament.facts import PENALTY_LEVELS
 
         if chosen is not None and chosen not in PENALTY_LEVELS:  # worded for the option
-            fail(f"--penalty is one of {', '.join(PENALTY_LEVELS)}, not {chosen!r}")
+            fail(f"EV-8.6: --penalty is one of {', '.join(PENALTY_LEVELS)}, not {chosen!r}")
         if result is not None:
             fail("--result goes with 'withdraw' only")
         given = svc.event_penalize(
