@@ -219,15 +219,18 @@ def seal_after(version: int, prev: str, new_events: Sequence[GameEvent]) -> list
     list is a ``Sealed``, which keeps them."""
     sealed: list[GameEvent] = []
     states: list[bytes] = []
-    replace, encode_ = msgspec.structs.replace, _encoder.encode
-    for offset, event in enumerate(new_events, start=1):
-        event = replace(event, originator_version=version + offset, prev_hash=prev, hash="")
+    replace, encode_, sha256 = msgspec.structs.replace, _encoder.encode, hashlib.sha256
+    prefixes = _PREFIX_OF
+    for number, event in enumerate(new_events, start=version + 1):
+        if event.originator_version != number or event.prev_hash != prev or event.hash:
+            event = replace(event, originator_version=number, prev_hash=prev, hash="")
+        # else made numbered and chained already (a round's new games): not copied
         body = encode_(event)
         kind = type(event)
-        prefix = _PREFIX_OF.get(kind)
+        prefix = prefixes.get(kind)
         if prefix is None:
-            prefix = _PREFIX_OF[kind] = TOPIC_OF[kind].encode() + b"\n"
-        prev = hashlib.sha256(prefix + body).hexdigest()
+            prefix = prefixes[kind] = TOPIC_OF[kind].encode() + b"\n"
+        prev = sha256(prefix + body).hexdigest()
         sealed.append(replace(event, hash=prev))
         states.append(body.replace(_OWN_HASH_EMPTY, b'"hash":"' + prev.encode() + b'"', 1))
     return Sealed(sealed, states)

@@ -879,21 +879,45 @@ def _reusable(state: Tournament) -> _History | None:
     return found
 
 
-def _round_of(name: str, key: Any, value: Any, games: Any) -> int | None:
-    """The round an entry of map ``name`` belongs to, where it tells: a table's (and its
-    calls' and reports' lists) by its key, a game's by its table, a voided game's by its
-    game's (in ``games``), a call's or report's by its own."""
-    if name in _HEAD_ONLY:
-        return None
+def _split(
+    name: str, current: Any, games: Any, moving: set[int]
+) -> tuple[dict[Any, Any], dict[Any, Any], dict[int, dict[Any, Any]]]:
+    """Map ``name``'s entries (``current``) cut at the rounds ``moving``: those that stay
+    in the head, those that go to the history, and these by round. An entry's round is
+    told by its key (a table's, and its calls' and reports' lists), its value (a game's
+    table), its game's (a voided game, in ``games``) or its own (a call's, a report's);
+    worked out for the whole map in one pass (a pairing's save cuts 25,000 entries: a
+    call each was most of the cut)."""
+    items = list(current.items())
+    numbers: list[Any]
     if name in _BY_KEY_ROUND:
-        return int(key[0])
-    if name == "games":
-        return int(value[0])
-    if name == "voided":
-        where = games.get(key)
-        return None if where is None else int(where[0])
-    number = getattr(value, "round", None)
-    return number if isinstance(number, int) else None
+        numbers = [int(key[0]) for key, _ in items]
+    elif name == "games":
+        numbers = [int(value[0]) for _, value in items]
+    elif name == "voided":
+        where = games.get
+        numbers = [None if (at := where(key)) is None else int(at[0]) for key, _ in items]
+    else:
+        numbers = [
+            round_ if isinstance(round_ := getattr(value, "round", None), int) else None
+            for _, value in items
+        ]
+    if len(moving) == 1:  # a pairing's save: the round it closes
+        (only,) = moving
+        going = {k: v for (k, v), n in zip(items, numbers, strict=True) if n == only}
+        if not going:
+            return dict(items), going, {}
+        stay = {k: v for (k, v), n in zip(items, numbers, strict=True) if n != only}
+        return stay, going, {only: going}
+    stay, going = dict[Any, Any](), dict[Any, Any]()
+    by_round: dict[int, dict[Any, Any]] = {}
+    for (key, value), number in zip(items, numbers, strict=True):
+        if number is not None and number in moving:
+            by_round.setdefault(number, {})[key] = value
+            going[key] = value
+        else:
+            stay[key] = value
+    return stay, going, by_round
 
 
 class _Cut(msgspec.Struct, kw_only=True):
@@ -961,15 +985,9 @@ def _cut(snapshot: EventSnapshot, history: _History | None) -> _Cut:
         if name in _HEAD_ONLY or not moving:
             head_maps[name] = current
             continue
-        stay: dict[Any, Any] = {}
-        going: dict[Any, Any] = {}
-        for key, value in current.items():
-            number = _round_of(name, key, value, games)
-            if number is not None and number in moving:
-                parts.setdefault(number, {}).setdefault(name, {})[key] = value
-                going[key] = value
-            else:
-                stay[key] = value
+        stay, going, by_round = _split(name, current, games, moving)
+        for number, part in by_round.items():
+            parts.setdefault(number, {})[name] = part
         head_maps[name] = immutables.Map(stay)
         moved[name] = going
     moved_rounds = {number: kept_rounds[number] for number in moving}

@@ -800,7 +800,7 @@ def stage_event(
     facts close as void (EV-3.9) planned for the same transaction. Once stored the facts
     are folded into ``head`` and the key marked stored; the answer is the event's sealed
     events. Nothing is folded before the commit: ``head`` is the service's cached fold."""
-    from events.tournament import to_stored
+    from events.tournament import to_stored, to_stored_all
 
     base = header(head.stream_id, svc.clock())  # with the writing token's id, as a game's
     extras = {i: dict(v) for i, v in extra.items()} if extra else {}
@@ -817,7 +817,7 @@ def stage_event(
     if extras:
         new = [to_stored(fact, base, **extras.get(i, {})) for i, fact in enumerate(facts)]
     else:
-        new = [to_stored(fact, base) for fact in facts]
+        new = to_stored_all(facts, base)
     sealed = seal_after(head.version, head.last_hash, new)  # as ``sealed_at``
     streams = [sealed]
     if games:

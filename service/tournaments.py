@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 import msgspec
 
-from events.schema import GameCreated, GameEnded, GameEvent
+from events.schema import GENESIS_HASH, GameCreated, GameEnded, GameEvent
 from events.store import GameStore
 from events.tournament import (
     EVENT_PREFIX,
@@ -40,7 +40,7 @@ from events.tournament import (
 from referee import games as rulebooks
 from referee.contract import Player, Setup
 from referee.game.facts import game_opened
-from referee.game.setup import resolve_options
+from referee.game.setup import drawn_seeds
 from referee.kit.decks import Deck
 from referee.tournament import decisions as d
 from referee.tournament import facts as f
@@ -1046,7 +1046,7 @@ class Tournaments:
         as void (EV-3.9): one ``GameEnded`` (how ``void``) per game, as batches for the same
         transaction, so the game refuses entries from then on whatever face writes to it."""
         reasons: dict[str, str] = {}
-        if not any(isinstance(fact, f.PairingChanged | f.RoundUndone) for fact in facts):
+        if not any(isinstance(fact, _VOIDS_BY_FOLD) for fact in facts):
             # only ``GamesVoided`` makes games void here (pairing a round, slips): its games
             # are the new ones, without folding the facts again (15,000 at a large round)
             for fact in facts:
@@ -1147,7 +1147,7 @@ class Tournaments:
         try:
             rules = games.load(game)
         except LookupError as exc:
-            raise RefusedError(str(exc)) from None
+            raise EventRefusedError("EV-1.1", str(exc)) from None
         if format not in ("swiss", "elimination", "round-robin"):
             raise EventRefusedError(
                 "EV-1.1", f"no format {format!r}: swiss, elimination, round-robin"
@@ -1163,8 +1163,11 @@ class Tournaments:
         if not name.strip():
             raise EventRefusedError("EV-1.1", "an event needs a name")
         name = check_name(name, "an event's name")
-        rounds = check_rounds(rounds)
-        cut = check_cut(cut)
+        try:
+            rounds = check_rounds(rounds)
+            cut = check_cut(cut)
+        except RefusedError as exc:  # one line naming the clause, as every refusal
+            raise EventRefusedError("EV-1.1", str(exc)) from None
         settings = msgspec.convert(
             {
                 "game": rules.name,
@@ -1358,6 +1361,12 @@ class Tournaments:
         self, event_id: str, manual: dict[str, Any] | None, reason: str, by: str
     ) -> list[PairingRow]:
         reason = check_reason(reason)
+        if manual is None and reason:  # not kept anywhere: a reason given in vain is refused
+            raise EventRefusedError(
+                "EV-5.11",
+                "a reason goes with a pairing by hand (--manual); the engine's pairing needs "
+                "none and would not keep it",
+            )
         loaded = self._event(event_id)
         # EV-5.11: a manual pairing's reason is required, never filled in
         command: d.Command = (
@@ -1477,6 +1486,7 @@ class Tournaments:
         assert settings is not None
         rules = rulebooks.load(settings.game)
         cache, draw_seed, players_of = self._setups, self.draw_seed, state.players
+        seeds = drawn_seeds(rules)  # the options each game draws: worked out once
         event_id, name, decks_of, round_label = (
             loaded.event_id,
             loaded.name,
@@ -1492,7 +1502,7 @@ class Tournaments:
                 Player(seat, e.name, e.player_id or "")
                 for seat, e in zip(seats, entrants, strict=False)
             )
-            options = resolve_options(rules, {}, draw_seed)
+            options = {key: draw_seed() for key in seeds}  # as ``resolve_options(rules, {}, ...)``
             known = cache.get((rules.name, len(players)))
             if known is not None:  # same ruleset, variants and defaults: players, seeds differ
                 resolved, added = known
@@ -1522,9 +1532,10 @@ class Tournaments:
                 if decks_of
                 else {}
             )
-            return game_opened(
-                self._header(game_id), rules.name, setup, by=by, meta=meta, decks=decks
-            )
+            head = self._header(game_id)
+            # numbered and chained as its stream's first event: sealed without a copy
+            head["originator_version"], head["prev_hash"] = 1, GENESIS_HASH
+            return game_opened(head, rules.name, setup, by=by, meta=meta, decks=decks)
 
         return make
 
@@ -1718,8 +1729,8 @@ class Tournaments:
         referee's choice; the IPG's suggestion is recorded beside it."""
         reason = check_reason(reason)
         if penalty is not None and penalty not in f.PENALTY_LEVELS:
-            raise RefusedError(
-                f"the penalty is one of {', '.join(f.PENALTY_LEVELS)}, not {penalty!r}"
+            raise EventRefusedError(
+                "EV-8.6", f"the penalty is one of {', '.join(f.PENALTY_LEVELS)}, not {penalty!r}"
             )
         loaded = self._event(event_id)
         facts = self._decide(
@@ -2044,6 +2055,10 @@ class Tournaments:
 
     def event_ids(self) -> list[str]:
         return [g for g in self.store.game_ids() if g.startswith(EVENT_PREFIX)]
+
+
+_VOIDS_BY_FOLD = (f.PairingChanged, f.RoundUndone)
+"""The facts whose voided games only their fold tells (``void_closings``)."""
 
 
 def _newly_voided(before: Tournament, after: Tournament) -> list[str]:

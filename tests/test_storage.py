@@ -240,3 +240,21 @@ def test_sealed_events_carry_the_bytes_the_mapper_stores(backend: RefereeService
         assert [e.hash for e in sealed] == [event_hash(e) for e in sealed]
         sealed.append(sealed[0])
         assert sealed.kept_states() is None
+
+
+def test_events_made_numbered_and_chained_seal_as_any_other(backend: RefereeService) -> None:
+    """A new game's first event made with its number and the genesis hash already (a
+    round's games) is sealed without being copied to number it: the same event, hash and
+    bytes as one made unnumbered."""
+    game = backend.create_game("nim", PLAYERS, options={"heap": 4}).game_id
+    backend.record(game, "t1")
+    events = backend.store.events(game)
+    replace = msgspec.structs.replace
+    blank = [replace(e, originator_version=0, prev_hash="", hash="") for e in events]
+    numbered = [replace(blank[0], originator_version=1, prev_hash=GENESIS_HASH)]
+    numbered += blank[1:]
+    plain, made = seal_after(0, GENESIS_HASH, blank), seal_after(0, GENESIS_HASH, numbered)
+    assert made == plain == events
+    assert isinstance(made, Sealed)
+    assert isinstance(plain, Sealed)
+    assert made.kept_states() == plain.kept_states() == [encode(e) for e in events]
