@@ -178,7 +178,7 @@ async def login(request: AnyRequest) -> Response[str] | Redirect:
     try:
         if not token:
             raise TokenRefusedError("the token is unknown or revoked")
-        await web.run(web.tokens.identify, token)
+        holder = await web.run(web.tokens.identify, token)
     except TokenRefusedError as refused:
         web_log_refusal(request, f"sign-in refused: {refused}")
         why = str(refused)
@@ -197,6 +197,8 @@ async def login(request: AnyRequest) -> Response[str] | Redirect:
         if retry:
             page.headers["Retry-After"] = retry
         return page
+    if target == "/" and holder.role == "player":
+        target = "/events"  # a player's own pages are in their events, not the games' list
     cookie = Cookie(
         key=COOKIE,
         value=token,

@@ -222,3 +222,31 @@ def test_a_refused_hall_form_comes_back_with_what_was_typed(
     refused = _send(client, ann, f"/events/{event}/me/reports/1/confirm", idem=fresh)
     assert refused.status_code == 422
     assert 'id="again"' not in refused.text
+
+
+def test_a_player_signing_in_lands_on_the_events_with_a_link_to_their_page(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """A player's token signs in to the events, each with a link to the player's own page
+    there (``/events/E/me``), not to the list of every game; staff land where they asked."""
+    event = make_event(store)
+    signed = client.post(
+        "/login", data={"token": tokens["ann"], "next": "/"}, follow_redirects=False
+    )
+    assert signed.status_code == 303
+    assert signed.headers["location"] == "/events"
+    page = client.get("/events", headers=auth(tokens["ann"])).text
+    assert f'href="/events/{event}/me" class="my-page"' in page
+    mine = client.get(f"/events/{event}/me", headers=auth(tokens["ann"]), follow_redirects=False)
+    assert mine.headers["location"] == f"/events/{event}/players/Ann"
+    asked = client.post(
+        "/login", data={"token": tokens["ann"], "next": "/games"}, follow_redirects=False
+    )
+    assert asked.headers["location"] == "/games"
+    client.cookies.clear()
+    head = client.post(
+        "/login", data={"token": tokens["head"], "next": "/"}, follow_redirects=False
+    )
+    assert head.headers["location"] == "/"
+    staff = client.get("/events", headers=auth(tokens["head"])).text
+    assert "my-page" not in staff

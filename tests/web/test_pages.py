@@ -74,7 +74,7 @@ def signed_in(browser: Any, base: str, token: str, **context: Any) -> Any:
     page.goto(f"{base}/login")
     page.fill("#token", token)
     page.click("#sign-in")
-    page.wait_for_url(f"{base}/")
+    page.wait_for_url(lambda url: url in (f"{base}/", f"{base}/events"))  # a player: events
     return page
 
 
