@@ -390,6 +390,9 @@ class _History:
         self._maps: dict[str, immutables.Map[Any, Any]] | None = None
         self._rounds: dict[int, Round] | None = None
         self._tests: dict[str, Callable[[Any], bool] | None] = {}
+        self._fresh: set[Any] = set()
+        """Game ids made for this state's newest round (``known_new``): new to the store, so
+        in no earlier round, and looked up without their digests."""
 
     @classmethod
     def of(cls, head: _Head, fetch: Fetch, refold: Callable[[], Tournament] | None) -> _History:
@@ -431,6 +434,8 @@ class _History:
             )
         keys = self.old_keys.get(name)
         if keys is None:
+            return False
+        if name in _FRESH_MAPS and key in self._fresh:
             return False
         wanted = _named_digest(key) if type(key) is str else _digest(key)
         at = bisect.bisect_left(keys, wanted)
@@ -705,6 +710,21 @@ class _PartedMutation:
             return self._whole.finish()
         parted = self._parted
         return PartedMap(self._mutation.finish(), parted._history, parted._name)
+
+
+_FRESH_MAPS = frozenset({"games", "voided"})
+"""The maps keyed by game id, where a game id new to the store is in no earlier round."""
+
+
+def known_new(games: Any, ids: Iterable[str]) -> None:
+    """Tell the history under ``games`` (a state's ``games``) that ``ids`` are new games' ids,
+    drawn for the round being paired: in no earlier round's games or voided games (a game
+    stored already under one of them fails the write that creates it, and its fold is
+    dropped), so folding their links asks nothing of the history's digests (a pairing's
+    5,000 BLAKE2b digests, needed only when a later save moves that round). Kept by this
+    history alone: a save that moves rounds makes a new one."""
+    if isinstance(games, PartedMap):
+        games._history._fresh.update(ids)
 
 
 def new_keys(before: Any, after: Any) -> list[Any]:

@@ -1445,6 +1445,9 @@ class Tournaments:
         assert settings is not None
         # the ids drawn together: one read of the random source, not one a game
         ids = self.store.new_game_ids(rulebooks.load(settings.game).name, len(tables))
+        from projections.event_state import known_new
+
+        known_new(state.games, ids)  # their links folded without the history's digests
         make = self._game_maker(loaded, state, rnd.number, by)
         for (table, pairing), game_id in zip(tables, ids, strict=True):
             stream = make(pairing, 1, game_id)
