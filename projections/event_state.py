@@ -462,6 +462,13 @@ class _History:
                 return isinstance(key[0], int) and key[0] < cut
 
             return by_round
+        if name in _FRESH_MAPS:  # a new game's id answered without a call into ``is_old``
+            fresh, is_old = self._fresh, self.is_old
+
+            def by_id(key: Any) -> bool:
+                return key not in fresh and is_old(name, key)
+
+            return by_id
         return functools.partial(self.is_old, name)
 
     def maps(self) -> dict[str, immutables.Map[Any, Any]]:

@@ -620,6 +620,11 @@ def test_a_pairings_new_games_are_linked_without_the_historys_digests(
         assert new.isdisjoint(digested)
         history = state.games._history
         old = next(game for game, (number, _) in state.games.items() if number == 1)
-        assert history.is_old("games", old) and not history.is_old("games", next(iter(new)))
+        test = history.old_test("games")
+        assert test is not None
+        assert history.is_old("games", old)
+        assert test(old)
+        assert not history.is_old("games", next(iter(new)))
+        assert not test(next(iter(new)))
         assert reads(svc, event) == fresh_read(db, event)
         assert svc.verify(event).bad == 0
