@@ -256,11 +256,16 @@ def _named_digests(keys: Iterable[Any], known: dict[str, int]) -> set[int]:
     or the ids digested lately (``_NAMED``): a round's 5,000 games are the keys of two maps
     (its games, then the same games voided by the slips), each digested once."""
     out = set()
+    named, blake2b, from_bytes = _NAMED, hashlib.blake2b, int.from_bytes
     for key in keys:
         if type(key) is str:
             found = known.get(key)
             if found is None:
-                found = known[key] = _named_digest(key)
+                found = named.get(key)
+                if found is None:  # ``_digest`` inlined: a round's 5,000 game ids
+                    digest = blake2b(repr(key).encode(), digest_size=8).digest()
+                    found = from_bytes(digest, "little")
+                known[key] = found
             out.add(found)
         else:
             out.add(_digest(key))

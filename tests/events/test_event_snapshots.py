@@ -606,10 +606,17 @@ def test_a_pairings_new_games_are_linked_without_the_historys_digests(
     digested: list[str] = []
     real = event_state._digest
     monkeypatch.setattr(event_state, "_NAMED", {})
-    monkeypatch.setattr(event_state, "_digest", lambda key: digested.append(key) or real(key))
+
+    def recorded(key: str) -> int:
+        digested.append(key)
+        return real(key)
+
+    monkeypatch.setattr(event_state, "_digest", recorded)
     with open_service(db) as svc:
         rows = svc.event_pair(event)  # round 4: round 3 moves to the history
         state = svc.parts.events._event(event).state
+        assert isinstance(state.tables, PartedMap)
+        assert isinstance(state.games, PartedMap)
         new = {
             game
             for (number, _), table in state.tables._head.items()
