@@ -428,8 +428,9 @@ def penalty(
         str | None,
         typer.Option(
             "--penalty",
-            help="The head referee's choice: warning, game-loss, match-loss or "
-            "disqualification (default: the IPG's suggestion, shown either way).",
+            help="The head referee's choice: none, warning, game-loss, match-loss or "
+            "disqualification (default: the IPG's suggestion, shown either way; none "
+            "records the infraction without a penalty).",
         ),
     ] = None,
     result: Annotated[
@@ -455,10 +456,12 @@ def penalty(
     with handled():
         svc = settings.events()
         if player.strip().lower() == "withdraw":
-            try:
-                number = int(infraction)
-            except ValueError:
-                fail(f"withdraw takes the penalty's number ('event audit'), not {infraction!r}")
+            if not (infraction.isascii() and infraction.isdigit()):
+                fail(
+                    "EV-8.7: withdraw takes the penalty's number ('event audit'), "
+                    f"not {infraction!r}"
+                )
+            number = int(infraction)
             lines = svc.event_penalty_withdraw(
                 event, number, reason=reason, by=settings.referee, result=result
             )
@@ -473,7 +476,7 @@ def penalty(
         from referee.tournament.facts import PENALTY_LEVELS
 
         if chosen is not None and chosen not in PENALTY_LEVELS:  # worded for the option
-            fail(f"--penalty is one of {', '.join(PENALTY_LEVELS)}, not {chosen!r}")
+            fail(f"EV-8.6: --penalty is one of {', '.join(PENALTY_LEVELS)}, not {chosen!r}")
         if result is not None:
             fail("--result goes with 'withdraw' only")
         given = svc.event_penalize(

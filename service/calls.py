@@ -363,6 +363,7 @@ def hall_items(
                     " (EV-11.5: enter the slip)",
                     report=report.number,
                     status="disputed",
+                    link=f"/events/{event_id}/slips#slip-{report.table}",  # where it is entered
                 )
             )
     calls.sort(key=call_order)

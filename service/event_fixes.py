@@ -19,7 +19,15 @@ from referee.kit.decks import Deck
 from referee.tournament import facts as f
 from referee.tournament import fixing
 from referee.tournament.draw import draw_key
-from service.tournaments import EventInfo, PairingRow, Tournaments, event_write
+from service.bounds import check_cut, check_rounds
+from service.errors import RefusedError
+from service.tournaments import (
+    EventInfo,
+    EventRefusedError,
+    PairingRow,
+    Tournaments,
+    event_write,
+)
 
 __all__ = ["DrawInfo", "EventFixes", "Repaired", "Undone"]
 
@@ -130,7 +138,13 @@ class EventFixes(Tournaments):
         expected_version: int | None = None,
         idempotency_key: str | None = None,
     ) -> EventInfo:
-        """Change the number of Swiss rounds or the cut while still possible (EV-1.5)."""
+        """Change the number of Swiss rounds or the cut while still possible (EV-1.5),
+        within the bounds ``event new`` keeps (``service.bounds``)."""
+        try:
+            check_rounds(rounds)
+            check_cut(cut if cut is not None else 0)
+        except RefusedError as exc:
+            raise EventRefusedError("EV-1.5", str(exc)) from None
         self._write(event_id, fixing.ChangeSettings(rounds=rounds, cut=cut, reason=reason, by=by))
         return self.event_info(event_id)
 

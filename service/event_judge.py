@@ -77,6 +77,11 @@ def _commands(state: Tournament, fact: f.Fact) -> d.Command | None:
         case f.CutMade():
             return d.PairNext()
         case f.PairingChanged(round=rnd, reason=reason, by=by):
+            if any(
+                number == rnd.number and (table.reported is not None or table.game_results)
+                for (number, _), table in state.tables.items()
+            ):
+                return None  # only the engine re-pairs once a table has a result: _fix
             return d.ChangePairing(spec=_spec(state, rnd), reason=reason, by=by)
         case f.GameLinked(round=number, table=table, game=game):
             return d.LinkGame(round=number, table=table, game=game)
@@ -105,6 +110,8 @@ def _fix(fact: f.Fact, following: f.Fact | None) -> fx.Fix | None:
     match fact:
         case f.RoundUndone(reason=reason, by=by):
             return fx.UndoRound(reason=reason, by=by)
+        case f.PairingChanged(reason=reason, by=by):  # after a result: the engine's (EV-5.12)
+            return fx.RePair(reason=reason, by=by)
         case f.PlayerUndropped(player=player, reason=reason, by=by):
             return fx.Undrop(player=player, reason=reason, by=by)
         case f.SettingsChanged(rounds=rounds, cut=cut, reason=reason, by=by):
@@ -130,6 +137,9 @@ def _bounds(event: GameEvent, fact: f.Fact) -> None:
         check_name(str(getattr(event, "name", "") or "?"), "an event's name")
         check_rounds(fact.settings.rounds)
         check_cut(fact.settings.cut)
+    elif isinstance(fact, f.SettingsChanged):
+        check_rounds(fact.rounds)
+        check_cut(fact.cut if fact.cut is not None else 0)
     elif isinstance(fact, f.PlayerRegistered):
         check_name(fact.player.name, "a player's name")
     reason = getattr(fact, "reason", None)
@@ -151,7 +161,13 @@ def judge_event(events: Sequence[GameEvent]) -> None:
         try:
             _bounds(event, fact)
         except RefusedError as exc:
-            clause = "EV-1.1" if isinstance(fact, f.EventCreated) else "EV-2.2"
+            clause = (
+                "EV-1.1"
+                if isinstance(fact, f.EventCreated)
+                else "EV-1.5"
+                if isinstance(fact, f.SettingsChanged)
+                else "EV-2.2"
+            )
             raise EventJudgement(number, clause, str(exc)) from None
         command = _commands(state, fact)
         fix = None if command is not None else _fix(fact, _next(facts, index))

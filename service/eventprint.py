@@ -415,8 +415,18 @@ def audit_named(svc: Tournaments, event_id: str) -> dict[str, Any]:
     names = people(state)
     data: dict[str, Any] = svc.event_audit(event_id)
     entries: list[dict[str, Any]] = []
+
+    def stage(found: re.Match[str]) -> str:  # a playoff round by its stage (EV-6.6)
+        number = int(found.group(1))
+        return _stage_words(state, number) if number in state.rounds else found.group(0)
+
     for entry in data["entries"]:
         named = {k: _named(v, names) if isinstance(v, str) else v for k, v in entry.items()}
+        if entry.get("what") == "games voided" and isinstance(entry.get("reason"), str):
+            named["reason"] = _ROUND.sub(stage, named["reason"])  # the engine's words
+        number = entry.get("round")
+        if isinstance(number, int) and _label(state, number) != f"round {number}":
+            named["stage"] = _stage_words(state, number)
         if isinstance(entry.get("warnings"), list):
             named["warnings"] = [_named(str(w), names) for w in entry["warnings"]]
         entries.append(named)

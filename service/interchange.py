@@ -663,6 +663,17 @@ def _read_all(
             if existing is None and checked.game_id in present:
                 existing = _stored_last_hash(store, checked.game_id)
             if existing is not None:
+                if as_new and checked.game == "event":
+                    # one event is not another (issue 31): a copy would name the tables'
+                    # games, which belong to the event the record names
+                    outcome.status, outcome.events = "refused", 0
+                    outcome.detail = (
+                        f"{checked.source}: event {checked.game_id} is already in the store, "
+                        "and an event record is not copied under a new id (--as-new): its "
+                        "tables' games belong to that event"
+                    )
+                    outcomes.append(outcome)
+                    continue
                 if as_new:
                     checked = _copy(store, checked)
                     outcome.game_id = checked.game_id
@@ -679,6 +690,15 @@ def _read_all(
                     )
                     outcomes.append(outcome)
                     continue
+            foreign = _foreign_game(store, checked) if checked.game == "event" else None
+            if foreign is not None:
+                outcome.status, outcome.events = "refused", 0
+                outcome.detail = (
+                    f"{checked.source}: event {checked.game_id} links game {foreign} at a "
+                    "table, which this store holds for another event or for none"
+                )
+                outcomes.append(outcome)
+                continue
             seen[checked.game_id] = checked.last_hash
             outcomes.append(outcome)
             pending.append((checked, outcome))
@@ -689,6 +709,22 @@ def _read_all(
     if pending:
         put(pending)
     return outcomes
+
+
+def _foreign_game(store: GameStore, checked: Checked) -> str | None:
+    """The first game an event record links at a table (EV-3.8) that the store holds as
+    another event's game or as no event's: one event is not another (issue 31)."""
+    for _, topic, state in checked.rows:
+        if not topic.endswith(".GameLinked.v1"):
+            continue
+        game = getattr(decode(topic, state), "game", "")
+        rows = store.rows(game, upto=1) if isinstance(game, str) and game else []
+        if not rows:
+            continue  # not here (yet): its own record names its event
+        created = decode(rows[0][1], rows[0][2])
+        if not isinstance(created, GameCreated) or created.meta.get("event") != checked.game_id:
+            return game
+    return None
 
 
 def _stored_last_hash(store: GameStore, game_id: str) -> str | None:

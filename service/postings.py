@@ -823,7 +823,7 @@ def player_rounds(state: Tournament, player_name: str) -> list[PlayerRound]:
     """Every round the player was paired in: table, opponents by name, the result for them."""
     who = state.find(player_name)
     if who is None:
-        raise RefusedError(f"no player {player_name!r} in this event")
+        raise RefusedError(f"EV-2.1: no player {player_name!r} in this event")
     names = state.names()
     return [
         _player_round(state, names, who, number, pairing)
@@ -956,7 +956,7 @@ def player_line(
     (the reader is that player: ``PlayerIndex.own``)."""
     who = state.find(player_name)
     if who is None:
-        raise RefusedError(f"no player {player_name!r} in this event")
+        raise RefusedError(f"EV-2.1: no player {player_name!r} in this event")
     name = state.players[who].name
     history = player_rounds(state, name)
     standing = next((s for s in board.standings if s["player"] == name), None)
@@ -1060,7 +1060,7 @@ class PlayerIndex:
         state = self.state
         who = self.find(player_name)
         if who is None:
-            raise RefusedError(f"no player {player_name!r} in this event")
+            raise RefusedError(f"EV-2.1: no player {player_name!r} in this event")
         if state.settings is None:
             return state.explain(who)
         if self._late is None:
@@ -1134,7 +1134,7 @@ class PlayerIndex:
         """``player_line(board, state, player_name, own=own)``, from the index."""
         who = self.find(player_name)
         if who is None:
-            raise RefusedError(f"no player {player_name!r} in this event")
+            raise RefusedError(f"EV-2.1: no player {player_name!r} in this event")
         state, names = self.state, self.names
         history = [
             _player_round(state, names, who, number, pairing)

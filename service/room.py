@@ -42,6 +42,8 @@ Interpretations (the texts are silent):
 - Q-7: one table is one item in the triaged lists: a table over time (Q-6) that has no
   result yet is its "over time" item, whose line says it has no result; its "no result
   yet" item is not listed beside it. A scorekeeper, who is shown no "over time", keeps it.
+  A table whose players' reports disagree is its "result disagreement" item (for every
+  reader), whose line says when time is called on it.
 """
 
 from __future__ import annotations
@@ -507,13 +509,14 @@ class RoomQueue(QueueFold):
                             if due
                             else "has no result yet (Q-4)"
                         ),
-                        link=f"/events/{event_id}/pairings",
+                        link=f"/events/{event_id}/slips#slip-{table}",  # where it is entered
                         tournament=event_id,
                         round=number,
                         stage=stage,
                         needs_action=True if due else None,
+                        # no table has time left once time is called (the clock stands still)
                         remaining=clock_text(clock.remaining(now, pairing.table))
-                        if started
+                        if started and not due
                         else None,
                     )
                 )
@@ -585,8 +588,7 @@ def _triaged(view: RoomView, extra: list[QueueItem]) -> RoomView:
         *view.conflicts,
         *extra,
     ]
-    if not view.results_only:
-        everything = _one_item_a_table(everything)
+    everything = _one_item_a_table(everything, over_time=not view.results_only)
     needs: list[QueueItem] = []
     info: list[QueueItem] = []
     for found in everything:
@@ -612,14 +614,27 @@ def _triaged(view: RoomView, extra: list[QueueItem]) -> RoomView:
     return view
 
 
-def _one_item_a_table(items: list[QueueItem]) -> list[QueueItem]:
-    """``items`` with a table's "no result yet" folded into its "over time" item (Q-7): the
-    more urgent one stays and says both."""
-    over = {i.game_id: i for i in items if i.kind == "overtime" and i.game_id}
+def _one_item_a_table(items: list[QueueItem], *, over_time: bool = True) -> list[QueueItem]:
+    """``items`` with a table's "no result yet" folded into its result disagreement, else
+    into its "over time" item (Q-7): the more urgent one stays and says both (``over_time``
+    off for a scorekeeper, whose queue has no "over time": a disagreement only)."""
+    argued: dict[tuple[str | None, int | None, str], QueueItem] = {
+        (i.tournament, i.round, i.table): i
+        for i in items
+        if i.kind == "disagreement" and i.tournament
+    }
+    over = {i.game_id: i for i in items if over_time and i.kind == "overtime" and i.game_id}
     kept: list[QueueItem] = []
     for found in items:
-        timed = over.get(found.game_id) if found.kind == "unreported" else None
-        if timed is None:
+        if found.kind != "unreported":
+            kept.append(found)
+            continue
+        disputed = argued.get((found.tournament, found.round, found.table))
+        timed = over.get(found.game_id)
+        if disputed is not None:
+            if found.needs_action and "time is called" not in disputed.line:
+                disputed.line += "; no result and time is called (EV-9.5, Q-7)"
+        elif timed is None:
             kept.append(found)
         elif "no result yet" not in timed.line:
             timed.line += "; no result yet (Q-4, Q-7)"

@@ -1151,7 +1151,7 @@ class Tournaments:
         try:
             rules = games.load(game)
         except LookupError as exc:
-            raise RefusedError(str(exc)) from None
+            raise EventRefusedError("EV-1.1", str(exc)) from None
         if format not in ("swiss", "elimination", "round-robin"):
             raise EventRefusedError(
                 "EV-1.1", f"no format {format!r}: swiss, elimination, round-robin"
@@ -1167,8 +1167,11 @@ class Tournaments:
         if not name.strip():
             raise EventRefusedError("EV-1.1", "an event needs a name")
         name = check_name(name, "an event's name")
-        rounds = check_rounds(rounds)
-        cut = check_cut(cut)
+        try:
+            rounds = check_rounds(rounds)
+            cut = check_cut(cut)
+        except RefusedError as exc:  # one line naming the clause, as every refusal
+            raise EventRefusedError("EV-1.1", str(exc)) from None
         settings = msgspec.convert(
             {
                 "game": rules.name,
@@ -1362,6 +1365,12 @@ class Tournaments:
         self, event_id: str, manual: dict[str, Any] | None, reason: str, by: str
     ) -> list[PairingRow]:
         reason = check_reason(reason)
+        if manual is None and reason:  # not kept anywhere: a reason given in vain is refused
+            raise EventRefusedError(
+                "EV-5.11",
+                "a reason goes with a pairing by hand (--manual); the engine's pairing needs "
+                "none and would not keep it",
+            )
         loaded = self._event(event_id)
         # EV-5.11: a manual pairing's reason is required, never filled in
         command: d.Command = (
@@ -1727,8 +1736,8 @@ class Tournaments:
         referee's choice; the IPG's suggestion is recorded beside it."""
         reason = check_reason(reason)
         if penalty is not None and penalty not in f.PENALTY_LEVELS:
-            raise RefusedError(
-                f"the penalty is one of {', '.join(f.PENALTY_LEVELS)}, not {penalty!r}"
+            raise EventRefusedError(
+                "EV-8.6", f"the penalty is one of {', '.join(f.PENALTY_LEVELS)}, not {penalty!r}"
             )
         loaded = self._event(event_id)
         facts = self._decide(

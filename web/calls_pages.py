@@ -16,7 +16,7 @@ with JavaScript off.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from litestar import Request, Response, post
@@ -76,6 +76,30 @@ def _table(form: dict[str, str]) -> int | None:
     return int(raw) if raw.isdigit() else None
 
 
+LABELS = {"reason": "Reason", "result": "My result (my wins-losses-draws)", "note": "What was done"}
+"""The hall forms' fields a person types (the rest, such as ``table`` and ``back``, are hidden)."""
+
+
+class Again(NamedTuple):
+    """A refused hall form drawn again on its refusal page, with what was typed and a fresh
+    key, to be corrected and sent from there (the Back link's page draws it empty)."""
+
+    action: str
+    key: str
+    fields: list[tuple[str, str, str]]  # name, value, label ("" for a hidden field)
+    bounds: dict[str, int]
+
+
+def _said(request: AnyRequest, who: Any, text: str, back: str, form: dict[str, str]) -> str:
+    """The refusal page: why, the way back, and the form again when it has a typed field."""
+    fields = [(name, value, LABELS.get(name, "")) for name, value in form.items()]
+    typed = any(label for _, _, label in fields)
+    again = Again(request.url.path, formkeys.new_key(), fields, BOUNDS) if typed else None
+    return render(
+        "calls_said.html", who=who, text=text, back=back, again=again, idem_field=formkeys.FIELD
+    )
+
+
 class _Refused(Exception):
     """A hall command refused (nothing stored): raised out of ``formkeys.once`` so that the
     key is released, not kept with the refusal (see ``_act``)."""
@@ -102,7 +126,7 @@ async def _act(
         key = formkeys.new_key()  # a form without one (a script): carried out once all the same
     too_long = _too_long(form)
     if too_long:  # refused as the API refuses it, before anything runs; the key stays free
-        return _page(render("calls_said.html", who=who, text=too_long, back=back), 422)
+        return _page(_said(request, who, too_long, back, form), 422)
 
     async def run() -> formkeys.Outcome:
         try:
@@ -119,11 +143,9 @@ async def _act(
     try:
         said = await formkeys.once(web, who, request.url.path, form, key, run)
     except _Refused as refused:  # nothing stored, the key released by ``once``
-        page = render("calls_said.html", who=who, text=refused.text, back=back)
-        return _page(page, refused.status)
+        return _page(_said(request, who, refused.text, back, form), refused.status)
     if not said.ok:  # the key sent before with other values, or still being carried out
-        page = render("calls_said.html", who=who, text=said.message, back=back)
-        return _page(page, said.status)
+        return _page(_said(request, who, said.message, back, form), said.status)
     if back.startswith("/games/"):  # the table page shows what a form did (``?said=KEY``)
         back += f"?said={quote(said.key, safe='')}#said"
     return Redirect(path=back, status_code=303)

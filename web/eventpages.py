@@ -750,12 +750,42 @@ async def _player_at_round(
 
 @get("/events/{event_id:str}/slips", include_in_schema=False, opt=SIGN_IN)
 async def slips_page(
-    request: AnyRequest, event_id: FromPath[str], round_: RoundQuery = None
+    request: AnyRequest,
+    event_id: FromPath[str],
+    round_: RoundQuery = None,
+    said_key: Annotated[str | None, QueryParameter(name="said")] = None,
 ) -> Response[str] | Redirect:
+    """The slips to print; for the staff who enter results (the head referee, the scorekeeper,
+    a table referee at their own tables of this event) each table of the current round still
+    without a result has a form to enter its slip (``/events/E/slips/do``, once per key), and
+    ``?said=KEY`` shows what the last one did."""
     web = web_of(request)
     who = web.principal(request)  # without a token: the sign-in page (SIGN_IN)
     board, _ = await web.run(web.svc.event_board, event_id, round_, with_standings=False)
-    return _page(render("event_slips.html", b=board, page="slips", **_context(who)))
+    said = await formkeys.said(web, who, said_key)
+    current = not board.ended and bool(board.rounds) and board.round == max(board.rounds)
+    return _page(
+        render(
+            "event_slips.html",
+            b=board,
+            page="slips",
+            enter=_slip_tables(who, board.event) if current else frozenset(),
+            said=said,
+            **formkeys.key_field(),
+            **_context(who),
+        )
+    )
+
+
+def _slip_tables(who: Principal, event_id: str) -> frozenset[str] | None:
+    """The tables whose slips ``who`` may enter on the slips page: ``None`` for every table
+    (the head referee, the scorekeeper), a table referee's own tables of this event, else
+    none (the rights of ``POST /api/events/E/results``; the write checks them again)."""
+    if who.role in ("head", "scorekeeper"):
+        return None
+    if who.role == "table" and who.event == event_id.strip():
+        return frozenset(str(t) for t in who.tables)
+    return frozenset()
 
 
 @get("/events/{event_id:str}/postings/{kind:str}", include_in_schema=False, opt=SIGN_IN)

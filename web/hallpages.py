@@ -196,4 +196,56 @@ async def clock_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
     return Redirect(path=target + "#clock-said", status_code=303)
 
 
-HALL_PAGES = [clock_page, clock_form]
+SLIP_LONGEST = 1000
+"""A slip's bound on the page, as an entry's line (docs/forms.md, Bounds)."""
+
+
+@post("/events/{event_id:str}/slips/do", include_in_schema=False, status_code=303)
+async def slip_form(request: AnyRequest, event_id: FromPath[str]) -> Redirect:
+    """A table's slip entered on the slips page by the staff (the head referee, the
+    scorekeeper, a table referee at their own table), carried out once per its key as
+    ``POST /api/events/E/results`` does it (the same service call and access check; the
+    slip supersedes the players' pending or disputed reports, EV-11.6), then a redirect to
+    the slips page showing what was recorded or the refusal with its clause."""
+    web = web_of(request)
+    who = _who(web, request)
+    if isinstance(who, Redirect):
+        return who
+    data = await request.form()
+    form = {str(k): str(v) for k, v in data.items()}
+    key = form.pop(formkeys.FIELD, "").strip()
+    if not formkeys.valid_key(key):
+        key = formkeys.new_key()  # a form without one (a script): carried out, still redirected
+    event = event_id.strip()
+
+    async def run() -> formkeys.Outcome:
+        try:
+            raw_table = form.get("table", "").strip()
+            if not raw_table.isdigit():
+                raise RefusedError(f"EV-3.1: name the table, not {raw_table!r}")
+            table = int(raw_table)
+            enter = _admitted(who, web.svc.event_result, need("result", event, (table,)))
+            result = form.get("result", "").strip()
+            if len(result) > SLIP_LONGEST:
+                return formkeys.Outcome(
+                    False,
+                    f"the result is {len(result):,} characters; at most {SLIP_LONGEST:,} are "
+                    "taken; nothing was stored",
+                    422,
+                    form,
+                )
+            await web.run_event_write(enter, event, [f"{table}={result}"], by=who.label)
+            return formkeys.Outcome(True, f"table {table}: {result} recorded", 201)
+        except AccessDeniedError as exc:
+            return formkeys.Outcome(False, str(exc), 403, form)
+        except (RefusedError, ValueError) as exc:
+            return formkeys.Outcome(False, str(exc), 400, form)
+        finally:
+            web.hub.poke()
+
+    said = await formkeys.once(web, who, request.url.path, form, key, run)
+    target = f"/events/{quote(event, safe='')}/slips?said={quote(said.key or key, safe='')}"
+    return Redirect(path=target + "#slips-said", status_code=303)
+
+
+HALL_PAGES = [clock_page, clock_form, slip_form]

@@ -34,7 +34,7 @@ from service.access import (
     queue_tables,
     viewer_for,
 )
-from service.api import ITEM_KINDS, replay_html, toolkit
+from service.api import ITEM_KINDS, CallRow, GamePlace, replay_html, toolkit
 from web import formkeys, newgame
 from web.context import COOKIE, Web, web_of
 from web.export import ROLE_WORDS, render
@@ -270,6 +270,17 @@ async def table_page(
     )
 
 
+def _table_call(web: Web, place: GamePlace) -> tuple[bool, CallRow | None]:
+    """Whether a judge may be called to the table ``place`` is played at (a game of an
+    earlier round is refused, EV-10.1), and the call not yet resolved there, in its round
+    (shown in place of the button: it holds the table, EV-10.3; a call whose pairing was
+    taken back no longer does, EV-10.8)."""
+    for call in web.svc.event_calls(place.event, tables=[str(place.table)]):
+        if call.round == place.round and not call.taken_back:
+            return True, call
+    return place.round == web.svc.event_state(place.event).current_round, None
+
+
 async def _table_response(
     web: Web,
     who: Principal,
@@ -299,6 +310,13 @@ async def _table_response(
         if (view.created.meta or {}).get("event")
         else None
     )
+    event_call = (view.created.meta or {}).get("event", "").startswith("ev-") and (
+        viewer != PUBLIC or who.role in ("head", "scorekeeper")
+    )  # service.calls
+    if event_call and event is not None:  # a call goes to the current round's table (EV-10.1)
+        event_call, open_call = await web.run(_table_call, web, event)
+    else:
+        open_call = None
     flipped = flip or (viewer not in (REFEREE, PUBLIC) and view.seats and viewer != view.seats[0])
     return _page(
         render(
@@ -326,8 +344,8 @@ async def _table_response(
             clock=clock,
             bounds=FORM_BOUNDS,
             **formkeys.key_field(),
-            event_call=(view.created.meta or {}).get("event", "").startswith("ev-")
-            and (viewer != PUBLIC or who.role in ("head", "scorekeeper")),  # service.calls
+            event_call=event_call,
+            open_call=open_call,
         ),
         status,
     )

@@ -912,13 +912,20 @@ def _penalty(state: Tournament, command: RecordPenalty) -> tuple[Fact, ...]:
             "EV-8.4",
             f"unknown infraction {command.infraction!r}; known: {', '.join(INFRACTIONS)}",
         )
-    earlier = [
-        p.infraction
+    standing = [
+        (number, p)
         for number, p in enumerate(state.penalties, start=1)
         if p.player == player and number not in state.withdrawn_penalties
     ]
-    suggested = suggested_penalty(command.infraction, earlier)
-    given = command.penalty or (suggested if suggested != "none" else "warning")
+    disqualified = [number for number, p in standing if p.penalty == "disqualification"]
+    if disqualified:
+        raise Refusal(
+            "EV-8.4",
+            f"{state.players[player].name} is disqualified (penalty {disqualified[0]}) and takes "
+            "no further penalty; the head referee may withdraw the disqualification (EV-8.7)",
+        )
+    suggested = suggested_penalty(command.infraction, [p.infraction for _, p in standing])
+    given = command.penalty or suggested  # "none": recorded, with no penalty (a missed trigger)
     # the penalty reaches the match (EV-8.6, IPG 1.2): a game loss names the player's
     # open game, which the service ends as a loss; a match loss decides the match
     table = fixing.current_table(state, player)

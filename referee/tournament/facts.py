@@ -140,7 +140,8 @@ class ResultCorrected(_Fact, frozen=True, kw_only=True, tag="result-corrected"):
     by: str = ""
 
 
-PenaltyLevel = Literal["warning", "game-loss", "match-loss", "disqualification"]
+PenaltyLevel = Literal["none", "warning", "game-loss", "match-loss", "disqualification"]
+"""``none``: an infraction the IPG records without a penalty (a missed trigger)."""
 """The penalties an event records (IPG), mildest first."""
 PENALTY_LEVELS: tuple[str, ...] = get_args(PenaltyLevel)
 

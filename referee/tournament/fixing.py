@@ -555,7 +555,11 @@ def _withdraw(state: Tournament, command: WithdrawPenalty) -> tuple[Fact, ...]:
         key = _table_of(state, penalty)
     if key is not None and penalty.player in state.placed_last(key):
         key = None  # a pod's result stands without the penalty by itself (EV-I.11)
-    if penalty.penalty != "warning" and key is not None and state.result(*key) is not None:
+    if (
+        penalty.penalty not in ("none", "warning")
+        and key is not None
+        and state.result(*key) is not None
+    ):
         if command.result is None:
             raise Refusal(
                 "EV-8.7",

@@ -28,6 +28,7 @@ from referee.tournament import (
     decide,
     fold,
 )
+from referee.tournament.fixing import WithdrawPenalty
 from tests.tournament.helpers import event, refusal, refused, run
 
 
@@ -256,6 +257,32 @@ def test_penalty_upgrade_suggestions() -> None:
         assert facts[0].suggested == expected  # type: ignore[union-attr]
         state = fold(facts, state)
     assert refused(state, RecordPenalty(player="Ben", infraction="bad vibes")) == "EV-8.4"
+
+
+def test_ev_8_4_a_missed_trigger_is_recorded_with_no_penalty() -> None:
+    """EV-8.4: the IPG gives a missed trigger no penalty: recorded as none, not a warning,
+    and nothing in the match changes; the judge may still give one."""
+    state = run(event(), PairNext())
+    facts = decide(state, RecordPenalty(player="Ann", infraction="missed-trigger"))
+    assert len(facts) == 1
+    assert (facts[0].penalty, facts[0].suggested) == ("none", "none")  # type: ignore[union-attr]
+    given = decide(
+        state, RecordPenalty(player="Ann", infraction="missed-trigger", penalty="warning")
+    )
+    assert given[0].penalty == "warning"  # type: ignore[union-attr]
+
+
+def test_ev_8_4_a_disqualified_player_takes_no_further_penalty() -> None:
+    """EV-8.4: once disqualified, a player is given nothing more while the
+    disqualification stands; withdrawn (EV-8.7), penalties may be given again."""
+    state = run(event(), PairNext(), RecordPenalty(player="Ann", infraction="cheating"))
+    assert state.penalties[0].penalty == "disqualification"
+    assert refused(state, RecordPenalty(player="Ann", infraction="slow-play")) == "EV-8.4"
+    assert refused(state, RecordPenalty(player="Ann", infraction="cheating")) == "EV-8.4"
+    assert decide(state, RecordPenalty(player="Ben", infraction="slow-play"))
+    back = run(state, WithdrawPenalty(penalty=1, reason="wrong player", result="1-1-0"))
+    again = decide(back, RecordPenalty(player="Ann", infraction="slow-play"))
+    assert again[0].penalty == "warning"  # type: ignore[union-attr]
 
 
 def test_playoff_refuses_draws_and_event_settings_checked() -> None:

@@ -193,3 +193,32 @@ def test_the_http_pairings_name_their_round(
         sheet = svc.event_pairing_sheet(event)
         assert [{"round": sheet.round, "stage": sheet.stage, **msgspec.to_builtins(row)}
                 for row in svc.event_pairings(event)] == rows  # fmt: skip
+
+
+def test_a_refused_hall_form_comes_back_with_what_was_typed(
+    client: TestClient[Litestar], tokens: Tokens, store: str
+) -> None:
+    """EV-3.1, forms safe to reload: Ann's report that is no result is refused on a page of
+    its own, which draws the form again with what she typed (the table hidden, a fresh key),
+    so she corrects it there instead of typing it again from an empty form."""
+    event = make_event(store)
+    ann = tokens["ann"]
+    [key] = _keys(client, ann, f"/events/{event}/players/Ann", "report-form")
+    report = f"/events/{event}/me/report"
+    wrong = _send(client, ann, report, idem=key, table="1", result="two-one")
+    assert wrong.status_code == 400, wrong.text
+    again = re.search(r'<form [^>]*id="again".*?</form>', wrong.text, re.S)
+    assert again, wrong.text
+    form = again.group(0)
+    assert f'action="{report}"' in form
+    assert 'name="result" value="two-one"' in form
+    assert 'type="hidden" name="table" value="1"' in form
+    [fresh] = re.findall(r'name="idem" value="([^"]+)"', form)
+    assert fresh != key
+    sent = _send(client, ann, report, idem=fresh, table="1", result="2-1-0")
+    assert sent.status_code == 303, sent.text
+    assert _kinds(store, event).count("report-filed") == 1
+    # a form with nothing typed (a confirmation) is not drawn again: its Back link serves
+    refused = _send(client, ann, f"/events/{event}/me/reports/1/confirm", idem=fresh)
+    assert refused.status_code == 422
+    assert 'id="again"' not in refused.text

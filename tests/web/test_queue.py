@@ -211,7 +211,7 @@ def test_unreported_lists_the_current_rounds_tables_without_a_result(
     store: str, event: str
 ) -> None:
     """Q-4: each table of the running round without a result, aged from the pairing,
-    linked to the event's pairings page; a result takes it off, the next round's tables
+    linked to the table's slip on the slips page; a result takes it off, the next round's tables
     come on, a table referee sees only their tables."""
     with open_service(Path(store)) as svc:
         later = datetime.now(UTC) + timedelta(minutes=30)
@@ -221,7 +221,7 @@ def test_unreported_lists_the_current_rounds_tables_without_a_result(
             ("2", {"1": "Cal", "2": "Dee"}),
         ]  # the bye never waits
         first = view.unreported[0]
-        assert first.link == f"/events/{event}/pairings"
+        assert first.link == f"/events/{event}/slips#slip-1"
         assert (first.tournament, first.round, first.kind) == (event, 1, "unreported")
         assert 29 <= first.age_minutes <= 31
         pairings = svc.event_pairings(event)
@@ -252,7 +252,7 @@ def test_unreported_through_the_cli_and_the_api(
     assert "Ann vs Ben has no result" in out.stdout
     data = json.loads(runner.invoke(cli_app, ["--db", store, "queue", "--json"]).stdout)
     assert [(i["table"], i["round"]) for i in data["unreported"]] == [("1", 1), ("2", 1)]
-    assert data["unreported"][0]["link"] == f"/events/{event}/pairings"
+    assert data["unreported"][0]["link"] == f"/events/{event}/slips#slip-1"
     head = client.get("/api/queue", headers=auth(tokens["head"])).json()
     assert [i["table"] for i in head["unreported"]] == ["1", "2"]
     unscoped = client.get("/api/queue", headers=auth(tokens["table2"])).json()
@@ -260,7 +260,7 @@ def test_unreported_through_the_cli_and_the_api(
     tia = client.get("/api/queue", headers=auth(table_token(store, event, "2", name="Tia")))
     assert [i["players"] for i in tia.json()["unreported"]] == [{"1": "Cal", "2": "Dee"}]
     page = client.get("/queue", headers=auth(tokens["head"]))
-    assert f'href="/events/{event}/pairings"' in page.text
+    assert f'href="/events/{event}/slips#slip-1"' in page.text
     assert f"{event} round 1" in page.text
     with open_service(Path(store)) as svc:
         svc.event_result(event, ["1=2-0-0", "2=0-2-0"])
