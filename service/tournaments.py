@@ -992,6 +992,14 @@ class Tournaments:
         games they close as void; ``commit``: one transaction, then folded); the event's
         events as stored."""
         staged = stage_event(self, loaded, loaded.state, facts, extra=extra, games=games)
+        if games:
+            # once the new games' streams are inserted (a game id stored already fails the
+            # insert, before any fold), their ids are new to the store: in no earlier round,
+            # so the fold of their links asks nothing of the history's digests
+            from projections.event_state import known_new
+
+            ids = [stream[0].originator_id for stream in games if stream]
+            staged.follow.insert(0, functools.partial(known_new, loaded.state.games, ids))
         commit(self.store, [staged])
         sealed: list[GameEvent] = staged.answer
         return sealed
@@ -1458,9 +1466,6 @@ class Tournaments:
         assert settings is not None
         # the ids drawn together: one read of the random source, not one a game
         ids = self.store.new_game_ids(rulebooks.load(settings.game).name, len(tables))
-        from projections.event_state import known_new
-
-        known_new(state.games, ids)  # their links folded without the history's digests
         make = self._game_maker(loaded, state, rnd.number, by)
         for (table, pairing), game_id in zip(tables, ids, strict=True):
             stream = make(pairing, 1, game_id)
