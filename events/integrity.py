@@ -453,8 +453,8 @@ def what_if(
     """Replay ``view``'s standing line under another ruleset or variant ruling."""
     rules = games.load(view.game)
     created = view.created
-    chosen = dict(created.variants)
-    chosen.update(variants or {})
+    pinned = rules.recorded_variants(created.variants)
+    chosen = {**pinned, **(variants or {})}
     setup = rules.resolve_setup(
         Setup(
             players=created.players,
@@ -464,9 +464,7 @@ def what_if(
         )
     )
     changed: dict[str, list[str]] = {
-        k: [created.variants.get(k, ""), v]
-        for k, v in setup.variants.items()
-        if created.variants.get(k) != v
+        k: [pinned.get(k, ""), v] for k, v in setup.variants.items() if pinned.get(k) != v
     }
     if setup.ruleset != created.ruleset:
         changed["ruleset"] = [created.ruleset, str(setup.ruleset)]

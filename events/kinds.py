@@ -340,7 +340,7 @@ def _fold_deck_registered(view: Folding, event: DeckRegistered) -> None:
     view.setup = msgspec.structs.replace(
         view.setup, decks={**view.setup.decks, event.seat: event.deck}
     )
-    view.states[0] = view.rules.start(view.setup)
+    view.states[0] = view.rules.start(view.setup, recorded=True)
 
 
 register(

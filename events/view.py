@@ -98,11 +98,11 @@ class GameView:
         self.setup = Setup(
             players=created.players,
             ruleset=created.ruleset,
-            variants=dict(created.variants),
+            variants=self.rules.recorded_variants(created.variants),
             options=dict(created.options),
         )
         self.events: list[GameEvent] = [created]
-        self.states: list[Any] = [self.rules.start(self.setup)]
+        self.states: list[Any] = [self.rules.start(self.setup, recorded=True)]
         self.standing: list[ActionRecorded] = []
         self.ended: GameEnded | None = None
         self.disputes: dict[int, Dispute] = {}

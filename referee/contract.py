@@ -94,6 +94,10 @@ class VariantOption(msgspec.Struct, frozen=True, kw_only=True):
     choices: tuple[str, ...] = ()
     clause: str
     summary: str
+    absent: str = ""
+    """What a game recorded before the switch was offered plays, when that was not today's
+    ``default``: a recorded game keeps the rules it was recorded under (its creation event
+    holds every switch of its time, never this one). Empty: the default."""
 
     def validate(self, value: str) -> str:
         if self.choices and value not in self.choices:
@@ -281,17 +285,37 @@ class GameRules(ABC, Generic[StateT, ActionT]):
                 raise VariantError(f"{self.name} has no variant {key!r}; offered: {offered}")
         return {k: v.validate(chosen.get(k, v.default)) for k, v in known.items()}
 
+    def recorded_variants(self, recorded: Mapping[str, str]) -> dict[str, str]:
+        """The switches a recorded game plays: those its creation event holds, and for a
+        switch offered only since it was recorded, the rules of that time (its ``absent``
+        value, else its default). A game is created with every switch filled in, so a
+        missing one means a record older than the switch."""
+        filled = dict(recorded)
+        for option in self.variant_options:
+            if option.key not in filled:
+                filled[option.key] = option.absent or option.default
+        return filled
+
     @abstractmethod
     def initial_state(self, setup: Setup) -> StateT:
         """The position before the first action."""
 
-    def start(self, setup: Setup) -> StateT:
+    def start(self, setup: Setup, *, recorded: bool = False) -> StateT:
         """The position a game starts from: its own start, or the position string the
-        table gave (``options["position"]``: an adjourned or reconstructed game)."""
+        table gave (``options["position"]``: an adjourned or reconstructed game).
+        ``recorded`` when replaying a stored creation: its position string was accepted
+        then and is read as written then (``recorded_position``)."""
         text = setup.options.get("position")
         if text:
-            return self.read_position(str(text), setup)
+            text = self.recorded_position(str(text)) if recorded else str(text)
+            return self.read_position(text, setup)
         return self.initial_state(setup)
+
+    def recorded_position(self, text: str) -> str:
+        """A stored game's position string in today's form: the same position, written
+        as ``read_position`` reads it now. A game whose position strings became stricter
+        after games were recorded with them rewrites the older spellings here."""
+        return text
 
     # -- position strings ----------------------------------------------------
     def position_text(self, state: StateT) -> str:

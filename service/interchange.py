@@ -313,12 +313,17 @@ def replay_text(record: TextRecord, source: str, *, by: str = "") -> list[GameEv
     scratch = ScratchReferee(clock=lambda: when)
     try:
         rules = games.load(record.tags["Game"])
+        variants, options = record.variants(), record.options()
+        if variants:  # an exported record states every switch of its time
+            variants = rules.recorded_variants(variants)
+        if options.get("position"):  # accepted when it was recorded: read as written then
+            options = {**options, "position": rules.recorded_position(str(options["position"]))}
         scratch.create_game(
             rules.name,
             record.players(),
             ruleset=record.tags["Ruleset"],
-            variants=record.variants(),
-            options=record.options(),
+            variants=variants,
+            options=options,
             by=by,
             game_id=record.game_id,
             meta={**record.meta(), "view": record.view} if stated else record.meta(),

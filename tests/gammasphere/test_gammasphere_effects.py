@@ -473,12 +473,13 @@ def test_gs_i_32_an_activated_effect_with_nothing_to_aim_at_pays_and_taps() -> N
 def test_gs_i_32_a_table_may_refuse_a_card_with_nothing_to_aim_at() -> None:
     state = started(options={"catalog": DUELIST}, no_target="refuse")
     state = resources_of(state, "p1", gas=1000)
-    assert_illegal(state, "play Duelist", "GS-I.32", "none is on the field", "no_target=refuse")
+    # the clause is GS-9.1, as games recorded before GS-I.32 were refused under (verify)
+    assert_illegal(state, "play Duelist", "GS-9.1", "none is on the field", "no_target=refuse")
     assert not [a for a in RULES.legal_actions(state) if getattr(a, "card", "") == "Duelist"]
     nest = started(options={"catalog": NEST}, no_target="refuse")
     nest, number = put(nest, "p1", "Sniper Nest")
     nest, _ = put(nest, "p1", "Pylon")
-    assert_illegal(nest, f"activate #{number}", "GS-I.32", "opposing character")
+    assert_illegal(nest, f"activate #{number}", "GS-9.1", "opposing character", "GS-I.32")
 
 
 DRILL = """

@@ -146,6 +146,17 @@ def test_px_i_30_an_unreachable_goal_triggers_the_end() -> None:
     assert all(line.first == 0 for line in standing(state).lines)
 
 
+def test_px_i_30_goal_reach_play_on_ends_only_at_a_reached_goal() -> None:
+    """Variant goal_reach=play_on (the rules a game recorded before PX-I.30 keeps): the goal
+    is out of reach, and play goes on all the same."""
+    spent = _spent(goal=3)
+    spent = msgspec.structs.replace(
+        spent, table=msgspec.structs.replace(spent.table, goal_reach="play_on")
+    )
+    state = _pass_round(spent)
+    assert (state.final_round, state.step, state.round) == (0, "draw", 2)
+
+
 def test_px_i_30_a_goal_still_in_reach_plays_on() -> None:
     """One progress card left is enough for p1 to reach 3 in principle: play goes on."""
     state = _pass_round(_spent(goal=3, p1_progress=("Moonrise",)))

@@ -5,7 +5,11 @@ The checks every game shares are the contract suite's (tests/contract/test_ruleb
 
 from __future__ import annotations
 
+import pytest
+
 from referee import games
+from referee.contract import Player, Setup
+from referee.errors import SetupError
 from referee.games.prismatic import PrismaticRules
 from referee.rulebook import find_clause
 from tests.prismatic.helpers import RULES
@@ -31,6 +35,7 @@ def test_rulebook_has_its_sections_interpretations_and_variants() -> None:
             "draw_action",
             "progress_removal",
             "components",
+            "goal_reach",
         },
     )
     for option in PrismaticRules.variant_options:
@@ -51,3 +56,17 @@ def test_px_i_23_names_the_board_text_it_reads() -> None:
     assert "Discard One Card" in text
     assert "PX-8.7" in text
     assert "PX-12.8" in text
+
+
+def test_px_i_30_goal_reach_play_on_keeps_the_rules_before_it() -> None:
+    """PX-I.30, variant goal_reach=play_on (what a game recorded before the switch plays):
+    a goal above the catalog's play cards may be agreed, as it could before PX-I.30."""
+    players = (Player("p1", "Ann"), Player("p2", "Ben"))
+    rules = PrismaticRules()
+    with pytest.raises(SetupError, match=r"PX-I\.30"):
+        rules.resolve_setup(Setup(players=players, options={"goal": 100}))
+    setup = rules.resolve_setup(
+        Setup(players=players, options={"goal": 100}, variants={"goal_reach": "play_on"})
+    )
+    assert rules.initial_state(setup).table.goal_reach == "play_on"
+    assert [o.absent for o in rules.variant_options if o.key == "goal_reach"] == ["play_on"]

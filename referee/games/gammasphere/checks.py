@@ -180,11 +180,11 @@ def _check_effect_target(
             return Verdict.illegal(
                 "GS-9.1", f"{card.name}'s effect needs {wanted} as its target: add 'on #N'"
             )
-        if state.table.no_target == "refuse":
+        if state.table.no_target == "refuse":  # GS-9.1 as it read before GS-I.32
             return Verdict.illegal(
-                "GS-I.32",
+                "GS-9.1",
                 f"{card.name}'s effect needs {wanted} as its target and none is on the field; "
-                "this table plays no card without one (no_target=refuse)",
+                "this table plays no card without one (no_target=refuse, GS-I.32)",
             )
         return LEGAL  # GS-I.32: nothing to aim at, so that part of the effect does nothing
     found = _entity(state, target)

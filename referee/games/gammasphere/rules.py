@@ -135,6 +135,7 @@ VARIANTS = (
         summary="A card whose structured effect aims at a kind of character none of which is "
         "on the field: played or activated all the same, that part doing nothing (play), "
         "or not at all (refuse).",
+        absent="refuse",
     ),
     VariantOption(
         key="weapon_carriers",

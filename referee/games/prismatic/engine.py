@@ -149,7 +149,7 @@ def _end_round(state: PrismaticState) -> PrismaticState:
     state = msgspec.structs.replace(state, players=players, order=(), resolver=0)
     if not state.final_round and (
         any(len(p.creation) >= state.table.goal for p in players if p.active)
-        or not goal_in_reach(state)
+        or (state.table.goal_reach == "end" and not goal_in_reach(state))
     ):
         state = msgspec.structs.replace(state, final_round=state.round + 1)
     if state.table.starter_token == "auction":

@@ -319,6 +319,7 @@ class Table(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     draw_action: str = "optional"
     progress_removal: str = "discard_only"
     components: str = "limited"
+    goal_reach: str = "end"
 
 
 class Auction(msgspec.Struct, frozen=True, gc=False, kw_only=True):

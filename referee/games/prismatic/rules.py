@@ -122,6 +122,17 @@ VARIANTS = (
         "(limited, the default), or a colour mote or prism the supply lacks is stood in for "
         "by a proxy (proxy); the 5 prismatic motes stay limited either way.",
     ),
+    VariantOption(
+        key="goal_reach",
+        default="end",
+        choices=("end", "play_on"),
+        clause="PX-I.30",
+        summary="A goal no player can reach any more triggers the end like a reached one, and "
+        "no goal above the catalog's play cards is agreed (end, the default); or only a "
+        "reached goal ends the game (play_on, the rules before PX-I.30: games recorded "
+        "before it keep it).",
+        absent="play_on",
+    ),
 )
 
 SETUP_FIELDS = (
@@ -228,7 +239,7 @@ class PrismaticRules(ModularRules[PrismaticState, PrismaticAction]):
                 f"{len(done.players)} players need at least {needed} play cards (3 common, 2 "
                 f"dealt each); the cards catalog has {count}"
             )
-        if options["goal"] > count:
+        if options["goal"] > count and done.variants["goal_reach"] == "end":
             raise SetupError(
                 f"a creation goal of {options['goal']} play cards can never be reached with the "
                 f"{count} cards of the catalog (PX-1.8, PX-I.30)"

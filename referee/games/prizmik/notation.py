@@ -25,6 +25,7 @@ __all__ = [
     "parse",
     "position_text",
     "read_position_fields",
+    "recorded_position",
 ]
 
 NOTATION_CLAUSE: Final = "PZ-9.1"
@@ -156,6 +157,25 @@ _RUNS: Final = "12345678"
 """The lengths a run of empty squares can have on a rank of eight, one digit each."""
 POSITION_CLAUSE: Final = "PZ-9.5"
 """The clause named when a position string cannot be read."""
+
+
+_ADJACENT_RUNS: Final = re.compile(r"[0-9]{2,}|0")
+
+
+def recorded_position(text: str) -> str:
+    """A position string stored before PZ-9.5 refused odd digits, in today's form: the
+    earlier reader added each digit's empty squares, so runs written side by side (``11``)
+    or a ``0`` meant their sum; each such group becomes the one digit of that sum (a board
+    whose ranks still do not hold eight squares is left to ``read_position_fields``)."""
+    parts = text.split(" ", 1)
+    if len(parts) != 2:
+        return text
+    board = _ADJACENT_RUNS.sub(lambda m: _run(sum(map(int, m.group()))), parts[0])
+    return f"{board} {parts[1]}"
+
+
+def _run(empty: int) -> str:
+    return "" if empty == 0 else str(empty)
 
 
 def read_position_fields(text: str) -> tuple[str, str, tuple[int, int], int, int]:

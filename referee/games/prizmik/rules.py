@@ -326,6 +326,11 @@ class PrizmikRules(ModularRules[PrizmikState, PrizmikAction]):
     def position_text(self, state: PrizmikState) -> str:
         return notation.position_text(state)
 
+    def recorded_position(self, text: str) -> str:
+        """A stored game's position string read as the code of its time read it (PZ-9.5
+        became strict about digits after games were recorded)."""
+        return notation.recorded_position(text)
+
     def read_position(self, text: str, setup: Setup) -> PrizmikState:
         """A position string (``position_text``) as a position, checked like any set-up
         position (PZ-9.5)."""

@@ -1,0 +1,89 @@
+"""Games recorded before a rules default changed keep the rules they were recorded under.
+
+``fixtures/legacy-rules/`` holds a store, text exports and ``show --json`` views written by
+the code of commit 44eb385 (see its README): a Gammasphere card refused for want of a target
+(GS-I.32 since made ``no_target=play`` the default), a Prismatic goal above the catalog's
+cards (PX-I.30 since refuses it and ends a game whose goal is out of reach) and a PRIZMIK game
+started from a position string with two runs of empty squares side by side (PZ-9.5 since
+refuses it). A game's creation event holds every variant switch of its time, so a switch it
+lacks was offered only later: it plays the switch's ``absent`` value, the rules of that time.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from events.store import GameStore
+from referee import games
+from service import RefereeService
+
+OLD = Path(__file__).resolve().parent.parent / "fixtures" / "legacy-rules"
+DUEL, GOAL, POSITION = "gammasphere-as83muvr", "prismatic-72bqwetm", "prizmik-dsx7xshq"
+GAMES = (DUEL, GOAL, POSITION)
+ADDED_SINCE = {"no_target", "self_target", "weapon_carriers", "goal_reach"}
+
+
+@pytest.fixture
+def old(tmp_path: Path) -> RefereeService:
+    path = tmp_path / "old.db"
+    shutil.copy(OLD / "store.db", path)
+    return RefereeService(GameStore(path))
+
+
+def shown_then(game_id: str) -> object:
+    return json.loads((OLD / f"{game_id}.show.json").read_text())["position"]
+
+
+def shown_now(svc: RefereeService, game_id: str) -> object:
+    """Today's position without the switches added since (the old code showed none)."""
+    position = json.loads(msgspec.json.encode(svc.position(game_id).position))
+    for field in ("variants", "table"):
+        if isinstance(position.get(field), dict):
+            position[field] = {k: v for k, v in position[field].items() if k not in ADDED_SINCE}
+    return position
+
+
+def test_old_games_replay_to_the_positions_the_old_code_showed(old: RefereeService) -> None:
+    for game_id in GAMES:
+        assert shown_now(old, game_id) == shown_then(game_id), game_id
+
+
+def test_a_switch_offered_since_plays_the_rules_of_the_record(old: RefereeService) -> None:
+    """GS-I.32 and PX-I.30: the record lacks the switch, so it plays the earlier rules."""
+    assert old.load(DUEL).setup.variants["no_target"] == "refuse"
+    assert old.load(GOAL).setup.variants["goal_reach"] == "play_on"
+    fresh = games.load("gammasphere").recorded_variants(
+        games.load("gammasphere").resolve_variants({})
+    )
+    assert fresh["no_target"] == "play"  # a game recorded today holds its switch
+
+
+def test_an_old_store_verifies_intact(old: RefereeService) -> None:
+    report = old.verify()
+    assert report.games == 3
+    assert report.bad == 0, [r.findings for r in report.reports if not r.ok]
+
+
+def test_an_old_open_game_goes_on_under_its_own_rules(old: RefereeService) -> None:
+    """GS-I.32: the card still has nothing to aim at and is refused as it was (GS-9.1)."""
+    result = old.record(DUEL, "play Duelist")
+    assert not result.accepted
+    assert [v.clause for v in result.violations] == ["GS-9.1"]
+    legal = json.loads((OLD / f"{DUEL}.legal.json").read_text())
+    assert "Duelist" not in json.dumps(legal)
+    assert old.record(POSITION, "e8>e7").accepted
+    assert old.verify().bad == 0
+
+
+def test_old_text_exports_import_to_the_same_positions(tmp_path: Path) -> None:
+    fresh = RefereeService(GameStore(tmp_path / "texts.db"))
+    report = fresh.import_files([OLD / f"{g}.txt" for g in GAMES])
+    assert [f.status for f in report.files] == ["imported"] * 3, report.files
+    for game_id in GAMES:
+        assert shown_now(fresh, game_id) == shown_then(game_id), game_id
+    assert fresh.verify().bad == 0
