@@ -256,11 +256,16 @@ def _named_digests(keys: Iterable[Any], known: dict[str, int]) -> set[int]:
     or the ids digested lately (``_NAMED``): a round's 5,000 games are the keys of two maps
     (its games, then the same games voided by the slips), each digested once."""
     out = set()
+    named, blake2b, from_bytes = _NAMED, hashlib.blake2b, int.from_bytes
     for key in keys:
         if type(key) is str:
             found = known.get(key)
             if found is None:
-                found = known[key] = _named_digest(key)
+                found = named.get(key)
+                if found is None:  # ``_digest`` inlined: a round's 5,000 game ids
+                    digest = blake2b(repr(key).encode(), digest_size=8).digest()
+                    found = from_bytes(digest, "little")
+                known[key] = found
             out.add(found)
         else:
             out.add(_digest(key))
@@ -390,6 +395,9 @@ class _History:
         self._maps: dict[str, immutables.Map[Any, Any]] | None = None
         self._rounds: dict[int, Round] | None = None
         self._tests: dict[str, Callable[[Any], bool] | None] = {}
+        self._fresh: set[Any] = set()
+        """Game ids made for this state's newest round (``known_new``): new to the store, so
+        in no earlier round, and looked up without their digests."""
 
     @classmethod
     def of(cls, head: _Head, fetch: Fetch, refold: Callable[[], Tournament] | None) -> _History:
@@ -432,6 +440,8 @@ class _History:
         keys = self.old_keys.get(name)
         if keys is None:
             return False
+        if name in _FRESH_MAPS and key in self._fresh:
+            return False
         wanted = _named_digest(key) if type(key) is str else _digest(key)
         at = bisect.bisect_left(keys, wanted)
         return at < len(keys) and keys[at] == wanted
@@ -457,6 +467,13 @@ class _History:
                 return isinstance(key[0], int) and key[0] < cut
 
             return by_round
+        if name in _FRESH_MAPS:  # a new game's id answered without a call into ``is_old``
+            fresh, is_old = self._fresh, self.is_old
+
+            def by_id(key: Any) -> bool:
+                return key not in fresh and is_old(name, key)
+
+            return by_id
         return functools.partial(self.is_old, name)
 
     def maps(self) -> dict[str, immutables.Map[Any, Any]]:
@@ -705,6 +722,21 @@ class _PartedMutation:
             return self._whole.finish()
         parted = self._parted
         return PartedMap(self._mutation.finish(), parted._history, parted._name)
+
+
+_FRESH_MAPS = frozenset({"games", "voided"})
+"""The maps keyed by game id, where a game id new to the store is in no earlier round."""
+
+
+def known_new(games: Any, ids: Iterable[str]) -> None:
+    """Tell the history under ``games`` (a state's ``games``) that ``ids`` are new games' ids,
+    drawn for the round being paired: in no earlier round's games or voided games (a game
+    stored already under one of them fails the write that creates it, and its fold is
+    dropped), so folding their links asks nothing of the history's digests (a pairing's
+    5,000 BLAKE2b digests, needed only when a later save moves that round). Kept by this
+    history alone: a save that moves rounds makes a new one."""
+    if isinstance(games, PartedMap):
+        games._history._fresh.update(ids)
 
 
 def new_keys(before: Any, after: Any) -> list[Any]:

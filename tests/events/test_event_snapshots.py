@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from events.store import ConcurrentWriteError
 from projections.event_state import (
     EventSnapshot,
     EventSnapshots,
@@ -585,3 +586,88 @@ def test_kept_counts_are_read_a_section_at_a_time(tmp_path: Path) -> None:
         decode_counts(msgspec.Raw(msgspec.msgpack.encode(counts)))  # not the framed layout
     with pytest.raises(msgspec.DecodeError):
         decode_counts(msgspec.Raw(bytes(raw)[:-10]))  # cut short
+
+
+def test_a_pairings_new_games_are_linked_without_the_historys_digests(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pairing a round (EV-5.1) links each table's new game (EV-3.1): their ids are new to
+    the store, so folding the links digests none of them to look for it among the earlier
+    rounds' games; the earlier rounds' games are still found there, and the state, the
+    pairings and 'verify' are the whole log's."""
+    from projections import event_state
+
+    db = tmp_path / "e.db"
+    event = build(db, rounds=2)
+    with open_service(db) as svc:
+        svc.event_pair(event)  # round 3: rounds 1-2 are the history
+        svc.event_result(
+            event, [f"{r.table}=2-1-0" for r in svc.event_pairings(event) if not r.bye]
+        )
+    digested: list[str] = []
+    real = event_state._digest
+    monkeypatch.setattr(event_state, "_NAMED", {})
+
+    def recorded(key: str) -> int:
+        digested.append(key)
+        return real(key)
+
+    monkeypatch.setattr(event_state, "_digest", recorded)
+    with open_service(db) as svc:
+        rows = svc.event_pair(event)  # round 4: round 3 moves to the history
+        state = svc.parts.events._event(event).state
+        assert isinstance(state.tables, PartedMap)
+        assert isinstance(state.games, PartedMap)
+        new = {
+            game
+            for (number, _), table in state.tables._head.items()
+            if number == 4
+            for game in table.games
+        }
+        assert len(new) == sum(1 for r in rows if not r.bye) > 0
+        assert new.isdisjoint(digested)
+        history = state.games._history
+        old = next(game for game, (number, _) in state.games.items() if number == 1)
+        test = history.old_test("games")
+        assert test is not None
+        assert history.is_old("games", old)
+        assert test(old)
+        assert not history.is_old("games", next(iter(new)))
+        assert not test(next(iter(new)))
+        assert reads(svc, event) == fresh_read(db, event)
+        assert svc.verify(event).bad == 0
+
+
+def test_a_pairing_refused_for_a_stored_game_id_leaves_it_in_the_history(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new game drawn under the id of a game stored already is refused with its whole
+    pairing (EV-5.1: nothing is stored): that id is not taken as new, so the earlier
+    round's game is still found where the history keeps it."""
+    db = tmp_path / "e.db"
+    event = build(db, rounds=2)
+    with open_service(db) as svc:
+        svc.event_pair(event)  # round 3: rounds 1-2 are the history
+        svc.event_result(
+            event, [f"{r.table}=2-1-0" for r in svc.event_pairings(event) if not r.bye]
+        )
+    with open_service(db) as svc:
+        events = svc.parts.events
+        games = events._event(event).state.games
+        assert isinstance(games, PartedMap)
+        history = games._history
+        old = next(game for game, (number, _) in games.items() if number == 1)
+        drawn = events.store.new_game_ids
+
+        def reused(game: str, count: int) -> list[str]:
+            return [old, *drawn(game, count)[1:]]
+
+        monkeypatch.setattr(events.store, "new_game_ids", reused)
+        with pytest.raises(ConcurrentWriteError):
+            svc.event_pair(event)
+        test = history.old_test("games")
+        assert test is not None
+        assert test(old)
+        monkeypatch.undo()
+        svc.event_pair(event)
+        assert svc.verify(event).bad == 0
