@@ -105,22 +105,36 @@
       list.id = "outbox"; list.className = "outbox";
       anchor.parentNode.insertBefore(list, anchor.nextSibling);
     }
-    list.innerHTML = items.map((p) => '<li class="pending">' + esc(p.text) + " — pending, not yet judged</li>").join("");
+    list.innerHTML = items.map((p, i) => p.rejected
+      ? '<li class="rejected">' + esc(p.text) + " — sent when the server answered: rejected, " +
+        p.rejected.map(clauseHtml).join("; ") + (p.event ? " (kept as evidence, event " + esc(p.event) + ")" : "") +
+        ' <button type="button" class="seen" data-seen="' + i + '">seen</button></li>'
+      : '<li class="pending">' + esc(p.text) + " — pending, not yet judged</li>").join("");
     list.hidden = !items.length;
   }
+  // a pending entry the server rejected when it answered stays listed, with its clause,
+  // until the judge marks it seen: it is never dropped unseen
+  document.addEventListener("click", (ev) => {
+    const b = ev.target.closest && ev.target.closest("#outbox button.seen");
+    if (!b) return;
+    const items = outbox();
+    items.splice(Number(b.dataset.seen), 1);
+    saveOutbox(items);
+  });
+  const pending = () => outbox().filter((p) => !p.rejected);
   function saveOutbox(items) {
     if (items.length) localStorage.setItem(boxKey, JSON.stringify(items)); else localStorage.removeItem(boxKey);
     showOutbox();
   }
   function queueEntry(text, seat) {
-    const items = outbox();
-    items.push({ text, seat, key: newKey(), base_version: items.length ? items[0].base_version : version,
+    const items = outbox(), waiting = items.filter((p) => !p.rejected);
+    items.push({ text, seat, key: newKey(), base_version: waiting.length ? waiting[0].base_version : version,
                  judged_on: version, recorded_at: new Date().toISOString() });
     saveOutbox(items);
   }
   let flushing = false;
   async function flushOutbox() {
-    const items = outbox();
+    const items = pending();
     if (!items.length || flushing) return;
     flushing = true;
     try {
@@ -133,12 +147,24 @@
       let data = {};
       try { data = await response.json(); } catch (e) { data = {}; }
       if (response.status === 200) {
-        saveOutbox(outbox().filter((p) => !items.some((q) => q.key === p.key)));
-        if (data.outcome === "merged") {
+        // each entry's fate, in the order sent: the rejected ones stay listed with their clauses
+        const results = data.outcome === "merged" && Array.isArray(data.results) ? data.results : [];
+        const fate = new Map(items.map((q, i) => [q.key, results[i]]));
+        saveOutbox(outbox().flatMap((p) => {
+          if (!fate.has(p.key)) return [p];
+          const r = fate.get(p.key);
+          if (r && r.status === "rejected") return [Object.assign({}, p, { rejected: r.violations || [], event: r.event })];
+          return [];
+        }));
+        const refused = results.filter((r) => r && r.status === "rejected").length;
+        if (data.outcome === "merged" && refused) {
+          showResult("bad", "sent " + items.length + " pending entries: " + (items.length - refused) + " stored, " +
+            refused + " rejected (listed below with the clause broken)");
+        } else if (data.outcome === "merged") {
           showResult("good", "sent " + items.length + " pending entries: judged and stored");
         } else {
           showResult("bad", "branches disagree: the game moved while the server could not be reached; your " +
-            items.length + " entries are kept for the head referee (REF-9.5)");
+            items.length + " entries are kept for the head referee (REF-9.5)" + (data.reason ? ": " + esc(data.reason) : ""));
         }
         refresh();
       } else if (response.status >= 400 && response.status < 500 && response.status !== 409) {
@@ -212,7 +238,7 @@
       if (!text) return;
       const seat = $("seat") ? $("seat").value || null : null;
       $("record").disabled = true;
-      if (outbox().length) {  // in order: behind the entries still pending
+      if (pending().length) {  // in order: behind the entries still pending
         queueEntry(text, seat);
         entry.value = ""; $("check").textContent = "";
         showResult("bad", esc(text) + " is pending, not yet judged: sent after the entries before it");

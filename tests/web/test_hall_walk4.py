@@ -1,0 +1,73 @@
+"""The hall walk (4): a table judge's page through an outage, in the browser (REF-9.4).
+
+The hall's server is stopped (nothing listens on its port) while the table page records;
+when it is back, the page sends its outbox and the judge must see what the server judged:
+a rule broken by a pending entry is shown with its clause and stays in view."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.app import open_service
+from tests.web.conftest import ROOT, Tokens
+from tests.web.test_offline import Hall, _page, _page_offline, hall, referee  # noqa: F401
+from tests.web.test_pages import CHROMIUM, browser  # noqa: F401
+
+pytestmark = [
+    pytest.mark.slow,  # a server started and stopped, a browser: seconds each
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no browser: {CHROMIUM}"),
+]
+
+
+def _prizmik(store: str, table: str = "1") -> str:
+    code, out, err = referee(
+        "--db", store, "new", "prizmik", "-p", "red=A", "-p", "blue=B", "--table", table
+    )
+    assert code == 0, err
+    return out.strip().splitlines()[-1]
+
+
+def test_a_pending_entry_the_server_rejects_is_shown_with_its_clause_and_kept_in_view(
+    hall: Hall,  # noqa: F811 - test_offline's fixture
+    store: str,
+    tokens: Tokens,
+    browser: Any,  # noqa: F811 - test_pages' fixture
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two entries taken offline: e1>e2 (red, legal) then e2>e1 by red again, out of turn
+    (PZ-1.4). Back online, both are sent in order with their keys; the server stores the
+    first and keeps the second as evidence (rejected). The page must not report both as
+    "judged and stored": the rejected one stays listed with its clause."""
+    monkeypatch.chdir(ROOT)
+    game = _prizmik(store)
+    hall.start()
+    page = _page(browser, hall.base, tokens["head"], game)
+    hall.stop()
+    _page_offline(page, "e1>e2", 1)
+    _page_offline(page, "e2>e1", 2)
+    assert page.locator("#outbox .pending").all_inner_texts() == [
+        "e1>e2 — pending, not yet judged",
+        "e2>e1 — pending, not yet judged",
+    ]
+    hall.start()  # the network returns: the page sends its outbox by itself
+    page.wait_for_function(
+        "document.querySelectorAll('#outbox .pending').length === 0", timeout=60_000
+    )
+    with open_service(store) as svc:
+        view = svc.load(game)
+        assert [e.notation for e in view.standing] == ["e1>e2"]
+        rejected = [e for e in view.events if type(e).__name__ == "ActionRejected"]
+    assert len(rejected) == 1  # the second entry: kept as evidence, not stored as a move
+    clause = rejected[0].violations[0].clause
+    said = page.inner_text("#result") + "\n" + page.inner_text("#outbox")
+    assert "e2>e1" in said, said
+    assert clause in said, said  # the clause it broke, not "judged and stored"
+    assert "judged and stored" not in said, said
+    assert page.locator("#outbox .rejected").count() == 1  # kept in view, marked
+    page.reload()  # still there after a reload: the judge has not seen it yet
+    page.wait_for_selector("#outbox .rejected")
+    assert clause in page.inner_text("#outbox")
+    assert page.errors == []
