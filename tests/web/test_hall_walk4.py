@@ -71,3 +71,44 @@ def test_a_pending_entry_the_server_rejects_is_shown_with_its_clause_and_kept_in
     page.wait_for_selector("#outbox .rejected")
     assert clause in page.inner_text("#outbox")
     assert page.errors == []
+
+
+def test_two_devices_entering_on_one_table_offline_one_merged_one_branch_nothing_overwritten(
+    hall: Hall,  # noqa: F811 - test_offline's fixture
+    store: str,
+    tokens: Tokens,
+    browser: Any,  # noqa: F811 - test_pages' fixture
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table's laptop and the head referee's tablet both record on table 1 while the
+    server is down, each a different move for red. Back online, one batch is stored and
+    the other is kept whole as a branch in the queue (REF-9.5): the device that lost is
+    told, and neither move is overwritten."""
+    monkeypatch.chdir(ROOT)
+    game = _prizmik(store)
+    hall.start()
+    laptop = _page(browser, hall.base, tokens["head"], game)
+    tablet = _page(browser, hall.base, tokens["head"], game)
+    hall.stop()
+    _page_offline(laptop, "e1>e2", 1)
+    _page_offline(tablet, "e1>f2", 1)
+    hall.start()
+    for page in (laptop, tablet):
+        page.wait_for_function(
+            "document.querySelectorAll('#outbox .pending').length === 0", timeout=60_000
+        )
+    said = {laptop.inner_text("#result"), tablet.inner_text("#result")}
+    assert any("judged and stored" in s for s in said), said
+    assert any("branches disagree" in s and "REF-9.5" in s for s in said), said
+    with open_service(store) as svc:
+        view = svc.load(game)
+        stored = [e.notation for e in view.standing]
+        conflicts = svc.queue().conflicts
+        branches = [e for e in view.events if type(e).__name__ == "BranchRecorded"]
+    assert stored in (["e1>e2"], ["e1>f2"])
+    assert [c.game_id for c in conflicts] == [game]
+    assert len(branches) == 1
+    kept = [e.text for e in branches[0].entries]
+    assert kept == (["e1>f2"] if stored == ["e1>e2"] else ["e1>e2"])  # the other, whole
+    for page in (laptop, tablet):
+        assert page.errors == []
