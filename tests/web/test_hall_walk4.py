@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from events.schema import BranchRecorded
+from referee.game.facts import ActionRejected
 from service.app import open_service
 from tests.web.conftest import ROOT, Tokens
 from tests.web.test_offline import Hall, _page, _page_offline, hall, referee  # noqa: F401
@@ -59,7 +61,7 @@ def test_a_pending_entry_the_server_rejects_is_shown_with_its_clause_and_kept_in
     with open_service(store) as svc:
         view = svc.load(game)
         assert [e.notation for e in view.standing] == ["e1>e2"]
-        rejected = [e for e in view.events if type(e).__name__ == "ActionRejected"]
+        rejected = [e for e in view.events if isinstance(e, ActionRejected)]
     assert len(rejected) == 1  # the second entry: kept as evidence, not stored as a move
     clause = rejected[0].violations[0].clause
     said = page.inner_text("#result") + "\n" + page.inner_text("#outbox")
@@ -104,7 +106,7 @@ def test_two_devices_entering_on_one_table_offline_one_merged_one_branch_nothing
         view = svc.load(game)
         stored = [e.notation for e in view.standing]
         conflicts = svc.queue().conflicts
-        branches = [e for e in view.events if type(e).__name__ == "BranchRecorded"]
+        branches = [e for e in view.events if isinstance(e, BranchRecorded)]
     assert stored in (["e1>e2"], ["e1>f2"])
     assert [c.game_id for c in conflicts] == [game]
     assert len(branches) == 1
