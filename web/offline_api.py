@@ -27,7 +27,7 @@ from service.api import resolve_branch as resolve
 from service.errors import RefusedError, StaleVersionError
 from service.results import EntryResult
 from web.api import PROBLEMS
-from web.guards import SeatingDep, WebDep, WriterDep, etag, may_game
+from web.guards import SeatingDep, WebDep, Writer, WriterDep, etag, may_game
 
 __all__ = ["OFFLINE_HANDLERS"]
 
@@ -66,13 +66,49 @@ async def sync_offline(writer: WriterDep, data: JSONBody[OfflineBatchIn]) -> Res
     w = writer
     if w.expected is not None and w.expected != data.base_version:
         raise RefusedError("If-Match names another version than base_version")
-    fields = msgspec.structs.asdict(data)
+    answered = await _stored_live(w, data.entries)
+    entries = data.entries[len(answered) :]
+    base_version = answered[-1].version if answered else data.base_version
+    fields = msgspec.structs.asdict(data) | {"entries": entries, "base_version": base_version}
 
     def work() -> tuple[int, Any, dict[str, str]]:
-        outcome = merge_offline(w.svc, w.game_id, **fields, by=w.by)
+        if not entries:  # every entry was stored when first sent: nothing is left to merge
+            last = answered[-1]
+            outcome = SyncOutcome(
+                game_id=w.game_id,
+                outcome="merged",
+                event=last.event or last.version,
+                version=last.version,
+            )
+        else:
+            outcome = merge_offline(w.svc, w.game_id, **fields, by=w.by)
+        if answered and outcome.outcome == "merged":  # each entry's fate, in the order sent
+            outcome = msgspec.structs.replace(outcome, results=[*answered, *outcome.results])
         return 200, outcome, {"ETag": etag(outcome.version)}
 
     return await w.game(work)
+
+
+async def _stored_live(w: Writer, entries: list[OfflineEntryIn]) -> list[EntryResult]:
+    """The batch's leading entries that the server already stored when they were first sent
+    live (``POST .../entries`` under the entry's own key) though the table never had the
+    answer (the network failed on the way back): their saved answers, in order. They are not
+    a second line of play: sent again, they would be a false branch (REF-9.5)."""
+    found: list[EntryResult] = []
+    for entry in entries:
+        claim = await w.web.run(w.web.keys.answer, w.caller.token_id, entry.key)
+        if claim is None or claim.status not in (201, 422):
+            break
+        try:
+            body = msgspec.json.decode(claim.body)
+            raw = body if claim.status == 201 else (body.get("extra") or body).get("result")
+            result = msgspec.convert(raw, EntryResult)
+        except (msgspec.DecodeError, msgspec.ValidationError, AttributeError, TypeError):
+            break
+        if result.game_id != w.game_id or result.text != entry.text:
+            break
+        found.append(result)
+    return found
 
 
 @get(

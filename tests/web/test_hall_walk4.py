@@ -93,24 +93,77 @@ def test_two_devices_entering_on_one_table_offline_one_merged_one_branch_nothing
     tablet = _page(browser, hall.base, tokens["head"], game)
     hall.stop()
     _page_offline(laptop, "e1>e2", 1)
-    _page_offline(tablet, "e1>f2", 1)
+    _page_offline(tablet, "e1>f1", 1)
     hall.start()
     for page in (laptop, tablet):
         page.wait_for_function(
             "document.querySelectorAll('#outbox .pending').length === 0", timeout=60_000
         )
     said = {laptop.inner_text("#result"), tablet.inner_text("#result")}
-    assert any("judged and stored" in s for s in said), said
+    said |= {laptop.inner_text("#outbox"), tablet.inner_text("#outbox")}
+    assert any("judged and stored" in s or s.startswith("recorded e1>") for s in said), said
     assert any("branches disagree" in s and "REF-9.5" in s for s in said), said
     with open_service(store) as svc:
         view = svc.load(game)
         stored = [e.notation for e in view.standing]
         conflicts = svc.queue().conflicts
         branches = [e for e in view.events if isinstance(e, BranchRecorded)]
-    assert stored in (["e1>e2"], ["e1>f2"])
+    assert stored in (["e1>e2"], ["e1>f1"])
     assert [c.game_id for c in conflicts] == [game]
     assert len(branches) == 1
     kept = [e.text for e in branches[0].entries]
-    assert kept == (["e1>f2"] if stored == ["e1>e2"] else ["e1>e2"])  # the other, whole
+    assert kept == (["e1>f1"] if stored == ["e1>e2"] else ["e1>e2"])  # the other, whole
     for page in (laptop, tablet):
         assert page.errors == []
+
+
+@pytest.mark.parametrize("text", ["e1>e2", "e8>e7"])  # legal; blue out of turn (rejected)
+def test_an_entry_whose_answer_was_lost_is_stored_once_and_raises_no_false_branch(
+    text: str,
+    hall: Hall,  # noqa: F811 - test_offline's fixture
+    store: str,
+    tokens: Tokens,
+    browser: Any,  # noqa: F811 - test_pages' fixture
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hall's Wi-Fi drops just as the judge presses Enter: the server stores e1>e2 but
+    its answer never reaches the page (the connection is reset). The page cannot tell this
+    from an unreachable server and keeps the entry pending; when it sends it, the server
+    must see the same entry (its key), not a second line of play: the move is stored once
+    and no "Branches disagree" item reaches the head referee's queue (REF-9.4, REF-9.5)."""
+    monkeypatch.chdir(ROOT)
+    game = _prizmik(store)
+    hall.start()
+    page = _page(browser, hall.base, tokens["head"], game)
+    lost: list[str] = []
+
+    def answer_lost(route: Any) -> None:
+        if lost:
+            route.continue_()
+            return
+        route.fetch()  # the server takes and stores the entry ...
+        lost.append(route.request.url)
+        route.abort("connectionreset")  # ... and its answer is lost on the way back
+
+    page.route("**/api/games/*/entries", answer_lost)
+    page.fill("#entry", text)
+    page.press("#entry", "Enter")
+    page.wait_for_function("document.querySelectorAll('#outbox li').length === 1")
+    page.wait_for_function(  # sent again when the server answers: judged, no longer pending
+        "document.querySelectorAll('#outbox .pending').length === 0", timeout=60_000
+    )
+    assert lost
+    with open_service(store) as svc:
+        view = svc.load(game)
+        rejected = [e for e in view.events if isinstance(e, ActionRejected)]
+        if text == "e1>e2":
+            assert [e.notation for e in view.standing] == ["e1>e2"]  # once
+            assert rejected == []
+        else:  # kept as evidence once, and shown with its clause (PZ-1.4)
+            assert [e.text for e in rejected] == ["e8>e7"]
+            assert rejected[0].violations[0].clause in page.inner_text("#outbox .rejected")
+        assert svc.queue().conflicts == []  # no false branch for the head referee
+        assert not [e for e in view.events if isinstance(e, BranchRecorded)]
+    said = page.inner_text("#result")
+    assert "branches disagree" not in said, said
+    assert page.errors == []

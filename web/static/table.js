@@ -21,8 +21,8 @@
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
   }
-  async function send(method, url, body, withVersion) {
-    const headers = { "Content-Type": "application/json", "Idempotency-Key": newKey() };
+  async function send(method, url, body, withVersion, key) {
+    const headers = { "Content-Type": "application/json", "Idempotency-Key": key || newKey() };
     if (withVersion) headers["If-Match"] = '"' + version + '"';
     const response = await fetch(url, { method, headers, body: JSON.stringify(body), credentials: "same-origin" });
     let data = {};
@@ -126,9 +126,11 @@
     if (items.length) localStorage.setItem(boxKey, JSON.stringify(items)); else localStorage.removeItem(boxKey);
     showOutbox();
   }
-  function queueEntry(text, seat) {
+  // key: the one an entry was sent live under when no answer came (the server may have
+  // stored it: sent again under its key, the server knows it and makes no second line of play)
+  function queueEntry(text, seat, key) {
     const items = outbox(), waiting = items.filter((p) => !p.rejected);
-    items.push({ text, seat, key: newKey(), base_version: waiting.length ? waiting[0].base_version : version,
+    items.push({ text, seat, key: key || newKey(), base_version: waiting.length ? waiting[0].base_version : version,
                  judged_on: version, recorded_at: new Date().toISOString() });
     saveOutbox(items);
   }
@@ -141,7 +143,7 @@
       const entries = items.map((p) => ({ text: p.text, seat: p.seat, key: p.key, recorded_at: p.recorded_at, judged_on: p.judged_on }));
       const response = await fetch(api + "/offline", {
         method: "POST", credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "Idempotency-Key": items[0].key },
+        headers: { "Content-Type": "application/json", "Idempotency-Key": "batch-" + items[0].key },
         body: JSON.stringify({ device: "table page", base_version: items[0].base_version, entries }),
       });
       let data = {};
@@ -248,10 +250,11 @@
       }
       try {
         let r;
+        const key = newKey();
         try {
-          r = await send("POST", api + "/entries", { text, seat }, true);
-        } catch (e) {  // the request never reached the server
-          queueEntry(text, seat);
+          r = await send("POST", api + "/entries", { text, seat }, true, key);
+        } catch (e) {  // no answer: the server could not be reached, or its answer was lost
+          queueEntry(text, seat, key);
           entry.value = ""; $("check").textContent = "";
           showResult("bad", "the server cannot be reached: " + esc(text) + " is pending, not yet judged; " +
             "it is sent when the server answers");
